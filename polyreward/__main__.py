@@ -1,0 +1,5 @@
+import sys
+
+from polyreward.cli import main
+
+sys.exit(main())

@@ -1,0 +1,53 @@
+"""The ``polyreward`` command line.
+
+Each sub-command lives in its own module with ``add_arguments(parser)`` and ``run(args) -> int``;
+the table below names them and they are imported only when chosen.
+"""
+
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    "score": ("polyreward.cli.score", "score a rollout file with the rewards of a config"),
+    "verify": ("polyreward.cli.verify", "check one prediction against one gold answer"),
+    "list": ("polyreward.cli.list_types", "list registered rewards and combiners"),
+    "advantages": ("polyreward.cli.advantages", "turn reward columns into advantages with a combiner"),
+    "report": ("polyreward.cli.report", "plots and an HTML page of rewards, advantages and training curves"),
+    "train": ("polyreward.cli.train", "train a causal LM with the bundled GRPO trainer"),
+    "serve-judge": ("polyreward.cli.serve_judge", "serve a local model as an OpenAI-compatible judge"),
+}
+
+
+def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="polyreward", description="Rewards, verifiers and advantage combiners for RL of LMs.")
+    sub = parser.add_subparsers(dest="command", metavar="COMMAND")
+    for name, (module, help_text) in COMMANDS.items():
+        sub_parser = sub.add_parser(name, help=help_text, description=help_text)
+        if name == command:
+            importlib.import_module(module).add_arguments(sub_parser)
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    argv = list(sys.argv[1:] if argv is None else argv)
+    command = next((a for a in argv if not a.startswith("-")), None)
+    if command is not None and command not in COMMANDS:
+        command = None
+    parser = build_parser(command)
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return 2
+    module = importlib.import_module(COMMANDS[args.command][0])
+    try:
+        return int(module.run(args) or 0)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        return 130
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,207 @@
+"""YAML configuration: one file names the rewards, the combiner and the engine settings.
+
+The same file drives ``polyreward score``, the TRL and verl adapters and the bundled trainer::
+
+    columns: {prompt: prompt, completion: completion, group: prompt_id}   # defaults
+    engine: {workers: 2, timeout: 5.0}                                    # defaults
+    rewards:
+      - {name: accuracy, type: math_accuracy, weight: 1.0, answer_column: answer}
+      - {name: format, type: think_format, weight: 0.2}
+    combiner: {type: gdpo}        # or just `combiner: gdpo`; optional
+
+Every key besides ``name``, ``type`` and ``weight`` of a reward entry is passed to the reward's
+constructor. The whole file is validated before any scoring: an error names the key and the allowed
+values (:class:`ConfigError`).
+"""
+
+from __future__ import annotations
+
+import inspect
+from collections.abc import Mapping
+from pathlib import Path
+from typing import Any
+
+import yaml
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+
+from polyreward import registry
+from polyreward.schema import ColumnMap
+
+
+class ConfigError(ValueError):
+    """An invalid configuration; the message names the key and what is allowed."""
+
+
+class ColumnsSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    prompt: str = "prompt"
+    completion: str = "completion"
+    group: str = "prompt_id"
+
+
+class EngineSection(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    workers: int | None = Field(default=None, ge=0)
+    timeout: float = Field(default=5.0, gt=0)
+
+
+class RewardEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    name: str = Field(min_length=1)
+    type: str
+    weight: float = 1.0
+
+    @field_validator("weight")
+    @classmethod
+    def _finite(cls, value: float) -> float:
+        if value != value or value in (float("inf"), float("-inf")):
+            raise ValueError("weight must be finite")
+        return value
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class CombinerEntry(BaseModel):
+    model_config = ConfigDict(extra="allow")
+    type: str
+
+    @property
+    def params(self) -> dict[str, Any]:
+        return dict(self.model_extra or {})
+
+
+class Config(BaseModel):
+    """A validated polyreward configuration (sections other trainers read, e.g. ``train``, pass through)."""
+
+    model_config = ConfigDict(extra="forbid")
+    columns: ColumnsSection = ColumnsSection()
+    engine: EngineSection = EngineSection()
+    rewards: list[RewardEntry] = Field(min_length=1)
+    combiner: CombinerEntry | None = None
+    train: dict[str, Any] | None = None
+
+    @field_validator("combiner", mode="before")
+    @classmethod
+    def _combiner_shorthand(cls, value: Any) -> Any:
+        return {"type": value} if isinstance(value, str) else value
+
+    @property
+    def column_map(self) -> ColumnMap:
+        return ColumnMap(self.columns.prompt, self.columns.completion, self.columns.group)
+
+    def build_rewards(self, workers: int | None = None):
+        """Instantiate the configured rewards as a :class:`~polyreward.rewardset.RewardSet`."""
+        from polyreward.engine import shared_pool
+        from polyreward.rewardset import RewardSet
+
+        pool = None
+        rewards = []
+        for i, entry in enumerate(self.rewards):
+            cls = registry.reward_class(entry.type)
+            kwargs = entry.params
+            if "pool" in inspect.signature(cls.__init__).parameters:
+                if pool is None:
+                    pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
+                kwargs.setdefault("pool", pool)
+                if "timeout" in inspect.signature(cls.__init__).parameters:
+                    kwargs.setdefault("timeout", self.engine.timeout)
+            try:
+                rewards.append(cls(name=entry.name, weight=entry.weight, **kwargs))
+            except (TypeError, ValueError, KeyError) as exc:
+                raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
+        return RewardSet(rewards)
+
+    def build_combiner(self, name: str | None = None, **overrides: Any):
+        """Instantiate the configured combiner (or ``name``); None when neither is given."""
+        if name is None and self.combiner is None:
+            return None
+        entry = CombinerEntry(type=name) if name is not None else self.combiner
+        cls = registry.combiner_class(entry.type)
+        try:
+            return cls(**{**entry.params, **overrides})
+        except (TypeError, ValueError) as exc:
+            raise ConfigError(f"combiner ({entry.type}): {exc}") from exc
+
+
+def _constructor_params(cls: type) -> tuple[set[str], bool]:
+    params = inspect.signature(cls.__init__).parameters
+    names = {p for p in params if p not in ("self",)}
+    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
+    return names - {"args", "kwargs"}, takes_any
+
+
+def _check_entries(config: Config) -> None:
+    names = [r.name for r in config.rewards]
+    for i, entry in enumerate(config.rewards):
+        if names.count(entry.name) > 1:
+            raise ConfigError(f"rewards[{i}].name: {entry.name!r} is used twice; reward names must be unique")
+        try:
+            cls = registry.reward_class(entry.type)
+        except KeyError as exc:
+            raise ConfigError(f"rewards[{i}].type: {exc.args[0]}") from None
+        allowed, takes_any = _constructor_params(cls)
+        unknown = sorted(set(entry.params) - allowed)
+        if unknown and not takes_any:
+            options = sorted(allowed - {"name", "weight", "pool"})
+            raise ConfigError(
+                f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight'] + options)}"
+            )
+    if config.combiner is not None:
+        try:
+            cls = registry.combiner_class(config.combiner.type)
+        except KeyError as exc:
+            raise ConfigError(f"combiner.type: {exc.args[0]}") from None
+        allowed, takes_any = _constructor_params(cls)
+        unknown = sorted(set(config.combiner.params) - allowed)
+        if unknown and not takes_any:
+            raise ConfigError(f"combiner ({config.combiner.type}): unknown key(s) {unknown}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+
+
+def _format_validation_error(exc: ValidationError) -> str:
+    lines = []
+    for err in exc.errors():
+        location = ".".join(str(p) if not isinstance(p, int) else f"[{p}]" for p in err["loc"]).replace(".[", "[")
+        message = err["msg"]
+        if err["type"] == "extra_forbidden":
+            section = err["loc"][:-1]
+            model = Config
+            for part in section:
+                field = model.model_fields.get(str(part)) if hasattr(model, "model_fields") else None
+                model = field.annotation if field is not None else model
+            allowed = sorted(getattr(model, "model_fields", {}))
+            message = f"unknown key; allowed: {', '.join(allowed)}"
+        lines.append(f"{location or '(top level)'}: {message}")
+    return "; ".join(lines)
+
+
+def parse_config(data: Mapping[str, Any], source: str = "config") -> Config:
+    """Validate a config mapping (see module docstring); raises :class:`ConfigError`."""
+    if not isinstance(data, Mapping):
+        raise ConfigError(f"{source}: the top level must be a mapping with a 'rewards' list, got {type(data).__name__}")
+    try:
+        config = Config.model_validate(dict(data))
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {_format_validation_error(exc)}") from None
+    try:
+        _check_entries(config)
+    except ConfigError as exc:
+        raise ConfigError(f"{source}: {exc}") from None
+    return config
+
+
+def load_config(path: str | Path) -> Config:
+    """Read and validate a YAML config file."""
+    path = Path(path)
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    try:
+        data = yaml.safe_load(text)
+    except yaml.YAMLError as exc:
+        mark = getattr(exc, "problem_mark", None)
+        where = f" line {mark.line + 1}" if mark is not None else ""
+        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+    return parse_config(data if data is not None else {}, source=str(path))

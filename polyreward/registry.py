@@ -1,0 +1,105 @@
+"""The registry of reward and combiner types.
+
+Built-in types are named in the tables below as ``"module:Class"`` strings and imported only when
+looked up, so ``import polyreward`` stays light. Third-party packages add types through the entry-point
+groups ``polyreward.rewards`` and ``polyreward.combiners`` or at run time with :func:`register_reward` /
+:func:`register_combiner`.
+"""
+
+from __future__ import annotations
+
+import importlib
+from importlib.metadata import entry_points
+from typing import Any
+
+BUILTIN_REWARDS: dict[str, str] = {
+    "math_accuracy": "polyreward.rewards.math_accuracy:MathAccuracy",
+    "choice_accuracy": "polyreward.rewards.choice_accuracy:ChoiceAccuracy",
+    "think_format": "polyreward.rewards.format:ThinkFormat",
+    "overlong_penalty": "polyreward.rewards.length:OverlongPenalty",
+    "jaccard": "polyreward.rewards.jaccard:JaccardReward",
+    "kg_triplet_consistency": "polyreward.rewards.kg_triplet:KGTripletConsistency",
+    "toolrl_correctness": "polyreward.rewards.tool_calls:ToolRLCorrectness",
+    "toolrl_format": "polyreward.rewards.tool_calls:ToolRLFormat",
+    "otc_tool_efficiency": "polyreward.rewards.tool_efficiency:OTCToolEfficiency",
+    "forecast_class_cost": "polyreward.rewards.forecast:ForecastClassCost",
+    "rubric": "polyreward.rubrics.reward:RubricReward",
+}
+
+BUILTIN_COMBINERS: dict[str, str] = {
+    "grpo": "polyreward.combiners.grpo:GRPOCombiner",
+    "dr_grpo": "polyreward.combiners.dr_grpo:DrGRPOCombiner",
+    "rloo": "polyreward.combiners.rloo:RLOOCombiner",
+    "gdpo": "polyreward.combiners.gdpo:GDPOCombiner",
+    "dvao": "polyreward.combiners.dvao:DVAOCombiner",
+    "sa_mrpo": "polyreward.combiners.sa_mrpo:SaturationAwareCombiner",
+    "sa_gdpo": "polyreward.combiners.sa_gdpo:SelfAdaptiveGDPOCombiner",
+    "mo_grpo": "polyreward.combiners.mo_grpo:MOGRPOCombiner",
+    "papo": "polyreward.combiners.papo:PAPOCombiner",
+    "mc_grpo": "polyreward.combiners.mc_grpo:MedianCenteredCombiner",
+    "gopo": "polyreward.combiners.gopo:RankCombiner",
+    "g2rpo": "polyreward.combiners.g2rpo:GaussianQuantileCombiner",
+    "ebpo": "polyreward.combiners.ebpo:EmpiricalBayesCombiner",
+}
+
+_runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
+
+
+def _load(spec: str) -> Any:
+    module_name, _, attr = spec.partition(":")
+    return getattr(importlib.import_module(module_name), attr)
+
+
+def _table(kind: str) -> dict[str, Any]:
+    table: dict[str, Any] = dict(BUILTIN_REWARDS if kind == "rewards" else BUILTIN_COMBINERS)
+    for ep in entry_points(group=f"polyreward.{kind}"):
+        table.setdefault(ep.name, ep.value)
+    table.update(_runtime[kind])
+    return table
+
+
+def _lookup(kind: str, name: str) -> type:
+    table = _table(kind)
+    if name not in table:
+        singular = kind[:-1]
+        raise KeyError(f"unknown {singular} type {name!r}; allowed: {', '.join(sorted(table))}")
+    entry = table[name]
+    return _load(entry) if isinstance(entry, str) else entry
+
+
+def reward_types() -> list[str]:
+    return sorted(_table("rewards"))
+
+
+def combiner_types() -> list[str]:
+    return sorted(_table("combiners"))
+
+
+def reward_class(name: str) -> type:
+    """The Reward class registered as ``name`` (KeyError listing the allowed names otherwise)."""
+    return _lookup("rewards", name)
+
+
+def combiner_class(name: str) -> type:
+    """The Combiner class registered as ``name`` (KeyError listing the allowed names otherwise)."""
+    return _lookup("combiners", name)
+
+
+def register_reward(cls: type | None = None, *, name: str | None = None):
+    """Register a Reward subclass under ``name`` (default: its ``type_name``). Usable as a decorator."""
+
+    def add(c: type) -> type:
+        _runtime["rewards"][name or c.type_name] = c
+        return c
+
+    return add(cls) if cls is not None else add
+
+
+def register_combiner(cls: type | None = None, *, name: str | None = None):
+    """Register a Combiner subclass under ``name`` (default: its ``type_name``). Usable as a decorator."""
+
+    def add(c: type) -> type:
+        _runtime["combiners"][name or c.type_name] = c
+        return c
+
+    return add(cls) if cls is not None else add

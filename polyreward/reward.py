@@ -1,0 +1,132 @@
+"""The Reward protocol.
+
+A reward is a callable with the TRL reward-function convention::
+
+    reward(prompts=[...], completions=[...], **columns) -> list[float | None]
+
+``None`` means "not applicable" (TRL turns it into NaN and leaves it out of the statistics). Every
+reward has a unique ``name`` (TRL logs by ``__name__``), a ``weight``, declares the columns it reads
+(``columns``) and, through :meth:`Reward.evaluate`, returns a :class:`RewardOutput` with one reason
+per rollout and optional named sub-scores for reports.
+
+Most rewards judge one rollout at a time: subclass :class:`RolloutReward` and implement
+:meth:`RolloutReward.score_rollout`. An exception raised while scoring one rollout becomes a NaN score
+with the error as its reason; it never kills the batch.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, ClassVar, Literal
+
+from polyreward.schema import completion_text
+
+Exactness = Literal["exact", "reconstructed"]
+
+
+@dataclass
+class RewardOutput:
+    """Scores of one reward over a batch: ``None`` = not applicable, NaN = failed (see ``reasons``)."""
+
+    scores: list[float | None]
+    reasons: list[str]
+    details: dict[str, list[float | None]] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        if len(self.reasons) != len(self.scores):
+            raise ValueError("RewardOutput needs one reason per score")
+
+
+@dataclass(frozen=True)
+class Scored:
+    """One rollout's result from :meth:`RolloutReward.score_rollout`."""
+
+    score: float | None
+    reason: str = ""
+    details: Mapping[str, float | None] = field(default_factory=dict)
+
+
+class Reward:
+    """Base class of every reward. Subclasses set the class attributes and implement :meth:`evaluate`.
+
+    Class attributes:
+        type_name: the registry key used in YAML configs (``type: math_accuracy``).
+        exactness: ``"exact"`` when the formula follows the source's code/paper, ``"reconstructed"`` otherwise.
+        description: one line for ``polyreward list``.
+        score_range: (low, high) bounds every finite score stays within.
+    """
+
+    type_name: ClassVar[str] = ""
+    exactness: ClassVar[Exactness] = "exact"
+    description: ClassVar[str] = ""
+    score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0) -> None:
+        self.name = name or self.type_name or type(self).__name__
+        if not isinstance(weight, (int, float)) or isinstance(weight, bool) or not math.isfinite(weight):
+            raise ValueError(f"weight must be a finite number, got {weight!r}")
+        self.weight = float(weight)
+
+    # TRL logs reward functions by __name__; make every instance answer with its own name.
+    @property
+    def __name__(self) -> str:  # type: ignore[override]
+        return self.name
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        """Dataset columns this reward reads besides prompt and completion."""
+        return ()
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        raise NotImplementedError
+
+    def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
+        if completions is None:
+            raise TypeError(f"reward {self.name!r} needs completions=")
+        if prompts is None:
+            prompts = [None] * len(completions)
+        return self.evaluate(prompts, completions, **kwargs).scores
+
+    def __repr__(self) -> str:
+        return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"
+
+
+class RolloutReward(Reward):
+    """A reward computed independently for each rollout.
+
+    ``score_rollout`` gets the completion text and that rollout's row (prompt and every column,
+    keyed by column name). Missing declared columns raise a clear error for the whole batch, since
+    that is a configuration mistake, not a property of one rollout.
+    """
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        raise NotImplementedError
+
+    def text_of(self, completion: Any) -> str:
+        """How this reward turns a completion into text (override to keep tool messages, etc.)."""
+        return completion_text(completion)
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        missing = [c for c in self.columns if c not in columns]
+        if missing:
+            raise KeyError(
+                f"reward {self.name!r} reads column(s) {missing} that the batch does not have; "
+                f"available: {sorted(columns)}"
+            )
+        scores: list[float | None] = []
+        reasons: list[str] = []
+        details: dict[str, list[float | None]] = {}
+        for i, completion in enumerate(completions):
+            row = {k: v[i] for k, v in columns.items() if isinstance(v, Sequence) and not isinstance(v, str) and len(v) == len(completions)}
+            row["prompt"] = prompts[i] if i < len(prompts) else None
+            try:
+                result = self.score_rollout(self.text_of(completion), row)
+            except Exception as exc:  # one bad rollout must not kill the batch
+                result = Scored(math.nan, f"error: {type(exc).__name__}: {exc}"[:500])
+            scores.append(result.score)
+            reasons.append(result.reason)
+            for key, value in result.details.items():
+                details.setdefault(key, [None] * len(completions))[i] = value
+        return RewardOutput(scores, reasons, details)
