@@ -133,10 +133,11 @@ def _constructor_params(cls: type) -> tuple[set[str], bool]:
 
 
 def _check_entries(config: Config) -> None:
-    names = [r.name for r in config.rewards]
+    seen: set[str] = set()
     for i, entry in enumerate(config.rewards):
-        if names.count(entry.name) > 1:
+        if entry.name in seen:
             raise ConfigError(f"rewards[{i}].name: {entry.name!r} is used twice; reward names must be unique")
+        seen.add(entry.name)
         try:
             cls = registry.reward_class(entry.type)
         except KeyError as exc:

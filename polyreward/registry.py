@@ -1,7 +1,8 @@
 """The registry of reward and combiner types.
 
 Built-in types are named in the tables below as ``"module:Class"`` strings and imported only when
-looked up, so ``import polyreward`` stays light. Third-party packages add types through the entry-point
+looked up, so ``import polyreward`` stays light. A ``"package.module:Class"`` name imports a user's own
+class directly (config: ``type: mypkg.rewards:MyReward``). Third-party packages add types through the entry-point
 groups ``polyreward.rewards`` and ``polyreward.combiners`` or at run time with :func:`register_reward` /
 :func:`register_combiner`.
 """
@@ -59,6 +60,11 @@ def _table(kind: str) -> dict[str, Any]:
 
 
 def _lookup(kind: str, name: str) -> type:
+    if ":" in name:  # "package.module:Class": a user's own type, imported from the config's trusted text
+        try:
+            return _load(name)
+        except (ImportError, AttributeError) as exc:
+            raise KeyError(f"cannot import {kind[:-1]} type {name!r}: {exc}") from None
     table = _table(kind)
     if name not in table:
         singular = kind[:-1]

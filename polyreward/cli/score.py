@@ -1,0 +1,305 @@
+"""``polyreward score IN --config CFG -o OUT``: score a rollout file with the rewards of a config.
+
+Streaming and crash safety: the input is read in chunks; each scored chunk is written as a numbered
+part file (written to a temporary name, fsynced, then renamed) inside ``.OUT.parts/`` next to OUT,
+beside a manifest naming the input, config and chunk size. When every chunk is done the parts are
+joined into OUT (again through a temporary file and a rename) and the folder is removed. After an
+interruption, even ``kill -9``, ``--resume`` keeps the finished parts and scores only the rest, so no
+row is lost or duplicated and the output equals an uninterrupted run's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import json
+import math
+import os
+import shutil
+import sys
+from pathlib import Path
+from typing import Any
+
+OUTPUT_SUFFIXES = {"reason": "_reason"}
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="rollout file: .jsonl, .parquet or .csv")
+    parser.add_argument("--config", "-c", required=True, help="YAML config naming the rewards")
+    parser.add_argument("--output", "-o", required=True, help="output file (.jsonl, .parquet or .csv)")
+    parser.add_argument("--workers", type=int, default=None, help="verification worker processes (default: config engine.workers, else min(2, cores))")
+    parser.add_argument("--on-error", choices=["fail", "skip"], default="fail", help="malformed input lines: stop with the line number (default) or skip and count them")
+    parser.add_argument("--resume", action="store_true", help="finish an interrupted run, keeping the rows already scored")
+    parser.add_argument("--chunk-size", type=int, default=1000, help="rows scored and saved per chunk (default 1000)")
+    parser.add_argument("--by", default=None, help="also summarise per value of this column (e.g. task or prompt_id)")
+    parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+
+
+def _fingerprint(path: Path) -> str:
+    digest = hashlib.sha256()
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+    return digest.hexdigest()
+
+
+def score_rows(rewardset, records: list[dict[str, Any]], column_map) -> list[dict[str, Any]]:
+    """Score one chunk of row dicts; returns the rows with reward, total and reason columns added."""
+    from polyreward.schema import Batch
+
+    batch = Batch.from_records(records, column_map)
+    matrix = rewardset.score(batch.prompts, batch.completions, **batch.columns)
+    totals = matrix.total
+    out = []
+    for i, record in enumerate(records):
+        row = dict(record)
+        for k, name in enumerate(matrix.names):
+            value = matrix.scores[i, k]
+            row[name] = None if math.isnan(value) else float(value)
+        row["reward"] = None if math.isnan(totals[i]) else float(totals[i])
+        for name in matrix.names:
+            reason = matrix.reasons[name][i]
+            row[f"{name}_reason"] = reason or None
+        for name, subs in matrix.details.items():
+            for sub, values in subs.items():
+                row[f"{name}.{sub}"] = values[i]
+        out.append(row)
+    return out
+
+
+class PartStore:
+    """Numbered, atomically written chunk files of an output in progress (see module docstring)."""
+
+    def __init__(self, output: Path) -> None:
+        self.output = output
+        self.folder = output.with_name(f".{output.name}.parts")
+        self.manifest_path = self.folder / "manifest.json"
+
+    def part(self, index: int) -> Path:
+        return self.folder / f"part-{index:06d}.jsonl"
+
+    def start(self, manifest: dict[str, Any], resume: bool) -> int:
+        """Prepare the folder; returns how many chunks are already done."""
+        from polyreward.io import write_atomic
+
+        if self.folder.exists():
+            if not resume:
+                raise SystemExit(f"error: {self.folder} holds an unfinished run; add --resume to finish it, or delete the folder to start over")
+            try:
+                previous = json.loads(self.manifest_path.read_text())
+            except (OSError, ValueError):
+                previous = None
+            if previous != manifest:
+                raise SystemExit(f"error: cannot resume: {self.folder} was made with a different input, config or chunk size")
+            done = 0
+            while self.part(done).exists():
+                done += 1
+            return done
+        self.folder.mkdir(parents=True)
+        write_atomic(self.manifest_path, json.dumps(manifest, sort_keys=True).encode())
+        return 0
+
+    def write(self, index: int, rows: list[dict[str, Any]]) -> None:
+        from polyreward.io import encode_rows, write_atomic
+
+        write_atomic(self.part(index), encode_rows(rows, "jsonl"))
+
+    def parts(self) -> list[Path]:
+        found = []
+        while self.part(len(found)).exists():
+            found.append(self.part(len(found)))
+        return found
+
+    def iter_rows(self):
+        for part in self.parts():
+            with open(part, encoding="utf-8") as handle:
+                for line in handle:
+                    yield json.loads(line)
+
+    def finish(self) -> None:
+        """Join the parts into the output file atomically and remove the folder."""
+        from polyreward.io import file_format
+
+        kind = file_format(self.output)
+        tmp = self.output.with_name(f".{self.output.name}.tmp{os.getpid()}")
+        if kind == "jsonl":
+            with open(tmp, "wb") as out:
+                for part in self.parts():
+                    with open(part, "rb") as handle:
+                        shutil.copyfileobj(handle, out)
+                out.flush()
+                os.fsync(out.fileno())
+        elif kind == "csv":
+            self._write_csv(tmp)
+        else:
+            self._write_parquet(tmp)
+        os.replace(tmp, self.output)
+        shutil.rmtree(self.folder)
+
+    def _write_csv(self, tmp: Path) -> None:
+        from polyreward.io import encode_rows
+
+        columns: dict[str, None] = {}
+        for row in self.iter_rows():
+            columns.update(dict.fromkeys(row))
+        template = dict.fromkeys(columns)
+        with open(tmp, "wb") as out:
+            out.write(encode_rows([template], "csv").split(b"\n", 1)[0] + b"\n")
+            for part in self.parts():
+                rows = [{**template, **json.loads(line)} for line in open(part, encoding="utf-8")]
+                out.write(encode_rows(rows, "csv", header=False))
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _write_parquet(self, tmp: Path) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        from polyreward.io import parquet_table
+
+        def tables():
+            for part in self.parts():
+                yield parquet_table([json.loads(line) for line in open(part, encoding="utf-8")])
+
+        schema = pa.unify_schemas([t.schema for t in tables()], promote_options="permissive")
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for table in tables():
+                for field in schema:
+                    if field.name not in table.column_names:
+                        table = table.append_column(field.name, pa.nulls(len(table), field.type))
+                writer.write_table(table.select(schema.names).cast(schema))
+
+
+def run(args: argparse.Namespace) -> int:
+    from polyreward.config import ConfigError, load_config
+    from polyreward.io import InputError, ReadStats, count_rows, file_format, iter_chunks
+
+    input_path, output = Path(args.input), Path(args.output)
+    try:
+        config = load_config(args.config)
+        file_format(input_path)
+        file_format(output)
+        if not input_path.exists():
+            raise InputError(f"{input_path}: no such file")
+        rewardset = config.build_rewards(workers=args.workers)
+    except (ConfigError, InputError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    if args.chunk_size < 1:
+        print("error: --chunk-size must be >= 1", file=sys.stderr)
+        return 2
+    manifest = {
+        "input": str(input_path.resolve()),
+        "input_sha256": _fingerprint(input_path),
+        "config": Path(args.config).read_text(encoding="utf-8"),
+        "chunk_size": args.chunk_size,
+        "on_error": args.on_error,
+    }
+    store = PartStore(output)
+    done = store.start(manifest, args.resume)
+    stats = ReadStats()
+    progress = _progress(args.quiet, count_rows(input_path))
+    try:
+        with progress:
+            task = progress.add_task("scoring", total=count_rows(input_path))
+            for index, records in enumerate(iter_chunks(input_path, args.chunk_size, args.on_error, stats)):
+                if index >= done:
+                    store.write(index, score_rows(rewardset, records, config.column_map))
+                progress.advance(task, len(records))
+    except InputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        print(f"rows scored so far are kept in {store.folder}; fix the input and rerun with --resume, or use --on-error skip", file=sys.stderr)
+        return 2
+    store_rows = store.iter_rows
+    summary = _summarise(store_rows(), rewardset.names, args.by or None)
+    store.finish()
+    if config.combiner is not None:
+        _write_advantages(output, config, rewardset)
+    _print_summary(summary, stats, output)
+    return 0
+
+
+def _progress(quiet: bool, total: int | None):
+    from rich.console import Console
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
+
+    console = Console(stderr=True)
+    return Progress(
+        TextColumn("{task.description}"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(),
+        console=console, disable=quiet or not console.is_terminal, transient=True,
+    )
+
+
+def _write_advantages(output: Path, config, rewardset) -> None:
+    import pandas as pd
+
+    from polyreward.combiners.apply import add_advantages
+    from polyreward.io import write_rows
+
+    kind_reader = {"jsonl": lambda p: pd.read_json(p, lines=True, dtype=False), "csv": lambda p: pd.read_csv(p, dtype=str), "parquet": pd.read_parquet}
+    from polyreward.io import file_format
+
+    frame = kind_reader[file_format(output)](output)
+    frame = add_advantages(frame, rewardset.names, rewardset.weights, config.columns.group, config.build_combiner())
+    write_rows(output, frame.astype(object).where(frame.notna(), None).to_dict(orient="records"))
+
+
+def _summarise(rows, names: list[str], by: str | None) -> dict[str, Any]:
+    """Mean / std / NaN count per reward, overall and per value of ``by``."""
+    import numpy as np
+
+    columns = names + ["reward"]
+    values: dict[str, list[float]] = {c: [] for c in columns}
+    keys: list[Any] = []
+    for row in rows:
+        for c in columns:
+            v = row.get(c)
+            values[c].append(math.nan if v is None else float(v))
+        if by:
+            keys.append(row.get(by))
+    overall = {c: np.asarray(v, dtype=float) for c, v in values.items()}
+    summary: dict[str, Any] = {"overall": overall, "by": by, "groups": {}}
+    if by:
+        key_array = np.asarray([str(k) for k in keys], dtype=object)
+        for key in dict.fromkeys(key_array.tolist()):
+            mask = key_array == key
+            summary["groups"][key] = {c: v[mask] for c, v in overall.items()}
+    return summary
+
+
+def _stats(values) -> tuple[str, str, str, str]:
+    import numpy as np
+
+    finite = values[~np.isnan(values)]
+    if finite.size == 0:
+        return str(values.size), "-", "-", str(values.size)
+    std = float(np.std(finite, ddof=1)) if finite.size > 1 else 0.0
+    return str(values.size), f"{float(np.mean(finite)):.4f}", f"{std:.4f}", str(int(values.size - finite.size))
+
+
+def _print_summary(summary: dict[str, Any], stats, output: Path) -> None:
+    from rich.console import Console
+    from rich.table import Table
+
+    console = Console()
+    table = Table(title=f"scored {stats.rows} rows -> {output}")
+    for header in ("reward", "n", "mean", "std", "NaN"):
+        table.add_column(header, justify="left" if header == "reward" else "right")
+    for name, values in summary["overall"].items():
+        table.add_row(name, *_stats(values))
+    console.print(table)
+    if summary["by"] and summary["groups"]:
+        if len(summary["groups"]) > 50:
+            console.print(f"({len(summary['groups'])} values of {summary['by']}; per-value table left out)")
+        else:
+            by_table = Table(title=f"per {summary['by']}")
+            by_table.add_column(summary["by"])
+            by_table.add_column("reward")
+            for header in ("n", "mean", "std", "NaN"):
+                by_table.add_column(header, justify="right")
+            for key, columns in summary["groups"].items():
+                for name, values in columns.items():
+                    by_table.add_row(key, name, *_stats(values))
+            console.print(by_table)
+    if stats.skipped:
+        console.print(f"skipped {stats.skipped} malformed line(s) (first at line {stats.first_skipped_line})")

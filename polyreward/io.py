@@ -1,0 +1,204 @@
+"""Rollout files: JSONL, Parquet and CSV (chosen by extension), read in chunks and written atomically.
+
+Reading streams chunks of row dicts so memory stays bounded whatever the file size. A malformed JSONL
+line raises :class:`InputError` naming the file and line (or is skipped and counted with
+``on_error="skip"``). CSV cells are read as text (``"007"`` and ``"1/2"`` stay as written); empty cells
+become ``None``.
+"""
+
+from __future__ import annotations
+
+import csv
+import io
+import json
+import math
+import os
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Literal
+
+FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+OnError = Literal["fail", "skip"]
+
+
+class InputError(ValueError):
+    """A problem with an input file, naming the file and, where known, the line."""
+
+
+def file_format(path: str | Path) -> str:
+    suffix = Path(path).suffix.lower()
+    if suffix not in FORMATS:
+        raise InputError(f"{path}: unknown file type {suffix or '(none)'}; use one of {', '.join(sorted(FORMATS))}")
+    return FORMATS[suffix]
+
+
+@dataclass
+class ReadStats:
+    rows: int = 0
+    skipped: int = 0
+    first_skipped_line: int | None = None
+
+
+def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None) -> Iterator[list[dict[str, Any]]]:
+    """Yield lists of up to ``chunk_size`` row dicts in file order."""
+    if chunk_size < 1:
+        raise ValueError("chunk_size must be >= 1")
+    stats = stats if stats is not None else ReadStats()
+    path = Path(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    kind = file_format(path)
+    reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind]
+    chunk: list[dict[str, Any]] = []
+    for row in reader(path, on_error, stats):
+        chunk.append(row)
+        stats.rows += 1
+        if len(chunk) >= chunk_size:
+            yield chunk
+            chunk = []
+    if chunk:
+        yield chunk
+
+
+def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    with open(path, encoding="utf-8", errors="strict") as handle:
+        lineno = 0
+        while True:
+            try:
+                line = handle.readline()
+            except UnicodeDecodeError as exc:
+                raise InputError(f"{path}:{lineno + 1}: not valid UTF-8 ({exc.reason})") from None
+            if not line:
+                return
+            lineno += 1
+            if not line.strip():
+                continue
+            try:
+                row = json.loads(line)
+                if not isinstance(row, dict):
+                    raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+            except (ValueError, RecursionError) as exc:
+                if on_error == "skip":
+                    stats.skipped += 1
+                    stats.first_skipped_line = stats.first_skipped_line or lineno
+                    continue
+                raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
+            yield row
+
+
+def _csv_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    with open(path, encoding="utf-8", newline="") as handle:
+        reader = csv.reader(handle)
+        try:
+            header = next(reader)
+        except StopIteration:
+            return
+        for record in reader:
+            if len(record) != len(header):
+                if on_error == "skip":
+                    stats.skipped += 1
+                    stats.first_skipped_line = stats.first_skipped_line or reader.line_num
+                    continue
+                raise InputError(f"{path}:{reader.line_num}: expected {len(header)} fields, got {len(record)}")
+            yield {k: (v if v != "" else None) for k, v in zip(header, record)}
+
+
+def _parquet_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    import pyarrow.parquet as pq
+
+    try:
+        parquet = pq.ParquetFile(path)
+    except Exception as exc:
+        raise InputError(f"{path}: not a readable Parquet file: {exc}") from None
+    for batch in parquet.iter_batches(batch_size=4096):
+        yield from batch.to_pylist()
+
+
+def count_rows(path: str | Path) -> int | None:
+    """Row count when cheap to know (Parquet metadata), else None."""
+    if file_format(path) == "parquet":
+        import pyarrow.parquet as pq
+
+        return pq.ParquetFile(path).metadata.num_rows
+    return None
+
+
+def _clean(value: Any) -> Any:
+    if isinstance(value, float) and not math.isfinite(value):
+        return None
+    if isinstance(value, Mapping):
+        return {k: _clean(v) for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_clean(v) for v in value]
+    if hasattr(value, "tolist"):  # numpy scalars / arrays
+        return _clean(value.tolist())
+    return value
+
+
+def encode_rows(rows: Sequence[Mapping[str, Any]], kind: str, header: bool = True) -> bytes:
+    """Serialise rows for ``kind``; NaN/inf become null (JSON) or empty (CSV)."""
+    if kind == "jsonl":
+        return "".join(json.dumps(_clean(dict(r)), ensure_ascii=False, default=str) + "\n" for r in rows).encode("utf-8")
+    if kind == "csv":
+        columns: dict[str, None] = {}
+        for r in rows:
+            columns.update(dict.fromkeys(r))
+        buffer = io.StringIO()
+        writer = csv.writer(buffer, lineterminator="\n")
+        if header:
+            writer.writerow(list(columns))
+        for r in rows:
+            writer.writerow([_csv_cell(r.get(c)) for c in columns])
+        return buffer.getvalue().encode("utf-8")
+    raise ValueError(f"encode_rows does not write {kind}")
+
+
+def _csv_cell(value: Any) -> str:
+    value = _clean(value)
+    if value is None:
+        return ""
+    if isinstance(value, (dict, list)):
+        return json.dumps(value, ensure_ascii=False, default=str)
+    return str(value)
+
+
+def write_atomic(path: str | Path, data: bytes) -> None:
+    """Write ``data`` to ``path`` so readers see either the old file or the whole new one."""
+    path = Path(path)
+    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
+    with open(tmp, "wb") as handle:
+        handle.write(data)
+        handle.flush()
+        os.fsync(handle.fileno())
+    os.replace(tmp, path)
+
+
+def parquet_table(rows: Sequence[Mapping[str, Any]]):
+    """A pyarrow Table of ``rows``; columns with mixed nested values are stored as JSON text."""
+    import pyarrow as pa
+
+    columns: dict[str, None] = {}
+    for r in rows:
+        columns.update(dict.fromkeys(r))
+    data = {}
+    for c in columns:
+        values = [_clean(r.get(c)) for r in rows]
+        try:
+            data[c] = pa.array(values)
+        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+            data[c] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values], type=pa.string())
+    return pa.table(data)
+
+
+def write_rows(path: str | Path, rows: Sequence[Mapping[str, Any]]) -> None:
+    """Write a whole table atomically in the format its extension names."""
+    kind = file_format(path)
+    if kind == "parquet":
+        import pyarrow.parquet as pq
+
+        buffer = io.BytesIO()
+        pq.write_table(parquet_table(rows), buffer)
+        write_atomic(path, buffer.getvalue())
+    else:
+        write_atomic(path, encode_rows(rows, kind))

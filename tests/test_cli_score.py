@@ -1,0 +1,151 @@
+"""`polyreward score`: formats, reasons, summary, malformed input, atomic output and kill -9 resume."""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pandas as pd
+import pytest
+
+TESTS = Path(__file__).parent
+ENV = {**os.environ, "PYTHONPATH": f"{TESTS}{os.pathsep}{os.environ.get('PYTHONPATH', '')}"}
+
+CONFIG = """
+columns: {prompt: question, completion: output, group: qid}
+rewards:
+  - {name: has_yes, type: "toy_rewards:ContainsWord", word: "yes", weight: 2.0}
+  - {name: exact, type: "toy_rewards:AnswerMatch", answer_column: gold}
+"""
+
+
+def polyreward(*args, check=True, **kwargs):
+    result = subprocess.run([sys.executable, "-m", "polyreward", *map(str, args)], capture_output=True, text=True, env=ENV, **kwargs)
+    if check and result.returncode != 0:
+        raise AssertionError(f"exit {result.returncode}\n{result.stdout}\n{result.stderr}")
+    return result
+
+
+def rollouts(n: int) -> list[dict]:
+    return [{"qid": i // 4, "question": f"q{i // 4}", "output": "yes" if i % 3 == 0 else str(i % 5), "gold": str(i % 5), "skip": i % 7 == 6} for i in range(n)]
+
+
+@pytest.fixture()
+def setup(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rollouts(40)))
+    return tmp_path, cfg, src
+
+
+def read(path: Path) -> pd.DataFrame:
+    if path.suffix == ".jsonl":
+        return pd.read_json(path, lines=True, dtype=False)
+    if path.suffix == ".csv":
+        return pd.read_csv(path, dtype=str, keep_default_na=False)
+    return pd.read_parquet(path)
+
+
+@pytest.mark.parametrize("out_name", ["out.jsonl", "out.csv", "out.parquet"])
+def test_score_adds_reward_total_and_reason_columns(setup, out_name):
+    tmp, cfg, src = setup
+    result = polyreward("score", src, "--config", cfg, "-o", tmp / out_name, "--chunk-size", "7", "--by", "qid")
+    frame = read(tmp / out_name)
+    assert len(frame) == 40
+    assert {"qid", "question", "output", "gold", "skip", "has_yes", "exact", "reward", "has_yes_reason", "exact_reason", "has_yes.length"} <= set(frame.columns)
+    rows = rollouts(40)
+    for i in (0, 1, 6, 13):
+        row = frame.iloc[i]
+        expected_yes = None if rows[i]["skip"] else float("yes" in rows[i]["output"])
+        got = row["has_yes"]
+        if expected_yes is None:
+            assert got in (None, "") or pd.isna(got)
+        else:
+            assert float(got) == expected_yes
+    assert float(frame.iloc[1]["exact"]) == 1.0  # output "1" == gold "1"
+    assert float(frame.iloc[0]["reward"]) == 2.0  # 2 * yes + 1 * (yes != "0")
+    assert "scored 40 rows" in result.stdout and "per qid" in result.stdout
+    assert not (tmp / f".{out_name}.parts").exists()
+
+
+def test_parquet_and_csv_inputs_round_trip(setup):
+    tmp, cfg, src = setup
+    frame = pd.DataFrame(rollouts(12))
+    frame.to_parquet(tmp / "in.parquet")
+    frame.to_csv(tmp / "in.csv", index=False)
+    polyreward("score", tmp / "in.parquet", "--config", cfg, "-o", tmp / "a.jsonl")
+    polyreward("score", tmp / "in.csv", "--config", cfg, "-o", tmp / "b.jsonl")
+    a, b = read(tmp / "a.jsonl"), read(tmp / "b.jsonl")
+    assert a["has_yes"].tolist()[:6] == b["has_yes"].tolist()[:6]
+    assert a["exact"].tolist() == b["exact"].tolist()
+
+
+def test_malformed_line_is_named_and_skip_mode_counts(setup):
+    tmp, cfg, src = setup
+    lines = src.read_text().splitlines()
+    lines.insert(5, '{"qid": 1, "output": broken')
+    bad = tmp / "bad.jsonl"
+    bad.write_text("\n".join(lines) + "\n")
+    result = polyreward("score", bad, "--config", cfg, "-o", tmp / "o.jsonl", check=False)
+    assert result.returncode == 2
+    assert f"{bad}:6: malformed JSON line" in result.stderr
+    result = polyreward("score", bad, "--config", cfg, "-o", tmp / "o2.jsonl", "--on-error", "skip")
+    assert "skipped 1 malformed line(s) (first at line 6)" in result.stdout
+    assert len(read(tmp / "o2.jsonl")) == 40
+
+
+def test_bad_config_fails_before_scoring(setup):
+    tmp, cfg, src = setup
+    cfg.write_text("rewards:\n  - {name: a, type: math_acuracy}\n")
+    result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl", check=False)
+    assert result.returncode == 2
+    assert "rewards[0].type: unknown reward type 'math_acuracy'; allowed:" in result.stderr
+    assert not (tmp / "o.jsonl").exists() and not (tmp / ".o.jsonl.parts").exists()
+
+
+def test_unknown_extension_is_a_clear_error(setup):
+    tmp, cfg, src = setup
+    result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.txt", check=False)
+    assert result.returncode == 2 and "unknown file type .txt" in result.stderr
+
+
+def test_kill9_mid_file_then_resume_equals_uninterrupted_run(tmp_path):
+    cfg = tmp_path / "slow.yaml"
+    cfg.write_text(CONFIG.replace('weight: 2.0}', 'weight: 2.0, delay: 0.01}'))
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rollouts(600)))
+    polyreward("score", src, "--config", cfg, "-o", tmp_path / "full.jsonl", "--chunk-size", "50")
+
+    out = tmp_path / "resumed.jsonl"
+    parts = tmp_path / ".resumed.jsonl.parts"
+    proc = subprocess.Popen([sys.executable, "-m", "polyreward", "score", str(src), "--config", str(cfg), "-o", str(out), "--chunk-size", "50"], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    deadline = time.monotonic() + 60
+    while not (parts / "part-000002.jsonl").exists():
+        assert time.monotonic() < deadline and proc.poll() is None, "scoring did not get going"
+        time.sleep(0.02)
+    os.kill(proc.pid, signal.SIGKILL)
+    proc.wait()
+    assert not out.exists()
+    done_before = len(list(parts.glob("part-*.jsonl")))
+    assert 3 <= done_before < 12
+
+    refused = polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", "50", check=False)
+    assert refused.returncode != 0 and "--resume" in refused.stderr
+    polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", "50", "--resume")
+    assert out.read_bytes() == (tmp_path / "full.jsonl").read_bytes()
+    assert not parts.exists()
+
+
+def test_resume_refuses_a_different_input(tmp_path, setup):
+    tmp, cfg, src = setup
+    parts = tmp / ".o.jsonl.parts"
+    parts.mkdir()
+    (parts / "manifest.json").write_text("{}")
+    result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl", "--resume", check=False)
+    assert result.returncode != 0 and "different input" in result.stderr
