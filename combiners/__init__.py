@@ -1,1 +1,48 @@
-"""polyreward.combiners"""
+"""polyreward.combiners: (N, K) reward scores + group ids -> (N,) advantages.
+
+Every class is imported on first use (``from polyreward.combiners import GDPOCombiner``), so
+``import polyreward.combiners`` stays light. ``advantages(scores, groups, combiner="gdpo")`` is the
+one-call convenience; :func:`polyreward.combiners.apply.add_advantages` works on a DataFrame and
+:func:`polyreward.combiners.diagnostics.diagnose` explains a combiner's output.
+"""
+
+from __future__ import annotations
+
+import importlib
+from typing import Any
+
+_EXPORTS: dict[str, str] = {
+    "GRPOCombiner": "grpo",
+    "DrGRPOCombiner": "dr_grpo",
+    "RLOOCombiner": "rloo",
+    "GDPOCombiner": "gdpo",
+    "DVAOCombiner": "dvao",
+    "SaturationAwareCombiner": "sa_mrpo",
+    "SelfAdaptiveGDPOCombiner": "sa_gdpo",
+    "MOGRPOCombiner": "mo_grpo",
+    "PAPOCombiner": "papo",
+    "MedianCenteredCombiner": "mc_grpo",
+    "RankCombiner": "gopo",
+    "GaussianQuantileCombiner": "g2rpo",
+    "EmpiricalBayesCombiner": "ebpo",
+    "GroupIndex": "_groups",
+    "advantages": "apply",
+    "add_advantages": "apply",
+    "build_combiner": "apply",
+    "diagnose": "diagnostics",
+    "Diagnostics": "diagnostics",
+}
+
+__all__ = sorted(_EXPORTS)
+
+
+def __getattr__(name: str) -> Any:
+    if name not in _EXPORTS:
+        raise AttributeError(f"module 'polyreward.combiners' has no attribute {name!r}")
+    value = getattr(importlib.import_module(f"polyreward.combiners.{_EXPORTS[name]}"), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(list(globals()) + __all__)

@@ -1,0 +1,271 @@
+"""Shared, vectorised machinery of every combiner: group ids -> codes, NaN-aware group statistics,
+input validation and numpy/torch dispatch.
+
+Nothing here loops over groups in Python. Group ids of any hashable type, in any order, become
+integer codes (order of first appearance). When every group's rows are contiguous (the usual layout
+of TRL/verl batches: G consecutive rollouts per prompt) the per-group sums use ``np.add.reduceat``;
+otherwise ``np.bincount`` per column. Per-row broadcasting of a group statistic is one gather.
+
+Conventions shared by all combiners (tested for every method):
+- ``scores`` is (N, K) (a 1-D array is K = 1); NaN = "not applicable" and is left out of every statistic;
+  ``inf`` is an error (a reward must say "not applicable" with NaN/None, not with infinity).
+- ``weights`` has length K (default all 1); anything else is an error.
+- numpy in -> numpy out (same float dtype, float64 for non-float input); a torch tensor in -> a tensor out
+  on the same device and dtype (computed in float64 numpy on the CPU and moved back).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiner import Combiner
+
+
+# --------------------------------------------------------------------------------------------- groups
+class GroupIndex:
+    """Integer group codes of N rows plus the fast reductions over them.
+
+    Attributes:
+        codes: (N,) group index of every row, numbered by first appearance.
+        n_groups: number of distinct ids.
+        starts: offsets of each group's run when every group is one contiguous run, else None.
+    """
+
+    __slots__ = ("codes", "n_groups", "starts", "n")
+
+    def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
+        self.codes = codes
+        self.n_groups = n_groups
+        self.starts = starts
+        self.n = len(codes)
+
+    @classmethod
+    def from_ids(cls, groups: Any, n: int) -> GroupIndex:
+        ids = _ids_array(groups)
+        if ids.ndim != 1 or len(ids) != n:
+            raise ValueError(f"groups must be a 1-D sequence of {n} ids (one per row of scores), got shape {ids.shape}")
+        if n == 0:
+            return cls(np.zeros(0, dtype=np.intp), 0, np.zeros(0, dtype=np.intp))
+        if ids.dtype.kind in "iufbUSM":
+            # Fast path for numeric/str arrays: contiguous runs need no hashing at all.
+            change = ids[1:] != ids[:-1]
+            if ids.dtype.kind == "f":
+                change &= ~(np.isnan(ids[1:]) & np.isnan(ids[:-1]))
+            starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+            heads = ids[starts]
+            if len(np.unique(heads)) == len(heads):
+                codes = np.zeros(n, dtype=np.intp)
+                codes[starts[1:]] = 1
+                np.cumsum(codes, out=codes)
+                return cls(codes, len(starts), starts)
+        codes, uniques = _factorize(ids)
+        n_groups = len(uniques)
+        contiguous = n < 2 or bool(np.all(np.diff(codes) >= 0))
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(codes)) + 1)) if contiguous else None
+        return cls(codes.astype(np.intp, copy=False), n_groups, starts)
+
+    # Reductions -------------------------------------------------------------------------------
+    def sum(self, values: np.ndarray) -> np.ndarray:
+        """Per-group sum of (N,) or (N, K) values -> (n_groups,) or (n_groups, K). No NaN handling."""
+        if self.n == 0:
+            return np.zeros((0,) + values.shape[1:])
+        if self.starts is not None:
+            return np.add.reduceat(values, self.starts, axis=0)
+        if values.ndim == 1:
+            return np.bincount(self.codes, weights=values, minlength=self.n_groups)
+        out = np.empty((self.n_groups,) + values.shape[1:])
+        for k in range(values.shape[1]):  # loop over objectives, never over groups
+            out[:, k] = np.bincount(self.codes, weights=values[:, k], minlength=self.n_groups)
+        return out
+
+    def count(self, valid: np.ndarray) -> np.ndarray:
+        return self.sum(valid.astype(np.float64))
+
+    def broadcast(self, stat: np.ndarray) -> np.ndarray:
+        """Per-group statistic back to one value per row."""
+        return stat[self.codes]
+
+    def sizes(self) -> np.ndarray:
+        return np.bincount(self.codes, minlength=self.n_groups)
+
+    def sort_within(self, values: np.ndarray) -> np.ndarray:
+        """Row order sorting by (group, value) with NaN last in each group; ties keep row order (stable)."""
+        return np.lexsort((np.arange(self.n), values, self.codes))
+
+    def group_start_of_row(self) -> np.ndarray:
+        """For rows sorted by group (as :meth:`sort_within` returns them), the position of each group's first row."""
+        first = np.zeros(self.n_groups, dtype=np.intp)
+        first[1:] = np.cumsum(self.sizes())[:-1]
+        return first
+
+
+def _ids_array(groups: Any) -> np.ndarray:
+    if _is_torch(groups):
+        return groups.detach().cpu().numpy()
+    if isinstance(groups, np.ndarray):
+        return groups
+    ids = list(groups)
+    try:
+        arr = np.asarray(ids)
+    except (ValueError, TypeError):
+        arr = None
+    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iufbU":
+        # Tuples, mixed types, None...: keep each id as one Python object.
+        arr = np.empty(len(ids), dtype=object)
+        arr[:] = [i if not isinstance(i, list) else tuple(i) for i in ids]
+    return arr
+
+
+def _factorize(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import pandas as pd  # lazy: importing pandas costs ~0.3 s
+
+    try:
+        codes, uniques = pd.factorize(ids, use_na_sentinel=False)
+    except TypeError as exc:
+        raise ValueError(f"group ids must be hashable: {exc}") from None
+    return codes, np.asarray(uniques)
+
+
+# --------------------------------------------------------------------------------- NaN-aware stats
+def group_mean_std(x: np.ndarray, index: GroupIndex, ddof: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """Per-group NaN-aware (count, mean, std) of (N,) or (N, K) values.
+
+    mean is NaN for a group without valid values; std is NaN where count <= ddof (TRL's ``nanstd``
+    returns NaN for <= 1 value).
+    """
+    valid = ~np.isnan(x)
+    count = index.count(valid)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        mean = index.sum(np.where(valid, x, 0.0)) / count
+        dev = x - index.broadcast(mean)
+        ss = index.sum(np.where(valid, dev * dev, 0.0))
+        var = np.where(count > ddof, ss / (count - ddof), np.nan)
+    return count, mean, np.sqrt(var)
+
+
+def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
+    """Batch (count, mean, std) ignoring NaN; std NaN when count <= ddof, mean NaN when count == 0."""
+    valid = x[~np.isnan(x)]
+    n = len(valid)
+    if n == 0:
+        return 0, float("nan"), float("nan")
+    mean = float(valid.mean())
+    std = float(np.sqrt(((valid - mean) ** 2).sum() / (n - ddof))) if n > ddof else float("nan")
+    return n, mean, std
+
+
+def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """TRL's combined reward: weighted nansum over objectives; NaN for rows where no objective applies."""
+    valid = ~np.isnan(scores)
+    total = np.where(valid, scores, 0.0) @ weights
+    total[~valid.any(axis=1)] = np.nan
+    return total
+
+
+def standardise_per_group(
+    x: np.ndarray, index: GroupIndex, eps: float, ddof: int = 1, singleton: str = "zero"
+) -> np.ndarray:
+    """(x - mean_G) / (std_G + eps) per group and column; NaN where x is NaN or the std is undefined.
+
+    ``singleton="raw"`` reproduces verl's ``compute_grpo_outcome_advantage``: a group with one valid
+    value gets mean 0 and std 1 (so the advantage is the reward itself).
+    """
+    count, mean, std = group_mean_std(x, index, ddof)
+    if singleton == "raw":
+        one = count == 1
+        mean = np.where(one, 0.0, mean)
+        std = np.where(one, 1.0 - eps, std)  # so that std + eps == 1 exactly as in verl
+    with np.errstate(invalid="ignore", divide="ignore"):
+        return (x - index.broadcast(mean)) / (index.broadcast(std) + eps)
+
+
+def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+
+
+def check_positive(name: str, value: float, allow_zero: bool = False) -> None:
+    ok = value >= 0 if allow_zero else value > 0
+    if not (isinstance(value, (int, float)) and np.isfinite(value) and ok):
+        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+
+
+# ------------------------------------------------------------------------------ validation/dispatch
+def _is_torch(x: Any) -> bool:
+    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
+
+
+def as_score_matrix(scores: Any) -> np.ndarray:
+    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
+    if _is_torch(scores):
+        arr = scores.detach().to("cpu").double().numpy()
+    else:
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"scores must be numeric (None/NaN for not applicable): {exc}") from None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"scores must be (N, K) or (N,), got shape {arr.shape}")
+    infinite = np.isinf(arr)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        raise ValueError(
+            f"scores contain inf ({int(infinite.sum())} cells, first at row {row}, column {col}); "
+            "use NaN/None for 'not applicable' and keep rewards finite"
+        )
+    return arr
+
+
+def as_weights(weights: Any, k: int) -> np.ndarray:
+    if weights is None:
+        return np.ones(k)
+    if _is_torch(weights):
+        weights = weights.detach().cpu().numpy()
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if len(w) != k:
+        raise ValueError(f"weights has length {len(w)} but scores have {k} reward column(s); give one weight per reward")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"weights must be finite, got {w.tolist()}")
+    return w
+
+
+def to_output(result: np.ndarray, like: Any) -> Any:
+    """Advantages in the container type of the input scores (numpy/torch, same device and float dtype)."""
+    if _is_torch(like):
+        import torch
+
+        dtype = like.dtype if like.is_floating_point() else torch.get_default_dtype()
+        return torch.from_numpy(np.ascontiguousarray(result)).to(device=like.device, dtype=dtype)
+    if isinstance(like, np.ndarray) and like.dtype.kind == "f":
+        return result.astype(like.dtype, copy=False)
+    return result
+
+
+class GroupedCombiner(Combiner):
+    """A combiner implemented on float64 numpy arrays; subclasses implement :meth:`advantages_np`.
+
+    ``combine`` validates, converts (numpy/torch/lists), builds the group index, calls
+    ``advantages_np`` and converts back. Rows the method cannot score get 0 (never NaN).
+    """
+
+    def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
+        matrix = as_score_matrix(scores)
+        w = as_weights(weights, matrix.shape[1])
+        index = GroupIndex.from_ids(groups, matrix.shape[0])
+        result = self.advantages_np(matrix, index, w)
+        result = np.where(np.isnan(result), 0.0, result)
+        return to_output(result, scores)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        raise NotImplementedError
+
+    def _params(self) -> dict[str, Any]:
+        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
+
+    def __repr__(self) -> str:
+        params = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
+        return f"{type(self).__name__}({params})"

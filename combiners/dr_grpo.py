@@ -1,0 +1,29 @@
+"""Dr. GRPO ("GRPO Done Right"): mean-centred group advantage without the std division.
+
+Source: Liu et al. 2025, arXiv 2503.20783 (code sail-sg/understand-r1-zero); TRL ``scale_rewards="none"``
+(ALGORITHMS.md §6). Exact.
+
+    r_i = Σ_k w_k R_ik  (nansum; all-None rows excluded, A = 0)
+    A_i = r_i - mean_G(r)
+
+The other half of Dr. GRPO, the constant loss normaliser (sum of token losses / (B · L_max)), belongs to
+the loss (``loss_type="dr_grpo"``), not to the advantage. A zero-variance group gives A = 0 exactly.
+"""
+
+from __future__ import annotations
+
+from polyreward.combiners.grpo import GRPOCombiner
+
+
+class DrGRPOCombiner(GRPOCombiner):
+    """A_i = r_i - mean_G(r) (no std scaling)."""
+
+    type_name = "dr_grpo"
+    exactness = "exact"
+    description = "Dr. GRPO: weighted reward sum minus the group mean, no std division (arXiv 2503.20783)"
+
+    def __init__(self) -> None:
+        super().__init__(scale="none")
+
+    def _params(self) -> dict:
+        return {}

@@ -1,0 +1,157 @@
+"""GDPO: normalise every reward within its group, take the weighted sum, then normalise over the batch.
+
+Paper: Liu et al. 2026, "GDPO: Group reward-Decoupled Normalization Policy Optimization", arXiv 2601.05242
+(NVlabs/GDPO). Default = TRL 1.16 ``multi_objective_aggregation="normalize_then_sum"`` (grpo_trainer.py
+L2790-2800), reproduced to float precision (ALGORITHMS.md §1, INTEGRATIONS.md §1.4 and §3). Exact.
+
+    μ_gk = nanmean_{i∈g} R_ik ;  σ_gk = nanstd_{i∈g} R_ik         (Bessel; NaN if <= 1 valid value)
+    Â_ik = (R_ik - μ_gk) / (σ_gk + 1e-4)                          (NaN stays NaN; zero-variance group -> 0)
+    s_i  = Σ_k w_k Â_ik          (nansum: a None reward contributes 0); s_i = NaN if every R_ik is None
+    A_i  = (s_i - nanmean_B(s)) / (nanstd_B(s) + 1e-4)            (over the whole, gathered batch)
+    A    = nan_to_num(A, 0)       (rows without any reward get 0 and stay out of every statistic)
+
+``variant`` picks the conventions of another implementation; each individual switch can still be
+overridden (INTEGRATIONS.md §3 has golden vectors for all of them):
+
+| variant  | none_policy | baseline | eps  | single-rollout group | batch normalisation                     |
+|----------|-------------|----------|------|----------------------|-----------------------------------------|
+| trl      | exclude     | mean     | 1e-4 | contributes 0        | (s - mean)/(std + 1e-4)                 |
+| nvlabs   | zero        | mean     | 1e-4 | contributes 0        | (s - mean)/(std + 1e-4)                 |
+| verl     | exclude     | mean     | 1e-6 | mean 0, std 1 (A=R)  | whiten: (s - μ_tok) rsqrt(var_tok+1e-8) |
+| nemo_rl  | exclude     | loo      | 1e-6 | contributes 0        | (s - mean)/std if std > 0 else s - mean |
+
+- ``none_policy="zero"`` (NVlabs trl-0.18 fork): None -> reward 0 before any statistic.
+- ``batch_norm="whiten"`` (verl ``masked_whiten``): pass ``lengths`` (response token counts) to
+  :meth:`GDPOCombiner.combine` for verl's token-weighted batch statistics (longer responses weigh more;
+  variance with Bessel over the total token count); without lengths every rollout counts once.
+  verl itself turns any NaN component into NaN advantages for the whole batch; here NaN is excluded.
+- ``baseline="loo"`` (NeMo-RL ``GDPOAdvantageEstimator``): b_i = mean of the *other* rollouts of the
+  group, scale = unbiased std of the others, dividing (by std + eps) only where that std > 0.
+- ``batch_norm="none"`` returns s_i (per-reward GRPO advantages summed; cf. MO-GRPO).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupedCombiner,
+    GroupIndex,
+    as_score_matrix,
+    as_weights,
+    check_choice,
+    check_positive,
+    group_mean_std,
+    nan_mean_std,
+    standardise_per_group,
+    to_output,
+)
+
+VARIANTS: dict[str, dict[str, Any]] = {
+    "trl": {"none_policy": "exclude", "baseline": "mean", "eps": 1e-4, "singleton": "zero", "batch_norm": "sample"},
+    "nvlabs": {"none_policy": "zero", "baseline": "mean", "eps": 1e-4, "singleton": "zero", "batch_norm": "sample"},
+    "verl": {"none_policy": "exclude", "baseline": "mean", "eps": 1e-6, "singleton": "raw", "batch_norm": "whiten"},
+    "nemo_rl": {"none_policy": "exclude", "baseline": "loo", "eps": 1e-6, "singleton": "zero", "batch_norm": "nonzero_std"},
+}
+BATCH_EPS = 1e-4  # TRL/NVlabs: added to the batch std
+WHITEN_EPS = 1e-8  # verl masked_whiten: inside the rsqrt
+
+
+class GDPOCombiner(GroupedCombiner):
+    """Per-reward group normalisation, weighted sum, batch normalisation (TRL normalize_then_sum by default)."""
+
+    type_name = "gdpo"
+    exactness = "exact"
+    description = "GDPO: per-reward group normalisation, weighted sum, batch norm (= TRL normalize_then_sum; nvlabs/verl/nemo_rl variants)"
+
+    def __init__(
+        self,
+        variant: str = "trl",
+        eps: float | None = None,
+        none_policy: str | None = None,
+        baseline: str | None = None,
+        singleton: str | None = None,
+        batch_norm: str | None = None,
+    ) -> None:
+        check_choice("variant", variant, tuple(VARIANTS))
+        preset = VARIANTS[variant]
+        self.variant = variant
+        self.eps = float(preset["eps"] if eps is None else eps)
+        self.none_policy = none_policy or preset["none_policy"]
+        self.baseline = baseline or preset["baseline"]
+        self.singleton = singleton or preset["singleton"]
+        self.batch_norm = batch_norm or preset["batch_norm"]
+        check_positive("eps", self.eps, allow_zero=True)
+        check_choice("none_policy", self.none_policy, ("exclude", "zero"))
+        check_choice("baseline", self.baseline, ("mean", "loo"))
+        check_choice("singleton", self.singleton, ("zero", "raw"))
+        check_choice("batch_norm", self.batch_norm, ("sample", "whiten", "nonzero_std", "none"))
+
+    def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
+        """Advantages (N,); ``lengths`` (N,) token counts are used only by ``batch_norm="whiten"``."""
+        if lengths is None:
+            return super().combine(scores, groups, weights)
+        matrix = as_score_matrix(scores)
+        w = as_weights(weights, matrix.shape[1])
+        token_counts = as_score_matrix(lengths)[:, 0]
+        if len(token_counts) != len(matrix) or np.any(token_counts < 0):
+            raise ValueError(f"lengths must be {len(matrix)} non-negative token counts, one per rollout")
+        result = self.advantages_np(matrix, GroupIndex.from_ids(groups, len(matrix)), w, token_counts)
+        return to_output(np.where(np.isnan(result), 0.0, result), scores)
+
+    def advantages_np(
+        self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray, lengths: np.ndarray | None = None
+    ) -> np.ndarray:
+        if self.none_policy == "zero":
+            scores = np.nan_to_num(scores, nan=0.0)
+        unscorable = np.isnan(scores).all(axis=1)
+        if self.baseline == "loo":
+            per_reward = leave_one_out_advantages(scores, index, self.eps)
+        else:
+            per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
+        summed = np.where(np.isnan(per_reward), 0.0, per_reward) @ weights
+        summed[unscorable] = np.nan
+        return batch_normalise(summed, self.batch_norm, lengths)
+
+
+def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) -> np.ndarray:
+    """NeMo-RL: (r_i - mean of the others) / (unbiased std of the others + eps), the division only where std > 0.
+
+    Uses deviations from the group mean d_i (Σ d = 0) so the leave-one-out sums need no second pass:
+    others' mean = μ - d_i/(n-1); others' sum of squared deviations = D2 - d_i² - d_i²/(n-1).
+    """
+    count, mean, _ = group_mean_std(scores, index, ddof=1)
+    n = index.broadcast(count)
+    d = scores - index.broadcast(mean)
+    d2 = index.broadcast(index.sum(np.where(np.isnan(d), 0.0, d * d)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centred = d * n / (n - 1)  # r_i - mean of the others
+        others_ss = np.maximum(d2 - d * d - d * d / (n - 1), 0.0)
+        others_std = np.where(n > 2, np.sqrt(others_ss / (n - 2)), 0.0)
+        scaled = np.where(others_std > 0, centred / (others_std + eps), centred)
+    return np.where(n > 1, scaled, np.where(np.isnan(scores), np.nan, 0.0))
+
+
+def batch_normalise(summed: np.ndarray, mode: str, lengths: np.ndarray | None = None) -> np.ndarray:
+    """Batch-level normalisation of the summed advantages (NaN rows excluded and kept NaN)."""
+    if mode == "none":
+        return summed
+    if mode == "whiten":
+        valid = ~np.isnan(summed)
+        weight = np.ones_like(summed) if lengths is None else lengths.astype(np.float64)
+        weight = np.where(valid, weight, 0.0)
+        total = weight.sum()
+        if total <= 1:
+            return np.full_like(summed, np.nan)
+        x = np.where(valid, summed, 0.0)
+        mean = (weight * x).sum() / total
+        var = (weight * (x - mean) ** 2).sum() / (total - 1)
+        return (summed - mean) / np.sqrt(var + WHITEN_EPS)
+    count, mean, std = nan_mean_std(summed)
+    if mode == "nonzero_std":
+        return (summed - mean) / std if count > 1 and std > 0 else summed - mean
+    if len(summed) == 1:  # TRL: a batch of one row has std 0
+        std = 0.0
+    return (summed - mean) / (std + BATCH_EPS)

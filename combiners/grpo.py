@@ -1,0 +1,63 @@
+"""GRPO: weighted sum of the rewards, then normalise within the group ("sum_then_normalize").
+
+Source: TRL 1.16 ``GRPOTrainer._generate_and_score_completions`` with
+``multi_objective_aggregation="sum_then_normalize"`` (the default), ``scale_rewards`` group | batch | none
+(INTEGRATIONS.md §1.4; ALGORITHMS.md §0). Exact.
+
+    r_i = Σ_k w_k R_ik            (nansum: a None reward adds 0; a row where every reward is None is NaN)
+    μ_g = nanmean_{i∈g} r_i
+    σ   = nanstd_{i∈g} r (scale="group")  |  nanstd over the batch (scale="batch")   (Bessel, n-1)
+    A_i = (r_i - μ_g) / (σ + eps)      (scale="none": A_i = r_i - μ_g)
+
+Edge cases (as TRL): a group with zero variance gives A = 0 exactly; a group (or batch) with one valid
+value has an undefined std and gives A = 0; rows where every reward is None get A = 0 and are left out
+of the statistics. ``singleton="raw"`` switches to verl's convention instead (a single-rollout group has
+mean 0 and std 1, so A = r); verl also uses ``eps=1e-6``.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupedCombiner,
+    GroupIndex,
+    check_choice,
+    check_positive,
+    group_mean_std,
+    nan_mean_std,
+    standardise_per_group,
+    weighted_total,
+)
+
+SCALES = ("group", "batch", "none")
+
+
+class GRPOCombiner(GroupedCombiner):
+    """Weighted sum, then (r - group mean) / (std + eps); TRL's default multi-reward GRPO advantage."""
+
+    type_name = "grpo"
+    exactness = "exact"
+    description = "GRPO: weighted reward sum normalised per group (TRL sum_then_normalize; scale group|batch|none)"
+
+    def __init__(self, scale: str = "group", eps: float = 1e-4, singleton: str = "zero") -> None:
+        check_choice("scale", scale, SCALES)
+        check_choice("singleton", singleton, ("zero", "raw"))
+        check_positive("eps", eps, allow_zero=True)
+        self.scale = scale
+        self.eps = float(eps)
+        self.singleton = singleton
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        if self.scale == "group":
+            return standardise_per_group(total, index, self.eps, ddof=1, singleton=self.singleton)
+        count, mean, _ = group_mean_std(total, index)
+        if self.singleton == "raw":
+            mean = np.where(count == 1, 0.0, mean)
+        centred = total - index.broadcast(mean)
+        if self.scale == "none":
+            return centred
+        # TRL: batch std over every row; a batch of a single row has std 0.
+        std = nan_mean_std(total)[2] if len(total) > 1 else 0.0
+        return centred / (std + self.eps)
