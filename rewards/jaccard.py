@@ -1,0 +1,109 @@
+"""``jaccard``: multi-label diagnosis reward (MedTVT-R1), with normalised and F1 modes.
+
+Formula (MedTVT-R1, keke-nice/MedTVT-R1 ``grpo_train.py`` ``Jaccard_reward``; ALGORITHMS.md §14),
+tag **exact** for ``mode: exact, metric: jaccard`` (the defaults)::
+
+    P = labels in the first <answer>…</answer> block of the completion (split on ";", stripped, set)
+    G = the same for the reference (or the reference list itself when the column holds a list)
+    r_J = |P ∩ G| / |P ∪ G|          (0.0 if P ∪ G is empty; 0.0 if either side has no <answer> block)
+
+Options (not in the source): ``mode: normalized`` case-folds, NFKC-normalises and collapses whitespace
+before comparing and applies a ``synonyms`` map (alias -> canonical label); ``separator`` replaces
+``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored
+from polyreward.schema import is_missing
+from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
+
+MODES = ("exact", "normalized")
+METRICS = ("jaccard", "f1")
+
+
+def reference_labels(value: Any, separator: str) -> list[str] | None:
+    """Reference labels from a list cell, a JSON-list string (CSV files) or an ``<answer>`` block; None if none."""
+    if isinstance(value, str) and value.lstrip().startswith("["):
+        try:
+            decoded = json.loads(value)
+        except ValueError:
+            decoded = None
+        if isinstance(decoded, list):
+            value = decoded
+    if isinstance(value, (list, tuple)):
+        return [str(v).strip() for v in value if not is_missing(v) and str(v).strip()]
+    if isinstance(value, str):
+        body = answer_block(value)
+        return None if body is None else split_labels(body, separator)
+    return None
+
+
+class JaccardReward(RolloutReward):
+    """Jaccard (or F1) overlap of the predicted and reference label sets in ``<answer>`` blocks."""
+
+    type_name = "jaccard"
+    exactness = "exact"
+    description = "MedTVT-R1 multi-label Jaccard of ';'-separated labels in <answer> (normalised / F1 modes)"
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        answer_column: str = "answer",
+        mode: str = "exact",
+        metric: str = "jaccard",
+        separator: str = ";",
+        synonyms: Mapping[str, str] | None = None,
+    ) -> None:
+        super().__init__(name, weight)
+        if not isinstance(answer_column, str) or not answer_column:
+            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
+        if metric not in METRICS:
+            raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        if not isinstance(separator, str) or not separator.strip():
+            raise ValueError(f"separator must be a non-blank string such as ';' or ',', got {separator!r}")
+        if synonyms is not None:
+            if not isinstance(synonyms, Mapping) or not all(isinstance(k, str) and isinstance(v, str) for k, v in synonyms.items()):
+                raise ValueError("synonyms must be a mapping of alias (str) -> canonical label (str)")
+            if mode != "normalized":
+                raise ValueError("synonyms needs mode: normalized (exact mode compares labels as written)")
+        self.answer_column = answer_column
+        self.mode = mode
+        self.metric = metric
+        self.separator = separator
+        self.synonyms = normalize_synonyms(synonyms) if synonyms else None
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def _canonical(self, labels: list[str]) -> set[str]:
+        if self.mode == "exact":
+            return set(labels)
+        return {normalize_label(label, self.synonyms) for label in labels}
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        reference = row.get(self.answer_column)
+        if is_missing(reference):
+            return Scored(None, f"no reference in column {self.answer_column!r}")
+        gold = reference_labels(reference, self.separator)
+        if gold is None:
+            return Scored(0.0, "reference has no <answer> block")
+        body = answer_block(completion)
+        if body is None:
+            return Scored(0.0, "no <answer> block in completion", {"jaccard": 0.0, "f1": 0.0})
+        predicted = self._canonical(split_labels(body, self.separator))
+        gold_set = self._canonical(gold)
+        j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
+        score = j if self.metric == "jaccard" else f
+        hits = len(predicted & gold_set)
+        reason = f"{hits} of {len(gold_set)} reference labels found, {len(predicted) - hits} extra"
+        return Scored(score, reason, {"jaccard": j, "f1": f})

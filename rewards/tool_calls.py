@@ -1,0 +1,205 @@
+"""``toolrl_correctness`` and ``toolrl_format``: the ToolRL tool-calling rewards used by GDPO.
+
+Source: ToolRL (Qian et al., arXiv 2504.13958) as shipped in NVlabs/GDPO
+``verl-GDPO/verl/utils/reward_score/rlla.py`` (ALGORITHMS.md §22). Tag **exact** for text completions in
+ToolRL's layout ``<think>…</think>\\n<tool_call>\\n{json per line}\\n</tool_call>\\n<response>…</response>``.
+
+Correctness ∈ [min, max] = [−3, 3] (``max_reward: 1`` gives CORRECTMAX1's [−1, 1])::
+
+    reference without <tool_call>                          -> 0
+    missing tag / malformed JSON in the completion          -> min
+    predicted calls == reference calls (as lists)           -> max
+    otherwise S = match(names_gt, names_pred)
+               + Σ_g max_{unused p, name_p = name_g, score > 0} [ match(keys_g, keys_p) + #{k : p[k] == g[k]} ]
+              S_max = 1 + Σ_g (1 + |params_g|)
+              r = (max − min) · S / S_max + min
+    match(a, b) = 1 if a == b; 0 if either is empty; else Σ_k min(cnt_a(k), cnt_b(k)) / (|a| + |b| − ∩)
+
+Format ∈ {0, 1}: the regex depends on which blocks the reference holds (response only / tool only /
+both / neither), plus each of those tags exactly once. Text after a Qwen or Llama assistant marker is
+judged, as in the source. Conversational completions whose assistant message carries ``tool_calls``
+fields are judged on those calls (first assistant turn that has them). Deviation from the source:
+calls are normalised to ``{name, parameters}`` (an ``arguments`` key is accepted), so extra keys such
+as ``id`` do not break exact equality; ``parse: lenient`` also accepts pretty-printed JSON, several
+blocks and JSON lists.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+from collections import Counter
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored
+from polyreward.schema import completion_messages, completion_text, is_missing
+from polyreward.verifiers.tool_calls import (
+    ToolCallError,
+    message_tool_calls,
+    parse_tool_call_text,
+    parse_toolrl_block,
+    reference_calls,
+)
+
+PARSE_MODES = ("toolrl", "lenient")
+_FORMAT_PATTERNS = {
+    "response": r"^<think>.*?</think>\n<response>.*?</response>$",
+    "tool_call": r"^<think>.*?</think>\n<tool_call>\n.*?\n</tool_call>$",
+    "both": r"^<think>.*?</think>\n<tool_call>\n.*?\n</tool_call>\n<response>.*?</response>$",
+    "neither": r"^<think>.*?</think>$",
+}
+_FORMAT_REGEX = {k: re.compile(v, re.DOTALL) for k, v in _FORMAT_PATTERNS.items()}
+_ASSISTANT_MARKERS = (("<|im_start|>assistant", "<|im_end|>"), ("<|start_header_id|>assistant<|end_header_id|>", "<|eot_id|>"))
+
+
+def assistant_segment(text: str) -> str:
+    """The reply after a chat-template assistant marker (stripped), or the text unchanged (rlla.py)."""
+    for start, end in _ASSISTANT_MARKERS:
+        if start in text:
+            return text.split(start)[-1].split(end)[0].strip()
+    return text
+
+
+def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
+    """ToolRL's multiset Jaccard: 1 if the lists are equal, 0 if either is empty."""
+    if list(a) == list(b):
+        return 1.0
+    if not a or not b:
+        return 0.0
+    ca, cb = Counter(map(_hashable, a)), Counter(map(_hashable, b))
+    inter = sum(min(ca[k], cb[k]) for k in ca.keys() & cb.keys())
+    return inter / (len(a) + len(b) - inter)
+
+
+def _hashable(value: Any) -> Any:
+    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+
+
+def toolrl_correctness(gold: list[dict], predicted: list[dict], max_reward: float = 3.0, min_reward: float = -3.0) -> tuple[float, float, float]:
+    """(reward, S, S_max) of ToolRL's ``compute_tool_call_reward``."""
+    if gold == predicted:
+        return max_reward, math.nan, math.nan
+    score = match_score([g["name"] for g in gold], [p["name"] for p in predicted])
+    local_max = 1.0
+    used: set[int] = set()
+    for g in gold:
+        g_params = g["parameters"]
+        local_max += 1.0 + len(g_params)
+        best_score, best_index = 0.0, -1
+        for i, p in enumerate(predicted):
+            if i in used or p["name"] != g["name"]:
+                continue
+            p_params = p["parameters"]
+            total = match_score(list(g_params), list(p_params)) + sum(1.0 for k, v in g_params.items() if k in p_params and p_params[k] == v)
+            if total > best_score:
+                best_score, best_index = total, i
+        if best_index >= 0:
+            used.add(best_index)
+            score += best_score
+    return (max_reward - min_reward) * score / local_max + min_reward, score, local_max
+
+
+def _check_column(answer_column: Any) -> str:
+    if not isinstance(answer_column, str) or not answer_column:
+        raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+    return answer_column
+
+
+class ToolRLCorrectness(RolloutReward):
+    """ToolRL tool-call correctness in [−3, 3]: name multiset match + per-call key match + exact values."""
+
+    type_name = "toolrl_correctness"
+    exactness = "exact"
+    description = "ToolRL/GDPO tool-call correctness in [-3, 3] (names, parameter keys, parameter values)"
+    score_range = (-3.0, 3.0)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl") -> None:
+        super().__init__(name, weight)
+        self.answer_column = _check_column(answer_column)
+        if isinstance(max_reward, bool) or not isinstance(max_reward, (int, float)) or not (0 < max_reward <= 3):
+            raise ValueError(f"max_reward must be a number in (0, 3] (3 = ToolRL default, 1 = CORRECTMAX1), got {max_reward!r}")
+        if parse not in PARSE_MODES:
+            raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {parse!r}")
+        self.max_reward = float(max_reward)
+        self.min_reward = -float(max_reward)
+        self.parse = parse
+        self.score_range = (self.min_reward, self.max_reward)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def text_of(self, completion: Any) -> Any:
+        return completion  # keep message lists: their tool_calls fields are read in score_rollout
+
+    def predicted_calls(self, completion: Any) -> list[dict]:
+        calls = message_tool_calls(completion_messages(completion), first_turn_only=True)
+        if calls is not None:
+            return calls
+        text = assistant_segment(completion_text(completion))
+        return parse_toolrl_block(text) if self.parse == "toolrl" else parse_tool_call_text(text)
+
+    def score_rollout(self, completion: Any, row: Mapping[str, Any]) -> Scored:
+        reference = row.get(self.answer_column)
+        if is_missing(reference):
+            return Scored(None, f"no reference in column {self.answer_column!r}")
+        try:
+            gold = reference_calls(reference)
+        except ToolCallError as exc:
+            return Scored(math.nan, f"reference is malformed: {exc}")
+        if gold is None:
+            return Scored(0.0, "reference expects no tool call")
+        try:
+            predicted = self.predicted_calls(completion)
+        except ToolCallError as exc:
+            return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
+        if self.parse == "lenient" and not predicted:
+            return Scored(self.min_reward, "no tool call found")
+        reward, s, s_max = toolrl_correctness(gold, predicted, self.max_reward, self.min_reward)
+        if math.isnan(s):
+            return Scored(reward, "calls match the reference exactly", {"n_calls": float(len(predicted))})
+        return Scored(reward, f"partial match S={s:.3g} of {s_max:g} ({len(predicted)} calls vs {len(gold)} expected)", {"n_calls": float(len(predicted))})
+
+
+class ToolRLFormat(RolloutReward):
+    """ToolRL format reward in {0, 1}: the block layout the reference implies, each tag exactly once."""
+
+    type_name = "toolrl_format"
+    exactness = "exact"
+    description = "ToolRL/GDPO format reward: <think> then the <tool_call>/<response> blocks the reference has"
+    score_range = (0.0, 1.0)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer") -> None:
+        super().__init__(name, weight)
+        self.answer_column = _check_column(answer_column)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    @staticmethod
+    def layout(reference: Any) -> str:
+        if isinstance(reference, str):
+            has_response, has_tool = "<response>" in reference, "<tool_call>" in reference
+        else:  # a list of gold calls
+            has_response, has_tool = False, bool(reference)
+        if has_response and has_tool:
+            return "both"
+        return "response" if has_response else "tool_call" if has_tool else "neither"
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        reference = row.get(self.answer_column)
+        if is_missing(reference):
+            return Scored(None, f"no reference in column {self.answer_column!r}")
+        layout = self.layout(reference)
+        text = assistant_segment(completion)
+        if not _FORMAT_REGEX[layout].search(text):
+            return Scored(0.0, f"does not match the {layout} layout {_FORMAT_PATTERNS[layout]!r}")
+        tags = {"response": ("<response>", "</response>"), "tool_call": ("<tool_call>", "</tool_call>")}
+        need = {"response": ["response"], "tool_call": ["tool_call"], "both": ["tool_call", "response"], "neither": []}[layout]
+        for tag in need:
+            for t in tags[tag]:
+                if text.count(t) != 1:
+                    return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
+        return Scored(1.0, f"well-formed ({layout} layout)")

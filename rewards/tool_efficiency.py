@@ -1,0 +1,206 @@
+"""``otc_tool_efficiency``: OTC-PO tool-call efficiency reward, multiplied by correctness.
+
+Source: Wang et al., "OTC: Optimal Tool Calls via Reinforcement Learning" / "Acting Less is Reasoning
+More", arXiv 2504.14870 (ALGORITHMS.md §17). The official code was not found; the formulas are the
+paper's, as two independent re-implementations agree, so the tag is **reconstructed**.
+
+m = tool calls in the trajectory, c = smoothing constant (default 1.0), α = scale (default 1.0)::
+
+    PPO form:   r_tool = cos(m·π / (2m + c))                         (m = 0 -> 1, -> 0 as m -> ∞)
+    GRPO form:  n = min m over the CORRECT trajectories of the same group (prompt)
+                f(m, n) = 0 if m = n = 0;  m if n = 0;  2nm / (m + n) otherwise
+                r_tool = 1                       if f(m, n) = n = 0
+                       = cos(m·π / (2m + c))     if n = 0 and m > 0
+                       = sin(f(m, n)·π / (2n))   otherwise          (m = n -> 1; m = 0 or m -> ∞ -> 0)
+    reward = α · r_tool · r_φ          (r_φ = correctness in [0, 1]; a wrong answer scores 0)
+
+A group without a correct trajectory has no n: ``no_correct: cosine`` (the re-implementations' fallback,
+n = 0) or ``no_correct: one`` (r_tool = 1). ``running_min: true`` keeps each group id's smallest n
+seen so far across calls (the paper's "optimal calls so far" reading; unverified).
+
+Correctness r_φ comes from ``correctness``: ``answer_em`` (SQuAD-normalised exact match of the
+``<answer>`` block, or of the last non-empty line, against ``answer_column``; a list cell holds several
+accepted answers), ``calls_exact`` (the predicted calls equal the reference calls, order ignored) or
+``column`` (a number in [0, 1] or a bool read from ``correct_column``).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import re
+import string
+from collections import Counter
+from collections.abc import Sequence
+from typing import Any
+
+from polyreward.reward import Reward, RewardOutput
+from polyreward.schema import completion_messages, completion_text, is_missing
+from polyreward.verifiers.label_sets import answer_block
+from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, parse_tool_call_text, reference_calls
+
+FORMS = ("grpo", "ppo")
+CORRECTNESS = ("answer_em", "calls_exact", "column")
+NO_CORRECT = ("cosine", "one")
+_ARTICLES = re.compile(r"\b(a|an|the)\b")
+_PUNCT = str.maketrans("", "", string.punctuation)
+
+
+def otc_ppo(m: int, c: float = 1.0) -> float:
+    """cos(m·π / (2m + c))."""
+    return math.cos(m * math.pi / (2 * m + c))
+
+
+def otc_grpo(m: int, n: int, c: float = 1.0) -> float:
+    """OTC-GRPO r_tool for m calls when the group's optimum is n calls."""
+    if n == 0:
+        return 1.0 if m == 0 else otc_ppo(m, c)
+    f = 2 * n * m / (m + n)
+    return math.sin(f * math.pi / (2 * n))
+
+
+def normalize_answer(text: str) -> str:
+    """SQuAD / Search-R1 normalisation: lower-case, drop punctuation and articles, collapse spaces."""
+    return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCT)).split())
+
+
+def _final_answer(text: str) -> str:
+    body = answer_block(text)
+    if body is not None:
+        return body
+    lines = [line for line in text.strip().splitlines() if line.strip()]
+    return lines[-1] if lines else ""
+
+
+def _call_key(calls: list[dict]) -> Counter:
+    return Counter(json.dumps(c, sort_keys=True, default=str) for c in calls)
+
+
+class OTCToolEfficiency(Reward):
+    """OTC-PO: α · r_tool(m, n) · correctness; GRPO form uses the group's fewest calls among correct rollouts."""
+
+    type_name = "otc_tool_efficiency"
+    exactness = "reconstructed"
+    description = "OTC-PO tool-call efficiency (PPO cosine or GRPO group-optimum form) times correctness"
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        form: str = "grpo",
+        c: float = 1.0,
+        alpha: float = 1.0,
+        correctness: str = "answer_em",
+        answer_column: str = "answer",
+        correct_column: str = "correct",
+        group_column: str = "prompt_id",
+        no_correct: str = "cosine",
+        running_min: bool = False,
+        count_tags: Sequence[str] = (),
+    ) -> None:
+        super().__init__(name, weight)
+        if form not in FORMS:
+            raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
+        if correctness not in CORRECTNESS:
+            raise ValueError(f"correctness must be one of {', '.join(CORRECTNESS)}, got {correctness!r}")
+        if no_correct not in NO_CORRECT:
+            raise ValueError(f"no_correct must be one of {', '.join(NO_CORRECT)}, got {no_correct!r}")
+        for key, value in (("c", c), ("alpha", alpha)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
+                raise ValueError(f"{key} must be a finite number > 0, got {value!r}")
+        for key, value in (("answer_column", answer_column), ("correct_column", correct_column), ("group_column", group_column)):
+            if not isinstance(value, str) or not value:
+                raise ValueError(f"{key} must be a non-empty column name, got {value!r}")
+        if not isinstance(running_min, bool):
+            raise ValueError(f"running_min must be true or false, got {running_min!r}")
+        if isinstance(count_tags, str) or not all(isinstance(t, str) and re.fullmatch(r"[A-Za-z_][\w-]*", t) for t in count_tags):
+            raise ValueError(f"count_tags must be a list of tag names such as [search, code], got {count_tags!r}")
+        self.form, self.c, self.alpha = form, float(c), float(alpha)
+        self.correctness, self.answer_column, self.correct_column = correctness, answer_column, correct_column
+        self.group_column, self.no_correct, self.running_min = group_column, no_correct, running_min
+        self.count_tags = tuple(count_tags)
+        self.best_calls: dict[str, int] = {}  # group id -> fewest calls of a correct rollout seen (running_min)
+        self.score_range = (0.0, self.alpha)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        reference = self.correct_column if self.correctness == "column" else self.answer_column
+        return (reference, self.group_column) if self.form == "grpo" else (reference,)
+
+    def _correct(self, completion: Any, reference: Any) -> tuple[float | None, str]:
+        if is_missing(reference):
+            return None, "no reference"
+        if self.correctness == "column":
+            if isinstance(reference, str):
+                reference = {"true": 1.0, "false": 0.0}.get(reference.strip().lower(), reference)
+            try:
+                value = float(reference)
+            except (TypeError, ValueError):
+                return None, f"correctness {reference!r} is not a number"
+            return (value, "") if 0.0 <= value <= 1.0 else (None, f"correctness {value} is outside [0, 1]")
+        if self.correctness == "calls_exact":
+            try:
+                gold = reference_calls(reference) or []
+            except ToolCallError as exc:
+                return None, f"reference is malformed: {exc}"
+            try:
+                calls = message_tool_calls(completion_messages(completion))
+                if calls is None:
+                    calls = parse_tool_call_text(completion_text(completion))
+            except ToolCallError as exc:
+                return 0.0, f"malformed tool call: {exc}"[:200]
+            return float(_call_key(calls) == _call_key(gold)), ""
+        accepted = reference if isinstance(reference, (list, tuple)) else [reference]
+        predicted = normalize_answer(_final_answer(completion_text(completion)))
+        return float(any(predicted == normalize_answer(str(a)) for a in accepted)), ""
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        missing = [c for c in self.columns if c not in columns]
+        if missing:
+            raise KeyError(f"reward {self.name!r} reads column(s) {missing} that the batch does not have; available: {sorted(columns)}")
+        n_rows = len(completions)
+        reference_col = columns[self.correct_column if self.correctness == "column" else self.answer_column]
+        groups = [str(g) for g in columns[self.group_column]] if self.form == "grpo" else [""] * n_rows
+        calls: list[int] = []
+        correct: list[float | None] = []
+        notes: list[str] = []
+        for completion, reference in zip(completions, reference_col):
+            try:
+                m = count_tool_calls(completion, self.count_tags)
+                value, note = self._correct(completion, reference)
+            except Exception as exc:  # one bad rollout must not kill the batch
+                m, value, note = 0, math.nan, f"error: {type(exc).__name__}: {exc}"[:300]
+            calls.append(m)
+            correct.append(value)
+            notes.append(note)
+        optimum: dict[str, int] = {}
+        if self.form == "grpo":
+            for g, m, r in zip(groups, calls, correct):
+                if r is not None and not math.isnan(r) and r > 0:
+                    optimum[g] = min(optimum.get(g, m), m)
+            if self.running_min:
+                for g, m in optimum.items():
+                    self.best_calls[g] = min(self.best_calls.get(g, m), m)
+                optimum.update({g: self.best_calls[g] for g in set(groups) if g in self.best_calls})
+        scores: list[float | None] = []
+        reasons: list[str] = []
+        r_tools: list[float | None] = []
+        for g, m, r, note in zip(groups, calls, correct, notes):
+            if r is None or math.isnan(r):
+                scores.append(r)
+                reasons.append(note or "correctness unknown")
+                r_tools.append(None)
+                continue
+            if self.form == "ppo":
+                r_tool, why = otc_ppo(m, self.c), f"{m} calls"
+            elif g in optimum:
+                r_tool, why = otc_grpo(m, optimum[g], self.c), f"{m} calls, group optimum {optimum[g]}"
+            elif self.no_correct == "one":
+                r_tool, why = 1.0, f"{m} calls, no correct rollout in the group"
+            else:
+                r_tool, why = otc_ppo(m, self.c), f"{m} calls, no correct rollout in the group (cosine fallback)"
+            r_tools.append(r_tool)
+            scores.append(min(max(self.alpha * r_tool * r, 0.0), self.alpha))
+            reasons.append(f"{'correct' if r >= 1 else 'wrong' if r <= 0 else f'correctness {r:g}'}; {why}" + (f"; {note}" if note else ""))
+        return RewardOutput(scores, reasons, {"tool_calls": [float(m) for m in calls], "r_tool": r_tools, "correct": correct})

@@ -1,0 +1,54 @@
+"""Label-set checks for multi-label answers: extraction from ``<answer>`` blocks, Jaccard and F1.
+
+Pure functions (no reward semantics): the ``jaccard`` reward wraps them. The exact extraction
+follows MedTVT-R1 (keke-nice/MedTVT-R1, grpo_train.py ``Jaccard_reward``): first
+``<answer>(.*?)</answer>`` match (DOTALL), body stripped, split on ``;``, each label stripped,
+empties dropped, set semantics, case-sensitive string equality.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections.abc import Iterable, Mapping
+
+ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+_WHITESPACE = re.compile(r"\s+")
+
+
+def answer_block(text: str) -> str | None:
+    """Body of the first ``<answer>…</answer>`` block (not stripped), or None when there is none."""
+    match = ANSWER_BLOCK.search(text)
+    return match.group(1) if match else None
+
+
+def split_labels(body: str, separator: str = ";") -> list[str]:
+    """Split an answer body on ``separator``; labels are stripped and empty ones dropped."""
+    return [label.strip() for label in body.strip().split(separator) if label.strip()]
+
+
+def normalize_label(label: str, synonyms: Mapping[str, str] | None = None) -> str:
+    """Case-fold, NFKC-normalise and collapse whitespace; then map through ``synonyms`` (keys normalised the same way)."""
+    key = _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", label)).strip().casefold()
+    if synonyms:
+        return synonyms.get(key, key)
+    return key
+
+
+def normalize_synonyms(synonyms: Mapping[str, str]) -> dict[str, str]:
+    """A synonym map with keys and values normalised (so lookups after :func:`normalize_label` hit)."""
+    return {normalize_label(str(k)): normalize_label(str(v)) for k, v in synonyms.items()}
+
+
+def jaccard(predicted: Iterable[str], gold: Iterable[str]) -> float:
+    """|P ∩ G| / |P ∪ G| over sets; 0.0 when the union is empty (MedTVT-R1 convention)."""
+    p, g = set(predicted), set(gold)
+    union = p | g
+    return len(p & g) / len(union) if union else 0.0
+
+
+def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
+    """Set F1 = 2|P ∩ G| / (|P| + |G|); 0.0 when both sets are empty."""
+    p, g = set(predicted), set(gold)
+    total = len(p) + len(g)
+    return 2 * len(p & g) / total if total else 0.0
