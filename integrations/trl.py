@@ -1,0 +1,307 @@
+"""TRL 1.16 adapter: polyreward rewards as TRL reward functions, any combiner inside ``GRPOTrainer``.
+
+Two pieces (../shared/reference/INTEGRATIONS.md §1):
+
+* :func:`reward_funcs` turns a config (or rewards) into one TRL reward function per reward. TRL calls
+  each as ``f(prompts=..., completions=..., completion_ids=..., trainer_state=..., log_extra=...,
+  log_metric=..., **dataset_columns)`` on the local slice of a generation batch and logs it under
+  ``rewards/<__name__>/mean``. ``None`` = not applicable (TRL makes it NaN and leaves it out).
+  :func:`reward_weights` gives the matching ``GRPOConfig.reward_weights``.
+* :class:`PolyGRPOTrainer` is a ``GRPOTrainer`` whose advantages come from a polyreward combiner
+  (TRL has no advantage hook; the maintainers' advice, trl#4525, is to override
+  ``_generate_and_score_completions``). The combiner sees the reward matrix gathered over every
+  process, then each process keeps its own slice, exactly like TRL's built-in aggregation.
+
+Failure semantics: a reward that raises, or whose isolated run passes ``timeout``, scores the
+affected rollouts ``None`` (``on_error="none"``, the default: they leave that reward's statistics) or
+``0.0`` (``on_error="zero"``); the reason goes to the completions table (``log_extra``) and the
+failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``). The step goes on.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+import os
+from collections.abc import Mapping, Sequence
+from typing import Any, Literal
+
+import numpy as np
+import torch
+from trl import GRPOTrainer
+
+from polyreward.engine import shared_pool
+from polyreward.reward import Reward, RewardOutput
+from polyreward.integrations._common import CombinerLike, RewardsLike, as_combiner, as_config, as_reward_set, finite_or_none
+
+logger = logging.getLogger(__name__)
+
+OnError = Literal["none", "zero"]
+# Keyword arguments TRL adds to every call that are not dataset columns.
+_TRL_CONTEXT = ("trainer_state", "log_extra", "log_metric", "environments")
+
+
+class _Batch:
+    """One reward evaluation shipped to a worker; hashed by identity (its lists are not hashable)."""
+
+    def __init__(self, reward: Reward, prompts: list, completions: list, columns: dict) -> None:
+        self.reward, self.prompts, self.completions, self.columns = reward, prompts, completions, columns
+
+
+def _evaluate_in_worker(batch: _Batch) -> RewardOutput:
+    return batch.reward.evaluate(batch.prompts, batch.completions, **batch.columns)
+
+
+class TRLRewardFunction:
+    """One polyreward :class:`~polyreward.reward.Reward` as a TRL reward function.
+
+    A small picklable class (TRL's async path and AsyncGRPOTrainer ship reward functions to other
+    processes), named after the reward so TRL logs it as ``rewards/<name>/mean``. Completions pass
+    through unchanged: plain strings, or message lists with ``tool_calls`` and ``role == "tool"``
+    messages, which rewards read through :mod:`polyreward.schema`. Dataset columns arrive as TRL's
+    keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too.
+
+    Args:
+        reward: the reward to call.
+        on_error: what a failed rollout scores (NaN from the reward, an exception, a timeout):
+            ``"none"`` (not applicable; excluded from that reward's group statistics) or ``"zero"``.
+        timeout: seconds one batch may take. When set, the reward runs in a polyreward engine worker
+            process that is killed past the deadline (a hang cannot stall training). Rewards that
+            already use the engine for their risky parts (a ``pool`` attribute) run inline, since
+            worker processes cannot start workers of their own.
+    """
+
+    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None) -> None:
+        if not isinstance(reward, Reward):
+            raise TypeError(f"expected a polyreward Reward, got {type(reward).__name__}")
+        if on_error not in ("none", "zero"):
+            raise ValueError(f"on_error must be 'none' or 'zero', got {on_error!r}")
+        if timeout is not None and not timeout > 0:
+            raise ValueError(f"timeout must be > 0 seconds or None, got {timeout!r}")
+        self.reward = reward
+        self.on_error = on_error
+        self.timeout = timeout
+        self.__name__ = reward.name  # TRL's get_callable_name reads this attribute
+
+    @property
+    def name(self) -> str:
+        return self.reward.name
+
+    def __repr__(self) -> str:
+        return f"TRLRewardFunction({self.reward!r}, on_error={self.on_error!r}, timeout={self.timeout})"
+
+    def __call__(
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        completion_ids: Sequence[Sequence[int]] | None = None,
+        **kwargs: Any,
+    ) -> list[float | None]:
+        if completions is None:
+            raise TypeError(f"reward {self.name!r} needs completions=")
+        n = len(completions)
+        prompts = list(prompts) if prompts is not None else [None] * n
+        log_extra, log_metric = kwargs.get("log_extra"), kwargs.get("log_metric")
+        columns = {k: v for k, v in kwargs.items() if k not in _TRL_CONTEXT}
+        if completion_ids is not None:
+            columns.setdefault("completion_ids", list(completion_ids))
+        missing = [c for c in self.reward.columns if c not in columns]
+        if missing:  # a configuration mistake, not a property of one rollout: fail loudly at step 1
+            raise KeyError(
+                f"reward {self.name!r} reads column(s) {missing} that TRL did not pass; dataset columns seen: "
+                f"{sorted(columns)} (keep GRPOConfig.remove_unused_columns=False)"
+            )
+        output = self._evaluate(prompts, list(completions), columns, n)
+        values, reasons, failed = self._to_trl(output, n)
+        if log_extra is not None:
+            log_extra(f"{self.name}/reason", reasons)
+        if log_metric is not None:
+            log_metric(f"rewards/{self.name}/failed_frac", failed / n if n else 0.0)
+            for sub, sub_values in sorted(output.details.items()):
+                finite = [v for v in map(finite_or_none, sub_values) if v is not None]
+                if finite:
+                    log_metric(f"rewards/{self.name}/{sub}", float(np.mean(finite)))
+        return values
+
+    def _evaluate(self, prompts: list, completions: list, columns: dict, n: int) -> RewardOutput:
+        try:
+            if self.timeout is not None and getattr(self.reward, "pool", None) is None:
+                outcome = shared_pool().map(_evaluate_in_worker, [(_Batch(self.reward, prompts, completions, columns),)], timeout=self.timeout)[0]
+                if not outcome.ok:
+                    message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
+                    return self._failed(message, n)
+                output = outcome.value
+            else:
+                output = self.reward.evaluate(prompts, completions, **columns)
+            if len(output.scores) != n:
+                return self._failed(f"error: reward returned {len(output.scores)} scores for {n} completions", n)
+            return output
+        except KeyError:
+            raise
+        except Exception as exc:  # one broken reward must not stop the training step
+            return self._failed(f"error: {type(exc).__name__}: {exc}"[:500], n)
+
+    def _failed(self, message: str, n: int) -> RewardOutput:
+        logger.warning("polyreward reward %r failed on a batch of %d: %s", self.name, n, message)
+        return RewardOutput([math.nan] * n, [message] * n)
+
+    def _to_trl(self, output: RewardOutput, n: int) -> tuple[list[float | None], list[str], int]:
+        values: list[float | None] = []
+        reasons = [str(r) for r in output.reasons]
+        failed = 0
+        for i, raw in enumerate(output.scores):
+            value = finite_or_none(raw)
+            if value is None and raw is not None:  # NaN/inf/garbage = the reward failed on this rollout
+                failed += 1
+                reasons[i] = reasons[i] or "error: non-finite score"
+                value = 0.0 if self.on_error == "zero" else None
+            values.append(value)
+        return values, reasons, failed
+
+
+def reward_funcs(config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None) -> list[TRLRewardFunction]:
+    """One TRL reward function per configured reward (a YAML path, Config, RewardSet or Rewards).
+
+    Pass the result as ``GRPOTrainer(reward_funcs=...)`` and :func:`reward_weights` of the same source
+    as ``GRPOConfig(reward_weights=...)``. See :class:`TRLRewardFunction` for ``on_error``/``timeout``.
+    """
+    rewards, _ = as_reward_set(config_or_rewards)
+    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout) for r in rewards]
+
+
+def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
+    """The configured weights, in the order of :func:`reward_funcs` (for ``GRPOConfig.reward_weights``)."""
+    rewards, _ = as_reward_set(config_or_rewards)
+    return [float(w) for w in rewards.weights]
+
+
+def combined_advantages(combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None) -> torch.Tensor:
+    """Advantages (N,) of the gathered reward matrix (N, K) whose rows come in groups of ``num_generations``.
+
+    NaN rewards are "not applicable" for the combiner; rows it leaves NaN (every reward None) get 0,
+    as in TRL.
+    """
+    n = rewards.shape[0]
+    if n % num_generations:
+        raise ValueError(f"{n} rewards do not split into groups of {num_generations}")
+    groups = np.arange(n) // num_generations
+    w = None if weights is None else weights.to(device=rewards.device, dtype=rewards.dtype)
+    advantages = combiner.combine(rewards, groups, w)
+    advantages = torch.as_tensor(advantages, device=rewards.device, dtype=rewards.dtype)
+    if advantages.shape != (n,):
+        raise ValueError(f"combiner {type(combiner).__name__} returned shape {tuple(advantages.shape)}, expected ({n},)")
+    return torch.nan_to_num(advantages, nan=0.0)
+
+
+def _diagnostics(rewards: np.ndarray, groups: np.ndarray, advantages: np.ndarray, weights: np.ndarray | None) -> dict[str, float]:
+    """Scalar combiner diagnostics from :mod:`polyreward.combiners.diagnostics` (empty if unavailable)."""
+    try:
+        from polyreward.combiners import diagnostics
+    except ImportError:
+        return {}
+    summary = diagnostics.summarize(rewards, groups, advantages, weights)
+    return {k: float(v) for k, v in summary.items() if isinstance(v, (int, float, np.floating, np.integer))}
+
+
+class PolyGRPOTrainer(GRPOTrainer):
+    """``trl.GRPOTrainer`` whose advantages come from a polyreward combiner.
+
+    Args (besides GRPOTrainer's):
+        combiner: a registry name (``"dvao"``), a ``{type: ..., **params}`` mapping, a Combiner
+            object, or None to use the combiner of ``polyreward_config``.
+        polyreward_config: a YAML path or Config. When given and ``reward_funcs`` is not, the reward
+            functions come from it; so do ``args.reward_weights`` when unset.
+
+    Per generation batch (INTEGRATIONS.md §1.5): ``_calculate_rewards`` keeps the (N_global, K) matrix
+    TRL gathered from every process; after TRL's own scoring, the combiner turns that matrix into
+    advantages for the whole batch (groups = consecutive blocks of ``num_generations``), and this
+    process keeps rows ``[process_index * B_local, (process_index + 1) * B_local)``. The completions
+    table's ``advantage`` column and ``frac_reward_zero_std`` are replaced to match, and
+    ``poly/advantage_mean|std|abs_mean`` plus the combiner diagnostics (``poly/<key>``) are logged.
+    ``last_batch`` keeps the last matrix, group ids and both advantage vectors for inspection.
+    A combiner with state across steps (``state_dict``) is saved with each checkpoint.
+    """
+
+    STATE_FILE = "polyreward_combiner_state.pt"
+
+    def __init__(self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any) -> None:
+        config = as_config(polyreward_config) if polyreward_config is not None else None
+        if config is not None:
+            if len(args) < 2 and kwargs.get("reward_funcs") is None:
+                kwargs["reward_funcs"] = reward_funcs(config)
+            train_args = kwargs.get("args", args[2] if len(args) > 2 else None)
+            if train_args is not None and getattr(train_args, "reward_weights", None) is None:
+                train_args.reward_weights = reward_weights(config)
+        if combiner is None:
+            if config is None or config.combiner is None:
+                raise ValueError("PolyGRPOTrainer needs combiner= or a polyreward_config with a combiner")
+            combiner = config
+        self.combiner = as_combiner(combiner)
+        self.last_batch: dict[str, Any] = {}
+        self._gathered_rewards: torch.Tensor | None = None
+        super().__init__(*args, **kwargs)
+
+    def _calculate_rewards(self, inputs, prompts, completions, completion_ids_list):
+        rewards = super()._calculate_rewards(inputs, prompts, completions, completion_ids_list)
+        self._gathered_rewards = rewards
+        return rewards
+
+    def _generate_and_score_completions(self, inputs):
+        output = super()._generate_and_score_completions(inputs)
+        mode = "train" if self.model.training else "eval"
+        num_generations = self.num_generations if mode == "train" else self.num_generations_eval
+        rewards = self._gathered_rewards
+        all_advantages = combined_advantages(self.combiner, rewards, num_generations, self.reward_weights)
+        local = len(inputs)
+        start = self.accelerator.process_index * local
+        builtin = output["advantages"]
+        output["advantages"] = all_advantages[start : start + local].to(device=builtin.device, dtype=builtin.dtype)
+        self.last_batch = {
+            "rewards": rewards.detach().cpu(),
+            "groups": np.arange(rewards.shape[0]) // num_generations,
+            "builtin_advantages": builtin.detach().cpu(),
+            "advantages": output["advantages"].detach().cpu(),
+        }
+        self._log_combined(mode, rewards, all_advantages, num_generations)
+        return output
+
+    def _log_combined(self, mode: str, rewards: torch.Tensor, advantages: torch.Tensor, num_generations: int) -> None:
+        n = advantages.shape[0]
+        logged = self._logs["advantages"]  # TRL appended its own values for this batch: swap them for ours
+        for _ in range(min(n, len(logged))):
+            logged.pop()
+        logged.extend(advantages.tolist())
+        metrics = self._metrics[mode]
+        grouped = advantages.view(-1, num_generations)
+        zero_signal = torch.all(grouped.abs() < 1e-8, dim=1).float().mean().item()
+        if metrics.get("frac_reward_zero_std"):
+            metrics["frac_reward_zero_std"][-1] = zero_signal
+        metrics["poly/advantage_mean"].append(advantages.mean().item())
+        metrics["poly/advantage_std"].append(advantages.std().item() if n > 1 else 0.0)
+        metrics["poly/advantage_abs_mean"].append(advantages.abs().mean().item())
+        weights = self.reward_weights.detach().cpu().numpy().astype(np.float64)
+        try:
+            extra = _diagnostics(rewards.detach().cpu().double().numpy(), np.arange(n) // num_generations, advantages.detach().cpu().double().numpy(), weights)
+        except Exception as exc:  # diagnostics are for humans; never stop training for them
+            logger.warning("polyreward combiner diagnostics failed: %s", exc)
+            extra = {}
+        for key, value in extra.items():
+            metrics[f"poly/{key}"].append(value)
+
+    def _save_checkpoint(self, model, trial):
+        super()._save_checkpoint(model, trial)
+        state = self.combiner.state_dict()
+        if state and self.args.should_save:
+            from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+
+            folder = os.path.join(self._get_output_dir(trial=trial), f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}")
+            torch.save(state, os.path.join(folder, self.STATE_FILE))
+
+    def _load_optimizer_and_scheduler(self, checkpoint):
+        super()._load_optimizer_and_scheduler(checkpoint)
+        path = os.path.join(checkpoint, self.STATE_FILE) if checkpoint is not None else None
+        if path is not None and os.path.exists(path):
+            self.combiner.load_state_dict(torch.load(path, weights_only=False))
+
+
+__all__ = ["PolyGRPOTrainer", "TRLRewardFunction", "combined_advantages", "reward_funcs", "reward_weights"]

@@ -1,0 +1,266 @@
+"""verl 0.9.1 adapter: a ``compute_score`` for the reward loop and polyreward combiners as advantage estimators.
+
+Reward side (../shared/reference/INTEGRATIONS.md §2.2-2.4)::
+
+    reward.custom_reward_function.path=pkg://polyreward.integrations.verl
+    reward.custom_reward_function.name=compute_score          # or compute_score_async
+    +reward.custom_reward_function.reward_kwargs.config_path=/abs/path/polyreward.yaml
+
+verl calls :func:`compute_score` once per sample, in threads of the reward worker's event loop, and
+builds its ``reward_extra_info`` columns from the keys of **sample 0**. So every call returns the same
+keys with finite floats: ``score`` (weighted sum over the rewards that apply), then for each reward
+``<name>`` (its score; ``not_applicable_value`` when it does not apply or failed), ``<name>/applicable``
+(1.0 / 0.0) and ``<name>/failed`` (1.0 / 0.0). Failure reasons go to the ``polyreward`` logger. No
+SIGALRM anywhere: rewards that parse untrusted text use the engine's killable worker processes.
+
+Advantage side (§2.5-2.6): :func:`register` (run automatically at ``import verl`` through the
+``verl.plugins`` entry point of this package) registers the estimator ``polyreward`` and wraps the
+``gdpo`` slot. verl 0.9.1 hands the per-reward components (``non_tensor_batch``) only to the estimator
+named ``gdpo`` and only in the legacy trainer (``trainer.use_v1=False``), so multi-objective combiners
+run as ``algorithm.adv_estimator=gdpo`` with ``+algorithm.polyreward_combiner=<type>`` (or
+``+algorithm.polyreward_config=<yaml>``); without those keys the ``gdpo`` slot is verl's own GDPO,
+unchanged. ``adv_estimator=polyreward`` works in either trainer but sees only the summed token-level
+reward (one objective).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import logging
+import math
+import os
+import threading
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+from polyreward.integrations._common import CachedConfigs, as_combiner, as_config
+from polyreward.reward import RewardOutput
+
+logger = logging.getLogger("polyreward.integrations.verl")
+
+APPLICABLE_SUFFIX = "/applicable"
+FAILED_SUFFIX = "/failed"
+CONFIG_ENV = "POLYREWARD_CONFIG"
+ESTIMATOR_NAME = "polyreward"
+
+_configs = CachedConfigs()
+
+
+def _config_path(config_path: str | os.PathLike | None) -> str:
+    path = config_path if config_path is not None else os.environ.get(CONFIG_ENV)
+    if not path:
+        raise ValueError(
+            "polyreward compute_score needs a config: set "
+            "+reward.custom_reward_function.reward_kwargs.config_path=/path/polyreward.yaml "
+            f"(or the environment variable {CONFIG_ENV})"
+        )
+    return str(path)
+
+
+def _evaluate(reward: Any, prompt: Any, completion: str, columns: dict[str, list[Any]]) -> RewardOutput:
+    try:
+        output = reward.evaluate([prompt], [completion], **columns)
+        if len(output.scores) != 1:
+            raise ValueError(f"returned {len(output.scores)} scores for 1 sample")
+        return output
+    except Exception as exc:  # a missing column or a crash fails this reward on this sample only
+        return RewardOutput([math.nan], [f"error: {type(exc).__name__}: {exc}"[:500]])
+
+
+def compute_score(
+    data_source: Any = None,
+    solution_str: str = "",
+    ground_truth: Any = None,
+    extra_info: Mapping[str, Any] | None = None,
+    config_path: str | os.PathLike | None = None,
+    ground_truth_column: str = "answer",
+    not_applicable_value: float = 0.0,
+    **kwargs: Any,
+) -> dict[str, float]:
+    """Score one verl sample with the rewards of a polyreward config.
+
+    Args:
+        data_source, solution_str, ground_truth, extra_info: what verl's reward managers pass.
+        config_path: the polyreward YAML (``reward_kwargs.config_path``; default ``$POLYREWARD_CONFIG``).
+        ground_truth_column: the column name rewards read the ground truth under (``answer_column``
+            of most rewards). A mapping ground truth instead provides one column per key.
+        not_applicable_value: the finite value reported for a reward that does not apply or failed.
+
+    The rewards also see every ``extra_info`` key as a column, ``data_source``, and the prompt when
+    ``extra_info`` holds the config's prompt column. Returns the fixed key set described in the module
+    docstring.
+    """
+    config, rewards = _configs.get(_config_path(config_path))
+    info = dict(extra_info or {})
+    columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
+    if isinstance(ground_truth, Mapping):
+        columns.update({key: [value] for key, value in ground_truth.items()})
+    else:
+        columns[ground_truth_column] = [ground_truth]
+    columns.setdefault("data_source", [data_source])
+    prompt = info.get(config.column_map.prompt)
+    fill = float(not_applicable_value)
+
+    result: dict[str, float] = {"score": 0.0}
+    total, any_applicable = 0.0, False
+    for reward in rewards:
+        output = _evaluate(reward, prompt, solution_str, columns)
+        raw = output.scores[0]
+        value = None if raw is None else float(raw) if isinstance(raw, (int, float, np.floating, np.integer)) else math.nan
+        failed = value is not None and not math.isfinite(value)
+        applicable = value is not None and not failed
+        if failed:
+            logger.warning("reward %r failed on a %s sample: %s", reward.name, data_source, output.reasons[0] or "non-finite score")
+        result[reward.name] = value if applicable else fill
+        result[reward.name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
+        result[reward.name + FAILED_SUFFIX] = 1.0 if failed else 0.0
+        if applicable:
+            total += reward.weight * value
+            any_applicable = True
+    result["score"] = total if any_applicable else fill
+    return result
+
+
+async def compute_score_async(
+    data_source: Any = None,
+    solution_str: str = "",
+    ground_truth: Any = None,
+    extra_info: Mapping[str, Any] | None = None,
+    **kwargs: Any,
+) -> dict[str, float]:
+    """:func:`compute_score` for async reward managers; scoring runs in a thread, off the event loop."""
+    return await asyncio.to_thread(compute_score, data_source, solution_str, ground_truth, extra_info, **kwargs)
+
+
+# ---------------------------------------------------------------------------------------------
+# Advantage estimators
+# ---------------------------------------------------------------------------------------------
+
+_combiners: dict[str, Any] = {}  # one combiner per spec, so stateful ones (SA-MRPO, EBPO) keep state across steps
+_combiners_lock = threading.Lock()
+_verl_gdpo: Any = None  # verl's own GDPO estimator, kept for configs that do not ask for polyreward
+
+
+def _setting(config: Any, key: str) -> Any:
+    if config is None:
+        return None
+    value = config.get(key, None)
+    if value is not None and hasattr(value, "items") and not isinstance(value, dict):
+        value = {k: v for k, v in value.items()}  # OmegaConf DictConfig -> dict
+    return value
+
+
+def _estimator_plan(config: Any) -> tuple[Any, list[str] | None, list[float] | None]:
+    """(combiner, component keys, weights) from the ``algorithm`` node."""
+    combiner_spec = _setting(config, "polyreward_combiner")
+    config_path = _setting(config, "polyreward_config")
+    poly_config = as_config(str(config_path)) if config_path else None
+    keys = _setting(config, "gdpo_reward_keys")
+    weights = _setting(config, "gdpo_reward_weights")
+    if poly_config is not None:
+        keys = list(keys) if keys is not None else [r.name for r in poly_config.rewards]
+        if weights is None and keys == [r.name for r in poly_config.rewards]:
+            weights = [r.weight for r in poly_config.rewards]
+    if combiner_spec is None and poly_config is None:
+        raise ValueError(
+            "the polyreward advantage estimator needs +algorithm.polyreward_combiner=<type> or "
+            "+algorithm.polyreward_config=/path/polyreward.yaml"
+        )
+    cache_key = repr((combiner_spec, str(config_path)))
+    with _combiners_lock:
+        combiner = _combiners.get(cache_key)
+        if combiner is None:
+            combiner = _combiners[cache_key] = as_combiner(combiner_spec if combiner_spec is not None else poly_config)
+    keys = [str(k) for k in keys] if keys is not None else None
+    weights = [float(w) for w in weights] if weights is not None else None
+    if keys is not None and weights is not None and len(weights) != len(keys):
+        raise ValueError(f"gdpo_reward_weights has {len(weights)} entries for {len(keys)} reward keys {keys}")
+    return combiner, keys, weights
+
+
+def component_matrix(non_tensor_batch: Mapping[str, Any], keys: Sequence[str]) -> np.ndarray:
+    """(bs, K) float64 components; NaN where ``<key>/applicable`` is 0 or the value is None/NaN."""
+    columns = []
+    for key in keys:
+        if key not in non_tensor_batch:
+            raise KeyError(f"reward key {key!r} is not in the batch; available: {sorted(non_tensor_batch)}")
+        values = np.array([np.nan if v is None else v for v in non_tensor_batch[key]], dtype=np.float64)
+        flags = non_tensor_batch.get(key + APPLICABLE_SUFFIX)
+        if flags is not None:
+            values[np.asarray(flags, dtype=np.float64) == 0] = np.nan
+        columns.append(values)
+    return np.stack(columns, axis=1)
+
+
+def compute_polyreward_advantage(
+    token_level_rewards: Any,
+    response_mask: Any,
+    index: Any = None,
+    config: Any = None,
+    non_tensor_batch: Mapping[str, Any] | None = None,
+    batch: Any = None,
+    **kwargs: Any,
+) -> tuple[Any, Any]:
+    """verl estimator: a polyreward combiner over per-reward components (or the summed reward).
+
+    With ``non_tensor_batch`` (verl passes it to the ``gdpo`` slot only), the scores are the (bs, K)
+    components named by ``gdpo_reward_keys`` or by the polyreward config's reward names, with NaN
+    where a reward did not apply; otherwise they are ``token_level_rewards.sum(-1)`` as one objective.
+    Groups are the ``uid`` index. Advantages are broadcast over the response tokens and masked;
+    returns equal advantages (outcome-only), as for verl's GRPO.
+    """
+    import torch
+
+    combiner, keys, weights = _estimator_plan(config)
+    if non_tensor_batch is not None and keys:
+        scores = component_matrix(non_tensor_batch, keys)
+    else:
+        scores = token_level_rewards.detach().sum(dim=-1, keepdim=True).double().cpu().numpy()
+        weights = None
+    bs = scores.shape[0]
+    groups = np.asarray(index) if index is not None else np.arange(bs)
+    advantages = np.asarray(combiner.combine(scores, groups, None if weights is None else np.asarray(weights, dtype=np.float64)), dtype=np.float64)
+    if advantages.shape != (bs,):
+        raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({bs},)")
+    advantages = np.nan_to_num(advantages, nan=0.0)
+    per_token = torch.as_tensor(advantages, dtype=token_level_rewards.dtype, device=token_level_rewards.device).unsqueeze(-1) * response_mask
+    return per_token, per_token
+
+
+def compute_gdpo_or_polyreward_advantage(token_level_rewards: Any, response_mask: Any, index: Any = None, config: Any = None, **kwargs: Any) -> tuple[Any, Any]:
+    """The ``gdpo`` slot: a polyreward combiner when the config names one, else verl's own GDPO."""
+    if config is not None and (config.get("polyreward_combiner", None) is not None or config.get("polyreward_config", None) is not None):
+        return compute_polyreward_advantage(token_level_rewards, response_mask, index=index, config=config, **kwargs)
+    return _verl_gdpo(token_level_rewards=token_level_rewards, response_mask=response_mask, index=index, config=config, **kwargs)
+
+
+def register() -> None:
+    """Register ``polyreward`` with verl's estimator registry and wrap the ``gdpo`` slot (idempotent).
+
+    ``register_adv_est`` refuses to replace a name, so the ``gdpo`` slot is swapped in the registry
+    dict itself; the original function stays reachable when no polyreward key is configured.
+    """
+    global _verl_gdpo
+    from verl.trainer.ppo import core_algos
+
+    registry = core_algos.ADV_ESTIMATOR_REGISTRY
+    if registry.get(ESTIMATOR_NAME) is not compute_polyreward_advantage:
+        core_algos.register_adv_est(ESTIMATOR_NAME)(compute_polyreward_advantage)
+    current = registry.get("gdpo")
+    if current is not compute_gdpo_or_polyreward_advantage:
+        _verl_gdpo = current if current is not None else core_algos.compute_gdpo_outcome_advantage
+        registry["gdpo"] = compute_gdpo_or_polyreward_advantage
+
+
+__all__ = [
+    "APPLICABLE_SUFFIX",
+    "FAILED_SUFFIX",
+    "component_matrix",
+    "compute_gdpo_or_polyreward_advantage",
+    "compute_polyreward_advantage",
+    "compute_score",
+    "compute_score_async",
+    "register",
+]
