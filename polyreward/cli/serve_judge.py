@@ -1,0 +1,48 @@
+"""``polyreward serve-judge``: serve a local transformers model as an OpenAI-compatible judge.
+
+    polyreward serve-judge --model ~/models/qwen2.5-7b-instruct --port 8000
+    # then, in a reward config:  judge: {type: openai, base_url: http://127.0.0.1:8000/v1, model: qwen2.5-7b-instruct}
+
+Binds 127.0.0.1 by default (there is no authentication). The server logic is
+:class:`polyreward.rubrics.judge_server.JudgeServer`.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--model", required=True, help="local model directory (or the built-in asset names tiny-qwen2, smollm2-135m)")
+    parser.add_argument("--port", type=int, default=8000, help="port (0 = any free port; default 8000)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; the server has no authentication)")
+    parser.add_argument("--served-model-name", default=None, help="model name clients send (default: the directory name)")
+    parser.add_argument("--max-batch", type=int, default=8, help="requests generated together in one batch (default 8)")
+    parser.add_argument("--device", default="cpu", help="torch device (default cpu)")
+    parser.add_argument("--dtype", default="auto", choices=["auto", "float32", "bfloat16", "float16"])
+    parser.add_argument("--verbose", action="store_true", help="log every request")
+
+
+def run(args: argparse.Namespace) -> int:
+    from polyreward.rubrics.judge_server import JudgeServer
+    from polyreward.trainer.assets import resolve_model
+
+    if args.max_batch < 1:
+        print("error: --max-batch must be >= 1", file=sys.stderr)
+        return 2
+    try:
+        model_dir = resolve_model(args.model)
+        server = JudgeServer(model_dir, host=args.host, port=args.port, served_model_name=args.served_model_name,
+                             max_batch=args.max_batch, device=args.device, dtype=args.dtype, verbose=args.verbose)
+    except (OSError, ValueError) as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
+    print(f"serving {server.model_name!r} at {server.url} (POST /chat/completions, GET /models); Ctrl-C stops", flush=True)
+    try:
+        server.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        server.stop()
+    return 0
