@@ -1,0 +1,190 @@
+"""``kg_triplet_consistency``: knowledge-graph consistency of a generated radiology report (CheXPO-v2).
+
+Source: Liang et al., CheXPO-v2, arXiv 2512.17213; code ecoxial2007/CheX-Phi4MM ``plugin.py``
+(``ReportKG_Jaccard``), ALGORITHMS.md §15. The scoring is **exact**; the default extractor is an
+offline reconstruction of ReXKG (:mod:`polyreward.verifiers.radiology_kg`)::
+
+    reference KG from the <think>…</think> span of the reference (the whole reference if it has none);
+    prediction KG from the whole completion (think + answer), as in the source
+    J_E = |E_p ∩ E_g| / |E_p ∪ E_g|      (1.0 if both are empty)      E = {(entity text, label)}
+    J_R = |R_p ∩ R_g| / |R_p ∪ R_g|      (1.0 if both are empty)      R = {(source, target, relation)}
+    r_KG = (J_E + J_R) / 2 ∈ [0, 1]
+
+A negated finding has a different label (disorder_notpresent), so asserting what the reference negates
+is a mismatch. Sub-scores (not part of r_KG): ``hallucinated_entities`` |E_p \\ E_g|,
+``hallucination_rate`` |E_p \\ E_g| / |E_p| (0 when E_p is empty), and RadGraph-style F1
+(radgraph ``rewards.py``, ALGORITHMS.md §16) at the ``simple`` (entity, label), ``partial``
+(+ has-relation flag) and ``complete`` (+ each relation and its target) levels, 0 when either KG has
+no entity; P = |H ∩ Ref| / (|H| + 1e-10), R = |H ∩ Ref| / (|Ref| + 1e-10), F1 = 2PR / (P + R + 1e-10).
+
+``extractor``: ``lexicon`` (default, offline), ``"package.module:function"`` (any callable
+``text -> ReportKG | (entities, triplets)``), a local Hugging Face token-classification model folder
+(entities only, labels mapped from the model's ``id2label``; no relations), or, from Python, a callable.
+"""
+
+from __future__ import annotations
+
+import importlib
+import re
+from collections.abc import Callable, Iterable, Mapping
+from pathlib import Path
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored
+from polyreward.schema import is_missing
+from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
+
+_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL)
+_CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
+_RADGRAPH_LABELS = {"anat-dp": "anatomy", "obs-dp": "disorder_present", "obs-da": "disorder_notpresent", "obs-u": "disorder_present"}
+
+
+def set_jaccard(a: Iterable[Any], b: Iterable[Any]) -> float:
+    """|A ∩ B| / |A ∪ B| with 1.0 for two empty sets (CheXPO-v2 convention)."""
+    a, b = set(a), set(b)
+    union = a | b
+    return len(a & b) / len(union) if union else 1.0
+
+
+def radgraph_f1(hyp: ReportKG, ref: ReportKG) -> dict[str, float]:
+    """RadGraph reward levels simple / partial / complete (F1 only); 0 when either KG has no entity."""
+    if not hyp.entities or not ref.entities:
+        return {"radgraph_simple": 0.0, "radgraph_partial": 0.0, "radgraph_complete": 0.0}
+
+    def levels(kg: ReportKG) -> tuple[set, set, set]:
+        outgoing: dict[str, list[tuple[str, str]]] = {}
+        for source, target, relation in kg.triplets:
+            outgoing.setdefault(source, []).append((relation, target))
+        simple, partial, complete = set(), set(), set()
+        for text, label in kg.entities:
+            simple.add((text, label))
+            rels = outgoing.get(text)
+            partial.add((text, label, True) if rels else (text, label))
+            if rels:
+                complete.update((text.lower(), label, rel, target.lower()) for rel, target in rels)
+            else:
+                complete.add((text, label))
+        return simple, partial, complete
+
+    out = {}
+    for name, h, r in zip(("radgraph_simple", "radgraph_partial", "radgraph_complete"), levels(hyp), levels(ref)):
+        inter = len(h & r)
+        p, rc = inter / (len(h) + 1e-10), inter / (len(r) + 1e-10)
+        out[name] = 2 * p * rc / (p + rc + 1e-10)
+    return out
+
+
+def _as_kg(value: Any) -> ReportKG:
+    if isinstance(value, ReportKG):
+        return value
+    entities, triplets = value
+    return ReportKG(frozenset((str(t), str(l)) for t, l in entities), frozenset((str(s), str(t), str(r)) for s, t, r in triplets))
+
+
+class TokenClassificationExtractor:
+    """Entities from a LOCAL transformers token-classification model folder (no relations, no hub access)."""
+
+    def __init__(self, model_dir: str | Path) -> None:
+        self.model_dir = str(model_dir)
+        self._pipeline = None
+
+    def __getstate__(self) -> dict[str, Any]:  # the pipeline is rebuilt in each process
+        return {"model_dir": self.model_dir, "_pipeline": None}
+
+    def __call__(self, text: str) -> ReportKG:
+        if self._pipeline is None:
+            from transformers import pipeline
+
+            self._pipeline = pipeline("token-classification", model=self.model_dir, tokenizer=self.model_dir, aggregation_strategy="simple", device=-1)
+        entities: dict[str, str] = {}
+        for item in self._pipeline(text.lower()):
+            word = " ".join(str(item.get("word", "")).split()).strip()
+            label = str(item.get("entity_group", item.get("entity", ""))).lower()
+            if word and label:
+                entities[word] = _RADGRAPH_LABELS.get(label, label)
+        return ReportKG(frozenset(entities.items()))
+
+
+class LexiconExtractor:
+    """The offline lexicon extractor with a fixed ``uncertain_as`` (picklable)."""
+
+    def __init__(self, uncertain_as: str = "present") -> None:
+        self.uncertain_as = uncertain_as
+
+    def __call__(self, text: str) -> ReportKG:
+        return extract_kg(text, self.uncertain_as)
+
+
+def resolve_extractor(extractor: str | Callable[[str], Any], uncertain_as: str) -> Callable[[str], Any]:
+    if callable(extractor):
+        return extractor
+    if not isinstance(extractor, str) or not extractor:
+        raise ValueError(f"extractor must be 'lexicon', 'module:function' or a local model folder, got {extractor!r}")
+    if extractor == "lexicon":
+        return LexiconExtractor(uncertain_as)
+    if _CALLABLE_SPEC.match(extractor) and not Path(extractor).exists():
+        module, _, attr = extractor.partition(":")
+        try:
+            fn = getattr(importlib.import_module(module), attr)
+        except (ImportError, AttributeError) as exc:
+            raise ValueError(f"extractor {extractor!r} cannot be imported: {exc}") from None
+        if not callable(fn):
+            raise ValueError(f"extractor {extractor!r} is not callable")
+        return fn
+    path = Path(extractor).expanduser()
+    if path.is_dir() and (path / "config.json").exists():
+        return TokenClassificationExtractor(path)
+    raise ValueError(f"extractor must be 'lexicon', 'package.module:function' or a local model folder with config.json; got {extractor!r}")
+
+
+class KGTripletConsistency(RolloutReward):
+    """(Jaccard(entities) + Jaccard(triplets)) / 2 between the completion's KG and the reference's KG."""
+
+    type_name = "kg_triplet_consistency"
+    exactness = "exact"
+    description = "CheXPO-v2 report KG consistency: (Jaccard(entities) + Jaccard(triplets)) / 2 (offline extractor)"
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        answer_column: str = "answer",
+        extractor: str | Callable[[str], Any] = "lexicon",
+        uncertain_as: str = "present",
+    ) -> None:
+        super().__init__(name, weight)
+        if not isinstance(answer_column, str) or not answer_column:
+            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+        if uncertain_as not in UNCERTAIN_AS:
+            raise ValueError(f"uncertain_as must be one of {', '.join(UNCERTAIN_AS)}, got {uncertain_as!r}")
+        self.answer_column = answer_column
+        self.uncertain_as = uncertain_as
+        self.extractor = resolve_extractor(extractor, uncertain_as)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
+        think = _THINK.search(reference)
+        return _as_kg(self.extractor(completion)), _as_kg(self.extractor(think.group(1) if think else reference))
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        reference = row.get(self.answer_column)
+        if is_missing(reference):
+            return Scored(None, f"no reference in column {self.answer_column!r}")
+        predicted, gold = self.graphs(completion, str(reference))
+        j_e = set_jaccard(predicted.entities, gold.entities)
+        j_r = set_jaccard(predicted.triplets, gold.triplets)
+        hallucinated = predicted.entities - gold.entities
+        details = {
+            "entity_jaccard": j_e,
+            "triplet_jaccard": j_r,
+            "hallucinated_entities": float(len(hallucinated)),
+            "hallucination_rate": len(hallucinated) / len(predicted.entities) if predicted.entities else 0.0,
+            **radgraph_f1(predicted, gold),
+        }
+        missed = len(gold.entities - predicted.entities)
+        reason = f"entities J={j_e:.3f}, triplets J={j_r:.3f}; {len(hallucinated)} hallucinated, {missed} missed"
+        return Scored((j_e + j_r) / 2, reason, details)

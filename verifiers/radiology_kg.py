@@ -1,0 +1,263 @@
+"""Offline radiology knowledge-graph extractor: entities and (source, target, relation) triplets.
+
+CheXPO-v2 (Liang et al., arXiv 2512.17213; ecoxial2007/CheX-Phi4MM) extracts report KGs with ReXKG,
+a BiomedBERT span-NER + relation model from a hub. This module is an **offline, rule-based
+reconstruction** with the same output schema (ALGORITHMS.md §15):
+
+* sentences split on "." (a "." between two digits is kept), lower-cased, punctuation tokenised;
+  sentences with < 2 tokens are skipped (ReXKG's preprocessing);
+* entity labels ``anatomy``, ``disorder_present``, ``disorder_notpresent``, ``devices_present``,
+  ``devices_notpresent``, ``size``, ``concept``; E = {(text, label)} keyed by text (the last mention
+  wins, as in ReXKG's dict);
+* relations ``located_at`` (finding -> nearest anatomy term within 6 tokens), ``modify`` (size /
+  change word -> nearest finding within 4 tokens) and ``suggestive_of`` (finding -> finding joined by a
+  cue such as "likely due to", "consistent with").
+
+Findings and aliases come from radlabels' 49-label dictionary and its evidence spans
+(``data/radiology_lexicon.json``, built by ``examples/make_radiology_lexicon.py``); the longest alias
+wins and texts are canonical finding names, so synonyms ("enlarged heart", "cardiomegaly") agree.
+Negation is NegEx-style: a pre-cue ("no", "without", "no evidence of") opens a scope that ends at a
+terminator ("but", "however", ";") or 6 tokens after the last cue or negated finding; post-cues
+("has resolved", "is not seen") negate the findings before them in the clause; pseudo-negations
+("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
+``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from dataclasses import dataclass, field
+from functools import cached_property, lru_cache
+from pathlib import Path
+from typing import Any
+
+LEXICON_PATH = Path(__file__).with_name("data") / "radiology_lexicon.json"
+UNCERTAIN_AS = ("present", "notpresent", "uncertain")
+_SENTENCE_SPLIT = re.compile(r"(?<!\d)\.|\.(?!\d)|\n\s*\n")
+_TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|[^\sa-z0-9]")
+_CLAUSE_BREAK = {";", ":", "(", ")"}
+_NEG_WINDOW, _ANATOMY_WINDOW, _MODIFIER_WINDOW = 6, 6, 4
+
+Entity = tuple[str, str]
+Triplet = tuple[str, str, str]
+
+
+def _singular(token: str) -> str:
+    if len(token) > 4 and token.endswith("ies"):
+        return token[:-3] + "y"
+    if len(token) > 3 and token.endswith("s") and not token.endswith(("ss", "us", "is", "ous")):
+        return token[:-1]
+    return token
+
+
+def tokenize(text: str) -> list[str]:
+    """Lower-case word/punctuation tokens, hyphens as spaces, crude singular forms ("effusions" -> "effusion")."""
+    return [_singular(t) for t in _TOKEN.findall(text.lower().replace("-", " "))]
+
+
+def sentences(text: str) -> list[list[str]]:
+    """Token lists of the sentences of ``text`` (ReXKG split; sentences under 2 tokens dropped)."""
+    out = []
+    for chunk in _SENTENCE_SPLIT.split(text):
+        tokens = tokenize(chunk)
+        if len(tokens) >= 2:
+            out.append(tokens)
+    return out
+
+
+@dataclass(frozen=True)
+class ReportKG:
+    """A report's knowledge graph: entity set E = {(text, label)} and triplet set R = {(source, target, relation)}."""
+
+    entities: frozenset[Entity] = frozenset()
+    triplets: frozenset[Triplet] = frozenset()
+
+    @cached_property
+    def graph(self):
+        """The KG as a ``networkx.MultiDiGraph`` (nodes keyed by text with a ``label``; edges keyed by relation)."""
+        import networkx as nx
+
+        graph = nx.MultiDiGraph()
+        for text, label in self.entities:
+            graph.add_node(text, label=label)
+        for source, target, relation in self.triplets:
+            graph.add_edge(source, target, key=relation, relation=relation)
+        return graph
+
+    def relations_of(self, text: str) -> list[tuple[str, str]]:
+        return sorted((relation, target) for source, target, relation in self.triplets if source == text)
+
+
+@dataclass
+class Lexicon:
+    """Phrase tables compiled from the lexicon JSON: token tuple -> (kind, canonical text)."""
+
+    phrases: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
+    cues: dict[tuple[str, ...], str] = field(default_factory=dict)
+    max_len: int = 1
+
+    @classmethod
+    def from_json(cls, path: Path = LEXICON_PATH) -> Lexicon:
+        data = json.loads(path.read_text(encoding="utf-8"))
+        lex = cls()
+
+        def add(table: dict, phrase: str, value: Any) -> None:
+            key = tuple(tokenize(phrase))
+            if key:
+                table.setdefault(key, value)
+                lex.max_len = max(lex.max_len, len(key))
+
+        for name, spec in data["findings"].items():
+            for alias in spec["aliases"]:
+                add(lex.phrases, alias, (spec["kind"], name))
+        for phrase in data["blockers"]:
+            add(lex.phrases, phrase, ("blocker", phrase))
+        for name, aliases in data["anatomy"].items():
+            for alias in aliases:
+                add(lex.phrases, alias, ("anatomy", name))
+        for kind in ("size", "concept"):
+            for word in data[kind]:
+                add(lex.phrases, word, (kind, word))
+        # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
+        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "negation_pre", "uncertain_pre", "suggestive", "terminators"):
+            for phrase in data[kind]:
+                add(lex.cues, phrase, kind)
+        return lex
+
+
+@lru_cache(maxsize=1)
+def default_lexicon() -> Lexicon:
+    return Lexicon.from_json()
+
+
+@dataclass
+class _Mention:
+    kind: str  # disorder | device | anatomy | size | concept
+    text: str
+    position: int
+    clause: int = 0
+    status: str = "present"  # present | notpresent | uncertain (findings only)
+
+
+def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str]]:
+    """Longest-match spans: (start, end, table, kind, text) with table 'phrase' or 'cue'."""
+    spans = []
+    i, n = 0, len(tokens)
+    while i < n:
+        hit = None
+        for length in range(min(lex.max_len, n - i), 0, -1):
+            key = tuple(tokens[i : i + length])
+            phrase, cue = lex.phrases.get(key), lex.cues.get(key)
+            if phrase is not None and cue is not None:  # "likely", "resolved": prefer the cue reading
+                phrase = None
+            if phrase is not None:
+                hit = (i, i + length, "phrase", *phrase)
+                break
+            if cue is not None:
+                hit = (i, i + length, "cue", cue, " ".join(key))
+                break
+        if hit is None:
+            if tokens[i] in _CLAUSE_BREAK:
+                spans.append((i, i + 1, "cue", "terminators", tokens[i]))
+            i += 1
+        else:
+            spans.append(hit)
+            i = hit[1]
+    return spans
+
+
+def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet]]:
+    mentions: list[_Mention] = []
+    suggestive: list[Triplet] = []
+    neg_until = unc_until = -1
+    clause_start = 0  # index into mentions where the current clause starts (post-cues look back to it)
+    pending_suggestive: _Mention | None = None
+    clause = 0
+    for start, end, table, kind, text in _scan(tokens, lex):
+        if table == "cue":
+            if kind == "terminators":
+                neg_until = unc_until = -1
+                clause_start = len(mentions)
+                clause += 1
+                pending_suggestive = None
+            elif kind == "negation_pre":
+                neg_until = end + _NEG_WINDOW
+            elif kind == "uncertain_pre":
+                unc_until = end + _NEG_WINDOW
+            elif kind in ("negation_post", "uncertain_post"):
+                status = "notpresent" if kind == "negation_post" else "uncertain"
+                for m in mentions[clause_start:]:
+                    if m.kind in ("disorder", "device") and m.status == "present":
+                        m.status = status
+            elif kind == "suggestive":
+                findings = [m for m in mentions[clause_start:] if m.kind == "disorder"]
+                pending_suggestive = findings[-1] if findings else None
+                if text != "consistent with" and text != "compatible with" and text != "due to" and text != "secondary to":
+                    unc_until = end + _NEG_WINDOW
+            continue
+        if kind == "blocker":
+            continue
+        mention = _Mention(kind, text, start, clause)
+        if kind in ("disorder", "device"):
+            if start <= neg_until:
+                mention.status = "notpresent"
+                neg_until = end + _NEG_WINDOW  # "no effusion, pneumothorax or consolidation": the list stays negated
+            elif start <= unc_until:
+                mention.status = "uncertain"
+            if pending_suggestive is not None and kind == "disorder" and pending_suggestive.text != text:
+                suggestive.append((pending_suggestive.text, text, "suggestive_of"))
+                pending_suggestive = None
+        mentions.append(mention)
+    return mentions, suggestive
+
+
+def _nearest(mention: _Mention, candidates: list[_Mention], window: int, prefer_after: bool) -> _Mention | None:
+    best, best_key = None, None
+    for c in candidates:
+        distance = abs(c.position - mention.position)
+        if distance == 0 or distance > window or c.clause != mention.clause:
+            continue
+        key = (distance, (c.position < mention.position) if prefer_after else (c.position > mention.position))
+        if best_key is None or key < best_key:
+            best, best_key = c, key
+    return best
+
+
+def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None = None) -> ReportKG:
+    """The KG of a report text with the offline lexicon (see module docstring)."""
+    if uncertain_as not in UNCERTAIN_AS:
+        raise ValueError(f"uncertain_as must be one of {', '.join(UNCERTAIN_AS)}, got {uncertain_as!r}")
+    if lexicon is None:
+        return _extract_cached(text, uncertain_as)
+    return _extract(text, uncertain_as, lexicon)
+
+
+@lru_cache(maxsize=8192)
+def _extract_cached(text: str, uncertain_as: str) -> ReportKG:
+    return _extract(text, uncertain_as, default_lexicon())
+
+
+def _extract(text: str, uncertain_as: str, lex: Lexicon) -> ReportKG:
+    entities: dict[str, str] = {}
+    triplets: set[Triplet] = set()
+    for tokens in sentences(text):
+        mentions, suggestive = _sentence_mentions(tokens, lex)
+        triplets.update(suggestive)
+        findings = [m for m in mentions if m.kind in ("disorder", "device")]
+        anatomy = [m for m in mentions if m.kind == "anatomy"]
+        for m in mentions:
+            if m.kind in ("disorder", "device"):
+                status = m.status if m.status != "uncertain" else uncertain_as
+                prefix = "disorder" if m.kind == "disorder" else "devices"
+                entities[m.text] = f"{prefix}_{status}"
+                place = _nearest(m, anatomy, _ANATOMY_WINDOW, prefer_after=False)
+                if place is not None:
+                    triplets.add((m.text, place.text, "located_at"))
+            else:
+                entities[m.text] = m.kind
+                if m.kind in ("size", "concept"):
+                    target = _nearest(m, findings, _MODIFIER_WINDOW, prefer_after=True)
+                    if target is not None:
+                        triplets.add((m.text, target.text, "modify"))
+    return ReportKG(frozenset(entities.items()), frozenset(triplets))
