@@ -33,13 +33,17 @@ class GroupIndex:
         starts: offsets of each group's run when every group is one contiguous run, else None.
     """
 
-    __slots__ = ("codes", "n_groups", "starts", "n")
+    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size")
 
     def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
         self.codes = codes
         self.n_groups = n_groups
         self.starts = starts
         self.n = len(codes)
+        # Contiguous groups of one common size (TRL/verl layout) allow reshaped sorts.
+        size = self.n // n_groups if n_groups else 0
+        uniform = starts is not None and size > 0 and size * n_groups == self.n
+        self.uniform_size = size if uniform and np.array_equal(starts, np.arange(0, self.n, size)) else None
 
     @classmethod
     def from_ids(cls, groups: Any, n: int) -> GroupIndex:
@@ -55,7 +59,8 @@ class GroupIndex:
                 change &= ~(np.isnan(ids[1:]) & np.isnan(ids[:-1]))
             starts = np.concatenate(([0], np.flatnonzero(change) + 1))
             heads = ids[starts]
-            if len(np.unique(heads)) == len(heads):
+            increasing = ids.dtype.kind in "iuf" and bool(np.all(heads[1:] > heads[:-1]))
+            if increasing or len(np.unique(heads)) == len(heads):
                 codes = np.zeros(n, dtype=np.intp)
                 codes[starts[1:]] = 1
                 np.cumsum(codes, out=codes)
@@ -85,20 +90,63 @@ class GroupIndex:
 
     def broadcast(self, stat: np.ndarray) -> np.ndarray:
         """Per-group statistic back to one value per row."""
-        return stat[self.codes]
+        return np.take(stat, self.codes, axis=0)
 
     def sizes(self) -> np.ndarray:
         return np.bincount(self.codes, minlength=self.n_groups)
 
-    def sort_within(self, values: np.ndarray) -> np.ndarray:
-        """Row order sorting by (group, value) with NaN last in each group; ties keep row order (stable)."""
-        return np.lexsort((np.arange(self.n), values, self.codes))
+    def order_within(self, values: np.ndarray) -> np.ndarray:
+        """Permutation sorting rows by (group, value): NaN last within each group, ties in row order."""
+        if self.uniform_size is not None:
+            size = self.uniform_size
+            local = np.argsort(values.reshape(-1, size), axis=1, kind="stable")
+            return (local + np.arange(0, self.n, size)[:, None]).ravel()
+        return np.lexsort((values, self.codes))  # lexsort is stable: ties keep row order
 
-    def group_start_of_row(self) -> np.ndarray:
-        """For rows sorted by group (as :meth:`sort_within` returns them), the position of each group's first row."""
+    def first_positions(self) -> np.ndarray:
+        """Position of each group's first row in the order of :meth:`order_within`."""
         first = np.zeros(self.n_groups, dtype=np.intp)
         first[1:] = np.cumsum(self.sizes())[:-1]
         return first
+
+
+# ------------------------------------------------------------------------------ order statistics
+def ranks_within(values: np.ndarray, index: GroupIndex, ties: str = "average") -> np.ndarray:
+    """1-based ascending rank of every row within its group (NaN rows get NaN).
+
+    ``ties="average"`` gives tied values their mid-rank; ``ties="order"`` ranks them by row order
+    (what a stable argsort does).
+    """
+    order = index.order_within(values)
+    position = np.arange(index.n) - index.first_positions()[index.codes[order]]
+    rank_sorted = position.astype(np.float64) + 1.0
+    if ties == "average":
+        rank_sorted = average_over_ties(rank_sorted, values[order], index.codes[order])
+    ranks = np.empty(index.n)
+    ranks[order] = rank_sorted
+    ranks[np.isnan(values)] = np.nan
+    return ranks
+
+
+def average_over_ties(per_position: np.ndarray, sorted_values: np.ndarray, sorted_codes: np.ndarray) -> np.ndarray:
+    """Replace each value by the mean over its run of equal (group, value) in sorted order."""
+    if len(per_position) == 0:
+        return per_position
+    new_run = np.ones(len(per_position), dtype=bool)
+    new_run[1:] = (sorted_values[1:] != sorted_values[:-1]) | (sorted_codes[1:] != sorted_codes[:-1])
+    run = np.cumsum(new_run) - 1
+    means = np.bincount(run, weights=per_position) / np.bincount(run)
+    return means[run]
+
+
+def group_lower_median(values: np.ndarray, index: GroupIndex) -> np.ndarray:
+    """Per-group median ignoring NaN; the lower middle element for an even count (as ``torch.median``)."""
+    order = index.order_within(values)
+    count = index.count(~np.isnan(values)).astype(np.intp)
+    position = index.first_positions() + np.maximum(count - 1, 0) // 2
+    sorted_values = values[order]
+    median = sorted_values[np.minimum(position, max(index.n - 1, 0))] if index.n else np.zeros(0)
+    return np.where(count > 0, median, np.nan)
 
 
 def _ids_array(groups: Any) -> np.ndarray:
@@ -158,10 +206,21 @@ def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
 
 def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """TRL's combined reward: weighted nansum over objectives; NaN for rows where no objective applies."""
-    valid = ~np.isnan(scores)
-    total = np.where(valid, scores, 0.0) @ weights
-    total[~valid.any(axis=1)] = np.nan
+    total = nan_to_zero(scores) @ weights
+    total[all_nan_rows(scores)] = np.nan
     return total
+
+
+def nan_to_zero(x: np.ndarray) -> np.ndarray:
+    return np.where(np.isnan(x), 0.0, x)
+
+
+def all_nan_rows(scores: np.ndarray) -> np.ndarray:
+    """Rows of an (N, K) matrix where every value is NaN (column loop: ``.all(axis=1)`` is ~10x slower)."""
+    missing = np.isnan(scores[:, 0])
+    for k in range(1, scores.shape[1]):
+        missing &= np.isnan(scores[:, k])
+    return missing
 
 
 def standardise_per_group(

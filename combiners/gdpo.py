@@ -37,14 +37,16 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiners._groups import (
-    GroupedCombiner,
     GroupIndex,
+    GroupedCombiner,
+    all_nan_rows,
     as_score_matrix,
     as_weights,
     check_choice,
     check_positive,
     group_mean_std,
     nan_mean_std,
+    nan_to_zero,
     standardise_per_group,
     to_output,
 )
@@ -106,12 +108,12 @@ class GDPOCombiner(GroupedCombiner):
     ) -> np.ndarray:
         if self.none_policy == "zero":
             scores = np.nan_to_num(scores, nan=0.0)
-        unscorable = np.isnan(scores).all(axis=1)
+        unscorable = all_nan_rows(scores)
         if self.baseline == "loo":
             per_reward = leave_one_out_advantages(scores, index, self.eps)
         else:
             per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
-        summed = np.where(np.isnan(per_reward), 0.0, per_reward) @ weights
+        summed = nan_to_zero(per_reward) @ weights
         summed[unscorable] = np.nan
         return batch_normalise(summed, self.batch_norm, lengths)
 

@@ -1,0 +1,65 @@
+"""DVAO: per-objective group normalisation with variance-adaptive objective weights.
+
+Paper: Jiang, Song, Quan, Hao, Liu, Zhang, "Dynamic Variance-adaptive Advantage Optimization",
+arXiv 2605.25604 (2026). RECONSTRUCTED from the abstract and secondary summaries (ALGORITHMS.md §2); no code
+or full text was available. Confidence in the exact weight formula is low.
+
+Reconstruction ("DVAO-σ", the default ``weighting="std"``), per group g and objective k:
+
+    σ_k  = std_G(w_k r^k)                   (Bessel; NaN cells excluded; undefined -> 0)
+    Â^k_i = (w_k r^k_i - mean_G(w_k r^k)) / (σ_k + ε)
+    ω_k  = σ_k / sqrt(Σ_j σ_j² + ε)          (Σ_k ω_k² = 1)
+    A_i  = Σ_k ω_k Â^k_i  ≈  Σ_k w_k (r^k_i - μ_k) / sqrt(Σ_j σ_j²)
+
+``weighting="variance"``: ω_k = σ_k² / (Σ_j σ_j² + ε).
+
+Assumptions (documented, unverified against the paper):
+- the user weights w_k scale the rewards *before* the adaptive weighting (DVAO applied to w_k r^k);
+- ε = 1e-6; std with Bessel correction like GRPO; no batch-level normalisation afterwards;
+- a NaN (not applicable) cell contributes 0 and is excluded from μ_k and σ_k.
+Properties: E_G[A] = 0; E_G[A²] ∈ [0, K] (= 1 for uncorrelated objectives); objectives with a larger
+within-group spread weigh more; all σ_k = 0 -> A ≡ 0; K = 1 -> GRPO.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupIndex,
+    GroupedCombiner,
+    all_nan_rows,
+    check_choice,
+    check_positive,
+    group_mean_std,
+    nan_to_zero,
+)
+
+
+class DVAOCombiner(GroupedCombiner):
+    """Per-objective group normalisation with weights proportional to each objective's group std (reconstruction)."""
+
+    type_name = "dvao"
+    exactness = "reconstructed"
+    description = "DVAO: per-objective normalisation, weights adapt to each objective's within-group std (arXiv 2605.25604)"
+
+    def __init__(self, weighting: str = "std", eps: float = 1e-6) -> None:
+        check_choice("weighting", weighting, ("std", "variance"))
+        check_positive("eps", eps)
+        self.weighting = weighting
+        self.eps = float(eps)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        x = scores * weights
+        _, mean, std = group_mean_std(x, index, ddof=1)
+        sigma = np.where(np.isnan(std), 0.0, std)  # (groups, K)
+        total_var = (sigma * sigma).sum(axis=1, keepdims=True)
+        if self.weighting == "std":
+            omega = sigma / np.sqrt(total_var + self.eps)
+        else:
+            omega = sigma * sigma / (total_var + self.eps)
+        normalised = (x - index.broadcast(mean)) / (index.broadcast(sigma) + self.eps)
+        contributions = nan_to_zero(normalised * index.broadcast(omega))
+        advantages = contributions @ np.ones(scores.shape[1])
+        advantages[all_nan_rows(scores)] = np.nan
+        return advantages

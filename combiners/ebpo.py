@@ -1,0 +1,98 @@
+"""EBPO: an empirical-Bayes baseline that shrinks each group's mean towards a running global prior.
+
+Paper: Han, Zhou, Gao, Zhou, Li, Kumar, Fan, Li, Zhang, arXiv 2602.05165 (v3). RECONSTRUCTED from the
+abstract and summaries (ALGORITHMS.md §11); no code was available. Normal-normal empirical Bayes
+(James-Stein form):
+
+    R_i   = Σ_k w_k r^k_i   (nansum; all-None rows get 0 and stay out of every statistic)
+    r̄_q   = mean_G(R) of prompt group q,  G_q its number of valid rollouts
+    σ²_w  = pooled within-group variance  Σ_q Σ_i (R_i - r̄_q)² / Σ_q (G_q - 1)     (running, all steps)
+    μ, τ² = running mean and variance of the group means r̄_q (Welford, all groups seen)
+    S_q   = (σ²_w / G_q) / (σ²_w / G_q + τ² + ε)          S_q = 0 until two group means were seen
+    b_q   = (1 - S_q) r̄_q + S_q μ
+    A_i   = (R_i - b_q) / (s_q + ε),   s_q = std_G(R) if > 0 else sqrt(σ²_w)
+
+Assumptions (low confidence on S_q and on the normaliser): the pooled σ²_w, not the group's own variance,
+sets the shrinkage, which gives an all-zero group the stated non-vanishing penalty A = -S_q μ / s_q; the
+state is updated with the current batch *before* its advantages are computed (so the first batch already
+has a prior); ε = 1e-6. The state (Welford count/mean/M2 of group means, pooled within-group sums) is
+JSON-serialisable through :meth:`state_dict` / :meth:`load_state_dict`.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_mean_std, weighted_total
+
+STATE_KEYS = ("groups_seen", "prior_mean", "prior_m2", "within_ss", "within_df")
+
+
+class EmpiricalBayesCombiner(GroupedCombiner):
+    """GRPO-style advantage with a baseline shrunk towards a running global mean (reconstruction)."""
+
+    type_name = "ebpo"
+    exactness = "reconstructed"
+    description = "EBPO: group baseline shrunk towards a running global prior (empirical Bayes; arXiv 2602.05165)"
+
+    def __init__(self, eps: float = 1e-6) -> None:
+        check_positive("eps", eps)
+        self.eps = float(eps)
+        self._state: dict[str, float] = dict.fromkeys(STATE_KEYS, 0.0)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        count, mean, std = group_mean_std(total, index, ddof=1)
+        self._update(count, mean, total, index)
+        state = self._state
+        pooled_var = state["within_ss"] / state["within_df"] if state["within_df"] > 0 else 0.0
+        if state["groups_seen"] >= 2:
+            prior_var = state["prior_m2"] / (state["groups_seen"] - 1)
+            with np.errstate(invalid="ignore", divide="ignore"):
+                noise = pooled_var / count
+                shrink = noise / (noise + prior_var + self.eps)
+        else:
+            shrink = np.zeros_like(mean)
+        shrink = np.where(count > 0, shrink, 0.0)
+        baseline = (1.0 - shrink) * mean + shrink * state["prior_mean"]
+        scale = np.where(np.nan_to_num(std) > 0, std, np.sqrt(pooled_var))
+        return (total - index.broadcast(baseline)) / (index.broadcast(scale) + self.eps)
+
+    def _update(self, count: np.ndarray, mean: np.ndarray, total: np.ndarray, index: GroupIndex) -> None:
+        """Chan/Welford merge of this batch's group means and within-group sums into the running state."""
+        present = count > 0
+        means = mean[present]
+        n_new = len(means)
+        if n_new == 0:
+            return
+        deviation = total - index.broadcast(mean)
+        within_ss = float(np.nansum(deviation * deviation))
+        within_df = float(np.sum(np.maximum(count - 1, 0)))
+        batch_mean = float(means.mean())
+        batch_m2 = float(((means - batch_mean) ** 2).sum())
+        s = self._state
+        n_old = s["groups_seen"]
+        n = n_old + n_new
+        delta = batch_mean - s["prior_mean"]
+        self._state = {
+            "groups_seen": float(n),
+            "prior_mean": s["prior_mean"] + delta * n_new / n,
+            "prior_m2": s["prior_m2"] + batch_m2 + delta * delta * n_old * n_new / n,
+            "within_ss": s["within_ss"] + within_ss,
+            "within_df": s["within_df"] + within_df,
+        }
+
+    def state_dict(self) -> dict[str, Any]:
+        return dict(self._state)
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        missing = [key for key in STATE_KEYS if key not in state]
+        extra = sorted(set(state) - set(STATE_KEYS))
+        if missing or extra:
+            raise ValueError(f"EBPO state needs keys {list(STATE_KEYS)}; missing {missing}, unexpected {extra}")
+        values = {key: float(state[key]) for key in STATE_KEYS}
+        if not all(np.isfinite(list(values.values()))) or values["groups_seen"] < 0 or values["within_df"] < 0:
+            raise ValueError(f"EBPO state values must be finite with non-negative counts, got {values}")
+        self._state = values

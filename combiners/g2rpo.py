@@ -1,0 +1,67 @@
+"""G²RPO: Gaussian GRPO. Each group's advantages are mapped onto N(0, 1) by rank (1-D optimal transport).
+
+Paper: Hu, Chen, Gao-Tian, Deng, Peng, Chang, "OpenVLThinkerV2" (G²RPO), arXiv 2604.08539. RECONSTRUCTED from
+the abstract and a summary (ALGORITHMS.md §10); no code was available.
+
+    R_i = Σ_k w_k r^k_i                  (nansum; all-None rows get 0 and are not ranked)
+    u_i = (rank_i - 0.5) / G             mid-ranks for ties, rank 1 = lowest, G = valid rollouts
+    A_i = Φ⁻¹(u_i)                       (``mapping="quantile"``, default)
+
+``mapping="w2"``: the exact W2 barycentric projection of the k-th quantile bin,
+A_(k) = G [φ(Φ⁻¹((k-1)/G)) - φ(Φ⁻¹(k/G))], averaged over a block of ties.
+
+Assumptions: ties share one value, so a constant group gets A ≡ 0 (a constant group has no rank
+information); the paper's task-level length and entropy shaping are not part of the advantage. Both
+mappings give zero-mean, symmetric advantages bounded by |A| <= Φ⁻¹(1 - 0.5/G).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupedCombiner,
+    GroupIndex,
+    average_over_ties,
+    check_choice,
+    ranks_within,
+    weighted_total,
+)
+
+
+def normal_quantile(u: np.ndarray) -> np.ndarray:
+    from scipy.special import ndtri  # scipy comes with scikit-learn, a core dependency
+
+    return ndtri(u)
+
+
+def normal_density(x: np.ndarray) -> np.ndarray:
+    with np.errstate(over="ignore"):
+        return np.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)
+
+
+class GaussianQuantileCombiner(GroupedCombiner):
+    """A_i = Φ⁻¹((midrank_i - 0.5) / G): each group's advantages follow a standard normal (reconstruction)."""
+
+    type_name = "g2rpo"
+    exactness = "reconstructed"
+    description = "G²RPO: rank -> standard-normal quantile advantages per group, ties equal (arXiv 2604.08539)"
+
+    def __init__(self, mapping: str = "quantile") -> None:
+        check_choice("mapping", mapping, ("quantile", "w2"))
+        self.mapping = mapping
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        n = index.broadcast(index.count(~np.isnan(total)))
+        if self.mapping == "quantile":
+            rank = ranks_within(total, index, ties="average")
+            with np.errstate(invalid="ignore", divide="ignore"):
+                return normal_quantile((rank - 0.5) / n)
+        rank = ranks_within(total, index, ties="order")  # position k of each rollout, ties split below
+        with np.errstate(invalid="ignore", divide="ignore"):
+            value = n * (normal_density(normal_quantile((rank - 1) / n)) - normal_density(normal_quantile(rank / n)))
+        order = index.order_within(total)
+        value[order] = average_over_ties(np.nan_to_num(value[order]), total[order], index.codes[order])
+        value[np.isnan(total)] = np.nan
+        return value

@@ -1,0 +1,39 @@
+"""GOPO: rank-based (ordinal) advantages, linearly spaced in [-2, 2] within each group.
+
+Paper: Choi, Saha, Kim, Agarwal, Dwivedi, "Group Ordinal Policy Optimization", arXiv 2602.03876; code
+friendshipkim/gopo src/open_r1/grpo_trainer.py (~L1320-1332); ALGORITHMS.md §9. Exact (code).
+
+    R_i  = Σ_k w_k r^k_i            (nansum; all-None rows get 0 and are not ranked)
+    ρ(i) = rank of R_i in its group, 1 = highest (double argsort, descending)
+    A_i  = 2 - 4 (ρ(i) - 1) / (G - 1)            G = valid rollouts in the group; G = 1 -> A = 0
+
+Independent of reward magnitudes; zero mean. Ties: the source breaks them by argsort order, so even a
+constant group gets the full ±2 spread (unlike GRPO). ``ties="order"`` (default) reproduces that with a
+stable order (the earlier row ranks higher); ``ties="average"`` gives tied rollouts their mid-rank (a
+documented deviation under which a constant group gets A = 0).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, weighted_total
+
+
+class RankCombiner(GroupedCombiner):
+    """A_i = 2 - 4 (rank_i - 1) / (G - 1), rank 1 = best rollout of the group."""
+
+    type_name = "gopo"
+    exactness = "exact"
+    description = "GOPO: rank-based advantages linearly spaced in [-2, 2] per group (arXiv 2602.03876)"
+
+    def __init__(self, ties: str = "order") -> None:
+        check_choice("ties", ties, ("order", "average"))
+        self.ties = ties
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        rank = ranks_within(-total, index, ties=self.ties)  # ascending rank of -R = descending rank of R
+        n = index.broadcast(index.count(~np.isnan(total)))
+        with np.errstate(invalid="ignore", divide="ignore"):
+            return np.where(n > 1, 2.0 - 4.0 * (rank - 1.0) / (n - 1.0), np.where(np.isnan(total), np.nan, 0.0))

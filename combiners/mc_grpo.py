@@ -1,0 +1,51 @@
+"""MC-GRPO: median-centred advantages scaled by the median absolute deviation.
+
+Paper: Youngeun Kim, "MC-GRPO", arXiv 2601.22582; code lotusroot-kim/MC-GRPO
+src/open_r1/grpo_trainer_gsm.py (~L2008-2150); ALGORITHMS.md §8. Exact (code).
+
+    R_i  = Σ_k w_k r^k_i                      (nansum; all-None rows excluded, A = 0)
+    med  = median_G(R)                        (torch.median: the lower middle element for an even count)
+    MAD  = median_G(|R - med|) + 1e-3
+    A_i  = (R_i - med) / MAD
+    compensation: every A_i with |A_i| > 1e-6 is multiplied by n / #nonzero   (n = valid rollouts in the group)
+
+The method samples G+1 rollouts and drops the pivot (the median rollout) from the loss; its advantage is
+exactly 0 here, so dropping it is the trainer's choice. No std scaling. A constant group gives A = 0;
+if more than half the group ties at the median, MAD = 0 and the other rollouts are divided by 1e-3
+(large advantages, as in the source; raise ``eps`` to temper them).
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_lower_median, weighted_total
+
+NONZERO = 1e-6
+
+
+class MedianCenteredCombiner(GroupedCombiner):
+    """A_i = (R_i - median_G) / (MAD_G + eps), rescaled so the non-zero advantages keep the group's mass."""
+
+    type_name = "mc_grpo"
+    exactness = "exact"
+    description = "MC-GRPO: median baseline, MAD scale, mass compensation for ties (arXiv 2601.22582)"
+
+    def __init__(self, eps: float = 1e-3, compensate: bool = True) -> None:
+        check_positive("eps", eps)
+        self.eps = float(eps)
+        self.compensate = bool(compensate)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        median = index.broadcast(group_lower_median(total, index))
+        deviation = total - median
+        mad = index.broadcast(group_lower_median(np.abs(deviation), index)) + self.eps
+        advantages = deviation / mad
+        if self.compensate:
+            nonzero = np.abs(np.nan_to_num(advantages)) > NONZERO
+            n_valid = index.count(~np.isnan(total))
+            n_nonzero = index.count(nonzero)
+            factor = np.where(n_nonzero > 0, n_valid / np.maximum(n_nonzero, 1), 1.0)
+            advantages = np.where(nonzero, advantages * index.broadcast(factor), advantages)
+        return advantages

@@ -1,0 +1,57 @@
+"""MO-GRPO: sum of per-objective group-normalised advantages (no batch re-normalisation).
+
+Paper: Ichihara, Jinnai, Morimura, Sakamoto, Mitsuhashi, Uchibe, "MO-GRPO: Mitigating Reward Hacking of
+Group Relative Policy Optimization on Multi-Objective Problems", arXiv 2509.22047. RECONSTRUCTED from the
+abstract and summaries (ALGORITHMS.md §4); no official code was available.
+
+    Â^k_i = (r^k_i - mean_G r^k) / (std_G r^k + eps)
+    A_i   = c · Σ_k w_k Â^k_i          c = 1, or 1/K with ``average=True``
+    then optionally ``post_norm``: "batch" (A - mean_B)/(std_B + 1e-4) or "group" (per group, Bessel, + eps)
+
+Assumptions: population std (``ddof=0``) and eps = 1e-4 as in the third-party implementation the reference
+cites; no post-normalisation by default. Each reward is invariant to a positive affine transform
+r^k -> a r^k + b and contributes evenly. A NaN cell contributes 0 and is excluded from μ and σ; a reward
+that is constant in a group contributes 0.
+"""
+
+from __future__ import annotations
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupIndex,
+    GroupedCombiner,
+    all_nan_rows,
+    check_choice,
+    check_positive,
+    nan_to_zero,
+    standardise_per_group,
+)
+from polyreward.combiners.gdpo import batch_normalise
+
+
+class MOGRPOCombiner(GroupedCombiner):
+    """Σ_k w_k (r^k - mean_G) / (std_G + eps), without GDPO's batch normalisation (reconstruction)."""
+
+    type_name = "mo_grpo"
+    exactness = "reconstructed"
+    description = "MO-GRPO: sum of per-objective group-normalised advantages, no batch norm (arXiv 2509.22047)"
+
+    def __init__(self, ddof: int = 0, eps: float = 1e-4, post_norm: str = "none", average: bool = False) -> None:
+        check_choice("ddof", ddof, (0, 1))
+        check_positive("eps", eps, allow_zero=True)
+        check_choice("post_norm", post_norm, ("none", "batch", "group"))
+        self.ddof = int(ddof)
+        self.eps = float(eps)
+        self.post_norm = post_norm
+        self.average = bool(average)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        per_reward = standardise_per_group(scores, index, self.eps, ddof=self.ddof)
+        summed = nan_to_zero(per_reward) @ weights
+        if self.average:
+            summed /= scores.shape[1]
+        summed[all_nan_rows(scores)] = np.nan
+        if self.post_norm == "group":
+            return standardise_per_group(summed, index, self.eps, ddof=1)
+        return batch_normalise(summed, "sample" if self.post_norm == "batch" else "none")
