@@ -18,7 +18,8 @@ Correctness ∈ [min, max] = [−3, 3] (``max_reward: 1`` gives CORRECTMAX1's [�
 Format ∈ {0, 1}: the regex depends on which blocks the reference holds (response only / tool only /
 both / neither), plus each of those tags exactly once. Text after a Qwen or Llama assistant marker is
 judged, as in the source. Conversational completions whose assistant message carries ``tool_calls``
-fields are judged on those calls (first assistant turn that has them). Deviation from the source:
+fields are judged on those calls (first assistant turn that has them); for the format reward they are
+rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``). Deviation from the source:
 calls are normalised to ``{name, parameters}`` (an ``arguments`` key is accepted), so extra keys such
 as ``id`` do not break exact equality; ``parse: lenient`` also accepts pretty-printed JSON, several
 blocks and JSON lists.
@@ -26,6 +27,7 @@ blocks and JSON lists.
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from collections import Counter
@@ -187,6 +189,22 @@ class ToolRLFormat(RolloutReward):
         if has_response and has_tool:
             return "both"
         return "response" if has_response else "tool_call" if has_tool else "neither"
+
+    def text_of(self, completion: Any) -> str:
+        """Plain text, or for a message list the first assistant turn, its ``tool_calls`` rendered the way
+        Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``)."""
+        if isinstance(completion, str) and not completion.lstrip().startswith("[{"):
+            return completion
+        messages = completion_messages(completion)
+        for message in messages:
+            if message.get("role", "assistant") == "assistant" and message.get("tool_calls"):
+                try:
+                    calls = message_tool_calls([message])
+                except ToolCallError:
+                    break
+                lines = "\n".join(json.dumps(c, ensure_ascii=False) for c in calls or [])
+                return f"{completion_text([message])}\n<tool_call>\n{lines}\n</tool_call>"
+        return completion_text(completion)
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
