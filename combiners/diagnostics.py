@@ -1,0 +1,137 @@
+"""Diagnostics of any combiner's output: does it keep the information in the rewards?
+
+For scores (N, K), group ids and the advantages a combiner produced, per group:
+
+- ``profiles``: distinct reward profiles (rows of the score matrix) among the scored rollouts;
+  ``advantage_values``: distinct advantage values (to ``tol``). ``collapsed`` is True when different
+  profiles share an advantage (fewer distinct advantages than profiles): the GDPO paper's "collapse" of
+  sum-then-normalise, e.g. (1, 0) and (0, 1) both becoming 0.
+- ``share/<reward>``: each objective's share of the advantage, |Σ_i A_i Â^k_i| / Σ_j |Σ_i A_i Â^j_i|,
+  with Â^k the objective's own group-normalised advantage (GRPO on that reward alone): how much of the
+  advantage points along each objective.
+- ``sign_flips/<reward>``: rollouts whose advantage has the opposite sign of that single-objective
+  advantage (both beyond ``tol``): the combination pushes against that objective there.
+- ``zero_signal``: every advantage of the group is within ``tol`` of 0 (no learning signal).
+
+:func:`diagnose` returns the per-group table (pandas) and a dict of summary numbers over the batch.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiners._groups import (
+    GroupIndex,
+    _ids_array,
+    all_nan_rows,
+    as_score_matrix,
+    as_weights,
+    nan_to_zero,
+    standardise_per_group,
+)
+
+
+@dataclass
+class Diagnostics:
+    """``summary``: batch-level numbers (flat dict of floats); ``groups``: one row per group (DataFrame)."""
+
+    summary: dict[str, float]
+    groups: Any = field(repr=False)
+
+    def to_dict(self) -> dict[str, float]:
+        return dict(self.summary)
+
+
+def _distinct_per_group(index: GroupIndex, keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
+    """Number of distinct integer ``keys`` per group among ``rows`` (boolean mask)."""
+    pairs = np.unique(np.column_stack([index.codes[rows], keys[rows]]), axis=0)
+    return np.bincount(pairs[:, 0], minlength=index.n_groups) if len(pairs) else np.zeros(index.n_groups, dtype=np.int64)
+
+
+def diagnose(
+    scores: Any,
+    groups: Any,
+    advantages: Any,
+    weights: Any = None,
+    names: Sequence[str] | None = None,
+    tol: float = 1e-6,
+) -> Diagnostics:
+    """Collapse, objective shares, sign flips and zero-signal groups of ``advantages`` (see module docstring)."""
+    import pandas as pd
+
+    matrix = as_score_matrix(scores)
+    n, k = matrix.shape
+    w = as_weights(weights, k)
+    names = list(names) if names is not None else [f"r{j}" for j in range(k)]
+    if len(names) != k:
+        raise ValueError(f"names has {len(names)} entries but scores have {k} reward column(s)")
+    adv = as_score_matrix(advantages)[:, 0]
+    if len(adv) != n:
+        raise ValueError(f"advantages has {len(adv)} rows but scores have {n}")
+    adv = np.where(np.isnan(adv), 0.0, adv)
+    ids = _ids_array(groups)
+    index = GroupIndex.from_ids(ids, n)
+    scored = ~all_nan_rows(matrix)
+
+    # Distinct reward profiles (NaN is its own value) and distinct advantage values per group.
+    rounded = np.where(np.isnan(matrix), np.inf, np.round(matrix, 9))
+    profile_ids = np.unique(rounded, axis=0, return_inverse=True)[1].reshape(-1) if n else np.zeros(0, dtype=np.int64)
+    advantage_keys = np.round(adv / tol).astype(np.int64)
+    profiles = _distinct_per_group(index, profile_ids, scored)
+    values = _distinct_per_group(index, advantage_keys, scored)
+
+    size = index.sizes()
+    n_scored = index.count(scored).astype(np.int64)
+    zero_signal = index.count(np.abs(adv) > tol) == 0
+
+    single = standardise_per_group(matrix, index, eps=1e-4, ddof=1)  # Â^k (N, K), NaN where undefined
+    single = nan_to_zero(single) * np.sign(w)  # a negative weight means "less is better"
+    alignment = index.sum(adv[:, None] * single)  # (groups, K)
+    total_alignment = np.abs(alignment).sum(axis=0)
+    both = (np.abs(single) > tol) & (np.abs(adv)[:, None] > tol)
+    flips = both & (np.sign(single) != np.sign(adv)[:, None])
+    flips_per_group = index.count(flips).astype(np.int64)
+
+    first_row = np.unique(index.codes, return_index=True)[1] if n else np.zeros(0, dtype=np.intp)
+    table = pd.DataFrame(
+        {
+            "group": ids[first_row],
+            "size": size,
+            "scored": n_scored,
+            "profiles": profiles,
+            "advantage_values": values,
+            "collapsed": values < profiles,
+            "zero_signal": zero_signal,
+        }
+    )
+    group_abs = np.abs(alignment)
+    group_total = group_abs.sum(axis=1)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        for j, name in enumerate(names):
+            table[f"share/{name}"] = np.where(group_total > 0, group_abs[:, j] / group_total, np.nan)
+        for j, name in enumerate(names):
+            table[f"sign_flips/{name}"] = flips_per_group[:, j] if flips_per_group.ndim == 2 else flips_per_group
+
+    n_groups = index.n_groups
+    with_signal = n_scored > 0
+    summary: dict[str, float] = {
+        "rollouts": float(n),
+        "groups": float(n_groups),
+        "collapsed_group_fraction": float(np.mean(values[with_signal] < profiles[with_signal])) if with_signal.any() else 0.0,
+        "mean_profiles": float(profiles[with_signal].mean()) if with_signal.any() else 0.0,
+        "mean_advantage_values": float(values[with_signal].mean()) if with_signal.any() else 0.0,
+        "zero_signal_fraction": float(zero_signal.mean()) if n_groups else 0.0,
+        "advantage_mean": float(adv[scored].mean()) if scored.any() else 0.0,
+        "advantage_std": float(adv[scored].std()) if scored.any() else 0.0,
+        "advantage_abs_max": float(np.abs(adv).max()) if n else 0.0,
+    }
+    denominator = total_alignment.sum()
+    both_count = both.sum(axis=0)
+    for j, name in enumerate(names):
+        summary[f"share/{name}"] = float(total_alignment[j] / denominator) if denominator > 0 else float("nan")
+        summary[f"sign_flip_rate/{name}"] = float(flips[:, j].sum() / both_count[j]) if both_count[j] else 0.0
+    return Diagnostics(summary=summary, groups=table)

@@ -1,0 +1,219 @@
+"""``polyreward report IN -o DIR [--kind auto|rollouts|metrics]``: PNG plots and one self-contained HTML page.
+
+- rollouts (a scored rollout file): per-reward distributions, the advantages of several combiners side
+  by side on the same data (histograms and advantage vs weighted reward), and their collapse
+  diagnostics (table + bar chart).
+- metrics (a trainer metrics JSONL, one row per step with a ``step`` column): one training curve per
+  numeric metric.
+
+``--kind auto`` (default) picks "metrics" when the file has a ``step`` column and no completions. The
+HTML page embeds every PNG as base64, so ``DIR/report.html`` can be mailed on its own.
+"""
+
+from __future__ import annotations
+
+import argparse
+import base64
+import html
+import math
+import sys
+from pathlib import Path
+
+DEFAULT_COMBINERS = "grpo,gdpo,dvao,mo_grpo,g2rpo"
+PER_FIGURE = 12
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("input", help="scored rollouts or trainer metrics: .jsonl, .parquet or .csv")
+    parser.add_argument("-o", "--output", required=True, help="output directory (created)")
+    parser.add_argument("--kind", choices=("auto", "rollouts", "metrics"), default="auto")
+    parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: numeric columns)")
+    parser.add_argument("--weights", default=None, help="comma-separated weights, one per reward column")
+    parser.add_argument("--group-col", default=None, help="group id column (default prompt_id, else prompt)")
+    parser.add_argument("--combiners", default=DEFAULT_COMBINERS, help=f"combiners to compare (default {DEFAULT_COMBINERS})")
+    parser.add_argument("--title", default=None, help="page title")
+
+
+def detect_kind(frame) -> str:
+    return "metrics" if "step" in frame.columns and "completion" not in frame.columns else "rollouts"
+
+
+def _pyplot():
+    import matplotlib
+
+    matplotlib.use("Agg")  # files only, never a display
+    import matplotlib.pyplot as plt
+
+    return plt
+
+
+def _save(fig, directory: Path, name: str) -> Path:
+    path = directory / name
+    fig.tight_layout()
+    fig.savefig(path, dpi=90)
+    _pyplot().close(fig)
+    return path
+
+
+def _grid(count: int) -> tuple[int, int]:
+    cols = min(count, 3)
+    return math.ceil(count / cols), cols
+
+
+def reward_distributions(frame, rewards: list[str], directory: Path) -> Path:
+    import numpy as np
+
+    from polyreward.combiners.apply import reward_matrix
+
+    plt = _pyplot()
+    scores = reward_matrix(frame, rewards)
+    rows, cols = _grid(len(rewards))
+    fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 3 * rows), squeeze=False)
+    for j, name in enumerate(rewards):
+        ax = axes.flat[j]
+        values = scores[:, j][~np.isnan(scores[:, j])]
+        ax.hist(values, bins=min(30, max(5, len(set(values.tolist())))), color="#4c72b0")
+        ax.set_title(f"{name}  (n={len(values)}, N/A={len(scores) - len(values)})", fontsize=9)
+    for ax in list(axes.flat)[len(rewards):]:
+        ax.axis("off")
+    fig.suptitle("reward distributions")
+    return _save(fig, directory, "rewards.png")
+
+
+def combiner_comparison(frame, rewards, weights, group, names: list[str], directory: Path):
+    import numpy as np
+
+    from polyreward.combiners._groups import weighted_total
+    from polyreward.combiners.apply import add_advantages, reward_matrix
+    from polyreward.combiners.diagnostics import diagnose
+
+    plt = _pyplot()
+    scores = reward_matrix(frame, rewards)
+    total = weighted_total(scores, np.ones(len(rewards)) if weights is None else np.asarray(weights, dtype=float))
+    ids = frame[group].map(str).to_numpy()
+    results, summaries = {}, {}
+    for name in names:
+        out = add_advantages(frame, rewards, weights, group, name)
+        results[name] = out["advantage"].to_numpy(dtype=float)
+        summaries[name] = diagnose(scores, ids, results[name], weights, rewards).summary
+    fig, axes = plt.subplots(2, len(names), figsize=(3.6 * len(names), 6), squeeze=False)
+    for j, name in enumerate(names):
+        axes[0, j].hist(results[name], bins=40, color="#55a868")
+        axes[0, j].set_title(name, fontsize=10)
+        axes[1, j].scatter(total, results[name], s=6, alpha=0.4)
+        axes[1, j].set_xlabel("weighted reward", fontsize=8)
+    axes[0, 0].set_ylabel("count")
+    axes[1, 0].set_ylabel("advantage")
+    fig.suptitle("advantages of each combiner on the same rollouts")
+    advantages_png = _save(fig, directory, "advantages.png")
+
+    keys = ["collapsed_group_fraction", "zero_signal_fraction"]
+    fig, ax = plt.subplots(figsize=(max(5, 1.3 * len(names)), 3.5))
+    x = np.arange(len(names))
+    for i, key in enumerate(keys):
+        ax.bar(x + (i - 0.5) * 0.35, [summaries[n][key] for n in names], width=0.35, label=key)
+    ax.set_xticks(x, names)
+    ax.set_ylim(0, 1)
+    ax.legend(fontsize=8)
+    ax.set_title("collapse diagnostics (fraction of groups)")
+    collapse_png = _save(fig, directory, "collapse.png")
+    return [advantages_png, collapse_png], summaries
+
+
+def training_curves(frame, directory: Path) -> list[Path]:
+    import pandas as pd
+
+    plt = _pyplot()
+    frame = frame.sort_values("step")
+    metrics = [c for c in frame.columns if c != "step" and pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any()]
+    if not metrics:
+        raise ValueError("the metrics file has a 'step' column but no numeric metric columns")
+    paths = []
+    for start in range(0, len(metrics), PER_FIGURE):
+        chunk = metrics[start : start + PER_FIGURE]
+        rows, cols = _grid(len(chunk))
+        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
+        for ax, name in zip(axes.flat, chunk):
+            data = frame[["step", name]].dropna()
+            ax.plot(data["step"], data[name], marker="." if len(data) < 50 else None)
+            ax.set_title(str(name), fontsize=9)
+            ax.set_xlabel("step", fontsize=8)
+        for ax in list(axes.flat)[len(chunk):]:
+            ax.axis("off")
+        paths.append(_save(fig, directory, f"curves_{start // PER_FIGURE + 1}.png"))
+    return paths
+
+
+def html_page(title: str, sections: list[tuple[str, list[Path], str]]) -> str:
+    parts = [
+        "<!doctype html><html><head><meta charset='utf-8'>",
+        f"<title>{html.escape(title)}</title>",
+        "<style>body{font-family:sans-serif;max-width:1400px;margin:auto;padding:1em}img{max-width:100%}"
+        "table{border-collapse:collapse;font-size:13px}td,th{border:1px solid #ccc;padding:3px 8px;text-align:right}</style>",
+        f"</head><body><h1>{html.escape(title)}</h1>",
+    ]
+    for heading, images, extra in sections:
+        parts.append(f"<h2>{html.escape(heading)}</h2>")
+        for image in images:
+            data = base64.b64encode(image.read_bytes()).decode("ascii")
+            parts.append(f"<p><img alt='{html.escape(image.name)}' src='data:image/png;base64,{data}'></p>")
+        parts.append(extra)
+    parts.append("</body></html>")
+    return "\n".join(parts)
+
+
+def summary_table(summaries: dict[str, dict[str, float]]) -> str:
+    names = list(summaries)
+    keys = list(next(iter(summaries.values())))
+    head = "<tr><th>diagnostic</th>" + "".join(f"<th>{html.escape(n)}</th>" for n in names) + "</tr>"
+    body = "".join(
+        f"<tr><td style='text-align:left'>{html.escape(k)}</td>" + "".join(f"<td>{summaries[n][k]:.4g}</td>" for n in names) + "</tr>" for k in keys
+    )
+    return f"<table>{head}{body}</table>"
+
+
+def build_report(input_path: str | Path, output_dir: str | Path, kind: str = "auto", rewards=None, weights=None, group=None,
+                 combiners: str = DEFAULT_COMBINERS, title: str | None = None) -> Path:
+    """Write the PNGs and ``report.html`` into ``output_dir``; returns the HTML path."""
+    from polyreward.cli.advantages import numeric_reward_columns, read_frame
+
+    frame = read_frame(input_path)
+    directory = Path(output_dir)
+    directory.mkdir(parents=True, exist_ok=True)
+    kind = detect_kind(frame) if kind == "auto" else kind
+    title = title or f"polyreward report: {Path(input_path).name}"
+    if kind == "metrics":
+        if "step" not in frame.columns:
+            raise ValueError(f"{input_path}: a metrics file needs a 'step' column; columns are {', '.join(map(str, frame.columns))}")
+        sections = [("training curves", training_curves(frame, directory), "")]
+    else:
+        group = group or ("prompt_id" if "prompt_id" in frame.columns else "prompt")
+        if group not in frame.columns:
+            raise ValueError(f"group column {group!r} not in {input_path}; use --group-col")
+        rewards = rewards or numeric_reward_columns(frame, group)
+        if not rewards:
+            raise ValueError("no numeric reward columns found; name them with --rewards a,b")
+        names = [c.strip() for c in combiners.split(",") if c.strip()]
+        images, summaries = combiner_comparison(frame, rewards, weights, group, names, directory)
+        sections = [
+            ("reward distributions", [reward_distributions(frame, rewards, directory)], ""),
+            ("advantages by combiner", images[:1], ""),
+            ("collapse diagnostics", images[1:], summary_table(summaries)),
+        ]
+    page = directory / "report.html"
+    page.write_text(html_page(title, sections), encoding="utf-8")
+    return page
+
+
+def run(args: argparse.Namespace) -> int:
+    rewards = [c.strip() for c in args.rewards.split(",")] if args.rewards else None
+    try:
+        weights = [float(w) for w in args.weights.split(",")] if args.weights else None
+        if weights is not None and rewards is not None and len(weights) != len(rewards):
+            raise ValueError(f"--weights has {len(weights)} value(s) but --rewards names {len(rewards)} column(s)")
+        page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title)
+    except (ValueError, KeyError, FileNotFoundError) as exc:
+        print(f"polyreward report: error: {exc}", file=sys.stderr)
+        return 2
+    print(f"wrote {page} and {len(list(page.parent.glob('*.png')))} PNG file(s)")
+    return 0
