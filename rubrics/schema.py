@@ -163,13 +163,15 @@ def load_rubric_file(path: str | Path) -> list[RubricItem]:
             raise RubricError(f"{path}: the rubric is empty")
         return items
     if suffix == ".json":
+        text = _read_text(path)
         try:
-            data = json.loads(_read_text(path))
+            data = json.loads(text)
         except ValueError as exc:
             raise RubricError(f"{path}: invalid JSON ({exc})") from None
     elif suffix in (".yaml", ".yml"):
+        text = _read_text(path)
         try:
-            data = yaml.safe_load(_read_text(path))
+            data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
             mark = getattr(exc, "problem_mark", None)
             line = f" line {mark.line + 1}" if mark is not None else ""

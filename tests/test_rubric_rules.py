@@ -1,0 +1,195 @@
+"""The rules judge (regex, contains, length bounds, module:function callables) and verdict parsing."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rubrics.grading import multi_prompt, parse_multi, parse_single, single_prompt
+from polyreward.rubrics.judge_rules import RulesJudge, check_rule, validate_rule
+from polyreward.rubrics.judges import JudgeRequest, build_judge
+from polyreward.rubrics.schema import RubricItem
+
+FIRST = "polyreward.rubrics.rule_functions:first_sentence_contains"
+
+RULE_TABLE = [
+    # rule, response, met
+    ({"regex": r"\b911\b"}, "Call 911 now.", True),
+    ({"regex": r"\b911\b"}, "Call 9110.", False),
+    ({"regex": ["ambulance", r"\b911\b"]}, "Get an AMBULANCE.", True),  # ignore_case by default
+    ({"regex": "ambulance", "ignore_case": False}, "Get an AMBULANCE.", False),
+    ({"not_regex": r"wait (and|to) see"}, "Wait and see.", False),
+    ({"not_regex": r"wait (and|to) see"}, "Go now.", True),
+    ({"contains": "aspirin"}, "Chew an Aspirin.", True),
+    ({"contains": ["aspirin", "nitro"]}, "take nitroglycerin", True),
+    ({"contains": "aspirin"}, "take ibuprofen", False),
+    ({"contains_all": ["rest", "water"]}, "Rest and drink water.", True),
+    ({"contains_all": ["rest", "water"]}, "Rest.", False),
+    ({"not_contains": ["guaranteed", "100%"]}, "This is guaranteed to work.", False),
+    ({"not_contains": "guaranteed"}, "This usually works.", True),
+    ({"min_words": 3}, "one two three", True),
+    ({"min_words": 3}, "one two", False),
+    ({"max_words": 2}, "one two", True),
+    ({"max_words": 2}, "one two three", False),
+    ({"max_words": 0}, "", True),
+    ({"min_chars": 5, "max_chars": 5}, "abcde", True),
+    ({"max_chars": 4}, "abcde", False),
+    ({"contains": "call", "max_words": 3}, "Call now please hurry", False),  # conditions are ANDed
+    ({"contains": "call", "max_words": 4}, "Call now please hurry", True),
+    ({"callable": FIRST, "params": {"terms": ["911"]}}, "Call 911 now. Then rest.", True),
+    ({"callable": FIRST, "params": {"terms": ["911"]}}, "Rest first. Then call 911.", False),
+    ({"callable": "polyreward.rubrics.rule_functions:asks_question", "params": {"min_questions": 2}}, "How old? Any fever? Ok.", True),
+    ({"callable": "polyreward.rubrics.rule_functions:asks_question"}, "No questions here.", False),
+]
+
+
+@pytest.mark.parametrize("rule, response, met", RULE_TABLE)
+def test_rule_table(rule, response, met):
+    validate_rule(rule)
+    verdict = check_rule(rule, response)
+    assert verdict.met is met
+    assert verdict.explanation
+
+
+@pytest.mark.parametrize(
+    "rule, message",
+    [
+        ({}, "must be a non-empty mapping"),
+        ({"ignore_case": True}, "names no condition"),
+        ({"regex": ""}, "regex: must be a non-empty string"),
+        ({"regex": "a", "ignore_case": "yes"}, "ignore_case: must be true or false"),
+        ({"contains": [1]}, "contains: must be a non-empty string or a list"),
+        ({"max_words": -1}, "max_words: must be a non-negative integer"),
+        ({"max_words": 2.5}, "max_words: must be a non-negative integer"),
+        ({"params": {"a": 1}, "contains": "x"}, "params: only used with 'callable'"),
+        ({"callable": "os.system"}, "callable: must look like 'package.module:function'"),
+        ({"callable": "__import__('os').system:x"}, "callable: must look like"),
+        ({"callable": "no_such_module_xyz:f"}, "callable: cannot import module 'no_such_module_xyz'"),
+        ({"callable": "polyreward.rubrics.rule_functions:nope"}, "has no attribute 'nope'"),
+        ({"callable": "polyreward.rubrics.rule_functions:_SENTENCE_END"}, "is not callable"),
+    ],
+)
+def test_invalid_rules_are_rejected_with_the_key(rule, message):
+    with pytest.raises(ValueError) as info:
+        validate_rule(rule)
+    assert message in str(info.value)
+
+
+def _req(response: str, rule=None, points: float = 5) -> JudgeRequest:
+    return JudgeRequest(({"role": "user", "content": "q"},), response, RubricItem("criterion", points, (), rule))
+
+
+def test_rules_judge_batch_failures_stay_local():
+    judge = build_judge({"type": "rules"})
+    verdicts = judge.judge([
+        _req("call 911", {"contains": "911"}),
+        _req("call 911"),  # no rule: fails with a reason
+        _req("call 911", {"callable": FIRST}),  # callable raises (no terms): fails alone
+        _req("wait", {"contains": "911"}),
+    ])
+    assert [v.met for v in verdicts] == [True, None, None, False]
+    assert "needs a 'rule'" in verdicts[1].explanation
+    assert "rule error: ValueError: first_sentence_contains needs params" in verdicts[2].explanation
+    assert math.isnan(verdicts[1].value) and verdicts[0].value == 1.0 and verdicts[3].value == 0.0
+
+
+def test_callable_gets_conversation_and_item():
+    verdict = RulesJudge().judge([_req("x", {"callable": "rubric_rule_helpers:echo_context"})])[0]
+    assert verdict.met is True and verdict.explanation == "user:q|criterion"
+
+
+def test_callable_with_wrong_return_type_fails():
+    verdict = RulesJudge().judge([_req("x", {"callable": "rubric_rule_helpers:returns_string"})])[0]
+    assert verdict.met is None and "returned str, expected bool" in verdict.explanation
+
+
+@pytest.mark.parametrize(
+    "spec, message",
+    [
+        ({"type": "gpt"}, "judge.type: 'gpt' is not a judge type; allowed: rules, transformers, openai"),
+        ({"type": "rules", "model": "x"}, "judge (rules): unknown key(s) ['model']"),
+        ({"type": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m", "timout": 3}, "unknown key(s) ['timout']; allowed: type, base_url, model"),
+        ({"type": "openai", "model": "m"}, "judge (openai):"),
+        ({"type": "openai", "base_url": "127.0.0.1:8000", "model": "m"}, "base_url: must be an http(s) URL"),
+        ({"type": "openai", "base_url": "http://h/v1", "model": "m", "api_key_env": "POLYREWARD_SURELY_UNSET_KEY"}, "environment variable 'POLYREWARD_SURELY_UNSET_KEY' is not set"),
+        ({"type": "openai", "base_url": "http://h/v1", "model": "m", "max_retries": -1}, "max_retries: must be an integer >= 0"),
+        ({"type": "openai", "base_url": "http://h/v1", "model": "m", "timeout": 0}, "timeout: must be a number of seconds > 0"),
+        ({"type": "transformers", "model": "/no/such/dir"}, "is not a local model directory"),
+        ("rules", "judge must be a mapping"),
+    ],
+)
+def test_build_judge_validates(spec, message):
+    with pytest.raises(ValueError) as info:
+        build_judge(spec)
+    assert message in str(info.value)
+
+
+# -- parsing a judge model's answer ---------------------------------------------------------------
+
+PARSE_TABLE = [
+    ('```json\n{"explanation": "Mentions 911.", "criteria_met": true}\n```', True, "Mentions 911."),
+    ('{"explanation": "no", "criteria_met": false}', False, "no"),
+    ('Sure! Here is my grade:\n{"criteria_met": "true", "explanation": "ok"} Hope it helps.', True, "ok"),
+    ('{"criteria_met": "No", "explanation": "absent"}', False, "absent"),
+    ('```\n{"met": 1, "reason": "r"}\n```', True, "r"),
+    ('{"explanation": "x", "criteria_met": "maybe"}\nAnswer: no', False, None),
+    ("yes", True, None),
+    ("No. The response never mentions aspirin.", False, None),
+    ("**Yes** - it does.", True, None),
+    ('criteria_met: true', True, None),
+    ('{"criteria_met": true, "explanation": "cut off mid-str', True, None),  # truncated JSON, labelled verdict
+    ("Verdict = false", False, None),
+    ("I think the response is good.", None, "unparsable judge answer"),
+    ("", None, "empty judge answer"),
+    ("\n\n\n", None, "empty judge answer"),
+    ('{"explanation": "only explanation"}', None, "unparsable"),
+    ("Yesterday I saw it", None, "unparsable"),  # a word starting with yes is not a yes
+    ("The answer is not met: unmet: false", None, "unparsable"),
+]
+
+
+@pytest.mark.parametrize("text, met, explanation", PARSE_TABLE)
+def test_parse_single(text, met, explanation):
+    got_met, got_explanation = parse_single(text)
+    assert got_met is met
+    if explanation is not None:
+        assert explanation in got_explanation
+
+
+@pytest.mark.parametrize(
+    "text, expected",
+    [
+        ('```json\n{"results": [{"id": 1, "criteria_met": true, "explanation": "a"}, {"id": 2, "criteria_met": false, "explanation": "b"}]}\n```',
+         [(True, "a"), (False, "b")]),
+        ('[{"id": 2, "criteria_met": true}, {"id": 1, "criteria_met": "no"}]', [(False, ""), (True, "")]),
+        ('{"results": [{"id": 1, "criteria_met": true}]}', [(True, ""), (None, "judge answer has no verdict for item 2")]),
+        ('{"results": [{"id": 1, "criteria_met": "perhaps"}, {"id": 9, "criteria_met": true}]}',
+         [(None, "unparsable verdict for item 1"), (None, "judge answer has no verdict for item 2")]),
+        ("no json at all", [(None, "unparsable judge answer"), (None, "unparsable judge answer")]),
+    ],
+)
+def test_parse_multi(text, expected):
+    got = parse_multi(text, 2)
+    for (met, explanation), (want_met, want_explanation) in zip(got, expected):
+        assert met is want_met
+        assert want_explanation in explanation
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=300))
+def test_parsers_never_raise(text):
+    met, explanation = parse_single(text)
+    assert met in (True, False, None) and isinstance(explanation, str)
+    assert len(parse_multi(text, 3)) == 3
+
+
+def test_prompts_show_conversation_item_and_format():
+    conversation = ({"role": "system", "content": "Be brief."}, {"role": "user", "content": "Chest pain?"})
+    text = single_prompt(conversation, "Call 911.", RubricItem("Advises calling 911", 10))
+    assert "system: Be brief.\n\nuser: Chest pain?\n\nassistant: Call 911." in text
+    assert "[10] Advises calling 911" in text and '"criteria_met"' in text
+    multi = multi_prompt(conversation, "Call 911.", [RubricItem("A", 1), RubricItem("Is rude", -2)])
+    assert "1. [1] A\n2. [-2] Is rude" in multi and '"results"' in multi
