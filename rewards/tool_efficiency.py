@@ -7,7 +7,7 @@ paper's, as two independent re-implementations agree, so the tag is **reconstruc
 m = tool calls in the trajectory, c = smoothing constant (default 1.0), α = scale (default 1.0)::
 
     PPO form:   r_tool = cos(m·π / (2m + c))                         (m = 0 -> 1, -> 0 as m -> ∞)
-    GRPO form:  n = min m over the CORRECT trajectories of the same group (prompt)
+    GRPO form:  n = min m over the CORRECT (r_φ = 1) trajectories of the same group (prompt)
                 f(m, n) = 0 if m = n = 0;  m if n = 0;  2nm / (m + n) otherwise
                 r_tool = 1                       if f(m, n) = n = 0
                        = cos(m·π / (2m + c))     if n = 0 and m > 0
@@ -177,7 +177,7 @@ class OTCToolEfficiency(Reward):
         optimum: dict[str, int] = {}
         if self.form == "grpo":
             for g, m, r in zip(groups, calls, correct):
-                if r is not None and not math.isnan(r) and r > 0:
+                if r is not None and r >= 1.0:  # fully correct rollouts define the group's optimum
                     optimum[g] = min(optimum.get(g, m), m)
             if self.running_min:
                 for g, m in optimum.items():

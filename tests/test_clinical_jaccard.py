@@ -1,0 +1,114 @@
+"""jaccard (MedTVT-R1): exact table hand-computed from |P ∩ G| / |P ∪ G|, normalised and F1 modes."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from polyreward.config import ConfigError, parse_config
+from polyreward.rewards.jaccard import JaccardReward
+
+REF = "<answer>A; B; C</answer>"
+
+EXACT = [
+    ("<answer>A; B; C</answer>", 1.0),
+    ("<answer>C;B;A</answer>", 1.0),  # order ignored
+    ("<answer>A; B</answer>", 2 / 3),
+    ("<answer>A; B; C; D</answer>", 3 / 4),
+    ("<answer>a; b; c</answer>", 0.0),  # case-sensitive in the exact mode
+    ("<answer>A; A; A</answer>", 1 / 3),  # duplicated labels collapse
+    ("A; B; C", 0.0),  # no <answer> block
+    ("<answer>A; B; C", 0.0),  # unclosed tag
+    ("<answer></answer>", 0.0),
+    ("<answer>A</answer><answer>B; C</answer>", 1 / 3),  # only the first block counts
+    ("<think>draft <answer>X</answer></think><answer>A;B;C</answer>", 0.0),  # first block is inside <think>
+    ("<answer>\nA;\n B ;;C\n</answer>", 1.0),  # stripped, empty labels dropped
+    ("<answer>A, B, C</answer>", 0.0),  # wrong separator: one label "A, B, C"
+    ("<ANSWER>A;B;C</ANSWER>", 0.0),  # tag is case-sensitive
+    ("<answer>no A; B; C</answer>", 0.5),  # a negated label is just another label: 2 / 4
+    ("<answer>A; B; C; " + "; ".join(f"X{i}" for i in range(997)) + "</answer>", 3 / 1000),
+    ("", 0.0),
+]
+
+
+@pytest.mark.parametrize("completion,expected", EXACT)
+def test_exact_table(completion, expected):
+    out = JaccardReward().evaluate([None], [completion], answer=[REF])
+    assert out.scores[0] == pytest.approx(expected, abs=1e-12)
+
+
+@pytest.mark.parametrize(
+    "reference,completion,expected,reason",
+    [
+        ("<answer></answer>", "<answer></answer>", 0.0, ""),  # empty union -> 0 (MedTVT-R1)
+        (["A", "B"], "<answer>A</answer>", 0.5, ""),  # list column
+        ('["A", "B"]', "<answer>B; A</answer>", 1.0, ""),  # JSON list text (CSV files)
+        ("A; B", "<answer>A; B</answer>", 0.0, "reference has no <answer> block"),
+        (None, "<answer>A</answer>", None, "no reference"),
+        (float("nan"), "<answer>A</answer>", None, "no reference"),
+    ],
+)
+def test_reference_shapes(reference, completion, expected, reason):
+    out = JaccardReward().evaluate([None], [completion], answer=[reference])
+    assert out.scores[0] == (pytest.approx(expected) if expected is not None else None)
+    assert reason in out.reasons[0]
+
+
+@pytest.mark.parametrize(
+    "kwargs,completion,reference,expected",
+    [
+        ({"mode": "normalized"}, "<answer>a ;  b</answer>", "<answer>A;B</answer>", 1.0),
+        ({"mode": "normalized"}, "<answer>Pleural   Effusion</answer>", "<answer>pleural effusion</answer>", 1.0),
+        ({"mode": "normalized", "synonyms": {"Enlarged heart": "cardiomegaly"}}, "<answer>enlarged  HEART; edema</answer>", "<answer>Cardiomegaly</answer>", 0.5),
+        ({"mode": "normalized", "synonyms": {"AF": "atrial fibrillation"}}, "<answer>af</answer>", "<answer>Atrial Fibrillation</answer>", 1.0),
+        ({"metric": "f1"}, "<answer>A; B</answer>", "<answer>A; C</answer>", 0.5),  # 2·1/(2+2)
+        ({"metric": "jaccard"}, "<answer>A; B</answer>", "<answer>A; C</answer>", 1 / 3),
+        ({"metric": "f1"}, "<answer></answer>", "<answer></answer>", 0.0),
+        ({"separator": ","}, "<answer>A, B</answer>", ["A", "B"], 1.0),
+        ({"separator": "|", "mode": "normalized", "metric": "f1"}, "<answer>a|b|c</answer>", "<answer>A|B</answer>", 0.8),
+    ],
+)
+def test_modes(kwargs, completion, reference, expected):
+    out = JaccardReward(**kwargs).evaluate([None], [completion], answer=[reference])
+    assert out.scores[0] == pytest.approx(expected)
+
+
+def test_details_and_columns():
+    reward = JaccardReward(answer_column="gold")
+    assert reward.columns == ("gold",)
+    out = reward.evaluate([None, None], ["<answer>A; B</answer>", "nothing"], gold=[REF, REF])
+    assert out.details["jaccard"] == [pytest.approx(2 / 3), 0.0]
+    assert out.details["f1"] == [pytest.approx(0.8), 0.0]
+    assert "2 of 3 reference labels found" in out.reasons[0]
+    assert out.reasons[1] == "no <answer> block in completion"
+
+
+def test_conversational_completion():
+    completion = [{"role": "assistant", "content": "<answer>A; B; C</answer>"}]
+    assert JaccardReward()(completions=[completion], answer=[REF]) == [1.0]
+
+
+@pytest.mark.parametrize(
+    "kwargs,key",
+    [
+        ({"mode": "fuzzy"}, "mode"),
+        ({"metric": "dice"}, "metric"),
+        ({"separator": ""}, "separator"),
+        ({"separator": "  "}, "separator"),
+        ({"synonyms": {"a": "b"}}, "synonyms"),  # needs mode: normalized
+        ({"mode": "normalized", "synonyms": {"a": 1}}, "synonyms"),
+        ({"answer_column": ""}, "answer_column"),
+    ],
+)
+def test_bad_params(kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        JaccardReward(**kwargs)
+
+
+def test_config_rejects_unknown_key():
+    with pytest.raises(ConfigError, match="allowed"):
+        parse_config({"rewards": [{"name": "j", "type": "jaccard", "labels_col": "x"}]})
+    config = parse_config({"rewards": [{"name": "j", "type": "jaccard", "mode": "normalized", "metric": "f1"}]})
+    scores = config.build_rewards().score([None], ["<answer>a</answer>"], answer=["<answer>A</answer>"]).scores
+    assert scores[0, 0] == 1.0 and not math.isnan(scores[0, 0])
