@@ -137,6 +137,8 @@ class ForecastClassCost(RolloutReward):
         observed = observed_values(row.get(self.observed_column))
         if observed is None:
             return Scored(None, f"no observation in column {self.observed_column!r} (empty or NaN)")
+        if not any(math.isfinite(o) and o > 0 for o in observed):
+            return Scored(math.nan, "no valid observation (NaN or <= 0)")
         predicted = forecast_values(completion, len(observed))
         if predicted is None:
             return Scored(0.0, f"expected {len(observed)} forecast number(s), found fewer")
@@ -154,8 +156,6 @@ class ForecastClassCost(RolloutReward):
             key = "hits" if hp and ho else "misses" if ho else "false_alarms" if hp else "correct_negatives"
             counts[key] += 1
             counts["exact_class"] += cp == co
-        if weight_sum == 0:
-            return Scored(math.nan, "no valid observation (NaN or <= 0)")
         valid = counts["hits"] + counts["misses"] + counts["false_alarms"] + counts["correct_negatives"]
         reason = f"{int(counts['exact_class'])}/{int(valid)} exact class, {int(counts['false_alarms'])} false alarm(s), {int(counts['misses'])} miss(es)"
         return Scored(total / weight_sum, reason, counts)

@@ -1,0 +1,170 @@
+"""forecast_class_cost (FAKER-Air): class edges, hand-computed reward table, NaN observations, POD/FAR/POFD/CSI/F1,
+and the real Beijing PM2.5 data."""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+from polyreward.rewards.forecast import ForecastClassCost, forecast_values, observed_values
+from polyreward.data import load_beijing_pm25
+from polyreward.verifiers.forecast import Contingency, class_edges, contingency, metrics_from_details, pm_class, verification_metrics
+
+NAN = float("nan")
+
+
+@pytest.fixture(scope="module")
+def beijing_rows():
+    from clinical_helpers import beijing_csv
+
+    return load_beijing_pm25(beijing_csv())
+
+
+@pytest.mark.parametrize(
+    "value,scheme,pollutant,expected",
+    [
+        (15, "korea", "pm25", 0), (15.01, "korea", "pm25", 1), (35, "korea", "pm25", 1), (36, "korea", "pm25", 2),
+        (75, "korea", "pm25", 2), (76, "korea", "pm25", 3), (-3, "korea", "pm25", 0), (math.inf, "korea", "pm25", 3),
+        (30, "korea", "pm10", 0), (81, "korea", "pm10", 2), (151, "korea", "pm10", 3),
+        (9.0, "us_epa", "pm25", 0), (9.1, "us_epa", "pm25", 1), (35.5, "us_epa", "pm25", 2), (225.5, "us_epa", "pm25", 5),
+        (12.1, "us_epa_2012", "pm25", 1), (155, "us_epa", "pm10", 2), (115.5, "china", "pm25", 3),
+    ],
+)
+def test_classes(value, scheme, pollutant, expected):
+    assert pm_class(value, class_edges(scheme, pollutant)) == expected
+
+
+# Korea PM2.5 edges 15/35/75, high = class >= 2; released defaults α = 0, β = 1, γ = 0.1
+TABLE = [
+    ("<answer>10</answer>", 12, 1.0),
+    ("<answer>15</answer>", 15.5, 0.0),  # 0 vs 1: wrong class, no alarm
+    ("<answer>36</answer>", 30, -0.1),  # false alarm
+    ("<answer>80</answer>", 50, 0.0),  # both high, wrong class
+    ("<answer>20</answer>", 100, 0.0),  # miss: not penalised
+    ("<answer>35</answer>", 35, 1.0),
+    ("<answer>35.01</answer>", 35, -0.1),
+    ("<answer>-5</answer>", 3, 1.0),
+    ("<answer>1e999</answer>", 100, 1.0),  # inf is "very bad"
+    ("<answer>42 (class 2)</answer>", 40, 1.0),  # first number inside <answer>
+    ("maybe 40 or 50 ug/m3", 60, 1.0),  # no block: last number, unit suffix ignored
+    ("PM2.5 will be 50 µg/m³.", 60, 1.0),
+    ("no idea", 40, 0.0),
+    ("<answer></answer> 40", 40, 0.0),  # an empty block holds no number
+    ("<answer>10</answer>", "12", 1.0),  # numeric text (CSV cell)
+]
+
+
+@pytest.mark.parametrize("completion,observed,expected", TABLE)
+def test_reward_table(completion, observed, expected):
+    assert ForecastClassCost()(completions=[completion], observed=[observed]) == [pytest.approx(expected)]
+
+
+@pytest.mark.parametrize(
+    "observed,reason",
+    [(None, "no observation"), (NAN, "no observation"), (0, "no valid observation"), (-4, "no valid observation"),
+     ("abc", "no valid observation"), ([NAN, None], "no valid observation")],
+)
+def test_invalid_observations(observed, reason):
+    out = ForecastClassCost().evaluate([None], ["<answer>40</answer>"], observed=[observed])
+    score = out.scores[0]
+    assert score is None or math.isnan(score)
+    assert reason in out.reasons[0]
+
+
+@pytest.mark.parametrize(
+    "kwargs,completion,observed,expected",
+    [
+        ({}, "<answer>100, 20</answer>", [NAN, 20], 1.0),  # the NaN step is skipped
+        ({}, "<answer>10, 10</answer>", [10, 50], 1 / 1.75),  # linear step weights 1.0, 0.75
+        ({"step_weights": "uniform"}, "<answer>10, 10</answer>", [10, 50], 0.5),
+        ({}, "<answer>[10, 10, 60]</answer>", "[10, 12, 60]", (1 + 0.875 + 0.75) / 2.625),
+        ({}, "<answer>10</answer>", [10, 50], 0.0),  # too few numbers
+        ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>80</answer>", 50, 0.5),  # CLI defaults: coarse only
+        ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>36</answer>", 30, 0.0),
+        ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>10</answer>", 12, 1.0),
+        ({"alpha": 1.0, "beta": 1.0, "gamma": 1.0}, "<answer>36</answer>", 30, -1.0),
+        ({"pollutant": "pm10"}, "<answer>79</answer>", 31, 1.0),
+        ({"thresholds": "us_epa"}, "<answer>9.0</answer>", 9.05, 0.0),
+        ({"thresholds": [50], "high_class": 1}, "<answer>60</answer>", 40, -0.1),
+        ({"high_class": 3}, "<answer>80</answer>", 50, -0.1),  # high = "very bad" only: 80 (class 3) vs 50 (class 2) is an alarm
+        ({"high_class": 3}, "<answer>60</answer>", 50, 1.0),
+    ],
+)
+def test_options(kwargs, completion, observed, expected):
+    reward = ForecastClassCost(**kwargs)
+    assert reward(completions=[completion], observed=[observed]) == [pytest.approx(expected)]
+
+
+def test_metrics_hand_computed():
+    # pred > 35 : T T T F F ; obs > 35 : T T F F T  -> TP 2, FP 1, TN 1, FN 1
+    table = contingency([40, 50, 60, 10, 10], [50, 60, 10, 20, 70], 35)
+    assert table == Contingency(tp=2, fn=1, fp=1, tn=1)
+    m = verification_metrics(table)
+    assert m["POD"] == pytest.approx(2 / 3)
+    assert m["FAR"] == pytest.approx(1 / 3)  # false alarm RATIO: FP / (TP + FP)
+    assert m["POFD"] == pytest.approx(1 / 2)  # false alarm RATE: FP / (FP + TN)
+    assert m["CSI"] == pytest.approx(2 / 4)
+    assert m["F1"] == pytest.approx(4 / 6)
+    assert m["bias"] == pytest.approx(1.0)
+    assert contingency([40, 40], [NAN, 0], 35) == Contingency()  # invalid observations skipped
+    empty = verification_metrics(Contingency(tn=3))
+    assert math.isnan(empty["POD"]) and math.isnan(empty["FAR"]) and empty["POFD"] == 0.0
+    assert verification_metrics(Contingency(tn=3), zero_division=0.0)["POD"] == 0.0
+
+
+def test_metrics_from_reward_details():
+    reward = ForecastClassCost()
+    out = reward.evaluate([None] * 6, ["<answer>40</answer>", "<answer>50</answer>", "<answer>60</answer>", "<answer>10</answer>", "<answer>10</answer>", "?"],
+                          observed=[50, 60, 10, 20, 70, NAN])
+    m = metrics_from_details(out.details)
+    assert (m["TP"], m["FP"], m["TN"], m["FN"]) == (2, 1, 1, 1)
+    assert m["POD"] == pytest.approx(2 / 3) and m["POFD"] == pytest.approx(0.5)
+    assert reward.event_threshold == 35.0
+
+
+def test_parsing_helpers():
+    assert observed_values("[1, null, \"x\", 3]")[0] == 1.0 and math.isnan(observed_values("[1, null, \"x\", 3]")[1])
+    assert math.isnan(observed_values(True)[0])
+    assert forecast_values("<answer>1, 2, 3</answer> 9", 2) == [1.0, 2.0]
+    assert forecast_values("a 1 b 2 c 3", 2) == [2.0, 3.0]
+    assert forecast_values("10 µg/m3", 1) == [10.0]
+
+
+@pytest.mark.parametrize(
+    "kwargs,key",
+    [({"pollutant": "o3"}, "pollutant"), ({"thresholds": "japan"}, "thresholds"), ({"thresholds": [35, 15]}, "increasing"),
+     ({"thresholds": []}, "thresholds"), ({"high_class": 4}, "high_class"), ({"high_class": 0}, "high_class"),
+     ({"alpha": -0.1}, "alpha"), ({"gamma": math.inf}, "gamma"), ({"step_weights": "exp"}, "step_weights"), ({"observed_column": ""}, "observed_column")],
+)
+def test_bad_params(kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        ForecastClassCost(**kwargs)
+
+
+def test_score_range_follows_weights():
+    assert ForecastClassCost().score_range == (-0.1, 1.0)
+    assert ForecastClassCost(alpha=0.5, beta=0.5, gamma=0.3).score_range == (-0.3, 1.0)
+
+
+def test_real_beijing_pm25(beijing_rows):
+    """Real data: 1,825 next-day rows; persistence forecasts score in range; the truth scores 1."""
+    assert len(beijing_rows) == 1825
+    missing = [r for r in beijing_rows if r["observed"] is None]
+    assert 0 < len(missing) < 200
+    rows = [r for r in beijing_rows if r["observed"] is not None][:500]
+    truth = [f"<answer>{r['observed']}</answer>" for r in rows]
+    reward = ForecastClassCost()
+    assert reward(completions=truth, observed=[r["observed"] for r in rows]) == [1.0] * len(rows)
+    persistence = []
+    for r in rows:
+        seen = [v for v in r["history"] if v is not None] or [0.0]
+        persistence.append(f"<answer>{sum(seen) / len(seen):.1f}</answer>")
+    out = reward.evaluate([None] * len(rows), persistence, observed=[r["observed"] for r in rows])
+    assert all(-0.1 <= s <= 1.0 for s in out.scores)
+    m = metrics_from_details(out.details)
+    assert m["TP"] + m["FN"] + m["FP"] + m["TN"] == len(rows)
+    # persistence on the first 500 valid days (2010-2011): pinned counts, metrics from their definitions
+    assert (m["TP"], m["FN"], m["FP"], m["TN"]) == (332, 63, 60, 45)
+    assert m["POD"] == pytest.approx(332 / 395) and m["FAR"] == pytest.approx(60 / 392) and m["POFD"] == pytest.approx(60 / 105)
+    assert m["CSI"] == pytest.approx(332 / 455) and m["F1"] == pytest.approx(664 / 787)
