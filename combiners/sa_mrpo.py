@@ -1,6 +1,7 @@
 """SA-MRPO: saturation-aware advantage reweighting for multi-reward policy optimisation.
 
-RECONSTRUCTED (ALGORITHMS.md §3): the SA-MRPO paper could not be read; its abstract ("standardizes each
+Source: the SA-MRPO abstract; formula from NVlabs/GDPO @41f74c5 (SA-GDPO). RECONSTRUCTED (ALGORITHMS.md §3):
+the SA-MRPO paper could not be read; its abstract ("standardizes each
 reward objective independently and adaptively discounts its contribution according to a batch-level
 estimate of objective saturation") matches the SA-GDPO code of NVlabs/GDPO @41f74c5 almost word for word,
 so the formula is SA-GDPO's (see :mod:`polyreward.combiners.sa_gdpo`):
