@@ -43,6 +43,7 @@ Entity = tuple[str, str]
 Triplet = tuple[str, str, str]
 
 
+@lru_cache(maxsize=65536)
 def _singular(token: str) -> str:
     if len(token) > 4 and token.endswith("ies"):
         return token[:-3] + "y"
@@ -96,6 +97,7 @@ class Lexicon:
     phrases: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
     cues: dict[tuple[str, ...], str] = field(default_factory=dict)
     max_len: int = 1
+    lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)  # first token -> phrase lengths, longest first
 
     @classmethod
     def from_json(cls, path: Path = LEXICON_PATH) -> Lexicon:
@@ -123,6 +125,10 @@ class Lexicon:
         for kind in ("pseudo_negation", "uncertain_post", "negation_post", "negation_pre", "uncertain_pre", "suggestive", "terminators"):
             for phrase in data[kind]:
                 add(lex.cues, phrase, kind)
+        starts: dict[str, set[int]] = {}
+        for key in (*lex.phrases, *lex.cues):
+            starts.setdefault(key[0], set()).add(len(key))
+        lex.lengths = {token: tuple(sorted(n, reverse=True)) for token, n in starts.items()}
         return lex
 
 
@@ -144,9 +150,12 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
     """Longest-match spans: (start, end, table, kind, text) with table 'phrase' or 'cue'."""
     spans = []
     i, n = 0, len(tokens)
+    lengths = lex.lengths
     while i < n:
         hit = None
-        for length in range(min(lex.max_len, n - i), 0, -1):
+        for length in lengths.get(tokens[i], ()):
+            if i + length > n:
+                continue
             key = tuple(tokens[i : i + length])
             phrase, cue = lex.phrases.get(key), lex.cues.get(key)
             if phrase is not None and cue is not None:  # "likely", "resolved": prefer the cue reading
