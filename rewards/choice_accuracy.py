@@ -1,0 +1,53 @@
+"""``choice_accuracy``: 1.0 when the completion picks the gold option (A–E letter, option text, or
+PubMedQA yes/no/maybe), else 0.0; ``None`` when the gold cannot be read.
+
+    r = 1[ letter_or_label(completion) == letter_or_label(gold) ]
+
+Extraction tiers and reference formats: :mod:`polyreward.verifiers.choice` (reconstructed from
+MedQA/PubMedQA conventions; LIBRARIES.md §1.5 notes Math-Verify misses "The answer is (C).").
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored
+from polyreward.verifiers.choice import verify_choice
+
+
+class ChoiceAccuracy(RolloutReward):
+    """Multiple-choice correctness against ``answer_column`` (options optional in ``options_column``)."""
+
+    type_name = "choice_accuracy"
+    exactness = "reconstructed"
+    description = "picked option == gold (A-E letter, option text, MedQA 'C. text', PubMedQA yes/no/maybe)"
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        answer_column: str = "answer",
+        options_column: str | None = None,
+        letters: str = "ABCDE",
+    ) -> None:
+        super().__init__(name, weight)
+        if not isinstance(answer_column, str) or not answer_column:
+            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+        if options_column is not None and (not isinstance(options_column, str) or not options_column):
+            raise ValueError(f"options_column must be a column name or null, got {options_column!r}")
+        if not isinstance(letters, str) or not letters.isalpha() or not letters.isupper() or len(set(letters)) != len(letters) or len(letters) < 2:
+            raise ValueError(f"letters must be distinct upper-case letters such as 'ABCDE', got {letters!r}")
+        self.answer_column = answer_column
+        self.options_column = options_column
+        self.letters = letters
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,) + ((self.options_column,) if self.options_column else ())
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        options = row.get(self.options_column) if self.options_column else None
+        verdict = verify_choice(pred=completion, ref=row.get(self.answer_column), letters=self.letters, options=options)
+        return Scored(verdict.score, verdict.describe())

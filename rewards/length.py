@@ -1,0 +1,106 @@
+"""``overlong_penalty``: DAPO soft overlong punishment (Yu et al. 2025, arXiv 2503.14476, Eq. 13).
+
+With L = completion length in tokens, L_max = ``max_completion_len``, L_cache = ``soft_punish_cache``::
+
+    R_len(L) = 0                                   if L <= L_max - L_cache
+             = ((L_max - L_cache) - L) / L_cache    if L_max - L_cache < L <= L_max
+             = -1                                  if L > L_max
+
+Exact (paper Eq. 13; same as TRL ``get_soft_overlong_punishment`` and verl's DAPO reward manager;
+ALGORITHMS.md §7). ``soft_punish_cache: 0`` is a hard cliff: 0 up to L_max, -1 above.
+
+Length source, first available (the reason names the one used):
+
+1. the ``completion_ids`` column (TRL passes the token ids to every reward function);
+2. a local tokenizer directory given as ``tokenizer`` (never downloaded from a hub);
+3. whitespace-separated words (a rough stand-in; configure 1 or 2 for training).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+from polyreward.reward import Reward, RewardOutput
+from polyreward.schema import completion_text, is_missing
+
+
+def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int) -> float:
+    """DAPO Eq. 13 for one length (see module docstring)."""
+    expected = max_completion_len - soft_punish_cache
+    if length <= expected:
+        return 0.0
+    if length > max_completion_len:
+        return -1.0
+    return (expected - length) / soft_punish_cache
+
+
+class OverlongPenalty(Reward):
+    """DAPO soft overlong punishment on token lengths (0 .. -1)."""
+
+    type_name = "overlong_penalty"
+    exactness = "exact"
+    description = "DAPO soft overlong punishment: 0 below L_max-L_cache, linear to -1 at L_max, -1 above"
+    score_range = (-1.0, 0.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        max_completion_len: int = 20480,
+        soft_punish_cache: int = 4096,
+        tokenizer: str | None = None,
+        ids_column: str = "completion_ids",
+    ) -> None:
+        super().__init__(name, weight)
+        for key, value in (("max_completion_len", max_completion_len), ("soft_punish_cache", soft_punish_cache)):
+            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+                raise ValueError(f"{key} must be a non-negative integer (tokens), got {value!r}")
+        if max_completion_len < 1 or soft_punish_cache > max_completion_len:
+            raise ValueError(
+                f"need 0 <= soft_punish_cache <= max_completion_len and max_completion_len >= 1, got {soft_punish_cache} and {max_completion_len}"
+            )
+        if soft_punish_cache == max_completion_len:
+            # DAPO pitfall (ALGORITHMS.md §7): L_max - L_cache = 0 penalises every completion
+            raise ValueError("soft_punish_cache == max_completion_len would penalise every non-empty completion; make the cache smaller")
+        if tokenizer is not None and not Path(tokenizer).expanduser().is_dir():
+            raise ValueError(f"tokenizer must be a local tokenizer directory (nothing is downloaded), got {tokenizer!r}")
+        self.max_completion_len = max_completion_len
+        self.soft_punish_cache = soft_punish_cache
+        self.tokenizer = tokenizer
+        self.ids_column = ids_column
+        self._tokenizer: Any = None
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        state["_tokenizer"] = None  # reloaded lazily on the other side
+        return state
+
+    def _lengths(self, completions: Sequence[Any], ids: Sequence[Any] | None) -> tuple[list[int | None], str]:
+        if ids is not None:
+            return [None if is_missing(x) else len(x) for x in ids], self.ids_column
+        texts = [completion_text(c) for c in completions]
+        if self.tokenizer is not None:
+            if self._tokenizer is None:
+                from transformers import AutoTokenizer
+
+                self._tokenizer = AutoTokenizer.from_pretrained(str(Path(self.tokenizer).expanduser()))
+            return [len(x) for x in self._tokenizer(texts, add_special_tokens=False)["input_ids"]], "tokenizer"
+        return [len(t.split()) for t in texts], "whitespace tokens"
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        ids = columns.get(self.ids_column)
+        lengths, source = self._lengths(completions, ids)
+        scores: list[float | None] = []
+        reasons: list[str] = []
+        for length in lengths:
+            if length is None:
+                scores.append(math.nan)
+                reasons.append(f"no {self.ids_column} for this rollout")
+                continue
+            score = soft_overlong_punishment(length, self.max_completion_len, self.soft_punish_cache)
+            scores.append(score)
+            reasons.append(f"length {length} ({source}); limit {self.max_completion_len}, cache {self.soft_punish_cache}")
+        return RewardOutput(scores, reasons, {"length": [float(x) if x is not None else None for x in lengths]})

@@ -1,0 +1,71 @@
+"""``math_accuracy``: 1.0 when the completion's final answer equals the gold answer, else 0.0.
+
+    r = 1[ verify(gold=answer_column, pred=final answer of completion) ]     None if the gold is unusable
+
+Equivalence is Math-Verify 0.9.0 (sympy) hardened as described in :mod:`polyreward.verifiers.math`:
+cheap extraction and a pure-Python numeric fast path in the main process; everything that needs
+sympy runs in the shared :class:`~polyreward.engine.WorkerPool` with a hard per-item timeout, and
+identical (gold, answer) pairs inside a batch are verified once. A killed item scores 0.0 (or NaN
+with ``on_timeout: nan``) with reason ``timeout``. Same contract as TRL's ``accuracy_reward``
+(gold unparseable -> ``None``), which this replaces. Tag: exact (Math-Verify semantics) with
+documented fixes for Math-Verify issues #14, #60 and #65.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import Any
+
+from polyreward.reward import Reward, RewardOutput
+from polyreward.verifiers.math import verify_batch
+
+ON_TIMEOUT = ("zero", "nan")
+
+
+class MathAccuracy(Reward):
+    """Math answer correctness against ``answer_column`` (Math-Verify with a hard-timeout worker pool)."""
+
+    type_name = "math_accuracy"
+    exactness = "exact"
+    description = "final answer == gold (Math-Verify + numeric fast path, hard-timeout worker pool)"
+    score_range = (0.0, 1.0)
+
+    def __init__(
+        self,
+        name: str | None = None,
+        weight: float = 1.0,
+        answer_column: str = "answer",
+        pool: Any = None,
+        timeout: float = 5.0,
+        on_timeout: str = "zero",
+    ) -> None:
+        super().__init__(name, weight)
+        if not isinstance(answer_column, str) or not answer_column:
+            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+        if on_timeout not in ON_TIMEOUT:
+            raise ValueError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
+        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
+            raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+        self.answer_column = answer_column
+        self.pool = pool
+        self.timeout = float(timeout)
+        self.on_timeout = on_timeout
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def _pool(self) -> Any:
+        if self.pool is None:
+            from polyreward.engine import shared_pool
+
+            self.pool = shared_pool(timeout=self.timeout)
+        return self.pool
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        if self.answer_column not in columns:
+            raise KeyError(f"reward {self.name!r} reads column {self.answer_column!r} that the batch does not have; available: {sorted(columns)}")
+        verdicts = verify_batch(
+            completions, columns[self.answer_column], pool=self._pool(), timeout=self.timeout, on_timeout=self.on_timeout
+        )
+        return RewardOutput([v.score for v in verdicts], [v.describe() for v in verdicts])

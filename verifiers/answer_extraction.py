@@ -1,0 +1,177 @@
+"""Find the final answer in a model completion with cheap regexes (no sympy; main process).
+
+Priority, first hit wins (each searched right-to-left, i.e. the model's *last* statement counts):
+
+1. ``<answer>...</answer>`` (last block; its inside is searched again with the rules below, else taken whole)
+2. ``\\boxed{...}`` / ``\\fbox{...}`` / ``\\boxed 5`` with brace matching (nested braces); boxes that
+   sit next to each other ("\\boxed{1} and \\boxed{2}") are joined as a list, as Math-Verify does
+3. an anchor phrase: "final answer is X", "the answer is X", "Answer: X", "#### X" (GSM8K), with
+   markdown bold around the phrase allowed
+4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on one of the last two lines
+5. markdown bold ``**73**`` on the last line
+6. the last number on the last non-empty line
+
+Thinking models: everything up to the last ``</think>`` is dropped; a ``<think>`` that is never
+closed means the model ran out of budget mid-thought and there is no answer. Only the last
+``MAX_TAIL_CHARS`` characters are searched, so a 1 MB completion costs the same as a short one.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+MAX_TAIL_CHARS = 6000
+
+
+@dataclass(frozen=True)
+class Extracted:
+    """An answer found in a completion: its raw ``text`` and where it came from (``source``)."""
+
+    text: str
+    source: str
+
+
+def strip_thinking(text: str) -> str:
+    """The part of ``text`` after the last ``</think>``; ``""`` when a ``<think>`` is left open."""
+    close = text.rfind("</think>")
+    if close >= 0:
+        return text[close + len("</think>"):]
+    if "<think>" in text:
+        return ""
+    return text
+
+
+def _close_brace(text: str, start: int) -> int:
+    """Index of the ``}`` matching the ``{`` at ``start`` (-1 if unbalanced); skips ``\\{`` ``\\}``."""
+    depth = 0
+    i = start
+    while i < len(text):
+        char = text[i]
+        if char == "\\":
+            i += 2
+            continue
+        if char == "{":
+            depth += 1
+        elif char == "}":
+            depth -= 1
+            if depth == 0:
+                return i
+        i += 1
+    return -1
+
+
+_BOX = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
+
+
+def find_boxes(text: str) -> list[tuple[int, int, str]]:
+    """Every ``\\boxed``/``\\fbox`` as (start, end, content), in order; unclosed boxes are skipped."""
+    boxes = []
+    for match in _BOX.finditer(text):
+        if match.group(1) == "{":
+            open_at = match.start(1)
+            close_at = _close_brace(text, open_at)
+            if close_at < 0:
+                continue
+            boxes.append((match.start(), close_at + 1, text[open_at + 1:close_at]))
+        else:  # "\boxed 5": one token
+            token = re.match(r"[^\s$]+", text[match.start(1):]).group()
+            boxes.append((match.start(), match.start(1) + len(token), token))
+    return boxes
+
+
+_BOX_JOINER = re.compile(r"^[\s$,;]*(?:and|or|,|\\text\{\s*(?:and|or|,)\s*\}|\\quad|\\qquad)?[\s$,;]*$")
+
+
+def _last_boxed(text: str) -> str | None:
+    boxes = find_boxes(text)
+    if not boxes:
+        return None
+    chosen = [boxes[-1]]
+    for box in reversed(boxes[:-1]):
+        gap = text[box[1]:chosen[0][0]]
+        if len(gap) > 20 or not _BOX_JOINER.match(gap) or box[2].strip() == chosen[0][2].strip():
+            break
+        chosen.insert(0, box)
+    return ", ".join(b[2].strip() for b in chosen)
+
+
+_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
+_ANCHOR = re.compile(
+    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|answer)\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
+    re.IGNORECASE,
+)
+# prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
+_PROSE_STOP = re.compile(
+    r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
+    r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|\n",
+    re.IGNORECASE,
+)
+_MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$([^$]+?)(?<!\\)\$", re.DOTALL)
+_PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+_BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
+_LAST_NUMBER = re.compile(
+    r"[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+"
+)
+
+
+def _answer_after_anchor(segment: str) -> str:
+    """Trim the text after an anchor to the answer: the first math environment, else up to prose."""
+    segment = segment.lstrip()
+    env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
+    if env:
+        return next(g for g in env.groups() if g is not None)
+    boxed = _last_boxed(segment[:300])
+    if boxed is not None:
+        return boxed
+    stop = _PROSE_STOP.search(segment)
+    return segment[:stop.start()] if stop else segment[:300]
+
+
+def _last_lines(text: str, count: int) -> str:
+    lines = [line for line in text.rstrip().split("\n") if line.strip()]
+    return "\n".join(lines[-count:])
+
+
+def extract_answer(text: str) -> Extracted | None:
+    """The final answer of a completion (see module docstring for the rules), or None."""
+    if not text:
+        return None
+    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    if not text.strip():
+        return None
+    tags = _ANSWER_TAG.findall(text)
+    if tags:
+        inner = tags[-1].strip()
+        found = _extract_plain(inner)
+        prose = len(_PROSE_WORD.findall(inner)) >= 2
+        if found is not None and (found.source != "last_number" or prose):
+            return Extracted(found.text, "answer_tag+" + found.source)
+        return Extracted(inner, "answer_tag") if inner else None
+    return _extract_plain(text)
+
+
+def _extract_plain(text: str) -> Extracted | None:
+    boxed = _last_boxed(text)
+    if boxed is not None and boxed.strip():
+        return Extracted(boxed, "boxed")
+    anchors = list(_ANCHOR.finditer(text))
+    for anchor in reversed(anchors):
+        answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600]).strip()
+        if answer.strip(" .*$:"):
+            return Extracted(answer, "anchor")
+    tail = _last_lines(text, 2)
+    last_line = _last_lines(tail, 1)
+    envs = [m for m in _MATH_ENV.finditer(tail)]
+    if envs:
+        env = envs[-1]
+        content = next(g for g in env.groups() if g is not None).strip()
+        if content and env.end() > len(tail) - len(last_line) - 1:
+            return Extracted(content, "latex")
+    bold = _BOLD.findall(last_line)
+    if bold and bold[-1].strip(" .:"):
+        return Extracted(bold[-1], "bold")
+    numbers = _LAST_NUMBER.findall(last_line)
+    if numbers:
+        return Extracted(numbers[-1].strip(), "last_number")
+    return None

@@ -1,0 +1,217 @@
+"""Multiple-choice verification: A–E letters (configurable), option text, and yes/no/maybe labels.
+
+    verify_choice(pred=completion, ref="C. Tell the attending ...", options=...) -> Verdict
+
+References come MedQA-style (``"C. text"``), as a bare letter (``"C"``, ``"(C)"``), as the option text
+alone, or as a PubMedQA label (``yes``/``no``/``maybe``). Options come as a dict ``{"A": "..."}``, a
+JSON string of one, a list, or MedQA's newline string ``"A. ...\\nB. ..."``.
+
+A letter is read from the completion (after ``</think>``) by tiers, first tier with a hit wins, the
+rightmost hit inside a tier:
+
+1. ``<answer>...</answer>``; 2. ``\\boxed{C}``; 3. answer phrases ("Answer: (B)", "The correct option
+is B: ...", "I would choose C"); 4. bare option mentions ("Option C"); 5. markdown ``**B**``; 6. a line
+that starts with the letter ("C. Tell the attending..."); 7. the option text alone.
+
+The article "A" ("A patient with ...") is not read as option A unless it stands alone or is
+followed by punctuation. Reconstructed from MedQA/PubMedQA answer conventions and the phrasings
+small models produce; not a published algorithm.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.schema import completion_text, is_missing
+from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, strip_thinking
+from polyreward.verifiers.verdict import Verdict
+
+LABELS = ("yes", "no", "maybe")
+_CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "so", "the"}
+
+
+def parse_options(value: Any) -> dict[str, str]:
+    """Options as {letter: text} from a dict, a JSON string, a list, or ``"A. ...\\nB. ..."`` lines."""
+    if is_missing(value):
+        return {}
+    if isinstance(value, str):
+        stripped = value.strip()
+        if stripped.startswith("{") or stripped.startswith("["):
+            try:
+                return parse_options(json.loads(stripped))
+            except ValueError:
+                pass
+        options = {}
+        for match in re.finditer(r"(?m)^\s*\(?([A-Z])[.):]\s*(.+?)\s*$", value):
+            options[match.group(1)] = match.group(2)
+        return options
+    if isinstance(value, Mapping):
+        return {str(k).strip().upper(): str(v).strip() for k, v in value.items()}
+    if isinstance(value, (list, tuple)):
+        return {chr(ord("A") + i): str(v).strip() for i, v in enumerate(value)}
+    raise ValueError(f"cannot read options from a {type(value).__name__}")
+
+
+def _norm(text: str) -> str:
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def _letter_token(letters: str) -> str:
+    cls = re.escape(letters) + re.escape(letters.lower())
+    return rf"[(\[]?\s*([{cls}])\s*[)\]]?(?=$|[\s.,:;)*!\]\-–—])"
+
+
+def _accept(text: str, match: re.Match, letters: str) -> str | None:
+    """The letter of a regex hit, unless it is really the article "A"/"a" or a lowercase word."""
+    letter = match.group(1)
+    after = text[match.end():match.end() + 20]
+    next_word = re.match(r"\s+([A-Za-z]+)", after)
+    if letter.islower() and next_word:
+        return None
+    if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS:
+        return None
+    letter = letter.upper()
+    return letter if letter in letters else None
+
+
+def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
+    for match in reversed(list(pattern.finditer(text))):
+        letter = _accept(text, match, letters)
+        if letter is not None:
+            return letter
+    return None
+
+
+def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
+    token = _letter_token(letters)
+    anchor = (
+        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)|answer|"
+        r"i\s+(?:would\s+|will\s+|'d\s+)?(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
+    )
+    return [
+        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?i:(?:option|choice)\s*)?\**\s*" + token)),
+        ("option", re.compile(r"(?i:\b(?:option|choice))\s*\**\s*" + token)),
+        ("bold", re.compile(r"\*\*\s*" + token.replace("(?=$|", "(?=\\*\\*|$|"))),
+        ("line_start", re.compile(r"(?m)^\s*" + token.replace("(?=$|[\\s", "(?=$|[", 1))),
+        ("line_end", re.compile(r"(?<![\w'])" + token.replace("(?=$|[\\s.,:;)*!\\]\\-–—])", r"\s*[.!]?\s*\Z"))),
+    ]
+
+
+def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> str | None:
+    """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
+    cleaned = re.sub(r"\\(?:text|textbf|mathrm)\{([^}]*)\}", r"\1", text).strip().strip("*$ .").strip()
+    match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
+    if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned) or match.group(1).isupper()):
+        return match.group(1).upper()
+    wanted = _norm(cleaned)
+    for letter, option in options.items():
+        if wanted and wanted == _norm(option):
+            return letter
+    return None
+
+
+def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str | None, str]:
+    """The chosen option letter in a completion and the tier that found it (``(None, "")`` if none)."""
+    options = options or {}
+    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    if not text.strip():
+        return None, ""
+    tags = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
+    if tags:
+        inner = tags[-1].strip()
+        letter = _letter_from_short(inner, letters, options)
+        if letter is not None:
+            return letter, "answer_tag"
+        text = inner
+    boxes = find_boxes(text)
+    if boxes:
+        letter = _letter_from_short(boxes[-1][2], letters, options)
+        if letter is not None:
+            return letter, "boxed"
+    for how, pattern in _patterns(letters):
+        letter = _rightmost(text, pattern, letters)
+        if letter is not None:
+            return letter, how
+    letter = _letter_from_short(text, letters, options)
+    if letter is not None:
+        return letter, "whole"
+    letter = _letter_from_option_text(text, options)
+    return (letter, "option_text") if letter is not None else (None, "")
+
+
+def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | None:
+    """The option whose text occurs last in the completion (longest wins a tie)."""
+    haystack = " " + _norm(text) + " "
+    best: tuple[int, int, str] | None = None
+    for letter, option in options.items():
+        needle = _norm(option)
+        if len(needle) < 3:
+            continue
+        at = haystack.rfind(" " + needle + " ")
+        if at >= 0 and (best is None or (at, len(needle)) > best[:2]):
+            best = (at, len(needle), letter)
+    return best[2] if best else None
+
+
+def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
+    """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found."""
+    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    alternatives = "|".join(re.escape(label) for label in labels)
+    tags = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
+    if tags:
+        text = tags[-1]
+    boxes = find_boxes(text)
+    if boxes:
+        match = re.search(rf"\b({alternatives})\b", boxes[-1][2], re.IGNORECASE)
+        if match:
+            return match.group(1).lower(), "boxed"
+    anchor = rf"\b(?:final\s+answer|answer|conclusion|verdict)\**\s*(?:is|:)?\s*:?\s*\**\s*\(?({alternatives})\b"
+    hits = re.findall(anchor, text, re.IGNORECASE)
+    if hits:
+        return hits[-1].lower(), "anchor"
+    first = re.match(rf"\W*({alternatives})\b", text.strip(), re.IGNORECASE)
+    if first:
+        return first.group(1).lower(), "first_word"
+    lines = [line for line in text.strip().split("\n") if line.strip()]
+    if lines:
+        found = {m.lower() for m in re.findall(rf"\b({alternatives})\b", lines[-1], re.IGNORECASE)}
+        if len(found) == 1:
+            return found.pop(), "last_line"
+    return None, ""
+
+
+def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str, str] | None:
+    """Gold as ("letter", "C") or ("label", "yes"); None when it is neither."""
+    if is_missing(ref):
+        return None
+    text = str(ref).strip()
+    if text.lower().strip(".") in LABELS:
+        return "label", text.lower().strip(".")
+    letter = _letter_from_short(text, letters, options or {})
+    if letter is None:
+        match = re.match(r"^\(?([A-Z])[.):]\s+\S", text)
+        letter = match.group(1) if match and match.group(1) in letters else None
+    return ("letter", letter) if letter is not None else None
+
+
+def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None) -> Verdict:
+    """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold)."""
+    option_map = parse_options(options)
+    if option_map:
+        letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
+    gold = parse_reference(ref, letters, option_map)
+    if gold is None:
+        return Verdict(None, "gold_unparseable", "" if is_missing(ref) else str(ref)[:200], rule="choice")
+    kind, answer = gold
+    text = completion_text(pred)
+    if kind == "label":
+        found, how = extract_label(text)
+    else:
+        found, how = extract_letter(text, letters, option_map)
+    if found is None:
+        return Verdict(0.0, "no_answer", answer, rule=kind)
+    equal = found == answer
+    return Verdict(float(equal), "equal" if equal else "not_equal", answer, found, kind, how)

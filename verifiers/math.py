@@ -1,0 +1,281 @@
+"""Hardened math answer verification on top of Math-Verify 0.9.0.
+
+    verify(pred=completion, ref=gold) -> Verdict(score, reason, gold, pred, rule, source)
+
+The check is asymmetric on purpose (Math-Verify README FAQ, LIBRARIES.md §1.3): ``ref`` is trusted
+gold, ``pred`` is untrusted model output. A gold inequality ``1<x<2`` accepts a predicted interval
+``(1,2)``, a gold number accepts a predicted chain ``2+3=5``, but not the other way round.
+
+Pipeline per (completion, reference) pair:
+
+1. **Main process, cheap** (:func:`prepare_reference`, :func:`prepare_prediction`): strip
+   ``<think>``, extract the final answer (:mod:`.answer_extraction`), normalise unicode/markdown/python
+   syntax (:mod:`.math_normalize`). Plain numbers on both sides are compared exactly with
+   :class:`fractions.Fraction` (+ 6-decimal rounding and a relative tolerance) and never reach sympy;
+   multiple-choice golds (``C``) are compared as letters ("The answer is (C)." is Math-Verify's
+   known miss). Inputs that would explode (power towers, huge exponents) are refused here.
+2. **Worker process** (:func:`verify_latex`, run through :class:`polyreward.engine.WorkerPool` with a
+   hard timeout): Math-Verify ``parse`` of the answer wrapped as LaTeX (``$...$``) and ``verify``.
+   Wrapping matters: Math-Verify's plain-expression parser turns ``3*x-1*y+13=0`` into ``0``
+   (issue #60), so ``3*x-1*y+13=0`` and ``3x+4y+14=0`` "matched"; parsed as LaTeX they stay
+   equations and are compared as equations (``3x-y+13=0`` ≡ ``6x-2y+26=0``, ≢ ``3x+4y+14=0``).
+   A match between two numbers is then re-checked with a relative tolerance, because Math-Verify
+   rounds to 6 decimals and so accepts ``1/2^99`` for ``1/2^98`` (issue #14).
+
+Source: Math-Verify 0.9.0 (Apache-2.0), issues #14, #60, #65; reconstructed hardening described in
+../shared/reference/LIBRARIES.md §1 and §5.
+"""
+
+from __future__ import annotations
+
+import logging
+import math
+from collections.abc import Sequence
+from dataclasses import dataclass
+from functools import lru_cache
+from typing import Any, Literal
+
+from polyreward.schema import completion_text, is_missing
+from polyreward.verifiers.answer_extraction import extract_answer, strip_thinking
+from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
+from polyreward.verifiers.verdict import Verdict
+
+REL_TOL = 1e-3  # numbers that Math-Verify calls equal must also agree to this relative tolerance
+_LETTERS = "ABCDEFGHIJ"
+
+OnTimeout = Literal["zero", "nan"]
+
+
+@dataclass(frozen=True)
+class Reference:
+    """A prepared gold answer. ``kind``: number, letter, latex or invalid (``problem`` says why)."""
+
+    kind: str
+    text: str
+    numeral: Numeral | None = None
+    problem: str = ""
+
+
+@dataclass(frozen=True)
+class Prediction:
+    """A prepared model answer (``text`` normalised, ``source`` = where it was found)."""
+
+    text: str
+    source: str
+    numeral: Numeral | None = None
+
+
+@lru_cache(maxsize=65536)
+def prepare_reference(ref: str) -> Reference:
+    """Normalise a gold answer: GSM8K ``#### 42`` and boxed solutions are reduced to the answer."""
+    text = ref.strip()
+    if "####" in text:
+        text = text.rsplit("####", 1)[1].strip()
+    elif "\\boxed" in text or "\\fbox" in text or "<answer>" in text or len(text) > 200:
+        found = extract_answer(text)
+        text = found.text if found is not None else text
+    text = normalize_answer(text)
+    if not text:
+        return Reference("invalid", "", problem="empty reference")
+    letter = _single_letter(text)
+    if letter is not None:
+        return Reference("letter", letter)
+    numeral = parse_numeral(text)
+    if numeral is not None:
+        return Reference("number", text, numeral)
+    problem = size_problem(text)
+    if problem:
+        return Reference("invalid", text[:200], problem=problem)
+    return Reference("latex", text)
+
+
+def _single_letter(text: str) -> str | None:
+    stripped = text.strip().strip("()").strip()
+    for wrapper in ("\\text{", "\\textbf{", "\\mathrm{"):
+        if stripped.startswith(wrapper) and stripped.endswith("}"):
+            stripped = stripped[len(wrapper):-1].strip().strip("()")
+    return stripped if len(stripped) == 1 and stripped in _LETTERS else None
+
+
+def prepare_prediction(completion: str) -> Prediction | None:
+    """Extract and normalise the final answer of a completion (None when there is none)."""
+    found = extract_answer(completion)
+    if found is None:
+        return None
+    text = normalize_answer(found.text)
+    if not text:
+        return None
+    numeral = parse_numeral(text)
+    if numeral is None and "=" in text and text.count("=") <= 4:
+        # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds)
+        numeral = parse_numeral(text.rsplit("=", 1)[1])
+    return Prediction(text, found.source, numeral)
+
+
+def compare_cheap(reference: Reference, completion: str, prediction: Prediction | None) -> Verdict | None:
+    """Decide without sympy when possible (numbers, letters, no answer, oversized); else None."""
+    if reference.kind == "invalid":
+        return Verdict(None, "gold_unparseable", reference.text, rule=reference.problem)
+    if reference.kind == "letter":
+        letters = _LETTERS[: max(5, _LETTERS.index(reference.text) + 1)]
+        letter, how = extract_letter(strip_thinking(completion), letters=letters)
+        if letter is None:
+            return Verdict(0.0, "no_answer", reference.text, rule="letter")
+        return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
+    if prediction is None:
+        return Verdict(0.0, "no_answer", reference.text)
+    if reference.kind == "number" and prediction.numeral is not None:
+        equal = numerals_equal(reference.numeral, prediction.numeral, REL_TOL)
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "numeric", prediction.source)
+    problem = size_problem(prediction.text)
+    if problem:
+        return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
+    return None
+
+
+# --- worker side (sympy) --------------------------------------------------------------------------
+
+
+def _quiet_math_verify() -> None:
+    for name in ("math_verify", "math_verify.parser", "math_verify.grader", "latex2sympy2_extended"):
+        logging.getLogger(name).setLevel(logging.CRITICAL)
+
+
+@lru_cache(maxsize=8192)
+def _parse(text: str) -> tuple:
+    """Math-Verify parse of an answer string as LaTeX (cached; references repeat across a batch)."""
+    from math_verify import ExprExtractionConfig, LatexExtractionConfig, parse
+
+    _quiet_math_verify()
+    parsed = parse(f"${text}$", extraction_config=[LatexExtractionConfig()], parsing_timeout=None)
+    if not parsed and "=" not in text:
+        # plain expressions the LaTeX grammar rejects; never for equations (issue #60: "3*x-1*y+13=0" -> 0)
+        parsed = parse(text, extraction_config=[ExprExtractionConfig()], parsing_timeout=None)
+    return tuple(parsed)
+
+
+def _numeric_values_disagree(gold: Sequence[Any], pred: Sequence[Any]) -> bool:
+    """True when every (number, number) pair differs by more than REL_TOL relative (tiny-number FP)."""
+    import sympy
+
+    pairs = 0
+    for g in gold:
+        for p in pred:
+            if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr) and g.is_number and p.is_number):
+                continue
+            try:
+                gv, pv = sympy.N(g, 30), sympy.N(p, 30)
+                scale = max(abs(gv), abs(pv))
+                if not (scale.is_finite and scale.is_real):
+                    continue
+                pairs += 1
+                if scale == 0 or abs(gv - pv) <= REL_TOL * scale:
+                    return False
+            except (TypeError, ValueError, ArithmeticError):
+                continue
+    return pairs > 0
+
+
+def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
+    """Compare two normalised answers with Math-Verify (runs in a worker; picklable, module-level).
+
+    ``guard=False`` skips the size guard (tests use it to prove the pool's hard kill works).
+    """
+    from math_verify import verify as mv_verify
+
+    if guard:
+        for side, text in (("gold", gold), ("pred", pred)):
+            problem = size_problem(text)
+            if problem:
+                return Verdict(None if side == "gold" else 0.0, "gold_unparseable" if side == "gold" else "too_large", gold, pred, problem)
+    gold_parsed = _parse(gold)
+    if not gold_parsed:
+        return Verdict(None, "gold_unparseable", gold, pred, "math_verify")
+    pred_parsed = _parse(pred)
+    if not pred_parsed:
+        return Verdict(0.0, "pred_unparseable", gold, pred, "math_verify")
+    if not mv_verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None):
+        return Verdict(0.0, "not_equal", gold, pred, "math_verify")
+    if _numeric_values_disagree(gold_parsed, pred_parsed):
+        return Verdict(0.0, "not_equal", gold, pred, "relative_tolerance")
+    return Verdict(1.0, "equal", gold, pred, "math_verify")
+
+
+def raw_math_verify(gold: str, completion: str) -> bool:
+    """Plain Math-Verify ``verify(parse(gold), parse(completion))`` with no guard and no extraction.
+
+    The unprotected baseline: used by the benchmark and by the test that the pool kills the
+    Math-Verify #65 power tower.
+    """
+    from math_verify import parse, verify as mv_verify
+
+    _quiet_math_verify()
+    return bool(mv_verify(parse(gold, parsing_timeout=None), parse(completion, parsing_timeout=None), timeout_seconds=None))
+
+
+# --- public API -----------------------------------------------------------------------------------
+
+
+def _outcome_verdict(outcome: Any, base: Verdict, on_timeout: OnTimeout) -> Verdict:
+    if outcome.ok:
+        verdict: Verdict = outcome.value
+        return Verdict(verdict.score, verdict.reason, base.gold, base.pred, verdict.rule, base.source)
+    if outcome.error in ("timeout", "memory limit exceeded"):
+        score = 0.0 if on_timeout == "zero" else math.nan
+        reason = "timeout" if outcome.error == "timeout" else "memory"
+        return Verdict(score, reason, base.gold, base.pred, "worker_pool", base.source)
+    return Verdict(math.nan, f"error: {outcome.error}"[:300], base.gold, base.pred, "worker_pool", base.source)
+
+
+def verify_batch(
+    preds: Sequence[Any],
+    refs: Sequence[Any],
+    *,
+    pool: Any = None,
+    timeout: float = 5.0,
+    on_timeout: OnTimeout = "zero",
+    guard: bool = True,
+) -> list[Verdict]:
+    """Verify completions ``preds`` (strings or chat messages) against gold answers ``refs``.
+
+    Cheap decisions happen here; the rest goes through ``pool`` (a
+    :class:`polyreward.engine.WorkerPool`; ``None`` runs Math-Verify inline, without a hard timeout,
+    relying on the size guard). Identical (gold, answer) pairs are verified once.
+    """
+    if len(preds) != len(refs):
+        raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
+    if on_timeout not in ("zero", "nan"):
+        raise ValueError(f"on_timeout must be 'zero' or 'nan', got {on_timeout!r}")
+    verdicts: list[Verdict | None] = [None] * len(preds)
+    pending: list[tuple[int, Verdict]] = []
+    items: list[tuple[str, str, bool]] = []
+    for i, (pred, ref) in enumerate(zip(preds, refs)):
+        if is_missing(ref) or (isinstance(ref, str) and not ref.strip()):
+            verdicts[i] = Verdict(None, "no_reference")
+            continue
+        reference = prepare_reference(str(ref))
+        text = completion_text(pred)
+        prediction = prepare_prediction(text)
+        cheap = compare_cheap(reference, text, prediction)
+        if cheap is not None:
+            verdicts[i] = cheap
+            continue
+        pending.append((i, Verdict(None, "", reference.text, prediction.text, source=prediction.source)))
+        items.append((reference.text, prediction.text, guard))
+    if items:
+        if pool is None:
+            from polyreward.engine import WorkerPool
+
+            outcomes = WorkerPool(workers=0).map(verify_latex, items)
+        else:
+            outcomes = pool.map(verify_latex, items, timeout=timeout)
+        for (i, base), outcome in zip(pending, outcomes):
+            verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
+    return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float = 5.0, on_timeout: OnTimeout = "zero") -> Verdict:
+    """Is the final answer of completion ``pred`` equal to gold answer ``ref``? (keyword-only: the
+    check is asymmetric, ``ref`` is trusted gold). See the module docstring for the rules."""
+    return verify_batch([pred], [ref], pool=pool, timeout=timeout, on_timeout=on_timeout)[0]

@@ -1,0 +1,256 @@
+"""Cheap, pure-Python normalisation of extracted math answers (no sympy, runs in the main process).
+
+Three jobs:
+
+* :func:`normalize_answer` turns what a model wrote (unicode symbols, full-width digits, markdown bold,
+  python syntax such as ``x**2 + 3*x``, currency, trailing punctuation) into LaTeX that math-verify's
+  parser reads. Model output is never ``eval``-ed or ``sympify``-ed: python operators are rewritten as
+  text.
+* :func:`parse_numeral` reads plain numbers (``-1,234.5``, ``3/4``, ``\\frac{3}{4}``, ``75\\%``,
+  ``18 apples``) as exact :class:`fractions.Fraction` values, so the common case (GSM8K-style numeric
+  answers) is decided without starting sympy at all.
+* :func:`size_problem` refuses inputs whose value would be astronomically large (power towers such as
+  Math-Verify issue #65, huge exponents, factorials, thousand-digit literals) before sympy sees them;
+  the worker pool's hard timeout stays as the last line of defence.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+from dataclasses import dataclass
+from fractions import Fraction
+
+MAX_ANSWER_CHARS = 1000  # an extracted answer longer than this is not an answer
+MAX_EXPONENT = 10_000  # 2^10000 has ~3,000 digits: fine; larger exponents of numerals are refused
+MAX_FACTORIAL = 2_000
+MAX_DIGITS = 2_000
+
+_SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
+_UNICODE_SYMBOLS = {
+    "−": "-", "–": "-", "—": "-", "‒": "-", "﹣": "-", "－": "-",
+    "×": r" \times ", "✕": r" \times ", "⋅": r" \cdot ", "·": r" \cdot ", "∙": r" \cdot ",
+    "÷": r" \div ", "√": r"\sqrt", "π": r"\pi ", "∞": r"\infty ", "≤": r" \le ", "≥": r" \ge ",
+    "≠": r" \ne ", "±": r"\pm ", "°": r"^\circ", "∈": r" \in ", "∪": r" \cup ", "∩": r" \cap ",
+    "\u2009": " ", "\u202f": " ", "\u00a0": " ", "\u2044": "/", "\u2215": "/",
+}
+_VULGAR_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8"}
+_SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")
+
+
+def normalize_unicode(text: str) -> str:
+    """Map unicode math to ASCII/LaTeX: ``−`` ``×`` ``÷`` ``²`` ``½``, full-width digits, NBSP."""
+    if text.isascii():
+        return text
+    for char, repl in _VULGAR_FRACTIONS.items():
+        text = text.replace(char, repl)
+    # superscripts first: NFKC would turn "x²" into "x2"
+    text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
+    for char, repl in _UNICODE_SYMBOLS.items():
+        text = text.replace(char, repl)
+    return unicodedata.normalize("NFKC", text)
+
+
+_BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
+_PY_POWER = re.compile(r"\*\*")
+_SQRT_CALL = re.compile(r"(?<![\\a-zA-Z])sqrt\s*\(")
+_PI_WORD = re.compile(r"(?<![\\a-zA-Z])pi(?![a-zA-Z])")
+_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?")
+_LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|\\,|\\!|\\ |~)(?=\d{3}(?!\d))")
+
+
+def _rewrite_python_syntax(text: str) -> str:
+    """``x**2`` -> ``x^{2}``, ``sqrt(x)`` -> ``\\sqrt{x}``, ``pi`` -> ``\\pi`` (text rewriting, no eval)."""
+    if "**" in text:
+        out = []
+        i = 0
+        for match in _PY_POWER.finditer(text):
+            out.append(text[i:match.start()])
+            j = match.end()
+            while j < len(text) and text[j] == " ":
+                j += 1
+            if j < len(text) and text[j] == "(":
+                end = _matching(text, j, "(", ")")
+                out.append("^{" + text[j:end + 1] + "}") if end >= 0 else out.append("^")
+                i = end + 1 if end >= 0 else j
+            else:
+                k = j + (1 if j < len(text) and text[j] in "+-" else 0)
+                while k < len(text) and (text[k].isalnum() or text[k] in "._"):
+                    k += 1
+                out.append("^{" + text[j:k] + "}")
+                i = k
+        out.append(text[i:])
+        text = "".join(out)
+    while (match := _SQRT_CALL.search(text)) is not None:
+        start = match.end() - 1
+        end = _matching(text, start, "(", ")")
+        if end < 0:
+            break
+        text = text[:match.start()] + r"\sqrt{" + text[start + 1:end] + "}" + text[end + 1:]
+    return _PI_WORD.sub(r"\\pi", text)
+
+
+def _matching(text: str, start: int, open_char: str, close_char: str) -> int:
+    """Index of the bracket closing the one at ``start`` (-1 if unbalanced)."""
+    depth = 0
+    for i in range(start, len(text)):
+        if text[i] == open_char:
+            depth += 1
+        elif text[i] == close_char:
+            depth -= 1
+            if depth == 0:
+                return i
+    return -1
+
+
+def normalize_answer(text: str) -> str:
+    """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
+    text = normalize_unicode(text.strip())
+    # markdown bold / italics around the whole answer: "**73**", "__73__", "73**"
+    for _ in range(2):
+        match = _BOLD_WRAP.match(text)
+        if match:
+            text = match.group(2).strip()
+    text = re.sub(r"^\*\*|\*\*$", "", text).strip()
+    text = re.sub(r"^\*(?=\S)(.*?)(?<=\S)\*$", r"\1", text)
+    text = _rewrite_python_syntax(text)
+    # surrounding math delimiters and trailing sentence punctuation
+    for _ in range(3):
+        before = text
+        text = text.strip().rstrip(".,;:!?。").strip()
+        if text.startswith("$$") and text.endswith("$$") and len(text) > 4:
+            text = text[2:-2]
+        elif text.startswith("$") and text.endswith("$") and len(text) > 2 and text.count("$") == 2:
+            text = text[1:-1]
+        elif text.startswith(r"\[") and text.endswith(r"\]") or text.startswith(r"\(") and text.endswith(r"\)"):
+            text = text[2:-2]
+        if text == before:
+            break
+    # "\$" and a lone "$" in front of a number are currency ("$18"), not math delimiters
+    text = text.replace(r"\$", "")
+    if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
+        text = re.sub(r"\$(?=\s*[\d.])", "", text)
+    text = _LATEX_THOUSANDS.sub("", text)
+    text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    return text.strip()
+
+
+# --- plain numerals -------------------------------------------------------------------------------
+
+_NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?"
+_NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
+_FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
+# words that may follow a number as a unit ("18 apples", "5 cm"); letters that are variables don't qualify
+_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
+_MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}
+
+
+@dataclass(frozen=True)
+class Numeral:
+    """An exact plain number: ``value`` plus whether it was written as a percent."""
+
+    value: Fraction
+    percent: bool = False
+
+
+def parse_numeral(text: str) -> Numeral | None:
+    """Read ``text`` as one plain number (exact), or None if it is anything more (a variable, a set...).
+
+    Accepts signs, decimals, scientific notation, ``a/b``, ``\\frac{a}{b}``, ``\\frac34``, ``%``/``\\%``
+    and a trailing unit word (``18 apples``, ``5\\text{ cm}``). Thousands separators must already be
+    removed (:func:`normalize_answer`).
+    """
+    if len(text) > 120:
+        return None
+    match = _UNIT_TAIL.match(text)
+    if match and not any(word.lower().strip(".") in _MATH_WORDS for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])):
+        text = match.group("head")
+    text = text.replace("{,}", "").strip()
+    try:
+        numeral = _NUMERAL.fullmatch(text)
+        if numeral:
+            return Numeral(Fraction(numeral.group("num")), bool(numeral.group("pct")))
+        frac = _FRACTION.fullmatch(text)
+        if frac:
+            a = frac.group("a") or frac.group("c") or frac.group("e")
+            b = frac.group("b") or frac.group("d") or frac.group("f")
+            denominator = Fraction(b)
+            if denominator == 0:
+                return None
+            value = Fraction(a) / denominator
+            return Numeral(-value if frac.group("sign") == "-" else value, bool(frac.group("pct")))
+    except (ValueError, ZeroDivisionError, OverflowError):
+        return None
+    return None
+
+
+def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
+    """Exact equality, else math-verify's 6-decimal rounding *and* a relative tolerance.
+
+    The relative check is what Math-Verify lacks for tiny magnitudes (``1/2^99`` vs ``1/2^98`` both
+    round to 0). A percent on exactly one side also matches the /100 value (``75%`` vs ``0.75``);
+    ``75%`` vs ``75`` matches like in Math-Verify 0.9.0.
+    """
+    candidates = [gold.value]
+    if gold.percent != pred.percent:
+        candidates.append(gold.value / 100 if gold.percent else gold.value * 100)
+    for value in candidates:
+        if value == pred.value:
+            return True
+        scale = max(abs(value), abs(pred.value))
+        if round(value, 6) == round(pred.value, 6) and abs(value - pred.value) <= rel_tol * scale:
+            return True
+    return False
+
+
+# --- size guard -----------------------------------------------------------------------------------
+
+_COMMANDS = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|div|,|;|!| )")
+_DIGIT_RUN = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
+_FACTORIAL = re.compile(r"(\d+)\s*!")
+# an unbraced or braced chain of numeric powers: 9^9^9, 5^{5}^{5}
+_POWER_CHAIN = re.compile(r"\d\s*\^\s*(?:\{\s*[-+]?[\d.]+\s*\}|[-+]?[\d.]+)\s*\^")
+
+
+def _exponent_groups(text: str):
+    """Yield (base_text, exponent_text) for every ``^`` (exponent = a braced group or one token)."""
+    for match in re.finditer(r"\^", text):
+        j = match.end()
+        while j < len(text) and text[j] == " ":
+            j += 1
+        if j < len(text) and text[j] in "{(":
+            end = _matching(text, j, text[j], "}" if text[j] == "{" else ")")
+            exponent = text[j + 1:end] if end >= 0 else text[j + 1:]
+        else:
+            exponent = re.match(r"[-+]?\d+|\\?[A-Za-z]+|.?", text[j:]).group()
+        base = re.search(r"(\d+|[A-Za-z]|[)}\]])\s*$", text[:match.start()])
+        yield (base.group(1) if base else ""), exponent
+
+
+def size_problem(text: str) -> str | None:
+    """Why ``text`` is too big to hand to sympy (a reason string), or None if it is safe.
+
+    Refused: answers over MAX_ANSWER_CHARS characters, digit runs over MAX_DIGITS, numeric power
+    towers (an exponent that itself holds a numeric ``^``), numeric exponents above MAX_EXPONENT and
+    factorials above MAX_FACTORIAL. Symbolic towers such as ``e^{x^2}`` are fine.
+    """
+    if len(text) > MAX_ANSWER_CHARS:
+        return f"answer longer than {MAX_ANSWER_CHARS} characters"
+    if _DIGIT_RUN.search(text):
+        return f"number with more than {MAX_DIGITS} digits"
+    for match in _FACTORIAL.finditer(text):
+        if int(match.group(1)) > MAX_FACTORIAL:
+            return f"factorial of {match.group(1)} (limit {MAX_FACTORIAL})"
+    if "^" not in text:
+        return None
+    plain = _COMMANDS.sub(" ", text.replace("**", "^"))
+    if _POWER_CHAIN.search(plain):
+        return "numeric power tower"
+    for base, exponent in _exponent_groups(plain):
+        symbolic = re.search(r"[A-Za-z]", _COMMANDS.sub("", exponent).replace("frac", "").replace("sqrt", ""))
+        if "^" in exponent and not symbolic:
+            return "numeric power tower"
+        digits = re.sub(r"[\s{}()]", "", exponent).lstrip("+-")
+        if digits.isdigit() and len(digits) > 6 or digits.isdigit() and int(digits) > MAX_EXPONENT and not base.isalpha():
+            return f"exponent {digits[:12]} above {MAX_EXPONENT}"
+    return None
