@@ -122,6 +122,7 @@ class WorkerPool:
         self._pool: list[_Worker] = []
         self._lock = threading.Lock()
         self.restarts = 0
+        self._startup_failures = 0
 
     def _context(self) -> mp.context.BaseContext:
         if self._ctx is None:
@@ -197,10 +198,18 @@ class WorkerPool:
                 except (EOFError, OSError):  # the worker died (segfault, OOM kill): its item fails
                     if worker.task is not None:
                         results[worker.task[0]] = Outcome(False, error="worker crashed")
+                    elif not worker.ready:  # died before it could start: respawning forever would hang
+                        self._startup_failures += 1
+                        if self._startup_failures > 3:
+                            for other in self._pool:
+                                other.kill()
+                            self._pool = []
+                            raise RuntimeError("worker processes die on start-up (see their stderr); cannot score")
                     self._replace(worker)
                     continue
                 if status == "ready":
                     worker.ready = True
+                    self._startup_failures = 0
                 elif worker.task is not None:
                     slot = worker.task[0]
                     results[slot] = Outcome(status == "ok", value, error or "")
