@@ -96,7 +96,6 @@ class Lexicon:
 
     phrases: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
     cues: dict[tuple[str, ...], str] = field(default_factory=dict)
-    max_len: int = 1
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)  # first token -> phrase lengths, longest first
 
     @classmethod
@@ -108,7 +107,6 @@ class Lexicon:
             key = tuple(tokenize(phrase))
             if key:
                 table.setdefault(key, value)
-                lex.max_len = max(lex.max_len, len(key))
 
         for name, spec in data["findings"].items():
             for alias in spec["aliases"]:
