@@ -1,0 +1,52 @@
+"""``polyreward verify --gold X --pred Y [--type math|choice] [--json]``: check one answer.
+
+Prints the verdict, the answers as extracted and compared, and the reason. Exit code 0 when the
+prediction is correct, 1 when it is not (or the gold cannot be read), 2 on usage errors.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import sys
+
+
+def add_arguments(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--gold", required=True, help="the reference answer (trusted)")
+    parser.add_argument("--pred", required=True, help="the model output: a whole completion or just the answer; '-' reads stdin")
+    parser.add_argument("--type", choices=("math", "choice"), default="math", help="math equivalence or multiple choice (default: math)")
+    parser.add_argument("--options", default=None, help="choice options: 'A. ...\\nB. ...' lines or a JSON object")
+    parser.add_argument("--letters", default="ABCDE", help="choice letters (default: ABCDE)")
+    parser.add_argument("--timeout", type=float, default=5.0, help="hard limit in seconds for the math check (default: 5)")
+    parser.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+
+
+def run(args: argparse.Namespace) -> int:
+    pred = sys.stdin.read() if args.pred == "-" else args.pred
+    if args.type == "choice":
+        from polyreward.verifiers.choice import verify_choice
+
+        verdict = verify_choice(pred=pred, ref=args.gold, letters=args.letters, options=args.options)
+    else:
+        from polyreward.engine import WorkerPool
+        from polyreward.verifiers.math import verify
+
+        with WorkerPool(workers=1, timeout=args.timeout) as pool:
+            verdict = verify(pred=pred, ref=args.gold, pool=pool, timeout=args.timeout)
+    fields = {
+        "correct": verdict.ok,
+        "score": verdict.score,
+        "reason": verdict.reason,
+        "rule": verdict.rule,
+        "gold": verdict.gold,
+        "pred": verdict.pred,
+        "source": verdict.source,
+    }
+    if args.json:
+        print(json.dumps(fields, ensure_ascii=False))
+    else:
+        print("CORRECT" if verdict.ok else "WRONG" if verdict.score == 0.0 else "NOT SCORED")
+        print(f"  gold:   {verdict.gold!r}")
+        print(f"  pred:   {verdict.pred!r}" + (f"  (found by: {verdict.source})" if verdict.source else ""))
+        print(f"  reason: {verdict.reason}" + (f" [{verdict.rule}]" if verdict.rule else ""))
+    return 0 if verdict.ok else 1
