@@ -183,14 +183,29 @@ def group_mean_std(x: np.ndarray, index: GroupIndex, ddof: int = 1) -> tuple[np.
     mean is NaN for a group without valid values; std is NaN where count <= ddof (TRL's ``nanstd``
     returns NaN for <= 1 value).
     """
+    count, mean, std, _ = group_moments(x, index, ddof)
+    return count, mean, std
+
+
+def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
+    """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations)."""
     valid = ~np.isnan(x)
-    count = index.count(valid)
+    has_nan = not valid.all()
+    if has_nan:
+        count = index.count(valid)
+        total = index.sum(np.where(valid, x, 0.0))
+    else:  # the common case needs no masking passes
+        sizes = index.sizes().astype(np.float64)
+        count = sizes if x.ndim == 1 else np.repeat(sizes[:, None], x.shape[1], axis=1)
+        total = index.sum(x)
     with np.errstate(invalid="ignore", divide="ignore"):
-        mean = index.sum(np.where(valid, x, 0.0)) / count
+        mean = total / count
         dev = x - index.broadcast(mean)
-        ss = index.sum(np.where(valid, dev * dev, 0.0))
-        var = np.where(count > ddof, ss / (count - ddof), np.nan)
-    return count, mean, np.sqrt(var)
+        squares = dev * dev
+        if has_nan:
+            np.copyto(squares, 0.0, where=~valid)
+        var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
+    return count, mean, np.sqrt(var), dev
 
 
 def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
@@ -231,13 +246,14 @@ def standardise_per_group(
     ``singleton="raw"`` reproduces verl's ``compute_grpo_outcome_advantage``: a group with one valid
     value gets mean 0 and std 1 (so the advantage is the reward itself).
     """
-    count, mean, std = group_mean_std(x, index, ddof)
+    count, _, std, dev = group_moments(x, index, ddof)
     if singleton == "raw":
         one = count == 1
-        mean = np.where(one, 0.0, mean)
         std = np.where(one, 1.0 - eps, std)  # so that std + eps == 1 exactly as in verl
+        dev = np.where(index.broadcast(one), x, dev)  # mean 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        return (x - index.broadcast(mean)) / (index.broadcast(std) + eps)
+        dev /= index.broadcast(std) + eps
+    return dev
 
 
 def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
