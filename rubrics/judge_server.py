@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from polyreward.rubrics.local_lm import Generation, LocalLM
+from polyreward.rubrics.local_lm import Generation, LocalLM, shared_lm
 from polyreward.schema import _content_to_text
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
@@ -116,7 +116,7 @@ class JudgeServer:
     def __init__(self, model_dir: str | Path, host: str = "127.0.0.1", port: int = 8000, served_model_name: str | None = None,
                  max_batch: int = 8, batch_wait: float = 0.005, device: str = "cpu", dtype: str = "auto",
                  request_timeout: float = 600.0, verbose: bool = False) -> None:
-        self.lm = LocalLM(model_dir, device=device, dtype=dtype)
+        self.lm: LocalLM = shared_lm(str(Path(model_dir).expanduser().resolve()), device, dtype)
         self.model_name = served_model_name or self.lm.name
         self.request_timeout, self.verbose = request_timeout, verbose
         self.batcher = _Batcher(self.lm, max_batch, batch_wait)

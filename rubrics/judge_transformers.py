@@ -9,7 +9,8 @@ Two modes:
 * ``yes_no``: one forward pass per item; met when P(yes) / (P(yes) + P(no)) of the next token is at
   least ``threshold``. Always parses, deterministic, and much cheaper than generation.
 
-The model is loaded on first use (a reward holding this judge stays cheap to build and to pickle).
+The model is loaded on first use (a reward holding this judge stays cheap to build and to pickle) and
+shared by every judge of the process that names the same directory, device and dtype.
 """
 
 from __future__ import annotations
@@ -19,7 +20,7 @@ from typing import Any
 
 from polyreward.rubrics.grading import parse_single, single_prompt, yes_no_prompt
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
-from polyreward.rubrics.local_lm import DTYPES, LocalLM, _resolve_dir
+from polyreward.rubrics.local_lm import DTYPES, LocalLM, _resolve_dir, shared_lm
 
 MODES = ("generate", "yes_no")
 
@@ -50,7 +51,7 @@ class TransformersJudge(Judge):
     @property
     def lm(self) -> LocalLM:
         if self._lm is None:
-            self._lm = LocalLM(self.model_dir, self.device, self.dtype, self.max_input_tokens)
+            self._lm = shared_lm(str(self.model_dir.resolve()), self.device, self.dtype, self.max_input_tokens)
         return self._lm
 
     def __getstate__(self) -> dict[str, Any]:

@@ -7,6 +7,7 @@ threaded server can call it from many request threads.
 
 from __future__ import annotations
 
+import functools
 import threading
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
@@ -29,6 +30,13 @@ def _resolve_dir(model: str | Path) -> Path:
     if not (path / "config.json").is_file():
         raise ValueError(f"model: {str(model)!r} is not a local model directory with a config.json (hub ids are not downloaded)")
     return path
+
+
+@functools.lru_cache(maxsize=4)
+def shared_lm(model_dir: str, device: str = "cpu", dtype: str = "auto", max_input_tokens: int | None = None) -> LocalLM:
+    """One loaded model per (directory, device, dtype) in this process: judges and servers built from
+    the same config reuse it instead of loading the weights again."""
+    return LocalLM(model_dir, device, dtype, max_input_tokens)
 
 
 class LocalLM:
@@ -102,10 +110,13 @@ class LocalLM:
                 out.append(Generation(text, int(mask.sum()), len(new), finish))
         return out
 
-    def _forward(self, input_ids, attention_mask):
-        """Logits for a left-padded batch; positions count real tokens only, so padding changes nothing."""
+    def _forward(self, input_ids, attention_mask, keep: int):
+        """Logits of the last ``keep`` positions of a left-padded batch (the LM head over a 150k vocabulary
+        is most of the cost, so only the positions we read are projected); positions count real tokens only,
+        so padding changes nothing."""
         position_ids = (attention_mask.long().cumsum(-1) - 1).clamp_min(0)
-        return self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids).logits.float()
+        out = self.model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids, logits_to_keep=keep)
+        return out.logits[:, -keep:, :].float()
 
     def yes_probability(self, texts: Sequence[str], batch_size: int = 8) -> list[float]:
         """P(yes) / (P(yes) + P(no)) for the next token after each prompt (one forward pass, deterministic)."""
@@ -116,7 +127,7 @@ class LocalLM:
             chunk = texts[start:start + batch_size]
             with self._lock, torch.inference_mode():
                 enc = self._encode(chunk, 1)
-                logits = self._forward(enc["input_ids"], enc["attention_mask"])[:, -1, :]  # left padding: the last position is every prompt's end
+                logits = self._forward(enc["input_ids"], enc["attention_mask"], 1)[:, -1, :]  # left padding: the last position is every prompt's end
             probs = torch.softmax(logits, dim=-1)
             yes = probs[:, self._yes_ids].sum(dim=-1)
             no = probs[:, self._no_ids].sum(dim=-1)
@@ -146,10 +157,11 @@ class LocalLM:
                 seq = p + c
                 ids[r, width - len(seq):] = torch.tensor(seq)
                 mask[r, width - len(seq):] = 1
+            keep = max(len(c) for _, c in chunk) + 1
             with self._lock, torch.inference_mode():
-                logprobs = torch.log_softmax(self._forward(ids.to(self.device), mask.to(self.device)), dim=-1).cpu()
-            for r, (_, c) in enumerate(chunk):  # logits at t predict token t + 1
-                positions = torch.arange(width - len(c) - 1, width - 1)
+                logprobs = torch.log_softmax(self._forward(ids.to(self.device), mask.to(self.device), keep), dim=-1).cpu()
+            for r, (_, c) in enumerate(chunk):  # logits at t predict token t + 1; column j is position width - keep + j
+                positions = torch.arange(keep - len(c) - 1, keep - 1)
                 targets = torch.tensor(c)
                 totals.append(float(logprobs[r, positions, targets].sum()))
         out = []
