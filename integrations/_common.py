@@ -86,6 +86,21 @@ def _named(name: str, params: Mapping[str, Any]) -> Combiner:
         raise ConfigError(f"combiner ({name}): {exc}") from exc
 
 
+class IsolatedBatch:
+    """One reward evaluation shipped to an engine worker; hashed by identity (its lists are not hashable).
+
+    It lives here, not in the TRL module, so a worker unpickling it imports no torch or TRL.
+    """
+
+    def __init__(self, reward: Reward, prompts: list, completions: list, columns: dict) -> None:
+        self.reward, self.prompts, self.completions, self.columns = reward, prompts, completions, columns
+
+
+def evaluate_isolated(batch: IsolatedBatch):
+    """Engine worker entry point: run one reward on one batch (see :class:`IsolatedBatch`)."""
+    return batch.reward.evaluate(batch.prompts, batch.completions, **batch.columns)
+
+
 def finite_or_none(value: Any) -> float | None:
     """The float TRL should see: None for None/NaN/unparseable (not applicable or failed)."""
     if value is None:

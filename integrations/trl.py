@@ -20,6 +20,7 @@ failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``). The step go
 
 from __future__ import annotations
 
+import json
 import logging
 import math
 import os
@@ -32,24 +33,23 @@ from trl import GRPOTrainer
 
 from polyreward.engine import shared_pool
 from polyreward.reward import Reward, RewardOutput
-from polyreward.integrations._common import CombinerLike, RewardsLike, as_combiner, as_config, as_reward_set, finite_or_none
+from polyreward.schema import prompt_text
+from polyreward.integrations._common import (
+    CombinerLike,
+    IsolatedBatch,
+    RewardsLike,
+    as_combiner,
+    as_config,
+    as_reward_set,
+    evaluate_isolated,
+    finite_or_none,
+)
 
 logger = logging.getLogger(__name__)
 
 OnError = Literal["none", "zero"]
 # Keyword arguments TRL adds to every call that are not dataset columns.
 _TRL_CONTEXT = ("trainer_state", "log_extra", "log_metric", "environments")
-
-
-class _Batch:
-    """One reward evaluation shipped to a worker; hashed by identity (its lists are not hashable)."""
-
-    def __init__(self, reward: Reward, prompts: list, completions: list, columns: dict) -> None:
-        self.reward, self.prompts, self.completions, self.columns = reward, prompts, completions, columns
-
-
-def _evaluate_in_worker(batch: _Batch) -> RewardOutput:
-    return batch.reward.evaluate(batch.prompts, batch.completions, **batch.columns)
 
 
 class TRLRewardFunction:
@@ -59,7 +59,9 @@ class TRLRewardFunction:
     processes), named after the reward so TRL logs it as ``rewards/<name>/mean``. Completions pass
     through unchanged: plain strings, or message lists with ``tool_calls`` and ``role == "tool"``
     messages, which rewards read through :mod:`polyreward.schema`. Dataset columns arrive as TRL's
-    keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too.
+    keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too, and
+    when the dataset has no ``group_column`` (the config's ``columns.group``) it is made from the
+    prompt text, so group-relative rewards see TRL's G rollouts of a prompt as one group.
 
     Args:
         reward: the reward to call.
@@ -71,7 +73,7 @@ class TRLRewardFunction:
             worker processes cannot start workers of their own.
     """
 
-    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None) -> None:
+    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None, group_column: str = "prompt_id") -> None:
         if not isinstance(reward, Reward):
             raise TypeError(f"expected a polyreward Reward, got {type(reward).__name__}")
         if on_error not in ("none", "zero"):
@@ -81,6 +83,7 @@ class TRLRewardFunction:
         self.reward = reward
         self.on_error = on_error
         self.timeout = timeout
+        self.group_column = group_column
         self.__name__ = reward.name  # TRL's get_callable_name reads this attribute
 
     @property
@@ -105,6 +108,8 @@ class TRLRewardFunction:
         columns = {k: v for k, v in kwargs.items() if k not in _TRL_CONTEXT}
         if completion_ids is not None:
             columns.setdefault("completion_ids", list(completion_ids))
+        if self.group_column not in columns:  # TRL repeats each prompt row G times: the prompt names the group
+            columns[self.group_column] = [prompt_text(p) for p in prompts]
         missing = [c for c in self.reward.columns if c not in columns]
         if missing:  # a configuration mistake, not a property of one rollout: fail loudly at step 1
             raise KeyError(
@@ -126,7 +131,7 @@ class TRLRewardFunction:
     def _evaluate(self, prompts: list, completions: list, columns: dict, n: int) -> RewardOutput:
         try:
             if self.timeout is not None and getattr(self.reward, "pool", None) is None:
-                outcome = shared_pool().map(_evaluate_in_worker, [(_Batch(self.reward, prompts, completions, columns),)], timeout=self.timeout)[0]
+                outcome = shared_pool().map(evaluate_isolated, [(IsolatedBatch(self.reward, prompts, completions, columns),)], timeout=self.timeout)[0]
                 if not outcome.ok:
                     message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
                     return self._failed(message, n)
@@ -165,8 +170,8 @@ def reward_funcs(config_or_rewards: RewardsLike, *, on_error: OnError = "none", 
     Pass the result as ``GRPOTrainer(reward_funcs=...)`` and :func:`reward_weights` of the same source
     as ``GRPOConfig(reward_weights=...)``. See :class:`TRLRewardFunction` for ``on_error``/``timeout``.
     """
-    rewards, _ = as_reward_set(config_or_rewards)
-    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout) for r in rewards]
+    rewards, column_map = as_reward_set(config_or_rewards)
+    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=column_map.group) for r in rewards]
 
 
 def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
@@ -193,14 +198,12 @@ def combined_advantages(combiner: Any, rewards: torch.Tensor, num_generations: i
     return torch.nan_to_num(advantages, nan=0.0)
 
 
-def _diagnostics(rewards: np.ndarray, groups: np.ndarray, advantages: np.ndarray, weights: np.ndarray | None) -> dict[str, float]:
-    """Scalar combiner diagnostics from :mod:`polyreward.combiners.diagnostics` (empty if unavailable)."""
-    try:
-        from polyreward.combiners import diagnostics
-    except ImportError:
-        return {}
-    summary = diagnostics.summarize(rewards, groups, advantages, weights)
-    return {k: float(v) for k, v in summary.items() if isinstance(v, (int, float, np.floating, np.integer))}
+def _diagnostics(rewards: np.ndarray, groups: np.ndarray, advantages: np.ndarray, weights: np.ndarray, names: list[str]) -> dict[str, float]:
+    """Batch-level numbers of :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
+    from polyreward.combiners.diagnostics import diagnose
+
+    summary = diagnose(rewards, groups, advantages, weights, names=names).summary
+    return {key: float(value) for key, value in summary.items() if key not in ("rollouts", "groups") and not key.startswith("advantage_")}
 
 
 class PolyGRPOTrainer(GRPOTrainer):
@@ -222,7 +225,7 @@ class PolyGRPOTrainer(GRPOTrainer):
     A combiner with state across steps (``state_dict``) is saved with each checkpoint.
     """
 
-    STATE_FILE = "polyreward_combiner_state.pt"
+    STATE_FILE = "polyreward_combiner_state.json"
 
     def __init__(self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any) -> None:
         config = as_config(polyreward_config) if polyreward_config is not None else None
@@ -281,7 +284,10 @@ class PolyGRPOTrainer(GRPOTrainer):
         metrics["poly/advantage_abs_mean"].append(advantages.abs().mean().item())
         weights = self.reward_weights.detach().cpu().numpy().astype(np.float64)
         try:
-            extra = _diagnostics(rewards.detach().cpu().double().numpy(), np.arange(n) // num_generations, advantages.detach().cpu().double().numpy(), weights)
+            extra = _diagnostics(
+                rewards.detach().cpu().double().numpy(), np.arange(n) // num_generations,
+                advantages.detach().cpu().double().numpy(), weights, list(self.reward_func_names),
+            )
         except Exception as exc:  # diagnostics are for humans; never stop training for them
             logger.warning("polyreward combiner diagnostics failed: %s", exc)
             extra = {}
@@ -295,13 +301,15 @@ class PolyGRPOTrainer(GRPOTrainer):
             from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
 
             folder = os.path.join(self._get_output_dir(trial=trial), f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}")
-            torch.save(state, os.path.join(folder, self.STATE_FILE))
+            with open(os.path.join(folder, self.STATE_FILE), "w", encoding="utf-8") as handle:
+                json.dump(state, handle)
 
     def _load_optimizer_and_scheduler(self, checkpoint):
         super()._load_optimizer_and_scheduler(checkpoint)
         path = os.path.join(checkpoint, self.STATE_FILE) if checkpoint is not None else None
         if path is not None and os.path.exists(path):
-            self.combiner.load_state_dict(torch.load(path, weights_only=False))
+            with open(path, encoding="utf-8") as handle:
+                self.combiner.load_state_dict(json.load(handle))
 
 
 __all__ = ["PolyGRPOTrainer", "TRLRewardFunction", "combined_advantages", "reward_funcs", "reward_weights"]

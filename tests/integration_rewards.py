@@ -1,0 +1,99 @@
+"""Small deterministic rewards for the TRL/verl integration tests.
+
+A separate light module (no torch/trl imports) so the engine's worker processes can unpickle these
+classes quickly when a test runs a reward in isolation. Referenced from YAML as
+``integration_rewards:ClassName`` (the tests directory is on ``sys.path`` under pytest).
+"""
+
+from __future__ import annotations
+
+import math
+import time
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored
+from polyreward.schema import completion_messages
+
+
+class LengthMod3(RolloutReward):
+    """(len(text) mod 3) / 2: varied values in {0, 0.5, 1} for random completions."""
+
+    type_name = "length_mod3"
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        return Scored((len(completion) % 3) / 2, f"len={len(completion)}", {"length": float(len(completion))})
+
+
+class VowelShare(RolloutReward):
+    """Share of vowels among letters; None (not applicable) for texts whose length is a multiple of 4."""
+
+    type_name = "vowel_share"
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        if len(completion) % 4 == 0:
+            return Scored(None, "length multiple of 4: not applicable")
+        letters = [c for c in completion.lower() if c.isalpha()]
+        if not letters:
+            return Scored(0.0, "no letters")
+        return Scored(sum(c in "aeiou" for c in letters) / len(letters), "vowels")
+
+
+class AnswerMention(RolloutReward):
+    """1.0 when the completion contains the ``answer`` column's text, else 0.0."""
+
+    type_name = "answer_mention"
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer") -> None:
+        super().__init__(name, weight)
+        self.answer_column = answer_column
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        answer = str(row[self.answer_column])
+        return Scored(float(answer in completion), "found" if answer in completion else "missing")
+
+
+class ToolMessages(RolloutReward):
+    """Number of ``role == "tool"`` messages plus ``tool_calls`` entries of the completion."""
+
+    type_name = "tool_messages"
+    score_range = (0.0, math.inf)
+
+    def text_of(self, completion: Any) -> Any:
+        return completion  # keep the message list: this reward counts tool traffic
+
+    def score_rollout(self, completion: Any, row: Mapping[str, Any]) -> Scored:
+        messages = completion_messages(completion)
+        tools = sum(m.get("role") == "tool" for m in messages)
+        calls = sum(len(m.get("tool_calls") or []) for m in messages)
+        return Scored(float(tools + calls), f"{tools} tool messages, {calls} tool calls")
+
+
+class Exploding(RolloutReward):
+    """Raises on every batch (through ``evaluate``), to test the failure path."""
+
+    type_name = "exploding"
+
+    def evaluate(self, prompts, completions, **columns):
+        raise RuntimeError("judge unreachable")
+
+
+class Sleepy(RolloutReward):
+    """Sleeps ``seconds`` per batch before scoring 1.0: a hang when run with a shorter timeout."""
+
+    type_name = "sleepy"
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, seconds: float = 30.0) -> None:
+        super().__init__(name, weight)
+        self.seconds = seconds
+
+    def evaluate(self, prompts, completions, **columns):
+        time.sleep(self.seconds)
+        return super().evaluate(prompts, completions, **columns)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        return Scored(1.0, "slept")
