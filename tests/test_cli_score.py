@@ -149,3 +149,14 @@ def test_resume_refuses_a_different_input(tmp_path, setup):
     (parts / "manifest.json").write_text("{}")
     result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl", "--resume", check=False)
     assert result.returncode != 0 and "different input" in result.stderr
+
+
+def test_chunks_never_split_a_group():
+    from polyreward.cli.score import group_aligned
+
+    rows = [{"g": g} for g in [1, 1, 1, 2, 2, 3, 3, 3, 3, 4]]
+    chunks = list(group_aligned((rows[i : i + 2] for i in range(0, len(rows), 2)), "g"))
+    assert [r for c in chunks for r in c] == rows
+    assert [[r["g"] for r in c] for c in chunks] == [[1, 1, 1], [2, 2], [3, 3, 3, 3], [4]]
+    no_group = [{"x": i} for i in range(5)]
+    assert list(group_aligned(iter([no_group[:2], no_group[2:]]), "g")) == [no_group[:2], no_group[2:]]

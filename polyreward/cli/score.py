@@ -43,6 +43,28 @@ def _fingerprint(path: Path) -> str:
     return digest.hexdigest()
 
 
+def group_aligned(chunks, group_column: str):
+    """Re-cut chunks so no run of consecutive rows with the same group id is split between two chunks.
+
+    Group-level rewards (e.g. OTC's minimal call count in a group) see whole groups as long as the
+    file keeps each group's rows together, which rollout files do.
+    """
+    carry: list[dict[str, Any]] = []
+    for chunk in chunks:
+        rows = carry + chunk
+        last = rows[-1].get(group_column)
+        cut = len(rows)
+        while cut > 0 and last is not None and rows[cut - 1].get(group_column) == last:
+            cut -= 1
+        if cut == 0:  # the whole chunk is one group so far: keep collecting
+            carry = rows
+            continue
+        carry = rows[cut:]
+        yield rows[:cut]
+    if carry:
+        yield carry
+
+
 def score_rows(rewardset, records: list[dict[str, Any]], column_map) -> list[dict[str, Any]]:
     """Score one chunk of row dicts; returns the rows with reward, total and reason columns added."""
     from polyreward.schema import Batch
@@ -202,7 +224,8 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress:
             task = progress.add_task("scoring", total=count_rows(input_path))
-            for index, records in enumerate(iter_chunks(input_path, args.chunk_size, args.on_error, stats)):
+            chunks = group_aligned(iter_chunks(input_path, args.chunk_size, args.on_error, stats), config.columns.group)
+            for index, records in enumerate(chunks):
                 if index >= done:
                     store.write(index, score_rows(rewardset, records, config.column_map))
                 progress.advance(task, len(records))
