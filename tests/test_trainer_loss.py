@@ -1,0 +1,116 @@
+"""The clipped surrogate loss and its aggregations (grpo, dr_grpo, dapo), against hand-computed values.
+
+Expected values follow TRL 1.16 ``GRPOTrainer._compute_loss`` (see trainer/loss.py for the formulas).
+"""
+
+from __future__ import annotations
+
+import math
+
+import pytest
+
+torch = pytest.importorskip("torch")
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from polyreward.trainer.loss import clipped_surrogate_loss  # noqa: E402
+
+LN = math.log
+
+
+def _loss(logps, old, adv, mask, loss_type, max_new_tokens=4, beta=0.0, ref=None, low=0.2, high=0.28):
+    logps, old, mask = (torch.tensor(x, dtype=torch.float64) for x in (logps, old, mask))
+    return clipped_surrogate_loss(
+        logps, old, torch.tensor(adv, dtype=torch.float64), mask, loss_type=loss_type, clip_low=low, clip_high=high,
+        beta=beta, ref_logps=None if ref is None else torch.tensor(ref, dtype=torch.float64),
+        max_new_tokens=max_new_tokens, batch_tokens=float(mask.sum()),
+    )
+
+
+# ratio 1, A = [1, -0.5], mask [[1,1,0],[1,1,1]]: per-token loss -A.
+RATIO_ONE = ([[0.0] * 3] * 2, [[0.0] * 3] * 2, [1.0, -0.5], [[1, 1, 0], [1, 1, 1]])
+# ratio 1.5 everywhere, A = [1, -1]: clipped to 1.28 for A > 0 (loss -1.28), unclipped 1.5 for A < 0 (loss 1.5).
+RATIO_HIGH = ([[LN(1.5)] * 2] * 2, [[0.0] * 2] * 2, [1.0, -1.0], [[1, 1], [1, 1]])
+# ratio 0.5, A = [1, -1]: unclipped 0.5 for A > 0 (loss -0.5), clipped to 0.8 for A < 0 (loss 0.8).
+RATIO_LOW = ([[LN(0.5)] * 2] * 2, [[0.0] * 2] * 2, [1.0, -1.0], [[1, 1], [1, 1]])
+
+
+@pytest.mark.parametrize(
+    ("case", "loss_type", "expected", "clipped_low", "clipped_high"),
+    [
+        (RATIO_ONE, "grpo", ((-1 - 1) / 2 + (0.5 * 3) / 3) / 2, 0, 0),  # mean of per-sequence means = -0.25
+        (RATIO_ONE, "dr_grpo", (-2 + 1.5) / (2 * 4), 0, 0),  # sum / (B * L_max) = -0.0625
+        (RATIO_ONE, "dapo", (-2 + 1.5) / 5, 0, 0),  # sum / tokens = -0.1
+        (RATIO_HIGH, "grpo", (-1.28 + 1.5) / 2, 0, 2),
+        (RATIO_HIGH, "dr_grpo", (-1.28 * 2 + 1.5 * 2) / (2 * 4), 0, 2),
+        (RATIO_HIGH, "dapo", (-1.28 * 2 + 1.5 * 2) / 4, 0, 2),
+        (RATIO_LOW, "grpo", (-0.5 + 0.8) / 2, 2, 0),
+        (RATIO_LOW, "dr_grpo", (-0.5 * 2 + 0.8 * 2) / 8, 2, 0),
+        (RATIO_LOW, "dapo", (-0.5 * 2 + 0.8 * 2) / 4, 2, 0),
+    ],
+)
+def test_clipped_surrogate_table(case, loss_type, expected, clipped_low, clipped_high):
+    parts = _loss(*case, loss_type)
+    assert float(parts.loss) == pytest.approx(expected, abs=1e-12)
+    assert (parts.clipped_low, parts.clipped_high) == (clipped_low, clipped_high)
+
+
+@pytest.mark.parametrize("loss_type", ["grpo", "dr_grpo", "dapo"])
+def test_k3_kl_with_bias_correction(loss_type):
+    # logπ = 0 everywhere, ref = ln 2: k3 = e^{ln2} - ln2 - 1 = 1 - ln 2 per token; A = 0 leaves only β·ρ·KL (ρ = 1).
+    kl = 1 - LN(2)
+    parts = _loss([[0.0, 0.0]], [[0.0, 0.0]], [0.0], [[1, 1]], loss_type, max_new_tokens=2, beta=0.1, ref=[[LN(2)] * 2])
+    assert float(parts.loss) == pytest.approx(0.1 * kl, abs=1e-12)
+    assert parts.kl_sum == pytest.approx(2 * kl, abs=1e-12)
+
+
+def test_zero_advantage_gives_zero_loss_and_gradient():
+    logps = torch.zeros(2, 3, dtype=torch.float64, requires_grad=True)
+    parts = clipped_surrogate_loss(logps, logps.detach(), torch.zeros(2), torch.ones(2, 3), loss_type="dapo", clip_low=0.2,
+                                   clip_high=0.2, max_new_tokens=3, batch_tokens=6.0)
+    parts.loss.backward()
+    assert parts.loss.item() == 0.0 and torch.count_nonzero(logps.grad) == 0
+
+
+def test_policy_gradient_at_ratio_one_is_minus_advantage_over_tokens():
+    # dapo: d loss / d logπ_it = -A_i / Σ m, exactly the REINFORCE token gradient (TRL's ratio-1 shortcut).
+    logps = torch.zeros(2, 2, dtype=torch.float64, requires_grad=True)
+    mask = torch.tensor([[1.0, 1.0], [1.0, 0.0]])
+    parts = clipped_surrogate_loss(logps, logps.detach(), torch.tensor([2.0, -1.0]), mask, loss_type="dapo", clip_low=0.2,
+                                   clip_high=0.2, max_new_tokens=2, batch_tokens=3.0)
+    parts.loss.backward()
+    assert torch.allclose(logps.grad, torch.tensor([[-2 / 3, -2 / 3], [1 / 3, 0.0]], dtype=torch.float64))
+
+
+@pytest.mark.parametrize("bad", ["ppo", "bnpo"])
+def test_unknown_loss_type(bad):
+    with pytest.raises(ValueError, match="loss_type"):
+        _loss(*RATIO_ONE, bad)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    rows=st.integers(1, 3).map(lambda k: 2 * k),
+    width=st.integers(1, 5),
+    seed=st.integers(0, 10_000),
+    loss_type=st.sampled_from(["grpo", "dr_grpo", "dapo"]),
+    beta=st.sampled_from([0.0, 0.05]),
+)
+def test_micro_batches_sum_to_the_whole_batch_loss(rows, width, seed, loss_type, beta):
+    """Split into two micro-batches (gradient accumulation), the losses add up to the one-batch loss."""
+    g = torch.Generator().manual_seed(seed)
+    logps = -torch.rand(rows, width, generator=g, dtype=torch.float64) * 3
+    old = logps + (torch.rand(rows, width, generator=g, dtype=torch.float64) - 0.5) * 0.6
+    ref = logps + (torch.rand(rows, width, generator=g, dtype=torch.float64) - 0.5)
+    adv = torch.randn(rows, generator=g, dtype=torch.float64)
+    mask = (torch.rand(rows, width, generator=g) > 0.3).double()
+    mask[:, 0] = 1.0
+    common = dict(loss_type=loss_type, clip_low=0.2, clip_high=0.28, beta=beta, max_new_tokens=width, batch_tokens=float(mask.sum()))
+    whole = clipped_surrogate_loss(logps, old, adv, mask, ref_logps=ref, **common).loss
+    half = rows // 2
+    parts = sum(
+        clipped_surrogate_loss(logps[s], old[s], adv[s], mask[s], ref_logps=ref[s], accumulation=2, **common).loss
+        for s in (slice(0, half), slice(half, rows))
+    )
+    assert float(parts) == pytest.approx(float(whole), rel=1e-9, abs=1e-12)
+    assert math.isfinite(float(whole))

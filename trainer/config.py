@@ -1,0 +1,167 @@
+"""The ``train:`` section of a polyreward YAML file, validated up front.
+
+One file drives scoring, the adapters and this trainer::
+
+    rewards:
+      - {name: accuracy, type: math_accuracy}
+      - {name: format, type: think_format, weight: 0.2}
+    combiner: gdpo
+    train:
+      model: smollm2-135m            # a local model folder or an asset name (trainer/assets.py)
+      dataset: data/prompts.jsonl    # JSONL rows: a prompt column + the reference columns the rewards read
+      num_generations: 8
+      max_new_tokens: 256
+      learning_rate: 1.0e-6
+      loss_type: dapo
+      max_steps: 200
+
+Defaults follow TRL 1.16's ``GRPOConfig`` where the two share a knob (temperature 1.0, epsilon 0.2,
+beta 0.0, loss_type ``dapo``, num_iterations 1, max_grad_norm 1.0, linear learning-rate decay), so a run
+here and a run of TRL's GRPOTrainer with the same numbers optimise the same objective.
+
+One *step* is one generation batch: ``prompts_per_step`` prompts, ``num_generations`` completions each,
+scored once, then ``num_iterations`` optimiser updates over it (each update accumulates gradients over
+``gradient_accumulation_steps`` micro-batches).
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any, Literal
+
+from pydantic import BaseModel, ConfigDict, Field, ValidationError, model_validator
+
+from polyreward.config import Config, ConfigError, load_config
+
+
+class DatasetSpec(BaseModel):
+    """Where prompts come from: a JSONL file, or a loader of :mod:`polyreward.data` with its arguments."""
+
+    model_config = ConfigDict(extra="forbid")
+    path: str | None = None
+    loader: str | None = None
+    args: dict[str, Any] = Field(default_factory=dict)
+    limit: int | None = Field(default=None, ge=1)
+
+    @model_validator(mode="after")
+    def _one_source(self) -> DatasetSpec:
+        if (self.path is None) == (self.loader is None):
+            raise ValueError("give exactly one of dataset.path (a JSONL file) or dataset.loader (a polyreward.data loader)")
+        return self
+
+
+class TrainConfig(BaseModel):
+    """Hyperparameters of the bundled GRPO trainer (the ``train:`` mapping of the YAML file)."""
+
+    model_config = ConfigDict(extra="forbid")
+
+    # what to train on
+    model: str = Field(min_length=1)
+    dataset: DatasetSpec
+    prompt_column: str | None = None  # default: the config's columns.prompt
+    system_prompt: str | None = None
+    use_chat_template: bool = True  # ignored when the tokenizer has no chat template
+
+    # sampling
+    prompts_per_step: int = Field(default=4, ge=1)
+    num_generations: int = Field(default=8, ge=2)
+    temperature: float = Field(default=1.0, gt=0)
+    max_new_tokens: int = Field(default=256, ge=1)
+    generation_backend: Literal["transformers", "vllm"] = "transformers"
+    vllm_gpu_memory_utilization: float = Field(default=0.3, gt=0, le=1)
+
+    # objective
+    loss_type: Literal["grpo", "dr_grpo", "dapo"] = "dapo"
+    epsilon: float = Field(default=0.2, ge=0)
+    epsilon_high: float | None = Field(default=None, ge=0)  # None: same as epsilon (DAPO clip-higher uses 0.28)
+    beta: float = Field(default=0.0, ge=0)  # weight of the k3 KL to the frozen initial model; 0 loads no reference
+
+    # optimisation
+    learning_rate: float = Field(default=1e-6, gt=0)
+    lr_scheduler: Literal["constant", "linear"] = "linear"
+    warmup_steps: int = Field(default=0, ge=0)
+    weight_decay: float = Field(default=0.0, ge=0)
+    num_iterations: int = Field(default=1, ge=1)
+    gradient_accumulation_steps: int = Field(default=1, ge=1)
+    max_grad_norm: float | None = Field(default=1.0, gt=0)
+    max_steps: int = Field(default=100, ge=1)
+
+    # machinery
+    seed: int = 0
+    bf16: bool | None = None  # None: bf16 autocast on CUDA, fp32 on CPU (CPUs without AMX gain nothing)
+    gradient_checkpointing: bool = False
+    device: str | None = None  # None: cuda when available, else cpu
+    output_dir: str = "runs/train"
+    logging_steps: int = Field(default=1, ge=1)
+    save_steps: int = Field(default=0, ge=0)  # 0: save only at the end
+
+    @model_validator(mode="after")
+    def _consistent(self) -> TrainConfig:
+        rollouts = self.prompts_per_step * self.num_generations
+        if rollouts % self.gradient_accumulation_steps:
+            raise ValueError(
+                f"gradient_accumulation_steps ({self.gradient_accumulation_steps}) must divide "
+                f"prompts_per_step * num_generations ({rollouts})"
+            )
+        if self.bf16 and self.device == "cpu":
+            raise ValueError("bf16: autocast is only used on CUDA; set bf16: false (or leave it unset) on CPU")
+        return self
+
+    @property
+    def clip_low(self) -> float:
+        return self.epsilon
+
+    @property
+    def clip_high(self) -> float:
+        return self.epsilon if self.epsilon_high is None else self.epsilon_high
+
+    @property
+    def rollouts_per_step(self) -> int:
+        return self.prompts_per_step * self.num_generations
+
+
+def parse_train_section(section: Any, source: str = "config") -> TrainConfig:
+    """Validate a ``train:`` mapping; a string ``dataset`` is shorthand for ``{path: ...}``."""
+    if not isinstance(section, dict):
+        raise ConfigError(f"{source}: the 'train' section must be a mapping with at least 'model' and 'dataset'")
+    data = dict(section)
+    if isinstance(data.get("dataset"), str):
+        data["dataset"] = {"path": data["dataset"]}
+    try:
+        return TrainConfig.model_validate(data)
+    except ValidationError as exc:
+        raise ConfigError(f"{source}: {_describe(exc)}") from None
+
+
+def _describe(exc: ValidationError) -> str:
+    """``train.<key>: <problem>`` for each error; unknown keys list the allowed ones."""
+    lines = []
+    for err in exc.errors():
+        where = ".".join(["train", *(str(p) for p in err["loc"])])
+        message = err["msg"].removeprefix("Value error, ")
+        if err["type"] == "extra_forbidden":
+            model = DatasetSpec if err["loc"][0] == "dataset" and len(err["loc"]) > 1 else TrainConfig
+            message = f"unknown key; allowed: {', '.join(model.model_fields)}"
+        elif err["type"] == "missing":
+            message = "required"
+        lines.append(f"{where}: {message}")
+    return "; ".join(lines)
+
+
+def load_train_config(config: Config | str | Path, **overrides: Any) -> tuple[Config, TrainConfig]:
+    """The whole polyreward config and its validated ``train`` section (``overrides`` replace keys of it).
+
+    A relative ``dataset.path`` is resolved against the config file's folder, so recipes run from anywhere.
+    """
+    source = str(config) if not isinstance(config, Config) else "config"
+    base = Path(config).parent if not isinstance(config, Config) else Path.cwd()
+    full = config if isinstance(config, Config) else load_config(config)
+    if full.train is None:
+        raise ConfigError(f"{source}: no 'train' section; the trainer needs at least train.model and train.dataset")
+    section = {**full.train, **{k: v for k, v in overrides.items() if v is not None}}
+    train = parse_train_section(section, source)
+    if train.dataset.path is not None and not Path(train.dataset.path).is_absolute():
+        candidate = base / train.dataset.path
+        if candidate.exists() or not Path(train.dataset.path).exists():
+            train.dataset.path = str(candidate)
+    return full, train

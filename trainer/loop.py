@@ -1,0 +1,230 @@
+"""The training loop of the bundled GRPO trainer, readable top to bottom.
+
+Each step (one generation batch):
+
+1. take ``prompts_per_step`` rows (order fixed by seed and step, trainer/prompts.py) and sample
+   ``num_generations`` completions per prompt (trainer/policy.py);
+2. score every completion with the config's RewardSet -> an (N, K) matrix, NaN = not applicable;
+3. turn the scores into one advantage per rollout with the config's combiner (default ``grpo``,
+   i.e. TRL's sum-then-normalise; ``gdpo`` normalises each reward per group first);
+4. ``num_iterations`` times: accumulate the clipped surrogate loss (trainer/loss.py) over
+   ``gradient_accumulation_steps`` micro-batches, clip the gradient norm, AdamW step;
+5. log one metrics row (trainer/metrics.py), save a checkpoint when due (trainer/checkpoint.py).
+
+The importance ratio uses the log-probabilities of the policy that sampled the batch: with one
+iteration they equal the current ones (ratio 1, TRL's shortcut); with more, they are computed once
+before the first update.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+from polyreward.config import Config, parse_config
+from polyreward.rewardset import RewardSet
+from polyreward.trainer.assets import resolve_model
+from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
+from polyreward.trainer.config import TrainConfig, load_train_config
+from polyreward.trainer.loss import clipped_surrogate_loss
+from polyreward.trainer.metrics import MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reward_metrics
+from polyreward.trainer.policy import Rollouts, autocast, build_sampler, load_policy, token_logps
+from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
+
+
+@dataclass
+class TrainResult:
+    output_dir: Path
+    step: int  # steps completed
+    metrics: list[dict[str, Any]] = field(default_factory=list)  # rows written by this call
+    checkpoint: Path | None = None
+    model: Any = None  # the trained policy, in memory
+
+
+def _seed_everything(seed: int) -> None:
+    random.seed(seed)
+    np.random.seed(seed)
+    torch.manual_seed(seed)
+
+
+def _linear_schedule(total: int, warmup: int):
+    def factor(update: int) -> float:  # transformers' get_linear_schedule_with_warmup
+        if update < warmup:
+            return update / max(1, warmup)
+        return max(0.0, (total - update) / max(1, total - warmup))
+
+    return factor
+
+
+def _score(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int):
+    """Score the completions; chat prompts get TRL's conversational completions ``[{"role": "assistant", ...}]``."""
+    prompts = [row[prompt_column] for row in batch for _ in range(num_generations)]
+    completions = [
+        [{"role": "assistant", "content": text}] if isinstance(prompt, list) else text
+        for prompt, text in zip(prompts, rollouts.texts)
+    ]
+    columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
+    return rewards.score(prompts, completions, **columns)
+
+
+def _micro_batches(rollouts: Rollouts, count: int):
+    """Slices of the generation batch, each trimmed to its own longest completion."""
+    size = rollouts.completion_ids.size(0) // count
+    for start in range(0, rollouts.completion_ids.size(0), size):
+        rows = slice(start, start + size)
+        width = max(int(rollouts.lengths[rows].max()), 1)
+        completion_mask = rollouts.completion_mask[rows, :width]
+        input_ids = torch.cat([rollouts.prompt_ids[rows], rollouts.completion_ids[rows, :width]], dim=1)
+        attention_mask = torch.cat([rollouts.prompt_mask[rows], completion_mask], dim=1)
+        yield rows, input_ids, attention_mask, completion_mask, width
+
+
+def _fixed_logps(model, rollouts: Rollouts, train: TrainConfig, bf16: bool) -> list[torch.Tensor]:
+    """Log-probabilities of a frozen policy (the sampler before the update, or the reference model) per micro-batch."""
+    out = []
+    with torch.no_grad(), autocast(model.device, bf16):
+        for _, input_ids, attention_mask, _, width in _micro_batches(rollouts, train.gradient_accumulation_steps):
+            out.append(token_logps(model, input_ids, attention_mask, width, train.temperature)[0])
+    return out
+
+
+def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantages: torch.Tensor, train: TrainConfig,
+            bf16: bool, sampler) -> dict[str, float]:
+    """``num_iterations`` optimiser updates on one generation batch; returns loss/KL/entropy/clip metrics."""
+    accumulation = train.gradient_accumulation_steps
+    batch_tokens = float(rollouts.completion_mask.sum())
+    old_logps = _fixed_logps(model, rollouts, train, bf16) if train.num_iterations > 1 else None
+    ref_logps = _fixed_logps(ref_model, rollouts, train, bf16) if ref_model is not None else None
+    totals = {"loss": 0.0, "kl": 0.0, "low": 0.0, "high": 0.0, "tokens": 0.0, "entropy": 0.0, "entropy_tokens": 0.0, "grad_norm": 0.0}
+    for iteration in range(train.num_iterations):
+        optimizer.zero_grad(set_to_none=True)
+        for index, (rows, input_ids, attention_mask, mask, width) in enumerate(_micro_batches(rollouts, accumulation)):
+            with autocast(model.device, bf16):
+                logps, entropy = token_logps(model, input_ids, attention_mask, width, train.temperature, with_entropy=iteration == 0)
+            parts = clipped_surrogate_loss(
+                logps, old_logps[index] if old_logps is not None else logps.detach(), advantages[rows], mask,
+                loss_type=train.loss_type, clip_low=train.clip_low, clip_high=train.clip_high, beta=train.beta,
+                ref_logps=ref_logps[index] if ref_logps is not None else None, max_new_tokens=train.max_new_tokens,
+                accumulation=accumulation, batch_tokens=batch_tokens,
+            )
+            parts.loss.backward()
+            totals["loss"] += float(parts.loss.detach())
+            totals["kl"] += parts.kl_sum
+            totals["low"] += parts.clipped_low
+            totals["high"] += parts.clipped_high
+            totals["tokens"] += parts.tokens
+            if entropy is not None:
+                totals["entropy"] += float((entropy * mask).sum())
+                totals["entropy_tokens"] += float(mask.sum())
+        max_norm = train.max_grad_norm if train.max_grad_norm is not None else math.inf
+        totals["grad_norm"] += float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
+        optimizer.step()
+        scheduler.step()
+        sampler.sync_weights()
+    n, tokens = train.num_iterations, max(totals["tokens"], 1.0)
+    return {
+        "loss": totals["loss"] / n,
+        "kl": totals["kl"] / tokens if train.beta else 0.0,
+        "entropy": totals["entropy"] / max(totals["entropy_tokens"], 1.0),
+        "clip_ratio/low": totals["low"] / tokens,
+        "clip_ratio/high": totals["high"] / tokens,
+        "grad_norm": totals["grad_norm"] / n,
+    }
+
+
+def train(config: Config | dict | str | Path, *, max_steps: int | None = None, output_dir: str | Path | None = None,
+          resume: bool = False, progress: bool = True, rewards: RewardSet | None = None, combiner: Any = None) -> TrainResult:
+    """Train the configured model; ``config`` is a YAML path, a mapping or a parsed :class:`~polyreward.config.Config`.
+
+    ``max_steps`` / ``output_dir`` override the file; ``resume`` continues from the newest checkpoint in
+    the output folder. ``rewards`` / ``combiner`` replace what the config would build (handy from Python).
+    """
+    if isinstance(config, dict):
+        config = parse_config(config)
+    full, train_cfg = load_train_config(config, max_steps=max_steps, output_dir=str(output_dir) if output_dir else None)
+    out = Path(train_cfg.output_dir)
+    out.mkdir(parents=True, exist_ok=True)
+    device = torch.device(train_cfg.device or ("cuda" if torch.cuda.is_available() else "cpu"))
+    bf16 = train_cfg.bf16 if train_cfg.bf16 is not None else device.type == "cuda"
+    _seed_everything(train_cfg.seed)
+
+    rewards = rewards if rewards is not None else full.build_rewards()
+    combiner = combiner if combiner is not None else (full.build_combiner() or full.build_combiner("grpo"))
+    prompt_column = train_cfg.prompt_column or full.columns.prompt
+    rows = load_rows(train_cfg.dataset, prompt_column, rewards.columns)
+
+    model_path = str(resolve_model(train_cfg.model))
+    checkpoint = latest_checkpoint(out) if resume else None
+    model, tokenizer = load_policy(str(checkpoint or model_path), device, train_cfg.gradient_checkpointing)
+    ref_model = None
+    if train_cfg.beta > 0:  # the frozen initial policy, even when resuming
+        ref_model, _ = load_policy(model_path, device)
+        ref_model.eval().requires_grad_(False)
+    optimizer = torch.optim.AdamW(model.parameters(), lr=train_cfg.learning_rate, weight_decay=train_cfg.weight_decay)
+    total_updates = train_cfg.max_steps * train_cfg.num_iterations
+    schedule = _linear_schedule(total_updates, train_cfg.warmup_steps) if train_cfg.lr_scheduler == "linear" else (lambda _: 1.0)
+    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
+
+    start = 0
+    if checkpoint is not None:
+        state = load_trainer_state(checkpoint)
+        optimizer.load_state_dict(state["optimizer"])
+        scheduler.load_state_dict(state["scheduler"])
+        combiner.load_state_dict(state["combiner"])
+        restore_rng(state["rng"])  # last: loading the models above may draw random numbers
+        start = state["step"]
+    sampler = build_sampler(train_cfg, model, tokenizer, model_path, bf16)
+    log = MetricsLog(out / "metrics.jsonl", resume_step=start if checkpoint is not None else None)
+    result = TrainResult(out, start, model=model)
+    G = train_cfg.num_generations
+
+    with ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
+        for step in range(start, train_cfg.max_steps):
+            if device.type == "cuda":
+                torch.cuda.reset_peak_memory_stats(device)
+            t_start = time.perf_counter()
+
+            # 1. sample G completions for each prompt of this step
+            batch = [rows[i] for i in prompt_indices(step, train_cfg.prompts_per_step, len(rows), train_cfg.seed)]
+            texts = [render_prompt(r[prompt_column], tokenizer, train_cfg.use_chat_template, train_cfg.system_prompt) for r in batch]
+            rollouts = sampler.sample(texts, G)
+            t_generated = time.perf_counter()
+
+            # 2-3. score them and turn the (N, K) scores into advantages
+            scores = _score(rewards, batch, prompt_column, rollouts, G)
+            groups = np.repeat(np.arange(step * len(batch), (step + 1) * len(batch)), G)
+            advantages = np.nan_to_num(np.asarray(combiner.combine(scores.scores, groups, scores.weights), dtype=np.float64), nan=0.0)
+            t_scored = time.perf_counter()
+
+            # 4. policy update(s)
+            adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
+            lr = scheduler.get_last_lr()[0]
+            update = _update(model, ref_model, optimizer, scheduler, rollouts, adv, train_cfg, bf16, sampler)
+            t_end = time.perf_counter()
+
+            # 5. log and checkpoint
+            lengths = rollouts.lengths.float()
+            row = {"step": step + 1, **update, "learning_rate": lr,
+                   **reward_metrics(scores.names, scores.weights, scores.scores, groups),
+                   **advantage_metrics(advantages, scores.scores, groups),
+                   "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
+                   "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),
+                   "time/step": t_end - t_start, "time/generation": t_generated - t_start, "time/scoring": t_scored - t_generated,
+                   "time/update": t_end - t_scored, "tokens_per_second": float(lengths.sum()) / (t_end - t_start),
+                   "peak_memory_mb": peak_memory_mb(device)}
+            result.step = step + 1
+            result.metrics.append(row)
+            if (step + 1) % train_cfg.logging_steps == 0 or step + 1 == train_cfg.max_steps:
+                log.write(row)
+            bar.update(row)
+            if step + 1 == train_cfg.max_steps or (train_cfg.save_steps and (step + 1) % train_cfg.save_steps == 0):
+                result.checkpoint = save_checkpoint(out, step + 1, model=model, tokenizer=tokenizer, optimizer=optimizer,
+                                                    scheduler=scheduler, combiner=combiner, train_config=train_cfg.model_dump())
+    return result

@@ -1,0 +1,140 @@
+"""Per-step metrics: one JSON object per line in ``<output_dir>/metrics.jsonl``, and a progress bar.
+
+Every row has a ``step`` column (what ``polyreward report`` plots against) and:
+
+* ``reward/<name>/mean`` and ``/std`` per objective (NaN-aware: only rollouts where it applies), ``reward``
+  and ``reward_std`` (the weighted sum, TRL's convention) and ``frac_reward_zero_std`` (groups whose
+  weighted reward is constant, which give no policy gradient);
+* ``advantage/*``: mean, std, min, max, fraction exactly zero, and the combiner diagnostics of
+  :mod:`polyreward.combiners.diagnostics` when that module provides them;
+* ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
+* ``completions/mean_length|min_length|max_length|terminated``;
+* ``time/step|generation|scoring|update`` (seconds), ``tokens_per_second`` (generated completion tokens
+  per second of the whole step) and ``peak_memory_mb`` (CUDA max allocated; on CPU the process's peak RSS).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import resource
+import sys
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+import torch
+
+
+def _finite_or_none(value: Any) -> Any:
+    if isinstance(value, (float, np.floating)):
+        value = float(value)
+        return value if math.isfinite(value) else None
+    if isinstance(value, np.integer):
+        return int(value)
+    return value
+
+
+def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
+    """Per-objective and total reward statistics of one generation batch (NaN = not applicable)."""
+    row: dict[str, float] = {}
+    for k, name in enumerate(names):
+        column = scores[:, k]
+        applicable = column[~np.isnan(column)]
+        row[f"reward/{name}/mean"] = float(applicable.mean()) if applicable.size else math.nan
+        row[f"reward/{name}/std"] = float(applicable.std(ddof=1)) if applicable.size > 1 else math.nan
+        row[f"reward/{name}/applicable"] = applicable.size / max(column.size, 1)
+    total = np.nansum(scores * weights, axis=1)
+    total[np.all(np.isnan(scores), axis=1)] = np.nan
+    row["reward"] = float(np.nanmean(total)) if np.isfinite(total).any() else math.nan
+    row["reward_std"] = float(np.nanstd(total, ddof=1)) if np.isfinite(total).sum() > 1 else math.nan
+    constant = [np.nanstd(total[groups == g]) == 0 if np.isfinite(total[groups == g]).any() else True for g in np.unique(groups)]
+    row["frac_reward_zero_std"] = float(np.mean(constant))
+    return row
+
+
+def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
+    """Summary of the advantages, plus the combiners' own diagnostics when that module is present."""
+    row = {
+        "advantage/mean": float(advantages.mean()),
+        "advantage/std": float(advantages.std(ddof=1)) if advantages.size > 1 else math.nan,
+        "advantage/min": float(advantages.min()),
+        "advantage/max": float(advantages.max()),
+        "advantage/frac_zero": float(np.mean(advantages == 0)),
+    }
+    try:
+        from polyreward.combiners import diagnostics
+    except ImportError:
+        return row
+    compute = getattr(diagnostics, "advantage_diagnostics", None) or getattr(diagnostics, "diagnostics", None)
+    if compute is not None:
+        try:
+            extra = compute(scores, groups, advantages)
+        except Exception as exc:  # diagnostics must never stop training
+            row["advantage/diagnostics_error"] = f"{type(exc).__name__}: {exc}"[:200]
+        else:
+            for key, value in dict(extra).items():
+                if isinstance(value, (int, float, np.floating, np.integer)):
+                    row[f"advantage/{key}"] = float(value)
+    return row
+
+
+def peak_memory_mb(device: torch.device) -> float:
+    if device.type == "cuda":
+        return torch.cuda.max_memory_allocated(device) / 2**20
+    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
+
+
+class MetricsLog:
+    """Appends rows to ``metrics.jsonl``; on resume, rows after the resumed step are dropped first."""
+
+    def __init__(self, path: str | Path, resume_step: int | None = None) -> None:
+        self.path = Path(path)
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        if resume_step is None:
+            self.path.write_text("", encoding="utf-8")
+        elif self.path.exists():
+            kept = [line for line in self.path.read_text(encoding="utf-8").splitlines()
+                    if line.strip() and json.loads(line).get("step", 0) <= resume_step]
+            self.path.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
+
+    def write(self, row: dict[str, Any]) -> None:
+        clean = {key: _finite_or_none(value) for key, value in row.items()}
+        with self.path.open("a", encoding="utf-8") as handle:
+            handle.write(json.dumps(clean) + "\n")
+
+
+def read_metrics(path: str | Path) -> list[dict[str, Any]]:
+    """The rows of a ``metrics.jsonl`` file (None where a value was not finite)."""
+    return [json.loads(line) for line in Path(path).read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+class ProgressBar:
+    """A rich progress bar with the latest reward and loss; silent when ``enabled`` is False."""
+
+    def __init__(self, total: int, start: int, enabled: bool = True) -> None:
+        self.enabled = enabled
+        if not enabled:
+            return
+        from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
+
+        self.progress = Progress(
+            TextColumn("[bold]train"), BarColumn(), MofNCompleteColumn(), TimeElapsedColumn(), TimeRemainingColumn(),
+            TextColumn("{task.fields[status]}"),
+        )
+        self.task = self.progress.add_task("train", total=total, completed=start, status="")
+
+    def __enter__(self) -> ProgressBar:
+        if self.enabled:
+            self.progress.start()
+        return self
+
+    def update(self, row: dict[str, Any]) -> None:
+        if self.enabled:
+            status = f"reward {row.get('reward', math.nan):.3f}  loss {row.get('loss', math.nan):.4f}  len {row.get('completions/mean_length', 0):.0f}"
+            self.progress.update(self.task, advance=1, status=status)
+
+    def __exit__(self, *exc: object) -> None:
+        if self.enabled:
+            self.progress.stop()

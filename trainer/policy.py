@@ -1,0 +1,174 @@
+"""The policy model: loading, sampling G completions per prompt, and per-token log-probabilities.
+
+Sampling uses ``model.generate`` (batched: every prompt repeated G times, left-padded) or, when
+``generation_backend: vllm`` and vLLM is importable, a colocated ``vllm.LLM`` whose weights are
+refreshed from the policy after every optimiser update. Completion tokens after the first EOS are
+masked out; the EOS itself is kept in the loss, as in TRL.
+"""
+
+from __future__ import annotations
+
+import importlib.util
+from contextlib import nullcontext
+from dataclasses import dataclass
+
+import torch
+
+
+@dataclass
+class Rollouts:
+    """One generation batch, N = prompts × G rows, grouped contiguously by prompt."""
+
+    prompt_ids: torch.Tensor  # (N, Lp) left-padded
+    prompt_mask: torch.Tensor  # (N, Lp)
+    completion_ids: torch.Tensor  # (N, T) right-padded
+    completion_mask: torch.Tensor  # (N, T) 1 up to and including the first EOS
+    texts: list[str]  # decoded completions (special tokens skipped)
+    terminated: torch.Tensor  # (N,) bool: the completion ended with EOS before max_new_tokens
+
+    @property
+    def lengths(self) -> torch.Tensor:
+        return self.completion_mask.sum(-1)
+
+
+def load_policy(path: str, device: torch.device, gradient_checkpointing: bool = False):
+    """Model (fp32 master weights, train mode) and left-padding tokenizer from a local folder."""
+    from transformers import AutoModelForCausalLM, AutoTokenizer
+
+    tokenizer = AutoTokenizer.from_pretrained(path, padding_side="left")
+    if tokenizer.pad_token is None:
+        tokenizer.pad_token = tokenizer.eos_token
+    model = AutoModelForCausalLM.from_pretrained(path, dtype=torch.float32).to(device)
+    if gradient_checkpointing:
+        model.gradient_checkpointing_enable(gradient_checkpointing_kwargs={"use_reentrant": False})
+        model.config.use_cache = False
+    model.train()
+    return model, tokenizer
+
+
+def eos_token_ids(model, tokenizer) -> list[int]:
+    ids = {tokenizer.eos_token_id}
+    configured = getattr(model.generation_config, "eos_token_id", None)
+    ids.update(configured if isinstance(configured, list) else [configured])
+    return sorted(i for i in ids if i is not None)
+
+
+def autocast(device: torch.device, bf16: bool):
+    """bf16 autocast on CUDA (fp32 master weights, like TRL's ``bf16=True``); nothing elsewhere."""
+    return torch.autocast("cuda", dtype=torch.bfloat16) if bf16 and device.type == "cuda" else nullcontext()
+
+
+def _mask_after_eos(completion_ids: torch.Tensor, eos_ids: list[int]) -> tuple[torch.Tensor, torch.Tensor]:
+    is_eos = torch.isin(completion_ids, torch.tensor(eos_ids, device=completion_ids.device))
+    has_eos = is_eos.any(dim=1)
+    first_eos = torch.where(has_eos, is_eos.int().argmax(dim=1), torch.full_like(has_eos, completion_ids.size(1), dtype=torch.long))
+    positions = torch.arange(completion_ids.size(1), device=completion_ids.device).expand_as(completion_ids)
+    return (positions <= first_eos.unsqueeze(1)).long(), has_eos
+
+
+class TransformersSampler:
+    """Samples with ``model.generate`` (ancestral sampling at ``temperature``, no top-k/top-p, like TRL's defaults)."""
+
+    def __init__(self, model, tokenizer, *, max_new_tokens: int, temperature: float, bf16: bool) -> None:
+        from transformers import GenerationConfig
+
+        self.model, self.tokenizer, self.bf16 = model, tokenizer, bf16
+        self.eos_ids = eos_token_ids(model, tokenizer)
+        self.generation_config = GenerationConfig(
+            max_new_tokens=max_new_tokens, do_sample=True, temperature=temperature, top_p=1.0, top_k=0,
+            pad_token_id=tokenizer.pad_token_id, eos_token_id=self.eos_ids, use_cache=True, disable_compile=True,
+        )
+
+    def sample(self, prompt_texts: list[str], num_generations: int) -> Rollouts:
+        device = self.model.device
+        encoded = self.tokenizer(prompt_texts, return_tensors="pt", padding=True, add_special_tokens=False).to(device)
+        prompt_ids = encoded["input_ids"].repeat_interleave(num_generations, dim=0)
+        prompt_mask = encoded["attention_mask"].repeat_interleave(num_generations, dim=0)
+        was_training = self.model.training
+        self.model.eval()
+        with torch.no_grad(), autocast(device, self.bf16):
+            output = self.model.generate(input_ids=prompt_ids, attention_mask=prompt_mask, generation_config=self.generation_config)
+        self.model.train(was_training)
+        completion_ids = output[:, prompt_ids.size(1):]
+        completion_mask, terminated = _mask_after_eos(completion_ids, self.eos_ids)
+        completion_ids = completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id)
+        texts = self.tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
+        return Rollouts(prompt_ids, prompt_mask, completion_ids, completion_mask, texts, terminated)
+
+    def sync_weights(self) -> None:
+        """Nothing to do: ``generate`` runs on the policy itself."""
+
+
+class VLLMSampler(TransformersSampler):
+    """Samples with a colocated vLLM engine (GPU only; used when vLLM is installed and asked for).
+
+    Weight refresh follows TRL 1.16's colocate mode (trl/generation/vllm_generation.py ``sync_weights``):
+    each policy parameter is pushed with ``model_runner.model.load_weights`` and the prefix cache reset.
+    Untested in this repository's CI (no vLLM, no GPU there).
+    """
+
+    def __init__(self, model, tokenizer, *, model_path: str, max_new_tokens: int, temperature: float, bf16: bool,
+                 seed: int, gpu_memory_utilization: float) -> None:
+        super().__init__(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature, bf16=bf16)
+        from vllm import LLM, SamplingParams
+
+        self.llm = LLM(model=model_path, gpu_memory_utilization=gpu_memory_utilization, dtype="bfloat16" if bf16 else "float32",
+                       seed=seed, enable_prefix_caching=True)
+        self.sampling_params = SamplingParams(max_tokens=max_new_tokens, temperature=temperature, top_p=1.0, top_k=-1,
+                                              stop_token_ids=self.eos_ids)
+
+    def sample(self, prompt_texts: list[str], num_generations: int) -> Rollouts:
+        device = self.model.device
+        repeated = [p for p in prompt_texts for _ in range(num_generations)]
+        outputs = self.llm.generate(repeated, self.sampling_params, use_tqdm=False)
+        encoded = self.tokenizer(repeated, return_tensors="pt", padding=True, add_special_tokens=False).to(device)
+        token_lists = [list(o.outputs[0].token_ids) or [self.tokenizer.pad_token_id] for o in outputs]
+        width = max(len(t) for t in token_lists)
+        completion_ids = torch.full((len(token_lists), width), self.tokenizer.pad_token_id, dtype=torch.long)
+        for row, tokens in enumerate(token_lists):
+            completion_ids[row, : len(tokens)] = torch.tensor(tokens)
+        completion_ids = completion_ids.to(device)
+        completion_mask, terminated = _mask_after_eos(completion_ids, self.eos_ids)
+        completion_mask = completion_mask * (torch.arange(width, device=device) < torch.tensor([len(t) for t in token_lists], device=device).unsqueeze(1))
+        texts = self.tokenizer.batch_decode(completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id), skip_special_tokens=True)
+        return Rollouts(encoded["input_ids"], encoded["attention_mask"], completion_ids, completion_mask.long(), texts, terminated)
+
+    def sync_weights(self) -> None:
+        runner_model = self.llm.llm_engine.model_executor.driver_worker.model_runner.model
+        for name, param in self.model.named_parameters():
+            runner_model.load_weights([(name, param.data)])
+        self.llm.reset_prefix_cache()
+
+
+def build_sampler(train, model, tokenizer, model_path: str, bf16: bool):
+    """The configured sampler; ``vllm`` falls back to ``generate`` with a clear message when it is not installed."""
+    common = dict(max_new_tokens=train.max_new_tokens, temperature=train.temperature, bf16=bf16)
+    if train.generation_backend == "vllm":
+        if importlib.util.find_spec("vllm") is None or model.device.type != "cuda":
+            print("generation_backend 'vllm' needs vllm installed and a CUDA device; using transformers generate instead")
+        else:
+            return VLLMSampler(model, tokenizer, model_path=model_path, seed=train.seed,
+                               gpu_memory_utilization=train.vllm_gpu_memory_utilization, **common)
+    return TransformersSampler(model, tokenizer, **common)
+
+
+def token_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, completion_len: int, temperature: float,
+                with_entropy: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:
+    """Log-probabilities (B, T) of the last ``completion_len`` tokens at ``temperature``, and their entropies.
+
+    Only the completion positions go through the LM head (``logits_to_keep``), which is where the
+    memory goes with large vocabularies. Position ids follow the left padding exactly as ``generate``
+    builds them, so the log-probabilities are those of the distribution the tokens were sampled from.
+    """
+    position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0)
+    logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                   logits_to_keep=completion_len + 1, use_cache=False).logits[:, :-1].float()
+    if temperature != 1.0:
+        logits = logits / temperature
+    targets = input_ids[:, -completion_len:]
+    logps = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - logits.logsumexp(-1)
+    entropy = None
+    if with_entropy:
+        with torch.no_grad():  # row by row: the full (B, T, V) softmax never exists twice
+            entropy = torch.stack([-(row.softmax(-1) * row.log_softmax(-1)).sum(-1) for row in logits.detach()])
+    return logps, entropy

@@ -1,0 +1,105 @@
+"""Prompt rows for the trainer: read them, order them per epoch, render them for the model.
+
+A row is a dict holding the prompt (a string, or a chat-message list in TRL's conversational format)
+and the reference columns the rewards read (``answer``, ``options``, ...). Rows come from a JSONL file
+or from a loader of :mod:`polyreward.data`.
+
+The order is a pure function of (seed, step): epoch ``e`` is a permutation drawn from
+``numpy.random.default_rng([seed, e])``, and step ``s`` takes the next ``prompts_per_step`` rows of
+the concatenated epochs. Resuming at step ``s`` therefore sees exactly the prompts an uninterrupted
+run would, without storing any sampler state.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import json
+from collections.abc import Sequence
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyreward.config import ConfigError
+from polyreward.trainer.config import DatasetSpec
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Rows of a JSONL file; a bad line raises :class:`ConfigError` naming the file and line."""
+    path = Path(path)
+    try:
+        lines = path.read_text(encoding="utf-8").splitlines()
+    except OSError as exc:
+        raise ConfigError(f"train.dataset.path: cannot read {path}: {exc.strerror or exc}") from None
+    rows = []
+    for number, line in enumerate(lines, start=1):
+        if not line.strip():
+            continue
+        try:
+            row = json.loads(line)
+        except json.JSONDecodeError as exc:
+            raise ConfigError(f"{path} line {number}: invalid JSON: {exc.msg}") from None
+        if not isinstance(row, dict):
+            raise ConfigError(f"{path} line {number}: each line must be a JSON object, got {type(row).__name__}")
+        rows.append(row)
+    return rows
+
+
+def _from_loader(name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
+    try:
+        data = importlib.import_module("polyreward.data")
+    except ImportError as exc:
+        raise ConfigError(f"train.dataset.loader: polyreward.data is not available ({exc})") from None
+    if hasattr(data, "load"):
+        rows = data.load(name, **args)
+    elif callable(getattr(data, name, None)):
+        rows = getattr(data, name)(**args)
+    else:
+        raise ConfigError(f"train.dataset.loader: polyreward.data has no loader {name!r}")
+    return [dict(r) for r in rows]
+
+
+def load_rows(spec: DatasetSpec, prompt_column: str, needed_columns: Sequence[str]) -> list[dict[str, Any]]:
+    """All prompt rows, checked up front: every row has the prompt and the columns the rewards read."""
+    rows = read_jsonl(spec.path) if spec.path is not None else _from_loader(spec.loader, spec.args)
+    if spec.limit is not None:
+        rows = rows[: spec.limit]
+    source = spec.path or f"loader {spec.loader}"
+    if not rows:
+        raise ConfigError(f"train.dataset: {source} holds no rows")
+    for index, row in enumerate(rows):
+        missing = [c for c in (prompt_column, *needed_columns) if c not in row]
+        if missing:
+            raise ConfigError(f"train.dataset: row {index} of {source} lacks column(s) {missing}; it has {sorted(row)}")
+    return rows
+
+
+@functools.lru_cache(maxsize=4)
+def _epoch_order(seed: int, epoch: int, num_rows: int) -> np.ndarray:
+    return np.random.default_rng([seed, epoch]).permutation(num_rows)
+
+
+def prompt_indices(step: int, prompts_per_step: int, num_rows: int, seed: int) -> list[int]:
+    """Row indices of the prompts used at ``step`` (0-based): consecutive slices of per-epoch permutations."""
+    start = step * prompts_per_step
+    indices = []
+    for position in range(start, start + prompts_per_step):
+        epoch, offset = divmod(position, num_rows)
+        indices.append(int(_epoch_order(seed, epoch, num_rows)[offset]))
+    return indices
+
+
+def render_prompt(prompt: Any, tokenizer: Any, use_chat_template: bool, system_prompt: str | None) -> str:
+    """The text fed to the model: the chat template with a generation prompt when there is one, else the raw text."""
+    if isinstance(prompt, str):
+        messages = [{"role": "user", "content": prompt}]
+    elif isinstance(prompt, Sequence):
+        messages = [dict(m) for m in prompt]
+    else:
+        raise ConfigError(f"a prompt must be a string or a list of chat messages, got {type(prompt).__name__}")
+    if system_prompt and not any(m.get("role") == "system" for m in messages):
+        messages.insert(0, {"role": "system", "content": system_prompt})
+    if use_chat_template and getattr(tokenizer, "chat_template", None):
+        return tokenizer.apply_chat_template(messages, add_generation_prompt=True, tokenize=False)
+    return "\n\n".join(str(m.get("content", "")) for m in messages)
