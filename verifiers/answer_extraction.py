@@ -7,7 +7,8 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
    sit next to each other ("\\boxed{1} and \\boxed{2}") are joined as a list, as Math-Verify does
 3. an anchor phrase: "final answer is X", "the answer is X", "Answer: X", "#### X" (GSM8K), with
    markdown bold around the phrase allowed
-4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on one of the last two lines
+4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on the last line
+   with no number after it
 5. markdown bold ``**73**`` on the last line
 6. the last number on the last non-empty line
 
@@ -160,13 +161,15 @@ def _extract_plain(text: str) -> Extracted | None:
         answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600]).strip()
         if answer.strip(" .*$:"):
             return Extracted(answer, "anchor")
-    tail = _last_lines(text, 2)
-    last_line = _last_lines(tail, 1)
-    envs = [m for m in _MATH_ENV.finditer(tail)]
+    window = text.rstrip()[-800:]
+    last_line = _last_lines(window, 1)
+    envs = list(_MATH_ENV.finditer(window))
     if envs:
+        # the last math environment counts if it ends on the last line with no number after it
         env = envs[-1]
         content = next(g for g in env.groups() if g is not None).strip()
-        if content and env.end() > len(tail) - len(last_line) - 1:
+        after = window[env.end():]
+        if content and "\n" not in after.strip() and not re.search(r"\d", after):
             return Extracted(content, "latex")
     bold = _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):

@@ -113,7 +113,7 @@ def prepare_prediction(completion: str) -> Prediction | None:
     return Prediction(text, found.source, numeral)
 
 
-def compare_cheap(reference: Reference, completion: str, prediction: Prediction | None) -> Verdict | None:
+def compare_cheap(reference: Reference, completion: str, prediction: Prediction | None, guard: bool = True) -> Verdict | None:
     """Decide without sympy when possible (numbers, letters, no answer, oversized); else None."""
     if reference.kind == "invalid":
         return Verdict(None, "gold_unparseable", reference.text, rule=reference.problem)
@@ -128,7 +128,7 @@ def compare_cheap(reference: Reference, completion: str, prediction: Prediction 
     if reference.kind == "number" and prediction.numeral is not None:
         equal = numerals_equal(reference.numeral, prediction.numeral, REL_TOL)
         return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "numeric", prediction.source)
-    problem = size_problem(prediction.text)
+    problem = size_problem(prediction.text) if guard else None
     if problem:
         return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
     return None
@@ -190,7 +190,7 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
             if problem:
                 return Verdict(None if side == "gold" else 0.0, "gold_unparseable" if side == "gold" else "too_large", gold, pred, problem)
     gold_parsed = _parse(gold)
-    if not gold_parsed:
+    if all(isinstance(x, str) for x in gold_parsed):  # nothing but the raw-string fallback
         return Verdict(None, "gold_unparseable", gold, pred, "math_verify")
     pred_parsed = _parse(pred)
     if not pred_parsed:
@@ -257,7 +257,7 @@ def verify_batch(
         reference = prepare_reference(str(ref))
         text = completion_text(pred)
         prediction = prepare_prediction(text)
-        cheap = compare_cheap(reference, text, prediction)
+        cheap = compare_cheap(reference, text, prediction, guard)
         if cheap is not None:
             verdicts[i] = cheap
             continue

@@ -23,7 +23,7 @@ from fractions import Fraction
 
 MAX_ANSWER_CHARS = 1000  # an extracted answer longer than this is not an answer
 MAX_EXPONENT = 10_000  # 2^10000 has ~3,000 digits: fine; larger exponents of numerals are refused
-MAX_FACTORIAL = 2_000
+MAX_FACTORIAL = 5_000
 MAX_DIGITS = 2_000
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
@@ -234,10 +234,10 @@ def size_problem(text: str) -> str | None:
     towers (an exponent that itself holds a numeric ``^``), numeric exponents above MAX_EXPONENT and
     factorials above MAX_FACTORIAL. Symbolic towers such as ``e^{x^2}`` are fine.
     """
-    if len(text) > MAX_ANSWER_CHARS:
-        return f"answer longer than {MAX_ANSWER_CHARS} characters"
     if _DIGIT_RUN.search(text):
         return f"number with more than {MAX_DIGITS} digits"
+    if len(text) > MAX_ANSWER_CHARS:
+        return f"answer longer than {MAX_ANSWER_CHARS} characters"
     for match in _FACTORIAL.finditer(text):
         if int(match.group(1)) > MAX_FACTORIAL:
             return f"factorial of {match.group(1)} (limit {MAX_FACTORIAL})"
