@@ -96,6 +96,7 @@ class OpenAIJudge(Judge):
         self._client = None
         self._client_lock = threading.Lock()
         self.stats = {"requests": 0, "retries": 0, "failures": 0}
+        self._stats_lock = threading.Lock()
 
     # -- plumbing ---------------------------------------------------------------------------------
     def _http(self):
@@ -122,11 +123,17 @@ class OpenAIJudge(Judge):
         state = dict(self.__dict__)
         state["_client"] = None
         state["_client_lock"] = None
+        state["_stats_lock"] = None
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._client_lock = threading.Lock()
+        self._stats_lock = threading.Lock()
+
+    def _count(self, key: str) -> None:
+        with self._stats_lock:
+            self.stats[key] += 1
 
     def __repr__(self) -> str:
         return f"OpenAIJudge(url={self.url!r}, model={self.model!r})"
@@ -200,7 +207,7 @@ class OpenAIJudge(Judge):
         error = "no attempt made"
         for attempt in range(self.max_retries + 1):
             if attempt:
-                self.stats["retries"] += 1
+                self._count("retries")
                 pause = min(self.max_backoff, self.backoff * 2 ** (attempt - 1)) * (0.75 + 0.5 * random.random())
                 if time.monotonic() + pause >= deadline:
                     error += "; no time left in the budget to retry"
@@ -211,7 +218,7 @@ class OpenAIJudge(Judge):
                 error += "; time budget exhausted"
                 break
             attempt_timeout = min(self.timeout, left)
-            self.stats["requests"] += 1
+            self._count("requests")
             try:
                 response = self._http().post(self.url, json=body, timeout=httpx.Timeout(attempt_timeout))
             except httpx.TimeoutException:
@@ -237,7 +244,7 @@ class OpenAIJudge(Judge):
             if best is None or _known(parsed) > _known(best):
                 best = parsed
             error = next(explanation for met, explanation in parsed if met is None)
-        self.stats["failures"] += 1
+        self._count("failures")
         attempts = f" ({self.max_retries + 1} attempt(s) max)"
         if best is not None:  # keep what a multi-criteria answer did grade
             return [Verdict(met, explanation[:500]) if met is not None else failed(explanation + attempts) for met, explanation in best]

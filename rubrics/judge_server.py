@@ -68,10 +68,16 @@ class _Batcher:
         self.jobs.put(None)
 
     def _next_batch(self) -> list[_Job] | None:
+        """Up to ``max_batch`` jobs with the first job's settings; jobs with other settings wait their turn."""
         first = self._held.pop(0) if self._held else self.jobs.get()
         if first is None:
+            for job in self._held:  # stopping: nobody will generate these
+                job.error = "server stopping"
+                job.done.set()
             return None
-        batch, deadline = [first], time.monotonic() + self.batch_wait
+        batch = [first] + [j for j in self._held if j.settings == first.settings][: self.max_batch - 1]
+        self._held = [j for j in self._held if not any(j is b for b in batch)]
+        deadline = time.monotonic() + self.batch_wait
         while len(batch) < self.max_batch:
             try:
                 job = self.jobs.get(timeout=max(0.0, deadline - time.monotonic()))

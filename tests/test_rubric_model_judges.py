@@ -119,20 +119,26 @@ def test_server_protocol(server):
 
 
 def test_concurrent_requests_are_batched_with_the_same_results(server):
-    prompts = [f"Question {i}: " + "why " * i for i in range(6)]
-    expected = [server.lm.generate([server.lm.chat_text([{"role": "user", "content": p}])], max_new_tokens=6)[0].text for p in prompts]
+    """Concurrent requests with different settings (free generation of 6 or 3 tokens, guided choice) are
+    grouped into batches by setting; each answer equals the model run on that prompt alone."""
+    lm = server.lm
+    prompts = [f"Question {i}: " + "why " * i for i in range(9)]
+    texts = [lm.chat_text([{"role": "user", "content": p}]) for p in prompts]
+    extra = [{"max_tokens": 6}, {"max_tokens": 3}, {"max_tokens": 6, "guided_choice": ["yes", "no", "maybe"]}]
+    expected = [lm.choose([t], ["yes", "no", "maybe"])[0].text if i % 3 == 2 else lm.generate([t], max_new_tokens=extra[i % 3]["max_tokens"])[0].text
+                for i, t in enumerate(texts)]
     results: dict[int, str] = {}
 
     def ask(i: int) -> None:
-        body = {"model": "tiny-judge", "messages": [{"role": "user", "content": prompts[i]}], "max_tokens": 6, "temperature": 0}
+        body = {"model": "tiny-judge", "messages": [{"role": "user", "content": prompts[i]}], "temperature": 0, **extra[i % 3]}
         results[i] = httpx.post(server.url + "/chat/completions", json=body, timeout=60).json()["choices"][0]["message"]["content"]
 
-    threads = [threading.Thread(target=ask, args=(i,)) for i in range(6)]
+    threads = [threading.Thread(target=ask, args=(i,)) for i in range(9)]
     for t in threads:
         t.start()
     for t in threads:
         t.join()
-    assert [results[i] for i in range(6)] == expected
+    assert [results[i] for i in range(9)] == expected
 
 
 def test_openai_judge_against_serve_judge_with_guided_choice_and_cache(server):
