@@ -89,7 +89,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = (
         r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)|answer|"
-        r"i\s+(?:would\s+|will\s+|'d\s+)?(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
+        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-]*(?i:(?:option|choice)\s*)?\**\s*" + token)),
@@ -104,7 +104,7 @@ def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> s
     """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
     cleaned = re.sub(r"\\(?:text|textbf|mathrm)\{([^}]*)\}", r"\1", text).strip().strip("*$ .").strip()
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
-    if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned) or match.group(1).isupper()):
+    if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()
     wanted = _norm(cleaned)
     for letter, option in options.items():

