@@ -1,0 +1,131 @@
+"""think_format (TRL semantics + prefilled/answer options) and overlong_penalty (DAPO Eq. 13)."""
+
+from __future__ import annotations
+
+import math
+import pickle
+import re
+
+import pytest
+from trl.rewards import get_soft_overlong_punishment, think_format_reward
+
+from polyreward.rewards.format import ThinkFormat
+from polyreward.rewards.length import OverlongPenalty, soft_overlong_punishment
+
+FORMAT_CASES = [
+    # (completion, default, prefilled_think, require_answer)
+    ("<think>\nThis is my reasoning.\n</think>\nThis is my answer.", 1.0, 0.0, 0.0),
+    ("<think>\nThis is my reasoning.\nThis is my answer.", 0.0, 0.0, 0.0),
+    ("<think>a</think>", 1.0, 0.0, 0.0),
+    ("<think></think>answer", 1.0, 0.0, 0.0),
+    ("<think>a</think><think>b</think>c", 0.0, 0.0, 0.0),
+    ("<think>a<think>b</think>c", 0.0, 0.0, 0.0),
+    ("text <think>a</think>b", 0.0, 0.0, 0.0),
+    (" <think>a</think>b", 0.0, 0.0, 0.0),
+    ("reasoning that was prefilled\n</think>\nThe answer is 4.", 0.0, 1.0, 0.0),
+    ("prefilled</think><answer>4</answer>", 0.0, 1.0, 0.0),
+    ("<think>\n2+2=4\n</think>\n<answer>\n4\n</answer>", 1.0, 0.0, 1.0),
+    ("<think>\n2+2=4\n</think>\n<answer>\n4\n</answer>\n", 1.0, 0.0, 1.0),
+    # open-r1's MULTILINE hole: trailing junk / a second block must not pass require_answer
+    ("<think>\n2+2=4\n</think>\n<answer>\n4\n</answer>\ntrailing junk", 1.0, 0.0, 0.0),
+    ("<think>\nx\n</think>\n<answer>\n4\n</answer>\n<answer>\n5\n</answer>", 1.0, 0.0, 0.0),
+    ("<think>x</think>no answer tags", 1.0, 0.0, 0.0),
+    ("<think>x</think><answer>unclosed", 1.0, 0.0, 0.0),
+    ("", 0.0, 0.0, 0.0),
+    ("</think>", 0.0, 1.0, 0.0),
+    ("<THINK>x</THINK>y", 0.0, 0.0, 0.0),
+]
+
+
+@pytest.mark.parametrize("completion, default, prefilled, with_answer", FORMAT_CASES)
+def test_think_format(completion, default, prefilled, with_answer):
+    assert ThinkFormat()(completions=[completion]) == [default]
+    assert ThinkFormat(prefilled_think=True)(completions=[completion]) == [prefilled]
+    assert ThinkFormat(require_answer=True)(completions=[completion]) == [with_answer]
+
+
+def test_prefilled_with_answer():
+    reward = ThinkFormat(prefilled_think=True, require_answer=True)
+    assert reward(completions=["r</think>\n<answer>4</answer>", "<think>r</think><answer>4</answer>", "r</think>4"]) == [1.0, 0.0, 0.0]
+
+
+@pytest.mark.parametrize("completion", [c[0] for c in FORMAT_CASES])
+def test_think_format_matches_trl(completion):
+    assert ThinkFormat()(completions=[[{"role": "assistant", "content": completion}]]) == think_format_reward([[{"content": completion}]])
+
+
+def test_open_r1_pattern_has_the_hole_we_close():
+    open_r1 = r"^<think>\n.*?\n</think>\n<answer>\n.*?\n</answer>$"
+    junk = "<think>\nx\n</think>\n<answer>\n4\n</answer>\ntrailing junk"
+    assert re.match(open_r1, junk, re.DOTALL | re.MULTILINE)
+    assert ThinkFormat(require_answer=True)(completions=[junk]) == [0.0]
+
+
+def test_think_format_reasons():
+    output = ThinkFormat(require_answer=True).evaluate([None] * 4, ["x", "<think>a", "<think>a</think><think>b</think>", "<think>a</think>b"])
+    assert output.reasons == ["does not start with <think>", "no </think>", "more than one <think>", "no single <answer>...</answer> block at the end"]
+
+
+def test_think_format_validates():
+    with pytest.raises(ValueError, match="prefilled_think"):
+        ThinkFormat(prefilled_think="yes")
+
+
+# --- overlong penalty -----------------------------------------------------------------------------
+
+DAPO_CASES = [  # (length, L_max, L_cache, expected)
+    (0, 100, 20, 0.0), (80, 100, 20, 0.0), (81, 100, 20, -0.05), (90, 100, 20, -0.5), (100, 100, 20, -1.0), (101, 100, 20, -1.0),
+    (16384, 20480, 4096, 0.0), (18432, 20480, 4096, -0.5), (20480, 20480, 4096, -1.0), (30000, 20480, 4096, -1.0),
+    (100, 100, 0, 0.0), (101, 100, 0, -1.0), (5, 10, 1, 0.0), (10, 10, 1, -1.0),
+]
+
+
+@pytest.mark.parametrize("length, max_len, cache, expected", DAPO_CASES)
+def test_soft_overlong_punishment(length, max_len, cache, expected):
+    assert soft_overlong_punishment(length, max_len, cache) == pytest.approx(expected)
+    reward = OverlongPenalty(max_completion_len=max_len, soft_punish_cache=cache)
+    assert reward(completions=["x"], completion_ids=[[7] * length]) == [pytest.approx(expected)]
+
+
+@pytest.mark.parametrize("length, max_len, cache, expected", [c for c in DAPO_CASES if c[2] > 0])
+def test_overlong_matches_trl(length, max_len, cache, expected):
+    trl = get_soft_overlong_punishment(max_completion_len=max_len, soft_punish_cache=cache)
+    ours = OverlongPenalty(max_completion_len=max_len, soft_punish_cache=cache)
+    assert ours(completions=["x"], completion_ids=[[1] * length]) == pytest.approx(trl(completion_ids=[[1] * length]))
+
+
+def test_length_sources_are_named_in_the_reason(tiny_qwen2_dir):
+    text = "one two three four five six seven eight nine ten eleven twelve"
+    by_ids = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None], [text], completion_ids=[[1] * 7])
+    assert by_ids.scores == [pytest.approx(-0.4)] and "(completion_ids)" in by_ids.reasons[0]
+    by_words = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None], [text])
+    assert by_words.scores == [-1.0] and "length 12 (whitespace tokens)" in by_words.reasons[0]
+    with_tok = OverlongPenalty(max_completion_len=10, soft_punish_cache=5, tokenizer=str(tiny_qwen2_dir))
+    output = with_tok.evaluate([None], [text])
+    from transformers import AutoTokenizer
+
+    expected_len = len(AutoTokenizer.from_pretrained(str(tiny_qwen2_dir))(text, add_special_tokens=False)["input_ids"])
+    assert output.details["length"] == [float(expected_len)] and "(tokenizer)" in output.reasons[0]
+    assert output.scores == [pytest.approx(soft_overlong_punishment(expected_len, 10, 5))]
+    clone = pickle.loads(pickle.dumps(with_tok))  # the loaded tokenizer is not pickled, it reloads
+    assert clone._tokenizer is None and clone.evaluate([None], [text]).scores == output.scores
+
+
+def test_missing_ids_give_nan_with_reason():
+    output = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None, None], ["a", "b"], completion_ids=[[1, 2], None])
+    assert output.scores[0] == 0.0 and math.isnan(output.scores[1]) and output.reasons[1] == "no completion_ids for this rollout"
+
+
+@pytest.mark.parametrize(
+    "kwargs, message",
+    [
+        ({"max_completion_len": -1}, "max_completion_len"),
+        ({"soft_punish_cache": 1.5}, "soft_punish_cache"),
+        ({"max_completion_len": 10, "soft_punish_cache": 20}, "soft_punish_cache <= max_completion_len"),
+        ({"max_completion_len": 10, "soft_punish_cache": 10}, "penalise every"),
+        ({"tokenizer": "Qwen/Qwen2.5-0.5B"}, "local tokenizer directory"),
+    ],
+)
+def test_overlong_validates(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        OverlongPenalty(**kwargs)
