@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import json
 import math
+import numbers
 from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -88,14 +89,18 @@ def parse_item(data: Any, where: str = "item") -> RubricItem:
     if "points" not in data:
         raise RubricError(f"{where}.points: missing (a number; negative for a penalty)")
     points = data["points"]
-    if isinstance(points, bool) or not isinstance(points, (int, float)) or not math.isfinite(points):
+    if isinstance(points, bool) or not isinstance(points, numbers.Real) or not math.isfinite(points):
         raise RubricError(f"{where}.points: must be a finite number, got {points!r}")
     tags = data.get("tags", [])
     if tags is None:
         tags = []
+    if hasattr(tags, "tolist") and not isinstance(tags, (list, tuple)):  # numpy array from a parquet cell
+        tags = tags.tolist()
     if isinstance(tags, str) or not isinstance(tags, Sequence) or not all(isinstance(t, str) for t in tags):
         raise RubricError(f"{where}.tags: must be a list of strings, got {tags!r}")
     rule = data.get("rule")
+    if isinstance(rule, Mapping):  # parquet stores a struct with every key of every row's rule: drop the empty ones
+        rule = {k: _plain(k, v) for k, v in rule.items() if v is not None}
     if rule is not None:
         from polyreward.rubrics.judge_rules import validate_rule  # the rule grammar lives with its judge
 
@@ -104,6 +109,15 @@ def parse_item(data: Any, where: str = "item") -> RubricItem:
         except ValueError as exc:
             raise RubricError(f"{where}.rule: {exc}") from None
     return RubricItem(criterion.strip(), float(points), tuple(tags), rule)
+
+
+def _plain(key: str, value: Any) -> Any:
+    """A rule value as JSON would give it: arrays as lists, whole-number float bounds (parquet) as ints."""
+    if hasattr(value, "tolist") and not isinstance(value, (str, bytes)):
+        value = value.tolist()
+    if key.startswith(("min_", "max_")) and isinstance(value, float) and value.is_integer():
+        value = int(value)
+    return value
 
 
 def parse_rubric(value: Any, where: str = "rubric") -> list[RubricItem]:

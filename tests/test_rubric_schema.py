@@ -163,3 +163,19 @@ def test_healthbench_reader_names_the_line(tmp_path):
     source.write_text(json.dumps(dict(HEALTHBENCH_ROW, rubrics=[{"criterion": "a", "points": None}])) + "\n")
     with pytest.raises(RubricError, match=r"hb.jsonl line 1.rubrics\[0\].points: must be a finite number"):
         read_healthbench(source)
+
+
+def test_parquet_cells_parse_back_to_the_same_items(tmp_path):
+    """Parquet turns item lists into numpy arrays, tags into arrays, and rules into structs holding every
+    key seen in the column (None where a row's rule lacks it)."""
+    pd = pytest.importorskip("pandas")
+    rubrics = [
+        HEALTHBENCH_ROW["rubrics"],
+        [{"criterion": "Says 911", "points": 5, "tags": ["axis:accuracy"], "rule": {"contains": "911"}},
+         {"criterion": "Short", "points": 1, "tags": [], "rule": {"max_words": 50, "contains": "call"}}],
+    ]
+    pd.DataFrame({"rubrics": rubrics}).to_parquet(tmp_path / "r.parquet")
+    cells = pd.read_parquet(tmp_path / "r.parquet")["rubrics"].tolist()
+    assert type(cells[1]).__module__ == "numpy"
+    assert [parse_rubric(cell) for cell in cells] == [parse_rubric(r) for r in rubrics]
+    assert [dict(i.rule) for i in parse_rubric(cells[1])] == [{"contains": "911"}, {"max_words": 50, "contains": "call"}]
