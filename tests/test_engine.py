@@ -1,0 +1,169 @@
+"""The worker pool: ordering, dedup, errors as data, hard timeouts with kill + respawn, crashes,
+memory limits, inline mode, pickling and the shared pool."""
+
+from __future__ import annotations
+
+import os
+import pickle
+import threading
+import time
+
+import pytest
+
+from polyreward.engine import Outcome, WorkerPool, shared_pool
+
+
+def square(x):
+    return x * x
+
+
+def token(_):
+    return os.urandom(8).hex()
+
+
+def sleep_then(seconds, value):
+    time.sleep(seconds)
+    return value
+
+
+def fail(message):
+    raise ValueError(message)
+
+
+def crash(code):
+    os._exit(code)
+
+
+def allocate(megabytes):
+    return len(bytearray(megabytes * 1024 * 1024))
+
+
+def pid(_):
+    return os.getpid()
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with WorkerPool(workers=2, timeout=3.0) as p:
+        yield p
+
+
+def test_results_come_back_in_input_order(pool):
+    outcomes = pool.map(square, [(i,) for i in range(50)])
+    assert [o.value for o in outcomes] == [i * i for i in range(50)]
+    assert all(o.ok and o.error == "" for o in outcomes)
+
+
+def test_order_is_kept_when_items_finish_out_of_order(pool):
+    items = [(0.3, "slow"), (0.0, "fast1"), (0.0, "fast2"), (0.1, "mid")]
+    assert [o.value for o in pool.map(sleep_then, items)] == ["slow", "fast1", "fast2", "mid"]
+
+
+def test_identical_items_run_once(pool):
+    outcomes = pool.map(token, [(1,), (2,), (1,), (1,), (2,)])
+    values = [o.value for o in outcomes]
+    assert values[0] == values[2] == values[3] and values[1] == values[4] and values[0] != values[1]
+
+
+def test_exceptions_become_error_outcomes_and_the_worker_survives(pool):
+    before = pool.restarts
+    outcomes = pool.map(fail, [("boom",), ("bang",)])
+    assert [o.ok for o in outcomes] == [False, False]
+    assert outcomes[0].error == "ValueError: boom" and outcomes[1].error == "ValueError: bang"
+    assert pool.restarts == before
+    assert pool.map(square, [(3,)])[0].value == 9
+
+
+def test_hard_timeout_kills_respawns_and_the_batch_goes_on():
+    with WorkerPool(workers=2, timeout=1.0) as pool:
+        pool.map(square, [(1,), (2,)])
+        start = time.perf_counter()
+        outcomes = pool.map(sleep_then, [(60, "stuck"), (0.1, "a"), (0.1, "b"), (0.1, "c")])
+        elapsed = time.perf_counter() - start
+        assert elapsed < 1.0 + 1.0
+        assert outcomes[0] == Outcome(False, None, "timeout") and outcomes[0].timed_out
+        assert [o.value for o in outcomes[1:]] == ["a", "b", "c"]
+        assert pool.restarts == 1
+        assert len({o.value for o in pool.map(pid, [(i,) for i in range(8)])}) <= 2
+        assert pool.map(square, [(4,)])[0].value == 16
+
+
+def test_per_call_timeout_overrides_the_default(pool):
+    start = time.perf_counter()
+    outcomes = pool.map(sleep_then, [(30, "x")], timeout=0.5)
+    assert outcomes[0].timed_out and time.perf_counter() - start < 1.5
+
+
+def test_a_crashing_worker_fails_only_its_item(pool):
+    before = pool.restarts
+    outcomes = pool.map(crash, [(3,)])
+    assert outcomes == [Outcome(False, None, "worker crashed")]
+    assert pool.restarts == before + 1
+    assert pool.map(square, [(5,)])[0].value == 25
+
+
+def test_unpicklable_items_fail_alone(pool):
+    lock = threading.Lock()
+    outcomes = pool.map(square, [(2,), (lock,)])
+    assert outcomes[0].value == 4
+    assert not outcomes[1].ok and outcomes[1].error.startswith("cannot send item to worker")
+
+
+def test_memory_limit_turns_a_runaway_into_an_error():
+    with WorkerPool(workers=1, timeout=10.0, memory_limit_mb=600) as pool:
+        outcomes = pool.map(allocate, [(4000,), (1,)])
+    assert outcomes[0] == Outcome(False, None, "memory limit exceeded")
+    assert outcomes[1].value == 1024 * 1024
+
+
+def test_inline_mode_runs_in_this_process():
+    pool = WorkerPool(workers=0)
+    outcomes = pool.map(pid, [(1,), (2,)])
+    assert {o.value for o in outcomes} == {os.getpid()}
+    assert pool.map(fail, [("inline",)])[0].error == "ValueError: inline"
+
+
+def test_threads_can_share_a_pool(pool):
+    results = {}
+
+    def work(k):
+        results[k] = [o.value for o in pool.map(square, [(k * 10 + i,) for i in range(10)])]
+
+    threads = [threading.Thread(target=work, args=(k,)) for k in range(3)]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    assert results == {k: [(k * 10 + i) ** 2 for i in range(10)] for k in range(3)}
+
+
+def test_pickling_keeps_settings_not_processes():
+    pool = WorkerPool(workers=3, timeout=7.0, memory_limit_mb=1000)
+    clone = pickle.loads(pickle.dumps(pool))
+    assert (clone.workers, clone.timeout, clone.memory_limit_mb) == (3, 7.0, 1000)
+    assert clone._pool == []
+
+
+def test_close_is_idempotent_and_the_pool_restarts_on_use():
+    pool = WorkerPool(workers=1, timeout=5.0)
+    assert pool.map(square, [(6,)])[0].value == 36
+    pool.close()
+    pool.close()
+    assert pool.map(square, [(7,)])[0].value == 49
+    pool.close()
+
+
+@pytest.mark.parametrize("kwargs, message", [({"workers": -1}, "workers"), ({"timeout": 0}, "timeout"), ({"timeout": -2.0}, "timeout")])
+def test_invalid_settings(kwargs, message):
+    with pytest.raises(ValueError, match=message):
+        WorkerPool(**kwargs)
+
+
+def test_shared_pool_is_shared_per_worker_count():
+    assert shared_pool(1) is shared_pool(1)
+    assert shared_pool(1) is not shared_pool(2)
+    assert shared_pool(1).map(square, [(8,)])[0].value == 64
+
+
+def test_empty_map(pool):
+    assert pool.map(square, []) == []
