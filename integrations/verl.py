@@ -26,6 +26,7 @@ reward (one objective).
 from __future__ import annotations
 
 import asyncio
+import inspect
 import logging
 import math
 import os
@@ -208,8 +209,10 @@ def compute_polyreward_advantage(
     With ``non_tensor_batch`` (verl passes it to the ``gdpo`` slot only), the scores are the (bs, K)
     components named by ``gdpo_reward_keys`` or by the polyreward config's reward names, with NaN
     where a reward did not apply; otherwise they are ``token_level_rewards.sum(-1)`` as one objective.
-    Groups are the ``uid`` index. Advantages are broadcast over the response tokens and masked;
-    returns equal advantages (outcome-only), as for verl's GRPO.
+    Groups are the ``uid`` index. A combiner whose ``combine`` takes ``lengths`` (GDPO) gets the
+    response token counts, so ``{type: gdpo, variant: verl}`` reproduces verl's token-weighted
+    whitening. Advantages are broadcast over the response tokens and masked; returns equal
+    advantages (outcome-only), as for verl's GRPO.
     """
     import torch
 
@@ -221,7 +224,13 @@ def compute_polyreward_advantage(
         weights = None
     bs = scores.shape[0]
     groups = np.asarray(index) if index is not None else np.arange(bs)
-    advantages = np.asarray(combiner.combine(scores, groups, None if weights is None else np.asarray(weights, dtype=np.float64)), dtype=np.float64)
+    w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    if "lengths" in inspect.signature(combiner.combine).parameters:  # e.g. GDPO variant=verl: token-weighted whitening
+        lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
+        advantages = combiner.combine(scores, groups, w, lengths=lengths)
+    else:
+        advantages = combiner.combine(scores, groups, w)
+    advantages = np.asarray(advantages, dtype=np.float64)
     if advantages.shape != (bs,):
         raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({bs},)")
     advantages = np.nan_to_num(advantages, nan=0.0)

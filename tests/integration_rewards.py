@@ -97,3 +97,28 @@ class Sleepy(RolloutReward):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         return Scored(1.0, "slept")
+
+
+def _nap(seconds: float) -> float:
+    time.sleep(seconds)
+    return 1.0
+
+
+class EngineSleepy(RolloutReward):
+    """Runs its (hanging) check through the scoring engine with a hard timeout, as math rewards do."""
+
+    type_name = "engine_sleepy"
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, seconds: float = 60.0, timeout: float = 1.0) -> None:
+        super().__init__(name, weight)
+        self.seconds, self.timeout = seconds, timeout
+
+    def evaluate(self, prompts, completions, **columns):
+        from polyreward.engine import shared_pool
+        from polyreward.reward import RewardOutput
+
+        outcomes = shared_pool().map(_nap, [(self.seconds,)] * len(completions), timeout=self.timeout)
+        return RewardOutput(
+            [o.value if o.ok else math.nan for o in outcomes],
+            ["ok" if o.ok else ("timeout" if o.timed_out else o.error) for o in outcomes],
+        )
