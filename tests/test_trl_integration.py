@@ -423,3 +423,32 @@ def test_sa_mrpo_run_completes_logs_diagnostics_and_checkpoints_its_state(tiny_q
     fresh = SaturationAwareCombiner(momentum=0.5)
     fresh.load_state_dict(saved)
     assert fresh.state_dict() == trainer.combiner.state_dict()
+
+
+def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_batch(tiny_qwen2_dir, tmp_path):
+    """Real 2-process run (gloo on CPU): one group of 4 rollouts spans both processes."""
+    import os
+    import socket
+    import subprocess
+    import sys
+
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        port = s.getsockname()[1]
+    script = Path(__file__).with_name("trl_multiprocess_run.py")
+    env = {**os.environ, "OMP_NUM_THREADS": "1"}
+    command = [sys.executable, "-m", "torch.distributed.run", "--nproc_per_node", "2", "--master_addr", "127.0.0.1",
+               "--master_port", str(port), str(script), str(tiny_qwen2_dir), str(tmp_path)]
+    done = subprocess.run(command, capture_output=True, text=True, env=env, timeout=600)
+    assert done.returncode == 0, done.stderr[-3000:]
+    ranks = [json.loads((tmp_path / f"rank{r}.json").read_text()) for r in (0, 1)]
+    assert [r["world"] for r in ranks] == [2, 2]
+    for batch0, batch1 in zip(ranks[0]["batches"], ranks[1]["batches"], strict=True):
+        assert batch0["rewards"] == batch1["rewards"]  # both processes combine the same gathered matrix
+        rewards = torch.tensor(batch0["rewards"])
+        assert rewards.shape == (4, 2) and batch0["groups"] == [0, 0, 0, 0]  # one group across two processes
+        for batch in (batch0, batch1):
+            assert len(batch["advantages"]) == 2
+            assert batch["advantages"] == pytest.approx(batch["builtin_advantages"], abs=1e-6)
+        whole = combined_advantages(GDPOCombiner(), rewards, 4, torch.tensor([1.0, 0.5]))
+        assert batch0["advantages"] + batch1["advantages"] == pytest.approx(whole.tolist(), abs=1e-7)
