@@ -131,7 +131,7 @@ def test_example_config_scores_by_hand(monkeypatch):
 
 def test_example_scored_by_the_cli(tmp_path):
     out = tmp_path / "scored.jsonl"
-    env = {**os.environ, "PYTHONPATH": str(ROOT / "tests")}
+    env = {**os.environ, "PYTHONPATH": os.pathsep.join(filter(None, [str(ROOT / "tests"), os.environ.get("PYTHONPATH")]))}
     result = subprocess.run([sys.executable, "-m", "polyreward", "score", str(EXAMPLE / "rollouts.jsonl"), "--config",
                              str(EXAMPLE / "config.yaml"), "-o", str(out), "--quiet"], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
     assert result.returncode == 0, result.stderr
