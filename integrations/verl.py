@@ -186,7 +186,10 @@ def component_matrix(non_tensor_batch: Mapping[str, Any], keys: Sequence[str]) -
     columns = []
     for key in keys:
         if key not in non_tensor_batch:
-            raise KeyError(f"reward key {key!r} is not in the batch; available: {sorted(non_tensor_batch)}")
+            raise KeyError(
+                f"reward key {key!r} is not in the batch; available: {sorted(non_tensor_batch)}. Components reach the "
+                "estimator only in the legacy trainer (trainer.use_v1=False) from a compute_score that returns them"
+            )
         values = np.array([np.nan if v is None else v for v in non_tensor_batch[key]], dtype=np.float64)
         flags = non_tensor_batch.get(key + APPLICABLE_SUFFIX)
         if flags is not None:
