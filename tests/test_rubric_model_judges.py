@@ -7,7 +7,6 @@ template, left padding, batching, parsing, caching, the HTTP protocol), not grad
 
 from __future__ import annotations
 
-import json
 import os
 import subprocess
 import sys
@@ -180,4 +179,3 @@ def test_serve_judge_cli_refuses_a_missing_model(tmp_path):
     result = subprocess.run([sys.executable, "-m", "polyreward", "serve-judge", "--model", str(tmp_path / "none")],
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 2 and "is not a local directory" in result.stderr
-    assert json.dumps  # keep the import used for readers grepping request bodies
