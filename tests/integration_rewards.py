@@ -122,3 +122,14 @@ class EngineSleepy(RolloutReward):
             [o.value if o.ok else math.nan for o in outcomes],
             ["ok" if o.ok else ("timeout" if o.timed_out else o.error) for o in outcomes],
         )
+
+
+class LengthParity(RolloutReward):
+    """len(text) mod 2 in {0, 1}; None when the length is a multiple of 4 (values exact in float32)."""
+
+    type_name = "length_parity"
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        if len(completion) % 4 == 0:
+            return Scored(None, "length multiple of 4: not applicable")
+        return Scored(float(len(completion) % 2), f"len={len(completion)}")

@@ -18,11 +18,11 @@ def main() -> None:
     from datasets import Dataset
     from trl import GRPOConfig
 
-    from integration_rewards import LengthMod3, VowelShare
+    from integration_rewards import LengthMod3, LengthParity
     from polyreward.integrations.trl import PolyGRPOTrainer, reward_funcs, reward_weights
 
     torch.set_num_threads(1)
-    rewards = [LengthMod3(name="length"), VowelShare(name="vowels", weight=0.5)]
+    rewards = [LengthMod3(name="length"), LengthParity(name="parity", weight=0.5)]
     rows = [{"prompt": [{"role": "user", "content": f"Count to {i}."}], "answer": str(i)} for i in range(8)]
     args = GRPOConfig(
         output_dir=out, max_steps=2, per_device_train_batch_size=2, num_generations=4, max_completion_length=8,
