@@ -2,7 +2,7 @@
 ``examples/make_examples.py`` and ``benchmarks/math_scoring.py``).
 
 Each problem comes from reasoning-gym (gsm_symbolic, basic_arithmetic, fraction_simplification,
-decimal_arithmetic, polynomial_multiplication). A completion restates the problem's reasoning (the
+decimal_arithmetic, polynomial_multiplication, complex_arithmetic). A completion restates the problem's reasoning (the
 GSM8K chain of thought where reasoning-gym has one) and ends in one of the styles below with either
 the gold answer or a wrong one, so whether it is correct is known by construction (``label``).
 Styles follow what SmolLM2 / Qwen2.5 / R1-style models print: ``#### 72``, ``\\boxed{}``, "The answer
@@ -19,11 +19,12 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 TASK_MIX = (
-    ("gsm_symbolic", 0.35),
-    ("basic_arithmetic", 0.20),
+    ("gsm_symbolic", 0.30),
+    ("basic_arithmetic", 0.15),
     ("fraction_simplification", 0.20),
     ("decimal_arithmetic", 0.10),
     ("polynomial_multiplication", 0.15),
+    ("complex_arithmetic", 0.10),
 )
 
 
@@ -32,9 +33,9 @@ class Problem:
     task: str
     question: str
     answer: str  # gold as reasoning-gym gives it
-    kind: str  # int | fraction | decimal | poly
+    kind: str  # int | fraction | decimal | poly | complex
     reasoning: str
-    value: object  # int, Fraction, str (decimal) or (variable, [(coef, power), ...])
+    value: object  # int, Fraction, str (decimal), (variable, [(coef, power), ...], unexpanded product), (re, im)
 
 
 def load_problems(count: int, seed: int) -> list[Problem]:
@@ -84,15 +85,35 @@ def _problem(task: str, entry: dict) -> Problem:
         return Problem(task, entry["question"], answer, "decimal", reasoning, answer)
     if task == "polynomial_multiplication":
         reasoning = f"We expand {meta['polynomial_expr']} by distributing each term and combining like terms."
-        return Problem(task, entry["question"], answer, "poly", reasoning, _poly_terms(answer))
+        variable, terms = _poly_terms(answer)
+        return Problem(task, entry["question"], answer, "poly", reasoning, (variable, terms, meta["polynomial_expr"]))
+    if task == "complex_arithmetic":
+        (a, b), (c, d) = meta["num1"], meta["num2"]
+        reasoning = f"Write z1 = {a:g} + {b:g}i and z2 = {c:g} + {d:g}i and apply '{meta['operation']}' to real and imaginary parts, using i^2 = -1."
+        return Problem(task, entry["question"], answer, "complex", reasoning, tuple(int(x) for x in meta["result"]))
     raise ValueError(task)
+
+
+def _complex_text(re_part: int, im_part: int, rng: random.Random) -> str:
+    """``-15 + 3i``, ``-15.0 + 3.0i``, ``3i - 15``: the forms models print for a complex number."""
+    im = "i" if im_part == 1 else "-i" if im_part == -1 else f"{im_part}i"
+    if im_part == 0:
+        return str(re_part)
+    if re_part == 0:
+        return im
+    style = rng.randrange(3)
+    if style == 0:
+        return f"{re_part} {'-' if im_part < 0 else '+'} {abs(im_part) if abs(im_part) != 1 else ''}i"
+    if style == 1:
+        return f"{re_part:.1f} {'-' if im_part < 0 else '+'} {abs(im_part):.1f}i"
+    return f"{im} {'-' if re_part < 0 else '+'} {abs(re_part)}"
 
 
 # --- answer surface forms -------------------------------------------------------------------------
 
 
-def _poly_python(value: tuple[str, list[tuple[int, int]]]) -> str:
-    variable, terms = value
+def _poly_python(value: tuple) -> str:
+    variable, terms = value[0], value[1]
     parts = []
     for coef, power in terms:
         power_text = "" if power == 0 else f"*{variable}" if power == 1 else f"*{variable}**{power}"
@@ -101,7 +122,7 @@ def _poly_python(value: tuple[str, list[tuple[int, int]]]) -> str:
     return text[2:] if text.startswith("+ ") else "-" + text[2:]
 
 
-def _poly_latex(value: tuple[str, list[tuple[int, int]]]) -> str:
+def _poly_latex(value: tuple) -> str:
     variable = value[0]
     text = re.sub(rf"\*{variable}\*\*(\d+)", rf"{variable}^{{\1}}", _poly_python(value))
     return text.replace(f"*{variable}", variable)
@@ -114,17 +135,24 @@ def wrong_value(problem: Problem, rng: random.Random) -> object:
         return v + rng.choice([-10, -2, -1, 1, 2, 5, 10]) if rng.random() < 0.8 else (v * 10 if v else 1)
     if problem.kind == "fraction":
         return Fraction(v.numerator + rng.choice([1, 2]), v.denominator) if rng.random() < 0.7 else Fraction(v.denominator, v.numerator) if v != 1 else Fraction(2)
+    if problem.kind == "complex":
+        re_part, im_part = v
+        return (re_part + rng.choice([-2, -1, 1, 3]), im_part) if rng.random() < 0.6 else (re_part, -im_part if im_part else 1)
     if problem.kind == "decimal":
         digits = list(v)
         positions = [i for i, c in enumerate(digits) if c.isdigit()]
         i = positions[min(len(positions) - 1, 1)]
         digits[i] = str((int(digits[i]) + rng.choice([1, 3, 7])) % 10)
         return "".join(digits)
-    variable, terms = v[0], list(v[1])
+    variable, terms, factored = v[0], list(v[1]), v[2]
     k = rng.randrange(len(terms))
     coef, power = terms[k]
     terms[k] = (coef + rng.choice([-3, -1, 1, 2]) or 1, power) if rng.random() < 0.7 else (-coef, power)
-    return variable, terms
+    # the unexpanded product with one coefficient changed: a different polynomial (no zero divisors)
+    numbers = [m for m in re.finditer(r"(?<![*\d])\d+", factored)]
+    m = rng.choice(numbers)
+    wrong_factored = factored[:m.start()] + str(int(m.group()) + 1) + factored[m.end():]
+    return variable, terms, wrong_factored
 
 
 def surface(problem: Problem, value: object, rng: random.Random, latex: bool) -> str:
@@ -156,7 +184,12 @@ def surface(problem: Problem, value: object, rng: random.Random, latex: bool) ->
         return rng.choice(options)
     if problem.kind == "decimal":
         return str(value)
-    variable, terms = value
+    if problem.kind == "complex":
+        return _complex_text(value[0], value[1], rng)
+    variable, terms, factored = value
+    if rng.random() < 0.2:
+        # the unexpanded product, as models sometimes leave it: equal in value, needs sympy to check
+        return factored if not latex else re.sub(r"\*\*(\d+)", r"^{\1}", factored).replace("*", " ")
     if rng.random() < 0.3:
         terms = terms[::-1]  # same polynomial, other order
     return _poly_latex((variable, terms)) if latex or rng.random() < 0.4 else _poly_python((variable, terms))

@@ -16,6 +16,7 @@ from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer, find_boxes, strip_thinking
 from polyreward.verifiers.math import prepare_prediction, prepare_reference, raw_math_verify, verify, verify_batch, verify_latex
 from polyreward.verifiers.math_normalize import normalize_answer, numerals_equal, parse_numeral, size_problem
+from polyreward.verifiers.polynomial import parse_polynomial
 
 HANG = r"\dfrac{5^{\left(5^{\left(5^{\left(5^5\right)}\right)} - 4\right)} - 5}{16}"
 
@@ -93,6 +94,9 @@ LAST_LINE = [
     ("Remaining: .5", ".5"),
     ("The result is 12 ÷ 4 = 3", "3"),
     ("Result: １２３", "123"),
+    ("Applying the operation to real and imaginary parts.\nSo the final result is -5 + 20i", "-5 + 20i"),
+    ("So the final result is -i + 12", "-i + 12"),
+    ("So he runs 3*3 = 9 sprints", "9"),
 ]
 THINKING = [
     ("<think>\nLet me compute 6*7 = 42. Hmm, maybe 41?\n</think>\nThe answer is 42.", "42"),
@@ -314,12 +318,42 @@ def test_math_verify_really_has_these_false_positives():
     assert raw_math_verify("C", "The answer is (C).") is False
 
 
-def test_numeric_pairs_never_reach_the_pool():
-    class Refuses:
-        def map(self, *args, **kwargs):
-            raise AssertionError("the numeric fast path must not use the pool")
+POLYNOMIALS = [  # (gold, completion, expected), all decided without sympy
+    ("-896*x**5 + 2240*x**4 + 3584*x**3", "The answer is 64x^{3}(-14x^{2} + 35x + 56)", 1.0),
+    ("-896*x**5 + 2240*x**4 + 3584*x**3", "The answer is 64x^{3}(-14x^{2} + 35x + 57)", 0.0),
+    ("x^2+2x+1", "\\boxed{\\left(x+1\\right)^{2}}", 1.0),
+    ("x^2+2x+1", "\\boxed{(x-1)^2}", 0.0),
+    ("a b + a c", "\\boxed{a(b+c)}", 1.0),
+    ("42", "The answer is $2 \\times 21$", 1.0),
+    ("42", "The answer is $2 \\cdot 20$", 0.0),
+    ("3.5x", "\\boxed{7x/2}", 1.0),
+    ("-6", "\\boxed{2*-3}", 1.0),
+    ("-15.0 + 3.0i", "So the final result is 3i - 15", 1.0),  # i is a plain symbol, as in Math-Verify
+    ("-15.0 + 3.0i", "So the final result is -15 - 3i", 0.0),
+]
 
-    verdicts = verify_batch(["#### 72", "The answer is 0.5", "\\boxed{3/4}"], ["72", "1/2", "0.75"], pool=Refuses())
+
+@pytest.mark.parametrize("gold, completion, expected", POLYNOMIALS)
+def test_polynomial_fast_path(gold, completion, expected):
+    verdict = verify_batch([completion], [gold], pool=_Refuses())[0]
+    assert (verdict.score, verdict.rule) == (expected, "polynomial")
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["x^{100}", "5^{5^{5}}", "e^x", "2/x", "\\frac{1}{2}", "1 000", "x^2^3", "(x", "x)", "+", "\\sqrt{x}", "x = 2", "1, 2", "3I + 2", "e^{2}"],
+)
+def test_outside_the_polynomial_grammar(text):
+    assert parse_polynomial(text) is None
+
+
+class _Refuses:
+    def map(self, *args, **kwargs):
+        raise AssertionError("this pair must be decided without the pool")
+
+
+def test_numeric_pairs_never_reach_the_pool():
+    verdicts = verify_batch(["#### 72", "The answer is 0.5", "\\boxed{3/4}"], ["72", "1/2", "0.75"], pool=_Refuses())
     assert [v.score for v in verdicts] == [1.0, 1.0, 1.0]
     assert {v.rule for v in verdicts} == {"numeric"}
 
@@ -411,8 +445,8 @@ def test_timeouts_score_zero_or_nan(on_timeout, expected):
 
 def test_math_accuracy_reward_dedups_and_reports(pool):
     reward = MathAccuracy(name="acc", pool=pool)
-    completions = ["\\boxed{x^2+3x}"] * 6 + ["The answer is 5", "no idea", "The answer is (C)."]
-    answers = ["x^2+3x"] * 6 + ["5", "5", "C"]
+    completions = ["\\boxed{\\frac{\\sqrt{2}}{2}}"] * 6 + ["The answer is 5", "no idea", "The answer is (C)."]
+    answers = ["\\sqrt{2}/2"] * 6 + ["5", "5", "C"]
     calls = []
 
     class Counting:

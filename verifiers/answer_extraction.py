@@ -10,7 +10,8 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
 4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on the last line
    with no number after it
 5. markdown bold ``**73**`` on the last line
-6. the last number on the last non-empty line
+6. a short expression ending the last line after "is", "=" or ":" ("the result is -5 + 20i"), else
+   the last number on the last non-empty line
 
 Thinking models: everything up to the last ``</think>`` is dropped; a ``<think>`` that is never
 closed means the model ran out of budget mid-thought and there is no answer. Only the last
@@ -112,8 +113,15 @@ _MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$(
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 _LAST_NUMBER = re.compile(
-    r"[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+"
+    r"[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+"
 )
+# "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
+_TRAILING_EXPRESSION = re.compile(
+    r"(?:\bis|=|:)\s*([-−+]?\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z])(?:\s*[-−+*/^]\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z]))*)\s*[.!]?\s*$"
+)
+# bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
+_BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
 
 def _answer_after_anchor(segment: str) -> str:
@@ -171,9 +179,12 @@ def _extract_plain(text: str) -> Extracted | None:
         after = window[env.end():]
         if content and "\n" not in after.strip() and not re.search(r"\d", after):
             return Extracted(content, "latex")
-    bold = _BOLD.findall(last_line)
+    bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
         return Extracted(bold[-1], "bold")
+    expression = _TRAILING_EXPRESSION.search(last_line)
+    if expression and re.search(r"[-+*/^]", expression.group(1).lstrip("-−+")):
+        return Extracted(expression.group(1).strip(), "last_expression")
     numbers = _LAST_NUMBER.findall(last_line)
     if numbers:
         return Extracted(numbers[-1].strip(), "last_number")
