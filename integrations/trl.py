@@ -20,11 +20,12 @@ failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``). The step go
 
 from __future__ import annotations
 
+import copy
 import json
 import logging
 import math
 import os
-from collections.abc import Mapping, Sequence
+from collections.abc import Sequence
 from typing import Any, Literal
 
 import numpy as np
@@ -131,7 +132,8 @@ class TRLRewardFunction:
     def _evaluate(self, prompts: list, completions: list, columns: dict, n: int) -> RewardOutput:
         try:
             if self.timeout is not None and getattr(self.reward, "pool", None) is None:
-                outcome = shared_pool().map(evaluate_isolated, [(IsolatedBatch(self.reward, prompts, completions, columns),)], timeout=self.timeout)[0]
+                job = (IsolatedBatch(self.reward, prompts, completions, columns),)
+                outcome = shared_pool().map(evaluate_isolated, [job], timeout=self.timeout)[0]
                 if not outcome.ok:
                     message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
                     return self._failed(message, n)
@@ -141,8 +143,6 @@ class TRLRewardFunction:
             if len(output.scores) != n:
                 return self._failed(f"error: reward returned {len(output.scores)} scores for {n} completions", n)
             return output
-        except KeyError:
-            raise
         except Exception as exc:  # one broken reward must not stop the training step
             return self._failed(f"error: {type(exc).__name__}: {exc}"[:500], n)
 
@@ -164,7 +164,9 @@ class TRLRewardFunction:
         return values, reasons, failed
 
 
-def reward_funcs(config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None) -> list[TRLRewardFunction]:
+def reward_funcs(
+    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None
+) -> list[TRLRewardFunction]:
     """One TRL reward function per configured reward (a YAML path, Config, RewardSet or Rewards).
 
     Pass the result as ``GRPOTrainer(reward_funcs=...)`` and :func:`reward_weights` of the same source
@@ -180,7 +182,9 @@ def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
     return [float(w) for w in rewards.weights]
 
 
-def combined_advantages(combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None) -> torch.Tensor:
+def combined_advantages(
+    combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None
+) -> torch.Tensor:
     """Advantages (N,) of the gathered reward matrix (N, K) whose rows come in groups of ``num_generations``.
 
     NaN rewards are "not applicable" for the combiner; rows it leaves NaN (every reward None) get 0,
@@ -198,12 +202,15 @@ def combined_advantages(combiner: Any, rewards: torch.Tensor, num_generations: i
     return torch.nan_to_num(advantages, nan=0.0)
 
 
-def _diagnostics(rewards: np.ndarray, groups: np.ndarray, advantages: np.ndarray, weights: np.ndarray, names: list[str]) -> dict[str, float]:
+def _diagnostics(
+    rewards: np.ndarray, groups: np.ndarray, advantages: np.ndarray, weights: np.ndarray, names: list[str]
+) -> dict[str, float]:
     """Batch-level numbers of :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
     from polyreward.combiners.diagnostics import diagnose
 
     summary = diagnose(rewards, groups, advantages, weights, names=names).summary
-    return {key: float(value) for key, value in summary.items() if key not in ("rollouts", "groups") and not key.startswith("advantage_")}
+    skip = ("rollouts", "groups")  # sizes, not signals; advantage_* duplicates poly/advantage_*
+    return {key: float(value) for key, value in summary.items() if key not in skip and not key.startswith("advantage_")}
 
 
 class PolyGRPOTrainer(GRPOTrainer):
@@ -222,12 +229,15 @@ class PolyGRPOTrainer(GRPOTrainer):
     table's ``advantage`` column and ``frac_reward_zero_std`` are replaced to match, and
     ``poly/advantage_mean|std|abs_mean`` plus the combiner diagnostics (``poly/<key>``) are logged.
     ``last_batch`` keeps the last matrix, group ids and both advantage vectors for inspection.
-    A combiner with state across steps (``state_dict``) is saved with each checkpoint.
+    A combiner with state across steps (``state_dict``) is saved with each checkpoint and restored on
+    resume; evaluation batches use a copy, so they never move it.
     """
 
     STATE_FILE = "polyreward_combiner_state.json"
 
-    def __init__(self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any) -> None:
+    def __init__(
+        self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any
+    ) -> None:
         config = as_config(polyreward_config) if polyreward_config is not None else None
         if config is not None:
             if len(args) < 2 and kwargs.get("reward_funcs") is None:
@@ -254,7 +264,9 @@ class PolyGRPOTrainer(GRPOTrainer):
         mode = "train" if self.model.training else "eval"
         num_generations = self.num_generations if mode == "train" else self.num_generations_eval
         rewards = self._gathered_rewards
-        all_advantages = combined_advantages(self.combiner, rewards, num_generations, self.reward_weights)
+        # Evaluation batches must not move the statistics a stateful combiner (SA-MRPO, EBPO) carries.
+        combiner = self.combiner if mode == "train" or not self.combiner.state_dict() else copy.deepcopy(self.combiner)
+        all_advantages = combined_advantages(combiner, rewards, num_generations, self.reward_weights)
         local = len(inputs)
         start = self.accelerator.process_index * local
         builtin = output["advantages"]

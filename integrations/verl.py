@@ -237,11 +237,14 @@ def compute_polyreward_advantage(
     if advantages.shape != (bs,):
         raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({bs},)")
     advantages = np.nan_to_num(advantages, nan=0.0)
-    per_token = torch.as_tensor(advantages, dtype=token_level_rewards.dtype, device=token_level_rewards.device).unsqueeze(-1) * response_mask
+    per_sample = torch.as_tensor(advantages, dtype=token_level_rewards.dtype, device=token_level_rewards.device)
+    per_token = per_sample.unsqueeze(-1) * response_mask
     return per_token, per_token
 
 
-def compute_gdpo_or_polyreward_advantage(token_level_rewards: Any, response_mask: Any, index: Any = None, config: Any = None, **kwargs: Any) -> tuple[Any, Any]:
+def compute_gdpo_or_polyreward_advantage(
+    token_level_rewards: Any, response_mask: Any, index: Any = None, config: Any = None, **kwargs: Any
+) -> tuple[Any, Any]:
     """The ``gdpo`` slot: a polyreward combiner when the config names one, else verl's own GDPO."""
     if config is not None and (config.get("polyreward_combiner", None) is not None or config.get("polyreward_config", None) is not None):
         return compute_polyreward_advantage(token_level_rewards, response_mask, index=index, config=config, **kwargs)

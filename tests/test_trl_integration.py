@@ -426,9 +426,17 @@ def test_sa_mrpo_run_completes_logs_diagnostics_and_checkpoints_its_state(tiny_q
     assert state["steps"] == 2  # statistics carried across the two generation batches
     saved = json.loads((tmp_path / "checkpoint-2" / PolyGRPOTrainer.STATE_FILE).read_text())
     assert saved == json.loads(json.dumps(state))
-    fresh = SaturationAwareCombiner(momentum=0.5)
-    fresh.load_state_dict(saved)
-    assert fresh.state_dict() == trainer.combiner.state_dict()
+    trainer.evaluate(eval_dataset=dataset(4))  # evaluation batches use a copy of the stateful combiner
+    assert trainer.combiner.state_dict() == state
+
+    resumed = PolyGRPOTrainer(
+        model=str(tiny_qwen2_dir), reward_funcs=reward_funcs(rewards), args=grpo_args(tmp_path, max_steps=3),
+        train_dataset=dataset(), combiner={"type": "sa_mrpo", "momentum": 0.5},
+    )
+    assert resumed.combiner.state_dict()["steps"] == 0
+    resumed.train(resume_from_checkpoint=str(tmp_path / "checkpoint-2"))
+    assert resumed.state.global_step == 3
+    assert resumed.combiner.state_dict()["steps"] == 3  # 2 restored from the checkpoint + 1 new batch
 
 
 def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_batch(tiny_qwen2_dir, tmp_path):
