@@ -503,3 +503,23 @@ def test_fuzz_extraction_is_total(text):
     prediction = prepare_prediction(text)
     assert prediction is None or isinstance(prediction.text, str)
     prepare_reference(text)
+
+
+# --- CLI ------------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "argv, code, needle",
+    [
+        (["--gold", "3/4", "--pred", "so we get \\boxed{0.75}."], 0, "CORRECT"),
+        (["--gold", "3/4", "--pred", "The answer is 0.7"], 1, "WRONG"),
+        (["--gold", "C. Tell the attending", "--pred", "The answer is (B).", "--type", "choice"], 1, "not_equal [letter]"),
+        (["--gold", "x^2+3x", "--pred", "Final answer: x**2 + 3*x", "--json"], 0, '"rule": "polynomial"'),
+        (["--gold", "\\frac{", "--pred", "4"], 1, "NOT SCORED"),
+    ],
+)
+def test_verify_cli(capsys, argv, code, needle):
+    from polyreward.cli import main
+
+    assert main(["verify", *argv]) == code
+    assert needle in capsys.readouterr().out
