@@ -27,7 +27,9 @@ from dataclasses import dataclass
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-DEFAULT_PRELOAD = ("polyreward.verifiers",)
+# Imported once in the forkserver, so a worker started after a kill is warm (no ~1 s math-verify
+# import counted against its first item's timeout).
+DEFAULT_PRELOAD = ("polyreward.verifiers.math", "math_verify")
 
 
 @dataclass(frozen=True)
