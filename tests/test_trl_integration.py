@@ -468,14 +468,13 @@ def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_ba
         assert batch0["advantages"] + batch1["advantages"] == pytest.approx(whole.tolist(), abs=1e-7)
 
 
-@pytest.mark.parametrize("trainer", ["poly", "trl"])
-def test_example_script_runs_offline_on_cpu(trainer, tiny_qwen2_dir, tmp_path):
+def test_example_script_runs_offline_on_cpu(tiny_qwen2_dir, tmp_path):
     import os
     import subprocess
     import sys
 
     script = Path(__file__).resolve().parents[1] / "examples" / "trl_grpo.py"
-    command = [sys.executable, str(script), str(tiny_qwen2_dir), "--trainer", trainer, "--max-steps", "1",
+    command = [sys.executable, str(script), str(tiny_qwen2_dir), "--trainer", "poly", "--max-steps", "1",
                "--max-completion-length", "8", "--output-dir", str(tmp_path)]
     done = subprocess.run(command, capture_output=True, text=True, timeout=600, env={**os.environ, "OMP_NUM_THREADS": "1"})
     assert done.returncode == 0, done.stderr[-3000:]

@@ -42,7 +42,7 @@ rewards:
   - {name: vowels, type: "integration_rewards:VowelShare", weight: 0.5}
   - {name: mention, type: "integration_rewards:AnswerMention", weight: 2.0}
   - {name: judge, type: "integration_rewards:Exploding"}
-  - {name: slow, type: "integration_rewards:EngineSleepy", seconds: 60, timeout: 1.0}
+  - {name: slow, type: "integration_rewards:EngineSleepy", seconds: 60, timeout: 0.3}
 combiner: {type: dvao}
 """
 SMALL_YAML = """\
