@@ -114,3 +114,15 @@ def test_micro_batches_sum_to_the_whole_batch_loss(rows, width, seed, loss_type,
     )
     assert float(parts) == pytest.approx(float(whole), rel=1e-9, abs=1e-12)
     assert math.isfinite(float(whole))
+
+
+def test_inverse_cdf_sampling_matches_the_distribution():
+    from polyreward.trainer.policy import sample_from_probs
+
+    torch.manual_seed(0)
+    probs = torch.tensor([[0.5, 0.0, 0.3, 0.2]]).repeat(40_000, 1)
+    counts = torch.bincount(sample_from_probs(probs), minlength=4).double() / 40_000
+    assert counts[1] == 0.0
+    assert torch.allclose(counts, torch.tensor([0.5, 0.0, 0.3, 0.2], dtype=torch.float64), atol=0.01)
+    # a one-hot row always gives its index, also for the last entry (the upper clamp)
+    assert sample_from_probs(torch.tensor([[0.0, 0.0, 1.0], [0.0, 0.0, 0.0 + 1.0]])).tolist() == [2, 2]

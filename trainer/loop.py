@@ -213,7 +213,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             lengths = rollouts.lengths.float()
             row = {"step": step + 1, **update, "learning_rate": lr,
                    **reward_metrics(scores.names, scores.weights, scores.scores, groups),
-                   **advantage_metrics(advantages, scores.scores, groups),
+                   **advantage_metrics(advantages, scores.scores, groups, scores.weights, scores.names),
                    "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
                    "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),
                    "time/step": t_end - t_start, "time/generation": t_generated - t_start, "time/scoring": t_scored - t_generated,

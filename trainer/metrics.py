@@ -5,8 +5,9 @@ Every row has a ``step`` column (what ``polyreward report`` plots against) and:
 * ``reward/<name>/mean`` and ``/std`` per objective (NaN-aware: only rollouts where it applies), ``reward``
   and ``reward_std`` (the weighted sum, TRL's convention) and ``frac_reward_zero_std`` (groups whose
   weighted reward is constant, which give no policy gradient);
-* ``advantage/*``: mean, std, min, max, fraction exactly zero, and the combiner diagnostics of
-  :mod:`polyreward.combiners.diagnostics` when that module provides them;
+* ``advantage/*``: mean, std, min, max, fraction exactly zero, and the diagnostics of
+  :mod:`polyreward.combiners.diagnostics` (fraction of groups where distinct reward profiles collapse to
+  one advantage, zero-signal groups, each objective's share of the advantage, sign-flip rates);
 * ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
 * ``completions/mean_length|min_length|max_length|terminated``;
 * ``time/step|generation|scoring|update`` (seconds), ``tokens_per_second`` (generated completion tokens
@@ -53,8 +54,9 @@ def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, gr
     return row
 
 
-def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
-    """Summary of the advantages, plus the combiners' own diagnostics when that module is present."""
+def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray, weights: np.ndarray,
+                      names: list[str]) -> dict[str, float]:
+    """Summary of the advantages plus :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
     row = {
         "advantage/mean": float(advantages.mean()),
         "advantage/std": float(advantages.std(ddof=1)) if advantages.size > 1 else math.nan,
@@ -62,20 +64,12 @@ def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.nda
         "advantage/max": float(advantages.max()),
         "advantage/frac_zero": float(np.mean(advantages == 0)),
     }
-    try:
-        from polyreward.combiners import diagnostics
-    except ImportError:
-        return row
-    compute = getattr(diagnostics, "advantage_diagnostics", None) or getattr(diagnostics, "diagnostics", None)
-    if compute is not None:
-        try:
-            extra = compute(scores, groups, advantages)
-        except Exception as exc:  # diagnostics must never stop training
-            row["advantage/diagnostics_error"] = f"{type(exc).__name__}: {exc}"[:200]
-        else:
-            for key, value in dict(extra).items():
-                if isinstance(value, (int, float, np.floating, np.integer)):
-                    row[f"advantage/{key}"] = float(value)
+    from polyreward.combiners.diagnostics import diagnose
+
+    summary = diagnose(scores, groups, advantages, weights, names).summary
+    for key in ("collapsed_group_fraction", "zero_signal_fraction", "mean_profiles", "mean_advantage_values"):
+        row[f"advantage/{key}"] = summary[key]
+    row.update({f"advantage/{key}": value for key, value in summary.items() if key.startswith(("share/", "sign_flip_rate/"))})
     return row
 
 

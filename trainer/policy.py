@@ -1,6 +1,7 @@
 """The policy model: loading, sampling G completions per prompt, and per-token log-probabilities.
 
-Sampling uses ``model.generate`` (batched: every prompt repeated G times, left-padded) or, when
+Sampling runs a KV-cache decode loop on the policy itself (batched: every prompt repeated G times,
+left-padded; the computation of ``model.generate(do_sample=True)`` without its overhead) or, when
 ``generation_backend: vllm`` and vLLM is importable, a colocated ``vllm.LLM`` whose weights are
 refreshed from the policy after every optimiser update. Completion tokens after the first EOS are
 masked out; the EOS itself is kept in the loss, as in TRL.
@@ -66,18 +67,54 @@ def _mask_after_eos(completion_ids: torch.Tensor, eos_ids: list[int]) -> tuple[t
     return (positions <= first_eos.unsqueeze(1)).long(), has_eos
 
 
+def sample_from_probs(probs: torch.Tensor) -> torch.Tensor:
+    """One index per row of ``probs`` by inverse CDF: exact ancestral sampling, one uniform draw per row.
+
+    ``torch.multinomial`` draws one exponential per vocabulary entry (151,936 per row for Qwen2), the
+    largest single cost of CPU decoding with a big vocabulary; a cumulative sum and a binary search are not.
+    """
+    cdf = probs.cumsum(-1)
+    u = torch.rand(probs.size(0), 1, device=probs.device, dtype=cdf.dtype) * cdf[:, -1:]
+    return torch.searchsorted(cdf, u, right=True).clamp_(max=probs.size(-1) - 1).squeeze(1)
+
+
 class TransformersSampler:
-    """Samples with ``model.generate`` (ancestral sampling at ``temperature``, no top-k/top-p, like TRL's defaults)."""
+    """Ancestral sampling at ``temperature`` (no top-k/top-p, like TRL's defaults) with a KV cache.
+
+    The same computation as ``model.generate(do_sample=True)`` (left-padded prompts, position ids from
+    the attention mask, prefill then one token per forward) without its per-token machinery (logits
+    processors, stopping criteria, multinomial over the whole vocabulary). Stops when every row has
+    emitted an EOS.
+    """
 
     def __init__(self, model, tokenizer, *, max_new_tokens: int, temperature: float, bf16: bool) -> None:
-        from transformers import GenerationConfig
-
         self.model, self.tokenizer, self.bf16 = model, tokenizer, bf16
+        self.max_new_tokens, self.temperature = max_new_tokens, temperature
         self.eos_ids = eos_token_ids(model, tokenizer)
-        self.generation_config = GenerationConfig(
-            max_new_tokens=max_new_tokens, do_sample=True, temperature=temperature, top_p=1.0, top_k=0,
-            pad_token_id=tokenizer.pad_token_id, eos_token_id=self.eos_ids, use_cache=True, disable_compile=True,
-        )
+
+    @torch.no_grad()
+    def _decode(self, prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> torch.Tensor:
+        eos = torch.tensor(self.eos_ids, device=prompt_ids.device)
+        pad = self.tokenizer.pad_token_id
+        attention_mask = prompt_mask
+        positions = (prompt_mask.cumsum(-1) - 1).clamp(min=0)
+        next_position = prompt_mask.sum(-1, keepdim=True)
+        finished = torch.zeros(prompt_ids.size(0), dtype=torch.bool, device=prompt_ids.device)
+        tokens, inputs, cache = [], prompt_ids, None
+        for _ in range(self.max_new_tokens):
+            out = self.model(input_ids=inputs, attention_mask=attention_mask, position_ids=positions, past_key_values=cache,
+                             use_cache=True, logits_to_keep=1)
+            cache = out.past_key_values
+            probs = torch.softmax(out.logits[:, -1].float() / self.temperature, dim=-1)
+            token = sample_from_probs(probs).masked_fill(finished, pad)
+            tokens.append(token)
+            finished |= torch.isin(token, eos)
+            if bool(finished.all()):
+                break
+            inputs, positions = token.unsqueeze(1), next_position
+            next_position = next_position + 1
+            attention_mask = torch.cat([attention_mask, attention_mask.new_ones(attention_mask.size(0), 1)], dim=1)
+        return torch.stack(tokens, dim=1)
 
     def sample(self, prompt_texts: list[str], num_generations: int) -> Rollouts:
         device = self.model.device
@@ -86,17 +123,16 @@ class TransformersSampler:
         prompt_mask = encoded["attention_mask"].repeat_interleave(num_generations, dim=0)
         was_training = self.model.training
         self.model.eval()
-        with torch.no_grad(), autocast(device, self.bf16):
-            output = self.model.generate(input_ids=prompt_ids, attention_mask=prompt_mask, generation_config=self.generation_config)
+        with autocast(device, self.bf16):
+            completion_ids = self._decode(prompt_ids, prompt_mask)
         self.model.train(was_training)
-        completion_ids = output[:, prompt_ids.size(1):]
         completion_mask, terminated = _mask_after_eos(completion_ids, self.eos_ids)
         completion_ids = completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id)
         texts = self.tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
         return Rollouts(prompt_ids, prompt_mask, completion_ids, completion_mask, texts, terminated)
 
     def sync_weights(self) -> None:
-        """Nothing to do: ``generate`` runs on the policy itself."""
+        """Nothing to do: sampling runs on the policy itself."""
 
 
 class VLLMSampler(TransformersSampler):
@@ -166,9 +202,11 @@ def token_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, co
     if temperature != 1.0:
         logits = logits / temperature
     targets = input_ids[:, -completion_len:]
-    logps = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - logits.logsumexp(-1)
+    log_normaliser = logits.logsumexp(-1)
+    logps = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - log_normaliser
     entropy = None
     if with_entropy:
-        with torch.no_grad():  # row by row: the full (B, T, V) softmax never exists twice
-            entropy = torch.stack([-(row.softmax(-1) * row.log_softmax(-1)).sum(-1) for row in logits.detach()])
+        with torch.no_grad():  # H = log Z - Σ p·logit, row by row so no second (B, T, V) tensor exists at once
+            lse = log_normaliser.detach()
+            entropy = torch.stack([z - (torch.exp(row - z.unsqueeze(-1)) * row).sum(-1) for row, z in zip(logits.detach(), lse)])
     return logps, entropy

@@ -51,12 +51,14 @@ def _from_loader(name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
         data = importlib.import_module("polyreward.data")
     except ImportError as exc:
         raise ConfigError(f"train.dataset.loader: polyreward.data is not available ({exc})") from None
-    if hasattr(data, "load"):
-        rows = data.load(name, **args)
-    elif callable(getattr(data, name, None)):
-        rows = getattr(data, name)(**args)
-    else:
-        raise ConfigError(f"train.dataset.loader: polyreward.data has no loader {name!r}")
+    loader = getattr(data, f"load_{name}", None)
+    if not callable(loader):
+        known = sorted(n.removeprefix("load_") for n in dir(data) if n.startswith("load_"))
+        raise ConfigError(f"train.dataset.loader: unknown loader {name!r}; allowed: {', '.join(known)}")
+    try:
+        rows = loader(**args)
+    except TypeError as exc:
+        raise ConfigError(f"train.dataset.args: {exc}") from None
     return [dict(r) for r in rows]
 
 

@@ -1,0 +1,257 @@
+"""Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU), and GDPO vs GRPO curves.
+
+    python benchmarks/trainer.py speed   [--device cpu|cuda] [--repeats 2]   # ours vs TRL, same everything
+    python benchmarks/trainer.py efficacy [--steps 16] [--seeds 0 1 2]       # two-reward task, GDPO vs sum-then-normalise
+    python benchmarks/trainer.py all
+
+Speed: both trainers get the same model (CPU: the tiny random Qwen2 with the real 151,936-token
+tokenizer; CUDA: SmolLM2-135M-Instruct, bf16 autocast), the same chat prompts, G, max_new_tokens,
+temperature, loss (``dapo``, β = 0, one iteration, no gradient checkpointing for either; TRL's
+default is on) and reward. Each run is a separate process; the two alternate ``--repeats`` times so
+that load from other processes hits both alike. The step time is the median over the steps after
+the first two (warm-up). Ratio = ours / TRL (target <= 1.0 on CPU); on CUDA, tokens/s ratio
+(target >= 1.2) and peak memory.
+
+Efficacy: the tiny model at temperature 0.1 (its distribution is flat at T = 1), two verifiable
+rewards of different kinds: ``newline`` (1 when the completion holds a newline) and ``ascii``
+(share of ASCII letters and spaces in the completion, weight 0.5). Same seeds for both combiners;
+the per-objective means are averaged over seeds and plotted per step.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+os.environ.setdefault("HF_HUB_OFFLINE", "1")
+os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
+os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
+os.environ.setdefault("WANDB_DISABLED", "true")
+
+from polyreward.registry import register_reward  # noqa: E402
+from polyreward.reward import RolloutReward, Scored  # noqa: E402
+
+RESULTS = Path(__file__).parent / "results"
+QUESTIONS = [
+    "What is 17 * 23?", "Name the organ that produces insulin.", "Solve for x: 2x + 3 = 11.", "What is the derivative of x^3?",
+    "Compute 1+2+...+10.", "Which vitamin deficiency causes scurvy?", "If a train travels 60 km in 1.5 hours, what is its speed?",
+    "What is the most common cause of community-acquired pneumonia?",
+]
+
+
+@register_reward
+class ContainsText(RolloutReward):
+    """1 when the completion contains ``text``."""
+
+    type_name = "bench_contains_text"
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, text: str = "\n") -> None:
+        super().__init__(name, weight)
+        self.text = text
+
+    def score_rollout(self, completion: str, row) -> Scored:
+        return Scored(1.0 if self.text in completion else 0.0)
+
+
+@register_reward
+class AsciiShare(RolloutReward):
+    """Share of the completion's characters that are ASCII letters or spaces (0 for an empty completion)."""
+
+    type_name = "bench_ascii_share"
+
+    def score_rollout(self, completion: str, row) -> Scored:
+        return Scored(sum(c.isascii() and (c.isalpha() or c == " ") for c in completion) / len(completion) if completion else 0.0)
+
+
+def speed_settings(device: str) -> dict:
+    if device == "cuda":
+        return {"model": "smollm2-135m", "prompts": 8, "G": 8, "max_new_tokens": 128, "steps": 8, "bf16": True}
+    return {"model": "tiny-qwen2", "prompts": 4, "G": 4, "max_new_tokens": 16, "steps": 7, "bf16": False}
+
+
+# ----------------------------------------------------------------------------------------- one run per process
+def run_ours(s: dict, device: str, out: Path) -> dict:
+    import torch
+
+    from polyreward.trainer.loop import train
+
+    data = out / "prompts.jsonl"
+    data.write_text("".join(json.dumps({"prompt": [{"role": "user", "content": q}]}) + "\n" for q in QUESTIONS), encoding="utf-8")
+    config = {
+        "rewards": [{"name": "has_e", "type": "bench_contains_text", "text": "e"}],
+        "train": {"model": s["model"], "dataset": str(data), "prompts_per_step": s["prompts"], "num_generations": s["G"],
+                  "max_new_tokens": s["max_new_tokens"], "learning_rate": 1e-6, "loss_type": "dapo", "beta": 0.0,
+                  "max_steps": s["steps"], "seed": 0, "bf16": s["bf16"], "device": device, "output_dir": str(out / "ours")},
+    }
+    result = train(config, progress=False)
+    rows = result.metrics
+    peak = max(r["peak_memory_mb"] for r in rows)
+    if device == "cuda":
+        peak = torch.cuda.max_memory_allocated() / 2**20
+    return {"step_times": [r["time/step"] for r in rows], "tokens": [r["completions/mean_length"] * s["prompts"] * s["G"] for r in rows],
+            "peak_memory_mb": peak}
+
+
+def run_trl(s: dict, device: str, out: Path) -> dict:
+    import torch
+    from datasets import Dataset
+    from transformers import TrainerCallback
+    from trl import GRPOConfig, GRPOTrainer
+
+    from polyreward.trainer.assets import resolve_model
+
+    class StepTimer(TrainerCallback):
+        def __init__(self) -> None:
+            self.times, self.started = [], 0.0
+
+        def on_step_begin(self, args, state, control, **kwargs):
+            self.started = time.perf_counter()
+
+        def on_step_end(self, args, state, control, **kwargs):
+            self.times.append(time.perf_counter() - self.started)
+
+    dataset = Dataset.from_list([{"prompt": [{"role": "user", "content": q}]} for q in QUESTIONS])
+    args = GRPOConfig(
+        output_dir=str(out / "trl"), max_steps=s["steps"], per_device_train_batch_size=s["prompts"] * s["G"], num_generations=s["G"],
+        max_completion_length=s["max_new_tokens"], learning_rate=1e-6, loss_type="dapo", beta=0.0, logging_steps=1, report_to=[],
+        use_cpu=device == "cpu", bf16=s["bf16"], save_strategy="no", seed=0, gradient_checkpointing=False, disable_tqdm=True,
+    )
+    timer = StepTimer()
+    trainer = GRPOTrainer(model=str(resolve_model(s["model"])), reward_funcs=[ContainsText("has_e", text="e")], args=args,
+                          train_dataset=dataset, callbacks=[timer])
+    trainer.train()
+    lengths = [h["completions/mean_length"] for h in trainer.state.log_history if "completions/mean_length" in h]
+    peak = torch.cuda.max_memory_allocated() / 2**20 if device == "cuda" else _rss_peak_mb()
+    return {"step_times": timer.times, "tokens": [n * s["prompts"] * s["G"] for n in lengths], "peak_memory_mb": peak}
+
+
+def _rss_peak_mb() -> float:
+    import resource
+
+    return resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024
+
+
+# ----------------------------------------------------------------------------------------- speed
+def speed(device: str, repeats: int) -> dict:
+    s = speed_settings(device)
+    runs: dict[str, list[dict]] = {"ours": [], "trl": []}
+    for _ in range(repeats):
+        for which in ("ours", "trl"):
+            with tempfile.TemporaryDirectory() as tmp:
+                done = subprocess.run([sys.executable, __file__, "_one", which, device, tmp], capture_output=True, text=True)
+                if done.returncode != 0:
+                    raise RuntimeError(f"{which} run failed:\n{done.stderr[-3000:]}")
+                runs[which].append(json.loads(Path(tmp, "result.json").read_text()))
+    summary = {}
+    for which, results in runs.items():
+        steady = [t for r in results for t in r["step_times"][2:]]
+        tokens = [n for r in results for n in r["tokens"][2:]]
+        median = statistics.median(steady)
+        summary[which] = {"median_step_s": median, "tokens_per_s": statistics.mean(tokens) / median,
+                          "peak_memory_mb": max(r["peak_memory_mb"] for r in results), "steps_measured": len(steady)}
+    summary["ratio_step_time"] = summary["ours"]["median_step_s"] / summary["trl"]["median_step_s"]
+    summary["ratio_tokens_per_s"] = summary["ours"]["tokens_per_s"] / summary["trl"]["tokens_per_s"]
+    summary["settings"] = s
+    print(f"\nspeed ({device}, {s['model']}, {s['prompts']} prompts x G={s['G']}, {s['max_new_tokens']} new tokens, loss dapo)")
+    print(f"{'trainer':<10}{'median step s':>15}{'tokens/s':>12}{'peak MB':>10}")
+    for which in ("ours", "trl"):
+        r = summary[which]
+        print(f"{which:<10}{r['median_step_s']:>15.3f}{r['tokens_per_s']:>12.1f}{r['peak_memory_mb']:>10.0f}")
+    print(f"step-time ratio ours/TRL = {summary['ratio_step_time']:.2f} (target <= 1.0); tokens/s ratio = {summary['ratio_tokens_per_s']:.2f}")
+    return summary
+
+
+# ----------------------------------------------------------------------------------------- efficacy
+def efficacy(steps: int, seeds: list[int]) -> dict:
+    from polyreward.trainer.loop import train
+
+    curves: dict[str, dict[str, list[list[float]]]] = {}
+    with tempfile.TemporaryDirectory() as tmp:
+        data = Path(tmp) / "prompts.jsonl"
+        data.write_text("".join(json.dumps({"prompt": [{"role": "user", "content": q}]}) + "\n" for q in QUESTIONS), encoding="utf-8")
+        for combiner in ("gdpo", "grpo"):
+            curves[combiner] = {"newline": [], "ascii": []}
+            for seed in seeds:
+                config = {
+                    "rewards": [{"name": "newline", "type": "bench_contains_text", "text": "\n"},
+                                {"name": "ascii", "type": "bench_ascii_share", "weight": 0.5}],
+                    "combiner": combiner,
+                    "train": {"model": "tiny-qwen2", "dataset": str(data), "prompts_per_step": 4, "num_generations": 8,
+                              "max_new_tokens": 6, "temperature": 0.1, "learning_rate": 3e-3, "lr_scheduler": "constant",
+                              "max_steps": steps, "seed": seed, "device": "cpu", "output_dir": f"{tmp}/{combiner}-{seed}"},
+                }
+                rows = train(config, progress=False).metrics
+                for name in ("newline", "ascii"):
+                    curves[combiner][name].append([r[f"reward/{name}/mean"] for r in rows])
+                print(f"{combiner} seed {seed}: newline {rows[-1]['reward/newline/mean']:.2f}, ascii {rows[-1]['reward/ascii/mean']:.2f}")
+    means = {c: {n: [statistics.mean(v) for v in zip(*runs)] for n, runs in objs.items()} for c, objs in curves.items()}
+    _plot(means, RESULTS / "trainer_gdpo_vs_grpo.png")
+    return {"steps": steps, "seeds": seeds, "mean_curves": means}
+
+
+def _plot(means: dict, path: Path) -> None:
+    import matplotlib
+
+    matplotlib.use("Agg")
+    import matplotlib.pyplot as plt
+
+    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
+    for ax, combiner, title in zip(axes, ("gdpo", "grpo"), ("GDPO (normalise, then sum)", "GRPO (sum, then normalise)")):
+        for name, style in (("newline", "-o"), ("ascii", "-s")):
+            values = means[combiner][name]
+            ax.plot(range(1, len(values) + 1), values, style, markersize=3, label=name)
+        ax.set_title(title)
+        ax.set_xlabel("step")
+        ax.grid(alpha=0.3)
+    axes[0].set_ylabel("mean reward (avg over seeds)")
+    axes[0].legend()
+    fig.tight_layout()
+    path.parent.mkdir(parents=True, exist_ok=True)
+    fig.savefig(path, dpi=120)
+
+
+def machine() -> str:
+    import torch
+
+    cpu = platform.processor() or platform.machine()
+    gpu = torch.cuda.get_device_name(0) if torch.cuda.is_available() else "no GPU"
+    return f"{os.cpu_count()} CPU cores ({cpu}), {gpu}, Python {platform.python_version()}, torch {torch.__version__}"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("what", choices=["speed", "efficacy", "all", "_one"])
+    parser.add_argument("rest", nargs="*")
+    parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
+    parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--steps", type=int, default=16)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    args = parser.parse_args(argv)
+    if args.what == "_one":  # a single timed run in this process (called by `speed`)
+        which, device, out = args.rest
+        s = speed_settings(device)
+        result = (run_ours if which == "ours" else run_trl)(s, device, Path(out))
+        Path(out, "result.json").write_text(json.dumps(result))
+        return 0
+    report: dict = {"date": time.strftime("%Y-%m-%d"), "machine": machine()}
+    if args.what in ("speed", "all"):
+        report["speed"] = speed(args.device, args.repeats)
+    if args.what in ("efficacy", "all"):
+        report["efficacy"] = efficacy(args.steps, args.seeds)
+    RESULTS.mkdir(parents=True, exist_ok=True)
+    name = f"trainer_{args.what}_{args.device}.json"
+    (RESULTS / name).write_text(json.dumps(report, indent=1))
+    print(f"wrote {RESULTS / name}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
