@@ -161,9 +161,10 @@ def _estimator_plan(config: Any) -> tuple[Any, list[str] | None, list[float] | N
     keys = _setting(config, "gdpo_reward_keys")
     weights = _setting(config, "gdpo_reward_weights")
     if poly_config is not None:
-        keys = list(keys) if keys is not None else [r.name for r in poly_config.rewards]
-        if weights is None and keys == [r.name for r in poly_config.rewards]:
-            weights = [r.weight for r in poly_config.rewards]
+        configured = {r.name: r.weight for r in poly_config.rewards}
+        keys = list(keys) if keys is not None else list(configured)
+        if weights is None and all(str(k) in configured for k in keys):  # the config's weights, by reward name
+            weights = [configured[str(k)] for k in keys]
     if combiner_spec is None and poly_config is None:
         raise ValueError(
             "the polyreward advantage estimator needs +algorithm.polyreward_combiner=<type> or "

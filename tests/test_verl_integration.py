@@ -336,3 +336,34 @@ def test_one_config_drives_score_cli_trl_and_verl(small_config_path, tmp_path):
         for a, b, c in zip(from_cli, trl[name], from_verl):
             if a is not None:
                 assert a == pytest.approx(b, abs=1e-12) and b == c, name
+
+
+def test_readme_overrides_compose_with_verls_hydra_config_and_run(scored_batch, tiny_qwen2_dir, config_path):
+    """The README's command-line overrides, composed by Hydra from verl's own ppo_trainer.yaml, drive both halves."""
+    from hydra import compose, initialize_config_dir
+
+    overrides = [
+        f"actor_rollout_ref.model.path={tiny_qwen2_dir}",
+        "trainer.use_v1=False",
+        "algorithm.adv_estimator=gdpo",
+        f"+algorithm.polyreward_config={config_path}",
+        "+algorithm.polyreward_combiner={type:gdpo,variant:verl}",
+        "+algorithm.gdpo_reward_keys=[length,mention]",
+        "reward.reward_manager.name=naive",
+        "reward.custom_reward_function.path=pkg://polyreward.integrations.verl",
+        "reward.custom_reward_function.name=compute_score",
+        f"+reward.custom_reward_function.reward_kwargs.config_path={config_path}",
+    ]
+    with initialize_config_dir(config_dir=str(VERL_DIR / "trainer" / "config"), version_base=None):
+        config = compose(config_name="ppo_trainer", overrides=overrides)
+    worker = RewardLoopWorker(config)
+    data = make_dataproto(worker.input_tokenizer)
+    outputs = get_event_loop().run_until_complete(worker.compute_score_batch(data))
+    assert [o["reward_extra_info"] for o in outputs] == [o["reward_extra_info"] for o in scored_batch[2]]
+    batch = compute_advantage(legacy_batch(scored_batch), adv_estimator=config.algorithm.adv_estimator, config=config.algorithm)
+    builtin = compute_advantage(
+        legacy_batch(scored_batch),
+        adv_estimator="gdpo",  # the config's weights for these two rewards, by name: length 1.0, mention 2.0
+        config=algorithm(tiny_qwen2_dir, "algorithm.gdpo_reward_keys=[length,mention]", "algorithm.gdpo_reward_weights=[1.0,2.0]"),
+    )
+    torch.testing.assert_close(batch.batch["advantages"], builtin.batch["advantages"], atol=1e-5, rtol=0)
