@@ -60,9 +60,10 @@ class TRLRewardFunction:
     processes), named after the reward so TRL logs it as ``rewards/<name>/mean``. Completions pass
     through unchanged: plain strings, or message lists with ``tool_calls`` and ``role == "tool"``
     messages, which rewards read through :mod:`polyreward.schema`. Dataset columns arrive as TRL's
-    keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too, and
-    when the dataset has no ``group_column`` (the config's ``columns.group``) it is made from the
-    prompt text, so group-relative rewards see TRL's G rollouts of a prompt as one group.
+    keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too. When
+    the reward reads ``group_column`` (the config's ``columns.group``) and the dataset has none, it
+    is made from the prompt text, so group-relative rewards see TRL's G rollouts of a prompt as one
+    group.
 
     Args:
         reward: the reward to call.
@@ -109,7 +110,8 @@ class TRLRewardFunction:
         columns = {k: v for k, v in kwargs.items() if k not in _TRL_CONTEXT}
         if completion_ids is not None:
             columns.setdefault("completion_ids", list(completion_ids))
-        if self.group_column not in columns:  # TRL repeats each prompt row G times: the prompt names the group
+        if self.group_column in self.reward.columns and self.group_column not in columns:
+            # TRL repeats each prompt row G times: the prompt text names the group
             columns[self.group_column] = [prompt_text(p) for p in prompts]
         missing = [c for c in self.reward.columns if c not in columns]
         if missing:  # a configuration mistake, not a property of one rollout: fail loudly at step 1

@@ -142,6 +142,8 @@ def test_group_column_is_made_from_the_prompt_when_the_dataset_has_none():
     seen = {}
 
     class GroupSpy(LengthMod3):
+        columns = ("prompt_id",)  # declares the group column it reads
+
         def evaluate(self, prompts, completions, **columns):
             seen.update(columns)
             return super().evaluate(prompts, completions, **columns)
