@@ -1,7 +1,7 @@
 """Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU), and GDPO vs GRPO curves.
 
     python benchmarks/trainer.py speed   [--device cpu|cuda] [--repeats 2]   # ours vs TRL, same everything
-    python benchmarks/trainer.py efficacy [--steps 16] [--seeds 0 1 2]       # two-reward task, GDPO vs sum-then-normalise
+    python benchmarks/trainer.py efficacy [--steps 12] [--seeds 0 1]         # two-reward task, GDPO vs sum-then-normalise
     python benchmarks/trainer.py all
 
 Speed: both trainers get the same model (CPU: the tiny random Qwen2 with the real 151,936-token
@@ -185,7 +185,7 @@ def efficacy(steps: int, seeds: list[int]) -> dict:
                                 {"name": "ascii", "type": "bench_ascii_share", "weight": 0.5}],
                     "combiner": combiner,
                     "train": {"model": "tiny-qwen2", "dataset": str(data), "prompts_per_step": 4, "num_generations": 8,
-                              "max_new_tokens": 6, "temperature": 0.1, "learning_rate": 3e-3, "lr_scheduler": "constant",
+                              "max_new_tokens": 4, "temperature": 0.1, "learning_rate": 3e-3, "lr_scheduler": "constant",
                               "max_steps": steps, "seed": seed, "device": "cpu", "output_dir": f"{tmp}/{combiner}-{seed}"},
                 }
                 rows = train(config, progress=False).metrics
@@ -232,8 +232,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--steps", type=int, default=16)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2])
+    parser.add_argument("--steps", type=int, default=12)
+    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     args = parser.parse_args(argv)
     if args.what == "_one":  # a single timed run in this process (called by `speed`)
         which, device, out = args.rest

@@ -196,3 +196,35 @@ def test_prompt_order_is_a_function_of_seed_and_step(rows, per_step, seed):
     assert order == [i for step in range(steps) for i in prompt_indices(step, per_step, rows, seed)]
     for epoch_start in range(0, len(order) - rows + 1, rows):  # every full epoch is a permutation of the rows
         assert sorted(order[epoch_start: epoch_start + rows]) == list(range(rows))
+
+
+@pytest.mark.parametrize("recipe", ["medqa_gdpo.yaml", "medqa_grpo.yaml", "arithmetic_gdpo.yaml", "arithmetic_grpo.yaml"])
+def test_recipes_validate_and_their_prompts_load(recipe):
+    from pathlib import Path
+
+    from polyreward.trainer.config import load_train_config
+    from polyreward.trainer.prompts import load_rows
+
+    full, train_cfg = load_train_config(Path(__file__).parents[1] / "examples" / "train" / recipe)
+    rewards = full.build_rewards()
+    rows = load_rows(train_cfg.dataset, train_cfg.prompt_column or full.columns.prompt, rewards.columns)
+    assert len(rows) >= 300 and train_cfg.model == "smollm2-135m"
+    assert full.build_combiner().type_name == recipe.split("_")[1].removesuffix(".yaml")
+    # the gold answers score 1 with the accuracy reward (the prompts and references line up)
+    gold = [f"<think>ok</think><answer>{r['answer']}</answer>" if "medqa" in recipe else f"<think>ok</think>{r['answer']}" for r in rows[:20]]
+    columns = {k: [r[k] for r in rows[:20]] for k in rows[0] if k != "prompt"}
+    columns["completion_ids"] = [[1, 2, 3]] * 20
+    scores = rewards.score([r["prompt"] for r in rows[:20]], gold, **columns)
+    assert scores.column("accuracy").tolist() == [1.0] * 20
+
+
+def test_evaluate_scores_a_checkpoint_greedily(tiny_qwen2_dir, prompts_file, tmp_path, capsys):
+    config_path = tmp_path / "eval.yaml"
+    config_path.write_text(yaml.safe_dump(_config(tiny_qwen2_dir, prompts_file, tmp_path / "o")), encoding="utf-8")
+    from polyreward.trainer.evaluate import evaluate
+
+    first = evaluate(config_path, limit=None, batch_size=4)
+    assert first["rows"] == 7 and set(first) >= {"reward/has_e/mean", "reward/answer/mean", "reward"}
+    assert first == evaluate(config_path, batch_size=4)  # greedy decoding: deterministic
+    assert cli_main(["train", str(config_path), "--evaluate", str(prompts_file), "--model", str(tiny_qwen2_dir)]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 7

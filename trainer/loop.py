@@ -64,13 +64,16 @@ def _linear_schedule(total: int, warmup: int):
 
 
 def _score(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int):
-    """Score the completions; chat prompts get TRL's conversational completions ``[{"role": "assistant", ...}]``."""
+    """Score the completions as TRL would: chat prompts get conversational completions
+    ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added."""
     prompts = [row[prompt_column] for row in batch for _ in range(num_generations)]
     completions = [
         [{"role": "assistant", "content": text}] if isinstance(prompt, list) else text
         for prompt, text in zip(prompts, rollouts.texts)
     ]
     columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
+    # TRL hands every reward the unpadded token ids; length rewards (overlong_penalty) count them.
+    columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
     return rewards.score(prompts, completions, **columns)
 
 

@@ -79,7 +79,7 @@ def sample_from_probs(probs: torch.Tensor) -> torch.Tensor:
 
 
 class TransformersSampler:
-    """Ancestral sampling at ``temperature`` (no top-k/top-p, like TRL's defaults) with a KV cache.
+    """Ancestral sampling at ``temperature`` (no top-k/top-p, like TRL's defaults; 0 = greedy) with a KV cache.
 
     The same computation as ``model.generate(do_sample=True)`` (left-padded prompts, position ids from
     the attention mask, prefill then one token per forward) without its per-token machinery (logits
@@ -105,8 +105,12 @@ class TransformersSampler:
             out = self.model(input_ids=inputs, attention_mask=attention_mask, position_ids=positions, past_key_values=cache,
                              use_cache=True, logits_to_keep=1)
             cache = out.past_key_values
-            probs = torch.softmax(out.logits[:, -1].float() / self.temperature, dim=-1)
-            token = sample_from_probs(probs).masked_fill(finished, pad)
+            logits = out.logits[:, -1].float()
+            if self.temperature == 0:  # greedy, for evaluation
+                token = logits.argmax(-1)
+            else:
+                token = sample_from_probs(torch.softmax(logits / self.temperature, dim=-1))
+            token = token.masked_fill(finished, pad)
             tokens.append(token)
             finished |= torch.isin(token, eos)
             if bool(finished.all()):
