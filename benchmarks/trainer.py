@@ -1,11 +1,11 @@
 """Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU), and GDPO vs GRPO curves.
 
-    python benchmarks/trainer.py speed   [--device cpu|cuda] [--repeats 2]   # ours vs TRL, same everything
+    python benchmarks/trainer.py speed   [--device cpu|cuda] [--model M] [--repeats 2]   # ours vs TRL, same everything
     python benchmarks/trainer.py efficacy [--steps 12] [--seeds 0 1]         # two-reward task, GDPO vs sum-then-normalise
     python benchmarks/trainer.py all
 
 Speed: both trainers get the same model (CPU: the tiny random Qwen2 with the real 151,936-token
-tokenizer; CUDA: SmolLM2-135M-Instruct, bf16 autocast), the same chat prompts, G, max_new_tokens,
+tokenizer, or ``--model smollm2-135m``; CUDA: SmolLM2-135M-Instruct, bf16 autocast), the same chat prompts, G, max_new_tokens,
 temperature, loss (``dapo``, β = 0, one iteration, no gradient checkpointing for either; TRL's
 default is on) and reward. Each run is a separate process; the two alternate ``--repeats`` times so
 that load from other processes hits both alike. The step time is the median over the steps after
@@ -71,10 +71,12 @@ class AsciiShare(RolloutReward):
         return Scored(sum(c.isascii() and (c.isalpha() or c == " ") for c in completion) / len(completion) if completion else 0.0)
 
 
-def speed_settings(device: str) -> dict:
+def speed_settings(device: str, model: str | None = None) -> dict:
     if device == "cuda":
-        return {"model": "smollm2-135m", "prompts": 8, "G": 8, "max_new_tokens": 128, "steps": 8, "bf16": True}
-    return {"model": "tiny-qwen2", "prompts": 4, "G": 4, "max_new_tokens": 16, "steps": 7, "bf16": False}
+        return {"model": model or "smollm2-135m", "prompts": 8, "G": 8, "max_new_tokens": 128, "steps": 8, "bf16": True}
+    if model == "smollm2-135m":  # the real 135M model on CPU: fewer, shorter rollouts
+        return {"model": model, "prompts": 2, "G": 4, "max_new_tokens": 32, "steps": 5, "bf16": False}
+    return {"model": model or "tiny-qwen2", "prompts": 4, "G": 4, "max_new_tokens": 16, "steps": 7, "bf16": False}
 
 
 # ----------------------------------------------------------------------------------------- one run per process
@@ -140,13 +142,13 @@ def _rss_peak_mb() -> float:
 
 
 # ----------------------------------------------------------------------------------------- speed
-def speed(device: str, repeats: int) -> dict:
-    s = speed_settings(device)
+def speed(device: str, repeats: int, model: str | None) -> dict:
+    s = speed_settings(device, model)
     runs: dict[str, list[dict]] = {"ours": [], "trl": []}
     for _ in range(repeats):
         for which in ("ours", "trl"):
             with tempfile.TemporaryDirectory() as tmp:
-                done = subprocess.run([sys.executable, __file__, "_one", which, device, tmp], capture_output=True, text=True)
+                done = subprocess.run([sys.executable, __file__, "_one", which, device, tmp, s["model"]], capture_output=True, text=True)
                 if done.returncode != 0:
                     raise RuntimeError(f"{which} run failed:\n{done.stderr[-3000:]}")
                 runs[which].append(json.loads(Path(tmp, "result.json").read_text()))
@@ -155,16 +157,18 @@ def speed(device: str, repeats: int) -> dict:
         steady = [t for r in results for t in r["step_times"][2:]]
         tokens = [n for r in results for n in r["tokens"][2:]]
         median = statistics.median(steady)
-        summary[which] = {"median_step_s": median, "tokens_per_s": statistics.mean(tokens) / median,
+        summary[which] = {"median_step_s": median, "min_step_s": min(steady), "max_step_s": max(steady),
+                          "tokens_per_s": statistics.mean(tokens) / median,
                           "peak_memory_mb": max(r["peak_memory_mb"] for r in results), "steps_measured": len(steady)}
     summary["ratio_step_time"] = summary["ours"]["median_step_s"] / summary["trl"]["median_step_s"]
     summary["ratio_tokens_per_s"] = summary["ours"]["tokens_per_s"] / summary["trl"]["tokens_per_s"]
     summary["settings"] = s
     print(f"\nspeed ({device}, {s['model']}, {s['prompts']} prompts x G={s['G']}, {s['max_new_tokens']} new tokens, loss dapo)")
-    print(f"{'trainer':<10}{'median step s':>15}{'tokens/s':>12}{'peak MB':>10}")
+    print(f"{'trainer':<10}{'median step s':>15}{'min-max s':>16}{'tokens/s':>12}{'peak MB':>10}")
     for which in ("ours", "trl"):
         r = summary[which]
-        print(f"{which:<10}{r['median_step_s']:>15.3f}{r['tokens_per_s']:>12.1f}{r['peak_memory_mb']:>10.0f}")
+        spread = f"{r['min_step_s']:.2f}-{r['max_step_s']:.2f}"
+        print(f"{which:<10}{r['median_step_s']:>15.3f}{spread:>16}{r['tokens_per_s']:>12.1f}{r['peak_memory_mb']:>10.0f}")
     print(f"step-time ratio ours/TRL = {summary['ratio_step_time']:.2f} (target <= 1.0); tokens/s ratio = {summary['ratio_tokens_per_s']:.2f}")
     return summary
 
@@ -232,22 +236,23 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--repeats", type=int, default=2)
+    parser.add_argument("--model", default=None, help="speed: tiny-qwen2 (CPU default) or smollm2-135m (CUDA default)")
     parser.add_argument("--steps", type=int, default=12)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     args = parser.parse_args(argv)
     if args.what == "_one":  # a single timed run in this process (called by `speed`)
-        which, device, out = args.rest
-        s = speed_settings(device)
+        which, device, out, model = args.rest
+        s = speed_settings(device, model)
         result = (run_ours if which == "ours" else run_trl)(s, device, Path(out))
         Path(out, "result.json").write_text(json.dumps(result))
         return 0
     report: dict = {"date": time.strftime("%Y-%m-%d"), "machine": machine()}
     if args.what in ("speed", "all"):
-        report["speed"] = speed(args.device, args.repeats)
+        report["speed"] = speed(args.device, args.repeats, args.model)
     if args.what in ("efficacy", "all"):
         report["efficacy"] = efficacy(args.steps, args.seeds)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    name = f"trainer_{args.what}_{args.device}.json"
+    name = f"trainer_{args.what}_{args.device}{'_' + args.model if args.model else ''}.json"
     (RESULTS / name).write_text(json.dumps(report, indent=1))
     print(f"wrote {RESULTS / name}")
     return 0

@@ -100,6 +100,8 @@ def test_two_step_run_via_cli_writes_metrics_and_checkpoint(tiny_qwen2_dir, prom
     from transformers import AutoModelForCausalLM
 
     assert AutoModelForCausalLM.from_pretrained(checkpoint) is not None  # a plain, reloadable model folder
+    assert cli_main(["report", str(out / "metrics.jsonl"), "-o", str(tmp_path / "report")]) == 0  # training curves
+    assert (tmp_path / "report" / "report.html").exists()
 
 
 def test_resume_reproduces_the_uninterrupted_run(tiny_qwen2_dir, prompts_file, tmp_path):

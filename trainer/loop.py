@@ -130,7 +130,7 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
         totals["grad_norm"] += float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
         optimizer.step()
         scheduler.step()
-        sampler.sync_weights()
+    sampler.sync_weights()  # the next step samples from the updated policy
     n, tokens = train.num_iterations, max(totals["tokens"], 1.0)
     return {
         "loss": totals["loss"] / n,
