@@ -230,3 +230,41 @@ def test_evaluate_scores_a_checkpoint_greedily(tiny_qwen2_dir, prompts_file, tmp
     assert first == evaluate(config_path, batch_size=4)  # greedy decoding: deterministic
     assert cli_main(["train", str(config_path), "--evaluate", str(prompts_file), "--model", str(tiny_qwen2_dir)]) == 0
     assert json.loads(capsys.readouterr().out)["rows"] == 7
+
+
+def test_prompts_from_a_polyreward_data_loader():
+    from polyreward.trainer.config import DatasetSpec
+    from polyreward.trainer.prompts import load_rows
+
+    rows = load_rows(DatasetSpec(loader="medqa", args={"split": "test-tiny"}), "prompt", ["answer"])
+    assert len(rows) == 50 and rows[0]["answer"] in "ABCDE" and "<answer>" in rows[0]["prompt"]
+    with pytest.raises(ConfigError, match="unknown loader 'nope'; allowed: .*medqa"):
+        load_rows(DatasetSpec(loader="nope"), "prompt", [])
+    with pytest.raises(ConfigError, match="train.dataset.args"):
+        load_rows(DatasetSpec(loader="medqa", args={"colour": "red"}), "prompt", [])
+
+
+NAN = float("nan")
+
+
+@pytest.mark.parametrize(
+    ("scores", "groups", "expected"),
+    [
+        # two groups of 2; reward a: means over applicable rows; the weighted total uses weights (1, 0.5)
+        ([[1, 0], [0, 1], [1, 1], [1, 1]], [0, 0, 1, 1],
+         {"reward/a/mean": 0.75, "reward/b/mean": 0.75, "reward": 1.125, "frac_reward_zero_std": 0.5, "reward/a/applicable": 1.0}),
+        # NaN = not applicable: left out of that objective's mean; a row with every reward NaN is left out of the total
+        ([[1, NAN], [0, NAN], [NAN, NAN], [NAN, 1]], [0, 0, 1, 1],
+         {"reward/a/mean": 0.5, "reward/b/mean": 1.0, "reward": 0.5, "frac_reward_zero_std": 0.5, "reward/a/applicable": 0.5}),
+        # every group constant: no learning signal anywhere
+        ([[1, 1], [1, 1], [0, 0], [0, 0]], [7, 7, 9, 9], {"reward": 0.75, "frac_reward_zero_std": 1.0}),
+    ],
+)
+def test_reward_metrics_table(scores, groups, expected):
+    import numpy as np
+
+    from polyreward.trainer.metrics import reward_metrics
+
+    row = reward_metrics(["a", "b"], np.array([1.0, 0.5]), np.array(scores, dtype=float), np.array(groups))
+    for key, value in expected.items():
+        assert row[key] == pytest.approx(value), key

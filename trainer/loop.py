@@ -165,6 +165,8 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
     model_path = str(resolve_model(train_cfg.model))
     checkpoint = latest_checkpoint(out) if resume else None
+    if resume and checkpoint is None:
+        print(f"--resume: no checkpoint in {out}; starting at step 0")
     model, tokenizer = load_policy(str(checkpoint or model_path), device, train_cfg.gradient_checkpointing)
     ref_model = None
     if train_cfg.beta > 0:  # the frozen initial policy, even when resuming
