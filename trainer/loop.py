@@ -186,6 +186,8 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
         restore_rng(state["rng"])  # last: loading the models above may draw random numbers
         start = state["step"]
     sampler = build_sampler(train_cfg, model, tokenizer, model_path, bf16)
+    if checkpoint is not None:
+        sampler.sync_weights()  # a vLLM engine starts from model_path, not from the checkpoint
     log = MetricsLog(out / "metrics.jsonl", resume_step=start if checkpoint is not None else None)
     result = TrainResult(out, start, model=model)
     G = train_cfg.num_generations
