@@ -14,6 +14,7 @@ One file drives scoring, the adapters and this trainer::
       learning_rate: 1.0e-6
       loss_type: dapo
       max_steps: 200
+      decode: auto                   # sampler loop: auto (CUDA graphs on GPU, eager on CPU) | eager | static | cuda_graph
 
 Defaults follow TRL 1.16's ``GRPOConfig`` where the two share a knob (temperature 1.0, epsilon 0.2,
 beta 0.0, loss_type ``dapo``, num_iterations 1, max_grad_norm 1.0, linear learning-rate decay), so a run
@@ -69,6 +70,10 @@ class TrainConfig(BaseModel):
     max_new_tokens: int = Field(default=256, ge=1)
     generation_backend: Literal["transformers", "vllm"] = "transformers"
     vllm_gpu_memory_utilization: float = Field(default=0.3, gt=0, le=1)
+    # transformers backend decode loop (trainer/decode.py): auto = cuda_graph on CUDA, eager elsewhere;
+    # eager = DynamicCache; static = StaticCache, fixed shapes, no capture; cuda_graph = static + CUDA graphs
+    # (falls back to eager with a warning if capture fails)
+    decode: Literal["auto", "eager", "static", "cuda_graph"] = "auto"
 
     # objective
     loss_type: Literal["grpo", "dr_grpo", "dapo"] = "dapo"
@@ -103,6 +108,8 @@ class TrainConfig(BaseModel):
                 f"gradient_accumulation_steps ({self.gradient_accumulation_steps}) must divide "
                 f"prompts_per_step * num_generations ({rollouts})"
             )
+        if self.decode == "cuda_graph" and self.device == "cpu":
+            raise ValueError("decode: cuda_graph needs a CUDA device; use auto, eager or static with device: cpu")
         if self.bf16 and self.device == "cpu":
             raise ValueError("bf16: autocast is only used on CUDA; set bf16: false (or leave it unset) on CPU")
         return self

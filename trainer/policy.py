@@ -10,10 +10,13 @@ masked out; the EOS itself is kept in the loss, as in TRL.
 from __future__ import annotations
 
 import importlib.util
+import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass
 
 import torch
+
+from polyreward.trainer.decode import StaticDecoder, pick_next, resolve_decode, sample_from_probs  # noqa: F401 (re-export)
 
 
 @dataclass
@@ -67,17 +70,6 @@ def _mask_after_eos(completion_ids: torch.Tensor, eos_ids: list[int]) -> tuple[t
     return (positions <= first_eos.unsqueeze(1)).long(), has_eos
 
 
-def sample_from_probs(probs: torch.Tensor) -> torch.Tensor:
-    """One index per row of ``probs`` by inverse CDF: exact ancestral sampling, one uniform draw per row.
-
-    ``torch.multinomial`` draws one exponential per vocabulary entry (151,936 per row for Qwen2), the
-    largest single cost of CPU decoding with a big vocabulary; a cumulative sum and a binary search are not.
-    """
-    cdf = probs.cumsum(-1)
-    u = torch.rand(probs.size(0), 1, device=probs.device, dtype=cdf.dtype) * cdf[:, -1:]
-    return torch.searchsorted(cdf, u, right=True).clamp_(max=probs.size(-1) - 1).squeeze(1)
-
-
 class TransformersSampler:
     """Ancestral sampling at ``temperature`` (no top-k/top-p, like TRL's defaults; 0 = greedy) with a KV cache.
 
@@ -85,15 +77,43 @@ class TransformersSampler:
     the attention mask, prefill then one token per forward) without its per-token machinery (logits
     processors, stopping criteria, multinomial over the whole vocabulary). Stops when every row has
     emitted an EOS.
+
+    ``decode`` picks the loop (trainer/decode.py): ``eager`` (DynamicCache, the CPU default), ``static``
+    (StaticCache, fixed shapes, no capture) or ``cuda_graph`` (the static step captured as a CUDA graph;
+    if capture fails the sampler warns once and decodes eagerly from then on). ``auto`` resolves by device.
     """
 
-    def __init__(self, model, tokenizer, *, max_new_tokens: int, temperature: float, bf16: bool) -> None:
+    def __init__(self, model, tokenizer, *, max_new_tokens: int, temperature: float, bf16: bool, decode: str = "eager",
+                 check_every: int = 16) -> None:
         self.model, self.tokenizer, self.bf16 = model, tokenizer, bf16
         self.max_new_tokens, self.temperature = max_new_tokens, temperature
         self.eos_ids = eos_token_ids(model, tokenizer)
+        self.decode = resolve_decode(decode, model.device)
+        self.check_every = check_every
+        self.static: StaticDecoder | None = None
+
+    def _static_decoder(self) -> StaticDecoder:
+        if self.static is None:
+            self.static = StaticDecoder(self.model, eos_ids=self.eos_ids, pad_id=self.tokenizer.pad_token_id,
+                                        temperature=self.temperature, max_new_tokens=self.max_new_tokens, bf16=self.bf16,
+                                        use_graphs=self.decode == "cuda_graph", check_every=self.check_every)
+        return self.static
+
+    def _decode(self, prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> torch.Tensor:
+        if self.decode == "eager":
+            return self._decode_eager(prompt_ids, prompt_mask)
+        if self.decode == "static":
+            return self._static_decoder().decode(prompt_ids, prompt_mask)
+        try:
+            return self._static_decoder().decode(prompt_ids, prompt_mask)
+        except Exception as exc:  # never let the fast path end a training run
+            warnings.warn(f"CUDA-graph decoding failed ({type(exc).__name__}: {exc}); decoding eagerly from now on", stacklevel=2)
+            print(f"decode: cuda_graph failed ({type(exc).__name__}: {str(exc)[:300]}); falling back to eager decoding")
+            self.decode, self.static = "eager", None
+            return self._decode_eager(prompt_ids, prompt_mask)
 
     @torch.no_grad()
-    def _decode(self, prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> torch.Tensor:
+    def _decode_eager(self, prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> torch.Tensor:
         eos = torch.tensor(self.eos_ids, device=prompt_ids.device)
         pad = self.tokenizer.pad_token_id
         attention_mask = prompt_mask
@@ -105,14 +125,8 @@ class TransformersSampler:
             out = self.model(input_ids=inputs, attention_mask=attention_mask, position_ids=positions, past_key_values=cache,
                              use_cache=True, logits_to_keep=1)
             cache = out.past_key_values
-            logits = out.logits[:, -1].float()
-            if self.temperature == 0:  # greedy, for evaluation
-                token = logits.argmax(-1)
-            else:
-                token = sample_from_probs(torch.softmax(logits / self.temperature, dim=-1))
-            token = token.masked_fill(finished, pad)
+            token = pick_next(out.logits[:, -1], self.temperature, finished, eos, pad)
             tokens.append(token)
-            finished |= torch.isin(token, eos)
             if bool(finished.all()):
                 break
             inputs, positions = token.unsqueeze(1), next_position
@@ -131,6 +145,8 @@ class TransformersSampler:
             completion_ids = self._decode(prompt_ids, prompt_mask)
         self.model.train(was_training)
         completion_mask, terminated = _mask_after_eos(completion_ids, self.eos_ids)
+        width = int(completion_mask.sum(-1).max())  # the static loop stops only every check_every tokens
+        completion_ids, completion_mask = completion_ids[:, :width], completion_mask[:, :width]
         completion_ids = completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id)
         texts = self.tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
         return Rollouts(prompt_ids, prompt_mask, completion_ids, completion_mask, texts, terminated)
@@ -189,7 +205,7 @@ def build_sampler(train, model, tokenizer, model_path: str, bf16: bool):
         else:
             return VLLMSampler(model, tokenizer, model_path=model_path, seed=train.seed,
                                gpu_memory_utilization=train.vllm_gpu_memory_utilization, **common)
-    return TransformersSampler(model, tokenizer, **common)
+    return TransformersSampler(model, tokenizer, decode=train.decode, **common)
 
 
 def token_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, completion_len: int, temperature: float,
