@@ -35,7 +35,8 @@ def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: 
     bf16 = train_cfg.bf16 if train_cfg.bf16 is not None else target.type == "cuda"
     policy, tokenizer = load_policy(str(resolve_model(model or train_cfg.model)), target)
     policy.eval()
-    sampler = TransformersSampler(policy, tokenizer, max_new_tokens=train_cfg.max_new_tokens, temperature=temperature, bf16=bf16)
+    sampler = TransformersSampler(policy, tokenizer, max_new_tokens=train_cfg.max_new_tokens, temperature=temperature, bf16=bf16,
+                                  decode=train_cfg.decode)
     scores = []
     for start in range(0, len(rows), batch_size):
         batch = rows[start: start + batch_size]
