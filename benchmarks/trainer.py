@@ -1,6 +1,6 @@
 """Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU), and GDPO vs GRPO curves.
 
-    python benchmarks/trainer.py speed   [--device cpu|cuda] [--model M] [--repeats 2]   # ours vs TRL, same everything
+    python benchmarks/trainer.py speed   [--device cpu|cuda] [--model M] [--repeats 2] [--decode D] [--tiny]   # ours vs TRL
     python benchmarks/trainer.py efficacy [--steps 12] [--seeds 0 1]         # two-reward task, GDPO vs sum-then-normalise
     python benchmarks/trainer.py all
 
@@ -10,7 +10,12 @@ temperature, loss (``dapo``, β = 0, one iteration, no gradient checkpointing fo
 default is on) and reward. Each run is a separate process; the two alternate ``--repeats`` times so
 that load from other processes hits both alike. The step time is the median over the steps after
 the first two (warm-up). Ratio = ours / TRL (target <= 1.0 on CPU); on CUDA, tokens/s ratio
-(target >= 1.2) and peak memory.
+(target >= 1.2) and peak memory. ``--decode`` sets our sampler loop (default ``auto``: CUDA graphs on
+CUDA, eager on CPU; trainer/decode.py). ``--model smollm2-135m-random`` (or any folder holding only a
+config and a tokenizer, e.g. one written by ``trainer.assets.smollm2_architecture``) gives both trainers
+the same seed-0 random weights: throughput only (random weights rarely emit EOS, so every rollout runs
+to ``max_new_tokens``). ``--tiny`` shrinks the run to 2 prompts x G=2 x 4 tokens, 3 steps: a smoke test
+of the script itself.
 
 Efficacy: the tiny model at temperature 0.1 (its distribution is flat at T = 1), two verifiable
 rewards of different kinds: ``newline`` (1 when the completion holds a newline) and ``ascii``
@@ -29,6 +34,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import warnings
 from pathlib import Path
 
 os.environ.setdefault("HF_HUB_OFFLINE", "1")
@@ -71,18 +77,23 @@ class AsciiShare(RolloutReward):
         return Scored(sum(c.isascii() and (c.isalpha() or c == " ") for c in completion) / len(completion) if completion else 0.0)
 
 
-def speed_settings(device: str, model: str | None = None) -> dict:
+def speed_settings(device: str, model: str | None = None, decode: str = "auto", tiny: bool = False) -> dict:
     if device == "cuda":
-        return {"model": model or "smollm2-135m", "prompts": 8, "G": 8, "max_new_tokens": 128, "steps": 8, "bf16": True}
-    if model == "smollm2-135m":  # the real 135M model on CPU: fewer, shorter rollouts
-        return {"model": model, "prompts": 2, "G": 4, "max_new_tokens": 32, "steps": 5, "bf16": False}
-    return {"model": model or "tiny-qwen2", "prompts": 4, "G": 4, "max_new_tokens": 16, "steps": 7, "bf16": False}
+        s = {"model": model or "smollm2-135m", "prompts": 8, "G": 8, "max_new_tokens": 128, "steps": 8, "bf16": True}
+    elif model is not None and model.startswith("smollm2-135m"):  # a 135M model on CPU: fewer, shorter rollouts
+        s = {"model": model, "prompts": 2, "G": 4, "max_new_tokens": 32, "steps": 5, "bf16": False}
+    else:
+        s = {"model": model or "tiny-qwen2", "prompts": 4, "G": 4, "max_new_tokens": 16, "steps": 7, "bf16": False}
+    if tiny:
+        s.update(prompts=2, G=2, max_new_tokens=4, steps=3)
+    return {**s, "decode": decode}
 
 
 # ----------------------------------------------------------------------------------------- one run per process
 def run_ours(s: dict, device: str, out: Path) -> dict:
     import torch
 
+    from polyreward.trainer.decode import resolve_decode
     from polyreward.trainer.loop import train
 
     data = out / "prompts.jsonl"
@@ -91,15 +102,21 @@ def run_ours(s: dict, device: str, out: Path) -> dict:
         "rewards": [{"name": "has_e", "type": "bench_contains_text", "text": "e"}],
         "train": {"model": s["model"], "dataset": str(data), "prompts_per_step": s["prompts"], "num_generations": s["G"],
                   "max_new_tokens": s["max_new_tokens"], "learning_rate": 1e-6, "loss_type": "dapo", "beta": 0.0,
-                  "max_steps": s["steps"], "seed": 0, "bf16": s["bf16"], "device": device, "output_dir": str(out / "ours")},
+                  "max_steps": s["steps"], "seed": 0, "bf16": s["bf16"], "device": device, "output_dir": str(out / "ours"),
+                  "decode": s["decode"]},
     }
-    result = train(config, progress=False)
+    with warnings.catch_warnings(record=True) as caught:
+        warnings.simplefilter("always")
+        result = train(config, progress=False)
+    failed = [str(w.message) for w in caught if "decoding failed" in str(w.message)]
+    decode = resolve_decode(s["decode"], torch.device(device))
     rows = result.metrics
     peak = max(r["peak_memory_mb"] for r in rows)
     if device == "cuda":
         peak = torch.cuda.max_memory_allocated() / 2**20
     return {"step_times": [r["time/step"] for r in rows], "tokens": [r["completions/mean_length"] * s["prompts"] * s["G"] for r in rows],
-            "peak_memory_mb": peak}
+            "peak_memory_mb": peak, "generation_times": [r["time/generation"] for r in rows],
+            "decode": f"eager (fallback: {failed[0][:200]})" if failed else decode}
 
 
 def run_trl(s: dict, device: str, out: Path) -> dict:
@@ -142,13 +159,13 @@ def _rss_peak_mb() -> float:
 
 
 # ----------------------------------------------------------------------------------------- speed
-def speed(device: str, repeats: int, model: str | None) -> dict:
-    s = speed_settings(device, model)
+def speed(device: str, repeats: int, model: str | None, decode: str = "auto", tiny: bool = False) -> dict:
+    s = speed_settings(device, model, decode, tiny)
     runs: dict[str, list[dict]] = {"ours": [], "trl": []}
     for _ in range(repeats):
         for which in ("ours", "trl"):
             with tempfile.TemporaryDirectory() as tmp:
-                done = subprocess.run([sys.executable, __file__, "_one", which, device, tmp, s["model"]], capture_output=True, text=True)
+                done = subprocess.run([sys.executable, __file__, "_one", which, device, tmp, json.dumps(s)], capture_output=True, text=True)
                 if done.returncode != 0:
                     raise RuntimeError(f"{which} run failed:\n{done.stderr[-3000:]}")
                 runs[which].append(json.loads(Path(tmp, "result.json").read_text()))
@@ -163,6 +180,9 @@ def speed(device: str, repeats: int, model: str | None) -> dict:
     summary["ratio_step_time"] = summary["ours"]["median_step_s"] / summary["trl"]["median_step_s"]
     summary["ratio_tokens_per_s"] = summary["ours"]["tokens_per_s"] / summary["trl"]["tokens_per_s"]
     summary["settings"] = s
+    ours = runs["ours"]
+    summary["ours"]["decode"] = sorted({r["decode"] for r in ours})
+    summary["ours"]["median_generation_s"] = statistics.median(t for r in ours for t in r["generation_times"][2:])
     print(f"\nspeed ({device}, {s['model']}, {s['prompts']} prompts x G={s['G']}, {s['max_new_tokens']} new tokens, loss dapo)")
     print(f"{'trainer':<10}{'median step s':>15}{'min-max s':>16}{'tokens/s':>12}{'peak MB':>10}")
     for which in ("ours", "trl"):
@@ -170,6 +190,7 @@ def speed(device: str, repeats: int, model: str | None) -> dict:
         spread = f"{r['min_step_s']:.2f}-{r['max_step_s']:.2f}"
         print(f"{which:<10}{r['median_step_s']:>15.3f}{spread:>16}{r['tokens_per_s']:>12.1f}{r['peak_memory_mb']:>10.0f}")
     print(f"step-time ratio ours/TRL = {summary['ratio_step_time']:.2f} (target <= 1.0); tokens/s ratio = {summary['ratio_tokens_per_s']:.2f}")
+    print(f"ours: decode {', '.join(summary['ours']['decode'])}, median generation {summary['ours']['median_generation_s']:.3f} s of the step")
     return summary
 
 
@@ -236,23 +257,27 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--repeats", type=int, default=2)
-    parser.add_argument("--model", default=None, help="speed: tiny-qwen2 (CPU default) or smollm2-135m (CUDA default)")
+    parser.add_argument("--model", default=None, help="speed: tiny-qwen2 (CPU default), smollm2-135m (CUDA default), "
+                        "smollm2-135m-random, or a model folder (config + tokenizer only: random weights)")
+    parser.add_argument("--decode", default="auto", choices=["auto", "eager", "static", "cuda_graph"], help="speed: our sampler loop")
+    parser.add_argument("--tiny", action="store_true", help="speed: 2 prompts x G=2 x 4 tokens, 3 steps (smoke test)")
     parser.add_argument("--steps", type=int, default=12)
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     args = parser.parse_args(argv)
     if args.what == "_one":  # a single timed run in this process (called by `speed`)
-        which, device, out, model = args.rest
-        s = speed_settings(device, model)
+        which, device, out, settings = args.rest
+        s = json.loads(settings)
         result = (run_ours if which == "ours" else run_trl)(s, device, Path(out))
         Path(out, "result.json").write_text(json.dumps(result))
         return 0
     report: dict = {"date": time.strftime("%Y-%m-%d"), "machine": machine()}
     if args.what in ("speed", "all"):
-        report["speed"] = speed(args.device, args.repeats, args.model)
+        report["speed"] = speed(args.device, args.repeats, args.model, args.decode, args.tiny)
     if args.what in ("efficacy", "all"):
         report["efficacy"] = efficacy(args.steps, args.seeds)
     RESULTS.mkdir(parents=True, exist_ok=True)
-    name = f"trainer_{args.what}_{args.device}{'_' + args.model if args.model else ''}.json"
+    tag = "".join(c if c.isalnum() or c in "-_." else "-" for c in Path(args.model).name) if args.model else ""
+    name = f"trainer_{args.what}_{args.device}{'_' + tag if tag else ''}{'_tiny' if args.tiny else ''}.json"
     (RESULTS / name).write_text(json.dumps(report, indent=1))
     print(f"wrote {RESULTS / name}")
     return 0
