@@ -197,3 +197,18 @@ def test_smollm2_architecture_holds_config_and_tokenizer_only(smollm2_dir, tmp_p
     assert not has_weights(arch) and sum(p.stat().st_size for p in arch.iterdir()) < 5 * 2**20
     config = json.loads((arch / "config.json").read_text())
     assert (config["model_type"], config["num_hidden_layers"], config["vocab_size"]) == ("llama", 30, 49152)
+
+
+def test_bf16_autocast_static_cache_keeps_keys_and_values_in_one_dtype(policy):
+    """Under bf16 autocast keys leave RoPE in float32 and values leave v_proj in bf16; a plain StaticCache then
+    fails on the first update (the H200 run's fallback reason). CPU autocast reproduces it; the typed cache fixes it."""
+    model, tokenizer = policy
+    model.eval()
+    decoder = StaticDecoder(model, eos_ids=eos_token_ids(model, tokenizer), pad_id=tokenizer.pad_token_id, temperature=0.0,
+                            max_new_tokens=8, bf16=True, use_graphs=False)
+    encoded = tokenizer(PROMPTS[:3], return_tensors="pt", padding=True)
+    tokens = decoder.decode(encoded["input_ids"], encoded["attention_mask"])
+    model.train()
+    assert tokens.shape[0] == 3 and 1 <= tokens.shape[1] <= 8
+    cache = next(iter(decoder.slots.values())).cache
+    assert cache.layers[0].keys.dtype == cache.layers[0].values.dtype == torch.bfloat16

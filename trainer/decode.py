@@ -103,7 +103,7 @@ class StaticDecoder:
         self.eos = torch.tensor(eos_ids, device=model.device)
         # Inside a capture autocast must not cache casted weights: the cache would be freed on exit while
         # the graph still reads it (PyTorch CUDA-graph notes). Weights are cast in the graph instead.
-        self.bf16 = bf16 and model.device.type == "cuda"
+        self.bf16 = bf16
         self.slots: OrderedDict[tuple[int, int], _Slot] = OrderedDict()
 
     # ----------------------------------------------------------------------------------------------- buffers
@@ -114,10 +114,8 @@ class StaticDecoder:
             return self.slots[key]
         while len(self.slots) >= self.max_slots:
             self.slots.popitem(last=False)
-        from transformers import StaticCache
-
         device = self.model.device
-        cache = StaticCache(config=self.model.config, max_cache_len=bucket + self.max_new_tokens)
+        cache = _typed_static_cache(self.model.config, bucket + self.max_new_tokens, torch.bfloat16 if self.bf16 else None)
         slot = _Slot(cache=cache, input_ids=torch.zeros(batch, 1, dtype=torch.long, device=device),
                      positions=torch.zeros(batch, 1, dtype=torch.long, device=device),
                      attention_mask=torch.ones(batch, bucket + self.max_new_tokens, dtype=torch.long, device=device),
@@ -127,7 +125,7 @@ class StaticDecoder:
         return slot
 
     def _step_autocast(self):
-        return torch.autocast("cuda", dtype=torch.bfloat16, cache_enabled=False) if self.bf16 else nullcontext()
+        return torch.autocast(self.model.device.type, dtype=torch.bfloat16, cache_enabled=False) if self.bf16 else nullcontext()
 
     # ----------------------------------------------------------------------------------------------- the two forwards
     def _prefill(self, slot: _Slot, prompt_ids: torch.Tensor, prompt_mask: torch.Tensor) -> torch.Tensor:
@@ -142,9 +140,12 @@ class StaticDecoder:
         positions = (slot.attention_mask[:, :bucket].cumsum(-1) - 1).clamp(min=0)
         slot.cache.reset()  # in place: the captured graph keeps pointing at the same key/value tensors
         slot.finished.zero_()
-        out = self.model(input_ids=ids, attention_mask=slot.attention_mask, position_ids=positions, past_key_values=slot.cache,
-                         use_cache=True, logits_to_keep=1)
-        token = pick_next(out.logits[:, -1], self.temperature, slot.finished, self.eos, self.pad)
+        # The same autocast as the step: StaticCache allocates its key/value tensors lazily in the dtype of the
+        # first update, so a float32 prefill followed by bf16 steps fails (index_copy_ dtype mismatch, seen on an H200).
+        with self._step_autocast():
+            out = self.model(input_ids=ids, attention_mask=slot.attention_mask, position_ids=positions, past_key_values=slot.cache,
+                             use_cache=True, logits_to_keep=1)
+            token = pick_next(out.logits[:, -1], self.temperature, slot.finished, self.eos, self.pad)
         slot.token.copy_(token)
         slot.input_ids.copy_(token.unsqueeze(1))
         slot.positions.copy_(prompt_mask.sum(-1, keepdim=True))
@@ -200,6 +201,25 @@ class StaticDecoder:
             tokens[:, done] = slot.token
             done += 1
         return tokens[:, :done]
+
+
+def _typed_static_cache(config, max_cache_len: int, kv_dtype: torch.dtype | None):
+    """A ``StaticCache`` whose keys and values are stored in ``kv_dtype``.
+
+    Under bf16 autocast the values leave ``v_proj`` in bf16 while the keys come out of the rotary
+    embedding in float32 (bf16 × float32 cos/sin promotes), and ``StaticCache`` allocates both tensors
+    in the keys' dtype at the first update — the value copy then fails (``index_copy_`` dtype mismatch;
+    seen on an H200 and reproduced with CPU autocast). Casting both to one dtype on the way in fixes it.
+    """
+    from transformers import StaticCache
+
+    class TypedStaticCache(StaticCache):
+        def update(self, key_states, value_states, *args, **kwargs):
+            if kv_dtype is not None:
+                key_states, value_states = key_states.to(kv_dtype), value_states.to(kv_dtype)
+            return super().update(key_states, value_states, *args, **kwargs)
+
+    return TypedStaticCache(config=config, max_cache_len=max_cache_len)
 
 
 @contextmanager
