@@ -62,46 +62,52 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
 
 
 def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
-    with open(path, encoding="utf-8", errors="strict") as handle:
-        lineno = 0
-        while True:
-            try:
-                line = handle.readline()
-            except UnicodeDecodeError as exc:
-                raise InputError(f"{path}:{lineno + 1}: not valid UTF-8 ({exc.reason})") from None
-            if not line:
-                return
-            lineno += 1
-            if not line.strip():
+    with open(path, "rb") as handle:
+        for lineno, raw in enumerate(handle, start=1):
+            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+                raw = raw[3:]
+            if not raw.strip():
                 continue
             try:
-                row = json.loads(line)
+                row = json.loads(raw.decode("utf-8"))
                 if not isinstance(row, dict):
                     raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+            except UnicodeDecodeError as exc:
+                if _skip(on_error, stats, lineno):
+                    continue
+                raise InputError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
             except (ValueError, RecursionError) as exc:
-                if on_error == "skip":
-                    stats.skipped += 1
-                    stats.first_skipped_line = stats.first_skipped_line or lineno
+                if _skip(on_error, stats, lineno):
                     continue
                 raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
             yield row
 
 
+def _skip(on_error: OnError, stats: ReadStats, lineno: int) -> bool:
+    if on_error != "skip":
+        return False
+    stats.skipped += 1
+    stats.first_skipped_line = stats.first_skipped_line or lineno
+    return True
+
+
 def _csv_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
-    with open(path, encoding="utf-8", newline="") as handle:
+    with open(path, encoding="utf-8-sig", newline="") as handle:  # -sig: Excel's byte-order mark is not part of the first header
         reader = csv.reader(handle)
         try:
-            header = next(reader)
-        except StopIteration:
-            return
-        for record in reader:
-            if len(record) != len(header):
-                if on_error == "skip":
-                    stats.skipped += 1
-                    stats.first_skipped_line = stats.first_skipped_line or reader.line_num
-                    continue
-                raise InputError(f"{path}:{reader.line_num}: expected {len(header)} fields, got {len(record)}")
-            yield {k: (v if v != "" else None) for k, v in zip(header, record)}
+            header = next(reader, None)
+            if header is None:
+                return
+            for record in reader:
+                if len(record) != len(header):
+                    if _skip(on_error, stats, reader.line_num):
+                        continue
+                    raise InputError(f"{path}:{reader.line_num}: expected {len(header)} fields, got {len(record)}")
+                yield {k: (v if v != "" else None) for k, v in zip(header, record)}
+        except UnicodeDecodeError as exc:
+            raise InputError(f"{path}:{reader.line_num + 1}: not valid UTF-8 ({exc.reason})") from None
+        except csv.Error as exc:
+            raise InputError(f"{path}:{reader.line_num}: malformed CSV: {exc}") from None
 
 
 def _parquet_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:

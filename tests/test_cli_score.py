@@ -160,3 +160,34 @@ def test_chunks_never_split_a_group():
     assert [[r["g"] for r in c] for c in chunks] == [[1, 1, 1], [2, 2], [3, 3, 3, 3], [4]]
     no_group = [{"x": i} for i in range(5)]
     assert list(group_aligned(iter([no_group[:2], no_group[2:]]), "g")) == [no_group[:2], no_group[2:]]
+
+
+def test_fault_inputs_give_clear_errors_or_are_skipped(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    bad_utf8 = tmp_path / "bad.jsonl"
+    bad_utf8.write_bytes(b'{"qid": 1, "output": "yes", "gold": "1"}\n{"qid": 1, "output": "\xff\xfe"}\n{"qid": 2, "output": "no", "gold": "1"}\n')
+    result = polyreward("score", bad_utf8, "--config", cfg, "-o", tmp_path / "o.jsonl", check=False)
+    assert result.returncode == 2 and f"{bad_utf8}:2: not valid UTF-8" in result.stderr
+    polyreward("score", bad_utf8, "--config", cfg, "-o", tmp_path / "o2.jsonl", "--on-error", "skip")
+    assert len(read(tmp_path / "o2.jsonl")) == 2
+
+    wrong_column = tmp_path / "wrong.jsonl"
+    wrong_column.write_text('{"qid": 1, "completion": "yes", "gold": "1"}\n')
+    result = polyreward("score", wrong_column, "--config", cfg, "-o", tmp_path / "o3.jsonl", check=False)
+    assert result.returncode == 2 and "no row has the completion column 'output' (config columns.completion)" in result.stderr
+
+    bom_csv = tmp_path / "bom.csv"
+    bom_csv.write_bytes("\ufeffqid,question,output,gold\n1,q,yes,1\n".encode("utf-8"))
+    polyreward("score", bom_csv, "--config", cfg, "-o", tmp_path / "o4.jsonl")
+    assert list(read(tmp_path / "o4.jsonl").columns[:4]) == ["qid", "question", "output", "gold"]
+
+    bom_jsonl = tmp_path / "bom.jsonl"
+    bom_jsonl.write_bytes(b'\xef\xbb\xbf{"qid": 1, "output": "yes", "gold": "1"}\n')
+    polyreward("score", bom_jsonl, "--config", cfg, "-o", tmp_path / "o5.jsonl")
+    assert float(read(tmp_path / "o5.jsonl")["has_yes"][0]) == 1.0
+
+    empty = tmp_path / "empty.jsonl"
+    empty.write_text("\n\n")
+    polyreward("score", empty, "--config", cfg, "-o", tmp_path / "o6.jsonl")
+    assert (tmp_path / "o6.jsonl").read_text() == ""

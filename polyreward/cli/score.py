@@ -69,6 +69,13 @@ def score_rows(rewardset, records: list[dict[str, Any]], column_map) -> list[dic
     """Score one chunk of row dicts; returns the rows with reward, total and reason columns added."""
     from polyreward.schema import Batch
 
+    if records and not any(column_map.completion in record for record in records):
+        from polyreward.io import InputError
+
+        available = sorted({k for record in records for k in record})
+        raise InputError(
+            f"no row has the completion column {column_map.completion!r} (config columns.completion); columns: {available}"
+        )
     batch = Batch.from_records(records, column_map)
     matrix = rewardset.score(batch.prompts, batch.completions, **batch.columns)
     totals = matrix.total
