@@ -4,9 +4,12 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
 
 1. ``<answer>...</answer>`` (last block; its inside is searched again with the rules below, else taken whole)
 2. ``\\boxed{...}`` / ``\\fbox{...}`` / ``\\boxed 5`` with brace matching (nested braces); boxes that
-   sit next to each other ("\\boxed{1} and \\boxed{2}") are joined as a list, as Math-Verify does
+   sit next to each other ("\\boxed{1} and \\boxed{2}") are joined as a list, as Math-Verify does,
+   unless the words between them revise ("..., but re-checking gives ..."); an answer phrase after the
+   last box that states a different answer (not a piece of the box) wins over it ("\\boxed{255} ... The final answer is $10,455$.")
 3. an anchor phrase: "final answer is X", "the answer is X", "Answer: X", "#### X" (GSM8K), with
-   markdown bold around the phrase allowed
+   markdown bold around the phrase allowed; a sentence after the phrase ("Final Answer: The largest
+   $n$ is 34.") yields its own last number or math
 4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on the last line
    with no number after it
 5. markdown bold ``**73**`` on the last line
@@ -82,7 +85,15 @@ def find_boxes(text: str) -> list[tuple[int, int, str]]:
     return boxes
 
 
-_BOX_JOINER = re.compile(r"^[\s$,;]*(?:and|or|,|\\text\{\s*(?:and|or|,)\s*\}|\\quad|\\qquad)?[\s$,;]*$")
+# boxes next to each other form one list answer when the gap between them joins ("and", ",", "\\quad",
+# "\\text{ for part (a) and }") and does not revise ("..., but re-checking gives ...", "so", "is")
+MAX_BOX_GAP = 40
+_BOX_GAP_JOINS = re.compile(r"\band\b|\bor\b|[,;&]|\\q?quad", re.IGNORECASE)
+_BOX_GAP_REVISES = re.compile(
+    r"\b(?:but|not|no|wait|actually|however|instead|so|then|thus|hence|therefore|is|are|was|gives?|gets?|got|"
+    r"re-?check\w*|check\w*|correct\w*|mistake|wrong|again|final)\b|\n\s*\n",
+    re.IGNORECASE,
+)
 
 
 def _last_boxed(text: str) -> str | None:
@@ -92,7 +103,10 @@ def _last_boxed(text: str) -> str | None:
     chosen = [boxes[-1]]
     for box in reversed(boxes[:-1]):
         gap = text[box[1]:chosen[0][0]]
-        if len(gap) > 20 or not _BOX_JOINER.match(gap) or box[2].strip() == chosen[0][2].strip():
+        joins = not gap.strip(" \t\n$") or (
+            len(gap) <= MAX_BOX_GAP and _BOX_GAP_JOINS.search(gap) and not _BOX_GAP_REVISES.search(gap)
+        )
+        if not joins or box[2].strip() == chosen[0][2].strip():
             break
         chosen.insert(0, box)
     return ", ".join(b[2].strip() for b in chosen)
@@ -109,12 +123,14 @@ _PROSE_STOP = re.compile(
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|\n",
     re.IGNORECASE,
 )
-_MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\((.+?)\\\)|(?<![\\$])\$([^$]+?)(?<!\\)\$", re.DOTALL)
+# inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency
+_MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<![\\$])\$([^$\n]+?)(?<!\\)\$", re.DOTALL)
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
+# a number glued to letters on its left ("AZYUK2A", "x2") is part of a word, not an answer
 _LAST_NUMBER = re.compile(
-    r"[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+"
+    r"(?<![A-Za-z_\d])(?:[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
 _TRAILING_EXPRESSION = re.compile(
@@ -124,8 +140,20 @@ _TRAILING_EXPRESSION = re.compile(
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
 
+_SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|$)|\.(?=\s+[A-Z])|\n")
+
+
+def _is_prose(text: str) -> bool:
+    """Two or more words outside math: "The volume of $V$ is 120", not "14 dollars" or "x^2 + 1"."""
+    return len(_PROSE_WORD.findall(_MATH_ENV.sub(" ", text))) >= 2
+
+
 def _answer_after_anchor(segment: str) -> str:
-    """Trim the text after an anchor to the answer: the first math environment, else up to prose."""
+    """Trim the text after an anchor to the answer: the first math environment, else up to prose.
+
+    An anchor followed by a sentence ("Final Answer: The largest $n$ is 34.") yields that sentence's
+    own final answer (its last math, expression or number), as Math-Verify's extraction does.
+    """
     segment = segment.lstrip()
     env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
     if env:
@@ -134,7 +162,13 @@ def _answer_after_anchor(segment: str) -> str:
     if boxed is not None:
         return boxed
     stop = _PROSE_STOP.search(segment)
-    return segment[:stop.start()] if stop else segment[:300]
+    answer = segment[:stop.start()] if stop else segment[:300]
+    if _is_prose(answer):
+        end = _SENTENCE_END.search(segment)
+        found = _extract_from_line(segment[:end.start()] if end else segment[:300])
+        if found is not None:
+            return found.text
+    return answer
 
 
 def _last_lines(text: str, count: int) -> str:
@@ -161,14 +195,39 @@ def extract_answer(text: str) -> Extracted | None:
 
 
 def _extract_plain(text: str) -> Extracted | None:
-    boxed = _last_boxed(text)
-    if boxed is not None and boxed.strip():
-        return Extracted(boxed, "boxed")
-    anchors = list(_ANCHOR.finditer(text))
-    for anchor in reversed(anchors):
+    boxes = find_boxes(text)
+    if boxes:
+        # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
+        boxed = _last_boxed(text)
+        anchored = _last_anchored(text, after=boxes[-1][1])
+        if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or ""):
+            return anchored
+        if boxed is not None and boxed.strip():
+            return Extracted(boxed, "boxed")
+    anchored = _last_anchored(text)
+    if anchored is not None:
+        return anchored
+    return _extract_from_line(text)
+
+
+def _part_of(fragment: str, whole: str) -> bool:
+    """``fragment`` occurs in ``whole`` ignoring spaces and ``$`` (a restatement that cuts the box short)."""
+    def squash(text: str) -> str:
+        return re.sub(r"[\s$]", "", text)
+
+    return squash(fragment) in squash(whole)
+
+
+def _last_anchored(text: str, after: int = 0) -> Extracted | None:
+    for anchor in reversed(list(_ANCHOR.finditer(text, after))):
         answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600]).strip()
         if answer.strip(" .*$:"):
             return Extracted(answer, "anchor")
+    return None
+
+
+def _extract_from_line(text: str) -> Extracted | None:
+    """No box and no anchor: the last math environment, bold, expression or number ending the text."""
     window = text.rstrip()[-800:]
     last_line = _last_lines(window, 1)
     envs = list(_MATH_ENV.finditer(window))

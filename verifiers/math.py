@@ -202,7 +202,9 @@ def _polynomial_identity(gold: Any, pred: Any) -> bool | None:
 
     ``expand`` is canonical for such polynomials and far cheaper than the ``simplify`` inside
     Math-Verify (a degree-9 product: ~5 ms vs ~100 ms). Anything else (floats, functions,
-    relations, sets) returns None and goes to Math-Verify.
+    relations, sets) returns None and goes to Math-Verify, and so do sides with different symbols
+    (``\\text{odd}`` is one symbol, ``odd`` the product o*d*d; ``\\text{e}`` a symbol, ``e`` Euler's
+    number), where Math-Verify's own string and symbol rules decide.
     """
     import sympy
 
@@ -213,9 +215,19 @@ def _polynomial_identity(gold: Any, pred: Any) -> bool | None:
             return None
         if gold.atoms(sympy.Function) or pred.atoms(sympy.Function) or not (gold.free_symbols or pred.free_symbols):
             return None
+        if gold.free_symbols != pred.free_symbols:
+            return None
         return sympy.expand(gold - pred) == 0
     except (TypeError, ValueError, AttributeError, sympy.PolynomialError):
         return None
+
+
+def _same_text(gold: str, pred: str) -> bool:
+    """Equal up to whitespace and ``\\left``/``\\right`` (for golds sympy cannot parse)."""
+    def canonical(text: str) -> str:
+        return "".join(text.replace("\\left", "").replace("\\right", "").split())
+
+    return bool(gold.strip()) and canonical(gold) == canonical(pred)
 
 
 def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
@@ -232,6 +244,8 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
                 return Verdict(None if side == "gold" else 0.0, "gold_unparseable" if side == "gold" else "too_large", gold, pred, problem)
     gold_parsed = _parse(gold)
     if all(isinstance(x, str) for x in gold_parsed):  # nothing but the raw-string fallback
+        if _same_text(gold, pred):  # Math-Verify's string fallback: an identical answer still matches
+            return Verdict(1.0, "equal", gold, pred, "string")
         return Verdict(None, "gold_unparseable", gold, pred, "math_verify")
     pred_parsed = _parse(pred)
     if not pred_parsed:

@@ -55,7 +55,11 @@ _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
 _SQRT_CALL = re.compile(r"(?<![\\a-zA-Z])sqrt\s*\(")
 _PI_WORD = re.compile(r"(?<![\\a-zA-Z])pi(?![a-zA-Z])")
-_THOUSANDS = re.compile(r"(?<![\d.,])\d{1,3}(?:,\d{3})+(?![\d,])(?:\.\d+)?")
+# "1,234" but never "0,111" (no thousands group starts with 0)
+_THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])(?:\.\d+)?")
+_SPACE_THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?: \d{3})+(?:\.\d+)?")
+# "\mathrm{e}" is Euler's e to a reader; Math-Verify's parser chokes on it (parses "1-1/\mathrm{e}" as 1)
+_UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|rm|mathit|operatorname)\s*\{\s*([A-Za-z])\s*\}")
 _LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|\\,|\\!|\\ |~)(?=\d{3}(?!\d))")
 
 
@@ -103,6 +107,15 @@ def _matching(text: str, start: int, open_char: str, close_char: str) -> int:
     return -1
 
 
+def _drop_thousands_commas(match: re.Match) -> str:
+    """``1,234`` -> ``1234``, except as an element of a tuple/interval/set: ``(12,102)`` stays a pair."""
+    before = match.string[:match.start()].rstrip()[-1:]
+    after = match.string[match.end():].lstrip()[:1]
+    if before in ("(", "[", "{", ",") or after in (")", "]", "}", ","):
+        return match.group()
+    return match.group().replace(",", "")
+
+
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
     text = normalize_unicode(text.strip())
@@ -131,7 +144,8 @@ def normalize_answer(text: str) -> str:
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
     text = _LATEX_THOUSANDS.sub("", text)
-    text = _THOUSANDS.sub(lambda m: m.group().replace(",", ""), text)
+    text = _THOUSANDS.sub(_drop_thousands_commas, text)
+    text = _UPRIGHT_LETTER.sub(r"\1", text)
     return text.strip()
 
 
@@ -166,6 +180,8 @@ def parse_numeral(text: str) -> Numeral | None:
     if match and not any(word.lower().strip(".") in _MATH_WORDS for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])):
         text = match.group("head")
     text = text.replace("{,}", "").strip()
+    if _SPACE_THOUSANDS.fullmatch(text):  # "1 000 000"
+        text = text.replace(" ", "")
     try:
         numeral = _NUMERAL.fullmatch(text)
         if numeral:
