@@ -8,6 +8,8 @@ With L = completion length in tokens, L_max = ``max_completion_len``, L_cache = 
 
 Exact (paper Eq. 13; same as TRL ``get_soft_overlong_punishment`` and verl's DAPO reward manager;
 ALGORITHMS.md §7). ``soft_punish_cache: 0`` is a hard cliff: 0 up to L_max, -1 above.
+``penalty_factor`` (verl ``overlong_buffer.penalty_factor``, default 1.0 = the paper) scales R_len,
+so it lies in [-penalty_factor, 0].
 
 Length source, first available (the reason names the one used):
 
@@ -27,14 +29,14 @@ from polyreward.reward import Reward, RewardOutput
 from polyreward.schema import completion_text, is_missing
 
 
-def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int) -> float:
-    """DAPO Eq. 13 for one length (see module docstring)."""
+def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int, penalty_factor: float = 1.0) -> float:
+    """DAPO Eq. 13 for one length, times ``penalty_factor`` (see module docstring)."""
     expected = max_completion_len - soft_punish_cache
     if length <= expected:
         return 0.0
     if length > max_completion_len:
-        return -1.0
-    return (expected - length) / soft_punish_cache
+        return -1.0 * penalty_factor
+    return (expected - length) / soft_punish_cache * penalty_factor
 
 
 class OverlongPenalty(Reward):
@@ -53,6 +55,7 @@ class OverlongPenalty(Reward):
         soft_punish_cache: int = 4096,
         tokenizer: str | None = None,
         ids_column: str = "completion_ids",
+        penalty_factor: float = 1.0,
     ) -> None:
         super().__init__(name, weight)
         for key, value in (("max_completion_len", max_completion_len), ("soft_punish_cache", soft_punish_cache)):
@@ -65,12 +68,16 @@ class OverlongPenalty(Reward):
         if soft_punish_cache == max_completion_len:
             # DAPO pitfall (ALGORITHMS.md §7): L_max - L_cache = 0 penalises every completion
             raise ValueError("soft_punish_cache == max_completion_len would penalise every non-empty completion; make the cache smaller")
+        if isinstance(penalty_factor, bool) or not isinstance(penalty_factor, (int, float)) or not math.isfinite(penalty_factor) or penalty_factor < 0:
+            raise ValueError(f"penalty_factor must be a finite number >= 0 (verl default 1.0), got {penalty_factor!r}")
         if tokenizer is not None and not Path(tokenizer).expanduser().is_dir():
             raise ValueError(f"tokenizer must be a local tokenizer directory (nothing is downloaded), got {tokenizer!r}")
         self.max_completion_len = max_completion_len
         self.soft_punish_cache = soft_punish_cache
         self.tokenizer = tokenizer
         self.ids_column = ids_column
+        self.penalty_factor = float(penalty_factor)
+        self.score_range = (-self.penalty_factor, 0.0)
         self._tokenizer: Any = None
 
     def __getstate__(self) -> dict[str, Any]:
@@ -100,7 +107,7 @@ class OverlongPenalty(Reward):
                 scores.append(math.nan)
                 reasons.append(f"no {self.ids_column} for this rollout")
                 continue
-            score = soft_overlong_punishment(length, self.max_completion_len, self.soft_punish_cache)
+            score = soft_overlong_punishment(length, self.max_completion_len, self.soft_punish_cache, self.penalty_factor)
             scores.append(score)
             reasons.append(f"length {length} ({source}); limit {self.max_completion_len}, cache {self.soft_punish_cache}")
         return RewardOutput(scores, reasons, {"length": [float(x) if x is not None else None for x in lengths]})

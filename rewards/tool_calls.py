@@ -16,8 +16,9 @@ Correctness ∈ [min, max] = [−3, 3] (``max_reward: 1`` gives CORRECTMAX1's [�
     match(a, b) = 1 if a == b; 0 if either is empty; else Σ_k min(cnt_a(k), cnt_b(k)) / (|a| + |b| − ∩)
 
 Format ∈ {0, 1}: the regex depends on which blocks the reference holds (response only / tool only /
-both / neither), plus each of those tags exactly once. Text after a Qwen or Llama assistant marker is
-judged, as in the source. Conversational completions whose assistant message carries ``tool_calls``
+both / neither), plus each of those tags exactly once (``<think>`` is not counted, as in the source).
+Text after a Qwen or Llama assistant marker, up to the end-of-turn marker and stripped, is judged, as
+in the source (which strips even when there is no marker). Conversational completions whose assistant message carries ``tool_calls``
 fields are judged on those calls (first assistant turn that has them); for the format reward they are
 rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``). Deviation from the source:
 calls are normalised to ``{name, parameters}`` (an ``arguments`` key is accepted), so extra keys such
@@ -56,11 +57,18 @@ _ASSISTANT_MARKERS = (("<|im_start|>assistant", "<|im_end|>"), ("<|start_header_
 
 
 def assistant_segment(text: str) -> str:
-    """The reply after a chat-template assistant marker (stripped), or the text unchanged (rlla.py)."""
+    """The reply after the last chat-template assistant marker, cut at the end-of-turn marker and stripped.
+
+    rlla.py always does ``solution_str.split(start)[-1].split(end)[0].strip()``, so a completion without
+    the start marker (verl decodes the response alone) is still cut at ``<|im_end|>`` and stripped: a
+    leading or trailing blank does not break the ``^…$`` format regexes.
+    """
     for start, end in _ASSISTANT_MARKERS:
         if start in text:
             return text.split(start)[-1].split(end)[0].strip()
-    return text
+    for _, end in _ASSISTANT_MARKERS:
+        text = text.split(end)[0]
+    return text.strip()
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:

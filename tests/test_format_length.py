@@ -94,6 +94,26 @@ def test_overlong_matches_trl(length, max_len, cache, expected):
     assert ours(completions=["x"], completion_ids=[[1] * length]) == pytest.approx(trl(completion_ids=[[1] * length]))
 
 
+PENALTY_FACTOR_CASES = [  # (length, L_max, L_cache, penalty_factor, expected) -- verl: factor * Eq. 13
+    (80, 100, 20, 0.5, 0.0), (90, 100, 20, 0.5, -0.25), (100, 100, 20, 0.5, -0.5), (150, 100, 20, 0.5, -0.5),
+    (18432, 20480, 4096, 2.0, -1.0), (20481, 20480, 4096, 2.0, -2.0), (90, 100, 20, 0.0, 0.0), (101, 100, 0, 0.25, -0.25),
+]
+
+
+@pytest.mark.parametrize("length, max_len, cache, factor, expected", PENALTY_FACTOR_CASES)
+def test_overlong_penalty_factor(length, max_len, cache, factor, expected):
+    assert soft_overlong_punishment(length, max_len, cache, factor) == pytest.approx(expected)
+    reward = OverlongPenalty(max_completion_len=max_len, soft_punish_cache=cache, penalty_factor=factor)
+    assert reward(completions=["x"], completion_ids=[[7] * length]) == [pytest.approx(expected)]
+    assert reward.score_range == (-factor, 0.0)
+
+
+def test_overlong_defaults_are_the_paper_ones():
+    reward = OverlongPenalty()
+    assert (reward.max_completion_len, reward.soft_punish_cache, reward.penalty_factor) == (20480, 4096, 1.0)
+    assert reward(completions=["x"] * 3, completion_ids=[[1] * 16384, [1] * 16385, [1] * 20481]) == [0.0, pytest.approx(-1 / 4096), -1.0]
+
+
 def test_length_sources_are_named_in_the_reason(tiny_qwen2_dir):
     text = "one two three four five six seven eight nine ten eleven twelve"
     by_ids = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None], [text], completion_ids=[[1] * 7])
@@ -124,6 +144,8 @@ def test_missing_ids_give_nan_with_reason():
         ({"max_completion_len": 10, "soft_punish_cache": 20}, "soft_punish_cache <= max_completion_len"),
         ({"max_completion_len": 10, "soft_punish_cache": 10}, "penalise every"),
         ({"tokenizer": "Qwen/Qwen2.5-0.5B"}, "local tokenizer directory"),
+        ({"penalty_factor": -1.0}, "penalty_factor"),
+        ({"penalty_factor": float("nan")}, "penalty_factor"),
     ],
 )
 def test_overlong_validates(kwargs, message):

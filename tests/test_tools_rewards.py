@@ -111,7 +111,13 @@ FORMAT = [
     (GT, "<think>a</think>\n<tool_call>\n{}\n</tool_call>", 1.0),
     (GT, "<think>a</think>\n<tool_call>\n{}\n</tool_call>\n", 1.0),  # `$` also matches before a final newline
     (GT, "<think>a</think><tool_call>\n{}\n</tool_call>", 0.0),  # missing newline
-    (GT, " <think>a</think>\n<tool_call>\n{}\n</tool_call>", 0.0),  # leading space
+    (GT, " <think>a</think>\n<tool_call>\n{}\n</tool_call>", 1.0),  # rlla.py strips the reply before matching
+    (GT, "\n<think>a</think>\n<tool_call>\n{}\n</tool_call>\n\n  ", 1.0),  # outer blanks stripped (no marker)
+    (GT, "<think>a</think>\n<tool_call>\n{}\n</tool_call><|im_end|>\n<|endoftext|>", 1.0),  # cut at <|im_end|>
+    (GT, "x <think>a</think>\n<tool_call>\n{}\n</tool_call>", 0.0),  # text before <think>
+    (GT, "<think>a</think><think>b</think>\n<tool_call>\n{}\n</tool_call>", 1.0),  # <think> count is not checked
+    ("<response>hi</response>", "<think>a</think>\n\n<response>hello</response>", 0.0),  # exactly one newline
+    ("<response>hi</response>", "<think>a</think>\n<response>hello</response>\n", 1.0),  # `$` before a final newline
     (GT, "<think>a</think>\n<tool_call>\n{}\n</tool_call>\n<tool_call>\n{}\n</tool_call>", 0.0),  # tag twice
     (GT, "<think>a</think>\n<tool_call>\n{}\n</tool_call>\n<response>x</response>", 0.0),  # response not expected
     (GT, "<think>a</think>", 0.0),
