@@ -21,6 +21,7 @@ Length source, first available (the reason names the one used):
 from __future__ import annotations
 
 import math
+import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
@@ -66,8 +67,13 @@ class OverlongPenalty(Reward):
                 f"need 0 <= soft_punish_cache <= max_completion_len and max_completion_len >= 1, got {soft_punish_cache} and {max_completion_len}"
             )
         if soft_punish_cache == max_completion_len:
-            # DAPO pitfall (ALGORITHMS.md §7): L_max - L_cache = 0 penalises every completion
-            raise ValueError("soft_punish_cache == max_completion_len would penalise every non-empty completion; make the cache smaller")
+            # DAPO pitfall (ALGORITHMS.md §7): L_max - L_cache = 0 penalises every completion by -L/L_cache.
+            # Legal (TRL and verl compute it), so warn rather than refuse.
+            warnings.warn(
+                "overlong_penalty: soft_punish_cache == max_completion_len penalises every non-empty completion "
+                "(-L / soft_punish_cache); a smaller cache is usually meant",
+                stacklevel=2,
+            )
         if isinstance(penalty_factor, bool) or not isinstance(penalty_factor, (int, float)) or not math.isfinite(penalty_factor) or penalty_factor < 0:
             raise ValueError(f"penalty_factor must be a finite number >= 0 (verl default 1.0), got {penalty_factor!r}")
         if tokenizer is not None and not Path(tokenizer).expanduser().is_dir():

@@ -142,7 +142,6 @@ def test_missing_ids_give_nan_with_reason():
         ({"max_completion_len": -1}, "max_completion_len"),
         ({"soft_punish_cache": 1.5}, "soft_punish_cache"),
         ({"max_completion_len": 10, "soft_punish_cache": 20}, "soft_punish_cache <= max_completion_len"),
-        ({"max_completion_len": 10, "soft_punish_cache": 10}, "penalise every"),
         ({"tokenizer": "Qwen/Qwen2.5-0.5B"}, "local tokenizer directory"),
         ({"penalty_factor": -1.0}, "penalty_factor"),
         ({"penalty_factor": float("nan")}, "penalty_factor"),
@@ -151,3 +150,10 @@ def test_missing_ids_give_nan_with_reason():
 def test_overlong_validates(kwargs, message):
     with pytest.raises(ValueError, match=message):
         OverlongPenalty(**kwargs)
+
+
+def test_cache_equal_to_max_warns_and_follows_the_formula():
+    with pytest.warns(UserWarning, match="penalises every non-empty completion"):
+        reward = OverlongPenalty(max_completion_len=10, soft_punish_cache=10)
+    out = reward.evaluate([None] * 3, ["a", "b", "c"], completion_ids=[[], [1] * 5, [1] * 11])
+    assert out.scores == [0.0, -0.5, -1.0]
