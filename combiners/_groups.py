@@ -244,12 +244,12 @@ def standardise_per_group(
     """(x - mean_G) / (std_G + eps) per group and column; NaN where x is NaN or the std is undefined.
 
     ``singleton="raw"`` reproduces verl's ``compute_grpo_outcome_advantage``: a group with one valid
-    value gets mean 0 and std 1 (so the advantage is the reward itself).
+    value gets mean 0 and std 1 (so the advantage is r / (1 + eps), as verl divides by std + eps).
     """
     count, _, std, dev = group_moments(x, index, ddof)
     if singleton == "raw":
         one = count == 1
-        std = np.where(one, 1.0 - eps, std)  # so that std + eps == 1 exactly as in verl
+        std = np.where(one, 1.0, std)  # verl divides by (1 + eps): A = r / (1 + eps)
         dev = np.where(index.broadcast(one), x, dev)  # mean 0
     with np.errstate(invalid="ignore", divide="ignore"):
         dev /= index.broadcast(std) + eps

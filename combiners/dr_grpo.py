@@ -8,6 +8,8 @@ Source: Liu et al. 2025, arXiv 2503.20783 (code sail-sg/understand-r1-zero); TRL
 
 The other half of Dr. GRPO, the constant loss normaliser (sum of token losses / (B · L_max)), belongs to
 the loss (``loss_type="dr_grpo"``), not to the advantage. A zero-variance group gives A = 0 exactly.
+A single-rollout group gives 0 as in TRL; ``singleton="raw"`` gives A = r as verl
+``compute_grpo_outcome_advantage(norm_adv_by_std_in_grpo=False)``.
 """
 
 from __future__ import annotations
@@ -22,8 +24,8 @@ class DrGRPOCombiner(GRPOCombiner):
     exactness = "exact"
     description = "Dr. GRPO: weighted reward sum minus the group mean, no std division (arXiv 2503.20783)"
 
-    def __init__(self) -> None:
-        super().__init__(scale="none")
+    def __init__(self, singleton: str = "zero") -> None:
+        super().__init__(scale="none", singleton=singleton)
 
     def _params(self) -> dict:
-        return {}
+        return {} if self.singleton == "zero" else {"singleton": self.singleton}

@@ -17,10 +17,12 @@ overridden (INTEGRATIONS.md §3 has golden vectors for all of them):
 |----------|-------------|----------|------|----------------------|-----------------------------------------|
 | trl      | exclude     | mean     | 1e-4 | contributes 0        | (s - mean)/(std + 1e-4)                 |
 | nvlabs   | zero        | mean     | 1e-4 | contributes 0        | (s - mean)/(std + 1e-4)                 |
-| verl     | exclude     | mean     | 1e-6 | mean 0, std 1 (A=R)  | whiten: (s - μ_tok) rsqrt(var_tok+1e-8) |
+| verl     | exclude     | mean     | 1e-6 | mean 0, std 1 (R/(1+ε)) | whiten: (s - μ_tok) rsqrt(var_tok+1e-8) |
 | nemo_rl  | exclude     | loo      | 1e-6 | contributes 0        | (s - mean)/std if std > 0 else s - mean |
 
 - ``none_policy="zero"`` (NVlabs trl-0.18 fork): None -> reward 0 before any statistic.
+- ``variant="nvlabs"`` with one reward (K = 1) is plain GRPO, as in the fork (GDPO only when K > 1);
+  the other variants normalise a single reward the GDPO way (TRL 1.16 and verl do).
 - ``batch_norm="whiten"`` (verl ``masked_whiten``): pass ``lengths`` (response token counts) to
   :meth:`GDPOCombiner.combine` for verl's token-weighted batch statistics (longer responses weigh more;
   variance with Bessel over the total token count); without lengths every rollout counts once.
@@ -108,6 +110,10 @@ class GDPOCombiner(GroupedCombiner):
     ) -> np.ndarray:
         if self.none_policy == "zero":
             scores = np.nan_to_num(scores, nan=0.0)
+        if self.variant == "nvlabs" and scores.shape[1] == 1:
+            # The fork applies GDPO only when K > 1 (``apply_gdpo and len(reward_weights) > 1``);
+            # one reward takes TRL 0.18's plain GRPO path: (w r - mean_G) / (std_G + eps).
+            return standardise_per_group(scores[:, 0] * weights[0], index, self.eps, ddof=1, singleton=self.singleton)
         unscorable = all_nan_rows(scores)
         if self.baseline == "loo":
             per_reward = leave_one_out_advantages(scores, index, self.eps)

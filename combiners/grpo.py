@@ -12,7 +12,9 @@ Source: TRL 1.16 ``GRPOTrainer._generate_and_score_completions`` with
 Edge cases (as TRL): a group with zero variance gives A = 0 exactly; a group (or batch) with one valid
 value has an undefined std and gives A = 0; rows where every reward is None get A = 0 and are left out
 of the statistics. ``singleton="raw"`` switches to verl's convention instead (a single-rollout group has
-mean 0 and std 1, so A = r); verl also uses ``eps=1e-6``.
+mean 0 and std 1, so A = r / (1 + eps), or A = r with scale="none"); verl also uses ``eps=1e-6``:
+``GRPOCombiner(eps=1e-6, singleton="raw")`` = verl ``compute_grpo_outcome_advantage`` and
+``GRPOCombiner(scale="none", singleton="raw")`` = the same with ``norm_adv_by_std_in_grpo=False``.
 """
 
 from __future__ import annotations

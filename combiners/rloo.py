@@ -5,8 +5,14 @@ Source: TRL ``RLOOTrainer`` (Ahmadian et al. 2024, "Back to Basics"); ALGORITHMS
     r_i = Σ_k w_k R_ik                         (nansum; all-None rows excluded, A = 0)
     b_i = (Σ_{j∈g} r_j - r_i) / (k - 1)         k = number of valid rollouts in the group
     A_i = r_i - b_i = k/(k-1) · (r_i - mean_g r)
-    k = 1 -> b = 0 (plain REINFORCE, A = r)
-    normalize=True:  A <- (A - mean_B A) / (std_B A + 1e-8)   (TRL ``normalize_advantage``)
+    k = 1 -> b = 0 (plain REINFORCE, A = r)    singleton="raw" (default; old TRL API, verl ``rloo``)
+          -> A = 0                              singleton="zero" (TRL 1.16 ``RLOOTrainer``: 0/0 -> NaN -> 0)
+    normalize=True:  A <- (A - mean_B A) / (std_B A + eps)   (nan-aware, Bessel; eps 1e-8 as the old TRL
+                     ``normalize_advantage``; TRL 1.16 ``normalize_advantages`` uses eps=1e-4)
+
+TRL 1.16 ``RLOOTrainer`` (beta=0, no reward clipping) = ``RLOOCombiner(singleton="zero", eps=1e-4)``;
+verl 0.9.1 ``compute_rloo_outcome_advantage`` = ``RLOOCombiner()``. (verl's ``rloo_vectorized`` gives a
+single-rollout group 0, i.e. ``singleton="zero"``.)
 
 A zero-variance group gives A = 0 exactly. The KL term of TRL's ``rlhf_reward`` (score - β·KL) belongs to
 the trainer and is not part of this combiner.
@@ -16,7 +22,15 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_mean_std, nan_mean_std, weighted_total
+from polyreward.combiners._groups import (
+    GroupedCombiner,
+    GroupIndex,
+    check_choice,
+    check_positive,
+    group_mean_std,
+    nan_mean_std,
+    weighted_total,
+)
 
 
 class RLOOCombiner(GroupedCombiner):
@@ -26,17 +40,21 @@ class RLOOCombiner(GroupedCombiner):
     exactness = "exact"
     description = "RLOO: reward minus the leave-one-out mean of the group (TRL RLOOTrainer)"
 
-    def __init__(self, normalize: bool = False, eps: float = 1e-8) -> None:
+    def __init__(self, normalize: bool = False, eps: float = 1e-8, singleton: str = "raw") -> None:
         check_positive("eps", eps, allow_zero=True)
+        check_choice("singleton", singleton, ("raw", "zero"))
         self.normalize = bool(normalize)
         self.eps = float(eps)
+        self.singleton = singleton
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
         count, mean, _ = group_mean_std(total, index)
         k = index.broadcast(count)
         with np.errstate(invalid="ignore", divide="ignore"):
-            advantages = np.where(k > 1, (total - index.broadcast(mean)) * k / (k - 1), total)
+            # TRL 1.16: 0/0 = NaN, so a lone rollout also stays out of the batch normalisation (then A = 0).
+            alone = total if self.singleton == "raw" else np.full_like(total, np.nan)
+            advantages = np.where(k > 1, (total - index.broadcast(mean)) * k / (k - 1), alone)
         if self.normalize:
             n, batch_mean, batch_std = nan_mean_std(advantages)
             advantages = (advantages - batch_mean) / (batch_std + self.eps)

@@ -70,12 +70,12 @@ def test_nan_cells_are_excluded_and_all_nan_rows_get_zero(name):
 def test_single_rollout_groups(name):
     scores = np.array([[1.0, 0.5], [0.0, 0.2], [1.0, 1.0]])
     result = make(name).combine(scores, ["a", "b", "c"])
-    if name == "rloo":  # k = 1: baseline 0, plain REINFORCE (TRL)
+    if name == "rloo":  # k = 1: baseline 0, plain REINFORCE (old TRL API, verl; TRL 1.16 = singleton="zero")
         np.testing.assert_allclose(result, scores.sum(1))
     else:  # no group-relative signal
         np.testing.assert_allclose(result, 0.0, atol=1e-12)
     # verl's convention as a switch: a single rollout has mean 0 and std 1
-    np.testing.assert_allclose(GRPOCombiner(singleton="raw").combine(scores[:, 0], [1, 2, 3]), scores[:, 0] / (1 - 1e-4 + 1e-4))
+    np.testing.assert_allclose(GRPOCombiner(singleton="raw").combine(scores[:, 0], [1, 2, 3]), scores[:, 0] / (1 + 1e-4))
 
 
 @pytest.mark.parametrize("name", ALL)
