@@ -17,7 +17,6 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import time
 from pathlib import Path
 
@@ -25,6 +24,8 @@ from polyreward.config import load_config
 from polyreward.reward import RolloutReward, Scored
 from polyreward.schema import Batch
 from polyreward.verifiers import radiology_kg
+
+from machine_info import describe_machine  # benchmarks/machine_info.py (scripts run from this folder)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples"
 FAMILIES = ("jaccard", "kg", "tools", "forecast")
@@ -49,15 +50,7 @@ def best_rate(reward, batch: Batch, passes: int) -> float:
 
 
 def machine() -> str:
-    """E.g. "2-core AMD EPYC, 24 GB, Python 3.11.7" (Linux /proc files when present)."""
-    cpu, mem = platform.processor() or platform.machine(), ""
-    try:
-        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-        kb = int(next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")))
-        mem = f", {round(kb / 1024 ** 2)} GB"
-    except (OSError, StopIteration, ValueError):
-        pass
-    return f"{os.cpu_count()}-core {cpu}{mem}, Python {platform.python_version()}"
+    return describe_machine()
 
 
 def main() -> None:

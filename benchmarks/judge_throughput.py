@@ -23,22 +23,16 @@ import argparse
 import datetime
 import json
 import os
-import platform
 import time
 from pathlib import Path
+
+from machine_info import describe_machine  # benchmarks/machine_info.py (scripts run from this folder)
 
 EXAMPLES = Path(__file__).resolve().parents[1] / "examples" / "rubric"
 
 
 def machine() -> str:
-    cpu, mem = platform.processor() or platform.machine(), ""
-    try:
-        cpu = next(line.split(":", 1)[1].strip() for line in open("/proc/cpuinfo") if line.startswith("model name"))
-        kb = int(next(line.split()[1] for line in open("/proc/meminfo") if line.startswith("MemTotal")))
-        mem = f", {round(kb / 1024 ** 2)} GB"
-    except (OSError, StopIteration, ValueError):
-        pass
-    return f"{os.cpu_count()}-core {cpu}{mem}, Python {platform.python_version()}, no GPU"
+    return describe_machine() + ", no GPU"
 
 
 def requests(n_responses: int):
