@@ -5,7 +5,10 @@ Expected values follow TRL 1.16 ``GRPOTrainer._compute_loss`` (see trainer/loss.
 
 from __future__ import annotations
 
+import collections
+import inspect
 import math
+import types
 
 import pytest
 
@@ -126,3 +129,124 @@ def test_inverse_cdf_sampling_matches_the_distribution():
     assert torch.allclose(counts, torch.tensor([0.5, 0.0, 0.3, 0.2], dtype=torch.float64), atol=0.01)
     # a one-hot row always gives its index, also for the last entry (the upper clamp)
     assert sample_from_probs(torch.tensor([[0.0, 0.0, 1.0], [0.0, 0.0, 0.0 + 1.0]])).tolist() == [2, 2]
+
+
+# --- against TRL 1.16 itself: GRPOTrainer._compute_loss run on a minimal trainer object --------------------------
+# The arithmetic below is TRL's own code (the unbound method is called); only the trainer state it reads is
+# stubbed: the policy forward returns the given log-probabilities, and a one-process accelerator.
+TRL_LINES = [  # grpo_trainer.py:3090-3175, the lines trainer/loss.py mirrors
+    "log_ratio = per_token_logps - old_per_token_logps",
+    "coef_1 = torch.exp(log_importance_weights)",
+    "torch.exp(ref_per_token_logps - per_token_logps) - (ref_per_token_logps - per_token_logps) - 1",
+    "per_token_kl = per_token_kl * coef_1",
+    "coef_2 = torch.clamp(coef_1, 1 - self.epsilon_low, 1 + self.epsilon_high)",
+    "per_token_loss = -torch.min(per_token_loss1, per_token_loss2)",
+    "per_token_loss = per_token_loss + self.beta * per_token_kl",
+    "loss = ((per_token_loss * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)).mean()",
+    "loss = (per_token_loss * mask).sum() / (per_token_loss.size(0) * self.max_completion_length)",
+    'normalizer = inputs["num_items_in_batch"].clamp(min=1.0) / self.accelerator.num_processes',
+    "normalizer = normalizer * self.current_gradient_accumulation_steps / self.args.steps_per_generation",
+    "is_low_clipped = (coef_1 < 1 - self.epsilon_low) & (advantages < 0)",
+    "is_high_clipped = (coef_1 > 1 + self.epsilon_high) & (advantages > 0)",
+]
+
+
+def test_trl_source_still_has_the_mirrored_lines():
+    from trl import GRPOConfig
+    from trl.trainer.grpo_trainer import GRPOTrainer
+
+    source = " ".join(inspect.getsource(GRPOTrainer._compute_loss).split())
+    missing = [line for line in TRL_LINES if " ".join(line.split()) not in source]
+    assert not missing, f"TRL's _compute_loss changed; re-audit trainer/loss.py: {missing}"
+    fields = GRPOConfig.__dataclass_fields__
+    assert fields["use_bias_correction_kl"].default is True and fields["delta"].default is None
+    assert fields["importance_sampling_level"].default == "token"
+
+
+class _OneProcess:
+    num_processes = 1
+    sync_gradients = True
+
+    def gather(self, x):
+        return x
+
+    def reduce(self, x, reduction="sum"):
+        return x
+
+
+def _trl_micro_batch_loss(logps, inputs, *, loss_type, beta, low, high, max_len, accumulation):
+    """One ``GRPOTrainer._compute_loss`` call of TRL 1.16 (train mode, steps_per_generation = accumulation)."""
+    from trl.trainer.grpo_trainer import GRPOTrainer
+
+    trainer = types.SimpleNamespace(
+        top_entropy_quantile=1.0, off_policy_mask_threshold=None, importance_sampling_level="token", beta=beta,
+        loss_type=loss_type, epsilon_low=low, epsilon_high=high, use_vllm=False, model=types.SimpleNamespace(training=True),
+        current_gradient_accumulation_steps=accumulation, max_completion_length=max_len, accelerator=_OneProcess(),
+        _entropy_bonus_enabled=False, aux_loss_enabled=False, _metrics={"train": collections.defaultdict(list)},
+        args=types.SimpleNamespace(use_bias_correction_kl=True, delta=None, steps_per_generation=accumulation),
+        _get_per_token_logps_and_entropies=lambda *a, **k: (logps, torch.zeros_like(logps.detach()), None),
+    )
+    return GRPOTrainer._compute_loss(trainer, None, inputs), trainer._metrics["train"]
+
+
+def _random_generation_batch(seed, rows, width, dtype):
+    g = torch.Generator().manual_seed(seed)
+    logps = -torch.rand(rows, width, generator=g, dtype=dtype) * 4
+    old = logps + (torch.rand(rows, width, generator=g, dtype=dtype) - 0.5) * 2  # ratios in [1/e, e]: both clips active
+    ref = logps + (torch.rand(rows, width, generator=g, dtype=dtype) - 0.5) * 1.5
+    adv = torch.randn(rows, generator=g, dtype=dtype)
+    adv[0] = 0.0  # a zero-variance group's rollout
+    lengths = torch.randint(1, width + 1, (rows,), generator=g)
+    lengths[1] = width
+    mask = (torch.arange(width) < lengths.unsqueeze(1)).long()  # TRL's completion_mask is an int tensor
+    return logps, old, ref, adv, mask
+
+
+@pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
+@pytest.mark.parametrize("off_policy", [False, True])  # num_iterations == 1 (old = logps.detach()) or > 1
+@pytest.mark.parametrize("accumulation", [1, 2, 4])
+@pytest.mark.parametrize("beta", [0.0, 0.04])
+@pytest.mark.parametrize("loss_type", ["grpo", "dr_grpo", "dapo"])
+def test_loss_and_gradient_equal_trl(loss_type, beta, accumulation, off_policy, dtype):
+    """Our micro-batch loop (as trainer/loop.py runs it: each micro-batch trimmed to its longest completion) gives
+    TRL's summed loss and gradient w.r.t. the log-probabilities, for DAPO clip-higher and symmetric clipping."""
+    rows, width, max_len = 8, 7, 9
+    tol = 1e-12 if dtype == torch.float64 else 1e-6
+    for seed, (low, high) in [(0, (0.2, 0.28)), (1, (0.2, 0.2)), (2, (0.1, 0.3))]:
+        logps, old, ref, adv, mask = _random_generation_batch(seed, rows, width, dtype)
+        ours_leaf, trl_leaf = logps.clone().requires_grad_(True), logps.clone().requires_grad_(True)
+        ours_total = trl_total = 0.0
+        kl_sum = low_sum = high_sum = 0.0
+        size = rows // accumulation
+        for start in range(0, rows, size):
+            r = slice(start, start + size)
+            inputs = {"prompt_ids": torch.zeros(size, 1, dtype=torch.long), "prompt_mask": torch.ones(size, 1, dtype=torch.long),
+                      "completion_ids": torch.zeros(size, width, dtype=torch.long), "completion_mask": mask[r],
+                      "advantages": adv[r], "num_items_in_batch": mask.sum()}
+            if off_policy:
+                inputs["old_per_token_logps"] = old[r]
+            if beta:
+                inputs["ref_per_token_logps"] = ref[r]
+            trl_loss, metrics = _trl_micro_batch_loss(trl_leaf[r], inputs, loss_type=loss_type, beta=beta, low=low, high=high,
+                                                      max_len=max_len, accumulation=accumulation)
+            trl_loss.backward()
+            trl_total += float(trl_loss.detach())
+
+            w = int(mask[r].sum(-1).max())
+            lp = ours_leaf[r, :w]
+            parts = clipped_surrogate_loss(lp, old[r, :w] if off_policy else lp.detach(), adv[r], mask[r, :w], loss_type=loss_type,
+                                           clip_low=low, clip_high=high, beta=beta, ref_logps=ref[r, :w] if beta else None,
+                                           max_new_tokens=max_len, accumulation=accumulation, batch_tokens=float(mask.sum()))
+            parts.loss.backward()
+            ours_total += float(parts.loss.detach())
+            kl_sum, low_sum, high_sum = kl_sum + parts.kl_sum, low_sum + parts.clipped_low, high_sum + parts.clipped_high
+        assert ours_total == pytest.approx(trl_total, abs=tol)
+        assert torch.allclose(ours_leaf.grad, trl_leaf.grad, rtol=0, atol=tol)
+        if accumulation == 1:  # TRL logs one mean per micro-batch; with one, the logged means coincide
+            tokens = float(mask.sum())
+            assert low_sum / tokens == pytest.approx(metrics["clip_ratio/low_mean"][0], abs=1e-6)
+            assert high_sum / tokens == pytest.approx(metrics["clip_ratio/high_mean"][0], abs=1e-6)
+            if beta:
+                assert kl_sum / tokens == pytest.approx(metrics["kl"][0], abs=1e-6)
+        if off_policy:
+            assert low_sum + high_sum > 0  # the comparison did exercise the clipped branches

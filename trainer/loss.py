@@ -19,6 +19,17 @@ out of a generation batch split into ``accumulation`` micro-batches:
 
 Summed over the micro-batches, each equals the loss of the whole generation batch computed at once.
 Zero-advantage rollouts (a zero-variance group) contribute no policy gradient, only KL.
+The logged KL is the importance-weighted ρ·KL, as TRL logs it.
+
+Audited against the installed TRL 1.16 (tests/test_trainer_loss.py calls ``GRPOTrainer._compute_loss``
+itself on the same tensors): loss and gradient agree to float64 round-off for grpo, dr_grpo and dapo, with and
+without β, on- and off-policy, for 1, 2 and 4 micro-batches (TRL with ``steps_per_generation`` =
+``gradient_accumulation_steps``, its default, which is how trainer/loop.py steps). Deliberately not supported
+(TRL's defaults are the behaviour here): ``bnpo`` (its token mean is per micro-batch, so it depends on the
+split), ``delta`` (None), ``importance_sampling_level="sequence"`` (token), ``use_bias_correction_kl=False``,
+the vLLM importance-sampling correction, ``top_entropy_quantile``, ``off_policy_mask_threshold`` and
+``mask_truncated_completions``. Metrics differ in one respect: the loop weights KL / clip fractions by tokens over
+the whole generation batch, where TRL averages one mean per micro-batch (equal when there is one).
 """
 
 from __future__ import annotations
@@ -70,7 +81,8 @@ def clipped_surrogate_loss(
             raise ValueError("beta > 0 needs ref_logps")
         delta = ref_logps - logps
         kl = torch.exp(delta) - delta - 1
-        per_token = per_token + beta * kl * ratio
+        kl = kl * ratio  # TRL's use_bias_correction_kl=True: importance-weighted, in the loss and in the logged KL
+        per_token = per_token + beta * kl
         kl_sum = float((kl.detach() * mask).sum())
 
     if loss_type == "grpo":
