@@ -10,10 +10,12 @@ The multi-criteria prompt (``criteria_per_call > 1``) lists numbered items and a
 ``{"results": [{"id": 1, "criteria_met": bool, "explanation": str}, ...]}`` (the single-call style of
 RuscaRL's ``scaleai_batch_reward_fn``; LIBRARIES.md §4.4).
 
-Parsing is lenient about the wrapper and strict about the verdict: fenced or bare JSON, a JSON object
-embedded in prose, ``criteria_met`` as a bool or as ``"true"/"yes"/"false"/"no"``; failing JSON, a
-leading or labelled ``yes``/``no`` (``Answer: yes``). Anything else is *unparsable* (None), never a
-guess.
+Parsing is lenient about the wrapper and strict about the verdict: a reasoning model's
+``<think>...</think>`` block is dropped first (its drafts must not count as the answer); then fenced or
+bare JSON, a JSON object embedded in prose, the Python-dict / trailing-comma near-JSON that models
+write (``{'criteria_met': True,}``), ``criteria_met`` as a bool or as ``"true"/"yes"/"false"/"no"``;
+failing JSON, a leading or labelled ``yes``/``no`` (``Answer: yes``) or an answer that is only a
+verdict word (``True``, ``Not met.``). Anything else is *unparsable* (None), never a guess.
 """
 
 from __future__ import annotations
@@ -106,7 +108,7 @@ _FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
 _TRUE = {"true", "yes", "met", "1", "y"}
 _FALSE = {"false", "no", "not met", "unmet", "0", "n"}
 _LABELLED_YES_NO = re.compile(
-    r"\b(?:criteria[_ ]met|answer|verdict|met|decision)\"?\s*[:=]\s*\**\s*\"?(yes|no|true|false)\b", re.IGNORECASE
+    r"\b(?:criteria[_ ]met|answer|verdict|met|decision)[\"']?\s*[:=]\s*\**\s*[\"']?(yes|no|true|false)\b", re.IGNORECASE
 )
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
@@ -125,22 +127,98 @@ def _as_bool(value: Any) -> bool | None:
     return None
 
 
-def _json_objects(text: str) -> list[Any]:
-    """JSON values found in ``text``: fenced blocks first, then the whole text, then each ``{...}`` span."""
+_THINK_END = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
+_THINK_START = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
+_PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
+_MAX_RELAXED_STARTS = 16  # bounds the near-JSON scan (quadratic in the worst case) on long answers
+
+
+def strip_reasoning(text: str) -> str:
+    """The answer after a reasoning model's thinking: the text after the last ``</think>``; an
+    unfinished ``<think>`` (cut by the token limit) leaves only what came before it."""
+    ends = list(_THINK_END.finditer(text))
+    if ends:
+        return text[ends[-1].end():]
+    start = _THINK_START.search(text)
+    return text[:start.start()] if start else text
+
+
+def _relaxed_object(text: str, start: int) -> str | None:
+    """The ``{...}`` span opening at ``start`` rewritten as JSON: single-quoted strings double-quoted,
+    Python ``True/False/None`` as JSON literals, trailing commas dropped. None if it never closes."""
+    out: list[str] = []
+    depth, i, n = 0, start, len(text)
+    while i < n:
+        ch = text[i]
+        if ch in "\"'":  # copy a string literal, re-quoted with double quotes
+            quote, i = ch, i + 1
+            chunk: list[str] = []
+            while i < n and text[i] != quote:
+                if text[i] == "\\" and i + 1 < n:
+                    nxt = text[i + 1]
+                    chunk.append(nxt if (quote == "'" and nxt == "'") else text[i:i + 2])
+                    i += 2
+                    continue
+                chunk.append('\\"' if (quote == "'" and text[i] == '"') else text[i])
+                i += 1
+            out.append('"' + "".join(chunk) + '"')
+            i += 1
+            continue
+        if ch in "}]":
+            while out and out[-1].isspace():
+                out.pop()
+            if out and out[-1] == ",":
+                out.pop()
+            out.append(ch)
+            depth -= ch == "}"
+            if depth == 0:
+                return "".join(out)
+        elif ch == "{":
+            depth += 1
+            out.append(ch)
+        elif ch.isalpha():
+            j = i
+            while j < n and (text[j].isalnum() or text[j] == "_"):
+                j += 1
+            word = text[i:j]
+            out.append(_PY_LITERALS.get(word, word))
+            i = j
+            continue
+        else:
+            out.append(ch)
+        i += 1
+    return None
+
+
+def _json_objects(text: str, relaxed: bool = False) -> list[Any]:
+    """JSON values found in ``text``: fenced blocks first, then the whole text, then each ``{...}`` span.
+
+    ``relaxed`` instead reads each ``{...}`` span as near-JSON (:func:`_relaxed_object`)."""
     candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
     found: list[Any] = []
     for candidate in candidates:
+        if relaxed:
+            start, tries = candidate.find("{"), 0
+            while start != -1 and len(found) < 8 and tries < _MAX_RELAXED_STARTS:
+                tries += 1
+                span = _relaxed_object(candidate, start)
+                try:
+                    found.append(json.loads(span, strict=False)) if span is not None else None  # raw newlines in strings
+                except (ValueError, RecursionError):
+                    pass
+                start = candidate.find("{", start + 1)
+            continue
         try:
             found.append(json.loads(candidate.strip()))
             continue
-        except ValueError:
+        except (ValueError, RecursionError):
             pass
         decoder = json.JSONDecoder()
         start = candidate.find("{")
         while start != -1 and len(found) < 8:
             try:
                 value, end = decoder.raw_decode(candidate, start)
-            except ValueError:
+            except (ValueError, RecursionError):
                 start = candidate.find("{", start + 1)
                 continue
             found.append(value)
@@ -152,19 +230,26 @@ def parse_single(text: str) -> tuple[bool | None, str]:
     """``(met, explanation)`` from a judge's answer to one item; ``met`` is None when unparsable."""
     if not isinstance(text, str) or not text.strip():
         return None, "empty judge answer"
-    for value in _json_objects(text):
-        if isinstance(value, Mapping):
-            key = next((k for k in ("criteria_met", "met", "verdict", "answer") if k in value), None)
-            if key is not None:
-                met = _as_bool(value[key])
-                if met is not None:
-                    return met, str(value.get("explanation", value.get("reason", ""))).strip()
+    raw, text = text, strip_reasoning(text)
+    if not text.strip():
+        return None, f"judge answer has reasoning but no verdict after it: {raw.strip()[-200:]!r}"
+    for relaxed in (False, True):
+        for value in _json_objects(text, relaxed):
+            if isinstance(value, Mapping):
+                key = next((k for k in ("criteria_met", "met", "verdict", "answer") if k in value), None)
+                if key is not None:
+                    met = _as_bool(value[key])
+                    if met is not None:
+                        return met, str(value.get("explanation", value.get("reason", ""))).strip()
     labelled = _LABELLED_YES_NO.search(text)
     if labelled:
         return labelled.group(1).lower() in ("yes", "true"), text.strip()[:300]
     leading = _LEADING_YES_NO.match(text)
     if leading:
         return leading.group(1).lower() == "yes", text.strip()[:300]
+    bare = _as_bool(text.strip().strip("*`\"' \n!.").strip())  # the whole answer is one verdict word
+    if bare is not None:
+        return bare, text.strip()[:300]
     return None, f"unparsable judge answer: {text.strip()[:200]!r}"
 
 
@@ -172,7 +257,9 @@ def parse_multi(text: str, count: int) -> list[tuple[bool | None, str]]:
     """Verdicts for items 1..count from a multi-criteria answer; missing/garbled ids are None with a reason."""
     results: dict[int, tuple[bool | None, str]] = {}
     entries: list[Any] = []
-    for value in _json_objects(text if isinstance(text, str) else ""):
+    answer = strip_reasoning(text) if isinstance(text, str) else ""
+    values = _json_objects(answer) + _json_objects(answer, relaxed=True)
+    for value in values:
         if isinstance(value, Mapping) and isinstance(value.get("results"), list):
             entries = value["results"]
             break

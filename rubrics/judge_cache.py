@@ -1,8 +1,11 @@
 """A cache of judge responses keyed by (model, prompt), in memory and optionally on disk (sqlite).
 
 Only answers that parsed into verdicts are stored, so a garbled answer is asked again next time. The
-key is a SHA-256 of the model name and the exact request messages: change the prompt template, the
-conversation, the response or the criterion and it is a different key. The sqlite file can be shared
+key is a SHA-256 of the model name, the exact request messages and the request settings that change
+the answer (temperature, max_tokens, extra body fields such as ``guided_choice``): change the prompt
+template, the conversation, the response, the criterion or a setting and it is a different key. The
+server URL is left out on purpose, so a cache filled against one server answers for another that
+serves the same model name. The sqlite file can be shared
 by several processes (sqlite's own locking; writes are single statements).
 """
 
@@ -17,8 +20,11 @@ from pathlib import Path
 from typing import Any
 
 
-def cache_key(model: str, messages: Sequence[Mapping[str, Any]]) -> str:
-    payload = json.dumps({"model": model, "messages": list(messages)}, sort_keys=True, ensure_ascii=False)
+def cache_key(model: str, messages: Sequence[Mapping[str, Any]], settings: Mapping[str, Any] | None = None) -> str:
+    record: dict[str, Any] = {"model": model, "messages": list(messages)}
+    if settings:
+        record["settings"] = dict(settings)
+    payload = json.dumps(record, sort_keys=True, ensure_ascii=False, default=str)
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 

@@ -20,7 +20,8 @@ Behaviour under failure (HealthBench retries forever; RuscaRL stops after 10 JSO
 
 ``criteria_per_call > 1`` asks for up to that many items of the same (conversation, response) in one
 request (multi-criteria prompt of :mod:`polyreward.rubrics.grading`). Answers are cached by
-(model, request messages) in memory, and in sqlite when ``cache_path`` is set.
+(model, request messages, temperature, max_tokens, extra_body) in memory, and in sqlite when
+``cache_path`` is set.
 """
 
 from __future__ import annotations
@@ -155,6 +156,11 @@ class OpenAIJudge(Judge):
                 calls.append(_Call(chunk, [{"role": "user", "content": content}]))
         return calls
 
+    def _cache_key(self, call: _Call) -> str:
+        """Model + messages + the settings that change an answer (not the URL: a cache outlives a server)."""
+        settings = {"temperature": self.temperature, "max_tokens": self.max_tokens, **self.extra_body}
+        return cache_key(self.model, call.messages, settings)
+
     def _parse(self, text: str, count: int) -> list[tuple[bool | None, str]]:
         return [parse_single(text)] if count == 1 else parse_multi(text, count)
 
@@ -165,7 +171,7 @@ class OpenAIJudge(Judge):
         verdicts: list[Verdict | None] = [None] * len(requests)
         pending: list[_Call] = []
         for call in self._plan(requests):  # answer what the cache knows without a request
-            cached = self.cache.get(cache_key(self.model, call.messages)) if self.cache is not None else None
+            cached = self.cache.get(self._cache_key(call)) if self.cache is not None else None
             if cached is None:
                 pending.append(call)
                 continue
@@ -239,7 +245,7 @@ class OpenAIJudge(Judge):
             parsed = self._parse(text, count)
             if all(met is not None for met, _ in parsed):
                 if self.cache is not None:
-                    self.cache.put(cache_key(self.model, call.messages), text)
+                    self.cache.put(self._cache_key(call), text)
                 return [Verdict(met, explanation[:500]) for met, explanation in parsed]
             if best is None or _known(parsed) > _known(best):
                 best = parsed

@@ -44,6 +44,7 @@ class ScriptedServer:
     def __init__(self, mode: str = "script", api_key: str | None = None) -> None:
         self.mode, self.api_key = mode, api_key
         self.requests: Counter[str] = Counter()
+        self.bodies: list[dict] = []
         self.release = threading.Event()
         self._lock = threading.Lock()
         server = self
@@ -84,6 +85,8 @@ class ScriptedServer:
 
     def answer(self, body, authorization):
         prompt = body["messages"][0]["content"]
+        with self._lock:
+            self.bodies.append(body)
         if self.api_key is not None and authorization != f"Bearer {self.api_key}":
             self.count("unauthorized")
             return 401, b'{"error": {"message": "bad key"}}', 0
@@ -280,3 +283,79 @@ def test_cache_in_memory_and_on_disk(server_factory, tmp_path):
     uncached.judge(requests)
     uncached.judge(requests)
     assert server.total == 9
+
+
+# -- real HealthBench rows as rollout rows, through the CLI ----------------------------------------
+
+HEALTHBENCH_ROW = {  # the exact key set and shapes of a row of HealthBench's oss_eval JSONL, plus a completion
+    "prompt": [
+        {"role": "user", "content": "My dad (70) suddenly can't lift his left arm."},
+        {"role": "assistant", "content": "Is his face drooping on one side?"},
+        {"role": "user", "content": "Yes, and his speech is slurred. What should I do?"},
+    ],
+    "completion": None,
+    "rubrics": [
+        {"criterion": "Advises calling emergency services such as 911", "points": 10, "tags": ["level:example", "axis:completeness"]},
+        {"criterion": "Names the likely cause, a stroke", "points": 5, "tags": ["level:example", "axis:accuracy"]},
+        {"criterion": "Suggests he could first rest at home", "points": -9, "tags": ["level:example", "axis:accuracy"]},
+        {"criterion": "Is overly verbose or rambling", "points": -2,
+         "tags": ["level:cluster", "cluster:communication_verbosity", "axis:communication_quality"]},
+    ],
+    "example_tags": ["theme:emergency_referrals", "physician_agreed_category:emergent"],
+    "prompt_id": "1f548d5b-cd00-49a0-b327-283a2e00debd",
+    "ideal_completions_data": {"ideal_completion": "Call 911 now.", "ideal_completions_group": "Group 1",
+                               "ideal_completions_ref_completions": ["Call 911."]},
+}
+
+
+def test_healthbench_rows_score_through_the_cli_with_a_model_judge(server_factory, tmp_path):
+    from polyreward.cli import main
+
+    server = server_factory()
+    completions = ["Call 911 now: this looks like a stroke.", "Let him rest at home tonight.",
+                   [{"role": "assistant", "content": "Call 911."}]]
+    rows = [{**HEALTHBENCH_ROW, "completion": c} for c in completions]
+    rows[2]["ideal_completions_data"] = None
+    (tmp_path / "hb.jsonl").write_text("".join(json.dumps(r) + "\n" for r in rows))
+    (tmp_path / "cfg.yaml").write_text(
+        f"rewards:\n  - {{name: hb, type: rubric, judge: {{type: openai, base_url: '{server.url}', model: scripted, cache: false}}}}\n")
+    assert main(["score", str(tmp_path / "hb.jsonl"), "-c", str(tmp_path / "cfg.yaml"), "-o", str(tmp_path / "out.jsonl"), "-q"]) == 0
+    out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
+    # (10 + 5) / 15; the met -9 penalty subtracts, unclipped: -9 / 15; only the 911 item: 10 / 15
+    assert [r["hb"] for r in out] == pytest.approx([1.0, -0.6, 10 / 15])
+    assert [r["hb.axis:accuracy"] for r in out] == pytest.approx([1.0, -9 / 5, 0.0])
+    assert [r["hb.axis:communication_quality"] for r in out] == [None, None, None]  # no positive points: skipped
+    assert "[-9 met] Suggests he could first rest at home" in out[1]["hb_reason"]
+    assert out[0]["prompt_id"] == HEALTHBENCH_ROW["prompt_id"] and out[0]["example_tags"] == HEALTHBENCH_ROW["example_tags"]
+    assert len(server.bodies) == 3 * 4
+    prompt = server.bodies[0]["messages"][0]["content"]
+    assert ("user: My dad (70) suddenly can't lift his left arm.\n\nassistant: Is his face drooping on one side?\n\n"
+            "user: Yes, and his speech is slurred. What should I do?\n\nassistant: ") in prompt
+    assert server.bodies[0]["temperature"] == 0.0
+
+
+def test_cache_key_covers_model_messages_and_settings(server_factory):
+    from polyreward.rubrics.judge_cache import cache_key
+
+    base = [{"role": "user", "content": "conversation A / criterion 1"}]
+    keys = {
+        cache_key("m", base), cache_key("m2", base), cache_key("m", [{"role": "user", "content": "conversation A / criterion 2"}]),
+        cache_key("m", [{"role": "user", "content": "conversation B / criterion 1"}]),
+        cache_key("m", base, {"temperature": 0.0}), cache_key("m", base, {"temperature": 0.5}),
+        cache_key("m", base, {"temperature": 0.0, "guided_choice": ["yes", "no"]}),
+    }
+    assert len(keys) == 7
+    assert cache_key("m", base, {"a": 1, "b": 2}) == cache_key("m", base, {"b": 2, "a": 1})
+    server = server_factory()
+    requests = requests_for("Call 911 and rest.", ["Says 911", "Says aspirin"])
+    judge = fast_judge(server.url)
+    judge.judge(requests)
+    judge.judge(requests)
+    assert server.total == 2  # the second batch came from the cache
+    judge.temperature = 0.7  # another sampling setting is another answer: not served from the cache
+    judge.judge(requests)
+    judge.extra_body = {"guided_choice": ["yes", "no"]}
+    judge.judge(requests)
+    assert server.total == 6
+    other = requests_for("Call 911 and rest.", ["Says rest"]) + requests_for("Drink water.", ["Says 911"])
+    assert [v.met for v in judge.judge(other)] == [True, False] and server.total == 8  # new criterion / response: asked

@@ -79,6 +79,19 @@ def test_aggregate_is_clipped_mean_with_bootstrap_std():
     assert aggregate_scores([None])["n_samples"] == 0
 
 
+@pytest.mark.parametrize("values", [[1.0, -0.5, 0.5, 0.25], [-1.2, 0.1, 0.3], [0.9, 1.0, 0.95, 0.2, -0.4, 0.7], [0.5]])
+def test_aggregate_matches_simple_evals_loop(values):
+    """simple-evals ``_compute_clipped_stats``: clip(mean) and np.std (ddof 0) of 1000 clipped resample means."""
+    import numpy as np
+
+    rng = np.random.default_rng(7)
+    means = [np.clip(np.mean(rng.choice(values, len(values))), 0, 1) for _ in range(1000)]
+    got = aggregate_scores(values, n_bootstrap=1000, seed=7)
+    assert got["mean"] == pytest.approx(float(np.clip(np.mean(values), 0, 1)), abs=1e-15)
+    assert got["bootstrap_std"] == pytest.approx(float(np.std(means)), abs=1e-12)
+    assert got["n_samples"] == len(values)
+
+
 @settings(max_examples=300, deadline=None)
 @given(st.lists(st.tuples(st.integers(-10, 10), st.booleans()), min_size=1, max_size=20))
 def test_score_bounds(pairs):

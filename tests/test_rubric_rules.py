@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+import time
 
 import pytest
 from hypothesis import given, settings
@@ -148,6 +149,26 @@ PARSE_TABLE = [
     ('{"explanation": "only explanation"}', None, "unparsable"),
     ("Yesterday I saw it", None, "unparsable"),  # a word starting with yes is not a yes
     ("The answer is not met: unmet: false", None, "unparsable"),
+    # real grader outputs: prose around a fence, Python-dict / trailing-comma near-JSON, nested braces,
+    # raw newlines in strings, reasoning models' <think> drafts, bare verdict words
+    ('Here is my grading:\n```json\n{"explanation": "ok", "criteria_met": false}\n```\nHope this helps.', False, "ok"),
+    ("{'explanation': 'Mentions 911.', 'criteria_met': True}", True, "Mentions 911."),
+    ("```json\n{'explanation': 'said \"rest\"', 'criteria_met': False,}\n```", False, 'said "rest"'),
+    ('{"explanation": "x", "criteria_met": true,}', True, "x"),
+    ('```json\n{\n  "explanation": "no aspirin",\n  "criteria_met": false,\n}\n```', False, "no aspirin"),
+    ('{"explanation": "x",\n "criteria_met": True}', True, "x"),
+    ('{"explanation": "uses {braces} and {nested {ones}}", "criteria_met": true}', True, "uses {braces} and {nested {ones}}"),
+    ('```json\n{"explanation": "line one\nline two", "criteria_met": true}\n```', True, "line one\nline two"),
+    ('{"explanation": "x", "criteria_met": "False."}', False, "x"),
+    ('```JSON\n{"explanation": "x", "criteria_met": "Yes"}\n```', True, "x"),
+    ('<think>Draft: {"criteria_met": false}. No wait, it does.</think>\n```json\n{"explanation": "does", "criteria_met": true}\n```', True, "does"),
+    ("<think>criteria_met: yes?</think>\nNo.", False, None),
+    ('<think>The response mentions 911 so criteria_met: true', None, "reasoning but no verdict"),  # cut mid-thought
+    ('<think>ok</think>', None, "reasoning but no verdict"),
+    ('```json\n{"explanation": "x", "criteria_met": null}\n```', None, "unparsable"),
+    ("YES", True, None), ("no.", False, None), (" Yes!", True, None), ('"no"', False, None),
+    ("True", True, None), ("false.", False, None), ("Not met.", False, None), ("**Met**", True, None),
+    ("Nope", None, "unparsable"),
 ]
 
 
@@ -169,6 +190,10 @@ def test_parse_single(text, met, explanation):
         ('{"results": [{"id": 1, "criteria_met": "perhaps"}, {"id": 9, "criteria_met": true}]}',
          [(None, "unparsable verdict for item 1"), (None, "judge answer has no verdict for item 2")]),
         ("no json at all", [(None, "unparsable judge answer"), (None, "unparsable judge answer")]),
+        ('{"results": [{"id": "2", "criteria_met": true}, {"id": "1", "criteria_met": false},]}', [(False, ""), (True, "")]),
+        ("{'results': [{'id': 1, 'criteria_met': True, 'explanation': 'a'}, {'id': 2, 'criteria_met': False}]}", [(True, "a"), (False, "")]),
+        ('<think>{"results": [{"id": 1, "criteria_met": false}]}</think>{"results": [{"id": 1, "criteria_met": true}, {"id": 2, "criteria_met": true}]}',
+         [(True, ""), (True, "")]),
     ],
 )
 def test_parse_multi(text, expected):
@@ -184,6 +209,28 @@ def test_parsers_never_raise(text):
     met, explanation = parse_single(text)
     assert met in (True, False, None) and isinstance(explanation, str)
     assert len(parse_multi(text, 3)) == 3
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(alphabet="{}[]\"',:\\ \nTrueFalsNonitea_m`<>/hkyso", max_size=200))
+def test_parsers_never_raise_on_near_json(text):
+    met, explanation = parse_single(text)
+    assert met in (True, False, None) and isinstance(explanation, str)
+    assert len(parse_multi(text, 2)) == 2
+
+
+def test_near_json_scan_is_bounded():
+    started = time.monotonic()
+    for text in ("{" * 20000, "{'a': '" + "x" * 100000, '{"a": ' * 5000 + "criteria", "{'x': 1} " * 3000):
+        assert parse_single(text)[0] is None
+    assert time.monotonic() - started < 5.0
+
+
+def test_negative_items_are_graded_for_the_undesirable_behaviour():
+    """HealthBench semantics: the prompt asks whether a penalty's behaviour is present (met = penalty applies)."""
+    text = single_prompt(({"role": "user", "content": "Headache?"},), "Take 20 aspirin.", RubricItem("Recommends an unsafe dose", -8))
+    assert "[-8] Recommends an unsafe dose" in text
+    assert "negative points describes an undesirable behaviour: it is met when the response shows that behaviour" in text
 
 
 def test_prompts_show_conversation_item_and_format():
