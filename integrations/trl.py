@@ -7,6 +7,8 @@ Two pieces (../shared/reference/INTEGRATIONS.md §1):
   log_metric=..., **dataset_columns)`` on the local slice of a generation batch and logs it under
   ``rewards/<__name__>/mean``. ``None`` = not applicable (TRL makes it NaN and leaves it out).
   :func:`reward_weights` gives the matching ``GRPOConfig.reward_weights``.
+  :func:`async_reward_funcs` gives the same functions with ``async def __call__``, which TRL awaits
+  together (slow judges overlap instead of running one after another).
 * :class:`PolyGRPOTrainer` is a ``GRPOTrainer`` whose advantages come from a polyreward combiner
   (TRL has no advantage hook; the maintainers' advice, trl#4525, is to override
   ``_generate_and_score_completions``). The combiner sees the reward matrix gathered over every
@@ -20,6 +22,7 @@ failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``). The step go
 
 from __future__ import annotations
 
+import asyncio
 import copy
 import json
 import logging
@@ -166,6 +169,26 @@ class TRLRewardFunction:
         return values, reasons, failed
 
 
+class AsyncTRLRewardFunction(TRLRewardFunction):
+    """:class:`TRLRewardFunction` with an ``async def __call__``: TRL 1.16 runs such rewards together.
+
+    TRL (``is_async_callable``) awaits every async reward function of a step concurrently with
+    ``asyncio.gather`` on its daemon event loop, while sync ones run one after the other. The scoring
+    itself runs in a thread (``asyncio.to_thread``), so slow rewards (LLM judges, remote verifiers)
+    overlap each other instead of adding up. Same arguments, results and logging as the sync class.
+    """
+
+    async def __call__(  # type: ignore[override]
+        self,
+        prompts: Sequence[Any] | None = None,
+        completions: Sequence[Any] | None = None,
+        completion_ids: Sequence[Sequence[int]] | None = None,
+        **kwargs: Any,
+    ) -> list[float | None]:
+        score = super().__call__  # bound now: the thread runs the synchronous scoring
+        return await asyncio.to_thread(score, prompts, completions, completion_ids, **kwargs)
+
+
 def reward_funcs(
     config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None
 ) -> list[TRLRewardFunction]:
@@ -176,6 +199,18 @@ def reward_funcs(
     """
     rewards, column_map = as_reward_set(config_or_rewards)
     return [TRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=column_map.group) for r in rewards]
+
+
+def async_reward_funcs(
+    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None
+) -> list[AsyncTRLRewardFunction]:
+    """:func:`reward_funcs` as async reward functions, which TRL scores concurrently (slow judges overlap).
+
+    Async rewards run off the main thread; polyreward's own timeouts use killable worker processes,
+    not SIGALRM, so they still hold there.
+    """
+    rewards, column_map = as_reward_set(config_or_rewards)
+    return [AsyncTRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=column_map.group) for r in rewards]
 
 
 def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
@@ -326,4 +361,12 @@ class PolyGRPOTrainer(GRPOTrainer):
                 self.combiner.load_state_dict(json.load(handle))
 
 
-__all__ = ["PolyGRPOTrainer", "TRLRewardFunction", "combined_advantages", "reward_funcs", "reward_weights"]
+__all__ = [
+    "AsyncTRLRewardFunction",
+    "PolyGRPOTrainer",
+    "TRLRewardFunction",
+    "async_reward_funcs",
+    "combined_advantages",
+    "reward_funcs",
+    "reward_weights",
+]

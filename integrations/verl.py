@@ -60,6 +60,34 @@ def _config_path(config_path: str | os.PathLike | None) -> str:
     return str(path)
 
 
+def _plain(value: Any) -> Any:
+    """numpy arrays/scalars (what verl's parquet-backed ``non_tensor_batch`` holds) as Python lists/scalars.
+
+    A list ground truth then reads the same from a verl batch as from a Python list (``[42, 43]``,
+    not numpy's ``[42 43]``), and rewards never see numpy types they do not expect.
+    """
+    if isinstance(value, np.ndarray):
+        return value.tolist()
+    if isinstance(value, np.generic):
+        return value.item()
+    if isinstance(value, Mapping):
+        return {key: _plain(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [_plain(item) for item in value]
+    return value
+
+
+def _check_keys(rewards: Any) -> None:
+    """Refuse reward names whose result keys collide (a reward called ``score``, or ``a/applicable`` next to ``a``)."""
+    keys = ["score"] + [r.name + suffix for r in rewards for suffix in ("", APPLICABLE_SUFFIX, FAILED_SUFFIX)]
+    if len(set(keys)) != len(keys):
+        clashes = sorted({k for k in keys if keys.count(k) > 1})
+        raise ValueError(
+            f"polyreward compute_score: reward names give duplicate result keys {clashes}; 'score' is the weighted "
+            "total and '<name>/applicable', '<name>/failed' are each reward's flags, so rename the reward(s)"
+        )
+
+
 def _evaluate(reward: Any, prompt: Any, completion: str, columns: dict[str, list[Any]]) -> RewardOutput:
     try:
         output = reward.evaluate([prompt], [completion], **columns)
@@ -93,8 +121,13 @@ def compute_score(
     ``extra_info`` holds the config's prompt column. Returns the fixed key set described in the module
     docstring.
     """
+    fill = float(not_applicable_value)
+    if not math.isfinite(fill):  # verl needs finite extras for every sample (INTEGRATIONS.md §2.4)
+        raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
     config, rewards = _configs.get(_config_path(config_path))
-    info = dict(extra_info or {})
+    _check_keys(rewards)
+    info = _plain(dict(extra_info or {}))
+    ground_truth = _plain(ground_truth)
     columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
     if isinstance(ground_truth, Mapping):
         columns.update({key: [value] for key, value in ground_truth.items()})
@@ -102,7 +135,6 @@ def compute_score(
         columns[ground_truth_column] = [ground_truth]
     columns.setdefault("data_source", [data_source])
     prompt = info.get(config.column_map.prompt)
-    fill = float(not_applicable_value)
 
     result: dict[str, float] = {"score": 0.0}
     total, any_applicable = 0.0, False
@@ -262,12 +294,26 @@ def register() -> None:
     from verl.trainer.ppo import core_algos
 
     registry = core_algos.ADV_ESTIMATOR_REGISTRY
-    if registry.get(ESTIMATOR_NAME) is not compute_polyreward_advantage:
-        core_algos.register_adv_est(ESTIMATOR_NAME)(compute_polyreward_advantage)
+    current = registry.get(ESTIMATOR_NAME)
+    if _is_ours(current):  # this module, or another copy of it (importlib.reload, a file-path load): replace
+        registry[ESTIMATOR_NAME] = compute_polyreward_advantage
+    elif current is not compute_polyreward_advantage:
+        core_algos.register_adv_est(ESTIMATOR_NAME)(compute_polyreward_advantage)  # refuses a foreign "polyreward"
     current = registry.get("gdpo")
     if current is not compute_gdpo_or_polyreward_advantage:
+        if _is_ours(current):  # keep verl's original, which the other copy saved, rather than wrapping a wrapper
+            current = current.__globals__.get("_verl_gdpo")
         _verl_gdpo = current if current is not None else core_algos.compute_gdpo_outcome_advantage
         registry["gdpo"] = compute_gdpo_or_polyreward_advantage
+
+
+def _is_ours(fn: Any) -> bool:
+    """Whether a registry entry is one of this module's estimators (from any copy of the module)."""
+    return getattr(fn, "_polyreward_estimator", False) is True
+
+
+compute_polyreward_advantage._polyreward_estimator = True  # type: ignore[attr-defined]
+compute_gdpo_or_polyreward_advantage._polyreward_estimator = True  # type: ignore[attr-defined]
 
 
 __all__ = [

@@ -7,6 +7,7 @@ Qwen2 (fixture ``tiny_qwen2_dir``), a few seconds each.
 
 from __future__ import annotations
 
+import asyncio
 import json
 import math
 import pickle
@@ -28,8 +29,10 @@ from integration_rewards import AnswerMention, Exploding, LengthMod3, LengthPari
 from polyreward.combiners import DVAOCombiner, GDPOCombiner, SaturationAwareCombiner  # noqa: E402
 from polyreward.config import parse_config  # noqa: E402
 from polyreward.integrations.trl import (  # noqa: E402
+    AsyncTRLRewardFunction,
     PolyGRPOTrainer,
     TRLRewardFunction,
+    async_reward_funcs,
     combined_advantages,
     reward_funcs,
     reward_weights,
@@ -230,6 +233,42 @@ def test_reward_functions_pickle_and_are_thread_safe():
     assert all(results[slot] == expected for slot in range(6))
 
 
+def test_every_keyword_trl_may_pass_is_accepted_and_context_is_optional():
+    """GRPOTrainer adds trainer_state/log_extra/log_metric (+ environments, rollout_func fields);
+    AsyncGRPOTrainer passes none of them (INTEGRATIONS.md §1.2, §1.9)."""
+    from transformers import TrainerState
+
+    funcs = reward_funcs(CONFIG)
+    completions = ["<think>a</think> \\boxed{4}", "abc"]
+    base = [call(f, completions, answer=["4", "4"]) for f in funcs]
+    extras = dict(environments=[object(), object()], env_mask=[[1, 0], [1]], image=[None, None])
+    full = [call(f, completions, answer=["4", "4"], **extras) for f in funcs]
+    state = TrainerState(global_step=3, max_steps=10)
+    with_state = [f(prompts=["q", "q"], completions=completions, completion_ids=[[1], [2]], answer=["4", "4"],
+                    trainer_state=state, log_extra=None, log_metric=None) for f in funcs]
+    bare = [f(prompts=["q", "q"], completions=completions, completion_ids=[[1], [2]], answer=["4", "4"]) for f in funcs]
+    assert base == full == with_state == bare
+    assert base[0] == [1.0, 0.0] and base[1] == [1.0, 0.0]
+
+
+def test_async_reward_funcs_are_awaited_by_trl_and_match_the_sync_ones():
+    from trl.trainer.utils import is_async_callable
+
+    sync, aio = reward_funcs(CONFIG), async_reward_funcs(CONFIG)
+    assert all(isinstance(f, AsyncTRLRewardFunction) and is_async_callable(f) for f in aio)
+    assert not any(is_async_callable(f) for f in sync)
+    assert [get_callable_name(f) for f in aio] == [get_callable_name(f) for f in sync]
+    completions = [f"<think>step {i}</think> answer {i % 5}" for i in range(8)]
+    answers = [str(i % 3) for i in range(8)]
+    recorder = Recorder()
+
+    async def run_all(funcs):  # how TRL awaits its async rewards: asyncio.gather on one loop
+        return await asyncio.gather(*(call(f, completions, answer=answers, recorder=recorder) for f in funcs))
+
+    assert asyncio.run(run_all(pickle.loads(pickle.dumps(aio)))) == [call(f, completions, answer=answers) for f in sync]
+    assert set(recorder.extra) == {f"{f.__name__}/reason" for f in sync}
+
+
 def test_combined_advantages_reproduce_trl_normalize_then_sum_golden_vector():
     # INTEGRATIONS.md §3: 2 prompts x G=4, rewards (correct, format), with None.
     nan = math.nan
@@ -290,14 +329,14 @@ def train(trainer):
 
 @pytest.fixture(scope="module")
 def stock_run(tiny_qwen2_dir, tmp_path_factory):
-    """Stock TRL GRPOTrainer: the config's rewards, plus a raising and a hanging reward (1 s timeout)."""
+    """Stock TRL GRPOTrainer: the config's rewards, a raising and a hanging reward (1 s timeout), an async one."""
     out = tmp_path_factory.mktemp("stock")
     config = parse_config(CONFIG)
     failing = [Exploding(name="judge"), Sleepy(name="slow", seconds=60)]
     trainer = GRPOTrainer(
         model=str(tiny_qwen2_dir),
-        reward_funcs=reward_funcs(config) + reward_funcs(failing, timeout=1.0),
-        args=grpo_args(out, reward_weights=reward_weights(config) + [1.0, 1.0], log_completions=True),
+        reward_funcs=reward_funcs(config) + reward_funcs(failing, timeout=1.0) + async_reward_funcs([LengthParity(name="parity")]),
+        args=grpo_args(out, reward_weights=reward_weights(config) + [1.0, 1.0, 1.0], log_completions=True),
         train_dataset=dataset(),
     )
     return trainer, train(trainer), out
@@ -308,10 +347,11 @@ NAMES = ["accuracy", "format", "length", "vowels"]
 
 def test_stock_grpo_trainer_runs_and_logs_rewards_by_name(stock_run):
     trainer, logs, out = stock_run
-    assert trainer.reward_func_names == NAMES + ["judge", "slow"]
-    assert trainer.reward_weights.tolist() == pytest.approx([1.0, 0.5, 0.3, 0.2, 1.0, 1.0])
+    assert trainer.reward_func_names == NAMES + ["judge", "slow", "parity"]
+    assert trainer.reward_weights.tolist() == pytest.approx([1.0, 0.5, 0.3, 0.2, 1.0, 1.0, 1.0])
+    assert trainer.async_loop is not None  # TRL started its event loop for the async reward
     for step in logs:
-        for name in NAMES:
+        for name in NAMES + ["parity"]:
             assert f"rewards/{name}/mean" in step
             assert step[f"rewards/{name}/failed_frac"] == 0.0
         assert step["rewards/length/mean"] is not None and 0.0 <= step["rewards/length/mean"] <= 1.0
@@ -320,8 +360,19 @@ def test_stock_grpo_trainer_runs_and_logs_rewards_by_name(stock_run):
     import pandas as pd
 
     table = pd.read_parquet(tables[-1])
-    assert {f"{name}/reason" for name in NAMES} <= set(table.columns)
+    assert {f"{name}/reason" for name in NAMES + ["parity"]} <= set(table.columns)
     assert all(str(r).startswith("len=") for r in table["length/reason"])
+
+
+def test_the_trainers_reward_objects_pickle(stock_run, gdpo_run):
+    """AsyncGRPOTrainer ships reward functions to a spawned process (INTEGRATIONS.md §1.9)."""
+    for trainer in (stock_run[0], gdpo_run[0]):
+        clones = pickle.loads(pickle.dumps(trainer.reward_funcs))
+        assert [get_callable_name(f) for f in clones] == trainer.reward_func_names
+    combiner = pickle.loads(pickle.dumps(gdpo_run[0].combiner))
+    assert type(combiner) is GDPOCombiner
+    funcs = pickle.loads(pickle.dumps(stock_run[0].reward_funcs))
+    assert call(funcs[2], ["ab", "abcd"]) == [1.0, 0.5]
 
 
 def test_failing_and_hanging_rewards_do_not_stop_training(stock_run):

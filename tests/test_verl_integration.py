@@ -101,6 +101,51 @@ def test_compute_score_returns_fixed_finite_keys(config_path, data_source, solut
     assert result == pytest.approx(expected)
 
 
+SMALL_KEYS = ["score"] + [f"{n}{suffix}" for n in ("length", "vowels", "mention") for suffix in ("", "/applicable", "/failed")]
+VERL_EXTRA_INFO = {"index": 3, "num_turns": 2, "rollout_reward_scores": {"tool": 1.0}, "tools_kwargs": {"calc": {}}}
+
+
+@pytest.mark.parametrize(
+    "ground_truth, mention, reason",
+    [  # verl datasets carry every kind of ground truth; each gives the fixed keys (mention: answer in the text?)
+        ("42", 1.0, None),
+        (42, 1.0, None),
+        (np.int64(42), 1.0, None),
+        (42.5, 0.0, None),
+        ([42, 43], 1.0, None),  # str(list) is in the solution
+        (np.array([42, 43]), 1.0, None),  # a parquet list column: read as the same Python list
+        ({"answer": "43"}, 1.0, None),  # a mapping gives one column per key
+        ({"target": 42, "numbers": [1, 2]}, None, "reads column(s) ['answer']"),  # failed, reason names the column
+        (None, 0.0, None),
+    ],
+)
+def test_every_ground_truth_type_gives_the_fixed_keys(small_config_path, caplog, ground_truth, mention, reason):
+    solution = "x = 42, or [42, 43] or 43"
+    with caplog.at_level("WARNING", logger="polyreward.integrations.verl"):
+        result = poly_verl.compute_score(
+            data_source="search", solution_str=solution, ground_truth=ground_truth, extra_info=dict(VERL_EXTRA_INFO),
+            config_path=small_config_path, reward_router_address="127.0.0.1:1",  # keyword-only, unknown extras ignored
+        )
+    assert list(result) == SMALL_KEYS and all(isinstance(v, float) and math.isfinite(v) for v in result.values())
+    assert result["length"] == (len(solution) % 3) / 2
+    if reason is None:
+        assert (result["mention"], result["mention/failed"]) == (mention, 0.0)
+    else:
+        assert (result["mention"], result["mention/applicable"], result["mention/failed"]) == (0.0, 0.0, 1.0)
+        assert any(reason in r.getMessage() for r in caplog.records)
+    plain = poly_verl.compute_score("search", solution, ground_truth, None, config_path=small_config_path)
+    assert plain == result  # verl's num_turns / rollout_reward_scores / tool fields change nothing here
+
+
+def test_misconfigurations_fail_loudly(small_config_path, tmp_path):
+    with pytest.raises(ValueError, match="not_applicable_value must be a finite"):
+        poly_verl.compute_score("d", "x", "1", config_path=small_config_path, not_applicable_value=float("nan"))
+    clash = tmp_path / "clash.yaml"
+    clash.write_text('rewards:\n  - {name: score, type: "integration_rewards:LengthMod3"}\n')
+    with pytest.raises(ValueError, match=r"duplicate result keys \['score'\]"):
+        poly_verl.compute_score("d", "x", "1", config_path=str(clash))
+
+
 def test_failures_are_logged_with_their_reason(config_path, caplog):
     with caplog.at_level("WARNING", logger="polyreward.integrations.verl"):
         poly_verl.compute_score("math", "abc", "1", None, config_path=config_path)
@@ -207,6 +252,27 @@ def test_naive_reward_manager_scores_a_dataproto_with_our_compute_score(scored_b
     assert extras["judge/failed"].tolist() == [1.0] * 6 and extras["slow/failed"].tolist() == [1.0] * 6  # the step went on
 
 
+def test_async_variant_through_verls_loader_and_naive_manager(scored_batch, tiny_qwen2_dir, config_path):
+    """verl awaits compute_score_async (iscoroutinefunction on the loaded function) with the same results."""
+    import pickle
+
+    from verl.trainer.ppo.reward import get_custom_reward_fn, load_reward_manager
+
+    worker, data, outputs, _, _ = scored_batch
+    settings = [
+        "reward.custom_reward_function.path=pkg://polyreward.integrations.verl",
+        f"reward.custom_reward_function.reward_kwargs.config_path={config_path}",
+    ]
+    config = verl_config(tiny_qwen2_dir, *settings, "reward.custom_reward_function.name=compute_score_async")
+    manager = load_reward_manager(config, worker.input_tokenizer)
+    assert manager.is_async_reward_score
+    again = get_event_loop().run_until_complete(asyncio.gather(*(manager.run_single(data[i : i + 1]) for i in range(len(data)))))
+    assert [o["reward_extra_info"] for o in again] == [o["reward_extra_info"] for o in outputs]
+    # the remote manager ships the loaded sync function to Ray actors: it must pickle
+    loaded = get_custom_reward_fn(verl_config(tiny_qwen2_dir, *settings, "reward.custom_reward_function.name=compute_score"))
+    assert pickle.loads(pickle.dumps(loaded))(data_source="toy", solution_str="aeiou", ground_truth="aeiou", extra_info=None) == outputs[3]["reward_extra_info"]
+
+
 # ------------------------------------------------------------------------------------ advantage estimators
 def legacy_batch(scored_batch):
     """The batch as the legacy trainer hands it to compute_advantage (ray_trainer.py ~L1630)."""
@@ -235,6 +301,20 @@ def test_plugin_registers_estimators_at_import_verl():
     poly_verl.register()  # idempotent in this process too
     poly_verl.register()
     assert core_algos.get_adv_estimator_fn("gdpo") is poly_verl.compute_gdpo_or_polyreward_advantage
+    from verl.utils.import_utils import load_extern_object
+
+    try:  # a second copy of the module (verl's file-path loader, importlib.reload) registers over the first
+        copy_register = load_extern_object(str(Path(poly_verl.__file__)), "register")
+        copy_register()
+        copy_register()
+        assert core_algos.get_adv_estimator_fn("polyreward").__module__ != poly_verl.__name__
+        assert core_algos.get_adv_estimator_fn("gdpo").__globals__["_verl_gdpo"] is core_algos.compute_gdpo_outcome_advantage
+    finally:
+        poly_verl.register()
+    assert core_algos.get_adv_estimator_fn("polyreward") is poly_verl.compute_polyreward_advantage
+    assert poly_verl._verl_gdpo is core_algos.compute_gdpo_outcome_advantage
+    with pytest.raises(ValueError, match="already been registered"):  # a foreign estimator of that name is not overwritten
+        core_algos.register_adv_est("polyreward")(lambda *a, **k: None)
 
 
 @pytest.mark.parametrize(
