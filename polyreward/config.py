@@ -192,6 +192,13 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> Config:
     return config
 
 
+def yaml_error_message(path: str | Path, exc: yaml.YAMLError) -> str:
+    """``"FILE line N: invalid YAML: problem"`` (the line when PyYAML knows it)."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" line {mark.line + 1}" if mark is not None else ""
+    return f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}"
+
+
 def load_config(path: str | Path) -> Config:
     """Read and validate a YAML config file."""
     path = Path(path)
@@ -202,7 +209,5 @@ def load_config(path: str | Path) -> Config:
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
-        mark = getattr(exc, "problem_mark", None)
-        where = f" line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+        raise ConfigError(yaml_error_message(path, exc)) from None
     return parse_config(data if data is not None else {}, source=str(path))

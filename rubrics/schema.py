@@ -34,6 +34,8 @@ from typing import Any
 
 import yaml
 
+from polyreward.config import yaml_error_message
+
 ITEM_KEYS = ("criterion", "points", "tags", "rule")
 
 
@@ -187,9 +189,7 @@ def load_rubric_file(path: str | Path) -> list[RubricItem]:
         try:
             data = yaml.safe_load(text)
         except yaml.YAMLError as exc:
-            mark = getattr(exc, "problem_mark", None)
-            line = f" line {mark.line + 1}" if mark is not None else ""
-            raise RubricError(f"{path}{line}: invalid YAML: {getattr(exc, 'problem', exc)}") from None
+            raise RubricError(yaml_error_message(path, exc)) from None
     else:
         raise RubricError(f"{path}: unknown rubric file type {suffix or '(none)'}; allowed: .json, .jsonl, .yaml, .yml")
     return parse_rubric(data, where=str(path))
