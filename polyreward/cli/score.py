@@ -20,9 +20,6 @@ import sys
 from pathlib import Path
 from typing import Any
 
-OUTPUT_SUFFIXES = {"reason": "_reason"}
-
-
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="rollout file: .jsonl, .parquet or .csv")
     parser.add_argument("--config", "-c", required=True, help="YAML config naming the rewards")
@@ -227,7 +224,7 @@ def run(args: argparse.Namespace) -> int:
     store = PartStore(output)
     done = store.start(manifest, args.resume)
     stats = ReadStats()
-    progress = _progress(args.quiet, count_rows(input_path))
+    progress = _progress(args.quiet)
     try:
         with progress:
             task = progress.add_task("scoring", total=count_rows(input_path))
@@ -240,8 +237,7 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         print(f"rows scored so far are kept in {store.folder}; fix the input and rerun with --resume, or use --on-error skip", file=sys.stderr)
         return 2
-    store_rows = store.iter_rows
-    summary = _summarise(store_rows(), rewardset.names, args.by or None)
+    summary = _summarise(store.iter_rows(), rewardset.names, args.by or None)
     store.finish()
     if config.combiner is not None:
         _write_advantages(output, config, rewardset)
@@ -249,7 +245,7 @@ def run(args: argparse.Namespace) -> int:
     return 0
 
 
-def _progress(quiet: bool, total: int | None):
+def _progress(quiet: bool):
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 
@@ -264,11 +260,9 @@ def _write_advantages(output: Path, config, rewardset) -> None:
     import pandas as pd
 
     from polyreward.combiners.apply import add_advantages
-    from polyreward.io import write_rows
+    from polyreward.io import file_format, write_rows
 
     kind_reader = {"jsonl": lambda p: pd.read_json(p, lines=True, dtype=False), "csv": lambda p: pd.read_csv(p, dtype=str), "parquet": pd.read_parquet}
-    from polyreward.io import file_format
-
     frame = kind_reader[file_format(output)](output)
     frame = add_advantages(frame, rewardset.names, rewardset.weights, config.columns.group, config.build_combiner())
     write_rows(output, frame.astype(object).where(frame.notna(), None).to_dict(orient="records"))
