@@ -113,6 +113,47 @@ def test_the_decode_step_traces_as_one_graph(policy):
     assert slot.positions.squeeze(1).tolist() == (encoded["attention_mask"].sum(-1) + 2).tolist()
 
 
+class _NoHostSync(torch.overrides.TorchFunctionMode):
+    """Raises on every tensor-to-Python conversion: what CUDA-graph capture forbids (a host sync mid-capture).
+
+    Stricter than tracing the step with dynamo: transformers skips some data-dependent checks *only* while
+    dynamo traces (``is_tracing``), so a step can trace cleanly yet still sync when run eagerly under capture.
+    """
+
+    SYNCS = {torch.Tensor.__bool__, torch.Tensor.item, torch.Tensor.tolist, torch.Tensor.__int__, torch.Tensor.__float__,
+             torch.Tensor.__index__, torch.Tensor.nonzero, torch.nonzero, torch.Tensor.cpu, torch.Tensor.numpy}
+
+    def __torch_function__(self, func, types, args=(), kwargs=None):
+        if func in self.SYNCS:
+            raise AssertionError(f"host sync inside the decode step: {getattr(func, '__name__', func)}")
+        return func(*args, **(kwargs or {}))
+
+
+def test_the_sync_detector_catches_a_host_sync():
+    with pytest.raises(AssertionError, match="host sync inside the decode step: __bool__"), _NoHostSync():
+        if torch.ones(3).all():
+            pass
+
+
+@pytest.mark.parametrize("bf16, temperature", [(False, 1.0), (False, 0.0), (True, 0.7)])
+def test_the_decode_step_runs_eagerly_without_a_host_sync(policy, bf16, temperature):
+    """The step exactly as the CUDA graph captures it (eager, not traced), with left padding in the batch."""
+    model, tokenizer = policy
+    model.eval()
+    decoder = StaticDecoder(model, eos_ids=eos_token_ids(model, tokenizer), pad_id=tokenizer.pad_token_id,
+                            temperature=temperature, max_new_tokens=6, bf16=bf16, use_graphs=False)
+    encoded = tokenizer(PROMPTS[:2], return_tensors="pt", padding=True)
+    assert not bool(encoded["attention_mask"].all())  # the short prompt is padded
+    slot = decoder._slot(2, 64)
+    with torch.no_grad():
+        decoder._prefill(slot, encoded["input_ids"], encoded["attention_mask"])
+        with _NoHostSync():
+            decoder._step(slot)
+            decoder._step(slot)
+    model.train()
+    assert slot.positions.squeeze(1).tolist() == (encoded["attention_mask"].sum(-1) + 2).tolist()
+
+
 @pytest.mark.parametrize("length, multiple, expected", [(1, 64, 64), (64, 64, 64), (65, 64, 128), (130, 64, 192), (5, 16, 16)])
 def test_bucket_length(length, multiple, expected):
     assert bucket_length(length, multiple) == expected
