@@ -95,6 +95,9 @@ class TrainConfig(BaseModel):
     seed: int = 0
     bf16: bool | None = None  # None: bf16 autocast on CUDA, fp32 on CPU (CPUs without AMX gain nothing)
     gradient_checkpointing: bool = False
+    # LM head over this many tokens at a time, recomputed in the backward pass, so no (tokens x vocabulary)
+    # logits are kept (trainer/lm_head.py); 0 = the whole completion's float32 logits at once
+    lm_head_chunk_tokens: int = Field(default=1024, ge=0)
     device: str | None = None  # None: cuda when available, else cpu
     output_dir: str = "runs/train"
     logging_steps: int = Field(default=1, ge=1)

@@ -94,7 +94,7 @@ def _fixed_logps(model, rollouts: Rollouts, train: TrainConfig, bf16: bool) -> l
     out = []
     with torch.no_grad(), autocast(model.device, bf16):
         for _, input_ids, attention_mask, _, width in _micro_batches(rollouts, train.gradient_accumulation_steps):
-            out.append(token_logps(model, input_ids, attention_mask, width, train.temperature)[0])
+            out.append(token_logps(model, input_ids, attention_mask, width, train.temperature, chunk_tokens=train.lm_head_chunk_tokens)[0])
     return out
 
 
@@ -110,7 +110,8 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
         optimizer.zero_grad(set_to_none=True)
         for index, (rows, input_ids, attention_mask, mask, width) in enumerate(_micro_batches(rollouts, accumulation)):
             with autocast(model.device, bf16):
-                logps, entropy = token_logps(model, input_ids, attention_mask, width, train.temperature, with_entropy=iteration == 0)
+                logps, entropy = token_logps(model, input_ids, attention_mask, width, train.temperature, with_entropy=iteration == 0,
+                                             chunk_tokens=train.lm_head_chunk_tokens)
             parts = clipped_surrogate_loss(
                 logps, old_logps[index] if old_logps is not None else logps.detach(), advantages[rows], mask,
                 loss_type=train.loss_type, clip_low=train.clip_low, clip_high=train.clip_high, beta=train.beta,

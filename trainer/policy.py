@@ -17,6 +17,7 @@ from dataclasses import dataclass
 import torch
 
 from polyreward.trainer.decode import StaticDecoder, pick_next, resolve_decode, sample_from_probs  # noqa: F401 (re-export)
+from polyreward.trainer.lm_head import chunked_token_logps, supports_chunked_head
 
 
 @dataclass
@@ -209,19 +210,24 @@ def build_sampler(train, model, tokenizer, model_path: str, bf16: bool):
 
 
 def token_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, completion_len: int, temperature: float,
-                with_entropy: bool = False) -> tuple[torch.Tensor, torch.Tensor | None]:
+                with_entropy: bool = False, chunk_tokens: int = 0) -> tuple[torch.Tensor, torch.Tensor | None]:
     """Log-probabilities (B, T) of the last ``completion_len`` tokens at ``temperature``, and their entropies.
 
-    Only the completion positions go through the LM head (``logits_to_keep``), which is where the
-    memory goes with large vocabularies. Position ids follow the left padding exactly as ``generate``
-    builds them, so the log-probabilities are those of the distribution the tokens were sampled from.
+    Position ids follow the left padding exactly as ``generate`` builds them, so the log-probabilities are
+    those of the distribution the tokens were sampled from. With ``chunk_tokens`` > 0 (and a plain LM head,
+    trainer/lm_head.py) the head runs over that many tokens at a time and no (B, T, V) logits are kept;
+    otherwise only the completion positions go through the head (``logits_to_keep``) as float32 logits.
     """
     position_ids = (attention_mask.cumsum(-1) - 1).clamp(min=0)
+    targets = input_ids[:, -completion_len:]
+    if chunk_tokens > 0 and supports_chunked_head(model):
+        hidden = model.base_model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
+                                  use_cache=False).last_hidden_state[:, -completion_len - 1:-1]
+        return chunked_token_logps(hidden, model.get_output_embeddings().weight, targets, temperature, chunk_tokens, with_entropy)
     logits = model(input_ids=input_ids, attention_mask=attention_mask, position_ids=position_ids,
                    logits_to_keep=completion_len + 1, use_cache=False).logits[:, :-1].float()
     if temperature != 1.0:
         logits = logits / temperature
-    targets = input_ids[:, -completion_len:]
     log_normaliser = logits.logsumexp(-1)
     logps = logits.gather(-1, targets.unsqueeze(-1)).squeeze(-1) - log_normaliser
     entropy = None
