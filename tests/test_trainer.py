@@ -268,3 +268,34 @@ def test_reward_metrics_table(scores, groups, expected):
     row = reward_metrics(["a", "b"], np.array([1.0, 0.5]), np.array(scores, dtype=float), np.array(groups))
     for key, value in expected.items():
         assert row[key] == pytest.approx(value), key
+
+
+def test_set_overrides_train_keys_for_training_and_evaluation(tiny_qwen2_dir, prompts_file, tmp_path, capsys):
+    config_path = tmp_path / "train.yaml"
+    config_path.write_text(yaml.safe_dump(_config(tiny_qwen2_dir, prompts_file, tmp_path / "unused")), encoding="utf-8")
+    out = tmp_path / "run"
+    assert cli_main(["train", str(config_path), "--output-dir", str(out), "--no-progress", "--set", "max_steps=1",
+                     "--set", "num_generations=2", "--set", "max_new_tokens=3", "--set", "lm_head_chunk_tokens=0"]) == 0
+    rows = read_metrics(out / "metrics.jsonl")
+    assert [r["step"] for r in rows] == [1] and rows[0]["completions/max_length"] <= 3
+    saved = load_trainer_state(latest_checkpoint(out))["train_config"]
+    assert (saved["num_generations"], saved["max_new_tokens"], saved["lm_head_chunk_tokens"]) == (2, 3, 0)
+    capsys.readouterr()
+    assert cli_main(["train", str(config_path), "--evaluate", str(prompts_file), "--limit", "3", "--batch-size", "2",
+                     "--set", "max_new_tokens=2"]) == 0
+    assert json.loads(capsys.readouterr().out)["rows"] == 3
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--set", "prompts_per_step"], "--set 'prompts_per_step': expected KEY=VALUE"),
+    (["--set", "=4"], "expected KEY=VALUE"),
+    (["--set", "prompts_per_step=[1"], "the value is not valid YAML"),
+    (["--set", "colour=red"], "train.colour: unknown key; allowed: model, dataset"),
+    (["--set", "num_generations=1"], "train.num_generations: Input should be greater than or equal to 2"),
+])
+def test_bad_set_overrides_are_refused_naming_the_key(tiny_qwen2_dir, prompts_file, tmp_path, capsys, args, message):
+    config_path = tmp_path / "train.yaml"
+    config_path.write_text(yaml.safe_dump(_config(tiny_qwen2_dir, prompts_file, tmp_path / "o")), encoding="utf-8")
+    assert cli_main(["train", str(config_path), "--no-progress", *args]) == 2
+    assert message in capsys.readouterr().err
+    assert not (tmp_path / "o").exists()

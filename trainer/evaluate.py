@@ -24,9 +24,14 @@ from polyreward.trainer.prompts import load_rows, render_prompt
 
 
 def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: str | None = None, limit: int | None = None,
-             batch_size: int = 16, temperature: float = 0.0, device: str | None = None) -> dict[str, Any]:
-    """Mean (and applicable share) of each reward over the prompts; ``temperature`` 0 decodes greedily."""
-    full, train_cfg = load_train_config(config)
+             batch_size: int = 16, temperature: float = 0.0, device: str | None = None,
+             overrides: dict[str, Any] | None = None) -> dict[str, Any]:
+    """Mean (and applicable share) of each reward over the prompts; ``temperature`` 0 decodes greedily.
+
+    ``overrides`` replace ``train:`` keys (e.g. ``max_new_tokens``, ``decode``, ``device``) as in training."""
+    if batch_size < 1:
+        raise ValueError(f"batch_size must be at least 1, got {batch_size}")
+    full, train_cfg = load_train_config(config, **(overrides or {}))
     rewards = full.build_rewards()
     prompt_column = train_cfg.prompt_column or full.columns.prompt
     spec = DatasetSpec(path=str(dataset), limit=limit) if dataset is not None else train_cfg.dataset

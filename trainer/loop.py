@@ -144,15 +144,19 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
 
 
 def train(config: Config | dict | str | Path, *, max_steps: int | None = None, output_dir: str | Path | None = None,
-          resume: bool = False, progress: bool = True, rewards: RewardSet | None = None, combiner: Any = None) -> TrainResult:
+          resume: bool = False, progress: bool = True, rewards: RewardSet | None = None, combiner: Any = None,
+          overrides: dict[str, Any] | None = None) -> TrainResult:
     """Train the configured model; ``config`` is a YAML path, a mapping or a parsed :class:`~polyreward.config.Config`.
 
-    ``max_steps`` / ``output_dir`` override the file; ``resume`` continues from the newest checkpoint in
-    the output folder. ``rewards`` / ``combiner`` replace what the config would build (handy from Python).
+    ``max_steps`` / ``output_dir`` and ``overrides`` (any ``train:`` keys) replace the file's values; ``resume``
+    continues from the newest checkpoint in the output folder. ``rewards`` / ``combiner`` replace what the
+    config would build (handy from Python).
     """
     if isinstance(config, dict):
         config = parse_config(config)
-    full, train_cfg = load_train_config(config, max_steps=max_steps, output_dir=str(output_dir) if output_dir else None)
+    section = {**(overrides or {}), **({"max_steps": max_steps} if max_steps is not None else {}),
+               **({"output_dir": str(output_dir)} if output_dir else {})}
+    full, train_cfg = load_train_config(config, **section)
     out = Path(train_cfg.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     device = torch.device(train_cfg.device or ("cuda" if torch.cuda.is_available() else "cpu"))

@@ -1,6 +1,8 @@
-"""``polyreward train CONFIG [--max-steps N] [--output-dir D] [--resume]``: the bundled GRPO trainer.
+"""``polyreward train CONFIG [--max-steps N] [--output-dir D] [--resume] [--set KEY=VALUE ...]``: the bundled GRPO trainer.
 
-``polyreward train CONFIG --evaluate PROMPTS.jsonl [--model DIR]`` scores a model instead of training it.
+``polyreward train CONFIG --evaluate PROMPTS.jsonl [--model DIR] [--limit N] [--batch-size B]`` scores a model
+instead of training it. ``--set`` replaces any key of the config's ``train:`` section (the value is read as YAML:
+``--set prompts_per_step=4 --set bf16=false --set device=cpu``), for training and evaluation alike.
 """
 
 from __future__ import annotations
@@ -20,6 +22,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--evaluate", metavar="JSONL", default=None,
                         help="instead of training: score one greedy completion per prompt of JSONL with the config's rewards")
     parser.add_argument("--model", default=None, help="with --evaluate: the model folder to score (default: train.model)")
+    parser.add_argument("--limit", type=int, default=None, help="with --evaluate: score only the first N prompts")
+    parser.add_argument("--batch-size", type=int, default=64, help="with --evaluate: prompts decoded together (default 64)")
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
+                        help="replace train.KEY with VALUE (read as YAML); repeatable")
+
+
+def parse_overrides(items: list[str]) -> dict:
+    """``["prompts_per_step=4", "bf16=false"]`` -> ``{"prompts_per_step": 4, "bf16": False}``; ConfigError if malformed."""
+    import yaml
+
+    overrides = {}
+    for item in items:
+        key, sep, value = item.partition("=")
+        if not sep or not key.strip():
+            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. --set prompts_per_step=4")
+        try:
+            overrides[key.strip()] = yaml.safe_load(value) if value.strip() else None
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"--set {item!r}: the value is not valid YAML ({exc})") from None
+    return overrides
 
 
 def run(args: argparse.Namespace) -> int:
@@ -32,7 +54,7 @@ def run(args: argparse.Namespace) -> int:
         return _evaluate(args)
     try:
         result = train(args.config, max_steps=args.max_steps, output_dir=args.output_dir, resume=args.resume,
-                       progress=not args.no_progress)
+                       progress=not args.no_progress, overrides=parse_overrides(args.overrides))
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
@@ -49,7 +71,8 @@ def _evaluate(args: argparse.Namespace) -> int:
     from polyreward.trainer.evaluate import evaluate
 
     try:
-        summary = evaluate(args.config, model=args.model, dataset=args.evaluate)
+        summary = evaluate(args.config, model=args.model, dataset=args.evaluate, limit=args.limit, batch_size=args.batch_size,
+                           overrides=parse_overrides(args.overrides))
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
