@@ -9,6 +9,7 @@ from __future__ import annotations
 import json
 import math
 import shutil
+from pathlib import Path
 
 import pytest
 import yaml
@@ -299,3 +300,37 @@ def test_bad_set_overrides_are_refused_naming_the_key(tiny_qwen2_dir, prompts_fi
     assert cli_main(["train", str(config_path), "--no-progress", *args]) == 2
     assert message in capsys.readouterr().err
     assert not (tmp_path / "o").exists()
+
+
+class _Payload:
+    """Unpickling this would run ``os.system``: a checkpoint must never do that when loaded."""
+
+    def __reduce__(self):
+        import os
+
+        return (os.system, ("touch /tmp/polyreward-pwned",))
+
+
+def test_trainer_state_is_loaded_without_unpickling_code(tmp_path):
+    import numpy as np
+
+    from polyreward.trainer.checkpoint import STATE_FILE, _plain, capture_rng, restore_rng
+
+    # a state like the trainer writes (numpy RNG, combiner state with numpy values) loads with weights_only
+    np.random.seed(3)
+    state = {"step": 1, "rng": capture_rng(), "combiner": _plain({"ema": np.float64(0.5), "history": np.arange(3), "n": [np.int64(2)]})}
+    torch.save(state, tmp_path / STATE_FILE)
+    loaded = load_trainer_state(tmp_path)
+    assert loaded["combiner"] == {"ema": 0.5, "history": [0, 1, 2], "n": [2]}
+    expected = np.random.rand(3)
+    np.random.seed(99)
+    restore_rng(loaded["rng"])
+    assert np.array_equal(np.random.rand(3), expected)
+
+    # a file holding code is refused, and the code does not run
+    marker = Path("/tmp/polyreward-pwned")
+    marker.unlink(missing_ok=True)
+    torch.save({"step": 1, "combiner": _Payload()}, tmp_path / STATE_FILE)
+    with pytest.raises(ValueError, match="holds objects other than tensors.*trusted_checkpoint=True"):
+        load_trainer_state(tmp_path)
+    assert not marker.exists()

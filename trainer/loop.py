@@ -145,12 +145,13 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
 
 def train(config: Config | dict | str | Path, *, max_steps: int | None = None, output_dir: str | Path | None = None,
           resume: bool = False, progress: bool = True, rewards: RewardSet | None = None, combiner: Any = None,
-          overrides: dict[str, Any] | None = None) -> TrainResult:
+          overrides: dict[str, Any] | None = None, trusted_checkpoint: bool = False) -> TrainResult:
     """Train the configured model; ``config`` is a YAML path, a mapping or a parsed :class:`~polyreward.config.Config`.
 
     ``max_steps`` / ``output_dir`` and ``overrides`` (any ``train:`` keys) replace the file's values; ``resume``
-    continues from the newest checkpoint in the output folder. ``rewards`` / ``combiner`` replace what the
-    config would build (handy from Python).
+    continues from the newest checkpoint in the output folder (its ``trainer_state.pt`` is read without
+    unpickling code; ``trusted_checkpoint=True`` allows arbitrary objects, for your own files only).
+    ``rewards`` / ``combiner`` replace what the config would build (handy from Python).
     """
     if isinstance(config, dict):
         config = parse_config(config)
@@ -184,7 +185,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
     start = 0
     if checkpoint is not None:
-        state = load_trainer_state(checkpoint)
+        state = load_trainer_state(checkpoint, trusted=trusted_checkpoint)
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         combiner.load_state_dict(state["combiner"])
