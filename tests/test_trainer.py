@@ -334,3 +334,19 @@ def test_trainer_state_is_loaded_without_unpickling_code(tmp_path):
     with pytest.raises(ValueError, match="holds objects other than tensors.*trusted_checkpoint=True"):
         load_trainer_state(tmp_path)
     assert not marker.exists()
+
+
+def test_peak_memory_is_per_step_on_cpu():
+    import numpy as np
+
+    from polyreward.trainer.metrics import peak_memory_mb, reset_peak_memory
+
+    cpu = torch.device("cpu")
+    big = np.ones(100 * 2**20 // 8)  # 100 MB touched
+    high = peak_memory_mb(cpu)
+    del big
+    reset_peak_memory(cpu)
+    low = peak_memory_mb(cpu)
+    assert high > 0 and low > 0
+    if Path("/proc/self/clear_refs").exists():  # Linux: the high-water mark restarts
+        assert low < high - 50

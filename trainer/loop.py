@@ -34,7 +34,7 @@ from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
 from polyreward.trainer.loss import clipped_surrogate_loss
-from polyreward.trainer.metrics import MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reward_metrics
+from polyreward.trainer.metrics import MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_metrics
 from polyreward.trainer.policy import Rollouts, autocast, build_sampler, load_policy, token_logps
 from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
 
@@ -200,8 +200,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
     with ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
         for step in range(start, train_cfg.max_steps):
-            if device.type == "cuda":
-                torch.cuda.reset_peak_memory_stats(device)
+            reset_peak_memory(device)
             t_start = time.perf_counter()
 
             # 1. sample G completions for each prompt of this step

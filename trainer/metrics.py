@@ -11,7 +11,7 @@ Every row has a ``step`` column (what ``polyreward report`` plots against) and:
 * ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
 * ``completions/mean_length|min_length|max_length|terminated``;
 * ``time/step|generation|scoring|update`` (seconds), ``tokens_per_second`` (generated completion tokens
-  per second of the whole step) and ``peak_memory_mb`` (CUDA max allocated; on CPU the process's peak RSS).
+  per second of the whole step) and ``peak_memory_mb`` (the step's peak: CUDA max allocated; on CPU the process's peak RSS, reset each step on Linux).
 """
 
 from __future__ import annotations
@@ -73,11 +73,29 @@ def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.nda
     return row
 
 
+def reset_peak_memory(device: torch.device) -> None:
+    """Start a new peak: CUDA's allocator statistics, or on Linux the process's RSS high-water mark
+    (writing 5 to /proc/self/clear_refs resets VmHWM); elsewhere the CPU peak is the process's lifetime peak."""
+    if device.type == "cuda":
+        torch.cuda.reset_peak_memory_stats(device)
+        return
+    try:
+        with open("/proc/self/clear_refs", "w") as handle:
+            handle.write("5")
+    except OSError:
+        pass
+
+
 def peak_memory_mb(device: torch.device) -> float:
+    """Peak since the last :func:`reset_peak_memory`: CUDA max allocated, or the process's peak RSS on CPU."""
     if device.type == "cuda":
         return torch.cuda.max_memory_allocated(device) / 2**20
-    peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
-    return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
+    try:
+        with open("/proc/self/status") as handle:
+            return next(int(line.split()[1]) for line in handle if line.startswith("VmHWM:")) / 2**10
+    except (OSError, StopIteration, ValueError):
+        peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
+        return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
 
 
 class MetricsLog:
