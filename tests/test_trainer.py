@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 import shutil
 from pathlib import Path
 
@@ -183,9 +184,9 @@ def test_defaults_follow_trl():
 
 def test_missing_reference_column_and_bad_jsonl_are_clear(tiny_qwen2_dir, tmp_path):
     data = tmp_path / "p.jsonl"
-    data.write_text('{"prompt": "hi"}\n', encoding="utf-8")
+    data.write_text('{"prompt": "hi", "answer": "a"}\n\n{"prompt": "hi"}\n', encoding="utf-8")
     config = _config(tiny_qwen2_dir, data, tmp_path / "o")
-    with pytest.raises(ConfigError, match=r"row 0 .* lacks column\(s\) \['answer'\]"):
+    with pytest.raises(ConfigError, match=r"p.jsonl line 3 lacks column\(s\) \['answer'\]"):
         train(config, progress=False)
     data.write_text('{"prompt": "hi", "answer": "a"}\n{"prompt": oops}\n', encoding="utf-8")
     with pytest.raises(ConfigError, match="line 2: invalid JSON"):
@@ -350,3 +351,18 @@ def test_peak_memory_is_per_step_on_cpu():
     assert high > 0 and low > 0
     if Path("/proc/self/clear_refs").exists():  # Linux: the high-water mark restarts
         assert low < high - 50
+
+
+@pytest.mark.parametrize("prompt, message", [
+    (5, "line 2, column 'prompt': a prompt must be a string or a list of chat messages, got int"),
+    ([], "line 2, column 'prompt': the chat-message list is empty"),
+    ([{"content": "hi"}], "line 2, column 'prompt': chat message 0 must be an object with 'role' and 'content'"),
+    (["hi"], "chat message 0 must be an object"),
+])
+def test_bad_prompts_are_refused_before_the_model_loads(tiny_qwen2_dir, tmp_path, prompt, message):
+    data = tmp_path / "p.jsonl"
+    data.write_text(json.dumps({"prompt": "ok", "answer": "a"}) + "\n" + json.dumps({"prompt": prompt, "answer": "a"}) + "\n",
+                    encoding="utf-8")
+    with pytest.raises(ConfigError, match=re.escape(message)):
+        train(_config(tiny_qwen2_dir, data, tmp_path / "o"), progress=False)
+    assert not (tmp_path / "o" / "metrics.jsonl").exists()

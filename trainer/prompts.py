@@ -27,12 +27,17 @@ from polyreward.trainer.config import DatasetSpec
 
 def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
     """Rows of a JSONL file; a bad line raises :class:`ConfigError` naming the file and line."""
+    return _read_jsonl_lines(path)[0]
+
+
+def _read_jsonl_lines(path: str | Path) -> tuple[list[dict[str, Any]], list[int]]:
+    """Rows of a JSONL file and the (1-based) line each came from."""
     path = Path(path)
     try:
         lines = path.read_text(encoding="utf-8").splitlines()
     except OSError as exc:
         raise ConfigError(f"train.dataset.path: cannot read {path}: {exc.strerror or exc}") from None
-    rows = []
+    rows, numbers = [], []
     for number, line in enumerate(lines, start=1):
         if not line.strip():
             continue
@@ -43,7 +48,22 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
         if not isinstance(row, dict):
             raise ConfigError(f"{path} line {number}: each line must be a JSON object, got {type(row).__name__}")
         rows.append(row)
-    return rows
+        numbers.append(number)
+    return rows, numbers
+
+
+def prompt_problem(prompt: Any) -> str | None:
+    """Why ``prompt`` cannot be rendered (None when it can): a string, or a list of ``{role, content}`` messages."""
+    if isinstance(prompt, str):
+        return None
+    if isinstance(prompt, list) and prompt:
+        for index, message in enumerate(prompt):
+            if not isinstance(message, dict) or not isinstance(message.get("role"), str) or "content" not in message:
+                return f"chat message {index} must be an object with 'role' and 'content', got {json.dumps(message, default=str)[:80]}"
+        return None
+    if isinstance(prompt, list):
+        return "the chat-message list is empty"
+    return f"a prompt must be a string or a list of chat messages, got {type(prompt).__name__}"
 
 
 def _from_loader(name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
@@ -64,16 +84,23 @@ def _from_loader(name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
 
 def load_rows(spec: DatasetSpec, prompt_column: str, needed_columns: Sequence[str]) -> list[dict[str, Any]]:
     """All prompt rows, checked up front: every row has the prompt and the columns the rewards read."""
-    rows = read_jsonl(spec.path) if spec.path is not None else _from_loader(spec.loader, spec.args)
+    if spec.path is not None:
+        rows, numbers = _read_jsonl_lines(spec.path)
+        where = [f"{spec.path} line {n}" for n in numbers]
+    else:
+        rows = _from_loader(spec.loader, spec.args)
+        where = [f"loader {spec.loader} row {i}" for i in range(len(rows))]
     if spec.limit is not None:
         rows = rows[: spec.limit]
-    source = spec.path or f"loader {spec.loader}"
     if not rows:
-        raise ConfigError(f"train.dataset: {source} holds no rows")
-    for index, row in enumerate(rows):
+        raise ConfigError(f"train.dataset: {spec.path or f'loader {spec.loader}'} holds no rows")
+    for row, place in zip(rows, where):
         missing = [c for c in (prompt_column, *needed_columns) if c not in row]
         if missing:
-            raise ConfigError(f"train.dataset: row {index} of {source} lacks column(s) {missing}; it has {sorted(row)}")
+            raise ConfigError(f"train.dataset: {place} lacks column(s) {missing}; it has {sorted(row)}")
+        problem = prompt_problem(row[prompt_column])
+        if problem:
+            raise ConfigError(f"train.dataset: {place}, column {prompt_column!r}: {problem}")
     return rows
 
 
@@ -96,10 +123,10 @@ def render_prompt(prompt: Any, tokenizer: Any, use_chat_template: bool, system_p
     """The text fed to the model: the chat template with a generation prompt when there is one, else the raw text."""
     if isinstance(prompt, str):
         messages = [{"role": "user", "content": prompt}]
-    elif isinstance(prompt, Sequence):
+    elif prompt_problem(prompt) is None:
         messages = [dict(m) for m in prompt]
     else:
-        raise ConfigError(f"a prompt must be a string or a list of chat messages, got {type(prompt).__name__}")
+        raise ConfigError(prompt_problem(prompt))
     if system_prompt and not any(m.get("role") == "system" for m in messages):
         messages.insert(0, {"role": "system", "content": system_prompt})
     if use_chat_template and getattr(tokenizer, "chat_template", None):
