@@ -22,7 +22,7 @@ from pathlib import Path
 from typing import Any
 
 import yaml
-from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator
+from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from polyreward import registry
 from polyreward.schema import ColumnMap
@@ -81,6 +81,8 @@ class Config(BaseModel):
     rewards: list[RewardEntry] = Field(min_length=1)
     combiner: CombinerEntry | None = None
     train: dict[str, Any] | None = None
+    # the folder of the YAML file it was read from (load_config); relative ``*_file`` reward paths resolve there
+    _base_dir: Path | None = PrivateAttr(default=None)
 
     @field_validator("combiner", mode="before")
     @classmethod
@@ -100,7 +102,7 @@ class Config(BaseModel):
         rewards = []
         for i, entry in enumerate(self.rewards):
             cls = registry.reward_class(entry.type)
-            kwargs = entry.params
+            kwargs = {key: self._resolve_file(value) if key.endswith("_file") else value for key, value in entry.params.items()}
             if "pool" in inspect.signature(cls.__init__).parameters:
                 if pool is None:
                     pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
@@ -112,6 +114,14 @@ class Config(BaseModel):
             except (TypeError, ValueError, KeyError) as exc:
                 raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
         return RewardSet(rewards)
+
+    def _resolve_file(self, value: Any) -> Any:
+        """A relative path is read from the config file's folder; if only the working directory holds it
+        (configs written before this rule, e.g. ``examples/rubric/rubric.json`` run from the repository root), from there."""
+        if self._base_dir is None or not isinstance(value, str) or not value or Path(value).expanduser().is_absolute():
+            return value
+        beside_config = self._base_dir / value
+        return str(beside_config) if beside_config.exists() or not Path(value).exists() else value
 
     def build_combiner(self, name: str | None = None, **overrides: Any):
         """Instantiate the configured combiner (or ``name``); None when neither is given."""
@@ -210,4 +220,6 @@ def load_config(path: str | Path) -> Config:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         raise ConfigError(yaml_error_message(path, exc)) from None
-    return parse_config(data if data is not None else {}, source=str(path))
+    config = parse_config(data if data is not None else {}, source=str(path))
+    config._base_dir = path.parent
+    return config

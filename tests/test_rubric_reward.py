@@ -285,3 +285,32 @@ def test_rewards_with_model_judges_pickle(tiny_qwen2_dir):
 )
 def test_conversation_of(prompt, expected):
     assert conversation_of(prompt) == expected
+
+
+def test_rubric_file_is_read_beside_the_config_from_any_working_directory(tmp_path, monkeypatch):
+    import shutil
+
+    from polyreward.config import load_config
+
+    folder = tmp_path / "configs"
+    folder.mkdir()
+    shutil.copy2(EXAMPLE / "rubric.json", folder / "my_rubric.json")
+    (folder / "config.yaml").write_text("rewards:\n  - {name: hb, type: rubric, rubric_file: my_rubric.json, judge: {type: rules}}\n",
+                                        encoding="utf-8")
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)
+    reward = load_config(folder / "config.yaml").build_rewards().rewards[0]
+    assert Path(reward.rubric_file) == folder / "my_rubric.json" and reward.shared_rubric
+
+    # a path that exists only from the working directory (the pre-existing convention) still works
+    monkeypatch.chdir(tmp_path)
+    (folder / "config.yaml").write_text("rewards:\n  - {name: hb, type: rubric, rubric_file: configs/my_rubric.json, judge: {type: rules}}\n",
+                                        encoding="utf-8")
+    reward = load_config(folder / "config.yaml").build_rewards().rewards[0]
+    assert reward.rubric_file == "configs/my_rubric.json" and reward.shared_rubric
+    # and a missing file still fails loudly, naming the reward
+    (folder / "config.yaml").write_text("rewards:\n  - {name: hb, type: rubric, rubric_file: nope.json, judge: {type: rules}}\n",
+                                        encoding="utf-8")
+    with pytest.raises(ConfigError, match=r"rewards\[0\] \(hb, type rubric\): rubric_file: cannot read rubric file"):
+        load_config(folder / "config.yaml").build_rewards()
