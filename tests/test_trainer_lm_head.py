@@ -79,14 +79,12 @@ def test_bf16_autocast_runs_the_head_in_bf16_like_lm_head_under_autocast():
 
 
 # ----------------------------------------------------------------------------------------- on a real model
-@pytest.fixture(scope="module")
-def policy(tiny_qwen2_dir):
-    return load_policy(str(tiny_qwen2_dir), torch.device("cpu"))
-
-
-def test_token_logps_chunked_equals_whole_logits_on_the_tiny_qwen2(policy):
-    """Values, entropies and every parameter's gradient (the tied embedding included), with left padding."""
-    model, tokenizer = policy
+@pytest.mark.parametrize("model_fixture", ["tiny_qwen2_dir", "tiny_gpt2_dir"])
+def test_token_logps_chunked_equals_whole_logits_on_real_architectures(request, model_fixture):
+    """Values, entropies and every parameter's gradient (the tied embedding included), with left padding;
+    Qwen2 (rotary positions) and GPT-2 (learned absolute positions, ``transformer`` base model)."""
+    model, tokenizer = load_policy(str(request.getfixturevalue(model_fixture)), torch.device("cpu"))
+    model.eval()  # GPT-2 has dropout: two forwards in train mode differ whatever the head does
     assert supports_chunked_head(model)
     encoded = tokenizer(["Hi", "Write a long sentence about the weather"], return_tensors="pt", padding=True)
     completion = torch.randint(100, 5000, (2, 6), generator=torch.Generator().manual_seed(3))

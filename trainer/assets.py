@@ -20,6 +20,7 @@ import shutil
 from pathlib import Path
 
 QWEN2_VOCAB = "ggml-vocab-qwen2.gguf"
+GPT2_VOCAB = "ggml-vocab-gpt-2.gguf"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
 
 
@@ -32,15 +33,16 @@ def _offline() -> None:
     os.environ.setdefault("TRANSFORMERS_OFFLINE", "1")
 
 
-def qwen2_vocab_dir() -> Path:
-    """Folder holding ``ggml-vocab-qwen2.gguf``; a clear error says how to get it when missing."""
+def qwen2_vocab_dir(vocab_file: str = QWEN2_VOCAB) -> Path:
+    """Folder holding the vocab-only GGUF ``vocab_file`` (Qwen2 by default, or GPT-2's); a clear error says
+    how to get it when missing (``scripts/install_dev.sh`` extracts both)."""
     folder = cache_dir() / "vocab"
-    if not (folder / QWEN2_VOCAB).exists():
+    if not (folder / vocab_file).exists():
         raise FileNotFoundError(
-            f"{folder / QWEN2_VOCAB} is missing. Extract it once from the llama-cpp-python sdist:\n"
+            f"{folder / vocab_file} is missing. Extract it once from the llama-cpp-python sdist:\n"
             "  pip download --no-deps --no-binary :all: -d /tmp/dl llama-cpp-python==0.3.36\n"
             f"  mkdir -p {folder} && tar xzf /tmp/dl/llama_cpp_python-0.3.36.tar.gz -C {folder} "
-            "--strip-components=4 --wildcards '*/vendor/llama.cpp/models/ggml-vocab-qwen2.gguf'"
+            f"--strip-components=4 --wildcards '*/vendor/llama.cpp/models/{vocab_file}'"
         )
     return folder
 
@@ -74,6 +76,30 @@ def tiny_qwen2(out: str | Path | None = None, hidden_size: int = 64, layers: int
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tok.save_pretrained(tmp)
     Qwen2ForCausalLM(cfg).save_pretrained(tmp)
+    return _finish(tmp, out)
+
+
+def tiny_gpt2(out: str | Path | None = None, hidden_size: int = 64, layers: int = 2, seed: int = 0) -> Path:
+    """A random 2-layer GPT-2 with the real GPT-2 BPE tokenizer (50,257 entries, no chat template); built once.
+
+    The tokenizer comes from llama.cpp's vocab-only ``ggml-vocab-gpt-2.gguf`` and gives GPT-2's own ids
+    ("Hello world!" -> [15496, 995, 0]). Without a chat template the trainer feeds prompts as raw text.
+    """
+    _offline()
+    out = Path(out) if out is not None else cache_dir() / f"tiny-gpt2-h{hidden_size}-l{layers}-s{seed}"
+    if (out / "config.json").exists():
+        return out
+    import torch
+    from transformers import AutoTokenizer, GPT2Config, GPT2LMHeadModel
+
+    tok = AutoTokenizer.from_pretrained(str(qwen2_vocab_dir(GPT2_VOCAB)), gguf_file=GPT2_VOCAB)
+    tok.pad_token = tok.eos_token  # <|endoftext|>, as GPT-2 has no pad token
+    cfg = GPT2Config(vocab_size=len(tok), n_positions=1024, n_embd=hidden_size, n_layer=layers, n_head=4,
+                     bos_token_id=tok.bos_token_id, eos_token_id=tok.eos_token_id, pad_token_id=tok.pad_token_id)
+    torch.manual_seed(seed)
+    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
+    tok.save_pretrained(tmp)
+    GPT2LMHeadModel(cfg).save_pretrained(tmp)
     return _finish(tmp, out)
 
 
@@ -157,10 +183,10 @@ def random_init(folder: str | Path, seed: int = 0) -> Path:
 
 def resolve_model(name_or_path: str) -> Path:
     """A local model directory for ``name_or_path``: an existing folder, or one of the built-in asset
-    names ``tiny-qwen2``, ``smollm2-135m`` and ``smollm2-135m-random`` (SmolLM2's architecture and
+    names ``tiny-qwen2``, ``tiny-gpt2``, ``smollm2-135m`` and ``smollm2-135m-random`` (SmolLM2's architecture and
     tokenizer, random weights). A folder with a ``config.json`` but no weight file gets random weights
     (:func:`random_init`, seed 0). Hub ids are refused (nothing is downloaded)."""
-    builders = {"tiny-qwen2": tiny_qwen2, "smollm2-135m": smollm2_135m,
+    builders = {"tiny-qwen2": tiny_qwen2, "tiny-gpt2": tiny_gpt2, "smollm2-135m": smollm2_135m,
                 "smollm2-135m-random": lambda: random_init(smollm2_architecture())}
     if name_or_path in builders:
         return builders[name_or_path]()

@@ -95,6 +95,7 @@ class TrainConfig(BaseModel):
     seed: int = 0
     bf16: bool | None = None  # None: bf16 autocast on CUDA, fp32 on CPU (CPUs without AMX gain nothing)
     gradient_checkpointing: bool = False
+    disable_dropout: bool = False  # as TRL's GRPOConfig: set every dropout probability to 0 (policy and reference)
     # LM head over this many tokens at a time, recomputed in the backward pass, so no (tokens x vocabulary)
     # logits are kept (trainer/lm_head.py); 0 = the whole completion's float32 logits at once
     lm_head_chunk_tokens: int = Field(default=1024, ge=0)

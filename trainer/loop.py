@@ -63,6 +63,13 @@ def _linear_schedule(total: int, warmup: int):
     return factor
 
 
+def _disable_dropout(model) -> None:
+    """Every ``nn.Dropout`` to p = 0 (TRL's ``disable_dropout_in_model``); attention dropout reads the same modules."""
+    for module in model.modules():
+        if isinstance(module, torch.nn.Dropout):
+            module.p = 0.0
+
+
 def _score(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int):
     """Score the completions as TRL would: chat prompts get conversational completions
     ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added."""
@@ -178,6 +185,9 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     if train_cfg.beta > 0:  # the frozen initial policy, even when resuming
         ref_model, _ = load_policy(model_path, device)
         ref_model.eval().requires_grad_(False)
+    if train_cfg.disable_dropout:
+        for module in [model, *([ref_model] if ref_model is not None else [])]:
+            _disable_dropout(module)
     optimizer = torch.optim.AdamW(model.parameters(), lr=train_cfg.learning_rate, weight_decay=train_cfg.weight_decay)
     total_updates = train_cfg.max_steps * train_cfg.num_iterations
     schedule = _linear_schedule(total_updates, train_cfg.warmup_steps) if train_cfg.lr_scheduler == "linear" else (lambda _: 1.0)
