@@ -406,3 +406,29 @@ def test_disable_dropout_makes_train_mode_log_probabilities_repeatable(tiny_gpt2
         assert model.training and torch.equal(token_logps(model, ids, mask, 4, 1.0)[0], token_logps(model, ids, mask, 4, 1.0)[0])
     result = train(_config(tiny_gpt2_dir, prompts_file, tmp_path / "o", disable_dropout=True, max_steps=1), progress=False)
     assert all(m.p == 0.0 for m in result.model.modules() if isinstance(m, torch.nn.Dropout))
+
+
+@register_reward
+class FailsOnOddLength(RolloutReward):
+    """Raises on odd-length completions (a reward bug), scores 1 otherwise."""
+
+    type_name = "test_fails_on_odd_length"
+
+    def score_rollout(self, completion: str, row) -> Scored:
+        if len(completion) % 2:
+            raise RuntimeError("odd length")
+        return Scored(1.0)
+
+
+def test_a_failing_reward_is_reported_and_training_goes_on(tiny_qwen2_dir, prompts_file, tmp_path, capsys):
+    config = _config(tiny_qwen2_dir, prompts_file, tmp_path / "o", max_steps=2)
+    config["rewards"].append({"name": "fragile", "type": "test_fails_on_odd_length"})
+    result = train(config, progress=False)
+    assert result.step == 2 and all(math.isfinite(r["loss"]) for r in result.metrics)
+    for row in result.metrics:
+        assert 0.0 <= row["reward/fragile/errors"] <= 1.0 and row["reward/has_e/errors"] == 0.0
+        assert row["reward/fragile/errors"] == pytest.approx(1.0 - row["reward/fragile/applicable"])
+    assert sum(r["reward/fragile/errors"] for r in result.metrics) > 0  # seeded: some completions have odd length
+    printed = capsys.readouterr().err
+    assert "reward 'fragile' gave no score for" in printed and "RuntimeError: odd length" in printed
+    assert printed.count("RuntimeError: odd length") == 1  # each reason once per run

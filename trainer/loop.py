@@ -34,7 +34,8 @@ from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
 from polyreward.trainer.loss import clipped_surrogate_loss
-from polyreward.trainer.metrics import MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_metrics
+from polyreward.trainer.metrics import (ErrorReporter, MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory,
+                                        reward_errors, reward_metrics)
 from polyreward.trainer.policy import Rollouts, autocast, build_sampler, load_policy, token_logps
 from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
 
@@ -207,6 +208,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     log = MetricsLog(out / "metrics.jsonl", resume_step=start if checkpoint is not None else None)
     result = TrainResult(out, start, model=model)
     G = train_cfg.num_generations
+    errors = ErrorReporter()
 
     with ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
         for step in range(start, train_cfg.max_steps):
@@ -233,8 +235,10 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
             # 5. log and checkpoint
             lengths = rollouts.lengths.float()
+            error_shares, error_reasons = reward_errors(scores.names, scores.scores, scores.reasons)
+            errors.report(step + 1, error_reasons, len(rollouts.texts))
             row = {"step": step + 1, **update, "learning_rate": lr,
-                   **reward_metrics(scores.names, scores.weights, scores.scores, groups),
+                   **reward_metrics(scores.names, scores.weights, scores.scores, groups), **error_shares,
                    **advantage_metrics(advantages, scores.scores, groups, scores.weights, scores.names),
                    "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
                    "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),

@@ -20,6 +20,7 @@ import json
 import math
 import resource
 import sys
+from collections import Counter
 from pathlib import Path
 from typing import Any
 
@@ -52,6 +53,41 @@ def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, gr
     constant = [np.nanstd(total[groups == g]) == 0 if np.isfinite(total[groups == g]).any() else True for g in np.unique(groups)]
     row["frac_reward_zero_std"] = float(np.mean(constant))
     return row
+
+
+def reward_errors(names: list[str], scores: np.ndarray, reasons: dict[str, list[str]]) -> tuple[dict[str, float], dict[str, Counter]]:
+    """Share of rollouts each reward failed on (NaN with an ``error: ...`` / ``timeout`` reason, not a mere
+    "not applicable") as ``reward/<name>/errors``, and a count of those reasons per reward."""
+    row: dict[str, float] = {}
+    counts: dict[str, Counter] = {}
+    for k, name in enumerate(names):
+        failed = Counter(reason for value, reason in zip(scores[:, k], reasons.get(name, []))
+                         if math.isnan(value) and reason and reason.startswith(("error", "timeout")))
+        row[f"reward/{name}/errors"] = sum(failed.values()) / max(scores.shape[0], 1)
+        if failed:
+            counts[name] = failed
+    return row, counts
+
+
+class ErrorReporter:
+    """Prints each new reason a reward failed for (to stderr, at most ``limit`` lines per run)."""
+
+    def __init__(self, limit: int = 20) -> None:
+        self.seen: set[tuple[str, str]] = set()
+        self.limit, self.printed = limit, 0
+
+    def report(self, step: int, counts: dict[str, Counter], rollouts: int) -> None:
+        for name, reasons in counts.items():
+            for reason, count in reasons.most_common():
+                if (name, reason) in self.seen or self.printed > self.limit:
+                    continue
+                self.seen.add((name, reason))
+                self.printed += 1
+                if self.printed > self.limit:
+                    print(f"step {step}: further reward errors are not printed (see reward/<name>/errors in metrics.jsonl)",
+                          file=sys.stderr)
+                    return
+                print(f"step {step}: reward {name!r} gave no score for {count}/{rollouts} rollouts: {reason}", file=sys.stderr)
 
 
 def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray, weights: np.ndarray,
