@@ -106,7 +106,7 @@ def test_two_step_run_via_cli_writes_metrics_and_checkpoint(tiny_qwen2_dir, prom
     assert (tmp_path / "report" / "report.html").exists()
 
 
-def test_resume_reproduces_the_uninterrupted_run(tiny_qwen2_dir, prompts_file, tmp_path):
+def test_resume_reproduces_the_uninterrupted_run(tiny_qwen2_dir, prompts_file, tmp_path, capsys):
     # KL to the reference, two iterations per batch (importance ratios) and two micro-batches: every path of the update.
     knobs = dict(max_steps=2, save_steps=1, beta=0.1, num_iterations=2, gradient_accumulation_steps=2, loss_type="grpo",
                  epsilon_high=0.28, learning_rate=3e-3)
@@ -119,6 +119,7 @@ def test_resume_reproduces_the_uninterrupted_run(tiny_qwen2_dir, prompts_file, t
     shutil.copy(tmp_path / "full" / "metrics.jsonl", resumed_dir / "metrics.jsonl")
     resumed = train(_config(tiny_qwen2_dir, prompts_file, resumed_dir, **knobs), progress=False, resume=True)
     assert resumed.step == 2 and [r["step"] for r in resumed.metrics] == [2]
+    assert "train settings differ" not in capsys.readouterr().err  # only output_dir changed
 
     a, b = full.metrics[-1], resumed.metrics[-1]
     for key in ("loss", "kl", "entropy", "reward", "grad_norm", "advantage/std", "completions/mean_length"):
@@ -432,3 +433,14 @@ def test_a_failing_reward_is_reported_and_training_goes_on(tiny_qwen2_dir, promp
     printed = capsys.readouterr().err
     assert "reward 'fragile' gave no score for" in printed and "RuntimeError: odd length" in printed
     assert printed.count("RuntimeError: odd length") == 1  # each reason once per run
+
+
+def test_resuming_with_other_settings_says_which_keys_differ(tiny_qwen2_dir, prompts_file, tmp_path, capsys):
+    out = tmp_path / "run"
+    train(_config(tiny_qwen2_dir, prompts_file, out, max_steps=1), progress=False)
+    capsys.readouterr()
+    resumed = train(_config(tiny_qwen2_dir, prompts_file, out, max_steps=2, seed=5, learning_rate=2e-3, save_steps=1),
+                    progress=False, resume=True)
+    assert resumed.step == 2
+    err = capsys.readouterr().err
+    assert "train settings differ from the checkpoint's (learning_rate: 0.001 -> 0.002; seed: 0 -> 5)" in err

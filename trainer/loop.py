@@ -20,6 +20,7 @@ from __future__ import annotations
 
 import math
 import random
+import sys
 import time
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -62,6 +63,20 @@ def _linear_schedule(total: int, warmup: int):
         return max(0.0, (total - update) / max(1, total - warmup))
 
     return factor
+
+
+# keys that may change between a run and its resumption without changing what the next steps compute
+_RESUME_FREE_KEYS = {"max_steps", "output_dir", "logging_steps", "save_steps", "device", "decode", "lm_head_chunk_tokens",
+                     "vllm_gpu_memory_utilization", "gradient_checkpointing"}
+
+
+def _warn_if_config_changed(saved: dict[str, Any], current: dict[str, Any], checkpoint: Path) -> None:
+    """Resuming with other settings is allowed but is no longer an exact continuation: say which keys differ."""
+    changed = [f"{key}: {saved[key]!r} -> {current.get(key)!r}" for key in sorted(saved)
+               if key not in _RESUME_FREE_KEYS and saved[key] != current.get(key)]
+    if changed:
+        print(f"--resume from {checkpoint}: train settings differ from the checkpoint's ({'; '.join(changed)}); "
+              "the run continues but will not repeat the uninterrupted one", file=sys.stderr)
 
 
 def _disable_dropout(model) -> None:
@@ -197,6 +212,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     start = 0
     if checkpoint is not None:
         state = load_trainer_state(checkpoint, trusted=trusted_checkpoint)
+        _warn_if_config_changed(state.get("train_config") or {}, train_cfg.model_dump(), checkpoint)
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         combiner.load_state_dict(state["combiner"])
