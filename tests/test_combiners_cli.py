@@ -137,3 +137,37 @@ def test_report_for_trainer_metrics(tmp_path):
 def test_report_errors(tmp_path, capsys):
     assert main(["report", str(tmp_path / "missing.jsonl"), "-o", str(tmp_path / "r")]) == 2
     assert "no such file" in capsys.readouterr().err
+
+
+def test_report_overlays_several_training_runs(tmp_path, capsys):
+    """The GDPO and the sum-then-normalise run of one recipe, side by side on the same axes."""
+    import matplotlib.pyplot as plt
+
+    from polyreward.cli import report as report_cli
+
+    paths = []
+    for name, slope in [("medqa_gdpo", 0.02), ("medqa_grpo", 0.01)]:
+        (tmp_path / name).mkdir()
+        path = tmp_path / name / "metrics.jsonl"
+        path.write_text("".join(json.dumps({"step": s, "loss": 1 / (s + 1), "reward/accuracy/mean": slope * s, "reward": slope * s})
+                                + "\n" for s in range(1, 9)))
+        paths.append(str(path))
+    drawn = []
+    original = plt.Axes.plot
+    plt.Axes.plot = lambda ax, *a, **k: drawn.append((ax.get_title(), k.get("label"))) or original(ax, *a, **k)
+    try:
+        assert main(["report", *paths, "-o", str(tmp_path / "cmp")]) == 0
+    finally:
+        plt.Axes.plot = original
+    assert {label for _, label in drawn} == {"medqa_gdpo", "medqa_grpo"}  # labelled by folder name, one line per run
+    assert report_cli._curve_order(["loss", "reward", "reward/accuracy/mean", "kl"])[0] == "reward/accuracy/mean"
+    assert "polyreward report: medqa_gdpo vs medqa_grpo" in (tmp_path / "cmp" / "report.html").read_text()
+    assert main(["report", *paths, "-o", str(tmp_path / "cmp2"), "--labels", "gdpo,grpo"]) == 0
+    capsys.readouterr()
+    assert main(["report", *paths, "-o", str(tmp_path / "cmp3"), "--labels", "only-one"]) == 2
+    assert "--labels needs 2 distinct name(s)" in capsys.readouterr().err
+
+
+def test_report_refuses_several_rollout_files(rollouts, tmp_path, capsys):
+    assert main(["report", str(rollouts), str(rollouts), "-o", str(tmp_path / "r")]) == 2
+    assert "compared only as trainer metrics" in capsys.readouterr().err

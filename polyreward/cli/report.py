@@ -1,10 +1,12 @@
-"""``polyreward report IN -o DIR [--kind auto|rollouts|metrics]``: PNG plots and one self-contained HTML page.
+"""``polyreward report IN [IN ...] -o DIR [--kind auto|rollouts|metrics] [--labels a,b]``: PNG plots and one self-contained HTML page.
 
 - rollouts (a scored rollout file): per-reward distributions, the advantages of several combiners side
   by side on the same data (histograms and advantage vs weighted reward), and their collapse
   diagnostics (table + bar chart).
 - metrics (a trainer metrics JSONL, one row per step with a ``step`` column): one training curve per
-  numeric metric.
+  numeric metric, the per-objective reward means first. Several metrics files (e.g. the GDPO and the
+  sum-then-normalise run of the same recipe) are overlaid on the same axes, one line per run, labelled
+  by ``--labels`` or by each file's folder name.
 
 ``--kind auto`` (default) picks "metrics" when the file has a ``step`` column and no completions. The
 HTML page embeds every PNG as base64, so ``DIR/report.html`` can be mailed on its own.
@@ -24,7 +26,9 @@ PER_FIGURE = 12
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help="scored rollouts or trainer metrics: .jsonl, .parquet or .csv")
+    parser.add_argument("input", nargs="+", help="scored rollouts or trainer metrics: .jsonl, .parquet or .csv "
+                        "(several metrics files: their curves are overlaid)")
+    parser.add_argument("--labels", default=None, help="comma-separated run names for several metrics files (default: folder names)")
     parser.add_argument("-o", "--output", required=True, help="output directory (created)")
     parser.add_argument("--kind", choices=("auto", "rollouts", "metrics"), default="auto")
     parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: numeric columns)")
@@ -120,28 +124,61 @@ def combiner_comparison(frame, rewards, weights, group, names: list[str], direct
     return [advantages_png, collapse_png], summaries
 
 
-def training_curves(frame, directory: Path) -> list[Path]:
+def _curve_order(names: list[str]) -> list[str]:
+    """Per-objective reward means first, then the other reward columns, then everything else (file order)."""
+    def rank(name: str) -> int:
+        if name.startswith("reward/") and name.endswith("/mean"):
+            return 0
+        return 1 if name.startswith("reward") else 2
+
+    return sorted(names, key=rank)  # stable: keeps the file's order within each rank
+
+
+def training_curves(frames, directory: Path) -> list[Path]:
+    """One small plot per numeric metric; ``frames`` is one metrics frame or ``{run label: frame}`` (overlaid)."""
     import pandas as pd
 
     plt = _pyplot()
-    frame = frame.sort_values("step")
-    metrics = [c for c in frame.columns if c != "step" and pd.api.types.is_numeric_dtype(frame[c]) and frame[c].notna().any()]
+    runs = frames if isinstance(frames, dict) else {"": frames}
+    runs = {label: frame.sort_values("step") for label, frame in runs.items()}
+    metrics: list[str] = []
+    for frame in runs.values():
+        metrics += [c for c in frame.columns if c != "step" and c not in metrics and pd.api.types.is_numeric_dtype(frame[c])
+                    and frame[c].notna().any()]
     if not metrics:
         raise ValueError("the metrics file has a 'step' column but no numeric metric columns")
+    metrics = _curve_order(metrics)
     paths = []
     for start in range(0, len(metrics), PER_FIGURE):
         chunk = metrics[start : start + PER_FIGURE]
         rows, cols = _grid(len(chunk))
         fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
         for ax, name in zip(axes.flat, chunk):
-            data = frame[["step", name]].dropna()
-            ax.plot(data["step"], data[name], marker="." if len(data) < 50 else None)
+            for label, frame in runs.items():
+                if name not in frame.columns:
+                    continue
+                data = frame[["step", name]].dropna()
+                ax.plot(data["step"], data[name], marker="." if len(data) < 50 else None, label=label or None)
             ax.set_title(str(name), fontsize=9)
             ax.set_xlabel("step", fontsize=8)
+            if len(runs) > 1:
+                ax.legend(fontsize=7)
         for ax in list(axes.flat)[len(chunk):]:
             ax.axis("off")
         paths.append(_save(fig, directory, f"curves_{start // PER_FIGURE + 1}.png"))
     return paths
+
+
+def run_labels(paths: list[str | Path], labels: list[str] | None = None) -> list[str]:
+    """``labels`` (checked: one per file, distinct), else each file's folder name, else its path."""
+    if labels is not None:
+        if len(labels) != len(paths) or len(set(labels)) != len(labels):
+            raise ValueError(f"--labels needs {len(paths)} distinct name(s), one per metrics file; got {labels}")
+        return labels
+    for candidate in ([Path(p).parent.name or str(p) for p in paths], [Path(p).stem for p in paths], [str(p) for p in paths]):
+        if len(set(candidate)) == len(candidate):
+            return candidate
+    return [f"run {i + 1}" for i in range(len(paths))]
 
 
 def html_page(title: str, sections: list[tuple[str, list[Path], str]]) -> str:
@@ -172,21 +209,33 @@ def summary_table(summaries: dict[str, dict[str, float]]) -> str:
     return f"<table>{head}{body}</table>"
 
 
-def build_report(input_path: str | Path, output_dir: str | Path, kind: str = "auto", rewards=None, weights=None, group=None,
-                 combiners: str = DEFAULT_COMBINERS, title: str | None = None) -> Path:
-    """Write the PNGs and ``report.html`` into ``output_dir``; returns the HTML path."""
+def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards=None, weights=None, group=None,
+                 combiners: str = DEFAULT_COMBINERS, title: str | None = None, labels: list[str] | None = None) -> Path:
+    """Write the PNGs and ``report.html`` into ``output_dir``; returns the HTML path.
+
+    ``input_path`` is one file, or a list of metrics files to overlay (``labels`` names the runs)."""
     from polyreward.cli.advantages import numeric_reward_columns, read_frame
 
-    frame = read_frame(input_path)
+    paths = list(input_path) if isinstance(input_path, (list, tuple)) else [input_path]
+    frames = [read_frame(p) for p in paths]
+    frame, input_path = frames[0], paths[0]
+    kinds = [detect_kind(f) if kind == "auto" else kind for f in frames]
+    if len(paths) > 1 and set(kinds) != {"metrics"}:
+        raise ValueError("several input files are compared only as trainer metrics (each with a 'step' column); "
+                         f"{', '.join(str(p) for p, k in zip(paths, kinds) if k != 'metrics')} is not one")
+    kind = kinds[0]
     directory = Path(output_dir)
     directory.mkdir(parents=True, exist_ok=True)
-    kind = detect_kind(frame) if kind == "auto" else kind
-    title = title or f"polyreward report: {Path(input_path).name}"
     if kind == "metrics":
-        if "step" not in frame.columns:
-            raise ValueError(f"{input_path}: a metrics file needs a 'step' column; columns are {', '.join(map(str, frame.columns))}")
-        sections = [("training curves", training_curves(frame, directory), "")]
+        for path, data in zip(paths, frames):
+            if "step" not in data.columns:
+                raise ValueError(f"{path}: a metrics file needs a 'step' column; columns are {', '.join(map(str, data.columns))}")
+        names = run_labels(paths, labels) if len(paths) > 1 else None
+        runs = dict(zip(names, frames)) if names else frame
+        title = title or f"polyreward report: {' vs '.join(names) if names else Path(input_path).name}"
+        sections = [("training curves", training_curves(runs, directory), "")]
     else:
+        title = title or f"polyreward report: {Path(input_path).name}"
         group = group or ("prompt_id" if "prompt_id" in frame.columns else "prompt")
         if group not in frame.columns:
             raise ValueError(f"group column {group!r} not in {input_path}; use --group-col")
@@ -211,7 +260,8 @@ def run(args: argparse.Namespace) -> int:
         weights = [float(w) for w in args.weights.split(",")] if args.weights else None
         if weights is not None and rewards is not None and len(weights) != len(rewards):
             raise ValueError(f"--weights has {len(weights)} value(s) but --rewards names {len(rewards)} column(s)")
-        page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title)
+        labels = [c.strip() for c in args.labels.split(",")] if args.labels else None
+        page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title, labels)
     except (ValueError, KeyError, FileNotFoundError) as exc:
         print(f"polyreward report: error: {exc}", file=sys.stderr)
         return 2
