@@ -79,6 +79,12 @@ class Reward:
         """Dataset columns this reward reads besides prompt and completion."""
         return ()
 
+    @property
+    def group_columns(self) -> tuple[str, ...]:
+        """Columns whose value groups rollouts this reward scores together (a group-level reward such as OTC's
+        GRPO form needs every row of a group in one call); ``polyreward score`` keeps such groups in one chunk."""
+        return ()
+
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
         raise NotImplementedError
 

@@ -75,6 +75,14 @@ class RewardSet:
             seen.update(dict.fromkeys(reward.columns))
         return tuple(seen)
 
+    @property
+    def group_columns(self) -> tuple[str, ...]:
+        """The group columns of the group-level rewards (see :attr:`Reward.group_columns`), in order."""
+        seen: dict[str, None] = {}
+        for reward in self.rewards:
+            seen.update(dict.fromkeys(getattr(reward, "group_columns", ())))
+        return tuple(seen)
+
     def __len__(self) -> int:
         return len(self.rewards)
 

@@ -128,6 +128,10 @@ class OTCToolEfficiency(Reward):
         reference = self.correct_column if self.correctness == "column" else self.answer_column
         return (reference, self.group_column) if self.form == "grpo" else (reference,)
 
+    @property
+    def group_columns(self) -> tuple[str, ...]:
+        return (self.group_column,) if self.form == "grpo" else ()
+
     def _correct(self, completion: Any, reference: Any) -> tuple[float | None, str]:
         if is_missing(reference):
             return None, "no reference"

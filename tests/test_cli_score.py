@@ -157,7 +157,9 @@ def test_chunks_never_split_a_group():
     rows = [{"g": g} for g in [1, 1, 1, 2, 2, 3, 3, 3, 3, 4]]
     chunks = list(group_aligned((rows[i : i + 2] for i in range(0, len(rows), 2)), "g"))
     assert [r for c in chunks for r in c] == rows
-    assert [[r["g"] for r in c] for c in chunks] == [[1, 1, 1], [2, 2], [3, 3, 3, 3], [4]]
+    assert [[r["g"] for r in c] for c in chunks] == [[1, 1, 1], [2, 2], [3, 3, 3, 3, 4]]  # the last chunk is never cut
+    whole = [{"g": g} for g in [1, 2, 1, 2]]  # not grouped, but one chunk: scored in one call, nothing split
+    assert list(group_aligned(iter([whole]), "g")) == [whole]
     no_group = [{"x": i} for i in range(5)]
     assert list(group_aligned(iter([no_group[:2], no_group[2:]]), "g")) == [no_group[:2], no_group[2:]]
 
@@ -191,3 +193,48 @@ def test_fault_inputs_give_clear_errors_or_are_skipped(tmp_path):
     empty.write_text("\n\n")
     polyreward("score", empty, "--config", cfg, "-o", tmp_path / "o6.jsonl")
     assert (tmp_path / "o6.jsonl").read_text() == ""
+
+
+OTC_CONFIG = """
+columns: {prompt: question, completion: output, group: qid}
+rewards:
+  - {name: otc, type: otc_tool_efficiency, form: grpo, group_column: qid, answer_column: gold}
+"""
+
+
+def _otc_rows(order):
+    """Two groups of three rollouts; correct ones ("<answer>1</answer>") use 1 or 3 tool calls."""
+    calls = {"a": 1, "b": 3, "c": 0}
+    rows = []
+    for qid, kind in order:
+        text = "<tool_call>{}</tool_call>" * calls[kind] + ("<answer>1</answer>" if kind != "c" else "<answer>2</answer>")
+        rows.append({"qid": qid, "question": f"q{qid}", "output": text, "gold": "1"})
+    return rows
+
+
+@pytest.mark.parametrize("grouped", [True, False])
+def test_group_level_rewards_warn_when_the_file_does_not_keep_groups_together(tmp_path, grouped):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(OTC_CONFIG)
+    order = [(1, "a"), (1, "b"), (1, "c"), (2, "a"), (2, "b"), (2, "c")]
+    if not grouped:
+        order = [order[0], order[3], order[1], order[4], order[2], order[5]]  # 1, 2, 1, 2, 1, 2
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in _otc_rows(order)))
+    result = polyreward("score", src, "--config", cfg, "-o", tmp_path / "o.jsonl", "--chunk-size", "2", "--quiet")
+    if grouped:
+        assert "does not keep each group's rows together" not in result.stderr
+    else:
+        assert "warning: qid '1' comes back at data row 3 after other groups" in result.stderr
+        assert "['otc']" in result.stderr and "Sort the file by 'qid'" in result.stderr
+    # one chunk holding the whole file: every group is whole, whatever the order, so no warning
+    whole = polyreward("score", src, "--config", cfg, "-o", tmp_path / "w.jsonl", "--chunk-size", "100", "--quiet")
+    assert "does not keep" not in whole.stderr
+
+
+def test_rewardset_group_columns():
+    from polyreward.rewards.tool_efficiency import OTCToolEfficiency
+    from polyreward.rewardset import RewardSet
+
+    assert RewardSet([OTCToolEfficiency(form="grpo", group_column="qid")]).group_columns == ("qid",)
+    assert RewardSet([OTCToolEfficiency(form="ppo")]).group_columns == ()

@@ -40,15 +40,36 @@ def _fingerprint(path: Path) -> str:
     return digest.hexdigest()
 
 
-def group_aligned(chunks, group_column: str):
+def group_aligned(chunks, group_column: str, on_split=None):
     """Re-cut chunks so no run of consecutive rows with the same group id is split between two chunks.
 
     Group-level rewards (e.g. OTC's minimal call count in a group) see whole groups as long as the
-    file keeps each group's rows together, which rollout files do.
+    file keeps each group's rows together, which rollout files do. With ``on_split``, a group id that
+    comes back in a later chunk (the file is not grouped) is reported once: ``on_split(group_id, row)``,
+    ``row`` being its 0-based position among the rows read.
     """
     carry: list[dict[str, Any]] = []
-    for chunk in chunks:
+    closed: set[str] = set()
+    emitted = 0
+
+    def check(rows: list[dict[str, Any]]) -> None:
+        nonlocal on_split
+        ids = {str(r.get(group_column)) for r in rows if r.get(group_column) is not None}
+        back = ids & closed
+        if back:
+            first = next(i for i, r in enumerate(rows) if str(r.get(group_column)) in back)
+            on_split(str(rows[first].get(group_column)), emitted + first)
+            on_split = None  # once
+        closed.update(ids)
+
+    chunks = iter(chunks)
+    upcoming = next(chunks, None)
+    while upcoming is not None:
+        chunk, upcoming = upcoming, next(chunks, None)
         rows = carry + chunk
+        if upcoming is None:  # the last chunk: nothing left to keep together with
+            carry = rows
+            break
         last = rows[-1].get(group_column)
         cut = len(rows)
         while cut > 0 and last is not None and rows[cut - 1].get(group_column) == last:
@@ -57,9 +78,33 @@ def group_aligned(chunks, group_column: str):
             carry = rows
             continue
         carry = rows[cut:]
+        if on_split is not None:
+            check(rows[:cut])
+        emitted += cut
         yield rows[:cut]
     if carry:
+        if on_split is not None:
+            check(carry)
         yield carry
+
+
+def _group_alignment(rewardset, config):
+    """The column chunks are aligned on (the group-level rewards' group column, else ``columns.group``) and,
+    when some reward scores whole groups, a callback that warns if the file does not keep groups together."""
+    group_columns = rewardset.group_columns
+    if not group_columns:
+        return config.columns.group, None
+    if len(group_columns) > 1:
+        print(f"warning: group-level rewards group by different columns {list(group_columns)}; chunks keep "
+              f"{group_columns[0]!r} groups together only", file=sys.stderr)
+    users = [r.name for r in rewardset if group_columns[0] in getattr(r, "group_columns", ())]
+
+    def warn(group_id: str, row: int) -> None:
+        print(f"warning: {group_columns[0]} {group_id!r} comes back at data row {row + 1} after other groups: the file "
+              f"does not keep each group's rows together, so the group-level reward(s) {users} score that group in "
+              f"pieces. Sort the file by {group_columns[0]!r} (or raise --chunk-size above the file's size).", file=sys.stderr)
+
+    return group_columns[0], warn
 
 
 def score_rows(rewardset, records: list[dict[str, Any]], column_map) -> list[dict[str, Any]]:
@@ -228,7 +273,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         with progress:
             task = progress.add_task("scoring", total=count_rows(input_path))
-            chunks = group_aligned(iter_chunks(input_path, args.chunk_size, args.on_error, stats), config.columns.group)
+            chunks = group_aligned(iter_chunks(input_path, args.chunk_size, args.on_error, stats), *_group_alignment(rewardset, config))
             for index, records in enumerate(chunks):
                 if index >= done:
                     store.write(index, score_rows(rewardset, records, config.column_map))
