@@ -24,7 +24,7 @@ from polyreward.trainer.prompts import load_rows, render_prompt
 
 
 def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: str | None = None, limit: int | None = None,
-             batch_size: int = 16, temperature: float = 0.0, device: str | None = None,
+             batch_size: int = 64, temperature: float = 0.0, device: str | None = None,
              overrides: dict[str, Any] | None = None) -> dict[str, Any]:
     """Mean (and applicable share) of each reward over the prompts; ``temperature`` 0 decodes greedily.
 
