@@ -444,3 +444,12 @@ def test_resuming_with_other_settings_says_which_keys_differ(tiny_qwen2_dir, pro
     assert resumed.step == 2
     err = capsys.readouterr().err
     assert "train settings differ from the checkpoint's (learning_rate: 0.001 -> 0.002; seed: 0 -> 5)" in err
+
+
+@pytest.mark.parametrize("args", [["--limit", "0"], ["--batch-size", "-1"], ["--max-steps", "0"], ["--limit", "two"]])
+def test_bad_numeric_cli_arguments_exit_2_with_a_message(tmp_path, capsys, args):
+    with pytest.raises(SystemExit) as exit_info:
+        cli_main(["train", str(tmp_path / "any.yaml"), "--evaluate", "x.jsonl", *args])
+    assert exit_info.value.code == 2
+    err = capsys.readouterr().err
+    assert "must be at least 1" in err or "expected a whole number, got 'two'" in err

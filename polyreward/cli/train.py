@@ -13,17 +13,27 @@ import sys
 from polyreward.config import ConfigError
 
 
+def positive_int(text: str) -> int:
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, got {text!r}") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"must be at least 1, got {value}")
+    return value
+
+
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("config", help="YAML file with rewards, an optional combiner and a 'train' section")
-    parser.add_argument("--max-steps", type=int, default=None, help="override train.max_steps")
+    parser.add_argument("--max-steps", type=positive_int, default=None, help="override train.max_steps")
     parser.add_argument("--output-dir", default=None, help="override train.output_dir (checkpoints and metrics.jsonl)")
     parser.add_argument("--resume", action="store_true", help="continue from the newest checkpoint in the output folder")
     parser.add_argument("--no-progress", action="store_true", help="no progress bar (e.g. in CI logs)")
     parser.add_argument("--evaluate", metavar="JSONL", default=None,
                         help="instead of training: score one greedy completion per prompt of JSONL with the config's rewards")
     parser.add_argument("--model", default=None, help="with --evaluate: the model folder to score (default: train.model)")
-    parser.add_argument("--limit", type=int, default=None, help="with --evaluate: score only the first N prompts")
-    parser.add_argument("--batch-size", type=int, default=64, help="with --evaluate: prompts decoded together (default 64)")
+    parser.add_argument("--limit", type=positive_int, default=None, help="with --evaluate: score only the first N prompts")
+    parser.add_argument("--batch-size", type=positive_int, default=64, help="with --evaluate: prompts decoded together (default 64)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="replace train.KEY with VALUE (read as YAML); repeatable")
 
