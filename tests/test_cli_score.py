@@ -238,3 +238,12 @@ def test_rewardset_group_columns():
 
     assert RewardSet([OTCToolEfficiency(form="grpo", group_column="qid")]).group_columns == ("qid",)
     assert RewardSet([OTCToolEfficiency(form="ppo")]).group_columns == ()
+
+
+def test_negative_workers_is_a_clear_error(tmp_path):
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CONFIG)
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rollouts(4)))
+    result = polyreward("score", src, "--config", cfg, "-o", tmp_path / "o.jsonl", "--workers", "-2", check=False)
+    assert result.returncode == 2 and "--workers must be >= 0" in result.stderr and "Traceback" not in result.stderr

@@ -252,6 +252,8 @@ def run(args: argparse.Namespace) -> int:
         file_format(output)
         if not input_path.exists():
             raise InputError(f"{input_path}: no such file")
+        if args.workers is not None and args.workers < 0:
+            raise ConfigError(f"--workers must be >= 0 (0 = inline, no timeout), got {args.workers}")
         rewardset = config.build_rewards(workers=args.workers)
     except (ConfigError, InputError) as exc:
         print(f"error: {exc}", file=sys.stderr)
