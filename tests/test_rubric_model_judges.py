@@ -179,3 +179,13 @@ def test_serve_judge_cli_refuses_a_missing_model(tmp_path):
     result = subprocess.run([sys.executable, "-m", "polyreward", "serve-judge", "--model", str(tmp_path / "none")],
                             capture_output=True, text=True, cwd=ROOT, timeout=120)
     assert result.returncode == 2 and "is not a local directory" in result.stderr
+
+
+@pytest.mark.parametrize("args, message", [(["--port", "99999"], "--port must be between 0 and 65535"),
+                                           (["--port", "-1"], "--port must be between 0 and 65535"),
+                                           (["--max-batch", "0"], "--max-batch must be >= 1")])
+def test_serve_judge_refuses_bad_numbers_before_loading_a_model(capsys, args, message):
+    from polyreward.cli import main as cli_main
+
+    assert cli_main(["serve-judge", "--model", "/nonexistent", *args]) == 2
+    assert message in capsys.readouterr().err

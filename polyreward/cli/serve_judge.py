@@ -31,6 +31,9 @@ def run(args: argparse.Namespace) -> int:
     if args.max_batch < 1:
         print("error: --max-batch must be >= 1", file=sys.stderr)
         return 2
+    if not 0 <= args.port <= 65535:
+        print(f"error: --port must be between 0 and 65535 (0 = any free port), got {args.port}", file=sys.stderr)
+        return 2
     try:
         model_dir = resolve_model(args.model)
         server = JudgeServer(model_dir, host=args.host, port=args.port, served_model_name=args.served_model_name,
