@@ -26,6 +26,20 @@ from polyreward.schema import completion_text
 Exactness = Literal["exact", "reconstructed"]
 
 
+def column_name(key: str, value: Any) -> str:
+    """``value`` when it is a usable column name (a non-empty string); a ValueError naming ``key`` otherwise."""
+    if not isinstance(value, str) or not value:
+        raise ValueError(f"{key} must be a non-empty column name, got {value!r}")
+    return value
+
+
+def one_of(key: str, value: Any, allowed: Sequence[str]) -> Any:
+    """``value`` when it is one of ``allowed``; a ValueError naming ``key`` and the allowed values otherwise."""
+    if value not in allowed:
+        raise ValueError(f"{key} must be one of {', '.join(allowed)}, got {value!r}")
+    return value
+
+
 @dataclass
 class RewardOutput:
     """Scores of one reward over a batch: ``None`` = not applicable, NaN = failed (see ``reasons``)."""

@@ -12,7 +12,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RolloutReward, Scored, column_name
 from polyreward.verifiers.choice import verify_choice
 
 
@@ -33,8 +33,7 @@ class ChoiceAccuracy(RolloutReward):
         letters: str = "ABCDE",
     ) -> None:
         super().__init__(name, weight)
-        if not isinstance(answer_column, str) or not answer_column:
-            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
+        column_name("answer_column", answer_column)
         if options_column is not None and (not isinstance(options_column, str) or not options_column):
             raise ValueError(f"options_column must be a column name or null, got {options_column!r}")
         if not isinstance(letters, str) or not letters.isalpha() or not letters.isupper() or len(set(letters)) != len(letters) or len(letters) < 2:

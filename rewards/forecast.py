@@ -32,7 +32,7 @@ import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.label_sets import answer_block
@@ -99,10 +99,8 @@ class ForecastClassCost(RolloutReward):
         step_weights: str = "linear",
     ) -> None:
         super().__init__(name, weight)
-        if not isinstance(observed_column, str) or not observed_column:
-            raise ValueError(f"observed_column must be a non-empty column name, got {observed_column!r}")
-        if pollutant not in POLLUTANTS:
-            raise ValueError(f"pollutant must be one of {', '.join(POLLUTANTS)}, got {pollutant!r}")
+        column_name("observed_column", observed_column)
+        one_of("pollutant", pollutant, POLLUTANTS)
         if isinstance(thresholds, str) and thresholds not in THRESHOLDS:
             raise ValueError(f"thresholds must be one of {', '.join(THRESHOLDS)} or a list of increasing numbers, got {thresholds!r}")
         self.edges = class_edges(thresholds, pollutant)
@@ -111,8 +109,7 @@ class ForecastClassCost(RolloutReward):
         for key, value in (("alpha", alpha), ("beta", beta), ("gamma", gamma)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise ValueError(f"{key} must be a finite number >= 0, got {value!r}")
-        if step_weights not in STEP_WEIGHTS:
-            raise ValueError(f"step_weights must be one of {', '.join(STEP_WEIGHTS)}, got {step_weights!r}")
+        one_of("step_weights", step_weights, STEP_WEIGHTS)
         self.observed_column, self.pollutant, self.high_class = observed_column, pollutant, high_class
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
         self.step_weights = step_weights

@@ -18,7 +18,7 @@ import json
 from collections.abc import Mapping
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
 
@@ -62,12 +62,9 @@ class JaccardReward(RolloutReward):
         synonyms: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(name, weight)
-        if not isinstance(answer_column, str) or not answer_column:
-            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
-        if mode not in MODES:
-            raise ValueError(f"mode must be one of {', '.join(MODES)}, got {mode!r}")
-        if metric not in METRICS:
-            raise ValueError(f"metric must be one of {', '.join(METRICS)}, got {metric!r}")
+        column_name("answer_column", answer_column)
+        one_of("mode", mode, MODES)
+        one_of("metric", metric, METRICS)
         if not isinstance(separator, str) or not separator.strip():
             raise ValueError(f"separator must be a non-blank string such as ';' or ',', got {separator!r}")
         if synonyms is not None:

@@ -30,7 +30,7 @@ from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 
@@ -154,10 +154,8 @@ class KGTripletConsistency(RolloutReward):
         uncertain_as: str = "present",
     ) -> None:
         super().__init__(name, weight)
-        if not isinstance(answer_column, str) or not answer_column:
-            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
-        if uncertain_as not in UNCERTAIN_AS:
-            raise ValueError(f"uncertain_as must be one of {', '.join(UNCERTAIN_AS)}, got {uncertain_as!r}")
+        column_name("answer_column", answer_column)
+        one_of("uncertain_as", uncertain_as, UNCERTAIN_AS)
         self.answer_column = answer_column
         self.uncertain_as = uncertain_as
         self.extractor = resolve_extractor(extractor, uncertain_as)

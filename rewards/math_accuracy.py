@@ -16,7 +16,7 @@ from __future__ import annotations
 from collections.abc import Sequence
 from typing import Any
 
-from polyreward.reward import Reward, RewardOutput
+from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.verifiers.math import verify_batch
 
 ON_TIMEOUT = ("zero", "nan")
@@ -40,10 +40,8 @@ class MathAccuracy(Reward):
         on_timeout: str = "zero",
     ) -> None:
         super().__init__(name, weight)
-        if not isinstance(answer_column, str) or not answer_column:
-            raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
-        if on_timeout not in ON_TIMEOUT:
-            raise ValueError(f"on_timeout must be one of {', '.join(ON_TIMEOUT)}, got {on_timeout!r}")
+        column_name("answer_column", answer_column)
+        one_of("on_timeout", on_timeout, ON_TIMEOUT)
         if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
             raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
         self.answer_column = answer_column

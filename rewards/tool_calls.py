@@ -35,7 +35,7 @@ from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
@@ -110,12 +110,6 @@ def toolrl_correctness(gold: list[dict], predicted: list[dict], max_reward: floa
     return (max_reward - min_reward) * score / local_max + min_reward, score, local_max
 
 
-def _check_column(answer_column: Any) -> str:
-    if not isinstance(answer_column, str) or not answer_column:
-        raise ValueError(f"answer_column must be a non-empty column name, got {answer_column!r}")
-    return answer_column
-
-
 class ToolRLCorrectness(RolloutReward):
     """ToolRL tool-call correctness in [−3, 3]: name multiset match + per-call key match + exact values."""
 
@@ -126,11 +120,10 @@ class ToolRLCorrectness(RolloutReward):
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl") -> None:
         super().__init__(name, weight)
-        self.answer_column = _check_column(answer_column)
+        self.answer_column = column_name("answer_column", answer_column)
         if isinstance(max_reward, bool) or not isinstance(max_reward, (int, float)) or not (0 < max_reward <= 3):
             raise ValueError(f"max_reward must be a number in (0, 3] (3 = ToolRL default, 1 = CORRECTMAX1), got {max_reward!r}")
-        if parse not in PARSE_MODES:
-            raise ValueError(f"parse must be one of {', '.join(PARSE_MODES)}, got {parse!r}")
+        one_of("parse", parse, PARSE_MODES)
         self.max_reward = float(max_reward)
         self.min_reward = -float(max_reward)
         self.parse = parse
@@ -182,7 +175,7 @@ class ToolRLFormat(RolloutReward):
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer") -> None:
         super().__init__(name, weight)
-        self.answer_column = _check_column(answer_column)
+        self.answer_column = column_name("answer_column", answer_column)
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -34,7 +34,7 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import Any
 
-from polyreward.reward import Reward, RewardOutput
+from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.label_sets import answer_block
 from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, parse_tool_call_text, reference_calls
@@ -100,18 +100,14 @@ class OTCToolEfficiency(Reward):
         count_tags: Sequence[str] = (),
     ) -> None:
         super().__init__(name, weight)
-        if form not in FORMS:
-            raise ValueError(f"form must be one of {', '.join(FORMS)}, got {form!r}")
-        if correctness not in CORRECTNESS:
-            raise ValueError(f"correctness must be one of {', '.join(CORRECTNESS)}, got {correctness!r}")
-        if no_correct not in NO_CORRECT:
-            raise ValueError(f"no_correct must be one of {', '.join(NO_CORRECT)}, got {no_correct!r}")
+        one_of("form", form, FORMS)
+        one_of("correctness", correctness, CORRECTNESS)
+        one_of("no_correct", no_correct, NO_CORRECT)
         for key, value in (("c", c), ("alpha", alpha)):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value <= 0:
                 raise ValueError(f"{key} must be a finite number > 0, got {value!r}")
         for key, value in (("answer_column", answer_column), ("correct_column", correct_column), ("group_column", group_column)):
-            if not isinstance(value, str) or not value:
-                raise ValueError(f"{key} must be a non-empty column name, got {value!r}")
+            column_name(key, value)
         if not isinstance(running_min, bool):
             raise ValueError(f"running_min must be true or false, got {running_min!r}")
         if isinstance(count_tags, str) or not all(isinstance(t, str) and re.fullmatch(r"[A-Za-z_][\w-]*", t) for t in count_tags):
