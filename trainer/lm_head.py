@@ -37,6 +37,12 @@ def supports_chunked_head(model) -> bool:
             and head.bias is None and model.base_model is not model)
 
 
+def _chunk_logits(hidden_rows: torch.Tensor, weight: torch.Tensor, temperature: float) -> torch.Tensor:
+    """float32 ``(hidden_rows @ weightᵀ) / temperature`` for one chunk (inputs already in the compute dtype)."""
+    logits = F.linear(hidden_rows, weight).float()
+    return logits.div_(temperature) if temperature != 1.0 else logits
+
+
 class ChunkedTokenLogps(torch.autograd.Function):
     """``(logps, entropy) = ChunkedTokenLogps.apply(hidden (N, H), weight (V, H), targets (N,), temperature, chunk_tokens,
     compute_dtype, with_entropy)``; only ``logps`` carries a gradient (``entropy`` is a detached diagnostic or None)."""
@@ -51,9 +57,7 @@ class ChunkedTokenLogps(torch.autograd.Function):
         with torch.autocast(hidden.device.type, enabled=False):
             for start in range(0, n, chunk_tokens):
                 rows = slice(start, start + chunk_tokens)
-                logits = F.linear(hidden[rows].to(compute_dtype), w).float()
-                if temperature != 1.0:
-                    logits.div_(temperature)
+                logits = _chunk_logits(hidden[rows].to(compute_dtype), w, temperature)
                 lse = logits.logsumexp(-1)
                 log_normaliser[rows] = lse
                 logps[rows] = logits.gather(-1, targets[rows].unsqueeze(-1)).squeeze(-1) - lse
@@ -78,9 +82,7 @@ class ChunkedTokenLogps(torch.autograd.Function):
             for start in range(0, hidden.size(0), chunk_tokens):
                 rows = slice(start, start + chunk_tokens)
                 h = hidden[rows].to(dtype)
-                logits = F.linear(h, w).float()
-                if temperature != 1.0:
-                    logits.div_(temperature)
+                logits = _chunk_logits(h, w, temperature)
                 g = grad_logps[rows].float() / temperature
                 # ∂/∂z = g·(onehot(t) - softmax): one (chunk, V) buffer, reused in place
                 grad_logits = torch.exp(logits.sub_(log_normaliser[rows].unsqueeze(-1))).mul_(-g.unsqueeze(-1))

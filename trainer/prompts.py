@@ -121,12 +121,10 @@ def prompt_indices(step: int, prompts_per_step: int, num_rows: int, seed: int) -
 
 def render_prompt(prompt: Any, tokenizer: Any, use_chat_template: bool, system_prompt: str | None) -> str:
     """The text fed to the model: the chat template with a generation prompt when there is one, else the raw text."""
-    if isinstance(prompt, str):
-        messages = [{"role": "user", "content": prompt}]
-    elif prompt_problem(prompt) is None:
-        messages = [dict(m) for m in prompt]
-    else:
-        raise ConfigError(prompt_problem(prompt))
+    problem = prompt_problem(prompt)
+    if problem:
+        raise ConfigError(problem)
+    messages = [{"role": "user", "content": prompt}] if isinstance(prompt, str) else [dict(m) for m in prompt]
     if system_prompt and not any(m.get("role") == "system" for m in messages):
         messages.insert(0, {"role": "system", "content": system_prompt})
     if use_chat_template and getattr(tokenizer, "chat_template", None):
