@@ -7,29 +7,45 @@ deadline is killed and replaced, its item scored as a timeout, and the batch goe
 design LIBRARIES.md §1.4 measured (≈0.7 ms per call overhead) and that NeMo-Gym, OpenCompass and AReaL
 moved to.
 
-Workers come from a ``forkserver`` whose process has the ``preload`` modules imported once, so a
-replacement worker starts in milliseconds with math-verify already loaded. Identical argument tuples
-inside one :meth:`WorkerPool.map` call are computed once (RL groups repeat answers a lot). Results come
-back in input order.
+Workers come from a ``forkserver`` whose process has the ``preload`` modules imported once (the
+default also runs one parse and one verify, so sympy's lazy imports are paid there, not by each
+worker's first item), so a replacement worker starts in milliseconds, warm. The pool starts lazily, on
+the first :meth:`WorkerPool.map` (or :meth:`WorkerPool.start`, which can start it in the background).
+
+Workers never re-run the caller's main module. The standard library's forkserver children import
+``__main__`` again (``multiprocessing.spawn.prepare``), which in a script without an
+``if __name__ == "__main__":`` guard scores again and starts workers again, recursively; and a script
+read from standard input has no file to import. So the preparation data sent to each child leaves
+the main module out (:class:`_NoMainPopen`); the price is that functions sent to the pool must live
+in an importable module, and one defined in ``__main__`` is reported as an error naming it.
+
+Identical argument tuples inside one :meth:`WorkerPool.map` call are computed once (RL groups repeat
+answers a lot); ``affinity`` routes items with the same key to the same worker (math: the gold answer,
+so each worker's parse cache holds the golds it is sent), an idle worker takes work from the longest
+other queue. Results come back in input order.
 """
 
 from __future__ import annotations
 
 import atexit
+import io
 import multiprocessing as mp
 import os
+import pickle
 import threading
 import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
+from concurrent.futures import Future
 from dataclasses import dataclass
+from multiprocessing import context, forkserver, popen_forkserver, reduction, spawn, util
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
 # Imported once in the forkserver, so a worker started after a kill is warm (no ~1 s math-verify
-# import counted against its first item's timeout).
-DEFAULT_PRELOAD = ("polyreward.verifiers.math", "math_verify")
+# import and ~300 ms of lazy sympy imports counted against its first item's timeout).
+DEFAULT_PRELOAD = ("polyreward.verifiers.math", "math_verify", "polyreward.verifiers.math_warmup")
 
 
 @dataclass(frozen=True)
@@ -62,9 +78,15 @@ def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
     conn.send(("ready", None, None))
     while True:
         try:
-            message = conn.recv()
+            payload = conn.recv_bytes()
         except (EOFError, OSError):
             return
+        try:
+            message = pickle.loads(payload)
+        except Exception as exc:  # e.g. a function defined in the caller's __main__, which workers never import
+            conn.send(("error", None, f"cannot load the item in a worker ({type(exc).__name__}: {exc}); "
+                       "functions sent to the pool must be defined in an importable module, not in __main__"[:500]))
+            continue
         if message is None:
             return
         fn, args = message
@@ -77,10 +99,45 @@ def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
             conn.send(("error", None, detail[:500]))
 
 
+def _preparation_data_without_main(name: str) -> dict[str, Any]:
+    data = spawn.get_preparation_data(name)
+    data.pop("init_main_from_path", None)
+    data.pop("init_main_from_name", None)
+    return data
+
+
+class _NoMainPopen(popen_forkserver.Popen):
+    """``multiprocessing.popen_forkserver.Popen._launch`` (CPython 3.9-3.13, unchanged) with the main
+    module left out of the child's preparation data, so the child never re-runs the caller's script."""
+
+    def _launch(self, process_obj: Any) -> None:
+        prep_data = _preparation_data_without_main(process_obj._name)
+        buf = io.BytesIO()
+        context.set_spawning_popen(self)
+        try:
+            reduction.dump(prep_data, buf)
+            reduction.dump(process_obj, buf)
+        finally:
+            context.set_spawning_popen(None)
+        self.sentinel, w = forkserver.connect_to_new_process(self._fds)
+        _parent_w = os.dup(w)  # the child watches this end to notice its parent is gone
+        self.finalizer = util.Finalize(self, util.close_fds, (_parent_w, self.sentinel))
+        with open(w, "wb", closefd=True) as f:
+            f.write(buf.getbuffer())
+        self.pid = forkserver.read_signed(self.sentinel)
+
+
+class _NoMainProcess(context.ForkServerProcess):
+    @staticmethod
+    def _Popen(process_obj: Any) -> _NoMainPopen:
+        return _NoMainPopen(process_obj)
+
+
 class _Worker:
     def __init__(self, ctx: mp.context.BaseContext, memory_limit_mb: int | None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
-        self.process = ctx.Process(target=_worker_main, args=(child, memory_limit_mb), daemon=True)
+        process_class = _NoMainProcess if ctx.get_start_method() == "forkserver" else ctx.Process
+        self.process = process_class(target=_worker_main, args=(child, memory_limit_mb), daemon=True)
         self.process.start()
         child.close()
         self.ready = False
@@ -136,30 +193,79 @@ class WorkerPool:
         return self._ctx
 
     def _ensure_workers(self) -> None:
-        self._pool = [w for w in self._pool if w.process.is_alive()]
+        for i, worker in enumerate(self._pool):
+            if not worker.process.is_alive():
+                worker.kill()
+                self._pool[i] = _Worker(self._context(), self.memory_limit_mb)
         while len(self._pool) < self.workers:
             self._pool.append(_Worker(self._context(), self.memory_limit_mb))
+
+    def start(self, wait: bool = True) -> None:
+        """Start the workers now instead of on the first :meth:`map`; ``wait=False`` returns at once
+        (the forkserver imports and warms up in the background while the caller reads its input)."""
+        if self.workers == 0:
+            return
+
+        def run() -> None:
+            with self._lock:
+                self._ensure_workers()
+
+        if wait:
+            run()
+        else:
+            threading.Thread(target=run, name="polyreward-pool-start", daemon=True).start()
 
     def map(
         self,
         fn: Callable[..., Any],
         items: Sequence[tuple[Hashable, ...]],
         timeout: float | None = None,
+        affinity: Sequence[Hashable] | None = None,
     ) -> list[Outcome]:
         """Run ``fn(*item)`` for every item; one :class:`Outcome` per item, in input order.
 
-        ``fn`` must be a picklable module-level function. Identical items are run once.
+        ``fn`` must be a picklable function defined in an importable module. Identical items are run
+        once. ``affinity`` (one key per item) sends items with equal keys to the same worker while
+        the others have work of their own.
         """
+        if affinity is not None and len(affinity) != len(items):
+            raise ValueError(f"affinity has {len(affinity)} keys for {len(items)} items")
         limit = self.timeout if timeout is None else float(timeout)
         unique: dict[Hashable, int] = {}
-        slots = [unique.setdefault(item, len(unique)) for item in items]
+        keys: list[Hashable] = []
+        slots = []
+        for i, item in enumerate(items):
+            slot = unique.setdefault(item, len(unique))
+            if slot == len(keys):
+                keys.append(affinity[i] if affinity is not None else slot)
+            slots.append(slot)
         jobs = list(unique)
         if self.workers == 0:
             done = [self._run_inline(fn, job) for job in jobs]
         else:
             with self._lock:
-                done = self._run_pool(fn, jobs, limit)
+                done = self._run_pool(fn, jobs, keys, limit)
         return [done[s] for s in slots]
+
+    def submit(
+        self,
+        fn: Callable[..., Any],
+        items: Sequence[tuple[Hashable, ...]],
+        timeout: float | None = None,
+        affinity: Sequence[Hashable] | None = None,
+    ) -> Future:
+        """:meth:`map` in a background thread: a Future of the outcomes, so the caller can prepare the
+        next chunk while the workers run this one (calls run one after another, in order)."""
+        future: Future = Future()
+
+        def run() -> None:
+            try:
+                future.set_result(self.map(fn, items, timeout, affinity))
+            except BaseException as exc:  # handed to whoever waits on the future
+                future.set_exception(exc)
+
+        threading.Thread(target=run, name="polyreward-pool-map", daemon=True).start()
+        return future
 
     @staticmethod
     def _run_inline(fn: Callable[..., Any], job: tuple) -> Outcome:
@@ -170,18 +276,29 @@ class WorkerPool:
 
     def _replace(self, worker: _Worker) -> None:
         worker.kill()
-        self._pool.remove(worker)
         self.restarts += 1
-        self._pool.append(_Worker(self._context(), self.memory_limit_mb))
+        self._pool[self._pool.index(worker)] = _Worker(self._context(), self.memory_limit_mb)
 
-    def _run_pool(self, fn: Callable[..., Any], jobs: list[tuple], limit: float) -> list[Outcome]:
+    @staticmethod
+    def _next_job(queues: list[deque], index: int) -> int | None:
+        """The worker's own next item, else one from the end of the longest other queue."""
+        if queues[index]:
+            return queues[index].popleft()
+        longest = max(range(len(queues)), key=lambda q: len(queues[q]))
+        return queues[longest].pop() if queues[longest] else None
+
+    def _run_pool(self, fn: Callable[..., Any], jobs: list[tuple], keys: list[Hashable], limit: float) -> list[Outcome]:
         self._ensure_workers()
         results: list[Outcome | None] = [None] * len(jobs)
-        queue = deque(range(len(jobs)))
-        while queue or any(w.task is not None for w in self._pool):
-            for worker in self._pool:
-                if worker.ready and worker.task is None and queue:
-                    slot = queue.popleft()
+        queues: list[deque] = [deque() for _ in self._pool]
+        for slot, key in enumerate(keys):
+            queues[hash(key) % len(queues)].append(slot)
+        while any(queues) or any(w.task is not None for w in self._pool):
+            for index, worker in enumerate(self._pool):
+                while worker.ready and worker.task is None:
+                    slot = self._next_job(queues, index)
+                    if slot is None:
+                        break
                     try:
                         worker.conn.send((fn, jobs[slot]))
                     except Exception as exc:  # unpicklable arguments: that item fails, not the batch

@@ -42,6 +42,11 @@ def pid(_):
     return os.getpid()
 
 
+def sleep_then_pid(seconds, value):
+    time.sleep(seconds)
+    return os.getpid(), value
+
+
 @pytest.fixture(scope="module")
 def pool():
     with WorkerPool(workers=2, timeout=3.0) as p:
@@ -167,3 +172,43 @@ def test_shared_pool_is_shared_per_worker_count():
 
 def test_empty_map(pool):
     assert pool.map(square, []) == []
+
+
+def test_affinity_sends_equal_keys_to_one_worker_while_both_are_busy(pool):
+    # two keys with equal work: each key's items stay on its worker, except a few taken at the very
+    # end by whichever worker ran dry first (int keys: hash(k) % 2 differs)
+    items = [(0.02, (key, i)) for key in (0, 1) for i in range(20)]
+    keys = [item[1][0] for item in items]
+    outcomes = pool.map(sleep_then_pid, items, affinity=keys)
+    assert [o.value[1] for o in outcomes] == [item[1] for item in items]
+    for key in (0, 1):
+        pids = [o.value[0] for o, k in zip(outcomes, keys) if k == key]
+        assert max(pids.count(p) for p in set(pids)) >= 16, pids
+    first = {o.value[0] for o, k in zip(outcomes, keys) if k == 0}
+    assert first != {o.value[0] for o, k in zip(outcomes, keys) if k == 1}
+
+
+def test_an_idle_worker_takes_work_routed_to_a_busy_one(pool):
+    items = [(0.05, i) for i in range(20)]
+    outcomes = pool.map(sleep_then_pid, items, affinity=["same"] * 20)
+    assert [o.value[1] for o in outcomes] == list(range(20))
+    assert len({o.value[0] for o in outcomes}) == 2
+
+
+def test_affinity_must_match_the_items(pool):
+    with pytest.raises(ValueError, match="affinity has 1 keys for 2 items"):
+        pool.map(square, [(1,), (2,)], affinity=["x"])
+
+
+def test_submit_returns_a_future_and_calls_run_in_order(pool):
+    first = pool.submit(square, [(i,) for i in range(10)])
+    second = pool.submit(square, [(11,)])
+    assert [o.value for o in first.result(timeout=30)] == [i * i for i in range(10)]
+    assert second.result(timeout=30)[0].value == 121
+
+
+def test_start_in_the_background_then_map():
+    with WorkerPool(workers=1, timeout=5.0) as fresh:
+        fresh.start(wait=False)
+        assert fresh.map(square, [(9,)])[0].value == 81
+        assert len(fresh._pool) == 1

@@ -1,0 +1,70 @@
+"""Workers never re-run the caller's main module: a script without an ``if __name__ == "__main__":``
+guard, or one fed on standard input, scores with the worker pool instead of recursing or dying.
+
+Before the fix, the standard forkserver child imported ``__main__`` again
+(CPython ``Lib/multiprocessing/spawn.py``: ``prepare`` -> ``_fixup_main_from_path``), the script
+scored again inside the worker, and the pool gave up with "worker processes die on start-up".
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import textwrap
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+
+# both pairs need the pool: a list gold and a radical that only sympy decides
+SCRIPT = textwrap.dedent(
+    r"""
+    import os
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    print("main ran in", os.getpid(), flush=True)
+    reward = MathAccuracy()
+    print(reward(completions=["\\boxed{0.5}", "\\boxed{\\sqrt{2}/2}", "\\boxed{\\sqrt{3}/2}"],
+                 answer=[["1/2", "0.5"], "\\frac{1}{\\sqrt{2}}", "\\frac{1}{\\sqrt{2}}"]))
+    print("pool", reward.pool.workers, "workers, restarts", reward.pool.restarts)
+    """
+)
+
+DEFINED_IN_MAIN = textwrap.dedent(
+    """
+    from polyreward.engine import WorkerPool
+
+    def double(x):
+        return 2 * x
+
+    with WorkerPool(workers=1, timeout=20.0) as pool:
+        print(pool.map(double, [(21,)])[0].error)
+    """
+)
+
+
+def _run(script: str, tmp_path: Path, stdin: bool) -> subprocess.CompletedProcess:
+    env = {**os.environ, "POLYREWARD_WORKERS": "2", "PYTHONPATH": str(ROOT)}
+    if stdin:
+        return subprocess.run([sys.executable, "-"], input=script, capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    path = tmp_path / "unguarded.py"
+    path.write_text(script, encoding="utf-8")
+    return subprocess.run([sys.executable, str(path)], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+
+
+@pytest.mark.parametrize("stdin", [False, True], ids=["script_file", "stdin"])
+def test_an_unguarded_script_scores_with_the_pool(tmp_path, stdin):
+    done = _run(SCRIPT, tmp_path, stdin)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert sum(line.startswith("main ran in") for line in lines) == 1  # no worker re-ran the script
+    assert "[1.0, 1.0, 0.0]" in lines
+    assert "pool 2 workers, restarts 0" in lines
+
+
+def test_a_function_defined_in_main_is_a_clear_error(tmp_path):
+    done = _run(DEFINED_IN_MAIN, tmp_path, stdin=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "must be defined in an importable module, not in __main__" in done.stdout
