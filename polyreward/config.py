@@ -12,11 +12,16 @@ The same file drives ``polyreward score``, the TRL and verl adapters and the bun
 Every key besides ``name``, ``type`` and ``weight`` of a reward entry is passed to the reward's
 constructor. The whole file is validated before any scoring: an error names the key and the allowed
 values (:class:`ConfigError`).
+
+YAML is read with the YAML 1.2 core schema's booleans (:func:`load_yaml`): only ``true``/``false`` are booleans,
+so ``extra_body: {guided_choice: [yes, no]}`` stays the two strings a server expects (PyYAML's YAML 1.1 default
+turns yes/no/on/off into booleans), and ``1e-5`` is a float as in YAML 1.2 and JSON.
 """
 
 from __future__ import annotations
 
 import inspect
+import re
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any
@@ -26,6 +31,25 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from polyreward import registry
 from polyreward.schema import ColumnMap
+
+
+class _Yaml12Loader(yaml.SafeLoader):
+    """PyYAML's safe loader with YAML 1.2 core-schema booleans (true/True/TRUE/false/False/FALSE only) and
+    exponent floats without a dot (``1e-5``); every other resolver is PyYAML's."""
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in yaml.SafeLoader.yaml_implicit_resolvers.items()
+}
+_Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"), list("tTfF"))
+_Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+]?(?:\.[0-9]+|[0-9]+(?:\.[0-9]*)?)[eE][-+]?[0-9]+$"),
+                                    list("-+0123456789."))
+
+
+def load_yaml(text: str) -> Any:
+    """Parse YAML text safely (no object construction) with YAML 1.2 booleans; raises ``yaml.YAMLError``."""
+    return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
 
 
 class ConfigError(ValueError):
@@ -217,7 +241,7 @@ def load_config(path: str | Path) -> Config:
     except OSError as exc:
         raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
     try:
-        data = yaml.safe_load(text)
+        data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError(yaml_error_message(path, exc)) from None
     config = parse_config(data if data is not None else {}, source=str(path))
