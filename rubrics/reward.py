@@ -30,7 +30,8 @@ that carry a ``rule`` are always checked by the rules judge; the rest go to the 
 
 A criterion whose judging failed (NaN verdict) is handled by ``on_judge_error``:
 
-* ``nan`` (default): the whole example scores NaN, its reason naming the failed items. A rubric score
+* ``nan`` (default): the whole example scores NaN, its reason (``error: judge failed on N of M criteria ...: <first
+  failure>``, counted as a failure) naming the failed items. A rubric score
   with an unknown term is not the same quantity as the others (dropping a +10 item inflates the score,
   dropping a -10 item hides a penalty), so it is reported as missing and TRL / the combiners leave it
   out, rather than mixed in as a biased number.
@@ -215,7 +216,10 @@ class RubricReward(Reward):
         if score is None:
             head = "not applicable: the rubric has no positive points"
         elif isinstance(score, float) and math.isnan(score):
-            head = f"NaN: judge failed on {len(failed_items)} of {len(items)} criteria (on_judge_error={self.on_judge_error})"
+            # "error: ..." marks a failure (counted by `polyreward score` and the trainer), not "not applicable"
+            first = next(v.explanation for v in verdicts if v.met is None)
+            head = (f"error: judge failed on {len(failed_items)} of {len(items)} criteria (on_judge_error={self.on_judge_error})"
+                    f": {first.replace(chr(10), ' ')[:200]}")
         else:
             head = f"score {score:.4g} ({self.aggregation}{', clipped' if self.clip else ''})"
             if failed_items:

@@ -198,7 +198,7 @@ FLAKY = _rubric(
 @pytest.mark.parametrize(
     "policy, score, accuracy, completeness, head",
     [
-        ("nan", math.nan, 6 / 10, math.nan, "NaN: judge failed on 1 of 3 criteria (on_judge_error=nan)"),
+        ("nan", math.nan, 6 / 10, math.nan, "error: judge failed on 1 of 3 criteria (on_judge_error=nan): the rules judge needs a 'rule'"),
         ("skip", 6 / 10, 6 / 10, math.nan, "score 0.6 (healthbench); 1 failed criteria left out"),
         ("unmet", 6 / 15, 6 / 10, 0.0, "score 0.4 (healthbench); 1 failed criteria counted as not met"),
     ],
