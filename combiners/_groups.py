@@ -12,6 +12,12 @@ Conventions shared by all combiners (tested for every method):
 - ``weights`` has length K (default all 1); anything else is an error.
 - numpy in -> numpy out (same float dtype, float64 for non-float input); a torch tensor in -> a tensor out
   on the same device and dtype (computed in float64 numpy on the CPU and moved back).
+- "Constant" is decided on the values themselves, never on a computed std: a group (or the batch, or the
+  other rollouts of a leave-one-out baseline) is constant when its range max - min is at most
+  ``CONSTANT_RTOL`` times the largest |value| (:func:`within_noise`). Its deviations and std are then exactly
+  0. A float mean is not exact (the mean of three 0.1s is 0.10000000000000002), so deciding on ``std > 0``
+  would divide float noise (~1e-17) by eps and blow advantages up; every combiner, the diagnostics and the
+  trainer's metrics share this one rule.
 """
 
 from __future__ import annotations
@@ -176,6 +182,45 @@ def _factorize(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     return codes, np.asarray(uniques)
 
 
+# ----------------------------------------------------------------------------- the "constant" rule
+CONSTANT_RTOL = 1e-10  # rewards that differ by less than 1e-10 of their magnitude carry no signal
+
+
+def within_noise(spread: Any, scale: Any) -> Any:
+    """True where a range ``spread`` (max - min, >= 0) is float noise relative to ``scale`` (max |value|)."""
+    return spread <= CONSTANT_RTOL * scale
+
+
+def group_extremes(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group (min, max) of (N,) or (N, K) values ignoring NaN; NaN for a group without a valid value."""
+    if index.n == 0:
+        empty = np.zeros((0,) + x.shape[1:])
+        return empty, empty
+    if index.starts is not None:
+        return np.fmin.reduceat(x, index.starts, axis=0), np.fmax.reduceat(x, index.starts, axis=0)
+    low = np.full((index.n_groups,) + x.shape[1:], np.nan)
+    high = low.copy()
+    np.fmin.at(low, index.codes, x)
+    np.fmax.at(high, index.codes, x)
+    return low, high
+
+
+def constant_groups(x: np.ndarray, index: GroupIndex) -> np.ndarray:
+    """Per group (and column): are the valid values equal up to float noise? (False for no valid value.)"""
+    low, high = group_extremes(x, index)
+    with np.errstate(invalid="ignore"):
+        return within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
+
+
+def is_constant(x: np.ndarray) -> bool:
+    """Are the valid (non-NaN) values of a 1-D array equal up to float noise? (True for fewer than two.)"""
+    valid = x[~np.isnan(x)]
+    if len(valid) < 2:
+        return True
+    low, high = valid.min(), valid.max()
+    return bool(within_noise(high - low, max(abs(low), abs(high))))
+
+
 # --------------------------------------------------------------------------------- NaN-aware stats
 def group_mean_std(x: np.ndarray, index: GroupIndex, ddof: int = 1) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """Per-group NaN-aware (count, mean, std) of (N,) or (N, K) values.
@@ -188,7 +233,11 @@ def group_mean_std(x: np.ndarray, index: GroupIndex, ddof: int = 1) -> tuple[np.
 
 
 def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
-    """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations)."""
+    """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations).
+
+    Two passes (mean, then squared deviations: no cancellation); a constant group (:func:`within_noise`)
+    gets deviations and std exactly 0.
+    """
     valid = ~np.isnan(x)
     has_nan = not valid.all()
     if has_nan:
@@ -205,18 +254,93 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
         if has_nan:
             np.copyto(squares, 0.0, where=~valid)
         var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
+    constant = constant_groups(x, index)
+    if constant.any():
+        var = np.where(constant & (count > ddof), 0.0, var)
+        dev = np.where(index.broadcast(constant) & valid, 0.0, dev)
     return count, mean, np.sqrt(var), dev
 
 
+def others_constant(x: np.ndarray, index: GroupIndex) -> np.ndarray:
+    """(N,) per row of a 1-D array: are the *other* valid values of its group equal up to float noise?
+
+    Exact, from each group's sorted values: the others' min/max are the group's unless the row itself is
+    the (first-sorted) min or max, then the next one. True for fewer than two other values.
+    """
+    order = index.order_within(x)
+    count = index.count(~np.isnan(x)).astype(np.intp)
+    first = index.first_positions()
+    last = first + np.maximum(count - 1, 0)
+    position = np.empty(index.n, dtype=np.intp)
+    position[order] = np.arange(index.n)
+    ordered = np.append(x[order], np.nan)  # a sentinel for groups of one
+    g = index.codes
+    low = np.where(position == first[g], ordered[np.minimum(first[g] + 1, index.n)], ordered[first[g]])
+    high = np.where(position == last[g], ordered[np.maximum(last[g] - 1, 0)], ordered[last[g]])
+    with np.errstate(invalid="ignore"):
+        constant = within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
+    return constant | (index.broadcast(count) < 3)
+
+
+def leave_one_out_moments(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(n, r_i - mean of the others, Bessel std of the others) per row of a 1-D array, NaN-aware.
+
+    From the deviations d_i from the group mean (Σ d = 0, D2 = Σ d²): r_i - mean_others = d_i n/(n-1),
+    others' squared deviations = D2 - d_i² n/(n-1). That difference cancels when row i holds almost all of
+    the group's variance, so those rows (others' ss < 1e-6 D2) are recomputed directly from their group,
+    and others that are constant (:func:`others_constant`) get std exactly 0. n <= 2 -> std 0.
+    """
+    count, mean, _, d = group_moments(x, index, ddof=1)
+    n = index.broadcast(count)
+    d2 = index.broadcast(index.sum(np.where(np.isnan(d), 0.0, d * d)))
+    with np.errstate(invalid="ignore", divide="ignore"):
+        centred = d * n / (n - 1)
+        others_ss = np.maximum(d2 - d * d * n / (n - 1), 0.0)
+    shaky = np.flatnonzero((n > 2) & ~np.isnan(x) & (others_ss < 1e-6 * d2))
+    if len(shaky):
+        others_ss[shaky] = _others_ss_direct(x, index, shaky)
+    with np.errstate(invalid="ignore", divide="ignore"):
+        std = np.where(n > 2, np.sqrt(others_ss / (n - 2)), 0.0)
+    std = np.where(others_constant(x, index), 0.0, std)
+    return n, centred, std
+
+
+def _others_ss_direct(x: np.ndarray, index: GroupIndex, rows: np.ndarray) -> np.ndarray:
+    """Σ_{j≠i} (x_j - mean_{j≠i} x)² for the given rows, by an explicit two-pass over their groups."""
+    order = index.order_within(x)
+    count = index.count(~np.isnan(x)).astype(np.intp)
+    first = index.first_positions()
+    sizes = count[index.codes[rows]]
+    owner = np.repeat(np.arange(len(rows)), sizes)  # which requested row each member belongs to
+    offsets = np.arange(len(owner)) - np.repeat(np.cumsum(sizes) - sizes, sizes)
+    members = order[np.repeat(first[index.codes[rows]], sizes) + offsets]
+    keep = members != rows[owner]
+    owner, values = owner[keep], x[members[keep]]
+    others = np.bincount(owner, minlength=len(rows)).astype(np.float64)
+    mean = np.bincount(owner, weights=values, minlength=len(rows)) / others
+    return np.bincount(owner, weights=(values - mean[owner]) ** 2, minlength=len(rows))
+
+
 def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
-    """Batch (count, mean, std) ignoring NaN; std NaN when count <= ddof, mean NaN when count == 0."""
+    """Batch (count, mean, std) ignoring NaN; std NaN when count <= ddof, mean NaN when count == 0,
+    std exactly 0 when the values are constant (:func:`within_noise`)."""
     valid = x[~np.isnan(x)]
     n = len(valid)
     if n == 0:
         return 0, float("nan"), float("nan")
     mean = float(valid.mean())
-    std = float(np.sqrt(((valid - mean) ** 2).sum() / (n - ddof))) if n > ddof else float("nan")
+    if n <= ddof:
+        return n, mean, float("nan")
+    std = 0.0 if is_constant(valid) else float(np.sqrt(((valid - mean) ** 2).sum() / (n - ddof)))
     return n, mean, std
+
+
+def centred_batch(x: np.ndarray) -> tuple[np.ndarray, float]:
+    """(x - nanmean(x), Bessel nanstd(x)) with both exactly 0 for a constant batch (NaN stays NaN)."""
+    n, mean, std = nan_mean_std(x)
+    if n and std == 0.0:
+        return np.where(np.isnan(x), np.nan, 0.0), 0.0
+    return x - mean, std
 
 
 def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:

@@ -31,7 +31,7 @@ from polyreward.combiners._groups import (
     all_nan_rows,
     check_choice,
     check_positive,
-    group_mean_std,
+    group_moments,
     nan_to_zero,
 )
 
@@ -51,14 +51,14 @@ class DVAOCombiner(GroupedCombiner):
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         x = scores * weights
-        _, mean, std = group_mean_std(x, index, ddof=1)
+        _, _, std, deviation = group_moments(x, index, ddof=1)
         sigma = np.where(np.isnan(std), 0.0, std)  # (groups, K)
         total_var = (sigma * sigma).sum(axis=1, keepdims=True)
         if self.weighting == "std":
             omega = sigma / np.sqrt(total_var + self.eps)
         else:
             omega = sigma * sigma / (total_var + self.eps)
-        normalised = (x - index.broadcast(mean)) / (index.broadcast(sigma) + self.eps)
+        normalised = deviation / (index.broadcast(sigma) + self.eps)
         contributions = nan_to_zero(normalised * index.broadcast(omega))
         advantages = contributions @ np.ones(scores.shape[1])
         advantages[all_nan_rows(scores)] = np.nan

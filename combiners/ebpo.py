@@ -25,7 +25,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_mean_std, weighted_total
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_moments, weighted_total
 
 STATE_KEYS = ("groups_seen", "prior_mean", "prior_m2", "within_ss", "within_df")
 
@@ -44,8 +44,8 @@ class EmpiricalBayesCombiner(GroupedCombiner):
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
-        count, mean, std = group_mean_std(total, index, ddof=1)
-        self._update(count, mean, total, index)
+        count, mean, std, deviation = group_moments(total, index, ddof=1)
+        self._update(count, mean, deviation)
         state = self._state
         pooled_var = state["within_ss"] / state["within_df"] if state["within_df"] > 0 else 0.0
         if state["groups_seen"] >= 2:
@@ -56,18 +56,18 @@ class EmpiricalBayesCombiner(GroupedCombiner):
         else:
             shrink = np.zeros_like(mean)
         shrink = np.where(count > 0, shrink, 0.0)
-        baseline = (1.0 - shrink) * mean + shrink * state["prior_mean"]
+        # R_i - b_q = (R_i - r̄_q) + S_q (r̄_q - μ), the first term exactly 0 in a constant group
+        pull = index.broadcast(shrink * (mean - state["prior_mean"]))
         scale = np.where(np.nan_to_num(std) > 0, std, np.sqrt(pooled_var))
-        return (total - index.broadcast(baseline)) / (index.broadcast(scale) + self.eps)
+        return (deviation + pull) / (index.broadcast(scale) + self.eps)
 
-    def _update(self, count: np.ndarray, mean: np.ndarray, total: np.ndarray, index: GroupIndex) -> None:
+    def _update(self, count: np.ndarray, mean: np.ndarray, deviation: np.ndarray) -> None:
         """Chan/Welford merge of this batch's group means and within-group sums into the running state."""
         present = count > 0
         means = mean[present]
         n_new = len(means)
         if n_new == 0:
             return
-        deviation = total - index.broadcast(mean)
         within_ss = float(np.nansum(deviation * deviation))
         within_df = float(np.sum(np.maximum(count - 1, 0)))
         batch_mean = float(means.mean())

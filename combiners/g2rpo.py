@@ -12,7 +12,11 @@ A_(k) = G [φ(Φ⁻¹((k-1)/G)) - φ(Φ⁻¹(k/G))], averaged over a block of ti
 
 Assumptions: ties share one value, so a constant group gets A ≡ 0 (a constant group has no rank
 information); the paper's task-level length and entropy shaping are not part of the advantage. Both
-mappings give zero-mean, symmetric advantages bounded by |A| <= Φ⁻¹(1 - 0.5/G).
+mappings give zero-mean, symmetric advantages; their bounds differ (G = valid rollouts of the group):
+
+    quantile:  |A| <= Φ⁻¹(1 - 0.5/G)          (0.67 for G = 2, 1.15 for G = 4, 2.17 for G = 33)
+    w2:        |A| <= G φ(Φ⁻¹(1 - 1/G))       the mean of the top 1/G tail of N(0, 1), larger than the
+                                              quantile bound (0.80 for G = 2, 1.27 for G = 4, 2.26 for G = 33)
 """
 
 from __future__ import annotations

@@ -46,8 +46,9 @@ from polyreward.combiners._groups import (
     as_weights,
     check_choice,
     check_positive,
-    group_mean_std,
-    nan_mean_std,
+    centred_batch,
+    is_constant,
+    leave_one_out_moments,
     nan_to_zero,
     standardise_per_group,
     to_output,
@@ -125,21 +126,17 @@ class GDPOCombiner(GroupedCombiner):
 
 
 def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) -> np.ndarray:
-    """NeMo-RL: (r_i - mean of the others) / (unbiased std of the others + eps), the division only where std > 0.
-
-    Uses deviations from the group mean d_i (Σ d = 0) so the leave-one-out sums need no second pass:
-    others' mean = μ - d_i/(n-1); others' sum of squared deviations = D2 - d_i² - d_i²/(n-1).
-    """
-    count, mean, _ = group_mean_std(scores, index, ddof=1)
-    n = index.broadcast(count)
-    d = scores - index.broadcast(mean)
-    d2 = index.broadcast(index.sum(np.where(np.isnan(d), 0.0, d * d)))
-    with np.errstate(invalid="ignore", divide="ignore"):
-        centred = d * n / (n - 1)  # r_i - mean of the others
-        others_ss = np.maximum(d2 - d * d - d * d / (n - 1), 0.0)
-        others_std = np.where(n > 2, np.sqrt(others_ss / (n - 2)), 0.0)
-        scaled = np.where(others_std > 0, centred / (others_std + eps), centred)
-    return np.where(n > 1, scaled, np.where(np.isnan(scores), np.nan, 0.0))
+    """NeMo-RL: (r_i - mean of the others) / (unbiased std of the others + eps), the division only where
+    that std > 0 — "> 0" decided by the shared constant rule, so others equal up to float noise (the source's
+    subtraction from the group total leaves ~1e-9 there and divides by it) give the undivided difference."""
+    columns = []
+    for k in range(scores.shape[1]):
+        x = scores[:, k]
+        n, centred, others_std = leave_one_out_moments(x, index)
+        with np.errstate(invalid="ignore", divide="ignore"):
+            scaled = np.where(others_std > 0, centred / (others_std + eps), centred)
+        columns.append(np.where(n > 1, scaled, np.where(np.isnan(x), np.nan, 0.0)))
+    return np.column_stack(columns) if columns else np.zeros_like(scores)
 
 
 def batch_normalise(summed: np.ndarray, mode: str, lengths: np.ndarray | None = None) -> np.ndarray:
@@ -154,12 +151,14 @@ def batch_normalise(summed: np.ndarray, mode: str, lengths: np.ndarray | None = 
         if total <= 1:
             return np.full_like(summed, np.nan)
         x = np.where(valid, summed, 0.0)
+        if is_constant(summed[weight > 0]):
+            return np.where(valid, 0.0, np.nan)
         mean = (weight * x).sum() / total
         var = (weight * (x - mean) ** 2).sum() / (total - 1)
         return (summed - mean) / np.sqrt(var + WHITEN_EPS)
-    count, mean, std = nan_mean_std(summed)
+    centred, std = centred_batch(summed)
     if mode == "nonzero_std":
-        return (summed - mean) / std if count > 1 and std > 0 else summed - mean
-    if len(summed) == 1:  # TRL: a batch of one row has std 0
+        return centred / std if std > 0 else centred
+    if len(summed) == 1 or np.isnan(std):  # TRL: a batch of one row has std 0
         std = 0.0
-    return (summed - mean) / (std + BATCH_EPS)
+    return centred / (std + BATCH_EPS)

@@ -7,10 +7,13 @@ friendshipkim/gopo src/open_r1/grpo_trainer.py (~L1320-1332); ALGORITHMS.md §9.
     ρ(i) = rank of R_i in its group, 1 = highest (double argsort, descending)
     A_i  = 2 - 4 (ρ(i) - 1) / (G - 1)            G = valid rollouts in the group; G = 1 -> A = 0
 
-Independent of reward magnitudes; zero mean. Ties: the source breaks them by argsort order, so even a
-constant group gets the full ±2 spread (unlike GRPO). ``ties="order"`` (default) reproduces that with a
-stable order (the earlier row ranks higher); ``ties="average"`` gives tied rollouts their mid-rank (a
-documented deviation under which a constant group gets A = 0).
+Independent of reward magnitudes; zero mean; |A| <= 2. Ties: the source breaks them by the order of
+``torch.argsort``, so even a constant group gets the full ±2 spread (unlike GRPO). ``ties="order"``
+(default) breaks them by row order (a stable sort: the earlier row ranks higher). That reproduces the
+source only where torch's default sort keeps tied rows in order — groups of at most 16 on the CPU; for
+larger groups torch's default sort is not stable and the source's order of tied rollouts is unspecified
+(ours then equals ``torch.argsort(..., stable=True)``). ``ties="average"`` gives tied rollouts their
+mid-rank (a documented deviation under which a constant group gets A = 0).
 """
 
 from __future__ import annotations

@@ -26,7 +26,7 @@ from polyreward.combiners._groups import (
     GroupIndex,
     check_choice,
     check_positive,
-    group_mean_std,
+    group_moments,
     nan_mean_std,
     standardise_per_group,
     weighted_total,
@@ -54,10 +54,9 @@ class GRPOCombiner(GroupedCombiner):
         total = weighted_total(scores, weights)
         if self.scale == "group":
             return standardise_per_group(total, index, self.eps, ddof=1, singleton=self.singleton)
-        count, mean, _ = group_mean_std(total, index)
+        count, _, _, centred = group_moments(total, index)
         if self.singleton == "raw":
-            mean = np.where(count == 1, 0.0, mean)
-        centred = total - index.broadcast(mean)
+            centred = np.where(index.broadcast(count) == 1, total, centred)  # verl: a lone rollout has mean 0
         if self.scale == "none":
             return centred
         # TRL: batch std over every row; a batch of a single row has std 0.

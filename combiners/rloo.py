@@ -27,8 +27,8 @@ from polyreward.combiners._groups import (
     GroupIndex,
     check_choice,
     check_positive,
-    group_mean_std,
-    nan_mean_std,
+    centred_batch,
+    group_moments,
     weighted_total,
 )
 
@@ -49,13 +49,13 @@ class RLOOCombiner(GroupedCombiner):
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
-        count, mean, _ = group_mean_std(total, index)
+        count, _, _, deviation = group_moments(total, index)
         k = index.broadcast(count)
         with np.errstate(invalid="ignore", divide="ignore"):
             # TRL 1.16: 0/0 = NaN, so a lone rollout also stays out of the batch normalisation (then A = 0).
             alone = total if self.singleton == "raw" else np.full_like(total, np.nan)
-            advantages = np.where(k > 1, (total - index.broadcast(mean)) * k / (k - 1), alone)
+            advantages = np.where(k > 1, deviation * k / (k - 1), alone)
         if self.normalize:
-            n, batch_mean, batch_std = nan_mean_std(advantages)
-            advantages = (advantages - batch_mean) / (batch_std + self.eps)
+            centred, batch_std = centred_batch(advantages)
+            advantages = centred / (batch_std + self.eps)
         return advantages

@@ -10,6 +10,10 @@ Source: NVlabs/GDPO @41f74c53a640a743d0b37d23cbc14d4e9c431669, trl-GDPO grpo_tra
     S_i    = Σ_k w'_k Â^k_i ;   A_i = (S_i - mean_B S) / (std_B S + 1e-4)
 
 A fully saturated objective (s_k = 1) gets weight 0; if every objective is saturated, A ≡ 0.
+With one reward (K = 1) the fork takes TRL 0.18's plain GRPO path, as here: A_i = (w r_i - mean_G) / (std_G + 1e-4)
+(the SA-GDPO branch sits inside ``apply_gdpo and len(reward_weights) > 1``), without saturation or batch norm.
+Bound: |A| <= (n - 1)/sqrt(n) for K = 1 (n valid rollouts of the group), |A| <= (N - 1)/sqrt(N) otherwise (N
+scored rollouts of the batch): a Bessel-standardised value never exceeds that.
 
 Deviations / switches:
 - ``none_policy="exclude"`` (default, TRL semantics as in our GDPO): NaN is left out of every mean and
@@ -119,6 +123,8 @@ class SelfAdaptiveGDPOCombiner(GroupedCombiner):
         if self.none_policy == "zero":
             scores = np.nan_to_num(scores, nan=0.0)
         k = scores.shape[1]
+        if k == 1:  # the fork applies (SA-)GDPO only when K > 1
+            return standardise_per_group(scores[:, 0] * weights[0], index, eps=1e-4, ddof=1)
         observed_min, observed_max = batch_range(scores)
         mins = range_for("reward_mins", self.reward_mins, k)
         maxs = range_for("reward_maxs", self.reward_maxs, k)
