@@ -25,6 +25,11 @@ BUILTIN_REWARDS: dict[str, str] = {
     "otc_tool_efficiency": "polyreward.rewards.tool_efficiency:OTCToolEfficiency",
     "forecast_class_cost": "polyreward.rewards.forecast:ForecastClassCost",
     "rubric": "polyreward.rubrics.reward:RubricReward",
+    "crpo_accuracy": "polyreward.rewards.crpo:CRPOAccuracy",
+    "crpo_format": "polyreward.rewards.crpo:CRPOFormat",
+    "crpo_english": "polyreward.rewards.crpo:CRPOEnglish",
+    "clinical_faithfulness": "polyreward.rewards.clinical_reasoning:ClinicalFaithfulness",
+    "clinical_comprehensiveness": "polyreward.rewards.clinical_reasoning:ClinicalComprehensiveness",
 }
 
 BUILTIN_COMBINERS: dict[str, str] = {

@@ -1,0 +1,188 @@
+"""Clinical-R1's paper-level reasoning objectives, RECONSTRUCTED: ``clinical_faithfulness`` and
+``clinical_comprehensiveness``.
+
+Source: Gu et al., "Clinical-R1" (arXiv 2512.00601) names three clinical objectives for CRPO -- accuracy,
+faithfulness and comprehensiveness. The released code (BoyangGu1/Clinical-R1-3B,
+``verl/utils/reward_score/medical_rule_based.py`` @5c068fd) has only accuracy, format and language terms
+(:mod:`polyreward.rewards.crpo`), so these two are rebuilt from the paper's description as rule-based
+checks of the reasoning against the question's options. They are not the authors' code.
+
+Both read the options from ``options_column`` (a ``{"A": "..."}`` dict, its JSON, a list or MedQA's
+``"A. ...\\nB. ..."`` string). A row without options is a PubMedQA question: its options are the labels
+yes / no / maybe. The *reasoning* is the ``<think>`` body (else the text before ``<answer>``/the first box),
+after the Clinical-R1 clean-up (:func:`polyreward.rewards.crpo.preprocess`).
+
+clinical_faithfulness -- the reasoning supports the answer and invents nothing::
+
+    F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
+    C = the option the reasoning concludes (only its answer phrases, boxes and tags count)
+    c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
+    g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
+                          bad: letters outside the option list and quotes that do not match option X's text
+                          (fewer than half of the option's words in the quote); g = 1 without refs
+    r_faith = c · g;  0 when there is no final answer or it is not one of the options
+
+clinical_comprehensiveness -- share of the options weighed in the reasoning::
+
+    r_comp = |{X : the reasoning mentions option X}| / |options|
+    mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:",
+    "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), or the option's whole text (case and
+    punctuation ignored); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.reward import Scored
+from polyreward.rewards.crpo import ReleasedPreprocessing
+from polyreward.verifiers.choice import LABELS, extract_label, extract_letter, parse_options
+
+SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
+ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
+CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor")
+_OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
+_ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
+_PARENTHESISED = re.compile(r"\(([A-Z])\)")
+_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])\**[.):]\s")
+_JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
+_QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
+_LABEL_PATTERNS = [
+    re.compile(r"[\"'“‘]\s*(yes|no|maybe)\s*[\"'”’]", re.IGNORECASE),
+    re.compile(r"\b(?:answer|option|choice|conclusion|verdict)\b[^.\n]{0,20}?\b(yes|no|maybe)\b", re.IGNORECASE),
+    re.compile(r"\b(yes|no|maybe)\s+(?:is|seems|would\s+be|could\s+be)\s+(?:not\s+)?(?:the\s+)?"
+               r"(?:(?:most|more|less|least|very)\s+)?(?:correct|right|wrong|incorrect|supported|unsupported|justified|likely|unlikely|best|appropriate|answer)", re.IGNORECASE),
+    re.compile(r"(?:^|[.!?;\n]\s*)(yes|no|maybe)\s*[,.:;!]", re.IGNORECASE),
+]
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def split_reasoning(text: str) -> str:
+    """The reasoning part of a cleaned completion: the ``<think>`` body, else the text before the answer."""
+    close = text.find("</think>")
+    if close >= 0:
+        start = text.find("<think>")
+        return text[start + len("<think>") if 0 <= start < close else 0:close]
+    cut = [at for at in (text.find("<answer>"), text.find("\\boxed")) if at >= 0]
+    return text[: min(cut)] if cut else text.replace("<think>", "")
+
+
+def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
+    """Option letters the reasoning weighs, by letter or by the option's whole text (module docstring)."""
+    found = set()
+    for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _JUDGED):
+        found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
+    haystack = " " + " ".join(_words(reasoning)) + " "
+    for letter, text in options.items():
+        needle = " ".join(_words(text))
+        if len(needle) >= 3 and f" {needle} " in haystack:
+            found.add(letter)
+    return found & set(options)
+
+
+def mentioned_labels(reasoning: str) -> set[str]:
+    """PubMedQA labels the reasoning weighs as answer candidates (module docstring)."""
+    return {m.group(1).lower() for pattern in _LABEL_PATTERNS for m in pattern.finditer(reasoning)}
+
+
+def quote_matches(quote: str, option: str) -> bool:
+    """At least half of the option's words occur in the quote (a quote may shorten, not replace, the option)."""
+    wanted = set(_words(option))
+    return bool(wanted) and len(wanted & set(_words(quote))) >= 0.5 * len(wanted)
+
+
+def grounding(reasoning: str, options: Mapping[str, str]) -> tuple[float, list[str]]:
+    """g of the module docstring and the bad references it found."""
+    refs = 0
+    bad: list[str] = []
+    for match in _OPTION_WORD.finditer(reasoning):
+        refs += 1
+        if match.group(1) not in options:
+            bad.append(f"option {match.group(1)} does not exist")
+    for match in _QUOTE.finditer(reasoning):
+        letter, quote = match.group(1), match.group(2)
+        if letter not in options:
+            continue  # already counted as an invented letter when written "option X"
+        refs += 1
+        if not quote_matches(quote, options[letter]):
+            bad.append(f"quote {quote[:40]!r} is not option {letter}")
+    return (1.0 - len(bad) / refs if refs else 1.0), bad
+
+
+class _OptionsReward(ReleasedPreprocessing):
+    """A reward that reads the question's options (none: the PubMedQA labels yes / no / maybe)."""
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, options_column: str | None = "options",
+                 eos_token: str | None = None, prefilled_think: bool = False) -> None:
+        super().__init__(name, weight, eos_token, prefilled_think)
+        if options_column is not None and (not isinstance(options_column, str) or not options_column):
+            raise ValueError(f"options_column must be a column name or null, got {options_column!r}")
+        self.options_column = options_column
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.options_column,) if self.options_column else ()
+
+    def options_of(self, row: Mapping[str, Any]) -> dict[str, str]:
+        return parse_options(row.get(self.options_column)) if self.options_column else {}
+
+
+class ClinicalFaithfulness(_OptionsReward):
+    """r_faith = c · g: the reasoning concludes the answered option and invents no options (reconstruction)."""
+
+    type_name = "clinical_faithfulness"
+    exactness = "reconstructed"
+    description = f"reasoning's conclusion == final answer, no invented/misquoted options; MCQ or yes/no/maybe ({SOURCE})"
+    score_range = (0.0, 1.0)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        text = self.cleaned(completion)
+        reasoning = split_reasoning(text)
+        options = self.options_of(row)
+        if options:
+            final, _ = extract_letter(text, ALL_LETTERS, options)
+            concluded, tier = extract_letter(reasoning, ALL_LETTERS, options)
+            g, bad = grounding(reasoning, options)
+            valid = set(options)
+        else:
+            final, _ = extract_label(text)
+            concluded, tier = extract_label(reasoning)
+            g, bad, valid = 1.0, [], set(LABELS)
+        if final is None:
+            return Scored(0.0, "no final answer")
+        if final not in valid:
+            return Scored(0.0, f"final answer {final} is not one of the options")
+        if concluded is None or tier not in CONCLUDING_TIERS:
+            c, why = 0.5, "reasoning concludes no option"
+        elif concluded == final:
+            c, why = 1.0, f"reasoning concludes {final}, as answered"
+        else:
+            c, why = 0.0, f"reasoning concludes {concluded} but the answer is {final}"
+        reason = why + (f"; {len(bad)} bad reference(s): {', '.join(bad[:3])}" if bad else "")
+        return Scored(c * g, reason, {"consistency": c, "grounding": g})
+
+
+class ClinicalComprehensiveness(_OptionsReward):
+    """r_comp: share of the answer options the reasoning explicitly weighs (reconstruction)."""
+
+    type_name = "clinical_comprehensiveness"
+    exactness = "reconstructed"
+    description = f"share of the answer options (or yes/no/maybe) explicitly weighed in the reasoning ({SOURCE})"
+    score_range = (0.0, 1.0)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        reasoning = split_reasoning(self.cleaned(completion))
+        options = self.options_of(row)
+        if options:
+            weighed, total = mentioned_letters(reasoning, options), len(options)
+        else:
+            weighed, total = mentioned_labels(reasoning), len(LABELS)
+        missing = sorted(set(options or LABELS) - weighed)
+        reason = f"{len(weighed)}/{total} options weighed" + (f"; not: {', '.join(missing)}" if missing else "")
+        return Scored(len(weighed) / total, reason)

@@ -1,0 +1,170 @@
+"""Clinical-R1 (CRPO) rule-based rewards, exact from the released code: ``crpo_accuracy``, ``crpo_format``,
+``crpo_english``.
+
+Source: Gu et al., "Clinical-R1", arXiv 2512.00601; code BoyangGu1/Clinical-R1-3B,
+``verl/utils/reward_score/medical_rule_based.py`` at commit 5c068fdfa1f1bf7fa614a622136403ed18a7ea1d
+(``compute_score`` and the three ``calculate_*`` functions). The released training reward is
+
+    R = 10 · r_acc + 1 · r_fmt + 0.5 · r_eng          (train split; the dev split scores r_acc alone)
+
+Here each term is its own reward so a combiner can weigh them; the recipe
+``examples/train/medqa_crpo.yaml`` sets the released weights 10 / 1 / 0.5.
+
+Pre-processing (``compute_score``, applied by all three rewards, :func:`preprocess`)::
+
+    s = s.split(eos_token)[0].strip()                 # cut at the EOS token (when one is given)
+    s = s.replace("<\\think>", "</think>").replace("<\\answer>", "</answer>")
+    if "## Final Response" in s: s = s.split("## Final Response")[1].strip()   # HuatuoGPT-o1 replies
+    if prefilled_think: s = "<think>" + s             # released ``add_bo_think_token`` (template opens <think>)
+
+r_acc (``calculate_accuracy_reward``), with n = the number of ``\\boxed`` substrings::
+
+    n == 1:  X = first match of \\boxed\\{(.*?)\\}
+             X one capital letter A-Z -> 1.0 if X == gold else 0.0;  X anything else -> -0.5;  no match -> -1.0
+    n != 1:  -n                                       (no box 0, two boxes -2, ...)
+
+r_fmt (``calculate_format_reward``)::
+
+    m = re.search(r"^<think>.*?</think>\\s*<answer>(.*?)</answer>$", s, re.DOTALL)
+    r_fmt = 0 if not m else 1 + 0.5 · [the stripped <answer> body holds exactly one \\boxed{...} and is more than it]
+
+r_eng (``calculate_english_percentage``): the share of characters of s in the whitelist
+``a-z A-Z 0-9 space \\n`` and ``.,!?;:'"()[]{}<>-_/\\|`~@#$%^&*+=``; 0 for an empty string.
+"""
+
+from __future__ import annotations
+
+import math
+import re
+import string
+from collections.abc import Mapping
+from typing import Any
+
+from polyreward.reward import RolloutReward, Scored, column_name
+from polyreward.schema import is_missing
+
+SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
+LETTERS = tuple(string.ascii_uppercase)
+ENGLISH_CHARACTERS = frozenset(string.ascii_letters + ".,!?;:'\"()[]{}<>-_/\\|`~@#$%^&*+=~" + string.digits + " \n")
+_BOX = re.compile(r"\\boxed\{(.*?)\}")
+_FORMAT = re.compile(r"^<think>.*?</think>\s*<answer>(.*?)</answer>$", re.DOTALL)
+_BOX_GROUP = re.compile(r"(\\boxed\{.*?\})")
+_FINAL_RESPONSE = "## Final Response"
+
+
+def preprocess(text: str, eos_token: str | None = None, prefilled_think: bool = False) -> str:
+    """The released ``compute_score`` clean-up (module docstring): EOS cut, ``<\\think>`` fixes, HuatuoGPT split."""
+    text = (text.split(eos_token)[0] if eos_token else text).strip()
+    text = text.replace("<\\think>", "</think>").replace("<\\answer>", "</answer>")
+    if _FINAL_RESPONSE in text:
+        text = text.split(_FINAL_RESPONSE)[1].strip()
+    return "<think>" + text if prefilled_think else text
+
+
+def accuracy_reward(text: str, gold: str) -> float:
+    """r_acc of the module docstring (``calculate_accuracy_reward``)."""
+    boxes = text.count("\\boxed")
+    if boxes != 1:
+        return float(-boxes)
+    match = _BOX.search(text)
+    if match is None:
+        return -1.0
+    answer = match.group(1)
+    if answer in LETTERS:
+        return 1.0 if answer == gold else 0.0
+    return -0.5
+
+
+def has_summary_and_one_box(answer: str) -> bool:
+    """``answer_with_summary_and_answer_box``: exactly one ``\\boxed{...}`` and the answer is not only that box."""
+    answer = answer.strip()
+    boxes = _BOX_GROUP.findall(answer)
+    return len(boxes) == 1 and boxes[0] != answer
+
+
+def format_reward(text: str) -> float:
+    """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5."""
+    match = _FORMAT.search(text)
+    if match is None:
+        return 0.0
+    return 1.5 if has_summary_and_one_box(match.group(1)) else 1.0
+
+
+def english_share(text: str) -> float:
+    """r_eng of the module docstring (``calculate_english_percentage``)."""
+    if not text:
+        return 0.0
+    return sum(ch in ENGLISH_CHARACTERS for ch in text) / len(text)
+
+
+class ReleasedPreprocessing(RolloutReward):
+    """The pre-processing options the three released rewards share."""
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False) -> None:
+        super().__init__(name, weight)
+        if eos_token is not None and (not isinstance(eos_token, str) or not eos_token):
+            raise ValueError(f"eos_token must be a non-empty string or null, got {eos_token!r}")
+        if not isinstance(prefilled_think, bool):
+            raise ValueError(f"prefilled_think must be true or false, got {prefilled_think!r}")
+        self.eos_token = eos_token
+        self.prefilled_think = prefilled_think
+
+    def cleaned(self, completion: str) -> str:
+        return preprocess(completion, self.eos_token, self.prefilled_think)
+
+
+class CRPOAccuracy(ReleasedPreprocessing):
+    """Clinical-R1 r_acc: one ``\\boxed{X}`` with X the gold letter (module docstring); None without a letter gold."""
+
+    type_name = "crpo_accuracy"
+    exactness = "exact"
+    description = f"Clinical-R1 accuracy: one \\boxed{{letter}} 1/0, not a letter -0.5, unparsed -1, n boxes != 1 -> -n ({SOURCE})"
+    score_range = (-math.inf, 1.0)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer",
+                 eos_token: str | None = None, prefilled_think: bool = False) -> None:
+        super().__init__(name, weight, eos_token, prefilled_think)
+        self.answer_column = column_name("answer_column", answer_column)
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return (self.answer_column,)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        gold = row.get(self.answer_column)
+        gold = None if is_missing(gold) else str(gold).strip()
+        if gold not in LETTERS:  # the released code asserts a letter gold; other rows are not its task
+            return Scored(None, f"gold {gold!r} is not a single capital letter")
+        text = self.cleaned(completion)
+        score = accuracy_reward(text, gold)
+        boxes = text.count("\\boxed")
+        reason = {1.0: "boxed gold letter", 0.0: "boxed another letter", -0.5: "box holds no single letter", -1.0: "\\boxed without {...}"}
+        return Scored(score, reason[score] if boxes == 1 else f"{boxes} boxes (exactly one wanted)")
+
+
+class CRPOFormat(ReleasedPreprocessing):
+    """Clinical-R1 r_fmt: ``<think>…</think><answer>…</answer>`` 1.0, +0.5 for one box plus a summary."""
+
+    type_name = "crpo_format"
+    exactness = "exact"
+    description = f"Clinical-R1 format: <think>..</think><answer>..</answer> 1, +0.5 with one \\boxed{{}} and a summary ({SOURCE})"
+    score_range = (0.0, 1.5)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        score = format_reward(self.cleaned(completion))
+        return Scored(score, {0.0: "not <think>...</think> <answer>...</answer>", 1.0: "format ok, answer lacks one box plus a summary",
+                              1.5: "format ok, answer has one box and a summary"}[score])
+
+
+class CRPOEnglish(ReleasedPreprocessing):
+    """Clinical-R1 r_eng: share of characters in the English whitelist (penalises language mixing)."""
+
+    type_name = "crpo_english"
+    exactness = "exact"
+    description = f"Clinical-R1 English share: fraction of characters in the ASCII-English whitelist ({SOURCE})"
+    score_range = (0.0, 1.0)
+
+    def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        text = self.cleaned(completion)
+        score = english_share(text)
+        return Scored(score, "empty completion" if not text else f"{score:.0%} English characters")
