@@ -13,8 +13,10 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
 4. a LaTeX environment (``$...$``, ``$$...$$``, ``\\[...\\]``, ``\\(...\\)``) ending on the last line
    with no number after it
 5. markdown bold ``**73**`` on the last line
-6. a short expression ending the last line after "is", "=" or ":" ("the result is -5 + 20i"), else
-   the last number on the last non-empty line
+6. a last line that is nothing but math (``x^2+3x``, ``1/2^98``, ``sqrt(2)/2``, ``x**2 + 3*x``,
+   ``(1, 2]``, ``y = 2x + 1``) is read whole, so an expression is not cut down to its last number;
+7. a short expression ending the last line after "is", "=" or ":" ("the result is -5 + 20i", "the
+   value is sqrt(2)/2"), else the last number on the last non-empty line (not an exponent: "5 cm^2" is 5)
 
 Thinking models: everything up to the last ``</think>`` is dropped; a ``<think>`` that is never
 closed means the model ran out of budget mid-thought and there is no answer. Only the last
@@ -25,6 +27,8 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+
+from polyreward.verifiers.math_normalize import number_from_words
 
 MAX_TAIL_CHARS = 6000
 
@@ -47,40 +51,45 @@ def strip_thinking(text: str) -> str:
     return text
 
 
-def _close_brace(text: str, start: int) -> int:
-    """Index of the ``}`` matching the ``{`` at ``start`` (-1 if unbalanced); skips ``\\{`` ``\\}``."""
-    depth = 0
-    i = start
+def _brace_pairs(text: str) -> dict[int, int]:
+    """Index of each ``{`` -> index of its matching ``}`` (unbalanced ones left out); skips ``\\{`` ``\\}``.
+
+    One pass with a stack, so a completion of thousands of unclosed ``\\boxed{`` costs linear time (scanning
+    for the closing brace from every box would be quadratic)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    i = 0
     while i < len(text):
         char = text[i]
         if char == "\\":
             i += 2
             continue
         if char == "{":
-            depth += 1
-        elif char == "}":
-            depth -= 1
-            if depth == 0:
-                return i
+            stack.append(i)
+        elif char == "}" and stack:
+            pairs[stack.pop()] = i
         i += 1
-    return -1
+    return pairs
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
+_BOX_TOKEN = re.compile(r"[^\s$]+")
 
 
 def find_boxes(text: str) -> list[tuple[int, int, str]]:
     """Every ``\\boxed``/``\\fbox`` as (start, end, content), in order; unclosed boxes are skipped."""
     boxes = []
+    pairs: dict[int, int] | None = None
     for match in _BOX.finditer(text):
         if match.group(1) == "{":
+            pairs = _brace_pairs(text) if pairs is None else pairs
             open_at = match.start(1)
-            close_at = _close_brace(text, open_at)
+            close_at = pairs.get(open_at, -1)
             if close_at < 0:
                 continue
             boxes.append((match.start(), close_at + 1, text[open_at + 1:close_at]))
         else:  # "\boxed 5": one token
-            token = re.match(r"[^\s$]+", text[match.start(1):]).group()
+            token = _BOX_TOKEN.match(text, match.start(1)).group()
             boxes.append((match.start(), match.start(1) + len(token), token))
     return boxes
 
@@ -126,16 +135,41 @@ _PROSE_STOP = re.compile(
 # inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency
 _MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<![\\$])\$([^$\n]+?)(?<!\\)\$", re.DOTALL)
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
+_ENVIRONMENT_NAME = re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]+\}")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
-# a number glued to letters on its left ("AZYUK2A", "x2") is part of a word, not an answer
+# a number glued to letters on its left ("AZYUK2A", "x2") is part of a word, not an answer; one
+# after "^" is an exponent ("5 cm^2")
 _LAST_NUMBER = re.compile(
-    r"(?<![A-Za-z_\d])(?:[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
 _TRAILING_EXPRESSION = re.compile(
     r"(?:\bis|=|:)\s*([-−+]?\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z])(?:\s*[-−+*/^]\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z]))*)\s*[.!]?\s*$"
 )
+# a line of nothing but math: numbers, one-letter variables, function names, LaTeX commands, operators
+_MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s]")
+_MATH_LINE_WORDS = {
+    "sqrt", "pi", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "log", "ln", "exp", "infty", "inf", "oo", "mod",
+}
+MAX_MATH_LINE = 200
+
+
+def _math_line(line: str) -> str | None:
+    """``line`` stripped of a leading ``=``/``:`` when it is all math (see module docstring), else None."""
+    line = line.strip().lstrip("=:").strip()
+    if not line or len(line) > MAX_MATH_LINE or not re.search(r"[\dA-Za-z]", line):
+        return None
+    tokens = _MATH_LINE_TOKEN.findall(line)
+    if "".join(tokens) != line:
+        return None
+    words = [t for t in tokens if t[0].isalpha()]
+    if any(len(w) > 1 and w.lower() not in _MATH_LINE_WORDS for w in words):
+        return None
+    return line
+
+
 # bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
@@ -187,8 +221,8 @@ def extract_answer(text: str) -> Extracted | None:
     if tags:
         inner = tags[-1].strip()
         found = _extract_plain(inner)
-        prose = len(_PROSE_WORD.findall(inner)) >= 2
-        if found is not None and (found.source != "last_number" or prose):
+        prose = len(_PROSE_WORD.findall(_ENVIRONMENT_NAME.sub(" ", inner))) >= 2  # "pmatrix" is not prose
+        if found is not None and (found.source not in ("last_number", "math_line") or prose):
             return Extracted(found.text, "answer_tag+" + found.source)
         return Extracted(inner, "answer_tag") if inner else None
     return _extract_plain(text)
@@ -241,10 +275,22 @@ def _extract_from_line(text: str) -> Extracted | None:
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
         return Extracted(bold[-1], "bold")
+    math_line = _math_line(last_line)
+    if math_line is not None:
+        # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
+        left, _, right = math_line.rpartition("=")
+        if left and _LAST_NUMBER.fullmatch(right.strip()) and re.fullmatch(r"[^A-Za-z]*|\s*[A-Za-z]\s*(?:=.*)?", left):
+            return Extracted(right.strip(), "last_number")
+        return Extracted(math_line, "math_line")
+    after = re.search(r"(?:\bis|=|:)\s*(?!.*(?:\bis|=|:))(.+?)\s*[.!]?\s*$", last_line)
+    if after and (math_after := _math_line(after.group(1))) is not None and re.search(r"[-+*/^(\\]", math_after.lstrip("-+")):
+        return Extracted(math_after, "last_expression")
     expression = _TRAILING_EXPRESSION.search(last_line)
     if expression and re.search(r"[-+*/^]", expression.group(1).lstrip("-−+")):
         return Extracted(expression.group(1).strip(), "last_expression")
     numbers = _LAST_NUMBER.findall(last_line)
     if numbers:
         return Extracted(numbers[-1].strip(), "last_number")
+    if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
+        return Extracted(last_line.strip(), "number_words")
     return None

@@ -55,6 +55,7 @@ _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
 _SQRT_CALL = re.compile(r"(?<![\\a-zA-Z])sqrt\s*\(")
 _PI_WORD = re.compile(r"(?<![\\a-zA-Z])pi(?![a-zA-Z])")
+_FUNCTION_CALL = re.compile(r"(?<![\\a-zA-Z])(sin|cos|tan|cot|sec|csc|arcsin|arccos|arctan|sinh|cosh|tanh|log|ln|exp)\s*(?=\()")
 # "1,234" but never "0,111" (no thousands group starts with 0)
 _THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])(?:\.\d+)?")
 _SPACE_THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?: \d{3})+(?:\.\d+)?")
@@ -91,6 +92,7 @@ def _rewrite_python_syntax(text: str) -> str:
         if end < 0:
             break
         text = text[:match.start()] + r"\sqrt{" + text[start + 1:end] + "}" + text[end + 1:]
+    text = _FUNCTION_CALL.sub(r"\\\1", text)  # "log(2)" -> "\log(2)", else read as l*o*g*2
     return _PI_WORD.sub(r"\\pi", text)
 
 
@@ -114,6 +116,39 @@ def _drop_thousands_commas(match: re.Match) -> str:
     if before in ("(", "[", "{", ",") or after in (")", "]", "}", ","):
         return match.group()
     return match.group().replace(",", "")
+
+
+_SMALL_NUMBERS = {
+    word: value for value, word in enumerate(
+        "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen "
+        "seventeen eighteen nineteen".split())
+}
+_TENS = {word: 10 * (i + 2) for i, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
+_SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+
+
+def number_from_words(text: str) -> int | None:
+    """``"twelve"`` -> 12, ``"two hundred and five"`` -> 205, ``"minus forty-two"`` -> -42; None if
+    ``text`` is anything but a number written in English words."""
+    tokens = re.sub(r"[-,]", " ", text.strip().lower().rstrip(".!")).split()
+    sign = -1 if tokens[:1] in (["minus"], ["negative"]) else 1
+    tokens = [t for t in tokens[1:] if t != "and"] if sign < 0 else [t for t in tokens if t != "and"]
+    if not tokens or tokens[0] in _SCALES:
+        return None
+    total = current = 0
+    last = ""  # "one two" and "twenty thirty" are not numbers
+    for token in tokens:
+        if token in _SMALL_NUMBERS and last != "small":
+            current, last = current + _SMALL_NUMBERS[token], "small"
+        elif token in _TENS and last not in ("small", "tens"):
+            current, last = current + _TENS[token], "tens"
+        elif token == "hundred" and last in ("small",):
+            current, last = current * 100, "hundred"
+        elif token in _SCALES and token != "hundred" and last:
+            total, current, last = total + current * _SCALES[token], 0, "scale"
+        else:
+            return None
+    return sign * (total + current)
 
 
 def normalize_answer(text: str) -> str:
@@ -146,6 +181,8 @@ def normalize_answer(text: str) -> str:
     text = _LATEX_THOUSANDS.sub("", text)
     text = _THOUSANDS.sub(_drop_thousands_commas, text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
+    if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
+        text = str(spelled)
     return text.strip()
 
 

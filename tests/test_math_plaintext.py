@@ -1,0 +1,124 @@
+"""Plain-text final answers, as a new user's model writes them without ``\\boxed``: a bare expression
+on the last line is read as the expression, not as its last number (``x^2+3x`` is not ``3``).
+
+Table style of Math-Verify's tests (huggingface/Math-Verify ``tests/test_all.py``): (completion,
+what extraction must yield) and (gold, completion, expected score) rows; a regression is one more row.
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from polyreward.engine import WorkerPool
+from polyreward.verifiers.math import prepare_prediction, verify_batch
+from polyreward.verifiers.math_normalize import number_from_words
+
+
+@pytest.fixture(scope="module")
+def pool():
+    with WorkerPool(workers=2, timeout=10.0) as p:
+        yield p
+
+
+# (completion, normalised answer it must yield)
+EXTRACTED = [
+    # polynomials and products
+    ("x^2+3x", "x^2+3x"),
+    ("We expand and collect terms:\nx^2 + 3x", "x^2 + 3x"),
+    ("(x+1)(x-1)", "(x+1)(x-1)"),
+    ("-896*x**5 + 2240*x**4", "-896*x^{5} + 2240*x^{4}"),
+    # powers
+    ("1/2^98", "1/2^98"),
+    ("2^10", "2^10"),
+    ("2**10", "2^{10}"),
+    ("Thus x=1/2^98.", "1/2^98"),
+    # radicals, pi, functions (python spelling rewritten as LaTeX, never evaluated)
+    ("sqrt(2)/2", r"\sqrt{2}/2"),
+    ("2 sqrt(3)", r"2 \sqrt{3}"),
+    ("Thus the value is sqrt(2)/2.", r"\sqrt{2}/2"),
+    ("3pi/4", r"3\pi/4"),
+    ("2*pi", r"2*\pi"),
+    ("log(2)", r"\log(2)"),
+    (r"\frac{\sqrt{3}}{2}", r"\frac{\sqrt{3}}{2}"),
+    # fractions and plain numbers
+    ("1/2", "1/2"),
+    ("= 42", "42"),
+    ("12.", "12"),
+    ("John has 3 boxes with 4 pens each.\n3 * 4 = 12", "12"),
+    ("x = 5", "5"),
+    # equations, intervals, sets stay whole
+    ("y = 2x + 1", "y = 2x + 1"),
+    ("x^2 - 1 = 0", "x^2 - 1 = 0"),
+    ("3x + 2y = 6", "3x + 2y = 6"),
+    ("(1, 2]", "(1, 2]"),
+    ("[1,2)", "[1,2)"),
+    # units and percentages: the number (an exponent is never the answer)
+    ("5 cm", "5"),
+    ("The area is 5 cm^2", "5"),
+    ("12 km/h", "12"),
+    ("45%", "45%"),
+    ("The correct answer is 75%.", "75%"),
+    # numbers in words
+    ("Twelve.", "12"),
+    ("The answer is forty-two.", "42"),
+    ("So the total is\ntwo hundred and five", "205"),
+    # a matrix inside <answer> is the matrix, not its last entry
+    ("<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"),
+    ("<answer>x^2+3x</answer>", "x^2+3x"),
+    # prose stays prose: the last number of a sentence
+    ("We have 3 apples and 4 oranges, total 7", "7"),
+    ("The price is $1,250.50", "1250.50"),
+]
+
+
+@pytest.mark.parametrize("completion, expected", EXTRACTED)
+def test_plain_text_extraction(completion, expected):
+    prediction = prepare_prediction(completion)
+    assert prediction is not None and prediction.text == expected
+
+
+# (gold, completion, expected score): the same shapes, right and wrong
+SCORED = [
+    ("x^2+3x", "x^2+3x", 1.0),
+    ("x^2+3x", "x(x+3)", 1.0),
+    ("x^2+3x", "x^2+3", 0.0),
+    ("3", "x^2+3x", 0.0),  # the old reading took the last number, 3
+    ("\\frac{1}{2^{98}}", "1/2^98", 1.0),
+    ("\\frac{1}{2^{98}}", "1/2^99", 0.0),
+    ("1024", "2^10", 1.0),
+    ("10", "2^10", 0.0),
+    ("\\frac{\\sqrt{2}}{2}", "sqrt(2)/2", 1.0),
+    ("\\frac{1}{\\sqrt{2}}", "sqrt(2)/2", 1.0),
+    ("2", "sqrt(2)/2", 0.0),
+    ("\\frac{3\\pi}{4}", "3pi/4", 1.0),
+    ("x^2+3x", "x**2 + 3*x", 1.0),
+    ("2x+1", "y = 2x + 1", 1.0),
+    ("(1,2]", "(1, 2]", 1.0),
+    ("(1,2]", "[1, 2]", 0.0),
+    ("5", "5 cm", 1.0),
+    ("0.45", "45%", 1.0),
+    ("12", "Twelve.", 1.0),
+    ("13", "Twelve.", 0.0),
+    ("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", 1.0),
+    ("4", "<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", 0.0),
+]
+
+
+def test_plain_text_scores(pool):
+    golds, completions, expected = zip(*SCORED)
+    verdicts = verify_batch(list(completions), list(golds), pool=pool)
+    wrong = [(g, c, e, v.describe()) for g, c, e, v in zip(golds, completions, expected, verdicts) if v.score != e]
+    assert not wrong
+
+
+@pytest.mark.parametrize("text, value", [
+    ("zero", 0), ("twelve", 12), ("Forty-two", 42), ("minus seven", -7), ("two hundred and five", 205),
+    ("one thousand two hundred", 1200), ("fifteen hundred", 1500),
+])
+def test_number_words(text, value):
+    assert number_from_words(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "one two", "twenty thirty", "hundred", "a thousand", "x", "one apple", "eleventy"])
+def test_not_number_words(text):
+    assert number_from_words(text) is None
