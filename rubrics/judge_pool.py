@@ -329,7 +329,8 @@ class EndpointPool:
                        deadline: float, state: JobState) -> tuple[T, float | None]:
         import httpx
 
-        limit = max(0.0, min(self.timeout, deadline - time.monotonic()))
+        left = deadline - time.monotonic()
+        limit = max(0.0, min(self.timeout, left))
         received = 0
         phase = "headers"
         state.phase = f"waiting for {endpoint.url}"
@@ -338,14 +339,18 @@ class EndpointPool:
                 async with client.stream("POST", endpoint.url + path, json=body, headers=self.headers) as response:
                     phase = "body"
                     chunks = []
+                    state.phase = f"reading the response body from {endpoint.url}"
                     async for chunk in response.aiter_bytes():
                         received += len(chunk)
+                        state.phase = f"reading the response body from {endpoint.url} ({received} bytes in)"
                         if received > MAX_RESPONSE_BYTES:
                             raise _EndpointFault(f"response body over {MAX_RESPONSE_BYTES} bytes from {endpoint.url}")
                         chunks.append(chunk)
                     status, retry_after = response.status_code, response.headers.get("Retry-After")
         except TimeoutError:
             where = "no response headers yet" if phase == "headers" else f"response body still arriving, {received} bytes in"
+            if left < self.timeout:
+                where = f"the batch time budget ended; {where}"
             raise _EndpointFault(f"timeout after {limit:.3g}s ({where}; {endpoint.url})") from None
         except httpx.HTTPError as exc:
             raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.url})") from None
