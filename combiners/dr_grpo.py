@@ -1,7 +1,7 @@
 """Dr. GRPO ("GRPO Done Right"): mean-centred group advantage without the std division.
 
 Source: Liu et al. 2025, arXiv 2503.20783 (code sail-sg/understand-r1-zero); TRL ``scale_rewards="none"``
-(ALGORITHMS.md §6). Exact.
+Exact.
 
     r_i = Σ_k w_k R_ik  (nansum; all-None rows excluded, A = 0)
     A_i = r_i - mean_G(r)
@@ -10,6 +10,8 @@ The other half of Dr. GRPO, the constant loss normaliser (sum of token losses / 
 the loss (``loss_type="dr_grpo"``), not to the advantage. A zero-variance group gives A = 0 exactly.
 A single-rollout group gives 0 as in TRL; ``singleton="raw"`` gives A = r as verl
 ``compute_grpo_outcome_advantage(norm_adv_by_std_in_grpo=False)``.
+
+Bound: |A| <= the group's range max r - min r (|r| for a lone rollout with ``singleton="raw"``).
 """
 
 from __future__ import annotations

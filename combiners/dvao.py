@@ -1,7 +1,7 @@
 """DVAO: per-objective group normalisation with variance-adaptive objective weights.
 
 Paper: Jiang, Song, Quan, Hao, Liu, Zhang, "Dynamic Variance-adaptive Advantage Optimization",
-arXiv 2605.25604 (2026). RECONSTRUCTED from the abstract and secondary summaries (ALGORITHMS.md §2); no code
+arXiv 2605.25604 (2026). RECONSTRUCTED from the abstract and secondary summaries; no code
 or full text was available. Confidence in the exact weight formula is low.
 
 Reconstruction ("DVAO-σ", the default ``weighting="std"``), per group g and objective k:
@@ -19,6 +19,8 @@ Assumptions (documented, unverified against the paper):
 - a NaN (not applicable) cell contributes 0 and is excluded from μ_k and σ_k.
 Properties: E_G[A] = 0; E_G[A²] ∈ [0, K] (= 1 for uncorrelated objectives); objectives with a larger
 within-group spread weigh more; all σ_k = 0 -> A ≡ 0; K = 1 -> GRPO.
+Bound: |A| <= sqrt(K) (n - 1)/sqrt(n) for "std" (Cauchy-Schwarz with Σ ω² <= 1 and each |Â^k| <= (n - 1)/sqrt(n)),
+|A| <= (n - 1)/sqrt(n) for "variance" (Σ ω <= 1); n = valid rollouts of the group.
 """
 
 from __future__ import annotations

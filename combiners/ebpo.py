@@ -1,7 +1,7 @@
 """EBPO: an empirical-Bayes baseline that shrinks each group's mean towards a running global prior.
 
 Paper: Han, Zhou, Gao, Zhou, Li, Kumar, Fan, Li, Zhang, arXiv 2602.05165 (v3). RECONSTRUCTED from the
-abstract and summaries (ALGORITHMS.md §11); no code was available. Normal-normal empirical Bayes
+abstract and summaries; no code was available. Normal-normal empirical Bayes
 (James-Stein form):
 
     R_i   = Σ_k w_k r^k_i   (nansum; all-None rows get 0 and stay out of every statistic)
@@ -17,6 +17,11 @@ sets the shrinkage, which gives an all-zero group the stated non-vanishing penal
 state is updated with the current batch *before* its advantages are computed (so the first batch already
 has a prior); ε = 1e-6. The state (Welford count/mean/M2 of group means, pooled within-group sums) is
 JSON-serialisable through :meth:`state_dict` / :meth:`load_state_dict`.
+
+Zero variance is decided by the shared constant rule, so a constant group of non-representable values
+(0.1, 1/3) takes the pooled-variance fallback instead of dividing by float noise.
+Bound: none fixed. |A_i| <= (n - 1)/sqrt(n) + S_q |r̄_q - μ| / (s_q + ε): the shrinkage term grows as the
+group's own std s_q shrinks relative to its distance from the prior (exempt from the bounded property).
 """
 
 from __future__ import annotations

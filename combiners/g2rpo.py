@@ -1,7 +1,7 @@
 """G²RPO: Gaussian GRPO. Each group's advantages are mapped onto N(0, 1) by rank (1-D optimal transport).
 
 Paper: Hu, Chen, Gao-Tian, Deng, Peng, Chang, "OpenVLThinkerV2" (G²RPO), arXiv 2604.08539. RECONSTRUCTED from
-the abstract and a summary (ALGORITHMS.md §10); no code was available.
+the abstract and a summary; no code was available.
 
     R_i = Σ_k w_k r^k_i                  (nansum; all-None rows get 0 and are not ranked)
     u_i = (rank_i - 0.5) / G             mid-ranks for ties, rank 1 = lowest, G = valid rollouts

@@ -2,7 +2,7 @@
 
 Paper: Liu et al. 2026, "GDPO: Group reward-Decoupled Normalization Policy Optimization", arXiv 2601.05242
 (NVlabs/GDPO). Default = TRL 1.16 ``multi_objective_aggregation="normalize_then_sum"`` (grpo_trainer.py
-L2790-2800), reproduced to float precision (ALGORITHMS.md §1, INTEGRATIONS.md §1.4 and §3). Exact.
+L2790-2800), reproduced to float precision. Exact.
 
     μ_gk = nanmean_{i∈g} R_ik ;  σ_gk = nanstd_{i∈g} R_ik         (Bessel; NaN if <= 1 valid value)
     Â_ik = (R_ik - μ_gk) / (σ_gk + 1e-4)                          (NaN stays NaN; zero-variance group -> 0)
@@ -11,7 +11,7 @@ L2790-2800), reproduced to float precision (ALGORITHMS.md §1, INTEGRATIONS.md �
     A    = nan_to_num(A, 0)       (rows without any reward get 0 and stay out of every statistic)
 
 ``variant`` picks the conventions of another implementation; each individual switch can still be
-overridden (INTEGRATIONS.md §3 has golden vectors for all of them):
+overridden:
 
 | variant  | none_policy | baseline | eps  | single-rollout group | batch normalisation                     |
 |----------|-------------|----------|------|----------------------|-----------------------------------------|
@@ -30,6 +30,16 @@ overridden (INTEGRATIONS.md §3 has golden vectors for all of them):
 - ``baseline="loo"`` (NeMo-RL ``GDPOAdvantageEstimator``): b_i = mean of the *other* rollouts of the
   group, scale = unbiased std of the others, dividing (by std + eps) only where that std > 0.
 - ``batch_norm="none"`` returns s_i (per-reward GRPO advantages summed; cf. MO-GRPO).
+- "std > 0" / zero variance are decided by the shared constant rule (the values' range, not a computed std;
+  see :mod:`polyreward.combiners._groups`). NeMo-RL computes the others' std as sqrt(E[r²] - E[r]²), which
+  leaves ~1e-9 of float noise when the other rollouts are equal but not exactly representable (0.1, 1/3)
+  and then divides by it (an advantage of ~1e6); here those others count as constant (the one deviation
+  from that source).
+
+Bounds (N scored rollouts of the batch): every batch-normalised variant |A| <= (N - 1)/sqrt(N); with
+``lengths`` (whiten) |A| <= (T - 1)/sqrt(T), T the total token count; ``batch_norm="none"`` |A| <=
+Σ_k |w_k| (n - 1)/sqrt(n) with the mean baseline (n valid rollouts of the group; leave-one-out has no
+fixed bound: it divides by the std of the others).
 """
 
 from __future__ import annotations

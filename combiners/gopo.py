@@ -1,7 +1,7 @@
 """GOPO: rank-based (ordinal) advantages, linearly spaced in [-2, 2] within each group.
 
 Paper: Choi, Saha, Kim, Agarwal, Dwivedi, "Group Ordinal Policy Optimization", arXiv 2602.03876; code
-friendshipkim/gopo src/open_r1/grpo_trainer.py (~L1320-1332); ALGORITHMS.md §9. Exact (code).
+friendshipkim/gopo src/open_r1/grpo_trainer.py (~L1320-1332). Exact (code).
 
     R_i  = Σ_k w_k r^k_i            (nansum; all-None rows get 0 and are not ranked)
     ρ(i) = rank of R_i in its group, 1 = highest (double argsort, descending)

@@ -2,7 +2,7 @@
 
 Source: TRL 1.16 ``GRPOTrainer._generate_and_score_completions`` with
 ``multi_objective_aggregation="sum_then_normalize"`` (the default), ``scale_rewards`` group | batch | none
-(INTEGRATIONS.md §1.4; ALGORITHMS.md §0). Exact.
+Exact.
 
     r_i = Σ_k w_k R_ik            (nansum: a None reward adds 0; a row where every reward is None is NaN)
     μ_g = nanmean_{i∈g} r_i
@@ -15,6 +15,11 @@ of the statistics. ``singleton="raw"`` switches to verl's convention instead (a 
 mean 0 and std 1, so A = r / (1 + eps), or A = r with scale="none"); verl also uses ``eps=1e-6``:
 ``GRPOCombiner(eps=1e-6, singleton="raw")`` = verl ``compute_grpo_outcome_advantage`` and
 ``GRPOCombiner(scale="none", singleton="raw")`` = the same with ``norm_adv_by_std_in_grpo=False``.
+
+Bounds (n valid rollouts of the group, N of the batch, Δ the group's range max r - min r): scale="group"
+|A| <= (n - 1)/sqrt(n) (a Bessel z-score never exceeds it); scale="batch" |A| <= sqrt(2 (N - 1)) (a group
+deviation is at most the batch range, and a Bessel std is at least range/sqrt(2(N - 1))); scale="none"
+|A| <= Δ; singleton="raw" lone rollouts get |r| (/(1 + eps)).
 """
 
 from __future__ import annotations

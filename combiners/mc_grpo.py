@@ -1,7 +1,7 @@
 """MC-GRPO: median-centred advantages scaled by the median absolute deviation.
 
 Paper: Youngeun Kim, "MC-GRPO", arXiv 2601.22582; code lotusroot-kim/MC-GRPO
-src/open_r1/grpo_trainer_gsm.py (~L2008-2150); ALGORITHMS.md §8. Exact (code).
+src/open_r1/grpo_trainer_gsm.py (~L2008-2150). Exact (code).
 
     R_i  = Σ_k w_k r^k_i                      (nansum; all-None rows excluded, A = 0)
     med  = median_G(R)                        (torch.median: the lower middle element for an even count)
@@ -13,6 +13,8 @@ The method samples G+1 rollouts and drops the pivot (the median rollout) from th
 exactly 0 here, so dropping it is the trainer's choice. No std scaling. A constant group gives A = 0;
 if more than half the group ties at the median, MAD = 0 and the other rollouts are divided by 1e-3
 (large advantages, as in the source; raise ``eps`` to temper them).
+Bound: none. The division by MAD + eps is the source's; a MAD of 0 gives |A| up to range/eps (exempt from
+the bounded-advantage property the other combiners are tested for).
 """
 
 from __future__ import annotations

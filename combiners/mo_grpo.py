@@ -2,7 +2,7 @@
 
 Paper: Ichihara, Jinnai, Morimura, Sakamoto, Mitsuhashi, Uchibe, "MO-GRPO: Mitigating Reward Hacking of
 Group Relative Policy Optimization on Multi-Objective Problems", arXiv 2509.22047. RECONSTRUCTED from the
-abstract and summaries (ALGORITHMS.md §4); no official code was available.
+abstract and summaries; no official code was available.
 
     Â^k_i = (r^k_i - mean_G r^k) / (std_G r^k + eps)
     A_i   = c · Σ_k w_k Â^k_i          c = 1, or 1/K with ``average=True``
@@ -12,6 +12,9 @@ Assumptions: population std (``ddof=0``) and eps = 1e-4 as in the third-party im
 cites; no post-normalisation by default. Each reward is invariant to a positive affine transform
 r^k -> a r^k + b and contributes evenly. A NaN cell contributes 0 and is excluded from μ and σ; a reward
 that is constant in a group contributes 0.
+
+Bounds (n valid rollouts of the group, N of the batch): post_norm="none" |A| <= c Σ_k |w_k| sqrt(n - 1)
+with ddof=0 ((n - 1)/sqrt(n) with ddof=1); "group" |A| <= (n - 1)/sqrt(n); "batch" |A| <= (N - 1)/sqrt(N).
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 Paper: Tan et al., "Stabilizing Rubric Integration Training via Decoupled Advantage Normalization",
 arXiv 2603.26535; reproduction README github ScopeHLS/Process-Aware-Policy-Optimization (verl-based).
-Core formula from the paper (exact); edge cases and defaults RECONSTRUCTED (ALGORITHMS.md §5).
+Core formula from the paper (exact); edge cases and defaults RECONSTRUCTED.
 
 Scores have K = 2 columns: outcome o (verifier, e.g. {0, 1}) and process p (rubric / PRM score);
 K = 1 means outcome only. Per group:
@@ -17,6 +17,7 @@ all-correct group keeps its process signal although A_out = 0 (the stated motiva
 gets A = 0, so wrong answers never earn process credit. ``process_scope="all"`` is the paper's
 "full normalization" ablation (A_proc over every response). ε = 1e-6 and Bessel std as verl's GRPO.
 A NaN outcome counts as not correct and is left out; a NaN process score contributes 0.
+Bound: |A| <= (|w_out| + λ |w_proc|) (n - 1)/sqrt(n), n = rollouts of the group (each part is a Bessel z-score).
 """
 
 from __future__ import annotations

@@ -1,6 +1,6 @@
 """RLOO: REINFORCE with a leave-one-out baseline.
 
-Source: TRL ``RLOOTrainer`` (Ahmadian et al. 2024, "Back to Basics"); ALGORITHMS.md §12. Exact.
+Source: TRL ``RLOOTrainer`` (Ahmadian et al. 2024, "Back to Basics"). Exact.
 
     r_i = Σ_k w_k R_ik                         (nansum; all-None rows excluded, A = 0)
     b_i = (Σ_{j∈g} r_j - r_i) / (k - 1)         k = number of valid rollouts in the group
@@ -13,6 +13,9 @@ Source: TRL ``RLOOTrainer`` (Ahmadian et al. 2024, "Back to Basics"); ALGORITHMS
 TRL 1.16 ``RLOOTrainer`` (beta=0, no reward clipping) = ``RLOOCombiner(singleton="zero", eps=1e-4)``;
 verl 0.9.1 ``compute_rloo_outcome_advantage`` = ``RLOOCombiner()``. (verl's ``rloo_vectorized`` gives a
 single-rollout group 0, i.e. ``singleton="zero"``.)
+
+Bound: |A| <= the group's range max r - min r (k/(k-1) |r - mean| never exceeds it; |r| for a lone rollout
+with singleton="raw"); normalize=True: |A| <= (N - 1)/sqrt(N), N the scored rollouts of the batch.
 
 A zero-variance group gives A = 0 exactly. The KL term of TRL's ``rlhf_reward`` (score - β·KL) belongs to
 the trainer and is not part of this combiner.

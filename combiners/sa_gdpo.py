@@ -1,7 +1,7 @@
 """SA-GDPO ("Self-Adaptive GDPO"): GDPO whose objective weights shrink as the objective saturates.
 
 Source: NVlabs/GDPO @41f74c53a640a743d0b37d23cbc14d4e9c431669, trl-GDPO grpo_trainer.py / grpo_config.py
-(``apply_sa_gdpo``, ``sa_gdpo_gamma``, ``reward_mins``, ``reward_maxs``); ALGORITHMS.md §1b. Exact (code).
+(``apply_sa_gdpo``, ``sa_gdpo_gamma``, ``reward_mins``, ``reward_maxs``). Exact (code).
 
     Â^k_i  = (r^k_i - mean_G r^k) / (std_G r^k + 1e-4)                (GDPO step 2)
     range_k = max(r_max,k - r_min,k, 1e-4)

@@ -1,6 +1,6 @@
 """SA-MRPO: saturation-aware advantage reweighting for multi-reward policy optimisation.
 
-Source: the SA-MRPO abstract; formula from NVlabs/GDPO @41f74c5 (SA-GDPO). RECONSTRUCTED (ALGORITHMS.md §3):
+Source: the SA-MRPO abstract; formula from NVlabs/GDPO @41f74c5 (SA-GDPO). RECONSTRUCTED:
 the SA-MRPO paper could not be read; its abstract ("standardizes each
 reward objective independently and adaptively discounts its contribution according to a batch-level
 estimate of objective saturation") matches the SA-GDPO code of NVlabs/GDPO @41f74c5 almost word for word,
@@ -18,6 +18,7 @@ What makes it a separate, stateful method (assumptions, all configurable):
 - γ = 1 and batch normalisation on by default (open questions in the reference).
 The state (steps, smoothed means, running min/max) lives in :meth:`state_dict` / :meth:`load_state_dict`
 (JSON-serialisable) and is updated with the current batch before its advantages are computed.
+Bound: |A| <= (N - 1)/sqrt(N) with batch_norm (N scored rollouts), else Σ_k |w_k| (n - 1)/sqrt(n).
 """
 
 from __future__ import annotations
