@@ -159,8 +159,10 @@ def test_report_overlays_several_training_runs(tmp_path, capsys):
         assert main(["report", *paths, "-o", str(tmp_path / "cmp")]) == 0
     finally:
         plt.Axes.plot = original
-    assert {label for _, label in drawn} == {"medqa_gdpo", "medqa_grpo"}  # labelled by folder name, one line per run
-    assert report_cli._curve_order(["loss", "reward", "reward/accuracy/mean", "kl"])[0] == "reward/accuracy/mean"
+    # labelled by folder name, one line per run and series; the total and the per-objective mean share one panel
+    assert {label for _, label in drawn} == {f"{run} {series}" for run in ("medqa_gdpo", "medqa_grpo")
+                                             for series in ("reward", "reward/accuracy/mean")} | {"medqa_gdpo", "medqa_grpo"}
+    assert report_cli.metric_panels(["loss", "reward", "reward/accuracy/mean", "kl"])[0][1] == ["reward", "reward/accuracy/mean"]
     assert "polyreward report: medqa_gdpo vs medqa_grpo" in (tmp_path / "cmp" / "report.html").read_text()
     assert main(["report", *paths, "-o", str(tmp_path / "cmp2"), "--labels", "gdpo,grpo"]) == 0
     capsys.readouterr()

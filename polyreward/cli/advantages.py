@@ -2,9 +2,12 @@
 
 Reads a scored rollout file (JSONL, Parquet or CSV by extension), adds an ``advantage`` column computed
 by the combiner within each group, writes OUT (format by extension) and prints the diagnostics summary
-(collapse, objective shares, sign flips, zero-signal groups). Without ``--rewards``, the reward columns
-are taken from ``--config`` if given, else every numeric column except the group column, ``reward``,
-``advantage`` and id-like columns.
+(collapse, objective shares, sign flips, zero-signal groups).
+
+Which columns are rewards (:func:`choose_rewards`, shared with ``polyreward report``): ``--rewards a,b``; else the
+config's reward names and weights (``--config``); else the columns ``polyreward score`` wrote as rewards (each
+``X`` that has an ``X_reason`` companion); only for a file without any such column, every numeric column except
+the group column, ``reward``, ``advantage``, id-like columns and sub-scores (``name.sub``, e.g. ``overlong.length``).
 """
 
 from __future__ import annotations
@@ -21,7 +24,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("input", help="scored rollouts: .jsonl, .parquet or .csv")
     parser.add_argument("-o", "--output", required=True, help="output file (.jsonl, .parquet or .csv)")
     parser.add_argument("--combiner", default=None, help="combiner type (default: the config's, else gdpo); see `polyreward list`")
-    parser.add_argument("--rewards", default=None, help="comma-separated reward columns (default: from --config or all numeric columns)")
+    parser.add_argument("--rewards", default=None, help="comma-separated reward columns (default: the --config rewards, else the columns polyreward score wrote as rewards)")
     parser.add_argument("--weights", default=None, help="comma-separated weights, one per reward column (default 1)")
     parser.add_argument("--group-col", default=None, help="column with the prompt/group id (default prompt_id, else prompt)")
     parser.add_argument("--config", default=None, help="a polyreward YAML: reward names, weights, group column and combiner")
@@ -56,28 +59,77 @@ def write_frame(frame, path: str | Path) -> None:
 
 
 def parse_params(items: list[str]) -> dict[str, Any]:
+    """``["variant=verl", "eps=1e-6"]`` -> ``{"variant": "verl", "eps": 1e-06}`` (values read as YAML 1.2)."""
     import yaml
+
+    from polyreward.config import load_yaml
 
     params: dict[str, Any] = {}
     for item in items:
         key, sep, value = item.partition("=")
         if not sep or not key.strip():
             raise ValueError(f"--param expects KEY=VALUE, got {item!r}")
-        params[key.strip()] = yaml.safe_load(value)
+        try:
+            params[key.strip()] = load_yaml(value)
+        except yaml.YAMLError:
+            raise ValueError(f"--param {item!r}: the value is not valid YAML") from None
     return params
 
 
-def numeric_reward_columns(frame, group_column: str) -> list[str]:
+def check_params(combiner_type: str, params: dict[str, Any]) -> None:
+    """ValueError naming the first ``--param`` key the combiner does not take, and the keys it does."""
+    from polyreward import registry
+    from polyreward.config import _constructor_params
+
+    allowed, takes_any = _constructor_params(registry.combiner_class(combiner_type))
+    unknown = sorted(set(params) - allowed)
+    if unknown and not takes_any:
+        raise ValueError(f"--param {unknown[0]}: unknown parameter of combiner {combiner_type}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+
+
+def default_reward_columns(frame, group_column: str) -> list[str]:
+    """The columns ``polyreward score`` wrote as rewards (``X`` with an ``X_reason`` companion), else every
+    numeric column except the group column, ids, ``reward``/``advantage``, reasons and sub-scores (``a.b``)."""
     import pandas as pd
 
+    names = [str(c) for c in frame.columns]
+    scored = [name for name in names if f"{name}_reason" in names]
+    if scored:
+        return scored
     columns = []
-    for name in frame.columns:
-        lowered = str(name).lower()
-        if name == group_column or lowered in EXCLUDED or lowered.endswith("_id"):
+    for name in names:
+        lowered = name.lower()
+        if name == group_column or lowered in EXCLUDED or lowered.endswith(("_id", "_reason")) or "." in name:
             continue
         if pd.api.types.is_bool_dtype(frame[name]) or pd.api.types.is_numeric_dtype(frame[name]):
-            columns.append(str(name))
+            columns.append(name)
     return columns
+
+
+def choose_rewards(frame, group: str, rewards: list[str] | None, weights: list[float] | None, config) -> tuple[list[str], list[float] | None]:
+    """(reward columns, weights): ``rewards`` if given, else the config's names and weights, else the defaults
+    above; ``weights`` must then have one value per column."""
+    if rewards:
+        pass
+    elif config is not None:
+        rewards = [r.name for r in config.rewards]
+        weights = weights if weights is not None else [r.weight for r in config.rewards]
+    else:
+        rewards = default_reward_columns(frame, group)
+        if not rewards:
+            raise ValueError("no reward columns found; name them with --rewards a,b or give the scoring config with --config")
+    if weights is not None and len(weights) != len(rewards):
+        raise ValueError(f"--weights has {len(weights)} value(s) but there are {len(rewards)} reward column(s): {', '.join(rewards)}")
+    return rewards, weights
+
+
+def parse_weights(text: str | None) -> list[float] | None:
+    if not text:
+        return None
+    try:
+        return [float(w) for w in text.split(",")]
+    except ValueError:
+        raise ValueError(f"--weights must be comma-separated numbers, got {text!r}") from None
 
 
 def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | None, str, Any]:
@@ -92,31 +144,15 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
     group = args.group_col or (config.columns.group if config else None)
     if group is None:
         group = "prompt_id" if "prompt_id" in frame.columns else "prompt"
-    if args.rewards:
-        rewards = [c.strip() for c in args.rewards.split(",") if c.strip()]
-    elif config is not None:
-        rewards = [r.name for r in config.rewards]
-    else:
-        rewards = numeric_reward_columns(frame, group)
-        if not rewards:
-            raise ValueError("no numeric reward columns found; name them with --rewards a,b")
-    weights = None
-    if args.weights:
-        try:
-            weights = [float(w) for w in args.weights.split(",")]
-        except ValueError:
-            raise ValueError(f"--weights must be comma-separated numbers, got {args.weights!r}") from None
-        if len(weights) != len(rewards):
-            raise ValueError(f"--weights has {len(weights)} value(s) but there are {len(rewards)} reward column(s): {', '.join(rewards)}")
-    elif config is not None and not args.rewards:
-        weights = [r.weight for r in config.rewards]
+    rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
+    rewards, weights = choose_rewards(frame, group, rewards, parse_weights(args.weights), config)
     params = parse_params(args.param)
-    if args.combiner:
-        combiner = build_combiner(args.combiner, **params)
-    elif config is not None and config.combiner is not None:
-        combiner = config.build_combiner(**params)
+    combiner_type = args.combiner or (config.combiner.type if config is not None and config.combiner is not None else "gdpo")
+    check_params(combiner_type, params)
+    if args.combiner or config is None or config.combiner is None:
+        combiner = build_combiner(combiner_type, **params)
     else:
-        combiner = build_combiner("gdpo", **params)
+        combiner = config.build_combiner(**params)
     return rewards, weights, group, combiner
 
 

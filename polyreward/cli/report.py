@@ -3,8 +3,13 @@
 - rollouts (a scored rollout file): per-reward distributions, the advantages of several combiners side
   by side on the same data (histograms and advantage vs weighted reward), and their collapse
   diagnostics (table + bar chart).
-- metrics (a trainer metrics JSONL, one row per step with a ``step`` column): one training curve per
-  numeric metric, the per-objective reward means first. Several metrics files (e.g. the GDPO and the
+  The reward columns and weights are chosen as by ``polyreward advantages``: ``--rewards``, else the
+  ``--config`` rewards and weights, else the columns ``polyreward score`` wrote as rewards (never
+  sub-scores such as ``overlong.length``).
+- metrics (a trainer metrics JSONL, one row per step with a ``step`` column): grouped training curves
+  (:data:`PANELS`: the weighted reward with each objective's mean, loss, entropy and KL, lengths,
+  collapse fractions, ...), integer step ticks, a table of every metric's first and final value, and a
+  table of the metrics that never changed (not plotted). Several metrics files (e.g. the GDPO and the
   sum-then-normalise run of the same recipe) are overlaid on the same axes, one line per run, labelled
   by ``--labels`` or by each file's folder name.
 
@@ -17,12 +22,14 @@ from __future__ import annotations
 import argparse
 import base64
 import html
+import importlib.util
 import math
 import sys
+from collections.abc import Callable
 from pathlib import Path
 
 DEFAULT_COMBINERS = "grpo,gdpo,dvao,mo_grpo,g2rpo"
-PER_FIGURE = 12
+PER_FIGURE = 9
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -31,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--labels", default=None, help="comma-separated run names for several metrics files (default: folder names)")
     parser.add_argument("-o", "--output", required=True, help="output directory (created)")
     parser.add_argument("--kind", choices=("auto", "rollouts", "metrics"), default="auto")
-    parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: numeric columns)")
+    parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: the --config rewards, "
+                        "else the columns polyreward score wrote as rewards)")
+    parser.add_argument("--config", default=None, help="the polyreward YAML the rollouts were scored with: its reward names and weights")
     parser.add_argument("--weights", default=None, help="comma-separated weights, one per reward column")
     parser.add_argument("--group-col", default=None, help="group id column (default prompt_id, else prompt)")
     parser.add_argument("--combiners", default=DEFAULT_COMBINERS, help=f"combiners to compare (default {DEFAULT_COMBINERS})")
@@ -124,49 +133,131 @@ def combiner_comparison(frame, rewards, weights, group, names: list[str], direct
     return [advantages_png, collapse_png], summaries
 
 
+# Panels of the metrics report: series that share a unit and a question go on one set of axes.
+# Anything not named here gets a panel of its own; a series constant over the whole run is listed in a
+# table instead of drawn.
+PANELS: list[tuple[str, Callable[[str], bool]]] = [
+    ("reward: weighted total and each objective's mean", lambda n: n == "reward" or (n.startswith("reward/") and n.endswith("/mean"))),
+    ("reward std", lambda n: n == "reward_std" or (n.startswith("reward/") and n.endswith("/std"))),
+    ("loss", lambda n: n == "loss"),
+    ("entropy and KL (per token)", lambda n: n in ("entropy", "kl")),
+    ("completion length (tokens)", lambda n: n.startswith("completions/") and n.endswith("_length")),
+    ("fractions of groups and rollouts",
+     lambda n: n in ("frac_reward_zero_std", "advantage/collapsed_group_fraction", "advantage/zero_signal_fraction",
+                     "advantage/frac_zero", "completions/terminated")),
+    ("each objective's share of the advantage", lambda n: n.startswith("advantage/share/")),
+    ("sign-flip rate per objective", lambda n: n.startswith("advantage/sign_flip_rate/")),
+    ("reward applicable / failed (fraction of rollouts)", lambda n: n.startswith("reward/") and n.endswith(("/applicable", "/errors"))),
+    ("advantage distribution", lambda n: n in ("advantage/mean", "advantage/std", "advantage/min", "advantage/max")),
+    ("distinct reward profiles / advantage values per group", lambda n: n in ("advantage/mean_profiles", "advantage/mean_advantage_values")),
+    ("clip ratio", lambda n: n.startswith("clip_ratio/")),
+    ("gradient norm", lambda n: n == "grad_norm"),
+    ("learning rate", lambda n: n == "learning_rate"),
+    ("seconds per step", lambda n: n.startswith("time/")),
+    ("generated tokens per second", lambda n: n == "tokens_per_second"),
+    ("peak memory (MB)", lambda n: n == "peak_memory_mb"),
+]
+
+
 def _curve_order(names: list[str]) -> list[str]:
-    """Per-objective reward means first, then the other reward columns, then everything else (file order)."""
+    """Metric names in panel order (per-objective rewards first), the rest after them in file order."""
     def rank(name: str) -> int:
-        if name.startswith("reward/") and name.endswith("/mean"):
-            return 0
-        return 1 if name.startswith("reward") else 2
+        return next((i for i, (_, member) in enumerate(PANELS) if member(name)), len(PANELS))
 
-    return sorted(names, key=rank)  # stable: keeps the file's order within each rank
+    return sorted(names, key=rank)  # stable: keeps the file's order within each panel
 
 
-def training_curves(frames, directory: Path) -> list[Path]:
-    """One small plot per numeric metric; ``frames`` is one metrics frame or ``{run label: frame}`` (overlaid)."""
+def metric_panels(names: list[str]) -> list[tuple[str, list[str]]]:
+    """``[(title, [metric, ...]), ...]``: the PANELS groups that have members, then one panel per other metric."""
+    panels = [(title, [n for n in names if member(n)]) for title, member in PANELS]
+    grouped = {n for _, members in panels for n in members}
+    return [(t, m) for t, m in panels if m] + [(n, [n]) for n in names if n not in grouped]
+
+
+def _is_flat(runs: dict, name: str) -> bool:
+    values = [v for frame in runs.values() if name in frame.columns for v in frame[name].dropna().tolist()]
+    return not values or max(values) - min(values) <= 1e-12 * max(1.0, abs(values[0]))
+
+
+def _numeric_metrics(runs: dict) -> list[str]:
     import pandas as pd
 
-    plt = _pyplot()
-    runs = frames if isinstance(frames, dict) else {"": frames}
-    runs = {label: frame.sort_values("step") for label, frame in runs.items()}
     metrics: list[str] = []
     for frame in runs.values():
         metrics += [c for c in frame.columns if c != "step" and c not in metrics and pd.api.types.is_numeric_dtype(frame[c])
                     and frame[c].notna().any()]
     if not metrics:
         raise ValueError("the metrics file has a 'step' column but no numeric metric columns")
-    metrics = _curve_order(metrics)
+    return _curve_order(metrics)
+
+
+def _step_axis(ax) -> None:
+    from matplotlib.ticker import MaxNLocator
+
+    ax.xaxis.set_major_locator(MaxNLocator(integer=True))  # step 1, 2, 3 on short runs, never 1.5
+    ax.set_xlabel("step", fontsize=8)
+    ax.ticklabel_format(axis="y", useOffset=False)  # 0.7501, 0.7502 instead of "+7.5e-1" above the axis
+    ax.tick_params(labelsize=7)
+
+
+def training_curves(frames, directory: Path) -> list[Path]:
+    """Grouped training curves (:data:`PANELS`); ``frames`` is one metrics frame or ``{run label: frame}`` (overlaid).
+    Metrics that never change are left out (see :func:`metrics_tables`)."""
+    plt = _pyplot()
+    runs = frames if isinstance(frames, dict) else {"": frames}
+    runs = {label: frame.sort_values("step") for label, frame in runs.items()}
+    names = [n for n in _numeric_metrics(runs) if not _is_flat(runs, n)]
+    panels = [(title, members) for title, members in metric_panels(names)]
     paths = []
-    for start in range(0, len(metrics), PER_FIGURE):
-        chunk = metrics[start : start + PER_FIGURE]
+    for start in range(0, len(panels), PER_FIGURE):
+        chunk = panels[start : start + PER_FIGURE]
         rows, cols = _grid(len(chunk))
-        fig, axes = plt.subplots(rows, cols, figsize=(4 * cols, 2.8 * rows), squeeze=False)
-        for ax, name in zip(axes.flat, chunk):
+        fig, axes = plt.subplots(rows, cols, figsize=(4.6 * cols, 3.2 * rows), squeeze=False)
+        for ax, (title, members) in zip(axes.flat, chunk):
             for label, frame in runs.items():
-                if name not in frame.columns:
-                    continue
-                data = frame[["step", name]].dropna()
-                ax.plot(data["step"], data[name], marker="." if len(data) < 50 else None, label=label or None)
-            ax.set_title(str(name), fontsize=9)
-            ax.set_xlabel("step", fontsize=8)
-            if len(runs) > 1:
-                ax.legend(fontsize=7)
+                for name in members:
+                    if name not in frame.columns:
+                        continue
+                    data = frame[["step", name]].dropna()
+                    series = name if len(members) > 1 else ""
+                    text = " ".join(part for part in (label, series) if part) or None
+                    ax.plot(data["step"], data[name], marker="." if len(data) < 50 else None, label=text)
+            ax.set_title(title, fontsize=9)
+            _step_axis(ax)
+            if len(members) > 1 or len(runs) > 1:
+                ax.legend(fontsize=6)
         for ax in list(axes.flat)[len(chunk):]:
             ax.axis("off")
         paths.append(_save(fig, directory, f"curves_{start // PER_FIGURE + 1}.png"))
     return paths
+
+
+def metrics_tables(frames) -> str:
+    """HTML: the first and last value of every metric per run, and the metrics that stayed constant."""
+    runs = frames if isinstance(frames, dict) else {"": frames}
+    runs = {label: frame.sort_values("step") for label, frame in runs.items()}
+    names = _numeric_metrics(runs)
+
+    def cell(frame, name: str, last: bool) -> str:
+        if name not in frame.columns or not frame[name].notna().any():
+            return "<td></td>"
+        values = frame[["step", name]].dropna()
+        step, value = values.iloc[-1 if last else 0]
+        return f"<td>{value:.4g} <small>(step {int(step)})</small></td>"
+
+    changing = [n for n in names if not _is_flat(runs, n)]
+    head = "<tr><th>metric</th>" + "".join(f"<th>{html.escape(label or 'run')}: first</th><th>{html.escape(label or 'run')}: last</th>"
+                                           for label in runs) + "</tr>"
+    body = "".join(f"<tr><td style='text-align:left'>{html.escape(n)}</td>"
+                   + "".join(cell(f, n, False) + cell(f, n, True) for f in runs.values()) + "</tr>" for n in changing)
+    parts = [f"<h3>first and final values</h3><table>{head}{body}</table>"]
+    flat = [n for n in names if n not in changing]
+    if flat:
+        rows = "".join(f"<tr><td style='text-align:left'>{html.escape(n)}</td><td>"
+                       f"{next(f[n].dropna().iloc[0] for f in runs.values() if n in f.columns and f[n].notna().any()):.4g}</td></tr>"
+                       for n in flat)
+        parts.append(f"<h3>constant during the run (not plotted)</h3><table><tr><th>metric</th><th>value</th></tr>{rows}</table>")
+    return "\n".join(parts)
 
 
 def run_labels(paths: list[str | Path], labels: list[str] | None = None) -> list[str]:
@@ -210,11 +301,13 @@ def summary_table(summaries: dict[str, dict[str, float]]) -> str:
 
 
 def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards=None, weights=None, group=None,
-                 combiners: str = DEFAULT_COMBINERS, title: str | None = None, labels: list[str] | None = None) -> Path:
+                 combiners: str = DEFAULT_COMBINERS, title: str | None = None, labels: list[str] | None = None,
+                 config=None) -> Path:
     """Write the PNGs and ``report.html`` into ``output_dir``; returns the HTML path.
 
-    ``input_path`` is one file, or a list of metrics files to overlay (``labels`` names the runs)."""
-    from polyreward.cli.advantages import numeric_reward_columns, read_frame
+    ``input_path`` is one file, or a list of metrics files to overlay (``labels`` names the runs); ``config``
+    (a :class:`~polyreward.config.Config`) gives the reward columns, weights and group column of rollouts."""
+    from polyreward.cli.advantages import choose_rewards, read_frame
 
     paths = list(input_path) if isinstance(input_path, (list, tuple)) else [input_path]
     frames = [read_frame(p) for p in paths]
@@ -233,15 +326,13 @@ def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards
         names = run_labels(paths, labels) if len(paths) > 1 else None
         runs = dict(zip(names, frames)) if names else frame
         title = title or f"polyreward report: {' vs '.join(names) if names else Path(input_path).name}"
-        sections = [("training curves", training_curves(runs, directory), "")]
+        sections = [("training curves", training_curves(runs, directory), metrics_tables(runs))]
     else:
         title = title or f"polyreward report: {Path(input_path).name}"
-        group = group or ("prompt_id" if "prompt_id" in frame.columns else "prompt")
+        group = group or (config.columns.group if config is not None else None) or ("prompt_id" if "prompt_id" in frame.columns else "prompt")
         if group not in frame.columns:
             raise ValueError(f"group column {group!r} not in {input_path}; use --group-col")
-        rewards = rewards or numeric_reward_columns(frame, group)
-        if not rewards:
-            raise ValueError("no numeric reward columns found; name them with --rewards a,b")
+        rewards, weights = choose_rewards(frame, group, rewards, weights, config)
         names = [c.strip() for c in combiners.split(",") if c.strip()]
         images, summaries = combiner_comparison(frame, rewards, weights, group, names, directory)
         sections = [
@@ -255,13 +346,23 @@ def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards
 
 
 def run(args: argparse.Namespace) -> int:
-    rewards = [c.strip() for c in args.rewards.split(",")] if args.rewards else None
+    from polyreward.cli.advantages import parse_weights
+
+    if importlib.util.find_spec("matplotlib") is None:
+        print('polyreward report needs matplotlib: pip install -e ".[report]" (from the source checkout) or pip install matplotlib',
+              file=sys.stderr)
+        return 2
+    rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
     try:
-        weights = [float(w) for w in args.weights.split(",")] if args.weights else None
-        if weights is not None and rewards is not None and len(weights) != len(rewards):
-            raise ValueError(f"--weights has {len(weights)} value(s) but --rewards names {len(rewards)} column(s)")
+        weights = parse_weights(args.weights)
         labels = [c.strip() for c in args.labels.split(",")] if args.labels else None
-        page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title, labels)
+        config = None
+        if args.config:
+            from polyreward.config import load_config
+
+            config = load_config(args.config)
+        page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title, labels,
+                            config)
     except (ValueError, KeyError, FileNotFoundError) as exc:
         print(f"polyreward report: error: {exc}", file=sys.stderr)
         return 2
