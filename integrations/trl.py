@@ -1,6 +1,6 @@
 """TRL 1.16 adapter: polyreward rewards as TRL reward functions, any combiner inside ``GRPOTrainer``.
 
-Two pieces (../shared/reference/INTEGRATIONS.md §1):
+Two pieces (docs/reference/integrations.md#trl):
 
 * :func:`reward_funcs` turns a config (or rewards) into one TRL reward function per reward. TRL calls
   each as ``f(prompts=..., completions=..., completion_ids=..., trainer_state=..., log_extra=...,
@@ -259,7 +259,7 @@ class PolyGRPOTrainer(GRPOTrainer):
         polyreward_config: a YAML path or Config. When given and ``reward_funcs`` is not, the reward
             functions come from it; so do ``args.reward_weights`` when unset.
 
-    Per generation batch (INTEGRATIONS.md §1.5): ``_calculate_rewards`` keeps the (N_global, K) matrix
+    Per generation batch (docs/reference/integrations.md#trl-hook): ``_calculate_rewards`` keeps the (N_global, K) matrix
     TRL gathered from every process; after TRL's own scoring, the combiner turns that matrix into
     advantages for the whole batch (groups = consecutive blocks of ``num_generations``), and this
     process keeps rows ``[process_index * B_local, (process_index + 1) * B_local)``. The completions

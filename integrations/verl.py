@@ -1,6 +1,6 @@
 """verl 0.9.1 adapter: a ``compute_score`` for the reward loop and polyreward combiners as advantage estimators.
 
-Reward side (../shared/reference/INTEGRATIONS.md §2.2-2.4)::
+Reward side (docs/reference/integrations.md#verl-reward)::
 
     reward.custom_reward_function.path=pkg://polyreward.integrations.verl
     reward.custom_reward_function.name=compute_score          # or compute_score_async
@@ -13,7 +13,7 @@ keys with finite floats: ``score`` (weighted sum over the rewards that apply), t
 (1.0 / 0.0) and ``<name>/failed`` (1.0 / 0.0). Failure reasons go to the ``polyreward`` logger. No
 SIGALRM anywhere: rewards that parse untrusted text use the engine's killable worker processes.
 
-Advantage side (§2.5-2.6): :func:`register` (run automatically at ``import verl`` through the
+Advantage side (docs/reference/integrations.md#verl-estimators): :func:`register` (run automatically at ``import verl`` through the
 ``verl.plugins`` entry point of this package) registers the estimator ``polyreward`` and wraps the
 ``gdpo`` slot. verl 0.9.1 hands the per-reward components (``non_tensor_batch``) only to the estimator
 named ``gdpo`` and only in the legacy trainer (``trainer.use_v1=False``), so multi-objective combiners
@@ -122,7 +122,7 @@ def compute_score(
     docstring.
     """
     fill = float(not_applicable_value)
-    if not math.isfinite(fill):  # verl needs finite extras for every sample (INTEGRATIONS.md §2.4)
+    if not math.isfinite(fill):  # verl needs finite extras for every sample (docs/reference/integrations.md#verl-extra-info)
         raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
     config, rewards = _configs.get(_config_path(config_path))
     _check_keys(rewards)

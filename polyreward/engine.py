@@ -4,7 +4,7 @@ Untrusted parsing (sympy, LaTeX, huge integers) can hang inside C code where no 
 and ``signal.alarm`` only works on the main thread. So CPU-heavy checks run in worker processes fed
 over pipes; the dispatcher waits on the pipes with a deadline, and a worker that overruns its item's
 deadline is killed and replaced, its item scored as a timeout, and the batch goes on. This is the
-design LIBRARIES.md §1.4 measured (≈0.7 ms per call overhead) and that NeMo-Gym, OpenCompass and AReaL
+design docs/reference/libraries.md#math-verify-timeouts describes, measured (≈0.7 ms per call overhead) and that NeMo-Gym, OpenCompass and AReaL
 moved to.
 
 Workers come from a ``forkserver`` whose process has the ``preload`` modules imported once (the

@@ -4,7 +4,7 @@ PubMedQA yes/no/maybe), else 0.0; ``None`` when the gold cannot be read.
     r = 1[ letter_or_label(completion) == letter_or_label(gold) ]
 
 Extraction tiers and reference formats: :mod:`polyreward.verifiers.choice` (reconstructed from
-MedQA/PubMedQA conventions; LIBRARIES.md §1.5 notes Math-Verify misses "The answer is (C).").
+MedQA/PubMedQA conventions; docs/reference/libraries.md#math-verify-issues notes Math-Verify misses "The answer is (C).").
 """
 
 from __future__ import annotations

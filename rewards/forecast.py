@@ -1,7 +1,7 @@
 """``forecast_class_cost``: class-wise reward for particulate-matter forecasts (FAKER-Air).
 
 Source: Kang et al., "Real-Time Long Horizon Air Quality Forecasting via Group-Relative Policy
-Optimization", arXiv 2511.22169; code kaist-cvml/FAKER-Air ``aurora/rl/reward.py`` (ALGORITHMS.md §18).
+Optimization", arXiv 2511.22169; code kaist-cvml/FAKER-Air ``aurora/rl/reward.py`` (docs/reference/algorithms.md#forecast).
 Tag **exact** for the per-forecast reward (the source averages it over valid pixels of a field; here
 the "pixels" are the T forecast values of one rollout)::
 

@@ -1,6 +1,6 @@
 """``jaccard``: multi-label diagnosis reward (MedTVT-R1), with normalised and F1 modes.
 
-Formula (MedTVT-R1, keke-nice/MedTVT-R1 ``grpo_train.py`` ``Jaccard_reward``; ALGORITHMS.md §14),
+Formula (MedTVT-R1, keke-nice/MedTVT-R1 ``grpo_train.py`` ``Jaccard_reward``; docs/reference/algorithms.md#jaccard),
 tag **exact** for ``mode: exact, metric: jaccard`` (the defaults)::
 
     P = labels in the first <answer>…</answer> block of the completion (split on ";", stripped, set)

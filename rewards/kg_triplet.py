@@ -1,7 +1,7 @@
 """``kg_triplet_consistency``: knowledge-graph consistency of a generated radiology report (CheXPO-v2).
 
 Source: Liang et al., CheXPO-v2, arXiv 2512.17213; code ecoxial2007/CheX-Phi4MM ``plugin.py``
-(``ReportKG_Jaccard``), ALGORITHMS.md §15. The scoring is **exact**; the default extractor is an
+(``ReportKG_Jaccard``), docs/reference/algorithms.md#kg-consistency. The scoring is **exact**; the default extractor is an
 offline reconstruction of ReXKG (:mod:`polyreward.verifiers.radiology_kg`)::
 
     reference KG from the <think>…</think> span of the reference (the whole reference if it has none);
@@ -13,7 +13,7 @@ offline reconstruction of ReXKG (:mod:`polyreward.verifiers.radiology_kg`)::
 A negated finding has a different label (disorder_notpresent), so asserting what the reference negates
 is a mismatch. Sub-scores (not part of r_KG): ``hallucinated_entities`` |E_p \\ E_g|,
 ``hallucination_rate`` |E_p \\ E_g| / |E_p| (0 when E_p is empty), and RadGraph-style F1
-(radgraph ``rewards.py``, ALGORITHMS.md §16) at the ``simple`` (entity, label), ``partial``
+(radgraph ``rewards.py``, docs/reference/algorithms.md#radgraph-f1) at the ``simple`` (entity, label), ``partial``
 (+ has-relation flag) and ``complete`` (+ each relation and its target) levels, 0 when either KG has
 no entity; P = |H ∩ Ref| / (|H| + 1e-10), R = |H ∩ Ref| / (|Ref| + 1e-10), F1 = 2PR / (P + R + 1e-10).
 

@@ -7,7 +7,7 @@ With L = completion length in tokens, L_max = ``max_completion_len``, L_cache = 
              = -1                                  if L > L_max
 
 Exact (paper Eq. 13; same as TRL ``get_soft_overlong_punishment`` and verl's DAPO reward manager;
-ALGORITHMS.md §7). ``soft_punish_cache: 0`` is a hard cliff: 0 up to L_max, -1 above.
+docs/reference/algorithms.md#dapo). ``soft_punish_cache: 0`` is a hard cliff: 0 up to L_max, -1 above.
 ``penalty_factor`` (verl ``overlong_buffer.penalty_factor``, default 1.0 = the paper) scales R_len,
 so it lies in [-penalty_factor, 0].
 
@@ -67,7 +67,7 @@ class OverlongPenalty(Reward):
                 f"need 0 <= soft_punish_cache <= max_completion_len and max_completion_len >= 1, got {soft_punish_cache} and {max_completion_len}"
             )
         if soft_punish_cache == max_completion_len:
-            # DAPO pitfall (ALGORITHMS.md §7): L_max - L_cache = 0 penalises every completion by -L/L_cache.
+            # DAPO pitfall (docs/reference/algorithms.md#dapo): L_max - L_cache = 0 penalises every completion by -L/L_cache.
             # Legal (TRL and verl compute it), so warn rather than refuse.
             warnings.warn(
                 "overlong_penalty: soft_punish_cache == max_completion_len penalises every non-empty completion "

@@ -1,7 +1,7 @@
 """``toolrl_correctness`` and ``toolrl_format``: the ToolRL tool-calling rewards used by GDPO.
 
 Source: ToolRL (Qian et al., arXiv 2504.13958) as shipped in NVlabs/GDPO
-``verl-GDPO/verl/utils/reward_score/rlla.py`` (ALGORITHMS.md §22). Tag **exact** for text completions in
+``verl-GDPO/verl/utils/reward_score/rlla.py`` (docs/reference/algorithms.md#toolrl). Tag **exact** for text completions in
 ToolRL's layout ``<think>…</think>\\n<tool_call>\\n{json per line}\\n</tool_call>\\n<response>…</response>``.
 
 Correctness ∈ [min, max] = [−3, 3] (``max_reward: 1`` gives CORRECTMAX1's [−1, 1])::

@@ -1,7 +1,7 @@
 """``otc_tool_efficiency``: OTC-PO tool-call efficiency reward, multiplied by correctness.
 
 Source: Wang et al., "OTC: Optimal Tool Calls via Reinforcement Learning" / "Acting Less is Reasoning
-More", arXiv 2504.14870 (ALGORITHMS.md §17). The official code was not found; the formulas are the
+More", arXiv 2504.14870 (docs/reference/algorithms.md#otc). The official code was not found; the formulas are the
 paper's, as two independent re-implementations agree, so the tag is **reconstructed**.
 
 m = tool calls in the trajectory, c = smoothing constant (default 1.0), α = scale (default 1.0)::

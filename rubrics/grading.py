@@ -1,6 +1,6 @@
 """Grader prompts and the parsing of a judge model's answer into verdicts.
 
-The prompt follows HealthBench's approach (LIBRARIES.md §4.2; wording is ours): show the conversation
+The prompt follows HealthBench's approach (docs/reference/libraries.md#healthbench-grader; wording is ours): show the conversation
 as ``role: content`` blocks ending with the assistant response to grade, one rubric item as
 ``[points] criterion``, and ask for a JSON object ``{"explanation": str, "criteria_met": bool}``.
 All parts of a compound criterion must hold; "such as / for example / including" lists need not be
@@ -8,7 +8,7 @@ exhaustive; for a negative-points item the question is whether the undesirable b
 
 The multi-criteria prompt (``criteria_per_call > 1``) lists numbered items and asks for
 ``{"results": [{"id": 1, "criteria_met": bool, "explanation": str}, ...]}`` (the single-call style of
-RuscaRL's ``scaleai_batch_reward_fn``; LIBRARIES.md §4.4).
+RuscaRL's ``scaleai_batch_reward_fn``; docs/reference/libraries.md#rubric-rl).
 
 Parsing is lenient about the wrapper and strict about the verdict: a reasoning model's
 ``<think>...</think>`` block is dropped first (its drafts must not count as the answer); then fenced or

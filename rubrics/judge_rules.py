@@ -16,7 +16,7 @@ to be met (logical AND)::
     params: {...}                          keyword arguments for ``callable``
     ignore_case: true                      (default) case-insensitive regex / contains
 
-This is RuscaRL's hybrid idea (``verifier:rule`` items checked by a Python function, LIBRARIES.md §4.4)
+This is RuscaRL's hybrid idea (``verifier:rule`` items checked by a Python function, docs/reference/libraries.md#rubric-rl)
 with a declarative grammar. Inside a ``rubric`` reward, items that carry a rule are always judged here,
 whatever model judge the other items use. An item without a rule, or a callable that raises, gives a
 failed verdict (NaN) with the reason.

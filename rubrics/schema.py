@@ -1,7 +1,7 @@
 """Rubric items in HealthBench's format, and reading / writing / validating rubrics.
 
 A rubric is a list of items ``{"criterion": str, "points": number, "tags": [str, ...]}``
-(openai/simple-evals ``healthbench_eval.py``, LIBRARIES.md §4.1). Positive points reward a desirable
+(openai/simple-evals ``healthbench_eval.py``, docs/reference/libraries.md#healthbench-format). Positive points reward a desirable
 behaviour; negative points are penalties whose criterion describes the *undesirable* behaviour, so a
 "met" negative item subtracts. Tags follow HealthBench: ``axis:*`` (accuracy, completeness, ...),
 ``level:example|cluster``, ``theme:*``.

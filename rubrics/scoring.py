@@ -1,6 +1,6 @@
 """Rubric score formulas (the functional core of the ``rubric`` reward).
 
-HealthBench [EXACT-CODE, openai/simple-evals ``healthbench_eval.py:calculate_score``; ALGORITHMS.md §21]::
+HealthBench [EXACT-CODE, openai/simple-evals ``healthbench_eval.py:calculate_score``; docs/reference/algorithms.md#healthbench]::
 
     score = Σ_{j met} points_j / Σ_{j: points_j > 0} points_j        (None when no item has positive points)
 

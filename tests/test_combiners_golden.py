@@ -1,4 +1,4 @@
-"""Golden values for every exact combiner (ALGORITHMS.md, INTEGRATIONS.md §3) and GDPO/GRPO against TRL's code."""
+"""Golden values for every exact combiner (docs/reference/algorithms.md, docs/reference/integrations.md#gdpo-variants) and GDPO/GRPO against TRL's code."""
 
 from __future__ import annotations
 
@@ -18,7 +18,7 @@ from polyreward.combiners import (
     SelfAdaptiveGDPOCombiner,
 )
 
-# INTEGRATIONS.md §3: 2 prompts x G=4, rewards (correct, format).
+# docs/reference/integrations.md#gdpo-variants: 2 prompts x G=4, rewards (correct, format).
 R = np.array([[1, 1], [0, 1], [0, 0], [1, 0], [0, 1], [0, 1], [0, 1], [1, 1]], dtype=float)
 GROUPS = [0, 0, 0, 0, 1, 1, 1, 1]
 R_NONE = R.copy()
@@ -50,7 +50,7 @@ GDPO_TRL = batch_norm(summed_per_reward(1e-4), 1e-4)
 GDPO_VERL = whiten(summed_per_reward(1e-6))
 GRPO_BATCH = (TOTALS - np.repeat([1.0, 1.25], 4)) / (TOTALS.std(ddof=1) + 1e-4)
 
-# (label, combiner, scores, lengths, 4-decimal vector printed in INTEGRATIONS.md §3, full-precision vector)
+# (label, combiner, scores, lengths, 4-decimal vector printed in docs/reference/integrations.md#gdpo-variants, full-precision vector)
 GDPO_TABLE = [
     ("TRL sum_then_normalize/group", GRPOCombiner("group"), R, None,
      [1.2246, 0.0, -1.2246, 0.0, -0.4999, -0.4999, -0.4999, 1.4997],
@@ -136,7 +136,7 @@ def test_exact_method_golden_values(label, combiner, scores, expected):
 
 
 def _sa_gdpo_by_hand(scores, mins, maxs, gamma=1.0):
-    """ALGORITHMS.md §1b step by step (NVlabs SA-GDPO, NaN-free input)."""
+    """docs/reference/algorithms.md#sa-gdpo step by step (NVlabs SA-GDPO, NaN-free input)."""
     per_reward = np.zeros_like(scores)
     for g in (0, 1):
         block = scores[4 * g : 4 * g + 4]

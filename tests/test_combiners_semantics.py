@@ -283,7 +283,7 @@ def test_gdpo_paper_demonstration_two_binary_rewards_g4():
 
 
 def test_saturation_discount_reverses_a_sign_flip():
-    """ALGORITHMS.md §3: better on the open objective, slightly worse on a saturated one."""
+    """docs/reference/algorithms.md#sa-mrpo: better on the open objective, slightly worse on a saturated one."""
     scores = np.array([[0.98, 0.8], [1.0, 0.2], [1.0, 0.3], [1.0, 0.4]])
     groups = [0, 0, 0, 0]
     assert GDPOCombiner().combine(scores, groups)[0] < 0

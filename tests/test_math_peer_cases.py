@@ -274,7 +274,7 @@ DELIBERATE = [
     ("$(\\begin{pmatrix}\\frac{1}{3}\\\\ \\frac{1}{5} \\end{pmatrix})$", "$\\begin{pmatrix}0.33\\\\0.2 \\end{pmatrix}$", 0.0, 1, "float_rounding=2 in the test"),
     ("$f(x)$", "$f(y)$", 0.0, 1, "strict=False in the test; we compare strictly"),
     ("$x \\in [-2,7]$", "$-2 \\\\le x \\\\le 7$", 0.0, 1, "allow_set_relation_comp=True in the test"),
-    # Math-Verify's known false positives and misses we fix (LIBRARIES.md section 1; issues #14, #60)
+    # Math-Verify's known false positives and misses we fix (docs/reference/libraries.md#math-verify-issues; issues #14, #60)
     ("3x+4y+14=0", "The answer is 3*x-1*y+13=0", 0.0, 1, "issue #60: both parse to 0 as plain expressions"),
     ("$\\frac{1}{2^{98}}$", "$\\frac{1}{2^{99}}$", 0.0, 1, "issue #14: 6-decimal rounding of tiny numbers"),
     ("$\\frac{1}{2004!}$", "$\\frac{1}{2006!}$", 0.0, 1, "issue #14 (commented out in test_yujianll.py)"),

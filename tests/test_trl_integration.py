@@ -235,7 +235,7 @@ def test_reward_functions_pickle_and_are_thread_safe():
 
 def test_every_keyword_trl_may_pass_is_accepted_and_context_is_optional():
     """GRPOTrainer adds trainer_state/log_extra/log_metric (+ environments, rollout_func fields);
-    AsyncGRPOTrainer passes none of them (INTEGRATIONS.md §1.2, §1.9)."""
+    AsyncGRPOTrainer passes none of them (docs/reference/integrations.md#trl-reward-calls, #trl-async)."""
     from transformers import TrainerState
 
     funcs = reward_funcs(CONFIG)
@@ -270,7 +270,7 @@ def test_async_reward_funcs_are_awaited_by_trl_and_match_the_sync_ones():
 
 
 def test_combined_advantages_reproduce_trl_normalize_then_sum_golden_vector():
-    # INTEGRATIONS.md §3: 2 prompts x G=4, rewards (correct, format), with None.
+    # docs/reference/integrations.md#gdpo-variants: 2 prompts x G=4, rewards (correct, format), with None.
     nan = math.nan
     rewards = torch.tensor(
         [[1, 1], [0, nan], [0, 0], [1, 0], [0, 1], [nan, nan], [0, 1], [1, 1]], dtype=torch.float32
@@ -365,7 +365,7 @@ def test_stock_grpo_trainer_runs_and_logs_rewards_by_name(stock_run):
 
 
 def test_the_trainers_reward_objects_pickle(stock_run, gdpo_run):
-    """AsyncGRPOTrainer ships reward functions to a spawned process (INTEGRATIONS.md §1.9)."""
+    """AsyncGRPOTrainer ships reward functions to a spawned process (docs/reference/integrations.md#trl-async)."""
     for trainer in (stock_run[0], gdpo_run[0]):
         clones = pickle.loads(pickle.dumps(trainer.reward_funcs))
         assert [get_callable_name(f) for f in clones] == trainer.reward_func_names

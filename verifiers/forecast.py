@@ -1,6 +1,6 @@
 """Air-quality class thresholds and forecast-verification metrics.
 
-Classes follow FAKER-Air (kaist-cvml/FAKER-Air ``aurora/rl/reward.py``; ALGORITHMS.md §18):
+Classes follow FAKER-Air (kaist-cvml/FAKER-Air ``aurora/rl/reward.py``; docs/reference/algorithms.md#forecast):
 ``class = torch.bucketize(x, inner_edges, right=False)``, i.e. the number of inner edges strictly below
 x, so a value equal to an edge stays in the lower class (PM2.5 15 is "good", 15.1 "moderate").
 

@@ -2,7 +2,7 @@
 
     verify(pred=completion, ref=gold) -> Verdict(score, reason, gold, pred, rule, source)
 
-The check is asymmetric on purpose (Math-Verify README FAQ, LIBRARIES.md §1.3): ``ref`` is trusted
+The check is asymmetric on purpose (Math-Verify README FAQ, docs/reference/libraries.md#math-verify-asymmetry): ``ref`` is trusted
 gold, ``pred`` is untrusted model output. A gold inequality ``1<x<2`` accepts a predicted interval
 ``(1,2)``, a gold number accepts a predicted chain ``2+3=5``, but not the other way round.
 
@@ -24,7 +24,7 @@ Pipeline per (completion, reference) pair:
    rounds to 6 decimals and so accepts ``1/2^99`` for ``1/2^98`` (issue #14).
 
 Source: Math-Verify 0.9.0 (Apache-2.0), issues #14, #60, #65; reconstructed hardening described in
-../shared/reference/LIBRARIES.md §1 and §5.
+docs/reference/libraries.md#math-verify and #other-graders.
 """
 
 from __future__ import annotations

@@ -2,7 +2,7 @@
 
 CheXPO-v2 (Liang et al., arXiv 2512.17213; ecoxial2007/CheX-Phi4MM) extracts report KGs with ReXKG,
 a BiomedBERT span-NER + relation model from a hub. This module is an **offline, rule-based
-reconstruction** with the same output schema (ALGORITHMS.md §15):
+reconstruction** with the same output schema (docs/reference/algorithms.md#kg-consistency):
 
 * sentences split on "." (a "." between two digits is kept), lower-cased, punctuation tokenised;
   sentences with < 2 tokens are skipped (ReXKG's preprocessing);
