@@ -33,8 +33,8 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
+from polyreward.verifiers.tags import first_block
 
-_THINK = re.compile(r"<think>(.*?)</think>", re.DOTALL)
 _CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 _RADGRAPH_LABELS = {"anat-dp": "anatomy", "obs-dp": "disorder_present", "obs-da": "disorder_notpresent", "obs-u": "disorder_present"}
 
@@ -165,8 +165,8 @@ class KGTripletConsistency(RolloutReward):
         return (self.answer_column,)
 
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
-        think = _THINK.search(reference)
-        return _as_kg(self.extractor(completion)), _as_kg(self.extractor(think.group(1) if think else reference))
+        think = first_block(reference, "think")
+        return _as_kg(self.extractor(completion)), _as_kg(self.extractor(think if think is not None else reference))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)

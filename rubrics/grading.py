@@ -104,11 +104,11 @@ def yes_no_prompt(conversation: Sequence[Mapping[str, Any]], response: str, item
     )
 
 
-_FENCE = re.compile(r"```(?:json|JSON)?\s*(.*?)```", re.DOTALL)
+_FENCE_LANGUAGE = re.compile(r"(?:json|JSON)?")
 _TRUE = {"true", "yes", "met", "1", "y"}
 _FALSE = {"false", "no", "not met", "unmet", "0", "n"}
 _LABELLED_YES_NO = re.compile(
-    r"\b(?:criteria[_ ]met|answer|verdict|met|decision)[\"']?\s*[:=]\s*\**\s*[\"']?(yes|no|true|false)\b", re.IGNORECASE
+    r"\b(?:criteria[_ ]met|answer|verdict|met|decision)[\"']?\s*[:=][\s*]*[\"']?(yes|no|true|false)\b", re.IGNORECASE
 )
 _LEADING_YES_NO = re.compile(r"^\W*(yes|no)\b", re.IGNORECASE)
 
@@ -131,6 +131,10 @@ _THINK_END = re.compile(r"</think(?:ing)?>", re.IGNORECASE)
 _THINK_START = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _MAX_RELAXED_STARTS = 16  # bounds the near-JSON scan (quadratic in the worst case) on long answers
+_MAX_JSON_STARTS = 32  # bounds the strict scan the same way: a verdict object is among the first ones
+MAX_OBJECT_CHARS = 20_000  # a near-JSON verdict object longer than this is not one
+# where a verdict object can start: "{" then a quoted key (LaTeX braces and "{}" never hold a verdict)
+_OBJECT_START = re.compile(r"\{(?=\s*[\"'])")
 
 
 def strip_reasoning(text: str) -> str:
@@ -147,7 +151,7 @@ def _relaxed_object(text: str, start: int) -> str | None:
     """The ``{...}`` span opening at ``start`` rewritten as JSON: single-quoted strings double-quoted,
     Python ``True/False/None`` as JSON literals, trailing commas dropped. None if it never closes."""
     out: list[str] = []
-    depth, i, n = 0, start, len(text)
+    depth, i, n = 0, start, min(len(text), start + MAX_OBJECT_CHARS)
     while i < n:
         ch = text[i]
         if ch in "\"'":  # copy a string literal, re-quoted with double quotes
@@ -190,23 +194,38 @@ def _relaxed_object(text: str, start: int) -> str | None:
     return None
 
 
-def _json_objects(text: str, relaxed: bool = False) -> list[Any]:
-    """JSON values found in ``text``: fenced blocks first, then the whole text, then each ``{...}`` span.
+def _fenced_blocks(text: str) -> list[str]:
+    """Bodies of the ```` ``` ```` fenced blocks (an optional ``json`` language tag and leading blanks dropped),
+    found with forward literal searches: linear in ``text`` however many fences it opens."""
+    blocks, position = [], 0
+    while (open_at := text.find("```", position)) != -1:
+        body_at = _FENCE_LANGUAGE.match(text, open_at + 3).end()
+        close_at = text.find("```", body_at)
+        if close_at == -1:
+            break
+        blocks.append(text[body_at:close_at].lstrip())
+        position = close_at + 3
+    return blocks
 
-    ``relaxed`` instead reads each ``{...}`` span as near-JSON (:func:`_relaxed_object`)."""
-    candidates = [m.group(1) for m in _FENCE.finditer(text)] + [text]
+
+def _json_objects(text: str, relaxed: bool = False) -> list[Any]:
+    """JSON values found in ``text``: fenced blocks first, then the whole text, then each ``{...}`` span
+    that opens with a quoted key (the first ``_MAX_JSON_STARTS`` of them, so a long answer costs linear time).
+
+    ``relaxed`` instead reads each such span as near-JSON (:func:`_relaxed_object`)."""
+    candidates = _fenced_blocks(text) + [text]
     found: list[Any] = []
     for candidate in candidates:
+        starts = _OBJECT_START.finditer(candidate)
         if relaxed:
-            start, tries = candidate.find("{"), 0
-            while start != -1 and len(found) < 8 and tries < _MAX_RELAXED_STARTS:
-                tries += 1
-                span = _relaxed_object(candidate, start)
+            for tries, start in enumerate(starts):
+                if len(found) >= 8 or tries >= _MAX_RELAXED_STARTS:
+                    break
+                span = _relaxed_object(candidate, start.start())
                 try:
                     found.append(json.loads(span, strict=False)) if span is not None else None  # raw newlines in strings
                 except (ValueError, RecursionError):
                     pass
-                start = candidate.find("{", start + 1)
             continue
         try:
             found.append(json.loads(candidate.strip()))
@@ -214,15 +233,17 @@ def _json_objects(text: str, relaxed: bool = False) -> list[Any]:
         except (ValueError, RecursionError):
             pass
         decoder = json.JSONDecoder()
-        start = candidate.find("{")
-        while start != -1 and len(found) < 8:
+        resume = 0
+        for tries, start in enumerate(starts):
+            if len(found) >= 8 or tries >= _MAX_JSON_STARTS:
+                break
+            if start.start() < resume:  # inside an object already read
+                continue
             try:
-                value, end = decoder.raw_decode(candidate, start)
+                value, resume = decoder.raw_decode(candidate, start.start())
             except (ValueError, RecursionError):
-                start = candidate.find("{", start + 1)
                 continue
             found.append(value)
-            start = candidate.find("{", end)
     return found
 
 

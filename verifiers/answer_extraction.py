@@ -29,6 +29,7 @@ import re
 from dataclasses import dataclass
 
 from polyreward.verifiers.math_normalize import number_from_words
+from polyreward.verifiers.tags import last_block
 
 MAX_TAIL_CHARS = 6000
 
@@ -121,7 +122,6 @@ def _last_boxed(text: str) -> str | None:
     return ", ".join(b[2].strip() for b in chosen)
 
 
-_ANSWER_TAG = re.compile(r"<answer>(.*?)</answer>", re.DOTALL | re.IGNORECASE)
 _ANCHOR = re.compile(
     r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|answer)\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
@@ -217,9 +217,9 @@ def extract_answer(text: str) -> Extracted | None:
     text = strip_thinking(text)[-MAX_TAIL_CHARS:]
     if not text.strip():
         return None
-    tags = _ANSWER_TAG.findall(text)
-    if tags:
-        inner = tags[-1].strip()
+    tagged = last_block(text, "answer", ignore_case=True)
+    if tagged is not None:
+        inner = tagged.strip()
         found = _extract_plain(inner)
         prose = len(_PROSE_WORD.findall(_ENVIRONMENT_NAME.sub(" ", inner))) >= 2  # "pmatrix" is not prose
         if found is not None and (found.source not in ("last_number", "math_line") or prose):

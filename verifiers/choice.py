@@ -16,6 +16,10 @@ that starts with the letter ("C. Tell the attending..."); 7. the option text alo
 The article "A" ("A patient with ...") is not read as option A unless it stands alone or is
 followed by punctuation. Reconstructed from MedQA/PubMedQA answer conventions and the phrasings
 small models produce; not a published algorithm.
+
+Linear time: every whitespace run of the completion is squeezed to one character first, and no two
+quantifiers of a pattern can match the same characters, so no input makes a pattern backtrack
+(degenerate outputs -- thousands of newlines, "The answer" and 2 KB of spaces -- cost microseconds).
 """
 
 from __future__ import annotations
@@ -27,6 +31,7 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, strip_thinking
+from polyreward.verifiers.tags import last_block
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -42,11 +47,13 @@ def parse_options(value: Any) -> dict[str, str]:
         if stripped.startswith("{") or stripped.startswith("["):
             try:
                 return parse_options(json.loads(stripped))
-            except ValueError:
+            except (ValueError, RecursionError):
                 pass
         options = {}
-        for match in re.finditer(r"(?m)^\s*\(?([A-Z])[.):]\s*(.+?)\s*$", value):
-            options[match.group(1)] = match.group(2)
+        for line in value.splitlines():
+            match = _OPTION_LINE.match(line.strip())
+            if match and line.strip()[match.end():].strip():
+                options[match.group(1)] = line.strip()[match.end():].strip()
         return options
     if isinstance(value, Mapping):
         return {str(k).strip().upper(): str(v).strip() for k, v in value.items()}
@@ -55,13 +62,24 @@ def parse_options(value: Any) -> dict[str, str]:
     raise ValueError(f"cannot read options from a {type(value).__name__}")
 
 
+_OPTION_LINE = re.compile(r"\(?([A-Z])[.):]")
+_WHITESPACE_RUN = re.compile(r"\s+")
+
+
 def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
-def _letter_token(letters: str) -> str:
+def squeeze_whitespace(text: str) -> str:
+    """Every whitespace run as one character: a newline if the run holds one, else a space."""
+    return _WHITESPACE_RUN.sub(lambda m: "\n" if "\n" in m.group() else " ", text)
+
+
+def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space: str = r"\s") -> str:
+    """An option letter, optionally bracketed, followed by ``follow``; the bracket parts are optional groups
+    so that nothing before the letter can compete with the pattern's preceding separator for the same spaces."""
     cls = re.escape(letters) + re.escape(letters.lower())
-    return rf"[(\[]?\s*([{cls}])\s*[)\]]?(?=$|[\s.,:;)*!\]\-–—])"
+    return rf"(?:[(\[]{space}*)?([{cls}])(?:{space}*[)\]])?(?={follow})"
 
 
 def _accept(text: str, match: re.Match, letters: str) -> str | None:
@@ -92,17 +110,17 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )
     return [
-        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?i:(?:option|choice)\s*)?\**\s*" + token)),
-        ("option", re.compile(r"(?i:\b(?:option|choice))\s*\**\s*" + token)),
-        ("bold", re.compile(r"\*\*\s*" + token.replace("(?=$|", "(?=\\*\\*|$|"))),
-        ("line_start", re.compile(r"(?m)^\s*" + token.replace("(?=$|[\\s", "(?=$|[", 1))),
-        ("line_end", re.compile(r"(?<![\w'])" + token.replace("(?=$|[\\s.,:;)*!\\]\\-–—])", r"\s*[.!]?\s*\Z"))),
+        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
+        ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
+        ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
+        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]", r"[^\S\n]"))),
+        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
     ]
 
 
 def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> str | None:
     """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
-    cleaned = re.sub(r"\\(?:text|textbf|mathrm)\{([^}]*)\}", r"\1", text).strip().strip("*$ .").strip()
+    cleaned = re.sub(r"\\(?:text|textbf|mathrm)\{([^{}]*)\}", r"\1", text).strip().strip("*$ .").strip()
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()
@@ -116,12 +134,12 @@ def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> s
 def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str | None, str]:
     """The chosen option letter in a completion and the tier that found it (``(None, "")`` if none)."""
     options = options or {}
-    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
     if not text.strip():
         return None, ""
-    tags = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
-    if tags:
-        inner = tags[-1].strip()
+    tagged = last_block(text, "answer", ignore_case=True)
+    if tagged is not None:
+        inner = tagged.strip()
         letter = _letter_from_short(inner, letters, options)
         if letter is not None:
             return letter, "answer_tag"
@@ -158,17 +176,17 @@ def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | Non
 
 def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
     """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found."""
-    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
     alternatives = "|".join(re.escape(label) for label in labels)
-    tags = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
-    if tags:
-        text = tags[-1]
+    tagged = last_block(text, "answer", ignore_case=True)
+    if tagged is not None:
+        text = tagged
     boxes = find_boxes(text)
     if boxes:
         match = re.search(rf"\b({alternatives})\b", boxes[-1][2], re.IGNORECASE)
         if match:
             return match.group(1).lower(), "boxed"
-    anchor = rf"\b(?:final\s+answer|answer|conclusion|verdict)\**\s*(?:is|:)?\s*:?\s*\**\s*\(?({alternatives})\b"
+    anchor = rf"\b(?:final\s+answer|answer|conclusion|verdict)[\s*:]*(?:is\b[\s*:]*)?\(?({alternatives})\b"
     hits = re.findall(anchor, text, re.IGNORECASE)
     if hits:
         return hits[-1].lower(), "anchor"

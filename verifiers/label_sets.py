@@ -3,7 +3,8 @@
 Pure functions (no reward semantics): the ``jaccard`` reward wraps them. The exact extraction
 follows MedTVT-R1 (keke-nice/MedTVT-R1, grpo_train.py ``Jaccard_reward``): first
 ``<answer>(.*?)</answer>`` match (DOTALL), body stripped, split on ``;``, each label stripped,
-empties dropped, set semantics, case-sensitive string equality.
+empties dropped, set semantics, case-sensitive string equality. The block is found with literal
+searches (:mod:`polyreward.verifiers.tags`), the same match in linear time.
 """
 
 from __future__ import annotations
@@ -12,14 +13,14 @@ import re
 import unicodedata
 from collections.abc import Iterable, Mapping
 
-ANSWER_BLOCK = re.compile(r"<answer>(.*?)</answer>", re.DOTALL)
+from polyreward.verifiers.tags import first_block
+
 _WHITESPACE = re.compile(r"\s+")
 
 
 def answer_block(text: str) -> str | None:
     """Body of the first ``<answer>…</answer>`` block (not stripped), or None when there is none."""
-    match = ANSWER_BLOCK.search(text)
-    return match.group(1) if match else None
+    return first_block(text, "answer")
 
 
 def split_labels(body: str, separator: str = ";") -> list[str]:

@@ -15,13 +15,12 @@ Two text parsers:
 from __future__ import annotations
 
 import json
-import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
+from polyreward.verifiers.tags import tag_blocks
 
-TOOL_CALL_BLOCK = re.compile(r"<tool_call>(.*?)</tool_call>", re.DOTALL)
 Call = dict[str, Any]
 
 
@@ -85,7 +84,7 @@ def _block_calls(body: str, where: str) -> list[Call]:
 
 def parse_tool_call_text(text: str) -> list[Call]:
     """Lenient parse of every ``<tool_call>`` block; without blocks, a bare JSON list/object of calls; else []."""
-    blocks = TOOL_CALL_BLOCK.findall(text)
+    blocks = [body for _, _, body in tag_blocks(text, "tool_call")]
     if blocks:
         calls: list[Call] = []
         for i, body in enumerate(blocks):
@@ -157,11 +156,11 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
-    for i, body in enumerate(TOOL_CALL_BLOCK.findall(text)):
+    for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
         except ToolCallError:
             count += 1
     for tag in extra_tags:
-        count += len(re.findall(f"<{re.escape(tag)}>.*?</{re.escape(tag)}>", text, re.DOTALL))
+        count += sum(1 for _ in tag_blocks(text, tag))
     return count

@@ -1,0 +1,49 @@
+"""``<tag>…</tag>`` blocks found in linear time.
+
+``re.finditer(r"<tag>(.*?)</tag>", text, re.DOTALL)`` retries the lazy ``.*?`` from every opening tag,
+so a completion of many ``<answer>`` openers and no closer costs time quadratic in its length. These
+helpers find the same blocks with two forward literal searches per block, so every character is looked
+at a bounded number of times:
+
+* :func:`tag_blocks` -- every block, left to right, non-overlapping: exactly the matches of the regex
+  above (a block opens at the leftmost opener and ends at the first closer after it; the next search
+  starts after that closer);
+* :func:`first_block` / :func:`last_block` -- the body of the first / last of them, or None.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from functools import lru_cache
+
+
+@lru_cache(maxsize=64)
+def _literals(tag: str, ignore_case: bool) -> tuple[re.Pattern, re.Pattern]:
+    flags = re.IGNORECASE if ignore_case else 0
+    return re.compile(re.escape(f"<{tag}>"), flags), re.compile(re.escape(f"</{tag}>"), flags)
+
+
+def tag_blocks(text: str, tag: str, ignore_case: bool = False) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, body)`` of each ``<tag>body</tag>`` block in ``text``, left to right."""
+    opener, closer = _literals(tag, ignore_case)
+    position = 0
+    while (opening := opener.search(text, position)) is not None:
+        closing = closer.search(text, opening.end())
+        if closing is None:  # no closer after this opener, so none after any later opener either
+            return
+        yield opening.start(), closing.end(), text[opening.end():closing.start()]
+        position = closing.end()
+
+
+def first_block(text: str, tag: str, ignore_case: bool = False) -> str | None:
+    """Body of the first ``<tag>…</tag>`` block (``re.search`` semantics), or None."""
+    return next((body for _, _, body in tag_blocks(text, tag, ignore_case)), None)
+
+
+def last_block(text: str, tag: str, ignore_case: bool = False) -> str | None:
+    """Body of the last ``<tag>…</tag>`` block (the last of ``re.findall``), or None."""
+    body = None
+    for _, _, body in tag_blocks(text, tag, ignore_case):
+        pass
+    return body
