@@ -12,9 +12,10 @@ Each request (:meth:`EndpointPool.request`) gets ``1 + max_retries`` attempts:
   together and a slow one gets less.
 * **Limits**, per endpoint and overall: requests in flight (``concurrency``), requests per minute
   and tokens per minute. A rate is a token bucket holding one second's worth (at least one
-  request): over any window of ``t >= 1`` s at most ``rate * (t + 1)`` units start. Tokens are
+  request): over any window of ``t`` s at most ``capacity + rate * t`` units start. Tokens are
   estimated before the call (characters / 4 + ``max_tokens``) and corrected from the server's
-  ``usage.total_tokens`` after it.
+  ``usage.total_tokens`` after it, so the token bound also carries what the estimate missed on the
+  requests already in flight.
 * **Deadline**: an attempt ends at ``min(timeout, time left in the batch budget)`` after it starts,
   however the server sends its bytes (a body trickling one byte every 0.5 s cannot extend it): the
   whole exchange, connect to last byte, runs under one ``asyncio.timeout``.
