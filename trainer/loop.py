@@ -222,7 +222,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     if checkpoint is not None:
         sampler.sync_weights()  # a vLLM engine starts from model_path, not from the checkpoint
     log = MetricsLog(out / "metrics.jsonl", resume_step=start if checkpoint is not None else None)
-    result = TrainResult(out, start, model=model)
+    result = TrainResult(out, start, model=model, checkpoint=checkpoint)  # replaced by the next save
     G = train_cfg.num_generations
     errors = ErrorReporter()
 

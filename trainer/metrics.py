@@ -159,11 +159,13 @@ def read_metrics(path: str | Path) -> list[dict[str, Any]]:
 
 
 class ProgressBar:
-    """A rich progress bar with the latest reward and loss; silent when ``enabled`` is False."""
+    """A rich progress bar with the latest reward and loss on a terminal; elsewhere (a log file, CI, a pipe) or
+    with ``enabled=False``, one plain line per step instead (:func:`step_line`), flushed at once."""
 
     def __init__(self, total: int, start: int, enabled: bool = True) -> None:
-        self.enabled = enabled
-        if not enabled:
+        self.total = total
+        self.enabled = enabled and sys.stdout.isatty()
+        if not self.enabled:
             return
         from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn, TimeRemainingColumn
 
@@ -182,7 +184,18 @@ class ProgressBar:
         if self.enabled:
             status = f"reward {row.get('reward', math.nan):.3f}  loss {row.get('loss', math.nan):.4f}  len {row.get('completions/mean_length', 0):.0f}"
             self.progress.update(self.task, advance=1, status=status)
+        else:
+            print(step_line(row, self.total), flush=True)
 
     def __exit__(self, *exc: object) -> None:
         if self.enabled:
             self.progress.stop()
+
+
+def step_line(row: dict[str, Any], total: int) -> str:
+    """``step 3/20  reward 0.412  accuracy 0.375  brevity -0.06  loss 0.0213  len 11.2  6.1s``."""
+    objectives = "  ".join(f"{key[len('reward/'):-len('/mean')]} {value:.3g}" for key, value in row.items()
+                           if key.startswith("reward/") and key.endswith("/mean"))
+    return (f"step {row.get('step')}/{total}  reward {row.get('reward', math.nan):.3f}  {objectives}  "
+            f"loss {row.get('loss', math.nan):.4g}  len {row.get('completions/mean_length', math.nan):.1f}  "
+            f"{row.get('time/step', math.nan):.1f}s").replace("    ", "  ")

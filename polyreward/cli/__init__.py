@@ -22,7 +22,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
+    from polyreward import __version__
+
     parser = argparse.ArgumentParser(prog="polyreward", description="Rewards, verifiers and advantage combiners for RL of LMs.")
+    parser.add_argument("--version", action="version", version=f"polyreward {__version__}")
     sub = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name, (module, help_text) in COMMANDS.items():
         sub_parser = sub.add_parser(name, help=help_text, description=help_text)

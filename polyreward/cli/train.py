@@ -1,7 +1,8 @@
 """``polyreward train CONFIG [--max-steps N] [--output-dir D] [--resume] [--set KEY=VALUE ...]``: the bundled GRPO trainer.
 
-``polyreward train CONFIG --evaluate PROMPTS.jsonl [--model DIR] [--limit N] [--batch-size B]`` scores a model
-instead of training it. ``--set`` replaces any key of the config's ``train:`` section (the value is read as YAML:
+``polyreward train CONFIG --evaluate PROMPTS.jsonl [--model DIR] [--limit N] [--batch-size B] [--eval-output FILE]`` scores
+a model instead of training it and saves every completion with its scores (default
+``<train.output_dir>/evaluate-<PROMPTS stem>.jsonl``). ``--set`` replaces any key of the config's ``train:`` section (the value is read as YAML:
 ``--set prompts_per_step=4 --set bf16=false --set device=cpu``), for training and evaluation alike.
 """
 
@@ -34,6 +35,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--model", default=None, help="with --evaluate: the model folder to score (default: train.model)")
     parser.add_argument("--limit", type=positive_int, default=None, help="with --evaluate: score only the first N prompts")
     parser.add_argument("--batch-size", type=positive_int, default=64, help="with --evaluate: prompts decoded together (default 64)")
+    parser.add_argument("--eval-output", default=None, metavar="FILE",
+                        help="with --evaluate: where the completions and their scores go (.jsonl/.csv/.parquet; "
+                        "default <output dir>/evaluate-<JSONL stem>.jsonl)")
     parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
                         help="replace train.KEY with VALUE (read as YAML); repeatable")
 
@@ -58,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         from polyreward.trainer.loop import train
     except ImportError as exc:
-        print(f"polyreward train needs the 'train' extra (pip install 'polyreward[train]'): {exc}", file=sys.stderr)
+        print(f'polyreward train needs the train extra: pip install -e ".[train]" (from the source checkout); {exc}', file=sys.stderr)
         return 2
     if args.evaluate is not None:
         return _evaluate(args)
@@ -68,7 +72,12 @@ def run(args: argparse.Namespace) -> int:
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
+    except ImportError as exc:  # e.g. gguf, which the built-in models need
+        print(f'error: {exc} (install the train extra: pip install -e ".[train]")', file=sys.stderr)
+        return 2
     last = result.metrics[-1] if result.metrics else {}
+    if args.resume and not result.metrics and result.checkpoint is not None:
+        print(f"nothing to do: {result.checkpoint} already reached step {result.step}; raise --max-steps to train further")
     print(f"trained {result.step} steps; metrics: {result.output_dir / 'metrics.jsonl'}; checkpoint: {result.checkpoint}")
     if last:
         print(f"last step: reward {last.get('reward')}, loss {last.get('loss')}")
@@ -77,14 +86,26 @@ def run(args: argparse.Namespace) -> int:
 
 def _evaluate(args: argparse.Namespace) -> int:
     import json
+    from pathlib import Path
 
+    from polyreward.io import InputError, file_format
+    from polyreward.trainer.config import load_train_config
     from polyreward.trainer.evaluate import evaluate
 
     try:
+        overrides = {**parse_overrides(args.overrides), **({"output_dir": args.output_dir} if args.output_dir else {})}
+        _, train_cfg = load_train_config(args.config, **overrides)
+        output = Path(args.eval_output or Path(train_cfg.output_dir) / f"evaluate-{Path(args.evaluate).stem}.jsonl")
+        file_format(output)  # an unknown extension is refused before the model loads
+        output.parent.mkdir(parents=True, exist_ok=True)
         summary = evaluate(args.config, model=args.model, dataset=args.evaluate, limit=args.limit, batch_size=args.batch_size,
-                           overrides=parse_overrides(args.overrides))
-    except (ConfigError, FileNotFoundError, KeyError) as exc:
+                           overrides=overrides, output=output)
+    except (ConfigError, InputError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
+    except ImportError as exc:
+        print(f'error: {exc} (install the train extra: pip install -e ".[train]")', file=sys.stderr)
+        return 2
     print(json.dumps(summary, indent=1))
+    print(f"completions and their scores: {output}")
     return 0
