@@ -1,0 +1,64 @@
+"""The documentation site builds with `mkdocs build --strict` (no broken links, anchors or pages), every
+page is in the navigation, the generated command-line page matches the parsers, and nothing in the
+repository points readers to notes outside it."""
+
+from __future__ import annotations
+
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import yaml
+
+ROOT = Path(__file__).resolve().parent.parent
+DOCS = ROOT / "docs"
+
+
+def test_mkdocs_build_strict(tmp_path):
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
+                            cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    assert result.returncode == 0, result.stdout + result.stderr
+    assert (tmp_path / "site" / "index.html").is_file()
+    assert (tmp_path / "site" / "reference" / "algorithms" / "index.html").is_file()
+
+
+def _nav_pages(node) -> list[str]:
+    if isinstance(node, str):
+        return [node]
+    if isinstance(node, dict):
+        return [p for v in node.values() for p in _nav_pages(v)]
+    return [p for item in node for p in _nav_pages(item)]
+
+
+def test_every_docs_page_is_in_the_nav_and_every_nav_entry_exists():
+    nav = _nav_pages(yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))["nav"])
+    pages = sorted(str(p.relative_to(DOCS)) for p in DOCS.rglob("*.md"))
+    assert sorted(nav) == pages, f"not in nav: {set(pages) - set(nav)}; missing files: {set(nav) - set(pages)}"
+
+
+def test_cli_page_is_generated_from_the_current_parsers():
+    result = subprocess.run([sys.executable, "scripts/gen_cli_docs.py", "--check"], cwd=ROOT, capture_output=True, text=True, timeout=120)
+    assert result.returncode == 0, result.stderr + "\n(regenerate with: python scripts/gen_cli_docs.py)"
+    page = (DOCS / "cli.md").read_text(encoding="utf-8")
+    for flag in ("--combiners", "--config", "--param", "--resume", "--chunk-size", "--set", "--evaluate", "--served-model-name"):
+        assert f"`{flag}" in page, f"docs/cli.md lacks {flag}"
+
+
+NOTES = re.compile(r"\b(?:ALGORITHMS|INTEGRATIONS|LIBRARIES|ASSETS|DESIGN)" + r"\.md\b|\.\./shared/")
+SKIP_DIRS = {".git", "site", "node_modules", "__pycache__", ".hypothesis", ".pytest_cache", "build", "dist"}
+
+
+def test_no_references_to_notes_outside_the_repository():
+    offenders = []
+    for path in ROOT.rglob("*"):
+        rel = path.relative_to(ROOT)
+        if any(part in SKIP_DIRS or part.startswith(".venv") or part.endswith(".egg-info") for part in rel.parts):
+            continue
+        if not path.is_file() or path.suffix not in {".py", ".md", ".yaml", ".yml", ".toml", ".sh", ".txt", ".cfg"}:
+            continue
+        for number, line in enumerate(path.read_text(encoding="utf-8", errors="replace").splitlines(), 1):
+            if NOTES.search(line):
+                offenders.append(f"{rel}:{number}: {line.strip()[:100]}")
+    assert not offenders, "point to docs/ instead:\n" + "\n".join(offenders)
