@@ -22,9 +22,9 @@ from __future__ import annotations
 
 import inspect
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from pathlib import Path
-from typing import Any
+from typing import Any, Literal
 
 import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
@@ -58,9 +58,9 @@ class ConfigError(ValueError):
 
 class ColumnsSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    prompt: str = "prompt"
-    completion: str = "completion"
-    group: str = "prompt_id"
+    prompt: str = ColumnMap.prompt  # the defaults are ColumnMap's, written once
+    completion: str = ColumnMap.completion
+    group: str = ColumnMap.group
 
 
 class EngineSection(BaseModel):
@@ -104,6 +104,8 @@ class Config(BaseModel):
     engine: EngineSection = EngineSection()
     rewards: list[RewardEntry] = Field(min_length=1)
     combiner: CombinerEntry | None = None
+    # what a reward that raises (or returns a non-finite score) does: NaN + reason, counted (nan) or stop (raise)
+    on_reward_error: Literal["nan", "raise"] = "nan"
     train: dict[str, Any] | None = None
     # the folder of the YAML file it was read from (load_config); relative ``*_file`` reward paths resolve there
     _base_dir: Path | None = PrivateAttr(default=None)
@@ -126,7 +128,7 @@ class Config(BaseModel):
         rewards = []
         for i, entry in enumerate(self.rewards):
             cls = registry.reward_class(entry.type)
-            kwargs = {key: self._resolve_file(value) if key.endswith("_file") else value for key, value in entry.params.items()}
+            kwargs = {key: self.resolve_file(value) if key.endswith("_file") else value for key, value in entry.params.items()}
             if "pool" in inspect.signature(cls.__init__).parameters:
                 if pool is None:
                     pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
@@ -139,7 +141,7 @@ class Config(BaseModel):
                 raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
         return RewardSet(rewards)
 
-    def _resolve_file(self, value: Any) -> Any:
+    def resolve_file(self, value: Any) -> Any:
         """A relative path is read from the config file's folder; if only the working directory holds it
         (configs written before this rule, e.g. ``examples/rubric/rubric.json`` run from the repository root), from there."""
         if self._base_dir is None or not isinstance(value, str) or not value or Path(value).expanduser().is_absolute():
@@ -151,12 +153,64 @@ class Config(BaseModel):
         """Instantiate the configured combiner (or ``name``); None when neither is given."""
         if name is None and self.combiner is None:
             return None
-        entry = CombinerEntry(type=name) if name is not None else self.combiner
-        cls = registry.combiner_class(entry.type)
+        if name is not None:
+            return build_combiner(name, **overrides)
+        return build_combiner({"type": self.combiner.type, **self.combiner.params}, **overrides)
+
+
+def build_combiner(spec: Any, **params: Any):
+    """A combiner from a registry name (``"gdpo"``), a ``{type: name, **params}`` mapping or a Combiner object.
+
+    The one place combiners are built (config, ``polyreward advantages``, the TRL and verl adapters); a bad
+    name or parameter is a :class:`ConfigError` naming the combiner and the problem.
+    """
+    from polyreward.combiner import Combiner
+
+    if isinstance(spec, Combiner):
+        if params:
+            raise ConfigError("combiner parameters can only be given with a combiner name, not with a combiner object")
+        return spec
+    if isinstance(spec, Mapping):
+        spec = dict(spec)
+        if "type" not in spec:
+            raise ConfigError(f"a combiner mapping needs a 'type' key, got keys {sorted(spec)}")
+        name = str(spec.pop("type"))
+        params = {**spec, **params}
+    elif isinstance(spec, str):
+        name = spec
+    else:
+        raise ConfigError(f"expected a combiner name, a {{type: ...}} mapping or a Combiner, got {type(spec).__name__}")
+    try:
+        cls = registry.combiner_class(name)
+    except KeyError as exc:
+        raise ConfigError(f"combiner.type: {exc.args[0]}") from None
+    allowed, takes_any = _constructor_params(cls)
+    unknown = sorted(set(params) - allowed)
+    if unknown and not takes_any:
+        raise ConfigError(f"combiner ({name}): unknown key(s) {unknown}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"combiner ({name}): {exc}") from exc
+
+
+def parse_key_values(items: Sequence[str], flag: str = "--param") -> dict[str, Any]:
+    """``["a=1", "b=[x, y]"]`` -> ``{"a": 1, "b": ["x", "y"]}``: each value read as YAML (:func:`load_yaml`).
+
+    The one KEY=VALUE parser of the command line (``--param``, ``--set``); a malformed item is a
+    :class:`ConfigError` naming the flag and the item.
+    """
+    result: dict[str, Any] = {}
+    for item in items:
+        key, sep, text = item.partition("=")
+        key = key.strip()
+        if not sep or not key:
+            raise ConfigError(f"{flag} {item!r}: expected KEY=VALUE, e.g. {flag} eps=1e-6")
         try:
-            return cls(**{**entry.params, **overrides})
-        except (TypeError, ValueError) as exc:
-            raise ConfigError(f"combiner ({entry.type}): {exc}") from exc
+            result[key] = load_yaml(text) if text.strip() else text
+        except yaml.YAMLError as exc:
+            raise ConfigError(f"{flag} {item!r}: the value is not valid YAML ({getattr(exc, 'problem', exc)})") from None
+    return result
 
 
 def _constructor_params(cls: type) -> tuple[set[str], bool]:

@@ -13,6 +13,7 @@ import io
 import json
 import math
 import os
+import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
 from pathlib import Path
@@ -38,6 +39,39 @@ class ReadStats:
     rows: int = 0
     skipped: int = 0
     first_skipped_line: int | None = None
+    surrogates: int = 0  # JSON strings holding a lone UTF-16 surrogate ("\\ud800"), read with U+FFFD in its place
+    first_surrogate_line: int | None = None
+
+
+def check_readable(path: str | Path) -> Path:
+    """``path`` when it is a readable file of a known format; an :class:`InputError` in one line otherwise."""
+    path = Path(path)
+    file_format(path)
+    if not path.exists():
+        raise InputError(f"{path}: no such file")
+    if path.is_dir():
+        raise InputError(f"{path}: is a directory, not a rollout file")
+    if not os.access(path, os.R_OK):
+        raise InputError(f"{path}: not readable (permission denied)")
+    return path
+
+
+def check_writable(output: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
+    """``output`` when a file can be written there without touching an input; an :class:`InputError` otherwise."""
+    output = Path(output)
+    file_format(output)
+    folder = output.parent if str(output.parent) else Path(".")
+    if output.is_dir():
+        raise InputError(f"{output}: is a directory; give an output file name")
+    if not folder.is_dir():
+        raise InputError(f"{output}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise InputError(f"{output}: the folder {folder} is not writable")
+    for source in inputs:
+        same = output.resolve() == Path(source).resolve() or (output.exists() and os.path.samefile(output, source))
+        if same:
+            raise InputError(f"{output}: the output would replace the input file; choose another output path")
+    return output
 
 
 def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None) -> Iterator[list[dict[str, Any]]]:
@@ -45,9 +79,7 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     stats = stats if stats is not None else ReadStats()
-    path = Path(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
+    path = check_readable(path)
     kind = file_format(path)
     reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind]
     chunk: list[dict[str, Any]] = []
@@ -61,6 +93,11 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
         yield chunk
 
 
+def read_rows(path: str | Path, on_error: OnError = "fail", stats: ReadStats | None = None) -> list[dict[str, Any]]:
+    """Every row of a rollout file, as :func:`iter_chunks` reads them (the one table reader: same typing everywhere)."""
+    return [row for chunk in iter_chunks(path, 4096, on_error, stats) for row in chunk]
+
+
 def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
@@ -72,6 +109,8 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
                 row = json.loads(raw.decode("utf-8"))
                 if not isinstance(row, dict):
                     raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+                if _SURROGATE_ESCAPE.search(raw):
+                    row = _replace_surrogates(row, stats, lineno)
             except UnicodeDecodeError as exc:
                 if _skip(on_error, stats, lineno):
                     continue
@@ -81,6 +120,36 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
                     continue
                 raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
             yield row
+
+
+_SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: maybe half a pair, maybe alone
+_LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins real pairs, so any left is alone
+
+
+def _replace_surrogates(value: Any, stats: ReadStats, lineno: int) -> Any:
+    """Lone surrogates (valid JSON, not valid Unicode text: no UTF-8 encoding exists) -> U+FFFD, counted once per line.
+
+    The row is scored and written like any other; the count tells how many lines had such strings.
+    """
+    found = False
+
+    def fix(item: Any) -> Any:
+        nonlocal found
+        if isinstance(item, str):
+            fixed, hits = _LONE_SURROGATE.subn("\ufffd", item)
+            found = found or hits > 0
+            return fixed
+        if isinstance(item, dict):
+            return {fix(k): fix(v) for k, v in item.items()}
+        if isinstance(item, list):
+            return [fix(v) for v in item]
+        return item
+
+    row = fix(value)
+    if found:
+        stats.surrogates += 1
+        stats.first_surrogate_line = stats.first_surrogate_line or lineno
+    return row
 
 
 def _skip(on_error: OnError, stats: ReadStats, lineno: int) -> bool:
@@ -98,6 +167,9 @@ def _csv_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[
             header = next(reader, None)
             if header is None:
                 return
+            repeated = sorted({name for name in header if header.count(name) > 1})
+            if repeated:
+                raise InputError(f"{path}:1: the CSV header names column(s) {repeated} more than once")
             for record in reader:
                 if len(record) != len(header):
                     if _skip(on_error, stats, reader.line_num):
@@ -116,7 +188,8 @@ def _parquet_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[d
     try:
         parquet = pq.ParquetFile(path)
     except Exception as exc:
-        raise InputError(f"{path}: not a readable Parquet file: {exc}") from None
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: not a readable Parquet file ({reason})") from None
     for batch in parquet.iter_batches(batch_size=4096):
         yield from batch.to_pylist()
 
@@ -169,15 +242,23 @@ def _csv_cell(value: Any) -> str:
     return str(value)
 
 
-def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write ``data`` to ``path`` so readers see either the old file or the whole new one."""
+def write_atomic(path: str | Path, data: bytes, tmp: str | Path | None = None) -> None:
+    """Write ``data`` to ``path`` so readers see either the old file or the whole new one.
+
+    The bytes go to ``tmp`` (default ``.NAME.tmpPID`` beside ``path``) first; a failed write (a full disk)
+    removes it before the error goes on.
+    """
     path = Path(path)
-    tmp = path.with_name(f".{path.name}.tmp{os.getpid()}")
-    with open(tmp, "wb") as handle:
-        handle.write(data)
-        handle.flush()
-        os.fsync(handle.fileno())
-    os.replace(tmp, path)
+    tmp = Path(tmp) if tmp is not None else path.with_name(f".{path.name}.tmp{os.getpid()}")
+    try:
+        with open(tmp, "wb") as handle:
+            handle.write(data)
+            handle.flush()
+            os.fsync(handle.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        tmp.unlink(missing_ok=True)
+        raise
 
 
 def parquet_table(rows: Sequence[Mapping[str, Any]]):

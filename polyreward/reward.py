@@ -21,7 +21,7 @@ from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, ClassVar, Literal
 
-from polyreward.schema import completion_text
+from polyreward.schema import as_column, completion_text
 
 Exactness = Literal["exact", "reconstructed"]
 
@@ -70,12 +70,14 @@ class Reward:
         exactness: ``"exact"`` when the formula follows the source's code/paper, ``"reconstructed"`` otherwise.
         description: one line for ``polyreward list``.
         score_range: (low, high) bounds every finite score stays within.
+        preload: modules the engine's worker processes import once at start-up for this reward (its verifier).
     """
 
     type_name: ClassVar[str] = ""
     exactness: ClassVar[Exactness] = "exact"
     description: ClassVar[str] = ""
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
+    preload: ClassVar[tuple[str, ...]] = ()
 
     def __init__(self, name: str | None = None, weight: float = 1.0) -> None:
         self.name = name or self.type_name or type(self).__name__
@@ -92,6 +94,15 @@ class Reward:
     def columns(self) -> tuple[str, ...]:
         """Dataset columns this reward reads besides prompt and completion."""
         return ()
+
+    def state_dict(self) -> dict[str, Any]:
+        """What the reward carries from batch to batch (e.g. OTC's running minimum), JSON-serialisable; empty for
+        stateless rewards. The trainer checkpoints it so a resumed run continues exactly."""
+        return {}
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        if state:
+            raise ValueError(f"reward {self.name!r} is stateless but got state keys {sorted(state)}")
 
     @property
     def group_columns(self) -> tuple[str, ...]:
@@ -111,6 +122,20 @@ class Reward:
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"
+
+
+def _row_columns(columns: Mapping[str, Any], n: int) -> dict[str, list[Any]]:
+    """The keyword arguments that are columns of n values, as Python lists (numpy, pandas, pyarrow and torch
+    columns of a direct call read like lists); others (TRL's ``trainer_state``, callbacks) are left out."""
+    lists = {}
+    for key, values in columns.items():
+        try:
+            column = as_column(values, key)
+        except TypeError:
+            continue
+        if len(column) == n:
+            lists[key] = column
+    return lists
 
 
 class RolloutReward(Reward):
@@ -135,11 +160,12 @@ class RolloutReward(Reward):
                 f"reward {self.name!r} reads column(s) {missing} that the batch does not have; "
                 f"available: {sorted(columns)}"
             )
+        lists = _row_columns(columns, len(completions))
         scores: list[float | None] = []
         reasons: list[str] = []
         details: dict[str, list[float | None]] = {}
         for i, completion in enumerate(completions):
-            row = {k: v[i] for k, v in columns.items() if isinstance(v, Sequence) and not isinstance(v, str) and len(v) == len(completions)}
+            row = {k: v[i] for k, v in lists.items()}
             row["prompt"] = prompts[i] if i < len(prompts) else None
             try:
                 result = self.score_rollout(self.text_of(completion), row)

@@ -2,14 +2,13 @@
 
 from __future__ import annotations
 
-import math
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
-from polyreward.reward import Reward, RewardOutput
+from polyreward.reward import Reward
 
 
 @dataclass
@@ -28,24 +27,20 @@ class ScoreMatrix:
 
     @property
     def total(self) -> np.ndarray:
-        """Weighted sum per rollout over the rewards that apply (TRL's nansum); NaN if none applies."""
-        weighted = self.scores * self.weights
-        total = np.nansum(weighted, axis=1)
-        total[np.all(np.isnan(self.scores), axis=1)] = np.nan
-        return total
+        """Weighted sum per rollout over the rewards that apply (:func:`weighted_total`)."""
+        return weighted_total(self.scores, self.weights)
 
     def column(self, name: str) -> np.ndarray:
         return self.scores[:, self.names.index(name)]
 
 
-def _as_float(value: Any) -> float:
-    if value is None:
-        return math.nan
-    try:
-        result = float(value)
-    except (TypeError, ValueError):
-        return math.nan
-    return result
+def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """TRL's combined reward, Σ_k w_k R_ik over the rewards that apply (a NaN score adds 0: ``nansum``); NaN for a
+    row where no reward applies. The one weighted total of the project (files, adapters, trainer, combiners)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    total = np.where(np.isnan(scores), 0.0, scores) @ np.asarray(weights, dtype=np.float64)
+    total[np.all(np.isnan(scores), axis=1)] = np.nan
+    return total
 
 
 class RewardSet:
@@ -89,24 +84,38 @@ class RewardSet:
     def __iter__(self):
         return iter(self.rewards)
 
+    def check_columns(self, columns: Iterable[str]) -> None:
+        """A :class:`~polyreward.pipeline.MissingColumnError` naming the first reward and column the batch lacks."""
+        from polyreward.pipeline import MissingColumnError
+
+        available = set(columns)
+        for reward in self.rewards:
+            for column in reward.columns:
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available))
+
+    @property
+    def preload(self) -> tuple[str, ...]:
+        """Modules the rewards' engine workers import once at start-up (:attr:`Reward.preload`)."""
+        seen: dict[str, None] = {}
+        for reward in self.rewards:
+            seen.update(dict.fromkeys(getattr(reward, "preload", ())))
+        return tuple(seen)
+
+    def state_dict(self) -> dict[str, Any]:
+        """Each stateful reward's :meth:`~polyreward.reward.Reward.state_dict`, by reward name (stateless ones left out)."""
+        return {r.name: state for r in self.rewards if (state := r.state_dict())}
+
+    def load_state_dict(self, state: dict[str, Any]) -> None:
+        unknown = sorted(set(state) - set(self.names))
+        if unknown:
+            raise ValueError(f"reward state for {unknown}, which this RewardSet does not have (rewards: {self.names})")
+        for reward in self.rewards:
+            reward.load_state_dict(state.get(reward.name, {}))
+
     def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoreMatrix:
-        """Run every reward; a reward that raises for the whole batch gets NaN with its error as reason."""
-        n = len(completions)
-        matrix = np.full((n, len(self.rewards)), np.nan, dtype=np.float64)
-        reasons: dict[str, list[str]] = {}
-        details: dict[str, dict[str, list[float | None]]] = {}
-        for k, reward in enumerate(self.rewards):
-            try:
-                output = reward.evaluate(prompts, completions, **columns)
-                if len(output.scores) != n:
-                    raise ValueError(f"returned {len(output.scores)} scores for {n} rollouts")
-            except KeyError as exc:  # a missing column is a configuration error: say so loudly
-                raise KeyError(exc.args[0] if exc.args else str(exc)) from exc
-            except Exception as exc:
-                message = f"error: {type(exc).__name__}: {exc}"[:500]
-                output = RewardOutput([math.nan] * n, [message] * n)
-            matrix[:, k] = [_as_float(s) for s in output.scores]
-            reasons[reward.name] = list(output.reasons)
-            if output.details:
-                details[reward.name] = output.details
-        return ScoreMatrix(self.names, self.weights, matrix, reasons, details)
+        """Score one batch with :func:`polyreward.pipeline.score_batch` (failures are NaN with a reason)."""
+        from polyreward.pipeline import score_batch
+        from polyreward.schema import Batch
+
+        return score_batch(Batch(list(prompts) if prompts is not None else None, completions, dict(columns)), self)

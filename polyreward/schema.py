@@ -27,7 +27,8 @@ class ColumnMap:
     group: str = "prompt_id"
 
 
-def _content_to_text(content: Any) -> str:
+def content_text(content: Any) -> str:
+    """The text of one message's ``content``: a string, or the text parts of a multimodal parts list."""
     if content is None:
         return ""
     if isinstance(content, str):
@@ -50,64 +51,70 @@ def is_missing(value: Any) -> bool:
     return value is None or (isinstance(value, float) and math.isnan(value))
 
 
+def _text_or_messages(value: Any, what: str) -> Any:
+    """``value`` as a string or a message list, the two shapes rewards read.
+
+    Bytes (a Parquet binary column) are UTF-8 text (undecodable bytes become U+FFFD); a JSON string holding a
+    message list is decoded; a single message dict is a list of one. A list whose items are not messages (e.g.
+    a list of strings) is neither shape: a TypeError, which fails that rollout with a reason instead of being
+    read as an empty text.
+    """
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, str):
+        decoded = decode_messages(value)
+        return value if decoded is None else decoded
+    if isinstance(value, Mapping):
+        return [value]
+    if isinstance(value, Sequence):
+        odd = next((m for m in value if not isinstance(m, Mapping)), None)
+        if odd is not None:
+            raise TypeError(f"a {what} must be a string or a list of chat messages (dicts with role and content), "
+                            f"got a list holding a {type(odd).__name__}")
+        return value
+    return str(value)
+
+
 def completion_text(completion: Completion) -> str:
     """The text a reward should judge: the string itself, or the assistant turns of a message list.
 
     For a conversational completion the assistant messages' contents are joined with newlines; tool
     messages and tool-call payloads are left out (tool rewards read them through
     :func:`completion_messages`). ``None``/NaN gives ``""``. A JSON string that holds a message list
-    (how CSV files carry chat data) is decoded first.
+    (how CSV files carry chat data) is decoded first; bytes are UTF-8 text; a list of non-messages is a
+    TypeError (see :func:`_text_or_messages`).
     """
     if is_missing(completion):
         return ""
+    completion = _text_or_messages(completion, "completion")
     if isinstance(completion, str):
-        decoded = _maybe_decode_messages(completion)
-        if decoded is None:
-            return completion
-        completion = decoded
-    if isinstance(completion, Mapping):
-        completion = [completion]
-    if isinstance(completion, Sequence):
-        texts = [
-            _content_to_text(m.get("content"))
-            for m in completion
-            if isinstance(m, Mapping) and m.get("role", "assistant") == "assistant"
-        ]
-        return "\n".join(t for t in texts if t)
-    return str(completion)
+        return completion
+    texts = [content_text(m.get("content")) for m in completion if m.get("role", "assistant") == "assistant"]
+    return "\n".join(t for t in texts if t)
 
 
 def prompt_text(prompt: Completion) -> str:
     """The prompt as plain text: a string, or ``role: content`` lines of a message list."""
     if is_missing(prompt):
         return ""
+    prompt = _text_or_messages(prompt, "prompt")
     if isinstance(prompt, str):
-        decoded = _maybe_decode_messages(prompt)
-        if decoded is None:
-            return prompt
-        prompt = decoded
-    if isinstance(prompt, Mapping):
-        prompt = [prompt]
-    if isinstance(prompt, Sequence):
-        return "\n\n".join(
-            f"{m.get('role', 'user')}: {_content_to_text(m.get('content'))}" for m in prompt if isinstance(m, Mapping)
-        )
-    return str(prompt)
+        return prompt
+    return "\n\n".join(f"{m.get('role', 'user')}: {content_text(m.get('content'))}" for m in prompt)
 
 
 def completion_messages(completion: Completion) -> list[dict[str, Any]]:
     """The completion as a message list (a plain string becomes one assistant message)."""
     if is_missing(completion):
         return []
+    completion = _text_or_messages(completion, "completion")
     if isinstance(completion, str):
-        decoded = _maybe_decode_messages(completion)
-        return decoded if decoded is not None else [{"role": "assistant", "content": completion}]
-    if isinstance(completion, Mapping):
-        return [dict(completion)]
-    return [dict(m) for m in completion if isinstance(m, Mapping)]
+        return [{"role": "assistant", "content": completion}]
+    return [dict(m) for m in completion]
 
 
-def _maybe_decode_messages(text: str) -> list[dict[str, Any]] | None:
+def decode_messages(text: str) -> list[dict[str, Any]] | None:
+    """The message list a JSON string holds (how CSV files carry chat data), else None."""
     stripped = text.lstrip()
     if not stripped.startswith("[{"):
         return None
@@ -120,32 +127,90 @@ def _maybe_decode_messages(text: str) -> list[dict[str, Any]] | None:
     return None
 
 
+def plain_value(value: Any) -> Any:
+    """numpy arrays and scalars inside a value as Python lists and scalars (deeply), everything else unchanged.
+
+    verl's ``non_tensor_batch`` and pandas object columns hold numpy values; rewards then read a list ground
+    truth the same from there as from a Python list (``[42, 43]``, not numpy's ``[42 43]``).
+    """
+    if type(value) in (str, int, float, bool) or value is None:
+        return value
+    if hasattr(value, "dtype") and hasattr(value, "tolist") and type(value).__module__ == "numpy":
+        return plain_value(value.tolist())
+    if isinstance(value, Mapping):
+        return {key: plain_value(item) for key, item in value.items()}
+    if isinstance(value, (list, tuple)):
+        return [plain_value(item) for item in value]
+    return value
+
+
+def as_column(values: Any, name: str) -> list[Any]:
+    """One column as a Python list, from a list, tuple, numpy array, pandas Series, pyarrow array or torch tensor.
+
+    Values come back as Python objects (``int`` stays ``int``); a 2-D array or tensor gives one list per row.
+    """
+    if isinstance(values, list):
+        return values
+    if isinstance(values, (str, bytes, Mapping)) or not hasattr(values, "__len__"):
+        raise TypeError(f"column {name!r} must be a sequence with one value per rollout, got {type(values).__name__}")
+    to_pylist = getattr(values, "to_pylist", None)  # pyarrow Array / ChunkedArray
+    if callable(to_pylist):
+        return to_pylist()
+    if hasattr(values, "detach"):  # torch
+        return values.detach().cpu().tolist()
+    dtype = getattr(values, "dtype", None)
+    if dtype is not None and hasattr(values, "tolist"):  # numpy array, pandas Series
+        items = values.tolist()
+        return [plain_value(v) for v in items] if getattr(dtype, "kind", "") == "O" else items
+    return list(values)
+
+
 @dataclass
 class Batch:
-    """A column-wise batch of N rollouts: prompts, completions and named reference columns."""
+    """A column-wise batch of N rollouts: prompts, completions, named reference columns and optional group ids.
+
+    Every entry point (file, TRL, verl, trainer) builds one; columns may be lists, tuples, numpy arrays, pandas
+    Series, pyarrow arrays or torch tensors and are stored as Python lists (:func:`as_column`). ``groups`` (N
+    hashable ids) are what a combiner groups by.
+    """
 
     prompts: list[Any]
     completions: list[Any]
     columns: dict[str, list[Any]] = field(default_factory=dict)
+    groups: list[Any] | None = None
 
     def __post_init__(self) -> None:
+        self.completions = as_column(self.completions, "completions")
+        self.prompts = as_column(self.prompts, "prompts") if self.prompts is not None else [None] * len(self.completions)
+        self.columns = {str(name): as_column(values, str(name)) for name, values in self.columns.items()}
         n = len(self.completions)
         if len(self.prompts) != n:
             raise ValueError(f"batch has {len(self.prompts)} prompts but {n} completions")
         for name, values in self.columns.items():
             if len(values) != n:
                 raise ValueError(f"column {name!r} has {len(values)} values, expected {n}")
+        if self.groups is not None:
+            self.groups = as_column(self.groups, "groups")
+            if len(self.groups) != n:
+                raise ValueError(f"batch has {len(self.groups)} group ids but {n} completions")
 
     def __len__(self) -> int:
         return len(self.completions)
 
     @classmethod
-    def from_records(cls, records: Sequence[Mapping[str, Any]], columns: ColumnMap = ColumnMap()) -> Batch:
-        """Build a batch from row dicts, mapping the structural columns through ``columns``."""
+    def from_records(cls, records: Sequence[Mapping[str, Any]], columns: ColumnMap = ColumnMap(), require: Sequence[str] = ()) -> Batch:
+        """Build a batch from row dicts, mapping the structural columns through ``columns``.
+
+        A key some rows lack is None in those rows; a name in ``require`` is a column even when no row has it
+        (a file whose first chunk had the column keeps it in every chunk). Group ids are the ``columns.group``
+        values when any row has that key.
+        """
         keys: dict[str, None] = {}
         for row in records:
             keys.update(dict.fromkeys(row))
+        keys.update(dict.fromkeys(require))
         prompts = [row.get(columns.prompt) for row in records]
         completions = [row.get(columns.completion) for row in records]
         cols = {k: [row.get(k) for row in records] for k in keys if k not in (columns.prompt, columns.completion)}
-        return cls(prompts, completions, cols)
+        groups = cols.get(columns.group)
+        return cls(prompts, completions, cols, list(groups) if groups is not None else None)

@@ -31,7 +31,7 @@ from pathlib import Path
 from typing import Any
 
 from polyreward.rubrics.local_lm import Generation, LocalLM, shared_lm
-from polyreward.schema import _content_to_text
+from polyreward.schema import content_text
 
 MAX_BODY_BYTES = 8 * 1024 * 1024
 
@@ -187,7 +187,7 @@ class JudgeServer:
         choices = body.get("guided_choice")
         if choices is not None and (not isinstance(choices, list) or not choices or not all(isinstance(c, str) and c for c in choices)):
             raise RequestError(400, "guided_choice must be a non-empty list of non-empty strings")
-        chat = [{"role": str(m["role"]), "content": _content_to_text(m.get("content"))} for m in messages]
+        chat = [{"role": str(m["role"]), "content": content_text(m.get("content"))} for m in messages]
         job = _Job(self.lm.chat_text(chat), (max_tokens, temperature, top_p, seed if temperature > 0 else None, tuple(choices) if choices else None))
         self.batcher.submit(job)
         if not job.done.wait(self.request_timeout):

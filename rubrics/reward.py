@@ -64,9 +64,9 @@ def conversation_of(prompt: Any) -> tuple[dict[str, Any], ...]:
     if is_missing(prompt):
         return ()
     if isinstance(prompt, str):
-        from polyreward.schema import _maybe_decode_messages
+        from polyreward.schema import decode_messages
 
-        decoded = _maybe_decode_messages(prompt)
+        decoded = decode_messages(prompt)
         return tuple(decoded) if decoded is not None else ({"role": "user", "content": prompt},)
     if isinstance(prompt, Mapping):
         return (dict(prompt),)

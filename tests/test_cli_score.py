@@ -135,24 +135,41 @@ def test_kill9_mid_file_then_resume_equals_uninterrupted_run(tmp_path):
     done_before = len(list(parts.glob("part-*.jsonl")))
     assert 3 <= done_before < 12
 
-    refused = polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", "50", check=False)
-    assert refused.returncode != 0 and "--resume" in refused.stderr
-    polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", "50", "--resume")
+    kept = {p.name: p.stat().st_mtime_ns for p in parts.glob("part-*.meta.json")}
+    resumed = polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", "50", "--resume")
+    assert f"resuming: {len(kept)} finished chunk(s)" in resumed.stderr
     assert out.read_bytes() == (tmp_path / "full.jsonl").read_bytes()
     assert not parts.exists()
+    assert not list(tmp_path.glob(".resumed.jsonl*")), "nothing may be left beside the output"
 
 
-def test_resume_refuses_a_different_input(tmp_path, setup):
+def test_a_leftover_parts_folder_never_blocks_a_plain_rerun(setup):
     tmp, cfg, src = setup
     parts = tmp / ".o.jsonl.parts"
     parts.mkdir()
-    (parts / "manifest.json").write_text("{}")
-    result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl", "--resume", check=False)
-    assert result.returncode != 0 and "different input" in result.stderr
+    (parts / "part-000000.jsonl").write_text("garbage\n")
+    (parts / "part-000000.meta.json").write_text("{")
+    (parts / "assembly.tmp").write_text("half")
+    result = polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl")
+    assert "starting over; removed the unfinished run" in result.stderr and "--resume" in result.stderr
+    polyreward("score", src, "--config", cfg, "-o", tmp / "ref.jsonl")
+    assert (tmp / "o.jsonl").read_bytes() == (tmp / "ref.jsonl").read_bytes()
+    assert not parts.exists()
+
+
+def test_resume_with_unrelated_parts_scores_everything_again(tmp_path, setup):
+    tmp, cfg, src = setup
+    parts = tmp / ".o.jsonl.parts"
+    parts.mkdir()
+    (parts / "part-000000.jsonl").write_text('{"x": 1}\n')
+    (parts / "part-000000.meta.json").write_text('{"key": "another input", "rows": 1}')
+    polyreward("score", src, "--config", cfg, "-o", tmp / "o.jsonl", "--resume")
+    polyreward("score", src, "--config", cfg, "-o", tmp / "ref.jsonl")
+    assert (tmp / "o.jsonl").read_bytes() == (tmp / "ref.jsonl").read_bytes()
 
 
 def test_chunks_never_split_a_group():
-    from polyreward.cli.score import group_aligned
+    from polyreward.score_file import group_aligned
 
     rows = [{"g": g} for g in [1, 1, 1, 2, 2, 3, 3, 3, 3, 4]]
     chunks = list(group_aligned((rows[i : i + 2] for i in range(0, len(rows), 2)), "g"))
@@ -191,8 +208,9 @@ def test_fault_inputs_give_clear_errors_or_are_skipped(tmp_path):
 
     empty = tmp_path / "empty.jsonl"
     empty.write_text("\n\n")
-    polyreward("score", empty, "--config", cfg, "-o", tmp_path / "o6.jsonl")
-    assert (tmp_path / "o6.jsonl").read_text() == ""
+    result = polyreward("score", empty, "--config", cfg, "-o", tmp_path / "o6.jsonl", check=False)
+    assert result.returncode == 2 and f"{empty}: no rows to score" in result.stderr
+    assert not (tmp_path / "o6.jsonl").exists()
 
 
 OTC_CONFIG = """

@@ -95,7 +95,7 @@ def test_config_builds_rewardset_with_params_and_weights():
     "data, message",
     [
         ({"rewards": [{"name": "a", "type": "nope"}]}, r"rewards\[0\]\.type: unknown reward type 'nope'; allowed: .*math_accuracy"),
-        (_cfg(colums={}), r"colums: unknown key; allowed: columns, combiner, engine, rewards, train"),
+        (_cfg(colums={}), r"colums: unknown key; allowed: columns, combiner, engine, on_reward_error, rewards, train"),
         ({"rewards": []}, r"rewards: List should have at least 1 item"),
         ({"rewards": [{"name": "a"}]}, r"rewards\[0\]\.type: Field required"),
         (_cfg(rewards=[{"name": "a", "type": "toy_rewards:ContainsWord", "wrod": "x"}]), r"unknown key\(s\) \['wrod'\].*allowed: name, type, weight, delay, word"),

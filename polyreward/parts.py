@@ -1,0 +1,214 @@
+"""The part store of a file being scored: numbered chunk files that survive a crash, joined once at the end.
+
+Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
+atomically (temporary name, fsync, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
+chunk's key, its score matrix, failure counts and group ids). The key is a hash of the scoring settings and
+of the chunk's input rows, so after any interruption — ``kill -9``, a full disk, a malformed line fixed, a
+config fixed — a resumed run keeps exactly the parts whose input and settings are unchanged and scores the
+rest: the result is byte-identical to an uninterrupted run of the final inputs.
+
+:meth:`PartStore.finish` makes ``OUT`` in a second pass: advantages (with a combiner) come from the score
+matrices of all metas — one combiner call over the whole file, so batch-level statistics (GDPO's batch
+normalisation, ``scale: batch``) and stateful combiners see what they would see in memory, while only the
+(N, K) floats are held, never the rows — then the parts are streamed into a temporary file *inside* the
+folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
+which a plain rerun replaces and ``--resume`` reuses.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+from collections.abc import Iterator, Mapping, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
+
+
+class AssemblyError(OSError):
+    """Writing the output failed (e.g. no space left); the finished parts are kept for ``--resume``."""
+
+
+def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
+    """Hash of the scoring settings and a chunk's input rows: equal keys mean the stored part is still right."""
+    digest = hashlib.sha256(settings.encode())
+    digest.update(json.dumps(records, ensure_ascii=True, default=str).encode())
+    return digest.hexdigest()
+
+
+def group_key(value: Any) -> str:
+    """A group id as canonical JSON text (the same id in every chunk, also for list or dict ids)."""
+    return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)
+
+
+@dataclass
+class Assembled:
+    """What :meth:`PartStore.finish` read back: every row's scores, total failures and first reasons, advantages."""
+
+    scores: np.ndarray
+    failures: dict[str, int]
+    first_failure: dict[str, str]
+    advantages: np.ndarray | None
+
+
+class PartStore:
+    """Numbered, atomically written chunk files of an output in progress (see the module docstring)."""
+
+    def __init__(self, output: str | Path) -> None:
+        self.output = Path(output)
+        self.folder = self.output.with_name(f".{self.output.name}.parts")
+
+    def part(self, index: int) -> Path:
+        return self.folder / f"part-{index:06d}.jsonl"
+
+    def meta(self, index: int) -> Path:
+        return self.folder / f"part-{index:06d}.meta.json"
+
+    def start(self, resume: bool) -> str | None:
+        """Prepare the folder; returns a one-line note when an unfinished run's folder was found."""
+        note = None
+        if self.folder.exists():
+            if resume:
+                kept = len(list(self.folder.glob("part-*.meta.json")))
+                note = f"resuming: {kept} finished chunk(s) in {self.folder}; chunks whose input or settings changed are scored again"
+                for stray in self.folder.glob(".*tmp*"):  # half-written files of the interrupted run
+                    stray.unlink(missing_ok=True)
+            else:
+                shutil.rmtree(self.folder)
+                note = f"note: starting over; removed the unfinished run in {self.folder} (--resume keeps its finished chunks)"
+        self.folder.mkdir(parents=True, exist_ok=True)
+        return note
+
+    def done(self, index: int, key: str) -> bool:
+        """Is part ``index`` stored with this key (same settings, same input rows)?"""
+        try:
+            meta = json.loads(self.meta(index).read_text(encoding="utf-8"))
+        except (OSError, ValueError):
+            return False
+        return meta.get("key") == key and self.part(index).exists()
+
+    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
+              failures: Mapping[str, int], first_failure: Mapping[str, str]) -> None:
+        """Store one scored chunk: the rows first, then the meta that makes the part count as done."""
+        write_atomic(self.part(index), encode_rows(rows, "jsonl"))
+        meta = {"key": key, "rows": len(rows), "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
+                "failures": dict(failures), "first_failure": dict(first_failure)}
+        write_atomic(self.meta(index), json.dumps(meta).encode())
+
+    def _metas(self, count: int) -> Iterator[dict[str, Any]]:
+        for index in range(count):
+            yield json.loads(self.meta(index).read_text(encoding="utf-8"))
+
+    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, list[str] | None, dict[str, int], dict[str, str]]:
+        """(scores (N, K), group keys or None, failures, first failures) of parts 0 .. count-1."""
+        blocks: list[np.ndarray] = []
+        groups: list[str] | None = []
+        failures, first = dict.fromkeys(names, 0), {}
+        for meta in self._metas(count):
+            blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
+            if meta["groups"] is None:
+                groups = None
+            elif groups is not None:
+                groups.extend(meta["groups"])
+            for name, failed in meta["failures"].items():
+                failures[name] = failures.get(name, 0) + failed
+            for name, reason in meta["first_failure"].items():
+                first.setdefault(name, reason)
+        scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
+        return scores, groups, failures, first
+
+    def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
+        for index in range(count):
+            with open(self.part(index), encoding="utf-8") as handle:
+                for line in handle:
+                    yield json.loads(line)
+
+    def finish(self, count: int, names: Sequence[str], weights: np.ndarray, combiner: Any = None,
+               column: str = "advantage") -> Assembled:
+        """Join parts 0 .. count-1 into the output (with an advantage column when a combiner is given), atomically,
+        and remove the folder. An :class:`AssemblyError` keeps the folder and leaves no temporary file."""
+        from polyreward.pipeline import combine_scores
+
+        scores, groups, failures, first = self.read_back(count, names)
+        advantages = None
+        if combiner is not None:
+            advantages = combine_scores(combiner, scores, groups, weights)
+        tmp = self.folder / "assembly.tmp"
+        try:
+            kind = file_format(self.output)
+            if kind == "jsonl":
+                self._write_jsonl(tmp, count, advantages, column)
+            elif kind == "csv":
+                self._write_csv(tmp, count, advantages, column)
+            else:
+                self._write_parquet(tmp, count, advantages, column)
+            os.replace(tmp, self.output)
+        except OSError as exc:
+            tmp.unlink(missing_ok=True)
+            raise AssemblyError(exc.errno, f"writing {self.output} failed: {exc.strerror or exc}") from exc
+        shutil.rmtree(self.folder, ignore_errors=True)
+        return Assembled(scores, failures, first, advantages)
+
+    def _slices(self, count: int, advantages: np.ndarray | None) -> Iterator[tuple[int, list[float] | None]]:
+        start = 0
+        for index, meta in enumerate(self._metas(count)):
+            end = start + meta["rows"]
+            yield index, None if advantages is None else advantages[start:end].tolist()
+            start = end
+
+    def _write_jsonl(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+        suffix = b", " + json.dumps(column).encode() + b": "
+        with open(tmp, "wb") as out:
+            for index, values in self._slices(count, advantages):
+                with open(self.part(index), "rb") as handle:
+                    if values is None:
+                        shutil.copyfileobj(handle, out)
+                        continue
+                    for line, value in zip(handle, values):  # '{..., "last": x}\n' -> '{..., "last": x, "advantage": a}\n'
+                        out.write(line[:-2] + suffix + json.dumps(value).encode() + b"}\n")
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _rows(self, index: int, values: list[float] | None, column: str) -> list[dict[str, Any]]:
+        with open(self.part(index), encoding="utf-8") as handle:
+            rows = [json.loads(line) for line in handle]
+        if values is not None:
+            for row, value in zip(rows, values):
+                row[column] = value
+        return rows
+
+    def _write_csv(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+        columns: dict[str, None] = {}
+        for row in self.iter_rows(count):
+            columns.update(dict.fromkeys(row))
+        if advantages is not None:
+            columns[column] = None
+        template = dict.fromkeys(columns)
+        with open(tmp, "wb") as out:
+            out.write(encode_rows([template], "csv").split(b"\n", 1)[0] + b"\n")
+            for index, values in self._slices(count, advantages):
+                out.write(encode_rows([{**template, **row} for row in self._rows(index, values, column)], "csv", header=False))
+            out.flush()
+            os.fsync(out.fileno())
+
+    def _write_parquet(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+        import pyarrow as pa
+        import pyarrow.parquet as pq
+
+        def tables():
+            for index, values in self._slices(count, advantages):
+                yield parquet_table(self._rows(index, values, column))
+
+        schema = pa.unify_schemas([t.schema for t in tables()], promote_options="permissive")
+        with pq.ParquetWriter(tmp, schema) as writer:
+            for table in tables():
+                for field in schema:
+                    if field.name not in table.column_names:
+                        table = table.append_column(field.name, pa.nulls(len(table), field.type))
+                writer.write_table(table.select(schema.names).cast(schema))

@@ -1,0 +1,223 @@
+"""Score a rollout file with a config: the library behind ``polyreward score`` (the CLI only parses and prints).
+
+The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
+(:func:`group_aligned`), each chunk is scored by :func:`polyreward.pipeline.score_batch` and stored as a part
+(:class:`polyreward.parts.PartStore`), and the parts are joined into the output once every chunk is done, with
+the combiner's advantages when the config names one. Each output row is written once; values of the input
+columns round-trip unchanged (JSON ints stay ints, strings stay strings).
+
+Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
+:class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
+folder is writable and the output is not the input; on the first chunk, the completion column, every
+column a reward declares, the group column when a combiner is set, and the ``by`` column. An input without
+rows is an error for every format (scoring nothing is a wrong file far more often than a wish).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import sys
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyreward.config import Config
+from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
+from polyreward.parts import PartStore, chunk_key, group_key
+from polyreward.pipeline import MissingColumnError, score_batch
+from polyreward.rewardset import weighted_total
+from polyreward.schema import Batch
+
+PARTS_VERSION = 2  # bump when the part format changes, so old parts are scored again instead of misread
+
+
+@dataclass
+class FileResult:
+    """What a scored file holds: per-reward scores of every row (N, K), their weighted totals, failures, advantages."""
+
+    rows: int
+    names: list[str]
+    scores: np.ndarray
+    total: np.ndarray
+    failures: dict[str, int]
+    first_failure: dict[str, str]
+    advantages: np.ndarray | None
+    stats: ReadStats
+    by_values: list[str] | None = None
+    notes: list[str] = field(default_factory=list)
+
+    def every_row_failed(self) -> list[str]:
+        """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
+        return [name for name in self.names if self.rows and self.failures.get(name, 0) == self.rows]
+
+
+def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[list[dict[str, Any]]]:
+    """Re-cut chunks so no run of consecutive rows with the same group id is split between two chunks.
+
+    Group-level rewards (e.g. OTC's minimal call count in a group) see whole groups as long as the
+    file keeps each group's rows together, which rollout files do. With ``on_split``, a group id that
+    comes back in a later chunk (the file is not grouped) is reported once: ``on_split(group_id, row)``,
+    ``row`` being its 0-based position among the rows read. The last chunk is never cut.
+    """
+    carry: list[dict[str, Any]] = []
+    closed: set[str] = set()
+    emitted = 0
+
+    def check(rows: list[dict[str, Any]]) -> None:
+        nonlocal on_split
+        ids = {str(r.get(group_column)) for r in rows if r.get(group_column) is not None}
+        back = ids & closed
+        if back and on_split is not None:
+            first = next(i for i, r in enumerate(rows) if str(r.get(group_column)) in back)
+            on_split(str(rows[first].get(group_column)), emitted + first)
+            on_split = None  # once
+        closed.update(ids)
+
+    chunks = iter(chunks)
+    upcoming = next(chunks, None)
+    while upcoming is not None:
+        chunk, upcoming = upcoming, next(chunks, None)
+        rows = carry + chunk
+        if upcoming is None:
+            carry = rows
+            break
+        last = rows[-1].get(group_column)
+        cut = len(rows)
+        while cut > 0 and last is not None and rows[cut - 1].get(group_column) == last:
+            cut -= 1
+        if cut == 0:  # the whole chunk is one group so far: keep collecting
+            carry = rows
+            continue
+        carry = rows[cut:]
+        if on_split is not None:
+            check(rows[:cut])
+        emitted += cut
+        yield rows[:cut]
+    if carry:
+        if on_split is not None:
+            check(carry)
+        yield carry
+
+
+def settings_fingerprint(config: Config, on_reward_error: str) -> str:
+    """Everything besides the input rows that decides a part's content: the scoring sections of the config, the
+    failure policy and the contents of the files rewards read (``*_file``). The combiner is not in it: advantages
+    are computed when the parts are joined, so fixing only the combiner re-scores nothing."""
+    sections = config.model_dump(include={"columns", "engine", "rewards"}, mode="json")
+    files = {}
+    for entry in config.rewards:
+        for key, value in entry.params.items():
+            path = Path(config.resolve_file(value)) if key.endswith("_file") and isinstance(value, str) else None
+            if path is not None and path.is_file():
+                files[f"{entry.name}.{key}"] = hashlib.sha256(path.read_bytes()).hexdigest()
+    return json.dumps({"version": PARTS_VERSION, "config": sections, "on_reward_error": on_reward_error, "files": files}, sort_keys=True)
+
+
+def _warn(message: str) -> None:
+    print(message, file=sys.stderr)
+
+
+def _group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
+    """The column chunks are aligned on (the group-level rewards' group column, else ``columns.group``) and, when
+    some reward scores whole groups, a callback that warns if the file does not keep groups together."""
+    group_columns = rewardset.group_columns
+    if not group_columns:
+        return config.columns.group, None
+    if len(group_columns) > 1:
+        warn(f"warning: group-level rewards group by different columns {list(group_columns)}; chunks keep "
+             f"{group_columns[0]!r} groups together only")
+    users = [r.name for r in rewardset if group_columns[0] in r.group_columns]
+
+    def on_split(group_id: str, row: int) -> None:
+        warn(f"warning: {group_columns[0]} {group_id!r} comes back at data row {row + 1} after other groups: the file "
+             f"does not keep each group's rows together, so the group-level reward(s) {users} score that group in "
+             f"pieces. Sort the file by {group_columns[0]!r} (or raise --chunk-size above the file's size).")
+
+    return group_columns[0], on_split
+
+
+def _check_first_chunk(records: list[dict[str, Any]], rewardset, config: Config, combiner: Any, by: str | None, path: Path) -> None:
+    keys: dict[str, None] = {}
+    for record in records:
+        keys.update(dict.fromkeys(record))
+    columns = config.column_map
+    if columns.completion not in keys:
+        raise InputError(f"{path}: no row has the completion column {columns.completion!r} (config columns.completion); columns: {sorted(keys)}")
+    rewardset.check_columns(set(keys) - {columns.prompt, columns.completion})
+    if combiner is not None and columns.group not in keys:
+        raise MissingColumnError(f"combiner {config.combiner.type}", columns.group, sorted(keys))
+    produced = set(rewardset.names) | {"reward"}
+    if by and by not in keys and by not in produced:
+        raise InputError(f"--by {by!r}: no such column in {path}; columns: {sorted(keys)}")
+
+
+def score_file(
+    input_path: str | Path,
+    output: str | Path,
+    config: Config,
+    *,
+    chunk_size: int = 1000,
+    on_error: str = "fail",
+    resume: bool = False,
+    workers: int | None = None,
+    on_reward_error: str | None = None,
+    by: str | None = None,
+    progress: Callable[[int], None] | None = None,
+    warn: Callable[[str], None] = _warn,
+) -> FileResult:
+    """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
+    ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
+    :class:`~polyreward.parts.AssemblyError` when the output cannot be written (parts kept for ``resume``)."""
+    if chunk_size < 1:
+        raise InputError("--chunk-size must be >= 1")
+    input_path = check_readable(input_path)
+    output = check_writable(output, [input_path])
+    policy = on_reward_error or config.on_reward_error
+    rewardset = config.build_rewards(workers=workers)
+    combiner = config.build_combiner()
+    settings = settings_fingerprint(config, policy)
+    store = PartStore(output)
+    stats = ReadStats()
+    chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *_group_alignment(rewardset, config, warn))
+    required = rewardset.columns
+    column_map = config.column_map
+    notes: list[str] = []
+    count = 0
+    for index, records in enumerate(chunks):
+        if index == 0:
+            _check_first_chunk(records, rewardset, config, combiner, by, input_path)
+            note = store.start(resume)
+            if note:
+                warn(note)
+        key = chunk_key(settings, records)
+        if not store.done(index, key):
+            batch = Batch.from_records(records, column_map, require=required)
+            scored = score_batch(batch, rewardset, on_reward_error=policy)
+            added = scored.output_columns()
+            rows = []
+            for i, record in enumerate(records):
+                row = dict(record)
+                if combiner is not None:
+                    row.pop("advantage", None)  # the advantage column is appended when the parts are joined
+                for name, values in added.items():
+                    row[name] = values[i]
+                rows.append(row)
+            groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
+            store.write(index, key, rows, scored.scores, groups, scored.failures, scored.first_failure)
+        count = index + 1
+        if progress is not None:
+            progress(len(records))
+    if count == 0:
+        skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
+        raise InputError(f"{input_path}: no rows to score{skipped}")
+    by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
+    assembled = store.finish(count, rewardset.names, rewardset.weights, combiner)
+    if stats.surrogates:
+        notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
+                     f"(first at line {stats.first_surrogate_line})")
+    return FileResult(len(assembled.scores), rewardset.names, assembled.scores, weighted_total(assembled.scores, rewardset.weights),
+                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes)
