@@ -129,7 +129,7 @@ _ANCHOR = re.compile(
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
-    r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|\n",
+    r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
     re.IGNORECASE,
 )
 # inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency

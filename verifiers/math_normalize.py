@@ -151,6 +151,47 @@ def number_from_words(text: str) -> int | None:
     return sign * (total + current)
 
 
+def strip_trailing_punctuation(text: str) -> str:
+    """``text`` without trailing sentence punctuation (``. , ; : ? 。`` and ``!``), except that a ``!`` run right
+    after a digit, a letter or a closing bracket is a factorial and stays: ``10!``, ``(n+1)!``, ``5!!``."""
+    end = len(text)
+    while end:
+        char = text[end - 1]
+        if char == "!":
+            start = end - 1
+            while start and text[start - 1] == "!":
+                start -= 1
+            if start and (text[start - 1].isalnum() or text[start - 1] in ")}]"):
+                break
+            end = start
+        elif char in ".,;:?。":
+            end -= 1
+        else:
+            break
+    return text[:end]
+
+
+_EULER_EXPONENT = re.compile(r"(?<![\\A-Za-z])e\s*\^\s*\{")
+_LONE_I = re.compile(r"(?<![\\A-Za-z])i(?![A-Za-z])")
+
+
+def euler_imaginary_unit(text: str) -> str:
+    """``e^{i\\pi}`` -> ``e^{I\\pi}``: a lone ``i`` in a braced exponent of e is the imaginary unit, which
+    Math-Verify only reads as ``I`` (it keeps ``i`` a plain symbol, so ``e^{i\\pi}`` would not equal -1)."""
+    if "i" not in text:
+        return text
+    out, done = [], 0
+    for match in _EULER_EXPONENT.finditer(text):
+        if match.start() < done:  # inside an exponent already rewritten
+            continue
+        close = _matching(text, match.end() - 1, "{", "}")
+        if close < 0:
+            break
+        out.append(text[done:match.end()] + _LONE_I.sub("I", text[match.end():close]))
+        done = close
+    return "".join(out) + text[done:]
+
+
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
     text = normalize_unicode(text.strip())
@@ -165,7 +206,7 @@ def normalize_answer(text: str) -> str:
     # surrounding math delimiters and trailing sentence punctuation
     for _ in range(3):
         before = text
-        text = text.strip().rstrip(".,;:!?。").strip()
+        text = strip_trailing_punctuation(text.strip()).strip()
         if text.startswith("$$") and text.endswith("$$") and len(text) > 4:
             text = text[2:-2]
         elif text.startswith("$") and text.endswith("$") and len(text) > 2 and text.count("$") == 2:
@@ -181,6 +222,7 @@ def normalize_answer(text: str) -> str:
     text = _LATEX_THOUSANDS.sub("", text)
     text = _THOUSANDS.sub(_drop_thousands_commas, text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
+    text = euler_imaginary_unit(text)
     if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
         text = str(spelled)
     return text.strip()
@@ -261,8 +303,22 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
 _COMMANDS = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|div|,|;|!| )")
 _DIGIT_RUN = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
 _FACTORIAL = re.compile(r"(\d+)\s*!")
+_BRACKET_FACTORIAL = re.compile(r"[)}\]]\s*!")  # (10^{10})!: the factorial of a bracketed expression
 # an unbraced or braced chain of numeric powers: 9^9^9, 5^{5}^{5}
 _POWER_CHAIN = re.compile(r"\d\s*\^\s*(?:\{\s*[-+]?[\d.]+\s*\}|[-+]?[\d.]+)\s*\^")
+
+
+def _bracket_before(text: str, close_at: int) -> str:
+    """The text inside the bracket group closing at ``close_at`` (scanned backwards; to the start if unbalanced)."""
+    depth = 0
+    for i in range(close_at, -1, -1):
+        if text[i] in ")}]":
+            depth += 1
+        elif text[i] in "({[":
+            depth -= 1
+            if depth == 0:
+                return text[i + 1:close_at]
+    return text[:close_at]
 
 
 def _exponent_groups(text: str):
@@ -294,6 +350,10 @@ def size_problem(text: str) -> str | None:
     for match in _FACTORIAL.finditer(text):
         if int(match.group(1)) > MAX_FACTORIAL:
             return f"factorial of {match.group(1)} (limit {MAX_FACTORIAL})"
+    for match in _BRACKET_FACTORIAL.finditer(text):
+        inner = _bracket_before(text, match.start())
+        if not re.search(r"[A-Za-z]", inner) and ("^" in inner or re.search(r"\d{%d,}" % len(str(MAX_FACTORIAL)), inner)):
+            return f"factorial of {inner[:20]} (limit {MAX_FACTORIAL})"
     if "^" not in text:
         return None
     plain = _COMMANDS.sub(" ", text.replace("**", "^"))

@@ -24,6 +24,7 @@ Poly = dict[Monomial, Fraction]
 MAX_POWER = 64
 MAX_TERMS = 2000
 MAX_CHARS = 1000
+MAX_DEPTH = 50  # nested brackets / unary signs; deeper answers go to Math-Verify (and never reach RecursionError)
 
 _TOKEN = re.compile(r"\s*(?:(\d+(?:\.\d+)?)|([a-zA-Z])|(\\left|\\right|\\cdot|\\times|\\,|\\!|\\ )|([-+*/^(){}]))")
 # Math-Verify reads e as Euler's number and I as the imaginary unit; i and j stay plain symbols there
@@ -101,6 +102,7 @@ class _Parser:
     def __init__(self, tokens: list[tuple[str, str]]) -> None:
         self.tokens = tokens
         self.i = 0
+        self.depth = 0
 
     def peek(self) -> tuple[str, str] | None:
         return self.tokens[self.i] if self.i < len(self.tokens) else None
@@ -165,13 +167,18 @@ class _Parser:
             return {(): Fraction(value)} if Fraction(value) else {}
         if kind == "var":
             return {((value, 1),): Fraction(1)}
-        if value in ("(", "{"):
-            inner = self.expr()
-            self.take(")" if value == "(" else "}")
-            return inner
+        if value not in ("(", "{", "-"):
+            raise _NotPolynomial
+        self.depth += 1
+        if self.depth > MAX_DEPTH:
+            raise _NotPolynomial
         if value == "-":
-            return {m: -c for m, c in self.factor().items()}
-        raise _NotPolynomial
+            result = {m: -c for m, c in self.factor().items()}
+        else:
+            result = self.expr()
+            self.take(")" if value == "(" else "}")
+        self.depth -= 1
+        return result
 
 
 def parse_polynomial(text: str) -> tuple[tuple[Monomial, Fraction], ...] | None:
