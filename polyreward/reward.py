@@ -11,11 +11,14 @@ per rollout and optional named sub-scores for reports.
 
 Most rewards judge one rollout at a time: subclass :class:`RolloutReward` and implement
 :meth:`RolloutReward.score_rollout`. An exception raised while scoring one rollout becomes a NaN score
-with the error as its reason; it never kills the batch.
+with the error as its reason; it never kills the batch. The same holds for rewards that score a whole
+batch at once: every subclass's ``evaluate`` is wrapped by :func:`isolate_rollouts`, which retries a
+batch that raised one rollout (or, for a group-level reward, one group) at a time.
 """
 
 from __future__ import annotations
 
+import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -62,6 +65,71 @@ class Scored:
     details: Mapping[str, float | None] = field(default_factory=dict)
 
 
+def failure_reason(exc: BaseException) -> str:
+    """The reason a rollout failed, as every reward writes it: ``error: <Type>: <message>`` (500 characters at most)."""
+    return f"error: {type(exc).__name__}: {exc}"[:500]
+
+
+def isolate_rollouts(evaluate):
+    """Wrap a reward's ``evaluate`` so that one bad rollout never fails the others of its batch.
+
+    The batch is scored in one call as usual. If that call raises, the batch is scored again one unit at a
+    time -- a rollout, or for a reward with :attr:`Reward.group_columns` all rollouts of one group -- and a
+    unit that still raises scores NaN with :func:`failure_reason` for its rollouts only. A declared column
+    that the batch lacks is a configuration error and is raised, not retried. A reward that fails on every
+    rollout is called once per unit before it reports so.
+    """
+
+    @functools.wraps(evaluate)
+    def isolated(self: Reward, prompts: Sequence[Any], completions: Sequence[Any], **columns: Any) -> RewardOutput:
+        if any(c not in columns for c in self.columns):
+            return evaluate(self, prompts, completions, **columns)  # the reward names the missing column
+        try:
+            return evaluate(self, prompts, completions, **columns)
+        except Exception as exc:  # noqa: BLE001 -- whatever the rollout data made the reward raise
+            batch_error = exc
+        n = len(completions)
+        units = _retry_units(self, columns, n)
+        if len(units) <= 1:
+            return RewardOutput([math.nan] * n, [failure_reason(batch_error)] * n)
+        lists = _row_columns(columns, n)
+        scores: list[float | None] = [math.nan] * n
+        reasons: list[str] = [""] * n
+        details: dict[str, list[float | None]] = {}
+        for unit in units:
+            sub_columns = {k: ([lists[k][i] for i in unit] if k in lists else v) for k, v in columns.items()}
+            sub_prompts = [prompts[i] if i < len(prompts) else None for i in unit]
+            try:
+                output = evaluate(self, sub_prompts, [completions[i] for i in unit], **sub_columns)
+                if len(output.scores) != len(unit):
+                    raise ValueError(f"returned {len(output.scores)} scores for {len(unit)} rollouts")
+            except Exception as exc:  # noqa: BLE001
+                for i in unit:
+                    reasons[i] = failure_reason(exc)
+                continue
+            for j, i in enumerate(unit):
+                scores[i], reasons[i] = output.scores[j], output.reasons[j]
+            for key, values in output.details.items():
+                column = details.setdefault(key, [None] * n)
+                for j, i in enumerate(unit):
+                    column[i] = values[j]
+        return RewardOutput(scores, reasons, details)
+
+    return isolated
+
+
+def _retry_units(reward: Reward, columns: Mapping[str, Any], n: int) -> list[list[int]]:
+    """Rollout indices scored together when a batch is retried: one group each for a group-level reward, else one rollout."""
+    keys = [c for c in reward.group_columns if c in columns]
+    if not keys:
+        return [[i] for i in range(n)]
+    lists = _row_columns(columns, n)
+    groups: dict[tuple[str, ...], list[int]] = {}
+    for i in range(n):
+        groups.setdefault(tuple(str(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
+    return list(groups.values())
+
+
 class Reward:
     """Base class of every reward. Subclasses set the class attributes and implement :meth:`evaluate`.
 
@@ -78,6 +146,11 @@ class Reward:
     description: ClassVar[str] = ""
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     preload: ClassVar[tuple[str, ...]] = ()
+
+    def __init_subclass__(cls, **kwargs: Any) -> None:
+        super().__init_subclass__(**kwargs)
+        if "evaluate" in cls.__dict__:
+            cls.evaluate = isolate_rollouts(cls.__dict__["evaluate"])  # type: ignore[method-assign]
 
     def __init__(self, name: str | None = None, weight: float = 1.0) -> None:
         self.name = name or self.type_name or type(self).__name__
@@ -170,7 +243,7 @@ class RolloutReward(Reward):
             try:
                 result = self.score_rollout(self.text_of(completion), row)
             except Exception as exc:  # one bad rollout must not kill the batch
-                result = Scored(math.nan, f"error: {type(exc).__name__}: {exc}"[:500])
+                result = Scored(math.nan, failure_reason(exc))
             scores.append(result.score)
             reasons.append(result.reason)
             for key, value in result.details.items():
