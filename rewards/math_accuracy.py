@@ -13,10 +13,11 @@ documented fixes for Math-Verify issues #14, #60 and #65.
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
+from polyreward.rewards.math_judge import JudgeFallback
 from polyreward.verifiers.math import verify_batch
 
 ON_TIMEOUT = ("zero", "nan")
@@ -38,6 +39,8 @@ class MathAccuracy(Reward):
         pool: Any = None,
         timeout: float = 5.0,
         on_timeout: str = "zero",
+        judge: Mapping[str, Any] | None = None,
+        judge_on: str = "undecided",
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -48,6 +51,8 @@ class MathAccuracy(Reward):
         self.pool = pool
         self.timeout = float(timeout)
         self.on_timeout = on_timeout
+        # judge fallback (polyreward.rewards.math_judge): only rows the rule path leaves undecided go to a model judge
+        self.judge_fallback = JudgeFallback(judge, judge_on) if judge is not None else None
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -66,4 +71,10 @@ class MathAccuracy(Reward):
         verdicts = verify_batch(
             completions, columns[self.answer_column], pool=self._pool(), timeout=self.timeout, on_timeout=self.on_timeout
         )
+        if self.judge_fallback is not None:
+            return RewardOutput(*self.judge_fallback.settle(verdicts, prompts, completions, columns[self.answer_column]))
         return RewardOutput([v.score for v in verdicts], [v.describe() for v in verdicts])
+
+    def summary(self) -> dict[str, Any] | None:
+        """With a judge: rows, rule- and judge-decided counts, the judge-decided share, the judge's counts."""
+        return self.judge_fallback.summary() if self.judge_fallback is not None else None

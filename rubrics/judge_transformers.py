@@ -15,7 +15,7 @@ shared by every judge of the process that names the same directory, device and d
 
 from __future__ import annotations
 
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from typing import Any
 
 from polyreward.rubrics.grading import parse_single, single_prompt, yes_no_prompt
@@ -83,6 +83,21 @@ class TransformersJudge(Judge):
                 explanation += f" (answer cut at max_new_tokens={self.max_new_tokens})"
             verdicts.append(Verdict(met, explanation[:500]))
         return verdicts
+
+    def ask(self, prompts: Sequence[str], parse: Callable[[str], tuple[bool | None, str]]) -> list[Verdict]:
+        """Free-form prompts, generated as in ``generate`` mode and read by ``parse`` (``yes_no`` mode
+        scores P(yes) after each prompt instead)."""
+        if not prompts:
+            return []
+        try:
+            lm = self.lm
+            texts = [lm.chat_text([{"role": "user", "content": p}]) for p in prompts]
+            if self.mode == "yes_no":
+                return [Verdict(p >= self.threshold, f"P(yes)={p:.3f}") for p in lm.yes_probability(texts, batch_size=self.batch_size)]
+            generations = lm.generate(texts, self.max_new_tokens, self.temperature, seed=self.seed, batch_size=self.batch_size)
+        except Exception as exc:  # cannot load / out of memory: this batch fails, the caller goes on
+            return [failed(f"transformers judge error: {type(exc).__name__}: {exc}")] * len(prompts)
+        return [Verdict(met, explanation[:500]) for met, explanation in (parse(g.text) for g in generations)]
 
     def _judge_yes_no(self, lm: LocalLM, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         prompts = [lm.chat_text([{"role": "user", "content": yes_no_prompt(r.conversation, r.response, r.item)}]) for r in requests]

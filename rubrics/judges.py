@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import inspect
 import math
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -68,11 +68,22 @@ class Judge:
     def judge(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         raise NotImplementedError
 
+    def ask(self, prompts: Sequence[str], parse: Callable[[str], tuple[bool | None, str]]) -> list[Verdict]:
+        """Free-form yes/no questions (e.g. "are these two answers equivalent?"): one user message per
+        prompt, each answer read by ``parse(text) -> (True/False/None, explanation)``. Judges that only
+        grade rubric items (``rules``) do not implement it; see :func:`can_ask`."""
+        raise NotImplementedError(f"the {self.type_name or type(self).__name__} judge grades rubric items only")
+
     def close(self) -> None:
         """Release connections / models (optional)."""
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}()"
+
+
+def can_ask(judge: Judge) -> bool:
+    """True when the judge answers free-form prompts (:meth:`Judge.ask`), not only rubric items."""
+    return type(judge).ask is not Judge.ask
 
 
 def _judge_class(type_name: str) -> type[Judge]:
