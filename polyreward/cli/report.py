@@ -22,7 +22,6 @@ from __future__ import annotations
 import argparse
 import base64
 import html
-import importlib.util
 import math
 import sys
 from collections.abc import Callable
@@ -348,7 +347,9 @@ def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards
 def run(args: argparse.Namespace) -> int:
     from polyreward.cli.advantages import parse_weights
 
-    if importlib.util.find_spec("matplotlib") is None:
+    try:
+        import matplotlib  # noqa: F401  (the report extra; checked before any file is read)
+    except ImportError:
         print('polyreward report needs matplotlib: pip install -e ".[report]" (from the source checkout) or pip install matplotlib',
               file=sys.stderr)
         return 2

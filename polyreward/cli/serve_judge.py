@@ -27,12 +27,14 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    import importlib.util
     from pathlib import Path
 
-    missing = [name for name in ("torch", "transformers") if importlib.util.find_spec(name) is None]
-    if missing:
-        print(f'polyreward serve-judge needs {" and ".join(missing)}: pip install -e ".[train]" (from the source checkout)', file=sys.stderr)
+    try:
+        import torch  # noqa: F401  (the train extra: torch, transformers, gguf)
+        import transformers  # noqa: F401
+    except ImportError as exc:
+        print(f'polyreward serve-judge needs torch and transformers ({exc}): pip install -e ".[train]" (from the source checkout)',
+              file=sys.stderr)
         return 2
     from polyreward.rubrics.judge_server import JudgeServer
     from polyreward.trainer.assets import resolve_model

@@ -1,0 +1,185 @@
+"""A newcomer's first hour: each mistake gets one clear line and exit 2 (or just works), asserted here.
+
+Faults that cannot be caused on a full install (matplotlib or torch missing) are simulated in a subprocess
+whose ``sys.meta_path`` refuses those imports; everything else runs for real: the CLI, the YAML loader,
+``polyreward serve-judge`` on 127.0.0.1 with the tiny offline Qwen2, and the ``openai`` judge talking to it.
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+import yaml
+
+from polyreward import __version__
+from polyreward.cli import main
+from polyreward.config import load_config, parse_config
+
+ROOT = Path(__file__).resolve().parent.parent
+ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
+
+BLOCK_IMPORTS = """
+import sys
+class _NotInstalled:
+    def find_spec(self, name, path=None, target=None):
+        if name.partition(".")[0] in BLOCKED:
+            raise ModuleNotFoundError(f"No module named {name!r}", name=name)
+        return None
+sys.meta_path.insert(0, _NotInstalled())
+from polyreward.cli import main
+sys.exit(main(ARGV))
+"""
+
+
+def run_without(modules: set[str], argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    """``polyreward ARGV`` in a fresh interpreter where importing any of ``modules`` fails as if not installed."""
+    code = f"BLOCKED = {sorted(modules)!r}\nARGV = {argv!r}\n" + BLOCK_IMPORTS
+    return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=cwd, env=ENV, timeout=300)
+
+
+def one_line(text: str) -> str:
+    lines = [line for line in text.splitlines() if line.strip()]
+    assert len(lines) == 1, text
+    assert "Traceback" not in text
+    return lines[0]
+
+
+SCORED = [  # the layout `polyreward score` writes: reward, reason, sub-score, weighted total
+    {"prompt_id": "p1", "completion": "a", "accuracy": 1.0, "accuracy_reason": "correct", "overlong": 0.0,
+     "overlong_reason": "length 12", "overlong.length": 12, "reward": 1.0},
+    {"prompt_id": "p1", "completion": "b", "accuracy": 0.0, "accuracy_reason": "wrong", "overlong": -0.5,
+     "overlong_reason": "length 40", "overlong.length": 40, "reward": -0.25},
+    {"prompt_id": "p1", "completion": "c", "accuracy": 1.0, "accuracy_reason": "correct", "overlong": -1.0,
+     "overlong_reason": "length 70", "overlong.length": 70, "reward": 0.5},
+]
+
+
+@pytest.fixture
+def scored(tmp_path):
+    path = tmp_path / "scored.jsonl"
+    path.write_text("".join(json.dumps(r) + "\n" for r in SCORED))
+    return path
+
+
+def test_version(capsys):
+    with pytest.raises(SystemExit) as exit_info:
+        main(["--version"])
+    assert exit_info.value.code == 0
+    assert capsys.readouterr().out.strip() == f"polyreward {__version__}"
+
+
+def test_misspelt_combiner_param_names_the_key_and_the_allowed_ones(scored, tmp_path, capsys):
+    assert main(["advantages", str(scored), "--combiner", "gdpo", "--param", "varient=verl", "-o", str(tmp_path / "o.jsonl")]) == 2
+    line = one_line(capsys.readouterr().err)
+    assert line.startswith("polyreward advantages: error: --param varient: unknown parameter of combiner gdpo; allowed: ")
+    assert "variant" in line.split("allowed: ")[1].split(", ")
+    assert not (tmp_path / "o.jsonl").exists()
+
+
+def test_sub_scores_are_never_objectives(scored, tmp_path, capsys):
+    """Default columns: X with an X_reason companion; ``overlong.length`` (a word count) is not a reward."""
+    out = tmp_path / "o.jsonl"
+    assert main(["advantages", str(scored), "-o", str(out)]) == 0
+    assert "rewards accuracy, overlong (group by prompt_id)" in " ".join(capsys.readouterr().out.split())
+    assert main(["report", str(scored), "-o", str(tmp_path / "r"), "--combiners", "grpo"]) == 0
+    assert "overlong.length" not in (tmp_path / "r" / "report.html").read_text()
+
+
+def test_the_configs_rewards_and_weights_are_used(scored, tmp_path):
+    config = tmp_path / "config.yaml"
+    config.write_text("rewards:\n  - {name: accuracy, type: think_format, weight: 1.0}\n"
+                      "  - {name: overlong, type: think_format, weight: 0.0}\ncombiner: {type: grpo, scale: none}\n")
+    out = tmp_path / "o.jsonl"
+    assert main(["advantages", str(scored), "--config", str(config), "-o", str(out)]) == 0
+    advantages = [json.loads(line)["advantage"] for line in out.read_text().splitlines()]
+    assert advantages == pytest.approx([1 / 3, -2 / 3, 1 / 3])  # weight 0 on overlong: accuracy minus its group mean
+    assert main(["report", str(scored), "--config", str(config), "-o", str(tmp_path / "r"), "--combiners", "grpo"]) == 0
+
+
+def test_report_without_matplotlib_says_what_to_install(scored, tmp_path):
+    result = run_without({"matplotlib"}, ["report", str(scored), "-o", str(tmp_path / "r")], cwd=tmp_path)
+    assert result.returncode == 2
+    line = one_line(result.stderr)
+    assert line.startswith("polyreward report needs matplotlib: pip install -e \".[report]\"")
+    assert not (tmp_path / "r").exists()
+
+
+def test_serve_judge_without_torch_says_what_to_install(tmp_path):
+    result = run_without({"torch"}, ["serve-judge", "--model", "tiny-qwen2", "--port", "0"], cwd=tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr).startswith("polyreward serve-judge needs torch and transformers")
+    assert 'pip install -e ".[train]"' in result.stderr
+
+
+def test_no_message_recommends_an_unpublished_package():
+    """`pip install "polyreward[x]"` cannot resolve (not on PyPI); from a checkout it is `pip install -e ".[x]"`."""
+    unpublished = re.compile(r"pip install (--\S+ )*['\"]?polyreward\[")
+    offenders = [f"{path.relative_to(ROOT)}:{n}" for folder in ("polyreward", "rewards", "rubrics", "verifiers", "combiners",
+                                                              "integrations", "trainer", "examples", "scripts")
+                 for path in sorted((ROOT / folder).rglob("*.py")) + sorted((ROOT / folder).rglob("*.sh"))
+                 for n, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1) if unpublished.search(line)]
+    assert offenders == []
+
+
+JUDGE_CONFIG = """
+rewards:
+  - name: safety
+    type: rubric
+    rubric_column: rubrics
+    judge: {{type: openai, base_url: "{url}", model: tiny-qwen2, max_tokens: 3, max_retries: 0, timeout: 60,
+             extra_body: {{guided_choice: [yes, no]}}}}
+"""
+RUBRIC = [{"criterion": "Advises calling emergency services.", "points": 5}]
+
+
+@pytest.fixture(scope="module")
+def judge_url():
+    """``polyreward serve-judge --model tiny-qwen2``: the asset is served under the name a config uses for it."""
+    pytest.importorskip("transformers")
+    from polyreward.trainer.assets import tiny_qwen2
+
+    tiny_qwen2()
+    process = subprocess.Popen([sys.executable, "-m", "polyreward", "serve-judge", "--model", "tiny-qwen2", "--port", "0"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=ROOT, env=ENV)
+    try:
+        line = process.stdout.readline()
+        assert line.startswith("serving 'tiny-qwen2' at http://127.0.0.1:"), line or process.stderr.read()
+        yield line.split(" at ")[1].split()[0]
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+
+
+def _score_one(config):
+    matrix = config.build_rewards().score(["My chest hurts."], ["Call 911 now."], rubrics=[RUBRIC])
+    return matrix.scores[0, 0], matrix.reasons["safety"][0]
+
+
+def test_served_name_of_a_builtin_model(judge_url):
+    import httpx
+
+    assert [m["id"] for m in httpx.get(judge_url + "/models", timeout=30).json()["data"]] == ["tiny-qwen2"]
+
+
+def test_yes_no_in_a_judge_config_stay_strings(judge_url, tmp_path):
+    """The README's `extra_body: {guided_choice: [yes, no]}`: YAML 1.1 reads booleans, which the server refuses
+    (HTTP 400, every score NaN); the config loader reads YAML 1.2 booleans, so the strings reach the server."""
+    path = tmp_path / "judge.yaml"
+    path.write_text(JUDGE_CONFIG.format(url=judge_url))
+    config = load_config(path)
+    assert config.rewards[0].params["judge"]["extra_body"] == {"guided_choice": ["yes", "no"]}
+    score, reason = _score_one(config)
+    assert score in (0.0, 1.0), reason
+
+    as_yaml_11 = parse_config(yaml.safe_load(path.read_text()))  # what PyYAML's default loader made of it
+    assert as_yaml_11.rewards[0].params["judge"]["extra_body"] == {"guided_choice": [True, False]}
+    score, reason = _score_one(as_yaml_11)
+    assert math.isnan(score)
+    assert reason.startswith("error: judge failed on 1 of 1 criteria (on_judge_error=nan): HTTP 400")  # a failure, counted
