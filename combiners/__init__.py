@@ -25,6 +25,7 @@ _EXPORTS: dict[str, str] = {
     "RankCombiner": "gopo",
     "GaussianQuantileCombiner": "g2rpo",
     "EmpiricalBayesCombiner": "ebpo",
+    "DRPOCombiner": "drpo",
     "GroupIndex": "_groups",
     "advantages": "apply",
     "add_advantages": "apply",

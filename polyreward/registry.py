@@ -46,6 +46,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "gopo": "polyreward.combiners.gopo:RankCombiner",
     "g2rpo": "polyreward.combiners.g2rpo:GaussianQuantileCombiner",
     "ebpo": "polyreward.combiners.ebpo:EmpiricalBayesCombiner",
+    "drpo": "polyreward.combiners.drpo:DRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
