@@ -31,8 +31,12 @@ import numpy as np
 from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
 
 
-class AssemblyError(OSError):
-    """Writing the output failed (e.g. no space left); the finished parts are kept for ``--resume``."""
+class OutputError(OSError):
+    """Writing a part or the output failed (no space left, a read-only folder); finished parts are kept for ``--resume``."""
+
+    @classmethod
+    def wrap(cls, exc: OSError, path: Path) -> OutputError:
+        return cls(exc.errno, f"writing {path} failed: {exc.strerror or exc}")
 
 
 def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
@@ -72,6 +76,12 @@ class PartStore:
 
     def start(self, resume: bool) -> str | None:
         """Prepare the folder; returns a one-line note when an unfinished run's folder was found."""
+        try:
+            return self._start(resume)
+        except OSError as exc:
+            raise OutputError.wrap(exc, self.folder) from exc
+
+    def _start(self, resume: bool) -> str | None:
         note = None
         if self.folder.exists():
             if resume:
@@ -96,10 +106,13 @@ class PartStore:
     def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
               failures: Mapping[str, int], first_failure: Mapping[str, str]) -> None:
         """Store one scored chunk: the rows first, then the meta that makes the part count as done."""
-        write_atomic(self.part(index), encode_rows(rows, "jsonl"))
         meta = {"key": key, "rows": len(rows), "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
                 "failures": dict(failures), "first_failure": dict(first_failure)}
-        write_atomic(self.meta(index), json.dumps(meta).encode())
+        try:
+            write_atomic(self.part(index), encode_rows(rows, "jsonl"))
+            write_atomic(self.meta(index), json.dumps(meta).encode())
+        except OSError as exc:
+            raise OutputError.wrap(exc, self.part(index)) from exc
 
     def _metas(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -132,7 +145,7 @@ class PartStore:
     def finish(self, count: int, names: Sequence[str], weights: np.ndarray, combiner: Any = None,
                column: str = "advantage") -> Assembled:
         """Join parts 0 .. count-1 into the output (with an advantage column when a combiner is given), atomically,
-        and remove the folder. An :class:`AssemblyError` keeps the folder and leaves no temporary file."""
+        and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
         from polyreward.pipeline import combine_scores
 
         scores, groups, failures, first = self.read_back(count, names)
@@ -151,7 +164,7 @@ class PartStore:
             os.replace(tmp, self.output)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
-            raise AssemblyError(exc.errno, f"writing {self.output} failed: {exc.strerror or exc}") from exc
+            raise OutputError.wrap(exc, self.output) from exc
         shutil.rmtree(self.folder, ignore_errors=True)
         return Assembled(scores, failures, first, advantages)
 

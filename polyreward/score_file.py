@@ -171,7 +171,7 @@ def score_file(
 ) -> FileResult:
     """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
     ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
-    :class:`~polyreward.parts.AssemblyError` when the output cannot be written (parts kept for ``resume``)."""
+    :class:`~polyreward.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``)."""
     if chunk_size < 1:
         raise InputError("--chunk-size must be >= 1")
     input_path = check_readable(input_path)

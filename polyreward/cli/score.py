@@ -12,6 +12,7 @@ be written (the finished chunks are kept: fix the cause and rerun with ``--resum
 from __future__ import annotations
 
 import argparse
+import errno
 import sys
 from pathlib import Path
 from typing import Any
@@ -34,7 +35,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from polyreward.config import ConfigError, load_config
     from polyreward.io import InputError, count_rows
-    from polyreward.parts import AssemblyError, PartStore
+    from polyreward.parts import OutputError, PartStore
     from polyreward.pipeline import MissingColumnError, RewardError
     from polyreward.score_file import score_file
 
@@ -57,7 +58,13 @@ def run(args: argparse.Namespace) -> int:
             print(f"rows scored so far are kept in {PartStore(output).folder}; fix the input and rerun with --resume, "
                   "or use --on-error skip", file=sys.stderr)
         return 2
-    except (RewardError, AssemblyError) as exc:
+    except OutputError as exc:
+        print(f"error: {exc}", file=sys.stderr)
+        if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
+            return 2
+        print(f"finished chunks are kept in {PartStore(output).folder}; free space and rerun with --resume", file=sys.stderr)
+        return 1
+    except RewardError as exc:
         print(f"error: {exc}", file=sys.stderr)
         print(f"finished chunks are kept in {PartStore(output).folder}; fix the cause and rerun with --resume", file=sys.stderr)
         return 1
