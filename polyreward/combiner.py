@@ -14,6 +14,7 @@ Every other combiner keeps the three-argument ``combine``.
 from __future__ import annotations
 
 from collections.abc import Mapping
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from polyreward.reward import Exactness
@@ -33,6 +34,8 @@ class Combiner:
     exactness: ClassVar[Exactness] = "exact"
     description: ClassVar[str] = ""
     row_columns: ClassVar[tuple[str, ...]] = ()
+    # the data column of each row_columns name; a config sets it from ``columns:`` (default: the same name)
+    row_sources: Mapping[str, str] = MappingProxyType({})
 
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
         """Advantages (N,) for scores (N, K) of rollouts in ``groups`` (N hashable ids), weights (K,)."""
@@ -58,12 +61,13 @@ class Combiner:
 
 
 def row_arrays(combiner: Combiner, columns: Mapping[str, Any], mapping: Mapping[str, str] | None = None) -> dict[str, Any]:
-    """The keyword arrays ``combiner.combine`` needs: each name of ``row_columns`` read from
-    ``columns[mapping.get(name, name)]`` (``{}`` for the usual combiner). A missing column is a ValueError
-    naming it, the combiner and the columns there are."""
+    """The keyword arrays ``combiner.combine`` needs: each name of ``row_columns`` read from the data column
+    ``mapping`` (default: ``combiner.row_sources``) gives it, else the column of the same name; ``{}`` for the
+    usual combiner. A missing column is a ValueError naming it, the combiner and the columns there are."""
+    mapping = combiner.row_sources if mapping is None else mapping
     out = {}
     for name in combiner.row_columns:
-        column = (mapping or {}).get(name, name)
+        column = mapping.get(name, name)
         if column not in columns:
             raise ValueError(
                 f"combiner {combiner.type_name or type(combiner).__name__} needs a per-row {name!r} column; {column!r} is not in the "

@@ -10,7 +10,8 @@ The same file drives ``polyreward score``, the TRL and verl adapters and the bun
     combiner: {type: gdpo}        # or just `combiner: gdpo`; optional
 
 Every key besides ``name``, ``type`` and ``weight`` of a reward entry is passed to the reward's
-constructor. The whole file is validated before any scoring: an error names the key and the allowed
+constructor. A combiner that reads per-row metadata (``row_columns``, e.g. DRPO's ``domain``) finds it in the
+data column of the same name, or in the one ``columns:`` names (``columns: {group: prompt_id, domain: source}``). The whole file is validated before any scoring: an error names the key and the allowed
 values (:class:`ConfigError`).
 
 YAML is read with the YAML 1.2 core schema's booleans (:func:`load_yaml`): only ``true``/``false`` are booleans,
@@ -57,10 +58,18 @@ class ConfigError(ValueError):
 
 
 class ColumnsSection(BaseModel):
-    model_config = ConfigDict(extra="forbid")
+    """The structural columns, plus the data column of each per-row array a combiner reads (``domain: source``
+    for DRPO's ``row_columns``); any other key is refused by :func:`parse_config`."""
+
+    model_config = ConfigDict(extra="allow")
     prompt: str = ColumnMap.prompt  # the defaults are ColumnMap's, written once
     completion: str = ColumnMap.completion
     group: str = ColumnMap.group
+
+    @property
+    def rows(self) -> dict[str, str]:
+        """``{row column name: data column}`` for the keys beyond prompt/completion/group."""
+        return dict(self.model_extra or {})
 
 
 class EngineSection(BaseModel):
@@ -154,8 +163,12 @@ class Config(BaseModel):
         if name is None and self.combiner is None:
             return None
         if name is not None:
-            return build_combiner(name, **overrides)
-        return build_combiner({"type": self.combiner.type, **self.combiner.params}, **overrides)
+            combiner = build_combiner(name, **overrides)
+        else:
+            combiner = build_combiner({"type": self.combiner.type, **self.combiner.params}, **overrides)
+        if combiner.row_columns:  # where each per-row array lives in the data (columns: {domain: source})
+            combiner.row_sources = {row: self.columns.rows.get(row, row) for row in combiner.row_columns}
+        return combiner
 
 
 def build_combiner(spec: Any, **params: Any):
@@ -237,6 +250,7 @@ def _check_entries(config: Config) -> None:
             raise ConfigError(
                 f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight'] + options)}"
             )
+    _check_row_columns(config)
     if config.combiner is not None:
         try:
             cls = registry.combiner_class(config.combiner.type)
@@ -246,6 +260,25 @@ def _check_entries(config: Config) -> None:
         unknown = sorted(set(config.combiner.params) - allowed)
         if unknown and not takes_any:
             raise ConfigError(f"combiner ({config.combiner.type}): unknown key(s) {unknown}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+
+
+def _check_row_columns(config: Config) -> None:
+    """Keys of ``columns:`` beyond prompt/completion/group must name a per-row array some combiner reads."""
+    extra = config.columns.rows
+    if not extra:
+        return
+    declared: set[str] = set()
+    for name in registry.combiner_types():
+        try:
+            declared.update(getattr(registry.combiner_class(name), "row_columns", ()))
+        except Exception:  # a broken plug-in must not break every config
+            continue
+    for key, value in extra.items():
+        if key not in declared:
+            allowed = ["completion", "group", "prompt"] + sorted(declared)
+            raise ConfigError(f"columns.{key}: unknown key; allowed: {', '.join(allowed)} (per-row columns a combiner reads)")
+        if not isinstance(value, str) or not value:
+            raise ConfigError(f"columns.{key}: must be a column name, got {value!r}")
 
 
 def _format_validation_error(exc: ValidationError) -> str:

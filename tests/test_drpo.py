@@ -287,3 +287,16 @@ def test_needs_a_domain_and_declares_it():
 def test_bad_parameters(params, message):
     with pytest.raises(ValueError, match=message):
         DRPOCombiner(**params)
+
+
+def test_config_columns_map_the_domain_column():
+    from polyreward.config import ConfigError, parse_config
+
+    config = parse_config({"columns": {"group": "prompt_id", "domain": "source"}, "combiner": "drpo",
+                           "rewards": [{"name": "accuracy", "type": "crpo_accuracy"}]})
+    combiner = config.build_combiner()
+    assert combiner.row_sources == {"domain": "source"}
+    assert row_arrays(combiner, {"source": ["medqa"], "prompt_id": [0]}) == {"domain": ["medqa"]}
+    assert parse_config({"combiner": "drpo", "rewards": [{"name": "a", "type": "crpo_format"}]}).build_combiner().row_sources == {"domain": "domain"}
+    with pytest.raises(ConfigError, match="columns.domian: unknown key; allowed: completion, group, prompt, domain"):
+        parse_config({"columns": {"domian": "source"}, "rewards": [{"name": "a", "type": "crpo_format"}]})
