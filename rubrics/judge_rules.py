@@ -3,14 +3,14 @@
 A rule is a mapping on the item (``"rule": {...}``); every condition it names must hold for the item
 to be met (logical AND)::
 
-    regex: PATTERN | [PATTERN, ...]        met if any pattern is found (re.search)
+    regex: PATTERN | [PATTERN, ...]        met if any pattern is found (RE2 search, linear time)
     not_regex: PATTERN | [PATTERN, ...]    met if no pattern is found
     contains: TEXT | [TEXT, ...]           met if any text occurs
     contains_all: [TEXT, ...]              met if every text occurs
     not_contains: TEXT | [TEXT, ...]       met if no text occurs
     min_words / max_words: INT             word count (whitespace split) within bounds, inclusive
     min_chars / max_chars: INT             character count within bounds, inclusive
-    callable: "package.module:function"    imported (never eval'd) and called as
+    callable: "package.module:function"    imported (never eval'd; see "Trust" below) and called as
                                            fn(response, conversation=[messages], item=RubricItem, **params)
                                            -> bool or (bool, explanation)
     params: {...}                          keyword arguments for ``callable``
@@ -21,16 +21,25 @@ with a declarative grammar. Inside a ``rubric`` reward, items that carry a rule 
 whatever model judge the other items use. An item without a rule, or a callable that raises, gives a
 failed verdict (NaN) with the reason.
 
-Patterns come from the rubric author (trusted), the text from the policy; keep patterns free of nested
-quantifiers, since Python's ``re`` has no timeout.
+Trust. A rubric from the config (``rubric_file``, or Python code) is trusted. A rubric cell of the rollout
+data is not: its ``callable`` must be one of the ready-made functions of
+:mod:`polyreward.rubrics.rule_functions` or listed in the reward's ``allowed_callables`` (config), otherwise
+the rubric is refused with that reason before anything is imported. Every pattern runs on RE2 (the
+``google-re2`` package), whose matching time is linear in the response, so a pattern such as
+``^(\\w+\\s?)+emergency`` cannot stall scoring; RE2 has no look-arounds or back-references (and its ``\\w``
+is ASCII), so a pattern using them is refused in rollout data and, from a trusted rubric only, runs on
+Python's ``re``.
 """
 
 from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Collection, Mapping, Sequence
+from functools import lru_cache
 from typing import Any
+
+import re2
 
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
 
@@ -38,6 +47,31 @@ TEXT_LIST_KEYS = ("regex", "not_regex", "contains", "contains_all", "not_contain
 BOUND_KEYS = ("min_words", "max_words", "min_chars", "max_chars")
 RULE_KEYS = TEXT_LIST_KEYS + BOUND_KEYS + ("callable", "params", "ignore_case")
 _CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+# rule callables a rubric in rollout data may always name: the ready-made, text-only checks shipped here
+BUILTIN_CALLABLES = (
+    "polyreward.rubrics.rule_functions:first_sentence_contains",
+    "polyreward.rubrics.rule_functions:asks_question",
+)
+
+
+@lru_cache(maxsize=1024)
+def compile_pattern(pattern: str, ignore_case: bool, trusted: bool = True) -> Any:
+    """``pattern`` compiled for RE2 (linear-time search); one RE2 cannot parse falls back to Python's ``re``
+    only when ``trusted`` (a rubric from the config), else a ValueError saying why."""
+    options = re2.Options()
+    options.log_errors = False
+    options.case_sensitive = not ignore_case
+    try:
+        return re2.compile(pattern, options)
+    except re2.error as exc:
+        fallback = re.compile(pattern, re.IGNORECASE if ignore_case else 0)  # re.error: not a regex at all
+        if trusted:
+            return fallback
+        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
+        raise ValueError(
+            f"pattern {pattern!r} needs syntax the linear-time regex engine (RE2) lacks ({reason}); "
+            "rubrics in rollout data may only use RE2 patterns"
+        ) from None
 
 
 def _as_list(value: Any, key: str) -> list[str]:
@@ -65,8 +99,12 @@ def resolve_callable(spec: str) -> Callable[..., Any]:
     return target
 
 
-def validate_rule(rule: Any) -> None:
-    """Raise ValueError naming the bad key when ``rule`` does not follow the grammar above."""
+def validate_rule(rule: Any, allowed_callables: Collection[str] | None = None) -> None:
+    """Raise ValueError naming the bad key when ``rule`` does not follow the grammar above.
+
+    ``allowed_callables`` None: the rule is trusted (the config's rubric). Otherwise it comes from rollout data:
+    its ``callable`` must be in ``allowed_callables`` or :data:`BUILTIN_CALLABLES` (checked before any import) and
+    its patterns must be RE2 patterns."""
     if not isinstance(rule, Mapping) or not rule:
         raise ValueError(f"must be a non-empty mapping of conditions, got {rule!r}")
     unknown = sorted(set(rule) - set(RULE_KEYS))
@@ -74,16 +112,19 @@ def validate_rule(rule: Any) -> None:
         raise ValueError(f"unknown key(s) {unknown}; allowed: {', '.join(RULE_KEYS)}")
     if not set(rule) & (set(TEXT_LIST_KEYS) | set(BOUND_KEYS) | {"callable"}):
         raise ValueError(f"names no condition; use one of {', '.join(TEXT_LIST_KEYS + BOUND_KEYS + ('callable',))}")
-    flags = 0 if rule.get("ignore_case", True) is False else re.IGNORECASE
     if not isinstance(rule.get("ignore_case", True), bool):
         raise ValueError(f"ignore_case: must be true or false, got {rule['ignore_case']!r}")
+    ignore_case = rule.get("ignore_case", True)
+    trusted = allowed_callables is None
     for key in ("regex", "not_regex"):
         if key in rule:
             for pattern in _as_list(rule[key], key):
                 try:
-                    re.compile(pattern, flags)
+                    compile_pattern(pattern, ignore_case, trusted)
                 except re.error as exc:
                     raise ValueError(f"{key}: invalid regular expression {pattern!r} ({exc})") from None
+                except ValueError as exc:
+                    raise ValueError(f"{key}: {exc}") from None
     for key in ("contains", "contains_all", "not_contains"):
         if key in rule:
             _as_list(rule[key], key)
@@ -98,26 +139,35 @@ def validate_rule(rule: Any) -> None:
         if not isinstance(rule["params"], Mapping):
             raise ValueError(f"params: must be a mapping, got {rule['params']!r}")
     if "callable" in rule:
-        resolve_callable(rule["callable"])
+        spec = rule["callable"]
+        if not trusted and spec not in (*BUILTIN_CALLABLES, *allowed_callables):
+            raise ValueError(
+                f"callable: {spec!r} is refused in a rubric from the rollout data (code is never imported from data); "
+                "list it under the reward's allowed_callables in the config to allow it"
+            )
+        resolve_callable(spec)
 
 
 def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | None = None) -> Verdict:
     """Apply one rule to a response; the explanation names the first condition that decided it."""
-    flags = re.IGNORECASE if rule.get("ignore_case", True) else 0
-    folded = response.lower() if flags else response
+    ignore_case = bool(rule.get("ignore_case", True))
+    folded = response.lower() if ignore_case else response
 
     def fold(text: str) -> str:
-        return text.lower() if flags else text
+        return text.lower() if ignore_case else text
+
+    def found(pattern: str) -> bool:
+        return compile_pattern(pattern, ignore_case).search(response) is not None
 
     notes: list[str] = []
     if "regex" in rule:
         patterns = _as_list(rule["regex"], "regex")
-        hit = next((p for p in patterns if re.search(p, response, flags)), None)
+        hit = next((p for p in patterns if found(p)), None)
         if hit is None:
             return Verdict(False, f"no match for regex {patterns}")
         notes.append(f"matches /{hit}/")
     if "not_regex" in rule:
-        hit = next((p for p in _as_list(rule["not_regex"], "not_regex") if re.search(p, response, flags)), None)
+        hit = next((p for p in _as_list(rule["not_regex"], "not_regex") if found(p)), None)
         if hit is not None:
             return Verdict(False, f"matches excluded regex /{hit}/")
         notes.append("no excluded pattern")

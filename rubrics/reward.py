@@ -11,6 +11,7 @@ Config::
         clip: false                     # HealthBench keeps per-example scores unclipped
         on_judge_error: nan             # nan | skip | unmet
         judge: {type: openai, base_url: http://127.0.0.1:8000/v1, model: judge, timeout: 30}
+        allowed_callables: []           # rule callables rubric cells of the data may name (besides the built-in ones)
 
 Scores (formulas and sources in :mod:`polyreward.rubrics.scoring`):
 
@@ -86,8 +87,11 @@ class RubricReward(Reward):
     def __init__(self, name: str | None = None, weight: float = 1.0, rubric_column: str = "rubrics",
                  rubric_file: str | None = None, judge: Mapping[str, Any] | None = None,
                  aggregation: str = "healthbench", clip: bool = False, on_judge_error: str = "nan",
-                 axis_scores: bool = True) -> None:
+                 axis_scores: bool = True, allowed_callables: Sequence[str] = ()) -> None:
         super().__init__(name, weight)
+        if isinstance(allowed_callables, str) or not all(isinstance(c, str) for c in allowed_callables):
+            raise ValueError(f"allowed_callables: must be a list of 'package.module:function' names, got {allowed_callables!r}")
+        self.allowed_callables = tuple(allowed_callables)
         if aggregation not in AGGREGATIONS:
             raise ValueError(f"aggregation: {aggregation!r} is not allowed; allowed: {', '.join(AGGREGATIONS)}")
         if on_judge_error not in ON_JUDGE_ERROR:
@@ -127,7 +131,7 @@ class RubricReward(Reward):
                 out.append("no rubric")
                 continue
             try:
-                out.append(parse_rubric(value, f"column {self.rubric_column!r} row {i}"))
+                out.append(parse_rubric(value, f"column {self.rubric_column!r} row {i}", self.allowed_callables))
             except RubricError as exc:
                 out.append(f"error: invalid rubric: {exc}")
         return out

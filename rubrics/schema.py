@@ -8,6 +8,9 @@ behaviour; negative points are penalties whose criterion describes the *undesira
 
 polyreward adds one optional key, ``rule``: a mapping that lets the ``rules`` judge check the item
 without a model (see :mod:`polyreward.rubrics.judge_rules`). Files without it are plain HealthBench.
+A rubric read from rollout data (:func:`parse_rubric`'s default) is untrusted: a rule ``callable`` must
+be a built-in one or in ``allowed_callables``, and its patterns must suit the linear-time regex engine;
+the config's rubric file (:func:`load_rubric_file`) is trusted.
 
 Where rubrics come from:
 
@@ -27,7 +30,7 @@ from __future__ import annotations
 import json
 import math
 import numbers
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Collection, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -76,8 +79,11 @@ def _json_points(points: float) -> int | float:
     return int(points) if float(points).is_integer() else float(points)
 
 
-def parse_item(data: Any, where: str = "item") -> RubricItem:
-    """Validate one item mapping; ``where`` prefixes the error (e.g. ``rubric.jsonl line 3``)."""
+def parse_item(data: Any, where: str = "item", allowed_callables: Collection[str] | None = ()) -> RubricItem:
+    """Validate one item mapping; ``where`` prefixes the error (e.g. ``rubric.jsonl line 3``).
+
+    ``allowed_callables``: None for a trusted rubric (the config's); else the rule callables, besides the
+    built-in ones, that this untrusted (rollout data) item may name."""
     if isinstance(data, RubricItem):
         return data
     if not isinstance(data, Mapping):
@@ -91,8 +97,9 @@ def parse_item(data: Any, where: str = "item") -> RubricItem:
     if "points" not in data:
         raise RubricError(f"{where}.points: missing (a number; negative for a penalty)")
     points = data["points"]
-    if isinstance(points, bool) or not isinstance(points, numbers.Real) or not math.isfinite(points):
-        raise RubricError(f"{where}.points: must be a finite number, got {points!r}")
+    if isinstance(points, bool) or not isinstance(points, numbers.Real) or not _finite(points):
+        shown = "an integer too large for a float" if isinstance(points, int) and points.bit_length() > 1024 else repr(points)
+        raise RubricError(f"{where}.points: must be a finite number, got {shown}")
     tags = data.get("tags", [])
     if tags is None:
         tags = []
@@ -107,10 +114,18 @@ def parse_item(data: Any, where: str = "item") -> RubricItem:
         from polyreward.rubrics.judge_rules import validate_rule  # the rule grammar lives with its judge
 
         try:
-            validate_rule(rule)
+            validate_rule(rule, allowed_callables)
         except ValueError as exc:
             raise RubricError(f"{where}.rule: {exc}") from None
     return RubricItem(criterion.strip(), float(points), tuple(tags), rule)
+
+
+def _finite(number: numbers.Real) -> bool:
+    """A number that is finite as a float (an int such as 10**400 overflows a float: not finite)."""
+    try:
+        return math.isfinite(number)
+    except OverflowError:
+        return False
 
 
 def _plain(key: str, value: Any) -> Any:
@@ -122,14 +137,18 @@ def _plain(key: str, value: Any) -> Any:
     return value
 
 
-def parse_rubric(value: Any, where: str = "rubric") -> list[RubricItem]:
+def parse_rubric(value: Any, where: str = "rubric", allowed_callables: Collection[str] | None = ()) -> list[RubricItem]:
     """A rubric from a cell: a list of item mappings/:class:`RubricItem`, a JSON string of that list,
-    or a mapping with a ``rubrics`` list (a HealthBench row). An empty rubric is an error."""
+    or a mapping with a ``rubrics`` list (a HealthBench row). An empty rubric is an error.
+
+    Untrusted by default (rollout data): see :func:`parse_item` for ``allowed_callables``."""
     if isinstance(value, str):
         try:
             value = json.loads(value)
         except ValueError as exc:
             raise RubricError(f"{where}: not valid JSON ({exc})") from None
+        except RecursionError:
+            raise RubricError(f"{where}: JSON nested too deeply") from None
     if isinstance(value, Mapping):
         if "rubrics" not in value:
             raise RubricError(f"{where}: a mapping must hold a 'rubrics' list of items; keys: {sorted(value)}")
@@ -139,7 +158,7 @@ def parse_rubric(value: Any, where: str = "rubric") -> list[RubricItem]:
         value = value.tolist()
     if isinstance(value, (str, bytes)) or not isinstance(value, Iterable):
         raise RubricError(f"{where}: must be a list of rubric items, got {type(value).__name__}")
-    items = [parse_item(item, f"{where}[{i}]") for i, item in enumerate(value)]
+    items = [parse_item(item, f"{where}[{i}]", allowed_callables) for i, item in enumerate(value)]
     if not items:
         raise RubricError(f"{where}: the rubric is empty")
     return items
@@ -163,18 +182,19 @@ def _jsonl_records(path: Path) -> list[tuple[int, Any]]:
             continue
         try:
             records.append((number, json.loads(line)))
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise RubricError(f"{path} line {number}: invalid JSON ({exc})") from None
     return records
 
 
 def load_rubric_file(path: str | Path) -> list[RubricItem]:
-    """One rubric for every example, from ``.json``, ``.jsonl`` (one item per line) or ``.yaml``."""
+    """One rubric for every example, from ``.json``, ``.jsonl`` (one item per line) or ``.yaml``; the file is
+    named by the config, so its rule callables and patterns are trusted."""
     path = Path(path)
     suffix = path.suffix.lower()
     if suffix == ".jsonl":
         records = _jsonl_records(path)
-        items = [parse_item(record, f"{path} line {number}") for number, record in records]
+        items = [parse_item(record, f"{path} line {number}", allowed_callables=None) for number, record in records]
         if not items:
             raise RubricError(f"{path}: the rubric is empty")
         return items
@@ -182,7 +202,7 @@ def load_rubric_file(path: str | Path) -> list[RubricItem]:
         text = _read_text(path)
         try:
             data = json.loads(text)
-        except ValueError as exc:
+        except (ValueError, RecursionError) as exc:
             raise RubricError(f"{path}: invalid JSON ({exc})") from None
     elif suffix in (".yaml", ".yml"):
         text = _read_text(path)
@@ -192,7 +212,7 @@ def load_rubric_file(path: str | Path) -> list[RubricItem]:
             raise RubricError(yaml_error_message(path, exc)) from None
     else:
         raise RubricError(f"{path}: unknown rubric file type {suffix or '(none)'}; allowed: .json, .jsonl, .yaml, .yml")
-    return parse_rubric(data, where=str(path))
+    return parse_rubric(data, where=str(path), allowed_callables=None)
 
 
 def read_healthbench(path: str | Path) -> list[dict[str, Any]]:

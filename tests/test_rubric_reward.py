@@ -223,7 +223,7 @@ def test_identical_requests_are_judged_once():
     rubric_rule_helpers.CALLS.clear()
     rubric = _rubric(("Says 911", 3, [], {"callable": "rubric_rule_helpers:count_calls"}))
     completions = ["call 911"] * 6 + ["wait"] * 2
-    out = RubricReward().evaluate(["q"] * 8, completions, rubrics=[rubric] * 8)
+    out = RubricReward(allowed_callables=["rubric_rule_helpers:count_calls"]).evaluate(["q"] * 8, completions, rubrics=[rubric] * 8)
     assert out.scores == [1.0] * 6 + [0.0] * 2
     assert sorted(rubric_rule_helpers.CALLS) == ["call 911", "wait"]
 
