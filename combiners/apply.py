@@ -77,15 +77,20 @@ def add_advantages(
     """A copy of ``frame`` with an ``advantage`` column computed from ``reward_columns`` within ``group_column``.
 
     Rows keep their order; groups may be in any order. Missing rewards (None/NaN/empty cells) are "not
-    applicable"; rows with no reward at all get advantage 0.
+    applicable"; rows with no reward at all get advantage 0. A combiner with ``row_columns`` (DRPO's domain)
+    reads them from the frame's columns (:func:`polyreward.combiner.row_arrays`).
     """
+    from polyreward.combiner import row_arrays
+
     if group_column not in frame.columns:
         raise ValueError(f"group column {group_column!r} not in the data; columns are: {', '.join(map(str, frame.columns))}")
     scores = reward_matrix(frame, list(reward_columns))
     ids = frame[group_column]
     groups = ids.map(_hashable).to_numpy(dtype=object) if ids.dtype == object else ids.to_numpy()
     result = frame.copy()
-    result[column] = build_combiner(combiner).combine(scores, groups, weights)
+    combiner = build_combiner(combiner)
+    rows = {name: values.to_numpy(dtype=object) for name, values in row_arrays(combiner, frame).items()}
+    result[column] = combiner.combine(scores, groups, weights, **rows)
     return result
 
 

@@ -300,3 +300,24 @@ def test_config_columns_map_the_domain_column():
     assert parse_config({"combiner": "drpo", "rewards": [{"name": "a", "type": "crpo_format"}]}).build_combiner().row_sources == {"domain": "domain"}
     with pytest.raises(ConfigError, match="columns.domian: unknown key; allowed: completion, group, prompt, domain"):
         parse_config({"columns": {"domian": "source"}, "rewards": [{"name": "a", "type": "crpo_format"}]})
+
+
+def test_advantages_cli_reads_the_mapped_domain_column(tmp_path, capsys):
+    from polyreward.cli import main
+
+    rows = [{"prompt_id": f"q{q}", "source": "medqa" if q < 5 else "pubmedqa", "accuracy": float((q + i) % 2), "format": float(i > 0)}
+            for q in range(6) for i in range(4)]
+    data = tmp_path / "rows.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    config = tmp_path / "drpo.yaml"
+    config.write_text("columns: {domain: source}\nrewards:\n  - {name: accuracy, type: crpo_accuracy}\n"
+                      "  - {name: format, type: crpo_format}\ncombiner: drpo\n")
+    out = tmp_path / "out.jsonl"
+    assert main(["advantages", str(data), "--config", str(config), "-o", str(out)]) == 0
+    assert "advantage_mass/pubmedqa" in capsys.readouterr().out
+    got = np.array([json.loads(line)["advantage"] for line in out.read_text().splitlines()])
+    scores = np.array([[r["accuracy"], r["format"]] for r in rows])
+    expected = DRPOCombiner().combine(scores, [r["prompt_id"] for r in rows], domain=[r["source"] for r in rows])
+    np.testing.assert_allclose(got, expected, atol=1e-12)
+    assert main(["advantages", str(data), "--combiner", "drpo", "--rewards", "accuracy", "-o", str(out)]) == 2
+    assert "needs a per-row 'domain' column" in capsys.readouterr().err

@@ -149,10 +149,10 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
     params = parse_params(args.param)
     combiner_type = args.combiner or (config.combiner.type if config is not None and config.combiner is not None else "gdpo")
     check_params(combiner_type, params)
-    if args.combiner or config is None or config.combiner is None:
+    if config is None:
         combiner = build_combiner(combiner_type, **params)
-    else:
-        combiner = config.build_combiner(**params)
+    else:  # through the config, so its columns: mapping reaches a combiner with per-row columns (DRPO's domain)
+        combiner = config.build_combiner(combiner_type if args.combiner or config.combiner is None else None, **params)
     return rewards, weights, group, combiner
 
 
@@ -183,6 +183,6 @@ def run(args: argparse.Namespace) -> int:
         print(f"polyreward advantages: error: {message}", file=sys.stderr)
         return 2
     title = f"{type(combiner).type_name} advantages: {len(result)} rollouts, rewards {', '.join(rewards)} (group by {group})"
-    print_summary(diagnostics.summary, title)
+    print_summary({**diagnostics.summary, **combiner.diagnostics()}, title)
     print(f"wrote {args.output}")
     return 0
