@@ -25,6 +25,7 @@ BUILTIN_REWARDS: dict[str, str] = {
     "otc_tool_efficiency": "polyreward.rewards.tool_efficiency:OTCToolEfficiency",
     "forecast_class_cost": "polyreward.rewards.forecast:ForecastClassCost",
     "rubric": "polyreward.rubrics.reward:RubricReward",
+    "reward_model": "polyreward.rewards.reward_model:RewardModelReward",
     "crpo_accuracy": "polyreward.rewards.crpo:CRPOAccuracy",
     "crpo_format": "polyreward.rewards.crpo:CRPOFormat",
     "crpo_english": "polyreward.rewards.crpo:CRPOEnglish",
