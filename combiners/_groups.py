@@ -236,7 +236,7 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
     """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations).
 
     Two passes (mean, then squared deviations: no cancellation); a constant group (:func:`within_noise`)
-    gets deviations and std exactly 0.
+    gets deviations and std exactly 0 and its mean is its (first-sorted) value.
     """
     valid = ~np.isnan(x)
     has_nan = not valid.all()
@@ -254,8 +254,12 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
         if has_nan:
             np.copyto(squares, 0.0, where=~valid)
         var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
-    constant = constant_groups(x, index)
+    low, high = group_extremes(x, index)
+    with np.errstate(invalid="ignore"):
+        constant = within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
     if constant.any():
+        # a constant group's mean is its value, exactly: callers that subtract it themselves get 0 too
+        mean = np.where(constant, low, mean)
         var = np.where(constant & (count > ddof), 0.0, var)
         dev = np.where(index.broadcast(constant) & valid, 0.0, dev)
     return count, mean, np.sqrt(var), dev
