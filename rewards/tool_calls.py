@@ -30,7 +30,6 @@ from __future__ import annotations
 
 import json
 import math
-import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -52,7 +51,28 @@ _FORMAT_PATTERNS = {
     "both": r"^<think>.*?</think>\n<tool_call>\n.*?\n</tool_call>\n<response>.*?</response>$",
     "neither": r"^<think>.*?</think>$",
 }
-_FORMAT_REGEX = {k: re.compile(v, re.DOTALL) for k, v in _FORMAT_PATTERNS.items()}
+# each pattern is fixed texts joined by ".*?" (DOTALL): such a regex matches exactly when the texts occur in order,
+# the first at the start and the last at the end (or before a final newline, as "$" allows); checked with
+# forward literal searches, linear however many tags a completion repeats (the regex backtracks quadratically)
+_FORMAT_LITERALS = {k: [part.replace("\\n", "\n") for part in v.strip("^$").split(".*?")] for k, v in _FORMAT_PATTERNS.items()}
+
+
+def matches_layout(text: str, literals: Sequence[str]) -> bool:
+    """``re.search("^" + ".*?".join(map(re.escape, literals)) + "$", text, re.DOTALL)`` in linear time."""
+    for candidate in (text, text[:-1]) if text.endswith("\n") else (text,):
+        first, last = literals[0], literals[-1]
+        end = len(candidate) - len(last)
+        if not candidate.startswith(first) or not candidate.endswith(last) or end < len(first):
+            continue
+        position = len(first)
+        for middle in literals[1:-1]:
+            found = candidate.find(middle, position, end)
+            if found < 0:
+                break
+            position = found + len(middle)
+        else:
+            return True
+    return False
 _ASSISTANT_MARKERS = (("<|im_start|>assistant", "<|im_end|>"), ("<|start_header_id|>assistant<|end_header_id|>", "<|eot_id|>"))
 
 
@@ -213,7 +233,7 @@ class ToolRLFormat(RolloutReward):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         layout = self.layout(reference)
         text = assistant_segment(completion)
-        if not _FORMAT_REGEX[layout].search(text):
+        if not matches_layout(text, _FORMAT_LITERALS[layout]):
             return Scored(0.0, f"does not match the {layout} layout {_FORMAT_PATTERNS[layout]!r}")
         tags = {"response": ("<response>", "</response>"), "tool_call": ("<tool_call>", "</tool_call>")}
         need = {"response": ["response"], "tool_call": ["tool_call"], "both": ["tool_call", "response"], "neither": []}[layout]

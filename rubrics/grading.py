@@ -132,6 +132,7 @@ _THINK_START = re.compile(r"<think(?:ing)?>", re.IGNORECASE)
 _PY_LITERALS = {"True": "true", "False": "false", "None": "null"}
 _MAX_RELAXED_STARTS = 16  # bounds the near-JSON scan (quadratic in the worst case) on long answers
 _MAX_JSON_STARTS = 32  # bounds the strict scan the same way: a verdict object is among the first ones
+_MAX_FENCED_BLOCKS = 16  # a verdict sits in one of the first fenced blocks, never behind thousands of empty fences
 MAX_OBJECT_CHARS = 20_000  # a near-JSON verdict object longer than this is not one
 # where a verdict object can start: "{" then a quoted key (LaTeX braces and "{}" never hold a verdict)
 _OBJECT_START = re.compile(r"\{(?=\s*[\"'])")
@@ -198,7 +199,7 @@ def _fenced_blocks(text: str) -> list[str]:
     """Bodies of the ```` ``` ```` fenced blocks (an optional ``json`` language tag and leading blanks dropped),
     found with forward literal searches: linear in ``text`` however many fences it opens."""
     blocks, position = [], 0
-    while (open_at := text.find("```", position)) != -1:
+    while len(blocks) < _MAX_FENCED_BLOCKS and (open_at := text.find("```", position)) != -1:
         body_at = _FENCE_LANGUAGE.match(text, open_at + 3).end()
         close_at = text.find("```", body_at)
         if close_at == -1:
