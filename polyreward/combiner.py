@@ -44,6 +44,10 @@ class Combiner:
     def __call__(self, scores: Any, groups: Any, weights: Any = None, **rows: Any) -> Any:
         return self.combine(scores, groups, weights, **rows)
 
+    def row_source_columns(self) -> tuple[str, ...]:
+        """The data columns the per-row arrays come from (``row_sources``, else the ``row_columns`` names)."""
+        return tuple(self.row_sources.get(name, name) for name in self.row_columns)
+
     def diagnostics(self) -> dict[str, float]:
         """Numbers about the last ``combine`` call worth logging (DRPO: per-domain advantage mass); {} by default."""
         return {}

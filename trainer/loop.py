@@ -29,6 +29,7 @@ from typing import Any
 import numpy as np
 import torch
 
+from polyreward.combiner import row_arrays
 from polyreward.config import Config, parse_config
 from polyreward.rewardset import RewardSet
 from polyreward.trainer.assets import resolve_model
@@ -190,7 +191,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     rewards = rewards if rewards is not None else full.build_rewards()
     combiner = combiner if combiner is not None else (full.build_combiner() or full.build_combiner("grpo"))
     prompt_column = train_cfg.prompt_column or full.columns.prompt
-    rows = load_rows(train_cfg.dataset, prompt_column, rewards.columns)
+    rows = load_rows(train_cfg.dataset, prompt_column, (*rewards.columns, *combiner.row_source_columns()))
 
     model_path = str(resolve_model(train_cfg.model))
     checkpoint = latest_checkpoint(out) if resume else None
@@ -240,7 +241,9 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             # 2-3. score them and turn the (N, K) scores into advantages
             scores = _score(rewards, batch, prompt_column, rollouts, G)
             groups = np.repeat(np.arange(step * len(batch), (step + 1) * len(batch)), G)
-            advantages = np.nan_to_num(np.asarray(combiner.combine(scores.scores, groups, scores.weights), dtype=np.float64), nan=0.0)
+            per_row = {column: [r[column] for r in batch for _ in range(G)] for column in combiner.row_source_columns()}  # DRPO's domain
+            advantages = combiner.combine(scores.scores, groups, scores.weights, **row_arrays(combiner, per_row))
+            advantages = np.nan_to_num(np.asarray(advantages, dtype=np.float64), nan=0.0)
             t_scored = time.perf_counter()
 
             # 4. policy update(s)
@@ -256,6 +259,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             row = {"step": step + 1, **update, "learning_rate": lr,
                    **reward_metrics(scores.names, scores.weights, scores.scores, groups), **error_shares,
                    **advantage_metrics(advantages, scores.scores, groups, scores.weights, scores.names),
+                   **{f"combiner/{key}": value for key, value in combiner.diagnostics().items()},
                    "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
                    "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),
                    "time/step": t_end - t_start, "time/generation": t_generated - t_start, "time/scoring": t_scored - t_generated,
