@@ -162,12 +162,14 @@ def _score_one(config):
     return matrix.scores[0, 0], matrix.reasons["safety"][0]
 
 
+@pytest.mark.slow
 def test_served_name_of_a_builtin_model(judge_url):
     import httpx
 
     assert [m["id"] for m in httpx.get(judge_url + "/models", timeout=30).json()["data"]] == ["tiny-qwen2"]
 
 
+@pytest.mark.slow
 def test_yes_no_in_a_judge_config_stay_strings(judge_url, tmp_path):
     """The README's `extra_body: {guided_choice: [yes, no]}`: YAML 1.1 reads booleans, which the server refuses
     (HTTP 400, every score NaN); the config loader reads YAML 1.2 booleans, so the strings reach the server."""
@@ -183,3 +185,64 @@ def test_yes_no_in_a_judge_config_stay_strings(judge_url, tmp_path):
     score, reason = _score_one(as_yaml_11)
     assert math.isnan(score)
     assert reason.startswith("error: judge failed on 1 of 1 criteria (on_judge_error=nan): HTTP 400")  # a failure, counted
+
+
+FIRST_RUN = ROOT / "examples" / "train" / "first_run.yaml"
+TINY = ["--set", "model=tiny-qwen2", "--set", "max_new_tokens=8", "--set", "prompts_per_step=2"]  # the recipe's wiring, fast
+
+
+def polyreward(*argv: str, cwd: Path) -> subprocess.CompletedProcess:
+    """The CLI in a subprocess: stdout is a pipe, not a terminal (as in CI or `> log`)."""
+    return subprocess.run([sys.executable, "-m", "polyreward", *argv], capture_output=True, text=True, cwd=cwd, env=ENV, timeout=600)
+
+
+@pytest.fixture(scope="module")
+def first_run(tmp_path_factory):
+    """Two steps of examples/train/first_run.yaml (on the tiny Qwen2 instead of SmolLM2, to stay fast)."""
+    pytest.importorskip("transformers")
+    out = tmp_path_factory.mktemp("first_run") / "run"
+    result = polyreward("train", str(FIRST_RUN), "--max-steps", "2", "--output-dir", str(out), *TINY, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    return out, result
+
+
+@pytest.mark.slow
+def test_first_run_prints_one_line_per_step_off_a_terminal(first_run):
+    out, result = first_run
+    steps = [line for line in result.stdout.splitlines() if line.startswith("step ")]
+    assert [line.split()[1] for line in steps] == ["1/2", "2/2"], result.stdout
+    assert all(" accuracy " in line and " brevity " in line and " loss " in line for line in steps)
+    rows = [json.loads(line) for line in (out / "metrics.jsonl").read_text().splitlines()]
+    assert [r["step"] for r in rows] == [1, 2]
+    assert all(r["reward/brevity/mean"] is not None and -1 <= r["reward/brevity/mean"] <= 0 for r in rows)
+
+
+@pytest.mark.slow
+def test_resume_with_nothing_left_names_the_checkpoint(first_run):
+    out, _ = first_run
+    result = polyreward("train", str(FIRST_RUN), "--max-steps", "2", "--output-dir", str(out), "--resume", *TINY, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    assert f"nothing to do: {out / 'checkpoint-2'} already reached step 2; raise --max-steps to train further" in result.stdout
+    assert f"checkpoint: {out / 'checkpoint-2'}" in result.stdout and "checkpoint: None" not in result.stdout
+
+
+@pytest.mark.slow
+def test_evaluate_saves_the_completions(first_run):
+    out, _ = first_run
+    prompts = ROOT / "examples" / "train" / "first_run_prompts.jsonl"
+    result = polyreward("train", str(FIRST_RUN), "--evaluate", str(prompts), "--limit", "3", "--model", str(out / "checkpoint-2"),
+                        "--output-dir", str(out), *TINY, cwd=ROOT)
+    assert result.returncode == 0, result.stderr
+    saved = out / "evaluate-first_run_prompts.jsonl"
+    assert f"completions and their scores: {saved}" in result.stdout
+    rows = [json.loads(line) for line in saved.read_text().splitlines()]
+    assert len(rows) == 3 and rows[0]["prompt"] == "What is 7 + 7? Reply with only the number." and rows[0]["answer"] == "14"
+    assert all(isinstance(r["completion"], str) and r["accuracy"] in (0.0, 1.0) and r["accuracy_reason"] for r in rows)
+    assert json.loads(result.stdout[: result.stdout.rindex("}") + 1])["completions"] == str(saved)
+
+
+def test_evaluate_refuses_an_unknown_output_type_before_loading_a_model(tmp_path):
+    result = polyreward("train", str(FIRST_RUN), "--evaluate", str(ROOT / "examples" / "train" / "first_run_prompts.jsonl"),
+                        "--eval-output", str(tmp_path / "out.txt"), cwd=tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr).startswith(f"error: {tmp_path / 'out.txt'}: unknown file type .txt; use one of .csv, ")
