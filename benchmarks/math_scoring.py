@@ -1,23 +1,33 @@
-"""Math scoring benchmark: throughput and label agreement of ``math_accuracy`` vs TRL and plain Math-Verify.
+"""Math scoring benchmark: CPU time, wall time and label agreement of ``math_accuracy`` vs TRL and plain Math-Verify.
 
-    python benchmarks/math_scoring.py [--prompts 250] [--group 8] [--chunk 256] [--seed 0]
+    python benchmarks/math_scoring.py [--prompts 250] [--symbolic-prompts 300] [--group 8] [--chunk 256] [--rounds 3]
 
-1. Builds a labelled rollout file (``$TMPDIR/polyreward_math_rollouts.jsonl``; rebuilt each run):
-   reasoning-gym problems (gsm_symbolic, basic_arithmetic, fraction_simplification,
-   decimal_arithmetic, polynomial_multiplication), ``--group`` completions per prompt in mixed answer
-   styles with answers repeated inside groups (``examples/rollout_styles.py``). The label says
-   whether a completion's final answer equals the gold answer, known by construction.
-2. Scores it, in chunks of ``--chunk`` rollouts (an RL step's batch), with
-   * ``math_accuracy`` (polyreward; 2 worker processes, pool started before timing as in training),
-   * the same checks with the no-sympy fast paths switched off, so every pair goes through the pool
-     (what a workload of purely symbolic answers would see),
-   * TRL's ``trl.rewards.accuracy_reward`` (the reward GRPO recipes use),
-   * a plain Math-Verify loop: ``verify(parse(gold), parse(completion))``.
-   Each method runs in a fresh Python process so no parse cache is shared between them.
-3. Prints a markdown table (rollouts/s, agreement with the labels, speed-up over TRL) and writes it
-   to ``benchmarks/results/math_scoring.md`` with date and machine.
+Two labelled rollout files (rebuilt each run under ``$TMPDIR``; labels known by construction):
 
-Targets (issue 2): >= 99 % label agreement and >= 5x TRL's throughput on a 2-core machine.
+* **mix**: reasoning-gym problems (gsm_symbolic, basic_arithmetic, fraction_simplification,
+  decimal_arithmetic, polynomial_multiplication, complex_arithmetic), ``--group`` completions per
+  prompt in mixed answer styles with answers repeated inside groups (``examples/rollout_styles.py``);
+* **symbolic**: radicals, multiples of pi, intervals, sets, tuples, matrices, trig values and linear
+  equations (``benchmarks/symbolic_rollouts.py``).
+
+Methods, each in a fresh Python process (no parse cache shared), alternated in ``--rounds`` rounds
+(medians reported; the machine is shared, so single runs are noisy):
+
+* ``polyreward``: ``math_accuracy`` in-process with 2 worker processes started before timing (as a
+  trainer keeps them), scored in chunks of ``--chunk`` rollouts (an RL step's batch);
+* ``polyreward score``: the CLI end to end (interpreter start, imports, pool start, reading, scoring,
+  writing), timed from outside;
+* TRL's ``trl.rewards.accuracy_reward`` (the reward GRPO recipes use), on the mix;
+* a plain Math-Verify loop ``verify(parse(gold), parse(completion))``; on the symbolic file the gold
+  is wrapped as ``$gold$`` (without it Math-Verify cannot read most golds, which is not a fair baseline).
+
+CPU seconds count the scoring process and its live worker processes (``resource.getrusage`` of self
+and children plus ``/proc/<pid>/stat`` of each worker), so per-core efficiency is compared
+independently of the worker count. Also measured: the CLI's time to its first progress line and the
+total time of a one-row file.
+
+Targets (issue 14): symbolic file CPU s/rollout <= 1/3 of the Math-Verify loop's with >= its
+agreement and ``polyreward score`` >= 4x the loop end to end; mix: ``polyreward score`` >= 5x TRL.
 """
 
 from __future__ import annotations
@@ -28,6 +38,8 @@ import json
 import os
 import platform
 import random
+import resource
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -37,13 +49,18 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
-METHODS = ("polyreward", "polyreward_pool_only", "trl", "math_verify")
+METHODS = {"mix": ("polyreward", "cli", "trl", "math_verify"), "symbolic": ("polyreward", "cli", "math_verify")}
 LABELS = {
-    "polyreward": "polyreward `math_accuracy` (2 workers)",
-    "polyreward_pool_only": "same, fast paths off (every pair through the 2-worker pool)",
+    "polyreward": "polyreward `math_accuracy` in-process (2 workers)",
+    "cli": "`polyreward score` end to end",
     "trl": "TRL `accuracy_reward`",
     "math_verify": "plain Math-Verify parse+verify loop",
 }
+CONFIG = """columns: {prompt: prompt, completion: completion, group: prompt_id}
+engine: {workers: 2, timeout: 5.0}
+rewards:
+  - {name: accuracy, type: math_accuracy, answer_column: answer}
+"""
 
 
 def build(path: Path, prompts: int, group: int, seed: int) -> None:
@@ -54,6 +71,17 @@ def build(path: Path, prompts: int, group: int, seed: int) -> None:
     rows = []
     for i, problem in enumerate(load_problems(prompts, seed)):
         rows.extend(group_rollouts(problem, f"p{i:04d}", group, rng))
+    _write(path, rows)
+
+
+def build_symbolic(path: Path, prompts: int, group: int, seed: int) -> None:
+    sys.path.insert(0, str(HERE))
+    from symbolic_rollouts import symbolic_rows
+
+    _write(path, [{"prompt": f"symbolic problem {r['prompt_id']}", **r} for r in symbolic_rows(prompts, group, seed)])
+
+
+def _write(path: Path, rows: list[dict]) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     with open(path, "w", encoding="utf-8") as handle:
         for row in rows:
@@ -65,17 +93,33 @@ def _chunks(rows: list[dict], size: int):
         yield rows[start:start + size]
 
 
-def run_method(method: str, data: Path, chunk: int) -> dict:
-    """Score ``data`` with one method in this process; returns timing and scores."""
+def _cpu_seconds(worker_pids: list[int]) -> float:
+    """CPU of this process, its reaped children and the given live workers (user + system)."""
+    total = 0.0
+    for who in (resource.RUSAGE_SELF, resource.RUSAGE_CHILDREN):
+        usage = resource.getrusage(who)
+        total += usage.ru_utime + usage.ru_stime
+    ticks = os.sysconf("SC_CLK_TCK")
+    for pid in worker_pids:
+        try:
+            fields = open(f"/proc/{pid}/stat", encoding="ascii").read().rsplit(")", 1)[1].split()
+            total += (int(fields[11]) + int(fields[12])) / ticks
+        except (OSError, IndexError, ValueError):
+            pass
+    return total
+
+
+def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
+    """Score ``data`` with one method in this process; returns wall time, CPU time and scores."""
     rows = [json.loads(line) for line in open(data, encoding="utf-8")]
+    pool = None
     if method == "polyreward":
         from polyreward.engine import WorkerPool
         from polyreward.rewards.math_accuracy import MathAccuracy
 
         pool = WorkerPool(workers=2, timeout=5.0)
         reward = MathAccuracy(pool=pool)
-        reward(completions=["\\boxed{x^2}", "#### 1"], answer=["x^2", "1"])  # start the workers (a trainer keeps them)
-
+        reward(completions=["\\boxed{\\sqrt{2}}", "#### 1"], answer=["\\sqrt{2}", "1"])  # start the workers (a trainer keeps them)
         rules: dict[str, int] = {}
 
         def score(batch):
@@ -84,16 +128,6 @@ def run_method(method: str, data: Path, chunk: int) -> dict:
                 rule = reason.split("[", 1)[1].split("]", 1)[0] if "[" in reason.split(":", 1)[0] else reason.split(":", 1)[0]
                 rules[rule] = rules.get(rule, 0) + 1
             return output.scores
-    elif method == "polyreward_pool_only":
-        from polyreward.engine import WorkerPool
-        from polyreward.verifiers.math import verify_batch
-
-        pool = WorkerPool(workers=2, timeout=5.0)
-        verify_batch(["\\boxed{x^2}", "#### 1"], ["x^2", "1"], pool=pool, fast_paths=False)
-
-        def score(batch):
-            verdicts = verify_batch([r["completion"] for r in batch], [r["answer"] for r in batch], pool=pool, fast_paths=False)
-            return [v.score for v in verdicts]
     elif method == "trl":
         import logging
 
@@ -111,20 +145,45 @@ def run_method(method: str, data: Path, chunk: int) -> dict:
         logging.getLogger("math_verify").setLevel(logging.CRITICAL)
 
         def score(batch):
-            return [float(verify(parse(r["answer"]), parse(r["completion"]))) for r in batch]
+            return [float(verify(parse(f"${r['answer']}$" if wrap_gold else r["answer"]), parse(r["completion"]))) for r in batch]
     else:
         raise ValueError(method)
+    workers = [w.process.pid for w in pool._pool] if pool is not None else []
     scores: list = []
-    start = time.perf_counter()
+    cpu_start, start = _cpu_seconds(workers), time.perf_counter()
     for batch in _chunks(rows, chunk):
         scores.extend(score(batch))
-    seconds = time.perf_counter() - start
+    seconds, cpu = time.perf_counter() - start, _cpu_seconds(workers) - cpu_start
     extra = {}
-    if method.startswith("polyreward"):
-        pool.close()
-    if method == "polyreward":
+    if pool is not None:
         extra["rules"] = rules
-    return {"method": method, "seconds": seconds, "scores": scores, **extra}
+        extra["restarts"] = pool.restarts
+        pool.close()
+    return {"method": method, "seconds": seconds, "cpu": cpu, "scores": scores, **extra}
+
+
+def run_cli(data: Path, workdir: Path, chunk: int) -> dict:
+    """``polyreward score`` end to end from outside: wall time, time to its first output line, scores."""
+    config = workdir / "math.yaml"
+    config.write_text(CONFIG, encoding="utf-8")
+    output = workdir / f"scored_{data.stem}.jsonl"
+    output.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "polyreward", "score", str(data), "-c", str(config), "-o", str(output), "--chunk-size", str(chunk)]
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    start = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, cwd=workdir, env={**os.environ, "COLUMNS": "100"})
+    first_line = None
+    for _ in process.stdout:
+        if first_line is None:
+            first_line = time.perf_counter() - start
+    process.wait()
+    seconds = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    if process.returncode != 0:
+        raise RuntimeError(f"polyreward score failed with exit {process.returncode}")
+    scores = [json.loads(line)["accuracy"] for line in open(output, encoding="utf-8")]
+    cpu = after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime  # the CLI process only (workers are not its reaped children)
+    return {"method": "cli", "seconds": seconds, "cpu": cpu, "first_line": first_line, "scores": scores}
 
 
 def machine() -> str:
@@ -145,62 +204,112 @@ def machine() -> str:
     return f"{os.cpu_count()}-core {cpu}{memory}, no GPU, Python {platform.python_version()}"
 
 
+def _agreement(scores: list, labels: list[int]) -> float:
+    return sum(1 for s, y in zip(scores, labels) if s is not None and (s == 1.0) == bool(y)) / len(labels)
+
+
+def _run_subprocess(method: str, data: Path, chunk: int, wrap_gold: bool, env: dict) -> dict:
+    command = [sys.executable, __file__, "--run", method, "--data", str(data), "--chunk", str(chunk)] + (["--wrap-gold"] if wrap_gold else [])
+    out = subprocess.run(command, check=True, capture_output=True, text=True, env=env)
+    return json.loads(out.stdout.strip().splitlines()[-1])
+
+
+def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: dict) -> tuple[list[str], dict]:
+    """Every method of file ``name`` ``rounds`` times, alternating; markdown lines and the medians."""
+    rows = [json.loads(line) for line in open(data, encoding="utf-8")]
+    labels = [row["label"] for row in rows]
+    methods = METHODS[name]
+    runs: dict[str, list[dict]] = {m: [] for m in methods}
+    for r in range(rounds):
+        for method in methods if r % 2 == 0 else methods[::-1]:
+            if method == "cli":
+                runs[method].append(run_cli(data, workdir, chunk))
+            else:
+                runs[method].append(_run_subprocess(method, data, chunk, name == "symbolic" and method == "math_verify", env))
+    median = {m: {k: statistics.median(run[k] for run in runs[m]) for k in ("seconds", "cpu")} for m in methods}
+    anchor = "trl" if name == "mix" else "math_verify"
+    lines = [
+        f"**{name}** file: {len(rows)} rollouts ({len({r['prompt_id'] for r in rows})} prompts), {sum(labels)} labelled correct; "
+        f"medians of {rounds} alternating rounds; ratios against {LABELS[anchor]}.",
+        "",
+        "| method | wall s | rollouts/s | CPU ms / rollout | agreement | not scored (None) | wall speed-up | CPU per rollout vs anchor |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for method in methods:
+        scores = runs[method][-1]["scores"]
+        wall, cpu = median[method]["seconds"], median[method]["cpu"]
+        cpu_cell = "(CLI process only)" if method == "cli" else f"{cpu / median[anchor]['cpu']:.2f}"
+        lines.append(
+            f"| {LABELS[method]} | {wall:.2f} | {len(rows) / wall:,.0f} | {1000 * cpu / len(rows):.2f} | {_agreement(scores, labels):.2%} | "
+            f"{sum(1 for s in scores if s is None)} | {median[anchor]['seconds'] / wall:.2f}x | {cpu_cell} |"
+        )
+    ours = runs["polyreward"][-1]
+    lines += ["", "`math_accuracy` decided by: " + ", ".join(f"{k} {v}" for k, v in sorted(ours["rules"].items(), key=lambda kv: -kv[1]))
+              + f" (worker restarts: {ours['restarts']})."]
+    by_task: dict[str, list[int]] = {}
+    for row, s in zip(rows, ours["scores"]):
+        by_task.setdefault(row["task"], []).append(int(s is not None and (s == 1.0) == bool(row["label"])))
+    lines += ["", "`math_accuracy` agreement by task: " + ", ".join(f"{t} {sum(v) / len(v):.1%} (n={len(v)})" for t, v in sorted(by_task.items()))]
+    misses = [(r, s) for r, s in zip(rows, ours["scores"]) if not (s is not None and (s == 1.0) == bool(r["label"]))]
+    for row, s in misses[:5]:
+        lines.append(f"- miss: task={row['task']} label={row['label']} score={s} answer={row['answer']!r} tail={row['completion'][-70:]!r}")
+    first_lines = [run["first_line"] for run in runs["cli"] if run["first_line"] is not None]
+    median["cli_first_line"] = statistics.median(first_lines) if first_lines else None
+    return lines, median
+
+
+def startup(workdir: Path, data: Path, rounds: int) -> list[str]:
+    """The CLI's time to its first output line and a one-row file's total time."""
+    one = workdir / "one_row.jsonl"
+    one.write_text(open(data, encoding="utf-8").readline(), encoding="utf-8")
+    runs = [run_cli(one, workdir, 256) for _ in range(rounds)]
+    first = statistics.median(r["first_line"] for r in runs if r["first_line"] is not None)
+    total = statistics.median(r["seconds"] for r in runs)
+    return [f"`polyreward score` start-up (one-row symbolic file, median of {rounds}): first output line after {first:.2f} s, total {total:.2f} s."]
+
+
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--prompts", type=int, default=250)
+    parser.add_argument("--prompts", type=int, default=250, help="mix file prompts")
+    parser.add_argument("--symbolic-prompts", type=int, default=300, help="symbolic file prompts")
     parser.add_argument("--group", type=int, default=8)
     parser.add_argument("--chunk", type=int, default=256)
+    parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
-    parser.add_argument("--run", choices=METHODS, help=argparse.SUPPRESS)  # internal: one method, JSON to stdout
-    parser.add_argument("--data", type=Path, default=Path(tempfile.gettempdir()) / "polyreward_math_rollouts.jsonl")
+    parser.add_argument("--only", choices=tuple(METHODS), help="measure one file")
+    parser.add_argument("--run", choices=("polyreward", "trl", "math_verify"), help=argparse.SUPPRESS)  # internal: one method, JSON to stdout
+    parser.add_argument("--wrap-gold", action="store_true", help=argparse.SUPPRESS)
+    parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.run:
-        print(json.dumps(run_method(args.run, args.data, args.chunk)))
+        print(json.dumps(run_method(args.run, args.data, args.chunk, args.wrap_gold)))
         return 0
 
+    workdir = Path(tempfile.mkdtemp(prefix="polyreward_math_bench_"))
     env = {**os.environ, "PYTHONHASHSEED": "0"}  # reasoning-gym's polynomial generator iterates over sets
-    subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(HERE)!r}); import math_scoring as m; "
-                    f"m.build(m.Path({str(args.data)!r}), {args.prompts}, {args.group}, {args.seed})"], check=True, env=env)
-    rows = [json.loads(line) for line in open(args.data, encoding="utf-8")]
-    labels = [row["label"] for row in rows]
-    print(f"{len(rows)} rollouts, {len({r['prompt_id'] for r in rows})} prompts, {sum(labels)} labelled correct")
-
-    results = {}
-    for method in METHODS:
-        out = subprocess.run([sys.executable, __file__, "--run", method, "--data", str(args.data), "--chunk", str(args.chunk)],
-                             check=True, capture_output=True, text=True, env=env)
-        results[method] = json.loads(out.stdout.strip().splitlines()[-1])
-
-    trl_rate = len(rows) / results["trl"]["seconds"]
+    files = {"mix": workdir / "mix.jsonl", "symbolic": workdir / "symbolic.jsonl"}
+    builders = {"mix": f"m.build(m.Path({str(files['mix'])!r}), {args.prompts}, {args.group}, {args.seed})",
+                "symbolic": f"m.build_symbolic(m.Path({str(files['symbolic'])!r}), {args.symbolic_prompts}, {args.group}, {args.seed})"}
+    names = [args.only] if args.only else list(METHODS)
+    for name in names:
+        subprocess.run([sys.executable, "-c", f"import sys; sys.path.insert(0, {str(HERE)!r}); import math_scoring as m; {builders[name]}"],
+                       check=True, env=env)
+    load = os.getloadavg()[0]
     lines = [
-        f"Math scoring benchmark, {datetime.date.today().isoformat()}, {machine()}.",
-        f"{len(rows)} rollouts ({args.prompts} reasoning-gym prompts x {args.group} completions, mixed answer styles), "
-        f"scored in chunks of {args.chunk}; each method in a fresh process.",
+        f"Math scoring benchmark, {datetime.date.today().isoformat()}, {machine()}; load average {load:.1f} at the start "
+        "(the machine is shared by several sessions: absolute figures are noisy, ratios within a round less so).",
+        f"Scored in chunks of {args.chunk} rollouts; each method in a fresh process.",
         "",
-        "| method | seconds | rollouts/s | agreement with labels | not scored (None) | speed vs TRL |",
-        "|---|---:|---:|---:|---:|---:|",
     ]
-    for method in METHODS:
-        scores = results[method]["scores"]
-        agree = sum(1 for s, y in zip(scores, labels) if s is not None and (s == 1.0) == bool(y))
-        skipped = sum(1 for s in scores if s is None)
-        rate = len(rows) / results[method]["seconds"]
-        lines.append(f"| {LABELS[method]} | {results[method]['seconds']:.2f} | {rate:,.0f} | {agree / len(rows):.2%} | {skipped} | {rate / trl_rate:.1f}x |")
-    ours = results["polyreward"]["scores"]
-    by_task: dict[str, list[int]] = {}
-    for row, s in zip(rows, ours):
-        by_task.setdefault(row["task"], []).append(int(s is not None and (s == 1.0) == bool(row["label"])))
-    rules = results["polyreward"]["rules"]
-    lines += ["", "`math_accuracy` decided by: " + ", ".join(f"{k} {v}" for k, v in sorted(rules.items(), key=lambda kv: -kv[1]))
-              + " (math_verify = sent to the worker pool; identical pairs inside a chunk run once)."]
-    lines += ["", "`math_accuracy` agreement by task: " + ", ".join(f"{t} {sum(v) / len(v):.1%} (n={len(v)})" for t, v in sorted(by_task.items()))]
-    misses = [(r, s) for r, s in zip(rows, ours) if not (s is not None and (s == 1.0) == bool(r["label"]))]
-    for row, s in misses[:5]:
-        lines.append(f"- miss: task={row['task']} style={row['style']} label={row['label']} score={s} answer={row['answer']!r} tail={row['completion'][-80:]!r}")
-    table = "\n".join(lines)
-    print(table)
-    RESULTS.mkdir(parents=True, exist_ok=True)
-    (RESULTS / "math_scoring.md").write_text(table + "\n", encoding="utf-8")
+    for name in names:
+        table, _ = measure(name, files[name], args.chunk, args.rounds, workdir, env)
+        lines += table + [""]
+    lines += startup(workdir, files[names[-1]], args.rounds)
+    text = "\n".join(lines)
+    print(text)
+    if not args.only:
+        RESULTS.mkdir(parents=True, exist_ok=True)
+        (RESULTS / "math_scoring.md").write_text(text + "\n", encoding="utf-8")
     return 0
 
 

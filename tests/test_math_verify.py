@@ -445,14 +445,14 @@ def test_timeouts_score_zero_or_nan(on_timeout, expected):
 
 def test_math_accuracy_reward_dedups_and_reports(pool):
     reward = MathAccuracy(name="acc", pool=pool)
-    completions = ["\\boxed{\\frac{\\sqrt{2}}{2}}"] * 6 + ["The answer is 5", "no idea", "The answer is (C)."]
-    answers = ["\\sqrt{2}/2"] * 6 + ["5", "5", "C"]
+    completions = ["\\boxed{\\sqrt{3}+\\sqrt{2}}"] * 6 + ["The answer is 5", "no idea", "The answer is (C)."]
+    answers = ["\\sqrt{2}+\\sqrt{3}"] * 6 + ["5", "5", "C"]  # unlike surds: not a canonical shape, so sympy decides
     calls = []
 
     class Counting:
-        def map(self, fn, items, timeout=None):
+        def map(self, fn, items, timeout=None, **routing):
             calls.append(list(items))
-            return pool.map(fn, items, timeout=timeout)
+            return pool.map(fn, items, timeout=timeout, **routing)
 
     reward.pool = Counting()
     output = reward.evaluate([None] * 9, completions, answer=answers)

@@ -40,6 +40,7 @@ from typing import Any, Literal
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import extract_answer, strip_thinking
 from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.verdict import Verdict
@@ -59,6 +60,7 @@ class Reference:
     numeral: Numeral | None = None
     problem: str = ""
     polynomial: tuple | None = None  # expanded polynomial (parse_polynomial) for the no-sympy path
+    canonical: tuple | None = None  # exact normal form of a symbolic shape (math_canonical) for the no-sympy path
 
 
 @dataclass(frozen=True)
@@ -87,11 +89,14 @@ def prepare_reference(ref: str) -> Reference:
         return Reference("letter", letter)
     numeral = parse_numeral(text)
     if numeral is not None:
-        return Reference("number", text, numeral)
+        return Reference("number", text, numeral, canonical=_canonical(text))
     problem = size_problem(text)
     if problem:
         return Reference("invalid", text[:200], problem=problem)
-    return Reference("latex", text, polynomial=parse_polynomial(text))
+    return Reference("latex", text, polynomial=parse_polynomial(text), canonical=_canonical(text))
+
+
+_canonical = lru_cache(maxsize=65536)(canonical)
 
 
 def _single_letter(text: str) -> str | None:
@@ -151,6 +156,11 @@ def compare_cheap(
         elif polynomial is not None:
             equal = polynomial == reference.polynomial
             return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "polynomial", prediction.source)
+    if fast_paths and reference.canonical is not None:
+        # same symbolic shape on both sides (surds, intervals, sets, tuples, matrices, linear equations): exact
+        equal = canonical_equal(reference.canonical, _canonical(prediction.text))
+        if equal is not None:
+            return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "canonical", prediction.source)
     return None
 
 
