@@ -52,19 +52,23 @@ def observed_values(value: Any) -> list[float] | None:
             return None
         try:
             value = json.loads(text) if text.startswith("[") else float(text)
-        except ValueError:
+        except (ValueError, RecursionError):
             return [math.nan]
     if isinstance(value, (int, float)) and not isinstance(value, bool):
-        return [float(value)]
+        return [_number(value)]
     if isinstance(value, Sequence):
-        out = []
-        for v in value:
-            try:
-                out.append(float(v) if not isinstance(v, bool) and v is not None else math.nan)
-            except (TypeError, ValueError):
-                out.append(math.nan)
-        return out
+        return [_number(v) for v in value]
     return [math.nan]
+
+
+def _number(value: Any) -> float:
+    """``value`` as a float; NaN for None, bools, text and integers beyond the float range (10**400)."""
+    if value is None or isinstance(value, bool):
+        return math.nan
+    try:
+        return float(value)
+    except (TypeError, ValueError, OverflowError):
+        return math.nan
 
 
 def forecast_values(text: str, count: int) -> list[float] | None:

@@ -1,0 +1,151 @@
+"""Fuzz every registered reward with hostile rollouts: no exception escapes, the output has the right shape and
+every finite score lies inside the reward's declared ``score_range``.
+
+The reward types come from the registry, so a newly registered reward is fuzzed too; it is built with no
+parameters unless :data:`PARAMS` says otherwise (a reward that needs a server gets a real one on 127.0.0.1).
+Inputs (hypothesis, fixed seed, bounded examples): random unicode, long whitespace runs, repeated and
+unclosed tags, LaTeX and JSON bombs, ~250 nested parentheses, chat-message lists, non-string completions
+and prompts, numbers such as NaN, inf and 10**400 in data columns, batch sizes that are not powers of two.
+"""
+
+from __future__ import annotations
+
+import http.server
+import json
+import math
+import threading
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from polyreward import registry
+
+
+class _ClassifyHandler(http.server.BaseHTTPRequestHandler):
+    """A tiny vLLM-style ``/classify`` server: probability = share of vowels in each input."""
+
+    def do_POST(self):  # noqa: N802 -- http.server's name
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        texts = body["input"]
+        data = [{"index": i, "probs": [sum(c in "aeiou" for c in t) / max(len(t), 1)]} for i, t in enumerate(texts)]
+        payload = json.dumps({"data": data}).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(payload)))
+        self.end_headers()
+        self.wfile.write(payload)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture(scope="module")
+def classify_url():
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _ClassifyHandler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+# parameters for the types that cannot be built with none (the server URL is filled in at run time)
+PARAMS = {
+    "reward_model": lambda url: {"server": {"base_url": url, "model": "rm", "api": "classify", "timeout": 5, "max_retries": 0}},
+}
+
+RUBRIC = [
+    {"criterion": "Says 911", "points": 5, "rule": {"regex": r"\b911\b"}},
+    {"criterion": "Is rude", "points": -3, "rule": {"contains": "idiot"}},
+    {"criterion": "Short", "points": 2, "rule": {"max_words": 40}},
+]
+# realistic cells per column name, mixed with hostile ones below
+COLUMN_VALUES = {
+    "answer": ["42", "C", "C. Call the attending", "yes", r"\frac{1}{2}", "10!", "<answer>pneumonia; effusion</answer>",
+               '[{"name": "search", "parameters": {"q": "x"}}]', "<tool_call>\n{\"name\": \"f\", \"parameters\": {}}\n</tool_call>",
+               "<think>Small left pleural effusion.</think>", ["paris", "Paris"], ["a", "b"]],
+    "observed": ["[40, 55.5]", [12.0, 80.0], 35, "80", [None, "x"], "[1e400]"],
+    "rubrics": [RUBRIC, json.dumps(RUBRIC), {"rubrics": RUBRIC}, "not json", "[]", json.dumps([{"criterion": "x", "points": 10**400}]),
+                [{"criterion": "x", "points": 1, "rule": {"callable": "os:system"}}], "[" * 3000 + "]" * 3000],
+    "options": [{"A": "aspirin", "B": "rest", "C": "call 911"}, "A. aspirin\nB. rest\nC. call 911", '["aspirin", "rest"]', ["x", "y"]],
+    "prompt_id": [0, 1, "g", 2.5],
+    "completion_ids": [[1, 2, 3], list(range(300)), [], 5, "abc", None],
+}
+
+_PIECES = ["<answer>", "</answer>", "<think>", "</think>", "<tool_call>", "</tool_call>", "<response>", "</response>",
+           "\\boxed{", "}", "{", "\\mathrm{", "(", ")", "$", "**", "```", "criteria_met:", "The answer is ", "Option ",
+           "\n", " ", "\t", "C", "A.", "42", "!", "\\frac{1}{", "e^{i\\pi}", '{"name": "f", "parameters": {}}', "\u200b", "é"]
+_BOMBS = [
+    " " * 5000, "\n" * 5000, "The answer" + " " * 2000 + "x", "<answer>" * 600, "<tool_call>" * 400, "\\boxed{" * 700,
+    "\\mathrm{" * 600, "(" * 250 + "x" + ")" * 250, "criteria_met:" + " " * 3000, '{"a":' * 2000, "[" * 5000,
+    "9" * 5000, "9^" * 500 + "9", r"\boxed{(10^{10})!}", "\ud800", "**" * 2000, "```json" + " " * 3000,
+]
+texts = st.one_of(
+    st.text(max_size=300),
+    st.lists(st.sampled_from(_PIECES), max_size=60).map("".join),
+    st.sampled_from(_BOMBS),
+    st.tuples(st.sampled_from(_BOMBS), st.text(max_size=40)).map("".join),
+)
+messages = st.lists(
+    st.fixed_dictionaries({"role": st.sampled_from(["assistant", "user", "tool", "system"]), "content": st.one_of(texts, st.none())}),
+    max_size=4,
+)
+odd_values = st.one_of(st.none(), st.integers(), st.just(10**400), st.floats(allow_nan=True, allow_infinity=True),
+                       st.binary(max_size=20), st.lists(st.text(max_size=10), max_size=3),
+                       st.dictionaries(st.text(max_size=5), st.integers(), max_size=3), st.booleans())
+completions = st.one_of(texts, texts, messages, odd_values)
+prompts = st.one_of(texts, messages, odd_values)
+
+
+def _column(name: str):
+    realistic = st.sampled_from(COLUMN_VALUES[name]) if name in COLUMN_VALUES else st.nothing()
+    return st.one_of(realistic, realistic, texts, odd_values)
+
+
+def _build(type_name: str, url: str):
+    params = PARAMS[type_name](url) if type_name in PARAMS else {}
+    return registry.reward_class(type_name)(**params)
+
+
+def _check(reward, out, n):
+    assert len(out.scores) == n and len(out.reasons) == n
+    low, high = reward.score_range
+    for score, reason in zip(out.scores, out.reasons):
+        assert isinstance(reason, str)
+        if score is None:
+            continue
+        assert isinstance(score, (int, float)) and not isinstance(score, bool), f"score {score!r} is not a number"
+        if math.isnan(score):
+            assert reason, "a failed rollout needs a reason"
+        else:
+            assert low - 1e-9 <= score <= high + 1e-9, f"score {score} outside the declared range {reward.score_range}: {reason[:200]}"
+    for key, values in out.details.items():
+        assert len(values) == n, f"details[{key!r}] has {len(values)} values for {n} rollouts"
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("type_name", registry.reward_types())
+def test_no_exception_escapes_and_scores_stay_in_range(type_name, classify_url):
+    reward = _build(type_name, classify_url)
+    declared = tuple(reward.columns) + tuple(c for c in ("completion_ids",) if type_name == "overlong_penalty")
+
+    @settings(max_examples=20, derandomize=True, deadline=None, database=None,
+              suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
+    @given(data=st.data(), n=st.integers(min_value=1, max_value=7))
+    def run(data, n):
+        batch_prompts = data.draw(st.lists(prompts, min_size=n, max_size=n))
+        batch_completions = data.draw(st.lists(completions, min_size=n, max_size=n))
+        columns = {name: data.draw(st.lists(_column(name), min_size=n, max_size=n)) for name in declared}
+        out = reward.evaluate(batch_prompts, batch_completions, **columns)
+        _check(reward, out, n)
+        assert len(reward(prompts=batch_prompts, completions=batch_completions, **columns)) == n  # the TRL call
+
+    run()
+
+
+def test_every_registered_reward_is_fuzzed():
+    """A new reward type that needs parameters must get an entry in PARAMS (it cannot be built with none)."""
+    for type_name in registry.reward_types():
+        if type_name not in PARAMS:
+            registry.reward_class(type_name)()
