@@ -4,7 +4,7 @@ One YAML file drives ``polyreward score``, TRL and verl. The adapters accept tha
 loaded :class:`~polyreward.config.Config`), a :class:`~polyreward.rewardset.RewardSet`, a list of
 :class:`~polyreward.reward.Reward` objects or a single one, and a combiner given as a registry name, a
 ``{type: ..., **params}`` mapping, a :class:`~polyreward.combiner.Combiner` or the config's own.
-Nothing here imports TRL or verl.
+Scoring itself is :func:`polyreward.pipeline.score_batch`, as everywhere. Nothing here imports TRL or verl.
 """
 
 from __future__ import annotations
@@ -12,19 +12,29 @@ from __future__ import annotations
 import math
 import os
 import threading
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from polyreward.combiner import Combiner
-from polyreward.config import Config, load_config, parse_config
-from polyreward.reward import Reward
+from polyreward.config import Config, build_combiner, load_config, parse_config
+from polyreward.reward import Reward, RewardOutput
 from polyreward.rewardset import RewardSet
-from polyreward.schema import ColumnMap
+from polyreward.schema import ColumnMap, as_column
 
 ConfigLike = Config | str | os.PathLike | Mapping[str, Any]
 RewardsLike = ConfigLike | RewardSet | Reward | Iterable[Reward]
 CombinerLike = str | Mapping[str, Any] | Combiner | Config
+
+
+@dataclass(frozen=True)
+class Scoring:
+    """The rewards to score with, the column map naming the structural columns and the failure policy."""
+
+    rewards: RewardSet
+    columns: ColumnMap
+    on_reward_error: str
 
 
 def as_config(source: ConfigLike) -> Config:
@@ -38,52 +48,44 @@ def as_config(source: ConfigLike) -> Config:
     raise TypeError(f"expected a polyreward Config, a YAML path or a mapping, got {type(source).__name__}")
 
 
-def as_reward_set(source: RewardsLike) -> tuple[RewardSet, ColumnMap]:
-    """The rewards to score with and the column map that names the structural columns."""
+def as_scoring(source: RewardsLike) -> Scoring:
+    """What to score with: a config's rewards, columns and ``on_reward_error``, or given rewards with the defaults."""
     if isinstance(source, RewardSet):
-        return source, ColumnMap()
+        return Scoring(source, ColumnMap(), "nan")
     if isinstance(source, Reward):
-        return RewardSet([source]), ColumnMap()
+        return Scoring(RewardSet([source]), ColumnMap(), "nan")
     if isinstance(source, (Config, str, os.PathLike, Mapping)):
         config = as_config(source)
-        return config.build_rewards(), config.column_map
+        return Scoring(config.build_rewards(), config.column_map, config.on_reward_error)
     rewards = list(source)
     if not all(isinstance(r, Reward) for r in rewards):
         bad = next(type(r).__name__ for r in rewards if not isinstance(r, Reward))
         raise TypeError(f"expected polyreward Reward objects, got a {bad}")
-    return RewardSet(rewards), ColumnMap()
+    return Scoring(RewardSet(rewards), ColumnMap(), "nan")
 
 
 def as_combiner(spec: CombinerLike) -> Combiner:
-    """A Combiner from a registry name, a ``{type: name, **params}`` mapping, an object or a config."""
-    if isinstance(spec, Combiner):
-        return spec
+    """A Combiner from a registry name, a ``{type: name, **params}`` mapping, an object, a config or a YAML path."""
     if isinstance(spec, Config):
         combiner = spec.build_combiner()
         if combiner is None:
             raise ValueError("the config names no combiner; add `combiner: <type>` or pass one explicitly")
         return combiner
-    if isinstance(spec, str):
-        if spec.endswith((".yaml", ".yml")) or os.path.sep in spec:
-            return as_combiner(load_config(spec))
-        return _named(spec, {})
-    if isinstance(spec, Mapping):
-        params = dict(spec)
-        if "type" not in params:
-            raise ValueError(f"a combiner mapping needs a 'type' key, got keys {sorted(params)}")
-        return _named(str(params.pop("type")), params)
-    raise TypeError(f"expected a combiner name, mapping, Combiner or Config, got {type(spec).__name__}")
+    if isinstance(spec, str) and (spec.endswith((".yaml", ".yml")) or os.path.sep in spec):
+        return as_combiner(load_config(spec))
+    return build_combiner(spec)
 
 
-def _named(name: str, params: Mapping[str, Any]) -> Combiner:
-    from polyreward import registry
-    from polyreward.config import ConfigError
-
-    cls = registry.combiner_class(name)
-    try:
-        return cls(**params)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"combiner ({name}): {exc}") from exc
+def column_values(kwargs: Mapping[str, Any]) -> dict[str, Any]:
+    """The keyword arguments that are columns (sequences, arrays, tensors); scalars and callables are left out."""
+    out = {}
+    for key, value in kwargs.items():
+        try:
+            as_column(value, key)
+        except TypeError:
+            continue
+        out[key] = value
+    return out
 
 
 class IsolatedBatch:
@@ -99,6 +101,34 @@ class IsolatedBatch:
 def evaluate_isolated(batch: IsolatedBatch):
     """Engine worker entry point: run one reward on one batch (see :class:`IsolatedBatch`)."""
     return batch.reward.evaluate(batch.prompts, batch.completions, **batch.columns)
+
+
+class IsolatedReward(Reward):
+    """Another reward run in an engine worker process that is killed past ``timeout`` seconds (a hang cannot stall
+    training). A timeout or a dead worker fails every rollout of the batch with the reason, which
+    :func:`~polyreward.pipeline.score_batch` treats like any other failure."""
+
+    def __init__(self, reward: Reward, timeout: float) -> None:
+        super().__init__(reward.name, reward.weight)
+        self.reward, self.timeout = reward, timeout
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return self.reward.columns
+
+    @property
+    def group_columns(self) -> tuple[str, ...]:
+        return self.reward.group_columns
+
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        from polyreward.engine import shared_pool
+
+        job = (IsolatedBatch(self.reward, list(prompts), list(completions), dict(columns)),)
+        outcome = shared_pool().map(evaluate_isolated, [job], timeout=self.timeout)[0]
+        if outcome.ok:
+            return outcome.value
+        message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
+        return RewardOutput([math.nan] * len(completions), [message] * len(completions))
 
 
 def finite_or_none(value: Any) -> float | None:

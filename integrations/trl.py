@@ -14,10 +14,13 @@ Two pieces (docs/reference/integrations.md#trl):
   ``_generate_and_score_completions``). The combiner sees the reward matrix gathered over every
   process, then each process keeps its own slice, exactly like TRL's built-in aggregation.
 
-Failure semantics: a reward that raises, or whose isolated run passes ``timeout``, scores the
-affected rollouts ``None`` (``on_error="none"``, the default: they leave that reward's statistics) or
-``0.0`` (``on_error="zero"``); the reason goes to the completions table (``log_extra``) and the
-failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``). The step goes on.
+Failure semantics: each call scores its batch through :func:`polyreward.pipeline.score_batch`, so a
+reward that raises (any exception), returns a non-finite score or whose isolated run passes ``timeout``
+has failed on those rollouts exactly as in ``polyreward score``. Under ``on_reward_error="nan"`` (the
+default, or the config's ``on_reward_error``) they score ``None`` (``on_error="none"``: they leave that
+reward's statistics) or ``0.0`` (``on_error="zero"``), the reason goes to the completions table
+(``log_extra``) and the failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``); the step goes
+on. Under ``"raise"`` the step stops with a :class:`~polyreward.pipeline.RewardError`.
 """
 
 from __future__ import annotations
@@ -35,19 +38,20 @@ import numpy as np
 import torch
 from trl import GRPOTrainer
 
-from polyreward.engine import shared_pool
-from polyreward.reward import Reward, RewardOutput
-from polyreward.schema import prompt_text
 from polyreward.integrations._common import (
     CombinerLike,
-    IsolatedBatch,
+    IsolatedReward,
     RewardsLike,
     as_combiner,
     as_config,
-    as_reward_set,
-    evaluate_isolated,
+    as_scoring,
+    column_values,
     finite_or_none,
 )
+from polyreward.pipeline import MissingColumnError, OnRewardError, check_policy, combine_scores, score_batch
+from polyreward.reward import Reward
+from polyreward.rewardset import RewardSet
+from polyreward.schema import Batch, prompt_text
 
 logger = logging.getLogger(__name__)
 
@@ -72,13 +76,15 @@ class TRLRewardFunction:
         reward: the reward to call.
         on_error: what a failed rollout scores (NaN from the reward, an exception, a timeout):
             ``"none"`` (not applicable; excluded from that reward's group statistics) or ``"zero"``.
+        on_reward_error: the failure policy of :mod:`polyreward.pipeline` (``"nan"``: go on; ``"raise"``: stop).
         timeout: seconds one batch may take. When set, the reward runs in a polyreward engine worker
             process that is killed past the deadline (a hang cannot stall training). Rewards that
             already use the engine for their risky parts (a ``pool`` attribute) run inline, since
             worker processes cannot start workers of their own.
     """
 
-    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None, group_column: str = "prompt_id") -> None:
+    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None, group_column: str = "prompt_id",
+                 on_reward_error: OnRewardError = "nan") -> None:
         if not isinstance(reward, Reward):
             raise TypeError(f"expected a polyreward Reward, got {type(reward).__name__}")
         if on_error not in ("none", "zero"):
@@ -89,6 +95,10 @@ class TRLRewardFunction:
         self.on_error = on_error
         self.timeout = timeout
         self.group_column = group_column
+        self.on_reward_error = check_policy(on_reward_error)
+        # a reward that already uses the engine for its risky parts runs inline: workers cannot start workers
+        runner = IsolatedReward(reward, timeout) if timeout is not None and getattr(reward, "pool", None) is None else reward
+        self._rewards = RewardSet([runner])
         self.__name__ = reward.name  # TRL's get_callable_name reads this attribute
 
     @property
@@ -108,65 +118,37 @@ class TRLRewardFunction:
         if completions is None:
             raise TypeError(f"reward {self.name!r} needs completions=")
         n = len(completions)
-        prompts = list(prompts) if prompts is not None else [None] * n
         log_extra, log_metric = kwargs.get("log_extra"), kwargs.get("log_metric")
-        columns = {k: v for k, v in kwargs.items() if k not in _TRL_CONTEXT}
+        columns = column_values({k: v for k, v in kwargs.items() if k not in _TRL_CONTEXT})
         if completion_ids is not None:
-            columns.setdefault("completion_ids", list(completion_ids))
+            columns.setdefault("completion_ids", completion_ids)
+        prompts = list(prompts) if prompts is not None else [None] * n
         if self.group_column in self.reward.columns and self.group_column not in columns:
             # TRL repeats each prompt row G times: the prompt text names the group
             columns[self.group_column] = [prompt_text(p) for p in prompts]
-        missing = [c for c in self.reward.columns if c not in columns]
-        if missing:  # a configuration mistake, not a property of one rollout: fail loudly at step 1
-            raise KeyError(
-                f"reward {self.name!r} reads column(s) {missing} that TRL did not pass; dataset columns seen: "
-                f"{sorted(columns)} (keep GRPOConfig.remove_unused_columns=False)"
-            )
-        output = self._evaluate(prompts, list(completions), columns, n)
-        values, reasons, failed = self._to_trl(output, n)
+        try:
+            scored = score_batch(Batch(prompts, completions, columns), self._rewards, on_reward_error=self.on_reward_error)
+        except MissingColumnError as exc:  # a configuration mistake, not a property of one rollout: fail loudly at step 1
+            raise MissingColumnError(exc.reward, exc.column, exc.available,
+                                     hint="TRL passes the dataset's columns; keep GRPOConfig.remove_unused_columns=False") from None
+        failed = scored.failures[self.name]
+        if failed:
+            logger.warning("polyreward reward %r failed on %d of %d rollouts: %s", self.name, failed, n, scored.first_failure[self.name])
+        values = self._to_trl(scored.column(self.name), scored.failed[:, 0])
         if log_extra is not None:
-            log_extra(f"{self.name}/reason", reasons)
+            log_extra(f"{self.name}/reason", scored.reasons[self.name])
         if log_metric is not None:
             log_metric(f"rewards/{self.name}/failed_frac", failed / n if n else 0.0)
-            for sub, sub_values in sorted(output.details.items()):
+            for sub, sub_values in sorted(scored.details.get(self.name, {}).items()):
                 finite = [v for v in map(finite_or_none, sub_values) if v is not None]
                 if finite:
                     log_metric(f"rewards/{self.name}/{sub}", float(np.mean(finite)))
         return values
 
-    def _evaluate(self, prompts: list, completions: list, columns: dict, n: int) -> RewardOutput:
-        try:
-            if self.timeout is not None and getattr(self.reward, "pool", None) is None:
-                job = (IsolatedBatch(self.reward, prompts, completions, columns),)
-                outcome = shared_pool().map(evaluate_isolated, [job], timeout=self.timeout)[0]
-                if not outcome.ok:
-                    message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
-                    return self._failed(message, n)
-                output = outcome.value
-            else:
-                output = self.reward.evaluate(prompts, completions, **columns)
-            if len(output.scores) != n:
-                return self._failed(f"error: reward returned {len(output.scores)} scores for {n} completions", n)
-            return output
-        except Exception as exc:  # one broken reward must not stop the training step
-            return self._failed(f"error: {type(exc).__name__}: {exc}"[:500], n)
-
-    def _failed(self, message: str, n: int) -> RewardOutput:
-        logger.warning("polyreward reward %r failed on a batch of %d: %s", self.name, n, message)
-        return RewardOutput([math.nan] * n, [message] * n)
-
-    def _to_trl(self, output: RewardOutput, n: int) -> tuple[list[float | None], list[str], int]:
-        values: list[float | None] = []
-        reasons = [str(r) for r in output.reasons]
-        failed = 0
-        for i, raw in enumerate(output.scores):
-            value = finite_or_none(raw)
-            if value is None and raw is not None:  # NaN/inf/garbage = the reward failed on this rollout
-                failed += 1
-                reasons[i] = reasons[i] or "error: non-finite score"
-                value = 0.0 if self.on_error == "zero" else None
-            values.append(value)
-        return values, reasons, failed
+    def _to_trl(self, scores: np.ndarray, failed: np.ndarray) -> list[float | None]:
+        """None where the reward does not apply; a failed rollout scores None or 0.0 (``on_error``)."""
+        fill = 0.0 if self.on_error == "zero" else None
+        return [fill if bad else (None if math.isnan(v) else v) for v, bad in zip(scores.tolist(), failed.tolist())]
 
 
 class AsyncTRLRewardFunction(TRLRewardFunction):
@@ -190,33 +172,39 @@ class AsyncTRLRewardFunction(TRLRewardFunction):
 
 
 def reward_funcs(
-    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None
+    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None,
+    on_reward_error: OnRewardError | None = None,
 ) -> list[TRLRewardFunction]:
     """One TRL reward function per configured reward (a YAML path, Config, RewardSet or Rewards).
 
     Pass the result as ``GRPOTrainer(reward_funcs=...)`` and :func:`reward_weights` of the same source
-    as ``GRPOConfig(reward_weights=...)``. See :class:`TRLRewardFunction` for ``on_error``/``timeout``.
+    as ``GRPOConfig(reward_weights=...)``. See :class:`TRLRewardFunction` for ``on_error``/``timeout``;
+    ``on_reward_error`` defaults to the config's (``"nan"`` for reward objects).
     """
-    rewards, column_map = as_reward_set(config_or_rewards)
-    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=column_map.group) for r in rewards]
+    scoring = as_scoring(config_or_rewards)
+    policy = on_reward_error or scoring.on_reward_error
+    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=scoring.columns.group, on_reward_error=policy)
+            for r in scoring.rewards]
 
 
 def async_reward_funcs(
-    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None
+    config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None,
+    on_reward_error: OnRewardError | None = None,
 ) -> list[AsyncTRLRewardFunction]:
     """:func:`reward_funcs` as async reward functions, which TRL scores concurrently (slow judges overlap).
 
     Async rewards run off the main thread; polyreward's own timeouts use killable worker processes,
     not SIGALRM, so they still hold there.
     """
-    rewards, column_map = as_reward_set(config_or_rewards)
-    return [AsyncTRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=column_map.group) for r in rewards]
+    scoring = as_scoring(config_or_rewards)
+    policy = on_reward_error or scoring.on_reward_error
+    return [AsyncTRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=scoring.columns.group, on_reward_error=policy)
+            for r in scoring.rewards]
 
 
 def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
     """The configured weights, in the order of :func:`reward_funcs` (for ``GRPOConfig.reward_weights``)."""
-    rewards, _ = as_reward_set(config_or_rewards)
-    return [float(w) for w in rewards.weights]
+    return [float(w) for w in as_scoring(config_or_rewards).rewards.weights]
 
 
 def combined_advantages(
@@ -231,12 +219,10 @@ def combined_advantages(
     if n % num_generations:
         raise ValueError(f"{n} rewards do not split into groups of {num_generations}")
     groups = np.arange(n) // num_generations
-    w = None if weights is None else weights.to(device=rewards.device, dtype=rewards.dtype)
-    advantages = combiner.combine(rewards, groups, w)
-    advantages = torch.as_tensor(advantages, device=rewards.device, dtype=rewards.dtype)
-    if advantages.shape != (n,):
-        raise ValueError(f"combiner {type(combiner).__name__} returned shape {tuple(advantages.shape)}, expected ({n},)")
-    return torch.nan_to_num(advantages, nan=0.0)
+    # the weights in the rewards' precision, as TRL multiplies them; then the one combiner call of polyreward.pipeline
+    w = None if weights is None else weights.detach().to(dtype=rewards.dtype).cpu().double().numpy()
+    advantages = combine_scores(combiner, rewards.detach().cpu().double().numpy(), groups, w)
+    return torch.as_tensor(advantages, device=rewards.device, dtype=rewards.dtype)
 
 
 def _diagnostics(

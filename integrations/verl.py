@@ -26,7 +26,6 @@ reward (one objective).
 from __future__ import annotations
 
 import asyncio
-import inspect
 import logging
 import math
 import os
@@ -37,7 +36,9 @@ from typing import Any
 import numpy as np
 
 from polyreward.integrations._common import CachedConfigs, as_combiner, as_config
-from polyreward.reward import RewardOutput
+from polyreward.pipeline import MissingColumnError, combine_scores, score_batch
+from polyreward.rewardset import RewardSet, weighted_total
+from polyreward.schema import Batch, plain_value
 
 logger = logging.getLogger("polyreward.integrations.verl")
 
@@ -60,23 +61,6 @@ def _config_path(config_path: str | os.PathLike | None) -> str:
     return str(path)
 
 
-def _plain(value: Any) -> Any:
-    """numpy arrays/scalars (what verl's parquet-backed ``non_tensor_batch`` holds) as Python lists/scalars.
-
-    A list ground truth then reads the same from a verl batch as from a Python list (``[42, 43]``,
-    not numpy's ``[42 43]``), and rewards never see numpy types they do not expect.
-    """
-    if isinstance(value, np.ndarray):
-        return value.tolist()
-    if isinstance(value, np.generic):
-        return value.item()
-    if isinstance(value, Mapping):
-        return {key: _plain(item) for key, item in value.items()}
-    if isinstance(value, (list, tuple)):
-        return [_plain(item) for item in value]
-    return value
-
-
 def _check_keys(rewards: Any) -> None:
     """Refuse reward names whose result keys collide (a reward called ``score``, or ``a/applicable`` next to ``a``)."""
     keys = ["score"] + [r.name + suffix for r in rewards for suffix in ("", APPLICABLE_SUFFIX, FAILED_SUFFIX)]
@@ -86,16 +70,6 @@ def _check_keys(rewards: Any) -> None:
             f"polyreward compute_score: reward names give duplicate result keys {clashes}; 'score' is the weighted "
             "total and '<name>/applicable', '<name>/failed' are each reward's flags, so rename the reward(s)"
         )
-
-
-def _evaluate(reward: Any, prompt: Any, completion: str, columns: dict[str, list[Any]]) -> RewardOutput:
-    try:
-        output = reward.evaluate([prompt], [completion], **columns)
-        if len(output.scores) != 1:
-            raise ValueError(f"returned {len(output.scores)} scores for 1 sample")
-        return output
-    except Exception as exc:  # a missing column or a crash fails this reward on this sample only
-        return RewardOutput([math.nan], [f"error: {type(exc).__name__}: {exc}"[:500]])
 
 
 def compute_score(
@@ -118,41 +92,53 @@ def compute_score(
         not_applicable_value: the finite value reported for a reward that does not apply or failed.
 
     The rewards also see every ``extra_info`` key as a column, ``data_source``, and the prompt when
-    ``extra_info`` holds the config's prompt column. Returns the fixed key set described in the module
-    docstring.
+    ``extra_info`` holds the config's prompt column. The sample is scored by
+    :func:`polyreward.pipeline.score_batch` (the config's ``on_reward_error``); a reward whose column this
+    sample lacks (verl rows may carry different ground-truth keys) has failed on it. Returns the fixed key
+    set described in the module docstring.
     """
     fill = float(not_applicable_value)
     if not math.isfinite(fill):  # verl needs finite extras for every sample (docs/reference/integrations.md#verl-extra-info)
         raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
     config, rewards = _configs.get(_config_path(config_path))
     _check_keys(rewards)
-    info = _plain(dict(extra_info or {}))
-    ground_truth = _plain(ground_truth)
+    info = plain_value(dict(extra_info or {}))
+    ground_truth = plain_value(ground_truth)
     columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
     if isinstance(ground_truth, Mapping):
         columns.update({key: [value] for key, value in ground_truth.items()})
     else:
         columns[ground_truth_column] = [ground_truth]
     columns.setdefault("data_source", [data_source])
-    prompt = info.get(config.column_map.prompt)
+    batch = Batch([info.get(config.column_map.prompt)], [solution_str], columns)
+    lacking = {}
+    for reward in rewards:
+        try:
+            RewardSet([reward]).check_columns(columns)
+        except MissingColumnError as exc:
+            if config.on_reward_error == "raise":
+                raise
+            lacking[reward.name] = f"error: {exc}"
+    present = RewardSet([r for r in rewards if r.name not in lacking]) if len(lacking) < len(rewards) else None
+    scored = score_batch(batch, present, on_reward_error=config.on_reward_error) if present is not None else None
 
     result: dict[str, float] = {"score": 0.0}
-    total, any_applicable = 0.0, False
-    for reward in rewards:
-        output = _evaluate(reward, prompt, solution_str, columns)
-        raw = output.scores[0]
-        value = None if raw is None else float(raw) if isinstance(raw, (int, float, np.floating, np.integer)) else math.nan
-        failed = value is not None and not math.isfinite(value)
-        applicable = value is not None and not failed
+    values = np.full(len(rewards), np.nan)
+    for k, reward in enumerate(rewards):
+        if reward.name in lacking:
+            failed, reason, value = True, lacking[reward.name], math.nan
+        else:
+            column = scored.names.index(reward.name)
+            failed, reason, value = bool(scored.failed[0, column]), scored.reasons[reward.name][0], float(scored.scores[0, column])
         if failed:
-            logger.warning("reward %r failed on a %s sample: %s", reward.name, data_source, output.reasons[0] or "non-finite score")
+            logger.warning("reward %r failed on a %s sample: %s", reward.name, data_source, reason)
+        applicable = not failed and not math.isnan(value)
+        values[k] = value if applicable else math.nan
         result[reward.name] = value if applicable else fill
         result[reward.name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
         result[reward.name + FAILED_SUFFIX] = 1.0 if failed else 0.0
-        if applicable:
-            total += reward.weight * value
-            any_applicable = True
-    result["score"] = total if any_applicable else fill
+    total = float(weighted_total(values[None, :], rewards.weights)[0])
+    result["score"] = total if math.isfinite(total) else fill
     return result
 
 
@@ -261,15 +247,9 @@ def compute_polyreward_advantage(
     bs = scores.shape[0]
     groups = np.asarray(index) if index is not None else np.arange(bs)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
-    if "lengths" in inspect.signature(combiner.combine).parameters:  # e.g. GDPO variant=verl: token-weighted whitening
-        lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
-        advantages = combiner.combine(scores, groups, w, lengths=lengths)
-    else:
-        advantages = combiner.combine(scores, groups, w)
-    advantages = np.asarray(advantages, dtype=np.float64)
-    if advantages.shape != (bs,):
-        raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({bs},)")
-    advantages = np.nan_to_num(advantages, nan=0.0)
+    # token counts reach a combiner that takes them (GDPO variant=verl: token-weighted whitening)
+    lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
+    advantages = combine_scores(combiner, scores, groups, w, lengths=lengths, columns=non_tensor_batch)
     per_sample = torch.as_tensor(advantages, dtype=token_level_rewards.dtype, device=token_level_rewards.device)
     per_token = per_sample.unsqueeze(-1) * response_mask
     return per_token, per_token

@@ -104,10 +104,11 @@ class PartStore:
         return meta.get("key") == key and self.part(index).exists()
 
     def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
-              failures: Mapping[str, int], first_failure: Mapping[str, str]) -> None:
-        """Store one scored chunk: the rows first, then the meta that makes the part count as done."""
+              failures: Mapping[str, int], first_failure: Mapping[str, str], row_values: Mapping[str, list[Any]] | None = None) -> None:
+        """Store one scored chunk: the rows first, then the meta that makes the part count as done. ``row_values``
+        are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
         meta = {"key": key, "rows": len(rows), "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
-                "failures": dict(failures), "first_failure": dict(first_failure)}
+                "failures": dict(failures), "first_failure": dict(first_failure), "row_values": dict(row_values or {})}
         try:
             write_atomic(self.part(index), encode_rows(rows, "jsonl"))
             write_atomic(self.meta(index), json.dumps(meta).encode())
@@ -118,12 +119,15 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, list[str] | None, dict[str, int], dict[str, str]]:
-        """(scores (N, K), group keys or None, failures, first failures) of parts 0 .. count-1."""
+    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, list[str] | None, dict[str, int], dict[str, str], dict[str, list]]:
+        """(scores (N, K), group keys or None, failures, first failures, per-row combiner columns) of parts 0 .. count-1."""
         blocks: list[np.ndarray] = []
         groups: list[str] | None = []
         failures, first = dict.fromkeys(names, 0), {}
+        row_values: dict[str, list[Any]] = {}
         for meta in self._metas(count):
+            for column, values in meta.get("row_values", {}).items():
+                row_values.setdefault(column, []).extend(values)
             blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
             if meta["groups"] is None:
                 groups = None
@@ -134,7 +138,7 @@ class PartStore:
             for name, reason in meta["first_failure"].items():
                 first.setdefault(name, reason)
         scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
-        return scores, groups, failures, first
+        return scores, groups, failures, first, row_values
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -148,10 +152,10 @@ class PartStore:
         and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
         from polyreward.pipeline import combine_scores
 
-        scores, groups, failures, first = self.read_back(count, names)
+        scores, groups, failures, first, row_values = self.read_back(count, names)
         advantages = None
         if combiner is not None:
-            advantages = combine_scores(combiner, scores, groups, weights)
+            advantages = combine_scores(combiner, scores, groups, weights, columns=row_values)
         tmp = self.folder / "assembly.tmp"
         try:
             kind = file_format(self.output)

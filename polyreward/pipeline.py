@@ -43,9 +43,10 @@ ON_REWARD_ERROR: tuple[str, ...] = ("nan", "raise")
 class MissingColumnError(KeyError):
     """A reward reads a column the batch does not have (names the reward, the column and what is there)."""
 
-    def __init__(self, reward: str, column: str, available: Sequence[str] = ()) -> None:
+    def __init__(self, reward: str, column: str, available: Sequence[str] = (), hint: str = "", kind: str = "reward") -> None:
         self.reward, self.column, self.available = reward, column, list(available)
-        super().__init__(f"reward {reward!r} reads column {column!r}, which the data does not have; columns: {self.available}")
+        super().__init__(f"{kind} {reward!r} reads column {column!r}, which the data does not have; columns: {self.available}"
+                         + (f" ({hint})" if hint else ""))
 
     def __str__(self) -> str:  # KeyError would quote the message
         return str(self.args[0])
@@ -63,13 +64,14 @@ class RewardError(RuntimeError):
 class ScoredBatch(ScoreMatrix):
     """A scored batch: the :class:`~polyreward.rewardset.ScoreMatrix` plus failures and (with a combiner) advantages.
 
-    ``failures[name]`` counts the rollouts reward ``name`` failed on and ``first_failure[name]`` is the first of
-    their reasons; ``advantages`` is (N,) float64 with 0 for rows where no reward applied (as TRL);
+    ``failures[name]`` counts the rollouts reward ``name`` failed on (``failed[i, k]`` marks them) and
+    ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,) float64 with 0 for rows where no reward applied (as TRL);
     ``diagnostics`` is :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for.
     """
 
     failures: dict[str, int] = field(default_factory=dict)
     first_failure: dict[str, str] = field(default_factory=dict)
+    failed: np.ndarray | None = None  # (N, K) bool: reward k failed on rollout i
     advantages: np.ndarray | None = None
     diagnostics: dict[str, float] | None = None
 
@@ -138,6 +140,7 @@ def score_batch(
         raise ValueError("a combiner needs the batch's group ids (Batch(groups=...), the columns.group column of a file)")
     n = len(batch)
     matrix = np.full((n, len(reward_set)), np.nan, dtype=np.float64)
+    failed_mask = np.zeros((n, len(reward_set)), dtype=bool)
     reasons: dict[str, list[str]] = {}
     details: dict[str, dict[str, list[Any]]] = {}
     failures: dict[str, int] = {}
@@ -151,6 +154,7 @@ def score_batch(
             matrix[i, k] = value
             if failure is not None or (raw is not None and math.isnan(value)):
                 failed += 1
+                failed_mask[i, k] = True
                 why[i] = why[i] or failure or "error: failed"
                 first_failure.setdefault(reward.name, why[i])
         if failed and policy == "raise":
@@ -159,7 +163,7 @@ def score_batch(
         reasons[reward.name] = why
         if output.details:
             details[reward.name] = output.details
-    scored = ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure)
+    scored = ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure, failed_mask)
     if combiner is not None:
         scored.advantages = combine_scores(combiner, matrix, batch.groups, scored.weights, lengths=lengths, columns=batch.columns)
         if diagnostics:
@@ -200,18 +204,17 @@ def combine_scores(
     """Advantages (N,) float64 from a combiner; NaN (a row where no reward applied) becomes 0, as in TRL and verl.
 
     A combiner whose ``combine`` takes ``lengths`` gets the token counts when given; one that declares
-    ``row_columns`` (per-row metadata it reads, e.g. a domain label) gets each as a keyword argument from
-    ``columns``.
+    ``row_columns`` (per-row metadata it reads, e.g. DRPO's domain label) gets each as a keyword argument read
+    from ``columns`` through :func:`polyreward.combiner.row_arrays`.
     """
     matrix = np.asarray(scores, dtype=np.float64)
-    parameters = inspect.signature(combiner.combine).parameters
     extra: dict[str, Any] = {}
-    if lengths is not None and "lengths" in parameters:
+    if lengths is not None and "lengths" in inspect.signature(combiner.combine).parameters:
         extra["lengths"] = np.asarray(lengths, dtype=np.float64)
-    for column in getattr(combiner, "row_columns", ()):
-        if columns is None or column not in columns:
-            raise MissingColumnError(f"combiner {type(combiner).__name__}", column, sorted(columns or ()))
-        extra[column] = np.asarray(columns[column], dtype=object)
+    if getattr(combiner, "row_columns", ()):
+        from polyreward.combiner import row_arrays
+
+        extra.update(row_arrays(combiner, columns or {}))
     advantages = np.asarray(combiner.combine(matrix, group_ids(groups), weights, **extra), dtype=np.float64)
     if advantages.shape != (len(matrix),):
         raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({len(matrix)},)")

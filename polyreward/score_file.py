@@ -103,10 +103,11 @@ def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_
         yield carry
 
 
-def settings_fingerprint(config: Config, on_reward_error: str) -> str:
+def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = ()) -> str:
     """Everything besides the input rows that decides a part's content: the scoring sections of the config, the
-    failure policy and the contents of the files rewards read (``*_file``). The combiner is not in it: advantages
-    are computed when the parts are joined, so fixing only the combiner re-scores nothing."""
+    failure policy, the contents of the files rewards read (``*_file``) and the per-row columns kept for the
+    combiner. The combiner itself is not in it: advantages are computed when the parts are joined, so fixing
+    only the combiner re-scores nothing."""
     sections = config.model_dump(include={"columns", "engine", "rewards"}, mode="json")
     files = {}
     for entry in config.rewards:
@@ -114,7 +115,8 @@ def settings_fingerprint(config: Config, on_reward_error: str) -> str:
             path = Path(config.resolve_file(value)) if key.endswith("_file") and isinstance(value, str) else None
             if path is not None and path.is_file():
                 files[f"{entry.name}.{key}"] = hashlib.sha256(path.read_bytes()).hexdigest()
-    return json.dumps({"version": PARTS_VERSION, "config": sections, "on_reward_error": on_reward_error, "files": files}, sort_keys=True)
+    return json.dumps({"version": PARTS_VERSION, "config": sections, "on_reward_error": on_reward_error, "files": files,
+                       "kept_columns": list(kept_columns)}, sort_keys=True)
 
 
 def _warn(message: str) -> None:
@@ -140,6 +142,12 @@ def _group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
     return group_columns[0], on_split
 
 
+def combiner_columns(combiner: Any) -> tuple[str, ...]:
+    """The data columns a combiner reads per row besides scores and groups (DRPO's domain); () for most."""
+    sources = getattr(combiner, "row_source_columns", None)
+    return tuple(sources()) if callable(sources) else ()
+
+
 def _check_first_chunk(records: list[dict[str, Any]], rewardset, config: Config, combiner: Any, by: str | None, path: Path) -> None:
     keys: dict[str, None] = {}
     for record in records:
@@ -148,8 +156,10 @@ def _check_first_chunk(records: list[dict[str, Any]], rewardset, config: Config,
     if columns.completion not in keys:
         raise InputError(f"{path}: no row has the completion column {columns.completion!r} (config columns.completion); columns: {sorted(keys)}")
     rewardset.check_columns(set(keys) - {columns.prompt, columns.completion})
-    if combiner is not None and columns.group not in keys:
-        raise MissingColumnError(f"combiner {config.combiner.type}", columns.group, sorted(keys))
+    if combiner is not None:
+        for column in (columns.group, *combiner_columns(combiner)):
+            if column not in keys:
+                raise MissingColumnError(config.combiner.type, column, sorted(keys), hint="config columns", kind="combiner")
     produced = set(rewardset.names) | {"reward"}
     if by and by not in keys and by not in produced:
         raise InputError(f"--by {by!r}: no such column in {path}; columns: {sorted(keys)}")
@@ -179,7 +189,7 @@ def score_file(
     policy = on_reward_error or config.on_reward_error
     rewardset = config.build_rewards(workers=workers)
     combiner = config.build_combiner()
-    settings = settings_fingerprint(config, policy)
+    settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
     chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *_group_alignment(rewardset, config, warn))
@@ -207,7 +217,8 @@ def score_file(
                     row[name] = values[i]
                 rows.append(row)
             groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
-            store.write(index, key, rows, scored.scores, groups, scored.failures, scored.first_failure)
+            row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
+            store.write(index, key, rows, scored.scores, groups, scored.failures, scored.first_failure, row_values)
         count = index + 1
         if progress is not None:
             progress(len(records))

@@ -115,7 +115,7 @@ VERL_EXTRA_INFO = {"index": 3, "num_turns": 2, "rollout_reward_scores": {"tool":
         ([42, 43], 1.0, None),  # str(list) is in the solution
         (np.array([42, 43]), 1.0, None),  # a parquet list column: read as the same Python list
         ({"answer": "43"}, 1.0, None),  # a mapping gives one column per key
-        ({"target": 42, "numbers": [1, 2]}, None, "reads column(s) ['answer']"),  # failed, reason names the column
+        ({"target": 42, "numbers": [1, 2]}, None, "reads column 'answer'"),  # failed, reason names the column
         (None, 0.0, None),
     ],
 )
