@@ -2,16 +2,22 @@
 
 For scores (N, K), group ids and the advantages a combiner produced, per group:
 
-- ``profiles``: distinct reward profiles (rows of the score matrix) among the scored rollouts;
-  ``advantage_values``: distinct advantage values (to ``tol``). ``collapsed`` is True when different
-  profiles share an advantage (fewer distinct advantages than profiles): the GDPO paper's "collapse" of
-  sum-then-normalise, e.g. (1, 0) and (0, 1) both becoming 0.
+- ``profiles``: distinct reward profiles (rows of the score matrix, over the rewards whose weight is not 0)
+  among the scored rollouts; ``advantage_values``: distinct advantage values. Two values are "the same"
+  when a chain of gaps of at most ``tol`` joins them (so 4.9e-7 and 5.1e-7 are one value, whatever rounding
+  grid they straddle); rewards are compared with the combiners' constant rule (equal up to 1e-10 of their
+  magnitude). ``collapsed`` is True when different profiles share an advantage (fewer distinct advantages
+  than profiles): the GDPO paper's "collapse" of sum-then-normalise, e.g. (1, 0) and (0, 1) both becoming 0.
 - ``share/<reward>``: each objective's share of the advantage, |Σ_i A_i Â^k_i| / Σ_j |Σ_i A_i Â^j_i|,
   with Â^k the objective's own group-normalised advantage (GRPO on that reward alone): how much of the
-  advantage points along each objective.
+  advantage points along each objective. NaN for a group where no objective varies (rank ties, a None cell
+  lowering a sum): the advantage there points along none of them.
 - ``sign_flips/<reward>``: rollouts whose advantage has the opposite sign of that single-objective
   advantage (both beyond ``tol``): the combination pushes against that objective there.
 - ``zero_signal``: every advantage of the group is within ``tol`` of 0 (no learning signal).
+
+The batch fractions ``collapsed_group_fraction`` and ``zero_signal_fraction`` share one denominator: the
+groups with at least one scored rollout (a group without any reward has neither profiles nor signal).
 
 :func:`diagnose` returns the per-group table (pandas) and a dict of summary numbers over the batch.
 """
@@ -25,11 +31,13 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiners._groups import (
+    CONSTANT_RTOL,
     GroupIndex,
     _ids_array,
     all_nan_rows,
     as_score_matrix,
     as_weights,
+    constant_groups,
     nan_to_zero,
     standardise_per_group,
 )
@@ -47,9 +55,27 @@ class Diagnostics:
 
 
 def _distinct_per_group(index: GroupIndex, keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
-    """Number of distinct integer ``keys`` per group among ``rows`` (boolean mask)."""
+    """Number of distinct integer key rows (``keys`` (N,) or (N, J)) per group among ``rows`` (boolean mask)."""
+    keys = keys.reshape(len(keys), -1)
     pairs = np.unique(np.column_stack([index.codes[rows], keys[rows]]), axis=0)
     return np.bincount(pairs[:, 0], minlength=index.n_groups) if len(pairs) else np.zeros(index.n_groups, dtype=np.int64)
+
+
+def value_clusters(values: np.ndarray, index: GroupIndex, atol: float, rtol: float = 0.0) -> np.ndarray:
+    """(N,) integer id per row: rows of a group whose sorted values are joined by gaps <= atol + rtol·|value|
+    share an id; NaN rows share one id of their own."""
+    order = index.order_within(values)
+    ordered, codes = values[order], index.codes[order]
+    new = np.ones(len(order), dtype=bool)
+    if len(order):
+        gap = np.abs(ordered[1:] - ordered[:-1])
+        scale = np.fmax(np.abs(ordered[1:]), np.abs(ordered[:-1]))
+        with np.errstate(invalid="ignore"):
+            same = (gap <= atol + rtol * scale) | (np.isnan(ordered[1:]) & np.isnan(ordered[:-1]))
+        new[1:] = ~same | (codes[1:] != codes[:-1])
+    ids = np.empty(len(order), dtype=np.int64)
+    ids[order] = np.cumsum(new)
+    return ids
 
 
 def diagnose(
@@ -77,16 +103,16 @@ def diagnose(
     index = GroupIndex.from_ids(ids, n)
     scored = ~all_nan_rows(matrix)
 
-    # Distinct reward profiles (NaN is its own value) and distinct advantage values per group.
-    rounded = np.where(np.isnan(matrix), np.inf, np.round(matrix, 9))
-    profile_ids = np.unique(rounded, axis=0, return_inverse=True)[1].reshape(-1) if n else np.zeros(0, dtype=np.int64)
-    advantage_keys = np.round(adv / tol).astype(np.int64)
-    profiles = _distinct_per_group(index, profile_ids, scored)
-    values = _distinct_per_group(index, advantage_keys, scored)
+    # Distinct reward profiles (weight-0 rewards left out; NaN is its own value) and distinct advantages.
+    weighted = [j for j in range(k) if w[j] != 0]
+    reward_ids = np.column_stack([value_clusters(matrix[:, j], index, 0.0, CONSTANT_RTOL) for j in weighted] or [np.zeros(n, dtype=np.int64)])
+    profiles = _distinct_per_group(index, reward_ids, scored)
+    values = _distinct_per_group(index, value_clusters(np.where(scored, adv, np.nan), index, tol), scored)
 
     size = index.sizes()
     n_scored = index.count(scored).astype(np.int64)
     zero_signal = index.count(np.abs(adv) > tol) == 0
+    varies = ~constant_groups(matrix, index) & (index.count(~np.isnan(matrix)) > 1)  # (groups, K)
 
     single = standardise_per_group(matrix, index, eps=1e-4, ddof=1)  # Â^k (N, K), NaN where undefined
     single = nan_to_zero(single) * np.sign(w)  # a negative weight means "less is better"
@@ -112,7 +138,7 @@ def diagnose(
     group_total = group_abs.sum(axis=1)
     with np.errstate(invalid="ignore", divide="ignore"):
         for j, name in enumerate(names):
-            table[f"share/{name}"] = np.where(group_total > 0, group_abs[:, j] / group_total, np.nan)
+            table[f"share/{name}"] = np.where(varies.any(axis=1) & (group_total > 0), group_abs[:, j] / group_total, np.nan)
         for j, name in enumerate(names):
             table[f"sign_flips/{name}"] = flips_per_group[:, j] if flips_per_group.ndim == 2 else flips_per_group
 
@@ -124,7 +150,7 @@ def diagnose(
         "collapsed_group_fraction": float(np.mean(values[with_signal] < profiles[with_signal])) if with_signal.any() else 0.0,
         "mean_profiles": float(profiles[with_signal].mean()) if with_signal.any() else 0.0,
         "mean_advantage_values": float(values[with_signal].mean()) if with_signal.any() else 0.0,
-        "zero_signal_fraction": float(zero_signal.mean()) if n_groups else 0.0,
+        "zero_signal_fraction": float(np.mean(zero_signal[with_signal])) if with_signal.any() else 0.0,
         "advantage_mean": float(adv[scored].mean()) if scored.any() else 0.0,
         "advantage_std": float(adv[scored].std()) if scored.any() else 0.0,
         "advantage_abs_max": float(np.abs(adv).max()) if n else 0.0,

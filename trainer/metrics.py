@@ -37,21 +37,34 @@ def _finite_or_none(value: Any) -> Any:
     return value
 
 
+def _sample_std(values: np.ndarray) -> float:
+    """Bessel std of finite values, exactly 0 when they are constant by the combiners' rule (not ~1e-17)."""
+    from polyreward.combiners._groups import is_constant
+
+    return 0.0 if is_constant(values) else float(np.std(values, ddof=1))
+
+
 def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
-    """Per-objective and total reward statistics of one generation batch (NaN = not applicable)."""
+    """Per-objective and total reward statistics of one generation batch (NaN = not applicable).
+
+    ``frac_reward_zero_std`` counts the groups whose weighted reward is constant by the combiners' rule
+    (equal up to 1e-10 of its magnitude, so three rewards of 0.1 count although their float std is ~1e-17)."""
+    from polyreward.combiners._groups import GroupIndex, constant_groups
+
     row: dict[str, float] = {}
     for k, name in enumerate(names):
         column = scores[:, k]
         applicable = column[~np.isnan(column)]
         row[f"reward/{name}/mean"] = float(applicable.mean()) if applicable.size else math.nan
-        row[f"reward/{name}/std"] = float(applicable.std(ddof=1)) if applicable.size > 1 else math.nan
+        row[f"reward/{name}/std"] = _sample_std(applicable) if applicable.size > 1 else math.nan
         row[f"reward/{name}/applicable"] = applicable.size / max(column.size, 1)
     total = np.nansum(scores * weights, axis=1)
     total[np.all(np.isnan(scores), axis=1)] = np.nan
     row["reward"] = float(np.nanmean(total)) if np.isfinite(total).any() else math.nan
-    row["reward_std"] = float(np.nanstd(total, ddof=1)) if np.isfinite(total).sum() > 1 else math.nan
-    constant = [np.nanstd(total[groups == g]) == 0 if np.isfinite(total[groups == g]).any() else True for g in np.unique(groups)]
-    row["frac_reward_zero_std"] = float(np.mean(constant))
+    row["reward_std"] = _sample_std(total[np.isfinite(total)]) if np.isfinite(total).sum() > 1 else math.nan
+    index = GroupIndex.from_ids(groups, len(total))
+    flat = constant_groups(total, index) | (index.count(~np.isnan(total)) == 0)
+    row["frac_reward_zero_std"] = float(np.mean(flat)) if index.n_groups else math.nan
     return row
 
 
