@@ -321,3 +321,38 @@ def test_advantages_cli_reads_the_mapped_domain_column(tmp_path, capsys):
     np.testing.assert_allclose(got, expected, atol=1e-12)
     assert main(["advantages", str(data), "--combiner", "drpo", "--rewards", "accuracy", "-o", str(out)]) == 2
     assert "needs a per-row 'domain' column" in capsys.readouterr().err
+
+
+@pytest.mark.slow
+def test_trainer_resume_with_drpo_is_exact(tiny_qwen2_dir, tmp_path):
+    """The bundled trainer carries DRPO's domain histories in its checkpoint: resuming at step 1 gives the
+    uninterrupted run's advantages (per-domain masses, advantage std) at step 2."""
+    import shutil
+    from pathlib import Path
+
+    from polyreward.trainer import train
+    from polyreward.trainer.checkpoint import load_trainer_state
+
+    source = Path(__file__).parent.parent / "examples" / "train" / "medqa_crpo_train.jsonl"
+    lines = source.read_text(encoding="utf-8").splitlines()
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text("\n".join(lines[:4] + lines[300:302] + lines[-2:]) + "\n", encoding="utf-8")
+
+    def config(out):
+        return {"columns": {"domain": "domain"}, "combiner": "drpo",
+                "rewards": [{"name": "english", "type": "crpo_english"}, {"name": "format", "type": "crpo_format", "weight": 0.5}],
+                "train": {"model": str(tiny_qwen2_dir), "dataset": str(prompts), "prompts_per_step": 3, "num_generations": 3,
+                          "max_new_tokens": 8, "max_steps": 2, "save_steps": 1, "learning_rate": 1e-3, "output_dir": str(out)}}
+
+    full = train(config(tmp_path / "full"), progress=False)
+    resumed_dir = tmp_path / "resumed"
+    resumed_dir.mkdir()
+    shutil.copytree(tmp_path / "full" / "checkpoint-1", resumed_dir / "checkpoint-1")
+    assert load_trainer_state(resumed_dir / "checkpoint-1")["combiner"]["domains"]  # the histories are in the checkpoint
+    resumed = train(config(resumed_dir), progress=False, resume=True)
+    assert len(resumed.metrics) == 1
+    for a, b in zip(full.metrics[1:], resumed.metrics):
+        keys = [k for k in a if k.startswith("combiner/")] + ["advantage/std", "reward"]
+        assert any(k.startswith("combiner/advantage_mass/") for k in keys)
+        for key in keys:
+            assert a[key] == pytest.approx(b[key], rel=1e-9, abs=1e-12), key
