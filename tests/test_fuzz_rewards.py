@@ -20,6 +20,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polyreward import registry
+from polyreward.reward import Reward, RewardOutput
 
 
 class _ClassifyHandler(http.server.BaseHTTPRequestHandler):
@@ -149,3 +150,73 @@ def test_every_registered_reward_is_fuzzed():
     for type_name in registry.reward_types():
         if type_name not in PARAMS:
             registry.reward_class(type_name)()
+
+
+# --- per-rollout isolation: the cases that used to null a whole batch -------------------------------------
+
+NESTED = "(" * 250 + "x" + ")" * 250
+
+
+@pytest.mark.parametrize(
+    "type_name, params, bad, columns, bad_reason, good_score",
+    [
+        ("overlong_penalty", {"max_completion_len": 10, "soft_punish_cache": 5}, "a", {"completion_ids": [5, [1] * 7]}, "error: TypeError", -0.4),
+        ("math_accuracy", {}, rf"\boxed{{{NESTED}}}", {"answer": ["x", "4"]}, "", 1.0),
+        ("math_accuracy", {}, NESTED, {"answer": [NESTED, "4"]}, "", 1.0),
+        ("rubric", {}, "call 911", {"rubrics": [json.dumps([{"criterion": "c", "points": 10**400}]), RUBRIC]}, "invalid rubric", 1.0),
+        ("rubric", {}, "call 911", {"rubrics": ["[" * 50_000 + "]" * 50_000, RUBRIC]}, "JSON nested too deeply", 1.0),
+    ],
+)
+def test_one_bad_rollout_never_fails_the_rest_of_its_batch(type_name, params, bad, columns, bad_reason, good_score):
+    """The blast radius of the audit's cases is one rollout: ~250 nested parentheses, non-list completion_ids,
+    rubric points of 10**400 and a deeply nested rubric JSON string."""
+    reward = registry.reward_class(type_name)(**params)
+    out = reward.evaluate([None, None], [bad, r"\boxed{4}" if type_name == "math_accuracy" else "call 911"], **columns)
+    assert out.scores[1] == pytest.approx(good_score)
+    assert bad_reason in out.reasons[0]
+    assert out.scores[0] is not None and (math.isnan(out.scores[0]) == bool(bad_reason))
+
+
+class _RaisesOnBad(Reward):
+    """A batch-level reward that raises for the whole batch when any completion says BAD."""
+
+    type_name = "raises_on_bad"
+
+    def __init__(self, group_column=None):
+        super().__init__()
+        self.group_column, self.calls = group_column, []
+
+    @property
+    def columns(self):
+        return (self.group_column,) if self.group_column else ()
+
+    @property
+    def group_columns(self):
+        return self.columns
+
+    def evaluate(self, prompts, completions, **columns):
+        self.calls.append(len(completions))
+        if any("BAD" in str(c) for c in completions):
+            raise RecursionError("maximum recursion depth exceeded")
+        return RewardOutput([float(len(str(c))) for c in completions], ["ok"] * len(completions))
+
+
+def test_a_raising_batch_is_retried_one_rollout_at_a_time():
+    reward = _RaisesOnBad()
+    out = reward.evaluate([None] * 4, ["aa", "BAD", "abc", "a"])
+    assert out.scores[0] == 2.0 and out.scores[2:] == [3.0, 1.0] and math.isnan(out.scores[1])
+    assert out.reasons[1] == "error: RecursionError: maximum recursion depth exceeded"
+    assert reward.calls == [4, 1, 1, 1, 1]
+    assert reward(prompts=None, completions=["x", "BAD"])[0] == 1.0  # the TRL call path too
+
+
+def test_a_group_level_reward_is_retried_one_group_at_a_time():
+    reward = _RaisesOnBad(group_column="qid")
+    out = reward.evaluate([None] * 5, ["a", "BAD", "abc", "ab", "x"], qid=[1, 1, 2, 2, 3])
+    assert math.isnan(out.scores[0]) and math.isnan(out.scores[1]) and out.scores[2:] == [3.0, 2.0, 1.0]
+    assert reward.calls == [5, 2, 2, 1]
+
+
+def test_a_missing_declared_column_is_still_a_loud_configuration_error():
+    with pytest.raises(KeyError, match="answer"):
+        registry.reward_class("jaccard")().evaluate([None], ["x"])
