@@ -20,10 +20,16 @@ both / neither), plus each of those tags exactly once (``<think>`` is not counte
 Text after a Qwen or Llama assistant marker, up to the end-of-turn marker and stripped, is judged, as
 in the source (which strips even when there is no marker). Conversational completions whose assistant message carries ``tool_calls``
 fields are judged on those calls (first assistant turn that has them); for the format reward they are
-rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``). Deviation from the source:
-calls are normalised to ``{name, parameters}`` (an ``arguments`` key is accepted), so extra keys such
-as ``id`` do not break exact equality; ``parse: lenient`` also accepts pretty-printed JSON, several
-blocks and JSON lists.
+rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``).
+
+``parse: toolrl`` (the default, exact) scores ``<tool_call>`` text as rlla.py does, on the JSON values as
+decoded: a call whose ``parameters`` are given as ``arguments``, as a JSON string, as null or not at all,
+the OpenAI ``{"function": {...}}`` wrapper, a line that is not an object, or an extra key such as ``id``
+score what rlla.py gives them (the minimum wherever rlla.py's indexing raises; an extra key only breaks the
+exact-equality shortcut). The source has no structured calls: ``tool_calls`` fields of messages and gold
+calls given as lists (not ToolRL text) are normalised to ``{name, parameters}`` first. ``parse: lenient``
+normalises every call (``arguments``, JSON-string arguments, the OpenAI wrapper, missing or null parameters
+as {}) and also accepts pretty-printed JSON, several blocks and JSON lists.
 """
 
 from __future__ import annotations
@@ -40,8 +46,8 @@ from polyreward.verifiers.tool_calls import (
     ToolCallError,
     message_tool_calls,
     parse_tool_call_text,
-    parse_toolrl_block,
     reference_calls,
+    toolrl_block_json,
 )
 
 PARSE_MODES = ("toolrl", "lenient")
@@ -92,36 +98,58 @@ def assistant_segment(text: str) -> str:
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
-    """ToolRL's multiset Jaccard: 1 if the lists are equal, 0 if either is empty."""
+    """ToolRL's multiset Jaccard: 1 if the lists are equal, 0 if either is empty (unhashable items in unequal
+    lists are an error there, so here too)."""
     if list(a) == list(b):
         return 1.0
     if not a or not b:
         return 0.0
-    ca, cb = Counter(map(_hashable, a)), Counter(map(_hashable, b))
+    try:
+        ca, cb = Counter(a), Counter(b)
+    except TypeError:
+        raise ToolCallError("a tool name is not a string or number") from None
     inter = sum(min(ca[k], cb[k]) for k in ca.keys() & cb.keys())
     return inter / (len(a) + len(b) - inter)
 
 
-def _hashable(value: Any) -> Any:
-    return value if isinstance(value, (str, int, float, bool, type(None))) else repr(value)
+def _field(call: Any, key: str) -> Any:
+    """``call[key]`` as rlla.py indexes it; where that raises there (not an object, key absent) -> ToolCallError."""
+    if not isinstance(call, Mapping) or key not in call:
+        shape = f"object without {key!r}" if isinstance(call, Mapping) else type(call).__name__
+        raise ToolCallError(f"tool call {shape} (ToolRL reads call[{key!r}])")
+    return call[key]
 
 
-def toolrl_correctness(gold: list[dict], predicted: list[dict], max_reward: float = 3.0, min_reward: float = -3.0) -> tuple[float, float, float]:
-    """(reward, S, S_max) of ToolRL's ``compute_tool_call_reward``."""
+def _keys(params: Any) -> list[Any]:
+    if not isinstance(params, Mapping):
+        raise ToolCallError(f"'parameters' is {type(params).__name__}, not an object")
+    return list(params.keys())
+
+
+def toolrl_correctness(gold: list[Any], predicted: list[Any], max_reward: float = 3.0, min_reward: float = -3.0) -> tuple[float, float, float]:
+    """(reward, S, S_max) of ToolRL's ``compute_tool_call_reward`` on calls as decoded.
+
+    Indexes the calls exactly where rlla.py does; a ToolCallError marks what raises there (a call that is not
+    an object, a missing ``name``, a missing or non-object ``parameters`` of a call whose name is compared),
+    which its caller's bare ``except`` turns into the minimum. Normalised calls never raise.
+    """
     if gold == predicted:
         return max_reward, math.nan, math.nan
-    score = match_score([g["name"] for g in gold], [p["name"] for p in predicted])
+    score = match_score([_field(g, "name") for g in gold], [_field(p, "name") for p in predicted])
     local_max = 1.0
     used: set[int] = set()
     for g in gold:
-        g_params = g["parameters"]
-        local_max += 1.0 + len(g_params)
+        g_params = _field(g, "parameters")
+        try:
+            local_max += 1.0 + len(g_params)
+        except TypeError:
+            raise ToolCallError(f"reference 'parameters' is {type(g_params).__name__}") from None
         best_score, best_index = 0.0, -1
         for i, p in enumerate(predicted):
             if i in used or p["name"] != g["name"]:
                 continue
-            p_params = p["parameters"]
-            total = match_score(list(g_params), list(p_params)) + sum(1.0 for k, v in g_params.items() if k in p_params and p_params[k] == v)
+            p_params = _field(p, "parameters")
+            total = match_score(_keys(g_params), _keys(p_params)) + sum(1.0 for k, v in g_params.items() if k in p_params and p_params[k] == v)
             if total > best_score:
                 best_score, best_index = total, i
         if best_index >= 0:
@@ -156,19 +184,25 @@ class ToolRLCorrectness(RolloutReward):
     def text_of(self, completion: Any) -> Any:
         return completion  # keep message lists: their tool_calls fields are read in score_rollout
 
-    def predicted_calls(self, completion: Any) -> list[dict]:
+    def predicted_calls(self, completion: Any) -> list[Any]:
         calls = message_tool_calls(completion_messages(completion), first_turn_only=True)
         if calls is not None:
             return calls
         text = assistant_segment(completion_text(completion))
-        return parse_toolrl_block(text) if self.parse == "toolrl" else parse_tool_call_text(text)
+        return toolrl_block_json(text) if self.parse == "toolrl" else parse_tool_call_text(text)
+
+    def gold_calls(self, reference: Any) -> list[Any] | None:
+        """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
+        if self.parse == "toolrl" and isinstance(reference, str) and "<tool_call>" in reference:
+            return toolrl_block_json(reference)
+        return reference_calls(reference)
 
     def score_rollout(self, completion: Any, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         try:
-            gold = reference_calls(reference)
+            gold = self.gold_calls(reference)
         except ToolCallError as exc:
             return Scored(math.nan, f"reference is malformed: {exc}")
         if gold is None:
@@ -179,7 +213,10 @@ class ToolRLCorrectness(RolloutReward):
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
-        reward, s, s_max = toolrl_correctness(gold, predicted, self.max_reward, self.min_reward)
+        try:
+            reward, s, s_max = toolrl_correctness(gold, predicted, self.max_reward, self.min_reward)
+        except ToolCallError as exc:
+            return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if math.isnan(s):
             return Scored(reward, "calls match the reference exactly", {"n_calls": float(len(predicted))})
         return Scored(reward, f"partial match S={s:.3g} of {s_max:g} ({len(predicted)} calls vs {len(gold)} expected)", {"n_calls": float(len(predicted))})

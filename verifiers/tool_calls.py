@@ -1,13 +1,14 @@
 """Tool-call parsing: ``<tool_call>`` text blocks, JSON lists and TRL conversational ``tool_calls``.
 
-Every parser returns calls normalised to ``{"name": str, "parameters": dict}`` (ToolRL's layout;
-an ``arguments`` key, as in OpenAI/TRL messages, is accepted for ``parameters`` and may be a JSON
-string) or raises :class:`ToolCallError` whose message says what is malformed and where.
+Every parser except :func:`toolrl_block_json` returns calls normalised to ``{"name": str, "parameters": dict}``
+(ToolRL's layout; an ``arguments`` key, as in OpenAI/TRL messages, is accepted for ``parameters`` and may be a
+JSON string) or raises :class:`ToolCallError` whose message says what is malformed and where.
 
 Two text parsers:
 
-* :func:`parse_toolrl_block` is ToolRL's exact rule (qiancheng0/ToolRL, NVlabs/GDPO ``rlla.py``):
-  the first ``<tool_call>…</tool_call>`` block, stripped, split on ``"\\n"``, one JSON object per line.
+* :func:`toolrl_block_json` is ToolRL's exact rule (qiancheng0/ToolRL, NVlabs/GDPO ``rlla.py``):
+  the first ``<tool_call>…</tool_call>`` block, stripped, split on ``"\\n"``, one JSON value per line,
+  left as decoded (:func:`parse_toolrl_block` normalises them).
 * :func:`parse_tool_call_text` is lenient: every block, each holding one JSON value (object or list)
   or one object per line; text without blocks may be a bare JSON list/object of calls.
 """
@@ -56,12 +57,18 @@ def normalize_call(obj: Any, where: str = "call") -> Call:
     return {"name": name, "parameters": dict(params)}
 
 
-def parse_toolrl_block(text: str) -> list[Call]:
-    """ToolRL's exact parse: the first block, one JSON object per line (blank lines are errors, as in the source)."""
+def toolrl_block_json(text: str) -> list[Any]:
+    """ToolRL's exact parse, values as decoded: the first block, stripped, one JSON value per line (blank
+    lines are errors, as in the source). Nothing is normalised: ``rlla.py`` indexes these values itself."""
     if "<tool_call>" not in text or "</tool_call>" not in text:
         raise ToolCallError("missing <tool_call> or </tool_call> tag")
     body = text.split("<tool_call>")[1].split("</tool_call>")[0].strip()
-    return [normalize_call(_json(line, f"tool call line {i + 1}"), f"tool call line {i + 1}") for i, line in enumerate(body.split("\n"))]
+    return [_json(line, f"tool call line {i + 1}") for i, line in enumerate(body.split("\n"))]
+
+
+def parse_toolrl_block(text: str) -> list[Call]:
+    """:func:`toolrl_block_json` with every value normalised to ``{"name", "parameters"}``."""
+    return [normalize_call(value, f"tool call line {i + 1}") for i, value in enumerate(toolrl_block_json(text))]
 
 
 def _calls_from_value(value: Any, where: str) -> list[Call]:
