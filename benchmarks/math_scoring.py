@@ -17,6 +17,9 @@ Methods, each in a fresh Python process (no parse cache shared), alternated in `
   trainer keeps them), scored in chunks of ``--chunk`` rollouts (an RL step's batch);
 * ``polyreward score``: the CLI end to end (interpreter start, imports, pool start, reading, scoring,
   writing), timed from outside;
+* the same checks with the pure-Python fast paths (numbers, polynomials, canonical forms) switched off
+  on the symbolic file, so every pair is parsed and compared by sympy in the pool (parse once per
+  text, numeric probe, Math-Verify) -- the per-core cost of what the fast paths do not cover;
 * TRL's ``trl.rewards.accuracy_reward`` (the reward GRPO recipes use), on the mix;
 * a plain Math-Verify loop ``verify(parse(gold), parse(completion))``; on the symbolic file the gold
   is wrapped as ``$gold$`` (without it Math-Verify cannot read most golds, which is not a fair baseline).
@@ -49,9 +52,10 @@ from pathlib import Path
 HERE = Path(__file__).resolve().parent
 ROOT = HERE.parent
 RESULTS = HERE / "results"
-METHODS = {"mix": ("polyreward", "cli", "trl", "math_verify"), "symbolic": ("polyreward", "cli", "math_verify")}
+METHODS = {"mix": ("polyreward", "cli", "trl", "math_verify"), "symbolic": ("polyreward", "polyreward_sympy", "cli", "math_verify")}
 LABELS = {
     "polyreward": "polyreward `math_accuracy` in-process (2 workers)",
+    "polyreward_sympy": "same, pure-Python fast paths off (every pair parsed and compared in the 2-worker pool)",
     "cli": "`polyreward score` end to end",
     "trl": "TRL `accuracy_reward`",
     "math_verify": "plain Math-Verify parse+verify loop",
@@ -118,8 +122,8 @@ def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
         from polyreward.rewards.math_accuracy import MathAccuracy
 
         pool = WorkerPool(workers=2, timeout=5.0)
+        pool.start()  # a trainer keeps its workers: their start is not timed
         reward = MathAccuracy(pool=pool)
-        reward(completions=["\\boxed{\\sqrt{2}}", "#### 1"], answer=["\\sqrt{2}", "1"])  # start the workers (a trainer keeps them)
         rules: dict[str, int] = {}
 
         def score(batch):
@@ -128,6 +132,19 @@ def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
                 rule = reason.split("[", 1)[1].split("]", 1)[0] if "[" in reason.split(":", 1)[0] else reason.split(":", 1)[0]
                 rules[rule] = rules.get(rule, 0) + 1
             return output.scores
+    elif method == "polyreward_sympy":
+        from polyreward.engine import WorkerPool
+        from polyreward.verifiers.math import verify_batch
+
+        pool = WorkerPool(workers=2, timeout=5.0)
+        pool.start()
+        rules = {}
+
+        def score(batch):
+            verdicts = verify_batch([r["completion"] for r in batch], [r["answer"] for r in batch], pool=pool, fast_paths=False)
+            for v in verdicts:
+                rules[v.rule or v.reason] = rules.get(v.rule or v.reason, 0) + 1
+            return [v.score for v in verdicts]
     elif method == "trl":
         import logging
 
@@ -153,7 +170,9 @@ def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
     cpu_start, start = _cpu_seconds(workers), time.perf_counter()
     for batch in _chunks(rows, chunk):
         scores.extend(score(batch))
-    seconds, cpu = time.perf_counter() - start, _cpu_seconds(workers) - cpu_start
+    seconds = time.perf_counter() - start
+    replacements = [w.process.pid for w in pool._pool if w.process.pid not in workers] if pool is not None else []
+    cpu = _cpu_seconds(workers + replacements) - cpu_start  # (a worker killed on a timeout takes its CPU with it)
     extra = {}
     if pool is not None:
         extra["rules"] = rules
@@ -246,6 +265,10 @@ def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: 
     ours = runs["polyreward"][-1]
     lines += ["", "`math_accuracy` decided by: " + ", ".join(f"{k} {v}" for k, v in sorted(ours["rules"].items(), key=lambda kv: -kv[1]))
               + f" (worker restarts: {ours['restarts']})."]
+    if "polyreward_sympy" in runs:
+        pooled = runs["polyreward_sympy"][-1]
+        lines += ["", "with the fast paths off, decided by: " + ", ".join(f"{k} {v}" for k, v in sorted(pooled["rules"].items(), key=lambda kv: -kv[1]))
+                  + " (numeric_probe = rejected by evaluating both sides before Math-Verify's verify)."]
     by_task: dict[str, list[int]] = {}
     for row, s in zip(rows, ours["scores"]):
         by_task.setdefault(row["task"], []).append(int(s is not None and (s == 1.0) == bool(row["label"])))
@@ -277,7 +300,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=tuple(METHODS), help="measure one file")
-    parser.add_argument("--run", choices=("polyreward", "trl", "math_verify"), help=argparse.SUPPRESS)  # internal: one method, JSON to stdout
+    parser.add_argument("--run", choices=("polyreward", "polyreward_sympy", "trl", "math_verify"), help=argparse.SUPPRESS)  # internal: one method, JSON to stdout
     parser.add_argument("--wrap-gold", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
     args = parser.parse_args()

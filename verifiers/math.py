@@ -232,6 +232,60 @@ def _polynomial_identity(gold: Any, pred: Any) -> bool | None:
         return None
 
 
+_PROBE_POINTS = ((37, 100), (121, 100), (-83, 100))  # rationals where few textbook answers are singular
+
+
+def _probe_values(expr: Any, symbols: list) -> list[complex] | None:
+    """``expr`` evaluated (30 digits) with every symbol set to each probe point; None if any is not finite."""
+    import sympy
+
+    values = []
+    for point in (_PROBE_POINTS if symbols else _PROBE_POINTS[:1]):
+        value = complex(sympy.N(expr.subs({s: sympy.Rational(*point) for s in symbols}), 30))
+        if not (math.isfinite(value.real) and math.isfinite(value.imag)):
+            return None
+        values.append(value)
+    return values
+
+
+def _clearly_different(gold: Sequence[Any], pred: Sequence[Any]) -> bool:
+    """True when every gold/answer pair Math-Verify would compare is numerically far apart.
+
+    A cheap probe before ``verify`` (whose ``simplify`` costs most on pairs that turn out unequal):
+    both sides are plain expressions over the same symbols (not relations, sets, matrices, lone symbols
+    or percentages, which Math-Verify compares by its own rules), evaluated at a few rational points,
+    and they differ by more than REL_TOL relative and 1e-6 absolute at one of them. Equal
+    expressions agree at every point, so this never rejects a pair Math-Verify accepts by value;
+    only rejections are decided here, every acceptance still goes through ``verify``.
+    """
+    import sympy
+
+    compared = 0
+    for g in gold:
+        for p in pred:
+            if isinstance(g, str) and isinstance(p, str):
+                if g.strip() and g.strip() == p.strip():
+                    return False
+                continue
+            if isinstance(g, str) or isinstance(p, str):
+                continue  # Math-Verify never matches a string against an expression
+            if not (isinstance(g, sympy.Expr) and isinstance(p, sympy.Expr)) or isinstance(g, sympy.Symbol) or isinstance(p, sympy.Symbol):
+                return False
+            if g.has(sympy.UnevaluatedExpr) or p.has(sympy.UnevaluatedExpr) or g.free_symbols != p.free_symbols:
+                return False
+            try:
+                symbols = sorted(g.free_symbols, key=str)
+                gv, pv = _probe_values(g, symbols), _probe_values(p, symbols)
+            except (TypeError, ValueError, ArithmeticError, AttributeError, RecursionError):
+                return False
+            if gv is None or pv is None:
+                return False
+            if not any(abs(a - b) > max(1e-6, REL_TOL * max(abs(a), abs(b))) for a, b in zip(gv, pv)):
+                return False
+            compared += 1
+    return compared > 0
+
+
 def _same_text(gold: str, pred: str) -> bool:
     """Equal up to whitespace and ``\\left``/``\\right`` (for golds sympy cannot parse)."""
     def canonical(text: str) -> str:
@@ -263,6 +317,8 @@ def verify_latex(gold: str, pred: str, guard: bool = True) -> Verdict:
     decided = _polynomial_identity(gold_parsed[0], pred_parsed[0])
     if decided is not None:
         return Verdict(float(decided), "equal" if decided else "not_equal", gold, pred, "sympy_expand")
+    if _clearly_different(gold_parsed, pred_parsed):
+        return Verdict(0.0, "not_equal", gold, pred, "numeric_probe")
     if not mv_verify(list(gold_parsed), list(pred_parsed), timeout_seconds=None):
         return Verdict(0.0, "not_equal", gold, pred, "math_verify")
     if _numeric_values_disagree(gold_parsed, pred_parsed):
@@ -338,7 +394,8 @@ def verify_batch(
 
             outcomes = WorkerPool(workers=0).map(verify_latex, items)
         else:
-            outcomes = pool.map(verify_latex, items, timeout=timeout)
+            # pairs with the same gold go to the same worker, whose parse cache then holds that gold
+            outcomes = pool.map(verify_latex, items, timeout=timeout, affinity=[item[0] for item in items])
         for (i, base), outcome in zip(pending, outcomes):
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
