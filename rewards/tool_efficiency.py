@@ -31,7 +31,7 @@ import math
 import re
 import string
 from collections import Counter
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
@@ -118,6 +118,15 @@ class OTCToolEfficiency(Reward):
         self.count_tags = tuple(count_tags)
         self.best_calls: dict[str, int] = {}  # group id -> fewest calls of a correct rollout seen (running_min)
         self.score_range = (0.0, self.alpha)
+
+    def state_dict(self) -> dict[str, Any]:
+        """``running_min``'s fewest calls per group id seen so far (what a resumed training run must continue from)."""
+        return {"best_calls": dict(self.best_calls)} if self.running_min else {}
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        if state and not self.running_min:
+            raise ValueError(f"reward {self.name!r} keeps no state without running_min but got keys {sorted(state)}")
+        self.best_calls = {str(g): int(m) for g, m in dict(state.get("best_calls", {})).items()}
 
     @property
     def columns(self) -> tuple[str, ...]:

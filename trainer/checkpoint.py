@@ -2,7 +2,8 @@
 
 ``<output_dir>/checkpoint-<step>/`` holds the policy and tokenizer as a plain Hugging Face folder
 (loadable by ``from_pretrained``) plus ``trainer_state.pt``: optimiser, learning-rate scheduler,
-combiner state (methods such as SA-MRPO/EBPO carry statistics across steps), the step and every RNG
+combiner state (methods such as SA-MRPO/EBPO carry statistics across steps), the rewards' state (OTC's
+``running_min``: the fewest tool calls per prompt seen so far), the step and every RNG
 the loop draws from (torch CPU and CUDA, numpy, Python ``random``). Prompt order is a function of
 (seed, step) (trainer/prompts.py), so restoring these is enough for a resumed run to repeat the
 uninterrupted one on CPU bit for bit.
@@ -48,7 +49,7 @@ def restore_rng(state: dict[str, Any]) -> None:
 
 
 def save_checkpoint(output_dir: str | Path, step: int, *, model, tokenizer, optimizer, scheduler, combiner,
-                    train_config: dict[str, Any]) -> Path:
+                    train_config: dict[str, Any], rewards=None) -> Path:
     """Write ``checkpoint-<step>`` atomically (a temporary folder renamed at the end) and return its path."""
     final = Path(output_dir) / f"checkpoint-{step}"
     tmp = final.with_name(final.name + ".tmp")
@@ -61,6 +62,7 @@ def save_checkpoint(output_dir: str | Path, step: int, *, model, tokenizer, opti
             "optimizer": optimizer.state_dict(),
             "scheduler": scheduler.state_dict(),
             "combiner": _plain(combiner.state_dict()) if combiner is not None else {},
+            "rewards": _plain(rewards.state_dict()) if rewards is not None else {},
             "rng": capture_rng(),
             "train_config": train_config,
         },

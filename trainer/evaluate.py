@@ -22,7 +22,7 @@ from polyreward.config import Config
 from polyreward.io import write_rows
 from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.config import DatasetSpec, load_train_config
-from polyreward.trainer.loop import _score
+from polyreward.trainer.loop import score_step
 from polyreward.trainer.metrics import reward_metrics
 from polyreward.trainer.policy import TransformersSampler, autocast, load_policy
 from polyreward.trainer.prompts import load_rows, render_prompt
@@ -54,7 +54,7 @@ def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: 
         texts = [render_prompt(r[prompt_column], tokenizer, train_cfg.use_chat_template, train_cfg.system_prompt) for r in batch]
         with autocast(target, bf16):
             rollouts = sampler.sample(texts, 1)
-        scores.append(_score(rewards, batch, prompt_column, rollouts, 1))
+        scores.append(score_step(rewards, batch, prompt_column, rollouts, 1, on_reward_error=full.on_reward_error))
         completions += rollouts.texts
     matrix = np.concatenate([s.scores for s in scores])
     summary = reward_metrics(scores[0].names, scores[0].weights, matrix, np.arange(len(matrix)))

@@ -29,9 +29,10 @@ from typing import Any
 import numpy as np
 import torch
 
-from polyreward.combiner import row_arrays
 from polyreward.config import Config, parse_config
+from polyreward.pipeline import ScoredBatch, score_batch
 from polyreward.rewardset import RewardSet
+from polyreward.schema import Batch
 from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
@@ -87,9 +88,14 @@ def _disable_dropout(model) -> None:
             module.p = 0.0
 
 
-def _score(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int):
-    """Score the completions as TRL would: chat prompts get conversational completions
-    ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added."""
+def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int,
+               combiner: Any = None, groups: Any = None, on_reward_error: str = "nan") -> ScoredBatch:
+    """The trainer's scoring step, through :func:`polyreward.pipeline.score_batch` like every entry point.
+
+    Completions are scored as TRL would: chat prompts get conversational completions
+    ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added. With a ``combiner``,
+    the result holds the advantages over ``groups`` (a combiner's per-row columns, e.g. DRPO's domain, are
+    dataset columns)."""
     prompts = [row[prompt_column] for row in batch for _ in range(num_generations)]
     completions = [
         [{"role": "assistant", "content": text}] if isinstance(prompt, list) else text
@@ -98,7 +104,7 @@ def _score(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, 
     columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
     # TRL hands every reward the unpadded token ids; length rewards (overlong_penalty) count them.
     columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
-    return rewards.score(prompts, completions, **columns)
+    return score_batch(Batch(prompts, completions, columns, groups=groups), rewards, combiner, on_reward_error=on_reward_error)
 
 
 def _micro_batches(rollouts: Rollouts, count: int):
@@ -217,6 +223,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
         optimizer.load_state_dict(state["optimizer"])
         scheduler.load_state_dict(state["scheduler"])
         combiner.load_state_dict(state["combiner"])
+        rewards.load_state_dict(state.get("rewards", {}))  # OTC running_min's per-prompt minimum
         restore_rng(state["rng"])  # last: loading the models above may draw random numbers
         start = state["step"]
     sampler = build_sampler(train_cfg, model, tokenizer, model_path, bf16)
@@ -239,11 +246,9 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             t_generated = time.perf_counter()
 
             # 2-3. score them and turn the (N, K) scores into advantages
-            scores = _score(rewards, batch, prompt_column, rollouts, G)
             groups = np.repeat(np.arange(step * len(batch), (step + 1) * len(batch)), G)
-            per_row = {column: [r[column] for r in batch for _ in range(G)] for column in combiner.row_source_columns()}  # DRPO's domain
-            advantages = combiner.combine(scores.scores, groups, scores.weights, **row_arrays(combiner, per_row))
-            advantages = np.nan_to_num(np.asarray(advantages, dtype=np.float64), nan=0.0)
+            scores = score_step(rewards, batch, prompt_column, rollouts, G, combiner, groups, full.on_reward_error)
+            advantages = scores.advantages
             t_scored = time.perf_counter()
 
             # 4. policy update(s)
@@ -272,5 +277,6 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             bar.update(row)
             if step + 1 == train_cfg.max_steps or (train_cfg.save_steps and (step + 1) % train_cfg.save_steps == 0):
                 result.checkpoint = save_checkpoint(out, step + 1, model=model, tokenizer=tokenizer, optimizer=optimizer,
-                                                    scheduler=scheduler, combiner=combiner, train_config=train_cfg.model_dump())
+                                                    scheduler=scheduler, combiner=combiner, train_config=train_cfg.model_dump(),
+                                                    rewards=rewards)
     return result
