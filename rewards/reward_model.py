@@ -164,10 +164,10 @@ class ServedRewardModel:
                     return f"reward model server: {exc}"
             return run
 
-        def cut(k: int, budget: float) -> str:
-            return f"reward model server: time budget of {budget:g}s exhausted while {states[k].phase}"
+        def cut(k: int) -> str:
+            return f"reward model server: time budget of {self.time_budget:g}s exhausted while {states[k].phase}"
 
-        return run_batch([job(chunk, state) for chunk, state in zip(chunks, states)], self.time_budget, cut)
+        return run_batch([job(chunk, state) for chunk, state in zip(chunks, states)], deadline, cut)
 
     def summary(self) -> dict[str, Any]:
         return self.pool.summary()

@@ -211,15 +211,15 @@ class OpenAIJudge(Judge):
                 verdicts[index] = Verdict(met, explanation[:500])
         states = [JobState() for _ in pending]
 
-        def cut(k: int, budget: float) -> list[Verdict]:
+        def cut(k: int) -> list[Verdict]:
             state = states[k]
-            reason = f"judge time budget of {budget:g}s exhausted while {state.phase}"
+            reason = f"judge time budget of {self.time_budget:g}s exhausted while {state.phase}"
             if state.last_error:
                 reason += f"; last error: {state.last_error}"
             return [failed(reason)] * len(pending[k].indices)
 
         jobs = [lambda client, call=call, state=state: self._call(client, call, deadline, state) for call, state in zip(pending, states)]
-        for call, results in zip(pending, run_batch(jobs, self.time_budget, cut)):
+        for call, results in zip(pending, run_batch(jobs, deadline, cut)):
             for index, verdict in zip(call.indices, results):
                 verdicts[index] = verdict
         return [v if v is not None else failed("not graded") for v in verdicts]

@@ -388,11 +388,11 @@ def estimate_tokens(text_parts: Sequence[str], max_tokens: int = 0) -> float:
     return sum(len(t) for t in text_parts) / 4.0 + max_tokens
 
 
-def run_batch(jobs: Sequence[Callable[[Any], Awaitable[T]]], budget: float, on_cut: Callable[[int, float], T],
+def run_batch(jobs: Sequence[Callable[[Any], Awaitable[T]]], deadline: float, on_cut: Callable[[int], T],
               client_limits: int = 256) -> list[T]:
-    """Run ``job(client)`` for every job concurrently, in a fresh event loop, for at most ``budget`` seconds.
+    """Run ``job(client)`` for every job concurrently, in a fresh event loop, until ``deadline`` (monotonic).
 
-    A job still running at the budget is cancelled and its result is ``on_cut(index, budget)``.
+    A job still running at the deadline is cancelled and its result is ``on_cut(index)``.
     Runs in the calling thread, or in a helper thread when the caller is itself inside an event loop
     (an async TRL reward); either way every task and connection is closed on return.
     """
@@ -402,11 +402,12 @@ def run_batch(jobs: Sequence[Callable[[Any], Awaitable[T]]], budget: float, on_c
         limits = httpx.Limits(max_connections=client_limits, max_keepalive_connections=client_limits)
         async with httpx.AsyncClient(limits=limits, timeout=None) as client:
             tasks = [asyncio.ensure_future(job(client)) for job in jobs]
-            done, pending = await asyncio.wait(tasks, timeout=budget) if tasks else (set(), set())
+            left = max(0.0, deadline - time.monotonic())
+            done, pending = await asyncio.wait(tasks, timeout=left) if tasks else (set(), set())
             for task in pending:
                 task.cancel()
             await asyncio.gather(*pending, return_exceptions=True)
-        return [task.result() if task in done else on_cut(i, budget) for i, task in enumerate(tasks)]
+        return [task.result() if task in done else on_cut(i) for i, task in enumerate(tasks)]
 
     try:
         asyncio.get_running_loop()
