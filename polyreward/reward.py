@@ -189,9 +189,10 @@ class Reward:
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None, **kwargs: Any) -> list[float | None]:
         if completions is None:
             raise TypeError(f"reward {self.name!r} needs completions=")
-        if prompts is None:
-            prompts = [None] * len(completions)
-        return self.evaluate(prompts, completions, **kwargs).scores
+        # the TRL boundary: numpy, pandas, pyarrow or torch columns arrive as Python lists, as from a Batch
+        completions = as_column(completions, "completions")
+        prompts = as_column(prompts, "prompts") if prompts is not None else [None] * len(completions)
+        return self.evaluate(prompts, completions, **_row_columns(kwargs, len(completions))).scores
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"
