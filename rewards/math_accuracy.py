@@ -9,6 +9,10 @@ identical (gold, answer) pairs inside a batch are verified once. A killed item s
 with ``on_timeout: nan``) with reason ``timeout``. Same contract as TRL's ``accuracy_reward``
 (gold unparseable -> ``None``), which this replaces. Tag: exact (Math-Verify semantics) with
 documented fixes for Math-Verify issues #14, #60 and #65.
+
+``cache: verdicts.sqlite`` keeps the verdicts that needed the pool in a sqlite file keyed by the
+normalised gold and answer and the verifier's settings, so later training steps and reruns of a file
+skip sympy for pairs seen before (:mod:`polyreward.verifiers.verdict_cache`).
 """
 
 from __future__ import annotations
@@ -18,7 +22,7 @@ from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.rewards.math_judge import JudgeFallback
-from polyreward.verifiers.math import verify_batch
+from polyreward.verifiers.math import verdict_cache, verify_batch
 
 ON_TIMEOUT = ("zero", "nan")
 
@@ -41,6 +45,7 @@ class MathAccuracy(Reward):
         on_timeout: str = "zero",
         judge: Mapping[str, Any] | None = None,
         judge_on: str = "undecided",
+        cache: str | None = None,
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -51,6 +56,9 @@ class MathAccuracy(Reward):
         self.pool = pool
         self.timeout = float(timeout)
         self.on_timeout = on_timeout
+        if cache is not None and (not isinstance(cache, str) or not cache.strip()):
+            raise ValueError(f"cache must be the path of a sqlite file, got {cache!r}")
+        self.cache = verdict_cache(cache) if cache is not None else None
         # judge fallback (polyreward.rewards.math_judge): only rows the rule path leaves undecided go to a model judge
         self.judge_fallback = JudgeFallback(judge, judge_on) if judge is not None else None
 
@@ -69,7 +77,8 @@ class MathAccuracy(Reward):
         if self.answer_column not in columns:
             raise KeyError(f"reward {self.name!r} reads column {self.answer_column!r} that the batch does not have; available: {sorted(columns)}")
         verdicts = verify_batch(
-            completions, columns[self.answer_column], pool=self._pool(), timeout=self.timeout, on_timeout=self.on_timeout
+            completions, columns[self.answer_column], pool=self._pool(), timeout=self.timeout, on_timeout=self.on_timeout,
+            cache=self.cache,
         )
         if self.judge_fallback is not None:
             return RewardOutput(*self.judge_fallback.settle(verdicts, prompts, completions, columns[self.answer_column]))

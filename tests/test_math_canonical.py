@@ -124,3 +124,30 @@ def test_surd_equality_is_value_equality(a, b, style_a, style_b):
 def test_hostile_text_never_raises(text):
     form = canonical(text)
     assert form is None or form[0] in ("surd", "interval", "tuple", "set", "matrix", "equation")
+
+
+# --- the numeric probe in the worker (sympy side) -------------------------------------------------
+
+# (gold, prediction, rule that decides, score): the probe only ever rejects; equal pairs go on to verify
+PROBE_ROWS = [
+    ("\\sin(2x)", "2\\sin(x)\\cos(x)", "math_verify", 1.0),
+    ("\\sin(2x)", "2\\sin(x)", "numeric_probe", 0.0),
+    ("e^{x}+1", "e^{x}-1", "numeric_probe", 0.0),
+    ("\\ln(6)", "\\ln(2)+\\ln(3)", "math_verify", 1.0),
+    ("\\ln(6)", "\\ln(5)", "numeric_probe", 0.0),
+    ("\\frac{1}{3}", "0.333333", "math_verify", 1.0),  # Math-Verify's rounding: never rejected here
+    ("x", "y", "math_verify", 0.0),  # lone symbols follow Math-Verify's symbol rules
+]
+
+
+@pytest.mark.parametrize("gold, pred, rule, score", PROBE_ROWS)
+def test_numeric_probe(gold, pred, rule, score):
+    verdict = verify_latex(gold, pred)
+    assert (verdict.rule, verdict.score) == (rule, score)
+
+
+@pytest.mark.parametrize("gold, pred, rule, score", [r for r in PROBE_ROWS if r[2] == "numeric_probe"])
+def test_math_verify_also_rejects_what_the_probe_rejects(gold, pred, rule, score):
+    from math_verify import parse, verify
+
+    assert not verify(parse(f"${gold}$"), parse(f"${pred}$"))

@@ -523,3 +523,45 @@ def test_verify_cli(capsys, argv, code, needle):
 
     assert main(["verify", *argv]) == code
     assert needle in capsys.readouterr().out
+
+
+def test_verdict_cache_persists_pool_verdicts_across_processes(tmp_path, pool):
+    import pickle
+
+    from polyreward.verifiers.math import verdict_cache
+
+    path = tmp_path / "verdicts.sqlite"
+    completions = ["\\boxed{\\sqrt{3}+\\sqrt{2}}", "\\boxed{\\sin(2x)}", "#### 4"]
+    golds = ["\\sqrt{2}+\\sqrt{3}", "2\\sin(x)\\cos(x)", "4"]
+    first = verify_batch(completions, golds, pool=pool, cache=verdict_cache(path))
+    assert [v.score for v in first] == [1.0, 1.0, 1.0]
+
+    class NoPool:
+        def map(self, *args, **kwargs):
+            raise AssertionError("a cached pair went to the pool")
+
+    again = pickle.loads(pickle.dumps(verdict_cache(path)))  # as a TRL reward worker gets it: path and settings
+    second = verify_batch(completions, golds, pool=NoPool(), cache=again)
+    assert [(v.score, v.reason, v.rule, v.pred, v.source) for v in second] == [(v.score, v.reason, v.rule, v.pred, v.source) for v in first]
+    assert (again.hits, again.misses) == (2, 0)  # the numeric pair was never stored: it costs less than a lookup
+    other_settings = verdict_cache(path, guard=False)
+    assert other_settings.get_many([(first[0].gold, first[0].pred)]) == [None]
+
+
+def test_verdict_cache_never_stores_timeouts(tmp_path):
+    from polyreward.verifiers.math import verdict_cache
+
+    cache = verdict_cache(tmp_path / "v.sqlite", guard=False)
+    with WorkerPool(workers=1, timeout=1.0) as slow:
+        verdicts = verify_batch([f"\\boxed{{{HANG}}}"], ["1"], pool=slow, timeout=1.0, guard=False, cache=cache)
+    assert verdicts[0].reason == "timeout"
+    assert cache.get_many([(verdicts[0].gold, verdicts[0].pred)]) == [None]
+
+
+def test_math_accuracy_cache_param(tmp_path, pool):
+    with pytest.raises(ValueError, match="cache"):
+        MathAccuracy(cache="")
+    reward = MathAccuracy(pool=pool, cache=str(tmp_path / "c.sqlite"))
+    assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
+    assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
+    assert reward.cache.hits == 1

@@ -44,6 +44,7 @@ from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.verdict import Verdict
+from polyreward.verifiers.verdict_cache import VerdictCache
 
 REL_TOL = 1e-3  # numbers that Math-Verify calls equal must also agree to this relative tolerance
 _LETTERS = "ABCDEFGHIJ"
@@ -361,12 +362,14 @@ def verify_batch(
     on_timeout: OnTimeout = "zero",
     guard: bool = True,
     fast_paths: bool = True,
+    cache: VerdictCache | None = None,
 ) -> list[Verdict]:
     """Verify completions ``preds`` (strings or chat messages) against gold answers ``refs``.
 
     Cheap decisions happen here; the rest goes through ``pool`` (a
     :class:`polyreward.engine.WorkerPool`; ``None`` runs Math-Verify inline, without a hard timeout,
-    relying on the size guard). Identical (gold, answer) pairs are verified once.
+    relying on the size guard). Identical (gold, answer) pairs are verified once. With ``cache`` (see
+    :func:`verdict_cache`), pool verdicts are looked up and stored there across calls and processes.
     """
     if len(preds) != len(refs):
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
@@ -388,6 +391,13 @@ def verify_batch(
             continue
         pending.append((i, Verdict(None, "", reference.text, prediction.text, source=prediction.source)))
         items.append((reference.text, prediction.text, guard))
+    if items and cache is not None:
+        stored = cache.get_many([(gold, pred) for gold, pred, _ in items])
+        for (i, base), verdict in zip(pending, stored):
+            if verdict is not None:
+                verdicts[i] = Verdict(verdict.score, verdict.reason, base.gold, base.pred, verdict.rule, base.source)
+        pending = [entry for entry, verdict in zip(pending, stored) if verdict is None]
+        items = [item for item, verdict in zip(items, stored) if verdict is None]
     if items:
         if pool is None:
             from polyreward.engine import WorkerPool
@@ -398,7 +408,20 @@ def verify_batch(
             outcomes = pool.map(verify_latex, items, timeout=timeout, affinity=[item[0] for item in items])
         for (i, base), outcome in zip(pending, outcomes):
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
+        if cache is not None:  # only what the texts decide: never a timeout or an error
+            cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+# bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
+VERIFIER_RULES = "2026-12-01"
+
+
+def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:
+    """A :class:`~polyreward.verifiers.verdict_cache.VerdictCache` at ``path`` keyed by this verifier's settings."""
+    from importlib.metadata import version
+
+    return VerdictCache(path, f"polyreward-math {VERIFIER_RULES}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
 
 
 def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float = 5.0, on_timeout: OnTimeout = "zero") -> Verdict:
