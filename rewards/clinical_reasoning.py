@@ -39,7 +39,7 @@ from typing import Any
 
 from polyreward.reward import Scored
 from polyreward.rewards.crpo import ReleasedPreprocessing
-from polyreward.verifiers.choice import LABELS, extract_label, extract_letter, parse_options
+from polyreward.verifiers.choice import LABELS, extract_label, extract_letter, parse_options, squeeze_whitespace
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
@@ -64,13 +64,16 @@ def _words(text: str) -> list[str]:
 
 
 def split_reasoning(text: str) -> str:
-    """The reasoning part of a cleaned completion: the ``<think>`` body, else the text before the answer."""
+    """The reasoning part of a cleaned completion: the ``<think>`` body, else the text before the answer.
+
+    Whitespace runs come back squeezed to one character, which keeps the mention patterns below linear in the
+    reasoning's length (their ``\\s*`` pairs would otherwise backtrack over long runs of blanks)."""
     close = text.find("</think>")
     if close >= 0:
         start = text.find("<think>")
-        return text[start + len("<think>") if 0 <= start < close else 0:close]
+        return squeeze_whitespace(text[start + len("<think>") if 0 <= start < close else 0:close])
     cut = [at for at in (text.find("<answer>"), text.find("\\boxed")) if at >= 0]
-    return text[: min(cut)] if cut else text.replace("<think>", "")
+    return squeeze_whitespace(text[: min(cut)] if cut else text.replace("<think>", ""))
 
 
 def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:

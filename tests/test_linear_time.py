@@ -1,0 +1,206 @@
+"""Every function that parses model output or rollout data runs in linear (or bounded) time.
+
+For each function and each adversarial shape (whitespace runs, repeated and unclosed tags, unclosed braces,
+repeated ``\\mathrm{``, "The answer" + spaces, ``criteria_met:`` + spaces, nested parentheses, ...), the time
+on a 100 KB input must stay within a small factor of the time on a 10 KB input of the same shape (a ratio,
+so the test holds on a slow or loaded machine) and under ~1 s. A quadratic parser shows a ratio near 100,
+a cubic one near 1000; linear is ~10 (bounded-tail parsers ~1). Every registered reward is also timed whole
+on one rollout, so a new reward's parsing is covered too.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import time
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward import registry
+from polyreward.rewards.forecast import forecast_values, observed_values
+from polyreward.rewards.jaccard import reference_labels
+from polyreward.rewards.tool_calls import _FORMAT_LITERALS, _FORMAT_PATTERNS, assistant_segment, matches_layout
+from polyreward.rewards.tool_efficiency import _final_answer
+from polyreward.rewards.tool_efficiency import normalize_answer as squad_normalize
+from polyreward.rubrics.grading import parse_multi, parse_single, strip_reasoning
+from polyreward.rubrics.judge_rules import check_rule
+from polyreward.rubrics.schema import parse_rubric
+from polyreward.schema import completion_text
+from polyreward.verifiers import answer_extraction, choice, label_sets, math_normalize, polynomial, radiology_kg, tags
+from polyreward.verifiers import math as math_verifier
+from polyreward.verifiers import tool_calls as tool_call_parsing
+
+SMALL, BIG = 10_000, 100_000
+MAX_RATIO = 30  # linear ~10; quadratic ~100
+NOISE_FLOOR = 0.005  # below this a timing is noise, and a 100 KB call this fast is harmless whatever its order
+MAX_SECONDS = 1.0
+
+
+def _repeat(unit: str, tail: str = ""):
+    return lambda n: unit * max(1, (n - len(tail)) // len(unit)) + tail
+
+
+SHAPES = {
+    "spaces": _repeat(" ", "x"),
+    "newlines": _repeat("\n", "A"),
+    "mixed_whitespace": _repeat(" \n\t", "A."),
+    "the_answer_spaces": lambda n: "The answer" + " " * n + "x",
+    "option_spaces": lambda n: "Option" + " " * n + "x",
+    "answer_stars": lambda n: "answer" + "*" * n,
+    "answer_star_spaces": lambda n: "answer:" + " *" * (n // 2) + "C",
+    "criteria_met_spaces": lambda n: "criteria_met:" + " " * n + "x",
+    "letter_spaces": lambda n: "A" + " " * n + "!x",
+    "lines_of_letters": _repeat("\n A"),
+    "answer_is_lines": _repeat("answer is\n"),
+    "open_answer_tags": _repeat("<answer>"),
+    "closed_answer_tags": _repeat("<answer>a</answer>"),
+    "open_tool_call_tags": _repeat("<tool_call>"),
+    "open_search_tags": _repeat("<search>"),
+    "think_tool_call_layout": lambda n: "<think>" + "</think>\n<tool_call>\n" * (n // 20),
+    "repeated_think_ends": lambda n: "<think>a</think>" + "</think>" * (n // 8),
+    "answer_ends_and_spaces": lambda n: "<think>a</think><answer>x" + "</answer>  " * (n // 11) + "x",
+    "unclosed_braces": _repeat("{"),
+    "unclosed_boxes": _repeat("\\boxed{"),
+    "repeated_mathrm": _repeat("\\mathrm{"),
+    "unclosed_fracs": _repeat("\\frac{"),
+    "euler_exponents": _repeat("e^{"),
+    "power_chain": _repeat("9^", "9"),
+    "nested_parentheses": lambda n: "(" * (n // 2) + "x" + ")" * (n // 2),
+    "fences": _repeat("```"),
+    "json_fence_spaces": lambda n: "```json" + " " * n,
+    "dollars": _repeat("$"),
+    "digits": _repeat("1"),
+    "thousands": _repeat("1,"),
+    "nested_json": _repeat('{"a":'),
+    "bold_markers": _repeat("**"),
+}
+
+OPTIONS = {"A": "aspirin", "B": "rest at home", "C": "call 911"}
+RUBRIC_RULES = [{"regex": r"^(\w+\s?)+emergency"}, {"regex": r"\bcall\s+911\b", "contains": "911", "max_words": 50}]
+
+
+def _swallow(fn):
+    """Parse errors (ValueError and its kin) are a valid outcome; they are timed like any result."""
+
+    def call(text):
+        try:
+            fn(text)
+        except ValueError:
+            pass
+
+    return call
+
+
+PARSERS = {
+    "choice.extract_letter": lambda t: choice.extract_letter(t, "ABCDE", OPTIONS),
+    "choice.extract_label": choice.extract_label,
+    "choice.parse_reference": choice.parse_reference,
+    "choice.parse_options": choice.parse_options,
+    "choice.verify_choice": lambda t: choice.verify_choice(pred=t, ref="C", options=OPTIONS),
+    "answer_extraction.extract_answer": answer_extraction.extract_answer,
+    "answer_extraction.find_boxes": answer_extraction.find_boxes,
+    "math_normalize.normalize_answer": math_normalize.normalize_answer,
+    "math_normalize.parse_numeral": math_normalize.parse_numeral,
+    "math_normalize.size_problem": math_normalize.size_problem,
+    "math.prepare_prediction": math_verifier.prepare_prediction,
+    "math.prepare_reference": math_verifier.prepare_reference,
+    "polynomial.parse_polynomial": polynomial.parse_polynomial,
+    "label_sets.answer_block": label_sets.answer_block,
+    "label_sets.split_labels": label_sets.split_labels,
+    "label_sets.normalize_label": label_sets.normalize_label,
+    "tags.last_block": lambda t: tags.last_block(t, "answer", ignore_case=True),
+    "tool_calls.parse_tool_call_text": _swallow(tool_call_parsing.parse_tool_call_text),
+    "tool_calls.parse_toolrl_block": _swallow(tool_call_parsing.parse_toolrl_block),
+    "tool_calls.reference_calls": _swallow(tool_call_parsing.reference_calls),
+    "tool_calls.count_tool_calls": lambda t: tool_call_parsing.count_tool_calls(t, ("search", "code")),
+    "toolrl.assistant_segment": assistant_segment,
+    "toolrl.matches_layout": lambda t: [matches_layout(t, literals) for literals in _FORMAT_LITERALS.values()],
+    "otc.final_answer": lambda t: squad_normalize(_final_answer(t)),
+    "forecast.forecast_values": lambda t: forecast_values(t, 2),
+    "forecast.observed_values": observed_values,
+    "jaccard.reference_labels": lambda t: reference_labels(t, ";"),
+    "radiology_kg.extract_kg": radiology_kg.extract_kg,
+    "grading.parse_single": parse_single,
+    "grading.parse_multi": lambda t: parse_multi(t, 3),
+    "grading.strip_reasoning": strip_reasoning,
+    "judge_rules.check_rule": lambda t: [check_rule(rule, t) for rule in RUBRIC_RULES],
+    "schema.parse_rubric": _swallow(parse_rubric),
+    "schema.completion_text": completion_text,
+}
+
+# one realistic value per column a reward reads, so the whole reward runs its parsing on the hostile completion
+REWARD_COLUMNS = {
+    "answer": "C",
+    "observed": "[40, 55]",
+    "options": OPTIONS,
+    "rubrics": json.dumps([{"criterion": "Says 911", "points": 5, "rule": RUBRIC_RULES[1]}]),
+    "prompt_id": "g",
+}
+REWARDS = [t for t in registry.reward_types() if t != "reward_model"]  # a model, no parsing of its own
+
+
+def _seconds(fn, text: str, repeats: int) -> float:
+    best = float("inf")
+    for i in range(repeats):
+        variant = text + " " * i  # defeats per-text caches (the radiology extractor keeps one)
+        start = time.perf_counter()
+        fn(variant)
+        best = min(best, time.perf_counter() - start)
+    return best
+
+
+def _assert_linear(fn, shape: str):
+    make = SHAPES[shape]
+    big = _seconds(fn, make(BIG), 1)
+    if big < NOISE_FLOOR:
+        return
+    big = min(big, _seconds(fn, make(BIG), 2))
+    small = _seconds(fn, make(SMALL), 3)
+    assert big < MAX_SECONDS, f"{shape}: {big:.3f} s on {BIG // 1000} KB"
+    assert big <= MAX_RATIO * max(small, NOISE_FLOOR), f"{shape}: {big:.4f} s on 100 KB vs {small:.4f} s on 10 KB"
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("name", sorted(PARSERS))
+def test_parser_is_linear(name):
+    for shape in SHAPES:
+        _assert_linear(PARSERS[name], shape)
+
+
+@pytest.mark.timeout(120)
+@pytest.mark.parametrize("type_name", REWARDS)
+def test_reward_is_linear_on_one_rollout(type_name):
+    reward = registry.reward_class(type_name)()
+    columns = {c: [REWARD_COLUMNS[c]] for c in reward.columns}
+
+    def score(text):
+        reward.evaluate([None], [text], **columns)
+
+    for shape in SHAPES:
+        _assert_linear(score, shape)
+
+
+_LAYOUT_PIECES = ["<think>", "</think>", "\n", "<tool_call>", "</tool_call>", "<response>", "</response>", "x",
+                  "</think>\n<tool_call>\n", "\n</tool_call>", "\n</tool_call>\n<response>", "</think>\n<response>"]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(st.lists(st.sampled_from(_LAYOUT_PIECES), max_size=10).map("".join))
+def test_layout_check_matches_the_toolrl_regexes(text):
+    """The linear layout check accepts exactly what ToolRL's regexes (rlla.py format patterns) accept."""
+    for layout, pattern in _FORMAT_PATTERNS.items():
+        assert matches_layout(text, _FORMAT_LITERALS[layout]) == bool(re.search(pattern, text, re.DOTALL)), layout
+
+
+_TAG_PIECES = ["<answer>", "</answer>", "<ANSWER>", "a", "\n", "</answer"]
+
+
+@settings(max_examples=300, derandomize=True, deadline=None, database=None)
+@given(st.lists(st.sampled_from(_TAG_PIECES), max_size=12).map("".join))
+def test_tag_blocks_match_the_lazy_regex(text):
+    """tag_blocks finds exactly re.finditer(r"<answer>(.*?)</answer>", DOTALL) (and its IGNORECASE form)."""
+    assert [b for _, _, b in tags.tag_blocks(text, "answer")] == re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL)
+    expected = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
+    assert tags.last_block(text, "answer", ignore_case=True) == (expected[-1] if expected else None)
