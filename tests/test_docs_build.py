@@ -74,3 +74,17 @@ def test_no_references_to_notes_outside_the_repository():
             if NOTES.search(line):
                 offenders.append(f"{rel}:{number}: {line.strip()[:100]}")
     assert not offenders, "point to docs/ instead:\n" + "\n".join(offenders)
+
+
+# benchmarks/ files that are not benchmarks themselves: shared helpers and the GPU machine's set-up
+BENCHMARK_HELPERS = {"machine_info.py", "symbolic_rollouts.py", "gpu_setup.sh"}
+
+
+def test_benchmarks_page_covers_every_benchmark_and_result():
+    """All benchmark figures live on docs/benchmarks.md: every script and every results table is named there."""
+    page = (DOCS / "benchmarks.md").read_text(encoding="utf-8")
+    bench = ROOT / "benchmarks"
+    scripts = [p.name for p in sorted(bench.glob("*.py")) + sorted(bench.glob("*.sh")) if p.name not in BENCHMARK_HELPERS]
+    tables = [p.name for p in sorted((bench / "results").glob("*.md"))]
+    missing = [name for name in scripts + tables if name not in page]
+    assert not missing, f"docs/benchmarks.md does not mention: {missing}"
