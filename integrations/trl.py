@@ -208,12 +208,14 @@ def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
 
 
 def combined_advantages(
-    combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None
+    combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None,
+    columns: dict[str, list[Any]] | None = None,
 ) -> torch.Tensor:
     """Advantages (N,) of the gathered reward matrix (N, K) whose rows come in groups of ``num_generations``.
 
     NaN rewards are "not applicable" for the combiner; rows it leaves NaN (every reward None) get 0,
-    as in TRL.
+    as in TRL. ``columns`` (N values each) holds the dataset columns a combiner with per-row columns reads
+    (DRPO's domain).
     """
     n = rewards.shape[0]
     if n % num_generations:
@@ -221,7 +223,7 @@ def combined_advantages(
     groups = np.arange(n) // num_generations
     # the weights in the rewards' precision, as TRL multiplies them; then the one combiner call of polyreward.pipeline
     w = None if weights is None else weights.detach().to(dtype=rewards.dtype).cpu().double().numpy()
-    advantages = combine_scores(combiner, rewards.detach().cpu().double().numpy(), groups, w)
+    advantages = combine_scores(combiner, rewards.detach().cpu().double().numpy(), groups, w, columns=columns)
     return torch.as_tensor(advantages, device=rewards.device, dtype=rewards.dtype)
 
 
@@ -289,7 +291,7 @@ class PolyGRPOTrainer(GRPOTrainer):
         rewards = self._gathered_rewards
         # Evaluation batches must not move the statistics a stateful combiner (SA-MRPO, EBPO) carries.
         combiner = self.combiner if mode == "train" or not self.combiner.state_dict() else copy.deepcopy(self.combiner)
-        all_advantages = combined_advantages(combiner, rewards, num_generations, self.reward_weights)
+        all_advantages = combined_advantages(combiner, rewards, num_generations, self.reward_weights, self._row_columns(inputs))
         local = len(inputs)
         start = self.accelerator.process_index * local
         builtin = output["advantages"]
@@ -302,6 +304,20 @@ class PolyGRPOTrainer(GRPOTrainer):
         }
         self._log_combined(mode, rewards, all_advantages, num_generations)
         return output
+
+    def _row_columns(self, inputs) -> dict[str, list[Any]] | None:
+        """The dataset columns a combiner with per-row columns reads (DRPO's domain), gathered from every process
+        in the order of the gathered reward matrix; None for the usual combiner."""
+        sources = self.combiner.row_source_columns()
+        if not sources:
+            return None
+        from accelerate.utils import gather_object
+
+        missing = [c for c in sources if any(c not in row for row in inputs)]
+        if missing:
+            raise MissingColumnError(f"combiner {self.combiner.type_name}", missing[0], sorted(inputs[0]) if inputs else [],
+                                     hint="TRL passes the dataset's columns; keep GRPOConfig.remove_unused_columns=False", kind="combiner")
+        return {c: gather_object([row[c] for row in inputs]) for c in sources}
 
     def _log_combined(self, mode: str, rewards: torch.Tensor, advantages: torch.Tensor, num_generations: int) -> None:
         n = advantages.shape[0]
@@ -326,6 +342,7 @@ class PolyGRPOTrainer(GRPOTrainer):
         except Exception as exc:  # diagnostics are for humans; never stop training for them
             logger.warning("polyreward combiner diagnostics failed: %s", exc)
             extra = {}
+        extra.update(self.combiner.diagnostics())  # DRPO: each domain's share of the advantage mass
         for key, value in extra.items():
             metrics[f"poly/{key}"].append(value)
 
