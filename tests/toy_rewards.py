@@ -61,3 +61,22 @@ class AnswerMatch(RolloutReward):
 
 def nan():
     return math.nan
+
+
+ERRORS = {"KeyError": KeyError, "TypeError": TypeError, "ValueError": ValueError, "RecursionError": RecursionError,
+          "MemoryError": MemoryError, "RuntimeError": RuntimeError}
+
+
+class Raises(RolloutReward):
+    """Raises ``error`` (an exception type's name) on completions containing 'boom'; 0.25 otherwise."""
+
+    type_name = "raises"
+
+    def __init__(self, name=None, weight=1.0, error: str = "KeyError"):
+        super().__init__(name, weight)
+        self.error = ERRORS[error]
+
+    def score_rollout(self, completion, row):
+        if "boom" in completion:
+            raise self.error("bad rollout")
+        return Scored(0.25)
