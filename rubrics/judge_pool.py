@@ -16,9 +16,11 @@ Each request (:meth:`EndpointPool.request`) gets ``1 + max_retries`` attempts:
   estimated before the call (characters / 4 + ``max_tokens``) and corrected from the server's
   ``usage.total_tokens`` after it, so the token bound also carries what the estimate missed on the
   requests already in flight.
-* **Deadline**: an attempt ends at ``min(timeout, time left in the batch budget)`` after it starts,
-  however the server sends its bytes (a body trickling one byte every 0.5 s cannot extend it): the
-  whole exchange, connect to last byte, runs under one ``asyncio.timeout``.
+* **Deadline**: an attempt ends ``timeout`` seconds after it starts, or at the end of the batch's time
+  budget if that comes first, however the server sends its bytes (a body trickling one byte every
+  0.5 s cannot extend it): the whole exchange, connect to last byte, runs under one
+  ``asyncio.timeout``, and the batch cancels what is left at its deadline, saying for each request
+  what it was doing (waiting for a free endpoint, waiting for a server's headers, reading a body).
 * **Failures**: a refused connection, a timeout, HTTP 408/409/425/5xx or a body that is not JSON
   backs the endpoint off for ``backoff * 2**(k-1)`` seconds (capped at ``max_backoff``; ``k`` counts
   its failures in a row, a success resets it) and the retry goes to another endpoint. HTTP 429 backs
@@ -48,6 +50,7 @@ T = TypeVar("T")
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
 MAX_RESPONSE_BYTES = 16 * 1024 * 1024
 _POLL = 0.005  # seconds between looks at the endpoints while every one is full or backed off
+_CUT_GRACE = 0.05  # an attempt or wait that reaches the batch deadline outlives it by this, so the batch's cut comes first
 
 
 class Unusable(Exception):
@@ -322,7 +325,7 @@ class EndpointPool:
                 return endpoint, ""
             state.phase = why
             if now + wait >= deadline:  # inside run_batch the budget's cut comes first and names the phase
-                await asyncio.sleep(max(0.0, deadline - now) + 0.05)
+                await asyncio.sleep(max(0.0, deadline - now) + _CUT_GRACE)
                 return None, f"time budget exhausted while {why}"
             await asyncio.sleep(wait)
 
@@ -331,7 +334,8 @@ class EndpointPool:
         import httpx
 
         left = deadline - time.monotonic()
-        limit = max(0.0, min(self.timeout, left))
+        # past the deadline the batch's cut ends this attempt first, and its reason names the phase
+        limit = self.timeout if left >= self.timeout else max(0.0, left) + _CUT_GRACE
         received = 0
         phase = "headers"
         state.phase = f"waiting for {endpoint.url}"
@@ -350,8 +354,6 @@ class EndpointPool:
                     status, retry_after = response.status_code, response.headers.get("Retry-After")
         except TimeoutError:
             where = "no response headers yet" if phase == "headers" else f"response body still arriving, {received} bytes in"
-            if left < self.timeout:
-                where = f"the batch time budget ended; {where}"
             raise _EndpointFault(f"timeout after {limit:.3g}s ({where}; {endpoint.url})") from None
         except httpx.HTTPError as exc:
             raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.url})") from None
