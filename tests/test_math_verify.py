@@ -565,3 +565,25 @@ def test_math_accuracy_cache_param(tmp_path, pool):
     assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
     assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
     assert reward.cache.hits == 1
+
+
+@pytest.mark.parametrize("completion, gold, score, rule", [
+    ("\\boxed{0.5}", ["1/2", "0.5"], 1.0, "numeric"),
+    ("\\boxed{1/2}", ["1/2", "3/4"], 1.0, "numeric"),  # alternatives, not the set {1/2, 3/4}
+    ("\\boxed{3/4}", ("1/2", "3/4"), 1.0, "numeric"),
+    ("\\boxed{\\frac{\\sqrt{2}}{2}}", ["\\frac{1}{\\sqrt{2}}", "0.7071"], 1.0, "canonical"),
+    ("\\boxed{0.6}", ["1/2", "0.5"], 0.0, "numeric"),
+    ("\\boxed{0.6}", ["9^9^9", "1/2"], 0.0, "numeric"),  # a scored alternative beats an unreadable one
+    ("\\boxed{3}", [], None, ""),
+    ("\\boxed{3}", [None, " "], None, ""),
+])
+def test_gold_lists_are_alternatives(pool, completion, gold, score, rule):
+    verdict = verify_batch([completion], [gold], pool=pool)[0]
+    assert (verdict.score, verdict.rule) == (score, rule)
+
+
+def test_gold_arrays_are_alternatives(pool):
+    import numpy as np
+
+    verdicts = verify_batch(["\\boxed{3/4}", "#### 2"], [np.array(["1/2", "3/4"]), "2"], pool=pool)
+    assert [v.score for v in verdicts] == [1.0, 1.0]

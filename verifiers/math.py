@@ -375,6 +375,8 @@ def verify_batch(
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
     if on_timeout not in ("zero", "nan"):
         raise ValueError(f"on_timeout must be 'zero' or 'nan', got {on_timeout!r}")
+    if any(_alternatives(ref) is not None for ref in refs):
+        return _verify_alternatives(preds, refs, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard, fast_paths=fast_paths, cache=cache)
     verdicts: list[Verdict | None] = [None] * len(preds)
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
@@ -411,6 +413,35 @@ def verify_batch(
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _alternatives(ref: Any) -> list | None:
+    """A gold given as a list (or tuple, or array) of accepted answers, e.g. ``["1/2", "0.5"]``; else None."""
+    if isinstance(ref, (list, tuple)):
+        return list(ref)
+    if not isinstance(ref, (str, bytes)) and hasattr(ref, "tolist") and getattr(ref, "ndim", 0) == 1:
+        return list(ref.tolist())
+    return None
+
+
+def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[Verdict]:
+    """Each completion against each of its gold's alternatives: correct when any is, else the first
+    scored verdict (a wrong answer beats an unreadable alternative)."""
+    flat_preds, flat_refs, owners = [], [], []
+    for i, (pred, ref) in enumerate(zip(preds, refs)):
+        options = _alternatives(ref)
+        for option in options if options is not None else [ref]:
+            if not (is_missing(option) or (isinstance(option, str) and not option.strip())):
+                flat_preds.append(pred)
+                flat_refs.append(option)
+                owners.append(i)
+    flat = verify_batch(flat_preds, flat_refs, **settings)
+    verdicts: list[Verdict | None] = [None] * len(preds)
+    for owner, verdict in zip(owners, flat):
+        current = verdicts[owner]
+        if current is None or (verdict.ok and not current.ok) or (current.score is None and verdict.score is not None):
+            verdicts[owner] = verdict
+    return [v if v is not None else Verdict(None, "no_reference") for v in verdicts]
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
