@@ -79,3 +79,22 @@ def test_trl_trainer_gathers_the_domain_column(tiny_qwen2_dir, tmp_path):
     logged = [h for h in trainer.state.log_history if "loss" in h]
     assert any(k.startswith("poly/advantage_mass/") for k in logged[-1])
     assert all(math.isfinite(v) for k, v in logged[-1].items() if k.startswith("poly/advantage_mass/"))
+
+
+def test_score_cli_with_drpo_reads_the_mapped_domain(tmp_path):
+    import json
+
+    from polyreward.cli import main
+
+    completions = ["<think>Option A is wrong. B fits. The answer is B.</think><answer>B fits. \\boxed{B}</answer>",
+                   "<think>hmm</think><answer>\\boxed{A}</answer>", "\\boxed{A}\\boxed{B}", "no idea"]
+    rows = [{"prompt": f"q{q}", "completion": c, "prompt_id": f"q{q}", "answer": "B", "source": "medqa" if q < 4 else "pubmedqa"}
+            for q in range(5) for c in completions]
+    data, config, out = tmp_path / "rollouts.jsonl", tmp_path / "config.yaml", tmp_path / "scored.jsonl"
+    data.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    config.write_text(CONFIG.replace("data_source", "source"))
+    assert main(["score", str(data), "--config", str(config), "-o", str(out)]) == 0
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    scores = np.array([[r["accuracy"], r["format"]] for r in scored])
+    expected = DRPOCombiner().combine(scores, [r["prompt_id"] for r in rows], [10.0, 1.0], domain=[r["source"] for r in rows])
+    np.testing.assert_allclose([r["advantage"] for r in scored], expected, atol=1e-9)
