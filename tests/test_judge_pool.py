@@ -272,3 +272,32 @@ def test_bad_pool_settings_name_the_key(overrides, message):
     spec = {"type": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m", **overrides}
     with pytest.raises(ValueError, match=message.replace("(", r"\(").replace(")", r"\)").replace("[", r"\[").replace("]", r"\]")):
         build_judge(spec)
+
+
+# -- where judges run: inside an event loop (async TRL rewards), after pickling (worker processes) ---------
+
+
+def test_a_judge_called_inside_a_running_event_loop(stubs):
+    import asyncio
+
+    server = stubs()
+    judge = judge_for([server.url])
+
+    async def reward_step():  # what an async reward function does when it calls a sync judge
+        return judge.judge(requests_for(4))
+
+    verdicts = asyncio.run(reward_step())
+    assert [v.met for v in verdicts] == expected(4)
+    assert [t.name for t in threading.enumerate() if t.name == "judge-batch"] == []  # the helper thread is gone
+
+
+def test_a_pickled_judge_keeps_its_settings_and_works(stubs):
+    import pickle
+
+    servers = [stubs(), stubs()]
+    judge = judge_for([s.url for s in servers], requests_per_minute=6000, endpoint_concurrency=2)
+    judge.judge(requests_for(4))
+    copy = pickle.loads(pickle.dumps(judge))
+    assert copy.urls == judge.urls and copy.pool.overall.limits == judge.pool.overall.limits
+    assert [v.met for v in copy.judge(requests_for(6))] == expected(6)
+    assert copy.summary()["attempts"] == 10 and judge.summary()["attempts"] == 4  # counts travel, then diverge
