@@ -216,6 +216,24 @@ def run_cli(data: Path, workdir: Path, chunk: int) -> dict:
     return {"method": "cli", "seconds": seconds, "cpu": float("nan"), "first_line": first_output, "scores": scores}
 
 
+def machine() -> str:
+    cpu = platform.processor() or platform.machine()
+    try:
+        for line in open("/proc/cpuinfo", encoding="utf-8"):
+            if line.startswith("model name"):
+                cpu = line.split(":", 1)[1].strip()
+                break
+    except OSError:
+        pass
+    memory = ""
+    try:
+        kb = int(next(line for line in open("/proc/meminfo") if line.startswith("MemTotal")).split()[1])
+        memory = f", {kb / 1024 / 1024:.0f} GB"
+    except (OSError, StopIteration, ValueError):
+        pass
+    return f"{os.cpu_count()}-core {cpu}{memory}, no GPU, Python {platform.python_version()}"
+
+
 def _agreement(scores: list, labels: list[int]) -> float:
     return sum(1 for s, y in zip(scores, labels) if s is not None and (s == 1.0) == bool(y)) / len(labels)
 
