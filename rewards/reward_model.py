@@ -167,7 +167,7 @@ class ServedRewardModel:
         def cut(k: int) -> str:
             return f"reward model server: time budget of {self.time_budget:g}s exhausted while {states[k].phase}"
 
-        return run_batch([job(chunk, state) for chunk, state in zip(chunks, states)], deadline, cut)
+        return run_batch([job(chunk, state) for chunk, state in zip(chunks, states)], deadline, cut, self.pool.overall.limits.concurrency)
 
     def summary(self) -> dict[str, Any]:
         return self.pool.summary()

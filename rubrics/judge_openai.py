@@ -219,7 +219,7 @@ class OpenAIJudge(Judge):
             return [failed(reason)] * len(pending[k].indices)
 
         jobs = [lambda client, call=call, state=state: self._call(client, call, deadline, state) for call, state in zip(pending, states)]
-        for call, results in zip(pending, run_batch(jobs, deadline, cut)):
+        for call, results in zip(pending, run_batch(jobs, deadline, cut, self.pool.overall.limits.concurrency)):
             for index, verdict in zip(call.indices, results):
                 verdicts[index] = verdict
         return [v if v is not None else failed("not graded") for v in verdicts]

@@ -65,7 +65,7 @@ class RequestFailed(Exception):
 class JobState:
     """What one request is doing now: read when the batch budget cuts it, to say why it failed."""
 
-    phase: str = "waiting for a free endpoint"
+    phase: str = "queued behind the concurrency limit"
     last_error: str = ""
 
 
@@ -391,19 +391,25 @@ def estimate_tokens(text_parts: Sequence[str], max_tokens: int = 0) -> float:
 
 
 def run_batch(jobs: Sequence[Callable[[Any], Awaitable[T]]], deadline: float, on_cut: Callable[[int], T],
-              client_limits: int = 256) -> list[T]:
-    """Run ``job(client)`` for every job concurrently, in a fresh event loop, until ``deadline`` (monotonic).
-
-    A job still running at the deadline is cancelled and its result is ``on_cut(index)``.
+              active: int | None = None) -> list[T]:
+    """Run ``job(client)`` for every job, at most ``active`` at a time (None: all), in a fresh event loop,
+    until ``deadline`` (monotonic). A job not finished at the deadline is cancelled and its result is
+    ``on_cut(index)``. Jobs beyond ``active`` wait their turn in a queue, not in the pool's polling loop.
     Runs in the calling thread, or in a helper thread when the caller is itself inside an event loop
     (an async TRL reward); either way every task and connection is closed on return.
     """
     async def main() -> list[T]:
         import httpx
 
-        limits = httpx.Limits(max_connections=client_limits, max_keepalive_connections=client_limits)
+        turns = asyncio.Semaphore(active or max(1, len(jobs)))
+
+        async def take_turn(job: Callable[[Any], Awaitable[T]], client: Any) -> T:
+            async with turns:
+                return await job(client)
+
+        limits = httpx.Limits(max_connections=None, max_keepalive_connections=64)  # the pool's limits bound the requests in flight
         async with httpx.AsyncClient(limits=limits, timeout=None) as client:
-            tasks = [asyncio.ensure_future(job(client)) for job in jobs]
+            tasks = [asyncio.ensure_future(take_turn(job, client)) for job in jobs]
             left = max(0.0, deadline - time.monotonic())
             done, pending = await asyncio.wait(tasks, timeout=left) if tasks else (set(), set())
             for task in pending:
