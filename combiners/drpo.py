@@ -187,6 +187,7 @@ class DRPOCombiner(GroupedCombiner):
         scaled = grpo / index.broadcast(factor)
         valid = ~np.isnan(scaled)
         if valid.sum() < 2:
+            self._last = {}
             return np.where(valid, 0.0, np.nan)
         advantages = scaled / (float(np.std(scaled[valid], ddof=1)) + self.eps)
         self._last = self._summary(advantages, grpo, domains, clusters)
