@@ -27,6 +27,8 @@ overridden:
   :meth:`GDPOCombiner.combine` for verl's token-weighted batch statistics (longer responses weigh more;
   variance with Bessel over the total token count); without lengths every rollout counts once.
   verl itself turns any NaN component into NaN advantages for the whole batch; here NaN is excluded.
+  verl's token mean divides by (T + 1e-8), reproduced; a batch whose sums are all equal gets 0 here, where
+  that 1e-8 leaves verl ~1e-4·s/T after the rsqrt(var + 1e-8) (the only deviation).
 - ``baseline="loo"`` (NeMo-RL ``GDPOAdvantageEstimator``): b_i = mean of the *other* rollouts of the
   group, scale = unbiased std of the others, dividing (by std + eps) only where that std > 0.
 - ``batch_norm="none"`` returns s_i (per-reward GRPO advantages summed; cf. MO-GRPO).
@@ -163,8 +165,9 @@ def batch_normalise(summed: np.ndarray, mode: str, lengths: np.ndarray | None = 
         x = np.where(valid, summed, 0.0)
         if is_constant(summed[weight > 0]):
             return np.where(valid, 0.0, np.nan)
-        mean = (weight * x).sum() / total
-        var = (weight * (x - mean) ** 2).sum() / (total - 1)
+        # verl masked_mean divides by (mask.sum() + 1e-8); masked_var then applies Bessel's T/(T - 1)
+        mean = (weight * x).sum() / (total + WHITEN_EPS)
+        var = (weight * (x - mean) ** 2).sum() / (total + WHITEN_EPS) * total / (total - 1)
         return (summed - mean) / np.sqrt(var + WHITEN_EPS)
     centred, std = centred_batch(summed)
     if mode == "nonzero_std":
