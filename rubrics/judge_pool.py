@@ -25,8 +25,8 @@ Each request (:meth:`EndpointPool.request`) gets ``1 + max_retries`` attempts:
   backs the endpoint off for ``backoff * 2**(k-1)`` seconds (capped at ``max_backoff``; ``k`` counts
   its failures in a row, a success resets it) and the retry goes to another endpoint. HTTP 429 backs
   the endpoint off for its ``Retry-After`` (seconds or an HTTP date) when given. Other 4xx fail at
-  once. An answer the caller cannot use (``check`` raises :class:`Unusable`) is retried at once,
-  without blaming the endpoint.
+  once and leave the endpoint in service. An answer the caller cannot use (``check`` raises
+  :class:`Unusable`) is retried at once, without blaming the endpoint.
 
 Per-endpoint counts (sent, ok, failed, rate-limited, latency percentiles) accumulate in
 :meth:`EndpointPool.summary`.
@@ -254,16 +254,16 @@ class EndpointPool:
             self.overall.settle(estimate, used)
             endpoint.gate.settle(estimate, used)
 
-    def _blame(self, endpoint: Endpoint, epoch: int, now: float, retry_after: float | None = None) -> None:
+    def _blame(self, endpoint: Endpoint, epoch: int, now: float, fault: _EndpointFault) -> None:
         with self._lock:
             endpoint.failed += 1
-            if retry_after is not None:
-                endpoint.rate_limited += 1
-                endpoint.backoff_until = max(endpoint.backoff_until, now + retry_after)
+            endpoint.rate_limited += fault.status == 429
+            if fault.retry_after is not None:
+                endpoint.backoff_until = max(endpoint.backoff_until, now + fault.retry_after)
                 endpoint.epoch += 1
                 return
-            if epoch != endpoint.epoch:  # sent before the last back-off began: that one already counts
-                return
+            if not fault.retry or epoch != endpoint.epoch:  # a 4xx says nothing of the endpoint's health; a request
+                return                                      # sent before the last back-off began already counted
             endpoint.failures_in_a_row += 1
             endpoint.epoch += 1
             pause = min(self.max_backoff, self.backoff * 2 ** (endpoint.failures_in_a_row - 1))
@@ -300,7 +300,7 @@ class EndpointPool:
                 value, used = await self._attempt(client, endpoint, path, body, check, deadline, state)
             except _EndpointFault as fault:
                 error = str(fault)
-                self._blame(endpoint, epoch, time.monotonic(), fault.retry_after)
+                self._blame(endpoint, epoch, time.monotonic(), fault)
                 if not fault.retry:
                     break
                 continue
@@ -363,9 +363,8 @@ class EndpointPool:
             message = f"HTTP {status}: {text!r}"
             if status == 429:
                 wait = retry_after_seconds(retry_after)
-                raise _EndpointFault(message + (f" (Retry-After {wait:.3g}s)" if wait is not None else ""), True,
-                                     wait if wait is not None else None)
-            raise _EndpointFault(message, status in RETRY_STATUS)
+                raise _EndpointFault(message + (f" (Retry-After {wait:.3g}s)" if wait is not None else ""), True, wait, status)
+            raise _EndpointFault(message, status in RETRY_STATUS, status=status)
         try:
             data = json.loads(raw)
         except ValueError:
@@ -380,9 +379,9 @@ class EndpointPool:
 class _EndpointFault(Exception):
     """The endpoint failed this attempt: back it off; ``retry`` False for errors a retry cannot fix."""
 
-    def __init__(self, message: str, retry: bool = True, retry_after: float | None = None) -> None:
+    def __init__(self, message: str, retry: bool = True, retry_after: float | None = None, status: int | None = None) -> None:
         super().__init__(message)
-        self.retry, self.retry_after = retry, retry_after
+        self.retry, self.retry_after, self.status = retry, retry_after, status
 
 
 def estimate_tokens(text_parts: Sequence[str], max_tokens: int = 0) -> float:
