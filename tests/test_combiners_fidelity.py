@@ -403,3 +403,36 @@ def test_trainer_zero_std_fraction_uses_the_constant_rule():
     row = reward_metrics(["r"], np.array([1.0]), scores, np.array([0, 0, 0, 1, 1, 1]))
     assert np.std([0.1, 0.1, 0.1], ddof=1) > 0  # what the old check saw
     assert row["frac_reward_zero_std"] == 0.5
+
+
+# ------------------------------------------------------------------------------------ diagnostics
+def test_shares_are_nan_where_no_objective_varies():
+    from polyreward.combiners import diagnose
+
+    # group a: constant 0.1s (GOPO's source order still spreads it); group b: a None cell lowers a sum
+    scores = np.array([[0.1, 0.7]] * 5 + [[1.0, 0.3], [1.0, 0.3], [1.0, np.nan]])
+    groups = ["a"] * 5 + ["b"] * 3
+    for advantages in (RankCombiner().combine(scores, groups), GRPOCombiner().combine(scores, groups)):
+        table = diagnose(scores, groups, advantages, names=["x", "y"]).groups.set_index("group")
+        assert np.isnan(table.loc["a", "share/x"]) and np.isnan(table.loc["b", "share/y"]), table
+    assert np.abs(GRPOCombiner().combine(scores, groups)[5:]).max() > 0.5  # the advantage does vary in b
+
+
+def test_weight_zero_rewards_do_not_split_profiles_and_near_equal_advantages_are_one_value():
+    from polyreward.combiners import diagnose
+
+    scores = np.array([[1.0, 0.2], [1.0, 0.9], [0.0, 0.4], [0.0, 0.5]])
+    groups = [0, 0, 0, 0]
+    report = diagnose(scores, groups, np.array([4.9e-7, 5.1e-7, -1.0, -1.0]), weights=[1.0, 0.0])
+    row = report.groups.iloc[0]
+    assert row["profiles"] == 2 and row["advantage_values"] == 2 and not row["collapsed"]
+    assert diagnose(scores, groups, np.array([4.9e-7, 5.1e-7, -1.0, -1.0])).groups.iloc[0]["profiles"] == 4
+
+
+def test_zero_signal_and_collapsed_fractions_share_their_denominator():
+    from polyreward.combiners import diagnose
+
+    scores = np.array([[1.0], [0.0], [0.5], [0.5], [np.nan], [np.nan]])
+    groups = [0, 0, 1, 1, 2, 2]  # group 2 has no reward at all
+    summary = diagnose(scores, groups, GRPOCombiner().combine(scores, groups)).summary
+    assert summary["zero_signal_fraction"] == 0.5 and summary["collapsed_group_fraction"] == 0.0  # both over groups 0, 1
