@@ -35,6 +35,7 @@ request (multi-criteria prompt of :mod:`polyreward.rubrics.grading`). Answers ar
 
 from __future__ import annotations
 
+import importlib.util
 import json
 import os
 import time
@@ -88,6 +89,8 @@ def endpoint_pool(urls: Sequence[str], api_key_env: str | None, timeout: float, 
                   tokens_per_minute: float | None, endpoint_requests_per_minute: float | None,
                   endpoint_tokens_per_minute: float | None) -> EndpointPool:
     """The transport settings every served model shares (judge, reward model), checked, as a pool."""
+    if importlib.util.find_spec("httpx") is None:
+        raise ValueError("a served judge or reward model needs httpx: pip install \"polyreward[judge]\"")
     overall = Limits(whole_number("concurrency", concurrency, 1), positive_rate("requests_per_minute", requests_per_minute),
                      positive_rate("tokens_per_minute", tokens_per_minute))
     per_endpoint = Limits(whole_number("endpoint_concurrency", endpoint_concurrency, 1, allow_none=True),

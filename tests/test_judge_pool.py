@@ -301,3 +301,9 @@ def test_a_pickled_judge_keeps_its_settings_and_works(stubs):
     assert copy.urls == judge.urls and copy.pool.overall.limits == judge.pool.overall.limits
     assert [v.met for v in copy.judge(requests_for(6))] == expected(6)
     assert copy.summary()["attempts"] == 10 and judge.summary()["attempts"] == 4  # counts travel, then diverge
+
+
+def test_without_httpx_the_config_error_says_what_to_install(monkeypatch):
+    monkeypatch.setitem(sys.modules, "httpx", None)  # as if the judge extra were not installed
+    with pytest.raises(ValueError, match=r'needs httpx: pip install "polyreward\[judge\]"'):
+        build_judge({"type": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
