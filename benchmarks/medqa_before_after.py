@@ -44,14 +44,14 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from polyreward.cli.train import parse_overrides
+    from polyreward.config import parse_key_values
     from polyreward.trainer.evaluate import evaluate
     from polyreward.trainer.loop import train
 
     sys.path.insert(0, str(Path(__file__).parent))
     from machine_info import describe_machine
 
-    overrides = parse_overrides(args.overrides)
+    overrides = parse_key_values(args.overrides, "--set")
     eval_overrides = {**overrides, **({"max_new_tokens": args.eval_max_new_tokens} if args.eval_max_new_tokens else {})}
     device = overrides.get("device") or ("cuda" if torch.cuda.is_available() else "cpu")
     tag = args.tag or device

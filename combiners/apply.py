@@ -1,6 +1,6 @@
-"""Convenience entry points: build a combiner from a name, compute advantages in one call, or add an
-``advantage`` column to a DataFrame of scored rollouts (used by ``polyreward score`` when the config
-names a combiner, and by ``polyreward advantages``).
+"""Convenience entry points: compute advantages in one call, or add an ``advantage`` column to a DataFrame of
+scored rollouts (``polyreward advantages``). Both build the combiner with :func:`polyreward.config.build_combiner`
+and the DataFrame path combines through :func:`polyreward.pipeline.combine_scores`, as every entry point does.
 """
 
 from __future__ import annotations
@@ -11,29 +11,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiner import Combiner
-
-
-def build_combiner(combiner: str | Combiner | Mapping[str, Any] = "gdpo", **params: Any) -> Combiner:
-    """A combiner from a registry name (``"gdpo"``), a config mapping (``{"type": "gdpo", ...}``) or an instance."""
-    from polyreward import registry
-
-    if isinstance(combiner, Combiner):
-        if params:
-            raise ValueError("parameters can only be given with a combiner name, not with a combiner object")
-        return combiner
-    if isinstance(combiner, Mapping):
-        spec = dict(combiner)
-        if "type" not in spec:
-            raise ValueError(f"a combiner mapping needs a 'type' key, got keys {sorted(spec)}")
-        name = spec.pop("type")
-        params = {**spec, **params}
-    else:
-        name = combiner
-    cls = registry.combiner_class(str(name))
-    try:
-        return cls(**params)
-    except TypeError as exc:
-        raise ValueError(f"combiner {name}: {exc}") from None
+from polyreward.config import build_combiner  # the one way to build a combiner, re-exported for this module's users
 
 
 def advantages(scores: Any, groups: Any, weights: Any = None, combiner: str | Combiner | Mapping[str, Any] = "gdpo", **params: Any) -> Any:
@@ -80,26 +58,11 @@ def add_advantages(
     applicable"; rows with no reward at all get advantage 0. A combiner with ``row_columns`` (DRPO's domain)
     reads them from the frame's columns (:func:`polyreward.combiner.row_arrays`).
     """
-    from polyreward.combiner import row_arrays
+    from polyreward.pipeline import combine_scores
 
     if group_column not in frame.columns:
         raise ValueError(f"group column {group_column!r} not in the data; columns are: {', '.join(map(str, frame.columns))}")
     scores = reward_matrix(frame, list(reward_columns))
-    ids = frame[group_column]
-    groups = ids.map(_hashable).to_numpy(dtype=object) if ids.dtype == object else ids.to_numpy()
     result = frame.copy()
-    combiner = build_combiner(combiner)
-    rows = {name: values.to_numpy(dtype=object) for name, values in row_arrays(combiner, frame).items()}
-    result[column] = combiner.combine(scores, groups, weights, **rows)
+    result[column] = combine_scores(build_combiner(combiner), scores, frame[group_column].tolist(), weights, columns=frame)
     return result
-
-
-def _hashable(value: Any) -> Any:
-    """Group ids read from JSON can be lists/dicts; make them hashable without changing their identity."""
-    if isinstance(value, list):
-        return tuple(_hashable(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, _hashable(v)) for k, v in value.items()))
-    if isinstance(value, float) and np.isnan(value):
-        return None
-    return value

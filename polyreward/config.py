@@ -31,6 +31,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from polyreward import registry
+from polyreward.params import check_parameters, parameter_model
 from polyreward.schema import ColumnMap
 
 
@@ -55,6 +56,13 @@ def load_yaml(text: str) -> Any:
 
 class ConfigError(ValueError):
     """An invalid configuration; the message names the key and what is allowed."""
+
+
+class UnknownTypeError(ConfigError, KeyError):
+    """A reward or combiner type name the registry does not know (a KeyError too, as a registry lookup)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
 
 
 class ColumnsSection(BaseModel):
@@ -196,11 +204,11 @@ def build_combiner(spec: Any, **params: Any):
     try:
         cls = registry.combiner_class(name)
     except KeyError as exc:
-        raise ConfigError(f"combiner.type: {exc.args[0]}") from None
-    allowed, takes_any = _constructor_params(cls)
-    unknown = sorted(set(params) - allowed)
-    if unknown and not takes_any:
-        raise ConfigError(f"combiner ({name}): unknown key(s) {unknown}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+        raise UnknownTypeError(f"combiner.type: {exc.args[0]}") from None
+    try:
+        check_parameters(cls, params)
+    except ValueError as exc:
+        raise ConfigError(f"combiner ({name}): {exc}") from None
     try:
         return cls(**params)
     except (TypeError, ValueError) as exc:
@@ -220,17 +228,10 @@ def parse_key_values(items: Sequence[str], flag: str = "--param") -> dict[str, A
         if not sep or not key:
             raise ConfigError(f"{flag} {item!r}: expected KEY=VALUE, e.g. {flag} eps=1e-6")
         try:
-            result[key] = load_yaml(text) if text.strip() else text
+            result[key] = load_yaml(text)
         except yaml.YAMLError as exc:
             raise ConfigError(f"{flag} {item!r}: the value is not valid YAML ({getattr(exc, 'problem', exc)})") from None
     return result
-
-
-def _constructor_params(cls: type) -> tuple[set[str], bool]:
-    params = inspect.signature(cls.__init__).parameters
-    names = {p for p in params if p not in ("self",)}
-    takes_any = any(p.kind is inspect.Parameter.VAR_KEYWORD for p in params.values())
-    return names - {"args", "kwargs"}, takes_any
 
 
 def _check_entries(config: Config) -> None:
@@ -243,23 +244,26 @@ def _check_entries(config: Config) -> None:
             cls = registry.reward_class(entry.type)
         except KeyError as exc:
             raise ConfigError(f"rewards[{i}].type: {exc.args[0]}") from None
-        allowed, takes_any = _constructor_params(cls)
-        unknown = sorted(set(entry.params) - allowed)
-        if unknown and not takes_any:
-            options = sorted(allowed - {"name", "weight", "pool"})
+        model = parameter_model(cls)
+        unknown = sorted(set(entry.params) - set(model.model_fields))
+        if unknown and model.model_config.get("extra") == "forbid":
             raise ConfigError(
-                f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight'] + options)}"
+                f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight'] + sorted(model.model_fields))}"
             )
+        try:
+            check_parameters(cls, entry.params)
+        except ValueError as exc:
+            raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from None
     _check_row_columns(config)
     if config.combiner is not None:
         try:
             cls = registry.combiner_class(config.combiner.type)
         except KeyError as exc:
             raise ConfigError(f"combiner.type: {exc.args[0]}") from None
-        allowed, takes_any = _constructor_params(cls)
-        unknown = sorted(set(config.combiner.params) - allowed)
-        if unknown and not takes_any:
-            raise ConfigError(f"combiner ({config.combiner.type}): unknown key(s) {unknown}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
+        try:
+            check_parameters(cls, config.combiner.params)
+        except ValueError as exc:
+            raise ConfigError(f"combiner ({config.combiner.type}): {exc}") from None
 
 
 def _check_row_columns(config: Config) -> None:

@@ -214,7 +214,8 @@ def combine_scores(
     if getattr(combiner, "row_columns", ()):
         from polyreward.combiner import row_arrays
 
-        extra.update(row_arrays(combiner, columns or {}))
+        rows = row_arrays(combiner, columns if columns is not None else {})
+        extra.update({name: np.asarray(list(values), dtype=object) for name, values in rows.items()})
     advantages = np.asarray(combiner.combine(matrix, group_ids(groups), weights, **extra), dtype=np.float64)
     if advantages.shape != (len(matrix),):
         raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({len(matrix)},)")

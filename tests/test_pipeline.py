@@ -202,7 +202,7 @@ def test_weighted_total_is_the_nansum_of_applicable_rewards(rows, weights):
 
 @pytest.mark.parametrize("items, expected", [
     (["eps=1e-6", "variant=verl"], {"eps": 1e-6, "variant": "verl"}),
-    (["scale=batch", "x=[1, 2]", "flag=true", "word=yes", "empty="], {"scale": "batch", "x": [1, 2], "flag": True, "word": "yes", "empty": ""}),
+    (["scale=batch", "x=[1, 2]", "flag=true", "word=yes", "empty="], {"scale": "batch", "x": [1, 2], "flag": True, "word": "yes", "empty": None}),
     (["a = 3"], {"a": 3}),
 ])
 def test_parse_key_values(items, expected):

@@ -58,32 +58,15 @@ def write_frame(frame, path: str | Path) -> None:
     write_rows(path, frame.astype(object).where(frame.notna(), None).to_dict(orient="records"))
 
 
-def parse_params(items: list[str]) -> dict[str, Any]:
-    """``["variant=verl", "eps=1e-6"]`` -> ``{"variant": "verl", "eps": 1e-06}`` (values read as YAML 1.2)."""
-    import yaml
-
-    from polyreward.config import load_yaml
-
-    params: dict[str, Any] = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ValueError(f"--param expects KEY=VALUE, got {item!r}")
-        try:
-            params[key.strip()] = load_yaml(value)
-        except yaml.YAMLError:
-            raise ValueError(f"--param {item!r}: the value is not valid YAML") from None
-    return params
-
-
 def check_params(combiner_type: str, params: dict[str, Any]) -> None:
     """ValueError naming the first ``--param`` key the combiner does not take, and the keys it does."""
     from polyreward import registry
-    from polyreward.config import _constructor_params
+    from polyreward.params import parameter_model
 
-    allowed, takes_any = _constructor_params(registry.combiner_class(combiner_type))
+    model = parameter_model(registry.combiner_class(combiner_type))
+    allowed = set(model.model_fields)
     unknown = sorted(set(params) - allowed)
-    if unknown and not takes_any:
+    if unknown and model.model_config.get("extra") == "forbid":
         raise ValueError(f"--param {unknown[0]}: unknown parameter of combiner {combiner_type}; allowed: {', '.join(sorted(allowed)) or '(none)'}")
 
 
@@ -135,6 +118,7 @@ def parse_weights(text: str | None) -> list[float] | None:
 def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | None, str, Any]:
     """(reward columns, weights, group column, combiner) from the flags, the config and the data."""
     from polyreward.combiners.apply import build_combiner
+    from polyreward.config import parse_key_values
 
     config = None
     if args.config:
@@ -146,7 +130,7 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
         group = "prompt_id" if "prompt_id" in frame.columns else "prompt"
     rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
     rewards, weights = choose_rewards(frame, group, rewards, parse_weights(args.weights), config)
-    params = parse_params(args.param)
+    params = parse_key_values(args.param, "--param")
     combiner_type = args.combiner or (config.combiner.type if config is not None and config.combiner is not None else "gdpo")
     check_params(combiner_type, params)
     if config is None:

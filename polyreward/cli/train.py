@@ -11,7 +11,7 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polyreward.config import ConfigError
+from polyreward.config import ConfigError, parse_key_values
 
 
 def positive_int(text: str) -> int:
@@ -42,22 +42,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="replace train.KEY with VALUE (read as YAML); repeatable")
 
 
-def parse_overrides(items: list[str]) -> dict:
-    """``["prompts_per_step=4", "bf16=false"]`` -> ``{"prompts_per_step": 4, "bf16": False}``; ConfigError if malformed."""
-    import yaml
-
-    overrides = {}
-    for item in items:
-        key, sep, value = item.partition("=")
-        if not sep or not key.strip():
-            raise ConfigError(f"--set {item!r}: expected KEY=VALUE, e.g. --set prompts_per_step=4")
-        try:
-            overrides[key.strip()] = yaml.safe_load(value) if value.strip() else None
-        except yaml.YAMLError as exc:
-            raise ConfigError(f"--set {item!r}: the value is not valid YAML ({exc})") from None
-    return overrides
-
-
 def run(args: argparse.Namespace) -> int:
     try:
         from polyreward.trainer.loop import train
@@ -68,7 +52,7 @@ def run(args: argparse.Namespace) -> int:
         return _evaluate(args)
     try:
         result = train(args.config, max_steps=args.max_steps, output_dir=args.output_dir, resume=args.resume,
-                       progress=not args.no_progress, overrides=parse_overrides(args.overrides))
+                       progress=not args.no_progress, overrides=parse_key_values(args.overrides, "--set"))
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
@@ -93,7 +77,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     from polyreward.trainer.evaluate import evaluate
 
     try:
-        overrides = {**parse_overrides(args.overrides), **({"output_dir": args.output_dir} if args.output_dir else {})}
+        overrides = {**parse_key_values(args.overrides, "--set"), **({"output_dir": args.output_dir} if args.output_dir else {})}
         _, train_cfg = load_train_config(args.config, **overrides)
         output = Path(args.eval_output or Path(train_cfg.output_dir) / f"evaluate-{Path(args.evaluate).stem}.jsonl")
         file_format(output)  # an unknown extension is refused before the model loads
