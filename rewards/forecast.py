@@ -8,13 +8,26 @@ the "pixels" are the T forecast values of one rollout)::
     c(x) = #{inner edges < x}                  (torch.bucketize, right=False: x = 15 is "good")
     high(x) = c(x) >= high_class               (default 2: "bad" or worse)
     r_t = α·1[high(pred_t) = high(obs_t)] + β·1[c(pred_t) = c(obs_t)] − γ·1[high(pred_t) ∧ ¬high(obs_t)]
-    R = Σ_t s_t r_t / Σ_t s_t  over valid steps (obs_t finite and > 0, as FAKER-Air's "GT > 0" mask)
+    R = Σ_{t,v} s_t w_v r_{t,v} / Σ_{t,v} s_t w_v  over valid steps (obs finite and > 0, as FAKER-Air's
+                                                 "GT > 0" mask), v the pollutants (one by default, w = 1)
 
 Defaults are the released GRPO run's: α = 0 (cls-coarse), β = 1 (cls-exact), γ = 0.1 (false-alarm
-penalty), step weights s_t linear from 1.0 down to 0.75 ("linear") or all 1 ("uniform"). Misses are not
-penalised explicitly (as in the source). Several pollutants with weights w_v (PM2.5 1.0, PM10 0.3 in
-the released run) are several reward entries with those weights. The per-GT-class multipliers and the
-"Recipe 2" recall/FAR constraint with its PI controller are trainer-level and not implemented here.
+penalty), ``step_weights: linear``. Misses are not penalised explicitly (as in the source). The per-GT-class
+multipliers and the "Recipe 2" recall/FAR constraint with its PI controller are trainer-level and not
+implemented here.
+
+Step weights s_t are FAKER-Air's ``aurora/utils.py build_step_weights`` (base b = 0.75, γ_s = 0.9), chosen
+as grpo_train.py's ``--step-weight-mode``: ``linear`` (1.0 down to b, evenly), ``uniform`` (what that flag
+maps to: the ``fixed`` schedule, 1.0 then b for every later step; ``fixed`` is accepted as its name),
+``exp`` (1, γ_s, γ_s², ...), ``sigmoid`` (an S-curve from b to 1.0) and ``none`` (all 1: the reward
+functions' default when given no step weights). T = 1 is always [1.0]. (The source rescales them to sum
+T, which cancels in R.)
+
+Several pollutants: ``pollutants: {pm25: 1.0, pm10: 0.3}`` (the released run's w_v) scores them in one
+reward, normalised jointly by Σ s_t w_v as in the source's ``cls_reward_over_rollout``; each is read from
+``observed_columns`` (default ``observed_<pollutant>``) and the forecast holds T numbers per pollutant, in
+that order. Several single-pollutant reward entries with weights w_v instead give Σ_v w_v R_v (a separate
+normalisation per pollutant, not the source's).
 
 Reading a rollout: the observed value(s) come from ``observed_column`` (a number, numeric text, a list
 or a JSON list; NaN entries are invalid steps). The forecast is the first T numbers inside the
@@ -37,7 +50,25 @@ from polyreward.schema import is_missing
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.label_sets import answer_block
 
-STEP_WEIGHTS = ("linear", "uniform")
+STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
+
+
+def step_weights(steps: int, mode: str = "linear", base: float = 0.75, gamma: float = 0.9) -> list[float]:
+    """FAKER-Air ``build_step_weights`` (unnormalised); ``uniform`` is ``fixed``, as grpo_train.py maps it."""
+    if mode == "none":
+        return [1.0] * steps
+    if steps == 1:
+        return [1.0]
+    if mode in ("fixed", "uniform"):
+        return [1.0] + [base] * (steps - 1)
+    if mode == "linear":
+        return [1.0 + (base - 1.0) * t / (steps - 1) for t in range(steps)]
+    if mode == "exp":
+        return [1.0] + [gamma**t for t in range(1, steps)]
+    k = max(1e-3, gamma)  # sigmoid: k = steepness, values mapped onto [base, 1]
+    s = [1.0 / (1.0 + math.exp(-k * (-2.0 + 4.0 * t / (steps - 1)))) for t in range(steps)]
+    low, high = min(s), max(s)
+    return [base + (1.0 - base) * (v - low) / (high - low + 1e-8) for v in s]
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,3})?")
 _UNIT = re.compile(r"(?:µ|μ|u|micro)?g\s*/\s*m(?:\^?3|³)", re.IGNORECASE)
 
@@ -101,6 +132,10 @@ class ForecastClassCost(RolloutReward):
         beta: float = 1.0,
         gamma: float = 0.1,
         step_weights: str = "linear",
+        step_weight_base: float = 0.75,
+        step_weight_gamma: float = 0.9,
+        pollutants: Mapping[str, float] | None = None,
+        observed_columns: Mapping[str, str] | None = None,
     ) -> None:
         super().__init__(name, weight)
         column_name("observed_column", observed_column)
@@ -114,49 +149,80 @@ class ForecastClassCost(RolloutReward):
             if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
                 raise ValueError(f"{key} must be a finite number >= 0, got {value!r}")
         one_of("step_weights", step_weights, STEP_WEIGHTS)
+        for key, value in (("step_weight_base", step_weight_base), ("step_weight_gamma", step_weight_gamma)):
+            if isinstance(value, bool) or not isinstance(value, (int, float)) or not math.isfinite(value) or value < 0:
+                raise ValueError(f"{key} must be a finite number >= 0, got {value!r}")
         self.observed_column, self.pollutant, self.high_class = observed_column, pollutant, high_class
         self.alpha, self.beta, self.gamma = float(alpha), float(beta), float(gamma)
         self.step_weights = step_weights
+        self.step_weight_base, self.step_weight_gamma = float(step_weight_base), float(step_weight_gamma)
+        self.pollutants, self.observed_columns = self._pollutant_columns(pollutants, observed_columns, thresholds)
+        self.pollutant_edges = {v: class_edges(thresholds, v) if isinstance(thresholds, str) else self.edges for v in self.pollutants}
         self.thresholds = thresholds if isinstance(thresholds, str) else list(self.edges)
         self.score_range = (-self.gamma, self.alpha + self.beta)
 
+    def _pollutant_columns(self, pollutants: Any, observed_columns: Any, thresholds: Any) -> tuple[dict[str, float], dict[str, str]]:
+        """{pollutant: w_v} and {pollutant: column}; one pollutant (w = 1, ``observed_column``) by default."""
+        if pollutants is None:
+            if observed_columns is not None:
+                raise ValueError("observed_columns needs pollutants (a mapping such as {pm25: 1.0, pm10: 0.3})")
+            return {self.pollutant: 1.0}, {self.pollutant: self.observed_column}
+        if not isinstance(pollutants, Mapping) or not pollutants:
+            raise ValueError(f"pollutants must map pollutant names to weights, e.g. {{pm25: 1.0, pm10: 0.3}}; got {pollutants!r}")
+        if not isinstance(thresholds, str):
+            raise ValueError("pollutants needs a named thresholds scheme (a custom list of edges is for one pollutant)")
+        weights = {}
+        for name, w in pollutants.items():
+            one_of("pollutants key", name, POLLUTANTS)
+            if isinstance(w, bool) or not isinstance(w, (int, float)) or not math.isfinite(w) or w < 0:
+                raise ValueError(f"pollutants[{name!r}] must be a finite weight >= 0, got {w!r}")
+            weights[name] = float(w)
+        columns = dict(observed_columns or {})
+        unknown = sorted(set(columns) - set(weights))
+        if unknown:
+            raise ValueError(f"observed_columns names pollutant(s) {unknown} that are not in pollutants {sorted(weights)}")
+        return weights, {v: column_name(f"observed_columns[{v!r}]", columns.get(v, f"observed_{v}")) for v in weights}
+
     @property
     def columns(self) -> tuple[str, ...]:
-        return (self.observed_column,)
+        return tuple(self.observed_columns.values())
 
     @property
     def event_threshold(self) -> float:
         """The value above which a forecast counts as "high" (the edge below ``high_class``)."""
         return self.edges[self.high_class - 1]
 
-    def _weights(self, steps: int) -> list[float]:
-        if self.step_weights == "uniform" or steps == 1:
-            return [1.0] * steps
-        return [1.0 - 0.25 * t / (steps - 1) for t in range(steps)]
-
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        observed = observed_values(row.get(self.observed_column))
-        if observed is None:
-            return Scored(None, f"no observation in column {self.observed_column!r} (empty or NaN)")
-        if not any(math.isfinite(o) and o > 0 for o in observed):
+        observed: dict[str, list[float]] = {}
+        for v, column in self.observed_columns.items():
+            values = observed_values(row.get(column))
+            if values is None:
+                return Scored(None, f"no observation in column {column!r} (empty or NaN)")
+            observed[v] = values
+        if not any(math.isfinite(o) and o > 0 for values in observed.values() for o in values):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
-        predicted = forecast_values(completion, len(observed))
-        if predicted is None:
-            return Scored(0.0, f"expected {len(observed)} forecast number(s), found fewer")
-        weights = self._weights(len(observed))
+        count = sum(len(values) for values in observed.values())
+        numbers = forecast_values(completion, count)
+        if numbers is None:
+            return Scored(0.0, f"expected {count} forecast number(s), found fewer")
         total = weight_sum = 0.0
         counts = {"hits": 0.0, "misses": 0.0, "false_alarms": 0.0, "correct_negatives": 0.0, "exact_class": 0.0}
-        for p, o, s in zip(predicted, observed, weights):
-            if not (math.isfinite(o) and o > 0):  # FAKER-Air's valid mask: GT > 0
-                continue
-            cp, co = pm_class(p, self.edges), pm_class(o, self.edges)
-            hp, ho = cp >= self.high_class, co >= self.high_class
-            r = self.alpha * (hp == ho) + self.beta * (cp == co) - self.gamma * (hp and not ho)
-            total += s * r
-            weight_sum += s
-            key = "hits" if hp and ho else "misses" if ho else "false_alarms" if hp else "correct_negatives"
-            counts[key] += 1
-            counts["exact_class"] += cp == co
+        offset = 0
+        for v, values in observed.items():
+            predicted, offset = numbers[offset:offset + len(values)], offset + len(values)
+            steps = step_weights(len(values), self.step_weights, self.step_weight_base, self.step_weight_gamma)
+            for p, o, s in zip(predicted, values, steps):
+                if not (math.isfinite(o) and o > 0):  # FAKER-Air's valid mask: GT > 0
+                    continue
+                cp, co = pm_class(p, self.pollutant_edges[v]), pm_class(o, self.pollutant_edges[v])
+                hp, ho = cp >= self.high_class, co >= self.high_class
+                r = self.alpha * (hp == ho) + self.beta * (cp == co) - self.gamma * (hp and not ho)
+                total += s * self.pollutants[v] * r
+                weight_sum += s * self.pollutants[v]
+                key = "hits" if hp and ho else "misses" if ho else "false_alarms" if hp else "correct_negatives"
+                counts[key] += 1
+                counts["exact_class"] += cp == co
         valid = counts["hits"] + counts["misses"] + counts["false_alarms"] + counts["correct_negatives"]
         reason = f"{int(counts['exact_class'])}/{int(valid)} exact class, {int(counts['false_alarms'])} false alarm(s), {int(counts['misses'])} miss(es)"
-        return Scored(total / weight_sum, reason, counts)
+        # the source divides by max(Σ s_t w_v, 1e-6): every weight 0 gives 0
+        return Scored(total / max(weight_sum, 1e-6), reason, counts)

@@ -5,7 +5,10 @@ from __future__ import annotations
 
 import math
 
+import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.rewards.forecast import ForecastClassCost, forecast_values, observed_values
 from polyreward.data import load_beijing_pm25
@@ -77,7 +80,10 @@ def test_invalid_observations(observed, reason):
     [
         ({}, "<answer>100, 20</answer>", [NAN, 20], 1.0),  # the NaN step is skipped
         ({}, "<answer>10, 10</answer>", [10, 50], 1 / 1.75),  # linear step weights 1.0, 0.75
-        ({"step_weights": "uniform"}, "<answer>10, 10</answer>", [10, 50], 0.5),
+        ({"step_weights": "none"}, "<answer>10, 10</answer>", [10, 50], 0.5),
+        ({"step_weights": "uniform"}, "<answer>10, 10, 10</answer>", [10, 50, 50], 1 / 2.5),  # FAKER-Air: uniform = fixed 1, .75, .75
+        ({"step_weights": "fixed"}, "<answer>10, 10, 10</answer>", [50, 10, 10], 1.5 / 2.5),
+        ({"step_weights": "exp"}, "<answer>10, 10, 10</answer>", [50, 10, 10], (0.9 + 0.81) / 2.71),
         ({}, "<answer>[10, 10, 60]</answer>", "[10, 12, 60]", (1 + 0.875 + 0.75) / 2.625),
         ({}, "<answer>10</answer>", [10, 50], 0.0),  # too few numbers
         ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>80</answer>", 50, 0.5),  # CLI defaults: coarse only
@@ -135,7 +141,9 @@ def test_parsing_helpers():
     "kwargs,key",
     [({"pollutant": "o3"}, "pollutant"), ({"thresholds": "japan"}, "thresholds"), ({"thresholds": [35, 15]}, "increasing"),
      ({"thresholds": []}, "thresholds"), ({"high_class": 4}, "high_class"), ({"high_class": 0}, "high_class"),
-     ({"alpha": -0.1}, "alpha"), ({"gamma": math.inf}, "gamma"), ({"step_weights": "exp"}, "step_weights"), ({"observed_column": ""}, "observed_column")],
+     ({"alpha": -0.1}, "alpha"), ({"gamma": math.inf}, "gamma"), ({"step_weights": "cosine"}, "step_weights"), ({"observed_column": ""}, "observed_column"),
+     ({"pollutants": {"o3": 1.0}}, "pollutants"), ({"pollutants": {"pm25": -1}}, "pollutants"),
+     ({"observed_columns": {"pm25": "x"}}, "observed_columns"), ({"pollutants": {"pm25": 1.0}, "thresholds": [50], "high_class": 1}, "thresholds")],
 )
 def test_bad_params(kwargs, key):
     with pytest.raises(ValueError, match=key):
@@ -168,3 +176,69 @@ def test_real_beijing_pm25(beijing_rows):
     assert (m["TP"], m["FN"], m["FP"], m["TN"]) == (332, 63, 60, 45)
     assert m["POD"] == pytest.approx(332 / 395) and m["FAR"] == pytest.approx(60 / 392) and m["POFD"] == pytest.approx(60 / 105)
     assert m["CSI"] == pytest.approx(332 / 455) and m["F1"] == pytest.approx(664 / 787)
+
+
+# ---------------------------------------------------------------- FAKER-Air's joint normalisation, re-typed
+def faker_build_step_weights(T, mode="fixed", base=0.75, gamma=0.9):
+    """kaist-cvml/FAKER-Air aurora/utils.py build_step_weights (normalised to sum T, as there)."""
+    torch = pytest.importorskip("torch")
+    if T == 1:
+        w = torch.tensor([1.0])
+    elif mode == "fixed":
+        w = torch.tensor([1.0] + [base] * (T - 1))
+    elif mode == "linear":
+        w = torch.linspace(1.0, base, steps=T)
+    elif mode == "exp":
+        w = torch.tensor([gamma**i for i in range(T)])
+        w[0] = 1.0
+    else:  # sigmoid
+        k = max(1e-3, gamma)
+        s = torch.sigmoid(k * torch.linspace(-2.0, 2.0, steps=T))
+        s = (s - s.min()) / (s.max() - s.min() + 1e-8)
+        w = base + (1.0 - base) * s
+    return w * (T / w.sum())
+
+
+def faker_cls_reward(pred, gt, weights, sw, coarse_w=0.0, exact_w=1.0, fa_penalty=0.1):
+    """aurora/rl/reward.py cls_reward_over_rollout with one pixel per (t, v): Σ s_t w_v r_{t,v} / Σ s_t w_v."""
+    torch = pytest.importorskip("torch")
+    bounds = {"pm25": [0.0, 15.0, 35.0, 75.0, 800.0], "pm10": [0.0, 30.0, 80.0, 150.0, 1000.0]}
+    num = den = torch.tensor(0.0, dtype=torch.float64)
+    for t in range(len(sw)):
+        for var, w in weights.items():
+            g, p = torch.tensor([gt[var][t]], dtype=torch.float64), torch.tensor([pred[var][t]], dtype=torch.float64)
+            m = g > 0
+            if not m.any():
+                continue
+            edges = torch.tensor(bounds[var][1:-1], dtype=torch.float64)
+            gc, pc = torch.bucketize(g, edges), torch.bucketize(p, edges)
+            r = coarse_w * ((gc >= 2) == (pc >= 2)).double() + exact_w * (gc == pc).double() - fa_penalty * ((pc >= 2) & (gc < 2)).double()
+            num = num + sw[t].clamp_min(0.0) * w * r[m].mean()
+            den = den + sw[t].clamp_min(0.0) * w
+    return float(num / den.clamp_min(1e-6))
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+@given(st.integers(1, 6), st.sampled_from(["uniform", "linear", "exp", "sigmoid"]), st.integers(0, 2**16))
+def test_two_pollutants_are_normalised_jointly_as_faker_air(steps, mode, seed):
+    rng = np.random.default_rng(seed)
+    gt = {v: rng.choice([0.0, 5.0, 20.0, 40.0, 90.0, 200.0], steps).tolist() for v in ("pm25", "pm10")}
+    pred = {v: rng.choice([5.0, 20.0, 40.0, 90.0, 200.0], steps).tolist() for v in ("pm25", "pm10")}
+    if not any(x > 0 for v in gt for x in gt[v]):
+        gt["pm25"][0] = 10.0
+    weights = {"pm25": 1.0, "pm10": 0.3}
+    expected = faker_cls_reward(pred, gt, weights, faker_build_step_weights(steps, "fixed" if mode == "uniform" else mode))
+    reward = ForecastClassCost(pollutants=weights, step_weights=mode)
+    completion = "<answer>" + ", ".join(str(x) for x in pred["pm25"] + pred["pm10"]) + "</answer>"
+    got = reward(completions=[completion], observed_pm25=[gt["pm25"]], observed_pm10=[gt["pm10"]])[0]
+    assert got == pytest.approx(expected, abs=1e-6)  # the source builds step weights in float32
+
+
+def test_joint_normalisation_differs_from_separate_weighted_rewards():
+    reward = ForecastClassCost(pollutants={"pm25": 1.0, "pm10": 0.3})
+    assert reward.columns == ("observed_pm25", "observed_pm10")
+    got = reward(completions=["<answer>10, 200</answer>"], observed_pm25=[12], observed_pm10=[20])[0]
+    assert got == pytest.approx(0.97 / 1.3)  # (1.0 * 1 + 0.3 * -0.1 false alarm) / (1.0 + 0.3)
+    separate = 1.0 * ForecastClassCost()(completions=["<answer>10</answer>"], observed=[12])[0] + 0.3 * ForecastClassCost(
+        pollutant="pm10")(completions=["<answer>200</answer>"], observed=[20])[0]
+    assert separate == pytest.approx(0.97)
