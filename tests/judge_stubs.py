@@ -22,6 +22,24 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 
 Answer = Callable[[dict], str]
 
+
+class Gauge:
+    """Requests in flight now and at most, over one server or several sharing the gauge."""
+
+    def __init__(self) -> None:
+        self.now = self.peak = 0
+        self._lock = threading.Lock()
+
+    def __enter__(self) -> Gauge:
+        with self._lock:
+            self.now += 1
+            self.peak = max(self.peak, self.now)
+        return self
+
+    def __exit__(self, *exc) -> None:
+        with self._lock:
+            self.now -= 1
+
 _SINGLE = re.compile(r"assistant: (.*?)\n\n# Rubric item\n\[-?[\d.]+\] (.*?)\n\n# Answer format", re.DOTALL)
 
 
@@ -44,11 +62,13 @@ def word_grader(body: dict) -> str:
 class StubServer:
     """A chat-completions server: ``answer(body) -> content``; ``delay`` seconds per request;
     ``rate_limit_first`` requests answered 429 with ``Retry-After: retry_after``; ``usage_tokens`` as
-    the total reported in ``usage``."""
+    the total reported in ``usage``; requests in flight counted in ``in_flight`` and any shared ``gauges``."""
 
     def __init__(self, answer: Answer = word_grader, delay: float = 0.0, rate_limit_first: int = 0,
-                 retry_after: str = "1", usage_tokens: int = 15, port: int = 0) -> None:
+                 retry_after: str = "1", usage_tokens: int = 15, port: int = 0, gauges: tuple[Gauge, ...] = ()) -> None:
         self.answer, self.delay = answer, delay
+        self.in_flight = Gauge()
+        self.gauges = (self.in_flight, *gauges)
         self.rate_limit_first, self.retry_after, self.usage_tokens = rate_limit_first, retry_after, usage_tokens
         self.arrivals: list[float] = []
         self.statuses: list[int] = []
@@ -64,9 +84,15 @@ class StubServer:
 
             def do_POST(self):  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
-                status, payload, headers = server.respond(body)
-                if server.delay:
-                    time.sleep(server.delay)
+                for gauge in server.gauges:
+                    gauge.__enter__()
+                try:
+                    status, payload, headers = server.respond(body)
+                    if server.delay:
+                        time.sleep(server.delay)
+                finally:
+                    for gauge in server.gauges:
+                        gauge.__exit__()
                 try:
                     self.send_response(status)
                     self.send_header("Content-Type", "application/json")

@@ -201,6 +201,16 @@ def test_tokens_per_minute_hold_with_counts_from_usage(stubs, usage_factor):
     assert (12 * usage - 1000 - missed) / 1000 - 0.3 < wall < (12 * usage) / 1000 + 2.0
 
 
+def test_concurrency_limits_hold_per_endpoint_and_overall(stubs):
+    from judge_stubs import Gauge
+
+    overall = Gauge()
+    servers = [stubs(delay=0.1, gauges=(overall,)) for _ in range(3)]
+    judge = judge_for([s.url for s in servers], concurrency=5, endpoint_concurrency=2)
+    assert [v.met for v in judge.judge(requests_for(30))] == expected(30)
+    assert max(s.in_flight.peak for s in servers) == 2 and overall.peak == 5
+
+
 # -- 429 with Retry-After --------------------------------------------------------------------------
 
 
