@@ -142,6 +142,7 @@ class KGTripletConsistency(RolloutReward):
 
     type_name = "kg_triplet_consistency"
     exactness = "exact"
+    exactness_detail = "exact scoring, reconstructed extractor"  # the default lexicon extractor stands in for ReXKG
     description = "CheXPO-v2 report KG consistency: (Jaccard(entities) + Jaccard(triplets)) / 2 (offline extractor)"
     score_range = (0.0, 1.0)
 

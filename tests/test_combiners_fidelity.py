@@ -436,3 +436,14 @@ def test_zero_signal_and_collapsed_fractions_share_their_denominator():
     groups = [0, 0, 1, 1, 2, 2]  # group 2 has no reward at all
     summary = diagnose(scores, groups, GRPOCombiner().combine(scores, groups)).summary
     assert summary["zero_signal_fraction"] == 0.5 and summary["collapsed_group_fraction"] == 0.0  # both over groups 0, 1
+
+
+# ------------------------------------------------------------------------------ polyreward list
+def test_list_shows_both_facts_for_kg_and_every_combiner_tag():
+    from polyreward.cli.list_types import describe
+
+    rewards = {name: tag for name, tag, _ in describe("rewards")}
+    assert rewards["kg_triplet_consistency"] == "exact scoring, reconstructed extractor"
+    assert rewards["toolrl_correctness"] == "exact"
+    combiners = {name: tag for name, tag, _ in describe("combiners")}
+    assert combiners == {name: registry.combiner_class(name).exactness for name in registry.combiner_types()}
