@@ -1,0 +1,54 @@
+"""The generated reference pages (docs/reference/rewards.md, combiners.md) match the code, and every registered
+type's name and parameters are declared once, at its class."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import pytest
+
+from polyreward import registry
+from polyreward.cli.list_types import describe
+from polyreward.config import ConfigError, parse_config
+from polyreward.params import parameter_model, parameter_rows
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
+import gen_reference_docs  # noqa: E402
+
+
+def test_reference_pages_are_current():
+    assert gen_reference_docs.main(["--check"]) == 0, "run python scripts/gen_reference_docs.py"
+
+
+@pytest.mark.parametrize("kind", ["rewards", "combiners"])
+def test_the_registry_index_agrees_with_each_class(kind):
+    table = registry.BUILTIN_REWARDS if kind == "rewards" else registry.BUILTIN_COMBINERS
+    lookup = registry.reward_class if kind == "rewards" else registry.combiner_class
+    for name in table:
+        cls = lookup(name)
+        assert cls.type_name == name, f"{table[name]} declares type_name {cls.type_name!r}, the registry indexes it as {name!r}"
+        assert cls.description, f"{name}: a one-line description for polyreward list and the reference page"
+        parameter_model(cls).model_validate({})  # every parameter has a usable default
+
+
+def test_parameter_rows_come_from_the_constructor():
+    rows = {row[0]: row for row in parameter_rows(registry.combiner_class("grpo"))}
+    assert rows["scale"][1:3] == ("str", "'group'") and rows["eps"][1:3] == ("float", "0.0001")
+    assert "name" not in {row[0] for row in parameter_rows(registry.reward_class("math_accuracy"))}
+
+
+@pytest.mark.parametrize("entry, message", [
+    ({"name": "a", "type": "choice_accuracy", "letters": 5}, r"rewards\[0\] \(a, type choice_accuracy\): letters: Input should be a valid string \(got 5\)"),
+    ({"name": "a", "type": "otc_tool_efficiency", "running_min": "sometimes"}, r"running_min: Input should be a valid boolean"),
+])
+def test_a_wrong_parameter_type_is_named_before_anything_is_built(entry, message):
+    with pytest.raises(ConfigError, match=message):
+        parse_config({"rewards": [entry]})
+    with pytest.raises(ConfigError, match=r"combiner \(grpo\): eps: Input should be a valid number"):
+        parse_config({"rewards": [{"name": "a", "type": "think_format"}], "combiner": {"type": "grpo", "eps": "small"}})
+
+
+def test_list_shows_the_parameters():
+    rows = dict((name, params) for name, _, _, params in describe("combiners", with_params=True))
+    assert "scale: str = 'group'" in rows["grpo"]
