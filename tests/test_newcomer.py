@@ -234,11 +234,11 @@ def test_evaluate_saves_the_completions(first_run):
                         "--output-dir", str(out), *TINY, cwd=ROOT)
     assert result.returncode == 0, result.stderr
     saved = out / "evaluate-first_run_prompts.jsonl"
-    assert f"completions and their scores: {saved}" in result.stdout
+    assert f"completions and their scores: {saved}" in result.stderr
     rows = [json.loads(line) for line in saved.read_text().splitlines()]
     assert len(rows) == 3 and rows[0]["prompt"] == "What is 7 + 7? Reply with only the number." and rows[0]["answer"] == "14"
     assert all(isinstance(r["completion"], str) and r["accuracy"] in (0.0, 1.0) and r["accuracy_reason"] for r in rows)
-    assert json.loads(result.stdout[: result.stdout.rindex("}") + 1])["completions"] == str(saved)
+    assert json.loads(result.stdout)["completions"] == str(saved)  # stdout is the JSON summary alone
 
 
 def test_evaluate_refuses_an_unknown_output_type_before_loading_a_model(tmp_path):

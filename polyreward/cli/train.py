@@ -91,5 +91,5 @@ def _evaluate(args: argparse.Namespace) -> int:
         print(f'error: {exc} (install the train extra: pip install -e ".[train]")', file=sys.stderr)
         return 2
     print(json.dumps(summary, indent=1))
-    print(f"completions and their scores: {output}")
+    print(f"completions and their scores: {output}", file=sys.stderr)  # stdout stays one JSON document
     return 0
