@@ -76,12 +76,11 @@ def base_urls(base_url: Any) -> list[str]:
     return list(urls)
 
 
-def api_headers(api_key_env: str | None) -> dict[str, str]:
-    if api_key_env is None:
-        return {}
-    if not isinstance(api_key_env, str) or api_key_env not in os.environ:
+def checked_key_env(api_key_env: str | None) -> str | None:
+    """The NAME of the variable holding the API key; the key itself is read at each request, never stored."""
+    if api_key_env is not None and (not isinstance(api_key_env, str) or api_key_env not in os.environ):
         raise ValueError(f"api_key_env: environment variable {api_key_env!r} is not set")
-    return {"Authorization": f"Bearer {os.environ[api_key_env]}"}
+    return api_key_env
 
 
 def endpoint_pool(urls: Sequence[str], api_key_env: str | None, timeout: float, max_retries: int, backoff: float,
@@ -98,7 +97,7 @@ def endpoint_pool(urls: Sequence[str], api_key_env: str | None, timeout: float, 
                           positive_rate("endpoint_tokens_per_minute", endpoint_tokens_per_minute))
     return EndpointPool(urls, timeout=seconds("timeout", timeout), max_retries=whole_number("max_retries", max_retries, 0),
                         backoff=seconds("backoff", backoff, strict=False), max_backoff=seconds("max_backoff", max_backoff, strict=False),
-                        headers=api_headers(api_key_env), overall=overall, per_endpoint=per_endpoint)
+                        api_key_env=checked_key_env(api_key_env), overall=overall, per_endpoint=per_endpoint)
 
 
 @dataclass

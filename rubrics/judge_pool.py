@@ -38,6 +38,7 @@ import asyncio
 import email.utils
 import json
 import math
+import os
 import threading
 import time
 from collections import deque
@@ -195,13 +196,13 @@ class EndpointPool:
     """Endpoints (full URLs) with limits, back-off and counts; see the module docstring."""
 
     def __init__(self, urls: Sequence[str], *, timeout: float = 60.0, max_retries: int = 2, backoff: float = 0.5,
-                 max_backoff: float = 8.0, headers: Mapping[str, str] | None = None, overall: Limits | None = None,
+                 max_backoff: float = 8.0, api_key_env: str | None = None, overall: Limits | None = None,
                  per_endpoint: Limits | None = None) -> None:
         if not urls:
             raise ValueError("base_url: give at least one URL")
         self.timeout, self.max_retries = timeout, max_retries
         self.backoff, self.max_backoff = backoff, max_backoff
-        self.headers = dict(headers or {})
+        self.api_key_env = api_key_env  # the variable's name: the key is read per request, so it is never pickled
         self.per_endpoint = per_endpoint or Limits()
         self.overall = _Gate(overall or Limits())
         self.endpoints = [Endpoint(url, _Gate(self.per_endpoint)) for url in urls]
@@ -219,6 +220,9 @@ class EndpointPool:
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__dict__.update(state)
         self._lock = threading.Lock()
+
+    def _headers(self) -> dict[str, str]:
+        return {"Authorization": f"Bearer {os.environ.get(self.api_key_env, '')}"} if self.api_key_env else {}
 
     def summary(self) -> dict[str, Any]:
         with self._lock:
@@ -341,7 +345,7 @@ class EndpointPool:
         state.phase = f"waiting for {endpoint.url}"
         try:
             async with asyncio.timeout(limit):
-                async with client.stream("POST", endpoint.url + path, json=body, headers=self.headers) as response:
+                async with client.stream("POST", endpoint.url + path, json=body, headers=self._headers()) as response:
                     phase = "body"
                     chunks = []
                     state.phase = f"reading the response body from {endpoint.url}"

@@ -72,6 +72,7 @@ class StubServer:
         self.rate_limit_first, self.retry_after, self.usage_tokens = rate_limit_first, retry_after, usage_tokens
         self.arrivals: list[float] = []
         self.statuses: list[int] = []
+        self.authorizations: list[str | None] = []
         self.on_arrival: Callable[[float], None] | None = None
         self._lock = threading.Lock()
         server = self
@@ -84,6 +85,7 @@ class StubServer:
 
             def do_POST(self):  # noqa: N802
                 body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                server.authorizations.append(self.headers.get("Authorization"))
                 for gauge in server.gauges:
                     gauge.__enter__()
                 try:

@@ -317,3 +317,16 @@ def test_without_httpx_the_config_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "httpx", None)  # as if the judge extra were not installed
     with pytest.raises(ValueError, match=r'needs httpx: pip install "polyreward\[judge\]"'):
         build_judge({"type": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
+
+
+def test_the_api_key_is_read_per_request_and_never_pickled(stubs, monkeypatch):
+    import pickle
+
+    server = stubs()
+    monkeypatch.setenv("POLYREWARD_TEST_POOL_KEY", "sekrit-1")
+    judge = judge_for([server.url], api_key_env="POLYREWARD_TEST_POOL_KEY")
+    assert b"sekrit" not in pickle.dumps(judge)
+    judge.judge(requests_for(1))
+    monkeypatch.setenv("POLYREWARD_TEST_POOL_KEY", "sekrit-2")  # a rotated key is used from the next request on
+    judge.judge(requests_for(2)[1:])
+    assert server.authorizations == ["Bearer sekrit-1", "Bearer sekrit-2"]
