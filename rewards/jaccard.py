@@ -31,7 +31,7 @@ def reference_labels(value: Any, separator: str) -> list[str] | None:
     if isinstance(value, str) and value.lstrip().startswith("["):
         try:
             decoded = json.loads(value)
-        except ValueError:
+        except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, list):
             value = decoded

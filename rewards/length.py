@@ -93,7 +93,7 @@ class OverlongPenalty(Reward):
 
     def _lengths(self, completions: Sequence[Any], ids: Sequence[Any] | None) -> tuple[list[int | None], str]:
         if ids is not None:
-            return [None if is_missing(x) else len(x) for x in ids], self.ids_column
+            return [None if is_missing(x) else self._token_count(x) for x in ids], self.ids_column
         texts = [completion_text(c) for c in completions]
         if self.tokenizer is not None:
             if self._tokenizer is None:
@@ -102,6 +102,12 @@ class OverlongPenalty(Reward):
                 self._tokenizer = AutoTokenizer.from_pretrained(str(Path(self.tokenizer).expanduser()))
             return [len(x) for x in self._tokenizer(texts, add_special_tokens=False)["input_ids"]], "tokenizer"
         return [len(t.split()) for t in texts], "whitespace tokens"
+
+    def _token_count(self, ids: Any) -> int:
+        """Length of one rollout's token ids; a TypeError naming the column for anything but a sequence of them."""
+        if isinstance(ids, (str, bytes)) or not hasattr(ids, "__len__"):
+            raise TypeError(f"{self.ids_column} must be a list of token ids, got {type(ids).__name__}")
+        return len(ids)
 
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
         ids = columns.get(self.ids_column)

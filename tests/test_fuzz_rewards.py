@@ -220,3 +220,31 @@ def test_a_group_level_reward_is_retried_one_group_at_a_time():
 def test_a_missing_declared_column_is_still_a_loud_configuration_error():
     with pytest.raises(KeyError, match="answer"):
         registry.reward_class("jaccard")().evaluate([None], ["x"])
+
+
+def test_polyreward_score_keeps_the_other_rows_of_a_chunk(tmp_path):
+    """The audit's `polyreward score` case: one bad rollout used to write null for every row of its chunk."""
+    import subprocess
+    import sys
+
+    rows = [{"q": "q", "out": rf"\boxed{{{i}}}", "gold": str(i), "ids": [1] * (3 + i)} for i in range(6)]
+    rows[2]["out"] = NESTED
+    rows[4]["ids"] = 5
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(
+        "columns: {prompt: q, completion: out}\n"
+        "rewards:\n"
+        "  - {name: acc, type: math_accuracy, answer_column: gold}\n"
+        "  - {name: long, type: overlong_penalty, ids_column: ids, max_completion_len: 6, soft_punish_cache: 2}\n"
+    )
+    out = tmp_path / "out.jsonl"
+    result = subprocess.run([sys.executable, "-m", "polyreward", "score", str(src), "--config", str(cfg), "-o", str(out)],
+                            capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["acc"] for r in scored] == [1.0, 1.0, 0.0, 1.0, 1.0, 1.0]
+    assert [r["long"] for r in scored[:4]] == [0.0, 0.0, -0.5, -1.0] and scored[5]["long"] == -1.0
+    assert scored[4]["long"] is None or math.isnan(scored[4]["long"])
+    assert "ids must be a list of token ids, got int" in scored[4]["long_reason"]
