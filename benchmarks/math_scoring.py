@@ -57,6 +57,7 @@ LABELS = {
     "polyreward": "polyreward `math_accuracy` in-process (2 workers)",
     "polyreward_sympy": "same, pure-Python fast paths off (every pair parsed and compared in the 2-worker pool)",
     "cli": "`polyreward score` end to end",
+    "cli_before": "`polyreward score` end to end, before (at --before)",
     "trl": "TRL `accuracy_reward`",
     "math_verify": "plain Math-Verify parse+verify loop",
 }
@@ -181,7 +182,26 @@ def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
     return {"method": method, "seconds": seconds, "cpu": cpu, "scores": scores, **extra}
 
 
-def run_cli(data: Path, workdir: Path, chunk: int) -> dict:
+def checkout(ref: str, workdir: Path) -> Path:
+    """The package tree at git ``ref`` laid out for ``PYTHONPATH`` (``polyreward`` with its floors inside),
+    so the CLI of an older commit runs beside this one with the same interpreter and libraries."""
+    import shutil
+    import tarfile
+
+    tree = workdir / f"tree_{ref}"
+    shim = workdir / f"shim_{ref}"
+    tree.mkdir(exist_ok=True)
+    archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
+    with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
+        tar.extractall(tree, filter="data")
+    shutil.copytree(tree / "polyreward", shim / "polyreward", dirs_exist_ok=True)
+    for floor in ("verifiers", "rewards", "rubrics", "combiners", "integrations", "trainer"):
+        if (tree / floor).is_dir() and not (shim / "polyreward" / floor).exists():
+            (shim / "polyreward" / floor).symlink_to(tree / floor)
+    return shim
+
+
+def run_cli(data: Path, workdir: Path, chunk: int, pythonpath: Path | None = None) -> dict:
     """``polyreward score`` end to end from outside: wall time, time to its first progress output, scores.
 
     Its stderr is a pseudo-terminal, so the progress bar is drawn as a user at a terminal sees it.
@@ -195,7 +215,8 @@ def run_cli(data: Path, workdir: Path, chunk: int) -> dict:
     command = [sys.executable, "-m", "polyreward", "score", str(data), "-c", str(config), "-o", str(output), "--chunk-size", str(chunk)]
     master, slave = pty.openpty()
     start = time.perf_counter()
-    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave, cwd=workdir, env={**os.environ, "COLUMNS": "100"})
+    env = {**os.environ, "COLUMNS": "100", **({"PYTHONPATH": str(pythonpath)} if pythonpath else {})}
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=slave, cwd=workdir, env=env)
     os.close(slave)
     first_output = None
     while True:
@@ -213,7 +234,7 @@ def run_cli(data: Path, workdir: Path, chunk: int) -> dict:
     if process.returncode != 0:
         raise RuntimeError(f"polyreward score failed with exit {process.returncode}")
     scores = [json.loads(line)["accuracy"] for line in open(output, encoding="utf-8")]
-    return {"method": "cli", "seconds": seconds, "cpu": float("nan"), "first_line": first_output, "scores": scores}
+    return {"method": "cli_before" if pythonpath else "cli", "seconds": seconds, "cpu": float("nan"), "first_line": first_output, "scores": scores}
 
 
 def machine() -> str:
@@ -244,16 +265,16 @@ def _run_subprocess(method: str, data: Path, chunk: int, wrap_gold: bool, env: d
     return json.loads(out.stdout.strip().splitlines()[-1])
 
 
-def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: dict) -> tuple[list[str], dict]:
+def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: dict, before: Path | None) -> tuple[list[str], dict]:
     """Every method of file ``name`` ``rounds`` times, alternating; markdown lines and the medians."""
     rows = [json.loads(line) for line in open(data, encoding="utf-8")]
     labels = [row["label"] for row in rows]
-    methods = METHODS[name]
+    methods = METHODS[name] + (("cli_before",) if before else ())
     runs: dict[str, list[dict]] = {m: [] for m in methods}
     for r in range(rounds):
         for method in methods if r % 2 == 0 else methods[::-1]:
-            if method == "cli":
-                runs[method].append(run_cli(data, workdir, chunk))
+            if method in ("cli", "cli_before"):
+                runs[method].append(run_cli(data, workdir, chunk, before if method == "cli_before" else None))
             else:
                 runs[method].append(_run_subprocess(method, data, chunk, name == "symbolic" and method == "math_verify", env))
     median = {m: {k: statistics.median(run[k] for run in runs[m]) for k in ("seconds", "cpu")} for m in methods}
@@ -268,9 +289,9 @@ def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: 
     for method in methods:
         scores = runs[method][-1]["scores"]
         wall, cpu = median[method]["seconds"], median[method]["cpu"]
-        cpu_cell = "-" if method == "cli" else f"{cpu / median[anchor]['cpu']:.2f}"
+        cpu_cell = "-" if method.startswith("cli") else f"{cpu / median[anchor]['cpu']:.2f}"
         lines.append(
-            f"| {LABELS[method]} | {wall:.2f} | {len(rows) / wall:,.0f} | {'-' if method == 'cli' else f'{1000 * cpu / len(rows):.2f}'} | {_agreement(scores, labels):.2%} | "
+            f"| {LABELS[method]} | {wall:.2f} | {len(rows) / wall:,.0f} | {'-' if method.startswith('cli') else f'{1000 * cpu / len(rows):.2f}'} | {_agreement(scores, labels):.2%} | "
             f"{sum(1 for s in scores if s is None)} | {median[anchor]['seconds'] / wall:.2f}x | {cpu_cell} |"
         )
     ours = runs["polyreward"][-1]
@@ -292,7 +313,7 @@ def measure(name: str, data: Path, chunk: int, rounds: int, workdir: Path, env: 
     return lines, median
 
 
-def startup(workdir: Path, data: Path, rounds: int) -> list[str]:
+def startup(workdir: Path, data: Path, rounds: int, before: Path | None, ref: str | None) -> list[str]:
     """The CLI's time to its first progress output and a one-row file's total time: a row the pure-Python
     paths decide, and one that needs sympy (so the worker pool starts)."""
     cases = {
@@ -304,10 +325,11 @@ def startup(workdir: Path, data: Path, rounds: int) -> list[str]:
     for name, row in cases.items():
         one = workdir / "one_row.jsonl"
         one.write_text(row, encoding="utf-8")
-        runs = [run_cli(one, workdir, 256) for _ in range(rounds)]
-        first = statistics.median(r["first_line"] for r in runs if r["first_line"] is not None)
-        total = statistics.median(r["seconds"] for r in runs)
-        lines.append(f"- {name}: first progress output after {first:.2f} s, whole run {total:.2f} s")
+        for label, path in [("now", None)] + ([(f"at {ref} (before)", before)] if before else []):
+            runs = [run_cli(one, workdir, 256, path) for _ in range(rounds)]
+            first = statistics.median(r["first_line"] for r in runs if r["first_line"] is not None)
+            total = statistics.median(r["seconds"] for r in runs)
+            lines.append(f"- {name}, {label}: first progress output after {first:.2f} s, whole run {total:.2f} s")
     return lines
 
 
@@ -320,6 +342,7 @@ def main() -> int:
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--seed", type=int, default=0)
     parser.add_argument("--only", choices=tuple(METHODS), help="measure one file")
+    parser.add_argument("--before", default=None, help="a git ref whose `polyreward score` is also timed (before/after)")
     parser.add_argument("--run", choices=("polyreward", "polyreward_sympy", "trl", "math_verify"), help=argparse.SUPPRESS)  # internal: one method, JSON to stdout
     parser.add_argument("--wrap-gold", action="store_true", help=argparse.SUPPRESS)
     parser.add_argument("--data", type=Path, default=None, help=argparse.SUPPRESS)
@@ -344,10 +367,11 @@ def main() -> int:
         f"Scored in chunks of {args.chunk} rollouts; each method in a fresh process.",
         "",
     ]
+    before = checkout(args.before, workdir) if args.before else None
     for name in names:
-        table, _ = measure(name, files[name], args.chunk, args.rounds, workdir, env)
+        table, _ = measure(name, files[name], args.chunk, args.rounds, workdir, env, before)
         lines += table + [""]
-    lines += startup(workdir, files[names[-1]], args.rounds)
+    lines += startup(workdir, files[names[-1]], args.rounds, before, args.before)
     text = "\n".join(lines)
     print(text)
     if not args.only:
