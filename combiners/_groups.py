@@ -205,6 +205,18 @@ def group_extremes(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray, np.nda
     return low, high
 
 
+def _extremes_where(x: np.ndarray, index: GroupIndex, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    """Per-group (and column) (min, max) over the selected cells only (NaN for groups without any)."""
+    shape = (index.n_groups,) + x.shape[1:]
+    cells = np.flatnonzero(rows)
+    codes = index.codes[cells // x.shape[1]] * x.shape[1] + cells % x.shape[1] if x.ndim == 2 else index.codes[cells]
+    low, high = np.full(int(np.prod(shape)), np.nan), np.full(int(np.prod(shape)), np.nan)
+    values = x.reshape(-1)[cells]
+    np.fmin.at(low, codes, values)
+    np.fmax.at(high, codes, values)
+    return low.reshape(shape), high.reshape(shape)
+
+
 def constant_groups(x: np.ndarray, index: GroupIndex) -> np.ndarray:
     """Per group (and column): are the valid values equal up to float noise? (False for no valid value.)"""
     low, high = group_extremes(x, index)
@@ -236,7 +248,9 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
     """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations).
 
     Two passes (mean, then squared deviations: no cancellation); a constant group (:func:`within_noise`)
-    gets deviations and std exactly 0 and its mean is its (first-sorted) value.
+    gets deviations and std exactly 0 and its mean is its smallest value. Only groups whose std is positive
+    but within 1e-8 of their |mean| can be constant without already having exact zeros (a float mean off by
+    an ulp), so only they are checked against their range: the common case costs nothing more.
     """
     valid = ~np.isnan(x)
     has_nan = not valid.all()
@@ -254,10 +268,12 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
         if has_nan:
             np.copyto(squares, 0.0, where=~valid)
         var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
-    low, high = group_extremes(x, index)
     with np.errstate(invalid="ignore"):
-        constant = within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
-    if constant.any():
+        suspect = (var > 0) & (var <= 1e-16 * mean * mean)
+    if suspect.any():
+        low, high = _extremes_where(x, index, index.broadcast(suspect) & valid)
+        with np.errstate(invalid="ignore"):
+            constant = suspect & within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
         # a constant group's mean is its value, exactly: callers that subtract it themselves get 0 too
         mean = np.where(constant, low, mean)
         var = np.where(constant & (count > ddof), 0.0, var)
@@ -265,34 +281,14 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
     return count, mean, np.sqrt(var), dev
 
 
-def others_constant(x: np.ndarray, index: GroupIndex) -> np.ndarray:
-    """(N,) per row of a 1-D array: are the *other* valid values of its group equal up to float noise?
-
-    Exact, from each group's sorted values: the others' min/max are the group's unless the row itself is
-    the (first-sorted) min or max, then the next one. True for fewer than two other values.
-    """
-    order = index.order_within(x)
-    count = index.count(~np.isnan(x)).astype(np.intp)
-    first = index.first_positions()
-    last = first + np.maximum(count - 1, 0)
-    position = np.empty(index.n, dtype=np.intp)
-    position[order] = np.arange(index.n)
-    ordered = np.append(x[order], np.nan)  # a sentinel for groups of one
-    g = index.codes
-    low = np.where(position == first[g], ordered[np.minimum(first[g] + 1, index.n)], ordered[first[g]])
-    high = np.where(position == last[g], ordered[np.maximum(last[g] - 1, 0)], ordered[last[g]])
-    with np.errstate(invalid="ignore"):
-        constant = within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
-    return constant | (index.broadcast(count) < 3)
-
-
 def leave_one_out_moments(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
     """(n, r_i - mean of the others, Bessel std of the others) per row of a 1-D array, NaN-aware.
 
     From the deviations d_i from the group mean (Σ d = 0, D2 = Σ d²): r_i - mean_others = d_i n/(n-1),
     others' squared deviations = D2 - d_i² n/(n-1). That difference cancels when row i holds almost all of
-    the group's variance, so those rows (others' ss < 1e-6 D2) are recomputed directly from their group,
-    and others that are constant (:func:`others_constant`) get std exactly 0. n <= 2 -> std 0.
+    the group's variance, so those rows (others' ss < 1e-6 D2) are recomputed directly from their group;
+    among them, others that are constant (:func:`within_noise` on their range) get std exactly 0. Others
+    that are constant always land there (their true ss is 0). n <= 2 -> std 0.
     """
     count, mean, _, d = group_moments(x, index, ddof=1)
     n = index.broadcast(count)
@@ -301,16 +297,18 @@ def leave_one_out_moments(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray,
         centred = d * n / (n - 1)
         others_ss = np.maximum(d2 - d * d * n / (n - 1), 0.0)
     shaky = np.flatnonzero((n > 2) & ~np.isnan(x) & (others_ss < 1e-6 * d2))
+    constant = np.zeros(len(x), dtype=bool)
     if len(shaky):
-        others_ss[shaky] = _others_ss_direct(x, index, shaky)
+        others_ss[shaky], low, high = _others_direct(x, index, shaky)
+        constant[shaky] = within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
     with np.errstate(invalid="ignore", divide="ignore"):
-        std = np.where(n > 2, np.sqrt(others_ss / (n - 2)), 0.0)
-    std = np.where(others_constant(x, index), 0.0, std)
+        std = np.where((n > 2) & ~constant, np.sqrt(others_ss / (n - 2)), 0.0)
     return n, centred, std
 
 
-def _others_ss_direct(x: np.ndarray, index: GroupIndex, rows: np.ndarray) -> np.ndarray:
-    """Σ_{j≠i} (x_j - mean_{j≠i} x)² for the given rows, by an explicit two-pass over their groups."""
+def _others_direct(x: np.ndarray, index: GroupIndex, rows: np.ndarray) -> tuple[np.ndarray, np.ndarray, np.ndarray]:
+    """(Σ_{j≠i} (x_j - mean_{j≠i} x)², min, max of the others) for the given rows, by an explicit two-pass
+    over their groups' valid values."""
     order = index.order_within(x)
     count = index.count(~np.isnan(x)).astype(np.intp)
     first = index.first_positions()
@@ -322,7 +320,10 @@ def _others_ss_direct(x: np.ndarray, index: GroupIndex, rows: np.ndarray) -> np.
     owner, values = owner[keep], x[members[keep]]
     others = np.bincount(owner, minlength=len(rows)).astype(np.float64)
     mean = np.bincount(owner, weights=values, minlength=len(rows)) / others
-    return np.bincount(owner, weights=(values - mean[owner]) ** 2, minlength=len(rows))
+    low, high = np.full(len(rows), np.nan), np.full(len(rows), np.nan)
+    np.fmin.at(low, owner, values)
+    np.fmax.at(high, owner, values)
+    return np.bincount(owner, weights=(values - mean[owner]) ** 2, minlength=len(rows)), low, high
 
 
 def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
