@@ -89,7 +89,7 @@ def endpoint_pool(urls: Sequence[str], api_key_env: str | None, timeout: float, 
                   endpoint_tokens_per_minute: float | None) -> EndpointPool:
     """The transport settings every served model shares (judge, reward model), checked, as a pool."""
     if importlib.util.find_spec("httpx") is None:
-        raise ValueError("a served judge or reward model needs httpx: pip install \"polyreward[judge]\"")
+        raise ValueError('a served judge or reward model needs httpx: pip install -e ".[judge]" (from the source checkout)')
     overall = Limits(whole_number("concurrency", concurrency, 1), positive_rate("requests_per_minute", requests_per_minute),
                      positive_rate("tokens_per_minute", tokens_per_minute))
     per_endpoint = Limits(whole_number("endpoint_concurrency", endpoint_concurrency, 1, allow_none=True),
