@@ -315,7 +315,7 @@ def test_a_pickled_judge_keeps_its_settings_and_works(stubs):
 
 def test_without_httpx_the_config_error_says_what_to_install(monkeypatch):
     monkeypatch.setitem(sys.modules, "httpx", None)  # as if the judge extra were not installed
-    with pytest.raises(ValueError, match=r'needs httpx: pip install "polyreward\[judge\]"'):
+    with pytest.raises(ValueError, match=r'needs httpx: pip install -e "\.\[judge\]"'):
         build_judge({"type": "openai", "base_url": "http://127.0.0.1:1/v1", "model": "m"})
 
 
