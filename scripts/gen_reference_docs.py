@@ -37,6 +37,11 @@ parameters); `polyreward advantages --combiner NAME --param KEY=VALUE` takes the
 }
 
 
+def _tag(cls) -> str:
+    """exact | reconstructed, or the type's ``exactness_detail`` when its parts differ (as ``polyreward list``)."""
+    return getattr(cls, "exactness_detail", "") or cls.exactness
+
+
 def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
@@ -50,11 +55,11 @@ def render(kind: str) -> str:
     lines = [INTRO[kind], "| type | exact? | description |", "|---|---|---|"]
     for name in sorted(table):
         cls = lookup(name)
-        lines.append(f"| [`{name}`](#{name.replace('_', '-')}) | {cls.exactness} | {_cell(cls.description)} |")
+        lines.append(f"| [`{name}`](#{name.replace('_', '-')}) | {_tag(cls)} | {_cell(cls.description)} |")
     for name in sorted(table):
         cls = lookup(name)
         module, _, qualname = table[name].partition(":")
-        lines += ["", f"## {name}", "", f"`{module}.{qualname}` ({cls.exactness}). {_cell(cls.description)}", ""]
+        lines += ["", f"## {name}", "", f"`{module}.{qualname}` ({_tag(cls)}). {_cell(cls.description)}", ""]
         rows = parameter_rows(cls)
         if not rows:
             lines.append("No parameters.")
