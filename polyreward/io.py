@@ -23,6 +23,11 @@ FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": 
 OnError = Literal["fail", "skip"]
 
 
+def cache_dir() -> Path:
+    """Where polyreward keeps converted data and built offline models: ``$POLYREWARD_CACHE`` or ~/.cache/polyreward."""
+    return Path(os.environ.get("POLYREWARD_CACHE", Path.home() / ".cache" / "polyreward"))
+
+
 class InputError(ValueError):
     """A problem with an input file, naming the file and, where known, the line."""
 

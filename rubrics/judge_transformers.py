@@ -20,7 +20,7 @@ from typing import Any
 
 from polyreward.rubrics.grading import parse_single, single_prompt, yes_no_prompt
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
-from polyreward.rubrics.local_lm import DTYPES, LocalLM, _resolve_dir, shared_lm
+from polyreward.rubrics.local_lm import DTYPES, LocalLM, resolve_model_dir, shared_lm
 
 MODES = ("generate", "yes_no")
 
@@ -31,7 +31,7 @@ class TransformersJudge(Judge):
     def __init__(self, model: str, mode: str = "generate", batch_size: int = 8, max_new_tokens: int = 256,
                  temperature: float = 0.0, seed: int | None = 0, threshold: float = 0.5, device: str = "cpu",
                  dtype: str = "auto", max_input_tokens: int | None = None) -> None:
-        self.model_dir = _resolve_dir(model)
+        self.model_dir = resolve_model_dir(model)
         if mode not in MODES:
             raise ValueError(f"mode: {mode!r} is not allowed; allowed: {', '.join(MODES)}")
         if dtype not in DTYPES:

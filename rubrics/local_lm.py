@@ -25,7 +25,7 @@ class Generation:
     finish_reason: str  # "stop" (end-of-sequence) or "length"
 
 
-def _resolve_dir(model: str | Path) -> Path:
+def resolve_model_dir(model: str | Path) -> Path:
     path = Path(model).expanduser()
     if not (path / "config.json").is_file():
         raise ValueError(f"model: {str(model)!r} is not a local model directory with a config.json (hub ids are not downloaded)")
@@ -48,7 +48,7 @@ class LocalLM:
         import torch
         from transformers import AutoModelForCausalLM, AutoTokenizer
 
-        self.path = _resolve_dir(model_dir)
+        self.path = resolve_model_dir(model_dir)
         self.device = device
         self.tokenizer = AutoTokenizer.from_pretrained(str(self.path), local_files_only=True)
         self.tokenizer.padding_side = "left"  # decoder-only batching: pad on the left so every prompt ends at the same position

@@ -19,13 +19,11 @@ import os
 import shutil
 from pathlib import Path
 
+from polyreward.io import cache_dir  # the one cache folder (core), also used by polyreward.data
+
 QWEN2_VOCAB = "ggml-vocab-qwen2.gguf"
 GPT2_VOCAB = "ggml-vocab-gpt-2.gguf"
 SMOLLM2_GGUF = "SmolLM2-135M-Instruct.Q4_1.gguf"
-
-
-def cache_dir() -> Path:
-    return Path(os.environ.get("POLYREWARD_CACHE", Path.home() / ".cache" / "polyreward"))
 
 
 def _offline() -> None:

@@ -95,7 +95,7 @@ def reward_distributions(frame, rewards: list[str], directory: Path) -> Path:
 def combiner_comparison(frame, rewards, weights, group, names: list[str], directory: Path):
     import numpy as np
 
-    from polyreward.combiners._groups import weighted_total
+    from polyreward.rewardset import weighted_total
     from polyreward.combiners.apply import add_advantages, reward_matrix
     from polyreward.combiners.diagnostics import diagnose
 
