@@ -123,7 +123,7 @@ def _warn(message: str) -> None:
     print(message, file=sys.stderr)
 
 
-def _group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
+def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
     """The column chunks are aligned on (the group-level rewards' group column, else ``columns.group``) and, when
     some reward scores whole groups, a callback that warns if the file does not keep groups together."""
     group_columns = rewardset.group_columns
@@ -148,10 +148,9 @@ def combiner_columns(combiner: Any) -> tuple[str, ...]:
     return tuple(sources()) if callable(sources) else ()
 
 
-def _check_first_chunk(records: list[dict[str, Any]], rewardset, config: Config, combiner: Any, by: str | None, path: Path) -> None:
-    keys: dict[str, None] = {}
-    for record in records:
-        keys.update(dict.fromkeys(record))
+def check_columns(keys: set[str], rewardset, config: Config, combiner: Any, by: str | None, path: Path | str) -> None:
+    """Before any reward runs: the data (its column names ``keys``) has the completion column, every column a reward
+    reads, the group column and per-row columns when a combiner is set, and the ``by`` column."""
     columns = config.column_map
     if columns.completion not in keys:
         raise InputError(f"{path}: no row has the completion column {columns.completion!r} (config columns.completion); columns: {sorted(keys)}")
@@ -163,6 +162,52 @@ def _check_first_chunk(records: list[dict[str, Any]], rewardset, config: Config,
     produced = set(rewardset.names) | {"reward"}
     if by and by not in keys and by not in produced:
         raise InputError(f"--by {by!r}: no such column in {path}; columns: {sorted(keys)}")
+
+
+@dataclass(frozen=True)
+class ChunkJob:
+    """One chunk of whole groups to score: its part number, its key (:func:`~polyreward.parts.chunk_key`), its rows."""
+
+    index: int
+    key: str
+    records: list[dict[str, Any]]
+
+
+@dataclass
+class ChunkPart:
+    """A scored chunk as the part store keeps it: output rows, the (n, K) scores, group keys, failures, combiner columns."""
+
+    rows: list[dict[str, Any]]
+    scores: np.ndarray
+    groups: list[str] | None
+    failures: dict[str, int]
+    first_failure: dict[str, str]
+    row_values: dict[str, list[Any]] | None
+
+
+class ChunkScorer:
+    """Scores one chunk's rows through :func:`~polyreward.pipeline.score_batch` into a :class:`ChunkPart`; the same
+    object runs in this process or, built once per actor, inside each Ray actor."""
+
+    def __init__(self, rewardset, column_map, policy: str, combiner: Any = None) -> None:
+        self.rewardset, self.column_map, self.policy, self.combiner = rewardset, column_map, policy, combiner
+
+    def __call__(self, records: list[dict[str, Any]]) -> ChunkPart:
+        combiner = self.combiner
+        batch = Batch.from_records(records, self.column_map, require=self.rewardset.columns)
+        scored = score_batch(batch, self.rewardset, on_reward_error=self.policy)
+        added = scored.output_columns()
+        rows = []
+        for i, record in enumerate(records):
+            row = dict(record)
+            if combiner is not None:
+                row.pop("advantage", None)  # the advantage column is appended when the parts are joined
+            for name, values in added.items():
+                row[name] = values[i]
+            rows.append(row)
+        groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
+        row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
+        return ChunkPart(rows, scored.scores, groups, scored.failures, scored.first_failure, row_values)
 
 
 def score_file(
@@ -178,10 +223,16 @@ def score_file(
     by: str | None = None,
     progress: Callable[[int], None] | None = None,
     warn: Callable[[str], None] = _warn,
+    scorer: Callable[[Iterator[ChunkJob]], Iterable[tuple[ChunkJob, ChunkPart]]] | None = None,
 ) -> FileResult:
     """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
     ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
-    :class:`~polyreward.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``)."""
+    :class:`~polyreward.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``).
+
+    ``scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
+    :class:`ChunkJob` and yields ``(job, part)`` pairs in any order, each job exactly once (the Ray backend,
+    :class:`polyreward.ray_backend.RayChunkScorer`, fans them out to actors). By default a :class:`ChunkScorer`
+    scores them here, one after the other."""
     if chunk_size < 1:
         raise InputError("--chunk-size must be >= 1")
     input_path = check_readable(input_path)
@@ -192,36 +243,36 @@ def score_file(
     settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
-    chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *_group_alignment(rewardset, config, warn))
-    required = rewardset.columns
-    column_map = config.column_map
+    chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
     notes: list[str] = []
     count = 0
-    for index, records in enumerate(chunks):
-        if index == 0:
-            _check_first_chunk(records, rewardset, config, combiner, by, input_path)
-            note = store.start(resume)
-            if note:
-                warn(note)
-        key = chunk_key(settings, records)
-        if not store.done(index, key):
-            batch = Batch.from_records(records, column_map, require=required)
-            scored = score_batch(batch, rewardset, on_reward_error=policy)
-            added = scored.output_columns()
-            rows = []
-            for i, record in enumerate(records):
-                row = dict(record)
-                if combiner is not None:
-                    row.pop("advantage", None)  # the advantage column is appended when the parts are joined
-                for name, values in added.items():
-                    row[name] = values[i]
-                rows.append(row)
-            groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
-            row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
-            store.write(index, key, rows, scored.scores, groups, scored.failures, scored.first_failure, row_values)
-        count = index + 1
+
+    def jobs() -> Iterator[ChunkJob]:
+        nonlocal count
+        for index, records in enumerate(chunks):
+            if index == 0:
+                keys: dict[str, None] = {}
+                for record in records:
+                    keys.update(dict.fromkeys(record))
+                check_columns(set(keys), rewardset, config, combiner, by, input_path)
+                note = store.start(resume)
+                if note:
+                    warn(note)
+            key = chunk_key(settings, records)
+            count = index + 1
+            if store.done(index, key):
+                if progress is not None:
+                    progress(len(records))
+                continue
+            yield ChunkJob(index, key, records)
+
+    if scorer is None:
+        local = ChunkScorer(rewardset, config.column_map, policy, combiner)
+        scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
+    for job, part in scorer(jobs()):
+        store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
         if progress is not None:
-            progress(len(records))
+            progress(len(job.records))
     if count == 0:
         skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
         raise InputError(f"{input_path}: no rows to score{skipped}")

@@ -1,0 +1,149 @@
+"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``) with a config.
+
+:func:`score_dataset` is the in-memory sibling of :func:`polyreward.score_file.score_file`: the same checks, the
+same group-aligned chunks (:func:`~polyreward.score_file.group_aligned`, so group-level rewards see whole groups),
+the same :func:`~polyreward.pipeline.score_batch` per chunk and one combiner call over the whole split, and the
+same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.ScoredBatch.output_columns`, then
+``advantage``)::
+
+    from datasets import Dataset
+    from polyreward import load_config, score_dataset
+
+    ds = Dataset.from_list(rollouts)               # prompt, completion, answer, prompt_id columns
+    scored = score_dataset(ds, load_config("config.yaml"))
+    scored["accuracy"], scored["reward"], scored["advantage"]
+
+The chunks are scored by a *backend*: ``"local"`` scores them one after the other in this process, each reward
+using the engine's worker pool (``workers``; hard per-item timeouts) — the pool is where the parallel work is,
+so no ``num_proc`` copies of the rewards are made. ``datasets`` is an optional dependency
+(``pip install "polyreward[datasets]"``); it is imported only by this module's callers' objects, never here at import.
+"""
+
+from __future__ import annotations
+
+import sys
+from collections.abc import Callable, Iterable, Iterator, Mapping
+from itertools import islice
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from polyreward.config import Config, load_config, parse_config
+from polyreward.pipeline import ScoredBatch, combine_scores, score_batch
+from polyreward.rewardset import RewardSet
+from polyreward.schema import Batch
+
+Backend = Callable[..., Iterator[ScoredBatch]]
+
+
+def score_locally(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str) -> Iterator[ScoredBatch]:
+    """The ``"local"`` backend: score each chunk in this process with ``reward_set`` (its rewards use the worker pool).
+
+    A backend gets the chunks, the config (to build the rewards elsewhere) and the reward set built here, and
+    yields one :class:`~polyreward.pipeline.ScoredBatch` per chunk, in order."""
+    for batch in batches:
+        yield score_batch(batch, reward_set, on_reward_error=on_reward_error)
+
+
+BACKENDS: dict[str, Backend] = {"local": score_locally}
+
+
+def as_config(config: Config | Mapping[str, Any] | str | Path) -> Config:
+    """A :class:`Config` from a Config, a mapping (validated as a file would be) or a YAML path."""
+    if isinstance(config, Config):
+        return config
+    if isinstance(config, Mapping):
+        return parse_config(config)
+    return load_config(config)
+
+
+def aligned_ranges(groups: list[Any], chunk_size: int, column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[tuple[int, int]]:
+    """``(start, end)`` row ranges of about ``chunk_size`` rows that never split a run of equal group ids (the
+    file path's :func:`~polyreward.score_file.group_aligned`, applied to the group column alone)."""
+    from polyreward.score_file import group_aligned
+
+    records = iter([{column: g} for g in groups])
+    chunks = iter(lambda: list(islice(records, chunk_size)), [])
+    start = 0
+    for chunk in group_aligned(chunks, column, on_split):
+        yield start, start + len(chunk)
+        start += len(chunk)
+
+
+def score_dataset(
+    ds: Any,
+    config: Config | Mapping[str, Any] | str | Path,
+    *,
+    chunk_size: int = 1000,
+    workers: int | None = None,
+    on_reward_error: str | None = None,
+    backend: str = "local",
+    advantage_column: str = "advantage",
+    warn: Callable[[str], None] = lambda message: print(message, file=sys.stderr),
+) -> Any:
+    """``ds`` with the scoring columns added: each reward's score, ``reward``, ``<name>_reason``, ``<name>.<sub>``
+    and, when the config names a combiner, ``advantage_column``. A ``DatasetDict`` is scored split by split (each
+    split is its own batch for the combiner) and comes back as a ``DatasetDict``.
+
+    Raises :class:`~polyreward.io.InputError` / :class:`~polyreward.pipeline.MissingColumnError` /
+    :class:`~polyreward.config.ConfigError` before any reward runs, and
+    :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``.
+    """
+    from polyreward.io import InputError
+
+    config = as_config(config)
+    if backend not in BACKENDS:
+        raise ValueError(f"backend must be one of {', '.join(sorted(BACKENDS))}, got {backend!r}")
+    if chunk_size < 1:
+        raise InputError("chunk_size must be >= 1")
+    if hasattr(ds, "column_names") and isinstance(ds.column_names, Mapping):  # a DatasetDict: {split: [columns]}
+        return type(ds)({split: score_dataset(part, config, chunk_size=chunk_size, workers=workers, on_reward_error=on_reward_error,
+                                              backend=backend, advantage_column=advantage_column, warn=warn)
+                         for split, part in ds.items()})
+    return _score_split(ds, config, chunk_size, workers, on_reward_error or config.on_reward_error, BACKENDS[backend],
+                        advantage_column, warn)
+
+
+def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, policy: str, backend: Backend,
+                 advantage_column: str, warn: Callable[[str], None]) -> Any:
+    from polyreward.io import InputError
+    from polyreward.score_file import check_columns, combiner_columns, group_alignment
+
+    if len(ds) == 0:
+        raise InputError("dataset: no rows to score")
+    columns = config.column_map
+    combiner = config.build_combiner()
+    reward_set = config.build_rewards(workers=workers)
+    check_columns(set(ds.column_names), reward_set, config, combiner, None, "dataset")
+    align_column, on_split = group_alignment(reward_set, config, warn)
+    groups = ds[align_column] if align_column in ds.column_names else [None] * len(ds)
+    ranges = list(aligned_ranges(groups, chunk_size, align_column, on_split))
+    required = reward_set.columns
+
+    def batches() -> Iterator[Batch]:
+        for start, end in ranges:
+            rows = ds[start:end]
+            cols = {name: values for name, values in rows.items() if name not in (columns.prompt, columns.completion)}
+            cols.update({name: [None] * (end - start) for name in required if name not in cols})
+            yield Batch(rows.get(columns.prompt), rows[columns.completion], cols, cols.get(columns.group))
+
+    added: dict[str, list[Any]] = {}
+    blocks: list[np.ndarray] = []
+    done = 0
+    for scored in backend(batches(), config, reward_set, on_reward_error=policy):
+        n = len(scored.scores)
+        for name, values in scored.output_columns().items():
+            added.setdefault(name, [None] * done).extend(values)
+        for values in added.values():  # a sub-score some chunks lack is None in their rows
+            values.extend([None] * (done + n - len(values)))
+        blocks.append(scored.scores)
+        done += n
+    if combiner is not None:
+        row_values = {c: ds[c] for c in combiner_columns(combiner)}
+        added[advantage_column] = combine_scores(combiner, np.concatenate(blocks), ds[columns.group], reward_set.weights,
+                                                 columns=row_values).tolist()
+    out = ds.remove_columns([name for name in added if name in ds.column_names])
+    for name, values in added.items():
+        out = out.add_column(name, values)
+    return out
