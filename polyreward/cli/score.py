@@ -12,6 +12,7 @@ be written (the finished chunks are kept: fix the cause and rerun with ``--resum
 from __future__ import annotations
 
 import argparse
+import contextlib
 import errno
 import sys
 from pathlib import Path
@@ -30,6 +31,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk-size", type=int, default=1000, help="rows scored and saved per chunk (default 1000)")
     parser.add_argument("--by", default=None, help="also summarise per value of this column (e.g. task or prompt_id)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    parser.add_argument("--backend", choices=["local", "ray"], default="local",
+                        help="who scores the chunks: this process (default) or actors on a Ray cluster (needs polyreward[ray])")
+    parser.add_argument("--address", default=None,
+                        help="--backend ray: the cluster to join, auto or HOST:PORT (default: RAY_ADDRESS, else start Ray locally)")
+    parser.add_argument("--actors", type=int, default=2, help="--backend ray: scoring actors, one CPU and one local worker pool each (default 2)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -45,13 +51,15 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError(f"--workers must be >= 0 (0 = inline, no timeout), got {args.workers}")
         if args.chunk_size < 1:
             raise ConfigError("--chunk-size must be >= 1")
+        if args.actors < 1:
+            raise ConfigError(f"--actors must be >= 1, got {args.actors}")
         config = load_config(args.config)
         progress = _progress(args.quiet)
-        with progress:
+        with progress, _backend(args, config) as scorer:
             task = progress.add_task("scoring", total=_row_count(count_rows, args.input))
             result = score_file(args.input, output, config, chunk_size=args.chunk_size, on_error=args.on_error, resume=args.resume,
                                 workers=args.workers, on_reward_error=args.on_reward_error, by=args.by or None,
-                                progress=lambda n: progress.advance(task, n))
+                                progress=lambda n: progress.advance(task, n), scorer=scorer)
     except (ConfigError, InputError, MissingColumnError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         if isinstance(exc, InputError) and PartStore(output).folder.exists():
@@ -78,6 +86,33 @@ def run(args: argparse.Namespace) -> int:
                   file=sys.stderr)
         return 1
     return 0
+
+
+@contextlib.contextmanager
+def _backend(args: argparse.Namespace, config):
+    """The chunk scorer of ``--backend``: None (this process) or a Ray actor pool, closed when scoring ends."""
+    if args.backend == "local":
+        yield None
+        return
+    import os
+
+    from polyreward.config import ConfigError
+    from polyreward.ray_backend import RayActorPool, RayChunkScorer, import_ray
+
+    try:
+        import_ray()
+    except ImportError as exc:
+        raise ConfigError(str(exc)) from None
+    address = args.address or os.environ.get("RAY_ADDRESS") or None
+    try:
+        pool = RayActorPool(config, on_reward_error=args.on_reward_error or config.on_reward_error, workers=args.workers,
+                            actors=args.actors, address=address).__enter__()
+    except (ValueError, ConnectionError) as exc:
+        raise ConfigError(f"--backend ray: {exc}") from None
+    try:
+        yield RayChunkScorer(pool)
+    finally:
+        pool.__exit__()
 
 
 def _row_count(count_rows, path: str) -> int | None:

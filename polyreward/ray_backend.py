@@ -1,0 +1,194 @@
+"""Score chunks of whole groups on a Ray cluster: a pool of actors, each building the RewardSet once.
+
+The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.score_file.group_aligned`),
+scored by :class:`polyreward.score_file.ChunkScorer` (file rows) or :func:`polyreward.pipeline.score_batch` (a
+:class:`~polyreward.schema.Batch` of a dataset). Only who holds the chunk changes::
+
+    polyreward score rollouts.jsonl --config config.yaml -o scored.jsonl --backend ray --address auto --actors 4
+    score_dataset(ds, "config.yaml", backend="ray")           # Ray started locally, or RAY_ADDRESS
+
+How it runs (the conventional actor-pool idiom of Ray's own ``ray.util.ActorPool``, written out so a lost chunk
+is visible): ``actors`` :class:`ChunkActor` s, each with ``num_cpus=1``, build the config's rewards once — with
+their own local worker pool, so the hard per-item timeouts hold inside every actor — and hold one chunk at a
+time; the driver keeps every actor busy and collects finished chunks with ``ray.wait``. The driver alone writes
+the parts and computes advantages (one combiner call over the whole file, as in local mode), so the output is
+byte-identical to ``--backend local``.
+
+Failures: an actor that dies between chunks is restarted by Ray (``max_restarts``). A chunk whose actor dies
+while scoring it (``ray.kill``, a node lost, an out-of-memory kill) comes back as a ``RayActorError``; that actor
+is replaced by a fresh one and the chunk is scored again from its rows (``max_task_retries=0``: the re-score is
+ours, so it is counted in :attr:`RayActorPool.rescored` and bounded — a chunk that kills ``max_attempts`` actors
+in a row stops the run with an error naming it, instead of looping). Each chunk's result is taken once, by its
+index, so nothing is lost or written twice. A reward that raises is not an actor failure: it is NaN + reason
+inside the chunk, or, under ``on_reward_error: raise``, the same :class:`~polyreward.pipeline.RewardError` as
+local mode.
+
+Ray is an optional extra (``pip install "polyreward[ray]"``), imported only when this backend is used. Every
+node needs polyreward (and the packages and files the config's rewards read) installed at the same paths.
+"""
+
+from __future__ import annotations
+
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from typing import Any, TypeVar
+
+from polyreward.config import Config
+from polyreward.pipeline import ScoredBatch, score_batch
+from polyreward.rewardset import RewardSet
+from polyreward.schema import Batch
+from polyreward.score_file import ChunkJob, ChunkPart, ChunkScorer
+
+Item = TypeVar("Item")
+
+
+def import_ray():
+    try:
+        import ray
+    except ImportError as exc:  # the core install has no Ray
+        raise ImportError('the Ray backend needs Ray: pip install "polyreward[ray]"') from exc
+    return ray
+
+
+class ChunkActor:
+    """What each Ray actor holds: the config's rewards, built once, and its own local worker pool (``workers``)."""
+
+    def __init__(self, config: Config, on_reward_error: str, workers: int | None) -> None:
+        self.reward_set = config.build_rewards(workers=workers)
+        self.policy = on_reward_error
+        self.chunk = ChunkScorer(self.reward_set, config.column_map, on_reward_error, config.build_combiner())
+
+    def score_records(self, records: list[dict[str, Any]]) -> ChunkPart:
+        return self.chunk(records)
+
+    def score_batch(self, batch: Batch) -> ScoredBatch:
+        return score_batch(batch, self.reward_set, on_reward_error=self.policy)
+
+    def pid(self) -> int:
+        return os.getpid()
+
+
+class RayActorPool:
+    """``actors`` :class:`ChunkActor` s on the cluster at ``address`` (see the module docstring).
+
+    ``address``: ``None`` joins the Ray instance this process already started (``ray.init``) or starts a local
+    one; ``"auto"`` or ``HOST:PORT`` connects to a running cluster (``ray start --head``). Use as a context
+    manager; a Ray instance started here is shut down on exit.
+    """
+
+    def __init__(self, config: Config, *, on_reward_error: str = "nan", workers: int | None = None, actors: int = 2,
+                 address: str | None = None, max_restarts: int = 3, max_attempts: int = 3) -> None:
+        if actors < 1:
+            raise ValueError(f"--actors must be >= 1, got {actors}")
+        self.config, self.policy, self.workers, self.size = config, on_reward_error, workers, actors
+        self.address, self.max_restarts, self.max_attempts = address, max_restarts, max_attempts
+        self.actors: list[Any] = []
+        self.in_flight: dict[Any, tuple[int, Any]] = {}  # object ref -> (item number, actor holding it)
+        self.rescored = 0  # chunks scored again after their actor died
+        self._started_ray = False
+
+    def __enter__(self) -> RayActorPool:
+        ray = import_ray()
+        if not ray.is_initialized():
+            ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            self._started_ray = True
+        cpus = ray.cluster_resources().get("CPU", 0)
+        if cpus < self.size:
+            self.__exit__()
+            raise ValueError(f"--actors {self.size} needs {self.size} CPUs on the Ray cluster, which has {cpus:g}")
+        self._remote = ray.remote(num_cpus=1, max_restarts=self.max_restarts, max_task_retries=0)(ChunkActor)
+        self.actors = [self._new_actor() for _ in range(self.size)]
+        return self
+
+    def __exit__(self, *exc: Any) -> None:
+        ray = import_ray()
+        for actor in self.actors:
+            ray.kill(actor, no_restart=True)
+        self.actors = []
+        if self._started_ray:
+            ray.shutdown()
+            self._started_ray = False
+
+    def _new_actor(self) -> Any:
+        return self._remote.remote(self.config, self.policy, self.workers)
+
+    def map_unordered(self, items: Iterable[Item], method: str, payload: Callable[[Item], Any]) -> Iterator[tuple[Item, Any]]:
+        """``(item, actor.method(payload(item)))`` for every item, in the order they finish, each exactly once."""
+        ray = import_ray()
+        from ray.exceptions import ObjectLostError, RayActorError, WorkerCrashedError
+
+        lost_actor = (RayActorError, WorkerCrashedError, ObjectLostError)
+        pending = iter(items)
+        held: dict[int, Item] = {}
+        attempts: dict[int, int] = {}
+        idle = deque(self.actors)
+        counter = 0
+
+        def submit(number: int, actor: Any) -> None:
+            ref = getattr(actor, method).remote(payload(held[number]))
+            self.in_flight[ref] = (number, actor)
+
+        def fill() -> None:
+            nonlocal counter
+            while idle:
+                item = next(pending, None)
+                if item is None:
+                    return
+                held[counter] = item
+                submit(counter, idle.popleft())
+                counter += 1
+
+        fill()
+        while self.in_flight:
+            (ref,), _ = ray.wait(list(self.in_flight), num_returns=1)
+            number, actor = self.in_flight.pop(ref)
+            try:
+                result = ray.get(ref)
+            except lost_actor as exc:
+                attempts[number] = attempts.get(number, 0) + 1
+                if attempts[number] >= self.max_attempts:
+                    raise RuntimeError(f"chunk {number} lost its Ray actor {attempts[number]} times; last: {type(exc).__name__}: "
+                                       f"{str(exc).splitlines()[0] if str(exc) else ''}") from exc
+                replacement = self._replace(actor)
+                self.rescored += 1
+                submit(number, replacement)
+                continue
+            yield held.pop(number), result
+            idle.append(actor)
+            fill()
+
+    def _replace(self, actor: Any) -> Any:
+        ray = import_ray()
+        ray.kill(actor, no_restart=True)
+        fresh = self._new_actor()
+        self.actors[self.actors.index(actor)] = fresh
+        return fresh
+
+
+class RayChunkScorer:
+    """The ``scorer`` of :func:`polyreward.score_file.score_file` for ``--backend ray``: chunk jobs -> actors -> parts."""
+
+    def __init__(self, pool: RayActorPool) -> None:
+        self.pool = pool
+
+    def __call__(self, jobs: Iterator[ChunkJob]) -> Iterator[tuple[ChunkJob, ChunkPart]]:
+        return self.pool.map_unordered(jobs, "score_records", lambda job: job.records)
+
+
+def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str,
+                 actors: int = 2, address: str | None = None, workers: int | None = None) -> Iterator[ScoredBatch]:
+    """The ``"ray"`` backend of :func:`polyreward.datasets_io.score_dataset`: one :class:`ScoredBatch` per chunk, in order.
+
+    ``reward_set`` (built by the caller for its checks) is not shipped; each actor builds its own from ``config``.
+    ``address`` defaults to the ``RAY_ADDRESS`` environment variable, else a local Ray instance."""
+    address = address if address is not None else os.environ.get("RAY_ADDRESS") or None
+    with RayActorPool(config, on_reward_error=on_reward_error, workers=workers, actors=actors, address=address) as pool:
+        numbered = enumerate(batches)
+        ready: dict[int, ScoredBatch] = {}
+        following = 0
+        for (number, _), scored in pool.map_unordered(numbered, "score_batch", lambda item: item[1]):
+            ready[number] = scored
+            while following in ready:
+                yield ready.pop(following)
+                following += 1
