@@ -46,7 +46,14 @@ def score_locally(batches: Iterable[Batch], config: Config, reward_set: RewardSe
         yield score_batch(batch, reward_set, on_reward_error=on_reward_error)
 
 
-BACKENDS: dict[str, Backend] = {"local": score_locally}
+def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str) -> Iterator[ScoredBatch]:
+    """The ``"ray"`` backend: the chunks go to Ray actors (:func:`polyreward.ray_backend.score_on_ray`; Ray imported only here)."""
+    from polyreward.ray_backend import score_on_ray as on_ray
+
+    return on_ray(batches, config, reward_set, on_reward_error=on_reward_error)
+
+
+BACKENDS: dict[str, Backend] = {"local": score_locally, "ray": score_on_ray}
 
 
 def as_config(config: Config | Mapping[str, Any] | str | Path) -> Config:
