@@ -26,6 +26,7 @@ from polyreward.rewards.tool_efficiency import _final_answer
 from polyreward.rewards.tool_efficiency import normalize_answer as squad_normalize
 from polyreward.rubrics.grading import parse_multi, parse_single, strip_reasoning
 from polyreward.rubrics.judge_rules import check_rule
+from polyreward.rubrics.rule_functions import asks_question, first_sentence_contains
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, choice, label_sets, math_normalize, polynomial, radiology_kg, tags
@@ -126,6 +127,8 @@ PARSERS = {
     "grading.parse_multi": lambda t: parse_multi(t, 3),
     "grading.strip_reasoning": strip_reasoning,
     "judge_rules.check_rule": lambda t: [check_rule(rule, t) for rule in RUBRIC_RULES],
+    "rule_functions.first_sentence_contains": lambda t: first_sentence_contains(t, terms=["911"]),
+    "rule_functions.asks_question": asks_question,
     "schema.parse_rubric": _swallow(parse_rubric),
     "schema.completion_text": completion_text,
 }
