@@ -119,10 +119,14 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, list[str] | None, dict[str, int], dict[str, str], dict[str, list]]:
-        """(scores (N, K), group keys or None, failures, first failures, per-row combiner columns) of parts 0 .. count-1."""
+    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray | None, dict[str, int], dict[str, str], dict[str, list]]:
+        """(scores (N, K), group codes or None, failures, first failures, per-row combiner columns) of parts 0 .. count-1.
+
+        Group ids come back as int codes in order of first appearance (the same partition as the ids themselves),
+        so a combiner groups a file that keeps its groups together without hashing anything."""
         blocks: list[np.ndarray] = []
-        groups: list[str] | None = []
+        codes: dict[str, int] = {}
+        groups: list[int] | None = []
         failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
         for meta in self._metas(count):
@@ -132,13 +136,13 @@ class PartStore:
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
-                groups.extend(meta["groups"])
+                groups.extend([codes.setdefault(key, len(codes)) for key in meta["groups"]])
             for name, failed in meta["failures"].items():
                 failures[name] = failures.get(name, 0) + failed
             for name, reason in meta["first_failure"].items():
                 first.setdefault(name, reason)
         scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
-        return scores, groups, failures, first, row_values
+        return scores, None if groups is None else np.asarray(groups, dtype=np.int64), failures, first, row_values
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -187,8 +191,8 @@ class PartStore:
                     if values is None:
                         shutil.copyfileobj(handle, out)
                         continue
-                    for line, value in zip(handle, values):  # '{..., "last": x}\n' -> '{..., "last": x, "advantage": a}\n'
-                        out.write(line[:-2] + suffix + json.dumps(value).encode() + b"}\n")
+                    # '{..., "last": x}\n' -> '{..., "last": x, "advantage": a}\n'; repr is json's float text (finite values)
+                    out.write(b"".join(line[:-2] + suffix + repr(value).encode() + b"}\n" for line, value in zip(handle, values)))
             out.flush()
             os.fsync(out.fileno())
 
