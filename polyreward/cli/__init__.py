@@ -18,7 +18,16 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "report": ("polyreward.cli.report", "plots and an HTML page of rewards, advantages and training curves"),
     "train": ("polyreward.cli.train", "train a causal LM with the bundled GRPO trainer"),
     "serve-judge": ("polyreward.cli.serve_judge", "serve a local model as an OpenAI-compatible judge"),
+    "serve": ("polyreward.cli.serve", "serve a config's rewards over HTTP (own schema, OpenRLHF and slime contracts)"),
 }
+
+
+def add_set_argument(parser: argparse.ArgumentParser, extra: str = "") -> None:
+    """``--set KEY.PATH=VALUE`` (repeatable) on a command that reads a config: applied to the YAML before it is
+    validated (:func:`polyreward.config.apply_overrides`)."""
+    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY.PATH=VALUE",
+                        help="replace a config value before validation, e.g. --set rewards.0.weight=0.5 (the value is read as "
+                        f"YAML; lists by 0-based index); repeatable{extra}")
 
 
 def build_parser(command: str | None = None) -> argparse.ArgumentParser:
