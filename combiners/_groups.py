@@ -27,6 +27,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiner import Combiner
+from polyreward.rewardset import weighted_total  # noqa: F401 -- the one weighted total (core), used by the combiners
 
 
 # --------------------------------------------------------------------------------------------- groups
@@ -346,13 +347,6 @@ def centred_batch(x: np.ndarray) -> tuple[np.ndarray, float]:
     if n and std == 0.0:
         return np.where(np.isnan(x), np.nan, 0.0), 0.0
     return x - mean, std
-
-
-def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """TRL's combined reward: weighted nansum over objectives; NaN for rows where no objective applies."""
-    total = nan_to_zero(scores) @ weights
-    total[all_nan_rows(scores)] = np.nan
-    return total
 
 
 def nan_to_zero(x: np.ndarray) -> np.ndarray:
