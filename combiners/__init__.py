@@ -11,21 +11,11 @@ from __future__ import annotations
 import importlib
 from typing import Any
 
+from polyreward.registry import BUILTIN_COMBINERS
+
+# class name -> module: every built-in combiner as the registry indexes it (declared once), plus the helpers
 _EXPORTS: dict[str, str] = {
-    "GRPOCombiner": "grpo",
-    "DrGRPOCombiner": "dr_grpo",
-    "RLOOCombiner": "rloo",
-    "GDPOCombiner": "gdpo",
-    "DVAOCombiner": "dvao",
-    "SaturationAwareCombiner": "sa_mrpo",
-    "SelfAdaptiveGDPOCombiner": "sa_gdpo",
-    "MOGRPOCombiner": "mo_grpo",
-    "PAPOCombiner": "papo",
-    "MedianCenteredCombiner": "mc_grpo",
-    "RankCombiner": "gopo",
-    "GaussianQuantileCombiner": "g2rpo",
-    "EmpiricalBayesCombiner": "ebpo",
-    "DRPOCombiner": "drpo",
+    **{spec.partition(":")[2]: spec.partition(":")[0].rpartition(".")[2] for spec in BUILTIN_COMBINERS.values()},
     "GroupIndex": "_groups",
     "advantages": "apply",
     "add_advantages": "apply",
