@@ -20,6 +20,8 @@ from pathlib import Path
 from typing import Any, Literal
 
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
+# read-only inputs besides FORMATS: a datasets Arrow file and a folder made by Dataset.save_to_disk
+INPUT_FORMATS = {**FORMATS, ".arrow": "arrow"}
 OnError = Literal["fail", "skip"]
 
 
@@ -48,14 +50,30 @@ class ReadStats:
     first_surrogate_line: int | None = None
 
 
-def check_readable(path: str | Path) -> Path:
-    """``path`` when it is a readable file of a known format; an :class:`InputError` in one line otherwise."""
+def input_format(path: str | Path) -> str:
+    """The format of an input: one of :data:`FORMATS`, ``"arrow"`` (a ``datasets`` Arrow file) or ``"dataset"`` (a
+    folder written by ``Dataset.save_to_disk``: its ``state.json`` lists the Arrow files)."""
     path = Path(path)
-    file_format(path)
-    if not path.exists():
-        raise InputError(f"{path}: no such file")
     if path.is_dir():
-        raise InputError(f"{path}: is a directory, not a rollout file")
+        if (path / "dataset_dict.json").is_file():
+            splits = json.loads((path / "dataset_dict.json").read_text(encoding="utf-8")).get("splits", [])
+            raise InputError(f"{path}: is a DatasetDict with splits {splits}; give one split's folder, e.g. {path / (splits or ['train'])[0]}")
+        if not (path / "state.json").is_file():
+            raise InputError(f"{path}: is a directory, not a rollout file")  # nor a save_to_disk folder: no state.json
+        return "dataset"
+    suffix = path.suffix.lower()
+    if suffix not in INPUT_FORMATS:
+        raise InputError(f"{path}: unknown file type {suffix or '(none)'}; use one of {', '.join(sorted(INPUT_FORMATS))} or a Dataset.save_to_disk folder")
+    return INPUT_FORMATS[suffix]
+
+
+def check_readable(path: str | Path) -> Path:
+    """``path`` when it is a readable input (:func:`input_format`); an :class:`InputError` in one line otherwise."""
+    path = Path(path)
+    if not path.exists():
+        input_format(path)  # an unknown type is named first, as before
+        raise InputError(f"{path}: no such file")
+    input_format(path)
     if not os.access(path, os.R_OK):
         raise InputError(f"{path}: not readable (permission denied)")
     return path
@@ -85,8 +103,8 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
         raise ValueError("chunk_size must be >= 1")
     stats = stats if stats is not None else ReadStats()
     path = check_readable(path)
-    kind = file_format(path)
-    reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows}[kind]
+    kind = input_format(path)
+    reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind]
     chunk: list[dict[str, Any]] = []
     for row in reader(path, on_error, stats):
         chunk.append(row)
@@ -194,9 +212,43 @@ def _parquet_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[d
         yield from batch.to_pylist()
 
 
+def _arrow_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    """Rows of an Arrow IPC file as ``datasets`` writes them (the stream format; the file format is read too)."""
+    import pyarrow as pa
+
+    try:
+        source = pa.memory_map(str(path))
+        try:
+            reader = pa.ipc.open_stream(source)
+        except pa.ArrowInvalid:
+            source.seek(0)
+            reader = pa.ipc.open_file(source)
+            batches = (reader.get_batch(i) for i in range(reader.num_record_batches))
+        else:
+            batches = iter(reader)
+    except Exception as exc:
+        reason = str(exc).strip().splitlines()[0] if str(exc).strip() else type(exc).__name__
+        raise InputError(f"{path}: not a readable Arrow file ({reason})") from None
+    for batch in batches:
+        yield from batch.to_pylist()
+
+
+def _dataset_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    """Rows of a ``Dataset.save_to_disk`` folder: its Arrow files in the order ``state.json`` lists them."""
+    try:
+        state = json.loads((path / "state.json").read_text(encoding="utf-8"))
+        files = [path / entry["filename"] for entry in state["_data_files"]]
+    except (OSError, ValueError, KeyError, TypeError) as exc:
+        raise InputError(f"{path / 'state.json'}: not a Dataset.save_to_disk state file ({exc})") from None
+    if state.get("_indices_data_files"):
+        raise InputError(f"{path}: holds an indices mapping; save it again after Dataset.flatten_indices()")
+    for file in files:
+        yield from _arrow_rows(file, on_error, stats)
+
+
 def count_rows(path: str | Path) -> int | None:
     """Row count when cheap to know (Parquet metadata), else None."""
-    if file_format(path) == "parquet":
+    if input_format(path) == "parquet":
         import pyarrow.parquet as pq
 
         return pq.ParquetFile(path).metadata.num_rows
