@@ -21,6 +21,7 @@ turns yes/no/on/off into booleans), and ``1e-5`` is a float as in YAML 1.2 and J
 
 from __future__ import annotations
 
+import copy
 import inspect
 import re
 from collections.abc import Mapping, Sequence
@@ -126,6 +127,8 @@ class Config(BaseModel):
     train: dict[str, Any] | None = None
     # the folder of the YAML file it was read from (load_config); relative ``*_file`` reward paths resolve there
     _base_dir: Path | None = PrivateAttr(default=None)
+    # where it was read from, for messages about later-validated sections ("cfg.yaml with --set device=cpu")
+    _source: str = PrivateAttr(default="config")
 
     @field_validator("combiner", mode="before")
     @classmethod
@@ -234,6 +237,42 @@ def parse_key_values(items: Sequence[str], flag: str = "--param") -> dict[str, A
     return result
 
 
+def apply_overrides(data: Mapping[str, Any], items: Sequence[str], flag: str = "--set", section: str | None = None) -> dict[str, Any]:
+    """``data`` (a config mapping as read from YAML) with each ``KEY.PATH=VALUE`` of ``items`` put in place.
+
+    ``rewards.0.weight=0.5`` walks mappings by key and lists by 0-based index; a missing mapping key is created
+    (``combiner.eps=1e-6``), a list index must exist. With ``section`` (``"train"`` for ``polyreward train``), a
+    key whose first part is not a top-level config key is read under that section (``--set device=cpu``). The
+    result is validated afterwards exactly as the file is; a path that cannot be walked is a :class:`ConfigError`
+    naming the flag and the key.
+    """
+    result = copy.deepcopy(dict(data))
+    top_level = set(Config.model_fields)
+    for dotted, value in parse_key_values(items, flag).items():
+        parts = dotted.split(".")
+        if section is not None and parts[0] not in top_level:
+            parts = [section, *parts]
+        node: Any = result
+        for depth, part in enumerate(parts):
+            last = depth == len(parts) - 1
+            if isinstance(node, list):
+                if not part.lstrip("-").isdigit() or not -len(node) <= int(part) < len(node):
+                    raise ConfigError(f"{flag} {dotted}: {'.'.join(parts[:depth]) or 'top level'} is a list of {len(node)}; "
+                                      f"{part!r} is not an index of it (0 .. {len(node) - 1})")
+                key: Any = int(part)
+            elif isinstance(node, dict):
+                key = part
+                if not last and node.get(key) is None:
+                    node[key] = {}
+            else:
+                raise ConfigError(f"{flag} {dotted}: {'.'.join(parts[:depth])} is {node!r}, not a mapping or a list, so it has no key {part!r}")
+            if last:
+                node[key] = value
+            else:
+                node = node[key]
+    return result
+
+
 def _check_entries(config: Config) -> None:
     seen: set[str] = set()
     for i, entry in enumerate(config.rewards):
@@ -324,8 +363,9 @@ def yaml_error_message(path: str | Path, exc: yaml.YAMLError) -> str:
     return f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}"
 
 
-def load_config(path: str | Path) -> Config:
-    """Read and validate a YAML config file."""
+def load_config(path: str | Path, overrides: Sequence[str] = (), *, section: str | None = None) -> Config:
+    """Read and validate a YAML config file, with the ``--set KEY.PATH=VALUE`` ``overrides`` applied first
+    (:func:`apply_overrides`; ``section`` as there), so an override is checked like a line of the file."""
     path = Path(path)
     try:
         text = path.read_text(encoding="utf-8")
@@ -335,6 +375,12 @@ def load_config(path: str | Path) -> Config:
         data = load_yaml(text)
     except yaml.YAMLError as exc:
         raise ConfigError(yaml_error_message(path, exc)) from None
-    config = parse_config(data if data is not None else {}, source=str(path))
-    config._base_dir = path.parent
+    data = data if data is not None else {}
+    if overrides:
+        if not isinstance(data, Mapping):
+            raise ConfigError(f"{path}: the top level must be a mapping with a 'rewards' list, got {type(data).__name__}")
+        data = apply_overrides(data, overrides, section=section)
+    source = str(path) + (" with --set " + " ".join(overrides) if overrides else "")
+    config = parse_config(data, source=source)
+    config._base_dir, config._source = path.parent, source
     return config

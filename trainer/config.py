@@ -164,8 +164,8 @@ def load_train_config(config: Config | str | Path, **overrides: Any) -> tuple[Co
 
     A relative ``dataset.path`` is resolved against the config file's folder, so recipes run from anywhere.
     """
-    source = str(config) if not isinstance(config, Config) else "config"
-    base = Path(config).parent if not isinstance(config, Config) else Path.cwd()
+    source = str(config) if not isinstance(config, Config) else config._source
+    base = Path(config).parent if not isinstance(config, Config) else (config._base_dir or Path.cwd())
     full = config if isinstance(config, Config) else load_config(config)
     if full.train is None:
         raise ConfigError(f"{source}: no 'train' section; the trainer needs at least train.model and train.dataset")

@@ -21,6 +21,8 @@ EXCLUDED = {"reward", "advantage", "step", "index", "id", "seed", "group", "prom
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from polyreward.cli import add_set_argument
+
     parser.add_argument("input", help="scored rollouts: .jsonl, .parquet or .csv")
     parser.add_argument("-o", "--output", required=True, help="output file (.jsonl, .parquet or .csv)")
     parser.add_argument("--combiner", default=None, help="combiner type (default: the config's, else gdpo); see `polyreward list`")
@@ -30,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--config", default=None, help="a polyreward YAML: reward names, weights, group column and combiner")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="combiner parameter (YAML value), repeatable")
     parser.add_argument("--column", default="advantage", help="name of the added column (default advantage)")
+    add_set_argument(parser, " (with --config)")
 
 
 def read_frame(path: str | Path):
@@ -124,7 +127,9 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
     if args.config:
         from polyreward.config import load_config
 
-        config = load_config(args.config)
+        config = load_config(args.config, args.overrides)
+    elif args.overrides:
+        raise ValueError("--set changes a config: give it with --config")
     group = args.group_col or (config.columns.group if config else None)
     if group is None:
         group = "prompt_id" if "prompt_id" in frame.columns else "prompt"

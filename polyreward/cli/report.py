@@ -32,6 +32,8 @@ PER_FIGURE = 9
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from polyreward.cli import add_set_argument
+
     parser.add_argument("input", nargs="+", help="scored rollouts or trainer metrics: .jsonl, .parquet or .csv "
                         "(several metrics files: their curves are overlaid)")
     parser.add_argument("--labels", default=None, help="comma-separated run names for several metrics files (default: folder names)")
@@ -44,6 +46,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--group-col", default=None, help="group id column (default prompt_id, else prompt)")
     parser.add_argument("--combiners", default=DEFAULT_COMBINERS, help=f"combiners to compare (default {DEFAULT_COMBINERS})")
     parser.add_argument("--title", default=None, help="page title")
+    add_set_argument(parser, " (with --config)")
 
 
 def detect_kind(frame) -> str:
@@ -361,7 +364,9 @@ def run(args: argparse.Namespace) -> int:
         if args.config:
             from polyreward.config import load_config
 
-            config = load_config(args.config)
+            config = load_config(args.config, args.overrides)
+        elif args.overrides:
+            raise ValueError("--set changes a config: give it with --config")
         page = build_report(args.input, args.output, args.kind, rewards, weights, args.group_col, args.combiners, args.title, labels,
                             config)
     except (ValueError, KeyError, FileNotFoundError) as exc:

@@ -20,7 +20,9 @@ from typing import Any
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("input", help="rollout file: .jsonl, .parquet or .csv")
+    from polyreward.cli import add_set_argument
+
+    parser.add_argument("input", help="rollout file (.jsonl, .parquet, .csv, a datasets .arrow file) or a Dataset.save_to_disk folder")
     parser.add_argument("--config", "-c", required=True, help="YAML config naming the rewards")
     parser.add_argument("--output", "-o", required=True, help="output file (.jsonl, .parquet or .csv)")
     parser.add_argument("--workers", type=int, default=None, help="verification worker processes (default: config engine.workers, else min(2, cores))")
@@ -31,6 +33,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--chunk-size", type=int, default=1000, help="rows scored and saved per chunk (default 1000)")
     parser.add_argument("--by", default=None, help="also summarise per value of this column (e.g. task or prompt_id)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
+    add_set_argument(parser)
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="who scores the chunks: this process (default) or actors on a Ray cluster (needs polyreward[ray])")
     parser.add_argument("--address", default=None,
@@ -53,7 +56,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--chunk-size must be >= 1")
         if args.actors < 1:
             raise ConfigError(f"--actors must be >= 1, got {args.actors}")
-        config = load_config(args.config)
+        config = load_config(args.config, args.overrides)
         progress = _progress(args.quiet)
         with progress, _backend(args, config) as scorer:
             task = progress.add_task("scoring", total=_row_count(count_rows, args.input))

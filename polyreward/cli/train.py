@@ -1,9 +1,10 @@
-"""``polyreward train CONFIG [--max-steps N] [--output-dir D] [--resume] [--set KEY=VALUE ...]``: the bundled GRPO trainer.
+"""``polyreward train CONFIG [--max-steps N] [--output-dir D] [--resume] [--set KEY.PATH=VALUE ...]``: the bundled GRPO trainer.
 
 ``polyreward train CONFIG --evaluate PROMPTS.jsonl [--model DIR] [--limit N] [--batch-size B] [--eval-output FILE]`` scores
 a model instead of training it and saves every completion with its scores (default
-``<train.output_dir>/evaluate-<PROMPTS stem>.jsonl``). ``--set`` replaces any key of the config's ``train:`` section (the value is read as YAML:
-``--set prompts_per_step=4 --set bf16=false --set device=cpu``), for training and evaluation alike.
+``<train.output_dir>/evaluate-<PROMPTS stem>.jsonl``). ``--set KEY.PATH=VALUE`` replaces any config value before
+validation (read as YAML: ``--set rewards.0.weight=0.5``); a key that is not a top-level config key is a key of the
+``train:`` section (``--set prompts_per_step=4 --set bf16=false --set device=cpu``), for training and evaluation alike.
 """
 
 from __future__ import annotations
@@ -11,7 +12,8 @@ from __future__ import annotations
 import argparse
 import sys
 
-from polyreward.config import ConfigError, parse_key_values
+from polyreward.cli import add_set_argument
+from polyreward.config import ConfigError, load_config
 
 
 def positive_int(text: str) -> int:
@@ -38,8 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--eval-output", default=None, metavar="FILE",
                         help="with --evaluate: where the completions and their scores go (.jsonl/.csv/.parquet; "
                         "default <output dir>/evaluate-<JSONL stem>.jsonl)")
-    parser.add_argument("--set", dest="overrides", action="append", default=[], metavar="KEY=VALUE",
-                        help="replace train.KEY with VALUE (read as YAML); repeatable")
+    add_set_argument(parser, "; a key that is not a top-level config key is under train: (--set device=cpu)")
 
 
 def run(args: argparse.Namespace) -> int:
@@ -51,8 +52,8 @@ def run(args: argparse.Namespace) -> int:
     if args.evaluate is not None:
         return _evaluate(args)
     try:
-        result = train(args.config, max_steps=args.max_steps, output_dir=args.output_dir, resume=args.resume,
-                       progress=not args.no_progress, overrides=parse_key_values(args.overrides, "--set"))
+        result = train(load_config(args.config, args.overrides, section="train"), max_steps=args.max_steps,
+                       output_dir=args.output_dir, resume=args.resume, progress=not args.no_progress)
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
@@ -77,12 +78,13 @@ def _evaluate(args: argparse.Namespace) -> int:
     from polyreward.trainer.evaluate import evaluate
 
     try:
-        overrides = {**parse_key_values(args.overrides, "--set"), **({"output_dir": args.output_dir} if args.output_dir else {})}
-        _, train_cfg = load_train_config(args.config, **overrides)
+        config = load_config(args.config, args.overrides, section="train")
+        overrides = {"output_dir": args.output_dir} if args.output_dir else {}
+        _, train_cfg = load_train_config(config, **overrides)
         output = Path(args.eval_output or Path(train_cfg.output_dir) / f"evaluate-{Path(args.evaluate).stem}.jsonl")
         file_format(output)  # an unknown extension is refused before the model loads
         output.parent.mkdir(parents=True, exist_ok=True)
-        summary = evaluate(args.config, model=args.model, dataset=args.evaluate, limit=args.limit, batch_size=args.batch_size,
+        summary = evaluate(config, model=args.model, dataset=args.evaluate, limit=args.limit, batch_size=args.batch_size,
                            overrides=overrides, output=output)
     except (ConfigError, InputError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
