@@ -158,18 +158,36 @@ def trl_grpo_source():
     return source
 
 
-def trl_sum_then_normalize(scores, groups, weights):
+def trl_sum_then_normalize(scores, groups, weights, scale_rewards="group"):
     rewards_per_func, w = t(scores), t(weights)
     unscorable = torch.isnan(rewards_per_func).all(dim=1)
     rewards = (rewards_per_func * w.unsqueeze(0)).nansum(dim=1)
     rewards[unscorable] = torch.nan
     out = torch.zeros_like(rewards)
+    batch_std = nanstd(rewards) if rewards.numel() > 1 else torch.zeros(())
     for rows in per_group(groups):
         r = rewards[rows].view(1, -1)
         mean = torch.nanmean(r, dim=1)
-        std = nanstd(r, dim=1) if len(rows) > 1 else torch.zeros_like(mean)
-        out[rows] = ((r - mean) / (std + 1e-4)).view(-1)
+        std = {"group": nanstd(r, dim=1) if len(rows) > 1 else torch.zeros_like(mean), "batch": batch_std}.get(scale_rewards)
+        out[rows] = ((r - mean) if scale_rewards == "none" else (r - mean) / (std + 1e-4)).view(-1)
     return torch.nan_to_num(out, nan=0.0).numpy()
+
+
+def trl_rloo(scores, groups, weights, normalize):
+    """TRL 1.16 rloo_trainer.py advantage lines (beta = 0), applied group by group."""
+    rewards_per_func, w = t(scores), t(weights)
+    unscorable = torch.isnan(rewards_per_func).all(dim=1)
+    rewards = (rewards_per_func * w.unsqueeze(0)).nansum(dim=1)
+    rewards[unscorable] = torch.nan
+    advantages = torch.zeros_like(rewards)
+    for rows in per_group(groups):  # a group of one: TRL's (sum - r)/(count - 1) is 0/0 = NaN, as a lone scorable rollout
+        grouped = rewards[rows].view(1, -1)
+        counts = (~torch.isnan(grouped)).sum(dim=1, keepdim=True)
+        baselines = (torch.nansum(grouped, dim=1, keepdim=True) - grouped) / (counts - 1)
+        advantages[rows] = (grouped - baselines).view(-1)
+    if normalize:
+        advantages = (advantages - torch.nanmean(advantages)) / (nanstd(advantages) + 1e-4)
+    return torch.nan_to_num(advantages, nan=0.0).numpy()
 
 
 def trl_normalize_then_sum(scores, groups, weights):
@@ -192,7 +210,12 @@ def trl_normalize_then_sum(scores, groups, weights):
 def test_grpo_and_gdpo_equal_trl(trl_grpo_source, batch):
     s, g, w = batch.scores, batch.groups, batch.weights
     np.testing.assert_allclose(GRPOCombiner().combine(s, g, w), trl_sum_then_normalize(s, g, w), atol=1e-6)
+    for scale in ("batch", "none"):
+        np.testing.assert_allclose(GRPOCombiner(scale=scale).combine(s, g, w), trl_sum_then_normalize(s, g, w, scale), atol=1e-6)
     np.testing.assert_allclose(GDPOCombiner().combine(s, g, w), trl_normalize_then_sum(s, g, w), atol=1e-6)
+    for normalize in (False, True):
+        np.testing.assert_allclose(RLOOCombiner(singleton="zero", eps=1e-4, normalize=normalize).combine(s, g, w),
+                                   trl_rloo(s, g, w, normalize), atol=1e-6)
 
 
 # --------------------------------------------------------------------------- NVlabs fork, re-typed
