@@ -18,7 +18,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
 
-# both pairs need the pool: a list gold and a radical that only sympy decides
+# the issue's examples (a gold list, radicals) are now decided without sympy; these three need the pool
 SCRIPT = textwrap.dedent(
     r"""
     import os
@@ -26,8 +26,10 @@ SCRIPT = textwrap.dedent(
 
     print("main ran in", os.getpid(), flush=True)
     reward = MathAccuracy()
-    print(reward(completions=["\\boxed{0.5}", "\\boxed{\\sqrt{2}/2}", "\\boxed{\\sqrt{3}/2}"],
-                 answer=[["1/2", "0.5"], "\\frac{1}{\\sqrt{2}}", "\\frac{1}{\\sqrt{2}}"]))
+    output = reward.evaluate([None] * 3, ["\\boxed{\\sqrt{3}+\\sqrt{2}}", "\\boxed{2\\sin(x)\\cos(x)}", "\\boxed{\\sin(x)}"],
+                             answer=[["1/2", "\\sqrt{2}+\\sqrt{3}"], "\\sin(2x)", "\\sin(2x)"])
+    print(output.scores)
+    print("rules", sorted({reason.split("[", 1)[1].split("]", 1)[0] for reason in output.reasons}))
     print("pool", reward.pool.workers, "workers, restarts", reward.pool.restarts)
     """
 )
@@ -61,6 +63,7 @@ def test_an_unguarded_script_scores_with_the_pool(tmp_path, stdin):
     lines = done.stdout.splitlines()
     assert sum(line.startswith("main ran in") for line in lines) == 1  # no worker re-ran the script
     assert "[1.0, 1.0, 0.0]" in lines
+    assert "rules ['math_verify', 'numeric_probe']" in lines  # decided in the workers
     assert "pool 2 workers, restarts 0" in lines
 
 
