@@ -50,7 +50,7 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
-from polyreward.reward import Reward, RewardOutput
+from polyreward.reward import Reward, RewardOutput, failure_reason
 from polyreward.rubrics.judge_rules import RulesJudge
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, build_judge
 from polyreward.rubrics.schema import RubricError, RubricItem, load_rubric_file, parse_rubric
@@ -71,6 +71,8 @@ def conversation_of(prompt: Any) -> tuple[dict[str, Any], ...]:
         return tuple(decoded) if decoded is not None else ({"role": "user", "content": prompt},)
     if isinstance(prompt, Mapping):
         return (dict(prompt),)
+    if not hasattr(prompt, "__iter__"):
+        raise TypeError(f"a prompt must be a string or a list of chat messages, got {type(prompt).__name__}")
     return tuple(dict(m) for m in prompt if isinstance(m, Mapping))
 
 
@@ -185,9 +187,13 @@ class RubricReward(Reward):
         for i, rubric in enumerate(rubrics):
             start = len(requests)
             if not isinstance(rubric, str):
-                conversation = conversation_of(prompts[i] if i < len(prompts) else None)
-                response = completion_text(completions[i])
-                requests.extend(JudgeRequest(conversation, response, item) for item in rubric)
+                try:
+                    conversation = conversation_of(prompts[i] if i < len(prompts) else None)
+                    response = completion_text(completions[i])
+                except Exception as exc:  # a malformed prompt or completion fails its own rollout, not the judge batch
+                    rubrics[i] = failure_reason(exc)
+                else:
+                    requests.extend(JudgeRequest(conversation, response, item) for item in rubric)
             spans.append((start, len(requests)))
         verdicts = self._judge_all(requests) if requests else []
 

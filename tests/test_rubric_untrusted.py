@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from polyreward.rubrics.judge_rules import check_rule, validate_rule
+from polyreward.rubrics.judge_rules import RulesJudge, check_rule, validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.rubrics.schema import RubricError, parse_rubric
 
@@ -122,7 +122,24 @@ def test_a_non_string_prompt_fails_or_scores_its_own_rollout_only(prompt):
     good = [{"criterion": "Says 911", "points": 5, "rule": {"contains": "911"}}]
     out = RubricReward().evaluate([prompt, "q"], ["call 911", "call 911"], rubrics=[good, good])
     assert out.scores[1] == 1.0
-    assert out.scores[0] == 1.0 or (math.isnan(out.scores[0]) and out.reasons[0].startswith("error"))
+    assert out.scores[0] == 1.0 or out.reasons[0] == f"error: TypeError: a prompt must be a string or a list of chat messages, got {type(prompt).__name__}"
+
+
+def test_a_malformed_rollout_does_not_split_the_judge_batch():
+    """A bad prompt or completion fails inside the reward's own loop, so the other rollouts still go to the judge in one call."""
+    calls = []
+
+    class CountingJudge(RulesJudge):
+        def judge(self, requests):
+            calls.append(len(requests))
+            return super().judge(requests)
+
+    reward = RubricReward()
+    reward.rules = CountingJudge()
+    good = [{"criterion": "Says 911", "points": 5, "rule": {"contains": "911"}}]
+    out = reward.evaluate(["q", 7, "q", "q"], ["call 911", "call 911", b"\xff", "wait"], rubrics=[good] * 4)
+    assert out.scores[0] == 1.0 and out.scores[3] == 0.0 and math.isnan(out.scores[1])
+    assert calls == [3]
 
 
 def test_polyreward_score_refuses_a_callable_in_the_rollout_file(canary, tmp_path):
