@@ -108,7 +108,7 @@ def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.nda
     """Summary of the advantages plus :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
     row = {
         "advantage/mean": float(advantages.mean()),
-        "advantage/std": float(advantages.std(ddof=1)) if advantages.size > 1 else math.nan,
+        "advantage/std": _sample_std(advantages) if advantages.size > 1 else math.nan,
         "advantage/min": float(advantages.min()),
         "advantage/max": float(advantages.max()),
         "advantage/frac_zero": float(np.mean(advantages == 0)),
