@@ -8,6 +8,8 @@ what extraction must yield) and (gold, completion, expected score) rows; a regre
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.engine import WorkerPool
 from polyreward.verifiers.math import prepare_prediction, verify_batch
@@ -122,3 +124,35 @@ def test_number_words(text, value):
 @pytest.mark.parametrize("text", ["", "one two", "twenty thirty", "hundred", "a thousand", "x", "one apple", "eleventy"])
 def test_not_number_words(text):
     assert number_from_words(text) is None
+
+
+_ONES = "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen eighteen nineteen".split()
+_TENS_WORDS = "twenty thirty forty fifty sixty seventy eighty ninety".split()
+
+
+def _say(n: int) -> str:
+    """An English rendering of 0 <= n < 10**9, written independently of the parser."""
+    if n < 20:
+        return _ONES[n]
+    if n < 100:
+        return _TENS_WORDS[n // 10 - 2] + ("-" + _ONES[n % 10] if n % 10 else "")
+    if n < 1000:
+        return _ONES[n // 100] + " hundred" + (" and " + _say(n % 100) if n % 100 else "")
+    for scale, word in ((10**6, "million"), (1000, "thousand")):
+        if n >= scale:
+            return _say(n // scale) + " " + word + (" " + _say(n % scale) if n % scale else "")
+    raise AssertionError(n)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.integers(min_value=0, max_value=10**9 - 1), st.booleans())
+def test_number_words_round_trip(n, negative):
+    text = ("minus " if negative and n else "") + _say(n)
+    assert number_from_words(text) == (-n if negative and n else n)
+
+
+@settings(max_examples=300, derandomize=True, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("x^2+3*()/.= sqrtpi\\{}[],-!%0123456789ab\n")), max_size=80))
+def test_hostile_last_lines_never_raise(text):
+    prediction = prepare_prediction(text)
+    assert prediction is None or isinstance(prediction.text, str)

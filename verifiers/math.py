@@ -14,7 +14,7 @@ Pipeline per (completion, reference) pair:
    :class:`fractions.Fraction` (+ 6-decimal rounding and a relative tolerance), and expanded
    polynomials with numeric coefficients term by term; neither reaches sympy;
    multiple-choice golds (``C``) are compared as letters ("The answer is (C)." is Math-Verify's
-   known miss). Two answers of the same symbolic shape -- surds ``a\sqrt{b}/c``, multiples of pi,
+   known miss). Two answers of the same symbolic shape -- surds ``a\\sqrt{b}/c``, multiples of pi,
    trig values at rational multiples of pi, intervals, tuples and sets of such numbers, matrices of
    them, linear equations -- are compared by exact canonical forms (:mod:`.math_canonical`).
    Inputs that would explode (power towers, huge exponents) are refused here. A gold given as a
