@@ -92,6 +92,23 @@ class RewardEntry(BaseModel):
     name: str = Field(min_length=1)
     type: str
     weight: float = 1.0
+    # score only the rows whose COLUMN holds VALUE (or one of [VALUES]); the others get None, "not applicable"
+    when: dict[str, Any] | None = None
+
+    @field_validator("when")
+    @classmethod
+    def _when_rule(cls, value: dict[str, Any] | None) -> dict[str, list[Any]] | None:
+        if value is None:
+            return None
+        if not value:
+            raise ValueError("when needs at least one COLUMN: VALUE | [VALUES]")
+        rule = {}
+        for column, accepted in value.items():
+            accepted = list(accepted) if isinstance(accepted, (list, tuple)) else [accepted]
+            if not accepted or any(isinstance(v, (dict, list)) or v is None for v in accepted):
+                raise ValueError(f"when.{column} must be a value or a non-empty list of values (text, numbers, booleans)")
+            rule[column] = accepted
+        return rule
 
     @field_validator("weight")
     @classmethod
@@ -159,7 +176,7 @@ class Config(BaseModel):
                 rewards.append(cls(name=entry.name, weight=entry.weight, **kwargs))
             except (TypeError, ValueError, KeyError) as exc:
                 raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
-        return RewardSet(rewards)
+        return RewardSet(rewards, when={entry.name: entry.when for entry in self.rewards if entry.when})
 
     def resolve_file(self, value: Any) -> Any:
         """A relative path is read from the config file's folder; if only the working directory holds it
@@ -287,7 +304,7 @@ def _check_entries(config: Config) -> None:
         unknown = sorted(set(entry.params) - set(model.model_fields))
         if unknown and model.model_config.get("extra") == "forbid":
             raise ConfigError(
-                f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight'] + sorted(model.model_fields))}"
+                f"rewards[{i}] ({entry.name}): unknown key(s) {unknown} for type {entry.type}; allowed: {', '.join(['name', 'type', 'weight', 'when'] + sorted(model.model_fields))}"
             )
         try:
             check_parameters(cls, entry.params)

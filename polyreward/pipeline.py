@@ -120,6 +120,31 @@ def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
         return RewardOutput([math.nan] * n, [reason] * n)
 
 
+NOT_APPLICABLE = "not applicable"
+
+
+def _evaluate_where(reward: Any, batch: Batch, policy: str, rows: np.ndarray | None) -> RewardOutput:
+    """``reward`` on the ``rows`` of ``batch`` (all when None); the other rows are None, "not applicable"."""
+    if rows is None:
+        return _evaluate(reward, batch, policy)
+    n = len(batch)
+    picked = np.flatnonzero(rows).tolist()
+    scores: list[Any] = [None] * n
+    reasons: list[str | None] = [NOT_APPLICABLE] * n
+    if not picked:
+        return RewardOutput(scores, reasons)
+    part = Batch([batch.prompts[i] for i in picked], [batch.completions[i] for i in picked],
+                 {name: [values[i] for i in picked] for name, values in batch.columns.items()},
+                 None if batch.groups is None else [batch.groups[i] for i in picked])
+    output = _evaluate(reward, part, policy)
+    details: dict[str, list[Any]] = {sub: [None] * n for sub in (output.details or {})}
+    for j, i in enumerate(picked):
+        scores[i], reasons[i] = output.scores[j], output.reasons[j]
+        for sub, values in (output.details or {}).items():
+            details[sub][i] = values[j]
+    return RewardOutput(scores, reasons, details)
+
+
 def score_batch(
     batch: Batch,
     reward_set: RewardSet,
@@ -146,7 +171,7 @@ def score_batch(
     failures: dict[str, int] = {}
     first_failure: dict[str, str] = {}
     for k, reward in enumerate(reward_set):
-        output = _evaluate(reward, batch, policy)
+        output = _evaluate_where(reward, batch, policy, reward_set.applies(reward.name, batch.columns, n))
         why = [str(r) if r is not None else "" for r in output.reasons]
         failed = 0
         for i, raw in enumerate(output.scores):

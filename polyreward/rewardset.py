@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterable, Sequence
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -53,10 +53,17 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
 class RewardSet:
     """Scores a batch with several rewards; names must be unique (TRL logs by name)."""
 
-    def __init__(self, rewards: Iterable[Reward]) -> None:
+    def __init__(self, rewards: Iterable[Reward], when: Mapping[str, Mapping[str, Sequence[Any]]] | None = None) -> None:
+        """``when[name] = {column: accepted values}``: reward ``name`` scores only the rows whose every named column
+        holds one of its values (compared as text, so ``3`` matches ``"3"`` of a CSV); the others get None,
+        "not applicable". One config then serves a batch mixing data sources (``when: {source: medqa}``)."""
         self.rewards = list(rewards)
         if not self.rewards:
             raise ValueError("a RewardSet needs at least one reward")
+        self.when = {name: {column: {str(v) for v in values} for column, values in rule.items()} for name, rule in (when or {}).items()}
+        unknown = sorted(set(self.when) - {r.name for r in self.rewards})
+        if unknown:
+            raise ValueError(f"when: rules for {unknown}, which are not rewards of this set")
         names = [r.name for r in self.rewards]
         duplicates = sorted({n for n in names if names.count(n) > 1})
         if duplicates:
@@ -75,6 +82,7 @@ class RewardSet:
         seen: dict[str, None] = {}
         for reward in self.rewards:
             seen.update(dict.fromkeys(reward.columns))
+            seen.update(dict.fromkeys(self.when.get(reward.name, ())))
         return tuple(seen)
 
     @property
@@ -100,6 +108,19 @@ class RewardSet:
             for column in reward.columns:
                 if column not in available:
                     raise MissingColumnError(reward.name, column, sorted(available))
+            for column in self.when.get(reward.name, ()):
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available), hint=f"rewards {reward.name}: when")
+
+    def applies(self, name: str, columns: Mapping[str, Sequence[Any]], n: int) -> np.ndarray | None:
+        """(n,) bool: the rows reward ``name`` scores under its ``when`` rule; None when it has no rule (every row)."""
+        rule = self.when.get(name)
+        if not rule:
+            return None
+        mask = np.ones(n, dtype=bool)
+        for column, accepted in rule.items():
+            mask &= np.fromiter((v is not None and str(v) in accepted for v in columns[column]), dtype=bool, count=n)
+        return mask
 
     @property
     def preload(self) -> tuple[str, ...]:

@@ -98,7 +98,7 @@ def test_config_builds_rewardset_with_params_and_weights():
         (_cfg(colums={}), r"colums: unknown key; allowed: columns, combiner, engine, on_reward_error, rewards, train"),
         ({"rewards": []}, r"rewards: List should have at least 1 item"),
         ({"rewards": [{"name": "a"}]}, r"rewards\[0\]\.type: Field required"),
-        (_cfg(rewards=[{"name": "a", "type": "toy_rewards:ContainsWord", "wrod": "x"}]), r"unknown key\(s\) \['wrod'\].*allowed: name, type, weight, delay, word"),
+        (_cfg(rewards=[{"name": "a", "type": "toy_rewards:ContainsWord", "wrod": "x"}]), r"unknown key\(s\) \['wrod'\].*allowed: name, type, weight, when, delay, word"),
         (_cfg(rewards=[{"name": "a", "type": "toy_rewards:ContainsWord"}, {"name": "a", "type": "toy_rewards:Explodes"}]), r"rewards\[1\]\.name: 'a' is used twice"),
         (_cfg(rewards=[{"name": "a", "type": "toy_rewards:ContainsWord", "weight": "heavy"}]), r"rewards\[0\]\.weight"),
         (_cfg(engine={"workers": -1}), r"engine\.workers"),
