@@ -9,8 +9,10 @@
 
 A batch is cut into shards of at most ``shard_size`` rows that never split a run of equal ``group_column``
 values (group-level rewards and advantages see whole groups), and the shards go to the servers round-robin,
-``per_server`` at a time on each. A shard that fails — connection refused or reset, a timeout, 429 or a 5xx —
-is sent again, to the next server in turn, after a capped, jittered exponential backoff
+at most ``per_server`` at a time on each (a shard whose server is busy waits for it, so the client's own
+load never makes a server answer 429). A shard that fails — connection refused or reset, a timeout, 429 or a 5xx —
+is sent again, to the next server in turn (one that refused a connection or timed out is skipped for
+``down_for`` seconds), after a capped, jittered exponential backoff
 (``min(max_backoff, backoff * 2**attempt) * uniform(0.5, 1)``, the "equal jitter" of AWS's backoff note), at
 most ``retries`` more times. A shard that still fails, or gets an answer no retry can change (400, 401, 413,
 422), comes back as NaN for every reward with the reason, counted in ``failures``; the batch never raises and
@@ -79,7 +81,7 @@ class RewardClient:
     def __init__(self, urls: str | Sequence[str], *, token: str | None = None, token_env: str = "POLYREWARD_TOKEN",
                  timeout: float = 60.0, retries: int = 4, backoff: float = 0.25, max_backoff: float = 8.0,
                  shard_size: int = 256, per_server: int = 2, group_column: str | None = "prompt_id",
-                 label_column: str = "answer", name: str = "polyreward_remote") -> None:
+                 label_column: str = "answer", name: str = "polyreward_remote", down_for: float = 10.0) -> None:
         import httpx
 
         self.urls = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else list(urls))]
@@ -94,6 +96,9 @@ class RewardClient:
         self.__name__ = name  # TRL logs a reward function by __name__
         self._http = httpx.Client(timeout=timeout, limits=httpx.Limits(max_connections=per_server * len(self.urls)))
         self._turn = 0
+        self._down: dict[str, float] = {}  # url -> until when it is skipped after a connection failure
+        self.down_for = down_for
+        self._in_flight = {url: threading.BoundedSemaphore(per_server) for url in self.urls}
         self._lock = threading.Lock()
         self.attempts = 0  # HTTP requests sent, retries included
 
@@ -115,7 +120,9 @@ class RewardClient:
             response = self._http.post(f"{url}/score", json={"rows": list(rows), "advantages": advantages}, headers=self.headers)
         except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
             raise ShardFailed(f"error: rows are not JSON-serialisable: {exc}", False) from None
-        except httpx.HTTPError as exc:
+        except httpx.HTTPError as exc:  # refused, reset, timed out: skip this server for a while
+            with self._lock:
+                self._down[url] = time.monotonic() + self.down_for
             raise ShardFailed(f"error: {url}: {type(exc).__name__}: {exc}", True) from None
         if response.status_code != 200:
             try:
@@ -125,13 +132,21 @@ class RewardClient:
             raise ShardFailed(f"error: {url}: HTTP {response.status_code}: {str(detail)[:300]}", response.status_code in RETRYABLE)
         return response.json()
 
+    def _pick(self, turn: int) -> str:
+        """The server in turn, skipping those that failed to connect in the last ``down_for`` seconds (unless all did)."""
+        now = time.monotonic()
+        order = [self.urls[(turn + i) % len(self.urls)] for i in range(len(self.urls))]
+        with self._lock:
+            return next((url for url in order if self._down.get(url, 0.0) <= now), order[0])
+
     def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
         """The server's answer for one shard, or the reason it could not be had."""
         attempt = 0
         while True:
-            url = self.urls[(first + attempt) % len(self.urls)]
+            url = self._pick(first + attempt)
             try:
-                return self._post(url, rows, advantages)
+                with self._in_flight[url]:  # at most per_server requests on one server; the others wait here
+                    return self._post(url, rows, advantages)
             except ShardFailed as exc:
                 if not exc.retryable or attempt == self.retries:
                     return f"{exc.reason} (after {attempt + 1} attempt(s))"
