@@ -3,6 +3,10 @@ PubMedQA yes/no/maybe), else 0.0; ``None`` when the gold cannot be read.
 
     r = 1[ letter_or_label(completion) == letter_or_label(gold) ]
 
+A gold cell holding a list (``["B", "D"]``) lists accepted alternatives: ``match: any`` (the default) scores the
+best of them, ``match: all`` the worst; the reason names the deciding gold and the details hold each gold's
+score (``gold_scores``) and the deciding one's index (``gold_index``) — :mod:`polyreward.verifiers.golds`.
+
 Extraction tiers and reference formats: :mod:`polyreward.verifiers.choice` (reconstructed from
 MedQA/PubMedQA conventions; docs/reference/libraries.md#math-verify-issues notes Math-Verify misses "The answer is (C).").
 """
@@ -12,8 +16,9 @@ from __future__ import annotations
 from collections.abc import Mapping
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored, column_name
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.verifiers.choice import verify_choice
+from polyreward.verifiers.golds import MATCHES, alternatives, score_golds
 
 
 class ChoiceAccuracy(RolloutReward):
@@ -31,6 +36,7 @@ class ChoiceAccuracy(RolloutReward):
         answer_column: str = "answer",
         options_column: str | None = None,
         letters: str = "ABCDE",
+        match: str = "any",
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -41,6 +47,7 @@ class ChoiceAccuracy(RolloutReward):
         self.answer_column = answer_column
         self.options_column = options_column
         self.letters = letters
+        self.match = one_of("match", match, MATCHES)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -48,5 +55,15 @@ class ChoiceAccuracy(RolloutReward):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         options = row.get(self.options_column) if self.options_column else None
-        verdict = verify_choice(pred=completion, ref=row.get(self.answer_column), letters=self.letters, options=options)
-        return Scored(verdict.score, verdict.describe())
+
+        def check(gold: Any) -> tuple[float | None, str, dict[str, Any]]:
+            verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options)
+            return verdict.score, verdict.describe(), {}
+
+        golds = alternatives(row.get(self.answer_column))
+        if golds is None:
+            score, reason, _ = check(row.get(self.answer_column))
+            return Scored(score, reason)
+        if not golds:
+            return Scored(None, f"no usable gold in the list in column {self.answer_column!r}")
+        return Scored(*score_golds(golds, check, self.match))

@@ -7,6 +7,10 @@ tag **exact** for ``mode: exact, metric: jaccard`` (the defaults)::
     G = the same for the reference (or the reference list itself when the column holds a list)
     r_J = |P ∩ G| / |P ∪ G|          (0.0 if P ∪ G is empty; 0.0 if either side has no <answer> block)
 
+Several golds (not in the source): a reference list whose items are themselves label lists (or ``<answer>``
+blocks), e.g. ``[["AF", "HF"], ["AF"]]``, lists accepted alternatives; ``match: any`` (the default) scores the best,
+``match: all`` the worst, and the reason and details name the deciding one (:mod:`polyreward.verifiers.golds`).
+
 Options (not in the source): ``mode: normalized`` case-folds, NFKC-normalises and collapses whitespace
 before comparing and applies a ``synonyms`` map (alias -> canonical label); ``separator`` replaces
 ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
@@ -20,21 +24,38 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
+from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
 
 MODES = ("exact", "normalized")
 METRICS = ("jaccard", "f1")
 
 
-def reference_labels(value: Any, separator: str) -> list[str] | None:
-    """Reference labels from a list cell, a JSON-list string (CSV files) or an ``<answer>`` block; None if none."""
+def _decoded(value: Any) -> Any:
+    """A JSON-list string (a list cell of a CSV file) as the list; anything else unchanged."""
     if isinstance(value, str) and value.lstrip().startswith("["):
         try:
             decoded = json.loads(value)
         except (ValueError, RecursionError):
             decoded = None
         if isinstance(decoded, list):
-            value = decoded
+            return decoded
+    return value
+
+
+def reference_alternatives(value: Any) -> list[Any] | None:
+    """The alternatives of a reference holding several golds — a list of label lists or of ``<answer>`` blocks;
+    None for one gold (a flat label list is ONE label set, as in MedTVT-R1)."""
+    value = _decoded(value)
+    if isinstance(value, (list, tuple)) and value and all(
+            isinstance(v, (list, tuple)) or (isinstance(v, str) and "<answer>" in v) for v in value):
+        return list(value)
+    return None
+
+
+def reference_labels(value: Any, separator: str) -> list[str] | None:
+    """Reference labels from a list cell, a JSON-list string (CSV files) or an ``<answer>`` block; None if none."""
+    value = _decoded(value)
     if isinstance(value, (list, tuple)):
         return [str(v).strip() for v in value if not is_missing(v) and str(v).strip()]
     if isinstance(value, str):
@@ -60,6 +81,7 @@ class JaccardReward(RolloutReward):
         metric: str = "jaccard",
         separator: str = ";",
         synonyms: Mapping[str, str] | None = None,
+        match: str = "any",
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -77,6 +99,7 @@ class JaccardReward(RolloutReward):
         self.metric = metric
         self.separator = separator
         self.synonyms = normalize_synonyms(synonyms) if synonyms else None
+        self.match = one_of("match", match, MATCHES)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -91,7 +114,16 @@ class JaccardReward(RolloutReward):
         reference = row.get(self.answer_column)
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
-        gold = reference_labels(reference, self.separator)
+        golds = reference_alternatives(reference)
+        if golds is None:
+            return self._against(completion, reference_labels(reference, self.separator))
+        def check(gold: Any) -> tuple[float | None, str, Mapping[str, Any]]:
+            result = self._against(completion, reference_labels(gold, self.separator))
+            return result.score, result.reason, result.details
+
+        return Scored(*score_golds(golds, check, self.match))
+
+    def _against(self, completion: str, gold: list[str] | None) -> Scored:
         if gold is None:
             return Scored(0.0, "reference has no <answer> block")
         body = answer_block(completion)

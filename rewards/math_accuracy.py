@@ -10,6 +10,10 @@ with ``on_timeout: nan``) with reason ``timeout``. Same contract as TRL's ``accu
 (gold unparseable -> ``None``), which this replaces. Tag: exact (Math-Verify semantics) with
 documented fixes for Math-Verify issues #14, #60 and #65.
 
+A gold cell holding a list (``["1/2", "0.5"]``) lists accepted alternatives: ``match: any`` (the default) scores
+the best, ``match: all`` the worst; the reason names the deciding gold and the details hold each gold's score
+(``gold_scores``) and the deciding one's index (``gold_index``) — :mod:`polyreward.verifiers.golds`.
+
 ``cache: verdicts.sqlite`` keeps the verdicts that needed the pool in a sqlite file keyed by the
 normalised gold and answer and the verifier's settings, so later training steps and reruns of a file
 skip sympy for pairs seen before (:mod:`polyreward.verifiers.verdict_cache`).
@@ -22,7 +26,9 @@ from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.rewards.math_judge import JudgeFallback
-from polyreward.verifiers.math import verdict_cache, verify_batch
+from polyreward.verifiers.golds import MATCHES, alternatives, deciding, explain
+from polyreward.verifiers.math import verdict_cache, verify_batch, verify_each_gold
+from polyreward.verifiers.verdict import Verdict
 
 ON_TIMEOUT = ("zero", "nan")
 
@@ -46,6 +52,7 @@ class MathAccuracy(Reward):
         judge: Mapping[str, Any] | None = None,
         judge_on: str = "undecided",
         cache: str | None = None,
+        match: str = "any",
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -56,6 +63,7 @@ class MathAccuracy(Reward):
         self.pool = pool
         self.timeout = float(timeout)
         self.on_timeout = on_timeout
+        self.match = one_of("match", match, MATCHES)
         if cache is not None and (not isinstance(cache, str) or not cache.strip()):
             raise ValueError(f"cache must be the path of a sqlite file, got {cache!r}")
         self.cache = verdict_cache(cache) if cache is not None else None
@@ -76,13 +84,40 @@ class MathAccuracy(Reward):
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
         if self.answer_column not in columns:
             raise KeyError(f"reward {self.name!r} reads column {self.answer_column!r} that the batch does not have; available: {sorted(columns)}")
-        verdicts = verify_batch(
-            completions, columns[self.answer_column], pool=self._pool(), timeout=self.timeout, on_timeout=self.on_timeout,
-            cache=self.cache,
-        )
+        golds = columns[self.answer_column]
+        settings = {"pool": self._pool(), "timeout": self.timeout, "on_timeout": self.on_timeout, "cache": self.cache}
+        lists = [alternatives(gold) for gold in golds]
+        if all(options is None for options in lists):
+            verdicts = verify_batch(completions, golds, **settings)
+            reasons = [v.describe() for v in verdicts]
+            details: dict[str, list[Any]] = {}
+        else:
+            verdicts, reasons, details = self._decide(verify_each_gold(completions, golds, **settings), lists)
         if self.judge_fallback is not None:
-            return RewardOutput(*self.judge_fallback.settle(verdicts, prompts, completions, columns[self.answer_column]))
-        return RewardOutput([v.score for v in verdicts], [v.describe() for v in verdicts])
+            return RewardOutput(*self.judge_fallback.settle(verdicts, prompts, completions, golds))
+        return RewardOutput([v.score for v in verdicts], reasons, details)
+
+    def _decide(self, each: list[list[Verdict]], lists: list[list[Any] | None]) -> tuple[list[Verdict], list[str], dict[str, list[Any]]]:
+        """The deciding verdict of each row under ``match``, its reason naming the gold, and per-gold details."""
+        verdicts, reasons = [], []
+        details: dict[str, list[Any]] = {"gold_scores": [], "gold_index": []}
+        for row_verdicts, options in zip(each, lists):
+            if options is None:  # a single gold in a batch that also has lists
+                verdict = row_verdicts[0]
+                verdicts.append(verdict)
+                reasons.append(verdict.describe())
+                details["gold_scores"].append(None)
+                details["gold_index"].append(None)
+                continue
+            scores = [v.score for v in row_verdicts]
+            index = deciding(scores, self.match)
+            verdict = row_verdicts[index] if index is not None else Verdict(None, "no_reference")
+            verdicts.append(verdict)
+            reasons.append(explain(index, options, verdict.score, verdict.describe(), self.match) if options else
+                           f"no usable gold in the list in column {self.answer_column!r}")
+            details["gold_scores"].append(scores)
+            details["gold_index"].append(index)
+        return verdicts, reasons, details
 
     def summary(self) -> dict[str, Any] | None:
         """With a judge: rows, rule- and judge-decided counts, the judge-decided share, the judge's counts."""

@@ -44,6 +44,7 @@ from typing import Any, Literal
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import extract_answer, strip_thinking
 from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -205,7 +206,7 @@ def verify_batch(
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
     if on_timeout not in ("zero", "nan"):
         raise ValueError(f"on_timeout must be 'zero' or 'nan', got {on_timeout!r}")
-    if any(_alternatives(ref) is not None for ref in refs):
+    if any(alternatives(ref) is not None for ref in refs):
         return _verify_alternatives(preds, refs, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard, fast_paths=fast_paths, cache=cache)
     verdicts: list[Verdict | None] = [None] * len(preds)
     pending: list[tuple[int, Verdict]] = []
@@ -245,33 +246,23 @@ def verify_batch(
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 
-def _alternatives(ref: Any) -> list | None:
-    """A gold given as a list (or tuple, or array) of accepted answers, e.g. ``["1/2", "0.5"]``; else None."""
-    if isinstance(ref, (list, tuple)):
-        return list(ref)
-    if not isinstance(ref, (str, bytes)) and hasattr(ref, "tolist") and getattr(ref, "ndim", 0) == 1:
-        return list(ref.tolist())
-    return None
+def verify_each_gold(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[list[Verdict]]:
+    """Each completion's verdicts against its gold: one verdict for a single gold, one per usable alternative for
+    a gold list (:func:`~polyreward.verifiers.golds.alternatives`; [] when none is usable). ``settings`` are
+    :func:`verify_batch`'s; every pair of the batch is verified in one call."""
+    options = [alternatives(ref) for ref in refs]
+    options = [[ref] if opts is None else opts for ref, opts in zip(refs, options)]
+    flat = iter(verify_batch([pred for pred, opts in zip(preds, options) for _ in opts], [o for opts in options for o in opts], **settings))
+    return [[next(flat) for _ in opts] for opts in options]
 
 
 def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[Verdict]:
-    """Each completion against each of its gold's alternatives: correct when any is, else the first
-    scored verdict (a wrong answer beats an unreadable alternative)."""
-    flat_preds, flat_refs, owners = [], [], []
-    for i, (pred, ref) in enumerate(zip(preds, refs)):
-        options = _alternatives(ref)
-        for option in options if options is not None else [ref]:
-            if not (is_missing(option) or (isinstance(option, str) and not option.strip())):
-                flat_preds.append(pred)
-                flat_refs.append(option)
-                owners.append(i)
-    flat = verify_batch(flat_preds, flat_refs, **settings)
-    verdicts: list[Verdict | None] = [None] * len(preds)
-    for owner, verdict in zip(owners, flat):
-        current = verdicts[owner]
-        if current is None or (verdict.ok and not current.ok) or (current.score is None and verdict.score is not None):
-            verdicts[owner] = verdict
-    return [v if v is not None else Verdict(None, "no_reference") for v in verdicts]
+    """A gold list scores its best alternative (``match: any``; a wrong answer beats an unreadable alternative)."""
+    result = []
+    for verdicts in verify_each_gold(preds, refs, **settings):
+        index = deciding([v.score for v in verdicts])
+        result.append(verdicts[index] if index is not None else verdicts[0] if verdicts else Verdict(None, "no_reference"))
+    return result
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
