@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import inspect
 import math
+import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, Literal
@@ -74,6 +75,7 @@ class ScoredBatch(ScoreMatrix):
     failed: np.ndarray | None = None  # (N, K) bool: reward k failed on rollout i
     advantages: np.ndarray | None = None
     diagnostics: dict[str, float] | None = None
+    seconds: dict[str, float] = field(default_factory=dict)  # wall-clock seconds each reward took on this batch
 
     def output_columns(self) -> dict[str, list[Any]]:
         """The columns ``polyreward score`` adds to each row, in order: each reward's score (None where NaN), ``reward``
@@ -170,8 +172,11 @@ def score_batch(
     details: dict[str, dict[str, list[Any]]] = {}
     failures: dict[str, int] = {}
     first_failure: dict[str, str] = {}
+    seconds: dict[str, float] = {}
     for k, reward in enumerate(reward_set):
+        started = time.perf_counter()
         output = _evaluate_where(reward, batch, policy, reward_set.applies(reward.name, batch.columns, n))
+        seconds[reward.name] = time.perf_counter() - started
         why = [str(r) if r is not None else "" for r in output.reasons]
         failed = 0
         for i, raw in enumerate(output.scores):
@@ -188,7 +193,8 @@ def score_batch(
         reasons[reward.name] = why
         if output.details:
             details[reward.name] = output.details
-    scored = ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure, failed_mask)
+    scored = ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure, failed_mask,
+                         seconds=seconds)
     if combiner is not None:
         scored.advantages = combine_scores(combiner, matrix, batch.groups, scored.weights, lengths=lengths, columns=batch.columns)
         if diagnostics:

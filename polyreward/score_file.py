@@ -49,6 +49,7 @@ class FileResult:
     stats: ReadStats
     by_values: list[str] | None = None
     notes: list[str] = field(default_factory=list)
+    seconds: dict[str, float] = field(default_factory=dict)  # per reward, summed over the chunks scored in this run
 
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
@@ -183,6 +184,7 @@ class ChunkPart:
     failures: dict[str, int]
     first_failure: dict[str, str]
     row_values: dict[str, list[Any]] | None
+    seconds: dict[str, float] = field(default_factory=dict)  # per reward, as score_batch timed it
 
 
 class ChunkScorer:
@@ -207,7 +209,7 @@ class ChunkScorer:
             rows.append(row)
         groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
-        return ChunkPart(rows, scored.scores, groups, scored.failures, scored.first_failure, row_values)
+        return ChunkPart(rows, scored.scores, groups, scored.failures, scored.first_failure, row_values, scored.seconds)
 
 
 def score_file(
@@ -269,7 +271,10 @@ def score_file(
     if scorer is None:
         local = ChunkScorer(rewardset, config.column_map, policy, combiner)
         scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
+    seconds = dict.fromkeys(rewardset.names, 0.0)
     for job, part in scorer(jobs()):
+        for name, value in part.seconds.items():
+            seconds[name] = seconds.get(name, 0.0) + value
         store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
         if progress is not None:
             progress(len(job.records))
@@ -282,4 +287,4 @@ def score_file(
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
     return FileResult(len(assembled.scores), rewardset.names, assembled.scores, weighted_total(assembled.scores, rewardset.weights),
-                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes)
+                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes, seconds)

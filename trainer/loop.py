@@ -29,7 +29,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from polyreward.config import Config, parse_config
+from polyreward.config import Config, ConfigError, parse_config
 from polyreward.pipeline import ScoredBatch, score_batch
 from polyreward.rewardset import RewardSet
 from polyreward.schema import Batch
@@ -37,8 +37,10 @@ from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
 from polyreward.trainer.loss import clipped_surrogate_loss
-from polyreward.trainer.metrics import (ErrorReporter, MetricsLog, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory,
-                                        reward_errors, reward_metrics)
+from polyreward.run_metrics import sample_table, timing_metrics
+from polyreward.trackers import check_report_to, open_trackers
+from polyreward.trainer.metrics import (ErrorReporter, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_errors,
+                                        reward_metrics)
 from polyreward.trainer.policy import Rollouts, autocast, build_sampler, load_policy, token_logps
 from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
 
@@ -188,6 +190,10 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     section = {**(overrides or {}), **({"max_steps": max_steps} if max_steps is not None else {}),
                **({"output_dir": str(output_dir)} if output_dir else {})}
     full, train_cfg = load_train_config(config, **section)
+    try:
+        check_report_to(train_cfg.report_to, "train.report_to")  # a tracker not installed: said before the model loads
+    except ImportError as exc:
+        raise ConfigError(str(exc)) from None
     out = Path(train_cfg.output_dir)
     out.mkdir(parents=True, exist_ok=True)
     device = torch.device(train_cfg.device or ("cuda" if torch.cuda.is_available() else "cpu"))
@@ -229,12 +235,14 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     sampler = build_sampler(train_cfg, model, tokenizer, model_path, bf16)
     if checkpoint is not None:
         sampler.sync_weights()  # a vLLM engine starts from model_path, not from the checkpoint
-    log = MetricsLog(out / "metrics.jsonl", resume_step=start if checkpoint is not None else None)
+    trackers = open_trackers(["jsonl", *train_cfg.report_to], out, run_name=train_cfg.run_name or out.name,
+                             config={"train": train_cfg.model_dump(mode="json"), "rewards": [e.model_dump(mode="json") for e in full.rewards]},
+                             resume_step=start if checkpoint is not None else None)
     result = TrainResult(out, start, model=model, checkpoint=checkpoint)  # replaced by the next save
     G = train_cfg.num_generations
     errors = ErrorReporter()
 
-    with ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
+    with trackers, ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
         for step in range(start, train_cfg.max_steps):
             reset_peak_memory(device)
             t_start = time.perf_counter()
@@ -264,7 +272,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             row = {"step": step + 1, **update, "learning_rate": lr,
                    **reward_metrics(scores.names, scores.weights, scores.scores, groups), **error_shares,
                    **advantage_metrics(advantages, scores.scores, groups, scores.weights, scores.names),
-                   **{f"combiner/{key}": value for key, value in combiner.diagnostics().items()},
+                   **{f"combiner/{key}": value for key, value in combiner.diagnostics().items()}, **timing_metrics(scores.seconds),
                    "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
                    "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),
                    "time/step": t_end - t_start, "time/generation": t_generated - t_start, "time/scoring": t_scored - t_generated,
@@ -273,7 +281,11 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             result.step = step + 1
             result.metrics.append(row)
             if (step + 1) % train_cfg.logging_steps == 0 or step + 1 == train_cfg.max_steps:
-                log.write(row)
+                trackers.log(row, step + 1)
+                if train_cfg.log_completions:
+                    prompts = [r[prompt_column] for r in batch for _ in range(G)]
+                    trackers.log_table("completions", *sample_table(scores.names, prompts, rollouts.texts, scores.scores, scores.reasons,
+                                                                    advantages, train_cfg.log_completions), step + 1)
             bar.update(row)
             if step + 1 == train_cfg.max_steps or (train_cfg.save_steps and (step + 1) % train_cfg.save_steps == 0):
                 result.checkpoint = save_checkpoint(out, step + 1, model=model, tokenizer=tokenizer, optimizer=optimizer,

@@ -1,4 +1,5 @@
-"""Per-step metrics: one JSON object per line in ``<output_dir>/metrics.jsonl``, and a progress bar.
+"""Per-step metrics: one JSON object per line in ``<output_dir>/metrics.jsonl`` (and in the trackers of
+``train.report_to``: tensorboard, wandb, trackio — :mod:`polyreward.trackers`), and a progress bar.
 
 Every row has a ``step`` column (what ``polyreward report`` plots against) and:
 
@@ -10,6 +11,8 @@ Every row has a ``step`` column (what ``polyreward report`` plots against) and:
   one advantage, zero-signal groups, each objective's share of the advantage, sign-flip rates);
 * ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
 * ``completions/mean_length|min_length|max_length|terminated``;
+* ``reward/<name>/applicable``, ``/nan_share`` and ``/errors`` (shares of the rollouts);
+* ``time/reward/<name>``: seconds each reward took in the step's scoring (find the slow one);
 * ``time/step|generation|scoring|update`` (seconds), ``tokens_per_second`` (generated completion tokens
   per second of the whole step) and ``peak_memory_mb`` (the step's peak: CUDA max allocated; on CPU the process's peak RSS, reset each step on Linux).
 """
@@ -27,45 +30,7 @@ from typing import Any
 import numpy as np
 import torch
 
-
-def _finite_or_none(value: Any) -> Any:
-    if isinstance(value, (float, np.floating)):
-        value = float(value)
-        return value if math.isfinite(value) else None
-    if isinstance(value, np.integer):
-        return int(value)
-    return value
-
-
-def _sample_std(values: np.ndarray) -> float:
-    """Bessel std of finite values, exactly 0 when they are constant by the combiners' rule (not ~1e-17)."""
-    from polyreward.combiners._groups import is_constant
-
-    return 0.0 if is_constant(values) else float(np.std(values, ddof=1))
-
-
-def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
-    """Per-objective and total reward statistics of one generation batch (NaN = not applicable).
-
-    ``frac_reward_zero_std`` counts the groups whose weighted reward is constant by the combiners' rule
-    (equal up to 1e-10 of its magnitude, so three rewards of 0.1 count although their float std is ~1e-17)."""
-    from polyreward.combiners._groups import GroupIndex, constant_groups
-
-    row: dict[str, float] = {}
-    for k, name in enumerate(names):
-        column = scores[:, k]
-        applicable = column[~np.isnan(column)]
-        row[f"reward/{name}/mean"] = float(applicable.mean()) if applicable.size else math.nan
-        row[f"reward/{name}/std"] = _sample_std(applicable) if applicable.size > 1 else math.nan
-        row[f"reward/{name}/applicable"] = applicable.size / max(column.size, 1)
-    total = np.nansum(scores * weights, axis=1)
-    total[np.all(np.isnan(scores), axis=1)] = np.nan
-    row["reward"] = float(np.nanmean(total)) if np.isfinite(total).any() else math.nan
-    row["reward_std"] = _sample_std(total[np.isfinite(total)]) if np.isfinite(total).sum() > 1 else math.nan
-    index = GroupIndex.from_ids(groups, len(total))
-    flat = constant_groups(total, index) | (index.count(~np.isnan(total)) == 0)
-    row["frac_reward_zero_std"] = float(np.mean(flat)) if index.n_groups else math.nan
-    return row
+from polyreward.run_metrics import advantage_metrics, reward_metrics  # noqa: F401 (the trainer's names for them)
 
 
 def reward_errors(names: list[str], scores: np.ndarray, reasons: dict[str, list[str]]) -> tuple[dict[str, float], dict[str, Counter]]:
@@ -103,25 +68,6 @@ class ErrorReporter:
                 print(f"step {step}: reward {name!r} gave no score for {count}/{rollouts} rollouts: {reason}", file=sys.stderr)
 
 
-def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray, weights: np.ndarray,
-                      names: list[str]) -> dict[str, float]:
-    """Summary of the advantages plus :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
-    row = {
-        "advantage/mean": float(advantages.mean()),
-        "advantage/std": _sample_std(advantages) if advantages.size > 1 else math.nan,
-        "advantage/min": float(advantages.min()),
-        "advantage/max": float(advantages.max()),
-        "advantage/frac_zero": float(np.mean(advantages == 0)),
-    }
-    from polyreward.combiners.diagnostics import diagnose
-
-    summary = diagnose(scores, groups, advantages, weights, names).summary
-    for key in ("collapsed_group_fraction", "zero_signal_fraction", "mean_profiles", "mean_advantage_values"):
-        row[f"advantage/{key}"] = summary[key]
-    row.update({f"advantage/{key}": value for key, value in summary.items() if key.startswith(("share/", "sign_flip_rate/"))})
-    return row
-
-
 def reset_peak_memory(device: torch.device) -> None:
     """Start a new peak: CUDA's allocator statistics, or on Linux the process's RSS high-water mark
     (writing 5 to /proc/self/clear_refs resets VmHWM); elsewhere the CPU peak is the process's lifetime peak."""
@@ -145,25 +91,6 @@ def peak_memory_mb(device: torch.device) -> float:
     except (OSError, StopIteration, ValueError):
         peak = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB on Linux, bytes on macOS
         return peak / 2**20 if sys.platform == "darwin" else peak / 2**10
-
-
-class MetricsLog:
-    """Appends rows to ``metrics.jsonl``; on resume, rows after the resumed step are dropped first."""
-
-    def __init__(self, path: str | Path, resume_step: int | None = None) -> None:
-        self.path = Path(path)
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        if resume_step is None:
-            self.path.write_text("", encoding="utf-8")
-        elif self.path.exists():
-            kept = [line for line in self.path.read_text(encoding="utf-8").splitlines()
-                    if line.strip() and json.loads(line).get("step", 0) <= resume_step]
-            self.path.write_text("".join(line + "\n" for line in kept), encoding="utf-8")
-
-    def write(self, row: dict[str, Any]) -> None:
-        clean = {key: _finite_or_none(value) for key, value in row.items()}
-        with self.path.open("a", encoding="utf-8") as handle:
-            handle.write(json.dumps(clean) + "\n")
 
 
 def read_metrics(path: str | Path) -> list[dict[str, Any]]:

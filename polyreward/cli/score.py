@@ -34,6 +34,11 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--by", default=None, help="also summarise per value of this column (e.g. task or prompt_id)")
     parser.add_argument("--quiet", "-q", action="store_true", help="no progress bar")
     add_set_argument(parser)
+    parser.add_argument("--report-to", default="", metavar="TRACKERS",
+                        help="also log the summary (per-reward stats, seconds per reward, advantage diagnostics) and a table of "
+                        "sample completions to these trackers: comma-separated jsonl, tensorboard, wandb, trackio")
+    parser.add_argument("--report-dir", default=None, metavar="DIR",
+                        help="where the trackers write (default: OUTPUT's folder / OUTPUT's stem + '-run')")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
                         help="who scores the chunks: this process (default) or actors on a Ray cluster (needs polyreward[ray])")
     parser.add_argument("--address", default=None,
@@ -56,6 +61,7 @@ def run(args: argparse.Namespace) -> int:
             raise ConfigError("--chunk-size must be >= 1")
         if args.actors < 1:
             raise ConfigError(f"--actors must be >= 1, got {args.actors}")
+        report_to = _report_to(args.report_to)
         config = load_config(args.config, args.overrides)
         progress = _progress(args.quiet)
         with progress, _backend(args, config) as scorer:
@@ -82,6 +88,12 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"warning: {note}", file=sys.stderr)
     _print_summary(result, args.by or None, output)
+    if report_to:
+        from polyreward.trackers import log_scored_file
+
+        folder = Path(args.report_dir) if args.report_dir else output.with_name(f"{output.stem}-run")
+        log_scored_file(result, output, config, report_to, folder)
+        print(f"summary logged to {', '.join(report_to)} in {folder}", file=sys.stderr)
     failed = result.every_row_failed()
     if failed:
         for name in failed:
@@ -116,6 +128,17 @@ def _backend(args: argparse.Namespace, config):
         yield RayChunkScorer(pool)
     finally:
         pool.__exit__()
+
+
+def _report_to(text: str) -> list[str]:
+    """``--report-to jsonl,tensorboard`` as a checked list, each tracker's package present (a ConfigError otherwise)."""
+    from polyreward.config import ConfigError
+    from polyreward.trackers import check_report_to
+
+    try:
+        return check_report_to([n.strip() for n in text.split(",") if n.strip()], "--report-to")
+    except (ValueError, ImportError) as exc:
+        raise ConfigError(str(exc)) from None
 
 
 def _row_count(count_rows, path: str) -> int | None:

@@ -1,0 +1,98 @@
+"""Summary statistics of a scored batch, the same for the bundled trainer (one row per step) and for
+``polyreward score --report-to`` (one row for the file): per-reward mean / std / share applicable / NaN share,
+the weighted total, advantage statistics with the combiner diagnostics, seconds per reward, and a table of
+sample completions with their scores and reasons.
+
+Arrays in, dicts out (numpy only); the combiner helpers are imported inside the functions that use them.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Mapping, Sequence
+from typing import Any
+
+import numpy as np
+
+
+def sample_std(values: np.ndarray) -> float:
+    """Bessel std of finite values, exactly 0 when they are constant by the combiners' rule (not ~1e-17)."""
+    from polyreward.combiners._groups import is_constant
+
+    return 0.0 if is_constant(values) else float(np.std(values, ddof=1))
+
+
+def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
+    """Per-objective and total reward statistics of one generation batch (NaN = not applicable).
+
+    ``frac_reward_zero_std`` counts the groups whose weighted reward is constant by the combiners' rule
+    (equal up to 1e-10 of its magnitude, so three rewards of 0.1 count although their float std is ~1e-17)."""
+    from polyreward.combiners._groups import GroupIndex, constant_groups
+
+    row: dict[str, float] = {}
+    for k, name in enumerate(names):
+        column = scores[:, k]
+        applicable = column[~np.isnan(column)]
+        row[f"reward/{name}/mean"] = float(applicable.mean()) if applicable.size else math.nan
+        row[f"reward/{name}/std"] = sample_std(applicable) if applicable.size > 1 else math.nan
+        row[f"reward/{name}/applicable"] = applicable.size / max(column.size, 1)
+        row[f"reward/{name}/nan_share"] = 1.0 - row[f"reward/{name}/applicable"] if column.size else math.nan
+    total = np.nansum(scores * weights, axis=1)
+    total[np.all(np.isnan(scores), axis=1)] = np.nan
+    row["reward"] = float(np.nanmean(total)) if np.isfinite(total).any() else math.nan
+    row["reward_std"] = sample_std(total[np.isfinite(total)]) if np.isfinite(total).sum() > 1 else math.nan
+    index = GroupIndex.from_ids(groups, len(total))
+    flat = constant_groups(total, index) | (index.count(~np.isnan(total)) == 0)
+    row["frac_reward_zero_std"] = float(np.mean(flat)) if index.n_groups else math.nan
+    return row
+
+
+def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.ndarray, weights: np.ndarray,
+                      names: list[str]) -> dict[str, float]:
+    """Summary of the advantages plus :func:`polyreward.combiners.diagnostics.diagnose` (collapse, shares, sign flips)."""
+    row = {
+        "advantage/mean": float(advantages.mean()),
+        "advantage/std": sample_std(advantages) if advantages.size > 1 else math.nan,
+        "advantage/min": float(advantages.min()),
+        "advantage/max": float(advantages.max()),
+        "advantage/frac_zero": float(np.mean(advantages == 0)),
+    }
+    from polyreward.combiners.diagnostics import diagnose
+
+    summary = diagnose(scores, groups, advantages, weights, names).summary
+    for key in ("collapsed_group_fraction", "zero_signal_fraction", "mean_profiles", "mean_advantage_values"):
+        row[f"advantage/{key}"] = summary[key]
+    row.update({f"advantage/{key}": value for key, value in summary.items() if key.startswith(("share/", "sign_flip_rate/"))})
+    return row
+
+
+def timing_metrics(seconds: Mapping[str, float]) -> dict[str, float]:
+    """``time/reward/<name>``: the seconds each reward took (wall clock in :func:`~polyreward.pipeline.score_batch`)."""
+    return {f"time/reward/{name}": float(value) for name, value in seconds.items()}
+
+
+def sample_table(names: Sequence[str], prompts: Sequence[Any], completions: Sequence[Any], scores: np.ndarray,
+                 reasons: Mapping[str, Sequence[str]], advantages: np.ndarray | None = None, limit: int = 8) -> tuple[list[str], list[list[Any]]]:
+    """(columns, rows) of the first ``limit`` rollouts: prompt, completion, each reward's score and reason, the
+    advantage when there is one. The table trackers log as ``completions``."""
+    from polyreward.schema import completion_text, prompt_text
+
+    columns = ["prompt", "completion"] + [c for name in names for c in (name, f"{name}_reason")]
+    columns += ["advantage"] if advantages is not None else []
+    rows = []
+    for i in range(min(limit, len(completions))):
+        row: list[Any] = [_text(prompt_text, prompts[i]), _text(completion_text, completions[i])]
+        for k, name in enumerate(names):
+            value = float(scores[i, k])
+            row += [None if math.isnan(value) else value, (reasons.get(name) or [""] * (i + 1))[i] or None]
+        if advantages is not None:
+            row.append(float(advantages[i]))
+        rows.append(row)
+    return columns, rows
+
+
+def _text(render, value: Any) -> str:
+    try:
+        return render(value)
+    except (TypeError, ValueError):  # a cell of neither shape: shown as written
+        return str(value)
