@@ -102,8 +102,8 @@ class TrainConfig(BaseModel):
     device: str | None = None  # None: cuda when available, else cpu
     output_dir: str = "runs/train"
     logging_steps: int = Field(default=1, ge=1)
-    # where each logged step goes besides <output_dir>/metrics.jsonl, which is always written (resume and
-    # `polyreward report` read it): any of jsonl, tensorboard, wandb, trackio (polyreward.trackers)
+    # trackers each logged step also goes to: jsonl, tensorboard, wandb, trackio (metrics.jsonl in the output
+    # folder is always written: resume and `polyreward report` read it)
     report_to: list[Literal["jsonl", "tensorboard", "wandb", "trackio"]] = Field(default_factory=lambda: ["jsonl"])
     run_name: str | None = None  # the run's name in wandb / trackio (default: the output folder's name)
     log_completions: int = Field(default=4, ge=0)  # rows of the `completions` table logged each logged step; 0 = none
