@@ -1,6 +1,6 @@
 """``--set KEY.PATH=VALUE`` on every command that reads a config: applied to the YAML, then validated like the file.
 
-One parser (``parse_key_values``) and one walker (``apply_overrides``) serve score, advantages, report and train;
+One parser (``parse_key_values``) and one walker (``apply_overrides``) serve score, advantages, report, serve and train;
 a bad override is one line naming the key, exit 2, before any work starts.
 """
 
@@ -91,7 +91,7 @@ def test_every_config_command_takes_set(tmp_path):
     assert advantages == pytest.approx(alone)  # weight 0 on has_yes: GRPO of exact alone
 
     for command in (["score", src, "-o", tmp_path / "x.jsonl"], ["advantages", tmp_path / "s.jsonl", "-o", tmp_path / "x.jsonl"],
-                    ["report", tmp_path / "s.jsonl", "-o", tmp_path / "rep"]):
+                    ["report", tmp_path / "s.jsonl", "-o", tmp_path / "rep"], ["serve", "--port", "0"]):
         result = polyreward(*command, "--config", cfg, "--set", "rewards.9.weight=1", check=False)
         assert result.returncode == 2 and "--set rewards.9.weight: rewards is a list of 2" in result.stderr, command
         assert not (tmp_path / "x.jsonl").exists() and not (tmp_path / "rep").exists()

@@ -18,6 +18,8 @@ import sys
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
+    from polyreward.cli import add_set_argument
+
     parser.add_argument("--config", "-c", required=True, help="YAML config naming the rewards (and the combiner for advantages)")
     parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; anything else needs a token)")
     parser.add_argument("--port", type=int, default=8088, help="port (0 = any free port; default 8088)")
@@ -30,6 +32,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--token-env", default="POLYREWARD_TOKEN", help="environment variable holding the bearer token (default POLYREWARD_TOKEN)")
     parser.add_argument("--label-column", default="answer", help="column the OpenRLHF labels / slime label fill (default answer)")
     parser.add_argument("--nan-reward", type=float, default=0.0, help="reward sent to OpenRLHF / slime for a rollout no reward scored (default 0.0)")
+    add_set_argument(parser)
 
 
 def _check(args: argparse.Namespace) -> str | None:
@@ -65,7 +68,7 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         token = _check(args)
-        config = load_config(args.config)
+        config = load_config(args.config, args.overrides)
         app = create_app(config, token=token, concurrency=args.concurrency, workers=args.workers, max_body_bytes=args.max_body_bytes,
                          request_timeout=args.request_timeout, label_column=args.label_column, nan_reward=args.nan_reward)
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
