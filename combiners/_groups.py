@@ -245,14 +245,51 @@ def group_mean_std(x: np.ndarray, index: GroupIndex, ddof: int = 1) -> tuple[np.
     return count, mean, std
 
 
+def unit_scale(x: np.ndarray) -> float:
+    """A power of two bringing the largest |x| near 1 when squares of x would overflow (|x| > 2**500) or
+    underflow (0 < |x| < 2**-500); 1.0 otherwise. Scaling by a power of two is exact, so statistics computed
+    on ``x * scale`` and divided back by ``scale`` equal the unit-scale computation bit for bit (1e300 rewards
+    otherwise give an infinite std and advantages of 0; 1e-300 rewards a std of 0)."""
+    with np.errstate(invalid="ignore"):
+        peak = float(np.max(np.abs(x), initial=0.0, where=~np.isnan(x))) if x.size else 0.0
+    return _power_of_two(peak) if peak > 2.0**500 or 0.0 < peak < 2.0**-500 else 1.0
+
+
+def _power_of_two(peak: Any) -> Any:
+    """2**-e with 2**(e-1) <= peak < 2**e, at most 2**1000 so that it stays finite for subnormal peaks
+    (1 where peak is 0 or NaN)."""
+    usable = np.isfinite(peak) & (peak > 0)
+    return np.where(usable, np.ldexp(1.0, np.minimum(-np.frexp(np.where(usable, peak, 1.0))[1], 1000)), 1.0)
+
+
+def group_unit_scale(x: np.ndarray, index: GroupIndex) -> np.ndarray | None:
+    """Per group (and column) :func:`unit_scale` of (N,) or (N, K) values, or None when no value needs it
+    (the common case costs one pass). Groups are independent, so each is scaled by its own power of two."""
+    if unit_scale(x) == 1.0:
+        return None
+    low, high = group_extremes(x, index)
+    with np.errstate(invalid="ignore"):
+        return _power_of_two(np.fmax(np.abs(low), np.abs(high)))
+
+
 def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
     """(count, mean, std, x - group mean) with NaN left out of the statistics (and kept in the deviations).
 
     Two passes (mean, then squared deviations: no cancellation); a constant group (:func:`within_noise`)
     gets deviations and std exactly 0 and its mean is its smallest value. Only groups whose std is positive
     but within 1e-8 of their |mean| can be constant without already having exact zeros (a float mean off by
-    an ulp), so only they are checked against their range: the common case costs nothing more.
+    an ulp), so only they are checked against their range: the common case costs nothing more. Values whose
+    squares would overflow or underflow are computed at unit scale per group (:func:`group_unit_scale`).
     """
+    scale = group_unit_scale(x, index)
+    if scale is not None:
+        row_scale = index.broadcast(scale)
+        count, mean, std, dev = _group_moments(x * row_scale, index, ddof)
+        return count, mean / scale, std / scale, dev / row_scale
+    return _group_moments(x, index, ddof)
+
+
+def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
     valid = ~np.isnan(x)
     has_nan = not valid.all()
     if has_nan:
@@ -289,8 +326,14 @@ def leave_one_out_moments(x: np.ndarray, index: GroupIndex) -> tuple[np.ndarray,
     others' squared deviations = D2 - d_i² n/(n-1). That difference cancels when row i holds almost all of
     the group's variance, so those rows (others' ss < 1e-6 D2) are recomputed directly from their group;
     among them, others that are constant (:func:`within_noise` on their range) get std exactly 0. Others
-    that are constant always land there (their true ss is 0). n <= 2 -> std 0.
+    that are constant always land there (their true ss is 0). n <= 2 -> std 0. Computed at unit scale
+    (:func:`group_unit_scale`).
     """
+    scale = group_unit_scale(x, index)
+    if scale is not None:
+        row_scale = index.broadcast(scale)
+        n, centred, std = leave_one_out_moments(x * row_scale, index)
+        return n, centred / row_scale, std / row_scale
     count, mean, _, d = group_moments(x, index, ddof=1)
     n = index.broadcast(count)
     d2 = index.broadcast(index.sum(np.where(np.isnan(d), 0.0, d * d)))
@@ -334,6 +377,10 @@ def nan_mean_std(x: np.ndarray, ddof: int = 1) -> tuple[int, float, float]:
     n = len(valid)
     if n == 0:
         return 0, float("nan"), float("nan")
+    scale = unit_scale(valid)
+    if scale != 1.0:
+        n, mean, std = nan_mean_std(valid * scale, ddof)
+        return n, mean / scale, std / scale
     mean = float(valid.mean())
     if n <= ddof:
         return n, mean, float("nan")

@@ -64,6 +64,7 @@ from polyreward.combiners._groups import (
     nan_to_zero,
     standardise_per_group,
     to_output,
+    within_noise,
 )
 
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -132,9 +133,10 @@ class GDPOCombiner(GroupedCombiner):
             per_reward = leave_one_out_advantages(scores, index, self.eps)
         else:
             per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
-        summed = nan_to_zero(per_reward) @ weights
+        filled = nan_to_zero(per_reward)
+        summed = filled @ weights
         summed[unscorable] = np.nan
-        return batch_normalise(summed, self.batch_norm, lengths)
+        return batch_normalise(summed, self.batch_norm, lengths, terms=np.abs(filled) @ np.abs(weights))
 
 
 def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) -> np.ndarray:
@@ -151,10 +153,22 @@ def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) 
     return np.column_stack(columns) if columns else np.zeros_like(scores)
 
 
-def batch_normalise(summed: np.ndarray, mode: str, lengths: np.ndarray | None = None) -> np.ndarray:
-    """Batch-level normalisation of the summed advantages (NaN rows excluded and kept NaN)."""
+def batch_normalise(
+    summed: np.ndarray, mode: str, lengths: np.ndarray | None = None, terms: np.ndarray | None = None
+) -> np.ndarray:
+    """Batch-level normalisation of the summed advantages (NaN rows excluded and kept NaN).
+
+    ``terms`` (N,) = Σ_k |w_k Â_ik|, the size of what was summed: sums that cancel (r and 1 - r, weights
+    1 and 1) leave values of ~1e-16 whose own range says nothing, so the batch counts as constant (A = 0)
+    when its range is float noise relative to the terms (the shared constant rule) -- without it
+    ``nonzero_std`` divides that noise by its own std and returns advantages of order 1.
+    """
     if mode == "none":
         return summed
+    if terms is not None:
+        valid = ~np.isnan(summed)
+        if valid.any() and within_noise(np.ptp(summed[valid]), float(terms[valid].max())):
+            return np.where(valid, 0.0, np.nan)
     if mode == "whiten":
         valid = ~np.isnan(summed)
         weight = np.ones_like(summed) if lengths is None else lengths.astype(np.float64)
