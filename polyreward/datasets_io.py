@@ -16,7 +16,7 @@ same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.Sco
 The chunks are scored by a *backend*: ``"local"`` scores them one after the other in this process, each reward
 using the engine's worker pool (``workers``; hard per-item timeouts) — the pool is where the parallel work is,
 so no ``num_proc`` copies of the rewards are made. ``datasets`` is an optional dependency
-(``pip install "polyreward[datasets]"``); it is imported only by this module's callers' objects, never here at import.
+(``pip install "polyreward[datasets]"``) that this module never imports: it works on the object it is given.
 """
 
 from __future__ import annotations
@@ -126,13 +126,11 @@ def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, 
     align_column, on_split = group_alignment(reward_set, config, warn)
     groups = ds[align_column] if align_column in ds.column_names else [None] * len(ds)
     ranges = list(aligned_ranges(groups, chunk_size, align_column, on_split))
-    required = reward_set.columns
 
     def batches() -> Iterator[Batch]:
         for start, end in ranges:
             rows = ds[start:end]
             cols = {name: values for name, values in rows.items() if name not in (columns.prompt, columns.completion)}
-            cols.update({name: [None] * (end - start) for name in required if name not in cols})
             yield Batch(rows.get(columns.prompt), rows[columns.completion], cols, cols.get(columns.group))
 
     added: dict[str, list[Any]] = {}
