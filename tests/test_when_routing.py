@@ -13,6 +13,8 @@ from pathlib import Path
 
 import numpy as np
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.combiners.gdpo import GDPOCombiner
 from polyreward.config import ConfigError, parse_config
@@ -108,3 +110,15 @@ def test_rows_none_applies_to_score_none_and_the_rule_column_must_exist():
 def test_bad_rules_are_config_errors(when, message):
     with pytest.raises(ConfigError, match=message.replace("[", r"\[").replace("]", r"\]").replace("|", r"\|")):
         _config([{"name": "f", "type": "think_format", "when": when}])
+
+
+@settings(max_examples=40, derandomize=True, deadline=None)
+@given(st.lists(st.sampled_from(["math", "medqa", 3, "3", None, True, "ünï", ""]), min_size=1, max_size=13),
+       st.lists(st.sampled_from(["math", "medqa", 3, "True", "ünï", ""]), min_size=1, max_size=3))
+def test_a_rule_scores_exactly_the_rows_whose_value_reads_as_one_of_its_values(sources, accepted):
+    config = _config([{"name": "f", "type": "think_format", "when": {"source": accepted}}])
+    completions = ["<think>x</think>y"] * len(sources)
+    scored = score_batch(Batch([None] * len(sources), completions, {"source": sources}), config.build_rewards())
+    expected = [s is not None and str(s) in {str(a) for a in accepted} for s in sources]
+    assert np.isfinite(scored.scores[:, 0]).tolist() == expected
+    assert [r == "not applicable" for r in scored.reasons["f"]] == [not e for e in expected]
