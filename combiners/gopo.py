@@ -3,7 +3,7 @@
 Paper: Choi, Saha, Kim, Agarwal, Dwivedi, "Group Ordinal Policy Optimization", arXiv 2602.03876; code
 friendshipkim/gopo src/open_r1/grpo_trainer.py (~L1320-1332). Exact (code).
 
-    R_i  = Σ_k w_k r^k_i            (nansum; all-None rows get 0 and are not ranked)
+    R_i  = Σ_k w_k r^k_i            (nansum; all-None rows get A = 0 and are not ranked, see ``unscorable``)
     ρ(i) = rank of R_i in its group, 1 = highest (double argsort, descending)
     A_i  = 2 - 4 (ρ(i) - 1) / (G - 1)            G = valid rollouts in the group; G = 1 -> A = 0
 
@@ -14,6 +14,11 @@ source only where torch's default sort keeps tied rows in order — groups of at
 larger groups torch's default sort is not stable and the source's order of tied rollouts is unspecified
 (ours then equals ``torch.argsort(..., stable=True)``). ``ties="average"`` gives tied rollouts their
 mid-rank (a documented deviation under which a constant group gets A = 0).
+
+Rows where every reward is None: the source (a TRL 0.18-era fork) takes ``nansum``, so such a row has R = 0
+and is ranked like any other; ``unscorable="zero"`` does that. The default ``"exclude"`` is the convention
+every polyreward combiner shares (as TRL 1.16: the row gets A = 0 and G counts only scored rollouts); the
+two agree whenever no row is entirely None.
 """
 
 from __future__ import annotations
@@ -30,12 +35,16 @@ class RankCombiner(GroupedCombiner):
     exactness = "exact"
     description = "GOPO: rank-based advantages linearly spaced in [-2, 2] per group (arXiv 2602.03876)"
 
-    def __init__(self, ties: str = "order") -> None:
+    def __init__(self, ties: str = "order", unscorable: str = "exclude") -> None:
         check_choice("ties", ties, ("order", "average"))
+        check_choice("unscorable", unscorable, ("exclude", "zero"))
         self.ties = ties
+        self.unscorable = unscorable
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
+        if self.unscorable == "zero":  # the source's nansum: an all-None row is a reward of 0, ranked
+            total = np.nan_to_num(total, nan=0.0)
         rank = ranks_within(-total, index, ties=self.ties)  # ascending rank of -R = descending rank of R
         n = index.broadcast(index.count(~np.isnan(total)))
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -390,6 +390,18 @@ def test_gopo_torch_default_sort_is_not_stable_beyond_16():
     np.testing.assert_allclose(RankCombiner().combine(tied, np.zeros(33, dtype=int)), gopo_source(tied, np.zeros(33, dtype=int), stable=True))
 
 
+@SETTINGS
+@given(batch=reward_batches())
+def test_gopo_unscorable_zero_equals_the_source_on_none_cells(batch):
+    """The source (friendshipkim/gopo grpo_trainer.py) sums with nansum: an all-None row is a reward of 0 and
+    is ranked with the others; ``unscorable="zero"`` reproduces that on the raw NaN cells."""
+    total = np.nansum(batch.scores * batch.weights, axis=1)
+    got = RankCombiner(unscorable="zero").combine(batch.scores, batch.groups, batch.weights)
+    np.testing.assert_allclose(got, gopo_source(total, batch.groups, stable=True), atol=1e-12)
+    if not np.isnan(batch.scores).all(axis=1).any():  # without all-None rows both conventions agree
+        np.testing.assert_allclose(RankCombiner().combine(batch.scores, batch.groups, batch.weights), got, atol=1e-12)
+
+
 # ----------------------------------------------------------------- reported float-noise cases
 def test_ebpo_constant_non_dyadic_group_takes_the_pooled_variance():
     from polyreward.combiners import EmpiricalBayesCombiner
