@@ -16,7 +16,7 @@ same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.Sco
 The chunks are scored by a *backend*: ``"local"`` scores them one after the other in this process, each reward
 using the engine's worker pool (``workers``; hard per-item timeouts) — the pool is where the parallel work is,
 so no ``num_proc`` copies of the rewards are made. ``datasets`` is an optional dependency
-(``pip install "polyreward[datasets]"``) that this module never imports: it works on the object it is given.
+(``pip install -e ".[datasets]"`` from a checkout) that this module never imports: it works on the object it is given.
 """
 
 from __future__ import annotations
