@@ -18,7 +18,9 @@ which a plain rerun replaces and ``--resume`` reuses.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
+import math
 import os
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
@@ -49,6 +51,25 @@ def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
 def group_key(value: Any) -> str:
     """A group id as canonical JSON text (the same id in every chunk, also for list or dict ids)."""
     return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)
+
+
+def _json_number(value: float) -> float | None:
+    """A float as the output holds it: non-finite values (which JSON cannot write) become null."""
+    return value if math.isfinite(value) else None
+
+
+@dataclass
+class ReadBack:
+    """The metas of a run's parts: scores (N, K), group ids as int codes in order of first appearance (the same
+    partition as the ids, so a file that keeps its groups together is grouped without hashing), failure counts
+    and first reasons, the per-row columns kept for the combiner, and each part's row count."""
+
+    scores: np.ndarray
+    groups: np.ndarray | None
+    failures: dict[str, int]
+    first_failure: dict[str, str]
+    row_values: dict[str, list[Any]]
+    sizes: list[int]
 
 
 @dataclass
@@ -119,17 +140,16 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str]) -> tuple[np.ndarray, np.ndarray | None, dict[str, int], dict[str, str], dict[str, list]]:
-        """(scores (N, K), group codes or None, failures, first failures, per-row combiner columns) of parts 0 .. count-1.
-
-        Group ids come back as int codes in order of first appearance (the same partition as the ids themselves),
-        so a combiner groups a file that keeps its groups together without hashing anything."""
+    def read_back(self, count: int, names: Sequence[str]) -> ReadBack:
+        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`)."""
         blocks: list[np.ndarray] = []
         codes: dict[str, int] = {}
         groups: list[int] | None = []
         failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
+        sizes = []
         for meta in self._metas(count):
+            sizes.append(meta["rows"])
             for column, values in meta.get("row_values", {}).items():
                 row_values.setdefault(column, []).extend(values)
             blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
@@ -142,7 +162,7 @@ class PartStore:
             for name, reason in meta["first_failure"].items():
                 first.setdefault(name, reason)
         scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
-        return scores, None if groups is None else np.asarray(groups, dtype=np.int64), failures, first, row_values
+        return ReadBack(scores, None if groups is None else np.asarray(groups, dtype=np.int64), failures, first, row_values, sizes)
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -156,74 +176,82 @@ class PartStore:
         and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
         from polyreward.pipeline import combine_scores
 
-        scores, groups, failures, first, row_values = self.read_back(count, names)
+        back = self.read_back(count, names)
         advantages = None
         if combiner is not None:
-            advantages = combine_scores(combiner, scores, groups, weights, columns=row_values)
+            advantages = combine_scores(combiner, back.scores, back.groups, weights, columns=back.row_values)
         tmp = self.folder / "assembly.tmp"
         try:
             kind = file_format(self.output)
+            slices = list(self._slices(back.sizes, advantages))
             if kind == "jsonl":
-                self._write_jsonl(tmp, count, advantages, column)
+                self._write_jsonl(tmp, slices, column)
             elif kind == "csv":
-                self._write_csv(tmp, count, advantages, column)
+                self._write_csv(tmp, slices, column)
             else:
-                self._write_parquet(tmp, count, advantages, column)
+                self._write_parquet(tmp, slices, column)
             os.replace(tmp, self.output)
         except OSError as exc:
             tmp.unlink(missing_ok=True)
             raise OutputError.wrap(exc, self.output) from exc
         shutil.rmtree(self.folder, ignore_errors=True)
-        return Assembled(scores, failures, first, advantages)
+        return Assembled(back.scores, back.failures, back.first_failure, advantages)
 
-    def _slices(self, count: int, advantages: np.ndarray | None) -> Iterator[tuple[int, list[float] | None]]:
+    @staticmethod
+    def _slices(sizes: Sequence[int], advantages: np.ndarray | None) -> Iterator[tuple[int, np.ndarray | None]]:
         start = 0
-        for index, meta in enumerate(self._metas(count)):
-            end = start + meta["rows"]
-            yield index, None if advantages is None else advantages[start:end].tolist()
-            start = end
+        for index, size in enumerate(sizes):
+            yield index, None if advantages is None else advantages[start:start + size]
+            start += size
 
-    def _write_jsonl(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+    def _write_jsonl(self, tmp: Path, slices: Sequence[tuple[int, np.ndarray | None]], column: str) -> None:
         suffix = b", " + json.dumps(column).encode() + b": "
         with open(tmp, "wb") as out:
-            for index, values in self._slices(count, advantages):
+            for index, values in slices:
                 with open(self.part(index), "rb") as handle:
                     if values is None:
                         shutil.copyfileobj(handle, out)
                         continue
-                    # '{..., "last": x}\n' -> '{..., "last": x, "advantage": a}\n'; repr is json's float text (finite values)
-                    out.write(b"".join(line[:-2] + suffix + repr(value).encode() + b"}\n" for line, value in zip(handle, values)))
+                    # Each row '{...}\n' becomes '{..., "advantage": a}\n'. JSON escapes newlines inside strings, so
+                    # b"}\n" occurs only where a row ends; the numbers are written by json as a list, then split.
+                    rows = handle.read().split(b"}\n")
+                    numbers = json.dumps([_json_number(v) for v in values.tolist()] if not np.isfinite(values).all()
+                                         else values.tolist())[1:-1].encode().split(b", ")
+                    if len(rows) != len(numbers) + 1 or rows[-1]:
+                        raise OSError(f"{self.part(index)} does not hold {len(numbers)} rows; delete {self.folder} and score again")
+                    tails = [suffix + number + b"}\n" for number in numbers]
+                    out.write(b"".join(itertools.chain.from_iterable(zip(rows, tails))))
             out.flush()
             os.fsync(out.fileno())
 
-    def _rows(self, index: int, values: list[float] | None, column: str) -> list[dict[str, Any]]:
+    def _rows(self, index: int, values: np.ndarray | None, column: str) -> list[dict[str, Any]]:
         with open(self.part(index), encoding="utf-8") as handle:
             rows = [json.loads(line) for line in handle]
         if values is not None:
-            for row, value in zip(rows, values):
-                row[column] = value
+            for row, value in zip(rows, values.tolist()):
+                row[column] = _json_number(value)
         return rows
 
-    def _write_csv(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+    def _write_csv(self, tmp: Path, slices: Sequence[tuple[int, np.ndarray | None]], column: str) -> None:
         columns: dict[str, None] = {}
-        for row in self.iter_rows(count):
+        for row in self.iter_rows(len(slices)):
             columns.update(dict.fromkeys(row))
-        if advantages is not None:
+        if slices and slices[0][1] is not None:
             columns[column] = None
         template = dict.fromkeys(columns)
         with open(tmp, "wb") as out:
             out.write(encode_rows([template], "csv").split(b"\n", 1)[0] + b"\n")
-            for index, values in self._slices(count, advantages):
+            for index, values in slices:
                 out.write(encode_rows([{**template, **row} for row in self._rows(index, values, column)], "csv", header=False))
             out.flush()
             os.fsync(out.fileno())
 
-    def _write_parquet(self, tmp: Path, count: int, advantages: np.ndarray | None, column: str) -> None:
+    def _write_parquet(self, tmp: Path, slices: Sequence[tuple[int, np.ndarray | None]], column: str) -> None:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
         def tables():
-            for index, values in self._slices(count, advantages):
+            for index, values in slices:
                 yield parquet_table(self._rows(index, values, column))
 
         schema = pa.unify_schemas([t.schema for t in tables()], promote_options="permissive")
