@@ -43,6 +43,20 @@ FACTORIAL_TABLE = [
     ("5", "The answer is 5!", 1.0),
     ("42", r"\boxed{42}.", 1.0),
     ("7", "The answer is 7. Let me know if you need anything else!", 1.0),
+    # a double factorial of an integer is n(n-2)(n-4)..., not (n!)! as Math-Verify's parser reads it
+    ("15", r"\boxed{5!!}", 1.0),
+    ("5!!", r"\boxed{15}", 1.0),
+    ("945", r"The answer is $9!!$.", 1.0),
+    ("(5!)!", r"\boxed{5!!}", 0.0),
+    ("120", r"\boxed{5!!}", 0.0),
+    ("5!!", r"\boxed{120}", 0.0),
+    # factorials of factorials and of powers are refused before sympy unless small: (3!)! = 720
+    ("720", r"\boxed{(3!)!}", 1.0),
+    ("720", r"\boxed{3!!!}", 0.0),  # ((3!)!)! is 720!, not 720
+    ("1", r"\boxed{(10!)!}", 0.0),
+    ("1", r"\boxed{\left(10!\right)!}", 0.0),
+    ("1", r"\boxed{10!!!}", 0.0),
+    ("1", r"\boxed{10^{10}!}", 0.0),
     # Euler's identity: the i in an exponent of e is the imaginary unit
     ("-1", r"\boxed{e^{i\pi}}", 1.0),
     ("-1", r"\boxed{e^{\pi i}}", 1.0),
@@ -100,7 +114,8 @@ def test_strip_trailing_punctuation_keeps_factorials(text, stripped):
 
 @pytest.mark.parametrize(
     "text, normalized",
-    [("10!", "10!"), ("$3!$", "3!"), ("**5!**", "5!"), (r"\boxed{x}", r"\boxed{x}"), ("e^{i\\pi}", "e^{I\\pi}"), ("i", "i"), ("e^{x+i}", "e^{x+I}"), ("e^{\\sin x}", "e^{\\sin x}")],
+    [("10!", "10!"), ("$3!$", "3!"), ("**5!**", "5!"), (r"\boxed{x}", r"\boxed{x}"), ("e^{i\\pi}", "e^{I\\pi}"), ("i", "i"), ("e^{x+i}", "e^{x+I}"), ("e^{\\sin x}", "e^{\\sin x}"),
+     ("5!!", "15"), ("9!!", "945"), (r"\frac{1}{5!!}", r"\frac{1}{(15)}"), ("n!!", "n!!"), ("5!!!", "5!!!")],
 )
 def test_normalize_answer(text, normalized):
     assert normalize_answer(text) == normalized
@@ -115,7 +130,9 @@ def test_euler_rewrite_is_bounded_on_unclosed_exponents():
 
 @pytest.mark.parametrize(
     "text, refused",
-    [("(10^{10})!", True), ("(123456)!", True), ("(3+2)!", False), ("(n+1)!", False), ("9000!", True), ("120!", False), ("{2^{5}}!", True)],
+    [("(10^{10})!", True), ("(123456)!", True), ("(3+2)!", False), ("(n+1)!", False), ("9000!", True), ("120!", False), ("{2^{5}}!", True),
+     ("(10!)!", True), (r"\left(10!\right)!", True), ("(3!)!", False), ("((3!)!)!", False), ("10!!!", True), ("3!!!", False),
+     ("1001!!", True), ("10^{10}!", True), ("x^{2}!", False), ("(2n-1)!!", False)],
 )
 def test_size_guard_refuses_huge_factorials(text, refused):
     assert (size_problem(text) is not None) is refused

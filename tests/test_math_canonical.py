@@ -66,6 +66,12 @@ ROWS = [
     ("x = 5", "y = 5", False),
     ("x^2 - 1 = 0", "x^2 - 1 = 0", None),  # not linear
     ("y = 0.5x", "2y = x", None),  # decimal coefficient
+    # a number next to a number or a fraction is no product: mixed numbers (3\frac{1}{2} = 7/2) go to Math-Verify
+    ("\\frac{3}{2}", "3\\frac{1}{2}", None),
+    ("\\frac{7}{2}", "3 \\frac12", None),
+    ("6", "2 3", None),
+    ("(\\frac{3}{2}, 1)", "(3\\frac{1}{2}, 1)", None),
+    ("2\\sqrt{3}", "2 \\sqrt{3}", True),
 ]
 
 

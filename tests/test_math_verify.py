@@ -288,6 +288,13 @@ SYMBOLIC = [
     ("y=2x+1", "\\boxed{2x+1}", 1.0),
     ("x^2", "The answer is x²", 1.0),
     ("2^{10}", "The answer is 1024", 1.0),
+    # a whole number before a fraction is a mixed number (Math-Verify reads it so), never a product
+    ("7/2", "\\boxed{3\\frac{1}{2}}", 1.0),
+    ("3/2", "\\boxed{3\\frac{1}{2}}", 0.0),
+    ("\\frac{3}{2}", "\\boxed{1\\frac{1}{2}}", 1.0),
+    ("(\\frac{3}{2},1)", "\\boxed{(3\\frac{1}{2}, 1)}", 0.0),
+    ("6", "\\boxed{2 3}", 0.0),  # two numbers side by side are no product
+    ("\\frac{2\\pi}{3}", "\\boxed{2\\frac{\\pi}{3}}", 1.0),
 ]
 FALSE_POSITIVES = [  # Math-Verify 0.9.0 says True for all the 0.0 rows
     ("3*x-1*y+13=0", "The line is $3x + 4y + 14=0$", 0.0),  # issue #60

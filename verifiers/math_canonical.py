@@ -199,19 +199,31 @@ class _Parser:
         sign = 1
         while self.peek() in ("+", "-"):
             sign = sign if self.take() == "+" else -sign
-        value = self.power()
+        value, literal = self.power_literal()
         while True:
             token = self.peek()
             if token in ("*", "\\cdot", "\\times"):
                 self.take()
                 value = _multiply(value, self.power())
+                literal = False
             elif token in ("/", "\\div"):
                 self.take()
                 value = _multiply(value, _inverse(self.power()))
+                literal = False
             elif token is not None and token not in ("+", "-", ")", "}", "]", ",", "=", "\\}", "^"):
-                value = _multiply(value, self.power())  # implicit: 3\sqrt{2}, 2\pi
+                if literal and (token[0].isdigit() or token[0] == "." or token.endswith("frac")):
+                    # "3\frac{1}{2}" is the mixed number 7/2 and "2 3" is no product: left to Math-Verify
+                    raise _Unreadable
+                value, literal = _multiply(value, self.power()), False  # implicit: 3\sqrt{2}, 2\pi
             else:
                 return Surd(sign * value.q, value.s, value.k)
+
+    def power_literal(self) -> tuple[Surd, bool]:
+        """:meth:`power`, and whether it was a bare number ("3", not "3^2" or "\\pi")."""
+        start = self.i
+        value = self.power()
+        token = self.tokens[start]
+        return value, self.i == start + 1 and (token[0].isdigit() or token[0] == ".")
 
     def power(self) -> Surd:
         base = self.atom()

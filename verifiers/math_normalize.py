@@ -171,6 +171,29 @@ def strip_trailing_punctuation(text: str) -> str:
     return text[:end]
 
 
+# "9!!" is the double factorial 9*7*5*3*1 = 945; Math-Verify (latex2sympy) reads it as (9!)!, so a gold (5!)!
+# would accept 5!! and 15 would not. An integer's double factorial is written out as its value instead.
+_DOUBLE_FACTORIAL = re.compile(r"(?<![\d.!])(\d{1,4})\s*!!(?!!)")
+MAX_DOUBLE_FACTORIAL = 1_000  # 1000!! has ~1,300 digits
+
+
+def double_factorials(text: str) -> str:
+    """``5!!`` -> ``15``: each integer's double factorial (up to :data:`MAX_DOUBLE_FACTORIAL`) by its value."""
+    if "!!" not in text:
+        return text
+
+    def value(match: re.Match) -> str:
+        n = int(match.group(1))
+        if n > MAX_DOUBLE_FACTORIAL:
+            return match.group()
+        product = 1
+        for k in range(n, 1, -2):
+            product *= k
+        return str(product) if match.group() == text else f"({product})"
+
+    return _DOUBLE_FACTORIAL.sub(value, text)
+
+
 _EULER_EXPONENT = re.compile(r"(?<![\\A-Za-z])e\s*\^\s*\{")
 _LONE_I = re.compile(r"(?<![\\A-Za-z])i(?![A-Za-z])")
 
@@ -223,6 +246,7 @@ def normalize_answer(text: str) -> str:
     text = _THOUSANDS.sub(_drop_thousands_commas, text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
     text = euler_imaginary_unit(text)
+    text = double_factorials(text)
     if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
         text = str(spelled)
     return text.strip()
@@ -302,14 +326,14 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
 
 _COMMANDS = re.compile(r"\\(?:left|right|big|Big|bigg|Bigg|cdot|times|div|,|;|!| )")
 _DIGIT_RUN = re.compile(r"\d{%d,}" % (MAX_DIGITS + 1))
-_FACTORIAL = re.compile(r"(\d+)\s*!")
 _BRACKET_FACTORIAL = re.compile(r"[)}\]]\s*!")  # (10^{10})!: the factorial of a bracketed expression
 # an unbraced or braced chain of numeric powers: 9^9^9, 5^{5}^{5}
 _POWER_CHAIN = re.compile(r"\d\s*\^\s*(?:\{\s*[-+]?[\d.]+\s*\}|[-+]?[\d.]+)\s*\^")
 
 
-def _bracket_before(text: str, close_at: int) -> str:
-    """The text inside the bracket group closing at ``close_at`` (scanned backwards; to the start if unbalanced)."""
+def _bracket_before(text: str, close_at: int) -> tuple[int, str]:
+    """Where the bracket group closing at ``close_at`` opens, and the text inside it (scanned backwards; to the
+    start if unbalanced)."""
     depth = 0
     for i in range(close_at, -1, -1):
         if text[i] in ")}]":
@@ -317,8 +341,45 @@ def _bracket_before(text: str, close_at: int) -> str:
         elif text[i] in "({[":
             depth -= 1
             if depth == 0:
-                return text[i + 1:close_at]
-    return text[:close_at]
+                return i, text[i + 1:close_at]
+    return 0, text[:close_at]
+
+
+_FACTORIAL_CHAIN = re.compile(r"(?<![\d.])(\d+)((?:\s*!)+)")
+
+
+def _chain_too_large(n: int, bangs: int) -> bool:
+    """Is ``n`` followed by ``bangs`` factorial signs ((n!)!...) over the limit? Every operand must be at most
+    MAX_FACTORIAL; only operands up to 7 (7! = 5040) are evaluated, a larger one behind another ``!`` is too large."""
+    value = n
+    for step in range(bangs):
+        if value > MAX_FACTORIAL:
+            return True
+        if step < bangs - 1:
+            value = _SMALL_FACTORIALS[value] if value < len(_SMALL_FACTORIALS) else MAX_FACTORIAL + 1
+    return False
+
+
+_SMALL_FACTORIALS = [1, 1, 2, 6, 24, 120, 720, 5040]
+
+
+def _bracket_factorial_problem(text: str, close_at: int) -> str | None:
+    """Why the factorial of the bracket group closing at ``close_at`` is too large to evaluate, or None.
+
+    Numeric operands only (a letter makes it symbolic: ``(n+1)!``): a power (``(10^{10})!``, ``10^{10}!``, whose
+    braces close the exponent), a factorial inside (``(10!)!``) unless it is small, or a long digit run."""
+    open_at, inner = _bracket_before(text, close_at)
+    plain = re.sub(r"\s+", "", _COMMANDS.sub("", inner))
+    if re.search(r"[A-Za-z]", plain):
+        return None
+    chain = re.fullmatch(r"\(*(\d+)((?:\)*!)+)\)*", plain)
+    if chain:
+        return f"factorial of {plain[:20]}" if _chain_too_large(int(chain.group(1)), chain.group(2).count("!") + 1) else None
+    if re.search(r"\d\s*\^\s*$", text[:open_at]):
+        return f"factorial of a power ^{{{plain[:20]}}}"
+    if "^" in plain or "!" in plain or re.search(r"\d{%d,}" % len(str(MAX_FACTORIAL)), plain):
+        return f"factorial of {plain[:20]}"
+    return None
 
 
 def _exponent_groups(text: str):
@@ -347,13 +408,14 @@ def size_problem(text: str) -> str | None:
         return f"number with more than {MAX_DIGITS} digits"
     if len(text) > MAX_ANSWER_CHARS:
         return f"answer longer than {MAX_ANSWER_CHARS} characters"
-    for match in _FACTORIAL.finditer(text):
-        if int(match.group(1)) > MAX_FACTORIAL:
-            return f"factorial of {match.group(1)} (limit {MAX_FACTORIAL})"
+    for match in _FACTORIAL_CHAIN.finditer(text):
+        if _chain_too_large(int(match.group(1)), match.group(2).count("!")):
+            operand = match.group(1) if match.group(2).count("!") == 1 else match.group().replace(" ", "")
+            return f"factorial of {operand[:20]} (limit {MAX_FACTORIAL})"
     for match in _BRACKET_FACTORIAL.finditer(text):
-        inner = _bracket_before(text, match.start())
-        if not re.search(r"[A-Za-z]", inner) and ("^" in inner or re.search(r"\d{%d,}" % len(str(MAX_FACTORIAL)), inner)):
-            return f"factorial of {inner[:20]} (limit {MAX_FACTORIAL})"
+        problem = _bracket_factorial_problem(text, match.start())
+        if problem:
+            return f"{problem} (limit {MAX_FACTORIAL})"
     if "^" not in text:
         return None
     plain = _COMMANDS.sub(" ", text.replace("**", "^"))
