@@ -18,6 +18,9 @@ For scores (N, K), group ids and the advantages a combiner produced, per group:
 
 The batch fractions ``collapsed_group_fraction`` and ``zero_signal_fraction`` share one denominator: the
 groups with at least one scored rollout (a group without any reward has neither profiles nor signal).
+Every summary number over an empty denominator is NaN, never 0: the fractions and means for a batch without
+a scored rollout, ``share/*`` when no objective carries advantage, ``sign_flip_rate/<reward>`` when no
+rollout has both a non-zero advantage and a non-zero single-objective advantage.
 
 :func:`diagnose` returns the per-group table (pandas) and a dict of summary numbers over the batch.
 """
@@ -144,20 +147,21 @@ def diagnose(
 
     n_groups = index.n_groups
     with_signal = n_scored > 0
+    nan = float("nan")  # a statistic over no group / no scored rollout / no pair is undefined, not 0
     summary: dict[str, float] = {
         "rollouts": float(n),
         "groups": float(n_groups),
-        "collapsed_group_fraction": float(np.mean(values[with_signal] < profiles[with_signal])) if with_signal.any() else 0.0,
-        "mean_profiles": float(profiles[with_signal].mean()) if with_signal.any() else 0.0,
-        "mean_advantage_values": float(values[with_signal].mean()) if with_signal.any() else 0.0,
-        "zero_signal_fraction": float(np.mean(zero_signal[with_signal])) if with_signal.any() else 0.0,
-        "advantage_mean": float(adv[scored].mean()) if scored.any() else 0.0,
-        "advantage_std": float(adv[scored].std()) if scored.any() else 0.0,
-        "advantage_abs_max": float(np.abs(adv).max()) if n else 0.0,
+        "collapsed_group_fraction": float(np.mean(values[with_signal] < profiles[with_signal])) if with_signal.any() else nan,
+        "mean_profiles": float(profiles[with_signal].mean()) if with_signal.any() else nan,
+        "mean_advantage_values": float(values[with_signal].mean()) if with_signal.any() else nan,
+        "zero_signal_fraction": float(np.mean(zero_signal[with_signal])) if with_signal.any() else nan,
+        "advantage_mean": float(adv[scored].mean()) if scored.any() else nan,
+        "advantage_std": float(adv[scored].std()) if scored.any() else nan,
+        "advantage_abs_max": float(np.abs(adv).max()) if n else nan,
     }
     denominator = total_alignment.sum()
     both_count = both.sum(axis=0)
     for j, name in enumerate(names):
         summary[f"share/{name}"] = float(total_alignment[j] / denominator) if denominator > 0 else float("nan")
-        summary[f"sign_flip_rate/{name}"] = float(flips[:, j].sum() / both_count[j]) if both_count[j] else 0.0
+        summary[f"sign_flip_rate/{name}"] = float(flips[:, j].sum() / both_count[j]) if both_count[j] else nan
     return Diagnostics(summary=summary, groups=table)

@@ -473,6 +473,22 @@ def test_zero_signal_and_collapsed_fractions_share_their_denominator():
     assert summary["zero_signal_fraction"] == 0.5 and summary["collapsed_group_fraction"] == 0.0  # both over groups 0, 1
 
 
+
+def test_summary_numbers_over_an_empty_denominator_are_nan():
+    """No scored rollout: fractions and means are undefined (NaN, not 0); no rollout with both a non-zero
+    advantage and a non-zero single-objective advantage: the sign-flip rate is undefined too."""
+    from polyreward.combiners import diagnose
+
+    unscored = np.full((4, 2), np.nan)
+    summary = diagnose(unscored, [0, 0, 1, 1], np.zeros(4), names=["a", "b"]).summary
+    for key in ("collapsed_group_fraction", "zero_signal_fraction", "mean_profiles", "mean_advantage_values",
+                "advantage_mean", "advantage_std", "share/a", "sign_flip_rate/a"):
+        assert np.isnan(summary[key]), key
+    constant = np.array([[0.1, 1 / 3]] * 3 + [[0.7, 0.2]] * 3)
+    groups = [0, 0, 0, 1, 1, 1]
+    summary = diagnose(constant, groups, GRPOCombiner().combine(constant, groups), names=["a", "b"]).summary
+    assert summary["zero_signal_fraction"] == 1.0 and np.isnan(summary["sign_flip_rate/a"]) and np.isnan(summary["share/b"])
+
 # ------------------------------------------------------------------------------ polyreward list
 def test_list_shows_both_facts_for_kg_and_every_combiner_tag():
     from polyreward.cli.list_types import describe
