@@ -16,9 +16,11 @@ byte-identical to ``--backend local``.
 
 Failures: an actor that dies between chunks is restarted by Ray (``max_restarts``). A chunk whose actor dies
 while scoring it (``ray.kill``, a node lost, an out-of-memory kill) comes back as a ``RayActorError``; that actor
-is replaced by a fresh one and the chunk is scored again from its rows (``max_task_retries=0``: the re-score is
-ours, so it is counted in :attr:`RayActorPool.rescored` and bounded — a chunk that kills ``max_attempts`` actors
-in a row stops the run with an error naming it, instead of looping). Each chunk's result is taken once, by its
+is replaced by a fresh one and the chunk is scored again from its rows by the next free actor — a surviving one
+or the replacement once Ray has placed it (``max_task_retries=0``: the re-score is ours, so it is counted in
+:attr:`RayActorPool.rescored` and bounded — a chunk that kills ``max_attempts`` actors in a row stops the run with
+an error naming it, instead of looping; a cluster with no CPU left for a replacement, after a node is lost, is
+served by the surviving actors, or stops with an error when none survives). Each chunk's result is taken once, by its
 index, so nothing is lost or written twice. A reward that raises is not an actor failure: it is NaN + reason
 inside the chunk, or, under ``on_reward_error: raise``, the same :class:`~polyreward.pipeline.RewardError` as
 local mode.
@@ -78,11 +80,11 @@ class RayActorPool:
     """
 
     def __init__(self, config: Config, *, on_reward_error: str = "nan", workers: int | None = None, actors: int = 2,
-                 address: str | None = None, max_restarts: int = 3, max_attempts: int = 3) -> None:
+                 address: str | None = None, max_restarts: int = 3, max_attempts: int = 3, start_timeout: float = 120.0) -> None:
         if actors < 1:
             raise ValueError(f"--actors must be >= 1, got {actors}")
         self.config, self.policy, self.workers, self.size = config, on_reward_error, workers, actors
-        self.address, self.max_restarts, self.max_attempts = address, max_restarts, max_attempts
+        self.address, self.max_restarts, self.max_attempts, self.start_timeout = address, max_restarts, max_attempts, start_timeout
         self.actors: list[Any] = []
         self.in_flight: dict[Any, tuple[int, Any]] = {}  # object ref -> (item number, actor holding it)
         self.rescored = 0  # chunks scored again after their actor died
@@ -114,7 +116,12 @@ class RayActorPool:
         return self._remote.remote(self.config, self.policy, self.workers)
 
     def map_unordered(self, items: Iterable[Item], method: str, payload: Callable[[Item], Any]) -> Iterator[tuple[Item, Any]]:
-        """``(item, actor.method(payload(item)))`` for every item, in the order they finish, each exactly once."""
+        """``(item, actor.method(payload(item)))`` for every item, in the order they finish, each exactly once.
+
+        A lost item goes back to the front of the queue, for the next actor that is free: a surviving one, or the
+        replacement started for the dead one once Ray has placed it. When nothing is in flight and no
+        replacement gets placed within ``start_timeout`` seconds (the cluster has no free CPU left), a
+        RuntimeError says so instead of waiting forever."""
         ray = import_ray()
         from ray.exceptions import ObjectLostError, RayActorError, WorkerCrashedError
 
@@ -122,26 +129,44 @@ class RayActorPool:
         pending = iter(items)
         held: dict[int, Item] = {}
         attempts: dict[int, int] = {}
+        retry: deque[int] = deque()
         idle = deque(self.actors)
+        starting: dict[Any, Any] = {}  # readiness ref -> replacement actor
         counter = 0
-
-        def submit(number: int, actor: Any) -> None:
-            ref = getattr(actor, method).remote(payload(held[number]))
-            self.in_flight[ref] = (number, actor)
+        end = object()
 
         def fill() -> None:
             nonlocal counter
             while idle:
-                item = next(pending, None)
-                if item is None:
-                    return
-                held[counter] = item
-                submit(counter, idle.popleft())
-                counter += 1
+                if retry:
+                    number = retry.popleft()
+                else:
+                    item = next(pending, end)
+                    if item is end:
+                        return
+                    number, held[counter] = counter, item
+                    counter += 1
+                actor = idle.popleft()
+                self.in_flight[getattr(actor, method).remote(payload(held[number]))] = (number, actor)
 
         fill()
-        while self.in_flight:
-            (ref,), _ = ray.wait(list(self.in_flight), num_returns=1)
+        while self.in_flight or retry:
+            waiting = [*self.in_flight, *starting]
+            done, _ = ray.wait(waiting, num_returns=1, timeout=None if self.in_flight else self.start_timeout)
+            if not done:
+                raise RuntimeError(f"no Ray actor could be started in {self.start_timeout:g} s to score the {len(retry)} chunk(s) "
+                                   "whose actors died; does the cluster have a free CPU?")
+            ref = done[0]
+            if ref in starting:
+                actor = starting.pop(ref)
+                try:
+                    ray.get(ref)
+                except lost_actor:
+                    self._start_replacement(actor, starting)
+                else:
+                    idle.append(actor)
+                fill()
+                continue
             number, actor = self.in_flight.pop(ref)
             try:
                 result = ray.get(ref)
@@ -150,20 +175,22 @@ class RayActorPool:
                 if attempts[number] >= self.max_attempts:
                     raise RuntimeError(f"chunk {number} lost its Ray actor {attempts[number]} times; last: {type(exc).__name__}: "
                                        f"{str(exc).splitlines()[0] if str(exc) else ''}") from exc
-                replacement = self._replace(actor)
                 self.rescored += 1
-                submit(number, replacement)
+                retry.append(number)
+                self._start_replacement(actor, starting)
+                fill()
                 continue
             yield held.pop(number), result
             idle.append(actor)
             fill()
 
-    def _replace(self, actor: Any) -> Any:
+    def _start_replacement(self, dead: Any, starting: dict[Any, Any]) -> None:
         ray = import_ray()
-        ray.kill(actor, no_restart=True)
+        ray.kill(dead, no_restart=True)
+        self.actors.remove(dead)
         fresh = self._new_actor()
-        self.actors[self.actors.index(actor)] = fresh
-        return fresh
+        self.actors.append(fresh)
+        starting[fresh.pid.remote()] = fresh
 
 
 class RayChunkScorer:

@@ -1,4 +1,4 @@
-"""``--backend ray`` on a real local Ray instance (``ray.init(num_cpus=2)``, two actors): byte-identical to local mode.
+"""``--backend ray`` on a real two-node local Ray cluster (``ray.cluster_utils.Cluster``): byte-identical to local mode.
 
 The actor pool follows Ray's own ``ray.util.ActorPool`` (python/ray/util/actor_pool.py: submit to idle actors,
 collect with ``ray.wait``), written out so a chunk lost with its actor is re-scored and counted.
@@ -44,19 +44,27 @@ class GroupSize(Reward):
 
 @pytest.fixture(scope="module")
 def cluster():
+    """A real two-node Ray cluster on this machine (ray.cluster_utils.Cluster), one CPU per node."""
+    from ray.cluster_utils import Cluster
+
     tests = str(Path(__file__).resolve().parent)
     path = os.pathsep.join(p for p in (tests, os.environ.get("PYTHONPATH", "")) if p)
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
-    yield
-    ray.shutdown()
+    nodes = Cluster(initialize_head=True, head_node_args={"num_cpus": 1})
+    try:
+        nodes.add_node(num_cpus=1)
+        ray.init(address=nodes.address, log_to_driver=False, runtime_env={"env_vars": {"PYTHONPATH": path}})
+        yield nodes
+    finally:
+        ray.shutdown()
+        nodes.shutdown()
 
 
-def _score(input_path, output, config, backend, **kwargs):
+def _score(input_path, output, config, backend, actors=2, **kwargs):
     from polyreward.ray_backend import RayActorPool, RayChunkScorer
 
     if backend == "local":
         return score_file(input_path, output, config, **kwargs), None
-    with RayActorPool(config, actors=2, workers=kwargs.get("workers")) as pool:
+    with RayActorPool(config, actors=actors, workers=kwargs.get("workers")) as pool:
         progress = kwargs.pop("progress_with_pool", None)
         if progress is not None:
             kwargs["progress"] = lambda n: progress(pool, n)
@@ -146,3 +154,25 @@ def test_cli_backend_ray_joins_a_running_instance_and_matches_local(cluster, tmp
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     assert main(["score", *args, "-o", str(tmp_path / "x.jsonl"), "--backend", "ray", "--actors", "5"]) == 2
     assert "needs 5 CPUs" in capsys.readouterr().err
+
+
+def test_a_node_lost_mid_run_loses_nothing(cluster, tmp_path):
+    """A third 1-CPU node joins, three actors run, and that node is removed while the run goes on. No CPU is
+    left for a replacement, so the surviving actors score the lost chunk and the rest."""
+    config = parse_config({"columns": {"group": "prompt_id"}, "combiner": "grpo", "rewards": [
+        {"name": "word", "type": "toy_rewards:ContainsWord", "word": "yes", "delay": 0.02}]})
+    data = _write(tmp_path / "in.jsonl", _rows(18))
+    _score(data, tmp_path / "local.jsonl", config, "local", chunk_size=8, workers=0)
+    extra = cluster.add_node(num_cpus=1)
+    cluster.wait_for_nodes()
+    removed = []
+
+    def lose_node(pool, n):
+        if not removed:
+            cluster.remove_node(extra)
+            removed.append(True)
+
+    result, pool = _score(data, tmp_path / "ray.jsonl", config, "ray", actors=3, chunk_size=8, workers=0,
+                          progress_with_pool=lose_node)
+    assert removed and result.rows == 18 // 3 * 15
+    assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
