@@ -154,7 +154,11 @@ class RewardClient:
             attempt += 1
 
     def score_rows(self, rows: Sequence[Mapping[str, Any]], *, advantages: bool = False) -> ClientResult:
-        """Score ``rows`` (polyreward's ``/score`` schema) over the servers; never raises for a server's failure."""
+        """Score ``rows`` (polyreward's ``/score`` schema) over the servers; never raises for a server's failure.
+
+        With ``advantages=True`` each server applies the config's combiner to its shard: whole groups, so
+        per-group combiners (GRPO, RLOO, ...) give what one call would; batch-level statistics (GDPO's batch
+        normalisation) see one shard only."""
         rows = list(rows)
         ranges = list(shards(rows, self.shard_size, self.group_column if rows and self.group_column in rows[0] else None))
         with self._lock:

@@ -220,6 +220,25 @@ def test_binding_beyond_loopback_needs_a_token(tmp_path):
     assert done.returncode == 2 and "POLYREWARD_TOKEN" in done.stderr and done.stderr.count("\n") == 1
 
 
+@pytest.mark.parametrize("args, message", [
+    (["--concurrency", "0"], "--concurrency must be >= 1"),
+    (["--port", "70000"], "--port must be between 0 and 65535"),
+    (["--request-timeout", "0"], "--request-timeout and --max-body-bytes must be > 0"),
+])
+def test_bad_arguments_are_one_line_and_exit_2(tmp_path, args, message):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CONFIG)
+    done = subprocess.run([sys.executable, "-m", "polyreward", "serve", "-c", str(cfg), *args], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and message in done.stderr and done.stderr.count("\n") == 1
+
+
+def test_a_bad_config_is_one_line_and_exit_2(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text("rewards:\n  - {name: x, type: no_such_reward}\n")
+    done = subprocess.run([sys.executable, "-m", "polyreward", "serve", "-c", str(cfg)], capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "no_such_reward" in done.stderr and done.stderr.count("\n") == 1
+
+
 def test_open_server_on_loopback_needs_no_token(tmp_path):
     proc, url = start_server(tmp_path, token=None)
     try:
