@@ -154,6 +154,9 @@ def test_cli_backend_ray_joins_a_running_instance_and_matches_local(cluster, tmp
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
     assert main(["score", *args, "-o", str(tmp_path / "x.jsonl"), "--backend", "ray", "--actors", "5"]) == 2
     assert "needs 5 CPUs" in capsys.readouterr().err
+    missing = ["score", str(tmp_path / "absent.jsonl"), "-c", str(example / "config.yaml"), "-o", str(tmp_path / "y.jsonl")]
+    assert main([*missing, "--backend", "ray"]) == 2
+    assert capsys.readouterr().err.strip() == f"error: {tmp_path / 'absent.jsonl'}: no such file"
 
 
 def test_a_node_lost_mid_run_loses_nothing(cluster, tmp_path):

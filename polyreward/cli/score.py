@@ -114,6 +114,9 @@ def _backend(args: argparse.Namespace, config):
     from polyreward.config import ConfigError
     from polyreward.ray_backend import RayActorPool, RayChunkScorer, import_ray
 
+    from polyreward.io import check_readable, check_writable
+
+    check_writable(args.output, [check_readable(args.input)])  # a wrong path is reported before Ray starts
     try:
         import_ray()
     except ImportError as exc:
