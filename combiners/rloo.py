@@ -7,10 +7,11 @@ Source: TRL ``RLOOTrainer`` (Ahmadian et al. 2024, "Back to Basics"). Exact.
     A_i = r_i - b_i = k/(k-1) · (r_i - mean_g r)
     k = 1 -> b = 0 (plain REINFORCE, A = r)    singleton="raw" (default; old TRL API, verl ``rloo``)
           -> A = 0                              singleton="zero" (TRL 1.16 ``RLOOTrainer``: 0/0 -> NaN -> 0)
-    normalize=True:  A <- (A - mean_B A) / (std_B A + eps)   (nan-aware, Bessel; eps 1e-8 as the old TRL
-                     ``normalize_advantage``; TRL 1.16 ``normalize_advantages`` uses eps=1e-4)
+    normalize=True:  A <- (A - mean_B A) / (std_B A + eps)   (nan-aware, Bessel; eps = 1e-4 as TRL 1.16
+                     ``normalize_advantages``; the pre-1.0 TRL RLOOTrainer whitened with eps = 1e-8)
 
-TRL 1.16 ``RLOOTrainer`` (beta=0, no reward clipping) = ``RLOOCombiner(singleton="zero", eps=1e-4)``;
+TRL 1.16 ``RLOOTrainer`` (beta=0, no reward clipping) = ``RLOOCombiner(singleton="zero")`` (with
+``normalize=True`` for its ``normalize_advantages=True``);
 verl 0.9.1 ``compute_rloo_outcome_advantage`` = ``RLOOCombiner()``. (verl's ``rloo_vectorized`` gives a
 single-rollout group 0, i.e. ``singleton="zero"``.)
 
@@ -43,7 +44,7 @@ class RLOOCombiner(GroupedCombiner):
     exactness = "exact"
     description = "RLOO: reward minus the leave-one-out mean of the group (TRL RLOOTrainer)"
 
-    def __init__(self, normalize: bool = False, eps: float = 1e-8, singleton: str = "raw") -> None:
+    def __init__(self, normalize: bool = False, eps: float = 1e-4, singleton: str = "raw") -> None:
         check_positive("eps", eps, allow_zero=True)
         check_choice("singleton", singleton, ("raw", "zero"))
         self.normalize = bool(normalize)

@@ -166,7 +166,8 @@ def test_rloo_equals_trl_rloo_trainer(trl_rloo_nanstd, seed, normalize):
     weights = rng.uniform(-1, 2, k).round(2)
     groups = np.repeat(np.arange(n_groups), g)
     expected = trl_rloo(torch.tensor(scores), torch.tensor(weights), g, normalize, trl_rloo_nanstd)
-    got = RLOOCombiner(normalize=normalize, eps=1e-4, singleton="zero").combine(scores, groups, weights)
+    # the default eps is TRL 1.16's normalize_advantages eps (1e-4; it was 1e-8, 1e-4 relative off TRL)
+    got = RLOOCombiner(normalize=normalize, singleton="zero").combine(scores, groups, weights)
     # TRL's nanstd computes the Bessel factor count/(count-1) in float32: ~1e-8 relative.
     np.testing.assert_allclose(got, expected, atol=1e-6, rtol=0)
 
