@@ -25,7 +25,7 @@ index, so nothing is lost or written twice. A reward that raises is not an actor
 inside the chunk, or, under ``on_reward_error: raise``, the same :class:`~polyreward.pipeline.RewardError` as
 local mode.
 
-Ray is an optional extra (``pip install "polyreward[ray]"``), imported only when this backend is used. Every
+Ray is an optional extra (``pip install -e ".[ray]"`` from a checkout), imported only when this backend is used. Every
 node needs polyreward (and the packages and files the config's rewards read) installed at the same paths.
 """
 
@@ -49,7 +49,7 @@ def import_ray():
     try:
         import ray
     except ImportError as exc:  # the core install has no Ray
-        raise ImportError('the Ray backend needs Ray: pip install "polyreward[ray]"') from exc
+        raise ImportError('the Ray backend needs Ray: pip install -e ".[ray]" (from the source checkout)') from exc
     return ray
 
 

@@ -40,7 +40,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--report-dir", default=None, metavar="DIR",
                         help="where the trackers write (default: OUTPUT's folder / OUTPUT's stem + '-run')")
     parser.add_argument("--backend", choices=["local", "ray"], default="local",
-                        help="who scores the chunks: this process (default) or actors on a Ray cluster (needs polyreward[ray])")
+                        help="who scores the chunks: this process (default) or actors on a Ray cluster (needs the ray extra)")
     parser.add_argument("--address", default=None,
                         help="--backend ray: the cluster to join, auto or HOST:PORT (default: RAY_ADDRESS, else start Ray locally)")
     parser.add_argument("--actors", type=int, default=2, help="--backend ray: scoring actors, one CPU and one local worker pool each (default 2)")

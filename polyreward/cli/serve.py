@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         import fastapi  # noqa: F401
         import uvicorn
     except ImportError as exc:
-        print(f'error: polyreward serve needs fastapi and uvicorn ({exc}): pip install "polyreward[serve]"', file=sys.stderr)
+        print(f'error: polyreward serve needs fastapi and uvicorn ({exc}): pip install -e ".[serve]" (from the source checkout)', file=sys.stderr)
         return 2
     from polyreward.server import create_app
 
