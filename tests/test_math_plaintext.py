@@ -67,6 +67,21 @@ EXTRACTED = [
     # a matrix inside <answer> is the matrix, not its last entry
     ("<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", "\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}"),
     ("<answer>x^2+3x</answer>", "x^2+3x"),
+    # an expression ending a sentence after any verb, not only after "is", "=" or ":"
+    ("Thus we get x^2+3x", "x^2+3x"),
+    ("It equals 2n+1", "2n+1"),
+    ("Hence p = 1/2^98", "1/2^98"),
+    ("so we get 5 + 3 = 8", "8"),
+    ("x=2 or x=3", "3"),  # the last item of a list is not an expression of its own
+    (r"\boxed{W(n) = 1 \text{ and } W(n) = -1", "W(n) = -1"),  # never a tail with an unbalanced brace
+    # a power glued to a number belongs to it; one after a unit word does not
+    ("There are 2^10 ways.", "2^10"),
+    ("We need 10^{-3} of it", "10^{-3}"),
+    ("The area is 5 cm^{2}.", "5"),
+    # markdown inline code, "x" as a times sign between numbers, a leading approx sign
+    ("`x^2+3x`", "x^2+3x"),
+    ("The answer is 6.02 x 10^23", "6.02 \\times 10^23"),
+    ("\\approx 3.14", "3.14"),
     # prose stays prose: the last number of a sentence
     ("We have 3 apples and 4 oranges, total 7", "7"),
     ("The price is $1,250.50", "1250.50"),
@@ -103,6 +118,13 @@ SCORED = [
     ("13", "Twelve.", 0.0),
     ("\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}", "<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", 1.0),
     ("4", "<answer>\\begin{pmatrix} 1 & 2 \\\\ 3 & 4 \\end{pmatrix}</answer>", 0.0),
+    ("x^2+3x", "Thus we get x^2+3x", 1.0),
+    ("3", "Thus we get x^2+3x", 0.0),  # the old reading took the last number, 3
+    ("1", "It equals 2n+1", 0.0),
+    ("1024", "There are 2^10 ways.", 1.0),
+    ("2", "There are 2^10 ways.", 0.0),
+    ("3", "`x^2+3x`", 0.0),
+    ("6.02\\times10^{23}", "The answer is 6.02 x 10^23", 1.0),
 ]
 
 

@@ -16,7 +16,9 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
 6. a last line that is nothing but math (``x^2+3x``, ``1/2^98``, ``sqrt(2)/2``, ``x**2 + 3*x``,
    ``(1, 2]``, ``y = 2x + 1``) is read whole, so an expression is not cut down to its last number;
 7. a short expression ending the last line after "is", "=" or ":" ("the result is -5 + 20i", "the
-   value is sqrt(2)/2"), else the last number on the last non-empty line (not an exponent: "5 cm^2" is 5)
+   value is sqrt(2)/2") or after any other word when it is more than plain arithmetic ("Thus we get
+   x^2+3x", "It equals 2n+1"), else the last number on the last non-empty line with a power glued to
+   it ("2^10 ways" is 2^10; an exponent of a unit is not the answer: "5 cm^2" is 5)
 
 Thinking models: everything up to the last ``</think>`` is dropped; a ``<think>`` that is never
 closed means the model ran out of budget mid-thought and there is no answer. Only the last
@@ -139,9 +141,12 @@ _ENVIRONMENT_NAME = re.compile(r"\\(?:begin|end)\s*\{[A-Za-z*]+\}")
 _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # a number glued to letters on its left ("AZYUK2A", "x2") is part of a word, not an answer; one
 # after "^" is an exponent ("5 cm^2")
+# a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
+_NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?\s*(?:\\?%)?|[-−+]?\.\d+)"
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?" + _NUMBER_POWER
+    + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
 _TRAILING_EXPRESSION = re.compile(
@@ -158,6 +163,9 @@ MAX_MATH_LINE = 200
 
 def _math_line(line: str) -> str | None:
     """``line`` stripped of a leading ``=``/``:`` when it is all math (see module docstring), else None."""
+    line = line.strip()
+    if len(line) > 2 and line[0] == line[-1] == "`":  # markdown inline code: `x^2+3x`
+        line = line[1:-1]
     line = line.strip().lstrip("=:").strip()
     if not line or len(line) > MAX_MATH_LINE or not re.search(r"[\dA-Za-z]", line):
         return None
@@ -168,6 +176,33 @@ def _math_line(line: str) -> str | None:
     if any(len(w) > 1 and w.lower() not in _MATH_LINE_WORDS for w in words):
         return None
     return line
+
+
+def _math_tail(line: str) -> str | None:
+    """The longest tail of ``line`` after a word that is math beyond plain arithmetic ("Thus we get x^2+3x",
+    "It equals 2n+1": a power, a variable, a command or a product), so it is not cut down to its last number.
+    Tails start at spaces in the last MAX_MATH_LINE characters: bounded work whatever the line."""
+    line = re.sub(r"[.!]?\s*$", "", line)[-MAX_MATH_LINE:]
+    for start in re.finditer(r"\s(?=\S)", line):
+        tail = _math_line(line[start.end():])
+        if tail is not None and _balanced(tail):
+            if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
+                return None  # the last item of a list ("x = 2 or x = 3"), not the answer
+            plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
+            return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
+    return None
+
+
+def _balanced(text: str) -> bool:
+    depth = {"(": 0, "{": 0}
+    for char in text:
+        if char in "({":
+            depth[char] += 1
+        elif char in ")}":
+            depth["(" if char == ")" else "{"] -= 1
+            if min(depth.values()) < 0:
+                return False
+    return not any(depth.values())
 
 
 # bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
@@ -288,6 +323,9 @@ def _extract_from_line(text: str) -> Extracted | None:
     expression = _TRAILING_EXPRESSION.search(last_line)
     if expression and re.search(r"[-+*/^]", expression.group(1).lstrip("-−+")):
         return Extracted(expression.group(1).strip(), "last_expression")
+    math_tail = _math_tail(last_line)
+    if math_tail is not None:
+        return Extracted(math_tail, "last_expression")
     numbers = _LAST_NUMBER.findall(last_line)
     if numbers:
         return Extracted(numbers[-1].strip(), "last_number")

@@ -53,6 +53,8 @@ def normalize_unicode(text: str) -> str:
 
 _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
+_TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
+_APPROX_PREFIX = re.compile(r"^\s*(?:\\approx|≈|\\sim)\s*")
 _SQRT_CALL = re.compile(r"(?<![\\a-zA-Z])sqrt\s*\(")
 _PI_WORD = re.compile(r"(?<![\\a-zA-Z])pi(?![a-zA-Z])")
 _FUNCTION_CALL = re.compile(r"(?<![\\a-zA-Z])(sin|cos|tan|cot|sec|csc|arcsin|arccos|arctan|sinh|cosh|tanh|log|ln|exp)\s*(?=\()")
@@ -226,6 +228,8 @@ def normalize_answer(text: str) -> str:
     text = re.sub(r"^\*\*|\*\*$", "", text).strip()
     text = re.sub(r"^\*(?=\S)(.*?)(?<=\S)\*$", r"\1", text)
     text = _rewrite_python_syntax(text)
+    text = _TIMES_X.sub(r" \\times ", text)  # "6.02 x 10^23": an x between two numbers is a times sign
+    text = _APPROX_PREFIX.sub("", text)  # "\approx 3.14" states the value 3.14
     # surrounding math delimiters and trailing sentence punctuation
     for _ in range(3):
         before = text
