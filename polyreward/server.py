@@ -185,7 +185,7 @@ def create_app(config: Config, *, token: str | None = None, concurrency: int = 2
                nan_reward: float = 0.0):
     """The FastAPI app serving ``config`` (see the module docstring); ``token`` None = no authentication."""
     from fastapi import FastAPI, Request
-    from fastapi.responses import JSONResponse, Response
+    from fastapi.responses import Response
 
     slots = Slots(config, concurrency, workers)
     app = FastAPI(title="polyreward reward server", docs_url=None, redoc_url=None)
