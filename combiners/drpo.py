@@ -27,7 +27,9 @@ Per question q (a group) of domain d with rollout rewards r_q = (r_q1, ..., r_qR
     A_i  ← A_i / (std_batch A + ε)                         (Bessel std over the whole batch),  ε = 1e-6
 
 Rare domains (small N_d) and rare or low-reward clusters get larger advantages. The histories are the state
-(:meth:`state_dict`), so a resumed run clusters exactly as an uninterrupted one.
+(:meth:`state_dict`), so a resumed run clusters exactly as an uninterrupted one. They are never trimmed, as in the
+release (its ``domain_qstats`` keeps every vector and it re-clusters every domain of that history at each call; here
+only the batch's domains, which gives the same advantages): the k-means cost grows linearly with the run.
 
 Beyond the reference (which has none of these cases): a row with no applicable reward gets A = 0 and stays
 out of every statistic, and its slot in r_q holds the mean of q's valid rewards; a question shorter than the
