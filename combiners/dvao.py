@@ -55,11 +55,16 @@ class DVAOCombiner(GroupedCombiner):
         x = scores * weights
         _, _, std, deviation = group_moments(x, index, ddof=1)
         sigma = np.where(np.isnan(std), 0.0, std)  # (groups, K)
-        total_var = (sigma * sigma).sum(axis=1, keepdims=True)
+        # ω from σ / max_k σ so that σ² cannot overflow (1e300 rewards) -- the same numbers otherwise
+        peak = sigma.max(axis=1, keepdims=True) if sigma.shape[1] else np.ones((len(sigma), 1))
+        peak = np.where(peak > 0, peak, 1.0)
+        unit = sigma / peak
+        with np.errstate(over="ignore", divide="ignore"):
+            total_var = (unit * unit).sum(axis=1, keepdims=True) + self.eps / (peak * peak)
         if self.weighting == "std":
-            omega = sigma / np.sqrt(total_var + self.eps)
+            omega = unit / np.sqrt(total_var)
         else:
-            omega = sigma * sigma / (total_var + self.eps)
+            omega = unit * unit / total_var
         normalised = deviation / (index.broadcast(sigma) + self.eps)
         contributions = nan_to_zero(normalised * index.broadcast(omega))
         advantages = contributions @ np.ones(scores.shape[1])

@@ -2,7 +2,7 @@
 weighted sums that cancel to float noise (r and 1 - r).
 
 Both were bugs: at 1e300 every group std became inf and GRPO/GDPO/RLOO-normalised/MC-GRPO... returned 0 for
-the whole batch; GDPO ``nemo_rl`` (batch division only where std > 0) turned the ~1e-16 residue of cancelling
+the whole batch (DVAO: its Σσ² overflowed); GDPO ``nemo_rl`` (batch division only where std > 0) turned the ~1e-16 residue of cancelling
 per-reward advantages into advantages of order 1. The statistics are now computed at unit scale per group
 (an exact power-of-two rescaling) and the batch constant rule compares against the size of the summed terms.
 """
@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 
 from polyreward.combiners import (
+    DVAOCombiner,
     GDPOCombiner,
     GRPOCombiner,
     MedianCenteredCombiner,
@@ -34,6 +35,8 @@ SCALE_FREE = {  # eps is negligible at 1e100 and 1e300 alike, so both scales mus
     "rloo_normalized": lambda: RLOOCombiner(normalize=True),
     "sa_gdpo": lambda: SelfAdaptiveGDPOCombiner(),
     "mc_grpo": lambda: MedianCenteredCombiner(),
+    "dvao": lambda: DVAOCombiner(),
+    "dvao_variance": lambda: DVAOCombiner(weighting="variance"),
 }
 
 
