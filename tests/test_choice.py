@@ -52,7 +52,26 @@ LETTER_CASES = [
     ("Correct answer - B", "B", "anchor"),
     ("Answer:\n\n**C**", "C", "anchor"),
     ("The right response here: B.", "B", "line_end"),
+    # one committed letter next to others that are not a list of options
+    ("The answer is C. A is wrong.", "C", "anchor"),
+    ("Between A and C, I choose C.", "C", "anchor"),
+    ("Final answer: C\n\nA is incorrect because it delays care.", "C", "anchor"),
+    ("The answer is \\text{(C)}", "C", "anchor"),
 ]
+
+# a hedge over several options is no answer: else listing every letter scores like a committed guess
+HEDGES = [
+    "A, B, C, D", "The answer is A and B", "(A) (B) (C) (D)", "The answer is A, B, C or D", "A B C D", "A/B/C/D",
+    "Answer: A or C", "The answer is either B or C", "B or C", "B, C", "<answer>A, B, C, D</answer>",
+    "\\boxed{A} \\boxed{C}", "I'd pick A or B",
+]
+
+
+@pytest.mark.parametrize("completion", HEDGES)
+def test_a_hedge_over_several_options_is_no_answer(completion):
+    assert extract_letter(completion, options=OPTIONS) == (None, "several options")
+    verdict = verify_choice(pred=completion, ref="C")
+    assert (verdict.score, verdict.reason) == (0.0, "several_options")
 
 
 @pytest.mark.parametrize("completion, letter, how", LETTER_CASES)

@@ -29,7 +29,7 @@ from polyreward.rubrics.judge_rules import check_rule
 from polyreward.rubrics.rule_functions import asks_question, first_sentence_contains
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
-from polyreward.verifiers import answer_extraction, choice, label_sets, math_normalize, polynomial, radiology_kg, tags
+from polyreward.verifiers import answer_extraction, choice, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
 from polyreward.verifiers import math as math_verifier
 from polyreward.verifiers import tool_calls as tool_call_parsing
 
@@ -76,6 +76,19 @@ SHAPES = {
     "thousands": _repeat("1,"),
     "nested_json": _repeat('{"a":'),
     "bold_markers": _repeat("**"),
+    "open_parentheses": _repeat("("),
+    "carets": _repeat("^", "2"),
+    "factorial_chain": _repeat("!", "5"),
+    "digit_factorials": _repeat("5!"),
+    "unclosed_sqrts": _repeat("\\sqrt{"),
+    "python_power_digits": lambda n: "10**" + "1" * n,
+    "closed_boxes": _repeat("\\boxed{1} "),
+    "closed_letter_boxes_and": _repeat("\\boxed{A} and "),
+    "inline_maths": _repeat("$x$ "),
+    "letter_list": _repeat("A, B or "),
+    "words_then_math": lambda n: "word " * (n // 5) + "x^2+3x",
+    "words_and_operators": _repeat("so x+ "),
+    "unicode_math": _repeat("é∑√π中"),
 }
 
 OPTIONS = {"A": "aspirin", "B": "rest at home", "C": "call 911"}
@@ -108,6 +121,7 @@ PARSERS = {
     "math.prepare_prediction": math_verifier.prepare_prediction,
     "math.prepare_reference": math_verifier.prepare_reference,
     "polynomial.parse_polynomial": polynomial.parse_polynomial,
+    "math_canonical.canonical": math_canonical.canonical,
     "label_sets.answer_block": label_sets.answer_block,
     "label_sets.split_labels": label_sets.split_labels,
     "label_sets.normalize_label": label_sets.normalize_label,

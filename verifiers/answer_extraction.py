@@ -108,7 +108,8 @@ _BOX_GAP_REVISES = re.compile(
 )
 
 
-def _last_boxed(text: str) -> str | None:
+def last_boxed(text: str) -> str | None:
+    """The last box's content; boxes next to it that join (see above) are joined to it as ``"a, b"``."""
     boxes = find_boxes(text)
     if not boxes:
         return None
@@ -227,7 +228,7 @@ def _answer_after_anchor(segment: str) -> str:
     env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
     if env:
         return next(g for g in env.groups() if g is not None)
-    boxed = _last_boxed(segment[:300])
+    boxed = last_boxed(segment[:300])
     if boxed is not None:
         return boxed
     stop = _PROSE_STOP.search(segment)
@@ -267,7 +268,7 @@ def _extract_plain(text: str) -> Extracted | None:
     boxes = find_boxes(text)
     if boxes:
         # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
-        boxed = _last_boxed(text)
+        boxed = last_boxed(text)
         anchored = _last_anchored(text, after=boxes[-1][1])
         if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or ""):
             return anchored

@@ -30,7 +30,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.schema import completion_text, is_missing
-from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, strip_thinking
+from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking
 from polyreward.verifiers.tags import last_block
 from polyreward.verifiers.verdict import Verdict
 
@@ -62,6 +62,7 @@ def parse_options(value: Any) -> dict[str, str]:
     raise ValueError(f"cannot read options from a {type(value).__name__}")
 
 
+_TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
 _OPTION_LINE = re.compile(r"\(?([A-Z])[.):]")
 _WHITESPACE_RUN = re.compile(r"\s+")
 
@@ -96,11 +97,32 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
 
 
 def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
+    """The rightmost accepted letter of ``pattern``; :data:`SEVERAL` when that letter is one of a list of options."""
     for match in reversed(list(pattern.finditer(text))):
         letter = _accept(text, match, letters)
         if letter is not None:
-            return letter
+            return SEVERAL if _in_option_list(text, match.start(1), letters) else letter
     return None
+
+
+# "A, B, C, D", "B or C", "(A) (B)", "A/C": a hedge over several options is no answer (else listing every
+# letter would score like a committed guess, and a policy learns to hedge)
+SEVERAL = "several options"
+_LIST_WINDOW = 40
+
+
+def _in_option_list(text: str, at: int, letters: str) -> bool:
+    """Is the letter at ``text[at]`` one item of a list of two or more different option letters? Only a window
+    around it is read, so the check costs the same on any completion."""
+    start = max(0, at - _LIST_WINDOW)
+    window = text[start:at + _LIST_WINDOW]
+    cls = re.escape(letters)
+    item = rf"[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?"
+    separator = r"[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or)\b)?[^\S\n]*"
+    for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
+        if run.start() <= at - start < run.end() and len(set(re.findall(rf"[{cls}]", run.group()))) > 1:
+            return True
+    return False
 
 
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
@@ -146,11 +168,17 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         text = inner
     boxes = find_boxes(text)
     if boxes:
+        joined = last_boxed(text) or ""
+        if len(boxes) > 1 and _in_option_list(joined, 0, letters):
+            return None, SEVERAL  # \boxed{A} \boxed{C}
         letter = _letter_from_short(boxes[-1][2], letters, options)
         if letter is not None:
             return letter, "boxed"
+    text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters)
+        if letter == SEVERAL:
+            return None, SEVERAL
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
@@ -230,6 +258,6 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
     else:
         found, how = extract_letter(text, letters, option_map)
     if found is None:
-        return Verdict(0.0, "no_answer", answer, rule=kind)
+        return Verdict(0.0, "several_options" if how == SEVERAL else "no_answer", answer, rule=kind)
     equal = found == answer
     return Verdict(float(equal), "equal" if equal else "not_equal", answer, found, kind, how)
