@@ -1,8 +1,8 @@
-"""Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU), and GDPO vs GRPO curves.
+"""Bundled trainer vs TRL 1.16 GRPOTrainer: step time (CPU) or tokens/s + peak memory (GPU).
 
-    python benchmarks/trainer.py speed   [--device cpu|cuda] [--model M] [--repeats 2] [--decode D] [--tiny]   # ours vs TRL
-    python benchmarks/trainer.py efficacy [--steps 12] [--seeds 0 1]         # two-reward task, GDPO vs sum-then-normalise
-    python benchmarks/trainer.py all
+    python benchmarks/trainer.py speed [--device cpu|cuda] [--model M] [--repeats 2] [--decode D] [--tiny]   # ours vs TRL
+
+(GDPO vs sum-then-normalise, whether the trainer learns: benchmarks/trainer_efficacy.py.)
 
 Speed: both trainers get the same model (CPU: the tiny random Qwen2 with the real 151,936-token
 tokenizer, or ``--model smollm2-135m``; CUDA: SmolLM2-135M-Instruct, bf16 autocast), the same chat prompts, G, max_new_tokens,
@@ -12,15 +12,10 @@ that load from other processes hits both alike. The step time is the median over
 the first two (warm-up). Ratio = ours / TRL (target <= 1.0 on CPU); on CUDA, tokens/s ratio
 (target >= 1.2) and peak memory. ``--decode`` sets our sampler loop (default ``auto``: CUDA graphs on
 CUDA, eager on CPU; trainer/decode.py). ``--model smollm2-135m-random`` (or any folder holding only a
-config and a tokenizer, e.g. one written by ``trainer.assets.smollm2_architecture``) gives both trainers
-the same seed-0 random weights: throughput only (random weights rarely emit EOS, so every rollout runs
-to ``max_new_tokens``). ``--tiny`` shrinks the run to 2 prompts x G=2 x 4 tokens, 3 steps: a smoke test
-of the script itself.
-
-Efficacy: the tiny model at temperature 0.1 (its distribution is flat at T = 1), two verifiable
-rewards of different kinds: ``newline`` (1 when the completion holds a newline) and ``ascii``
-(share of ASCII letters and spaces in the completion, weight 0.5). Same seeds for both combiners;
-the per-objective means are averaged over seeds and plotted per step.
+config and a tokenizer, e.g. one written by ``python benchmarks/random_weights.py arch DIR``) gives both
+trainers the same seed-0 random weights (benchmarks/random_weights.py): throughput only (random weights
+rarely emit EOS, so every rollout runs to ``max_new_tokens``). ``--tiny`` shrinks the run to 2 prompts x
+G=2 x 4 tokens, 3 steps: a smoke test of the script itself.
 """
 
 from __future__ import annotations
@@ -45,6 +40,9 @@ os.environ.setdefault("WANDB_DISABLED", "true")
 from polyreward.registry import register_reward  # noqa: E402
 from polyreward.reward import RolloutReward, Scored  # noqa: E402
 
+sys.path.insert(0, str(Path(__file__).parent))  # sibling helpers, also under PYTHONSAFEPATH (the GPU set-up)
+from random_weights import model_folder  # noqa: E402
+
 RESULTS = Path(__file__).parent / "results"
 QUESTIONS = [
     "What is 17 * 23?", "Name the organ that produces insulin.", "Solve for x: 2x + 3 = 11.", "What is the derivative of x^3?",
@@ -65,16 +63,6 @@ class ContainsText(RolloutReward):
 
     def score_rollout(self, completion: str, row) -> Scored:
         return Scored(1.0 if self.text in completion else 0.0)
-
-
-@register_reward
-class AsciiShare(RolloutReward):
-    """Share of the completion's characters that are ASCII letters or spaces (0 for an empty completion)."""
-
-    type_name = "bench_ascii_share"
-
-    def score_rollout(self, completion: str, row) -> Scored:
-        return Scored(sum(c.isascii() and (c.isalpha() or c == " ") for c in completion) / len(completion) if completion else 0.0)
 
 
 def speed_settings(device: str, model: str | None = None, decode: str = "auto", tiny: bool = False) -> dict:
@@ -100,7 +88,7 @@ def run_ours(s: dict, device: str, out: Path) -> dict:
     data.write_text("".join(json.dumps({"prompt": [{"role": "user", "content": q}]}) + "\n" for q in QUESTIONS), encoding="utf-8")
     config = {
         "rewards": [{"name": "has_e", "type": "bench_contains_text", "text": "e"}],
-        "train": {"model": s["model"], "dataset": str(data), "prompts_per_step": s["prompts"], "num_generations": s["G"],
+        "train": {"model": s["model_dir"], "dataset": str(data), "prompts_per_step": s["prompts"], "num_generations": s["G"],
                   "max_new_tokens": s["max_new_tokens"], "learning_rate": 1e-6, "loss_type": "dapo", "beta": 0.0,
                   "max_steps": s["steps"], "seed": 0, "bf16": s["bf16"], "device": device, "output_dir": str(out / "ours"),
                   "decode": s["decode"]},
@@ -124,8 +112,6 @@ def run_trl(s: dict, device: str, out: Path) -> dict:
     from transformers import TrainerCallback
     from trl import GRPOConfig, GRPOTrainer
 
-    from polyreward.trainer.assets import resolve_model
-
     class StepTimer(TrainerCallback):
         def __init__(self) -> None:
             self.times, self.started = [], 0.0
@@ -143,7 +129,7 @@ def run_trl(s: dict, device: str, out: Path) -> dict:
         use_cpu=device == "cpu", bf16=s["bf16"], save_strategy="no", seed=0, gradient_checkpointing=False, disable_tqdm=True,
     )
     timer = StepTimer()
-    trainer = GRPOTrainer(model=str(resolve_model(s["model"])), reward_funcs=[ContainsText("has_e", text="e")], args=args,
+    trainer = GRPOTrainer(model=s["model_dir"], reward_funcs=[ContainsText("has_e", text="e")], args=args,
                           train_dataset=dataset, callbacks=[timer])
     trainer.train()
     lengths = [h["completions/mean_length"] for h in trainer.state.log_history if "completions/mean_length" in h]
@@ -160,6 +146,7 @@ def _rss_peak_mb() -> float:
 # ----------------------------------------------------------------------------------------- speed
 def speed(device: str, repeats: int, model: str | None, decode: str = "auto", tiny: bool = False) -> dict:
     s = speed_settings(device, model, decode, tiny)
+    s["model_dir"] = str(model_folder(s["model"]))  # both trainers load this one folder
     runs: dict[str, list[dict]] = {"ours": [], "trl": []}
     for _ in range(repeats):
         for which in ("ours", "trl"):
@@ -193,55 +180,6 @@ def speed(device: str, repeats: int, model: str | None, decode: str = "auto", ti
     return summary
 
 
-# ----------------------------------------------------------------------------------------- efficacy
-def efficacy(steps: int, seeds: list[int]) -> dict:
-    from polyreward.trainer.loop import train
-
-    curves: dict[str, dict[str, list[list[float]]]] = {}
-    with tempfile.TemporaryDirectory() as tmp:
-        data = Path(tmp) / "prompts.jsonl"
-        data.write_text("".join(json.dumps({"prompt": [{"role": "user", "content": q}]}) + "\n" for q in QUESTIONS), encoding="utf-8")
-        for combiner in ("gdpo", "grpo"):
-            curves[combiner] = {"newline": [], "ascii": []}
-            for seed in seeds:
-                config = {
-                    "rewards": [{"name": "newline", "type": "bench_contains_text", "text": "\n"},
-                                {"name": "ascii", "type": "bench_ascii_share", "weight": 0.5}],
-                    "combiner": combiner,
-                    "train": {"model": "tiny-qwen2", "dataset": str(data), "prompts_per_step": 4, "num_generations": 8,
-                              "max_new_tokens": 4, "temperature": 0.1, "learning_rate": 3e-3, "lr_scheduler": "constant",
-                              "max_steps": steps, "seed": seed, "device": "cpu", "output_dir": f"{tmp}/{combiner}-{seed}"},
-                }
-                rows = train(config, progress=False).metrics
-                for name in ("newline", "ascii"):
-                    curves[combiner][name].append([r[f"reward/{name}/mean"] for r in rows])
-                print(f"{combiner} seed {seed}: newline {rows[-1]['reward/newline/mean']:.2f}, ascii {rows[-1]['reward/ascii/mean']:.2f}")
-    means = {c: {n: [statistics.mean(v) for v in zip(*runs)] for n, runs in objs.items()} for c, objs in curves.items()}
-    _plot(means, RESULTS / "trainer_gdpo_vs_grpo.png")
-    return {"steps": steps, "seeds": seeds, "mean_curves": means}
-
-
-def _plot(means: dict, path: Path) -> None:
-    import matplotlib
-
-    matplotlib.use("Agg")
-    import matplotlib.pyplot as plt
-
-    fig, axes = plt.subplots(1, 2, figsize=(10, 3.6), sharey=True)
-    for ax, combiner, title in zip(axes, ("gdpo", "grpo"), ("GDPO (normalise, then sum)", "GRPO (sum, then normalise)")):
-        for name, style in (("newline", "-o"), ("ascii", "-s")):
-            values = means[combiner][name]
-            ax.plot(range(1, len(values) + 1), values, style, markersize=3, label=name)
-        ax.set_title(title)
-        ax.set_xlabel("step")
-        ax.grid(alpha=0.3)
-    axes[0].set_ylabel("mean reward (avg over seeds)")
-    axes[0].legend()
-    fig.tight_layout()
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fig.savefig(path, dpi=120)
-
-
 def machine() -> str:
     import torch
 
@@ -252,7 +190,7 @@ def machine() -> str:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("what", choices=["speed", "efficacy", "all", "_one"])
+    parser.add_argument("what", choices=["speed", "_one"])
     parser.add_argument("rest", nargs="*")
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--repeats", type=int, default=2)
@@ -260,8 +198,6 @@ def main(argv: list[str] | None = None) -> int:
                         "smollm2-135m-random, or a model folder (config + tokenizer only: random weights)")
     parser.add_argument("--decode", default="auto", choices=["auto", "eager", "static", "cuda_graph"], help="speed: our sampler loop")
     parser.add_argument("--tiny", action="store_true", help="speed: 2 prompts x G=2 x 4 tokens, 3 steps (smoke test)")
-    parser.add_argument("--steps", type=int, default=12)
-    parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1])
     args = parser.parse_args(argv)
     if args.what == "_one":  # a single timed run in this process (called by `speed`)
         which, device, out, settings = args.rest
@@ -270,10 +206,7 @@ def main(argv: list[str] | None = None) -> int:
         Path(out, "result.json").write_text(json.dumps(result))
         return 0
     report: dict = {"date": time.strftime("%Y-%m-%d"), "machine": machine()}
-    if args.what in ("speed", "all"):
-        report["speed"] = speed(args.device, args.repeats, args.model, args.decode, args.tiny)
-    if args.what in ("efficacy", "all"):
-        report["efficacy"] = efficacy(args.steps, args.seeds)
+    report["speed"] = speed(args.device, args.repeats, args.model, args.decode, args.tiny)
     RESULTS.mkdir(parents=True, exist_ok=True)
     tag = "".join(c if c.isalnum() or c in "-_." else "-" for c in Path(args.model).name) if args.model else ""
     name = f"trainer_{args.what}_{args.device}{'_' + tag if tag else ''}{'_tiny' if args.tiny else ''}.json"

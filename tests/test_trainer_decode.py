@@ -203,43 +203,6 @@ def test_a_failing_cuda_graph_path_falls_back_to_eager_with_a_warning(policy, mo
     _assert_same(fallback, _sample(policy, "eager", temperature=1.0, max_new_tokens=5, prompts=PROMPTS[:2], seed=5))
 
 
-# ----------------------------------------------------------------------------------------- weight-less model folders
-def test_a_folder_without_weights_gets_seeded_random_weights_once(tiny_qwen2_dir, tmp_path, monkeypatch):
-    import shutil
-
-    from polyreward.trainer.assets import ARCHITECTURE_FILES, has_weights, resolve_model
-
-    monkeypatch.setenv("POLYREWARD_CACHE", str(tmp_path / "cache"))
-    arch = tmp_path / "tiny-arch"
-    arch.mkdir()
-    for name in ARCHITECTURE_FILES:
-        if (tiny_qwen2_dir / name).exists():
-            shutil.copy2(tiny_qwen2_dir / name, arch / name)
-    assert not has_weights(arch) and has_weights(tiny_qwen2_dir)
-    built = resolve_model(str(arch))
-    assert built.parent == tmp_path / "cache" / "random-init" and built.name.startswith("tiny-arch-") and built.name.endswith("-s0")
-    assert has_weights(built) and not has_weights(arch)
-    assert resolve_model(str(arch)) == built  # saved once, then reused
-    assert resolve_model(str(tiny_qwen2_dir)) == tiny_qwen2_dir  # a folder with weights is used as is
-    model, tokenizer = load_policy(str(built), torch.device("cpu"))
-    reference, _ = load_policy(str(tiny_qwen2_dir), torch.device("cpu"))  # built with the same seed and config
-    assert torch.equal(model.model.embed_tokens.weight, reference.model.embed_tokens.weight)
-    assert tokenizer.eos_token == "<|im_end|>"
-
-
-def test_smollm2_architecture_holds_config_and_tokenizer_only(smollm2_dir, tmp_path):
-    import json
-
-    from polyreward.trainer.assets import has_weights, smollm2_architecture
-
-    arch = smollm2_architecture(tmp_path / "smollm2-arch")
-    names = sorted(p.name for p in arch.iterdir())
-    assert {"config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json"} <= set(names)
-    assert not has_weights(arch) and sum(p.stat().st_size for p in arch.iterdir()) < 5 * 2**20
-    config = json.loads((arch / "config.json").read_text())
-    assert (config["model_type"], config["num_hidden_layers"], config["vocab_size"]) == ("llama", 30, 49152)
-
-
 def test_bf16_autocast_static_cache_keeps_keys_and_values_in_one_dtype(policy):
     """Under bf16 autocast keys leave RoPE in float32 and values leave v_proj in bf16; a plain StaticCache then
     fails on the first update (the H200 run's fallback reason). CPU autocast reproduces it; the typed cache fixes it."""

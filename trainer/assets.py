@@ -132,66 +132,14 @@ def smollm2_135m(out: str | Path | None = None) -> Path:
     return _finish(tmp, out)
 
 
-ARCHITECTURE_FILES = ("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja",
-                      "special_tokens_map.json", "vocab.json", "merges.txt")
-WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
-
-
-def smollm2_architecture(out: str | Path | None = None) -> Path:
-    """SmolLM2-135M's config, generation config and tokenizer without weights (~4 MB), copied from the converted
-    model folder (:func:`smollm2_135m`, built first if needed). :func:`resolve_model` turns such a folder into a
-    random-init model, e.g. for throughput runs on a machine that cannot hold the GGUF."""
-    out = Path(out) if out is not None else cache_dir() / "smollm2-135m-arch"
-    if (out / "config.json").exists():
-        return out
-    source = smollm2_135m()
-    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
-    tmp.mkdir(parents=True, exist_ok=True)
-    for name in ARCHITECTURE_FILES:
-        if (source / name).exists():
-            shutil.copy2(source / name, tmp / name)
-    return _finish(tmp, out)
-
-
-def has_weights(folder: Path) -> bool:
-    return any(p.name.endswith(WEIGHT_SUFFIXES) for p in folder.iterdir())
-
-
-def random_init(folder: str | Path, seed: int = 0) -> Path:
-    """A model folder with random weights (``torch.manual_seed(seed)``, the architecture's own init) for a
-    weight-less ``folder`` (config + tokenizer); saved once under the cache dir, keyed by the config's hash."""
-    import hashlib
-
-    _offline()
-    folder = Path(folder)
-    digest = hashlib.sha256((folder / "config.json").read_bytes()).hexdigest()[:12]
-    out = cache_dir() / "random-init" / f"{folder.name}-{digest}-s{seed}"
-    if (out / "config.json").exists() and has_weights(out):
-        return out
-    import torch
-    from transformers import AutoConfig, AutoModelForCausalLM
-
-    tmp = out.with_name(out.name + f".tmp{os.getpid()}")
-    shutil.copytree(folder, tmp, dirs_exist_ok=True)
-    torch.manual_seed(seed)
-    model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(folder)), dtype=torch.float32)
-    model.save_pretrained(tmp)
-    return _finish(tmp, out)
-
-
 def resolve_model(name_or_path: str) -> Path:
     """A local model directory for ``name_or_path``: an existing folder, or one of the built-in asset
-    names ``tiny-qwen2``, ``tiny-gpt2``, ``smollm2-135m`` and ``smollm2-135m-random`` (SmolLM2's architecture and
-    tokenizer, random weights). A folder with a ``config.json`` but no weight file gets random weights
-    (:func:`random_init`, seed 0). Hub ids are refused (nothing is downloaded)."""
-    builders = {"tiny-qwen2": tiny_qwen2, "tiny-gpt2": tiny_gpt2, "smollm2-135m": smollm2_135m,
-                "smollm2-135m-random": lambda: random_init(smollm2_architecture())}
+    names ``tiny-qwen2``, ``tiny-gpt2`` and ``smollm2-135m``. Hub ids are refused (nothing is downloaded)."""
+    builders = {"tiny-qwen2": tiny_qwen2, "tiny-gpt2": tiny_gpt2, "smollm2-135m": smollm2_135m}
     if name_or_path in builders:
         return builders[name_or_path]()
     path = Path(name_or_path).expanduser()
     if path.is_dir():
-        if (path / "config.json").exists() and not has_weights(path):
-            return random_init(path)
         return path
     raise FileNotFoundError(
         f"model {name_or_path!r} is not a local directory; use a local path or one of {sorted(builders)} "

@@ -68,9 +68,7 @@ class TrainConfig(BaseModel):
     num_generations: int = Field(default=8, ge=2)
     temperature: float = Field(default=1.0, gt=0)
     max_new_tokens: int = Field(default=256, ge=1)
-    generation_backend: Literal["transformers", "vllm"] = "transformers"
-    vllm_gpu_memory_utilization: float = Field(default=0.3, gt=0, le=1)
-    # transformers backend decode loop (trainer/decode.py): auto = cuda_graph on CUDA, eager elsewhere;
+    # the sampler's decode loop (trainer/decode.py): auto = cuda_graph on CUDA, eager elsewhere;
     # eager = DynamicCache; static = StaticCache, fixed shapes, no capture; cuda_graph = static + CUDA graphs
     # (falls back to eager with a warning if capture fails)
     decode: Literal["auto", "eager", "static", "cuda_graph"] = "auto"

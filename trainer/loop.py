@@ -41,7 +41,7 @@ from polyreward.run_metrics import sample_table, timing_metrics
 from polyreward.trackers import check_report_to, open_trackers
 from polyreward.trainer.metrics import (ErrorReporter, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_errors,
                                         reward_metrics)
-from polyreward.trainer.policy import Rollouts, autocast, build_sampler, load_policy, token_logps
+from polyreward.trainer.policy import Rollouts, TransformersSampler, autocast, load_policy, token_logps
 from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
 
 
@@ -71,7 +71,7 @@ def _linear_schedule(total: int, warmup: int):
 
 # keys that may change between a run and its resumption without changing what the next steps compute
 _RESUME_FREE_KEYS = {"max_steps", "output_dir", "logging_steps", "save_steps", "device", "decode", "lm_head_chunk_tokens",
-                     "vllm_gpu_memory_utilization", "gradient_checkpointing"}
+                     "gradient_checkpointing"}
 
 
 def _warn_if_config_changed(saved: dict[str, Any], current: dict[str, Any], checkpoint: Path) -> None:
@@ -131,7 +131,7 @@ def _fixed_logps(model, rollouts: Rollouts, train: TrainConfig, bf16: bool) -> l
 
 
 def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantages: torch.Tensor, train: TrainConfig,
-            bf16: bool, sampler) -> dict[str, float]:
+            bf16: bool) -> dict[str, float]:
     """``num_iterations`` optimiser updates on one generation batch; returns loss/KL/entropy/clip metrics."""
     accumulation = train.gradient_accumulation_steps
     batch_tokens = float(rollouts.completion_mask.sum())
@@ -163,7 +163,6 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
         totals["grad_norm"] += float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
         optimizer.step()
         scheduler.step()
-    sampler.sync_weights()  # the next step samples from the updated policy
     n, tokens = train.num_iterations, max(totals["tokens"], 1.0)
     return {
         "loss": totals["loss"] / n,
@@ -232,9 +231,8 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
         rewards.load_state_dict(state.get("rewards", {}))  # OTC running_min's per-prompt minimum
         restore_rng(state["rng"])  # last: loading the models above may draw random numbers
         start = state["step"]
-    sampler = build_sampler(train_cfg, model, tokenizer, model_path, bf16)
-    if checkpoint is not None:
-        sampler.sync_weights()  # a vLLM engine starts from model_path, not from the checkpoint
+    sampler = TransformersSampler(model, tokenizer, max_new_tokens=train_cfg.max_new_tokens, temperature=train_cfg.temperature,
+                                  bf16=bf16, decode=train_cfg.decode)  # samples from the policy itself: always the current weights
     trackers = open_trackers(["jsonl", *train_cfg.report_to], out, run_name=train_cfg.run_name or out.name,
                              config={"train": train_cfg.model_dump(mode="json"), "rewards": [e.model_dump(mode="json") for e in full.rewards]},
                              resume_step=start if checkpoint is not None else None)
@@ -262,7 +260,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
             # 4. policy update(s)
             adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
             lr = scheduler.get_last_lr()[0]
-            update = _update(model, ref_model, optimizer, scheduler, rollouts, adv, train_cfg, bf16, sampler)
+            update = _update(model, ref_model, optimizer, scheduler, rollouts, adv, train_cfg, bf16)
             t_end = time.perf_counter()
 
             # 5. log and checkpoint

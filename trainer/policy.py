@@ -1,15 +1,13 @@
 """The policy model: loading, sampling G completions per prompt, and per-token log-probabilities.
 
 Sampling runs a KV-cache decode loop on the policy itself (batched: every prompt repeated G times,
-left-padded; the computation of ``model.generate(do_sample=True)`` without its overhead) or, when
-``generation_backend: vllm`` and vLLM is importable, a colocated ``vllm.LLM`` whose weights are
-refreshed from the policy after every optimiser update. Completion tokens after the first EOS are
-masked out; the EOS itself is kept in the loss, as in TRL.
+left-padded; the computation of ``model.generate(do_sample=True)`` without its overhead), so the next
+step always samples from the updated weights. Completion tokens after the first EOS are masked out; the
+EOS itself is kept in the loss, as in TRL.
 """
 
 from __future__ import annotations
 
-import importlib.util
 import warnings
 from contextlib import nullcontext
 from dataclasses import dataclass
@@ -151,62 +149,6 @@ class TransformersSampler:
         completion_ids = completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id)
         texts = self.tokenizer.batch_decode(completion_ids, skip_special_tokens=True)
         return Rollouts(prompt_ids, prompt_mask, completion_ids, completion_mask, texts, terminated)
-
-    def sync_weights(self) -> None:
-        """Nothing to do: sampling runs on the policy itself."""
-
-
-class VLLMSampler(TransformersSampler):
-    """Samples with a colocated vLLM engine (GPU only; used when vLLM is installed and asked for).
-
-    Weight refresh follows TRL 1.16's colocate mode (trl/generation/vllm_generation.py ``sync_weights``):
-    each policy parameter is pushed with ``model_runner.model.load_weights`` and the prefix cache reset.
-    Untested in this repository's CI (no vLLM, no GPU there).
-    """
-
-    def __init__(self, model, tokenizer, *, model_path: str, max_new_tokens: int, temperature: float, bf16: bool,
-                 seed: int, gpu_memory_utilization: float) -> None:
-        super().__init__(model, tokenizer, max_new_tokens=max_new_tokens, temperature=temperature, bf16=bf16)
-        from vllm import LLM, SamplingParams
-
-        self.llm = LLM(model=model_path, gpu_memory_utilization=gpu_memory_utilization, dtype="bfloat16" if bf16 else "float32",
-                       seed=seed, enable_prefix_caching=True)
-        self.sampling_params = SamplingParams(max_tokens=max_new_tokens, temperature=temperature, top_p=1.0, top_k=-1,
-                                              stop_token_ids=self.eos_ids)
-
-    def sample(self, prompt_texts: list[str], num_generations: int) -> Rollouts:
-        device = self.model.device
-        repeated = [p for p in prompt_texts for _ in range(num_generations)]
-        outputs = self.llm.generate(repeated, self.sampling_params, use_tqdm=False)
-        encoded = self.tokenizer(repeated, return_tensors="pt", padding=True, add_special_tokens=False).to(device)
-        token_lists = [list(o.outputs[0].token_ids) or [self.tokenizer.pad_token_id] for o in outputs]
-        width = max(len(t) for t in token_lists)
-        completion_ids = torch.full((len(token_lists), width), self.tokenizer.pad_token_id, dtype=torch.long)
-        for row, tokens in enumerate(token_lists):
-            completion_ids[row, : len(tokens)] = torch.tensor(tokens)
-        completion_ids = completion_ids.to(device)
-        completion_mask, terminated = _mask_after_eos(completion_ids, self.eos_ids)
-        completion_mask = completion_mask * (torch.arange(width, device=device) < torch.tensor([len(t) for t in token_lists], device=device).unsqueeze(1))
-        texts = self.tokenizer.batch_decode(completion_ids.masked_fill(completion_mask == 0, self.tokenizer.pad_token_id), skip_special_tokens=True)
-        return Rollouts(encoded["input_ids"], encoded["attention_mask"], completion_ids, completion_mask.long(), texts, terminated)
-
-    def sync_weights(self) -> None:
-        runner_model = self.llm.llm_engine.model_executor.driver_worker.model_runner.model
-        for name, param in self.model.named_parameters():
-            runner_model.load_weights([(name, param.data)])
-        self.llm.reset_prefix_cache()
-
-
-def build_sampler(train, model, tokenizer, model_path: str, bf16: bool):
-    """The configured sampler; ``vllm`` falls back to ``generate`` with a clear message when it is not installed."""
-    common = dict(max_new_tokens=train.max_new_tokens, temperature=train.temperature, bf16=bf16)
-    if train.generation_backend == "vllm":
-        if importlib.util.find_spec("vllm") is None or model.device.type != "cuda":
-            print("generation_backend 'vllm' needs vllm installed and a CUDA device; using transformers generate instead")
-        else:
-            return VLLMSampler(model, tokenizer, model_path=model_path, seed=train.seed,
-                               gpu_memory_utilization=train.vllm_gpu_memory_utilization, **common)
-    return TransformersSampler(model, tokenizer, decode=train.decode, **common)
 
 
 def token_logps(model, input_ids: torch.Tensor, attention_mask: torch.Tensor, completion_len: int, temperature: float,
