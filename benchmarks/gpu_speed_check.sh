@@ -5,7 +5,7 @@
 # (decode: auto). Random weights rarely emit EOS, so every rollout runs the full 128 tokens.
 #
 # Carry: .whl (see benchmarks/gpu_setup.sh) and the weight-less architecture folder (default .gpu/smollm2-arch,
-# written by  python -c "from polyreward.trainer.assets import smollm2_architecture as a; a('.gpu/smollm2-arch')").
+# written by  python benchmarks/random_weights.py arch .gpu/smollm2-arch; benchmarks/trainer.py gives it seed-0 random weights).
 # Results land in $OUT (or ./gpu_out): gpu.txt, speed.log, trainer_speed_cuda_*.json.
 # CPU smoke test of this script (the wheels are cp312; Python 3.11 here uses its own installed deps):
 #   DEVICE=cpu EXTRA=--tiny SKIP_WHEELS=1 SITE=/tmp/site-test OUT=/tmp/gpu-out-test bash benchmarks/gpu_speed_check.sh

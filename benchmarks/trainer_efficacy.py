@@ -154,6 +154,68 @@ def plot(paths: list[Path], runs_dir: Path) -> Path:
     return target
 
 
+def _cell(value: dict, signed: bool = False) -> str:
+    return f"{value['mean']:{'+' if signed else ''}.3f} ± {value['half_width']:.3f}"
+
+
+def verdict(diff: dict) -> str:
+    low, high = diff["mean"] - diff["half_width"], diff["mean"] + diff["half_width"]
+    if low > 0:
+        return "GDPO higher (the interval excludes 0)"
+    if high < 0:
+        return "sum-then-normalise higher (the interval excludes 0)"
+    return "no difference beyond noise (the interval contains 0)"
+
+
+def markdown(report: dict) -> str:
+    """``efficacy_cpu.md``: settings, the per-objective table (mean ± 95 % t-interval over seeds) and the verdicts."""
+    tail, table, s = report["tail"], report["table"], report["settings"]
+    base = report["base_model_heldout_greedy"] or {}
+    durations = [r["train_s"] + r["eval_s"] for r in report["runs"]]
+    lines = [
+        "# GDPO vs sum-then-normalise: the bundled trainer on the first-run arithmetic task (CPU)", "",
+        f"**Date:** {report['date']}. **Machine:** {report['machine']}. One run (training + held-out evaluation) took "
+        f"{min(durations):.0f}-{max(durations):.0f} s on the loaded machine.", "",
+        f"**Task** (`benchmarks/trainer_efficacy.py`, recipe `{report['recipe']}`): SmolLM2-135M-Instruct, 64 prompts "
+        "\"What is A op B? Reply with only the number.\" (A, B in 1..9, + or ×). Two objectives that differ in difficulty "
+        "and scale: `accuracy` (`math_accuracy`, weight 1, binary 0/1) and `brevity` (`overlong_penalty`, weight 0.5, "
+        f"continuous in [-1, 0]: 0 up to 4 tokens, -1 at {s['brevity']['max_completion_len']} tokens).", "",
+        f"**Settings:** {s['prompts_per_step']} prompts × G = {s['num_generations']} per step, {s['max_new_tokens']} new tokens, "
+        f"temperature 1, loss dapo, β = 0, lr {s['learning_rate']:g} ({s['lr_scheduler']}), {s['steps']} steps, fp32, "
+        f"seeds {', '.join(map(str, s['seeds']))} for each combiner (the same seeds, runs alternating). Only `combiner` differs: "
+        "`gdpo` normalises each reward within its group, then sums; `grpo` normalises the weighted sum (TRL's default).", "",
+        "```bash", f"OMP_NUM_THREADS=1 python benchmarks/trainer_efficacy.py --steps {s['steps']} --seeds {' '.join(map(str, s['seeds']))}", "```", "",
+        f"Mean ± 95 % t-interval over {len(s['seeds'])} seeds. \"Training batches\" are the rollouts sampled at temperature 1 "
+        f"(mean of the first / last {tail} steps, {tail * s['prompts_per_step'] * s['num_generations']} rollouts per run); "
+        "\"held-out greedy\" is one greedy completion for each of the 32 prompts of `first_run_heldout.jsonl` after the last step. "
+        "The difference column pairs the runs by seed.", "",
+        "| objective | measure | base model | GDPO | sum-then-normalise | GDPO − sum-then-normalise |", "|---|---|---|---|---|---|",
+    ]
+    for name in OBJECTIVES:
+        t = table[name]
+        lines.append(f"| {name} | training batches, first {tail} steps | | {_cell(t[f'gdpo_first_{tail}_steps'])} | "
+                     f"{_cell(t[f'grpo_first_{tail}_steps'])} | |")
+        lines.append(f"| {name} | training batches, last {tail} steps | | {_cell(t[f'gdpo_last_{tail}_steps'])} | "
+                     f"{_cell(t[f'grpo_last_{tail}_steps'])} | {_cell(t[f'gdpo_minus_grpo_last_{tail}_steps'], True)} |")
+        lines.append(f"| {name} | held-out greedy, after | {base.get(name, float('nan')):.3f} | {_cell(t['gdpo_heldout_greedy'])} | "
+                     f"{_cell(t['grpo_heldout_greedy'])} | {_cell(t['gdpo_minus_grpo_heldout_greedy'], True)} |")
+    lines += ["", "**Verdict per objective (paired difference, 95 %):**", ""]
+    for name in OBJECTIVES:
+        t = table[name]
+        lines.append(f"- {name}: training batches, {verdict(t[f'gdpo_minus_grpo_last_{tail}_steps'])}; "
+                     f"held-out greedy, {verdict(t['gdpo_minus_grpo_heldout_greedy'])}.")
+    lines += ["", "Per run (last " + str(tail) + " training steps / held-out greedy):", "",
+              "| seed | combiner | accuracy | brevity | held-out accuracy | held-out brevity |", "|---|---|---|---|---|---|"]
+    for run in sorted(report["runs"], key=lambda r: (r["seed"], r["combiner"])):
+        end = {n: statistics.fmean(run["curves"][n][-tail:]) for n in OBJECTIVES}
+        lines.append(f"| {run['seed']} | {run['combiner']} | {end['accuracy']:.3f} | {end['brevity']:.3f} | "
+                     f"{run['heldout_greedy']['accuracy']:.3f} | {run['heldout_greedy']['brevity']:.3f} |")
+    lines += ["", "Curves (per-step mean over seeds of the training batches; `polyreward report` overlay of the two arms):", "",
+              f"![GDPO vs sum-then-normalise]({Path(report['plot']).name})", "",
+              "Raw numbers, per-step curves of every run included: `efficacy_cpu.json`.", ""]
+    return "\n".join(lines)
+
+
 def machine() -> str:
     import platform
 
@@ -192,10 +254,11 @@ def main(argv: list[str] | None = None) -> int:
               **summarise(records, args.tail), "runs": records}
     report["plot"] = str(plot(mean_curves(records, args.runs_dir), args.runs_dir).relative_to(ROOT))
     (RESULTS / "efficacy_cpu.json").write_text(json.dumps(report, indent=1), encoding="utf-8")
+    (RESULTS / "efficacy_cpu.md").write_text(markdown(report), encoding="utf-8")
     for name, rows in report["table"].items():
         for key, value in rows.items():
             print(f"{name:<9} {key:<32} {value['mean']:+.3f} ± {value['half_width']:.3f} (n={value['n']})")
-    print(f"wrote {RESULTS / 'efficacy_cpu.json'} and {report['plot']}")
+    print(f"wrote {RESULTS / 'efficacy_cpu.json'}, efficacy_cpu.md and {report['plot']}")
     return 0
 
 
