@@ -3,7 +3,7 @@
 Paper: Youngeun Kim, "MC-GRPO", arXiv 2601.22582; code lotusroot-kim/MC-GRPO
 src/open_r1/grpo_trainer_gsm.py (~L2008-2150). Exact (code).
 
-    R_i  = Σ_k w_k r^k_i                      (nansum; all-None rows excluded, A = 0)
+    R_i  = Σ_k w_k r^k_i                      (nansum; all-None rows excluded, A = 0; see ``unscorable``)
     med  = median_G(R)                        (torch.median: the lower middle element for an even count)
     MAD  = median_G(|R - med|) + 1e-3
     A_i  = (R_i - med) / MAD
@@ -13,6 +13,10 @@ The method samples G+1 rollouts and drops the pivot (the median rollout) from th
 exactly 0 here, so dropping it is the trainer's choice. No std scaling. A constant group gives A = 0;
 if more than half the group ties at the median, MAD = 0 and the other rollouts are divided by 1e-3
 (large advantages, as in the source; raise ``eps`` to temper them).
+Rows where every reward is None: the source takes ``nansum`` without TRL 1.16's unscorable mask, so such a
+row is a reward of 0 that enters the median, the MAD and n; ``unscorable="zero"`` does that. The default
+``"exclude"`` is the convention every polyreward combiner shares (A = 0, out of every statistic); the two agree
+whenever no row is entirely None.
 Bound: none. The division by MAD + eps is the source's; a MAD of 0 gives |A| up to range/eps (exempt from
 the bounded-advantage property the other combiners are tested for).
 """
@@ -21,7 +25,14 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_lower_median, weighted_total
+from polyreward.combiners._groups import (
+    GroupedCombiner,
+    GroupIndex,
+    check_choice,
+    check_positive,
+    group_lower_median,
+    weighted_total,
+)
 
 NONZERO = 1e-6
 
@@ -33,13 +44,17 @@ class MedianCenteredCombiner(GroupedCombiner):
     exactness = "exact"
     description = "MC-GRPO: median baseline, MAD scale, mass compensation for ties (arXiv 2601.22582)"
 
-    def __init__(self, eps: float = 1e-3, compensate: bool = True) -> None:
+    def __init__(self, eps: float = 1e-3, compensate: bool = True, unscorable: str = "exclude") -> None:
         check_positive("eps", eps)
+        check_choice("unscorable", unscorable, ("exclude", "zero"))
         self.eps = float(eps)
         self.compensate = bool(compensate)
+        self.unscorable = unscorable
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
+        if self.unscorable == "zero":  # the source's nansum: an all-None row is a reward of 0
+            total = np.nan_to_num(total, nan=0.0)
         median = index.broadcast(group_lower_median(total, index))
         deviation = total - median
         mad = index.broadcast(group_lower_median(np.abs(deviation), index)) + self.eps

@@ -392,14 +392,18 @@ def test_gopo_torch_default_sort_is_not_stable_beyond_16():
 
 @SETTINGS
 @given(batch=reward_batches())
-def test_gopo_unscorable_zero_equals_the_source_on_none_cells(batch):
-    """The source (friendshipkim/gopo grpo_trainer.py) sums with nansum: an all-None row is a reward of 0 and
-    is ranked with the others; ``unscorable="zero"`` reproduces that on the raw NaN cells."""
+def test_gopo_and_mc_grpo_unscorable_zero_equal_the_sources_on_none_cells(batch):
+    """The sources (friendshipkim/gopo grpo_trainer.py, lotusroot-kim/MC-GRPO grpo_trainer_gsm.py) sum with
+    nansum: an all-None row is a reward of 0 that is ranked / enters the median with the others;
+    ``unscorable="zero"`` reproduces that on the raw NaN cells."""
     total = np.nansum(batch.scores * batch.weights, axis=1)
     got = RankCombiner(unscorable="zero").combine(batch.scores, batch.groups, batch.weights)
     np.testing.assert_allclose(got, gopo_source(total, batch.groups, stable=True), atol=1e-12)
+    median = MedianCenteredCombiner(unscorable="zero").combine(batch.scores, batch.groups, batch.weights)
+    np.testing.assert_allclose(median, mc_grpo_source(total, batch.groups), atol=1e-6, rtol=1e-9)  # MC-GRPO: nansum too
     if not np.isnan(batch.scores).all(axis=1).any():  # without all-None rows both conventions agree
         np.testing.assert_allclose(RankCombiner().combine(batch.scores, batch.groups, batch.weights), got, atol=1e-12)
+        np.testing.assert_allclose(MedianCenteredCombiner().combine(batch.scores, batch.groups, batch.weights), median, atol=1e-12)
 
 
 # ----------------------------------------------------------------- reported float-noise cases
