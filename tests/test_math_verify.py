@@ -309,6 +309,13 @@ FALSE_POSITIVES = [  # Math-Verify 0.9.0 says True for all the 0.0 rows
     ("C", "The answer is (B).", 0.0),
     ("(B)", "**B**", 1.0),
     ("A", "\\boxed{\\text{A}}", 1.0),
+    # several values are no single number: the last right-hand side counts only for a chain or one variable
+    ("6", "\\boxed{x=5, x=6}", 0.0),
+    ("6", "\\boxed{a=5,b=6}", 0.0),
+    ("3", "x = 2, y = 3", 0.0),
+    ("(2,3)", "x = 2, y = 3", 1.0),
+    ("3", "x = y = 3", 1.0),
+    ("12", "3 * 4 = 12", 1.0),
 ]
 
 

@@ -315,7 +315,7 @@ def _extract_from_line(text: str) -> Extracted | None:
     if math_line is not None:
         # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
         left, _, right = math_line.rpartition("=")
-        if left and _LAST_NUMBER.fullmatch(right.strip()) and re.fullmatch(r"[^A-Za-z]*|\s*[A-Za-z]\s*(?:=.*)?", left):
+        if left and _LAST_NUMBER.fullmatch(right.strip()) and re.fullmatch(r"[^A-Za-z,;]*|\s*[A-Za-z]\s*(?:=[^,;]*)?", left):
             return Extracted(right.strip(), "last_number")
         return Extracted(math_line, "math_line")
     after = re.search(r"(?:\bis|=|:)\s*(?!.*(?:\bis|=|:))(.+?)\s*[.!]?\s*$", last_line)

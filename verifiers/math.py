@@ -35,6 +35,7 @@ docs/reference/libraries.md#math-verify and #other-graders.
 from __future__ import annotations
 
 import math
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass
 from fractions import Fraction
@@ -113,6 +114,9 @@ def _single_letter(text: str) -> str | None:
     return stripped if len(stripped) == 1 and stripped in _LETTERS else None
 
 
+_LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad)")
+
+
 def prepare_prediction(completion: str) -> Prediction | None:
     """Extract and normalise the final answer of a completion (None when there is none)."""
     found = extract_answer(completion)
@@ -123,8 +127,11 @@ def prepare_prediction(completion: str) -> Prediction | None:
         return None
     numeral = parse_numeral(text)
     if numeral is None and "=" in text and text.count("=") <= 4:
-        # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds)
-        numeral = parse_numeral(text.rsplit("=", 1)[1])
+        # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds);
+        # not when the left side lists other values ("x=5, x=6" is two answers, not 6)
+        left, _, right = text.rpartition("=")
+        if not _LISTED.search(left):
+            numeral = parse_numeral(right)
     return Prediction(text, found.source, numeral)
 
 
