@@ -325,6 +325,14 @@ def test_equivalence(pool, gold, completion, expected):
     assert verdict.score == expected, verdict
 
 
+@pytest.mark.parametrize("gold", ["nan", "NaN", "None", "null", "<NA>", "N/A", " nan "])
+def test_a_missing_value_written_as_text_is_no_gold(gold):
+    """str(NaN) or str(None) in a gold column is a missing gold, never an answer a policy can learn to write."""
+    for completion in ["\\boxed{nan}", "\\boxed{None}", gold, "\\boxed{5}"]:
+        verdict = verify(pred=completion, ref=gold)
+        assert (verdict.score, verdict.reason) == (None, "no_reference"), completion
+
+
 def test_math_verify_really_has_these_false_positives():
     """The baseline we fix: plain Math-Verify accepts #60 and #14 pairs and misses the letter."""
     assert raw_math_verify("3*x-1*y+13=0", "3x + 4y + 14=0") is True

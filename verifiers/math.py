@@ -114,6 +114,10 @@ def _single_letter(text: str) -> str | None:
     return stripped if len(stripped) == 1 and stripped in _LETTERS else None
 
 
+# a gold that is the text of a missing value (str(NaN), str(None), pandas' "<NA>") is no gold: scored, it would
+# reward a policy for writing \boxed{nan}
+MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
+
 _LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad)")
 
 
@@ -219,7 +223,7 @@ def verify_batch(
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
     for i, (pred, ref) in enumerate(zip(preds, refs)):
-        if is_missing(ref) or (isinstance(ref, str) and not ref.strip()):
+        if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
             verdicts[i] = Verdict(None, "no_reference")
             continue
         reference = prepare_reference(str(ref))
