@@ -104,6 +104,9 @@ def test_plain_math_verify_agrees_where_it_can(gold, pred, expected):
         ("42.", "42"),
         ("42 !", "42 "),
         ("x = 3;", "x = 3"),
+        (r"5\,", "5"),  # a spacing command goes whole, never leaving a lone backslash
+        (r"5\!", "5"),
+        ("5\\\\,", "5\\\\"),  # a row break then a comma: only the comma
         ("!", ""),
         ("", ""),
     ],

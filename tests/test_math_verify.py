@@ -316,6 +316,13 @@ FALSE_POSITIVES = [  # Math-Verify 0.9.0 says True for all the 0.0 rows
     ("(2,3)", "x = 2, y = 3", 1.0),
     ("3", "x = y = 3", 1.0),
     ("12", "3 * 4 = 12", 1.0),
+    # box and LaTeX decoration around the answer
+    ("5", "\\framebox{5}", 1.0),
+    ("5", "\\boxed{\\,5\\,}", 1.0),  # a trailing "\," is spacing, not a comma to cut off alone
+    ("5", "\\boxed{\\color{red}5}", 1.0),
+    ("5", "\\boxed{\\textcolor{red}{5}}", 1.0),
+    ("5", "\\boxed{\\text{five}}", 1.0),
+    ("6", "\\boxed{\\text{five}}", 0.0),
 ]
 
 

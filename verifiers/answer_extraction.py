@@ -3,7 +3,7 @@
 Priority, first hit wins (each searched right-to-left, i.e. the model's *last* statement counts):
 
 1. ``<answer>...</answer>`` (last block; its inside is searched again with the rules below, else taken whole)
-2. ``\\boxed{...}`` / ``\\fbox{...}`` / ``\\boxed 5`` with brace matching (nested braces); boxes that
+2. ``\\boxed{...}`` / ``\\fbox{...}`` / ``\\framebox{...}`` / ``\\boxed 5`` with brace matching (nested braces); boxes that
    sit next to each other ("\\boxed{1} and \\boxed{2}") are joined as a list, as Math-Verify does,
    unless the words between them revise ("..., but re-checking gives ..."); an answer phrase after the
    last box that states a different answer (not a piece of the box) wins over it ("\\boxed{255} ... The final answer is $10,455$.")
@@ -75,7 +75,7 @@ def _brace_pairs(text: str) -> dict[int, int]:
     return pairs
 
 
-_BOX = re.compile(r"\\(?:boxed|fbox)\s*(\{|[^\s{])")
+_BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*(\{|[^\s{])")
 _BOX_TOKEN = re.compile(r"[^\s$]+")
 
 

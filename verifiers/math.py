@@ -85,7 +85,7 @@ def prepare_reference(ref: str) -> Reference:
     text = ref.strip()
     if "####" in text:
         text = text.rsplit("####", 1)[1].strip()
-    elif "\\boxed" in text or "\\fbox" in text or "<answer>" in text or len(text) > 200:
+    elif "\\boxed" in text or "\\fbox" in text or "\\framebox" in text or "<answer>" in text or len(text) > 200:
         found = extract_answer(text)
         text = found.text if found is not None else text
     text = normalize_answer(text)

@@ -53,6 +53,8 @@ def normalize_unicode(text: str) -> str:
 
 _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
+_COLOR = re.compile(r"\\color\s*\{[A-Za-z!\d]{0,20}\}|\\textcolor\s*\{[A-Za-z!\d]{0,20}\}")
+_TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
 _APPROX_PREFIX = re.compile(r"^\s*(?:\\approx|≈|\\sim)\s*")
 _SQRT_CALL = re.compile(r"(?<![\\a-zA-Z])sqrt\s*\(")
@@ -165,9 +167,9 @@ def strip_trailing_punctuation(text: str) -> str:
                 start -= 1
             if start and (text[start - 1].isalnum() or text[start - 1] in ")}]"):
                 break
-            end = start
+            end = start - 1 if start and text[start - 1] == "\\" else start  # "\!" is a negative space
         elif char in ".,;:?。":
-            end -= 1
+            end -= 2 if end >= 2 and text[end - 2] == "\\" and text[end - 3:end - 2] != "\\" else 1  # a trailing "\," is a spacing command: both go
         else:
             break
     return text[:end]
@@ -249,6 +251,9 @@ def normalize_answer(text: str) -> str:
     text = _LATEX_THOUSANDS.sub("", text)
     text = _THOUSANDS.sub(_drop_thousands_commas, text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
+    text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
+    if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
+        text = wrapped.group(1).strip()  # "\text{five}"
     text = euler_imaginary_unit(text)
     text = double_factorials(text)
     if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
