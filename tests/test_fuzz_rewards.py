@@ -65,7 +65,8 @@ RUBRIC = [
 COLUMN_VALUES = {
     "answer": ["42", "C", "C. Call the attending", "yes", r"\frac{1}{2}", "10!", "<answer>pneumonia; effusion</answer>",
                '[{"name": "search", "parameters": {"q": "x"}}]', "<tool_call>\n{\"name\": \"f\", \"parameters\": {}}\n</tool_call>",
-               "<think>Small left pleural effusion.</think>", ["paris", "Paris"], ["a", "b"]],
+               "<think>Small left pleural effusion.</think>", ["paris", "Paris"], ["a", "b"],
+               [None, "5"], ["", None], [["5"]], "nan", "None", "5!!", r"3\frac{1}{2}", (r"\sqrt{2}", "2^{1/2}")],
     "observed": ["[40, 55.5]", [12.0, 80.0], 35, "80", [None, "x"], "[1e400]"],
     "rubrics": [RUBRIC, json.dumps(RUBRIC), {"rubrics": RUBRIC}, "not json", "[]", json.dumps([{"criterion": "x", "points": 10**400}]),
                 [{"criterion": "x", "points": 1, "rule": {"callable": "os:system"}}], "[" * 3000 + "]" * 3000],
@@ -81,7 +82,13 @@ _BOMBS = [
     " " * 5000, "\n" * 5000, "The answer" + " " * 2000 + "x", "<answer>" * 600, "<tool_call>" * 400, "\\boxed{" * 700,
     "\\mathrm{" * 600, "(" * 250 + "x" + ")" * 250, "criteria_met:" + " " * 3000, '{"a":' * 2000, "[" * 5000,
     "9" * 5000, "9^" * 500 + "9", r"\boxed{(10^{10})!}", "\ud800", "**" * 2000, "```json" + " " * 3000,
+    r"\boxed{(10!)!}", r"\boxed{10!!!}", r"\boxed{10^{10}!}", "!" * 3000, "5!" * 1000, "A, B or " * 500, "word " * 1000 + "x^2",
+    r"\boxed{\,5\,}", "\\" * 2000,
 ]
+# a chat message list nested far deeper than any real one, and content given as parts or as a dict
+_DEEP = "x"
+for _ in range(2000):
+    _DEEP = [{"role": "assistant", "content": _DEEP}]
 texts = st.one_of(
     st.text(max_size=300),
     st.lists(st.sampled_from(_PIECES), max_size=60).map("".join),
@@ -95,7 +102,11 @@ messages = st.lists(
 odd_values = st.one_of(st.none(), st.integers(), st.just(10**400), st.floats(allow_nan=True, allow_infinity=True),
                        st.binary(max_size=20), st.lists(st.text(max_size=10), max_size=3),
                        st.dictionaries(st.text(max_size=5), st.integers(), max_size=3), st.booleans())
-completions = st.one_of(texts, texts, messages, odd_values)
+odd_messages = st.sampled_from([
+    _DEEP, {"role": "assistant", "content": r"\boxed{5}"}, [{"role": "assistant", "content": [{"type": "text", "text": r"\boxed{5}"}]}],
+    [{"role": "assistant", "content": {"text": "C"}}], [{"role": "assistant"}], [[{"role": "assistant", "content": "C"}]], [None], [5],
+])
+completions = st.one_of(texts, texts, messages, odd_values, odd_messages)
 prompts = st.one_of(texts, messages, odd_values)
 
 
