@@ -61,6 +61,7 @@ from polyreward.combiners._groups import (
 )
 
 STATE_VERSION = 1
+FLOAT32_MAX = float(np.finfo(np.float32).max)
 
 
 def select_k_elbow(points: np.ndarray, k_max: int = 10, tol: float = 0.10) -> int:
@@ -159,6 +160,10 @@ class DRPOCombiner(GroupedCombiner):
     def advantages_with_domains(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray, domains: np.ndarray,
                                 ids: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
+        largest = float(np.max(np.abs(total), initial=0.0, where=~np.isnan(total)))
+        if largest > FLOAT32_MAX:  # checked before the history changes, so a refused batch leaves the state as it was
+            raise ValueError(f"drpo keeps each question's rewards in float32 (as QoQ-Med does) for its k-means; a weighted "
+                             f"reward of magnitude {largest:.3g} exceeds the float32 range ({FLOAT32_MAX:.3g}): rescale the rewards")
         count, mean, std = group_mean_std(total, index, ddof=1)
         with np.errstate(invalid="ignore", divide="ignore"):
             grpo = (total - index.broadcast(mean)) / (index.broadcast(std) + self.eps)

@@ -360,3 +360,14 @@ def test_trainer_resume_with_drpo_is_exact(tiny_qwen2_dir, tmp_path):
         assert any(k.startswith("combiner/advantage_mass/") for k in keys)
         for key in keys:
             assert a[key] == pytest.approx(b[key], rel=1e-9, abs=1e-12), key
+
+
+def test_rewards_beyond_float32_are_a_clear_error_and_leave_the_state():
+    """The history holds float32 vectors (as the release); 1e150 used to overflow to inf and crash inside k-means."""
+    combiner = DRPOCombiner()
+    groups, domains = np.repeat([0, 1], 3), ["a"] * 6
+    combiner.combine(np.array([0.0, 1.0, 2.0, 1.0, 1.0, 0.0]), groups, domain=domains)
+    before = combiner.state_dict()
+    with pytest.raises(ValueError, match="float32 range"):
+        combiner.combine(np.array([0.0, 1e150, 2.0, 1.0, 1.0, 0.0]), groups, domain=domains)
+    assert combiner.state_dict() == before
