@@ -28,6 +28,7 @@ other queue. Results come back in input order.
 from __future__ import annotations
 
 import atexit
+import contextlib
 import io
 import multiprocessing as mp
 import os
@@ -36,7 +37,7 @@ import threading
 import time
 import traceback
 from collections import deque
-from collections.abc import Callable, Hashable, Sequence
+from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import Future
 from dataclasses import dataclass
 from multiprocessing import context, forkserver, popen_forkserver, reduction, spawn, util
@@ -133,12 +134,31 @@ class _NoMainProcess(context.ForkServerProcess):
         return _NoMainPopen(process_obj)
 
 
+@contextlib.contextmanager
+def _children_allowed() -> Iterator[None]:
+    """Let a daemonic process (a ``multiprocessing.Pool`` worker, e.g. ``datasets.map(num_proc=...)``) start workers.
+
+    ``BaseProcess.start`` refuses children of a daemonic process because it would not outlive them; ours need
+    not: a worker leaves its loop when its pipe to the parent closes (:func:`_worker_main`), so none is orphaned.
+    The flag is the one ``multiprocessing.process`` reads (``_config["daemon"]``, CPython 3.8-3.13)."""
+    config = mp.current_process()._config  # noqa: SLF001 -- the only switch multiprocessing offers
+    daemon = config.get("daemon")
+    if daemon:
+        config["daemon"] = False
+    try:
+        yield
+    finally:
+        if daemon:
+            config["daemon"] = daemon
+
+
 class _Worker:
     def __init__(self, ctx: mp.context.BaseContext, memory_limit_mb: int | None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
         process_class = _NoMainProcess if ctx.get_start_method() == "forkserver" else ctx.Process
         self.process = process_class(target=_worker_main, args=(child, memory_limit_mb), daemon=True)
-        self.process.start()
+        with _children_allowed():
+            self.process.start()
         child.close()
         self.ready = False
         self.task: tuple[int, float] | None = None  # (slot, start time)

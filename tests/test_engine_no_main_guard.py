@@ -71,3 +71,48 @@ def test_a_function_defined_in_main_is_a_clear_error(tmp_path):
     done = _run(DEFINED_IN_MAIN, tmp_path, stdin=False)
     assert done.returncode == 0, done.stderr[-2000:]
     assert "must be defined in an importable module, not in __main__" in done.stdout
+
+
+IN_A_POOL_WORKER = textwrap.dedent(
+    r"""
+    import multiprocessing as mp
+
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    def score(_):
+        output = MathAccuracy().evaluate([None] * 2, ["\\boxed{2\\sin(x)\\cos(x)}", "\\boxed{\\sin(x)}"], answer=["\\sin(2x)"] * 2)
+        return output.scores
+
+    if __name__ == "__main__":
+        with mp.get_context("fork").Pool(1) as workers:  # daemonic, like datasets.map(num_proc=...)'s workers
+            print(workers.map(score, [0])[0])
+    """
+)
+
+
+def test_a_daemonic_pool_worker_scores_with_the_pool(tmp_path):
+    """A ``multiprocessing.Pool`` worker is daemonic, and ``Process.start`` refuses children of one ("daemonic
+    processes are not allowed to have children", CPython ``Lib/multiprocessing/process.py``); every rollout
+    was NaN. The engine's workers exit when their parent's pipe closes, so they are started anyway."""
+    done = _run(IN_A_POOL_WORKER, tmp_path, stdin=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "[1.0, 0.0]" in done.stdout.splitlines(), done.stdout[-2000:]
+
+
+@pytest.mark.parametrize("how", ["python_c", "exec_like_a_notebook", "runpy"])
+def test_code_run_without_a_script_file_scores_with_the_pool(tmp_path, how):
+    """``python -c``, a notebook-like ``exec`` of a cell in ``__main__`` and ``runpy.run_path``: none has a main
+    module a worker could (or should) re-run."""
+    env = {**os.environ, "POLYREWARD_WORKERS": "2", "PYTHONPATH": str(ROOT)}
+    (tmp_path / "cell.py").write_text(SCRIPT, encoding="utf-8")
+    launcher = {
+        "python_c": ["-c", SCRIPT],
+        "exec_like_a_notebook": ["-c", "exec(compile(open('cell.py').read(), '<cell>', 'exec'), {'__name__': '__main__'})"],
+        "runpy": ["-c", "import runpy; runpy.run_path('cell.py', run_name='__main__')"],
+    }[how]
+    done = subprocess.run([sys.executable, *launcher], capture_output=True, text=True, timeout=120, cwd=tmp_path, env=env)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert sum(line.startswith("main ran in") for line in lines) == 1
+    assert "[1.0, 1.0, 0.0]" in lines
+    assert "pool 2 workers, restarts 0" in lines
