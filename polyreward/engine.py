@@ -152,6 +152,25 @@ def _children_allowed() -> Iterator[None]:
             config["daemon"] = daemon
 
 
+def _forget_parent_forkserver() -> None:
+    """After ``os.fork``: the parent's forkserver is no child of this process, so the standard library's
+    ``ensure_running`` would fail on it (``os.waitpid``: ChildProcessError); this process starts its own when it
+    needs one. The parent's end of the server's liveness pipe is closed here only (the parent keeps its own)."""
+    server = forkserver._forkserver  # noqa: SLF001 -- the module's one instance, which its functions are bound to
+    if server._forkserver_pid is None:  # noqa: SLF001
+        return
+    try:
+        os.close(server._forkserver_alive_fd)  # noqa: SLF001
+    except (OSError, TypeError):
+        pass
+    server._forkserver_address = server._forkserver_alive_fd = server._forkserver_pid = None  # noqa: SLF001
+    server._lock = threading.Lock()  # noqa: SLF001 -- may have been held by another thread at the fork
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_forget_parent_forkserver)
+
+
 class _Worker:
     def __init__(self, ctx: mp.context.BaseContext, memory_limit_mb: int | None) -> None:
         self.conn, child = ctx.Pipe(duplex=True)
@@ -202,6 +221,21 @@ class WorkerPool:
         self._lock = threading.Lock()
         self.restarts = 0
         self._startup_failures = 0
+        self._owner = os.getpid()
+
+    def _adopt(self) -> None:
+        """In a process forked after the workers started (a ``multiprocessing.Pool`` or DataLoader worker that
+        inherited a reward), the workers, their pipes and the lock are the parent's: sharing them would mix the
+        two processes' results, and ``Process.is_alive`` refuses a child of another process. Drop them (the
+        parent's copies stay open) so this process starts workers of its own."""
+        if self._owner == os.getpid():
+            return
+        for worker in self._pool:
+            try:
+                worker.conn.close()
+            except OSError:
+                pass
+        self._pool, self._lock, self._owner = [], threading.Lock(), os.getpid()
 
     def _context(self) -> mp.context.BaseContext:
         if self._ctx is None:
@@ -213,6 +247,7 @@ class WorkerPool:
         return self._ctx
 
     def _ensure_workers(self) -> None:
+        self._adopt()
         for i, worker in enumerate(self._pool):
             if not worker.process.is_alive():
                 worker.kill()
@@ -225,6 +260,7 @@ class WorkerPool:
         (the forkserver imports and warms up in the background while the caller reads its input)."""
         if self.workers == 0:
             return
+        self._adopt()
 
         def run() -> None:
             with self._lock:
@@ -263,6 +299,7 @@ class WorkerPool:
         if self.workers == 0:
             done = [self._run_inline(fn, job) for job in jobs]
         else:
+            self._adopt()
             with self._lock:
                 done = self._run_pool(fn, jobs, keys, limit)
         return [done[s] for s in slots]
@@ -361,6 +398,7 @@ class WorkerPool:
         return [r if r is not None else Outcome(False, error="not run") for r in results]
 
     def close(self) -> None:
+        self._adopt()  # never shut down a parent's workers from a forked child
         with self._lock:
             for worker in self._pool:
                 try:

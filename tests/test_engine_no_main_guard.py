@@ -116,3 +116,37 @@ def test_code_run_without_a_script_file_scores_with_the_pool(tmp_path, how):
     assert sum(line.startswith("main ran in") for line in lines) == 1
     assert "[1.0, 1.0, 0.0]" in lines
     assert "pool 2 workers, restarts 0" in lines
+
+
+FORKED_AFTER_USE = textwrap.dedent(
+    r"""
+    import multiprocessing as mp
+    import os
+
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    REWARD = MathAccuracy()
+
+    def score(_):
+        output = REWARD.evaluate([None] * 2, ["\\boxed{2\\sin(x)\\cos(x)}", "\\boxed{\\sin(x)}"], answer=["\\sin(2x)"] * 2)
+        return output.scores
+
+    if __name__ == "__main__":
+        print("parent", score(0), REWARD.pool.restarts, flush=True)  # the parent's workers run first
+        with mp.get_context("fork").Pool(2) as workers:
+            print("children", workers.map(score, range(4)))
+        print("parent again", score(0))
+    """
+)
+
+
+def test_a_reward_used_before_a_fork_scores_in_the_forked_children(tmp_path):
+    """A reward whose pool started in the parent, then forked into workers (a DataLoader or ``datasets.map``
+    with fork): each child drops the parent's workers and forkserver and starts its own. Before, every
+    child rollout was NaN ("can only test a child process") and children could have read the parent's pipes."""
+    done = _run(FORKED_AFTER_USE, tmp_path, stdin=False)
+    assert done.returncode == 0, done.stderr[-2000:]
+    lines = done.stdout.splitlines()
+    assert "parent [1.0, 0.0] 0" in lines
+    assert "children [[1.0, 0.0], [1.0, 0.0], [1.0, 0.0], [1.0, 0.0]]" in lines
+    assert "parent again [1.0, 0.0]" in lines
