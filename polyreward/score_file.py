@@ -50,6 +50,7 @@ class FileResult:
     by_values: list[str] | None = None
     notes: list[str] = field(default_factory=list)
     seconds: dict[str, float] = field(default_factory=dict)  # per reward, summed over the chunks scored in this run
+    reward_counts: list[str] = field(default_factory=list)  # rewards' own counts (judge endpoints, judge-decided share)
 
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
@@ -287,4 +288,18 @@ def score_file(
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
     return FileResult(len(assembled.scores), rewardset.names, assembled.scores, weighted_total(assembled.scores, rewardset.weights),
-                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes, seconds)
+                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes, seconds,
+                      reward_summaries(rewardset))
+
+
+def reward_summaries(rewardset: Iterable[Any]) -> list[str]:
+    """One line per reward that keeps counts of its own (a judge pool's requests and failures per endpoint, the
+    share of math rows the judge decided, a served reward model's calls), for the run summary. Rewards scored
+    in other processes (``--backend ray``) keep their counts there, so only local rewards report."""
+    lines = []
+    for reward in rewardset:
+        summary = getattr(reward, "summary", None)
+        info = summary() if callable(summary) else None
+        if info:
+            lines.append(f"{reward.name}: {json.dumps(info, default=str, sort_keys=True)}")
+    return lines

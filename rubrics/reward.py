@@ -241,6 +241,11 @@ class RubricReward(Reward):
             lines.append(f"[{_points(item.points)} {state}] {item.criterion[:100]}" + (f" -- {explanation[:160]}" if explanation else ""))
         return " | ".join(lines)
 
+    def summary(self) -> dict[str, Any] | None:
+        """The model judge's own counts (requests, failures, latency per endpoint), when it keeps any."""
+        summary = getattr(self.judge, "summary", None)
+        return summary() if callable(summary) and self.judge is not self.rules else None
+
     def __repr__(self) -> str:
         source = f"rubric_file={self.rubric_file!r}" if self.rubric_file else f"rubric_column={self.rubric_column!r}"
         return f"RubricReward(name={self.name!r}, {source}, judge={self.judge!r}, aggregation={self.aggregation!r})"

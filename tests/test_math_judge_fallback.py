@@ -131,7 +131,7 @@ def test_judge_down_gives_nan_with_the_reason_and_counts_as_failed(pool):
     assert summary["judge_failed"] == 1 and summary["judge_decided"] == 0 and summary["judge_decided_share"] == 0.0
 
 
-def test_through_the_config_and_the_cli(server, tmp_path):
+def test_through_the_config_and_the_cli(server, tmp_path, capsys):
     from polyreward.cli import main
 
     rows = [{"prompt": "p", "completion": c, "answer": g} for c, g, *_ in ROWS]
@@ -142,6 +142,12 @@ def test_through_the_config_and_the_cli(server, tmp_path):
     out = [json.loads(line) for line in (tmp_path / "out.jsonl").read_text().splitlines()]
     assert [r["acc"] for r in out] == [r[4] for r in ROWS]
     assert [r["acc.judge_decided"] for r in out] == [1.0 if r[2] in UNDECIDED_REASONS else 0.0 for r in ROWS]
+    # the run summary carries the reward's own counts: the judge-decided share and the judge's per-endpoint counts
+    line = next(x for x in capsys.readouterr().out.splitlines() if x.startswith("acc: {"))
+    counts = json.loads(line[len("acc: "):])
+    decided = sum(r[2] in UNDECIDED_REASONS for r in ROWS)
+    assert counts["judge_decided"] == decided and counts["judge_decided_share"] == decided / counts["rows"]
+    assert server.url in json.dumps(counts["judge"])
 
 
 @pytest.mark.parametrize(

@@ -88,6 +88,8 @@ def run(args: argparse.Namespace) -> int:
     for note in result.notes:
         print(f"warning: {note}", file=sys.stderr)
     _print_summary(result, args.by or None, output)
+    for line in result.reward_counts:
+        print(line)
     if report_to:
         from polyreward.trackers import log_scored_file
 
