@@ -125,6 +125,11 @@ SCORED = [
     ("2", "There are 2^10 ways.", 0.0),
     ("3", "`x^2+3x`", 0.0),
     ("6.02\\times10^{23}", "The answer is 6.02 x 10^23", 1.0),
+    # a scale word after a number is part of it, never a unit to drop
+    ("2000000", "2 million people", 1.0),
+    ("2", "2 million people", 0.0),
+    ("1", "\\boxed{1 hundred}", 0.0),
+    ("1500", "The answer is 1.5 thousand.", 1.0),
 ]
 
 

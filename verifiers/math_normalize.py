@@ -289,8 +289,16 @@ def parse_numeral(text: str) -> Numeral | None:
     if len(text) > 120:
         return None
     match = _UNIT_TAIL.match(text)
-    if match and not any(word.lower().strip(".") in _MATH_WORDS for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])):
+    scale = 1
+    tail = re.findall(r"[A-Za-z]+", text[len(match.group("head")):]) if match else []
+    if match and not any(word.lower().strip(".") in _MATH_WORDS for word in tail):
         text = match.group("head")
+        scale = _SCALES.get(tail[0].lower(), 1)  # "2 million people" is 2000000, not 2 with a unit
+    numeral = _plain_numeral(text)
+    return Numeral(numeral.value * scale, numeral.percent) if numeral is not None and scale != 1 else numeral
+
+
+def _plain_numeral(text: str) -> Numeral | None:
     text = text.replace("{,}", "").strip()
     if _SPACE_THOUSANDS.fullmatch(text):  # "1 000 000"
         text = text.replace(" ", "")
