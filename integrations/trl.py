@@ -255,10 +255,13 @@ class PolyGRPOTrainer(GRPOTrainer):
     ``poly/advantage_mean|std|abs_mean`` plus the combiner diagnostics (``poly/<key>``) are logged.
     ``last_batch`` keeps the last matrix, group ids and both advantage vectors for inspection.
     A combiner with state across steps (``state_dict``) is saved with each checkpoint and restored on
-    resume; evaluation batches use a copy, so they never move it.
+    resume; evaluation batches use a copy, so they never move it. Rewards with state (``otc_tool_efficiency``
+    with ``running_min``) are saved beside it, one file per process, and restored on resume.
     """
 
     STATE_FILE = "polyreward_combiner_state.json"
+    # rewards score this process's rows, so each process keeps (and saves) its own reward state
+    REWARD_STATE_FILE = "polyreward_reward_state_rank{rank}.json"
 
     def __init__(
         self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any
@@ -346,15 +349,26 @@ class PolyGRPOTrainer(GRPOTrainer):
         for key, value in extra.items():
             metrics[f"poly/{key}"].append(value)
 
+    def _stateful_rewards(self) -> dict[str, Any]:
+        """Our rewards among ``reward_funcs`` by name (each carries ``state_dict`` / ``load_state_dict``)."""
+        return {getattr(f, "__name__", ""): f.reward for f in self.reward_funcs
+                if callable(getattr(getattr(f, "reward", None), "state_dict", None))}
+
     def _save_checkpoint(self, model, trial):
         super()._save_checkpoint(model, trial)
+        from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
+
+        folder = os.path.join(self._get_output_dir(trial=trial), f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}")
         state = self.combiner.state_dict()
         if state and self.args.should_save:
-            from transformers.trainer_utils import PREFIX_CHECKPOINT_DIR
-
-            folder = os.path.join(self._get_output_dir(trial=trial), f"{PREFIX_CHECKPOINT_DIR}-{self.state.global_step}")
             with open(os.path.join(folder, self.STATE_FILE), "w", encoding="utf-8") as handle:
                 json.dump(state, handle)
+        rewards = {name: reward.state_dict() for name, reward in self._stateful_rewards().items()}
+        if any(rewards.values()):  # OTC's running minimum: a resumed run must continue from it exactly
+            os.makedirs(folder, exist_ok=True)
+            path = os.path.join(folder, self.REWARD_STATE_FILE.format(rank=self.accelerator.process_index))
+            with open(path, "w", encoding="utf-8") as handle:
+                json.dump(rewards, handle)
 
     def _load_optimizer_and_scheduler(self, checkpoint):
         super()._load_optimizer_and_scheduler(checkpoint)
@@ -362,6 +376,12 @@ class PolyGRPOTrainer(GRPOTrainer):
         if path is not None and os.path.exists(path):
             with open(path, encoding="utf-8") as handle:
                 self.combiner.load_state_dict(json.load(handle))
+        path = os.path.join(checkpoint, self.REWARD_STATE_FILE.format(rank=self.accelerator.process_index)) if checkpoint else None
+        if path is not None and os.path.exists(path):
+            with open(path, encoding="utf-8") as handle:
+                saved = json.load(handle)
+            for name, reward in self._stateful_rewards().items():
+                reward.load_state_dict(saved.get(name, {}))
 
 
 __all__ = [

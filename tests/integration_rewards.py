@@ -12,7 +12,7 @@ import time
 from collections.abc import Mapping
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.schema import completion_messages
 
 
@@ -37,6 +37,28 @@ class VowelShare(RolloutReward):
         if not letters:
             return Scored(0.0, "no letters")
         return Scored(sum(c in "aeiou" for c in letters) / len(letters), "vowels")
+
+
+class BatchCounter(Reward):
+    """Scores every rollout of a batch with the number of batches scored before it: a stateful reward whose
+    state (``{"batches": n}``) a resumed run must restore to continue exactly."""
+
+    type_name = "batch_counter"
+    score_range = (0.0, math.inf)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0) -> None:
+        super().__init__(name, weight)
+        self.batches = 0
+
+    def evaluate(self, prompts, completions, **columns) -> RewardOutput:
+        seen, self.batches = self.batches, self.batches + 1
+        return RewardOutput([float(seen)] * len(completions), [f"batch {seen}"] * len(completions))
+
+    def state_dict(self) -> dict[str, Any]:
+        return {"batches": self.batches}
+
+    def load_state_dict(self, state: Mapping[str, Any]) -> None:
+        self.batches = int(state.get("batches", 0))
 
 
 class AnswerMention(RolloutReward):

@@ -492,6 +492,28 @@ def test_sa_mrpo_run_completes_logs_diagnostics_and_checkpoints_its_state(tiny_q
     assert resumed.combiner.state_dict()["steps"] == 3  # 2 restored from the checkpoint + 1 new batch
 
 
+def test_poly_trainer_checkpoints_and_restores_reward_state(tiny_qwen2_dir, tmp_path):
+    """A stateful reward (here a batch counter; in practice OTC's running minimum) is saved in each checkpoint,
+    one file per process, and restored by ``resume_from_checkpoint``, so the resumed run continues exactly."""
+    from integration_rewards import BatchCounter
+
+    def make(max_steps):
+        rewards = [LengthMod3(name="length"), BatchCounter(name="counter")]
+        trainer = PolyGRPOTrainer(model=str(tiny_qwen2_dir), reward_funcs=reward_funcs(rewards), train_dataset=dataset(),
+                                  args=grpo_args(tmp_path, max_steps=max_steps, save_strategy="steps", save_steps=2),
+                                  combiner={"type": "gdpo"})
+        return trainer, rewards[1]
+
+    trainer, counter = make(2)
+    trainer.train()
+    assert counter.batches == 2
+    saved = json.loads((tmp_path / "checkpoint-2" / PolyGRPOTrainer.REWARD_STATE_FILE.format(rank=0)).read_text())
+    assert saved == {"length": {}, "counter": {"batches": 2}}
+    resumed, counter = make(3)
+    resumed.train(resume_from_checkpoint=str(tmp_path / "checkpoint-2"))
+    assert resumed.state.global_step == 3 and counter.batches == 3  # 2 restored + 1 new batch, not 1
+
+
 def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_batch(tiny_qwen2_dir, tmp_path):
     """Real 2-process run (gloo on CPU): one group of 4 rollouts spans both processes."""
     import os
