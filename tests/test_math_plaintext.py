@@ -130,6 +130,10 @@ SCORED = [
     ("2", "2 million people", 0.0),
     ("1", "\\boxed{1 hundred}", 0.0),
     ("1500", "The answer is 1.5 thousand.", 1.0),
+    # words that change the value are no unit: the number alone is not the answer
+    ("5", "The answer is 5 squared", 0.0),
+    ("5", "There are 5 factorial ways", 0.0),
+    ("3", "I have 3 quarters", 1.0),  # a count of things, not a fraction
 ]
 
 

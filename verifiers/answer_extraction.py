@@ -30,7 +30,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.math_normalize import number_from_words
+from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words
 from polyreward.verifiers.tags import last_block
 
 MAX_TAIL_CHARS = 6000
@@ -327,9 +327,13 @@ def _extract_from_line(text: str) -> Extracted | None:
     math_tail = _math_tail(last_line)
     if math_tail is not None:
         return Extracted(math_tail, "last_expression")
-    numbers = _LAST_NUMBER.findall(last_line)
+    numbers = list(_LAST_NUMBER.finditer(last_line))
     if numbers:
-        return Extracted(numbers[-1].strip(), "last_number")
+        last = numbers[-1]
+        word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
+        if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
+            return Extracted(last_line[last.start():].strip(" .!"), "last_number")
+        return Extracted(last.group().strip(), "last_number")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
     return None

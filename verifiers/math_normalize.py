@@ -268,6 +268,7 @@ _NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
 _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
 # words that may follow a number as a unit ("18 apples", "5 cm"); letters that are variables don't qualify
 _UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
+VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}
 _MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}
 
 
@@ -290,8 +291,10 @@ def parse_numeral(text: str) -> Numeral | None:
         return None
     match = _UNIT_TAIL.match(text)
     scale = 1
-    tail = re.findall(r"[A-Za-z]+", text[len(match.group("head")):]) if match else []
-    if match and not any(word.lower().strip(".") in _MATH_WORDS for word in tail):
+    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])] if match else []
+    if any(word in VALUE_WORDS for word in tail):
+        return None  # "5 squared", "5 factorial", "5 dozen": words that change the value, never a unit
+    if match and not any(word in _MATH_WORDS for word in tail):
         text = match.group("head")
         scale = _SCALES.get(tail[0].lower(), 1)  # "2 million people" is 2000000, not 2 with a unit
     numeral = _plain_numeral(text)
