@@ -199,6 +199,11 @@ def test_verify_choice_verdicts():
     assert (bad.score, bad.reason) == (None, "gold_unparseable")
 
 
+def test_a_gold_too_long_to_write_out_is_unparseable():
+    verdict = verify_choice(pred="C", ref=10**5000)
+    assert (verdict.score, verdict.reason, verdict.gold) == (None, "gold_unparseable", "<an integer of 5001 digits>")
+
+
 def test_choice_accuracy_reward():
     reward = ChoiceAccuracy(name="mcq", options_column="options")
     completions = ["The answer is (C).", "**B**", "Tell the attending that he cannot fail to disclose this mistake.", "no idea", [{"role": "assistant", "content": "Answer: C"}]]

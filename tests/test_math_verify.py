@@ -340,6 +340,16 @@ def test_a_missing_value_written_as_text_is_no_gold(gold):
         assert (verdict.score, verdict.reason) == (None, "no_reference"), completion
 
 
+def test_one_unreadable_pair_fails_alone_in_verify_batch():
+    """verify_batch itself (not only the reward around it) never raises for one bad pair: an int gold beyond
+    Python's 4,300-digit str() limit is an unreadable gold, a completion that is no text is NaN + reason."""
+    verdicts = verify_batch(["5", ["x"], 10**5000, "\\boxed{5}"], [10**5000, "5", "5", "5"])
+    assert (verdicts[0].score, verdicts[0].reason) == (None, "gold_unparseable")
+    assert math.isnan(verdicts[1].score) and verdicts[1].reason.startswith("error: TypeError")
+    assert math.isnan(verdicts[2].score) and verdicts[2].reason.startswith("error: ValueError")
+    assert (verdicts[3].score, verdicts[3].reason) == (1.0, "equal")
+
+
 def test_math_verify_really_has_these_false_positives():
     """The baseline we fix: plain Math-Verify accepts #60 and #14 pairs and misses the letter."""
     assert raw_math_verify("3*x-1*y+13=0", "3x + 4y + 14=0") is True

@@ -233,7 +233,10 @@ def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str]
     """Gold as ("letter", "C") or ("label", "yes"); None when it is neither."""
     if is_missing(ref):
         return None
-    text = str(ref).strip()
+    try:
+        text = str(ref).strip()
+    except ValueError:  # an int beyond Python's 4,300-digit str() limit is no option
+        return None
     if text.lower().strip(".") in LABELS:
         return "label", text.lower().strip(".")
     letter = _letter_from_short(text, letters, options or {})
@@ -243,6 +246,13 @@ def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str]
     return ("letter", letter) if letter is not None else None
 
 
+def _shown(value: Any) -> str:
+    try:
+        return str(value)[:200]
+    except ValueError:  # str() of an int over 4,300 digits
+        return f"<an integer of {int(value.bit_length() * 0.30103) + 1} digits>"
+
+
 def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None) -> Verdict:
     """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold)."""
     option_map = parse_options(options)
@@ -250,7 +260,7 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
     gold = parse_reference(ref, letters, option_map)
     if gold is None:
-        return Verdict(None, "gold_unparseable", "" if is_missing(ref) else str(ref)[:200], rule="choice")
+        return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
     if kind == "label":

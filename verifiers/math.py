@@ -223,18 +223,16 @@ def verify_batch(
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
     for i, (pred, ref) in enumerate(zip(preds, refs)):
-        if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
-            verdicts[i] = Verdict(None, "no_reference")
+        try:
+            decided = _decide_cheaply(pred, ref, guard, fast_paths)
+        except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
+            decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
+        if isinstance(decided, Verdict):
+            verdicts[i] = decided
             continue
-        reference = prepare_reference(str(ref))
-        text = completion_text(pred)
-        prediction = prepare_prediction(text)
-        cheap = compare_cheap(reference, text, prediction, guard, fast_paths)
-        if cheap is not None:
-            verdicts[i] = cheap
-            continue
-        pending.append((i, Verdict(None, "", reference.text, prediction.text, source=prediction.source)))
-        items.append((reference.text, prediction.text, guard))
+        base, item = decided
+        pending.append((i, base))
+        items.append(item)
     if items and cache is not None:
         stored = cache.get_many([(gold, pred) for gold, pred, _ in items])
         for (i, base), verdict in zip(pending, stored):
@@ -255,6 +253,23 @@ def verify_batch(
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool) -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
+    """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item)."""
+    if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
+        return Verdict(None, "no_reference")
+    try:
+        gold = str(ref)
+    except ValueError:  # an int beyond Python's 4,300-digit str() limit
+        return Verdict(None, "gold_unparseable", rule="a number too long to write out")
+    reference = prepare_reference(gold)
+    text = completion_text(pred)
+    prediction = prepare_prediction(text)
+    cheap = compare_cheap(reference, text, prediction, guard, fast_paths)
+    if cheap is not None:
+        return cheap
+    return Verdict(None, "", reference.text, prediction.text, source=prediction.source), (reference.text, prediction.text, guard)
 
 
 def verify_each_gold(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[list[Verdict]]:
