@@ -126,8 +126,16 @@ def _retry_units(reward: Reward, columns: Mapping[str, Any], n: int) -> list[lis
     lists = _row_columns(columns, n)
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in range(n):
-        groups.setdefault(tuple(str(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
+        groups.setdefault(tuple(_group_key(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
     return list(groups.values())
+
+
+def _group_key(value: Any) -> str:
+    """A group id as text; an int beyond str()'s 4,300-digit limit by its bytes (the retry must not raise itself)."""
+    try:
+        return str(value)
+    except ValueError:
+        return f"int:{value.to_bytes((value.bit_length() + 8) // 8, 'big', signed=True).hex()}"
 
 
 class Reward:

@@ -99,7 +99,7 @@ messages = st.lists(
     st.fixed_dictionaries({"role": st.sampled_from(["assistant", "user", "tool", "system"]), "content": st.one_of(texts, st.none())}),
     max_size=4,
 )
-odd_values = st.one_of(st.none(), st.integers(), st.just(10**400), st.floats(allow_nan=True, allow_infinity=True),
+odd_values = st.one_of(st.none(), st.integers(), st.just(10**400), st.just(10**5000), st.floats(allow_nan=True, allow_infinity=True),
                        st.binary(max_size=20), st.lists(st.text(max_size=10), max_size=3),
                        st.dictionaries(st.text(max_size=5), st.integers(), max_size=3), st.booleans())
 odd_messages = st.sampled_from([
