@@ -133,6 +133,8 @@ SCORED = [
     # words that change the value are no unit: the number alone is not the answer
     ("5", "The answer is 5 squared", 0.0),
     ("5", "There are 5 factorial ways", 0.0),
+    ("5", "\\boxed{5 \\text{ dozen}}", 0.0),  # Math-Verify drops a \\text unit: kept here as a word
+    ("5", "\\boxed{5\\text{ cm}}", 1.0),
     ("3", "I have 3 quarters", 1.0),  # a count of things, not a fraction
 ]
 

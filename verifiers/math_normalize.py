@@ -252,6 +252,7 @@ def normalize_answer(text: str) -> str:
     text = _THOUSANDS.sub(_drop_thousands_commas, text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
     text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
+    text = _VALUE_TEXT.sub(r" \1", text)  # "5\text{ dozen}": no unit to drop (Math-Verify drops \text units)
     if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
         text = wrapped.group(1).strip()  # "\text{five}"
     text = euler_imaginary_unit(text)
@@ -269,6 +270,7 @@ _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{
 # words that may follow a number as a unit ("18 apples", "5 cm"); letters that are variables don't qualify
 _UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}
+_VALUE_TEXT = re.compile(r"\\(?:text|mathrm|mbox|textbf)\s*\{\s*(" + "|".join(sorted(VALUE_WORDS)) + r")\s*\}", re.IGNORECASE)
 _MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}
 
 
