@@ -57,6 +57,8 @@ LETTER_CASES = [
     ("Between A and C, I choose C.", "C", "anchor"),
     ("Final answer: C\n\nA is incorrect because it delays care.", "C", "anchor"),
     ("The answer is \\text{(C)}", "C", "anchor"),
+    ("The answer is A; B is wrong.", "A", "anchor"),
+    ("Answer: C, not B", "C", "anchor"),
 ]
 
 # a hedge over several options is no answer: else listing every letter scores like a committed guess

@@ -118,7 +118,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     window = text[start:at + _LIST_WINDOW]
     cls = re.escape(letters)
     item = rf"[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?"
-    separator = r"[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or)\b)?[^\S\n]*"
+    separator = r"[^\S\n]*(?:[,/&+]|\b(?:or|and|and/or)\b)?[^\S\n]*"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if run.start() <= at - start < run.end() and len(set(re.findall(rf"[{cls}]", run.group()))) > 1:
             return True
