@@ -14,7 +14,8 @@ is B: ...", "I would choose C"); 4. bare option mentions ("Option C"); 5. markdo
 that starts with the letter ("C. Tell the attending..."); 7. the option text alone.
 
 The article "A" ("A patient with ...") is not read as option A unless it stands alone or is
-followed by punctuation. Reconstructed from MedQA/PubMedQA answer conventions and the phrasings
+followed by punctuation. A letter that is one item of a list of different options ("A, B, C, D", "B or C",
+"(A) (B)", adjacent boxes) is a hedge, no answer (:data:`SEVERAL`). Reconstructed from MedQA/PubMedQA answer conventions and the phrasings
 small models produce; not a published algorithm.
 
 Linear time: every whitespace run of the completion is squeezed to one character first, and no two
