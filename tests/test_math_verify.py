@@ -323,6 +323,11 @@ FALSE_POSITIVES = [  # Math-Verify 0.9.0 says True for all the 0.0 rows
     ("5", "\\boxed{\\textcolor{red}{5}}", 1.0),
     ("5", "\\boxed{\\text{five}}", 1.0),
     ("6", "\\boxed{\\text{five}}", 0.0),
+    # the worker's polynomial identity: unevaluated number products and infinities (expand gave "-5/2 + 5/2", nan)
+    ("\\frac{1}{2} \\cdot 5 - x", "\\boxed{\\frac{1}{2} \\cdot 5 - x}", 1.0),
+    ("\\frac{5}{2} - x", "\\boxed{\\frac{1}{2} \\cdot 5 - x}", 1.0),
+    ("\\frac{5}{2} - x", "\\boxed{\\frac{1}{2} \\cdot 4 - x}", 0.0),
+    ("\\infty - x", "\\boxed{\\infty - x}", 1.0),
 ]
 
 
@@ -348,6 +353,20 @@ def test_one_unreadable_pair_fails_alone_in_verify_batch():
     assert math.isnan(verdicts[1].score) and verdicts[1].reason.startswith("error: TypeError")
     assert math.isnan(verdicts[2].score) and verdicts[2].reason.startswith("error: ValueError")
     assert (verdicts[3].score, verdicts[3].reason) == (1.0, "equal")
+
+
+_ATOMS = ["5", "x", "\\pi", "\\sqrt{2}", "\\frac{1}{2}", "3!", "5!!", "2^{10}", "0.5", "10\\%", "y", "(1,2]", "\\{1,2\\}",
+          "3\\frac{1}{2}", "\\infty", "-3", "2x", "x^2"]
+_OPS = [" + ", " - ", " \\cdot ", "/", " = "]
+
+
+@settings(max_examples=60, derandomize=True, deadline=None, database=None)
+@given(st.lists(st.tuples(st.sampled_from(_OPS), st.sampled_from(_ATOMS)), max_size=2), st.sampled_from(_ATOMS))
+def test_every_readable_answer_equals_itself(pool, tail, head):
+    """Reflexivity: a gold written back as the boxed answer scores 1 (or None when the gold is unreadable)."""
+    gold = head + "".join(op + atom for op, atom in tail)
+    verdict = verify(pred=f"\\boxed{{{gold}}}", ref=gold, pool=pool)
+    assert verdict.score in (1.0, None), verdict
 
 
 def test_math_verify_really_has_these_false_positives():

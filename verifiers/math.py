@@ -292,7 +292,7 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-01.2"
+VERIFIER_RULES = "2026-12-01.3"
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:

@@ -89,7 +89,11 @@ def _polynomial_identity(gold: Any, pred: Any) -> bool | None:
             return None
         if gold.free_symbols != pred.free_symbols:
             return None
-        return sympy.expand(gold - pred) == 0
+        if any(side.has(sympy.oo, -sympy.oo, sympy.zoo, sympy.nan) for side in (gold, pred)):
+            return None  # oo - oo is nan, never 0: Math-Verify's own rules compare infinities
+        # doit(): the LaTeX parser keeps number products unevaluated (\frac{1}{2} \cdot 5 is Mul(1/2, 5)), and
+        # expand leaves such a product beside its evaluated negation ("-5/2 + 5/2"), which is no 0
+        return sympy.expand(gold.doit() - pred.doit()) == 0
     except (TypeError, ValueError, AttributeError, sympy.PolynomialError):
         return None
 
