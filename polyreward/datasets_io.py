@@ -1,4 +1,5 @@
-"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``) with a config.
+"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame or a Ray
+Data dataset with a config.
 
 :func:`score_dataset` is the in-memory sibling of :func:`polyreward.score_file.score_file`: the same checks, the
 same group-aligned chunks (:func:`~polyreward.score_file.group_aligned`, so group-level rewards see whole groups),
@@ -28,6 +29,7 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
+import pandas as pd
 
 from polyreward.config import Config, load_config, parse_config
 from polyreward.pipeline import ScoredBatch, combine_scores, score_batch
@@ -91,7 +93,9 @@ def score_dataset(
 ) -> Any:
     """``ds`` with the scoring columns added: each reward's score, ``reward``, ``<name>_reason``, ``<name>.<sub>``
     and, when the config names a combiner, ``advantage_column``. A ``DatasetDict`` is scored split by split (each
-    split is its own batch for the combiner) and comes back as a ``DatasetDict``.
+    split is its own batch for the combiner) and comes back as a ``DatasetDict``; a pandas DataFrame comes back as a
+    DataFrame; a Ray Data dataset is materialised on the driver (``to_pandas``), its chunks scored by ``backend``,
+    and comes back as a Ray dataset (``ray.data.from_pandas``).
 
     Raises :class:`~polyreward.io.InputError` / :class:`~polyreward.pipeline.MissingColumnError` /
     :class:`~polyreward.config.ConfigError` before any reward runs, and
@@ -104,12 +108,60 @@ def score_dataset(
         raise ValueError(f"backend must be one of {', '.join(sorted(BACKENDS))}, got {backend!r}")
     if chunk_size < 1:
         raise InputError("chunk_size must be >= 1")
+    if _is_ray_dataset(ds):  # materialised on the driver; the chunks still go to the chosen backend
+        import ray.data
+
+        return ray.data.from_pandas(score_dataset(ds.to_pandas(), config, chunk_size=chunk_size, workers=workers,
+                                                  on_reward_error=on_reward_error, backend=backend,
+                                                  advantage_column=advantage_column, warn=warn))
+    if isinstance(ds, pd.DataFrame):
+        return _score_split(FrameTable(ds), config, chunk_size, workers, on_reward_error or config.on_reward_error,
+                            BACKENDS[backend], advantage_column, warn).frame
     if hasattr(ds, "column_names") and isinstance(ds.column_names, Mapping):  # a DatasetDict: {split: [columns]}
         return type(ds)({split: score_dataset(part, config, chunk_size=chunk_size, workers=workers, on_reward_error=on_reward_error,
                                               backend=backend, advantage_column=advantage_column, warn=warn)
                          for split, part in ds.items()})
     return _score_split(ds, config, chunk_size, workers, on_reward_error or config.on_reward_error, BACKENDS[backend],
                         advantage_column, warn)
+
+
+def _is_ray_dataset(ds: Any) -> bool:
+    return type(ds).__module__.startswith("ray.data") and callable(getattr(ds, "to_pandas", None))
+
+
+class FrameTable:
+    """A pandas DataFrame seen through the few ``datasets.Dataset`` methods :func:`_score_split` uses, so frames and
+    datasets share one scoring path. Values come back as Python objects (``ints stay ints``), not numpy scalars."""
+
+    def __init__(self, frame: pd.DataFrame) -> None:
+        if frame.columns.duplicated().any():
+            from polyreward.io import InputError
+
+            raise InputError(f"dataframe: duplicate column(s) {sorted(set(frame.columns[frame.columns.duplicated()]))}")
+        self.frame = frame
+
+    @property
+    def column_names(self) -> list[str]:
+        return [str(c) for c in self.frame.columns]
+
+    def __len__(self) -> int:
+        return len(self.frame)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            part = self.frame.iloc[key]
+            return {str(c): part[c].astype(object).tolist() for c in part.columns}
+        return self.frame[key].astype(object).tolist()
+
+    def remove_columns(self, names: list[str]) -> FrameTable:
+        return FrameTable(self.frame.drop(columns=names))
+
+    def add_column(self, name: str, values: list[Any]) -> FrameTable:
+        frame = self.frame.copy()
+        column = pd.Series(values, index=frame.index, dtype=object)
+        # a numeric column without gaps gets a numeric dtype; one with None (not applicable) keeps its None
+        frame[name] = column if column.isna().any() else column.infer_objects()
+        return FrameTable(frame)
 
 
 def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, policy: str, backend: Backend,

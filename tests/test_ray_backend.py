@@ -144,6 +144,28 @@ def test_score_dataset_on_ray_matches_local(cluster):
     assert remote.to_list() == local.to_list()
 
 
+def test_score_dataset_takes_pandas_and_ray_data_on_either_backend(cluster):
+    """A pandas DataFrame comes back as a DataFrame and a Ray Data dataset as a Ray dataset, with the same values
+    as the Hugging Face Dataset path (ints stay ints), scored locally or by the actors."""
+    import pandas as pd
+    import ray.data
+
+    datasets = pytest.importorskip("datasets")
+    from polyreward.datasets_io import score_dataset
+
+    config = parse_config({"columns": {"group": "prompt_id"}, "combiner": "grpo", "rewards": [
+        {"name": "size", "type": "test_ray_backend:GroupSize"},
+        {"name": "word", "type": "toy_rewards:ContainsWord", "word": "yes"}]})
+    rows = _rows(7)
+    expected = score_dataset(datasets.Dataset.from_list(rows), config, chunk_size=4, workers=0).to_list()
+    for backend in ("local", "ray"):
+        frame = score_dataset(pd.DataFrame(rows), config, chunk_size=4, workers=0, backend=backend)
+        assert isinstance(frame, pd.DataFrame) and frame.to_dict("records") == expected
+        remote = score_dataset(ray.data.from_items(rows), config, chunk_size=4, workers=0, backend=backend)
+        assert isinstance(remote, ray.data.Dataset)
+        assert remote.to_pandas().to_dict("records") == expected
+
+
 def test_cli_backend_ray_joins_a_running_instance_and_matches_local(cluster, tmp_path, capsys):
     from polyreward.cli import main
 
