@@ -328,6 +328,9 @@ FALSE_POSITIVES = [  # Math-Verify 0.9.0 says True for all the 0.0 rows
     ("\\frac{5}{2} - x", "\\boxed{\\frac{1}{2} \\cdot 5 - x}", 1.0),
     ("\\frac{5}{2} - x", "\\boxed{\\frac{1}{2} \\cdot 4 - x}", 0.0),
     ("\\infty - x", "\\boxed{\\infty - x}", 1.0),
+    # LaTeX spacing at either end of an answer means nothing ("\\, 1,000" kept its comma: no thousands separator)
+    ("1000", "**Final Answer:** $\\, 1,000 \\,$", 1.0),
+    ("5", "\\boxed{\\quad 5 \\quad}", 1.0),
 ]
 
 

@@ -53,6 +53,26 @@ def normalize_unicode(text: str) -> str:
 
 _BOLD_WRAP = re.compile(r"^(\*\*|__)(.+?)(\*\*|__)$", re.DOTALL)
 _PY_POWER = re.compile(r"\*\*")
+_LEADING_SPACING = re.compile(r"(?:\s|\\[,;:! ]|\\q?quad(?![A-Za-z])|~)+")
+_SPACING_COMMANDS = ("\\qquad", "\\quad", "\\,", "\\;", "\\:", "\\!", "\\ ", "~")
+
+
+def _strip_edge_spacing(text: str) -> str:
+    """``text`` without LaTeX spacing (``\\,`` ``\\;`` ``\\quad`` ``~``) and whitespace at either end. The
+    right end is peeled a token at a time (a ``$``-anchored regex would rescan every run: quadratic)."""
+    match = _LEADING_SPACING.match(text)
+    text = text[match.end():] if match else text
+    end, changed = len(text), True
+    while changed and end:
+        changed = False
+        if text[end - 1].isspace():
+            end, changed = end - 1, True
+            continue
+        for command in _SPACING_COMMANDS:
+            if text.endswith(command, 0, end) and text[end - len(command) - 1:end - len(command)] != "\\":
+                end, changed = end - len(command), True
+                break
+    return text[:end]
 _COLOR = re.compile(r"\\color\s*\{[A-Za-z!\d]{0,20}\}|\\textcolor\s*\{[A-Za-z!\d]{0,20}\}")
 _TEXT_ONLY = re.compile(r"\\(?:text|textbf|mathrm|mbox)\{([A-Za-z \-]{1,80})\}")
 _TIMES_X = re.compile(r"(?<=\d) +x +(?=\d)")
@@ -230,6 +250,7 @@ def normalize_answer(text: str) -> str:
     text = re.sub(r"^\*\*|\*\*$", "", text).strip()
     text = re.sub(r"^\*(?=\S)(.*?)(?<=\S)\*$", r"\1", text)
     text = _rewrite_python_syntax(text)
+    text = _strip_edge_spacing(text)  # "\\, 1,000 \\," -> "1,000": spacing commands at either end mean nothing
     text = _TIMES_X.sub(r" \\times ", text)  # "6.02 x 10^23": an x between two numbers is a times sign
     text = _APPROX_PREFIX.sub("", text)  # "\approx 3.14" states the value 3.14
     # surrounding math delimiters and trailing sentence punctuation
