@@ -169,6 +169,7 @@ class Config(BaseModel):
             if "pool" in inspect.signature(cls.__init__).parameters:
                 if pool is None:
                     pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
+                pool.add_preload(cls.preload)  # what this reward's workers import once (its verifier)
                 kwargs.setdefault("pool", pool)
                 if "timeout" in inspect.signature(cls.__init__).parameters:
                     kwargs.setdefault("timeout", self.engine.timeout)

@@ -44,9 +44,6 @@ from multiprocessing import context, forkserver, popen_forkserver, reduction, sp
 from multiprocessing.connection import Connection, wait
 from typing import Any
 
-# Imported once in the forkserver, so a worker started after a kill is warm (no ~1 s math-verify
-# import and ~300 ms of lazy sympy imports counted against its first item's timeout).
-DEFAULT_PRELOAD = ("polyreward.verifiers.math", "math_verify", "polyreward.verifiers.math_warmup")
 
 
 @dataclass(frozen=True)
@@ -206,7 +203,7 @@ class WorkerPool:
         workers: int = 2,
         timeout: float = 5.0,
         memory_limit_mb: int | None = 4096,
-        preload: Sequence[str] = DEFAULT_PRELOAD,
+        preload: Sequence[str] = (),
     ) -> None:
         if workers < 0:
             raise ValueError(f"workers must be >= 0, got {workers}")
@@ -236,6 +233,16 @@ class WorkerPool:
             except OSError:
                 pass
         self._pool, self._lock, self._owner = [], threading.Lock(), os.getpid()
+
+    def add_preload(self, modules: Sequence[str]) -> bool:
+        """Ask for ``modules`` to be imported once in the forkserver, so workers (also replacements after a
+        kill) start warm. The engine names no verifier: the users of a pool say what their workers need
+        (:attr:`polyreward.reward.Reward.preload`, or the verifier before its first ``map``). Only possible
+        before the workers first start; returns whether the modules will be preloaded."""
+        if self._ctx is not None:
+            return all(m in self._preload for m in modules)
+        self._preload.extend(m for m in modules if m not in self._preload)
+        return True
 
     def _context(self) -> mp.context.BaseContext:
         if self._ctx is None:
@@ -426,11 +433,12 @@ _shared: dict[tuple, WorkerPool] = {}
 _shared_lock = threading.Lock()
 
 
-def shared_pool(workers: int | None = None, timeout: float = 5.0) -> WorkerPool:
+def shared_pool(workers: int | None = None, timeout: float = 5.0, preload: Sequence[str] = ()) -> WorkerPool:
     """A process-wide pool for ``workers`` processes (default: ``POLYREWARD_WORKERS`` or min(2, cores)).
 
     Rewards share pools so a RewardSet with three math rewards still starts only one set of workers.
-    ``timeout`` is the pool's default; each ``map`` call may pass its own.
+    ``timeout`` is the pool's default; each ``map`` call may pass its own. ``preload``: modules the caller's
+    work needs in the workers (:meth:`WorkerPool.add_preload`).
     """
     if workers is None:
         workers = int(os.environ.get("POLYREWARD_WORKERS", min(2, os.cpu_count() or 1)))
@@ -439,6 +447,7 @@ def shared_pool(workers: int | None = None, timeout: float = 5.0) -> WorkerPool:
         pool = _shared.get(key)
         if pool is None:
             pool = _shared[key] = WorkerPool(workers=workers, timeout=timeout)
+        pool.add_preload(preload)
         return pool
 
 

@@ -27,7 +27,7 @@ from typing import Any
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.rewards.math_judge import JudgeFallback
 from polyreward.verifiers.golds import MATCHES, alternatives, deciding, explain
-from polyreward.verifiers.math import verdict_cache, verify_batch, verify_each_gold
+from polyreward.verifiers.math import WORKER_PRELOAD, verdict_cache, verify_batch, verify_each_gold
 from polyreward.verifiers.verdict import Verdict
 
 ON_TIMEOUT = ("zero", "nan")
@@ -40,6 +40,7 @@ class MathAccuracy(Reward):
     exactness = "exact"
     description = "final answer == gold (Math-Verify + numeric fast path, hard-timeout worker pool)"
     score_range = (0.0, 1.0)
+    preload = WORKER_PRELOAD  # its verifier, imported once in the engine's forkserver
 
     def __init__(
         self,
@@ -78,7 +79,7 @@ class MathAccuracy(Reward):
         if self.pool is None:
             from polyreward.engine import shared_pool
 
-            self.pool = shared_pool(timeout=self.timeout)
+            self.pool = shared_pool(timeout=self.timeout, preload=self.preload)
         return self.pool
 
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:

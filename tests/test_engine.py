@@ -212,3 +212,25 @@ def test_start_in_the_background_then_map():
         fresh.start(wait=False)
         assert fresh.map(square, [(9,)])[0].value == 81
         assert len(fresh._pool) == 1
+
+
+def test_preload_comes_from_the_work_not_the_engine():
+    """The engine names no verifier (layering): a pool preloads what its users ask for before it first starts —
+    a config's rewards (Reward.preload) or the math verifier before its first map — and nothing after."""
+    import inspect
+
+    import polyreward.engine as engine
+    from polyreward.config import parse_config
+    from polyreward.rewards.math_accuracy import MathAccuracy
+    from polyreward.verifiers.math import WORKER_PRELOAD, verify_batch
+
+    assert "verifiers" not in inspect.getsource(engine) and "math_verify" not in inspect.getsource(engine)
+    assert MathAccuracy.preload == WORKER_PRELOAD
+    rewards = parse_config({"rewards": [{"name": "acc", "type": "math_accuracy"}]}).build_rewards(workers=5)  # a pool no test started
+    assert rewards.preload == WORKER_PRELOAD
+    assert all(m in rewards.rewards[0].pool.__getstate__()["preload"] for m in WORKER_PRELOAD)
+    with WorkerPool(workers=1, timeout=20.0) as pool:
+        assert pool.__getstate__()["preload"] == []
+        verify_batch(["\\boxed{\\sqrt{2}/2 + x}"], ["\\frac{1}{\\sqrt{2}} + x"], pool=pool, timeout=20.0)
+        assert pool.__getstate__()["preload"] == list(WORKER_PRELOAD)
+        assert pool.add_preload(["json"]) is False  # started: too late to add

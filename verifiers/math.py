@@ -79,6 +79,11 @@ class Prediction:
     numeral: Numeral | None = None
 
 
+# Imported once in the engine's forkserver, so a worker started after a kill is warm (no ~1 s math-verify
+# import and ~300 ms of lazy sympy imports counted against its first item's timeout).
+WORKER_PRELOAD = ("polyreward.verifiers.math", "math_verify", "polyreward.verifiers.math_warmup")
+
+
 @lru_cache(maxsize=65536)
 def prepare_reference(ref: str) -> Reference:
     """Normalise a gold answer: GSM8K ``#### 42`` and boxed solutions are reduced to the answer."""
@@ -246,6 +251,9 @@ def verify_batch(
 
             outcomes = WorkerPool(workers=0).map(verify_latex, items)
         else:
+            add_preload = getattr(pool, "add_preload", None)
+            if callable(add_preload):  # a pool not started yet gets warm workers (no import inside the timeout)
+                add_preload(WORKER_PRELOAD)
             # pairs with the same gold go to the same worker, whose parse cache then holds that gold
             outcomes = pool.map(verify_latex, items, timeout=timeout, affinity=[item[0] for item in items])
         for (i, base), outcome in zip(pending, outcomes):
