@@ -17,6 +17,8 @@ from polyreward.registry import BUILTIN_COMBINERS
 _EXPORTS: dict[str, str] = {
     **{spec.partition(":")[2]: spec.partition(":")[0].rpartition(".")[2] for spec in BUILTIN_COMBINERS.values()},
     "GroupIndex": "_groups",
+    "is_constant": "_groups",      # the one "constant group" rule (range within float noise of the values' scale)
+    "constant_groups": "_groups",
     "advantages": "apply",
     "add_advantages": "apply",
     "build_combiner": "apply",

@@ -17,7 +17,7 @@ import numpy as np
 
 def sample_std(values: np.ndarray) -> float:
     """Bessel std of finite values, exactly 0 when they are constant by the combiners' rule (not ~1e-17)."""
-    from polyreward.combiners._groups import is_constant
+    from polyreward.combiners import is_constant
 
     return 0.0 if is_constant(values) else float(np.std(values, ddof=1))
 
@@ -27,7 +27,7 @@ def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, gr
 
     ``frac_reward_zero_std`` counts the groups whose weighted reward is constant by the combiners' rule
     (equal up to 1e-10 of its magnitude, so three rewards of 0.1 count although their float std is ~1e-17)."""
-    from polyreward.combiners._groups import GroupIndex, constant_groups
+    from polyreward.combiners import GroupIndex, constant_groups
 
     row: dict[str, float] = {}
     for k, name in enumerate(names):
