@@ -19,19 +19,11 @@ import sys
 from pathlib import Path
 
 from polyreward.io import cache_dir
-from polyreward.trainer.assets import resolve_model, smollm2_135m
+from polyreward.trainer.assets import publish_folder, resolve_model, smollm2_135m
 
 ARCHITECTURE_FILES = ("config.json", "generation_config.json", "tokenizer.json", "tokenizer_config.json", "chat_template.jinja",
                       "special_tokens_map.json", "vocab.json", "merges.txt")
 WEIGHT_SUFFIXES = (".safetensors", ".bin", ".pt", ".pth", ".gguf")
-
-
-def _finish(tmp: Path, out: Path) -> Path:
-    if out.exists():
-        shutil.rmtree(tmp, ignore_errors=True)
-    else:
-        tmp.rename(out)
-    return out
 
 
 def smollm2_architecture(out: str | Path | None = None) -> Path:
@@ -46,7 +38,7 @@ def smollm2_architecture(out: str | Path | None = None) -> Path:
     for name in ARCHITECTURE_FILES:
         if (source / name).exists():
             shutil.copy2(source / name, tmp / name)
-    return _finish(tmp, out)
+    return publish_folder(tmp, out)
 
 
 def has_weights(folder: Path) -> bool:
@@ -69,7 +61,7 @@ def random_init(folder: str | Path, seed: int = 0) -> Path:
     torch.manual_seed(seed)
     model = AutoModelForCausalLM.from_config(AutoConfig.from_pretrained(str(folder)), dtype=torch.float32)
     model.save_pretrained(tmp)
-    return _finish(tmp, out)
+    return publish_folder(tmp, out)
 
 
 def model_folder(name_or_path: str) -> Path:

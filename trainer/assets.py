@@ -45,7 +45,9 @@ def qwen2_vocab_dir(vocab_file: str = QWEN2_VOCAB) -> Path:
     return folder
 
 
-def _finish(tmp: Path, out: Path) -> Path:
+def publish_folder(tmp: Path, out: Path) -> Path:
+    """Move a folder built under a temporary name into place (another process that finished first wins; ours is
+    dropped), so a half-built model folder is never seen under its final name."""
     if out.exists():
         shutil.rmtree(tmp, ignore_errors=True)
     else:
@@ -74,7 +76,7 @@ def tiny_qwen2(out: str | Path | None = None, hidden_size: int = 64, layers: int
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tok.save_pretrained(tmp)
     Qwen2ForCausalLM(cfg).save_pretrained(tmp)
-    return _finish(tmp, out)
+    return publish_folder(tmp, out)
 
 
 def tiny_gpt2(out: str | Path | None = None, hidden_size: int = 64, layers: int = 2, seed: int = 0) -> Path:
@@ -98,7 +100,7 @@ def tiny_gpt2(out: str | Path | None = None, hidden_size: int = 64, layers: int 
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     tok.save_pretrained(tmp)
     GPT2LMHeadModel(cfg).save_pretrained(tmp)
-    return _finish(tmp, out)
+    return publish_folder(tmp, out)
 
 
 def smollm2_gguf_path() -> Path:
@@ -129,7 +131,7 @@ def smollm2_135m(out: str | Path | None = None) -> Path:
     tmp = out.with_name(out.name + f".tmp{os.getpid()}")
     plain.save_pretrained(tmp)
     tok.save_pretrained(tmp)
-    return _finish(tmp, out)
+    return publish_folder(tmp, out)
 
 
 def resolve_model(name_or_path: str) -> Path:
