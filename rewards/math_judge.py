@@ -31,6 +31,7 @@ import threading
 from collections.abc import Mapping, Sequence
 from typing import Any
 
+from polyreward.locking import RebuildsLockWhenUnpickled
 from polyreward.rubrics.grading import parse_single
 from polyreward.rubrics.judges import Judge, build_judge, can_ask
 from polyreward.schema import completion_text, is_missing, prompt_text
@@ -72,7 +73,7 @@ def equivalence_prompt(problem: str, gold: str, response: str) -> str:
                                        gold=gold[:_GOLD_CHARS].strip(), response=response[-_RESPONSE_CHARS:].strip())
 
 
-class JudgeFallback:
+class JudgeFallback(RebuildsLockWhenUnpickled):
     """Routes undecided rows of a math batch to a judge and keeps the run's counts (thread-safe)."""
 
     def __init__(self, judge: Mapping[str, Any] | Judge, judge_on: str = "undecided") -> None:
@@ -83,15 +84,6 @@ class JudgeFallback:
             raise ValueError(f"judge.type: {self.judge.type_name!r} grades rubric items only; math equivalence needs openai or transformers")
         self.judge_on = judge_on
         self.counts = {"rows": 0, "rule_decided": 0, "judge_decided": 0, "judge_failed": 0}
-        self._lock = threading.Lock()
-
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_lock"] = None
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
         self._lock = threading.Lock()
 
     def routed(self, verdict: Verdict) -> bool:

@@ -19,6 +19,8 @@ from collections.abc import Mapping, Sequence
 from pathlib import Path
 from typing import Any
 
+from polyreward.locking import RebuildsLockWhenUnpickled
+
 
 def cache_key(model: str, messages: Sequence[Mapping[str, Any]], settings: Mapping[str, Any] | None = None) -> str:
     record: dict[str, Any] = {"model": model, "messages": list(messages)}
@@ -28,7 +30,7 @@ def cache_key(model: str, messages: Sequence[Mapping[str, Any]], settings: Mappi
     return hashlib.sha256(payload.encode("utf-8")).hexdigest()
 
 
-class ResponseCache:
+class ResponseCache(RebuildsLockWhenUnpickled):
     """``get(key) -> str | None`` / ``put(key, text)``; thread-safe; picklable (reopens the file lazily)."""
 
     def __init__(self, path: str | Path | None = None) -> None:
@@ -83,11 +85,6 @@ class ResponseCache:
                 self._db = None
 
     def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_db"] = None
-        state["_lock"] = None
+        state = super().__getstate__()
+        state["_db"] = None  # reopened on first use in the other process
         return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()

@@ -46,6 +46,8 @@ from collections.abc import Awaitable, Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any, TypeVar
 
+from polyreward.locking import RebuildsLockWhenUnpickled
+
 T = TypeVar("T")
 
 RETRY_STATUS = frozenset({408, 409, 425, 429, 500, 502, 503, 504})
@@ -192,7 +194,7 @@ def retry_after_seconds(value: str | None, now_wall: float | None = None) -> flo
     return max(0.0, when.timestamp() - (time.time() if now_wall is None else now_wall))
 
 
-class EndpointPool:
+class EndpointPool(RebuildsLockWhenUnpickled):
     """Endpoints (full URLs) with limits, back-off and counts; see the module docstring."""
 
     def __init__(self, urls: Sequence[str], *, timeout: float = 60.0, max_retries: int = 2, backoff: float = 0.5,
@@ -210,16 +212,6 @@ class EndpointPool:
         self.retries = 0
         self.failures = 0
         self._lock = threading.Lock()  # batches of several threads may share one pool
-
-    # -- picklable (workers rebuild the live parts) -------------------------------------------
-    def __getstate__(self) -> dict[str, Any]:
-        state = dict(self.__dict__)
-        state["_lock"] = None
-        return state
-
-    def __setstate__(self, state: dict[str, Any]) -> None:
-        self.__dict__.update(state)
-        self._lock = threading.Lock()
 
     def _headers(self) -> dict[str, str]:
         return {"Authorization": f"Bearer {os.environ.get(self.api_key_env, '')}"} if self.api_key_env else {}
