@@ -23,6 +23,18 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 Answer = Callable[[dict], str]
 
 
+class QuietHandler(BaseHTTPRequestHandler):
+    """The stub servers' request handler base: HTTP/1.1 keep-alive, no access log, the request's JSON body."""
+
+    protocol_version = "HTTP/1.1"
+
+    def log_message(self, *args):
+        pass
+
+    def json_body(self):
+        return json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+
+
 class Gauge:
     """Requests in flight now and at most, over one server or several sharing the gauge."""
 
@@ -77,14 +89,9 @@ class StubServer:
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.json_body()
                 server.authorizations.append(self.headers.get("Authorization"))
                 for gauge in server.gauges:
                     gauge.__enter__()
@@ -143,12 +150,7 @@ class TrickleServer:
         self.stop = threading.Event()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_POST(self):  # noqa: N802
                 self.rfile.read(int(self.headers["Content-Length"]))
                 payload = completion_body(json.dumps({"criteria_met": True}))

@@ -14,9 +14,10 @@ from __future__ import annotations
 import json
 import math
 import threading
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
+from judge_stubs import QuietHandler
 
 torch = pytest.importorskip("torch")
 
@@ -59,14 +60,9 @@ class VLLMStyleServer:
         self.fail_first = fail_first
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.json_body()
                 server.inputs.append(body["input"])
                 if len(server.inputs) <= server.fail_first:
                     status, payload = 503, {"error": {"message": "loading"}}

@@ -17,9 +17,10 @@ import socket
 import threading
 import time
 from collections import Counter
-from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from http.server import ThreadingHTTPServer
 
 import pytest
+from judge_stubs import QuietHandler
 
 from polyreward.rubrics.judge_openai import OpenAIJudge, chat_completions_url
 from polyreward.rubrics.judges import JudgeRequest
@@ -49,14 +50,9 @@ class ScriptedServer:
         self._lock = threading.Lock()
         server = self
 
-        class Handler(BaseHTTPRequestHandler):
-            protocol_version = "HTTP/1.1"
-
-            def log_message(self, *args):
-                pass
-
+        class Handler(QuietHandler):
             def do_POST(self):  # noqa: N802
-                body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+                body = self.json_body()
                 status, payload, delay = server.answer(body, self.headers.get("Authorization"))
                 if delay:
                     server.release.wait(delay)
