@@ -17,11 +17,11 @@ except ImportError:
     import polyreward
     polyreward.__path__.append(str(ROOT))  # polyreward.rubrics -> ROOT/rubrics without installing
 import torch
-from polyreward.rubrics.local_lm import LocalLM
+from polyreward.judges.local_lm import LocalLM
 from polyreward.rubrics.grading import single_prompt
 from polyreward.rubrics.judges import JudgeRequest
 from polyreward.rubrics.judge_transformers import TransformersJudge
-from polyreward.rubrics.judge_server import JudgeServer
+from polyreward.judges.server import JudgeServer
 from polyreward.rubrics.judge_openai import OpenAIJudge
 from polyreward.rubrics.reward import conversation_of
 from polyreward.rubrics.schema import load_rubric_file

@@ -71,7 +71,7 @@ def main() -> None:
 
     from polyreward.rubrics.judge_openai import OpenAIJudge
     from polyreward.rubrics.judge_rules import RulesJudge
-    from polyreward.rubrics.judge_server import JudgeServer
+    from polyreward.judges.server import JudgeServer
     from polyreward.rubrics.judge_transformers import TransformersJudge
     from polyreward.trainer.assets import tiny_qwen2
 

@@ -51,8 +51,8 @@ def file_rows(example: str, repeat: int, workers: int, actors: int, chunk_size: 
     import ray
 
     from polyreward.config import load_config
-    from polyreward.ray_backend import RayActorPool, RayChunkScorer
-    from polyreward.score_file import score_file
+    from polyreward.runners.ray_backend import RayActorPool, RayChunkScorer
+    from polyreward.runners.score_file import score_file
 
     config = load_config(ROOT / "examples" / example / "config.yaml")
     data = repeated(example, repeat, folder)
@@ -82,7 +82,7 @@ def start_server(config: Path) -> tuple[subprocess.Popen, str]:
 
 
 def server_rows(example: str, repeat: int, folder: Path) -> list[tuple]:
-    from polyreward.client import RewardClient
+    from polyreward.runners.client import RewardClient
     from polyreward.config import load_config
     from polyreward.pipeline import score_batch
     from polyreward.schema import Batch

@@ -17,7 +17,7 @@ import json
 from collections import defaultdict
 from pathlib import Path
 
-OUT = Path(__file__).resolve().parents[1] / "verifiers" / "data" / "radiology_lexicon.json"
+OUT = Path(__file__).resolve().parents[1] / "src" / "polyreward" / "verifiers" / "data" / "radiology_lexicon.json"
 
 DISPLAY = {
     "pulmonary_congestion_pulmonary_venous_congestion": "pulmonary vascular congestion",

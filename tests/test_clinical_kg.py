@@ -156,7 +156,7 @@ def test_real_radlabels_agreement():
     most 'definitely absent' ones as not-present (measured: ~76 % / ~90 %; the floor guards regressions)."""
     root = package_dir("radlabels") / "samples"
     labels = json.loads((root / "synthetic_labels.json").read_text())
-    lexicon = json.loads((Path(__file__).parents[1] / "verifiers" / "data" / "radiology_lexicon.json").read_text())
+    lexicon = json.loads((Path(__file__).parents[1] / "src" / "polyreward" / "verifiers" / "data" / "radiology_lexicon.json").read_text())
     name = {spec["radlabels_key"]: display for display, spec in lexicon["findings"].items()}
     found = total = neg_found = neg_total = 0
     for report_id, status in labels.items():

@@ -19,10 +19,7 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 FLAGS = doctest.ELLIPSIS | doctest.NORMALIZE_WHITESPACE
-# source folder -> import name (pyproject's [tool.setuptools.package-dir])
-PACKAGE_DIRS = {"polyreward": "polyreward", "rewards": "polyreward.rewards", "verifiers": "polyreward.verifiers",
-                "rubrics": "polyreward.rubrics", "combiners": "polyreward.combiners",
-                "integrations": "polyreward.integrations", "trainer": "polyreward.trainer"}
+SOURCE = ROOT / "src"   # src/polyreward/... mirrors the import names
 
 
 def doc_blocks() -> list[tuple[str, int, str]]:
@@ -37,14 +34,13 @@ def doc_blocks() -> list[tuple[str, int, str]]:
 
 def modules_with_examples() -> list[str]:
     names = []
-    for folder, package in PACKAGE_DIRS.items():
-        for path in sorted((ROOT / folder).rglob("*.py")):
-            if ">>> " not in path.read_text(encoding="utf-8"):
-                continue
-            parts = list(path.relative_to(ROOT / folder).with_suffix("").parts)
-            if parts[-1] == "__init__":
-                parts.pop()
-            names.append(".".join([package, *parts]))
+    for path in sorted((SOURCE / "polyreward").rglob("*.py")):
+        if ">>> " not in path.read_text(encoding="utf-8"):
+            continue
+        parts = list(path.relative_to(SOURCE).with_suffix("").parts)
+        if parts[-1] == "__init__":
+            parts.pop()
+        names.append(".".join(parts))
     return names
 
 

@@ -176,7 +176,7 @@ def test_a_read_only_output_folder_is_one_line(tmp_path, cfg, monkeypatch):
     """The tests run as root, which writes into a chmod 0o555 folder anyway; so the folder's permission check
     (os.access) is made to answer as it does for an ordinary user, and the real OSError path is driven too."""
     from polyreward.io import InputError
-    from polyreward.score_file import score_file
+    from polyreward.runners.score_file import score_file
 
     src = write_jsonl(tmp_path / "in.jsonl", rollouts(8))
     locked = tmp_path / "locked"
@@ -214,8 +214,8 @@ def _reference(tmp_path, cfg, src) -> bytes:
 def test_enospc_during_assembly_keeps_the_parts_and_leaves_no_temp_file_mock(tmp_path, cfg, monkeypatch):
     """ENOSPC injected into the final write (a mock: the one fault of this module that needs a full disk; the test
     below makes it for real on a tiny tmpfs where mounting is allowed)."""
-    from polyreward.parts import OutputError, PartStore
-    from polyreward.score_file import score_file
+    from polyreward.runners.parts import OutputError, PartStore
+    from polyreward.runners.score_file import score_file
 
     config = parse_config(__import__("yaml").safe_load(CONFIG))
     src = write_jsonl(tmp_path / "in.jsonl", rollouts(40))
@@ -261,7 +261,7 @@ def test_enospc_for_real_on_a_tiny_tmpfs(tmp_path, cfg):
 KILL_DURING_ASSEMBLY = """
 import os, signal, sys
 sys.argv = ["polyreward", "score", *sys.argv[1:]]
-from polyreward.parts import PartStore
+from polyreward.runners.parts import PartStore
 write_jsonl = PartStore._write_jsonl
 def killed(self, tmp, *args):
     write_jsonl(self, tmp, *args)

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from judge_stubs import StubServer
 from polyreward.rubrics.judge_openai import OpenAIJudge
-from polyreward.rubrics.judge_pool import TokenBucket, retry_after_seconds
+from polyreward.judges.pool import TokenBucket, retry_after_seconds
 from polyreward.rubrics.judges import JudgeRequest, build_judge
 from polyreward.rubrics.schema import RubricItem
 
@@ -80,7 +80,7 @@ def test_load_spreads_evenly_over_three_healthy_stub_servers(stubs):
 
 
 def test_load_spreads_over_two_serve_judge_servers(tiny_qwen2_dir):
-    from polyreward.rubrics.judge_server import JudgeServer
+    from polyreward.judges.server import JudgeServer
 
     servers = [JudgeServer(tiny_qwen2_dir, port=0, served_model_name="judge", max_batch=4).start() for _ in range(2)]
     try:
@@ -184,7 +184,7 @@ def test_tokens_per_minute_hold_with_counts_from_usage(stubs, usage_factor):
     once each answer is in: tokens started in a window of t s stay within capacity + rate * t plus what the
     estimate missed on the requests already in flight (none when the estimate is right)."""
     from polyreward.rubrics.grading import single_prompt
-    from polyreward.rubrics.judge_pool import estimate_tokens
+    from polyreward.judges.pool import estimate_tokens
 
     batch = requests_for(12)
     estimate = estimate_tokens([single_prompt(batch[0].conversation, batch[0].response, batch[0].item)], 8)

@@ -17,7 +17,7 @@ ray = pytest.importorskip("ray")
 
 from polyreward.config import load_config, parse_config  # noqa: E402
 from polyreward.reward import Reward, RewardOutput  # noqa: E402
-from polyreward.score_file import score_file  # noqa: E402
+from polyreward.runners.score_file import score_file  # noqa: E402
 
 ROOT = Path(__file__).resolve().parents[1]
 EXAMPLES = ["math", "tools", "jaccard", "kg", "forecast", "medqa"]
@@ -60,7 +60,7 @@ def cluster():
 
 
 def _score(input_path, output, config, backend, actors=2, **kwargs):
-    from polyreward.ray_backend import RayActorPool, RayChunkScorer
+    from polyreward.runners.ray_backend import RayActorPool, RayChunkScorer
 
     if backend == "local":
         return score_file(input_path, output, config, **kwargs), None
@@ -133,7 +133,7 @@ def test_a_group_level_reward_gets_whole_groups_on_the_actors(cluster, tmp_path)
 
 def test_score_dataset_on_ray_matches_local(cluster):
     datasets = pytest.importorskip("datasets")
-    from polyreward.datasets_io import score_dataset
+    from polyreward.runners.datasets_io import score_dataset
 
     config = parse_config({"columns": {"group": "prompt_id"}, "combiner": "grpo", "rewards": [
         {"name": "size", "type": "test_ray_backend:GroupSize"},
@@ -151,7 +151,7 @@ def test_score_dataset_takes_pandas_and_ray_data_on_either_backend(cluster):
     import ray.data
 
     datasets = pytest.importorskip("datasets")
-    from polyreward.datasets_io import score_dataset
+    from polyreward.runners.datasets_io import score_dataset
 
     config = parse_config({"columns": {"group": "prompt_id"}, "combiner": "grpo", "rewards": [
         {"name": "size", "type": "test_ray_backend:GroupSize"},

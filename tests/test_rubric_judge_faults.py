@@ -331,7 +331,7 @@ def test_healthbench_rows_score_through_the_cli_with_a_model_judge(server_factor
 
 
 def test_cache_key_covers_model_messages_and_settings(server_factory):
-    from polyreward.rubrics.judge_cache import cache_key
+    from polyreward.judges.cache import cache_key
 
     base = [{"role": "user", "content": "conversation A / criterion 1"}]
     keys = {

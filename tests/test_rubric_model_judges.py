@@ -19,7 +19,7 @@ import pytest
 
 from polyreward.rubrics.grading import single_prompt
 from polyreward.rubrics.judge_openai import OpenAIJudge
-from polyreward.rubrics.judge_server import JudgeServer
+from polyreward.judges.server import JudgeServer
 from polyreward.rubrics.judge_transformers import TransformersJudge
 from polyreward.rubrics.judges import JudgeRequest
 from polyreward.rubrics.reward import RubricReward

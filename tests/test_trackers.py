@@ -15,7 +15,7 @@ import sqlite3
 import pytest
 import yaml
 
-from polyreward.trackers import markdown_table, open_trackers
+from polyreward.runners.trackers import markdown_table, open_trackers
 from test_cli_score import CONFIG, ENV, polyreward, rollouts
 
 tensorboard = pytest.importorskip("tensorboard")

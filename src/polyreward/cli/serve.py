@@ -1,4 +1,4 @@
-"""``polyreward serve --config CFG``: the config's rewards as an HTTP reward server (:mod:`polyreward.server`).
+"""``polyreward serve --config CFG``: the config's rewards as an HTTP reward server (:mod:`polyreward.runners.server`).
 
     POLYREWARD_TOKEN=s3cret polyreward serve --config config.yaml --host 0.0.0.0 --port 8088 --concurrency 4
     # OpenRLHF: --remote_rm_url http://HOST:8088/get_reward     slime: --rm-url http://HOST:8088/slime
@@ -37,7 +37,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 
 def _check(args: argparse.Namespace) -> str | None:
     """The token (None when unset); a ValueError naming the bad argument otherwise."""
-    from polyreward.server import is_loopback
+    from polyreward.runners.server import is_loopback
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535 (0 = any free port), got {args.port}")
@@ -64,7 +64,7 @@ def run(args: argparse.Namespace) -> int:
     except ImportError as exc:
         print(f'error: polyreward serve needs fastapi and uvicorn ({exc}): pip install -e ".[serve]" (from the source checkout)', file=sys.stderr)
         return 2
-    from polyreward.server import create_app
+    from polyreward.runners.server import create_app
 
     try:
         token = _check(args)

@@ -17,7 +17,7 @@
     be ``none``.
 
   The served path sends one request per ``batch_size`` texts through the judge's transport
-  (:mod:`polyreward.rubrics.judge_pool`): the same ``base_url`` list, limits, retries, per-attempt
+  (:mod:`polyreward.judges.pool`): the same ``base_url`` list, limits, retries, per-attempt
   deadline and batch ``time_budget`` as the ``openai`` judge. It renders the text on the client, with
   the chat template of ``tokenizer:`` (a local tokenizer directory; without one, plain
   ``prompt + completion`` text), so the server scores the same string the local path would.
@@ -122,7 +122,7 @@ class ServedRewardModel:
                  tokens_per_minute: float | None = None, endpoint_requests_per_minute: float | None = None,
                  endpoint_tokens_per_minute: float | None = None, time_budget: float = 600.0) -> None:
         from polyreward.rubrics.judge_openai import base_urls, endpoint_pool
-        from polyreward.rubrics.judge_pool import seconds
+        from polyreward.judges.pool import seconds
 
         one_of("server.api", api, tuple(APIS))
         if not isinstance(model, str) or not model:
@@ -136,7 +136,7 @@ class ServedRewardModel:
         """Per chunk: one row of values per text, or the reason the chunk failed."""
         import time
 
-        from polyreward.rubrics.judge_pool import JobState, RequestFailed, Unusable, estimate_tokens, run_batch
+        from polyreward.judges.pool import JobState, RequestFailed, Unusable, estimate_tokens, run_batch
 
         deadline = time.monotonic() + self.time_budget
         states = [JobState() for _ in chunks]

@@ -30,7 +30,7 @@ from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Any
 
-from polyreward.rubrics.local_lm import Generation, LocalLM, shared_lm
+from polyreward.judges.local_lm import Generation, LocalLM, shared_lm
 from polyreward.schema import content_text
 
 MAX_BODY_BYTES = 8 * 1024 * 1024

@@ -1,8 +1,8 @@
 """Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame or a Ray
 Data dataset with a config.
 
-:func:`score_dataset` is the in-memory sibling of :func:`polyreward.score_file.score_file`: the same checks, the
-same group-aligned chunks (:func:`~polyreward.score_file.group_aligned`, so group-level rewards see whole groups),
+:func:`score_dataset` is the in-memory sibling of :func:`polyreward.runners.score_file.score_file`: the same checks, the
+same group-aligned chunks (:func:`~polyreward.runners.score_file.group_aligned`, so group-level rewards see whole groups),
 the same :func:`~polyreward.pipeline.score_batch` per chunk and one combiner call over the whole split, and the
 same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.ScoredBatch.output_columns`, then
 ``advantage``)::
@@ -49,8 +49,8 @@ def score_locally(batches: Iterable[Batch], config: Config, reward_set: RewardSe
 
 
 def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str) -> Iterator[ScoredBatch]:
-    """The ``"ray"`` backend: the chunks go to Ray actors (:func:`polyreward.ray_backend.score_on_ray`; Ray imported only here)."""
-    from polyreward.ray_backend import score_on_ray as on_ray
+    """The ``"ray"`` backend: the chunks go to Ray actors (:func:`polyreward.runners.ray_backend.score_on_ray`; Ray imported only here)."""
+    from polyreward.runners.ray_backend import score_on_ray as on_ray
 
     return on_ray(batches, config, reward_set, on_reward_error=on_reward_error)
 
@@ -69,8 +69,8 @@ def as_config(config: Config | Mapping[str, Any] | str | Path) -> Config:
 
 def aligned_ranges(groups: list[Any], chunk_size: int, column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[tuple[int, int]]:
     """``(start, end)`` row ranges of about ``chunk_size`` rows that never split a run of equal group ids (the
-    file path's :func:`~polyreward.score_file.group_aligned`, applied to the group column alone)."""
-    from polyreward.score_file import group_aligned
+    file path's :func:`~polyreward.runners.score_file.group_aligned`, applied to the group column alone)."""
+    from polyreward.runners.score_file import group_aligned
 
     records = iter([{column: g} for g in groups])
     chunks = iter(lambda: list(islice(records, chunk_size)), [])
@@ -167,7 +167,7 @@ class FrameTable:
 def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, policy: str, backend: Backend,
                  advantage_column: str, warn: Callable[[str], None]) -> Any:
     from polyreward.io import InputError
-    from polyreward.score_file import check_columns, combiner_columns, group_alignment
+    from polyreward.runners.score_file import check_columns, combiner_columns, group_alignment
 
     if len(ds) == 0:
         raise InputError("dataset: no rows to score")

@@ -1,5 +1,5 @@
 """Per-step metrics: one JSON object per line in ``<output_dir>/metrics.jsonl`` (and in the trackers of
-``train.report_to``: tensorboard, wandb, trackio — :mod:`polyreward.trackers`), and a progress bar.
+``train.report_to``: tensorboard, wandb, trackio — :mod:`polyreward.runners.trackers`), and a progress bar.
 
 Every row has a ``step`` column (what ``polyreward report`` plots against) and:
 
@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 import torch
 
-from polyreward.run_metrics import advantage_metrics, reward_metrics  # noqa: F401 (the trainer's names for them)
+from polyreward.runners.run_metrics import advantage_metrics, reward_metrics  # noqa: F401 (the trainer's names for them)
 
 
 def reward_errors(names: list[str], scores: np.ndarray, reasons: dict[str, list[str]]) -> tuple[dict[str, float], dict[str, Counter]]:

@@ -2,7 +2,7 @@
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
 (:func:`group_aligned`), each chunk is scored by :func:`polyreward.pipeline.score_batch` and stored as a part
-(:class:`polyreward.parts.PartStore`), and the parts are joined into the output once every chunk is done, with
+(:class:`polyreward.runners.parts.PartStore`), and the parts are joined into the output once every chunk is done, with
 the combiner's advantages when the config names one. Each output row is written once; values of the input
 columns round-trip unchanged (JSON ints stay ints, strings stay strings).
 
@@ -27,7 +27,7 @@ import numpy as np
 
 from polyreward.config import Config
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
-from polyreward.parts import PartStore, chunk_key, group_key
+from polyreward.runners.parts import PartStore, chunk_key, group_key
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
 from polyreward.schema import Batch
@@ -168,7 +168,7 @@ def check_columns(keys: set[str], rewardset, config: Config, combiner: Any, by: 
 
 @dataclass(frozen=True)
 class ChunkJob:
-    """One chunk of whole groups to score: its part number, its key (:func:`~polyreward.parts.chunk_key`), its rows."""
+    """One chunk of whole groups to score: its part number, its key (:func:`~polyreward.runners.parts.chunk_key`), its rows."""
 
     index: int
     key: str
@@ -230,11 +230,11 @@ def score_file(
 ) -> FileResult:
     """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
     ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
-    :class:`~polyreward.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``).
+    :class:`~polyreward.runners.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``).
 
     ``scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
     :class:`ChunkJob` and yields ``(job, part)`` pairs in any order, each job exactly once (the Ray backend,
-    :class:`polyreward.ray_backend.RayChunkScorer`, fans them out to actors). By default a :class:`ChunkScorer`
+    :class:`polyreward.runners.ray_backend.RayChunkScorer`, fans them out to actors). By default a :class:`ChunkScorer`
     scores them here, one after the other."""
     if chunk_size < 1:
         raise InputError("--chunk-size must be >= 1")

@@ -7,7 +7,7 @@ The core (this package) holds the shared vocabulary; the floors above it live in
 
 from polyreward.combiner import Combiner
 from polyreward.config import Config, ConfigError, load_config, parse_config
-from polyreward.datasets_io import score_dataset
+from polyreward.runners.datasets_io import score_dataset
 from polyreward.registry import combiner_class, register_combiner, register_reward, reward_class
 from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.rewardset import RewardSet, ScoreMatrix

@@ -5,7 +5,7 @@
     polyreward serve-judge --model smollm2-135m     # built-in asset, served as model: smollm2-135m
 
 Binds 127.0.0.1 by default (there is no authentication). The server logic is
-:class:`polyreward.rubrics.judge_server.JudgeServer`.
+:class:`polyreward.judges.server.JudgeServer`.
 """
 
 from __future__ import annotations
@@ -36,7 +36,7 @@ def run(args: argparse.Namespace) -> int:
         print(f'polyreward serve-judge needs torch and transformers ({exc}): pip install -e ".[train]" (from the source checkout)',
               file=sys.stderr)
         return 2
-    from polyreward.rubrics.judge_server import JudgeServer
+    from polyreward.judges.server import JudgeServer
     from polyreward.trainer.assets import resolve_model
 
     if args.max_batch < 1:

@@ -228,14 +228,14 @@ def open_trackers(report_to: Sequence[str], folder: str | Path, *, project: str 
 
 def log_scored_file(result: Any, output: str | Path, config: Any, report_to: Sequence[str], folder: str | Path, *,
                     run_name: str | None = None, samples: int = 8) -> Trackers:
-    """Log what ``polyreward score`` produced (a :class:`~polyreward.score_file.FileResult` written to ``output``)
+    """Log what ``polyreward score`` produced (a :class:`~polyreward.runners.score_file.FileResult` written to ``output``)
     as one row at step 0 — per-reward statistics, the weighted total, failures, seconds per reward and, with a
     combiner, advantage statistics and diagnostics over the config's group column — and a ``completions`` table
     of the first ``samples`` output rows with their scores and reasons. Returns the closed trackers."""
     import numpy as np
 
     from polyreward.io import iter_chunks
-    from polyreward.run_metrics import advantage_metrics, reward_metrics, sample_table, timing_metrics
+    from polyreward.runners.run_metrics import advantage_metrics, reward_metrics, sample_table, timing_metrics
 
     columns = config.column_map
     head: list[dict[str, Any]] = []

@@ -10,7 +10,7 @@ Works with vLLM, SGLang, llama.cpp's server, ``polyreward serve-judge`` and host
 ``base_url`` is one URL or a list; requests go to the endpoint with the fewest outstanding requests,
 within the limits (``concurrency``, ``requests_per_minute``, ``tokens_per_minute`` overall; the
 ``endpoint_*`` ones per endpoint). The transport — endpoint choice, limits, back-off, 429
-``Retry-After``, per-attempt deadlines — is :mod:`polyreward.rubrics.judge_pool`.
+``Retry-After``, per-attempt deadlines — is :mod:`polyreward.judges.pool`.
 
 Behaviour under failure (HealthBench retries forever; RuscaRL stops after 10 JSON retries; we bound
 both the attempts and the wall time):
@@ -44,8 +44,8 @@ from dataclasses import dataclass
 from typing import Any
 
 from polyreward.rubrics.grading import multi_prompt, parse_multi, parse_single, single_prompt
-from polyreward.rubrics.judge_cache import ResponseCache, cache_key
-from polyreward.rubrics.judge_pool import (
+from polyreward.judges.cache import ResponseCache, cache_key
+from polyreward.judges.pool import (
     EndpointPool, JobState, Limits, RequestFailed, Unusable, estimate_tokens, positive_rate, run_batch, seconds, whole_number,
 )
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed

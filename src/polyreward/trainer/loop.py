@@ -37,8 +37,8 @@ from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
 from polyreward.trainer.loss import clipped_surrogate_loss
-from polyreward.run_metrics import sample_table, timing_metrics
-from polyreward.trackers import check_report_to, open_trackers
+from polyreward.runners.run_metrics import sample_table, timing_metrics
+from polyreward.runners.trackers import check_report_to, open_trackers
 from polyreward.trainer.metrics import (ErrorReporter, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_errors,
                                         reward_metrics)
 from polyreward.trainer.policy import Rollouts, TransformersSampler, autocast, load_policy, token_logps

@@ -1,6 +1,6 @@
 """``polyreward score IN --config CFG -o OUT``: score a rollout file with the rewards of a config.
 
-Argument parsing and printing only; the work is :func:`polyreward.score_file.score_file` (streamed chunks,
+Argument parsing and printing only; the work is :func:`polyreward.runners.score_file.score_file` (streamed chunks,
 crash-safe parts, ``--resume``, advantages when the config names a combiner).
 
 Exit codes: 0 done; 2 a bad input, config or argument (one line naming the file, line, key or column, before any
@@ -49,9 +49,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from polyreward.config import ConfigError, load_config
     from polyreward.io import InputError, count_rows
-    from polyreward.parts import OutputError, PartStore
+    from polyreward.runners.parts import OutputError, PartStore
     from polyreward.pipeline import MissingColumnError, RewardError
-    from polyreward.score_file import score_file
+    from polyreward.runners.score_file import score_file
 
     output = Path(args.output)
     try:
@@ -91,7 +91,7 @@ def run(args: argparse.Namespace) -> int:
     for line in result.reward_counts:
         print(line)
     if report_to:
-        from polyreward.trackers import log_scored_file
+        from polyreward.runners.trackers import log_scored_file
 
         folder = Path(args.report_dir) if args.report_dir else output.with_name(f"{output.stem}-run")
         log_scored_file(result, output, config, report_to, folder)
@@ -114,7 +114,7 @@ def _backend(args: argparse.Namespace, config):
     import os
 
     from polyreward.config import ConfigError
-    from polyreward.ray_backend import RayActorPool, RayChunkScorer, import_ray
+    from polyreward.runners.ray_backend import RayActorPool, RayChunkScorer, import_ray
 
     from polyreward.io import check_readable, check_writable
 
@@ -138,7 +138,7 @@ def _backend(args: argparse.Namespace, config):
 def _report_to(text: str) -> list[str]:
     """``--report-to jsonl,tensorboard`` as a checked list, each tracker's package present (a ConfigError otherwise)."""
     from polyreward.config import ConfigError
-    from polyreward.trackers import check_report_to
+    from polyreward.runners.trackers import check_report_to
 
     try:
         return check_report_to([n.strip() for n in text.split(",") if n.strip()], "--report-to")

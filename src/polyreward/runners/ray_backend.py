@@ -1,7 +1,7 @@
 """Score chunks of whole groups on a Ray cluster: a pool of actors, each building the RewardSet once.
 
-The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.score_file.group_aligned`),
-scored by :class:`polyreward.score_file.ChunkScorer` (file rows) or :func:`polyreward.pipeline.score_batch` (a
+The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.runners.score_file.group_aligned`),
+scored by :class:`polyreward.runners.score_file.ChunkScorer` (file rows) or :func:`polyreward.pipeline.score_batch` (a
 :class:`~polyreward.schema.Batch` of a dataset). Only who holds the chunk changes::
 
     polyreward score rollouts.jsonl --config config.yaml -o scored.jsonl --backend ray --address auto --actors 4
@@ -40,7 +40,7 @@ from polyreward.config import Config
 from polyreward.pipeline import ScoredBatch, score_batch
 from polyreward.rewardset import RewardSet
 from polyreward.schema import Batch
-from polyreward.score_file import ChunkJob, ChunkPart, ChunkScorer
+from polyreward.runners.score_file import ChunkJob, ChunkPart, ChunkScorer
 
 Item = TypeVar("Item")
 
@@ -194,7 +194,7 @@ class RayActorPool:
 
 
 class RayChunkScorer:
-    """The ``scorer`` of :func:`polyreward.score_file.score_file` for ``--backend ray``: chunk jobs -> actors -> parts."""
+    """The ``scorer`` of :func:`polyreward.runners.score_file.score_file` for ``--backend ray``: chunk jobs -> actors -> parts."""
 
     def __init__(self, pool: RayActorPool) -> None:
         self.pool = pool
@@ -205,7 +205,7 @@ class RayChunkScorer:
 
 def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str,
                  actors: int = 2, address: str | None = None, workers: int | None = None) -> Iterator[ScoredBatch]:
-    """The ``"ray"`` backend of :func:`polyreward.datasets_io.score_dataset`: one :class:`ScoredBatch` per chunk, in order.
+    """The ``"ray"`` backend of :func:`polyreward.runners.datasets_io.score_dataset`: one :class:`ScoredBatch` per chunk, in order.
 
     ``reward_set`` (built by the caller for its checks) is not shipped; each actor builds its own from ``config``.
     ``address`` defaults to the ``RAY_ADDRESS`` environment variable, else a local Ray instance."""

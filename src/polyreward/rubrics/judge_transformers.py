@@ -20,7 +20,7 @@ from typing import Any
 
 from polyreward.rubrics.grading import parse_single, single_prompt, yes_no_prompt
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
-from polyreward.rubrics.local_lm import DTYPES, LocalLM, resolve_model_dir, shared_lm
+from polyreward.judges.local_lm import DTYPES, LocalLM, resolve_model_dir, shared_lm
 
 MODES = ("generate", "yes_no")
 
