@@ -144,6 +144,15 @@ def plain_value(value: Any) -> Any:
     return value
 
 
+def label_columns(label: Any, column: str) -> dict[str, Any]:
+    """The columns one sample's label fills: a mapping gives one column per key (``{"answer": "4", "unit": "m"}``),
+    anything else fills ``column``. The one rule for a ground truth that arrives without column names (verl's
+    ``ground_truth``, OpenRLHF's ``labels``, slime's ``label``)."""
+    if isinstance(label, Mapping):
+        return dict(label)
+    return {column: label}
+
+
 def as_column(values: Any, name: str) -> list[Any]:
     """One column as a Python list, from a list, tuple, numpy array, pandas Series, pyarrow array or torch tensor.
 

@@ -38,7 +38,7 @@ import numpy as np
 from polyreward.integrations._common import CachedConfigs, as_combiner, as_config
 from polyreward.pipeline import MissingColumnError, combine_scores, score_batch
 from polyreward.rewardset import RewardSet, weighted_total
-from polyreward.schema import Batch, plain_value
+from polyreward.schema import Batch, label_columns, plain_value
 
 logger = logging.getLogger("polyreward.integrations.verl")
 
@@ -105,10 +105,7 @@ def compute_score(
     info = plain_value(dict(extra_info or {}))
     ground_truth = plain_value(ground_truth)
     columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
-    if isinstance(ground_truth, Mapping):
-        columns.update({key: [value] for key, value in ground_truth.items()})
-    else:
-        columns[ground_truth_column] = [ground_truth]
+    columns.update({key: [value] for key, value in label_columns(ground_truth, ground_truth_column).items()})
     columns.setdefault("data_source", [data_source])
     batch = Batch([info.get(config.column_map.prompt)], [solution_str], columns)
     lacking = {}
