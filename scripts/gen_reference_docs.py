@@ -55,7 +55,7 @@ def render(kind: str) -> str:
     lines = [INTRO[kind], "| type | exact? | description |", "|---|---|---|"]
     for name in sorted(table):
         cls = lookup(name)
-        lines.append(f"| [`{name}`](#{name.replace('_', '-')}) | {_tag(cls)} | {_cell(cls.description)} |")
+        lines.append(f"| [`{name}`](#{name}) | {_tag(cls)} | {_cell(cls.description)} |")
     for name in sorted(table):
         cls = lookup(name)
         module, _, qualname = table[name].partition(":")

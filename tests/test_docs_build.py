@@ -16,12 +16,33 @@ ROOT = Path(__file__).resolve().parent.parent
 DOCS = ROOT / "docs"
 
 
+def _mkdocs_strict(project: Path, site: Path) -> tuple[int, list[str], str]:
+    """``mkdocs build --strict`` of ``project``: exit code, its WARNING/ERROR lines, the whole log. No ``-q``: quiet
+    mode drops the warnings before --strict counts them, so a site with broken anchors built with exit 0."""
+    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-d", str(site)], cwd=project,
+                            capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
+    output = result.stdout + result.stderr
+    return result.returncode, [line for line in output.splitlines() if line.startswith(("WARNING", "ERROR"))], output
+
+
 def test_mkdocs_build_strict(tmp_path):
-    result = subprocess.run([sys.executable, "-m", "mkdocs", "build", "--strict", "-q", "-d", str(tmp_path / "site")],
-                            cwd=ROOT, capture_output=True, text=True, timeout=300, env={**os.environ, "NO_MKDOCS_2_WARNING": "1"})
-    assert result.returncode == 0, result.stdout + result.stderr
+    code, warnings, output = _mkdocs_strict(ROOT, tmp_path / "site")
+    assert code == 0 and not warnings, "\n".join(warnings) or output
+    assert "Documentation built" in output  # the log was really read (not silenced)
     assert (tmp_path / "site" / "index.html").is_file()
     assert (tmp_path / "site" / "reference" / "algorithms" / "index.html").is_file()
+
+
+def test_a_broken_anchor_fails_the_strict_build(tmp_path):
+    """The check above can fail: MkDocs slugs ``## math_accuracy`` as ``#math_accuracy``, so ``#math-accuracy`` is
+    a broken anchor, with this project's validation settings."""
+    settings = yaml.safe_load((ROOT / "mkdocs.yml").read_text(encoding="utf-8"))
+    (tmp_path / "docs").mkdir()
+    (tmp_path / "docs" / "index.md").write_text("# Types\n\n[ok](#math_accuracy) [broken](#math-accuracy)\n\n"
+                                                "## math_accuracy\n", encoding="utf-8")
+    (tmp_path / "mkdocs.yml").write_text(yaml.safe_dump({"site_name": "t", "validation": settings["validation"]}), encoding="utf-8")
+    code, warnings, _ = _mkdocs_strict(tmp_path, tmp_path / "site")
+    assert code != 0 and len(warnings) == 1 and "#math-accuracy" in warnings[0]
 
 
 def _nav_pages(node) -> list[str]:

@@ -443,7 +443,8 @@ def test_resuming_with_other_settings_says_which_keys_differ(tiny_qwen2_dir, pro
                     progress=False, resume=True)
     assert resumed.step == 2
     err = capsys.readouterr().err
-    assert "train settings differ from the checkpoint's (learning_rate: 0.001 -> 0.002; seed: 0 -> 5)" in err
+    assert "train settings differ from the checkpoint's (seed: 0 -> 5)" in err
+    assert "(applied: learning_rate: 0.001 -> 0.002)" in err  # the schedule's keys are applied, and said so
 
 
 @pytest.mark.parametrize("args", [["--limit", "0"], ["--batch-size", "-1"], ["--max-steps", "0"], ["--limit", "two"]])

@@ -1,4 +1,8 @@
-"""``polyreward list``: registered rewards and combiners, one line each."""
+"""``polyreward list``: registered rewards and combiners, one line each.
+
+On a terminal a table; piped or redirected, the same table at full width (no name is cut to the terminal's width);
+``--json`` one JSON document ``{"rewards": [{"name", "source", "description"[, "parameters"]}], "combiners": [...]}``.
+"""
 
 from __future__ import annotations
 
@@ -8,6 +12,7 @@ import argparse
 def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("kind", nargs="?", choices=["rewards", "combiners"], help="only this kind")
     parser.add_argument("--params", action="store_true", help="also each type's parameters (name: type = default)")
+    parser.add_argument("--json", action="store_true", help="one JSON document instead of tables (for scripts)")
 
 
 def describe(kind: str, with_params: bool = False) -> list[tuple[str, ...]]:
@@ -34,12 +39,37 @@ def describe(kind: str, with_params: bool = False) -> list[tuple[str, ...]]:
     return rows
 
 
+def _as_json(kind: str, row: tuple[str, ...], with_params: bool) -> dict:
+    """One type as a JSON object; its parameters as ``[{name, type, default, meaning}]`` (not the table's text)."""
+    from polyreward import registry
+    from polyreward.params import parameter_rows
+
+    item = dict(zip(("name", "source", "description"), row))
+    if with_params:
+        try:
+            cls = (registry.reward_class if kind == "rewards" else registry.combiner_class)(row[0])
+            item["parameters"] = [dict(zip(("name", "type", "default", "meaning"), p)) for p in parameter_rows(cls)]
+        except Exception:  # unavailable: describe() already says why
+            item["parameters"] = []
+    return item
+
+
+
 def run(args: argparse.Namespace) -> int:
+    import sys
+
+    kinds = [args.kind] if args.kind else ["rewards", "combiners"]
+    if args.json:
+        import json
+
+        print(json.dumps({kind: [_as_json(kind, row, args.params) for row in describe(kind)] for kind in kinds}, indent=1))
+        return 0
     from rich.console import Console
     from rich.table import Table
 
-    console = Console()
-    for kind in [args.kind] if args.kind else ["rewards", "combiners"]:
+    # piped or redirected: no terminal width to fit, so nothing is cut ("clinical_comprehensive…")
+    console = Console() if sys.stdout.isatty() else Console(width=10_000, soft_wrap=True)
+    for kind in kinds:
         table = Table(title=kind)
         table.add_column("name")
         table.add_column("source")

@@ -43,7 +43,26 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     add_set_argument(parser, "; a key that is not a top-level config key is under train: (--set device=cpu)")
 
 
+def _check_before_work(config, output_dir: str | None) -> None:
+    """The mistakes that need neither torch nor the model, said in one line before either loads."""
+    from pathlib import Path
+
+    from polyreward.trainer.config import load_train_config
+
+    _, train_cfg = load_train_config(config, **({"output_dir": output_dir} if output_dir else {}))
+    path = train_cfg.dataset.path
+    if path is not None and not Path(path).is_file():
+        raise ConfigError(f"train.dataset.path: {path} is not a file")
+
+
 def run(args: argparse.Namespace) -> int:
+    if args.evaluate is None:
+        try:
+            config = load_config(args.config, args.overrides, section="train")
+            _check_before_work(config, args.output_dir)
+        except (ConfigError, FileNotFoundError) as exc:
+            print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
+            return 2
     try:
         from polyreward.trainer.loop import train
     except ImportError as exc:
@@ -52,8 +71,8 @@ def run(args: argparse.Namespace) -> int:
     if args.evaluate is not None:
         return _evaluate(args)
     try:
-        result = train(load_config(args.config, args.overrides, section="train"), max_steps=args.max_steps,
-                       output_dir=args.output_dir, resume=args.resume, progress=not args.no_progress)
+        result = train(config, max_steps=args.max_steps, output_dir=args.output_dir, resume=args.resume,
+                       progress=not args.no_progress)
     except (ConfigError, FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
@@ -66,7 +85,7 @@ def run(args: argparse.Namespace) -> int:
     print(f"trained {result.step} steps; metrics: {result.output_dir / 'metrics.jsonl'}; checkpoint: {result.checkpoint}")
     if last:
         print(f"last step: reward {last.get('reward')}, loss {last.get('loss')}")
-    return 0
+    return result.exit_code  # 130 / 143 when SIGINT / SIGTERM stopped the run (after saving its checkpoint)
 
 
 def _evaluate(args: argparse.Namespace) -> int:

@@ -30,12 +30,13 @@ import numpy as np
 import torch
 
 from polyreward.config import Config, ConfigError, parse_config
-from polyreward.pipeline import ScoredBatch, score_batch
+from polyreward.pipeline import ScoredBatch, Scorer
 from polyreward.rewardset import RewardSet
 from polyreward.schema import Batch
 from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
+from polyreward.trainer.interrupt import StopAtStepEnd
 from polyreward.trainer.loss import clipped_surrogate_loss
 from polyreward.runners.run_metrics import sample_table, timing_metrics
 from polyreward.runners.trackers import check_report_to, open_trackers
@@ -52,6 +53,8 @@ class TrainResult:
     metrics: list[dict[str, Any]] = field(default_factory=list)  # rows written by this call
     checkpoint: Path | None = None
     model: Any = None  # the trained policy, in memory
+    stopped_by: str | None = None  # "SIGINT" / "SIGTERM" when a signal ended the run early (after saving a checkpoint)
+    exit_code: int = 0  # 128 + the signal number when stopped by one
 
 
 def _seed_everything(seed: int) -> None:
@@ -61,7 +64,7 @@ def _seed_everything(seed: int) -> None:
 
 
 def _linear_schedule(total: int, warmup: int):
-    def factor(update: int) -> float:  # transformers' get_linear_schedule_with_warmup
+    def factor(update: int) -> float:  # transformers' get_linear_schedule_with_warmup, update = 0 .. total - 1
         if update < warmup:
             return update / max(1, warmup)
         return max(0.0, (total - update) / max(1, total - warmup))
@@ -69,15 +72,35 @@ def _linear_schedule(total: int, warmup: int):
     return factor
 
 
-# keys that may change between a run and its resumption without changing what the next steps compute
+def make_scheduler(optimizer, train_cfg: TrainConfig, completed_updates: int = 0):
+    """The learning-rate schedule over this run's horizon (``max_steps`` × ``num_iterations`` updates), positioned
+    after ``completed_updates``: a resumed run continues the schedule of the *current* settings (a new ``max_steps``
+    stretches it, a new ``learning_rate`` is its new peak), so it logs the learning rates of an uninterrupted run with
+    those settings. The last update's factor is 1/(total - warmup), never 0 (transformers' scheduler)."""
+    total_updates = train_cfg.max_steps * train_cfg.num_iterations
+    schedule = _linear_schedule(total_updates, train_cfg.warmup_steps) if train_cfg.lr_scheduler == "linear" else (lambda _: 1.0)
+    for group in optimizer.param_groups:  # a loaded optimiser state carries the old peak; the current one wins
+        group["initial_lr"] = train_cfg.learning_rate
+        group["lr"] = train_cfg.learning_rate
+    return torch.optim.lr_scheduler.LambdaLR(optimizer, schedule, last_epoch=completed_updates - 1)
+
+
+# keys that may change between a run and its resumption without changing what the next steps compute, and the
+# schedule's own keys, which a resumed run applies (make_scheduler) and says so
 _RESUME_FREE_KEYS = {"max_steps", "output_dir", "logging_steps", "save_steps", "device", "decode", "lm_head_chunk_tokens",
                      "gradient_checkpointing"}
+_SCHEDULE_KEYS = {"learning_rate", "lr_scheduler", "warmup_steps"}
 
 
-def _warn_if_config_changed(saved: dict[str, Any], current: dict[str, Any], checkpoint: Path) -> None:
-    """Resuming with other settings is allowed but is no longer an exact continuation: say which keys differ."""
+def _report_resume(saved: dict[str, Any], current: dict[str, Any], checkpoint: Path, step: int) -> None:
+    """Say what a resumed run does: the schedule it follows from ``step`` on, and which other settings differ (then it is
+    no longer an exact continuation)."""
+    applied = [f"{key}: {saved[key]!r} -> {current.get(key)!r}" for key in sorted(_SCHEDULE_KEYS)
+               if key in saved and saved[key] != current.get(key)]
+    print(f"--resume from {checkpoint} at step {step}: learning rate {current['learning_rate']:g}, {current['lr_scheduler']} "
+          f"schedule over {current['max_steps']} steps" + (f" (applied: {'; '.join(applied)})" if applied else ""), file=sys.stderr)
     changed = [f"{key}: {saved[key]!r} -> {current.get(key)!r}" for key in sorted(saved)
-               if key not in _RESUME_FREE_KEYS and saved[key] != current.get(key)]
+               if key not in _RESUME_FREE_KEYS | _SCHEDULE_KEYS and saved[key] != current.get(key)]
     if changed:
         print(f"--resume from {checkpoint}: train settings differ from the checkpoint's ({'; '.join(changed)}); "
               "the run continues but will not repeat the uninterrupted one", file=sys.stderr)
@@ -92,7 +115,7 @@ def _disable_dropout(model) -> None:
 
 def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int,
                combiner: Any = None, groups: Any = None, on_reward_error: str = "nan") -> ScoredBatch:
-    """The trainer's scoring step, through :func:`polyreward.pipeline.score_batch` like every entry point.
+    """The trainer's scoring step, through :class:`polyreward.pipeline.Scorer` like every entry point.
 
     Completions are scored as TRL would: chat prompts get conversational completions
     ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added. With a ``combiner``,
@@ -106,7 +129,8 @@ def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: s
     columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
     # TRL hands every reward the unpadded token ids; length rewards (overlong_penalty) count them.
     columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
-    return score_batch(Batch(prompts, completions, columns, groups=groups), rewards, combiner, on_reward_error=on_reward_error)
+    scorer = Scorer(rewards, on_reward_error=on_reward_error, combiner=combiner)  # token lengths: the completion_ids column
+    return scorer.score(Batch(prompts, completions, columns, groups=groups))
 
 
 def _micro_batches(rollouts: Rollouts, count: int):
@@ -217,20 +241,17 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
         for module in [model, *([ref_model] if ref_model is not None else [])]:
             _disable_dropout(module)
     optimizer = torch.optim.AdamW(model.parameters(), lr=train_cfg.learning_rate, weight_decay=train_cfg.weight_decay)
-    total_updates = train_cfg.max_steps * train_cfg.num_iterations
-    schedule = _linear_schedule(total_updates, train_cfg.warmup_steps) if train_cfg.lr_scheduler == "linear" else (lambda _: 1.0)
-    scheduler = torch.optim.lr_scheduler.LambdaLR(optimizer, schedule)
 
     start = 0
     if checkpoint is not None:
         state = load_trainer_state(checkpoint, trusted=trusted_checkpoint)
-        _warn_if_config_changed(state.get("train_config") or {}, train_cfg.model_dump(), checkpoint)
+        start = state["step"]
+        _report_resume(state.get("train_config") or {}, train_cfg.model_dump(), checkpoint, start)
         optimizer.load_state_dict(state["optimizer"])
-        scheduler.load_state_dict(state["scheduler"])
         combiner.load_state_dict(state["combiner"])
         rewards.load_state_dict(state.get("rewards", {}))  # OTC running_min's per-prompt minimum
         restore_rng(state["rng"])  # last: loading the models above may draw random numbers
-        start = state["step"]
+    scheduler = make_scheduler(optimizer, train_cfg, start * train_cfg.num_iterations)
     sampler = TransformersSampler(model, tokenizer, max_new_tokens=train_cfg.max_new_tokens, temperature=train_cfg.temperature,
                                   bf16=bf16, decode=train_cfg.decode)  # samples from the policy itself: always the current weights
     trackers = open_trackers(["jsonl", *train_cfg.report_to], out, run_name=train_cfg.run_name or out.name,
@@ -240,7 +261,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     G = train_cfg.num_generations
     errors = ErrorReporter()
 
-    with trackers, ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar:
+    with trackers, ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar, StopAtStepEnd() as stop:
         for step in range(start, train_cfg.max_steps):
             reset_peak_memory(device)
             t_start = time.perf_counter()
@@ -265,7 +286,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
             # 5. log and checkpoint
             lengths = rollouts.lengths.float()
-            error_shares, error_reasons = reward_errors(scores.names, scores.scores, scores.reasons)
+            error_shares, error_reasons = reward_errors(scores.names, scores.scores, scores.reasons, scores.failed)
             errors.report(step + 1, error_reasons, len(rollouts.texts))
             row = {"step": step + 1, **update, "learning_rate": lr,
                    **reward_metrics(scores.names, scores.weights, scores.scores, groups), **error_shares,
@@ -285,8 +306,16 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
                     trackers.log_table("completions", *sample_table(scores.names, prompts, rollouts.texts, scores.scores, scores.reasons,
                                                                     advantages, train_cfg.log_completions), step + 1)
             bar.update(row)
-            if step + 1 == train_cfg.max_steps or (train_cfg.save_steps and (step + 1) % train_cfg.save_steps == 0):
+            if (step + 1 == train_cfg.max_steps or (train_cfg.save_steps and (step + 1) % train_cfg.save_steps == 0)
+                    or stop.requested):
                 result.checkpoint = save_checkpoint(out, step + 1, model=model, tokenizer=tokenizer, optimizer=optimizer,
                                                     scheduler=scheduler, combiner=combiner, train_config=train_cfg.model_dump(),
                                                     rewards=rewards)
+            if stop.requested and step + 1 < train_cfg.max_steps:
+                if (step + 1) % train_cfg.logging_steps:  # the last row before the stop is always logged
+                    trackers.log(row, step + 1)
+                result.stopped_by, result.exit_code = stop.signal_name, stop.exit_code
+                print(f"{stop.signal_name}: stopped after step {step + 1}; checkpoint {result.checkpoint}; "
+                      "run the same command with --resume to continue", file=sys.stderr)
+                break
     return result

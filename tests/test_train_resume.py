@@ -1,0 +1,140 @@
+"""Stopping and continuing a training run (issue 28): the learning-rate schedule across ``--resume``, and a
+checkpoint saved at the end of the current step on SIGINT / SIGTERM that ``--resume`` continues from.
+
+CPU, the tiny random Qwen2 with the real tokenizer, a built-in reward (so a subprocess can run the CLI).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import signal
+import subprocess
+import sys
+import time
+
+import pytest
+import yaml
+
+torch = pytest.importorskip("torch")
+transformers = pytest.importorskip("transformers")
+
+from polyreward.trainer import train  # noqa: E402
+from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state  # noqa: E402
+from polyreward.trainer.config import parse_train_section  # noqa: E402
+from polyreward.trainer.loop import make_scheduler  # noqa: E402
+from polyreward.trainer.metrics import read_metrics  # noqa: E402
+
+
+@pytest.fixture()
+def prompts_file(tmp_path):
+    path = tmp_path / "prompts.jsonl"
+    rows = [{"prompt": f"What is {i} + 1? Put the answer in \\boxed{{}}.", "answer": str(i + 1)} for i in range(6)]
+    path.write_text("".join(json.dumps(r) + "\n" for r in rows), encoding="utf-8")
+    return path
+
+
+def _config(model_dir, prompts_file, out, **train_keys):
+    return {
+        "rewards": [{"name": "format", "type": "think_format"}],
+        "train": {"model": str(model_dir), "dataset": str(prompts_file), "prompts_per_step": 2, "num_generations": 2,
+                  "max_new_tokens": 3, "learning_rate": 1e-3, "max_steps": 2, "output_dir": str(out), "device": "cpu",
+                  **train_keys},
+    }
+
+
+def _section(**keys):
+    return parse_train_section({"model": "m", "dataset": "d.jsonl", **keys})
+
+
+@pytest.mark.parametrize("max_steps, warmup, iterations", [(1, 0, 1), (2, 0, 1), (5, 0, 1), (7, 2, 1), (4, 1, 2), (10, 10, 1)])
+def test_linear_schedule_is_transformers_one(max_steps, warmup, iterations):
+    """Update by update, the learning rate equals transformers' get_linear_schedule_with_warmup: the last update runs at
+    1/(total - warmup) of the peak, never at 0."""
+    cfg = _section(max_steps=max_steps, warmup_steps=warmup, num_iterations=iterations, learning_rate=3e-4)
+    total = max_steps * iterations
+    ours = make_scheduler(torch.optim.AdamW([torch.nn.Parameter(torch.zeros(1))], lr=cfg.learning_rate), cfg)
+    reference_optimizer = torch.optim.AdamW([torch.nn.Parameter(torch.zeros(1))], lr=cfg.learning_rate)
+    reference = transformers.get_linear_schedule_with_warmup(reference_optimizer, warmup, total)
+    got, expected = [], []
+    for _ in range(total):
+        got.append(ours.get_last_lr()[0])
+        expected.append(reference.get_last_lr()[0])
+        ours.optimizer.step(), ours.step(), reference_optimizer.step(), reference.step()
+    assert got == pytest.approx(expected, rel=1e-12, abs=0)
+    assert got[-1] > 0
+    if warmup == 0:
+        assert got[0] == cfg.learning_rate and min(got) > 0
+
+
+def test_resume_with_a_new_horizon_and_learning_rate_follows_the_uninterrupted_schedule(tiny_qwen2_dir, prompts_file, tmp_path,
+                                                                                       capsys):
+    """The tour's case: 2 steps, then ``--max-steps 5 --resume --set learning_rate=...``. The resumed steps log the
+    learning rates of an uninterrupted 5-step run at the new rate (no lr-0 steps), and the trainer says it applied it."""
+    out = tmp_path / "run"
+    train(_config(tiny_qwen2_dir, prompts_file, out, max_steps=2, learning_rate=2e-6), progress=False)
+    capsys.readouterr()
+    resumed = train(_config(tiny_qwen2_dir, prompts_file, out, max_steps=5, learning_rate=5e-5), progress=False, resume=True)
+    err = capsys.readouterr().err
+    assert "at step 2: learning rate 5e-05, linear schedule over 5 steps (applied: learning_rate: 2e-06 -> 5e-05)" in err
+    assert "train settings differ" not in err  # nothing else changed: not a warning, a statement of what it does
+    uninterrupted = train(_config(tiny_qwen2_dir, prompts_file, tmp_path / "straight", max_steps=5, learning_rate=5e-5),
+                          progress=False)
+    resumed_lrs = [row["learning_rate"] for row in resumed.metrics]
+    assert [row["step"] for row in resumed.metrics] == [3, 4, 5]
+    assert resumed_lrs == pytest.approx([row["learning_rate"] for row in uninterrupted.metrics][2:], rel=1e-12)
+    assert resumed_lrs == pytest.approx([5e-5 * 3 / 5, 5e-5 * 2 / 5, 5e-5 * 1 / 5], rel=1e-12)
+    assert [row["step"] for row in read_metrics(out / "metrics.jsonl")] == [1, 2, 3, 4, 5]
+    optimizer_lr = load_trainer_state(resumed.checkpoint)["optimizer"]["param_groups"][0]["initial_lr"]
+    assert optimizer_lr == 5e-5  # the next resume starts from the applied rate too
+
+
+def _run_cli(args, cwd, **kwargs):
+    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
+    return subprocess.Popen([sys.executable, "-m", "polyreward", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+                            stderr=subprocess.PIPE, text=True, **kwargs)
+
+
+@pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
+def test_a_signal_saves_a_checkpoint_at_the_end_of_the_step_that_resume_continues(tiny_qwen2_dir, prompts_file, tmp_path,
+                                                                                 signum, code):
+    """``save_steps: 0`` (the first-run default) and a long run: Ctrl-C (or a scheduler's SIGTERM) after the first logged
+    step still leaves a checkpoint of the last finished step, the run exits 128 + signal, and ``--resume`` goes on."""
+    out = tmp_path / "run"
+    config = tmp_path / "train.yaml"
+    config.write_text(yaml.safe_dump(_config(tiny_qwen2_dir, prompts_file, out, max_steps=500, save_steps=0)), encoding="utf-8")
+    process = _run_cli(["train", str(config), "--no-progress"], tmp_path)
+    metrics = out / "metrics.jsonl"
+    deadline = time.monotonic() + 600
+    while not (metrics.exists() and metrics.read_text(encoding="utf-8").strip()):
+        assert process.poll() is None, process.communicate()
+        assert time.monotonic() < deadline, "no step finished in 10 minutes"
+        time.sleep(0.2)
+    process.send_signal(signum)
+    stdout, stderr = process.communicate(timeout=600)
+    assert process.returncode == code, stdout + stderr
+    checkpoint = latest_checkpoint(out)
+    assert checkpoint is not None, stderr
+    steps = [row["step"] for row in read_metrics(metrics)]
+    stopped_at = int(checkpoint.name.split("-")[1])
+    assert 1 <= stopped_at < 500 and steps == list(range(1, stopped_at + 1))  # every finished step logged and saved
+    assert f"{signal.Signals(signum).name}: stopped after step {stopped_at}; checkpoint {checkpoint}" in stderr
+    assert "Traceback" not in stderr
+
+    resumed = subprocess.run([sys.executable, "-m", "polyreward", "train", str(config), "--no-progress", "--resume",
+                              "--max-steps", str(stopped_at + 1)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+    assert resumed.returncode == 0, resumed.stdout + resumed.stderr
+    assert f"--resume from {checkpoint} at step {stopped_at}" in resumed.stderr
+    assert [row["step"] for row in read_metrics(metrics)] == list(range(1, stopped_at + 2))
+    assert latest_checkpoint(out).name == f"checkpoint-{stopped_at + 1}"
+
+
+def test_a_missing_dataset_is_one_line_before_torch_loads(tmp_path):
+    config = tmp_path / "train.yaml"
+    config.write_text(yaml.safe_dump(_config("tiny-qwen2", tmp_path / "nope.jsonl", tmp_path / "run")), encoding="utf-8")
+    code = ("import sys\nfrom polyreward.cli import main\nrc = main(['train', sys.argv[1]])\n"
+            "print('torch' in sys.modules, 'transformers' in sys.modules)\nsys.exit(rc)")
+    result = subprocess.run([sys.executable, "-c", code, str(config)], capture_output=True, text=True, timeout=300)
+    assert result.returncode == 2
+    assert result.stderr.strip().splitlines() == [f"error: train.dataset.path: {tmp_path / 'nope.jsonl'} is not a file"]
+    assert result.stdout.split() == ["False", "False"]
