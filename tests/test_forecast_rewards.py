@@ -48,10 +48,20 @@ TABLE = [
     ("<answer>35</answer>", 35, 1.0),
     ("<answer>35.01</answer>", 35, -0.1),
     ("<answer>-5</answer>", 3, 1.0),
-    ("<answer>1e999</answer>", 100, 1.0),  # inf is "very bad"
-    ("<answer>42 (class 2)</answer>", 40, 1.0),  # first number inside <answer>
-    ("maybe 40 or 50 ug/m3", 60, 1.0),  # no block: last number, unit suffix ignored
-    ("PM2.5 will be 50 µg/m³.", 60, 1.0),
+    # committed-answer semantics: exactly T finite numbers, no negation, else no forecast (0)
+    ("<answer>1e999</answer>", 100, 0.0),  # infinity is no forecast (a first-number reader says "very bad": 1.0)
+    ("<answer>-1e999</answer>", 3, 0.0),
+    ("<answer>42 (class 2)</answer>", 40, 0.0),  # two numbers where one is expected
+    ("<answer>400 (or maybe 20)</answer>", 400, 0.0),  # hedge
+    ("<answer>20 or 400</answer>", 400, 0.0),
+    ("<answer>20-30</answer>", 25, 0.0),  # a range
+    ("<answer>282, 282, 303, 349, 407</answer>", 282, 0.0),  # a pasted table of the prompt's values
+    ("<answer>not 40</answer>", 40, 0.0),
+    ("<answer>It won't be 40</answer>", 40, 0.0),
+    ("maybe 40 or 50 ug/m3", 60, 0.0),  # no block: the last line, two numbers
+    ("Today was 282 and 300.\nTomorrow: 50 ug/m3", 60, 1.0),  # no block: the last line commits to one number
+    ("PM2.5 will be 50 µg/m³.", 60, 1.0),  # the pollutant's name is not a number
+    ("<answer>PM10 40</answer>", 40, 1.0),
     ("no idea", 40, 0.0),
     ("<answer></answer> 40", 40, 0.0),  # an empty block holds no number
     ("<answer>10</answer>", "12", 1.0),  # numeric text (CSV cell)
@@ -132,8 +142,10 @@ def test_metrics_from_reward_details():
 def test_parsing_helpers():
     assert observed_values("[1, null, \"x\", 3]")[0] == 1.0 and math.isnan(observed_values("[1, null, \"x\", 3]")[1])
     assert math.isnan(observed_values(True)[0])
-    assert forecast_values("<answer>1, 2, 3</answer> 9", 2) == [1.0, 2.0]
-    assert forecast_values("a 1 b 2 c 3", 2) == [2.0, 3.0]
+    assert forecast_values("<answer>1, 2</answer> 9", 2) == [1.0, 2.0]
+    assert forecast_values("<answer>1, 2, 3</answer> 9", 2) is None
+    assert forecast_values("a 1 b 2 c 3", 2) is None
+    assert forecast_values("a 1\nb 2 c 3", 2) == [2.0, 3.0]
     assert forecast_values("10 µg/m3", 1) == [10.0]
 
 

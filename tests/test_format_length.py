@@ -119,7 +119,7 @@ def test_length_sources_are_named_in_the_reason(tiny_qwen2_dir):
     by_ids = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None], [text], completion_ids=[[1] * 7])
     assert by_ids.scores == [pytest.approx(-0.4)] and "(completion_ids)" in by_ids.reasons[0]
     by_words = OverlongPenalty(max_completion_len=10, soft_punish_cache=5).evaluate([None], [text])
-    assert by_words.scores == [-1.0] and "length 12 (whitespace tokens)" in by_words.reasons[0]
+    assert by_words.scores == [-1.0] and "length 12 (words)" in by_words.reasons[0]
     with_tok = OverlongPenalty(max_completion_len=10, soft_punish_cache=5, tokenizer=str(tiny_qwen2_dir))
     output = with_tok.evaluate([None], [text])
     from transformers import AutoTokenizer

@@ -30,6 +30,19 @@ r_fmt (``calculate_format_reward``)::
 
 r_eng (``calculate_english_percentage``): the share of characters of s in the whitelist
 ``a-z A-Z 0-9 space \\n`` and ``.,!?;:'"()[]{}<>-_/\\|`~@#$%^&*+=``; 0 for an empty string.
+
+Linear time. The released format regex backtracks quadratically (its lazy ``.*?`` retries every ``</think>``,
+and ``\\boxed\\{.*?\\}`` every unclosed box: 34 s on a 64 KB completion); :func:`format_parts` and
+:func:`boxed_groups` return exactly what ``_FORMAT.search`` and ``_BOX_GROUP.findall`` give, with forward literal
+searches (the regexes stay here as the specification the tests compare against).
+
+Known exploits of the released rules (kept as the default: they are the source): r_fmt pays 1.0 for
+``<think></think><answer>x</answer>`` and 1.5 for ``<think>zzzz</think><answer>x \\boxed{A}</answer>``; r_eng
+pays 1.0 for ``zzzz``; r_acc pays 1.0 for ``Not \\boxed{C}.`` and for a box that the text then retracts (it
+reads the only box, whatever the text says of it). ``min_content_words: N`` on ``crpo_format`` and
+``crpo_english`` (:func:`polyreward.rewards.format.content_words`) guards the first two: r_fmt is 0 unless the
+think body holds N content words and the answer body one, r_eng is 0 for a text of fewer than N. For r_acc,
+``choice_accuracy`` reads the committed answer; use it beside or instead of ``crpo_accuracy``.
 """
 
 from __future__ import annotations
@@ -41,6 +54,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name
+from polyreward.rewards.format import check_min_content, content_words, thin_content
 from polyreward.schema import is_missing
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
@@ -50,6 +64,7 @@ _BOX = re.compile(r"\\boxed\{(.*?)\}")
 _FORMAT = re.compile(r"^<think>.*?</think>\s*<answer>(.*?)</answer>$", re.DOTALL)
 _BOX_GROUP = re.compile(r"(\\boxed\{.*?\})")
 _FINAL_RESPONSE = "## Final Response"
+_SPACES = re.compile(r"\s*")
 
 
 def preprocess(text: str, eos_token: str | None = None, prefilled_think: bool = False) -> str:
@@ -75,19 +90,63 @@ def accuracy_reward(text: str, gold: str) -> float:
     return -0.5
 
 
+def boxed_groups(text: str) -> list[str]:
+    """``_BOX_GROUP.findall(text)`` in linear time: each ``\\boxed{`` up to the first ``}`` after it on its line."""
+    groups: list[str] = []
+    position = 0
+    close = newline = -1  # the next "}" / "\n" after the current box opening, cached while still ahead of it
+    while (start := text.find("\\boxed{", position)) >= 0:
+        body = start + len("\\boxed{")
+        if close < body:
+            close = text.find("}", body)
+            if close < 0:
+                break
+        if newline < body:
+            newline = text.find("\n", body)
+            newline = len(text) if newline < 0 else newline
+        if newline < close:  # "." does not cross a newline: no match from this box, try the next one
+            position = start + 1
+            continue
+        groups.append(text[start:close + 1])
+        position = close + 1
+    return groups
+
+
 def has_summary_and_one_box(answer: str) -> bool:
     """``answer_with_summary_and_answer_box``: exactly one ``\\boxed{...}`` and the answer is not only that box."""
     answer = answer.strip()
-    boxes = _BOX_GROUP.findall(answer)
+    boxes = boxed_groups(answer)
     return len(boxes) == 1 and boxes[0] != answer
 
 
-def format_reward(text: str) -> float:
-    """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5."""
-    match = _FORMAT.search(text)
-    if match is None:
+def format_parts(text: str) -> tuple[str, str] | None:
+    """(think body, answer body) where ``_FORMAT.search(text)`` matches (its group 1 is the answer body), else None.
+
+    The regex reads: ``<think>`` at the start; the first ``</think>`` that whitespace and ``<answer>`` follow; an
+    answer running to a ``</answer>`` at the very end (or before one final newline, as ``$`` allows)."""
+    if not text.startswith("<think>"):
+        return None
+    end = len(text) - (1 if text.endswith("\n") else 0) - len("</answer>")
+    if end < len("<think>") or not text.startswith("</answer>", end):
+        return None
+    position = len("<think>")
+    while (close := text.find("</think>", position)) >= 0:
+        after = _SPACES.match(text, close + len("</think>")).end()
+        if after + len("<answer>") > end:
+            return None  # every later </think> ends later still
+        if text.startswith("<answer>", after):
+            return text[len("<think>"):close], text[after + len("<answer>"):end]
+        position = close + 1
+    return None
+
+
+def format_reward(text: str, min_content_words: int = 0) -> float:
+    """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
+    also 0 when the think body has fewer content words or the answer body none."""
+    parts = format_parts(text)
+    if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
-    return 1.5 if has_summary_and_one_box(match.group(1)) else 1.0
+    return 1.5 if has_summary_and_one_box(parts[1]) else 1.0
 
 
 def english_share(text: str) -> float:
@@ -149,9 +208,20 @@ class CRPOFormat(ReleasedPreprocessing):
     exactness = "exact"
     description = f"Clinical-R1 format: <think>..</think><answer>..</answer> 1, +0.5 with one \\boxed{{}} and a summary ({SOURCE})"
     score_range = (0.0, 1.5)
+    probe_strategies = ("empty_think", "junk_think", "empty_answer")
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False,
+                 min_content_words: int = 0) -> None:
+        super().__init__(name, weight, eos_token, prefilled_think)
+        self.min_content_words = check_min_content(min_content_words)
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        score = format_reward(self.cleaned(completion))
+        text = self.cleaned(completion)
+        parts = format_parts(text)
+        thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words)
+        if thin:
+            return Scored(0.0, thin)
+        score = format_reward(text)
         return Scored(score, {0.0: "not <think>...</think> <answer>...</answer>", 1.0: "format ok, answer lacks one box plus a summary",
                               1.5: "format ok, answer has one box and a summary"}[score])
 
@@ -163,8 +233,17 @@ class CRPOEnglish(ReleasedPreprocessing):
     exactness = "exact"
     description = f"Clinical-R1 English share: fraction of characters in the ASCII-English whitelist ({SOURCE})"
     score_range = (0.0, 1.0)
+    probe_strategies = ("junk_text",)
+
+    def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False,
+                 min_content_words: int = 0) -> None:
+        super().__init__(name, weight, eos_token, prefilled_think)
+        self.min_content_words = check_min_content(min_content_words)
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
+        words = content_words(text)
+        if words < self.min_content_words:
+            return Scored(0.0, f"{words} content word(s), min_content_words needs {self.min_content_words}")
         score = english_share(text)
         return Scored(score, "empty completion" if not text else f"{score:.0%} English characters")

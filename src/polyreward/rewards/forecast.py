@@ -30,9 +30,13 @@ that order. Several single-pollutant reward entries with weights w_v instead giv
 normalisation per pollutant, not the source's).
 
 Reading a rollout: the observed value(s) come from ``observed_column`` (a number, numeric text, a list
-or a JSON list; NaN entries are invalid steps). The forecast is the first T numbers inside the
-completion's ``<answer>`` block, or else the last T numbers of the text (µg/m3 unit suffixes are ignored).
-No valid observation -> NaN ("no valid observation"); too few forecast numbers -> 0.
+or a JSON list; NaN entries are invalid steps). The forecast is the one the completion commits to: the
+numbers of its first ``<answer>`` block, or without a block those of its last non-empty line (µg/m3 unit
+suffixes and the names PM2.5 / PM10 are ignored), and they must be exactly T finite numbers with no negation word (``not``, ``never``,
+``n't``). So a hedge (``400 (or maybe 20)``), a pasted table of the prompt's values, a range (``20-30``), an
+infinity (``1e999``) or ``not 40`` is no forecast, where a reader of the first number would credit it.
+No valid observation -> NaN ("no valid observation"); no committed forecast -> 0 (as a miss: the source has no
+text to read, so this is our rule).
 Per-rollout sub-scores ``hits``/``misses``/``false_alarms``/``correct_negatives`` feed
 :func:`polyreward.verifiers.forecast.metrics_from_details` (POD, FAR, POFD, CSI, F1).
 """
@@ -102,14 +106,32 @@ def _number(value: Any) -> float:
         return math.nan
 
 
-def forecast_values(text: str, count: int) -> list[float] | None:
-    """The first ``count`` numbers of the <answer> block, else the last ``count`` numbers of the text."""
+_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
+_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+
+
+def committed_forecast(text: str, count: int) -> tuple[list[float] | None, str]:
+    """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring."""
     body = answer_block(text)
-    span = _UNIT.sub(" ", body if body is not None else text)
+    if body is None:
+        lines = [line for line in text.splitlines() if line.strip()]
+        span, where = (lines[-1] if lines else ""), "the last line"
+    else:
+        span, where = body, "the <answer> block"
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" ", span))
     numbers = [float(m) for m in _NUMBER.findall(span)]
-    if len(numbers) < count:
-        return None
-    return numbers[:count] if body is not None else numbers[len(numbers) - count:]
+    if len(numbers) != count:
+        return None, f"{where} holds {len(numbers)} number(s), {count} expected (a hedge, range or table is no forecast)"
+    if not all(math.isfinite(x) for x in numbers):
+        return None, f"{where} holds a non-finite number"
+    if _NEGATION.search(span):
+        return None, f"{where} negates its number"
+    return numbers, ""
+
+
+def forecast_values(text: str, count: int) -> list[float] | None:
+    """The ``count`` forecast numbers the completion commits to, or None (:func:`committed_forecast`)."""
+    return committed_forecast(text, count)[0]
 
 
 class ForecastClassCost(RolloutReward):
@@ -119,6 +141,7 @@ class ForecastClassCost(RolloutReward):
     exactness = "exact"
     description = "FAKER-Air class-wise PM forecast reward (Korean / US EPA / China / custom class thresholds)"
     score_range = (-0.1, 1.0)
+    probe_strategies = ("number_hedge", "number_candidates", "non_finite", "prompt_numbers", "negated_number")
 
     def __init__(
         self,
@@ -202,9 +225,9 @@ class ForecastClassCost(RolloutReward):
         if not any(math.isfinite(o) and o > 0 for values in observed.values() for o in values):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
         count = sum(len(values) for values in observed.values())
-        numbers = forecast_values(completion, count)
+        numbers, why = committed_forecast(completion, count)
         if numbers is None:
-            return Scored(0.0, f"expected {count} forecast number(s), found fewer")
+            return Scored(0.0, f"no committed forecast: {why}")
         total = weight_sum = 0.0
         counts = {"hits": 0.0, "misses": 0.0, "false_alarms": 0.0, "correct_negatives": 0.0, "exact_class": 0.0}
         offset = 0

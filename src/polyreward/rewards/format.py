@@ -13,6 +13,19 @@ i.e. the completion starts with ``<think>``, holds no second ``<think>``, and cl
   block and nothing but whitespace after it. Anchored with ``\\Z`` and no ``re.MULTILINE``, so open-r1's
   hole (``MULTILINE`` lets ``$`` match at any line end, accepting trailing junk and a second block)
   is closed.
+* ``min_content_words: N`` (default 0 = TRL's rule) -- the think body must hold at least N content words
+  (:func:`content_words`) and the answer (the text after ``</think>``, or the ``<answer>`` body) at least
+  one. TRL's rule pays 1.0 for ``<think></think>`` and for ``<think>zzzz</think>``: a format reward a policy
+  satisfies without reasoning. The same guard is a parameter of ``crpo_format``, ``crpo_english`` and
+  ``toolrl_format``.
+
+Content words::
+
+    words = maximal runs of letters and digits (str.isalnum), case-folded
+    content_words(text) = |{w in words : w is all digits, or w has at least two distinct characters}|
+
+so repeats (``the the the``), one-letter runs (``zzzz``, ``a a a``) and text split by invisible characters
+(``z\\u200bz``) count once or not at all, while ``2 + 2 = 4`` counts its numbers.
 """
 
 from __future__ import annotations
@@ -25,6 +38,33 @@ from polyreward.reward import RolloutReward, Scored
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
+_WORD = re.compile(r"[^\W_]+")
+
+
+def content_words(text: str) -> int:
+    """How many distinct content words ``text`` holds (module docstring); linear in ``len(text)``."""
+    words = {w for w in _WORD.findall(text.casefold()) if w.isdigit() or len(set(w)) > 1}
+    return len(words)
+
+
+def check_min_content(value: Any) -> int:
+    """``min_content_words`` validated: a non-negative integer (0 turns the guard off)."""
+    if isinstance(value, bool) or not isinstance(value, int) or value < 0:
+        raise ValueError(f"min_content_words must be a non-negative integer (0 = the source rule, no guard), got {value!r}")
+    return value
+
+
+def thin_content(blocks: Mapping[str, str], minimum: int) -> str | None:
+    """The reason a guarded format check fails: the first block with too few content words (``think`` needs
+    ``minimum``, every other block one), or None when each is substantive or the guard is off."""
+    if minimum <= 0:
+        return None
+    for name, body in blocks.items():
+        need = minimum if name == "think" else 1
+        found = content_words(body)
+        if found < need:
+            return f"{name} block has {found} content word(s), min_content_words needs {need}"
+    return None
 
 
 class ThinkFormat(RolloutReward):
@@ -32,22 +72,27 @@ class ThinkFormat(RolloutReward):
 
     type_name = "think_format"
     exactness = "exact"
-    description = "TRL think_format_reward: <think>...</think> then the answer (prefilled / <answer> options)"
+    description = "TRL think_format_reward: <think>...</think> then the answer (prefilled / <answer> / min_content_words options)"
     score_range = (0.0, 1.0)
+    probe_strategies = ("empty_think", "junk_think", "empty_answer")
 
-    def __init__(self, name: str | None = None, weight: float = 1.0, prefilled_think: bool = False, require_answer: bool = False) -> None:
+    def __init__(self, name: str | None = None, weight: float = 1.0, prefilled_think: bool = False, require_answer: bool = False,
+                 min_content_words: int = 0) -> None:
         super().__init__(name, weight)
         for key, value in (("prefilled_think", prefilled_think), ("require_answer", require_answer)):
             if not isinstance(value, bool):
                 raise ValueError(f"{key} must be true or false, got {value!r}")
         self.prefilled_think = prefilled_think
         self.require_answer = require_answer
-        pattern = ("^" if prefilled_think else "^<think>") + _THINK + (_ANSWER if require_answer else ".*$")
+        self.min_content_words = check_min_content(min_content_words)
+        pattern = ("^" if prefilled_think else "^<think>") + _THINK + (_ANSWER if require_answer else "(.*)$")
         self._pattern = re.compile(pattern, re.DOTALL)
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        if self._pattern.match(completion):
-            return Scored(1.0, "format ok")
+        match = self._pattern.match(completion)
+        if match:
+            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words)
+            return Scored(0.0, thin) if thin else Scored(1.0, "format ok")
         opening = "" if self.prefilled_think else "<think>"
         if opening and not completion.startswith(opening):
             return Scored(0.0, "does not start with <think>")

@@ -17,6 +17,17 @@ is a mismatch. Sub-scores (not part of r_KG): ``hallucinated_entities`` |E_p \\ 
 (+ has-relation flag) and ``complete`` (+ each relation and its target) levels, 0 when either KG has
 no entity; P = |H ∩ Ref| / (|H| + 1e-10), R = |H ∩ Ref| / (|Ref| + 1e-10), F1 = 2PR / (P + R + 1e-10).
 
+Known exploits of the source rule (kept as the default) and the guards against them:
+
+* both graphs empty gives J_E = J_R = 1, so an empty completion scores 1.0 on every row whose reference has
+  no finding the extractor knows. ``min_content_words: N`` scores 0 for a completion of fewer than N content
+  words (:func:`polyreward.rewards.format.content_words`), so only a written report can earn the empty-graph 1.0;
+* the prompt often lists the findings ("Present: atelectasis, cardiomegaly ..."): pasting that list earns every
+  entity without writing a report. ``drop_prompt_lines: true`` removes every line of the completion that also
+  occurs in the prompt (stripped, case-folded) before extraction, so a pasted list yields no graph.
+
+The extractor is linear in the report: each mention looks only at the candidates inside its token window.
+
 ``extractor``: ``lexicon`` (default, offline), ``"package.module:function"`` (any callable
 ``text -> ReportKG | (entities, triplets)``), a local Hugging Face token-classification model folder
 (entities only, labels mapped from the model's ``id2label``; no relations), or, from Python, a callable.
@@ -31,7 +42,8 @@ from pathlib import Path
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.schema import is_missing
+from polyreward.rewards.format import check_min_content, content_words
+from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.tags import first_block
 
@@ -72,6 +84,15 @@ def radgraph_f1(hyp: ReportKG, ref: ReportKG) -> dict[str, float]:
         p, rc = inter / (len(h) + 1e-10), inter / (len(r) + 1e-10)
         out[name] = 2 * p * rc / (p + rc + 1e-10)
     return out
+
+
+def without_prompt_lines(completion: str, prompt: Any) -> str:
+    """``completion`` without the lines that also occur in the prompt (compared stripped and case-folded)."""
+    try:
+        seen = {line.strip().casefold() for line in prompt_text(prompt).splitlines() if line.strip()}
+    except (TypeError, ValueError):
+        return completion
+    return "\n".join(line for line in completion.splitlines() if line.strip().casefold() not in seen)
 
 
 def _as_kg(value: Any) -> ReportKG:
@@ -145,6 +166,7 @@ class KGTripletConsistency(RolloutReward):
     exactness_detail = "exact scoring, reconstructed extractor"  # the default lexicon extractor stands in for ReXKG
     description = "CheXPO-v2 report KG consistency: (Jaccard(entities) + Jaccard(triplets)) / 2 (offline extractor)"
     score_range = (0.0, 1.0)
+    probe_strategies = ("empty_completion", "prompt_copy")
 
     def __init__(
         self,
@@ -153,8 +175,14 @@ class KGTripletConsistency(RolloutReward):
         answer_column: str = "answer",
         extractor: str | Callable[[str], Any] = "lexicon",
         uncertain_as: str = "present",
+        min_content_words: int = 0,
+        drop_prompt_lines: bool = False,
     ) -> None:
         super().__init__(name, weight)
+        self.min_content_words = check_min_content(min_content_words)
+        if not isinstance(drop_prompt_lines, bool):
+            raise ValueError(f"drop_prompt_lines must be true or false, got {drop_prompt_lines!r}")
+        self.drop_prompt_lines = drop_prompt_lines
         column_name("answer_column", answer_column)
         one_of("uncertain_as", uncertain_as, UNCERTAIN_AS)
         self.answer_column = answer_column
@@ -173,6 +201,11 @@ class KGTripletConsistency(RolloutReward):
         reference = row.get(self.answer_column)
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
+        words = content_words(completion)
+        if words < self.min_content_words:
+            return Scored(0.0, f"no report: {words} content word(s), min_content_words needs {self.min_content_words}")
+        if self.drop_prompt_lines:
+            completion = without_prompt_lines(completion, row.get("prompt"))
         predicted, gold = self.graphs(completion, str(reference))
         j_e = set_jaccard(predicted.entities, gold.entities)
         j_r = set_jaccard(predicted.triplets, gold.triplets)

@@ -15,7 +15,13 @@ Length source, first available (the reason names the one used):
 
 1. the ``completion_ids`` column (TRL passes the token ids to every reward function);
 2. a local tokenizer directory given as ``tokenizer`` (never downloaded from a hub);
-3. whitespace-separated words (a rough stand-in; configure 1 or 2 for training).
+3. words (:func:`word_count`, a rough stand-in; configure 1 or 2 for training).
+
+Words are counted so that a completion cannot look short by hiding its separators: runs of text are split
+on whitespace, underscores and invisible format characters (zero-width space / joiners, word joiner, BOM,
+soft hyphen, bidi marks), and a run longer than ``WORD_CHARS`` = 16 characters counts as
+ceil(length / 16) words. So 200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a
+space count 625, not 1.
 """
 
 from __future__ import annotations
@@ -26,8 +32,19 @@ from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
+import re
+
 from polyreward.reward import Reward, RewardOutput
 from polyreward.schema import completion_text, is_missing
+
+
+WORD_CHARS = 16
+_WORD_RUN = re.compile("[^\\s_\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]+")
+
+
+def word_count(text: str) -> int:
+    """Words of ``text`` for the length fallback (module docstring); linear in ``len(text)``."""
+    return sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
 
 
 def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int, penalty_factor: float = 1.0) -> float:
@@ -47,6 +64,7 @@ class OverlongPenalty(Reward):
     exactness = "exact"
     description = "DAPO soft overlong punishment: 0 below L_max-L_cache, linear to -1 at L_max, -1 above"
     score_range = (-1.0, 0.0)
+    probe_strategies = ("invisible_padding", "unspaced_padding")
 
     def __init__(
         self,
@@ -101,7 +119,7 @@ class OverlongPenalty(Reward):
 
                 self._tokenizer = AutoTokenizer.from_pretrained(str(Path(self.tokenizer).expanduser()))
             return [len(x) for x in self._tokenizer(texts, add_special_tokens=False)["input_ids"]], "tokenizer"
-        return [len(t.split()) for t in texts], "whitespace tokens"
+        return [word_count(t) for t in texts], "words"
 
     def _token_count(self, ids: Any) -> int:
         """Length of one rollout's token ids; a TypeError naming the column for anything but a sequence of them."""

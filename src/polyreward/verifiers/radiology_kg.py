@@ -27,6 +27,7 @@ from __future__ import annotations
 
 import json
 import re
+from bisect import bisect_left, bisect_right
 from dataclasses import dataclass, field
 from functools import cached_property, lru_cache
 from pathlib import Path
@@ -178,14 +179,18 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
     neg_until = unc_until = -1
-    clause_start = 0  # index into mentions where the current clause starts (post-cues look back to it)
+    # post-cues re-label the clause's present findings; after one, every earlier finding of the clause is already
+    # re-labelled, so the next post-cue only looks at mentions from here on (linear however many cues repeat)
+    post_from = 0
+    last_disorder: _Mention | None = None  # the clause's latest disorder (a suggestive cue's source)
     pending_suggestive: _Mention | None = None
     clause = 0
     for start, end, table, kind, text in _scan(tokens, lex):
         if table == "cue":
             if kind == "terminators":
                 neg_until = unc_until = -1
-                clause_start = len(mentions)
+                post_from = len(mentions)
+                last_disorder = None
                 clause += 1
                 pending_suggestive = None
             elif kind == "negation_pre":
@@ -194,12 +199,12 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 unc_until = end + _NEG_WINDOW
             elif kind in ("negation_post", "uncertain_post"):
                 status = "notpresent" if kind == "negation_post" else "uncertain"
-                for m in mentions[clause_start:]:
+                for m in mentions[post_from:]:
                     if m.kind in ("disorder", "device") and m.status == "present":
                         m.status = status
+                post_from = len(mentions)
             elif kind == "suggestive":
-                findings = [m for m in mentions[clause_start:] if m.kind == "disorder"]
-                pending_suggestive = findings[-1] if findings else None
+                pending_suggestive = last_disorder
                 if text != "consistent with" and text != "compatible with" and text != "due to" and text != "secondary to":
                     unc_until = end + _NEG_WINDOW
             continue
@@ -215,15 +220,22 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
             if pending_suggestive is not None and kind == "disorder" and pending_suggestive.text != text:
                 suggestive.append((pending_suggestive.text, text, "suggestive_of"))
                 pending_suggestive = None
+        if kind == "disorder":
+            last_disorder = mention
         mentions.append(mention)
     return mentions, suggestive
 
 
-def _nearest(mention: _Mention, candidates: list[_Mention], window: int, prefer_after: bool) -> _Mention | None:
+def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int], window: int, prefer_after: bool) -> _Mention | None:
+    """The candidate of the same clause nearest to ``mention`` within ``window`` tokens (ties: before it, or after it
+    with ``prefer_after``). ``candidates`` are in token order and ``positions`` their positions, so only the
+    candidates inside the window are looked at (bisect), never the whole sentence."""
     best, best_key = None, None
-    for c in candidates:
+    low = bisect_left(positions, mention.position - window)
+    high = bisect_right(positions, mention.position + window)
+    for c in candidates[low:high]:
         distance = abs(c.position - mention.position)
-        if distance == 0 or distance > window or c.clause != mention.clause:
+        if distance == 0 or c.clause != mention.clause:
             continue
         key = (distance, (c.position < mention.position) if prefer_after else (c.position > mention.position))
         if best_key is None or key < best_key:
@@ -253,18 +265,19 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon) -> ReportKG:
         triplets.update(suggestive)
         findings = [m for m in mentions if m.kind in ("disorder", "device")]
         anatomy = [m for m in mentions if m.kind == "anatomy"]
+        finding_positions, anatomy_positions = [m.position for m in findings], [m.position for m in anatomy]
         for m in mentions:
             if m.kind in ("disorder", "device"):
                 status = m.status if m.status != "uncertain" else uncertain_as
                 prefix = "disorder" if m.kind == "disorder" else "devices"
                 entities[m.text] = f"{prefix}_{status}"
-                place = _nearest(m, anatomy, _ANATOMY_WINDOW, prefer_after=False)
+                place = _nearest(m, anatomy, anatomy_positions, _ANATOMY_WINDOW, prefer_after=False)
                 if place is not None:
                     triplets.add((m.text, place.text, "located_at"))
             else:
                 entities[m.text] = m.kind
                 if m.kind in ("size", "concept"):
-                    target = _nearest(m, findings, _MODIFIER_WINDOW, prefer_after=True)
+                    target = _nearest(m, findings, finding_positions, _MODIFIER_WINDOW, prefer_after=True)
                     if target is not None:
                         triplets.add((m.text, target.text, "modify"))
     return ReportKG(frozenset(entities.items()), frozenset(triplets))
