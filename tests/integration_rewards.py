@@ -122,7 +122,10 @@ class Sleepy(RolloutReward):
 
 
 def _nap(seconds: float) -> float:
-    time.sleep(seconds)
+    """Hangs the way a runaway check does: on the CPU (the pool's budget is CPU time; a sleep only meets its wall cap)."""
+    end = time.process_time() + seconds
+    while time.process_time() < end:
+        pass
     return 1.0
 
 

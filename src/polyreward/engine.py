@@ -7,6 +7,17 @@ deadline is killed and replaced, its item scored as a timeout, and the batch goe
 design docs/reference/libraries.md#math-verify-timeouts describes, measured (≈0.7 ms per call overhead) and that NeMo-Gym, OpenCompass and AReaL
 moved to.
 
+The per-item budget is **CPU time**, the worker's own: a loaded machine (a training node while the policy
+generates runs at load 10x its cores) slows an item down but must not change its score. The dispatcher reads
+each busy worker's CPU seconds from ``/proc/<pid>/stat`` (utime + stime) and kills the worker once the item
+has used its budget; as a backstop the worker arms ``RLIMIT_CPU`` a second past the budget before each item,
+so the kernel ends a runaway even when the dispatcher is starved. A wall-clock cap, ``wall_multiple`` times
+the budget, remains for items that block instead of computing; an item that reaches the wall cap without
+using its CPU budget is tried once more, after the rest of the call, before it is reported as ``"timeout"``.
+Every timeout is counted (:attr:`WorkerPool.stats`, :func:`timeout_summary`), so a run can say how many
+there were and what share of its items they were. Where ``/proc`` is missing (macOS) CPU time cannot be read
+and the budget falls back to wall time.
+
 Workers come from a ``forkserver`` whose process has the ``preload`` modules imported once (the
 default also runs one parse and one verify, so sympy's lazy imports are paid there, not by each
 worker's first item), so a replacement worker starts in milliseconds, warm. The pool starts lazily, on
@@ -32,18 +43,19 @@ import contextlib
 import io
 import multiprocessing as mp
 import os
+import math
 import pickle
+import signal
 import threading
 import time
 import traceback
 from collections import deque
 from collections.abc import Callable, Hashable, Iterator, Sequence
 from concurrent.futures import Future
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from multiprocessing import context, forkserver, popen_forkserver, reduction, spawn, util
 from multiprocessing.connection import Connection, wait
 from typing import Any
-
 
 
 @dataclass(frozen=True)
@@ -53,6 +65,7 @@ class Outcome:
     ok: bool
     value: Any = None
     error: str = ""
+    cpu_seconds: float | None = field(default=None, compare=False)  # the worker's CPU time on the item, when known
 
     @property
     def timed_out(self) -> bool:
@@ -71,9 +84,39 @@ def _limit_memory(megabytes: int | None) -> None:
         pass
 
 
+def _own_cpu_seconds() -> float:
+    times = os.times()
+    return times.user + times.system
+
+
+def _arm_cpu_limit(budget: float | None) -> None:
+    """The kernel's backstop for one item: ``RLIMIT_CPU`` (whole seconds of process CPU time) one second past the
+    item's budget, so a worker whose dispatcher cannot get the CPU to kill it still ends (SIGXCPU) near its budget."""
+    try:
+        import resource
+
+        _, hard = resource.getrlimit(resource.RLIMIT_CPU)
+        soft = resource.RLIM_INFINITY if budget is None else math.ceil(_own_cpu_seconds() + budget) + 1
+        if hard != resource.RLIM_INFINITY:
+            soft = hard if soft == resource.RLIM_INFINITY else min(soft, hard)
+        resource.setrlimit(resource.RLIMIT_CPU, (soft, hard))
+    except (ImportError, ValueError, OSError):  # not on this platform: the dispatcher's check alone
+        pass
+
+
+def _no_core_dumps() -> None:
+    try:
+        import resource
+
+        resource.setrlimit(resource.RLIMIT_CORE, (0, 0))  # SIGXCPU's default action would write a core file
+    except (ImportError, ValueError, OSError):
+        pass
+
+
 def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
     _limit_memory(memory_limit_mb)
-    conn.send(("ready", None, None))
+    _no_core_dumps()
+    conn.send(("ready", None, None, _own_cpu_seconds()))
     while True:
         try:
             payload = conn.recv_bytes()
@@ -83,18 +126,21 @@ def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
             message = pickle.loads(payload)
         except Exception as exc:  # e.g. a function defined in the caller's __main__, which workers never import
             conn.send(("error", None, f"cannot load the item in a worker ({type(exc).__name__}: {exc}); "
-                       "functions sent to the pool must be defined in an importable module, not in __main__"[:500]))
+                       "functions sent to the pool must be defined in an importable module, not in __main__"[:500],
+                       _own_cpu_seconds()))
             continue
         if message is None:
             return
-        fn, args = message
+        fn, args, cpu_budget = message
+        _arm_cpu_limit(cpu_budget)
         try:
-            conn.send(("ok", fn(*args), None))
+            reply = ("ok", fn(*args), None)
         except MemoryError:
-            conn.send(("error", None, "memory limit exceeded"))
+            reply = ("error", None, "memory limit exceeded")
         except BaseException as exc:  # report every failure as data; the worker stays alive
             detail = "".join(traceback.format_exception_only(type(exc), exc)).strip()
-            conn.send(("error", None, detail[:500]))
+            reply = ("error", None, detail[:500])
+        conn.send((*reply, _own_cpu_seconds()))
 
 
 def _preparation_data_without_main(name: str) -> dict[str, Any]:
@@ -177,7 +223,8 @@ class _Worker:
             self.process.start()
         child.close()
         self.ready = False
-        self.task: tuple[int, float] | None = None  # (slot, start time)
+        self.task: _Task | None = None
+        self.cpu_base = 0.0  # the worker's own CPU seconds when it reported last (the start of its next item)
 
     def kill(self) -> None:
         try:
@@ -187,15 +234,49 @@ class _Worker:
             self.conn.close()
 
 
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
+
+
+def process_cpu_seconds(pid: int) -> float | None:
+    """User + system CPU seconds of process ``pid`` from ``/proc/<pid>/stat`` (fields 14 and 15, in clock ticks;
+    proc(5)); None where there is no ``/proc`` or the process is gone."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as f:
+            stat = f.read()
+    except OSError:
+        return None
+    fields = stat[stat.rfind(b")") + 2:].split()  # the command name in parentheses may hold spaces
+    try:
+        return (int(fields[11]) + int(fields[12])) / _CLOCK_TICKS
+    except (IndexError, ValueError):
+        return None
+
+
+@dataclass
+class _Task:
+    """An item in flight on a worker: when it started, when to look at its CPU time next, whether it is a retry."""
+
+    slot: int
+    started: float
+    next_check: float
+    retry: bool = False
+    cpu_used: float = 0.0
+
+
 class WorkerPool:
     """Persistent worker processes with a hard timeout per item.
 
     Args:
         workers: number of worker processes; 0 runs items inline in the calling thread (no timeout,
             for debugging only).
-        timeout: seconds one item may run before its worker is killed.
+        timeout: CPU seconds (the worker's own) one item may use before its worker is killed.
         memory_limit_mb: address-space cap per worker (a runaway bignum gets MemoryError, not the host).
         preload: modules imported once in the forkserver so new workers start warm.
+        wall_multiple: the wall-clock cap per item, as a multiple of ``timeout``, for items that block
+            (sleep, I/O) instead of computing; such an item is tried once more at the end of the call.
+
+    ``stats`` counts, over the pool's life, the items run, the CPU-budget timeouts, the wall-cap timeouts and the
+    wall-cap retries.
     """
 
     def __init__(
@@ -204,13 +285,18 @@ class WorkerPool:
         timeout: float = 5.0,
         memory_limit_mb: int | None = 4096,
         preload: Sequence[str] = (),
+        wall_multiple: float = 10.0,
     ) -> None:
         if workers < 0:
             raise ValueError(f"workers must be >= 0, got {workers}")
         if not timeout > 0:
             raise ValueError(f"timeout must be > 0 seconds, got {timeout}")
+        if not wall_multiple >= 1:
+            raise ValueError(f"wall_multiple must be >= 1, got {wall_multiple}")
         self.workers = workers
         self.timeout = float(timeout)
+        self.wall_multiple = float(wall_multiple)
+        self.stats = {"items": 0, "cpu_timeouts": 0, "wall_timeouts": 0, "wall_retries": 0}
         self.memory_limit_mb = memory_limit_mb
         self._preload = list(preload)
         self._ctx: mp.context.BaseContext | None = None
@@ -357,30 +443,41 @@ class WorkerPool:
         queues: list[deque] = [deque() for _ in self._pool]
         for slot, key in enumerate(keys):
             queues[hash(key) % len(queues)].append(slot)
-        while any(queues) or any(w.task is not None for w in self._pool):
+        wall_cap = limit * self.wall_multiple
+        blocked: list[int] = []  # reached the wall cap within their CPU budget: tried once more at the end
+        retried: set[int] = set()
+        self.stats["items"] += len(jobs)
+        while True:
+            if not any(queues) and all(w.task is None for w in self._pool):
+                if not blocked:
+                    break
+                queues[0].extend(blocked)
+                retried.update(blocked)
+                blocked = []
             for index, worker in enumerate(self._pool):
                 while worker.ready and worker.task is None:
                     slot = self._next_job(queues, index)
                     if slot is None:
                         break
                     try:
-                        worker.conn.send((fn, jobs[slot]))
+                        worker.conn.send((fn, jobs[slot], limit))
                     except Exception as exc:  # unpicklable arguments: that item fails, not the batch
                         results[slot] = Outcome(False, error=f"cannot send item to worker: {exc}"[:500])
                         continue
-                    worker.task = (slot, time.monotonic())
-            now = time.monotonic()
-            deadlines = [w.task[1] + limit for w in self._pool if w.task is not None]
-            wait_for = max(0.0, min(deadlines) - now) if deadlines else 1.0
+                    now = time.monotonic()
+                    worker.task = _Task(slot, now, now + limit, slot in retried)
+            busy = [w.task for w in self._pool if w.task is not None]
+            wake = [min(t.next_check, t.started + wall_cap) for t in busy]
+            wait_for = max(0.0, min(wake) - time.monotonic()) if wake else 1.0
             ready = wait([w.conn for w in self._pool], timeout=wait_for)
             for worker in list(self._pool):
                 if worker.conn not in ready:
                     continue
                 try:
-                    status, value, error = worker.conn.recv()
-                except (EOFError, OSError):  # the worker died (segfault, OOM kill): its item fails
+                    status, value, error, cpu_now = worker.conn.recv()
+                except (EOFError, OSError):  # the worker died (segfault, OOM kill, RLIMIT_CPU): its item fails
                     if worker.task is not None:
-                        results[worker.task[0]] = Outcome(False, error="worker crashed")
+                        results[worker.task.slot] = self._death_outcome(worker)
                     elif not worker.ready:  # died before it could start: respawning forever would hang
                         self._startup_failures += 1
                         if self._startup_failures > 3:
@@ -394,15 +491,47 @@ class WorkerPool:
                     worker.ready = True
                     self._startup_failures = 0
                 elif worker.task is not None:
-                    slot = worker.task[0]
-                    results[slot] = Outcome(status == "ok", value, error or "")
+                    used = max(0.0, cpu_now - worker.cpu_base)
+                    results[worker.task.slot] = Outcome(status == "ok", value, error or "", cpu_seconds=used)
                     worker.task = None
-            now = time.monotonic()
-            for worker in list(self._pool):
-                if worker.task is not None and now - worker.task[1] >= limit:
-                    results[worker.task[0]] = Outcome(False, error="timeout")
-                    self._replace(worker)
+                worker.cpu_base = cpu_now
+            self._enforce_limits(results, blocked, limit, wall_cap)
         return [r if r is not None else Outcome(False, error="not run") for r in results]
+
+    def _enforce_limits(self, results: list[Outcome | None], blocked: list[int], limit: float, wall_cap: float) -> None:
+        """Kill every worker whose item used its CPU budget (a timeout) or reached the wall cap (a retry the first
+        time, a timeout the second). CPU time grows at most as fast as wall time (one thread), so a worker's CPU is
+        read again only when its remaining budget could be spent, which keeps the ``/proc`` reads few."""
+        now = time.monotonic()
+        for worker in list(self._pool):
+            task = worker.task
+            if task is None:
+                continue
+            if now >= task.next_check:
+                cpu = process_cpu_seconds(worker.process.pid)
+                task.cpu_used = now - task.started if cpu is None else max(0.0, cpu - worker.cpu_base)
+                if task.cpu_used >= limit:
+                    self.stats["cpu_timeouts"] += 1
+                    results[task.slot] = Outcome(False, error="timeout", cpu_seconds=task.cpu_used)
+                    self._replace(worker)
+                    continue
+                task.next_check = now + max(0.01, limit - task.cpu_used)
+            if now - task.started >= wall_cap:
+                if task.retry:
+                    self.stats["wall_timeouts"] += 1
+                    results[task.slot] = Outcome(False, error="timeout", cpu_seconds=task.cpu_used)
+                else:
+                    self.stats["wall_retries"] += 1
+                    blocked.append(task.slot)
+                self._replace(worker)
+
+    def _death_outcome(self, worker: _Worker) -> Outcome:
+        """A worker that died on its item: a timeout when the kernel's CPU limit ended it (SIGXCPU), else a crash."""
+        worker.process.join(timeout=1.0)
+        if worker.process.exitcode == -getattr(signal, "SIGXCPU", -1):
+            self.stats["cpu_timeouts"] += 1
+            return Outcome(False, error="timeout")
+        return Outcome(False, error="worker crashed")
 
     def close(self) -> None:
         self._adopt()  # never shut down a parent's workers from a forked child
@@ -423,7 +552,8 @@ class WorkerPool:
 
     def __getstate__(self) -> dict[str, Any]:
         # A pool travels (TRL's async reward workers pickle reward objects) as its settings only.
-        return {"workers": self.workers, "timeout": self.timeout, "memory_limit_mb": self.memory_limit_mb, "preload": self._preload}
+        return {"workers": self.workers, "timeout": self.timeout, "memory_limit_mb": self.memory_limit_mb, "preload": self._preload,
+                "wall_multiple": self.wall_multiple}
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(**state)
@@ -449,6 +579,20 @@ def shared_pool(workers: int | None = None, timeout: float = 5.0, preload: Seque
             pool = _shared[key] = WorkerPool(workers=workers, timeout=timeout)
         pool.add_preload(preload)
         return pool
+
+
+def timeout_summary() -> str | None:
+    """One line for a run's summary when any shared pool of this process timed an item out: how many, of how many
+    items, the share, and how many reached the CPU budget vs the wall cap; None when none did (a timeout is never
+    silent, and a run without one stays quiet)."""
+    pools = [p for (_, owner), p in list(_shared.items()) if owner == os.getpid()]
+    items = sum(p.stats["items"] for p in pools)
+    cpu = sum(p.stats["cpu_timeouts"] for p in pools)
+    wall = sum(p.stats["wall_timeouts"] for p in pools)
+    if not cpu + wall:
+        return None
+    return (f"worker pool: {cpu + wall} of {items} items timed out ({(cpu + wall) / max(items, 1):.2%}): {cpu} used their "
+            f"CPU budget, {wall} reached the wall-clock cap twice")
 
 
 @atexit.register

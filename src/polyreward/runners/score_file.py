@@ -8,7 +8,8 @@ columns round-trip unchanged (JSON ints stay ints, strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
 :class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
-folder is writable and the output is not the input; on the first chunk, the completion column, every
+folder is writable and the output is none of the files the run reads (the input, the config file, any file a
+reward loads: :func:`files_read`); on the first chunk, the completion column, every
 column a reward declares, the group column when a combiner is set, and the ``by`` column. An input without
 rows is an error for every format (scoring nothing is a wrong file far more often than a wish).
 """
@@ -26,13 +27,14 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
+from polyreward.engine import timeout_summary
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
 from polyreward.runners.parts import PartStore, chunk_key, group_key
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
 from polyreward.schema import Batch
 
-PARTS_VERSION = 2  # bump when the part format changes, so old parts are scored again instead of misread
+PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
@@ -121,6 +123,32 @@ def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tup
                        "kept_columns": list(kept_columns)}, sort_keys=True)
 
 
+def files_read(config: Config) -> dict[Path, str]:
+    """Every existing file the run reads besides the input, each with what it is: the config file, and each reward
+    parameter (at any depth: ``judge: {cache: ...}``) naming an existing file, resolved as the reward resolves it."""
+    found: dict[Path, str] = {}
+    source = getattr(config, "_source", None)
+    config_file = Path(source.split(" with --set ", 1)[0]) if isinstance(source, str) else None
+    if config_file is not None and config_file.is_file():
+        found[config_file] = "the config file"
+
+    def visit(value: Any, where: str) -> None:
+        if isinstance(value, dict):
+            for key, item in value.items():
+                visit(item, f"{where}.{key}")
+        elif isinstance(value, (list, tuple)):
+            for index, item in enumerate(value):
+                visit(item, f"{where}.{index}")
+        elif isinstance(value, str) and value and len(value) < 4096 and "\n" not in value:
+            path = Path(config.resolve_file(value)).expanduser()
+            if path.is_file():
+                found.setdefault(path, f"the file of {where}")
+
+    for entry in config.rewards:
+        visit(entry.params, f"rewards[{entry.name}]")
+    return found
+
+
 def _warn(message: str) -> None:
     print(message, file=sys.stderr)
 
@@ -145,8 +173,9 @@ def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
 
 
 def combiner_columns(combiner: Any) -> tuple[str, ...]:
-    """The data columns a combiner reads per row besides scores and groups (DRPO's domain); () for most."""
-    sources = getattr(combiner, "row_source_columns", None)
+    """The data columns a combiner reads per row besides scores and groups (DRPO's domain, the ``completion_ids`` of
+    GDPO's token-weighted whitening: :meth:`polyreward.combiner.Combiner.data_columns`); () for most."""
+    sources = getattr(combiner, "data_columns", None) or getattr(combiner, "row_source_columns", None)
     return tuple(sources()) if callable(sources) else ()
 
 
@@ -239,7 +268,7 @@ def score_file(
     if chunk_size < 1:
         raise InputError("--chunk-size must be >= 1")
     input_path = check_readable(input_path)
-    output = check_writable(output, [input_path])
+    output = check_writable(output, [input_path], reads=files_read(config))
     policy = on_reward_error or config.on_reward_error
     rewardset = config.build_rewards(workers=workers)
     combiner = config.build_combiner()
@@ -273,17 +302,23 @@ def score_file(
         local = ChunkScorer(rewardset, config.column_map, policy, combiner)
         scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
     seconds = dict.fromkeys(rewardset.names, 0.0)
-    for job, part in scorer(jobs()):
-        for name, value in part.seconds.items():
-            seconds[name] = seconds.get(name, 0.0) + value
-        store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
-        if progress is not None:
-            progress(len(job.records))
-    if count == 0:
-        skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
-        raise InputError(f"{input_path}: no rows to score{skipped}")
-    by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
-    assembled = store.finish(count, rewardset.names, rewardset.weights, combiner)
+    try:  # the store holds the output's lock from its start() until the output is in place (or this run fails)
+        for job, part in scorer(jobs()):
+            for name, value in part.seconds.items():
+                seconds[name] = seconds.get(name, 0.0) + value
+            store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
+            if progress is not None:
+                progress(len(job.records))
+        if count == 0:
+            skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
+            raise InputError(f"{input_path}: no rows to score{skipped}")
+        by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
+        assembled = store.finish(count, rewardset.names, rewardset.weights, combiner)
+    finally:
+        store.release()
+    if store.rescored:
+        notes.append(f"{len(store.rescored)} stored chunk(s) did not match their row count or checksum (first: part "
+                     f"{store.rescored[0]}) and were scored again")
     if stats.surrogates:
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
@@ -302,4 +337,5 @@ def reward_summaries(rewardset: Iterable[Any]) -> list[str]:
         info = summary() if callable(summary) else None
         if info:
             lines.append(f"{reward.name}: {json.dumps(info, default=str, sort_keys=True)}")
-    return lines
+    timeouts = timeout_summary()  # never silent: how many items the worker pool timed out, and their share
+    return lines + ([timeouts] if timeouts else [])
