@@ -30,6 +30,15 @@ exact-equality shortcut). The source has no structured calls: ``tool_calls`` fie
 calls given as lists (not ToolRL text) are normalised to ``{name, parameters}`` first. ``parse: lenient``
 normalises every call (``arguments``, JSON-string arguments, the OpenAI wrapper, missing or null parameters
 as {}) and also accepts pretty-printed JSON, several blocks and JSON lists.
+
+Known exploits of the source rules (kept as the defaults) and the guards:
+
+* rlla.py reads only the first ``<tool_call>`` block, so a second block calling anything (``rm_rf``) still
+  scores the maximum. ``read_blocks: all`` (``toolrl_correctness``) reads every block, in order, and scores all
+  their calls; any extra call then breaks the exact match and lowers S.
+* the format regexes accept empty blocks (``<think></think>``, ``<tool_call>\n\n</tool_call>``).
+  ``min_content_words: N`` (``toolrl_format``) also needs N content words in the think body and at least one in
+  every ``<tool_call>`` / ``<response>`` block (:func:`polyreward.rewards.format.content_words`).
 """
 
 from __future__ import annotations
@@ -41,6 +50,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
+from polyreward.rewards.format import check_min_content, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
@@ -49,8 +59,10 @@ from polyreward.verifiers.tool_calls import (
     reference_calls,
     toolrl_block_json,
 )
+from polyreward.verifiers.tags import first_block, tag_blocks
 
 PARSE_MODES = ("toolrl", "lenient")
+READ_BLOCKS = ("first", "all")
 _FORMAT_PATTERNS = {
     "response": r"^<think>.*?</think>\n<response>.*?</response>$",
     "tool_call": r"^<think>.*?</think>\n<tool_call>\n.*?\n</tool_call>$",
@@ -165,9 +177,12 @@ class ToolRLCorrectness(RolloutReward):
     exactness = "exact"
     description = "ToolRL/GDPO tool-call correctness in [-3, 3] (names, parameter keys, parameter values)"
     score_range = (-3.0, 3.0)
+    probe_strategies = ("second_call_block", "empty_tool_block")
 
-    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl") -> None:
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl",
+                 read_blocks: str = "first") -> None:
         super().__init__(name, weight)
+        self.read_blocks = one_of("read_blocks", read_blocks, READ_BLOCKS)
         self.answer_column = column_name("answer_column", answer_column)
         if isinstance(max_reward, bool) or not isinstance(max_reward, (int, float)) or not (0 < max_reward <= 3):
             raise ValueError(f"max_reward must be a number in (0, 3] (3 = ToolRL default, 1 = CORRECTMAX1), got {max_reward!r}")
@@ -189,7 +204,14 @@ class ToolRLCorrectness(RolloutReward):
         if calls is not None:
             return calls
         text = assistant_segment(completion_text(completion))
-        return toolrl_block_json(text) if self.parse == "toolrl" else parse_tool_call_text(text)
+        if self.parse == "lenient":
+            return parse_tool_call_text(text)
+        if self.read_blocks == "first":
+            return toolrl_block_json(text)
+        calls: list[Any] = []
+        for _, _, body in tag_blocks(text, "tool_call"):  # rlla.py's per-block parse, on every block
+            calls.extend(toolrl_block_json(f"<tool_call>{body}</tool_call>"))
+        return calls if calls else toolrl_block_json(text)
 
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
@@ -229,10 +251,12 @@ class ToolRLFormat(RolloutReward):
     exactness = "exact"
     description = "ToolRL/GDPO format reward: <think> then the <tool_call>/<response> blocks the reference has"
     score_range = (0.0, 1.0)
+    probe_strategies = ("empty_think", "junk_think", "empty_tool_block")
 
-    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer") -> None:
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", min_content_words: int = 0) -> None:
         super().__init__(name, weight)
         self.answer_column = column_name("answer_column", answer_column)
+        self.min_content_words = check_min_content(min_content_words)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -278,4 +302,9 @@ class ToolRLFormat(RolloutReward):
             for t in tags[tag]:
                 if text.count(t) != 1:
                     return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
+        blocks = {"think": first_block(text, "think") or ""}
+        blocks.update({tag: first_block(text, tag) or "" for tag in need})
+        thin = thin_content(blocks, self.min_content_words)
+        if thin:
+            return Scored(0.0, thin)
         return Scored(1.0, f"well-formed ({layout} layout)")

@@ -72,6 +72,15 @@ def _final_answer(text: str) -> str:
     return lines[-1] if lines else ""
 
 
+def _group_text(value: Any) -> str | None:
+    """A group id as text, or None when ``str()`` cannot render it (a list nested thousands deep raises
+    RecursionError, an int beyond 4,300 digits ValueError): such ids form one bad group, never a failed batch."""
+    try:
+        return str(value)
+    except (RecursionError, ValueError, MemoryError):
+        return None
+
+
 def _call_key(calls: list[dict]) -> Counter:
     return Counter(json.dumps(c, sort_keys=True, default=str) for c in calls)
 
@@ -83,6 +92,7 @@ class OTCToolEfficiency(Reward):
     exactness = "reconstructed"
     description = "OTC-PO tool-call efficiency (PPO cosine or GRPO group-optimum form) times correctness"
     score_range = (0.0, 1.0)
+    probe_strategies = ("bare_call_list", "second_call_block")
 
     def __init__(
         self,
@@ -170,11 +180,16 @@ class OTCToolEfficiency(Reward):
             raise KeyError(f"reward {self.name!r} reads column(s) {missing} that the batch does not have; available: {sorted(columns)}")
         n_rows = len(completions)
         reference_col = columns[self.correct_column if self.correctness == "column" else self.answer_column]
-        groups = [str(g) for g in columns[self.group_column]] if self.form == "grpo" else [""] * n_rows
+        groups = [_group_text(g) for g in columns[self.group_column]] if self.form == "grpo" else [""] * n_rows
         calls: list[int] = []
         correct: list[float | None] = []
         notes: list[str] = []
-        for completion, reference in zip(completions, reference_col):
+        for g, completion, reference in zip(groups, completions, reference_col):
+            if g is None:  # a hostile id is one bad group: its rows fail, the batch goes on
+                calls.append(0)
+                correct.append(math.nan)
+                notes.append("error: the group id cannot be read as text (nested too deeply or too long)")
+                continue
             try:
                 m = count_tool_calls(completion, self.count_tags)
                 value, note = self._correct(completion, reference)

@@ -28,7 +28,25 @@ the rubric is refused with that reason before anything is imported. Every patter
 ``google-re2`` package), whose matching time is linear in the response, so a pattern such as
 ``^(\\w+\\s?)+emergency`` cannot stall scoring; RE2 has no look-arounds or back-references (and its ``\\w``
 is ASCII), so a pattern using them is refused in rollout data and, from a trusted rubric only, runs on
-Python's ``re``.
+Python's ``re``. A pattern or text of a rubric in rollout data is at most ``MAX_DATA_PATTERN_CHARS`` = 500
+characters (RE2's cost grows with the pattern as well as the response; a longer one refuses that row's rubric
+with the reason).
+
+Guarded matching (``RulesJudge(guarded=True)``, the ``rubric`` reward's ``rule_guards: true``). A keyword rule
+pays for the words, whatever the response says with them: ``Never call 911 or an ambulance, do not take
+aspirin`` meets "advises calling 911" and "recommends aspirin", and a bare list of the rubric's keywords meets
+every positive item. With the guard, a ``regex`` / ``contains`` / ``contains_all`` hit counts only when
+
+* no negation cue (``not``, ``never``, ``no``, ``don't``, ``avoid``, ``instead of``, ... ; not the
+  pseudo-negations ``don't hesitate``, ``not only``, ``no matter``) comes before it in its clause (clauses end at
+  ``. ! ? ; : ,``, dashes, brackets and line breaks), and
+* its clause reads as prose: at least ``GUARD_CLAUSE_WORDS`` = 2 words, at least a sixth of them common function
+  words (``the``, ``you``, ``to``, ``and``, ``is``, ``until``, ``don't``, ...; English prose has 40-50 %), so a
+  keyword list is not advice.
+
+The same holds for items whose criterion is undesirable (negative points): "do not wait and see" does not meet
+"recommends waiting to see". ``not_regex`` / ``not_contains`` and the word/char bounds are unchanged. The guard is
+a heuristic (a keyword list padded with function words passes it); a model judge reads meaning.
 """
 
 from __future__ import annotations
@@ -36,6 +54,7 @@ from __future__ import annotations
 import importlib
 import re
 from collections.abc import Callable, Collection, Mapping, Sequence
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 from typing import Any
 
@@ -47,6 +66,19 @@ TEXT_LIST_KEYS = ("regex", "not_regex", "contains", "contains_all", "not_contain
 BOUND_KEYS = ("min_words", "max_words", "min_chars", "max_chars")
 RULE_KEYS = TEXT_LIST_KEYS + BOUND_KEYS + ("callable", "params", "ignore_case")
 _CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
+MAX_DATA_PATTERN_CHARS = 500
+GUARD_CLAUSE_WORDS = 2
+_CLAUSE_END = re.compile(r"[.!?;:,()\[\]\n\u2013\u2014]|\s-\s")
+_NEGATION_CUE = re.compile(
+    r"\b(?:(?:do|does|did|should|must|would|could|can|will)\s*(?:not|n't)(?!\s+(?:hesitate|delay))|"
+    r"(?:don|doesn|didn|shouldn|mustn|wouldn|couldn|can|won|isn|aren)'?t(?!\s+(?:hesitate|delay))|"
+    r"not(?!\s+only)|never|no(?!\s+matter)|avoid|instead\s+of|rather\s+than|without|refrain\s+from)\b",
+    re.IGNORECASE)
+_FUNCTION_WORDS = frozenset(
+    "a an the you your yours it its this that these those to of in on at for with and or but if while until as is are "
+    "be was were will can should must may might do does have has i we they he she them him her my our their there "
+    "here so than then now right please not never don't could would it's that's you're i'm there's let's just very".split())
+_PROSE_WORD = re.compile(r"[A-Za-z']+|\d+")
 # rule callables a rubric in rollout data may always name: the ready-made, text-only checks shipped here
 BUILTIN_CALLABLES = (
     "polyreward.rubrics.rule_functions:first_sentence_contains",
@@ -128,6 +160,12 @@ def validate_rule(rule: Any, allowed_callables: Collection[str] | None = None) -
     for key in ("contains", "contains_all", "not_contains"):
         if key in rule:
             _as_list(rule[key], key)
+    if not trusted:
+        for key in TEXT_LIST_KEYS:
+            for text in _as_list(rule[key], key) if key in rule else ():
+                if len(text) > MAX_DATA_PATTERN_CHARS:
+                    raise ValueError(f"{key}: a pattern or text of {len(text):,} characters; rubrics in rollout data allow "
+                                     f"at most {MAX_DATA_PATTERN_CHARS}")
     for key in BOUND_KEYS:
         if key in rule:
             value = rule[key]
@@ -148,23 +186,68 @@ def validate_rule(rule: Any, allowed_callables: Collection[str] | None = None) -
         resolve_callable(spec)
 
 
-def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | None = None) -> Verdict:
-    """Apply one rule to a response; the explanation names the first condition that decided it."""
+class ProseIndex:
+    """Where the clauses, negation cues and words of a response are, so that each guarded hit is checked in
+    O(log n) (bisect) and a response is scanned a fixed number of times, however many hits it holds."""
+
+    def __init__(self, response: str) -> None:
+        self.text = response
+        self.ends = [m.start() for m in _CLAUSE_END.finditer(response)]
+        self.negations = [m.end() for m in _NEGATION_CUE.finditer(response)]
+        words = list(_PROSE_WORD.finditer(response))
+        self.word_starts = [m.start() for m in words]
+        self.function_starts = [m.start() for m in words if m.group().lower() in _FUNCTION_WORDS]
+
+    def clause(self, position: int) -> tuple[int, int]:
+        i = bisect_right(self.ends, position - 1)
+        return (self.ends[i - 1] + 1 if i else 0), (self.ends[i] if i < len(self.ends) else len(self.text))
+
+    def counts(self, position: int) -> bool:
+        """True when a hit starting at ``position`` is neither negated nor in a keyword list (module docstring)."""
+        start, end = self.clause(position)
+        i = bisect_right(self.negations, position)
+        if i and self.negations[i - 1] > start:
+            return False
+        words = bisect_left(self.word_starts, end) - bisect_left(self.word_starts, start)
+        functions = bisect_left(self.function_starts, end) - bisect_left(self.function_starts, start)
+        return words >= GUARD_CLAUSE_WORDS and functions >= 1 and functions * 6 >= words
+
+
+def _text_hits(folded: str, needle: str):
+    position = 0
+    while (found := folded.find(needle, position)) >= 0:
+        yield found
+        position = found + max(len(needle), 1)
+
+
+def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | None = None, guarded: bool = False) -> Verdict:
+    """Apply one rule to a response; the explanation names the first condition that decided it. ``guarded``: a
+    regex / contains hit counts only in a prose clause and not negated (module docstring)."""
     ignore_case = bool(rule.get("ignore_case", True))
     folded = response.lower() if ignore_case else response
+    prose = ProseIndex(response) if guarded and set(rule) & {"regex", "contains", "contains_all"} else None
 
     def fold(text: str) -> str:
         return text.lower() if ignore_case else text
 
-    def found(pattern: str) -> bool:
-        return compile_pattern(pattern, ignore_case).search(response) is not None
+    def found(pattern: str, positive: bool = False) -> bool:
+        compiled = compile_pattern(pattern, ignore_case)
+        if prose is None or not positive:
+            return compiled.search(response) is not None
+        return any(prose.counts(m.start()) for m in compiled.finditer(response))
+
+    def occurs(text: str, positive: bool = False) -> bool:
+        if prose is None or not positive:
+            return fold(text) in folded
+        # str.lower() keeps the length of ASCII text; elsewhere the positions only approximate the clause
+        return any(prose.counts(at) for at in _text_hits(folded, fold(text)))
 
     notes: list[str] = []
     if "regex" in rule:
         patterns = _as_list(rule["regex"], "regex")
-        hit = next((p for p in patterns if found(p)), None)
+        hit = next((p for p in patterns if found(p, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"no match for regex {patterns}")
+            return Verdict(False, f"no match for regex {patterns}" + (" (negated or keyword-list hits do not count)" if prose else ""))
         notes.append(f"matches /{hit}/")
     if "not_regex" in rule:
         hit = next((p for p in _as_list(rule["not_regex"], "not_regex") if found(p)), None)
@@ -173,12 +256,12 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         notes.append("no excluded pattern")
     if "contains" in rule:
         texts = _as_list(rule["contains"], "contains")
-        hit = next((t for t in texts if fold(t) in folded), None)
+        hit = next((t for t in texts if occurs(t, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"contains none of {texts}")
+            return Verdict(False, f"contains none of {texts}" + (" (negated or keyword-list hits do not count)" if prose else ""))
         notes.append(f"contains {hit!r}")
     if "contains_all" in rule:
-        missing = [t for t in _as_list(rule["contains_all"], "contains_all") if fold(t) not in folded]
+        missing = [t for t in _as_list(rule["contains_all"], "contains_all") if not occurs(t, positive=True)]
         if missing:
             return Verdict(False, f"missing {missing}")
         notes.append("contains all required texts")
@@ -216,6 +299,11 @@ class RulesJudge(Judge):
 
     type_name = "rules"
 
+    def __init__(self, guarded: bool = False) -> None:
+        if not isinstance(guarded, bool):
+            raise ValueError(f"guarded: must be true or false, got {guarded!r}")
+        self.guarded = guarded
+
     def judge(self, requests: Sequence[JudgeRequest]) -> list[Verdict]:
         verdicts = []
         for request in requests:
@@ -224,7 +312,7 @@ class RulesJudge(Judge):
                 verdicts.append(failed(f"the rules judge needs a 'rule' on this item: {request.item.criterion[:80]!r}"))
                 continue
             try:
-                verdicts.append(check_rule(rule, request.response, request))
+                verdicts.append(check_rule(rule, request.response, request, self.guarded))
             except Exception as exc:  # a broken user callable fails its own criterion only
                 verdicts.append(failed(f"rule error: {type(exc).__name__}: {exc}"))
         return verdicts

@@ -12,6 +12,7 @@ Config::
         on_judge_error: nan             # nan | skip | unmet
         judge: {type: openai, base_url: http://127.0.0.1:8000/v1, model: judge, timeout: 30}
         allowed_callables: []           # rule callables rubric cells of the data may name (besides the built-in ones)
+        rule_guards: false              # true: a rule's keyword hit counts only unnegated, in a prose clause
 
 Scores (formulas and sources in :mod:`polyreward.rubrics.scoring`):
 
@@ -85,12 +86,16 @@ class RubricReward(Reward):
     exactness = "exact"
     description = "HealthBench rubric score: points of met criteria / positive points, graded by a rules, local-model or OpenAI-compatible judge"
     score_range = (-math.inf, 1.0)
+    probe_strategies = ("keyword_stuffing", "negated_keywords")
 
     def __init__(self, name: str | None = None, weight: float = 1.0, rubric_column: str = "rubrics",
                  rubric_file: str | None = None, judge: Mapping[str, Any] | None = None,
                  aggregation: str = "healthbench", clip: bool = False, on_judge_error: str = "nan",
-                 axis_scores: bool = True, allowed_callables: Sequence[str] = ()) -> None:
+                 axis_scores: bool = True, allowed_callables: Sequence[str] = (), rule_guards: bool = False) -> None:
         super().__init__(name, weight)
+        if not isinstance(rule_guards, bool):
+            raise ValueError(f"rule_guards: must be true or false, got {rule_guards!r}")
+        self.rule_guards = rule_guards
         if isinstance(allowed_callables, str) or not all(isinstance(c, str) for c in allowed_callables):
             raise ValueError(f"allowed_callables: must be a list of 'package.module:function' names, got {allowed_callables!r}")
         self.allowed_callables = tuple(allowed_callables)
@@ -109,7 +114,9 @@ class RubricReward(Reward):
         except RubricError as exc:
             raise ValueError(f"rubric_file: {exc}") from None
         self.judge: Judge = build_judge(judge)
-        self.rules = self.judge if isinstance(self.judge, RulesJudge) else RulesJudge()
+        if isinstance(self.judge, RulesJudge) and rule_guards:
+            self.judge = RulesJudge(guarded=True)
+        self.rules = self.judge if isinstance(self.judge, RulesJudge) else RulesJudge(guarded=rule_guards)
         self.aggregation, self.clip, self.on_judge_error, self.axis_scores = aggregation, clip, on_judge_error, axis_scores
         if clip or aggregation == "weighted_mean":
             self.score_range = (0.0, 1.0)

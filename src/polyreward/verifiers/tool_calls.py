@@ -155,7 +155,9 @@ def reference_calls(value: Any) -> list[Call] | None:
 def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
     """How many tool calls a trajectory made (OTC's m): ``tool_calls`` entries of assistant messages if any,
     else the calls inside ``<tool_call>`` blocks (a block that does not parse counts as one attempt),
-    plus ``<tag>…</tag>`` blocks for each tag in ``extra_tags`` (e.g. ``search``, ``code``)."""
+    plus ``<tag>…</tag>`` blocks for each tag in ``extra_tags`` (e.g. ``search``, ``code``). A text with neither
+    counts the calls of a bare JSON list or object of calls, as :func:`parse_tool_call_text` reads them (so a
+    trajectory that writes its calls without tags is not a zero-call one)."""
     messages = completion_messages(completion)
     count = sum(
         len(m["tool_calls"]) if isinstance(m.get("tool_calls"), Sequence) and not isinstance(m.get("tool_calls"), str) else 1
@@ -163,11 +165,18 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
+    blocks = 0
     for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
+        blocks += 1
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
         except ToolCallError:
             count += 1
+    if not count and not blocks and "<tool_call>" not in text:
+        try:
+            count = len(parse_tool_call_text(text))
+        except ToolCallError:
+            count = 0
     for tag in extra_tags:
         count += sum(1 for _ in tag_blocks(text, tag))
     return count
