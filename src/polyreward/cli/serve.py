@@ -5,9 +5,12 @@
     # Python:   RewardClient(["http://HOST:8088", ...]).score_rows(rows)
 
 Binds 127.0.0.1 by default. Binding any other address needs a bearer token in the environment variable named by
-``--token-env`` (default ``POLYREWARD_TOKEN``); with the variable set, every route but ``GET /health`` needs it.
-Prints one line ``serving http://HOST:PORT`` on stdout when it accepts connections (``--port 0`` picks a free port).
-Exit 2 for a bad config or argument, before anything binds.
+``--token-env`` (default ``POLYREWARD_TOKEN``), or a trust mode given on purpose for trainers that send no
+header (OpenRLHF, slime): ``--trust-client NETWORK`` (those clients need no token) or ``--no-token`` (nobody
+does); the trust mode is printed at start-up. With a token set, every route but ``GET /health`` needs it.
+Prints one line ``serving http://HOST:PORT`` on stdout when it accepts connections (``--port 0`` picks a free
+port), after every slot process has built the rewards. Exit 2 for a bad config or argument, before anything
+serves.
 """
 
 from __future__ import annotations
@@ -21,23 +24,38 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     from polyreward.cli import add_set_argument
 
     parser.add_argument("--config", "-c", required=True, help="YAML config naming the rewards (and the combiner for advantages)")
-    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; anything else needs a token)")
+    parser.add_argument("--host", default="127.0.0.1", help="address to bind (default 127.0.0.1; anything else needs a token or a trust mode)")
     parser.add_argument("--port", type=int, default=8088, help="port (0 = any free port; default 8088)")
     parser.add_argument("--workers", type=int, default=None,
                         help="verification worker processes per slot (default: config engine.workers, else min(2, cores); 0 = inline)")
-    parser.add_argument("--concurrency", type=int, default=2, help="requests scored at once, each with its own rewards; more get 429 (default 2)")
+    parser.add_argument("--concurrency", type=int, default=2,
+                        help="requests scored at once, each in its own slot process; more get 429 (default 2)")
     parser.add_argument("--request-timeout", type=float, default=60.0,
-                        help="seconds a request may take; past it the answer is NaN + reason for every rollout (default 60)")
+                        help="seconds a request may score; past it the answer is NaN + reason for every rollout and its slot process is killed and rebuilt (default 60)")
     parser.add_argument("--max-body-bytes", type=int, default=16 * 1024 * 1024, help="larger request bodies get 413 (default 16 MiB)")
+    parser.add_argument("--max-field-chars", type=int, default=1 << 20,
+                        help="a row with a field longer than this (characters of text) is not scored: NaN + reason (default 1048576)")
+    parser.add_argument("--header-timeout", type=float, default=10.0,
+                        help="seconds a connection may take to send complete request headers before it is closed (default 10)")
+    parser.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request body may take to arrive, else 408 (default 30)")
+    parser.add_argument("--max-connections", type=int, default=256, help="open connections at most; more are closed on arrival (default 256)")
     parser.add_argument("--token-env", default="POLYREWARD_TOKEN", help="environment variable holding the bearer token (default POLYREWARD_TOKEN)")
+    parser.add_argument("--no-token", action="store_true",
+                        help="trust mode: serve any interface without a token (for trainers that send none); printed at start-up")
+    parser.add_argument("--trust-client", action="append", default=[], metavar="NETWORK",
+                        help="trust mode: clients in this address or network (e.g. 10.0.0.0/8) need no token; repeatable")
     parser.add_argument("--label-column", default="answer", help="column the OpenRLHF labels / slime label fill (default answer)")
     parser.add_argument("--nan-reward", type=float, default=0.0, help="reward sent to OpenRLHF / slime for a rollout no reward scored (default 0.0)")
+    parser.add_argument("--keep-special-text", action="store_true",
+                        help="score OpenRLHF / slime completions with their special-token text (<|im_end|>, </s>, ...) kept at the ends")
+    parser.add_argument("--special-text", action="append", default=None, metavar="TEXT",
+                        help="special-token text to cut from the ends of peer completions, instead of the built-in list; repeatable")
     add_set_argument(parser)
 
 
-def _check(args: argparse.Namespace) -> str | None:
-    """The token (None when unset); a ValueError naming the bad argument otherwise."""
-    from polyreward.runners.server import is_loopback
+def _check(args: argparse.Namespace):
+    """The access rule and its start-up line; a ValueError naming the bad argument otherwise."""
+    from polyreward.judges.access import access_for
 
     if not 0 <= args.port <= 65535:
         raise ValueError(f"--port must be between 0 and 65535 (0 = any free port), got {args.port}")
@@ -47,10 +65,10 @@ def _check(args: argparse.Namespace) -> str | None:
         raise ValueError(f"--workers must be >= 0 (0 = inline), got {args.workers}")
     if not args.request_timeout > 0 or not args.max_body_bytes > 0:
         raise ValueError("--request-timeout and --max-body-bytes must be > 0")
+    if not args.header_timeout > 0 or not args.body_timeout > 0 or args.max_connections < 1 or args.max_field_chars < 1:
+        raise ValueError("--header-timeout, --body-timeout, --max-connections and --max-field-chars must be > 0")
     token = os.environ.get(args.token_env) or None
-    if token is None and not is_loopback(args.host):
-        raise ValueError(f"--host {args.host} is beyond loopback: set a bearer token in the environment variable {args.token_env}")
-    return token
+    return access_for(args.host, token, no_token=args.no_token, trusted=args.trust_client, token_env=args.token_env)
 
 
 def run(args: argparse.Namespace) -> int:
@@ -60,33 +78,36 @@ def run(args: argparse.Namespace) -> int:
 
     try:
         import fastapi  # noqa: F401
-        import uvicorn
+        import uvicorn  # noqa: F401
     except ImportError as exc:
         print(f'error: polyreward serve needs fastapi and uvicorn ({exc}): pip install -e ".[serve]" (from the source checkout)', file=sys.stderr)
         return 2
-    from polyreward.runners.server import create_app
+    from polyreward.runners.server import create_app, run_server
+    from polyreward.runners.server_routes import SPECIAL_TEXT, RouteSettings
+    from polyreward.runners.server_slots import SlotStartError
 
     try:
-        token = _check(args)
+        access, trust_line = _check(args)
         config = load_config(args.config, args.overrides)
-        app = create_app(config, token=token, concurrency=args.concurrency, workers=args.workers, max_body_bytes=args.max_body_bytes,
-                         request_timeout=args.request_timeout, label_column=args.label_column, nan_reward=args.nan_reward)
+        special = () if args.keep_special_text else tuple(args.special_text or SPECIAL_TEXT)
+        settings = RouteSettings(label_column=args.label_column, nan_reward=args.nan_reward, max_field_chars=args.max_field_chars,
+                                 special_text=special)
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET
         sock = socket.socket(family, socket.SOCK_STREAM)
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
-    except (ConfigError, ValueError, OSError) as exc:
+        app = create_app(config, access=access, concurrency=args.concurrency, workers=args.workers, max_body_bytes=args.max_body_bytes,
+                         request_timeout=args.request_timeout, body_timeout=args.body_timeout, settings=settings)
+    except (ConfigError, ValueError, OSError, SlotStartError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]
-    server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2))
     shown = f"[{host}]" if ":" in host else host
-    original_startup = server.startup
+    if trust_line:
+        print(trust_line, file=sys.stderr, flush=True)
 
-    async def startup(sockets=None):
-        await original_startup(sockets=sockets)
-        print(f"serving http://{shown}:{port} (POST /score, /get_reward, /slime; GET /health)", flush=True)
+    def started() -> None:
+        print(f"serving http://{shown}:{port} (POST /score, /get_reward, /slime; GET /contract, /health)", flush=True)
 
-    server.startup = startup
-    server.run(sockets=[sock])
+    run_server(app, sock, header_timeout=args.header_timeout, max_connections=args.max_connections, on_started=started)
     return 0

@@ -1,39 +1,59 @@
 """``RewardClient``: score rows on one or more ``polyreward serve`` replicas, with failures as NaN + reason.
 
     client = RewardClient(["http://10.0.0.5:8088", "http://10.0.0.6:8088"], token=os.environ["POLYREWARD_TOKEN"])
-    result = client.score_rows(rows)                 # rows: {prompt, completion, answer, prompt_id, ...}
+    result = client.score_rows(rows)                 # rows in the server's columns (GET /contract says which)
     result.scores, result.reasons, result.total      # (N, K) NaN-filled, per-reward reasons, weighted totals
 
     GRPOTrainer(reward_funcs=[client], ...)          # TRL: client(prompts=..., completions=..., **columns) -> totals
     compute_score = client.compute_score             # verl: (data_source, solution_str, ground_truth, extra_info) -> float
 
-A batch is cut into shards of at most ``shard_size`` rows that never split a run of equal ``group_column``
-values (group-level rewards and advantages see whole groups), and the shards go to the servers round-robin,
-at most ``per_server`` at a time on each (a shard whose server is busy waits for it, so the client's own
-load never makes a server answer 429). A shard that fails — connection refused or reset, a timeout, 429 or a 5xx —
-is sent again, to the next server in turn (one that refused a connection or timed out is skipped for
-``down_for`` seconds), after a capped, jittered exponential backoff
+**The server's contract.** Before its first batch the client reads ``GET /contract`` from a server: the column
+names of the config (``columns: {completion: response}`` makes the TRL and verl entry points send
+``response``), the label column, the group column it shards by, the value peers get for a row no reward
+scored (``nan_reward``) and the failure policy. So the client used as a TRL reward function or as
+``compute_score`` gives what the server gives for the same row.
+
+**Sharding and retries.** A batch is cut into shards of at most ``shard_size`` rows that never split a run of
+one group (group-level rewards and advantages see whole groups), and the shards go to the servers round-robin,
+at most ``per_server`` at a time on each (so the client's own load never makes a server answer 429). A shard
+that fails — connection refused or reset, a timeout, 429, a 5xx, or a 200 whose body is not ``/score``'s answer
+(a proxy's HTML page, a truncated body) — is sent again, to the next server in turn (one that refused a
+connection or timed out is skipped for ``down_for`` seconds), after a capped, jittered exponential backoff
 (``min(max_backoff, backoff * 2**attempt) * uniform(0.5, 1)``, the "equal jitter" of AWS's backoff note), at
-most ``retries`` more times. A shard that still fails, or gets an answer no retry can change (400, 401, 413,
-422), comes back as NaN for every reward with the reason, counted in ``failures``; the batch never raises and
-never hangs past ``retries`` x ``timeout``.
+most ``retries`` more times. Each attempt has a **total** deadline of ``timeout`` seconds, from sending to the
+last byte of the answer (a server that trickles its headers or body is cut off at the deadline, not reset by
+every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``.
+
+**Failure policy.** A shard that still fails, or gets an answer no retry can change (400, 401, 403, 413), is NaN
+for every reward with the reason, counted in ``failures``, ``failed_rows`` and the client's running
+``unscored_rows``; ``score_rows`` never raises for it. The trainer-facing entry points never hand a NaN to a
+trainer for such a row: ``on_server_error="fallback"`` (default) gives ``fallback_reward`` (default 0.0) and
+logs a warning, ``"raise"`` raises :class:`RewardServerError` with the reason. Errors of the *data* are the
+same one-line errors in-process scoring raises: a column the rewards need is missing -> ``MissingColumnError``;
+the server's config says ``on_reward_error: raise`` and a reward failed -> ``RewardError`` with the server's line.
 """
 
 from __future__ import annotations
 
+import asyncio
+import json
+import logging
 import math
 import os
 import random
 import threading
 import time
 from collections.abc import Iterator, Mapping, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
-from typing import Any
+from typing import Any, Literal
 
 import numpy as np
 
+logger = logging.getLogger("polyreward.runners.client")
+
 RETRYABLE = {429, 500, 502, 503, 504}
+DEFAULT_CONTRACT = {"columns": {"prompt": "prompt", "completion": "completion", "group": "prompt_id"},
+                    "label_column": "answer", "nan_reward": 0.0, "on_reward_error": "nan"}
 
 
 @dataclass
@@ -47,6 +67,11 @@ class ClientResult:
     failures: dict[str, int] = field(default_factory=dict)
     advantages: np.ndarray | None = None
     failed_rows: int = 0  # rows no server could score (their reason says why)
+    unscored: np.ndarray | None = None  # (N,) bool: the rows no server scored
+
+
+class RewardServerError(RuntimeError):
+    """No server scored a shard (``on_server_error="raise"``); the message is the last reason."""
 
 
 def shards(rows: Sequence[Mapping[str, Any]], size: int, group_column: str | None) -> Iterator[tuple[int, int]]:
@@ -75,35 +100,95 @@ class ShardFailed(Exception):
         self.reason, self.retryable = reason, retryable
 
 
+class _DataError(Exception):
+    """The server refused the data the way in-process scoring would (carries the exception to raise)."""
+
+    def __init__(self, error: Exception) -> None:
+        super().__init__(str(error))
+        self.error = error
+
+
+def _checked(answer: Any, n: int) -> dict[str, Any]:
+    """``answer`` when it has ``/score``'s shape for ``n`` rows; ValueError naming what is wrong otherwise."""
+    if not isinstance(answer, dict):
+        raise ValueError(f"the body is {type(answer).__name__}, not an object")
+    names = answer.get("names")
+    if not isinstance(names, list) or not names or not all(isinstance(x, str) for x in names):
+        raise ValueError('"names" is not a list of reward names')
+    k = len(names)
+    scores, total, reasons = answer.get("scores"), answer.get("total"), answer.get("reasons")
+    if not isinstance(scores, list) or len(scores) != n or not all(isinstance(r, list) and len(r) == k for r in scores):
+        raise ValueError(f'"scores" is not {n} rows of {k} values')
+    if not isinstance(total, list) or len(total) != n:
+        raise ValueError(f'"total" is not {n} values')
+    if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for row in scores for v in row):
+        raise ValueError('"scores" holds a value that is neither a number nor null')
+    if not isinstance(reasons, dict) or any(not isinstance(reasons.get(x), list) or len(reasons[x]) != n for x in names):
+        raise ValueError(f'"reasons" is not {n} reasons per reward')
+    weights = answer.get("weights")
+    if not isinstance(weights, list) or len(weights) != k:
+        raise ValueError(f'"weights" is not {k} numbers')
+    if not isinstance(answer.get("failures", {}), dict):
+        raise ValueError('"failures" is not an object')
+    adv = answer.get("advantages")
+    if adv is not None and (not isinstance(adv, list) or len(adv) != n):
+        raise ValueError(f'"advantages" is not {n} values')
+    return answer
+
+
 class RewardClient:
     """A client of one or more reward servers (see the module docstring); thread-safe."""
 
     def __init__(self, urls: str | Sequence[str], *, token: str | None = None, token_env: str = "POLYREWARD_TOKEN",
                  timeout: float = 60.0, retries: int = 4, backoff: float = 0.25, max_backoff: float = 8.0,
-                 shard_size: int = 256, per_server: int = 2, group_column: str | None = "prompt_id",
-                 label_column: str = "answer", name: str = "polyreward_remote", down_for: float = 10.0) -> None:
+                 shard_size: int = 256, per_server: int = 2, group_column: str | None = None,
+                 label_column: str | None = None, name: str = "polyreward_remote", down_for: float = 10.0,
+                 on_server_error: Literal["fallback", "raise"] = "fallback", fallback_reward: float = 0.0) -> None:
         import httpx
 
         self.urls = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else list(urls))]
         if not self.urls:
             raise ValueError("RewardClient needs at least one server URL")
-        if shard_size < 1 or per_server < 1 or retries < 0:
-            raise ValueError("shard_size and per_server must be >= 1 and retries >= 0")
+        if shard_size < 1 or per_server < 1 or retries < 0 or not timeout > 0:
+            raise ValueError("shard_size and per_server must be >= 1, retries >= 0 and timeout > 0")
+        if on_server_error not in ("fallback", "raise"):
+            raise ValueError(f"on_server_error must be 'fallback' or 'raise', got {on_server_error!r}")
+        if not math.isfinite(fallback_reward):
+            raise ValueError(f"fallback_reward must be a finite number (a trainer cannot use NaN), got {fallback_reward!r}")
         token = token if token is not None else os.environ.get(token_env) or None
-        self.headers = {"Authorization": f"Bearer {token}"} if token else {}
+        self.headers = {"Authorization": f"Bearer {token}", "Content-Type": "application/json"} if token else {"Content-Type": "application/json"}
         self.timeout, self.retries, self.backoff, self.max_backoff = timeout, retries, backoff, max_backoff
-        self.shard_size, self.per_server, self.group_column, self.label_column = shard_size, per_server, group_column, label_column
+        self.shard_size, self.per_server = shard_size, per_server
+        self._group_column, self._label_column = group_column, label_column
+        self.on_server_error, self.fallback_reward = on_server_error, float(fallback_reward)
         self.__name__ = name  # TRL logs a reward function by __name__
-        self._http = httpx.Client(timeout=timeout, limits=httpx.Limits(max_connections=per_server * len(self.urls)))
-        self._turn = 0
-        self._down: dict[str, float] = {}  # url -> until when it is skipped after a connection failure
         self.down_for = down_for
-        self._in_flight = {url: threading.BoundedSemaphore(per_server) for url in self.urls}
+        self._down: dict[str, float] = {}  # url -> until when it is skipped after a connection failure
+        self._turn = 0
         self._lock = threading.Lock()
         self.attempts = 0  # HTTP requests sent, retries included
+        self.unscored_rows = 0  # rows no server scored, over the client's life
+        self._contract: dict[str, Any] | None = None
+        self._contract_retry_at = 0.0
+        self._loop = asyncio.new_event_loop()
+        self._thread = threading.Thread(target=self._loop.run_forever, name="polyreward-client", daemon=True)
+        self._thread.start()
+        limits = httpx.Limits(max_connections=per_server * len(self.urls), max_keepalive_connections=per_server * len(self.urls))
+        # httpx's own timeouts are per read; the total deadline per attempt is asyncio.timeout in _post
+        self._http = self._run(self._make_http(httpx, limits))
+        self._slots = {url: asyncio.Semaphore(per_server) for url in self.urls}
+
+    async def _make_http(self, httpx: Any, limits: Any) -> Any:
+        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), limits=limits)
+
+    def _run(self, coroutine: Any) -> Any:
+        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
 
     def close(self) -> None:
-        self._http.close()
+        if self._loop.is_running():
+            self._run(self._http.aclose())
+            self._loop.call_soon_threadsafe(self._loop.stop)
+            self._thread.join(5)
 
     def __enter__(self) -> RewardClient:
         return self
@@ -111,26 +196,80 @@ class RewardClient:
     def __exit__(self, *exc: Any) -> None:
         self.close()
 
-    def _post(self, url: str, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any]:
+    # -- the server's contract ----------------------------------------------------------------------------
+    @property
+    def contract(self) -> dict[str, Any]:
+        """The first reachable server's ``GET /contract`` (cached), or the default columns when none answers."""
+        if self._contract is None:
+            if time.monotonic() < self._contract_retry_at:
+                return DEFAULT_CONTRACT
+            found = self._run(self._fetch_contract())
+            if found is None:  # not cached: asked again once down_for has passed
+                self._contract_retry_at = time.monotonic() + self.down_for
+                return DEFAULT_CONTRACT
+            self._contract = found
+        return self._contract
+
+    async def _fetch_contract(self) -> dict[str, Any] | None:
+        for url in self.urls:
+            try:
+                async with asyncio.timeout(self.timeout):
+                    response = await self._http.get(f"{url}/contract", headers=self.headers)
+                body = response.json() if response.status_code == 200 else None
+            except Exception:  # unreachable, a proxy page, an old server without /contract: try the next one
+                continue
+            if isinstance(body, dict) and isinstance(body.get("columns"), dict):
+                return body
+        return None
+
+    @property
+    def group_column(self) -> str | None:
+        return self._group_column or self.contract["columns"].get("group")
+
+    @property
+    def label_column(self) -> str:
+        return self._label_column or self.contract.get("label_column", "answer")
+
+    # -- one shard -----------------------------------------------------------------------------------------
+    async def _post(self, url: str, body: bytes, n: int) -> dict[str, Any]:
         import httpx
 
         with self._lock:
             self.attempts += 1
         try:
-            response = self._http.post(f"{url}/score", json={"rows": list(rows), "advantages": advantages}, headers=self.headers)
-        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
-            raise ShardFailed(f"error: rows are not JSON-serialisable: {exc}", False) from None
-        except httpx.HTTPError as exc:  # refused, reset, timed out: skip this server for a while
+            async with asyncio.timeout(self.timeout):  # the whole attempt: connect, send, headers and body
+                response = await self._http.post(f"{url}/score", content=body, headers=self.headers)
+        except (TimeoutError, httpx.HTTPError, OSError) as exc:  # refused, reset, timed out: skip this server a while
             with self._lock:
                 self._down[url] = time.monotonic() + self.down_for
-            raise ShardFailed(f"error: {url}: {type(exc).__name__}: {exc}", True) from None
+            what = f"no complete answer within {self.timeout:g} s" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
+            raise ShardFailed(f"error: {url}: {what}", True) from None
+        try:
+            answer = response.json()
+        except ValueError:
+            answer = None
         if response.status_code != 200:
-            try:
-                detail = response.json().get("error", response.text)
-            except ValueError:
-                detail = response.text
+            detail = answer.get("error", response.text) if isinstance(answer, dict) else response.text
+            if response.status_code == 422 and isinstance(answer, dict):
+                raise _DataError(self._data_error(answer))
             raise ShardFailed(f"error: {url}: HTTP {response.status_code}: {str(detail)[:300]}", response.status_code in RETRYABLE)
-        return response.json()
+        try:
+            return _checked(answer, n)
+        except ValueError as exc:  # a proxy's HTML page, a truncated or foreign body: maybe another server does better
+            raise ShardFailed(f"error: {url}: HTTP 200 but not /score's answer ({exc}): {response.text[:120]!r}", True) from None
+
+    @staticmethod
+    def _data_error(answer: Mapping[str, Any]) -> Exception:
+        from polyreward.pipeline import MissingColumnError, RewardError
+
+        message = str(answer.get("error", "the server refused the rows"))
+        if answer.get("error_type") == "RewardError":
+            error = RewardError(str(answer.get("reward")), int(answer.get("failed", 0)), int(answer.get("n", 0)), str(answer.get("reason")))
+            error.args = (message,)  # the server's line, word for word
+            return error
+        error = MissingColumnError("?", "?")
+        error.args = (message,)
+        return error
 
     def _pick(self, turn: int) -> str:
         """The server in turn, skipping those that failed to connect in the last ``down_for`` seconds (unless all did)."""
@@ -139,75 +278,117 @@ class RewardClient:
         with self._lock:
             return next((url for url in order if self._down.get(url, 0.0) <= now), order[0])
 
-    def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
+    async def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
         """The server's answer for one shard, or the reason it could not be had."""
+        try:
+            body = json.dumps({"rows": list(rows), "advantages": advantages}).encode()
+        except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
+            return f"error: rows are not JSON-serialisable: {exc}"
         attempt = 0
         while True:
             url = self._pick(first + attempt)
             try:
-                with self._in_flight[url]:  # at most per_server requests on one server; the others wait here
-                    return self._post(url, rows, advantages)
+                async with self._slots[url]:  # at most per_server requests on one server; the others wait here
+                    return await self._post(url, body, len(rows))
             except ShardFailed as exc:
                 if not exc.retryable or attempt == self.retries:
                     return f"{exc.reason} (after {attempt + 1} attempt(s))"
-            time.sleep(min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0))
+            await asyncio.sleep(min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0))
             attempt += 1
 
+    # -- a batch -------------------------------------------------------------------------------------------
     def score_rows(self, rows: Sequence[Mapping[str, Any]], *, advantages: bool = False) -> ClientResult:
-        """Score ``rows`` (polyreward's ``/score`` schema) over the servers; never raises for a server's failure.
+        """Score ``rows`` (polyreward's ``/score`` schema) over the servers; never raises for a server's failure
+        (see the failure policy in the module docstring).
 
         With ``advantages=True`` each server applies the config's combiner to its shard: whole groups, so
         per-group combiners (GRPO, RLOO, ...) give what one call would; batch-level statistics (GDPO's batch
         normalisation) see one shard only."""
         rows = list(rows)
-        ranges = list(shards(rows, self.shard_size, self.group_column if rows and self.group_column in rows[0] else None))
+        group = self.group_column
+        ranges = list(shards(rows, self.shard_size, group if rows and group in rows[0] else None))
         with self._lock:
             turn, self._turn = self._turn, self._turn + len(ranges)
-        with ThreadPoolExecutor(max_workers=self.per_server * len(self.urls)) as pool:
-            answers = list(pool.map(lambda item: self._score_shard(turn + item[0], rows[item[1][0]:item[1][1]], advantages),
-                                    enumerate(ranges)))
-        return self._join(rows, ranges, answers, advantages)
+
+        async def run_all() -> list[Any]:
+            return await asyncio.gather(*(self._score_shard(turn + i, rows[a:b], advantages) for i, (a, b) in enumerate(ranges)),
+                                        return_exceptions=True)
+
+        answers = self._run(run_all())
+        for answer in answers:
+            if isinstance(answer, _DataError):
+                raise answer.error
+            if isinstance(answer, BaseException):
+                raise answer
+        result = self._join(rows, ranges, answers, advantages)
+        if result.failed_rows:
+            with self._lock:
+                self.unscored_rows += result.failed_rows
+            if self.on_server_error == "raise":
+                raise RewardServerError(next(a for a in answers if isinstance(a, str)))
+        return result
 
     def _join(self, rows, ranges, answers, advantages: bool) -> ClientResult:
+        from polyreward.rewardset import weighted_total
+
         good = [a for a in answers if isinstance(a, dict)]
-        names = list(good[0]["names"]) if good else ["reward"]
-        weights = np.asarray(good[0]["weights"], dtype=np.float64) if good else np.ones(1)
+        names = list(good[0]["names"]) if good else list(self._contract["names"]) if self._contract else ["reward"]
+        weights = np.asarray(good[0]["weights"] if good else self._contract["weights"] if self._contract else [1.0], dtype=np.float64)
         n, k = len(rows), len(names)
         scores = np.full((n, k), np.nan)
         reasons = {name: [""] * n for name in names}
         failures = dict.fromkeys(names, 0)
+        unscored = np.zeros(n, dtype=bool)
         adv = np.zeros(n) if advantages and good and all(a.get("advantages") is not None for a in good) else None
-        failed_rows = 0
         for (start, end), answer in zip(ranges, answers):
             if isinstance(answer, str):
-                failed_rows += end - start
+                unscored[start:end] = True
                 for name in names:
                     reasons[name][start:end] = [answer] * (end - start)
                     failures[name] += end - start
                 continue
-            block = np.array([[math.nan if v is None else v for v in row] for row in answer["scores"]], dtype=np.float64)
-            scores[start:end] = block.reshape(end - start, k)
+            scores[start:end] = np.array([[math.nan if v is None else v for v in row] for row in answer["scores"]], dtype=np.float64)
             for name in names:
-                reasons[name][start:end] = answer["reasons"][name]
-                failures[name] += answer["failures"].get(name, 0)
+                reasons[name][start:end] = [str(r) for r in answer["reasons"].get(name, [""] * (end - start))]
+                failures[name] += int(answer.get("failures", {}).get(name, 0))
             if adv is not None:
                 adv[start:end] = answer["advantages"]
-        from polyreward.rewardset import weighted_total
+        return ClientResult(names, scores, reasons, weighted_total(scores, weights), failures, adv, int(unscored.sum()), unscored)
 
-        return ClientResult(names, scores, reasons, weighted_total(scores, weights), failures, adv, failed_rows)
+    def _finite(self, result: ClientResult) -> list[float]:
+        """Totals a trainer can use: ``fallback_reward`` for a row no server scored (logged), the server's
+        ``nan_reward`` for a row no reward applied to."""
+        if result.failed_rows:
+            first = next(result.reasons[name][i] for name in result.names for i in np.flatnonzero(result.unscored))
+            logger.warning("%d of %d rollouts got no score from any server; using fallback_reward=%g: %s",
+                           result.failed_rows, len(result.total), self.fallback_reward, first)
+        nan_reward = float(self.contract.get("nan_reward", 0.0))
+        return [self.fallback_reward if lost else (nan_reward if math.isnan(v) else float(v))
+                for v, lost in zip(result.total.tolist(), result.unscored.tolist())]
 
     # TRL reward-function convention: reward(prompts=..., completions=..., **columns) -> list[float | None]
     def __call__(self, prompts: Sequence[Any] | None = None, completions: Sequence[Any] | None = None, **columns: Any) -> list[float | None]:
         if completions is None:
             raise TypeError("RewardClient needs completions=")
         n = len(completions)
+        names = self.contract["columns"]
         keep = {k: list(v) for k, v in columns.items() if isinstance(v, (list, tuple)) and len(v) == n}
-        rows = [{"prompt": prompts[i] if prompts is not None else None, "completion": completions[i],
-                 **{k: v[i] for k, v in keep.items()}} for i in range(n)]
-        return [None if math.isnan(v) else float(v) for v in self.score_rows(rows).total.tolist()]
+        rows = [{**{k: v[i] for k, v in keep.items()}, names["prompt"]: prompts[i] if prompts is not None else None,
+                 names["completion"]: completions[i]} for i in range(n)]
+        result = self.score_rows(rows)
+        finite = self._finite(result)
+        # a row no reward applied to stays None (TRL's "not applicable"); a row no server scored gets the fallback
+        return [None if math.isnan(t) and not lost else value for t, lost, value in zip(result.total.tolist(), result.unscored.tolist(), finite)]
 
     # verl custom reward function: compute_score(data_source, solution_str, ground_truth, extra_info) -> float
     def compute_score(self, data_source: Any = None, solution_str: str = "", ground_truth: Any = None,
                       extra_info: Mapping[str, Any] | None = None, **_: Any) -> float:
-        row = {**dict(extra_info or {}), "data_source": data_source, "completion": solution_str, self.label_column: ground_truth}
-        return float(self.score_rows([row]).total[0])
+        """One verl sample, laid out as the verl adapter lays it out (extra_info keys as columns, a dict ground
+        truth as one column per key); always a finite float (see the failure policy)."""
+        from polyreward.schema import label_columns, plain_value
+
+        row = plain_value(dict(extra_info or {}))
+        row.update(label_columns(plain_value(ground_truth), self.label_column))
+        row.setdefault("data_source", data_source)
+        row[self.contract["columns"]["completion"]] = solution_str
+        return self._finite(self.score_rows([row]))[0]

@@ -1,0 +1,341 @@
+"""What each route of ``polyreward serve`` does with a body: parse, check, turn into rows, score, answer.
+
+These functions run inside a slot process (:mod:`polyreward.runners.server_slots`), never on the server's event
+loop, so a hostile body or a slow reward costs that process only, and the front can kill it at the deadline.
+
+Checks, each one clear answer:
+
+- the body is JSON (stdlib ``json``: ``NaN`` literals from Python clients are accepted) nested at most
+  :data:`MAX_DEPTH` levels (checked without recursion; a deeper body, or one the parser itself finds too deep,
+  is 400);
+- the rows have the shape of the route (400 naming the problem) and the batch has every column the rewards
+  read (422 naming the reward and the column, as ``polyreward score`` refuses such a file);
+- **per-field cap**: a row whose field holds more than ``max_field_chars`` characters of text (strings inside a
+  chat list counted together) is not scored: NaN for every reward with the reason
+  ``input: column 'completion' holds 1,200,000 characters, over this server's limit of 1,048,576 (--max-field-chars)``,
+  counted as a failure of every reward; the other rows are scored as usual (under ``on_reward_error: raise``
+  the request is refused with that line instead);
+- ``on_reward_error: raise``: a failing reward makes the answer 422 with the :class:`RewardError`'s one line and
+  its fields, which :class:`~polyreward.runners.client.RewardClient` raises again as the same error.
+
+Peer routes (``/get_reward``, ``/slime``) receive text a tokenizer decoded with its special tokens kept
+(OpenRLHF decodes ``prompt + response`` token ids with ``skip_special_tokens=False``), so the special/EOS text at
+either end of the completion (``<|im_end|>``, ``</s>``, ``<|endoftext|>``, ... :data:`SPECIAL_TEXT`) is cut
+before scoring, in linear time; a dict label becomes one column per key, the rule of the verl adapter
+(:func:`polyreward.schema.label_columns`).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+import time
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from polyreward.schema import Batch, ColumnMap, label_columns
+
+MAX_DEPTH = 64
+DEFAULT_MAX_FIELD_CHARS = 1 << 20
+# Special-token text tokenizers of common model families decode at the ends of a sequence (EOS, end of turn,
+# padding, BOS): Qwen/ChatML, Llama 2/3, Mistral, Gemma, Phi-3, DeepSeek, GPT-2/NeoX, gpt-oss, BERT-style pads.
+SPECIAL_TEXT: tuple[str, ...] = (
+    "<|im_end|>", "<|endoftext|>", "</s>", "<s>", "<|eot_id|>", "<|eom_id|>", "<|end_of_text|>", "<|begin_of_text|>",
+    "<end_of_turn>", "<eos>", "<bos>", "<|end|>", "<|return|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
+    "<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<|pad|>", "<pad>", "[PAD]", "<|finetune_right_pad_id|>",
+)
+
+
+class RequestProblem(Exception):
+    """A request answered with ``status`` and a one-line ``message`` (``fields`` go into the JSON body too)."""
+
+    def __init__(self, status: int, message: str, headers: Mapping[str, str] | None = None, **fields: Any) -> None:
+        super().__init__(message)
+        self.status, self.message, self.headers, self.fields = status, message, dict(headers or {}), fields
+
+    def body(self) -> dict[str, Any]:
+        return {"error": self.message, **self.fields}
+
+
+@dataclass
+class RouteSettings:
+    """What the routes need besides the rewards (the ``polyreward serve`` flags)."""
+
+    label_column: str = "answer"
+    nan_reward: float = 0.0
+    max_field_chars: int = DEFAULT_MAX_FIELD_CHARS
+    special_text: tuple[str, ...] = SPECIAL_TEXT  # () = keep the completions as sent
+
+
+def dumps(body: Any) -> bytes:
+    return json.dumps(body, allow_nan=False, default=str, separators=(",", ":")).encode()
+
+
+def parse_body(raw: bytes) -> Any:
+    """The JSON value of ``raw``; 400 when it is not JSON or nests deeper than :data:`MAX_DEPTH`."""
+    try:
+        payload = json.loads(raw)
+    except RecursionError:
+        raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
+    except (ValueError, UnicodeDecodeError) as exc:
+        raise RequestProblem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
+    stack = [(payload, 1)]
+    while stack:  # depth check without recursion
+        value, depth = stack.pop()
+        if isinstance(value, (list, dict)):
+            if depth > MAX_DEPTH:
+                raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels")
+            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+    return payload
+
+
+def text_chars(value: Any) -> int:
+    """Characters of text in one field: a string's length, or the total over the strings inside a list/dict."""
+    if isinstance(value, str):
+        return len(value)
+    total, stack = 0, [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            total += len(item)
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+    return total
+
+
+def oversized(rows: Sequence[Mapping[str, Any]], limit: int) -> dict[int, str]:
+    """``{row index: reason}`` for the rows with a field over ``limit`` characters of text."""
+    found = {}
+    for i, row in enumerate(rows):
+        for column, value in row.items():
+            chars = text_chars(value)
+            if chars > limit:
+                found[i] = (f"input: column {column!r} holds {chars:,} characters, over this server's limit of "
+                            f"{limit:,} (--max-field-chars)")
+                break
+    return found
+
+
+def strip_special_text(text: Any, markers: Sequence[str]) -> Any:
+    """``text`` without the special-token text (and the whitespace between such markers) at either end; linear time."""
+    if not isinstance(text, str) or not markers:
+        return text
+    start, end = 0, len(text)
+    while True:  # the end: markers, optionally separated by whitespace ("<|im_end|>\n<|endoftext|>")
+        cut = end
+        while cut > start and text[cut - 1].isspace():
+            cut -= 1
+        marker = next((m for m in markers if text.endswith(m, start, cut)), None)
+        if marker is None:
+            break
+        end = cut - len(marker)
+    while True:  # the start: BOS / padding
+        marker = next((m for m in markers if text.startswith(m, start, end)), None)
+        if marker is None:
+            break
+        start += len(marker)
+    return text[start:end] if (start, end) != (0, len(text)) else text
+
+
+def rows_of(payload: Any) -> list[dict[str, Any]]:
+    rows = payload.get("rows") if isinstance(payload, dict) else None
+    if not isinstance(rows, list) or not rows:
+        raise RequestProblem(400, 'the body must be a JSON object with a non-empty list "rows"')
+    for i, row in enumerate(rows):
+        if not isinstance(row, dict):
+            raise RequestProblem(400, f"rows[{i}] is {type(row).__name__}, not an object")
+    return rows
+
+
+def _peer_row(columns: ColumnMap, settings: RouteSettings, prompt: Any, completion: Any, label: Any) -> dict[str, Any]:
+    return {columns.prompt: prompt, columns.completion: strip_special_text(completion, settings.special_text),
+            **label_columns(label, settings.label_column)}
+
+
+def openrlhf_rows(payload: Any, columns: ColumnMap, settings: RouteSettings) -> list[dict[str, Any]]:
+    """OpenRLHF's ``{query, prompts, labels}`` as rows: the completion is the query after its prompt (special-token
+    text at the start of the query, e.g. a BOS the prompt lacks, does not hide the prompt)."""
+    if not isinstance(payload, dict) or not isinstance(payload.get("query"), list) or not payload["query"]:
+        raise RequestProblem(400, 'the body must hold a non-empty list "query" (OpenRLHF remote reward contract)')
+    queries = payload["query"]
+    prompts = payload.get("prompts") or [None] * len(queries)
+    labels = payload.get("labels") or [None] * len(queries)
+    if not isinstance(prompts, list) or not isinstance(labels, list) or not len(prompts) == len(labels) == len(queries):
+        raise RequestProblem(400, f'"query", "prompts" and "labels" must be lists of one length, got {len(queries)}, '
+                                  f'{len(prompts) if isinstance(prompts, list) else prompts!r}, {len(labels) if isinstance(labels, list) else labels!r}')
+    rows = []
+    for query, prompt, label in zip(queries, prompts, labels):
+        if not isinstance(query, str):
+            raise RequestProblem(400, f"every query must be a string, got {type(query).__name__}")
+        if isinstance(prompt, str) and not query.startswith(prompt):
+            query = strip_special_text(query, settings.special_text)
+        completion = query[len(prompt):] if isinstance(prompt, str) and query.startswith(prompt) else query
+        rows.append(_peer_row(columns, settings, prompt, completion, label))
+    return rows
+
+
+def slime_rows(payload: Any, columns: ColumnMap, settings: RouteSettings) -> list[dict[str, Any]]:
+    """slime's one-sample ``{prompt, response, label}`` as one row."""
+    if not isinstance(payload, dict) or "response" not in payload:
+        raise RequestProblem(400, 'the body must be a JSON object with "prompt", "response" and "label" (slime --rm-url payload)')
+    return [_peer_row(columns, settings, payload.get("prompt"), payload["response"], payload.get("label"))]
+
+
+def _none_if_nan(value: float) -> float | None:
+    return None if math.isnan(value) else value
+
+
+def _filled(value: float, nan_reward: float) -> float:
+    return nan_reward if math.isnan(value) else value
+
+
+def scored_json(names: Sequence[str], weights: Sequence[float], scores: np.ndarray, reasons: Mapping[str, list[str]],
+                total: np.ndarray, failures: Mapping[str, int], failed: np.ndarray, advantages: np.ndarray | None,
+                timed_out: bool = False) -> dict[str, Any]:
+    """``/score``'s answer: the matrix with null for NaN, reasons, totals, failure counts, failed rewards per row, advantages."""
+    return {
+        "names": list(names),
+        "weights": [float(w) for w in weights],
+        "scores": [[_none_if_nan(v) for v in row] for row in scores.tolist()],
+        "reasons": {name: list(values) for name, values in reasons.items()},
+        "total": [_none_if_nan(v) for v in total.tolist()],
+        "failures": dict(failures),
+        "failed": failed.sum(axis=1).astype(int).tolist(),
+        "advantages": advantages.tolist() if advantages is not None else None,
+        "timed_out": timed_out,
+    }
+
+
+def timed_out_json(names: Sequence[str], weights: Sequence[float], n: int, budget: float) -> dict[str, Any]:
+    """Every rollout NaN with the reason that the request's time budget ran out (the rewards' names kept)."""
+    reason = f"timeout: the request's time budget of {budget:g} s ran out before the rewards finished"
+    k = len(names)
+    return scored_json(names, weights, np.full((n, k), np.nan), {name: [reason] * n for name in names}, np.full(n, np.nan),
+                       dict.fromkeys(names, n), np.ones((n, k), dtype=bool), None, timed_out=True)
+
+
+def peer_answer(route: str, scored: Mapping[str, Any], nan_reward: float) -> Any:
+    """``/get_reward``'s ``{rewards, scores, extra_logs}`` or ``/slime``'s one number, from ``/score``'s answer."""
+    rewards = [_filled(math.nan if v is None else v, nan_reward) for v in scored["total"]]
+    if route == "/slime":
+        return rewards[0]
+    logs = {name: [_filled(math.nan if row[k] is None else row[k], nan_reward) for row in scored["scores"]]
+            for k, name in enumerate(scored["names"])}
+    logs["failed"] = [float(f) for f in scored["failed"]]
+    return {"rewards": rewards, "scores": rewards, "extra_logs": logs}
+
+
+class SlotScorer:
+    """One slot process's rewards (built once from the config) and what each route does with a body."""
+
+    def __init__(self, config: Any, workers: int | None, settings: RouteSettings) -> None:
+        self.config, self.settings = config, settings
+        self.reward_set = config.build_rewards(workers=workers)
+        self.combiner = config.build_combiner()
+        self.columns: ColumnMap = config.column_map
+        self.policy: str = config.on_reward_error
+        for reward in self.reward_set:  # the engine's worker processes start now, not on the first request
+            pool = getattr(reward, "pool", None)
+            if pool is not None and hasattr(pool, "start"):
+                pool.start()
+
+    def contract(self) -> dict[str, Any]:
+        """What a client needs to send rows this server scores as ``polyreward score`` would (``GET /contract``)."""
+        return {
+            "names": self.reward_set.names,
+            "weights": self.reward_set.weights.tolist(),
+            "columns": {"prompt": self.columns.prompt, "completion": self.columns.completion, "group": self.columns.group,
+                        **self.config.columns.rows},
+            "required_columns": list(self.reward_set.columns),
+            "on_reward_error": self.policy,
+            "combiner": self.config.combiner.type if self.config.combiner is not None else None,
+            "label_column": self.settings.label_column,
+            "nan_reward": self.settings.nan_reward,
+            "special_text": list(self.settings.special_text),
+            "max_field_chars": self.settings.max_field_chars,
+            "max_depth": MAX_DEPTH,
+        }
+
+    def handle(self, route: str, raw: bytes, accepted) -> tuple[int, bytes]:
+        """(status, JSON body) for one request; ``accepted(n)`` is called once the body is parsed into n rows."""
+        from polyreward.pipeline import MissingColumnError, RewardError
+
+        started = time.perf_counter()
+        try:
+            payload = parse_body(raw)
+            if route == "/score":
+                rows, advantages = rows_of(payload), bool(payload.get("advantages"))
+            elif route == "/get_reward":
+                rows, advantages = openrlhf_rows(payload, self.columns, self.settings), False
+            elif route == "/slime":
+                rows, advantages = slime_rows(payload, self.columns, self.settings), False
+            else:
+                raise RequestProblem(404, f"no route {route}")
+            accepted(len(rows))
+            scored = self.score(rows, advantages)
+            if route == "/score":
+                return 200, dumps({**scored, "elapsed_s": time.perf_counter() - started})
+            return 200, dumps(peer_answer(route, scored, self.settings.nan_reward))
+        except RequestProblem as problem:
+            return problem.status, dumps(problem.body())
+        except MissingColumnError as exc:
+            return 422, dumps({"error": str(exc), "error_type": "MissingColumnError"})
+        except RewardError as exc:
+            return 422, dumps({"error": str(exc), "error_type": "RewardError", "reward": exc.reward, "failed": exc.failed,
+                               "n": exc.n, "reason": exc.reason})
+        except Exception as exc:  # a bug, not the client's fault: 500 with the one line; the slot lives on
+            return 500, dumps({"error": f"{type(exc).__name__}: {exc}"[:500]})
+
+    def score(self, rows: list[dict[str, Any]], advantages: bool) -> dict[str, Any]:
+        """``/score``'s answer for ``rows``: rows over the per-field cap are NaN + reason, the others are scored."""
+        from polyreward.pipeline import score_batch
+
+        self.reward_set.check_columns({key for row in rows for key in row} - {self.columns.prompt, self.columns.completion})
+        rejected = oversized(rows, self.settings.max_field_chars)
+        if rejected and self.policy == "raise":
+            index, reason = next(iter(rejected.items()))
+            raise RequestProblem(413, f"rows[{index}]: {reason}")
+        names, weights, n = self.reward_set.names, self.reward_set.weights, len(rows)
+        keep = [i for i in range(n) if i not in rejected]
+        part = rows if not rejected else [rows[i] for i in keep]
+        if not part:
+            scores, total, failed = np.full((n, len(names)), np.nan), np.full(n, np.nan), np.zeros((n, len(names)), dtype=bool)
+            reasons, failures, adv = {name: [""] * n for name in names}, dict.fromkeys(names, 0), None
+        else:
+            batch = Batch.from_records(part, self.columns, require=self.reward_set.columns)
+            combiner = self.combiner if advantages and self.combiner is not None and batch.groups is not None else None
+            scored = score_batch(batch, self.reward_set, combiner, on_reward_error=self.policy)
+            scores, total, failed, reasons, failures, adv = (scored.scores, scored.total, scored.failed, scored.reasons,
+                                                             dict(scored.failures), scored.advantages)
+            if failed is None:
+                failed = np.zeros(scores.shape, dtype=bool)
+            if rejected:  # put the scored rows back in place among the refused ones
+                at = np.asarray(keep)
+                scores, total, failed = _scatter(scores, at, n, np.nan), _scatter(total, at, n, np.nan), _scatter(failed, at, n, False)
+                adv = None if adv is None else _scatter(adv, at, n, 0.0)
+                reasons = {name: _scatter_list(values, keep, n) for name, values in reasons.items()}
+        for i, reason in rejected.items():
+            failed[i, :] = True
+            for name in names:
+                reasons[name][i] = reason
+                failures[name] = failures.get(name, 0) + 1
+        return scored_json(names, weights, scores, reasons, total, failures, failed, adv)
+
+
+def _scatter(values: np.ndarray, at: np.ndarray, n: int, fill: Any) -> np.ndarray:
+    out = np.full((n, *values.shape[1:]), fill, dtype=values.dtype)
+    out[at] = values
+    return out
+
+
+def _scatter_list(values: Sequence[Any], at: Sequence[int], n: int) -> list[Any]:
+    out: list[Any] = [""] * n
+    for j, i in enumerate(at):
+        out[i] = values[j]
+    return out

@@ -1,0 +1,213 @@
+"""The reward server's scoring slots: one child process each, killed and replaced when a request runs out of time.
+
+``polyreward serve``'s event loop never runs a reward. Each *slot* is a child process
+(``python -m polyreward.runners.server_slots``) that builds the config's rewards once (with their own engine
+worker pool) and then answers one request at a time: it parses the body, checks it, scores it and encodes the
+answer (:mod:`polyreward.runners.server_routes`); the front only moves bytes. A request that overruns the
+server's ``request_timeout`` gets its bounded answer from the front at once, and the slot's whole process group
+(the child, its forkserver and engine workers) is killed with SIGKILL, so nothing keeps computing; a fresh child
+takes the slot, which is free again once that child has built its rewards. A regular expression holding the GIL
+or a parser stuck in C code therefore costs one slot for ``request_timeout`` plus a restart, never the server.
+
+Wire format on the child's stdin/stdout (the child's own prints go to stderr): frames of
+``struct("!II")`` = (header length, body length), a JSON header, then the body bytes. The parent sends a
+pickled start-up spec (its own config object, never data from a client) once, then requests
+``{"route"}`` + raw body; the child answers ``{"kind": "ready", "contract"}`` (or ``"failed"``) once, then per
+request ``{"kind": "accepted", "rows"}`` and ``{"kind": "answer", "status"}`` + the JSON body. The parent
+never unpickles anything from a child.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pickle
+import signal
+import struct
+import subprocess
+import sys
+import time
+from concurrent.futures import Future, ThreadPoolExecutor
+from typing import IO, Any
+
+FRAME = struct.Struct("!II")
+
+
+def write_frame(stream: IO[bytes], head: dict[str, Any], body: bytes = b"") -> None:
+    header = json.dumps(head).encode()
+    stream.write(FRAME.pack(len(header), len(body)) + header)
+    if body:
+        stream.write(body)
+    stream.flush()
+
+
+def read_frame(stream: IO[bytes]) -> tuple[dict[str, Any], bytes]:
+    """The next frame; EOFError when the other side is gone."""
+    prefix = stream.read(FRAME.size)
+    if len(prefix) < FRAME.size:
+        raise EOFError("the other end of the slot pipe closed")
+    head_len, body_len = FRAME.unpack(prefix)
+    head = stream.read(head_len)
+    body = stream.read(body_len) if body_len else b""
+    if len(head) < head_len or len(body) < body_len:
+        raise EOFError("the other end of the slot pipe closed mid-frame")
+    return json.loads(head), body
+
+
+class SlotStartError(RuntimeError):
+    """A slot process could not build the config's rewards (the message is the child's one line)."""
+
+
+class SlotDied(RuntimeError):
+    """The slot process ended while a request was in it (killed at the deadline, or crashed)."""
+
+
+class SlotProcess:
+    """One scoring child process and the blocking calls that talk to it (made from the slot's own thread)."""
+
+    def __init__(self, spec: bytes) -> None:
+        self.spec = spec
+        self.proc: subprocess.Popen | None = None
+        self.contract: dict[str, Any] = {}
+        self.accepted_rows: int | None = None  # rows of the request in flight, once the child has parsed it
+        self.starts = 0
+
+    def start(self) -> dict[str, Any]:
+        """Start the child and wait until it has built the rewards; its contract, or SlotStartError."""
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
+        self.proc = subprocess.Popen([sys.executable, "-m", "polyreward.runners.server_slots"], stdin=subprocess.PIPE,
+                                     stdout=subprocess.PIPE, env=env, start_new_session=True)
+        self.starts += 1
+        try:
+            write_frame(self.proc.stdin, {"kind": "spec"}, self.spec)
+            head, _ = read_frame(self.proc.stdout)
+        except (EOFError, OSError):
+            self.kill()
+            raise SlotStartError("a scoring slot process exited while building the rewards (see its stderr above)") from None
+        if head.get("kind") != "ready":
+            self.kill()
+            raise SlotStartError(str(head.get("error", "a scoring slot process could not start")))
+        self.contract = head["contract"]
+        return self.contract
+
+    def request(self, route: str, body: bytes) -> tuple[int, bytes]:
+        """(status, JSON body) of one request; SlotDied when the child ends before answering."""
+        self.accepted_rows = None
+        proc = self.proc
+        try:
+            write_frame(proc.stdin, {"kind": "request", "route": route}, body)
+            head, payload = read_frame(proc.stdout)
+            if head.get("kind") == "accepted":
+                self.accepted_rows = int(head["rows"])
+                head, payload = read_frame(proc.stdout)
+        except (EOFError, OSError, ValueError):
+            raise SlotDied("the scoring slot process ended before answering") from None
+        return int(head["status"]), payload
+
+    def kill(self) -> None:
+        """SIGKILL the child's whole process group (its forkserver and engine workers too)."""
+        proc = self.proc
+        if proc is None:
+            return
+        try:
+            os.killpg(proc.pid, signal.SIGKILL)
+        except (ProcessLookupError, PermissionError):
+            pass
+        for stream in (proc.stdin, proc.stdout):
+            try:
+                stream.close()
+            except OSError:
+                pass
+        proc.wait()
+
+
+class Slot:
+    """A slot process plus the one thread that talks to it, so its blocking pipe I/O never runs on the event loop."""
+
+    def __init__(self, spec: bytes) -> None:
+        self.process = SlotProcess(spec)
+        self.thread = ThreadPoolExecutor(max_workers=1, thread_name_prefix="polyreward-slot")
+        self.restarting = False
+
+    def submit(self, route: str, body: bytes) -> Future:
+        return self.thread.submit(self.process.request, route, body)
+
+    def restart(self, on_ready) -> None:
+        """Kill the child now; a new one is built on the slot's thread, then ``on_ready(self)`` is called there."""
+        self.restarting = True
+        self.process.kill()
+
+        def rebuild() -> None:
+            delay = 0.5
+            while True:
+                try:
+                    self.process.start()
+                    break
+                except SlotStartError:  # e.g. a transient resource shortage: keep trying, the slot stays out of use
+                    time.sleep(delay)
+                    delay = min(delay * 2, 30.0)
+            self.restarting = False
+            on_ready(self)
+
+        self.thread.submit(rebuild)
+
+    def close(self) -> None:
+        self.process.kill()
+        self.thread.shutdown(wait=False, cancel_futures=True)
+
+
+def start_slots(spec: bytes, count: int) -> list[Slot]:
+    """``count`` slots started in parallel; SlotStartError (after stopping them all) if any cannot build the rewards.
+
+    Each child is started from its slot's own long-lived thread: Linux delivers the parent-death signal
+    (:func:`_die_with_parent`) when the *thread* that forked the child ends, not only the process."""
+    slots = [Slot(spec) for _ in range(count)]
+    starts = [slot.thread.submit(slot.process.start) for slot in slots]
+    errors = [future.exception() for future in starts]
+    failed = next((exc for exc in errors if exc is not None), None)
+    if failed is not None:
+        for slot in slots:
+            slot.close()
+        raise failed if isinstance(failed, SlotStartError) else SlotStartError(str(failed))
+    return slots
+
+
+# ------------------------------------------------------------------------------------------------ the child
+
+
+def _die_with_parent() -> None:
+    """Linux: SIGKILL this process when the server process dies (it is in a session of its own)."""
+    try:
+        import ctypes
+
+        ctypes.CDLL("libc.so.6", use_errno=True).prctl(1, signal.SIGKILL)  # PR_SET_PDEATHSIG
+    except (OSError, AttributeError):
+        pass
+
+
+def child_main() -> int:
+    _die_with_parent()
+    requests = sys.stdin.buffer
+    answers = os.fdopen(os.dup(1), "wb")
+    os.dup2(2, 1)  # a reward's print() must not corrupt the frames
+    sys.stdout = sys.stderr
+    head, spec = read_frame(requests)
+    try:
+        from polyreward.runners.server_routes import SlotScorer
+
+        scorer = SlotScorer(**pickle.loads(spec))
+    except Exception as exc:  # the config's rewards cannot be built here: one line for the operator
+        write_frame(answers, {"kind": "failed", "error": f"{type(exc).__name__}: {exc}"[:2000]})
+        return 2
+    write_frame(answers, {"kind": "ready", "contract": scorer.contract()})
+    while True:
+        try:
+            head, body = read_frame(requests)
+        except EOFError:
+            return 0
+        status, payload = scorer.handle(head["route"], body, lambda n: write_frame(answers, {"kind": "accepted", "rows": n}))
+        write_frame(answers, {"kind": "answer", "status": status}, payload)
+
+
+if __name__ == "__main__":
+    sys.exit(child_main())
