@@ -79,8 +79,9 @@ def check_readable(path: str | Path) -> Path:
     return path
 
 
-def check_writable(output: str | Path, inputs: Sequence[str | Path] = ()) -> Path:
-    """``output`` when a file can be written there without touching an input; an :class:`InputError` otherwise."""
+def check_writable(output: str | Path, inputs: Sequence[str | Path] = (), reads: Mapping[Path, str] | None = None) -> Path:
+    """``output`` when a file can be written there without touching an input or any other file the run reads
+    (``reads``: path -> what it is, e.g. "the config file"); an :class:`InputError` otherwise."""
     output = Path(output)
     file_format(output)
     folder = output.parent if str(output.parent) else Path(".")
@@ -90,10 +91,11 @@ def check_writable(output: str | Path, inputs: Sequence[str | Path] = ()) -> Pat
         raise InputError(f"{output}: the folder {folder} does not exist")
     if not os.access(folder, os.W_OK | os.X_OK):
         raise InputError(f"{output}: the folder {folder} is not writable")
-    for source in inputs:
-        same = output.resolve() == Path(source).resolve() or (output.exists() and os.path.samefile(output, source))
+    for source, what in [*((source, "the input file") for source in inputs), *(reads or {}).items()]:
+        same = output.resolve() == Path(source).resolve() or (output.exists() and Path(source).exists() and os.path.samefile(output, source))
         if same:
-            raise InputError(f"{output}: the output would replace the input file; choose another output path")
+            which = "the input file" if what == "the input file" else f"{what} ({source}), which this run reads"
+            raise InputError(f"{output}: the output would replace {which}; choose another output path")
     return output
 
 

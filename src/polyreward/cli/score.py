@@ -4,7 +4,8 @@ Argument parsing and printing only; the work is :func:`polyreward.runners.score_
 crash-safe parts, ``--resume``, advantages when the config names a combiner).
 
 Exit codes: 0 done; 2 a bad input, config or argument (one line naming the file, line, key or column, before any
-scoring where it can be checked); 1 a run that failed while scoring — a reward failed under
+scoring where it can be checked), also when another run is writing the same output (one run per output: the
+second is refused, naming the first one's pid); 1 a run that failed while scoring — a reward failed under
 ``--on-reward-error raise``, some reward failed on every row (e.g. every judge call), or the output could not
 be written (the finished chunks are kept: fix the cause and rerun with ``--resume``).
 """
@@ -49,7 +50,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from polyreward.config import ConfigError, load_config
     from polyreward.io import InputError, count_rows
-    from polyreward.runners.parts import OutputError, PartStore
+    from polyreward.runners.parts import OutputError, OutputLockedError, PartStore
     from polyreward.pipeline import MissingColumnError, RewardError
     from polyreward.runners.score_file import score_file
 
@@ -69,6 +70,9 @@ def run(args: argparse.Namespace) -> int:
             result = score_file(args.input, output, config, chunk_size=args.chunk_size, on_error=args.on_error, resume=args.resume,
                                 workers=args.workers, on_reward_error=args.on_reward_error, by=args.by or None,
                                 progress=lambda n: progress.advance(task, n), scorer=scorer)
+    except OutputLockedError as exc:  # another run's parts: nothing of this run to keep or resume
+        print(f"error: {exc}", file=sys.stderr)
+        return 2
     except (ConfigError, InputError, MissingColumnError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         if isinstance(exc, InputError) and PartStore(output).folder.exists():
@@ -79,7 +83,8 @@ def run(args: argparse.Namespace) -> int:
         print(f"error: {exc}", file=sys.stderr)
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return 2
-        print(f"finished chunks are kept in {PartStore(output).folder}; free space and rerun with --resume", file=sys.stderr)
+        fix = "free space" if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "fix the cause above"
+        print(f"finished chunks are kept in {PartStore(output).folder}; {fix} and rerun with --resume", file=sys.stderr)
         return 1
     except RewardError as exc:
         print(f"error: {exc}", file=sys.stderr)

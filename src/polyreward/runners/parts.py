@@ -2,10 +2,16 @@
 
 Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
 atomically (temporary name, fsync, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
-chunk's key, its score matrix, failure counts and group ids). The key is a hash of the scoring settings and
-of the chunk's input rows, so after any interruption — ``kill -9``, a full disk, a malformed line fixed, a
-config fixed — a resumed run keeps exactly the parts whose input and settings are unchanged and scores the
-rest: the result is byte-identical to an uninterrupted run of the final inputs.
+chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix, failure counts and group
+ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
+``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
+input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
+again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
+inputs, in every output format.
+
+One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.parts/lock`` from the moment it
+prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
+:class:`OutputLockedError` naming the running process, before it touches anything.
 
 :meth:`PartStore.finish` makes ``OUT`` in a second pass: advantages (with a combiner) come from the score
 matrices of all metas — one combiner call over the whole file, so batch-level statistics (GDPO's batch
@@ -31,6 +37,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
+from polyreward.vocabulary import group_key as canonical_group_key
 
 
 class OutputError(OSError):
@@ -41,6 +48,20 @@ class OutputError(OSError):
         return cls(exc.errno, f"writing {path} failed: {exc.strerror or exc}")
 
 
+class OutputLockedError(ValueError):
+    """Another run holds the lock of this output's part folder (one line naming its process)."""
+
+
+def _digest(path: Path) -> tuple[int, str]:
+    """Size and SHA-256 of a file's bytes."""
+    digest, size = hashlib.sha256(), 0
+    with open(path, "rb") as handle:
+        for block in iter(lambda: handle.read(1 << 20), b""):
+            digest.update(block)
+            size += len(block)
+    return size, digest.hexdigest()
+
+
 def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
     """Hash of the scoring settings and a chunk's input rows: equal keys mean the stored part is still right."""
     digest = hashlib.sha256(settings.encode())
@@ -49,8 +70,9 @@ def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
 
 
 def group_key(value: Any) -> str:
-    """A group id as canonical JSON text (the same id in every chunk, also for list or dict ids)."""
-    return json.dumps(value, sort_keys=True, ensure_ascii=True, default=str)
+    """A group id as JSON text of its :func:`polyreward.vocabulary.group_key` (the same id in every chunk; ``1``,
+    ``1.0`` and ``"1"`` one group, as in every entry point; list or dict ids keyed without recursion)."""
+    return json.dumps(canonical_group_key(value), ensure_ascii=True)
 
 
 def _json_number(value: float) -> float | None:
@@ -88,6 +110,43 @@ class PartStore:
     def __init__(self, output: str | Path) -> None:
         self.output = Path(output)
         self.folder = self.output.with_name(f".{self.output.name}.parts")
+        self.lock_file = self.folder / "lock"
+        self._lock: int | None = None  # the open, flock'ed lock file while this store holds the output
+        self.rescored: list[int] = []  # parts whose stored bytes did not match their meta (scored again)
+
+    def acquire(self) -> None:
+        """Take the output's lock (idempotent), or raise :class:`OutputLockedError` naming the process that holds it.
+
+        The lock file is re-checked after locking: a run that finished in between removed the folder, and a lock on
+        the unlinked file would guard nothing."""
+        import fcntl
+
+        while self._lock is None:
+            self.folder.mkdir(parents=True, exist_ok=True)
+            fd = os.open(self.lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+            except BlockingIOError:
+                holder = os.read(fd, 200).decode(errors="replace").strip() or "unknown"
+                os.close(fd)
+                raise OutputLockedError(f"{self.output}: another polyreward run (pid {holder}) is writing this output; "
+                                        "wait for it to finish, or stop it, then rerun (with --resume to keep its finished chunks)") from None
+            try:
+                same = os.fstat(fd).st_ino == os.stat(self.lock_file).st_ino
+            except FileNotFoundError:
+                same = False
+            if not same:
+                os.close(fd)
+                continue
+            os.ftruncate(fd, 0)
+            os.write(fd, str(os.getpid()).encode())
+            self._lock = fd
+
+    def release(self) -> None:
+        """Drop the lock (the folder, if still there, stays for ``--resume``)."""
+        if self._lock is not None:
+            os.close(self._lock)  # closing the descriptor releases the flock
+            self._lock = None
 
     def part(self, index: int) -> Path:
         return self.folder / f"part-{index:06d}.jsonl"
@@ -104,34 +163,49 @@ class PartStore:
 
     def _start(self, resume: bool) -> str | None:
         note = None
-        if self.folder.exists():
+        existed = self.folder.exists() and any(p.name != "lock" for p in self.folder.iterdir())
+        self.acquire()
+        if existed:
             if resume:
                 kept = len(list(self.folder.glob("part-*.meta.json")))
-                note = f"resuming: {kept} finished chunk(s) in {self.folder}; chunks whose input or settings changed are scored again"
+                note = (f"resuming: {kept} finished chunk(s) in {self.folder}; chunks whose input or settings changed, or "
+                        "whose stored bytes do not match their checksum, are scored again")
                 for stray in self.folder.glob(".*tmp*"):  # half-written files of the interrupted run
                     stray.unlink(missing_ok=True)
             else:
-                shutil.rmtree(self.folder)
+                for path in self.folder.iterdir():  # everything but the lock this run now holds
+                    if path.name != "lock":
+                        shutil.rmtree(path) if path.is_dir() else path.unlink()
                 note = f"note: starting over; removed the unfinished run in {self.folder} (--resume keeps its finished chunks)"
-        self.folder.mkdir(parents=True, exist_ok=True)
         return note
 
     def done(self, index: int, key: str) -> bool:
-        """Is part ``index`` stored with this key (same settings, same input rows)?"""
+        """Is part ``index`` stored with this key (same settings, same input rows) and are its bytes the ones its meta
+        describes (row count, size, SHA-256)? A part that fails the check is noted in :attr:`rescored`."""
         try:
             meta = json.loads(self.meta(index).read_text(encoding="utf-8"))
         except (OSError, ValueError):
             return False
-        return meta.get("key") == key and self.part(index).exists()
+        if not isinstance(meta, dict) or meta.get("key") != key:
+            return False
+        try:
+            intact = _digest(self.part(index)) == (meta.get("bytes"), meta.get("sha256"))
+        except OSError:
+            intact = False
+        if not intact:
+            self.rescored.append(index)
+        return intact
 
     def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
               failures: Mapping[str, int], first_failure: Mapping[str, str], row_values: Mapping[str, list[Any]] | None = None) -> None:
         """Store one scored chunk: the rows first, then the meta that makes the part count as done. ``row_values``
         are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
-        meta = {"key": key, "rows": len(rows), "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
+        data = encode_rows(rows, "jsonl")
+        meta = {"key": key, "rows": len(rows), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
                 "failures": dict(failures), "first_failure": dict(first_failure), "row_values": dict(row_values or {})}
         try:
-            write_atomic(self.part(index), encode_rows(rows, "jsonl"))
+            write_atomic(self.part(index), data)
             write_atomic(self.meta(index), json.dumps(meta).encode())
         except OSError as exc:
             raise OutputError.wrap(exc, self.part(index)) from exc
@@ -174,7 +248,7 @@ class PartStore:
                column: str = "advantage") -> Assembled:
         """Join parts 0 .. count-1 into the output (with an advantage column when a combiner is given), atomically,
         and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
-        from polyreward.pipeline import combine_scores
+        from polyreward.combiner import combine_scores
 
         back = self.read_back(count, names)
         advantages = None
@@ -194,7 +268,8 @@ class PartStore:
         except OSError as exc:
             tmp.unlink(missing_ok=True)
             raise OutputError.wrap(exc, self.output) from exc
-        shutil.rmtree(self.folder, ignore_errors=True)
+        shutil.rmtree(self.folder, ignore_errors=True)  # the lock file goes with it; release() then closes it
+        self.release()
         return Assembled(back.scores, back.failures, back.first_failure, advantages)
 
     @staticmethod

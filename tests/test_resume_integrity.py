@@ -1,0 +1,148 @@
+"""Resume verifies what it reuses (issue 27): every part carries its row count and the size and SHA-256 of its
+bytes; a part that does not match is scored again, never copied, in every output format. And no output path may
+be a file the run reads (the input, the config, a rubric file, any file a reward loads)."""
+
+from __future__ import annotations
+
+import json
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from polyreward.config import load_config
+from polyreward.io import InputError
+from polyreward.runners.parts import PartStore
+from polyreward.runners.score_file import score_file
+from test_io_faults import CONFIG, ENV, one_error_line, polyreward, rollouts, write_jsonl
+
+EXAMPLES = Path(__file__).resolve().parent.parent / "examples"
+
+
+def _interrupted_run(tmp_path: Path, cfg: Path, out: Path) -> tuple[Path, list[str]]:
+    """A run stopped by a malformed line after 4 stored chunks; returns the input and its good lines."""
+    good = write_jsonl(tmp_path / "good.jsonl", rollouts(48))
+    lines = good.read_text().splitlines()
+    src = tmp_path / "in.jsonl"
+    src.write_text("\n".join([*lines[:40], '{"qid": 10, "output": broken', *lines[41:]]) + "\n")
+    with pytest.raises(InputError, match="malformed JSON line"):
+        score_file(src, out, load_config(cfg), chunk_size=8)
+    assert len(list(PartStore(out).folder.glob("part-*.meta.json"))) == 4
+    src.write_text("\n".join(lines) + "\n")
+    return src, lines
+
+
+@pytest.fixture()
+def cfg(tmp_path):
+    path = tmp_path / "cfg.yaml"
+    path.write_text(CONFIG)
+    return path
+
+
+@pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
+@pytest.mark.parametrize("damage", ["truncate", "flip_a_byte", "drop_a_line", "delete"])
+def test_a_damaged_part_is_scored_again_and_no_row_is_lost(tmp_path, cfg, suffix, damage):
+    out = tmp_path / f"out{suffix}"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    store = PartStore(out)
+    part = store.part(1)
+    data = part.read_bytes()
+    if damage == "truncate":
+        part.write_bytes(data[: len(data) // 2])
+    elif damage == "flip_a_byte":  # same size, other bytes: "yes" -> "yep" in a completion
+        assert b'"yes"' in data
+        part.write_bytes(data.replace(b'"yes"', b'"yep"', 1))
+    elif damage == "drop_a_line":
+        part.write_bytes(b"".join(data.splitlines(keepends=True)[:-1]))
+    else:
+        part.unlink()
+    result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+    reference = tmp_path / f"reference{suffix}"
+    score_file(src, reference, load_config(cfg), chunk_size=8)
+    assert out.read_bytes() == reference.read_bytes()
+    assert result.rows == 48
+    if damage != "delete":  # a missing part is just not done; a present one that does not match is said
+        assert any("1 stored chunk(s) did not match their row count or checksum (first: part 1)" in n for n in result.notes)
+    assert not store.folder.exists()
+
+
+def test_intact_parts_are_reused_not_rescored(tmp_path, cfg):
+    out = tmp_path / "out.jsonl"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    calls = []
+    real = PartStore.write
+
+    def counting(self, index, *args, **kwargs):
+        calls.append(index)
+        return real(self, index, *args, **kwargs)
+
+    PartStore.write = counting
+    try:
+        result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+    finally:
+        PartStore.write = real
+    assert calls == [4, 5] and result.rows == 48 and not result.notes  # parts 0-3 reused as stored
+
+
+def test_a_csv_output_resumes_through_the_cli_after_a_truncated_part(tmp_path, cfg):
+    """The reported case: a truncated part and a .csv output died with a JSONDecodeError traceback."""
+    out = tmp_path / "out.csv"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    part = PartStore(out).part(2)
+    part.write_bytes(part.read_bytes()[:-30])
+    result = polyreward("score", src, "-c", cfg, "-o", out, "--chunk-size", "8", "--resume")
+    assert "Traceback" not in result.stderr and "did not match their row count or checksum" in result.stderr
+    polyreward("score", src, "-c", cfg, "-o", tmp_path / "ref.csv", "--chunk-size", "8")
+    assert out.read_bytes() == (tmp_path / "ref.csv").read_bytes()
+
+
+def test_parts_written_before_checksums_are_scored_again(tmp_path, cfg):
+    out = tmp_path / "out.jsonl"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    store = PartStore(out)
+    for index in range(4):  # an older part format: no size, no checksum
+        meta = json.loads(store.meta(index).read_text())
+        del meta["bytes"], meta["sha256"]
+        store.meta(index).write_text(json.dumps(meta))
+    result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+    assert result.rows == 48 and "4 stored chunk(s) did not match" in result.notes[0]
+
+
+# ------------------------------------------------------------------ no output may be a file the run reads
+def _copy_rubric_example(tmp_path: Path) -> Path:
+    folder = tmp_path / "rubric"
+    shutil.copytree(EXAMPLES / "rubric", folder)
+    return folder
+
+
+@pytest.mark.parametrize("target, what", [("config.yaml", "the config file"),
+                                          ("rubric.json", "the file of rewards[healthbench].rubric_file")])
+def test_the_output_may_not_replace_the_config_or_a_file_a_reward_loads(tmp_path, target, what):
+    folder = _copy_rubric_example(tmp_path)
+    victim = folder / target
+    victim.rename(victim.with_suffix(".jsonl"))  # an output needs an output extension: make the victim one
+    victim = victim.with_suffix(".jsonl")
+    config = folder / "config.yaml" if target != "config.yaml" else victim
+    if target == "rubric.json":
+        config.write_text(config.read_text().replace("rubric_file: rubric.json", "rubric_file: rubric.jsonl"))
+    before = victim.read_bytes()
+    result = subprocess.run([sys.executable, "-m", "polyreward", "score", str(folder / "rollouts.jsonl"), "-c", str(config),
+                             "-o", str(victim)], capture_output=True, text=True, env=ENV, cwd=tmp_path)
+    line = one_error_line(result)
+    assert line == f"error: {victim}: the output would replace {what} ({victim}), which this run reads; choose another output path"
+    assert victim.read_bytes() == before
+
+
+def test_a_judge_cache_file_is_a_file_the_run_reads(tmp_path):
+    from polyreward.runners.score_file import files_read
+
+    folder = _copy_rubric_example(tmp_path)
+    cache = folder / "cache.jsonl"
+    cache.write_text("")
+    config = folder / "config.yaml"
+    config.write_text(config.read_text().replace("judge: {type: rules}", "judge: {type: rules, cache: cache.jsonl}", 1))
+    found = files_read(load_config(config))
+    assert found[cache] == "the file of rewards[healthbench].judge.cache"
+    assert found[config] == "the config file" and found[folder / "rubric.json"].endswith("rubric_file")
