@@ -52,3 +52,19 @@ def test_a_wrong_parameter_type_is_named_before_anything_is_built(entry, message
 def test_list_shows_the_parameters():
     rows = dict((name, params) for name, _, _, params in describe("combiners", with_params=True))
     assert "scale: str = 'group'" in rows["grpo"]
+
+
+def test_list_json_is_machine_readable_and_piped_tables_are_not_cut():
+    import json
+    import subprocess
+
+    run = lambda *args: subprocess.run([sys.executable, "-m", "polyreward", "list", *args], capture_output=True, text=True,  # noqa: E731
+                                       timeout=120, check=True).stdout
+    data = json.loads(run("--json", "--params"))
+    rewards = {item["name"]: item for item in data["rewards"]}
+    assert set(rewards) == set(registry.reward_types()) and set(data) == {"rewards", "combiners"}
+    params = {p["name"]: p for p in rewards["math_accuracy"]["parameters"]}
+    assert params["timeout"]["type"] == "float" and params["timeout"]["default"] == "5.0"
+    assert json.loads(run("combiners", "--json"))["combiners"][0].keys() == {"name", "source", "description"}
+    piped = run("rewards")  # stdout is a pipe here, not a terminal
+    assert "clinical_comprehensiveness " in piped and "…" not in piped
