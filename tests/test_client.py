@@ -131,3 +131,142 @@ def test_shards_cover_every_row_once_and_never_split_a_group_run(groups, size):
             assert batch[end - 1]["g"] != batch[end]["g"]  # a group run continues across no cut
         run_longer = len({g for g in groups[start:end]}) == 1
         assert end - start <= size or run_longer
+
+
+# ------------------------------------------------------------------------------- bad servers, failure policy, contract
+
+class BadServer:
+    """A real HTTP server on 127.0.0.1 that answers every request with ``reply(handler)`` (the stub of a broken
+    proxy or a trickling server)."""
+
+    def __init__(self, reply) -> None:
+        from http.server import ThreadingHTTPServer
+
+        from judge_stubs import QuietHandler
+
+        class Handler(QuietHandler):
+            def do_GET(self):
+                reply(self)
+
+            def do_POST(self):
+                self.rfile.read(int(self.headers.get("Content-Length") or 0))
+                reply(self)
+
+        self.httpd = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        self.httpd.daemon_threads = True
+        self.url = f"http://127.0.0.1:{self.httpd.server_address[1]}"
+        threading.Thread(target=self.httpd.serve_forever, daemon=True).start()
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.httpd.shutdown()
+        self.httpd.server_close()
+
+
+def send(handler, status: int, body: bytes, content_type: str = "application/json") -> None:
+    handler.send_response(status)
+    handler.send_header("Content-Type", content_type)
+    handler.send_header("Content-Length", str(len(body)))
+    handler.end_headers()
+    handler.wfile.write(body)
+
+
+def trickle(handler) -> None:
+    """200 with a body of 100,000 bytes sent one byte every 0.1 s (hours in all): each read returns in time."""
+    handler.send_response(200)
+    handler.send_header("Content-Length", "100000")
+    handler.end_headers()
+    try:
+        for _ in range(100_000):
+            handler.wfile.write(b" ")
+            handler.wfile.flush()
+            time.sleep(0.1)
+    except OSError:
+        pass
+
+
+def test_a_trickling_server_is_cut_off_at_the_total_deadline_per_attempt():
+    with BadServer(trickle) as server:
+        started = time.perf_counter()
+        with RewardClient(server.url, retries=1, backoff=0.01, timeout=1.5) as client:
+            result = client.score_rows(rows(1))
+            assert client.attempts == 2
+        assert time.perf_counter() - started < 15  # 2 attempts x 1.5 s; the body alone would take hours
+    assert result.failed_rows == 3 and np.isnan(result.total).all()
+    assert "no complete answer within 1.5 s" in result.reasons["reward"][0]
+
+
+@pytest.mark.parametrize("reply, why", [
+    (lambda h: send(h, 200, b"<html><body>502 Bad Gateway (proxy)</body></html>", "text/html"), "not an object"),
+    (lambda h: send(h, 200, b'{"names": ["a"], "scores": [[1.0]], "total": [1.0]}'), '"scores" is not 3 rows'),
+    (lambda h: send(h, 200, b'{"names": ["a"], "weights": [1], "scores": [[1], [1], ["x"]], "total": [1, 1, 1], "reasons": {"a": ["", "", ""]}}'),
+     "neither a number nor null"),
+    (lambda h: send(h, 200, b'{"names": ["a"], "scores": '), "not an object"),
+])
+def test_a_200_body_that_is_not_scores_is_a_counted_failure_never_an_exception(reply, why):
+    with BadServer(reply) as server, RewardClient(server.url, retries=2, backoff=0.01, timeout=5) as client:
+        result = client.score_rows(rows(1))
+        assert client.attempts == 3  # retried: another replica (or a later try) may answer properly
+    assert result.failed_rows == 3 and result.failures == {"reward": 3}
+    assert why in result.reasons["reward"][0] and "HTTP 200 but not /score's answer" in result.reasons["reward"][0]
+
+
+def test_compute_score_never_returns_nan_when_no_server_answers():
+    from polyreward.runners.client import RewardServerError
+
+    with RewardClient("http://127.0.0.1:9", retries=1, backoff=0.01, timeout=2) as client:
+        score = client.compute_score(data_source="toy", solution_str="4", ground_truth="4")
+        assert score == 0.0 and client.unscored_rows == 1  # the fallback, counted
+        assert client(prompts=["p"], completions=["4"], answer=["4"]) == [0.0] and client.unscored_rows == 2
+    with RewardClient("http://127.0.0.1:9", retries=0, timeout=2, fallback_reward=-1.0) as client:
+        assert client.compute_score(solution_str="4", ground_truth="4") == -1.0
+    with RewardClient("http://127.0.0.1:9", retries=0, timeout=2, on_server_error="raise") as client:
+        with pytest.raises(RewardServerError, match="ConnectError"):
+            client.compute_score(solution_str="4", ground_truth="4")
+    with pytest.raises(ValueError, match="finite"):
+        RewardClient("http://127.0.0.1:9", fallback_reward=float("nan"))
+
+
+RENAMED = """
+columns: {prompt: question, completion: response, group: qid}
+rewards:
+  - {name: match, type: "toy_rewards:AnswerMatch", answer_column: gold}
+  - {name: yes, type: "test_server:SleepsWhenAsked", weight: 0.5}
+"""
+
+
+def test_the_client_learns_the_servers_columns_so_trl_and_verl_calls_score_as_the_server(tmp_path):
+    proc, url = start_server(tmp_path, token=None, config=RENAMED)
+    try:
+        with RewardClient(url) as client:
+            assert client.contract["columns"]["completion"] == "response" and client.group_column == "qid"
+            served = client.score_rows([{"question": "q", "response": "yes 4", "gold": "yes 4", "qid": 1}])
+            assert served.total.tolist() == [1.5]
+            trl = client(prompts=["q"], completions=["yes 4"], gold=["yes 4"], qid=[1])
+            verl = client.compute_score(data_source="toy", solution_str="yes 4", ground_truth={"gold": "yes 4"})
+            label = RewardClient(url, label_column="gold").compute_score(solution_str="yes 4", ground_truth="yes 4")
+        assert trl == [1.5] and verl == 1.5 and label == 1.5
+    finally:
+        stop(proc)
+
+
+def test_a_raise_policy_on_the_server_is_the_same_one_line_error_in_the_client(tmp_path):
+    from polyreward.pipeline import RewardError
+
+    config = ("on_reward_error: raise\ncolumns: {prompt: prompt, completion: completion}\nrewards:\n"
+              '  - {name: boom, type: "toy_rewards:Explodes"}\n')
+    cfg = tmp_path / "raise.yaml"
+    cfg.write_text(config)
+    loaded = load_config(cfg)
+    with pytest.raises(RewardError) as local:
+        score_batch(Batch.from_records([{"prompt": "p", "completion": "boom"}], loaded.column_map), loaded.build_rewards(workers=0),
+                    on_reward_error="raise")
+    proc, url = start_server(tmp_path, token=None, config=config)
+    try:
+        with RewardClient(url, retries=3) as client, pytest.raises(RewardError) as remote:
+            client.score_rows([{"prompt": "p", "completion": "boom"}])
+        assert str(remote.value) == str(local.value) and client.attempts == 1  # not retried
+    finally:
+        stop(proc)
