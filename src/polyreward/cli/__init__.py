@@ -19,6 +19,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "train": ("polyreward.cli.train", "train a causal LM with the bundled GRPO trainer"),
     "serve-judge": ("polyreward.cli.serve_judge", "serve a local model as an OpenAI-compatible judge"),
     "serve": ("polyreward.cli.serve", "serve a config's rewards over HTTP (own schema, OpenRLHF and slime contracts)"),
+    "probe": ("polyreward.cli.probe", "red-team a reward config: score hacking strategies against genuine answers built from your rows"),
 }
 
 

@@ -28,6 +28,8 @@ class ChoiceAccuracy(RolloutReward):
     exactness = "reconstructed"
     description = "picked option == gold (A-E letter, option text, MedQA 'C. text', PubMedQA yes/no/maybe)"
     score_range = (0.0, 1.0)
+    probe_strategies = ("hedge", "candidate_list", "negation", "retraction", "truncation")  # polyreward.probe.strategies
+    probe_genuine = "boxed"
 
     def __init__(
         self,

@@ -179,6 +179,8 @@ class CRPOAccuracy(ReleasedPreprocessing):
     exactness = "exact"
     description = f"Clinical-R1 accuracy: one \\boxed{{letter}} 1/0, not a letter -0.5, unparsed -1, n boxes != 1 -> -n ({SOURCE})"
     score_range = (-math.inf, 1.0)
+    probe_strategies = ("negation", "retraction", "hedge")
+    probe_genuine = "boxed"
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer",
                  eos_token: str | None = None, prefilled_think: bool = False) -> None:

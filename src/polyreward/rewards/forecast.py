@@ -142,6 +142,7 @@ class ForecastClassCost(RolloutReward):
     description = "FAKER-Air class-wise PM forecast reward (Korean / US EPA / China / custom class thresholds)"
     score_range = (-0.1, 1.0)
     probe_strategies = ("number_hedge", "number_candidates", "non_finite", "prompt_numbers", "negated_number")
+    probe_genuine = "forecast"
 
     def __init__(
         self,

@@ -21,7 +21,7 @@ i.e. the completion starts with ``<think>``, holds no second ``<think>``, and cl
 
 Content words::
 
-    words = maximal runs of letters and digits (str.isalnum), case-folded
+    words = maximal runs of letters and digits (str.isalnum), case-folded, after markup tags (<answer>, </think>) are removed
     content_words(text) = |{w in words : w is all digits, or w has at least two distinct characters}|
 
 so repeats (``the the the``), one-letter runs (``zzzz``, ``a a a``) and text split by invisible characters
@@ -39,11 +39,12 @@ from polyreward.reward import RolloutReward, Scored
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
+_TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 
 
 def content_words(text: str) -> int:
     """How many distinct content words ``text`` holds (module docstring); linear in ``len(text)``."""
-    words = {w for w in _WORD.findall(text.casefold()) if w.isdigit() or len(set(w)) > 1}
+    words = {w for w in _WORD.findall(_TAG.sub(" ", text).casefold()) if w.isdigit() or len(set(w)) > 1}
     return len(words)
 
 

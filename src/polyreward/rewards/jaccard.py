@@ -71,6 +71,7 @@ class JaccardReward(RolloutReward):
     exactness = "exact"
     description = "MedTVT-R1 multi-label Jaccard of ';'-separated labels in <answer> (normalised / F1 modes)"
     score_range = (0.0, 1.0)
+    probe_genuine = "labels"
 
     def __init__(
         self,

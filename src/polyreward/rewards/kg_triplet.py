@@ -24,7 +24,8 @@ Known exploits of the source rule (kept as the default) and the guards against t
   words (:func:`polyreward.rewards.format.content_words`), so only a written report can earn the empty-graph 1.0;
 * the prompt often lists the findings ("Present: atelectasis, cardiomegaly ..."): pasting that list earns every
   entity without writing a report. ``drop_prompt_lines: true`` removes every line of the completion that also
-  occurs in the prompt (stripped, case-folded) before extraction, so a pasted list yields no graph.
+  occurs in the prompt (stripped, case-folded) before extraction (and before the content-word count), so a pasted
+  list yields no graph.
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -166,7 +167,8 @@ class KGTripletConsistency(RolloutReward):
     exactness_detail = "exact scoring, reconstructed extractor"  # the default lexicon extractor stands in for ReXKG
     description = "CheXPO-v2 report KG consistency: (Jaccard(entities) + Jaccard(triplets)) / 2 (offline extractor)"
     score_range = (0.0, 1.0)
-    probe_strategies = ("empty_completion", "prompt_copy")
+    probe_strategies = ("empty_completion", "prompt_as_completion")
+    probe_genuine = "reference_report"
 
     def __init__(
         self,
@@ -201,11 +203,12 @@ class KGTripletConsistency(RolloutReward):
         reference = row.get(self.answer_column)
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
-        words = content_words(completion)
-        if words < self.min_content_words:
-            return Scored(0.0, f"no report: {words} content word(s), min_content_words needs {self.min_content_words}")
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
+        words = content_words(completion)
+        if words < self.min_content_words:
+            return Scored(0.0, f"no report: {words} content word(s) (lines copied from the prompt left out when "
+                               f"drop_prompt_lines), min_content_words needs {self.min_content_words}")
         predicted, gold = self.graphs(completion, str(reference))
         j_e = set_jaccard(predicted.entities, gold.entities)
         j_r = set_jaccard(predicted.triplets, gold.triplets)

@@ -40,6 +40,8 @@ class MathAccuracy(Reward):
     exactness = "exact"
     description = "final answer == gold (Math-Verify + numeric fast path, hard-timeout worker pool)"
     score_range = (0.0, 1.0)
+    probe_strategies = ("hedge", "candidate_list", "negation", "retraction", "empty_box", "truncation", "prompt_copy")  # polyreward.probe.strategies
+    probe_genuine = "boxed"
     preload = WORKER_PRELOAD  # its verifier, imported once in the engine's forkserver
 
     def __init__(

@@ -178,6 +178,7 @@ class ToolRLCorrectness(RolloutReward):
     description = "ToolRL/GDPO tool-call correctness in [-3, 3] (names, parameter keys, parameter values)"
     score_range = (-3.0, 3.0)
     probe_strategies = ("second_call_block", "empty_tool_block")
+    probe_genuine = "tool_calls"
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl",
                  read_blocks: str = "first") -> None:
@@ -252,6 +253,7 @@ class ToolRLFormat(RolloutReward):
     description = "ToolRL/GDPO format reward: <think> then the <tool_call>/<response> blocks the reference has"
     score_range = (0.0, 1.0)
     probe_strategies = ("empty_think", "junk_think", "empty_tool_block")
+    probe_genuine = "tool_calls"
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", min_content_words: int = 0) -> None:
         super().__init__(name, weight)

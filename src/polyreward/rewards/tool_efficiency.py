@@ -93,6 +93,7 @@ class OTCToolEfficiency(Reward):
     description = "OTC-PO tool-call efficiency (PPO cosine or GRPO group-optimum form) times correctness"
     score_range = (0.0, 1.0)
     probe_strategies = ("bare_call_list", "second_call_block")
+    probe_genuine = "tool_calls"
 
     def __init__(
         self,
