@@ -576,7 +576,9 @@ def test_fuzz_extraction_is_total(text):
         (["--gold", "3/4", "--pred", "The answer is 0.7"], 1, "WRONG"),
         (["--gold", "C. Tell the attending", "--pred", "The answer is (B).", "--type", "choice"], 1, "not_equal [letter]"),
         (["--gold", "x^2+3x", "--pred", "Final answer: x**2 + 3*x", "--json"], 0, '"rule": "polynomial"'),
-        (["--gold", "\\frac{", "--pred", "4"], 1, "NOT SCORED"),
+        (["--gold", "\\frac{", "--pred", "4"], 3, "NOT SCORED"),  # exit 3: not judged, not wrong
+        (["--gold", "", "--pred", "so \\boxed{2}"], 3, "pred:   '2'  (found by: boxed)"),  # a missing gold shows what was read
+        (["--gold", "\\frac{1}{2}", "--pred", "\\boxed{\\frac{1}{3}}"], 1, "gold:   '\\frac{1}{2}'"),  # single backslashes
     ],
 )
 def test_verify_cli(capsys, argv, code, needle):

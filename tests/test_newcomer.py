@@ -246,3 +246,80 @@ def test_evaluate_refuses_an_unknown_output_type_before_loading_a_model(tmp_path
                         "--eval-output", str(tmp_path / "out.txt"), cwd=tmp_path)
     assert result.returncode == 2
     assert one_line(result.stderr).startswith(f"error: {tmp_path / 'out.txt'}: unknown file type .txt; use one of .csv, ")
+
+
+# ------------------------------------------------------------------ round 2 (issue 28): one line, exit 2, before any work
+def _cli(argv: list[str], cwd: Path) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "polyreward", *map(str, argv)], capture_output=True, text=True, cwd=cwd,
+                          env=ENV, timeout=300)
+
+
+def test_a_config_combiner_of_the_wrong_width_is_one_line_before_scoring(tmp_path):
+    """sa_gdpo's reward_mins with 3 values for 2 rewards: said before any row is scored, as through --param."""
+    config = tmp_path / "config.yaml"
+    config.write_text("columns: {group: prompt_id}\nrewards:\n  - {name: a, type: think_format}\n  - {name: b, type: think_format}\n"
+                      "combiner: {type: sa_gdpo, reward_mins: [0, 0, 0], reward_maxs: [1, 1, 1]}\n")
+    rollouts = tmp_path / "in.jsonl"
+    rollouts.write_text("".join(json.dumps({"prompt_id": i // 2, "completion": "<think>x</think> y"}) + "\n" for i in range(4)))
+    result = _cli(["score", rollouts, "-c", config, "-o", tmp_path / "out.jsonl", "-q"], tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr) == "error: combiner (sa_gdpo): reward_mins has 3 value(s) but scores have 2 reward column(s)"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["config.yaml", "in.jsonl"]  # no output, no part folder
+
+
+def test_report_into_an_existing_file_is_one_line(scored, tmp_path, capsys):
+    taken = tmp_path / "report.html"
+    taken.write_text("mine")
+    assert main(["report", str(scored), "-o", str(taken)]) == 2
+    assert one_line(capsys.readouterr().err) == (f"polyreward report: error: -o {taken}: is a file; -o names a folder (created) "
+                                                 "for report.html and the PNGs")
+    assert taken.read_text() == "mine"
+
+
+def test_advantages_into_a_missing_folder_names_the_folder(scored, tmp_path, capsys):
+    target = tmp_path / "nowhere" / "o.jsonl"
+    assert main(["advantages", str(scored), "-o", str(target)]) == 2
+    assert one_line(capsys.readouterr().err) == (f"polyreward advantages: error: {target}: the folder {target.parent} does "
+                                                 "not exist")
+
+
+@pytest.mark.parametrize("text", ['[{"completion": "x"}, {"completion": "y"}]\n', '\n[\n  {"completion": "x"}\n]\n'])
+def test_a_json_array_file_gets_a_hint(tmp_path, text):
+    src = tmp_path / "rollouts.json"
+    src.write_text(text)
+    config = tmp_path / "c.yaml"
+    config.write_text("rewards:\n  - {name: f, type: think_format}\n")
+    result = _cli(["score", src, "-c", config, "-o", tmp_path / "out.jsonl"], tmp_path)
+    assert result.returncode == 2
+    assert one_line(result.stderr) == (f"error: {src}: holds a JSON array (one document), not JSON Lines (one object per line); "
+                                       f"convert it first, e.g. jq -c '.[]' {src} > {tmp_path / 'rollouts.jsonl'}")
+
+
+def test_report_kind_has_help():
+    result = _cli(["report", "--help"], ROOT)
+    assert "--kind {auto,rollouts,metrics}" in result.stdout
+    assert "trainer metrics" in " ".join(result.stdout.split())
+
+
+def test_readme_tour_report_agrees_with_the_advantages_step(tmp_path):
+    """Tour steps 3 and 4 as the README writes them: the report's gdpo column shows the figures step 3 printed."""
+    from test_readme import OTHER_BASH
+
+    tour = [c for c, _ in OTHER_BASH if c.split()[1] in ("score", "advantages", "report") and "runs/tour" not in c]
+    assert [c.split()[1] for c in tour] == ["score", "advantages", "report"]
+    assert "--config examples/math/config.yaml" in tour[2]
+    (tmp_path / "examples").symlink_to(ROOT / "examples")
+    printed = []
+    for command in tour:
+        result = subprocess.run(command, shell=True, cwd=tmp_path, env={**ENV, "COLUMNS": "200"}, capture_output=True,
+                                text=True, timeout=300)
+        assert result.returncode == 0, result.stderr
+        printed.append(result.stdout)
+    step3 = dict(re.findall(r"│ (share/\w+|collapsed_group_fraction|sign_flip_rate/\w+) +│ +([-\d.e]+) │", printed[1]))
+    assert len(step3) == 7
+    page = (tmp_path / "report" / "report.html").read_text()
+    header = re.search(r"<tr><th>diagnostic</th>(.*?)</tr>", page).group(1)
+    gdpo = re.findall(r"<th>(\w+)</th>", header).index("gdpo") + 1
+    for key, value in step3.items():
+        cells = re.search(rf"<td style='text-align:left'>{re.escape(key)}</td>((?:<td>[^<]*</td>)+)", page).group(1)
+        assert re.findall(r"<td>([^<]*)</td>", cells)[gdpo - 1] == value, key

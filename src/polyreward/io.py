@@ -119,12 +119,17 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
 
 
 def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+    seen_first = False
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
                 raw = raw[3:]
             if not raw.strip():
                 continue
+            if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
+                raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
+                                 f"convert it first, e.g. jq -c '.[]' {path} > {Path(path).with_suffix('.jsonl')}")
+            seen_first = True
             try:
                 row = json.loads(raw.decode("utf-8"))
                 if not isinstance(row, dict):

@@ -161,7 +161,10 @@ def run(args: argparse.Namespace) -> int:
     from polyreward.combiners.apply import add_advantages, reward_matrix
     from polyreward.combiners.diagnostics import diagnose
 
+    from polyreward.io import check_writable
+
     try:
+        check_writable(args.output, [args.input])  # a missing folder or the input itself, before anything is read
         frame = read_frame(args.input)
         rewards, weights, group, combiner = resolve(args, frame)
         result = add_advantages(frame, rewards, weights, group, combiner, column=args.column)

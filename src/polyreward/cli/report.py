@@ -38,7 +38,9 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(several metrics files: their curves are overlaid)")
     parser.add_argument("--labels", default=None, help="comma-separated run names for several metrics files (default: folder names)")
     parser.add_argument("-o", "--output", required=True, help="output directory (created)")
-    parser.add_argument("--kind", choices=("auto", "rollouts", "metrics"), default="auto")
+    parser.add_argument("--kind", choices=("auto", "rollouts", "metrics"), default="auto",
+                        help="what the input holds: scored rollouts (reward columns per row) or trainer metrics "
+                        "(metrics.jsonl); auto (default) tells them apart by their columns")
     parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: the --config rewards, "
                         "else the columns polyreward score wrote as rewards)")
     parser.add_argument("--config", default=None, help="the polyreward YAML the rollouts were scored with: its reward names and weights")
@@ -357,6 +359,11 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
+    output = Path(args.output)
+    if output.exists() and not output.is_dir():  # checked before any input is read
+        print(f"polyreward report: error: -o {output}: is a file; -o names a folder (created) for report.html and the PNGs",
+              file=sys.stderr)
+        return 2
     try:
         weights = parse_weights(args.weights)
         labels = [c.strip() for c in args.labels.split(",")] if args.labels else None

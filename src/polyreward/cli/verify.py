@@ -1,14 +1,18 @@
 """``polyreward verify --gold X --pred Y [--type math|choice] [--json]``: check one answer.
 
-Prints the verdict, the answers as extracted and compared, and the reason. Exit code 0 when the
-prediction is correct, 1 when it is not (or the gold cannot be read), 2 on usage errors.
+Prints the verdict, the answers as extracted and compared, and the reason. Exit codes: 0 CORRECT, 1 WRONG,
+2 a usage error, 3 NOT SCORED (the check does not apply: the gold is missing or cannot be read, or the check timed
+out), so a script can tell a wrong answer from one that was not judged.
 """
 
 from __future__ import annotations
 
 import argparse
 import json
+import math
 import sys
+
+CORRECT, WRONG, NOT_SCORED = 0, 1, 3  # exit codes (2 is argparse's usage error)
 
 
 def add_arguments(parser: argparse.ArgumentParser) -> None:
@@ -42,11 +46,15 @@ def run(args: argparse.Namespace) -> int:
         "pred": verdict.pred,
         "source": verdict.source,
     }
+    from polyreward.verifiers.verdict import quoted
+
+    scored = verdict.score is not None and not math.isnan(verdict.score)
+    code = CORRECT if verdict.ok else WRONG if scored else NOT_SCORED
     if args.json:
         print(json.dumps(fields, ensure_ascii=False))
     else:
-        print("CORRECT" if verdict.ok else "WRONG" if verdict.score == 0.0 else "NOT SCORED")
-        print(f"  gold:   {verdict.gold!r}")
-        print(f"  pred:   {verdict.pred!r}" + (f"  (found by: {verdict.source})" if verdict.source else ""))
+        print({CORRECT: "CORRECT", WRONG: "WRONG", NOT_SCORED: "NOT SCORED"}[code])
+        print(f"  gold:   {quoted(verdict.gold)}")
+        print(f"  pred:   {quoted(verdict.pred)}" + (f"  (found by: {verdict.source})" if verdict.source else ""))
         print(f"  reason: {verdict.reason}" + (f" [{verdict.rule}]" if verdict.rule else ""))
-    return 0 if verdict.ok else 1
+    return code

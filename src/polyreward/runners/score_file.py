@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -172,6 +172,25 @@ def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
     return group_columns[0], on_split
 
 
+def check_combiner_fits(combiner: Any, names: Sequence[str], weights: Any, what: str = "combiner") -> None:
+    """Before any reward runs: the combiner takes a score matrix of this config's width (``sa_gdpo``'s
+    ``reward_mins`` with one value per reward, say). A copy of it combines one 2-rollout group of dummy scores, so a
+    stateful combiner's statistics are untouched; its ValueError becomes a one-line :class:`ConfigError`."""
+    import copy
+
+    from polyreward.config import ConfigError
+    from polyreward.pipeline import combine_scores
+
+    if combiner is None:
+        return
+    probe = np.array([[1.0] * len(names), [0.0] * len(names)])
+    columns = {column: ["probe", "probe"] for column in combiner_columns(combiner)}
+    try:
+        combine_scores(copy.deepcopy(combiner), probe, ["g", "g"], np.asarray(weights, dtype=np.float64), columns=columns)
+    except (ValueError, TypeError) as exc:
+        raise ConfigError(f"{what} ({getattr(combiner, 'type_name', type(combiner).__name__)}): {exc}") from None
+
+
 def combiner_columns(combiner: Any) -> tuple[str, ...]:
     """The data columns a combiner reads per row besides scores and groups (DRPO's domain, the ``completion_ids`` of
     GDPO's token-weighted whitening: :meth:`polyreward.combiner.Combiner.data_columns`); () for most."""
@@ -270,8 +289,9 @@ def score_file(
     input_path = check_readable(input_path)
     output = check_writable(output, [input_path], reads=files_read(config))
     policy = on_reward_error or config.on_reward_error
-    rewardset = config.build_rewards(workers=workers)
     combiner = config.build_combiner()
+    check_combiner_fits(combiner, [e.name for e in config.rewards], [e.weight for e in config.rewards])
+    rewardset = config.build_rewards(workers=workers)
     settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()

@@ -39,6 +39,7 @@ from polyreward.trainer.config import TrainConfig, load_train_config
 from polyreward.trainer.interrupt import StopAtStepEnd
 from polyreward.trainer.loss import clipped_surrogate_loss
 from polyreward.runners.run_metrics import sample_table, timing_metrics
+from polyreward.runners.score_file import check_combiner_fits
 from polyreward.runners.trackers import check_report_to, open_trackers
 from polyreward.trainer.metrics import (ErrorReporter, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_errors,
                                         reward_metrics)
@@ -224,6 +225,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
     rewards = rewards if rewards is not None else full.build_rewards()
     combiner = combiner if combiner is not None else (full.build_combiner() or full.build_combiner("grpo"))
+    check_combiner_fits(combiner, rewards.names, rewards.weights, "train combiner")  # before the model loads
     prompt_column = train_cfg.prompt_column or full.columns.prompt
     rows = load_rows(train_cfg.dataset, prompt_column, (*rewards.columns, *combiner.row_source_columns()))
 

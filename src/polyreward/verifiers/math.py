@@ -266,7 +266,8 @@ def verify_batch(
 def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool) -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
     """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item)."""
     if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
-        return Verdict(None, "no_reference")
+        prediction = prepare_prediction(completion_text(pred))  # shown in the reason: the answer was read, the gold is missing
+        return Verdict(None, "no_reference", pred=prediction.text, source=prediction.source)
     try:
         gold = str(ref)
     except ValueError:  # an int beyond Python's 4,300-digit str() limit

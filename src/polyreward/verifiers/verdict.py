@@ -35,4 +35,10 @@ class Verdict:
         """One human-readable line: ``equal [numeric]: pred '42' (boxed) vs gold '42'``."""
         how = f" [{self.rule}]" if self.rule else ""
         where = f" ({self.source})" if self.source else ""
-        return f"{self.reason}{how}: pred {self.pred!r}{where} vs gold {self.gold!r}"
+        return f"{self.reason}{how}: pred {quoted(self.pred)}{where} vs gold {quoted(self.gold)}"
+
+
+def quoted(text: str) -> str:
+    """``text`` in single quotes as it reads: a LaTeX backslash stays single (``'\\frac{1}{2}'`` from ``repr`` reads
+    as a different answer); only line breaks and single quotes are escaped, so the reason stays one line."""
+    return "'" + str(text).replace("\r", "\\r").replace("\n", "\\n").replace("'", "\\'") + "'"
