@@ -331,6 +331,11 @@ def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards
         runs = dict(zip(names, frames)) if names else frame
         title = title or f"polyreward report: {' vs '.join(names) if names else Path(input_path).name}"
         sections = [("training curves", training_curves(runs, directory), metrics_tables(runs))]
+        from polyreward.runners.hacking import signals_html
+
+        types = {e.name or e.type: e.type for e in config.rewards} if config is not None else None
+        sections += [(f"reward-hacking signals{f': {label}' if label else ''}", [], signals_html(f.sort_values("step").to_dict("records"), types))
+                     for label, f in (runs.items() if isinstance(runs, dict) else [("", runs)])]
     else:
         title = title or f"polyreward report: {Path(input_path).name}"
         group = group or (config.columns.group if config is not None else None) or ("prompt_id" if "prompt_id" in frame.columns else "prompt")

@@ -254,7 +254,7 @@ def empty_tool_block(case: ProbeCase) -> list[str]:
 
 def bare_call_list(case: ProbeCase) -> list[str]:
     calls = _gold_calls(case)
-    return [f"<think>{REASONING}</think>\n{json.dumps(calls, ensure_ascii=False)}"] if calls else []
+    return [json.dumps(calls, ensure_ascii=False)] if calls else []
 
 
 # ------------------------------------------------------------------------------------------------ forecast
