@@ -142,3 +142,18 @@ def test_getting_started_tour_matches_the_readme():
     tour = [c for block in fenced_blocks(page, "bash") for c, _ in commands(block)]
     assert tour[:2] == SETUP
     assert set(tour[2:]) == readme, "docs/getting-started.md and README.md show different tour commands"
+
+
+def test_the_tours_outputs_are_git_ignored():
+    """Running the tour from the repository root leaves nothing for `git status` to show."""
+    outputs = ["scored.jsonl", "with_adv.jsonl", "report/report.html", "runs/tour/metrics.jsonl",
+               "runs/first_run/checkpoint-24/config.json", "runs/rubric_scored.jsonl", "runs/math_grpo.jsonl"]
+    result = subprocess.run(["git", "check-ignore", *outputs], cwd=ROOT, capture_output=True, text=True)
+    if result.returncode == 128:
+        pytest.skip("not a git checkout")
+    assert result.stdout.split() == outputs
+    written = {c.split("-o ")[1].split()[0].rstrip("/") for c, _ in OTHER_BASH if " -o " in c}
+    written |= {c.split("--output-dir ")[1].split()[0] for c, _ in OTHER_BASH if "--output-dir " in c}
+    written = {path if Path(path).suffix else f"{path}/report.html" for path in written}  # a folder: a file in it
+    ignored = subprocess.run(["git", "check-ignore", *sorted(written)], cwd=ROOT, capture_output=True, text=True).stdout.split()
+    assert sorted(ignored) == sorted(written), f"README tour writes {sorted(written)}; ignored: {ignored}"
