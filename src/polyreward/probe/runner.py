@@ -99,6 +99,10 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
     reward_set = config.build_rewards(workers=workers)
     rewards = list(reward_set)
     columns = ColumnMap(config.columns.prompt, config.columns.completion, config.columns.group)
+    keys: dict[str, None] = {}
+    for record in records:
+        keys.update(dict.fromkeys(record))
+    reward_set.check_columns(keys)  # a column no row has is a MissingColumnError naming the reward, before any scoring
     rows = first_rows_of_groups(records, columns.group, limit)
     names, weights = reward_set.names, np.asarray(reward_set.weights, dtype=np.float64)
     builder_reward, source = _genuine_builder(rewards)
