@@ -449,7 +449,9 @@ def test_poly_trainer_from_a_config_file_with_dvao(tiny_qwen2_dir, tmp_path):
     logs = train(trainer)
     check_poly_logs(logs, ["length", "vowels", "mention"])
     for batch in trainer.batches:  # stateless: recomputing on the recorded matrix gives the same numbers
-        assert np.array_equal(batch["groups"], np.repeat([0, 1], 4))
+        groups = list(batch["groups"])  # each row's question: its prompt text, the same id in every step
+        assert groups[:4] == [groups[0]] * 4 and groups[4:] == [groups[4]] * 4 and groups[0] != groups[4]
+        assert str(groups[0]).startswith("user: What is")
         again = combined_advantages(DVAOCombiner(weighting="variance"), batch["rewards"], 4, torch.tensor([2.0, 1.0, 1.0]))
         torch.testing.assert_close(again, batch["advantages"], atol=1e-6, rtol=0)
 
@@ -535,7 +537,7 @@ def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_ba
     for batch0, batch1 in zip(ranks[0]["batches"], ranks[1]["batches"], strict=True):
         assert batch0["rewards"] == batch1["rewards"]  # both processes combine the same gathered matrix
         rewards = torch.tensor(batch0["rewards"])
-        assert rewards.shape == (4, 2) and batch0["groups"] == [0, 0, 0, 0]  # one group across two processes
+        assert rewards.shape == (4, 2) and batch0["groups"] == ["user: Count to 4."] * 4  # one group across two processes
         for batch in (batch0, batch1):
             assert len(batch["advantages"]) == 2
             assert batch["advantages"] == pytest.approx(batch["builtin_advantages"], abs=1e-6)

@@ -115,7 +115,6 @@ VERL_EXTRA_INFO = {"index": 3, "num_turns": 2, "rollout_reward_scores": {"tool":
         ([42, 43], 1.0, None),  # str(list) is in the solution
         (np.array([42, 43]), 1.0, None),  # a parquet list column: read as the same Python list
         ({"answer": "43"}, 1.0, None),  # a mapping gives one column per key
-        ({"target": 42, "numbers": [1, 2]}, None, "reads column 'answer'"),  # failed, reason names the column
         (None, 0.0, None),
     ],
 )
@@ -135,6 +134,16 @@ def test_every_ground_truth_type_gives_the_fixed_keys(small_config_path, caplog,
         assert any(reason in r.getMessage() for r in caplog.records)
     plain = poly_verl.compute_score("search", solution, ground_truth, None, config_path=small_config_path)
     assert plain == result  # verl's num_turns / rollout_reward_scores / tool fields change nothing here
+
+
+def test_a_missing_column_is_the_one_line_missing_column_error(small_config_path):
+    """A ground truth mapping without the column a reward reads is a configuration mistake, the same
+    MissingColumnError as score_batch and `polyreward score` give, not a per-sample failure."""
+    from polyreward.vocabulary import MissingColumnError
+
+    with pytest.raises(MissingColumnError, match="reward 'mention' reads column 'answer'") as caught:
+        poly_verl.compute_score("search", "42", {"target": 42, "numbers": [1, 2]}, None, config_path=small_config_path)
+    assert "\n" not in str(caught.value)
 
 
 def test_misconfigurations_fail_loudly(small_config_path, tmp_path):

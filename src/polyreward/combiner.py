@@ -13,11 +13,14 @@ Every other combiner keeps the three-argument ``combine``.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+import inspect
+from collections.abc import Mapping, Sequence
 from types import MappingProxyType
 from typing import Any, ClassVar
 
-from polyreward.reward import Exactness
+import numpy as np
+
+from polyreward.vocabulary import Exactness, MissingColumnError, group_ids
 
 
 class Combiner:
@@ -44,9 +47,20 @@ class Combiner:
     def __call__(self, scores: Any, groups: Any, weights: Any = None, **rows: Any) -> Any:
         return self.combine(scores, groups, weights, **rows)
 
+    @property
+    def uses_lengths(self) -> bool:
+        """Whether ``combine`` reads per-row token lengths (GDPO's ``batch_norm: whiten``); then every entry point must
+        give them (:func:`combine_scores` refuses to go on without)."""
+        return False
+
     def row_source_columns(self) -> tuple[str, ...]:
         """The data columns the per-row arrays come from (``row_sources``, else the ``row_columns`` names)."""
         return tuple(self.row_sources.get(name, name) for name in self.row_columns)
+
+    def data_columns(self) -> tuple[str, ...]:
+        """Every data column the combiner reads per row: its per-row columns and, when it :attr:`uses_lengths`, the
+        ``completion_ids`` whose lengths are the token counts (a rollout file or dataset carries them there)."""
+        return self.row_source_columns() + (("completion_ids",) if self.uses_lengths else ())
 
     def diagnostics(self) -> dict[str, float]:
         """Numbers about the last ``combine`` call worth logging (DRPO: per-domain advantage mass); {} by default."""
@@ -79,3 +93,45 @@ def row_arrays(combiner: Combiner, columns: Mapping[str, Any], mapping: Mapping[
             )
         out[name] = columns[column]
     return out
+
+
+def token_lengths(columns: Mapping[str, Sequence[Any]], lengths: Sequence[float] | None = None) -> np.ndarray | None:
+    """The per-row token lengths of the contract: ``lengths`` when the entry point knows them (verl's response mask,
+    TRL's completion mask, the trainer's), else the length of each row's ``completion_ids`` (what TRL hands reward
+    functions and a rollout file can carry); None when neither is there."""
+    if lengths is not None:
+        return np.asarray(lengths, dtype=np.float64)
+    ids = columns.get("completion_ids") if columns is not None else None
+    if ids is None:
+        return None
+    return np.asarray([0 if v is None else len(v) for v in ids], dtype=np.float64)
+
+
+def combine_scores(
+    combiner: Any, scores: Any, groups: Sequence[Any], weights: Any = None, *, lengths: Sequence[float] | None = None,
+    columns: Mapping[str, Sequence[Any]] | None = None,
+) -> np.ndarray:
+    """Advantages (N,) float64 from a combiner: the one combiner call of the project. NaN (a row where no reward
+    applied) becomes 0, as in TRL and verl.
+
+    Group ids pass through :func:`~polyreward.vocabulary.group_ids` (``1``, ``1.0`` and ``"1"`` are one group; the
+    ids are keys, the same for the same question in every step). A combiner whose ``combine`` takes ``lengths`` gets
+    the token counts; one that :attr:`~Combiner.uses_lengths` and gets none is a
+    :class:`~polyreward.vocabulary.MissingColumnError`. A combiner that declares ``row_columns`` (DRPO's domain) gets
+    each as a keyword argument read from ``columns`` through :func:`row_arrays`.
+    """
+    matrix = np.asarray(scores, dtype=np.float64)
+    extra: dict[str, Any] = {}
+    if getattr(combiner, "uses_lengths", False) and lengths is None:
+        name = getattr(combiner, "type_name", "") or type(combiner).__name__
+        raise MissingColumnError(name, "completion_ids", sorted(columns or {}), kind="combiner",
+                                 hint="token lengths: give lengths=, or a completion_ids column of token ids per row")
+    if lengths is not None and "lengths" in inspect.signature(combiner.combine).parameters:
+        extra["lengths"] = np.asarray(lengths, dtype=np.float64)
+    if getattr(combiner, "row_columns", ()):
+        rows = row_arrays(combiner, columns if columns is not None else {})
+        extra.update({name: np.asarray(list(values), dtype=object) for name, values in rows.items()})
+    advantages = np.asarray(combiner.combine(matrix, group_ids(groups), weights, **extra), dtype=np.float64)
+    if advantages.shape != (len(matrix),):
+        raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({len(matrix)},)")
+    return np.nan_to_num(advantages, nan=0.0)

@@ -33,7 +33,9 @@ from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError,
 
 from polyreward import registry
 from polyreward.params import check_parameters, parameter_model
+from polyreward.registry import build_combiner  # noqa: F401 -- the one way to build a combiner, re-exported
 from polyreward.schema import ColumnMap
+from polyreward.vocabulary import ON_REWARD_ERROR, ConfigError, UnknownTypeError, yaml_error_message  # noqa: F401 -- re-exported
 
 
 class _Yaml12Loader(yaml.SafeLoader):
@@ -53,17 +55,6 @@ _Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+
 def load_yaml(text: str) -> Any:
     """Parse YAML text safely (no object construction) with YAML 1.2 booleans; raises ``yaml.YAMLError``."""
     return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
-
-
-class ConfigError(ValueError):
-    """An invalid configuration; the message names the key and what is allowed."""
-
-
-class UnknownTypeError(ConfigError, KeyError):
-    """A reward or combiner type name the registry does not know (a KeyError too, as a registry lookup)."""
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
 
 
 class ColumnsSection(BaseModel):
@@ -179,6 +170,15 @@ class Config(BaseModel):
                 raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
         return RewardSet(rewards, when={entry.name: entry.when for entry in self.rewards if entry.when})
 
+    def build_scorer(self, workers: int | None = None, *, on_reward_error: str | None = None, combiner: Any = None):
+        """The :class:`~polyreward.pipeline.Scorer` of this config: its rewards with their ``when:`` rules, the column
+        names, the failure policy (``on_reward_error`` overrides the config's) and the combiner (``combiner`` names
+        another one; none when the config names none)."""
+        from polyreward.pipeline import Scorer
+
+        built = self.build_combiner(combiner) if isinstance(combiner, str) else combiner if combiner is not None else self.build_combiner()
+        return Scorer(self.build_rewards(workers), self.column_map, on_reward_error or self.on_reward_error, built)
+
     def resolve_file(self, value: Any) -> Any:
         """A relative path is read from the config file's folder; if only the working directory holds it
         (configs written before this rule, e.g. ``examples/rubric/rubric.json`` run from the repository root), from there."""
@@ -198,42 +198,6 @@ class Config(BaseModel):
         if combiner.row_columns:  # where each per-row array lives in the data (columns: {domain: source})
             combiner.row_sources = {row: self.columns.rows.get(row, row) for row in combiner.row_columns}
         return combiner
-
-
-def build_combiner(spec: Any, **params: Any):
-    """A combiner from a registry name (``"gdpo"``), a ``{type: name, **params}`` mapping or a Combiner object.
-
-    The one place combiners are built (config, ``polyreward advantages``, the TRL and verl adapters); a bad
-    name or parameter is a :class:`ConfigError` naming the combiner and the problem.
-    """
-    from polyreward.combiner import Combiner
-
-    if isinstance(spec, Combiner):
-        if params:
-            raise ConfigError("combiner parameters can only be given with a combiner name, not with a combiner object")
-        return spec
-    if isinstance(spec, Mapping):
-        spec = dict(spec)
-        if "type" not in spec:
-            raise ConfigError(f"a combiner mapping needs a 'type' key, got keys {sorted(spec)}")
-        name = str(spec.pop("type"))
-        params = {**spec, **params}
-    elif isinstance(spec, str):
-        name = spec
-    else:
-        raise ConfigError(f"expected a combiner name, a {{type: ...}} mapping or a Combiner, got {type(spec).__name__}")
-    try:
-        cls = registry.combiner_class(name)
-    except KeyError as exc:
-        raise UnknownTypeError(f"combiner.type: {exc.args[0]}") from None
-    try:
-        check_parameters(cls, params)
-    except ValueError as exc:
-        raise ConfigError(f"combiner ({name}): {exc}") from None
-    try:
-        return cls(**params)
-    except (TypeError, ValueError) as exc:
-        raise ConfigError(f"combiner ({name}): {exc}") from exc
 
 
 def parse_key_values(items: Sequence[str], flag: str = "--param") -> dict[str, Any]:
@@ -374,13 +338,6 @@ def parse_config(data: Mapping[str, Any], source: str = "config") -> Config:
     except ConfigError as exc:
         raise ConfigError(f"{source}: {exc}") from None
     return config
-
-
-def yaml_error_message(path: str | Path, exc: yaml.YAMLError) -> str:
-    """``"FILE line N: invalid YAML: problem"`` (the line when PyYAML knows it)."""
-    mark = getattr(exc, "problem_mark", None)
-    where = f" line {mark.line + 1}" if mark is not None else ""
-    return f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}"
 
 
 def load_config(path: str | Path, overrides: Sequence[str] = (), *, section: str | None = None) -> Config:

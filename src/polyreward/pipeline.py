@@ -1,73 +1,70 @@
-"""The one scoring path: a :class:`~polyreward.schema.Batch` in, a :class:`ScoredBatch` out.
+"""The one scoring contract: a :class:`Scorer` built from the config, a :class:`~polyreward.schema.Batch` in, a
+:class:`ScoredBatch` out.
 
-Every entry point — ``polyreward score``, the TRL and verl adapters, the bundled trainer — builds a ``Batch``
-from its native columns and calls :func:`score_batch`. Nothing else scores, so a batch gets the same scores,
-reasons, failure counts, weighted total and advantages whichever way it came in::
+The scorer owns every rule of the contract, so no entry point re-decides one:
 
-    batch = Batch(prompts, completions, {"answer": answers}, groups=prompt_ids)
-    scored = score_batch(batch, config.build_rewards(), config.build_combiner())
+- the rewards and their ``when:`` rules (which rewards apply to which rows), held by a
+  :class:`~polyreward.rewardset.RewardSet`;
+- the column names (``columns:``: prompt, completion, group, and where a combiner's per-row columns live);
+- the failure policy (``on_reward_error``);
+- group identity (:func:`polyreward.vocabulary.group_key`: ``1``, ``1.0`` and ``"1"`` are one group) and, for an
+  entry point without a group column, what names a group (the prompt's text: :meth:`Scorer.groups`, the same
+  question in every step, as a combiner that remembers questions across steps needs);
+- the combiner and the per-row data it reads (token lengths, DRPO's domain column).
+
+Every entry point — ``polyreward score``, ``score_dataset``, the Ray actors, the reward server, the TRL and verl
+adapters, the bundled trainer, :func:`polyreward.combiners.advantages` — turns its native batch into a ``Batch``
+and calls :meth:`Scorer.score` (or, with scores already made, :meth:`Scorer.advantages`)::
+
+    scorer = load_scorer("polyreward.yaml")            # or Config.build_scorer()
+    scored = scorer.score(Batch(prompts, completions, {"answer": answers}, groups=prompt_ids))
     scored.scores      # (N, K) float64, NaN = not applicable or failed
-    scored.failures    # {"accuracy": 0, "format": 3}: rollouts each reward failed on
+    scored.failed      # (N, K) bool: the rollouts each reward failed on; scored.failures counts them
     scored.advantages  # (N,) float64 (with a combiner), 0 where no reward applied
 
-Failure policy (``on_reward_error``, config key of the same name): a reward that raises — for one rollout
-or for the whole batch, whatever the exception (``KeyError``, ``TypeError``, ``RecursionError``,
-``MemoryError``, ...) — or returns a non-finite or non-numeric score has *failed* on those rollouts.
-``"nan"`` (the default) scores them NaN with the error as reason and counts them in ``failures``; the
-batch goes on. ``"raise"`` stops with a :class:`RewardError` naming the reward, the count and the first
-reason. ``None`` from a reward means "not applicable": NaN in the matrix, never a failure.
-
-Before any reward runs, every column a reward declares (:attr:`Reward.columns`) must be in the batch:
-otherwise a :class:`MissingColumnError` names the reward and the column — a configuration mistake, not a
-property of one rollout.
+Failure policy: a reward that raises — for one rollout or for the whole batch, whatever the exception — or returns
+a non-finite or non-numeric score has *failed* on those rollouts. ``"nan"`` (the default) scores them NaN with the
+error as reason (:func:`~polyreward.vocabulary.failure_reason`) and counts them; the batch goes on. ``"raise"``
+stops with a :class:`~polyreward.vocabulary.RewardError` naming the reward, the count and the first reason. None
+from a reward means "not applicable": NaN in the matrix, never a failure. Before any reward runs, every column a
+reward declares (and every column a ``when:`` rule reads) must be in the batch, else a one-line
+:class:`~polyreward.vocabulary.MissingColumnError`.
 """
 
 from __future__ import annotations
 
-import inspect
 import math
 import time
-from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any, Literal
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
+from typing import Any
 
 import numpy as np
 
+from polyreward.combiner import combine_scores, token_lengths
 from polyreward.reward import RewardOutput
-from polyreward.rewardset import RewardSet, ScoreMatrix
-from polyreward.schema import Batch
-
-OnRewardError = Literal["nan", "raise"]
-ON_REWARD_ERROR: tuple[str, ...] = ("nan", "raise")
-
-
-class MissingColumnError(KeyError):
-    """A reward reads a column the batch does not have (names the reward, the column and what is there)."""
-
-    def __init__(self, reward: str, column: str, available: Sequence[str] = (), hint: str = "", kind: str = "reward") -> None:
-        self.reward, self.column, self.available = reward, column, list(available)
-        super().__init__(f"{kind} {reward!r} reads column {column!r}, which the data does not have; columns: {self.available}"
-                         + (f" ({hint})" if hint else ""))
-
-    def __str__(self) -> str:  # KeyError would quote the message
-        return str(self.args[0])
-
-
-class RewardError(RuntimeError):
-    """A reward failed while ``on_reward_error="raise"``."""
-
-    def __init__(self, reward: str, failed: int, n: int, reason: str) -> None:
-        self.reward, self.failed, self.n, self.reason = reward, failed, n, reason
-        super().__init__(f"reward {reward!r} failed on {failed} of {n} rollouts (on_reward_error: raise); first: {reason}")
+from polyreward.schema import Batch, ColumnMap, prompt_text
+from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported for this module's users
+    NOT_APPLICABLE,
+    ON_REWARD_ERROR,
+    MissingColumnError,
+    OnRewardError,
+    RewardError,
+    ScoreMatrix,
+    check_policy,
+    failure_reason,
+    group_ids,
+    group_key,
+)
 
 
 @dataclass
 class ScoredBatch(ScoreMatrix):
-    """A scored batch: the :class:`~polyreward.rewardset.ScoreMatrix` plus failures and (with a combiner) advantages.
+    """A scored batch: the :class:`~polyreward.vocabulary.ScoreMatrix` plus failures and (with a combiner) advantages.
 
-    ``failures[name]`` counts the rollouts reward ``name`` failed on (``failed[i, k]`` marks them) and
-    ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,) float64 with 0 for rows where no reward applied (as TRL);
-    ``diagnostics`` is :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for.
+    ``failed[i, k]`` marks the rollouts reward k failed on, ``failures[name]`` counts them and
+    ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,) float64 with 0 for rows where no
+    reward applied (as TRL); ``diagnostics`` is :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for.
     """
 
     failures: dict[str, int] = field(default_factory=dict)
@@ -92,10 +89,129 @@ class ScoredBatch(ScoreMatrix):
         return out
 
 
-def check_policy(on_reward_error: str) -> str:
-    if on_reward_error not in ON_REWARD_ERROR:
-        raise ValueError(f"on_reward_error must be one of {', '.join(ON_REWARD_ERROR)}, got {on_reward_error!r}")
-    return on_reward_error
+@dataclass(frozen=True)
+class Scorer:
+    """The owner of the scoring contract (see the module docstring); built by
+    :meth:`polyreward.config.Config.build_scorer` or :func:`load_scorer`.
+
+    ``rewards`` is a :class:`~polyreward.rewardset.RewardSet` (rewards, weights, ``when:`` rules); ``columns`` the
+    structural column names; ``on_reward_error`` the failure policy; ``combiner`` the advantage combiner or None.
+    """
+
+    rewards: Any
+    columns: ColumnMap = ColumnMap()
+    on_reward_error: str = "nan"
+    combiner: Any = None
+
+    def __post_init__(self) -> None:
+        check_policy(self.on_reward_error)
+
+    @property
+    def names(self) -> list[str]:
+        return self.rewards.names
+
+    @property
+    def weights(self) -> np.ndarray:
+        return self.rewards.weights
+
+    def subset(self, names: Iterable[str]) -> Scorer:
+        """The same contract (``when:`` rules, columns, policy, combiner) for the named rewards only, in their order."""
+        return replace(self, rewards=self.rewards.subset(names))
+
+    def with_policy(self, on_reward_error: str | None) -> Scorer:
+        """This scorer under another failure policy (a command-line override); itself when None."""
+        return self if on_reward_error is None or on_reward_error == self.on_reward_error else replace(self, on_reward_error=on_reward_error)
+
+    def with_combiner(self, combiner: Any) -> Scorer:
+        return replace(self, combiner=combiner)
+
+    # -- the columns and groups of the contract --------------------------------------------------------------------
+    def required_columns(self, *, combine: bool = True) -> tuple[str, ...]:
+        """The data columns scoring reads besides prompt and completion: every reward's and ``when:`` rule's, and with a
+        combiner the group column and its per-row columns."""
+        seen = dict.fromkeys(self.rewards.columns)
+        if combine and self.combiner is not None:
+            seen.update(dict.fromkeys((self.columns.group, *self.combiner.data_columns())))
+        return tuple(seen)
+
+    def check_columns(self, columns: Iterable[str], *, combine: bool = True) -> None:
+        """A :class:`~polyreward.vocabulary.MissingColumnError` for the first column the data lacks (rewards first)."""
+        available = set(columns)
+        self.rewards.check_columns(available)
+        if combine and self.combiner is not None:
+            name = self.combiner.type_name or type(self.combiner).__name__
+            for column in (self.columns.group, *self.combiner.data_columns()):
+                if column not in available:
+                    raise MissingColumnError(name, column, sorted(available), hint="config columns", kind="combiner")
+
+    def batch(self, records: Sequence[Mapping[str, Any]]) -> Batch:
+        """A batch from row dicts, read through the configured column names."""
+        return Batch.from_records(records, self.columns, require=self.rewards.columns)
+
+    def groups(self, prompts: Sequence[Any], columns: Mapping[str, Sequence[Any]]) -> list[Any]:
+        """The group id of each row where the entry point has no batch groups of its own (TRL, a server request): the
+        configured group column when the data has it, else the prompt's text, so the G rollouts of a prompt are one
+        group and the same question keeps its id from step to step."""
+        if self.columns.group in columns:
+            return list(columns[self.columns.group])
+        return [prompt_text(p) for p in prompts]
+
+    # -- scoring ---------------------------------------------------------------------------------------------------
+    def score(self, batch: Batch, *, combine: bool = True, lengths: Sequence[float] | None = None,
+              diagnostics: bool = False) -> ScoredBatch:
+        """Score ``batch`` with every reward and, with a combiner (and ``combine``), the advantages over ``batch.groups``.
+
+        ``lengths`` (N response token counts) are the per-row token lengths when the entry point knows them; else
+        they come from a ``completion_ids`` column (:func:`polyreward.combiner.token_lengths`). Raises
+        MissingColumnError before scoring and RewardError under ``on_reward_error="raise"``.
+        """
+        combining = combine and self.combiner is not None
+        self.rewards.check_columns(batch.columns)
+        if combining and batch.groups is None:
+            raise ValueError("a combiner needs the batch's group ids (Batch(groups=...), the columns.group column of a file)")
+        scored = _score_rewards(batch, self.rewards, self.on_reward_error)
+        if combining:
+            scored.advantages = self.advantages(scored.scores, batch.groups, columns=batch.columns, lengths=lengths)
+            if diagnostics:
+                from polyreward.combiners.diagnostics import diagnose
+
+                summary = diagnose(scored.scores, group_ids(batch.groups), scored.advantages, scored.weights, names=scored.names).summary
+                scored.diagnostics = {key: float(value) for key, value in summary.items()}
+        return scored
+
+    def advantages(self, scores: Any, groups: Sequence[Any], *, columns: Mapping[str, Sequence[Any]] | None = None,
+                   lengths: Sequence[float] | None = None, weights: Any = None) -> np.ndarray:
+        """The combiner's advantages (N,) for scores (N, K) already made, with the contract's per-row data: token lengths
+        (``lengths``, else ``columns["completion_ids"]``) and the combiner's per-row columns read from ``columns``.
+        ``weights`` default to the rewards' (an entry point that multiplies them in another precision passes its own)."""
+        if self.combiner is None:
+            raise ValueError("this scorer has no combiner; add `combiner: <type>` to the config")
+        columns = columns if columns is not None else {}
+        return combine_scores(self.combiner, scores, groups, self.weights if weights is None else weights,
+                              lengths=token_lengths(columns, lengths), columns=columns)
+
+
+def load_scorer(path: Any, overrides: Sequence[str] = (), *, workers: int | None = None) -> Scorer:
+    """The scorer of a YAML config file (:func:`polyreward.config.load_config`, then :meth:`Config.build_scorer`)."""
+    from polyreward.config import load_config
+
+    return load_config(path, overrides).build_scorer(workers=workers)
+
+
+def score_batch(
+    batch: Batch,
+    reward_set: Any,
+    combiner: Any = None,
+    *,
+    on_reward_error: OnRewardError = "nan",
+    lengths: Sequence[float] | None = None,
+    diagnostics: bool = False,
+) -> ScoredBatch:
+    """:meth:`Scorer.score` for a RewardSet and combiner given apart (default columns): the functional form."""
+    return Scorer(reward_set, on_reward_error=on_reward_error, combiner=combiner).score(batch, lengths=lengths, diagnostics=diagnostics)
+
+
+# -- the scoring loop ------------------------------------------------------------------------------------------------
 
 
 def _score_value(raw: Any) -> tuple[float, str | None]:
@@ -116,13 +232,10 @@ def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
             raise ValueError(f"returned {len(output.scores)} scores for {n} rollouts")
         return output
     except Exception as exc:  # MemoryError and RecursionError are Exceptions too: one policy for all of them
-        reason = f"error: {type(exc).__name__}: {exc}"[:500]
+        reason = failure_reason(exc)
         if policy == "raise":
             raise RewardError(reward.name, n, n, reason) from exc
         return RewardOutput([math.nan] * n, [reason] * n)
-
-
-NOT_APPLICABLE = "not applicable"
 
 
 def _evaluate_where(reward: Any, batch: Batch, policy: str, rows: np.ndarray | None) -> RewardOutput:
@@ -147,24 +260,7 @@ def _evaluate_where(reward: Any, batch: Batch, policy: str, rows: np.ndarray | N
     return RewardOutput(scores, reasons, details)
 
 
-def score_batch(
-    batch: Batch,
-    reward_set: RewardSet,
-    combiner: Any = None,
-    *,
-    on_reward_error: OnRewardError = "nan",
-    lengths: Sequence[float] | None = None,
-    diagnostics: bool = False,
-) -> ScoredBatch:
-    """Score ``batch`` with every reward of ``reward_set`` and, with a ``combiner``, compute advantages over ``batch.groups``.
-
-    ``lengths`` (N response token counts) reach combiners whose ``combine`` takes them (GDPO's verl variant).
-    Raises :class:`MissingColumnError` before scoring, and :class:`RewardError` under ``on_reward_error="raise"``.
-    """
-    policy = check_policy(on_reward_error)
-    reward_set.check_columns(batch.columns)
-    if combiner is not None and batch.groups is None:
-        raise ValueError("a combiner needs the batch's group ids (Batch(groups=...), the columns.group column of a file)")
+def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
     n = len(batch)
     matrix = np.full((n, len(reward_set)), np.nan, dtype=np.float64)
     failed_mask = np.zeros((n, len(reward_set)), dtype=bool)
@@ -193,61 +289,6 @@ def score_batch(
         reasons[reward.name] = why
         if output.details:
             details[reward.name] = output.details
-    scored = ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure, failed_mask,
-                         seconds=seconds)
-    if combiner is not None:
-        scored.advantages = combine_scores(combiner, matrix, batch.groups, scored.weights, lengths=lengths, columns=batch.columns)
-        if diagnostics:
-            from polyreward.combiners.diagnostics import diagnose
+    return ScoredBatch(reward_set.names, reward_set.weights, matrix, reasons, details, failures, first_failure, failed_mask,
+                       seconds=seconds)
 
-            summary = diagnose(matrix, group_ids(batch.groups), scored.advantages, scored.weights, names=scored.names).summary
-            scored.diagnostics = {key: float(value) for key, value in summary.items()}
-    return scored
-
-
-def hashable_id(value: Any) -> Any:
-    """A group id read from JSON may be a list or dict: the same id as a hashable value; NaN -> None."""
-    if isinstance(value, list):
-        return tuple(hashable_id(v) for v in value)
-    if isinstance(value, dict):
-        return tuple(sorted((k, hashable_id(v)) for k, v in value.items()))
-    if isinstance(value, float) and math.isnan(value):
-        return None
-    return value
-
-
-def group_ids(groups: Sequence[Any]) -> np.ndarray:
-    """Group ids as a numpy array a combiner accepts (numbers stay numeric; anything else one object per id)."""
-    if isinstance(groups, np.ndarray) and groups.dtype.kind in "iuU":
-        return groups
-    ids = [hashable_id(g) for g in groups]
-    if ids and all(isinstance(g, (int, np.integer)) and not isinstance(g, bool) for g in ids):
-        return np.asarray(ids, dtype=np.int64)
-    array = np.empty(len(ids), dtype=object)
-    array[:] = ids
-    return array
-
-
-def combine_scores(
-    combiner: Any, scores: Any, groups: Sequence[Any], weights: Any = None, *, lengths: Sequence[float] | None = None,
-    columns: Mapping[str, Sequence[Any]] | None = None,
-) -> np.ndarray:
-    """Advantages (N,) float64 from a combiner; NaN (a row where no reward applied) becomes 0, as in TRL and verl.
-
-    A combiner whose ``combine`` takes ``lengths`` gets the token counts when given; one that declares
-    ``row_columns`` (per-row metadata it reads, e.g. DRPO's domain label) gets each as a keyword argument read
-    from ``columns`` through :func:`polyreward.combiner.row_arrays`.
-    """
-    matrix = np.asarray(scores, dtype=np.float64)
-    extra: dict[str, Any] = {}
-    if lengths is not None and "lengths" in inspect.signature(combiner.combine).parameters:
-        extra["lengths"] = np.asarray(lengths, dtype=np.float64)
-    if getattr(combiner, "row_columns", ()):
-        from polyreward.combiner import row_arrays
-
-        rows = row_arrays(combiner, columns if columns is not None else {})
-        extra.update({name: np.asarray(list(values), dtype=object) for name, values in rows.items()})
-    advantages = np.asarray(combiner.combine(matrix, group_ids(groups), weights, **extra), dtype=np.float64)
-    if advantages.shape != (len(matrix),):
-        raise ValueError(f"combiner {type(combiner).__name__} returned shape {advantages.shape}, expected ({len(matrix)},)")
-    return np.nan_to_num(advantages, nan=0.0)

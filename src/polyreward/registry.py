@@ -10,8 +10,12 @@ groups ``polyreward.rewards`` and ``polyreward.combiners`` or at run time with :
 from __future__ import annotations
 
 import importlib
+from collections.abc import Mapping
 from importlib.metadata import entry_points
 from typing import Any
+
+from polyreward.params import check_parameters
+from polyreward.vocabulary import ConfigError, UnknownTypeError
 
 BUILTIN_REWARDS: dict[str, str] = {
     "math_accuracy": "polyreward.rewards.math_accuracy:MathAccuracy",
@@ -116,3 +120,39 @@ def register_combiner(cls: type | None = None, *, name: str | None = None):
         return c
 
     return add(cls) if cls is not None else add
+
+
+def build_combiner(spec: Any, **params: Any):
+    """A combiner from a registry name (``"gdpo"``), a ``{type: name, **params}`` mapping or a Combiner object.
+
+    The one place combiners are built (config, ``polyreward advantages``, the TRL and verl adapters); a bad
+    name or parameter is a :class:`ConfigError` naming the combiner and the problem.
+    """
+    from polyreward.combiner import Combiner
+
+    if isinstance(spec, Combiner):
+        if params:
+            raise ConfigError("combiner parameters can only be given with a combiner name, not with a combiner object")
+        return spec
+    if isinstance(spec, Mapping):
+        spec = dict(spec)
+        if "type" not in spec:
+            raise ConfigError(f"a combiner mapping needs a 'type' key, got keys {sorted(spec)}")
+        name = str(spec.pop("type"))
+        params = {**spec, **params}
+    elif isinstance(spec, str):
+        name = spec
+    else:
+        raise ConfigError(f"expected a combiner name, a {{type: ...}} mapping or a Combiner, got {type(spec).__name__}")
+    try:
+        cls = combiner_class(name)
+    except KeyError as exc:
+        raise UnknownTypeError(f"combiner.type: {exc.args[0]}") from None
+    try:
+        check_parameters(cls, params)
+    except ValueError as exc:
+        raise ConfigError(f"combiner ({name}): {exc}") from None
+    try:
+        return cls(**params)
+    except (TypeError, ValueError) as exc:
+        raise ConfigError(f"combiner ({name}): {exc}") from exc

@@ -22,11 +22,10 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
-from typing import Any, ClassVar, Literal
+from typing import Any, ClassVar
 
 from polyreward.schema import as_column, completion_text
-
-Exactness = Literal["exact", "reconstructed"]
+from polyreward.vocabulary import Exactness, failure_reason, group_key  # noqa: F401 -- re-exported: rewards import them from here
 
 
 def column_name(key: str, value: Any) -> str:
@@ -63,11 +62,6 @@ class Scored:
     score: float | None
     reason: str = ""
     details: Mapping[str, float | None] = field(default_factory=dict)
-
-
-def failure_reason(exc: BaseException) -> str:
-    """The reason a rollout failed, as every reward writes it: ``error: <Type>: <message>`` (500 characters at most)."""
-    return f"error: {type(exc).__name__}: {exc}"[:500]
 
 
 def isolate_rollouts(evaluate):
@@ -126,16 +120,8 @@ def _retry_units(reward: Reward, columns: Mapping[str, Any], n: int) -> list[lis
     lists = _row_columns(columns, n)
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in range(n):
-        groups.setdefault(tuple(_group_key(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
+        groups.setdefault(tuple(group_key(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
     return list(groups.values())
-
-
-def _group_key(value: Any) -> str:
-    """A group id as text; an int beyond str()'s 4,300-digit limit by its bytes (the retry must not raise itself)."""
-    try:
-        return str(value)
-    except ValueError:
-        return f"int:{value.to_bytes((value.bit_length() + 8) // 8, 'big', signed=True).hex()}"
 
 
 class Reward:

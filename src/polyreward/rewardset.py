@@ -1,53 +1,20 @@
-"""RewardSet: several named, weighted rewards scored into an (N, K) matrix."""
+"""RewardSet: several named, weighted rewards with their ``when:`` rules, scored into an (N, K) matrix.
+
+The set is the rewards' part of the scoring contract; :class:`polyreward.pipeline.Scorer` holds it together with
+the column names, the failure policy and the combiner, and scores it.
+"""
 
 from __future__ import annotations
 
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any
 
 import numpy as np
 
+from polyreward.pipeline import Scorer
 from polyreward.reward import Reward
-
-
-@dataclass
-class ScoreMatrix:
-    """Scores of K rewards over N rollouts.
-
-    ``scores[i, k]`` is NaN where reward k does not apply to rollout i or failed on it;
-    ``reasons[name][i]`` says why. ``details[name][sub]`` holds named sub-scores.
-    """
-
-    names: list[str]
-    weights: np.ndarray
-    scores: np.ndarray
-    reasons: dict[str, list[str]]
-    details: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
-
-    @property
-    def total(self) -> np.ndarray:
-        """Weighted sum per rollout over the rewards that apply (:func:`weighted_total`)."""
-        return weighted_total(self.scores, self.weights)
-
-    def column(self, name: str) -> np.ndarray:
-        return self.scores[:, self.names.index(name)]
-
-
-def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """TRL's combined reward, Σ_k w_k R_ik over the rewards that apply (a NaN score adds 0: ``nansum``); NaN for a
-    row where no reward applies. The one weighted total of the project (files, adapters, trainer, combiners)."""
-    scores = np.asarray(scores, dtype=np.float64)
-    missing = np.isnan(scores)
-    total = np.where(missing, 0.0, scores) @ np.asarray(weights, dtype=np.float64)
-    if scores.shape[1]:
-        none_applies = missing[:, 0].copy()
-        for k in range(1, scores.shape[1]):  # a column loop: .all(axis=1) is ~10x slower
-            none_applies &= missing[:, k]
-        total[none_applies] = np.nan
-    else:
-        total[:] = np.nan
-    return total
+from polyreward.schema import Batch
+from polyreward.vocabulary import MissingColumnError, ScoreMatrix, weighted_total  # noqa: F401 -- re-exported
 
 
 class RewardSet:
@@ -100,9 +67,7 @@ class RewardSet:
         return iter(self.rewards)
 
     def check_columns(self, columns: Iterable[str]) -> None:
-        """A :class:`~polyreward.pipeline.MissingColumnError` naming the first reward and column the batch lacks."""
-        from polyreward.pipeline import MissingColumnError
-
+        """A :class:`~polyreward.vocabulary.MissingColumnError` naming the first reward and column the batch lacks."""
         available = set(columns)
         for reward in self.rewards:
             for column in reward.columns:
@@ -141,9 +106,17 @@ class RewardSet:
         for reward in self.rewards:
             reward.load_state_dict(state.get(reward.name, {}))
 
-    def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoreMatrix:
-        """Score one batch with :func:`polyreward.pipeline.score_batch` (failures are NaN with a reason)."""
-        from polyreward.pipeline import score_batch
-        from polyreward.schema import Batch
+    def subset(self, names: Iterable[str]) -> RewardSet:
+        """The named rewards, in the given order, with their ``when:`` rules (a KeyError names an unknown one)."""
+        by_name = {r.name: r for r in self.rewards}
+        names = list(names)
+        unknown = [n for n in names if n not in by_name]
+        if unknown:
+            raise KeyError(f"no reward named {unknown[0]!r}; rewards: {self.names}")
+        part = RewardSet([by_name[n] for n in names])
+        part.when = {n: rule for n, rule in self.when.items() if n in names}
+        return part
 
-        return score_batch(Batch(list(prompts) if prompts is not None else None, completions, dict(columns)), self)
+    def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoreMatrix:
+        """Score one batch through :class:`~polyreward.pipeline.Scorer` (default columns, failures NaN with a reason)."""
+        return Scorer(self).score(Batch(list(prompts) if prompts is not None else None, completions, dict(columns)))

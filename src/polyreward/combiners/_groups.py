@@ -27,7 +27,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiner import Combiner
-from polyreward.rewardset import weighted_total  # noqa: F401 -- the one weighted total (core), used by the combiners
+from polyreward.vocabulary import weighted_total  # noqa: F401 -- the one weighted total (core), used by the combiners
 
 
 # --------------------------------------------------------------------------------------------- groups

@@ -107,6 +107,11 @@ class GDPOCombiner(GroupedCombiner):
         check_choice("singleton", self.singleton, ("zero", "raw"))
         check_choice("batch_norm", self.batch_norm, ("sample", "whiten", "nonzero_std", "none"))
 
+    @property
+    def uses_lengths(self) -> bool:
+        """``batch_norm="whiten"`` weighs rollouts by token count: the scorer must hand it lengths everywhere."""
+        return self.batch_norm == "whiten"
+
     def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
         """Advantages (N,); ``lengths`` (N,) token counts are used only by ``batch_norm="whiten"``."""
         if lengths is None:

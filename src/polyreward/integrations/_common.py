@@ -1,10 +1,11 @@
-"""What the TRL and verl adapters share: turning "a config or some rewards" into objects.
+"""What the TRL and verl adapters share: turning "a config or some rewards" into the one scorer.
 
 One YAML file drives ``polyreward score``, TRL and verl. The adapters accept that file (a path or a
-loaded :class:`~polyreward.config.Config`), a :class:`~polyreward.rewardset.RewardSet`, a list of
-:class:`~polyreward.reward.Reward` objects or a single one, and a combiner given as a registry name, a
-``{type: ..., **params}`` mapping, a :class:`~polyreward.combiner.Combiner` or the config's own.
-Scoring itself is :func:`polyreward.pipeline.score_batch`, as everywhere. Nothing here imports TRL or verl.
+loaded :class:`~polyreward.config.Config`), a :class:`~polyreward.pipeline.Scorer`, a
+:class:`~polyreward.rewardset.RewardSet`, a list of :class:`~polyreward.reward.Reward` objects or a single one
+(:func:`as_scorer`), and a combiner given as a registry name, a ``{type: ..., **params}`` mapping, a
+:class:`~polyreward.combiner.Combiner` or the config's own. Scoring itself is the scorer's, as everywhere:
+nothing here decides a rule of the contract. Nothing here imports TRL or verl.
 """
 
 from __future__ import annotations
@@ -13,28 +14,19 @@ import math
 import os
 import threading
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from polyreward.combiner import Combiner
 from polyreward.config import Config, build_combiner, load_config, parse_config
+from polyreward.pipeline import Scorer
 from polyreward.reward import Reward, RewardOutput
 from polyreward.rewardset import RewardSet
-from polyreward.schema import ColumnMap, as_column
+from polyreward.schema import as_column
 
 ConfigLike = Config | str | os.PathLike | Mapping[str, Any]
-RewardsLike = ConfigLike | RewardSet | Reward | Iterable[Reward]
+RewardsLike = ConfigLike | Scorer | RewardSet | Reward | Iterable[Reward]
 CombinerLike = str | Mapping[str, Any] | Combiner | Config
-
-
-@dataclass(frozen=True)
-class Scoring:
-    """The rewards to score with, the column map naming the structural columns and the failure policy."""
-
-    rewards: RewardSet
-    columns: ColumnMap
-    on_reward_error: str
 
 
 def as_config(source: ConfigLike) -> Config:
@@ -48,20 +40,24 @@ def as_config(source: ConfigLike) -> Config:
     raise TypeError(f"expected a polyreward Config, a YAML path or a mapping, got {type(source).__name__}")
 
 
-def as_scoring(source: RewardsLike) -> Scoring:
-    """What to score with: a config's rewards, columns and ``on_reward_error``, or given rewards with the defaults."""
-    if isinstance(source, RewardSet):
-        return Scoring(source, ColumnMap(), "nan")
-    if isinstance(source, Reward):
-        return Scoring(RewardSet([source]), ColumnMap(), "nan")
-    if isinstance(source, (Config, str, os.PathLike, Mapping)):
-        config = as_config(source)
-        return Scoring(config.build_rewards(), config.column_map, config.on_reward_error)
-    rewards = list(source)
-    if not all(isinstance(r, Reward) for r in rewards):
-        bad = next(type(r).__name__ for r in rewards if not isinstance(r, Reward))
-        raise TypeError(f"expected polyreward Reward objects, got a {bad}")
-    return Scoring(RewardSet(rewards), ColumnMap(), "nan")
+def as_scorer(source: RewardsLike, on_reward_error: str | None = None) -> Scorer:
+    """The scorer to score with: a config's (rewards with ``when:``, columns, policy, combiner), a Scorer itself, or
+    given rewards with the default columns and policy. ``on_reward_error`` overrides the policy when given."""
+    if isinstance(source, Scorer):
+        scorer = source
+    elif isinstance(source, RewardSet):
+        scorer = Scorer(source)
+    elif isinstance(source, Reward):
+        scorer = Scorer(RewardSet([source]))
+    elif isinstance(source, (Config, str, os.PathLike, Mapping)):
+        scorer = as_config(source).build_scorer()
+    else:
+        rewards = list(source)
+        if not all(isinstance(r, Reward) for r in rewards):
+            bad = next(type(r).__name__ for r in rewards if not isinstance(r, Reward))
+            raise TypeError(f"expected polyreward Reward objects, got a {bad}")
+        scorer = Scorer(RewardSet(rewards))
+    return scorer.with_policy(on_reward_error)
 
 
 def as_combiner(spec: CombinerLike) -> Combiner:
@@ -142,14 +138,14 @@ def finite_or_none(value: Any) -> float | None:
     return number if math.isfinite(number) else None
 
 
-class CachedConfigs:
-    """Built RewardSets per config file, rebuilt when the file changes; safe to share between threads."""
+class CachedScorers:
+    """The scorer of each config file, rebuilt when the file changes; safe to share between threads."""
 
     def __init__(self) -> None:
         self._lock = threading.Lock()
-        self._cache: dict[str, tuple[float, Config, RewardSet]] = {}
+        self._cache: dict[str, tuple[float, Config, Scorer]] = {}
 
-    def get(self, path: str | os.PathLike) -> tuple[Config, RewardSet]:
+    def get(self, path: str | os.PathLike) -> tuple[Config, Scorer]:
         resolved = str(Path(path).expanduser().resolve())
         try:
             mtime = os.stat(resolved).st_mtime
@@ -159,5 +155,5 @@ class CachedConfigs:
             cached = self._cache.get(resolved)
             if cached is None or cached[0] != mtime:
                 config = load_config(resolved)
-                cached = self._cache[resolved] = (mtime, config, config.build_rewards())
+                cached = self._cache[resolved] = (mtime, config, config.build_scorer())
             return cached[1], cached[2]

@@ -32,6 +32,7 @@ import logging
 import math
 import os
 from collections.abc import Sequence
+from dataclasses import replace
 from typing import Any, Literal
 
 import numpy as np
@@ -44,14 +45,14 @@ from polyreward.integrations._common import (
     RewardsLike,
     as_combiner,
     as_config,
-    as_scoring,
+    as_scorer,
     column_values,
     finite_or_none,
 )
-from polyreward.pipeline import MissingColumnError, OnRewardError, check_policy, combine_scores, score_batch
+from polyreward.pipeline import MissingColumnError, OnRewardError, Scorer, group_ids
 from polyreward.reward import Reward
 from polyreward.rewardset import RewardSet
-from polyreward.schema import Batch, prompt_text
+from polyreward.schema import Batch, ColumnMap
 
 logger = logging.getLogger(__name__)
 
@@ -61,49 +62,59 @@ _TRL_CONTEXT = ("trainer_state", "log_extra", "log_metric", "environments")
 
 
 class TRLRewardFunction:
-    """One polyreward :class:`~polyreward.reward.Reward` as a TRL reward function.
+    """One reward of a :class:`~polyreward.pipeline.Scorer` as a TRL reward function.
 
     A small picklable class (TRL's async path and AsyncGRPOTrainer ship reward functions to other
-    processes), named after the reward so TRL logs it as ``rewards/<name>/mean``. Completions pass
+    processes), named after the reward so TRL logs it as ``rewards/<name>/mean``. It scores through the
+    scorer's one-reward :meth:`~polyreward.pipeline.Scorer.subset`, so the reward's ``when:`` rule, the column
+    names and the failure policy are the config's, as in ``polyreward score``. Completions pass
     through unchanged: plain strings, or message lists with ``tool_calls`` and ``role == "tool"``
     messages, which rewards read through :mod:`polyreward.schema`. Dataset columns arrive as TRL's
     keyword arguments and are handed to the reward by name; ``completion_ids`` is a column too. When
-    the reward reads ``group_column`` (the config's ``columns.group``) and the dataset has none, it
-    is made from the prompt text, so group-relative rewards see TRL's G rollouts of a prompt as one
-    group.
+    the reward reads the group column (the config's ``columns.group``) and the dataset has none, it
+    is made from the prompt text (:meth:`~polyreward.pipeline.Scorer.groups`), so group-relative rewards see
+    TRL's G rollouts of a prompt as one group.
 
     Args:
-        reward: the reward to call.
+        scorer: a one-reward Scorer (``scorer.subset([name])``), or a Reward (scored with the default contract).
         on_error: what a failed rollout scores (NaN from the reward, an exception, a timeout):
             ``"none"`` (not applicable; excluded from that reward's group statistics) or ``"zero"``.
-        on_reward_error: the failure policy of :mod:`polyreward.pipeline` (``"nan"``: go on; ``"raise"``: stop).
+        on_reward_error: overrides the scorer's failure policy (``"nan"``: go on; ``"raise"``: stop).
         timeout: seconds one batch may take. When set, the reward runs in a polyreward engine worker
             process that is killed past the deadline (a hang cannot stall training). Rewards that
             already use the engine for their risky parts (a ``pool`` attribute) run inline, since
             worker processes cannot start workers of their own.
     """
 
-    def __init__(self, reward: Reward, on_error: OnError = "none", timeout: float | None = None, group_column: str = "prompt_id",
-                 on_reward_error: OnRewardError = "nan") -> None:
-        if not isinstance(reward, Reward):
-            raise TypeError(f"expected a polyreward Reward, got {type(reward).__name__}")
+    def __init__(self, scorer: Scorer | Reward, on_error: OnError = "none", timeout: float | None = None,
+                 group_column: str | None = None, on_reward_error: OnRewardError | None = None) -> None:
+        if isinstance(scorer, Reward):
+            scorer = Scorer(RewardSet([scorer]), ColumnMap(group=group_column or ColumnMap.group))
+        if not isinstance(scorer, Scorer):
+            raise TypeError(f"expected a polyreward Scorer or Reward, got {type(scorer).__name__}")
+        if len(scorer.names) != 1:
+            raise ValueError(f"a TRL reward function scores one reward; got {scorer.names} (use scorer.subset([name]))")
         if on_error not in ("none", "zero"):
             raise ValueError(f"on_error must be 'none' or 'zero', got {on_error!r}")
         if timeout is not None and not timeout > 0:
             raise ValueError(f"timeout must be > 0 seconds or None, got {timeout!r}")
-        self.reward = reward
+        self.reward = next(iter(scorer.rewards))
         self.on_error = on_error
         self.timeout = timeout
-        self.group_column = group_column
-        self.on_reward_error = check_policy(on_reward_error)
         # a reward that already uses the engine for its risky parts runs inline: workers cannot start workers
-        runner = IsolatedReward(reward, timeout) if timeout is not None and getattr(reward, "pool", None) is None else reward
-        self._rewards = RewardSet([runner])
-        self.__name__ = reward.name  # TRL's get_callable_name reads this attribute
+        if timeout is not None and getattr(self.reward, "pool", None) is None:
+            rewards = RewardSet([IsolatedReward(self.reward, timeout)], when=scorer.rewards.when)
+            scorer = replace(scorer, rewards=rewards)
+        self.scorer = scorer.with_combiner(None).with_policy(on_reward_error)
+        self.__name__ = self.reward.name  # TRL's get_callable_name reads this attribute
 
     @property
     def name(self) -> str:
         return self.reward.name
+
+    @property
+    def on_reward_error(self) -> str:
+        return self.scorer.on_reward_error
 
     def __repr__(self) -> str:
         return f"TRLRewardFunction({self.reward!r}, on_error={self.on_error!r}, timeout={self.timeout})"
@@ -123,11 +134,11 @@ class TRLRewardFunction:
         if completion_ids is not None:
             columns.setdefault("completion_ids", completion_ids)
         prompts = list(prompts) if prompts is not None else [None] * n
-        if self.group_column in self.reward.columns and self.group_column not in columns:
-            # TRL repeats each prompt row G times: the prompt text names the group
-            columns[self.group_column] = [prompt_text(p) for p in prompts]
+        group = self.scorer.columns.group
+        if group in self.reward.columns and group not in columns:
+            columns[group] = self.scorer.groups(prompts, columns)  # TRL repeats each prompt row G times
         try:
-            scored = score_batch(Batch(prompts, completions, columns), self._rewards, on_reward_error=self.on_reward_error)
+            scored = self.scorer.score(Batch(prompts, completions, columns))
         except MissingColumnError as exc:  # a configuration mistake, not a property of one rollout: fail loudly at step 1
             raise MissingColumnError(exc.reward, exc.column, exc.available,
                                      hint="TRL passes the dataset's columns; keep GRPOConfig.remove_unused_columns=False") from None
@@ -175,16 +186,15 @@ def reward_funcs(
     config_or_rewards: RewardsLike, *, on_error: OnError = "none", timeout: float | None = None,
     on_reward_error: OnRewardError | None = None,
 ) -> list[TRLRewardFunction]:
-    """One TRL reward function per configured reward (a YAML path, Config, RewardSet or Rewards).
+    """One TRL reward function per configured reward (a YAML path, Config, Scorer, RewardSet or Rewards).
 
     Pass the result as ``GRPOTrainer(reward_funcs=...)`` and :func:`reward_weights` of the same source
-    as ``GRPOConfig(reward_weights=...)``. See :class:`TRLRewardFunction` for ``on_error``/``timeout``;
+    as ``GRPOConfig(reward_weights=...)``. Each function scores through the scorer's one-reward subset (its
+    ``when:`` rule, the columns, the policy). See :class:`TRLRewardFunction` for ``on_error``/``timeout``;
     ``on_reward_error`` defaults to the config's (``"nan"`` for reward objects).
     """
-    scoring = as_scoring(config_or_rewards)
-    policy = on_reward_error or scoring.on_reward_error
-    return [TRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=scoring.columns.group, on_reward_error=policy)
-            for r in scoring.rewards]
+    scorer = as_scorer(config_or_rewards, on_reward_error)
+    return [TRLRewardFunction(scorer.subset([name]), on_error=on_error, timeout=timeout) for name in scorer.names]
 
 
 def async_reward_funcs(
@@ -196,34 +206,37 @@ def async_reward_funcs(
     Async rewards run off the main thread; polyreward's own timeouts use killable worker processes,
     not SIGALRM, so they still hold there.
     """
-    scoring = as_scoring(config_or_rewards)
-    policy = on_reward_error or scoring.on_reward_error
-    return [AsyncTRLRewardFunction(r, on_error=on_error, timeout=timeout, group_column=scoring.columns.group, on_reward_error=policy)
-            for r in scoring.rewards]
+    scorer = as_scorer(config_or_rewards, on_reward_error)
+    return [AsyncTRLRewardFunction(scorer.subset([name]), on_error=on_error, timeout=timeout) for name in scorer.names]
 
 
 def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
     """The configured weights, in the order of :func:`reward_funcs` (for ``GRPOConfig.reward_weights``)."""
-    return [float(w) for w in as_scoring(config_or_rewards).rewards.weights]
+    return [float(w) for w in as_scorer(config_or_rewards).weights]
 
 
 def combined_advantages(
     combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None,
-    columns: dict[str, list[Any]] | None = None,
+    columns: dict[str, list[Any]] | None = None, *, groups: Sequence[Any] | None = None, lengths: Any = None,
 ) -> torch.Tensor:
     """Advantages (N,) of the gathered reward matrix (N, K) whose rows come in groups of ``num_generations``.
 
-    NaN rewards are "not applicable" for the combiner; rows it leaves NaN (every reward None) get 0,
-    as in TRL. ``columns`` (N values each) holds the dataset columns a combiner with per-row columns reads
-    (DRPO's domain).
+    ``combiner`` is a :class:`~polyreward.pipeline.Scorer` (its combiner and per-row contract) or a bare Combiner.
+    ``groups`` (N ids; default: consecutive blocks ``arange(N) // num_generations``) name each row's question: the
+    trainer passes :meth:`~polyreward.pipeline.Scorer.groups`, the same id for the same prompt in every step.
+    ``lengths`` (N token counts) and ``columns`` (dataset columns, e.g. DRPO's domain) are the per-row data.
+    NaN rewards are "not applicable" for the combiner; rows it leaves NaN (every reward None) get 0, as in TRL.
     """
     n = rewards.shape[0]
     if n % num_generations:
         raise ValueError(f"{n} rewards do not split into groups of {num_generations}")
-    groups = np.arange(n) // num_generations
-    # the weights in the rewards' precision, as TRL multiplies them; then the one combiner call of polyreward.pipeline
+    groups = np.arange(n) // num_generations if groups is None else groups
+    scorer = combiner if isinstance(combiner, Scorer) else Scorer(None, combiner=combiner)
+    # the weights in the rewards' precision, as TRL multiplies them; then the scorer's one combiner call
     w = None if weights is None else weights.detach().to(dtype=rewards.dtype).cpu().double().numpy()
-    advantages = combine_scores(combiner, rewards.detach().cpu().double().numpy(), groups, w, columns=columns)
+    lengths = None if lengths is None else np.asarray(lengths.detach().cpu() if hasattr(lengths, "detach") else lengths, dtype=np.float64)
+    advantages = scorer.advantages(rewards.detach().cpu().double().numpy(), groups, columns=columns or {}, lengths=lengths,
+                                   weights=w if w is not None else np.ones(rewards.shape[1]))
     return torch.as_tensor(advantages, device=rewards.device, dtype=rewards.dtype)
 
 
@@ -249,7 +262,9 @@ class PolyGRPOTrainer(GRPOTrainer):
 
     Per generation batch (docs/reference/integrations.md#trl-hook): ``_calculate_rewards`` keeps the (N_global, K) matrix
     TRL gathered from every process; after TRL's own scoring, the combiner turns that matrix into
-    advantages for the whole batch (groups = consecutive blocks of ``num_generations``), and this
+    advantages for the whole batch (groups = each row's question, :meth:`~polyreward.pipeline.Scorer.groups`: the
+    config's group column when the dataset has it, else the prompt text, so an id does not restart every step;
+    with ``batch_norm: whiten`` the token counts of ``completion_mask`` are the lengths), and this
     process keeps rows ``[process_index * B_local, (process_index + 1) * B_local)``. The completions
     table's ``advantage`` column and ``frac_reward_zero_std`` are replaced to match, and
     ``poly/advantage_mean|std|abs_mean`` plus the combiner diagnostics (``poly/<key>``) are logged.
@@ -267,17 +282,22 @@ class PolyGRPOTrainer(GRPOTrainer):
         self, *args: Any, combiner: CombinerLike | None = None, polyreward_config: Any = None, **kwargs: Any
     ) -> None:
         config = as_config(polyreward_config) if polyreward_config is not None else None
+        scorer = Scorer(None)  # the contract's columns and group identity, without rewards of its own
         if config is not None:
             if len(args) < 2 and kwargs.get("reward_funcs") is None:
-                kwargs["reward_funcs"] = reward_funcs(config)
+                scorer = config.build_scorer()  # the rewards are built once, for the reward functions
+                kwargs["reward_funcs"] = reward_funcs(scorer)
+            else:
+                scorer = Scorer(None, config.column_map, config.on_reward_error)
             train_args = kwargs.get("args", args[2] if len(args) > 2 else None)
             if train_args is not None and getattr(train_args, "reward_weights", None) is None:
-                train_args.reward_weights = reward_weights(config)
+                train_args.reward_weights = [float(entry.weight) for entry in config.rewards]
         if combiner is None:
             if config is None or config.combiner is None:
                 raise ValueError("PolyGRPOTrainer needs combiner= or a polyreward_config with a combiner")
             combiner = config
         self.combiner = as_combiner(combiner)
+        self.scorer = scorer.with_combiner(self.combiner)
         self.last_batch: dict[str, Any] = {}
         self._gathered_rewards: torch.Tensor | None = None
         super().__init__(*args, **kwargs)
@@ -294,19 +314,32 @@ class PolyGRPOTrainer(GRPOTrainer):
         rewards = self._gathered_rewards
         # Evaluation batches must not move the statistics a stateful combiner (SA-MRPO, EBPO) carries.
         combiner = self.combiner if mode == "train" or not self.combiner.state_dict() else copy.deepcopy(self.combiner)
-        all_advantages = combined_advantages(combiner, rewards, num_generations, self.reward_weights, self._row_columns(inputs))
+        groups = self._gathered_groups(inputs)
+        lengths = self.accelerator.gather(output["completion_mask"].sum(dim=-1)) if self.combiner.uses_lengths else None
+        all_advantages = combined_advantages(self.scorer.with_combiner(combiner), rewards, num_generations, self.reward_weights,
+                                             self._row_columns(inputs), groups=groups, lengths=lengths)
         local = len(inputs)
         start = self.accelerator.process_index * local
         builtin = output["advantages"]
         output["advantages"] = all_advantages[start : start + local].to(device=builtin.device, dtype=builtin.dtype)
         self.last_batch = {
             "rewards": rewards.detach().cpu(),
-            "groups": np.arange(rewards.shape[0]) // num_generations,
+            "groups": group_ids(groups),
             "builtin_advantages": builtin.detach().cpu(),
             "advantages": output["advantages"].detach().cpu(),
         }
-        self._log_combined(mode, rewards, all_advantages, num_generations)
+        self._log_combined(mode, rewards, all_advantages, num_generations, self.last_batch["groups"])
         return output
+
+    def _gathered_groups(self, inputs) -> list[Any]:
+        """Each gathered row's question id (:meth:`~polyreward.pipeline.Scorer.groups`: the dataset's group column, else
+        the prompt's text), in the order of the gathered reward matrix. The same prompt has the same id in every step,
+        so a combiner that remembers questions (DRPO) finds them again, where ``arange(N) // G`` restarts at 0."""
+        from accelerate.utils import gather_object
+
+        group = self.scorer.columns.group
+        columns = {group: [row[group] for row in inputs]} if inputs and all(group in row for row in inputs) else {}
+        return gather_object(self.scorer.groups([row.get("prompt") for row in inputs], columns))
 
     def _row_columns(self, inputs) -> dict[str, list[Any]] | None:
         """The dataset columns a combiner with per-row columns reads (DRPO's domain), gathered from every process
@@ -322,7 +355,8 @@ class PolyGRPOTrainer(GRPOTrainer):
                                      hint="TRL passes the dataset's columns; keep GRPOConfig.remove_unused_columns=False", kind="combiner")
         return {c: gather_object([row[c] for row in inputs]) for c in sources}
 
-    def _log_combined(self, mode: str, rewards: torch.Tensor, advantages: torch.Tensor, num_generations: int) -> None:
+    def _log_combined(self, mode: str, rewards: torch.Tensor, advantages: torch.Tensor, num_generations: int,
+                      groups: np.ndarray) -> None:
         n = advantages.shape[0]
         logged = self._logs["advantages"]  # TRL appended its own values for this batch: swap them for ours
         for _ in range(min(n, len(logged))):
@@ -339,7 +373,7 @@ class PolyGRPOTrainer(GRPOTrainer):
         weights = self.reward_weights.detach().cpu().numpy().astype(np.float64)
         try:
             extra = _diagnostics(
-                rewards.detach().cpu().double().numpy(), np.arange(n) // num_generations,
+                rewards.detach().cpu().double().numpy(), groups,
                 advantages.detach().cpu().double().numpy(), weights, list(self.reward_func_names),
             )
         except Exception as exc:  # diagnostics are for humans; never stop training for them

@@ -35,9 +35,8 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.integrations._common import CachedConfigs, as_combiner, as_config
-from polyreward.pipeline import MissingColumnError, combine_scores, score_batch
-from polyreward.rewardset import RewardSet, weighted_total
+from polyreward.integrations._common import CachedScorers, as_combiner, as_config
+from polyreward.pipeline import Scorer
 from polyreward.schema import Batch, label_columns, plain_value
 
 logger = logging.getLogger("polyreward.integrations.verl")
@@ -47,7 +46,7 @@ FAILED_SUFFIX = "/failed"
 CONFIG_ENV = "POLYREWARD_CONFIG"
 ESTIMATOR_NAME = "polyreward"
 
-_configs = CachedConfigs()
+_scorers = CachedScorers()
 
 
 def _config_path(config_path: str | os.PathLike | None) -> str:
@@ -92,49 +91,40 @@ def compute_score(
         not_applicable_value: the finite value reported for a reward that does not apply or failed.
 
     The rewards also see every ``extra_info`` key as a column, ``data_source``, and the prompt when
-    ``extra_info`` holds the config's prompt column. The sample is scored by
-    :func:`polyreward.pipeline.score_batch` (the config's ``on_reward_error``); a reward whose column this
-    sample lacks (verl rows may carry different ground-truth keys) has failed on it. Returns the fixed key
-    set described in the module docstring.
+    ``extra_info`` holds the config's prompt column. The sample is scored by the config's
+    :class:`~polyreward.pipeline.Scorer`, as in ``polyreward score``: its ``when:`` rules (a reward that does
+    not apply to this sample's source reports ``<name>/applicable=0``), its column names and its
+    ``on_reward_error``. A column a reward reads that the sample lacks is the one-line
+    :class:`~polyreward.vocabulary.MissingColumnError`, as everywhere. A list ground truth is a list gold, read
+    by the rewards as accepted alternatives exactly as a list cell of a rollout file. Returns the fixed key set
+    described in the module docstring.
     """
     fill = float(not_applicable_value)
     if not math.isfinite(fill):  # verl needs finite extras for every sample (docs/reference/integrations.md#verl-extra-info)
         raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
-    config, rewards = _configs.get(_config_path(config_path))
-    _check_keys(rewards)
+    _, scorer = _scorers.get(_config_path(config_path))
+    _check_keys(scorer.rewards)
     info = plain_value(dict(extra_info or {}))
     ground_truth = plain_value(ground_truth)
     columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
     columns.update({key: [value] for key, value in label_columns(ground_truth, ground_truth_column).items()})
     columns.setdefault("data_source", [data_source])
-    batch = Batch([info.get(config.column_map.prompt)], [solution_str], columns)
-    lacking = {}
-    for reward in rewards:
-        try:
-            RewardSet([reward]).check_columns(columns)
-        except MissingColumnError as exc:
-            if config.on_reward_error == "raise":
-                raise
-            lacking[reward.name] = f"error: {exc}"
-    present = RewardSet([r for r in rewards if r.name not in lacking]) if len(lacking) < len(rewards) else None
-    scored = score_batch(batch, present, on_reward_error=config.on_reward_error) if present is not None else None
+    return score_result(scorer, Batch([info.get(scorer.columns.prompt)], [solution_str], columns), fill, data_source)
 
+
+def score_result(scorer: Scorer, batch: Batch, fill: float, data_source: Any = None) -> dict[str, float]:
+    """The fixed key set of one sample scored by ``scorer`` (see the module docstring)."""
+    scored = scorer.score(batch, combine=False)
     result: dict[str, float] = {"score": 0.0}
-    values = np.full(len(rewards), np.nan)
-    for k, reward in enumerate(rewards):
-        if reward.name in lacking:
-            failed, reason, value = True, lacking[reward.name], math.nan
-        else:
-            column = scored.names.index(reward.name)
-            failed, reason, value = bool(scored.failed[0, column]), scored.reasons[reward.name][0], float(scored.scores[0, column])
+    for k, name in enumerate(scored.names):
+        failed, value = bool(scored.failed[0, k]), float(scored.scores[0, k])
         if failed:
-            logger.warning("reward %r failed on a %s sample: %s", reward.name, data_source, reason)
+            logger.warning("reward %r failed on a %s sample: %s", name, data_source, scored.reasons[name][0])
         applicable = not failed and not math.isnan(value)
-        values[k] = value if applicable else math.nan
-        result[reward.name] = value if applicable else fill
-        result[reward.name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
-        result[reward.name + FAILED_SUFFIX] = 1.0 if failed else 0.0
-    total = float(weighted_total(values[None, :], rewards.weights)[0])
+        result[name] = value if applicable else fill
+        result[name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
+        result[name + FAILED_SUFFIX] = 1.0 if failed else 0.0
+    total = float(scored.total[0])
     result["score"] = total if math.isfinite(total) else fill
     return result
 
@@ -154,7 +144,7 @@ async def compute_score_async(
 # Advantage estimators
 # ---------------------------------------------------------------------------------------------
 
-_combiners: dict[str, Any] = {}  # one combiner per spec, so stateful ones (SA-MRPO, EBPO) keep state across steps
+_combiners: dict[str, Scorer] = {}  # one combiner per spec, so stateful ones (SA-MRPO, EBPO) keep state across steps
 _combiners_lock = threading.Lock()
 _verl_gdpo: Any = None  # verl's own GDPO estimator, kept for configs that do not ask for polyreward
 
@@ -168,8 +158,8 @@ def _setting(config: Any, key: str) -> Any:
     return value
 
 
-def _estimator_plan(config: Any) -> tuple[Any, list[str] | None, list[float] | None]:
-    """(combiner, component keys, weights) from the ``algorithm`` node."""
+def _estimator_plan(config: Any) -> tuple[Scorer, list[str] | None, list[float] | None]:
+    """(scorer with its combiner, component keys, weights) from the ``algorithm`` node."""
     combiner_spec = _setting(config, "polyreward_combiner")
     config_path = _setting(config, "polyreward_config")
     poly_config = as_config(str(config_path)) if config_path else None
@@ -189,7 +179,9 @@ def _estimator_plan(config: Any) -> tuple[Any, list[str] | None, list[float] | N
     with _combiners_lock:
         combiner = _combiners.get(cache_key)
         if combiner is None:
-            combiner = _combiners[cache_key] = as_combiner(combiner_spec if combiner_spec is not None else poly_config)
+            built = as_combiner(combiner_spec if combiner_spec is not None else poly_config)
+            columns = poly_config.column_map if poly_config is not None else Scorer(None).columns
+            combiner = _combiners[cache_key] = Scorer(None, columns, combiner=built)
     keys = [str(k) for k in keys] if keys is not None else None
     weights = [float(w) for w in weights] if weights is not None else None
     if keys is not None and weights is not None and len(weights) != len(keys):
@@ -235,7 +227,7 @@ def compute_polyreward_advantage(
     """
     import torch
 
-    combiner, keys, weights = _estimator_plan(config)
+    combiner, keys, weights = _estimator_plan(config)  # the scorer holding the combiner: its one combiner call
     if non_tensor_batch is not None and keys:
         scores = component_matrix(non_tensor_batch, keys)
     else:
@@ -246,7 +238,8 @@ def compute_polyreward_advantage(
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
     # token counts reach a combiner that takes them (GDPO variant=verl: token-weighted whitening)
     lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
-    advantages = combine_scores(combiner, scores, groups, w, lengths=lengths, columns=non_tensor_batch)
+    advantages = combiner.advantages(scores, groups, columns=non_tensor_batch if non_tensor_batch is not None else {},
+                                     lengths=lengths, weights=w if w is not None else np.ones(scores.shape[1]))
     per_sample = torch.as_tensor(advantages, dtype=token_level_rewards.dtype, device=token_level_rewards.device)
     per_token = per_sample.unsqueeze(-1) * response_mask
     return per_token, per_token

@@ -37,7 +37,7 @@ from typing import Any
 
 import yaml
 
-from polyreward.config import yaml_error_message
+from polyreward.vocabulary import yaml_error_message
 
 ITEM_KEYS = ("criterion", "points", "tags", "rule")
 

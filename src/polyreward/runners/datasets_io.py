@@ -3,7 +3,8 @@ Data dataset with a config.
 
 :func:`score_dataset` is the in-memory sibling of :func:`polyreward.runners.score_file.score_file`: the same checks, the
 same group-aligned chunks (:func:`~polyreward.runners.score_file.group_aligned`, so group-level rewards see whole groups),
-the same :func:`~polyreward.pipeline.score_batch` per chunk and one combiner call over the whole split, and the
+the same :class:`~polyreward.pipeline.Scorer` (built from the config: ``when:`` rules, columns, failure policy,
+combiner) per chunk and one :meth:`~polyreward.pipeline.Scorer.advantages` call over the whole split, and the
 same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.ScoredBatch.output_columns`, then
 ``advantage``)::
 
@@ -29,30 +30,28 @@ from pathlib import Path
 from typing import Any
 
 import numpy as np
-import pandas as pd
 
 from polyreward.config import Config, load_config, parse_config
-from polyreward.pipeline import ScoredBatch, combine_scores, score_batch
-from polyreward.rewardset import RewardSet
+from polyreward.pipeline import ScoredBatch, Scorer
 from polyreward.schema import Batch
 
 Backend = Callable[..., Iterator[ScoredBatch]]
 
 
-def score_locally(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str) -> Iterator[ScoredBatch]:
-    """The ``"local"`` backend: score each chunk in this process with ``reward_set`` (its rewards use the worker pool).
+def score_locally(batches: Iterable[Batch], config: Config, scorer: Scorer) -> Iterator[ScoredBatch]:
+    """The ``"local"`` backend: score each chunk in this process with ``scorer`` (its rewards use the worker pool).
 
-    A backend gets the chunks, the config (to build the rewards elsewhere) and the reward set built here, and
-    yields one :class:`~polyreward.pipeline.ScoredBatch` per chunk, in order."""
+    A backend gets the chunks, the config (to build the scorer elsewhere) and the scorer built here, and yields
+    one :class:`~polyreward.pipeline.ScoredBatch` per chunk (scores only: the advantages are one call over the split), in order."""
     for batch in batches:
-        yield score_batch(batch, reward_set, on_reward_error=on_reward_error)
+        yield scorer.score(batch, combine=False)
 
 
-def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str) -> Iterator[ScoredBatch]:
+def score_on_ray(batches: Iterable[Batch], config: Config, scorer: Scorer) -> Iterator[ScoredBatch]:
     """The ``"ray"`` backend: the chunks go to Ray actors (:func:`polyreward.runners.ray_backend.score_on_ray`; Ray imported only here)."""
     from polyreward.runners.ray_backend import score_on_ray as on_ray
 
-    return on_ray(batches, config, reward_set, on_reward_error=on_reward_error)
+    return on_ray(batches, config, scorer)
 
 
 BACKENDS: dict[str, Backend] = {"local": score_locally, "ray": score_on_ray}
@@ -114,7 +113,7 @@ def score_dataset(
         return ray.data.from_pandas(score_dataset(ds.to_pandas(), config, chunk_size=chunk_size, workers=workers,
                                                   on_reward_error=on_reward_error, backend=backend,
                                                   advantage_column=advantage_column, warn=warn))
-    if isinstance(ds, pd.DataFrame):
+    if _is_data_frame(ds):
         return _score_split(FrameTable(ds), config, chunk_size, workers, on_reward_error or config.on_reward_error,
                             BACKENDS[backend], advantage_column, warn).frame
     if hasattr(ds, "column_names") and isinstance(ds.column_names, Mapping):  # a DatasetDict: {split: [columns]}
@@ -125,6 +124,12 @@ def score_dataset(
                         advantage_column, warn)
 
 
+def _is_data_frame(ds: Any) -> bool:
+    """A pandas DataFrame, asked without importing pandas (``import polyreward`` stays free of it)."""
+    pandas = sys.modules.get("pandas")
+    return pandas is not None and isinstance(ds, pandas.DataFrame)
+
+
 def _is_ray_dataset(ds: Any) -> bool:
     return type(ds).__module__.startswith("ray.data") and callable(getattr(ds, "to_pandas", None))
 
@@ -133,7 +138,7 @@ class FrameTable:
     """A pandas DataFrame seen through the few ``datasets.Dataset`` methods :func:`_score_split` uses, so frames and
     datasets share one scoring path. Values come back as Python objects (``ints stay ints``), not numpy scalars."""
 
-    def __init__(self, frame: pd.DataFrame) -> None:
+    def __init__(self, frame: Any) -> None:
         if frame.columns.duplicated().any():
             from polyreward.io import InputError
 
@@ -157,6 +162,8 @@ class FrameTable:
         return FrameTable(self.frame.drop(columns=names))
 
     def add_column(self, name: str, values: list[Any]) -> FrameTable:
+        import pandas as pd
+
         frame = self.frame.copy()
         column = pd.Series(values, index=frame.index, dtype=object)
         # a numeric column without gaps gets a numeric dtype; one with None (not applicable) keeps its None
@@ -171,11 +178,10 @@ def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, 
 
     if len(ds) == 0:
         raise InputError("dataset: no rows to score")
-    columns = config.column_map
-    combiner = config.build_combiner()
-    reward_set = config.build_rewards(workers=workers)
-    check_columns(set(ds.column_names), reward_set, config, combiner, None, "dataset")
-    align_column, on_split = group_alignment(reward_set, config, warn)
+    scorer = config.build_scorer(workers, on_reward_error=policy)
+    columns, combiner = scorer.columns, scorer.combiner
+    check_columns(set(ds.column_names), scorer.rewards, config, combiner, None, "dataset")
+    align_column, on_split = group_alignment(scorer.rewards, config, warn)
     groups = ds[align_column] if align_column in ds.column_names else [None] * len(ds)
     ranges = list(aligned_ranges(groups, chunk_size, align_column, on_split))
 
@@ -188,7 +194,7 @@ def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, 
     added: dict[str, list[Any]] = {}
     blocks: list[np.ndarray] = []
     done = 0
-    for scored in backend(batches(), config, reward_set, on_reward_error=policy):
+    for scored in backend(batches(), config, scorer):
         n = len(scored.scores)
         for name, values in scored.output_columns().items():
             added.setdefault(name, [None] * done).extend(values)
@@ -196,10 +202,9 @@ def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, 
             values.extend([None] * (done + n - len(values)))
         blocks.append(scored.scores)
         done += n
-    if combiner is not None:
+    if combiner is not None:  # per-row data of the contract: the combiner's columns and the token ids (lengths)
         row_values = {c: ds[c] for c in combiner_columns(combiner)}
-        added[advantage_column] = combine_scores(combiner, np.concatenate(blocks), ds[columns.group], reward_set.weights,
-                                                 columns=row_values).tolist()
+        added[advantage_column] = scorer.advantages(np.concatenate(blocks), ds[columns.group], columns=row_values).tolist()
     out = ds.remove_columns([name for name in added if name in ds.column_names])
     for name, values in added.items():
         out = out.add_column(name, values)

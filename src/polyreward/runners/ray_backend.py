@@ -37,8 +37,7 @@ from collections.abc import Callable, Iterable, Iterator
 from typing import Any, TypeVar
 
 from polyreward.config import Config
-from polyreward.pipeline import ScoredBatch, score_batch
-from polyreward.rewardset import RewardSet
+from polyreward.pipeline import ScoredBatch, Scorer
 from polyreward.schema import Batch
 from polyreward.runners.score_file import ChunkJob, ChunkPart, ChunkScorer
 
@@ -54,18 +53,19 @@ def import_ray():
 
 
 class ChunkActor:
-    """What each Ray actor holds: the config's rewards, built once, and its own local worker pool (``workers``)."""
+    """What each Ray actor holds: the config's :class:`~polyreward.pipeline.Scorer`, built once (the same contract as
+    the driver's: ``when:`` rules, columns, policy, combiner), and its own local worker pool (``workers``)."""
 
     def __init__(self, config: Config, on_reward_error: str, workers: int | None) -> None:
-        self.reward_set = config.build_rewards(workers=workers)
-        self.policy = on_reward_error
-        self.chunk = ChunkScorer(self.reward_set, config.column_map, on_reward_error, config.build_combiner())
+        self.scorer = config.build_scorer(workers, on_reward_error=on_reward_error)
+        self.chunk = ChunkScorer(self.scorer.rewards, self.scorer.columns, self.scorer.on_reward_error, self.scorer.combiner)
 
     def score_records(self, records: list[dict[str, Any]]) -> ChunkPart:
         return self.chunk(records)
 
     def score_batch(self, batch: Batch) -> ScoredBatch:
-        return score_batch(batch, self.reward_set, on_reward_error=self.policy)
+        """Scores only: the advantages are one call over the whole split, on the driver."""
+        return self.scorer.score(batch, combine=False)
 
     def pid(self) -> int:
         return os.getpid()
@@ -203,14 +203,15 @@ class RayChunkScorer:
         return self.pool.map_unordered(jobs, "score_records", lambda job: job.records)
 
 
-def score_on_ray(batches: Iterable[Batch], config: Config, reward_set: RewardSet, *, on_reward_error: str,
+def score_on_ray(batches: Iterable[Batch], config: Config, scorer: Scorer, *,
                  actors: int = 2, address: str | None = None, workers: int | None = None) -> Iterator[ScoredBatch]:
     """The ``"ray"`` backend of :func:`polyreward.runners.datasets_io.score_dataset`: one :class:`ScoredBatch` per chunk, in order.
 
-    ``reward_set`` (built by the caller for its checks) is not shipped; each actor builds its own from ``config``.
-    ``address`` defaults to the ``RAY_ADDRESS`` environment variable, else a local Ray instance."""
+    ``scorer`` (built by the caller for its checks) is not shipped; each actor builds the same one from ``config``
+    under the scorer's failure policy. ``address`` defaults to the ``RAY_ADDRESS`` environment variable, else a
+    local Ray instance."""
     address = address if address is not None else os.environ.get("RAY_ADDRESS") or None
-    with RayActorPool(config, on_reward_error=on_reward_error, workers=workers, actors=actors, address=address) as pool:
+    with RayActorPool(config, on_reward_error=scorer.on_reward_error, workers=workers, actors=actors, address=address) as pool:
         numbered = enumerate(batches)
         ready: dict[int, ScoredBatch] = {}
         following = 0

@@ -30,7 +30,7 @@ import numpy as np
 import torch
 
 from polyreward.config import Config, ConfigError, parse_config
-from polyreward.pipeline import ScoredBatch, score_batch
+from polyreward.pipeline import ScoredBatch, Scorer
 from polyreward.rewardset import RewardSet
 from polyreward.schema import Batch
 from polyreward.trainer.assets import resolve_model
@@ -116,7 +116,7 @@ def _disable_dropout(model) -> None:
 
 def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int,
                combiner: Any = None, groups: Any = None, on_reward_error: str = "nan") -> ScoredBatch:
-    """The trainer's scoring step, through :func:`polyreward.pipeline.score_batch` like every entry point.
+    """The trainer's scoring step, through :class:`polyreward.pipeline.Scorer` like every entry point.
 
     Completions are scored as TRL would: chat prompts get conversational completions
     ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added. With a ``combiner``,
@@ -130,7 +130,8 @@ def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: s
     columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
     # TRL hands every reward the unpadded token ids; length rewards (overlong_penalty) count them.
     columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
-    return score_batch(Batch(prompts, completions, columns, groups=groups), rewards, combiner, on_reward_error=on_reward_error)
+    scorer = Scorer(rewards, on_reward_error=on_reward_error, combiner=combiner)  # token lengths: the completion_ids column
+    return scorer.score(Batch(prompts, completions, columns, groups=groups))
 
 
 def _micro_batches(rollouts: Rollouts, count: int):
@@ -287,7 +288,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
             # 5. log and checkpoint
             lengths = rollouts.lengths.float()
-            error_shares, error_reasons = reward_errors(scores.names, scores.scores, scores.reasons)
+            error_shares, error_reasons = reward_errors(scores.names, scores.scores, scores.reasons, scores.failed)
             errors.report(step + 1, error_reasons, len(rollouts.texts))
             row = {"step": step + 1, **update, "learning_rate": lr,
                    **reward_metrics(scores.names, scores.weights, scores.scores, groups), **error_shares,

@@ -33,14 +33,20 @@ import torch
 from polyreward.runners.run_metrics import advantage_metrics, reward_metrics  # noqa: F401 (the trainer's names for them)
 
 
-def reward_errors(names: list[str], scores: np.ndarray, reasons: dict[str, list[str]]) -> tuple[dict[str, float], dict[str, Counter]]:
-    """Share of rollouts each reward failed on (NaN with an ``error: ...`` / ``timeout`` reason, not a mere
-    "not applicable") as ``reward/<name>/errors``, and a count of those reasons per reward."""
+def reward_errors(names: list[str], scores: np.ndarray, reasons: dict[str, list[str]],
+                  failed_mask: np.ndarray | None = None) -> tuple[dict[str, float], dict[str, Counter]]:
+    """Share of rollouts each reward failed on as ``reward/<name>/errors``, and a count of those reasons per reward.
+    ``failed_mask`` is the scorer's ``ScoredBatch.failed`` (the one failure count); without it a NaN with an
+    ``error: ...`` / ``timeout`` reason counts (not a mere "not applicable")."""
     row: dict[str, float] = {}
     counts: dict[str, Counter] = {}
     for k, name in enumerate(names):
-        failed = Counter(reason for value, reason in zip(scores[:, k], reasons.get(name, []))
-                         if math.isnan(value) and reason and reason.startswith(("error", "timeout")))
+        why = reasons.get(name, [])
+        if failed_mask is not None:
+            failed = Counter(why[i] if i < len(why) and why[i] else "error: failed" for i in np.flatnonzero(failed_mask[:, k]))
+        else:
+            failed = Counter(reason for value, reason in zip(scores[:, k], why)
+                             if math.isnan(value) and reason and reason.startswith(("error", "timeout")))
         row[f"reward/{name}/errors"] = sum(failed.values()) / max(scores.shape[0], 1)
         if failed:
             counts[name] = failed

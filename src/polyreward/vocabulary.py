@@ -1,0 +1,243 @@
+"""The vocabulary every layer shares: score matrices, the weighted total, group keys, failure policies and errors.
+
+This module is the bottom floor. It imports nothing of polyreward, so the combiners, rubrics, rewards, runners
+and adapters can all speak it without pulling each other in (``tests/test_layering.py`` holds the layer order).
+
+- **Scores**: an (N, K) float64 matrix, NaN = not applicable or failed (:class:`ScoreMatrix`), and the one
+  weighted total (:func:`weighted_total`).
+- **Group identity**: :func:`group_key` says what one group is, everywhere (the scorer, the part store, the
+  per-group retry of a group-level reward, the client): ``1``, ``1.0`` and ``"1"`` are one group; a list or
+  dict id is keyed by its canonical JSON text, built without recursion, so a hostile nested id is one group,
+  never a crash. :func:`group_ids` turns N ids into the array a combiner gets.
+- **Failure policy** (config key ``on_reward_error``): ``"nan"`` scores a failed rollout NaN with a reason and
+  counts it, ``"raise"`` stops with a :class:`RewardError`. A reason reads ``error: <Type>: <message>``
+  (:func:`failure_reason`); a reward that does not apply to a row gives None, reason :data:`NOT_APPLICABLE`.
+- **Errors**: :class:`MissingColumnError` (a reward or combiner reads a column the data lacks, found before any
+  scoring), :class:`RewardError`, :class:`ConfigError`.
+"""
+
+from __future__ import annotations
+
+import math
+import numbers
+import re
+from collections.abc import Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any, Literal
+
+import numpy as np
+
+# ------------------------------------------------------------------------------------------------ failure policy
+
+Exactness = Literal["exact", "reconstructed"]  # how a reward or combiner follows its source (``polyreward list``)
+OnRewardError = Literal["nan", "raise"]
+ON_REWARD_ERROR: tuple[str, ...] = ("nan", "raise")
+NOT_APPLICABLE = "not applicable"
+REASON_LIMIT = 500  # characters of a failure reason
+
+
+def check_policy(on_reward_error: str) -> str:
+    """``on_reward_error`` when it is one of :data:`ON_REWARD_ERROR`; a ValueError naming the allowed values otherwise."""
+    if on_reward_error not in ON_REWARD_ERROR:
+        raise ValueError(f"on_reward_error must be one of {', '.join(ON_REWARD_ERROR)}, got {on_reward_error!r}")
+    return on_reward_error
+
+
+def failure_reason(exc: BaseException) -> str:
+    """The reason a rollout failed, as every reward and the scorer write it: ``error: <Type>: <message>`` (500 characters at most)."""
+    return f"error: {type(exc).__name__}: {exc}"[:REASON_LIMIT]
+
+
+# ------------------------------------------------------------------------------------------------ errors
+
+
+class ConfigError(ValueError):
+    """An invalid configuration; the message names the key and what is allowed."""
+
+
+class UnknownTypeError(ConfigError, KeyError):
+    """A reward or combiner type name the registry does not know (a KeyError too, as a registry lookup)."""
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class MissingColumnError(KeyError):
+    """A reward reads a column the batch does not have (names the reward, the column and what is there)."""
+
+    def __init__(self, reward: str, column: str, available: Sequence[str] = (), hint: str = "", kind: str = "reward") -> None:
+        self.reward, self.column, self.available = reward, column, list(available)
+        super().__init__(f"{kind} {reward!r} reads column {column!r}, which the data does not have; columns: {self.available}"
+                         + (f" ({hint})" if hint else ""))
+
+    def __str__(self) -> str:  # KeyError would quote the message
+        return str(self.args[0])
+
+
+class RewardError(RuntimeError):
+    """A reward failed while ``on_reward_error="raise"``."""
+
+    def __init__(self, reward: str, failed: int, n: int, reason: str) -> None:
+        self.reward, self.failed, self.n, self.reason = reward, failed, n, reason
+        super().__init__(f"reward {reward!r} failed on {failed} of {n} rollouts (on_reward_error: raise); first: {reason}")
+
+    def __reduce__(self):  # Ray and worker processes ship it back: rebuild from the fields, not the message
+        return type(self), (self.reward, self.failed, self.n, self.reason)
+
+
+def yaml_error_message(path: Any, exc: Exception) -> str:
+    """``"FILE line N: invalid YAML: problem"`` (the line when PyYAML knows it)."""
+    mark = getattr(exc, "problem_mark", None)
+    where = f" line {mark.line + 1}" if mark is not None else ""
+    return f"{path}{where}: invalid YAML: {getattr(exc, 'problem', exc)}"
+
+
+# ------------------------------------------------------------------------------------------------ group identity
+
+_INT64 = (-(2**63), 2**63)
+_CANONICAL_INT = re.compile(r"-?(?:0|[1-9][0-9]{0,18})")
+
+
+def _integral(value: int) -> int | str:
+    """An integer group id: itself within int64; beyond, its decimal text (hex past str()'s 4,300-digit limit)."""
+    if _INT64[0] <= value < _INT64[1]:
+        return value
+    try:
+        return str(value)
+    except ValueError:
+        return f"int:{value.to_bytes((value.bit_length() + 8) // 8, 'big', signed=True).hex()}"
+
+
+def _scalar_key(value: Any) -> int | str | None:
+    """The key of one non-container id (see :func:`group_key`)."""
+    if value is None:
+        return None
+    if isinstance(value, (bool, np.bool_)):
+        return "true" if value else "false"
+    if isinstance(value, numbers.Integral):
+        return _integral(int(value))
+    if isinstance(value, numbers.Real):
+        number = float(value)
+        if math.isnan(number):
+            return None
+        if math.isfinite(number) and number.is_integer():
+            return _integral(int(number))
+        return repr(number)
+    if isinstance(value, (bytes, bytearray)):
+        value = bytes(value).decode("utf-8", errors="replace")
+    if isinstance(value, str):
+        if _CANONICAL_INT.fullmatch(value):
+            return _integral(int(value))
+        return value
+    return f"{type(value).__name__}:{value!r}"[:10_000]
+
+
+def _json_text(value: Any) -> str:
+    """Canonical JSON-like text of a nested list/dict id, built with an explicit stack (no recursion)."""
+    import json
+
+    parts: list[str] = []
+    stack: list[Any] = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, _Token):
+            parts.append(item.text)
+        elif isinstance(item, Mapping):
+            entries = sorted(((str(k), v) for k, v in item.items()), key=lambda kv: kv[0])
+            stack.append(_Token("}"))
+            for i in range(len(entries) - 1, -1, -1):
+                stack.append(entries[i][1])
+                stack.append(_Token(("," if i else "") + json.dumps(entries[i][0]) + ":"))
+            stack.append(_Token("{"))
+        elif isinstance(item, (list, tuple)) or (isinstance(item, np.ndarray) and item.ndim):
+            items = list(item)
+            stack.append(_Token("]"))
+            for i in range(len(items) - 1, -1, -1):
+                stack.append(items[i])
+                if i:
+                    stack.append(_Token(","))
+            stack.append(_Token("["))
+        else:
+            key = _scalar_key(item)
+            parts.append("null" if key is None else str(key) if isinstance(key, int) else json.dumps(key))
+    return "".join(parts)
+
+
+class _Token:
+    __slots__ = ("text",)
+
+    def __init__(self, text: str) -> None:
+        self.text = text
+
+
+def group_key(value: Any) -> int | str | None:
+    """What one group is: the key of a group id, the same wherever the id came from.
+
+    - a number that is an integer (``1``, ``1.0``, ``np.int64(1)``) and a string holding one in canonical form
+      (``"1"``, not ``"01"`` or ``"1.0"``) are that int (beyond int64: its text);
+    - another float is its ``repr`` text (``0.5`` and ``"0.5"`` are one group); NaN and None are None;
+    - a list, tuple or dict (an id read from JSON) is its canonical JSON text (keys sorted), built with an explicit
+      stack: a nested id of any depth is one group, never a RecursionError;
+    - any other string is itself; booleans are ``"true"``/``"false"``.
+    """
+    if isinstance(value, (list, tuple, Mapping)) or (isinstance(value, np.ndarray) and value.ndim):
+        return _json_text(value)
+    if isinstance(value, np.ndarray):
+        value = value.item()
+    return _scalar_key(value)
+
+
+def group_ids(groups: Sequence[Any]) -> np.ndarray:
+    """N group ids as the array a combiner gets: each id's :func:`group_key` (int64 when every key is an int,
+    else one object per row). Keys, not per-batch codes: a combiner that remembers questions across steps (DRPO)
+    sees the same key for the same question in every batch."""
+    if isinstance(groups, np.ndarray) and groups.dtype.kind in "iu" and groups.ndim == 1:
+        return groups.astype(np.int64, copy=False)
+    keys = [group_key(g) for g in groups]
+    if keys and all(type(k) is int for k in keys):
+        return np.asarray(keys, dtype=np.int64)
+    array = np.empty(len(keys), dtype=object)
+    array[:] = keys
+    return array
+
+
+# ------------------------------------------------------------------------------------------------ scores
+
+
+def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """TRL's combined reward, Σ_k w_k R_ik over the rewards that apply (a NaN score adds 0: ``nansum``); NaN for a
+    row where no reward applies. The one weighted total of the project (files, adapters, trainer, combiners)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    missing = np.isnan(scores)
+    total = np.where(missing, 0.0, scores) @ np.asarray(weights, dtype=np.float64)
+    if scores.shape[1]:
+        none_applies = missing[:, 0].copy()
+        for k in range(1, scores.shape[1]):  # a column loop: .all(axis=1) is ~10x slower
+            none_applies &= missing[:, k]
+        total[none_applies] = np.nan
+    else:
+        total[:] = np.nan
+    return total
+
+
+@dataclass
+class ScoreMatrix:
+    """Scores of K rewards over N rollouts.
+
+    ``scores[i, k]`` is NaN where reward k does not apply to rollout i or failed on it;
+    ``reasons[name][i]`` says why. ``details[name][sub]`` holds named sub-scores.
+    """
+
+    names: list[str]
+    weights: np.ndarray
+    scores: np.ndarray
+    reasons: dict[str, list[str]]
+    details: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
+
+    @property
+    def total(self) -> np.ndarray:
+        """Weighted sum per rollout over the rewards that apply (:func:`weighted_total`)."""
+        return weighted_total(self.scores, self.weights)
+
+    def column(self, name: str) -> np.ndarray:
+        return self.scores[:, self.names.index(name)]
