@@ -330,3 +330,43 @@ def test_the_api_key_is_read_per_request_and_never_pickled(stubs, monkeypatch):
     monkeypatch.setenv("POLYREWARD_TEST_POOL_KEY", "sekrit-2")  # a rotated key is used from the next request on
     judge.judge(requests_for(2)[1:])
     assert server.authorizations == ["Bearer sekrit-1", "Bearer sekrit-2"]
+
+
+# -- dead endpoints fail fast ----------------------------------------------------------------------
+
+
+def _refusing_url() -> str:
+    """A 127.0.0.1 URL where nothing listens (a port just released), so every connection is refused."""
+    import socket
+
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        port = sock.getsockname()[1]
+    return f"http://127.0.0.1:{port}/v1"
+
+
+def test_a_refused_endpoint_is_marked_down_and_the_batch_fails_fast_naming_the_url():
+    """The reported case: 6 rows against a URL that refuses connections took 234 attempts and 252 s. Now the endpoint
+    is down after DOWN_AFTER refusals and every request fails at once with the URL; counted in attempts, not seconds."""
+    from polyreward.judges.pool import DOWN_AFTER
+
+    url = _refusing_url()
+    judge = judge_for([url], max_retries=50, backoff=0.05, time_budget=600.0, concurrency=2)
+    verdicts = judge.judge(requests_for(6))
+    assert all(v.met is None for v in verdicts)
+    reasons = {v.explanation for v in verdicts}
+    assert all(f"every endpoint is down ({url}" in r and "connections refused in a row" in r for r in reasons), reasons
+    summary = judge.summary()
+    assert summary["attempts"] <= DOWN_AFTER + 2  # two in flight when the third refusal came, then none
+    assert summary["endpoints"][judge.urls[0]]["down"] is True
+
+
+def test_a_refused_endpoint_beside_a_healthy_one_is_avoided(stubs):
+    healthy = stubs()
+    dead = _refusing_url()
+    judge = judge_for([dead, healthy.url], max_retries=5, concurrency=4)
+    verdicts = judge.judge(requests_for(40))
+    assert [v.met for v in verdicts] == expected(40)
+    endpoints = judge.summary()["endpoints"]
+    assert endpoints[judge.urls[0]]["down"] is True and endpoints[judge.urls[0]]["sent"] <= 3 + 4
+    assert endpoints[judge.urls[1]]["ok"] == 40
