@@ -40,6 +40,9 @@ from verifiers.v1.utils.trace_store import append_trace
 
 from polyreward.integrations.prime_verifiers import PolyrewardTaskData, group_advantages, task_class, trace_batch
 
+sys.path.insert(0, str(Path(__file__).parent))
+from test_server import TOKEN, start_server, stop  # noqa: E402  (a real `polyreward serve` on 127.0.0.1)
+
 ROOT = Path(__file__).resolve().parent.parent
 PAGE = ROOT / "docs" / "prime-verifiers.md"
 MATH_CONFIG = ROOT / "examples" / "math" / "config.yaml"
@@ -327,11 +330,8 @@ def test_skyrl_environment_snippet_steps_to_the_cli_reward(rows, cli, monkeypatc
 
 
 def test_areal_reward_function_snippet_gives_the_cli_reward(rows, cli, tmp_path, monkeypatch):
-    (tmp_path / "my_rewards.py").write_text(snippet("areal-reward"), encoding="utf-8")
-    monkeypatch.syspath_prepend(str(tmp_path))
     monkeypatch.chdir(ROOT)
-    monkeypatch.delitem(sys.modules, "my_rewards", raising=False)
-    reward_fn = importlib.import_module("my_rewards").polyreward_reward_fn
+    reward_fn = import_snippet("areal-reward", tmp_path, monkeypatch).polyreward_reward_fn
     assert pickle.loads(pickle.dumps(reward_fn)) is reward_fn   # AsyncRewardWrapper ships it to a process pool
     for row, expected in zip(rows, cli["rows"], strict=True):
         completion = row["completion"] + "<|im_end|>"           # tokenizer.decode keeps the EOS text
@@ -339,3 +339,26 @@ def test_areal_reward_function_snippet_gives_the_cli_reward(rows, cli, tmp_path,
         reward = reward_fn(row["prompt"], completion, [1, 2, 3], [4, 5], **data)
         assert isinstance(reward, float) and math.isfinite(reward)
         assert reward == pytest.approx(expected["reward"], abs=1e-12)
+
+
+def import_snippet(name: str, folder: Path, monkeypatch):
+    (folder / "my_rewards.py").write_text(snippet(name), encoding="utf-8")
+    monkeypatch.syspath_prepend(str(folder))
+    monkeypatch.delitem(sys.modules, "my_rewards", raising=False)
+    return importlib.import_module("my_rewards")
+
+
+def test_areal_reward_function_on_a_reward_server_gives_the_cli_reward(rows, cli, tmp_path, monkeypatch):
+    proc, url = start_server(tmp_path, config=MATH_CONFIG.read_text(encoding="utf-8"))
+    try:
+        monkeypatch.setenv("POLYREWARD_URLS", url)
+        monkeypatch.setenv("POLYREWARD_TOKEN", TOKEN)
+        module = import_snippet("areal-reward-server", tmp_path, monkeypatch)
+        for row, expected in zip(rows, cli["rows"], strict=True):
+            data = {"answer": row["answer"], "task": row["task"], "prompt_id": row["prompt_id"], "style": row["style"]}
+            reward = module.polyreward_reward_fn(row["prompt"], row["completion"] + "<|im_end|>", [1, 2, 3], [4, 5], **data)
+            assert reward == pytest.approx(expected["reward"], abs=1e-12)
+        assert module.client.attempts == len(rows)   # every reward came from the server, none from a fallback
+        module.client.close()
+    finally:
+        stop(proc)
