@@ -167,6 +167,52 @@ def test_the_trace_gives_the_rows_prompt_completion_and_columns(env, rows):
     assert batch.columns == {"answer": [row["answer"]], "task": [row["task"]]}   # info {"task": ...} is expanded
 
 
+def test_a_multi_turn_trace_and_a_message_prompt():
+    """The completion is every message from the first sampled one on (tool results included); a message prompt is
+    passed as message dicts."""
+    Toy = task_class(TOY_CONFIG)
+    task = Toy(PolyrewardTaskData(prompt=[vf.UserMessage(content="say yes")], answer="yes", info={"kind": "exact"}))
+    trace = vf.Trace(task=vf.TraceTask(type="Toy", data=task.data), agent=vf.AgentInfo(config=vf.AgentConfig()))
+    call = vf.ToolCall(id="c1", name="lookup", arguments='{"q": "word"}')
+    first = [vf.UserMessage(content="say yes")]
+    prepare_turn(trace, first).commit(vf.Response(id="1", created=0, model="m", finish_reason="tool_calls",
+                                                  message=vf.AssistantMessage(content="let me look", tool_calls=[call])))
+    second = [*first, trace.messages[-1], vf.ToolMessage(tool_call_id="c1", content="the word is yes")]
+    prepare_turn(trace, second).commit(vf.Response(id="2", created=0, model="m", finish_reason="stop",
+                                                   message=vf.AssistantMessage(content="yes")))
+    trace.ok = True
+    batch = trace_batch(task.data, trace)
+    assert batch.prompts == [[{"role": "user", "content": "say yes"}]]
+    assert [m["role"] for m in batch.completions[0]] == ["assistant", "tool", "assistant"]
+    run_async(task.score(trace))
+    assert trace.rewards["has_yes"].score == 1.0          # "yes" is in the assistant turns
+    assert trace.rewards["gold"].score == 0.0             # the assistant turns joined are "let me look\nyes"
+
+
+def test_a_task_class_of_ones_own_keeps_its_rewards_and_data_type():
+    class QuizData(vf.TaskData):
+        answer: str
+        difficulty: str = "easy"
+
+    class QuizTask(vf.Task[QuizData]):
+        @vf.reward(weight=10.0)
+        async def said_something(self, trace) -> float:
+            return float(bool(trace.last_reply))
+
+    config = {"rewards": [{"name": "gold", "type": "toy_rewards:AnswerMatch", "when": {"difficulty": "easy"}}]}
+    Quiz = task_class(config, base=QuizTask, name="Quiz")
+    assert issubclass(Quiz, QuizTask) and Quiz.data_type() is QuizData
+    task = Quiz(QuizData(prompt="2+2?", answer="4"))
+    trace = rollout_trace(task, "4")
+    run_async(task.score(trace))
+    assert {name: r.score for name, r in trace.rewards.items()} == {"said_something": 1.0, "gold": 1.0}
+    assert trace.reward == 11.0
+    hard = Quiz(QuizData(prompt="2+2?", answer="4", difficulty="hard"))   # a field of one's own is a column
+    trace = rollout_trace(hard, "4")
+    run_async(hard.score(trace))
+    assert set(trace.rewards) == {"said_something"}
+
+
 def test_vf_replay_rescores_a_saved_run_like_the_cli(env, rows, cli, tmp_path):
     """``vf-replay``'s own offline scorer, on a saved run of the environment whose traces were never scored."""
     _, tasks = env
@@ -187,7 +233,7 @@ def test_vf_replay_rescores_a_saved_run_like_the_cli(env, rows, cli, tmp_path):
     assert_matches_cli(replayed, cli["rows"])
 
 
-def test_group_advantages_through_prime_rls_score_group_equal_the_cli(scored_traces, rows, cli, monkeypatch):
+def test_group_advantages_through_prime_rls_score_group_equal_the_cli(env, scored_traces, rows, cli, monkeypatch):
     """The docs' prime-rl algorithm, with prime-rl's hook and ``assign_advantages`` re-typed from commit 559b447."""
 
     class Algorithm:  # src/prime_rl/orchestrator/algo/base.py: the constructor and the two hooks
@@ -229,6 +275,14 @@ def test_group_advantages_through_prime_rls_score_group_equal_the_cli(scored_tra
     # without group ids the task's key groups the rollouts of a problem: the same advantages
     ungrouped = [vf.Episode(task=trace.task, traces=[trace], ok=True) for trace in scored_traces]
     assert [a for _, a in group_advantages(cli["config"], ungrouped)] == pytest.approx(expected, abs=1e-9)
+
+    # an errored trace and another agent's (untrainable) trace are not part of the cohort
+    judge = rollout_trace(env[1]["math-000"], "a judge's verdict")
+    judge.agent.trainable = False
+    broken = scored_traces[0].model_copy(deep=True)
+    broken.ok = False
+    extra = [vf.Episode(task=judge.task, traces=[judge, broken], ok=False)]
+    assert [trace for trace, _ in group_advantages(cli["config"], ungrouped + extra)] == scored_traces
 
 
 TOY_CONFIG = {

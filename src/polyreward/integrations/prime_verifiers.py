@@ -188,13 +188,15 @@ def group_advantages(config: Scorer | ConfigLike, episodes: Iterable[vf.Episode]
                      answer_column: str = "answer") -> list[tuple[vf.Trace, float]]:
     """The config combiner's advantage of each scored trace of ``episodes`` (a prime-rl ``score_group`` cohort).
 
-    Traces that errored are left out (their rewards did not run), as prime-rl's ``iter_trainable_traces`` does. The
-    scores are the ones the Task recorded (``trace.rewards``, by reward name); the groups are each episode's
-    ``group.id``, else its task's key (or content hash); the combiner's per-row columns come from the task data (:func:`task_columns`)
-    and token lengths from the traces when every one has them.
+    Traces that errored (their rewards did not run) or are not trainable (another agent's, e.g. a judge's) are left
+    out, as prime-rl's ``iter_trainable_traces`` leaves them out of its GRPO. The scores are the ones the Task
+    recorded (``trace.rewards``, by reward name); the groups are each episode's ``group.id``, else its task's key (or
+    content hash); the combiner's per-row columns come from the task data (:func:`task_columns`) and token lengths
+    from the traces when every one has them.
     """
     scorer = as_scorer(config)
-    pairs = [(episode, trace) for episode in episodes for trace in episode.traces if not trace.has_error]
+    pairs = [(episode, trace) for episode in episodes for trace in episode.traces
+             if not trace.has_error and trace.agent.trainable]
     if not pairs:
         return []
     traces = [trace for _, trace in pairs]
