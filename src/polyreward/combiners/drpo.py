@@ -31,6 +31,14 @@ Rare domains (small N_d) and rare or low-reward clusters get larger advantages. 
 release (its ``domain_qstats`` keeps every vector and it re-clusters every domain of that history at each call; here
 only the batch's domains, which gives the same advantages): the k-means cost grows linearly with the run.
 
+The fast rule (an option; the exact one stays the default) bounds that cost: ``window=W`` clusters only the
+last W questions of a domain (N_c scaled by N_d / W so the sizes stand for the whole history; N_d still counts
+every question, so domain rarity is kept; a question older than the window takes its nearest centroid), and
+``refit_every=R`` runs the elbow search every R calls of a domain, with one k-means warm-started at the last
+centroids in between. With W at least the history and R = 1 it gives the exact advantages. Measured against
+the exact rule on the same histories in ``benchmarks/drpo_scale.py``. The fast rule's fits are not part of the
+state: a resumed run searches k again at its first call.
+
 Beyond the reference (which has none of these cases): a row with no applicable reward gets A = 0 and stays
 out of every statistic, and its slot in r_q holds the mean of q's valid rewards; a question shorter than the
 longest vector of its domain is padded with its mean the same way; a single-rollout question (GRPO std
@@ -80,22 +88,46 @@ def select_k_elbow(points: np.ndarray, k_max: int = 10, tol: float = 0.10) -> in
     return ks[-1]
 
 
-def cluster_questions(vectors: list[np.ndarray], k_max: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
+def cluster_questions(vectors: list[np.ndarray], k_max: int, k: int | None = None,
+                      start: np.ndarray | None = None) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     """The reference's ``_cluster_info_question``: (μ_d, cluster of each question, cluster sizes, centroids).
 
-    sklearn runs single-threaded here: the ~10 small fits per domain and step are ~8x faster without OpenMP
-    start-up (the tests compare with the reference run on sklearn's default threads).
+    ``k`` skips the elbow search and ``start`` (k centroids) warm-starts the fit: the fast rule's refits between
+    two searches (:class:`DRPOCombiner` ``refit_every``). sklearn runs single-threaded here: the ~10 small fits per
+    domain and step are ~8x faster without OpenMP start-up (the tests compare with the reference run on sklearn's
+    default threads).
     """
     from sklearn.cluster import KMeans
     from threadpoolctl import threadpool_limits
 
     points = np.stack(vectors, axis=0)
     with threadpool_limits(limits=1):
-        model = KMeans(n_clusters=select_k_elbow(points, k_max), n_init="auto", random_state=0).fit(points)
-    counts = np.unique(model.labels_, return_counts=True)[1].astype(float)
+        if k is None:
+            model = KMeans(n_clusters=select_k_elbow(points, k_max), n_init="auto", random_state=0).fit(points)
+        elif start is not None:
+            model = KMeans(n_clusters=k, init=start, n_init=1, random_state=0).fit(points)
+        else:
+            model = KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points)
+    if k is None:
+        counts = np.unique(model.labels_, return_counts=True)[1].astype(float)
+    else:  # a warm start can leave a cluster empty: it then stands for one question
+        counts = np.maximum(np.bincount(model.labels_, minlength=model.n_clusters), 1).astype(float)
     inverse = 1.0 / counts
     mu_d = float((inverse * model.cluster_centers_.mean(axis=1)).sum() / inverse.sum())
     return mu_d, model.labels_, counts, model.cluster_centers_
+
+
+def label(value: Any) -> Any:
+    """A domain label or question id as one hashable key: numpy scalars as the Python values they hold, lists (JSON
+    tuples) as tuples, and every NaN -- whatever float object carries it -- as the one :data:`NAN_LABEL`, so that NaN
+    labels are one domain (NaN != NaN would make each NaN object a domain of its own)."""
+    value = _native(value)
+    if isinstance(value, float) and math.isnan(value):
+        return NAN_LABEL
+    return value
+
+
+NAN_LABEL = float("nan")
 
 
 def _native(value: Any) -> Any:
@@ -103,28 +135,39 @@ def _native(value: Any) -> Any:
     if isinstance(value, np.generic):
         return value.item()
     if isinstance(value, list):
-        return tuple(_native(v) for v in value)
+        return tuple(label(v) for v in value)
     return value
 
 
 class DomainHistory:
-    """One domain's question history: reward vectors (float32, as the reference) and first positions of ids."""
+    """One domain's question history: reward vectors (float32, as the reference), first positions of ids, the
+    widest vector so far, and the fast rule's last fit (k and centroids, with the calls since its elbow search)."""
 
-    __slots__ = ("vectors", "question_ids", "first")
+    __slots__ = ("vectors", "question_ids", "first", "width", "fit", "calls")
 
     def __init__(self) -> None:
         self.vectors: list[np.ndarray] = []
         self.question_ids: list[Any] = []
         self.first: dict[Any, int] = {}
+        self.width = 0
+        self.fit: tuple[int, np.ndarray] | None = None
+        self.calls = 0
 
     def add(self, question: Any, vector: np.ndarray) -> None:
         self.first.setdefault(question, len(self.vectors))  # the reference's list.index(): first occurrence
         self.vectors.append(vector)
         self.question_ids.append(question)
+        self.width = max(self.width, len(vector))
 
-    def padded(self) -> list[np.ndarray]:
-        width = max(len(v) for v in self.vectors)
-        return [v if len(v) == width else np.concatenate([v, np.full(width - len(v), v.mean(), dtype=np.float32)]) for v in self.vectors]
+    def pad(self, vector: np.ndarray) -> np.ndarray:
+        """A shorter vector padded with its own mean to the domain's widest (as the reference's list of vectors)."""
+        if len(vector) == self.width:
+            return vector
+        return np.concatenate([vector, np.full(self.width - len(vector), vector.mean(), dtype=np.float32)])
+
+    def padded(self, window: int | None = None) -> list[np.ndarray]:
+        """Every vector padded, or only the last ``window`` of them."""
+        return [self.pad(v) for v in (self.vectors if window is None else self.vectors[-window:])]
 
 
 class DRPOCombiner(GroupedCombiner):
@@ -136,12 +179,17 @@ class DRPOCombiner(GroupedCombiner):
                    "needs columns.domain (DDVD233/QoQ_Med core_algos.py @ddb4b14)")
     row_columns = ("domain",)
 
-    def __init__(self, eps: float = 1e-6, k_max: int = 10) -> None:
+    def __init__(self, eps: float = 1e-6, k_max: int = 10, window: int | None = None, refit_every: int = 1) -> None:
         check_positive("eps", eps)
-        if isinstance(k_max, bool) or not isinstance(k_max, int) or k_max < 1:
-            raise ValueError(f"k_max must be a whole number >= 1, got {k_max!r}")
+        for name, value, low in (("k_max", k_max, 1), ("refit_every", refit_every, 1), ("window", window, 2)):
+            if value is None and name == "window":
+                continue
+            if isinstance(value, bool) or not isinstance(value, int) or value < low:
+                raise ValueError(f"{name} must be a whole number >= {low}, got {value!r}")
         self.eps = float(eps)
         self.k_max = k_max
+        self.window = window
+        self.refit_every = refit_every
         self._history: dict[Any, DomainHistory] = {}
         self._last: dict[str, float] = {}
 
@@ -153,6 +201,9 @@ class DRPOCombiner(GroupedCombiner):
         domains = _ids_array(domain)
         if domains.ndim != 1 or len(domains) != len(matrix):
             raise ValueError(f"domain must hold one label per row of scores ({len(matrix)}), got shape {domains.shape}")
+        if not len(matrix):  # N = 0: nothing to scale, the history stays as it was
+            self._last = {}
+            return to_output(np.zeros(0), scores)
         index = GroupIndex.from_ids(groups, len(matrix))
         result = self.advantages_with_domains(matrix, index, as_weights(weights, matrix.shape[1]), domains, _ids_array(groups))
         return to_output(np.where(np.isnan(result), 0.0, result), scores)
@@ -172,7 +223,7 @@ class DRPOCombiner(GroupedCombiner):
         rows_of = np.split(order, starts[1:])
         group_domain, group_id = [], []
         for g, rows in enumerate(rows_of):  # one history entry per question, in order of first appearance
-            d, q = _native(domains[rows[-1]]), _native(ids[rows[0]])
+            d, q = label(domains[rows[-1]]), label(ids[rows[0]])
             group_domain.append(d)
             group_id.append(q)
             if count[g] > 0:
@@ -186,11 +237,11 @@ class DRPOCombiner(GroupedCombiner):
             d = group_domain[g]
             history = self._history[d]
             if d not in clusters:
-                clusters[d] = cluster_questions(history.padded(), self.k_max)
-            mu_d, labels, sizes, centroids = clusters[d]
-            label = labels[history.first[group_id[g]]]
+                clusters[d] = self._clusters(history)
+            mu_d, cluster_of, sizes, centroids = clusters[d]
+            c = cluster_of(history.first[group_id[g]])
             temperature = max(math.sqrt(len(history.vectors)) * mu_d, self.eps)
-            factor[g] = temperature * max(math.sqrt(float(sizes[label])) * float(centroids[label].mean()), self.eps)
+            factor[g] = temperature * max(math.sqrt(float(sizes[c])) * float(centroids[c].mean()), self.eps)
         scaled = grpo / index.broadcast(factor)
         valid = ~np.isnan(scaled)
         if valid.sum() < 2:
@@ -200,10 +251,44 @@ class DRPOCombiner(GroupedCombiner):
         self._last = self._summary(advantages, grpo, domains, clusters)
         return advantages
 
+    def _clusters(self, history: DomainHistory):
+        """(μ_d, cluster of the question at a history position, N_c per cluster, centroids) for one domain.
+
+        Exact rule (``window=None, refit_every=1``): k-means with the elbow search over the whole history, every
+        call. Fast rule: the last ``window`` questions only, the cluster sizes scaled by N_d / window to stand for
+        the whole history (μ_d is a ratio of inverse sizes, so the scaling leaves it as it is), a question older
+        than the window placed at its nearest centroid; the elbow search runs every ``refit_every`` calls of a
+        domain, and in between one k-means with the last k warm-started at the last centroids. Per-call cost is
+        then bounded by the window, not by the length of the run."""
+        if self.window is None and self.refit_every == 1:
+            mu_d, labels, sizes, centroids = cluster_questions(history.padded(), self.k_max)
+            return mu_d, labels.__getitem__, sizes, centroids
+        sample = history.padded(self.window)
+        offset = len(history.vectors) - len(sample)
+        warm = history.fit if history.calls % self.refit_every else None
+        if warm is not None and (warm[1].shape[1] != history.width or warm[0] > len(np.unique(np.stack(sample), axis=0))):
+            warm = None  # wider vectors, or fewer distinct questions than clusters: search k again
+        if warm is None:
+            mu_d, labels, sizes, centroids = cluster_questions(sample, self.k_max)
+            history.calls = 0
+        else:
+            mu_d, labels, sizes, centroids = cluster_questions(sample, self.k_max, k=warm[0], start=warm[1])
+        history.fit = (len(centroids), np.asarray(centroids, dtype=np.float64))
+        history.calls += 1
+        sizes = sizes * (len(history.vectors) / len(sample))
+
+        def cluster_of(position: int) -> int:
+            if position >= offset:
+                return int(labels[position - offset])
+            vector = history.pad(history.vectors[position]).astype(np.float64)
+            return int(np.argmin(((centroids - vector) ** 2).sum(axis=1)))
+
+        return mu_d, cluster_of, sizes, centroids
+
     def _summary(self, advantages: np.ndarray, grpo: np.ndarray, domains: np.ndarray, clusters: dict) -> dict[str, float]:
         magnitude = np.abs(np.nan_to_num(advantages))
         mass = magnitude.sum()
-        labels = np.asarray([str(_native(d)) for d in domains], dtype=object)
+        labels = np.asarray([str(label(d)) for d in domains], dtype=object)
         out: dict[str, float] = {}
         for d in dict.fromkeys(labels):
             rows = labels == d
@@ -235,18 +320,21 @@ class DRPOCombiner(GroupedCombiner):
         for i, entry in enumerate(state["domains"]):
             try:
                 ids, vectors = entry["question_ids"], entry["vectors"]
-                h = history.setdefault(_native(entry["domain"]), DomainHistory())
+                h = history.setdefault(label(entry["domain"]), DomainHistory())
                 if len(ids) != len(vectors):
                     raise ValueError(f"{len(ids)} question ids for {len(vectors)} vectors")
                 for q, v in zip(ids, vectors):
                     vector = np.asarray(v, dtype=np.float32)
                     if vector.ndim != 1 or not len(vector) or not np.isfinite(vector).all():
                         raise ValueError("each vector must be a non-empty list of finite numbers")
-                    h.add(_native(q), vector)
+                    h.add(label(q), vector)
             except (KeyError, TypeError, ValueError) as exc:
                 raise ValueError(f"DRPO state domains[{i}]: {exc}") from None
         self._history = history
         self._last = {}
 
     def _params(self) -> dict[str, Any]:
-        return {"eps": self.eps, "k_max": self.k_max}
+        params: dict[str, Any] = {"eps": self.eps, "k_max": self.k_max}
+        if self.window is not None or self.refit_every != 1:
+            params.update(window=self.window, refit_every=self.refit_every)
+        return params

@@ -36,6 +36,7 @@ from polyreward.combiners._groups import (
     group_moments,
     nan_to_zero,
 )
+from polyreward.combiners.magnitudes import scaled_advantages
 
 
 class DVAOCombiner(GroupedCombiner):
@@ -51,7 +52,12 @@ class DVAOCombiner(GroupedCombiner):
         self.weighting = weighting
         self.eps = float(eps)
 
+    reward_scale = "invariant"  # per-objective z-scores (:mod:`polyreward.combiners.magnitudes`)
+
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        return scaled_advantages(self, self._advantages, scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         x = scores * weights
         _, _, std, deviation = group_moments(x, index, ddof=1)
         sigma = np.where(np.isnan(std), 0.0, std)  # (groups, K)

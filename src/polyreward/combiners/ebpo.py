@@ -50,8 +50,19 @@ class EmpiricalBayesCombiner(GroupedCombiner):
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
         count, mean, std, deviation = group_moments(total, index, ddof=1)
-        self._update(count, mean, deviation)
-        state = self._state
+        with np.errstate(over="ignore", invalid="ignore"):
+            state = self._merged(count, mean, deviation)
+            advantages = self._advantages(state, count, mean, std, deviation, index)
+        if not all(np.isfinite(list(state.values()))) or np.isinf(advantages).any():
+            # the running sums of squares are float64: refuse the batch and keep the state as it was
+            peak = float(np.max(np.abs(total), initial=0.0, where=np.isfinite(total)))
+            raise ValueError(f"ebpo: rewards of magnitude up to {peak:.3g} overflow its running variances (float64); "
+                             "rescale the rewards")
+        self._state = state
+        return advantages
+
+    def _advantages(self, state: dict[str, float], count: np.ndarray, mean: np.ndarray, std: np.ndarray,
+                    deviation: np.ndarray, index: GroupIndex) -> np.ndarray:
         pooled_var = state["within_ss"] / state["within_df"] if state["within_df"] > 0 else 0.0
         if state["groups_seen"] >= 2:
             prior_var = state["prior_m2"] / (state["groups_seen"] - 1)
@@ -66,13 +77,13 @@ class EmpiricalBayesCombiner(GroupedCombiner):
         scale = np.where(np.nan_to_num(std) > 0, std, np.sqrt(pooled_var))
         return (deviation + pull) / (index.broadcast(scale) + self.eps)
 
-    def _update(self, count: np.ndarray, mean: np.ndarray, deviation: np.ndarray) -> None:
-        """Chan/Welford merge of this batch's group means and within-group sums into the running state."""
+    def _merged(self, count: np.ndarray, mean: np.ndarray, deviation: np.ndarray) -> dict[str, float]:
+        """Chan/Welford merge of this batch's group means and within-group sums into (a copy of) the running state."""
         present = count > 0
         means = mean[present]
         n_new = len(means)
         if n_new == 0:
-            return
+            return dict(self._state)
         within_ss = float(np.nansum(deviation * deviation))
         within_df = float(np.sum(np.maximum(count - 1, 0)))
         batch_mean = float(means.mean())
@@ -81,7 +92,7 @@ class EmpiricalBayesCombiner(GroupedCombiner):
         n_old = s["groups_seen"]
         n = n_old + n_new
         delta = batch_mean - s["prior_mean"]
-        self._state = {
+        return {
             "groups_seen": float(n),
             "prior_mean": s["prior_mean"] + delta * n_new / n,
             "prior_m2": s["prior_m2"] + batch_m2 + delta * delta * n_old * n_new / n,

@@ -36,6 +36,7 @@ from polyreward.combiners._groups import (
     standardise_per_group,
     weighted_total,
 )
+from polyreward.combiners.magnitudes import scaled_advantages
 
 SCALES = ("group", "batch", "none")
 
@@ -55,7 +56,18 @@ class GRPOCombiner(GroupedCombiner):
         self.eps = float(eps)
         self.singleton = singleton
 
+    @property
+    def reward_scale(self) -> str | None:
+        """How A follows rewards multiplied by c > 0 (:mod:`polyreward.combiners.magnitudes`): r - mean scales with
+        them; z-scores do not; verl's lone rollouts (r / (1 + eps)) beside z-scores do neither."""
+        if self.scale == "none":
+            return "equivariant"
+        return "invariant" if self.singleton == "zero" else None
+
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        return scaled_advantages(self, self._advantages, scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
         if self.scale == "group":
             return standardise_per_group(total, index, self.eps, ddof=1, singleton=self.singleton)

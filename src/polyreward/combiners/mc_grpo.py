@@ -33,6 +33,7 @@ from polyreward.combiners._groups import (
     group_lower_median,
     weighted_total,
 )
+from polyreward.combiners.magnitudes import scaled_advantages
 
 NONZERO = 1e-6
 
@@ -51,7 +52,12 @@ class MedianCenteredCombiner(GroupedCombiner):
         self.compensate = bool(compensate)
         self.unscorable = unscorable
 
+    reward_scale = "invariant"  # (R - median) / MAD (:mod:`polyreward.combiners.magnitudes`)
+
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        return scaled_advantages(self, self._advantages, scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
         if self.unscorable == "zero":  # the source's nansum: an all-None row is a reward of 0
             total = np.nan_to_num(total, nan=0.0)

@@ -32,6 +32,7 @@ from polyreward.combiners._groups import (
     check_positive,
     standardise_per_group,
 )
+from polyreward.combiners.magnitudes import check_finite, overflow_scale
 
 
 class PAPOCombiner(GroupedCombiner):
@@ -56,7 +57,7 @@ class PAPOCombiner(GroupedCombiner):
         if scores.shape[1] > 2:
             raise ValueError(f"PAPO takes 2 reward columns (outcome, process), got {scores.shape[1]}")
         outcome = scores[:, 0]
-        a_out = standardise_per_group(outcome, index, self.eps, ddof=1)
+        a_out = self._z_scores(outcome, index)
         advantages = weights[0] * np.where(np.isnan(a_out), 0.0, a_out)
         if scores.shape[1] == 2:
             process = scores[:, 1]
@@ -64,7 +65,14 @@ class PAPOCombiner(GroupedCombiner):
                 correct = outcome >= self.correct_threshold
             if self.process_scope == "correct":
                 process = np.where(correct, process, np.nan)
-            a_proc = standardise_per_group(process, index, self.eps, ddof=1)
+            a_proc = self._z_scores(process, index)
             advantages = advantages + self.lam * weights[1] * np.where(np.isnan(a_proc), 0.0, a_proc)
         advantages[all_nan_rows(scores)] = np.nan
+        check_finite(self.type_name, advantages, scores)
         return advantages
+
+    def _z_scores(self, values: np.ndarray, index: GroupIndex) -> np.ndarray:
+        """Group z-scores of one column, computed at a safe scale (exact: eps scales along; the correctness threshold
+        is applied to the raw outcome before), so rewards up to ±1.7e308 give finite advantages."""
+        scale = overflow_scale(values[:, None], np.ones(1))
+        return standardise_per_group(values * scale, index, self.eps * scale, ddof=1)

@@ -35,6 +35,7 @@ from polyreward.combiners._groups import (
     group_moments,
     weighted_total,
 )
+from polyreward.combiners.magnitudes import scaled_advantages
 
 
 class RLOOCombiner(GroupedCombiner):
@@ -51,7 +52,15 @@ class RLOOCombiner(GroupedCombiner):
         self.eps = float(eps)
         self.singleton = singleton
 
+    @property
+    def reward_scale(self) -> str:
+        """Leave-one-out differences scale with the rewards; whitened ones do not (:mod:`polyreward.combiners.magnitudes`)."""
+        return "invariant" if self.normalize else "equivariant"
+
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        return scaled_advantages(self, self._advantages, scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)
         count, _, _, deviation = group_moments(total, index)
         k = index.broadcast(count)

@@ -62,8 +62,8 @@ def batch_range(scores: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
     columns = np.ascontiguousarray(scores.T)
     valid = ~np.isnan(columns)
     has = valid.any(axis=1)
-    mins = np.where(has, np.min(np.where(valid, columns, np.inf), axis=1), 0.0)
-    maxs = np.where(has, np.max(np.where(valid, columns, -np.inf), axis=1), 0.0)
+    mins = np.where(has, np.min(np.where(valid, columns, np.inf), axis=1, initial=np.inf), 0.0)  # initial: N = 0
+    maxs = np.where(has, np.max(np.where(valid, columns, -np.inf), axis=1, initial=-np.inf), 0.0)
     return mins, maxs
 
 
