@@ -323,3 +323,16 @@ def test_readme_tour_report_agrees_with_the_advantages_step(tmp_path):
     for key, value in step3.items():
         cells = re.search(rf"<td style='text-align:left'>{re.escape(key)}</td>((?:<td>[^<]*</td>)+)", page).group(1)
         assert re.findall(r"<td>([^<]*)</td>", cells)[gdpo - 1] == value, key
+
+
+def test_one_rollout_groups_are_warned_about_and_counted_as_collapsed(scored, tmp_path, capsys):
+    """A group column that makes every group one rollout (here the completion): all-zero advantages, said loudly."""
+    assert main(["advantages", str(scored), "--group-col", "completion", "-o", str(tmp_path / "o.jsonl")]) == 0
+    captured = capsys.readouterr()
+    assert one_line(captured.err) == ("warning: 100% of the 3 groups have a single scored rollout (group column 'completion'); "
+                                      "their advantages are 0 and they count as collapsed. Is the group column right "
+                                      "(--group-col, columns.group)?")
+    rows = dict(re.findall(r"│ (collapsed_group_fraction|single_rollout_group_fraction) +│ +([\d.]+) │", captured.out))
+    assert rows == {"collapsed_group_fraction": "1", "single_rollout_group_fraction": "1"}
+    assert main(["advantages", str(scored), "-o", str(tmp_path / "p.jsonl")]) == 0  # prompt_id: one group of 3
+    assert "warning" not in capsys.readouterr().err

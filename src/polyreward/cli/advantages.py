@@ -176,5 +176,11 @@ def run(args: argparse.Namespace) -> int:
         return 2
     title = f"{type(combiner).type_name} advantages: {len(result)} rollouts, rewards {', '.join(rewards)} (group by {group})"
     print_summary({**diagnostics.summary, **combiner.diagnostics()}, title)
+    single = diagnostics.summary.get("single_rollout_group_fraction", 0.0)
+    if single > 0:  # group-relative advantages of a one-rollout group are 0: almost always the wrong group column
+        groups = diagnostics.summary["groups"]
+        print(f"warning: {single:.0%} of the {groups:.0f} groups have a single scored rollout (group column {group!r}); "
+              "their advantages are 0 and they count as collapsed. Is the group column right (--group-col, columns.group)?",
+              file=sys.stderr)
     print(f"wrote {args.output}")
     return 0

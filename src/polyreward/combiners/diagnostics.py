@@ -8,6 +8,9 @@ For scores (N, K), group ids and the advantages a combiner produced, per group:
   grid they straddle); rewards are compared with the combiners' constant rule (equal up to 1e-10 of their
   magnitude). ``collapsed`` is True when different profiles share an advantage (fewer distinct advantages
   than profiles): the GDPO paper's "collapse" of sum-then-normalise, e.g. (1, 0) and (0, 1) both becoming 0.
+  A group with a single scored rollout is collapsed too: it has nothing to be compared with, so every
+  group-relative method gives it no signal (a group column that makes every group one rollout, say).
+  ``single_rollout_group_fraction`` counts those groups on their own.
 - ``share/<reward>``: each objective's share of the advantage, |Σ_i A_i Â^k_i| / Σ_j |Σ_i A_i Â^j_i|,
   with Â^k the objective's own group-normalised advantage (GRPO on that reward alone): how much of the
   advantage points along each objective. NaN for a group where no objective varies (rank ties, a None cell
@@ -133,7 +136,7 @@ def diagnose(
             "scored": n_scored,
             "profiles": profiles,
             "advantage_values": values,
-            "collapsed": values < profiles,
+            "collapsed": (values < profiles) | (n_scored == 1),
             "zero_signal": zero_signal,
         }
     )
@@ -151,7 +154,9 @@ def diagnose(
     summary: dict[str, float] = {
         "rollouts": float(n),
         "groups": float(n_groups),
-        "collapsed_group_fraction": float(np.mean(values[with_signal] < profiles[with_signal])) if with_signal.any() else nan,
+        "collapsed_group_fraction": float(np.mean((values < profiles)[with_signal] | (n_scored[with_signal] == 1)))
+        if with_signal.any() else nan,
+        "single_rollout_group_fraction": float(np.mean(n_scored[with_signal] == 1)) if with_signal.any() else nan,
         "mean_profiles": float(profiles[with_signal].mean()) if with_signal.any() else nan,
         "mean_advantage_values": float(values[with_signal].mean()) if with_signal.any() else nan,
         "zero_signal_fraction": float(np.mean(zero_signal[with_signal])) if with_signal.any() else nan,
