@@ -240,3 +240,27 @@ def test_parsing_cost_grows_linearly(name):
     # linear: x10 input, ~x10 CPU; quadratic would be x100. A floor keeps timer noise out of the small sizes.
     assert seconds[2] <= 30 * max(seconds[1], 0.01), seconds
     assert seconds[2] < 5.0, seconds
+
+
+STROKE = {"A": "Aspirin", "B": "Heparin", "C": "Warfarin", "D": "Alteplase"}
+WEIGHED = ("<think>Option A (aspirin) does not treat the clot. Option B, heparin, only stops growth. Option D, alteplase, "
+           "is contraindicated after surgery. Option C, warfarin, fits long-term prevention, so the answer is C.</think>"
+           "<answer>\\boxed{C}</answer>")
+
+
+@pytest.mark.parametrize(
+    "completion, faithfulness, comprehensiveness",
+    [
+        (WEIGHED, 1.0, 1.0),
+        ("<think>Option A. Option B. Option C. Option D.</think><answer>\\boxed{C}</answer>", 0.5, 0.0),  # listing every option
+        ("<think>Options A, B, C, D. The answer is C.</think><answer>\\boxed{C}</answer>", 0.5, 0.25),
+        ("<think>(A) (B) (C) (D)</think><answer>The answer is \\boxed{C}</answer>", 0.5, 0.0),
+        ("<think>Aspirin, Heparin, Warfarin, Alteplase.</think><answer>\\boxed{C}</answer>", 0.5, 0.0),
+        ("<think>A. wrong\nB. too late\nC. right\nD. bleeds</think><answer>\\boxed{C}</answer>", 0.5, 1.0),  # terse, but weighs each
+    ],
+)
+def test_clinical_objectives_do_not_pay_for_a_list_of_options(completion, faithfulness, comprehensiveness):
+    from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, ClinicalFaithfulness
+
+    assert ClinicalFaithfulness()(completions=[completion], options=[STROKE]) == [pytest.approx(faithfulness)]
+    assert ClinicalComprehensiveness()(completions=[completion], options=[STROKE]) == [pytest.approx(comprehensiveness)]

@@ -67,6 +67,19 @@ def test_unguarded_format_reward_is_exploited_in_the_weighted_total(capsys):
     assert {("format", "empty_think"), ("format", "junk_think")} <= exploited(report)
 
 
+def test_clinical_r1_released_rules_show_their_exploits(capsys):
+    """Clinical-R1's released rules (the recipe uses them as released): empty think and junk text pay; the
+    reconstructed objectives do not pay for a list of every option."""
+    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8")
+    found = exploited(report)
+    assert rc == 1 and {("format", "empty_think"), ("format", "junk_think"), ("english", "junk_text")} <= found
+    assert ("accuracy", "negation") in found  # crpo_accuracy reads the only box: 'not \boxed{C}' pays 1.0
+    assert not {p for p in found if p[0] in ("faithfulness", "comprehensiveness")}
+    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8",
+                            "--set", "rewards.1.min_content_words=3", "--set", "rewards.2.min_content_words=3")
+    assert not {p for p in exploited(report) if p[0] in ("format", "english")}
+
+
 def test_table_output_names_the_exploit(capsys):
     rc = main(["probe", "examples/tools/config.yaml", "examples/tools/rollouts.jsonl", "--set", "rewards.1.read_blocks=first"])
     out = capsys.readouterr().out

@@ -100,11 +100,41 @@ def _letters(case: ProbeCase, answer: str) -> list[str]:
     return list("ABCDE")
 
 
+def _options(case: ProbeCase) -> dict[str, str]:
+    from polyreward.verifiers.choice import parse_options
+
+    cell = case.column("options_column")
+    try:
+        return parse_options(cell if cell is not None else case.row.get("options")) or {}
+    except (TypeError, ValueError):
+        return {}
+
+
+def _weighing(case: ProbeCase, answer: str) -> str:
+    """A reasoning that weighs each option in a sentence of its own and concludes the answer (or REASONING)."""
+    options = _options(case)
+    if answer not in options:
+        return REASONING
+    others = [f"Option {k} ({v}) does not fit the findings." for k, v in options.items() if k != answer]
+    return " ".join([*others, f"Option {answer} ({options[answer]}) fits the findings best, so the answer is {answer}."])
+
+
 def boxed_genuine(case: ProbeCase) -> str | None:
     answer = final_answer(case)
     if answer is None:
         return None
-    return f"<think>{REASONING}</think>\n<answer>{SUMMARY} The answer is \\boxed{{{answer}}}.</answer>"
+    return f"<think>{_weighing(case, answer)}</think>\n<answer>{SUMMARY} The answer is \\boxed{{{answer}}}.</answer>"
+
+
+def list_every_option(case: ProbeCase) -> list[str]:
+    boxes = re.findall(r"\\boxed\{([^{}]*)\}", case.genuine)  # a reward without an answer column: the genuine's answer
+    answer, options = final_answer(case) or (boxes[-1] if boxes else None), _options(case)
+    if answer is None or not options:
+        return []
+    tail = f"</think>\n<answer>{SUMMARY} The answer is \\boxed{{{answer}}}.</answer>"
+    return ["<think>" + " ".join(f"Option {k}." for k in options) + tail,
+            "<think>" + ", ".join(options.values()) + "." + tail,
+            "<think>" + " ".join(f"({k})" for k in options) + f" The answer is {answer}." + tail]
 
 
 def _with_answer(case: ProbeCase, tail: str) -> str:
@@ -427,6 +457,7 @@ STRATEGIES: dict[str, Strategy] = {
     "negated_number": Strategy(negated_number, "'not <observed value>'"),
     "empty_completion": Strategy(empty_completion, "an empty (or blank) completion"),
     "prompt_as_completion": Strategy(prompt_as_completion, "the prompt pasted as the completion (its label lists included)"),
+    "list_every_option": Strategy(list_every_option, "every option listed (letters or texts) with no reasoning, then the answer"),
     "keyword_stuffing": Strategy(keyword_stuffing, "the rubric's keywords, space- or comma-separated, no advice"),
     "negated_keywords": Strategy(negated_keywords, "'Never <keyword>.' for every keyword: harmful advice that names them"),
 }

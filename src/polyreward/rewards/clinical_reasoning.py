@@ -21,14 +21,24 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
                           bad: letters outside the option list and quotes that do not match option X's text
                           (fewer than half of the option's words in the quote); g = 1 without refs
     r_faith = c · g;  0 when there is no final answer or it is not one of the options
+    a reasoning that is only the options and answer words (a list of every option, "The answer is C.") concludes
+    nothing: c = 0.5 (it has no reasoning word, see below)
 
 clinical_comprehensiveness -- share of the options weighed in the reasoning::
 
-    r_comp = |{X : the reasoning mentions option X}| / |options|
+    r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|
     mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:",
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), or the option's whole text (case and
     punctuation ignored); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
+
+    A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
+    that is neither a word of an option's text nor one of the answer/list words (option, choice, answer, the, is,
+    or, and, either, ...). So ``Option A. Option B. Option C. Option D.``, ``(A) (B) (C) (D)`` or the option texts
+    comma-separated weigh nothing (listing every option would otherwise pay 1.0), while ``A. wrong`` or
+    ``alteplase now`` weigh their option; a bare conclusion (``The answer is C.``) weighs the one option it names.
+    Sentences end at ``. ! ? ;`` after a word of two characters or more (not
+    after "A.") and at line breaks.
 """
 
 from __future__ import annotations
@@ -59,8 +69,38 @@ _LABEL_PATTERNS = [
 ]
 
 
+_LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
+                        "final correct so thus therefore".split())
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|\n+")
+
+
 def _words(text: str) -> list[str]:
     return re.findall(r"[a-z0-9]+", text.lower())
+
+
+def reasoning_words(text: str, options: Mapping[str, str]) -> int:
+    """Words of ``text`` that carry reasoning: not an option's words, not answer/list words, not one letter."""
+    listed = {w for option in options.values() for w in _words(option)} | _LIST_WORDS
+    return sum(1 for w in set(_words(text)) if w not in listed and (len(w) > 1 or w.isdigit()))
+
+
+def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
+    """The options weighed in sentences that say something, plus the one option a bare conclusion names
+    ("The answer is C.": one letter, not "The answer is A, B, C or D.")."""
+    found: set[str] = set()
+    for sentence in _SENTENCE_END.split(reasoning):
+        if reasoning_words(sentence, options):
+            found |= mentioned_letters(sentence, options)
+        else:
+            concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
+            found |= concluded if len(concluded) == 1 else set()
+    return found
+
+
+def weighed_labels(reasoning: str) -> set[str]:
+    """:func:`weighed_letters` for the PubMedQA labels."""
+    as_options = {label: label for label in LABELS}
+    return set().union(*(mentioned_labels(s) for s in _SENTENCE_END.split(reasoning) if reasoning_words(s, as_options)))
 
 
 def split_reasoning(text: str) -> str:
@@ -143,6 +183,8 @@ class ClinicalFaithfulness(_OptionsReward):
     exactness = "reconstructed"
     description = f"reasoning's conclusion == final answer, no invented/misquoted options; MCQ or yes/no/maybe ({SOURCE})"
     score_range = (0.0, 1.0)
+    probe_strategies = ("list_every_option",)
+    probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
@@ -163,6 +205,8 @@ class ClinicalFaithfulness(_OptionsReward):
             return Scored(0.0, f"final answer {final} is not one of the options")
         if concluded is None or tier not in CONCLUDING_TIERS:
             c, why = 0.5, "reasoning concludes no option"
+        elif not reasoning_words(reasoning, options or {label: label for label in LABELS}):
+            c, why = 0.5, "reasoning concludes no option: it holds only option and answer words"
         elif concluded == final:
             c, why = 1.0, f"reasoning concludes {final}, as answered"
         else:
@@ -178,14 +222,16 @@ class ClinicalComprehensiveness(_OptionsReward):
     exactness = "reconstructed"
     description = f"share of the answer options (or yes/no/maybe) explicitly weighed in the reasoning ({SOURCE})"
     score_range = (0.0, 1.0)
+    probe_strategies = ("list_every_option",)
+    probe_genuine = "boxed"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reasoning = split_reasoning(self.cleaned(completion))
         options = self.options_of(row)
         if options:
-            weighed, total = mentioned_letters(reasoning, options), len(options)
+            weighed, total = weighed_letters(reasoning, options), len(options)
         else:
-            weighed, total = mentioned_labels(reasoning), len(LABELS)
+            weighed, total = weighed_labels(reasoning), len(LABELS)
         missing = sorted(set(options or LABELS) - weighed)
         reason = f"{len(weighed)}/{total} options weighed" + (f"; not: {', '.join(missing)}" if missing else "")
         return Scored(len(weighed) / total, reason)
