@@ -265,3 +265,23 @@ def test_negative_workers_is_a_clear_error(tmp_path):
     src.write_text("".join(json.dumps(r) + "\n" for r in rollouts(4)))
     result = polyreward("score", src, "--config", cfg, "-o", tmp_path / "o.jsonl", "--workers", "-2", check=False)
     assert result.returncode == 2 and "--workers must be >= 0" in result.stderr and "Traceback" not in result.stderr
+
+
+def test_math_timeouts_are_counted_in_the_failed_column(tmp_path):
+    """math_accuracy scores a stopped check 0.0 (on_timeout: zero), but the summary's `failed` column counts it: a
+    1 ms budget cannot parse an integral, while the numeric fast path needs no worker at all."""
+    config = tmp_path / "c.yaml"
+    config.write_text("rewards:\n  - {name: acc, type: math_accuracy, timeout: 0.001}\n")
+    rows = [{"completion": f"\\boxed{{\\int_0^{i} x^{i} \\sin(x) dx}}", "answer": f"\\frac{{{i}}}{{{i + 1}}} + \\cos({i})"}
+            for i in (2, 3)] + [{"completion": "\\boxed{4}", "answer": "4"}, {"completion": "\\boxed{5}", "answer": "4"}]
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rows))
+    out = tmp_path / "out.jsonl"
+    result = polyreward("score", src, "-c", config, "-o", out, "-q", check=False)
+    assert result.returncode == 0, result.stderr
+    table = {line.split("│")[1].strip(): [c.strip() for c in line.split("│")[2:-1]] for line in result.stdout.splitlines()
+             if line.startswith("│")}
+    assert table["acc"] == ["4", "0.2500", "0.5000", "0", "2"]  # n, mean, std, NaN, failed
+    scored = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [r["acc"] for r in scored] == [0.0, 0.0, 1.0, 0.0]
+    assert all(r["acc_reason"].startswith("timeout") for r in scored[:2])

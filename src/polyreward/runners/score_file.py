@@ -236,6 +236,22 @@ class ChunkPart:
     seconds: dict[str, float] = field(default_factory=dict)  # per reward, as score_batch timed it
 
 
+TIMED_OUT = ("timeout", "memory")  # reasons of a check the worker pool stopped (math_accuracy's on_timeout: zero keeps 0.0)
+
+
+def timed_out_as_failed(scored) -> tuple[dict[str, int], dict[str, str]]:
+    """The chunk's failure counts and first reasons, a finite score whose check was stopped (``timeout``, ``memory``)
+    counted as failed too: the summary's ``failed`` column says how many rows were not really judged."""
+    failures, first = dict(scored.failures), dict(scored.first_failure)
+    for k, name in enumerate(scored.names):
+        stopped = [why for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
+                   and np.isfinite(scored.scores[i, k])]
+        if stopped:
+            failures[name] = failures.get(name, 0) + len(stopped)
+            first.setdefault(name, stopped[0])
+    return failures, first
+
+
 class ChunkScorer:
     """Scores one chunk's rows through :func:`~polyreward.pipeline.score_batch` into a :class:`ChunkPart`; the same
     object runs in this process or, built once per actor, inside each Ray actor."""
@@ -258,7 +274,8 @@ class ChunkScorer:
             rows.append(row)
         groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
-        return ChunkPart(rows, scored.scores, groups, scored.failures, scored.first_failure, row_values, scored.seconds)
+        failures, first_failure = timed_out_as_failed(scored)
+        return ChunkPart(rows, scored.scores, groups, failures, first_failure, row_values, scored.seconds)
 
 
 def score_file(
