@@ -12,7 +12,9 @@ from polyreward.cli import main
 from polyreward.probe import STRATEGIES, run_probe
 from polyreward.probe.strategies import GENUINE
 
-GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric"]
+# "math" depends on the math verifier's committed-answer semantics (hedges, negations, retractions, the prompt's own
+# expression); the MedQA example's accuracy (choice verifier) is checked for its cheap components only below.
+GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math"]
 
 
 def probe_json(capsys, *args: str) -> tuple[int, dict]:
@@ -58,6 +60,13 @@ def test_source_rules_show_their_documented_exploits(capsys, example, overrides,
     assert expected in exploited(report)
     result = next(r for r in report["results"] if (r["reward"], r["strategy"]) == expected)
     assert 0 < result["share"] <= 1 and result["examples"] and result["examples"][0]["hack_score"] >= result["examples"][0]["genuine_score"]
+
+
+def test_weighted_trl_example_has_no_exploit(capsys):
+    """examples/trl/polyreward.yaml: with the think guard on and the length penalty weighing less than the format
+    bonus, neither an empty think block nor dropping the reasoning to save length beats a careful answer."""
+    rc, report = probe_json(capsys, "examples/trl/polyreward.yaml", "examples/math/rollouts.jsonl", "--limit", "24")
+    assert exploited(report) == set() and rc == 0
 
 
 def test_unguarded_format_reward_is_exploited_in_the_weighted_total(capsys):

@@ -9,7 +9,8 @@ one scoring path) as a group of its own, with the row's columns, so group-level 
 A hack *exploits* a reward on a row when it scores at least the genuine answer there (more than, for a
 ``strict`` strategy), counted over the rows where both scores are finite and the genuine answer earns more
 than the reward's minimum (a row whose genuine answer already scores the minimum says nothing). The weighted
-total is checked the same way against every strategy of every reward.
+total is checked the same way against every strategy of every reward, on the rows where the genuine answer is
+above the attacked reward's minimum.
 """
 
 from __future__ import annotations
@@ -135,7 +136,8 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
             reward = rewards[k]
             _tally(results[(hack.reward, hack.strategy)], matrix[g, k], matrix[h, k], reward.score_range[0], hack, rows[i],
                    scored.reasons.get(hack.reward, [""] * len(matrix))[h], examples)
-            _tally(totals[(hack.reward, hack.strategy)], total[g], total[h], lowest_total, hack, rows[i], "", examples)
+            if matrix[g, k] > reward.score_range[0]:  # where the genuine answer is already at the attacked reward's minimum, a tie says nothing
+                _tally(totals[(hack.reward, hack.strategy)], total[g], total[h], lowest_total, hack, rows[i], "", examples)
     ordered = list(results.values()) + [t for t in totals.values() if t.rows]
     return ProbeReport(len(rows), source, ordered, notes)
 
