@@ -233,6 +233,7 @@ class RewardClient:
     # -- one shard -----------------------------------------------------------------------------------------
     async def _post(self, url: str, body: bytes, n: int) -> dict[str, Any]:
         import httpx
+        import orjson
 
         with self._lock:
             self.attempts += 1
@@ -245,8 +246,8 @@ class RewardClient:
             what = f"no complete answer within {self.timeout:g} s" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
             raise ShardFailed(f"error: {url}: {what}", True) from None
         try:
-            answer = response.json()
-        except ValueError:
+            answer = orjson.loads(response.content)
+        except orjson.JSONDecodeError:
             answer = None
         if response.status_code != 200:
             detail = answer.get("error", response.text) if isinstance(answer, dict) else response.text
@@ -281,7 +282,7 @@ class RewardClient:
     async def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
         """The server's answer for one shard, or the reason it could not be had."""
         try:
-            body = json.dumps({"rows": list(rows), "advantages": advantages}).encode()
+            body = json.dumps({"rows": list(rows), "advantages": advantages}, separators=(",", ":")).encode()
         except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
             return f"error: rows are not JSON-serialisable: {exc}"
         attempt = 0
@@ -347,7 +348,7 @@ class RewardClient:
                     reasons[name][start:end] = [answer] * (end - start)
                     failures[name] += end - start
                 continue
-            scores[start:end] = np.array([[math.nan if v is None else v for v in row] for row in answer["scores"]], dtype=np.float64)
+            scores[start:end] = np.array(answer["scores"], dtype=np.float64)  # null -> NaN
             for name in names:
                 reasons[name][start:end] = [str(r) for r in answer["reasons"].get(name, [""] * (end - start))]
                 failures[name] += int(answer.get("failures", {}).get(name, 0))

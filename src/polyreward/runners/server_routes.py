@@ -71,24 +71,34 @@ class RouteSettings:
 
 
 def dumps(body: Any) -> bytes:
-    return json.dumps(body, allow_nan=False, default=str, separators=(",", ":")).encode()
+    """Compact JSON bytes (orjson: several times faster than the standard library on a batch's answer)."""
+    import orjson
+
+    return orjson.dumps(body, default=str)
 
 
 def parse_body(raw: bytes) -> Any:
-    """The JSON value of ``raw``; 400 when it is not JSON or nests deeper than :data:`MAX_DEPTH`."""
+    """The JSON value of ``raw``; 400 when it is not JSON or nests deeper than :data:`MAX_DEPTH`.
+
+    orjson parses first (fast; strict JSON, at most 1024 levels); what it refuses is read again by the standard
+    library, which also takes the ``NaN``/``Infinity`` literals Python clients write and gives the error message."""
+    import orjson
+
     try:
-        payload = json.loads(raw)
-    except RecursionError:
-        raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
-    except (ValueError, UnicodeDecodeError) as exc:
-        raise RequestProblem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
-    stack = [(payload, 1)]
-    while stack:  # depth check without recursion
+        payload = orjson.loads(raw)
+    except orjson.JSONDecodeError:
+        try:
+            payload = json.loads(raw)
+        except RecursionError:
+            raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
+        except (ValueError, UnicodeDecodeError) as exc:
+            raise RequestProblem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
+    stack = [(payload, 1)] if isinstance(payload, (list, dict)) else []
+    while stack:  # depth check without recursion; only containers are visited
         value, depth = stack.pop()
-        if isinstance(value, (list, dict)):
-            if depth > MAX_DEPTH:
-                raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels")
-            stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value))
+        if depth > MAX_DEPTH:
+            raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels")
+        stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value) if isinstance(v, (list, dict)))
     return payload
 
 
