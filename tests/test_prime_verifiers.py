@@ -142,6 +142,14 @@ def test_the_docs_install_line_is_the_scripts_and_is_what_is_installed():
         assert version(name) == wanted, pin
 
 
+def test_without_verifiers_0_4_the_import_says_how_to_install_it():
+    code = "import sys; sys.modules['verifiers'] = None; import polyreward.integrations.prime_verifiers"
+    result = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True)
+    assert result.returncode == 1
+    assert "ImportError: polyreward.integrations.prime_verifiers needs verifiers 0.4" in result.stderr
+    assert "docs/prime-verifiers.md" in result.stderr
+
+
 def test_the_environment_loads_by_id_with_one_task_per_problem(env):
     taskset, tasks = env
     assert type(taskset).__name__ == "MathTaskset" and len(tasks) == 48

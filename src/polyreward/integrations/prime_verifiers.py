@@ -40,9 +40,16 @@ from collections.abc import Iterable, Sequence
 from typing import Any
 
 import numpy as np
-import verifiers.v1 as vf
-from verifiers.v1.errors import boundary
-from verifiers.v1.task import task_key
+
+try:
+    import verifiers.v1 as vf
+    from verifiers.v1.errors import boundary
+    from verifiers.v1.task import task_key
+except ImportError as exc:  # not installed, or a 0.1-0.3 verifiers (no verifiers.v1)
+    raise ImportError(
+        f"polyreward.integrations.prime_verifiers needs verifiers 0.4 (import failed: {exc}); install it with the "
+        "--no-deps line of docs/prime-verifiers.md (scripts/install_dev.sh step 3b) or `pip install verifiers==0.4.0`"
+    ) from exc
 
 from polyreward.integrations._common import ConfigLike, as_config
 from polyreward.pipeline import Scorer, ScoredBatch
