@@ -227,6 +227,8 @@ CASES = {
     "kg_one_long_clause": (lambda t: radiology_kg.extract_kg(t + f" {len(t)}"), _clause),
     "word_count_joined": (word_count, lambda n: "w\u200b" * (n // 2)),
     "content_words": (content_words, lambda n: "ab " * (n // 3)),
+    "rules_long_literal_pattern": (lambda t: (check_rule({"regex": "a" * 499 + "b"}, t), check_rule({"contains": "a" * 499 + "b"}, t)),
+                                   lambda n: "a" * n),
     "rules_guard_partial_hits": (lambda t: check_rule({"regex": "call 911 now", "contains": "call 911 now"}, t, guarded=True),
                                  lambda n: "call 911 " * (n // 9)),
 }
