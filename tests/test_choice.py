@@ -239,7 +239,7 @@ def test_fuzz_choice(completion, ref):
 def test_megabyte_completion_is_fast():
     import time
 
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds: a loaded machine slows the wall clock, not the work
     assert extract_letter("A " * 500_000 + "The answer is (B).") == ("B", "anchor")
     assert extract_label("maybe " * 200_000 + "Answer: no") == ("no", "anchor")
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0

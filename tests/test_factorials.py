@@ -73,7 +73,6 @@ def reward():
 def test_factorial_table(reward):
     golds = [g for g, _, _ in FACTORIAL_TABLE]
     completions = [c for _, c, _ in FACTORIAL_TABLE]
-    start = time.monotonic()
     out = reward.evaluate([None] * len(golds), completions, answer=golds)
     wrong = [
         f"gold={g!r} pred={c!r} expected={e} got={s} ({why})"
@@ -81,7 +80,8 @@ def test_factorial_table(reward):
         if s != e
     ]
     assert not wrong, "\n".join(wrong)
-    assert time.monotonic() - start < 30  # (10^{10})! is refused before sympy, not left to the hard timeout
+    # (10^{10})! is refused before sympy, not left to the hard timeout (no row timed out; a count, not a stopwatch)
+    assert not [r for r in out.reasons if r.startswith("timeout")], out.reasons
     assert "factorial" in out.reasons[golds.index("10000000000")]
 
 
@@ -126,9 +126,9 @@ def test_normalize_answer(text, normalized):
 
 def test_euler_rewrite_is_bounded_on_unclosed_exponents():
     text = "e^{" * 20_000 + "i"
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds, not wall time (the machine may be loaded)
     assert euler_imaginary_unit(text) == text
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 @pytest.mark.parametrize(

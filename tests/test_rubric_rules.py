@@ -220,10 +220,10 @@ def test_parsers_never_raise_on_near_json(text):
 
 
 def test_near_json_scan_is_bounded():
-    started = time.monotonic()
+    started = time.process_time()  # CPU seconds, not wall time (the machine may be loaded)
     for text in ("{" * 20000, "{'a': '" + "x" * 100000, '{"a": ' * 5000 + "criteria", "{'x': 1} " * 3000):
         assert parse_single(text)[0] is None
-    assert time.monotonic() - started < 5.0
+    assert time.process_time() - started < 5.0
 
 
 def test_negative_items_are_graded_for_the_undesirable_behaviour():

@@ -80,13 +80,13 @@ def test_a_rubric_file_named_by_the_config_is_trusted(canary, tmp_path):
 
 def test_catastrophic_pattern_from_data_runs_in_linear_time():
     rubric = _rubric({"regex": r"^(\w+\s?)+emergency"})
-    start = time.perf_counter()
+    start = time.process_time()  # CPU seconds, not wall time (the machine may be loaded)
     out = RubricReward().evaluate(["q"] * 2, ["a" * 27 + "!", "this is an emergency"], rubrics=[rubric] * 2)
-    assert time.perf_counter() - start < 1.0  # Python's re takes ~15 s on the first completion
+    assert time.process_time() - start < 1.0  # Python's re takes ~15 s on the first completion
     assert out.scores == [0.0, 1.0]
-    start = time.perf_counter()
+    start = time.process_time()
     assert not check_rule({"regex": r"^(\w+\s?)+emergency"}, "word " * 20_000 + "!").met
-    assert time.perf_counter() - start < 1.0
+    assert time.process_time() - start < 1.0
 
 
 def test_patterns_the_linear_engine_cannot_run_are_refused_in_data_only(tmp_path):
