@@ -336,3 +336,28 @@ def test_one_rollout_groups_are_warned_about_and_counted_as_collapsed(scored, tm
     assert rows == {"collapsed_group_fraction": "1", "single_rollout_group_fraction": "1"}
     assert main(["advantages", str(scored), "-o", str(tmp_path / "p.jsonl")]) == 0  # prompt_id: one group of 3
     assert "warning" not in capsys.readouterr().err
+
+
+IMPORTS_AFTER = """
+import sys
+from polyreward.cli import main
+try:
+    code = main(ARGV)
+except SystemExit as exit_info:
+    code = exit_info.code
+print(sorted(m for m in ("pandas", "pyarrow", "torch", "transformers", "matplotlib") if m in sys.modules))
+sys.exit(code)
+"""
+
+
+@pytest.mark.parametrize("argv", [["--version"], ["verify", "--gold", "3/4", "--pred", "so \\boxed{0.75}"], ["list"],
+                                  ["list", "--json"], ["score", "in.jsonl", "-c", "missing.yaml", "-o", "o.jsonl"],
+                                  ["advantages", "missing.jsonl", "-o", "o.jsonl"], ["train", "missing.yaml"],
+                                  ["report", "missing.jsonl", "-o", "existing.txt"]])
+def test_commands_that_need_no_dataframes_do_not_import_them(tmp_path, argv):
+    """--version, verify, list and every mistake found before work run without pandas/pyarrow (seconds of imports)."""
+    (tmp_path / "existing.txt").write_text("x")
+    result = subprocess.run([sys.executable, "-c", f"ARGV = {argv!r}\n" + IMPORTS_AFTER], capture_output=True, text=True,
+                            cwd=tmp_path, env=ENV, timeout=300)
+    assert result.returncode in (0, 2), result.stderr
+    assert result.stdout.strip().splitlines()[-1] == "[]", (argv, result.stdout[-300:])

@@ -158,13 +158,13 @@ def print_summary(summary: dict[str, float], title: str) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    from polyreward.combiners.apply import add_advantages, reward_matrix
-    from polyreward.combiners.diagnostics import diagnose
+    from polyreward.io import check_readable, check_writable
 
-    from polyreward.io import check_writable
+    try:  # the paths first: a wrong one is said before pandas is even imported
+        check_writable(args.output, [check_readable(args.input)])
+        from polyreward.combiners.apply import add_advantages, reward_matrix
+        from polyreward.combiners.diagnostics import diagnose
 
-    try:
-        check_writable(args.output, [args.input])  # a missing folder or the input itself, before anything is read
         frame = read_frame(args.input)
         rewards, weights, group, combiner = resolve(args, frame)
         result = add_advantages(frame, rewards, weights, group, combiner, column=args.column)

@@ -357,6 +357,11 @@ def build_report(input_path, output_dir: str | Path, kind: str = "auto", rewards
 def run(args: argparse.Namespace) -> int:
     from polyreward.cli.advantages import parse_weights
 
+    output = Path(args.output)
+    if output.exists() and not output.is_dir():  # checked before any input is read or matplotlib imported
+        print(f"polyreward report: error: -o {output}: is a file; -o names a folder (created) for report.html and the PNGs",
+              file=sys.stderr)
+        return 2
     try:
         import matplotlib  # noqa: F401  (the report extra; checked before any file is read)
     except ImportError:
@@ -364,11 +369,6 @@ def run(args: argparse.Namespace) -> int:
               file=sys.stderr)
         return 2
     rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
-    output = Path(args.output)
-    if output.exists() and not output.is_dir():  # checked before any input is read
-        print(f"polyreward report: error: -o {output}: is a file; -o names a folder (created) for report.html and the PNGs",
-              file=sys.stderr)
-        return 2
     try:
         weights = parse_weights(args.weights)
         labels = [c.strip() for c in args.labels.split(",")] if args.labels else None
