@@ -75,20 +75,26 @@ class RewardServerError(RuntimeError):
 
 
 def shards(rows: Sequence[Mapping[str, Any]], size: int, group_column: str | None) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` ranges of at most ``size`` rows (more when one group is larger) that keep each run of equal
-    ``group_column`` values together."""
+    """``(start, end)`` ranges of at most ``size`` rows (more when one group is larger) that keep each run of one
+    group together (one group as :func:`polyreward.vocabulary.group_key` says: ids 1, 1.0 and "1" are one)."""
+    from polyreward.vocabulary import group_key
+
     start, n = 0, len(rows)
+
+    def key(i: int) -> Any:
+        return group_key(rows[i].get(group_column))
+
     while start < n:
         end = min(start + size, n)
-        last = rows[end - 1].get(group_column) if group_column is not None and end < n else None
-        if last is not None and rows[end].get(group_column) == last:  # the cut would split a group
+        last = key(end - 1) if group_column is not None and end < n else None
+        if last is not None and key(end) == last:  # the cut would split a group
             cut = end
-            while cut > start and rows[cut - 1].get(group_column) == last:
+            while cut > start and key(cut - 1) == last:
                 cut -= 1
             if cut > start:
                 end = cut
             else:  # one group is larger than a shard: keep it whole
-                while end < n and rows[end].get(group_column) == last:
+                while end < n and key(end) == last:
                     end += 1
         yield start, end
         start = end

@@ -246,10 +246,10 @@ class SlotScorer:
 
     def __init__(self, config: Any, workers: int | None, settings: RouteSettings) -> None:
         self.config, self.settings = config, settings
-        self.reward_set = config.build_rewards(workers=workers)
-        self.combiner = config.build_combiner()
-        self.columns: ColumnMap = config.column_map
-        self.policy: str = config.on_reward_error
+        self.scorer = config.build_scorer(workers)  # the contract's owner: rewards, when: rules, columns, policy, combiner
+        self.reward_set = self.scorer.rewards
+        self.columns: ColumnMap = self.scorer.columns
+        self.policy: str = self.scorer.on_reward_error
         for reward in self.reward_set:  # the engine's worker processes start now, not on the first request
             pool = getattr(reward, "pool", None)
             if pool is not None and hasattr(pool, "start"):
@@ -258,13 +258,13 @@ class SlotScorer:
     def contract(self) -> dict[str, Any]:
         """What a client needs to send rows this server scores as ``polyreward score`` would (``GET /contract``)."""
         return {
-            "names": self.reward_set.names,
-            "weights": self.reward_set.weights.tolist(),
+            "names": self.scorer.names,
+            "weights": self.scorer.weights.tolist(),
             "columns": {"prompt": self.columns.prompt, "completion": self.columns.completion, "group": self.columns.group,
                         **self.config.columns.rows},
-            "required_columns": list(self.reward_set.columns),
+            "required_columns": list(self.scorer.required_columns(combine=False)),
             "on_reward_error": self.policy,
-            "combiner": self.config.combiner.type if self.config.combiner is not None else None,
+            "combiner": getattr(self.scorer.combiner, "type_name", None) or (type(self.scorer.combiner).__name__ if self.scorer.combiner else None),
             "label_column": self.settings.label_column,
             "nan_reward": self.settings.nan_reward,
             "special_text": list(self.settings.special_text),
@@ -303,10 +303,9 @@ class SlotScorer:
             return 500, dumps({"error": f"{type(exc).__name__}: {exc}"[:500]})
 
     def score(self, rows: list[dict[str, Any]], advantages: bool) -> dict[str, Any]:
-        """``/score``'s answer for ``rows``: rows over the per-field cap are NaN + reason, the others are scored."""
-        from polyreward.pipeline import score_batch
-
-        self.reward_set.check_columns({key for row in rows for key in row} - {self.columns.prompt, self.columns.completion})
+        """``/score``'s answer for ``rows``: rows over the per-field cap are NaN + reason, the others are scored by the
+        config's scorer (with ``advantages``, over the rows' groups: the group column, else the prompt's text)."""
+        self.scorer.check_columns({key for row in rows for key in row} - {self.columns.prompt, self.columns.completion}, combine=False)
         rejected = oversized(rows, self.settings.max_field_chars)
         if rejected and self.policy == "raise":
             index, reason = next(iter(rejected.items()))
@@ -318,9 +317,11 @@ class SlotScorer:
             scores, total, failed = np.full((n, len(names)), np.nan), np.full(n, np.nan), np.zeros((n, len(names)), dtype=bool)
             reasons, failures, adv = {name: [""] * n for name in names}, dict.fromkeys(names, 0), None
         else:
-            batch = Batch.from_records(part, self.columns, require=self.reward_set.columns)
-            combiner = self.combiner if advantages and self.combiner is not None and batch.groups is not None else None
-            scored = score_batch(batch, self.reward_set, combiner, on_reward_error=self.policy)
+            batch = self.scorer.batch(part)
+            combine = advantages and self.scorer.combiner is not None
+            if combine and batch.groups is None:
+                batch = Batch(batch.prompts, batch.completions, batch.columns, self.scorer.groups(batch.prompts, batch.columns))
+            scored = self.scorer.score(batch, combine=combine)
             scores, total, failed, reasons, failures, adv = (scored.scores, scored.total, scored.failed, scored.reasons,
                                                              dict(scored.failures), scored.advantages)
             if failed is None:
