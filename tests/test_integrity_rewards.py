@@ -187,6 +187,10 @@ def test_rubric_patterns_from_rollout_data_are_capped():
     with pytest.raises(ValueError, match="at most 500"):
         validate_rule({"contains": ["ok", "b" * 600]}, allowed_callables=())
     validate_rule({"regex": "a" * 501})  # a trusted rubric (the config's) is not capped
+    rubric = [{"criterion": "x", "points": 1, "rule": {"regex": "a" * 600}}]
+    out = RubricReward().evaluate(["p", "p"], ["aaa", "aaa"], rubrics=[json.dumps(rubric), json.dumps([{**rubric[0], "rule": {"regex": "a"}}])])
+    assert out.scores[0] != out.scores[0] and "at most 500" in out.reasons[0]  # that row only: NaN with the reason
+    assert out.scores[1] == 1.0
 
 
 # ------------------------------------------------------------------------------------------------ exactness
