@@ -361,3 +361,19 @@ def test_commands_that_need_no_dataframes_do_not_import_them(tmp_path, argv):
                             cwd=tmp_path, env=ENV, timeout=300)
     assert result.returncode in (0, 2), result.stderr
     assert result.stdout.strip().splitlines()[-1] == "[]", (argv, result.stdout[-300:])
+
+
+def test_the_dev_install_fetches_only_the_two_sdists_it_needs_and_says_each_step():
+    """`pip download --no-binary :all:` built every build backend from source (~14 silent minutes): the script names the
+    one package per download, with --no-deps, and prints a line (with elapsed seconds) before each step."""
+    script = (ROOT / "scripts" / "install_dev.sh").read_text(encoding="utf-8")
+    assert ":all:" not in script
+    downloads = [line.strip() for line in script.splitlines() if "$PIP download" in line]
+    assert len(downloads) == 2
+    for line in downloads:
+        package = re.search(r"--no-binary (\S+)", line).group(1)
+        assert "--no-deps" in line and f'"{package}==' in line and " -q" not in line, line  # pip's own progress shows
+    steps = re.findall(r'^\s*step "(\d)/5 ', script, flags=re.M)
+    assert steps == ["1", "2", "3", "4", "5"]
+    result = subprocess.run(["bash", "-n", str(ROOT / "scripts" / "install_dev.sh")], capture_output=True, text=True)
+    assert result.returncode == 0, result.stderr
