@@ -226,6 +226,7 @@ def _clause(n: int) -> str:
 
 CASES = {
     "crpo_format_think_ends": (lambda t: format_parts(t), lambda n: "<think>" + "</think>" * (n // 8) + "</answer>"),
+    "crpo_format_open_answers": (lambda t: format_parts(t), lambda n: "<think>" + "</think><answer>" * (n // 17) + "</answer>x"),
     "crpo_unclosed_boxes": (lambda t: boxed_groups(t), lambda n: "\\boxed{" * (n // 7)),
     "crpo_format_reward": (lambda t: CRPOFormat(min_content_words=3).score_rollout(t, {}), lambda n: "<think>" + "</think> " * (n // 9)),
     "kg_one_long_clause": (lambda t: radiology_kg.extract_kg(t + f" {len(t)}"), _clause),
