@@ -67,7 +67,9 @@ FACTORIAL_TABLE = [
 
 @pytest.fixture(scope="module")
 def reward():
-    return MathAccuracy(timeout=10.0)
+    # equivalence rows: "\boxed{3!}" equals 6; the default work_avoidance guard (an unevaluated factorial for a number
+    # gold is no credit) is tested in test_integrity_math.py
+    return MathAccuracy(timeout=10.0, work_avoidance=False)
 
 
 def test_factorial_table(reward):

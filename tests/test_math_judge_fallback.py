@@ -114,12 +114,39 @@ def test_a_timeout_in_the_worker_pool_is_undecided_and_goes_to_the_judge(server)
     _record_bodies(server)
     with WorkerPool(workers=1, timeout=0.001) as hasty:  # every comparison that needs sympy is killed
         reward = reward_for(server, hasty, timeout=0.001)
-        SCRIPT["\\text{Tuesday}"] = True
+        SCRIPT["\\sin(2x)"] = True
         try:
-            out = reward.evaluate(["What day?"], ["So: \\boxed{\\text{Tuesday}}"], answer=["\\text{Tuesday}"])
+            out = reward.evaluate(["Simplify"], ["So: \\boxed{2\\sin(x)\\cos(x)}"], answer=["\\sin(2x)"])
         finally:
-            del SCRIPT["\\text{Tuesday}"]
-    assert out.scores == [1.0] and "rule: timeout" in out.reasons[0] and asked_golds(server) == ["\\text{Tuesday}"]
+            del SCRIPT["\\sin(2x)"]
+    assert out.scores == [1.0] and "rule: timeout" in out.reasons[0] and asked_golds(server) == ["\\sin(2x)"]
+
+
+# a word gold is compared by the rules as text only: the same words are equal without the judge, anything else
+# (another notation, a synonym) goes to the judge, which decides it
+WORD_ROWS = [
+    ("So the answer is \\boxed{\\frac{1}{2}}.", "one half", True, 1.0, True),
+    ("The answer is one half.", "one half", False, 1.0, False),
+    ("The capital is \\boxed{\\text{Paris}}.", "Paris", False, 1.0, False),
+    ("The answer is \\boxed{\\text{London}}.", "Paris", False, 0.0, True),
+    ("The answer is \\boxed{\\text{the French capital}}.", "Paris", True, 1.0, True),
+]
+
+
+def test_word_golds_go_to_the_judge_unless_the_words_are_the_same(server, pool):
+    verdicts = {completion: met for completion, _, met, _, _ in WORD_ROWS}  # the judge's script, keyed by the response
+
+    def scripted_by_response(body: dict) -> str:
+        prompt = body["messages"][0]["content"]
+        met = next(met for completion, met in verdicts.items() if completion in prompt)
+        return "```json\n" + json.dumps({"explanation": "scripted", "criteria_met": met}) + "\n```"
+
+    server.answer = scripted_by_response
+    _record_bodies(server)
+    out = reward_for(server, pool).evaluate([""] * len(WORD_ROWS), [r[0] for r in WORD_ROWS], answer=[r[1] for r in WORD_ROWS])
+    assert out.scores == [r[3] for r in WORD_ROWS]
+    assert [flag == 1.0 for flag in out.details["judge_decided"]] == [r[4] for r in WORD_ROWS]
+    assert len(server.bodies) == sum(r[4] for r in WORD_ROWS)
 
 
 def test_judge_down_gives_nan_with_the_reason_and_counts_as_failed(pool):

@@ -116,7 +116,7 @@ UNICODE = [
     ("The answer is １２", "12"),
     ("The answer is 3·4", r"3 \cdot 4"),
     ("The answer is 12 ÷ 4", r"12  \div  4"),
-    ("The answer is √2", r"\sqrt2"),
+    ("The answer is √2", r"\sqrt{2}"),
     ("The answer is 2π", r"2\pi"),
     ("The answer is 1\u202f000", "1 000"),
 ]

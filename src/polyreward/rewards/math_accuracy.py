@@ -14,6 +14,13 @@ A gold cell holding a list (``["1/2", "0.5"]``) lists accepted alternatives: ``m
 the best, ``match: all`` the worst; the reason names the deciding gold and the details hold each gold's score
 (``gold_scores``) and the deciding one's index (``gold_index``) — :mod:`polyreward.verifiers.golds`.
 
+Only the answer the completion commits to counts (:mod:`polyreward.verifiers.commitment`): a negated, hedged or
+retracted answer, an empty or cut-off box and a completion cut off before its final statement are no answer.
+``work_avoidance: true`` (the default) gives no credit to an answer that skips the work -- the prompt's own
+expression, an expression or an unsimplified fraction where the gold is a number
+(:mod:`polyreward.verifiers.work_avoidance`); ``false`` is plain Math-Verify equivalence. ``final_bang:
+punctuation`` (default) reads "The answer is 4!" as 4, as Math-Verify does; ``factorial`` reads it as 4!.
+
 ``cache: verdicts.sqlite`` keeps the verdicts that needed the pool in a sqlite file keyed by the
 normalised gold and answer and the verifier's settings, so later training steps and reruns of a file
 skip sympy for pairs seen before (:mod:`polyreward.verifiers.verdict_cache`).
@@ -26,6 +33,7 @@ from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.rewards.math_judge import JudgeFallback
+from polyreward.verifiers.answer_extraction import FINAL_BANGS
 from polyreward.verifiers.golds import MATCHES, alternatives, deciding, explain
 from polyreward.verifiers.math import WORKER_PRELOAD, verdict_cache, verify_batch, verify_each_gold
 from polyreward.verifiers.verdict import Verdict
@@ -34,7 +42,22 @@ ON_TIMEOUT = ("zero", "nan")
 
 
 class MathAccuracy(Reward):
-    """Math answer correctness against ``answer_column`` (Math-Verify with a hard-timeout worker pool)."""
+    """Math answer correctness against ``answer_column`` (Math-Verify with a hard-timeout worker pool).
+
+    Args:
+        answer_column: column holding the gold answer
+        timeout: seconds a single symbolic check may take in the worker pool before it is stopped
+        on_timeout: score of a stopped check: zero, or nan (not scored); either way it counts as failed in the
+            summary
+        judge: an OpenAI-compatible model judge ({base_url, model, ...}) consulted for pairs the rules cannot
+            decide; null: none
+        judge_on: which rows go to the judge: undecided (the rules could not decide) or all
+        cache: sqlite file that keeps verdicts across runs (keyed by gold, prediction and settings); null: none
+        match: several golds in one cell (a list): any scores the best alternative, all the worst
+        work_avoidance: no credit for an answer that skips the work (the prompt's own expression, an unsimplified
+            fraction for a number)
+        final_bang: 'The answer is 4!' reads as 4 (punctuation, as Math-Verify) or as 4 factorial (factorial)
+    """
 
     type_name = "math_accuracy"
     exactness = "exact"
@@ -56,6 +79,8 @@ class MathAccuracy(Reward):
         judge_on: str = "undecided",
         cache: str | None = None,
         match: str = "any",
+        work_avoidance: bool = True,
+        final_bang: str = "punctuation",
     ) -> None:
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
@@ -67,6 +92,10 @@ class MathAccuracy(Reward):
         self.timeout = float(timeout)
         self.on_timeout = on_timeout
         self.match = one_of("match", match, MATCHES)
+        if not isinstance(work_avoidance, bool):
+            raise ValueError(f"work_avoidance must be true or false, got {work_avoidance!r}")
+        self.work_avoidance = work_avoidance
+        self.final_bang = one_of("final_bang", final_bang, FINAL_BANGS)
         if cache is not None and (not isinstance(cache, str) or not cache.strip()):
             raise ValueError(f"cache must be the path of a sqlite file, got {cache!r}")
         self.cache = verdict_cache(cache) if cache is not None else None
@@ -88,7 +117,9 @@ class MathAccuracy(Reward):
         if self.answer_column not in columns:
             raise KeyError(f"reward {self.name!r} reads column {self.answer_column!r} that the batch does not have; available: {sorted(columns)}")
         golds = columns[self.answer_column]
-        settings = {"pool": self._pool(), "timeout": self.timeout, "on_timeout": self.on_timeout, "cache": self.cache}
+        settings = {"pool": self._pool(), "timeout": self.timeout, "on_timeout": self.on_timeout, "cache": self.cache,
+                    "work_avoidance": self.work_avoidance, "final_bang": self.final_bang,
+                    "prompts": list(prompts) if prompts is not None and len(prompts) == len(completions) else None}
         lists = [alternatives(gold) for gold in golds]
         if all(options is None for options in lists):
             verdicts = verify_batch(completions, golds, **settings)

@@ -9,6 +9,8 @@
     too_large         the model's answer is refused as too large to evaluate (a form it does not support)
     timeout, memory   the hard per-item limit of the worker pool killed the comparison
     error: ...        the comparison crashed
+    words             a word gold ("Paris", "one half", ``\text{odd}``) the answer does not spell the same way: the
+                      rules compare words only as text, so "1/2" for "one half" needs the judge
 
 Only those rows go to the judge with an equivalence-grading prompt (the problem, the reference
 answer, the end of the model's response; asked for ``{"explanation", "criteria_met"}``), never a rule
@@ -65,7 +67,8 @@ Reply with one JSON object in a ```json block and nothing else:
 
 def undecided(verdict: Verdict) -> bool:
     """True when the rule-based verdict could not compare the answers (see the module docstring)."""
-    return verdict.reason in UNDECIDED_REASONS or verdict.reason.startswith("error:")
+    return verdict.reason in UNDECIDED_REASONS or verdict.reason.startswith("error:") or (
+        verdict.rule == "words" and verdict.reason == "not_equal")
 
 
 def equivalence_prompt(problem: str, gold: str, response: str) -> str:

@@ -30,8 +30,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words
-from polyreward.verifiers.tags import last_block
+from polyreward.verifiers.commitment import hedged_inside, retraction_after, uncommitted
+from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, unicode_roots
+from polyreward.verifiers.tags import last_block, tag_blocks
 
 MAX_TAIL_CHARS = 6000
 
@@ -91,10 +92,19 @@ def find_boxes(text: str) -> list[tuple[int, int, str]]:
             if close_at < 0:
                 continue
             boxes.append((match.start(), close_at + 1, text[open_at + 1:close_at]))
-        else:  # "\boxed 5": one token
-            token = _BOX_TOKEN.match(text, match.start(1)).group()
-            boxes.append((match.start(), match.start(1) + len(token), token))
+        else:  # "\boxed 5": one token; "\boxed$" has none and is no box
+            token = _BOX_TOKEN.match(text, match.start(1))
+            if token is not None:
+                boxes.append((match.start(), token.end(), token.group()))
     return boxes
+
+
+_BOX_OPEN = re.compile(r"\\(?:boxed|fbox|framebox)\s*\{")
+
+
+def unclosed_box_after(text: str, boxes: list[tuple[int, int, str]]) -> bool:
+    """Does a ``\\boxed{`` that never closes come after the last complete box (a final answer cut off)?"""
+    return _BOX_OPEN.search(text, boxes[-1][1] if boxes else 0) is not None
 
 
 # boxes next to each other form one list answer when the gap between them joins ("and", ",", "\\quad",
@@ -131,10 +141,14 @@ _ANCHOR = re.compile(
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
-    r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
+    r"\.{2,}|…|(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
+    r"or|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
     re.IGNORECASE,
 )
+# final_bang="factorial": a "!" glued to a number or a closing bracket is a factorial, not the end of the sentence
+_PROSE_STOP_FACTORIAL = re.compile(_PROSE_STOP.pattern.replace("|!(?=\\s|$)|", "|(?<![\\d)}\\]!])!(?=\\s|$)|"), re.IGNORECASE)
+FINAL_BANGS = ("punctuation", "factorial")
 # inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency
 _MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<![\\$])\$([^$\n]+?)(?<!\\)\$", re.DOTALL)
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])[A-Za-z]{3,}")
@@ -145,7 +159,7 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
 _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
 _LAST_NUMBER = re.compile(
-    r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
@@ -218,7 +232,7 @@ def _is_prose(text: str) -> bool:
     return len(_PROSE_WORD.findall(_MATH_ENV.sub(" ", text))) >= 2
 
 
-def _answer_after_anchor(segment: str) -> str:
+def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     """Trim the text after an anchor to the answer: the first math environment, else up to prose.
 
     An anchor followed by a sentence ("Final Answer: The largest $n$ is 34.") yields that sentence's
@@ -231,7 +245,7 @@ def _answer_after_anchor(segment: str) -> str:
     boxed = last_boxed(segment[:300])
     if boxed is not None:
         return boxed
-    stop = _PROSE_STOP.search(segment)
+    stop = (_PROSE_STOP_FACTORIAL if final_bang == "factorial" else _PROSE_STOP).search(segment)
     answer = segment[:stop.start()] if stop else segment[:300]
     if _is_prose(answer):
         end = _SENTENCE_END.search(segment)
@@ -246,37 +260,106 @@ def _last_lines(text: str, count: int) -> str:
     return "\n".join(lines[-count:])
 
 
-def extract_answer(text: str) -> Extracted | None:
-    """The final answer of a completion (see module docstring for the rules), or None."""
+def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
+    """The final answer of a completion (see module docstring for the rules), or None.
+
+    An answer the completion does not commit to (see :mod:`.commitment`) comes back with empty ``text`` and the
+    reason as ``source``: ``negated``, ``hedged``, ``retracted``, ``conflicting`` (an ``<answer>`` block and a
+    later different final answer), ``empty_box``, ``unclosed_box``, ``truncated``. ``final_bang="factorial"``
+    reads a ``!`` glued to a number at the end of an answer sentence ("The answer is 4!") as a factorial.
+    ``trusted=True`` (a gold solution, not model output) reads the answer without those checks."""
     if not text:
         return None
-    text = strip_thinking(text)[-MAX_TAIL_CHARS:]
+    text = unicode_roots(strip_thinking(text)[-MAX_TAIL_CHARS:])
     if not text.strip():
         return None
-    tagged = last_block(text, "answer", ignore_case=True)
-    if tagged is not None:
-        inner = tagged.strip()
-        found = _extract_plain(inner)
+    if trusted:
+        tagged = last_block(text, "answer", ignore_case=True)
+        return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
+    blocks = list(tag_blocks(text, "answer", ignore_case=True))
+    if blocks:
+        inner = blocks[-1][2].strip()
+        found = _committed(inner, final_bang)
         prose = len(_PROSE_WORD.findall(_ENVIRONMENT_NAME.sub(" ", inner))) >= 2  # "pmatrix" is not prose
+        if found is not None and not found.text:
+            return found
         if found is not None and (found.source not in ("last_number", "math_line") or prose):
-            return Extracted(found.text, "answer_tag+" + found.source)
-        return Extracted(inner, "answer_tag") if inner else None
-    return _extract_plain(text)
+            found = Extracted(found.text, "answer_tag+" + found.source)
+        else:
+            found = Extracted(inner, "answer_tag") if inner else None
+        later = _strong_answer(text[blocks[-1][1]:], final_bang)
+        if found is not None and later is not None and (not later.text or _squash(later.text) != _squash(found.text)):
+            return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
+        return found
+    return _committed(text, final_bang)
 
 
-def _extract_plain(text: str) -> Extracted | None:
+_STRONG_SOURCES = ("boxed", "anchor")
+_CUT_OFF = re.compile(
+    r"(?:\b(?:by|to|the|a|an|of|and|or|is|are|be|with|from|for|that|which|we|into|at|plus|minus|times|"
+    r"equals|gives|get|gets|have|has|multiply|divide|add|subtract)|[-+/=,(\[{^\\:]|(?<!\*)\*)\s*\Z",
+    re.IGNORECASE,
+)
+
+
+def _strong_answer(text: str, final_bang: str) -> Extracted | None:
+    """A boxed or anchored final answer in ``text`` (a restatement or a correction), or None."""
+    found = _committed(text, final_bang, retractions=False)
+    return found if found is not None and found.text and found.source in _STRONG_SOURCES else None
+
+
+def _squash(text: str) -> str:
+    return re.sub(r"[\s$]", "", normalize_answer(text))
+
+
+def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracted | None:
+    """:func:`_extract_plain`, then the words around the answer: a negated or hedged answer is none, and one
+    taken back is replaced by the answer stated after the retraction (:mod:`.commitment`)."""
+    found = _extract_plain(text, final_bang)
+    if found is None or not found.text:
+        return found
+    if hedged_inside(found.text):
+        return Extracted("", "hedged")
+    start = text.rfind(found.text)
+    if start < 0:
+        return found
+    end = start + len(found.text)
+    why = uncommitted(text, start, end)
+    if why:
+        return Extracted("", why)
+    retraction = retraction_after(text, end) if retractions else None
+    if retraction is not None:
+        resume, explicit = retraction
+        after = _committed(text[resume:], final_bang, retractions=False)
+        if after is not None and after.text and (explicit or after.source in _STRONG_SOURCES) and _squash(after.text) != _squash(found.text):
+            return Extracted(after.text, "correction+" + after.source)
+        if explicit and (after is None or not after.text):
+            return Extracted("", "retracted")
+    return found
+
+
+def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
     boxes = find_boxes(text)
-    if boxes:
+    if trusted and boxes and boxes[-1][2].strip():
+        return Extracted(last_boxed(text) or "", "boxed")
+    if trusted and not boxes:
+        return _last_anchored(text, final_bang=final_bang) or _extract_from_line(text)
+    if boxes or unclosed_box_after(text, boxes):
         # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
         boxed = last_boxed(text)
-        anchored = _last_anchored(text, after=boxes[-1][1])
+        anchored = _last_anchored(text, after=boxes[-1][1] if boxes else 0, final_bang=final_bang)
         if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or ""):
             return anchored
+        if unclosed_box_after(text, boxes):
+            return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
         if boxed is not None and boxed.strip():
             return Extracted(boxed, "boxed")
-    anchored = _last_anchored(text)
+        return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
+    anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
+    if _CUT_OFF.search(text[-200:]):
+        return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _extract_from_line(text)
 
 
@@ -288,9 +371,9 @@ def _part_of(fragment: str, whole: str) -> bool:
     return squash(fragment) in squash(whole)
 
 
-def _last_anchored(text: str, after: int = 0) -> Extracted | None:
+def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -> Extracted | None:
     for anchor in reversed(list(_ANCHOR.finditer(text, after))):
-        answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600]).strip()
+        answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang).strip()
         if answer.strip(" .*$:"):
             return Extracted(answer, "anchor")
     return None

@@ -31,7 +31,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.schema import completion_text, is_missing
-from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking
+from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
+from polyreward.verifiers.commitment import hedged, negated, retraction_after
 from polyreward.verifiers.tags import last_block
 from polyreward.verifiers.verdict import Verdict
 
@@ -98,11 +99,20 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
 
 
 def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
-    """The rightmost accepted letter of ``pattern``; :data:`SEVERAL` when that letter is one of a list of options."""
+    """The rightmost accepted letter of ``pattern`` that the text commits to: a negated one ("Not C.", "(C) is
+    wrong") or one taken back ("C... wait, no, B") is skipped; :data:`SEVERAL` when the letter is one of a list
+    of options or hedged ("Either A or C", "C if ..., otherwise B")."""
     for match in reversed(list(pattern.finditer(text))):
         letter = _accept(text, match, letters)
-        if letter is not None:
-            return SEVERAL if _in_option_list(text, match.start(1), letters) else letter
+        if letter is None:
+            continue
+        start, end = match.start(1), match.end(1)
+        if negated(text, start, end):
+            continue
+        retraction = retraction_after(text, end)
+        if retraction is not None and retraction[1]:
+            continue
+        return SEVERAL if _in_option_list(text, start, letters) or hedged(text, start, end) else letter
     return None
 
 
@@ -118,10 +128,15 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     start = max(0, at - _LIST_WINDOW)
     window = text[start:at + _LIST_WINDOW]
     cls = re.escape(letters)
-    item = rf"[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?"
-    separator = r"[^\S\n]*(?:[,/&+]|\b(?:or|and|and/or)\b)?[^\S\n]*"
+    item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?"
+    separator = r"[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or)\b)?[^\S\n]*"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
-        if run.start() <= at - start < run.end() and len(set(re.findall(rf"[{cls}]", run.group()))) > 1:
+        if not run.start() <= at - start < run.end():
+            continue
+        found = re.findall(rf"[{cls}]", run.group())
+        if re.match(r"\s*(?:is|are|was|were|isn't|seems)\b", window[run.end():]):
+            found = found[:-1]  # "A; B is wrong": the last letter starts a new clause, it is no item of the list
+        if len(set(found)) > 1:
             return True
     return False
 
@@ -132,8 +147,10 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)|answer|"
         r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )
+    affirmed = r"\s+(?:is|would\s+be|seems)\s+(?:the\s+)?(?i:right|correct|best|true|answer)\b"  # "(B) is right"
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
+        ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]", r"[^\S\n]"))),
@@ -168,13 +185,15 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
             return letter, "answer_tag"
         text = inner
     boxes = find_boxes(text)
+    if unclosed_box_after(text, boxes):
+        return None, ""  # the final box was cut off
     if boxes:
         joined = last_boxed(text) or ""
         if len(boxes) > 1 and _in_option_list(joined, 0, letters):
             return None, SEVERAL  # \boxed{A} \boxed{C}
         letter = _letter_from_short(boxes[-1][2], letters, options)
-        if letter is not None:
-            return letter, "boxed"
+        if letter is not None and not negated(text, boxes[-1][0], boxes[-1][1]):
+            return (None, SEVERAL) if hedged(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters)
@@ -183,7 +202,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
-    if letter is not None:
+    if letter is not None and not negated(text, 0, len(text)):
         return letter, "whole"
     letter = _letter_from_option_text(text, options)
     return (letter, "option_text") if letter is not None else (None, "")
@@ -204,30 +223,45 @@ def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | Non
 
 
 def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
-    """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found."""
+    """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found. Several different labels in the
+    deciding place (``\\boxed{no/yes/maybe}``, "no or yes") are a hedge (``(None, SEVERAL)``); a negated one
+    ("The answer is not yes") is no answer."""
     text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
     alternatives = "|".join(re.escape(label) for label in labels)
     tagged = last_block(text, "answer", ignore_case=True)
     if tagged is not None:
         text = tagged
+    label_word = re.compile(rf"\b({alternatives})\b", re.IGNORECASE)
     boxes = find_boxes(text)
     if boxes:
-        match = re.search(rf"\b({alternatives})\b", boxes[-1][2], re.IGNORECASE)
-        if match:
-            return match.group(1).lower(), "boxed"
-    anchor = rf"\b(?:final\s+answer|answer|conclusion|verdict)[\s*:]*(?:is\b[\s*:]*)?\(?({alternatives})\b"
-    hits = re.findall(anchor, text, re.IGNORECASE)
+        found = {m.lower() for m in label_word.findall(boxes[-1][2])}
+        if len(found) > 1:
+            return None, SEVERAL
+        if found:
+            return _committed_label(text, boxes[-1][0], boxes[-1][1], found.pop(), "boxed")
+    anchor = re.compile(rf"\b(?:final\s+answer|answer|conclusion|verdict)[\s*:]*(?:is\b[\s*:]*)?\(?({alternatives})\b", re.IGNORECASE)
+    hits = list(anchor.finditer(text))
     if hits:
-        return hits[-1].lower(), "anchor"
+        return _committed_label(text, hits[-1].start(1), hits[-1].end(1), hits[-1].group(1).lower(), "anchor")
     first = re.match(rf"\W*({alternatives})\b", text.strip(), re.IGNORECASE)
     if first:
-        return first.group(1).lower(), "first_word"
+        stripped = text.strip()
+        return _committed_label(stripped, first.start(1), first.end(1), first.group(1).lower(), "first_word")
     lines = [line for line in text.strip().split("\n") if line.strip()]
     if lines:
-        found = {m.lower() for m in re.findall(rf"\b({alternatives})\b", lines[-1], re.IGNORECASE)}
+        hits = list(label_word.finditer(lines[-1]))
+        found = {m.group(1).lower() for m in hits}
         if len(found) == 1:
-            return found.pop(), "last_line"
+            return _committed_label(lines[-1], hits[-1].start(1), hits[-1].end(1), found.pop(), "last_line")
     return None, ""
+
+
+def _committed_label(text: str, start: int, end: int, label: str, how: str) -> tuple[str | None, str]:
+    if negated(text, start, end):
+        return None, ""
+    if hedged(text, start, end):
+        return None, SEVERAL
+    return label, how
 
 
 def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str, str] | None:

@@ -42,8 +42,8 @@ from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
 
-from polyreward.schema import completion_text, is_missing
-from polyreward.verifiers.answer_extraction import extract_answer, strip_thinking
+from polyreward.schema import completion_text, is_missing, prompt_text
+from polyreward.verifiers.answer_extraction import FINAL_BANGS, extract_answer, strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
@@ -52,6 +52,7 @@ from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
+from polyreward.verifiers.work_avoidance import prompt_form, work_avoided
 
 _LETTERS = "ABCDEFGHIJ"
 
@@ -72,11 +73,14 @@ class Reference:
 
 @dataclass(frozen=True)
 class Prediction:
-    """A prepared model answer (``text`` normalised, ``source`` = where it was found)."""
+    """A prepared model answer (``text`` normalised, ``source`` = where it was found). ``text`` is empty when the
+    completion does not commit to the answer it wrote, ``source`` then says why (negated, hedged, retracted, ...);
+    ``false_equation`` when the answer states two different numbers as equal (``43 = 42``)."""
 
     text: str
     source: str
     numeral: Numeral | None = None
+    false_equation: bool = False
 
 
 # Imported once in the engine's forkserver, so a worker started after a kill is warm (no ~1 s math-verify
@@ -91,7 +95,7 @@ def prepare_reference(ref: str) -> Reference:
     if "####" in text:
         text = text.rsplit("####", 1)[1].strip()
     elif "\\boxed" in text or "\\fbox" in text or "\\framebox" in text or "<answer>" in text or len(text) > 200:
-        found = extract_answer(text)
+        found = extract_answer(text, trusted=True)
         text = found.text if found is not None else text
     text = normalize_answer(text)
     if not text:
@@ -102,6 +106,9 @@ def prepare_reference(ref: str) -> Reference:
     numeral = parse_numeral(text)
     if numeral is not None:
         return Reference("number", text, numeral, canonical=_canonical(text))
+    words = word_answer(text)
+    if words is not None:
+        return Reference("words", words)
     problem = size_problem(text)
     if problem:
         return Reference("invalid", text[:200], problem=problem)
@@ -124,13 +131,48 @@ def _single_letter(text: str) -> str | None:
 MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
 
 _LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad)")
+_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+_NOT_WORDS = {"pi", "sqrt", "frac", "dfrac", "infty", "inf", "oo", "sin", "cos", "tan", "log", "ln", "exp", "mod", "and", "or"}
 
 
-def prepare_prediction(completion: str) -> Prediction | None:
-    """Extract and normalise the final answer of a completion (None when there is none)."""
-    found = extract_answer(completion)
+def word_answer(text: str) -> str | None:
+    """``text`` as a word answer ("Paris", "one half", ``\\text{odd}``), lower-case with single spaces, or None
+    when it is math (a number, a variable, a command, an expression)."""
+    plain = _TEXT_WRAPPER.sub(r"\1", text).strip().strip(".")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z .,'\-]*", plain) or len(plain) > 200:
+        return None
+    words = re.findall(r"[A-Za-z]+", plain.lower())
+    if not any(len(w) >= 3 and w not in _NOT_WORDS for w in words):
+        return None
+    return " ".join(words)
+
+
+def _constant(side: str) -> Fraction | None:
+    numeral = parse_numeral(side)
+    if numeral is not None:
+        return numeral.value / 100 if numeral.percent else numeral.value
+    polynomial = parse_polynomial(side)
+    if polynomial is not None and set(dict(polynomial)) <= {()}:
+        return dict(polynomial).get((), Fraction(0))
+    return None
+
+
+def _false_equation(text: str) -> bool:
+    """Does ``text`` state two different numbers as equal (``43 = 42``, ``2 + 2 = 5``)?"""
+    if not 1 <= text.count("=") <= 4 or re.search(r"[<>]|\\(?:[lg]eq?|neq?|approx)", text):
+        return False
+    values = {_constant(side) for side in text.split("=")} - {None}
+    return len(values) > 1
+
+
+def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Prediction | None:
+    """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
+    reason as ``source`` when the completion does not commit to it)."""
+    found = extract_answer(completion, final_bang)
     if found is None:
         return None
+    if not found.text:
+        return Prediction("", found.source)
     text = normalize_answer(found.text)
     if not text:
         return None
@@ -141,15 +183,18 @@ def prepare_prediction(completion: str) -> Prediction | None:
         left, _, right = text.rpartition("=")
         if not _LISTED.search(left):
             numeral = parse_numeral(right)
-    return Prediction(text, found.source, numeral)
+    return Prediction(text, found.source, numeral, _false_equation(text) if "=" in text else False)
 
 
 def compare_cheap(
-    reference: Reference, completion: str, prediction: Prediction | None, guard: bool = True, fast_paths: bool = True
+    reference: Reference, completion: str, prediction: Prediction | None, guard: bool = True, fast_paths: bool = True,
+    work_avoidance: str | None = None,
 ) -> Verdict | None:
     """Decide without sympy when possible (numbers, polynomials, letters, no answer, oversized); else None.
 
     ``fast_paths=False`` leaves numbers and polynomials to Math-Verify (benchmarks use it to time the pool).
+    ``work_avoidance`` (the row's prompt, ``""`` without one; None = off) refuses answers that skip the work
+    (:mod:`.work_avoidance`).
     """
     if reference.kind == "invalid":
         return Verdict(None, "gold_unparseable", reference.text, rule=reference.problem)
@@ -161,12 +206,23 @@ def compare_cheap(
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
     if prediction is None:
         return Verdict(0.0, "no_answer", reference.text)
-    if fast_paths and reference.kind == "number" and prediction.numeral is not None:
-        equal = numerals_equal(reference.numeral, prediction.numeral, REL_TOL)
-        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "numeric", prediction.source)
+    if not prediction.text:  # negated, hedged, retracted, conflicting, an empty or unclosed box, cut off
+        return Verdict(0.0, "no_answer", reference.text, rule=prediction.source)
+    if prediction.false_equation and "=" not in reference.text:  # "43 = 42" states no value (an equation gold is compared whole)
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "false_equation", prediction.source)
+    if reference.kind == "words":
+        equal = word_answer(prediction.text) == reference.text
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "words", prediction.source)
     problem = size_problem(prediction.text) if guard else None
     if problem:
         return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
+    if work_avoidance is not None:
+        problem = work_avoided(reference, prediction, work_avoidance)
+        if problem:
+            return Verdict(0.0, "unevaluated", reference.text, prediction.text, problem, prediction.source)
+    if fast_paths and reference.kind == "number" and prediction.numeral is not None:
+        equal = numerals_equal(reference.numeral, prediction.numeral, REL_TOL)
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "numeric", prediction.source)
     if fast_paths and (reference.kind == "number" or reference.polynomial is not None):
         # exact polynomial arithmetic: "2 \times 21" for 42, "98z^{3}(61z - 38z^{2})" for its expansion
         polynomial = parse_polynomial(prediction.text)
@@ -210,8 +266,15 @@ def verify_batch(
     guard: bool = True,
     fast_paths: bool = True,
     cache: VerdictCache | None = None,
+    prompts: Sequence[Any] | None = None,
+    work_avoidance: bool = False,
+    final_bang: str = "punctuation",
 ) -> list[Verdict]:
     """Verify completions ``preds`` (strings or chat messages) against gold answers ``refs``.
+
+    ``work_avoidance=True`` refuses answers that skip the work (the prompt's own expression, given ``prompts``;
+    an expression or an unsimplified fraction for a simplified number: :mod:`.work_avoidance`);
+    ``final_bang="factorial"`` reads "The answer is 4!" as 4! (:func:`~.answer_extraction.extract_answer`).
 
     Cheap decisions happen here; the rest goes through ``pool`` (a
     :class:`polyreward.engine.WorkerPool`; ``None`` runs Math-Verify inline, without a hard timeout,
@@ -222,14 +285,21 @@ def verify_batch(
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
     if on_timeout not in ("zero", "nan"):
         raise ValueError(f"on_timeout must be 'zero' or 'nan', got {on_timeout!r}")
+    if final_bang not in FINAL_BANGS:
+        raise ValueError(f"final_bang must be one of {', '.join(FINAL_BANGS)}, got {final_bang!r}")
+    if prompts is not None and len(prompts) != len(preds):
+        raise ValueError(f"verify_batch got {len(preds)} predictions but {len(prompts)} prompts")
     if any(alternatives(ref) is not None for ref in refs):
-        return _verify_alternatives(preds, refs, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard, fast_paths=fast_paths, cache=cache)
+        return _verify_alternatives(preds, refs, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard, fast_paths=fast_paths,
+                                    cache=cache, prompts=prompts, work_avoidance=work_avoidance, final_bang=final_bang)
     verdicts: list[Verdict | None] = [None] * len(preds)
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
+    forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         try:
-            decided = _decide_cheaply(pred, ref, guard, fast_paths)
+            avoidance = _prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
+            decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang)
         except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
             decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
         if isinstance(decided, Verdict):
@@ -263,19 +333,29 @@ def verify_batch(
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 
-def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool) -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
+def _prompt_form(prompt: Any, forms: dict[str, str]) -> str:
+    if prompt is None or is_missing(prompt):
+        return ""
+    text = prompt_text(prompt)
+    if text not in forms:
+        forms[text] = prompt_form(text)
+    return forms[text]
+
+
+def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avoidance: str | None = None,
+                    final_bang: str = "punctuation") -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
     """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item)."""
     if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
         prediction = prepare_prediction(completion_text(pred))  # shown in the reason: the answer was read, the gold is missing
-        return Verdict(None, "no_reference", pred=prediction.text, source=prediction.source)
+        return Verdict(None, "no_reference", pred=prediction.text if prediction else "", source=prediction.source if prediction else "")
     try:
         gold = str(ref)
     except ValueError:  # an int beyond Python's 4,300-digit str() limit
         return Verdict(None, "gold_unparseable", rule="a number too long to write out")
     reference = prepare_reference(gold)
     text = completion_text(pred)
-    prediction = prepare_prediction(text)
-    cheap = compare_cheap(reference, text, prediction, guard, fast_paths)
+    prediction = prepare_prediction(text, final_bang)
+    cheap = compare_cheap(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap
     return Verdict(None, "", reference.text, prediction.text, source=prediction.source), (reference.text, prediction.text, guard)
@@ -287,6 +367,8 @@ def verify_each_gold(preds: Sequence[Any], refs: Sequence[Any], **settings: Any)
     :func:`verify_batch`'s; every pair of the batch is verified in one call."""
     options = [alternatives(ref) for ref in refs]
     options = [[ref] if opts is None else opts for ref, opts in zip(refs, options)]
+    if settings.get("prompts") is not None:
+        settings = {**settings, "prompts": [p for p, opts in zip(settings["prompts"], options) for _ in opts]}
     flat = iter(verify_batch([pred for pred, opts in zip(preds, options) for _ in opts], [o for opts in options for o in opts], **settings))
     return [[next(flat) for _ in opts] for opts in options]
 
@@ -301,7 +383,7 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-01.3"
+VERIFIER_RULES = "2026-12-02.1"
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:

@@ -16,6 +16,7 @@ Three jobs:
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from dataclasses import dataclass
@@ -25,12 +26,13 @@ MAX_ANSWER_CHARS = 1000  # an extracted answer longer than this is not an answer
 MAX_EXPONENT = 10_000  # 2^10000 has ~3,000 digits: fine; larger exponents of numerals are refused
 MAX_FACTORIAL = 5_000
 MAX_DIGITS = 2_000
+MAX_RESULT_DIGITS = 10_000  # a power or binomial of literals whose value has more digits is refused (cost estimate)
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
 _UNICODE_SYMBOLS = {
     "−": "-", "–": "-", "—": "-", "‒": "-", "﹣": "-", "－": "-",
     "×": r" \times ", "✕": r" \times ", "⋅": r" \cdot ", "·": r" \cdot ", "∙": r" \cdot ",
-    "÷": r" \div ", "√": r"\sqrt", "π": r"\pi ", "∞": r"\infty ", "≤": r" \le ", "≥": r" \ge ",
+    "÷": r" \div ", "π": r"\pi ", "∞": r"\infty ", "≤": r" \le ", "≥": r" \ge ",
     "≠": r" \ne ", "±": r"\pm ", "°": r"^\circ", "∈": r" \in ", "∪": r" \cup ", "∩": r" \cap ",
     "\u2009": " ", "\u202f": " ", "\u00a0": " ", "\u2044": "/", "\u2215": "/",
 }
@@ -38,10 +40,66 @@ _VULGAR_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾":
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")
 
 
+_ROOTS = {"√": "\\sqrt", "∛": "\\sqrt[3]", "∜": "\\sqrt[4]"}
+_ROOT_OPERAND = re.compile(r"[^\S\n]*(?:(\()|(\{)|(\d+(?:\.\d+)?|[A-Za-zπ](?![A-Za-z])|\\[A-Za-z]+))")
+
+
+def bracket_pairs(text: str, open_char: str = "(", close_char: str = ")") -> dict[int, int]:
+    """Index of each ``open_char`` -> index of the ``close_char`` matching it (unbalanced ones left out), in one
+    pass with a stack: linear however deeply or badly the brackets nest (a scan per bracket is quadratic)."""
+    pairs: dict[int, int] = {}
+    stack: list[int] = []
+    for i, char in enumerate(text):
+        if char == open_char:
+            stack.append(i)
+        elif char == close_char and stack:
+            pairs[stack.pop()] = i
+    return pairs
+
+
+def unicode_roots(text: str) -> str:
+    """``√12`` -> ``\\sqrt{12}``, ``√(x+1)`` -> ``\\sqrt{x+1}``, ``∛27`` -> ``\\sqrt[3]{27}``: a root sign takes its
+    whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2)."""
+    if "√" not in text and "∛" not in text and "∜" not in text:
+        return text
+    pairs: dict[int, int] | None = None
+    out: list[str] = []
+    closers: set[int] = set()
+    i = done = 0
+    for i, char in enumerate(text):
+        if i < done:
+            continue
+        if i in closers:
+            out.append("}")
+            continue
+        if char not in _ROOTS:
+            out.append(char)
+            continue
+        command = _ROOTS[char]
+        operand = _ROOT_OPERAND.match(text, i + 1)
+        if operand is None:
+            out.append(command + " ")
+        elif operand.group(1):
+            pairs = bracket_pairs(text) if pairs is None else pairs
+            close = pairs.get(operand.start(1), -1)
+            out.append(command + ("{" if close >= 0 else "("))
+            if close >= 0:
+                closers.add(close)
+            done = operand.end()
+        elif operand.group(2):
+            out.append(command + "{")
+            done = operand.end()
+        else:
+            out.append(command + "{" + operand.group(3) + "}")
+            done = operand.end()
+    return "".join(out)
+
+
 def normalize_unicode(text: str) -> str:
-    """Map unicode math to ASCII/LaTeX: ``−`` ``×`` ``÷`` ``²`` ``½``, full-width digits, NBSP."""
+    """Map unicode math to ASCII/LaTeX: ``−`` ``×`` ``÷`` ``²`` ``½`` ``√``, full-width digits, NBSP."""
     if text.isascii():
         return text
+    text = unicode_roots(text)
     for char, repl in _VULGAR_FRACTIONS.items():
         text = text.replace(char, repl)
     # superscripts first: NFKC would turn "x²" into "x2"
@@ -88,18 +146,23 @@ _UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|rm|mathit|operatorname)\s*\{\s*([A-Za
 _LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|\\,|\\!|\\ |~)(?=\d{3}(?!\d))")
 
 
-def _rewrite_python_syntax(text: str) -> str:
-    """``x**2`` -> ``x^{2}``, ``sqrt(x)`` -> ``\\sqrt{x}``, ``pi`` -> ``\\pi`` (text rewriting, no eval)."""
+def rewrite_python_syntax(text: str) -> str:
+    """``x**2`` -> ``x^{2}``, ``sqrt(x)`` -> ``\\sqrt{x}``, ``pi`` -> ``\\pi`` (text rewriting, no eval). Brackets
+    are matched once per pass (:func:`bracket_pairs`), so the rewrite is linear in the text (``**(`` repeated
+    thousands of times was quadratic)."""
     if "**" in text:
+        pairs = bracket_pairs(text)
         out = []
         i = 0
         for match in _PY_POWER.finditer(text):
+            if match.start() < i:  # inside an exponent already copied: "x**(2**3)"
+                continue
             out.append(text[i:match.start()])
             j = match.end()
             while j < len(text) and text[j] == " ":
                 j += 1
             if j < len(text) and text[j] == "(":
-                end = _matching(text, j, "(", ")")
+                end = pairs.get(j, -1)
                 out.append("^{" + text[j:end + 1] + "}") if end >= 0 else out.append("^")
                 i = end + 1 if end >= 0 else j
             else:
@@ -110,12 +173,18 @@ def _rewrite_python_syntax(text: str) -> str:
                 i = k
         out.append(text[i:])
         text = "".join(out)
-    while (match := _SQRT_CALL.search(text)) is not None:
-        start = match.end() - 1
-        end = _matching(text, start, "(", ")")
-        if end < 0:
-            break
-        text = text[:match.start()] + r"\sqrt{" + text[start + 1:end] + "}" + text[end + 1:]
+    if _SQRT_CALL.search(text):
+        pairs = bracket_pairs(text)
+        edits = []  # (start, end, replacement), none overlapping: each "sqrt(" and the ")" closing it
+        for match in _SQRT_CALL.finditer(text):
+            close = pairs.get(match.end() - 1)
+            if close is not None:
+                edits += [(match.start(), match.end(), "\\sqrt{"), (close, close + 1, "}")]
+        pieces, done = [], 0
+        for start, end, replacement in sorted(edits):
+            pieces += [text[done:start], replacement]
+            done = end
+        text = "".join(pieces) + text[done:]
     text = _FUNCTION_CALL.sub(r"\\\1", text)  # "log(2)" -> "\log(2)", else read as l*o*g*2
     return _PI_WORD.sub(r"\\pi", text)
 
@@ -228,10 +297,11 @@ def euler_imaginary_unit(text: str) -> str:
     if "i" not in text:
         return text
     out, done = [], 0
+    pairs = bracket_pairs(text, "{", "}")
     for match in _EULER_EXPONENT.finditer(text):
         if match.start() < done:  # inside an exponent already rewritten
             continue
-        close = _matching(text, match.end() - 1, "{", "}")
+        close = pairs.get(match.end() - 1, -1)
         if close < 0:
             break
         out.append(text[done:match.end()] + _LONE_I.sub("I", text[match.end():close]))
@@ -249,7 +319,7 @@ def normalize_answer(text: str) -> str:
             text = match.group(2).strip()
     text = re.sub(r"^\*\*|\*\*$", "", text).strip()
     text = re.sub(r"^\*(?=\S)(.*?)(?<=\S)\*$", r"\1", text)
-    text = _rewrite_python_syntax(text)
+    text = rewrite_python_syntax(text)
     text = _strip_edge_spacing(text)  # "\\, 1,000 \\," -> "1,000": spacing commands at either end mean nothing
     text = _TIMES_X.sub(r" \\times ", text)  # "6.02 x 10^23": an x between two numbers is a times sign
     text = _APPROX_PREFIX.sub("", text)  # "\approx 3.14" states the value 3.14
@@ -324,10 +394,27 @@ def parse_numeral(text: str) -> Numeral | None:
     return Numeral(numeral.value * scale, numeral.percent) if numeral is not None and scale != 1 else numeral
 
 
+# a mixed number: a whole number before a proper fraction, "2 3/4" or "2\frac{3}{4}" = 11/4 (never 2 * 3/4)
+_MIXED = re.compile(r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d+)(?:\s+(?P<a>\d+)\s*/\s*(?P<b>\d+)|\s*\\[dt]?frac\s*\{\s*(?P<c>\d+)\s*\}\s*\{\s*(?P<d>\d+)\s*\})\s*")
+
+
+def _mixed_number(text: str) -> Numeral | None:
+    match = _MIXED.fullmatch(text)
+    if match is None:
+        return None
+    numerator, denominator = int(match.group("a") or match.group("c")), int(match.group("b") or match.group("d"))
+    if not 0 < numerator < denominator:
+        return None  # "2 5/4" is no mixed number
+    value = int(match.group("whole")) + Fraction(numerator, denominator)
+    return Numeral(-value if match.group("sign") == "-" else value)
+
+
 def _plain_numeral(text: str) -> Numeral | None:
     text = text.replace("{,}", "").strip()
     if _SPACE_THOUSANDS.fullmatch(text):  # "1 000 000"
         text = text.replace(" ", "")
+    if len(text) < 60 and (mixed := _mixed_number(text)) is not None:
+        return mixed
     try:
         numeral = _NUMERAL.fullmatch(text)
         if numeral:
@@ -459,6 +546,10 @@ def size_problem(text: str) -> str | None:
         problem = _bracket_factorial_problem(text, match.start())
         if problem:
             return f"{problem} (limit {MAX_FACTORIAL})"
+    for match in _BINOMIAL.finditer(text):
+        problem = _binomial_problem(match.group("n") or match.group("n2"), match.group("k") or match.group("k2"))
+        if problem:
+            return problem
     if "^" not in text:
         return None
     plain = _COMMANDS.sub(" ", text.replace("**", "^"))
@@ -471,4 +562,25 @@ def size_problem(text: str) -> str | None:
         digits = re.sub(r"[\s{}()]", "", exponent).lstrip("+-")
         if digits.isdigit() and len(digits) > 6 or digits.isdigit() and int(digits) > MAX_EXPONENT and not base.isalpha():
             return f"exponent {digits[:12]} above {MAX_EXPONENT}"
+        if digits.isdigit() and base.isdigit() and int(base) > 1 and int(digits) * math.log10(int(base)) > MAX_RESULT_DIGITS:
+            return f"{base[:12]}^{digits} has more than {MAX_RESULT_DIGITS} digits"
     return None
+
+
+# \binom{n}{k}, \dbinom, \tbinom, {n \choose k}: C(n, k) has log10(n! / (k! (n-k)!)) digits, estimated with lgamma
+_BINOMIAL = re.compile(r"\\[dt]?binom\s*\{(?P<n>[^{}]{1,60})\}\s*\{(?P<k>[^{}]{1,60})\}|\{(?P<n2>[^{}]{1,60})\\choose(?P<k2>[^{}]{1,60})\}")
+
+
+def _binomial_problem(n_text: str, k_text: str) -> str | None:
+    """Why C(n, k) is too large to evaluate (a numeric power or factorial inside, or over MAX_RESULT_DIGITS
+    digits), or None; symbolic arguments (``\\binom{n}{2}``) are fine."""
+    n_plain, k_plain = (re.sub(r"\s+", "", _COMMANDS.sub("", side)) for side in (n_text, k_text))
+    if re.search(r"[A-Za-z]", n_plain + k_plain):
+        return None
+    if not (n_plain.isdigit() and k_plain.isdigit()):
+        return f"binomial of {n_plain[:20]} and {k_plain[:20]}" if re.search(r"[\^!]", n_plain + k_plain) else None
+    n, k = int(n_plain), int(k_plain)
+    if not 0 <= k <= n:
+        return None
+    digits = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(10)
+    return f"binomial C({n_plain[:20]}, {k_plain[:20]}) has about {digits:.0f} digits" if digits > MAX_RESULT_DIGITS else None
