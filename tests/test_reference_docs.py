@@ -68,3 +68,12 @@ def test_list_json_is_machine_readable_and_piped_tables_are_not_cut():
     assert json.loads(run("combiners", "--json"))["combiners"][0].keys() == {"name", "source", "description"}
     piped = run("rewards")  # stdout is a pipe here, not a terminal
     assert "clinical_comprehensiveness " in piped and "…" not in piped
+
+
+def test_every_parameter_has_a_meaning():
+    """The "meaning" column of the reference pages comes from each class's ``Args:`` docstring lines: none is empty."""
+    missing = []
+    for table, lookup in ((registry.BUILTIN_REWARDS, registry.reward_class), (registry.BUILTIN_COMBINERS, registry.combiner_class)):
+        for name in sorted(table):
+            missing += [f"{name}.{p}" for p, _, _, meaning in parameter_rows(lookup(name)) if not meaning.strip()]
+    assert not missing, f"add an 'Args:' line for each of these in its class docstring: {missing}"

@@ -20,7 +20,11 @@ from polyreward.combiners.grpo import GRPOCombiner
 
 
 class DrGRPOCombiner(GRPOCombiner):
-    """A_i = r_i - mean_G(r) (no std scaling)."""
+    """A_i = r_i - mean_G(r) (no std scaling).
+
+    Args:
+        singleton: a one-rollout group: zero (A = 0, as TRL) or raw (A = r, as verl)
+    """
 
     type_name = "dr_grpo"
     exactness = "exact"

@@ -171,7 +171,15 @@ class DomainHistory:
 
 
 class DRPOCombiner(GroupedCombiner):
-    """QoQ-Med's DRPO: GRPO advantages divided by domain and difficulty-cluster temperatures (module docstring)."""
+    """QoQ-Med's DRPO: GRPO advantages divided by domain and difficulty-cluster temperatures (module docstring).
+
+    Args:
+        eps: added to the standard deviations and temperatures it divides by
+        k_max: largest number of difficulty clusters the elbow search tries per domain
+        window: cluster only the last W questions of a domain (the fast rule); null: the whole history (exact)
+        refit_every: run the elbow search every R calls of a domain, warm-started k-means in between; 1: every call
+            (exact)
+    """
 
     type_name = "drpo"
     exactness = "exact"

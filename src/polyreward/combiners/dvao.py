@@ -40,7 +40,12 @@ from polyreward.combiners.magnitudes import scaled_advantages
 
 
 class DVAOCombiner(GroupedCombiner):
-    """Per-objective group normalisation with weights proportional to each objective's group std (reconstruction)."""
+    """Per-objective group normalisation with weights proportional to each objective's group std (reconstruction).
+
+    Args:
+        weighting: objective weights proportional to each objective's group std (std) or variance (variance)
+        eps: added to each standard deviation it divides by
+    """
 
     type_name = "dvao"
     exactness = "reconstructed"

@@ -36,7 +36,11 @@ STATE_KEYS = ("groups_seen", "prior_mean", "prior_m2", "within_ss", "within_df")
 
 
 class EmpiricalBayesCombiner(GroupedCombiner):
-    """GRPO-style advantage with a baseline shrunk towards a running global mean (reconstruction)."""
+    """GRPO-style advantage with a baseline shrunk towards a running global mean (reconstruction).
+
+    Args:
+        eps: added to the variances and standard deviations it divides by
+    """
 
     type_name = "ebpo"
     exactness = "reconstructed"

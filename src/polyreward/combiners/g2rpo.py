@@ -45,7 +45,11 @@ def normal_density(x: np.ndarray) -> np.ndarray:
 
 
 class GaussianQuantileCombiner(GroupedCombiner):
-    """A_i = Φ⁻¹((midrank_i - 0.5) / G): each group's advantages follow a standard normal (reconstruction)."""
+    """A_i = Φ⁻¹((midrank_i - 0.5) / G): each group's advantages follow a standard normal (reconstruction).
+
+    Args:
+        mapping: quantile (the normal quantile of each mid-rank) or w2 (the exact W2 projection of each rank bin)
+    """
 
     type_name = "g2rpo"
     exactness = "reconstructed"

@@ -78,7 +78,18 @@ WHITEN_EPS = 1e-8  # verl masked_whiten: inside the rsqrt
 
 
 class GDPOCombiner(GroupedCombiner):
-    """Per-reward group normalisation, weighted sum, batch normalisation (TRL normalize_then_sum by default)."""
+    """Per-reward group normalisation, weighted sum, batch normalisation (TRL normalize_then_sum by default).
+
+    Args:
+        variant: whose conventions to follow: trl (TRL 1.16), nvlabs (the GDPO release), verl or nemo_rl
+        eps: added to each standard deviation; null: the variant's
+        none_policy: a None reward: exclude (out of every statistic, TRL) or zero (a reward of 0); null: the
+            variant's
+        baseline: what is subtracted per group: mean or loo (leave-one-out mean); null: the variant's
+        singleton: a one-rollout group: zero (contributes 0) or raw (mean 0, std 1); null: the variant's
+        batch_norm: the final batch normalisation: sample (mean, std + eps), whiten (verl) or nonzero_std; null: the
+            variant's
+    """
 
     type_name = "gdpo"
     exactness = "exact"

@@ -29,7 +29,14 @@ from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choi
 
 
 class RankCombiner(GroupedCombiner):
-    """A_i = 2 - 4 (rank_i - 1) / (G - 1), rank 1 = best rollout of the group."""
+    """A_i = 2 - 4 (rank_i - 1) / (G - 1), rank 1 = best rollout of the group.
+
+    Args:
+        ties: order (tied rollouts ranked by row order, as the source) or average (mid-ranks: a constant group gets
+            0)
+        unscorable: a row where every reward is None: exclude (A = 0, not ranked) or zero (a reward of 0, as the
+            source)
+    """
 
     type_name = "gopo"
     exactness = "exact"

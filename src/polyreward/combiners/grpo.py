@@ -42,7 +42,13 @@ SCALES = ("group", "batch", "none")
 
 
 class GRPOCombiner(GroupedCombiner):
-    """Weighted sum, then (r - group mean) / (std + eps); TRL's default multi-reward GRPO advantage."""
+    """Weighted sum, then (r - group mean) / (std + eps); TRL's default multi-reward GRPO advantage.
+
+    Args:
+        scale: divide by the group's std (group), the batch's std (batch) or nothing (none)
+        eps: added to the standard deviation it divides by
+        singleton: a one-rollout group: zero (A = 0, as TRL) or raw (A = r / (1 + eps), as verl)
+    """
 
     type_name = "grpo"
     exactness = "exact"

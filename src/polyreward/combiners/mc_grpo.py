@@ -39,7 +39,13 @@ NONZERO = 1e-6
 
 
 class MedianCenteredCombiner(GroupedCombiner):
-    """A_i = (R_i - median_G) / (MAD_G + eps), rescaled so the non-zero advantages keep the group's mass."""
+    """A_i = (R_i - median_G) / (MAD_G + eps), rescaled so the non-zero advantages keep the group's mass.
+
+    Args:
+        eps: added to the median absolute deviation it divides by
+        compensate: rescale the non-zero advantages by n / (number non-zero), as the source
+        unscorable: a row where every reward is None: exclude (A = 0, out of the median) or zero (a reward of 0)
+    """
 
     type_name = "mc_grpo"
     exactness = "exact"

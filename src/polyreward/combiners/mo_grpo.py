@@ -34,7 +34,14 @@ from polyreward.combiners.gdpo import batch_normalise
 
 
 class MOGRPOCombiner(GroupedCombiner):
-    """Σ_k w_k (r^k - mean_G) / (std_G + eps), without GDPO's batch normalisation (reconstruction)."""
+    """Σ_k w_k (r^k - mean_G) / (std_G + eps), without GDPO's batch normalisation (reconstruction).
+
+    Args:
+        ddof: degrees of freedom of each per-objective std (0 population, 1 Bessel)
+        eps: added to each standard deviation it divides by
+        post_norm: normalise the sum again: none, batch or group
+        average: divide the sum by the number of objectives K
+    """
 
     type_name = "mo_grpo"
     exactness = "reconstructed"

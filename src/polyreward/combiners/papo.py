@@ -36,7 +36,15 @@ from polyreward.combiners.magnitudes import check_finite, overflow_scale
 
 
 class PAPOCombiner(GroupedCombiner):
-    """Outcome advantage over all + λ · process advantage among the correct responses only."""
+    """Outcome advantage over all + λ · process advantage among the correct responses only.
+
+    Args:
+        lam: lambda, the weight of the process advantage
+        correct_threshold: an outcome at or above it counts as correct
+        eps: added to each standard deviation it divides by
+        process_scope: normalise the process score among the correct responses (correct) or over all (all, an
+            ablation)
+    """
 
     type_name = "papo"
     exactness = "reconstructed"

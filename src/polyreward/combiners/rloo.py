@@ -39,7 +39,13 @@ from polyreward.combiners.magnitudes import scaled_advantages
 
 
 class RLOOCombiner(GroupedCombiner):
-    """A_i = r_i - mean of the other rollouts of the group (optionally batch-normalised)."""
+    """A_i = r_i - mean of the other rollouts of the group (optionally batch-normalised).
+
+    Args:
+        normalize: whiten the advantages over the batch afterwards (TRL normalize_advantages)
+        eps: added to the batch std when normalising
+        singleton: a one-rollout group: raw (A = r, plain REINFORCE, as verl) or zero (as TRL 1.16)
+    """
 
     type_name = "rloo"
     exactness = "exact"

@@ -99,7 +99,14 @@ def saturation_weighted_advantages(
 
 
 class SelfAdaptiveGDPOCombiner(GroupedCombiner):
-    """GDPO with weights w_k (1 - s_k)^γ, s_k the batch saturation of objective k (NVlabs SA-GDPO)."""
+    """GDPO with weights w_k (1 - s_k)^γ, s_k the batch saturation of objective k (NVlabs SA-GDPO).
+
+    Args:
+        gamma: exponent of the saturation discount (1 - s_k)^gamma
+        reward_mins: the known minimum of each reward, one value per reward in config order; null: the batch's own
+        reward_maxs: the known maximum of each reward, one value per reward in config order; null: the batch's own
+        none_policy: a None reward: exclude (out of every statistic) or zero (a reward of 0, as the fork)
+    """
 
     type_name = "sa_gdpo"
     exactness = "exact"

@@ -42,7 +42,15 @@ STATE_KEYS = ("steps", "mean", "observed_min", "observed_max")
 
 
 class SaturationAwareCombiner(GroupedCombiner):
-    """Per-objective standardisation discounted by (smoothed) batch saturation; carries state across steps."""
+    """Per-objective standardisation discounted by (smoothed) batch saturation; carries state across steps.
+
+    Args:
+        gamma: exponent of the saturation discount (1 - s_k)^gamma
+        reward_mins: the known minimum of each reward, one per reward in config order; null: the running minimum
+        reward_maxs: the known maximum of each reward, one per reward in config order; null: the running maximum
+        momentum: smoothing of each objective's saturation estimate across steps; 0 uses the current batch only
+        batch_norm: normalise the weighted sum over the batch (mean and std) at the end
+    """
 
     type_name = "sa_mrpo"
     exactness = "reconstructed"

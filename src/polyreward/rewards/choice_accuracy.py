@@ -22,7 +22,15 @@ from polyreward.verifiers.golds import MATCHES, alternatives, score_golds
 
 
 class ChoiceAccuracy(RolloutReward):
-    """Multiple-choice correctness against ``answer_column`` (options optional in ``options_column``)."""
+    """Multiple-choice correctness against ``answer_column`` (options optional in ``options_column``).
+
+    Args:
+        answer_column: column holding the gold answer (a letter, the option text, or yes/no/maybe)
+        options_column: column holding the options ({letter: text}, its JSON, a list or 'A. ...' lines), so an
+            answer naming the option text counts; null: letters only
+        letters: the option letters a completion may pick, upper case, in order
+        match: several golds in one cell (a list): any scores the best alternative, all the worst
+    """
 
     type_name = "choice_accuracy"
     exactness = "reconstructed"

@@ -177,7 +177,14 @@ class _OptionsReward(ReleasedPreprocessing):
 
 
 class ClinicalFaithfulness(_OptionsReward):
-    """r_faith = c · g: the reasoning concludes the answered option and invents no options (reconstruction)."""
+    """r_faith = c · g: the reasoning concludes the answered option and invents no options (reconstruction).
+
+    Args:
+        options_column: column holding the answer options; a row without options is a yes/no/maybe question
+        eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
+            null keeps it whole
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+    """
 
     type_name = "clinical_faithfulness"
     exactness = "reconstructed"
@@ -216,7 +223,14 @@ class ClinicalFaithfulness(_OptionsReward):
 
 
 class ClinicalComprehensiveness(_OptionsReward):
-    """r_comp: share of the answer options the reasoning explicitly weighs (reconstruction)."""
+    """r_comp: share of the answer options the reasoning explicitly weighs (reconstruction).
+
+    Args:
+        options_column: column holding the answer options; a row without options is a yes/no/maybe question
+        eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
+            null keeps it whole
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+    """
 
     type_name = "clinical_comprehensiveness"
     exactness = "reconstructed"

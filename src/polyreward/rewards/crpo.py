@@ -173,7 +173,16 @@ class ReleasedPreprocessing(RolloutReward):
 
 
 class CRPOAccuracy(ReleasedPreprocessing):
-    """Clinical-R1 r_acc: one ``\\boxed{X}`` with X the gold letter (module docstring); None without a letter gold."""
+    """Clinical-R1 r_acc: one ``\\boxed{X}`` with X the gold letter (module docstring); None without a letter gold.
+
+    Args:
+        answer_column: column holding the gold answer (the correct option letter)
+        eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
+            null keeps it whole
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+        committed_answer: a 1.0 stands only when the answer the text commits to (not negated, hedged or retracted)
+            is the gold letter
+    """
 
     type_name = "crpo_accuracy"
     exactness = "exact"
@@ -204,7 +213,15 @@ class CRPOAccuracy(ReleasedPreprocessing):
 
 
 class CRPOFormat(ReleasedPreprocessing):
-    """Clinical-R1 r_fmt: ``<think>…</think><answer>…</answer>`` 1.0, +0.5 for one box plus a summary."""
+    """Clinical-R1 r_fmt: ``<think>…</think><answer>…</answer>`` 1.0, +0.5 for one box plus a summary.
+
+    Args:
+        eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
+            null keeps it whole
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+            the released rule
+    """
 
     type_name = "crpo_format"
     exactness = "exact"
@@ -229,7 +246,14 @@ class CRPOFormat(ReleasedPreprocessing):
 
 
 class CRPOEnglish(ReleasedPreprocessing):
-    """Clinical-R1 r_eng: share of characters in the English whitelist (penalises language mixing)."""
+    """Clinical-R1 r_eng: share of characters in the English whitelist (penalises language mixing).
+
+    Args:
+        eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
+            null keeps it whole
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+        min_content_words: a text of fewer content words scores 0; 0 is the released rule
+    """
 
     type_name = "crpo_english"
     exactness = "exact"

@@ -135,7 +135,25 @@ def forecast_values(text: str, count: int) -> list[float] | None:
 
 
 class ForecastClassCost(RolloutReward):
-    """FAKER-Air class reward: α·[same high/low side] + β·[same class] − γ·[false alarm], step-weighted mean."""
+    """FAKER-Air class reward: α·[same high/low side] + β·[same class] − γ·[false alarm], step-weighted mean.
+
+    Args:
+        observed_column: column holding the observed values, one per forecast step
+        pollutant: which pollutant's class thresholds apply (pm25 or pm10)
+        thresholds: class edges: a named standard (korea, us_epa, us_epa_2012, china) or an increasing list of
+            numbers
+        high_class: the first class counted as high (default 2, bad or worse) for the coarse and false-alarm terms
+        alpha: weight of the coarse term (forecast and observation agree on high or not)
+        beta: weight of the exact-class term (same class)
+        gamma: penalty of a false alarm (high forecast, observation not high)
+        step_weights: weight of each forecast step (FAKER-Air build_step_weights): linear, uniform, fixed, exp,
+            sigmoid or none
+        step_weight_base: base b of the step weights
+        step_weight_gamma: decay of the step weights per step
+        pollutants: several pollutants scored together, each with its weight ({pm25: 1.0, pm10: 0.3}); null:
+            pollutant alone
+        observed_columns: with pollutants, the observed column of each (default observed_<pollutant>)
+    """
 
     type_name = "forecast_class_cost"
     exactness = "exact"

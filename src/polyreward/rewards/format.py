@@ -69,7 +69,14 @@ def thin_content(blocks: Mapping[str, str], minimum: int) -> str | None:
 
 
 class ThinkFormat(RolloutReward):
-    """``<think>...</think>`` format check (TRL semantics), optionally prefilled and/or with ``<answer>``."""
+    """``<think>...</think>`` format check (TRL semantics), optionally prefilled and/or with ``<answer>``.
+
+    Args:
+        prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
+        require_answer: after </think> there must be exactly one <answer>...</answer> block and nothing after it
+        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+            TRL's rule
+    """
 
     type_name = "think_format"
     exactness = "exact"

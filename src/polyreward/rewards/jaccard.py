@@ -65,7 +65,17 @@ def reference_labels(value: Any, separator: str) -> list[str] | None:
 
 
 class JaccardReward(RolloutReward):
-    """Jaccard (or F1) overlap of the predicted and reference label sets in ``<answer>`` blocks."""
+    """Jaccard (or F1) overlap of the predicted and reference label sets in ``<answer>`` blocks.
+
+    Args:
+        answer_column: column holding the gold answer (<answer> text or a list of labels)
+        mode: exact compares labels as written; normalized case-folds, NFKC-normalises, collapses spaces and applies
+            synonyms
+        metric: jaccard |P and G| / |P or G|, or f1 2|P and G| / (|P| + |G|)
+        separator: text between labels inside <answer>
+        synonyms: alias to canonical label map applied in normalized mode
+        match: several golds in one cell (a list): any scores the best alternative, all the worst
+    """
 
     type_name = "jaccard"
     exactness = "exact"

@@ -160,7 +160,17 @@ def resolve_extractor(extractor: str | Callable[[str], Any], uncertain_as: str) 
 
 
 class KGTripletConsistency(RolloutReward):
-    """(Jaccard(entities) + Jaccard(triplets)) / 2 between the completion's KG and the reference's KG."""
+    """(Jaccard(entities) + Jaccard(triplets)) / 2 between the completion's KG and the reference's KG.
+
+    Args:
+        answer_column: column holding the reference report
+        extractor: how reports become entities and relations: lexicon (offline, built in) or package.module:function
+        uncertain_as: label of an uncertain finding (possible, may represent): present, notpresent or uncertain
+        min_content_words: a completion with fewer content words scores 0, so only a written report earns the
+            empty-graph 1.0
+        drop_prompt_lines: remove every completion line that also occurs in the prompt before extraction (a pasted
+            findings list yields no graph)
+    """
 
     type_name = "kg_triplet_consistency"
     exactness = "exact"

@@ -58,7 +58,18 @@ def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_c
 
 
 class OverlongPenalty(Reward):
-    """DAPO soft overlong punishment on token lengths (0 .. -1)."""
+    """DAPO soft overlong punishment on token lengths (0 .. -1).
+
+    Args:
+        max_completion_len: L_max: longer completions score -1 (times penalty_factor)
+        soft_punish_cache: L_cache: the penalty ramps linearly from 0 to -1 over the last L_cache tokens before
+            L_max; 0 is a hard cliff
+        tokenizer: local tokenizer folder used to count tokens when the batch has no completion_ids; null: count
+            words
+        ids_column: column holding the completion token ids (TRL passes completion_ids)
+        penalty_factor: scale of the penalty (verl overlong_buffer.penalty_factor); the score lies in
+            [-penalty_factor, 0]
+    """
 
     type_name = "overlong_penalty"
     exactness = "exact"

@@ -179,6 +179,21 @@ def _flat(value: Any) -> list[Any]:
 
 
 class RewardModelReward(Reward):
+    """Rubric score of each completion (HealthBench by default), every criterion graded by the configured judge.
+
+    Args:
+        model: local folder of a sequence-classification model (never downloaded); give this or server
+        server: a served model instead ({base_url, model, api}: vLLM /pooling or /classify); give this or model
+        tokenizer: tokenizer folder when it differs from the model's
+        batch_size: texts scored per forward pass (local) or per request (server)
+        max_length: tokens kept per text; null: the model's limit
+        truncation_side: which end is cut beyond max_length: left keeps the completion's end, right its start
+        normalize: map the logits: none (raw), sigmoid (each) or softmax (over the labels)
+        label_index: which output label is the reward
+        device: torch device of a local model (cpu, cuda, cuda:1, ...)
+        dtype: weights dtype of a local model: auto, float32, bfloat16 or float16
+    """
+
     type_name = "reward_model"
     exactness = "exact"
     description = "score of a sequence-classification reward model (TRL's rendering; local HF directory or vLLM /pooling, /classify)"

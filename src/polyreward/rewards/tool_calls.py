@@ -171,7 +171,14 @@ def toolrl_correctness(gold: list[Any], predicted: list[Any], max_reward: float 
 
 
 class ToolRLCorrectness(RolloutReward):
-    """ToolRL tool-call correctness in [−3, 3]: name multiset match + per-call key match + exact values."""
+    """ToolRL tool-call correctness in [−3, 3]: name multiset match + per-call key match + exact values.
+
+    Args:
+        answer_column: column holding the reference (its <tool_call> block, or the calls as JSON)
+        max_reward: the score range is [-max_reward, max_reward] (3 as ToolRL, 1 for CORRECTMAX1)
+        parse: how tool calls are read: toolrl (the source's strict layout) or lenient
+        read_blocks: first <tool_call> block only (the source) or all blocks, in order
+    """
 
     type_name = "toolrl_correctness"
     exactness = "exact"
@@ -246,7 +253,13 @@ class ToolRLCorrectness(RolloutReward):
 
 
 class ToolRLFormat(RolloutReward):
-    """ToolRL format reward in {0, 1}: the block layout the reference implies, each tag exactly once."""
+    """ToolRL format reward in {0, 1}: the block layout the reference implies, each tag exactly once.
+
+    Args:
+        answer_column: column holding the reference, whose blocks decide which layout is required
+        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+            the released rule
+    """
 
     type_name = "toolrl_format"
     exactness = "exact"

@@ -86,7 +86,23 @@ def _call_key(calls: list[dict]) -> Counter:
 
 
 class OTCToolEfficiency(Reward):
-    """OTC-PO: α · r_tool(m, n) · correctness; GRPO form uses the group's fewest calls among correct rollouts."""
+    """OTC-PO: α · r_tool(m, n) · correctness; GRPO form uses the group's fewest calls among correct rollouts.
+
+    Args:
+        form: grpo (relative to the fewest calls among the correct rollouts of the group) or ppo (cosine of the call
+            count)
+        c: smoothing constant c of the cosine and sine terms
+        alpha: scale of the reward
+        correctness: where correctness comes from: answer_em (exact match with answer_column), calls_exact (the
+            calls equal the reference's, order ignored) or column
+        answer_column: column holding the gold answer (correctness: answer_em)
+        correct_column: column holding a number in [0, 1] or a bool (correctness: column)
+        group_column: column naming the prompt group whose correct rollouts set the optimal call count
+        no_correct: a group without a correct rollout: cosine (as with no optimum) or one (tool reward 1)
+        running_min: keep each group id's fewest calls across batches (a trainer's later steps) instead of this
+            batch only
+        count_tags: tag names whose blocks count as tool calls too ([search, code]); empty: tool-call blocks only
+    """
 
     type_name = "otc_tool_efficiency"
     exactness = "reconstructed"

@@ -82,6 +82,25 @@ def _points(points: float) -> str:
 
 
 class RubricReward(Reward):
+    """Rubric score of each completion (HealthBench by default), every criterion graded by the configured judge.
+
+    Args:
+        rubric_column: column holding each row's rubric (a list of criteria with points)
+        rubric_file: one rubric for every row, read from this JSON file (relative to the config) instead of
+            rubric_column
+        judge: who grades each criterion: {type: rules}, a local model or an OpenAI-compatible endpoint, with its
+            settings
+        aggregation: healthbench (points of met criteria / positive points) or weighted_mean (RaR's explicit
+            aggregation)
+        clip: clip the score to [0, 1] (HealthBench clips negative totals)
+        on_judge_error: a criterion the judge could not grade: nan (the row is not scored), skip (left out) or unmet
+            (counted as not met)
+        axis_scores: also report one sub-score per rubric axis (accuracy, completeness, ...)
+        allowed_callables: package.module:function names a rule may call (custom checks); nothing else is ever
+            imported
+        rule_guards: a rule's keyword hit counts only unnegated, in a prose clause (not in a keyword list)
+    """
+
     type_name = "rubric"
     exactness = "exact"
     description = "HealthBench rubric score: points of met criteria / positive points, graded by a rules, local-model or OpenAI-compatible judge"
