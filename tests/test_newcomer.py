@@ -377,3 +377,13 @@ def test_the_dev_install_fetches_only_the_two_sdists_it_needs_and_says_each_step
     assert steps == ["1", "2", "3", "4", "5"]
     result = subprocess.run(["bash", "-n", str(ROOT / "scripts" / "install_dev.sh")], capture_output=True, text=True)
     assert result.returncode == 0, result.stderr
+
+
+def test_advantages_may_not_write_over_its_config(scored, tmp_path, capsys):
+    config = tmp_path / "config.jsonl"  # an output extension, so only the guard stands between -o and the config
+    config.write_text("rewards:\n  - {name: accuracy, type: think_format}\n")
+    before = config.read_text()
+    assert main(["advantages", str(scored), "--config", str(config), "-o", str(config)]) == 2
+    assert one_line(capsys.readouterr().err) == (f"polyreward advantages: error: {config}: the output would replace the config "
+                                                 f"file ({config}), which this run reads; choose another output path")
+    assert config.read_text() == before

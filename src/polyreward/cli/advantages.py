@@ -161,7 +161,8 @@ def run(args: argparse.Namespace) -> int:
     from polyreward.io import check_readable, check_writable
 
     try:  # the paths first: a wrong one is said before pandas is even imported
-        check_writable(args.output, [check_readable(args.input)])
+        check_writable(args.output, [check_readable(args.input)],
+                       reads={Path(args.config): "the config file"} if args.config and Path(args.config).is_file() else None)
         from polyreward.combiners.apply import add_advantages, reward_matrix
         from polyreward.combiners.diagnostics import diagnose
 
