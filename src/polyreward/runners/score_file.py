@@ -30,6 +30,7 @@ from polyreward.config import Config
 from polyreward.engine import timeout_summary
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
 from polyreward.runners.parts import PartStore, chunk_key, group_key
+from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
 from polyreward.schema import Batch
@@ -340,7 +341,7 @@ def score_file(
         scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
     seconds = dict.fromkeys(rewardset.names, 0.0)
     try:  # the store holds the output's lock from its start() until the output is in place (or this run fails)
-        for job, part in scorer(jobs()):
+        for job, part in scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
             for name, value in part.seconds.items():
                 seconds[name] = seconds.get(name, 0.0) + value
             store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
