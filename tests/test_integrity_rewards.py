@@ -271,3 +271,20 @@ def test_clinical_objectives_do_not_pay_for_a_list_of_options(completion, faithf
 
     assert ClinicalFaithfulness()(completions=[completion], options=[STROKE]) == [pytest.approx(faithfulness)]
     assert ClinicalComprehensiveness()(completions=[completion], options=[STROKE]) == [pytest.approx(comprehensiveness)]
+
+
+@pytest.mark.parametrize(
+    "completion, source, guarded",
+    [
+        ("<think>The history fits.</think><answer>The answer is \\boxed{C}.</answer>", 1.0, 1.0),
+        ("<think>The history fits.</think><answer>The answer is not \\boxed{C}.</answer>", 1.0, 0.0),  # negated box
+        ("<think>x</think><answer>\\boxed{B}</answer>", 0.0, 0.0),
+        ("no box", 0.0, 0.0),
+        ("\\boxed{C} \\boxed{C}", -2.0, -2.0),  # every score but 1.0 is the released one
+    ],
+)
+def test_crpo_accuracy_committed_answer(completion, source, guarded):
+    from polyreward.rewards.crpo import CRPOAccuracy
+
+    assert CRPOAccuracy()(completions=[completion], answer=["C"]) == [source]
+    assert CRPOAccuracy(committed_answer=True)(completions=[completion], answer=["C"]) == [guarded]

@@ -41,8 +41,10 @@ Known exploits of the released rules (kept as the default: they are the source):
 pays 1.0 for ``zzzz``; r_acc pays 1.0 for ``Not \\boxed{C}.`` and for a box that the text then retracts (it
 reads the only box, whatever the text says of it). ``min_content_words: N`` on ``crpo_format`` and
 ``crpo_english`` (:func:`polyreward.rewards.format.content_words`) guards the first two: r_fmt is 0 unless the
-think body holds N content words and the answer body one, r_eng is 0 for a text of fewer than N. For r_acc,
-``choice_accuracy`` reads the committed answer; use it beside or instead of ``crpo_accuracy``.
+think body holds N content words and the answer body one, r_eng is 0 for a text of fewer than N.
+``committed_answer: true`` on ``crpo_accuracy`` guards the third: a 1.0 stands only when the multiple-choice
+verifier's committed answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and
+retractions commit to nothing) is the gold letter, else 0.0; every other score is the released one.
 """
 
 from __future__ import annotations
@@ -188,13 +190,16 @@ class CRPOAccuracy(ReleasedPreprocessing):
     exactness = "exact"
     description = f"Clinical-R1 accuracy: one \\boxed{{letter}} 1/0, not a letter -0.5, unparsed -1, n boxes != 1 -> -n ({SOURCE})"
     score_range = (-math.inf, 1.0)
-    probe_strategies = ("negation", "retraction", "hedge")
+    probe_strategies = ("negation", "retraction", "hedge", "prompt_copy")
     probe_genuine = "boxed"
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer",
-                 eos_token: str | None = None, prefilled_think: bool = False) -> None:
+                 eos_token: str | None = None, prefilled_think: bool = False, committed_answer: bool = False) -> None:
         super().__init__(name, weight, eos_token, prefilled_think)
         self.answer_column = column_name("answer_column", answer_column)
+        if not isinstance(committed_answer, bool):
+            raise ValueError(f"committed_answer must be true or false, got {committed_answer!r}")
+        self.committed_answer = committed_answer
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -207,6 +212,12 @@ class CRPOAccuracy(ReleasedPreprocessing):
             return Scored(None, f"gold {gold!r} is not a single capital letter")
         text = self.cleaned(completion)
         score = accuracy_reward(text, gold)
+        if score == 1.0 and self.committed_answer:
+            from polyreward.verifiers.choice import extract_letter
+
+            committed, _ = extract_letter(text, "".join(LETTERS))
+            if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
+                return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
         boxes = text.count("\\boxed")
         reason = {1.0: "boxed gold letter", 0.0: "boxed another letter", -0.5: "box holds no single letter", -1.0: "\\boxed without {...}"}
         return Scored(score, reason[score] if boxes == 1 else f"{boxes} boxes (exactly one wanted)")
