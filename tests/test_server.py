@@ -1,4 +1,5 @@
-"""``polyreward serve`` as a real subprocess on 127.0.0.1: every route, both peer payloads, 401, 413, 429, a hanging reward.
+"""``polyreward serve`` as a real subprocess on 127.0.0.1: every route, both peer payloads, 401, 413, 429, a hanging reward
+(hostile clients: ``test_server_hostile.py``; the peers' own client code: ``test_peer_clients.py``).
 
 The peer payloads are built exactly as those trainers build them:
 
@@ -180,33 +181,32 @@ def test_bad_json_and_bad_rows_are_400(server):
 
 def test_saturated_server_answers_429_at_once(server):
     wait_idle(server)
-    slow = {"rows": [{"prompt": "p", "completion": "SLEEP 1.0 yes", "answer": "x", "prompt_id": "a"}]}
+    slow = {"rows": [{"prompt": "p", "completion": "SLEEP 1.2 yes", "answer": "x", "prompt_id": "a"}]}
     results = {}
     thread = threading.Thread(target=lambda: results.setdefault("slow", httpx.post(f"{server}/score", json=slow, headers=AUTH, timeout=30)))
     thread.start()
     deadline = time.time() + 10
     while not httpx.get(f"{server}/health").json()["busy"] and time.time() < deadline:
         time.sleep(0.02)
-    started = time.perf_counter()
     refused = httpx.post(f"{server}/score", json={"rows": ROWS}, headers=AUTH)
     assert refused.status_code == 429 and refused.headers["retry-after"] == "1"
-    assert time.perf_counter() - started < 0.5  # refused at once, not queued
+    assert thread.is_alive()  # refused while the slow request still holds the slot: not queued behind it
     thread.join()
     assert results["slow"].status_code == 200 and results["slow"].json()["scores"] == [[0.0, 1.0]]
 
 
 def test_a_hanging_reward_gets_a_bounded_answer_with_nan_and_reason(server):
     wait_idle(server)
-    rows = [{"prompt": "p", "completion": "SLEEP 4 yes", "answer": "x", "prompt_id": "a"}, {"prompt": "p", "completion": "yes", "answer": "x", "prompt_id": "a"}]
+    rows = [{"prompt": "p", "completion": "SLEEP 60 yes", "answer": "x", "prompt_id": "a"}, {"prompt": "p", "completion": "yes", "answer": "x", "prompt_id": "a"}]
     started = time.perf_counter()
-    body = httpx.post(f"{server}/score", json={"rows": rows}, headers=AUTH, timeout=30).json()
+    body = httpx.post(f"{server}/score", json={"rows": rows}, headers=AUTH, timeout=60).json()
     elapsed = time.perf_counter() - started
-    assert 1.4 < elapsed < 3.0  # the 1.5 s budget, not the 4 s sleep
+    assert 1.4 < elapsed < 30  # the 1.5 s budget (generous bound on a loaded machine), not the 60 s sleep
     assert body["timed_out"] is True and body["scores"] == [[None, None], [None, None]] and body["total"] == [None, None]
     assert body["failures"] == {"match": 2, "yes": 2}
     assert all(r.startswith("timeout: the request's time budget of 1.5 s") for r in body["reasons"]["yes"])
-    # the hung call still holds the only slot: back-pressure, not a second stuck thread
-    assert httpx.post(f"{server}/score", json={"rows": ROWS}, headers=AUTH).status_code == 429
+    # the slot's process was killed (not left sleeping) and is rebuilt; then it scores again
+    assert httpx.get(f"{server}/health").json()["restarts"] >= 1
     wait_idle(server)
     assert httpx.post(f"{server}/score", json={"rows": ROWS}, headers=AUTH).status_code == 200
 
