@@ -87,6 +87,10 @@ def test_clinical_r1_released_rules_show_their_exploits(capsys):
     rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8",
                             "--set", "rewards.1.min_content_words=3", "--set", "rewards.2.min_content_words=3")
     assert not {p for p in exploited(report) if p[0] in ("format", "english")}
+    # committed_answer reads the box through the choice verifier's committed answer (depends on its negation rule)
+    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8",
+                            "--set", "rewards.0.committed_answer=true")
+    assert ("accuracy", "negation") not in exploited(report)
 
 
 def test_table_output_names_the_exploit(capsys):
