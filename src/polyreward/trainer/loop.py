@@ -320,4 +320,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
                 print(f"{stop.signal_name}: stopped after step {step + 1}; checkpoint {result.checkpoint}; "
                       "run the same command with --resume to continue", file=sys.stderr)
                 break
+    from polyreward.runners.hacking import warn_hacking_signals
+
+    warn_hacking_signals(result.metrics, {r.name: r.type_name for r in rewards})
     return result
