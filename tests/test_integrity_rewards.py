@@ -112,14 +112,19 @@ def test_otc_counts_the_calls_of_a_bare_json_list():
     assert out.scores[0] == out.scores[1] == pytest.approx(1.0)  # the same calls, the same reward
 
 
-def test_otc_hostile_group_id_is_one_bad_group():
+def test_otc_hostile_group_ids_are_groups_like_any_other():
+    """Keyed by the project's one group key (no recursion): a list nested 100,000 deep or an int of 5,000 digits is
+    a group of its own, never a failed batch."""
     deep: list = []
     for _ in range(100_000):
         deep = [deep]
     reward = OTCToolEfficiency(correctness="calls_exact")
-    out = reward.evaluate([None] * 3, [f"{THINK}\n{GOOD_CALL}"] * 3, answer=[TOOL_REFERENCE] * 3, prompt_id=["a", deep, "a"])
-    assert out.scores[0] == out.scores[2] == pytest.approx(1.0)
-    assert out.scores[1] != out.scores[1] and "group id" in out.reasons[1]
+    ids = ["a", deep, "a", 10**5000, [1, [2]], [1, [2]]]
+    out = reward.evaluate([None] * 6, [f"{THINK}\n{GOOD_CALL}"] * 6, answer=[TOOL_REFERENCE] * 6, prompt_id=ids)
+    assert out.scores == [pytest.approx(1.0)] * 6, out.reasons
+    running = OTCToolEfficiency(correctness="calls_exact", running_min=True)
+    running.evaluate([None] * 2, [f"{THINK}\n{GOOD_CALL}"] * 2, answer=[TOOL_REFERENCE] * 2, prompt_id=[7, "7"])
+    assert json.loads(json.dumps(running.state_dict())) == {"best_calls": {"7": 1}}  # 7 and "7" are one group
 
 
 REPORT = "Heart is mildly enlarged. There is a small right pleural effusion."

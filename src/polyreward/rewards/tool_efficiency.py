@@ -38,6 +38,7 @@ from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.label_sets import answer_block
 from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, parse_tool_call_text, reference_calls
+from polyreward.vocabulary import group_key
 
 FORMS = ("grpo", "ppo")
 CORRECTNESS = ("answer_em", "calls_exact", "column")
@@ -70,15 +71,6 @@ def _final_answer(text: str) -> str:
         return body
     lines = [line for line in text.strip().splitlines() if line.strip()]
     return lines[-1] if lines else ""
-
-
-def _group_text(value: Any) -> str | None:
-    """A group id as text, or None when ``str()`` cannot render it (a list nested thousands deep raises
-    RecursionError, an int beyond 4,300 digits ValueError): such ids form one bad group, never a failed batch."""
-    try:
-        return str(value)
-    except (RecursionError, ValueError, MemoryError):
-        return None
 
 
 def _call_key(calls: list[dict]) -> Counter:
@@ -197,16 +189,13 @@ class OTCToolEfficiency(Reward):
             raise KeyError(f"reward {self.name!r} reads column(s) {missing} that the batch does not have; available: {sorted(columns)}")
         n_rows = len(completions)
         reference_col = columns[self.correct_column if self.correctness == "column" else self.answer_column]
-        groups = [_group_text(g) for g in columns[self.group_column]] if self.form == "grpo" else [""] * n_rows
+        # the one group key of the project (no recursion: an id nested thousands deep is a group like any other), as
+        # text so that running_min's state keeps the same keys through a JSON checkpoint
+        groups = [str(group_key(g)) for g in columns[self.group_column]] if self.form == "grpo" else [""] * n_rows
         calls: list[int] = []
         correct: list[float | None] = []
         notes: list[str] = []
-        for g, completion, reference in zip(groups, completions, reference_col):
-            if g is None:  # a hostile id is one bad group: its rows fail, the batch goes on
-                calls.append(0)
-                correct.append(math.nan)
-                notes.append("error: the group id cannot be read as text (nested too deeply or too long)")
-                continue
+        for completion, reference in zip(completions, reference_col):
             try:
                 m = count_tool_calls(completion, self.count_tags)
                 value, note = self._correct(completion, reference)
