@@ -73,7 +73,7 @@ class Slots:
     def take(self) -> Slot:
         if not self.free:
             raise RequestProblem(429, f"all {len(self.all)} scoring slots are busy; retry later or on another replica",
-                                 {"Retry-After": "1"})
+                                 {"Retry-After": "1", "Connection": "close"})  # its body is never read
         return self.free.pop()
 
     def give_back(self, slot: Slot) -> None:
@@ -89,6 +89,10 @@ class Slots:
         future = asyncio.wrap_future(slot.submit(route, body))
         try:
             status, payload = await asyncio.wait_for(asyncio.shield(future), self.request_timeout)
+        except asyncio.CancelledError:  # the server is stopping this request: the slot comes back when its answer does
+            future.add_done_callback(lambda done: self.give_back(slot) if not done.cancelled() and done.exception() is None
+                                     else slot.restart(lambda ready: loop.call_soon_threadsafe(self.give_back, ready)))
+            raise
         except (asyncio.TimeoutError, SlotDied) as exc:
             timed_out = not isinstance(exc, SlotDied)
             rows = slot.process.accepted_rows
@@ -124,8 +128,9 @@ class AccessMiddleware:
                 else:
                     status, message, extra = 401, "missing or wrong bearer token (Authorization: Bearer <token>)", [(b"www-authenticate", b"Bearer")]
                 body = dumps({"error": message})
-                await send({"type": "http.response.start", "status": status,
-                            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()), *extra]})
+                await send({"type": "http.response.start", "status": status,  # the body is never read: close after
+                            "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
+                                        (b"connection", b"close"), *extra]})
                 await send({"type": "http.response.body", "body": body})
                 return
         await self.app(scope, receive, send)
