@@ -68,12 +68,12 @@ class ProbeReport:
 def first_rows_of_groups(records: Iterable[Mapping[str, Any]], group_column: str, limit: int) -> list[dict[str, Any]]:
     """The first row of each group (rows without a group id are groups of their own), at most ``limit`` of them,
     with every real completion of the group kept under ``_probe_completions``."""
+    from polyreward.vocabulary import group_key
+
     chosen: dict[Any, dict[str, Any]] = {}
     for i, record in enumerate(records):
-        value = record.get(group_column)
-        # a scalar id keys its group as is; a missing, list or dict id (never rendered: it may be nested deeply) is
-        # a group of its own row
-        key = ("id", type(value).__name__, value) if isinstance(value, (str, int, float)) and value == value else ("row", i)
+        key = group_key(record.get(group_column))  # the project's one group key (no recursion)
+        key = ("row", i) if key is None else key  # a row without a group id is a group of its own
         if key not in chosen:
             if len(chosen) >= limit:
                 continue
