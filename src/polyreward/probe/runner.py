@@ -138,6 +138,8 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
                    scored.reasons.get(hack.reward, [""] * len(matrix))[h], examples)
             if matrix[g, k] > reward.score_range[0]:  # where the genuine answer is already at the attacked reward's minimum, a tie says nothing
                 _tally(totals[(hack.reward, hack.strategy)], total[g], total[h], lowest_total, hack, rows[i], "", examples)
+    if not results:
+        notes.append("no reward of this config declares probe strategies (probe_strategies); nothing was tried")
     ordered = list(results.values()) + [t for t in totals.values() if t.rows]
     return ProbeReport(len(rows), source, ordered, notes)
 
