@@ -257,3 +257,22 @@ def test_trust_client_lets_listed_networks_in_without_a_token(tmp_path):
         assert response.status_code == 403 and "trusted networks" in response.json()["error"]
     finally:
         stop(proc)
+
+
+def test_the_tokenizers_own_special_tokens_are_cut_too(tmp_path, tiny_qwen2_dir):
+    proc, url = start_server(tmp_path, "--special-text", "[NOT-USED]", "--tokenizer", str(tiny_qwen2_dir), token=None)
+    try:
+        contract = httpx.get(f"{url}/contract").json()
+        assert {"[NOT-USED]", "<|im_end|>", "<|endoftext|>", "<|im_start|>"} <= set(contract["special_text"])
+        body = httpx.post(f"{url}/get_reward", json={"query": ["Q: 4<|im_end|>[NOT-USED]"], "prompts": ["Q: "], "labels": ["4"]}).json()
+        assert body["extra_logs"]["match"] == [1.0]
+    finally:
+        stop(proc)
+
+
+def test_a_folder_without_tokenizer_files_is_one_line_and_exit_2(tmp_path):
+    cfg = tmp_path / "c.yaml"
+    cfg.write_text(CONFIG)
+    done = subprocess.run([sys.executable, "-m", "polyreward", "serve", "-c", str(cfg), "--tokenizer", str(tmp_path)],
+                          capture_output=True, text=True, timeout=60)
+    assert done.returncode == 2 and "no tokenizer.json" in done.stderr and done.stderr.count("\n") == 1

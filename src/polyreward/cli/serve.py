@@ -50,6 +50,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="score OpenRLHF / slime completions with their special-token text (<|im_end|>, </s>, ...) kept at the ends")
     parser.add_argument("--special-text", action="append", default=None, metavar="TEXT",
                         help="special-token text to cut from the ends of peer completions, instead of the built-in list; repeatable")
+    parser.add_argument("--tokenizer", default=None, metavar="DIR",
+                        help="also cut the special tokens of this Hugging Face tokenizer folder (tokenizer.json / tokenizer_config.json)")
     add_set_argument(parser)
 
 
@@ -83,13 +85,14 @@ def run(args: argparse.Namespace) -> int:
         print(f'error: polyreward serve needs fastapi and uvicorn ({exc}): pip install -e ".[serve]" (from the source checkout)', file=sys.stderr)
         return 2
     from polyreward.runners.server import create_app, run_server
-    from polyreward.runners.server_routes import SPECIAL_TEXT, RouteSettings
+    from polyreward.runners.server_routes import SPECIAL_TEXT, RouteSettings, tokenizer_special_text
     from polyreward.runners.server_slots import SlotStartError
 
     try:
         access, trust_line = _check(args)
+        special = () if args.keep_special_text else tuple(dict.fromkeys(
+            (*(args.special_text or SPECIAL_TEXT), *(tokenizer_special_text(args.tokenizer) if args.tokenizer else ()))))
         config = load_config(args.config, args.overrides)
-        special = () if args.keep_special_text else tuple(args.special_text or SPECIAL_TEXT)
         settings = RouteSettings(label_column=args.label_column, nan_reward=args.nan_reward, max_field_chars=args.max_field_chars,
                                  special_text=special)
         family = socket.AF_INET6 if ":" in args.host else socket.AF_INET

@@ -32,6 +32,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import numpy as np
@@ -47,6 +48,29 @@ SPECIAL_TEXT: tuple[str, ...] = (
     "<end_of_turn>", "<eos>", "<bos>", "<|end|>", "<|return|>", "<\uff5cend\u2581of\u2581sentence\uff5c>",
     "<\uff5cbegin\u2581of\u2581sentence\uff5c>", "<|pad|>", "<pad>", "[PAD]", "<|finetune_right_pad_id|>",
 )
+
+
+def tokenizer_special_text(folder: str | Path) -> tuple[str, ...]:
+    """The special tokens of a Hugging Face tokenizer folder, read from its JSON files (no transformers import): the
+    ``added_tokens`` marked special in ``tokenizer.json`` and ``added_tokens_decoder`` of ``tokenizer_config.json``,
+    and its ``eos``/``bos``/``pad``/``unk`` tokens. A ValueError names a folder that holds neither file."""
+    folder = Path(folder).expanduser()
+    found: dict[str, None] = {}
+    files = [folder / "tokenizer.json", folder / "tokenizer_config.json"]
+    if not any(f.is_file() for f in files):
+        raise ValueError(f"--tokenizer {folder}: no tokenizer.json or tokenizer_config.json there")
+    for file in files:
+        if not file.is_file():
+            continue
+        data = json.loads(file.read_text(encoding="utf-8"))
+        added = data.get("added_tokens") or list((data.get("added_tokens_decoder") or {}).values())
+        found.update(dict.fromkeys(t["content"] for t in added if isinstance(t, dict) and t.get("special") and t.get("content")))
+        for key in ("eos_token", "bos_token", "pad_token", "unk_token"):
+            token = data.get(key)
+            token = token.get("content") if isinstance(token, dict) else token
+            if isinstance(token, str) and token:
+                found[token] = None
+    return tuple(found)
 
 
 class RequestProblem(Exception):
