@@ -102,9 +102,10 @@ def find_boxes(text: str) -> list[tuple[int, int, str]]:
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox|framebox)\s*\{")
 
 
-def unclosed_box_after(text: str, boxes: list[tuple[int, int, str]]) -> bool:
-    """Does a ``\\boxed{`` that never closes come after the last complete box (a final answer cut off)?"""
-    return _BOX_OPEN.search(text, boxes[-1][1] if boxes else 0) is not None
+def unclosed_box_after(text: str, boxes: list[tuple[int, int, str]]) -> int:
+    """Where the ``\\boxed{`` that never closes after the last complete box ends (a final answer cut off); 0 if none."""
+    opened = _BOX_OPEN.search(text, boxes[-1][1] if boxes else 0)
+    return opened.end() if opened is not None else 0
 
 
 # boxes next to each other form one list answer when the gap between them joins ("and", ",", "\\quad",
@@ -147,7 +148,8 @@ _PROSE_STOP = re.compile(
     re.IGNORECASE,
 )
 # final_bang="factorial": a "!" glued to a number or a closing bracket is a factorial, not the end of the sentence
-_PROSE_STOP_FACTORIAL = re.compile(_PROSE_STOP.pattern.replace("|!(?=\\s|$)|", "|(?<![\\d)}\\]!])!(?=\\s|$)|"), re.IGNORECASE)
+_PROSE_STOP_FACTORIAL = re.compile(
+    _PROSE_STOP.pattern.replace("|!(?=\\s|$)|", "|(?<![\\d)}\\]!])!(?=\\s|$)|(?<=!)(?=\\s+[A-Z])|"), re.IGNORECASE)
 FINAL_BANGS = ("punctuation", "factorial")
 # inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency
 _MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<![\\$])\$([^$\n]+?)(?<!\\)\$", re.DOTALL)
@@ -344,13 +346,14 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return Extracted(last_boxed(text) or "", "boxed")
     if trusted and not boxes:
         return _last_anchored(text, final_bang=final_bang) or _extract_from_line(text)
-    if boxes or unclosed_box_after(text, boxes):
+    unclosed = unclosed_box_after(text, boxes)
+    if boxes or unclosed:
         # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
         boxed = last_boxed(text)
-        anchored = _last_anchored(text, after=boxes[-1][1] if boxes else 0, final_bang=final_bang)
+        anchored = _last_anchored(text, after=max(unclosed, boxes[-1][1] if boxes else 0), final_bang=final_bang)
         if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or ""):
             return anchored
-        if unclosed_box_after(text, boxes):
+        if unclosed:
             return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
         if boxed is not None and boxed.strip():
             return Extracted(boxed, "boxed")

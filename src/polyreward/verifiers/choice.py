@@ -234,7 +234,7 @@ def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | No
     label_word = re.compile(rf"\b({alternatives})\b", re.IGNORECASE)
     boxes = find_boxes(text)
     if boxes:
-        found = {m.lower() for m in label_word.findall(boxes[-1][2])}
+        found = {m.lower() for m in label_word.findall(last_boxed(text) or "")}  # adjacent boxes join: a hedge
         if len(found) > 1:
             return None, SEVERAL
         if found:
@@ -257,10 +257,15 @@ def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | No
 
 
 def _committed_label(text: str, start: int, end: int, label: str, how: str) -> tuple[str | None, str]:
+    """``label`` unless the text denies, hedges or takes it back; taken back explicitly ("yes... wait, no, no"),
+    the label stated after the retraction counts (none: no answer)."""
     if negated(text, start, end):
         return None, ""
     if hedged(text, start, end):
         return None, SEVERAL
+    retraction = retraction_after(text, end)
+    if retraction is not None and retraction[1]:
+        return extract_label(text[retraction[0]:])
     return label, how
 
 

@@ -547,7 +547,7 @@ def size_problem(text: str) -> str | None:
         if problem:
             return f"{problem} (limit {MAX_FACTORIAL})"
     for match in _BINOMIAL.finditer(text):
-        problem = _binomial_problem(match.group("n") or match.group("n2"), match.group("k") or match.group("k2"))
+        problem = _binomial_problem(match.group(1) or match.group(3), match.group(2) or match.group(4))
         if problem:
             return problem
     if "^" not in text:
@@ -568,18 +568,30 @@ def size_problem(text: str) -> str | None:
 
 
 # \binom{n}{k}, \dbinom, \tbinom, {n \choose k}: C(n, k) has log10(n! / (k! (n-k)!)) digits, estimated with lgamma
-_BINOMIAL = re.compile(r"\\[dt]?binom\s*\{(?P<n>[^{}]{1,60})\}\s*\{(?P<k>[^{}]{1,60})\}|\{(?P<n2>[^{}]{1,60})\\choose(?P<k2>[^{}]{1,60})\}")
+_ARGUMENT = r"\{((?:[^{}]|\{[^{}]{0,20}\}){1,60})\}"
+_BINOMIAL = re.compile(r"\\[dt]?binom\s*" + _ARGUMENT + r"\s*" + _ARGUMENT + r"|\{((?:[^{}]|\{[^{}]{0,20}\}){1,60})\\choose((?:[^{}]|\{[^{}]{0,20}\}){1,60})\}")
+_SMALL_POWER = re.compile(r"(\d{1,6})\^\(?(\d{1,3})\)?")
+
+
+def _small_integer(text: str) -> int | None:
+    """``text`` as an integer when it is digits or a power of digits below 10^18 (``10^9``), else None."""
+    if text.isdigit() and len(text) <= 18:
+        return int(text)
+    power = _SMALL_POWER.fullmatch(text)
+    if power and int(power.group(2)) * math.log10(max(int(power.group(1)), 1)) <= 18:
+        return int(power.group(1)) ** int(power.group(2))
+    return None
 
 
 def _binomial_problem(n_text: str, k_text: str) -> str | None:
-    """Why C(n, k) is too large to evaluate (a numeric power or factorial inside, or over MAX_RESULT_DIGITS
-    digits), or None; symbolic arguments (``\\binom{n}{2}``) are fine."""
-    n_plain, k_plain = (re.sub(r"\s+", "", _COMMANDS.sub("", side)) for side in (n_text, k_text))
+    """Why C(n, k) is too large to evaluate (over MAX_RESULT_DIGITS digits by the lgamma estimate, or numeric
+    arguments too large to estimate), or None; symbolic arguments (``\\binom{n}{2}``) are fine."""
+    n_plain, k_plain = (re.sub(r"[\s{}]+", "", _COMMANDS.sub("", side)) for side in (n_text, k_text))
     if re.search(r"[A-Za-z]", n_plain + k_plain):
         return None
-    if not (n_plain.isdigit() and k_plain.isdigit()):
-        return f"binomial of {n_plain[:20]} and {k_plain[:20]}" if re.search(r"[\^!]", n_plain + k_plain) else None
-    n, k = int(n_plain), int(k_plain)
+    n, k = _small_integer(n_plain), _small_integer(k_plain)
+    if n is None or k is None:
+        return f"binomial of {n_plain[:20]} and {k_plain[:20]}" if re.search(r"[\^!]|\d{19}", n_plain + k_plain) else None
     if not 0 <= k <= n:
         return None
     digits = (math.lgamma(n + 1) - math.lgamma(k + 1) - math.lgamma(n - k + 1)) / math.log(10)
