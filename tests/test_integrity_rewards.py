@@ -293,3 +293,22 @@ def test_crpo_accuracy_committed_answer(completion, source, guarded):
 
     assert CRPOAccuracy()(completions=[completion], answer=["C"]) == [source]
     assert CRPOAccuracy(committed_answer=True)(completions=[completion], answer=["C"]) == [guarded]
+
+
+_WORDS = st.lists(st.text(alphabet="abcdefghij0123456789", min_size=1, max_size=40), max_size=30)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WORDS, st.sampled_from([" ", "\n", "_", "\u200b", "\u2060", "\ufeff", " \u200b "]))
+def test_word_count_does_not_depend_on_the_separator(words, separator):
+    """Joining words by any separator, visible or not, counts the same words (each run of n characters counts
+    ceil(n / 16))."""
+    assert word_count(separator.join(words)) == sum(-(-len(w) // 16) for w in words)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_WORDS, st.sampled_from(["\u200b", "\u200c", "\u2060", "\u00ad"]))
+def test_invisible_characters_add_no_content_words(words, invisible):
+    text = " ".join(words)
+    assert content_words(invisible.join(text)) <= content_words(text) + 0  # splitting every character apart adds nothing
+    assert content_words(text + " " + text) == content_words(text)  # repeating the text adds nothing

@@ -21,7 +21,8 @@ i.e. the completion starts with ``<think>``, holds no second ``<think>``, and cl
 
 Content words::
 
-    words = maximal runs of letters and digits (str.isalnum), case-folded, after markup tags (<answer>, </think>) are removed
+    words = maximal runs of letters and digits (str.isalnum), case-folded, after markup tags (<answer>, </think>)
+            and invisible format characters (zero-width space, joiners, soft hyphen, ...) are removed
     content_words(text) = |{w in words : w is all digits, or w has at least two distinct characters}|
 
 so repeats (``the the the``), one-letter runs (``zzzz``, ``a a a``) and text split by invisible characters
@@ -35,16 +36,19 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored
+from polyreward.rewards.length import INVISIBLE_CHARACTERS
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
 
 
 def content_words(text: str) -> int:
     """How many distinct content words ``text`` holds (module docstring); linear in ``len(text)``."""
-    words = {w for w in _WORD.findall(_TAG.sub(" ", text).casefold()) if w.isdigit() or len(set(w)) > 1}
+    visible = _INVISIBLE.sub("", _TAG.sub(" ", text))  # "z\u200bz" is "zz": invisible characters neither join nor split
+    words = {w for w in _WORD.findall(visible.casefold()) if w.isdigit() or len(set(w)) > 1}
     return len(words)
 
 

@@ -39,7 +39,9 @@ from polyreward.schema import completion_text, is_missing
 
 
 WORD_CHARS = 16
-_WORD_RUN = re.compile("[^\\s_\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb]+")
+# invisible format characters (zero-width space / joiners, bidi marks, word joiner, BOM, soft hyphen), as a regex class body
+INVISIBLE_CHARACTERS = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+_WORD_RUN = re.compile(f"[^\\s_{INVISIBLE_CHARACTERS}]+")
 
 
 def word_count(text: str) -> int:
