@@ -95,6 +95,7 @@ class Slots:
             raise
         except (asyncio.TimeoutError, SlotDied) as exc:
             timed_out = not isinstance(exc, SlotDied)
+            future.add_done_callback(lambda done: done.cancelled() or done.exception())  # the SlotDied to come is expected
             rows = slot.process.accepted_rows
             self.restarts += 1
             slot.restart(lambda ready: loop.call_soon_threadsafe(self.give_back, ready))
