@@ -1,7 +1,7 @@
 """polyreward: rewards, verifiers and multi-objective advantage combiners for RL of language models.
 
 The core (this package) holds the shared vocabulary (:mod:`polyreward.vocabulary`) and the one scoring contract
-(:class:`polyreward.pipeline.Scorer`, built by ``Config.build_scorer()`` or :func:`load_scorer`); the floors above
+(:class:`polyreward.pipeline.Scorer`, built by ``Config.build_scorer()`` or :func:`polyreward.config.load_scorer`); the floors above
 it live in ``polyreward.verifiers``, ``polyreward.rewards``, ``polyreward.rubrics``, ``polyreward.combiners``,
 ``polyreward.runners``, ``polyreward.integrations`` and ``polyreward.trainer``. ``import polyreward`` imports
 neither pandas nor torch: :func:`score_dataset` loads its module on first use.
@@ -10,8 +10,8 @@ neither pandas nor torch: :func:`score_dataset` loads its module on first use.
 from typing import Any
 
 from polyreward.combiner import Combiner
-from polyreward.config import Config, ConfigError, load_config, parse_config
-from polyreward.pipeline import ScoredBatch, Scorer, load_scorer, score_batch
+from polyreward.config import Config, ConfigError, load_config, load_scorer, parse_config
+from polyreward.pipeline import ScoredBatch, Scorer, score_batch
 from polyreward.registry import combiner_class, register_combiner, register_reward, reward_class
 from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.rewardset import RewardSet

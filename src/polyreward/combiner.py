@@ -122,6 +122,7 @@ def combine_scores(
     """
     matrix = np.asarray(scores, dtype=np.float64)
     extra: dict[str, Any] = {}
+    lengths = token_lengths(columns if columns is not None else {}, lengths)
     if getattr(combiner, "uses_lengths", False) and lengths is None:
         name = getattr(combiner, "type_name", "") or type(combiner).__name__
         raise MissingColumnError(name, "completion_ids", sorted(columns or {}), kind="combiner",

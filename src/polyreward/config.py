@@ -361,3 +361,8 @@ def load_config(path: str | Path, overrides: Sequence[str] = (), *, section: str
     config = parse_config(data, source=source)
     config._base_dir, config._source = path.parent, source
     return config
+
+
+def load_scorer(path: str | Path, overrides: Sequence[str] = (), *, workers: int | None = None):
+    """The :class:`~polyreward.pipeline.Scorer` of a YAML config file (:func:`load_config`, then :meth:`Config.build_scorer`)."""
+    return load_config(path, overrides).build_scorer(workers=workers)

@@ -16,7 +16,7 @@ Every entry point — ``polyreward score``, ``score_dataset``, the Ray actors, t
 adapters, the bundled trainer, :func:`polyreward.combiners.advantages` — turns its native batch into a ``Batch``
 and calls :meth:`Scorer.score` (or, with scores already made, :meth:`Scorer.advantages`)::
 
-    scorer = load_scorer("polyreward.yaml")            # or Config.build_scorer()
+    scorer = load_scorer("polyreward.yaml")            # polyreward.config.load_scorer, or Config.build_scorer()
     scored = scorer.score(Batch(prompts, completions, {"answer": answers}, groups=prompt_ids))
     scored.scores      # (N, K) float64, NaN = not applicable or failed
     scored.failed      # (N, K) bool: the rollouts each reward failed on; scored.failures counts them
@@ -41,7 +41,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiner import combine_scores, token_lengths
+from polyreward.combiner import combine_scores
 from polyreward.reward import RewardOutput
 from polyreward.schema import Batch, ColumnMap, prompt_text
 from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported for this module's users
@@ -92,7 +92,7 @@ class ScoredBatch(ScoreMatrix):
 @dataclass(frozen=True)
 class Scorer:
     """The owner of the scoring contract (see the module docstring); built by
-    :meth:`polyreward.config.Config.build_scorer` or :func:`load_scorer`.
+    :meth:`polyreward.config.Config.build_scorer` or :func:`polyreward.config.load_scorer`.
 
     ``rewards`` is a :class:`~polyreward.rewardset.RewardSet` (rewards, weights, ``when:`` rules); ``columns`` the
     structural column names; ``on_reward_error`` the failure policy; ``combiner`` the advantage combiner or None.
@@ -188,14 +188,7 @@ class Scorer:
             raise ValueError("this scorer has no combiner; add `combiner: <type>` to the config")
         columns = columns if columns is not None else {}
         return combine_scores(self.combiner, scores, groups, self.weights if weights is None else weights,
-                              lengths=token_lengths(columns, lengths), columns=columns)
-
-
-def load_scorer(path: Any, overrides: Sequence[str] = (), *, workers: int | None = None) -> Scorer:
-    """The scorer of a YAML config file (:func:`polyreward.config.load_config`, then :meth:`Config.build_scorer`)."""
-    from polyreward.config import load_config
-
-    return load_config(path, overrides).build_scorer(workers=workers)
+                              lengths=lengths, columns=columns)
 
 
 def score_batch(

@@ -104,29 +104,69 @@ def compute_score(
         raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
     _, scorer = _scorers.get(_config_path(config_path))
     _check_keys(scorer.rewards)
-    info = plain_value(dict(extra_info or {}))
-    ground_truth = plain_value(ground_truth)
-    columns: dict[str, list[Any]] = {key: [value] for key, value in info.items()}
-    columns.update({key: [value] for key, value in label_columns(ground_truth, ground_truth_column).items()})
-    columns.setdefault("data_source", [data_source])
-    return score_result(scorer, Batch([info.get(scorer.columns.prompt)], [solution_str], columns), fill, data_source)
+    grouped = [r.name for r in scorer.rewards if getattr(r, "group_columns", ())]
+    if grouped:
+        raise ValueError(f"polyreward compute_score: reward(s) {grouped} score whole groups, but verl's per-sample reward loop "
+                         "hands compute_score one rollout; use compute_score_batch with reward_model.reward_manager=batch")
+    return score_samples(scorer, [data_source], [solution_str], [ground_truth], [extra_info], ground_truth_column, fill)[0]
 
 
-def score_result(scorer: Scorer, batch: Batch, fill: float, data_source: Any = None) -> dict[str, float]:
-    """The fixed key set of one sample scored by ``scorer`` (see the module docstring)."""
+def compute_score_batch(
+    data_sources: Sequence[Any],
+    solution_strs: Sequence[str],
+    ground_truths: Sequence[Any],
+    extra_infos: Sequence[Mapping[str, Any] | None] | None = None,
+    config_path: str | os.PathLike | None = None,
+    ground_truth_column: str = "answer",
+    not_applicable_value: float = 0.0,
+    **kwargs: Any,
+) -> list[dict[str, float]]:
+    """:func:`compute_score` for verl's ``batch`` reward manager (``reward_model.reward_manager=batch``), which calls it
+    once per batch with lists: the whole batch is one scorer call, so group-level rewards see their groups (the
+    config's group column, read from ``extra_info``). One result dict per sample, the same keys as ``compute_score``."""
+    fill = float(not_applicable_value)
+    if not math.isfinite(fill):
+        raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
+    _, scorer = _scorers.get(_config_path(config_path))
+    _check_keys(scorer.rewards)
+    n = len(solution_strs)
+    infos = list(extra_infos) if extra_infos is not None else [None] * n
+    return score_samples(scorer, list(data_sources), list(solution_strs), list(ground_truths), infos, ground_truth_column, fill)
+
+
+def score_samples(scorer: Scorer, data_sources: list[Any], solutions: list[str], ground_truths: list[Any],
+                  extra_infos: list[Mapping[str, Any] | None], ground_truth_column: str, fill: float) -> list[dict[str, float]]:
+    """verl samples as one batch: every ``extra_info`` key a column, the ground truth through
+    :func:`~polyreward.schema.label_columns`, ``data_source``; scored by ``scorer`` (see :func:`score_result`)."""
+    rows = []
+    for data_source, ground_truth, extra_info in zip(data_sources, ground_truths, extra_infos):
+        row = plain_value(dict(extra_info or {}))
+        row.update(label_columns(plain_value(ground_truth), ground_truth_column))
+        row.setdefault("data_source", data_source)
+        rows.append(row)
+    keys = dict.fromkeys(key for row in rows for key in row)
+    columns = {key: [row.get(key) for row in rows] for key in keys}
+    batch = Batch([row.get(scorer.columns.prompt) for row in rows], list(solutions), columns)
+    return score_result(scorer, batch, fill, data_sources)
+
+
+def score_result(scorer: Scorer, batch: Batch, fill: float, data_sources: Sequence[Any]) -> list[dict[str, float]]:
+    """The fixed key set of each sample of ``batch`` scored by ``scorer`` (see the module docstring)."""
     scored = scorer.score(batch, combine=False)
-    result: dict[str, float] = {"score": 0.0}
-    for k, name in enumerate(scored.names):
-        failed, value = bool(scored.failed[0, k]), float(scored.scores[0, k])
-        if failed:
-            logger.warning("reward %r failed on a %s sample: %s", name, data_source, scored.reasons[name][0])
-        applicable = not failed and not math.isnan(value)
-        result[name] = value if applicable else fill
-        result[name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
-        result[name + FAILED_SUFFIX] = 1.0 if failed else 0.0
-    total = float(scored.total[0])
-    result["score"] = total if math.isfinite(total) else fill
-    return result
+    total = scored.total
+    results = []
+    for i in range(len(batch)):
+        result: dict[str, float] = {"score": float(total[i]) if math.isfinite(total[i]) else fill}
+        for k, name in enumerate(scored.names):
+            failed, value = bool(scored.failed[i, k]), float(scored.scores[i, k])
+            if failed:
+                logger.warning("reward %r failed on a %s sample: %s", name, data_sources[i], scored.reasons[name][i])
+            applicable = not failed and not math.isnan(value)
+            result[name] = value if applicable else fill
+            result[name + APPLICABLE_SUFFIX] = 1.0 if applicable else 0.0
+            result[name + FAILED_SUFFIX] = 1.0 if failed else 0.0
+        results.append(result)
+    return results
 
 
 async def compute_score_async(
@@ -294,5 +334,6 @@ __all__ = [
     "compute_polyreward_advantage",
     "compute_score",
     "compute_score_async",
+    "compute_score_batch",
     "register",
 ]

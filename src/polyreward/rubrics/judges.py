@@ -19,9 +19,10 @@ import inspect
 import math
 from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
-from polyreward.rubrics.schema import RubricItem
+if TYPE_CHECKING:  # a type only: the rule grammar in schema -> judge_rules imports this module at run time
+    from polyreward.rubrics.schema import RubricItem
 
 JUDGE_TYPES: dict[str, str] = {
     "rules": "polyreward.rubrics.judge_rules:RulesJudge",
