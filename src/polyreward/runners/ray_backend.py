@@ -10,7 +10,8 @@ scored by :class:`polyreward.runners.score_file.ChunkScorer` (file rows) or :fun
 How it runs (the conventional actor-pool idiom of Ray's own ``ray.util.ActorPool``, written out so a lost chunk
 is visible): ``actors`` :class:`ChunkActor` s, each with ``num_cpus=1``, build the config's rewards once — with
 their own local worker pool, so the hard per-item timeouts hold inside every actor — and hold one chunk at a
-time; the driver keeps every actor busy and collects finished chunks with ``ray.wait``. The driver alone writes
+time; the driver keeps every actor busy and collects finished chunks with ``ray.wait``. A chunk goes only to an actor
+that has answered once (its rewards are built), so the first actors up score while the others are still starting. The driver alone writes
 the parts and computes advantages (one combiner call over the whole file, as in local mode), so the output is
 byte-identical to ``--backend local``.
 
@@ -88,6 +89,7 @@ class RayActorPool:
         self.actors: list[Any] = []
         self.in_flight: dict[Any, tuple[int, Any]] = {}  # object ref -> (item number, actor holding it)
         self.rescored = 0  # chunks scored again after their actor died
+        self._ready: set[Any] = set()  # actors that answered once (their rewards are built)
         self._started_ray = False
 
     def __enter__(self) -> RayActorPool:
@@ -108,6 +110,7 @@ class RayActorPool:
         for actor in self.actors:
             ray.kill(actor, no_restart=True)
         self.actors = []
+        self._ready.clear()
         if self._started_ray:
             ray.shutdown()
             self._started_ray = False
@@ -130,19 +133,25 @@ class RayActorPool:
         held: dict[int, Item] = {}
         attempts: dict[int, int] = {}
         retry: deque[int] = deque()
-        idle = deque(self.actors)
-        starting: dict[Any, Any] = {}  # readiness ref -> replacement actor
+        idle: deque[Any] = deque()
+        # every actor is first waited for: a chunk goes to an actor that has built its rewards, so the first actors up
+        # score while the others still start (their start-up overlaps the work instead of holding chunks behind it)
+        starting: dict[Any, Any] = {actor.pid.remote(): actor for actor in self.actors if actor not in self._ready}
+        idle.extend(actor for actor in self.actors if actor in self._ready)
+        failed_starts = 0
         counter = 0
         end = object()
+        exhausted = False
 
         def fill() -> None:
-            nonlocal counter
+            nonlocal counter, exhausted
             while idle:
                 if retry:
                     number = retry.popleft()
                 else:
-                    item = next(pending, end)
+                    item = next(pending, end) if not exhausted else end
                     if item is end:
+                        exhausted = True
                         return
                     number, held[counter] = counter, item
                     counter += 1
@@ -150,20 +159,26 @@ class RayActorPool:
                 self.in_flight[getattr(actor, method).remote(payload(held[number]))] = (number, actor)
 
         fill()
-        while self.in_flight or retry:
+        while self.in_flight or retry or (starting and not exhausted):
             waiting = [*self.in_flight, *starting]
             done, _ = ray.wait(waiting, num_returns=1, timeout=None if self.in_flight else self.start_timeout)
             if not done:
-                raise RuntimeError(f"no Ray actor could be started in {self.start_timeout:g} s to score the {len(retry)} chunk(s) "
-                                   "whose actors died; does the cluster have a free CPU?")
+                waiting_for = f"the {len(retry)} chunk(s) whose actors died" if retry else "the first chunk"
+                raise RuntimeError(f"no Ray actor could be started in {self.start_timeout:g} s to score {waiting_for}; "
+                                   "does the cluster have a free CPU?")
             ref = done[0]
             if ref in starting:
                 actor = starting.pop(ref)
                 try:
                     ray.get(ref)
-                except lost_actor:
+                except lost_actor as exc:
+                    failed_starts += 1
+                    if failed_starts > self.max_attempts * self.size:
+                        raise RuntimeError(f"Ray actors keep dying before they can score ({failed_starts} starts failed); last: "
+                                           f"{type(exc).__name__}: {str(exc).splitlines()[0] if str(exc) else ''}") from exc
                     self._start_replacement(actor, starting)
                 else:
+                    self._ready.add(actor)
                     idle.append(actor)
                 fill()
                 continue
@@ -188,6 +203,7 @@ class RayActorPool:
         ray = import_ray()
         ray.kill(dead, no_restart=True)
         self.actors.remove(dead)
+        self._ready.discard(dead)
         fresh = self._new_actor()
         self.actors.append(fresh)
         starting[fresh.pid.remote()] = fresh
