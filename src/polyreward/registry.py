@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import importlib
 from collections.abc import Mapping
-from importlib.metadata import entry_points
 from typing import Any
 
 from polyreward.params import check_parameters
@@ -64,6 +63,8 @@ def _load(spec: str) -> Any:
 
 def _table(kind: str) -> dict[str, Any]:
     table: dict[str, Any] = dict(BUILTIN_REWARDS if kind == "rewards" else BUILTIN_COMBINERS)
+    from importlib.metadata import entry_points  # ~0.1 s to import: only when a lookup needs the plug-ins
+
     for ep in entry_points(group=f"polyreward.{kind}"):
         table.setdefault(ep.name, ep.value)
     table.update(_runtime[kind])

@@ -1,0 +1,61 @@
+"""``import polyreward`` and the quick commands stay light: neither pandas nor torch is imported (checked in a fresh
+interpreter's ``sys.modules``), and the import's CPU time is measured there. The comparison with ``math_verify`` and
+``trl.rewards`` is ``benchmarks/import_time.py`` (results in benchmarks/results/import_time.md)."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+HEAVY = ("pandas", "torch", "transformers", "trl", "verl", "ray", "pyarrow")
+
+IMPORT = """
+import json, sys, time
+started = time.process_time()
+import polyreward
+cpu = time.process_time() - started
+from polyreward import Batch, Config, Scorer, load_scorer, score_batch  # the public names need nothing heavy either
+print(json.dumps({"cpu": cpu, "heavy": [m for m in HEAVY if m in sys.modules]}))
+"""
+
+COMMAND = """
+import json, sys
+from polyreward.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+print(json.dumps({"code": code, "heavy": [m for m in HEAVY if m in sys.modules]}), file=sys.stderr)
+"""
+
+
+def _run(code: str, *args: str, tmp_path) -> dict:
+    done = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n{code}", *args], capture_output=True, text=True, cwd=tmp_path,
+                          timeout=120)
+    return json.loads((done.stdout if "cpu" in done.stdout else done.stderr).strip().splitlines()[-1])
+
+
+def test_import_polyreward_loads_no_pandas_no_torch(tmp_path):
+    result = _run(IMPORT, tmp_path=tmp_path)
+    assert result["heavy"] == []
+    assert result["cpu"] < 2.0  # a guard against an import that pulls a framework in; the figure is the benchmark's
+
+
+@pytest.mark.parametrize("argv, code", [
+    (["--version"], 0),
+    (["list"], 0),
+    (["verify", "--gold", "1/2", "--pred", "0.5"], 0),
+    (["score", "missing.jsonl", "-c", "missing.yaml", "-o", "out.jsonl"], 2),  # an error found before any work
+])
+def test_quick_commands_load_no_pandas_no_torch(argv, code, tmp_path):
+    result = _run(COMMAND, *argv, tmp_path=tmp_path)
+    assert result == {"code": code, "heavy": []}
+
+
+def test_score_dataset_is_still_there_on_first_use():
+    import polyreward
+
+    assert callable(polyreward.score_dataset) and polyreward.score_dataset.__module__ == "polyreward.runners.datasets_io"
