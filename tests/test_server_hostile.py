@@ -93,6 +93,25 @@ def test_health_answers_while_a_gil_holding_reward_runs_and_the_slot_is_rebuilt(
                       headers=AUTH, timeout=30).json()["scores"] == [[0.0, 1.0, 1.0]]
 
 
+def test_two_hostile_requests_release_both_slots(server):
+    """Before the fix two such requests kept both slots busy for minutes and every other client got 429."""
+    wait_idle(server)
+    before = httpx.get(f"{server}/health").json()["restarts"]
+    hostile = {"rows": [{"prompt": "p", "completion": "BACKTRACK 60", "answer": "x", "prompt_id": "a"}]}
+    answers = []
+    threads = [threading.Thread(target=lambda: answers.append(httpx.post(f"{server}/score", json=hostile, headers=AUTH, timeout=120)))
+               for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(120)
+    assert [a.json()["timed_out"] for a in answers] == [True, True]
+    assert httpx.get(f"{server}/health").json()["restarts"] == before + 2
+    wait_idle(server)  # both rebuilt: a normal request is scored, not refused
+    assert httpx.post(f"{server}/score", json={"rows": [{"prompt": "p", "completion": "4", "answer": "4"}]}, headers=AUTH,
+                      timeout=30).status_code == 200
+
+
 def test_slow_loris_headers_are_dropped_at_the_header_deadline(server):
     sock = socket.create_connection(address(server), timeout=30)
     sock.sendall(b"POST /score HTTP/1.1\r\nHost: x\r\n")
