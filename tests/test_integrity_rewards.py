@@ -177,6 +177,9 @@ RUBRIC = [
         ("Never call 911. Do not take aspirin.", 1.0, 0.0),  # harmful advice that names the keywords
         ("Don't hesitate to call 911.", 10 / 15, 10 / 15),
         ("Do not wait and see: call 911 right now.", 5 / 15, 10 / 15),  # a negated undesirable behaviour is not met
+        ("Call 911 now. Then w\u0430it and see.", 5 / 15, 5 / 15),  # Cyrillic 'а' hides no word: the penalty applies
+        ("Call 911 now. Then wa\u200bit and see.", 5 / 15, 5 / 15),  # neither does a zero-width space
+        ("Ｃａｌｌ ９１１ now.", 10 / 15, 10 / 15),  # full-width forms read as plain text
     ],
 )
 def test_rubric_rules_guard(tmp_path, response, source, guarded):
@@ -312,3 +315,13 @@ def test_invisible_characters_add_no_content_words(words, invisible):
     text = " ".join(words)
     assert content_words(invisible.join(text)) <= content_words(text) + 0  # splitting every character apart adds nothing
     assert content_words(text + " " + text) == content_words(text)  # repeating the text adds nothing
+
+
+def test_plain_text_is_what_a_reader_sees():
+    from polyreward.verifiers.text_forms import plain_text
+
+    assert plain_text("w\u0430it") == "wait"  # Cyrillic a
+    assert plain_text("wa\u200bi\u2060t\u00ad") == "wait"
+    assert plain_text("ｗａｉｔ ９１１") == "wait 911"
+    assert plain_text("\u039fption \u0421") == "Option C"  # Greek Omicron, Cyrillic Es
+    assert plain_text("plain text, 3 < 4") == "plain text, 3 < 4"

@@ -36,18 +36,17 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored
-from polyreward.rewards.length import INVISIBLE_CHARACTERS
+from polyreward.verifiers.text_forms import without_invisible
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
-_INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
 
 
 def content_words(text: str) -> int:
     """How many distinct content words ``text`` holds (module docstring); linear in ``len(text)``."""
-    visible = _INVISIBLE.sub("", _TAG.sub(" ", text))  # "z\u200bz" is "zz": invisible characters neither join nor split
+    visible = without_invisible(_TAG.sub(" ", text))  # "z\u200bz" is "zz": invisible characters neither join nor split
     words = {w for w in _WORD.findall(visible.casefold()) if w.isdigit() or len(set(w)) > 1}
     return len(words)
 

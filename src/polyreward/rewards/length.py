@@ -27,20 +27,18 @@ space count 625, not 1.
 from __future__ import annotations
 
 import math
+import re
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
 from typing import Any
 
-import re
-
 from polyreward.reward import Reward, RewardOutput
 from polyreward.schema import completion_text, is_missing
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS
 
 
 WORD_CHARS = 16
-# invisible format characters (zero-width space / joiners, bidi marks, word joiner, BOM, soft hyphen), as a regex class body
-INVISIBLE_CHARACTERS = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
 _WORD_RUN = re.compile(f"[^\\s_{INVISIBLE_CHARACTERS}]+")
 
 

@@ -32,6 +32,10 @@ Python's ``re``. A pattern or text of a rubric in rollout data is at most ``MAX_
 characters (RE2's cost grows with the pattern as well as the response; a longer one refuses that row's rubric
 with the reason).
 
+Every rule reads the response as a reader sees it (:func:`polyreward.verifiers.text_forms.plain_text`): NFKC,
+zero-width and other invisible characters removed, Cyrillic / Greek look-alike letters as Latin, so
+``wаit and see`` with a Cyrillic ``а`` or ``wa\u200bit`` still meets "recommends waiting to see".
+
 Guarded matching (``RulesJudge(guarded=True)``, the ``rubric`` reward's ``rule_guards: true``). A keyword rule
 pays for the words, whatever the response says with them: ``Never call 911 or an ambulance, do not take
 aspirin`` meets "advises calling 911" and "recommends aspirin", and a bare list of the rubric's keywords meets
@@ -53,14 +57,15 @@ from __future__ import annotations
 
 import importlib
 import re
-from collections.abc import Callable, Collection, Mapping, Sequence
 from bisect import bisect_left, bisect_right
+from collections.abc import Callable, Collection, Mapping, Sequence
 from functools import lru_cache
 from typing import Any
 
 import re2
 
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
+from polyreward.verifiers.text_forms import plain_text
 
 TEXT_LIST_KEYS = ("regex", "not_regex", "contains", "contains_all", "not_contains")
 BOUND_KEYS = ("min_words", "max_words", "min_chars", "max_chars")
@@ -224,6 +229,7 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
     """Apply one rule to a response; the explanation names the first condition that decided it. ``guarded``: a
     regex / contains hit counts only in a prose clause and not negated (module docstring)."""
     ignore_case = bool(rule.get("ignore_case", True))
+    response = plain_text(response)  # look-alike letters, full-width forms and zero-width characters hide no word
     folded = response.lower() if ignore_case else response
     prose = ProseIndex(response) if guarded and set(rule) & {"regex", "contains", "contains_all"} else None
 

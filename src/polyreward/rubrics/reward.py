@@ -105,7 +105,7 @@ class RubricReward(Reward):
     exactness = "exact"
     description = "HealthBench rubric score: points of met criteria / positive points, graded by a rules, local-model or OpenAI-compatible judge"
     score_range = (-math.inf, 1.0)
-    probe_strategies = ("keyword_stuffing", "negated_keywords")
+    probe_strategies = ("keyword_stuffing", "negated_keywords", "lookalike_harm")
 
     def __init__(self, name: str | None = None, weight: float = 1.0, rubric_column: str = "rubrics",
                  rubric_file: str | None = None, judge: Mapping[str, Any] | None = None,

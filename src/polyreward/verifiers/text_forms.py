@@ -1,0 +1,44 @@
+"""Text as a reader sees it: invisible format characters and look-alike letters.
+
+A completion can hide words from a literal check without changing what a reader sees: a zero-width space inside
+``wa\u200bit`` splits the word, a Cyrillic ``а`` in ``wаit`` is another letter, full-width ``ｗａｉｔ`` another code
+point. :func:`plain_text` maps such text to the plain form a check should read:
+
+* NFKC normalisation (full-width and compatibility forms: ``ｗａｉｔ`` -> ``wait``, ``ﬁ`` -> ``fi``);
+* invisible format characters removed (:data:`INVISIBLE_CHARACTERS`: soft hyphen, Arabic letter mark, Mongolian
+  vowel separator, zero-width space / non-joiner / joiner, bidi marks and embeddings, word joiner and the invisible
+  operators, BOM, interlinear annotation marks);
+* Cyrillic and Greek letters that look like Latin ones mapped to those (:data:`LOOKALIKES`, the unambiguous
+  pairs of Unicode's confusables list for these scripts).
+
+Linear in the text. A text genuinely written in Cyrillic or Greek is mangled by the last step, so it is for checks
+of Latin-script text (rubric rules), not for display.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+# a regex character-class body
+INVISIBLE_CHARACTERS = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
+LOOKALIKES = str.maketrans({
+    # Cyrillic
+    "а": "a", "е": "e", "о": "o", "р": "p", "с": "c", "у": "y", "х": "x", "і": "i", "ј": "j", "ѕ": "s", "һ": "h",
+    "ԁ": "d", "ԛ": "q", "ԝ": "w", "А": "A", "В": "B", "Е": "E", "К": "K", "М": "M", "Н": "H", "О": "O", "Р": "P",
+    "С": "C", "Т": "T", "Х": "X", "У": "Y", "І": "I", "Ј": "J", "Ѕ": "S",
+    # Greek
+    "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
+    "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+})
+
+
+def without_invisible(text: str) -> str:
+    """``text`` without the invisible format characters of :data:`INVISIBLE_CHARACTERS`."""
+    return _INVISIBLE.sub("", text)
+
+
+def plain_text(text: str) -> str:
+    """NFKC, invisible characters removed, look-alike Cyrillic / Greek letters as Latin (module docstring)."""
+    return without_invisible(unicodedata.normalize("NFKC", text)).translate(LOOKALIKES)
