@@ -95,6 +95,9 @@ def main(argv: list[str] | None = None) -> int:
         shown = "".join(c if c.isprintable() else "⏎" if c == "\n" else f"\\u{ord(c):04x}" for c in text)
         return "`" + shown.replace("|", "\\|").replace("`", "'") + "`"
 
+    from importlib.metadata import version
+
+    print(f"<!-- benchmarks/integrity_peers.py, math-verify {version('math-verify')}, trl {version('trl')} -->")
     print("| reward | class | completion | gold | polyreward | Math-Verify | TRL |")
     print("|---|---|---|---|---|---|---|")
     for reward, kind, completion, gold, _, ours_, mv_, trl_ in table:
