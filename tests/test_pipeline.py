@@ -228,3 +228,35 @@ def test_build_combiner_forms_agree():
     a = build_combiner("gdpo", variant="nvlabs")
     b = build_combiner({"type": "gdpo", "variant": "nvlabs"})
     assert a.none_policy == b.none_policy == "zero" and build_combiner(a) is a
+
+
+# ------------------------------------------------------------------ rank combiners and the constant rule
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@pytest.mark.parametrize("spec", [{"type": "gopo", "ties": "average"}, "g2rpo", {"type": "g2rpo", "mapping": "w2"}])
+def test_rank_combiners_tie_values_the_constant_rule_calls_equal(spec):
+    """0.1 + 0.7 and 0.3 + 0.5 differ by one ulp: one constant group for every combiner, so no rank spread."""
+    from polyreward.combiners import advantages, is_constant
+
+    scores = np.array([[0.1, 0.7], [0.3, 0.5], [0.0, 0.0], [1.0, 0.0]])
+    assert 0.1 + 0.7 != 0.3 + 0.5 and is_constant(np.array([0.1 + 0.7, 0.3 + 0.5]))
+    got = advantages(scores, [0, 0, 1, 1], [1.0, 1.0], spec)
+    assert got[:2].tolist() == [0.0, 0.0] and got[2] < 0 < got[3]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.floats(-1e3, 1e3, allow_nan=False), min_size=2, max_size=8), st.integers(0, 3))
+def test_gopo_and_g2rpo_ignore_float_noise(values, ulps):
+    """Moving every value by a few ulps never changes GOPO's or G²RPO's advantages (ties stay ties, order stays order)."""
+    from polyreward.combiners import advantages
+
+    base = np.array(values)
+    noisy = base.copy()
+    for _ in range(ulps):
+        noisy = np.nextafter(noisy, np.inf)
+    groups = [0] * len(values)
+    for spec in ({"type": "gopo", "ties": "average"}, "g2rpo"):
+        np.testing.assert_allclose(advantages(noisy[:, None], groups, None, spec), advantages(base[:, None], groups, None, spec),
+                                   rtol=0, atol=1e-12)

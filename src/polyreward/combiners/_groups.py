@@ -135,6 +135,24 @@ def ranks_within(values: np.ndarray, index: GroupIndex, ties: str = "average") -
     return ranks
 
 
+def snap_ties(values: np.ndarray, index: GroupIndex) -> np.ndarray:
+    """``values`` (N,) with the near-ties of each group made exact ties: sorted within the group, a value whose step
+    from the previous one is float noise by the shared constant rule (:func:`within_noise`, relative to the group's
+    largest |value|) takes the value that starts its run. So ``0.1 + 0.7`` and ``0.3 + 0.5`` tie, as the constant
+    rule already calls such a group constant, and the rank-based combiners rank by signal, not by rounding."""
+    if index.n < 2:
+        return values
+    order = index.order_within(values)
+    ordered, codes = values[order], index.codes[order]
+    _, largest = group_extremes(np.abs(values), index)
+    with np.errstate(invalid="ignore"):
+        tie = (codes[1:] == codes[:-1]) & within_noise(ordered[1:] - ordered[:-1], largest[codes[1:]])
+    starts = np.flatnonzero(np.concatenate(([True], ~tie)))
+    snapped = np.empty_like(values)
+    snapped[order] = ordered[starts][np.cumsum(np.concatenate(([True], ~tie))) - 1]
+    return snapped
+
+
 def average_over_ties(per_position: np.ndarray, sorted_values: np.ndarray, sorted_codes: np.ndarray) -> np.ndarray:
     """Replace each value by the mean over its run of equal (group, value) in sorted order."""
     if len(per_position) == 0:

@@ -11,7 +11,8 @@ the abstract and a summary; no code was available.
 A_(k) = G [φ(Φ⁻¹((k-1)/G)) - φ(Φ⁻¹(k/G))], averaged over a block of ties.
 
 Assumptions: ties share one value, so a constant group gets A ≡ 0 (a constant group has no rank
-information); the paper's task-level length and entropy shaping are not part of the advantage. Both
+information); values equal up to float noise are ties (the shared constant rule,
+:func:`~polyreward.combiners._groups.snap_ties`: ``0.1 + 0.7`` and ``0.3 + 0.5`` tie); the paper's task-level length and entropy shaping are not part of the advantage. Both
 mappings give zero-mean, symmetric advantages; their bounds differ (G = valid rollouts of the group):
 
     quantile:  |A| <= Φ⁻¹(1 - 0.5/G)          (0.67 for G = 2, 1.15 for G = 4, 2.17 for G = 33)
@@ -29,6 +30,7 @@ from polyreward.combiners._groups import (
     average_over_ties,
     check_choice,
     ranks_within,
+    snap_ties,
     weighted_total,
 )
 
@@ -60,7 +62,7 @@ class GaussianQuantileCombiner(GroupedCombiner):
         self.mapping = mapping
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        total = weighted_total(scores, weights)
+        total = snap_ties(weighted_total(scores, weights), index)  # float-noise differences are ties (the constant rule)
         n = index.broadcast(index.count(~np.isnan(total)))
         if self.mapping == "quantile":
             rank = ranks_within(total, index, ties="average")

@@ -13,7 +13,10 @@ Independent of reward magnitudes; zero mean; |A| <= 2. Ties: the source breaks t
 source only where torch's default sort keeps tied rows in order — groups of at most 16 on the CPU; for
 larger groups torch's default sort is not stable and the source's order of tied rollouts is unspecified
 (ours then equals ``torch.argsort(..., stable=True)``). ``ties="average"`` gives tied rollouts their
-mid-rank (a documented deviation under which a constant group gets A = 0).
+mid-rank (a documented deviation under which a constant group gets A = 0). Values that differ only by float noise
+(``0.1 + 0.7`` vs ``0.3 + 0.5``, within the shared constant rule's 1e-10 of the group's largest |R|:
+:func:`~polyreward.combiners._groups.snap_ties`) are ties here; the source's ``argsort`` ranks them by their last
+bit (the one deviation from the source's code, under which a group the constant rule calls constant is ranked).
 
 Rows where every reward is None: the source (a TRL 0.18-era fork) takes ``nansum``, so such a row has R = 0
 and is ranked like any other; ``unscorable="zero"`` does that. The default ``"exclude"`` is the convention
@@ -25,7 +28,7 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, weighted_total
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, snap_ties, weighted_total
 
 
 class RankCombiner(GroupedCombiner):
@@ -52,6 +55,7 @@ class RankCombiner(GroupedCombiner):
         total = weighted_total(scores, weights)
         if self.unscorable == "zero":  # the source's nansum: an all-None row is a reward of 0, ranked
             total = np.nan_to_num(total, nan=0.0)
+        total = snap_ties(total, index)  # values equal up to float noise (the constant rule) are ties
         rank = ranks_within(-total, index, ties=self.ties)  # ascending rank of -R = descending rank of R
         n = index.broadcast(index.count(~np.isnan(total)))
         with np.errstate(invalid="ignore", divide="ignore"):

@@ -12,7 +12,12 @@ so the formula is SA-GDPO's (see :mod:`polyreward.combiners.sa_gdpo`):
 
 What makes it a separate, stateful method (assumptions, all configurable):
 - the saturation estimate m_k may be smoothed across steps: m_k ← momentum·m_k + (1 - momentum)·mean_B r^k
-  (``momentum=0`` = the current batch only = SA-GDPO);
+  (``momentum=0``: the current batch's mean only). That alone does not make it SA-GDPO: with ``momentum=0`` the
+  two agree for K >= 2 rewards when ``reward_mins``/``reward_maxs`` are given (or on the first batch), but not
+  for one reward (SA-GDPO then takes the fork's plain GRPO path, without saturation weighting or batch
+  normalisation; here the one reward is weighted and batch-normalised: groups (1, 0, 0) and (1, 0, 1) give a top
+  advantage of 1.29 here and 1.15 from SA-GDPO) nor
+  from the second batch on without given ranges (the running min/max below, where SA-GDPO reads the batch's own);
 - without ``reward_mins`` / ``reward_maxs``, the range of each objective is the running min/max of every
   batch seen so far (not just the current one), so saturation is judged against the history;
 - γ = 1 and batch normalisation on by default (open questions in the reference).
