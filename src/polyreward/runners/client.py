@@ -267,7 +267,7 @@ class RewardClient:
 
     @staticmethod
     def _data_error(answer: Mapping[str, Any]) -> Exception:
-        from polyreward.pipeline import MissingColumnError, RewardError
+        from polyreward.vocabulary import MissingColumnError, RewardError
 
         message = str(answer.get("error", "the server refused the rows"))
         if answer.get("error_type") == "RewardError":
@@ -336,7 +336,7 @@ class RewardClient:
         return result
 
     def _join(self, rows, ranges, answers, advantages: bool) -> ClientResult:
-        from polyreward.rewardset import weighted_total
+        from polyreward.vocabulary import weighted_total
 
         good = [a for a in answers if isinstance(a, dict)]
         names = list(good[0]["names"]) if good else list(self._contract["names"]) if self._contract else ["reward"]

@@ -298,7 +298,7 @@ class SlotScorer:
 
     def handle(self, route: str, raw: bytes, accepted) -> tuple[int, bytes]:
         """(status, JSON body) for one request; ``accepted(n)`` is called once the body is parsed into n rows."""
-        from polyreward.pipeline import MissingColumnError, RewardError
+        from polyreward.vocabulary import MissingColumnError, RewardError
 
         started = time.perf_counter()
         try:
