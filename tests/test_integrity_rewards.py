@@ -38,6 +38,8 @@ FORMAT_ROWS = [
     (ThinkFormat, {"require_answer": True}, f"{THINK}\n<answer> </answer>", 1.0, 0.0),
     (ThinkFormat, {"require_answer": True}, f"{THINK}\n<answer>4</answer>", 1.0, 1.0),
     (ThinkFormat, {"require_answer": True}, "<think>a b</think>\n<answer>4</answer>", 1.0, 0.0),
+    (ThinkFormat, {}, f"{THINK}\n**D**", 1.0, 1.0),  # a one-letter answer is an answer
+    (CRPOFormat, {}, f"{THINK}\n<answer>\\boxed{{D}}</answer>", 1.0, 1.0),
     (CRPOFormat, {}, "<think></think><answer>x \\boxed{A}</answer>", 1.5, 0.0),
     (CRPOFormat, {}, "<think>zzzz</think>\n<answer>\\boxed{A}</answer>", 1.0, 0.0),
     (CRPOFormat, {}, f"{THINK}\n<answer></answer>", 1.0, 0.0),

@@ -41,7 +41,7 @@ Known exploits of the released rules (kept as the default: they are the source):
 pays 1.0 for ``zzzz``; r_acc pays 1.0 for ``Not \\boxed{C}.`` and for a box that the text then retracts (it
 reads the only box, whatever the text says of it). ``min_content_words: N`` on ``crpo_format`` and
 ``crpo_english`` (:func:`polyreward.rewards.format.content_words`) guards the first two: r_fmt is 0 unless the
-think body holds N content words and the answer body one, r_eng is 0 for a text of fewer than N.
+think body holds N content words and the answer body a letter or digit, r_eng is 0 for a text of fewer than N.
 ``committed_answer: true`` on ``crpo_accuracy`` guards the third: a 1.0 stands only when the multiple-choice
 verifier's committed answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and
 retractions commit to nothing) is the gold letter, else 0.0; every other score is the released one.
@@ -230,7 +230,7 @@ class CRPOFormat(ReleasedPreprocessing):
         eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
             null keeps it whole
         prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
-        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+        min_content_words: the think body needs at least this many content words and the answer a letter or digit; 0 is
             the released rule
     """
 

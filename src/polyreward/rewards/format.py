@@ -14,8 +14,8 @@ i.e. the completion starts with ``<think>``, holds no second ``<think>``, and cl
   hole (``MULTILINE`` lets ``$`` match at any line end, accepting trailing junk and a second block)
   is closed.
 * ``min_content_words: N`` (default 0 = TRL's rule) -- the think body must hold at least N content words
-  (:func:`content_words`) and the answer (the text after ``</think>``, or the ``<answer>`` body) at least
-  one. TRL's rule pays 1.0 for ``<think></think>`` and for ``<think>zzzz</think>``: a format reward a policy
+  (:func:`content_words`) and the answer (the text after ``</think>``, or the ``<answer>`` body) a letter or
+  digit (``**D**`` is an answer, ``<answer> </answer>`` is not). TRL's rule pays 1.0 for ``<think></think>`` and for ``<think>zzzz</think>``: a format reward a policy
   satisfies without reasoning. The same guard is a parameter of ``crpo_format``, ``crpo_english`` and
   ``toolrl_format``.
 
@@ -58,16 +58,24 @@ def check_min_content(value: Any) -> int:
     return value
 
 
+def has_letter_or_digit(text: str) -> bool:
+    """True when ``text`` holds a letter or digit outside markup tags and invisible characters (``**D**`` does)."""
+    return _WORD.search(without_invisible(_TAG.sub(" ", text))) is not None
+
+
 def thin_content(blocks: Mapping[str, str], minimum: int) -> str | None:
-    """The reason a guarded format check fails: the first block with too few content words (``think`` needs
-    ``minimum``, every other block one), or None when each is substantive or the guard is off."""
+    """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words, or
+    another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard
+    is off."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
-        need = minimum if name == "think" else 1
-        found = content_words(body)
-        if found < need:
-            return f"{name} block has {found} content word(s), min_content_words needs {need}"
+        if name == "think":
+            found = content_words(body)
+            if found < minimum:
+                return f"think block has {found} content word(s), min_content_words needs {minimum}"
+        elif not has_letter_or_digit(body):
+            return f"{name} block is empty (no letter or digit)"
     return None
 
 
@@ -77,7 +85,7 @@ class ThinkFormat(RolloutReward):
     Args:
         prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
         require_answer: after </think> there must be exactly one <answer>...</answer> block and nothing after it
-        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+        min_content_words: the think body needs at least this many content words and the answer a letter or digit; 0 is
             TRL's rule
     """
 

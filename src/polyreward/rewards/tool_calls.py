@@ -37,8 +37,9 @@ Known exploits of the source rules (kept as the defaults) and the guards:
   scores the maximum. ``read_blocks: all`` (``toolrl_correctness``) reads every block, in order, and scores all
   their calls; any extra call then breaks the exact match and lowers S.
 * the format regexes accept empty blocks (``<think></think>``, ``<tool_call>\n\n</tool_call>``).
-  ``min_content_words: N`` (``toolrl_format``) also needs N content words in the think body and at least one in
-  every ``<tool_call>`` / ``<response>`` block (:func:`polyreward.rewards.format.content_words`).
+  ``min_content_words: N`` (``toolrl_format``) also needs N content words in the think body
+  (:func:`polyreward.rewards.format.content_words`) and a letter or digit in every ``<tool_call>`` /
+  ``<response>`` block.
 """
 
 from __future__ import annotations
@@ -257,7 +258,7 @@ class ToolRLFormat(RolloutReward):
 
     Args:
         answer_column: column holding the reference, whose blocks decide which layout is required
-        min_content_words: the think body needs at least this many content words and the answer at least one; 0 is
+        min_content_words: the think body needs at least this many content words and each block a letter or digit; 0 is
             the released rule
     """
 
