@@ -272,7 +272,7 @@ def via_verl(rows, config_path, tmp_path, estimator_config=None) -> Result:
     logger.addHandler(handler)
     try:
         if any(getattr(r, "group_columns", ()) for r in load_config(config_path).build_rewards()):
-            # a group-level reward needs the batch: verl's `batch` reward manager calls compute_score_batch with lists
+            # a group-level reward needs the batch: compute_score_batch, as verl's BatchRewardManager calls it (lists)
             handler.messages.append([])
             results = poly_verl.compute_score_batch([s["data_source"] for s in samples], [s["solution_str"] for s in samples],
                                                     [s["ground_truth"] for s in samples], [s["extra_info"] for s in samples],

@@ -456,3 +456,20 @@ def test_readme_overrides_compose_with_verls_hydra_config_and_run(scored_batch, 
         config=algorithm(tiny_qwen2_dir, "algorithm.gdpo_reward_keys=[length,mention]", "algorithm.gdpo_reward_weights=[1.0,2.0]"),
     )
     torch.testing.assert_close(batch.batch["advantages"], builtin.batch["advantages"], atol=1e-5, rtol=0)
+
+
+def test_a_list_ground_truth_is_a_list_of_accepted_golds(tmp_path):
+    """As a list cell of a rollout file (docs/integrations.md, verl constraint 9): any gold of the list matches."""
+    from polyreward.pipeline import score_batch
+    from polyreward.config import load_config
+    from polyreward.schema import Batch
+
+    path = tmp_path / "math.yaml"
+    path.write_text("engine: {workers: 0}\nrewards:\n  - {name: math, type: math_accuracy}\n")
+    for gold, expected in ((["2", "3"], 1.0), (np.array([2, 3]), 1.0), (["2", "4"], 0.0)):
+        result = poly_verl.compute_score("d", "The answer is \\boxed{3}", gold, None, config_path=str(path))
+        assert result["math"] == expected
+        config = load_config(path)
+        file_score = score_batch(Batch([None], ["The answer is \\boxed{3}"], {"answer": [list(np.asarray(gold).tolist())]}),
+                                 config.build_rewards()).scores[0, 0]
+        assert file_score == expected  # the same as polyreward score on a JSONL list cell

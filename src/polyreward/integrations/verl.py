@@ -6,7 +6,8 @@ Reward side (docs/reference/integrations.md#verl-reward)::
     reward.custom_reward_function.name=compute_score          # or compute_score_async
     +reward.custom_reward_function.reward_kwargs.config_path=/abs/path/polyreward.yaml
 
-verl calls :func:`compute_score` once per sample, in threads of the reward worker's event loop, and
+verl calls :func:`compute_score` once per sample, in threads of the reward worker's event loop (a config with a
+group-level reward is refused there: one sample has no group; :func:`compute_score_batch` scores a whole batch), and
 builds its ``reward_extra_info`` columns from the keys of **sample 0**. So every call returns the same
 keys with finite floats: ``score`` (weighted sum over the rewards that apply), then for each reward
 ``<name>`` (its score; ``not_applicable_value`` when it does not apply or failed), ``<name>/applicable``
@@ -107,7 +108,7 @@ def compute_score(
     grouped = [r.name for r in scorer.rewards if getattr(r, "group_columns", ())]
     if grouped:
         raise ValueError(f"polyreward compute_score: reward(s) {grouped} score whole groups, but verl's per-sample reward loop "
-                         "hands compute_score one rollout; use compute_score_batch with reward_model.reward_manager=batch")
+                         "hands compute_score one rollout; score whole batches with compute_score_batch (a batch reward manager)")
     return score_samples(scorer, [data_source], [solution_str], [ground_truth], [extra_info], ground_truth_column, fill)[0]
 
 
@@ -121,9 +122,11 @@ def compute_score_batch(
     not_applicable_value: float = 0.0,
     **kwargs: Any,
 ) -> list[dict[str, float]]:
-    """:func:`compute_score` for verl's ``batch`` reward manager (``reward_model.reward_manager=batch``), which calls it
-    once per batch with lists: the whole batch is one scorer call, so group-level rewards see their groups (the
-    config's group column, read from ``extra_info``). One result dict per sample, the same keys as ``compute_score``."""
+    """:func:`compute_score` for a reward manager that scores a batch at once, with the signature of verl's
+    ``BatchRewardManager`` (verl/workers/reward_manager/batch.py: ``compute_score(data_sources=, solution_strs=,
+    ground_truths=, extra_infos=, **reward_kwargs)``): the whole batch is one scorer call, so group-level rewards
+    see their groups (the config's group column, read from ``extra_info``). One result dict per sample, the same
+    keys as ``compute_score``."""
     fill = float(not_applicable_value)
     if not math.isfinite(fill):
         raise ValueError(f"not_applicable_value must be a finite number, got {not_applicable_value!r}")
