@@ -12,9 +12,9 @@ from polyreward.cli import main
 from polyreward.probe import STRATEGIES, run_probe
 from polyreward.probe.strategies import GENUINE
 
-# "math" depends on the math verifier's committed-answer semantics (hedges, negations, retractions, the prompt's own
-# expression); the MedQA example's accuracy (choice verifier) is checked for its cheap components only below.
-GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math"]
+# "math" and "medqa" depend on the math and choice verifiers' committed-answer semantics (hedges, negations,
+# retractions, candidate lists, the prompt's own expression)
+GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math", "medqa"]
 
 
 def probe_json(capsys, *args: str) -> tuple[int, dict]:
