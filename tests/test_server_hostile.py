@@ -17,6 +17,7 @@ import subprocess
 import sys
 import threading
 import time
+from pathlib import Path
 
 import pytest
 
@@ -44,13 +45,31 @@ class BacktracksWhenAsked(RolloutReward):
 HOSTILE_CONFIG = CONFIG + '  - {name: hostile, type: "test_server_hostile:BacktracksWhenAsked", weight: 0.0}\n'
 
 
+SERVER_PIDS: dict[str, int] = {}
+
+
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
     proc, url = start_server(tmp_path_factory.mktemp("hostile"), "--concurrency", "2", "--request-timeout", "4",
                              "--header-timeout", "1.5", "--body-timeout", "1.5", "--max-connections", "12",
                              "--max-field-chars", "5000", config=HOSTILE_CONFIG)
+    SERVER_PIDS[url] = proc.pid
     yield url
     stop(proc)
+
+
+def slot_processes(url: str) -> list[int]:
+    """The server's live slot child processes (Linux /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            cmdline = (stat.parent / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if int(fields[1]) == SERVER_PIDS[url] and fields[0] != "Z" and b"polyreward.runners.server_slots" in cmdline:
+            found.append(int(stat.parent.name))
+    return found
 
 
 def address(url: str) -> tuple[str, int]:
@@ -89,6 +108,7 @@ def test_health_answers_while_a_gil_holding_reward_runs_and_the_slot_is_rebuilt(
     assert body["timed_out"] is True and body["failures"] == {"match": 1, "yes": 1, "hostile": 1}
     assert httpx.get(f"{server}/health").json()["restarts"] == before + 1  # killed, not left running
     wait_idle(server)  # the rebuilt slot takes requests again
+    assert len(slot_processes(server)) == 2  # the killed child is gone, one new child in its place
     assert httpx.post(f"{server}/score", json={"rows": [{"prompt": "p", "completion": "yes", "answer": "4"}]},
                       headers=AUTH, timeout=30).json()["scores"] == [[0.0, 1.0, 1.0]]
 
