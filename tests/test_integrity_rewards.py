@@ -16,6 +16,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.crpo import _BOX_GROUP, _FORMAT, CRPOEnglish, CRPOFormat, boxed_groups, format_parts
+from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.rewards.kg_triplet import KGTripletConsistency
 from polyreward.rewards.length import OverlongPenalty, word_count
@@ -24,6 +25,8 @@ from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.rubrics.judge_rules import check_rule, validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.verifiers import radiology_kg
+from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.tool_calls import count_tool_calls
 
 THINK = "<think>I check each finding against the history and the prior film.</think>"
 
@@ -244,6 +247,11 @@ CASES = {
     "content_words": (content_words, lambda n: "ab " * (n // 3)),
     "rules_long_literal_pattern": (lambda t: (check_rule({"regex": "a" * 499 + "b"}, t), check_rule({"contains": "a" * 499 + "b"}, t)),
                                    lambda n: "a" * n),
+    "forecast_committed_numbers": (lambda t: committed_forecast(t, 1),
+                                   lambda n: "<answer>" + "1 (or maybe 2) " * (n // 15) + "</answer>"),
+    "otc_bare_call_list": (count_tool_calls,
+                           lambda n: "[" + ",".join(['{"name": "a", "parameters": {"x": 1}}'] * (n // 38)) + "]"),
+    "plain_text_lookalikes": (plain_text, lambda n: "w\u0430\u200bit " * (n // 6)),
     "rules_guard_partial_hits": (lambda t: check_rule({"regex": "call 911 now", "contains": "call 911 now"}, t, guarded=True),
                                  lambda n: "call 911 " * (n // 9)),
 }
@@ -320,8 +328,6 @@ def test_invisible_characters_add_no_content_words(words, invisible):
 
 
 def test_plain_text_is_what_a_reader_sees():
-    from polyreward.verifiers.text_forms import plain_text
-
     assert plain_text("w\u0430it") == "wait"  # Cyrillic a
     assert plain_text("wa\u200bi\u2060t\u00ad") == "wait"
     assert plain_text("ｗａｉｔ ９１１") == "wait 911"
