@@ -322,5 +322,5 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
                 break
     from polyreward.runners.hacking import warn_hacking_signals
 
-    warn_hacking_signals(result.metrics, {r.name: r.type_name for r in rewards})
+    warn_hacking_signals(result.metrics, {r.name: getattr(r, "type_name", "") for r in rewards})
     return result
