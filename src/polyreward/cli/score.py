@@ -45,6 +45,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--address", default=None,
                         help="--backend ray: the cluster to join, auto or HOST:PORT (default: RAY_ADDRESS, else start Ray locally)")
     parser.add_argument("--actors", type=int, default=2, help="--backend ray: scoring actors, one CPU and one local worker pool each (default 2)")
+    parser.epilog = ("Exit status: 0 done; 2 a bad input, config or argument (one line, before scoring where it can be checked), or "
+                     "another run writing the same output; 1 a run that failed while scoring (finished chunks are kept for --resume).")
 
 
 def run(args: argparse.Namespace) -> int:

@@ -41,6 +41,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         help="with --evaluate: where the completions and their scores go (.jsonl/.csv/.parquet; "
                         "default <output dir>/evaluate-<JSONL stem>.jsonl)")
     add_set_argument(parser, "; a key that is not a top-level config key is under train: (--set device=cpu)")
+    parser.epilog = ("Exit status: 0 done; 2 a config, dataset or argument mistake (one line, before the model loads); 130 / 143 "
+                     "stopped by SIGINT (Ctrl-C) / SIGTERM at the end of a step, after saving a checkpoint that --resume continues.")
 
 
 def _check_before_work(config, output_dir: str | None) -> None:

@@ -23,6 +23,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--letters", default="ABCDE", help="choice letters (default: ABCDE)")
     parser.add_argument("--timeout", type=float, default=5.0, help="hard limit in seconds for the math check (default: 5)")
     parser.add_argument("--json", action="store_true", help="print the verdict as one JSON object")
+    parser.epilog = "Exit status: 0 CORRECT, 1 WRONG, 3 NOT SCORED (the gold is missing or unreadable, or the check timed out), 2 a usage error."
 
 
 def run(args: argparse.Namespace) -> int:
