@@ -72,6 +72,7 @@ class Access:
         if self.trusted and client_host:
             try:
                 address = ipaddress.ip_address(client_host)
+                address = getattr(address, "ipv4_mapped", None) or address  # ::ffff:10.0.0.7 on a dual-stack socket
             except ValueError:
                 address = None
             if address is not None and any(address in network for network in self.trusted):
