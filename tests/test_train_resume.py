@@ -141,11 +141,12 @@ def test_a_missing_dataset_is_one_line_before_torch_loads(tmp_path):
 
 
 def test_a_combiner_that_does_not_fit_the_rewards_is_refused_before_the_model_loads(prompts_file, tmp_path):
-    """sa_gdpo's reward_mins with one value too many: one ConfigError naming it, and no model is ever loaded (the model
+    """sa_gdpo's reward_mins with one value too many (two rewards): one ConfigError naming it, and no model is ever loaded (the model
     path does not even exist)."""
     from polyreward.config import ConfigError
 
     config = _config(tmp_path / "no-such-model", prompts_file, tmp_path / "run")
-    config["combiner"] = {"type": "sa_gdpo", "reward_mins": [0, 0], "reward_maxs": [1, 1]}
-    with pytest.raises(ConfigError, match=r"^train combiner \(sa_gdpo\): reward_mins has 2 value\(s\) but scores have 1 reward"):
+    config["rewards"].append({"name": "format_too", "type": "think_format", "require_answer": True})
+    config["combiner"] = {"type": "sa_gdpo", "reward_mins": [0, 0, 0], "reward_maxs": [1, 1, 1]}
+    with pytest.raises(ConfigError, match=r"^train combiner \(sa_gdpo\): reward_mins has 3 value\(s\) but scores have 2 reward"):
         train(config, progress=False)
