@@ -12,6 +12,8 @@ from __future__ import annotations
 import time
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.verifiers.choice import extract_label, extract_letter
@@ -110,3 +112,19 @@ def test_reading_a_letter_is_linear(build):
         costs.append(time.process_time() - start)
     assert costs[2] < 5.0, costs
     assert costs[2] < 200 * max(costs[0], 0.005), costs
+
+
+CHOICE_HACKS = [
+    "Not {n}.", "The answer is not {n}.", "({n}) is wrong, ({m}) is right", "{n}... wait, no, {m}", "Either option {m} or option {n}.",
+    "**{m}** **{n}**", "{m}; {n}", "{n} if the patient is pregnant, otherwise {m}", "{m}, {n}", "The answer is {m} or {n}.",
+    "\\boxed{{{m}}} \\boxed{{{n}}}", "The final answer is \\boxed{{{n}", "<answer>{n}</answer> Scratch that.",
+]
+CHOICE_GENUINE = ["The answer is {n}.", "Answer: ({n})", "\\boxed{{{n}}}", "({m}) is wrong, ({n}) is right", "{m}... wait, no, {n}",
+                  "<answer>{n}</answer>", "I would choose **{n}**."]
+
+
+@given(letters=st.permutations("ABCDE"), hack=st.sampled_from(CHOICE_HACKS), genuine=st.sampled_from(CHOICE_GENUINE))
+def test_property_choice_hacks_never_pay_and_the_genuine_answer_does(letters, hack, genuine):
+    n, m = letters[0], letters[1]
+    scores = ChoiceAccuracy()(completions=[hack.format(n=n, m=m), genuine.format(n=n, m=m)], answer=[n, n])
+    assert scores == [0.0, 1.0], (hack.format(n=n, m=m), genuine.format(n=n, m=m), scores)

@@ -12,13 +12,16 @@ side. A regression is one more row.
 from __future__ import annotations
 
 import time
+from fractions import Fraction
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from polyreward.engine import WorkerPool
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.math import verify_batch
-from polyreward.verifiers.math_normalize import normalize_answer, size_problem
+from polyreward.verifiers.math_normalize import normalize_answer, parse_numeral, size_problem
 
 ARITHMETIC = "Calculate 478 / 1 + -682."
 FRACTION = "Simplify the fraction $\\dfrac{3910}{6885}$ to its lowest terms."
@@ -53,6 +56,7 @@ ROWS = [
     ("conflicting", "", "<answer>42</answer> Let me recheck... the final answer is \\boxed{45}", "42", 0.0),
     ("conflicting", "", "<answer>42</answer> Let me recheck... the final answer is \\boxed{45}", "45", 0.0),
     ("genuine", "", "<answer>45</answer> So the final answer is \\boxed{45}.", "45", 1.0),
+    ("retraction", "", "<answer>42</answer> Scratch that.", "42", 0.0),
     # negations
     ("negation", "", "The answer is not \\boxed{42}.", "42", 0.0),
     ("negation", "", "It can't be 42.", "42", 0.0),
@@ -66,6 +70,7 @@ ROWS = [
     ("hedge", "", "The answer is 42 if n is even, otherwise 43.", "42", 0.0),
     ("candidate list", "", "\\boxed{41, 42, 43}", "42", 0.0),
     ("candidate list", "", "\\boxed{41} and \\boxed{42}", "42", 0.0),
+    ("hedge", "", "\\boxed{0} or 50", "0", 0.0),  # the decoy holds the gold's digits
     # false equations
     ("false equation", "", "\\boxed{43 = 42}", "42", 0.0),
     ("false equation", "", "\\boxed{2 + 2 = 5}", "5", 0.0),
@@ -219,3 +224,36 @@ def test_main_process_parsing_is_linear(build):
         costs.append(time.process_time() - start)
     assert costs[2] < 5.0, costs  # a quadratic pass over 1 MB takes hours
     assert costs[2] < 200 * max(costs[0], 0.005), costs
+
+
+# property: for any gold n and any other number m, a hack never pays and the genuine answer always does
+HACKS = [
+    "\\boxed{{{n}}} or {m}", "**{m}** or **{n}**", "The answer is {m} or {n}.", "Either {m} or {n}.",
+    "\\boxed{{{n} \\text{{ (or {m})}}}}", "The answer is {n} if x > 0, otherwise {m}.",
+    "The answer is not \\boxed{{{n}}}.", "It can't be {n}.", "{n} is not the answer.",
+    "The answer is {n}... wait, no, {m}.", "\\boxed{{{n}}}. Scratch that.",
+    "<answer>{n}</answer> So the final answer is \\boxed{{{m}}}.", "\\boxed{{{m} = {n}}}",
+    "The sum is {n}. \\boxed{{}}", "First {m} + 1 = {n}, so we multiply by", "So the final answer is \\boxed{{{n}",
+    "\\boxed{{{m}, {n}}}", "\\boxed{{{m}}} \\boxed{{{n}}}",
+]
+GENUINE = [
+    "\\boxed{{{n}}}", "The answer is {n}.", "#### {n}", "The answer is {m}... wait, no, {n}.", "It is not {m}. It is {n}.",
+    "<answer>{n}</answer>", "So the answer is **{n}**.", "\\boxed{{{n}}}. Wait, let me double-check. Yes, \\boxed{{{n}}}.",
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(n=st.integers(-10**6, 10**6), m=st.integers(-10**6, 10**6), hack=st.sampled_from(HACKS), genuine=st.sampled_from(GENUINE))
+def test_property_hacks_never_pay_and_the_genuine_answer_does(n, m, hack, genuine):
+    assume(n != m and n != m + 1)
+    completions = [hack.format(n=n, m=m), genuine.format(n=n, m=m)]
+    verdicts = verify_batch(completions, [str(n)] * 2, pool=None, work_avoidance=True)
+    assert [v.score for v in verdicts] == [0.0, 1.0], [(c, v.describe()) for c, v in zip(completions, verdicts)]
+
+
+@given(whole=st.integers(0, 10**4), b=st.integers(2, 10**3), data=st.data(), sign=st.sampled_from(["", "-"]))
+def test_property_mixed_numbers(whole, b, data, sign):
+    a = data.draw(st.integers(1, b - 1))
+    value = Fraction(whole) + Fraction(a, b)
+    for text in (f"{sign}{whole} {a}/{b}", f"{sign}{whole}\\frac{{{a}}}{{{b}}}"):
+        assert parse_numeral(text).value == (-value if sign else value), text

@@ -289,6 +289,9 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             found = Extracted(found.text, "answer_tag+" + found.source)
         else:
             found = Extracted(inner, "answer_tag") if inner else None
+        retraction = retraction_after(text, blocks[-1][1])
+        if found is not None and retraction is not None and retraction[1]:
+            return Extracted("", "retracted")  # "<answer>42</answer> Scratch that."
         later = _strong_answer(text[blocks[-1][1]:], final_bang)
         if found is not None and later is not None and (not later.text or _squash(later.text) != _squash(found.text)):
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
@@ -322,10 +325,10 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return found
     if hedged_inside(found.text):
         return Extracted("", "hedged")
-    start = text.rfind(found.text)
-    if start < 0:
+    located = _locate(text, found)
+    if located is None:
         return found
-    end = start + len(found.text)
+    start, end = located
     why = uncommitted(text, start, end)
     if why:
         return Extracted("", why)
@@ -338,6 +341,23 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
     return found
+
+
+def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
+    """Where ``found`` sits in ``text``: the last box for a boxed answer, else its last occurrence that is not part
+    of a longer number or word ("0" is not the end of "50")."""
+    if found.source == "boxed":
+        boxes = find_boxes(text)
+        return (boxes[-1][0], boxes[-1][1]) if boxes else None
+    end = len(text)
+    while (start := text.rfind(found.text, 0, end)) >= 0:
+        stop = start + len(found.text)
+        glued_before = start and found.text[0].isalnum() and (text[start - 1].isalnum() or text[start - 1] == ".")
+        glued_after = stop < len(text) and found.text[-1].isalnum() and text[stop].isalnum()
+        if not glued_before and not glued_after:
+            return start, stop
+        end = stop - 1
+    return None
 
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:

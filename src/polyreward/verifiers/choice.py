@@ -33,7 +33,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
 from polyreward.verifiers.commitment import hedged, negated, retraction_after
-from polyreward.verifiers.tags import last_block
+from polyreward.verifiers.tags import last_block, tag_blocks
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -177,9 +177,12 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
     if not text.strip():
         return None, ""
-    tagged = last_block(text, "answer", ignore_case=True)
-    if tagged is not None:
-        inner = tagged.strip()
+    blocks = list(tag_blocks(text, "answer", ignore_case=True))
+    if blocks:
+        retraction = retraction_after(text, blocks[-1][1])
+        if retraction is not None and retraction[1]:
+            return None, ""  # "<answer>C</answer> Scratch that."
+        inner = blocks[-1][2].strip()
         letter = _letter_from_short(inner, letters, options)
         if letter is not None:
             return letter, "answer_tag"

@@ -63,7 +63,7 @@ _EXPLICIT = re.compile(
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))",
     re.IGNORECASE,
 )
-_PUNCTUATION_RUN = re.compile(r"[\s,.;:!\-–—]*")
+_PUNCTUATION_RUN = re.compile(r"(?:[\s,.;:!–—]|-(?![\d.]))*")  # "wait, no, -1": the minus stays
 
 
 def _before(text: str, start: int) -> str:
