@@ -322,3 +322,22 @@ def test_bytes_completions_are_text_and_lists_of_strings_fail_per_row(tmp_path, 
     assert first["has_yes"] is None and first["has_yes_reason"].startswith("error: TypeError: a completion must be a string or a list of chat messages")
     assert second["has_yes"] == 1.0
     assert "has_yes" in result.stdout
+
+
+def test_a_write_failure_that_is_not_a_full_disk_names_its_cause_not_free_space(tmp_path, cfg, monkeypatch, capsys):
+    """EIO (a failing device or network filesystem: a fault this machine cannot cause, hence the mock) is not a
+    full disk, so the advice is to fix the cause printed above, not to free space."""
+    from polyreward.cli import main
+    from polyreward.runners.parts import PartStore
+
+    src = write_jsonl(tmp_path / "in.jsonl", rollouts(16))
+
+    def failing_device(self, tmp, *args):
+        raise OSError(errno.EIO, os.strerror(errno.EIO))
+
+    monkeypatch.setattr(PartStore, "_write_jsonl", failing_device)
+    out = tmp_path / "out.jsonl"
+    assert main(["score", str(src), "-c", str(cfg), "-o", str(out), "-q"]) == 1
+    err = capsys.readouterr().err
+    assert f"error: writing {out} failed: {os.strerror(errno.EIO)}" in err
+    assert "fix the cause above and rerun with --resume" in err and "free space" not in err

@@ -82,7 +82,7 @@ def run(args: argparse.Namespace) -> int:
                   "or use --on-error skip", file=sys.stderr)
         return 2
     except OutputError as exc:
-        print(f"error: {exc}", file=sys.stderr)
+        print(f"error: {exc.strerror or exc}", file=sys.stderr)  # the message, without Python's "[Errno N]" prefix
         if exc.errno in (errno.EACCES, errno.EPERM, errno.EROFS):
             return 2
         fix = "free space" if exc.errno in (errno.ENOSPC, errno.EDQUOT, errno.EFBIG) else "fix the cause above"
