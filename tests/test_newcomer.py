@@ -387,3 +387,24 @@ def test_advantages_may_not_write_over_its_config(scored, tmp_path, capsys):
     assert one_line(capsys.readouterr().err) == (f"polyreward advantages: error: {config}: the output would replace the config "
                                                  f"file ({config}), which this run reads; choose another output path")
     assert config.read_text() == before
+
+
+def test_the_example_configs_comment_commands_are_complete(tmp_path):
+    """Each `polyreward score` command in an example config's comments names -o (a required flag) and files that
+    exist; the rubric one, the one a newcomer copied, runs as written."""
+    import shlex
+
+    found = []
+    for config in sorted((ROOT / "examples").rglob("*.yaml")):
+        for line in config.read_text(encoding="utf-8").splitlines():
+            command = line.lstrip("# ").split("  #")[0]
+            if line.startswith("#") and "polyreward score " in command:
+                found.append(shlex.split(command[command.index("polyreward score "):]))
+    assert len(found) >= 3
+    for argv in found:
+        assert "-o" in argv and (ROOT / argv[2]).is_file() and (ROOT / argv[argv.index("--config") + 1]).is_file(), argv
+    rubric = next(argv for argv in found if "examples/rubric/config.yaml" in argv)
+    rubric[rubric.index("-o") + 1] = str(tmp_path / "scored.jsonl")
+    result = subprocess.run([sys.executable, "-m", *rubric, "-q"], capture_output=True, text=True, cwd=ROOT, env=ENV, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert (tmp_path / "scored.jsonl").is_file()
