@@ -7,6 +7,7 @@ Also: the linear-time rewrites give the released regexes' results (hypothesis), 
 
 from __future__ import annotations
 
+import gc
 import json
 import re
 import time
@@ -227,9 +228,16 @@ SIZES = (10_000, 100_000, 1_000_000)
 
 
 def _cpu_seconds(fn, text: str) -> float:
-    started = time.process_time()
-    fn(text)
-    return time.process_time() - started
+    """CPU seconds of ``fn(text)`` with the garbage collector paused: a collection's cost grows with everything the
+    test process holds, not with this input."""
+    gc.collect()
+    gc.disable()
+    try:
+        started = time.process_time()
+        fn(text)
+        return time.process_time() - started
+    finally:
+        gc.enable()
 
 
 def _clause(n: int) -> str:
@@ -263,7 +271,7 @@ def test_parsing_cost_grows_linearly(name):
     fn(make(1_000))  # warm caches and imports
     seconds = [_cpu_seconds(fn, make(n)) for n in SIZES]
     # linear: x10 input, ~x10 CPU; quadratic would be x100. A floor keeps timer noise out of the small sizes.
-    assert seconds[2] <= 30 * max(seconds[1], 0.01), seconds
+    assert seconds[2] <= 30 * max(seconds[1], 0.02), seconds
     assert seconds[2] < 5.0, seconds
 
 
