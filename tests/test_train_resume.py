@@ -150,3 +150,18 @@ def test_a_combiner_that_does_not_fit_the_rewards_is_refused_before_the_model_lo
     config["combiner"] = {"type": "sa_gdpo", "reward_mins": [0, 0, 0], "reward_maxs": [1, 1, 1]}
     with pytest.raises(ConfigError, match=r"^train combiner \(sa_gdpo\): reward_mins has 3 value\(s\) but scores have 2 reward"):
         train(config, progress=False)
+
+
+def test_worker_pool_processes_ignore_ctrl_c_so_the_parent_decides(tmp_path):
+    """Ctrl-C in a terminal signals every process of the foreground group: a verification worker that died of it would
+    cost its item a NaN in the very step the trainer is finishing. Workers ignore SIGINT; the parent acts on it."""
+    from polyreward.engine import WorkerPool
+
+    with WorkerPool(workers=1, timeout=30) as pool:
+        assert [o.value for o in pool.map(abs, [(-1,), (-2,)])] == [1, 2]
+        worker = pool._pool[0].process
+        os.kill(worker.pid, signal.SIGINT)
+        time.sleep(0.5)  # a worker that did not ignore it would be gone by now
+        assert worker.is_alive()
+        outcomes = pool.map(abs, [(-3,), (-4,)])
+        assert [(o.ok, o.value) for o in outcomes] == [(True, 3), (True, 4)] and pool._pool[0].process.pid == worker.pid

@@ -114,6 +114,9 @@ def _no_core_dumps() -> None:
 
 
 def _worker_main(conn: Connection, memory_limit_mb: int | None) -> None:
+    # Ctrl-C reaches the whole foreground process group; it is the parent's to act on (the trainer finishes its
+    # step and saves a checkpoint), so a worker must not die of it mid-item and cost that item a NaN
+    signal.signal(signal.SIGINT, signal.SIG_IGN)
     _limit_memory(memory_limit_mb)
     _no_core_dumps()
     conn.send(("ready", None, None, _own_cpu_seconds()))
