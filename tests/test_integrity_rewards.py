@@ -9,7 +9,6 @@ from __future__ import annotations
 
 import gc
 import json
-import re
 import time
 
 import pytest
