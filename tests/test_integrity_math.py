@@ -71,6 +71,7 @@ ROWS = [
     ("candidate list", "", "\\boxed{41, 42, 43}", "42", 0.0),
     ("candidate list", "", "\\boxed{41} and \\boxed{42}", "42", 0.0),
     ("hedge", "", "\\boxed{0} or 50", "0", 0.0),  # the decoy holds the gold's digits
+    ("hedge", "", "\\boxed{41}. Alternatively, \\boxed{42}", "42", 0.0),
     # false equations
     ("false equation", "", "\\boxed{43 = 42}", "42", 0.0),
     ("false equation", "", "\\boxed{2 + 2 = 5}", "5", 0.0),

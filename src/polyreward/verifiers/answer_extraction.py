@@ -20,6 +20,12 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
    x^2+3x", "It equals 2n+1"), else the last number on the last non-empty line with a power glued to
    it ("2^10 ways" is 2^10; an exponent of a unit is not the answer: "5 cm^2" is 5)
 
+Committed answers (:mod:`.commitment`): the answer found is checked against the words around it -- a negated or
+hedged answer is no answer, one taken back gives way to the answer stated after the retraction, an ``<answer>``
+block followed by a different boxed or anchored final answer (or by an explicit retraction) is no answer, and so
+are an empty final box, a final box that never closes and a text cut off mid-sentence; the reason comes back as
+the ``source`` of an empty :class:`Extracted`. Unicode roots are rewritten first (``√12`` is ``\\sqrt{12}``).
+
 Thinking models: everything up to the last ``</think>`` is dropped; a ``<think>`` that is never
 closed means the model ran out of budget mid-thought and there is no answer. Only the last
 ``MAX_TAIL_CHARS`` characters are searched, so a 1 MB completion costs the same as a short one.
@@ -350,7 +356,10 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
         boxes = find_boxes(text)
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
     end = len(text)
-    while (start := text.rfind(found.text, 0, end)) >= 0:
+    for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
+        start = text.rfind(found.text, 0, end)
+        if start < 0:
+            break
         stop = start + len(found.text)
         glued_before = start and found.text[0].isalnum() and (text[start - 1].isalnum() or text[start - 1] == ".")
         glued_after = stop < len(text) and found.text[-1].isalnum() and text[stop].isalnum()

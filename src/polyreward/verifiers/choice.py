@@ -10,13 +10,19 @@ A letter is read from the completion (after ``</think>``) by tiers, first tier w
 rightmost hit inside a tier:
 
 1. ``<answer>...</answer>``; 2. ``\\boxed{C}``; 3. answer phrases ("Answer: (B)", "The correct option
-is B: ...", "I would choose C"); 4. bare option mentions ("Option C"); 5. markdown ``**B**``; 6. a line
-that starts with the letter ("C. Tell the attending..."); 7. the option text alone.
+is B: ...", "I would choose C"); 3b. an affirmed letter ("(B) is right"); 4. bare option mentions
+("Option C"); 5. markdown ``**B**``; 6. a line that starts with the letter ("C. Tell the attending...");
+7. the option text alone.
 
 The article "A" ("A patient with ...") is not read as option A unless it stands alone or is
 followed by punctuation. A letter that is one item of a list of different options ("A, B, C, D", "B or C",
-"(A) (B)", adjacent boxes) is a hedge, no answer (:data:`SEVERAL`). Reconstructed from MedQA/PubMedQA answer conventions and the phrasings
-small models produce; not a published algorithm.
+"(A) (B)", "**A** **C**", "C; B", adjacent boxes) or hedged ("Either option A or option C", "C if ..., otherwise
+B") is no answer (:data:`SEVERAL`). Only a committed letter counts (:mod:`.commitment`): a negated hit ("Not C.",
+"(C) is wrong") or one taken back ("C... wait, no, B") is skipped and the next one read, so "(C) is wrong, (B) is
+right" is B (tier 3b, an affirmed letter); an explicit retraction after the ``<answer>`` block, a final box that
+never closes and several labels in the deciding place (``\\boxed{no/yes/maybe}``, "no or yes") are no answer.
+Reconstructed from MedQA/PubMedQA answer conventions and the phrasings small models produce; not a published
+algorithm.
 
 Linear time: every whitespace run of the completion is squeezed to one character first, and no two
 quantifiers of a pattern can match the same characters, so no input makes a pattern backtrack

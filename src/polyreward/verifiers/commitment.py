@@ -6,6 +6,7 @@ candidate is not a committed answer, or nothing:
 
     negated    "The answer is not \\boxed{42}."  "It can't be 42."  "Not C."  "(C) is wrong"  "42 is not the answer"
     hedged     "\\boxed{42} or 43"  "**41** or **42**"  "Either option A or option C."  "C if ..., otherwise B"
+               "\\boxed{42}. Alternatively, \\boxed{43}"
                "\\boxed{42 \\text{ (or 43)}}" (an "or" inside the answer, :func:`hedged_inside`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
@@ -42,7 +43,7 @@ _NEGATED_AFTER = re.compile(
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
 _HEDGED_BEFORE = re.compile(
-    r"(?:\b(?:or|either|otherwise|else|and/or)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z]\s*=))*\Z",
+    r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z]\s*=))*[,:]?\Z",
     re.IGNORECASE,
 )
 _HEDGED_AFTER = re.compile(r"\A[\s.,;:(]*(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)

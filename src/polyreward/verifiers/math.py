@@ -17,7 +17,11 @@ Pipeline per (completion, reference) pair:
    known miss). Two answers of the same symbolic shape -- surds ``a\\sqrt{b}/c``, multiples of pi,
    trig values at rational multiples of pi, intervals, tuples and sets of such numbers, matrices of
    them, linear equations -- are compared by exact canonical forms (:mod:`.math_canonical`).
-   Inputs that would explode (power towers, huge exponents) are refused here. A gold given as a
+   An answer the completion does not commit to (negated, hedged, retracted, an empty or cut-off box:
+   :mod:`.commitment`) is no answer, a false equation (``43 = 42``) is wrong, a word gold ("Paris") is
+   compared as words, and with ``work_avoidance=True`` an answer that skips the work (the prompt's own
+   expression, an expression or unsimplified fraction for a number: :mod:`.work_avoidance`) gets no credit.
+   Inputs that would explode (power towers, huge exponents, huge binomials) are refused here. A gold given as a
    list is a list of accepted alternatives. With a :func:`verdict_cache`, pool verdicts seen before
    (this run, an earlier step, another process) are read back instead of recomputed.
 2. **Worker process** (:func:`~.math_worker.verify_latex` in a :class:`polyreward.engine.WorkerPool`,
