@@ -178,7 +178,7 @@ NOTES = {
     "columns.completion": "the completion column",
     "columns.group": "the group-id column: the rollouts of one prompt share a value",
     "engine.workers": "worker processes for CPU-heavy verification (`--workers` overrides; null: min(2, cores); 0: inline, no timeout, debugging only)",
-    "engine.timeout": "seconds one verification may run before its worker is killed and the item scored as `timeout`",
+    "engine.timeout": "CPU seconds (the worker's own) one verification may use before its worker is killed and the item scored as `timeout`; a wall-clock cap of 10x stops items that block",
     "rewards[].name": "unique name: the output column, the TRL log key",
     "rewards[].type": "a registered type (`polyreward list rewards`) or `package.module:Class` for your own `Reward` subclass",
     "rewards[].weight": "weight in the `reward` total, TRL's `reward_weights` and the combiners",
