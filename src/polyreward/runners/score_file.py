@@ -34,6 +34,7 @@ from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
 from polyreward.schema import Batch
+from polyreward.vocabulary import group_key as canonical_group_key
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
@@ -74,10 +75,10 @@ def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_
 
     def check(rows: list[dict[str, Any]]) -> None:
         nonlocal on_split
-        ids = {str(r.get(group_column)) for r in rows if r.get(group_column) is not None}
+        ids = {canonical_group_key(r.get(group_column)) for r in rows if r.get(group_column) is not None}
         back = ids & closed
         if back and on_split is not None:
-            first = next(i for i, r in enumerate(rows) if str(r.get(group_column)) in back)
+            first = next(i for i, r in enumerate(rows) if canonical_group_key(r.get(group_column)) in back)
             on_split(str(rows[first].get(group_column)), emitted + first)
             on_split = None  # once
         closed.update(ids)
@@ -90,9 +91,9 @@ def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_
         if upcoming is None:
             carry = rows
             break
-        last = rows[-1].get(group_column)
+        last = canonical_group_key(rows[-1].get(group_column))  # the one group key: 1, 1.0 and "1" are one group
         cut = len(rows)
-        while cut > 0 and last is not None and rows[cut - 1].get(group_column) == last:
+        while cut > 0 and last is not None and canonical_group_key(rows[cut - 1].get(group_column)) == last:
             cut -= 1
         if cut == 0:  # the whole chunk is one group so far: keep collecting
             carry = rows
