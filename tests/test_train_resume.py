@@ -92,7 +92,7 @@ def test_resume_with_a_new_horizon_and_learning_rate_follows_the_uninterrupted_s
 def _run_cli(args, cwd, **kwargs):
     env = {**os.environ, "PYTHONUNBUFFERED": "1"}
     return subprocess.Popen([sys.executable, "-m", "polyreward", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
-                            stderr=subprocess.PIPE, text=True, **kwargs)
+                            stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
 
 
 @pytest.mark.parametrize("signum, code", [(signal.SIGINT, 130), (signal.SIGTERM, 143)])
@@ -110,7 +110,7 @@ def test_a_signal_saves_a_checkpoint_at_the_end_of_the_step_that_resume_continue
         assert process.poll() is None, process.communicate()
         assert time.monotonic() < deadline, "no step finished in 10 minutes"
         time.sleep(0.2)
-    process.send_signal(signum)
+    os.killpg(process.pid, signum)  # as a terminal's Ctrl-C does: to the whole process group, children included
     stdout, stderr = process.communicate(timeout=600)
     assert process.returncode == code, stdout + stderr
     checkpoint = latest_checkpoint(out)
