@@ -9,7 +9,8 @@ Each step (one generation batch):
    i.e. TRL's sum-then-normalise; ``gdpo`` normalises each reward per group first);
 4. ``num_iterations`` times: accumulate the clipped surrogate loss (trainer/loss.py) over
    ``gradient_accumulation_steps`` micro-batches, clip the gradient norm, AdamW step;
-5. log one metrics row (trainer/metrics.py), save a checkpoint when due (trainer/checkpoint.py).
+5. log one metrics row (trainer/metrics.py), save a checkpoint when due (trainer/checkpoint.py), or when SIGINT /
+   SIGTERM asked the run to stop (trainer/interrupt.py), and then stop.
 
 The importance ratio uses the log-probabilities of the policy that sampled the batch: with one
 iteration they equal the current ones (ratio 1, TRL's shortcut); with more, they are computed once
@@ -208,6 +209,10 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     continues from the newest checkpoint in the output folder (its ``trainer_state.pt`` is read without
     unpickling code; ``trusted_checkpoint=True`` allows arbitrary objects, for your own files only).
     ``rewards`` / ``combiner`` replace what the config would build (handy from Python).
+
+    The learning-rate schedule always follows the current settings (:func:`make_scheduler`), also on resume. SIGINT or
+    SIGTERM (in the main thread) stops the run at the end of the current step after saving a checkpoint; the result
+    then has ``stopped_by`` ("SIGINT" / "SIGTERM") and ``exit_code`` (130 / 143) set.
     """
     if isinstance(config, dict):
         config = parse_config(config)
