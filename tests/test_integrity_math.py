@@ -62,6 +62,11 @@ ROWS = [
     ("negation", "", "It can't be 42.", "42", 0.0),
     ("negation", "", "I checked: 42 is not the answer.", "42", 0.0),
     ("genuine", "", "It is not 41. It is 42.", "42", 1.0),
+    ("genuine", "", "The answer is 42, not 41.", "42", 1.0),  # a contrast commits to the first
+    ("genuine", "", "The number of ways is 42, not 41.", "42", 1.0),
+    ("negation", "", "The number of ways is 42, not 41.", "41", 0.0),
+    ("genuine", "", "The final answer is 3/4, or 0.75.", "3/4", 1.0),  # the same value twice is no hedge
+    ("genuine", "", "Answer: 5 (or equivalently 5.0)", "5", 1.0),
     # hedges between candidates
     ("hedge", "", "\\boxed{42 \\text{ (or 43)}}", "42", 0.0),
     ("hedge", "", "\\boxed{42} or 43", "42", 0.0),

@@ -37,7 +37,7 @@ import re
 from dataclasses import dataclass
 
 from polyreward.verifiers.commitment import hedged_inside, retraction_after, uncommitted
-from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, unicode_roots
+from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.tags import last_block, tag_blocks
 
 MAX_TAIL_CHARS = 6000
@@ -148,8 +148,9 @@ _ANCHOR = re.compile(
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
-    r"\.{2,}|…|(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
-    r"or|wait|actually|hmm|hold\s+on|unless|otherwise|"
+    r"\.{2,}|…|\s*\((?=(?:or|i\.e\.|that\s+is|equivalently)\b)|"
+    r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
+    r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
     re.IGNORECASE,
 )
@@ -336,6 +337,10 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return found
     start, end = located
     why = uncommitted(text, start, end)
+    if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
+        return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
+    if why == "hedged" and _restated(found.text, text[end:end + 80]):
+        why = ""  # "3/4, or 0.75": the same value twice is no hedge
     if why:
         return Extracted("", why)
     retraction = retraction_after(text, end) if retractions else None
@@ -347,6 +352,19 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
     return found
+
+
+_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
+_ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
+
+
+def _restated(answer: str, after: str) -> bool:
+    """Is the alternative after ``answer`` ("3/4, or 0.75", "\\frac{1}{2} or 0.5") the same number written again?"""
+    match = _ALTERNATIVE.match(after)
+    if match is None:
+        return False
+    first, second = (parse_numeral(normalize_answer(side)) for side in (answer, match.group(1)))
+    return first is not None and second is not None and first.value == second.value and first.percent == second.percent
 
 
 def _locate(text: str, found: Extracted) -> tuple[int, int] | None:

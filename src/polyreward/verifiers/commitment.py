@@ -50,7 +50,7 @@ _HEDGED_AFTER = re.compile(r"\A[\s.,;:(]*(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|p
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
-_INSIDE_OR = re.compile(r"\b(?:or|either|and/or)\b", re.IGNORECASE)
+_INSIDE_OR = re.compile(r"\b(?:or(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply)\b)|either|and/or)\b", re.IGNORECASE)
 
 # explicit retractions, and pauses that only withdraw an answer when a different one follows
 _RETRACTION = re.compile(
