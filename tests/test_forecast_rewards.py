@@ -48,22 +48,23 @@ TABLE = [
     ("<answer>35</answer>", 35, 1.0),
     ("<answer>35.01</answer>", 35, -0.1),
     ("<answer>-5</answer>", 3, 1.0),
-    # committed-answer semantics: exactly T finite numbers, no negation, else no forecast (0)
-    ("<answer>1e999</answer>", 100, 0.0),  # infinity is no forecast (a first-number reader says "very bad": 1.0)
-    ("<answer>-1e999</answer>", 3, 0.0),
-    ("<answer>42 (class 2)</answer>", 40, 0.0),  # two numbers where one is expected
-    ("<answer>400 (or maybe 20)</answer>", 400, 0.0),  # hedge
-    ("<answer>20 or 400</answer>", 400, 0.0),
-    ("<answer>20-30</answer>", 25, 0.0),  # a range
-    ("<answer>282, 282, 303, 349, 407</answer>", 282, 0.0),  # a pasted table of the prompt's values
-    ("<answer>not 40</answer>", 40, 0.0),
-    ("<answer>It won't be 40</answer>", 40, 0.0),
-    ("maybe 40 or 50 ug/m3", 60, 0.0),  # no block: the last line, two numbers
+    # committed-answer semantics: exactly T finite numbers, no negation, else no forecast: the minimum -γ (-0.1), never
+    # more than a committed wrong forecast
+    ("<answer>1e999</answer>", 100, -0.1),  # infinity is no forecast (a first-number reader says "very bad": 1.0)
+    ("<answer>-1e999</answer>", 3, -0.1),
+    ("<answer>42 (class 2)</answer>", 40, -0.1),  # two numbers where one is expected
+    ("<answer>400 (or maybe 20)</answer>", 400, -0.1),  # hedge
+    ("<answer>20 or 400</answer>", 400, -0.1),
+    ("<answer>20-30</answer>", 25, -0.1),  # a range
+    ("<answer>282, 282, 303, 349, 407</answer>", 282, -0.1),  # a pasted table of the prompt's values
+    ("<answer>not 40</answer>", 40, -0.1),
+    ("<answer>It won't be 40</answer>", 40, -0.1),
+    ("maybe 40 or 50 ug/m3", 60, -0.1),  # no block: the last line, two numbers
     ("Today was 282 and 300.\nTomorrow: 50 ug/m3", 60, 1.0),  # no block: the last line commits to one number
     ("PM2.5 will be 50 µg/m³.", 60, 1.0),  # the pollutant's name is not a number
     ("<answer>PM10 40</answer>", 40, 1.0),
-    ("no idea", 40, 0.0),
-    ("<answer></answer> 40", 40, 0.0),  # an empty block holds no number
+    ("no idea", 40, -0.1),
+    ("<answer></answer> 40", 40, -0.1),  # an empty block holds no number
     ("<answer>10</answer>", "12", 1.0),  # numeric text (CSV cell)
 ]
 
@@ -95,7 +96,7 @@ def test_invalid_observations(observed, reason):
         ({"step_weights": "fixed"}, "<answer>10, 10, 10</answer>", [50, 10, 10], 1.5 / 2.5),
         ({"step_weights": "exp"}, "<answer>10, 10, 10</answer>", [50, 10, 10], (0.9 + 0.81) / 2.71),
         ({}, "<answer>[10, 10, 60]</answer>", "[10, 12, 60]", (1 + 0.875 + 0.75) / 2.625),
-        ({}, "<answer>10</answer>", [10, 50], 0.0),  # too few numbers
+        ({}, "<answer>10</answer>", [10, 50], -0.1),  # too few numbers: no committed forecast, the minimum
         ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>80</answer>", 50, 0.5),  # CLI defaults: coarse only
         ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>36</answer>", 30, 0.0),
         ({"alpha": 0.5, "beta": 0.5, "gamma": 0.0}, "<answer>10</answer>", 12, 1.0),

@@ -35,8 +35,9 @@ numbers of its first ``<answer>`` block, or without a block those of its last no
 suffixes and the names PM2.5 / PM10 are ignored), and they must be exactly T finite numbers with no negation word (``not``, ``never``,
 ``n't``). So a hedge (``400 (or maybe 20)``), a pasted table of the prompt's values, a range (``20-30``), an
 infinity (``1e999``) or ``not 40`` is no forecast, where a reader of the first number would credit it.
-No valid observation -> NaN ("no valid observation"); no committed forecast -> 0 (as a miss: the source has no
-text to read, so this is our rule).
+No valid observation -> NaN ("no valid observation"); no committed forecast -> the minimum, −γ (the source has no
+text to read, so this is our rule: a hedge or an abstention never scores more than a committed wrong forecast,
+a false alarm included).
 Per-rollout sub-scores ``hits``/``misses``/``false_alarms``/``correct_negatives`` feed
 :func:`polyreward.verifiers.forecast.metrics_from_details` (POD, FAR, POFD, CSI, F1).
 """
@@ -246,7 +247,7 @@ class ForecastClassCost(RolloutReward):
         count = sum(len(values) for values in observed.values())
         numbers, why = committed_forecast(completion, count)
         if numbers is None:
-            return Scored(0.0, f"no committed forecast: {why}")
+            return Scored(self.score_range[0], f"no committed forecast: {why}")
         total = weight_sum = 0.0
         counts = {"hits": 0.0, "misses": 0.0, "false_alarms": 0.0, "correct_negatives": 0.0, "exact_class": 0.0}
         offset = 0
