@@ -144,3 +144,10 @@ def test_drpo_empty_batch_leaves_the_history_as_it_was():
     before = combiner.state_dict()
     assert combiner.combine(np.zeros((0, 1)), [], domain=[]).shape == (0,)
     assert combiner.state_dict() == before
+
+
+def test_diagnostics_of_an_empty_batch():
+    from polyreward.combiners import diagnose
+
+    summary = diagnose(np.zeros((0, 2)), np.zeros(0), np.zeros(0)).summary
+    assert summary["rollouts"] == 0.0 and summary["groups"] == 0.0

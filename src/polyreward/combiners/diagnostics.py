@@ -62,7 +62,7 @@ class Diagnostics:
 
 def _distinct_per_group(index: GroupIndex, keys: np.ndarray, rows: np.ndarray) -> np.ndarray:
     """Number of distinct integer key rows (``keys`` (N,) or (N, J)) per group among ``rows`` (boolean mask)."""
-    keys = keys.reshape(len(keys), -1)
+    keys = keys.reshape(len(keys), -1) if len(keys) else keys.reshape(0, 1)  # N = 0: no key rows
     pairs = np.unique(np.column_stack([index.codes[rows], keys[rows]]), axis=0)
     return np.bincount(pairs[:, 0], minlength=index.n_groups) if len(pairs) else np.zeros(index.n_groups, dtype=np.int64)
 
