@@ -92,7 +92,8 @@ def test_hard_timeout_kills_respawns_and_the_batch_goes_on():
         pool.map(square, [(1,), (2,)])
         outcomes = pool.map(spin, [(600, "stuck"), (0.01, "a"), (0.01, "b"), (0.01, "c")])
         assert outcomes[0] == Outcome(False, None, "timeout") and outcomes[0].timed_out
-        assert 1.0 <= outcomes[0].cpu_seconds < 3.0  # killed on its CPU budget, not left to burn 600 s
+        cpu = outcomes[0].cpu_seconds  # None: the kernel's RLIMIT_CPU backstop ended it (a starved dispatcher)
+        assert cpu is None or 1.0 <= cpu < 3.0  # killed on its CPU budget, not left to burn 600 s
         assert [o.value for o in outcomes[1:]] == ["a", "b", "c"]
         assert pool.restarts == 1 and pool.stats["cpu_timeouts"] == 1 and pool.stats["wall_retries"] == 0
         assert len({o.value for o in pool.map(pid, [(i,) for i in range(8)])}) <= 2
@@ -101,7 +102,8 @@ def test_hard_timeout_kills_respawns_and_the_batch_goes_on():
 
 def test_per_call_timeout_overrides_the_default(pool):
     outcomes = pool.map(spin, [(600, "x")], timeout=0.5)
-    assert outcomes[0].timed_out and 0.5 <= outcomes[0].cpu_seconds < 2.5
+    cpu = outcomes[0].cpu_seconds
+    assert outcomes[0].timed_out and (cpu is None or 0.5 <= cpu < 2.5)
 
 
 def test_an_item_that_blocks_is_retried_once_at_the_wall_cap_then_times_out():
