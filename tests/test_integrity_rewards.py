@@ -144,6 +144,9 @@ PROMPT = "Write the FINDINGS section.\nPresent: cardiomegaly, pleural effusion\n
         ("No acute cardiopulmonary process is seen.", "Normal study.", 1.0, 1.0),
         (PROMPT, "Normal study.", 0.5, 0.0),  # the pasted prompt: J_R = 1 (no relations); guarded, no line survives
         ("Present: cardiomegaly, pleural effusion", REPORT, None, 0.0),
+        # a sentence with words of its own ('and', 'are') is read as a report: it earns only what it matches
+        ("Findings: pleural effusion and cardiomegaly are present.", REPORT, None, 0.25),
+        ("Findings: cardiomegaly, pleural effusion", REPORT, None, 0.0),  # reworded with the prompt's own words only
         (REPORT, REPORT, 1.0, 1.0),
     ],
 )

@@ -23,9 +23,11 @@ Known exploits of the source rule (kept as the default) and the guards against t
   no finding the extractor knows. ``min_content_words: N`` scores 0 for a completion of fewer than N content
   words (:func:`polyreward.rewards.format.content_words`), so only a written report can earn the empty-graph 1.0;
 * the prompt often lists the findings ("Present: atelectasis, cardiomegaly ..."): pasting that list earns every
-  entity without writing a report. ``drop_prompt_lines: true`` removes every line of the completion that also
-  occurs in the prompt (stripped, case-folded) before extraction (and before the content-word count), so a pasted
-  list yields no graph.
+  entity without writing a report. ``drop_prompt_lines: true`` removes the completion's lines copied from the
+  prompt before extraction (and before the content-word count): a line that also occurs in the prompt (stripped,
+  case-folded), or a line of 3 or more words all of which are the prompt's (the list reworded, "Findings:
+  cardiomegaly, atelectasis"), so a pasted list yields no graph. A report's own sentences use words the prompt
+  does not ("heart", "enlarged", "small", "right").
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -87,13 +89,26 @@ def radgraph_f1(hyp: ReportKG, ref: ReportKG) -> dict[str, float]:
     return out
 
 
+_LINE_WORD = re.compile(r"[a-z0-9]+")
+COPIED_LINE_WORDS = 3
+
+
 def without_prompt_lines(completion: str, prompt: Any) -> str:
-    """``completion`` without the lines that also occur in the prompt (compared stripped and case-folded)."""
+    """``completion`` without the lines copied from the prompt: a line that also occurs in it (stripped and
+    case-folded), or one of at least ``COPIED_LINE_WORDS`` words that are all the prompt's words (its label list
+    reworded: "Findings: cardiomegaly, atelectasis, pleural effusion")."""
     try:
-        seen = {line.strip().casefold() for line in prompt_text(prompt).splitlines() if line.strip()}
+        text = prompt_text(prompt)
     except (TypeError, ValueError):
         return completion
-    return "\n".join(line for line in completion.splitlines() if line.strip().casefold() not in seen)
+    seen = {line.strip().casefold() for line in text.splitlines() if line.strip()}
+    vocabulary = set(_LINE_WORD.findall(text.casefold()))
+
+    def copied(line: str) -> bool:
+        words = set(_LINE_WORD.findall(line.casefold()))
+        return line.strip().casefold() in seen or (len(words) >= COPIED_LINE_WORDS and words <= vocabulary)
+
+    return "\n".join(line for line in completion.splitlines() if not copied(line))
 
 
 def _as_kg(value: Any) -> ReportKG:
@@ -168,8 +183,8 @@ class KGTripletConsistency(RolloutReward):
         uncertain_as: label of an uncertain finding (possible, may represent): present, notpresent or uncertain
         min_content_words: a completion with fewer content words scores 0, so only a written report earns the
             empty-graph 1.0
-        drop_prompt_lines: remove every completion line that also occurs in the prompt before extraction (a pasted
-            findings list yields no graph)
+        drop_prompt_lines: remove the completion lines copied from the prompt (verbatim, or 3+ words all from the
+            prompt) before extraction, so a pasted or reworded findings list yields no graph
     """
 
     type_name = "kg_triplet_consistency"
