@@ -24,6 +24,7 @@ import numpy as np
 
 from polyreward.probe.strategies import GENUINE, STRATEGIES, Hack, ProbeCase, strategies_of
 from polyreward.schema import ColumnMap, completion_text
+from polyreward.vocabulary import weighted_total
 
 TOTAL = "weighted total"
 EXAMPLE_CHARS = 240
@@ -128,16 +129,16 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
                 pair_rows.append(_pair_record(rows[i], completion, f"probe-pair-{j}", columns, rewards))
         scored = score_batch(_batch(pair_rows, columns, reward_set), reward_set)
         matrix = scored.scores
-        total = _weighted_total(matrix, weights)
-        lowest_total = sum(w * (r.score_range[0] if w >= 0 else r.score_range[1]) for w, r in zip(weights, rewards))
+        total = weighted_total(matrix, weights)
+        lowest_total = sum(w * (r.score_range[0] if w > 0 else r.score_range[1]) for w, r in zip(weights, rewards) if w)
         for j, (i, hack) in enumerate(hacks):
             g, h = 2 * j, 2 * j + 1
             k = names.index(hack.reward)
             reward = rewards[k]
-            _tally(results[(hack.reward, hack.strategy)], matrix[g, k], matrix[h, k], reward.score_range[0], hack, rows[i],
+            _tally(results[(hack.reward, hack.strategy)], matrix[g, k], matrix[h, k], reward.score_range[0], hack,
                    scored.reasons.get(hack.reward, [""] * len(matrix))[h], examples)
             if matrix[g, k] > reward.score_range[0]:  # where the genuine answer is already at the attacked reward's minimum, a tie says nothing
-                _tally(totals[(hack.reward, hack.strategy)], total[g], total[h], lowest_total, hack, rows[i], "", examples)
+                _tally(totals[(hack.reward, hack.strategy)], total[g], total[h], lowest_total, hack, "", examples)
     if not results:
         notes.append("no reward of this config declares probe strategies (probe_strategies); nothing was tried")
     ordered = list(results.values()) + [t for t in totals.values() if t.rows]
@@ -158,14 +159,6 @@ def _batch(records: Sequence[Mapping[str, Any]], columns: Any, reward_set: Any):
     from polyreward.schema import Batch
 
     return Batch.from_records(records, columns, require=reward_set.columns)
-
-
-def _weighted_total(matrix: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """Σ_k w_k s_k over the rewards that apply (NaN adds 0), NaN where none applies: TRL's combined reward."""
-    missing = np.isnan(matrix)
-    total = np.where(missing, 0.0, matrix) @ weights
-    total[missing.all(axis=1)] = np.nan
-    return total
 
 
 def _genuines(rows, rewards, builder_reward, source, reward_set, columns, notes, score_batch) -> list[str | None]:
@@ -193,7 +186,7 @@ def _genuines(rows, rewards, builder_reward, source, reward_set, columns, notes,
     if not records:
         return out
     scored = score_batch(_batch(records, columns, reward_set), reward_set)
-    total = _weighted_total(scored.scores, np.asarray(reward_set.weights, dtype=np.float64))
+    total = weighted_total(scored.scores, np.asarray(reward_set.weights, dtype=np.float64))
     best: dict[int, float] = {}
     for (i, text), value in zip(candidates, total):
         if math.isfinite(value) and value > best.get(i, -math.inf):
@@ -201,8 +194,8 @@ def _genuines(rows, rewards, builder_reward, source, reward_set, columns, notes,
     return out
 
 
-def _tally(result: StrategyResult, genuine: float, hack_score: float, minimum: float, hack: Hack, row: Mapping[str, Any],
-           reason: str, examples: int) -> None:
+def _tally(result: StrategyResult, genuine: float, hack_score: float, minimum: float, hack: Hack, reason: str,
+           examples: int) -> None:
     if not (math.isfinite(genuine) and math.isfinite(hack_score)) or genuine <= minimum:
         return
     result.rows += 1

@@ -16,7 +16,7 @@ import json
 import math
 import re
 from collections.abc import Callable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from polyreward.schema import is_missing, prompt_text
@@ -508,8 +508,9 @@ def strategies_of(reward: Any) -> Sequence[str]:
 
 @dataclass
 class Hack:
+    """One hack completion: the reward it attacks and the strategy that made it."""
+
     reward: str
     strategy: str
     completion: str
     strict: bool = False
-    meta: dict[str, Any] = field(default_factory=dict)
