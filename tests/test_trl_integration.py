@@ -537,7 +537,8 @@ def test_poly_trainer_under_two_processes_matches_trl_and_slices_the_gathered_ba
     for batch0, batch1 in zip(ranks[0]["batches"], ranks[1]["batches"], strict=True):
         assert batch0["rewards"] == batch1["rewards"]  # both processes combine the same gathered matrix
         rewards = torch.tensor(batch0["rewards"])
-        assert rewards.shape == (4, 2) and batch0["groups"] == ["user: Count to 4."] * 4  # one group across two processes
+        groups = batch0["groups"]  # one group (the prompt's text) across two processes
+        assert rewards.shape == (4, 2) and groups == [groups[0]] * 4 and groups[0].startswith("user: Count to")
         for batch in (batch0, batch1):
             assert len(batch["advantages"]) == 2
             assert batch["advantages"] == pytest.approx(batch["builtin_advantages"], abs=1e-6)

@@ -11,12 +11,12 @@ from typing import Any
 
 from polyreward.combiner import Combiner
 from polyreward.config import Config, ConfigError, load_config, load_scorer, parse_config
-from polyreward.pipeline import ScoredBatch, Scorer, score_batch
+from polyreward.pipeline import Scorer, score_batch
 from polyreward.registry import combiner_class, register_combiner, register_reward, reward_class
 from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.rewardset import RewardSet
 from polyreward.schema import Batch, ColumnMap, completion_messages, completion_text, prompt_text
-from polyreward.vocabulary import MissingColumnError, RewardError, ScoreMatrix, group_key
+from polyreward.vocabulary import MissingColumnError, RewardError, ScoredBatch, ScoreMatrix, group_key
 
 __version__ = "0.1.0"
 

@@ -36,7 +36,7 @@ from __future__ import annotations
 import math
 import time
 from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, replace
 from typing import Any
 
 import numpy as np
@@ -50,43 +50,13 @@ from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported
     MissingColumnError,
     OnRewardError,
     RewardError,
+    ScoredBatch,
     ScoreMatrix,
     check_policy,
     failure_reason,
     group_ids,
     group_key,
 )
-
-
-@dataclass
-class ScoredBatch(ScoreMatrix):
-    """A scored batch: the :class:`~polyreward.vocabulary.ScoreMatrix` plus failures and (with a combiner) advantages.
-
-    ``failed[i, k]`` marks the rollouts reward k failed on, ``failures[name]`` counts them and
-    ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,) float64 with 0 for rows where no
-    reward applied (as TRL); ``diagnostics`` is :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for.
-    """
-
-    failures: dict[str, int] = field(default_factory=dict)
-    first_failure: dict[str, str] = field(default_factory=dict)
-    failed: np.ndarray | None = None  # (N, K) bool: reward k failed on rollout i
-    advantages: np.ndarray | None = None
-    diagnostics: dict[str, float] | None = None
-    seconds: dict[str, float] = field(default_factory=dict)  # wall-clock seconds each reward took on this batch
-
-    def output_columns(self) -> dict[str, list[Any]]:
-        """The columns ``polyreward score`` adds to each row, in order: each reward's score (None where NaN), ``reward``
-        (the weighted total), ``<name>_reason`` (None where empty) and ``<name>.<sub>`` sub-scores."""
-        out: dict[str, list[Any]] = {}
-        for k, name in enumerate(self.names):
-            out[name] = [None if math.isnan(v) else v for v in self.scores[:, k].tolist()]
-        out["reward"] = [None if math.isnan(v) else v for v in self.total.tolist()]
-        for name in self.names:
-            out[f"{name}_reason"] = [r or None for r in self.reasons[name]]
-        for name, subs in self.details.items():
-            for sub, values in subs.items():
-                out[f"{name}.{sub}"] = list(values)
-        return out
 
 
 @dataclass(frozen=True)

@@ -14,7 +14,7 @@ import numpy as np
 from polyreward.pipeline import Scorer
 from polyreward.reward import Reward
 from polyreward.schema import Batch
-from polyreward.vocabulary import MissingColumnError, ScoreMatrix, weighted_total  # noqa: F401 -- re-exported
+from polyreward.vocabulary import MissingColumnError, ScoredBatch, ScoreMatrix, weighted_total  # noqa: F401 -- re-exported
 
 
 class RewardSet:
@@ -117,6 +117,6 @@ class RewardSet:
         part.when = {n: rule for n, rule in self.when.items() if n in names}
         return part
 
-    def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoreMatrix:
+    def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoredBatch:
         """Score one batch through :class:`~polyreward.pipeline.Scorer` (default columns, failures NaN with a reason)."""
         return Scorer(self).score(Batch(list(prompts) if prompts is not None else None, completions, dict(columns)))

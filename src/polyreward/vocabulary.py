@@ -3,8 +3,8 @@
 This module is the bottom floor. It imports nothing of polyreward, so the combiners, rubrics, rewards, runners
 and adapters can all speak it without pulling each other in (``tests/test_layering.py`` holds the layer order).
 
-- **Scores**: an (N, K) float64 matrix, NaN = not applicable or failed (:class:`ScoreMatrix`), and the one
-  weighted total (:func:`weighted_total`).
+- **Scores**: an (N, K) float64 matrix, NaN = not applicable or failed, with reasons, failures and advantages
+  (:class:`ScoredBatch`, the one result type of scoring), and the one weighted total (:func:`weighted_total`).
 - **Group identity**: :func:`group_key` says what one group is, everywhere (the scorer, the part store, the
   per-group retry of a group-level reward, the client): ``1``, ``1.0`` and ``"1"`` are one group; a list or
   dict id is keyed by its canonical JSON text, built without recursion, so a hostile nested id is one group,
@@ -221,11 +221,15 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
 
 
 @dataclass
-class ScoreMatrix:
-    """Scores of K rewards over N rollouts.
+class ScoredBatch:
+    """Scores of K rewards over N rollouts, and what happened to them: the one result type of scoring.
 
-    ``scores[i, k]`` is NaN where reward k does not apply to rollout i or failed on it;
-    ``reasons[name][i]`` says why. ``details[name][sub]`` holds named sub-scores.
+    ``scores[i, k]`` is NaN where reward k does not apply to rollout i or failed on it; ``reasons[name][i]`` says
+    why; ``details[name][sub]`` holds named sub-scores. ``failed[i, k]`` marks the rollouts reward k failed on,
+    ``failures[name]`` counts them and ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,)
+    float64 with 0 for rows where no reward applied (as TRL), when a combiner ran; ``diagnostics`` is
+    :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for; ``seconds[name]`` the wall-clock
+    seconds each reward took on this batch.
     """
 
     names: list[str]
@@ -233,6 +237,12 @@ class ScoreMatrix:
     scores: np.ndarray
     reasons: dict[str, list[str]]
     details: dict[str, dict[str, list[float | None]]] = field(default_factory=dict)
+    failures: dict[str, int] = field(default_factory=dict)
+    first_failure: dict[str, str] = field(default_factory=dict)
+    failed: np.ndarray | None = None  # (N, K) bool: reward k failed on rollout i
+    advantages: np.ndarray | None = None
+    diagnostics: dict[str, float] | None = None
+    seconds: dict[str, float] = field(default_factory=dict)
 
     @property
     def total(self) -> np.ndarray:
@@ -241,3 +251,20 @@ class ScoreMatrix:
 
     def column(self, name: str) -> np.ndarray:
         return self.scores[:, self.names.index(name)]
+
+    def output_columns(self) -> dict[str, list[Any]]:
+        """The columns ``polyreward score`` adds to each row, in order: each reward's score (None where NaN), ``reward``
+        (the weighted total), ``<name>_reason`` (None where empty) and ``<name>.<sub>`` sub-scores."""
+        out: dict[str, list[Any]] = {}
+        for k, name in enumerate(self.names):
+            out[name] = [None if math.isnan(v) else v for v in self.scores[:, k].tolist()]
+        out["reward"] = [None if math.isnan(v) else v for v in self.total.tolist()]
+        for name in self.names:
+            out[f"{name}_reason"] = [r or None for r in self.reasons[name]]
+        for name, subs in self.details.items():
+            for sub, values in subs.items():
+                out[f"{name}.{sub}"] = list(values)
+        return out
+
+
+ScoreMatrix = ScoredBatch  # the earlier name of the same type (RewardSet.score returned it)

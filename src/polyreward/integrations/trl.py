@@ -14,9 +14,10 @@ Two pieces (docs/reference/integrations.md#trl):
   ``_generate_and_score_completions``). The combiner sees the reward matrix gathered over every
   process, then each process keeps its own slice, exactly like TRL's built-in aggregation.
 
-Failure semantics: each call scores its batch through :func:`polyreward.pipeline.score_batch`, so a
-reward that raises (any exception), returns a non-finite score or whose isolated run passes ``timeout``
-has failed on those rollouts exactly as in ``polyreward score``. Under ``on_reward_error="nan"`` (the
+Failure semantics: each call scores its batch through the config's :class:`~polyreward.pipeline.Scorer` (its
+one-reward subset: the reward's ``when:`` rule, the column names, the policy), so a reward that raises (any
+exception), returns a non-finite score or whose isolated run passes ``timeout`` has failed on those rollouts
+exactly as in ``polyreward score``. Under ``on_reward_error="nan"`` (the
 default, or the config's ``on_reward_error``) they score ``None`` (``on_error="none"``: they leave that
 reward's statistics) or ``0.0`` (``on_error="zero"``), the reason goes to the completions table
 (``log_extra``) and the failure fraction to ``rewards/<name>/failed_frac`` (``log_metric``); the step goes
