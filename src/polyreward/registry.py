@@ -47,8 +47,8 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "mo_grpo": "polyreward.combiners.mo_grpo:MOGRPOCombiner",
     "papo": "polyreward.combiners.papo:PAPOCombiner",
     "mc_grpo": "polyreward.combiners.mc_grpo:MedianCenteredCombiner",
-    "gopo": "polyreward.combiners.gopo:RankCombiner",
-    "g2rpo": "polyreward.combiners.g2rpo:GaussianQuantileCombiner",
+    "gopo": "polyreward.combiners.gopo:GOPOCombiner",
+    "g2rpo": "polyreward.combiners.g2rpo:G2RPOCombiner",
     "ebpo": "polyreward.combiners.ebpo:EmpiricalBayesCombiner",
     "drpo": "polyreward.combiners.drpo:DRPOCombiner",
 }

@@ -16,6 +16,8 @@ from polyreward.registry import BUILTIN_COMBINERS
 # class name -> module: every built-in combiner as the registry indexes it (declared once), plus the helpers
 _EXPORTS: dict[str, str] = {
     **{spec.partition(":")[2]: spec.partition(":")[0].rpartition(".")[2] for spec in BUILTIN_COMBINERS.values()},
+    "RankCombiner": "gopo",  # earlier names of GOPOCombiner and G2RPOCombiner
+    "GaussianQuantileCombiner": "g2rpo",
     "GroupIndex": "_groups",
     "is_constant": "_groups",      # the one "constant group" rule (range within float noise of the values' scale)
     "constant_groups": "_groups",

@@ -46,7 +46,7 @@ def normal_density(x: np.ndarray) -> np.ndarray:
         return np.exp(-0.5 * x * x) / np.sqrt(2 * np.pi)
 
 
-class GaussianQuantileCombiner(GroupedCombiner):
+class G2RPOCombiner(GroupedCombiner):
     """A_i = Φ⁻¹((midrank_i - 0.5) / G): each group's advantages follow a standard normal (reconstruction).
 
     Args:
@@ -75,3 +75,6 @@ class GaussianQuantileCombiner(GroupedCombiner):
         value[order] = average_over_ties(np.nan_to_num(value[order]), total[order], index.codes[order])
         value[np.isnan(total)] = np.nan
         return value
+
+
+GaussianQuantileCombiner = G2RPOCombiner  # the earlier name; the class is named after its type, `g2rpo`

@@ -31,7 +31,7 @@ import numpy as np
 from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, snap_ties, weighted_total
 
 
-class RankCombiner(GroupedCombiner):
+class GOPOCombiner(GroupedCombiner):
     """A_i = 2 - 4 (rank_i - 1) / (G - 1), rank 1 = best rollout of the group.
 
     Args:
@@ -60,3 +60,6 @@ class RankCombiner(GroupedCombiner):
         n = index.broadcast(index.count(~np.isnan(total)))
         with np.errstate(invalid="ignore", divide="ignore"):
             return np.where(n > 1, 2.0 - 4.0 * (rank - 1.0) / (n - 1.0), np.where(np.isnan(total), np.nan, 0.0))
+
+
+RankCombiner = GOPOCombiner  # the earlier name; the class is named after its type, `gopo`
