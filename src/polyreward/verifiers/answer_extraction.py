@@ -39,6 +39,7 @@ from dataclasses import dataclass
 from polyreward.verifiers.commitment import hedged_inside, retraction_after, uncommitted
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.tags import last_block, tag_blocks
+from polyreward.verifiers.work_avoidance import squeeze
 
 MAX_TAIL_CHARS = 6000
 
@@ -321,7 +322,7 @@ def _strong_answer(text: str, final_bang: str) -> Extracted | None:
 
 
 def _squash(text: str) -> str:
-    return re.sub(r"[\s$]", "", normalize_answer(text))
+    return squeeze(normalize_answer(text))
 
 
 def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracted | None:
@@ -389,11 +390,7 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
     boxes = find_boxes(text)
-    if trusted and boxes and boxes[-1][2].strip():
-        return Extracted(last_boxed(text) or "", "boxed")
-    if trusted and not boxes:
-        return _last_anchored(text, final_bang=final_bang) or _extract_from_line(text)
-    unclosed = unclosed_box_after(text, boxes)
+    unclosed = 0 if trusted else unclosed_box_after(text, boxes)
     if boxes or unclosed:
         # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
         boxed = last_boxed(text)
@@ -404,11 +401,12 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
         if boxed is not None and boxed.strip():
             return Extracted(boxed, "boxed")
-        return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
+        if not trusted:
+            return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
-    if _CUT_OFF.search(text[-200:]):
+    if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _extract_from_line(text)
 
