@@ -126,6 +126,25 @@ def test_an_item_slowed_past_the_wall_cap_gets_its_retry_and_its_value():
         assert pool.stats["wall_retries"] == 1 and pool.stats["wall_timeouts"] == 0
 
 
+def test_an_item_slowed_by_load_past_the_wall_cap_keeps_running_to_its_cpu_budget():
+    """At load 20 on 2 cores a process gets a tenth of a core: an item that computes slowly is not cut off by the
+    wall cap (which is for items that block); it ends with its value, or at its CPU budget."""
+    import subprocess
+    import sys
+
+    busy = [subprocess.Popen([sys.executable, "-c", "while True: pass"]) for _ in range(3 * (os.cpu_count() or 1))]
+    try:
+        with WorkerPool(workers=1, timeout=1.0, wall_multiple=1.0) as pool:
+            # 0.6 CPU s on a share of a core takes longer than the 1 s wall cap, and is still computing
+            outcomes = pool.map(spin, [(0.6, "slow but done"), (600, "runaway")])
+            assert outcomes[0] == Outcome(True, "slow but done")
+            assert outcomes[1].timed_out and pool.stats["wall_timeouts"] == 0 and pool.stats["cpu_timeouts"] == 1
+    finally:
+        for process in busy:
+            process.kill()
+            process.wait()
+
+
 def sleep_once(marker, seconds, value):
     """Blocks ``seconds`` the first time it runs (leaving ``marker`` behind), returns at once after that."""
     if not os.path.exists(marker):

@@ -12,8 +12,9 @@ generates runs at load 10x its cores) slows an item down but must not change its
 each busy worker's CPU seconds from ``/proc/<pid>/stat`` (utime + stime) and kills the worker once the item
 has used its budget; as a backstop the worker arms ``RLIMIT_CPU`` a second past the budget before each item,
 so the kernel ends a runaway even when the dispatcher is starved. A wall-clock cap, ``wall_multiple`` times
-the budget, remains for items that block instead of computing; an item that reaches the wall cap without
-using its CPU budget is tried once more, after the rest of the call, before it is reported as ``"timeout"``.
+the budget, remains for items that block instead of computing (an item still getting CPU at the cap, only
+slowly on a loaded machine, is left to its CPU budget); an item that blocks until the wall cap is tried once
+more, after the rest of the call, before it is reported as ``"timeout"``.
 Every timeout is counted (:attr:`WorkerPool.stats`, :func:`timeout_summary`), so a run can say how many
 there were and what share of its items they were. Where ``/proc`` is missing (macOS) CPU time cannot be read
 and the budget falls back to wall time.
@@ -237,6 +238,8 @@ class _Worker:
             self.conn.close()
 
 
+COMPUTING_SHARE = 0.02  # an item that got at least this share of a core is computing, not blocked
+
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if hasattr(os, "sysconf") and "SC_CLK_TCK" in os.sysconf_names else 100
 
 
@@ -262,6 +265,7 @@ class _Task:
     slot: int
     started: float
     next_check: float
+    wall_deadline: float
     retry: bool = False
     cpu_used: float = 0.0
 
@@ -468,9 +472,9 @@ class WorkerPool:
                         results[slot] = Outcome(False, error=f"cannot send item to worker: {exc}"[:500])
                         continue
                     now = time.monotonic()
-                    worker.task = _Task(slot, now, now + limit, slot in retried)
+                    worker.task = _Task(slot, now, now + limit, now + wall_cap, slot in retried)
             busy = [w.task for w in self._pool if w.task is not None]
-            wake = [min(t.next_check, t.started + wall_cap) for t in busy]
+            wake = [min(t.next_check, t.wall_deadline) for t in busy]
             wait_for = max(0.0, min(wake) - time.monotonic()) if wake else 1.0
             ready = wait([w.conn for w in self._pool], timeout=wait_for)
             for worker in list(self._pool):
@@ -502,15 +506,20 @@ class WorkerPool:
         return [r if r is not None else Outcome(False, error="not run") for r in results]
 
     def _enforce_limits(self, results: list[Outcome | None], blocked: list[int], limit: float, wall_cap: float) -> None:
-        """Kill every worker whose item used its CPU budget (a timeout) or reached the wall cap (a retry the first
-        time, a timeout the second). CPU time grows at most as fast as wall time (one thread), so a worker's CPU is
-        read again only when its remaining budget could be spent, which keeps the ``/proc`` reads few."""
+        """Kill every worker whose item used its CPU budget (a timeout) or blocked until the wall cap (a retry the
+        first time, a timeout the second). CPU time grows at most as fast as wall time (one thread), so a worker's CPU
+        is read again only when its remaining budget could be spent, which keeps the ``/proc`` reads few.
+
+        An item at the wall cap that got at least :data:`COMPUTING_SHARE` of a core over its life is computing, only
+        slowed down by the machine's load (at load 20 on 2 cores a process gets a tenth of a core): it keeps running
+        and its CPU budget stops it, at the latest after 1 / COMPUTING_SHARE times the budget in wall time. Only an
+        item that mostly waits (I/O, a sleep, a lock) is stopped by the wall cap."""
         now = time.monotonic()
         for worker in list(self._pool):
             task = worker.task
             if task is None:
                 continue
-            if now >= task.next_check:
+            if now >= task.next_check or now >= task.wall_deadline:
                 cpu = process_cpu_seconds(worker.process.pid)
                 task.cpu_used = now - task.started if cpu is None else max(0.0, cpu - worker.cpu_base)
                 if task.cpu_used >= limit:
@@ -519,7 +528,10 @@ class WorkerPool:
                     self._replace(worker)
                     continue
                 task.next_check = now + max(0.01, limit - task.cpu_used)
-            if now - task.started >= wall_cap:
+            if now >= task.wall_deadline:
+                if task.cpu_used - 2.0 / _CLOCK_TICKS >= COMPUTING_SHARE * (now - task.started):  # ticks: /proc's resolution
+                    task.wall_deadline = now + wall_cap  # computing, slowed by load: the CPU budget decides
+                    continue
                 if task.retry:
                     self.stats["wall_timeouts"] += 1
                     results[task.slot] = Outcome(False, error="timeout", cpu_seconds=task.cpu_used)
