@@ -77,6 +77,8 @@ ROWS = [
     ("candidate list", "", "\\boxed{41} and \\boxed{42}", "42", 0.0),
     ("hedge", "", "\\boxed{0} or 50", "0", 0.0),  # the decoy holds the gold's digits
     ("hedge", "", "\\boxed{41}. Alternatively, \\boxed{42}", "42", 0.0),
+    ("genuine", "", "The solutions are \\boxed{2 \\text{ or } 3}", "2, 3", 1.0),  # "or" inside is a hedge only for a single gold
+    ("hedge", "", "The solutions are \\boxed{2 \\text{ or } 3}", "2", 0.0),
     # false equations
     ("false equation", "", "\\boxed{43 = 42}", "42", 0.0),
     ("false equation", "", "\\boxed{2 + 2 = 5}", "5", 0.0),

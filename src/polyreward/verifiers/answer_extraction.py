@@ -308,6 +308,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
+HEDGED_INSIDE = "|or"  # suffix of the source of an answer that names alternatives itself
 _CUT_OFF = re.compile(
     r"(?:\b(?:by|to|the|a|an|of|and|or|is|are|be|with|from|for|that|which|we|into|at|plus|minus|times|"
     r"equals|gives|get|gets|have|has|multiply|divide|add|subtract)|[-+/=,(\[{^\\:]|(?<!\*)\*)\s*\Z",
@@ -331,8 +332,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
-    if hedged_inside(found.text):
-        return Extracted("", "hedged")
+    if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
+        return Extracted(found.text, found.source + HEDGED_INSIDE)
     located = _locate(text, found)
     if located is None:
         return found

@@ -47,7 +47,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
-from polyreward.verifiers.answer_extraction import FINAL_BANGS, extract_answer, strip_thinking
+from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer, strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
@@ -134,7 +134,7 @@ def _single_letter(text: str) -> str | None:
 # reward a policy for writing \boxed{nan}
 MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
 
-_LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad)")
+_LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad|cup)")
 _TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
 _NOT_WORDS = {"pi", "sqrt", "frac", "dfrac", "infty", "inf", "oo", "sin", "cos", "tan", "log", "ln", "exp", "mod", "and", "or"}
 
@@ -212,6 +212,8 @@ def compare_cheap(
         return Verdict(0.0, "no_answer", reference.text)
     if not prediction.text:  # negated, hedged, retracted, conflicting, an empty or unclosed box, cut off
         return Verdict(0.0, "no_answer", reference.text, rule=prediction.source)
+    if prediction.source.endswith(HEDGED_INSIDE) and not _LISTED.search(reference.text + " " + reference.kind):
+        return Verdict(0.0, "no_answer", reference.text, rule="hedged")  # "42 \text{ (or 43)}" for a single gold
     if prediction.false_equation and "=" not in reference.text:  # "43 = 42" states no value (an equation gold is compared whole)
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "false_equation", prediction.source)
     if reference.kind == "words":
