@@ -434,13 +434,20 @@ def standardise_per_group(
     ``singleton="raw"`` reproduces verl's ``compute_grpo_outcome_advantage``: a group with one valid
     value gets mean 0 and std 1 (so the advantage is r / (1 + eps), as verl divides by std + eps).
     """
+    scale = group_unit_scale(x, index)
+    if scale is not None:  # deviations of values near ±1.7e308 overflow: z-scores at unit scale, exact (eps scales along)
+        z = standardise_per_group(x * index.broadcast(scale), index, eps * scale, ddof)
+        if singleton == "raw":  # a lone rollout's r / (1 + eps) is not a z-score: from the raw value
+            one = index.broadcast(group_moments(x, index, ddof)[0] == 1)
+            z = np.where(one, x / (1.0 + eps), z)
+        return z
     count, _, std, dev = group_moments(x, index, ddof)
     if singleton == "raw":
         one = count == 1
         std = np.where(one, 1.0, std)  # verl divides by (1 + eps): A = r / (1 + eps)
         dev = np.where(index.broadcast(one), x, dev)  # mean 0
     with np.errstate(invalid="ignore", divide="ignore"):
-        dev /= index.broadcast(std) + eps
+        dev /= index.broadcast(std + eps)
     return dev
 
 
