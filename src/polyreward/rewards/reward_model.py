@@ -179,7 +179,7 @@ def _flat(value: Any) -> list[Any]:
 
 
 class RewardModelReward(Reward):
-    """Rubric score of each completion (HealthBench by default), every criterion graded by the configured judge.
+    """Score of a sequence-classification reward model for each (prompt, completion), local or served.
 
     Args:
         model: local folder of a sequence-classification model (never downloaded); give this or server
