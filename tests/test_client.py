@@ -270,3 +270,18 @@ def test_a_raise_policy_on_the_server_is_the_same_one_line_error_in_the_client(t
         assert str(remote.value) == str(local.value) and client.attempts == 1  # not retried
     finally:
         stop(proc)
+
+
+def test_compute_score_refuses_a_group_level_reward_as_the_verl_adapter_does(tmp_path):
+    """One verl sample has no group: with OTC's group-level reward the client's compute_score refuses, naming it
+    (the in-process ``polyreward.integrations.verl.compute_score`` gives the same refusal), and score_rows still scores."""
+    from pathlib import Path
+
+    config = (Path(__file__).resolve().parents[1] / "examples" / "tools" / "config.yaml").read_text()
+    proc, url = start_server(tmp_path, config=config)
+    try:
+        client = RewardClient([url], token=TOKEN)
+        with pytest.raises(ValueError, match=r"reward\(s\) \['efficiency'\] score whole groups"):
+            client.compute_score("bfcl", "<tool_call>\n[]\n</tool_call>", "[]", {"prompt": "p", "prompt_id": "q1"})
+    finally:
+        stop(proc)

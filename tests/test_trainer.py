@@ -344,14 +344,14 @@ def test_peak_memory_is_per_step_on_cpu():
     from polyreward.trainer.metrics import peak_memory_mb, reset_peak_memory
 
     cpu = torch.device("cpu")
-    big = np.ones(100 * 2**20 // 8)  # 100 MB touched
+    big = np.ones(400 * 2**20 // 8)  # 400 MB touched (far above what the rest of a test process moves by)
     high = peak_memory_mb(cpu)
     del big
     reset_peak_memory(cpu)
     low = peak_memory_mb(cpu)
     assert high > 0 and low > 0
     if Path("/proc/self/clear_refs").exists():  # Linux: the high-water mark restarts
-        assert low < high - 50
+        assert low < high - 200
 
 
 @pytest.mark.parametrize("prompt, message", [

@@ -394,6 +394,10 @@ class RewardClient:
         truth as one column per key); always a finite float (see the failure policy)."""
         from polyreward.schema import label_columns, plain_value
 
+        grouped = self.contract.get("group_level_rewards") or []
+        if grouped:  # the same refusal as the in-process verl compute_score: one sample has no group
+            raise ValueError(f"polyreward compute_score: reward(s) {grouped} score whole groups, but verl's per-sample reward loop "
+                             "hands compute_score one rollout; score whole batches with RewardClient.score_rows")
         row = plain_value(dict(extra_info or {}))
         row.update(label_columns(plain_value(ground_truth), self.label_column))
         row.setdefault("data_source", data_source)

@@ -287,6 +287,7 @@ class SlotScorer:
             "columns": {"prompt": self.columns.prompt, "completion": self.columns.completion, "group": self.columns.group,
                         **self.config.columns.rows},
             "required_columns": list(self.scorer.required_columns(combine=False)),
+            "group_level_rewards": [r.name for r in self.scorer.rewards if getattr(r, "group_columns", ())],
             "on_reward_error": self.policy,
             "combiner": getattr(self.scorer.combiner, "type_name", None) or (type(self.scorer.combiner).__name__ if self.scorer.combiner else None),
             "label_column": self.settings.label_column,
