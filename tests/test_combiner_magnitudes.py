@@ -151,3 +151,21 @@ def test_diagnostics_of_an_empty_batch():
 
     summary = diagnose(np.zeros((0, 2)), np.zeros(0), np.zeros(0)).summary
     assert summary["rollouts"] == 0.0 and summary["groups"] == 0.0
+
+
+@pytest.mark.parametrize("post_norm", ["none", "batch", "group"])
+def test_mo_grpo_weights_near_the_float64_limit_do_not_overflow_midway(post_norm):
+    """Found by benchmarks/fuzz_nightly.py: weights of ±1e308 made Σ_k w_k Â^k inf (or NaN from inf - inf) midway
+    although the advantages fit. Summed at a power-of-two scale: finite, the same as at 1e300 (scaled back)."""
+    from polyreward.combiners import MOGRPOCombiner
+
+    rewards = np.array([[0.1, 0.2, 0.3], [0.7, 0.8, 0.9], [1 / 3, 0.9, 0.2], [0.9, 0.1, 0.95]])
+    groups = np.array([0, 0, 1, 1])
+    huge = MOGRPOCombiner(post_norm=post_norm).combine(rewards, groups, np.array([1e308, 1e308, -1e308]))
+    assert np.isfinite(huge).all()
+    reference = MOGRPOCombiner(post_norm=post_norm).combine(rewards, groups, np.array([1e300, 1e300, -1e300]))
+    np.testing.assert_allclose(huge, reference * (1e8 if post_norm == "none" else 1.0), rtol=1e-9)
+    if post_norm == "none":  # |A| = 2e308 does not fit: one line, never inf
+        with pytest.raises(ValueError, match="exceed the float64 range") as caught:
+            MOGRPOCombiner().combine(rewards[:2, :2], groups[:2], np.array([1e308, 1e308]))
+        assert "\n" not in str(caught.value)

@@ -31,6 +31,7 @@ from polyreward.combiners._groups import (
     standardise_per_group,
 )
 from polyreward.combiners.gdpo import batch_normalise
+from polyreward.combiners.magnitudes import check_finite, overflow_scale
 
 
 class MOGRPOCombiner(GroupedCombiner):
@@ -57,11 +58,21 @@ class MOGRPOCombiner(GroupedCombiner):
         self.average = bool(average)
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        per_reward = standardise_per_group(scores, index, self.eps, ddof=self.ddof)
-        summed = nan_to_zero(per_reward) @ weights
+        per_reward = nan_to_zero(standardise_per_group(scores, index, self.eps, ddof=self.ddof))
+        # the z-scores are bounded, but weights near the float64 limit (±1e308) overflow Σ_k w_k Â^k midway (inf, or
+        # NaN from inf - inf): sum at an exact power-of-two scale (polyreward.combiners.magnitudes), normalise there
+        # (scale-free), and without post_norm scale back and refuse in one line what does not fit
+        scale = overflow_scale(per_reward, weights)
+        summed = per_reward @ (weights * scale)
         if self.average:
             summed /= scores.shape[1]
         summed[all_nan_rows(scores)] = np.nan
         if self.post_norm == "group":
             return standardise_per_group(summed, index, self.eps, ddof=1)
-        return batch_normalise(summed, "sample" if self.post_norm == "batch" else "none")
+        if self.post_norm == "batch":
+            return batch_normalise(summed, "sample")
+        if scale != 1.0:
+            with np.errstate(over="ignore"):
+                summed = summed / scale
+        check_finite(self.type_name, summed, scores)
+        return summed
