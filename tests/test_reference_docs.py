@@ -62,7 +62,10 @@ def test_list_json_is_machine_readable_and_piped_tables_are_not_cut():
                                        timeout=120, check=True).stdout
     data = json.loads(run("--json", "--params"))
     rewards = {item["name"]: item for item in data["rewards"]}
-    assert set(rewards) == set(registry.reward_types()) and set(data) == {"rewards", "combiners"}
+    # the registry of a fresh interpreter: this process also holds types other test modules registered
+    shipped = subprocess.run([sys.executable, "-c", "import json; from polyreward import registry; print(json.dumps(sorted(registry.reward_types())))"],
+                             capture_output=True, text=True, timeout=120, check=True).stdout
+    assert set(rewards) == set(json.loads(shipped)) and set(data) == {"rewards", "combiners"}
     params = {p["name"]: p for p in rewards["math_accuracy"]["parameters"]}
     assert params["timeout"]["type"] == "float" and params["timeout"]["default"] == "5.0"
     assert json.loads(run("combiners", "--json"))["combiners"][0].keys() == {"name", "source", "description"}
