@@ -1,6 +1,7 @@
-"""The clipped surrogate loss and its aggregations (grpo, dr_grpo, dapo), against hand-computed values.
+"""The policy loss (grpo, dr_grpo, dapo, cispo; token- or sequence-level ratios), against hand-computed values and
+against TRL 1.16's ``GRPOTrainer._compute_loss`` and verl 0.9.1's ``compute_policy_loss_gspo`` run on the same tensors.
 
-Expected values follow TRL 1.16 ``GRPOTrainer._compute_loss`` (see trainer/loss.py for the formulas).
+Expected values follow TRL 1.16 (see trainer/loss.py for the formulas).
 """
 
 from __future__ import annotations
@@ -85,7 +86,7 @@ def test_policy_gradient_at_ratio_one_is_minus_advantage_over_tokens():
     assert torch.allclose(logps.grad, torch.tensor([[-2 / 3, -2 / 3], [1 / 3, 0.0]], dtype=torch.float64))
 
 
-@pytest.mark.parametrize("bad", ["ppo", "bnpo"])
+@pytest.mark.parametrize("bad", ["ppo", "bnpo", "sapo"])
 def test_unknown_loss_type(bad):
     with pytest.raises(ValueError, match="loss_type"):
         _loss(*RATIO_ONE, bad)
@@ -148,6 +149,12 @@ TRL_LINES = [  # grpo_trainer.py:3090-3175, the lines trainer/loss.py mirrors
     "normalizer = normalizer * self.current_gradient_accumulation_steps / self.args.steps_per_generation",
     "is_low_clipped = (coef_1 < 1 - self.epsilon_low) & (advantages < 0)",
     "is_high_clipped = (coef_1 > 1 + self.epsilon_high) & (advantages > 0)",
+    # GSPO's sequence-level ratio and CISPO (grpo_trainer.py:3084-3111, 3168, 3285)
+    "log_importance_weights = (log_ratio * mask).sum(-1) / mask.sum(-1).clamp(min=1.0)",
+    "clamped_ratios = torch.clamp(coef_1, max=self.epsilon_high).detach()",
+    "per_token_loss = -clamped_ratios * advantages * per_token_logps",
+    'elif self.loss_type in ["cispo", "dapo", "vespo"]:',
+    "is_cispo_clipped = (coef_1 > self.epsilon_high) & (advantages > 0)",
 ]
 
 
@@ -174,12 +181,12 @@ class _OneProcess:
         return x
 
 
-def _trl_micro_batch_loss(logps, inputs, *, loss_type, beta, low, high, max_len, accumulation):
+def _trl_micro_batch_loss(logps, inputs, *, loss_type, beta, low, high, max_len, accumulation, level="token"):
     """One ``GRPOTrainer._compute_loss`` call of TRL 1.16 (train mode, steps_per_generation = accumulation)."""
     from trl.trainer.grpo_trainer import GRPOTrainer
 
     trainer = types.SimpleNamespace(
-        top_entropy_quantile=1.0, off_policy_mask_threshold=None, importance_sampling_level="token", beta=beta,
+        top_entropy_quantile=1.0, off_policy_mask_threshold=None, importance_sampling_level=level, beta=beta,
         loss_type=loss_type, epsilon_low=low, epsilon_high=high, use_vllm=False, model=types.SimpleNamespace(training=True),
         current_gradient_accumulation_steps=accumulation, max_completion_length=max_len, accelerator=_OneProcess(),
         _entropy_bonus_enabled=False, aux_loss_enabled=False, _metrics={"train": collections.defaultdict(list)},
@@ -202,17 +209,26 @@ def _random_generation_batch(seed, rows, width, dtype):
     return logps, old, ref, adv, mask
 
 
+# (clip_low, clip_high) per seed: DAPO clip-higher, symmetric, asymmetric; for cispo, epsilon_high is the absolute cap
+# on the ratio (TRL: 5.0); 1.2 and 1.5 are inside the [1/e, e] ratios of the random batch, so the cap is exercised.
+CLIPS = {"clipped": [(0.2, 0.28), (0.2, 0.2), (0.1, 0.3)], "cispo": [(0.2, 1.5), (0.2, 5.0), (0.1, 1.2)]}
+
+
 @pytest.mark.parametrize("dtype", [torch.float64, torch.float32])
 @pytest.mark.parametrize("off_policy", [False, True])  # num_iterations == 1 (old = logps.detach()) or > 1
 @pytest.mark.parametrize("accumulation", [1, 2, 4])
 @pytest.mark.parametrize("beta", [0.0, 0.04])
-@pytest.mark.parametrize("loss_type", ["grpo", "dr_grpo", "dapo"])
-def test_loss_and_gradient_equal_trl(loss_type, beta, accumulation, off_policy, dtype):
+@pytest.mark.parametrize("level", ["token", "sequence"])
+@pytest.mark.parametrize("loss_type", ["grpo", "dr_grpo", "dapo", "cispo"])
+def test_loss_and_gradient_equal_trl(loss_type, level, beta, accumulation, off_policy, dtype):
     """Our micro-batch loop (as trainer/loop.py runs it: each micro-batch trimmed to its longest completion) gives
-    TRL's summed loss and gradient w.r.t. the log-probabilities, for DAPO clip-higher and symmetric clipping."""
+    TRL's summed loss and gradient w.r.t. the log-probabilities, for DAPO clip-higher and symmetric clipping, CISPO's
+    ratio cap, and GSPO's sequence-level ratio (TRL ``importance_sampling_level="sequence"``, grpo_trainer.py:3084-3093):
+    float64 to 1e-12 (the issue asks 1e-8)."""
     rows, width, max_len = 8, 7, 9
     tol = 1e-12 if dtype == torch.float64 else 1e-6
-    for seed, (low, high) in [(0, (0.2, 0.28)), (1, (0.2, 0.2)), (2, (0.1, 0.3))]:
+    clipped_tokens = 0.0
+    for seed, (low, high) in enumerate(CLIPS["cispo" if loss_type == "cispo" else "clipped"]):
         logps, old, ref, adv, mask = _random_generation_batch(seed, rows, width, dtype)
         ours_leaf, trl_leaf = logps.clone().requires_grad_(True), logps.clone().requires_grad_(True)
         ours_total = trl_total = 0.0
@@ -228,7 +244,7 @@ def test_loss_and_gradient_equal_trl(loss_type, beta, accumulation, off_policy, 
             if beta:
                 inputs["ref_per_token_logps"] = ref[r]
             trl_loss, metrics = _trl_micro_batch_loss(trl_leaf[r], inputs, loss_type=loss_type, beta=beta, low=low, high=high,
-                                                      max_len=max_len, accumulation=accumulation)
+                                                      max_len=max_len, accumulation=accumulation, level=level)
             trl_loss.backward()
             trl_total += float(trl_loss.detach())
 
@@ -236,17 +252,82 @@ def test_loss_and_gradient_equal_trl(loss_type, beta, accumulation, off_policy, 
             lp = ours_leaf[r, :w]
             parts = clipped_surrogate_loss(lp, old[r, :w] if off_policy else lp.detach(), adv[r], mask[r, :w], loss_type=loss_type,
                                            clip_low=low, clip_high=high, beta=beta, ref_logps=ref[r, :w] if beta else None,
-                                           max_new_tokens=max_len, accumulation=accumulation, batch_tokens=float(mask.sum()))
+                                           max_new_tokens=max_len, accumulation=accumulation, batch_tokens=float(mask.sum()),
+                                           importance_sampling_level=level)
             parts.loss.backward()
             ours_total += float(parts.loss.detach())
             kl_sum, low_sum, high_sum = kl_sum + parts.kl_sum, low_sum + parts.clipped_low, high_sum + parts.clipped_high
         assert ours_total == pytest.approx(trl_total, abs=tol)
         assert torch.allclose(ours_leaf.grad, trl_leaf.grad, rtol=0, atol=tol)
-        if accumulation == 1:  # TRL logs one mean per micro-batch; with one, the logged means coincide
+        assert float(ours_leaf.grad.abs().sum()) > 0
+        if accumulation == 1 and level == "token":  # TRL logs one mean per micro-batch; with one, the logged means coincide
             tokens = float(mask.sum())
-            assert low_sum / tokens == pytest.approx(metrics["clip_ratio/low_mean"][0], abs=1e-6)
-            assert high_sum / tokens == pytest.approx(metrics["clip_ratio/high_mean"][0], abs=1e-6)
+            if loss_type == "cispo":
+                assert high_sum / tokens == pytest.approx(metrics["cispo_clip_ratio"][0], abs=1e-6)
+            else:
+                assert low_sum / tokens == pytest.approx(metrics["clip_ratio/low_mean"][0], abs=1e-6)
+                assert high_sum / tokens == pytest.approx(metrics["clip_ratio/high_mean"][0], abs=1e-6)
             if beta:
                 assert kl_sum / tokens == pytest.approx(metrics["kl"][0], abs=1e-6)
-        if off_policy:
-            assert low_sum + high_sum > 0  # the comparison did exercise the clipped branches
+        clipped_tokens += low_sum + high_sum
+    if off_policy:
+        assert clipped_tokens > 0  # the comparison did exercise the clipped branches (cispo: the cap)
+
+
+def test_sequence_level_ratio_is_one_per_completion():
+    """GSPO: ρ_i = exp(mean over the completion's tokens of the log-ratio), padding excluded; the same for every token."""
+    from polyreward.trainer.loss import importance_weights
+
+    logps = torch.tensor([[LN(2.0), 0.0, 5.0], [LN(3.0), LN(3.0), LN(3.0)]], dtype=torch.float64)
+    mask = torch.tensor([[1.0, 1.0, 0.0], [1.0, 1.0, 1.0]], dtype=torch.float64)
+    ratio = importance_weights(logps, torch.zeros_like(logps), mask, "sequence")
+    assert ratio.shape == (2, 1)
+    assert ratio[:, 0].tolist() == pytest.approx([math.sqrt(2.0), 3.0], rel=1e-15)  # the 5.0 under padding is ignored
+    empty = importance_weights(logps, torch.zeros_like(logps), torch.zeros_like(mask), "sequence")
+    assert empty[:, 0].tolist() == [1.0, 1.0]  # an all-masked row (a truncated completion under masking): ratio 1, no NaN
+    with pytest.raises(ValueError, match="importance_sampling_level"):
+        importance_weights(logps, logps, mask, "segment")
+
+
+def test_cispo_keeps_a_gradient_where_the_clipped_surrogate_has_none():
+    """ρ = 1.5 and A = 1: the clipped surrogate (ε_high 0.28) is flat there, CISPO's stop-gradient cap (5.0) still pushes
+    log π up with weight ρ·A / tokens."""
+    logps = torch.full((1, 2), LN(1.5), dtype=torch.float64, requires_grad=True)
+    common = dict(max_new_tokens=2, batch_tokens=2.0, clip_low=0.2)
+    clipped = clipped_surrogate_loss(logps, torch.zeros(1, 2, dtype=torch.float64), torch.tensor([1.0]), torch.ones(1, 2),
+                                     loss_type="dapo", clip_high=0.28, **common)
+    clipped.loss.backward()
+    assert torch.count_nonzero(logps.grad) == 0
+    logps.grad = None
+    cispo = clipped_surrogate_loss(logps, torch.zeros(1, 2, dtype=torch.float64), torch.tensor([1.0]), torch.ones(1, 2),
+                                   loss_type="cispo", clip_high=5.0, **common)
+    cispo.loss.backward()
+    assert logps.grad[0].tolist() == pytest.approx([-1.5 / 2, -1.5 / 2], rel=1e-14)
+    assert (cispo.clipped_low, cispo.clipped_high) == (0.0, 0.0)
+
+
+@pytest.mark.verl
+@pytest.mark.parametrize("seed", [0, 1, 2])
+def test_sequence_level_grpo_equals_verl_gspo(seed):
+    """verl 0.9.1 ``compute_policy_loss_gspo`` (core_algos.py:1545-1619; the GSPO-token form
+    s_it = sg[s_i]·π_θ/sg[π_θ]) with its paper aggregation ``seq-mean-token-mean`` equals our ``loss_type: grpo`` at
+    ``importance_sampling_level: sequence`` in value and gradient (the two forms share s_i's value, and both give every
+    token the gradient s_i·A_i/|o_i|), as long as the mean log-ratio stays below verl's clamp at 10. To 1e-8, not
+    round-off: verl's seq-mean-token-mean divides each sequence's sum by (length + 1e-8) (core_algos.py:1196)."""
+    pytest.importorskip("verl")
+    from verl.trainer.ppo.core_algos import compute_policy_loss_gspo
+    from verl.workers.config import ActorConfig
+
+    logps, old, _, adv, mask = _random_generation_batch(seed, 6, 5, torch.float64)
+    config = ActorConfig(strategy="fsdp", rollout_n=1, clip_ratio=0.2, clip_ratio_low=0.2, clip_ratio_high=0.28,
+                         ppo_micro_batch_size_per_gpu=6, use_torch_compile=False)
+    verl_leaf, ours_leaf = logps.clone().requires_grad_(True), logps.clone().requires_grad_(True)
+    verl_loss, _ = compute_policy_loss_gspo(old, verl_leaf, adv.unsqueeze(1).expand_as(logps), mask.double(),
+                                            loss_agg_mode="seq-mean-token-mean", config=config)
+    verl_loss.backward()
+    ours = clipped_surrogate_loss(ours_leaf, old, adv, mask, loss_type="grpo", clip_low=0.2, clip_high=0.28, max_new_tokens=5,
+                                  importance_sampling_level="sequence")
+    ours.loss.backward()
+    assert float(ours.loss.detach()) == pytest.approx(float(verl_loss.detach()), abs=1e-8)
+    assert torch.allclose(ours_leaf.grad, verl_leaf.grad, rtol=0, atol=1e-8)
+    assert float(ours_leaf.grad.abs().sum()) > 0

@@ -4,8 +4,9 @@
 (loadable by ``from_pretrained``) plus ``trainer_state.pt``: optimiser, learning-rate scheduler,
 combiner state (methods such as SA-MRPO/EBPO carry statistics across steps), the rewards' state (OTC's
 ``running_min``: the fewest tool calls per prompt seen so far), the step and every RNG
-the loop draws from (torch CPU and CUDA, numpy, Python ``random``). Prompt order is a function of
-(seed, step) (trainer/prompts.py), so restoring these is enough for a resumed run to repeat the
+the loop draws from (torch CPU and CUDA, numpy, Python ``random``) and the prompt cursor (how many prompts
+were drawn: more than step × prompts_per_step under dynamic sampling). Prompt order is a function of
+(seed, cursor position) (trainer/prompts.py), so restoring these is enough for a resumed run to repeat the
 uninterrupted one on CPU bit for bit.
 
 ``trainer_state.pt`` holds only tensors and plain Python values (numpy RNG state and combiner state are
@@ -49,7 +50,7 @@ def restore_rng(state: dict[str, Any]) -> None:
 
 
 def save_checkpoint(output_dir: str | Path, step: int, *, model, tokenizer, optimizer, scheduler, combiner,
-                    train_config: dict[str, Any], rewards=None) -> Path:
+                    train_config: dict[str, Any], rewards=None, prompt_cursor: int | None = None) -> Path:
     """Write ``checkpoint-<step>`` atomically (a temporary folder renamed at the end) and return its path."""
     final = Path(output_dir) / f"checkpoint-{step}"
     tmp = final.with_name(final.name + ".tmp")
@@ -65,6 +66,7 @@ def save_checkpoint(output_dir: str | Path, step: int, *, model, tokenizer, opti
             "rewards": _plain(rewards.state_dict()) if rewards is not None else {},
             "rng": capture_rng(),
             "train_config": train_config,
+            **({"prompt_cursor": int(prompt_cursor)} if prompt_cursor is not None else {}),
         },
         tmp / STATE_FILE,
     )

@@ -15,6 +15,9 @@ One file drives scoring, the adapters and this trainer::
       loss_type: dapo
       max_steps: 200
       decode: auto                   # sampler loop: auto (CUDA graphs on GPU, eager on CPU) | eager | static | cuda_graph
+      importance_sampling_level: token   # sequence = GSPO
+      mask_truncated_completions: false
+      dynamic_sampling: {max_refill_rounds: 3}   # DAPO: drop zero-signal groups, refill from more prompts
 
 Defaults follow TRL 1.16's ``GRPOConfig`` where the two share a knob (temperature 1.0, epsilon 0.2,
 beta 0.0, loss_type ``dapo``, num_iterations 1, max_grad_norm 1.0, linear learning-rate decay), so a run
@@ -51,6 +54,19 @@ class DatasetSpec(BaseModel):
         return self
 
 
+class DynamicSampling(BaseModel):
+    """``train.dynamic_sampling``: DAPO's dynamic sampling (Yu et al. 2025, arXiv 2503.14476; verl ``filter_groups``).
+
+    A group is dropped when the combiner gives it no signal (:func:`polyreward.combiners.diagnostics.diagnose`'s
+    ``zero_signal``: every advantage within ``tol`` of 0; constant rewards give exact zeros by the combiners' constant
+    rule, so float noise is no signal). Each refill round samples ``prompts_per_step`` further prompts; after
+    ``max_refill_rounds`` rounds the batch is completed with dropped groups (counted as padded)."""
+
+    model_config = ConfigDict(extra="forbid")
+    max_refill_rounds: int = Field(default=3, ge=0)
+    tol: float = Field(default=1e-6, ge=0)
+
+
 class TrainConfig(BaseModel):
     """Hyperparameters of the bundled GRPO trainer (the ``train:`` mapping of the YAML file)."""
 
@@ -74,10 +90,21 @@ class TrainConfig(BaseModel):
     decode: Literal["auto", "eager", "static", "cuda_graph"] = "auto"
 
     # objective
-    loss_type: Literal["grpo", "dr_grpo", "dapo"] = "dapo"
+    # grpo | dr_grpo | dapo: clipped surrogate, three aggregations; cispo: stop-gradient clipped ratio times log π
+    # (MiniMax-M1, as TRL 1.16), token mean like dapo (trainer/loss.py has the formulas)
+    loss_type: Literal["grpo", "dr_grpo", "dapo", "cispo"] = "dapo"
+    # token: one importance ratio per token; sequence: GSPO's one ratio per completion, exp(mean log-ratio)
+    importance_sampling_level: Literal["token", "sequence"] = "token"
     epsilon: float = Field(default=0.2, ge=0)
-    epsilon_high: float | None = Field(default=None, ge=0)  # None: same as epsilon (DAPO clip-higher uses 0.28)
+    # None: same as epsilon (DAPO clip-higher uses 0.28). cispo: the absolute cap on the ratio (TRL: 5.0), required
+    epsilon_high: float | None = Field(default=None, ge=0)
     beta: float = Field(default=0.0, ge=0)  # weight of the k3 KL to the frozen initial model; 0 loads no reference
+    # as TRL: completions that hit max_new_tokens without EOS get zero loss weight (they still count in their group's
+    # advantages); counted as completions/masked_truncated
+    mask_truncated_completions: bool = False
+    # DAPO dynamic sampling: drop groups whose advantages carry no signal and refill from further prompts
+    # (trainer/dynamic_sampling.py); null = off
+    dynamic_sampling: DynamicSampling | None = None
 
     # optimisation
     learning_rate: float = Field(default=1e-6, gt=0)
@@ -117,6 +144,9 @@ class TrainConfig(BaseModel):
             )
         if self.decode == "cuda_graph" and self.device == "cpu":
             raise ValueError("decode: cuda_graph needs a CUDA device; use auto, eager or static with device: cpu")
+        if self.loss_type == "cispo" and (self.epsilon_high is None or self.epsilon_high < 1):
+            raise ValueError("loss_type cispo needs epsilon_high >= 1: it is the absolute cap on the importance ratio "
+                             "(TRL recommends 5.0), not a clip width")
         if self.bf16 and self.device == "cpu":
             raise ValueError("bf16: autocast is only used on CUDA; set bf16: false (or leave it unset) on CPU")
         return self
@@ -154,7 +184,8 @@ def _describe(exc: ValidationError) -> str:
         where = ".".join(["train", *(str(p) for p in err["loc"])])
         message = err["msg"].removeprefix("Value error, ")
         if err["type"] == "extra_forbidden":
-            model = DatasetSpec if err["loc"][0] == "dataset" and len(err["loc"]) > 1 else TrainConfig
+            nested = {"dataset": DatasetSpec, "dynamic_sampling": DynamicSampling}
+            model = nested.get(str(err["loc"][0]), TrainConfig) if len(err["loc"]) > 1 else TrainConfig
             message = f"unknown key; allowed: {', '.join(model.model_fields)}"
         elif err["type"] == "missing":
             message = "required"

@@ -37,6 +37,7 @@ from polyreward.schema import Batch
 from polyreward.trainer.assets import resolve_model
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state, restore_rng, save_checkpoint
 from polyreward.trainer.config import TrainConfig, load_train_config
+from polyreward.trainer.dynamic_sampling import Draw, collect_signal_groups
 from polyreward.trainer.interrupt import StopAtStepEnd
 from polyreward.trainer.loss import clipped_surrogate_loss
 from polyreward.runners.run_metrics import sample_table, timing_metrics
@@ -45,7 +46,7 @@ from polyreward.runners.trackers import check_report_to, open_trackers
 from polyreward.trainer.metrics import (ErrorReporter, ProgressBar, advantage_metrics, peak_memory_mb, reset_peak_memory, reward_errors,
                                         reward_metrics)
 from polyreward.trainer.policy import Rollouts, TransformersSampler, autocast, load_policy, token_logps
-from polyreward.trainer.prompts import load_rows, prompt_indices, render_prompt
+from polyreward.trainer.prompts import load_rows, render_prompt, rows_at
 
 
 @dataclass
@@ -128,11 +129,17 @@ def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: s
         [{"role": "assistant", "content": text}] if isinstance(prompt, list) else text
         for prompt, text in zip(prompts, rollouts.texts)
     ]
-    columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
-    # TRL hands every reward the unpadded token ids; length rewards (overlong_penalty) count them.
-    columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
+    columns = scoring_columns(batch, prompt_column, rollouts, num_generations)
     scorer = Scorer(rewards, on_reward_error=on_reward_error, combiner=combiner)  # token lengths: the completion_ids column
     return scorer.score(Batch(prompts, completions, columns, groups=groups))
+
+
+def scoring_columns(batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int) -> dict[str, list]:
+    """The dataset's reference columns repeated per rollout, and ``completion_ids``: TRL hands every reward the unpadded
+    token ids (length rewards such as overlong_penalty and length-aware combiners count them)."""
+    columns = {name: [row[name] for row in batch for _ in range(num_generations)] for name in batch[0] if name != prompt_column}
+    columns["completion_ids"] = [ids[mask.bool()].tolist() for ids, mask in zip(rollouts.completion_ids, rollouts.completion_mask)]
+    return columns
 
 
 def _micro_batches(rollouts: Rollouts, count: int):
@@ -156,17 +163,27 @@ def _fixed_logps(model, rollouts: Rollouts, train: TrainConfig, bf16: bool) -> l
     return out
 
 
+def loss_mask(rollouts: Rollouts, train: TrainConfig) -> torch.Tensor:
+    """The tokens the loss reads: the completion mask, with every truncated completion's row zeroed under
+    ``mask_truncated_completions`` (TRL 1.16 grpo_trainer.py:2487-2492: no EOS = truncated)."""
+    if not train.mask_truncated_completions:
+        return rollouts.completion_mask
+    return rollouts.completion_mask * rollouts.terminated.unsqueeze(1).to(rollouts.completion_mask.dtype)
+
+
 def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantages: torch.Tensor, train: TrainConfig,
             bf16: bool) -> dict[str, float]:
     """``num_iterations`` optimiser updates on one generation batch; returns loss/KL/entropy/clip metrics."""
     accumulation = train.gradient_accumulation_steps
-    batch_tokens = float(rollouts.completion_mask.sum())
+    weights = loss_mask(rollouts, train)
+    batch_tokens = float(weights.sum())
     old_logps = _fixed_logps(model, rollouts, train, bf16) if train.num_iterations > 1 else None
     ref_logps = _fixed_logps(ref_model, rollouts, train, bf16) if ref_model is not None else None
     totals = {"loss": 0.0, "kl": 0.0, "low": 0.0, "high": 0.0, "tokens": 0.0, "entropy": 0.0, "entropy_tokens": 0.0, "grad_norm": 0.0}
     for iteration in range(train.num_iterations):
         optimizer.zero_grad(set_to_none=True)
-        for index, (rows, input_ids, attention_mask, mask, width) in enumerate(_micro_batches(rollouts, accumulation)):
+        for index, (rows, input_ids, attention_mask, _, width) in enumerate(_micro_batches(rollouts, accumulation)):
+            mask = weights[rows, :width]
             with autocast(model.device, bf16):
                 logps, entropy = token_logps(model, input_ids, attention_mask, width, train.temperature, with_entropy=iteration == 0,
                                              chunk_tokens=train.lm_head_chunk_tokens)
@@ -174,7 +191,7 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
                 logps, old_logps[index] if old_logps is not None else logps.detach(), advantages[rows], mask,
                 loss_type=train.loss_type, clip_low=train.clip_low, clip_high=train.clip_high, beta=train.beta,
                 ref_logps=ref_logps[index] if ref_logps is not None else None, max_new_tokens=train.max_new_tokens,
-                accumulation=accumulation, batch_tokens=batch_tokens,
+                accumulation=accumulation, batch_tokens=batch_tokens, importance_sampling_level=train.importance_sampling_level,
             )
             parts.loss.backward()
             totals["loss"] += float(parts.loss.detach())
@@ -267,22 +284,46 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     result = TrainResult(out, start, model=model, checkpoint=checkpoint)  # replaced by the next save
     G = train_cfg.num_generations
     errors = ErrorReporter()
+    cursor = start * train_cfg.prompts_per_step if checkpoint is None else state.get("prompt_cursor", start * train_cfg.prompts_per_step)
+    timer = {"generation": 0.0}
+
+    def draw_round(combine: bool = False) -> Draw:
+        """The next prompts_per_step prompts from the cursor, G completions each, scored (with advantages if ``combine``)."""
+        nonlocal cursor
+        positions = range(cursor, cursor + train_cfg.prompts_per_step)
+        cursor += train_cfg.prompts_per_step
+        batch = [rows[i] for i in rows_at(positions, len(rows), train_cfg.seed)]
+        texts = [render_prompt(r[prompt_column], tokenizer, train_cfg.use_chat_template, train_cfg.system_prompt) for r in batch]
+        t0 = time.perf_counter()
+        rollouts = sampler.sample(texts, G)
+        timer["generation"] += time.perf_counter() - t0
+        groups = np.repeat(np.asarray(positions), G)  # the prompt's cursor position: unique over the run
+        scores = score_step(rewards, batch, prompt_column, rollouts, G, combiner if combine else None, groups, full.on_reward_error)
+        return Draw(batch, groups, rollouts, scores)
+
+    def _advantages(draw: Draw, with_combiner: Any) -> np.ndarray:
+        return Scorer(rewards, combiner=with_combiner).advantages(
+            draw.scores.scores, draw.groups, columns=scoring_columns(draw.rows, prompt_column, draw.rollouts, G))
 
     with trackers, ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar, StopAtStepEnd() as stop:
         for step in range(start, train_cfg.max_steps):
             reset_peak_memory(device)
             t_start = time.perf_counter()
+            timer["generation"] = 0.0
 
-            # 1. sample G completions for each prompt of this step
-            batch = [rows[i] for i in prompt_indices(step, train_cfg.prompts_per_step, len(rows), train_cfg.seed)]
-            texts = [render_prompt(r[prompt_column], tokenizer, train_cfg.use_chat_template, train_cfg.system_prompt) for r in batch]
-            rollouts = sampler.sample(texts, G)
-            t_generated = time.perf_counter()
-
-            # 2-3. score them and turn the (N, K) scores into advantages
-            groups = np.repeat(np.arange(step * len(batch), (step + 1) * len(batch)), G)
-            scores = score_step(rewards, batch, prompt_column, rollouts, G, combiner, groups, full.on_reward_error)
-            advantages = scores.advantages
+            # 1-3. sample G completions for each prompt, score them, turn the (N, K) scores into advantages
+            cursor_before = cursor
+            if train_cfg.dynamic_sampling is None:
+                draw = draw_round(combine=True)
+                advantages, sampling_row = draw.scores.advantages, {}
+            else:
+                settings = train_cfg.dynamic_sampling
+                draw, stats = collect_signal_groups(
+                    draw_round, lambda d, probe: _advantages(d, probe), combiner, train_cfg.prompts_per_step, G,
+                    settings.max_refill_rounds, settings.tol, tokenizer.pad_token_id)
+                advantages, sampling_row = _advantages(draw, combiner), stats.metrics(train_cfg.prompts_per_step)
+            batch, rollouts, scores, groups = draw.rows, draw.rollouts, draw.scores, draw.groups
+            t_generated = t_start + timer["generation"]
             t_scored = time.perf_counter()
 
             # 4. policy update(s)
@@ -301,6 +342,9 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
                    **{f"combiner/{key}": value for key, value in combiner.diagnostics().items()}, **timing_metrics(scores.seconds),
                    "completions/mean_length": float(lengths.mean()), "completions/min_length": float(lengths.min()),
                    "completions/max_length": float(lengths.max()), "completions/terminated": float(rollouts.terminated.float().mean()),
+                   "completions/truncated": float((~rollouts.terminated).float().mean()),
+                   "completions/masked_truncated": float((~rollouts.terminated).sum()) if train_cfg.mask_truncated_completions else 0.0,
+                   **sampling_row, "prompts/drawn": float(cursor - cursor_before),
                    "time/step": t_end - t_start, "time/generation": t_generated - t_start, "time/scoring": t_scored - t_generated,
                    "time/update": t_end - t_scored, "tokens_per_second": float(lengths.sum()) / (t_end - t_start),
                    "peak_memory_mb": peak_memory_mb(device)}
@@ -317,7 +361,7 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
                     or stop.requested):
                 result.checkpoint = save_checkpoint(out, step + 1, model=model, tokenizer=tokenizer, optimizer=optimizer,
                                                     scheduler=scheduler, combiner=combiner, train_config=train_cfg.model_dump(),
-                                                    rewards=rewards)
+                                                    rewards=rewards, prompt_cursor=cursor)
             if stop.requested and step + 1 < train_cfg.max_steps:
                 if (step + 1) % train_cfg.logging_steps:  # the last row before the stop is always logged
                     trackers.log(row, step + 1)

@@ -7,7 +7,8 @@ or from a loader of :mod:`polyreward.data`.
 The order is a pure function of (seed, step): epoch ``e`` is a permutation drawn from
 ``numpy.random.default_rng([seed, e])``, and step ``s`` takes the next ``prompts_per_step`` rows of
 the concatenated epochs. Resuming at step ``s`` therefore sees exactly the prompts an uninterrupted
-run would, without storing any sampler state.
+run would, without storing any sampler state. Dynamic sampling draws extra prompts in some steps; the cursor
+position (prompts drawn so far) is then saved with the checkpoint.
 """
 
 from __future__ import annotations
@@ -111,9 +112,15 @@ def _epoch_order(seed: int, epoch: int, num_rows: int) -> np.ndarray:
 
 def prompt_indices(step: int, prompts_per_step: int, num_rows: int, seed: int) -> list[int]:
     """Row indices of the prompts used at ``step`` (0-based): consecutive slices of per-epoch permutations."""
-    start = step * prompts_per_step
+    return rows_at(range(step * prompts_per_step, (step + 1) * prompts_per_step), num_rows, seed)
+
+
+def rows_at(positions: range | list[int], num_rows: int, seed: int) -> list[int]:
+    """Row indices at cursor ``positions`` of the concatenated per-epoch permutations. Without dynamic sampling step
+    ``s`` reads positions ``s·P .. s·P + P − 1``; with it the cursor also advances by every refill round's prompts
+    (trainer/dynamic_sampling.py) and is saved with each checkpoint."""
     indices = []
-    for position in range(start, start + prompts_per_step):
+    for position in positions:
         epoch, offset = divmod(position, num_rows)
         indices.append(int(_epoch_order(seed, epoch, num_rows)[offset]))
     return indices
