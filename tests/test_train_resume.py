@@ -1,5 +1,6 @@
-"""Stopping and continuing a training run (issue 28): the learning-rate schedule across ``--resume``, and a
-checkpoint saved at the end of the current step on SIGINT / SIGTERM that ``--resume`` continues from.
+"""Stopping and continuing a training run (issue 28): the learning-rate schedule across ``--resume``, a
+checkpoint saved at the end of the current step on SIGINT / SIGTERM that ``--resume`` continues from, and exact
+resume under dynamic sampling (issue 37: the prompt cursor is saved).
 
 CPU, the tiny random Qwen2 with the real tokenizer, a built-in reward (so a subprocess can run the CLI).
 """
@@ -8,6 +9,7 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import signal
 import subprocess
 import sys
@@ -19,6 +21,8 @@ import yaml
 torch = pytest.importorskip("torch")
 transformers = pytest.importorskip("transformers")
 
+from polyreward.registry import register_reward  # noqa: E402
+from polyreward.reward import RolloutReward, Scored  # noqa: E402
 from polyreward.trainer import train  # noqa: E402
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state  # noqa: E402
 from polyreward.trainer.config import parse_train_section  # noqa: E402
@@ -87,6 +91,58 @@ def test_resume_with_a_new_horizon_and_learning_rate_follows_the_uninterrupted_s
     assert [row["step"] for row in read_metrics(out / "metrics.jsonl")] == [1, 2, 3, 4, 5]
     optimizer_lr = load_trainer_state(resumed.checkpoint)["optimizer"]["param_groups"][0]["initial_lr"]
     assert optimizer_lr == 5e-5  # the next resume starts from the applied rate too
+
+
+@register_reward
+class ParityWhenLive(RolloutReward):
+    """1 when a ``live`` row's completion has an even number of characters, else 0; a constant 0.5 on other rows (groups
+    that dynamic sampling drops)."""
+
+    type_name = "test_resume_parity"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("live",)
+
+    def score_rollout(self, completion: str, row) -> Scored:
+        return Scored(float(len(completion) % 2 == 0) if row["live"] else 0.5)
+
+
+def test_resume_with_dynamic_sampling_gspo_and_cispo_reproduces_the_uninterrupted_run(tiny_qwen2_dir, tmp_path):
+    """Issue 37's options under exact resume: dynamic sampling draws a varying number of prompts per step, so the prompt
+    cursor (not step × prompts_per_step) is saved and restored; sequence-level ratios, the CISPO loss, two iterations
+    (off-policy ratios), two micro-batches and KL run in the same steps."""
+    prompts = tmp_path / "prompts.jsonl"
+    prompts.write_text("".join(json.dumps({"prompt": f"Tell me about {i}.", "live": i % 3 == 0}) + "\n" for i in range(9)),
+                       encoding="utf-8")
+    knobs = dict(max_steps=3, save_steps=1, prompts_per_step=2, num_generations=4, max_new_tokens=5, beta=0.1,
+                 num_iterations=2, gradient_accumulation_steps=2, loss_type="cispo", epsilon_high=5.0,
+                 importance_sampling_level="sequence", dynamic_sampling={"max_refill_rounds": 2}, learning_rate=3e-3)
+
+    def config(out):
+        return {"rewards": [{"name": "parity", "type": "test_resume_parity"}], "combiner": "grpo",
+                "train": {"model": str(tiny_qwen2_dir), "dataset": str(prompts), "output_dir": str(out), "device": "cpu",
+                          "log_completions": 0, **knobs}}
+
+    full = train(config(tmp_path / "full"), progress=False)
+    drawn = [row["prompts/drawn"] for row in full.metrics]
+    assert any(d > 2 for d in drawn), drawn  # some step refilled: the cursor is not step × prompts_per_step
+    assert load_trainer_state(tmp_path / "full" / "checkpoint-1")["prompt_cursor"] == drawn[0]
+
+    resumed_dir = tmp_path / "resumed"
+    resumed_dir.mkdir()
+    shutil.copytree(tmp_path / "full" / "checkpoint-1", resumed_dir / "checkpoint-1")
+    resumed = train(config(resumed_dir), progress=False, resume=True)
+    assert [row["step"] for row in resumed.metrics] == [2, 3]
+    for a, b in zip(full.metrics[1:], resumed.metrics):
+        for key in ("loss", "kl", "reward", "grad_norm", "prompts/drawn", "dynamic_sampling/dropped_groups",
+                    "dynamic_sampling/padded_groups", "advantage/std", "completions/mean_length"):
+            assert a[key] == pytest.approx(b[key], rel=1e-6, abs=1e-9), key
+    assert full.metrics[-1]["kl"] > 0
+    pa = {k: v.detach() for k, v in full.model.state_dict().items()}
+    pb = {k: v.detach() for k, v in resumed.model.state_dict().items()}
+    assert all(torch.allclose(pa[k], pb[k], rtol=0, atol=1e-7) for k in pa)
+    assert load_trainer_state(resumed.checkpoint)["prompt_cursor"] == sum(drawn)
 
 
 def _run_cli(args, cwd, **kwargs):
