@@ -190,7 +190,7 @@ NOTES = {
     "train.num_generations": "G, completions sampled per prompt (one group)",
     "train.temperature": "sampling temperature (ancestral sampling, no top-k/top-p); log-probabilities use it too",
     "train.max_new_tokens": "completion length limit in tokens",
-    "train.loss_type": "loss aggregation: per-sequence mean (`grpo`), Σ / (B·L_max) (`dr_grpo`), Σ / tokens in the batch (`dapo`)",
+    "train.loss_type": "clipped surrogate aggregated per-sequence mean (`grpo`), Σ / (B·L_max) (`dr_grpo`) or Σ / tokens in the batch (`dapo`); `cispo`: stop-gradient capped ratio × A × log π, Σ / tokens (needs epsilon_high ≥ 1)",
     "train.epsilon": "clip-low of the ratio",
     "train.learning_rate": "AdamW learning rate",
     "train.lr_scheduler": "`linear` decays over max_steps × num_iterations updates, as TRL",
@@ -232,6 +232,8 @@ def render_config() -> str:
         ("`combiner`", cfg.CombinerEntry, "combiner.", "A registered combiner (or the shorthand `combiner: NAME`); every other key is its parameter."),
         ("`train`", train_cfg.TrainConfig, "train.", (train_cfg.TrainConfig.__doc__ or "").strip()),
         ("`train.dataset`", train_cfg.DatasetSpec, "train.dataset.", (train_cfg.DatasetSpec.__doc__ or "").strip()),
+        ("`train.dynamic_sampling`", train_cfg.DynamicSampling, "train.dynamic_sampling.",
+         (train_cfg.DynamicSampling.__doc__ or "").strip()),
     ]
     lines = [CONFIG_HEADER.rstrip("\n")]
     for title, model, prefix, intro in sections:

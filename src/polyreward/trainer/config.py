@@ -63,8 +63,8 @@ class DynamicSampling(BaseModel):
     ``max_refill_rounds`` rounds the batch is completed with dropped groups (counted as padded)."""
 
     model_config = ConfigDict(extra="forbid")
-    max_refill_rounds: int = Field(default=3, ge=0)
-    tol: float = Field(default=1e-6, ge=0)
+    max_refill_rounds: int = Field(default=3, ge=0)  # extra generation rounds per step at most (verl: max_num_gen_batches - 1)
+    tol: float = Field(default=1e-6, ge=0)  # a group whose advantages are all within tol of 0 carries no signal
 
 
 class TrainConfig(BaseModel):
