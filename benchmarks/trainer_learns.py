@@ -6,9 +6,13 @@
 
 **Task.** SmolLM2-135M-Instruct (the offline ``smollm2-135m`` asset) answers "What is A + B? Reply with only the
 number." for two-digit A, B (``--task two_digit_add``, the default) or one of the other generated tasks
-(``one_digit``, ``subtract``, ``larger``). The only reward is ``accuracy`` (``math_accuracy``: the last number of the
-reply equals the answer), so the objective is correctness, not format or length: a reply that says "23 + 45 = 68"
-counts as right as "68" does.
+(``one_digit``, ``subtract``, ``larger``). The only reward, in training and in evaluation, is ``accuracy``: the first
+number the reply commits to (the first integer after its first "=", else its first integer) equals the answer.
+So the objective is correctness, not format or length: "23 + 45 = 68" and "68" are right, "23 + 45 = 67" and a
+reply without a number are wrong, and chatter after the answer costs nothing. (The project's ``math_accuracy`` is
+stricter on purpose: a reply cut off by ``max_new_tokens`` after its answer, "5 * 3 = 15\n\nThis is", is no answer
+there. With a 12-token budget the base model's errors would then be mostly such cut-offs, and a gain would be the
+model learning to stop: format, the confound of earlier CPU runs. ``--reward math_accuracy`` selects it anyway.)
 
 **Held-out set.** Problems are generated from a fixed seed and split by their canonical key (the unordered operand
 pair for + and ×, the ordered pair otherwise): no held-out problem, and no rephrasing or operand swap of one, is in
@@ -33,6 +37,7 @@ import json
 import math
 import os
 import random
+import re
 import shutil
 import statistics
 import subprocess
@@ -48,6 +53,9 @@ os.environ.setdefault("TOKENIZERS_PARALLELISM", "false")
 ROOT = Path(__file__).resolve().parent.parent
 RESULTS = ROOT / "benchmarks" / "results"
 sys.path.insert(0, str(ROOT / "benchmarks"))
+
+from polyreward.registry import register_reward  # noqa: E402
+from polyreward.reward import RolloutReward, Scored  # noqa: E402
 T975 = {1: 12.706, 2: 4.303, 3: 3.182, 4: 2.776, 5: 2.571, 6: 2.447, 7: 2.365, 8: 2.306, 9: 2.262, 10: 2.228}
 SUFFIX = " Reply with only the number."
 
@@ -68,6 +76,30 @@ def _problem(task: str, rng: random.Random) -> tuple[tuple, str, int]:
         a, b = rng.sample(range(10, 100), 2)
         return (">", *sorted((a, b))), f"Which number is larger, {a} or {b}?", max(a, b)
     raise ValueError(f"unknown task {task!r}")
+
+
+@register_reward
+class FirstAnswerAccuracy(RolloutReward):
+    """1.0 when the first integer the reply commits to (after its first "=", else anywhere) equals ``answer``, else 0.0.
+
+    Exploits considered: listing several numbers gains nothing (only the first after "=" counts); echoing the
+    operands without "=" ("5 times 3 is 15") commits to the first operand, so it scores 0."""
+
+    type_name = "bench_first_answer"
+    description = "the first integer the reply commits to equals the answer"
+
+    @property
+    def columns(self) -> tuple[str, ...]:
+        return ("answer",)
+
+    def score_rollout(self, completion: str, row) -> Scored:
+        text = completion.split("=", 1)[1] if "=" in completion else completion
+        # ASCII digits only (int() would read other scripts' digits too); at most 20 digits, so a 5,000-digit "number"
+        # is a wrong answer, not int()'s digit-limit error
+        match = re.search(r"-?[0-9]{1,20}", text)
+        if match is None:
+            return Scored(0.0, "no number")
+        return Scored(float(int(match.group()) == int(row["answer"])), f"answered {match.group()}")
 
 
 def make_split(task: str, train_size: int, eval_size: int, seed: int = 37) -> tuple[list[dict], list[dict]]:
@@ -97,8 +129,9 @@ def recipe(train_file: Path, output_dir: Path, seed: int, args: argparse.Namespa
              "mask_truncated_completions": args.mask_truncated}
     if args.dynamic_sampling is not None:
         train["dynamic_sampling"] = {"max_refill_rounds": args.dynamic_sampling}
-    return {"rewards": [{"name": "accuracy", "type": "math_accuracy", "answer_column": "answer"}], "combiner": "grpo",
-            "train": train}
+    reward = ({"name": "accuracy", "type": "math_accuracy", "answer_column": "answer"} if args.reward == "math_accuracy"
+              else {"name": "accuracy", "type": "bench_first_answer"})
+    return {"rewards": [reward], "combiner": "grpo", "train": train}
 
 
 # ------------------------------------------------------------------------------------------------ runs
@@ -213,7 +246,7 @@ def markdown(report: dict) -> str:
         f"# Does the bundled trainer learn? `{s['task']}`, held-out greedy accuracy before and after (CPU)", "",
         f"**Date:** {report['date']}. **Machine:** {report['machine']}. **Wall time:** {report['wall_s']:.0f} s.", "",
         f"**Command:** `{report['command']}`", "",
-        f"**Setup:** {s['model']}, reward `accuracy` only (`math_accuracy`), combiner grpo, loss dapo (ε_high 0.28), "
+        f"**Setup:** {s['model']}, reward `accuracy` only (`{s['reward']}`), combiner grpo, loss dapo (ε_high 0.28), "
         f"{s['prompts_per_step']} prompts × G = {s['num_generations']}, {s['max_new_tokens']} new tokens, temperature 1, "
         f"lr {s['learning_rate']:g} constant, {s['steps']} steps, seeds {', '.join(map(str, s['seeds']))}"
         f"{', dynamic sampling ' + str(s['dynamic_sampling']) + ' refill rounds' if s['dynamic_sampling'] is not None else ''}. "
@@ -252,6 +285,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--task", default="two_digit_add", choices=["two_digit_add", "one_digit", "subtract", "larger"])
     parser.add_argument("--model", default="smollm2-135m")
+    parser.add_argument("--reward", default="first_answer", choices=["first_answer", "math_accuracy"])
     parser.add_argument("--device", default="cpu", choices=["cpu", "cuda"])
     parser.add_argument("--seeds", type=int, nargs="+", default=[0, 1, 2, 3, 4])
     parser.add_argument("--steps", type=int, default=30)
@@ -298,7 +332,7 @@ def main(argv: list[str] | None = None) -> int:
               "wall_s": time.perf_counter() - started,
               "settings": {"task": args.task, "model": args.model, "seeds": [r["seed"] for r in records], "steps": args.steps,
                            "prompts_per_step": args.prompts_per_step, "num_generations": args.num_generations,
-                           "max_new_tokens": args.max_new_tokens, "learning_rate": args.learning_rate, "device": args.device,
+                           "max_new_tokens": args.max_new_tokens, "learning_rate": args.learning_rate, "device": args.device, "reward": args.reward,
                            "train_size": args.train_size, "eval_size": args.eval_size, "dynamic_sampling": args.dynamic_sampling},
               "summary": summary, "runs": records, "base_correct": base}
     report["verdict"] = verdict(summary)

@@ -1,0 +1,77 @@
+"""benchmarks/trainer_learns.py without a model: the held-out split, the accuracy reward and the paired statistics."""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+@pytest.fixture(scope="module")
+def bench():
+    spec = importlib.util.spec_from_file_location("trainer_learns_bench", ROOT / "benchmarks" / "trainer_learns.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+@settings(max_examples=25, deadline=None)
+@given(task=st.sampled_from(["two_digit_add", "one_digit", "subtract", "larger"]), train=st.integers(1, 60),
+       heldout=st.integers(1, 37))
+def test_heldout_problems_are_never_trained_on(bench, task, train, heldout):
+    """Disjoint by canonical key: no held-out problem, and no operand swap of one, appears in training."""
+    training, evaluation = bench.make_split(task, train, heldout)
+    assert len(training) == train and len(evaluation) == heldout
+    keys = [tuple(r["key"]) for r in training + evaluation]
+    assert len(set(keys)) == len(keys)
+    assert not {tuple(r["key"]) for r in evaluation} & {tuple(r["key"]) for r in training}
+    for row in training + evaluation:  # the key is canonical: a swapped-operand question has the same key
+        if row["key"][0] in "+*>":
+            assert row["key"][1] <= row["key"][2]
+    for row in training + evaluation:
+        assert row["prompt"].endswith(bench.SUFFIX) and row["answer"].lstrip("-").isdigit()
+
+
+def test_one_digit_cannot_be_split_beyond_its_problems(bench):
+    with pytest.raises(SystemExit, match="distinct problems"):
+        bench.make_split("one_digit", 200, 100)  # 90 distinct problems exist (45 unordered pairs x 2 ops + squares)
+
+
+@pytest.mark.parametrize(("reply", "answer", "score"), [
+    ("68", "68", 1.0),
+    ("23 + 45 = 68\n\nThis is because", "68", 1.0),  # chatter after the answer costs nothing
+    ("23 + 45 = 67", "68", 0.0),
+    ("The answer is 68.", "68", 1.0),
+    ("23 plus 45 is 68", "68", 0.0),  # echoing the operands without '=' commits to the first one
+    ("= 67 or 68", "68", 0.0),  # only the first number after '=' counts
+    ("", "68", 0.0),
+    ("no idea" * 1000, "68", 0.0),
+    ("7 - 9 = -2", "-2", 1.0),
+    ("= " + "6" * 5000, "68", 0.0),  # past int()'s digit limit: a wrong answer, not an error
+    ("١٢", "12", 0.0),  # Arabic-Indic digits are not read as 12 (Python's \d and int() would)
+])
+def test_first_answer_accuracy(bench, reply, answer, score):
+    reward = bench.FirstAnswerAccuracy()
+    assert reward.score_rollout(reply, {"answer": answer}).score == score
+
+
+def test_paired_statistics(bench):
+    base = [0.0, 1.0, 0.0, 1.0]
+    after = {0: [1.0, 1.0, 0.0, 1.0], 1: [1.0, 1.0, 1.0, 1.0], 2: [0.0, 1.0, 0.0, 1.0]}
+    summary = bench.summarise(base, [{"seed": s, "after_correct": v} for s, v in after.items()])
+    assert summary["deltas"] == pytest.approx([0.25, 0.5, 0.0])
+    assert summary["delta_t"]["mean"] == pytest.approx(0.25)
+    assert summary["delta_t"]["low"] < 0.25 < summary["delta_t"]["high"]
+    boot = summary["delta_bootstrap"]
+    assert boot["mean"] == pytest.approx(0.25) and boot["low"] <= 0.25 <= boot["high"]
+    assert summary["seeds_improved"] == 2 and summary["seeds_worse"] == 0
+    one = bench.summarise(base, [{"seed": 0, "after_correct": after[0]}])
+    assert math.isnan(one["delta_t"]["low"]) and "one seed" in bench.verdict(one)
