@@ -1,11 +1,12 @@
 """The bundled trainer's GPU checks as one command: decode loops side by side, speed against TRL, MedQA before/after.
 
-    python benchmarks/gpu_trainer.py                          # on a CUDA machine: all stages, ~12-15 min on one H200
+    python benchmarks/gpu_trainer.py                          # on a CUDA machine: decode, speed, medqa: an estimated 15-25 min on one H200 (never run)
     python benchmarks/gpu_trainer.py --stages medqa --medqa-steps 200
     python benchmarks/gpu_trainer.py --cpu-dry-run            # the same script end to end on CPU, tiny settings (~4 min)
 
-On the project's device tool (600 s per call) run ``bash benchmarks/gpu_check.sh`` instead, which installs the carried
-wheels and then calls this script one stage group per call (``STAGES="decode speed"``, then ``STAGES=medqa``).
+It needs polyreward with the ``train`` extra and TRL installed (``pip install -e ".[train,trl]"``) and the offline
+SmolLM2 asset. On the project's device tool (600 s per call, no network) ``bash benchmarks/gpu_check.sh`` first
+installs the carried wheels; its ``medqa`` stage then takes ``MEDQA_STEPS=100`` (20 by default, to fit one call).
 
 Stages (each a separate process with its own time limit, so one failure does not stop the others):
 
@@ -57,7 +58,7 @@ def stage_commands(stage: str, cpu: bool, medqa_steps: int) -> tuple[list[str], 
     if stage == "medqa":
         if cpu:
             return [py, "benchmarks/medqa_before_after.py", "--steps", "2", "--eval-limit", "4", "--eval-batch-size", "4",
-                    "--eval-max-new-tokens", "16", "--set", "prompts_per_step=2", "--set", "num_generations=2",
+                    "--eval-max-new-tokens", "16", "--set", "prompts_per_step=2", "--set", "num_generations=2", "--set", "gradient_accumulation_steps=1",
                     "--set", "max_new_tokens=16", "--set", "device=cpu", "--output-dir", "/tmp/polyreward-gpu-dry/medqa",
                     "--tag", "cpu_dry_run"], 900, ["medqa_before_after_cpu_dry_run.json"]
         return [py, "benchmarks/medqa_before_after.py", "--steps", str(medqa_steps), "--output-dir", "/tmp/polyreward-gpu/medqa",

@@ -244,3 +244,16 @@ def test_masking_truncated_completions_zeroes_their_loss(tiny_qwen2_dir, tmp_pat
     assert off["completions/masked_truncated"] == 0.0 and on["completions/masked_truncated"] == 8.0
     assert on["loss"] == 0.0 and on["grad_norm"] == 0.0
     assert off["grad_norm"] > 0
+
+
+@pytest.mark.parametrize("recipe", ["arithmetic_dapo.yaml", "arithmetic_gspo.yaml"])
+def test_the_new_recipes_validate(recipe):
+    from pathlib import Path
+
+    from polyreward.trainer.config import load_train_config
+
+    _, train_cfg = load_train_config(Path(__file__).parents[1] / "examples" / "train" / recipe)
+    if recipe == "arithmetic_dapo.yaml":
+        assert train_cfg.dynamic_sampling.max_refill_rounds == 3 and train_cfg.mask_truncated_completions
+    else:
+        assert train_cfg.importance_sampling_level == "sequence" and train_cfg.num_iterations == 2

@@ -10,7 +10,11 @@ Every row has a ``step`` column (what ``polyreward report`` plots against) and:
   :mod:`polyreward.combiners.diagnostics` (fraction of groups where distinct reward profiles collapse to
   one advantage, zero-signal groups, each objective's share of the advantage, sign-flip rates);
 * ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
-* ``completions/mean_length|min_length|max_length|terminated``;
+* ``completions/mean_length|min_length|max_length|terminated``, ``completions/truncated`` (share without EOS) and
+  ``completions/masked_truncated`` (rollouts given zero loss weight by ``mask_truncated_completions``);
+* ``prompts/drawn`` (prompts sampled this step) and, with ``dynamic_sampling``, ``dynamic_sampling/rounds``,
+  ``/refill_rounds``, ``/dropped_groups``, ``/padded_groups``, ``/surplus_groups`` and ``/kept_signal_fraction``
+  (trainer/dynamic_sampling.py);
 * ``reward/<name>/applicable``, ``/nan_share`` and ``/errors`` (shares of the rollouts);
 * ``time/reward/<name>``: seconds each reward took in the step's scoring (find the slow one);
 * ``time/step|generation|scoring|update`` (seconds), ``tokens_per_second`` (generated completion tokens
