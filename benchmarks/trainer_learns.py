@@ -6,10 +6,11 @@
 
 **Task.** SmolLM2-135M-Instruct (the offline ``smollm2-135m`` asset) answers "What is A + B? Reply with only the
 number." for two-digit A, B (``--task two_digit_add``, the default) or one of the other generated tasks
-(``one_digit``, ``subtract``, ``larger``). The only reward, in training and in evaluation, is ``accuracy``: the first
-number the reply commits to (the first integer after its first "=", else its first integer) equals the answer.
-So the objective is correctness, not format or length: "23 + 45 = 68" and "68" are right, "23 + 45 = 67" and a
-reply without a number are wrong, and chatter after the answer costs nothing. (The project's ``math_accuracy`` is
+(``one_digit``, ``subtract``, ``larger``). The only reward, in training and in evaluation, is ``accuracy``: the number
+the reply commits to (the first integer after its first "=", else the first integer after a restatement of the two
+operands, else its first integer) equals the answer. So the objective is correctness, not format or length:
+"23 + 45 = 68", "23 + 45 equals 68." and "68" are right, "23 + 45 = 67" and a reply without a number are wrong,
+and chatter after the answer costs nothing. (The project's ``math_accuracy`` is
 stricter on purpose: a reply cut off by ``max_new_tokens`` after its answer, "5 * 3 = 15\n\nThis is", is no answer
 there. With a 12-token budget the base model's errors would then be mostly such cut-offs, and a gain would be the
 model learning to stop: format, the confound of earlier CPU runs. ``--reward math_accuracy`` selects it anyway.)
@@ -28,7 +29,10 @@ and machine) goes to ``benchmarks/results/trainer_learns[_quick].{json,md}`` wha
 **Why this task.** The base model's greedy accuracy on 48 such problems was 0.27 (2026-12-03), and its errors are
 arithmetic, not form: "27 + 28 = 54", "34 + 44 = 108"; the strict ``math_accuracy`` agreed on every one of them.
 On one-digit sums and products it was 0.85 by this measure (0.63 by ``math_accuracy``, the rest cut-off replies),
-too close to the ceiling to show a gain.
+too close to the ceiling to show a gain. Training samples at temperature 0.7 (``--temperature``): at 1.0 the base
+model's sampled replies were right 9 % of the time and 6 of 24 groups of 4 had any signal (a right and a wrong
+reply); at 0.7, 16 % and 11 of 24 (2026-12-03, 24 training prompts; scored by the first number after "=" or else
+the first number, which misses "44 + 23 equals 77", so both are slightly low).
 
 **Budget.** On 2 quiet cores (SmolLM2-135M in fp32 samples ~50 tokens/s and trains ~1,000 tokens in ~20 s) a step
 of 4 prompts × G 6 with 12 new tokens takes ~15-20 s, so the defaults (30 steps, 5 seeds, 100 held-out items, a
@@ -85,28 +89,40 @@ def _problem(task: str, rng: random.Random) -> tuple[tuple, str, int]:
     raise ValueError(f"unknown task {task!r}")
 
 
+def committed_answer(reply: str, operands: list[int]) -> int | None:
+    """The number a reply commits to: the first integer after its first "="; else, when the reply opens by restating
+    the question (its first two integers are the two operands, in either order) the integer after them; else its
+    first integer. None without one. ASCII digits only (int() would read other scripts' digits too), at most 20, so a
+    5,000-digit "number" is a wrong answer rather than int()'s digit-limit error."""
+    if "=" in reply:
+        found = re.search(r"-?[0-9]{1,20}", reply.split("=", 1)[1])
+        return int(found.group()) if found else None
+    numbers = [int(n) for n in re.findall(r"-?[0-9]{1,20}", reply)]
+    if len(numbers) >= 3 and sorted(numbers[:2]) == sorted(operands):
+        return numbers[2]
+    return numbers[0] if numbers else None
+
+
 @register_reward
 class FirstAnswerAccuracy(RolloutReward):
-    """1.0 when the first integer the reply commits to (after its first "=", else anywhere) equals ``answer``, else 0.0.
+    """1.0 when the number the reply commits to (:func:`committed_answer`) equals ``answer``, else 0.0.
 
-    Exploits considered: listing several numbers gains nothing (only the first after "=" counts); echoing the
-    operands without "=" ("5 times 3 is 15") commits to the first operand, so it scores 0."""
+    "23 + 45 = 68", "68", "23 + 45 equals 68." and "The answer is 68" are right; chatter after the answer costs
+    nothing. Exploits considered: listing several numbers gains nothing (only the committed one counts), and a reply
+    that is only the two operands commits to the first of them."""
 
     type_name = "bench_first_answer"
-    description = "the first integer the reply commits to equals the answer"
+    description = "the number the reply commits to equals the answer"
 
     @property
     def columns(self) -> tuple[str, ...]:
-        return ("answer",)
+        return ("answer", "key")
 
     def score_rollout(self, completion: str, row) -> Scored:
-        text = completion.split("=", 1)[1] if "=" in completion else completion
-        # ASCII digits only (int() would read other scripts' digits too); at most 20 digits, so a 5,000-digit "number"
-        # is a wrong answer, not int()'s digit-limit error
-        match = re.search(r"-?[0-9]{1,20}", text)
-        if match is None:
+        answer = committed_answer(completion, [int(x) for x in row["key"][1:]])
+        if answer is None:
             return Scored(0.0, "no number")
-        return Scored(float(int(match.group()) == int(row["answer"])), f"answered {match.group()}")
+        return Scored(float(answer == int(row["answer"])), f"answered {answer}")
 
 
 def make_split(task: str, train_size: int, eval_size: int, seed: int = 37) -> tuple[list[dict], list[dict]]:
@@ -131,7 +147,7 @@ def make_split(task: str, train_size: int, eval_size: int, seed: int = 37) -> tu
 def recipe(train_file: Path, output_dir: Path, seed: int, args: argparse.Namespace) -> dict:
     train = {"model": args.model, "dataset": str(train_file), "prompts_per_step": args.prompts_per_step,
              "num_generations": args.num_generations, "max_new_tokens": args.max_new_tokens,
-             "learning_rate": args.learning_rate, "lr_scheduler": "constant", "loss_type": "dapo", "epsilon_high": 0.28,
+             "learning_rate": args.learning_rate, "temperature": args.temperature, "lr_scheduler": "constant", "loss_type": "dapo", "epsilon_high": 0.28,
              "max_steps": args.steps, "seed": seed, "device": args.device, "output_dir": str(output_dir), "log_completions": 0,
              "mask_truncated_completions": args.mask_truncated}
     if args.dynamic_sampling is not None:
@@ -254,7 +270,7 @@ def markdown(report: dict) -> str:
         f"**Date:** {report['date']}. **Machine:** {report['machine']}. **Wall time:** {report['wall_s']:.0f} s.", "",
         f"**Command:** `{report['command']}`", "",
         f"**Setup:** {s['model']}, reward `accuracy` only (`{s['reward']}`), combiner grpo, loss dapo (ε_high 0.28), "
-        f"{s['prompts_per_step']} prompts × G = {s['num_generations']}, {s['max_new_tokens']} new tokens, temperature 1, "
+        f"{s['prompts_per_step']} prompts × G = {s['num_generations']}, {s['max_new_tokens']} new tokens, temperature {s.get('temperature', 1.0)}, "
         f"lr {s['learning_rate']:g} constant, {s['steps']} steps, seeds {', '.join(map(str, s['seeds']))}"
         f"{', dynamic sampling ' + str(s['dynamic_sampling']) + ' refill rounds' if s['dynamic_sampling'] is not None else ''}. "
         f"{s['train_size']} training problems, {s['eval_size']} held-out problems, disjoint by canonical key.", "",
@@ -300,6 +316,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--num-generations", type=int, default=6)
     parser.add_argument("--max-new-tokens", type=int, default=12)
     parser.add_argument("--learning-rate", type=float, default=2e-5)
+    parser.add_argument("--temperature", type=float, default=0.7, help="sampling temperature in training (evaluation is greedy)")
     parser.add_argument("--train-size", type=int, default=300)
     parser.add_argument("--eval-size", type=int, default=100)
     parser.add_argument("--dynamic-sampling", type=int, default=None, metavar="ROUNDS", help="max refill rounds (off by default)")
@@ -340,6 +357,7 @@ def main(argv: list[str] | None = None) -> int:
               "settings": {"task": args.task, "model": args.model, "seeds": [r["seed"] for r in records], "steps": args.steps,
                            "prompts_per_step": args.prompts_per_step, "num_generations": args.num_generations,
                            "max_new_tokens": args.max_new_tokens, "learning_rate": args.learning_rate, "device": args.device, "reward": args.reward,
+                           "temperature": args.temperature,
                            "train_size": args.train_size, "eval_size": args.eval_size, "dynamic_sampling": args.dynamic_sampling},
               "summary": summary, "runs": records, "base_correct": base}
     report["verdict"] = verdict(summary)

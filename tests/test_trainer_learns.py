@@ -8,7 +8,7 @@ import sys
 from pathlib import Path
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -28,6 +28,7 @@ def bench():
        heldout=st.integers(1, 37))
 def test_heldout_problems_are_never_trained_on(bench, task, train, heldout):
     """Disjoint by canonical key: no held-out problem, and no operand swap of one, appears in training."""
+    assume(task != "one_digit" or train + heldout <= 90)  # 90 distinct one-digit problems (the next test: more is refused)
     training, evaluation = bench.make_split(task, train, heldout)
     assert len(training) == train and len(evaluation) == heldout
     keys = [tuple(r["key"]) for r in training + evaluation]
@@ -50,17 +51,31 @@ def test_one_digit_cannot_be_split_beyond_its_problems(bench):
     ("23 + 45 = 68\n\nThis is because", "68", 1.0),  # chatter after the answer costs nothing
     ("23 + 45 = 67", "68", 0.0),
     ("The answer is 68.", "68", 1.0),
-    ("23 plus 45 is 68", "68", 0.0),  # echoing the operands without '=' commits to the first one
+    ("23 + 45 equals 68.", "68", 1.0),  # a restatement of the operands is read past
+    ("45 plus 23 is 68", "68", 1.0),  # in either order
+    ("23 45", "68", 0.0),  # only the operands: commits to the first
+    ("23 45 68 67", "68", 1.0),  # after a restatement, the next number only
+    ("23 45 67 68", "68", 0.0),
     ("= 67 or 68", "68", 0.0),  # only the first number after '=' counts
     ("", "68", 0.0),
     ("no idea" * 1000, "68", 0.0),
-    ("7 - 9 = -2", "-2", 1.0),
+    ("٦٨", "68", 0.0),  # Arabic-Indic digits are not read as 68 (Python's \d and int() would)
     ("= " + "6" * 5000, "68", 0.0),  # past int()'s digit limit: a wrong answer, not an error
-    ("١٢", "12", 0.0),  # Arabic-Indic digits are not read as 12 (Python's \d and int() would)
 ])
 def test_first_answer_accuracy(bench, reply, answer, score):
     reward = bench.FirstAnswerAccuracy()
-    assert reward.score_rollout(reply, {"answer": answer}).score == score
+    assert reward.score_rollout(reply, {"answer": answer, "key": ["+", 23, 45]}).score == score
+
+
+@pytest.mark.parametrize(("reply", "score"), [("52", 1.0), ("52 is larger than 47", 1.0), ("Between 47 and 52, 52 is larger", 1.0),
+                                              ("47", 0.0), ("47 or 52? 47", 0.0)])
+def test_larger_task_where_the_answer_is_an_operand(bench, reply, score):
+    assert bench.FirstAnswerAccuracy().score_rollout(reply, {"answer": "52", "key": [">", 47, 52]}).score == score
+
+
+def test_subtraction_answer_equal_to_an_operand(bench):
+    assert bench.FirstAnswerAccuracy().score_rollout("7", {"answer": "7", "key": ["-", 14, 7]}).score == 1.0
+    assert bench.FirstAnswerAccuracy().score_rollout("14 - 7 = 7", {"answer": "7", "key": ["-", 14, 7]}).score == 1.0
 
 
 def test_paired_statistics(bench):
