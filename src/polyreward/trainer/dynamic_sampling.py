@@ -2,16 +2,19 @@
 
 DAPO (Yu et al. 2025, arXiv 2503.14476, §3.2) over-samples and filters out prompts whose G completions all
 got the same accuracy (all right or all wrong): their group-relative advantages are 0, so they add nothing to the
-policy gradient but still dilute the token-mean loss and shrink the effective batch. verl (``algorithm.filter_groups``,
-``max_num_gen_batches``) and OpenRLHF (``--dynamic_filtering``) ship the same idea. Here a group is dropped when the
+policy gradient but still dilute the token-mean loss and shrink the effective batch. verl 0.9.1 (``algorithm.filter_groups``,
+trainer/config/algorithm.py; evicted and refilled in trainer/ppo/v1/replay_buffer.py when ``np.std`` of the group's
+metric is exactly 0.0, so a group scoring 0.1 + 0.2 and 0.3 counts as signal there) and OpenRLHF
+(``--dynamic_filtering``) ship the same idea. Here a group is dropped when the
 *combiner's* advantages give it no signal: :func:`polyreward.combiners.diagnostics.diagnose`'s per-group
 ``zero_signal`` (every advantage within ``tol`` of 0). That is DAPO's rule for every group-relative combiner
 (a group whose rewards are constant by the combiners' one constant rule, equal up to 1e-10 of their magnitude,
 gets exactly 0, so 0.1 + 0.2 against 0.3 is no signal), and it also drops groups whose distinct reward profiles
-the combiner collapses to one advantage (sum-then-normalise on (1, 0) and (0, 1)), which carry no gradient either.
+the combiner collapses to one advantage (sum-then-normalise on profiles whose weighted totals are equal), which
+carry no gradient either.
 
-Each step (reconstructed from verl's ``RayDAPOTrainer.fit``, ray_trainer of recipe/dapo; the order of rounds and what
-is kept are this module's choice):
+Each step (a reconstruction of DAPO's Algorithm 1 with verl's legacy bound on generation batches,
+``max_num_gen_batches``; the order of rounds and what is kept are this module's choice):
 
 1. round 0 samples and scores ``prompts_per_step`` prompts from the prompt cursor;
 2. the decision is made on a *copy* of the combiner (stateful combiners such as EBPO update their statistics

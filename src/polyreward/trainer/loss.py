@@ -27,9 +27,9 @@ under ``mask_truncated_completions``), per micro-batch of B rollouts out of a ge
 
 Summed over the micro-batches, each equals the loss of the whole generation batch computed at once.
 Zero-advantage rollouts (a zero-variance group) contribute no policy gradient, only KL.
-The logged KL is the importance-weighted ρ·KL, as TRL logs it. With one iteration per batch (ρ ≡ 1 in value),
-sequence-level ratios and CISPO give the same gradient as the token-level clipped loss; they differ only when
-``num_iterations`` > 1 makes the batch off-policy. The GSPO paper aggregates with the per-sequence mean
+The logged KL is the importance-weighted ρ·KL, as TRL logs it. With one iteration per batch (ρ ≡ 1 in value) and
+β = 0, sequence-level ratios and CISPO give the same gradient as the token-level clipped loss; they differ only when
+``num_iterations`` > 1 makes the batch off-policy (with β > 0 the sequence-level ρ also changes the gradient of β·ρ·KL). The GSPO paper aggregates with the per-sequence mean
 (``loss_type: grpo``); TRL warns that the token sums of dr_grpo / dapo / cispo weight each sequence by its length.
 
 Audited against the installed TRL 1.16 (tests/test_trainer_loss.py calls ``GRPOTrainer._compute_loss``
