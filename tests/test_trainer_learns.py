@@ -90,3 +90,22 @@ def test_paired_statistics(bench):
     assert summary["seeds_improved"] == 2 and summary["seeds_worse"] == 0
     one = bench.summarise(base, [{"seed": 0, "after_correct": after[0]}])
     assert math.isnan(one["delta_t"]["low"]) and "one seed" in bench.verdict(one)
+
+
+@pytest.mark.parametrize("cpu", [True, False])
+def test_gpu_script_stages_call_existing_scripts_with_their_flags(cpu):
+    """benchmarks/gpu_trainer.py: every stage's command names a benchmark script that exists and only flags that script
+    declares (a renamed flag would otherwise surface on the GPU machine, in a paid call)."""
+    spec = importlib.util.spec_from_file_location("gpu_trainer_bench", ROOT / "benchmarks" / "gpu_trainer.py")
+    gpu = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(gpu)
+    for stage in gpu.STAGES:
+        command, limit, results = gpu.stage_commands(stage, cpu, 100)
+        script = ROOT / command[1]
+        assert script.exists() and limit > 0 and results
+        source = script.read_text(encoding="utf-8")
+        for flag in (part for part in command[2:] if part.startswith("--")):
+            assert f'"{flag}"' in source, (stage, flag)
+    assert "100" in gpu.stage_commands("medqa", False, 100)[0]  # the issue's >= 100 MedQA steps on the GPU
+    with pytest.raises(ValueError, match="unknown stage"):
+        gpu.stage_commands("warp", cpu, 1)
