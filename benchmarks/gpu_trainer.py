@@ -22,9 +22,10 @@ Stages (each a separate process with its own time limit, so one failure does not
 
 Writes ``<out>/gpu_trainer.json`` (per stage: command, return code, seconds, the stage's last output lines and
 result files copied from benchmarks/results/) and prints a summary. ``--out`` defaults to ``$OUT`` or ``./gpu_out``.
-The CPU dry run uses the tiny random Qwen2 where the stage allows (decode, speed), 2 MedQA steps on SmolLM2 with
-4 prompts x G 2 x 16 tokens and 4 evaluation rows, and ``trainer_learns.py --quick``; its numbers mean nothing,
-it proves that every stage runs and writes its files.
+The CPU dry run uses the tiny random Qwen2 (decode, speed, medqa: 2 steps of 2 prompts x G 2 x 16 tokens and 4
+evaluation rows; the MedQA prompts are ~500 tokens long, and with SmolLM2 one such step took 300 s on the loaded
+2-core machine) and ``trainer_learns.py --quick`` (SmolLM2); its numbers mean nothing, it proves that every stage
+runs and writes its files.
 """
 
 from __future__ import annotations
@@ -59,8 +60,8 @@ def stage_commands(stage: str, cpu: bool, medqa_steps: int) -> tuple[list[str], 
         if cpu:
             return [py, "benchmarks/medqa_before_after.py", "--steps", "2", "--eval-limit", "4", "--eval-batch-size", "4",
                     "--eval-max-new-tokens", "16", "--set", "prompts_per_step=2", "--set", "num_generations=2", "--set", "gradient_accumulation_steps=1",
-                    "--set", "max_new_tokens=16", "--set", "device=cpu", "--output-dir", "/tmp/polyreward-gpu-dry/medqa",
-                    "--tag", "cpu_dry_run"], 900, ["medqa_before_after_cpu_dry_run.json"]
+                    "--set", "max_new_tokens=16", "--set", "device=cpu", "--set", "model=tiny-qwen2",
+                    "--output-dir", "/tmp/polyreward-gpu-dry/medqa", "--tag", "cpu_dry_run"], 1200, ["medqa_before_after_cpu_dry_run.json"]
         return [py, "benchmarks/medqa_before_after.py", "--steps", str(medqa_steps), "--output-dir", "/tmp/polyreward-gpu/medqa",
                 "--tag", "gpu"], 3600, ["medqa_before_after_gpu.json"]
     if stage == "learns":
