@@ -1,0 +1,346 @@
+"""A local sandbox for running untrusted Python programs (the ``code_execution`` reward's runner).
+
+Threat model
+------------
+The program is written by the policy being trained, which is paid for whatever makes the reward pay: it is hostile
+and adaptive. It may loop forever, fork without end, allocate without end, fill the disk or the output pipe, open
+sockets, read the machine's files (the user's keys, the project, the rollout file with the expected outputs), write
+outside its directory, spawn a shell, signal or kill the scorer, leave processes behind, read the tests from the
+harness and print the expected answers, or exit "successfully" before the tests run. Each of these must end the run
+cleanly with a distinct reason, score nothing it did not earn, and leave the machine as it was. Out of scope: kernel
+exploits (the sandbox shares the host kernel) and side channels (CPU timing, the machine's load).
+
+Mechanism (each run, :func:`run_program`)
+-----------------------------------------
+* A fresh process tree: the scorer starts :mod:`~polyreward.verifiers.sandbox_launcher` with the host interpreter
+  (``-I -S``: no site-packages, no ``PYTHON*`` variables, no user directories on ``sys.path``) in a new session with
+  a cleared environment, and the whole process group is killed at the wall deadline.
+* Namespaces: new network (only a down loopback: no connection leaves, none reaches a local service), mount, PID,
+  IPC and UTS namespaces; a user namespace too when the scorer is not root. When the kernel refuses them the run is
+  refused with reason ``sandbox_unavailable``, unless ``network_isolation: best_effort`` accepts a run without them
+  (then only the limits, the cleared environment, the temporary directory and, as root, the separate uid below hold;
+  the network and the file system are the host's).
+* File system: the root is a read-only tmpfs holding read-only, nosuid bind mounts of ``/usr``, ``/bin``, ``/lib*``
+  and the interpreter's prefix, ``/dev/{null,zero,urandom}``, and ``/work``, an empty size-capped tmpfs that is the
+  working directory, ``HOME`` and ``TMPDIR``. The old root is detached: home directories, the project, the rollout
+  files, ``/tmp`` and ``/proc`` of the host do not exist inside. Nothing the program writes survives the run.
+* Identity: as root the program runs as a fresh random uid (no capabilities, no ``/etc/passwd`` entry, a process
+  count of its own, no other process it may signal), with ``PR_SET_NO_NEW_PRIVS`` so no setuid binary lifts it;
+  as an ordinary user it runs as an unprivileged uid of a nested user namespace.
+* Limits (``setrlimit`` in the program's process before ``exec``): CPU seconds (``RLIMIT_CPU``: SIGXCPU, then
+  SIGKILL a second later), address space (``RLIMIT_AS``), file size, process count (``RLIMIT_NPROC``), open files,
+  no core files; the scorer's wall deadline; stdout and stderr read up to a cap, after which the pipe is closed.
+* No leftovers: the program's process is a child of PID 1 of its own PID namespace; when the program ends (or the
+  launcher is killed) PID 1 exits and the kernel kills everything else in the namespace, including daemons that
+  called ``setsid``. The mounts and tmpfs exist only inside the namespace.
+* Tests: for stdin/stdout tests only the input enters the sandbox; the expected output never does and is compared
+  by the scorer. Assert-style tests must run in the program's process; they reach it through a pipe (never a file),
+  are compiled before the program runs and executed after its top level, under an audit hook that refuses frame
+  and object-graph introspection, and a pass counts only when the harness writes ``done`` with a per-run nonce the
+  program never sees (:mod:`~polyreward.verifiers.sandbox_harness`).
+
+Not isolated, and what a multi-tenant deployment should add: the kernel is shared (a kernel bug is an escape:
+use gVisor, a microVM such as Firecracker, or nsjail with a seccomp policy); there is no seccomp filter, so every
+system call the kernel allows an unprivileged user is available; CPU time and memory are limited per process,
+not per run (no cgroup: a fork bomb is bounded by ``RLIMIT_NPROC`` times the per-process limits until the wall
+deadline); the read-only system directories are visible. For many users' code on one machine run a dedicated
+service (SandboxFusion, nsjail, containers with cgroups) and point the reward at it (``sandbox: {url: ...}``).
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import secrets
+import signal
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from dataclasses import dataclass, field
+from pathlib import Path
+
+ISOLATION = ("required", "best_effort")
+_HERE = Path(__file__).resolve().parent
+_SYSTEM_DIRS = ("/usr", "/bin", "/sbin", "/lib", "/lib32", "/lib64", "/libx32", "/etc/alternatives", "/etc/ld.so.cache")
+_DEVICES = ("/dev/null", "/dev/zero", "/dev/urandom")
+_STDERR_CAP = 64 * 1024
+_RESULT_CAP = 1 << 20
+
+
+@dataclass(frozen=True)
+class Limits:
+    """Resource limits of one run. ``cpu_seconds`` is the program's CPU time (whole seconds, rounded up);
+    ``wall_seconds`` the scorer's deadline for the whole run; sizes in MB; ``processes`` the program's own processes."""
+
+    cpu_seconds: float = 5.0
+    wall_seconds: float | None = None  # default: 3 x cpu_seconds + 2
+    memory_mb: int = 512
+    file_mb: int = 16
+    disk_mb: int = 32
+    processes: int = 16
+    open_files: int = 64
+    output_bytes: int = 1 << 20
+
+    def wall(self) -> float:
+        return self.wall_seconds if self.wall_seconds is not None else 3 * self.cpu_seconds + 2
+
+    def rlimits(self) -> dict[str, int]:
+        mb = 1024 * 1024
+        return {"RLIMIT_CPU": max(1, int(-(-self.cpu_seconds // 1))), "RLIMIT_AS": self.memory_mb * mb,
+                "RLIMIT_FSIZE": self.file_mb * mb, "RLIMIT_NPROC": self.processes, "RLIMIT_NOFILE": self.open_files,
+                "RLIMIT_CORE": 0}
+
+
+@dataclass
+class RunResult:
+    """How one run ended. ``status``: ``ok`` (ran to its end), ``compile_error``, ``timeout``, ``memory``, ``crash``
+    (non-zero exit or a signal), ``unavailable`` (no sandbox could be made: nothing ran)."""
+
+    status: str
+    stdout: bytes = b""
+    stderr: bytes = b""
+    exit_code: int | None = None
+    signal: int | None = None
+    detail: str = ""
+    events: list[tuple[str, int, str]] = field(default_factory=list)  # the harness's lines (assert-style tests)
+    output_truncated: bool = False
+    isolated: bool = False
+    cpu_seconds: float | None = None
+    wall_seconds: float = 0.0
+
+
+def sandbox_python() -> str:
+    """The interpreter programs run with: this process's own (its real path; its prefix is bound into the jail)."""
+    return os.path.realpath(sys.executable)
+
+
+def _binds(python: str) -> list[str]:
+    prefix = os.path.realpath(sys.base_prefix)
+    paths = [p for p in _SYSTEM_DIRS if os.path.lexists(p)] + [p for p in _DEVICES if os.path.exists(p)]
+    if not any(prefix == d or prefix.startswith(d + "/") for d in _SYSTEM_DIRS):
+        paths.append(prefix)
+    directory = os.path.dirname(python)
+    if not any(directory == p or directory.startswith(p + "/") for p in paths if os.path.isdir(p)):
+        paths.append(directory)
+    return paths
+
+
+def run_program(program: str, tests: str | None = None, stdin: bytes | str = b"", limits: Limits = Limits(),
+                network_isolation: str = "required") -> RunResult:
+    """Run ``program`` once in a fresh sandbox (see the module docstring) and say how it ended.
+
+    ``tests`` None: a stdin/stdout run, ``stdin`` fed to the program, its stdout returned for the caller to compare.
+    ``tests`` a string of assert-style Python: run after the program in its namespace; :attr:`RunResult.events` holds
+    the harness's ``pass``/``fail``/``error``/``done`` lines (only those carrying this run's nonce)."""
+    if network_isolation not in ISOLATION:
+        raise ValueError(f"network_isolation must be one of {', '.join(ISOLATION)}, got {network_isolation!r}")
+    if sys.platform != "linux":
+        return RunResult("unavailable", detail=f"the local sandbox needs Linux namespaces; this is {sys.platform}")
+    stdin_bytes = stdin.encode() if isinstance(stdin, str) else stdin
+    nonce = secrets.token_hex(16)
+    spec = json.dumps({"nonce": nonce, "program": program, "tests": tests}).encode()
+    python = sandbox_python()
+    uid = 10_000_000 + secrets.randbelow(1_000_000_000)  # a uid no account and no other run has
+    started = time.monotonic()
+    with tempfile.TemporaryDirectory(prefix="polyreward-sandbox-") as scratch:
+        root = os.path.join(scratch, "root")
+        work = os.path.join(scratch, "work")  # used only without namespaces (best_effort)
+        os.mkdir(root, 0o700)
+        os.mkdir(work, 0o700)
+        if os.getuid() == 0:
+            os.chown(work, uid, uid)
+            os.chmod(scratch, 0o711)
+        status_r, status_w = os.pipe()
+        spec_r, spec_w = os.pipe()
+        result_r, result_w = os.pipe()
+        stdin_r, stdin_w = os.pipe()
+        stdout_r, stdout_w = os.pipe()
+        stderr_r, stderr_w = os.pipe()
+        settings = {"status_fd": status_w, "program_fds": [spec_r, result_w], "root": root, "work": work, "uid": uid,
+                    "binds": _binds(python), "disk_mb": limits.disk_mb, "limits": limits.rlimits(), "python": python,
+                    "network_isolation": network_isolation, "harness": (_HERE / "sandbox_harness.py").read_text()}
+        launcher = (_HERE / "sandbox_launcher.py").read_text()
+        try:
+            process = subprocess.Popen([python, "-I", "-S", "-B", "-c", launcher, json.dumps(settings)],
+                                       stdin=stdin_r, stdout=stdout_w, stderr=stderr_w,
+                                       pass_fds=(status_w, spec_r, result_w), env={}, cwd=scratch,
+                                       start_new_session=True)
+        except BaseException:
+            for fd in (status_r, spec_w, result_r, stdin_w, stdout_r, stderr_r):
+                os.close(fd)
+            raise
+        finally:
+            for fd in (status_w, spec_r, result_w, stdin_r, stdout_w, stderr_w):
+                os.close(fd)
+        readers = [_Reader(stdout_r, limits.output_bytes), _Reader(stderr_r, _STDERR_CAP),
+                   _Reader(status_r, 64 * 1024), _Reader(result_r, _RESULT_CAP)]
+        writers = [_Writer(spec_w, spec), _Writer(stdin_w, stdin_bytes)]
+        deadline = started + limits.wall()
+        timed_out = False
+        try:
+            process.wait(timeout=max(0.0, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            timed_out = True
+        _kill_group(process)
+        # every process that held the pipes' other ends is dead now (the PID namespace went with the reaper), so the
+        # threads end at EOF or EPIPE; one that does not (a leftover outside any namespace, best_effort) keeps its
+        # descriptor rather than have a number another run may reuse closed under it
+        for pipe_end in readers + writers:
+            pipe_end.thread.join(max(0.5, deadline + 1 - time.monotonic()))
+    result = _classify(readers, nonce, timed_out, limits)
+    result.wall_seconds = time.monotonic() - started
+    return result
+
+
+def _kill_group(process: subprocess.Popen) -> None:
+    try:
+        os.killpg(process.pid, signal.SIGKILL)
+    except (ProcessLookupError, PermissionError):
+        pass
+    process.wait()
+
+
+class _Reader:
+    """Reads a descriptor in a thread up to ``cap`` bytes, then closes it (the writer gets EPIPE and stops)."""
+
+    def __init__(self, fd: int, cap: int) -> None:
+        self.fd, self.cap = fd, cap
+        self.chunks: list[bytes] = []
+        self.size = 0
+        self.truncated = False
+        self._closed = False
+        self._lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, daemon=True)
+        self.thread.start()
+
+    def _run(self) -> None:
+        try:
+            while True:
+                chunk = os.read(self.fd, 65536)
+                if not chunk:
+                    break
+                room = self.cap - self.size
+                self.chunks.append(chunk[:room])
+                self.size += min(len(chunk), room)
+                if len(chunk) > room:
+                    self.truncated = True
+                    break
+        except OSError:
+            pass
+        finally:
+            self.close()
+
+    def join(self, timeout: float) -> None:
+        self.thread.join(timeout)
+
+    def close(self) -> None:
+        with self._lock:
+            if not self._closed:
+                self._closed = True
+                try:
+                    os.close(self.fd)
+                except OSError:
+                    pass
+
+    @property
+    def data(self) -> bytes:
+        return b"".join(self.chunks)
+
+
+class _Writer:
+    """Writes ``data`` to a descriptor in a thread (a pipe holds 64 KB; the reader is the sandboxed program)."""
+
+    def __init__(self, fd: int, data: bytes) -> None:
+        self.fd = fd
+        self._lock = threading.Lock()
+        self.thread = threading.Thread(target=self._run, args=(data,), daemon=True)
+        self.thread.start()
+
+    def _run(self, data: bytes) -> None:
+        view = memoryview(data)
+        try:
+            while view:
+                view = view[os.write(self.fd, view[:65536]):]
+        except OSError:  # the program closed its end or died: the rest of the input is not needed
+            pass
+        finally:
+            self.close()
+
+    def close(self) -> None:
+        with self._lock:
+            fd, self.fd = self.fd, -1
+            if fd >= 0:
+                try:
+                    os.close(fd)
+                except OSError:
+                    pass
+
+
+def _status_events(raw: bytes) -> list[dict]:
+    events = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        try:
+            events.append(json.loads(line))
+        except ValueError:
+            continue
+    return events
+
+
+def _harness_events(raw: bytes, nonce: str) -> list[tuple[str, int, str]]:
+    events = []
+    for line in raw.decode("utf-8", "replace").splitlines():
+        parts = line.split("\t", 3)
+        if len(parts) == 4 and parts[0] == nonce:
+            try:
+                events.append((parts[1], int(parts[2]), parts[3]))
+            except ValueError:
+                continue
+    return events
+
+
+def _classify(readers: list[_Reader], nonce: str, timed_out: bool, limits: Limits) -> RunResult:
+    stdout, stderr, status, results = readers
+    statuses = _status_events(status.data)
+    events = _harness_events(results.data, nonce)
+    result = RunResult("ok", stdout.data, stderr.data, events=events, output_truncated=stdout.truncated)
+    result.isolated = any(e.get("event") == "isolation" and e.get("isolated") for e in statuses)
+    unavailable = [e for e in statuses if e.get("event") == "unavailable"]
+    if unavailable:
+        result.status, result.detail = "unavailable", f"no isolated sandbox: {unavailable[0].get('detail', '')}"
+        return result
+    ended = next((e for e in statuses if e.get("event") == "ended"), None)
+    if ended is not None:
+        result.exit_code, result.signal, result.cpu_seconds = ended.get("exit"), ended.get("signal"), ended.get("cpu")
+    compile_error = next((e for e in events if e[0] == "compile_error"), None)
+    if compile_error is not None:
+        result.status, result.detail = "compile_error", compile_error[2]
+        return result
+    if any(e[0] == "memory" for e in events) or b"MemoryError" in stderr.data[-2000:]:
+        result.status, result.detail = "memory", "memory limit exceeded"
+        return result
+    cpu_limit = limits.rlimits()["RLIMIT_CPU"]
+    used = result.cpu_seconds or 0.0
+    if timed_out or result.signal == signal.SIGXCPU or (result.signal == signal.SIGKILL and used >= cpu_limit - 0.05):
+        result.status = "timeout"
+        result.detail = ("ran past the wall deadline of {:.3g} s".format(limits.wall()) if timed_out and ended is None
+                         else f"used its {cpu_limit} s of CPU time")
+        return result
+    if ended is None:
+        result.status, result.detail = "crash", "the sandbox ended without reporting (killed from outside?)"
+        if not any(e.get("event") == "isolation" for e in statuses):
+            tail = stderr.data.decode("utf-8", "replace").strip().splitlines()
+            result.status, result.detail = "unavailable", "the launcher failed: " + (tail[-1] if tail else "no output")
+        return result
+    if result.signal is not None:
+        name = signal.Signals(result.signal).name if result.signal in signal.Signals._value2member_map_ else str(result.signal)
+        result.status, result.detail = "crash", f"killed by {name}"
+        return result
+    if result.exit_code != 0:
+        lines = stderr.data.decode("utf-8", "replace").strip().splitlines()
+        result.status, result.detail = "crash", f"exit code {result.exit_code}" + (f": {lines[-1][:200]}" if lines else "")
+        return result
+    if stdout.truncated:
+        result.detail = f"output exceeded {limits.output_bytes} bytes and was cut off"
+    return result

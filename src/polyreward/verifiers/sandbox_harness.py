@@ -1,0 +1,157 @@
+"""The in-sandbox harness: a standalone script (standard library only) that runs the program, and its tests, inside
+the jail. Run by the sandbox's interpreter as ``python -I -S -B -c <this source>`` (the launcher's last step).
+
+It reads one JSON spec from descriptor 3 -- ``{"nonce", "program", "tests"}`` -- to its end and closes it, so nothing
+of it stays readable from disk or from a descriptor. Results go to descriptor 4 as lines ``nonce<TAB>event<TAB>index
+<TAB>detail``; the scorer accepts only lines that carry the nonce, which the program never sees, so output the
+program writes there itself (it shares the process) cannot forge a pass:
+
+- ``compile_error -1 <message>``: the program does not compile (nothing ran).
+- stdin/stdout tests (``tests`` null): ``started``, then the program runs as ``__main__``; its stdout is the answer.
+  A ``MemoryError`` it does not catch is reported as ``memory``; any other uncaught exception exits 1 with the
+  usual traceback on stderr, as ``python solution.py`` would.
+- assert-style tests (``tests`` a string): the tests are compiled first (before the program runs), then the program
+  runs, then each top-level statement of the tests in the program's namespace: ``pass i`` / ``fail i <error>`` for
+  the test statements (``assert`` or a bare call such as ``check(candidate)``); a failing setup statement (an import,
+  a ``def``, an assignment) fails the rest. ``done n`` is written only after the last test, by the harness: a
+  program that exits early (``sys.exit(0)``, ``os._exit(0)``) never produces it and scores as not finished.
+
+While the program and the tests run (assert style only: the program shares the process with the tests), an audit
+hook refuses frame and object-graph introspection (``sys._getframe``, ``tb_frame``/``gi_frame``, ``gc.get_objects``
+/ ``get_referrers``, ``sys.settrace``/``setprofile``, ctypes), through which a program could read the compiled tests
+or the nonce from this harness's frame; the process is made non-dumpable so a child it spawns cannot read its memory
+either; and the builtins are restored after the program's top level ran, so a program that rebinds ``len`` or
+``print`` cannot change what the tests compute. What this does not stop (a returned object whose ``__eq__`` is always
+true, a function that special-cases the tests' inputs) is listed in docs/rewards/code.md.
+"""
+
+import builtins
+import json
+import os
+import sys
+
+BLOCKED_EVENTS = frozenset({
+    "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys._getframemodulename",
+    "gc.get_objects", "gc.get_referrers", "gc.get_referents", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
+    "ctypes.addressof", "ctypes.call_function", "ctypes.PyObj_FromPtr", "object.__getattr__",
+})
+
+
+def main() -> None:
+    write, close = os.write, os.close
+    chunks = []
+    while True:
+        chunk = os.read(3, 1 << 20)
+        if not chunk:
+            break
+        chunks.append(chunk)
+    close(3)
+    spec = json.loads(b"".join(chunks))
+    del chunks
+    nonce = spec["nonce"]
+
+    def report(event, index=-1, detail=""):
+        line = f"{nonce}\t{event}\t{index}\t{detail}"
+        write(4, (line.replace("\n", " ")[:2000] + "\n").encode("utf-8", "replace"))
+
+    try:
+        program = compile(spec["program"], "solution.py", "exec")
+    except (SyntaxError, ValueError) as exc:
+        where = f"line {exc.lineno}: " if getattr(exc, "lineno", None) else ""
+        report("compile_error", -1, f"{type(exc).__name__}: {where}{getattr(exc, 'msg', exc)}")
+        os._exit(0)
+    if spec["tests"] is None:
+        report("started")
+        del spec
+        run_as_main(program, report)
+        return
+    tests = compile_tests(spec["tests"], report)
+    del spec
+    run_with_tests(program, tests, report)
+
+
+def run_as_main(program, report) -> None:
+    namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": "solution.py"}
+    sys.argv = ["solution.py"]
+    try:
+        exec(program, namespace)
+    except MemoryError:
+        report("memory")
+        os._exit(1)
+    # SystemExit and other exceptions propagate: the interpreter exits as it would for `python solution.py`
+
+
+def compile_tests(source: str, report) -> list:
+    """One (code, is_test, line) per top-level statement of the tests; a test file that does not compile is the
+    data's fault, reported as ``bad_tests``."""
+    import ast
+
+    try:
+        tree = ast.parse(source, "tests.py")
+    except (SyntaxError, ValueError) as exc:
+        report("bad_tests", -1, f"{type(exc).__name__}: {exc}")
+        os._exit(0)
+    statements = []
+    for node in tree.body:
+        is_test = isinstance(node, ast.Assert) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call))
+        statements.append((compile(ast.Module([node], []), "tests.py", "exec"), is_test, node.lineno))
+    return statements
+
+
+def run_with_tests(program, tests, report) -> None:
+    namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": "solution.py"}
+    saved_builtins = dict(builtins.__dict__)
+    exit_now = os._exit
+    guard = {"on": False}
+
+    def audit(event, args):
+        if guard["on"] and event in BLOCKED_EVENTS:
+            raise ValueError(f"{event} is not allowed in the sandbox")  # namedtuple/typing tolerate ValueError
+
+    try:
+        import ctypes
+
+        ctypes.CDLL(None).prctl(4, 0, 0, 0, 0)  # PR_SET_DUMPABLE 0: no same-uid process may read this memory
+    except Exception:  # noqa: BLE001 -- no ctypes on this interpreter: the audit hook still stands
+        pass
+    sys.addaudithook(audit)
+    guard["on"] = True
+    try:
+        exec(program, namespace)
+    except MemoryError:
+        report("memory", -1, "MemoryError")
+        exit_now(0)
+    except SystemExit as exc:
+        report("program_exit", -1, f"the program called exit({exc.code!r}) before the tests ran")
+        exit_now(0)
+    except BaseException as exc:  # noqa: BLE001 -- the program's own top level failed: no test can run
+        report("program_error", -1, f"{type(exc).__name__}: {exc}"[:500])
+        exit_now(0)
+    builtins.__dict__.clear()
+    builtins.__dict__.update(saved_builtins)
+    namespace["__builtins__"] = builtins
+    number = 0
+    for code, is_test, line in tests:
+        try:
+            exec(code, namespace)
+        except MemoryError:
+            report("memory", number, f"line {line}")
+            exit_now(0)
+        except BaseException as exc:  # noqa: BLE001 -- an AssertionError, the program's error, or SystemExit
+            kind = "fail" if isinstance(exc, AssertionError) else "error"
+            detail = f"line {line}: {type(exc).__name__}" + (f": {exc}" if str(exc) and kind == "error" else "")
+            report(kind if is_test else "setup_error", number, detail[:300])
+            if not is_test:
+                exit_now(0)
+        else:
+            if is_test:
+                report("pass", number)
+        if is_test:
+            number += 1
+    guard["on"] = False
+    report("done", number)
+    exit_now(0)
+
+
+if __name__ == "__main__":
+    main()
