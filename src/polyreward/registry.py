@@ -34,6 +34,7 @@ BUILTIN_REWARDS: dict[str, str] = {
     "crpo_english": "polyreward.rewards.crpo:CRPOEnglish",
     "clinical_faithfulness": "polyreward.rewards.clinical_reasoning:ClinicalFaithfulness",
     "clinical_comprehensiveness": "polyreward.rewards.clinical_reasoning:ClinicalComprehensiveness",
+    "code_execution": "polyreward.rewards.code_execution:CodeExecution",
 }
 
 BUILTIN_COMBINERS: dict[str, str] = {

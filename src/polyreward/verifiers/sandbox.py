@@ -303,44 +303,54 @@ def _harness_events(raw: bytes, nonce: str) -> list[tuple[str, int, str]]:
 def _classify(readers: list[_Reader], nonce: str, timed_out: bool, limits: Limits) -> RunResult:
     stdout, stderr, status, results = readers
     statuses = _status_events(status.data)
-    events = _harness_events(results.data, nonce)
-    result = RunResult("ok", stdout.data, stderr.data, events=events, output_truncated=stdout.truncated)
-    result.isolated = any(e.get("event") == "isolation" and e.get("isolated") for e in statuses)
-    unavailable = [e for e in statuses if e.get("event") == "unavailable"]
-    if unavailable:
-        result.status, result.detail = "unavailable", f"no isolated sandbox: {unavailable[0].get('detail', '')}"
-        return result
-    ended = next((e for e in statuses if e.get("event") == "ended"), None)
-    if ended is not None:
-        result.exit_code, result.signal, result.cpu_seconds = ended.get("exit"), ended.get("signal"), ended.get("cpu")
+    isolated = any(e.get("event") == "isolation" and e.get("isolated") for e in statuses)
+    unavailable = next((e for e in statuses if e.get("event") == "unavailable"), None)
+    if unavailable is not None:
+        return RunResult("unavailable", detail=f"no isolated sandbox: {unavailable.get('detail', '')}")
+    if not any(e.get("event") == "isolation" for e in statuses):
+        tail = stderr.data.decode("utf-8", "replace").strip().splitlines()
+        return RunResult("unavailable", detail="the sandbox launcher failed: " + (tail[-1][:200] if tail else "no output"))
+    ended = dict(next((e for e in statuses if e.get("event") == "ended"), {}))
+    if timed_out:
+        ended["timed_out"] = True
+    return classify_harness(stdout.data, stderr.data, results.data, nonce, ended, limits, isolated, stdout.truncated)
+
+
+def classify_harness(stdout: bytes, stderr: bytes, results: bytes, nonce: str, ended: dict, limits: Limits,
+                     isolated: bool, output_truncated: bool) -> RunResult:
+    """A :class:`RunResult` from what a run left: its output, the harness's lines (``results``, only those carrying
+    ``nonce`` count) and how the process ended (``ended``: ``exit`` or ``signal``, ``cpu`` seconds, ``timed_out``
+    when the wall deadline or the remote service's time limit stopped it). Shared by the local and remote runners."""
+    events = _harness_events(results, nonce)
+    stderr = b"\n".join(line for line in stderr.split(b"\n") if not line.startswith(nonce.encode()))
+    result = RunResult("ok", stdout[:limits.output_bytes], stderr, exit_code=ended.get("exit"), signal=ended.get("signal"),
+                       events=events, output_truncated=output_truncated, isolated=isolated, cpu_seconds=ended.get("cpu"))
     compile_error = next((e for e in events if e[0] == "compile_error"), None)
     if compile_error is not None:
         result.status, result.detail = "compile_error", compile_error[2]
         return result
-    if any(e[0] == "memory" for e in events) or b"MemoryError" in stderr.data[-2000:]:
+    if any(e[0] == "memory" for e in events) or b"MemoryError" in stderr[-2000:]:
         result.status, result.detail = "memory", "memory limit exceeded"
         return result
     cpu_limit = limits.rlimits()["RLIMIT_CPU"]
     used = result.cpu_seconds or 0.0
-    if timed_out or result.signal == signal.SIGXCPU or (result.signal == signal.SIGKILL and used >= cpu_limit - 0.05):
+    killed = result.signal == signal.SIGXCPU or (result.signal == signal.SIGKILL and used >= cpu_limit - 0.05)
+    if ended.get("timed_out") or killed:
         result.status = "timeout"
-        result.detail = ("ran past the wall deadline of {:.3g} s".format(limits.wall()) if timed_out and ended is None
-                         else f"used its {cpu_limit} s of CPU time")
+        result.detail = (f"used its {cpu_limit} s of CPU time" if killed or used >= cpu_limit - 0.05
+                         else f"ran past the wall deadline of {limits.wall():.3g} s")
         return result
-    if ended is None:
-        result.status, result.detail = "crash", "the sandbox ended without reporting (killed from outside?)"
-        if not any(e.get("event") == "isolation" for e in statuses):
-            tail = stderr.data.decode("utf-8", "replace").strip().splitlines()
-            result.status, result.detail = "unavailable", "the launcher failed: " + (tail[-1] if tail else "no output")
+    if output_truncated:
+        result.status, result.detail = "output_limit", f"wrote more than {limits.output_bytes} bytes to stdout"
         return result
     if result.signal is not None:
-        name = signal.Signals(result.signal).name if result.signal in signal.Signals._value2member_map_ else str(result.signal)
-        result.status, result.detail = "crash", f"killed by {name}"
+        known = result.signal in signal.Signals._value2member_map_
+        result.status, result.detail = "crash", f"killed by {signal.Signals(result.signal).name if known else result.signal}"
+        return result
+    if result.exit_code is None:
+        result.status, result.detail = "crash", "ended without an exit status"
         return result
     if result.exit_code != 0:
-        lines = stderr.data.decode("utf-8", "replace").strip().splitlines()
+        lines = stderr.decode("utf-8", "replace").strip().splitlines()
         result.status, result.detail = "crash", f"exit code {result.exit_code}" + (f": {lines[-1][:200]}" if lines else "")
-        return result
-    if stdout.truncated:
-        result.detail = f"output exceeded {limits.output_bytes} bytes and was cut off"
     return result

@@ -37,22 +37,27 @@ BLOCKED_EVENTS = frozenset({
 })
 
 
-def main() -> None:
-    write, close = os.write, os.close
-    chunks = []
-    while True:
-        chunk = os.read(3, 1 << 20)
-        if not chunk:
-            break
-        chunks.append(chunk)
-    close(3)
-    spec = json.loads(b"".join(chunks))
-    del chunks
+def main(spec_text=None, result_fd=4) -> None:
+    """``spec_text`` None: the spec is read from descriptor 3 (the local sandbox); a remote sandbox, which runs one
+    source file, gets this file with ``main(<spec>, 2)`` appended and the results on stderr."""
+    write = os.write
+    if spec_text is None:
+        chunks = []
+        while True:
+            chunk = os.read(3, 1 << 20)
+            if not chunk:
+                break
+            chunks.append(chunk)
+        os.close(3)
+        spec_text = b"".join(chunks)
+        del chunks
+    spec = json.loads(spec_text)
+    del spec_text
     nonce = spec["nonce"]
 
     def report(event, index=-1, detail=""):
         line = f"{nonce}\t{event}\t{index}\t{detail}"
-        write(4, (line.replace("\n", " ")[:2000] + "\n").encode("utf-8", "replace"))
+        write(result_fd, ("\n" + line.replace("\n", " ")[:2000] + "\n").encode("utf-8", "replace"))
 
     try:
         program = compile(spec["program"], "solution.py", "exec")
