@@ -116,6 +116,32 @@ def sandbox_python() -> str:
     return os.path.realpath(sys.executable)
 
 
+def _world_usable(path: str) -> bool:
+    """Whether any user may run ``path``: every directory on the way searchable and the file readable by others."""
+    real = os.path.realpath(path)
+    try:
+        if os.stat(real).st_mode & 0o005 != 0o005:
+            return False
+        parent = os.path.dirname(real)
+        while True:
+            if os.stat(parent).st_mode & 0o001 == 0:
+                return False
+            if parent == "/":
+                return True
+            parent = os.path.dirname(parent)
+    except OSError:
+        return False
+
+
+def fallback_python() -> str | None:
+    """Without a mount namespace (best_effort) the program runs as another uid on the host's file tree, so the
+    interpreter must be one every user may run: this one if it is, else the system's ``python3``."""
+    for candidate in (sandbox_python(), "/usr/bin/python3", "/usr/local/bin/python3"):
+        if os.path.exists(candidate) and _world_usable(candidate):
+            return os.path.realpath(candidate)
+    return None
+
+
 def _binds(python: str) -> list[str]:
     prefix = os.path.realpath(sys.base_prefix)
     paths = [p for p in _SYSTEM_DIRS if os.path.lexists(p)] + [p for p in _DEVICES if os.path.exists(p)]
@@ -160,6 +186,7 @@ def run_program(program: str, tests: str | None = None, stdin: bytes | str = b""
         stderr_r, stderr_w = os.pipe()
         settings = {"status_fd": status_w, "program_fds": [spec_r, result_w], "root": root, "work": work, "uid": uid,
                     "binds": _binds(python), "disk_mb": limits.disk_mb, "limits": limits.rlimits(), "python": python,
+                    "fallback_python": fallback_python() if os.getuid() == 0 else python,
                     "network_isolation": network_isolation, "harness": (_HERE / "sandbox_harness.py").read_text()}
         launcher = (_HERE / "sandbox_launcher.py").read_text()
         try:
@@ -349,6 +376,9 @@ def classify_harness(stdout: bytes, stderr: bytes, results: bytes, nonce: str, e
         return result
     if result.exit_code is None:
         result.status, result.detail = "crash", "ended without an exit status"
+        return result
+    if result.exit_code == 126 and stderr.startswith(b"sandbox: cannot start the program"):
+        result.status, result.detail = "unavailable", stderr.decode("utf-8", "replace").strip()[:300]
         return result
     if result.exit_code != 0:
         lines = stderr.decode("utf-8", "replace").strip().splitlines()

@@ -197,8 +197,10 @@ def exec_program(settings: dict, libc, status_fd: int, isolated: bool) -> None:
             resource.setrlimit(getattr(resource, name), (value, value) if name != "RLIMIT_CPU" else (value, value + 1))
         env = {"PATH": "/usr/local/bin:/usr/bin:/bin", "HOME": "/work" if isolated else settings["work"],
                "TMPDIR": "/work" if isolated else settings["work"], "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8"}
-        argv = [settings["python"], "-I", "-S", "-B", "-c", settings["harness"]]
-        os.execve(settings["python"], argv, env)
+        python = settings["python"] if isolated else settings["fallback_python"]
+        if python is None:
+            raise OSError(0, "no interpreter the sandbox user may run outside a mount namespace")
+        os.execve(python, [python, "-I", "-S", "-B", "-c", settings["harness"]], env)
     except BaseException as exc:  # noqa: BLE001 -- whatever stopped the exec: the program never ran
         try:
             os.write(2, f"sandbox: cannot start the program: {exc!r}\n".encode())

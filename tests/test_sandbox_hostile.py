@@ -1,0 +1,224 @@
+"""Hostile programs against the local sandbox: each fails cleanly and leaves the machine as it was.
+
+Limits are small (1 CPU second, 3 s wall, 8 processes, 128-256 MB) so the suite stays cheap on a shared machine.
+"After" checks: no process of a sandbox uid is left, no file appeared outside, the scorer and a canary live on.
+"""
+
+from __future__ import annotations
+
+import os
+import select
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import uuid
+from pathlib import Path
+
+import pytest
+
+from polyreward.verifiers.sandbox import Limits, run_program
+
+pytestmark = pytest.mark.skipif(sys.platform != "linux", reason="the local sandbox is Linux-only (namespaces)")
+
+SMALL = Limits(cpu_seconds=1, wall_seconds=3, memory_mb=256, processes=8, output_bytes=64 * 1024)
+SANDBOX_UIDS = range(10_000_000, 1_010_000_000)  # the range run_program draws its fresh uids from
+
+
+def sandbox_processes() -> list[int]:
+    """Processes on this machine that run as a sandbox uid (none may outlive its run)."""
+    found = []
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                uid_line = next(line for line in (entry / "status").read_text().splitlines() if line.startswith("Uid:"))
+            except (OSError, StopIteration):
+                continue
+            if int(uid_line.split()[1]) in SANDBOX_UIDS:
+                found.append(int(entry.name))
+    return found
+
+
+@pytest.fixture(autouse=True)
+def leaves_no_process():
+    yield
+    assert sandbox_processes() == []
+
+
+def test_infinite_loop_stops_at_its_cpu_budget():
+    result = run_program("while True:\n    pass\n", limits=SMALL)
+    assert result.status == "timeout" and "CPU" in result.detail
+
+
+def test_sleeping_program_stops_at_the_wall_deadline():
+    result = run_program("import time\ntime.sleep(60)\n", limits=SMALL)
+    assert result.status == "timeout" and "wall" in result.detail
+    assert result.wall_seconds < 10
+
+
+def test_fork_bomb_is_capped_and_killed_with_every_child():
+    bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
+    result = run_program(bomb, limits=SMALL)
+    assert result.status == "timeout"
+
+
+def test_daemon_that_leaves_the_session_dies_with_the_run(tmp_path):
+    daemon = ("import os, time\nif os.fork() == 0:\n    os.setsid()\n    if os.fork() == 0:\n        time.sleep(60)\n"
+              "    os._exit(0)\nprint('parent done')\n")
+    result = run_program(daemon, limits=SMALL)
+    assert result.status == "ok" and result.stdout == b"parent done\n"
+    # the fixture checks that the grandchild (setsid, double fork) is gone
+
+
+def test_memory_bomb_is_a_memory_failure():
+    result = run_program("blocks = []\nwhile True:\n    blocks.append(bytearray(10 ** 7))\n", limits=SMALL)
+    assert result.status == "memory"
+
+
+def test_huge_output_is_cut_at_the_cap():
+    result = run_program("import sys\nwhile True:\n    sys.stdout.write('x' * 65536)\n", limits=SMALL)
+    assert result.status == "output_limit"
+    assert len(result.stdout) <= SMALL.output_bytes
+
+
+def test_writing_outside_its_directory_leaves_nothing(tmp_path):
+    targets = [f"/tmp/pwned-{uuid.uuid4().hex}", str(tmp_path / "pwned"), f"/root/pwned-{uuid.uuid4().hex}"]
+    program = ("import os\nhits = []\n"
+               f"for path in {targets!r} + ['/work/../tmp/x', '/usr/pwned', '/pwned']:\n"
+               "    try:\n        open(path, 'w').write('x')\n        hits.append(path)\n"
+               "    except OSError:\n        pass\n"
+               "open('/work/inside.txt', 'w').write('fine')\nprint(hits)\n")
+    result = run_program(program, limits=SMALL)
+    assert result.status == "ok", result
+    assert result.stdout.strip() in (b"[]", b"['/work/../tmp/x']")  # /work/../tmp is the jail's, not the host's /tmp
+    for path in targets:
+        assert not os.path.exists(path)
+
+
+def test_reading_the_users_files_finds_nothing(tmp_path):
+    secret = uuid.uuid4().hex
+    private = tmp_path / "key.pem"
+    private.write_text(secret)
+    private.chmod(0o600)
+    public = tmp_path / "rollouts.jsonl"  # world-readable, as a rollout file with expected outputs often is
+    public.write_text(secret)
+    public.chmod(0o644)
+    os.chmod(tmp_path, 0o755)
+    program = ("import os\nfound = []\n"
+               f"for path in [{str(private)!r}, {str(public)!r}, '/root/.bashrc', '/etc/shadow', '/proc/1/environ']:\n"
+               "    try:\n        found.append(open(path).read())\n    except OSError as exc:\n        found.append(type(exc).__name__)\n"
+               "for top in ('/root', '/home', '/tmp', '/work', '/proc'):\n"
+               "    try:\n        found.append(sorted(os.listdir(top)))\n    except OSError as exc:\n        found.append(type(exc).__name__)\n"
+               "print(found)\n")
+    result = run_program(program, limits=SMALL)
+    assert result.status == "ok", result
+    assert secret.encode() not in result.stdout
+    assert result.isolated
+
+
+def test_a_socket_cannot_reach_a_local_listener():
+    listener = socket.socket(socket.AF_INET, socket.SOCK_STREAM)
+    listener.bind(("127.0.0.1", 0))
+    listener.listen(1)
+    port = listener.getsockname()[1]
+    program = ("import socket\ns = socket.socket()\ns.settimeout(1)\n"
+               f"print(s.connect_ex(('127.0.0.1', {port})))\n"
+               "try:\n    socket.create_connection(('pypi.org', 443), timeout=1)\n    print('internet')\n"
+               "except OSError as exc:\n    print(type(exc).__name__)\n")
+    try:
+        result = run_program(program, limits=SMALL)
+        readable, _, _ = select.select([listener], [], [], 0.2)
+    finally:
+        listener.close()
+    assert readable == []  # nobody connected
+    assert result.status == "ok" and b"internet" not in result.stdout
+    assert result.stdout.splitlines()[0] != b"0"
+
+
+def test_a_shell_runs_inside_the_jail_only(tmp_path):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("top secret")
+    marker = f"/tmp/pwned-{uuid.uuid4().hex}"
+    program = ("import subprocess\n"
+               f"out = subprocess.run(['/bin/sh', '-c', 'cat {secret}; touch {marker}; echo $((6*7)); id -u'],"
+               " capture_output=True, text=True)\nprint(out.stdout)\n")
+    result = run_program(program, limits=SMALL)
+    assert result.status == "ok", result
+    assert b"42" in result.stdout  # a shell does run, inside the jail
+    assert b"top secret" not in result.stdout and b"\n0\n" not in result.stdout  # not as root
+    assert not os.path.exists(marker)
+
+
+def test_killing_the_parent_or_everyone_reaches_only_the_program():
+    canary = subprocess.Popen([sys.executable, "-c", "import time; time.sleep(30)"])
+    try:
+        for program in ("import os, signal\nos.kill(os.getppid(), signal.SIGKILL)\nprint('after')\n",
+                        "import os, signal\nos.kill(-1, signal.SIGKILL)\nprint('after')\n",
+                        "import os, signal\nos.killpg(0, signal.SIGKILL)\n",
+                        f"import os, signal\nos.kill({os.getpid()}, signal.SIGKILL)\n",
+                        f"import os, signal\nos.kill({canary.pid}, signal.SIGKILL)\n"):
+            result = run_program(program, limits=SMALL)
+            assert result.status in ("ok", "crash"), (program, result)
+        assert canary.poll() is None  # the canary (a process of this machine's user) lives on
+    finally:
+        canary.kill()
+        canary.wait()
+
+
+def test_reading_the_tests_from_the_harness_is_refused():
+    tests = "assert answer() == 'expected-7c1d'\n"
+    snoopers = [
+        "import sys\ndef answer():\n    return str(sys._getframe(1).f_code.co_consts)\n",
+        "import gc\ndef answer():\n    return next(c for o in gc.get_objects() if isinstance(o, type(answer.__code__)) "
+        "for c in o.co_consts if isinstance(c, str) and c.startswith('expected'))\n",
+        "def answer():\n    try:\n        raise ValueError\n    except ValueError as e:\n"
+        "        return str(e.__traceback__.tb_frame.f_back.f_locals)\n",
+        "import os\ndef answer():\n    return os.read(3, 1000).decode()\n",
+        "import sys\nsys.settrace(lambda *a: None)\ndef answer():\n    return 'x'\n",
+    ]
+    for program in snoopers:
+        result = run_program(program, tests=tests, limits=SMALL)
+        assert not any(event == "pass" for event, _, _ in result.events), (program, result.events)
+
+
+def test_a_forged_result_line_does_not_count():
+    forger = ("import os\nfor fd in (1, 2, 4):\n    os.write(fd, b'\\nabc\\tdone\\t1\\t\\n')\nos._exit(0)\n")
+    result = run_program(forger, tests="assert False\n", limits=SMALL)
+    assert result.events == []
+
+
+def test_early_exit_before_the_tests_reports_no_pass():
+    for program in ("import sys\nsys.exit(0)\n", "import os\nos._exit(0)\n"):
+        result = run_program(program, tests="assert 1 == 2\n", limits=SMALL)
+        assert not any(event in ("pass", "done") for event, _, _ in result.events)
+
+
+def test_rebinding_builtins_does_not_change_the_tests():
+    program = "import builtins\nbuiltins.len = lambda x: 3\ndef f():\n    return [1]\n"
+    result = run_program(program, tests="assert len(f()) == 3\n", limits=SMALL)
+    assert [event for event, _, _ in result.events] == ["fail", "done"]
+
+
+def test_without_namespaces_the_run_is_refused_unless_best_effort():
+    """A scorer without CAP_SYS_ADMIN (dropped by setpriv) cannot make the namespaces as root."""
+    if os.getuid() != 0 or not os.path.exists("/usr/bin/setpriv"):
+        pytest.skip("needs root and setpriv to take the capability away")
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    script = ("import sys; sys.path.insert(0, %r)\n"
+              "from polyreward.verifiers.sandbox import run_program, Limits\n"
+              "for mode in ('required', 'best_effort'):\n"
+              "    r = run_program('print(6*7)', limits=Limits(cpu_seconds=1, wall_seconds=5), network_isolation=mode)\n"
+              "    print(mode, r.status, r.isolated, r.stdout)\n") % src
+    out = subprocess.run(["/usr/bin/setpriv", "--bounding-set=-sys_admin", "--inh-caps=-sys_admin", sys.executable,
+                          "-c", script], capture_output=True, text=True, timeout=60)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("required unavailable False"), out
+    assert lines[1] == "best_effort ok False b'42\\n'", out
+
+
+def test_normal_runs_are_unaffected():
+    assert run_program("print(input()[::-1])", stdin="abc\n", limits=SMALL).stdout == b"cba\n"
+    result = run_program("def f(x):\n    return x + 1\n", tests="assert f(1) == 2\nassert f(2) == 4\n", limits=SMALL)
+    assert [e[0] for e in result.events] == ["pass", "fail", "done"]
+    assert run_program("def f(:\n", limits=SMALL).status == "compile_error"
