@@ -1,0 +1,256 @@
+"""The ``code_execution`` reward: program extraction, test shapes, comparison, scoring tables, the SandboxFusion client
+against a stand-in server on 127.0.0.1, and agreement with verl's ``prime_code``."""
+
+from __future__ import annotations
+
+import json
+import math
+import sys
+import threading
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.registry import reward_class
+from polyreward.rewards.code_execution import CodeExecution
+from polyreward.verifiers.code_extraction import extract_program
+from polyreward.verifiers.code_tests import compare_output, parse_tests
+from polyreward.verifiers.sandbox import Limits, run_program
+
+linux_only = pytest.mark.skipif(sys.platform != "linux", reason="the local sandbox is Linux-only (namespaces)")
+F = "```"
+
+
+def block(code: str, tag: str = "python") -> str:
+    return f"{F}{tag}\n{code}\n{F}"
+
+
+ADD = "def add(a, b):\n    return a + b"
+SUM_STDIN = "a, b = map(int, input().split())\nprint(a + b)"
+
+# ---------------------------------------------------------------------------------------------- extraction
+
+
+@pytest.mark.parametrize("completion, program", [
+    (block(ADD), ADD + "\n"),
+    ("Here:\n" + block("x = 1") + "\nBetter:\n" + block("x = 2"), "x = 2\n"),  # a later revision wins
+    (block("x = 1") + "\nOutput:\n" + block("3", "text"), "x = 1\n"),  # another language never counts
+    (block("x = 1", "py"), "x = 1\n"),
+    (block("x = 1", "") , "x = 1\n"),  # untagged, no tagged block
+    (block("x = 1") + "\n" + block("3", ""), "x = 1\n"),  # a tagged block beats an untagged one
+    ("<!-- " + block("x = 9") + " -->\n" + block("x = 1"), "x = 1\n"),  # commented-out code does not count
+    ("> " + F + "python\n> x = 9\n> " + F + "\n" + block("x = 1"), "x = 1\n"),  # quoted code does not count
+    ("<think>" + block("x = 9") + "</think>\n" + block("x = 1"), "x = 1\n"),  # drafts in thinking do not count
+    (f"````python\nprint('{F}')\n````", f"print('{F}')\n"),  # a longer fence holds a shorter one
+])
+def test_extracts_the_committed_program(completion, program):
+    assert extract_program(completion).program == program
+
+
+@pytest.mark.parametrize("completion", [
+    "no code at all",
+    block("x = 1") + "\nand the fix:\n" + F + "python\nx = 2\n",  # cut off inside the revision
+    "<think>" + block("x = 1"),  # still thinking
+    "<!-- " + block("x = 1"),  # an unclosed comment hides the rest
+    block("echo hi", "bash"),
+])
+def test_no_program(completion):
+    extracted = extract_program(completion)
+    assert extracted.program is None and extracted.reason.startswith("no_program")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from(list("`~ >\n<!-think/pyon=x1")), max_size=300))
+def test_extraction_never_raises_on_hostile_text(text):
+    extracted = extract_program(text)
+    assert extracted.program is None or isinstance(extracted.program, str)
+
+
+def test_extraction_is_linear_on_a_huge_completion():
+    huge = ("```python\n" + "x = 1\n" * 50_000 + "```\n") * 4 + "<!--" * 10_000
+    assert extract_program(huge).program.count("x = 1") == 50_000
+
+# ---------------------------------------------------------------------------------------------- test shapes
+
+
+def test_test_shapes():
+    assert parse_tests("assert f(1) == 2\nassert f(2) == 3").size == 2
+    assert parse_tests(["assert f(1) == 2", "assert f(2) == 3"]).kind == "assert"  # MBPP test_list
+    assert parse_tests("def check(c):\n    assert c(1)\ncheck(f)").size == 1  # HumanEval check(candidate)
+    apps = parse_tests(json.dumps({"inputs": ["1 2\n", "3 4\n"], "outputs": ["3\n", "7\n"]}))
+    assert apps.kind == "io" and apps.cases == (("1 2\n", "3\n"), ("3 4\n", "7\n"))
+    assert parse_tests([{"input": ["1", "2"], "output": "3"}]).cases == (("1\n2", "3"),)
+    assert parse_tests([{"stdin": "1", "stdout": "3"}]).size == 1
+    for bad in ({"inputs": [1], "outputs": []}, {"fn_name": "f", "inputs": [], "outputs": []}, "x = 1", "def (:", [3], 4):
+        with pytest.raises(ValueError):
+            parse_tests(bad)
+
+
+@pytest.mark.parametrize("got, want, tolerance, ok", [
+    ("3\n", "3", None, True),
+    ("3   \n\n\n", "3\n", None, True),  # trailing whitespace and blank lines
+    ("1 2\r\n3", "1 2\n3", None, True),
+    ("3", "4", None, False),
+    (" 3", "3", None, False),  # leading whitespace is kept
+    ("3\n4", "3", None, False),
+    ("0.3333333", "0.333333333", 1e-6, True),
+    ("0.3333333", "0.333333333", None, False),
+    ("1e999", "inf", 1e-6, False),  # non-finite numbers never match by tolerance
+    ("nan", "nan", 1e-6, True),  # (equal text)
+    ("2 3", "2", 1e-6, False),
+])
+def test_compare_output(got, want, tolerance, ok):
+    assert compare_output(got, want, tolerance)[0] is ok
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(max_size=200), st.text(max_size=200), st.sampled_from([None, 1e-9, 0.5]))
+def test_compare_is_reflexive_and_symmetric(a, b, tolerance):
+    assert compare_output(a, a, tolerance)[0]
+    assert compare_output(a, b, tolerance)[0] == compare_output(b, a, tolerance)[0]
+
+# ---------------------------------------------------------------------------------------------- the reward
+
+
+def reward(**params) -> CodeExecution:
+    return CodeExecution(**{"timeout": 1, "wall_timeout": 4, "memory_mb": 256, "concurrency": 2, **params})
+
+
+ASSERTS = "assert add(1, 2) == 3\nassert add(2, 2) == 4\nassert add(-1, 1) == 0\nassert add(5, 5) == 10"
+CASES = [{"input": "1 2\n", "output": "3\n"}, {"input": "2 2\n", "output": "4\n"}, {"input": "10 5\n", "output": "15"}]
+
+
+@linux_only
+@pytest.mark.parametrize("completion, tests, score, reason", [
+    (block(ADD), ASSERTS, 1.0, "passed 4 of 4"),
+    (block("def add(a, b):\n    return a - b"), ASSERTS, 0.0, "wrong_answer: test 1 of 4"),
+    (block("def add(a, b):\n    return abs(a) + b"), ASSERTS, 0.75, "wrong_answer: test 3 of 4"),
+    (block("def add(a, b):\n    return a + b if a < 5 else 0"), ASSERTS, 0.75, "wrong_answer: test 4 of 4"),
+    (block("def add(a, b):\n    return a +"), ASSERTS, 0.0, "syntax_error"),
+    (block("def add(a, b):\n    while True:\n        pass"), ASSERTS, 0.0, "timeout: test 1 of 4"),
+    (block("def add(a, b):\n    return 1 / 0"), ASSERTS, 0.0, "crash: test 1 of 4"),
+    (block("def add(a, b):\n    return bytearray(10 ** 9)"), ASSERTS, 0.0, "memory_limit: test 1 of 4"),
+    (block("import sys\nsys.exit(0)\n" + ADD), ASSERTS, 0.0, "early_exit"),
+    (block("import os\n" + ADD + "\nos._exit(0)"), ASSERTS, 0.0, "early_exit"),
+    (block(SUM_STDIN), CASES, 1.0, "passed 3 of 3"),
+    (block("a, b = map(int, input().split())\nprint(a + b if a < 10 else 0)"), CASES, 2 / 3, "wrong_answer: test 3 of 3"),
+    (block("print(3)"), CASES, 1 / 3, "wrong_answer: test 2 of 3"),
+    (block("import time\ntime.sleep(30)"), CASES, 0.0, "timeout: test 1 of 3"),
+    (block("print(int(input()) + )"), CASES, 0.0, "syntax_error"),
+    (block("import sys\nsys.stdout.write('x' * 10 ** 7)"), CASES, 0.0, "output_limit"),
+    (block("raise SystemExit(3)"), CASES, 0.0, "crash: test 1 of 3 (exit code 3"),
+    ("I think the answer is add(a, b) = a + b.", ASSERTS, 0.0, "no_program"),
+])
+def test_scores_and_reasons(completion, tests, score, reason):
+    out = reward(max_output_kb=64).evaluate([None], [completion], tests=[tests])
+    assert math.isclose(out.scores[0], score), out.reasons
+    assert out.reasons[0].startswith(reason) or reason in out.reasons[0], out.reasons
+
+
+@linux_only
+def test_all_pass_mode_and_not_applicable_rows():
+    r = reward(mode="all_pass")
+    completions = [block(SUM_STDIN), block("print(3)"), block(SUM_STDIN), block(SUM_STDIN)]
+    out = r.evaluate([None] * 4, completions, tests=[CASES, CASES, None, "not python ("])
+    assert out.scores[:3] == [1.0, 0.0, None] and out.scores[3] is None
+    assert out.reasons[1].startswith("wrong_answer: test 2 of 3") and out.reasons[3].startswith("unusable tests")
+
+
+@linux_only
+def test_float_tolerance():
+    cases = [{"input": "", "output": "0.333333333"}]
+    assert reward().evaluate([None], [block("print(1 / 3)")], tests=[cases]).scores == [0.0]
+    assert reward(float_tolerance=1e-6).evaluate([None], [block("print(1 / 3)")], tests=[cases]).scores == [1.0]
+
+
+def test_registered_and_validated():
+    assert reward_class("code_execution") is CodeExecution
+    for bad in ({"mode": "most"}, {"timeout": 0}, {"network_isolation": "none"}, {"sandbox": "docker"},
+                {"sandbox": {"url": "ftp://x"}}, {"memory_mb": 1.5}, {"language": "cobol"}):
+        with pytest.raises(ValueError):
+            CodeExecution(**bad)
+
+# ---------------------------------------------------------------------------------------------- remote sandbox
+
+
+class StandInSandboxFusion(BaseHTTPRequestHandler):
+    """SandboxFusion's POST /run_code, answered by running the code in the local sandbox."""
+
+    requests: list[dict] = []
+
+    def do_POST(self):  # noqa: N802 -- http.server's name
+        if self.path != "/run_code":
+            self.send_error(404)
+            return
+        body = json.loads(self.rfile.read(int(self.headers["Content-Length"])))
+        StandInSandboxFusion.requests.append(body)
+        limits = Limits(cpu_seconds=body["run_timeout"], wall_seconds=body["run_timeout"] * 3 + 2,
+                        memory_mb=body["memory_limit_MB"])
+        run = run_program(body["code"], stdin=body.get("stdin") or "", limits=limits)
+        timed_out = run.status == "timeout"
+        code = run.exit_code if run.exit_code is not None else (-(run.signal or 9))
+        reply = {"status": "Success" if run.status == "ok" else "Failed", "message": "", "compile_result": None,
+                 "run_result": {"status": "TimeLimitExceeded" if timed_out else "Finished", "execution_time": run.wall_seconds,
+                                "return_code": code, "stdout": run.stdout.decode("utf-8", "replace"),
+                                "stderr": run.stderr.decode("utf-8", "replace")},
+                 "executor_pod_name": None, "files": {}}
+        data = json.dumps(reply).encode()
+        self.send_response(200)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
+
+    def log_message(self, *args):
+        pass
+
+
+@pytest.fixture
+def stand_in_server():
+    server = ThreadingHTTPServer(("127.0.0.1", 0), StandInSandboxFusion)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    StandInSandboxFusion.requests = []
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+    server.server_close()
+
+
+@linux_only
+def test_remote_sandbox_scores_like_the_local_one(stand_in_server):
+    completions = [block(SUM_STDIN), block("print(3)"), block(ADD), block("def add(a, b):\n    return abs(a) + b"),
+                   block("import sys\nsys.exit(0)\n" + ADD), block("def add(:"), block("while True:\n    pass")]
+    tests = [CASES, CASES, ASSERTS, ASSERTS, ASSERTS, ASSERTS, CASES]
+    local = reward().evaluate([None] * 7, completions, tests=tests)
+    remote = reward(sandbox={"url": stand_in_server}).evaluate([None] * 7, completions, tests=tests)
+    assert remote.scores == local.scores == [1.0, 1 / 3, 1.0, 0.75, 0.0, 0.0, 0.0]
+    assert [r.split(":")[0] for r in remote.reasons] == [r.split(":")[0] for r in local.reasons]
+    sent = StandInSandboxFusion.requests
+    assert {"code", "language", "stdin", "run_timeout", "memory_limit_MB", "compile_timeout"} <= set(sent[0])
+    assert all("15" not in body["code"] and "15" not in (body["stdin"] or "") for body in sent
+               if body["stdin"] == "10 5\n")  # the expected output of a stdin/stdout case is never sent
+
+
+def test_remote_sandbox_down_is_not_the_programs_fault():
+    r = reward(sandbox={"url": "http://127.0.0.1:9/run_code", "request_timeout": 1})
+    out = r.evaluate([None], [block(SUM_STDIN)], tests=[CASES])
+    assert math.isnan(out.scores[0]) and out.reasons[0].startswith("sandbox_unavailable")
+
+# ---------------------------------------------------------------------------------------------- verl prime_code
+
+
+@linux_only
+def test_agrees_with_verl_prime_code():
+    """verl/utils/reward_score/prime_code/__init__.py ``compute_score(completion, test_cases, continuous=True)``
+    (APPS ``{"inputs", "outputs"}`` JSON, stdin/stdout): the same verdicts on correct, wrong, partial and crashing
+    programs."""
+    prime_code = pytest.importorskip("verl.utils.reward_score.prime_code")
+    tests = json.dumps({"inputs": ["1 2\n", "5 7\n", "10 10\n"], "outputs": ["3\n", "12\n", "20\n"]})
+    programs = [SUM_STDIN, "a, b = map(int, input().split())\nprint(a * b)",
+                "a, b = map(int, input().split())\nprint(a + b if a < 10 else 0)", "print(1 / 0)"]
+    completions = [block(p) for p in programs]
+    ours = reward().evaluate([None] * 4, completions, tests=[tests] * 4).scores
+    theirs = [float(prime_code.compute_score(c, tests, continuous=True)[0]) for c in completions]
+    assert [round(s, 6) for s in ours] == [round(s, 6) for s in theirs] == [1.0, 0.0, round(2 / 3, 6), 0.0]
