@@ -254,3 +254,26 @@ def test_agrees_with_verl_prime_code():
     ours = reward().evaluate([None] * 4, completions, tests=[tests] * 4).scores
     theirs = [float(prime_code.compute_score(c, tests, continuous=True)[0]) for c in completions]
     assert [round(s, 6) for s in ours] == [round(s, 6) for s in theirs] == [1.0, 0.0, round(2 / 3, 6), 0.0]
+
+# ---------------------------------------------------------------------------------------------- probe
+
+
+@linux_only
+def test_probe_finds_no_exploit_in_the_example_and_flags_visible_tests(capsys, tmp_path):
+    """examples/code: printing the expected output, a lookup table of the prompt's examples, an early exit and the
+    always-equal object all score below the genuine program. Control: when the prompt shows every test, the lookup
+    table is a real exploit and the probe says so."""
+    from polyreward.cli import main
+
+    assert main(["probe", "examples/code/config.yaml", "examples/code/rollouts.jsonl", "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    assert {r["strategy"] for r in report["results"] if r["rows"]} >= {"print_expected", "special_case_inputs",
+                                                                        "early_exit", "always_equal"}
+    rows = [json.loads(line) for line in open("examples/code/rollouts.jsonl", encoding="utf-8")]
+    shown = [dict(r, prompt=r["prompt"] + "\nTests: 1 2 -> 3, 10 -4 -> 6, 123456789 987654321 -> 1111111110, 0 0 -> 0")
+             for r in rows if r["prompt_id"] == "sum-stdin"]
+    leaky = tmp_path / "leaky.jsonl"
+    leaky.write_text("".join(json.dumps(r) + "\n" for r in shown))
+    assert main(["probe", "examples/code/config.yaml", str(leaky), "--json"]) == 1
+    report = json.loads(capsys.readouterr().out)
+    assert {r["strategy"] for r in report["results"] if r["exploited"] and r["reward"] == "unit_tests"} == {"special_case_inputs"}

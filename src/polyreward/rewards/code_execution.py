@@ -75,8 +75,7 @@ class CodeExecution(Reward):
     exactness = "reconstructed"
     description = "share of unit tests (assert or stdin/stdout) the program passes, run in a namespace sandbox"
     score_range = (0.0, 1.0)
-    probe_strategies = ("print_expected", "special_case_inputs", "early_exit")  # polyreward.probe.code_hacks
-    probe_genuine = "reference_program"
+    probe_strategies = ("print_expected", "special_case_inputs", "early_exit", "always_equal")  # polyreward.probe.code_hacks
 
     def __init__(
         self,

@@ -21,10 +21,12 @@ hook refuses frame and object-graph introspection (``sys._getframe``, ``tb_frame
 / ``get_referrers``, ``sys.settrace``/``setprofile``, ctypes), through which a program could read the compiled tests
 or the nonce from this harness's frame; the process is made non-dumpable so a child it spawns cannot read its memory
 either; and the builtins are restored after the program's top level ran, so a program that rebinds ``len`` or
-``print`` cannot change what the tests compute. What this does not stop (a returned object whose ``__eq__`` is always
-true, a function that special-cases the tests' inputs) is listed in docs/rewards/code.md.
+``print`` cannot change what the tests compute. What this does and does not stop (a returned object whose ``__eq__`` is always
+true is caught: ``==`` and ``!=`` in the tests refuse to compare a plain value with one holding the program's own
+objects; a function that special-cases the tests' inputs is not) is listed in docs/rewards/code.md.
 """
 
+import ast
 import builtins
 import json
 import os
@@ -87,20 +89,65 @@ def run_as_main(program, report) -> None:
 
 
 def compile_tests(source: str, report) -> list:
-    """One (code, is_test, line) per top-level statement of the tests; a test file that does not compile is the
-    data's fault, reported as ``bad_tests``."""
-    import ast
-
+    """One (code, is_test, line) per top-level statement of the tests, equality made strict (:func:`strict_equal`);
+    a test file that does not compile is the data's fault, reported as ``bad_tests``."""
     try:
         tree = ast.parse(source, "tests.py")
     except (SyntaxError, ValueError) as exc:
         report("bad_tests", -1, f"{type(exc).__name__}: {exc}")
         os._exit(0)
+    tree = StrictEquality().visit(tree)
+    ast.fix_missing_locations(tree)
     statements = []
     for node in tree.body:
         is_test = isinstance(node, ast.Assert) or (isinstance(node, ast.Expr) and isinstance(node.value, ast.Call))
         statements.append((compile(ast.Module([node], []), "tests.py", "exec"), is_test, node.lineno))
     return statements
+
+
+PLAIN_TYPES = frozenset({int, float, complex, str, bytes, bool, type(None), list, tuple, dict, set, frozenset})
+
+
+def _plain_base(kind):
+    """The plain builtin type ``kind`` is, or derives from without redefining ``==``/``!=`` (a namedtuple, an
+    IntEnum); None otherwise."""
+    if kind in PLAIN_TYPES:
+        return kind
+    for base in kind.__mro__[1:]:
+        if base in PLAIN_TYPES:
+            return base if kind.__eq__ is base.__eq__ and kind.__ne__ is base.__ne__ else None
+    return None
+
+
+def plain(value, depth=0) -> bool:
+    """Whether ``value`` is built of the plain builtin types only (a subclass that redefines ``==`` is not)."""
+    kind = _plain_base(type(value))
+    if kind is None or depth > 100:
+        return False
+    if kind in (list, tuple, set, frozenset):
+        return all(plain(item, depth + 1) for item in value)
+    if kind is dict:
+        return all(plain(k, depth + 1) and plain(v, depth + 1) for k, v in value.items())
+    return True
+
+
+def strict_equal(left, right) -> bool:
+    """``left == right``, except that a plain value (a literal the test wrote) never equals a value holding objects of
+    the program's own classes: the always-equal hack (``__eq__`` returning True) passes no assert."""
+    if plain(left) != plain(right):
+        return False
+    return bool(left == right)
+
+
+class StrictEquality(ast.NodeTransformer):
+    """``a == b`` -> ``__polyreward_eq__(a, b)`` and ``a != b`` -> ``not __polyreward_eq__(a, b)`` in the tests."""
+
+    def visit_Compare(self, node):  # noqa: N802 -- ast's name
+        self.generic_visit(node)
+        if len(node.ops) != 1 or not isinstance(node.ops[0], (ast.Eq, ast.NotEq)):
+            return node
+        call = ast.Call(ast.Name("__polyreward_eq__", ast.Load()), [node.left, node.comparators[0]], [])
+        return call if isinstance(node.ops[0], ast.Eq) else ast.UnaryOp(ast.Not(), call)
 
 
 def run_with_tests(program, tests, report) -> None:
@@ -135,6 +182,7 @@ def run_with_tests(program, tests, report) -> None:
     builtins.__dict__.clear()
     builtins.__dict__.update(saved_builtins)
     namespace["__builtins__"] = builtins
+    namespace["__polyreward_eq__"] = strict_equal
     number = 0
     for code, is_test, line in tests:
         try:
