@@ -57,6 +57,17 @@ def test_sleeping_program_stops_at_the_wall_deadline():
     assert result.wall_seconds < 10
 
 
+def test_a_computing_run_outlives_a_short_wall_deadline_but_not_its_cpu_budget():
+    """The budget is CPU time: a loaded machine (here: a wall deadline far below the CPU needed) slows a computing
+    program without failing it, while a blocked one stops at the deadline."""
+    limits = Limits(cpu_seconds=5, wall_seconds=0.3, memory_mb=256, processes=8)
+    busy = "import time\nend = time.process_time() + 0.8\nwhile time.process_time() < end:\n    pass\nprint('done')\n"
+    result = run_program(busy, limits=limits)
+    assert result.status == "ok" and result.stdout == b"done\n", result
+    result = run_program("import time\ntime.sleep(30)\n", limits=limits)
+    assert result.status == "timeout" and "without computing" in result.detail
+
+
 def test_fork_bomb_is_capped_and_killed_with_every_child():
     bomb = "import os\nwhile True:\n    try:\n        os.fork()\n    except OSError:\n        pass\n"
     result = run_program(bomb, limits=SMALL)
@@ -215,6 +226,33 @@ def test_without_namespaces_the_run_is_refused_unless_best_effort():
     lines = out.stdout.splitlines()
     assert lines[0].startswith("required unavailable False"), out
     assert lines[1] == "best_effort ok False b'42\\n'", out
+
+
+def test_an_ordinary_user_gets_the_same_jail_through_a_user_namespace(tmp_path):
+    """The scorer as a non-root user (setpriv to uid 12345, the system interpreter, the sandbox module loaded from its
+    file): the jail is built in a user namespace, the program runs as uid 1000 there, without network or capabilities."""
+    if os.getuid() != 0 or not os.path.exists("/usr/bin/setpriv") or not os.path.exists("/usr/bin/python3"):
+        pytest.skip("needs root (to become another user), setpriv and a system python3")
+    module = Path(__file__).resolve().parents[1] / "src" / "polyreward" / "verifiers" / "sandbox.py"
+    script = (
+        "import importlib.util, sys\n"
+        f"spec = importlib.util.spec_from_file_location('sandbox', {str(module)!r})\n"
+        "m = importlib.util.module_from_spec(spec); sys.modules['sandbox'] = m; spec.loader.exec_module(m)\n"
+        "L = m.Limits(cpu_seconds=1, wall_seconds=6, processes=8)\n"
+        "probe = ('import os, socket, ctypes\\nlibc = ctypes.CDLL(None)\\n'\n"
+        "         'print(os.getuid(), sorted(os.listdir(\"/\")), socket.socket().connect_ex((\"127.0.0.1\", 22)),'\n"
+        "         ' libc.unshare(0x00020000), libc.mount(b\"tmpfs\", b\"/work\", b\"tmpfs\", 0, None))')\n"
+        "r = m.run_program(probe, limits=L)\n"
+        "print(r.status, r.isolated, r.stdout.decode().strip())\n"
+        "print([e[0] for e in m.run_program('def f(x):\\n    return x', tests='assert f(1) == 1', limits=L).events])\n")
+    out = subprocess.run(["/usr/bin/setpriv", "--reuid=12345", "--regid=12345", "--clear-groups", "/usr/bin/python3", "-c",
+                          script], capture_output=True, text=True, timeout=60, cwd=tmp_path)
+    lines = out.stdout.splitlines()
+    assert lines[0].startswith("ok True 1000 ['bin', 'dev'"), out
+    assert "'work']" in lines[0] and "home" not in lines[0] and "tmp" not in lines[0]
+    assert lines[0].endswith(" -1 -1"), out  # no namespace or mount of its own: no capabilities left
+    assert lines[0].split()[-3] != "0"  # the socket did not connect
+    assert lines[1] == "['pass', 'done']", out
 
 
 def test_normal_runs_are_unaffected():

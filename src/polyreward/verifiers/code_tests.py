@@ -64,7 +64,7 @@ def parse_tests(value: Any) -> TestSuite:
         if stripped[:1] in ("{", "["):
             try:
                 value = json.loads(stripped)
-            except ValueError:
+            except (ValueError, RecursionError):
                 return _assert_suite(value)  # a Python list or dict literal opening a test file
         else:
             return _assert_suite(value)

@@ -26,7 +26,7 @@ Mechanism (each run, :func:`run_program`)
   files, ``/tmp`` and ``/proc`` of the host do not exist inside. Nothing the program writes survives the run.
 * Identity: as root the program runs as a fresh random uid (no capabilities, no ``/etc/passwd`` entry, a process
   count of its own, no other process it may signal), with ``PR_SET_NO_NEW_PRIVS`` so no setuid binary lifts it;
-  as an ordinary user it runs as an unprivileged uid of a nested user namespace.
+  as an ordinary user it runs as the user's own uid, seen as 1000 in its user namespace, without capabilities.
 * Limits (``setrlimit`` in the program's process before ``exec``): CPU seconds (``RLIMIT_CPU``: SIGXCPU, then
   SIGKILL a second later), address space (``RLIMIT_AS``), file size, process count (``RLIMIT_NPROC``), open files,
   no core files; the scorer's wall deadline; stdout and stderr read up to a cap, after which the pipe is closed.
@@ -204,21 +204,69 @@ def run_program(program: str, tests: str | None = None, stdin: bytes | str = b""
         readers = [_Reader(stdout_r, limits.output_bytes), _Reader(stderr_r, _STDERR_CAP),
                    _Reader(status_r, 64 * 1024), _Reader(result_r, _RESULT_CAP)]
         writers = [_Writer(spec_w, spec), _Writer(stdin_w, stdin_bytes)]
-        deadline = started + limits.wall()
-        timed_out = False
-        try:
-            process.wait(timeout=max(0.0, deadline - time.monotonic()))
-        except subprocess.TimeoutExpired:
-            timed_out = True
+        stopped = _wait(process, started, limits)
         _kill_group(process)
         # every process that held the pipes' other ends is dead now (the PID namespace went with the reaper), so the
         # threads end at EOF or EPIPE; one that does not (a leftover outside any namespace, best_effort) keeps its
         # descriptor rather than have a number another run may reuse closed under it
         for pipe_end in readers + writers:
-            pipe_end.thread.join(max(0.5, deadline + 1 - time.monotonic()))
-    result = _classify(readers, nonce, timed_out, limits)
+            pipe_end.thread.join(5.0)
+    result = _classify(readers, nonce, stopped, limits)
     result.wall_seconds = time.monotonic() - started
     return result
+
+
+COMPUTING_SHARE = 0.02  # a run that got at least this share of a core since the last check is computing, not blocked
+_CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if "SC_CLK_TCK" in os.sysconf_names else 100
+
+
+def tree_cpu_seconds(pid: int) -> float | None:
+    """CPU seconds of process ``pid`` and every live descendant, with the children each has reaped (``/proc``: utime,
+    stime, cutime, cstime; proc(5)); None where ``/proc`` cannot tell."""
+    total, todo, seen = 0.0, [pid], set()
+    while todo:
+        current = todo.pop()
+        if current in seen:
+            continue
+        seen.add(current)
+        try:
+            with open(f"/proc/{current}/stat", "rb") as f:
+                fields = f.read().rsplit(b")", 1)[1].split()
+            total += sum(int(v) for v in fields[11:15]) / _CLOCK_TICKS
+            for task in os.listdir(f"/proc/{current}/task"):
+                with open(f"/proc/{current}/task/{task}/children", "rb") as f:
+                    todo.extend(int(child) for child in f.read().split())
+        except (OSError, ValueError, IndexError):
+            if current == pid:
+                return None
+    return total
+
+
+def _wait(process: subprocess.Popen, started: float, limits: Limits) -> dict:
+    """Wait for the launcher to end; ``{}`` when it did, else why it was stopped.
+
+    The run's budget is CPU time, summed over its whole process tree (a fork bomb's processes share one budget; each
+    process also has ``RLIMIT_CPU``), so a loaded machine slows a run without failing it. The wall deadline stops runs
+    that block (sleep, a read that never returns); one that is still computing at the deadline, only slowed by the
+    load, gets another wall period while its CPU budget lasts, as the engine's worker pool does for its items."""
+    deadline = started + limits.wall()
+    window_start, window_cpu = started, 0.0
+    while True:
+        try:
+            process.wait(timeout=max(0.0, min(deadline - time.monotonic(), 0.25)))
+            return {}
+        except subprocess.TimeoutExpired:
+            pass
+        now = time.monotonic()
+        cpu = tree_cpu_seconds(process.pid)
+        if cpu is not None and cpu >= limits.cpu_seconds + 0.25:  # the launcher and reaper use a few hundredths
+            return {"timed_out": True, "cpu": cpu}
+        if now < deadline:
+            continue
+        if cpu is not None and cpu - window_cpu >= COMPUTING_SHARE * (now - window_start):
+            window_start, window_cpu, deadline = now, cpu, now + limits.wall()
+            continue
+        return {"timed_out": True, "wall": True, "cpu": cpu}
 
 
 def _kill_group(process: subprocess.Popen) -> None:
@@ -327,7 +375,7 @@ def _harness_events(raw: bytes, nonce: str) -> list[tuple[str, int, str]]:
     return events
 
 
-def _classify(readers: list[_Reader], nonce: str, timed_out: bool, limits: Limits) -> RunResult:
+def _classify(readers: list[_Reader], nonce: str, stopped: dict, limits: Limits) -> RunResult:
     stdout, stderr, status, results = readers
     statuses = _status_events(status.data)
     isolated = any(e.get("event") == "isolation" and e.get("isolated") for e in statuses)
@@ -338,8 +386,8 @@ def _classify(readers: list[_Reader], nonce: str, timed_out: bool, limits: Limit
         tail = stderr.data.decode("utf-8", "replace").strip().splitlines()
         return RunResult("unavailable", detail="the sandbox launcher failed: " + (tail[-1][:200] if tail else "no output"))
     ended = dict(next((e for e in statuses if e.get("event") == "ended"), {}))
-    if timed_out:
-        ended["timed_out"] = True
+    if stopped:
+        ended.update(timed_out=True, cpu=max(ended.get("cpu") or 0.0, stopped.get("cpu") or 0.0), wall=stopped.get("wall"))
     return classify_harness(stdout.data, stderr.data, results.data, nonce, ended, limits, isolated, stdout.truncated)
 
 
@@ -364,8 +412,8 @@ def classify_harness(stdout: bytes, stderr: bytes, results: bytes, nonce: str, e
     killed = result.signal == signal.SIGXCPU or (result.signal == signal.SIGKILL and used >= cpu_limit - 0.05)
     if ended.get("timed_out") or killed:
         result.status = "timeout"
-        result.detail = (f"used its {cpu_limit} s of CPU time" if killed or used >= cpu_limit - 0.05
-                         else f"ran past the wall deadline of {limits.wall():.3g} s")
+        result.detail = (f"ran past the wall deadline of {limits.wall():.3g} s without computing" if ended.get("wall")
+                         else f"used its {limits.cpu_seconds:g} s of CPU time")
         return result
     if output_truncated:
         result.status, result.detail = "output_limit", f"wrote more than {limits.output_bytes} bytes to stdout"

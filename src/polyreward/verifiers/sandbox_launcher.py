@@ -15,8 +15,8 @@ and what is and is not isolated are in the docstring of :mod:`polyreward.verifie
    in the namespace, so a fork bomb or a daemon that called ``setsid`` cannot outlive the run. It dies with this
    launcher (``PR_SET_PDEATHSIG``), which the scorer kills with its whole process group at the wall deadline.
 4. The reaper forks the program's process, which drops to the sandbox user (as root: a fresh uid nobody else has, so
-   the per-user process limit is its own and it can signal no other process; else an unprivileged uid of a nested user
-   namespace), sets ``PR_SET_NO_NEW_PRIVS`` and the resource limits, and execs the interpreter with the harness.
+   the per-user process limit is its own and it can signal no other process; else the user's own uid, seen as 1000
+   inside the user namespace, whose capabilities the ``execve`` drops), sets ``PR_SET_NO_NEW_PRIVS`` and the resource limits, and execs the interpreter with the harness.
 5. The reaper reports how the program ended (exit code or signal, CPU seconds) on the status pipe, then exits.
 """
 
@@ -51,6 +51,7 @@ def main() -> None:
             raise OSError(errno, f"{what}: {os.strerror(errno)}")
 
     os.umask(0o022)
+    settings["host_root"] = os.getuid() == 0
     isolated = False
     try:
         build_jail(settings, libc, check)
@@ -78,7 +79,7 @@ def main() -> None:
 
 
 def build_jail(settings: dict, libc, check) -> None:
-    root_user = os.getuid() == 0
+    root_user = settings["host_root"]
     flags = CLONE_NEWNS | CLONE_NEWNET | CLONE_NEWPID | CLONE_NEWIPC | CLONE_NEWUTS
     if not root_user:
         flags |= CLONE_NEWUSER
@@ -86,8 +87,10 @@ def build_jail(settings: dict, libc, check) -> None:
     check(libc.unshare(flags), "unshare(network, mount, pid namespaces)")
     if not root_user:
         write_file("/proc/self/setgroups", "deny")
-        write_file("/proc/self/uid_map", f"0 {uid} 1")
-        write_file("/proc/self/gid_map", f"0 {gid} 1")
+        # the user is uid 1000 inside, not 0: the capabilities unshare gave this process build the jail, and the
+        # program's execve, as a non-zero uid, drops them all
+        write_file("/proc/self/uid_map", f"1000 {uid} 1")
+        write_file("/proc/self/gid_map", f"1000 {gid} 1")
     mount = libc.mount
     mount.argtypes = [ctypes.c_char_p, ctypes.c_char_p, ctypes.c_char_p, ctypes.c_ulong, ctypes.c_char_p]
     check(mount(None, b"/", None, MS_REC | MS_PRIVATE, None), "make / private")
@@ -174,17 +177,12 @@ def exec_program(settings: dict, libc, status_fd: int, isolated: bool) -> None:
         if not isolated:
             os.setsid()  # its own group, which the reaper kills when the program ends
         os.chdir("/work" if isolated else settings["work"])
-        if os.getuid() == 0:
+        if settings["host_root"]:
             uid = settings["uid"]
             os.setgroups([])
             os.setgid(uid)
             os.setuid(uid)  # a uid of its own: no capabilities, a process count of its own, no one else to signal
-        elif isolated:  # root of our user namespace: a nested namespace where it is an ordinary user, with no capabilities
-            outer_uid = os.getuid()
-            if libc.unshare(CLONE_NEWUSER) == 0:
-                write_file("/proc/self/setgroups", "deny")
-                write_file("/proc/self/uid_map", f"1000 {outer_uid} 1")
-                write_file("/proc/self/gid_map", f"1000 {os.getgid()} 1")
+        # else: the user's own uid (1000 inside the user namespace); execve of a non-zero uid drops every capability
         libc.prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0)
         libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # cleared by the uid change: set again
         fds = settings["program_fds"]  # spec (read), result (write) -> 3 and 4; every other descriptor closed
