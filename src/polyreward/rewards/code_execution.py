@@ -58,8 +58,10 @@ class CodeExecution(Reward):
             inputs/outputs object (a dict or its JSON string)
         language: the fenced block's language (python)
         mode: fraction (passed / tests) or all_pass (1 when every test passes, else 0)
-        timeout: CPU seconds of one run (one stdin/stdout case, or the program plus all assert tests)
-        wall_timeout: wall-clock seconds of one run; null: 3 x timeout + 2
+        timeout: CPU seconds of one run, summed over its processes (one stdin/stdout case, or the program plus all
+            assert tests)
+        wall_timeout: wall-clock seconds after which a run that is not computing (sleeping, blocked) is stopped; null:
+            3 x timeout + 2
         memory_mb: address-space limit of the program's processes, in MB
         max_output_kb: stdout kept per run; more is an output_limit failure
         processes: processes the program may have at once (fork bombs stop here)

@@ -29,7 +29,9 @@ Mechanism (each run, :func:`run_program`)
   as an ordinary user it runs as the user's own uid, seen as 1000 in its user namespace, without capabilities.
 * Limits (``setrlimit`` in the program's process before ``exec``): CPU seconds (``RLIMIT_CPU``: SIGXCPU, then
   SIGKILL a second later), address space (``RLIMIT_AS``), file size, process count (``RLIMIT_NPROC``), open files,
-  no core files; the scorer's wall deadline; stdout and stderr read up to a cap, after which the pipe is closed.
+  no core files. The scorer sums the CPU time of the run's process tree and kills the group when it passes the
+  budget; the wall deadline stops runs that block, not runs a loaded machine slows (:func:`_wait`). stdout and
+  stderr are read up to a cap, after which the pipe is closed.
 * No leftovers: the program's process is a child of PID 1 of its own PID namespace; when the program ends (or the
   launcher is killed) PID 1 exits and the kernel kills everything else in the namespace, including daemons that
   called ``setsid``. The mounts and tmpfs exist only inside the namespace.
