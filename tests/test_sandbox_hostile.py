@@ -12,7 +12,6 @@ import signal
 import socket
 import subprocess
 import sys
-import threading
 import uuid
 from pathlib import Path
 
@@ -233,11 +232,18 @@ def test_an_ordinary_user_gets_the_same_jail_through_a_user_namespace(tmp_path):
     file): the jail is built in a user namespace, the program runs as uid 1000 there, without network or capabilities."""
     if os.getuid() != 0 or not os.path.exists("/usr/bin/setpriv") or not os.path.exists("/usr/bin/python3"):
         pytest.skip("needs root (to become another user), setpriv and a system python3")
-    module = Path(__file__).resolve().parents[1] / "src" / "polyreward" / "verifiers" / "sandbox.py"
-    script = (
-        "import importlib.util, sys\n"
-        f"spec = importlib.util.spec_from_file_location('sandbox', {str(module)!r})\n"
-        "m = importlib.util.module_from_spec(spec); sys.modules['sandbox'] = m; spec.loader.exec_module(m)\n"
+    folder = Path(__file__).resolve().parents[1] / "src" / "polyreward" / "verifiers"
+    script = (  # the system python has no numpy, which `import polyreward` needs: load the two stdlib-only files alone
+        "import importlib.util, sys, types\n"
+        "sys.modules['polyreward'] = types.ModuleType('polyreward')\n"
+        "sys.modules['polyreward.verifiers'] = types.ModuleType('polyreward.verifiers')\n"
+        "def load(name, path):\n"
+        "    spec = importlib.util.spec_from_file_location(name, path)\n"
+        "    module = sys.modules[name] = importlib.util.module_from_spec(spec)\n"
+        "    spec.loader.exec_module(module)\n"
+        "    return module\n"
+        f"load('polyreward.verifiers.sandbox_pipes', {str(folder / 'sandbox_pipes.py')!r})\n"
+        f"m = load('polyreward.verifiers.sandbox', {str(folder / 'sandbox.py')!r})\n"
         "L = m.Limits(cpu_seconds=1, wall_seconds=6, processes=8)\n"
         "probe = ('import os, socket, ctypes\\nlibc = ctypes.CDLL(None)\\n'\n"
         "         'print(os.getuid(), sorted(os.listdir(\"/\")), socket.socket().connect_ex((\"127.0.0.1\", 22)),'\n"

@@ -44,7 +44,7 @@ class SandboxFusionClient:
     def __init__(self, url: str, request_timeout: float = 10.0, headers: dict[str, str] | None = None) -> None:
         if not isinstance(url, str) or not url.startswith(("http://", "https://")):
             raise ValueError(f"sandbox url must be an http(s) URL, got {url!r}")
-        scheme_and_host, _, path = url.partition("://")[2].partition("/")
+        path = url.partition("://")[2].partition("/")[2]
         self.url = url if path.strip("/") else url.rstrip("/") + "/run_code"
         self.request_timeout = float(request_timeout)
         self.headers = {"Content-Type": "application/json", "Accept": "application/json", **(headers or {})}
