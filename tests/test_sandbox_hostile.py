@@ -204,6 +204,49 @@ def test_early_exit_before_the_tests_reports_no_pass():
         assert not any(event in ("pass", "done") for event, _, _ in result.events)
 
 
+TAMPERING = {
+    "always equal": "class A:\n    def __eq__(self, other):\n        return True\n    def __ne__(self, other):\n"
+                    "        return False\ndef add(*args):\n    return A()\n",
+    "int subclass, always equal": "class A(int):\n    def __eq__(self, other):\n        return True\n"
+                                  "    __hash__ = int.__hash__\ndef add(*args):\n    return A(0)\n",
+    "metaclass faking __mro__": "class M(type):\n    @property\n    def __mro__(cls):\n        return (int, object)\n"
+                                "class A(metaclass=M):\n    def __eq__(self, other):\n        return True\n"
+                                "def add(*args):\n    return A()\n",
+    "rebinding builtins while called": "import builtins\ndef add(a, b):\n    builtins.bool = lambda x: True\n"
+                                       "    builtins.len = lambda x: 3\n    return None\n",
+    "a thread rebinding exec": "import threading, builtins, time\ndef spin():\n    while True:\n"
+                               "        builtins.exec = lambda *a, **k: None\n        time.sleep(0.001)\n"
+                               "threading.Thread(target=spin, daemon=True).start()\ndef add(a, b):\n    return 0\n",
+    "patching the harness": "import __main__\n__main__.make_strict_equal = lambda: (lambda a, b: True)\n"
+                            "__main__.BLOCKED_EVENTS = frozenset()\ndef add(a, b):\n    import __main__\n"
+                            "    __main__.FRAME_ATTRIBUTES = frozenset()\n    return 0\n",
+}
+
+
+@pytest.mark.parametrize("name", sorted(TAMPERING))
+def test_tampering_with_equality_or_the_harness_passes_nothing(name):
+    tests = "assert add(1, 2) == 3\nassert add(2, 2) == 4\nassert len([add(0, 0)]) == 3\nassert not (add(5, 5) != 10)\n"
+    result = run_program(TAMPERING[name], tests=tests, limits=SMALL)
+    assert [e[0] for e in result.events if e[0] in ("pass", "done")] == ["done"], result.events
+
+
+def test_ordinary_library_code_still_works_under_the_harness():
+    program = ("import re, heapq, functools, logging, warnings\nfrom dataclasses import dataclass\n"
+               "from collections import Counter, namedtuple\nfrom typing import List, NamedTuple\nimport enum\n"
+               "@dataclass\nclass P:\n    x: int\nclass Q(NamedTuple):\n    a: int\nclass Color(enum.IntEnum):\n    RED = 1\n"
+               "T = namedtuple('T', 'a b')\n@functools.lru_cache(maxsize=None)\ndef fib(n):\n"
+               "    return n if n < 2 else fib(n - 1) + fib(n - 2)\n"
+               "def solve(xs: List[int]) -> int:\n    h = list(xs)\n    heapq.heapify(h)\n"
+               "    return fib(10) + max(Counter(xs).values()) + h[0] + P(1).x + Q(2).a + Color.RED\n"
+               "logging.getLogger('x').warning('hello')\nwarnings.warn('careful')\n"
+               "class Node:\n    def __init__(self, v):\n        self.v = v\n    def __eq__(self, other):\n"
+               "        return self.v == other.v\n")
+    tests = ("assert solve([3, 1, 3]) == 55 + 2 + 1 + 1 + 2 + 1\nassert T(1, 2) == (1, 2)\nassert [T(1, 2)] == [(1, 2)]\n"
+             "assert Color.RED == 1\nassert Node(3) == Node(3)\nassert Node(3) != Node(4)\n")
+    result = run_program(program, tests=tests, limits=SMALL)
+    assert [e[0] for e in result.events] == ["pass"] * 6 + ["done"], result
+
+
 def test_rebinding_builtins_does_not_change_the_tests():
     program = "import builtins\nbuiltins.len = lambda x: 3\ndef f():\n    return [1]\n"
     result = run_program(program, tests="assert len(f()) == 3\n", limits=SMALL)

@@ -20,8 +20,8 @@ While the program and the tests run (assert style only: the program shares the p
 hook refuses frame and object-graph introspection (``sys._getframe``, ``tb_frame``/``gi_frame``, ``gc.get_objects``
 / ``get_referrers``, ``sys.settrace``/``setprofile``, ctypes), through which a program could read the compiled tests
 or the nonce from this harness's frame; the process is made non-dumpable so a child it spawns cannot read its memory
-either; and the builtins are restored after the program's top level ran, so a program that rebinds ``len`` or
-``print`` cannot change what the tests compute. What this does and does not stop (a returned object whose ``__eq__`` is always
+either; and the tests run in a namespace of their own (:func:`run_with_tests`), so a program that rebinds ``len``
+or patches this harness cannot change what the tests compute. What this does and does not stop (a returned object whose ``__eq__`` is always
 true is caught: ``==`` and ``!=`` in the tests refuse to compare a plain value with one holding the program's own
 objects; a function that special-cases the tests' inputs is not) is listed in docs/rewards/code.md.
 """
@@ -35,8 +35,9 @@ import sys
 BLOCKED_EVENTS = frozenset({
     "sys._getframe", "sys._current_frames", "sys.settrace", "sys.setprofile", "sys._getframemodulename",
     "gc.get_objects", "gc.get_referrers", "gc.get_referents", "ctypes.dlopen", "ctypes.dlsym", "ctypes.cdata",
-    "ctypes.addressof", "ctypes.call_function", "ctypes.PyObj_FromPtr", "object.__getattr__",
+    "ctypes.addressof", "ctypes.call_function", "ctypes.PyObj_FromPtr",
 })
+FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})  # audited as object.__getattr__
 
 
 def main(spec_text=None, result_fd=4) -> None:
@@ -105,40 +106,6 @@ def compile_tests(source: str, report) -> list:
     return statements
 
 
-PLAIN_TYPES = frozenset({int, float, complex, str, bytes, bool, type(None), list, tuple, dict, set, frozenset})
-
-
-def _plain_base(kind):
-    """The plain builtin type ``kind`` is, or derives from without redefining ``==``/``!=`` (a namedtuple, an
-    IntEnum); None otherwise."""
-    if kind in PLAIN_TYPES:
-        return kind
-    for base in kind.__mro__[1:]:
-        if base in PLAIN_TYPES:
-            return base if kind.__eq__ is base.__eq__ and kind.__ne__ is base.__ne__ else None
-    return None
-
-
-def plain(value, depth=0) -> bool:
-    """Whether ``value`` is built of the plain builtin types only (a subclass that redefines ``==`` is not)."""
-    kind = _plain_base(type(value))
-    if kind is None or depth > 100:
-        return False
-    if kind in (list, tuple, set, frozenset):
-        return all(plain(item, depth + 1) for item in value)
-    if kind is dict:
-        return all(plain(k, depth + 1) and plain(v, depth + 1) for k, v in value.items())
-    return True
-
-
-def strict_equal(left, right) -> bool:
-    """``left == right``, except that a plain value (a literal the test wrote) never equals a value holding objects of
-    the program's own classes: the always-equal hack (``__eq__`` returning True) passes no assert."""
-    if plain(left) != plain(right):
-        return False
-    return bool(left == right)
-
-
 class StrictEquality(ast.NodeTransformer):
     """``a == b`` -> ``__polyreward_eq__(a, b)`` and ``a != b`` -> ``not __polyreward_eq__(a, b)`` in the tests."""
 
@@ -150,15 +117,69 @@ class StrictEquality(ast.NodeTransformer):
         return call if isinstance(node.ops[0], ast.Eq) else ast.UnaryOp(ast.Not(), call)
 
 
+def make_strict_equal():
+    """A fresh ``strict_equal(left, right)``: ``left == right``, except that a plain value (built of numbers, strings,
+    bytes, None, lists, tuples, dicts and sets, as a test writes its expected values) never equals a value holding
+    objects of the program's own classes, so the always-equal hack (``__eq__`` returning True) passes no assert. A
+    subclass that keeps its base's ``==`` and ``!=`` (a namedtuple, an IntEnum) counts as plain.
+
+    Everything it uses is captured here, before the program runs: the builtins it calls, the plain types (compared by
+    identity), and the real method order and class dictionaries read through ``type``'s own descriptors, so neither a
+    rebound builtin nor a metaclass that fakes ``__eq__``, ``__hash__`` or ``__mro__`` can make a program object look
+    plain."""
+    plain_types = (int, float, complex, str, bytes, bool, type(None), list, tuple, dict, set, frozenset)
+    iterators = {list: list.__iter__, tuple: tuple.__iter__, set: set.__iter__, frozenset: frozenset.__iter__}
+    dict_items, kind_of, to_bool, all_of = dict.items, type, bool, all
+    mro_of, class_dict = type.__dict__["__mro__"].__get__, type.__dict__["__dict__"].__get__  # no metaclass can fake these
+
+    def plain_base(kind):
+        """The plain type ``kind`` is, or whose ``==``/``!=`` it uses unchanged; None otherwise."""
+        for klass in mro_of(kind):
+            for plain_type in plain_types:
+                if klass is plain_type:
+                    return plain_type
+            attributes = class_dict(klass)
+            if "__eq__" in attributes or "__ne__" in attributes:
+                return None  # a class before any plain type in the method order redefines == or !=
+        return None
+
+    def plain(value, depth):
+        base = plain_base(kind_of(value))
+        if base is None or depth > 100:
+            return False
+        if base in iterators:
+            return all_of(plain(item, depth + 1) for item in iterators[base](value))
+        if base is dict:
+            return all_of(plain(k, depth + 1) and plain(v, depth + 1) for k, v in dict_items(value))
+        return True
+
+    def strict_equal(left, right):
+        if plain(left, 0) is not plain(right, 0):
+            return False
+        return to_bool(left == right)
+
+    return strict_equal
+
+
 def run_with_tests(program, tests, report) -> None:
+    """Run the program's top level, then each test statement (see the module docstring).
+
+    The tests run in a namespace of their own: a copy of the program's names taken after its top level, with a private
+    copy of the builtins and the strict ``==``, all reset before every statement. The program's code keeps its own
+    globals, so nothing it does while a test calls it -- rebinding a builtin, a name of the tests, this harness's
+    functions -- reaches the namespace the tests look names up in. Every name this function itself uses is captured
+    before the program runs."""
     namespace = {"__name__": "__main__", "__builtins__": builtins, "__file__": "solution.py"}
     saved_builtins = dict(builtins.__dict__)
-    exit_now = os._exit
+    exit_now, run, copy_dict, text, is_instance = os._exit, exec, dict, str, isinstance
+    assertion, memory, base_exception = AssertionError, MemoryError, BaseException
+    strict_equal = make_strict_equal()
     guard = {"on": False}
+    blocked, frames = BLOCKED_EVENTS, FRAME_ATTRIBUTES  # locals: rebinding the module's names changes nothing here
 
     def audit(event, args):
-        if guard["on"] and event in BLOCKED_EVENTS:
-            raise ValueError(f"{event} is not allowed in the sandbox")  # namedtuple/typing tolerate ValueError
+        if guard["on"] and (event in blocked or (event == "object.__getattr__" and len(args) > 1 and args[1] in frames)):
+            raise ValueError(f"{event} is not allowed in the sandbox")  # namedtuple, typing, logging tolerate ValueError
 
     try:
         import ctypes
@@ -169,30 +190,31 @@ def run_with_tests(program, tests, report) -> None:
     sys.addaudithook(audit)
     guard["on"] = True
     try:
-        exec(program, namespace)
-    except MemoryError:
+        run(program, namespace)
+    except memory:
         report("memory", -1, "MemoryError")
         exit_now(0)
     except SystemExit as exc:
         report("program_exit", -1, f"the program called exit({exc.code!r}) before the tests ran")
         exit_now(0)
-    except BaseException as exc:  # noqa: BLE001 -- the program's own top level failed: no test can run
+    except base_exception as exc:  # noqa: BLE001 -- the program's own top level failed: no test can run
         report("program_error", -1, f"{type(exc).__name__}: {exc}"[:500])
         exit_now(0)
-    builtins.__dict__.clear()
-    builtins.__dict__.update(saved_builtins)
-    namespace["__builtins__"] = builtins
-    namespace["__polyreward_eq__"] = strict_equal
+    test_globals = copy_dict(namespace)
     number = 0
     for code, is_test, line in tests:
+        test_globals["__builtins__"] = copy_dict(saved_builtins)
+        test_globals["__polyreward_eq__"] = strict_equal
         try:
-            exec(code, namespace)
-        except MemoryError:
+            run(code, test_globals)
+        except memory:
             report("memory", number, f"line {line}")
             exit_now(0)
-        except BaseException as exc:  # noqa: BLE001 -- an AssertionError, the program's error, or SystemExit
-            kind = "fail" if isinstance(exc, AssertionError) else "error"
-            detail = f"line {line}: {type(exc).__name__}" + (f": {exc}" if str(exc) and kind == "error" else "")
+        except base_exception as exc:  # noqa: BLE001 -- an AssertionError, the program's error, or SystemExit
+            kind = "fail" if is_instance(exc, assertion) else "error"
+            detail = f"line {line}: {saved_builtins['type'](exc).__name__}"
+            if kind == "error":
+                detail += f": {text(exc)}"[:200]
             report(kind if is_test else "setup_error", number, detail[:300])
             if not is_test:
                 exit_now(0)
