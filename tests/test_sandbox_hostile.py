@@ -81,9 +81,38 @@ def test_daemon_that_leaves_the_session_dies_with_the_run(tmp_path):
     # the fixture checks that the grandchild (setsid, double fork) is gone
 
 
+def test_a_scorer_killed_mid_run_leaves_no_sandbox_behind():
+    import time
+
+    src = str(Path(__file__).resolve().parents[1] / "src")
+    scorer = subprocess.Popen([sys.executable, "-c", f"import sys; sys.path.insert(0, {src!r})\n"
+                               "from polyreward.verifiers.sandbox import run_program, Limits\n"
+                               "run_program('import time\\ntime.sleep(60)', limits=Limits(cpu_seconds=1, wall_seconds=60))"])
+    try:
+        deadline = time.monotonic() + 30
+        while not sandbox_processes() and time.monotonic() < deadline:
+            time.sleep(0.1)
+        assert sandbox_processes(), "the sandboxed program never started"
+    finally:
+        scorer.kill()
+        scorer.wait()
+    deadline = time.monotonic() + 10
+    while sandbox_processes() and time.monotonic() < deadline:
+        time.sleep(0.1)
+    # the autouse fixture asserts that none is left
+
+
 def test_memory_bomb_is_a_memory_failure():
     result = run_program("blocks = []\nwhile True:\n    blocks.append(bytearray(10 ** 7))\n", limits=SMALL)
     assert result.status == "memory"
+
+
+def test_memory_spread_over_processes_counts_together():
+    """Each child stays under RLIMIT_AS; together they pass the run's memory: the scorer's tree check stops them."""
+    spread = ("import os, time\nfor _ in range(6):\n    if os.fork() == 0:\n        block = bytearray(100 * 1024 * 1024)\n"
+              "        time.sleep(30)\n        os._exit(0)\ntime.sleep(30)\n")
+    result = run_program(spread, limits=Limits(cpu_seconds=2, wall_seconds=6, memory_mb=200, processes=8))
+    assert result.status == "memory" and "together" in result.detail
 
 
 def test_huge_output_is_cut_at_the_cap():

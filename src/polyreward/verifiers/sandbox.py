@@ -29,8 +29,8 @@ Mechanism (each run, :func:`run_program`)
   as an ordinary user it runs as the user's own uid, seen as 1000 in its user namespace, without capabilities.
 * Limits (``setrlimit`` in the program's process before ``exec``): CPU seconds (``RLIMIT_CPU``: SIGXCPU, then
   SIGKILL a second later), address space (``RLIMIT_AS``), file size, process count (``RLIMIT_NPROC``), open files,
-  no core files. The scorer sums the CPU time of the run's process tree and kills the group when it passes the
-  budget; the wall deadline stops runs that block, not runs a loaded machine slows (:func:`_wait`). stdout and
+  no core files. The scorer sums the CPU time and resident memory of the run's process tree every quarter second
+  and kills the group when they pass the budget; the wall deadline stops runs that block, not runs a loaded machine slows (:func:`_wait`). stdout and
   stderr are read up to a cap, after which the pipe is closed.
 * No leftovers: the program's process is a child of PID 1 of its own PID namespace; when the program ends (or the
   launcher is killed) PID 1 exits and the kernel kills everything else in the namespace, including daemons that
@@ -43,9 +43,9 @@ Mechanism (each run, :func:`run_program`)
 
 Not isolated, and what a multi-tenant deployment should add: the kernel is shared (a kernel bug is an escape:
 use gVisor, a microVM such as Firecracker, or nsjail with a seccomp policy); there is no seccomp filter, so every
-system call the kernel allows an unprivileged user is available; CPU time and memory are limited per process,
-not per run (no cgroup: a fork bomb is bounded by ``RLIMIT_NPROC`` times the per-process limits until the wall
-deadline); the read-only system directories are visible. For many users' code on one machine run a dedicated
+system call the kernel allows an unprivileged user is available; there is no cgroup, so the kernel limits CPU time
+and memory per process and the per-run totals are the scorer's quarter-second checks (a shorter burst can hold up to
+``RLIMIT_NPROC`` times the per-process memory); the read-only system directories are visible. For many users' code on one machine run a dedicated
 service (SandboxFusion, nsjail, containers with cgroups) and point the reward at it (``sandbox: {url: ...}``).
 """
 
@@ -191,7 +191,7 @@ def run_program(program: str, tests: str | None = None, stdin: bytes | str = b""
         settings = {"status_fd": status_w, "program_fds": [spec_r, result_w], "root": root, "work": work, "uid": uid,
                     "binds": _binds(python), "disk_mb": limits.disk_mb, "limits": limits.rlimits(), "python": python,
                     "fallback_python": fallback_python() if os.getuid() == 0 else python,
-                    "network_isolation": network_isolation, "harness": (_HERE / "sandbox_harness.py").read_text()}
+                    "network_isolation": network_isolation, "scorer_pid": os.getpid(), "harness": (_HERE / "sandbox_harness.py").read_text()}
         launcher = (_HERE / "sandbox_launcher.py").read_text()
         try:
             process = subprocess.Popen([python, "-I", "-S", "-B", "-c", launcher, json.dumps(settings)],
@@ -224,10 +224,13 @@ COMPUTING_SHARE = 0.02  # a run that got at least this share of a core since the
 _CLOCK_TICKS = os.sysconf("SC_CLK_TCK") if "SC_CLK_TCK" in os.sysconf_names else 100
 
 
-def tree_cpu_seconds(pid: int) -> float | None:
-    """CPU seconds of process ``pid`` and every live descendant, with the children each has reaped (``/proc``: utime,
-    stime, cutime, cstime; proc(5)); None where ``/proc`` cannot tell."""
-    total, todo, seen = 0.0, [pid], set()
+_PAGE = os.sysconf("SC_PAGE_SIZE") if "SC_PAGE_SIZE" in os.sysconf_names else 4096
+
+
+def tree_usage(pid: int) -> tuple[float, int] | None:
+    """(CPU seconds, resident bytes) of process ``pid`` and every live descendant; the CPU includes the children each
+    has reaped (``/proc/<pid>/stat``: utime, stime, cutime, cstime, rss; proc(5)); None where ``/proc`` cannot tell."""
+    cpu, rss, todo, seen = 0.0, 0, [pid], set()
     while todo:
         current = todo.pop()
         if current in seen:
@@ -236,21 +239,22 @@ def tree_cpu_seconds(pid: int) -> float | None:
         try:
             with open(f"/proc/{current}/stat", "rb") as f:
                 fields = f.read().rsplit(b")", 1)[1].split()
-            total += sum(int(v) for v in fields[11:15]) / _CLOCK_TICKS
+            cpu += sum(int(v) for v in fields[11:15]) / _CLOCK_TICKS
+            rss += int(fields[21]) * _PAGE
             for task in os.listdir(f"/proc/{current}/task"):
                 with open(f"/proc/{current}/task/{task}/children", "rb") as f:
                     todo.extend(int(child) for child in f.read().split())
         except (OSError, ValueError, IndexError):
             if current == pid:
                 return None
-    return total
+    return cpu, rss
 
 
 def _wait(process: subprocess.Popen, started: float, limits: Limits) -> dict:
     """Wait for the launcher to end; ``{}`` when it did, else why it was stopped.
 
-    The run's budget is CPU time, summed over its whole process tree (a fork bomb's processes share one budget; each
-    process also has ``RLIMIT_CPU``), so a loaded machine slows a run without failing it. The wall deadline stops runs
+    The run's budgets are CPU time and resident memory, summed over its whole process tree (a fork bomb's processes
+    share them; each process also has ``RLIMIT_CPU`` and ``RLIMIT_AS``), checked every quarter second; CPU time, so a loaded machine slows a run without failing it. The wall deadline stops runs
     that block (sleep, a read that never returns); one that is still computing at the deadline, only slowed by the
     load, gets another wall period while its CPU budget lasts, as the engine's worker pool does for its items."""
     deadline = started + limits.wall()
@@ -262,9 +266,12 @@ def _wait(process: subprocess.Popen, started: float, limits: Limits) -> dict:
         except subprocess.TimeoutExpired:
             pass
         now = time.monotonic()
-        cpu = tree_cpu_seconds(process.pid)
+        usage = tree_usage(process.pid)
+        cpu = usage[0] if usage is not None else None
         if cpu is not None and cpu >= limits.cpu_seconds + 0.25:  # the launcher and reaper use a few hundredths
             return {"timed_out": True, "cpu": cpu}
+        if usage is not None and usage[1] > (limits.memory_mb + 64) * 1024 * 1024:  # + the launcher's and reaper's own
+            return {"memory": True, "cpu": cpu}
         if now < deadline:
             continue
         if cpu is not None and cpu - window_cpu >= COMPUTING_SHARE * (now - window_start):
@@ -314,7 +321,9 @@ def _classify(readers: list[_Reader], nonce: str, stopped: dict, limits: Limits)
         tail = stderr.data.decode("utf-8", "replace").strip().splitlines()
         return RunResult("unavailable", detail="the sandbox launcher failed: " + (tail[-1][:200] if tail else "no output"))
     ended = dict(next((e for e in statuses if e.get("event") == "ended"), {}))
-    if stopped:
+    if stopped.get("memory"):
+        ended["tree_memory"] = True
+    elif stopped:
         ended.update(timed_out=True, cpu=max(ended.get("cpu") or 0.0, stopped.get("cpu") or 0.0), wall=stopped.get("wall"))
     return classify_harness(stdout.data, stderr.data, results.data, nonce, ended, limits, isolated, stdout.truncated)
 
@@ -332,8 +341,10 @@ def classify_harness(stdout: bytes, stderr: bytes, results: bytes, nonce: str, e
     if compile_error is not None:
         result.status, result.detail = "compile_error", compile_error[2]
         return result
-    if any(e[0] == "memory" for e in events) or b"MemoryError" in stderr[-2000:]:
-        result.status, result.detail = "memory", "memory limit exceeded"
+    if ended.get("tree_memory") or any(e[0] == "memory" for e in events) or b"MemoryError" in stderr[-2000:]:
+        result.status = "memory"
+        result.detail = ("its processes together held more than the memory limit" if ended.get("tree_memory")
+                         else "memory limit exceeded")
         return result
     cpu_limit = limits.rlimits()["RLIMIT_CPU"]
     used = result.cpu_seconds or 0.0

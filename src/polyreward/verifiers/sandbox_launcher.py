@@ -41,6 +41,9 @@ def main() -> None:
     settings = json.loads(sys.argv[1])
     status_fd = settings["status_fd"]
     libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(PR_SET_PDEATHSIG, signal.SIGKILL, 0, 0, 0)  # a scorer killed mid-run takes its sandboxes with it
+    if os.getppid() != settings["scorer_pid"]:
+        return  # the scorer died before the line above
 
     def report(**fields) -> None:
         os.write(status_fd, (json.dumps(fields) + "\n").encode())
