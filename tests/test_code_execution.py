@@ -88,6 +88,25 @@ def test_test_shapes():
             parse_tests(bad)
 
 
+hostile_cells = st.recursive(
+    st.none() | st.booleans() | st.integers() | st.floats() | st.text(max_size=40)
+    | st.sampled_from(["[" * 5000, "{" * 5000, "assert (" * 300, '{"inputs": [1], "outputs": [2, 3]}', "\x00", "nan"]),
+    lambda inner: st.lists(inner, max_size=4) | st.dictionaries(st.sampled_from(["input", "output", "inputs", "outputs",
+                                                                                   "fn_name", "stdin"]), inner, max_size=4),
+    max_leaves=12)
+
+
+@settings(max_examples=300, deadline=None)
+@given(hostile_cells)
+def test_parse_tests_accepts_or_names_the_problem(cell):
+    try:
+        suite = parse_tests(cell)
+    except ValueError as exc:
+        assert str(exc)
+    else:
+        assert suite.size > 0 and suite.kind in ("assert", "io")
+
+
 @pytest.mark.parametrize("got, want, tolerance, ok", [
     ("3\n", "3", None, True),
     ("3   \n\n\n", "3\n", None, True),  # trailing whitespace and blank lines
@@ -277,3 +296,17 @@ def test_probe_finds_no_exploit_in_the_example_and_flags_visible_tests(capsys, t
     assert main(["probe", "examples/code/config.yaml", str(leaky), "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert {r["strategy"] for r in report["results"] if r["exploited"] and r["reward"] == "unit_tests"} == {"special_case_inputs"}
+
+
+@linux_only
+def test_the_example_scores_as_documented(tmp_path):
+    from polyreward.cli import main
+
+    out = tmp_path / "scored.jsonl"
+    assert main(["score", "examples/code/rollouts.jsonl", "--config", "examples/code/config.yaml", "-o", str(out)]) == 0
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    assert [round(r["unit_tests"], 4) for r in rows] == [1.0, 1.0, 0.25, 0.0, 0.0, 1.0, 0.6667, 0.0, 0.0, 0.0,
+                                                          1.0, 0.0, 0.0, 0.0]
+    assert [r["unit_tests_reason"].split(":")[0].split(" ")[0] for r in rows] == [
+        "passed", "passed", "wrong_answer", "wrong_answer", "no_program", "passed", "wrong_answer", "early_exit",
+        "wrong_answer", "syntax_error", "passed", "wrong_answer", "timeout", "crash"]
