@@ -310,3 +310,26 @@ def test_the_example_scores_as_documented(tmp_path):
     assert [r["unit_tests_reason"].split(":")[0].split(" ")[0] for r in rows] == [
         "passed", "passed", "wrong_answer", "wrong_answer", "no_program", "passed", "wrong_answer", "early_exit",
         "wrong_answer", "syntax_error", "passed", "wrong_answer", "timeout", "crash"]
+
+
+@linux_only
+def test_agrees_with_verl_prime_code_on_its_ten_case_window():
+    """The shape of verl's own prime_code test (tests/utils/reward_score/test_sandbox_on_cpu.py: a CodeContests
+    program, 11 stdin/stdout cases, one expected output altered, continuous score 0.9), with a program of our own:
+    ``prime_code`` in continuous mode scores only the first 10 cases (9 of 10), polyreward every case (10 of 11); on the
+    same 10 cases the two agree. (Without ``continuous``, verl 0.9.1's ``compute_score`` raises UnboundLocalError on a
+    program that fails a case -- ``metadata_list`` is only set in the continuous branch -- so all_pass is checked on
+    our side only.)"""
+    prime_code = pytest.importorskip("verl.utils.reward_score.prime_code")
+    program = "n = int(input())\nprint(sum(i * i for i in range(n + 1)))"
+    inputs = [f"{n}\n" for n in range(1, 12)]
+    outputs = [f"{sum(i * i for i in range(n + 1))}\n" for n in range(1, 12)]
+    outputs[3] = "-1\n"
+    tests = json.dumps({"inputs": inputs, "outputs": outputs})
+    first_ten = json.dumps({"inputs": inputs[:10], "outputs": outputs[:10]})
+    completion = block(program)
+    theirs = float(prime_code.compute_score(completion, tests, continuous=True)[0])
+    assert theirs == pytest.approx(0.9)
+    assert reward().evaluate([None], [completion], tests=[first_ten]).scores == [pytest.approx(0.9)]
+    assert reward().evaluate([None], [completion], tests=[tests]).scores == [pytest.approx(10 / 11)]
+    assert reward(mode="all_pass").evaluate([None], [completion], tests=[tests]).scores == [0.0]
