@@ -1,0 +1,179 @@
+"""One reading of a completion, shared by every answer-reading reward: the text a reader sees, in one plain form.
+
+Every reward that reads an answer (math, choice, crpo, forecast, tool calls, format) reads it through
+:func:`answer_views`, never the raw string, so a policy cannot move a score by changing what a person would not
+see or would read the same way:
+
+1. :func:`normalise` -- NFKC (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
+   removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
+   letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
+   Greek ``ο`` in ``nοt``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
+   other scripts are ASCII (``٤٢`` is ``42``), horizontal whitespace runs are one space.
+2. :func:`without_comments` -- what no reader sees at all: HTML comments ``<!-- ... -->``, LaTeX comments
+   (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay), elements
+   hidden by style (``display:none``, ``visibility:hidden``, ``hidden``). An unclosed comment hides the rest.
+3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
+   task is code), markdown block quotes (``> ...``) and footnote definitions (``[^1]: ...``).
+
+:func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
+text with only the comments removed (a model that writes its final answer inside a code block or a quote still
+has that answer, since nothing else competes with it). Comments are never read.
+
+Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
+Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
+
+_INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
+# a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
+_WORD = re.compile(r"[^\W\d_]+")
+_LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
+# dashes a reader takes for a minus when a number follows: − (U+2212), ‒ – — ― (U+2012-2015), ﹣ (U+FE63), ➖
+_MINUS_BEFORE_DIGIT = re.compile(r"[\u2012-\u2015\u2212\ufe63\u2796](?=\s?[\d.])")
+_TRUE_MINUS = re.compile(r"[\u2212\u2796]")
+_HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
+
+
+def _ascii_digits(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+
+
+def _map_lookalikes(match: re.Match) -> str:
+    word = match.group()
+    if word.isascii():
+        return word
+    mixed = any("a" <= ch.lower() <= "z" for ch in word)
+    only_lookalikes = len(word) > 1 and all(ch in _LOOKALIKE_CHARS for ch in word)
+    return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
+
+
+def normalise(text: str, collapse_space: bool = True) -> str:
+    """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
+    keeps runs of spaces (indentation of code)."""
+    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    if not text.isascii():
+        text = _WORD.sub(_map_lookalikes, text)
+        text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
+        text = _ascii_digits(text)
+    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+
+
+_HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
+# an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>
+_HIDDEN_ELEMENT = re.compile(
+    r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b)[^<>]{0,300}>",
+    re.IGNORECASE,
+)
+# "%" that starts a LaTeX comment: not escaped, and not a percent sign (a digit, brace or bracket right before it,
+# or a number and one space before it with prose after: "50 % of")
+_PERCENT = re.compile(r"(?<!\\)%")
+
+
+def _drop_html_comments(text: str) -> str:
+    if _HTML_COMMENT_OPEN not in text:
+        return text
+    parts, position = [], 0
+    while (start := text.find(_HTML_COMMENT_OPEN, position)) >= 0:
+        parts.append(text[position:start])
+        end = text.find(_HTML_COMMENT_CLOSE, start + len(_HTML_COMMENT_OPEN))
+        if end < 0:
+            return " ".join(parts)
+        position = end + len(_HTML_COMMENT_CLOSE)
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _drop_hidden_elements(text: str) -> str:
+    if "<" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _HIDDEN_ELEMENT.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        closing = re.compile(rf"</{re.escape(opening.group('tag'))}\s*>", re.IGNORECASE).search(text, opening.end())
+        if closing is None:
+            return "".join(parts)
+        position = closing.end()
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _is_percent_sign(line: str, at: int) -> bool:
+    before = line[:at].rstrip(" ")
+    if not before:
+        return False
+    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in "})]"):
+        return True
+    after = line[at + 1:].lstrip(" ")
+    return before[-1].isdigit() and (not after or not after.startswith(("\\", "$", "<", "{")))
+
+
+def _drop_latex_comments(text: str) -> str:
+    if "%" not in text:
+        return text
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        for match in _PERCENT.finditer(line):
+            if not _is_percent_sign(line, match.start()):
+                lines[index] = line[:match.start()]
+                break
+    return "\n".join(lines)
+
+
+def without_comments(text: str) -> str:
+    """``text`` without what no reader sees: HTML and LaTeX comments, hidden HTML elements (step 2)."""
+    return _drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text)))
+
+
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_QUOTE_LINE = re.compile(r"^[ ]{0,3}>[^\n]*(?:\n|$)", re.MULTILINE)
+_FOOTNOTE_LINE = re.compile(r"^[ ]{0,3}\[\^[^\]\n]{1,40}\]:[^\n]*(?:\n|$)", re.MULTILINE)
+
+
+def _drop_fences(text: str) -> str:
+    """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE)
+        line_end = text.find("\n", opening.end())
+        close = closing.search(text, line_end + 1) if line_end >= 0 else None
+        if close is None:
+            return "".join(parts)
+        position = close.end()
+        parts.append("\n")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def visible_text(text: str, code: bool = False) -> str:
+    """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
+    when ``code``), block quotes and footnote definitions."""
+    text = without_comments(normalise(text, collapse_space=not code))
+    if not code:
+        text = _drop_fences(text)
+    if ">" in text:
+        text = _QUOTE_LINE.sub("\n", text)
+    if "[^" in text:
+        text = _FOOTNOTE_LINE.sub("\n", text)
+    return text
+
+
+def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
+    """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
+    differs) the text with only the comments removed. Both are normalised."""
+    visible = visible_text(text, code=code)
+    uncommented = without_comments(normalise(text, collapse_space=not code))
+    return (visible,) if uncommented == visible else (visible, uncommented)
