@@ -4,7 +4,7 @@ Every reward that reads an answer (math, choice, crpo, forecast, tool calls, for
 :func:`answer_views`, never the raw string, so a policy cannot move a score by changing what a person would not
 see or would read the same way:
 
-1. :func:`normalise` -- NFKC (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
+1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
@@ -28,6 +28,7 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
 _INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
@@ -55,10 +56,27 @@ def _map_lookalikes(match: re.Match) -> str:
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
+_KEPT_BY_NFKC = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]|" + _SUPERSCRIPT_RUN.pattern)
+
+
+def _nfkc_keeping_math(text: str) -> str:
+    """NFKC, except superscripts and vulgar fractions, which the math reader turns into powers and fractions itself
+    (NFKC would make ``x²`` ``x2`` and ``½`` ``1⁄2``)."""
+    if text.isascii():
+        return text
+    parts, position = [], 0
+    for kept in _KEPT_BY_NFKC.finditer(text):
+        parts.append(unicodedata.normalize("NFKC", text[position:kept.start()]))
+        parts.append(kept.group())
+        position = kept.end()
+    parts.append(unicodedata.normalize("NFKC", text[position:]))
+    return "".join(parts)
+
+
 def normalise(text: str, collapse_space: bool = True) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
     keeps runs of spaces (indentation of code)."""
-    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
     if not text.isascii():
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
