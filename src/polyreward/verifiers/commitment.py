@@ -167,12 +167,13 @@ _DENIAL_AFTER = re.compile(
 MAX_TAIL = 1500
 
 
-def _clauses(text: str):
-    start = 0
-    for end in _CLAUSE_END.finditer(text):
+def _clauses(text: str, start: int, stop: int, ends: re.Pattern = _CLAUSE_END):
+    """``(start, end)`` of each clause of ``text[start:stop]`` (searched in the whole text, so a look-behind sees
+    the character before ``start``)."""
+    for end in ends.finditer(text, start, stop):
         yield start, end.start()
         start = end.end()
-    yield start, len(text)
+    yield start, stop
 
 
 def _value_key(value: str) -> str:
@@ -221,7 +222,16 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
 
 
 def _letter_pattern(letters: str) -> re.Pattern:
-    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'])")
+    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
+
+
+# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause
+_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
+
+
+def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
+    """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
+    return [m for m in _letter_pattern(letters).finditer(text) if m.group(1) == letter]
 
 
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None) -> str:
@@ -229,7 +239,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None) 
     ``"conflicting"`` (a later clause states another value), ``"retracted"`` (a clause withdraws it),
     ``"negated"`` (a later mention denies it), or ``""``. See the comment above for the rule. With ``letters``
     the answer is an option letter and the values read are option letters ("(B)", "B")."""
-    tail = text[end:end + MAX_TAIL]
+    stop = min(len(text), end + MAX_TAIL)
     if letters:
         value_pattern = mention_pattern = _letter_pattern(letters)
         keys, one_value = {answer.upper()}, True
@@ -243,8 +253,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None) 
 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
-    for start, stop in _clauses(tail):
-        clause = tail[start:stop]
+    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+        clause = text[first:last]
+        option_text = bool(letters) and number == 0  # "C: Tell the attending ... mistake" is the option, not a retraction
         if not clause.strip():
             continue
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
@@ -259,6 +270,6 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None) 
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
                 return "conflicting"
-        if not others and _WITHDRAWAL.search(clause):
+        if not others and not option_text and _WITHDRAWAL.search(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
