@@ -195,7 +195,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if letter is None or how == "option_text":
         return result
     mentions = letter_mentions(view, letter, letters)
-    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters):
+    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=(options or {}).get(letter, "")):
         return None, ""
     return result
 

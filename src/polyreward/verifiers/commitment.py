@@ -234,11 +234,21 @@ def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
     return [m for m in _letter_pattern(letters).finditer(text) if m.group(1) == letter]
 
 
-def later_disowns(text: str, end: int, answer: str, letters: str | None = None) -> str:
+def _states_option(clause: str, option_text: str) -> bool:
+    words = re.findall(r"[A-Za-z0-9']+", clause)
+    if option_text:
+        wanted = re.findall(r"[A-Za-z0-9']+", option_text.lower())
+        return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
+    return len(words) >= 4
+
+
+def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "") -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
     ``"conflicting"`` (a later clause states another value), ``"retracted"`` (a clause withdraws it),
     ``"negated"`` (a later mention denies it), or ``""``. See the comment above for the rule. With ``letters``
-    the answer is an option letter and the values read are option letters ("(B)", "B")."""
+    the answer is an option letter and the values read are option letters ("(B)", "B"); the clause right after the
+    letter that gives the option's text (``option_text``, or 4+ words when the options are unknown) is the answer
+    itself ("C. Tell the attending ... mistake"), not a withdrawal."""
     stop = min(len(text), end + MAX_TAIL)
     if letters:
         value_pattern = mention_pattern = _letter_pattern(letters)
@@ -255,7 +265,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None) 
             return _value_key(match.group())
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
         clause = text[first:last]
-        option_text = bool(letters) and number == 0  # "C: Tell the attending ... mistake" is the option, not a retraction
+        is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
@@ -270,6 +280,6 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None) 
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
                 return "conflicting"
-        if not others and not option_text and _WITHDRAWAL.search(clause):
+        if not others and not is_option_text and _WITHDRAWAL.search(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
