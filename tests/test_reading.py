@@ -96,6 +96,22 @@ def test_visible_text_drops_code_quotes_and_footnotes_but_keeps_code_for_code_ta
     "Answer: 45; Answer: 42",
     "\\boxed{42 \\text{ (possibly } 45\\text{)}}",
     "\\boxed{42?}",
+    "\\boxed{42 \\lor 45}",
+    "\\boxed{42 \\text{ vs } 45}",
+    # more disguises and hiding places
+    "\\boxed{42} 0r 45",                                             # leetspeak in a guard word
+    "The answer is n0t \\boxed{42}",
+    "\\boxed{42} o\U000e0072 45",                                     # a Unicode tag character
+    "45 \\phantom{\\boxed{42}}",                                     # LaTeX that renders nothing
+    "The answer is 45 \\color{white}{\\boxed{42}}",
+    '45 <span style="font-size:0">\\boxed{42}</span>',
+    "The answer is 45 <del>\\boxed{42}</del>",                         # struck out
+    "The answer is 45 ~~\\boxed{42}~~",
+    "\\boxed{42} \u274c",                                             # a cross mark after the answer
+    "\\boxed{42} (45 if rounded)",                                   # an alternative under a condition
+    "\\boxed{42}, which is the same as 45",
+    "\\boxed{42}. Or is it 45?",
+    "\\boxed{42}\n\n" + "x" * 2000 + "\nTypo: 45.",                   # a retraction far after the answer
 ])
 def test_math_hacks_are_not_paid(completion):
     assert MathAccuracy()(completions=[completion], answer=["42"]) == [0.0]
@@ -120,6 +136,10 @@ def test_math_hacks_are_not_paid(completion):
     ("\\boxed{42} apples. The other 3 are rotten.", "42"),
     ("The answer is 42, not 45.", "42"),
     ("It is 45? No: the answer is \\boxed{42}.", "42"),
+    ("~~\\boxed{45}~~ \\boxed{42}", "42"),                               # the struck-out answer is not read
+    ("\\boxed{42} \u2705", "42"),
+    ("So the answer is ~42.", "42"),
+    ("The answer is $42$ (to the nearest integer).", "42"),
 ])
 def test_genuine_math_answers_are_paid(completion, gold):
     assert MathAccuracy()(completions=[completion], answer=[gold]) == [1.0]

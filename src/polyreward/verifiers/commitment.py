@@ -53,7 +53,7 @@ _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
 _INSIDE_OR = re.compile(
     r"\b(?:or(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply)\b)|either|and/or|possibly|maybe|perhaps|probably|"
-    r"likely|alternatively|otherwise|else|unsure|guess)\b|\?",
+    r"likely|alternatively|otherwise|else|unsure|guess|vs|versus)\b|\?|\\(?:lor|vee)(?![A-Za-z])|\|\|",
     re.IGNORECASE,
 )
 
@@ -144,7 +144,7 @@ _VALUE = re.compile(
 )
 _POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
-    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead)|'s|=|:|->|→|⇒)\W*\Z",
+    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to)|'s|=|:|->|→|⇒)\W*\Z",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = re.compile(
@@ -156,15 +156,15 @@ _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
-    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected)\b|n't\s+(?:trust|believe|sure)",
+    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
     r"\A\W{0,3}(?:(?:is|was|are|were|would\s+be|seems|looks)\s+)?(?:not\b|n't|never\b|wrong\b|incorrect\b|false\b|"
-    r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)",
+    r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
     re.IGNORECASE,
 )
-MAX_TAIL = 1500
+MAX_TAIL = 6000  # the whole tail an answer reader searches (answer_extraction.MAX_TAIL_CHARS)
 
 
 def _clauses(text: str, start: int, stop: int, ends: re.Pattern = _CLAUSE_END):
@@ -212,6 +212,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
     ``strong_only`` (the answer is not one number) only the whole clause or a strong pointer ("meant", "answer") counts."""
     after = clause[match.end():]
+    if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
+        return True  # "(45 if rounded)": an alternative answer under a condition
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
     before = clause[:match.start()]
