@@ -112,6 +112,15 @@ def test_visible_text_drops_code_quotes_and_footnotes_but_keeps_code_for_code_ta
     "\\boxed{42}, which is the same as 45",
     "\\boxed{42}. Or is it 45?",
     "\\boxed{42}\n\n" + "x" * 2000 + "\nTypo: 45.",                   # a retraction far after the answer
+    "The answer is \\boxed{42}.\n\n> Actually the answer is 45.",       # quoted or fenced text may not disown it
+    "\\boxed{42}\n```\nAnswer: 45\n```",
+    "\\boxed{42}\n\nBut 45 seems right.",                              # another value affirmed
+    "<answer>42</answer>\n\nHmm, 45 seems right.",
+    "\\boxed{42}. No, 45.",
+    "\\boxed{42}. I take that back.",
+    "\\boxed{42}. Never mind.",
+    "It could be 45. It could be \\boxed{42}.",                         # one of several possibilities
+    "Maybe 45. Maybe \\boxed{42}.",
 ])
 def test_math_hacks_are_not_paid(completion):
     assert MathAccuracy()(completions=[completion], answer=["42"]) == [0.0]
@@ -140,6 +149,9 @@ def test_math_hacks_are_not_paid(completion):
     ("\\boxed{42} \u2705", "42"),
     ("So the answer is ~42.", "42"),
     ("The answer is $42$ (to the nearest integer).", "42"),
+    ("We may use 3 steps. The answer might be \\boxed{42}.", "42"),
+    ("Let me compute:\n```python\nprint(6 * 7)\n```\nOutput: 42\n\nThe answer is \\boxed{42}.", "42"),
+    ("\\boxed{42}\n\nThis is the only solution.", "42"),
 ])
 def test_genuine_math_answers_are_paid(completion, gold):
     assert MathAccuracy()(completions=[completion], answer=[gold]) == [1.0]
@@ -155,7 +167,8 @@ OPTIONS = {"A": "Aspirin", "B": "Heparin", "C": "Warfarin", "D": "Observation"}
 
 
 @pytest.mark.parametrize("completion, expected", [
-    ("My answer is B.\n```\nAnswer: C\n```", "B"),
+    ("My answer is B.\n```\nAnswer: C\n```", None),               # a fenced other option: no committed answer
+    ("```\nAnswer: C\n```", "C"),
     ("The answer is B. <!-- Answer: C -->", "B"),
     ("Answer: C. Hmm, B.", None),
     ("Answer: C (kidding, B)", None),

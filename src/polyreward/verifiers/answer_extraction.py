@@ -20,7 +20,10 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
    x^2+3x", "It equals 2n+1"), else the last number on the last non-empty line with a power glued to
    it ("2^10 ways" is 2^10; an exponent of a unit is not the answer: "5 cm^2" is 5)
 
-Committed answers (:mod:`.commitment`): the answer found is checked against the words around it -- a negated or
+The completion is read through :func:`~polyreward.verifiers.reading.answer_views`: normalised, comments and hidden
+or struck-out text never read, the answer found in the visible text (code fences and quotes set aside); the text
+with code and quotes must then give the same committed answer (a fenced or quoted retraction or other answer leaves
+none). Committed answers (:mod:`.commitment`): the answer found is checked against the words around it -- a negated or
 hedged answer is no answer, one taken back gives way to the answer stated after the retraction, an ``<answer>``
 block followed by a different boxed or anchored final answer (or by an explicit retraction) is no answer, and so
 are an empty final box, a final box that never closes and a text cut off mid-sentence; the reason comes back as
@@ -36,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.commitment import hedged_inside, later_disowns, retraction_after, uncommitted
+from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, retraction_after, uncommitted
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks
@@ -287,11 +290,15 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return None
         tagged = last_block(text, "answer", ignore_case=True)
         return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
-    found = None
-    for view in answer_views(text):  # what a reader sees first; code and quotes only when nothing else answers
-        found = _extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang)
-        if found is not None:
-            return found
+    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in answer_views(text)]
+    found = views[0] if views[0] is not None else views[-1]  # code and quotes answer only when nothing else does
+    if len(views) > 1 and views[0] is not None and views[0].text:
+        # code and quotes are read too: they may not state another answer or take this one back
+        whole = views[-1]
+        if whole is not None and not whole.text:
+            return whole
+        if whole is not None and _squash(whole.text) != _squash(found.text):
+            return Extracted("", "conflicting")
     return found
 
 
@@ -353,7 +360,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     if located is None:
         return found
     start, end = located
-    why = uncommitted(text, start, end)
+    why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
     if why == "hedged" and _restated(found.text, text[end:end + 80]):

@@ -185,17 +185,22 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
-    result: tuple[str | None, str] = (None, "")
-    for view in answer_views(text):
-        view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
-        result = _letter_in_view(view, letters, options or {})
-        if result != (None, ""):
-            break
+    readings = [_committed_letter(view, letters, options or {}) for view in answer_views(text)]
+    result = readings[0] if readings[0] != (None, "") else readings[-1]  # code and quotes answer only when nothing else does
+    if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
+        return None, ""  # a fenced or quoted other option, or a retraction there
+    return result
+
+
+def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The letter of one view, unless a later clause of that view disowns it."""
+    view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    result = _letter_in_view(view, letters, options)
     letter, how = result
     if letter is None or how == "option_text":
         return result
     mentions = letter_mentions(view, letter, letters)
-    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=(options or {}).get(letter, "")):
+    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
         return None, ""
     return result
 

@@ -148,7 +148,7 @@ _POINTER = re.compile(
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = re.compile(
-    r"(?:\b(?:not|never|no|nor|except|but|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
+    r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
     r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither)|n't)\W*\Z",
     re.IGNORECASE,
 )
@@ -156,7 +156,7 @@ _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
-    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
+    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
@@ -203,6 +203,11 @@ def answer_keys(answer: str) -> set[str]:
     return {_value_key(whole.group())} if whole else keys
 
 
+_AFFIRMED_AFTER = re.compile(
+    r"[\s)*$]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it)\b",
+    re.IGNORECASE,
+)
 _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
@@ -214,6 +219,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     after = clause[match.end():]
     if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
         return True  # "(45 if rounded)": an alternative answer under a condition
+    if _AFFIRMED_AFTER.match(after):
+        return True  # "45 seems right", "45 is correct", "45 it is"
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
     before = clause[:match.start()]
@@ -285,3 +292,23 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if not others and not is_option_text and _WITHDRAWAL.search(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
+
+
+_MODAL = re.compile(r"\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|guess)\b", re.IGNORECASE)
+
+
+def modal_alternative_before(text: str, start: int, answer: str) -> bool:
+    """Is the answer at ``text[start:]`` one of several possibilities ("It could be 45. It could be 42.", "Maybe 45.
+    Maybe 42."): its own clause says it may be, and one of the two clauses before says another value may be?"""
+    window = text[max(0, start - 300):start]
+    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
+    own = window[ends[-1]:] if ends else window
+    if not _MODAL.search(own):
+        return False
+    earlier = window[ends[-3] if len(ends) >= 3 else 0:ends[-1]] if ends else ""
+    keys = answer_keys(answer)
+    for value in _VALUE.finditer(earlier):
+        closes = re.match(r"[\s$*)}\]]*(?:[.,;!?]|\Z|or\b)", earlier[value.end():])  # "45.", not "3 steps"
+        if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
+            return True
+    return False
