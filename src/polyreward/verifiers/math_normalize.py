@@ -7,8 +7,8 @@ Three jobs:
   parser reads. Model output is never ``eval``-ed or ``sympify``-ed: python operators are rewritten as
   text.
 * :func:`parse_numeral` reads plain numbers (``-1,234.5``, ``3/4``, ``\\frac{3}{4}``, ``75\\%``,
-  ``18 apples``) as exact :class:`fractions.Fraction` values, so the common case (GSM8K-style numeric
-  answers) is decided without starting sympy at all.
+  ``18 apples``, repeating decimals ``0.\\overline{3}`` ``0.(3)`` ``0.\\dot{3}``) as exact :class:`fractions.Fraction`
+  values, so the common case (GSM8K-style numeric answers) is decided without starting sympy at all.
 * :func:`~polyreward.verifiers.math_size.size_problem` (re-exported here) refuses inputs whose value would be
   astronomically large before sympy sees them.
 """
@@ -138,7 +138,8 @@ _THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])(?:\.\d+)?"
 _SPACE_THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?: \d{3})+(?:\.\d+)?")
 # "\mathrm{e}" is Euler's e to a reader; Math-Verify's parser chokes on it (parses "1-1/\mathrm{e}" as 1)
 _UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|rm|mathit|operatorname)\s*\{\s*([A-Za-z])\s*\}")
-_LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|\\,|\\!|\\ |~)(?=\d{3}(?!\d))")
+# "10\,000", "10{,}000", "10,\!000" (a comma followed by a negative thin space, often with a space after it)
+_LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|,?\\[,!] ?|\\ |~)(?=\d{3}(?!\d))")
 
 
 def rewrite_python_syntax(text: str) -> str:
@@ -293,7 +294,7 @@ def euler_imaginary_unit(text: str) -> str:
 
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
-    text = normalize_unicode(text.strip())
+    text = normalize_unicode(text.strip()).replace("\\cfrac", "\\frac")  # a continued-fraction layout is a fraction
     # markdown bold / italics around the whole answer: "**73**", "__73__", "73**"
     for _ in range(2):
         match = _BOLD_WRAP.match(text)
@@ -391,8 +392,33 @@ def _mixed_number(text: str) -> Numeral | None:
     return Numeral(-value if match.group("sign") == "-" else value)
 
 
+# a repeating decimal: 0.\overline{3}, 0.1\overline{6}, 0.\bar{3}, 0.(3), 0.1(6), 0.\dot{3}, 0.\dot{1}4285\dot{7}
+_REPEATING = re.compile(
+    r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d{0,30})\.(?P<fixed>\d{0,30})"
+    r"(?:\\(?:overline|bar)\s*(?:\{\s*(?P<a>\d{1,30})\s*\}|(?P<b>\d))|\((?P<c>\d{1,30})\)"
+    r"|\\dot\s*\{\s*(?P<d>\d)\s*\}(?:(?P<middle>\d{0,28})\\dot\s*\{\s*(?P<e>\d)\s*\})?)\s*"
+)
+
+
+def repeating_decimal(text: str) -> Fraction | None:
+    """The exact value of a repeating decimal (:data:`_REPEATING`'s forms), else None: ``0.1\\overline{6}`` is 1/6.
+
+        value = whole + (int(fixed + block) - int(fixed)) / (10^len(fixed) * (10^len(block) - 1))
+    """
+    match = _REPEATING.fullmatch(text)
+    if match is None:
+        return None
+    groups = match.groupdict()
+    block = groups["a"] or groups["b"] or groups["c"] or ((groups["d"] or "") + (groups["middle"] or "") + (groups["e"] or "") if groups["e"] else groups["d"])
+    fixed = groups["fixed"]
+    value = int(groups["whole"] or 0) + Fraction(int(fixed + block) - int(fixed or 0), 10 ** len(fixed) * (10 ** len(block) - 1))
+    return -value if groups["sign"] == "-" else value
+
+
 def _plain_numeral(text: str) -> Numeral | None:
     text = text.replace("{,}", "").strip()
+    if "." in text and ("\\" in text or "(" in text) and (repeating := repeating_decimal(text)) is not None:
+        return Numeral(repeating)
     if _SPACE_THOUSANDS.fullmatch(text):  # "1 000 000"
         text = text.replace(" ", "")
     if len(text) < 60 and (mixed := _mixed_number(text)) is not None:
