@@ -142,6 +142,12 @@ _UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|rm|mathit|operatorname)\s*\{\s*([A-Za
 _LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|,?\\[,!] ?|\\ |~)(?=\d{3}(?!\d))")
 
 
+def drop_thousands_separators(text: str) -> str:
+    """``1,234`` ``10\\,000`` ``10{,}000`` ``10,\\!000`` -> the digits alone (a comma group inside a tuple, interval or
+    set stays: ``(12,102)`` is a pair)."""
+    return _THOUSANDS.sub(_drop_thousands_commas, _LATEX_THOUSANDS.sub("", text))
+
+
 def rewrite_python_syntax(text: str) -> str:
     """``x**2`` -> ``x^{2}``, ``sqrt(x)`` -> ``\\sqrt{x}``, ``pi`` -> ``\\pi`` (text rewriting, no eval). Brackets
     are matched once per pass (:func:`bracket_pairs`), so the rewrite is linear in the text (``**(`` repeated
@@ -322,8 +328,7 @@ def normalize_answer(text: str) -> str:
     text = text.replace(r"\$", "")
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
-    text = _LATEX_THOUSANDS.sub("", text)
-    text = _THOUSANDS.sub(_drop_thousands_commas, text)
+    text = drop_thousands_separators(text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
     text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
     text = _VALUE_TEXT.sub(r" \1", text)  # "5\text{ dozen}": no unit to drop (Math-Verify drops \text units)

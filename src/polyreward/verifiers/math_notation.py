@@ -14,6 +14,7 @@ them, and only them:
   a value (``12\\text{ cm}^2``, ``5 \\mathrm{m/s}``, ``3\\text{ dollars}``) it is dropped with the unit's power; around
   other words (``\\text{ or }``, ``\\text{squared}``, ``\\text{five}``) the words stay, as words -- a word that changes
   the value or names an alternative is not formatting;
+* **grouping braces** (``{42}``, a value alone in parentheses ``(3)``; a tuple ``(1, 2)`` stays);
 * **style and sizing** (``\\displaystyle``, ``\\textstyle``, ``\\left``/``\\right``, ``\\big``...) and **spacing**
   (``\\,`` ``\\;`` ``\\:`` ``\\!`` ``\\ `` ``~`` ``\\quad``): dropped, spacing read as one space;
 * **degree marks** (``^\\circ``, ``^{\\circ}``, ``\\degree``; ``°`` is ``^\\circ`` after
@@ -34,32 +35,41 @@ from __future__ import annotations
 
 import re
 
-from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words
+from polyreward.verifiers.math_normalize import VALUE_WORDS, bracket_pairs, drop_thousands_separators, number_from_words
 
 MAX_CHARS = 1_000
 MAX_DEPTH = 12
 
 _WRAPPER = re.compile(
     r"\\(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|mathrm|mathbf|mathit|mathsf|mathtt|mathnormal"
-    r"|boldsymbol|bm|mbox|hbox|operatorname)\s*\{([^{}]*)\}"
+    r"|boldsymbol|bm|mbox|hbox|operatorname)\s*\{"
 )
 _STYLE = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle)(?![A-Za-z])"
 )
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
-_DEGREES = re.compile(r"\^\s*\{?\s*\\circ\s*\}?|\\degree(?![A-Za-z])|\\textdegree(?![A-Za-z])")
+_DEGREES = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|\\degree(?![A-Za-z])|\\textdegree(?![A-Za-z])")
 # a unit: letters with slashes, dots, spaces or a power ("cm", "m/s", "km/h", "sq ft", "m/s^2")
 _UNIT = re.compile(r"\s*[A-Za-z]+(?:\s*[./ ]\s*[A-Za-z]+){0,3}\s*(?:\^\s*\{?\s*-?\d\s*\}?)?\s*")
 _UNIT_POWER = re.compile(r"\s*\^\s*(?:\{\s*-?\d\s*\}|-?\d)")
 # words that are never a unit: they name alternatives, negate, or change the value
 _NOT_UNITS = {"or", "and", "not", "either", "possibly", "maybe", "otherwise", "else", "but", "plus", "minus", "times", "over",
               "of", "per"} | VALUE_WORDS
+# braces that only group (not a command's argument, an exponent or a subscript): "{42}", "\text{{0}}"
+_GROUP = re.compile(r"(?<![\w}\]^_\\])\{([^{}\\]*)\}")
 _SPACED_SIGN = re.compile(r"(^|[=(\[{,])\s*([-+])\s+(?=[\d.])")
-_AFTER_VALUE = re.compile(r"[\d})%.]\s*$")
 
 
-def _unwrap(match: re.Match) -> str:
-    content = match.group(1)
+def _after_value(text: str, end: int) -> bool:
+    """Does a value (a digit, a closing bracket, ``%``) end right before ``end``, spaces aside?"""
+    i = end - 1
+    while i >= 0 and text[i] == " ":
+        i -= 1
+    return i >= 0 and text[i] in "0123456789})%."
+
+
+def _unwrapped(content: str, after_value: bool) -> str:
+    """What a text or font wrapper around ``content`` reads as (module docstring)."""
     stripped = content.strip()
     if not stripped:
         return " "
@@ -67,9 +77,22 @@ def _unwrap(match: re.Match) -> str:
         return stripped  # \text{42}, \mathbf{(3)}, \mathrm{e}: the math itself
     words = {word.lower() for word in re.findall(r"[A-Za-z]+", stripped)}
     is_unit = _UNIT.fullmatch(content) is not None and not words & _NOT_UNITS and number_from_words(stripped) is None
-    if is_unit and _AFTER_VALUE.search(match.string, 0, match.start()):
+    if is_unit and after_value:
         return "\x00"  # a unit after a value: dropped below with its power ("12\text{ cm}^2")
     return f" {stripped} "
+
+
+def _unwrap_once(text: str) -> str:
+    """Each outermost wrapper replaced by what it reads as (one level; brackets matched once: linear)."""
+    pairs = bracket_pairs(text, "{", "}")
+    out, done = [], 0
+    for match in _WRAPPER.finditer(text):
+        close = pairs.get(match.end() - 1)
+        if match.start() < done or close is None:
+            continue  # inside a wrapper replaced in this pass (the next pass reads it), or unclosed
+        out += [text[done:match.start()], _unwrapped(text[match.end():close], _after_value(text, match.start()))]
+        done = close + 1
+    return "".join(out) + text[done:] if out else text
 
 
 def read_through(text: str) -> str:
@@ -81,11 +104,26 @@ def read_through(text: str) -> str:
     text = _STYLE.sub("", text)
     text = _SPACING.sub(" ", text)
     for _ in range(MAX_DEPTH):
-        unwrapped = _WRAPPER.sub(_unwrap, text)
+        unwrapped = _unwrap_once(_GROUP.sub(r"\1", text))
         if unwrapped == text:
             break
         text = unwrapped
     if "\x00" in text:
         text = re.sub("\x00(?:" + _UNIT_POWER.pattern + ")?", "", text)
-    text = _SPACED_SIGN.sub(r"\1\2", text)
-    return " ".join(text.split())
+    text = _SPACED_SIGN.sub(r"\1\2", " ".join(text.split()))
+    return drop_thousands_separators(_outer_group(text))
+
+
+def _outer_group(text: str) -> str:
+    """``{42}`` -> ``42`` (braces only group), ``(3)`` -> ``3`` (one value in parentheses); a tuple ``(1, 2)`` and
+    ``(x+1)(x-1)`` stay."""
+    for _ in range(MAX_DEPTH):
+        if len(text) < 2 or text[0] + text[-1] not in ("{}", "()"):
+            return text
+        if bracket_pairs(text, text[0], text[-1]).get(0) != len(text) - 1:
+            return text
+        inner = text[1:-1].strip()
+        if text[0] == "(" and re.search(r"[,;]", inner):
+            return text
+        text = inner
+    return text

@@ -15,9 +15,9 @@ formatting (:func:`~polyreward.verifiers.math_notation.read_through`: ``\\text{4
   is not the gold itself -- ``\\boxed{(7.0 + 4.0i) - (4.0 + 6.0i)}`` for "Subtract (7.0 + 4.0i) - (4.0 + 6.0i)";
 * where the gold is a number, **a remaining operation on numbers**:
 
-  - an expression (``2 \\times 21``, ``10^2``, ``4!``, ``\\sqrt{4}``, ``(9+1)``) -- a value is: a number, a
+  - an expression (``2 \\times 21``, ``2^{10}``, ``4!``, ``\\sqrt{4}``, ``(9+1)``) -- a value is: a number, a
     simplified fraction, a mixed number, a percent, a number with a unit, a repeating decimal, scientific
-    notation (``6.02 \\times 10^{23}``, ``1.5e8``), a closed form with an irrational value (``\\sqrt{17}``,
+    notation (``6.02 \\times 10^{23}``, ``1.5e8``, a power of ten ``10^{8}``), a closed form with an irrational value (``\\sqrt{17}``,
     ``\\frac{\\pi}{2}``: nothing left to evaluate), a list of values (``0, 111``), words, or a chain that ends in
     one (``9 \\times 2 = 18``, ``\\sqrt{17} \\approx 4.12``: the work is shown and the value stated);
   - an unsimplified fraction (``\\frac{3910}{6885}``, ``\\frac{84}{2}``, ``7/1``) unless the gold is written
