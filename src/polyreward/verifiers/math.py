@@ -187,9 +187,11 @@ def textual_meaning(text: str) -> str | None:
 
 
 def lettered_choice(text: str, letters: str = _LETTERS) -> str | None:
-    """The one lettered choice a math answer starts with: ``\\textbf{(B) } 12``, ``(C) \\frac{1}{2}``, ``B) 12``,
-    ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
+    """The one lettered choice a math answer is or starts with: ``(B)``, ``\\text{(B)}``, ``\\textbf{(B) } 12``,
+    ``(C) \\frac{1}{2}``, ``B) 12``, ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
     shown = read_through(text)
+    if len(shown) == 1:
+        return shown if shown in letters else None  # "(B)", "\\text{(B)}", "B"
     match = _LETTER_LEAD.match(shown)
     letter = (match.group(1) or match.group(2)) if match else None
     if letter is None or letter not in letters:

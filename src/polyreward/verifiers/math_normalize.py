@@ -312,6 +312,8 @@ def normalize_answer(text: str) -> str:
     text = _strip_edge_spacing(text)  # "\\, 1,000 \\," -> "1,000": spacing commands at either end mean nothing
     text = _TIMES_X.sub(r" \\times ", text)  # "6.02 x 10^23": an x between two numbers is a times sign
     text = _APPROX_PREFIX.sub("", text)  # "\approx 3.14" states the value 3.14
+    # "\$" is a dollar sign, never a math delimiter: gone before the delimiters are read ("$\$18$" is 18)
+    text = text.replace(r"\$", "")
     # surrounding math delimiters and trailing sentence punctuation
     for _ in range(3):
         before = text
@@ -324,8 +326,7 @@ def normalize_answer(text: str) -> str:
             text = text[2:-2]
         if text == before:
             break
-    # "\$" and a lone "$" in front of a number are currency ("$18"), not math delimiters
-    text = text.replace(r"\$", "")
+    # a lone "$" in front of a number is currency ("$18"), not a math delimiter
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
     text = drop_thousands_separators(text)
@@ -347,7 +348,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?"
 _NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
 _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
 # words that may follow a number as a unit ("18 apples", "5 cm"); letters that are variables don't qualify
-_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
+_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|[A-Za-z]{1,5}/[A-Za-z]{1,5}(?:\^?[23])?|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}
 _VALUE_TEXT = re.compile(r"\\(?:text|mathrm|mbox|textbf)\s*\{\s*(" + "|".join(sorted(VALUE_WORDS)) + r")\s*\}", re.IGNORECASE)
 _MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}
