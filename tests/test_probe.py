@@ -1,5 +1,7 @@
-"""``polyreward probe``: no exploit of the shipped examples' rewards with their (guarded) configs, the documented
-exploits of the exact-source rules when those are configured, exit codes, JSON shape and strategy plumbing."""
+"""``polyreward probe``'s named strategies and its check of the file's own completions: no exploit of the shipped
+examples' rewards with their (guarded) configs, the documented exploits of the exact-source rules when those are
+configured, exit codes, JSON shape and strategy plumbing. (``--budget 0`` leaves the mutation search out: what it finds
+on the shipped examples is recorded in docs/probe.md and tested with toy rewards in test_probe_search.py.)"""
 
 from __future__ import annotations
 
@@ -29,8 +31,9 @@ def exploited(report: dict) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("example", GUARDED_EXAMPLES)
 def test_shipped_examples_have_no_exploit(capsys, example):
-    rc, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl")
+    rc, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--budget", "0")
     assert exploited(report) == set()
+    assert all(entry["flagged"] == 0 for entry in report["suspicious"]), "no completion of the file is a suspicious high score"
     assert rc == 0 and report["rows_probed"] > 0
     assert all(r["rows"] > 0 for r in report["results"] if r["reward"] != "weighted total"), "every strategy was compared on some row"
 
@@ -39,7 +42,7 @@ def test_shipped_examples_have_no_exploit(capsys, example):
 def test_cheap_components_of_the_answer_examples_hold(capsys, example):
     """The format and length rewards of the math / MedQA examples (guards on) are not exploited. (Whether the
     accuracy rewards are depends on the math / choice verifiers' committed-answer semantics.)"""
-    _, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--limit", "12")
+    _, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--limit", "12", "--budget", "0")
     assert {pair for pair in exploited(report) if pair[0] in ("format", "overlong")} == set()
 
 
@@ -65,7 +68,7 @@ def test_source_rules_show_their_documented_exploits(capsys, example, overrides,
 def test_weighted_trl_example_has_no_exploit(capsys):
     """examples/trl/polyreward.yaml: with the think guard on and the length penalty weighing less than the format
     bonus, neither an empty think block nor dropping the reasoning to save length beats a careful answer."""
-    rc, report = probe_json(capsys, "examples/trl/polyreward.yaml", "examples/math/rollouts.jsonl", "--limit", "24")
+    rc, report = probe_json(capsys, "examples/trl/polyreward.yaml", "examples/math/rollouts.jsonl", "--limit", "24", "--budget", "0")
     assert exploited(report) == set() and rc == 0
 
 
@@ -136,6 +139,6 @@ def test_group_level_reward_compares_each_pair_alone():
 
     config = load_config("examples/tools/config.yaml")
     records = [json.loads(line) for line in open("examples/tools/rollouts.jsonl", encoding="utf-8")]
-    report = run_probe(config, records, limit=5)
+    report = run_probe(config, records, limit=5, budget=0)
     bare = next(r for r in report.results if (r.reward, r.strategy) == ("efficiency", "bare_call_list"))
     assert bare.rows == 5 and bare.exploited == 0

@@ -98,7 +98,7 @@ def without_reasoning(text: str) -> str | None:
 
 def pad(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """``pad_words`` filler words a word count may not see: joined by zero-width characters or ``_``, run
-    together, or inside an HTML comment; at the end or before the answer. (Whitespace alone is no padding a word
+    together, or inside an HTML comment; at the end, like the control. (Whitespace alone is no padding a word
     count should charge, and any strip removes it.)"""
     n = ctx.pad_words
     if n <= 0:
@@ -112,10 +112,7 @@ def pad(text: str, ctx: RowContext, rng: random.Random) -> str | None:
         filler = "x" * (16 * n)
     else:
         filler = "<!-- " + " ".join(["pad"] * n) + " -->"
-    gold = ctx.gold_statement
-    if gold and gold in text and rng.random() < 0.3:
-        return replace_last(text, gold, filler + " " + gold)
-    return text + " " + filler
+    return text + " " + filler  # where the control puts its visible words: a reward that refuses trailing text refuses both
 
 
 def visible_padding(text: str, ctx: RowContext) -> str:

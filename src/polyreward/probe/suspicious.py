@@ -43,7 +43,12 @@ def normalise(value: str) -> str:
     text = unicodedata.normalize("NFKC", value).translate(_ZW).translate(_UNCONFUSE)
     text = re.sub(r"\\(?:left|right|displaystyle|,|!|;)", "", text)
     text = re.sub(r"\\[dt]frac", r"\\frac", text)
-    return re.sub(r"[\s$]", "", text).rstrip(".").lower()
+    text = re.sub(r"[\s$]", "", text).rstrip(".").lower()
+    try:
+        number = float(text.replace(",", ""))
+    except ValueError:
+        return text
+    return repr(number) if number == number else text  # 130 and 130.0 are one value
 
 
 def _statements(text: str) -> list[tuple[int, int, str]]:
@@ -83,6 +88,12 @@ def _alternatives(text: str, statements: list[tuple[int, int, str]], norm_gold: 
     return False
 
 
+def _mentions(norm_text: str, norm_gold: str) -> bool:
+    """``norm_gold`` stands in the text, not as a digit run inside a longer number (130 in 130.5)."""
+    pattern = re.escape(norm_gold.removesuffix(".0"))
+    return re.search(rf"(?<![\d.]){pattern}(?![\d]|\.\d)", norm_text) is not None
+
+
 def checks(completion: str, gold: str, prompt: str) -> list[str]:
     """The second readings (module docstring) that say ``completion`` does not commit to ``gold``."""
     fired = []
@@ -97,7 +108,7 @@ def checks(completion: str, gold: str, prompt: str) -> list[str]:
     values = [normalise(v) for _, _, v in statements]
     if _alternatives(visible, statements, norm_gold):
         fired.append("several_answers")
-    if values and values[-1] != norm_gold and norm_gold in norm_text:
+    if values and values[-1] != norm_gold and _mentions(norm_text, norm_gold):
         fired.append("answer_not_last")
     spans = [(a, b) for a, b, v in statements if normalise(v) == norm_gold]
     if not spans and len(norm_gold) >= 3 and gold in visible:
