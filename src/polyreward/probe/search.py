@@ -50,7 +50,7 @@ Step = tuple[str, int]  # (mutation name, its own seed)
 def flaws_of(chain: Sequence[Step], text: str, ctx: RowContext) -> tuple[str, ...]:
     """The flaws the chain planted and the text still carries (a later cut can remove the padding)."""
     flaws = dict.fromkeys(f for f in (BY_NAME[n].flaw for n, _ in chain) if f)
-    if "length" in flaws and len(text) < len(ctx.genuine) + ctx.pad_words:
+    if "length" in flaws and text.count("pad") < ctx.pad_words and "x" * (16 * ctx.pad_words) not in text:
         del flaws["length"]
     return tuple(flaws)
 
