@@ -15,6 +15,7 @@ import sys
 import unicodedata
 from pathlib import Path
 
+import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -206,3 +207,94 @@ def test_mutations_never_raise_and_stay_bounded(genuine, prompt, seed):
     site = locate_site(genuine)
     if site is not None:
         assert different_value(site.value, ["x"]) != site.value
+
+
+# -- one weak reward per family: the search finds each weakness without being told about it ---------------------
+
+class FirstBox(WeakBox):
+    """1.0 when the first box holds the gold (a later box, a withdrawal or a second answer is never read)."""
+
+    type_name = "probe_test_first_box"
+
+    def score_rollout(self, completion, row):
+        boxes = re.findall(r"\\boxed\{([^{}]*)\}", completion)
+        return Scored(float(bool(boxes) and boxes[0] == str(row[self.answer_column])))
+
+
+class LiteralNegationGuard(WeakBox):
+    """The last box must hold the gold and no negation may stand in the text, matched literally (ASCII words)."""
+
+    type_name = "probe_test_literal_negation"
+
+    def score_rollout(self, completion, row):
+        boxes = re.findall(r"\\boxed\{([^{}]*)\}", completion)
+        if re.search(r"\b(not|never|wrong|incorrect|false|cannot|but|no longer|or|either)\b", completion, re.IGNORECASE):
+            return Scored(0.0)
+        return Scored(float(bool(boxes) and boxes[-1] == str(row[self.answer_column])))
+
+
+class AnyThink(RolloutReward):
+    """1.0 for any non-empty think block: junk reasoning passes."""
+
+    type_name = "probe_test_any_think"
+
+    def score_rollout(self, completion, row):
+        return Scored(float(re.search(r"<think>\S.*?</think>", completion, re.DOTALL) is not None))
+
+
+class SpaceWordLength(RolloutReward):
+    """1.0 up to ``max_completion_len`` whitespace-separated words, else 0: words joined by zero-width characters
+    count as one."""
+
+    type_name = "probe_test_space_words"
+
+    def __init__(self, name=None, weight=1.0, max_completion_len: int = 60):
+        super().__init__(name, weight)
+        self.max_completion_len = max_completion_len
+
+    def score_rollout(self, completion, row):
+        return Scored(float(len(completion.split()) <= self.max_completion_len))
+
+
+class FirstToolBlock(WeakBox):
+    """1.0 when the first <tool_call> block's calls are the gold calls (a second block is never read)."""
+
+    type_name = "probe_test_first_tool_block"
+
+    def score_rollout(self, completion, row):
+        block = re.search(r"<tool_call>(.*?)</tool_call>", completion, re.DOTALL)
+        try:
+            calls = [json.loads(line) for line in block.group(1).strip().splitlines()] if block else None
+        except ValueError:
+            calls = None
+        return Scored(float(calls == json.loads(row[self.answer_column])))
+
+
+def _records(kind: str) -> list[dict]:
+    rows = []
+    for i in range(4):
+        if kind == "tool":
+            gold = [{"name": "weather", "arguments": {"city": ["Paris", "Lima", "Oslo", "Rome"][i], "days": i + 2}}]
+            completion = f"<think>The user wants the weather for {i + 2} days.</think>\n<tool_call>\n{json.dumps(gold[0])}\n</tool_call>"
+            rows.append({"prompt": f"Weather question {i}", "completion": completion, "prompt_id": i, "answer": json.dumps(gold)})
+        else:
+            completion = f"<think>Adding {i} and 40 carefully gives {i + 40}.</think>\nThe answer is \\boxed{{{i + 40}}}."
+            rows.append({"prompt": f"What is {i} + 40?", "completion": completion, "prompt_id": i, "answer": str(i + 40)})
+    return rows
+
+
+@pytest.mark.parametrize("reward, params, kind, family", [
+    ("FirstBox", {"answer_column": "answer"}, "box", "append"),
+    ("FirstBox", {"answer_column": "answer"}, "box", "retract"),
+    ("LiteralNegationGuard", {"answer_column": "answer"}, "box", "obfuscate"),
+    ("AnyThink", {}, "box", "strip"),
+    ("SpaceWordLength", {"max_completion_len": 60}, "box", "pad"),
+    ("FirstToolBlock", {"answer_column": "answer"}, "tool", "toolcalls"),
+])
+def test_search_finds_each_weakness_by_itself(reward, params, kind, family):
+    cfg = parse_config({"columns": {"prompt": "prompt", "completion": "completion", "group": "prompt_id"}, "engine": {"workers": 0},
+                        "rewards": [{"name": "weak", "type": f"test_probe_search:{reward}", **params}]})
+    report = run_probe(cfg, _records(kind), budget=48, seed=0, named=False)
+    found = {r.family: r for r in report.search if r.reward == "weak" and r.exploited}
+    assert family in found, f"{reward}: found {sorted(found)}"
+    assert report.results == [] and report.found > 0

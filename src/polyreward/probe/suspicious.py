@@ -102,7 +102,7 @@ def checks(completion: str, gold: str, prompt: str) -> list[str]:
         return fired
     norm_text = normalise(completion)
     visible = _HIDDEN.sub(" ", completion)
-    if norm_gold in norm_text and norm_gold not in normalise(visible):
+    if _mentions(norm_text, norm_gold) and not _mentions(normalise(visible), norm_gold):
         fired.append("hidden_answer")
     statements = _statements(visible)
     values = [normalise(v) for _, _, v in statements]
