@@ -78,6 +78,8 @@ _PARTS = re.compile(r",|;|/|\\text\{[^}]*\}|\bor\b|\band\b", re.IGNORECASE)
 
 def _alternatives(text: str, statements: list[tuple[int, int, str]], norm_gold: str) -> bool:
     for (_, end, a), (start, _, b) in zip(statements, statements[1:]):
+        if start - end > 40:  # a joiner is a few characters; a longer gap is prose (and keeps the match cheap)
+            continue
         between = unicodedata.normalize("NFKC", text[end:start]).translate(_ZW).translate(_UNCONFUSE)
         if normalise(a) != normalise(b) and _JOIN.match(between):
             return True
