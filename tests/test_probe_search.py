@@ -24,7 +24,7 @@ from polyreward.probe import run_probe
 from polyreward.probe.mutations import MUTATIONS, controls
 from polyreward.probe.search import MAX_CANDIDATE_CHARS
 from polyreward.probe.site import different_value, locate_site, row_context
-from polyreward.probe.suspicious import checks
+from polyreward.probe.suspicious import checks, length_checks, reasoning_checks
 from polyreward.reward import RolloutReward, Scored
 
 TESTS = Path(__file__).parent
@@ -194,6 +194,21 @@ def test_suspicious_checks():
     assert "hidden_answer" in checks("\\boxed{42} % \\boxed{45}", "45", "q")
     prompt = "Compute the sum of the first ten positive integers please."
     assert "prompt_copy" in checks(prompt, "55", prompt)
+    assert "prompt_expression" in checks("The answer is \\boxed{6640/19420}.", "\\frac{332}{971}", "Simplify $6640/19420$.")
+    assert reasoning_checks("<think>zzzz zzzz zzzz</think> \\boxed{45}", "q") == ["empty_reasoning"]
+    assert reasoning_checks("<think>Add the two numbers</think>", "Please add the two numbers now") == ["reasoning_is_prompt"]
+    assert reasoning_checks("<think>Forty plus five is forty-five.</think>", "What is 40 + 5?") == []
+    assert length_checks("ok " + "\u200b".join(["pad"] * 60)) == ["hidden_padding"] and length_checks("a b c " * 500) == []
+
+
+def test_file_completion_with_junk_reasoning_is_suspicious_on_a_format_reward():
+    cfg = parse_config({"columns": {"prompt": "prompt", "completion": "completion", "group": "prompt_id"}, "engine": {"workers": 0},
+                        "rewards": [{"name": "think", "type": "test_probe_search:AnyThink"}]})
+    records = _records("box") + [{"prompt": "What is 1 + 40?", "completion": "<think>zzzz zzzz</think>\nThe answer is \\boxed{41}.",
+                                  "prompt_id": 1, "answer": "41"}]
+    report = run_probe(cfg, records, budget=0, named=False)
+    entry = report.suspicious[0]
+    assert entry["reward"] == "think" and entry["flagged"] == 1 and entry["by_check"]["empty_reasoning"] == 1
 
 
 @settings(max_examples=150, deadline=None)

@@ -29,6 +29,7 @@ from typing import Any
 
 import numpy as np
 
+from polyreward.probe.mutations import FLAWS
 from polyreward.probe.search import TOTAL, FamilyResult, run_search
 from polyreward.probe.site import RowContext, locate_site, row_context
 from polyreward.probe.strategies import GENUINE, STRATEGIES, Hack, ProbeCase, strategies_of
@@ -154,7 +155,7 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
     if any(c is not None for c in contexts):
         outcome = run_search(contexts, reward_set.names, weights, probe.candidates, budget=budget, seed=seed, examples=examples)
         report.search, report.charged, report.candidates = outcome.results, outcome.charged, sum(outcome.tried_per_row)
-        report.suspicious = _suspicious(rows, contexts, file_scores, probe, outcome.answer_charged, reward_set.names, examples)
+        report.suspicious = _suspicious(rows, contexts, file_scores, probe, outcome.charged_rows, reward_set.names, examples)
     if named:
         report.results = _named_strategies(rows, genuine, rewards, reward_set, columns, weights, examples, score_batch, notes)
     return report
@@ -233,23 +234,24 @@ def _contexts(rows, genuine, columns, rewards) -> list[RowContext | None]:
     return out
 
 
-def _suspicious(rows, contexts, file_scores, probe, answer_charged, names, examples) -> list[dict[str, Any]]:
-    """Per reward: the file's completions checked and those flagged (:mod:`polyreward.probe.suspicious`)."""
+def _suspicious(rows, contexts, file_scores, probe, charged, names, examples) -> list[dict[str, Any]]:
+    """Per reward: the file's completions checked (on rows where the reward charges a flaw) and those flagged
+    (:mod:`polyreward.probe.suspicious`)."""
     found = {name: {"reward": name, "checked": 0, "flagged": 0, "by_check": dict.fromkeys(CHECKS, 0), "examples": []} for name in names}
     for i, ctx in enumerate(contexts):
         if ctx is None:
             continue
         for text, scores, _ in file_scores[i]:
-            fired: list[str] | None = None
             for k, name in enumerate(names):
+                flaws = tuple(f for f in FLAWS if charged[i][f][k])
                 genuine = probe.genuine_scores[i, k]
-                if not answer_charged[i][k] or not (math.isfinite(scores[k]) and math.isfinite(genuine)):
+                if not flaws or not (math.isfinite(scores[k]) and math.isfinite(genuine)):
                     continue
                 entry = found[name]
                 entry["checked"] += 1
                 if scores[k] < genuine - 1e-12:
                     continue
-                fired = flag(text, ctx.genuine, ctx.gold, ctx.prompt) if fired is None else fired
+                fired = flag(text, ctx.genuine, ctx.gold, ctx.prompt, flaws)
                 if fired:
                     entry["flagged"] += 1
                     for check in fired:

@@ -139,7 +139,7 @@ class SearchOutcome:
     results: list[FamilyResult]
     tried_per_row: list[int]
     charged: dict[str, dict[str, int]]  # reward -> flaw -> rows on which the reward charges it
-    answer_charged: list[list[bool]]  # [row][reward]: the reward charges a different answer on the row
+    charged_rows: list[dict[str, list[bool]]]  # [row][flaw][reward]: the reward charges the flaw on the row
 
 
 class _Search:
@@ -282,10 +282,9 @@ def run_search(contexts: Sequence[RowContext | None], reward_names: Sequence[str
     tried = [0] * len(contexts)
     for c in (*first, *second):
         tried[c.row] += 1
-    K = len(reward_names)
     charged = {name: {f: int(sum(bool(r[f][k]) for r in search.charged_rows)) for f in FLAWS} for k, name in enumerate(reward_names)}
-    answer_charged = [[bool(r["answer"][k]) for k in range(K)] for r in search.charged_rows]
-    return SearchOutcome([r for r in search.results.values() if r.tried], tried, charged, answer_charged)
+    charged_rows = [{f: [bool(v) for v in r[f]] for f in FLAWS} for r in search.charged_rows]
+    return SearchOutcome([r for r in search.results.values() if r.tried], tried, charged, charged_rows)
 
 
 def _keep_example(result: FamilyResult, c: Candidate, score: float, genuine: float, examples: int) -> None:
