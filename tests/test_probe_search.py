@@ -313,3 +313,36 @@ def test_search_finds_each_weakness_by_itself(reward, params, kind, family):
     found = {r.family: r for r in report.search if r.reward == "weak" and r.exploited}
     assert family in found, f"{reward}: found {sorted(found)}"
     assert report.results == [] and report.found > 0
+
+
+class StrictThink(RolloutReward):
+    """1.0 for a think block of at least three distinct words of three letters or more (junk and short copies fail)."""
+
+    type_name = "probe_test_strict_think"
+
+    def score_rollout(self, completion, row):
+        match = re.search(r"<think>(.*?)</think>", completion, re.DOTALL)
+        words = {w.lower() for w in re.findall(r"[A-Za-z]{3,}", match.group(1))} if match else set()
+        return Scored(float(len(words) >= 3))
+
+
+class ShortIsBetter(RolloutReward):
+    """1 - words / 40, at least 0: every word costs."""
+
+    type_name = "probe_test_short_is_better"
+
+    def score_rollout(self, completion, row):
+        return Scored(max(0.0, 1.0 - len(completion.split()) / 40))
+
+
+def test_weighted_total_where_dropping_the_reasoning_pays():
+    """A think bonus of 0.05 against a per-word length price: each reward alone charges what it should, but in the
+    total, dropping the reasoning pays more than it loses -- the search reports it under the total, family strip."""
+    rewards = [{"name": "think", "type": "test_probe_search:StrictThink", "weight": 0.05},
+               {"name": "short", "type": "test_probe_search:ShortIsBetter", "weight": 1.0}]
+    cfg = parse_config({"columns": {"prompt": "prompt", "completion": "completion", "group": "prompt_id"}, "engine": {"workers": 0},
+                        "rewards": rewards})
+    report = run_probe(cfg, _records("box"), budget=16, seed=0, named=False)
+    found = {(r.reward, r.family) for r in report.search if r.exploited}
+    assert ("weighted total", "strip") in found
+    assert not {pair for pair in found if pair[0] == "think"}  # the think reward alone charges every stripped reasoning
