@@ -20,7 +20,8 @@ GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math", "med
 
 
 def probe_json(capsys, *args: str) -> tuple[int, dict]:
-    rc = main(["probe", *args, "--json"])
+    """The probe's JSON report with the mutation search off (``--budget 0``; a later ``--budget`` in ``args`` wins)."""
+    rc = main(["probe", "--budget", "0", *args, "--json"])
     out = capsys.readouterr().out
     return rc, json.loads(out) if out.strip() else {}
 
@@ -31,7 +32,7 @@ def exploited(report: dict) -> set[tuple[str, str]]:
 
 @pytest.mark.parametrize("example", GUARDED_EXAMPLES)
 def test_shipped_examples_have_no_exploit(capsys, example):
-    rc, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--budget", "0")
+    rc, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl")
     assert exploited(report) == set()
     assert all(entry["flagged"] == 0 for entry in report["suspicious"]), "no completion of the file is a suspicious high score"
     assert rc == 0 and report["rows_probed"] > 0
@@ -42,7 +43,7 @@ def test_shipped_examples_have_no_exploit(capsys, example):
 def test_cheap_components_of_the_answer_examples_hold(capsys, example):
     """The format and length rewards of the math / MedQA examples (guards on) are not exploited. (Whether the
     accuracy rewards are depends on the math / choice verifiers' committed-answer semantics.)"""
-    _, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--limit", "12", "--budget", "0")
+    _, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl", "--limit", "12")
     assert {pair for pair in exploited(report) if pair[0] in ("format", "overlong")} == set()
 
 
@@ -68,7 +69,7 @@ def test_source_rules_show_their_documented_exploits(capsys, example, overrides,
 def test_weighted_trl_example_has_no_exploit(capsys):
     """examples/trl/polyreward.yaml: with the think guard on and the length penalty weighing less than the format
     bonus, neither an empty think block nor dropping the reasoning to save length beats a careful answer."""
-    rc, report = probe_json(capsys, "examples/trl/polyreward.yaml", "examples/math/rollouts.jsonl", "--limit", "24", "--budget", "0")
+    rc, report = probe_json(capsys, "examples/trl/polyreward.yaml", "examples/math/rollouts.jsonl", "--limit", "24")
     assert exploited(report) == set() and rc == 0
 
 
