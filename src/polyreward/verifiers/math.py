@@ -52,6 +52,7 @@ from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
+from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.verdict import Verdict
@@ -151,6 +152,58 @@ def word_answer(text: str) -> str | None:
     return " ".join(words)
 
 
+# "infinitely many (solutions)" and "no solution" / "none" said in words or symbols; the trailing noun does not
+# change the statement ("infinitely many" = "infinitely many solutions" = \infty where the gold says so)
+_COUNTED_NOUNS = {"solution", "solutions", "value", "values", "root", "roots", "answer", "answers", "pair", "pairs",
+                  "number", "numbers", "integer", "integers", "point", "points", "way", "ways", "real", "such", "possible"}
+_INFINITE_WORDS = {"infinitely many", "infinite", "infinity", "infinitely", "an infinite number of", "infinite number of",
+                   "infinitely many real"}
+_EMPTY_WORDS = {"none", "empty set", "the empty set", "empty"}
+_SYMBOLS = {"\\infty": "infinite", "+\\infty": "infinite", "\\emptyset": "empty", "\\varnothing": "empty", "\\{\\}": "empty",
+            "\\{ \\}": "empty", "\\o": "empty"}
+
+
+def textual_meaning(text: str) -> str | None:
+    """``"infinite"`` for "infinitely many (solutions)", "infinite", ``\\infty``; ``"empty"`` for "no (real)
+    solution(s)", "none", "the empty set", ``\\emptyset``, ``\\{\\}``; else None."""
+    symbol = _SYMBOLS.get(text.strip().strip("$").strip())
+    if symbol is not None:
+        return symbol
+    words = word_answer(text)
+    if words is None:
+        return None
+    tokens = words.split()
+    if tokens[:2] in (["there", "are"], ["there", "is"]):
+        tokens = tokens[2:]
+    counted = False
+    while tokens and tokens[-1] in _COUNTED_NOUNS:
+        tokens, counted = tokens[:-1], True
+    core = " ".join(tokens)
+    if core in _INFINITE_WORDS:
+        return "infinite"
+    if core in _EMPTY_WORDS or (core == "no" and counted):
+        return "empty"
+    return None
+
+
+def lettered_choice(text: str, letters: str = _LETTERS) -> str | None:
+    """The one lettered choice a math answer is or starts with: ``(B)``, ``\\text{(B)}``, ``\\textbf{(B) } 12``,
+    ``(C) \\frac{1}{2}``, ``B) 12``, ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
+    shown = read_through(text)
+    if len(shown) == 1:
+        return shown if shown in letters else None  # "(B)", "\\text{(B)}", "B"
+    match = _LETTER_LEAD.match(shown)
+    letter = (match.group(1) or match.group(2)) if match else None
+    if letter is None or letter not in letters:
+        return None
+    named = {m.group(1) or m.group(2) for m in _LETTER_LABEL.finditer(shown)}
+    return letter if named == {letter} else None
+
+
+_LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
+_LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
+
+
 def _constant(side: str) -> Fraction | None:
     numeral = parse_numeral(side)
     if numeral is not None:
@@ -181,10 +234,12 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Pred
     if not text:
         return None
     numeral = parse_numeral(text)
-    if numeral is None and "=" in text and text.count("=") <= 4:
+    shown = read_through(text) if numeral is None else text  # "\text{42}", "90^\circ", "12\text{ cm}^2" show a number
+    numeral = numeral or parse_numeral(shown)
+    if numeral is None and "=" in shown and shown.count("=") <= 4:
         # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds);
         # not when the left side lists other values ("x=5, x=6" is two answers, not 6)
-        left, _, right = text.rpartition("=")
+        left, _, right = shown.rpartition("=")
         if not _LISTED.search(left):
             numeral = parse_numeral(right)
     return Prediction(text, found.source, numeral, _false_equation(text) if "=" in text else False)
@@ -205,6 +260,8 @@ def compare_cheap(
     if reference.kind == "letter":
         letters = _LETTERS[: max(5, _LETTERS.index(reference.text) + 1)]
         letter, how = extract_letter(strip_thinking(completion), letters=letters)
+        if letter is None and prediction is not None and prediction.text:
+            letter, how = lettered_choice(prediction.text, letters), prediction.source  # "\textbf{(B) } 12"
         if letter is None:
             return Verdict(0.0, "no_answer", reference.text, rule="letter")
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
@@ -216,6 +273,11 @@ def compare_cheap(
         return Verdict(0.0, "no_answer", reference.text, rule="hedged")  # "42 \text{ (or 43)}" for a single gold
     if prediction.false_equation and "=" not in reference.text:  # "43 = 42" states no value (an equation gold is compared whole)
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "false_equation", prediction.source)
+    meaning = textual_meaning(reference.text) if reference.kind in ("words", "latex") else None
+    if meaning is not None and textual_meaning(prediction.text) is not None:
+        # "infinitely many solutions" for \infty, "No solution" for \emptyset: the same statement in other words
+        equal = textual_meaning(prediction.text) == meaning
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "words", prediction.source)
     if reference.kind == "words":
         equal = word_answer(prediction.text) == reference.text
         return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "words", prediction.source)
@@ -389,7 +451,7 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-02.1"
+VERIFIER_RULES = "2026-12-03.1"
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:

@@ -6,7 +6,10 @@
   integer -- ``\\frac{3\\sqrt{2}}{4}``, ``3\\sqrt{2}/4``, ``\\sqrt{\\frac{9}{8}}``, ``\\frac{3\\pi}{4}``,
   ``0.75\\pi``, ``\\frac{1}{\\sqrt{2}}``, sums of like terms, and sin/cos/tan of rational multiples
   of pi whose value is such a number (``\\sin(\\pi/3)`` is ``\\sqrt{3}/2``);
-* an **interval or tuple** ``(a, b]``, ``[a, b]``, ``(a, b, c)`` of surds or ``\\pm\\infty``;
+* an **interval or tuple** ``(a, b]``, ``[a, b]``, ``(a, b, c)`` of surds or ``\\pm\\infty`` (``x \\in (a, b]`` too);
+  a **one-variable inequality** is the interval it describes: ``x > 3`` is ``(3, \\infty)``, ``x \\le 3`` is
+  ``(-\\infty, 3]``, ``3 < x < 5`` is ``(3, 5)`` (Math-Verify compares a gold inequality with a predicted interval
+  only; a predicted inequality for a gold interval is the same answer and is read so here);
 * a **finite set** ``\\{a, b, c\\}`` of surds;
 * a **matrix** (``pmatrix``/``bmatrix``/``matrix``/``Bmatrix``, never the determinant ``vmatrix``) of surds;
 * a **linear equation** ``y = 2x + 1``, ``2x - y + 1 = 0`` (one ``=``, both sides polynomials of
@@ -368,11 +371,61 @@ def _linear_equation(text: str) -> tuple | None:
     return tuple(sorted((m, c / lead) for m, c in terms.items()))
 
 
+# a relation between a variable and numbers: "<", ">", "\le", "\geq", "\lt", "<=", ... (≤ ≥ are \le \ge after
+# normalize_unicode); "less"/"greater" says which end is open
+_RELATION = re.compile(r"<=|>=|=<|=>|<|>|\\(?:leq?|geq?|leqslant|geqslant|lt|gt)(?![A-Za-z])")
+_VARIABLE = re.compile(r"\s*[A-Za-z]\s*")
+_MEMBER = re.compile(r"\s*[A-Za-z]\s*\\in(?![A-Za-z])\s*")
+
+
+def _relation(token: str) -> tuple[int, bool]:
+    """(+1 for "greater", -1 for "less", whether it includes equality) of a relation token."""
+    token = token.lstrip("\\")
+    less = token.startswith(("<", "=<", "l"))
+    return (-1 if less else 1), ("=" in token or token[:2] in ("le", "ge")) and token not in ("lt", "gt")
+
+
+def _inequality_interval(text: str) -> tuple | None:
+    """``x > 3`` -> the interval ``(3, \\infty)``, ``3 \\le x < 5`` -> ``[3, 5)``: a one-variable inequality read as
+    the set it describes (the shape Math-Verify compares a gold inequality with a predicted interval in), else None."""
+    relations = _RELATION.findall(text)
+    if not 1 <= len(relations) <= 2:
+        return None
+    sides = _RELATION.split(text)
+    variables = [i for i, side in enumerate(sides) if _VARIABLE.fullmatch(side)]
+    if len(variables) != 1:
+        return None
+    where = variables[0]
+    bounds: dict[int, tuple] = {}  # direction of the variable from the bound (+1 above it) -> (value, closed)
+    decimal = False
+    for i, token in enumerate(relations):
+        direction, closed = _relation(token)
+        if i == where:  # "x < a": the variable is on the left of this relation
+            bound_side = i + 1
+        elif i + 1 == where:  # "a < x"
+            bound_side, direction = i, -direction
+        else:
+            return None
+        element = _element(sides[bound_side])
+        if element is None or isinstance(element[0], tuple) or direction in bounds:
+            return None
+        bounds[direction] = (element[0], closed)
+        decimal = decimal or element[1]
+    low, high = bounds.get(1, (MINUS_INFINITY, False)), bounds.get(-1, (INFINITY, False))
+    return "interval", ("[" if low[1] else "(", (low[0], high[0]), "]" if high[1] else ")"), True
+
+
 def canonical(text: str) -> tuple | None:
-    """``(shape, form, has_decimal)`` for the shapes in the module docstring, else None."""
+    """``(shape, form, inexact)`` for the shapes in the module docstring, else None. ``inexact``: unequal forms are
+    left to Math-Verify (a decimal literal it would round, an inequality read as an interval)."""
     if not text or len(text) > MAX_CHARS:
         return None
     text = _SPACING.sub(" ", text).strip()
+    if _RELATION.search(text):
+        return _inequality_interval(text)
+    member = _MEMBER.match(text)  # "x \in (3, \infty)" states the set
+    if member:
+        text = text[member.end():]
     matrix = _MATRIX.fullmatch(text)
     if matrix:
         rows = [row for row in re.split(r"\\\\", matrix.group(2)) if row.strip()]
@@ -407,7 +460,8 @@ def canonical(text: str) -> tuple | None:
 def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     """Exactly decided equality of two canonical forms of the same shape, else None.
 
-    Unequal forms that hold a decimal literal are left undecided: Math-Verify rounds floats to 6
+    Unequal forms marked inexact are left undecided: an inequality read as an interval (Math-Verify has its own
+    relation rules), and a decimal literal, since Math-Verify rounds floats to 6
     places, so ``0.333333`` matches ``\\frac{1}{3}`` there.
     """
     if gold is None or pred is None or gold[0] != pred[0]:
