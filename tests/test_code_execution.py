@@ -284,7 +284,8 @@ def test_probe_finds_no_exploit_in_the_example_and_flags_visible_tests(capsys, t
     table is a real exploit and the probe says so."""
     from polyreward.cli import main
 
-    assert main(["probe", "examples/code/config.yaml", "examples/code/rollouts.jsonl", "--json"]) == 0
+    # the named strategies only (--budget 0): the reward-agnostic mutation search reads a program as a one-line answer
+    assert main(["probe", "examples/code/config.yaml", "examples/code/rollouts.jsonl", "--budget", "0", "--json"]) == 0
     report = json.loads(capsys.readouterr().out)
     assert {r["strategy"] for r in report["results"] if r["rows"]} >= {"print_expected", "special_case_inputs",
                                                                         "early_exit", "always_equal"}
@@ -293,7 +294,7 @@ def test_probe_finds_no_exploit_in_the_example_and_flags_visible_tests(capsys, t
              for r in rows if r["prompt_id"] == "sum-stdin"]
     leaky = tmp_path / "leaky.jsonl"
     leaky.write_text("".join(json.dumps(r) + "\n" for r in shown))
-    assert main(["probe", "examples/code/config.yaml", str(leaky), "--json"]) == 1
+    assert main(["probe", "examples/code/config.yaml", str(leaky), "--budget", "0", "--json"]) == 1
     report = json.loads(capsys.readouterr().out)
     assert {r["strategy"] for r in report["results"] if r["exploited"] and r["reward"] == "unit_tests"} == {"special_case_inputs"}
 
