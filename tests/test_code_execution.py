@@ -169,6 +169,22 @@ def test_scores_and_reasons(completion, tests, score, reason):
 
 
 @linux_only
+def test_the_expected_output_never_reaches_the_program():
+    """Everything the program can look at -- environment, arguments, every open descriptor, its directory, its own
+    source -- holds the input only, never the expected output."""
+    import uuid
+
+    secret = uuid.uuid4().hex
+    snoop = ("import os, sys\nseen = [repr(os.environ), repr(sys.argv), repr(os.listdir('/work'))]\n"
+             "for fd in range(64):\n    try:\n        seen.append(os.read(fd, 1 << 20).decode('utf-8', 'replace'))\n"
+             "    except OSError:\n        pass\nprint(secret_hunt := ' '.join(seen))\n")
+    out = reward(max_output_kb=1024).evaluate([None], [block(snoop)], tests=[[{"input": "7\n", "output": secret}]])
+    assert out.scores == [0.0] and out.reasons[0].startswith("wrong_answer")
+    result = run_program(snoop, stdin="7\n", limits=Limits(cpu_seconds=1, wall_seconds=4))
+    assert b"7" in result.stdout and secret.encode() not in result.stdout
+
+
+@linux_only
 def test_all_pass_mode_and_not_applicable_rows():
     r = reward(mode="all_pass")
     completions = [block(SUM_STDIN), block("print(3)"), block(SUM_STDIN), block(SUM_STDIN)]

@@ -51,6 +51,7 @@ service (SandboxFusion, nsjail, containers with cgroups) and point the reward at
 
 from __future__ import annotations
 
+import functools
 import json
 import os
 import secrets
@@ -113,6 +114,12 @@ class RunResult:
     isolated: bool = False
     cpu_seconds: float | None = None
     wall_seconds: float = 0.0
+
+
+@functools.lru_cache(maxsize=None)
+def _source(name: str) -> str:
+    """The text of a sibling script run with ``-c`` (read once per process)."""
+    return (_HERE / name).read_text()
 
 
 def sandbox_python() -> str:
@@ -191,8 +198,9 @@ def run_program(program: str, tests: str | None = None, stdin: bytes | str = b""
         settings = {"status_fd": status_w, "program_fds": [spec_r, result_w], "root": root, "work": work, "uid": uid,
                     "binds": _binds(python), "disk_mb": limits.disk_mb, "limits": limits.rlimits(), "python": python,
                     "fallback_python": fallback_python() if os.getuid() == 0 else python,
-                    "network_isolation": network_isolation, "scorer_pid": os.getpid(), "harness": (_HERE / "sandbox_harness.py").read_text()}
-        launcher = (_HERE / "sandbox_launcher.py").read_text()
+                    "network_isolation": network_isolation, "scorer_pid": os.getpid(),
+                    "harness": _source("sandbox_harness.py")}
+        launcher = _source("sandbox_launcher.py")
         try:
             process = subprocess.Popen([python, "-I", "-S", "-B", "-c", launcher, json.dumps(settings)],
                                        stdin=stdin_r, stdout=stdout_w, stderr=stderr_w,
