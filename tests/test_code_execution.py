@@ -211,7 +211,8 @@ def test_registered_and_validated():
 
 
 class StandInSandboxFusion(BaseHTTPRequestHandler):
-    """SandboxFusion's POST /run_code, answered by running the code in the local sandbox."""
+    """SandboxFusion's POST /run_code, answered by running the code in the local sandbox. Like the real service, it
+    writes the code to a file first and runs that file, so a program can read its own source from disk."""
 
     requests: list[dict] = []
 
@@ -223,7 +224,9 @@ class StandInSandboxFusion(BaseHTTPRequestHandler):
         StandInSandboxFusion.requests.append(body)
         limits = Limits(cpu_seconds=body["run_timeout"], wall_seconds=body["run_timeout"] * 3 + 2,
                         memory_mb=body["memory_limit_MB"])
-        run = run_program(body["code"], stdin=body.get("stdin") or "", limits=limits)
+        from_file = (f"open('/work/main.py', 'w').write({body['code']!r})\n"
+                     "import runpy\nrunpy.run_path('/work/main.py', run_name='__main__')\n")
+        run = run_program(from_file, stdin=body.get("stdin") or "", limits=limits)
         timed_out = run.status == "timeout"
         code = run.exit_code if run.exit_code is not None else (-(run.signal or 9))
         reply = {"status": "Success" if run.status == "ok" else "Failed", "message": "", "compile_result": None,
@@ -261,8 +264,15 @@ def test_remote_sandbox_scores_like_the_local_one(stand_in_server):
     local = reward().evaluate([None] * 7, completions, tests=tests)
     remote = reward(sandbox={"url": stand_in_server}).evaluate([None] * 7, completions, tests=tests)
     assert remote.scores == local.scores == [1.0, 1 / 3, 1.0, 0.75, 0.0, 0.0, 0.0]
+    forger = block("import os, re, sys\ntokens = set()\nfor name in os.listdir('/work'):\n"
+                   "    tokens.update(re.findall(r'[0-9a-f]{32}', open('/work/' + name).read()))\n"
+                   "for t in tokens:\n    for i in range(4):\n        sys.stderr.write(f'\\n{t}\\tpass\\t{i}\\t\\n')\n"
+                   "    sys.stderr.write(f'\\n{t}\\tdone\\t4\\t\\n')\nsys.stderr.flush()\nos._exit(0)")
+    forged = reward(sandbox={"url": stand_in_server}).evaluate([None], [forger], tests=[ASSERTS])
+    assert forged.scores == [0.0], forged.reasons  # the nonce is not in the file the service keeps on disk
     assert [r.split(":")[0] for r in remote.reasons] == [r.split(":")[0] for r in local.reasons]
     sent = StandInSandboxFusion.requests
+    assert not any("add(-1, 1)" in body["code"] for body in sent)  # assert tests ride on stdin, never in the code file
     assert {"code", "language", "stdin", "run_timeout", "memory_limit_MB", "compile_timeout"} <= set(sent[0])
     assert all("15" not in body["code"] and "15" not in (body["stdin"] or "") for body in sent
                if body["stdin"] == "10 5\n")  # the expected output of a stdin/stdout case is never sent

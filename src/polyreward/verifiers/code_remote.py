@@ -8,9 +8,11 @@ verl (``verl/utils/reward_score/sandbox_fusion/utils.py``, ``call_sandbox_api``)
 client sends the same body and answers with the local sandbox's :class:`~polyreward.verifiers.sandbox.RunResult`, so
 the reward reads both the same way.
 
-The program is not sent alone: the code is the harness (:mod:`~polyreward.verifiers.sandbox_harness`) with the spec
-(program, assert-style tests, a per-run nonce) appended as one literal, and the harness reports on stderr, in lines
-carrying the nonce. So a remote run distinguishes a compile error, an early exit and each test's result exactly as a
+The program is not sent alone: the code is the harness (:mod:`~polyreward.verifiers.sandbox_harness`), which reports
+on stderr in lines carrying a per-run nonce. For assert-style tests the spec (program, tests, nonce) is sent as the
+request's stdin, so neither the tests nor the nonce are in the source file the service writes to disk (where the
+program could read it); for stdin/stdout tests the spec (the program and a nonce) is appended to the code as one
+literal and the stdin is the case's input. So a remote run distinguishes a compile error, an early exit and each test's result exactly as a
 local one, and the expected outputs of stdin/stdout tests stay on this side (only the input is sent). How the remote
 service isolates the program is its own business (SandboxFusion: containers).
 """
@@ -52,7 +54,11 @@ class SandboxFusionClient:
     def run(self, program: str, tests: str | None = None, stdin: str = "", limits: Limits = Limits()) -> RunResult:
         nonce = secrets.token_hex(16)
         spec = json.dumps({"nonce": nonce, "program": program, "tests": tests})
-        code = _HARNESS.read_text().split('\nif __name__ == "__main__":')[0] + f"\nmain({spec!r}, 2)\n"
+        harness = _HARNESS.read_text().split('\nif __name__ == "__main__":')[0]
+        if tests is None:  # stdin carries the case's input; the spec (the program, a nonce) may sit in the file
+            code = harness + f"\nmain({spec!r}, 2)\n"
+        else:  # the tests and the nonce travel on stdin, never in a file the service may keep on disk
+            code, stdin = harness + "\nmain(None, 2, 0)\n", spec
         body = json.dumps({"code": code, "language": "python", "stdin": stdin,
                            "run_timeout": max(1, math.ceil(limits.cpu_seconds)), "compile_timeout": 10,
                            "memory_limit_MB": limits.memory_mb, "files": {}, "fetch_files": []}).encode()

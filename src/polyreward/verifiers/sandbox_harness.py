@@ -40,18 +40,21 @@ BLOCKED_EVENTS = frozenset({
 FRAME_ATTRIBUTES = frozenset({"tb_frame", "gi_frame", "cr_frame", "ag_frame"})  # audited as object.__getattr__
 
 
-def main(spec_text=None, result_fd=4) -> None:
-    """``spec_text`` None: the spec is read from descriptor 3 (the local sandbox); a remote sandbox, which runs one
-    source file, gets this file with ``main(<spec>, 2)`` appended and the results on stderr."""
+def main(spec_text=None, result_fd=4, spec_fd=3) -> None:
+    """``spec_text`` None: the spec is read from descriptor ``spec_fd`` to its end (3 in the local sandbox). A remote
+    sandbox runs one source file, which it may keep on disk where the program can read it: it gets this file with
+    ``main(None, 2, 0)`` appended and the spec on stdin for assert-style tests (so neither the tests nor the nonce are
+    in the file), or ``main(<spec>, 2)`` for stdin/stdout tests (the spec then holds only the program and a nonce
+    that can forge nothing but a failure); the results go to stderr."""
     write = os.write
     if spec_text is None:
         chunks = []
         while True:
-            chunk = os.read(3, 1 << 20)
+            chunk = os.read(spec_fd, 1 << 20)
             if not chunk:
                 break
             chunks.append(chunk)
-        os.close(3)
+        os.close(spec_fd)
         spec_text = b"".join(chunks)
         del chunks
     spec = json.loads(spec_text)
