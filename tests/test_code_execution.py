@@ -274,8 +274,13 @@ def test_remote_sandbox_scores_like_the_local_one(stand_in_server):
     sent = StandInSandboxFusion.requests
     assert not any("add(-1, 1)" in body["code"] for body in sent)  # assert tests ride on stdin, never in the code file
     assert {"code", "language", "stdin", "run_timeout", "memory_limit_MB", "compile_timeout"} <= set(sent[0])
-    assert all("15" not in body["code"] and "15" not in (body["stdin"] or "") for body in sent
-               if body["stdin"] == "10 5\n")  # the expected output of a stdin/stdout case is never sent
+    import ast
+
+    stdin_runs = [body for body in sent if body["stdin"] in [case["input"] for case in CASES]]
+    assert len(stdin_runs) >= 3
+    for body in stdin_runs:  # a stdin/stdout case sends the program and its input; the expected output is never sent
+        spec = json.loads(ast.literal_eval(body["code"].rstrip().splitlines()[-1][len("main("):-len(", 2)")]))
+        assert set(spec) == {"nonce", "program", "tests"} and spec["tests"] is None
 
 
 def test_remote_sandbox_down_is_not_the_programs_fault():
