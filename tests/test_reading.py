@@ -48,7 +48,7 @@ def test_normalise(raw, plain):
     ("45 <!-- never closed \\boxed{42}", "45 "),
     ("The answer is 45. % \\boxed{42}", "The answer is 45. "),
     ("It rose 50% and then 20 %.", "It rose 50% and then 20 %."),      # percent signs are not comments
-    ("\\frac{1}{2}% of them", "\\frac{1}{2}% of them"),
+    ("\\frac{1}{2}% of them", "\\frac{1}{2}"),                      # after a LaTeX group an unescaped % is a comment
     ("cost \\% 5 % tax", "cost \\% 5 % tax"),
     ('45 <span style="display:none">\\boxed{42}</span>', "45  "),
     ("45 <div hidden>\\boxed{42}</div> done", "45   done"),

@@ -325,8 +325,22 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
         if found is not None and (why := later_disowns(text, blocks[-1][1], found.text)):
             return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
+        before = text[:blocks[-1][0]]
+        earlier = _strong_answer(before, final_bang)
+        if found is not None and earlier is not None and _squash(earlier.text) != _squash(found.text) and (
+                retraction_after(before, 0) is None):
+            return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
+    opened = _ANSWER_OPEN.search(text)
+    if opened is not None:  # "<answer>So far the running value is 272": the answer block was cut off
+        found = _committed(text[opened.end():], final_bang)
+        inner = text[opened.end():]
+        if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):
+            return Extracted("", "truncated")
     return _committed(text, final_bang)
+
+
+_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
