@@ -121,6 +121,19 @@ REFUSED = [
     ("\\boxed{\\text{finitely many}}", "\\text{infinitely many}", 0.0, "", "not_equal"),
     ("\\boxed{\\text{not infinitely many}}", "\\infty", 0.0, "", ""),
     ("\\boxed{42 \\text{ (or 43)}}", "42", 0.0, "", "no_answer"),  # a hedge inside the box is no answer
+    # candidate lists and hedges in the newly read notations
+    ("\\boxed{42\\text{ cm}, 43\\text{ cm}}", "42", 0.0, "", "not_equal [several values"),  # Math-Verify pays this
+    ("\\boxed{42 \\text{ apples}, 43 \\text{ pears}}", "42", 0.0, "", "not_equal [several values"),
+    ("\\boxed{\\text{42, 43}}", "42", 0.0, "", "not_equal [several values"),
+    ("\\boxed{41\\text{ apples and } 42}", "42", 0.0, "", "not_equal [several values"),
+    ("\\boxed{A} \\boxed{B}", "\\text{(B)}", 0.0, "", "no_answer"),
+    ("\\boxed{\\textbf{(B) } 12 \\text{ or } \\textbf{(C) } 14}", "\\text{(B)}", 0.0, "", "no_answer"),
+    ("$\\boxed{\\textbf{(B) } 12}$. Wait, that's wrong.", "\\text{(B)}", 0.0, "", "no_answer"),
+    ("\\boxed{x > 3 \\text{ or } x < 3}", "(3, \\infty)", 0.0, "", ""),
+    ("\\boxed{3 < x > 5}", "(3, \\infty)", 0.0, "", "not_equal"),
+    ("\\boxed{\\text{infinitely many (or none)}}", "\\infty", 0.0, "", "no_answer"),
+    ("\\boxed{0.\\overline{3} \\text{ or } 0.5}", "\\frac{1}{3}", 0.0, "", "no_answer"),
+    ("\\boxed{40 < x < 45}", "42", 0.0, "", "unevaluated"),
 ]
 
 

@@ -50,7 +50,7 @@ from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer, strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
-from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.math_canonical import canonical, canonical_equal, split_top
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -186,6 +186,21 @@ def textual_meaning(text: str) -> str | None:
     return None
 
 
+_DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")  # "0,111" cannot be a thousands group: a decimal comma, one value
+_WORD_LIST = re.compile(r"\b(?:or|and)\b")
+
+
+def several_values(text: str) -> bool:
+    """Does the answer (read through its formatting) list two or more values at its top level (``41, 42``,
+    ``42\\text{ cm}, 43\\text{ cm}``, ``42 and 43``)? A tuple, interval or set in brackets is one value."""
+    shown = read_through(text)
+    if _DECIMAL_COMMA.fullmatch(shown):
+        return False
+    parts = [part for piece in split_top(shown, ",") for part in split_top(piece, ";")]
+    parts = [word_part for part in parts for word_part in _WORD_LIST.split(part)]
+    return sum(1 for part in parts if part.strip()) >= 2
+
+
 def lettered_choice(text: str, letters: str = _LETTERS) -> str | None:
     """The one lettered choice a math answer is or starts with: ``(B)``, ``\\text{(B)}``, ``\\textbf{(B) } 12``,
     ``(C) \\frac{1}{2}``, ``B) 12``, ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
@@ -260,8 +275,9 @@ def compare_cheap(
     if reference.kind == "letter":
         letters = _LETTERS[: max(5, _LETTERS.index(reference.text) + 1)]
         letter, how = extract_letter(strip_thinking(completion), letters=letters)
-        if letter is None and prediction is not None and prediction.text:
-            letter, how = lettered_choice(prediction.text, letters), prediction.source  # "\textbf{(B) } 12"
+        if letter is None and not how and prediction is not None and prediction.text:
+            # nothing found as a letter (not a hedge): the committed math answer may start with one, "\textbf{(B) } 12"
+            letter, how = lettered_choice(prediction.text, letters), prediction.source
         if letter is None:
             return Verdict(0.0, "no_answer", reference.text, rule="letter")
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
@@ -284,6 +300,9 @@ def compare_cheap(
     problem = size_problem(prediction.text) if guard else None
     if problem:
         return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
+    if reference.kind == "number" and several_values(prediction.text):
+        # "\boxed{42\text{ cm}, 43\text{ cm}}" for 42: a candidate list, whatever Math-Verify makes of the units
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "several values for one number", prediction.source)
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:

@@ -321,7 +321,7 @@ def _element(text: str) -> tuple | None:
     return _surd(stripped)
 
 
-def _split_top(text: str, separator: str) -> list[str]:
+def split_top(text: str, separator: str) -> list[str]:
     parts, depth, start = [], 0, 0
     i = 0
     while i < len(text):
@@ -346,7 +346,7 @@ def _split_top(text: str, separator: str) -> list[str]:
 
 def _elements(inner: str) -> tuple[tuple, bool] | None:
     values, decimal = [], False
-    for part in _split_top(inner, ","):
+    for part in split_top(inner, ","):
         element = _element(part)
         if element is None:
             return None
@@ -443,7 +443,7 @@ def canonical(text: str) -> tuple | None:
         return "set", frozenset(elements[0]), elements[1]
     if text[:1] in "([" and text[-1:] in ")]" and "," in text:
         elements = _elements(text[1:-1])
-        if elements is None or len(_split_top(text[1:-1], ",")) != len(elements[0]):
+        if elements is None or len(split_top(text[1:-1], ",")) != len(elements[0]):
             return None
         values, decimal = elements
         if len(values) == 2:
