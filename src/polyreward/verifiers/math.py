@@ -21,6 +21,9 @@ Pipeline per (completion, reference) pair:
    :mod:`.commitment`) is no answer, a false equation (``43 = 42``) is wrong, a word gold ("Paris") is
    compared as words, and with ``work_avoidance=True`` an answer that skips the work (the prompt's own
    expression, an expression or unsimplified fraction for a number: :mod:`.work_avoidance`) gets no credit.
+   Formatting is read through before the numeric comparison and the guard (:mod:`.math_notation`:
+   ``\\text{42}``, ``90^\\circ``, ``12\\text{ cm}^2``, ``10,\\!000``); a one-variable inequality is its interval
+   (:mod:`.math_canonical`); words, lettered choices and candidate lists are read by :mod:`.math_forms`.
    Inputs that would explode (power towers, huge exponents, huge binomials) are refused here. A gold given as a
    list is a list of accepted alternatives. With a :func:`verdict_cache`, pool verdicts seen before
    (this run, an earlier step, another process) are read back instead of recomputed.
