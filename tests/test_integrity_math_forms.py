@@ -83,6 +83,12 @@ PLAIN = [
     ("The system has \\boxed{\\text{infinitely many solutions}}.", "\\text{infinitely many}", 1.0, ""),
     ("The equation has \\boxed{\\text{no solution}}.", "\\emptyset", 1.0, ""),
     ("\\boxed{\\text{None}}", "\\text{no solutions}", 1.0, ""),
+    # a spot-check of forms outside the benchmark's table found these five misses (now read)
+    ("The temperature is $\\boxed{45^{\\circ}\\text{C}}$.", "45", 1.0, ""),
+    ("The volume is $\\boxed{6\\text{ m}^3}$.", "6", 1.0, ""),
+    ("About $\\boxed{1\\text{ million}}$ people.", "1000000", 1.0, ""),
+    ("The rope is $\\boxed{5\\;\\text{m}}$ long.", "5", 1.0, ""),
+    ("It reads $\\boxed{120^\\circ \\text{F}}$.", "120", 1.0, ""),
 ]
 
 REFUSED = [
@@ -134,6 +140,9 @@ REFUSED = [
     ("\\boxed{\\text{infinitely many (or none)}}", "\\infty", 0.0, "", "no_answer"),
     ("\\boxed{0.\\overline{3} \\text{ or } 0.5}", "\\frac{1}{3}", 0.0, "", "no_answer"),
     ("\\boxed{40 < x < 45}", "42", 0.0, "", "unevaluated"),
+    ("\\boxed{2\\text{x}21}", "42", 0.0, "", "unevaluated"),  # a letter dropped as a unit leaves no 221
+    ("\\boxed{2\\text{x}21}", "221", 0.0, "", "unevaluated"),
+    ("\\boxed{1\\text{ thousand}}", "1", 0.0, "", "not_equal"),  # a scale word is no unit
 ]
 
 
