@@ -305,3 +305,29 @@ def test_huge_or_deeply_nested_answers_stay_bounded(text):
     assert verdict.score in (0.0, 1.0)
     if text.startswith("\\textbf{" * 11):
         assert shown == "42" and verdict.score == 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(value=st.integers(1_000, 10**15), separator=st.sampled_from([",", ",\\!", "\\,", "{,}", " ", ",\\! "]),
+       negative=st.booleans(), offset=st.sampled_from([0, 1]))
+def test_thousands_separators_are_read_through(value, separator, negative, offset):
+    """An integer grouped by thousands in any of the separators models write is that integer (and never its neighbour)."""
+    digits = str(value)
+    head = len(digits) % 3 or 3
+    grouped = separator.join([digits[:head]] + [digits[i:i + 3] for i in range(head, len(digits), 3)])
+    sign = "-" if negative else ""
+    verdict = verify_batch([f"So the total is $\\boxed{{{sign}{grouped}}}$."], [f"{sign}{value + offset}"], pool=None, work_avoidance=True)[0]
+    assert verdict.score == (1.0 if offset == 0 else 0.0), verdict.describe()
+
+
+@settings(max_examples=100, deadline=None)
+@given(a=st.integers(2, 999), b=st.integers(2, 999), operation=st.sampled_from(["{a} \\times {b}", "{a} \\cdot {b}", "{a} + {b}", "\\frac{{{p}}}{{{b}}}"]),
+       wrappers=st.lists(st.sampled_from(WRAPPERS), min_size=1, max_size=3))
+def test_formatting_never_hides_an_operation(a, b, operation, wrappers):
+    """An operation on numbers stays refused however it is dressed (the guard reads formatting, not around it)."""
+    expression = operation.format(a=a, b=b, p=a * b)
+    gold = a * b if "times" in operation or "cdot" in operation else a + b if "+" in operation else a
+    for wrapper in wrappers:
+        expression = wrapper % expression
+    verdict = verify_batch([f"\\boxed{{{expression}}}"], [str(gold)], pool=None, work_avoidance=True)[0]
+    assert verdict.score == 0.0, verdict.describe()
