@@ -331,3 +331,21 @@ def test_formatting_never_hides_an_operation(a, b, operation, wrappers):
         expression = wrapper % expression
     verdict = verify_batch([f"\\boxed{{{expression}}}"], [str(gold)], pool=None, work_avoidance=True)[0]
     assert verdict.score == 0.0, verdict.describe()
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=200) | st.lists(st.sampled_from(["\\text{", "}", "{", "(", ")", "\\overline{", "0.", "3", ",", " or ", "x", "<",
+                                                          "\\le", "\\infty", "(B)", "\\dot{", "^\\circ", "\\,", "-", " "]), max_size=60).map("".join))
+def test_answer_readers_are_total(text):
+    """Every reader of an answer's form takes any text without raising (hostile, unbalanced, any unicode)."""
+    from polyreward.verifiers.math_forms import several_values
+    from polyreward.verifiers.math_normalize import normalize_answer
+
+    answer = normalize_answer(text)
+    read_through(answer)
+    several_values(answer)
+    lettered_choice(answer)
+    textual_meaning(answer)
+    canonical(answer)
+    parse_numeral(answer)
+    repeating_decimal(answer)

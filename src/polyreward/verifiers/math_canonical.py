@@ -325,7 +325,7 @@ def split_top(text: str, separator: str) -> list[str]:
     i = 0
     while i < len(text):
         char = text[i]
-        if char == "\\" and text[i + 1:i + 2] in "{}":
+        if char == "\\" and text[i + 1:i + 2] in ("{", "}"):  # an escaped brace (a trailing "\\" is none)
             depth += 1 if text[i + 1] == "{" else -1
             i += 2
             continue
