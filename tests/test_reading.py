@@ -48,7 +48,7 @@ def test_normalise(raw, plain):
     ("45 <!-- never closed \\boxed{42}", "45 "),
     ("The answer is 45. % \\boxed{42}", "The answer is 45. "),
     ("It rose 50% and then 20 %.", "It rose 50% and then 20 %."),      # percent signs are not comments
-    ("\\frac{1}{2}% of them", "\\frac{1}{2}% of them"),
+    ("\\frac{1}{2}% of them", "\\frac{1}{2}"),                      # after a LaTeX group an unescaped % is a comment
     ("cost \\% 5 % tax", "cost \\% 5 % tax"),
     ('45 <span style="display:none">\\boxed{42}</span>', "45  "),
     ("45 <div hidden>\\boxed{42}</div> done", "45   done"),
@@ -246,3 +246,25 @@ def test_reading_any_text_is_total_and_idempotent(text):
         assert isinstance(view, str)
     extract_answer(text)
     extract_letter(text)
+
+
+@pytest.mark.parametrize("completion, gold, expected", [
+    ("The solutions are $x = 2$ or $x = 3$.", "2, 3", 1.0),   # a list of values is a list answer ...
+    ("$x = 2$ and $x = 3$", "2, 3", 1.0),
+    ("The roots are 2 and 3.", "2, 3", 1.0),
+    ("The roots are 2 and 3.", "3", 0.0),                      # ... and never one of its values
+    ("So x = 2 or x = 3.", "3", 0.0),
+    ("There are infinitely many solutions.", "\\infty", 1.0),  # a textual answer in prose
+    ("The system has no solution.", "\\text{no solution}", 1.0),
+    ("The distance is about 1.5e8 km", "150000000", 1.0),      # e-notation on the last line
+    ("I bought 2 apples and 3 pears, so 5 fruits.", "5", 1.0),
+    ("\\boxed{68}\n<answer>The answer is \\boxed{6}.</answer>", "6", 0.0),   # two final answers, nothing withdrawn
+    ("\\boxed{68}. Wait, recheck. <answer>6</answer>", "6", 1.0),            # a correction
+    ("<answer>Checked every condition. So far the running value is 272", "272", 0.0),  # the block cut off in prose
+    ("<answer>272", "272", 1.0),                               # a block whose closing tag was a stop string
+    ("The answer is \\boxed{58.94}% \\boxed{2.98}\n.", "2.98", 0.0),          # "}%" starts a LaTeX comment
+    ("The result is not quite \\boxed{8}.", "8", 0.0),
+    ("This is not hard: \\boxed{42}", "42", 1.0),
+])
+def test_lists_words_and_cut_off_blocks(completion, gold, expected):
+    assert MathAccuracy()(completions=[completion], answer=[gold]) == [expected]

@@ -1,6 +1,6 @@
 """Mutations that leave a completion without a committed correct answer: a different answer appended or
 prepended, the answer hidden where a reader does not see it, retracted, negated, given among alternatives,
-qualified ("at least", "%"), replaced by the prompt, or cut off.
+qualified ("at least", "> 45"), replaced by the prompt, or cut off.
 
 Each function takes the current text, the row's :class:`~polyreward.probe.site.RowContext` and a seeded
 ``random.Random``, and returns the mutated text or None where it does not apply (the genuine answer statement is
@@ -155,13 +155,15 @@ def alternatives(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     return replace_last(text, gold, rng.choice(forms)())
 
 
-_QUALIFIERS = (("{g}\\%", "{g}%"), ("> {g}", "> {g}"), ("\\geq {g}", ">= {g}"), ("\\text{at least } {g}", "at least {g}"),
+# a percent sign on the same number is not among them: "30%" answers "what percent ..." with the gold 30 (graders and
+# Math-Verify read it as the same answer), so it plants no flaw
+_QUALIFIERS = (("> {g}", "> {g}"), ("\\geq {g}", ">= {g}"), ("\\text{at least } {g}", "at least {g}"),
                ("\\text{at most } {g}", "at most {g}"), ("{g} \\pm 1", "{g} +/- 1"), ("\\text{more than } {g}", "more than {g}"),
                ("{g} \\times 10^{3}", "{g} thousand"))
 
 
 def qualify(text: str, ctx: RowContext, rng: random.Random) -> str | None:
-    """A numeric answer turned into another quantity or a bound: ``45%``, ``> 45``, "at least 45", ``45 ± 1``."""
+    """A numeric answer turned into another quantity or a bound: ``> 45``, "at least 45", ``45 ± 1``, ``45 \\times 10^3``."""
     gold = ctx.gold_statement
     if gold is None or gold not in text or ctx.site is None or not re.search(r"\d", ctx.gold or "") or len(ctx.gold or "") > 200:
         return None

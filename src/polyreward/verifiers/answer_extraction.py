@@ -172,9 +172,10 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # after "^" is an exponent ("5 cm^2")
 # a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
 _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
+_WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?" + _NUMBER_POWER
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d]))?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
@@ -325,8 +326,22 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
         if found is not None and (why := later_disowns(text, blocks[-1][1], found.text)):
             return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
+        before = text[:blocks[-1][0]]
+        earlier = _strong_answer(before, final_bang)
+        if found is not None and earlier is not None and _squash(earlier.text) != _squash(found.text) and (
+                retraction_after(before, 0) is None):
+            return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
+    opened = _ANSWER_OPEN.search(text)
+    if opened is not None:  # "<answer>So far the running value is 272": the answer block was cut off
+        found = _committed(text[opened.end():], final_bang)
+        inner = text[opened.end():]
+        if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):
+            return Extracted("", "truncated")
     return _committed(text, final_bang)
+
+
+_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
@@ -354,6 +369,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
+    if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
+        return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
         return Extracted(found.text, found.source + HEDGED_INSIDE)
     located = _locate(text, found)
@@ -366,7 +383,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     if why == "hedged" and _restated(found.text, text[end:end + 80]):
         why = ""  # "3/4, or 0.75": the same value twice is no hedge
     if why == "hedged" and (listed := _OR_LIST.search(text[max(0, start - 200):end + 40])) is not None:
-        return Extracted(listed.group(1), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list, for a list gold only
+        return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list gold only
     if why:
         return Extracted("", why)
     retraction = retraction_after(text, end) if retractions else None
@@ -386,9 +403,9 @@ _CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|n
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
 
 
-_LIST_VALUE = r"(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})"
+_LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
 _OR_LIST = re.compile(
-    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:or\s+)?|\bor\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\bor\b\s*{_LIST_VALUE})[$*\s.]*\Z"
+    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*\Z"
 )
 
 
@@ -516,6 +533,9 @@ def _extract_from_line(text: str) -> Extracted | None:
         if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
         return Extracted(last.group().strip(), "last_number")
+    word_answer = _WORD_ANSWER.search(last_line)
+    if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."
+        return Extracted(word_answer.group(1), "words")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
     return None

@@ -82,9 +82,16 @@ def _after(text: str, end: int) -> str:
     return window[_MARKUP_START.match(window).end():]
 
 
+# "not quite 42", "not really \\boxed{42}": a negation two words before the answer, unless the words turn it around
+_NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-Za-z]+ly|quite|even|yet|exactly)){1,2}\Z", re.IGNORECASE)
+_TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
+
+
 def negated(text: str, start: int, end: int) -> bool:
-    """Does the text deny the answer at ``text[start:end]`` ("not 42", "can't be C", "C is wrong")?"""
-    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_AFTER.match(_after(text, end)))
+    """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?"""
+    window = text[max(0, start - WINDOW):start]
+    tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
+    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end)))
 
 
 def hedged(text: str, start: int, end: int) -> bool:

@@ -21,6 +21,9 @@ Pipeline per (completion, reference) pair:
    :mod:`.commitment`) is no answer, a false equation (``43 = 42``) is wrong, a word gold ("Paris") is
    compared as words, and with ``work_avoidance=True`` an answer that skips the work (the prompt's own
    expression, an expression or unsimplified fraction for a number: :mod:`.work_avoidance`) gets no credit.
+   Formatting is read through before the numeric comparison and the guard (:mod:`.math_notation`:
+   ``\\text{42}``, ``90^\\circ``, ``12\\text{ cm}^2``, ``10,\\!000``); a one-variable inequality is its interval
+   (:mod:`.math_canonical`); words, lettered choices and candidate lists are read by :mod:`.math_forms`.
    Inputs that would explode (power towers, huge exponents, huge binomials) are refused here. A gold given as a
    list is a list of accepted alternatives. With a :func:`verdict_cache`, pool verdicts seen before
    (this run, an earlier step, another process) are read back instead of recomputed.
@@ -51,6 +54,7 @@ from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, e
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -58,8 +62,6 @@ from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_la
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.work_avoidance import prompt_form, work_avoided
-
-_LETTERS = "ABCDEFGHIJ"
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -136,74 +138,6 @@ def _single_letter(text: str) -> str | None:
 MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
 
 _LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad|cup)")
-_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
-_NOT_WORDS = {"pi", "sqrt", "frac", "dfrac", "infty", "inf", "oo", "sin", "cos", "tan", "log", "ln", "exp", "mod", "and", "or"}
-
-
-def word_answer(text: str) -> str | None:
-    """``text`` as a word answer ("Paris", "one half", ``\\text{odd}``), lower-case with single spaces, or None
-    when it is math (a number, a variable, a command, an expression)."""
-    plain = _TEXT_WRAPPER.sub(r"\1", text).strip().strip(".")
-    if not re.fullmatch(r"[A-Za-z][A-Za-z .,'\-]*", plain) or len(plain) > 200:
-        return None
-    words = re.findall(r"[A-Za-z]+", plain.lower())
-    if not any(len(w) >= 3 and w not in _NOT_WORDS for w in words):
-        return None
-    return " ".join(words)
-
-
-# "infinitely many (solutions)" and "no solution" / "none" said in words or symbols; the trailing noun does not
-# change the statement ("infinitely many" = "infinitely many solutions" = \infty where the gold says so)
-_COUNTED_NOUNS = {"solution", "solutions", "value", "values", "root", "roots", "answer", "answers", "pair", "pairs",
-                  "number", "numbers", "integer", "integers", "point", "points", "way", "ways", "real", "such", "possible"}
-_INFINITE_WORDS = {"infinitely many", "infinite", "infinity", "infinitely", "an infinite number of", "infinite number of",
-                   "infinitely many real"}
-_EMPTY_WORDS = {"none", "empty set", "the empty set", "empty"}
-_SYMBOLS = {"\\infty": "infinite", "+\\infty": "infinite", "\\emptyset": "empty", "\\varnothing": "empty", "\\{\\}": "empty",
-            "\\{ \\}": "empty", "\\o": "empty"}
-
-
-def textual_meaning(text: str) -> str | None:
-    """``"infinite"`` for "infinitely many (solutions)", "infinite", ``\\infty``; ``"empty"`` for "no (real)
-    solution(s)", "none", "the empty set", ``\\emptyset``, ``\\{\\}``; else None."""
-    symbol = _SYMBOLS.get(text.strip().strip("$").strip())
-    if symbol is not None:
-        return symbol
-    words = word_answer(text)
-    if words is None:
-        return None
-    tokens = words.split()
-    if tokens[:2] in (["there", "are"], ["there", "is"]):
-        tokens = tokens[2:]
-    counted = False
-    while tokens and tokens[-1] in _COUNTED_NOUNS:
-        tokens, counted = tokens[:-1], True
-    core = " ".join(tokens)
-    if core in _INFINITE_WORDS:
-        return "infinite"
-    if core in _EMPTY_WORDS or (core == "no" and counted):
-        return "empty"
-    return None
-
-
-def lettered_choice(text: str, letters: str = _LETTERS) -> str | None:
-    """The one lettered choice a math answer is or starts with: ``(B)``, ``\\text{(B)}``, ``\\textbf{(B) } 12``,
-    ``(C) \\frac{1}{2}``, ``B) 12``, ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
-    shown = read_through(text)
-    if len(shown) == 1:
-        return shown if shown in letters else None  # "(B)", "\\text{(B)}", "B"
-    match = _LETTER_LEAD.match(shown)
-    letter = (match.group(1) or match.group(2)) if match else None
-    if letter is None or letter not in letters:
-        return None
-    named = {m.group(1) or m.group(2) for m in _LETTER_LABEL.finditer(shown)}
-    return letter if named == {letter} else None
-
-
-_LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
-_LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
-
-
 def _constant(side: str) -> Fraction | None:
     numeral = parse_numeral(side)
     if numeral is not None:
@@ -260,8 +194,9 @@ def compare_cheap(
     if reference.kind == "letter":
         letters = _LETTERS[: max(5, _LETTERS.index(reference.text) + 1)]
         letter, how = extract_letter(strip_thinking(completion), letters=letters)
-        if letter is None and prediction is not None and prediction.text:
-            letter, how = lettered_choice(prediction.text, letters), prediction.source  # "\textbf{(B) } 12"
+        if letter is None and not how and prediction is not None and prediction.text:
+            # nothing found as a letter (not a hedge): the committed math answer may start with one, "\textbf{(B) } 12"
+            letter, how = lettered_choice(prediction.text, letters), prediction.source
         if letter is None:
             return Verdict(0.0, "no_answer", reference.text, rule="letter")
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
@@ -284,6 +219,9 @@ def compare_cheap(
     problem = size_problem(prediction.text) if guard else None
     if problem:
         return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
+    if reference.kind == "number" and several_values(prediction.text):
+        # "\boxed{42\text{ cm}, 43\text{ cm}}" for 42: a candidate list, whatever Math-Verify makes of the units
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "several values for one number", prediction.source)
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:

@@ -33,6 +33,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from polyreward.verifiers.math_relations import INFINITY, MINUS_INFINITY, RELATION, inequality_interval
 from polyreward.verifiers.polynomial import parse_polynomial
 
 MAX_CHARS = 400
@@ -55,8 +56,6 @@ class Surd:
             object.__setattr__(self, "k", 0)
 
 
-INFINITY = ("inf", 1)
-MINUS_INFINITY = ("inf", -1)
 
 _TOKEN = re.compile(
     r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|(\\(?:d|t)?frac|\\sqrt|\\pi|\\infty|\\sin|\\cos|\\tan|\\cdot|\\times|\\div)(?![A-Za-z])"
@@ -321,12 +320,12 @@ def _element(text: str) -> tuple | None:
     return _surd(stripped)
 
 
-def _split_top(text: str, separator: str) -> list[str]:
+def split_top(text: str, separator: str) -> list[str]:
     parts, depth, start = [], 0, 0
     i = 0
     while i < len(text):
         char = text[i]
-        if char == "\\" and text[i + 1:i + 2] in "{}":
+        if char == "\\" and text[i + 1:i + 2] in ("{", "}"):  # an escaped brace (a trailing "\\" is none)
             depth += 1 if text[i + 1] == "{" else -1
             i += 2
             continue
@@ -346,7 +345,7 @@ def _split_top(text: str, separator: str) -> list[str]:
 
 def _elements(inner: str) -> tuple[tuple, bool] | None:
     values, decimal = [], False
-    for part in _split_top(inner, ","):
+    for part in split_top(inner, ","):
         element = _element(part)
         if element is None:
             return None
@@ -371,48 +370,7 @@ def _linear_equation(text: str) -> tuple | None:
     return tuple(sorted((m, c / lead) for m, c in terms.items()))
 
 
-# a relation between a variable and numbers: "<", ">", "\le", "\geq", "\lt", "<=", ... (≤ ≥ are \le \ge after
-# normalize_unicode); "less"/"greater" says which end is open
-_RELATION = re.compile(r"<=|>=|=<|=>|<|>|\\(?:leq?|geq?|leqslant|geqslant|lt|gt)(?![A-Za-z])")
-_VARIABLE = re.compile(r"\s*[A-Za-z]\s*")
 _MEMBER = re.compile(r"\s*[A-Za-z]\s*\\in(?![A-Za-z])\s*")
-
-
-def _relation(token: str) -> tuple[int, bool]:
-    """(+1 for "greater", -1 for "less", whether it includes equality) of a relation token."""
-    token = token.lstrip("\\")
-    less = token.startswith(("<", "=<", "l"))
-    return (-1 if less else 1), ("=" in token or token[:2] in ("le", "ge")) and token not in ("lt", "gt")
-
-
-def _inequality_interval(text: str) -> tuple | None:
-    """``x > 3`` -> the interval ``(3, \\infty)``, ``3 \\le x < 5`` -> ``[3, 5)``: a one-variable inequality read as
-    the set it describes (the shape Math-Verify compares a gold inequality with a predicted interval in), else None."""
-    relations = _RELATION.findall(text)
-    if not 1 <= len(relations) <= 2:
-        return None
-    sides = _RELATION.split(text)
-    variables = [i for i, side in enumerate(sides) if _VARIABLE.fullmatch(side)]
-    if len(variables) != 1:
-        return None
-    where = variables[0]
-    bounds: dict[int, tuple] = {}  # direction of the variable from the bound (+1 above it) -> (value, closed)
-    decimal = False
-    for i, token in enumerate(relations):
-        direction, closed = _relation(token)
-        if i == where:  # "x < a": the variable is on the left of this relation
-            bound_side = i + 1
-        elif i + 1 == where:  # "a < x"
-            bound_side, direction = i, -direction
-        else:
-            return None
-        element = _element(sides[bound_side])
-        if element is None or isinstance(element[0], tuple) or direction in bounds:
-            return None
-        bounds[direction] = (element[0], closed)
-        decimal = decimal or element[1]
-    low, high = bounds.get(1, (MINUS_INFINITY, False)), bounds.get(-1, (INFINITY, False))
-    return "interval", ("[" if low[1] else "(", (low[0], high[0]), "]" if high[1] else ")"), True
 
 
 def canonical(text: str) -> tuple | None:
@@ -421,8 +379,8 @@ def canonical(text: str) -> tuple | None:
     if not text or len(text) > MAX_CHARS:
         return None
     text = _SPACING.sub(" ", text).strip()
-    if _RELATION.search(text):
-        return _inequality_interval(text)
+    if RELATION.search(text):
+        return inequality_interval(text, _element)
     member = _MEMBER.match(text)  # "x \in (3, \infty)" states the set
     if member:
         text = text[member.end():]
@@ -443,7 +401,7 @@ def canonical(text: str) -> tuple | None:
         return "set", frozenset(elements[0]), elements[1]
     if text[:1] in "([" and text[-1:] in ")]" and "," in text:
         elements = _elements(text[1:-1])
-        if elements is None or len(_split_top(text[1:-1], ",")) != len(elements[0]):
+        if elements is None or len(split_top(text[1:-1], ",")) != len(elements[0]):
             return None
         values, decimal = elements
         if len(values) == 2:

@@ -373,7 +373,8 @@ def parse_numeral(text: str) -> Numeral | None:
         return None
     match = _UNIT_TAIL.match(text)
     scale = 1
-    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])] if match else []
+    # the words after the number, not the wrapper's name ("1\text{ million}" is scaled by "million", not "text")
+    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", re.sub(r"\\[A-Za-z]+", " ", text[len(match.group("head")):]))] if match else []
     if any(word in VALUE_WORDS for word in tail):
         return None  # "5 squared", "5 factorial", "5 dozen": words that change the value, never a unit
     if match and not any(word in _MATH_WORDS for word in tail):

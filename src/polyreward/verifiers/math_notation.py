@@ -54,7 +54,7 @@ _UNIT = re.compile(r"\s*[A-Za-z]+(?:\s*[./ ]\s*[A-Za-z]+){0,3}\s*(?:\^\s*\{?\s*-
 _UNIT_POWER = re.compile(r"\s*\^\s*(?:\{\s*-?\d\s*\}|-?\d)")
 # words that are never a unit: they name alternatives, negate, or change the value
 _NOT_UNITS = {"or", "and", "not", "either", "possibly", "maybe", "otherwise", "else", "but", "plus", "minus", "times", "over",
-              "of", "per"} | VALUE_WORDS
+              "of", "per", "hundred", "thousand", "million", "billion"} | VALUE_WORDS  # scale words change the value
 # braces that only group (not a command's argument, an exponent or a subscript): "{42}", "\text{{0}}"
 _GROUP = re.compile(r"(?<![\w}\]^_\\])\{([^{}\\]*)\}")
 _SPACED_SIGN = re.compile(r"(^|[=(\[{,])\s*([-+])\s+(?=[\d.])")
@@ -73,8 +73,10 @@ def _unwrapped(content: str, after_value: bool) -> str:
     stripped = content.strip()
     if not stripped:
         return " "
-    if not re.search(r"[A-Za-z]", stripped) or re.fullmatch(r"[A-Za-z]", stripped):
-        return stripped  # \text{42}, \mathbf{(3)}, \mathrm{e}: the math itself
+    if re.fullmatch(r"[A-Za-z]", stripped):
+        return "\x00" if after_value else stripped  # a one-letter unit after a value (5\text{ m}, 45^\circ\text{C}), else a symbol
+    if not re.search(r"[A-Za-z]", stripped):
+        return stripped  # \text{42}, \mathbf{(3)}: the math itself
     words = {word.lower() for word in re.findall(r"[A-Za-z]+", stripped)}
     is_unit = _UNIT.fullmatch(content) is not None and not words & _NOT_UNITS and number_from_words(stripped) is None
     if is_unit and after_value:
@@ -109,7 +111,7 @@ def read_through(text: str) -> str:
             break
         text = unwrapped
     if "\x00" in text:
-        text = re.sub("\x00(?:" + _UNIT_POWER.pattern + ")?", "", text)
+        text = re.sub("\x00(?:" + _UNIT_POWER.pattern + ")?", " ", text)  # a space: "2\text{x}21" is not 221
     text = _SPACED_SIGN.sub(r"\1\2", " ".join(text.split()))
     return drop_thousands_separators(_outer_group(text))
 

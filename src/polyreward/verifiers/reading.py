@@ -159,8 +159,8 @@ def _is_percent_sign(line: str, at: int) -> bool:
     before = line[:at].rstrip(" ")
     if not before:
         return False
-    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in "})]"):
-        return True
+    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in ")]"):
+        return True  # "50%", "(x + 1)%"; after a LaTeX group "}%" starts a comment ("\\boxed{45}% \\boxed{42}")
     after = line[at + 1:].lstrip(" ")
     return before[-1].isdigit() and (not after or not after.startswith(("\\", "$", "<", "{")))
 

@@ -18,7 +18,7 @@ formatting (:func:`~polyreward.verifiers.math_notation.read_through`: ``\\text{4
   - an expression (``2 \\times 21``, ``2^{10}``, ``4!``, ``\\sqrt{4}``, ``(9+1)``) -- a value is: a number, a
     simplified fraction, a mixed number, a percent, a number with a unit, a repeating decimal, scientific
     notation (``6.02 \\times 10^{23}``, ``1.5e8``, a power of ten ``10^{8}``), a closed form with an irrational value (``\\sqrt{17}``,
-    ``\\frac{\\pi}{2}``: nothing left to evaluate), a list of values (``0, 111``), words, or a chain that ends in
+    ``\\frac{\\pi}{2}``: nothing left to evaluate), a decimal comma ``0,111``, words, or a chain that ends in
     one (``9 \\times 2 = 18``, ``\\sqrt{17} \\approx 4.12``: the work is shown and the value stated);
   - an unsimplified fraction (``\\frac{3910}{6885}``, ``\\frac{84}{2}``, ``7/1``) unless the gold is written
     unsimplified too.
@@ -47,8 +47,8 @@ _FRACTION = re.compile(r"[-+]?\s*(?:(\d+)\s*/\s*(\d+)|\\[dt]?frac\s*\{\s*(\d+)\s
 # "a = b = c", "a \\approx b": the sides of a chain (not <, >: an inequality states no value)
 _RELATION = re.compile(r"=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])")
 _LISTED = re.compile(r"[,;]|\b(?:or|and)\b")
-# a list of values at the top level: "0, 111", "2 and 3" (a list is no computation; equivalence decides it)
-_TOP_LEVEL_LIST = re.compile(r"\s*(?:,|;|\bor\b|\band\b)\s*")
+# "0,111" cannot be a thousands group: a decimal comma, one value (equivalence decides it)
+_DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")
 # an operation without digits: a power, quotient, product or factorial, a binary sign, any command but a constant
 _OPERATION = re.compile(r"[\^/*!]|(?<=[\w})])\s*[-+]\s*(?=[\w\\({])|\\(?!(?:infty|pi|emptyset|varnothing)(?![A-Za-z]))[A-Za-z]+")
 _SCIENTIFIC = re.compile(r"[-+]?\d+(?:\.\d+)?\s*(?:\\times|\\cdot|\*|x)?\s*10\s*\^\s*\{?\s*[-+]?\d+\s*\}?|10\s*\^\s*\{?\s*[-+]?\d+\s*\}?")
@@ -116,10 +116,8 @@ def _is_value(text: str) -> bool:
     text = _unbracketed(text)
     if not re.search(r"\d", text):
         return not _OPERATION.search(text)  # words, a variable, \infty, \pi -- but not \frac{\pi}{\pi}
-    if parse_numeral(text) is not None or _SCIENTIFIC.fullmatch(text) or _irrational_closed_form(text):
-        return True
-    items = _TOP_LEVEL_LIST.split(text)
-    return len(items) > 1 and all(item.strip() and _is_value(item) for item in items)
+    return bool(parse_numeral(text) is not None or _SCIENTIFIC.fullmatch(text) or _DECIMAL_COMMA.fullmatch(text)
+                or _irrational_closed_form(text))
 
 
 def work_avoided(reference: Any, prediction: Any, prompt: str) -> str:
