@@ -2,7 +2,8 @@
 
 The mutation search (:mod:`polyreward.probe.search`) knows nothing about reward types: it reads the genuine
 completion as text. :func:`locate_site` finds the answer statement in it -- the last ``\\boxed{...}``, else the
-last ``<tool_call>`` block, else the last ``<answer>`` block, else the text after the reasoning -- and
+last ``<tool_call>`` block, else the last ``<answer>`` block, else the last fenced code block (a program), else the
+text after the reasoning -- and
 :class:`Site` rewrites that statement with another value. :func:`different_value` makes a wrong value of the
 same kind (another letter, another label, the last number moved far, a JSON leaf changed, another row's
 answer), which the mutations plant; that is how the search knows, without any reward, that a candidate does not
@@ -60,6 +61,19 @@ def _last_block(text: str, tag: str) -> Site | None:
     return Site(f"<{tag}>", text[start + len(tag) + 2:end], f"</{tag}>")
 
 
+_FENCE = re.compile(r"```[A-Za-z0-9_+-]*\n")
+
+
+def _last_fence(text: str) -> Site | None:
+    """The last fenced code block (a program is the answer of a code task)."""
+    openings = list(_FENCE.finditer(text))
+    for opening in reversed(openings):
+        end = text.find("\n```", opening.end() - 1)
+        if end >= 0:
+            return Site(opening.group(), text[opening.end():end], "\n```")
+    return None
+
+
 def split_think(text: str) -> tuple[str, str, str] | None:
     """(text before ``<think>``, the reasoning, text after ``</think>``), or None without a think block."""
     start = text.find("<think>")
@@ -71,7 +85,7 @@ def split_think(text: str) -> tuple[str, str, str] | None:
 
 def locate_site(text: str) -> Site | None:
     """The answer statement of ``text`` (module docstring); None for an empty answer."""
-    for site in (_last_boxed(text), _last_block(text, "tool_call"), _last_block(text, "answer")):
+    for site in (_last_boxed(text), _last_block(text, "tool_call"), _last_block(text, "answer"), _last_fence(text)):
         if site is not None and site.value.strip():
             return site
     parts = split_think(text)
