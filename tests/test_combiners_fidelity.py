@@ -41,7 +41,9 @@ trl_utils = pytest.importorskip("trl.trainer.utils")
 nanstd = trl_utils.nanstd
 
 SETTINGS = settings(max_examples=40, derandomize=True, deadline=None, database=None)
-COVERED = {"grpo", "dr_grpo", "rloo", "gdpo", "sa_gdpo", "mc_grpo", "gopo", "drpo"}  # drpo: tests/test_drpo.py
+COVERED = {"grpo", "dr_grpo", "rloo", "gdpo", "sa_gdpo", "mc_grpo", "gopo", "drpo",  # drpo: tests/test_drpo.py
+           # verl reinforce_plus_plus_baseline / grpo_passk / opo / gpg: tests/test_estimators_verl.py
+           "reinforce_plus_plus_baseline", "grpo_passk", "opo", "gpg"}
 
 
 def test_every_exact_combiner_has_a_reference_here():

@@ -49,6 +49,10 @@ VARIANTS: dict[str, list[dict]] = {
     "g2rpo": [{}, {"mapping": "w2"}],
     "ebpo": [{}],
     "drpo": [{}],
+    "reinforce_plus_plus_baseline": [{}],
+    "grpo_passk": [{}, {"normalize": False}, {"eps": 0.0}],
+    "opo": [{}],
+    "gpg": [{}, {"f_norm": 2.5}],
 }
 
 
@@ -123,6 +127,14 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "reinforce_plus_plus_baseline":
+        return np.full_like(zn, z_bound(f.T))  # a whitening over the batch's T tokens
+    if name == "grpo_passk":
+        return np.sqrt(f.n) if p.get("normalize", True) else f.range
+    if name == "opo":
+        return f.range + f.lone_total
+    if name == "gpg":
+        return f.N * (f.range + f.lone_total) / p.get("f_norm", 1.0)
     if name in ("mc_grpo", "ebpo"):
         return None  # MAD + eps as the source / shrinkage over the group's own std: no fixed bound
     pytest.fail(f"combiner {name!r} has no documented |A| bound in this test: add it to bound()")
@@ -138,6 +150,8 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "gopo": p.get("ties") == "average",  # the source's argsort order spreads a constant group over ±2
         "ebpo": False,  # the documented non-vanishing penalty
         "drpo": True,  # GRPO's zero, scaled
+        "reinforce_plus_plus_baseline": False,  # the batch whitening shifts every row
+        "grpo_passk": True, "opo": True, "gpg": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -156,6 +170,8 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "sa_gdpo": k == 1,  # saturation is a batch level of each reward
         "sa_mrpo": False, "ebpo": False,  # batch levels / a running prior
         "drpo": False,  # clusters questions by their reward levels
+        "reinforce_plus_plus_baseline": True, "grpo_passk": True, "opo": True,  # deviations from a group baseline
+        "gpg": False,  # alpha counts the rewards that are exactly 0
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")

@@ -93,8 +93,11 @@ def test_nan_cells_are_excluded_and_all_nan_rows_get_zero(name):
 def test_single_rollout_groups(name):
     scores = np.array([[1.0, 0.5], [0.0, 0.2], [1.0, 1.0]])
     result = make(name).combine(scores, ["a", "b", "c"])
-    if name == "rloo":  # k = 1: baseline 0, plain REINFORCE (old TRL API, verl; TRL 1.16 = singleton="zero")
-        np.testing.assert_allclose(result, scores.sum(1))
+    if name in ("rloo", "opo", "gpg"):  # k = 1: baseline 0, plain REINFORCE (verl; TRL 1.16 RLOO = singleton="zero")
+        np.testing.assert_allclose(result, scores.sum(1))  # GPG: alpha = 3 rollouts / 3 nonzero = 1
+    elif name == "reinforce_plus_plus_baseline":  # verl: baseline 0, then the batch whitening of the raw rewards
+        total = scores.sum(1)
+        np.testing.assert_allclose(result, (total - total.mean()) / np.sqrt(total.var(ddof=1) + 1e-8), rtol=1e-6)
     else:  # no group-relative signal
         np.testing.assert_allclose(result, 0.0, atol=1e-12)
     # verl's convention as a switch: a single rollout has mean 0 and std 1

@@ -51,6 +51,10 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "g2rpo": "polyreward.combiners.g2rpo:G2RPOCombiner",
     "ebpo": "polyreward.combiners.ebpo:EmpiricalBayesCombiner",
     "drpo": "polyreward.combiners.drpo:DRPOCombiner",
+    "reinforce_plus_plus_baseline": "polyreward.combiners.reinforce_plus_plus_baseline:ReinforcePlusPlusBaselineCombiner",
+    "grpo_passk": "polyreward.combiners.grpo_passk:GRPOPassKCombiner",
+    "opo": "polyreward.combiners.opo:OPOCombiner",
+    "gpg": "polyreward.combiners.gpg:GPGCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
