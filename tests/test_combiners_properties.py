@@ -53,6 +53,8 @@ VARIANTS: dict[str, list[dict]] = {
     "grpo_passk": [{}, {"normalize": False}, {"eps": 0.0}],
     "opo": [{}],
     "gpg": [{}, {"f_norm": 2.5}],
+    "reinforce_plus_plus": [{}, {"gamma": 0.9}],
+    "grpo_process": [{}, {"eps": 0.0}],
 }
 
 
@@ -127,7 +129,9 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
-    if name == "reinforce_plus_plus_baseline":
+    if name == "grpo_process":
+        return zn  # one step per rollout: GRPO's z-score
+    if name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):
         return np.full_like(zn, z_bound(f.T))  # a whitening over the batch's T tokens
     if name == "grpo_passk":
         return np.sqrt(f.n) if p.get("normalize", True) else f.range
@@ -152,6 +156,8 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "drpo": True,  # GRPO's zero, scaled
         "reinforce_plus_plus_baseline": False,  # the batch whitening shifts every row
         "grpo_passk": True, "opo": True, "gpg": True,
+        "reinforce_plus_plus": False,  # no group baseline: a batch whitening of the rewards
+        "grpo_process": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -172,6 +178,8 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "drpo": False,  # clusters questions by their reward levels
         "reinforce_plus_plus_baseline": True, "grpo_passk": True, "opo": True,  # deviations from a group baseline
         "gpg": False,  # alpha counts the rewards that are exactly 0
+        "reinforce_plus_plus": False,  # no group baseline
+        "grpo_process": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")

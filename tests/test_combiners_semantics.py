@@ -95,7 +95,7 @@ def test_single_rollout_groups(name):
     result = make(name).combine(scores, ["a", "b", "c"])
     if name in ("rloo", "opo", "gpg"):  # k = 1: baseline 0, plain REINFORCE (verl; TRL 1.16 RLOO = singleton="zero")
         np.testing.assert_allclose(result, scores.sum(1))  # GPG: alpha = 3 rollouts / 3 nonzero = 1
-    elif name == "reinforce_plus_plus_baseline":  # verl: baseline 0, then the batch whitening of the raw rewards
+    elif name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):  # baseline 0 / none: the batch whitening
         total = scores.sum(1)
         np.testing.assert_allclose(result, (total - total.mean()) / np.sqrt(total.var(ddof=1) + 1e-8), rtol=1e-6)
     else:  # no group-relative signal
@@ -111,6 +111,8 @@ def test_zero_variance_groups(name):
     if name == "gopo":  # the source breaks ties by argsort order: full ±2 spread even in a constant group
         np.testing.assert_allclose(result, [2, 2 / 3, -2 / 3, -2] * 2)
         np.testing.assert_allclose(RankCombiner(ties="average").combine(scores, [0] * 4 + [1] * 4), 0.0)
+    elif name == "reinforce_plus_plus":  # no group baseline: the batch whitening of the rewards 1.5 and 0
+        np.testing.assert_allclose(result * np.sqrt(8 / 7), np.sign(result), rtol=1e-6)  # a Bessel z-score of 8 values
     else:
         np.testing.assert_allclose(result, 0.0, atol=1e-9)
 

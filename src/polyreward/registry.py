@@ -55,6 +55,8 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "grpo_passk": "polyreward.combiners.grpo_passk:GRPOPassKCombiner",
     "opo": "polyreward.combiners.opo:OPOCombiner",
     "gpg": "polyreward.combiners.gpg:GPGCombiner",
+    "reinforce_plus_plus": "polyreward.combiners.reinforce_plus_plus:ReinforcePlusPlusCombiner",
+    "grpo_process": "polyreward.combiners.grpo_process:ProcessGRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
