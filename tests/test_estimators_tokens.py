@@ -276,3 +276,16 @@ def test_trainer_runs_a_token_level_combiner_and_micro_batches_slice_its_advanta
     assert one["reward"] == two["reward"]
     assert np.isfinite(one["loss"]) and one["loss"] == pytest.approx(two["loss"], abs=1e-6)
     assert one["grad_norm"] == pytest.approx(two["grad_norm"], rel=1e-4)
+
+
+@SETTINGS
+@given(batch=reward_batches(), seed=st.integers(0, 2**16))
+def test_reinforce_plus_plus_per_row_shortcut_equals_the_token_path(batch, seed):
+    """γ = 1: ``combine`` whitens the totals weighted by token counts instead of building (N, T); the same numbers."""
+    lengths = np.random.default_rng(seed).integers(0, 9, batch.n)
+    mask = right_padded(lengths, 9)
+    tokens = ReinforcePlusPlusCombiner().combine_tokens(batch.scores, batch.groups, batch.weights, mask=mask)
+    with np.errstate(invalid="ignore"):
+        expected = np.nan_to_num(tokens.sum(1) / mask.sum(1), nan=0.0)
+    got = ReinforcePlusPlusCombiner().combine(batch.scores, batch.groups, batch.weights, lengths=lengths)
+    np.testing.assert_allclose(got, expected, atol=1e-9, rtol=1e-9)

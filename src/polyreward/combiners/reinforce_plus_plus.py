@@ -11,8 +11,9 @@ method of Hu et al. 2025, arXiv 2501.03262. Exact. A token-level combiner (:meth
     μ     = Σ_it m_it G_it / (M + 1e-8),  σ² = Σ_it m_it (G_it - μ)² / (M + 1e-8) · M/(M - 1),  M = Σ_it m_it
     A_it  = (G_it - μ) / sqrt(σ² + 1e-8) · m_it
 
-``combine`` (one value per rollout) is the mean of A_it over the row's tokens; with γ = 1 and an outcome reward
-every token of a row carries the same value, so that mean is verl's advantage. Rows where no reward applies are
+``combine`` (one value per rollout, response lengths from ``lengths``) is the mean of A_it over the row's tokens;
+with γ = 1 and an outcome reward every token of a row carries the same value, so that mean is verl's advantage,
+computed without an (N, T) array as the whitening of r_i weighted by l_i. Rows where no reward applies are
 left out of the whitening and get 0. M <= 1 (verl raises in ``masked_var``) gives 0; returns that are all equal
 give 0 exactly (verl's M + 1e-8 denominator leaves ~1e-4·G/M).
 
@@ -72,6 +73,14 @@ class ReinforcePlusPlusCombiner(GroupedCombiner):
         """Advantages (N,): the mean over each row's ``lengths`` tokens (one each without) of :meth:`combine_tokens`."""
         matrix = as_score_matrix(scores)
         counts = np.ones(len(matrix)) if lengths is None else as_token_counts(lengths, len(matrix))
+        if self.gamma == 1.0:
+            # every token of a row carries the row's reward (G_t = r_i): the whitening of r weighted by token counts,
+            # without an (N, T) array (equal to the token path, tested)
+            w = as_weights(weights, matrix.shape[1])
+            GroupIndex.from_ids(groups, len(matrix))
+            total = weighted_total(matrix * overflow_scale(matrix, w), w)
+            whitened = batch_normalise(np.where(counts > 0, total, np.nan), "whiten", counts)
+            return to_output(np.where(np.isfinite(whitened), whitened, 0.0), scores)
         width = max(int(np.ceil(counts.max(initial=0.0))), 1)
         mask = (np.arange(width)[None, :] < counts[:, None]).astype(np.float64)
         tokens = self.combine_tokens(matrix, groups, weights, mask=mask)
