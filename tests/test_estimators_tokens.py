@@ -11,6 +11,8 @@
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -289,3 +291,34 @@ def test_reinforce_plus_plus_per_row_shortcut_equals_the_token_path(batch, seed)
         expected = np.nan_to_num(tokens.sum(1) / mask.sum(1), nan=0.0)
     got = ReinforcePlusPlusCombiner().combine(batch.scores, batch.groups, batch.weights, lengths=lengths)
     np.testing.assert_allclose(got, expected, atol=1e-9, rtol=1e-9)
+
+
+def test_poly_grpo_trainer_hands_trl_a_token_level_combiners_advantages(tiny_qwen2_dir, tmp_path):
+    """TRL 1.16's loss takes (B, T) advantages: PolyGRPOTrainer with REINFORCE++ (γ < 1) gives each completion token its
+    own advantage, equal to the combiner on the gathered reward matrix and completion mask."""
+    trl = pytest.importorskip("trl")
+    from datasets import Dataset
+
+    from integration_rewards import LengthMod3, VowelShare
+    from polyreward.integrations.trl import PolyGRPOTrainer, reward_funcs
+
+    class Recording(PolyGRPOTrainer):
+        def _generate_and_score_completions(self, inputs):
+            output = super()._generate_and_score_completions(inputs)
+            self.seen = getattr(self, "seen", []) + [(dict(self.last_batch), output["completion_mask"].detach().cpu())]
+            return output
+
+    rows = [{"prompt": [{"role": "user", "content": f"What is {i} + {i + 1}?"}]} for i in range(4)]
+    args = trl.GRPOConfig(output_dir=str(tmp_path), max_steps=1, per_device_train_batch_size=8, num_generations=4,
+                          max_completion_length=8, learning_rate=1e-5, logging_steps=1, report_to=[], use_cpu=True,
+                          bf16=False, save_strategy="no", seed=0)
+    trainer = Recording(model=str(tiny_qwen2_dir), reward_funcs=reward_funcs([LengthMod3(name="length"), VowelShare(name="vowels")]),
+                        args=args, train_dataset=Dataset.from_list(rows), combiner={"type": "reinforce_plus_plus", "gamma": 0.9})
+    assert math.isfinite(trainer.train().training_loss)
+    for batch, mask in trainer.seen:
+        assert batch["advantages"].shape == mask.shape  # (B, T): one value per completion token
+        expected = combine_token_scores(ReinforcePlusPlusCombiner(gamma=0.9), batch["rewards"].double().numpy(), batch["groups"],
+                                        mask=mask)
+        np.testing.assert_allclose(batch["advantages"].double().numpy(), expected, atol=1e-5)
+        varied = [row[m > 0] for row, m in zip(batch["advantages"], mask) if m.sum() > 1]
+        assert any(float(v.max() - v.min()) > 1e-6 for v in varied)  # γ < 1: not one value per row
