@@ -55,6 +55,7 @@ VARIANTS: dict[str, list[dict]] = {
     "gpg": [{}, {"f_norm": 2.5}],
     "reinforce_plus_plus": [{}, {"gamma": 0.9}],
     "grpo_process": [{}, {"eps": 0.0}],
+    "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
 }
 
 
@@ -81,6 +82,7 @@ class Facts:
         np.maximum.at(hi, g, masked_hi)
         np.minimum.at(lo, g, masked_lo)
         self.range = np.where(self.scored, (hi - lo)[g], 0.0)
+        self.range_with_zero = np.where(self.scored, (np.maximum(hi, 0.0) - np.minimum(lo, 0.0))[g], 0.0)
         self.lone_total = np.where(self.n == 1, np.abs(total), 0.0)
         self.abs_w = np.abs(w)
         self.T = float(np.sum(np.asarray(extra.get("lengths", np.ones(len(g))))[self.scored]))
@@ -129,6 +131,12 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "krpo":  # (max(r ∪ 0) - min(r ∪ 0)) / sqrt(P_n), P_n the filter's variance after the group's n rollouts
+        from polyreward.combiners.krpo import kalman_gains
+
+        n = np.maximum(f.n, 1).astype(int)
+        variances = kalman_gains(int(n.max()), p.get("process_var", 1e-5), p.get("meas_var", 1e-2))[1]
+        return f.range_with_zero / np.sqrt(variances[n - 1])
     if name == "grpo_process":
         return zn  # one step per rollout: GRPO's z-score
     if name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):
@@ -158,6 +166,7 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "grpo_passk": True, "opo": True, "gpg": True,
         "reinforce_plus_plus": False,  # no group baseline: a batch whitening of the rewards
         "grpo_process": True,
+        "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -180,6 +189,7 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "gpg": False,  # alpha counts the rewards that are exactly 0
         "reinforce_plus_plus": False,  # no group baseline
         "grpo_process": True,
+        "krpo": False,  # the filter's prior mean is 0
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")
@@ -254,7 +264,7 @@ def check_row_properties(name: str, params: dict, batch: RewardBatch, extra: dic
 def permutation_invariant(name: str) -> bool:
     """DRPO's reference clusters each question's vector of rewards in rollout order (and questions in order of
     first appearance), so reordering rows can change its k-means clusters: the source is order-dependent."""
-    return name != "drpo"
+    return name not in ("drpo", "krpo")  # KRPO's Kalman filter reads each group in rollout order, as its source
 
 
 def assert_permuted(name: str, params: dict, got: np.ndarray, expected: np.ndarray, groups: np.ndarray) -> None:

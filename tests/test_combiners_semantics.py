@@ -25,7 +25,7 @@ ALL = registry.combiner_types()
 STATEFUL = {"sa_mrpo", "ebpo", "drpo"}
 # DRPO clusters each question's rewards in rollout order, as its source does, so reordering rows inside a group
 # changes its output (tests/test_drpo.py covers it against the released code instead).
-ROW_ORDER_DEPENDENT = {"drpo"}
+ROW_ORDER_DEPENDENT = {"drpo", "krpo"}  # KRPO: a Kalman filter reads each group in rollout order, as its source
 ORDER_FREE = [n for n in ALL if n not in ROW_ORDER_DEPENDENT]
 
 
@@ -95,6 +95,8 @@ def test_single_rollout_groups(name):
     result = make(name).combine(scores, ["a", "b", "c"])
     if name in ("rloo", "opo", "gpg"):  # k = 1: baseline 0, plain REINFORCE (verl; TRL 1.16 RLOO = singleton="zero")
         np.testing.assert_allclose(result, scores.sum(1))  # GPG: alpha = 3 rollouts / 3 nonzero = 1
+    elif name == "krpo":  # the source's filter starts at mean 0: a lone rollout keeps ~(1 - K_1) of its reward / sqrt(P_1)
+        np.testing.assert_allclose(result, scores.sum(1) * 0.01 / (1.00001 + 0.01) / np.sqrt(1.00001 * 0.01 / 1.01001), rtol=1e-6)
     elif name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):  # baseline 0 / none: the batch whitening
         total = scores.sum(1)
         np.testing.assert_allclose(result, (total - total.mean()) / np.sqrt(total.var(ddof=1) + 1e-8), rtol=1e-6)
@@ -111,6 +113,8 @@ def test_zero_variance_groups(name):
     if name == "gopo":  # the source breaks ties by argsort order: full ±2 spread even in a constant group
         np.testing.assert_allclose(result, [2, 2 / 3, -2 / 3, -2] * 2)
         np.testing.assert_allclose(RankCombiner(ties="average").combine(scores, [0] * 4 + [1] * 4), 0.0)
+    elif name == "krpo":  # the filter's mean approaches the common value from 0: a decaying, nonzero advantage
+        assert np.all(result[4:] == 0.0) and np.all(np.diff(result[:4]) < 0) and result[3] > 0
     elif name == "reinforce_plus_plus":  # no group baseline: the batch whitening of the rewards 1.5 and 0
         np.testing.assert_allclose(result * np.sqrt(8 / 7), np.sign(result), rtol=1e-6)  # a Bessel z-score of 8 values
     else:

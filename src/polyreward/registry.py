@@ -57,6 +57,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "gpg": "polyreward.combiners.gpg:GPGCombiner",
     "reinforce_plus_plus": "polyreward.combiners.reinforce_plus_plus:ReinforcePlusPlusCombiner",
     "grpo_process": "polyreward.combiners.grpo_process:ProcessGRPOCombiner",
+    "krpo": "polyreward.combiners.krpo:KRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
