@@ -56,6 +56,7 @@ VARIANTS: dict[str, list[dict]] = {
     "reinforce_plus_plus": [{}, {"gamma": 0.9}],
     "grpo_process": [{}, {"eps": 0.0}],
     "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
+    "aapo": [{}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0}],
 }
 
 
@@ -131,6 +132,9 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "aapo":  # the group term plus the clipped momentum
+        clip = max(p.get("clip_low", 0.2), p.get("clip_high", 0.28))
+        return (zn if p.get("scale_rewards", True) else f.range) + clip
     if name == "krpo":  # (max(r ∪ 0) - min(r ∪ 0)) / sqrt(P_n), P_n the filter's variance after the group's n rollouts
         from polyreward.combiners.krpo import kalman_gains
 
@@ -167,6 +171,7 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "reinforce_plus_plus": False,  # no group baseline: a batch whitening of the rewards
         "grpo_process": True,
         "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
+        "aapo": False,  # the momentum r - reference reward stays
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -190,6 +195,7 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "reinforce_plus_plus": False,  # no group baseline
         "grpo_process": True,
         "krpo": False,  # the filter's prior mean is 0
+        "aapo": False,  # the momentum compares r with the reference model's reward
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")
@@ -197,6 +203,7 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
 
 
 # ----------------------------------------------------------------------------------------- harness
+NUMERIC_ROW_COLUMNS = {"reference_reward"}  # AAPO: the reference completion's reward total, a number per row
 def make(name: str, params: dict):
     return CLASSES[name](**params)
 
@@ -211,7 +218,9 @@ def extra_arrays(combiner, groups: np.ndarray, rng: np.random.Generator) -> dict
     each name the combiner declares in ``row_columns``, a positive count (token lengths, ...) for each other
     keyword-only parameter."""
     arrays = {name: rng.choice(np.array(["a", "b", "c"], dtype=object), groups.max() + 1)[groups]
-              for name in getattr(combiner, "row_columns", ())}
+              for name in getattr(combiner, "row_columns", ()) if name not in NUMERIC_ROW_COLUMNS}
+    for name in set(getattr(combiner, "row_columns", ())) & NUMERIC_ROW_COLUMNS:  # one number (or None) per row
+        arrays[name] = rng.choice(np.array([0.0, 0.5, 1.0, 1 / 3, -0.6, None], dtype=object), len(groups))
     for q in inspect.signature(combiner.combine).parameters.values():
         if q.kind is inspect.Parameter.KEYWORD_ONLY and q.name not in arrays:
             arrays[q.name] = rng.integers(1, 40, len(groups)).astype(float)

@@ -40,10 +40,12 @@ class WithRowLabels:
         return getattr(self.combiner, attribute)
 
     def combine(self, scores, groups, *args, **kwargs):
-        labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]
-        labels = np.resize(labels, len(scores))  # one per row even when groups has the wrong length
         for name in self.combiner.row_columns:
-            kwargs.setdefault(name, labels)
+            if name == "reference_reward":  # AAPO: the reference completion's reward, a number per row
+                kwargs.setdefault(name, np.full(len(scores), 0.5))
+                continue
+            labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]
+            kwargs.setdefault(name, np.resize(labels, len(scores)))  # one per row even when groups has the wrong length
         return self.combiner.combine(scores, groups, *args, **kwargs)
 
 
@@ -95,6 +97,8 @@ def test_single_rollout_groups(name):
     result = make(name).combine(scores, ["a", "b", "c"])
     if name in ("rloo", "opo", "gpg"):  # k = 1: baseline 0, plain REINFORCE (verl; TRL 1.16 RLOO = singleton="zero")
         np.testing.assert_allclose(result, scores.sum(1))  # GPG: alpha = 3 rollouts / 3 nonzero = 1
+    elif name == "aapo":  # no group term; the momentum clip(r - reference 0.5, -0.2, 0.28)
+        np.testing.assert_allclose(result, np.clip(scores.sum(1) - 0.5, -0.2, 0.28))
     elif name == "krpo":  # the source's filter starts at mean 0: a lone rollout keeps ~(1 - K_1) of its reward / sqrt(P_1)
         np.testing.assert_allclose(result, scores.sum(1) * 0.01 / (1.00001 + 0.01) / np.sqrt(1.00001 * 0.01 / 1.01001), rtol=1e-6)
     elif name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):  # baseline 0 / none: the batch whitening
@@ -113,6 +117,8 @@ def test_zero_variance_groups(name):
     if name == "gopo":  # the source breaks ties by argsort order: full ±2 spread even in a constant group
         np.testing.assert_allclose(result, [2, 2 / 3, -2 / 3, -2] * 2)
         np.testing.assert_allclose(RankCombiner(ties="average").combine(scores, [0] * 4 + [1] * 4), 0.0)
+    elif name == "aapo":  # the group term is 0; the momentum against the reference reward 0.5 remains
+        np.testing.assert_allclose(result, [0.28] * 4 + [-0.2] * 4)
     elif name == "krpo":  # the filter's mean approaches the common value from 0: a decaying, nonzero advantage
         assert np.all(result[4:] == 0.0) and np.all(np.diff(result[:4]) < 0) and result[3] > 0
     elif name == "reinforce_plus_plus":  # no group baseline: the batch whitening of the rewards 1.5 and 0

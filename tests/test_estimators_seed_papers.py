@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combiner_batches import reward_batches
-from polyreward.combiners import KRPOCombiner
+from polyreward.combiners import AAPOCombiner, KRPOCombiner
 
 torch = pytest.importorskip("torch")
 
@@ -69,3 +69,44 @@ def test_krpo_depends_on_rollout_order_and_is_not_zero_on_a_constant_group():
     assert not np.allclose(ours, swapped[::-1])  # the filter reads rows in order
     constant = KRPOCombiner().combine([0.7] * 5, [0] * 5)
     assert np.all(constant > 0) and constant[0] == pytest.approx(0.7 * 0.0995, rel=1e-2)
+
+
+def source_aapo(rewards, ref_rewards, num_generations, scale_rewards=True):
+    """The release's advantage lines (float64), then the sum its ``compute_loss`` takes."""
+    rewards, ref_rewards = torch.as_tensor(rewards), torch.as_tensor(ref_rewards)
+    advantage_constrain = rewards - ref_rewards
+    mean_grouped_rewards = rewards.view(-1, num_generations).mean(dim=1)
+    std_grouped_rewards = rewards.view(-1, num_generations).std(dim=1)
+    mean_grouped_rewards = mean_grouped_rewards.repeat_interleave(num_generations, dim=0)
+    std_grouped_rewards = std_grouped_rewards.repeat_interleave(num_generations, dim=0)
+    advantages = rewards - mean_grouped_rewards
+    if scale_rewards:
+        advantages = advantages / (std_grouped_rewards + 1e-4)
+    return (advantages + torch.clamp(advantage_constrain, -0.2, 0.28)).numpy()
+
+
+@SETTINGS
+@given(batch=reward_batches(), size=st.integers(2, 13), scale=st.booleans(), seed=st.integers(0, 2**16))
+def test_aapo_equals_the_release(batch, size, scale, seed):
+    scores = np.where(np.isnan(batch.scores), 0.3, batch.scores)
+    n = (len(scores) // size) * size
+    if n == 0:
+        return
+    scores, groups = scores[:n], np.arange(n) // size  # the source's layout: consecutive groups of one size
+    total = scores @ batch.weights
+    reference = total + np.random.default_rng(seed).choice([-1.0, -0.25, -0.1, 0.0, 0.05, 0.27, 0.3, 2.0], n)
+    ours = AAPOCombiner(scale_rewards=scale).combine(scores, groups, batch.weights, reference_reward=reference)
+    expected = source_aapo(total, reference, size, scale)
+    # constant groups: the source's std of equal floats can be ~1e-17, not 0 -- below 1e-4 it changes nothing
+    np.testing.assert_allclose(ours, expected, atol=1e-9)
+
+
+def test_aapo_momentum_is_clipped_asymmetrically_and_missing_references_add_nothing():
+    scores = np.array([1.0, 0.0, 1.0, 0.0])
+    out = AAPOCombiner().combine(scores, [0, 0, 1, 1], reference_reward=[0.0, 1.0, None, float("nan")])
+    z = 0.5 / (np.std([1.0, 0.0], ddof=1) + 1e-4)
+    np.testing.assert_allclose(out, [z + 0.28, -z - 0.2, z, -z])
+    with pytest.raises(ValueError, match="reference_reward must hold one number"):
+        AAPOCombiner().combine(scores, [0, 0, 1, 1], reference_reward=["a", "b", "c", "d"])
+    with pytest.raises(ValueError, match="reference_reward must hold 4 values"):
+        AAPOCombiner().combine(scores, [0, 0, 1, 1], reference_reward=[0.0, 1.0])

@@ -45,7 +45,8 @@ def with_holes(seed, n, width):
 
 
 def row_columns(combiner, groups):
-    return {name: np.where(np.asarray(groups) % 2 == 0, "a", "b") for name in combiner.row_columns}
+    return {name: (np.where(np.asarray(groups) % 2 == 0, 0.5, 1.0) if name == "reference_reward"  # AAPO: numbers
+                   else np.where(np.asarray(groups) % 2 == 0, "a", "b")) for name in combiner.row_columns}
 
 
 def test_token_level_registry():

@@ -58,6 +58,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "reinforce_plus_plus": "polyreward.combiners.reinforce_plus_plus:ReinforcePlusPlusCombiner",
     "grpo_process": "polyreward.combiners.grpo_process:ProcessGRPOCombiner",
     "krpo": "polyreward.combiners.krpo:KRPOCombiner",
+    "aapo": "polyreward.combiners.aapo:AAPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
