@@ -46,7 +46,7 @@ COVERED = {"grpo", "dr_grpo", "rloo", "gdpo", "sa_gdpo", "mc_grpo", "gopo", "drp
            "reinforce_plus_plus_baseline", "grpo_passk", "opo", "gpg",
            # verl reinforce_plus_plus, and grpo_process against the paper's formula re-typed: tests/test_estimators_tokens.py
            "reinforce_plus_plus", "grpo_process",
-           "krpo", "aapo"}  # the KRPO and AAPO releases re-typed: tests/test_estimators_seed_papers.py
+           "krpo", "aapo", "dgpo"}  # the KRPO, AAPO and MathForge releases re-typed: tests/test_estimators_seed_papers.py
 
 
 def test_every_exact_combiner_has_a_reference_here():

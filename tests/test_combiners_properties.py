@@ -57,6 +57,7 @@ VARIANTS: dict[str, list[dict]] = {
     "grpo_process": [{}, {"eps": 0.0}],
     "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
     "aapo": [{}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0}],
+    "dgpo": [{}, {"scale_rewards": False}, {"dqw": False, "temperature": 0.5}],
 }
 
 
@@ -83,6 +84,7 @@ class Facts:
         np.maximum.at(hi, g, masked_hi)
         np.minimum.at(lo, g, masked_lo)
         self.range = np.where(self.scored, (hi - lo)[g], 0.0)
+        self.groups = g
         self.range_with_zero = np.where(self.scored, (np.maximum(hi, 0.0) - np.minimum(lo, 0.0))[g], 0.0)
         self.lone_total = np.where(self.n == 1, np.abs(total), 0.0)
         self.abs_w = np.abs(w)
@@ -132,6 +134,9 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "dgpo":  # n/2 (or the range) × the token ratio (<= T over tokens >= 1) × a softmax weight (<= groups)
+        groups = len(np.unique(f.groups))
+        return (f.n / 2 if p.get("scale_rewards", True) else f.range) * f.T * groups
     if name == "aapo":  # the group term plus the clipped momentum
         clip = max(p.get("clip_low", 0.2), p.get("clip_high", 0.28))
         return (zn if p.get("scale_rewards", True) else f.range) + clip
@@ -172,6 +177,7 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "grpo_process": True,
         "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
         "aapo": False,  # the momentum r - reference reward stays
+        "dgpo": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -196,6 +202,7 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "grpo_process": True,
         "krpo": False,  # the filter's prior mean is 0
         "aapo": False,  # the momentum compares r with the reference model's reward
+        "dgpo": column != 0,  # the question weights read the first reward's group mean
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")

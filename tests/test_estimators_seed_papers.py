@@ -13,7 +13,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combiner_batches import reward_batches
-from polyreward.combiners import AAPOCombiner, KRPOCombiner
+from polyreward.combiners import AAPOCombiner, DGPOCombiner, KRPOCombiner
 
 torch = pytest.importorskip("torch")
 
@@ -110,3 +110,62 @@ def test_aapo_momentum_is_clipped_asymmetrically_and_missing_references_add_noth
         AAPOCombiner().combine(scores, [0, 0, 1, 1], reference_reward=["a", "b", "c", "d"])
     with pytest.raises(ValueError, match="reference_reward must hold 4 values"):
         AAPOCombiner().combine(scores, [0, 0, 1, 1], reference_reward=[0.0, 1.0])
+
+
+def source_dgpo(rewards_per_func, weights, lengths, num_generations, scale_rewards=True, dqw=True, temp=2.0):
+    """The release's advantage lines (float64, one process: num_processes = 1, global = local lengths)."""
+    rewards_per_func = torch.as_tensor(rewards_per_func)
+    main_rewards = rewards_per_func[:, 0]
+    mean_grouped_main_rewards = main_rewards.view(-1, num_generations).mean(dim=1)
+    is_incorrect = torch.isclose(mean_grouped_main_rewards, torch.zeros_like(mean_grouped_main_rewards))
+    rewards = (rewards_per_func * torch.as_tensor(weights).unsqueeze(0)).nansum(dim=1)
+    mean_grouped_rewards = rewards.view(-1, num_generations).mean(dim=1)
+    std_grouped_rewards = rewards.view(-1, num_generations).std(dim=1)
+    sample_num = mean_grouped_rewards.size(0)
+    is_std_zero = torch.isclose(std_grouped_rewards, torch.zeros_like(std_grouped_rewards))
+    zero_sample_num = is_std_zero.sum()
+    global_completion_length = torch.as_tensor(lengths, dtype=torch.float64)
+    if zero_sample_num < sample_num:
+        zero_mask_ratio = global_completion_length.sum() / global_completion_length.view(-1, num_generations)[~is_std_zero].sum()
+    else:
+        zero_mask_ratio = torch.tensor(1.0, dtype=torch.float64)
+    difficulty_balancing_weights = torch.ones_like(mean_grouped_main_rewards)
+    if zero_sample_num < sample_num:
+        modified = mean_grouped_main_rewards.clone()
+        modified[is_incorrect] = torch.ones_like(modified[is_incorrect])
+        difficulty_balancing_weights[~is_std_zero] = (sample_num - zero_sample_num) * torch.nn.functional.softmax(
+            -modified[~is_std_zero] / temp, dim=0)
+    difficulty_balancing_weights = difficulty_balancing_weights.repeat_interleave(num_generations, dim=0)
+    advantages = rewards - mean_grouped_rewards.repeat_interleave(num_generations, dim=0)
+    if scale_rewards:
+        extent = advantages.view(-1, num_generations).abs().sum(dim=1).repeat_interleave(num_generations, dim=0)
+        advantages = num_generations * advantages / (extent + 1e-4)
+    advantages = advantages * zero_mask_ratio
+    if dqw:
+        advantages = advantages * difficulty_balancing_weights
+    return advantages.numpy()
+
+
+@SETTINGS
+@given(batch=reward_batches(), size=st.integers(2, 13), scale=st.booleans(), dqw=st.booleans(), seed=st.integers(0, 2**16))
+def test_dgpo_equals_the_release(batch, size, scale, dqw, seed):
+    scores = np.where(np.isnan(batch.scores), 0.3, batch.scores)
+    n = (len(scores) // size) * size
+    if n == 0:
+        return
+    scores, groups = scores[:n], np.arange(n) // size  # the source's layout: consecutive groups of one size
+    lengths = np.random.default_rng(seed).integers(1, 50, n)
+    expected = source_dgpo(scores, batch.weights, lengths, size, scale, dqw)
+    # the source's std of a constant non-dyadic group is ~1e-17 (isclose: zero) as ours is 0: both give such groups 0
+    ours = DGPOCombiner(scale_rewards=scale, dqw=dqw).combine(scores, groups, batch.weights, lengths=lengths)
+    np.testing.assert_allclose(ours, expected, atol=1e-9, rtol=1e-9)
+
+
+def test_dgpo_weights_hard_questions_up_and_gives_every_group_the_same_total():
+    scores = np.array([1.0, 0.0, 0.0, 0.0] + [1.0, 1.0, 1.0, 0.0] + [1.0] * 4)  # hard, easy, solved (no signal)
+    groups = np.repeat([0, 1, 2], 4)
+    plain = DGPOCombiner(dqw=False).combine(scores, groups, lengths=np.ones(12))
+    np.testing.assert_allclose(np.abs(plain[:4]).sum(), np.abs(plain[4:8]).sum())  # DGAE: equal total per group
+    np.testing.assert_allclose(plain[8:], 0.0)
+    weighted = DGPOCombiner().combine(scores, groups, lengths=np.ones(12))
+    assert np.abs(weighted[:4]).sum() > np.abs(weighted[4:8]).sum()  # the question solved 1 in 4 counts more

@@ -59,6 +59,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "grpo_process": "polyreward.combiners.grpo_process:ProcessGRPOCombiner",
     "krpo": "polyreward.combiners.krpo:KRPOCombiner",
     "aapo": "polyreward.combiners.aapo:AAPOCombiner",
+    "dgpo": "polyreward.combiners.dgpo:DGPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
