@@ -134,15 +134,17 @@ def main() -> None:
         # per-row arrays a combiner declares (DRPO's domain): four domains, one per group modulo 4
         # DRPO runs k-means over every question seen per domain, so it is timed on at most 80,000 rollouts
         n = min(len(groups), 80_000) if cls.row_columns else len(groups)
-        extra = {column: DOMAINS[groups[:n] % len(DOMAINS)] for column in cls.row_columns if column != "reference_reward"}
+        extra = {column: DOMAINS[groups[:n] % len(DOMAINS)] for column in cls.row_columns if column == "domain"}
         if "reference_reward" in cls.row_columns:  # AAPO: the reference completion's reward total, a number per row
             extra["reference_reward"] = scores[:n] @ w - 0.1
+        if "entropy" in cls.row_columns:  # EDGE-GRPO: each rollout's mean token entropy
+            extra["entropy"] = 0.2 + np.abs(scores[:n, 0])
         if cls().uses_lengths:  # OPO, REINFORCE++-baseline: response token counts weigh the rollouts
             extra["lengths"] = lengths[:n]
         seconds = best_of(lambda: cls().combine(data[:n], groups[:n], w, **extra), args.repeats)  # fresh state each time
         note = "K = 2 (outcome, process)" if name == "papo" else (
             f"4 domains, {n:,} rollouts" if "domain" in extra else ("token lengths 1-2048" if "lengths" in extra
-                                                                  else ("reference rewards" if extra else "")))
+                                                                  else ("per-row numbers" if extra else "")))
         rows.append((name, cls.exactness, seconds, note))
         print(f"{name:8s} wall {seconds[0] * 1e3:8.1f} ms  cpu {seconds[1] * 1e3:8.1f} ms  {note}", flush=True)
 

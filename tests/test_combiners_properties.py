@@ -58,6 +58,7 @@ VARIANTS: dict[str, list[dict]] = {
     "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
     "aapo": [{}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0}],
     "dgpo": [{}, {"scale_rewards": False}, {"dqw": False, "temperature": 0.5}],
+    "edge_grpo": [{}, {"scale_rewards": False}],
 }
 
 
@@ -85,6 +86,7 @@ class Facts:
         np.minimum.at(lo, g, masked_lo)
         self.range = np.where(self.scored, (hi - lo)[g], 0.0)
         self.groups = g
+        self.extra = extra
         self.range_with_zero = np.where(self.scored, (np.maximum(hi, 0.0) - np.minimum(lo, 0.0))[g], 0.0)
         self.lone_total = np.where(self.n == 1, np.abs(total), 0.0)
         self.abs_w = np.abs(w)
@@ -134,6 +136,10 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "edge_grpo":  # GRPO's bound × the batch's mean entropy / the row's
+        entropy = np.asarray(f.extra["entropy"], dtype=float)
+        scale = entropy[f.scored].mean() / entropy if f.scored.any() else np.zeros_like(entropy)
+        return (zn if p.get("scale_rewards", True) else f.range) * scale
     if name == "dgpo":  # n/2 (or the range) × the token ratio (<= T over tokens >= 1) × a softmax weight (<= groups)
         groups = len(np.unique(f.groups))
         return (f.n / 2 if p.get("scale_rewards", True) else f.range) * f.T * groups
@@ -178,6 +184,7 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
         "aapo": False,  # the momentum r - reference reward stays
         "dgpo": True,
+        "edge_grpo": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -203,6 +210,7 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "krpo": False,  # the filter's prior mean is 0
         "aapo": False,  # the momentum compares r with the reference model's reward
         "dgpo": column != 0,  # the question weights read the first reward's group mean
+        "edge_grpo": True,  # group deviations and the entropies do not move
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")
@@ -210,7 +218,10 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
 
 
 # ----------------------------------------------------------------------------------------- harness
-NUMERIC_ROW_COLUMNS = {"reference_reward"}  # AAPO: the reference completion's reward total, a number per row
+NUMERIC_ROW_COLUMNS = {  # per-row numbers, not labels: the values drawn for them
+    "reference_reward": [0.0, 0.5, 1.0, 1 / 3, -0.6, None],  # AAPO: the reference completion's reward total
+    "entropy": [0.05, 0.3, 1.0, 2.7],  # EDGE-GRPO: each rollout's mean token entropy (> 0)
+}
 def make(name: str, params: dict):
     return CLASSES[name](**params)
 
@@ -226,8 +237,8 @@ def extra_arrays(combiner, groups: np.ndarray, rng: np.random.Generator) -> dict
     keyword-only parameter."""
     arrays = {name: rng.choice(np.array(["a", "b", "c"], dtype=object), groups.max() + 1)[groups]
               for name in getattr(combiner, "row_columns", ()) if name not in NUMERIC_ROW_COLUMNS}
-    for name in set(getattr(combiner, "row_columns", ())) & NUMERIC_ROW_COLUMNS:  # one number (or None) per row
-        arrays[name] = rng.choice(np.array([0.0, 0.5, 1.0, 1 / 3, -0.6, None], dtype=object), len(groups))
+    for name in set(getattr(combiner, "row_columns", ())) & set(NUMERIC_ROW_COLUMNS):  # one number per row
+        arrays[name] = rng.choice(np.array(NUMERIC_ROW_COLUMNS[name], dtype=object), len(groups))
     for q in inspect.signature(combiner.combine).parameters.values():
         if q.kind is inspect.Parameter.KEYWORD_ONLY and q.name not in arrays:
             arrays[q.name] = rng.integers(1, 40, len(groups)).astype(float)

@@ -41,7 +41,7 @@ class WithRowLabels:
 
     def combine(self, scores, groups, *args, **kwargs):
         for name in self.combiner.row_columns:
-            if name == "reference_reward":  # AAPO: the reference completion's reward, a number per row
+            if name in ("reference_reward", "entropy"):  # AAPO, EDGE-GRPO: a number per row
                 kwargs.setdefault(name, np.full(len(scores), 0.5))
                 continue
             labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]

@@ -169,3 +169,42 @@ def test_dgpo_weights_hard_questions_up_and_gives_every_group_the_same_total():
     np.testing.assert_allclose(plain[8:], 0.0)
     weighted = DGPOCombiner().combine(scores, groups, lengths=np.ones(12))
     assert np.abs(weighted[:4]).sum() > np.abs(weighted[4:8]).sum()  # the question solved 1 in 4 counts more
+
+
+def source_eda(rewards, entropy_mean, num_generations, scale_rewards=True):
+    """EDGE-GRPO's lines: TRL's group advantage, then ``_compute_loss``'s ``advantages / per_entropy_mean *
+    all_entropy_mean.mean(dim=0)`` (the entropies given, one micro-batch = the whole batch)."""
+    rewards, per_entropy_mean = torch.as_tensor(rewards), torch.as_tensor(entropy_mean)
+    mean_grouped = rewards.view(-1, num_generations).mean(dim=1).repeat_interleave(num_generations, dim=0)
+    std_grouped = rewards.view(-1, num_generations).std(dim=1).repeat_interleave(num_generations, dim=0)
+    advantages = rewards - mean_grouped
+    if scale_rewards:
+        advantages = advantages / (std_grouped + 1e-4)
+    all_entropy_mean = per_entropy_mean
+    return (advantages / per_entropy_mean * all_entropy_mean.mean(dim=0)).numpy()
+
+
+@SETTINGS
+@given(batch=reward_batches(), size=st.integers(2, 13), scale=st.booleans(), seed=st.integers(0, 2**16))
+def test_edge_grpo_eda_equals_the_release_lines_on_given_entropies(batch, size, scale, seed):
+    from polyreward.combiners import EDGEGRPOCombiner
+
+    scores = np.where(np.isnan(batch.scores), 0.3, batch.scores)
+    n = (len(scores) // size) * size
+    if n == 0:
+        return
+    scores, groups = scores[:n], np.arange(n) // size
+    entropy = np.random.default_rng(seed).uniform(0.05, 3.0, n)
+    ours = EDGEGRPOCombiner(scale_rewards=scale).combine(scores, groups, batch.weights, entropy=entropy)
+    np.testing.assert_allclose(ours, source_eda(scores @ batch.weights, entropy, size, scale), atol=1e-9)
+
+
+def test_edge_grpo_refuses_missing_or_non_positive_entropies():
+    from polyreward.combiners import EDGEGRPOCombiner
+
+    with pytest.raises(ValueError, match="row 1 has 0.0"):
+        EDGEGRPOCombiner().combine([1.0, 0.0], [0, 0], entropy=[0.5, 0.0])
+    with pytest.raises(ValueError, match="row 0 has nan"):
+        EDGEGRPOCombiner().combine([1.0, 0.0], [0, 0], entropy=[None, 1.0])
+    # a row where no reward applies needs no entropy
+    assert EDGEGRPOCombiner().combine([np.nan, 1.0, 0.0], [0, 0, 0], entropy=[None, 1.0, 1.0]).tolist()[0] == 0.0

@@ -45,7 +45,7 @@ def with_holes(seed, n, width):
 
 
 def row_columns(combiner, groups):
-    return {name: (np.where(np.asarray(groups) % 2 == 0, 0.5, 1.0) if name == "reference_reward"  # AAPO: numbers
+    return {name: (np.where(np.asarray(groups) % 2 == 0, 0.5, 1.0) if name in ("reference_reward", "entropy")  # numbers
                    else np.where(np.asarray(groups) % 2 == 0, "a", "b")) for name in combiner.row_columns}
 
 

@@ -60,6 +60,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "krpo": "polyreward.combiners.krpo:KRPOCombiner",
     "aapo": "polyreward.combiners.aapo:AAPOCombiner",
     "dgpo": "polyreward.combiners.dgpo:DGPOCombiner",
+    "edge_grpo": "polyreward.combiners.edge_grpo:EDGEGRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
