@@ -133,12 +133,12 @@ def main() -> None:
         w = weights[: data.shape[1]]
         # per-row arrays a combiner declares (DRPO's domain): four domains, one per group modulo 4
         # DRPO runs k-means over every question seen per domain, so it is timed on at most 80,000 rollouts
-        n = min(len(groups), 80_000) if cls.row_columns else len(groups)
+        n = min(len(groups), 80_000) if "domain" in cls.row_columns else len(groups)
         extra = {column: DOMAINS[groups[:n] % len(DOMAINS)] for column in cls.row_columns if column == "domain"}
         if "reference_reward" in cls.row_columns:  # AAPO: the reference completion's reward total, a number per row
             extra["reference_reward"] = scores[:n] @ w - 0.1
         if "entropy" in cls.row_columns:  # EDGE-GRPO: each rollout's mean token entropy
-            extra["entropy"] = 0.2 + np.abs(scores[:n, 0])
+            extra["entropy"] = 0.2 + np.abs(np.nan_to_num(scores[:n, 0]))
         if cls().uses_lengths:  # OPO, REINFORCE++-baseline: response token counts weigh the rollouts
             extra["lengths"] = lengths[:n]
         seconds = best_of(lambda: cls().combine(data[:n], groups[:n], w, **extra), args.repeats)  # fresh state each time
