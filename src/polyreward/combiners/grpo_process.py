@@ -14,7 +14,8 @@ Inputs: ``token_rewards`` (N, T) hold each step's reward on the step's last toke
 weighted total Σ_k w_k R_ik on its last token, and A_{i,t} is GRPO's outcome advantage (r_i - mean)/(std + eps) on
 every token. ``combine`` (one value per rollout) is the mean of A_{i,t} over the row's tokens. verl's
 ``token_level_rewards`` are dense (0 on every token without a reward), so the verl estimator hands this method the
-outcome only; step rewards reach it through ``combine_tokens(..., token_rewards=...)``.
+outcome only; step rewards reach it through ``combine_tokens(..., token_rewards=...)``, e.g. from
+:func:`polyreward.process.token_rewards` (a step scorer's scores placed on tokenizer offsets).
 
 Edge cases: a group whose step rewards are all equal (the shared constant rule) gives 0; a group with one step
 reward in all has no std and gives 0 (as GRPO's lone rollout under TRL's rule); rows where no reward applies
