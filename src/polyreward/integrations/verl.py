@@ -266,7 +266,8 @@ def compute_polyreward_advantage(
     Groups are the ``uid`` index. A combiner whose ``combine`` takes ``lengths`` (GDPO) gets the
     response token counts, so ``{type: gdpo, variant: verl}`` reproduces verl's token-weighted
     whitening. Advantages are broadcast over the response tokens and masked; returns equal
-    advantages (outcome-only), as for verl's GRPO.
+    advantages (outcome-only), as for verl's GRPO. A token-level combiner (``token_level``: REINFORCE++,
+    process GRPO) gives its own (bs, T) advantages from ``token_level_rewards`` and the response mask.
     """
     import torch
 
@@ -279,6 +280,16 @@ def compute_polyreward_advantage(
     bs = scores.shape[0]
     groups = np.asarray(index) if index is not None else np.arange(bs)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    if getattr(combiner.combiner, "token_level", False):  # REINFORCE++, process GRPO: the method's own (bs, T) advantages
+        from polyreward.combiner import combine_token_scores
+
+        # verl's token_level_rewards are dense (0 = nothing on that token): only a method that reads them so gets them
+        dense = getattr(combiner.combiner, "dense_token_rewards", False)
+        tokens = combine_token_scores(combiner.combiner, scores, groups, w if w is not None else np.ones(scores.shape[1]),
+                                      mask=response_mask, token_rewards=token_level_rewards if dense else None,
+                                      columns=non_tensor_batch if non_tensor_batch is not None else {})
+        per_token = torch.as_tensor(tokens, dtype=token_level_rewards.dtype, device=token_level_rewards.device)
+        return per_token, per_token
     # token counts reach a combiner that takes them (GDPO variant=verl: token-weighted whitening)
     lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
     advantages = combiner.advantages(scores, groups, columns=non_tensor_batch if non_tensor_batch is not None else {},
