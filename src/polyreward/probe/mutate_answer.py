@@ -40,9 +40,11 @@ def append_different(text: str, ctx: RowContext, rng: random.Random) -> str | No
 
 
 def prepend_different(text: str, ctx: RowContext, rng: random.Random) -> str | None:
-    """A different answer statement before the genuine one (right before it, or at the start of the text)."""
+    """A different answer statement before the genuine one (right before it, or at the start of the text). Not for a
+    program: a later fenced block revises an earlier one (the code reward's committed-answer rule), so an earlier
+    different program plants no flaw."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text:
+    if pair is None or pair[0] not in text or (ctx.site is not None and ctx.site.opener.startswith("```")):
         return None
     gold, wrong = pair
     sep = rng.choice(SEPARATORS)
