@@ -104,15 +104,36 @@ class Scorer:
             seen.update(dict.fromkeys((self.columns.group, *self.combiner.data_columns())))
         return tuple(seen)
 
-    def check_columns(self, columns: Iterable[str], *, combine: bool = True) -> None:
-        """A :class:`~polyreward.vocabulary.MissingColumnError` for the first column the data lacks (rewards first)."""
+    def check_columns(self, columns: Iterable[str] | Mapping[str, Sequence[Any]], *, combine: bool = True) -> None:
+        """A :class:`~polyreward.vocabulary.MissingColumnError` for the first column the data lacks (rewards first).
+
+        Given the data itself (``{column: values}``), a reward whose ``when:`` rule routes every row away needs
+        none of its own columns (only the rule's): a row scored alone (verl ``compute_score``, one OpenRLHF sample)
+        is then checked as the same row inside a file is. Given only names, every reward's columns are needed."""
         available = set(columns)
-        self.rewards.check_columns(available)
+        if isinstance(columns, Mapping):
+            self._check_routed(columns, len(next(iter(columns.values()), ())))
+        else:
+            self.rewards.check_columns(available)
         if combine and self.combiner is not None:
             name = self.combiner.type_name or type(self.combiner).__name__
             for column in (self.columns.group, *self.combiner.data_columns()):
                 if column not in available:
                     raise MissingColumnError(name, column, sorted(available), hint="config columns", kind="combiner")
+
+    def _check_routed(self, columns: Mapping[str, Sequence[Any]], n: int) -> None:
+        available = set(columns)
+        rewards = self.rewards
+        for reward in rewards:
+            for column in rewards.when.get(reward.name, ()):  # the rule's own columns decide where the reward applies
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available), hint=f"rewards {reward.name}: when")
+            rows = rewards.applies(reward.name, columns, n) if n else None
+            if rows is not None and not rows.any():
+                continue  # routed away from every row: it reads none of them (scored not applicable)
+            for column in reward.columns:
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available))
 
     def batch(self, records: Sequence[Mapping[str, Any]]) -> Batch:
         """A batch from row dicts, read through the configured column names."""
@@ -136,7 +157,7 @@ class Scorer:
         MissingColumnError before scoring and RewardError under ``on_reward_error="raise"``.
         """
         combining = combine and self.combiner is not None
-        self.rewards.check_columns(batch.columns)
+        self._check_routed(batch.columns, len(batch))
         if combining and batch.groups is None:
             raise ValueError("a combiner needs the batch's group ids (Batch(groups=...), the columns.group column of a file)")
         scored = _score_rewards(batch, self.rewards, self.on_reward_error)
@@ -185,6 +206,19 @@ def _score_value(raw: Any) -> tuple[float, str | None]:
         value = float(raw)
         return (value, None) if math.isfinite(value) else (math.nan, "error: non-finite score")
     return math.nan, f"error: non-numeric score {str(raw)[:80]!r}"
+
+
+FAILURE_PREFIXES = ("error:", "timeout", "input:")
+
+
+def _failure_text(own: str, failure: str | None) -> str:
+    """The reason of a failed cell: the reward's own when it already names a failure (``error: ...``, ``timeout ...``,
+    ``input: ...``), else the documented ``error: ...`` line with the reward's own words kept in brackets (a reward
+    that returns NaN with an ordinary reason has failed, and its reason must say so)."""
+    if own.startswith(FAILURE_PREFIXES):
+        return own
+    base = failure or "error: non-finite score"
+    return f"{base} ({own[:200]})" if own else base
 
 
 def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
@@ -244,7 +278,7 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
             if failure is not None or (raw is not None and math.isnan(value)):
                 failed += 1
                 failed_mask[i, k] = True
-                why[i] = why[i] or failure or "error: failed"
+                why[i] = _failure_text(why[i], failure)
                 first_failure.setdefault(reward.name, why[i])
         if failed and policy == "raise":
             raise RewardError(reward.name, failed, n, first_failure[reward.name])

@@ -55,7 +55,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from polyreward.judges.access import Access
-from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, peer_answer, timed_out_json
+from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, dumps_peer, peer_answer, timed_out_json
 from polyreward.runners.server_slots import Slot, SlotDied, start_slots
 
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
@@ -104,7 +104,7 @@ class Slots:
             if rows is None:
                 return 503, dumps({"error": f"the request's time budget of {self.request_timeout:g} s ran out before its body was parsed"})
             answer = timed_out_json(self.contract["names"], self.contract["weights"], rows, self.request_timeout)
-            return 200, dumps(answer if route == "/score" else peer_answer(route, answer, self.contract["nan_reward"]))
+            return 200, dumps(answer) if route == "/score" else dumps_peer(peer_answer(route, answer, self.contract["nan_reward"]))
         self.give_back(slot)
         return status, payload
 
