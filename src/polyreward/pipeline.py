@@ -43,7 +43,7 @@ import numpy as np
 
 from polyreward.combiner import combine_scores
 from polyreward.reward import RewardOutput
-from polyreward.schema import Batch, ColumnMap, prompt_text
+from polyreward.schema import Batch, ColumnMap, prompt_text, redact_credentials
 from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported for this module's users
     NOT_APPLICABLE,
     ON_REWARD_ERROR,
@@ -229,7 +229,7 @@ def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
             raise ValueError(f"returned {len(output.scores)} scores for {n} rollouts")
         return output
     except Exception as exc:  # MemoryError and RecursionError are Exceptions too: one policy for all of them
-        reason = failure_reason(exc)
+        reason = redact_credentials(failure_reason(exc))
         if policy == "raise":
             raise RewardError(reward.name, n, n, reason) from exc
         return RewardOutput([math.nan] * n, [reason] * n)
@@ -270,7 +270,7 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
         started = time.perf_counter()
         output = _evaluate_where(reward, batch, policy, reward_set.applies(reward.name, batch.columns, n))
         seconds[reward.name] = time.perf_counter() - started
-        why = [str(r) if r is not None else "" for r in output.reasons]
+        why = [redact_credentials(str(r)) if r is not None else "" for r in output.reasons]
         failed = 0
         for i, raw in enumerate(output.scores):
             value, failure = _score_value(raw)

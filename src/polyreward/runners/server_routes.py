@@ -38,7 +38,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.schema import Batch, ColumnMap, label_columns
+from polyreward.schema import Batch, ColumnMap, label_columns, redact_credentials
 from polyreward.vocabulary import weighted_total
 
 MAX_DEPTH = 64
@@ -354,12 +354,12 @@ class SlotScorer:
         except RequestProblem as problem:
             return problem.status, dumps(problem.body())
         except MissingColumnError as exc:
-            return 422, dumps({"error": str(exc), "error_type": "MissingColumnError"})
+            return 422, dumps({"error": redact_credentials(str(exc)), "error_type": "MissingColumnError"})
         except RewardError as exc:
-            return 422, dumps({"error": str(exc), "error_type": "RewardError", "reward": exc.reward, "failed": exc.failed,
-                               "n": exc.n, "reason": exc.reason})
+            return 422, dumps({"error": redact_credentials(str(exc)), "error_type": "RewardError", "reward": exc.reward,
+                               "failed": exc.failed, "n": exc.n, "reason": redact_credentials(exc.reason)})
         except Exception as exc:  # a bug, not the client's fault: 500 with the one line; the slot lives on
-            return 500, dumps({"error": f"{type(exc).__name__}: {exc}"[:500]})
+            return 500, dumps({"error": redact_credentials(f"{type(exc).__name__}: {exc}")[:500]})
 
     def unlabeled(self, rows: list[dict[str, Any]]) -> dict[str, list[int]]:
         """``{reward: row indices}`` of peer rows whose label is blank (:func:`blank_label`) for a reward that reads
