@@ -43,7 +43,7 @@ import numpy as np
 
 from polyreward.combiner import combine_scores
 from polyreward.reward import RewardOutput
-from polyreward.schema import Batch, ColumnMap, prompt_text, redact_credentials
+from polyreward.schema import Batch, ColumnMap, is_missing, prompt_text, redact_credentials
 from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported for this module's users
     NOT_APPLICABLE,
     ON_REWARD_ERROR,
@@ -209,6 +209,7 @@ def _score_value(raw: Any) -> tuple[float, str | None]:
 
 
 FAILURE_PREFIXES = ("error:", "timeout", "input:")
+MISSING_COMPLETION = "input: the completion is missing (null)"
 
 
 def _failure_text(own: str, failure: str | None) -> str:
@@ -266,9 +267,21 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
     failures: dict[str, int] = {}
     first_failure: dict[str, str] = {}
     seconds: dict[str, float] = {}
+    # a row without a completion (null / NaN) is no answer to score: it fails for every reward that applies to it
+    absent = np.fromiter((is_missing(c) for c in batch.completions), dtype=bool, count=n)
     for k, reward in enumerate(reward_set):
         started = time.perf_counter()
-        output = _evaluate_where(reward, batch, policy, reward_set.applies(reward.name, batch.columns, n))
+        rows = reward_set.applies(reward.name, batch.columns, n)
+        failing = absent if rows is None else absent & rows
+        if failing.any():
+            rows = ~failing if rows is None else rows & ~failing
+        output = _evaluate_where(reward, batch, policy, rows)
+        if failing.any():
+            reasons_k = list(output.reasons)
+            scores_k = list(output.scores)
+            for i in np.flatnonzero(failing).tolist():
+                scores_k[i], reasons_k[i] = math.nan, MISSING_COMPLETION
+            output = RewardOutput(scores_k, reasons_k, output.details)
         seconds[reward.name] = time.perf_counter() - started
         why = [redact_credentials(str(r)) if r is not None else "" for r in output.reasons]
         failed = 0

@@ -66,6 +66,9 @@ def _text_or_messages(value: Any, what: str) -> Any:
         decoded = decode_messages(value)
         return value if decoded is None else decoded
     if isinstance(value, Mapping):
+        if not any(key in value for key in ("role", "content", "tool_calls")):
+            raise TypeError(f"a {what} must be a string or a list of chat messages, got a dict with keys "
+                            f"{sorted(map(str, value))[:5]} (no role or content)")
         return [value]
     if isinstance(value, Sequence):
         odd = next((m for m in value if not isinstance(m, Mapping)), None)
