@@ -121,6 +121,13 @@ def test_openrlhf_labels_routing_and_extra_logs(tmp_path):
         assert routed.status_code == 200, routed.text
         answer = json.loads(routed.text)
         assert answer["rewards"] == [0.5] and "match" not in answer["extra_logs"] and answer["extra_logs"]["match/applicable"] == [0.0]
+        # verl's compute_score through the client: the routed-away row needs no answer either
+        from polyreward.runners.client import RewardClient
+
+        with RewardClient(url, token=None) as client:
+            assert client.compute_score("chat", "yes", None, {"source": "chat"}) == 0.5
+            with pytest.raises(ValueError, match="one value per completion"):
+                client(prompts=["p", "p"], completions=["yes", "no"], source=["chat"])
         # a request mixing an applicable and a routed-away row: NaN (not 0.0) where the reward did not apply
         both = json.loads(httpx.post(f"{url}/get_reward", json={"query": ["p4", "p4"], "prompts": ["p", "p"],
                                                                "labels": [{"answer": "4", "source": "math"}, {"source": "chat"}]}).text)

@@ -178,6 +178,10 @@ class Scorer:
         if self.combiner is None:
             raise ValueError("this scorer has no combiner; add `combiner: <type>` to the config")
         columns = columns if columns is not None else {}
+        empty = next((i for i, g in enumerate(groups) if is_missing(g)), None)
+        if empty is not None:  # pooling every such row into one group would be silent and wrong
+            raise ValueError(f"row {empty + 1} has an empty group id (null or NaN); give every row its group "
+                             f"(column {self.columns.group!r}), or leave the column out to group rows by prompt")
         return combine_scores(self.combiner, scores, groups, self.weights if weights is None else weights,
                               lengths=lengths, columns=columns)
 

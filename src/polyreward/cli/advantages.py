@@ -133,6 +133,9 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
     group = args.group_col or (config.columns.group if config else None)
     if group is None:
         group = "prompt_id" if "prompt_id" in frame.columns else "prompt"
+    prompt = config.columns.prompt if config else "prompt"
+    if not args.group_col and group not in frame.columns and prompt in frame.columns:
+        group = prompt  # the contract's rule: without a group column a row's group is its prompt
     rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
     rewards, weights = choose_rewards(frame, group, rewards, parse_weights(args.weights), config)
     params = parse_key_values(args.param, "--param")

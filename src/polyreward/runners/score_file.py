@@ -339,6 +339,9 @@ def score_file(
         nonlocal count
         rows_before = 0
         for index, records in enumerate(chunks):
+            if combiner is not None:  # before the first chunk starts the part store: a bad file leaves nothing behind
+                check_group_ids(records, config.columns.group, input_path, rows_before)
+            rows_before += len(records)
             if index == 0:
                 keys: dict[str, None] = {}
                 for record in records:
@@ -347,9 +350,6 @@ def score_file(
                 note = store.start(resume)
                 if note:
                     warn(note)
-            if combiner is not None:
-                check_group_ids(records, config.columns.group, input_path, rows_before)
-            rows_before += len(records)
             key = chunk_key(settings, records)
             count = index + 1
             if store.done(index, key):

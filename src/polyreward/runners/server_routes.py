@@ -438,7 +438,10 @@ class SlotScorer:
             combine = advantages and scorer.combiner is not None
             if combine and batch.groups is None:
                 batch = Batch(batch.prompts, batch.completions, batch.columns, scorer.groups(batch.prompts, batch.columns))
-            scored = scorer.score(batch, combine=combine)
+            try:
+                scored = scorer.score(batch, combine=combine)
+            except ValueError as exc:  # the contract refused the batch (an empty group id, a combiner's input): the data's fault
+                raise RequestProblem(422, redact_credentials(str(exc))[:500], error_type="ValueError") from None
             scores, total, failed, reasons, failures, adv = (scored.scores, scored.total, scored.failed, scored.reasons,
                                                              dict(scored.failures), scored.advantages)
             if failed is None:
