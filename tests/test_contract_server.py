@@ -110,8 +110,11 @@ def test_openrlhf_labels_routing_and_extra_logs(tmp_path):
         for labels in ([{"answer": "", "source": "math"}], [{"answer": None, "source": "math"}]):
             refused = get_reward(["p4"], ["p"], labels)
             assert refused.status_code == 422 and "no label" in refused.json()["error"], refused.text
+        # slime: one sample without a label, for a reward that reads it -> refused the same way
+        slime = httpx.post(f"{url}/slime", json={"prompt": "p", "response": "4", "label": {"answer": None, "source": "math"}}, timeout=30)
+        assert slime.status_code == 422 and "no label" in slime.json()["error"]
         # several rows, one without its label: that cell failed (flagged), the others scored
-        mixed = get_reward(["p4", "p4"], ["p", "p"], [{"answer": "4", "source": "math"}, {"answer": " ", "source": "math"}])
+        mixed = get_reward(["p4", "p4"], ["p", "p"], [{"answer": "4", "source": "math"}, {"answer": "", "source": "math"}])
         assert mixed.status_code == 200
         logs = mixed.json()["extra_logs"]
         assert logs["failed"] == [0.0, 1.0] and logs["match/applicable"] == [1.0, 0.0]

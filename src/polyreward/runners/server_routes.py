@@ -286,11 +286,9 @@ def dumps_peer(body: Any) -> bytes:
 
 
 def blank_label(value: Any) -> bool:
-    """A label that carries no reference: missing, None, NaN, or text that is empty after stripping (OpenRLHF sends
-    ``""`` for every sample when ``--data.label_key`` is not set)."""
-    if value is None or (isinstance(value, float) and math.isnan(value)):
-        return True
-    return isinstance(value, str) and not value.strip()
+    """A label that carries no reference: None, NaN or the empty string (OpenRLHF sends ``""`` for every sample when
+    ``--data.label_key`` is not set). Whitespace is kept as a label: it may be the reference itself."""
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
 
 
 class SlotScorer:
