@@ -227,3 +227,11 @@ def test_the_readme_extras_line_pins_the_cpu_torch_first():
         assert text.count('".[report,train]"') == text.count('torch==2.13.0 && pip install -e ".[report,train]"')
     install = (ROOT / "scripts" / "install_dev.sh").read_text()
     assert '"torch==2.13.0"' in install  # the same pin as the dev install
+
+
+def test_a_column_of_the_wrong_length_is_named_as_such():
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    with pytest.raises(ValueError, match="column 'answer' has 1 values for 2 completions"):
+        MathAccuracy()(completions=["1", "2"], answer=["1"])
+    assert MathAccuracy()(completions=["1", "2"], answer=["1", "2"]) == [1.0, 1.0]
