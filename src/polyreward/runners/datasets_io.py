@@ -1,5 +1,5 @@
-"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame or a Ray
-Data dataset with a config.
+"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame, a Ray
+Data dataset, a list of row dicts or a dict of columns with a config (each comes back in its own shape).
 
 :func:`score_dataset` is the in-memory sibling of :func:`polyreward.runners.score_file.score_file`: the same checks, the
 same group-aligned chunks (:func:`~polyreward.runners.score_file.group_aligned`, so group-level rewards see whole groups),
