@@ -14,7 +14,7 @@ from pathlib import Path
 
 import pytest
 
-from polyreward.config import ConfigError, load_config, load_yaml
+from polyreward.config import load_yaml
 
 ROOT = Path(__file__).resolve().parent.parent
 TESTS = Path(__file__).resolve().parent
@@ -23,9 +23,16 @@ ROWS = [{"prompt": "p", "completion": "<think>a</think> b", "prompt_id": 1},
         {"prompt": "p", "completion": "no think", "prompt_id": 1}]
 
 
+def _bounded_memory() -> None:
+    import resource
+
+    resource.setrlimit(resource.RLIMIT_AS, (6 << 30, 6 << 30))  # a regression reading /dev/zero dies alone, not the machine
+
+
 def _cli(*args: str, timeout: float = 120, cwd: Path | None = None) -> subprocess.CompletedProcess:
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(TESTS), os.environ.get("PYTHONPATH", "")))}
-    return subprocess.run([sys.executable, "-m", "polyreward", *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd)
+    return subprocess.run([sys.executable, "-m", "polyreward", *args], capture_output=True, text=True, timeout=timeout, env=env, cwd=cwd,
+                          preexec_fn=_bounded_memory)
 
 
 def _one_line_exit_2(out: subprocess.CompletedProcess, *needles: str) -> None:
@@ -72,10 +79,10 @@ def test_hostile_configs_are_one_line_and_exit_2(tmp_path, make, needle):
     assert time.monotonic() - started < 100  # bounded (a FIFO without a writer used to block forever)
 
 
-def test_dev_zero_and_a_directory_are_refused_without_reading():
-    for path in ("/dev/zero", str(ROOT)):
-        with pytest.raises(ConfigError, match="is a device|is a directory"):
-            load_config(path)
+@pytest.mark.parametrize("path, needle", [("/dev/zero", "is a device"), (str(ROOT), "is a directory")])
+def test_dev_zero_and_a_directory_are_refused_without_reading(tmp_path, path, needle):
+    out = _cli("score", str(_rows_file(tmp_path)), "-c", path, "-o", str(tmp_path / "o.jsonl"), "--quiet", timeout=60)
+    _one_line_exit_2(out, needle)
 
 
 def test_load_yaml_refuses_what_it_cannot_build_safely():
