@@ -94,14 +94,17 @@ def clipped_surrogate_loss(
     batch_tokens: float | None = None,
     importance_sampling_level: str = "token",
 ) -> LossParts:
-    """Loss of one micro-batch. ``logps``/``old_logps``/``ref_logps``/``mask``: (B, T); ``advantages``: (B,).
+    """Loss of one micro-batch. ``logps``/``old_logps``/``ref_logps``/``mask``: (B, T); ``advantages``: (B,), or (B, T)
+    from a token-level combiner.
 
     ``batch_tokens`` (``dapo`` / ``cispo``) is the number of loss tokens in the whole generation batch.
     """
     if loss_type not in LOSS_TYPES:
         raise ValueError(f"loss_type must be one of {', '.join(LOSS_TYPES)}; got {loss_type!r}")
     mask = mask.to(logps.dtype)
-    advantages = advantages.to(logps.dtype).unsqueeze(1)
+    advantages = advantages.to(logps.dtype)
+    if advantages.dim() == 1:  # one advantage per sequence, on each of its tokens
+        advantages = advantages.unsqueeze(1)
     ratio = importance_weights(logps, old_logps, mask, importance_sampling_level)  # (B, T) or (B, 1)
     if loss_type == "cispo":
         per_token = -torch.clamp(ratio, max=clip_high).detach() * advantages * logps

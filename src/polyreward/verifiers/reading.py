@@ -1,0 +1,265 @@
+"""One reading of a completion, shared by every answer-reading reward: the text a reader sees, in one plain form.
+
+Every reward that reads an answer (math, choice, crpo, forecast, tool calls, format) reads it through
+:func:`answer_views`, never the raw string, so a policy cannot move a score by changing what a person would not
+see or would read the same way:
+
+1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
+   removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
+   letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
+   Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
+   other scripts are ASCII (``٤٢`` is ``42``), horizontal whitespace runs are one space.
+2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
+   LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
+   elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
+   text), LaTeX that renders nothing (``\\phantom``, ``\\color{white}``), struck-through text (``~~..~~``, ``<del>``,
+   ``<s>``, ``\\sout``, letters with a combining overlay). An unclosed comment hides the rest.
+3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
+   task is code), markdown block quotes (``> ...``) and footnote definitions (``[^1]: ...``).
+
+:func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
+text with only the comments removed (a model that writes its final answer inside a code block or a quote still
+has that answer, since nothing else competes with it). Comments are never read.
+
+Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
+Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
+"""
+
+from __future__ import annotations
+
+import re
+import unicodedata
+
+from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
+
+# every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
+# combining grapheme joiner and the Hangul fillers: none of them shows
+_INVISIBLE = re.compile(
+    f"[{INVISIBLE_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+    "\U000e0000-\U000e0fff\U0001d173-\U0001d17a]"
+)
+# a character struck through with a combining overlay (U+0335-U+0338) is deleted text
+_STRUCK_CHARACTER = re.compile("[^\u0335-\u0338][\u0335-\u0338]+")
+# leetspeak in the small words that decide commitment ("0r", "n0t", "w41t"): read as letters
+_LEET = str.maketrans("0134579", "oieastg")
+_LEET_WORD = re.compile(r"(?<![\w.])(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[a-zA-Z0134579]{2,9}(?![\w.])")
+_GUARD_WORDS = frozenset({
+    "or", "nor", "not", "no", "never", "either", "wait", "wrong", "actually", "kidding", "joking", "typo", "oops",
+    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant",
+})
+# a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
+_WORD = re.compile(r"[^\W\d_]+")
+_LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
+# dashes a reader takes for a minus when a number follows: − (U+2212), ‒ – — ― (U+2012-2015), ﹣ (U+FE63), ➖
+_MINUS_BEFORE_DIGIT = re.compile(r"[\u2012-\u2015\u2212\ufe63\u2796](?=\s?[\d.])")
+_TRUE_MINUS = re.compile(r"[\u2212\u2796]")
+_HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
+
+
+def _ascii_digits(text: str) -> str:
+    if text.isascii():
+        return text
+    return "".join(str(unicodedata.digit(ch)) if not ch.isascii() and unicodedata.category(ch) == "Nd" else ch for ch in text)
+
+
+def _map_lookalikes(match: re.Match) -> str:
+    word = match.group()
+    if word.isascii():
+        return word
+    mixed = any("a" <= ch.lower() <= "z" for ch in word)
+    only_lookalikes = len(word) > 1 and all(ch in _LOOKALIKE_CHARS for ch in word)
+    return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
+
+
+_KEPT_BY_NFKC = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]|" + _SUPERSCRIPT_RUN.pattern)
+
+
+def _nfkc_keeping_math(text: str) -> str:
+    """NFKC, except superscripts and vulgar fractions, which the math reader turns into powers and fractions itself
+    (NFKC would make ``x²`` ``x2`` and ``½`` ``1⁄2``)."""
+    if text.isascii():
+        return text
+    parts, position = [], 0
+    for kept in _KEPT_BY_NFKC.finditer(text):
+        parts.append(unicodedata.normalize("NFKC", text[position:kept.start()]))
+        parts.append(kept.group())
+        position = kept.end()
+    parts.append(unicodedata.normalize("NFKC", text[position:]))
+    return "".join(parts)
+
+
+def normalise(text: str, collapse_space: bool = True) -> str:
+    """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
+    keeps runs of spaces (indentation of code)."""
+    if not text.isascii():
+        text = _STRUCK_CHARACTER.sub("", text)
+        text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
+    text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
+    if not text.isascii():
+        text = _WORD.sub(_map_lookalikes, text)
+        text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
+        text = _ascii_digits(text)
+    if any(ch.isdigit() for ch in text):
+        text = _LEET_WORD.sub(_unleet, text)
+    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+
+
+def _unleet(match: re.Match) -> str:
+    word = match.group()
+    plain = word.lower().translate(_LEET)
+    return plain if plain in _GUARD_WORDS else word
+
+
+_HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
+# an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>
+_HIDDEN_ELEMENT = re.compile(
+    r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|"
+    r"font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|color\s*:\s*(?:white|transparent|#fff\b|#ffffff\b))"
+    r"[^<>]{0,300}>|<(?P<struck>del|s|strike)\b[^<>]{0,300}>",
+    re.IGNORECASE,
+)
+# "%" that starts a LaTeX comment: not escaped, and not a percent sign (a digit, brace or bracket right before it,
+# or a number and one space before it with prose after: "50 % of")
+_PERCENT = re.compile(r"(?<!\\)%")
+
+
+def _drop_html_comments(text: str) -> str:
+    if _HTML_COMMENT_OPEN not in text:
+        return text
+    parts, position = [], 0
+    while (start := text.find(_HTML_COMMENT_OPEN, position)) >= 0:
+        parts.append(text[position:start])
+        end = text.find(_HTML_COMMENT_CLOSE, start + len(_HTML_COMMENT_OPEN))
+        if end < 0:
+            return " ".join(parts)
+        position = end + len(_HTML_COMMENT_CLOSE)
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _drop_hidden_elements(text: str) -> str:
+    if "<" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _HIDDEN_ELEMENT.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        tag = opening.group("tag") or opening.group("struck")
+        closing = re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE).search(text, opening.end())
+        if closing is None:
+            return "".join(parts)
+        position = closing.end()
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _is_percent_sign(line: str, at: int) -> bool:
+    before = line[:at].rstrip(" ")
+    if not before:
+        return False
+    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in ")]"):
+        return True  # "50%", "(x + 1)%"; after a LaTeX group "}%" starts a comment ("\\boxed{45}% \\boxed{42}")
+    after = line[at + 1:].lstrip(" ")
+    return before[-1].isdigit() and (not after or not after.startswith(("\\", "$", "<", "{")))
+
+
+def _drop_latex_comments(text: str) -> str:
+    if "%" not in text:
+        return text
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        for match in _PERCENT.finditer(line):
+            if not _is_percent_sign(line, match.start()):
+                lines[index] = line[:match.start()]
+                break
+    return "\n".join(lines)
+
+
+# LaTeX that renders nothing or deletes: \phantom{..}, \color{white}{..}, \textcolor{white}{..}, \sout{..}
+_LATEX_HIDING = re.compile(
+    r"\\(?:[hv]?phantom|sout|st|xout|cancelto\{[^{}]{0,40}\}|textcolor\s*\{\s*(?:white|transparent)\s*\}|"
+    r"color\s*\{\s*(?:white|transparent)\s*\})\s*\{"
+)
+
+
+def _drop_strikethrough(text: str) -> str:
+    """``~~struck~~`` removed, pairs of markers on one line (a literal split per line: linear)."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if "~~" in line:
+            pieces = line.split("~~")
+            kept = pieces[0::2] if len(pieces) % 2 else pieces[0:-1:2] + ["~~" + pieces[-1]]
+            lines[index] = " ".join(kept)
+    return "\n".join(lines)
+
+
+def _drop_latex_hiding(text: str) -> str:
+    if "\\" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _LATEX_HIDING.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        depth, index = 1, opening.end()
+        while index < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[index], 0) if text[index - 1] != "\\" else 0
+            index += 1
+        position = index
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def without_comments(text: str) -> str:
+    """``text`` without what no reader sees or what the writer struck out: HTML and LaTeX comments, hidden HTML
+    elements, ``\\phantom`` and white text, struck-through text (``~~..~~``, ``<del>``, ``\\sout``) (step 2)."""
+    text = _drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text)))
+    if "~~" in text:
+        text = _drop_strikethrough(text)
+    return _drop_latex_hiding(text)
+
+
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)
+_QUOTE_LINE = re.compile(r"^[ ]{0,3}>[^\n]*(?:\n|$)", re.MULTILINE)
+_FOOTNOTE_LINE = re.compile(r"^[ ]{0,3}\[\^[^\]\n]{1,40}\]:[^\n]*(?:\n|$)", re.MULTILINE)
+
+
+def _drop_fences(text: str) -> str:
+    """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
+    if "```" not in text and "~~~" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE)
+        line_end = text.find("\n", opening.end())
+        close = closing.search(text, line_end + 1) if line_end >= 0 else None
+        if close is None:
+            return "".join(parts)
+        position = close.end()
+        parts.append("\n")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def visible_text(text: str, code: bool = False) -> str:
+    """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
+    when ``code``), block quotes and footnote definitions."""
+    text = without_comments(normalise(text, collapse_space=not code))
+    if not code:
+        text = _drop_fences(text)
+    if ">" in text:
+        text = _QUOTE_LINE.sub("\n", text)
+    if "[^" in text:
+        text = _FOOTNOTE_LINE.sub("\n", text)
+    return text
+
+
+def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
+    """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
+    differs) the text with only the comments removed. Both are normalised."""
+    visible = visible_text(text, code=code)
+    uncommented = without_comments(normalise(text, collapse_space=not code))
+    return (visible,) if uncommented == visible else (visible, uncommented)
