@@ -248,7 +248,7 @@ class CRPOFormat(ReleasedPreprocessing):
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
         parts = format_parts(text)
-        thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words)
+        thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
         score = format_reward(text)

@@ -343,7 +343,7 @@ class ToolRLFormat(RolloutReward):
                     return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
         blocks = {"think": first_block(text, "think") or ""}
         blocks.update({tag: first_block(text, tag) or "" for tag in need})
-        thin = thin_content(blocks, self.min_content_words)
+        thin = thin_content(blocks, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
         return Scored(1.0, f"well-formed ({layout} layout)")
