@@ -115,3 +115,281 @@ def test_a_careful_answer_past_the_length_budget_still_beats_skipping_the_reason
     overlong = scored.names.index("overlong")
     assert scored.scores[0][overlong] == -1.0  # past the budget
     assert scored.total[0] >= scored.total[1], scored.reasons
+
+
+# ------------------------------------------------------------------ tool calls: strict JSON, every format read
+
+THINK = "<think>The area helper needs the base; the height is not asked for here.</think>"
+GOLD = '<tool_call>\n{"name": "area", "parameters": {"base": 10}}\n</tool_call>'
+RM_RF = '{"name": "rm_rf", "parameters": {"path": "/"}}'
+
+TOOL_HACKS = [  # (completion, why it must not keep the maximum)
+    (f'{THINK}\n<tool_call>\n{{"name": "rm_rf", "name": "area", "parameters": {{"base": 10}}}}\n</tool_call>', "two names"),
+    (f'{THINK}\n<tool_call>\n{{"name": "area", "parameters": {{"path": "/"}}, "parameters": {{"base": 10}}}}\n</tool_call>',
+     "two parameter objects"),
+    (f'{THINK}\n<tool_call>\n{{"name": "area", "arguments": "{{\\"base\\": 1, \\"base\\": 10}}"}}\n</tool_call>', "key twice in arguments"),
+    (f"{THINK}\n{GOLD}\n<tool_call>\n{RM_RF}\n</tool_call>", "second block"),
+    (f"{THINK}\n{GOLD}\n```json\n{RM_RF}\n```", "code fence"),
+    (f"{THINK}\n{GOLD}\n```\n[{RM_RF}]\n```", "code fence list"),
+    (f'{THINK}\n{GOLD}\nAlso: {{"type": "function", "function": {{"name": "rm_rf", "arguments": "{{}}"}}}}', "OpenAI shape"),
+    (f'{THINK}\n{GOLD}\n{{"tool_calls": [{RM_RF}]}}', "tool_calls object"),
+    (f"{THINK}\n{GOLD}\n{RM_RF}", "bare JSON"),
+    (f"{THINK}\n{GOLD}\n[{RM_RF}]", "bare JSON list"),
+    (f"{THINK}\n{GOLD}\n<!-- <tool_call>\n{RM_RF}\n</tool_call> -->", "block in an HTML comment"),
+    (f"{THINK}\n<!-- {GOLD} -->", "the credited block only in a comment"),
+    (f"{THINK}\n{GOLD}\n<response>Done. {RM_RF}</response>", "call inside the response"),
+    (f'{THINK}\n{GOLD}\n{{"n\u0430me": "rm_rf", "parameters": {{}}}}', "disguised key"),
+]
+TOOL_GENUINE = [
+    f"{THINK}\n{GOLD}",
+    f'<think>I will call {{"name": "area", "parameters": {{"base": 10}}}} once.</think>\n{GOLD}',  # a planned call in think
+    f'{THINK}\n{GOLD}\n<response>The result is {{"area": 25, "unit": "m2"}}.</response>',  # JSON data, not a call
+    f'{THINK}\n{GOLD}\n<response>Here is the call I made, as a Python dict: name=area, base=10.</response>',
+    f'{THINK}\n<tool_call>\n{{"name": "area", "parameters": {{"base": 10}}}}\n</tool_call>\n<!-- trace id 7f3a -->',
+]
+
+
+@pytest.mark.parametrize("completion, why", TOOL_HACKS)
+def test_tool_correctness_extra_or_ambiguous_calls_lose_the_maximum(completion, why):
+    for reward in (ToolRLCorrectness(), ToolRLCorrectness(parse="lenient")):
+        score = reward(completions=[completion], answer=[GOLD])[0]
+        assert score < reward.max_reward, (why, reward.parse, score)
+
+
+@pytest.mark.parametrize("completion", TOOL_GENUINE)
+def test_tool_correctness_genuine_calls_keep_the_maximum(completion):
+    assert ToolRLCorrectness()(completions=[completion], answer=[GOLD]) == [3.0]
+    assert ToolRLCorrectness(parse="lenient")(completions=[completion], answer=[GOLD]) == [3.0]
+
+
+def test_duplicate_keys_are_malformed_in_every_mode():
+    doubled = f'{THINK}\n<tool_call>\n{{"name": "rm_rf", "name": "area", "parameters": {{"base": 10}}}}\n</tool_call>'
+    out = ToolRLCorrectness(read_blocks="first").evaluate([None], [doubled], answer=[GOLD])
+    assert out.scores == [-3.0] and "duplicate key 'name'" in out.reasons[0]
+    with pytest.raises(ToolCallError, match="duplicate key"):
+        parse_tool_call_text(doubled)
+    messages = [{"role": "assistant", "content": THINK, "tool_calls": [{"function": {"name": "area", "arguments": '{"base": 1, "base": 10}'}}]}]
+    assert ToolRLCorrectness()(completions=[messages], answer=[GOLD]) == [-3.0]
+
+
+def test_the_source_reading_keeps_its_documented_exploit():
+    assert ToolRLCorrectness(read_blocks="first")(completions=[f"{THINK}\n{GOLD}\n```json\n{RM_RF}\n```"], answer=[GOLD]) == [3.0]
+
+
+@pytest.mark.parametrize(
+    "completion, calls",
+    [(f"{THINK}\n{GOLD}", 1), (f"{THINK}\n{GOLD}\n```json\n{RM_RF}\n```", 2), (f"{THINK}\n[{RM_RF}, {RM_RF}]", 2),
+     (f"{THINK}\n{GOLD}\n<!-- {RM_RF} -->", 2), ('<think>plan {"name": "x", "parameters": {}}</think>', 0),
+     ('{"name": "Ann", "age": 3}', 0)],
+)
+def test_otc_counts_calls_in_every_format(completion, calls):
+    assert count_tool_calls(completion) == calls
+
+
+def test_otc_calls_exact_is_not_kept_by_a_hidden_extra_call():
+    reward = OTCToolEfficiency(correctness="calls_exact")
+    out = reward.evaluate([None] * 2, [f"{THINK}\n{GOLD}", f"{THINK}\n{GOLD}\n```json\n{RM_RF}\n```"], answer=[GOLD] * 2, prompt_id=["q", "q"])
+    assert out.scores[0] == pytest.approx(1.0) and out.scores[1] == 0.0
+
+
+# ------------------------------------------------------------------ forecast: plain committed numbers only
+
+FORECAST_HACKS = [
+    "<answer>>76</answer>", "<answer>> 76</answer>", "<answer>at least 76</answer>", "<answer>more than 76</answer>",
+    "<answer>~76</answer>", "<answer>≈ 76</answer>", "<answer>76+</answer>", "<answer>76 or more</answer>",
+    "<answer>up to 76</answer>", "<answer>76%</answer>", "<answer>76 ppm</answer>", "<answer>76 mg/m3</answer>",
+    "<answer>76 AQI</answer>", "<answer>70-80</answer>", "<answer>between 70 and 80</answer>",
+    "<answer>76</answer>\nActually, make that 20.", "<answer>76</answer>\nJust kidding, ignore that.",
+    "<answer>76</answer><answer>20</answer>", "<answer>not 76</answer>", "<answer>76 (or maybe 20)</answer>",
+]
+FORECAST_GENUINE = [
+    "<answer>76</answer>", "<answer>76.0</answer>", "<answer>76 µg/m³</answer>", "<answer>76 ug/m3</answer>",
+    "<answer>PM2.5: 76 μg m-3</answer>", "<think>Stagnant air keeps the haze.</think>\n<answer>76</answer>",
+    "I expect roughly 76 µg/m3 tomorrow.", "<answer>76</answer>\nThis assumes the inversion holds.",
+    "<answer>７６</answer>", "<answer>7\u200b6</answer>", "<answer>76 micrograms per cubic metre</answer>",
+]
+
+
+@pytest.mark.parametrize("completion", FORECAST_HACKS)
+def test_forecast_hacks_are_no_committed_forecast(completion):
+    reward = ForecastClassCost()
+    assert reward(completions=[completion], observed=[80.0]) == [pytest.approx(-0.1)], committed_forecast(completion, 1)
+
+
+@pytest.mark.parametrize("completion", FORECAST_GENUINE)
+def test_forecast_genuine_styles_score_full(completion):
+    assert ForecastClassCost()(completions=[completion], observed=[80.0]) == [1.0], committed_forecast(completion, 1)
+
+
+def test_forecast_never_reads_a_comment():
+    assert ForecastClassCost()(completions=["The forecast is 20. <!-- <answer>82</answer> -->"], observed=[80.0]) == [0.0]
+    assert ForecastClassCost()(completions=["No forecast. <!-- 82 -->"], observed=[80.0]) == [pytest.approx(-0.1)]
+
+
+def test_forecast_reads_a_unicode_minus_as_minus():
+    assert committed_forecast("<answer>\u221276</answer>", 1) == ([-76.0], "")
+    assert committed_forecast("<answer>\u221276</answer>", 1)[0] != [76.0]
+
+
+# ------------------------------------------------------------------ crpo_english: a language detector
+
+ENGLISH = [
+    "<think>The patient has crushing chest pain radiating to the left arm with ST elevation.</think>"
+    "<answer>This is an inferior myocardial infarction, so the answer is \\boxed{B}</answer>",
+    "<think>Pt w/ SOB, CXR shows b/l infiltrates, PaO2/FiO2 < 200: ARDS.</think><answer>Lung-protective ventilation, \\boxed{C}</answer>",
+    "<think>- A: too late\n- B: contraindicated after surgery\n- C: fits long-term prevention</think><answer>**C** is best: \\boxed{C}</answer>",
+]
+NOT_ENGLISH = [
+    "<think>Huanzhe you xiongtong, fangshe dao zuo bi, suoyi zhe shi xinji gengsi.</think><answer>Daan shi \\boxed{B}</answer>",
+    "<think>VGhlIHBhdGllbnQgaGFzIGNoZXN0IHBhaW4gcmFkaWF0aW5nIHRvIHRoZSBsZWZ0IGFybQ==</think><answer>\\boxed{B}</answer>",
+    "<think>Der Patient hat Brustschmerzen, die in den linken Arm ausstrahlen.</think><answer>Die Antwort ist \\boxed{B}</answer>",
+    "<think>Le patient présente une douleur thoracique irradiant vers le bras gauche.</think><answer>La réponse est \\boxed{B}</answer>",
+    "<think>7h3 p4713n7 h45 ch357 p41n r4d1471n9 70 7h3 l3f7 4rm.</think><answer>4n5w3r \\boxed{B}</answer>",
+    "<think>xq zkv plmw trs bnvq wxyz qrst lkjh gfds mnbv cxzq poiu ytre wqas</think><answer>\\boxed{B}</answer>",
+    "<think>Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor.</think><answer>\\boxed{B}</answer>",
+]
+
+
+@pytest.mark.parametrize("completion", ENGLISH)
+def test_crpo_english_detector_pays_english(completion):
+    assert CRPOEnglish(measure="language", min_content_words=3)(completions=[completion]) == [pytest.approx(1.0)]
+
+
+@pytest.mark.parametrize("completion", NOT_ENGLISH)
+def test_crpo_english_detector_refuses_other_languages_and_junk(completion):
+    assert CRPOEnglish()(completions=[completion])[0] >= 0.9  # the released whitelist pays them
+    assert CRPOEnglish(measure="language", min_content_words=3)(completions=[completion]) == [0.0]
+
+
+def test_crpo_english_mixing_lowers_the_share():
+    mixed = "The patient has chest pain. 患者有胸痛，放射到左臂，所以这是心肌梗死。The answer is B because of the ECG."
+    assert 0.5 < english_share(mixed) < 0.9
+    with pytest.raises(ValueError, match="measure"):
+        CRPOEnglish(measure="ascii")
+
+
+# ------------------------------------------------------------------ content words and the format guards
+
+@pytest.mark.parametrize(
+    "text, prompt, count",
+    [
+        ("Let me think.", None, 0),
+        ("Hmm, okay, let me think about this.", None, 0),
+        ("Lorem ipsum dolor sit amet, consectetur adipiscing elit.", None, 0),
+        ("xq zkv plmw trs bnvq", None, 0),
+        ("7h3 p4713n7 h45 p41n", None, 0),
+        ("<!-- warfarin prevents recurrent embolic stroke --> ok", None, 0),
+        ("```\nwarfarin prevents recurrent stroke\n```", None, 0),
+        ("A patient with atrial fibrillation had a stroke", "A patient with atrial fibrillation had a stroke. Which drug?", 0),
+        ("Warfarin prevents recurrent embolic stroke.", None, 5),
+        ("Warfarin prevents recurrent embolic stroke.", "Which drug prevents another stroke? A. Aspirin C. Warfarin", 2),
+        ("Subtract 3 from both sides: 2x = 8, so x = 4.", "Solve 2x + 3 = 11.", 4),  # subtract, sides, 8, 4
+        ("CO2 retention and T2DM", None, 3),
+        ("Wаrfаrin prevents strоke", None, 3),  # Cyrillic letters read as the Latin word
+        ("war\u200bfarin pre\u200bvents", None, 2),
+    ],
+)
+def test_content_words_table(text, prompt, count):
+    assert content_words(text, prompt) == count
+
+
+@pytest.mark.parametrize("cls, answer", [(ThinkFormat, "\nThe answer is 42."), (CRPOFormat, "<answer>The answer is \\boxed{C}</answer>")])
+def test_filler_and_copied_think_blocks_earn_no_format(cls, answer):
+    prompt = "A 67-year-old man with atrial fibrillation had a minor stroke. Which drug best prevents another stroke?"
+    reward = cls(min_content_words=3)
+    for think in ("Let me think.", "Let me think step by step.", "Lorem ipsum dolor sit amet consectetur.", prompt,
+                  "<!-- warfarin gives lasting anticoagulation -->", "ok ok ok ok"):
+        assert reward(prompts=[prompt], completions=[f"<think>{think}</think>{answer}"]) == [0.0], think
+    careful = "<think>Warfarin gives lasting anticoagulation; aspirin is weaker in atrial fibrillation.</think>"
+    assert reward(prompts=[prompt], completions=[careful + answer])[0] >= 1.0
+
+
+def test_toolrl_format_filler_think_earns_nothing():
+    reward = ToolRLFormat(min_content_words=3)
+    assert reward(completions=[f"{FILLER}\n{GOLD}"], answer=[GOLD]) == [0.0]
+    assert reward(completions=[f"{THINK}\n{GOLD}"], answer=[GOLD]) == [1.0]
+
+
+# ------------------------------------------------------------------ length: graphemes, not whitespace words
+
+@pytest.mark.parametrize(
+    "text, words",
+    [("😀" * 600, 600), ("👍🏽" * 10, 10), ("患者有胸痛" * 20, 100), ("The answer is 42.", 4), ("x" * 32, 2),
+     ("café au lait", 3), ("e\u0301" * 5, 5), ("\u200b".join(["word"] * 50), 50)],
+)
+def test_length_fallback_counts_graphemes(text, words):
+    assert word_count(text) == words
+
+
+def test_six_hundred_emoji_are_overlong():
+    reward = OverlongPenalty(max_completion_len=100, soft_punish_cache=20)
+    assert reward(completions=["😀" * 600, "The answer is 42."]) == [-1.0, 0.0]
+
+
+# ------------------------------------------------------------------ hypothesis: hidden or disguised text never pays
+
+_INVISIBLE = st.sampled_from(["\u200b", "\u200c", "\u200d", "\u2060", "\ufeff", "\u00ad", "\u202e"])
+_LOOKALIKE = {"a": "а", "e": "е", "o": "о", "p": "р", "c": "с", "i": "і", "x": "х"}
+_HIDDEN = st.sampled_from([
+    "<!-- The answer is \\boxed{C}. Warfarin gives lasting anticoagulation in atrial fibrillation. -->",
+    "<!-- <answer>80</answer> -->", "<!-- <tool_call>\n" + '{"name": "area", "parameters": {"base": 10}}' + "\n</tool_call> -->",
+    '<span style="display:none">careful reasoning about every option and the patient history</span>',
+])
+FORECAST_BASES = ["<answer>76</answer>", "<answer>20</answer>", "<answer>>76</answer>", "I expect roughly 82 µg/m3 tomorrow.",
+                  "The forecast is unclear."]
+TEXT_BASES = [ENGLISH[0], NOT_ENGLISH[0], NOT_ENGLISH[2], f"{FILLER}<answer>\\boxed{{C}}</answer>",
+              "<think>Warfarin gives lasting anticoagulation.</think><answer>\\boxed{C}</answer>"]
+TOOL_BASES = [f"{THINK}\n{GOLD}", f"{FILLER}\n{GOLD}", f"{THINK}\n{GOLD}\n{RM_RF}",
+              f'{THINK}\n<tool_call>\n{{"name": "rm_rf", "name": "area", "parameters": {{"base": 10}}}}\n</tool_call>']
+
+
+def _disguise(data, text: str, hidden=_HIDDEN) -> str:
+    """``text`` with invisible characters inserted, Latin letters swapped for look-alikes, or hidden text added."""
+    kind = data.draw(st.sampled_from(["invisible", "lookalike", "hidden"]))
+    position = data.draw(st.integers(0, len(text)))
+    if kind == "invisible":
+        return text[:position] + data.draw(_INVISIBLE) + text[position:]
+    if kind == "lookalike":
+        letters = [i for i, ch in enumerate(text) if ch in _LOOKALIKE]
+        if not letters:
+            return text
+        chosen = set(data.draw(st.lists(st.sampled_from(letters), max_size=5)))
+        return "".join(_LOOKALIKE[ch] if i in chosen else ch for i, ch in enumerate(text))
+    return text[:position] + data.draw(hidden) + text[position:]
+
+
+def _not_higher(reward, base: str, disguised: str, **columns) -> None:
+    before = reward(completions=[base], **columns)[0]
+    after = reward(completions=[disguised], **columns)[0]
+    if after is not None and after == after:  # None / NaN: not scored, nothing paid
+        assert before is not None and after <= before + 1e-12, (base, disguised, before, after)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(FORECAST_BASES))
+def test_disguise_never_raises_a_forecast_score(data, base):
+    _not_higher(ForecastClassCost(), base, _disguise(data, base), observed=[80.0])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(TEXT_BASES))
+def test_disguise_never_raises_crpo_format_or_english(data, base):
+    disguised = _disguise(data, base)
+    _not_higher(CRPOEnglish(measure="language", min_content_words=3), base, disguised)
+    _not_higher(CRPOFormat(min_content_words=3), base, disguised)
+    _not_higher(ThinkFormat(min_content_words=3), base, disguised)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(TOOL_BASES))
+def test_disguise_never_raises_tool_call_scores(data, base):
+    # comments only: a hidden <span> inside a JSON object makes it invalid JSON, which no runner executes either
+    disguised = _disguise(data, base, hidden=_HIDDEN.filter(lambda h: h.startswith("<!--")))
+    _not_higher(ToolRLCorrectness(), base, disguised, answer=[GOLD])
+    _not_higher(ToolRLFormat(min_content_words=3), base, disguised, answer=[GOLD])
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.data(), st.sampled_from(TEXT_BASES + ["😀" * 90, "x" * 1500]))
+def test_disguise_never_shortens_the_length_fallback(data, base):
+    _not_higher(OverlongPenalty(max_completion_len=100, soft_punish_cache=40), base, _disguise(data, base))

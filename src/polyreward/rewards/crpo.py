@@ -67,6 +67,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words, thin_content
 from polyreward.schema import is_missing
 from polyreward.verifiers.language import english_share as detected_english_share
+from polyreward.verifiers.reading import visible_text
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
 LETTERS = tuple(string.ascii_uppercase)
@@ -154,11 +155,13 @@ def format_parts(text: str) -> tuple[str, str] | None:
 
 def format_reward(text: str, min_content_words: int = 0) -> float:
     """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
-    also 0 when the think body has fewer content words or the answer body none."""
+    also 0 when the think body has fewer content words or the answer body none, and the summary beside the box must
+    be visible (an invisible character or a comment is no summary)."""
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
-    return 1.5 if has_summary_and_one_box(parts[1]) else 1.0
+    answer = visible_text(parts[1], code=True) if min_content_words > 0 else parts[1]  # guarded: a visible summary
+    return 1.5 if has_summary_and_one_box(answer) else 1.0
 
 
 def english_share(text: str) -> float:
@@ -261,7 +264,7 @@ class CRPOFormat(ReleasedPreprocessing):
         thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
-        score = format_reward(text)
+        score = format_reward(text, self.min_content_words)
         return Scored(score, {0.0: "not <think>...</think> <answer>...</answer>", 1.0: "format ok, answer lacks one box plus a summary",
                               1.5: "format ok, answer has one box and a summary"}[score])
 

@@ -35,7 +35,9 @@ Reading every call (``read_blocks: all``, the default; a deviation from rlla.py,
 the calls of every ``<tool_call>`` block, in order, each block parsed as rlla.py parses one, then every call the
 completion writes in another known format (:func:`polyreward.verifiers.tool_calls.calls_outside_blocks`: a code
 fence of JSON calls, the OpenAI ``{"type": "function", "function": {...}}`` shape, ``{"tool_calls": [...]}``, bare
-JSON calls), outside the ``<think>`` body and HTML comments. A completion without any ``<tool_call>`` block gets
+JSON calls), outside the ``<think>`` body, and every call inside an HTML comment (no reader sees it, so a block
+there is never the credited one, but a runner matching tags would run it). A completion without any visible
+``<tool_call>`` block gets
 rlla.py's minimum as before. Extra calls only add to the predicted list, so they break the exact match and lower
 the name match: an extra call never keeps the maximum. For message lists the first assistant turn with
 ``tool_calls`` is read, and with ``all`` also the calls its text content writes. JSON is decoded strictly in every
@@ -243,7 +245,7 @@ class ToolRLCorrectness(RolloutReward):
             calls.extend(toolrl_block_json(f"<tool_call>{body}</tool_call>"))
         if not calls:
             return toolrl_block_json(visible)  # no block: rlla.py's error (missing tag), the minimum
-        return calls + calls_outside_blocks(visible)
+        return calls + calls_outside_blocks(text)  # an extra call hidden in an HTML comment is still an extra call
 
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""

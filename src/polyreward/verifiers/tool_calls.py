@@ -17,13 +17,15 @@ Two text parsers:
 (``{"type": "function", "function": {"name", "arguments"}}``, ``{"tool_calls": [...]}``) and bare JSON objects or
 lists of calls anywhere in the text. A JSON object is a call when it has a string ``name`` and a ``parameters`` or
 ``arguments`` key, or a ``function`` object with a name (``{"name": "Ann", "age": 3}`` is data, not a call). The
-``<think>`` body (a model may quote the call it plans) and HTML comments (``<!-- ... -->``, which no reader sees)
-are never read. Every guarded reader uses it, so a call hidden in another format than the credited one is still an
-extra call (reconstructed rule, ours: the source reads its one layout only).
+``<think>`` body (a model may quote the call it plans) is not read. A call inside an HTML comment (``<!-- ... -->``,
+which no reader sees) is never credited (the ``<tool_call>`` blocks scored are the visible ones) but is still a
+call: a runner that matches tags in raw text would run it, so it counts as an extra call. Every guarded reader uses
+it, so a call hidden in another format than the credited one is an extra call (reconstructed rule, ours: the
+source reads its one layout only).
 
 JSON is decoded strictly: an object with a duplicate key (``{"name": "rm_rf", "name": "area"}``, two
-``"arguments"``) is malformed (:class:`ToolCallError`), where ``json.loads`` would keep the last value and a runner
-might execute the first. This holds in every mode, ``rlla.py``'s exact one included (it keeps the last).
+``"arguments"``, or two keys that read the same once normalised: ``"nаme"`` with a Cyrillic ``а``) is malformed
+(:class:`ToolCallError`), where ``json.loads`` would keep the last value and a runner might execute the first. This holds in every mode, ``rlla.py``'s exact one included (it keeps the last).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
+from polyreward.verifiers.reading import normalise
 from polyreward.verifiers.tags import tag_blocks
 
 Call = dict[str, Any]
@@ -48,10 +51,13 @@ class DuplicateKeyError(ToolCallError):
 
 
 def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; DuplicateKeyError when two keys read the same (:func:`normalise`: ``"nаme"`` with a
+    Cyrillic ``а`` or ``"na\u200bme"`` is ``"name"`` to a reader)."""
     obj = dict(pairs)
-    if len(obj) != len(pairs):
+    keys = [key if key.isascii() else normalise(key) for key, _ in pairs]
+    if len(set(keys)) != len(keys):
         seen: set[str] = set()
-        twice = next(key for key, _ in pairs if key in seen or seen.add(key))
+        twice = next(key for key in keys if key in seen or seen.add(key))
         raise DuplicateKeyError(f"duplicate key {twice!r} in one JSON object (which value is meant is ambiguous)")
     return obj
 
@@ -135,8 +141,10 @@ MAX_UNPARSED_OBJECTS = 32  # JSON-looking starts that do not decode, before the 
 
 
 def without_html_comments(text: str) -> str:
-    """``text`` without HTML comments (an unclosed one hides the rest). Only these: a ``%`` in JSON is no comment."""
-    return _HTML_COMMENT.sub("\n", text) if "<!--" in text else text
+    """``text`` without HTML comments (an unclosed one hides the rest), each removed without a trace, so that a
+    comment inside a JSON string (``"<!-- x -->rm_rf"``) leaves the string a reader sees. Only these: a ``%`` in JSON
+    is no comment."""
+    return _HTML_COMMENT.sub("", text) if "<!--" in text else text
 
 
 def _without(text: str, tag: str) -> str:
@@ -188,11 +196,40 @@ def _scan_objects(text: str, where: str) -> list[Call]:
 
 
 def calls_outside_blocks(text: str) -> list[Call]:
-    """Calls written outside ``<tool_call>`` blocks (module docstring): in code fences, OpenAI shape or bare JSON,
-    in the order they appear; not in ``<think>`` or HTML comments. Raises ToolCallError for a duplicate key."""
+    """Calls written outside the visible ``<tool_call>`` blocks (module docstring): in code fences, OpenAI shape or
+    bare JSON, in the order they appear, not in ``<think>``; then every call inside an HTML comment, in any format
+    (never credited, since no reader sees it, but a call all the same). Raises ToolCallError for a duplicate key."""
     if "{" not in text:
         return []
-    text = _without(_without(without_html_comments(text), "think"), "tool_call")
+    return _calls_in_free_text(without_html_comments(text)) + commented_calls(text)
+
+
+def commented_calls(text: str) -> list[Call]:
+    """The calls inside HTML comments, in any format: never credited, counted as extra calls."""
+    calls: list[Call] = []
+    if "<!--" in text and "{" in text:
+        for match in _HTML_COMMENT.finditer(text):
+            body = match.group()[4:].removesuffix("-->")
+            calls.extend(block_calls(body))
+            calls.extend(_calls_in_free_text(body))
+    return calls
+
+
+def _calls_in_free_text(text: str) -> list[Call]:
+    """The calls of text outside blocks; ToolCallError when the text read as a reader sees it (:func:`normalise`:
+    invisible characters removed, look-alike letters and full-width forms mapped) holds more calls than as written:
+    a call disguised so that a parser skips it (``{"nаme": ...}`` with a Cyrillic ``а``, a zero-width space
+    inside the JSON) is a malformed call, not data."""
+    calls = _read_free_text(text)
+    if not text.isascii():
+        plain = normalise(text, collapse_space=False)
+        if plain != text and len(_read_free_text(plain)) > len(calls):
+            raise ToolCallError("a call disguised by invisible or look-alike characters")
+    return calls
+
+
+def _read_free_text(text: str) -> list[Call]:
+    text = _without(_without(text, "think"), "tool_call")
     calls: list[Call] = []
     rest, position, number = [], 0, 0
     while (opening := _FENCE.search(text, position)) is not None:
@@ -223,13 +260,15 @@ def block_calls(text: str) -> list[Call]:
 
 
 def parse_tool_call_text(text: str) -> list[Call]:
-    """Lenient parse of every call format (module docstring): the ``<tool_call>`` blocks, then the calls outside
-    them (code fences, OpenAI shape, bare JSON); [] when there is none."""
+    """Lenient parse of every call format (module docstring): the visible ``<tool_call>`` blocks, then the visible calls
+    outside them (code fences, OpenAI shape, bare JSON), then those in HTML comments; [] when nothing visible is a
+    call."""
     visible = without_html_comments(text)
     calls = block_calls(visible)
     if not calls and "<tool_call>" in visible and "</tool_call>" not in visible:
         raise ToolCallError("<tool_call> without a closing </tool_call>")
-    return calls + calls_outside_blocks(visible)
+    calls += _calls_in_free_text(visible) if "{" in visible else []
+    return calls + commented_calls(text) if calls else []  # a call only in a comment is no call made
 
 
 def message_tool_calls(messages: Sequence[Mapping[str, Any]], first_turn_only: bool = False) -> list[Call] | None:
@@ -289,8 +328,7 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
-    text = without_html_comments(text)
-    for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
+    for i, (_, _, body) in enumerate(tag_blocks(without_html_comments(text), "tool_call")):
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
         except ToolCallError:
