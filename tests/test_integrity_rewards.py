@@ -26,6 +26,7 @@ from polyreward.rubrics.judge_rules import check_rule, validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.verifiers import radiology_kg
 from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.language import english_share
 from polyreward.verifiers.tool_calls import count_tool_calls
 
 THINK = "<think>I check each finding against the history and the prior film.</think>"
@@ -263,6 +264,11 @@ CASES = {
     "otc_bare_call_list": (count_tool_calls,
                            lambda n: "[" + ",".join(['{"name": "a", "parameters": {"x": 1}}'] * (n // 38)) + "]"),
     "plain_text_lookalikes": (plain_text, lambda n: "w\u0430\u200bit " * (n // 6)),
+    "english_share_detector": (english_share, lambda n: "The patient has chest pain. Huanzhe you xiongtong. " * (n // 52)),
+    "calls_in_other_formats": (lambda t: count_tool_calls(t),  # counts; 32 broken objects make it one malformed attempt
+                               lambda n: '```json\n{"name": "a", "parameters": {}}\n```\n{"a": [1]} ' * (n // 50)),
+    "word_count_emoji": (word_count, lambda n: "\U0001f44d\U0001f3fd " * (n // 3)),
+    "content_words_prompt": (lambda t: content_words(t, t[: len(t) // 2]), lambda n: "warfarin prevents stroke " * (n // 25)),
     "rules_guard_partial_hits": (lambda t: check_rule({"regex": "call 911 now", "contains": "call 911 now"}, t, guarded=True),
                                  lambda n: "call 911 " * (n // 9)),
 }

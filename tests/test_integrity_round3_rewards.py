@@ -7,7 +7,7 @@ raise a score; and every shipped config pays a careful answer at least as much a
 
 from __future__ import annotations
 
-import json
+import re
 from pathlib import Path
 
 import pytest
@@ -344,7 +344,14 @@ TOOL_BASES = [f"{THINK}\n{GOLD}", f"{FILLER}\n{GOLD}", f"{THINK}\n{GOLD}\n{RM_RF
 
 
 def _disguise(data, text: str, hidden=_HIDDEN) -> str:
-    """``text`` with invisible characters inserted, Latin letters swapped for look-alikes, or hidden text added."""
+    """``text`` disguised one to three times (:func:`_disguise_once`)."""
+    for _ in range(data.draw(st.integers(1, 3))):
+        text = _disguise_once(data, text, hidden)
+    return text
+
+
+def _disguise_once(data, text: str, hidden) -> str:
+    """``text`` with an invisible character inserted, Latin letters swapped for look-alikes, or hidden text added."""
     kind = data.draw(st.sampled_from(["invisible", "lookalike", "hidden"]))
     position = data.draw(st.integers(0, len(text)))
     if kind == "invisible":
@@ -355,6 +362,12 @@ def _disguise(data, text: str, hidden=_HIDDEN) -> str:
             return text
         chosen = set(data.draw(st.lists(st.sampled_from(letters), max_size=5)))
         return "".join(_LOOKALIKE[ch] if i in chosen else ch for i, ch in enumerate(text))
+    # never inside an existing comment, tag or hidden element: comments do not nest, so "<!-- a <!-- b --> c -->"
+    # shows "c -->" to any reader; "<s" + "<span hidden>b</span>" + "pan hidden>c</span>" is markup no reader meets;
+    # a hidden span nested in a hidden span is read as closing at the first </span> (reading.py does not nest them)
+    spans = [(m.start() - 1, m.end() + 1) for m in re.finditer(r"<!--.*?(?:-->|\Z)|<span[^<>]*>.*?</span>|<[^<>]*>", text, re.DOTALL)]
+    if any(start <= position <= end for start, end in spans):
+        position = len(text)
     return text[:position] + data.draw(hidden) + text[position:]
 
 
@@ -380,7 +393,7 @@ def test_disguise_never_raises_crpo_format_or_english(data, base):
     _not_higher(ThinkFormat(min_content_words=3), base, disguised)
 
 
-@settings(max_examples=150, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(st.data(), st.sampled_from(TOOL_BASES))
 def test_disguise_never_raises_tool_call_scores(data, base):
     # comments only: a hidden <span> inside a JSON object makes it invalid JSON, which no runner executes either

@@ -48,6 +48,7 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored
 from polyreward.schema import prompt_text
+from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.reading import visible_text
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
@@ -55,16 +56,6 @@ _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
-# English function words: articles, pronouns, auxiliaries, prepositions, conjunctions, common adverbs
-STOP_WORDS = frozenset("""
-a about above after again against all also am an and any are as at be because been before being below between both
-but by can could did do does doing down during each either else etc ever every few for from further had has have
-having he her here hers herself him himself his how however i if in into is it its itself just may maybe me might
-mine more most must my myself neither no nor not now of off on once one only or other our ours ourselves out over
-own same shall she should since so some such than that the their theirs them themselves then there these they this
-those though through thus to too under until up upon us very was we were what when where whether which while who
-whom whose why will with within without would yet you your yours yourself yourselves therefore hence also let lets
-""".split())
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
 FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right".split())
 # the placeholder text "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor ..."
