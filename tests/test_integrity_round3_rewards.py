@@ -406,3 +406,11 @@ def test_disguise_never_raises_tool_call_scores(data, base):
 @given(st.data(), st.sampled_from(TEXT_BASES + ["😀" * 90, "x" * 1500]))
 def test_disguise_never_shortens_the_length_fallback(data, base):
     _not_higher(OverlongPenalty(max_completion_len=100, soft_punish_cache=40), base, _disguise(data, base))
+
+
+def test_the_shipped_kg_config_pays_a_one_finding_report_but_not_filler():
+    scorer = load_config(ROOT / "examples/kg/config.yaml").build_scorer()
+    rows = [{"prompt": "Write the FINDINGS section.", "answer": "There is no pneumothorax.", "prompt_id": "q", "completion": text}
+            for text in ("No pneumothorax.", "", "Let me think.", "zzzz zzzz")]
+    kg = scorer.score(scorer.batch(rows), combine=False).column("kg")
+    assert list(kg) == [1.0, 0.0, 0.0, 0.0]
