@@ -414,3 +414,15 @@ def test_the_shipped_kg_config_pays_a_one_finding_report_but_not_filler():
             for text in ("No pneumothorax.", "", "Let me think.", "zzzz zzzz")]
     kg = scorer.score(scorer.batch(rows), combine=False).column("kg")
     assert list(kg) == [1.0, 0.0, 0.0, 0.0]
+
+
+def test_jaccard_normalized_mode_reads_what_a_reader_sees():
+    from polyreward.rewards.jaccard import JaccardReward
+
+    gold = ["<answer>AF; Hypertension</answer>"]
+    hidden = "<answer>Diabetes</answer><!-- <answer>AF; Hypertension</answer> -->"
+    commented_only = "No answer here. <!-- <answer>AF; Hypertension</answer> -->"
+    disguised = "<answer>\u0410F; Hyperten\u200bsion</answer>"  # Cyrillic A, zero-width space: the same labels
+    normalized = JaccardReward(mode="normalized")
+    assert normalized(completions=[hidden, commented_only, disguised], answer=gold * 3) == [0.0, 0.0, 1.0]
+    assert JaccardReward()(completions=[commented_only], answer=gold) == [1.0]  # exact mode: the source reads raw text
