@@ -32,6 +32,8 @@ FILLER = "<think>Let me think.</think>"
 MATH_PROMPT = "What is 6 times 7? Put the final answer in \\boxed{}."
 MATH_CAREFUL = ("<think>Six groups of seven: 7 + 7 = 14, doubling gives 28, and one more 14 makes 42. Check by division: "
                 "42 / 6 = 7.</think>\nThe answer is \\boxed{42}.")
+ARITHMETIC_PROMPT = "Calculate 5 - 3 - 6.\n\nThink step by step inside <think>...</think>, then give only the final number."
+ARITHMETIC_CAREFUL = "<think>5 - 3 = 2, and 2 - 6 = -4.</think>\n-4"  # short, but its own work
 STROKE_OPTIONS = "A. Aspirin\nB. Heparin\nC. Warfarin\nD. Alteplase"
 STROKE_PROMPT = ("A 67-year-old man with atrial fibrillation had a minor stroke two weeks ago. Which drug best prevents "
                  f"another stroke?\n\n{STROKE_OPTIONS}")
@@ -46,8 +48,8 @@ TOOL_THINK = "<think>The helper takes base and height as integers; units default
 CASES = {
     "examples/math/config.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
     "examples/trl/polyreward.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
-    "examples/train/arithmetic_gdpo.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
-    "examples/train/arithmetic_grpo.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
+    "examples/train/arithmetic_gdpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
+    "examples/train/arithmetic_grpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
     # the first run asks for the number alone: the careful answer is the bare number, the filler think is the extra
     "examples/train/first_run.yaml": ({"prompt": "What is 6 * 7? Reply with only the number.", "answer": "42"}, "42",
                                       FILLER + "\\boxed{42}"),
@@ -93,6 +95,10 @@ def test_skipping_the_reasoning_never_pays_more(config_path):
     rows = [{**row, prompt_column: row["prompt"], completion_column: text} for text in (careful, terse)]
     scored = scorer.score(scorer.batch(rows), combine=False)
     assert scored.total[0] >= scored.total[1], (config_path, scored.total, scored.reasons)
+    for name in scored.names:  # the careful answer earns every format bonus; the terse one none
+        if name == "format":
+            column = scored.column(name)
+            assert column[0] >= 1.0 and column[1] == 0.0, (config_path, scored.reasons[name])
     accuracy = [name for name in scored.names if name in ("accuracy", "correctness", "kg", "jaccard", "pm25_korea")]
     assert accuracy and all(scored.scores[0][scored.names.index(n)] == max(scored.scores[:, scored.names.index(n)]) for n in accuracy)
 
