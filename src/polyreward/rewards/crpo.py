@@ -295,11 +295,11 @@ class CRPOEnglish(ReleasedPreprocessing):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
-        words = content_words(text, row.get("prompt"))
+        words = content_words(text, row.get("prompt")) if self.min_content_words else 0
         if words < self.min_content_words:
             return Scored(0.0, f"{words} content word(s), min_content_words needs {self.min_content_words}")
         if self.measure == "language":
             score = detected_english_share(text)
-            return Scored(score, "no letters" if not score else f"{score:.0%} of the letters in English (language detector)")
+            return Scored(score, f"{score:.0%} of the letters in stretches a language detector labels English")
         score = english_share(text)
         return Scored(score, "empty completion" if not text else f"{score:.0%} English characters")
