@@ -35,7 +35,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
 
 so repeats (``the the the``), one-letter runs (``zzzz``), consonant strings (``xq zkv plmw``), ``Let me think.``,
 lorem ipsum, leetspeak (``7h3 p4713n7``), a pasted copy of the prompt and text hidden in a comment count 0, while
-``2 + 2 = 4`` counts its numbers and ``Subtract 3 from both sides: 2x = 8`` counts subtract, sides, 8. The
+``2 + 2 = 4`` counts its numbers and ``Subtract 3 from both sides: 2x = 8`` counts subtract, sides, 8 (for the
+prompt ``Solve 2x + 3 = 11``). The
 exploits of the rule: a model can still write real but irrelevant words (the guard measures substance, not
 relevance; a rubric or judge measures relevance).
 """

@@ -37,9 +37,8 @@ completion writes in another known format (:func:`polyreward.verifiers.tool_call
 fence of JSON calls, the OpenAI ``{"type": "function", "function": {...}}`` shape, ``{"tool_calls": [...]}``, bare
 JSON calls), outside the ``<think>`` body, and every call inside an HTML comment (no reader sees it, so a block
 there is never the credited one, but a runner matching tags would run it). A completion without any visible
-``<tool_call>`` block gets
-rlla.py's minimum as before. Extra calls only add to the predicted list, so they break the exact match and lower
-the name match: an extra call never keeps the maximum. For message lists the first assistant turn with
+``<tool_call>`` block gets rlla.py's minimum as before. Extra calls only add to the predicted list, so they break the
+exact match and lower the name match: an extra call never keeps the maximum. For message lists the first assistant turn with
 ``tool_calls`` is read, and with ``all`` also the calls its text content writes. JSON is decoded strictly in every
 mode: an object with a duplicate key (``{"name": "rm_rf", "name": "area"}``) is malformed, the minimum (rlla.py's
 ``json.loads`` keeps the last value, so the exact rule paid the maximum for a call a runner may read as ``rm_rf``).

@@ -10,7 +10,7 @@ Two text parsers:
   the first ``<tool_call>…</tool_call>`` block, stripped, split on ``"\\n"``, one JSON value per line,
   left as decoded (:func:`parse_toolrl_block` normalises them).
 * :func:`parse_tool_call_text` is lenient: every block, each holding one JSON value (object or list)
-  or one object per line; text without blocks may be a bare JSON list/object of calls.
+  or one object per line, then the calls written in the other formats (below).
 
 :func:`calls_outside_blocks` reads the calls written in the other formats a tool runner knows, outside the
 ``<tool_call>`` blocks: fenced code blocks holding JSON calls, OpenAI-shaped objects
@@ -25,7 +25,8 @@ source reads its one layout only).
 
 JSON is decoded strictly: an object with a duplicate key (``{"name": "rm_rf", "name": "area"}``, two
 ``"arguments"``, or two keys that read the same once normalised: ``"nаme"`` with a Cyrillic ``а``) is malformed
-(:class:`ToolCallError`), where ``json.loads`` would keep the last value and a runner might execute the first. This holds in every mode, ``rlla.py``'s exact one included (it keeps the last).
+(:class:`ToolCallError`), where ``json.loads`` would keep the last value and a runner might execute the first.
+This holds in every mode, ``rlla.py``'s exact one included (it keeps the last).
 """
 
 from __future__ import annotations
