@@ -406,6 +406,7 @@ def test_disguise_never_raises_tool_call_scores(data, base):
     disguised = _disguise(data, base, hidden=_HIDDEN.filter(lambda h: h.startswith("<!--")))
     _not_higher(ToolRLCorrectness(), base, disguised, answer=[GOLD])
     _not_higher(ToolRLFormat(min_content_words=3), base, disguised, answer=[GOLD])
+    _not_higher(OTCToolEfficiency(form="ppo", correctness="calls_exact"), base, disguised, answer=[GOLD])
 
 
 @settings(max_examples=150, deadline=None)
