@@ -122,6 +122,7 @@ def main() -> None:
     from polyreward.combiners.gdpo import GDPOCombiner
 
     scores, groups = make_data(args.rollouts)
+    lengths = np.random.default_rng(1).integers(1, 2049, len(groups)).astype(np.float64)
     DOMAINS = np.array(["medqa", "medmcqa", "pubmedqa", "radiology"], dtype=object)
     weights = np.array([1.0, 0.5, 1.0, 0.2])
     rows: list[tuple[str, str, tuple[float, float], str]] = []
@@ -132,10 +133,18 @@ def main() -> None:
         w = weights[: data.shape[1]]
         # per-row arrays a combiner declares (DRPO's domain): four domains, one per group modulo 4
         # DRPO runs k-means over every question seen per domain, so it is timed on at most 80,000 rollouts
-        n = min(len(groups), 80_000) if cls.row_columns else len(groups)
-        extra = {column: DOMAINS[groups[:n] % len(DOMAINS)] for column in cls.row_columns}
+        n = min(len(groups), 80_000) if "domain" in cls.row_columns else len(groups)
+        extra = {column: DOMAINS[groups[:n] % len(DOMAINS)] for column in cls.row_columns if column == "domain"}
+        if "reference_reward" in cls.row_columns:  # AAPO: the reference completion's reward total, a number per row
+            extra["reference_reward"] = scores[:n] @ w - 0.1
+        if "entropy" in cls.row_columns:  # EDGE-GRPO: each rollout's mean token entropy
+            extra["entropy"] = 0.2 + np.abs(np.nan_to_num(scores[:n, 0]))
+        if cls().uses_lengths:  # OPO, REINFORCE++-baseline: response token counts weigh the rollouts
+            extra["lengths"] = lengths[:n]
         seconds = best_of(lambda: cls().combine(data[:n], groups[:n], w, **extra), args.repeats)  # fresh state each time
-        note = "K = 2 (outcome, process)" if name == "papo" else (f"4 domains, {n:,} rollouts" if extra else "")
+        note = "K = 2 (outcome, process)" if name == "papo" else (
+            f"4 domains, {n:,} rollouts" if "domain" in extra else ("token lengths 1-2048" if "lengths" in extra
+                                                                  else ("per-row numbers" if extra else "")))
         rows.append((name, cls.exactness, seconds, note))
         print(f"{name:8s} wall {seconds[0] * 1e3:8.1f} ms  cpu {seconds[1] * 1e3:8.1f} ms  {note}", flush=True)
 

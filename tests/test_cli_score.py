@@ -185,7 +185,8 @@ def test_fault_inputs_give_clear_errors_or_are_skipped(tmp_path):
     cfg = tmp_path / "cfg.yaml"
     cfg.write_text(CONFIG)
     bad_utf8 = tmp_path / "bad.jsonl"
-    bad_utf8.write_bytes(b'{"qid": 1, "output": "yes", "gold": "1"}\n{"qid": 1, "output": "\xff\xfe"}\n{"qid": 2, "output": "no", "gold": "1"}\n')
+    bad_utf8.write_bytes(b'{"qid": 1, "question": "q", "output": "yes", "gold": "1"}\n{"qid": 1, "output": "\xff\xfe"}\n'
+                         b'{"qid": 2, "question": "q", "output": "no", "gold": "1"}\n')
     result = polyreward("score", bad_utf8, "--config", cfg, "-o", tmp_path / "o.jsonl", check=False)
     assert result.returncode == 2 and f"{bad_utf8}:2: not valid UTF-8" in result.stderr
     polyreward("score", bad_utf8, "--config", cfg, "-o", tmp_path / "o2.jsonl", "--on-error", "skip")
@@ -202,7 +203,7 @@ def test_fault_inputs_give_clear_errors_or_are_skipped(tmp_path):
     assert list(read(tmp_path / "o4.jsonl").columns[:4]) == ["qid", "question", "output", "gold"]
 
     bom_jsonl = tmp_path / "bom.jsonl"
-    bom_jsonl.write_bytes(b'\xef\xbb\xbf{"qid": 1, "output": "yes", "gold": "1"}\n')
+    bom_jsonl.write_bytes(b'\xef\xbb\xbf{"qid": 1, "question": "q", "output": "yes", "gold": "1"}\n')
     polyreward("score", bom_jsonl, "--config", cfg, "-o", tmp_path / "o5.jsonl")
     assert float(read(tmp_path / "o5.jsonl")["has_yes"][0]) == 1.0
 

@@ -30,6 +30,10 @@ def combine(name: str, scores: np.ndarray, groups: np.ndarray, weights: np.ndarr
     combiner = build(name)
     if name == "drpo":
         return np.asarray(combiner.combine(scores, groups, weights, domain=groups % 2))
+    if name == "aapo":  # the reference completion's reward per row
+        return np.asarray(combiner.combine(scores, groups, weights, reference_reward=np.full(len(scores), 0.5)))
+    if name == "edge_grpo":  # each rollout's mean token entropy
+        return np.asarray(combiner.combine(scores, groups, weights, entropy=np.linspace(0.5, 2.0, len(scores))))
     return np.asarray(combiner.combine(scores, groups, weights))
 
 

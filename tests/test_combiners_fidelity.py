@@ -41,7 +41,12 @@ trl_utils = pytest.importorskip("trl.trainer.utils")
 nanstd = trl_utils.nanstd
 
 SETTINGS = settings(max_examples=40, derandomize=True, deadline=None, database=None)
-COVERED = {"grpo", "dr_grpo", "rloo", "gdpo", "sa_gdpo", "mc_grpo", "gopo", "drpo"}  # drpo: tests/test_drpo.py
+COVERED = {"grpo", "dr_grpo", "rloo", "gdpo", "sa_gdpo", "mc_grpo", "gopo", "drpo",  # drpo: tests/test_drpo.py
+           # verl reinforce_plus_plus_baseline / grpo_passk / opo / gpg: tests/test_estimators_verl.py
+           "reinforce_plus_plus_baseline", "grpo_passk", "opo", "gpg",
+           # verl reinforce_plus_plus, and grpo_process against the paper's formula re-typed: tests/test_estimators_tokens.py
+           "reinforce_plus_plus", "grpo_process",
+           "krpo", "aapo", "dgpo"}  # the KRPO, AAPO and MathForge releases re-typed: tests/test_estimators_seed_papers.py
 
 
 def test_every_exact_combiner_has_a_reference_here():

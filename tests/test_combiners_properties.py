@@ -49,6 +49,16 @@ VARIANTS: dict[str, list[dict]] = {
     "g2rpo": [{}, {"mapping": "w2"}],
     "ebpo": [{}],
     "drpo": [{}],
+    "reinforce_plus_plus_baseline": [{}],
+    "grpo_passk": [{}, {"normalize": False}, {"eps": 0.0}],
+    "opo": [{}],
+    "gpg": [{}, {"f_norm": 2.5}],
+    "reinforce_plus_plus": [{}, {"gamma": 0.9}],
+    "grpo_process": [{}, {"eps": 0.0}],
+    "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
+    "aapo": [{}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0}],
+    "dgpo": [{}, {"scale_rewards": False}, {"dqw": False, "temperature": 0.5}],
+    "edge_grpo": [{}, {"scale_rewards": False}],
 }
 
 
@@ -75,6 +85,9 @@ class Facts:
         np.maximum.at(hi, g, masked_hi)
         np.minimum.at(lo, g, masked_lo)
         self.range = np.where(self.scored, (hi - lo)[g], 0.0)
+        self.groups = g
+        self.extra = extra
+        self.range_with_zero = np.where(self.scored, (np.maximum(hi, 0.0) - np.minimum(lo, 0.0))[g], 0.0)
         self.lone_total = np.where(self.n == 1, np.abs(total), 0.0)
         self.abs_w = np.abs(w)
         self.T = float(np.sum(np.asarray(extra.get("lengths", np.ones(len(g))))[self.scored]))
@@ -123,6 +136,32 @@ def bound(name: str, p: dict, f: Facts):
         return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
     if name == "drpo":
         return zN  # its final batch normalisation
+    if name == "edge_grpo":  # GRPO's bound × the batch's mean entropy / the row's
+        entropy = np.asarray(f.extra["entropy"], dtype=float)
+        scale = entropy[f.scored].mean() / entropy if f.scored.any() else np.zeros_like(entropy)
+        return (zn if p.get("scale_rewards", True) else f.range) * scale
+    if name == "dgpo":  # n/2 (or the range) × the token ratio (<= T over tokens >= 1) × a softmax weight (<= groups)
+        groups = len(np.unique(f.groups))
+        return (f.n / 2 if p.get("scale_rewards", True) else f.range) * f.T * groups
+    if name == "aapo":  # the group term plus the clipped momentum
+        clip = max(p.get("clip_low", 0.2), p.get("clip_high", 0.28))
+        return (zn if p.get("scale_rewards", True) else f.range) + clip
+    if name == "krpo":  # (max(r ∪ 0) - min(r ∪ 0)) / sqrt(P_n), P_n the filter's variance after the group's n rollouts
+        from polyreward.combiners.krpo import kalman_gains
+
+        n = np.maximum(f.n, 1).astype(int)
+        variances = kalman_gains(int(n.max()), p.get("process_var", 1e-5), p.get("meas_var", 1e-2))[1]
+        return f.range_with_zero / np.sqrt(variances[n - 1])
+    if name == "grpo_process":
+        return zn  # one step per rollout: GRPO's z-score
+    if name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):
+        return np.full_like(zn, z_bound(f.T))  # a whitening over the batch's T tokens
+    if name == "grpo_passk":
+        return np.sqrt(f.n) if p.get("normalize", True) else f.range
+    if name == "opo":
+        return f.range + f.lone_total
+    if name == "gpg":
+        return f.N * (f.range + f.lone_total) / p.get("f_norm", 1.0)
     if name in ("mc_grpo", "ebpo"):
         return None  # MAD + eps as the source / shrinkage over the group's own std: no fixed bound
     pytest.fail(f"combiner {name!r} has no documented |A| bound in this test: add it to bound()")
@@ -138,6 +177,14 @@ def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
         "gopo": p.get("ties") == "average",  # the source's argsort order spreads a constant group over ±2
         "ebpo": False,  # the documented non-vanishing penalty
         "drpo": True,  # GRPO's zero, scaled
+        "reinforce_plus_plus_baseline": False,  # the batch whitening shifts every row
+        "grpo_passk": True, "opo": True, "gpg": True,
+        "reinforce_plus_plus": False,  # no group baseline: a batch whitening of the rewards
+        "grpo_process": True,
+        "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
+        "aapo": False,  # the momentum r - reference reward stays
+        "dgpo": True,
+        "edge_grpo": True,
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
@@ -156,6 +203,14 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
         "sa_gdpo": k == 1,  # saturation is a batch level of each reward
         "sa_mrpo": False, "ebpo": False,  # batch levels / a running prior
         "drpo": False,  # clusters questions by their reward levels
+        "reinforce_plus_plus_baseline": True, "grpo_passk": True, "opo": True,  # deviations from a group baseline
+        "gpg": False,  # alpha counts the rewards that are exactly 0
+        "reinforce_plus_plus": False,  # no group baseline
+        "grpo_process": True,
+        "krpo": False,  # the filter's prior mean is 0
+        "aapo": False,  # the momentum compares r with the reference model's reward
+        "dgpo": column != 0,  # the question weights read the first reward's group mean
+        "edge_grpo": True,  # group deviations and the entropies do not move
     }
     if name not in table:
         pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")
@@ -163,6 +218,10 @@ def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
 
 
 # ----------------------------------------------------------------------------------------- harness
+NUMERIC_ROW_COLUMNS = {  # per-row numbers, not labels: the values drawn for them
+    "reference_reward": [0.0, 0.5, 1.0, 1 / 3, -0.6, None],  # AAPO: the reference completion's reward total
+    "entropy": [0.05, 0.3, 1.0, 2.7],  # EDGE-GRPO: each rollout's mean token entropy (> 0)
+}
 def make(name: str, params: dict):
     return CLASSES[name](**params)
 
@@ -177,7 +236,9 @@ def extra_arrays(combiner, groups: np.ndarray, rng: np.random.Generator) -> dict
     each name the combiner declares in ``row_columns``, a positive count (token lengths, ...) for each other
     keyword-only parameter."""
     arrays = {name: rng.choice(np.array(["a", "b", "c"], dtype=object), groups.max() + 1)[groups]
-              for name in getattr(combiner, "row_columns", ())}
+              for name in getattr(combiner, "row_columns", ()) if name not in NUMERIC_ROW_COLUMNS}
+    for name in set(getattr(combiner, "row_columns", ())) & set(NUMERIC_ROW_COLUMNS):  # one number per row
+        arrays[name] = rng.choice(np.array(NUMERIC_ROW_COLUMNS[name], dtype=object), len(groups))
     for q in inspect.signature(combiner.combine).parameters.values():
         if q.kind is inspect.Parameter.KEYWORD_ONLY and q.name not in arrays:
             arrays[q.name] = rng.integers(1, 40, len(groups)).astype(float)
@@ -230,7 +291,7 @@ def check_row_properties(name: str, params: dict, batch: RewardBatch, extra: dic
 def permutation_invariant(name: str) -> bool:
     """DRPO's reference clusters each question's vector of rewards in rollout order (and questions in order of
     first appearance), so reordering rows can change its k-means clusters: the source is order-dependent."""
-    return name != "drpo"
+    return name not in ("drpo", "krpo")  # KRPO's Kalman filter reads each group in rollout order, as its source
 
 
 def assert_permuted(name: str, params: dict, got: np.ndarray, expected: np.ndarray, groups: np.ndarray) -> None:

@@ -25,7 +25,7 @@ ALL = registry.combiner_types()
 STATEFUL = {"sa_mrpo", "ebpo", "drpo"}
 # DRPO clusters each question's rewards in rollout order, as its source does, so reordering rows inside a group
 # changes its output (tests/test_drpo.py covers it against the released code instead).
-ROW_ORDER_DEPENDENT = {"drpo"}
+ROW_ORDER_DEPENDENT = {"drpo", "krpo"}  # KRPO: a Kalman filter reads each group in rollout order, as its source
 ORDER_FREE = [n for n in ALL if n not in ROW_ORDER_DEPENDENT]
 
 
@@ -40,10 +40,12 @@ class WithRowLabels:
         return getattr(self.combiner, attribute)
 
     def combine(self, scores, groups, *args, **kwargs):
-        labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]
-        labels = np.resize(labels, len(scores))  # one per row even when groups has the wrong length
         for name in self.combiner.row_columns:
-            kwargs.setdefault(name, labels)
+            if name in ("reference_reward", "entropy"):  # AAPO, EDGE-GRPO: a number per row
+                kwargs.setdefault(name, np.full(len(scores), 0.5))
+                continue
+            labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]
+            kwargs.setdefault(name, np.resize(labels, len(scores)))  # one per row even when groups has the wrong length
         return self.combiner.combine(scores, groups, *args, **kwargs)
 
 
@@ -93,8 +95,15 @@ def test_nan_cells_are_excluded_and_all_nan_rows_get_zero(name):
 def test_single_rollout_groups(name):
     scores = np.array([[1.0, 0.5], [0.0, 0.2], [1.0, 1.0]])
     result = make(name).combine(scores, ["a", "b", "c"])
-    if name == "rloo":  # k = 1: baseline 0, plain REINFORCE (old TRL API, verl; TRL 1.16 = singleton="zero")
-        np.testing.assert_allclose(result, scores.sum(1))
+    if name in ("rloo", "opo", "gpg"):  # k = 1: baseline 0, plain REINFORCE (verl; TRL 1.16 RLOO = singleton="zero")
+        np.testing.assert_allclose(result, scores.sum(1))  # GPG: alpha = 3 rollouts / 3 nonzero = 1
+    elif name == "aapo":  # no group term; the momentum clip(r - reference 0.5, -0.2, 0.28)
+        np.testing.assert_allclose(result, np.clip(scores.sum(1) - 0.5, -0.2, 0.28))
+    elif name == "krpo":  # the source's filter starts at mean 0: a lone rollout keeps ~(1 - K_1) of its reward / sqrt(P_1)
+        np.testing.assert_allclose(result, scores.sum(1) * 0.01 / (1.00001 + 0.01) / np.sqrt(1.00001 * 0.01 / 1.01001), rtol=1e-6)
+    elif name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):  # baseline 0 / none: the batch whitening
+        total = scores.sum(1)
+        np.testing.assert_allclose(result, (total - total.mean()) / np.sqrt(total.var(ddof=1) + 1e-8), rtol=1e-6)
     else:  # no group-relative signal
         np.testing.assert_allclose(result, 0.0, atol=1e-12)
     # verl's convention as a switch: a single rollout has mean 0 and std 1
@@ -108,6 +117,12 @@ def test_zero_variance_groups(name):
     if name == "gopo":  # the source breaks ties by argsort order: full ±2 spread even in a constant group
         np.testing.assert_allclose(result, [2, 2 / 3, -2 / 3, -2] * 2)
         np.testing.assert_allclose(RankCombiner(ties="average").combine(scores, [0] * 4 + [1] * 4), 0.0)
+    elif name == "aapo":  # the group term is 0; the momentum against the reference reward 0.5 remains
+        np.testing.assert_allclose(result, [0.28] * 4 + [-0.2] * 4)
+    elif name == "krpo":  # the filter's mean approaches the common value from 0: a decaying, nonzero advantage
+        assert np.all(result[4:] == 0.0) and np.all(np.diff(result[:4]) < 0) and result[3] > 0
+    elif name == "reinforce_plus_plus":  # no group baseline: the batch whitening of the rewards 1.5 and 0
+        np.testing.assert_allclose(result * np.sqrt(8 / 7), np.sign(result), rtol=1e-6)  # a Bessel z-score of 8 values
     else:
         np.testing.assert_allclose(result, 0.0, atol=1e-9)
 

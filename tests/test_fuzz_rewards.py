@@ -68,6 +68,8 @@ COLUMN_VALUES = {
                "<think>Small left pleural effusion.</think>", ["paris", "Paris"], ["a", "b"],
                [None, "5"], ["", None], [["5"]], "nan", "None", "5!!", r"3\frac{1}{2}", (r"\sqrt{2}", "2^{1/2}")],
     "observed": ["[40, 55.5]", [12.0, 80.0], 35, "80", [None, "x"], "[1e400]"],
+    "tests": ["assert f(1) == 2", '{"inputs": ["1\\n"], "outputs": ["2\\n"]}', [{"input": "1", "output": "2"}], "{", "[1e400]",
+              {"inputs": [None], "outputs": [3]}, ["assert True"]],
     "rubrics": [RUBRIC, json.dumps(RUBRIC), {"rubrics": RUBRIC}, "not json", "[]", json.dumps([{"criterion": "x", "points": 10**400}]),
                 [{"criterion": "x", "points": 1, "rule": {"callable": "os:system"}}], "[" * 3000 + "]" * 3000],
     "options": [{"A": "aspirin", "B": "rest", "C": "call 911"}, "A. aspirin\nB. rest\nC. call 911", '["aspirin", "rest"]', ["x", "y"]],

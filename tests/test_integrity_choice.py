@@ -69,7 +69,7 @@ ROWS = [
     ("truncated", "<think>The answer is C", "C", 0.0),
     # look-alike and invisible characters
     ("look-alike", "The answer is \u0421.", "C", 0.0),  # Cyrillic Es
-    ("look-alike", "\\boxed{C\u200b}", "C", 0.0),
+    ("genuine", "\\boxed{C\u200b}", "C", 1.0),  # an invisible character is read through: a reader sees C
 ]
 
 

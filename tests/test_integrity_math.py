@@ -104,7 +104,7 @@ ROWS = [
     ("explosive", "", "\\boxed{\\binom{10^9}{10^8}}", "1", 0.0),
     ("explosive", "", "\\boxed{9^{9^{9^{9}}}}", "1", 0.0),
     # look-alike and invisible characters
-    ("look-alike", "", "\\boxed{4\u200b2}", "42", 0.0),
+    ("genuine", "", "\\boxed{4\u200b2}", "42", 1.0),  # an invisible character is read through: a reader sees 42
     ("look-alike", "", "\\boxed{42\u0301}", "42", 0.0),
     ("genuine", "", "Answer: −204", "-204", 1.0),  # a unicode minus is a minus
     ("genuine", "", "The answer is ４２", "42", 1.0),  # full-width digits are digits

@@ -311,12 +311,14 @@ def test_bytes_completions_are_text_and_lists_of_strings_fail_per_row(tmp_path, 
     import pyarrow.parquet as pq
 
     src = tmp_path / "in.parquet"
-    pq.write_table(pa.table({"qid": [0, 0], "output": pa.array([b"yes", b"1"], type=pa.binary()), "gold": ["x", "1"]}), src)
+    pq.write_table(pa.table({"qid": [0, 0], "question": ["q", "q"], "output": pa.array([b"yes", b"1"], type=pa.binary()),
+                             "gold": ["x", "1"]}), src)
     polyreward("score", src, "-c", cfg, "-o", tmp_path / "o.jsonl")
     first, second = [json.loads(line) for line in (tmp_path / "o.jsonl").read_text().splitlines()]
     assert first["has_yes"] == 1.0 and second["exact"] == 1.0
 
-    lists = write_jsonl(tmp_path / "lists.jsonl", [{"qid": 0, "output": ["yes", "no"], "gold": "yes"}, {"qid": 0, "output": "yes", "gold": "yes"}])
+    lists = write_jsonl(tmp_path / "lists.jsonl", [{"qid": 0, "question": "q", "output": ["yes", "no"], "gold": "yes"},
+                                                   {"qid": 0, "question": "q", "output": "yes", "gold": "yes"}])
     result = polyreward("score", lists, "-c", cfg, "-o", tmp_path / "l.jsonl")
     first, second = [json.loads(line) for line in (tmp_path / "l.jsonl").read_text().splitlines()]
     assert first["has_yes"] is None and first["has_yes_reason"].startswith("error: TypeError: a completion must be a string or a list of chat messages")

@@ -154,6 +154,7 @@ REWARD_COLUMNS = {
     "options": OPTIONS,
     "rubrics": json.dumps([{"criterion": "Says 911", "points": 5, "rule": RUBRIC_RULES[1]}]),
     "prompt_id": "g",
+    "tests": "assert f(1) == 2",
 }
 REWARDS = [t for t in registry.reward_types() if t != "reward_model"]  # a model, no parsing of its own
 

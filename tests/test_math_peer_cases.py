@@ -294,6 +294,19 @@ def test_math_verify_peer_cases(pool):
     assert len(MATH_VERIFY_CASES) == len(set((g, p) for g, p, _ in MATH_VERIFY_CASES)) >= 150
 
 
+# rows whose Math-Verify expectation the default work-avoidance guard overrides: an operation on numbers left undone
+GUARDED = {("$10$", "Answer \\( (9+1) \\)"), ("$1$", "$\\frac3{3} $")}
+
+
+def test_math_verify_peer_cases_with_the_default_guard(pool):
+    """``math_accuracy`` with default parameters (the work-avoidance guard on) agrees with every row but the
+    operations it refuses on purpose: formatting (``\\cfrac``, ``\\left(``, units, ``10,\\!000``) is read through."""
+    reward = MathAccuracy(pool=pool, timeout=10.0)
+    scores = reward(completions=[r[1] for r in MATH_VERIFY_CASES], answer=[r[0] for r in MATH_VERIFY_CASES])
+    differ = {(gold, pred) for (gold, pred, expected), score in zip(MATH_VERIFY_CASES, scores) if score != expected}
+    assert differ == GUARDED
+
+
 @pytest.mark.parametrize("gold, pred, ours, math_verify_expects, why", DELIBERATE)
 def test_deliberate_differences(gold, pred, ours, math_verify_expects, why, pool):
     assert ours != math_verify_expects

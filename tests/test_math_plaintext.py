@@ -72,7 +72,7 @@ EXTRACTED = [
     ("It equals 2n+1", "2n+1"),
     ("Hence p = 1/2^98", "1/2^98"),
     ("so we get 5 + 3 = 8", "8"),
-    ("x=2 or x=3", "3"),  # the last item of a list is not an expression of its own
+    ("x=2 or x=3", "x=2 or x=3"),  # a list of values: compared whole against a list gold, a hedge against one value
     (r"\boxed{W(n) = 1 \text{ and } W(n) = -1", ""),  # a final box that never closes is no answer (cut off)
     # a power glued to a number belongs to it; one after a unit word does not
     ("There are 2^10 ways.", "2^10"),

@@ -292,7 +292,7 @@ def test_a_json_array_file_gets_a_hint(tmp_path, text):
     result = _cli(["score", src, "-c", config, "-o", tmp_path / "out.jsonl"], tmp_path)
     assert result.returncode == 2
     assert one_line(result.stderr) == (f"error: {src}: holds a JSON array (one document), not JSON Lines (one object per line); "
-                                       f"convert it first, e.g. jq -c '.[]' {src} > {tmp_path / 'rollouts.jsonl'}")
+                                       f"convert it into a new file first, e.g. jq -c '.[]' {src} > {tmp_path / 'rollouts.jsonl'}")
 
 
 def test_report_kind_has_help():

@@ -119,7 +119,8 @@ def test_openrlhf_batched_fetch_gets_the_cli_rewards(math_server, math_rows, cli
                                 skip_special_tokens=False) for p, row in zip(prompts, math_rows)]
     (answer,) = asyncio.run(executor._fetch_rewards_via_http(queries, prompts, [row["answer"] for row in math_rows]))
     assert answer["rewards"] == cli_rewards and answer["scores"] == cli_rewards
-    assert set(answer["extra_logs"]) == {"accuracy", "format", "overlong", "failed"}
+    assert set(answer["extra_logs"]) == {"accuracy", "format", "overlong", "failed", "accuracy/applicable", "format/applicable",
+                                         "overlong/applicable"}
 
 
 def test_openrlhf_with_a_real_tiny_model_generation(tmp_path, tiny_qwen2_dir, tokenizer):

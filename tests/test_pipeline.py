@@ -34,6 +34,7 @@ COLUMNS = {  # type-homogeneous realistic cells, so every container can hold the
     "prompt_id": [0, 0, 1, 1, 2, 2],
     "rubrics": [json.dumps(RUBRIC)] * N,
     "completion_ids": [[i, i + 1, i + 2] for i in range(N)],
+    "tests": ["assert f(1) == 2"] * N,  # code_execution (no completion here holds a program: no_program, quickly)
 }
 
 

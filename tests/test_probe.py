@@ -1,5 +1,7 @@
-"""``polyreward probe``: no exploit of the shipped examples' rewards with their (guarded) configs, the documented
-exploits of the exact-source rules when those are configured, exit codes, JSON shape and strategy plumbing."""
+"""``polyreward probe``'s named strategies and its check of the file's own completions: no exploit of the shipped
+examples' rewards with their (guarded) configs, the documented exploits of the exact-source rules when those are
+configured, exit codes, JSON shape and strategy plumbing. (``--budget 0`` leaves the mutation search out: what it finds
+on the shipped examples is recorded in docs/probe.md and tested with toy rewards in test_probe_search.py.)"""
 
 from __future__ import annotations
 
@@ -18,7 +20,8 @@ GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math", "med
 
 
 def probe_json(capsys, *args: str) -> tuple[int, dict]:
-    rc = main(["probe", *args, "--json"])
+    """The probe's JSON report with the mutation search off (``--budget 0``; a later ``--budget`` in ``args`` wins)."""
+    rc = main(["probe", "--budget", "0", *args, "--json"])
     out = capsys.readouterr().out
     return rc, json.loads(out) if out.strip() else {}
 
@@ -31,6 +34,7 @@ def exploited(report: dict) -> set[tuple[str, str]]:
 def test_shipped_examples_have_no_exploit(capsys, example):
     rc, report = probe_json(capsys, f"examples/{example}/config.yaml", f"examples/{example}/rollouts.jsonl")
     assert exploited(report) == set()
+    assert all(entry["flagged"] == 0 for entry in report["suspicious"]), "no completion of the file is a suspicious high score"
     assert rc == 0 and report["rows_probed"] > 0
     assert all(r["rows"] > 0 for r in report["results"] if r["reward"] != "weighted total"), "every strategy was compared on some row"
 
@@ -134,6 +138,6 @@ def test_group_level_reward_compares_each_pair_alone():
 
     config = load_config("examples/tools/config.yaml")
     records = [json.loads(line) for line in open("examples/tools/rollouts.jsonl", encoding="utf-8")]
-    report = run_probe(config, records, limit=5)
+    report = run_probe(config, records, limit=5, budget=0)
     bare = next(r for r in report.results if (r.reward, r.strategy) == ("efficiency", "bare_call_list"))
     assert bare.rows == 5 and bare.exploited == 0

@@ -141,7 +141,8 @@ def test_openrlhf_payload_exactly_as_remote_rm_fn_sends_it(server):
     body = response.json()
     assert "rewards" in body
     assert body["rewards"] == [1.0, 0.5] and body["scores"] == body["rewards"]
-    assert body["extra_logs"] == {"match": [1.0, 0.0], "yes": [0.0, 1.0], "failed": [0.0, 0.0]}
+    assert body["extra_logs"] == {"match": [1.0, 0.0], "match/applicable": [1.0, 1.0], "yes": [0.0, 1.0], "yes/applicable": [1.0, 1.0],
+                                  "failed": [0.0, 0.0]}
 
 
 def test_slime_payload_exactly_as_remote_rm_sends_it(server):
@@ -149,8 +150,8 @@ def test_slime_payload_exactly_as_remote_rm_sends_it(server):
     response = httpx.post(f"{server}/slime", json={"prompt": "say 7", "response": "7", "label": "7"}, headers=AUTH)
     response.raise_for_status()
     assert response.json() == 1.0
-    unscored = httpx.post(f"{server}/slime", json={"prompt": "say 7", "response": "8", "label": None}, headers=AUTH).json()
-    assert unscored == 0.0  # "no reference" for match and 0 for yes: a total of 0.0
+    unlabeled = httpx.post(f"{server}/slime", json={"prompt": "say 7", "response": "8", "label": None}, headers=AUTH)
+    assert unlabeled.status_code == 422 and "no label" in unlabeled.json()["error"]  # refused, never a silent 0.0
 
 
 @pytest.mark.parametrize("headers", [{}, {"Authorization": "Bearer wrong"}, {"Authorization": TOKEN}])
@@ -249,10 +250,11 @@ def test_open_server_on_loopback_needs_no_token(tmp_path):
 
 
 def test_nan_reward_fills_the_peer_routes(tmp_path):
-    config = CONFIG.replace("  - {name: yes, type: \"test_server:SleepsWhenAsked\", weight: 0.5}\n", "")
+    config = CONFIG.replace("  - {name: yes, type: \"test_server:SleepsWhenAsked\", weight: 0.5}\n", "").replace(
+        "answer_column: answer}", "answer_column: answer, when: {source: math}}")
     proc, url = start_server(tmp_path, "--nan-reward", "-1", token=None, config=config)
-    try:
-        body = httpx.post(f"{url}/get_reward", json={"query": ["a"], "prompts": ["p"], "labels": [None]}).json()
+    try:  # the one reward is routed away from this row: no reward scored it
+        body = httpx.post(f"{url}/get_reward", json={"query": ["a"], "prompts": ["p"], "labels": [{"answer": "4", "source": "chat"}]}).json()
         assert body["rewards"] == [-1.0] and json.dumps(body)  # a number OpenRLHF's torch.tensor accepts
     finally:
         stop(proc)

@@ -9,6 +9,13 @@ A combiner that needs per-row metadata besides the group ids (DRPO's domain labe
 ``row_columns``; ``combine`` then takes each as a keyword argument (one value per row), and a config maps
 each name to a data column under ``columns:`` (``columns: {domain: source}``; default: the same name).
 Every other combiner keeps the three-argument ``combine``.
+
+Token- or step-level advantages: every combiner also answers :meth:`Combiner.combine_tokens`, (N, T) advantages over a
+(N, T) mask of response tokens (or steps). By default that is ``combine``'s per-row value on each of the row's tokens,
+as verl and TRL broadcast outcome advantages; a method whose advantage varies within a response (REINFORCE++'s
+discounted returns, process-supervised GRPO) sets ``token_level = True`` and overrides it, reading per-token rewards
+(``token_rewards``: a reward on the token that earns it, NaN elsewhere). :func:`combine_token_scores` is the call the
+trainer and the verl estimator make for such a combiner.
 """
 
 from __future__ import annotations
@@ -37,12 +44,30 @@ class Combiner:
     exactness: ClassVar[Exactness] = "exact"
     description: ClassVar[str] = ""
     row_columns: ClassVar[tuple[str, ...]] = ()
+    # True when the advantage varies within a response: combine_tokens is then the method's own output (combine its
+    # per-row summary), and entry points that can take (N, T) advantages use it. Such a combiner keeps no state.
+    token_level: ClassVar[bool] = False
     # the data column of each row_columns name; a config sets it from ``columns:`` (default: the same name)
     row_sources: Mapping[str, str] = MappingProxyType({})
 
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
         """Advantages (N,) for scores (N, K) of rollouts in ``groups`` (N hashable ids), weights (K,)."""
         raise NotImplementedError
+
+    def combine_tokens(self, scores: Any, groups: Any, weights: Any = None, *, mask: Any,
+                       token_rewards: Any = None, **rows: Any) -> np.ndarray:
+        """Advantages (N, T) float64 over the tokens (or steps) ``mask`` (N, T) marks with 1, and 0 where it is 0.
+
+        ``token_rewards`` (N, T), read by token-level methods only: each reward on the token that earns it (a step's
+        score on the step's last token; verl's ``token_level_rewards``), NaN where there is none. The default, for
+        every sequence-level combiner: ``combine`` (with ``lengths`` = the mask's row sums when it takes them) on each
+        of the row's tokens, A_it = A_i · mask_it."""
+        weight = as_token_mask(mask, np.shape(scores)[0] if np.ndim(scores) else 0)
+        if "lengths" in inspect.signature(self.combine).parameters:
+            rows.setdefault("lengths", weight.sum(axis=1))
+        per_row = self.combine(scores, groups, weights, **rows)
+        per_row = np.asarray(per_row.detach().cpu() if hasattr(per_row, "detach") else per_row, dtype=np.float64)
+        return per_row[:, None] * weight
 
     def __call__(self, scores: Any, groups: Any, weights: Any = None, **rows: Any) -> Any:
         return self.combine(scores, groups, weights, **rows)
@@ -105,6 +130,42 @@ def token_lengths(columns: Mapping[str, Sequence[Any]], lengths: Sequence[float]
     if ids is None:
         return None
     return np.asarray([0 if v is None else len(v) for v in ids], dtype=np.float64)
+
+
+def as_token_mask(mask: Any, n: int) -> np.ndarray:
+    """(N, T) float64 copy of a token mask (numpy, torch or nested lists); ValueError unless N rows of finite values >= 0."""
+    values = mask.detach().cpu().double().numpy() if hasattr(mask, "detach") else np.asarray(mask, dtype=np.float64)
+    if values.ndim != 2 or values.shape[0] != n:
+        raise ValueError(f"mask must be (N, T) with N = {n} rows (one per rollout), got shape {values.shape}")
+    if not np.all(np.isfinite(values)) or np.any(values < 0):
+        raise ValueError("mask must hold finite values >= 0 (1 = a response token or step, 0 = padding)")
+    return values
+
+
+def combine_token_scores(
+    combiner: Any, scores: Any, groups: Sequence[Any], weights: Any = None, *, mask: Any, token_rewards: Any = None,
+    columns: Mapping[str, Sequence[Any]] | None = None,
+) -> np.ndarray:
+    """Advantages (N, T) float64 from a combiner over the response tokens ``mask`` marks: the token-level twin of
+    :func:`combine_scores` (same group identity and per-row columns; the token lengths are the mask's row sums).
+    NaN becomes 0, and every position the mask leaves out is 0."""
+    matrix = np.asarray(scores, dtype=np.float64)
+    weight = as_token_mask(mask, len(matrix))
+    extra: dict[str, Any] = {}
+    if getattr(combiner, "row_columns", ()):
+        rows = row_arrays(combiner, columns if columns is not None else {})
+        extra.update({name: np.asarray(list(values), dtype=object) for name, values in rows.items()})
+    if token_rewards is not None:
+        token_rewards = (token_rewards.detach().cpu().double().numpy() if hasattr(token_rewards, "detach")
+                         else np.asarray(token_rewards, dtype=np.float64))
+        if token_rewards.shape != weight.shape:
+            raise ValueError(f"token_rewards must have the mask's shape {weight.shape}, got {token_rewards.shape}")
+    advantages = np.asarray(combiner.combine_tokens(matrix, group_ids(groups), weights, mask=weight,
+                                                    token_rewards=token_rewards, **extra), dtype=np.float64)
+    if advantages.shape != weight.shape:
+        raise ValueError(f"combiner {type(combiner).__name__} returned token advantages of shape {advantages.shape}, "
+                         f"expected {weight.shape}")
+    return np.where(weight > 0, np.nan_to_num(advantages, nan=0.0), 0.0)
 
 
 def combine_scores(

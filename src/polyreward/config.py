@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import copy
 import inspect
+import math
 import re
 from collections.abc import Mapping, Sequence
 from pathlib import Path
@@ -52,9 +53,117 @@ _Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:float", re.compile(r"^[-+
                                     list("-+0123456789."))
 
 
+MAX_WEIGHT_SUM = 1e300  # Σ|w_k|: room for scores up to 1e8 before a weighted total overflows float64
+MAX_CONFIG_BYTES = 4 * 1024 * 1024  # a config is a page of YAML; more is a wrong path (a data file, /dev/zero)
+MAX_YAML_NODES = 200_000  # nodes after aliases are expanded (a "billion laughs" file is refused before it is built)
+MAX_YAML_DEPTH = 100
+
+
+class YamlLimitError(yaml.YAMLError):
+    """YAML this loader refuses to build: nested too deep, too many nodes once aliases are expanded, a number past
+    Python's digit limit. ``problem`` is the one-line reason (read by :func:`yaml_error_message`)."""
+
+    def __init__(self, problem: str) -> None:
+        super().__init__(problem)
+        self.problem = problem
+
+
+def _check_node_size(root: Any) -> None:
+    """Depth and expanded node count of a composed YAML graph, in linear time (shared alias targets are counted as
+    many times as they are referenced, without building anything)."""
+    size: dict[int, int] = {}
+    depth: dict[int, int] = {}
+    stack: list[tuple[Any, bool]] = [(root, False)]
+    seen_on_path: set[int] = set()
+    while stack:
+        node, done = stack.pop()
+        key = id(node)
+        children = _children(node)
+        if done:
+            seen_on_path.discard(key)
+            size[key] = 1 + sum(size[id(c)] for c in children)
+            depth[key] = 1 + max((depth[id(c)] for c in children), default=0)
+            if size[key] > MAX_YAML_NODES:
+                raise YamlLimitError(f"more than {MAX_YAML_NODES:,} values once its aliases (*name) are expanded")
+            if depth[key] > MAX_YAML_DEPTH:
+                raise YamlLimitError(f"nests deeper than {MAX_YAML_DEPTH} levels")
+            continue
+        if key in size:
+            continue
+        if key in seen_on_path:
+            raise YamlLimitError("an alias refers to a node that contains it (a recursive structure)")
+        seen_on_path.add(key)
+        stack.append((node, True))
+        stack.extend((c, False) for c in children if id(c) not in size)
+
+
+def _children(node: Any) -> list[Any]:
+    if isinstance(node, yaml.SequenceNode):
+        return list(node.value)
+    if isinstance(node, yaml.MappingNode):
+        return [item for pair in node.value for item in pair]
+    return []
+
+
 def load_yaml(text: str) -> Any:
-    """Parse YAML text safely (no object construction) with YAML 1.2 booleans; raises ``yaml.YAMLError``."""
-    return yaml.load(text, Loader=_Yaml12Loader)  # noqa: S506 - a SafeLoader subclass
+    """Parse YAML text safely (no object construction) with YAML 1.2 booleans; raises ``yaml.YAMLError``, also for
+    YAML nested past :data:`MAX_YAML_DEPTH` levels, past :data:`MAX_YAML_NODES` values once aliases are expanded,
+    or holding an integer past Python's 4,300-digit limit (:class:`YamlLimitError`)."""
+    loader = _Yaml12Loader(text)
+    try:
+        node = loader.get_single_node()
+        if node is None:
+            return None
+        _check_node_size(node)
+        return loader.construct_document(node)
+    except RecursionError:
+        raise YamlLimitError(f"nests deeper than {MAX_YAML_DEPTH} levels") from None
+    except ValueError as exc:  # int("1" * 100_000): Python's limit on integer digits
+        digits = "integer string conversion" in str(exc)
+        raise YamlLimitError("a number has more than 4,300 digits" if digits else f"a value cannot be read: {str(exc)[:160]}") from None
+    finally:
+        loader.dispose()
+
+
+def read_config_text(path: Path) -> str:
+    """The text of a config file, read with bounds: a regular file (not a FIFO, device or directory) of at most
+    :data:`MAX_CONFIG_BYTES`, UTF-8. A :class:`ConfigError` naming the problem otherwise, in bounded time (a FIFO
+    without a writer is opened non-blocking, /dev/zero or a sparse giant file is never read)."""
+    import os
+    import stat
+
+    try:
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0))
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    try:
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode):
+            kind = ("a directory" if stat.S_ISDIR(info.st_mode) else "a FIFO (named pipe)" if stat.S_ISFIFO(info.st_mode)
+                    else "a device" if stat.S_ISCHR(info.st_mode) or stat.S_ISBLK(info.st_mode) else "not a regular file")
+            raise ConfigError(f"config {path} is {kind}; give a YAML file")
+        if info.st_size > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config {path} is {info.st_size:,} bytes, over the limit of {MAX_CONFIG_BYTES:,} for a config; "
+                              "is it the right file?")
+        chunks, total = [], 0
+        while total <= MAX_CONFIG_BYTES:
+            piece = os.read(fd, 1 << 16)
+            if not piece:
+                break
+            chunks.append(piece)
+            total += len(piece)
+        if total > MAX_CONFIG_BYTES:
+            raise ConfigError(f"config {path} grew past the limit of {MAX_CONFIG_BYTES:,} bytes while being read")
+    except OSError as exc:
+        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    finally:
+        os.close(fd)
+    raw = b"".join(chunks)
+    try:
+        return raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"config {path} is not UTF-8 text (byte 0x{raw[exc.start]:02x} at offset {exc.start}); "
+                          "save it as UTF-8") from None
 
 
 class ColumnsSection(BaseModel):
@@ -277,6 +386,10 @@ def _check_entries(config: Config) -> None:
             check_parameters(cls, entry.params)
         except ValueError as exc:
             raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from None
+    magnitude = sum(abs(entry.weight) for entry in config.rewards)  # inf past float64 (fsum would raise instead)
+    if not magnitude <= MAX_WEIGHT_SUM:
+        raise ConfigError(f"rewards: the weights add up to {magnitude:.3g} in magnitude, beyond what a weighted total of scores "
+                          f"can hold in float64 (at most {MAX_WEIGHT_SUM:.0e}); only their ratios matter, so scale them down")
     _check_row_columns(config)
     if config.combiner is not None:
         try:
@@ -344,10 +457,7 @@ def load_config(path: str | Path, overrides: Sequence[str] = (), *, section: str
     """Read and validate a YAML config file, with the ``--set KEY.PATH=VALUE`` ``overrides`` applied first
     (:func:`apply_overrides`; ``section`` as there), so an override is checked like a line of the file."""
     path = Path(path)
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise ConfigError(f"cannot read config {path}: {exc.strerror or exc}") from None
+    text = read_config_text(path)
     try:
         data = load_yaml(text)
     except yaml.YAMLError as exc:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+from collections import Counter
 import json
 import math
 import os
@@ -118,6 +119,18 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
         yield chunk
 
 
+def array_hint(path: str | Path) -> str:
+    """The shell line that converts the JSON array in ``path`` to JSON Lines in a *new* file (``x.jsonl`` ->
+    ``x.rows.jsonl``): redirecting into the file being read would truncate it before jq reads it."""
+    import shlex
+
+    path = Path(path)
+    target = path.with_suffix(".jsonl")
+    if target.name == path.name:
+        target = path.with_name(f"{path.stem}.rows.jsonl")
+    return f"jq -c '.[]' {shlex.quote(str(path))} > {shlex.quote(str(target))}"
+
+
 def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
     seen_first = False
     with open(path, "rb") as handle:
@@ -128,7 +141,7 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
                 continue
             if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
                 raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
-                                 f"convert it first, e.g. jq -c '.[]' {path} > {Path(path).with_suffix('.jsonl')}")
+                                 f"convert it into a new file first, e.g. {array_hint(path)}")
             seen_first = True
             try:
                 row = json.loads(raw.decode("utf-8"))
@@ -192,7 +205,7 @@ def _csv_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[
             header = next(reader, None)
             if header is None:
                 return
-            repeated = sorted({name for name in header if header.count(name) > 1})
+            repeated = sorted(name for name, times in Counter(header).items() if times > 1)  # linear: 100k columns are fine
             if repeated:
                 raise InputError(f"{path}:1: the CSV header names column(s) {repeated} more than once")
             for record in reader:

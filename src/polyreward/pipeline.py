@@ -43,7 +43,7 @@ import numpy as np
 
 from polyreward.combiner import combine_scores
 from polyreward.reward import RewardOutput
-from polyreward.schema import Batch, ColumnMap, prompt_text
+from polyreward.schema import Batch, ColumnMap, is_missing, prompt_text, redact_credentials
 from polyreward.vocabulary import (  # noqa: F401 -- the vocabulary, re-exported for this module's users
     NOT_APPLICABLE,
     ON_REWARD_ERROR,
@@ -104,15 +104,36 @@ class Scorer:
             seen.update(dict.fromkeys((self.columns.group, *self.combiner.data_columns())))
         return tuple(seen)
 
-    def check_columns(self, columns: Iterable[str], *, combine: bool = True) -> None:
-        """A :class:`~polyreward.vocabulary.MissingColumnError` for the first column the data lacks (rewards first)."""
+    def check_columns(self, columns: Iterable[str] | Mapping[str, Sequence[Any]], *, combine: bool = True) -> None:
+        """A :class:`~polyreward.vocabulary.MissingColumnError` for the first column the data lacks (rewards first).
+
+        Given the data itself (``{column: values}``), a reward whose ``when:`` rule routes every row away needs
+        none of its own columns (only the rule's): a row scored alone (verl ``compute_score``, one OpenRLHF sample)
+        is then checked as the same row inside a file is. Given only names, every reward's columns are needed."""
         available = set(columns)
-        self.rewards.check_columns(available)
+        if isinstance(columns, Mapping):
+            self._check_routed(columns, len(next(iter(columns.values()), ())))
+        else:
+            self.rewards.check_columns(available)
         if combine and self.combiner is not None:
             name = self.combiner.type_name or type(self.combiner).__name__
             for column in (self.columns.group, *self.combiner.data_columns()):
                 if column not in available:
                     raise MissingColumnError(name, column, sorted(available), hint="config columns", kind="combiner")
+
+    def _check_routed(self, columns: Mapping[str, Sequence[Any]], n: int) -> None:
+        available = set(columns)
+        rewards = self.rewards
+        for reward in rewards:
+            for column in rewards.when.get(reward.name, ()):  # the rule's own columns decide where the reward applies
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available), hint=f"rewards {reward.name}: when")
+            rows = rewards.applies(reward.name, columns, n) if n else None
+            if rows is not None and not rows.any():
+                continue  # routed away from every row: it reads none of them (scored not applicable)
+            for column in reward.columns:
+                if column not in available:
+                    raise MissingColumnError(reward.name, column, sorted(available))
 
     def batch(self, records: Sequence[Mapping[str, Any]]) -> Batch:
         """A batch from row dicts, read through the configured column names."""
@@ -136,7 +157,7 @@ class Scorer:
         MissingColumnError before scoring and RewardError under ``on_reward_error="raise"``.
         """
         combining = combine and self.combiner is not None
-        self.rewards.check_columns(batch.columns)
+        self._check_routed(batch.columns, len(batch))
         if combining and batch.groups is None:
             raise ValueError("a combiner needs the batch's group ids (Batch(groups=...), the columns.group column of a file)")
         scored = _score_rewards(batch, self.rewards, self.on_reward_error)
@@ -157,6 +178,10 @@ class Scorer:
         if self.combiner is None:
             raise ValueError("this scorer has no combiner; add `combiner: <type>` to the config")
         columns = columns if columns is not None else {}
+        empty = next((i for i, g in enumerate(groups) if is_missing(g)), None)
+        if empty is not None:  # pooling every such row into one group would be silent and wrong
+            raise ValueError(f"row {empty + 1} has an empty group id (null or NaN); give every row its group "
+                             f"(column {self.columns.group!r}), or leave the column out to group rows by prompt")
         return combine_scores(self.combiner, scores, groups, self.weights if weights is None else weights,
                               lengths=lengths, columns=columns)
 
@@ -187,6 +212,20 @@ def _score_value(raw: Any) -> tuple[float, str | None]:
     return math.nan, f"error: non-numeric score {str(raw)[:80]!r}"
 
 
+FAILURE_PREFIXES = ("error:", "timeout", "input:")
+MISSING_COMPLETION = "input: the completion is missing (null)"
+
+
+def _failure_text(own: str, failure: str | None) -> str:
+    """The reason of a failed cell: the reward's own when it already names a failure (``error: ...``, ``timeout ...``,
+    ``input: ...``), else the documented ``error: ...`` line with the reward's own words kept in brackets (a reward
+    that returns NaN with an ordinary reason has failed, and its reason must say so)."""
+    if own.startswith(FAILURE_PREFIXES):
+        return own
+    base = failure or "error: non-finite score"
+    return f"{base} ({own[:200]})" if own else base
+
+
 def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
     n = len(batch)
     try:
@@ -195,7 +234,7 @@ def _evaluate(reward: Any, batch: Batch, policy: str) -> RewardOutput:
             raise ValueError(f"returned {len(output.scores)} scores for {n} rollouts")
         return output
     except Exception as exc:  # MemoryError and RecursionError are Exceptions too: one policy for all of them
-        reason = failure_reason(exc)
+        reason = redact_credentials(failure_reason(exc))
         if policy == "raise":
             raise RewardError(reward.name, n, n, reason) from exc
         return RewardOutput([math.nan] * n, [reason] * n)
@@ -232,11 +271,23 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
     failures: dict[str, int] = {}
     first_failure: dict[str, str] = {}
     seconds: dict[str, float] = {}
+    # a row without a completion (null / NaN) is no answer to score: it fails for every reward that applies to it
+    absent = np.fromiter((is_missing(c) for c in batch.completions), dtype=bool, count=n)
     for k, reward in enumerate(reward_set):
         started = time.perf_counter()
-        output = _evaluate_where(reward, batch, policy, reward_set.applies(reward.name, batch.columns, n))
+        rows = reward_set.applies(reward.name, batch.columns, n)
+        failing = absent if rows is None else absent & rows
+        if failing.any():
+            rows = ~failing if rows is None else rows & ~failing
+        output = _evaluate_where(reward, batch, policy, rows)
+        if failing.any():
+            reasons_k = list(output.reasons)
+            scores_k = list(output.scores)
+            for i in np.flatnonzero(failing).tolist():
+                scores_k[i], reasons_k[i] = math.nan, MISSING_COMPLETION
+            output = RewardOutput(scores_k, reasons_k, output.details)
         seconds[reward.name] = time.perf_counter() - started
-        why = [str(r) if r is not None else "" for r in output.reasons]
+        why = [redact_credentials(str(r)) if r is not None else "" for r in output.reasons]
         failed = 0
         for i, raw in enumerate(output.scores):
             value, failure = _score_value(raw)
@@ -244,7 +295,7 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
             if failure is not None or (raw is not None and math.isnan(value)):
                 failed += 1
                 failed_mask[i, k] = True
-                why[i] = why[i] or failure or "error: failed"
+                why[i] = _failure_text(why[i], failure)
                 first_failure.setdefault(reward.name, why[i])
         if failed and policy == "raise":
             raise RewardError(reward.name, failed, n, first_failure[reward.name])

@@ -34,6 +34,7 @@ BUILTIN_REWARDS: dict[str, str] = {
     "crpo_english": "polyreward.rewards.crpo:CRPOEnglish",
     "clinical_faithfulness": "polyreward.rewards.clinical_reasoning:ClinicalFaithfulness",
     "clinical_comprehensiveness": "polyreward.rewards.clinical_reasoning:ClinicalComprehensiveness",
+    "code_execution": "polyreward.rewards.code_execution:CodeExecution",
 }
 
 BUILTIN_COMBINERS: dict[str, str] = {
@@ -51,6 +52,16 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "g2rpo": "polyreward.combiners.g2rpo:G2RPOCombiner",
     "ebpo": "polyreward.combiners.ebpo:EmpiricalBayesCombiner",
     "drpo": "polyreward.combiners.drpo:DRPOCombiner",
+    "reinforce_plus_plus_baseline": "polyreward.combiners.reinforce_plus_plus_baseline:ReinforcePlusPlusBaselineCombiner",
+    "grpo_passk": "polyreward.combiners.grpo_passk:GRPOPassKCombiner",
+    "opo": "polyreward.combiners.opo:OPOCombiner",
+    "gpg": "polyreward.combiners.gpg:GPGCombiner",
+    "reinforce_plus_plus": "polyreward.combiners.reinforce_plus_plus:ReinforcePlusPlusCombiner",
+    "grpo_process": "polyreward.combiners.grpo_process:ProcessGRPOCombiner",
+    "krpo": "polyreward.combiners.krpo:KRPOCombiner",
+    "aapo": "polyreward.combiners.aapo:AAPOCombiner",
+    "dgpo": "polyreward.combiners.dgpo:DGPOCombiner",
+    "edge_grpo": "polyreward.combiners.edge_grpo:EDGEGRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}

@@ -186,7 +186,12 @@ class Reward:
         # the TRL boundary: numpy, pandas, pyarrow or torch columns arrive as Python lists, as from a Batch
         completions = as_column(completions, "completions")
         prompts = as_column(prompts, "prompts") if prompts is not None else [None] * len(completions)
-        return self.evaluate(prompts, completions, **_row_columns(kwargs, len(completions))).scores
+        columns = _row_columns(kwargs, len(completions))
+        for name in self.columns:  # a column this reward reads, given with the wrong length: say so, not "no column"
+            if name in kwargs and name not in columns and hasattr(kwargs[name], "__len__") and not isinstance(kwargs[name], (str, bytes)):
+                raise ValueError(f"reward {self.name!r}: column {name!r} has {len(kwargs[name])} values for "
+                                 f"{len(completions)} completions (one value per completion)")
+        return self.evaluate(prompts, completions, **columns).scores
 
     def __repr__(self) -> str:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"

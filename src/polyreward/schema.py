@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import math
+import re
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
@@ -65,6 +66,9 @@ def _text_or_messages(value: Any, what: str) -> Any:
         decoded = decode_messages(value)
         return value if decoded is None else decoded
     if isinstance(value, Mapping):
+        if not any(key in value for key in ("role", "content", "tool_calls")):
+            raise TypeError(f"a {what} must be a string or a list of chat messages, got a dict with keys "
+                            f"{sorted(map(str, value))[:5]} (no role or content)")
         return [value]
     if isinstance(value, Sequence):
         odd = next((m for m in value if not isinstance(m, Mapping)), None)
@@ -223,3 +227,14 @@ class Batch:
         cols = {k: [row.get(k) for row in records] for k in keys if k not in (columns.prompt, columns.completion)}
         groups = cols.get(columns.group)
         return cls(prompts, completions, cols, list(groups) if groups is not None else None)
+
+
+_CREDENTIALS = re.compile(r"(?i)\b([a-z][a-z0-9+.-]*://)[^/\s'\"<>]+@")
+
+
+def redact_credentials(text: str) -> str:
+    """``text`` with the ``user:password@`` part of every URL in it replaced by ``***@`` (a judge's ``base_url``
+    may carry credentials; no reason, log line, error or response repeats them)."""
+    if "@" not in text or "://" not in text:
+        return text
+    return _CREDENTIALS.sub(r"\1***@", text)

@@ -55,11 +55,31 @@ def main(argv: list[str] | None = None) -> int:
         parser.print_help()
         return 2
     module = importlib.import_module(COMMANDS[args.command][0])
+    stderr = sys.stderr
+    sys.stderr = RedactingStream(stderr)  # a URL's user:password@ (a judge's base_url) never reaches the terminal
     try:
         return int(module.run(args) or 0)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         return 130
+    finally:
+        sys.stderr = stderr
+
+
+class RedactingStream:
+    """A text stream that writes through to ``stream`` with URL credentials replaced
+    (:func:`polyreward.schema.redact_credentials`); everything else is the wrapped stream's."""
+
+    def __init__(self, stream) -> None:
+        self._stream = stream
+
+    def write(self, text: str) -> int:
+        from polyreward.schema import redact_credentials
+
+        return self._stream.write(redact_credentials(text) if isinstance(text, str) else text)
+
+    def __getattr__(self, name: str):
+        return getattr(self._stream, name)
 
 
 if __name__ == "__main__":

@@ -29,7 +29,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--rewards", default=None, help="comma-separated reward columns (default: the --config rewards, else the columns polyreward score wrote as rewards)")
     parser.add_argument("--weights", default=None, help="comma-separated weights, one per reward column (default 1)")
     parser.add_argument("--group-col", default=None, help="column with the prompt/group id (default prompt_id, else prompt)")
-    parser.add_argument("--config", default=None, help="a polyreward YAML: reward names, weights, group column and combiner")
+    parser.add_argument("--config", "-c", default=None, help="a polyreward YAML: reward names, weights, group column and combiner")
     parser.add_argument("--param", action="append", default=[], metavar="KEY=VALUE", help="combiner parameter (YAML value), repeatable")
     parser.add_argument("--column", default="advantage", help="name of the added column (default advantage)")
     add_set_argument(parser, " (with --config)")
@@ -133,6 +133,9 @@ def resolve(args: argparse.Namespace, frame) -> tuple[list[str], list[float] | N
     group = args.group_col or (config.columns.group if config else None)
     if group is None:
         group = "prompt_id" if "prompt_id" in frame.columns else "prompt"
+    prompt = config.columns.prompt if config else "prompt"
+    if not args.group_col and group not in frame.columns and prompt in frame.columns:
+        group = prompt  # the contract's rule: without a group column a row's group is its prompt
     rewards = [c.strip() for c in args.rewards.split(",") if c.strip()] if args.rewards else None
     rewards, weights = choose_rewards(frame, group, rewards, parse_weights(args.weights), config)
     params = parse_key_values(args.param, "--param")

@@ -43,7 +43,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                         "(metrics.jsonl); auto (default) tells them apart by their columns")
     parser.add_argument("--rewards", default=None, help="comma-separated reward columns (rollouts; default: the --config rewards, "
                         "else the columns polyreward score wrote as rewards)")
-    parser.add_argument("--config", default=None, help="the polyreward YAML the rollouts were scored with: its reward names and weights")
+    parser.add_argument("--config", "-c", default=None, help="the polyreward YAML the rollouts were scored with: its reward names and weights")
     parser.add_argument("--weights", default=None, help="comma-separated weights, one per reward column")
     parser.add_argument("--group-col", default=None, help="group id column (default prompt_id, else prompt)")
     parser.add_argument("--combiners", default=DEFAULT_COMBINERS, help=f"combiners to compare (default {DEFAULT_COMBINERS})")

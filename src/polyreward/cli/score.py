@@ -72,6 +72,15 @@ def run(args: argparse.Namespace) -> int:
             result = score_file(args.input, output, config, chunk_size=args.chunk_size, on_error=args.on_error, resume=args.resume,
                                 workers=args.workers, on_reward_error=args.on_reward_error, by=args.by or None,
                                 progress=lambda n: progress.advance(task, n), scorer=scorer)
+    except KeyboardInterrupt:
+        print("interrupted", file=sys.stderr)
+        if PartStore(output).folder.exists():
+            print(f"finished chunks are kept in {PartStore(output).folder}; run the same command with --resume to finish "
+                  "from where it stopped", file=sys.stderr)
+        else:
+            print("nothing was written yet; run the same command again (add --resume to keep the chunks of a longer run)",
+                  file=sys.stderr)
+        return 130
     except OutputLockedError as exc:  # another run's parts: nothing of this run to keep or resume
         print(f"error: {exc}", file=sys.stderr)
         return 2

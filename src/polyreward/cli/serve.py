@@ -38,7 +38,13 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--header-timeout", type=float, default=10.0,
                         help="seconds a connection may take to send complete request headers before it is closed (default 10)")
     parser.add_argument("--body-timeout", type=float, default=30.0, help="seconds a request body may take to arrive, else 408 (default 30)")
-    parser.add_argument("--max-connections", type=int, default=256, help="open connections at most; more are closed on arrival (default 256)")
+    parser.add_argument("--max-connections", type=int, default=256,
+                        help="open connections at most; at the cap the heaviest client address gives one up, else the newcomer is closed (default 256)")
+    parser.add_argument("--max-connections-per-client", type=int, default=None, metavar="N",
+                        help="open connections per client address at most (default: no fixed budget; the fair share at the cap)")
+    parser.add_argument("--forwarded-allow-ips", action="append", default=[], metavar="NETWORK",
+                        help="proxies whose X-Forwarded-For header names the client (address or network); repeatable. "
+                             "Default: none, the header is ignored")
     parser.add_argument("--token-env", default="POLYREWARD_TOKEN", help="environment variable holding the bearer token (default POLYREWARD_TOKEN)")
     parser.add_argument("--no-token", action="store_true",
                         help="trust mode: serve any interface without a token (for trainers that send none); printed at start-up")
@@ -69,6 +75,8 @@ def _check(args: argparse.Namespace):
         raise ValueError("--request-timeout and --max-body-bytes must be > 0")
     if not args.header_timeout > 0 or not args.body_timeout > 0 or args.max_connections < 1 or args.max_field_chars < 1:
         raise ValueError("--header-timeout, --body-timeout, --max-connections and --max-field-chars must be > 0")
+    if args.max_connections_per_client is not None and args.max_connections_per_client < 1:
+        raise ValueError(f"--max-connections-per-client must be >= 1, got {args.max_connections_per_client}")
     token = os.environ.get(args.token_env) or None
     return access_for(args.host, token, no_token=args.no_token, trusted=args.trust_client, token_env=args.token_env)
 
@@ -88,8 +96,11 @@ def run(args: argparse.Namespace) -> int:
     from polyreward.runners.server_routes import SPECIAL_TEXT, RouteSettings, tokenizer_special_text
     from polyreward.runners.server_slots import SlotStartError
 
+    from polyreward.judges.access import parse_networks
+
     try:
         access, trust_line = _check(args)
+        proxies = parse_networks(args.forwarded_allow_ips, flag="--forwarded-allow-ips")
         special = () if args.keep_special_text else tuple(dict.fromkeys(
             (*(args.special_text or SPECIAL_TEXT), *(tokenizer_special_text(args.tokenizer) if args.tokenizer else ()))))
         config = load_config(args.config, args.overrides)
@@ -112,5 +123,6 @@ def run(args: argparse.Namespace) -> int:
     def started() -> None:
         print(f"serving http://{shown}:{port} (POST /score, /get_reward, /slime; GET /contract, /health)", flush=True)
 
-    run_server(app, sock, header_timeout=args.header_timeout, max_connections=args.max_connections, on_started=started)
+    run_server(app, sock, header_timeout=args.header_timeout, max_connections=args.max_connections,
+               max_per_client=args.max_connections_per_client, forwarded_allow=proxies, on_started=started)
     return 0

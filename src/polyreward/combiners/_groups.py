@@ -515,6 +515,14 @@ def to_output(result: np.ndarray, like: Any) -> Any:
     return result
 
 
+def as_token_counts(lengths: Any, n: int) -> np.ndarray:
+    """(N,) float64 token counts from ``lengths`` (list, numpy or torch); ValueError unless N finite values >= 0."""
+    counts = as_score_matrix(lengths)[:, 0] if np.size(lengths) else np.zeros(0)
+    if len(counts) != n or np.isnan(counts).any() or np.any(counts < 0):
+        raise ValueError(f"lengths must be {n} non-negative token counts, one per rollout")
+    return counts
+
+
 class GroupedCombiner(Combiner):
     """A combiner implemented on float64 numpy arrays; subclasses implement :meth:`advantages_np`.
 
@@ -532,6 +540,16 @@ class GroupedCombiner(Combiner):
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         raise NotImplementedError
+
+    def combine_with_lengths(self, scores: Any, groups: Any, weights: Any, lengths: Any) -> Any:
+        """``combine`` for a method whose ``advantages_np`` also takes ``lengths=`` (N,) token counts (None: every
+        rollout counts as one token); validation, NaN -> 0 and numpy/torch dispatch as :meth:`combine`."""
+        matrix = as_score_matrix(scores)
+        w = as_weights(weights, matrix.shape[1])
+        index = GroupIndex.from_ids(groups, matrix.shape[0])
+        counts = None if lengths is None else as_token_counts(lengths, matrix.shape[0])
+        result = self.advantages_np(matrix, index, w, lengths=counts)
+        return to_output(np.where(np.isnan(result), 0.0, result), scores)
 
     def _params(self) -> dict[str, Any]:
         return {k: v for k, v in vars(self).items() if not k.startswith("_")}

@@ -216,6 +216,22 @@ def reward_weights(config_or_rewards: RewardsLike) -> list[float]:
     return [float(w) for w in as_scorer(config_or_rewards).weights]
 
 
+def combined_token_advantages(
+    combiner: Any, rewards: torch.Tensor, mask: torch.Tensor, weights: torch.Tensor | None,
+    columns: dict[str, list[Any]] | None = None, *, groups: Sequence[Any],
+) -> torch.Tensor:
+    """Advantages (N, T) of a token-level combiner over the gathered completion ``mask`` (N, T) (the outcome rewards on
+    each row's last completion token; :func:`polyreward.combiner.combine_token_scores`), in the rewards' dtype."""
+    from polyreward.combiner import combine_token_scores
+
+    scorer = combiner if isinstance(combiner, Scorer) else Scorer(None, combiner=combiner)
+    w = (np.ones(rewards.shape[1]) if weights is None
+         else weights.detach().to(dtype=rewards.dtype).cpu().double().numpy())  # in the rewards' precision, as TRL
+    tokens = combine_token_scores(scorer.combiner, rewards.detach().cpu().double().numpy(), groups, w, mask=mask.detach().cpu(),
+                                  columns=columns or {})
+    return torch.as_tensor(tokens, device=rewards.device, dtype=rewards.dtype)
+
+
 def combined_advantages(
     combiner: Any, rewards: torch.Tensor, num_generations: int, weights: torch.Tensor | None,
     columns: dict[str, list[Any]] | None = None, *, groups: Sequence[Any] | None = None, lengths: Any = None,
@@ -323,6 +339,12 @@ class PolyGRPOTrainer(GRPOTrainer):
         start = self.accelerator.process_index * local
         builtin = output["advantages"]
         output["advantages"] = all_advantages[start : start + local].to(device=builtin.device, dtype=builtin.dtype)
+        if getattr(combiner, "token_level", False):  # REINFORCE++, process GRPO: (local rows, T) over the completion tokens
+            mask = self.accelerator.gather(self.accelerator.pad_across_processes(output["completion_mask"], dim=1, pad_index=0))
+            tokens = combined_token_advantages(self.scorer.with_combiner(combiner), rewards, mask, self.reward_weights,
+                                               self._row_columns(inputs), groups=groups)
+            width = output["completion_mask"].size(1)
+            output["advantages"] = tokens[start : start + local, :width].to(device=builtin.device, dtype=builtin.dtype)
         self.last_batch = {
             "rewards": rewards.detach().cpu(),
             "groups": group_ids(groups),
@@ -425,6 +447,7 @@ __all__ = [
     "TRLRewardFunction",
     "async_reward_funcs",
     "combined_advantages",
+    "combined_token_advantages",
     "reward_funcs",
     "reward_weights",
 ]

@@ -249,6 +249,33 @@ def component_matrix(non_tensor_batch: Mapping[str, Any], keys: Sequence[str]) -
     return np.stack(columns, axis=1)
 
 
+def verl_groups(scorer: Scorer, non_tensor_batch: Mapping[str, Any] | None, index: Any, bs: int) -> list[Any]:
+    """The group id of each sample of a verl batch, by the contract's rule (:meth:`Scorer.groups`):
+
+    1. the config's group column (``columns.group``), as a ``non_tensor_batch`` key or a key of every sample's
+       ``extra_info`` (where verl's dataset keeps a row's own columns);
+    2. else the prompt's text: ``raw_prompt`` (the chat messages verl's dataset keeps) read as
+       :func:`~polyreward.schema.prompt_text` reads a TRL prompt, or the ``prompt`` column;
+    3. else verl's ``uid`` (one prompt's rollouts in this batch; a fresh uuid4 each step), then one group per sample.
+
+    The rollouts of one prompt share a uid and a prompt, so 1-2 never split a uid group; a prompt sampled twice in
+    one batch (two uids) is one group here, as it is in ``polyreward score``."""
+    column = scorer.columns.group
+    batch = non_tensor_batch or {}
+    if column in batch and len(batch[column]) == bs:
+        return [plain_value(v) for v in batch[column]]
+    infos = batch.get("extra_info")
+    if infos is not None and len(infos) == bs and all(isinstance(info, Mapping) and column in info for info in infos):
+        return [plain_value(info[column]) for info in infos]
+    for key in ("raw_prompt", scorer.columns.prompt):
+        prompts = batch.get(key)
+        if prompts is not None and len(prompts) == bs:
+            return scorer.groups([plain_value(p) for p in prompts], {})
+    if index is not None:
+        return list(np.asarray(index).tolist())
+    return list(range(bs))
+
+
 def compute_polyreward_advantage(
     token_level_rewards: Any,
     response_mask: Any,
@@ -263,10 +290,13 @@ def compute_polyreward_advantage(
     With ``non_tensor_batch`` (verl passes it to the ``gdpo`` slot only), the scores are the (bs, K)
     components named by ``gdpo_reward_keys`` or by the polyreward config's reward names, with NaN
     where a reward did not apply; otherwise they are ``token_level_rewards.sum(-1)`` as one objective.
-    Groups are the ``uid`` index. A combiner whose ``combine`` takes ``lengths`` (GDPO) gets the
+    Groups are those of every other entry point (:func:`verl_groups`): the config's group column, else the prompt's
+    text, never verl's per-batch ``uid`` alone (a fresh uuid4 each step), so a combiner that remembers questions
+    across steps (DRPO, SA-MRPO) sees the same groups as under TRL. A combiner whose ``combine`` takes ``lengths`` (GDPO) gets the
     response token counts, so ``{type: gdpo, variant: verl}`` reproduces verl's token-weighted
     whitening. Advantages are broadcast over the response tokens and masked; returns equal
-    advantages (outcome-only), as for verl's GRPO.
+    advantages (outcome-only), as for verl's GRPO. A token-level combiner (``token_level``: REINFORCE++,
+    process GRPO) gives its own (bs, T) advantages from ``token_level_rewards`` and the response mask.
     """
     import torch
 
@@ -277,8 +307,18 @@ def compute_polyreward_advantage(
         scores = token_level_rewards.detach().sum(dim=-1, keepdim=True).double().cpu().numpy()
         weights = None
     bs = scores.shape[0]
-    groups = np.asarray(index) if index is not None else np.arange(bs)
+    groups = verl_groups(combiner, non_tensor_batch, index, bs)
     w = None if weights is None else np.asarray(weights, dtype=np.float64)
+    if getattr(combiner.combiner, "token_level", False):  # REINFORCE++, process GRPO: the method's own (bs, T) advantages
+        from polyreward.combiner import combine_token_scores
+
+        # verl's token_level_rewards are dense (0 = nothing on that token): only a method that reads them so gets them
+        dense = getattr(combiner.combiner, "dense_token_rewards", False)
+        tokens = combine_token_scores(combiner.combiner, scores, groups, w if w is not None else np.ones(scores.shape[1]),
+                                      mask=response_mask, token_rewards=token_level_rewards if dense else None,
+                                      columns=non_tensor_batch if non_tensor_batch is not None else {})
+        per_token = torch.as_tensor(tokens, dtype=token_level_rewards.dtype, device=token_level_rewards.device)
+        return per_token, per_token
     # token counts reach a combiner that takes them (GDPO variant=verl: token-weighted whitening)
     lengths = response_mask.detach().sum(dim=-1).double().cpu().numpy()
     advantages = combiner.advantages(scores, groups, columns=non_tensor_batch if non_tensor_batch is not None else {},

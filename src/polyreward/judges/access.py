@@ -31,14 +31,29 @@ def is_loopback(host: str) -> bool:
         return False
 
 
-def parse_networks(values: Iterable[str]) -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
-    """``["10.0.0.0/8", "192.168.1.7"]`` as networks; a ValueError naming the bad entry otherwise."""
+def parse_networks(values: Iterable[str], flag: str = "--trust-client") -> tuple[ipaddress.IPv4Network | ipaddress.IPv6Network, ...]:
+    """``["10.0.0.0/8", "192.168.1.7"]`` as networks; a ValueError naming the bad entry otherwise.
+
+    Strict: host bits set below the prefix (``127.0.0.1/0``, which a lenient reading widens to every address) and
+    the all-addresses networks (``0.0.0.0/0``, ``::/0``: that is ``--no-token``) are refused. An IPv4-mapped IPv6
+    entry (``::ffff:10.0.0.7``, ``::ffff:10.0.0.0/104``) is its IPv4 network, so it matches the client's address
+    whichever form the socket reports."""
     networks = []
     for value in values:
+        text = str(value).strip()
         try:
-            networks.append(ipaddress.ip_network(value.strip(), strict=False))
-        except ValueError:
-            raise ValueError(f"--trust-client {value!r} is not an IP address or network (e.g. 10.0.0.0/8)") from None
+            network = ipaddress.ip_network(text, strict=True)
+        except ValueError as exc:
+            wide = "has host bits set" in str(exc)
+            raise ValueError(f"{flag} {value!r} is not an IP address or network (e.g. 10.0.0.0/8)" + (
+                f": its address has bits set beyond the /{text.rpartition('/')[2]} prefix; write the network itself"
+                if wide else "")) from None
+        if network.version == 6 and network.prefixlen >= 96 and network.network_address.ipv4_mapped is not None:
+            network = ipaddress.ip_network(f"{network.network_address.ipv4_mapped}/{network.prefixlen - 96}")
+        if network.prefixlen == 0:
+            raise ValueError(f"{flag} {value!r} trusts every address; say so with --no-token instead" if flag == "--trust-client"
+                             else f"{flag} {value!r} would trust every address; name the proxies")
+        networks.append(network)
     return tuple(networks)
 
 

@@ -178,6 +178,13 @@ class Endpoint:
     down_reason: str = ""
     latencies: deque = field(default_factory=lambda: deque(maxlen=10_000))
 
+    @property
+    def shown(self) -> str:
+        """The URL as messages show it: without ``user:password@``."""
+        from polyreward.schema import redact_credentials
+
+        return redact_credentials(self.url)
+
     def counts(self) -> dict[str, Any]:
         ordered = sorted(self.latencies)
 
@@ -231,7 +238,7 @@ class EndpointPool(RebuildsLockWhenUnpickled):
     def summary(self) -> dict[str, Any]:
         with self._lock:
             return {"attempts": self.attempts, "retries": self.retries, "failures": self.failures,
-                    "endpoints": {e.url: e.counts() for e in self.endpoints}}
+                    "endpoints": {e.shown: e.counts() for e in self.endpoints}}
 
     # -- choosing an endpoint -------------------------------------------------------------------
     def _try_acquire(self, tokens: float, now: float) -> tuple[Endpoint | None, float, str]:
@@ -244,7 +251,7 @@ class EndpointPool(RebuildsLockWhenUnpickled):
             wake = math.inf
             live = [e for e in self.endpoints if e.down_until <= now]
             if not live:
-                causes = "; ".join(f"{e.url}: {e.down_reason}" for e in self.endpoints)
+                causes = "; ".join(f"{e.shown}: {e.down_reason}" for e in self.endpoints)
                 return None, math.inf, f"{EVERY_ENDPOINT_DOWN} ({causes})"
             for endpoint in live:
                 wait = max(endpoint.backoff_until - now, endpoint.gate.wait(tokens, now))
@@ -357,27 +364,27 @@ class EndpointPool(RebuildsLockWhenUnpickled):
         limit = self.timeout if left >= self.timeout else max(0.0, left) + _CUT_GRACE
         received = 0
         phase = "headers"
-        state.phase = f"waiting for {endpoint.url}"
+        state.phase = f"waiting for {endpoint.shown}"
         try:
             async with asyncio.timeout(limit):
                 async with client.stream("POST", endpoint.url + path, json=body, headers=self._headers()) as response:
                     phase = "body"
                     chunks = []
-                    state.phase = f"reading the response body from {endpoint.url}"
+                    state.phase = f"reading the response body from {endpoint.shown}"
                     async for chunk in response.aiter_bytes():
                         received += len(chunk)
-                        state.phase = f"reading the response body from {endpoint.url} ({received} bytes in)"
+                        state.phase = f"reading the response body from {endpoint.shown} ({received} bytes in)"
                         if received > MAX_RESPONSE_BYTES:
-                            raise _EndpointFault(f"response body over {MAX_RESPONSE_BYTES} bytes from {endpoint.url}")
+                            raise _EndpointFault(f"response body over {MAX_RESPONSE_BYTES} bytes from {endpoint.shown}")
                         chunks.append(chunk)
                     status, retry_after = response.status_code, response.headers.get("Retry-After")
         except TimeoutError:
             where = "no response headers yet" if phase == "headers" else f"response body still arriving, {received} bytes in"
-            raise _EndpointFault(f"timeout after {limit:.3g}s ({where}; {endpoint.url})") from None
+            raise _EndpointFault(f"timeout after {limit:.3g}s ({where}; {endpoint.shown})") from None
         except httpx.ConnectError as exc:  # nothing answers there (refused, unknown host): counts towards "down"
-            raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.url})", refused=True) from None
+            raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.shown})", refused=True) from None
         except httpx.HTTPError as exc:
-            raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.url})") from None
+            raise _EndpointFault(f"connection error: {type(exc).__name__}: {exc} ({endpoint.shown})") from None
         raw = b"".join(chunks)
         text = raw[:200].decode("utf-8", "replace")
         if status != 200:
@@ -402,7 +409,9 @@ class _EndpointFault(Exception):
 
     def __init__(self, message: str, retry: bool = True, retry_after: float | None = None, status: int | None = None,
                  refused: bool = False) -> None:
-        super().__init__(message)
+        from polyreward.schema import redact_credentials
+
+        super().__init__(redact_credentials(message))  # an httpx error may quote the URL with its user:password@
         self.retry, self.retry_after, self.status, self.refused = retry, retry_after, status, refused
 
 

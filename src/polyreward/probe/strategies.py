@@ -19,6 +19,7 @@ from typing import Any
 from polyreward.probe.answers import (boxed_genuine, candidate_list, empty_box, hedge, list_every_option, negation, prompt_copy,
                                       retraction, truncation)
 from polyreward.probe.case import ProbeCase
+from polyreward.probe.code_hacks import always_equal, early_exit, print_expected, special_case_inputs
 from polyreward.probe.formats import empty_answer, empty_think, invisible_padding, junk_text, junk_think, unspaced_padding
 from polyreward.probe.rubric_hacks import keyword_stuffing, lookalike_harm, negated_keywords
 from polyreward.probe.structured import (bare_call_list, empty_completion, empty_tool_block, forecast_genuine, label_genuine,
@@ -71,6 +72,10 @@ STRATEGIES: dict[str, Strategy] = {
     "lookalike_harm": Strategy(lookalike_harm, "the genuine answer plus a penalised behaviour written with look-alike letters"),
     "keyword_stuffing": Strategy(keyword_stuffing, "the rubric's keywords, space- or comma-separated, no advice"),
     "negated_keywords": Strategy(negated_keywords, "'Never <keyword>.' for every keyword: harmful advice that names them"),
+    "print_expected": Strategy(print_expected, "a program printing the first test's expected output, whatever the input"),
+    "special_case_inputs": Strategy(special_case_inputs, "a lookup table from the prompt's example inputs to their outputs"),
+    "early_exit": Strategy(early_exit, "a program that exits with status 0 (sys.exit, os._exit) before any test runs"),
+    "always_equal": Strategy(always_equal, "the asserted functions return an object whose __eq__ is always true"),
 }
 
 

@@ -74,6 +74,22 @@ def normalized(values: Sequence[float], how: str) -> list[float]:
     return list(values)
 
 
+def _check_model_config(path: Path, model: str) -> None:
+    """A ValueError now, at config validation, for a ``config.json`` transformers cannot load (empty, not JSON, no
+    ``model_type``), instead of every row failing at scoring time."""
+    import json
+
+    try:
+        if path.stat().st_size > 16 * 1024 * 1024:
+            raise ValueError("over 16 MiB")
+        data = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise ValueError(f"model: {model!r}: its config.json cannot be read as JSON ({str(exc)[:120] or 'empty'})") from None
+    if not isinstance(data, dict) or not isinstance(data.get("model_type"), str) or not data["model_type"]:
+        raise ValueError(f"model: {model!r}: its config.json names no model_type (an empty or foreign file); "
+                         "give the folder of a saved transformers model")
+
+
 @functools.lru_cache(maxsize=4)
 def local_model(model_dir: str, device: str = "cpu", dtype: str = "auto") -> LocalRewardModel:
     """One loaded reward model per (directory, device, dtype) in this process."""
@@ -217,6 +233,8 @@ class RewardModelReward(Reward):
         self.model_dir = None if model is None else str(Path(model).expanduser())
         if self.model_dir is not None and not (Path(self.model_dir) / "config.json").is_file():
             raise ValueError(f"model: {model!r} is not a local model directory with a config.json (hub ids are not downloaded)")
+        if self.model_dir is not None:
+            _check_model_config(Path(self.model_dir) / "config.json", model)
         if server is not None and not isinstance(server, Mapping):
             raise ValueError(f"server: must be a mapping like {{base_url: http://127.0.0.1:8000, model: rm, api: pooling}}, got {server!r}")
         try:

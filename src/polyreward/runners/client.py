@@ -379,7 +379,11 @@ class RewardClient:
             raise TypeError("RewardClient needs completions=")
         n = len(completions)
         names = self.contract["columns"]
-        keep = {k: list(v) for k, v in columns.items() if isinstance(v, (list, tuple)) and len(v) == n}
+        keep = {k: list(v) for k, v in columns.items() if isinstance(v, (list, tuple))}
+        wrong = {k: len(v) for k, v in keep.items() if len(v) != n}
+        if wrong:  # said here, rather than as a "missing column" once the column is dropped
+            raise ValueError(f"column(s) {', '.join(f'{k!r} ({m} values)' for k, m in wrong.items())} do not have one value per "
+                             f"completion ({n})")
         rows = [{**{k: v[i] for k, v in keep.items()}, names["prompt"]: prompts[i] if prompts is not None else None,
                  names["completion"]: completions[i]} for i in range(n)]
         result = self.score_rows(rows)

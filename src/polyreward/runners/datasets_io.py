@@ -1,5 +1,5 @@
-"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame or a Ray
-Data dataset with a config.
+"""Score a Hugging Face ``datasets.Dataset`` (or every split of a ``DatasetDict``), a pandas DataFrame, a Ray
+Data dataset, a list of row dicts or a dict of columns with a config (each comes back in its own shape).
 
 :func:`score_dataset` is the in-memory sibling of :func:`polyreward.runners.score_file.score_file`: the same checks, the
 same group-aligned chunks (:func:`~polyreward.runners.score_file.group_aligned`, so group-level rewards see whole groups),
@@ -24,7 +24,7 @@ so no ``num_proc`` copies of the rewards are made. ``datasets`` is an optional d
 from __future__ import annotations
 
 import sys
-from collections.abc import Callable, Iterable, Iterator, Mapping
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from itertools import islice
 from pathlib import Path
 from typing import Any
@@ -113,6 +113,14 @@ def score_dataset(
         return ray.data.from_pandas(score_dataset(ds.to_pandas(), config, chunk_size=chunk_size, workers=workers,
                                                   on_reward_error=on_reward_error, backend=backend,
                                                   advantage_column=advantage_column, warn=warn))
+    if isinstance(ds, (list, tuple)):  # a list of row dicts: scored rows come back as a list of dicts
+        return _score_split(RecordsTable.of_rows(ds), config, chunk_size, workers, on_reward_error or config.on_reward_error,
+                            BACKENDS[backend], advantage_column, warn).rows
+    if isinstance(ds, Mapping) and not hasattr(ds, "column_names"):  # {column: values}: back as {column: values}
+        table = RecordsTable.of_columns(ds)
+        scored = _score_split(table, config, chunk_size, workers, on_reward_error or config.on_reward_error,
+                              BACKENDS[backend], advantage_column, warn)
+        return {name: scored[name] for name in scored.column_names}
     if _is_data_frame(ds):
         return _score_split(FrameTable(ds), config, chunk_size, workers, on_reward_error or config.on_reward_error,
                             BACKENDS[backend], advantage_column, warn).frame
@@ -132,6 +140,63 @@ def _is_data_frame(ds: Any) -> bool:
 
 def _is_ray_dataset(ds: Any) -> bool:
     return type(ds).__module__.startswith("ray.data") and callable(getattr(ds, "to_pandas", None))
+
+
+class RecordsTable:
+    """Rows in plain Python (a list of dicts) seen through the few ``datasets.Dataset`` methods :func:`_score_split`
+    uses. A key some rows lack is None in those rows, as in a JSONL file."""
+
+    def __init__(self, rows: list[dict[str, Any]], names: list[str]) -> None:
+        self.rows, self._names = rows, names
+
+    @classmethod
+    def of_rows(cls, rows: Sequence[Any]) -> RecordsTable:
+        from polyreward.io import InputError
+
+        names: dict[str, None] = {}
+        for i, row in enumerate(rows):
+            if not isinstance(row, Mapping):
+                raise InputError(f"rows[{i}] is {type(row).__name__}, not a dict of column values (a list of rows must hold dicts)")
+            names.update(dict.fromkeys(str(k) for k in row))
+        return cls([dict(row) for row in rows], list(names))
+
+    @classmethod
+    def of_columns(cls, columns: Mapping[str, Any]) -> RecordsTable:
+        from polyreward.io import InputError
+        from polyreward.schema import as_column
+
+        lists = {}
+        for name, values in columns.items():
+            try:
+                lists[str(name)] = as_column(values, str(name))
+            except TypeError as exc:
+                raise InputError(f"dataset: {exc}") from None
+        lengths = {name: len(values) for name, values in lists.items()}
+        if len(set(lengths.values())) > 1:
+            raise InputError(f"dataset: the columns have different lengths ({', '.join(f'{k}: {v}' for k, v in lengths.items())}); "
+                             "every column needs one value per row")
+        n = next(iter(lengths.values()), 0)
+        return cls([{name: values[i] for name, values in lists.items()} for i in range(n)], list(lists))
+
+    @property
+    def column_names(self) -> list[str]:
+        return list(self._names)
+
+    def __len__(self) -> int:
+        return len(self.rows)
+
+    def __getitem__(self, key: Any) -> Any:
+        if isinstance(key, slice):
+            part = self.rows[key]
+            return {name: [row.get(name) for row in part] for name in self._names}
+        return [row.get(key) for row in self.rows]
+
+    def remove_columns(self, names: list[str]) -> RecordsTable:
+        drop = set(names)
+        return RecordsTable([{k: v for k, v in row.items() if k not in drop} for row in self.rows], [n for n in self._names if n not in drop])
+
+    def add_column(self, name: str, values: list[Any]) -> RecordsTable:
+        return RecordsTable([{**row, name: value} for row, value in zip(self.rows, values)], [*self._names, name])
 
 
 class FrameTable:

@@ -19,7 +19,7 @@ from __future__ import annotations
 import hashlib
 import json
 import sys
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
@@ -33,7 +33,7 @@ from polyreward.runners.parts import PartStore, chunk_key, group_key
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
-from polyreward.schema import Batch
+from polyreward.schema import Batch, is_missing, prompt_text
 from polyreward.vocabulary import group_key as canonical_group_key
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
@@ -206,14 +206,29 @@ def check_columns(keys: set[str], rewardset, config: Config, combiner: Any, by: 
     columns = config.column_map
     if columns.completion not in keys:
         raise InputError(f"{path}: no row has the completion column {columns.completion!r} (config columns.completion); columns: {sorted(keys)}")
+    if "prompt" in config.columns.model_fields_set and columns.prompt not in keys:  # a typo would switch the prompt off
+        raise InputError(f"{path}: no row has the prompt column {columns.prompt!r} (config columns.prompt); columns: {sorted(keys)}")
     rewardset.check_columns(set(keys) - {columns.prompt, columns.completion})
     if combiner is not None:
-        for column in (columns.group, *combiner_columns(combiner)):
+        # without a group column a row's group is its prompt (the contract's rule, Scorer.groups); with neither: refused
+        needed = [c for c in combiner_columns(combiner)] + ([columns.group] if columns.prompt not in keys else [])
+        for column in needed:
             if column not in keys:
                 raise MissingColumnError(config.combiner.type, column, sorted(keys), hint="config columns", kind="combiner")
     produced = set(rewardset.names) | {"reward"}
     if by and by not in keys and by not in produced:
         raise InputError(f"--by {by!r}: no such column in {path}; columns: {sorted(keys)}")
+
+
+def check_group_ids(records: Sequence[Mapping[str, Any]], column: str, path: Path | str, first_row: int) -> None:
+    """An InputError for a row whose group id is empty (null, NaN, a blank CSV cell, the key left out) in a file that
+    has the group column: the combiner would otherwise pool every such row into one group without a word."""
+    if not any(column in record for record in records):
+        return
+    for i, record in enumerate(records):
+        if is_missing(record.get(column)):
+            raise InputError(f"{path}: data row {first_row + i + 1} has an empty group id in column {column!r} (null, NaN "
+                             "or missing); give every row its group, or leave the column out to group rows by prompt")
 
 
 @dataclass(frozen=True)
@@ -274,6 +289,8 @@ class ChunkScorer:
             for name, values in added.items():
                 row[name] = values[i]
             rows.append(row)
+        if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
+            batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
         failures, first_failure = timed_out_as_failed(scored)
@@ -320,7 +337,11 @@ def score_file(
 
     def jobs() -> Iterator[ChunkJob]:
         nonlocal count
+        rows_before = 0
         for index, records in enumerate(chunks):
+            if combiner is not None:  # before the first chunk starts the part store: a bad file leaves nothing behind
+                check_group_ids(records, config.columns.group, input_path, rows_before)
+            rows_before += len(records)
             if index == 0:
                 keys: dict[str, None] = {}
                 for record in records:

@@ -29,15 +29,28 @@ Limits, each one clear status:
   trust mode given on purpose). Every route but ``/health`` (``/openapi.json`` included) needs the token:
   ``Authorization: Bearer <token>``, any letter case of the scheme, compared in constant time on UTF-8 bytes;
   missing or wrong -> 401 (403 for a client outside ``--trust-client`` when no token is set).
-- **connections**: at most ``max_connections`` open at once (more are closed on arrival); a connection whose
+- **client address**: the socket's peer address (``::ffff:10.0.0.7`` read as ``10.0.0.7``). ``X-Forwarded-For``
+  is read only from the proxies given with ``--forwarded-allow-ips`` (default: none), so a client cannot claim
+  a trusted address by sending the header.
+- **connections**: at most ``max_connections`` open at once; at the cap a newcomer closes the oldest
+  header-waiting connection of the address holding the most connections, if that address holds more than the
+  newcomer's (else the newcomer is closed), and ``--max-connections-per-client`` caps one address outright: a
+  source stalling hundreds of sockets keeps its share, and the other clients are served. A connection whose
   request headers are not complete ``header_timeout`` seconds after it opened (or after its last answer) is
   closed — a slow-loris client holds a socket for seconds, not forever; a body that has not fully arrived
   ``body_timeout`` seconds after the headers -> 408, connection closed.
-- **size**: a body over ``max_body_bytes`` -> 413 (read no further), whatever the framing (Content-Length or
-  chunked); a body that is not JSON or nests deeper than 64 levels -> 400; a field over ``max_field_chars``
+- **size**: a body over ``max_body_bytes`` -> 413, whatever the framing (Content-Length or chunked) and the
+  load (checked before the 429); the rest of it (up to 64 MiB, 5 s) is read and dropped first, so the client
+  reads the 413 instead of a reset connection; a body that is not JSON or nests deeper than 64 levels -> 400; a field over ``max_field_chars``
   characters -> that row NaN + reason (:mod:`polyreward.runners.server_routes`).
 - **capacity**: ``concurrency`` slots; a request that finds every slot busy -> 429 with ``Retry-After`` at once
-  (back-pressure: nothing queues unboundedly, and no body is read for it).
+  (back-pressure: nothing queues unboundedly, and no body is read for it). A slot is taken only once the body
+  has arrived, so slow uploads hold no slot; a slot whose process died while idle (killed from outside) is
+  rebuilt and the request goes to another slot.
+- **state**: none between requests. A stateful combiner (DRPO, SA-MRPO, EBPO) starts fresh for every
+  ``/score`` request, so an answer never depends on the requests before it or on the replica; a client that
+  wants the history sends ``"combiner_state"`` (null at first, then the ``combiner_state`` of the previous
+  answer) and gets the new state back.
 - **time**: each request has ``request_timeout`` seconds in its slot. Past that, the answer is 200 with NaN
   for every rollout and the reason ``timeout: ...`` (``timed_out: true``), and the slot's process group is
   killed and rebuilt, so a reward stuck in C code or a regex holding the GIL costs one slot for the timeout
@@ -55,10 +68,12 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from polyreward.judges.access import Access
-from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, peer_answer, timed_out_json
+from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, dumps_peer, peer_answer, timed_out_json
 from polyreward.runners.server_slots import Slot, SlotDied, start_slots
 
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
+DRAIN_BYTES = 64 * 1024 * 1024  # an oversized body up to this size is read and dropped before its 413 ...
+DRAIN_SECONDS = 5.0  # ... within this time
 PEER_ROUTES = ("/score", "/get_reward", "/slime")
 
 
@@ -70,11 +85,27 @@ class Slots:
         self.restarts = 0
         self.contract = slots[0].process.contract
 
-    def take(self) -> Slot:
+    def check_free(self) -> None:
+        """429 at once when every slot is busy (before the body is read: a saturated server reads no more bodies)."""
         if not self.free:
             raise RequestProblem(429, f"all {len(self.all)} scoring slots are busy; retry later or on another replica",
-                                 {"Retry-After": "1", "Connection": "close"})  # its body is never read
-        return self.free.pop()
+                                 {"Retry-After": "1", "Connection": "close"})
+
+    def take(self) -> Slot:
+        """A free slot whose process is alive (one found dead, e.g. killed from outside, is rebuilt meanwhile), or 429.
+        Taken only once the request's body has been read, so a slow upload holds no slot."""
+        while self.free:
+            slot = self.free.pop()
+            if slot.process.alive():
+                return slot
+            self._rebuild(slot)
+        self.check_free()
+        raise AssertionError("unreachable")
+
+    def _rebuild(self, slot: Slot) -> None:
+        loop = asyncio.get_running_loop()
+        self.restarts += 1
+        slot.restart(lambda ready: loop.call_soon_threadsafe(self.give_back, ready))
 
     def give_back(self, slot: Slot) -> None:
         self.free.append(slot)
@@ -83,8 +114,10 @@ class Slots:
     def busy(self) -> int:
         return len(self.all) - len(self.free)
 
-    async def run(self, slot: Slot, route: str, body: bytes) -> tuple[int, bytes]:
-        """(status, body) of ``route`` in ``slot`` within the time budget; the slot is given back or rebuilt."""
+    async def run(self, slot: Slot, route: str, body: bytes, retry: bool = True) -> tuple[int, bytes]:
+        """(status, body) of ``route`` in ``slot`` within the time budget; the slot is given back or rebuilt. A slot
+        whose process died before it read the request (killed while idle) is rebuilt and the request goes to another
+        slot once (429 when none is free), never a 500 for a request nobody looked at."""
         loop = asyncio.get_running_loop()
         future = asyncio.wrap_future(slot.submit(route, body))
         try:
@@ -99,12 +132,14 @@ class Slots:
             rows = slot.process.accepted_rows
             self.restarts += 1
             slot.restart(lambda ready: loop.call_soon_threadsafe(self.give_back, ready))
+            if not timed_out and rows is None and retry:  # the process was gone before it read this request: elsewhere
+                return await self.run(self.take(), route, body, retry=False)
             if not timed_out:
                 return 500, dumps({"error": "the scoring process ended while scoring this request (crashed or killed); it is being restarted"})
             if rows is None:
                 return 503, dumps({"error": f"the request's time budget of {self.request_timeout:g} s ran out before its body was parsed"})
             answer = timed_out_json(self.contract["names"], self.contract["weights"], rows, self.request_timeout)
-            return 200, dumps(answer if route == "/score" else peer_answer(route, answer, self.contract["nan_reward"]))
+            return 200, dumps(answer) if route == "/score" else dumps_peer(peer_answer(route, answer, self.contract["nan_reward"]))
         self.give_back(slot)
         return status, payload
 
@@ -164,16 +199,36 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
     def answer(body: bytes, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
         return Response(body, status_code=status, headers=dict(headers or {}), media_type="application/json")
 
+    async def drain(stream: Any, budget: int) -> None:
+        """Read and drop what is left of an oversized body (at most ``budget`` bytes, DRAIN_SECONDS), so the client
+        has finished sending when the 413 goes out: closing on unread bytes resets the connection, and a client
+        still uploading would see a transport error instead of the 413."""
+        dropped = 0
+        try:
+            async with asyncio.timeout(DRAIN_SECONDS):
+                async for piece in stream:
+                    dropped += len(piece)
+                    if dropped > budget:
+                        return
+        except (TimeoutError, Exception):  # a client that stops or disconnects: nothing more to do
+            return
+
     async def read_body(request: Request) -> bytes:
         declared = request.headers.get("content-length")
+        drain_budget = max(DRAIN_BYTES, max_body_bytes)
         if declared is not None and int(declared) > max_body_bytes:  # h11 has refused a malformed length already
+            if int(declared) <= drain_budget:
+                await drain(request.stream(), drain_budget)
             raise RequestProblem(413, f"request body of {declared} bytes is over the limit of {max_body_bytes}", {"Connection": "close"})
         body = bytearray()
+        stream = request.stream()
         try:
             async with asyncio.timeout(body_timeout):
-                async for piece in request.stream():
+                async for piece in stream:
                     body.extend(piece)
                     if len(body) > max_body_bytes:
+                        del body[:]
+                        await drain(stream, drain_budget)
                         raise RequestProblem(413, f"request body is over the limit of {max_body_bytes} bytes", {"Connection": "close"})
         except TimeoutError:
             raise RequestProblem(408, f"the request body did not arrive within {body_timeout:g} s", {"Connection": "close"}) from None
@@ -193,13 +248,11 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         return answer(dumps({**slots.contract, "limits": limits}))
 
     async def scored(request: Request) -> Response:
-        slot = slots.take()
-        try:
-            body = await read_body(request)
-        except BaseException:
-            slots.give_back(slot)
-            raise
-        status, payload = await slots.run(slot, request.url.path, body)
+        declared = request.headers.get("content-length")
+        if declared is None or int(declared) <= max_body_bytes:  # an oversized body is a 413 whatever the load
+            slots.check_free()  # saturated: 429 before reading the body
+        body = await read_body(request)
+        status, payload = await slots.run(slots.take(), request.url.path, body)  # a slot only once the body is here
         return answer(payload, status)
 
     for route in PEER_ROUTES:
@@ -208,24 +261,75 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
     return app
 
 
-def guarded_protocol(header_timeout: float, max_connections: int) -> type:
-    """uvicorn's h11 protocol with a deadline for request headers and a cap on open connections.
+def client_host(transport: Any) -> str:
+    """The peer address of a connection, an IPv4-mapped IPv6 address (``::ffff:10.0.0.7``) read as its IPv4 form."""
+    import ipaddress
+
+    peer = transport.get_extra_info("peername")
+    host = peer[0] if isinstance(peer, (tuple, list)) and peer else str(peer)
+    try:
+        address = ipaddress.ip_address(host)
+    except ValueError:
+        return host
+    return str(getattr(address, "ipv4_mapped", None) or address)
+
+
+def guarded_protocol(header_timeout: float, max_connections: int, max_per_client: int | None = None) -> type:
+    """uvicorn's h11 protocol with a deadline for request headers, a cap on open connections and a fair share of
+    that cap per client address.
 
     uvicorn's keep-alive timer is cancelled by any byte received, so a client that sends one header byte at a
     time keeps a connection forever; here a connection whose request headers are not complete ``header_timeout``
-    seconds after it opened (or after its last response) is closed, however it trickles."""
+    seconds after it opened (or after its last response) is closed, however it trickles.
+
+    Per client address: at most ``max_per_client`` connections (None = no fixed budget); and when a connection
+    arrives at the cap, it is not simply refused: if another address holds more connections than the newcomer's
+    (a slow-loris source), that address's oldest connection still waiting for request headers is closed to make
+    room. One source stalling hundreds of sockets then keeps at most its share, and the other clients (the
+    trainer with its token) are served; a newcomer from the heaviest address itself is closed on arrival."""
     import h11
     from uvicorn.protocols.http.h11_impl import H11Protocol
 
+    by_client: dict[str, dict[Any, None]] = {}  # address -> its open connections, oldest first (one event loop)
+
     class GuardedH11Protocol(H11Protocol):
         _header_timer: asyncio.TimerHandle | None = None
+        _client_key: str | None = None
 
         def connection_made(self, transport: asyncio.Transport) -> None:  # type: ignore[override]
             super().connection_made(transport)
-            if len(self.connections) > max_connections:
+            key = self._client_key = client_host(transport)
+            mine = by_client.setdefault(key, {})
+            mine[self] = None
+            if max_per_client is not None and len(mine) > max_per_client:
+                transport.close()
+                return
+            if len(self.connections) > max_connections and not self._evict_for(key, len(mine)):
                 transport.close()
                 return
             self._arm()
+
+        @staticmethod
+        def _evict_for(key: str, held: int) -> bool:
+            """Close the oldest header-waiting connection of the address holding the most, if it holds more than
+            ``held`` (the newcomer's count); whether one was closed."""
+            heaviest = max((k for k in by_client if k != key), key=lambda k: len(by_client[k]), default=None)
+            if heaviest is None or len(by_client[heaviest]) <= held:
+                return False
+            for protocol in by_client[heaviest]:
+                idle = protocol.cycle is None or protocol.cycle.response_complete
+                if protocol.conn.their_state is h11.IDLE and idle and not protocol.transport.is_closing():
+                    protocol.transport.close()
+                    protocol._forget()
+                    return True
+            return False
+
+        def _forget(self) -> None:
+            mine = by_client.get(self._client_key or "")
+            if mine is not None:
+                mine.pop(self, None)
+                if not mine:
+                    by_client.pop(self._client_key, None)
 
         def _arm(self) -> None:
             if self._header_timer is not None:
@@ -245,17 +349,27 @@ def guarded_protocol(header_timeout: float, max_connections: int) -> type:
         def connection_lost(self, exc: Exception | None) -> None:
             if self._header_timer is not None:
                 self._header_timer.cancel()
+            self._forget()
             super().connection_lost(exc)
 
     return GuardedH11Protocol
 
 
-def run_server(app: Any, sock: Any, *, header_timeout: float = 10.0, max_connections: int = 256, on_started=None) -> None:
-    """Serve ``app`` on the bound socket ``sock`` until stopped; ``on_started()`` runs once it accepts connections."""
+def run_server(app: Any, sock: Any, *, header_timeout: float = 10.0, max_connections: int = 256,
+               max_per_client: int | None = None, forwarded_allow: Any = (), on_started=None) -> None:
+    """Serve ``app`` on the bound socket ``sock`` until stopped; ``on_started()`` runs once it accepts connections.
+
+    Forwarded headers (``X-Forwarded-For``, ``X-Forwarded-Proto``) are read only from the proxies in
+    ``forwarded_allow`` (addresses or networks; ``polyreward serve --forwarded-allow-ips``): by default from nobody,
+    so a client cannot name itself a trusted address (uvicorn's own default trusts 127.0.0.1 and
+    ``$FORWARDED_ALLOW_IPS``, which this overrides)."""
     import uvicorn
 
+    allowed = [str(a) for a in forwarded_allow]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
-                                           http=guarded_protocol(header_timeout, max_connections), lifespan="on"))
+                                           http=guarded_protocol(header_timeout, max_connections, max_per_client),
+                                           lifespan="on", proxy_headers=bool(allowed), forwarded_allow_ips=allowed or [],
+                                           server_header=False))
     original_startup = server.startup
 
     async def startup(sockets=None):

@@ -27,6 +27,7 @@ before scoring, in linear time; a dict label becomes one column per key, the rul
 
 from __future__ import annotations
 
+import copy
 import json
 import math
 import time
@@ -37,9 +38,11 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.schema import Batch, ColumnMap, label_columns
+from polyreward.schema import Batch, ColumnMap, label_columns, redact_credentials
+from polyreward.vocabulary import weighted_total
 
 MAX_DEPTH = 64
+_NO_STATE = object()  # a /score request that did not send "combiner_state"
 DEFAULT_MAX_FIELD_CHARS = 1 << 20
 # Special-token text tokenizers of common model families decode at the ends of a sequence (EOS, end of turn,
 # padding, BOS): Qwen/ChatML, Llama 2/3, Mistral, Gemma, Phi-3, DeepSeek, GPT-2/NeoX, gpt-oss, BERT-style pads.
@@ -255,14 +258,37 @@ def timed_out_json(names: Sequence[str], weights: Sequence[float], n: int, budge
 
 
 def peer_answer(route: str, scored: Mapping[str, Any], nan_reward: float) -> Any:
-    """``/get_reward``'s ``{rewards, scores, extra_logs}`` or ``/slime``'s one number, from ``/score``'s answer."""
+    """``/get_reward``'s ``{rewards, scores, extra_logs}`` or ``/slime``'s one number, from ``/score``'s answer.
+
+    ``extra_logs`` carry applicability, so the per-reward means a trainer logs are over the rollouts each reward
+    scored: ``<name>`` holds the reward's score, NaN where it did not apply or failed, and is left out when it scored
+    no rollout of the request (OpenRLHF sends one sample per request and averages each key over the samples that
+    have it); ``<name>/applicable`` is 1.0 / 0.0 per rollout (its mean is the share of rollouts the reward scored);
+    ``failed`` counts the rewards that failed on each rollout. Encode with :func:`dumps_peer` (NaN literals)."""
     rewards = [_filled(math.nan if v is None else v, nan_reward) for v in scored["total"]]
     if route == "/slime":
         return rewards[0]
-    logs = {name: [_filled(math.nan if row[k] is None else row[k], nan_reward) for row in scored["scores"]]
-            for k, name in enumerate(scored["names"])}
+    logs: dict[str, list[float]] = {}
+    for k, name in enumerate(scored["names"]):
+        values = [math.nan if row[k] is None else float(row[k]) for row in scored["scores"]]
+        applicable = [0.0 if math.isnan(v) else 1.0 for v in values]
+        if any(applicable):
+            logs[name] = values
+        logs[f"{name}/applicable"] = applicable
     logs["failed"] = [float(f) for f in scored["failed"]]
     return {"rewards": rewards, "scores": rewards, "extra_logs": logs}
+
+
+def dumps_peer(body: Any) -> bytes:
+    """A peer route's answer as JSON with ``NaN`` literals for cells no reward scored (Python's ``json``, which
+    OpenRLHF's aiohttp/requests clients read back as float NaN; orjson would write null, which torch refuses)."""
+    return json.dumps(body, allow_nan=True, separators=(",", ":")).encode()
+
+
+def blank_label(value: Any) -> bool:
+    """A label that carries no reference: None, NaN or the empty string (OpenRLHF sends ``""`` for every sample when
+    ``--data.label_key`` is not set). Whitespace is kept as a label: it may be the reference itself."""
+    return value is None or value == "" or (isinstance(value, float) and math.isnan(value))
 
 
 class SlotScorer:
@@ -274,6 +300,9 @@ class SlotScorer:
         self.reward_set = self.scorer.rewards
         self.columns: ColumnMap = self.scorer.columns
         self.policy: str = self.scorer.on_reward_error
+        # the combiner as built, never used itself: every request combines with a fresh copy (the server keeps no
+        # history between requests; a client that wants a stateful combiner's history sends it: "combiner_state")
+        self.pristine_combiner = copy.deepcopy(self.scorer.combiner)
         for reward in self.reward_set:  # the engine's worker processes start now, not on the first request
             pool = getattr(reward, "pool", None)
             if pool is not None and hasattr(pool, "start"):
@@ -304,33 +333,94 @@ class SlotScorer:
         started = time.perf_counter()
         try:
             payload = parse_body(raw)
+            state: Any = _NO_STATE
             if route == "/score":
                 rows, advantages = rows_of(payload), bool(payload.get("advantages"))
+                state = payload.get("combiner_state", _NO_STATE)
             elif route == "/get_reward":
                 rows, advantages = openrlhf_rows(payload, self.columns, self.settings), False
             elif route == "/slime":
                 rows, advantages = slime_rows(payload, self.columns, self.settings), False
             else:
                 raise RequestProblem(404, f"no route {route}")
+            unlabeled = self.unlabeled(rows) if route != "/score" else {}
             accepted(len(rows))
-            scored = self.score(rows, advantages)
+            scored = self.score(rows, advantages, state, unlabeled)
             if route == "/score":
                 return 200, dumps({**scored, "elapsed_s": time.perf_counter() - started})
-            return 200, dumps(peer_answer(route, scored, self.settings.nan_reward))
+            return 200, dumps_peer(peer_answer(route, scored, self.settings.nan_reward))
         except RequestProblem as problem:
             return problem.status, dumps(problem.body())
         except MissingColumnError as exc:
-            return 422, dumps({"error": str(exc), "error_type": "MissingColumnError"})
+            return 422, dumps({"error": redact_credentials(str(exc)), "error_type": "MissingColumnError"})
         except RewardError as exc:
-            return 422, dumps({"error": str(exc), "error_type": "RewardError", "reward": exc.reward, "failed": exc.failed,
-                               "n": exc.n, "reason": exc.reason})
+            return 422, dumps({"error": redact_credentials(str(exc)), "error_type": "RewardError", "reward": exc.reward,
+                               "failed": exc.failed, "n": exc.n, "reason": redact_credentials(exc.reason)})
         except Exception as exc:  # a bug, not the client's fault: 500 with the one line; the slot lives on
-            return 500, dumps({"error": f"{type(exc).__name__}: {exc}"[:500]})
+            return 500, dumps({"error": redact_credentials(f"{type(exc).__name__}: {exc}")[:500]})
 
-    def score(self, rows: list[dict[str, Any]], advantages: bool) -> dict[str, Any]:
+    def unlabeled(self, rows: list[dict[str, Any]]) -> dict[str, list[int]]:
+        """``{reward: row indices}`` of peer rows whose label is blank (:func:`blank_label`) for a reward that reads
+        the label column and applies to them: those cells fail with a reason instead of scoring the answer against
+        nothing. A request in which *every* such row lacks its label is refused (422): the trainer is not sending
+        labels at all (OpenRLHF without ``--data.label_key``), and a run of silent zeros must not start."""
+        column = self.settings.label_column
+        readers = [r for r in self.reward_set if column in r.columns]
+        if not readers:
+            return {}
+        n = len(rows)
+        blank = [i for i, row in enumerate(rows) if column in row and blank_label(row[column])]
+        if not blank:
+            return {}
+        keys = dict.fromkeys(key for row in rows for key in row)
+        data = {key: [row.get(key) for row in rows] for key in keys}
+        found: dict[str, list[int]] = {}
+        needed = set()
+        for reward in readers:
+            if any(c not in data for c in self.reward_set.when.get(reward.name, ())):
+                continue  # the scorer's column check names the missing when: column
+            mask = self.reward_set.applies(reward.name, data, n)
+            rows_needing = range(n) if mask is None else np.flatnonzero(mask).tolist()
+            needed.update(rows_needing)
+            hit = [i for i in blank if mask is None or mask[i]]
+            if hit:
+                found[reward.name] = hit
+        if needed and needed <= set(blank):
+            names = sorted(found)
+            raise RequestProblem(422, f"no label for the {len(needed)} rollout(s) of this request that reward(s) {names} score "
+                                      f"against column {column!r} (labels missing, null or empty): OpenRLHF sends labels only "
+                                      "with --data.label_key set (slime: the sample's label); refusing rather than scoring "
+                                      "every answer 0", error_type="MissingLabel")
+        return found
+
+    def fresh_scorer(self, state: Any) -> tuple[Any, Any]:
+        """(scorer, combiner) for one request: the config's scorer with a fresh copy of its combiner, loaded with the
+        client's ``combiner_state`` when it sent one (400 for a state the combiner refuses)."""
+        if self.pristine_combiner is None:
+            return self.scorer, None
+        combiner = copy.deepcopy(self.pristine_combiner)
+        if state is not _NO_STATE and state is not None:
+            if not isinstance(state, dict):
+                raise RequestProblem(400, f'"combiner_state" must be a JSON object (the "combiner_state" of an earlier answer) or null, got {type(state).__name__}')
+            try:
+                combiner.load_state_dict(state)
+            except (ValueError, TypeError, KeyError) as exc:
+                raise RequestProblem(400, f'"combiner_state" refused by the combiner: {str(exc)[:300]}') from None
+        return self.scorer.with_combiner(combiner), combiner
+
+    def score(self, rows: list[dict[str, Any]], advantages: bool, state: Any = None,
+              unlabeled: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
         """``/score``'s answer for ``rows``: rows over the per-field cap are NaN + reason, the others are scored by the
-        config's scorer (with ``advantages``, over the rows' groups: the group column, else the prompt's text)."""
-        self.scorer.check_columns({key for row in rows for key in row} - {self.columns.prompt, self.columns.completion}, combine=False)
+        config's scorer (with ``advantages``, over the rows' groups: the group column, else the prompt's text).
+
+        Stateless per request: the combiner starts fresh (or from the request's ``combiner_state``) every time, so
+        the same request gets the same advantages whatever came before it, on any replica; the state after this
+        request comes back as ``combiner_state`` when the request sent that key."""
+        scorer, combiner = self.fresh_scorer(state) if advantages else (self.scorer, None)
+        structural = {self.columns.prompt, self.columns.completion}
+        keys = dict.fromkeys(key for row in rows for key in row if key not in structural)
+        # with the values, so a reward whose when: rule routes every row away needs none of its columns (as in a file)
+        self.scorer.check_columns({key: [row.get(key) for row in rows] for key in keys}, combine=False)
         rejected = oversized(rows, self.settings.max_field_chars)
         if rejected and self.policy == "raise":
             index, reason = next(iter(rejected.items()))
@@ -342,11 +432,14 @@ class SlotScorer:
             scores, total, failed = np.full((n, len(names)), np.nan), np.full(n, np.nan), np.zeros((n, len(names)), dtype=bool)
             reasons, failures, adv = {name: [""] * n for name in names}, dict.fromkeys(names, 0), None
         else:
-            batch = self.scorer.batch(part)
-            combine = advantages and self.scorer.combiner is not None
+            batch = scorer.batch(part)
+            combine = advantages and scorer.combiner is not None
             if combine and batch.groups is None:
-                batch = Batch(batch.prompts, batch.completions, batch.columns, self.scorer.groups(batch.prompts, batch.columns))
-            scored = self.scorer.score(batch, combine=combine)
+                batch = Batch(batch.prompts, batch.completions, batch.columns, scorer.groups(batch.prompts, batch.columns))
+            try:
+                scored = scorer.score(batch, combine=combine)
+            except ValueError as exc:  # the contract refused the batch (an empty group id, a combiner's input): the data's fault
+                raise RequestProblem(422, redact_credentials(str(exc))[:500], error_type="ValueError") from None
             scores, total, failed, reasons, failures, adv = (scored.scores, scored.total, scored.failed, scored.reasons,
                                                              dict(scored.failures), scored.advantages)
             if failed is None:
@@ -356,12 +449,24 @@ class SlotScorer:
                 scores, total, failed = _scatter(scores, at, n, np.nan), _scatter(total, at, n, np.nan), _scatter(failed, at, n, False)
                 adv = None if adv is None else _scatter(adv, at, n, 0.0)
                 reasons = {name: _scatter_list(values, keep, n) for name, values in reasons.items()}
+        for name, indices in (unlabeled or {}).items():
+            k = names.index(name)
+            for i in indices:
+                if i in rejected or failed[i, k]:
+                    continue
+                scores[i, k], failed[i, k] = np.nan, True
+                reasons[name][i] = f"input: no label in column {self.settings.label_column!r} for this rollout"
+                failures[name] = failures.get(name, 0) + 1
+            total = weighted_total(scores, weights)
         for i, reason in rejected.items():
             failed[i, :] = True
             for name in names:
                 reasons[name][i] = reason
                 failures[name] = failures.get(name, 0) + 1
-        return scored_json(names, weights, scores, reasons, total, failures, failed, adv)
+        answer = scored_json(names, weights, scores, reasons, total, failures, failed, adv)
+        if combiner is not None and state is not _NO_STATE:
+            answer["combiner_state"] = combiner.state_dict()
+        return answer
 
 
 def _scatter(values: np.ndarray, at: np.ndarray, n: int, fill: Any) -> np.ndarray:

@@ -104,6 +104,10 @@ class SlotProcess:
             raise SlotDied("the scoring slot process ended before answering") from None
         return int(head["status"]), payload
 
+    def alive(self) -> bool:
+        """Whether the child is running (False once it exited or was killed, e.g. from outside the server)."""
+        return self.proc is not None and self.proc.poll() is None
+
     def kill(self) -> None:
         """SIGKILL the child's whole process group (its forkserver and engine workers too)."""
         proc = self.proc

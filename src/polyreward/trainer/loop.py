@@ -135,6 +135,14 @@ def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: s
     return scorer.score(Batch(prompts, completions, columns, groups=groups))
 
 
+def token_advantages(combiner: Any, scores: ScoredBatch, groups: Any, rollouts: Rollouts) -> np.ndarray:
+    """(N, T) advantages of a token-level combiner over the completion tokens (outcome rewards on each row's last
+    token); the scored batch's (N,) advantages stay its per-row summary for the metrics."""
+    from polyreward.combiner import combine_token_scores
+
+    return combine_token_scores(combiner, scores.scores, groups, scores.weights, mask=rollouts.completion_mask.cpu())
+
+
 def _micro_batches(rollouts: Rollouts, count: int):
     """Slices of the generation batch, each trimmed to its own longest completion."""
     size = rollouts.completion_ids.size(0) // count
@@ -171,7 +179,8 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
                 logps, entropy = token_logps(model, input_ids, attention_mask, width, train.temperature, with_entropy=iteration == 0,
                                              chunk_tokens=train.lm_head_chunk_tokens)
             parts = clipped_surrogate_loss(
-                logps, old_logps[index] if old_logps is not None else logps.detach(), advantages[rows], mask,
+                logps, old_logps[index] if old_logps is not None else logps.detach(),
+                advantages[rows] if advantages.dim() == 1 else advantages[rows, :width], mask,  # (N, T): token-level
                 loss_type=train.loss_type, clip_low=train.clip_low, clip_high=train.clip_high, beta=train.beta,
                 ref_logps=ref_logps[index] if ref_logps is not None else None, max_new_tokens=train.max_new_tokens,
                 accumulation=accumulation, batch_tokens=batch_tokens,
@@ -287,6 +296,8 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
 
             # 4. policy update(s)
             adv = torch.as_tensor(advantages, dtype=torch.float32, device=device)
+            if getattr(combiner, "token_level", False):  # REINFORCE++, process GRPO: the combiner's own (N, T) advantages over the tokens
+                adv = torch.as_tensor(token_advantages(combiner, scores, groups, rollouts), dtype=torch.float32, device=device)
             lr = scheduler.get_last_lr()[0]
             update = _update(model, ref_model, optimizer, scheduler, rollouts, adv, train_cfg, bf16)
             t_end = time.perf_counter()

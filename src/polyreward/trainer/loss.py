@@ -65,12 +65,15 @@ def clipped_surrogate_loss(
     accumulation: int = 1,
     batch_tokens: float | None = None,
 ) -> LossParts:
-    """Loss of one micro-batch. ``logps``/``old_logps``/``ref_logps``/``mask``: (B, T); ``advantages``: (B,).
+    """Loss of one micro-batch. ``logps``/``old_logps``/``ref_logps``/``mask``: (B, T); ``advantages``: (B,), or (B, T)
+    from a token-level combiner.
 
     ``batch_tokens`` (``dapo`` only) is the number of completion tokens in the whole generation batch.
     """
     mask = mask.to(logps.dtype)
-    advantages = advantages.to(logps.dtype).unsqueeze(1)
+    advantages = advantages.to(logps.dtype)
+    if advantages.dim() == 1:  # one advantage per sequence, on each of its tokens
+        advantages = advantages.unsqueeze(1)
     ratio = torch.exp(logps - old_logps)
     clipped_ratio = torch.clamp(ratio, 1 - clip_low, 1 + clip_high)
     per_token = -torch.min(ratio * advantages, clipped_ratio * advantages)

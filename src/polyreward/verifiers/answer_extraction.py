@@ -20,7 +20,10 @@ Priority, first hit wins (each searched right-to-left, i.e. the model's *last* s
    x^2+3x", "It equals 2n+1"), else the last number on the last non-empty line with a power glued to
    it ("2^10 ways" is 2^10; an exponent of a unit is not the answer: "5 cm^2" is 5)
 
-Committed answers (:mod:`.commitment`): the answer found is checked against the words around it -- a negated or
+The completion is read through :func:`~polyreward.verifiers.reading.answer_views`: normalised, comments and hidden
+or struck-out text never read, the answer found in the visible text (code fences and quotes set aside); the text
+with code and quotes must then give the same committed answer (a fenced or quoted retraction or other answer leaves
+none). Committed answers (:mod:`.commitment`): the answer found is checked against the words around it -- a negated or
 hedged answer is no answer, one taken back gives way to the answer stated after the retraction, an ``<answer>``
 block followed by a different boxed or anchored final answer (or by an explicit retraction) is no answer, and so
 are an empty final box, a final box that never closes and a text cut off mid-sentence; the reason comes back as
@@ -36,8 +39,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.commitment import hedged_inside, retraction_after, uncommitted
+from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, retraction_after, uncommitted
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
+from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -144,12 +148,12 @@ def last_boxed(text: str) -> str | None:
 
 
 _ANCHOR = re.compile(
-    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|answer)\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
+    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|answer)[\"']?\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
-    r"\.{2,}|…|\s*\((?=(?:or|i\.e\.|that\s+is|equivalently)\b)|"
+    r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|"
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
@@ -168,9 +172,10 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # after "^" is an exponent ("5 cm^2")
 # a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
 _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
+_WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?" + _NUMBER_POWER
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d]))?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line
@@ -280,12 +285,28 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
     ``trusted=True`` (a gold solution, not model output) reads the answer without those checks."""
     if not text:
         return None
-    text = unicode_roots(strip_thinking(text)[-MAX_TAIL_CHARS:])
-    if not text.strip():
-        return None
     if trusted:
+        text = unicode_roots(strip_thinking(text)[-MAX_TAIL_CHARS:])
+        if not text.strip():
+            return None
         tagged = last_block(text, "answer", ignore_case=True)
         return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
+    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in answer_views(text)]
+    found = views[0] if views[0] is not None else views[-1]  # code and quotes answer only when nothing else does
+    if len(views) > 1 and views[0] is not None and views[0].text:
+        # code and quotes are read too: they may not state another answer or take this one back
+        whole = views[-1]
+        if whole is not None and not whole.text:
+            return whole
+        if whole is not None and _squash(whole.text) != _squash(found.text):
+            return Extracted("", "conflicting")
+    return found
+
+
+def _extract_view(text: str, final_bang: str) -> Extracted | None:
+    """:func:`extract_answer` on one normalised view of a completion."""
+    if not text.strip():
+        return None
     blocks = list(tag_blocks(text, "answer", ignore_case=True))
     if blocks:
         inner = blocks[-1][2].strip()
@@ -303,8 +324,24 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         later = _strong_answer(text[blocks[-1][1]:], final_bang)
         if found is not None and later is not None and (not later.text or _squash(later.text) != _squash(found.text)):
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
+        if found is not None and (why := later_disowns(text, blocks[-1][1], found.text)):
+            return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
+        before = text[:blocks[-1][0]]
+        earlier = _strong_answer(before, final_bang)
+        if found is not None and earlier is not None and _squash(earlier.text) != _squash(found.text) and (
+                retraction_after(before, 0) is None):
+            return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
+    opened = _ANSWER_OPEN.search(text)
+    if opened is not None:  # "<answer>So far the running value is 272": the answer block was cut off
+        found = _committed(text[opened.end():], final_bang)
+        inner = text[opened.end():]
+        if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):
+            return Extracted("", "truncated")
     return _committed(text, final_bang)
+
+
+_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
@@ -332,17 +369,21 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
+    if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
+        return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
         return Extracted(found.text, found.source + HEDGED_INSIDE)
     located = _locate(text, found)
     if located is None:
         return found
     start, end = located
-    why = uncommitted(text, start, end)
+    why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
     if why == "hedged" and _restated(found.text, text[end:end + 80]):
         why = ""  # "3/4, or 0.75": the same value twice is no hedge
+    if why == "hedged" and (listed := _OR_LIST.search(text[max(0, start - 200):end + 40])) is not None:
+        return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list gold only
     if why:
         return Extracted("", why)
     retraction = retraction_after(text, end) if retractions else None
@@ -353,11 +394,19 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted(after.text, "correction+" + after.source)
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
+    if why := later_disowns(text, end, found.text):
+        return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
     return found
 
 
 _CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
+
+
+_LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
+_OR_LIST = re.compile(
+    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*\Z"
+)
 
 
 def _restated(answer: str, after: str) -> bool:
@@ -382,7 +431,8 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
             break
         stop = start + len(found.text)
         glued_before = start and found.text[0].isalnum() and (text[start - 1].isalnum() or text[start - 1] == ".")
-        glued_after = stop < len(text) and found.text[-1].isalnum() and text[stop].isalnum()
+        glued_after = stop < len(text) and found.text[-1].isalnum() and (
+            text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:
             return start, stop
         end = stop - 1
@@ -420,12 +470,29 @@ def _part_of(fragment: str, whole: str) -> bool:
     return squash(fragment) in squash(whole)
 
 
+# between two answers that are one statement: '{"answer": 45, "answer": 42}', "Answer: 45; Answer: 42"
+_ALTERNATIVES_GAP = re.compile(r"[\s,;\"'{}\[\]|/&*]{0,12}")
+
+
 def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -> Extracted | None:
-    for anchor in reversed(list(_ANCHOR.finditer(text, after))):
+    anchors = list(_ANCHOR.finditer(text, after))
+    for index in range(len(anchors) - 1, -1, -1):
+        anchor = anchors[index]
         answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang).strip()
         if answer.strip(" .*$:"):
+            if index and _two_answers_in_one(text, anchors[index - 1], anchor, answer, final_bang):
+                return Extracted("", "hedged")  # two values for one key: no committed answer
             return Extracted(answer, "anchor")
     return None
+
+
+def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer: str, final_bang: str) -> bool:
+    """Does the anchor before ``anchor`` give a different answer, with nothing but punctuation between the two?"""
+    earlier = _answer_after_anchor(text[previous.end():anchor.start()], final_bang).strip()
+    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(earlier.strip(" ,;\"'{}")) == _squash(answer.strip(" ,;\"'{}")):
+        return False
+    at = text.find(earlier, previous.end(), anchor.start())
+    return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 
 
 def _extract_from_line(text: str) -> Extracted | None:
@@ -466,6 +533,9 @@ def _extract_from_line(text: str) -> Extracted | None:
         if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
         return Extracted(last.group().strip(), "last_number")
+    word_answer = _WORD_ANSWER.search(last_line)
+    if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."
+        return Extracted(word_answer.group(1), "words")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
     return None

@@ -38,7 +38,8 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
-from polyreward.verifiers.commitment import hedged, negated, retraction_after
+from polyreward.verifiers.commitment import hedged, later_disowns, letter_mentions, negated, retraction_after
+from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks
 from polyreward.verifiers.verdict import Verdict
 
@@ -178,9 +179,34 @@ def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> s
 
 
 def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str | None, str]:
-    """The chosen option letter in a completion and the tier that found it (``(None, "")`` if none)."""
-    options = options or {}
-    text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
+    """The chosen option letter in a completion and the tier that found it (``(None, "")`` if none).
+
+    Read on the normalised visible text (:func:`~polyreward.verifiers.reading.answer_views`: comments never, a
+    fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
+    option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
+    answer."""
+    readings = [_committed_letter(view, letters, options or {}) for view in answer_views(text)]
+    result = readings[0] if readings[0] != (None, "") else readings[-1]  # code and quotes answer only when nothing else does
+    if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
+        return None, ""  # a fenced or quoted other option, or a retraction there
+    return result
+
+
+def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The letter of one view, unless a later clause of that view disowns it."""
+    view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    result = _letter_in_view(view, letters, options)
+    letter, how = result
+    if letter is None or how == "option_text":
+        return result
+    mentions = letter_mentions(view, letter, letters)
+    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
+        return None, ""
+    return result
+
+
+def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """:func:`extract_letter` on one view of a completion, before the check of what follows the answer."""
     if not text.strip():
         return None, ""
     blocks = list(tag_blocks(text, "answer", ignore_case=True))
@@ -235,7 +261,7 @@ def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | No
     """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found. Several different labels in the
     deciding place (``\\boxed{no/yes/maybe}``, "no or yes") are a hedge (``(None, SEVERAL)``); a negated one
     ("The answer is not yes") is no answer."""
-    text = squeeze_whitespace(strip_thinking(text)[-MAX_TAIL_CHARS:])
+    text = squeeze_whitespace(strip_thinking(answer_views(text)[0])[-MAX_TAIL_CHARS:])
     alternatives = "|".join(re.escape(label) for label in labels)
     tagged = last_block(text, "answer", ignore_case=True)
     if tagged is not None:

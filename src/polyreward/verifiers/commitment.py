@@ -30,7 +30,8 @@ WINDOW = 80
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bno\s+longer)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
+    r"(?:\bnot|n't|\bnever|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
     r"is|simply|just))*\Z",
     re.IGNORECASE,
 )
@@ -43,14 +44,18 @@ _NEGATED_AFTER = re.compile(
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
 _HEDGED_BEFORE = re.compile(
-    r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z]\s*=))*[,:]?\Z",
+    r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\Z",
     re.IGNORECASE,
 )
 _HEDGED_AFTER = re.compile(r"\A[\s.,;:(]*(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
-_INSIDE_OR = re.compile(r"\b(?:or(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply)\b)|either|and/or)\b", re.IGNORECASE)
+_INSIDE_OR = re.compile(
+    r"\b(?:or(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply)\b)|either|and/or|possibly|maybe|perhaps|probably|"
+    r"likely|alternatively|otherwise|else|unsure|guess|vs|versus)\b|\?|\\(?:lor|vee)(?![A-Za-z])|\|\|",
+    re.IGNORECASE,
+)
 
 # explicit retractions, and pauses that only withdraw an answer when a different one follows
 _RETRACTION = re.compile(
@@ -77,9 +82,16 @@ def _after(text: str, end: int) -> str:
     return window[_MARKUP_START.match(window).end():]
 
 
+# "not quite 42", "not really \\boxed{42}": a negation two words before the answer, unless the words turn it around
+_NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-Za-z]+ly|quite|even|yet|exactly)){1,2}\Z", re.IGNORECASE)
+_TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
+
+
 def negated(text: str, start: int, end: int) -> bool:
-    """Does the text deny the answer at ``text[start:end]`` ("not 42", "can't be C", "C is wrong")?"""
-    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_AFTER.match(_after(text, end)))
+    """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?"""
+    window = text[max(0, start - WINDOW):start]
+    tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
+    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end)))
 
 
 def hedged(text: str, start: int, end: int) -> bool:
@@ -119,3 +131,191 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     explicit = _EXPLICIT.match(text, last.start())
     resume = _PUNCTUATION_RUN.match(text, explicit.end() if explicit else last.end()).end()
     return resume, explicit is not None
+
+
+# --- what the text says after its answer --------------------------------------------------------------------------
+# The answer a reader takes is the last one the writer stands by. After the answer is found, the rest of the text is
+# read clause by clause (a clause ends at . ! ? ; or a line break) and the answer is no answer when a later clause
+#   * states a different value ("\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)", "Erratum: 45",
+#     "final guess 45", "Actually, it is 73."): a value that closes its clause and either is the whole clause or
+#     follows a word that points at it (is, 's, =, :, meant, be, was, guess, answer ...). A value that closes a clause
+#     which also states the answer is checking it ("6 \\times 7 = 42."), a value followed by a word is a count
+#     ("to 2 decimal places"), a value after a negation is denied ("not 18"), a power or index is not a value;
+#   * withdraws it ("Kidding!", "That was a typo.", "Ignore the above.", "42 is a trap."): a clause holding a
+#     word of withdrawal and no other value to be about;
+#   * denies it ("42 is wrong", "rule out 42", "anything but 42").
+# A structural rule: no list of the phrases around the value, only of the small words that point or deny.
+_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s|$)|[!?;\n]")
+_VALUE = re.compile(
+    r"(?<![\w.^_\\])(?<!\^\{)[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
+)
+_POINTER = re.compile(
+    r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
+    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to)|'s|=|:|->|→|⇒)\W*\Z",
+    re.IGNORECASE,
+)
+_NEGATION_BEFORE = re.compile(
+    r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
+    r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither)|n't)\W*\Z",
+    re.IGNORECASE,
+)
+_WITHDRAWAL = re.compile(
+    r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
+    r"incorrect|false|untrue|bogus|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
+    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
+    re.IGNORECASE,
+)
+_DENIAL_AFTER = re.compile(
+    r"\A\W{0,3}(?:(?:is|was|are|were|would\s+be|seems|looks)\s+)?(?:not\b|n't|never\b|wrong\b|incorrect\b|false\b|"
+    r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
+    re.IGNORECASE,
+)
+MAX_TAIL = 6000  # the whole tail an answer reader searches (answer_extraction.MAX_TAIL_CHARS)
+
+
+def _clauses(text: str, start: int, stop: int, ends: re.Pattern = _CLAUSE_END):
+    """``(start, end)`` of each clause of ``text[start:stop]`` (searched in the whole text, so a look-behind sees
+    the character before ``start``)."""
+    for end in ends.finditer(text, start, stop):
+        yield start, end.start()
+        start = end.end()
+    yield start, stop
+
+
+def _value_key(value: str) -> str:
+    """A number written two ways is one key: '45', '+45', '45.0' and '90/2' alike."""
+    from fractions import Fraction
+
+    text = value.replace(" ", "").lstrip("+")
+    percent = text.endswith("%")
+    text = text.rstrip("%")
+    try:
+        if "/" in text:
+            top, bottom = text.split("/", 1)
+            number = Fraction(top) / Fraction(bottom)
+        else:
+            number = Fraction(text)
+    except (ValueError, ZeroDivisionError):
+        return text
+    return f"{number}{'%' if percent else ''}"
+
+
+def answer_keys(answer: str) -> set[str]:
+    """The value keys a later clause may restate ``answer`` with (its numbers when it is one value)."""
+    plain = re.sub(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}", r"\1/\2", answer)
+    plain = re.sub(r"\\[a-zA-Z]+|[{}$\s]|(?<=\d),(?=\d{3})", "", plain)
+    keys = {_value_key(v.group()) for v in _VALUE.finditer(plain)}
+    whole = _VALUE.fullmatch(plain)
+    return {_value_key(whole.group())} if whole else keys
+
+
+_AFFIRMED_AFTER = re.compile(
+    r"[\s)*$]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it)\b",
+    re.IGNORECASE,
+)
+_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)
+_MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
+
+
+def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
+    """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
+    "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
+    ``strong_only`` (the answer is not one number) only the whole clause or a strong pointer ("meant", "answer") counts."""
+    after = clause[match.end():]
+    if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
+        return True  # "(45 if rounded)": an alternative answer under a condition
+    if _AFFIRMED_AFTER.match(after):
+        return True  # "45 seems right", "45 is correct", "45 it is"
+    if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
+        return False  # a word or value follows: "2 decimal places", "45 + 1"
+    before = clause[:match.start()]
+    words = re.findall(r"[A-Za-z']+", before)
+    if len(words) <= (0 if strong_only else 2) and not re.search(r"[=<>]", before):
+        return True
+    return bool((_STRONG_POINTER if strong_only else _POINTER).search(before))
+
+
+def _letter_pattern(letters: str) -> re.Pattern:
+    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
+
+
+# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause
+_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
+
+
+def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
+    """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
+    return [m for m in _letter_pattern(letters).finditer(text) if m.group(1) == letter]
+
+
+def _states_option(clause: str, option_text: str) -> bool:
+    words = re.findall(r"[A-Za-z0-9']+", clause)
+    if option_text:
+        wanted = re.findall(r"[A-Za-z0-9']+", option_text.lower())
+        return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
+    return len(words) >= 4
+
+
+def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "") -> str:
+    """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
+    ``"conflicting"`` (a later clause states another value), ``"retracted"`` (a clause withdraws it),
+    ``"negated"`` (a later mention denies it), or ``""``. See the comment above for the rule. With ``letters``
+    the answer is an option letter and the values read are option letters ("(B)", "B"); the clause right after the
+    letter that gives the option's text (``option_text``, or 4+ words when the options are unknown) is the answer
+    itself ("C. Tell the attending ... mistake"), not a withdrawal."""
+    stop = min(len(text), end + MAX_TAIL)
+    if letters:
+        value_pattern = mention_pattern = _letter_pattern(letters)
+        keys, one_value = {answer.upper()}, True
+
+        def key(match: re.Match) -> str:
+            return match.group(1)
+    else:
+        value_pattern, mention_pattern = _VALUE, _MENTION
+        keys = answer_keys(answer)
+        one_value = _VALUE.fullmatch(re.sub(r"[{}$\s]", "", answer)) is not None
+
+        def key(match: re.Match) -> str:
+            return _value_key(match.group())
+    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+        clause = text[first:last]
+        is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
+        if not clause.strip():
+            continue
+        others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
+        mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
+        for mention in mentions:
+            if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
+                return "negated"  # "42 is wrong", "anything but 42"
+        if mentions and not _WITHDRAWAL.search(clause[:mentions[-1].start()]):
+            continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
+        for value in others:
+            if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
+                continue  # "(not 18)": another value denied
+            if _stated(clause, value, strong_only=not one_value):
+                return "conflicting"
+        if not others and not is_option_text and _WITHDRAWAL.search(clause):
+            return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
+    return ""
+
+
+_MODAL = re.compile(r"\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|guess)\b", re.IGNORECASE)
+
+
+def modal_alternative_before(text: str, start: int, answer: str) -> bool:
+    """Is the answer at ``text[start:]`` one of several possibilities ("It could be 45. It could be 42.", "Maybe 45.
+    Maybe 42."): its own clause says it may be, and one of the two clauses before says another value may be?"""
+    window = text[max(0, start - 300):start]
+    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
+    own = window[ends[-1]:] if ends else window
+    if not _MODAL.search(own):
+        return False
+    earlier = window[ends[-3] if len(ends) >= 3 else 0:ends[-1]] if ends else ""
+    keys = answer_keys(answer)
+    for value in _VALUE.finditer(earlier):
+        closes = re.match(r"[\s$*)}\]]*(?:[.,;!?]|\Z|or\b)", earlier[value.end():])  # "45.", not "3 steps"
+        if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
+            return True
+    return False

@@ -21,6 +21,9 @@ Pipeline per (completion, reference) pair:
    :mod:`.commitment`) is no answer, a false equation (``43 = 42``) is wrong, a word gold ("Paris") is
    compared as words, and with ``work_avoidance=True`` an answer that skips the work (the prompt's own
    expression, an expression or unsimplified fraction for a number: :mod:`.work_avoidance`) gets no credit.
+   Formatting is read through before the numeric comparison and the guard (:mod:`.math_notation`:
+   ``\\text{42}``, ``90^\\circ``, ``12\\text{ cm}^2``, ``10,\\!000``); a one-variable inequality is its interval
+   (:mod:`.math_canonical`); words, lettered choices and candidate lists are read by :mod:`.math_forms`.
    Inputs that would explode (power towers, huge exponents, huge binomials) are refused here. A gold given as a
    list is a list of accepted alternatives. With a :func:`verdict_cache`, pool verdicts seen before
    (this run, an earlier step, another process) are read back instead of recomputed.
@@ -51,14 +54,14 @@ from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, e
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
+from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.work_avoidance import prompt_form, work_avoided
-
-_LETTERS = "ABCDEFGHIJ"
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -135,22 +138,6 @@ def _single_letter(text: str) -> str | None:
 MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
 
 _LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad|cup)")
-_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
-_NOT_WORDS = {"pi", "sqrt", "frac", "dfrac", "infty", "inf", "oo", "sin", "cos", "tan", "log", "ln", "exp", "mod", "and", "or"}
-
-
-def word_answer(text: str) -> str | None:
-    """``text`` as a word answer ("Paris", "one half", ``\\text{odd}``), lower-case with single spaces, or None
-    when it is math (a number, a variable, a command, an expression)."""
-    plain = _TEXT_WRAPPER.sub(r"\1", text).strip().strip(".")
-    if not re.fullmatch(r"[A-Za-z][A-Za-z .,'\-]*", plain) or len(plain) > 200:
-        return None
-    words = re.findall(r"[A-Za-z]+", plain.lower())
-    if not any(len(w) >= 3 and w not in _NOT_WORDS for w in words):
-        return None
-    return " ".join(words)
-
-
 def _constant(side: str) -> Fraction | None:
     numeral = parse_numeral(side)
     if numeral is not None:
@@ -181,10 +168,12 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Pred
     if not text:
         return None
     numeral = parse_numeral(text)
-    if numeral is None and "=" in text and text.count("=") <= 4:
+    shown = read_through(text) if numeral is None else text  # "\text{42}", "90^\circ", "12\text{ cm}^2" show a number
+    numeral = numeral or parse_numeral(shown)
+    if numeral is None and "=" in shown and shown.count("=") <= 4:
         # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds);
         # not when the left side lists other values ("x=5, x=6" is two answers, not 6)
-        left, _, right = text.rpartition("=")
+        left, _, right = shown.rpartition("=")
         if not _LISTED.search(left):
             numeral = parse_numeral(right)
     return Prediction(text, found.source, numeral, _false_equation(text) if "=" in text else False)
@@ -205,6 +194,9 @@ def compare_cheap(
     if reference.kind == "letter":
         letters = _LETTERS[: max(5, _LETTERS.index(reference.text) + 1)]
         letter, how = extract_letter(strip_thinking(completion), letters=letters)
+        if letter is None and not how and prediction is not None and prediction.text:
+            # nothing found as a letter (not a hedge): the committed math answer may start with one, "\textbf{(B) } 12"
+            letter, how = lettered_choice(prediction.text, letters), prediction.source
         if letter is None:
             return Verdict(0.0, "no_answer", reference.text, rule="letter")
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
@@ -216,12 +208,20 @@ def compare_cheap(
         return Verdict(0.0, "no_answer", reference.text, rule="hedged")  # "42 \text{ (or 43)}" for a single gold
     if prediction.false_equation and "=" not in reference.text:  # "43 = 42" states no value (an equation gold is compared whole)
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "false_equation", prediction.source)
+    meaning = textual_meaning(reference.text) if reference.kind in ("words", "latex") else None
+    if meaning is not None and textual_meaning(prediction.text) is not None:
+        # "infinitely many solutions" for \infty, "No solution" for \emptyset: the same statement in other words
+        equal = textual_meaning(prediction.text) == meaning
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "words", prediction.source)
     if reference.kind == "words":
         equal = word_answer(prediction.text) == reference.text
         return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "words", prediction.source)
     problem = size_problem(prediction.text) if guard else None
     if problem:
         return Verdict(0.0, "too_large", reference.text, prediction.text[:200], problem, prediction.source)
+    if reference.kind == "number" and several_values(prediction.text):
+        # "\boxed{42\text{ cm}, 43\text{ cm}}" for 42: a candidate list, whatever Math-Verify makes of the units
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "several values for one number", prediction.source)
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:
@@ -389,7 +389,7 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-02.1"
+VERIFIER_RULES = "2026-12-03.1"
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:

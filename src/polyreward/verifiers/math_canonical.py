@@ -6,7 +6,10 @@
   integer -- ``\\frac{3\\sqrt{2}}{4}``, ``3\\sqrt{2}/4``, ``\\sqrt{\\frac{9}{8}}``, ``\\frac{3\\pi}{4}``,
   ``0.75\\pi``, ``\\frac{1}{\\sqrt{2}}``, sums of like terms, and sin/cos/tan of rational multiples
   of pi whose value is such a number (``\\sin(\\pi/3)`` is ``\\sqrt{3}/2``);
-* an **interval or tuple** ``(a, b]``, ``[a, b]``, ``(a, b, c)`` of surds or ``\\pm\\infty``;
+* an **interval or tuple** ``(a, b]``, ``[a, b]``, ``(a, b, c)`` of surds or ``\\pm\\infty`` (``x \\in (a, b]`` too);
+  a **one-variable inequality** is the interval it describes: ``x > 3`` is ``(3, \\infty)``, ``x \\le 3`` is
+  ``(-\\infty, 3]``, ``3 < x < 5`` is ``(3, 5)`` (Math-Verify compares a gold inequality with a predicted interval
+  only; a predicted inequality for a gold interval is the same answer and is read so here);
 * a **finite set** ``\\{a, b, c\\}`` of surds;
 * a **matrix** (``pmatrix``/``bmatrix``/``matrix``/``Bmatrix``, never the determinant ``vmatrix``) of surds;
 * a **linear equation** ``y = 2x + 1``, ``2x - y + 1 = 0`` (one ``=``, both sides polynomials of
@@ -30,6 +33,7 @@ import re
 from dataclasses import dataclass
 from fractions import Fraction
 
+from polyreward.verifiers.math_relations import INFINITY, MINUS_INFINITY, RELATION, inequality_interval
 from polyreward.verifiers.polynomial import parse_polynomial
 
 MAX_CHARS = 400
@@ -52,8 +56,6 @@ class Surd:
             object.__setattr__(self, "k", 0)
 
 
-INFINITY = ("inf", 1)
-MINUS_INFINITY = ("inf", -1)
 
 _TOKEN = re.compile(
     r"\s*(?:(\d+(?:\.\d+)?|\.\d+)|(\\(?:d|t)?frac|\\sqrt|\\pi|\\infty|\\sin|\\cos|\\tan|\\cdot|\\times|\\div)(?![A-Za-z])"
@@ -318,12 +320,12 @@ def _element(text: str) -> tuple | None:
     return _surd(stripped)
 
 
-def _split_top(text: str, separator: str) -> list[str]:
+def split_top(text: str, separator: str) -> list[str]:
     parts, depth, start = [], 0, 0
     i = 0
     while i < len(text):
         char = text[i]
-        if char == "\\" and text[i + 1:i + 2] in "{}":
+        if char == "\\" and text[i + 1:i + 2] in ("{", "}"):  # an escaped brace (a trailing "\\" is none)
             depth += 1 if text[i + 1] == "{" else -1
             i += 2
             continue
@@ -343,7 +345,7 @@ def _split_top(text: str, separator: str) -> list[str]:
 
 def _elements(inner: str) -> tuple[tuple, bool] | None:
     values, decimal = [], False
-    for part in _split_top(inner, ","):
+    for part in split_top(inner, ","):
         element = _element(part)
         if element is None:
             return None
@@ -368,11 +370,20 @@ def _linear_equation(text: str) -> tuple | None:
     return tuple(sorted((m, c / lead) for m, c in terms.items()))
 
 
+_MEMBER = re.compile(r"\s*[A-Za-z]\s*\\in(?![A-Za-z])\s*")
+
+
 def canonical(text: str) -> tuple | None:
-    """``(shape, form, has_decimal)`` for the shapes in the module docstring, else None."""
+    """``(shape, form, inexact)`` for the shapes in the module docstring, else None. ``inexact``: unequal forms are
+    left to Math-Verify (a decimal literal it would round, an inequality read as an interval)."""
     if not text or len(text) > MAX_CHARS:
         return None
     text = _SPACING.sub(" ", text).strip()
+    if RELATION.search(text):
+        return inequality_interval(text, _element)
+    member = _MEMBER.match(text)  # "x \in (3, \infty)" states the set
+    if member:
+        text = text[member.end():]
     matrix = _MATRIX.fullmatch(text)
     if matrix:
         rows = [row for row in re.split(r"\\\\", matrix.group(2)) if row.strip()]
@@ -390,7 +401,7 @@ def canonical(text: str) -> tuple | None:
         return "set", frozenset(elements[0]), elements[1]
     if text[:1] in "([" and text[-1:] in ")]" and "," in text:
         elements = _elements(text[1:-1])
-        if elements is None or len(_split_top(text[1:-1], ",")) != len(elements[0]):
+        if elements is None or len(split_top(text[1:-1], ",")) != len(elements[0]):
             return None
         values, decimal = elements
         if len(values) == 2:
@@ -407,7 +418,8 @@ def canonical(text: str) -> tuple | None:
 def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     """Exactly decided equality of two canonical forms of the same shape, else None.
 
-    Unequal forms that hold a decimal literal are left undecided: Math-Verify rounds floats to 6
+    Unequal forms marked inexact are left undecided: an inequality read as an interval (Math-Verify has its own
+    relation rules), and a decimal literal, since Math-Verify rounds floats to 6
     places, so ``0.333333`` matches ``\\frac{1}{3}`` there.
     """
     if gold is None or pred is None or gold[0] != pred[0]:

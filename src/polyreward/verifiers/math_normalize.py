@@ -7,8 +7,8 @@ Three jobs:
   parser reads. Model output is never ``eval``-ed or ``sympify``-ed: python operators are rewritten as
   text.
 * :func:`parse_numeral` reads plain numbers (``-1,234.5``, ``3/4``, ``\\frac{3}{4}``, ``75\\%``,
-  ``18 apples``) as exact :class:`fractions.Fraction` values, so the common case (GSM8K-style numeric
-  answers) is decided without starting sympy at all.
+  ``18 apples``, repeating decimals ``0.\\overline{3}`` ``0.(3)`` ``0.\\dot{3}``) as exact :class:`fractions.Fraction`
+  values, so the common case (GSM8K-style numeric answers) is decided without starting sympy at all.
 * :func:`~polyreward.verifiers.math_size.size_problem` (re-exported here) refuses inputs whose value would be
   astronomically large before sympy sees them.
 """
@@ -138,7 +138,14 @@ _THOUSANDS = re.compile(r"(?<![\d.,])[1-9]\d{0,2}(?:,\d{3})+(?![\d,])(?:\.\d+)?"
 _SPACE_THOUSANDS = re.compile(r"[-+]?[1-9]\d{0,2}(?: \d{3})+(?:\.\d+)?")
 # "\mathrm{e}" is Euler's e to a reader; Math-Verify's parser chokes on it (parses "1-1/\mathrm{e}" as 1)
 _UPRIGHT_LETTER = re.compile(r"\\(?:mathrm|rm|mathit|operatorname)\s*\{\s*([A-Za-z])\s*\}")
-_LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|\\,|\\!|\\ |~)(?=\d{3}(?!\d))")
+# "10\,000", "10{,}000", "10,\!000" (a comma followed by a negative thin space, often with a space after it)
+_LATEX_THOUSANDS = re.compile(r"(?<=\d)(?:\{,\}|,?\\[,!] ?|\\ |~)(?=\d{3}(?!\d))")
+
+
+def drop_thousands_separators(text: str) -> str:
+    """``1,234`` ``10\\,000`` ``10{,}000`` ``10,\\!000`` -> the digits alone (a comma group inside a tuple, interval or
+    set stays: ``(12,102)`` is a pair)."""
+    return _THOUSANDS.sub(_drop_thousands_commas, _LATEX_THOUSANDS.sub("", text))
 
 
 def rewrite_python_syntax(text: str) -> str:
@@ -293,7 +300,7 @@ def euler_imaginary_unit(text: str) -> str:
 
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
-    text = normalize_unicode(text.strip())
+    text = normalize_unicode(text.strip()).replace("\\cfrac", "\\frac")  # a continued-fraction layout is a fraction
     # markdown bold / italics around the whole answer: "**73**", "__73__", "73**"
     for _ in range(2):
         match = _BOLD_WRAP.match(text)
@@ -305,6 +312,8 @@ def normalize_answer(text: str) -> str:
     text = _strip_edge_spacing(text)  # "\\, 1,000 \\," -> "1,000": spacing commands at either end mean nothing
     text = _TIMES_X.sub(r" \\times ", text)  # "6.02 x 10^23": an x between two numbers is a times sign
     text = _APPROX_PREFIX.sub("", text)  # "\approx 3.14" states the value 3.14
+    # "\$" is a dollar sign, never a math delimiter: gone before the delimiters are read ("$\$18$" is 18)
+    text = text.replace(r"\$", "")
     # surrounding math delimiters and trailing sentence punctuation
     for _ in range(3):
         before = text
@@ -317,12 +326,10 @@ def normalize_answer(text: str) -> str:
             text = text[2:-2]
         if text == before:
             break
-    # "\$" and a lone "$" in front of a number are currency ("$18"), not math delimiters
-    text = text.replace(r"\$", "")
+    # a lone "$" in front of a number is currency ("$18"), not a math delimiter
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
-    text = _LATEX_THOUSANDS.sub("", text)
-    text = _THOUSANDS.sub(_drop_thousands_commas, text)
+    text = drop_thousands_separators(text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
     text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
     text = _VALUE_TEXT.sub(r" \1", text)  # "5\text{ dozen}": no unit to drop (Math-Verify drops \text units)
@@ -341,7 +348,7 @@ _NUMBER = r"[-+]?(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][-+]?\d{1,4})?"
 _NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
 _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
 # words that may follow a number as a unit ("18 apples", "5 cm"); letters that are variables don't qualify
-_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
+_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|[A-Za-z]{1,5}/[A-Za-z]{1,5}(?:\^?[23])?|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3})$")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}
 _VALUE_TEXT = re.compile(r"\\(?:text|mathrm|mbox|textbf)\s*\{\s*(" + "|".join(sorted(VALUE_WORDS)) + r")\s*\}", re.IGNORECASE)
 _MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}
@@ -366,7 +373,8 @@ def parse_numeral(text: str) -> Numeral | None:
         return None
     match = _UNIT_TAIL.match(text)
     scale = 1
-    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", text[len(match.group("head")):])] if match else []
+    # the words after the number, not the wrapper's name ("1\text{ million}" is scaled by "million", not "text")
+    tail = [word.lower() for word in re.findall(r"[A-Za-z]+", re.sub(r"\\[A-Za-z]+", " ", text[len(match.group("head")):]))] if match else []
     if any(word in VALUE_WORDS for word in tail):
         return None  # "5 squared", "5 factorial", "5 dozen": words that change the value, never a unit
     if match and not any(word in _MATH_WORDS for word in tail):
@@ -391,8 +399,33 @@ def _mixed_number(text: str) -> Numeral | None:
     return Numeral(-value if match.group("sign") == "-" else value)
 
 
+# a repeating decimal: 0.\overline{3}, 0.1\overline{6}, 0.\bar{3}, 0.(3), 0.1(6), 0.\dot{3}, 0.\dot{1}4285\dot{7}
+_REPEATING = re.compile(
+    r"\s*(?P<sign>[-+]?)\s*(?P<whole>\d{0,30})\.(?P<fixed>\d{0,30})"
+    r"(?:\\(?:overline|bar)\s*(?:\{\s*(?P<a>\d{1,30})\s*\}|(?P<b>\d))|\((?P<c>\d{1,30})\)"
+    r"|\\dot\s*\{\s*(?P<d>\d)\s*\}(?:(?P<middle>\d{0,28})\\dot\s*\{\s*(?P<e>\d)\s*\})?)\s*"
+)
+
+
+def repeating_decimal(text: str) -> Fraction | None:
+    """The exact value of a repeating decimal (:data:`_REPEATING`'s forms), else None: ``0.1\\overline{6}`` is 1/6.
+
+        value = whole + (int(fixed + block) - int(fixed)) / (10^len(fixed) * (10^len(block) - 1))
+    """
+    match = _REPEATING.fullmatch(text)
+    if match is None:
+        return None
+    groups = match.groupdict()
+    block = groups["a"] or groups["b"] or groups["c"] or ((groups["d"] or "") + (groups["middle"] or "") + (groups["e"] or "") if groups["e"] else groups["d"])
+    fixed = groups["fixed"]
+    value = int(groups["whole"] or 0) + Fraction(int(fixed + block) - int(fixed or 0), 10 ** len(fixed) * (10 ** len(block) - 1))
+    return -value if groups["sign"] == "-" else value
+
+
 def _plain_numeral(text: str) -> Numeral | None:
     text = text.replace("{,}", "").strip()
+    if "." in text and ("\\" in text or "(" in text) and (repeating := repeating_decimal(text)) is not None:
+        return Numeral(repeating)
     if _SPACE_THOUSANDS.fullmatch(text):  # "1 000 000"
         text = text.replace(" ", "")
     if len(text) < 60 and (mixed := _mixed_number(text)) is not None:

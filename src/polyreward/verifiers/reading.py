@@ -4,14 +4,16 @@ Every reward that reads an answer (math, choice, crpo, forecast, tool calls, for
 :func:`answer_views`, never the raw string, so a policy cannot move a score by changing what a person would not
 see or would read the same way:
 
-1. :func:`normalise` -- NFKC (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
+1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
-   Greek ``ο`` in ``nοt``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
+   Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), horizontal whitespace runs are one space.
-2. :func:`without_comments` -- what no reader sees at all: HTML comments ``<!-- ... -->``, LaTeX comments
-   (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay), elements
-   hidden by style (``display:none``, ``visibility:hidden``, ``hidden``). An unclosed comment hides the rest.
+2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
+   LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
+   elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
+   text), LaTeX that renders nothing (``\\phantom``, ``\\color{white}``), struck-through text (``~~..~~``, ``<del>``,
+   ``<s>``, ``\\sout``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``) and footnote definitions (``[^1]: ...``).
 
@@ -28,9 +30,24 @@ from __future__ import annotations
 import re
 import unicodedata
 
+from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
-_INVISIBLE = re.compile(f"[{INVISIBLE_CHARACTERS}]")
+# every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
+# combining grapheme joiner and the Hangul fillers: none of them shows
+_INVISIBLE = re.compile(
+    f"[{INVISIBLE_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+    "\U000e0000-\U000e0fff\U0001d173-\U0001d17a]"
+)
+# a character struck through with a combining overlay (U+0335-U+0338) is deleted text
+_STRUCK_CHARACTER = re.compile("[^\u0335-\u0338][\u0335-\u0338]+")
+# leetspeak in the small words that decide commitment ("0r", "n0t", "w41t"): read as letters
+_LEET = str.maketrans("0134579", "oieastg")
+_LEET_WORD = re.compile(r"(?<![\w.])(?=[a-zA-Z]*\d)(?=\d*[a-zA-Z])[a-zA-Z0134579]{2,9}(?![\w.])")
+_GUARD_WORDS = frozenset({
+    "or", "nor", "not", "no", "never", "either", "wait", "wrong", "actually", "kidding", "joking", "typo", "oops",
+    "scratch", "ignore", "maybe", "possibly", "perhaps", "instead", "incorrect", "false", "nope", "meant",
+})
 # a word of letters; look-alikes are mapped in a word that has a Latin letter or is made only of look-alikes
 _WORD = re.compile(r"[^\W\d_]+")
 _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
@@ -55,21 +72,51 @@ def _map_lookalikes(match: re.Match) -> str:
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
+_KEPT_BY_NFKC = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]|" + _SUPERSCRIPT_RUN.pattern)
+
+
+def _nfkc_keeping_math(text: str) -> str:
+    """NFKC, except superscripts and vulgar fractions, which the math reader turns into powers and fractions itself
+    (NFKC would make ``x²`` ``x2`` and ``½`` ``1⁄2``)."""
+    if text.isascii():
+        return text
+    parts, position = [], 0
+    for kept in _KEPT_BY_NFKC.finditer(text):
+        parts.append(unicodedata.normalize("NFKC", text[position:kept.start()]))
+        parts.append(kept.group())
+        position = kept.end()
+    parts.append(unicodedata.normalize("NFKC", text[position:]))
+    return "".join(parts)
+
+
 def normalise(text: str, collapse_space: bool = True) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
     keeps runs of spaces (indentation of code)."""
-    text = _INVISIBLE.sub("", unicodedata.normalize("NFKC", text))
+    if not text.isascii():
+        text = _STRUCK_CHARACTER.sub("", text)
+        text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
+    text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
     if not text.isascii():
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _ascii_digits(text)
+    if any(ch.isdigit() for ch in text):
+        text = _LEET_WORD.sub(_unleet, text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+
+
+def _unleet(match: re.Match) -> str:
+    word = match.group()
+    plain = word.lower().translate(_LEET)
+    return plain if plain in _GUARD_WORDS else word
 
 
 _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
 # an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>
 _HIDDEN_ELEMENT = re.compile(
-    r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b)[^<>]{0,300}>",
+    r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|"
+    r"font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|color\s*:\s*(?:white|transparent|#fff\b|#ffffff\b))"
+    r"[^<>]{0,300}>|<(?P<struck>del|s|strike)\b[^<>]{0,300}>",
     re.IGNORECASE,
 )
 # "%" that starts a LaTeX comment: not escaped, and not a percent sign (a digit, brace or bracket right before it,
@@ -98,7 +145,8 @@ def _drop_hidden_elements(text: str) -> str:
     parts, position = [], 0
     while (opening := _HIDDEN_ELEMENT.search(text, position)) is not None:
         parts.append(text[position:opening.start()])
-        closing = re.compile(rf"</{re.escape(opening.group('tag'))}\s*>", re.IGNORECASE).search(text, opening.end())
+        tag = opening.group("tag") or opening.group("struck")
+        closing = re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE).search(text, opening.end())
         if closing is None:
             return "".join(parts)
         position = closing.end()
@@ -111,8 +159,8 @@ def _is_percent_sign(line: str, at: int) -> bool:
     before = line[:at].rstrip(" ")
     if not before:
         return False
-    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in "})]"):
-        return True
+    if at > 0 and (line[at - 1].isdigit() or line[at - 1] in ")]"):
+        return True  # "50%", "(x + 1)%"; after a LaTeX group "}%" starts a comment ("\\boxed{45}% \\boxed{42}")
     after = line[at + 1:].lstrip(" ")
     return before[-1].isdigit() and (not after or not after.startswith(("\\", "$", "<", "{")))
 
@@ -129,9 +177,47 @@ def _drop_latex_comments(text: str) -> str:
     return "\n".join(lines)
 
 
+# LaTeX that renders nothing or deletes: \phantom{..}, \color{white}{..}, \textcolor{white}{..}, \sout{..}
+_LATEX_HIDING = re.compile(
+    r"\\(?:[hv]?phantom|sout|st|xout|cancelto\{[^{}]{0,40}\}|textcolor\s*\{\s*(?:white|transparent)\s*\}|"
+    r"color\s*\{\s*(?:white|transparent)\s*\})\s*\{"
+)
+
+
+def _drop_strikethrough(text: str) -> str:
+    """``~~struck~~`` removed, pairs of markers on one line (a literal split per line: linear)."""
+    lines = text.split("\n")
+    for index, line in enumerate(lines):
+        if "~~" in line:
+            pieces = line.split("~~")
+            kept = pieces[0::2] if len(pieces) % 2 else pieces[0:-1:2] + ["~~" + pieces[-1]]
+            lines[index] = " ".join(kept)
+    return "\n".join(lines)
+
+
+def _drop_latex_hiding(text: str) -> str:
+    if "\\" not in text:
+        return text
+    parts, position = [], 0
+    while (opening := _LATEX_HIDING.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        depth, index = 1, opening.end()
+        while index < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[index], 0) if text[index - 1] != "\\" else 0
+            index += 1
+        position = index
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def without_comments(text: str) -> str:
-    """``text`` without what no reader sees: HTML and LaTeX comments, hidden HTML elements (step 2)."""
-    return _drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text)))
+    """``text`` without what no reader sees or what the writer struck out: HTML and LaTeX comments, hidden HTML
+    elements, ``\\phantom`` and white text, struck-through text (``~~..~~``, ``<del>``, ``\\sout``) (step 2)."""
+    text = _drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text)))
+    if "~~" in text:
+        text = _drop_strikethrough(text)
+    return _drop_latex_hiding(text)
 
 
 _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)

@@ -1,20 +1,26 @@
 """Answers that equal the gold without doing the work the question asks for (``math_accuracy``'s
-``work_avoidance`` guard, on by default).
+``work_avoidance`` guard, on by default). The guard judges computation, not notation.
 
 Math-Verify decides *equivalence*: ``478 / 1 + -682`` equals ``-204`` and ``\\frac{3910}{6885}`` equals
 ``\\frac{46}{81}``. A reward built on equivalence alone pays a policy for copying the question's own expression
-into the box, which credits every arithmetic and fraction prompt without computing anything. The guard refuses
-(score 0, reason ``unevaluated``):
+into the box, which credits every arithmetic and fraction prompt without computing anything. A guard that refuses
+a plain answer for its notation biases training as much as that hack, so the answer is first read through its
+formatting (:func:`~polyreward.verifiers.math_notation.read_through`: ``\\text{42}``, ``\\textbf{5}``,
+``\\displaystyle 42``, ``\\left( 3 \\right)``, ``10,\\!000``, ``12\\text{ cm}^2``, ``5 \\mathrm{m/s}``, ``90^\\circ``,
+``- 5`` are the numbers they show), and only what remains is judged. The guard refuses (score 0, reason
+``unevaluated``):
 
-* **the prompt's own expression**: the answer, with spacing, ``$``, braces, ``\\left``/``\\right`` and
+* **the prompt's own expression**: the answer, read through its formatting and with spacing, ``$``, braces and
   multiplication signs squeezed out, is a whole math expression of the prompt (not a part of a longer one) and
   is not the gold itself -- ``\\boxed{(7.0 + 4.0i) - (4.0 + 6.0i)}`` for "Subtract (7.0 + 4.0i) - (4.0 + 6.0i)";
-* **not in the gold's form class**, where the gold is a number:
+* where the gold is a number, **a remaining operation on numbers**:
 
-  - an expression (``2 \\times 21``, ``10^2``, ``4!``, ``\\sqrt{4}``) -- a number, a simplified fraction, a
-    mixed number, a percent, a number with a unit, scientific notation (``6.02 \\times 10^{23}``) or a chain
-    that ends in one (``9 \\times 2 = 18``: the work is shown and the value stated) are numbers;
-  - an unsimplified fraction (``\\frac{3910}{6885}``, ``\\frac{10}{2}``, ``7/1``) unless the gold is written
+  - an expression (``2 \\times 21``, ``2^{10}``, ``4!``, ``\\sqrt{4}``, ``(9+1)``) -- a value is: a number, a
+    simplified fraction, a mixed number, a percent, a number with a unit, a repeating decimal, scientific
+    notation (``6.02 \\times 10^{23}``, ``1.5e8``, a power of ten ``10^{8}``), a closed form with an irrational value (``\\sqrt{17}``,
+    ``\\frac{\\pi}{2}``: nothing left to evaluate), a decimal comma ``0,111``, words, or a chain that ends in
+    one (``9 \\times 2 = 18``, ``\\sqrt{17} \\approx 4.12``: the work is shown and the value stated);
+  - an unsimplified fraction (``\\frac{3910}{6885}``, ``\\frac{84}{2}``, ``7/1``) unless the gold is written
     unsimplified too.
 
 ``work_avoidance: false`` restores plain equivalence (Math-Verify's semantics). Reconstructed rule (ours).
@@ -26,7 +32,9 @@ import re
 from math import gcd
 from typing import Any
 
+from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_unicode, parse_numeral, rewrite_python_syntax
+from polyreward.verifiers.math_notation import read_through
 
 MAX_PROMPT_CHARS = 100_000
 
@@ -36,6 +44,13 @@ _EXPRESSION = re.compile(r"[-+/^()\[\]\\]|\d[A-Za-z]|[A-Za-z]\d")
 _CONTINUES_BEFORE = set("+-/^(=.0123456789")
 _CONTINUES_AFTER = set("+-/^)=0123456789")
 _FRACTION = re.compile(r"[-+]?\s*(?:(\d+)\s*/\s*(\d+)|\\[dt]?frac\s*\{\s*(\d+)\s*\}\s*\{\s*(\d+)\s*\})")
+# "a = b = c", "a \\approx b": the sides of a chain (not <, >: an inequality states no value)
+_RELATION = re.compile(r"=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])")
+_LISTED = re.compile(r"[,;]|\b(?:or|and)\b")
+# "0,111" cannot be a thousands group: a decimal comma, one value (equivalence decides it)
+_DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")
+# an operation without digits: a power, quotient, product or factorial, a binary sign, any command but a constant
+_OPERATION = re.compile(r"[\^/*!]|(?<=[\w})])\s*[-+]\s*(?=[\w\\({])|\\(?!(?:infty|pi|emptyset|varnothing)(?![A-Za-z]))[A-Za-z]+")
 _SCIENTIFIC = re.compile(r"[-+]?\d+(?:\.\d+)?\s*(?:\\times|\\cdot|\*|x)?\s*10\s*\^\s*\{?\s*[-+]?\d+\s*\}?|10\s*\^\s*\{?\s*[-+]?\d+\s*\}?")
 
 
@@ -82,19 +97,41 @@ def _unsimplified(text: str) -> bool:
     return denominator == 1 or gcd(numerator, denominator) > 1
 
 
+def _stated_value(text: str) -> str:
+    """The value a chain ends in: ``9 \\times 2 = 18`` -> ``18``, ``\\sqrt{17} \\approx 4.12`` -> ``4.12``; ``text``
+    itself when it is no chain or the left side lists other values (``x=5, x=6`` is two answers)."""
+    parts = _RELATION.split(text)
+    if len(parts) < 2 or len(parts) > 6 or _LISTED.search(parts[0]):
+        return text
+    return parts[-1]
+
+
+def _irrational_closed_form(text: str) -> bool:
+    form = canonical(text)
+    return form is not None and form[0] == "surd" and (form[1].s != 1 or form[1].k != 0)
+
+
+def _is_value(text: str) -> bool:
+    """Is ``text`` (read through its formatting) a value rather than an operation on numbers?"""
+    text = _unbracketed(text)
+    if not re.search(r"\d", text):
+        return not _OPERATION.search(text)  # words, a variable, \infty, \pi -- but not \frac{\pi}{\pi}
+    return bool(parse_numeral(text) is not None or _SCIENTIFIC.fullmatch(text) or _DECIMAL_COMMA.fullmatch(text)
+                or _irrational_closed_form(text))
+
+
 def work_avoided(reference: Any, prediction: Any, prompt: str) -> str:
     """Why ``prediction`` skips the work (see the module docstring), or ``""``. ``reference`` and ``prediction``
     are :class:`~polyreward.verifiers.math.Reference` and ``Prediction``; ``prompt`` is squeezed by
     :func:`prompt_form` (``""`` when the row has none)."""
-    if prompt and squeeze(prediction.text) != squeeze(reference.text) and copied_from_prompt(prediction.text, prompt):
+    shown = read_through(prediction.text)
+    if prompt and squeeze(shown) != squeeze(read_through(reference.text)) and (
+            copied_from_prompt(shown, prompt) or copied_from_prompt(prediction.text, prompt)):
         return "the prompt's own expression"
     if reference.kind != "number":
         return ""
-    value = prediction.text
-    if parse_numeral(_unbracketed(value)) is None and "=" in value:
-        value = value.rpartition("=")[2]  # a chain that ends in its value: "9 \times 2 = 18"
-    value = _unbracketed(value)
-    if parse_numeral(value) is None and not _SCIENTIFIC.fullmatch(value):
+    value = _unbracketed(_stated_value(shown))
+    if not _is_value(value):
         return "an expression where the gold is a number"
     if _unsimplified(value) and not _unsimplified(reference.text):
         return "an unsimplified fraction where the gold is simplified"

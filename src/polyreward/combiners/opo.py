@@ -1,0 +1,69 @@
+"""OPO: reward minus the length-weighted mean reward of the group (the optimal baseline of On-Policy RL with
+Optimal reward baseline).
+
+Source: verl 0.9.1 ``verl/trainer/ppo/core_algos.py`` ``compute_opo_outcome_advantage``
+(``algorithm.adv_estimator=opo``; method of Hao et al. 2025, arXiv 2505.23585). Exact.
+
+    r_i = Σ_k w_k R_ik                  (nansum; a row where every reward is None is left out, A = 0)
+    l_i = response token count of row i (verl: ``response_mask.sum(-1)``)
+    b_g = Σ_{j∈g} l_j r_j / Σ_{j∈g} l_j  (a group of one valid rollout: b_g = 0)
+    A_i = r_i - b_g                      (no std division, no batch normalisation)
+
+Without ``lengths`` every rollout counts once (b_g is the plain group mean, Dr. GRPO's advantage with
+verl's lone-rollout rule); every entry point of the project hands the token counts (:attr:`uses_lengths`).
+
+Edge cases: a constant group (the shared constant rule) gives A = 0 exactly, where the weighted mean of three
+0.1s is off by an ulp; a group whose valid rollouts all have zero tokens (verl: 0/0 = NaN) takes the plain
+group mean; a lone rollout gets A = r as in verl.
+
+Bound: |A| <= the group's range max r - min r (b_g is a convex combination of the group's values); |r| for
+a lone rollout.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiners._groups import GroupedCombiner, GroupIndex, group_moments, weighted_total
+from polyreward.combiners.magnitudes import scaled_advantages
+
+
+class OPOCombiner(GroupedCombiner):
+    """A_i = r_i - (token-length-weighted group mean of r); verl ``opo``."""
+
+    type_name = "opo"
+    exactness = "exact"
+    description = "OPO: reward minus the length-weighted group mean (optimal baseline, verl opo)"
+    reward_scale = "equivariant"  # r - a weighted mean (:mod:`polyreward.combiners.magnitudes`)
+
+    @property
+    def uses_lengths(self) -> bool:
+        """The baseline weighs each rollout by its token count: entry points must hand the lengths."""
+        return True
+
+    def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
+        """Advantages (N,); ``lengths`` (N,) response token counts weigh the group baseline."""
+        return self.combine_with_lengths(scores, groups, weights, lengths)
+
+    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
+                      lengths: np.ndarray | None = None) -> np.ndarray:
+        return scaled_advantages(self, functools.partial(self._advantages, lengths=lengths), scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
+                    lengths: np.ndarray | None) -> np.ndarray:
+        total = weighted_total(scores, weights)
+        count, _, std, deviation = group_moments(total, index)
+        if lengths is None:
+            weighted = deviation
+        else:
+            valid = ~np.isnan(total)
+            tokens = index.sum(np.where(valid, lengths, 0.0))
+            with np.errstate(invalid="ignore", divide="ignore", over="ignore"):
+                baseline = index.sum(np.where(valid, lengths * total, 0.0)) / tokens
+                weighted = np.where(index.broadcast(tokens > 0), total - index.broadcast(baseline), deviation)
+            # a constant group: exactly 0 (its token-weighted mean can be an ulp off the common value)
+            weighted = np.where(index.broadcast(std == 0.0) & valid, 0.0, weighted)
+        return np.where(index.broadcast(count) == 1, total, weighted)  # verl: a lone rollout's baseline is 0

@@ -1,0 +1,104 @@
+"""What an answer's form says besides a plain value: words, a lettered choice, a list of values (pure Python, main process).
+
+* :func:`word_answer` -- a word answer ("Paris", ``\\text{odd}``, "one half"), lower-case with single spaces;
+* :func:`textual_meaning` -- "infinitely many (solutions)", "infinite" and ``\\infty`` state the same thing, and so do
+  "no (real) solution(s)", "none", "the empty set", ``\\emptyset`` and ``\\{\\}``: a gold in one of these forms
+  accepts the others (the trailing noun does not change the statement);
+* :func:`lettered_choice` -- the one lettered choice a math answer is or starts with (``\\textbf{(B) } 12``);
+* :func:`several_values` -- an answer that lists two or more values at its top level (``41, 42``,
+  ``42\\text{ cm}, 43\\text{ cm}``): a candidate list where the gold is one number.
+
+Each reads the answer through its formatting first (:func:`~polyreward.verifiers.math_notation.read_through`).
+Reconstructed rules (ours).
+"""
+
+from __future__ import annotations
+
+import re
+
+from polyreward.verifiers.math_canonical import split_top
+from polyreward.verifiers.math_notation import read_through
+
+LETTERS = "ABCDEFGHIJ"
+
+_TEXT_WRAPPER = re.compile(r"\\(?:text|textbf|textit|mathrm|mbox|operatorname)\s*\{([^{}]*)\}")
+_NOT_WORDS = {"pi", "sqrt", "frac", "dfrac", "infty", "inf", "oo", "sin", "cos", "tan", "log", "ln", "exp", "mod", "and", "or"}
+
+
+def word_answer(text: str) -> str | None:
+    """``text`` as a word answer ("Paris", "one half", ``\\text{odd}``), lower-case with single spaces, or None
+    when it is math (a number, a variable, a command, an expression)."""
+    plain = _TEXT_WRAPPER.sub(r"\1", text).strip().strip(".")
+    if not re.fullmatch(r"[A-Za-z][A-Za-z .,'\-]*", plain) or len(plain) > 200:
+        return None
+    words = re.findall(r"[A-Za-z]+", plain.lower())
+    if not any(len(w) >= 3 and w not in _NOT_WORDS for w in words):
+        return None
+    return " ".join(words)
+
+
+# "infinitely many (solutions)" and "no solution" / "none" said in words or symbols; the trailing noun does not
+# change the statement ("infinitely many" = "infinitely many solutions" = \infty where the gold says so)
+_COUNTED_NOUNS = {"solution", "solutions", "value", "values", "root", "roots", "answer", "answers", "pair", "pairs",
+                  "number", "numbers", "integer", "integers", "point", "points", "way", "ways", "real", "such", "possible"}
+_INFINITE_WORDS = {"infinitely many", "infinite", "infinity", "infinitely", "an infinite number of", "infinite number of",
+                   "infinitely many real"}
+_EMPTY_WORDS = {"none", "empty set", "the empty set", "empty"}
+_SYMBOLS = {"\\infty": "infinite", "+\\infty": "infinite", "\\emptyset": "empty", "\\varnothing": "empty", "\\{\\}": "empty",
+            "\\{ \\}": "empty", "\\o": "empty"}
+
+
+def textual_meaning(text: str) -> str | None:
+    """``"infinite"`` for "infinitely many (solutions)", "infinite", ``\\infty``; ``"empty"`` for "no (real)
+    solution(s)", "none", "the empty set", ``\\emptyset``, ``\\{\\}``; else None."""
+    symbol = _SYMBOLS.get(text.strip().strip("$").strip())
+    if symbol is not None:
+        return symbol
+    words = word_answer(text)
+    if words is None:
+        return None
+    tokens = words.split()
+    if tokens[:2] in (["there", "are"], ["there", "is"]):
+        tokens = tokens[2:]
+    counted = False
+    while tokens and tokens[-1] in _COUNTED_NOUNS:
+        tokens, counted = tokens[:-1], True
+    core = " ".join(tokens)
+    if core in _INFINITE_WORDS:
+        return "infinite"
+    if core in _EMPTY_WORDS or (core == "no" and counted):
+        return "empty"
+    return None
+
+
+_DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")  # "0,111" cannot be a thousands group: a decimal comma, one value
+_WORD_LIST = re.compile(r"\b(?:or|and)\b")
+
+
+def several_values(text: str) -> bool:
+    """Does the answer (read through its formatting) list two or more values at its top level (``41, 42``,
+    ``42\\text{ cm}, 43\\text{ cm}``, ``42 and 43``)? A tuple, interval or set in brackets is one value."""
+    shown = read_through(text)
+    if _DECIMAL_COMMA.fullmatch(shown):
+        return False
+    parts = [part for piece in split_top(shown, ",") for part in split_top(piece, ";")]
+    parts = [word_part for part in parts for word_part in _WORD_LIST.split(part)]
+    return sum(1 for part in parts if part.strip()) >= 2
+
+
+def lettered_choice(text: str, letters: str = LETTERS) -> str | None:
+    """The one lettered choice a math answer is or starts with: ``(B)``, ``\\text{(B)}``, ``\\textbf{(B) } 12``,
+    ``(C) \\frac{1}{2}``, ``B) 12``, ``D. 7`` -> the letter; None when there is none or the answer names two (``(A) 3 (B) 12`` is a hedge)."""
+    shown = read_through(text)
+    if len(shown) == 1:
+        return shown if shown in letters else None  # "(B)", "\\text{(B)}", "B"
+    match = _LETTER_LEAD.match(shown)
+    letter = (match.group(1) or match.group(2)) if match else None
+    if letter is None or letter not in letters:
+        return None
+    named = {m.group(1) or m.group(2) for m in _LETTER_LABEL.finditer(shown)}
+    return letter if named == {letter} else None
+
+
+_LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
+_LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
