@@ -435,3 +435,12 @@ def test_jaccard_normalized_mode_reads_what_a_reader_sees():
     normalized = JaccardReward(mode="normalized")
     assert normalized(completions=[hidden, commented_only, disguised], answer=gold * 3) == [0.0, 0.0, 1.0]
     assert JaccardReward()(completions=[commented_only], answer=gold) == [1.0]  # exact mode: the source reads raw text
+
+
+def test_a_call_in_prose_is_counted_but_never_credited():
+    cut_off = ' So far the running value is \n{"name": "area", "parameters": {"base": 10}}\n'
+    assert parse_tool_call_text(cut_off) == [] and count_tool_calls(cut_off) == 1
+    assert OTCToolEfficiency(form="ppo", correctness="calls_exact")(completions=[cut_off], answer=[GOLD]) == [0.0]
+    assert ToolRLCorrectness(parse="lenient")(completions=[cut_off], answer=[GOLD]) == [-3.0]
+    fenced = 'The call:\n```json\n{"name": "area", "parameters": {"base": 10}}\n```'  # a fence is a known layout
+    assert parse_tool_call_text(fenced) == [{"name": "area", "parameters": {"base": 10}}]

@@ -221,15 +221,16 @@ def _calls_in_free_text(text: str) -> list[Call]:
     invisible characters removed, look-alike letters and full-width forms mapped) holds more calls than as written:
     a call disguised so that a parser skips it (``{"nаme": ...}`` with a Cyrillic ``а``, a zero-width space
     inside the JSON) is a malformed call, not data."""
-    calls = _read_free_text(text)
+    fenced, prose = _read_free_text(text)
     if not text.isascii():
         plain = normalise(text, collapse_space=False)
-        if plain != text and len(_read_free_text(plain)) > len(calls):
+        if plain != text and sum(map(len, _read_free_text(plain))) > len(fenced) + len(prose):
             raise ToolCallError("a call disguised by invisible or look-alike characters")
-    return calls
+    return fenced + prose
 
 
-def _read_free_text(text: str) -> list[Call]:
+def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
+    """(calls in code fences, calls in the prose around them) of text outside blocks and ``<think>``."""
     text = _without(_without(text, "think"), "tool_call")
     calls: list[Call] = []
     rest, position, number = [], 0, 0
@@ -247,7 +248,7 @@ def _read_free_text(text: str) -> list[Call]:
         except (ValueError, RecursionError):  # not one JSON value: one call per line, or code of another language
             calls.extend(_scan_objects(body, f"code block {number}"))
     rest.append(text[position:])
-    return calls + _scan_objects("".join(rest), "text")
+    return calls, _scan_objects("".join(rest), "text")
 
 
 def block_calls(text: str) -> list[Call]:
@@ -262,14 +263,29 @@ def block_calls(text: str) -> list[Call]:
 
 def parse_tool_call_text(text: str) -> list[Call]:
     """Lenient parse of every call format (module docstring): the visible ``<tool_call>`` blocks, then the visible calls
-    outside them (code fences, OpenAI shape, bare JSON), then those in HTML comments; [] when nothing visible is a
-    call."""
+    outside them (code fences, OpenAI shape, bare JSON), then those in HTML comments. [] unless the calls come in a
+    known layout: a ``<tool_call>`` block, a code fence of JSON calls, or the whole text one JSON value of calls (so a
+    call written in the middle of prose, as in a cut-off reply, is credited to no one)."""
     visible = without_html_comments(text)
     calls = block_calls(visible)
     if not calls and "<tool_call>" in visible and "</tool_call>" not in visible:
         raise ToolCallError("<tool_call> without a closing </tool_call>")
-    calls += _calls_in_free_text(visible) if "{" in visible else []
-    return calls + commented_calls(text) if calls else []  # a call only in a comment is no call made
+    if not calls and not _is_carrier(visible):
+        return []  # a call only in prose or in a comment is no call made (it still counts as an extra one)
+    return calls + (_calls_in_free_text(visible) if "{" in visible else []) + commented_calls(text)
+
+
+def _is_carrier(visible: str) -> bool:
+    """True when the text carries its calls in a known layout without ``<tool_call>`` blocks: a code fence of JSON
+    calls, or the whole text one JSON value of calls (a bare list); a JSON call inside prose (a truncated or
+    half-written reply) is not one."""
+    stripped = visible.strip()
+    if stripped.startswith(("[", "{")):
+        try:
+            return bool(_calls_in_value(strict_json(stripped), "completion"))
+        except (ValueError, RecursionError):
+            return False
+    return "{" in visible and bool(_read_free_text(visible)[0])
 
 
 def message_tool_calls(messages: Sequence[Mapping[str, Any]], first_turn_only: bool = False) -> list[Call] | None:
