@@ -31,19 +31,21 @@ normalisation per pollutant, not the source's).
 
 Reading a rollout: the observed value(s) come from ``observed_column`` (a number, numeric text, a list
 or a JSON list; NaN entries are invalid steps). The forecast is the one the completion commits to, read through
-the project's one reading (:func:`polyreward.verifiers.reading.answer_views`: normalised, so ``−76`` with U+2212 is
--76 and ``７６`` or ``7\u200b6`` is 76; HTML/LaTeX comments never read; a code block or quote only when the visible
-text holds no number): the numbers of its first ``<answer>`` block, or without a block those of its last non-empty
-line (the names PM2.5 / PM10 are ignored). They are a committed forecast only when
+the project's one reading (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` with U+2212 is
+-76 and ``７６`` or ``7\u200b6`` is 76; HTML/LaTeX comments, code blocks and quotes are never read): the numbers of
+its first ``<answer>`` block, or without a block those of its last non-empty line (the names PM2.5 / PM10 are
+ignored). They are a committed forecast only when
 
-* there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``): a hedge
+* there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``) in the span or
+  in the sentence that leads into the block (``It is not <answer>43</answer>``): a hedge
   (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
   ``not 40`` is no forecast;
 * each is a plain value: no bound or approximation sign before it (``>76``, ``<= 76``, ``~76``, ``≈76``, ``±``), no
   comparative (``at least``, ``more than``, ``over``, ``up to``, ``76 or more``, ``76+``); words such as "roughly"
   or "about" are fine (every forecast is an estimate);
 * each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
-  "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI`` are another quantity;
+  "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI``, ``16.7 thousand`` are another
+  quantity;
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``): the last statement is the committed one.
 
@@ -66,7 +68,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
-from polyreward.verifiers.reading import answer_views
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
@@ -137,11 +139,12 @@ _OR_MORE_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|less|higher|lower|above|bel
 # a unit right after the number that is not a mass concentration: 76 %, 76 ppm, 76 AQI, 76 mg/L
 _OTHER_UNIT = re.compile(
     r"^\s*\(?\s*(?:%|‰|°|percent\b|per\s*cent\b|pct\b|pp[mbt]\b|parts?\s+per\b|(?:i?aqi)\b|index\b|[mnµμu]?g\s*/\s*(?:l|dl|ml|kg)\b|"
-    r"[mn]g\s*/\s*m|k?g\b|times\b|x\b|fold\b)",
+    r"[mn]g\s*/\s*m|k?g\b|times\b|x\b|fold\b|thousand|million|billion|hundred|dozen|k\b|m\b|bn\b)",
     re.IGNORECASE,
 )
 # what may follow a forecast block without withdrawing it: no number and no negation (module docstring)
 _AFTER_NUMBER = re.compile(r"\d")
+_SENTENCE_START = re.compile(r"[.!?\n]")
 
 
 def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
@@ -162,8 +165,11 @@ def _committed_in_view(text: str, count: int) -> tuple[list[float] | None, str, 
     """(numbers, why, found a candidate) of one reading of the completion."""
     blocks = list(tag_blocks(text, "answer"))
     if blocks:
-        _, end, span = blocks[0]
+        start, end, span = blocks[0]
         where, after = "the <answer> block", text[end:]
+        sentence = _SENTENCE_START.split(text[max(0, start - 200):start])[-1]
+        if _NEGATION.search(sentence):  # "It is not <answer>43</answer>"
+            return None, f"the sentence before {where} negates it ({sentence.strip()[-60:]!r})", True
     else:
         lines = [line for line in text.splitlines() if line.strip()]
         span, where, after = (lines[-1] if lines else ""), "the last line", ""
@@ -184,22 +190,19 @@ def _committed_in_view(text: str, count: int) -> tuple[list[float] | None, str, 
 
 
 # a later statement that withdraws the forecast without a number of its own ("just kidding", "ignore that")
-_WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|mistake|typo|erratum|retract|withdraw|instead|actually|"
+_WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|incorrect|false|invalid|mistaken|mistake|typo|erratum|retract|"
+                         r"withdraw|instead|actually|"
                          r"rather|correction|meant|unsure|uncertain|guess)\b", re.IGNORECASE)
 
 
 def committed_forecast(text: str, count: int) -> tuple[list[float] | None, str]:
     """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
 
-    Read through :func:`polyreward.verifiers.reading.answer_views`: the visible text first (normalised: ``−76`` is
-    -76, full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
-    answer), and only when its answer span holds no number at all, the text with only the comments removed."""
-    why = "no number"
-    for view in answer_views(text):
-        numbers, why, found = _committed_in_view(view, count)
-        if numbers is not None or found:
-            return numbers, why
-    return None, why
+    Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
+    full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
+    answer, not even as a fallback: a forecast is plain text)."""
+    numbers, why, _ = _committed_in_view(visible_text(text), count)
+    return numbers, why
 
 
 def forecast_values(text: str, count: int) -> list[float] | None:
