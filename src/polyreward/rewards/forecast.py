@@ -126,7 +126,7 @@ def _number(value: Any) -> float:
 
 
 _POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
-_NEGATION = re.compile(r"\b(?:not|never|no)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
 # a bound or an approximation sign right before the number: ">76", "<= 76", "~76" (also logic's "not"), "±5"
 _BOUND_SIGN = re.compile(r"(?:[<>≤≥~≈±≲≳≪≫]|\+/-|=<|>=|<=)\s*$")
 # a comparative right before the number makes it a bound: "at least 76", "more than 76", "over 76", "up to 76"

@@ -81,7 +81,13 @@ def _letters(text: str) -> int:
     return sum(ch.isalpha() for ch in text)
 
 
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
 def _plain(text: str) -> str:
+    # a comment inside a word ("Ant<!-- x -->wort") leaves the word a reader sees, so it goes without a trace first
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub("", text)
     return _MARKUP.sub(" ", visible_text(text))
 
 
