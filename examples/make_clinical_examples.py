@@ -84,13 +84,13 @@ def tool_rows(rng: random.Random, per_category: int = 12) -> list[dict]:
                 first[key] = "WRONG" if not isinstance(first[key], str) else first[key] + "?"
             body = "\n".join(json.dumps(c) for c in gold)
             variants = [
-                f"<think>I will call the function.</think>\n<tool_call>\n{body}\n</tool_call>",
+                f"<think>The request supplies each required argument, so one call with those values answers it.</think>\n<tool_call>\n{body}\n</tool_call>",
                 "<think>Calling it twice to be safe.</think>\n<tool_call>\n" + body + "\n" + body + "\n</tool_call>",
                 "<think>Close.</think>\n<tool_call>\n" + "\n".join(json.dumps(c) for c in wrong) + "\n</tool_call>",
                 "<think>Oops.</think>\n<tool_call>\n" + body[:-2] + "\n</tool_call>",  # malformed JSON
             ]
             if rng.random() < 0.5:  # some rollouts in TRL's conversational form with tool_calls fields
-                variants[0] = [{"role": "assistant", "content": "<think>I will call the function.</think>", "tool_calls": [
+                variants[0] = [{"role": "assistant", "content": "<think>The request supplies each required argument, so one call with those values answers it.</think>", "tool_calls": [
                     {"type": "function", "function": {"name": c["name"], "arguments": json.dumps(c["parameters"])}} for c in gold]}]
             base = {k: row[k] for k in ("prompt", "answer", "prompt_id")}
             out.extend({**base, "completion": c} for c in variants)

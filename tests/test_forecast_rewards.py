@@ -143,7 +143,8 @@ def test_metrics_from_reward_details():
 def test_parsing_helpers():
     assert observed_values("[1, null, \"x\", 3]")[0] == 1.0 and math.isnan(observed_values("[1, null, \"x\", 3]")[1])
     assert math.isnan(observed_values(True)[0])
-    assert forecast_values("<answer>1, 2</answer> 9", 2) == [1.0, 2.0]
+    assert forecast_values("<answer>1, 2</answer> Done.", 2) == [1.0, 2.0]
+    assert forecast_values("<answer>1, 2</answer> 9", 2) is None  # a later number withdraws the block's
     assert forecast_values("<answer>1, 2, 3</answer> 9", 2) is None
     assert forecast_values("a 1 b 2 c 3", 2) is None
     assert forecast_values("a 1\nb 2 c 3", 2) == [2.0, 3.0]

@@ -26,6 +26,7 @@ from polyreward.rubrics.judge_rules import check_rule, validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.verifiers import radiology_kg
 from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.language import english_share
 from polyreward.verifiers.tool_calls import count_tool_calls
 
 THINK = "<think>I check each finding against the history and the prior film.</think>"
@@ -62,11 +63,12 @@ def test_format_rewards_need_content_when_guarded(cls, params, completion, sourc
 def test_content_words_counts_distinct_substantive_words():
     assert content_words("") == 0
     assert content_words("zzzz z z a a a") == 0
-    assert content_words("the the the") == 1
+    assert content_words("the the the") == 0  # a stop word, however often
+    assert content_words("heart heart heart") == 1
     assert content_words("2 + 2 = 4") == 2
     assert content_words("<answer></answer>") == 0  # markup is not content
     assert content_words("z\u200bz\u200bz") == 0
-    assert content_words("Heart size is normal") == 4
+    assert content_words("Heart size is normal") == 3  # "is" is a stop word
 
 
 @pytest.mark.parametrize("value", [-1, 1.5, True, "3"])
@@ -91,8 +93,8 @@ RM_RF = '<tool_call>\n{"name": "rm_rf", "parameters": {"path": "/"}}\n</tool_cal
     ],
 )
 def test_toolrl_correctness_reads_every_block_when_guarded(completion, first, every):
-    assert ToolRLCorrectness()(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(first)]
-    assert ToolRLCorrectness(read_blocks="all")(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(every)]
+    assert ToolRLCorrectness(read_blocks="first")(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(first)]
+    assert ToolRLCorrectness()(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(every)]  # the default
 
 
 @pytest.mark.parametrize(
@@ -262,6 +264,11 @@ CASES = {
     "otc_bare_call_list": (count_tool_calls,
                            lambda n: "[" + ",".join(['{"name": "a", "parameters": {"x": 1}}'] * (n // 38)) + "]"),
     "plain_text_lookalikes": (plain_text, lambda n: "w\u0430\u200bit " * (n // 6)),
+    "english_share_detector": (english_share, lambda n: "The patient has chest pain. Huanzhe you xiongtong. " * (n // 52)),
+    "calls_in_other_formats": (lambda t: count_tool_calls(t),  # counts; 32 broken objects make it one malformed attempt
+                               lambda n: '```json\n{"name": "a", "parameters": {}}\n```\n{"a": [1]} ' * (n // 50)),
+    "word_count_emoji": (word_count, lambda n: "\U0001f44d\U0001f3fd " * (n // 3)),
+    "content_words_prompt": (lambda t: content_words(t, t[: len(t) // 2]), lambda n: "warfarin prevents stroke " * (n // 25)),
     "rules_guard_partial_hits": (lambda t: check_rule({"regex": "call 911 now", "contains": "call 911 now"}, t, guarded=True),
                                  lambda n: "call 911 " * (n // 9)),
 }

@@ -155,7 +155,7 @@ def test_the_environment_loads_by_id_with_one_task_per_problem(env):
     assert type(taskset).__name__ == "MathTaskset" and len(tasks) == 48
     task = tasks["math-001"]
     assert [fn.__name__ for fn in task.hooks("reward")] == ["accuracy", "format", "overlong"]
-    assert [fn._vf_weight for fn in task.hooks("reward")] == [1.0, 0.2, 0.5]
+    assert [fn._vf_weight for fn in task.hooks("reward")] == [1.0, 0.2, 0.15]
     assert type(task).data_type() is PolyrewardTaskData
 
 

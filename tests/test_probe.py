@@ -81,20 +81,18 @@ def test_unguarded_format_reward_is_exploited_in_the_weighted_total(capsys):
 
 
 def test_clinical_r1_released_rules_show_their_exploits(capsys):
-    """Clinical-R1's released rules (the recipe uses them as released): empty think and junk text pay; the
-    reconstructed objectives do not pay for a list of every option."""
+    """The CRPO recipe ships with the guards on: no exploit. Clinical-R1's released rules (each guard set back to the
+    source): empty think and junk text pay, and 'not \\boxed{C}' pays 1.0; the reconstructed objectives do not pay
+    for a list of every option either way."""
     rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8")
+    assert rc == 0 and not exploited(report)
+    released = ["--set", "rewards.0.committed_answer=false", "--set", "rewards.1.min_content_words=0",
+                "--set", "rewards.2.min_content_words=0", "--set", "rewards.2.measure=characters"]
+    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8", *released)
     found = exploited(report)
     assert rc == 1 and {("format", "empty_think"), ("format", "junk_think"), ("english", "junk_text")} <= found
-    assert ("accuracy", "negation") in found  # crpo_accuracy reads the only box: 'not \boxed{C}' pays 1.0
+    assert ("accuracy", "negation") in found  # crpo_accuracy reads the only box: 'not \\boxed{C}' pays 1.0
     assert not {p for p in found if p[0] in ("faithfulness", "comprehensiveness")}
-    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8",
-                            "--set", "rewards.1.min_content_words=3", "--set", "rewards.2.min_content_words=3")
-    assert not {p for p in exploited(report) if p[0] in ("format", "english")}
-    # committed_answer reads the box through the choice verifier's committed answer (depends on its negation rule)
-    rc, report = probe_json(capsys, "examples/train/medqa_crpo.yaml", "examples/train/medqa_crpo_train.jsonl", "--limit", "8",
-                            "--set", "rewards.0.committed_answer=true")
-    assert ("accuracy", "negation") not in exploited(report)
 
 
 def test_table_output_names_the_exploit(capsys):

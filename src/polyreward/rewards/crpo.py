@@ -37,14 +37,22 @@ and ``\\boxed\\{.*?\\}`` every unclosed box: 34 s on a 64 KB completion); :func:
 searches (the regexes stay here as the specification the tests compare against).
 
 Known exploits of the released rules (kept as the default: they are the source): r_fmt pays 1.0 for
-``<think></think><answer>x</answer>`` and 1.5 for ``<think>zzzz</think><answer>x \\boxed{A}</answer>``; r_eng
-pays 1.0 for ``zzzz``; r_acc pays 1.0 for ``Not \\boxed{C}.`` and for a box that the text then retracts (it
-reads the only box, whatever the text says of it). ``min_content_words: N`` on ``crpo_format`` and
-``crpo_english`` (:func:`polyreward.rewards.format.content_words`) guards the first two: r_fmt is 0 unless the
-think body holds N content words and the answer body a letter or digit, r_eng is 0 for a text of fewer than N.
-``committed_answer: true`` on ``crpo_accuracy`` guards the third: a 1.0 stands only when the multiple-choice
-verifier's committed answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and
-retractions commit to nothing) is the gold letter, else 0.0; every other score is the released one.
+``<think></think><answer>x</answer>`` and ``<think>Let me think.</think><answer>x</answer>``, and 1.5 for
+``<think>zzzz</think><answer>x \\boxed{A}</answer>``; r_eng pays 1.0 for ``zzzz``, pinyin, Base64, German, French,
+leetspeak and random ASCII (every character is in the whitelist); r_acc pays 1.0 for ``Not \\boxed{C}.`` and for a
+box that the text then retracts (it reads the only box, whatever the text says of it). The guards:
+
+* ``min_content_words: N`` on ``crpo_format`` and ``crpo_english`` (:func:`polyreward.rewards.format.content_words`:
+  distinct visible words that are not stop words, filler, lorem ipsum or the prompt's own words): r_fmt is 0 unless
+  the think body holds N content words and the answer body a visible letter or digit, r_eng is 0 for a text of
+  fewer than N.
+* ``measure: language`` on ``crpo_english``: the share of letters in stretches that a language detector (langid's
+  model, :mod:`polyreward.verifiers.language`) labels English, instead of the character whitelist: pinyin, Base64,
+  German, French, leetspeak, lorem ipsum and random letters score 0, a Chinese sentence inside an English answer
+  lowers the share by its characters.
+* ``committed_answer: true`` on ``crpo_accuracy``: a 1.0 stands only when the multiple-choice verifier's committed
+  answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and retractions commit to nothing)
+  is the gold letter, else 0.0; every other score is the released one.
 """
 
 from __future__ import annotations
@@ -55,9 +63,11 @@ import string
 from collections.abc import Mapping
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored, column_name
+from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words, thin_content
 from polyreward.schema import is_missing
+from polyreward.verifiers.language import english_share as detected_english_share
+from polyreward.verifiers.reading import visible_text
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
 LETTERS = tuple(string.ascii_uppercase)
@@ -67,6 +77,7 @@ _FORMAT = re.compile(r"^<think>.*?</think>\s*<answer>(.*?)</answer>$", re.DOTALL
 _BOX_GROUP = re.compile(r"(\\boxed\{.*?\})")
 _FINAL_RESPONSE = "## Final Response"
 _SPACES = re.compile(r"\s*")
+MEASURES = ("characters", "language")
 
 
 def preprocess(text: str, eos_token: str | None = None, prefilled_think: bool = False) -> str:
@@ -144,11 +155,13 @@ def format_parts(text: str) -> tuple[str, str] | None:
 
 def format_reward(text: str, min_content_words: int = 0) -> float:
     """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
-    also 0 when the think body has fewer content words or the answer body none."""
+    also 0 when the think body has fewer content words or the answer body none, and the summary beside the box must
+    be visible (an invisible character or a comment is no summary)."""
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
-    return 1.5 if has_summary_and_one_box(parts[1]) else 1.0
+    answer = visible_text(parts[1], code=True) if min_content_words > 0 else parts[1]  # guarded: a visible summary
+    return 1.5 if has_summary_and_one_box(answer) else 1.0
 
 
 def english_share(text: str) -> float:
@@ -248,22 +261,24 @@ class CRPOFormat(ReleasedPreprocessing):
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
         parts = format_parts(text)
-        thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words)
+        thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
-        score = format_reward(text)
+        score = format_reward(text, self.min_content_words)
         return Scored(score, {0.0: "not <think>...</think> <answer>...</answer>", 1.0: "format ok, answer lacks one box plus a summary",
                               1.5: "format ok, answer has one box and a summary"}[score])
 
 
 class CRPOEnglish(ReleasedPreprocessing):
-    """Clinical-R1 r_eng: share of characters in the English whitelist (penalises language mixing).
+    """Clinical-R1 r_eng: share of the text written in English (penalises language mixing).
 
     Args:
         eos_token: cut the completion at this token text before scoring (the released code splits on the EOS token);
             null keeps it whole
         prefilled_think: the chat template already opened <think> in the prompt, so the completion starts inside it
         min_content_words: a text of fewer content words scores 0; 0 is the released rule
+        measure: characters (the released rule: share of characters in the ASCII whitelist; pays pinyin, Base64,
+            German) or language (share of letters in stretches a language detector labels English)
     """
 
     type_name = "crpo_english"
@@ -273,14 +288,18 @@ class CRPOEnglish(ReleasedPreprocessing):
     probe_strategies = ("junk_text",)
 
     def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False,
-                 min_content_words: int = 0) -> None:
+                 min_content_words: int = 0, measure: str = "characters") -> None:
         super().__init__(name, weight, eos_token, prefilled_think)
         self.min_content_words = check_min_content(min_content_words)
+        self.measure = one_of("measure", measure, MEASURES)
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
-        words = content_words(text)
+        words = content_words(text, row.get("prompt")) if self.min_content_words else 0
         if words < self.min_content_words:
             return Scored(0.0, f"{words} content word(s), min_content_words needs {self.min_content_words}")
+        if self.measure == "language":
+            score = detected_english_share(text)
+            return Scored(score, f"{score:.0%} of the letters in stretches a language detector labels English")
         score = english_share(text)
         return Scored(score, "empty completion" if not text else f"{score:.0%} English characters")

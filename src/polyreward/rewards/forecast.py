@@ -30,11 +30,26 @@ that order. Several single-pollutant reward entries with weights w_v instead giv
 normalisation per pollutant, not the source's).
 
 Reading a rollout: the observed value(s) come from ``observed_column`` (a number, numeric text, a list
-or a JSON list; NaN entries are invalid steps). The forecast is the one the completion commits to: the
-numbers of its first ``<answer>`` block, or without a block those of its last non-empty line (µg/m3 unit
-suffixes and the names PM2.5 / PM10 are ignored), and they must be exactly T finite numbers with no negation word (``not``, ``never``,
-``n't``). So a hedge (``400 (or maybe 20)``), a pasted table of the prompt's values, a range (``20-30``), an
-infinity (``1e999``) or ``not 40`` is no forecast, where a reader of the first number would credit it.
+or a JSON list; NaN entries are invalid steps). The forecast is the one the completion commits to, read through
+the project's one reading (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` with U+2212 is
+-76 and ``７６`` or ``7\u200b6`` is 76; HTML/LaTeX comments, code blocks and quotes are never read): the numbers of
+its first ``<answer>`` block, or without a block those of its last non-empty line (the names PM2.5 / PM10 are
+ignored). They are a committed forecast only when
+
+* there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``) in the span or
+  in the sentence that leads into the block (``It is not <answer>43</answer>``): a hedge
+  (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
+  ``not 40`` is no forecast;
+* each is a plain value: no bound or approximation sign before it (``>76``, ``<= 76``, ``~76``, ``≈76``, ``±``), no
+  comparative (``at least``, ``more than``, ``over``, ``up to``, ``76 or more``, ``76+``); words such as "roughly"
+  or "about" are fine (every forecast is an estimate);
+* each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
+  "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI``, ``16.7 thousand`` are another
+  quantity;
+* nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
+  ``ignore that``): the last statement is the committed one.
+
+The rules are ours (reconstructed: the source reads a model's number tensor, not text).
 No valid observation -> NaN ("no valid observation"); no committed forecast -> the minimum, −γ (the source has no
 text to read, so this is our rule: a hedge or an abstention never scores more than a committed wrong forecast,
 a false alarm included).
@@ -53,7 +68,8 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
-from polyreward.verifiers.label_sets import answer_block
+from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.tags import tag_blocks
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
 
@@ -75,7 +91,9 @@ def step_weights(steps: int, mode: str = "linear", base: float = 0.75, gamma: fl
     low, high = min(s), max(s)
     return [base + (1.0 - base) * (v - low) / (high - low + 1e-8) for v in s]
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,3})?")
-_UNIT = re.compile(r"(?:µ|μ|u|micro)?g\s*/\s*m(?:\^?3|³)", re.IGNORECASE)
+# the expected unit, µg/m³ in its usual spellings (µg/m3, ug/m^3, μg m-3, micrograms per cubic metre)
+_UNIT = re.compile(r"(?:µ|μ|u|micro)(?:g|grams?)\s*(?:(?:/|per)\s*(?:m\s*(?:\^\s*)?[3³]|cubic\s+met(?:re|er))|m\s*(?:\^\s*)?\{?-\s*[3³]\}?)",
+                   re.IGNORECASE)
 
 
 def observed_values(value: Any) -> list[float] | None:
@@ -108,26 +126,83 @@ def _number(value: Any) -> float:
 
 
 _POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
-_NEGATION = re.compile(r"\b(?:not|never)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
+# a bound or an approximation sign right before the number: ">76", "<= 76", "~76" (also logic's "not"), "±5"
+_BOUND_SIGN = re.compile(r"(?:[<>≤≥~≈±≲≳≪≫]|\+/-|=<|>=|<=)\s*$")
+# a comparative right before the number makes it a bound: "at least 76", "more than 76", "over 76", "up to 76"
+_BOUND_WORDS = re.compile(
+    r"\b(?:at\s+(?:least|most)|(?:more|less|greater|fewer|higher|lower)\s+than|over|under|above|below|beyond|up\s+to|"
+    r"upwards\s+of|exceed(?:s|ing)?|maximum(?:\s+of)?|minimum(?:\s+of)?|max|min|or\s+(?:more|less|higher|lower))\s*$",
+    re.IGNORECASE,
+)
+_OR_MORE_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|less|higher|lower|above|below|so)\b|and\s+(?:up|above|higher)\b)", re.IGNORECASE)
+# a unit right after the number that is not a mass concentration: 76 %, 76 ppm, 76 AQI, 76 mg/L
+_OTHER_UNIT = re.compile(
+    r"^\s*\(?\s*(?:%|‰|°|percent\b|per\s*cent\b|pct\b|pp[mbt]\b|parts?\s+per\b|(?:i?aqi)\b|index\b|[mnµμu]?g\s*/\s*(?:l|dl|ml|kg)\b|"
+    r"[mn]g\s*/\s*m|k?g\b|times\b|x\b|fold\b|thousand|million|billion|hundred|dozen|k\b|m\b|bn\b)",
+    re.IGNORECASE,
+)
+# what may follow a forecast block without withdrawing it: no number and no negation (module docstring)
+_AFTER_NUMBER = re.compile(r"\d")
+_SENTENCE_START = re.compile(r"[.!?\n]")
+
+
+def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
+    """The numbers of ``span`` when each is a plain value in the expected unit, else (None, why)."""
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", span))
+    numbers = []
+    for match in _NUMBER.finditer(span):
+        before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
+        if _BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after):
+            return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
+        if _OTHER_UNIT.match(after):
+            return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"
+        numbers.append(float(match.group()))
+    return numbers, ""
+
+
+def _committed_in_view(text: str, count: int) -> tuple[list[float] | None, str, bool]:
+    """(numbers, why, found a candidate) of one reading of the completion."""
+    blocks = list(tag_blocks(text, "answer"))
+    if blocks:
+        start, end, span = blocks[0]
+        where, after = "the <answer> block", text[end:]
+        sentence = _SENTENCE_START.split(text[max(0, start - 200):start])[-1]
+        if _NEGATION.search(sentence):  # "It is not <answer>43</answer>"
+            return None, f"the sentence before {where} negates it ({sentence.strip()[-60:]!r})", True
+    else:
+        lines = [line for line in text.splitlines() if line.strip()]
+        span, where, after = (lines[-1] if lines else ""), "the last line", ""
+    numbers, why = _plain_numbers(span, where)
+    if numbers is None:
+        return None, why, True
+    if not numbers:
+        return None, f"{where} holds no number", False
+    if len(numbers) != count:
+        return None, f"{where} holds {len(numbers)} number(s), {count} expected (a hedge, range or table is no forecast)", True
+    if not all(math.isfinite(x) for x in numbers):
+        return None, f"{where} holds a non-finite number", True
+    if _NEGATION.search(span):
+        return None, f"{where} negates its number", True
+    if _AFTER_NUMBER.search(after) or _NEGATION.search(after) or _WITHDRAWAL.search(after):
+        return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
+    return numbers, "", True
+
+
+# a later statement that withdraws the forecast without a number of its own ("just kidding", "ignore that")
+_WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|incorrect|false|invalid|mistaken|mistake|typo|erratum|retract|"
+                         r"withdraw|instead|actually|"
+                         r"rather|correction|meant|unsure|uncertain|guess)\b", re.IGNORECASE)
 
 
 def committed_forecast(text: str, count: int) -> tuple[list[float] | None, str]:
-    """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring."""
-    body = answer_block(text)
-    if body is None:
-        lines = [line for line in text.splitlines() if line.strip()]
-        span, where = (lines[-1] if lines else ""), "the last line"
-    else:
-        span, where = body, "the <answer> block"
-    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" ", span))
-    numbers = [float(m) for m in _NUMBER.findall(span)]
-    if len(numbers) != count:
-        return None, f"{where} holds {len(numbers)} number(s), {count} expected (a hedge, range or table is no forecast)"
-    if not all(math.isfinite(x) for x in numbers):
-        return None, f"{where} holds a non-finite number"
-    if _NEGATION.search(span):
-        return None, f"{where} negates its number"
-    return numbers, ""
+    """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
+
+    Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
+    full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
+    answer, not even as a fallback: a forecast is plain text)."""
+    numbers, why, _ = _committed_in_view(visible_text(text), count)
+    return numbers, why
 
 
 def forecast_values(text: str, count: int) -> list[float] | None:

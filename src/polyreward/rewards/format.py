@@ -19,14 +19,26 @@ i.e. the completion starts with ``<think>``, holds no second ``<think>``, and cl
   satisfies without reasoning. The same guard is a parameter of ``crpo_format``, ``crpo_english`` and
   ``toolrl_format``.
 
-Content words::
+Content words (ours, a reconstructed rule: the sources have no such guard)::
 
-    words = maximal runs of letters and digits (str.isalnum), case-folded, after markup tags (<answer>, </think>)
-            and invisible format characters (zero-width space, joiners, soft hyphen, ...) are removed
-    content_words(text) = |{w in words : w is all digits, or w has at least two distinct characters}|
+    text  = the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so zero-width characters
+            and look-alike letters change nothing; HTML/LaTeX comments, hidden elements, code blocks and quotes
+            dropped), markup tags (<answer>, </think>) removed, case-folded
+    words = maximal runs of letters and digits
+    a word is content when it is
+      * a number (digits only), or
+      * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
+        another script with >= 2 distinct characters, or a mix of letters and digits with more letters (CO2, T2DM),
+      * and not an English stop word (the, is, of, ...), not reasoning filler (let, think, okay, hmm, ...), not a
+        word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a word of the prompt
+    content_words(text, prompt) = the number of DISTINCT content words
 
-so repeats (``the the the``), one-letter runs (``zzzz``, ``a a a``) and text split by invisible characters
-(``z\\u200bz``) count once or not at all, while ``2 + 2 = 4`` counts its numbers.
+so repeats (``the the the``), one-letter runs (``zzzz``), consonant strings (``xq zkv plmw``), ``Let me think.``,
+lorem ipsum, leetspeak (``7h3 p4713n7``), a pasted copy of the prompt and text hidden in a comment count 0, while
+``2 + 2 = 4`` counts its numbers and ``Subtract 3 from both sides: 2x = 8`` counts subtract, sides, 8 (for the
+prompt ``Solve 2x + 3 = 11``). The
+exploits of the rule: a model can still write real but irrelevant words (the guard measures substance, not
+relevance; a rubric or judge measures relevance).
 """
 
 from __future__ import annotations
@@ -36,19 +48,52 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored
-from polyreward.verifiers.text_forms import without_invisible
+from polyreward.schema import prompt_text
+from polyreward.verifiers.language import STOP_WORDS
+from polyreward.verifiers.reading import visible_text
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
+_VOWEL = re.compile(r"[aeiouy]")
+# what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
+FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right".split())
+# the placeholder text "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor ..."
+LOREM_IPSUM = frozenset("""
+lorem ipsum dolor sit amet consectetur adipiscing adipisicing elit sed eiusmod tempor incididunt labore dolore magna
+aliqua enim minim veniam quis nostrud exercitation ullamco laboris nisi aliquip commodo consequat duis aute irure
+reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint occaecat cupidatat non proident sunt
+culpa qui officia deserunt mollit anim laborum vestibulum ante primis faucibus orci luctus ultrices posuere cubilia
+curae donec pellentesque habitant morbi tristique senectus netus malesuada fames turpis egestas mauris nunc vitae
+""".split())
+NOT_CONTENT = STOP_WORDS | FILLER_WORDS | LOREM_IPSUM
 
 
-def content_words(text: str) -> int:
-    """How many distinct content words ``text`` holds (module docstring); linear in ``len(text)``."""
-    visible = without_invisible(_TAG.sub(" ", text))  # "z\u200bz" is "zz": invisible characters neither join nor split
-    words = {w for w in _WORD.findall(visible.casefold()) if w.isdigit() or len(set(w)) > 1}
-    return len(words)
+def _is_content(word: str) -> bool:
+    if word.isdigit():
+        return True
+    if word in NOT_CONTENT or len(set(word)) < 2:
+        return False
+    if word.isascii():
+        if word.isalpha():
+            return len(word) >= 3 and _VOWEL.search(word) is not None
+        return sum(ch.isalpha() for ch in word) > sum(ch.isdigit() for ch in word)  # CO2, T2DM; not 7h3 p4713n7
+    return True
+
+
+def prompt_words(prompt: object) -> frozenset[str]:
+    """The case-folded words of a prompt (text or message list), which a completion's content words exclude."""
+    text = prompt_text(prompt)
+    return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
+
+
+def content_words(text: str, prompt: object = None) -> int:
+    """How many distinct content words ``text`` holds that ``prompt`` does not (module docstring); linear in
+    ``len(text)``."""
+    visible = _TAG.sub(" ", visible_text(text)).casefold()
+    excluded = prompt_words(prompt) if prompt is not None else frozenset()
+    return len({w for w in _WORD.findall(visible) if w not in excluded and _is_content(w)})
 
 
 def check_min_content(value: Any) -> int:
@@ -59,19 +104,19 @@ def check_min_content(value: Any) -> int:
 
 
 def has_letter_or_digit(text: str) -> bool:
-    """True when ``text`` holds a letter or digit outside markup tags and invisible characters (``**D**`` does)."""
-    return _WORD.search(without_invisible(_TAG.sub(" ", text))) is not None
+    """True when the visible ``text`` holds a letter or digit outside markup tags (``**D**`` does, ``<!-- D -->`` not)."""
+    return _WORD.search(_TAG.sub(" ", visible_text(text, code=True))) is not None
 
 
-def thin_content(blocks: Mapping[str, str], minimum: int) -> str | None:
-    """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words, or
-    another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard
-    is off."""
+def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None) -> str | None:
+    """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
+    prompt's words left out), or another block (the answer, a tool call) without a letter or digit; None when each
+    is substantive or the guard is off."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
         if name == "think":
-            found = content_words(body)
+            found = content_words(body, prompt)
             if found < minimum:
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
         elif not has_letter_or_digit(body):
@@ -110,7 +155,7 @@ class ThinkFormat(RolloutReward):
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         match = self._pattern.match(completion)
         if match:
-            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words)
+            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, row.get("prompt"))
             return Scored(0.0, thin) if thin else Scored(1.0, "format ok")
         opening = "" if self.prefilled_think else "<think>"
         if opening and not completion.startswith(opening):

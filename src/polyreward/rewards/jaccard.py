@@ -12,8 +12,11 @@ blocks), e.g. ``[["AF", "HF"], ["AF"]]``, lists accepted alternatives; ``match: 
 ``match: all`` the worst, and the reason and details name the deciding one (:mod:`polyreward.verifiers.golds`).
 
 Options (not in the source): ``mode: normalized`` case-folds, NFKC-normalises and collapses whitespace
-before comparing and applies a ``synonyms`` map (alias -> canonical label); ``separator`` replaces
-``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
+before comparing and applies a ``synonyms`` map (alias -> canonical label), and reads the completion as a reader
+sees it (:func:`polyreward.verifiers.reading.answer_views`: an ``<answer>`` block inside an HTML comment is never
+read, zero-width and look-alike characters are normalised; exact mode reads the raw text, as the source, so a
+block hidden in a comment counts there); ``separator`` replaces ``;``; ``metric: f1`` scores
+2|P ∩ G| / (|P| + |G|) instead.
 """
 
 from __future__ import annotations
@@ -26,6 +29,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
+from polyreward.verifiers.reading import answer_views
 
 MODES = ("exact", "normalized")
 METRICS = ("jaccard", "f1")
@@ -137,7 +141,8 @@ class JaccardReward(RolloutReward):
     def _against(self, completion: str, gold: list[str] | None) -> Scored:
         if gold is None:
             return Scored(0.0, "reference has no <answer> block")
-        body = answer_block(completion)
+        body = answer_block(completion) if self.mode == "exact" else next(
+            (b for view in answer_views(completion) if (b := answer_block(view)) is not None), None)
         if body is None:
             return Scored(0.0, "no <answer> block in completion", {"jaccard": 0.0, "f1": 0.0})
         predicted = self._canonical(split_labels(body, self.separator))

@@ -17,17 +17,24 @@ Length source, first available (the reason names the one used):
 2. a local tokenizer directory given as ``tokenizer`` (never downloaded from a hub);
 3. words (:func:`word_count`, a rough stand-in; configure 1 or 2 for training).
 
-Words are counted so that a completion cannot look short by hiding its separators: runs of text are split
-on whitespace, underscores and invisible format characters (zero-width space / joiners, word joiner, BOM,
-soft hyphen, bidi marks), and a run longer than ``WORD_CHARS`` = 16 characters counts as
-ceil(length / 16) words. So 200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a
-space count 625, not 1.
+Words (the fallback, a rough stand-in for tokens; ours) are counted so that a completion cannot look short by
+hiding its separators or by writing in characters that a whitespace split does not see:
+
+* runs of Latin text (printable ASCII but the space and ``_``, and the Latin letters with accents) are split on
+  whitespace, underscores and invisible format characters (zero-width space / joiners, word joiner, BOM, soft
+  hyphen, bidi marks), and a run longer than ``WORD_CHARS`` = 16 characters counts as ceil(length / 16) words. So
+  200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a space count 625, not 1;
+* every other visible character -- an emoji, a CJK character, a letter of another script, a symbol -- is one word
+  of its own (a tokenizer spends at least one token on each), its combining marks, variation selectors and skin-tone
+  modifiers joined to it (a grapheme cluster counts once). So 600 emoji count 600 words, not 39, and a Chinese
+  sentence counts its characters.
 """
 
 from __future__ import annotations
 
 import math
 import re
+import unicodedata
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -39,12 +46,25 @@ from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS
 
 
 WORD_CHARS = 16
-_WORD_RUN = re.compile(f"[^\\s_{INVISIBLE_CHARACTERS}]+")
+_LATIN = "!-\\^`-~\u00c0-\u024f"  # printable ASCII but space and "_", and the accented Latin letters
+_WORD_RUN = re.compile(f"[{_LATIN}]+")
+# what is neither Latin text nor a separator: each such character is a word of its own (module docstring)
+_OTHER = re.compile(f"[^\\s_{_LATIN}{INVISIBLE_CHARACTERS}]")
+_JOINED_CATEGORIES = ("Mn", "Mc", "Me")  # combining marks belong to the character before them
+
+
+def _joins_previous(ch: str) -> bool:
+    code = ord(ch)
+    return (0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0100 <= code <= 0xE01EF
+            or unicodedata.category(ch) in _JOINED_CATEGORIES)
 
 
 def word_count(text: str) -> int:
     """Words of ``text`` for the length fallback (module docstring); linear in ``len(text)``."""
-    return sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
+    words = sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
+    if not text.isascii():
+        words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
+    return words
 
 
 def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int, penalty_factor: float = 1.0) -> float:

@@ -31,15 +31,26 @@ calls given as lists (not ToolRL text) are normalised to ``{name, parameters}`` 
 normalises every call (``arguments``, JSON-string arguments, the OpenAI wrapper, missing or null parameters
 as {}) and also accepts pretty-printed JSON, several blocks and JSON lists.
 
-Known exploits of the source rules (kept as the defaults) and the guards:
+Reading every call (``read_blocks: all``, the default; a deviation from rlla.py, which reads the first block only):
+the calls of every ``<tool_call>`` block, in order, each block parsed as rlla.py parses one, then every call the
+completion writes in another known format (:func:`polyreward.verifiers.tool_calls.calls_outside_blocks`: a code
+fence of JSON calls, the OpenAI ``{"type": "function", "function": {...}}`` shape, ``{"tool_calls": [...]}``, bare
+JSON calls), outside the ``<think>`` body, and every call inside an HTML comment (no reader sees it, so a block
+there is never the credited one, but a runner matching tags would run it). A completion without any visible
+``<tool_call>`` block gets rlla.py's minimum as before. Extra calls only add to the predicted list, so they break the
+exact match and lower the name match: an extra call never keeps the maximum. For message lists the first assistant turn with
+``tool_calls`` is read, and with ``all`` also the calls its text content writes. JSON is decoded strictly in every
+mode: an object with a duplicate key (``{"name": "rm_rf", "name": "area"}``) is malformed, the minimum (rlla.py's
+``json.loads`` keeps the last value, so the exact rule paid the maximum for a call a runner may read as ``rm_rf``).
 
-* rlla.py reads only the first ``<tool_call>`` block, so a second block calling anything (``rm_rf``) still
-  scores the maximum. ``read_blocks: all`` (``toolrl_correctness``) reads every block, in order, and scores all
-  their calls; any extra call then breaks the exact match and lowers S.
-* the format regexes accept empty blocks (``<think></think>``, ``<tool_call>\n\n</tool_call>``).
-  ``min_content_words: N`` (``toolrl_format``) also needs N content words in the think body
-  (:func:`polyreward.rewards.format.content_words`) and a letter or digit in every ``<tool_call>`` /
-  ``<response>`` block.
+Exact source rules kept as options, with their exploits:
+
+* ``read_blocks: first`` is rlla.py's reading: the first ``<tool_call>`` block only, so a second block, a code
+  fence or a bare JSON call calling anything (``rm_rf``) keeps the maximum 3.0.
+* the format regexes accept empty blocks (``<think></think>``, ``<tool_call>\n\n</tool_call>``) and
+  ``<think>Let me think.</think>``. ``min_content_words: N`` (``toolrl_format``) also needs N content words in the
+  think body (:func:`polyreward.rewards.format.content_words`: not stop words, filler or the prompt's own words) and
+  a letter or digit in every ``<tool_call>`` / ``<response>`` block; 0 (the default) is the released rule.
 """
 
 from __future__ import annotations
@@ -55,10 +66,13 @@ from polyreward.rewards.format import check_min_content, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
+    block_calls,
+    calls_outside_blocks,
     message_tool_calls,
     parse_tool_call_text,
     reference_calls,
     toolrl_block_json,
+    without_html_comments,
 )
 from polyreward.verifiers.tags import first_block, tag_blocks
 
@@ -178,7 +192,8 @@ class ToolRLCorrectness(RolloutReward):
         answer_column: column holding the reference (its <tool_call> block, or the calls as JSON)
         max_reward: the score range is [-max_reward, max_reward] (3 as ToolRL, 1 for CORRECTMAX1)
         parse: how tool calls are read: toolrl (the source's strict layout) or lenient
-        read_blocks: first <tool_call> block only (the source) or all blocks, in order
+        read_blocks: all (every call the completion writes: each <tool_call> block, code fences, OpenAI-shaped and
+            bare JSON calls; extra calls lower the score) or first (the source: the first <tool_call> block only)
     """
 
     type_name = "toolrl_correctness"
@@ -189,7 +204,7 @@ class ToolRLCorrectness(RolloutReward):
     probe_genuine = "tool_calls"
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl",
-                 read_blocks: str = "first") -> None:
+                 read_blocks: str = "all") -> None:
         super().__init__(name, weight)
         self.read_blocks = one_of("read_blocks", read_blocks, READ_BLOCKS)
         self.answer_column = column_name("answer_column", answer_column)
@@ -209,18 +224,27 @@ class ToolRLCorrectness(RolloutReward):
         return completion  # keep message lists: their tool_calls fields are read in score_rollout
 
     def predicted_calls(self, completion: Any) -> list[Any]:
-        calls = message_tool_calls(completion_messages(completion), first_turn_only=True)
+        """The calls scored (module docstring). ``read_blocks: all`` adds every call the turn writes elsewhere: later
+        ``<tool_call>`` blocks and the other formats (:func:`calls_outside_blocks`); they can only lower S."""
+        messages = completion_messages(completion)
+        calls = message_tool_calls(messages, first_turn_only=True)
         if calls is not None:
+            if self.read_blocks == "all":
+                turn = next(m for m in messages if m.get("role", "assistant") == "assistant" and m.get("tool_calls"))
+                calls = calls + parse_tool_call_text(str(turn.get("content") or ""))
             return calls
         text = assistant_segment(completion_text(completion))
         if self.parse == "lenient":
-            return parse_tool_call_text(text)
+            return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text)
         if self.read_blocks == "first":
             return toolrl_block_json(text)
-        calls: list[Any] = []
-        for _, _, body in tag_blocks(text, "tool_call"):  # rlla.py's per-block parse, on every block
+        visible = without_html_comments(text)
+        calls = []
+        for _, _, body in tag_blocks(visible, "tool_call"):  # rlla.py's per-block parse, on every block
             calls.extend(toolrl_block_json(f"<tool_call>{body}</tool_call>"))
-        return calls if calls else toolrl_block_json(text)
+        if not calls:
+            return toolrl_block_json(visible)  # no block: rlla.py's error (missing tag), the minimum
+        return calls + calls_outside_blocks(text)  # an extra call hidden in an HTML comment is still an extra call
 
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
@@ -320,7 +344,7 @@ class ToolRLFormat(RolloutReward):
                     return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
         blocks = {"think": first_block(text, "think") or ""}
         blocks.update({tag: first_block(text, tag) or "" for tag in need})
-        thin = thin_content(blocks, self.min_content_words)
+        thin = thin_content(blocks, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
         return Scored(1.0, f"well-formed ({layout} layout)")

@@ -10,16 +10,34 @@ Two text parsers:
   the first ``<tool_call>…</tool_call>`` block, stripped, split on ``"\\n"``, one JSON value per line,
   left as decoded (:func:`parse_toolrl_block` normalises them).
 * :func:`parse_tool_call_text` is lenient: every block, each holding one JSON value (object or list)
-  or one object per line; text without blocks may be a bare JSON list/object of calls.
+  or one object per line, then the calls written in the other formats (below).
+
+:func:`calls_outside_blocks` reads the calls written in the other formats a tool runner knows, outside the
+``<tool_call>`` blocks: fenced code blocks holding JSON calls, OpenAI-shaped objects
+(``{"type": "function", "function": {"name", "arguments"}}``, ``{"tool_calls": [...]}``) and bare JSON objects or
+lists of calls anywhere in the text. A JSON object is a call when it has a string ``name`` and a ``parameters`` or
+``arguments`` key, or a ``function`` object with a name (``{"name": "Ann", "age": 3}`` is data, not a call). The
+``<think>`` body (a model may quote the call it plans) is not read. A call inside an HTML comment (``<!-- ... -->``,
+which no reader sees) is never credited (the ``<tool_call>`` blocks scored are the visible ones) but is still a
+call: a runner that matches tags in raw text would run it, so it counts as an extra call. Every guarded reader uses
+it, so a call hidden in another format than the credited one is an extra call (reconstructed rule, ours: the
+source reads its one layout only).
+
+JSON is decoded strictly: an object with a duplicate key (``{"name": "rm_rf", "name": "area"}``, two
+``"arguments"``, or two keys that read the same once normalised: ``"nаme"`` with a Cyrillic ``а``) is malformed
+(:class:`ToolCallError`), where ``json.loads`` would keep the last value and a runner might execute the first.
+This holds in every mode, ``rlla.py``'s exact one included (it keeps the last).
 """
 
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
+from polyreward.verifiers.reading import normalise
 from polyreward.verifiers.tags import tag_blocks
 
 Call = dict[str, Any]
@@ -29,9 +47,35 @@ class ToolCallError(ValueError):
     """A malformed tool call; the message names the problem."""
 
 
+class DuplicateKeyError(ToolCallError):
+    """A JSON object that names one key twice."""
+
+
+def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
+    """The object of ``pairs``; DuplicateKeyError when two keys read the same (:func:`normalise`: ``"nаme"`` with a
+    Cyrillic ``а`` or ``"na\u200bme"`` is ``"name"`` to a reader)."""
+    obj = dict(pairs)
+    keys = [key if key.isascii() else normalise(key) for key, _ in pairs]
+    if len(set(keys)) != len(keys):
+        seen: set[str] = set()
+        twice = next(key for key in keys if key in seen or seen.add(key))
+        raise DuplicateKeyError(f"duplicate key {twice!r} in one JSON object (which value is meant is ambiguous)")
+    return obj
+
+
+_STRICT = json.JSONDecoder(object_pairs_hook=_refuse_duplicates)
+
+
+def strict_json(text: str) -> Any:
+    """``json.loads(text)`` that raises :class:`DuplicateKeyError` for an object naming a key twice."""
+    return _STRICT.decode(text)
+
+
 def _json(text: str, where: str) -> Any:
     try:
-        return json.loads(text)
+        return strict_json(text)
+    except DuplicateKeyError as exc:
+        raise ToolCallError(f"{where}: {exc}") from None
     except RecursionError:
         raise ToolCallError(f"{where}: JSON nested too deeply") from None
     except ValueError as exc:
@@ -82,30 +126,166 @@ def _block_calls(body: str, where: str) -> list[Call]:
     if not body:
         raise ToolCallError(f"{where}: empty <tool_call> block")
     try:
-        return _calls_from_value(json.loads(body), where)
+        return _calls_from_value(strict_json(body), where)
+    except DuplicateKeyError as exc:
+        raise ToolCallError(f"{where}: {exc}") from None
     except (ValueError, RecursionError):
         pass
     lines = [line for line in body.split("\n") if line.strip()]
     return [normalize_call(_json(line, f"{where} line {i + 1}"), f"{where} line {i + 1}") for i, line in enumerate(lines)]
 
 
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)  # an unclosed comment hides the rest, as in a browser
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n", re.MULTILINE)
+_OBJECT_START = re.compile(r'\{\s*"')
+MAX_UNPARSED_OBJECTS = 32  # JSON-looking starts that do not decode, before the text counts as malformed
+
+
+def without_html_comments(text: str) -> str:
+    """``text`` without HTML comments (an unclosed one hides the rest), each removed without a trace, so that a
+    comment inside a JSON string (``"<!-- x -->rm_rf"``) leaves the string a reader sees. Only these: a ``%`` in JSON
+    is no comment."""
+    return _HTML_COMMENT.sub("", text) if "<!--" in text else text
+
+
+def _without(text: str, tag: str) -> str:
+    parts, position = [], 0
+    for start, end, _ in tag_blocks(text, tag):
+        parts.append(text[position:start])
+        parts.append("\n")
+        position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _is_call(value: Any) -> bool:
+    if not isinstance(value, Mapping):
+        return False
+    if isinstance(value.get("function"), Mapping) and "name" not in value:
+        return isinstance(value["function"].get("name"), str)
+    return isinstance(value.get("name"), str) and ("parameters" in value or "arguments" in value)
+
+
+def _calls_in_value(value: Any, where: str) -> list[Call]:
+    """The calls a decoded JSON value holds: a call, a list of calls, or ``{"tool_calls": [...]}``; [] for data."""
+    if isinstance(value, list):
+        return [call for i, item in enumerate(value) for call in _calls_in_value(item, f"{where} item {i + 1}")]
+    if isinstance(value, Mapping) and isinstance(value.get("tool_calls"), list) and not _is_call(value):
+        return _calls_in_value(value["tool_calls"], f"{where} tool_calls")
+    return [normalize_call(value, where)] if _is_call(value) else []
+
+
+def _scan_objects(text: str, where: str) -> list[Call]:
+    """Calls among the JSON objects of free text, left to right; a decoded object is skipped whole (its inner
+    objects are its own). Linear: at most :data:`MAX_UNPARSED_OBJECTS` starts fail to decode, then ToolCallError."""
+    calls: list[Call] = []
+    position, failures = 0, 0
+    while (start := _OBJECT_START.search(text, position)) is not None:
+        try:
+            value, end = _STRICT.raw_decode(text, start.start())
+        except DuplicateKeyError as exc:
+            raise ToolCallError(f"{where}: {exc}") from None
+        except (ValueError, RecursionError):
+            failures += 1
+            if failures > MAX_UNPARSED_OBJECTS:
+                raise ToolCallError(f"{where}: more than {MAX_UNPARSED_OBJECTS} JSON objects that do not decode") from None
+            position = start.start() + 1
+            continue
+        calls.extend(_calls_in_value(value, f"{where} JSON object"))
+        position = end
+    return calls
+
+
+def calls_outside_blocks(text: str) -> list[Call]:
+    """Calls written outside the visible ``<tool_call>`` blocks (module docstring): in code fences, OpenAI shape or
+    bare JSON, in the order they appear, not in ``<think>``; then every call inside an HTML comment, in any format
+    (never credited, since no reader sees it, but a call all the same). Raises ToolCallError for a duplicate key."""
+    if "{" not in text:
+        return []
+    return _calls_in_free_text(without_html_comments(text)) + commented_calls(text)
+
+
+def commented_calls(text: str) -> list[Call]:
+    """The calls inside HTML comments, in any format: never credited, counted as extra calls."""
+    calls: list[Call] = []
+    if "<!--" in text and "{" in text:
+        for match in _HTML_COMMENT.finditer(text):
+            body = match.group()[4:].removesuffix("-->")
+            calls.extend(block_calls(body))
+            calls.extend(_calls_in_free_text(body))
+    return calls
+
+
+def _calls_in_free_text(text: str) -> list[Call]:
+    """The calls of text outside blocks; ToolCallError when the text read as a reader sees it (:func:`normalise`:
+    invisible characters removed, look-alike letters and full-width forms mapped) holds more calls than as written:
+    a call disguised so that a parser skips it (``{"nаme": ...}`` with a Cyrillic ``а``, a zero-width space
+    inside the JSON) is a malformed call, not data."""
+    fenced, prose = _read_free_text(text)
+    if not text.isascii():
+        plain = normalise(text, collapse_space=False)
+        if plain != text and sum(map(len, _read_free_text(plain))) > len(fenced) + len(prose):
+            raise ToolCallError("a call disguised by invisible or look-alike characters")
+    return fenced + prose
+
+
+def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
+    """(calls in code fences, calls in the prose around them) of text outside blocks and ``<think>``."""
+    text = _without(_without(text, "think"), "tool_call")
+    calls: list[Call] = []
+    rest, position, number = [], 0, 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        marker = opening.group(1)
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE).search(text, opening.end())
+        rest.append(text[position:opening.start()])
+        body = text[opening.end():closing.start() if closing else len(text)].strip()
+        position = closing.end() if closing else len(text)  # an unclosed fence runs to the end, as markdown shows it
+        number += 1
+        try:
+            calls.extend(_calls_in_value(strict_json(body), f"code block {number}"))
+        except DuplicateKeyError as exc:
+            raise ToolCallError(f"code block {number}: {exc}") from None
+        except (ValueError, RecursionError):  # not one JSON value: one call per line, or code of another language
+            calls.extend(_scan_objects(body, f"code block {number}"))
+    rest.append(text[position:])
+    return calls, _scan_objects("".join(rest), "text")
+
+
+def block_calls(text: str) -> list[Call]:
+    """The calls of every ``<tool_call>`` block, in order, each block read as :func:`parse_tool_call_text` reads it
+    (HTML comments dropped first)."""
+    text = without_html_comments(text)
+    calls: list[Call] = []
+    for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
+        calls.extend(_block_calls(body, f"<tool_call> block {i + 1}"))
+    return calls
+
+
 def parse_tool_call_text(text: str) -> list[Call]:
-    """Lenient parse of every ``<tool_call>`` block; without blocks, a bare JSON list/object of calls; else []."""
-    blocks = [body for _, _, body in tag_blocks(text, "tool_call")]
-    if blocks:
-        calls: list[Call] = []
-        for i, body in enumerate(blocks):
-            calls.extend(_block_calls(body, f"<tool_call> block {i + 1}"))
-        return calls
-    if "<tool_call>" in text:
+    """Lenient parse of every call format (module docstring): the visible ``<tool_call>`` blocks, then the visible calls
+    outside them (code fences, OpenAI shape, bare JSON), then those in HTML comments. [] unless the calls come in a
+    known layout: a ``<tool_call>`` block, a code fence of JSON calls, or the whole text one JSON value of calls (so a
+    call written in the middle of prose, as in a cut-off reply, is credited to no one)."""
+    visible = without_html_comments(text)
+    calls = block_calls(visible)
+    if not calls and "<tool_call>" in visible and "</tool_call>" not in visible:
         raise ToolCallError("<tool_call> without a closing </tool_call>")
-    stripped = text.strip()
+    if not calls and not _is_carrier(visible):
+        return []  # a call only in prose or in a comment is no call made (it still counts as an extra one)
+    return calls + (_calls_in_free_text(visible) if "{" in visible else []) + commented_calls(text)
+
+
+def _is_carrier(visible: str) -> bool:
+    """True when the text carries its calls in a known layout without ``<tool_call>`` blocks: a code fence of JSON
+    calls, or the whole text one JSON value of calls (a bare list); a JSON call inside prose (a truncated or
+    half-written reply) is not one."""
+    stripped = visible.strip()
     if stripped.startswith(("[", "{")):
-        value = _json(stripped, "completion")
-        if isinstance(value, Mapping) and "name" not in value and "function" not in value:
-            return []
-        return _calls_from_value(value, "completion")
-    return []
+        try:
+            return bool(_calls_in_value(strict_json(stripped), "completion"))
+        except (ValueError, RecursionError):
+            return False
+    return "{" in visible and bool(_read_free_text(visible)[0])
 
 
 def message_tool_calls(messages: Sequence[Mapping[str, Any]], first_turn_only: bool = False) -> list[Call] | None:
@@ -153,11 +333,11 @@ def reference_calls(value: Any) -> list[Call] | None:
 
 
 def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
-    """How many tool calls a trajectory made (OTC's m): ``tool_calls`` entries of assistant messages if any,
-    else the calls inside ``<tool_call>`` blocks (a block that does not parse counts as one attempt),
-    plus ``<tag>…</tag>`` blocks for each tag in ``extra_tags`` (e.g. ``search``, ``code``). A text with neither
-    counts the calls of a bare JSON list or object of calls, as :func:`parse_tool_call_text` reads them (so a
-    trajectory that writes its calls without tags is not a zero-call one)."""
+    """How many tool calls a trajectory made (OTC's m): ``tool_calls`` entries of assistant messages, plus the calls
+    inside ``<tool_call>`` blocks of their text (a block that does not parse counts as one attempt), plus the calls
+    written in the other formats (:func:`calls_outside_blocks`: code fences, OpenAI shape, bare JSON; text that does
+    not parse there counts as one attempt), plus ``<tag>…</tag>`` blocks for each tag in ``extra_tags`` (e.g.
+    ``search``, ``code``). A call in any format is a call, so writing calls outside the tags saves nothing."""
     messages = completion_messages(completion)
     count = sum(
         len(m["tool_calls"]) if isinstance(m.get("tool_calls"), Sequence) and not isinstance(m.get("tool_calls"), str) else 1
@@ -165,18 +345,15 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
-    blocks = 0
-    for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
-        blocks += 1
+    for i, (_, _, body) in enumerate(tag_blocks(without_html_comments(text), "tool_call")):
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
         except ToolCallError:
             count += 1
-    if not count and not blocks and "<tool_call>" not in text:
-        try:
-            count = len(parse_tool_call_text(text))
-        except ToolCallError:
-            count = 0
+    try:
+        count += len(calls_outside_blocks(text))
+    except ToolCallError:
+        count += 1
     for tag in extra_tags:
         count += sum(1 for _ in tag_blocks(text, tag))
     return count

@@ -1,0 +1,137 @@
+"""Which share of a text is written in English, by a language detector (not by character set).
+
+A character whitelist calls any ASCII text English: pinyin (``Huanzhe you xiongtong``), Base64, German, French,
+leetspeak and random letters all score 1.0. Here each stretch of the text is given to a real language identifier,
+py3langid (a maintained fork of Lui & Baldwin's langid.py: a naive Bayes classifier over byte n-grams, 97 languages
+plus ``zxx`` for text of no language, its model shipped inside the wheel; deterministic, no download, about 1 ms for
+a sentence), and only the letters of the stretches it labels English count::
+
+    text      = visible text (polyreward.verifiers.reading.visible_text: normalised, comments, code blocks and
+                quotes dropped), markup tags and LaTeX command names removed
+    letters of a script other than Latin (Chinese, Cyrillic, ...) are never English: they count in the total only
+    stretches = the Latin-script rest cut into runs of whole words of about MIN_LETTERS (40) letters: a stretch
+                closes once it holds 40 letters, or at a sentence end (. ! ? ; : and their CJK forms, line
+                breaks) once it holds 20; a detector guesses at random on a few words, and a long sentence is
+                judged in parts
+    english_share(text) = Σ_{stretches labelled "en"} (ASCII letters of the stretch)
+                          / Σ_{all stretches} (letters of any script)        (0 for a text without letters)
+
+A stretch the detector is unsure of (probability under CONFIDENT = 0.9: a few words, or a run of technical
+terms such as "Aspergillus fumigatus infection", which it calls Latin) is English when a quarter of its words are English
+function words (the, is, with, ...), else it takes the language the detector gives the whole text. So a Chinese
+phrase inside an English sentence lowers the share by its characters, and a stretch in another language or in no
+language counts nothing. Reconstructed rule (ours); the identifier is langid.py's published
+model (Lui & Baldwin, ACL 2012), as shipped by py3langid.
+"""
+
+from __future__ import annotations
+
+import re
+import threading
+from typing import Any
+
+from polyreward.verifiers.reading import visible_text
+
+MIN_LETTERS = 40
+CONFIDENT = 0.9  # below this probability the detector is unsure of a stretch
+STOP_WORD_SHARE = 0.25  # an unsure stretch with this share of English function words is English
+# English function words: articles, pronouns, auxiliaries, prepositions, conjunctions, common adverbs
+STOP_WORDS = frozenset("""
+a about above after again against all also am an and any are as at be because been before being below between both
+but by can could did do does doing down during each either else etc ever every few for from further had has have
+having he her here hers herself him himself his how however i if in into is it its itself just may maybe me might
+mine more most must my myself neither no nor not now of off on once one only or other our ours ourselves out over
+own same shall she should since so some such than that the their theirs them themselves then there these they this
+those though through thus to too under until up upon us very was we were what when where whether which while who
+whom whose why will with within without would yet you your yours yourself yourselves therefore hence let lets
+""".split())
+_WORDS = re.compile(r"[^\W\d_]+")
+
+
+def stop_word_share(text: str) -> float:
+    """Share of the words of ``text`` that are English function words (:data:`STOP_WORDS`)."""
+    words = _WORDS.findall(text.casefold())
+    return sum(w in STOP_WORDS for w in words) / len(words) if words else 0.0
+_SENTENCE_END = re.compile(r"(?<=[.!?;:])\s+|(?<=[。！？；：])|\n+")
+_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}>|\\[A-Za-z]+")
+# a letter of a script other than Latin: never English, so it needs no detector
+_NON_LATIN_LETTER = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f\u1e00-\u1eff]+")
+_LOCK = threading.Lock()
+_IDENTIFIER: Any = None
+
+
+def _identifier() -> Any:
+    """The langid model, loaded once per process (about 0.8 s) on first use."""
+    global _IDENTIFIER
+    if _IDENTIFIER is None:
+        with _LOCK:
+            if _IDENTIFIER is None:
+                from py3langid.langid import MODEL_FILE, LanguageIdentifier
+
+                _IDENTIFIER = LanguageIdentifier.from_model_file(MODEL_FILE, norm_probs=True)
+    return _IDENTIFIER
+
+
+def language_of(text: str) -> str:
+    """The ISO 639 code langid gives ``text`` (``zxx``: no language)."""
+    return _identifier().classify(text)[0]
+
+
+def _letters(text: str) -> int:
+    return sum(ch.isalpha() for ch in text)
+
+
+_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)
+
+
+def _plain(text: str) -> str:
+    # a comment inside a word ("Ant<!-- x -->wort") leaves the word a reader sees, so it goes without a trace first
+    if "<!--" in text:
+        text = _HTML_COMMENT.sub("", text)
+    return _MARKUP.sub(" ", visible_text(text))
+
+
+def stretches(plain: str) -> list[str]:
+    """``plain`` cut into stretches of whole words, each closed at the first sentence end or word boundary once it
+    holds :data:`MIN_LETTERS` letters (a short last one is joined to the one before it): a long sentence is judged in
+    parts, so English words around a foreign passage do not carry it."""
+    out: list[str] = []
+    current: list[str] = []
+    count = 0
+    for sentence in _SENTENCE_END.split(plain):
+        for word in sentence.split():
+            current.append(word)
+            count += _letters(word)
+            if count >= MIN_LETTERS:
+                out.append(" ".join(current))
+                current, count = [], 0
+        if count >= MIN_LETTERS // 2:  # a sentence end closes a stretch that is not too short to judge
+            out.append(" ".join(current))
+            current, count = [], 0
+    if current:
+        if out and count < MIN_LETTERS // 2:
+            out[-1] = out[-1] + " " + " ".join(current)
+        else:
+            out.append(" ".join(current))
+    return out
+
+
+def english_share(text: str) -> float:
+    """Share of the text's letters that stand in stretches a language detector labels English (module docstring)."""
+    plain = _plain(text)
+    total = _letters(plain)
+    if not total:
+        return 0.0
+    latin = _NON_LATIN_LETTER.sub(" ", plain)  # letters of other scripts count in the total only
+    parts = stretches(latin)
+    whole = language_of(" ".join(parts)) if len(parts) > 1 else None
+    english = 0
+    for stretch in parts:
+        if not _letters(stretch):
+            continue
+        language, confidence = _identifier().classify(stretch)
+        if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
+            language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
+        if language == "en":
+            english += sum(ch.isascii() and ch.isalpha() for ch in stretch)
+    return english / total
