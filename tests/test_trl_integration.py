@@ -187,7 +187,7 @@ def test_failed_rollouts_follow_on_error_and_not_applicable_stays_none(on_error,
     recorder = Recorder()
     func = TRLRewardFunction(Mixed(name="mixed"), on_error=on_error)
     assert call(func, ["bad", "abcd", "skip"], recorder=recorder) == expected
-    assert recorder.extra["mixed/reason"] == ["verifier crashed", "len=4", "n/a"]
+    assert recorder.extra["mixed/reason"] == ["error: non-finite score (verifier crashed)", "len=4", "n/a"]  # a NaN score is an error, its own words kept
     assert recorder.metrics["rewards/mixed/failed_frac"] == pytest.approx(1 / 3)
 
 
