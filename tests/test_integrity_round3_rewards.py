@@ -50,6 +50,8 @@ CASES = {
     "examples/trl/polyreward.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
     "examples/train/arithmetic_gdpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
     "examples/train/arithmetic_grpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
+    "examples/train/arithmetic_dapo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
+    "examples/train/arithmetic_gspo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
     # the first run asks for the number alone: the careful answer is the bare number, the filler think is the extra
     "examples/train/first_run.yaml": ({"prompt": "What is 6 * 7? Reply with only the number.", "answer": "42"}, "42",
                                       FILLER + "\\boxed{42}"),
