@@ -57,10 +57,14 @@ class Extracted:
 
 
 def strip_thinking(text: str) -> str:
-    """The part of ``text`` after the last ``</think>``; ``""`` when a ``<think>`` is left open."""
+    """``text`` without its reasoning: the part after the last ``</think>``, and what stands before the first
+    ``<think>`` (an answer written before the think block is still written); ``""`` when a ``<think>`` is left open.
+    Without an opener (chat templates that put ``<think>`` in the prompt) everything up to ``</think>`` is reasoning."""
     close = text.rfind("</think>")
     if close >= 0:
-        return text[close + len("</think>"):]
+        opened = text.find("<think>", 0, close)
+        before = text[:opened] if opened > 0 and text[:opened].strip() else ""
+        return before + text[close + len("</think>"):]
     if "<think>" in text:
         return ""
     return text

@@ -192,9 +192,16 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     return result
 
 
+_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
+_PROSE = re.compile(r"(?:\b[A-Za-z]{3,}\b.*){4}", re.DOTALL)  # four words: a sentence, not a bare "C" or "(C) Text"
+
+
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    opened = _ANSWER_OPEN.search(view)
+    if opened is not None and not find_boxes(view[opened.end():]) and _PROSE.search(view[opened.end():]):
+        return None, ""  # "<answer>Checked ... So far the running value is C": the answer block was cut off
     result = _letter_in_view(view, letters, options)
     letter, how = result
     if letter is None or how == "option_text":

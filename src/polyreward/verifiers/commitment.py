@@ -230,7 +230,7 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return True  # "45 seems right", "45 is correct", "45 it is"
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
-    before = clause[:match.start()]
+    before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
     words = re.findall(r"[A-Za-z']+", before)
     if len(words) <= (0 if strong_only else 2) and not re.search(r"[=<>]", before):
         return True

@@ -68,7 +68,8 @@ def _map_lookalikes(match: re.Match) -> str:
     if word.isascii():
         return word
     mixed = any("a" <= ch.lower() <= "z" for ch in word)
-    only_lookalikes = len(word) > 1 and all(ch in _LOOKALIKE_CHARS for ch in word)
+    # a lone capital look-alike ("Α" for A in "\\boxed{Α}") too; a lone small Greek letter (ρ, ν) may be math
+    only_lookalikes = (len(word) > 1 or word.isupper()) and all(ch in _LOOKALIKE_CHARS for ch in word)
     return word.translate(LOOKALIKES) if mixed or only_lookalikes else word
 
 
