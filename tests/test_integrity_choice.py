@@ -68,7 +68,7 @@ ROWS = [
     ("truncated", "Weighing the options, the final answer is \\boxed{C", "C", 0.0),
     ("truncated", "<think>The answer is C", "C", 0.0),
     # look-alike and invisible characters
-    ("look-alike", "The answer is \u0421.", "C", 0.0),  # Cyrillic Es
+    ("genuine", "The answer is \u0421.", "C", 1.0),  # Cyrillic Es: a lone capital look-alike reads as the letter a reader sees
     ("genuine", "\\boxed{C\u200b}", "C", 1.0),  # an invisible character is read through: a reader sees C
 ]
 
