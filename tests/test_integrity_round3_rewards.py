@@ -211,7 +211,7 @@ FORECAST_HACKS = [
     "<answer>76 AQI</answer>", "<answer>70-80</answer>", "<answer>between 70 and 80</answer>",
     "<answer>76</answer>\nActually, make that 20.", "<answer>76</answer>\nJust kidding, ignore that.",
     "<answer>76</answer><answer>20</answer>", "<answer>not 76</answer>", "<answer>76 (or maybe 20)</answer>",
-    "It is not <answer>76</answer>", "<answer>76</answer> is incorrect.", "<answer>76 thousand</answer>",
+    "It is not <answer>76</answer>", "It is anything but <answer>76</answer>", "We rule out <answer>76</answer>", "<answer>76</answer> is incorrect.", "<answer>76 thousand</answer>",
     "```\n<answer>76</answer>\n```",  # a forecast in a code block: no reader takes it as the answer
 ]
 FORECAST_GENUINE = [

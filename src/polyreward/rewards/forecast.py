@@ -36,7 +36,8 @@ the project's one reading (:func:`polyreward.verifiers.reading.visible_text`: no
 its first ``<answer>`` block, or without a block those of its last non-empty line (the names PM2.5 / PM10 are
 ignored). They are a committed forecast only when
 
-* there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``) in the span or
+* there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``, ``anything but``,
+  ``other than``, ``rule out``) in the span or
   in the sentence that leads into the block (``It is not <answer>43</answer>``): a hedge
   (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
   ``not 40`` is no forecast;
@@ -126,7 +127,11 @@ def _number(value: Any) -> float:
 
 
 _POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
-_NEGATION = re.compile(r"\b(?:not|never|no|cannot)\b|n't\b", re.IGNORECASE)
+_NEGATION = re.compile(
+    r"\b(?:not|never|no|cannot|anything\s+but|other\s+than|except|rule\s+out|ruled\s+out|exclud\w*|eliminat\w*|"
+    r"rather\s+than|instead\s+of)\b|n't\b",
+    re.IGNORECASE,
+)
 # a bound or an approximation sign right before the number: ">76", "<= 76", "~76" (also logic's "not"), "±5"
 _BOUND_SIGN = re.compile(r"(?:[<>≤≥~≈±≲≳≪≫]|\+/-|=<|>=|<=)\s*$")
 # a comparative right before the number makes it a bound: "at least 76", "more than 76", "over 76", "up to 76"
