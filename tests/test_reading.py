@@ -268,3 +268,15 @@ def test_reading_any_text_is_total_and_idempotent(text):
 ])
 def test_lists_words_and_cut_off_blocks(completion, gold, expected):
     assert MathAccuracy()(completions=[completion], answer=[gold]) == [expected]
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("\\boxed{A}\n<answer>The answer is \\boxed{E}.</answer>", None),   # two final answers, nothing withdrawn
+    ("\\boxed{A}. Wait, no. <answer>E</answer>", "E"),                  # a correction
+    ("Maybe \\boxed{E} <answer>E</answer>", "E"),
+    ("<answer>Checked against every condition. So far the running value is D", None),   # the block cut off in prose
+    ("<answer>Checked. The answer is \\boxed{\u0391} \\boxed{E}.</answer>", None),     # a Greek capital Alpha is A
+    ("<answer>The answer is \\boxed{D}.</answer>\n\nActually, I think it's \\boxed{A}.", None),
+])
+def test_choice_final_answers_around_the_block(completion, expected):
+    assert extract_letter(completion, options=OPTIONS)[0] == expected

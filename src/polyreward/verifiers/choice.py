@@ -206,6 +206,12 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     letter, how = result
     if letter is None or how == "option_text":
         return result
+    blocks = list(tag_blocks(view, "answer", ignore_case=True))
+    if blocks:  # the letter came from the last answer block
+        before = view[:blocks[-1][0]]
+        earlier = {_letter_from_short(box[2], letters, options) for box in find_boxes(before)} - {None, letter}
+        if earlier and retraction_after(before, 0) is None:
+            return None, ""  # "\\boxed{A} <answer>E</answer>": two final answers, nothing withdrawn
     mentions = letter_mentions(view, letter, letters)
     if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
         return None, ""
