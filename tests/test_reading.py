@@ -280,3 +280,12 @@ def test_lists_words_and_cut_off_blocks(completion, gold, expected):
 ])
 def test_choice_final_answers_around_the_block(completion, expected):
     assert extract_letter(completion, options=OPTIONS)[0] == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("It is not \\boxed{A}\n```\n\\boxed{E}\n```\n.", None),          # the visible text names an option: no fallback
+    ("The final answer is not quite \\boxed{A}\n> \\boxed{D}\n.", None),
+    ("A patient with chest pain.\n```\nAnswer: C\n```", "C"),         # only prose outside the block
+])
+def test_choice_reads_code_and_quotes_only_when_the_visible_text_names_no_option(completion, expected):
+    assert extract_letter(completion, options=OPTIONS)[0] == expected

@@ -38,7 +38,7 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
-from polyreward.verifiers.commitment import hedged, later_disowns, letter_mentions, negated, retraction_after
+from polyreward.verifiers.commitment import hedged, later_disowns, letter_mentions, letter_pattern, negated, retraction_after
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks
 from polyreward.verifiers.verdict import Verdict
@@ -185,8 +185,12 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
-    readings = [_committed_letter(view, letters, options or {}) for view in answer_views(text)]
-    result = readings[0] if readings[0] != (None, "") else readings[-1]  # code and quotes answer only when nothing else does
+    views = answer_views(text)
+    readings = [_committed_letter(view, letters, options or {}) for view in views]
+    # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
+    seen = strip_thinking(views[0])
+    silent = not any(not re.match(r"\s+[a-z]", seen[m.end():m.end() + 3]) for m in letter_pattern(letters).finditer(seen))  # "A patient" is prose
+    result = readings[-1] if readings[0] == (None, "") and silent else readings[0]
     if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
         return None, ""  # a fenced or quoted other option, or a retraction there
     return result

@@ -237,6 +237,11 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     return bool((_STRONG_POINTER if strong_only else _POINTER).search(before))
 
 
+def letter_pattern(letters: str) -> re.Pattern:
+    """An option letter standing alone: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``)."""
+    return _letter_pattern(letters)
+
+
 def _letter_pattern(letters: str) -> re.Pattern:
     return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
 
