@@ -42,7 +42,7 @@ from dataclasses import dataclass
 from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, retraction_after, uncommitted
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.reading import answer_views
-from polyreward.verifiers.tags import last_block, tag_blocks
+from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.work_avoidance import squeeze
 
 MAX_TAIL_CHARS = 6000
@@ -336,16 +336,12 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
                 retraction_after(before, 0) is None):
             return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
-    opened = _ANSWER_OPEN.search(text)
-    if opened is not None:  # "<answer>So far the running value is 272": the answer block was cut off
-        found = _committed(text[opened.end():], final_bang)
-        inner = text[opened.end():]
+    inner = unclosed_block(text, "answer", ignore_case=True)
+    if inner is not None:  # "<answer>So far the running value is 272": the answer block was cut off
+        found = _committed(inner, final_bang)
         if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):
             return Extracted("", "truncated")
     return _committed(text, final_bang)
-
-
-_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
 
 
 _STRONG_SOURCES = ("boxed", "anchor")

@@ -40,7 +40,7 @@ from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
 from polyreward.verifiers.commitment import hedged, later_disowns, letter_mentions, letter_pattern, negated, retraction_after
 from polyreward.verifiers.reading import answer_views
-from polyreward.verifiers.tags import last_block, tag_blocks
+from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -196,15 +196,14 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     return result
 
 
-_ANSWER_OPEN = re.compile(r"<answer>(?!.*</answer>)", re.IGNORECASE | re.DOTALL)
-_PROSE = re.compile(r"(?:\b[A-Za-z]{3,}\b.*){4}", re.DOTALL)  # four words: a sentence, not a bare "C" or "(C) Text"
+_WORD = re.compile(r"\b[A-Za-z]{3,}\b")  # four of them make a sentence, not a bare "C" or "(C) Text"
 
 
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
-    opened = _ANSWER_OPEN.search(view)
-    if opened is not None and not find_boxes(view[opened.end():]) and _PROSE.search(view[opened.end():]):
+    inner = unclosed_block(view, "answer", ignore_case=True)
+    if inner is not None and not find_boxes(inner) and len(_WORD.findall(inner)) >= 4:
         return None, ""  # "<answer>Checked ... So far the running value is C": the answer block was cut off
     result = _letter_in_view(view, letters, options)
     letter, how = result

@@ -239,10 +239,6 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
 
 def letter_pattern(letters: str) -> re.Pattern:
     """An option letter standing alone: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``)."""
-    return _letter_pattern(letters)
-
-
-def _letter_pattern(letters: str) -> re.Pattern:
     return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
 
 
@@ -252,7 +248,7 @@ _CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
 
 def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
     """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
-    return [m for m in _letter_pattern(letters).finditer(text) if m.group(1) == letter]
+    return [m for m in letter_pattern(letters).finditer(text) if m.group(1) == letter]
 
 
 def _states_option(clause: str, option_text: str) -> bool:
@@ -272,7 +268,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     itself ("C. Tell the attending ... mistake"), not a withdrawal."""
     stop = min(len(text), end + MAX_TAIL)
     if letters:
-        value_pattern = mention_pattern = _letter_pattern(letters)
+        value_pattern = mention_pattern = letter_pattern(letters)
         keys, one_value = {answer.upper()}, True
 
         def key(match: re.Match) -> str:

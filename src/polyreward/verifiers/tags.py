@@ -8,7 +8,8 @@ at a bounded number of times:
 * :func:`tag_blocks` -- every block, left to right, non-overlapping: exactly the matches of the regex
   above (a block opens at the leftmost opener and ends at the first closer after it; the next search
   starts after that closer);
-* :func:`first_block` / :func:`last_block` -- the body of the first / last of them, or None.
+* :func:`first_block` / :func:`last_block` -- the body of the first / last of them, or None;
+* :func:`unclosed_block` -- the text after an opener that no closer follows (a block cut off), or None.
 """
 
 from __future__ import annotations
@@ -47,3 +48,14 @@ def last_block(text: str, tag: str, ignore_case: bool = False) -> str | None:
     for _, _, body in tag_blocks(text, tag, ignore_case):
         pass
     return body
+
+
+def unclosed_block(text: str, tag: str, ignore_case: bool = False) -> str | None:
+    """The text after the last ``<tag>`` when no ``</tag>`` follows it (the block was cut off), else None."""
+    opener, closer = _literals(tag, ignore_case)
+    last = None
+    for last in opener.finditer(text):
+        pass
+    if last is None or closer.search(text, last.end()) is not None:
+        return None
+    return text[last.end():]
