@@ -28,24 +28,20 @@ most half of Σ|dev|; a softmax weight is at most 1); without scale_rewards the 
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 import numpy as np
 
 from polyreward.combiners._groups import (
-    GroupedCombiner,
     GroupIndex,
     check_positive,
     group_moments,
     weighted_total,
 )
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
 ISCLOSE_ATOL = 1e-8  # torch.isclose(x, 0)'s default atol, which the source uses for "std is zero" and "accuracy is zero"
 
 
-class DGPOCombiner(GroupedCombiner):
+class DGPOCombiner(LengthWeightedCombiner):
     """MathForge DGPO: n (r - mean)/(Σ|r - mean| + 1e-4) per group, × token ratio × difficulty softmax weight.
 
     Args:
@@ -65,19 +61,7 @@ class DGPOCombiner(GroupedCombiner):
         self.dqw = bool(dqw)
         self.temperature = float(temperature)
 
-    @property
-    def uses_lengths(self) -> bool:
-        """The ratio of all tokens to the tokens of groups with signal reads the completion lengths."""
-        return True
-
-    def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
-        """Advantages (N,); ``lengths`` (N,) completion token counts (the ratio of all tokens to the informative ones)."""
-        return self.combine_with_lengths(scores, groups, weights, lengths)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
-                      lengths: np.ndarray | None = None) -> np.ndarray:
-        return scaled_advantages(self, functools.partial(self._advantages, lengths=lengths), scores, index, weights)
-
+    # ``lengths``: (N,) completion token counts (the ratio of all tokens to the informative ones).
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
                     lengths: np.ndarray | None) -> np.ndarray:
         total = weighted_total(scores, weights)

@@ -22,16 +22,13 @@ a lone rollout.
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, group_moments, weighted_total
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners._groups import GroupIndex, group_moments, weighted_total
+from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
 
-class OPOCombiner(GroupedCombiner):
+class OPOCombiner(LengthWeightedCombiner):
     """A_i = r_i - (token-length-weighted group mean of r); verl ``opo``."""
 
     type_name = "opo"
@@ -39,19 +36,7 @@ class OPOCombiner(GroupedCombiner):
     description = "OPO: reward minus the length-weighted group mean (optimal baseline, verl opo)"
     reward_scale = "equivariant"  # r - a weighted mean (:mod:`polyreward.combiners.magnitudes`)
 
-    @property
-    def uses_lengths(self) -> bool:
-        """The baseline weighs each rollout by its token count: entry points must hand the lengths."""
-        return True
-
-    def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
-        """Advantages (N,); ``lengths`` (N,) response token counts weigh the group baseline."""
-        return self.combine_with_lengths(scores, groups, weights, lengths)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
-                      lengths: np.ndarray | None = None) -> np.ndarray:
-        return scaled_advantages(self, functools.partial(self._advantages, lengths=lengths), scores, index, weights)
-
+    # ``lengths``: (N,) response token counts weigh the group baseline.
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
                     lengths: np.ndarray | None) -> np.ndarray:
         total = weighted_total(scores, weights)

@@ -25,17 +25,14 @@ Bound (rows with tokens): |A| <= (T - 1)/sqrt(T), a Bessel z-score of T token va
 
 from __future__ import annotations
 
-import functools
-from typing import Any
-
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, group_moments, weighted_total
+from polyreward.combiners._groups import GroupIndex, group_moments, weighted_total
 from polyreward.combiners.gdpo import batch_normalise
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
 
-class ReinforcePlusPlusBaselineCombiner(GroupedCombiner):
+class ReinforcePlusPlusBaselineCombiner(LengthWeightedCombiner):
     """A = token-weighted batch whitening of (r - group mean); verl ``reinforce_plus_plus_baseline``."""
 
     type_name = "reinforce_plus_plus_baseline"
@@ -43,19 +40,7 @@ class ReinforcePlusPlusBaselineCombiner(GroupedCombiner):
     description = "REINFORCE++-baseline: r - group mean, whitened over the batch's tokens (verl reinforce_plus_plus_baseline)"
     reward_scale = "invariant"  # a whitening (:mod:`polyreward.combiners.magnitudes`)
 
-    @property
-    def uses_lengths(self) -> bool:
-        """The whitening weighs each rollout by its token count: entry points must hand the lengths."""
-        return True
-
-    def combine(self, scores: Any, groups: Any, weights: Any = None, *, lengths: Any = None) -> Any:
-        """Advantages (N,); ``lengths`` (N,) response token counts weigh the batch whitening."""
-        return self.combine_with_lengths(scores, groups, weights, lengths)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
-                      lengths: np.ndarray | None = None) -> np.ndarray:
-        return scaled_advantages(self, functools.partial(self._advantages, lengths=lengths), scores, index, weights)
-
+    # ``lengths``: (N,) response token counts weigh the batch whitening.
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,
                     lengths: np.ndarray | None) -> np.ndarray:
         total = weighted_total(scores, weights)
