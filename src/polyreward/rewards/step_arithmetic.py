@@ -137,12 +137,13 @@ def _left_edge_free(line: str, start: int, side: str) -> bool:
         return first not in _OPERATORS or first == "-"
     if not line[j].isalpha():
         return False
-    if first in _OPERATORS:  # "x - 3 = 7", "2x + 3 = 7": the side continues an expression
-        return False
     word_start = j
     while word_start > 0 and j - word_start < 24 and line[word_start - 1].isalpha():
         word_start -= 1
     word = line[word_start:j + 1].lower()
+    if first in _OPERATORS:  # "x - 3 = 7", "2x + 3 = 7": the side continues an expression; "so -1 + 2" does not
+        signed = side.lstrip(" \t")
+        return first == "-" and signed[1:2].isdigit() and len(word) > 1 and word not in _BINDING_WORDS
     return len(word) > 1 and word not in _BINDING_WORDS
 
 
