@@ -99,15 +99,16 @@ class ProcessScorer:
     """Segment completions into steps, score each step with ``step_scorer``, summarise per rollout.
 
     Args:
-        step_scorer: ``(prompt, steps, row) -> one float | None per step``
+        step_scorer: ``(prompt, steps, row) -> one float | None per step``, or an object with ``score_batch``
         segment: how a completion splits into steps (lines, paragraphs, markers)
         summary: the per-rollout outcome of its scored steps: min (the weakest step), mean, last or product
         max_steps: the most steps per completion (the rest of the text is the last step)
     """
 
     def __init__(self, step_scorer: StepScorer, segment: str = "lines", summary: str = "min", max_steps: int = 64) -> None:
-        if not callable(step_scorer):
-            raise ValueError(f"step_scorer must be callable (prompt, steps, row) -> scores, got {type(step_scorer).__name__}")
+        if not callable(step_scorer) and not callable(getattr(step_scorer, "score_batch", None)):
+            raise ValueError(f"step_scorer must be callable (prompt, steps, row) -> scores or have score_batch, "
+                             f"got {type(step_scorer).__name__}")
         if summary not in SUMMARIES:
             raise ValueError(f"summary must be one of {', '.join(SUMMARIES)}, got {summary!r}")
         segment_steps("", segment, max_steps)  # validates both
