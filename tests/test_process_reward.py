@@ -59,6 +59,10 @@ DISGUISED_WRONG = [
     "_2 + 2 = 5_",
     "2 + 2\u2060 = 5",            # a word joiner
     "\\(2 + 2 = 5\\)",            # LaTeX inline math
+    "2 \u22c5 3 = 7",             # the dot operator
+    "6 \u2215 2 = 4",             # the division slash
+    "2 \u2217 3 = 7",             # the asterisk operator
+    "２ ＋ ２ ＝ ５",               # full-width signs
 ]
 
 
@@ -112,6 +116,31 @@ def test_rule_agrees_with_integer_arithmetic(a, b, op, off):
     exact = {"+": a + b, "-": a - b, "*": a * b, "×": a * b}[op]
     text = f"so {a} {op} {b} = {exact + off}"
     assert check_step(text) == (1.0 if off == 0 else 0.0)
+
+
+_pieces = st.lists(st.sampled_from(["3 × 4 = 12", "2 + 2 = 5", "Step 1:", "\n", "\n\n", " ", "so", "=", "x", "\u200b",
+                                    "<!--", "-->", "**", "9" * 50, "(" * 30, "1=" * 30]), max_size=40).map("".join)
+
+
+@settings(max_examples=120, deadline=None, derandomize=True, database=None)
+@given(st.lists(st.one_of(st.text(max_size=200), _pieces, st.none(), st.integers(),
+                          st.lists(st.fixed_dictionaries({"role": st.just("assistant"), "content": _pieces}), max_size=2)),
+                min_size=1, max_size=7),
+       st.sampled_from(["min", "mean", "last", "product"]), st.sampled_from(["lines", "paragraphs", "markers"]),
+       st.integers(min_value=1, max_value=5))
+def test_reward_scores_stay_in_0_1_or_nan_with_a_reason(completions, summary, segment, max_steps):
+    out = ProcessReward(summary=summary, segment=segment, max_steps=max_steps).evaluate([None] * len(completions), completions)
+    assert len(out.scores) == len(completions)
+    for i, (score, reason) in enumerate(zip(out.scores, out.reasons)):
+        assert reason
+        assert score is not None and (math.isnan(score) or 0.0 <= score <= 1.0)
+        steps = out.details["step_scores"][i]
+        assert len(steps) <= max_steps and all(v in (None, 0.0, 1.0) for v in steps)
+        scored = [v for v in steps if v is not None]
+        if summary == "min" and scored and not math.isnan(score):
+            assert score == min(scored)
+        if not scored and not math.isnan(score):
+            assert score == 0.0  # unscored: never full marks
 
 
 # ---------------------------------------------------------------------------------------------------- the reward

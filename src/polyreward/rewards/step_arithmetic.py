@@ -5,7 +5,7 @@
                  None the step has no checkable equation (left out of the summary)
 
 A *checkable equation* is a chain ``e1 = e2 (= e3 ...)`` of plain arithmetic: numbers (integers, decimals), ``+ - * /``
-and the signs a reader takes for them (``×``, ``÷``, ``·``, LaTeX ``\\times``, ``\\cdot``, ``\\div`` and
+and the signs a reader takes for them (``×``, ``÷``, ``·``, ``⋅``, ``∗``, ``∕``, LaTeX ``\\times``, ``\\cdot``, ``\\div`` and
 ``\\frac{a}{b}`` of two whole numbers), with parentheses. A link ``a = b`` of the chain is checked when both sides
 parse and at least one has an operator (``12 = 12`` says nothing); it holds when both sides have the same exact
 value (rational arithmetic, no floats), or when one side is a decimal with d digits after the point and the other
@@ -47,6 +47,9 @@ MAX_DEPTH = 16
 _RUN = re.compile(r"[0-9.+\-*/×÷·() \t=]+")
 _LATEX = (("\\times", "×"), ("\\cdot", "·"), ("\\div", "÷"), ("\\left", ""), ("\\right", ""), ("\\(", " "),
           ("\\)", " "), ("\\[", " "), ("\\]", " "), ("\\,", " "), ("\\!", ""), ("\\;", " "), ("**", " "), ("__", " "))
+# operator look-alikes NFKC leaves alone: dot operators, the asterisk operator, division and fraction slashes, crosses
+_SIGNS = str.maketrans({"\u22c5": "·", "\u2219": "·", "\u2217": "*", "\u2215": "/", "\u2044": "/", "\u2715": "×",
+                        "\u2716": "×", "\u2a2f": "×"})
 _FRAC = re.compile(r"\\[dt]?frac\{\s*(\d{1,30})\s*\}\{\s*(\d{1,30})\s*\}")
 # a markdown emphasis marker (*x* or _x_), opening after a space or closing before one: not a multiplication
 _EMPHASIS = re.compile(r"(?:(?<=\s)|^)[*_](?=[^\s*_])|(?<=[^\s*_])[*_](?=[\s.,;:!?)]|$)", re.MULTILINE)
@@ -68,9 +71,9 @@ def arithmetic_step_scores(prompt: Any, steps: Sequence[str], row: Mapping[str, 
 
 def check_step(text: str) -> float | None:
     """1.0 when every checkable equation in ``text`` holds, 0.0 when one does not, None when none is checkable."""
-    if not isinstance(text, str) or "=" not in text:
+    if not isinstance(text, str) or (text.isascii() and "=" not in text):
         return None
-    text = _plain(text)
+    text = _plain(text)  # full-width "＝" and the like become "=" here
     verdicts = [ok for line in text.split("\n") if "=" in line for ok in _line_links(line)]
     if not verdicts:
         return None
@@ -79,6 +82,8 @@ def check_step(text: str) -> float | None:
 
 def _plain(text: str) -> str:
     text = without_comments(normalise(text))
+    if not text.isascii():
+        text = text.translate(_SIGNS)
     if "\\" in text or "**" in text or "__" in text:
         text = _FRAC.sub(r"(\1)/(\2)", text)
         for latex, sign in _LATEX:
