@@ -36,6 +36,7 @@ from typing import Any
 from polyreward.process import SEGMENTS, SUMMARIES, ProcessScorer, ProcessScores
 from polyreward.reward import Reward, RewardOutput, one_of
 from polyreward.rewards.step_arithmetic import arithmetic_step_scores
+from polyreward.schema import as_column
 
 SCORER_KINDS = ("rule", "model", "judge")
 
@@ -130,7 +131,15 @@ class ProcessReward(Reward):
     def score_steps(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ProcessScores:
         """The steps, per-step scores (NaN: unscored or failed), summaries and reasons of a batch."""
         n = len(completions)
-        rows = [{k: v[i] for k, v in columns.items() if hasattr(v, "__len__") and len(v) == n} for i in range(n)]
+        lists = {}
+        for key, values in columns.items():  # the columns of n values (TRL also passes trainer_state and the like)
+            try:
+                column = as_column(values, key)
+            except TypeError:
+                continue
+            if len(column) == n:
+                lists[key] = column
+        rows = [{k: v[i] for k, v in lists.items()} for i in range(n)]
         prompts = list(prompts) + [None] * (n - len(prompts))
         return self.process.score(prompts[:n], completions, rows)
 
