@@ -30,6 +30,7 @@ from __future__ import annotations
 
 import importlib
 import math
+import numbers
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
@@ -124,7 +125,7 @@ class ProcessReward(Reward):
         """A per-rollout scorer's answer, with a score outside [0, 1] refused (the reward's declared range)."""
         scores = list(self.step_scorer(prompt, steps, row))
         for j, value in enumerate(scores):
-            if isinstance(value, (int, float)) and not isinstance(value, bool) and not 0.0 <= value <= 1.0:
+            if isinstance(value, numbers.Real) and not isinstance(value, bool) and not 0.0 <= value <= 1.0:
                 raise ValueError(f"step scorer gave step {j + 1} the score {value!r}, outside [0, 1]")
         return scores
 
