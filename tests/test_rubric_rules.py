@@ -36,6 +36,13 @@ RULE_TABLE = [
     ({"max_words": 2}, "one two", True),
     ({"max_words": 2}, "one two three", False),
     ({"max_words": 0}, "", True),
+    # a cap is not dodged by filler a reader still sees (probe on examples/rubric, 2026-12-03): words joined by
+    # zero-width joiners, or one run of letters without a space, count as the words they show
+    ({"max_words": 20}, "Call 911 now. " + "\u200d".join(["more"] * 300), False),
+    ({"max_words": 20}, "Call 911 now. " + "x" * 2400, False),
+    ({"max_words": 4}, "Electrocardiographically abnormal rhythm.", True),  # a word over 16 letters counts ceil(n / 16)
+    ({"max_words": 3}, "Pneumothorax is likely.", True),
+    ({"min_words": 3}, "one\u200btwo\u200bthree", False),  # a minimum counts whitespace words only
     ({"min_chars": 5, "max_chars": 5}, "abcde", True),
     ({"max_chars": 4}, "abcde", False),
     ({"contains": "call", "max_words": 3}, "Call now please hurry", False),  # conditions are ANDed

@@ -33,8 +33,6 @@ hiding its separators or by writing in characters that a whitespace split does n
 from __future__ import annotations
 
 import math
-import re
-import unicodedata
 import warnings
 from collections.abc import Sequence
 from pathlib import Path
@@ -42,29 +40,7 @@ from typing import Any
 
 from polyreward.reward import Reward, RewardOutput
 from polyreward.schema import completion_text, is_missing
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS
-
-
-WORD_CHARS = 16
-_LATIN = "!-\\^`-~\u00c0-\u024f"  # printable ASCII but space and "_", and the accented Latin letters
-_WORD_RUN = re.compile(f"[{_LATIN}]+")
-# what is neither Latin text nor a separator: each such character is a word of its own (module docstring)
-_OTHER = re.compile(f"[^\\s_{_LATIN}{INVISIBLE_CHARACTERS}]")
-_JOINED_CATEGORIES = ("Mn", "Mc", "Me")  # combining marks belong to the character before them
-
-
-def _joins_previous(ch: str) -> bool:
-    code = ord(ch)
-    return (0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0100 <= code <= 0xE01EF
-            or unicodedata.category(ch) in _JOINED_CATEGORIES)
-
-
-def word_count(text: str) -> int:
-    """Words of ``text`` for the length fallback (module docstring); linear in ``len(text)``."""
-    words = sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
-    if not text.isascii():
-        words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
-    return words
+from polyreward.verifiers.text_forms import word_count
 
 
 def soft_overlong_punishment(length: int, max_completion_len: int, soft_punish_cache: int, penalty_factor: float = 1.0) -> float:

@@ -65,7 +65,7 @@ from typing import Any
 import re2
 
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
-from polyreward.verifiers.text_forms import plain_text
+from polyreward.verifiers.text_forms import plain_text, word_count
 
 TEXT_LIST_KEYS = ("regex", "not_regex", "contains", "contains_all", "not_contains")
 BOUND_KEYS = ("min_words", "max_words", "min_chars", "max_chars")
@@ -229,7 +229,7 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
     """Apply one rule to a response; the explanation names the first condition that decided it. ``guarded``: a
     regex / contains hit counts only in a prose clause and not negated (module docstring)."""
     ignore_case = bool(rule.get("ignore_case", True))
-    response = plain_text(response)  # look-alike letters, full-width forms and zero-width characters hide no word
+    raw, response = response, plain_text(response)  # look-alike letters, full-width forms and zero-width characters hide no word
     folded = response.lower() if ignore_case else response
     prose = ProseIndex(response) if guarded and set(rule) & {"regex", "contains", "contains_all"} else None
 
@@ -276,8 +276,10 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         if hit is not None:
             return Verdict(False, f"contains excluded {hit!r}")
         notes.append("contains no excluded text")
-    words, chars = len(response.split()), len(response)
-    for key, count, unit in (("min_words", words, "words"), ("max_words", words, "words"), ("min_chars", chars, "chars"), ("max_chars", chars, "chars")):
+    # a cap counts what a reader sees, the larger reading: filler joined by zero-width characters (one "word" once
+    # they are removed) or 2,000 letters without a space is many words; a minimum counts whitespace words only
+    words, capped_words, chars = len(response.split()), max(len(response.split()), word_count(raw)), len(response)
+    for key, count, unit in (("min_words", words, "words"), ("max_words", capped_words, "words"), ("min_chars", chars, "chars"), ("max_chars", chars, "chars")):
         if key in rule:
             bound = rule[key]
             ok = count >= bound if key.startswith("min") else count <= bound
