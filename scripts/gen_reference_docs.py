@@ -2,7 +2,7 @@
 and the tables of docs/combiners.md from the combiners' class attributes.
 
 Every built-in reward and combiner type gets its registry name, whether it is exact or a reconstruction, its one-line
-description and a table of its parameters (name, type, default, meaning) made by :mod:`polyreward.params` from the
+description and a table of its parameters (name, type, default, meaning) made by :mod:`polyreward.registry` from the
 constructor -- the same model that validates a config. docs/combiners.md keeps its prose; its "Methods" and "Bounds
 on |A|" tables, between ``<!-- generated: NAME -->`` markers, come from each combiner's ``exactness_note``,
 ``summary``, ``key_parameters`` and ``bound_text``. The pages cannot go stale: tests/test_reference_docs.py fails
@@ -70,7 +70,7 @@ def _types(kind: str, types: Mapping[str, Any] | None) -> dict[str, tuple[type, 
 
 
 def render(kind: str, types: Mapping[str, Any] | None = None) -> str:
-    from polyreward.params import parameter_rows
+    from polyreward.registry import parameter_rows
 
     found = _types(kind, types)
     lines = [INTRO[kind], "| type | exact? | description |", "|---|---|---|"]

@@ -11,7 +11,7 @@ import pytest
 from polyreward import registry
 from polyreward.cli.list_types import describe
 from polyreward.config import ConfigError, parse_config
-from polyreward.params import parameter_model, parameter_rows
+from polyreward.registry import parameter_model, parameter_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import gen_reference_docs  # noqa: E402
