@@ -111,6 +111,8 @@ def test_single_rollout_groups(name):
         np.testing.assert_allclose(result, 0.0, atol=1e-12)
     else:  # a type that says lone rollouts get a nonzero advantage and has no known values here
         assert np.all(np.isfinite(result))
+    # the class's declared fact agrees with what it does
+    assert np.allclose(result, 0.0, atol=1e-12) == registry.combiner_class(name).lone_rollout_zero, name
     # verl's convention as a switch: a single rollout has mean 0 and std 1
     np.testing.assert_allclose(GRPOCombiner(singleton="raw").combine(scores[:, 0], [1, 2, 3]), scores[:, 0] / (1 + 1e-4))
 
