@@ -368,7 +368,7 @@ def fuzz_combiner(type_name: str, items: int, rng: np.random.Generator) -> dict:
     start = time.process_time()
     while row["items"] < items:
         combiner = cls()  # a fresh instance per episode; stateful ones see a sequence of batches of one width
-        k = 2 if type_name == "papo" else int(rng.integers(1, 5))
+        k = cls.max_reward_columns or int(rng.integers(1, 5))  # PAPO: exactly its two columns (outcome, process)
         for _ in range(int(rng.integers(1, 9))):
             if row["items"] >= items:
                 break

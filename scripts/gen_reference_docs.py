@@ -1,8 +1,11 @@
-"""Write docs/reference/rewards.md and docs/reference/combiners.md from the registry and the typed parameter models.
+"""Write docs/reference/rewards.md and docs/reference/combiners.md from the registry and the typed parameter models,
+and the tables of docs/combiners.md from the combiners' class attributes.
 
 Every built-in reward and combiner type gets its registry name, whether it is exact or a reconstruction, its one-line
-description and a table of its parameters (name, type, default, meaning) made by :mod:`polyreward.params` from the
-constructor -- the same model that validates a config. The pages cannot go stale: tests/test_reference_docs.py fails
+description and a table of its parameters (name, type, default, meaning) made by :mod:`polyreward.registry` from the
+constructor -- the same model that validates a config. docs/combiners.md keeps its prose; its "Methods" and "Bounds
+on |A|" tables, between ``<!-- generated: NAME -->`` markers, come from each combiner's ``exactness_note``,
+``summary``, ``key_parameters`` and ``bound_text``. The pages cannot go stale: tests/test_reference_docs.py fails
 when a committed page differs from what this script writes.
 
 Usage: ``python scripts/gen_reference_docs.py`` (writes the pages) or ``--check`` (exit 1 when a page is stale).
@@ -11,8 +14,11 @@ Usage: ``python scripts/gen_reference_docs.py`` (writes the pages) or ``--check`
 from __future__ import annotations
 
 import argparse
+import re
 import sys
+from collections.abc import Mapping
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parent.parent
 PAGES = {"rewards": ROOT / "docs" / "reference" / "rewards.md", "combiners": ROOT / "docs" / "reference" / "combiners.md"}
@@ -46,20 +52,34 @@ def _cell(text: str) -> str:
     return " ".join(str(text).split()).replace("|", "\\|")
 
 
-def render(kind: str) -> str:
+def _types(kind: str, types: Mapping[str, Any] | None) -> dict[str, tuple[type, str]]:
+    """name -> (class, dotted path): the built-in types in registry order, or ``types`` (name -> class or
+    ``"module:Class"``), as a test of a plug-in passes them."""
     from polyreward import registry
-    from polyreward.params import parameter_rows
 
-    table = registry.BUILTIN_REWARDS if kind == "rewards" else registry.BUILTIN_COMBINERS
+    table = types if types is not None else (registry.BUILTIN_REWARDS if kind == "rewards" else registry.BUILTIN_COMBINERS)
     lookup = registry.reward_class if kind == "rewards" else registry.combiner_class
+    out = {}
+    for name, entry in table.items():
+        if isinstance(entry, str):
+            module, _, qualname = entry.partition(":")
+            out[name] = (lookup(name), f"{module}.{qualname}")
+        else:
+            out[name] = (entry, f"{entry.__module__}.{entry.__qualname__}")
+    return out
+
+
+def render(kind: str, types: Mapping[str, Any] | None = None) -> str:
+    from polyreward.registry import parameter_rows
+
+    found = _types(kind, types)
     lines = [INTRO[kind], "| type | exact? | description |", "|---|---|---|"]
-    for name in sorted(table):
-        cls = lookup(name)
+    for name in sorted(found):
+        cls = found[name][0]
         lines.append(f"| [`{name}`](#{name}) | {_tag(cls)} | {_cell(cls.description)} |")
-    for name in sorted(table):
-        cls = lookup(name)
-        module, _, qualname = table[name].partition(":")
-        lines += ["", f"## {name}", "", f"`{module}.{qualname}` ({_tag(cls)}). {_cell(cls.description)}", ""]
+    for name in sorted(found):
+        cls, path = found[name]
+        lines += ["", f"## {name}", "", f"`{path}` ({_tag(cls)}). {_cell(cls.description)}", ""]
         rows = parameter_rows(cls)
         if not rows:
             lines.append("No parameters.")
@@ -69,13 +89,51 @@ def render(kind: str) -> str:
     return "\n".join(lines) + "\n"
 
 
+# ---- tables inside hand-written pages, between <!-- generated: NAME --> and <!-- end generated: NAME -->
+def combiner_methods(types: Mapping[str, Any] | None = None) -> str:
+    """docs/combiners.md "Methods": each combiner's class, exactness with its source, what it does and its key
+    parameters, from the class attributes ``exactness_note``, ``summary`` and ``key_parameters``."""
+    lines = ["| type | class | exactness | what it does | key parameters (defaults) |", "|---|---|---|---|---|"]
+    for name, (cls, _) in _types("combiners", types).items():
+        lines.append(f"| `{name}` | `{cls.__name__}` | {cls.exactness_note or _tag(cls)} | {cls.summary or _cell(cls.description)} "
+                     f"| {cls.key_parameters or 'none'} |")
+    return "\n".join(lines)
+
+
+def combiner_bounds(types: Mapping[str, Any] | None = None) -> str:
+    """docs/combiners.md "Bounds on |A|": each combiner's ``bound_text``, the bound its docstring states and the
+    property tests check (``advantage_bound``)."""
+    lines = ["| combiner | bound |", "|---|---|"]
+    lines += [f"| `{name}` | {cls.bound_text or '(not stated)'} |" for name, (cls, _) in _types("combiners", types).items()]
+    return "\n".join(lines)
+
+
+SECTIONS = {"combiner-methods": (ROOT / "docs" / "combiners.md", combiner_methods),
+            "combiner-bounds": (ROOT / "docs" / "combiners.md", combiner_bounds)}
+
+
+def fill_sections(page: Path, text: str, types: Mapping[str, Any] | None = None) -> str:
+    """``text`` of ``page`` with every generated section it marks written afresh (a ValueError for a marker pair
+    that is missing)."""
+    for name, (target, make) in SECTIONS.items():
+        if target != page:
+            continue
+        pattern = re.compile(rf"(<!-- generated: {name} -->\n).*?(\n<!-- end generated: {name} -->)", re.S)
+        if not pattern.search(text):
+            raise ValueError(f"{page.relative_to(ROOT)} lacks the markers of the generated section {name!r}")
+        text = pattern.sub(lambda m: m.group(1) + make(types) + m.group(2), text)
+    return text
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--check", action="store_true", help="exit 1 when a committed page differs from the code")
     args = parser.parse_args(argv)
     stale = []
-    for kind, page in PAGES.items():
-        text = render(kind)
+    outputs = {page: render(kind) for kind, page in PAGES.items()}
+    for page in {target for target, _ in SECTIONS.values()}:
+        outputs[page] = fill_sections(page, page.read_text(encoding="utf-8"))
+    for page, text in outputs.items():
         if args.check:
             if not page.exists() or page.read_text(encoding="utf-8") != text:
                 stale.append(str(page.relative_to(ROOT)))

@@ -4,7 +4,6 @@ or a one-line ValueError, never inf, NaN or another exception. DRPO's domain lab
 
 from __future__ import annotations
 
-import importlib
 import math
 
 import numpy as np
@@ -14,30 +13,45 @@ from hypothesis import strategies as st
 
 from polyreward.combiners import DRPOCombiner, DrGRPOCombiner, GRPOCombiner, MedianCenteredCombiner, RLOOCombiner
 from polyreward.combiners.magnitudes import overflow_scale
-from polyreward.registry import BUILTIN_COMBINERS
+from polyreward import registry
 
 
 def build(name: str):
-    module, cls = BUILTIN_COMBINERS[name].split(":")
-    return getattr(importlib.import_module(module), cls)()
+    return registry.combiner_class(name)()
 
 
 def width(name: str, k: int) -> int:
-    return 2 if name == "papo" else k  # PAPO takes exactly (outcome, process)
+    """The columns a combiner gets: ``max_reward_columns`` when the class fixes them (PAPO: outcome, process)."""
+    return registry.combiner_class(name).max_reward_columns or k
+
+
+# per-row numbers for the row columns of the built-in types; another declared number column gets its example values
+ROW_NUMBERS = {
+    "reference_reward": lambda n: np.full(n, 0.5),  # AAPO: the reference completion's reward per row
+    "entropy": lambda n: np.linspace(0.5, 2.0, n),  # EDGE-GRPO: each rollout's mean token entropy
+}
+
+
+def row_arrays(combiner, groups: np.ndarray) -> dict[str, np.ndarray]:
+    """The per-row arrays ``combine`` needs: numbers for a column the class gives ``example_row_values`` for, else
+    a label per group (DRPO's domain: two domains alternating)."""
+    arrays = {}
+    for name in combiner.row_columns:
+        if name in ROW_NUMBERS:
+            arrays[name] = ROW_NUMBERS[name](len(groups))
+        elif name in combiner.example_row_values:
+            arrays[name] = np.resize(np.array(combiner.example_row_values[name], dtype=object), len(groups))
+        else:
+            arrays[name] = groups % 2
+    return arrays
 
 
 def combine(name: str, scores: np.ndarray, groups: np.ndarray, weights: np.ndarray | None = None) -> np.ndarray:
     combiner = build(name)
-    if name == "drpo":
-        return np.asarray(combiner.combine(scores, groups, weights, domain=groups % 2))
-    if name == "aapo":  # the reference completion's reward per row
-        return np.asarray(combiner.combine(scores, groups, weights, reference_reward=np.full(len(scores), 0.5)))
-    if name == "edge_grpo":  # each rollout's mean token entropy
-        return np.asarray(combiner.combine(scores, groups, weights, entropy=np.linspace(0.5, 2.0, len(scores))))
-    return np.asarray(combiner.combine(scores, groups, weights))
+    return np.asarray(combiner.combine(scores, groups, weights, **row_arrays(combiner, groups)))
 
 
-NAMES = sorted(BUILTIN_COMBINERS)
+NAMES = registry.combiner_types()
 
 
 @pytest.mark.parametrize("name", NAMES)

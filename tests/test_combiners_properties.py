@@ -9,16 +9,19 @@ For each registered type and each listed parameter variant:
 - permuting the rows permutes the advantages (stateful combiners fed the permuted sequence of batches);
 - adding a constant to one objective inside one group leaves the advantages unchanged where the maths says so.
 
-A combiner that declares per-row arrays in ``row_columns`` (DRPO's ``domain``) gets a label per group for each;
-other keyword-only arrays of ``combine`` (GDPO's ``lengths``) get positive per-row counts; a combiner that refuses wide score matrices (PAPO takes K <= 2) gets the columns it
-takes. A newly registered type must be added to the tables below (the test says so) with the bound and zero
-cases its docstring documents.
+Everything a combiner promises is declared on its class (:class:`polyreward.combiner.Combiner`): the parameter
+variants to run (``example_params``), its bound on |A| (``advantage_bound``, in the quantities of
+:class:`polyreward.combiners.bounds.BatchFacts`), whether constant groups get 0 and a per-group shift changes nothing
+(``zero_for_constant_groups``, ``shift_invariant``), whether row order matters (``row_order_dependent``,
+``ties_by_row_order``). A combiner that declares per-row arrays in ``row_columns`` (DRPO's ``domain``) gets a label
+per group for each, or a number per row drawn from its ``example_row_values`` (AAPO's reference reward); other
+keyword-only arrays of ``combine`` (GDPO's ``lengths``) get positive per-row counts; a combiner that refuses wide
+score matrices (PAPO takes K <= 2) gets the columns it takes. A newly registered type needs no edit here.
 """
 
 from __future__ import annotations
 
 import inspect
-import math
 
 import numpy as np
 import pytest
@@ -27,218 +30,60 @@ from hypothesis import strategies as st
 
 from combiner_batches import RewardBatch, batch_sequences, reward_batches
 from polyreward import registry
-from scipy.stats import norm
+from polyreward.combiners.bounds import BatchFacts
 
 SETTINGS = settings(max_examples=50, derandomize=True, deadline=None, database=None)
 ALL = registry.combiner_types()
 CLASSES = {name: registry.combiner_class(name) for name in ALL}  # the registry scans entry points per lookup
 
-# name -> parameter variants checked (the default first)
-VARIANTS: dict[str, list[dict]] = {
-    "grpo": [{}, {"scale": "batch"}, {"scale": "none"}, {"eps": 1e-6, "singleton": "raw"}],
-    "dr_grpo": [{}, {"singleton": "raw"}],
-    "rloo": [{}, {"normalize": True}, {"singleton": "zero", "eps": 1e-4}],
-    "gdpo": [{}, {"variant": "nvlabs"}, {"variant": "verl"}, {"variant": "nemo_rl"}, {"batch_norm": "none"}],
-    "sa_gdpo": [{}, {"none_policy": "zero"}, {"gamma": 2.0, "reward_mins": None}],
-    "sa_mrpo": [{}, {"momentum": 0.5}, {"batch_norm": False}],
-    "mo_grpo": [{}, {"post_norm": "batch"}, {"post_norm": "group"}, {"ddof": 1, "average": True}],
-    "dvao": [{}, {"weighting": "variance"}],
-    "papo": [{}, {"process_scope": "all"}],
-    "mc_grpo": [{}],
-    "gopo": [{}, {"ties": "average"}],
-    "g2rpo": [{}, {"mapping": "w2"}],
-    "ebpo": [{}],
-    "drpo": [{}],
-    "reinforce_plus_plus_baseline": [{}],
-    "grpo_passk": [{}, {"normalize": False}, {"eps": 0.0}],
-    "opo": [{}],
-    "gpg": [{}, {"f_norm": 2.5}],
-    "reinforce_plus_plus": [{}, {"gamma": 0.9}],
-    "grpo_process": [{}, {"eps": 0.0}],
-    "krpo": [{}, {"process_var": 1e-3, "meas_var": 0.5}],
-    "aapo": [{}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0}],
-    "dgpo": [{}, {"scale_rewards": False}, {"dqw": False, "temperature": 0.5}],
-    "edge_grpo": [{}, {"scale_rewards": False}],
-}
+
+def combiner_type(name: str) -> type:
+    """The class registered as ``name`` (also one registered after this module was imported, as a plug-in test does)."""
+    return CLASSES[name] if name in CLASSES else registry.combiner_class(name)
 
 
-def z_bound(n):
-    """(n - 1)/sqrt(n): the largest |z-score| of n values with a Bessel std (0 for n <= 1)."""
-    n = np.asarray(n, dtype=float)
-    return np.where(n > 1, (n - 1) / np.sqrt(np.maximum(n, 1)), 0.0)
+def variants(name: str) -> list[dict]:
+    """The parameter variants the class declares for these tests (``example_params``, the defaults first)."""
+    return [dict(p) for p in combiner_type(name).example_params]
 
 
-class Facts:
-    """Per-row quantities the bounds are stated in."""
-
-    def __init__(self, batch: RewardBatch, extra: dict) -> None:
-        s, g, w = batch.scores, batch.groups, batch.weights
-        self.k = s.shape[1]
-        self.scored = ~np.all(np.isnan(s), axis=1)
-        self.n = np.bincount(g, weights=self.scored)[g]  # scored rollouts of the row's group
-        self.N = self.scored.sum()
-        total = np.where(np.isnan(s), 0.0, s) @ w
-        masked_hi = np.where(self.scored, total, -np.inf)
-        masked_lo = np.where(self.scored, total, np.inf)
-        hi = np.full(g.max() + 1, -np.inf)
-        lo = np.full(g.max() + 1, np.inf)
-        np.maximum.at(hi, g, masked_hi)
-        np.minimum.at(lo, g, masked_lo)
-        self.range = np.where(self.scored, (hi - lo)[g], 0.0)
-        self.groups = g
-        self.extra = extra
-        self.range_with_zero = np.where(self.scored, (np.maximum(hi, 0.0) - np.minimum(lo, 0.0))[g], 0.0)
-        self.lone_total = np.where(self.n == 1, np.abs(total), 0.0)
-        self.abs_w = np.abs(w)
-        self.T = float(np.sum(np.asarray(extra.get("lengths", np.ones(len(g))))[self.scored]))
-
-
-def bound(name: str, p: dict, f: Facts):
-    """The |A| bound each docstring states (None: the method has none and says why)."""
-    zn, zN = z_bound(f.n), z_bound(f.N)
-    if name == "grpo":
-        scale = p.get("scale", "group")
-        base = {"group": zn, "batch": np.full_like(zn, math.sqrt(2 * max(f.N - 1, 0))), "none": f.range}[scale]
-        return base + (f.lone_total if p.get("singleton") == "raw" else 0.0)
-    if name in ("dr_grpo", "rloo"):
-        if p.get("normalize"):
-            return zN
-        raw = p.get("singleton", "raw" if name == "rloo" else "zero") == "raw"
-        return f.range + (f.lone_total if raw else 0.0)
-    if name == "gdpo":
-        if p.get("batch_norm") == "none":
-            return f.abs_w.sum() * zn
-        if p.get("variant") == "nvlabs" and f.k == 1:
-            return zn
-        return np.full_like(zn, z_bound(f.T)) if p.get("variant") == "verl" else zN
-    if name == "sa_gdpo":
-        return zn if f.k == 1 else zN
-    if name == "sa_mrpo":
-        return zN if p.get("batch_norm", True) else f.abs_w.sum() * zn
-    if name == "mo_grpo":
-        post = p.get("post_norm", "none")
-        if post == "batch":
-            return zN
-        if post == "group":
-            return zn
-        per = np.sqrt(np.maximum(f.n - 1, 0)) if p.get("ddof", 0) == 0 else zn
-        return f.abs_w.sum() * per / (f.k if p.get("average") else 1)
-    if name == "dvao":
-        return (math.sqrt(f.k) if p.get("weighting", "std") == "std" else 1.0) * zn
-    if name == "papo":
-        return f.abs_w[:2].sum() * zn
-    if name == "gopo":
-        return np.full_like(zn, 2.0)
-    if name == "g2rpo":
-        n = np.maximum(f.n, 1)
-        if p.get("mapping", "quantile") == "quantile":
-            return norm.ppf(1 - 0.5 / n)
-        return np.where(n > 1, n * norm.pdf(norm.ppf(1 - 1 / n)), 0.0)
-    if name == "drpo":
-        return zN  # its final batch normalisation
-    if name == "edge_grpo":  # GRPO's bound × the batch's mean entropy / the row's
-        entropy = np.asarray(f.extra["entropy"], dtype=float)
-        scale = entropy[f.scored].mean() / entropy if f.scored.any() else np.zeros_like(entropy)
-        return (zn if p.get("scale_rewards", True) else f.range) * scale
-    if name == "dgpo":  # n/2 (or the range) × the token ratio (<= T over tokens >= 1) × a softmax weight (<= groups)
-        groups = len(np.unique(f.groups))
-        return (f.n / 2 if p.get("scale_rewards", True) else f.range) * f.T * groups
-    if name == "aapo":  # the group term plus the clipped momentum
-        clip = max(p.get("clip_low", 0.2), p.get("clip_high", 0.28))
-        return (zn if p.get("scale_rewards", True) else f.range) + clip
-    if name == "krpo":  # (max(r ∪ 0) - min(r ∪ 0)) / sqrt(P_n), P_n the filter's variance after the group's n rollouts
-        from polyreward.combiners.krpo import kalman_gains
-
-        n = np.maximum(f.n, 1).astype(int)
-        variances = kalman_gains(int(n.max()), p.get("process_var", 1e-5), p.get("meas_var", 1e-2))[1]
-        return f.range_with_zero / np.sqrt(variances[n - 1])
-    if name == "grpo_process":
-        return zn  # one step per rollout: GRPO's z-score
-    if name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):
-        return np.full_like(zn, z_bound(f.T))  # a whitening over the batch's T tokens
-    if name == "grpo_passk":
-        return np.sqrt(f.n) if p.get("normalize", True) else f.range
-    if name == "opo":
-        return f.range + f.lone_total
-    if name == "gpg":
-        return f.N * (f.range + f.lone_total) / p.get("f_norm", 1.0)
-    if name in ("mc_grpo", "ebpo"):
-        return None  # MAD + eps as the source / shrinkage over the group's own std: no fixed bound
-    pytest.fail(f"combiner {name!r} has no documented |A| bound in this test: add it to bound()")
+def bound(name: str, p: dict, f: BatchFacts):
+    """The |A| bound the class states (``advantage_bound``; None: the method has none and says why)."""
+    try:
+        return combiner_type(name).advantage_bound(p, f)
+    except NotImplementedError as exc:
+        pytest.fail(str(exc))
 
 
 def zero_for_constant_groups(name: str, p: dict, k: int) -> bool:
-    """Does the docstring promise A = 0 (to 1e-9) for a group that repeats one score row?"""
-    table = {
-        "grpo": True, "dr_grpo": True, "mo_grpo": True, "dvao": True, "papo": True, "mc_grpo": True,
-        "g2rpo": True, "sa_gdpo": True, "sa_mrpo": True,
-        "rloo": not p.get("normalize"),  # the batch normalisation shifts every row
-        "gdpo": p.get("variant", "trl") in ("trl", "nvlabs") or p.get("batch_norm") == "none",
-        "gopo": p.get("ties") == "average",  # the source's argsort order spreads a constant group over ±2
-        "ebpo": False,  # the documented non-vanishing penalty
-        "drpo": True,  # GRPO's zero, scaled
-        "reinforce_plus_plus_baseline": False,  # the batch whitening shifts every row
-        "grpo_passk": True, "opo": True, "gpg": True,
-        "reinforce_plus_plus": False,  # no group baseline: a batch whitening of the rewards
-        "grpo_process": True,
-        "krpo": False,  # the filter's mean approaches a constant group's value from its prior 0
-        "aapo": False,  # the momentum r - reference reward stays
-        "dgpo": True,
-        "edge_grpo": True,
-    }
-    if name not in table:
-        pytest.fail(f"combiner {name!r}: say in zero_for_constant_groups() whether constant groups get 0")
-    return table[name]
+    """Does the class promise A = 0 (to 1e-9) for a group that repeats one score row?"""
+    return combiner_type(name).zero_for_constant_groups(p, k)
 
 
 def shift_invariant(name: str, p: dict, k: int, column: int) -> bool:
-    """Is the method unchanged by adding c to objective ``column`` in one group (its maths says so)?"""
-    table = {
-        "grpo": p.get("scale", "group") != "batch", "dr_grpo": True, "rloo": True, "gdpo": True,
-        "mo_grpo": True, "dvao": True, "mc_grpo": True,
-        # Ranks compare exact floats (as their sources do); with K > 1 a shifted sum can split an exact tie
-        # such as 0.1 + 0.2 vs 0.3 + 0 by one ulp, so the property is exact for one objective only.
-        "gopo": k == 1, "g2rpo": k == 1,
-        "papo": column == 1,  # the outcome decides who is correct; the process part is group-relative
-        "sa_gdpo": k == 1,  # saturation is a batch level of each reward
-        "sa_mrpo": False, "ebpo": False,  # batch levels / a running prior
-        "drpo": False,  # clusters questions by their reward levels
-        "reinforce_plus_plus_baseline": True, "grpo_passk": True, "opo": True,  # deviations from a group baseline
-        "gpg": False,  # alpha counts the rewards that are exactly 0
-        "reinforce_plus_plus": False,  # no group baseline
-        "grpo_process": True,
-        "krpo": False,  # the filter's prior mean is 0
-        "aapo": False,  # the momentum compares r with the reference model's reward
-        "dgpo": column != 0,  # the question weights read the first reward's group mean
-        "edge_grpo": True,  # group deviations and the entropies do not move
-    }
-    if name not in table:
-        pytest.fail(f"combiner {name!r}: say in shift_invariant() whether a per-group shift leaves it unchanged")
-    return table[name]
+    """Is the method unchanged by adding c to objective ``column`` in one group (the class says so)?"""
+    return combiner_type(name).shift_invariant(p, k, column)
 
 
 # ----------------------------------------------------------------------------------------- harness
-NUMERIC_ROW_COLUMNS = {  # per-row numbers, not labels: the values drawn for them
-    "reference_reward": [0.0, 0.5, 1.0, 1 / 3, -0.6, None],  # AAPO: the reference completion's reward total
-    "entropy": [0.05, 0.3, 1.0, 2.7],  # EDGE-GRPO: each rollout's mean token entropy (> 0)
-}
 def make(name: str, params: dict):
-    return CLASSES[name](**params)
+    return combiner_type(name)(**params)
 
 
 def nan_is_zero(name: str, params: dict) -> bool:
     """Variants that, as their source, turn a None reward into 0 before any statistic (rows are never unscored)."""
-    return params.get("none_policy") == "zero" or (name == "gdpo" and params.get("variant") == "nvlabs")
+    return combiner_type(name).none_is_zero(params)
 
 
 def extra_arrays(combiner, groups: np.ndarray, rng: np.random.Generator) -> dict[str, np.ndarray]:
     """Per-row arrays ``combine`` takes beyond (scores, groups, weights): a label per group (domains, ...) for
     each name the combiner declares in ``row_columns``, a positive count (token lengths, ...) for each other
     keyword-only parameter."""
+    numeric = getattr(combiner, "example_row_values", {})  # per-row numbers, not labels: the values drawn for them
     arrays = {name: rng.choice(np.array(["a", "b", "c"], dtype=object), groups.max() + 1)[groups]
-              for name in getattr(combiner, "row_columns", ()) if name not in NUMERIC_ROW_COLUMNS}
-    for name in set(getattr(combiner, "row_columns", ())) & set(NUMERIC_ROW_COLUMNS):  # one number per row
-        arrays[name] = rng.choice(np.array(NUMERIC_ROW_COLUMNS[name], dtype=object), len(groups))
+              for name in getattr(combiner, "row_columns", ()) if name not in numeric}
+    for name in sorted(set(getattr(combiner, "row_columns", ())) & set(numeric)):  # one number per row
+        arrays[name] = rng.choice(np.array(numeric[name], dtype=object), len(groups))
     for q in inspect.signature(combiner.combine).parameters.values():
         if q.kind is inspect.Parameter.KEYWORD_ONLY and q.name not in arrays:
             arrays[q.name] = rng.integers(1, 40, len(groups)).astype(float)
@@ -277,7 +122,7 @@ def check_row_properties(name: str, params: dict, batch: RewardBatch, extra: dic
     assert np.all(np.isfinite(adv)), f"{label}: non-finite advantages {adv}"
     if nan_is_zero(name, params):
         batch = RewardBatch(np.nan_to_num(batch.scores, nan=0.0), batch.groups, batch.weights, batch.constant)
-    facts = Facts(batch, extra)
+    facts = BatchFacts(batch.scores, batch.groups, batch.weights, extra)
     np.testing.assert_allclose(adv[~facts.scored], 0.0, atol=0, err_msg=f"{label}: rows without reward")
     if zero_for_constant_groups(name, params, batch.scores.shape[1]):
         rows = batch.constant & (facts.n >= 2)
@@ -289,13 +134,13 @@ def check_row_properties(name: str, params: dict, batch: RewardBatch, extra: dic
 
 
 def permutation_invariant(name: str) -> bool:
-    """DRPO's reference clusters each question's vector of rewards in rollout order (and questions in order of
-    first appearance), so reordering rows can change its k-means clusters: the source is order-dependent."""
-    return name not in ("drpo", "krpo")  # KRPO's Kalman filter reads each group in rollout order, as its source
+    """False for a method that reads rows in order, as its source (DRPO's k-means over each question's rewards in
+    rollout order, KRPO's Kalman filter): the class's ``row_order_dependent``."""
+    return not combiner_type(name).row_order_dependent
 
 
 def assert_permuted(name: str, params: dict, got: np.ndarray, expected: np.ndarray, groups: np.ndarray) -> None:
-    if name == "gopo" and params.get("ties", "order") == "order":
+    if combiner_type(name).ties_by_row_order(params):
         # row order breaks ties: only each group's multiset of advantages is invariant
         for g in np.unique(groups):
             np.testing.assert_allclose(np.sort(got[groups == g]), np.sort(expected[groups == g]), atol=1e-9)
@@ -303,14 +148,13 @@ def assert_permuted(name: str, params: dict, got: np.ndarray, expected: np.ndarr
     np.testing.assert_allclose(got, expected, atol=1e-9, rtol=1e-9, err_msg=f"{name}{params}: row permutation")
 
 
-CASES = [(name, params) for name in ALL for params in VARIANTS.get(name, [{}])]
+CASES = [(name, params) for name in ALL for params in variants(name)]
 
 
-@pytest.mark.parametrize("name", ALL)
-@SETTINGS
-@given(batches=batch_sequences(), seed=st.integers(0, 2**16))
-def test_properties_over_batches(name, batches, seed):
-    for params in VARIANTS.get(name, [{}]):
+def check_over_batches(name: str, batches: list[RewardBatch], seed: int) -> None:
+    """Every declared variant of ``name`` over a sequence of batches: the row properties, and (unless the class says
+    row order matters) a row permutation permutes the advantages."""
+    for params in variants(name):
         combiner, twin = make(name, params), make(name, params)
         for step, raw in enumerate(batches):
             batch, extra = prepared(name, params, raw, seed + step)
@@ -322,11 +166,9 @@ def test_properties_over_batches(name, batches, seed):
                 assert_permuted(name, params, run(twin, moved, moved_extra), adv[perm], moved.groups)
 
 
-@pytest.mark.parametrize("name", ALL)
-@SETTINGS
-@given(raw=reward_batches(), seed=st.integers(0, 2**16), shift=st.sampled_from([0.37, -2.1, 5.0]))
-def test_per_group_shift_of_one_objective(name, raw, seed, shift):
-    for params in VARIANTS.get(name, [{}]):
+def check_shift(name: str, raw: RewardBatch, seed: int, shift: float) -> None:
+    """Adding ``shift`` to one objective inside one group leaves the advantages unchanged where the class says so."""
+    for params in variants(name):
         batch, extra = prepared(name, params, raw, seed)
         rng = np.random.default_rng(seed)
         column = int(rng.integers(batch.scores.shape[1]))
@@ -343,3 +185,17 @@ def test_per_group_shift_of_one_objective(name, raw, seed, shift):
         base = run(make(name, params), batch, extra)
         np.testing.assert_allclose(run(make(name, params), moved, extra), base, atol=1e-7, rtol=1e-7,
                                    err_msg=f"{name}{params}: shift {shift} of objective {column} in group {group}")
+
+
+@pytest.mark.parametrize("name", ALL)
+@SETTINGS
+@given(batches=batch_sequences(), seed=st.integers(0, 2**16))
+def test_properties_over_batches(name, batches, seed):
+    check_over_batches(name, batches, seed)
+
+
+@pytest.mark.parametrize("name", ALL)
+@SETTINGS
+@given(raw=reward_batches(), seed=st.integers(0, 2**16), shift=st.sampled_from([0.37, -2.1, 5.0]))
+def test_per_group_shift_of_one_objective(name, raw, seed, shift):
+    check_shift(name, raw, seed, shift)

@@ -10,6 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward import registry
+from polyreward.combiner import Combiner
 from polyreward.combiners import (
     EmpiricalBayesCombiner,
     GDPOCombiner,
@@ -22,10 +23,12 @@ from polyreward.combiners import (
 )
 
 ALL = registry.combiner_types()
-STATEFUL = {"sa_mrpo", "ebpo", "drpo"}
-# DRPO clusters each question's rewards in rollout order, as its source does, so reordering rows inside a group
-# changes its output (tests/test_drpo.py covers it against the released code instead).
-ROW_ORDER_DEPENDENT = {"drpo", "krpo"}  # KRPO: a Kalman filter reads each group in rollout order, as its source
+# a combiner keeps state across batches when it answers state_dict itself (SA-MRPO, EBPO, DRPO)
+STATEFUL = {n for n in ALL if registry.combiner_class(n).state_dict is not Combiner.state_dict}
+# A class that reads rows in order as its source says so in ``row_order_dependent``: DRPO clusters each question's
+# rewards in rollout order (tests/test_drpo.py covers it against the released code instead), KRPO's Kalman filter
+# reads each group in rollout order.
+ROW_ORDER_DEPENDENT = {n for n in ALL if registry.combiner_class(n).row_order_dependent}
 ORDER_FREE = [n for n in ALL if n not in ROW_ORDER_DEPENDENT]
 
 
@@ -41,7 +44,7 @@ class WithRowLabels:
 
     def combine(self, scores, groups, *args, **kwargs):
         for name in self.combiner.row_columns:
-            if name in ("reference_reward", "entropy"):  # AAPO, EDGE-GRPO: a number per row
+            if name in self.combiner.example_row_values:  # AAPO, EDGE-GRPO: a number per row
                 kwargs.setdefault(name, np.full(len(scores), 0.5))
                 continue
             labels = np.array(["a", "b"], dtype=object)[np.unique(np.asarray(groups), return_inverse=True)[1] % 2]
@@ -104,10 +107,18 @@ def test_single_rollout_groups(name):
     elif name in ("reinforce_plus_plus_baseline", "reinforce_plus_plus"):  # baseline 0 / none: the batch whitening
         total = scores.sum(1)
         np.testing.assert_allclose(result, (total - total.mean()) / np.sqrt(total.var(ddof=1) + 1e-8), rtol=1e-6)
-    else:  # no group-relative signal
+    elif registry.combiner_class(name).lone_rollout_zero:  # no group-relative signal
         np.testing.assert_allclose(result, 0.0, atol=1e-12)
+    else:  # a type that says lone rollouts get a nonzero advantage and has no known values here
+        assert np.all(np.isfinite(result))
+    # the class's declared fact agrees with what it does
+    assert np.allclose(result, 0.0, atol=1e-12) == registry.combiner_class(name).lone_rollout_zero, name
     # verl's convention as a switch: a single rollout has mean 0 and std 1
     np.testing.assert_allclose(GRPOCombiner(singleton="raw").combine(scores[:, 0], [1, 2, 3]), scores[:, 0] / (1 + 1e-4))
+
+
+# no zero for a constant group in a mixed batch (a batch whitening, a running prior), but 0 when every group is constant
+CONSTANT_BATCH_ZERO = {"reinforce_plus_plus_baseline", "ebpo"}
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -123,8 +134,10 @@ def test_zero_variance_groups(name):
         assert np.all(result[4:] == 0.0) and np.all(np.diff(result[:4]) < 0) and result[3] > 0
     elif name == "reinforce_plus_plus":  # no group baseline: the batch whitening of the rewards 1.5 and 0
         np.testing.assert_allclose(result * np.sqrt(8 / 7), np.sign(result), rtol=1e-6)  # a Bessel z-score of 8 values
-    else:
+    elif registry.combiner_class(name).zero_for_constant_groups({}, 2) or name in CONSTANT_BATCH_ZERO:
         np.testing.assert_allclose(result, 0.0, atol=1e-9)
+    else:  # a type that says constant groups keep an advantage and has no known values here
+        assert np.all(np.isfinite(result))
 
 
 @pytest.mark.parametrize("name", ALL)
@@ -220,12 +233,12 @@ def grouped_scores(max_k=3, binary=False):
 
 def property_combiners():
     for name in ALL:
-        if name == "gopo":
-            yield name, {"ties": "average"}  # row-order tie breaking is not permutation invariant by design
-        elif name == "papo":
-            continue  # two columns exactly: covered by its own property below
-        else:
-            yield name, {}
+        cls = registry.combiner_class(name)
+        if cls.max_reward_columns is not None:
+            continue  # a fixed set of columns (PAPO: outcome, process): covered by its own property below
+        # row-order tie breaking (GOPO's default) is not permutation invariant by design: its first declared
+        # variant that breaks ties by value
+        yield name, next(dict(p) for p in cls.example_params if not cls.ties_by_row_order(p))
 
 
 PROPERTY_COMBINERS = list(property_combiners())

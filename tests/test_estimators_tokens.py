@@ -45,7 +45,7 @@ def with_holes(seed, n, width):
 
 
 def row_columns(combiner, groups):
-    return {name: (np.where(np.asarray(groups) % 2 == 0, 0.5, 1.0) if name in ("reference_reward", "entropy")  # numbers
+    return {name: (np.where(np.asarray(groups) % 2 == 0, 0.5, 1.0) if name in combiner.example_row_values  # numbers
                    else np.where(np.asarray(groups) % 2 == 0, "a", "b")) for name in combiner.row_columns}
 
 
@@ -58,7 +58,7 @@ def test_token_level_registry():
 @given(batch=reward_batches(), seed=st.integers(0, 2**16))
 def test_default_token_advantages_broadcast_the_sequence_value(name, batch, seed):
     cls = registry.combiner_class(name)
-    scores = batch.scores[:, :2] if name == "papo" else batch.scores
+    scores = batch.scores[:, : cls.max_reward_columns or batch.scores.shape[1]]  # PAPO: outcome, process
     weights = batch.weights[: scores.shape[1]]
     mask = with_holes(seed, batch.n, 7)
     columns = row_columns(cls(), batch.groups)

@@ -1,8 +1,9 @@
 """Fuzz every registered reward with hostile rollouts: no exception escapes, the output has the right shape and
 every finite score lies inside the reward's declared ``score_range``.
 
-The reward types come from the registry, so a newly registered reward is fuzzed too; it is built with no
-parameters unless :data:`PARAMS` says otherwise (a reward that needs a server gets a real one on 127.0.0.1).
+The reward types come from the registry, so a newly registered reward is fuzzed too; it is built with the
+``example_params`` its class declares (none for most), and a reward that needs a server gets a real one on 127.0.0.1
+(:data:`PARAMS`). Columns it reads get realistic cells from :data:`COLUMN_VALUES` or its class's ``example_cells``.
 Inputs (hypothesis, fixed seed, bounded examples): random unicode, long whitespace runs, repeated and
 unclosed tags, LaTeX and JSON bombs, ~250 nested parentheses, chat-message lists, non-string completions
 and prompts, numbers such as NaN, inf and 10**400 in data columns, batch sizes that are not powers of two.
@@ -112,14 +113,18 @@ completions = st.one_of(texts, texts, messages, odd_values, odd_messages)
 prompts = st.one_of(texts, messages, odd_values)
 
 
-def _column(name: str):
-    realistic = st.sampled_from(COLUMN_VALUES[name]) if name in COLUMN_VALUES else st.nothing()
+def _column(name: str, reward=None):
+    """Realistic cells of column ``name`` (this table, else the reward class's ``example_cells``) mixed with hostile ones."""
+    cells = COLUMN_VALUES.get(name) or list(getattr(reward, "example_cells", {}).get(name, ()))
+    realistic = st.sampled_from(cells) if cells else st.nothing()
     return st.one_of(realistic, realistic, texts, odd_values)
 
 
 def _build(type_name: str, url: str):
-    params = PARAMS[type_name](url) if type_name in PARAMS else {}
-    return registry.reward_class(type_name)(**params)
+    """The type built with PARAMS (a live server's URL) or the parameters its class declares (``example_params``)."""
+    cls = registry.reward_class(type_name)
+    params = PARAMS[type_name](url) if type_name in PARAMS else dict(cls.example_params)
+    return cls(**params)
 
 
 def _check(reward, out, n):
@@ -142,7 +147,7 @@ def _check(reward, out, n):
 @pytest.mark.parametrize("type_name", registry.reward_types())
 def test_no_exception_escapes_and_scores_stay_in_range(type_name, classify_url):
     reward = _build(type_name, classify_url)
-    declared = tuple(reward.columns) + tuple(c for c in ("completion_ids",) if type_name == "overlong_penalty")
+    declared = tuple(reward.columns) + tuple(reward.optional_columns)
 
     @settings(max_examples=20, derandomize=True, deadline=None, database=None,
               suppress_health_check=[HealthCheck.too_slow, HealthCheck.data_too_large, HealthCheck.function_scoped_fixture])
@@ -150,7 +155,7 @@ def test_no_exception_escapes_and_scores_stay_in_range(type_name, classify_url):
     def run(data, n):
         batch_prompts = data.draw(st.lists(prompts, min_size=n, max_size=n))
         batch_completions = data.draw(st.lists(completions, min_size=n, max_size=n))
-        columns = {name: data.draw(st.lists(_column(name), min_size=n, max_size=n)) for name in declared}
+        columns = {name: data.draw(st.lists(_column(name, reward), min_size=n, max_size=n)) for name in declared}
         out = reward.evaluate(batch_prompts, batch_completions, **columns)
         _check(reward, out, n)
         assert len(reward(prompts=batch_prompts, completions=batch_completions, **columns)) == n  # the TRL call
@@ -159,10 +164,11 @@ def test_no_exception_escapes_and_scores_stay_in_range(type_name, classify_url):
 
 
 def test_every_registered_reward_is_fuzzed():
-    """A new reward type that needs parameters must get an entry in PARAMS (it cannot be built with none)."""
+    """A new reward type that needs parameters declares them in ``example_params`` (a live server's URL: PARAMS)."""
     for type_name in registry.reward_types():
         if type_name not in PARAMS:
-            registry.reward_class(type_name)()
+            cls = registry.reward_class(type_name)
+            cls(**cls.example_params)
 
 
 # --- per-rollout isolation: the cases that used to null a whole batch -------------------------------------

@@ -17,7 +17,7 @@ SOURCE = Path(__file__).resolve().parent.parent / "src" / "polyreward"
 
 # bottom first; a module belongs to the first entry that is it or a package above it
 LAYERS: list[tuple[str, tuple[str, ...]]] = [
-    ("vocabulary", ("polyreward.vocabulary", "polyreward.schema", "polyreward.locking", "polyreward.io", "polyreward.params")),
+    ("vocabulary", ("polyreward.vocabulary", "polyreward.schema", "polyreward.locking", "polyreward.io")),
     ("protocols", ("polyreward.reward", "polyreward.combiner", "polyreward.registry", "polyreward.engine")),
     ("verifiers", ("polyreward.verifiers",)),
     ("judges", ("polyreward.judges",)),

@@ -190,8 +190,9 @@ def test_parser_is_linear(name):
 @pytest.mark.timeout(120)
 @pytest.mark.parametrize("type_name", REWARDS)
 def test_reward_is_linear_on_one_rollout(type_name):
-    reward = registry.reward_class(type_name)()
-    columns = {c: [REWARD_COLUMNS[c]] for c in reward.columns}
+    cls = registry.reward_class(type_name)
+    reward = cls(**cls.example_params)
+    columns = {c: [REWARD_COLUMNS[c] if c in REWARD_COLUMNS else cls.example_cells[c][0]] for c in reward.columns}
 
     def score(text):
         reward.evaluate([None], [text], **columns)

@@ -61,19 +61,29 @@ KINDS = ["list", "tuple", "numpy", "pandas", "pyarrow", "torch"]
 
 
 def _reward(type_name: str, url: str) -> Reward:
-    return registry.reward_class(type_name)(**(PARAMS[type_name](url) if type_name in PARAMS else {}))
+    cls = registry.reward_class(type_name)
+    return cls(**(PARAMS[type_name](url) if type_name in PARAMS else dict(cls.example_params)))
+
+
+def _cells(reward: Reward, name: str) -> list:
+    """N realistic cells of column ``name``: this module's, else the reward class's ``example_cells`` repeated."""
+    if name in COLUMNS:
+        return COLUMNS[name]
+    declared = list(reward.example_cells.get(name, ()))
+    assert declared, f"declare example_cells for column {name!r} on {type(reward).__name__}"
+    return [declared[i % len(declared)] for i in range(N)]
 
 
 @pytest.mark.parametrize("type_name", registry.reward_types())
 def test_every_column_type_gives_the_list_result_for_every_reward(type_name, classify_url):  # noqa: F811
     reward = _reward(type_name, classify_url)
     names = set(reward.columns) | {"completion_ids"}
-    assert set(reward.columns) <= set(COLUMNS), f"add realistic cells for {sorted(set(reward.columns) - set(COLUMNS))}"
-    reference = score_batch(Batch(PROMPTS, COMPLETIONS, {c: COLUMNS[c] for c in names}), RewardSet([reward]))
-    direct_reference = reward(prompts=PROMPTS, completions=COMPLETIONS, **{c: COLUMNS[c] for c in names})
+    cells = {c: _cells(reward, c) for c in names}
+    reference = score_batch(Batch(PROMPTS, COMPLETIONS, cells), RewardSet([reward]))
+    direct_reference = reward(prompts=PROMPTS, completions=COMPLETIONS, **cells)
     for kind in KINDS:
         text = (lambda v: list(v)) if kind == "torch" else (lambda v: _convert(kind, v))
-        columns = {c: _convert(kind, COLUMNS[c]) for c in names}
+        columns = {c: _convert(kind, cells[c]) for c in names}
         scored = score_batch(Batch(text(PROMPTS), text(COMPLETIONS), columns), RewardSet([reward]))
         np.testing.assert_array_equal(scored.scores, reference.scores, err_msg=kind)
         assert scored.reasons == reference.reasons, kind

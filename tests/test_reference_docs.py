@@ -11,7 +11,7 @@ import pytest
 from polyreward import registry
 from polyreward.cli.list_types import describe
 from polyreward.config import ConfigError, parse_config
-from polyreward.params import parameter_model, parameter_rows
+from polyreward.registry import parameter_model, parameter_rows
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "scripts"))
 import gen_reference_docs  # noqa: E402
@@ -80,3 +80,20 @@ def test_every_parameter_has_a_meaning():
         for name in sorted(table):
             missing += [f"{name}.{p}" for p, _, _, meaning in parameter_rows(lookup(name)) if not meaning.strip()]
     assert not missing, f"add an 'Args:' line for each of these in its class docstring: {missing}"
+
+
+def test_every_combiner_fills_its_rows_of_the_combiners_page():
+    """docs/combiners.md's "Methods" and "Bounds on |A|" tables are generated from these class attributes."""
+    empty = [f"{name}.{attribute}" for name in registry.BUILTIN_COMBINERS
+             for attribute in ("exactness_note", "summary", "key_parameters", "bound_text")
+             if not getattr(registry.combiner_class(name), attribute).strip()]
+    assert not empty, f"declare these on the combiner classes: {empty}"
+
+
+def test_the_generated_tables_replace_only_their_marked_section():
+    page = gen_reference_docs.ROOT / "docs" / "combiners.md"
+    text = page.read_text(encoding="utf-8")
+    stale = text.replace("| `gopo` | 2 |", "| `gopo` | 3 |")
+    assert stale != text and gen_reference_docs.fill_sections(page, stale) == text  # prose kept, table rewritten
+    with pytest.raises(ValueError, match="lacks the markers of the generated section 'combiner-bounds'"):
+        gen_reference_docs.fill_sections(page, text.replace("<!-- end generated: combiner-bounds -->", ""))

@@ -49,6 +49,60 @@ class Combiner:
     token_level: ClassVar[bool] = False
     # the data column of each row_columns name; a config sets it from ``columns:`` (default: the same name)
     row_sources: Mapping[str, str] = MappingProxyType({})
+    # How the advantages follow rewards multiplied by c > 0: "invariant" (z-scores), "equivariant" (r - mean) or None
+    # (thresholds on raw values). A GroupedCombiner computes its ``_advantages`` at the overflow-safe scale this allows
+    # and refuses an infinite result in one line (:mod:`polyreward.combiners.magnitudes`).
+    reward_scale: ClassVar[str | None] = None
+
+    # ---- Facts the shared tests and the generated docs read (docs/extending.md). A new combiner declares them here
+    # ---- and gets the property tests, the docs rows and `polyreward list` with no other edit.
+    #: parameter variants the property tests run (the defaults first)
+    example_params: ClassVar[tuple[Mapping[str, Any], ...]] = ({},)
+    #: per-row numbers (not labels) the tests draw for a ``row_columns`` name (AAPO's reference reward); a row column
+    #: not named here gets one label per group
+    example_row_values: ClassVar[Mapping[str, tuple[Any, ...]]] = MappingProxyType({})
+    #: the most reward columns ``combine`` takes (PAPO: outcome and process), None: any number
+    max_reward_columns: ClassVar[int | None] = None
+    #: True when reordering the rows of a group changes the advantages (a filter that reads a group in row order)
+    row_order_dependent: ClassVar[bool] = False
+    #: True when a rollout alone in its group gets A = 0 (no group-relative signal); False for A = r conventions
+    lone_rollout_zero: ClassVar[bool] = True
+    #: the test file that compares an ``exactness = "exact"`` combiner with its source's code (tests/...)
+    reference_test: ClassVar[str] = ""
+    #: cells of the generated tables in docs/combiners.md: the exactness with its source, what the method does,
+    #: its key parameters with defaults, and the bound on |A| its docstring states (markdown)
+    exactness_note: ClassVar[str] = ""
+    summary: ClassVar[str] = ""
+    key_parameters: ClassVar[str] = ""
+    bound_text: ClassVar[str] = ""
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: Mapping[str, Any], k: int) -> bool:
+        """Does the method promise A = 0 (to 1e-9) for a group of >= 2 rollouts that repeat one score row, built with
+        ``params`` on K = ``k`` reward columns? (default True: a group-relative method has no signal there)"""
+        return True
+
+    @classmethod
+    def shift_invariant(cls, params: Mapping[str, Any], k: int, column: int) -> bool:
+        """Is the method unchanged by adding a constant to objective ``column`` inside one group? (default True)"""
+        return True
+
+    @classmethod
+    def none_is_zero(cls, params: Mapping[str, Any]) -> bool:
+        """True for variants that, as their source, read a None reward as 0 before any statistic."""
+        return False
+
+    @classmethod
+    def ties_by_row_order(cls, params: Mapping[str, Any]) -> bool:
+        """True when row order breaks ties, so a row permutation keeps only each group's multiset of advantages."""
+        return False
+
+    @classmethod
+    def advantage_bound(cls, params: Mapping[str, Any], facts: Any) -> Any:
+        """The bound on |A| per row (an array, or None when the method has none and its docstring says why), in the
+        quantities of a :class:`~polyreward.combiners.bounds.BatchFacts`. Every combiner must state one."""
+        raise NotImplementedError(f"combiner {cls.type_name or cls.__name__} states no bound on |A|: define "
+                                  "advantage_bound (return None when the method has none, and say why)")
 
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
         """Advantages (N,) for scores (N, K) of rollouts in ``groups`` (N hashable ids), weights (K,)."""

@@ -33,7 +33,7 @@ import yaml
 from pydantic import BaseModel, ConfigDict, Field, PrivateAttr, ValidationError, field_validator
 
 from polyreward import registry
-from polyreward.params import check_parameters, parameter_model
+from polyreward.registry import check_parameters, parameter_model
 from polyreward.registry import build_combiner  # noqa: F401 -- the one way to build a combiner, re-exported
 from polyreward.schema import ColumnMap
 from polyreward.vocabulary import ON_REWARD_ERROR, ConfigError, UnknownTypeError, yaml_error_message  # noqa: F401 -- re-exported

@@ -22,6 +22,7 @@ import functools
 import math
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from types import MappingProxyType
 from typing import Any, ClassVar
 
 from polyreward.schema import as_column, completion_text
@@ -131,8 +132,18 @@ class Reward:
         type_name: the registry key used in YAML configs (``type: math_accuracy``).
         exactness: ``"exact"`` when the formula follows the source's code/paper, ``"reconstructed"`` otherwise.
         description: one line for ``polyreward list``.
-        score_range: (low, high) bounds every finite score stays within.
+        score_range: (low, high) bounds every finite score stays within (the fuzz test holds every type to it).
         preload: modules the engine's worker processes import once at start-up for this reward (its verifier).
+
+    Facts the shared tests and ``polyreward probe`` read, so a new type needs no edit elsewhere (docs/extending.md):
+        probe_genuine: how the probe writes a correct answer for this reward (a key of ``polyreward.probe.strategies.GENUINE``).
+        probe_strategies: the named hacks the probe tries on it (keys of ``polyreward.probe.strategies.STRATEGIES``).
+        example_params: parameters that build a working instance when the defaults do not (the fuzz, pipeline and
+            linear-time tests build every registered type with them).
+        example_cells: realistic cells of each column the type reads that the shared tests do not already know
+            (``{"gold_labels": ("a; b", "c")}``); the tests mix them with hostile values.
+        optional_columns: columns read when the batch has them, besides the declared ``columns`` (the overlong
+            penalty's ``completion_ids``).
     """
 
     type_name: ClassVar[str] = ""
@@ -140,6 +151,11 @@ class Reward:
     description: ClassVar[str] = ""
     score_range: ClassVar[tuple[float, float]] = (0.0, 1.0)
     preload: ClassVar[tuple[str, ...]] = ()
+    probe_genuine: ClassVar[str | None] = None
+    probe_strategies: ClassVar[tuple[str, ...]] = ()
+    example_params: ClassVar[Mapping[str, Any]] = MappingProxyType({})
+    example_cells: ClassVar[Mapping[str, tuple[Any, ...]]] = MappingProxyType({})
+    optional_columns: ClassVar[tuple[str, ...]] = ()
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

@@ -64,7 +64,7 @@ def write_frame(frame, path: str | Path) -> None:
 def check_params(combiner_type: str, params: dict[str, Any]) -> None:
     """ValueError naming the first ``--param`` key the combiner does not take, and the keys it does."""
     from polyreward import registry
-    from polyreward.params import parameter_model
+    from polyreward.registry import parameter_model
 
     model = parameter_model(registry.combiner_class(combiner_type))
     allowed = set(model.model_fields)

@@ -19,9 +19,9 @@ def describe(kind: str, with_params: bool = False) -> list[tuple[str, ...]]:
     """(name, tag, description) for every registered type of ``kind``. The tag is ``exactness`` (exact |
     reconstructed), or the type's ``exactness_detail`` when it declares one because its parts differ (e.g.
     "exact scoring, reconstructed extractor"). ``with_params`` adds each type's parameters, from its typed
-    parameter model (:mod:`polyreward.params`)."""
+    parameter model (:mod:`polyreward.registry`)."""
     from polyreward import registry
-    from polyreward.params import parameter_rows
+    from polyreward.registry import parameter_rows
 
     names = registry.reward_types() if kind == "rewards" else registry.combiner_types()
     lookup = registry.reward_class if kind == "rewards" else registry.combiner_class
@@ -42,7 +42,7 @@ def describe(kind: str, with_params: bool = False) -> list[tuple[str, ...]]:
 def _as_json(kind: str, row: tuple[str, ...], with_params: bool) -> dict:
     """One type as a JSON object; its parameters as ``[{name, type, default, meaning}]`` (not the table's text)."""
     from polyreward import registry
-    from polyreward.params import parameter_rows
+    from polyreward.registry import parameter_rows
 
     item = dict(zip(("name", "source", "description"), row))
     if with_params:

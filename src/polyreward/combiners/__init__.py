@@ -19,6 +19,11 @@ _EXPORTS: dict[str, str] = {
     "RankCombiner": "gopo",  # earlier names of GOPOCombiner and G2RPOCombiner
     "GaussianQuantileCombiner": "g2rpo",
     "GroupIndex": "_groups",
+    "GroupedCombiner": "_groups",  # the base of a new combiner (docs/extending.md), with the group statistics it uses
+    "group_moments": "_groups",
+    "weighted_total": "_groups",
+    "BatchFacts": "bounds",        # the quantities a combiner states its bound on |A| in
+    "z_bound": "bounds",
     "is_constant": "_groups",      # the one "constant group" rule (range within float noise of the values' scale)
     "constant_groups": "_groups",
     "advantages": "apply",

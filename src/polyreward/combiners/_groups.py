@@ -539,6 +539,14 @@ class GroupedCombiner(Combiner):
         return to_output(result, scores)
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        """``_advantages`` at the overflow-safe scale the class's ``reward_scale`` allows, checked finite
+        (:func:`~polyreward.combiners.magnitudes.scaled_advantages`); override it to take over the whole computation."""
+        from polyreward.combiners.magnitudes import scaled_advantages
+
+        return scaled_advantages(self, self._advantages, scores, index, weights)
+
+    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
+        """The method's advantages (N,) on float64 arrays: NaN cells are "not applicable", NaN out means A = 0."""
         raise NotImplementedError
 
     def combine_with_lengths(self, scores: Any, groups: Any, weights: Any, lengths: Any) -> Any:

@@ -40,6 +40,7 @@ from polyreward.combiners._groups import (
     to_output,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import overflow_scale
 
 
@@ -57,6 +58,34 @@ class AAPOCombiner(GroupedCombiner):
     exactness = "exact"
     description = "AAPO: GRPO advantage + clip(r - reference model's reward, -0.2, 0.28) (advantage momentum, arXiv 2505.14264)"
     row_columns = ("reference_reward",)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"scale_rewards": False}, {"clip_low": 1.0, "clip_high": 0.0})
+    example_row_values = {"reference_reward": (0.0, 0.5, 1.0, 1 / 3, -0.6, None)}  # the reference completion's reward total
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_seed_papers.py"  # the comparison with the source's code
+    exactness_note = "exact (AAPO release, JianxXiong/AAPO), reads a per-row `reference_reward`"
+    summary = (
+        'GRPO\'s (r − mean_G)/(std_G + 1e-4) plus the clipped "advantage momentum" clip(r − r_ref, −0.2, 0.28), r_ref '
+        "the reward of a reference model's completion of the same prompt"
+    )
+    key_parameters = (
+        "`scale_rewards` true, `clip_low` 0.2, `clip_high` 0.28, `eps` 1e-4; `columns: {reference_reward: <column>}`"
+    )
+    bound_text = "(n − 1)/√n + max(clip_low, clip_high) (Δ + the same without `scale_rewards`)"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return False  # the momentum r - reference reward stays
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # the momentum compares r with the reference model's reward
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        clip = max(params.get("clip_low", 0.2), params.get("clip_high", 0.28))  # the group term plus the clipped momentum
+        return (z_bound(facts.n) if params.get("scale_rewards", True) else facts.range) + clip
 
     def __init__(self, scale_rewards: bool = True, clip_low: float = 0.2, clip_high: float = 0.28, eps: float = 1e-4) -> None:
         check_positive("clip_low", clip_low, allow_zero=True)

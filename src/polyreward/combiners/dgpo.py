@@ -36,6 +36,7 @@ from polyreward.combiners._groups import (
     group_moments,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts
 from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
 ISCLOSE_ATOL = 1e-8  # torch.isclose(x, 0)'s default atol, which the source uses for "std is zero" and "accuracy is zero"
@@ -54,6 +55,31 @@ class DGPOCombiner(LengthWeightedCombiner):
     exactness = "exact"
     description = "MathForge DGPO: mean-absolute-deviation group advantages, weighted towards hard questions (arXiv 2601.20614)"
     reward_scale = None  # the question weights read the first reward's raw level
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"scale_rewards": False}, {"dqw": False, "temperature": 0.5})
+    reference_test = "tests/test_estimators_seed_papers.py"  # the comparison with the source's code
+    exactness_note = "exact (MathForge release, one process); reads token `lengths`"
+    summary = (
+        "n (r − mean_G)/(Σ_G \\|r − mean_G\\| + 1e-4) (every group the same total \\|A\\|), × all tokens / tokens of "
+        "groups with signal, × G'·softmax(−accuracy/T) over those groups (accuracy: the first reward's group mean; 0 "
+        "counts as 1)"
+    )
+    key_parameters = "`scale_rewards` true, `dqw` true, `temperature` 2"
+    bound_text = (
+        "n/2 · ratio · G' (ratio = all tokens / tokens of groups with signal, G' those groups; the range in place of "
+        "n/2 without `scale_rewards`)"
+    )
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return column != 0  # the question weights read the first reward's group mean
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        # n/2 (or the range) × the token ratio (<= T over tokens >= 1) × a softmax weight (<= groups)
+        groups = len(np.unique(facts.groups))
+        return (facts.n / 2 if params.get("scale_rewards", True) else facts.range) * facts.T * groups
 
     def __init__(self, scale_rewards: bool = True, dqw: bool = True, temperature: float = 2.0) -> None:
         check_positive("temperature", temperature)

@@ -16,6 +16,7 @@ Bound: |A| <= the group's range max r - min r (|r| for a lone rollout with ``sin
 
 from __future__ import annotations
 
+from polyreward.combiners.bounds import BatchFacts
 from polyreward.combiners.grpo import GRPOCombiner
 
 
@@ -29,6 +30,26 @@ class DrGRPOCombiner(GRPOCombiner):
     type_name = "dr_grpo"
     exactness = "exact"
     description = "Dr. GRPO: weighted reward sum minus the group mean, no std division (arXiv 2503.20783)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"singleton": "raw"})
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact"
+    summary = "r − mean_G (no std)"
+    key_parameters = "`singleton`: zero (TRL) \\| raw (verl `norm_adv_by_std_in_grpo=False`)"
+    bound_text = "Δ (a lone rollout with `singleton: raw`: \\|r\\|)"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return True
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return True
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return facts.range + (facts.lone_total if params.get("singleton", "zero") == "raw" else 0.0)
 
     def __init__(self, singleton: str = "zero") -> None:
         super().__init__(scale="none", singleton=singleton)

@@ -67,6 +67,7 @@ from polyreward.combiners._groups import (
     to_output,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 
 STATE_VERSION = 1
 FLOAT32_MAX = float(np.finfo(np.float32).max)
@@ -186,6 +187,28 @@ class DRPOCombiner(GroupedCombiner):
     description = ("DRPO (QoQ-Med): GRPO scaled by domain rarity x k-means question-difficulty clusters, batch-normalised; "
                    "needs columns.domain (DDVD233/QoQ_Med core_algos.py @ddb4b14)")
     row_columns = ("domain",)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({},)
+    row_order_dependent = True
+    reference_test = "tests/test_drpo.py"  # the comparison with the source's code
+    exactness_note = "exact (QoQ-Med release), **stateful**, reads a per-row `domain`"
+    summary = (
+        "GRPO ÷ (domain temperature × k-means difficulty-cluster temperature), batch-normalised; see [Clinical "
+        "objectives](clinical-objectives.md)"
+    )
+    key_parameters = (
+        "`eps` 1e-6, `k_max` 10; `columns: {domain: <column>}`; fast rule: `window`, `refit_every` (below)"
+    )
+    bound_text = "(N − 1)/√N after the batch normalisation"
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # clusters questions by their reward levels
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return z_bound(facts.N)  # its final batch normalisation
 
     def __init__(self, eps: float = 1e-6, k_max: int = 10, window: int | None = None, refit_every: int = 1) -> None:
         check_positive("eps", eps)

@@ -25,6 +25,8 @@ Bound: |A| <= sqrt(K) (n - 1)/sqrt(n) for "std" (Cauchy-Schwarz with Σ ω² <= 
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from polyreward.combiners._groups import (
@@ -36,7 +38,7 @@ from polyreward.combiners._groups import (
     group_moments,
     nan_to_zero,
 )
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts, z_bound
 
 
 class DVAOCombiner(GroupedCombiner):
@@ -51,6 +53,17 @@ class DVAOCombiner(GroupedCombiner):
     exactness = "reconstructed"
     description = "DVAO: per-objective normalisation, weights adapt to each objective's within-group std (arXiv 2605.25604)"
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"weighting": "variance"})
+    exactness_note = "reconstructed"
+    summary = "per-objective normalisation, weights ∝ within-group std (or variance)"
+    key_parameters = "`weighting` std \\| variance, `eps` 1e-6"
+    bound_text = "√K·(n − 1)/√n (`variance` weighting: (n − 1)/√n)"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return (math.sqrt(facts.k) if params.get("weighting", "std") == "std" else 1.0) * z_bound(facts.n)
+
     def __init__(self, weighting: str = "std", eps: float = 1e-6) -> None:
         check_choice("weighting", weighting, ("std", "variance"))
         check_positive("eps", eps)
@@ -58,9 +71,6 @@ class DVAOCombiner(GroupedCombiner):
         self.eps = float(eps)
 
     reward_scale = "invariant"  # per-objective z-scores (:mod:`polyreward.combiners.magnitudes`)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         x = scores * weights

@@ -40,6 +40,7 @@ from polyreward.combiners._groups import (
     to_output,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import overflow_scale
 
 
@@ -55,6 +56,23 @@ class EDGEGRPOCombiner(GroupedCombiner):
     exactness = "reconstructed"
     description = "EDGE-GRPO entropy-driven advantage: GRPO advantage × batch mean entropy / rollout entropy (RECONSTRUCTED)"
     row_columns = ("entropy",)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"scale_rewards": False})
+    example_row_values = {"entropy": (0.05, 0.3, 1.0, 2.7)}  # each rollout's mean token entropy (> 0)
+    exactness_note = (
+        "reconstructed (EDGE-GRPO's entropy-driven advantage on given entropies), reads a per-row `entropy`"
+    )
+    summary = "GRPO's advantage × mean batch entropy / the rollout's mean token entropy: confident rollouts move more"
+    key_parameters = "`scale_rewards` true, `eps` 1e-4; `columns: {entropy: <column>}`"
+    bound_text = "(n − 1)/√n · mean_B(H)/H_i (Δ · the same without `scale_rewards`)"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        # GRPO's bound × the batch's mean entropy / the row's
+        entropy = np.asarray(facts.extra["entropy"], dtype=float)
+        scale = entropy[facts.scored].mean() / entropy if facts.scored.any() else np.zeros_like(entropy)
+        return (z_bound(facts.n) if params.get("scale_rewards", True) else facts.range) * scale
 
     def __init__(self, scale_rewards: bool = True, eps: float = 1e-4) -> None:
         check_positive("eps", eps, allow_zero=True)

@@ -66,6 +66,7 @@ from polyreward.combiners._groups import (
     to_output,
     within_noise,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 
 VARIANTS: dict[str, dict[str, Any]] = {
     "trl": {"none_policy": "exclude", "baseline": "mean", "eps": 1e-4, "singleton": "zero", "batch_norm": "sample"},
@@ -94,6 +95,38 @@ class GDPOCombiner(GroupedCombiner):
     type_name = "gdpo"
     exactness = "exact"
     description = "GDPO: per-reward group normalisation, weighted sum, batch norm (= TRL normalize_then_sum; nvlabs/verl/nemo_rl variants)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"variant": "nvlabs"}, {"variant": "verl"}, {"variant": "nemo_rl"}, {"batch_norm": "none"})
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact (= TRL 1.16 `normalize_then_sum` to 1e-6)"
+    summary = "per-reward group normalisation, weighted sum, batch normalisation"
+    key_parameters = (
+        "`variant`: trl \\| nvlabs (None → 0) \\| verl (eps 1e-6, a single-rollout group gets r/(1 + eps) as verl, "
+        "token-weighted whitening via `combine(..., lengths=)`) \\| nemo_rl (leave-one-out baseline); each switch "
+        "(`eps`, `none_policy`, `baseline`, `singleton`, `batch_norm`) overridable"
+    )
+    bound_text = (
+        "(N − 1)/√N after the batch normalisation ((T − 1)/√T over T tokens for verl's whitening; K = 1 with "
+        "`variant: nvlabs`: (n − 1)/√n)"
+    )
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return params.get("variant", "trl") in ("trl", "nvlabs") or params.get("batch_norm") == "none"
+
+    @classmethod
+    def none_is_zero(cls, params: dict) -> bool:
+        return params.get("none_policy") == "zero" or params.get("variant") == "nvlabs"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        zn = z_bound(facts.n)
+        if params.get("batch_norm") == "none":
+            return facts.abs_w.sum() * zn
+        if params.get("variant") == "nvlabs" and facts.k == 1:
+            return zn
+        return np.full_like(zn, z_bound(facts.T)) if params.get("variant") == "verl" else z_bound(facts.N)
 
     def __init__(
         self,

@@ -29,6 +29,7 @@ from __future__ import annotations
 import numpy as np
 
 from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, snap_ties, weighted_total
+from polyreward.combiners.bounds import BatchFacts
 
 
 class GOPOCombiner(GroupedCombiner):
@@ -44,6 +45,38 @@ class GOPOCombiner(GroupedCombiner):
     type_name = "gopo"
     exactness = "exact"
     description = "GOPO: rank-based advantages linearly spaced in [-2, 2] per group (arXiv 2602.03876)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"ties": "average"})
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact"
+    summary = (
+        "rank → linearly spaced advantages in [−2, 2] (ties by row order: the source's order for groups of ≤ 16, "
+        "where torch's default sort keeps ties in order)"
+    )
+    key_parameters = (
+        "`ties` order \\| average; `unscorable` exclude \\| zero (the source's nansum: an all-None row is reward 0, "
+        "ranked)"
+    )
+    bound_text = "2"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return params.get("ties") == "average"  # the source's argsort order spreads a constant group over ±2
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        # Ranks compare exact floats (as the source does); with K > 1 a shifted sum can split an exact tie such as
+        # 0.1 + 0.2 vs 0.3 + 0 by one ulp, so the property is exact for one objective only.
+        return k == 1
+
+    @classmethod
+    def ties_by_row_order(cls, params: dict) -> bool:
+        return params.get("ties", "order") == "order"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return np.full(np.shape(facts.n), 2.0)
 
     def __init__(self, ties: str = "order", unscorable: str = "exclude") -> None:
         check_choice("ties", ties, ("order", "average"))

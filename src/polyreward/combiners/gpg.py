@@ -21,7 +21,7 @@ from __future__ import annotations
 import numpy as np
 
 from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_moments, weighted_total
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts
 
 
 class GPGCombiner(GroupedCombiner):
@@ -36,15 +36,29 @@ class GPGCombiner(GroupedCombiner):
     description = "GPG: (r - group mean) scaled by batch size / nonzero-reward count (verl gpg, arXiv 2504.02546)"
     reward_scale = "equivariant"  # α depends only on which rewards are 0 (:mod:`polyreward.combiners.magnitudes`)
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"f_norm": 2.5})
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_verl.py"  # the comparison with the source's code
+    exactness_note = "exact (verl `gpg`)"
+    summary = "α (r − mean_G) / f_norm, α = N / #(r ≠ 0) (a lone rollout: mean 0)"
+    key_parameters = "`f_norm` 1"
+    bound_text = "N·Δ/f_norm (α ≤ N; N·\\|r\\|/f_norm for a lone rollout)"
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # alpha counts the rewards that are exactly 0
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return facts.N * (facts.range + facts.lone_total) / params.get("f_norm", 1.0)
+
     def __init__(self, f_norm: float = 1.0) -> None:
         check_positive("f_norm", f_norm)
         self.f_norm = float(f_norm)
 
     def _params(self) -> dict:
         return {} if self.f_norm == 1.0 else {"f_norm": self.f_norm}
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)

@@ -24,6 +24,8 @@ deviation is at most the batch range, and a Bessel std is at least range/sqrt(2(
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 
 from polyreward.combiners._groups import (
@@ -36,6 +38,7 @@ from polyreward.combiners._groups import (
     standardise_per_group,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import scaled_advantages
 
 SCALES = ("group", "batch", "none")
@@ -53,6 +56,27 @@ class GRPOCombiner(GroupedCombiner):
     type_name = "grpo"
     exactness = "exact"
     description = "GRPO: weighted reward sum normalised per group (TRL sum_then_normalize; scale group|batch|none)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"scale": "batch"}, {"scale": "none"}, {"eps": 1e-6, "singleton": "raw"})
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact (TRL `sum_then_normalize`)"
+    summary = "weighted nansum, then (r − mean_G)/(std_G + eps)"
+    key_parameters = "`scale`: group \\| batch \\| none; `eps` 1e-4; `singleton`: zero \\| raw (verl)"
+    bound_text = (
+        "scale group: (n − 1)/√n; batch: √(2(N − 1)); none: Δ (a lone rollout with `singleton: raw`: \\|r\\|)"
+    )
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return params.get("scale", "group") != "batch"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        zn = z_bound(facts.n)
+        scale = params.get("scale", "group")
+        base = {"group": zn, "batch": np.full_like(zn, math.sqrt(2 * max(facts.N - 1, 0))), "none": facts.range}[scale]
+        return base + (facts.lone_total if params.get("singleton") == "raw" else 0.0)
 
     def __init__(self, scale: str = "group", eps: float = 1e-4, singleton: str = "zero") -> None:
         check_choice("scale", scale, SCALES)

@@ -29,7 +29,7 @@ from polyreward.combiners._groups import (
     group_moments,
     weighted_total,
 )
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts
 
 
 class GRPOPassKCombiner(GroupedCombiner):
@@ -44,6 +44,21 @@ class GRPOPassKCombiner(GroupedCombiner):
     exactness = "exact"
     description = "GRPO pass@k: the group's best rollout gets its margin over the runner-up / std (verl grpo_passk)"
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"normalize": False}, {"eps": 0.0})
+    reference_test = "tests/test_estimators_verl.py"  # the comparison with the source's code
+    exactness_note = "exact (verl `grpo_passk`)"
+    summary = (
+        "only each group's best rollout gets (r_max − r_second)/(std_G + eps), every other 0; a group of one gets 0 "
+        "(verl raises)"
+    )
+    key_parameters = "`normalize` true, `eps` 1e-6"
+    bound_text = "√n (normalize: the runner-up and every other value at most it leave std ≥ margin/√n); Δ without"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return np.sqrt(facts.n) if params.get("normalize", True) else facts.range
+
     def __init__(self, normalize: bool = True, eps: float = 1e-6) -> None:
         check_positive("eps", eps, allow_zero=True)
         self.normalize = bool(normalize)
@@ -53,9 +68,6 @@ class GRPOPassKCombiner(GroupedCombiner):
     def reward_scale(self) -> str:
         """A margin scales with the rewards; a margin over the std does not (:mod:`polyreward.combiners.magnitudes`)."""
         return "invariant" if self.normalize else "equivariant"
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)

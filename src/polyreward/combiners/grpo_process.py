@@ -43,6 +43,7 @@ from polyreward.combiners._groups import (
     to_output,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import overflow_scale
 
 
@@ -57,6 +58,24 @@ class ProcessGRPOCombiner(GroupedCombiner):
     exactness = "exact"
     description = "GRPO with process supervision: group-normalised step rewards summed from each token on (DeepSeekMath)"
     token_level = True
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"eps": 0.0})
+    reference_test = "tests/test_estimators_tokens.py"  # the comparison with the source's code
+    exactness_note = "exact (DeepSeekMath §4.1.3 formula; std/eps as GRPO), **token-level**"
+    summary = (
+        "step rewards z-scored over all steps of the group; a token gets the sum over its step and the later ones "
+        "(outcome only: GRPO)"
+    )
+    key_parameters = "`eps` 1e-6"
+    bound_text = (
+        "per token √(K_i)·(S − 1)/√S with K_i steps in the row and S step rewards in the group; one step per rollout:"
+        " (n − 1)/√n"
+    )
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return z_bound(facts.n)  # one step per rollout: GRPO's z-score
 
     def __init__(self, eps: float = 1e-6) -> None:
         check_positive("eps", eps, allow_zero=True)

@@ -28,7 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, weighted_total
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts
 
 
 def kalman_gains(n: int, process_var: float, meas_var: float) -> tuple[np.ndarray, np.ndarray]:
@@ -57,6 +57,37 @@ class KRPOCombiner(GroupedCombiner):
     description = "KRPO: per-group 1-D Kalman filter mean/variance in row order instead of GRPO's mean/std"
     reward_scale = "equivariant"  # x_k is linear in the rewards, P_k does not depend on them (magnitudes)
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"process_var": 1e-3, "meas_var": 0.5})
+    row_order_dependent = True
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_seed_papers.py"  # the comparison with the source's code
+    exactness_note = "exact (KRPO release, billhhh/KRPO_LLMs_RL)"
+    summary = (
+        "a fresh 1-D Kalman filter per group reads its rewards in row order: A_k = (r_k − x_k)/(√P_k + eps); "
+        "order-dependent, a constant group is not 0"
+    )
+    key_parameters = "`process_var` 1e-5, `meas_var` 1e-2, `eps` 1e-8"
+    bound_text = (
+        "(max(r ∪ {0}) − min(r ∪ {0}))/√P_n, P_n the filter's variance after the group's n rollouts (x_k is a convex "
+        "combination of the prior 0 and the rewards)"
+    )
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return False  # the filter's mean approaches a constant group's value from its prior 0
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # the filter's prior mean is 0
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        # (max(r ∪ 0) - min(r ∪ 0)) / sqrt(P_n), P_n the filter's variance after the group's n rollouts
+        n = np.maximum(facts.n, 1).astype(int)
+        variances = kalman_gains(int(n.max()), params.get("process_var", 1e-5), params.get("meas_var", 1e-2))[1]
+        return facts.range_with_zero / np.sqrt(variances[n - 1])
+
     def __init__(self, process_var: float = 1e-5, meas_var: float = 1e-2, eps: float = 1e-8) -> None:
         check_positive("process_var", process_var, allow_zero=True)
         check_positive("meas_var", meas_var)
@@ -64,9 +95,6 @@ class KRPOCombiner(GroupedCombiner):
         self.process_var = float(process_var)
         self.meas_var = float(meas_var)
         self.eps = float(eps)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)

@@ -33,7 +33,7 @@ from polyreward.combiners._groups import (
     group_lower_median,
     weighted_total,
 )
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts
 
 NONZERO = 1e-6
 
@@ -51,6 +51,21 @@ class MedianCenteredCombiner(GroupedCombiner):
     exactness = "exact"
     description = "MC-GRPO: median baseline, MAD scale, mass compensation for ties (arXiv 2601.22582)"
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({},)
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact"
+    summary = "(R − median)/(MAD + 1e-3), tie-mass compensation"
+    key_parameters = (
+        "`eps` 1e-3, `compensate` true, `unscorable` exclude \\| zero (the source's nansum: an all-None row is reward "
+        "0 in the median)"
+    )
+    bound_text = "none: it divides by MAD + 1e-3 as its source (a MAD of 0 gives up to Δ/1e-3)"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return None  # MAD + eps as the source: a MAD of 0 gives up to Δ/eps
+
     def __init__(self, eps: float = 1e-3, compensate: bool = True, unscorable: str = "exclude") -> None:
         check_positive("eps", eps)
         check_choice("unscorable", unscorable, ("exclude", "zero"))
@@ -59,9 +74,6 @@ class MedianCenteredCombiner(GroupedCombiner):
         self.unscorable = unscorable
 
     reward_scale = "invariant"  # (R - median) / MAD (:mod:`polyreward.combiners.magnitudes`)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)

@@ -30,6 +30,7 @@ from polyreward.combiners._groups import (
     nan_to_zero,
     standardise_per_group,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.gdpo import batch_normalise
 from polyreward.combiners.magnitudes import check_finite, overflow_scale
 
@@ -47,6 +48,23 @@ class MOGRPOCombiner(GroupedCombiner):
     type_name = "mo_grpo"
     exactness = "reconstructed"
     description = "MO-GRPO: sum of per-objective group-normalised advantages, no batch norm (arXiv 2509.22047)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"post_norm": "batch"}, {"post_norm": "group"}, {"ddof": 1, "average": True})
+    exactness_note = "reconstructed"
+    summary = "Σ_k w_k group-normalised r^k, no batch norm"
+    key_parameters = "`ddof` 0, `eps` 1e-4, `post_norm` none \\| batch \\| group, `average`"
+    bound_text = "Σ\\|w_k\\|·√(n − 1) (ddof 0), or (n − 1)/√n / (N − 1)/√N with group / batch post-normalisation"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        post = params.get("post_norm", "none")
+        if post == "batch":
+            return z_bound(facts.N)
+        if post == "group":
+            return z_bound(facts.n)
+        per = np.sqrt(np.maximum(facts.n - 1, 0)) if params.get("ddof", 0) == 0 else z_bound(facts.n)
+        return facts.abs_w.sum() * per / (facts.k if params.get("average") else 1)
 
     def __init__(self, ddof: int = 0, eps: float = 1e-4, post_norm: str = "none", average: bool = False) -> None:
         check_choice("ddof", ddof, (0, 1))

@@ -25,6 +25,7 @@ from __future__ import annotations
 import numpy as np
 
 from polyreward.combiners._groups import GroupIndex, group_moments, weighted_total
+from polyreward.combiners.bounds import BatchFacts
 from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
 
@@ -35,6 +36,19 @@ class OPOCombiner(LengthWeightedCombiner):
     exactness = "exact"
     description = "OPO: reward minus the length-weighted group mean (optimal baseline, verl opo)"
     reward_scale = "equivariant"  # r - a weighted mean (:mod:`polyreward.combiners.magnitudes`)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({},)
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_verl.py"  # the comparison with the source's code
+    exactness_note = "exact (verl `opo`)"
+    summary = "r − length-weighted group mean Σ l r / Σ l (a lone rollout: A = r); reads token `lengths`"
+    key_parameters = "none"
+    bound_text = "Δ (the baseline is a convex combination of the group's values; \\|r\\| for a lone rollout)"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return facts.range + facts.lone_total
 
     # ``lengths``: (N,) response token counts weigh the group baseline.
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,

@@ -32,6 +32,7 @@ from polyreward.combiners._groups import (
     check_positive,
     standardise_per_group,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import check_finite, overflow_scale
 
 
@@ -49,6 +50,22 @@ class PAPOCombiner(GroupedCombiner):
     type_name = "papo"
     exactness = "reconstructed"
     description = "PAPO: outcome advantage over all + process advantage normalised among correct only (arXiv 2603.26535)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"process_scope": "all"})
+    max_reward_columns = 2
+    exactness_note = "core exact, details reconstructed"
+    summary = "outcome advantage over all + λ · process advantage among the correct only (K = 2: outcome, process)"
+    key_parameters = "`lam` 1, `correct_threshold` 1, `eps` 1e-6, `process_scope` correct \\| all"
+    bound_text = "(\\|w_out\\| + λ\\|w_proc\\|)·(n − 1)/√n"
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return column == 1  # the outcome decides who is correct; the process part is group-relative
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return facts.abs_w[:2].sum() * z_bound(facts.n)
 
     def __init__(self, lam: float = 1.0, correct_threshold: float = 1.0, eps: float = 1e-6, process_scope: str = "correct") -> None:
         check_positive("lam", lam, allow_zero=True)

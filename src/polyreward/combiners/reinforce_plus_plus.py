@@ -38,6 +38,7 @@ from polyreward.combiners._groups import (
     to_output,
     weighted_total,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.gdpo import batch_normalise
 from polyreward.combiners.magnitudes import BOUND_EXPONENT, overflow_scale
 
@@ -54,6 +55,27 @@ class ReinforcePlusPlusCombiner(GroupedCombiner):
     description = "REINFORCE++: discounted per-token returns whitened over the batch's tokens (verl reinforce_plus_plus)"
     token_level = True
     dense_token_rewards = True  # NaN and 0 both mean "no reward on this token" (verl's token_level_rewards)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"gamma": 0.9})
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_tokens.py"  # the comparison with the source's code
+    exactness_note = "exact (verl `reinforce_plus_plus`), **token-level**"
+    summary = "discounted per-token returns whitened over the batch's tokens, no group baseline"
+    key_parameters = "`gamma` 1"
+    bound_text = "(M − 1)/√M per token, M the response tokens of the batch (a whitening); its per-row mean too"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return False  # no group baseline: a batch whitening of the rewards
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # no group baseline
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return np.full(np.shape(facts.n), z_bound(facts.T))  # a whitening over the batch's T tokens
 
     def __init__(self, gamma: float = 1.0) -> None:
         check_positive("gamma", gamma, allow_zero=True)

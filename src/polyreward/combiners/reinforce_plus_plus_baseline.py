@@ -28,6 +28,7 @@ from __future__ import annotations
 import numpy as np
 
 from polyreward.combiners._groups import GroupIndex, group_moments, weighted_total
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.gdpo import batch_normalise
 from polyreward.combiners.length_weighted import LengthWeightedCombiner
 
@@ -39,6 +40,23 @@ class ReinforcePlusPlusBaselineCombiner(LengthWeightedCombiner):
     exactness = "exact"
     description = "REINFORCE++-baseline: r - group mean, whitened over the batch's tokens (verl reinforce_plus_plus_baseline)"
     reward_scale = "invariant"  # a whitening (:mod:`polyreward.combiners.magnitudes`)
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({},)
+    lone_rollout_zero = False
+    reference_test = "tests/test_estimators_verl.py"  # the comparison with the source's code
+    exactness_note = "exact (verl `reinforce_plus_plus_baseline`)"
+    summary = "r − mean_G (a lone rollout: mean 0), whitened over the batch's response tokens; reads token `lengths`"
+    key_parameters = "none"
+    bound_text = "(T − 1)/√T over the T response tokens of the batch (a whitening)"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return False  # the batch whitening shifts every row
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return np.full(np.shape(facts.n), z_bound(facts.T))  # a whitening over the batch's T tokens
 
     # ``lengths``: (N,) response token counts weigh the batch whitening.
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray,

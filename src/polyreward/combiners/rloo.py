@@ -35,7 +35,7 @@ from polyreward.combiners._groups import (
     group_moments,
     weighted_total,
 )
-from polyreward.combiners.magnitudes import scaled_advantages
+from polyreward.combiners.bounds import BatchFacts, z_bound
 
 
 class RLOOCombiner(GroupedCombiner):
@@ -51,6 +51,25 @@ class RLOOCombiner(GroupedCombiner):
     exactness = "exact"
     description = "RLOO: reward minus the leave-one-out mean of the group (TRL RLOOTrainer)"
 
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"normalize": True}, {"singleton": "zero", "eps": 1e-4})
+    lone_rollout_zero = False
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact (verl / [RLOO](reference/algorithms.md#rloo); TRL 1.16 with `singleton: zero`)"
+    summary = "r − leave-one-out mean; k = 1 → A = r"
+    key_parameters = "`normalize` false, `eps` 1e-4 (TRL 1.16 `normalize_advantages`), `singleton`: raw \\| zero"
+    bound_text = "Δ (\\|r\\| for a lone rollout with `singleton: raw`, the default; with `normalize`: (N − 1)/√N)"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return not params.get("normalize")  # the batch normalisation shifts every row
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        if params.get("normalize"):
+            return z_bound(facts.N)
+        return facts.range + (facts.lone_total if params.get("singleton", "raw") == "raw" else 0.0)
+
     def __init__(self, normalize: bool = False, eps: float = 1e-4, singleton: str = "raw") -> None:
         check_positive("eps", eps, allow_zero=True)
         check_choice("singleton", singleton, ("raw", "zero"))
@@ -62,9 +81,6 @@ class RLOOCombiner(GroupedCombiner):
     def reward_scale(self) -> str:
         """Leave-one-out differences scale with the rewards; whitened ones do not (:mod:`polyreward.combiners.magnitudes`)."""
         return "invariant" if self.normalize else "equivariant"
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        return scaled_advantages(self, self._advantages, scores, index, weights)
 
     def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
         total = weighted_total(scores, weights)

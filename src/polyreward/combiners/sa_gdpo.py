@@ -37,6 +37,7 @@ from polyreward.combiners._groups import (
     nan_to_zero,
     standardise_per_group,
 )
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.gdpo import batch_normalise
 
 RANGE_FLOOR = 1e-4
@@ -111,6 +112,26 @@ class SelfAdaptiveGDPOCombiner(GroupedCombiner):
     type_name = "sa_gdpo"
     exactness = "exact"
     description = "SA-GDPO: GDPO with objective weights discounted by batch saturation (NVlabs/GDPO @41f74c5)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"none_policy": "zero"}, {"gamma": 2.0, "reward_mins": None})
+    reference_test = "tests/test_combiners_fidelity.py"  # the comparison with the source's code
+    exactness_note = "exact (NVlabs/GDPO @41f74c5)"
+    summary = "GDPO with weights w_k (1 − s_k)^γ, s_k = batch saturation"
+    key_parameters = "`gamma` 1, `reward_mins`/`reward_maxs` (default: batch min/max), `none_policy` exclude \\| zero"
+    bound_text = "(N − 1)/√N after the batch normalisation (K = 1: (n − 1)/√n)"
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return k == 1  # saturation is a batch level of each reward
+
+    @classmethod
+    def none_is_zero(cls, params: dict) -> bool:
+        return params.get("none_policy") == "zero"
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return z_bound(facts.n) if facts.k == 1 else z_bound(facts.N)
 
     def __init__(
         self,

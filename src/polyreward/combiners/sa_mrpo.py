@@ -34,6 +34,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive
+from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.sa_gdpo import (
     batch_range,
     check_range,
@@ -60,6 +61,21 @@ class SaturationAwareCombiner(GroupedCombiner):
     type_name = "sa_mrpo"
     exactness = "reconstructed"
     description = "SA-MRPO: per-objective standardisation discounted by a running batch-saturation estimate (SA-GDPO form)"
+
+    # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
+    example_params = ({}, {"momentum": 0.5}, {"batch_norm": False})
+    exactness_note = "reconstructed, **stateful**"
+    summary = "SA-GDPO with a smoothed saturation estimate and running reward ranges"
+    key_parameters = "`gamma` 1, `momentum` 0, `reward_mins`/`reward_maxs`, `batch_norm` true"
+    bound_text = "(N − 1)/√N after the batch normalisation (Σ\\|w_k\\|·(n − 1)/√n without it)"
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # batch levels
+
+    @classmethod
+    def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:
+        return z_bound(facts.N) if params.get("batch_norm", True) else facts.abs_w.sum() * z_bound(facts.n)
 
     def __init__(
         self,

@@ -72,6 +72,7 @@ class OverlongPenalty(Reward):
     description = "DAPO soft overlong punishment: 0 below L_max-L_cache, linear to -1 at L_max, -1 above"
     score_range = (-1.0, 0.0)
     probe_strategies = ("invisible_padding", "unspaced_padding")
+    optional_columns = ("completion_ids",)  # the token ids when the batch has them (TRL passes them), else words
 
     def __init__(
         self,
