@@ -191,8 +191,16 @@ def group_ids(groups: Sequence[Any]) -> np.ndarray:
     """N group ids as the array a combiner gets: each id's :func:`group_key` (int64 when every key is an int,
     else one object per row). Keys, not per-batch codes: a combiner that remembers questions across steps (DRPO)
     sees the same key for the same question in every batch."""
-    if isinstance(groups, np.ndarray) and groups.dtype.kind in "iu" and groups.ndim == 1:
-        return groups.astype(np.int64, copy=False)
+    if type(groups).__module__.startswith("torch") and hasattr(groups, "detach"):
+        groups = groups.detach().cpu().numpy()  # a tensor of ids: its values, as a numpy array of them would be
+    if isinstance(groups, np.ndarray) and groups.ndim == 1:
+        if groups.dtype.kind in "iu":
+            return groups.astype(np.int64, copy=False)
+        if groups.dtype.kind == "f":  # whole floats within int64 are those ints (group_key of each), in one pass
+            with np.errstate(invalid="ignore"):
+                whole = np.isfinite(groups) & (np.abs(groups) < 2.0**63) & (np.floor(groups) == groups)
+            if whole.all():
+                return groups.astype(np.int64)
     keys = [group_key(g) for g in groups]
     if keys and all(type(k) is int for k in keys):
         return np.asarray(keys, dtype=np.int64)

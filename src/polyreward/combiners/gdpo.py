@@ -149,7 +149,8 @@ class GDPOCombiner(GroupedCombiner):
             per_reward = leave_one_out_advantages(scores, index, self.eps)
         else:
             per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
-        filled = nan_to_zero(per_reward)
+        filled = per_reward  # a fresh array: NaN -> 0 in place
+        np.copyto(filled, 0.0, where=np.isnan(filled))
         summed = filled @ weights
         summed[unscorable] = np.nan
         return batch_normalise(summed, self.batch_norm, lengths, terms=np.abs(filled) @ np.abs(weights))
