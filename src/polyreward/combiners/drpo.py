@@ -135,6 +135,20 @@ def _reference_clusters(points: np.ndarray, k_max: int) -> tuple[float, np.ndarr
     return mu_d, model.labels_, counts, model.cluster_centers_
 
 
+_THREADPOOLS: list[Any] = []
+
+
+def _single_thread():
+    """``threadpool_limits(limits=1)`` from one controller made once (after sklearn's k-means modules, and so their
+    OpenMP runtime, are loaded): building a new one scans the loaded libraries, ~10 ms per domain and call."""
+    if not _THREADPOOLS:
+        import sklearn.cluster  # noqa: F401 -- loads the OpenMP/BLAS libraries the limit must see
+        from threadpoolctl import ThreadpoolController
+
+        _THREADPOOLS.append(ThreadpoolController())
+    return _THREADPOOLS[0].limit(limits=1)
+
+
 def cluster_questions(vectors: list[np.ndarray] | np.ndarray, k_max: int, k: int | None = None,
                       start: np.ndarray | None = None, distinct: int | None = None) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
     """The reference's ``_cluster_info_question``: (μ_d, cluster of each question, cluster sizes, centroids).
@@ -146,10 +160,9 @@ def cluster_questions(vectors: list[np.ndarray] | np.ndarray, k_max: int, k: int
     :func:`elbow_model`.
     """
     from sklearn.cluster import KMeans
-    from threadpoolctl import threadpool_limits
 
     points = vectors if isinstance(vectors, np.ndarray) else np.stack(vectors, axis=0)
-    with threadpool_limits(limits=1):
+    with _single_thread():
         if k is None:
             model = elbow_model(points, k_max, distinct=distinct)
         elif start is not None:
