@@ -112,3 +112,30 @@ def test_group_ids_of_arrays_equal_group_key_per_element(values, kind):
     assert [None if v is None else v for v in fast.tolist()] == slow
     if slow and all(type(k) is int for k in slow):
         assert fast.dtype == np.int64
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(st.one_of(st.integers(-5, 5), st.integers(-(2**70), 2**70), st.booleans()), min_size=1, max_size=40),
+       st.lists(st.sampled_from(["1", "01", "-3", "1.0", "q", "0.5", "", "9" * 25]), min_size=1, max_size=40))
+def test_group_ids_of_lists_equal_group_key_per_element(numbers, texts):
+    for values in (numbers, [v for v in numbers if type(v) is int], texts):
+        if not values:
+            continue
+        fast = group_ids(values)
+        slow = [group_key(v) for v in values]
+        assert fast.tolist() == slow
+        assert (fast.dtype == np.int64) == all(type(k) is int for k in slow)
+
+
+def test_advantages_equal_for_every_container_of_the_same_ids():
+    import torch
+
+    from polyreward.combiners.apply import advantages
+
+    rng = np.random.default_rng(7)
+    scores = rng.integers(0, 3, (210, 3)) / 2.0
+    scores[rng.random(scores.shape) < 0.05] = np.nan
+    ids = np.repeat(rng.permutation(30) * 7 - 40, 7)
+    want = advantages(scores, ids, [1.0, 0.5, 0.2])
+    for same in (torch.as_tensor(ids), ids.tolist(), ids.astype(float), [str(i) for i in ids], torch.as_tensor(ids.astype(float))):
+        assert advantages(scores, same, [1.0, 0.5, 0.2]).tobytes() == want.tobytes(), type(same)

@@ -263,10 +263,10 @@ def constant_groups(x: np.ndarray, index: GroupIndex) -> np.ndarray:
 
 def is_constant(x: np.ndarray) -> bool:
     """Are the valid (non-NaN) values of a 1-D array equal up to float noise? (True for fewer than two.)"""
-    valid = x[~np.isnan(x)]
-    if len(valid) < 2:
+    x = np.asarray(x)
+    if x.size - np.count_nonzero(np.isnan(x)) < 2:
         return True
-    low, high = valid.min(), valid.max()
+    low, high = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)  # the valid extremes, without a copy of them
     return bool(within_noise(high - low, max(abs(low), abs(high))))
 
 
