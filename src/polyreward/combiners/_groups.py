@@ -94,11 +94,12 @@ class GroupIndex:
             out[:, k] = np.bincount(self.codes, weights=values[:, k], minlength=self.n_groups)
         return out
 
-    def count(self, valid: np.ndarray) -> np.ndarray:
+    def count(self, valid: np.ndarray, invalid_cells: np.ndarray | None = None) -> np.ndarray:
         """Per-group number of True in (N,) or (N, K) ``valid`` as float64: the group sizes less the few invalid cells
-        (whole numbers, so equal to summing 1.0s, without a float pass over every cell)."""
+        (whole numbers, so equal to summing 1.0s, without a float pass over every cell). ``invalid_cells``: the
+        row-major positions of the False cells when the caller has them."""
         sizes = self.sizes().astype(np.float64)
-        cells = np.flatnonzero(~valid)  # row-major positions of the invalid cells (few)
+        cells = np.flatnonzero(~valid) if invalid_cells is None else invalid_cells
         if valid.ndim == 1:
             return sizes - np.bincount(self.codes[cells], minlength=self.n_groups)
         k = valid.shape[1]
@@ -328,11 +329,14 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
 
 
 def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
-    valid = ~np.isnan(x)
-    has_nan = not valid.all()
+    nan = np.isnan(x)
+    cells = np.flatnonzero(nan)  # row-major positions of the NaN cells: few, so zeroed by index, not by a masked pass
+    has_nan = len(cells) > 0
     if has_nan:
-        count = index.count(valid)
-        total = index.sum(np.where(valid, x, 0.0))
+        count = index.count(nan, invalid_cells=cells)  # (only the shape of the mask is read)
+        filled = np.array(x, dtype=np.float64, order="C")
+        filled.reshape(-1)[cells] = 0.0
+        total = index.sum(filled)
     else:  # the common case needs no masking passes
         sizes = index.sizes().astype(np.float64)
         count = sizes if x.ndim == 1 else np.repeat(sizes[:, None], x.shape[1], axis=1)
@@ -342,11 +346,15 @@ def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
         dev = x - index.broadcast(mean)
         squares = dev * dev
         if has_nan:
-            np.copyto(squares, 0.0, where=~valid)
+            if squares.flags.c_contiguous:
+                squares.reshape(-1)[cells] = 0.0
+            else:
+                np.copyto(squares, 0.0, where=nan)
         var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
     with np.errstate(invalid="ignore"):
         suspect = (var > 0) & (var <= 1e-16 * mean * mean)
     if suspect.any():
+        valid = ~nan
         low, high = _extremes_where(x, index, index.broadcast(suspect) & valid)
         with np.errstate(invalid="ignore"):
             constant = suspect & within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
