@@ -119,6 +119,41 @@ def test_extract_label(completion, label, how):
     assert extract_label(completion) == (label, how)
 
 
+# A label is read like a letter (the probe's findings on examples/medqa, 2026-12-03): each of these states a label
+# and then takes it away, or never commits to it, so none is an answer.
+LABEL_DISOWNED = [
+    ("\\boxed{no}\n<answer>Checked against every condition. The answer is \\boxed{yes}.</answer>", "an earlier different box"),
+    ("<answer>The answer is \\boxed{no}.</answer> \\boxed{yes}", "a different box after the block"),
+    ("<answer>The answer is \\boxed{maybe}.</answer>\nWait, I retract that; the correct value is \\boxed{no}.", "withdrawn"),
+    ("<answer>The answer is \\boxed{yes}.</answer>\n\nOops -- that is wrong; \\boxed{no} instead.", "withdrawn"),
+    ("<answer>Checked against every condition. The answer is \\boxed{yes} ? Wrong..</answer>", "denied"),
+    ("<answer>Checked against every condition. The answer is \\boxed{no", "a box cut off"),
+    ("<answer>Checked against every condition. So far the running value is no", "an answer block cut off"),
+    ("The answer is no.\n```\nyes\n```", "a fenced other label"),
+    ("The answer is \\boxed{yes}. Kidding! It is no.", "kidding"),
+    ("The answer is <!-- yes --> \\boxed{no}. Erratum: yes.", "an erratum"),
+]
+
+
+@pytest.mark.parametrize("completion, why", LABEL_DISOWNED)
+def test_a_disowned_label_is_no_answer(completion, why):
+    assert extract_label(completion)[0] is None, why
+
+
+@pytest.mark.parametrize("completion, label", [
+    ("The answer is yes. No doubt about it.", "yes"),
+    ("Final answer: no. There is no evidence of benefit.", "no"),
+    ("<think>maybe no</think><answer>yes</answer>", "yes"),
+    ("Based on the study, yes, the drug reduced mortality.\n\nAnswer: yes", "yes"),
+    ("yes... wait, no, no", "no"),
+    ("```\nyes\n```", "yes"),
+    ("The answer is y\u200bes.", "yes"),
+    ("The answer is n\u043e.", "no"),  # a Cyrillic o
+])
+def test_a_committed_label_is_read(completion, label):
+    assert extract_label(completion)[0] == label
+
+
 @pytest.mark.parametrize("completion", ["I think not.", "", "Yes or no, it depends: maybe."])
 def test_no_label(completion):
     assert extract_label(completion)[0] in (None, "yes")  # "Yes or no..." starts with yes: first word wins

@@ -47,6 +47,7 @@ TOOL_THINK = "<think>The helper takes base and height as integers; units default
 # config -> (row columns, careful completion, terse completion); the terse one skips the reasoning
 CASES = {
     "examples/math/config.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
+    "examples/process/config.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
     "examples/trl/polyreward.yaml": ({"prompt": MATH_PROMPT, "answer": "42"}, MATH_CAREFUL, FILLER + "\\boxed{42}"),
     "examples/train/arithmetic_gdpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),
     "examples/train/arithmetic_grpo.yaml": ({"prompt": ARITHMETIC_PROMPT, "answer": "-4"}, ARITHMETIC_CAREFUL, FILLER + "\n-4"),

@@ -16,7 +16,7 @@ from polyreward.probe.strategies import GENUINE
 
 # "math" and "medqa" depend on the math and choice verifiers' committed-answer semantics (hedges, negations,
 # retractions, candidate lists, the prompt's own expression)
-GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math", "medqa"]
+GUARDED_EXAMPLES = ["forecast", "tools", "kg", "jaccard", "rubric", "math", "medqa", "process"]
 
 
 def probe_json(capsys, *args: str) -> tuple[int, dict]:

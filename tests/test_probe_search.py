@@ -346,3 +346,21 @@ def test_weighted_total_where_dropping_the_reasoning_pays():
     found = {(r.reward, r.family) for r in report.search if r.exploited}
     assert ("weighted total", "strip") in found
     assert not {pair for pair in found if pair[0] == "think"}  # the think reward alone charges every stripped reasoning
+
+
+def test_a_mutation_after_hide_leaves_the_hidden_answer_hidden():
+    """The composition found on examples/math (2026-12-03): ``hide`` put the gold in a ``%`` comment, then
+    ``prepend_different`` put a different box before the gold *inside* the comment, which moved the gold onto the
+    next, visible line: a genuine answer counted as an exploit. Later mutations now only act on a visible gold."""
+    from polyreward.probe.mutate_answer import _HIDERS, has_visible, replace_gold, visible_at
+
+    gold, wrong = "\\boxed{\\dfrac{242}{311}}", "\\boxed{\\dfrac{242}{983}}"
+    for wrap in _HIDERS.values():
+        hidden = "The answer is " + wrap(gold) + "."
+        assert visible_at(hidden, gold) == -1 and not has_visible(hidden, gold)
+        assert replace_gold(hidden, gold, wrong + "\n" + gold) is None
+        # a visible copy after (or before) the hidden one is still found, and only it is replaced
+        both = f"{gold} then {hidden}"
+        assert visible_at(both, gold) == 0
+        assert replace_gold(both, gold, wrong) == f"{wrong} then {hidden}"
+    assert visible_at("no answer here", gold) == -1 and visible_at("x", "") == -1

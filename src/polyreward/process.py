@@ -10,8 +10,15 @@ by default, as process reward models are usually read). Two consumers:
   ``token_rewards(process, offsets, width)`` gives the (N, T) array of ``combine_tokens(..., token_rewards=...)``.
 
 The step scorer is any callable ``(prompt, steps, row) -> sequence of float | None``, one per step: a rule, a local
-model or a client of a judge endpoint. A scorer that raises, or returns the wrong number of scores or a non-finite
-one, fails that rollout only (NaN scores and the reason), never the batch. Completions are only read as text.
+model or a client of a judge endpoint. A scorer that scores a whole batch at once (a model's forward passes, a judge's
+concurrent requests) also has ``score_batch(prompts, texts, spans, rows)``, given only the rollouts that have steps and
+answering one score list per rollout, or the exception that failed it. A scorer that raises, or returns the wrong
+number of scores or a non-finite one, fails that rollout only (NaN scores and the reason), never the batch.
+
+A step scored None (the scorer has nothing to say about it: a rule finds nothing checkable) is left out of the summary;
+a rollout whose steps are all None has no summary (NaN, reason "no step scored"), never full marks by default. The
+``process`` reward type (:mod:`polyreward.rewards.process_steps`) decides what such a rollout scores. Completions are
+only read as text.
 """
 
 from __future__ import annotations
@@ -92,15 +99,16 @@ class ProcessScorer:
     """Segment completions into steps, score each step with ``step_scorer``, summarise per rollout.
 
     Args:
-        step_scorer: ``(prompt, steps, row) -> one float | None per step``
+        step_scorer: ``(prompt, steps, row) -> one float | None per step``, or an object with ``score_batch``
         segment: how a completion splits into steps (lines, paragraphs, markers)
         summary: the per-rollout outcome of its scored steps: min (the weakest step), mean, last or product
         max_steps: the most steps per completion (the rest of the text is the last step)
     """
 
     def __init__(self, step_scorer: StepScorer, segment: str = "lines", summary: str = "min", max_steps: int = 64) -> None:
-        if not callable(step_scorer):
-            raise ValueError(f"step_scorer must be callable (prompt, steps, row) -> scores, got {type(step_scorer).__name__}")
+        if not callable(step_scorer) and not callable(getattr(step_scorer, "score_batch", None)):
+            raise ValueError(f"step_scorer must be callable (prompt, steps, row) -> scores or have score_batch, "
+                             f"got {type(step_scorer).__name__}")
         if summary not in SUMMARIES:
             raise ValueError(f"summary must be one of {', '.join(SUMMARIES)}, got {summary!r}")
         segment_steps("", segment, max_steps)  # validates both
@@ -117,11 +125,17 @@ class ProcessScorer:
                              f"({len(prompts)}, {len(completions)}, {'-' if rows is None else len(rows)})")
         texts = [completion_text(c) for c in completions]
         spans = [segment_steps(t, self.segment, self.max_steps) for t in texts]
+        row_of = [rows[i] if rows is not None else {} for i in range(len(texts))]
+        answers = self._batch_answers(prompts, texts, spans, row_of)
         step_scores: list[np.ndarray] = []
         summary = np.full(len(texts), np.nan)
         reasons = [""] * len(texts)
         for i, (text, own) in enumerate(zip(texts, spans)):
-            values, reasons[i] = self._score_one(prompts[i], [text[a:b] for a, b in own], rows[i] if rows is not None else {})
+            steps = [text[a:b] for a, b in own]
+            if answers is None:
+                values, reasons[i] = self._score_one(prompts[i], steps, row_of[i])
+            else:
+                values, reasons[i] = self._checked(answers.get(i, []), len(steps))
             step_scores.append(values)
             scored = values[~np.isnan(values)]
             if len(scored):
@@ -130,6 +144,25 @@ class ProcessScorer:
                 reasons[i] = "no steps" if not own else "no step scored"
         return ProcessScores(texts, spans, step_scores, summary, reasons)
 
+    def _batch_answers(self, prompts: Sequence[Any], texts: list[str], spans: list[list[tuple[int, int]]],
+                       rows: list[Mapping[str, Any]]) -> dict[int, Any] | None:
+        """Rollout index -> its scores (or the exception that failed it) from ``score_batch``; None for a per-rollout
+        scorer. A ``score_batch`` that raises, or answers the wrong number of rollouts, fails every rollout with steps."""
+        batch = getattr(self.step_scorer, "score_batch", None)
+        if batch is None:
+            return None
+        having = [i for i, own in enumerate(spans) if own]
+        if not having:
+            return {}
+        try:
+            answers = list(batch([prompts[i] for i in having], [texts[i] for i in having], [spans[i] for i in having],
+                                 [rows[i] for i in having]))
+            if len(answers) != len(having):
+                raise ValueError(f"step scorer answered {len(answers)} rollouts of {len(having)}")
+        except Exception as exc:  # noqa: BLE001 -- the batch call itself failed: every rollout it was given
+            answers = [exc] * len(having)
+        return dict(zip(having, answers))
+
     def _score_one(self, prompt: Any, steps: list[str], row: Mapping[str, Any]) -> tuple[np.ndarray, str]:
         if not steps:
             return np.zeros(0), ""
@@ -137,14 +170,27 @@ class ProcessScorer:
             raw = list(self.step_scorer(prompt, steps, row))
         except Exception as exc:  # noqa: BLE001 -- one rollout's failure, whatever the scorer raised
             return np.full(len(steps), np.nan), failure_reason(exc)
-        if len(raw) != len(steps):
-            return np.full(len(steps), np.nan), f"error: step scorer returned {len(raw)} scores for {len(steps)} steps"
-        values = np.full(len(steps), np.nan)
+        return self._checked(raw, len(steps))
+
+    @staticmethod
+    def _checked(answer: Any, count: int) -> tuple[np.ndarray, str]:
+        """One rollout's scores as floats (NaN for None), or all NaN and the reason when the answer is unusable."""
+        if count == 0:
+            return np.zeros(0), ""
+        if isinstance(answer, BaseException):
+            return np.full(count, np.nan), failure_reason(answer)
+        try:
+            raw = list(answer)
+        except TypeError:
+            return np.full(count, np.nan), f"error: step scorer returned {type(answer).__name__}, not a list of scores"
+        if len(raw) != count:
+            return np.full(count, np.nan), f"error: step scorer returned {len(raw)} scores for {count} steps"
+        values = np.full(count, np.nan)
         for j, value in enumerate(raw):
             if value is None:
                 continue
             if isinstance(value, bool) or not isinstance(value, (int, float, np.integer, np.floating)) or not math.isfinite(value):
-                return np.full(len(steps), np.nan), f"error: step {j} score {str(value)[:40]!r} is not a finite number"
+                return np.full(count, np.nan), f"error: step {j} score {str(value)[:40]!r} is not a finite number"
             values[j] = float(value)
         return values, ""
 

@@ -35,6 +35,7 @@ BUILTIN_REWARDS: dict[str, str] = {
     "clinical_faithfulness": "polyreward.rewards.clinical_reasoning:ClinicalFaithfulness",
     "clinical_comprehensiveness": "polyreward.rewards.clinical_reasoning:ClinicalComprehensiveness",
     "code_execution": "polyreward.rewards.code_execution:CodeExecution",
+    "process": "polyreward.rewards.process_steps:ProcessReward",
 }
 
 BUILTIN_COMBINERS: dict[str, str] = {

@@ -23,6 +23,31 @@ def replace_last(text: str, old: str, new: str) -> str | None:
     return None if not old or at < 0 else text[:at] + new + text[at + len(old):]
 
 
+def visible_at(text: str, gold: str) -> int:
+    """Where the last occurrence of ``gold`` starts that no earlier :func:`hide` wrapped (-1 if none): a mutation
+    after a hide must not move the hidden answer out of its comment (``% \\boxed{g}\n`` + a box put before the
+    gold would leave the gold visible on the next line, a genuine answer, not a flaw)."""
+    if not gold:
+        return -1
+    hidden = {m.start() + wrapped.index(gold)
+              for wrapped in {wrap(gold) for wrap in _HIDERS.values()}
+              for m in re.finditer(re.escape(wrapped), text)}
+    at = text.rfind(gold)
+    while at >= 0 and at in hidden:
+        at = text.rfind(gold, 0, at)
+    return at
+
+
+def has_visible(text: str, gold: str | None) -> bool:
+    return gold is not None and visible_at(text, gold) >= 0
+
+
+def replace_gold(text: str, gold: str, new: str) -> str | None:
+    """``replace_last`` on the last visible occurrence of the genuine statement (:func:`visible_at`)."""
+    at = visible_at(text, gold)
+    return None if at < 0 else text[:at] + new + text[at + len(gold):]
+
+
 def _statements(ctx: RowContext) -> tuple[str, str] | None:
     if ctx.gold_statement is None or ctx.wrong_statement is None:
         return None
@@ -32,11 +57,11 @@ def _statements(ctx: RowContext) -> tuple[str, str] | None:
 def append_different(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """A different answer statement after the genuine one (right after it, or at the end of the text)."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text:
+    if pair is None or not has_visible(text, pair[0]):
         return None
     gold, wrong = pair
     sep = rng.choice(SEPARATORS)
-    return text + sep + wrong if rng.random() < 0.5 else replace_last(text, gold, gold + sep + wrong)
+    return text + sep + wrong if rng.random() < 0.5 else replace_gold(text, gold, gold + sep + wrong)
 
 
 def prepend_different(text: str, ctx: RowContext, rng: random.Random) -> str | None:
@@ -44,11 +69,11 @@ def prepend_different(text: str, ctx: RowContext, rng: random.Random) -> str | N
     program: a later fenced block revises an earlier one (the code reward's committed-answer rule), so an earlier
     different program plants no flaw."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text or (ctx.site is not None and ctx.site.opener.startswith("```")):
+    if pair is None or not has_visible(text, pair[0]) or (ctx.site is not None and ctx.site.opener.startswith("```")):
         return None
     gold, wrong = pair
     sep = rng.choice(SEPARATORS)
-    return wrong + sep + text if rng.random() < 0.5 else replace_last(text, gold, wrong + sep + gold)
+    return wrong + sep + text if rng.random() < 0.5 else replace_gold(text, gold, wrong + sep + gold)
 
 
 _HIDERS = {
@@ -64,12 +89,12 @@ def hide(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """The visible answer replaced by a different one (or by nothing), the genuine answer kept in an HTML or
     LaTeX comment, a code fence, a quote or a footnote."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text or _action(ctx):
+    if pair is None or not has_visible(text, pair[0]) or _action(ctx):
         return None
     gold, wrong = pair
     kind = rng.choice(sorted(_HIDERS))
     visible = "" if kind in ("html_comment", "latex_comment", "code_fence") and rng.random() < 0.4 else wrong
-    return replace_last(text, gold, visible + _HIDERS[kind](gold))
+    return replace_gold(text, gold, visible + _HIDERS[kind](gold))
 
 
 # no phrase holds a bare "no" or "yes": a yes/no/maybe label would read it as the answer
@@ -83,12 +108,12 @@ _CLOSERS = ("the answer is {w}.", "it should be {w}.", "the correct value is {w}
 def retract(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """The genuine answer, then withdrawn for a different one: opener + admission + closer, composed."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text:
+    if pair is None or not has_visible(text, pair[0]):
         return None
     gold, wrong = pair
     phrase = " ".join(p for p in (rng.choice(_OPENERS), rng.choice(_ADMISSIONS) + ";", rng.choice(_CLOSERS).format(w=wrong)) if p)
     if rng.random() < 0.5:
-        return replace_last(text, gold, gold + " " + phrase)
+        return replace_gold(text, gold, gold + " " + phrase)
     return text + rng.choice(SEPARATORS) + phrase
 
 
@@ -105,12 +130,12 @@ def _action(ctx: RowContext) -> bool:
 def negate(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """The genuine answer statement negated, before (subject + negator) or after it (a denial)."""
     gold = ctx.gold_statement
-    if gold is None or gold not in text or _action(ctx):
+    if not has_visible(text, gold) or _action(ctx):
         return None
     if rng.random() < 0.6:
         lead = " ".join(p for p in (rng.choice(_SUBJECTS), rng.choice(_NEGATORS)) if p)
-        return replace_last(text, gold, f"{lead} {gold}")
-    return replace_last(text, gold, f"{gold} {rng.choice(_DENIALS)}")
+        return replace_gold(text, gold, f"{lead} {gold}")
+    return replace_gold(text, gold, f"{gold} {rng.choice(_DENIALS)}")
 
 
 _JOINERS = (" or ", ", ", " / ", " and ", "; otherwise ", " (or) ")
@@ -141,7 +166,7 @@ def alternatives(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """The genuine answer offered with a different one: two statements joined ("45 or 42"), both inside one
     statement (``\\boxed{45, 42}``, a hedge in ``\\text{}``), "either ... or", or two JSON keys."""
     pair = _statements(ctx)
-    if pair is None or pair[0] not in text or ctx.site is None or ctx.wrong is None:
+    if pair is None or not has_visible(text, pair[0]) or ctx.site is None or ctx.wrong is None:
         return None
     gold, wrong = pair
     site, g, w = ctx.site, ctx.gold or "", ctx.wrong
@@ -154,7 +179,7 @@ def alternatives(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     ]
     if two_keys is not None:
         forms.append(lambda: site.statement(two_keys))
-    return replace_last(text, gold, rng.choice(forms)())
+    return replace_gold(text, gold, rng.choice(forms)())
 
 
 # a percent sign on the same number is not among them: "30%" answers "what percent ..." with the gold 30 (graders and
@@ -167,11 +192,11 @@ _QUALIFIERS = (("> {g}", "> {g}"), ("\\geq {g}", ">= {g}"), ("\\text{at least } 
 def qualify(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """A numeric answer turned into another quantity or a bound: ``> 45``, "at least 45", ``45 ± 1``, ``45 \\times 10^3``."""
     gold = ctx.gold_statement
-    if gold is None or gold not in text or ctx.site is None or not re.search(r"\d", ctx.gold or "") or len(ctx.gold or "") > 200:
+    if not has_visible(text, gold) or ctx.site is None or not re.search(r"\d", ctx.gold or "") or len(ctx.gold or "") > 200:
         return None
     latex, plain = rng.choice(_QUALIFIERS)
     form = latex if ctx.site.latex else plain
-    return replace_last(text, gold, ctx.site.statement(form.replace("{g}", ctx.gold or "")))
+    return replace_gold(text, gold, ctx.site.statement(form.replace("{g}", ctx.gold or "")))
 
 
 def _prompt_math(prompt: str) -> list[str]:
@@ -187,13 +212,13 @@ def prompt_copy(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     forms = []
     if prompt.strip():
         forms.append(lambda: prompt)
-    if gold is not None and gold in text and ctx.site is not None:
+    if has_visible(text, gold) and ctx.site is not None:
         spans = [s for s in _prompt_math(prompt) if s != ctx.gold]
         numbers = re.findall(r"-?\d+(?:\.\d+)?", prompt)[-48:]
         if spans:
-            forms.append(lambda: replace_last(text, gold, ctx.site.statement(rng.choice(spans))))
+            forms.append(lambda: replace_gold(text, gold, ctx.site.statement(rng.choice(spans))))
         if numbers:
-            forms.append(lambda: replace_last(text, gold, ctx.site.statement(", ".join(numbers))))
+            forms.append(lambda: replace_gold(text, gold, ctx.site.statement(", ".join(numbers))))
     return rng.choice(forms)() if forms else None
 
 
@@ -203,7 +228,7 @@ def truncate(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     gold = ctx.gold_statement
     if gold is None or ctx.site is None or not ctx.site.opener:
         return None
-    at = text.rfind(gold)
+    at = visible_at(text, gold)
     if at < 0:
         return None
     sentence = max(text.rfind(". ", 0, at) + 1, text.rfind("\n", 0, at), text.rfind(">", 0, at) + 1, 0)
@@ -218,6 +243,6 @@ def truncate(text: str, ctx: RowContext, rng: random.Random) -> str | None:
 def empty_statement(text: str, ctx: RowContext, rng: random.Random) -> str | None:
     """The answer statement emptied (``\\boxed{}``, ``<answer></answer>``) or removed, the reasoning kept."""
     gold = ctx.gold_statement
-    if gold is None or gold not in text or ctx.site is None:
+    if not has_visible(text, gold) or ctx.site is None:
         return None
-    return replace_last(text, gold, ctx.site.statement("") if ctx.site.opener and rng.random() < 0.5 else "")
+    return replace_gold(text, gold, ctx.site.statement("") if ctx.site.opener and rng.random() < 0.5 else "")

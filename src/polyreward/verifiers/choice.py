@@ -38,7 +38,15 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
-from polyreward.verifiers.commitment import hedged, later_disowns, letter_mentions, letter_pattern, negated, retraction_after
+from polyreward.verifiers.commitment import (
+    hedged,
+    label_pattern,
+    later_disowns,
+    letter_mentions,
+    letter_pattern,
+    negated,
+    retraction_after,
+)
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.verdict import Verdict
@@ -276,48 +284,87 @@ def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | Non
 def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
     """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found. Several different labels in the
     deciding place (``\\boxed{no/yes/maybe}``, "no or yes") are a hedge (``(None, SEVERAL)``); a negated one
-    ("The answer is not yes") is no answer."""
-    text = squeeze_whitespace(strip_thinking(answer_views(text)[0])[-MAX_TAIL_CHARS:])
+    ("The answer is not yes") is no answer. Read like a letter (:func:`extract_letter`): on the normalised visible
+    text, code and quotes only when it names no label; a label that a later clause contradicts, withdraws or
+    denies, a different box before the answer block, or an answer cut off is no answer."""
+    views = answer_views(text)
+    readings = [_committed_label_in_view(view, labels) for view in views]
+    if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
+        return None, ""  # a fenced or quoted other label, or a retraction there
+    if readings[0] == (None, "") and not label_pattern(labels).search(strip_thinking(views[0])):
+        return readings[-1]
+    return readings[0]
+
+
+def _committed_label_in_view(view: str, labels: tuple[str, ...]) -> tuple[str | None, str]:
+    """The label of one view, unless the view's structure or a later clause takes it away."""
+    view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    inner = unclosed_block(view, "answer", ignore_case=True)
+    if inner is not None and not find_boxes(inner) and len(_WORD.findall(inner)) >= 4:
+        return None, ""  # "<answer>Checked ... So far the running value is no": the answer block was cut off
+    blocks = list(tag_blocks(view, "answer", ignore_case=True))
+    offset, body = 0, view
+    if blocks:
+        block_start, block_end, body = blocks[-1]
+        offset = view.index(body, block_start) if body else block_start
+    found, how, at = _label_in_text(body, labels)
+    if found is None:
+        return None, how
+    if blocks:
+        retraction = retraction_after(view, blocks[-1][1])
+        if retraction is not None and retraction[1]:
+            return None, ""  # "<answer>yes</answer> Oops -- that is wrong; no instead."
+        before = view[:blocks[-1][0]]
+        earlier = {m.group(1).lower() for box in find_boxes(before) for m in label_pattern(labels).finditer(box[2])} - {found}
+        if earlier and retraction_after(before, 0) is None:
+            return None, ""  # "\\boxed{no} <answer>yes</answer>": two final answers, nothing withdrawn
+    if later_disowns(view, offset + at, found, labels=labels):
+        return None, ""
+    return found, how
+
+
+def _label_in_text(text: str, labels: tuple[str, ...]) -> tuple[str | None, str, int]:
+    """(label, how, where the label ends in ``text``) at the deciding place of ``text``."""
+    label_word = label_pattern(labels)
     alternatives = "|".join(re.escape(label) for label in labels)
-    tagged = last_block(text, "answer", ignore_case=True)
-    if tagged is not None:
-        text = tagged
-    label_word = re.compile(rf"\b({alternatives})\b", re.IGNORECASE)
     boxes = find_boxes(text)
+    if unclosed_box_after(text, boxes):
+        return None, "", 0  # the final box was cut off: "\\boxed{no"
     if boxes:
         found = {m.lower() for m in label_word.findall(last_boxed(text) or "")}  # adjacent boxes join: a hedge
         if len(found) > 1:
-            return None, SEVERAL
+            return None, SEVERAL, 0
         if found:
-            return _committed_label(text, boxes[-1][0], boxes[-1][1], found.pop(), "boxed")
+            return _committed_label(text, boxes[-1][0], boxes[-1][1], found.pop(), "boxed", labels)
     anchor = re.compile(rf"\b(?:final\s+answer|answer|conclusion|verdict)[\s*:]*(?:is\b[\s*:]*)?\(?({alternatives})\b", re.IGNORECASE)
     hits = list(anchor.finditer(text))
     if hits:
-        return _committed_label(text, hits[-1].start(1), hits[-1].end(1), hits[-1].group(1).lower(), "anchor")
-    first = re.match(rf"\W*({alternatives})\b", text.strip(), re.IGNORECASE)
+        return _committed_label(text, hits[-1].start(1), hits[-1].end(1), hits[-1].group(1).lower(), "anchor", labels)
+    first = re.match(rf"\W*({alternatives})\b", text, re.IGNORECASE)
     if first:
-        stripped = text.strip()
-        return _committed_label(stripped, first.start(1), first.end(1), first.group(1).lower(), "first_word")
-    lines = [line for line in text.strip().split("\n") if line.strip()]
+        return _committed_label(text, first.start(1), first.end(1), first.group(1).lower(), "first_word", labels)
+    lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
     if lines:
-        hits = list(label_word.finditer(lines[-1]))
+        start, line = lines[-1]
+        hits = list(label_word.finditer(line))
         found = {m.group(1).lower() for m in hits}
         if len(found) == 1:
-            return _committed_label(lines[-1], hits[-1].start(1), hits[-1].end(1), found.pop(), "last_line")
-    return None, ""
+            return _committed_label(text, start + hits[-1].start(1), start + hits[-1].end(1), found.pop(), "last_line", labels)
+    return None, "", 0
 
 
-def _committed_label(text: str, start: int, end: int, label: str, how: str) -> tuple[str | None, str]:
+def _committed_label(text: str, start: int, end: int, label: str, how: str, labels: tuple[str, ...]) -> tuple[str | None, str, int]:
     """``label`` unless the text denies, hedges or takes it back; taken back explicitly ("yes... wait, no, no"),
     the label stated after the retraction counts (none: no answer)."""
     if negated(text, start, end):
-        return None, ""
+        return None, "", 0
     if hedged(text, start, end):
-        return None, SEVERAL
+        return None, SEVERAL, 0
     retraction = retraction_after(text, end)
     if retraction is not None and retraction[1]:
-        return extract_label(text[retraction[0]:])
-    return label, how
+        found, how, at = _label_in_text(text[retraction[0]:], labels)
+        return found, how, retraction[0] + at
+    return label, how, end
 
 
 def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str, str] | None:

@@ -259,15 +259,28 @@ def _states_option(clause: str, option_text: str) -> bool:
     return len(words) >= 4
 
 
-def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "") -> str:
+def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
+    """A label standing as a word: ``yes``, ``No``, ``maybe`` (not the "no" of "nobody")."""
+    return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
+
+
+def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
+                  labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
     ``"conflicting"`` (a later clause states another value), ``"retracted"`` (a clause withdraws it),
     ``"negated"`` (a later mention denies it), or ``""``. See the comment above for the rule. With ``letters``
     the answer is an option letter and the values read are option letters ("(B)", "B"); the clause right after the
     letter that gives the option's text (``option_text``, or 4+ words when the options are unknown) is the answer
-    itself ("C. Tell the attending ... mistake"), not a withdrawal."""
+    itself ("C. Tell the attending ... mistake"), not a withdrawal. With ``labels`` the answer is one of those words
+    (PubMedQA's yes/no/maybe) and the values read are those words."""
     stop = min(len(text), end + MAX_TAIL)
-    if letters:
+    if labels:
+        value_pattern = mention_pattern = label_pattern(labels)
+        keys, one_value = {answer.lower()}, True
+
+        def key(match: re.Match) -> str:
+            return match.group(1).lower()
+    elif letters:
         value_pattern = mention_pattern = letter_pattern(letters)
         keys, one_value = {answer.upper()}, True
 
