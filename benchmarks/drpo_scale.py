@@ -1,7 +1,9 @@
 """DRPO at training scale: the exact rule against the fast one (bounded window, warm-started k-means) on the same
-histories, at steps 1, 100 and 1,000.
+histories, at steps 1, 100, 1,000 and 3,000; and the exact rule against itself before the speed work of issue #35
+(``drpo._reference_clusters``: every k fitted, then the chosen k again, the history stacked and its distinct rows
+sorted every call), which must give the same advantages.
 
-    python benchmarks/drpo_scale.py [--steps 1 100 1000] [--window 512] [--refit-every 25]
+    python benchmarks/drpo_scale.py [--steps 1 100 1000 3000] [--window 512] [--refit-every 25]
 
 A run of the recipe's shape (16 questions x 8 rollouts per step, 5 domains in a skewed mix, a weighted total of
 a binary accuracy and a 0.2-weighted format reward) is generated up to step s; both combiners start from that
@@ -30,6 +32,7 @@ import numpy as np
 sys.path.insert(0, str(Path(__file__).parent))
 from machine_info import describe_machine  # noqa: E402
 
+import polyreward.combiners.drpo as drpo  # noqa: E402
 from polyreward.combiners import DRPOCombiner, GDPOCombiner  # noqa: E402
 
 RESULTS = Path(__file__).parent / "results"
@@ -66,6 +69,15 @@ def history_state(steps: int, seed: int) -> tuple[dict, np.random.Generator]:
     return {"version": 1, "domains": list(domains.values())}, rng
 
 
+class BeforeDRPO(DRPOCombiner):
+    """The exact rule as it was before issue #35 (the same clustering, recomputed the old way)."""
+
+    def _clusters(self, history):
+        points = np.stack([history.pad(v) for v in history.vectors], axis=0)
+        mu_d, labels, sizes, centroids = drpo._reference_clusters(points, self.k_max)
+        return mu_d, labels.__getitem__, sizes, centroids
+
+
 def cpu_call(fn):
     start = time.process_time()
     out = fn()
@@ -76,16 +88,20 @@ def measure(step: int, window: int, refit_every: int, seed: int) -> dict:
     state, rng = history_state(step - 1, seed)
     batches = [batch(step - 1 + i, rng) for i in range(max(refit_every, 3))]
     weights = [1.0, 0.2]
-    exact, fast = DRPOCombiner(), DRPOCombiner(window=window, refit_every=refit_every)
+    exact, fast, before = DRPOCombiner(), DRPOCombiner(window=window, refit_every=refit_every), BeforeDRPO()
     exact.load_state_dict(state)
     fast.load_state_dict(state)
-    exact_times, fast_times, diffs, corrs, signs = [], [], [], [], []
+    before.load_state_dict(state)
+    exact_times, fast_times, before_times, diffs, corrs, signs, before_diffs = [], [], [], [], [], [], []
     for i, (scores, groups, domain) in enumerate(batches):
         a_fast, t_fast = cpu_call(lambda: fast.combine(scores, groups, weights, domain=domain))
         fast_times.append(t_fast)
         if i < 3:
             a_exact, t_exact = cpu_call(lambda: exact.combine(scores, groups, weights, domain=domain))
             exact_times.append(t_exact)
+            a_before, t_before = cpu_call(lambda: before.combine(scores, groups, weights, domain=domain))
+            before_times.append(t_before)
+            before_diffs.append(float(np.abs(a_exact - a_before).max()))
             diffs.append(float(np.abs(a_fast - a_exact).mean() / max(np.abs(a_exact).mean(), 1e-12)))
             corrs.append(float(np.corrcoef(a_fast, a_exact)[0, 1]))
             nonzero = np.abs(a_exact) > 1e-9
@@ -97,7 +113,8 @@ def measure(step: int, window: int, refit_every: int, seed: int) -> dict:
     exact_s, fast_s = statistics.mean(exact_times), statistics.mean(fast_times)
     return {
         "step": step, "questions_in_history": (step - 1) * QUESTIONS,
-        "gdpo_ms": gdpo_s * 1e3, "exact_ms": exact_s * 1e3, "fast_ms": fast_s * 1e3,
+        "gdpo_ms": gdpo_s * 1e3, "exact_ms": exact_s * 1e3, "exact_before_ms": statistics.mean(before_times) * 1e3,
+        "max_abs_diff_exact_vs_before": max(before_diffs), "fast_ms": fast_s * 1e3,
         "fast_first_ms": fast_times[0] * 1e3, "fast_warm_ms": statistics.mean(fast_times[1:]) * 1e3 if len(fast_times) > 1 else None,
         "exact_over_gdpo": exact_s / gdpo_s, "fast_over_gdpo": fast_s / gdpo_s, "exact_over_fast": exact_s / fast_s,
         "relative_abs_difference": statistics.mean(diffs), "correlation": statistics.mean(corrs), "same_sign": statistics.mean(signs),
@@ -106,7 +123,7 @@ def measure(step: int, window: int, refit_every: int, seed: int) -> dict:
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--steps", type=int, nargs="+", default=[1, 100, 1000])
+    parser.add_argument("--steps", type=int, nargs="+", default=[1, 100, 1000, 3000])
     parser.add_argument("--window", type=int, default=512)
     parser.add_argument("--refit-every", type=int, default=25)
     parser.add_argument("--seed", type=int, default=0)
@@ -126,15 +143,18 @@ def main(argv: list[str] | None = None) -> int:
     lines = [f"# DRPO at training scale: exact vs fast rule ({date})", "",
              f"Machine: {machine} (shared with other jobs; CPU times via process_time).",
              f"Settings: {json.dumps(settings)}. Fast rule: `DRPOCombiner(window={args.window}, refit_every={args.refit_every})`.", "",
-             "| step | questions in history | GDPO ms (anchor) | exact ms | fast ms (mean) | fast first / warm ms | exact / GDPO | fast / GDPO "
-             "| exact / fast | mean abs diff / mean abs A | correlation | same sign |",
-             "|---|---|---|---|---|---|---|---|---|---|---|---|"]
+             "| step | questions in history | GDPO ms (anchor) | exact ms | exact before #35 ms | max abs diff exact vs before | fast ms (mean) "
+             "| fast first / warm ms | exact / GDPO | fast / GDPO | exact / fast | mean abs diff / mean abs A | correlation | same sign |",
+             "|---|---|---|---|---|---|---|---|---|---|---|---|---|---|"]
     for r in rows:
         warm = f"{r['fast_warm_ms']:.1f}" if r["fast_warm_ms"] is not None else "-"
-        lines.append(f"| {r['step']} | {r['questions_in_history']} | {r['gdpo_ms']:.2f} | {r['exact_ms']:.1f} | {r['fast_ms']:.1f} | "
+        lines.append(f"| {r['step']} | {r['questions_in_history']} | {r['gdpo_ms']:.2f} | {r['exact_ms']:.1f} | {r['exact_before_ms']:.1f} | "
+                     f"{r['max_abs_diff_exact_vs_before']:.1e} | {r['fast_ms']:.1f} | "
                      f"{r['fast_first_ms']:.1f} / {warm} | {r['exact_over_gdpo']:.0f}x | {r['fast_over_gdpo']:.0f}x | {r['exact_over_fast']:.1f}x | "
                      f"{r['relative_abs_difference']:.3f} | {r['correlation']:.3f} | {r['same_sign']:.3f} |")
-    lines += ["", "Exact: the whole history re-clustered with the elbow search every call (the QoQ-Med release). Fast: the last "
+    lines += ["", "Exact: the whole history re-clustered with the elbow search every call (the QoQ-Med release). Exact before #35: "
+              "the same rule computed as before issue #35 (every k fitted and the chosen one again, the history re-stacked and its "
+              "distinct rows sorted each call); the exact rule's k-means over the whole history still grows with the run. Fast: the last "
               "`window` questions of each domain, the elbow search every `refit_every` calls of a domain and one warm-started "
               "k-means in between; below the window both see the same points."]
     (RESULTS / "drpo_scale.md").write_text("\n".join(lines) + "\n")

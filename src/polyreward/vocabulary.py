@@ -191,8 +191,31 @@ def group_ids(groups: Sequence[Any]) -> np.ndarray:
     """N group ids as the array a combiner gets: each id's :func:`group_key` (int64 when every key is an int,
     else one object per row). Keys, not per-batch codes: a combiner that remembers questions across steps (DRPO)
     sees the same key for the same question in every batch."""
-    if isinstance(groups, np.ndarray) and groups.dtype.kind in "iu" and groups.ndim == 1:
-        return groups.astype(np.int64, copy=False)
+    if type(groups).__module__.startswith("torch") and hasattr(groups, "detach"):
+        groups = groups.detach().cpu().numpy()  # a tensor of ids: its values, as a numpy array of them would be
+    if isinstance(groups, np.ndarray) and groups.ndim == 1:
+        if groups.dtype.kind in "iu":
+            return groups.astype(np.int64, copy=False)
+        if groups.dtype.kind == "f":  # whole floats within int64 are those ints (group_key of each), in one pass
+            with np.errstate(invalid="ignore"):
+                whole = np.isfinite(groups) & (np.abs(groups) < 2.0**63) & (np.floor(groups) == groups)
+            if whole.all():
+                return groups.astype(np.int64)
+    if isinstance(groups, (list, tuple)) and groups:
+        kinds = set(map(type, groups))
+        if kinds == {int}:  # Python ints (not bools): each is its own key within int64
+            try:
+                return np.asarray(groups, dtype=np.int64)
+            except OverflowError:
+                pass
+        elif kinds == {str}:  # strings: the key of each distinct one, looked up per row
+            key_of = {text: group_key(text) for text in set(groups)}
+            keys = [key_of[text] for text in groups]
+            if all(type(k) is int for k in key_of.values()):
+                return np.asarray(keys, dtype=np.int64)
+            array = np.empty(len(keys), dtype=object)
+            array[:] = keys
+            return array
     keys = [group_key(g) for g in groups]
     if keys and all(type(k) is int for k in keys):
         return np.asarray(keys, dtype=np.int64)
@@ -210,7 +233,11 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     scores = np.asarray(scores, dtype=np.float64)
     missing = np.isnan(scores)
     total = np.where(missing, 0.0, scores) @ np.asarray(weights, dtype=np.float64)
-    if scores.shape[1]:
+    k = scores.shape[1]
+    if k in (1, 2, 4, 8) and missing.flags.c_contiguous:  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
+        word = np.dtype(f"u{k}")
+        total[missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]] = np.nan
+    elif k:
         none_applies = missing[:, 0].copy()
         for k in range(1, scores.shape[1]):  # a column loop: .all(axis=1) is ~10x slower
             none_applies &= missing[:, k]

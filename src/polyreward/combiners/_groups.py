@@ -22,6 +22,7 @@ Conventions shared by all combiners (tested for every method):
 
 from __future__ import annotations
 
+import math
 from typing import Any
 
 import numpy as np
@@ -40,7 +41,7 @@ class GroupIndex:
         starts: offsets of each group's run when every group is one contiguous run, else None.
     """
 
-    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size")
+    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size", "_sizes")
 
     def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
         self.codes = codes
@@ -51,6 +52,7 @@ class GroupIndex:
         size = self.n // n_groups if n_groups else 0
         uniform = starts is not None and size > 0 and size * n_groups == self.n
         self.uniform_size = size if uniform and np.array_equal(starts, np.arange(0, self.n, size)) else None
+        self._sizes: np.ndarray | None = None
 
     @classmethod
     def from_ids(cls, groups: Any, n: int) -> GroupIndex:
@@ -92,15 +94,32 @@ class GroupIndex:
             out[:, k] = np.bincount(self.codes, weights=values[:, k], minlength=self.n_groups)
         return out
 
-    def count(self, valid: np.ndarray) -> np.ndarray:
-        return self.sum(valid.astype(np.float64))
+    def count(self, valid: np.ndarray, invalid_cells: np.ndarray | None = None) -> np.ndarray:
+        """Per-group number of True in (N,) or (N, K) ``valid`` as float64: the group sizes less the few invalid cells
+        (whole numbers, so equal to summing 1.0s, without a float pass over every cell). ``invalid_cells``: the
+        row-major positions of the False cells when the caller has them."""
+        sizes = self.sizes().astype(np.float64)
+        cells = np.flatnonzero(~valid) if invalid_cells is None else invalid_cells
+        if valid.ndim == 1:
+            return sizes - np.bincount(self.codes[cells], minlength=self.n_groups)
+        k = valid.shape[1]
+        rows = cells // k
+        missing = np.bincount(self.codes[rows] * k + (cells - rows * k), minlength=self.n_groups * k)
+        return sizes[:, None] - missing.reshape(self.n_groups, k)
 
     def broadcast(self, stat: np.ndarray) -> np.ndarray:
-        """Per-group statistic back to one value per row."""
+        """Per-group statistic back to one value per row (a repeat for equal contiguous groups, else a gather)."""
+        if self.uniform_size is not None:
+            return np.repeat(stat, self.uniform_size, axis=0)
         return np.take(stat, self.codes, axis=0)
 
     def sizes(self) -> np.ndarray:
-        return np.bincount(self.codes, minlength=self.n_groups)
+        if self._sizes is None:
+            if self.uniform_size is not None:
+                self._sizes = np.full(self.n_groups, self.uniform_size, dtype=np.intp)
+            else:
+                self._sizes = np.bincount(self.codes, minlength=self.n_groups)
+        return self._sizes
 
     def order_within(self, values: np.ndarray) -> np.ndarray:
         """Permutation sorting rows by (group, value): NaN last within each group, ties in row order."""
@@ -245,10 +264,10 @@ def constant_groups(x: np.ndarray, index: GroupIndex) -> np.ndarray:
 
 def is_constant(x: np.ndarray) -> bool:
     """Are the valid (non-NaN) values of a 1-D array equal up to float noise? (True for fewer than two.)"""
-    valid = x[~np.isnan(x)]
-    if len(valid) < 2:
+    x = np.asarray(x)
+    if x.size - np.count_nonzero(np.isnan(x)) < 2:
         return True
-    low, high = valid.min(), valid.max()
+    low, high = np.fmin.reduce(x, axis=None), np.fmax.reduce(x, axis=None)  # the valid extremes, without a copy of them
     return bool(within_noise(high - low, max(abs(low), abs(high))))
 
 
@@ -268,8 +287,10 @@ def unit_scale(x: np.ndarray) -> float:
     underflow (0 < |x| < 2**-500); 1.0 otherwise. Scaling by a power of two is exact, so statistics computed
     on ``x * scale`` and divided back by ``scale`` equal the unit-scale computation bit for bit (1e300 rewards
     otherwise give an infinite std and advantages of 0; 1e-300 rewards a std of 0)."""
-    with np.errstate(invalid="ignore"):
-        peak = float(np.max(np.abs(x), initial=0.0, where=~np.isnan(x))) if x.size else 0.0
+    peak = 0.0
+    if x.size:  # the largest |value| ignoring NaN, from fmax/fmin (no |x| or mask arrays)
+        high, low = float(np.fmax.reduce(x, axis=None)), float(np.fmin.reduce(x, axis=None))
+        peak = 0.0 if math.isnan(high) else max(abs(high), abs(low))
     return _power_of_two(peak) if peak > 2.0**500 or 0.0 < peak < 2.0**-500 else 1.0
 
 
@@ -308,11 +329,14 @@ def group_moments(x: np.ndarray, index: GroupIndex, ddof: int = 1):
 
 
 def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
-    valid = ~np.isnan(x)
-    has_nan = not valid.all()
+    nan = np.isnan(x)
+    cells = np.flatnonzero(nan)  # row-major positions of the NaN cells: few, so zeroed by index, not by a masked pass
+    has_nan = len(cells) > 0
     if has_nan:
-        count = index.count(valid)
-        total = index.sum(np.where(valid, x, 0.0))
+        count = index.count(nan, invalid_cells=cells)  # (only the shape of the mask is read)
+        filled = np.array(x, dtype=np.float64, order="C")
+        filled.reshape(-1)[cells] = 0.0
+        total = index.sum(filled)
     else:  # the common case needs no masking passes
         sizes = index.sizes().astype(np.float64)
         count = sizes if x.ndim == 1 else np.repeat(sizes[:, None], x.shape[1], axis=1)
@@ -322,11 +346,15 @@ def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
         dev = x - index.broadcast(mean)
         squares = dev * dev
         if has_nan:
-            np.copyto(squares, 0.0, where=~valid)
+            if squares.flags.c_contiguous:
+                squares.reshape(-1)[cells] = 0.0
+            else:
+                np.copyto(squares, 0.0, where=nan)
         var = np.where(count > ddof, index.sum(squares) / (count - ddof), np.nan)
     with np.errstate(invalid="ignore"):
         suspect = (var > 0) & (var <= 1e-16 * mean * mean)
     if suspect.any():
+        valid = ~nan
         low, high = _extremes_where(x, index, index.broadcast(suspect) & valid)
         with np.errstate(invalid="ignore"):
             constant = suspect & within_noise(high - low, np.fmax(np.abs(low), np.abs(high)))
@@ -418,8 +446,15 @@ def nan_to_zero(x: np.ndarray) -> np.ndarray:
     return np.where(np.isnan(x), 0.0, x)
 
 
+_ROW_WORDS = {1: np.uint8, 2: np.uint16, 4: np.uint32, 8: np.uint64}
+
+
 def all_nan_rows(scores: np.ndarray) -> np.ndarray:
     """Rows of an (N, K) matrix where every value is NaN (column loop: ``.all(axis=1)`` is ~10x slower)."""
+    k = scores.shape[1]
+    if k in _ROW_WORDS and scores.flags.c_contiguous:  # each row's K NaN flags read as one k-byte word: all set <=> all NaN
+        word = _ROW_WORDS[k]
+        return np.isnan(scores).view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
     missing = np.isnan(scores[:, 0])
     for k in range(1, scores.shape[1]):
         missing &= np.isnan(scores[:, k])
@@ -441,7 +476,7 @@ def standardise_per_group(
             one = index.broadcast(group_moments(x, index, ddof)[0] == 1)
             z = np.where(one, x / (1.0 + eps), z)
         return z
-    count, _, std, dev = group_moments(x, index, ddof)
+    count, _, std, dev = _group_moments(x, index, ddof)  # unit scale already checked above
     if singleton == "raw":
         one = count == 1
         std = np.where(one, 1.0, std)  # verl divides by (1 + eps): A = r / (1 + eps)
@@ -470,7 +505,9 @@ def _is_torch(x: Any) -> bool:
 def as_score_matrix(scores: Any) -> np.ndarray:
     """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
     if _is_torch(scores):
-        arr = scores.detach().to("cpu").double().numpy()
+        tensor = scores.detach().to("cpu")
+        # float32 -> float64 is exact either way; numpy's conversion is ~2x torch's single-threaded one
+        arr = tensor.numpy().astype(np.float64) if str(tensor.dtype) == "torch.float32" else tensor.double().numpy()
     else:
         try:
             arr = np.asarray(scores, dtype=np.float64)

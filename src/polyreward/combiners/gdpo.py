@@ -61,7 +61,6 @@ from polyreward.combiners._groups import (
     centred_batch,
     is_constant,
     leave_one_out_moments,
-    nan_to_zero,
     standardise_per_group,
     to_output,
     within_noise,
@@ -182,7 +181,8 @@ class GDPOCombiner(GroupedCombiner):
             per_reward = leave_one_out_advantages(scores, index, self.eps)
         else:
             per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
-        filled = nan_to_zero(per_reward)
+        filled = per_reward  # a fresh array: NaN -> 0 in place
+        np.copyto(filled, 0.0, where=np.isnan(filled))
         summed = filled @ weights
         summed[unscorable] = np.nan
         return batch_normalise(summed, self.batch_norm, lengths, terms=np.abs(filled) @ np.abs(weights))
@@ -207,7 +207,7 @@ def batch_normalise(
 ) -> np.ndarray:
     """Batch-level normalisation of the summed advantages (NaN rows excluded and kept NaN).
 
-    ``terms`` (N,) = Σ_k |w_k Â_ik|, the size of what was summed: sums that cancel (r and 1 - r, weights
+    ``terms`` (N,) = Σ_k |w_k Â_ik| (0 on a row whose sum is NaN), the size of what was summed: sums that cancel (r and 1 - r, weights
     1 and 1) leave values of ~1e-16 whose own range says nothing, so the batch counts as constant (A = 0)
     when its range is float noise relative to the terms (the shared constant rule) -- without it
     ``nonzero_std`` divides that noise by its own std and returns advantages of order 1.
@@ -216,7 +216,9 @@ def batch_normalise(
         return summed
     if terms is not None:
         valid = ~np.isnan(summed)
-        if valid.any() and within_noise(np.ptp(summed[valid]), float(terms[valid].max())):
+        # the valid rows' range and largest term without copying them out: fmax/fmin skip NaN, and a row left out has
+        # terms 0 (every |Â| filled with 0) while terms are >= 0, so the maximum over all rows is the valid rows' one
+        if valid.any() and within_noise(np.fmax.reduce(summed) - np.fmin.reduce(summed), float(terms.max())):
             return np.where(valid, 0.0, np.nan)
     if mode == "whiten":
         valid = ~np.isnan(summed)
