@@ -76,6 +76,7 @@ BUILTIN_COMBINERS: dict[str, str] = {
     "aapo": "polyreward.combiners.aapo:AAPOCombiner",
     "dgpo": "polyreward.combiners.dgpo:DGPOCombiner",
     "edge_grpo": "polyreward.combiners.edge_grpo:EDGEGRPOCombiner",
+    "s_grpo": "polyreward.combiners.s_grpo:SGRPOCombiner",
 }
 
 _runtime: dict[str, dict[str, Any]] = {"rewards": {}, "combiners": {}}
