@@ -232,17 +232,18 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str]) -> ReadBack:
-        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`)."""
+    def read_back(self, count: int, names: Sequence[str], groups_needed: bool = True) -> ReadBack:
+        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`); without ``groups_needed`` (no combiner)
+        the group ids and per-row combiner columns are left out, so memory holds only the (N, K) scores."""
         blocks: list[np.ndarray] = []
         codes: dict[str, int] = {}
-        groups: list[int] | None = []
+        groups: list[int] | None = [] if groups_needed else None
         failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
             sizes.append(meta["rows"])
-            for column, values in meta.get("row_values", {}).items():
+            for column, values in meta.get("row_values", {}).items() if groups_needed else ():
                 row_values.setdefault(column, []).extend(values)
             blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
             if meta["groups"] is None:
@@ -268,7 +269,7 @@ class PartStore:
         and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
         from polyreward.combiner import combine_scores
 
-        back = self.read_back(count, names)
+        back = self.read_back(count, names, groups_needed=combiner is not None)
         advantages = None
         if combiner is not None:
             advantages = combine_scores(combiner, back.scores, back.groups, weights, columns=back.row_values)

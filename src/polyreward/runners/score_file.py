@@ -27,7 +27,6 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
-from polyreward.engine import timeout_summary
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
@@ -397,5 +396,6 @@ def reward_summaries(rewardset: Iterable[Any]) -> list[str]:
         info = summary() if callable(summary) else None
         if info:
             lines.append(f"{reward.name}: {json.dumps(info, default=str, sort_keys=True)}")
-    timeouts = timeout_summary()  # never silent: how many items the worker pool timed out, and their share
+    engine = sys.modules.get("polyreward.engine")  # not imported: no worker pool ran, nothing timed out
+    timeouts = engine.timeout_summary() if engine is not None else None  # never silent: items timed out, their share
     return lines + ([timeouts] if timeouts else [])
