@@ -149,10 +149,11 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
                                  f"convert it into a new file first, e.g. {array_hint(path)}")
             seen_first = True
             try:
-                row = _parse_line(raw)
+                special = _LONG_DIGITS_OR_SURROGATE.search(raw)  # one scan of the line decides both questions below
+                row = _parse_line(raw, plain=special is None)
                 if not isinstance(row, dict):
                     raise ValueError(f"expected a JSON object, got {type(row).__name__}")
-                if _SURROGATE_ESCAPE.search(raw):
+                if special is not None and _SURROGATE_ESCAPE.search(raw):
                     row = _replace_surrogates(row, stats, lineno)
             except UnicodeDecodeError as exc:
                 if _skip(on_error, stats, lineno):
@@ -165,14 +166,17 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
             yield row
 
 
-def _parse_line(raw: bytes) -> Any:
+def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
     """One JSONL line as ``json.loads(raw.decode("utf-8"))`` reads it, the same value or the same exception.
 
     orjson reads strict JSON with the same values (shortest-repr floats, the last of duplicate keys at the first's
     place) but turns integers past 64 bits into floats without a word, and refuses what json accepts (NaN, Infinity,
     1e400, lone surrogate escapes) or reports otherwise (invalid UTF-8): a line with a run of 19 or more digits, or
-    one orjson refuses, is read by json, which decides (and words any error) as it always did."""
-    if _orjson_loads is not None and _LONG_DIGITS.search(raw) is None:
+    one orjson refuses, is read by json, which decides (and words any error) as it always did. ``plain``: the caller
+    already knows whether the line holds such a run (or a surrogate escape, which json reads as well)."""
+    if plain is None:
+        plain = _LONG_DIGITS.search(raw) is None
+    if plain and _orjson_loads is not None:
         try:
             return _orjson_loads(raw)
         except ValueError:
@@ -182,6 +186,7 @@ def _parse_line(raw: bytes) -> Any:
 
 _LONG_DIGITS = re.compile(rb"[0-9]{19}")  # maybe an int orjson cannot hold (|n| >= 2**63 has 19 digits or more)
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: maybe half a pair, maybe alone
+_LONG_DIGITS_OR_SURROGATE = re.compile(rb"[0-9]{19}|\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins real pairs, so any left is alone
 
 
