@@ -17,7 +17,7 @@ installed package is. ``--compare SRC`` runs every command also with another sou
 an export of main before a change), alternating the two, so before/after ratios come from the same run. Results go
 to ``benchmarks/results/scoring_floor.md``::
 
-    python benchmarks/scoring_floor.py --rows 10000 100000 [--compare /tmp/main-src]
+    python benchmarks/scoring_floor.py --rows 10000 100000 1000000 --math-max-rows 100000 [--compare /tmp/main-src]
 """
 
 from __future__ import annotations
@@ -108,6 +108,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, nargs="+", default=[10_000, 100_000])
     parser.add_argument("--repeats", type=int, default=3, help="runs of each one-row (start-up) measurement")
+    parser.add_argument("--math-max-rows", type=int, default=100_000, help="score math_accuracy only at sizes up to this")
     parser.add_argument("--compare", default=None, metavar="SRC", help="another source tree to measure alike (before)")
     parser.add_argument("--out", default=str(HERE / "results" / "scoring_floor.md"))
     args = parser.parse_args(argv)
@@ -149,7 +150,7 @@ def main(argv: list[str] | None = None) -> int:
                     results.setdefault(tree, {}).setdefault(reward, {}).setdefault("start", []).append(score(tree, reward, 1))
         for rows in args.rows:
             for tree in trees if rows % 2 == 0 else list(trees)[::-1]:
-                for reward in CONFIGS:
+                for reward in measured(rows, args):
                     results[tree][reward][rows] = score(tree, reward, rows)
             print(f"{rows} rows done", file=sys.stderr, flush=True)
     lines = report(results, trees, args, base)
@@ -158,10 +159,16 @@ def main(argv: list[str] | None = None) -> int:
     return 0
 
 
+def measured(rows: int, args: argparse.Namespace) -> list[str]:
+    """The rewards scored at ``rows`` (numeric math only up to ``--math-max-rows``: it costs 100x the cheap reward)."""
+    return [r for r in CONFIGS if not r.startswith("math") or rows <= args.math_max_rows]
+
+
 def report(results: dict, trees: dict[str, str], args: argparse.Namespace, base: float) -> list[str]:
     load = os.getloadavg()[0]
     floor = results["floor"]["orjson"]
-    command = f"python benchmarks/scoring_floor.py --rows {' '.join(map(str, args.rows))} --repeats {args.repeats}"
+    command = (f"python benchmarks/scoring_floor.py --rows {' '.join(map(str, args.rows))} --math-max-rows "
+               f"{args.math_max_rows} --repeats {args.repeats}")
     lines = [
         "# `polyreward score` against the read+write floor",
         "",
@@ -187,6 +194,8 @@ def report(results: dict, trees: dict[str, str], args: argparse.Namespace, base:
             one = statistics.median(run["cpu"] for run in start)
             lines.append(f"| {tree} | {reward} | 1 (start-up) | {one:.3f} | — | — | {max(r['rss_mb'] for r in start):.0f} |")
             for rows in args.rows:
+                if reward not in measured(rows, args):
+                    continue
                 run = results[tree][reward][rows]
                 per_row = (run["cpu"] - one) / (rows - 1)
                 lines.append(f"| {tree} | {reward} | {rows:,} | {run['cpu']:.2f} | {per_row * 1e6:.1f} | "
@@ -200,6 +209,9 @@ def report(results: dict, trees: dict[str, str], args: argparse.Namespace, base:
             ones = {t: statistics.median(r["cpu"] for r in results[t][reward]["start"]) for t in trees}
             cells.append(f"{ones['this tree'] / ones['compare']:.2f}")
             for rows in args.rows:
+                if reward not in measured(rows, args):
+                    cells.append("—")
+                    continue
                 per = {t: (results[t][reward][rows]["cpu"] - ones[t]) / (rows - 1) for t in trees}
                 cells.append(f"{per['this tree'] / per['compare']:.2f}")
             lines.append(f"| {reward} | " + " | ".join(cells) + " |")
