@@ -15,7 +15,9 @@ import numpy as np
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyreward.io import _clean, _parse_line, encode_rows
+import re
+
+from polyreward.io import _clean, _long_digits, _parse_line, encode_rows
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)  # Cs: lone surrogates have no UTF-8
 NUMBERS = st.one_of(
@@ -72,6 +74,12 @@ def test_what_orjson_refuses_or_reads_otherwise_goes_the_json_way():
     for raw in lines:
         assert outcome(_parse_line, raw) == outcome(reference_read, raw), raw[:60]
     assert type(_parse_line(b'{"a": 18446744073709551616}')["a"]) is int  # never a float for an int past 64 bits
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.binary(max_size=80) | st.text("0123456789a\"-.e", max_size=60).map(str.encode))
+def test_a_run_of_nineteen_digits_is_found_as_the_regex_finds_it(raw):
+    assert _long_digits(raw) == (re.search(rb"[0-9]{19}", raw) is not None)
 
 
 class Odd:

@@ -142,18 +142,18 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
         for lineno, raw in enumerate(handle, start=1):
             if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
                 raw = raw[3:]
-            if not raw.strip():
+            if not raw or raw.isspace():  # the same ASCII whitespace as strip(), without a copy of every line
                 continue
             if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
                 raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
                                  f"convert it into a new file first, e.g. {array_hint(path)}")
             seen_first = True
             try:
-                special = _LONG_DIGITS_OR_SURROGATE.search(raw)  # one scan of the line decides both questions below
-                row = _parse_line(raw, plain=special is None)
+                surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
+                row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
                 if not isinstance(row, dict):
                     raise ValueError(f"expected a JSON object, got {type(row).__name__}")
-                if special is not None and _SURROGATE_ESCAPE.search(raw):
+                if surrogate:
                     row = _replace_surrogates(row, stats, lineno)
             except UnicodeDecodeError as exc:
                 if _skip(on_error, stats, lineno):
@@ -175,7 +175,7 @@ def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
     one orjson refuses, is read by json, which decides (and words any error) as it always did. ``plain``: the caller
     already knows whether the line holds such a run (or a surrogate escape, which json reads as well)."""
     if plain is None:
-        plain = _LONG_DIGITS.search(raw) is None
+        plain = not _long_digits(raw)
     if plain and _orjson_loads is not None:
         try:
             return _orjson_loads(raw)
@@ -184,9 +184,16 @@ def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
     return json.loads(raw.decode("utf-8"))
 
 
-_LONG_DIGITS = re.compile(rb"[0-9]{19}")  # maybe an int orjson cannot hold (|n| >= 2**63 has 19 digits or more)
+def _long_digits(raw: bytes) -> bool:
+    """Does ``raw`` hold a run of 19 or more digits (maybe an int orjson cannot hold: |n| >= 2**63 has 19 digits or
+    more)? Digits mapped to "0" and every other byte to a space, then one substring search: a tenth of what the
+    regex ``[0-9]{19}`` costs on a typical line."""
+    return _NINETEEN_DIGITS in raw.translate(_DIGITS_ONLY)
+
+
+_DIGITS_ONLY = bytes(48 if 48 <= byte <= 57 else 32 for byte in range(256))
+_NINETEEN_DIGITS = b"0" * 19
 _SURROGATE_ESCAPE = re.compile(rb"\\u[dD][89a-fA-F]")  # a \uD800-\uDFFF escape: maybe half a pair, maybe alone
-_LONG_DIGITS_OR_SURROGATE = re.compile(rb"[0-9]{19}|\\u[dD][89a-fA-F]")
 _LONE_SURROGATE = re.compile("[\ud800-\udfff]")  # json.loads joins real pairs, so any left is alone
 
 
