@@ -10,7 +10,9 @@ the same run:
   ``math_accuracy`` (integers, decimals, fractions, a few wrong), at each ``--rows`` size; per row = (CPU of the
   run - CPU of the same command on a one-row file) / (rows - 1), so start-up is not spread over the rows;
 * **start-up**: the CPU of the one-row run (median of ``--repeats``), against the empty interpreter;
-* **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms.
+* **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms;
+* **stages**: in one process, the CPU per row of each stage of the cheap path (read and parse, chunk key, the reward
+  through ``score_batch``, the whole chunk scorer, encoding the output rows), on the largest size up to 100,000.
 
 Each child runs with byte-code caching on (its own ``PYTHONPYCACHEPREFIX``, warmed by one untimed run), as an
 installed package is. ``--compare SRC`` runs every command also with another source tree first on PYTHONPATH (e.g.
@@ -54,6 +56,37 @@ with open(sys.argv[1], "rb") as source, open(sys.argv[2], "wb") as out:
         row = loads(line)
         row["reward"] = 1.0
         out.write(dumps(row) + b"\\n")
+"""
+STAGES = """
+import json, sys, time
+from polyreward.config import load_config
+from polyreward.io import encode_rows, iter_chunks
+from polyreward.pipeline import score_batch
+from polyreward.runners.parts import chunk_key
+from polyreward.runners.score_file import ChunkScorer, settings_fingerprint
+from polyreward.schema import Batch
+
+config = load_config(sys.argv[2])
+rewards = config.build_rewards(workers=0)
+settings, scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(rewards, config.column_map, "nan"), {}, 0
+
+
+def timed(stage, work):
+    started = time.process_time()
+    result = work()
+    spent[stage] = spent.get(stage, 0.0) + time.process_time() - started
+    return result
+
+
+chunks = iter(iter_chunks(sys.argv[1], 1000))
+while (records := timed("read and parse", lambda: next(chunks, None))) is not None:
+    rows += len(records)
+    timed("chunk key", lambda: chunk_key(settings, records))
+    batch = Batch.from_records(records, config.column_map, require=rewards.columns)
+    timed("reward (score_batch)", lambda: score_batch(batch, rewards, on_reward_error="nan"))
+    part = timed("whole chunk (Batch, reward, output rows)", lambda: scorer(records))
+    timed("encode output rows", lambda: encode_rows(part.rows, "jsonl"))
+print(json.dumps({stage: seconds / rows for stage, seconds in spent.items()}))
 """
 CODECS = {
     "orjson": "import orjson\nloads, dumps = orjson.loads, orjson.dumps",
@@ -148,6 +181,13 @@ def main(argv: list[str] | None = None) -> int:
             for tree in order:
                 for reward in CONFIGS:
                     results.setdefault(tree, {}).setdefault(reward, {}).setdefault("start", []).append(score(tree, reward, 1))
+        stage_rows = max((r for r in args.rows if r <= 100_000), default=min(args.rows))
+        (folder / "stages.py").write_text(STAGES, encoding="utf-8")
+        for tree in trees:  # in process, one tree at a time: where the CPU of a cheap row goes
+            done = subprocess.run([sys.executable, str(folder / "stages.py"), str(inputs[stage_rows]),
+                                   str(configs["think_format"])], env=envs[tree], capture_output=True, text=True, check=True)
+            results.setdefault("stages", {})[tree] = json.loads(done.stdout.strip().splitlines()[-1])
+        results["stage_rows"] = stage_rows
         for rows in args.rows:
             for tree in trees if rows % 2 == 0 else list(trees)[::-1]:
                 for reward in measured(rows, args):
@@ -200,6 +240,11 @@ def report(results: dict, trees: dict[str, str], args: argparse.Namespace, base:
                 per_row = (run["cpu"] - one) / (rows - 1)
                 lines.append(f"| {tree} | {reward} | {rows:,} | {run['cpu']:.2f} | {per_row * 1e6:.1f} | "
                              f"{per_row / floor[rows]:.1f} | {run['rss_mb']:.0f} |")
+    stages = results["stages"]
+    lines += ["", f"Stages of the `think_format` path, in process, {results['stage_rows']:,} rows (process CPU µs/row; the "
+              "whole chunk includes the reward):", "", "| stage | " + " | ".join(trees) + " |", "|---|" + "---:|" * len(trees)]
+    for stage in stages["this tree"]:
+        lines.append(f"| {stage} | " + " | ".join(f"{stages[tree][stage] * 1e6:.2f}" for tree in trees) + " |")
     if args.compare:
         lines += ["", f"`compare` is the source tree `{args.compare}` (the code before the change); ratios this tree / compare:", "",
                   "| reward | start-up CPU | " + " | ".join(f"µs/row at {rows:,}" for rows in args.rows) + " |",

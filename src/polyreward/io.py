@@ -334,10 +334,18 @@ def _encoded_default(value: Any) -> Any:
     return str(value)
 
 
-# json.dumps(row, ensure_ascii=False, default=str) built once instead of once per row (json.dumps makes a new encoder
-# per call when given ``default``), refusing NaN and infinity: a row holding one is written by the _clean path instead
-_ROW_ENCODER = (json.encoder.c_make_encoder(None, _encoded_default, json.encoder.encode_basestring, None, ": ", ", ",
-                                            False, False, False) if json.encoder.c_make_encoder is not None else None)
+def _row_encoder() -> Any:
+    """json.dumps(row, ensure_ascii=False, default=str) built once instead of once per row (json.dumps makes a new
+    encoder per call when given ``default``), refusing NaN and infinity: a row holding one is written by the _clean
+    path instead. None where the C encoder is missing or takes other arguments (every row then takes that path)."""
+    try:
+        return json.encoder.c_make_encoder(None, _encoded_default, json.encoder.encode_basestring, None, ": ", ", ",
+                                           False, False, False)
+    except TypeError:  # None (pure-Python json) or another signature
+        return None
+
+
+_ROW_ENCODER = _row_encoder()
 
 
 def _encode_row(row: Mapping[str, Any]) -> str:

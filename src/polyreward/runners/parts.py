@@ -3,13 +3,14 @@
 Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
 atomically (temporary name, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
 chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix, failure counts and group
-ids). Parts are not fsync'ed one by one (that wait cost more than scoring a cheap reward): a killed process loses
-nothing the kernel holds, and after a power cut a part or meta that did not reach the disk whole fails its
-checksum or does not parse, so ``--resume`` scores it again; the finished output is fsync'ed before its rename. The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
+ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
 ``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
 input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
 again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
-inputs, in every output format.
+inputs, in every output format. Parts are not fsync'ed one by one (that wait cost more than scoring a cheap
+reward): a killed process loses nothing the kernel holds, and after a power cut a part or meta that did not reach
+the disk whole fails its checksum or does not parse, so ``--resume`` scores it again; the finished output is
+fsync'ed before its rename.
 
 One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.parts/lock`` from the moment it
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
