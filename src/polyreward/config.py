@@ -258,7 +258,6 @@ class Config(BaseModel):
 
     def build_rewards(self, workers: int | None = None):
         """Instantiate the configured rewards as a :class:`~polyreward.rewardset.RewardSet`."""
-        from polyreward.engine import shared_pool
         from polyreward.rewardset import RewardSet
 
         pool = None
@@ -268,6 +267,8 @@ class Config(BaseModel):
             kwargs = {key: self.resolve_file(value) if key.endswith("_file") else value for key, value in entry.params.items()}
             if "pool" in inspect.signature(cls.__init__).parameters:
                 if pool is None:
+                    from polyreward.engine import shared_pool  # here: a config without a pooled reward never imports it
+
                     pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
                 pool.add_preload(cls.preload)  # what this reward's workers import once (its verifier)
                 kwargs.setdefault("pool", pool)

@@ -154,6 +154,9 @@ def _backend(args: argparse.Namespace, config):
 def _report_to(text: str) -> list[str]:
     """``--report-to jsonl,tensorboard`` as a checked list, each tracker's package present (a ConfigError otherwise)."""
     from polyreward.config import ConfigError
+
+    if not text.strip():
+        return []
     from polyreward.runners.trackers import check_report_to
 
     try:
@@ -169,7 +172,21 @@ def _row_count(count_rows, path: str) -> int | None:
         return None
 
 
+class _NoProgress(contextlib.nullcontext):
+    """What ``--quiet`` or a redirected stderr shows: nothing (and rich.progress is not imported for it)."""
+
+    def add_task(self, *args: Any, **kwargs: Any) -> int:
+        return 0
+
+    def advance(self, task: int, advance: float = 1) -> None:
+        pass
+
+
 def _progress(quiet: bool):
+    import os
+
+    if quiet or not (sys.stderr.isatty() or any(os.environ.get(v) for v in ("FORCE_TERMINAL", "TTY_COMPATIBLE", "TTY_INTERACTIVE"))):
+        return _NoProgress()
     from rich.console import Console
     from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeElapsedColumn
 

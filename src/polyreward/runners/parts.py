@@ -1,13 +1,16 @@
 """The part store of a file being scored: numbered chunk files that survive a crash, joined once at the end.
 
 Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
-atomically (temporary name, fsync, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
+atomically (temporary name, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
 chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix, failure counts and group
 ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
 ``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
 input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
 again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
-inputs, in every output format.
+inputs, in every output format. Parts are not fsync'ed one by one (that wait cost more than scoring a cheap
+reward): a killed process loses nothing the kernel holds, and after a power cut a part or meta that did not reach
+the disk whole fails its checksum or does not parse, so ``--resume`` scores it again; the finished output is
+fsync'ed before its rename.
 
 One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.parts/lock`` from the moment it
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
@@ -67,6 +70,22 @@ def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
     digest = hashlib.sha256(settings.encode())
     digest.update(json.dumps(records, ensure_ascii=True, default=str).encode())
     return digest.hexdigest()
+
+
+def group_keys(values: Sequence[Any]) -> list[str]:
+    """:func:`group_key` of each value, each distinct plain id (a str or int: a group's rows share it) keyed once."""
+    seen: dict[tuple[type, Any], str] = {}
+    keys = []
+    for value in values:
+        kind = type(value)
+        if kind is str or kind is int:
+            key = seen.get((kind, value))
+            if key is None:
+                key = seen[(kind, value)] = group_key(value)
+            keys.append(key)
+        else:
+            keys.append(group_key(value))
+    return keys
 
 
 def group_key(value: Any) -> str:
@@ -205,8 +224,8 @@ class PartStore:
                 "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
                 "failures": dict(failures), "first_failure": dict(first_failure), "row_values": dict(row_values or {})}
         try:
-            write_atomic(self.part(index), data)
-            write_atomic(self.meta(index), json.dumps(meta).encode())
+            write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
+            write_atomic(self.meta(index), json.dumps(meta).encode(), sync=False)
         except OSError as exc:
             raise OutputError.wrap(exc, self.part(index)) from exc
 
@@ -214,17 +233,18 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str]) -> ReadBack:
-        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`)."""
+    def read_back(self, count: int, names: Sequence[str], groups_needed: bool = True) -> ReadBack:
+        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`); without ``groups_needed`` (no combiner)
+        the group ids and per-row combiner columns are left out, so memory holds only the (N, K) scores."""
         blocks: list[np.ndarray] = []
         codes: dict[str, int] = {}
-        groups: list[int] | None = []
+        groups: list[int] | None = [] if groups_needed else None
         failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
             sizes.append(meta["rows"])
-            for column, values in meta.get("row_values", {}).items():
+            for column, values in meta.get("row_values", {}).items() if groups_needed else ():
                 row_values.setdefault(column, []).extend(values)
             blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
             if meta["groups"] is None:
@@ -250,7 +270,7 @@ class PartStore:
         and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
         from polyreward.combiner import combine_scores
 
-        back = self.read_back(count, names)
+        back = self.read_back(count, names, groups_needed=combiner is not None)
         advantages = None
         if combiner is not None:
             advantages = combine_scores(combiner, back.scores, back.groups, weights, columns=back.row_values)

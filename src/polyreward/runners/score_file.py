@@ -27,9 +27,8 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
-from polyreward.engine import timeout_summary
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
-from polyreward.runners.parts import PartStore, chunk_key, group_key
+from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, score_batch
 from polyreward.rewardset import weighted_total
@@ -291,7 +290,7 @@ class ChunkScorer:
             rows.append(row)
         if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
             batch.groups = [prompt_text(p) for p in batch.prompts]
-        groups = [group_key(g) for g in batch.groups] if batch.groups is not None else None
+        groups = group_keys(batch.groups) if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
         failures, first_failure = timed_out_as_failed(scored)
         return ChunkPart(rows, scored.scores, groups, failures, first_failure, row_values, scored.seconds)
@@ -397,5 +396,6 @@ def reward_summaries(rewardset: Iterable[Any]) -> list[str]:
         info = summary() if callable(summary) else None
         if info:
             lines.append(f"{reward.name}: {json.dumps(info, default=str, sort_keys=True)}")
-    timeouts = timeout_summary()  # never silent: how many items the worker pool timed out, and their share
+    engine = sys.modules.get("polyreward.engine")  # not imported: no worker pool ran, nothing timed out
+    timeouts = engine.timeout_summary() if engine is not None else None  # never silent: items timed out, their share
     return lines + ([timeouts] if timeouts else [])
