@@ -46,14 +46,22 @@ class SGRPOCombiner(GroupedCombiner):
     # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
     example_params = ({}, {"decay": 3.0, "correct_threshold": 0.5})
     example_row_values = {"exit_position": (16, 64, 128, 512)}
-    zero_for_constant_groups = False  # an all-correct group still favours its earliest exit
-    shift_invariant = False  # correctness is a threshold on the total
-    ties_by_row_order = True  # equal exit positions are taken in row order
-    row_order_dependent = True
     exactness_note = "reconstructed (S-GRPO's decaying reward on given exit positions), reads a per-row `exit_position`"
     summary = "correct exits earn 1, 1/2, 1/4 ... in order of exit position, wrong ones 0; minus the group mean"
     key_parameters = "`decay` 2, `correct_threshold` 1; `columns: {exit_position: <column>}`"
     bound_text = "1 − 1/n"
+
+    @classmethod
+    def zero_for_constant_groups(cls, params: dict, k: int) -> bool:
+        return False  # an all-correct group still favours its earliest exit
+
+    @classmethod
+    def shift_invariant(cls, params: dict, k: int, column: int) -> bool:
+        return False  # correctness is a threshold on the total
+
+    @classmethod
+    def ties_by_row_order(cls, params: dict) -> bool:
+        return True  # equal exit positions are taken in row order
 
     @classmethod
     def advantage_bound(cls, params: dict, facts: BatchFacts) -> np.ndarray | None:

@@ -250,6 +250,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         joined = last_boxed(text) or ""
         if len(boxes) > 1 and _in_option_list(joined, 0, letters):
             return None, SEVERAL  # \boxed{A} \boxed{C}
+        if len(_options_named(boxes[-1][2], options)) > 1:
+            return None, SEVERAL  # \boxed{0.375, 0.5, 2.67}: the texts of several options in the final box
         letter = _letter_from_short(boxes[-1][2], letters, options)
         if letter is not None and not negated(text, boxes[-1][0], boxes[-1][1]):
             return (None, SEVERAL) if hedged(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
@@ -263,22 +265,34 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
     letter = _letter_from_short(text, letters, options)
     if letter is not None and not negated(text, 0, len(text)):
         return letter, "whole"
+    if blocks and len(_options_named(text, options)) > 1:
+        return None, SEVERAL  # an answer block that names several options by their text commits to none
     letter = _letter_from_option_text(text, options)
     return (letter, "option_text") if letter is not None else (None, "")
 
 
-def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | None:
-    """The option whose text occurs last in the completion (longest wins a tie)."""
-    haystack = " " + _norm(text) + " "
-    best: tuple[int, int, str] | None = None
+def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """``(end, length, letter)`` of every place ``text`` names an option by its text (3+ characters, whole words,
+    any punctuation between its words) and does not deny it ("Heparin, not aspirin" names heparin only)."""
+    found = []
     for letter, option in options.items():
-        needle = _norm(option)
-        if len(needle) < 3:
+        words = re.findall(r"[a-z0-9]+", option.lower())
+        if len("".join(words)) < 3 or len(words) > 12:
             continue
-        at = haystack.rfind(" " + needle + " ")
-        if at >= 0 and (best is None or (at, len(needle)) > best[:2]):
-            best = (at, len(needle), letter)
-    return best[2] if best else None
+        pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])"
+        found += [(m.end(), m.end() - m.start(), letter) for m in re.finditer(pattern, text, re.IGNORECASE)
+                  if not negated(text, m.start(), m.end())]
+    return found
+
+
+def _options_named(text: str, options: Mapping[str, str]) -> set[str]:
+    return {letter for _, _, letter in _option_mentions(text, options)}
+
+
+def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | None:
+    """The option whose text occurs last in the completion, not denied (longest wins a tie)."""
+    mentions = _option_mentions(text, options)
+    return max(mentions)[2] if mentions else None
 
 
 def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
