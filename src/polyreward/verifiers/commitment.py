@@ -115,7 +115,7 @@ def uncommitted(text: str, start: int, end: int) -> str:
     """``"negated"``, ``"hedged"`` or ``""`` for the answer at ``text[start:end]``."""
     if negated(text, start, end):
         return "negated"
-    if hedged(text, start, end):
+    if hedged(text, start, end) or qualified(text, start, end):
         return "hedged"
     return ""
 
@@ -131,6 +131,75 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     explicit = _EXPLICIT.match(text, last.start())
     resume = _PUNCTUATION_RUN.match(text, explicit.end() if explicit else last.end()).end()
     return resume, explicit is not None
+
+
+# --- soft hedges: an answer the writer does not vouch for --------------------------------------------------------
+# "The answer might be 42.", "\\boxed{42} (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer":
+# a qualifier attached to the answer itself makes it a possibility, not an answer. Read structurally, in two places only:
+#   * the answer's own clause: before the answer an epistemic modal ("might be", "maybe", "perhaps", "my guess",
+#     "not sure"), after it a word of doubt or a "?" that closes the clause, or "≠" / "\\neq" right after the value;
+#   * the one clause right after the answer: a word of doubt ("(unverified)", "Not sure.", "I could be wrong"), or
+#     a bare modal when that clause is short ("(possibly)", "Maybe.").
+# Not hedges: a degree of belief that still commits ("probably", "likely", "most likely X" -- MedQA's own phrasing),
+# a modal in an earlier clause (reasoning before the final statement), a clause that is a check (a computation with
+# "=" or the words check / verify / confirm), and anything in the reasoning before an answer block or "Final answer:".
+_OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+_MODAL_BEFORE = re.compile(
+    r"\b(?:(?:might|may|could)(?:\s+(?:well|also|just|possibly|perhaps))?\s+be|maybe|perhaps|possibly|guess\w*|"
+    r"unsure|uncertain|unverified|no\s+idea|don't\s+know)\b|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
+    re.IGNORECASE,
+)
+_DOUBT = re.compile(
+    r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"no\s+idea|don't\s+know|(?:might|may|could)(?:\s+\w+)?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
+    r"|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
+    re.IGNORECASE,
+)
+_WEAK_MODAL = re.compile(r"\b(?:maybe|perhaps|possibly|might|may|could)\b", re.IGNORECASE)
+_NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
+_CHECK = re.compile(r"=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
+
+
+def _own_clause_before(text: str, start: int) -> str:
+    window = text[max(0, start - 2 * WINDOW):start]
+    ends = [m.end() for m in _OWN_CLAUSE_END.finditer(window)]
+    return window[ends[-1]:] if ends else window
+
+
+def qualified_before(text: str, start: int) -> bool:
+    """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
+    "My guess is 42", "I can't be certain, but 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
+    own = _own_clause_before(text, start)
+    return bool(_MODAL_BEFORE.search(own)) and not _CHECK.search(own)
+
+
+def qualified_after(text: str, end: int) -> bool:
+    """Does the rest of the answer's clause, or the clause right after it, withhold commitment ("\\boxed{42}
+    (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer", "\\boxed{42}. Possibly.")?"""
+    window = text[end:end + 2 * WINDOW]
+    if _NOT_EQUAL_AFTER.match(window[_MARKUP_START.match(window).end():]):
+        return True
+    clauses = [(window[first:last], window[last:last + 1]) for first, last in _clauses(window, 0, len(window), _OWN_CLAUSE_END)]
+    own, closing = clauses[0]
+    if closing == "?" and len(_WORDS.findall(own)) <= 4 and not _CHECK.search(own):
+        return True  # "42?", "C? Not sure.", "42, right?"
+    following = next((clause for clause, _ in clauses[1:] if _WORDS.search(clause)), "")
+    return _doubts(own) or _doubts(following)
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def _doubts(clause: str) -> bool:
+    """A clause that doubts the answer: a word of doubt, or a bare modal in a short clause ("(possibly)")."""
+    if _CHECK.search(clause):
+        return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
+    return bool(_DOUBT.search(clause) or (_WEAK_MODAL.search(clause) and len(_WORDS.findall(clause)) <= 4))
+
+
+def qualified(text: str, start: int, end: int) -> bool:
+    """Is the answer at ``text[start:end]`` qualified as a possibility rather than stated (see the comment above)?"""
+    return qualified_before(text, start) or qualified_after(text, end)
 
 
 # --- what the text says after its answer --------------------------------------------------------------------------
