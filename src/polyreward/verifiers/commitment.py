@@ -139,13 +139,15 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
 #   * the answer's own clause: before the answer an epistemic modal ("might be", "maybe", "perhaps", "my guess",
 #     "not sure"), after it a word of doubt or a "?" that closes the clause, or "≠" / "\\neq" right after the value;
 #   * the one clause right after the answer: a word of doubt ("(unverified)", "Not sure.", "I could be wrong"), or
-#     a bare modal when that clause is short ("(possibly)", "Maybe.").
+#     a bare modal that is the whole clause ("(possibly)", "Maybe.", "or maybe not").
 # Not hedges: a degree of belief that still commits ("probably", "likely", "most likely X" -- MedQA's own phrasing),
-# a modal in an earlier clause (reasoning before the final statement), a clause that is a check (a computation with
-# "=" or the words check / verify / confirm), and anything in the reasoning before an answer block or "Final answer:".
+# a modal in an earlier clause (reasoning before the final statement), a modal about something else before a contrast
+# ("B could be considered, but the answer is C"), a clause that is a check (a computation "6 \\times 7 = 42", or the
+# words check / verify / confirm), and anything before an answer block or an "Answer:" / "Final answer:" heading.
 _OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+_ANSWER_HEADING = re.compile(r"\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no": the heading starts the statement
 _MODAL_BEFORE = re.compile(
-    r"\b(?:(?:might|may|could)(?:\s+(?:well|also|just|possibly|perhaps))?\s+be|maybe|perhaps|possibly|guess\w*|"
+    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|maybe|perhaps|possibly|guess\w*|"
     r"unsure|uncertain|unverified|no\s+idea|don't\s+know)\b|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
     re.IGNORECASE,
 )
@@ -155,22 +157,32 @@ _DOUBT = re.compile(
     r"|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
     re.IGNORECASE,
 )
-_WEAK_MODAL = re.compile(r"\b(?:maybe|perhaps|possibly|might|may|could)\b", re.IGNORECASE)
+_BARE_MODAL = re.compile(r"\A\W*(?:or\s+)?(?:maybe|perhaps|possibly)(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas)\b", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
-_CHECK = re.compile(r"=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
+_CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
 
 
 def _own_clause_before(text: str, start: int) -> str:
     window = text[max(0, start - 2 * WINDOW):start]
-    ends = [m.end() for m in _OWN_CLAUSE_END.finditer(window)]
-    return window[ends[-1]:] if ends else window
+    ends = [m.end() for m in _OWN_CLAUSE_END.finditer(window)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    return window[max(ends):] if ends else window
 
 
 def qualified_before(text: str, start: int) -> bool:
     """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
     "My guess is 42", "I can't be certain, but 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
     own = _own_clause_before(text, start)
-    return bool(_MODAL_BEFORE.search(own)) and not _CHECK.search(own)
+    if _CHECK.search(own):
+        return False
+    contrast = None
+    for contrast in _CONTRAST.finditer(own):
+        pass
+    if contrast is None:
+        return bool(_MODAL_BEFORE.search(own))
+    # "B could be considered, but the answer is C": a modal before "but" is about something else; the writer's own
+    # doubt is not ("I can't be certain, but 42")
+    return bool(_MODAL_BEFORE.search(own[contrast.end():]) or _DOUBT.search(own[:contrast.start()]))
 
 
 def qualified_after(text: str, end: int) -> bool:
@@ -191,10 +203,10 @@ _WORDS = re.compile(r"[A-Za-z]+")
 
 
 def _doubts(clause: str) -> bool:
-    """A clause that doubts the answer: a word of doubt, or a bare modal in a short clause ("(possibly)")."""
+    """A clause that doubts the answer: a word of doubt, or a bare modal ("(possibly)", "Maybe.", "or maybe not")."""
     if _CHECK.search(clause):
         return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
-    return bool(_DOUBT.search(clause) or (_WEAK_MODAL.search(clause) and len(_WORDS.findall(clause)) <= 4))
+    return bool(_DOUBT.search(clause) or _BARE_MODAL.match(clause))
 
 
 def qualified(text: str, start: int, end: int) -> bool:
