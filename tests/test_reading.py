@@ -438,3 +438,27 @@ def test_hedge_words_around_a_correct_answer_never_raise_the_score(answer, boxed
     assert reward(completions=[disguised], answer=[answer]) == [0.0]
     letter_hedge = hedge.format(a="C").replace("\\neq the answer", "? Not sure")
     assert extract_letter(letter_hedge, options=OPTIONS)[0] is None
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Answer: maybe. The evidence is uncertain.", "maybe"),          # doubt about the world, not about the answer
+    ("Because the evidence is uncertain, the answer is maybe.", "maybe"),
+    ("Answer: no. It is uncertain whether the drug improves survival.", "no"),
+    ("Answer: maybe. There is some doubt about the long-term effect.", "maybe"),
+    ("The effect may be modest, so the answer is yes.", "yes"),      # a modal before the conclusion is about the effect
+    ("Answer: yes. I am not sure.", None),                          # the writer's own doubt
+    ("Answer: yes (unsure)", None),
+    ("Answer: yes. Doubtful.", None),
+])
+def test_doubt_about_the_world_is_not_doubt_about_the_answer(completion, expected):
+    assert extract_label(completion)[0] == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("I cannot be sure, but 42", 0.0),
+    ("\\boxed{42}. This is uncertain.", 0.0),
+    ("The answer is uncertain, but \\boxed{42}.", 0.0),
+    ("The measurement is uncertain, so we round: \\boxed{42}.", 1.0),
+])
+def test_math_doubt_reads_its_subject(completion, expected):
+    assert MathAccuracy()(completions=[completion], answer=["42"]) == [expected]

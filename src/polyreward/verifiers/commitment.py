@@ -147,18 +147,21 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
 _OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
 _ANSWER_HEADING = re.compile(r"\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no": the heading starts the statement
 _MODAL_BEFORE = re.compile(
-    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|maybe|perhaps|possibly|guess\w*|"
-    r"unsure|uncertain|unverified|no\s+idea|don't\s+know)\b|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
+    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|maybe|perhaps|possibly|guess\w*)\b",
     re.IGNORECASE,
 )
 _DOUBT = re.compile(
     r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
     r"no\s+idea|don't\s+know|(?:might|may|could)(?:\s+\w+)?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
-    r"|(?:\bnot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
     re.IGNORECASE,
 )
 _BARE_MODAL = re.compile(r"\A\W*(?:or\s+)?(?:maybe|perhaps|possibly)(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas)\b", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
+# doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
+# with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
+_ANSWER_DOUBT = re.compile(r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b", re.IGNORECASE)
+_WRITER = re.compile(r"\b(?:I|I'm|I'd|me|my|we|we're|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
 _CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
 
@@ -178,11 +181,9 @@ def qualified_before(text: str, start: int) -> bool:
     contrast = None
     for contrast in _CONTRAST.finditer(own):
         pass
-    if contrast is None:
-        return bool(_MODAL_BEFORE.search(own))
-    # "B could be considered, but the answer is C": a modal before "but" is about something else; the writer's own
-    # doubt is not ("I can't be certain, but 42")
-    return bool(_MODAL_BEFORE.search(own[contrast.end():]) or _DOUBT.search(own[:contrast.start()]))
+    # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
+    # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
+    return bool(_MODAL_BEFORE.search(own[contrast.end():] if contrast else own) or _writer_doubts(own))
 
 
 def qualified_after(text: str, end: int) -> bool:
@@ -206,7 +207,16 @@ def _doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, or a bare modal ("(possibly)", "Maybe.", "or maybe not")."""
     if _CHECK.search(clause):
         return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
-    return bool(_DOUBT.search(clause) or _BARE_MODAL.match(clause))
+    return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
+
+
+def _writer_doubts(clause: str) -> bool:
+    """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
+    rather than describe the world ("the evidence is uncertain")?"""
+    for doubt in _DOUBT.finditer(clause):
+        if _ANSWER_DOUBT.match(doubt.group()) or _WRITER.search(clause[:doubt.start()]):
+            return True
+    return False
 
 
 def qualified(text: str, start: int, end: int) -> bool:
@@ -345,6 +355,18 @@ def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
 
 
+_WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
+
+
+def _withdraws(clause: str) -> bool:
+    """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
+    not when it describes the world ("Answer: maybe. The evidence is uncertain.")."""
+    for word in _WITHDRAWAL.finditer(clause):
+        if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(clause[:word.start()]):
+            return True
+    return False
+
+
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
                   labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
@@ -384,14 +406,14 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
-        if mentions and not _WITHDRAWAL.search(clause[:mentions[-1].start()]):
+        if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         for value in others:
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
                 return "conflicting"
-        if not others and not is_option_text and _WITHDRAWAL.search(clause):
+        if not others and not is_option_text and _withdraws(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
 
