@@ -8,6 +8,8 @@ candidate is not a committed answer, or nothing:
     hedged     "\\boxed{42} or 43"  "**41** or **42**"  "Either option A or option C."  "C if ..., otherwise B"
                "\\boxed{42}. Alternatively, \\boxed{43}"
                "\\boxed{42 \\text{ (or 43)}}" (an "or" inside the answer, :func:`hedged_inside`)
+    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer" (a soft hedge
+               attached to the answer's own clause or the next one, :func:`qualified`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
 "I made a mistake"); the reader then takes the answer stated after that point, and when there is none the
