@@ -381,6 +381,11 @@ def test_soft_hedged_labels_are_no_answer(completion):
     "Checking whether it could be 42: 6 \\times 7 = 42, so \\boxed{42}.",   # a check in the answer's own clause
     "The answer could only be \\boxed{42}.",
     "Possibly surprising, but the answer is \\boxed{42}.",
+    "Guessing x = 6 and solving gives y = 7, so the answer is \\boxed{42}.",   # a guess as a method, before the conclusion
+    "Therefore, the final answer is: $\\boxed{42}$. I hope it is correct.",
+    "This may seem large, but the answer is \\boxed{42}.",
+    "The answer is \\boxed{42}, which may seem surprising.",
+    "The answer is \\boxed{42}. Perhaps a cleaner way is to note 6 \\times 7 = 42.",
 ])
 def test_genuine_answers_around_modal_words_are_paid(completion):
     assert MathAccuracy()(completions=[completion], answer=["42"]) == [1.0]
@@ -395,6 +400,9 @@ def test_genuine_answers_around_modal_words_are_paid(completion):
     ("B could be considered, but the answer is C.", "C"),
     ("It might be B at first glance. On review, the answer is C.", "C"),
     ("Maybe B? No. <answer>C</answer>", "C"),
+    ("Answer: C. Other options may be considered but are less likely.", "C"),
+    ("The correct answer is C. This might seem counterintuitive, but warfarin is indicated.", "C"),
+    ("**C. Warfarin**\n\nWarfarin could be considered first-line here.", "C"),
 ])
 def test_genuine_letters_around_modal_words(completion, expected):
     assert extract_letter(completion, options=OPTIONS)[0] == expected

@@ -185,7 +185,10 @@ def qualified_before(text: str, start: int) -> bool:
         pass
     # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
     # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
-    return bool(_MODAL_BEFORE.search(own[contrast.end():] if contrast else own) or _writer_doubts(own))
+    if contrast is None:
+        return bool(_MODAL_BEFORE.search(own) or _writer_doubts(own))
+    statement = own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a guess before the conclusion is a method
+    return bool(_MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_doubts(own[:contrast.start()], guesses=False))
 
 
 def qualified_after(text: str, end: int) -> bool:
@@ -212,10 +215,12 @@ def _doubts(clause: str) -> bool:
     return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
 
 
-def _writer_doubts(clause: str) -> bool:
+def _writer_doubts(clause: str, guesses: bool = True) -> bool:
     """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
     rather than describe the world ("the evidence is uncertain")?"""
     for doubt in _DOUBT.finditer(clause):
+        if not guesses and doubt.group().lower().startswith("guess"):
+            continue
         if _ANSWER_DOUBT.match(doubt.group()) or _WRITER.search(clause[:doubt.start()]):
             return True
     return False
