@@ -8,6 +8,8 @@ raises a score.
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,7 +17,7 @@ from hypothesis import strategies as st
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
-from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.choice import extract_label, extract_letter
 from polyreward.verifiers.reading import answer_views, normalise, visible_text, without_comments
 
 ZWSP, CYRILLIC_O, GREEK_O, CYRILLIC_A = "\u200b", "\u043e", "\u03bf", "\u0430"
@@ -149,7 +151,7 @@ def test_math_hacks_are_not_paid(completion):
     ("\\boxed{42} \u2705", "42"),
     ("So the answer is ~42.", "42"),
     ("The answer is $42$ (to the nearest integer).", "42"),
-    ("We may use 3 steps. The answer might be \\boxed{42}.", "42"),
+    ("We may use 3 steps. The answer is \\boxed{42}.", "42"),       # a modal in an earlier clause is no hedge
     ("Let me compute:\n```python\nprint(6 * 7)\n```\nOutput: 42\n\nThe answer is \\boxed{42}.", "42"),
     ("\\boxed{42}\n\nThis is the only solution.", "42"),
 ])
@@ -289,3 +291,182 @@ def test_choice_final_answers_around_the_block(completion, expected):
 ])
 def test_choice_reads_code_and_quotes_only_when_the_visible_text_names_no_option(completion, expected):
     assert extract_letter(completion, options=OPTIONS)[0] == expected
+
+
+# --- soft hedges (commitment.qualified): an answer offered as a possibility is no answer ---------------------------
+CYRILLIC_I = "\u0456"
+
+
+@pytest.mark.parametrize("completion", [
+    "The answer might be \\boxed{42}.",
+    "It could be \\boxed{42}.",
+    "It could still be \\boxed{42}.",
+    "Perhaps the answer is 42.",
+    "The answer is possibly \\boxed{42}.",
+    "My guess is \\boxed{42}.",
+    "The answer is 42, I guess.",
+    "I think it's maybe 42?",
+    "I can't be certain, but 42",
+    "I'm not 100% sure, but the answer is \\boxed{42}.",
+    "Probably 42, but I'm not sure.",
+    "42, though I could be wrong",
+    "\\boxed{42} (just a guess)",
+    "\\boxed{42} (unverified)",
+    "\\boxed{42} (maybe)",
+    "\\boxed{42}. Possibly.",
+    "\\boxed{42}. Not sure, though.",
+    "\\boxed{42}\n\nI might be wrong.",
+    "\\boxed{42}?",
+    "The answer is 42, right?",
+    "42 \u2260 answer",
+    "\\boxed{42} \\neq the answer",
+    "<answer>42</answer> (just a guess)",
+    "<answer>maybe 42</answer>",
+    "Final answer: 42 (unverified)",
+    f"The answer m{CYRILLIC_I}ght be \\boxed{{42}}.",                       # a look-alike letter in the modal
+    f"\\boxed{{42}} (unver{ZWSP}ified)",                                   # an invisible character in the doubt
+    f"\\boxed{{42}} (just a gu{CYRILLIC_A}ss)".replace(CYRILLIC_A, "\u0435"),  # Cyrillic e
+])
+def test_soft_hedges_are_not_paid(completion):
+    assert MathAccuracy()(completions=[completion], answer=["42"]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "It might be C.",
+    "C? Not sure.",
+    "Perhaps the answer is C.",
+    "The answer is possibly (C).",
+    "My best guess is C.",
+    "I'm not sure, but I'd go with C.",
+    "Answer: C (just a guess)",
+    "Answer: C, though I could be wrong.",
+    "<answer>C</answer> (unverified)",
+    "Maybe \\boxed{C}",
+    "\\boxed{C}. Not certain.",
+])
+def test_soft_hedged_letters_are_no_answer(completion):
+    assert extract_letter(completion, options=OPTIONS)[0] is None
+
+
+@pytest.mark.parametrize("completion", [
+    "Maybe yes?",
+    "The answer might be yes.",
+    "It could be no.",
+    "Answer: yes (just a guess)",
+    "Answer: no, though I could be wrong.",
+    "<answer>yes</answer> Not sure.",
+])
+def test_soft_hedged_labels_are_no_answer(completion):
+    assert extract_label(completion)[0] is None
+
+
+@pytest.mark.parametrize("completion", [
+    "The answer is probably best written as \\boxed{42}.",     # "probably" / "likely": a best estimate, committed
+    "The answer is most likely \\boxed{42}.",
+    "I'm confident the answer is 42.",
+    "I'm sure the answer is \\boxed{42}.",
+    "Let me double-check: 6\u00d77 = 42. So the answer is \\boxed{42}.",
+    "**Final answer:** 42",
+    "\\boxed{42} (rounded to the nearest integer)",
+    "x = 42 (approximately 42.0)",
+    "I think it might be 45. Let me verify: 6 \\times 7 = 42. <answer>42</answer>",   # the final statement counts
+    "It might be 45, but checking: 6*7=42.\n\nFinal answer: 42",
+    "Maybe I should factor first. 6 \\times 7 = 42, so the answer is \\boxed{42}.",
+    "45 could be tempting, but the answer is \\boxed{42}.",    # a modal about something else, before a contrast
+    "The answer is \\boxed{42}. We could also verify this by substitution: 6 \\times 7 = 42.",
+    "\\boxed{42}\n\nThis may be verified by direct multiplication.",
+    "Is 6 \\times 7 really 42? Yes: \\boxed{42}.",
+    "The question asks what the product might be. The product is \\boxed{42}.",
+    "\\boxed{42}. Does this make sense? Yes, since 6 \\times 7 = 42.",
+    "Checking whether it could be 42: 6 \\times 7 = 42, so \\boxed{42}.",   # a check in the answer's own clause
+    "The answer could only be \\boxed{42}.",
+    "Possibly surprising, but the answer is \\boxed{42}.",
+    "Guessing x = 6 and solving gives y = 7, so the answer is \\boxed{42}.",   # a guess as a method, before the conclusion
+    "Therefore, the final answer is: $\\boxed{42}$. I hope it is correct.",
+    "This may seem large, but the answer is \\boxed{42}.",
+    "The answer is \\boxed{42}, which may seem surprising.",
+    "The answer is \\boxed{42}. Perhaps a cleaner way is to note 6 \\times 7 = 42.",
+])
+def test_genuine_answers_around_modal_words_are_paid(completion):
+    assert MathAccuracy()(completions=[completion], answer=["42"]) == [1.0]
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Answer: C. (This is the most likely diagnosis given the findings.)", "C"),   # MedQA's own phrasing
+    ("The most likely cause is C.", "C"),
+    ("The most likely diagnosis is (C) Warfarin.", "C"),
+    ("This is likely a drug interaction; the answer is C.", "C"),
+    ("I'm confident the answer is C.", "C"),
+    ("B could be considered, but the answer is C.", "C"),
+    ("It might be B at first glance. On review, the answer is C.", "C"),
+    ("Maybe B? No. <answer>C</answer>", "C"),
+    ("Answer: C. Other options may be considered but are less likely.", "C"),
+    ("The correct answer is C. This might seem counterintuitive, but warfarin is indicated.", "C"),
+    ("**C. Warfarin**\n\nWarfarin could be considered first-line here.", "C"),
+])
+def test_genuine_letters_around_modal_words(completion, expected):
+    assert extract_letter(completion, options=OPTIONS)[0] == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Answer: yes", "yes"),
+    ("Answer: no. Further trials may be needed to confirm the effect size.", "no"),
+    ("The evidence most likely supports it. Answer: yes", "yes"),
+    ("Benefit may be modest in older patients, but the answer is yes.", "yes"),
+])
+def test_genuine_labels_around_modal_words(completion, expected):
+    assert extract_label(completion)[0] == expected
+
+
+_HEDGES = st.sampled_from([
+    "The answer might be {a}.", "Maybe {a}.", "{a} (just a guess)", "{a}, though I could be wrong.", "{a}? Not sure.",
+    "I can't be certain, but {a}.", "Perhaps {a}.", "{a} (unverified)", "My guess: {a}.", "{a} \\neq the answer",
+])
+
+
+@settings(max_examples=150, deadline=None)
+@given(answer=_ANSWERS, boxed=st.booleans(), hedge=_HEDGES, inserted=_INSERTED, data=st.data())
+def test_hedge_words_around_a_correct_answer_never_raise_the_score(answer, boxed, hedge, inserted, data):
+    shown = f"\\boxed{{{answer}}}" if boxed else answer
+    plain = f"The answer is {shown}."
+    hedged = hedge.format(a=shown)
+    reward = MathAccuracy()
+    assert reward(completions=[hedged], answer=[answer]) == [0.0]
+    assert reward(completions=[hedged], answer=[answer]) <= reward(completions=[plain], answer=[answer])
+    words = [m for m in re.finditer(r"[a-z]{2,}", hedged)]
+    disguised = hedged
+    if words:  # an invisible or look-alike character inside a hedge word is read through
+        word = data.draw(st.sampled_from(words))
+        at = data.draw(st.integers(word.start() + 1, word.end() - 1))
+        disguised = hedged[:at] + inserted + hedged[at:]
+        disguised = "".join(
+            data.draw(st.sampled_from(_CONFUSABLE[c])) if c in _CONFUSABLE and i in range(*word.span()) and data.draw(st.booleans()) else c
+            for i, c in enumerate(disguised)
+        )
+    assert reward(completions=[disguised], answer=[answer]) == [0.0]
+    letter_hedge = hedge.format(a="C").replace("\\neq the answer", "? Not sure")
+    assert extract_letter(letter_hedge, options=OPTIONS)[0] is None
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("Answer: maybe. The evidence is uncertain.", "maybe"),          # doubt about the world, not about the answer
+    ("Because the evidence is uncertain, the answer is maybe.", "maybe"),
+    ("Answer: no. It is uncertain whether the drug improves survival.", "no"),
+    ("Answer: maybe. There is some doubt about the long-term effect.", "maybe"),
+    ("The effect may be modest, so the answer is yes.", "yes"),      # a modal before the conclusion is about the effect
+    ("Answer: yes. I am not sure.", None),                          # the writer's own doubt
+    ("Answer: yes (unsure)", None),
+    ("Answer: yes. Doubtful.", None),
+])
+def test_doubt_about_the_world_is_not_doubt_about_the_answer(completion, expected):
+    assert extract_label(completion)[0] == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("I cannot be sure, but 42", 0.0),
+    ("\\boxed{42}. This is uncertain.", 0.0),
+    ("The answer is uncertain, but \\boxed{42}.", 0.0),
+    ("The measurement is uncertain, so we round: \\boxed{42}.", 1.0),
+])
+def test_math_doubt_reads_its_subject(completion, expected):
+    assert MathAccuracy()(completions=[completion], answer=["42"]) == [expected]

@@ -39,7 +39,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, retraction_after, uncommitted
+from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, qualified_after, retraction_after, uncommitted
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
@@ -328,6 +328,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
         later = _strong_answer(text[blocks[-1][1]:], final_bang)
         if found is not None and later is not None and (not later.text or _squash(later.text) != _squash(found.text)):
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
+        if found is not None and qualified_after(text, blocks[-1][1]):
+            return Extracted("", "hedged")  # "<answer>42</answer> (just a guess)": the final statement is not vouched for
         if found is not None and (why := later_disowns(text, blocks[-1][1], found.text)):
             return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
         before = text[:blocks[-1][0]]

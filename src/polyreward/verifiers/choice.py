@@ -45,6 +45,8 @@ from polyreward.verifiers.commitment import (
     letter_mentions,
     letter_pattern,
     negated,
+    qualified,
+    qualified_after,
     retraction_after,
 )
 from polyreward.verifiers.reading import answer_views
@@ -127,13 +129,16 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
         retraction = retraction_after(text, end)
         if retraction is not None and retraction[1]:
             continue
-        return SEVERAL if _in_option_list(text, start, letters) or hedged(text, start, end) else letter
+        if _in_option_list(text, start, letters) or hedged(text, start, end):
+            return SEVERAL
+        return UNCOMMITTED if qualified(text, match.start(), match.end()) else letter
     return None
 
 
 # "A, B, C, D", "B or C", "(A) (B)", "A/C": a hedge over several options is no answer (else listing every
 # letter would score like a committed guess, and a policy learns to hedge)
 SEVERAL = "several options"
+UNCOMMITTED = "uncommitted"  # "It might be C.", "C? Not sure.": a letter offered as a possibility (commitment.qualified)
 _LIST_WINDOW = 40
 
 
@@ -241,7 +246,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         inner = blocks[-1][2].strip()
         letter = _letter_from_short(inner, letters, options)
         if letter is not None:
-            return letter, "answer_tag"
+            return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
         text = inner
     boxes = find_boxes(text)
     if unclosed_box_after(text, boxes):
@@ -254,12 +259,16 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return None, SEVERAL  # \boxed{0.375, 0.5, 2.67}: the texts of several options in the final box
         letter = _letter_from_short(boxes[-1][2], letters, options)
         if letter is not None and not negated(text, boxes[-1][0], boxes[-1][1]):
-            return (None, SEVERAL) if hedged(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
+            if hedged(text, boxes[-1][0], boxes[-1][1]):
+                return None, SEVERAL
+            return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters)
         if letter == SEVERAL:
             return None, SEVERAL
+        if letter == UNCOMMITTED:
+            return None, ""
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
@@ -325,6 +334,8 @@ def _committed_label_in_view(view: str, labels: tuple[str, ...]) -> tuple[str | 
     if found is None:
         return None, how
     if blocks:
+        if qualified_after(view, blocks[-1][1]):
+            return None, ""  # "<answer>yes</answer> (just a guess)"
         retraction = retraction_after(view, blocks[-1][1])
         if retraction is not None and retraction[1]:
             return None, ""  # "<answer>yes</answer> Oops -- that is wrong; no instead."
@@ -374,6 +385,8 @@ def _committed_label(text: str, start: int, end: int, label: str, how: str, labe
         return None, "", 0
     if hedged(text, start, end):
         return None, SEVERAL, 0
+    if qualified(text, start, end):
+        return None, "", 0  # "The answer might be yes.", "yes (just a guess)"
     retraction = retraction_after(text, end)
     if retraction is not None and retraction[1]:
         found, how, at = _label_in_text(text[retraction[0]:], labels)

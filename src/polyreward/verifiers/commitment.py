@@ -8,6 +8,8 @@ candidate is not a committed answer, or nothing:
     hedged     "\\boxed{42} or 43"  "**41** or **42**"  "Either option A or option C."  "C if ..., otherwise B"
                "\\boxed{42}. Alternatively, \\boxed{43}"
                "\\boxed{42 \\text{ (or 43)}}" (an "or" inside the answer, :func:`hedged_inside`)
+    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer" (a soft hedge
+               attached to the answer's own clause or the next one, :func:`qualified`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
 "I made a mistake"); the reader then takes the answer stated after that point, and when there is none the
@@ -115,7 +117,7 @@ def uncommitted(text: str, start: int, end: int) -> str:
     """``"negated"``, ``"hedged"`` or ``""`` for the answer at ``text[start:end]``."""
     if negated(text, start, end):
         return "negated"
-    if hedged(text, start, end):
+    if hedged(text, start, end) or qualified(text, start, end):
         return "hedged"
     return ""
 
@@ -131,6 +133,102 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     explicit = _EXPLICIT.match(text, last.start())
     resume = _PUNCTUATION_RUN.match(text, explicit.end() if explicit else last.end()).end()
     return resume, explicit is not None
+
+
+# --- soft hedges: an answer the writer does not vouch for --------------------------------------------------------
+# "The answer might be 42.", "\\boxed{42} (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer":
+# a qualifier attached to the answer itself makes it a possibility, not an answer. Read structurally, in two places only:
+#   * the answer's own clause: before the answer an epistemic modal ("might be", "maybe", "perhaps", "my guess",
+#     "not sure"), after it a word of doubt or a "?" that closes the clause, or "≠" / "\\neq" right after the value;
+#   * the one clause right after the answer: a word of doubt ("(unverified)", "Not sure.", "I could be wrong"), or
+#     a bare modal that is the whole clause ("(possibly)", "Maybe.", "or maybe not").
+# Not hedges: a degree of belief that still commits ("probably", "likely", "most likely X" -- MedQA's own phrasing),
+# a modal in an earlier clause (reasoning before the final statement), a modal about something else before a contrast
+# ("B could be considered, but the answer is C"), a clause that is a check (a computation "6 \\times 7 = 42", or the
+# words check / verify / confirm), and anything before an answer block or an "Answer:" / "Final answer:" heading.
+_OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+_ANSWER_HEADING = re.compile(r"\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no": the heading starts the statement
+_MODAL_BEFORE = re.compile(
+    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|maybe|perhaps|possibly|guess\w*)\b",
+    re.IGNORECASE,
+)
+_DOUBT = re.compile(
+    r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"no\s+idea|don't\s+know|(?:might|may|could)(?:\s+\w+)?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
+    re.IGNORECASE,
+)
+_BARE_MODAL = re.compile(r"\A\W*(?:or\s+)?(?:maybe|perhaps|possibly)(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
+# doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
+# with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
+_ANSWER_DOUBT = re.compile(r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b", re.IGNORECASE)
+_WRITER = re.compile(r"\b(?:I|I'm|I'd|me|my|we|we're|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z", re.IGNORECASE)
+_NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
+_CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
+
+
+def _own_clause_before(text: str, start: int) -> str:
+    window = text[max(0, start - 2 * WINDOW):start]
+    ends = [m.end() for m in _OWN_CLAUSE_END.finditer(window)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    return window[max(ends):] if ends else window
+
+
+def qualified_before(text: str, start: int) -> bool:
+    """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
+    "My guess is 42", "I can't be certain, but 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
+    own = _own_clause_before(text, start)
+    if _CHECK.search(own):
+        return False
+    contrast = None
+    for contrast in _CONTRAST.finditer(own):
+        pass
+    # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
+    # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
+    if contrast is None:
+        return bool(_MODAL_BEFORE.search(own) or _writer_doubts(own))
+    statement = own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a guess before the conclusion is a method
+    return bool(_MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_doubts(own[:contrast.start()], guesses=False))
+
+
+def qualified_after(text: str, end: int) -> bool:
+    """Does the rest of the answer's clause, or the clause right after it, withhold commitment ("\\boxed{42}
+    (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer", "\\boxed{42}. Possibly.")?"""
+    window = text[end:end + 2 * WINDOW]
+    if _NOT_EQUAL_AFTER.match(window[_MARKUP_START.match(window).end():]):
+        return True
+    clauses = [(window[first:last], window[last:last + 1]) for first, last in _clauses(window, 0, len(window), _OWN_CLAUSE_END)]
+    own, closing = clauses[0]
+    if closing == "?" and len(_WORDS.findall(own)) <= 4 and not _CHECK.search(own):
+        return True  # "42?", "C? Not sure.", "42, right?"
+    following = next((clause for clause, _ in clauses[1:] if _WORDS.search(clause)), "")
+    return _doubts(own) or _doubts(following)
+
+
+_WORDS = re.compile(r"[A-Za-z]+")
+
+
+def _doubts(clause: str) -> bool:
+    """A clause that doubts the answer: a word of doubt, or a bare modal ("(possibly)", "Maybe.", "or maybe not")."""
+    if _CHECK.search(clause):
+        return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
+    return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
+
+
+def _writer_doubts(clause: str, guesses: bool = True) -> bool:
+    """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
+    rather than describe the world ("the evidence is uncertain")?"""
+    for doubt in _DOUBT.finditer(clause):
+        if not guesses and doubt.group().lower().startswith("guess"):
+            continue
+        if _ANSWER_DOUBT.match(doubt.group()) or _WRITER.search(clause[:doubt.start()]):
+            return True
+    return False
+
+
+def qualified(text: str, start: int, end: int) -> bool:
+    """Is the answer at ``text[start:end]`` qualified as a possibility rather than stated (see the comment above)?"""
+    return qualified_before(text, start) or qualified_after(text, end)
 
 
 # --- what the text says after its answer --------------------------------------------------------------------------
@@ -264,6 +362,18 @@ def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
 
 
+_WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
+
+
+def _withdraws(clause: str) -> bool:
+    """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
+    not when it describes the world ("Answer: maybe. The evidence is uncertain.")."""
+    for word in _WITHDRAWAL.finditer(clause):
+        if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(clause[:word.start()]):
+            return True
+    return False
+
+
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
                   labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
@@ -303,14 +413,14 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
-        if mentions and not _WITHDRAWAL.search(clause[:mentions[-1].start()]):
+        if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         for value in others:
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
                 return "conflicting"
-        if not others and not is_option_text and _WITHDRAWAL.search(clause):
+        if not others and not is_option_text and _withdraws(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
 
