@@ -20,6 +20,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, Literal
 
+from polyreward.vocabulary import UserError
+
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 # read-only inputs besides FORMATS: a datasets Arrow file and a folder made by Dataset.save_to_disk
 INPUT_FORMATS = {**FORMATS, ".arrow": "arrow"}
@@ -31,7 +33,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("POLYREWARD_CACHE", Path.home() / ".cache" / "polyreward"))
 
 
-class InputError(ValueError):
+class InputError(UserError, ValueError):
     """A problem with an input file, naming the file and, where known, the line."""
 
 

@@ -37,12 +37,12 @@ from typing import Any
 
 import yaml
 
-from polyreward.vocabulary import yaml_error_message
+from polyreward.vocabulary import UserError, yaml_error_message
 
 ITEM_KEYS = ("criterion", "points", "tags", "rule")
 
 
-class RubricError(ValueError):
+class RubricError(UserError, ValueError):
     """An invalid rubric; the message says where (file, line, item) and which key."""
 
 
