@@ -22,7 +22,7 @@ LAYERS: list[tuple[str, tuple[str, ...]]] = [
     ("protocols", ("polyreward.reward", "polyreward.combiner", "polyreward.registry", "polyreward.engine")),
     ("verifiers", ("polyreward.verifiers",)),
     ("judges", ("polyreward.judges",)),
-    ("rewards", ("polyreward.rewards", "polyreward.rubrics", "polyreward.data", "polyreward.process")),
+    ("rewards", ("polyreward.rewards", "polyreward.rubrics", "polyreward.process")),
     ("combiners", ("polyreward.combiners",)),
     ("contract", ("polyreward.pipeline", "polyreward.rewardset", "polyreward.config")),
     ("runners", ("polyreward.runners", "polyreward.probe")),
