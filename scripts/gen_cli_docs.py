@@ -205,7 +205,7 @@ NOTES = {
     "train.output_dir": "metrics.jsonl and checkpoint-<step>/ folders go here",
     "train.logging_steps": "write metrics every this many steps",
     "train.dataset.path": "a JSONL file (relative to the YAML file)",
-    "train.dataset.loader": "a `polyreward.data` loader name, e.g. `medqa` for `load_medqa`",
+    "train.dataset.loader": "a `polyreward.runners.packaged_datasets` loader name, e.g. `medqa` for `load_medqa`",
     "train.dataset.args": "keyword arguments of the loader, e.g. `{split: test}`",
     "train.dataset.limit": "use only the first N rows",
 }

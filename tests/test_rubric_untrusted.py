@@ -18,7 +18,8 @@ from pathlib import Path
 
 import pytest
 
-from polyreward.rubrics.judge_rules import RulesJudge, check_rule, validate_rule
+from polyreward.rubrics.judge_rules import RulesJudge, check_rule
+from polyreward.rubrics.rule_grammar import validate_rule
 from polyreward.rubrics.reward import RubricReward
 from polyreward.rubrics.schema import RubricError, parse_rubric
 

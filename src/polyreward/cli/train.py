@@ -62,7 +62,7 @@ def run(args: argparse.Namespace) -> int:
         try:
             config = load_config(args.config, args.overrides, section="train")
             _check_before_work(config, args.output_dir)
-        except (ConfigError, FileNotFoundError) as exc:
+        except FileNotFoundError as exc:  # a UserError (ConfigError) is reported by polyreward.cli.main
             print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
             return 2
     try:
@@ -75,7 +75,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         result = train(config, max_steps=args.max_steps, output_dir=args.output_dir, resume=args.resume,
                        progress=not args.no_progress)
-    except (ConfigError, FileNotFoundError, KeyError) as exc:
+    except (FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
     except ImportError as exc:  # e.g. gguf, which the built-in models need
@@ -94,7 +94,7 @@ def _evaluate(args: argparse.Namespace) -> int:
     import json
     from pathlib import Path
 
-    from polyreward.io import InputError, file_format
+    from polyreward.io import file_format
     from polyreward.trainer.config import load_train_config
     from polyreward.trainer.evaluate import evaluate
 
@@ -107,7 +107,7 @@ def _evaluate(args: argparse.Namespace) -> int:
         output.parent.mkdir(parents=True, exist_ok=True)
         summary = evaluate(config, model=args.model, dataset=args.evaluate, limit=args.limit, batch_size=args.batch_size,
                            overrides=overrides, output=output)
-    except (ConfigError, InputError, FileNotFoundError, KeyError) as exc:
+    except (FileNotFoundError, KeyError) as exc:
         print(f"error: {exc.args[0] if exc.args else exc}", file=sys.stderr)
         return 2
     except ImportError as exc:

@@ -23,6 +23,8 @@ import re
 import sys
 from typing import Any
 
+from polyreward.vocabulary import UserError
+
 CORRECT, WRONG, USAGE, NOT_SCORED = 0, 1, 2, 3  # exit codes
 ANSWER_TYPES = {"math": "math_accuracy", "choice": "choice_accuracy"}
 # the parts of a verdict's one-line reason (polyreward.verifiers.verdict.Verdict.describe)
@@ -45,7 +47,7 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
                      "skips the row, or the check timed out), 2 a usage error.")
 
 
-class UsageError(ValueError):
+class UsageError(UserError, ValueError):
     """A bad argument or config, reported as one line with exit status 2."""
 
 
@@ -118,17 +120,13 @@ def run(args: argparse.Namespace) -> int:
         print("error: --reward names a reward of a --config; give the config too", file=sys.stderr)
         return USAGE
     pred = sys.stdin.read() if args.pred == "-" else args.pred
-    try:
-        if args.config is None and args.type == "math":
-            from polyreward.engine import WorkerPool
+    if args.config is None and args.type == "math":  # a UsageError is reported by polyreward.cli.main (exit USAGE)
+        from polyreward.engine import WorkerPool
 
-            with WorkerPool(workers=1, timeout=args.timeout if args.timeout > 0 else 5.0) as pool:
-                score, reason = score_pair(args, pred, pool)
-        else:
-            score, reason = score_pair(args, pred)
-    except UsageError as exc:
-        print(f"error: {exc}", file=sys.stderr)
-        return USAGE
+        with WorkerPool(workers=1, timeout=args.timeout if args.timeout > 0 else 5.0) as pool:
+            score, reason = score_pair(args, pred, pool)
+    else:
+        score, reason = score_pair(args, pred)
     code = NOT_SCORED if score is None else CORRECT if score == 1.0 else WRONG
     parts = _DESCRIBED.match(reason)
     fields: dict[str, Any] = {"correct": code == CORRECT, "score": score, "reason": reason}

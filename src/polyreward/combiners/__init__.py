@@ -18,14 +18,14 @@ _EXPORTS: dict[str, str] = {
     **{spec.partition(":")[2]: spec.partition(":")[0].rpartition(".")[2] for spec in BUILTIN_COMBINERS.values()},
     "RankCombiner": "gopo",  # earlier names of GOPOCombiner and G2RPOCombiner
     "GaussianQuantileCombiner": "g2rpo",
-    "GroupIndex": "_groups",
-    "GroupedCombiner": "_groups",  # the base of a new combiner (docs/extending.md), with the group statistics it uses
-    "group_moments": "_groups",
-    "weighted_total": "_groups",
+    "GroupIndex": "group_index",
+    "GroupedCombiner": "grouped",  # the base of a new combiner (docs/extending.md), with the group statistics it uses
+    "group_moments": "group_stats",
+    "weighted_total": "grouped",
     "BatchFacts": "bounds",        # the quantities a combiner states its bound on |A| in
     "z_bound": "bounds",
-    "is_constant": "_groups",      # the one "constant group" rule (range within float noise of the values' scale)
-    "constant_groups": "_groups",
+    "is_constant": "group_stats",  # the one "constant group" rule (range within float noise of the values' scale)
+    "constant_groups": "group_stats",
     "advantages": "apply",
     "add_advantages": "apply",
     "build_combiner": "apply",

@@ -30,12 +30,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupIndex,
-    check_positive,
-    group_moments,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments
+from polyreward.combiners.inputs import check_positive
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 from polyreward.combiners.length_weighted import LengthWeightedCombiner
 

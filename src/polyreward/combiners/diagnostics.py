@@ -36,17 +36,15 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import (
+from polyreward.combiners.group_index import GroupIndex, ids_array
+from polyreward.combiners.group_stats import (
     CONSTANT_RTOL,
-    GroupIndex,
-    _ids_array,
     all_nan_rows,
-    as_score_matrix,
-    as_weights,
     constant_groups,
     nan_to_zero,
     standardise_per_group,
 )
+from polyreward.combiners.inputs import as_score_matrix, as_weights
 
 
 @dataclass
@@ -105,7 +103,7 @@ def diagnose(
     if len(adv) != n:
         raise ValueError(f"advantages has {len(adv)} rows but scores have {n}")
     adv = np.where(np.isnan(adv), 0.0, adv)
-    ids = _ids_array(groups)
+    ids = ids_array(groups)
     index = GroupIndex.from_ids(ids, n)
     scored = ~all_nan_rows(matrix)
 

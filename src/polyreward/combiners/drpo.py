@@ -61,17 +61,11 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupedCombiner,
-    GroupIndex,
-    _ids_array,
-    as_score_matrix,
-    as_weights,
-    check_positive,
-    group_mean_std,
-    to_output,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex, ids_array
+from polyreward.combiners.group_stats import group_mean_std
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import as_score_matrix, as_weights, check_positive, to_output
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts, z_bound
 
 STATE_VERSION = 1
@@ -317,14 +311,14 @@ class DRPOCombiner(GroupedCombiner):
         if domain is None:
             raise ValueError("drpo needs a domain label per row: combine(..., domain=[...]); "
                              "in a config, name the column with `columns: {domain: <column>}`")
-        domains = _ids_array(domain)
+        domains = ids_array(domain)
         if domains.ndim != 1 or len(domains) != len(matrix):
             raise ValueError(f"domain must hold one label per row of scores ({len(matrix)}), got shape {domains.shape}")
         if not len(matrix):  # N = 0: nothing to scale, the history stays as it was
             self._last = {}
             return to_output(np.zeros(0), scores)
         index = GroupIndex.from_ids(groups, len(matrix))
-        result = self.advantages_with_domains(matrix, index, as_weights(weights, matrix.shape[1]), domains, _ids_array(groups))
+        result = self.advantages_with_domains(matrix, index, as_weights(weights, matrix.shape[1]), domains, ids_array(groups))
         return to_output(np.where(np.isnan(result), 0.0, result), scores)
 
     def advantages_with_domains(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray, domains: np.ndarray,

@@ -29,15 +29,10 @@ import math
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupIndex,
-    GroupedCombiner,
-    all_nan_rows,
-    check_choice,
-    check_positive,
-    group_moments,
-    nan_to_zero,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import all_nan_rows, group_moments, nan_to_zero
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice, check_positive
 from polyreward.combiners.bounds import BatchFacts, z_bound
 
 

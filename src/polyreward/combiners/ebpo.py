@@ -30,7 +30,11 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, group_moments, weighted_total
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_positive
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 
 STATE_KEYS = ("groups_seen", "prior_mean", "prior_m2", "within_ss", "within_df")

@@ -29,17 +29,11 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupedCombiner,
-    GroupIndex,
-    as_score_matrix,
-    as_weights,
-    check_positive,
-    group_moments,
-    standardise_per_group,
-    to_output,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments, standardise_per_group
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import as_score_matrix, as_weights, check_positive, to_output
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import overflow_scale
 

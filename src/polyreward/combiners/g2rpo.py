@@ -12,7 +12,7 @@ A_(k) = G [φ(Φ⁻¹((k-1)/G)) - φ(Φ⁻¹(k/G))], averaged over a block of ti
 
 Assumptions: ties share one value, so a constant group gets A ≡ 0 (a constant group has no rank
 information); values equal up to float noise are ties (the shared constant rule,
-:func:`~polyreward.combiners._groups.snap_ties`: ``0.1 + 0.7`` and ``0.3 + 0.5`` tie); the paper's task-level length and entropy shaping are not part of the advantage. Both
+:func:`~polyreward.combiners.group_stats.snap_ties`: ``0.1 + 0.7`` and ``0.3 + 0.5`` tie); the paper's task-level length and entropy shaping are not part of the advantage. Both
 mappings give zero-mean, symmetric advantages; their bounds differ (G = valid rollouts of the group):
 
     quantile:  |A| <= Φ⁻¹(1 - 0.5/G)          (0.67 for G = 2, 1.15 for G = 4, 2.17 for G = 33)
@@ -24,15 +24,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupedCombiner,
-    GroupIndex,
-    average_over_ties,
-    check_choice,
-    ranks_within,
-    snap_ties,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import average_over_ties, ranks_within, snap_ties
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 
 

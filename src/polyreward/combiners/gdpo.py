@@ -33,7 +33,7 @@ overridden:
   group, scale = unbiased std of the others, dividing (by std + eps) only where that std > 0.
 - ``batch_norm="none"`` returns s_i (per-reward GRPO advantages summed; cf. MO-GRPO).
 - "std > 0" / zero variance are decided by the shared constant rule (the values' range, not a computed std;
-  see :mod:`polyreward.combiners._groups`). NeMo-RL computes the others' std as sqrt(E[r²] - E[r]²), which
+  see :mod:`polyreward.combiners.group_stats`). NeMo-RL computes the others' std as sqrt(E[r²] - E[r]²), which
   leaves ~1e-9 of float noise when the other rollouts are equal but not exactly representable (0.1, 1/3)
   and then divides by it (an advantage of ~1e6); here those others count as constant (the one deviation
   from that source).
@@ -50,21 +50,17 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupIndex,
-    GroupedCombiner,
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import (
     all_nan_rows,
-    as_score_matrix,
-    as_weights,
-    check_choice,
-    check_positive,
     centred_batch,
     is_constant,
     leave_one_out_moments,
     standardise_per_group,
-    to_output,
     within_noise,
 )
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import as_score_matrix, as_weights, check_choice, check_positive, to_output
 from polyreward.combiners.bounds import BatchFacts, z_bound
 
 VARIANTS: dict[str, dict[str, Any]] = {

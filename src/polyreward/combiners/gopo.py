@@ -15,7 +15,7 @@ larger groups torch's default sort is not stable and the source's order of tied 
 (ours then equals ``torch.argsort(..., stable=True)``). ``ties="average"`` gives tied rollouts their
 mid-rank (a documented deviation under which a constant group gets A = 0). Values that differ only by float noise
 (``0.1 + 0.7`` vs ``0.3 + 0.5``, within the shared constant rule's 1e-10 of the group's largest |R|:
-:func:`~polyreward.combiners._groups.snap_ties`) are ties here; the source's ``argsort`` ranks them by their last
+:func:`~polyreward.combiners.group_stats.snap_ties`) are ties here; the source's ``argsort`` ranks them by their last
 bit (the one deviation from the source's code, under which a group the constant rule calls constant is ranked).
 
 Rows where every reward is None: the source (a TRL 0.18-era fork) takes ``nansum``, so such a row has R = 0
@@ -28,7 +28,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_choice, ranks_within, snap_ties, weighted_total
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import ranks_within, snap_ties
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 
 

@@ -28,16 +28,11 @@ import math
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupedCombiner,
-    GroupIndex,
-    check_choice,
-    check_positive,
-    group_moments,
-    nan_mean_std,
-    standardise_per_group,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments, nan_mean_std, standardise_per_group
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice, check_positive
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import scaled_advantages
 

@@ -27,7 +27,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive, weighted_total
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_positive
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 
 

@@ -14,7 +14,8 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.grouped import GroupedCombiner
 from polyreward.combiners.magnitudes import scaled_advantages
 
 

@@ -24,7 +24,9 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupIndex, group_moments, weighted_total
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import group_moments
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts
 from polyreward.combiners.length_weighted import LengthWeightedCombiner
 

@@ -24,14 +24,10 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupIndex,
-    GroupedCombiner,
-    all_nan_rows,
-    check_choice,
-    check_positive,
-    standardise_per_group,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import all_nan_rows, standardise_per_group
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice, check_positive
 from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.magnitudes import check_finite, overflow_scale
 

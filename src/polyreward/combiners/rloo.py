@@ -26,15 +26,11 @@ from __future__ import annotations
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupedCombiner,
-    GroupIndex,
-    check_choice,
-    check_positive,
-    centred_batch,
-    group_moments,
-    weighted_total,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import centred_batch, group_moments
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice, check_positive
+from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts, z_bound
 
 

@@ -28,15 +28,10 @@ from collections.abc import Sequence
 
 import numpy as np
 
-from polyreward.combiners._groups import (
-    GroupIndex,
-    GroupedCombiner,
-    all_nan_rows,
-    check_choice,
-    check_positive,
-    nan_to_zero,
-    standardise_per_group,
-)
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.group_stats import all_nan_rows, nan_to_zero, standardise_per_group
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_choice, check_positive
 from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.gdpo import batch_normalise
 

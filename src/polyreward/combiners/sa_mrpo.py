@@ -33,7 +33,9 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiners._groups import GroupedCombiner, GroupIndex, check_positive
+from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.grouped import GroupedCombiner
+from polyreward.combiners.inputs import check_positive
 from polyreward.combiners.bounds import BatchFacts, z_bound
 from polyreward.combiners.sa_gdpo import (
     batch_range,

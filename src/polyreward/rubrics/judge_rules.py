@@ -1,7 +1,7 @@
 """The ``rules`` judge: checks a rubric item's ``rule`` on the response text, no model.
 
-A rule is a mapping on the item (``"rule": {...}``); every condition it names must hold for the item
-to be met (logical AND)::
+A rule is a mapping on the item (``"rule": {...}``), validated by :mod:`polyreward.rubrics.rule_grammar`; every
+condition it names must hold for the item to be met (logical AND)::
 
     regex: PATTERN | [PATTERN, ...]        met if any pattern is found (RE2 search, linear time)
     not_regex: PATTERN | [PATTERN, ...]    met if no pattern is found
@@ -28,7 +28,7 @@ the rubric is refused with that reason before anything is imported. Every patter
 ``google-re2`` package), whose matching time is linear in the response, so a pattern such as
 ``^(\\w+\\s?)+emergency`` cannot stall scoring; RE2 has no look-arounds or back-references (and its ``\\w``
 is ASCII), so a pattern using them is refused in rollout data and, from a trusted rubric only, runs on
-Python's ``re``. A pattern or text of a rubric in rollout data is at most ``MAX_DATA_PATTERN_CHARS`` = 500
+Python's ``re``. A pattern or text of a rubric in rollout data is at most ``rule_grammar.MAX_DATA_PATTERN_CHARS`` = 500
 characters (RE2's cost grows with the pattern as well as the response; a longer one refuses that row's rubric
 with the reason).
 
@@ -53,25 +53,18 @@ The same holds for items whose criterion is undesirable (negative points): "do n
 a heuristic (a keyword list padded with function words passes it); a model judge reads meaning.
 """
 
+
 from __future__ import annotations
 
-import importlib
 import re
 from bisect import bisect_left, bisect_right
-from collections.abc import Callable, Collection, Mapping, Sequence
-from functools import lru_cache
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-import re2
-
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
+from polyreward.rubrics.rule_grammar import compile_pattern, resolve_callable, text_list
 from polyreward.verifiers.text_forms import plain_text, word_count
 
-TEXT_LIST_KEYS = ("regex", "not_regex", "contains", "contains_all", "not_contains")
-BOUND_KEYS = ("min_words", "max_words", "min_chars", "max_chars")
-RULE_KEYS = TEXT_LIST_KEYS + BOUND_KEYS + ("callable", "params", "ignore_case")
-_CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_][\w.]*$")
-MAX_DATA_PATTERN_CHARS = 500
 GUARD_CLAUSE_WORDS = 2
 _CLAUSE_END = re.compile(r"[.!?;:,()\[\]\n\u2013\u2014]|\s-\s")
 _NEGATION_CUE = re.compile(
@@ -84,111 +77,6 @@ _FUNCTION_WORDS = frozenset(
     "be was were will can should must may might do does have has i we they he she them him her my our their there "
     "here so than then now right please not never don't could would it's that's you're i'm there's let's just very".split())
 _PROSE_WORD = re.compile(r"[A-Za-z']+|\d+")
-# rule callables a rubric in rollout data may always name: the ready-made, text-only checks shipped here
-BUILTIN_CALLABLES = (
-    "polyreward.rubrics.rule_functions:first_sentence_contains",
-    "polyreward.rubrics.rule_functions:asks_question",
-)
-
-
-@lru_cache(maxsize=1024)
-def compile_pattern(pattern: str, ignore_case: bool, trusted: bool = True) -> Any:
-    """``pattern`` compiled for RE2 (linear-time search); one RE2 cannot parse falls back to Python's ``re``
-    only when ``trusted`` (a rubric from the config), else a ValueError saying why."""
-    options = re2.Options()
-    options.log_errors = False
-    options.case_sensitive = not ignore_case
-    try:
-        return re2.compile(pattern, options)
-    except re2.error as exc:
-        fallback = re.compile(pattern, re.IGNORECASE if ignore_case else 0)  # re.error: not a regex at all
-        if trusted:
-            return fallback
-        reason = exc.args[0].decode() if exc.args and isinstance(exc.args[0], bytes) else str(exc)
-        raise ValueError(
-            f"pattern {pattern!r} needs syntax the linear-time regex engine (RE2) lacks ({reason}); "
-            "rubrics in rollout data may only use RE2 patterns"
-        ) from None
-
-
-def _as_list(value: Any, key: str) -> list[str]:
-    values = [value] if isinstance(value, str) else value
-    if not isinstance(values, Sequence) or not values or not all(isinstance(v, str) and v for v in values):
-        raise ValueError(f"{key}: must be a non-empty string or a list of non-empty strings, got {value!r}")
-    return list(values)
-
-
-def resolve_callable(spec: str) -> Callable[..., Any]:
-    """Import ``package.module:function`` (attribute paths allowed after the colon); never evaluates code."""
-    if not isinstance(spec, str) or not _CALLABLE_SPEC.match(spec):
-        raise ValueError(f"callable: must look like 'package.module:function', got {spec!r}")
-    module_name, _, attr_path = spec.partition(":")
-    try:
-        target: Any = importlib.import_module(module_name)
-    except ImportError as exc:
-        raise ValueError(f"callable: cannot import module {module_name!r} ({exc})") from None
-    for attr in attr_path.split("."):
-        if not hasattr(target, attr):
-            raise ValueError(f"callable: module {module_name!r} has no attribute {attr_path!r}")
-        target = getattr(target, attr)
-    if not callable(target):
-        raise ValueError(f"callable: {spec!r} is not callable")
-    return target
-
-
-def validate_rule(rule: Any, allowed_callables: Collection[str] | None = None) -> None:
-    """Raise ValueError naming the bad key when ``rule`` does not follow the grammar above.
-
-    ``allowed_callables`` None: the rule is trusted (the config's rubric). Otherwise it comes from rollout data:
-    its ``callable`` must be in ``allowed_callables`` or :data:`BUILTIN_CALLABLES` (checked before any import) and
-    its patterns must be RE2 patterns."""
-    if not isinstance(rule, Mapping) or not rule:
-        raise ValueError(f"must be a non-empty mapping of conditions, got {rule!r}")
-    unknown = sorted(set(rule) - set(RULE_KEYS))
-    if unknown:
-        raise ValueError(f"unknown key(s) {unknown}; allowed: {', '.join(RULE_KEYS)}")
-    if not set(rule) & (set(TEXT_LIST_KEYS) | set(BOUND_KEYS) | {"callable"}):
-        raise ValueError(f"names no condition; use one of {', '.join(TEXT_LIST_KEYS + BOUND_KEYS + ('callable',))}")
-    if not isinstance(rule.get("ignore_case", True), bool):
-        raise ValueError(f"ignore_case: must be true or false, got {rule['ignore_case']!r}")
-    ignore_case = rule.get("ignore_case", True)
-    trusted = allowed_callables is None
-    for key in ("regex", "not_regex"):
-        if key in rule:
-            for pattern in _as_list(rule[key], key):
-                try:
-                    compile_pattern(pattern, ignore_case, trusted)
-                except re.error as exc:
-                    raise ValueError(f"{key}: invalid regular expression {pattern!r} ({exc})") from None
-                except ValueError as exc:
-                    raise ValueError(f"{key}: {exc}") from None
-    for key in ("contains", "contains_all", "not_contains"):
-        if key in rule:
-            _as_list(rule[key], key)
-    if not trusted:
-        for key in TEXT_LIST_KEYS:
-            for text in _as_list(rule[key], key) if key in rule else ():
-                if len(text) > MAX_DATA_PATTERN_CHARS:
-                    raise ValueError(f"{key}: a pattern or text of {len(text):,} characters; rubrics in rollout data allow "
-                                     f"at most {MAX_DATA_PATTERN_CHARS}")
-    for key in BOUND_KEYS:
-        if key in rule:
-            value = rule[key]
-            if isinstance(value, bool) or not isinstance(value, int) or value < 0:
-                raise ValueError(f"{key}: must be a non-negative integer, got {value!r}")
-    if "params" in rule:
-        if "callable" not in rule:
-            raise ValueError("params: only used with 'callable'")
-        if not isinstance(rule["params"], Mapping):
-            raise ValueError(f"params: must be a mapping, got {rule['params']!r}")
-    if "callable" in rule:
-        spec = rule["callable"]
-        if not trusted and spec not in (*BUILTIN_CALLABLES, *allowed_callables):
-            raise ValueError(
-                f"callable: {spec!r} is refused in a rubric from the rollout data (code is never imported from data); "
-                "list it under the reward's allowed_callables in the config to allow it"
-            )
-        resolve_callable(spec)
 
 
 class ProseIndex:
@@ -250,29 +138,29 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
 
     notes: list[str] = []
     if "regex" in rule:
-        patterns = _as_list(rule["regex"], "regex")
+        patterns = text_list(rule["regex"], "regex")
         hit = next((p for p in patterns if found(p, positive=True)), None)
         if hit is None:
             return Verdict(False, f"no match for regex {patterns}" + (" (negated or keyword-list hits do not count)" if prose else ""))
         notes.append(f"matches /{hit}/")
     if "not_regex" in rule:
-        hit = next((p for p in _as_list(rule["not_regex"], "not_regex") if found(p)), None)
+        hit = next((p for p in text_list(rule["not_regex"], "not_regex") if found(p)), None)
         if hit is not None:
             return Verdict(False, f"matches excluded regex /{hit}/")
         notes.append("no excluded pattern")
     if "contains" in rule:
-        texts = _as_list(rule["contains"], "contains")
+        texts = text_list(rule["contains"], "contains")
         hit = next((t for t in texts if occurs(t, positive=True)), None)
         if hit is None:
             return Verdict(False, f"contains none of {texts}" + (" (negated or keyword-list hits do not count)" if prose else ""))
         notes.append(f"contains {hit!r}")
     if "contains_all" in rule:
-        missing = [t for t in _as_list(rule["contains_all"], "contains_all") if not occurs(t, positive=True)]
+        missing = [t for t in text_list(rule["contains_all"], "contains_all") if not occurs(t, positive=True)]
         if missing:
             return Verdict(False, f"missing {missing}")
         notes.append("contains all required texts")
     if "not_contains" in rule:
-        hit = next((t for t in _as_list(rule["not_contains"], "not_contains") if fold(t) in folded), None)
+        hit = next((t for t in text_list(rule["not_contains"], "not_contains") if fold(t) in folded), None)
         if hit is not None:
             return Verdict(False, f"contains excluded {hit!r}")
         notes.append("contains no excluded text")

@@ -21,7 +21,7 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any, ClassVar
 
-if TYPE_CHECKING:  # a type only: the rule grammar in schema -> judge_rules imports this module at run time
+if TYPE_CHECKING:  # a type only (the rubric schema's item); no run-time import needed
     from polyreward.rubrics.schema import RubricItem
 
 JUDGE_TYPES: dict[str, str] = {

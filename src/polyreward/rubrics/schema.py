@@ -7,7 +7,7 @@ behaviour; negative points are penalties whose criterion describes the *undesira
 ``level:example|cluster``, ``theme:*``.
 
 polyreward adds one optional key, ``rule``: a mapping that lets the ``rules`` judge check the item
-without a model (see :mod:`polyreward.rubrics.judge_rules`). Files without it are plain HealthBench.
+without a model (grammar: :mod:`polyreward.rubrics.rule_grammar`; checked by :mod:`polyreward.rubrics.judge_rules`). Files without it are plain HealthBench.
 A rubric read from rollout data (:func:`parse_rubric`'s default) is untrusted: a rule ``callable`` must
 be a built-in one or in ``allowed_callables``, and its patterns must suit the linear-time regex engine;
 the config's rubric file (:func:`load_rubric_file`) is trusted.
@@ -37,12 +37,13 @@ from typing import Any
 
 import yaml
 
-from polyreward.vocabulary import yaml_error_message
+from polyreward.rubrics.rule_grammar import validate_rule
+from polyreward.vocabulary import UserError, yaml_error_message
 
 ITEM_KEYS = ("criterion", "points", "tags", "rule")
 
 
-class RubricError(ValueError):
+class RubricError(UserError, ValueError):
     """An invalid rubric; the message says where (file, line, item) and which key."""
 
 
@@ -111,8 +112,6 @@ def parse_item(data: Any, where: str = "item", allowed_callables: Collection[str
     if isinstance(rule, Mapping):  # parquet stores a struct with every key of every row's rule: drop the empty ones
         rule = {k: _plain(k, v) for k, v in rule.items() if v is not None}
     if rule is not None:
-        from polyreward.rubrics.judge_rules import validate_rule  # the rule grammar lives with its judge
-
         try:
             validate_rule(rule, allowed_callables)
         except ValueError as exc:

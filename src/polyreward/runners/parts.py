@@ -40,7 +40,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
-from polyreward.vocabulary import group_key as canonical_group_key
+from polyreward.vocabulary import UserError, group_key as canonical_group_key
 
 
 class OutputError(OSError):
@@ -51,7 +51,7 @@ class OutputError(OSError):
         return cls(exc.errno, f"writing {path} failed: {exc.strerror or exc}")
 
 
-class OutputLockedError(ValueError):
+class OutputLockedError(UserError, ValueError):
     """Another run holds the lock of this output's part folder (one line naming its process)."""
 
 

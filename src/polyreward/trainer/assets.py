@@ -19,7 +19,7 @@ import os
 import shutil
 from pathlib import Path
 
-from polyreward.io import cache_dir  # the one cache folder (core), also used by polyreward.data
+from polyreward.io import cache_dir  # the one cache folder (core), also used by polyreward.runners.packaged_datasets
 
 QWEN2_VOCAB = "ggml-vocab-qwen2.gguf"
 GPT2_VOCAB = "ggml-vocab-gpt-2.gguf"

@@ -39,7 +39,7 @@ from polyreward.config import Config, ConfigError, load_config
 
 
 class DatasetSpec(BaseModel):
-    """Where prompts come from: a JSONL file, or a loader of :mod:`polyreward.data` with its arguments."""
+    """Where prompts come from: a JSONL file, or a loader of :mod:`polyreward.runners.packaged_datasets` with its arguments."""
 
     model_config = ConfigDict(extra="forbid")
     path: str | None = None
@@ -50,7 +50,7 @@ class DatasetSpec(BaseModel):
     @model_validator(mode="after")
     def _one_source(self) -> DatasetSpec:
         if (self.path is None) == (self.loader is None):
-            raise ValueError("give exactly one of dataset.path (a JSONL file) or dataset.loader (a polyreward.data loader)")
+            raise ValueError("give exactly one of dataset.path (a JSONL file) or dataset.loader (a polyreward.runners.packaged_datasets loader)")
         return self
 
 

@@ -2,7 +2,7 @@
 
 A row is a dict holding the prompt (a string, or a chat-message list in TRL's conversational format)
 and the reference columns the rewards read (``answer``, ``options``, ...). Rows come from a JSONL file
-or from a loader of :mod:`polyreward.data`.
+or from a loader of :mod:`polyreward.runners.packaged_datasets`.
 
 The order is a pure function of (seed, step): epoch ``e`` is a permutation drawn from
 ``numpy.random.default_rng([seed, e])``, and step ``s`` takes the next ``prompts_per_step`` rows of
@@ -69,9 +69,9 @@ def prompt_problem(prompt: Any) -> str | None:
 
 def _from_loader(name: str, args: dict[str, Any]) -> list[dict[str, Any]]:
     try:
-        data = importlib.import_module("polyreward.data")
+        data = importlib.import_module("polyreward.runners.packaged_datasets")
     except ImportError as exc:
-        raise ConfigError(f"train.dataset.loader: polyreward.data is not available ({exc})") from None
+        raise ConfigError(f"train.dataset.loader: polyreward.runners.packaged_datasets is not available ({exc})") from None
     loader = getattr(data, f"load_{name}", None)
     if not callable(loader):
         known = sorted(n.removeprefix("load_") for n in dir(data) if n.startswith("load_"))

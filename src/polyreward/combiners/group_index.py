@@ -1,0 +1,147 @@
+"""Group ids -> integer codes, and the fast per-group reductions every combiner uses (:class:`GroupIndex`).
+
+Nothing here loops over groups in Python. Group ids of any hashable type, in any order, become integer codes (order
+of first appearance). When every group's rows are contiguous (the usual layout of TRL/verl batches: G consecutive
+rollouts per prompt) the per-group sums use ``np.add.reduceat``; otherwise ``np.bincount`` per column. Per-row
+broadcasting of a group statistic is one gather.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from polyreward.combiners.inputs import is_torch
+
+
+class GroupIndex:
+    """Integer group codes of N rows plus the fast reductions over them.
+
+    Attributes:
+        codes: (N,) group index of every row, numbered by first appearance.
+        n_groups: number of distinct ids.
+        starts: offsets of each group's run when every group is one contiguous run, else None.
+    """
+
+    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size", "_sizes")
+
+    def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
+        self.codes = codes
+        self.n_groups = n_groups
+        self.starts = starts
+        self.n = len(codes)
+        # Contiguous groups of one common size (TRL/verl layout) allow reshaped sorts.
+        size = self.n // n_groups if n_groups else 0
+        uniform = starts is not None and size > 0 and size * n_groups == self.n
+        self.uniform_size = size if uniform and np.array_equal(starts, np.arange(0, self.n, size)) else None
+        self._sizes: np.ndarray | None = None
+
+    @classmethod
+    def from_ids(cls, groups: Any, n: int) -> GroupIndex:
+        ids = ids_array(groups)
+        if ids.ndim != 1 or len(ids) != n:
+            raise ValueError(f"groups must be a 1-D sequence of {n} ids (one per row of scores), got shape {ids.shape}")
+        if n == 0:
+            return cls(np.zeros(0, dtype=np.intp), 0, np.zeros(0, dtype=np.intp))
+        if ids.dtype.kind in "iufbUSM":
+            # Fast path for numeric/str arrays: contiguous runs need no hashing at all.
+            change = ids[1:] != ids[:-1]
+            if ids.dtype.kind == "f":
+                change &= ~(np.isnan(ids[1:]) & np.isnan(ids[:-1]))
+            starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+            heads = ids[starts]
+            increasing = ids.dtype.kind in "iuf" and bool(np.all(heads[1:] > heads[:-1]))
+            if increasing or len(np.unique(heads)) == len(heads):
+                codes = np.zeros(n, dtype=np.intp)
+                codes[starts[1:]] = 1
+                np.cumsum(codes, out=codes)
+                return cls(codes, len(starts), starts)
+        codes, uniques = _factorize(ids)
+        n_groups = len(uniques)
+        contiguous = n < 2 or bool(np.all(np.diff(codes) >= 0))
+        starts = np.concatenate(([0], np.flatnonzero(np.diff(codes)) + 1)) if contiguous else None
+        return cls(codes.astype(np.intp, copy=False), n_groups, starts)
+
+    # Reductions -------------------------------------------------------------------------------
+    def sum(self, values: np.ndarray) -> np.ndarray:
+        """Per-group sum of (N,) or (N, K) values -> (n_groups,) or (n_groups, K). No NaN handling."""
+        if self.n == 0:
+            return np.zeros((0,) + values.shape[1:])
+        if self.starts is not None:
+            return np.add.reduceat(values, self.starts, axis=0)
+        if values.ndim == 1:
+            return np.bincount(self.codes, weights=values, minlength=self.n_groups)
+        out = np.empty((self.n_groups,) + values.shape[1:])
+        for k in range(values.shape[1]):  # loop over objectives, never over groups
+            out[:, k] = np.bincount(self.codes, weights=values[:, k], minlength=self.n_groups)
+        return out
+
+    def count(self, valid: np.ndarray, invalid_cells: np.ndarray | None = None) -> np.ndarray:
+        """Per-group number of True in (N,) or (N, K) ``valid`` as float64: the group sizes less the few invalid cells
+        (whole numbers, so equal to summing 1.0s, without a float pass over every cell). ``invalid_cells``: the
+        row-major positions of the False cells when the caller has them."""
+        sizes = self.sizes().astype(np.float64)
+        cells = np.flatnonzero(~valid) if invalid_cells is None else invalid_cells
+        if valid.ndim == 1:
+            return sizes - np.bincount(self.codes[cells], minlength=self.n_groups)
+        k = valid.shape[1]
+        rows = cells // k
+        missing = np.bincount(self.codes[rows] * k + (cells - rows * k), minlength=self.n_groups * k)
+        return sizes[:, None] - missing.reshape(self.n_groups, k)
+
+    def broadcast(self, stat: np.ndarray) -> np.ndarray:
+        """Per-group statistic back to one value per row (a repeat for equal contiguous groups, else a gather)."""
+        if self.uniform_size is not None:
+            return np.repeat(stat, self.uniform_size, axis=0)
+        return np.take(stat, self.codes, axis=0)
+
+    def sizes(self) -> np.ndarray:
+        if self._sizes is None:
+            if self.uniform_size is not None:
+                self._sizes = np.full(self.n_groups, self.uniform_size, dtype=np.intp)
+            else:
+                self._sizes = np.bincount(self.codes, minlength=self.n_groups)
+        return self._sizes
+
+    def order_within(self, values: np.ndarray) -> np.ndarray:
+        """Permutation sorting rows by (group, value): NaN last within each group, ties in row order."""
+        if self.uniform_size is not None:
+            size = self.uniform_size
+            local = np.argsort(values.reshape(-1, size), axis=1, kind="stable")
+            return (local + np.arange(0, self.n, size)[:, None]).ravel()
+        return np.lexsort((values, self.codes))  # lexsort is stable: ties keep row order
+
+    def first_positions(self) -> np.ndarray:
+        """Position of each group's first row in the order of :meth:`order_within`."""
+        first = np.zeros(self.n_groups, dtype=np.intp)
+        first[1:] = np.cumsum(self.sizes())[:-1]
+        return first
+
+
+def ids_array(groups: Any) -> np.ndarray:
+    """Group ids as a 1-D numpy array (a torch tensor moved to the CPU; tuples, mixed types and None as objects)."""
+    if is_torch(groups):
+        return groups.detach().cpu().numpy()
+    if isinstance(groups, np.ndarray):
+        return groups
+    ids = list(groups)
+    try:
+        arr = np.asarray(ids)
+    except (ValueError, TypeError):
+        arr = None
+    if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iufbU":
+        # Tuples, mixed types, None...: keep each id as one Python object.
+        arr = np.empty(len(ids), dtype=object)
+        arr[:] = [i if not isinstance(i, list) else tuple(i) for i in ids]
+    return arr
+
+
+def _factorize(ids: np.ndarray) -> tuple[np.ndarray, np.ndarray]:
+    import pandas as pd  # lazy: importing pandas costs ~0.3 s
+
+    try:
+        codes, uniques = pd.factorize(ids, use_na_sentinel=False)
+    except TypeError as exc:
+        raise ValueError(f"group ids must be hashable: {exc}") from None
+    return codes, np.asarray(uniques)

@@ -1,0 +1,85 @@
+"""What every combiner does to its inputs and output: scores to an (N, K) float64 matrix (``inf`` refused, NaN kept
+as "not applicable"), weights to a length-K vector, token counts to an (N,) vector, the result back into the container
+type of the scores (numpy stays numpy in its float dtype; a torch tensor comes back a tensor on its device and dtype),
+and the checks of a combiner's parameters.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+
+def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
+    if value not in allowed:
+        raise ValueError(f"{name} must be one of {', '.join(map(repr, allowed))}, got {value!r}")
+
+
+def check_positive(name: str, value: float, allow_zero: bool = False) -> None:
+    ok = value >= 0 if allow_zero else value > 0
+    if not (isinstance(value, (int, float)) and np.isfinite(value) and ok):
+        raise ValueError(f"{name} must be a finite number {'>= 0' if allow_zero else '> 0'}, got {value!r}")
+
+
+def is_torch(x: Any) -> bool:
+    """A torch tensor (read from its type, so torch is never imported here)."""
+    return type(x).__module__.startswith("torch") and hasattr(x, "detach")
+
+
+def as_score_matrix(scores: Any) -> np.ndarray:
+    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
+    if is_torch(scores):
+        tensor = scores.detach().to("cpu")
+        # float32 -> float64 is exact either way; numpy's conversion is ~2x torch's single-threaded one
+        arr = tensor.numpy().astype(np.float64) if str(tensor.dtype) == "torch.float32" else tensor.double().numpy()
+    else:
+        try:
+            arr = np.asarray(scores, dtype=np.float64)
+        except (TypeError, ValueError) as exc:
+            raise ValueError(f"scores must be numeric (None/NaN for not applicable): {exc}") from None
+    if arr.ndim == 1:
+        arr = arr[:, None]
+    if arr.ndim != 2:
+        raise ValueError(f"scores must be (N, K) or (N,), got shape {arr.shape}")
+    infinite = np.isinf(arr)
+    if infinite.any():
+        row, col = np.argwhere(infinite)[0]
+        raise ValueError(
+            f"scores contain inf ({int(infinite.sum())} cells, first at row {row}, column {col}); "
+            "use NaN/None for 'not applicable' and keep rewards finite"
+        )
+    return arr
+
+
+def as_weights(weights: Any, k: int) -> np.ndarray:
+    if weights is None:
+        return np.ones(k)
+    if is_torch(weights):
+        weights = weights.detach().cpu().numpy()
+    w = np.asarray(weights, dtype=np.float64).reshape(-1)
+    if len(w) != k:
+        raise ValueError(f"weights has length {len(w)} but scores have {k} reward column(s); give one weight per reward")
+    if not np.all(np.isfinite(w)):
+        raise ValueError(f"weights must be finite, got {w.tolist()}")
+    return w
+
+
+def to_output(result: np.ndarray, like: Any) -> Any:
+    """Advantages in the container type of the input scores (numpy/torch, same device and float dtype)."""
+    if is_torch(like):
+        import torch
+
+        dtype = like.dtype if like.is_floating_point() else torch.get_default_dtype()
+        return torch.from_numpy(np.ascontiguousarray(result)).to(device=like.device, dtype=dtype)
+    if isinstance(like, np.ndarray) and like.dtype.kind == "f":
+        return result.astype(like.dtype, copy=False)
+    return result
+
+
+def as_token_counts(lengths: Any, n: int) -> np.ndarray:
+    """(N,) float64 token counts from ``lengths`` (list, numpy or torch); ValueError unless N finite values >= 0."""
+    counts = as_score_matrix(lengths)[:, 0] if np.size(lengths) else np.zeros(0)
+    if len(counts) != n or np.isnan(counts).any() or np.any(counts < 0):
+        raise ValueError(f"lengths must be {n} non-negative token counts, one per rollout")
+    return counts
