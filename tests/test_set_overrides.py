@@ -163,9 +163,14 @@ def test_each_docs_set_example_works_as_written(tmp_path, where, argv, expected)
 def test_combiner_keys_can_be_set_on_every_shipped_config(config):
     """`combiner: gdpo` (a string) is short for {type: gdpo}: combiner.type / combiner.eps apply to either spelling."""
     section = "train" if "train:" in config.read_text(encoding="utf-8") else None
-    swapped = load_config(config, ["combiner.type=grpo"], section=section)
-    assert swapped.combiner.type == "grpo"
     original = load_config(config, section=section)
+    if original.combiner is not None and set(original.combiner.params) - {"eps"}:
+        # its own parameters (PAPO's lam) are not GRPO's: swapping the type alone is refused, naming them
+        with pytest.raises(ConfigError, match="unknown key"):
+            load_config(config, ["combiner.type=grpo"], section=section)
+    else:
+        swapped = load_config(config, ["combiner.type=grpo"], section=section)
+        assert swapped.combiner.type == "grpo"
     if original.combiner is not None and original.combiner.type in ("grpo", "gdpo"):  # both take eps
         tuned = load_config(config, ["combiner.eps=0.001"], section=section)
         assert (tuned.combiner.type, tuned.combiner.params.get("eps")) == (original.combiner.type, 0.001)
