@@ -96,6 +96,22 @@ def test_no_letter(completion):
     assert extract_letter(completion, options=OPTIONS) == (None, "")
 
 
+@pytest.mark.parametrize("completion, options, letter", [
+    # the probe on examples/medqa (2026-12-03): the prompt's numbers boxed name every option's text at once
+    ("<answer>The answer is \\boxed{53, 3, 10, 0.375, 0.5, 2, 2.5, 2.67}.</answer>",
+     {"A": "0.375", "B": "0.5", "C": "2", "D": "2.5", "E": "2.67"}, None),
+    ("<answer>2.67</answer>", {"A": "0.375", "B": "0.5", "C": "2", "D": "2.5", "E": "2.67"}, "E"),
+    ("<answer>Heparin or aspirin</answer>", {"A": "Aspirin", "B": "Heparin"}, None),
+    ("<answer>Heparin, not aspirin</answer>", {"A": "Aspirin", "B": "Heparin"}, "B"),  # a denied text is no choice
+    ("Aspirin is not indicated; the best choice is heparin.", {"A": "Aspirin", "B": "Heparin"}, "B"),
+    ("The most likely diagnosis is acute pancreatitis.", {"A": "Acute pancreatitis", "B": "Cholecystitis"}, "A"),
+    ("<answer>The answer is \\boxed{C}.</answer> \\boxed{B} instead.", {}, None),
+    ("<answer>C</answer> I misread the question; B.", {}, None),
+])
+def test_option_texts_and_later_withdrawals(completion, options, letter):
+    assert extract_letter(completion, options=options)[0] == letter
+
+
 def test_configurable_letters():
     assert extract_letter("The answer is (G).", letters="ABCDEFG") == ("G", "anchor")
     assert extract_letter("The answer is (G).", letters="ABCD") == (None, "")
@@ -132,6 +148,9 @@ LABEL_DISOWNED = [
     ("The answer is no.\n```\nyes\n```", "a fenced other label"),
     ("The answer is \\boxed{yes}. Kidding! It is no.", "kidding"),
     ("The answer is <!-- yes --> \\boxed{no}. Erratum: yes.", "an erratum"),
+    ("<answer>The answer is \\boxed{yes}.</answer>\n\nI miscalculated; \\boxed{no} instead.", "a mis-verb withdraws"),
+    ("<answer>The answer is \\boxed{yes}.</answer> \\boxed{no} instead.", "another label instead"),
+    ("<answer>The answer is \\boxed{yes}.</answer>\n\nН\u043eld on, let me r\u0435d\u043e this; \\boxed{n\u043e} \u0456nst\u0435ad.", "look-alike letters"),
 ]
 
 

@@ -259,7 +259,7 @@ _NEGATION_BEFORE = re.compile(
 )
 _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
-    r"incorrect|false|untrue|bogus|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
     r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
     re.IGNORECASE,
@@ -309,8 +309,8 @@ def answer_keys(answer: str) -> set[str]:
 
 
 _AFFIRMED_AFTER = re.compile(
-    r"[\s)*$]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
-    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it)\b",
+    r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead)\b",
     re.IGNORECASE,
 )
 _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)
