@@ -47,6 +47,7 @@ SUM_STDIN = "a, b = map(int, input().split())\nprint(a + b)"
     ("First try:\n" + block("x = 9") + "\nWait, no, that is wrong:\n" + block("x = 1"), "x = 1\n"),  # retracted, revised
     (block("x = 1") + "\nWait, let me check: this prints 1.", "x = 1\n"),  # a pause withdraws nothing
     (block("x = 1") + "\nThis raises an error on an empty list, as the task allows.", "x = 1\n"),
+    (block("x = 1") + "\nThe loop applies the usual error correction, then returns.", "x = 1\n"),
     (block("x = 1") + "\n" + block("# scratch that: a comment in sample output", "text"), "x = 1\n"),  # fenced text
 ])
 def test_extracts_the_committed_program(completion, program):

@@ -11,8 +11,9 @@ Reading rules (the committed-answer rules of the other answer-reading rewards, f
    same language is a revision, and it wins); a block of another language (sample output, a shell command) never
    counts. Without any tagged block, the last untagged block is taken.
 4. A fence still open at the end of the completion is a cut-off answer: no program, whatever came before.
-5. Prose after the program (outside any fence) that explicitly takes it back ("Scratch that: I made an error",
-   "Oops", "wait, no": :func:`polyreward.verifiers.commitment.retraction_after`, explicit only) with no later block
+5. Prose after the program (outside any fence) with a clause that opens by explicitly taking it back ("Scratch
+   that: I made an error", "Oops", "Wait, no": :func:`polyreward.verifiers.commitment.retraction_after`, explicit
+   only, in the clause's first four words) with no later block
    of the language leaves no program: the writer withdrew it and gave no replacement a reader can run (a mere
    pause, "Wait, let me check", does not withdraw it).
 
@@ -21,11 +22,25 @@ Linear time in the completion's length (one pass over the lines, no backtracking
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
 from polyreward.verifiers.commitment import retraction_after
 
 LANGUAGE_TAGS = {"python": ("python", "py", "python3")}
+
+
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?;])\s+|\n")
+OPENING_WORDS = 4
+
+
+def _opens_with_retraction(clause: str) -> bool:
+    """Does the clause open with an explicit retraction ("Scratch that: ...", "Oops, that's wrong", "I made a
+    mistake")? Only its first words are read, so an explanation that mentions one ("it adds error correction")
+    takes nothing back."""
+    opening = " ".join(clause.split()[:OPENING_WORDS])
+    retraction = retraction_after(opening, 0)
+    return retraction is not None and retraction[1]
 
 
 @dataclass(frozen=True)
@@ -105,8 +120,7 @@ def extract_program(completion: str, language: str = "python") -> Extracted:
     if open_fence is not None:
         return Extracted(None, "no_program: a code block is still open at the end (cut off)")
     if tagged is not None:
-        retraction = retraction_after("\n".join(prose_after), 0)
-        if retraction is not None and retraction[1]:
+        if any(_opens_with_retraction(clause) for clause in _CLAUSE_BREAK.split("\n".join(prose_after))):
             return Extracted(None, f"no_program: the text after the last ```{language} block takes it back")
         return Extracted(tagged, f"last ```{language} block")
     if untagged is not None:
