@@ -187,6 +187,7 @@ READING = [
     ("There is a small left pleural effusion. \u039d\u03bf pneum\u03bfth\u03bfrax.", {}, 1.0),  # Greek look-alikes read
     ("There is a large right pneumothorax.\n" + PNEUMO + " That is wrong; there is a large right pneumothorax.", {}, 0.0),
     (PNEUMO + " Scratch that.", {"min_content_words": 1}, 0.0),  # taken back, nothing after it
+    ("Heart size is normal, after correction for rotation. " + PNEUMO, {}, None),  # not cut at "correction"
     ("There is a large right pneumothorax. Wait, this is incorrect; the answer is " + PNEUMO, {}, 1.0),
     ("There is a small left pleural effusion.\n<!-- Large right pneumothorax. -->\nNo pneumothorax.", {}, 1.0),
     ("There is a small left pleural effusion.\n> No pneumothorax.", {}, 0.5),  # a quoted line is not the report
@@ -195,8 +196,11 @@ READING = [
 
 @pytest.mark.parametrize("completion,kwargs,expected", READING)
 def test_report_is_read_as_a_reader_sees_it(completion, kwargs, expected):
-    score = KGTripletConsistency(**kwargs).evaluate([None], [completion], answer=[PNEUMO]).scores[0]
-    if expected in (0.0, 1.0):
+    reference = completion if expected is None else PNEUMO
+    score = KGTripletConsistency(**kwargs).evaluate([None], [completion], answer=[reference]).scores[0]
+    if expected is None:
+        assert score == 1.0  # the whole report read: it matches itself
+    elif expected in (0.0, 1.0):
         assert score == pytest.approx(expected)
     else:
         assert score < 1.0

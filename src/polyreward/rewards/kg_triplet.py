@@ -43,7 +43,8 @@ Reading (always, not in the source: the project's one reading of a completion,
 zero-width characters normalised ("Νο pneumοthοrax" in Greek letters is "No pneumothorax", a finding the
 extractor must see), HTML and LaTeX comments, code fences and block quotes left out (text a reader does not see
 is not part of the report, so a finding cannot hide there). After an explicit retraction ("that is wrong",
-"scratch that", "I made a mistake": :func:`polyreward.verifiers.commitment.retraction_after`) in the text after
+"scratch that", "I made a mistake": :func:`polyreward.verifiers.commitment.retraction_opening`: a retraction
+that opens a clause, so "after correction for rotation" inside a sentence takes nothing back) in the text after
 the last ``</think>``, the report is what follows it, and nothing following is no report (0.0); after a pause
 ("Wait, this is incorrect; the answer is ...", "Hmm") the report is what follows when a finding follows, else
 the whole text (a pause withdraws nothing by itself).
@@ -66,7 +67,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
-from polyreward.verifiers.commitment import retraction_after
+from polyreward.verifiers.commitment import retraction_opening
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block
@@ -134,6 +135,7 @@ def without_prompt_lines(completion: str, prompt: Any) -> str:
     return "\n".join(line for line in completion.splitlines() if not copied(line))
 
 
+_CLAUSE_START = re.compile(r"(?:\A|(?<=[.!?;>\n]))\s*")
 _FINDING_LABELS = ("disorder", "devices", "obs")  # a finding, not an anatomy or size word ("the costophrenic angles")
 
 
@@ -144,12 +146,14 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     text = visible_text(completion, code=False)
     closing = text.lower().rfind("</think>")
     answer_start = closing + len("</think>") if closing >= 0 else 0
-    retraction = retraction_after(text, answer_start)
-    if retraction is None:
+    for clause in reversed(list(_CLAUSE_START.finditer(text, answer_start))):
+        retraction = retraction_opening(text, clause.end())
+        if retraction is None:
+            continue  # "after correction for rotation": a word inside a sentence takes nothing back
+        rest = text[retraction[0]:]
+        if retraction[1] or (extractor is not None and any(label.startswith(_FINDING_LABELS) for _, label in _as_kg(extractor(rest)).entities)):
+            return rest
         return text
-    rest = text[retraction[0]:]
-    if retraction[1] or (extractor is not None and any(label.startswith(_FINDING_LABELS) for _, label in _as_kg(extractor(rest)).entities)):
-        return rest
     return text
 
 

@@ -13,7 +13,7 @@ Reading rules (the committed-answer rules of the other answer-reading rewards, f
 4. A fence still open at the end of the completion is a cut-off answer: no program, whatever came before.
 5. Prose after the program (outside any fence) with a clause that opens by explicitly taking it back ("Scratch
    that: I made an error", "Oops", "Wait, no": :func:`polyreward.verifiers.commitment.retraction_after`, explicit
-   only, in the clause's first four words) with no later block
+   only, opening the clause: :func:`polyreward.verifiers.commitment.retraction_opening`) with no later block
    of the language leaves no program: the writer withdrew it and gave no replacement a reader can run (a mere
    pause, "Wait, let me check", does not withdraw it).
 
@@ -25,21 +25,18 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.commitment import retraction_after
+from polyreward.verifiers.commitment import retraction_opening
 
 LANGUAGE_TAGS = {"python": ("python", "py", "python3")}
 
 
 _CLAUSE_BREAK = re.compile(r"(?<=[.!?;])\s+|\n")
-OPENING_WORDS = 4
 
 
 def _opens_with_retraction(clause: str) -> bool:
     """Does the clause open with an explicit retraction ("Scratch that: ...", "Oops, that's wrong", "I made a
-    mistake")? Only its first words are read, so an explanation that mentions one ("it adds error correction")
-    takes nothing back."""
-    opening = " ".join(clause.split()[:OPENING_WORDS])
-    retraction = retraction_after(opening, 0)
+    mistake")? An explanation that mentions one inside a sentence ("it adds error correction") takes nothing back."""
+    retraction = retraction_opening(clause)
     return retraction is not None and retraction[1]
 
 
