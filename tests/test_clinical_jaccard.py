@@ -165,6 +165,9 @@ def test_guarded_mode_never_pays_more_than_one_for_hostile_text(before, after):
     completion = before + "<answer>pleural effusion</answer>" + after
     score = JaccardReward(mode="normalized").evaluate([None], [completion], answer=[["pleural effusion"]]).scores[0]
     assert 0.0 <= score <= 1.0
-    # a second, different block anywhere can never raise the score above what a committed answer gets
-    doubled = completion + "<answer>edema</answer>"
-    assert JaccardReward(mode="normalized").evaluate([None], [doubled], answer=[["pleural effusion"]]).scores[0] == 0.0
+    # a second, different block can never raise the score (it is 0 unless the text before it hides it: "%", "<!--")
+    doubled = completion + "\n<answer>edema</answer>"
+    doubled_score = JaccardReward(mode="normalized").evaluate([None], [doubled], answer=[["pleural effusion"]]).scores[0]
+    assert doubled_score <= score
+    if not any(mark in after for mark in ("%", "<!--", "`", "~", ">", "[^", "<span", "<div", "\\")):
+        assert doubled_score == 0.0
