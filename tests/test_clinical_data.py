@@ -99,7 +99,8 @@ def test_beijing_conversion_then_csv_only_loading(tmp_path, monkeypatch):
 
 FAMILIES = {
     # family: (expected reward columns, checks on the 4 variants of the first prompt)
-    "jaccard": (["jaccard", "label_f1"], {"jaccard": [1.0, None, 0.0, 0.0], "label_f1": [1.0, None, 1.0, 0.0]}),
+    # both entries read in the guarded normalized mode (case-folded): the upper-case third answer scores 1.0
+    "jaccard": (["jaccard", "label_f1"], {"jaccard": [1.0, None, 1.0, 0.0], "label_f1": [1.0, None, 1.0, 0.0]}),
     "kg": (["kg", "kg_uncertain"], {"kg": [1.0, None, None, None]}),
     "tools": (["format", "correctness", "efficiency"], {"correctness": [3.0, 2.25, 1.5, -3.0], "efficiency": [1.0, 0.0, 0.0, 0.0]}),
     "forecast": (["pm25_korea", "pm25_us_epa"], {}),

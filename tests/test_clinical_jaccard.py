@@ -5,6 +5,8 @@ from __future__ import annotations
 import math
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.config import ConfigError, parse_config
 from polyreward.rewards.jaccard import JaccardReward
@@ -112,3 +114,60 @@ def test_config_rejects_unknown_key():
     config = parse_config({"rewards": [{"name": "j", "type": "jaccard", "mode": "normalized", "metric": "f1"}]})
     scores = config.build_rewards().score([None], ["<answer>a</answer>"], answer=["<answer>A</answer>"]).scores
     assert scores[0, 0] == 1.0 and not math.isnan(scores[0, 0])
+
+
+# The guarded mode (normalized) pays only a committed answer; exact mode keeps the source's reading (first block).
+GUARDED = [
+    ("<think>Reading the film.</think>\n<answer>Pleural effusion; atelectasis</answer>", 1.0),
+    ("<answer>pleural effusion; atelectasis</answer>\nThese labels summarise the findings.", 1.0),
+    ("<answer>pleural effusion; atelectasis</answer> Follow-up film in 3 days.", 1.0),  # a later number is no label
+    ("<answer>atelectasis; pleural effusion</answer> so <answer>Pleural Effusion; atelectasis</answer>", 1.0),  # same set
+    ("<answer>pleural effusion; atelectasis</answer> I am not certain about the rest of the film.", 0.0),
+    ("<answer>pleural effusion; atelectasis</answer>\n\n<answer>edema</answer>", 0.0),  # second, different block
+    ("either <answer>pleural effusion; atelectasis</answer> or <answer>edema</answer>", 0.0),
+    ("<answer>edema</answer> that was a mistake; <answer>pleural effusion; atelectasis</answer> instead.", 0.0),
+    ("This is not <answer>pleural effusion; atelectasis</answer>", 0.0),
+    ("This is n\u043et quite <answer>pleural effusion; atelectasis</answer>", 0.0),  # Cyrillic o in "not"
+    ("<answer>pleural effusion; atelectasis</answer> is wrong.", 0.0),
+    ("<answer>pleural effusion; atelectasis</answer> ? Wrong.", 0.0),
+    ("<answer>pleural effusion; atelectasis</answer> -- that's false.", 0.0),
+    ("<answer>pleural effusion; atelectasis</answer> Scratch that.", 0.0),
+    ("<!-- <answer>pleural effusion; atelectasis</answer> -->", 0.0),
+    ("% <answer>pleural effusion; atelectasis</answer>\n", 0.0),
+    ("```\n<answer>pleural effusion; atelectasis</answer>\n```\n", 0.0),
+]
+
+
+@pytest.mark.parametrize("completion,expected", GUARDED)
+def test_guarded_mode_pays_only_a_committed_answer(completion, expected):
+    out = JaccardReward(mode="normalized").evaluate([None], [completion], answer=[["pleural effusion", "atelectasis"]])
+    assert out.scores[0] == pytest.approx(expected), out.reasons[0]
+
+
+def test_exact_mode_keeps_the_source_reading():
+    # MedTVT-R1 reads the first block of the raw text: documented, and why the shipped example uses the guarded mode
+    out = JaccardReward().evaluate([None], ["<answer>A; B; C</answer>\n\n<answer>D</answer>"], answer=[REF])
+    assert out.scores[0] == 1.0
+
+
+def test_shipped_example_uses_the_guarded_mode():
+    from pathlib import Path
+
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "examples/jaccard/config.yaml").read_text())
+    assert all(reward.get("mode") == "normalized" for reward in config["rewards"] if reward["type"] == "jaccard")
+
+
+@given(st.text(max_size=200), st.text(max_size=200))
+@settings(max_examples=150, deadline=None)
+def test_guarded_mode_never_pays_more_than_one_for_hostile_text(before, after):
+    completion = before + "<answer>pleural effusion</answer>" + after
+    score = JaccardReward(mode="normalized").evaluate([None], [completion], answer=[["pleural effusion"]]).scores[0]
+    assert 0.0 <= score <= 1.0
+    # a second, different block can never raise the score (it is 0 unless the text before it hides it: "%", "<!--")
+    doubled = completion + "\n<answer>edema</answer>"
+    doubled_score = JaccardReward(mode="normalized").evaluate([None], [doubled], answer=[["pleural effusion"]]).scores[0]
+    assert doubled_score <= score
+    if not any(mark in after for mark in ("%", "<!--", "`", "~", ">", "[^", "<span", "<div", "\\")):
+        assert doubled_score == 0.0

@@ -7,7 +7,11 @@ import json
 import pickle
 from pathlib import Path
 
+import math
+
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.rewards.kg_triplet import KGTripletConsistency, radgraph_f1, set_jaccard
 from polyreward.verifiers.radiology_kg import ReportKG, extract_kg, sentences
@@ -172,3 +176,67 @@ def test_real_radlabels_agreement():
     assert total == 4442 and neg_total == 461
     assert found / total > 0.72
     assert neg_found / neg_total > 0.85
+
+
+# The report a reader sees: look-alike letters, hidden text, retractions (module docstring, Reading).
+PNEUMO = "There is a small left pleural effusion. No pneumothorax."
+READING = [
+    (PNEUMO, {}, 1.0),
+    ("<think>Checking the film.</think>\n" + PNEUMO, {}, 1.0),
+    (PNEUMO + " Wait, let me double-check this once more.", {}, 1.0),  # a pause with no finding after it
+    ("There is a small left pleural effusion. \u039d\u03bf pneum\u03bfth\u03bfrax.", {}, 1.0),  # Greek look-alikes read
+    ("There is a large right pneumothorax.\n" + PNEUMO + " That is wrong; there is a large right pneumothorax.", {}, 0.0),
+    (PNEUMO + " Scratch that.", {"min_content_words": 1}, 0.0),  # taken back, nothing after it
+    ("Heart size is normal, after correction for rotation. " + PNEUMO, {}, None),  # not cut at "correction"
+    ("There is a large right pneumothorax. Wait, this is incorrect; the answer is " + PNEUMO, {}, 1.0),
+    ("There is a small left pleural effusion.\n<!-- Large right pneumothorax. -->\nNo pneumothorax.", {}, 1.0),
+    ("There is a small left pleural effusion.\n> No pneumothorax.", {}, 0.5),  # a quoted line is not the report
+]
+
+
+@pytest.mark.parametrize("completion,kwargs,expected", READING)
+def test_report_is_read_as_a_reader_sees_it(completion, kwargs, expected):
+    reference = completion if expected is None else PNEUMO
+    score = KGTripletConsistency(**kwargs).evaluate([None], [completion], answer=[reference]).scores[0]
+    if expected is None:
+        assert score == 1.0  # the whole report read: it matches itself
+    elif expected in (0.0, 1.0):
+        assert score == pytest.approx(expected)
+    else:
+        assert score < 1.0
+
+
+def test_contradictions_keep_both_labels():
+    contradicting = "No pneumothorax. There is a small left pleural effusion. Small right pneumothorax."
+    reference = "There is a small left pleural effusion. Small right pneumothorax."
+    assert KGTripletConsistency().evaluate([None], [contradicting], answer=[reference]).scores[0] == 1.0  # ReXKG's dict
+    kept = KGTripletConsistency(contradictions="keep").evaluate([None], [contradicting], answer=[reference]).scores[0]
+    assert kept < 1.0
+    consistent = KGTripletConsistency(contradictions="keep").evaluate([None], [reference], answer=[reference]).scores[0]
+    assert consistent == 1.0
+    with pytest.raises(ValueError, match="contradictions"):
+        KGTripletConsistency(contradictions="both")
+
+
+@pytest.mark.parametrize("reference", ["Partially visualized is", "Report unavailable."])
+def test_empty_reference_graph_is_skipped_when_asked(reference):
+    assert KGTripletConsistency().evaluate([None], [" is not the answer."], answer=[reference]).scores[0] == 1.0  # source
+    for completion in (" is not the answer.", "No pneumothorax."):
+        skipped = KGTripletConsistency(empty_reference="skip").evaluate([None], [completion], answer=[reference])
+        assert (skipped.scores[0] is None or math.isnan(skipped.scores[0])) and "reference graph is empty" in skipped.reasons[0]
+    assert KGTripletConsistency(empty_reference="skip").evaluate([None], [PNEUMO], answer=[PNEUMO]).scores[0] == 1.0
+
+
+def test_shipped_example_turns_the_guards_on():
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "examples/kg/config.yaml").read_text())
+    for reward in config["rewards"]:
+        assert reward["empty_reference"] == "skip" and reward["contradictions"] == "keep"
+
+
+@given(st.text(max_size=200))
+@settings(max_examples=100, deadline=None)
+def test_reading_never_raises_and_stays_in_range(text):
+    score = KGTripletConsistency(contradictions="keep").evaluate([None], [text], answer=[PNEUMO]).scores[0]
+    assert 0.0 <= score <= 1.0

@@ -44,6 +44,11 @@ SUM_STDIN = "a, b = map(int, input().split())\nprint(a + b)"
     ("> " + F + "python\n> x = 9\n> " + F + "\n" + block("x = 1"), "x = 1\n"),  # quoted code does not count
     ("<think>" + block("x = 9") + "</think>\n" + block("x = 1"), "x = 1\n"),  # drafts in thinking do not count
     (f"````python\nprint('{F}')\n````", f"print('{F}')\n"),  # a longer fence holds a shorter one
+    ("First try:\n" + block("x = 9") + "\nWait, no, that is wrong:\n" + block("x = 1"), "x = 1\n"),  # retracted, revised
+    (block("x = 1") + "\nWait, let me check: this prints 1.", "x = 1\n"),  # a pause withdraws nothing
+    (block("x = 1") + "\nThis raises an error on an empty list, as the task allows.", "x = 1\n"),
+    (block("x = 1") + "\nThe loop applies the usual error correction, then returns.", "x = 1\n"),
+    (block("x = 1") + "\n" + block("# scratch that: a comment in sample output", "text"), "x = 1\n"),  # fenced text
 ])
 def test_extracts_the_committed_program(completion, program):
     assert extract_program(completion).program == program
@@ -55,6 +60,9 @@ def test_extracts_the_committed_program(completion, program):
     "<think>" + block("x = 1"),  # still thinking
     "<!-- " + block("x = 1"),  # an unclosed comment hides the rest
     block("echo hi", "bash"),
+    block("x = 1") + "\nScratch that: I made an error.",  # taken back, nothing to replace it
+    block("x = 1") + "\nOops, that's wrong; the answer is " + F + "python\nx = 2\n" + F + ".",  # no valid revision
+    block("x = 1") + "\nWait, no.\n" + block("x = 2", "text"),  # the revision is not Python
 ])
 def test_no_program(completion):
     extracted = extract_program(completion)

@@ -256,3 +256,51 @@ def test_joint_normalisation_differs_from_separate_weighted_rewards():
     separate = 1.0 * ForecastClassCost()(completions=["<answer>10</answer>"], observed=[12])[0] + 0.3 * ForecastClassCost(
         pollutant="pm10")(completions=["<answer>200</answer>"], observed=[20])[0]
     assert separate == pytest.approx(0.97)
+
+
+# A cut-off completion is no forecast; answer_block: required reads only the block (the shipped example's prompts ask
+# for one), while the default keeps the prose style.
+CUT_OFF_OR_PROSE = [
+    ("<think>Stagnant air keeps the haze. So far the running value is 76", "optional", -0.1),
+    ("<think>Stagnant air keeps the haze. So far the running value is 76", "required", -0.1),
+    ("<answer>76", "optional", -0.1),
+    ("<think>Haze.</think>\n<answer>76", "optional", -0.1),
+    ("<answer>20</answer> then <answer>76", "optional", -0.1),
+    (" So far the running value is 76", "required", -0.1),
+    ("I expect roughly 76 µg/m3 tomorrow.", "required", -0.1),
+    ("I expect roughly 76 µg/m3 tomorrow.", "optional", 1.0),
+    ("<think>Stagnant air keeps the haze.</think>\nI expect roughly 76 µg/m3 tomorrow.", "optional", 1.0),
+    ("<answer>76</answer>", "required", 1.0),
+    ("<think>Stagnant air keeps the haze.</think>\n<answer>76 µg/m3</answer>", "required", 1.0),
+    ("<think>The answer goes in a block; no running value yet.</think>\n<answer>76</answer>", "required", 1.0),
+    ("<THINK>Haze.</THINK><answer>76</answer>", "required", 1.0),
+]
+
+
+@pytest.mark.parametrize("completion,answer_block,expected", CUT_OFF_OR_PROSE)
+def test_cut_off_and_answer_block(completion, answer_block, expected):
+    reward = ForecastClassCost(answer_block=answer_block)
+    assert reward(completions=[completion], observed=[80.0]) == [pytest.approx(expected)]
+
+
+def test_answer_block_is_validated():
+    with pytest.raises(ValueError, match="answer_block"):
+        ForecastClassCost(answer_block="sometimes")
+
+
+def test_shipped_example_requires_the_block():
+    from pathlib import Path
+
+    import yaml
+
+    config = yaml.safe_load((Path(__file__).parents[1] / "examples/forecast/config.yaml").read_text())
+    assert all(reward.get("answer_block") == "required" for reward in config["rewards"])
+
+
+@given(st.text(max_size=120))
+@settings(max_examples=150, deadline=None)
+def test_an_unclosed_think_is_never_a_forecast(reasoning):
+    completion = "<think>" + reasoning.replace("</think>", "").replace("</THINK>", "") + " So far the running value is 76"
+    if "</think>" in completion.lower():
+        return
+    assert ForecastClassCost()(completions=[completion], observed=[80.0]) == [pytest.approx(-0.1)]

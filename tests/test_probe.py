@@ -52,7 +52,8 @@ def test_cheap_components_of_the_answer_examples_hold(capsys, example):
     [
         ("tools", ["rewards.1.read_blocks=first"], ("correctness", "second_call_block")),  # ToolRL: first block only
         ("tools", ["rewards.0.min_content_words=0"], ("format", "empty_tool_block")),
-        ("kg", ["rewards.0.min_content_words=0", "rewards.0.drop_prompt_lines=false"], ("kg", "empty_completion")),  # CheXPO
+        ("kg", ["rewards.0.min_content_words=0", "rewards.0.drop_prompt_lines=false", "rewards.0.empty_reference=score"],
+         ("kg", "empty_completion")),  # CheXPO
         ("rubric", ["rewards.0.rule_guards=false"], ("healthbench", "keyword_stuffing")),
         ("rubric", ["rewards.0.rule_guards=false"], ("healthbench", "negated_keywords")),
     ],

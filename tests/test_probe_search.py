@@ -23,7 +23,7 @@ from polyreward.config import parse_config
 from polyreward.probe import run_probe
 from polyreward.probe.mutations import MUTATIONS, controls
 from polyreward.probe.search import MAX_CANDIDATE_CHARS
-from polyreward.probe.site import different_value, locate_site, row_context
+from polyreward.probe.site import contradiction, different_value, locate_site, row_context
 from polyreward.probe.suspicious import checks, length_checks, reasoning_checks
 from polyreward.reward import RolloutReward, Scored
 
@@ -222,6 +222,52 @@ def test_mutations_never_raise_and_stay_bounded(genuine, prompt, seed):
     site = locate_site(genuine)
     if site is not None:
         assert different_value(site.value, ["x"]) != site.value
+
+
+@pytest.mark.parametrize("report, wrong", [
+    ("No pneumothorax.", "There is pneumothorax."),  # a one-word sentence would be no statement for an extractor
+    ("There are no pneumothoraces. Heart size is normal.", "There are pneumothoraces. Heart size is normal."),
+    ("1. No evidence of pulmonary edema. 2. Stable tube.", "1. There is pulmonary edema. 2. Stable tube."),
+    ("Heart size is normal.", None),  # denies nothing: another row's report is used instead
+    ("Paris", None),
+])
+def test_free_text_wrong_answer_contradicts_the_report(report, wrong):
+    assert contradiction(report) == wrong
+    if wrong is not None and not any(c.isdigit() for c in report):  # a number is shifted instead
+        assert different_value(report, ["No pneumothorax. ET tube in standard placement."]) == wrong
+
+
+class FirstSentenceReport(RolloutReward):
+    """1.0 when the completion's first sentence is the reference's (later text is never read); a reference
+    without a sentence is no report (None)."""
+
+    type_name = "probe_test_first_sentence"
+    probe_genuine = "reference_report"
+    answer_column = "answer"
+
+    @property
+    def columns(self):
+        return ("answer",)
+
+    def score_rollout(self, completion, row):
+        if "." not in str(row["answer"]):
+            return Scored(None, "the reference is no report (no sentence)")
+        first = completion.strip().split(".")[0]
+        return Scored(float(first == str(row["answer"]).split(".")[0]), "")
+
+
+def test_a_row_no_reward_judges_supplies_no_wrong_answer():
+    """A blank reference (scored None by every reward) is no "different answer" for the other rows: its junk text
+    appended to a genuine report plants no flaw. A contradiction of the report still finds the weak reward."""
+    cfg = parse_config({"columns": {"prompt": "prompt", "completion": "completion", "group": "prompt_id"}, "engine": {"workers": 0},
+                        "rewards": [{"name": "first", "type": "test_probe_search:FirstSentenceReport"}]})
+    records = [{"prompt": "Write the findings.", "completion": "x", "prompt_id": i, "answer": answer}
+               for i, answer in enumerate(["Small left effusion. Heart is enlarged.", "Partially visualized is",
+                                           "No pneumothorax. Small left effusion."])]
+    report = run_probe(cfg, records, budget=64, named=False)
+    texts = [e["completion"] for r in report.search for e in r.examples]
+    assert texts and all("Partially visualized" not in t for t in texts)
+    assert any("There is pneumothorax" in t for t in texts)  # row 2's report contradicted
 
 
 # -- one weak reward per family: the search finds each weakness without being told about it ---------------------

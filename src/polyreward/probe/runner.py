@@ -151,7 +151,8 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
     genuine = _genuines(rows, builder_reward, source, columns, notes, file_scores)
     probe.set_genuines(genuine)
     report = ProbeReport(len(rows), source, [], notes, budget=budget, seed=seed)
-    contexts = _contexts(rows, genuine, columns, rewards)
+    judged = [bool(np.isfinite(row_scores).any()) for row_scores in probe.genuine_scores]
+    contexts = _contexts(rows, genuine, columns, rewards, judged)
     if any(c is not None for c in contexts):
         outcome = run_search(contexts, reward_set.names, weights, probe.candidates, budget=budget, seed=seed, examples=examples)
         report.search, report.charged, report.candidates = outcome.results, outcome.charged, sum(outcome.tried_per_row)
@@ -217,13 +218,16 @@ class _Scoring:
         return matrix, total, self.genuine_scores[index], self.genuine_totals[index]
 
 
-def _contexts(rows, genuine, columns, rewards) -> list[RowContext | None]:
-    """Each row's mutation context: its genuine answer, the answers of the other rows, the padding size."""
+def _contexts(rows, genuine, columns, rewards, judged=None) -> list[RowContext | None]:
+    """Each row's mutation context: its genuine answer, the answers of the other rows, the padding size.
+    ``judged[i]`` False: no reward scores row i's genuine answer (a blank or junk reference, skipped as NaN), so
+    its answer is no "different answer" for the other rows (a junk fragment appended to a genuine report plants
+    no flaw)."""
     limits = [getattr(r, "max_completion_len", 0) for r in rewards]
     limits = [int(n) for n in limits if isinstance(n, int) and not isinstance(n, bool) and 0 < n]
     pad_words = min(MAX_PAD_WORDS, max(limits) + 1) if limits else DEFAULT_PAD_WORDS
     sites = [None if g is None else locate_site(g) for g in genuine]
-    values = [None if s is None else s.value for s in sites]
+    values = [None if s is None or (judged is not None and not judged[i]) else s.value for i, s in enumerate(sites)]
     out: list[RowContext | None] = []
     for i, (row, text) in enumerate(zip(rows, genuine)):
         if text is None:

@@ -152,6 +152,25 @@ def calls_of(value: str) -> list[dict] | None:
     return objects if objects and all("name" in o for o in objects) else None
 
 
+_PROSE_NEGATION = re.compile(r"\b(?:no|not|without)\s+(?:evidence\s+of\s+|signs?\s+of\s+)?(?=[A-Za-z])", re.IGNORECASE)
+
+
+def contradiction(value: str) -> str | None:
+    """Prose that says what ``value`` denies, for a free-text answer (a report): "There is no pneumothorax." ->
+    "There is pneumothorax."; None when it denies nothing or is not prose (fewer than 2 words). Another row's
+    report is no wrong answer for a free-text reward: its findings may well agree with this row's (a consistent
+    sentence appended to the genuine report plants no flaw), while stating a denied finding does contradict."""
+    if len(value.split()) < 2 or not _PROSE_NEGATION.search(value):
+        return None
+
+    def affirm(match: re.Match) -> str:  # "No pneumothorax." -> "There is pneumothorax." (a one-word sentence is no statement)
+        start = value[:match.start()].rstrip()
+        return "There is " if not start or start[-1] in ".!?:\n0123456789" else ""
+
+    flipped = _PROSE_NEGATION.sub(affirm, value)
+    return flipped if flipped.strip() and flipped != value else None
+
+
 def different_value(value: str, others: Sequence[str] = (), rng: random.Random | None = None) -> str:
     """A wrong value of the same kind as ``value`` (module docstring); never equal to it."""
     stripped = value.strip()
@@ -170,6 +189,9 @@ def different_value(value: str, others: Sequence[str] = (), rng: random.Random |
     shifted = _shift_last_number(value)
     if shifted is not None and len(stripped) <= 200:
         return shifted
+    contradicted = contradiction(stripped)
+    if contradicted is not None:
+        return contradicted
     candidates = [o for o in others if o.strip() and o.strip() != stripped]
     if candidates:
         return (rng.choice(candidates) if rng else candidates[0])[:MAX_VALUE_CHARS]

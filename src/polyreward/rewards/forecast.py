@@ -49,6 +49,12 @@ ignored). They are a committed forecast only when
   quantity;
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``): the last statement is the committed one.
+* the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
+  running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
+  forecast;
+* with ``answer_block: required`` (the shipped example: its prompts ask for ``<answer>...</answer>``) only the
+  block is read: a last line of prose ending in a number ("So far the running value is 70.38") is no forecast,
+  however much it reads like the prose style "I expect roughly 76 µg/m3" that the default (``optional``) accepts.
 
 The rules are ours (reconstructed: the source reads a model's number tensor, not text).
 No valid observation -> NaN ("no valid observation"); no committed forecast -> the minimum, −γ (the source has no
@@ -73,6 +79,8 @@ from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
+ANSWER_BLOCK = ("optional", "required")
+ANSWER_BLOCK_TAGS = ("think", "answer")
 
 
 def step_weights(steps: int, mode: str = "linear", base: float = 0.75, gamma: float = 0.9) -> list[float]:
@@ -166,9 +174,28 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     return numbers, ""
 
 
-def _committed_in_view(text: str, count: int) -> tuple[list[float] | None, str, bool]:
+_OPENER = {tag: re.compile(rf"<{tag}>", re.IGNORECASE) for tag in ANSWER_BLOCK_TAGS}
+_CLOSER = {tag: re.compile(rf"</{tag}>", re.IGNORECASE) for tag in ANSWER_BLOCK_TAGS}
+
+
+def cut_off(text: str) -> str:
+    """The tag (``think`` or ``answer``) the text opens last and never closes, or "" (a complete completion)."""
+    for tag in ANSWER_BLOCK_TAGS:
+        opened = None
+        for opened in _OPENER[tag].finditer(text):
+            pass
+        if opened is not None and _CLOSER[tag].search(text, opened.end()) is None:
+            return tag
+    return ""
+
+
+def _committed_in_view(text: str, count: int, block_required: bool = False) -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion."""
+    if tag := cut_off(text):
+        return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
     blocks = list(tag_blocks(text, "answer"))
+    if not blocks and block_required:
+        return None, "no <answer> block (answer_block: required; prose is not read)", False
     if blocks:
         start, end, span = blocks[0]
         where, after = "the <answer> block", text[end:]
@@ -200,13 +227,14 @@ _WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|in
                          r"rather|correction|meant|unsure|uncertain|guess)\b", re.IGNORECASE)
 
 
-def committed_forecast(text: str, count: int) -> tuple[list[float] | None, str]:
+def committed_forecast(text: str, count: int, block_required: bool = False) -> tuple[list[float] | None, str]:
     """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
 
     Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
     full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
-    answer, not even as a fallback: a forecast is plain text)."""
-    numbers, why, _ = _committed_in_view(visible_text(text), count)
+    answer, not even as a fallback: a forecast is plain text). ``block_required``: only an ``<answer>`` block is a
+    forecast (``answer_block: required``)."""
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required)
     return numbers, why
 
 
@@ -234,6 +262,8 @@ class ForecastClassCost(RolloutReward):
         pollutants: several pollutants scored together, each with its weight ({pm25: 1.0, pm10: 0.3}); null:
             pollutant alone
         observed_columns: with pollutants, the observed column of each (default observed_<pollutant>)
+        answer_block: optional reads the <answer> block or else the last line of prose; required reads only the
+            block (for prompts that ask for one)
     """
 
     type_name = "forecast_class_cost"
@@ -259,6 +289,7 @@ class ForecastClassCost(RolloutReward):
         step_weight_gamma: float = 0.9,
         pollutants: Mapping[str, float] | None = None,
         observed_columns: Mapping[str, str] | None = None,
+        answer_block: str = "optional",
     ) -> None:
         super().__init__(name, weight)
         column_name("observed_column", observed_column)
@@ -283,6 +314,7 @@ class ForecastClassCost(RolloutReward):
         self.pollutant_edges = {v: class_edges(thresholds, v) if isinstance(thresholds, str) else self.edges for v in self.pollutants}
         self.thresholds = thresholds if isinstance(thresholds, str) else list(self.edges)
         self.score_range = (-self.gamma, self.alpha + self.beta)
+        self.answer_block = one_of("answer_block", answer_block, ANSWER_BLOCK)
 
     def _pollutant_columns(self, pollutants: Any, observed_columns: Any, thresholds: Any) -> tuple[dict[str, float], dict[str, str]]:
         """{pollutant: w_v} and {pollutant: column}; one pollutant (w = 1, ``observed_column``) by default."""
@@ -325,7 +357,7 @@ class ForecastClassCost(RolloutReward):
         if not any(math.isfinite(o) and o > 0 for values in observed.values() for o in values):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
         count = sum(len(values) for values in observed.values())
-        numbers, why = committed_forecast(completion, count)
+        numbers, why = committed_forecast(completion, count, self.answer_block == "required")
         if numbers is None:
             return Scored(self.score_range[0], f"no committed forecast: {why}")
         total = weight_sum = 0.0

@@ -13,10 +13,19 @@ blocks), e.g. ``[["AF", "HF"], ["AF"]]``, lists accepted alternatives; ``match: 
 
 Options (not in the source): ``mode: normalized`` case-folds, NFKC-normalises and collapses whitespace
 before comparing and applies a ``synonyms`` map (alias -> canonical label), and reads the completion as a reader
-sees it (:func:`polyreward.verifiers.reading.answer_views`: an ``<answer>`` block inside an HTML comment is never
-read, zero-width and look-alike characters are normalised; exact mode reads the raw text, as the source, so a
-block hidden in a comment counts there); ``separator`` replaces ``;``; ``metric: f1`` scores
-2|P ∩ G| / (|P| + |G|) instead.
+sees it and only a committed answer (the guarded mode; exact mode reads the raw text and the first block, as the
+source, with the exploits that brings — docs/rewards/clinical.md):
+
+* the text read is :func:`polyreward.verifiers.reading.visible_text` — zero-width and look-alike characters
+  normalised, an ``<answer>`` block in an HTML or LaTeX comment, a code fence or a block quote is not read;
+* every ``<answer>`` block must name the same label set: two different blocks ("either <answer>a</answer> or
+  <answer>b</answer>", a second block appended, a withdrawal to another block) are no answer;
+* a block the text denies or hedges ("This is not <answer>a</answer>", "<answer>a</answer> is wrong",
+  :func:`polyreward.verifiers.commitment.uncommitted`) or explicitly takes back after it ("<answer>a</answer>
+  Scratch that.", :func:`polyreward.verifiers.commitment.retraction_after`) or withdraws in a later clause
+  ("<answer>a</answer> ? Wrong.", :func:`polyreward.verifiers.commitment.later_disowns`) is no answer.
+
+``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
 from __future__ import annotations
@@ -29,7 +38,9 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
-from polyreward.verifiers.reading import answer_views
+from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
+from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.tags import tag_blocks
 
 MODES = ("exact", "normalized")
 METRICS = ("jaccard", "f1")
@@ -125,6 +136,27 @@ class JaccardReward(RolloutReward):
             return set(labels)
         return {normalize_label(label, self.synonyms) for label in labels}
 
+    def _committed_labels(self, completion: str) -> tuple[set[str] | None, str]:
+        """The label set the visible text commits to (module docstring, guarded mode), or None and why not."""
+        view = visible_text(completion)
+        blocks = list(tag_blocks(view, "answer", ignore_case=True))
+        if not blocks:
+            return None, "no <answer> block in completion"
+        sets = [self._canonical(split_labels(body, self.separator)) for _, _, body in blocks]
+        if any(labels != sets[0] for labels in sets[1:]):
+            return None, f"{len(blocks)} <answer> blocks with different labels: no committed answer"
+        for start, end, _ in blocks:
+            if why := uncommitted(view, start, end):
+                return None, f"the <answer> block is {why}"
+        retraction = retraction_after(view, blocks[-1][1])
+        if retraction is not None and retraction[1]:
+            return None, "the <answer> block is taken back after it"
+        # "? Wrong.", "-- that's false.": a later clause withdraws the block (numbers in later prose are not labels,
+        # so another value stated there, "conflicting", does not count)
+        if later_disowns(view, blocks[-1][1], "") in ("retracted", "negated"):
+            return None, "the <answer> block is withdrawn after it"
+        return sets[0], ""
+
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
         if is_missing(reference):
@@ -141,11 +173,15 @@ class JaccardReward(RolloutReward):
     def _against(self, completion: str, gold: list[str] | None) -> Scored:
         if gold is None:
             return Scored(0.0, "reference has no <answer> block")
-        body = answer_block(completion) if self.mode == "exact" else next(
-            (b for view in answer_views(completion) if (b := answer_block(view)) is not None), None)
-        if body is None:
-            return Scored(0.0, "no <answer> block in completion", {"jaccard": 0.0, "f1": 0.0})
-        predicted = self._canonical(split_labels(body, self.separator))
+        if self.mode == "exact":
+            body = answer_block(completion)
+            if body is None:
+                return Scored(0.0, "no <answer> block in completion", {"jaccard": 0.0, "f1": 0.0})
+            predicted = self._canonical(split_labels(body, self.separator))
+        else:
+            predicted, why = self._committed_labels(completion)
+            if predicted is None:
+                return Scored(0.0, why, {"jaccard": 0.0, "f1": 0.0})
         gold_set = self._canonical(gold)
         j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
         score = j if self.metric == "jaccard" else f

@@ -29,6 +29,26 @@ Known exploits of the source rule (kept as the default) and the guards against t
   cardiomegaly, atelectasis"), so a pasted list yields no graph. A report's own sentences use words the prompt
   does not ("heart", "enlarged", "small", "right").
 
+* a reference whose graph is empty (a blank or junk reference: the extractor knows none of its findings) cannot
+  tell a report from a non-report: every text without a known finding (" is not the answer.") scores 1.0 there.
+  ``empty_reference: skip`` scores such a row NaN ("nothing to compare with"; a combiner leaves it out) instead of
+  the source's 1.0 (``empty_reference: score``, the default).
+
+* the source's extractor keeps one label per finding (the last mention wins), so a report may state a finding
+  both ways ("No pneumothorax. ... pneumothorax") at no cost. ``contradictions: keep`` (lexicon extractor) keeps
+  every label a finding is given, so a report that contradicts itself no longer matches a reference that does not.
+
+Reading (always, not in the source: the project's one reading of a completion,
+:func:`polyreward.verifiers.reading.visible_text`): the report is the text a reader sees — look-alike letters and
+zero-width characters normalised ("Νο pneumοthοrax" in Greek letters is "No pneumothorax", a finding the
+extractor must see), HTML and LaTeX comments, code fences and block quotes left out (text a reader does not see
+is not part of the report, so a finding cannot hide there). After an explicit retraction ("that is wrong",
+"scratch that", "I made a mistake": :func:`polyreward.verifiers.commitment.retraction_opening`: a retraction
+that opens a clause, so "after correction for rotation" inside a sentence takes nothing back) in the text after
+the last ``</think>``, the report is what follows it, and nothing following is no report (0.0); after a pause
+("Wait, this is incorrect; the answer is ...", "Hmm") the report is what follows when a finding follows, else
+the whole text (a pause withdraws nothing by itself).
+
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
 ``extractor``: ``lexicon`` (default, offline), ``"package.module:function"`` (any callable
@@ -47,9 +67,13 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
+from polyreward.verifiers.commitment import retraction_opening
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block
 
+EMPTY_REFERENCE = ("score", "skip")
+CONTRADICTIONS = ("last", "keep")
 _CALLABLE_SPEC = re.compile(r"^[A-Za-z_][\w.]*:[A-Za-z_]\w*$")
 _RADGRAPH_LABELS = {"anat-dp": "anatomy", "obs-dp": "disorder_present", "obs-da": "disorder_notpresent", "obs-u": "disorder_present"}
 
@@ -111,6 +135,28 @@ def without_prompt_lines(completion: str, prompt: Any) -> str:
     return "\n".join(line for line in completion.splitlines() if not copied(line))
 
 
+_CLAUSE_START = re.compile(r"(?:\A|(?<=[.!?;>\n]))\s*")
+_FINDING_LABELS = ("disorder", "devices", "obs")  # a finding, not an anatomy or size word ("the costophrenic angles")
+
+
+def read_report(completion: str, extractor: Callable[[str], Any] | None = None) -> str:
+    """The report a reader sees (module docstring, Reading): the visible text; after a retraction in the text after
+    the last ``</think>``, only what follows it when the retraction is explicit, or when it is a pause ("Wait, this
+    is incorrect; ...") followed by a finding (``extractor`` finds a disorder or device there)."""
+    text = visible_text(completion, code=False)
+    closing = text.lower().rfind("</think>")
+    answer_start = closing + len("</think>") if closing >= 0 else 0
+    for clause in reversed(list(_CLAUSE_START.finditer(text, answer_start))):
+        retraction = retraction_opening(text, clause.end())
+        if retraction is None:
+            continue  # "after correction for rotation": a word inside a sentence takes nothing back
+        rest = text[retraction[0]:]
+        if retraction[1] or (extractor is not None and any(label.startswith(_FINDING_LABELS) for _, label in _as_kg(extractor(rest)).entities)):
+            return rest
+        return text
+    return text
+
+
 def _as_kg(value: Any) -> ReportKG:
     if isinstance(value, ReportKG):
         return value
@@ -143,22 +189,24 @@ class TokenClassificationExtractor:
 
 
 class LexiconExtractor:
-    """The offline lexicon extractor with a fixed ``uncertain_as`` (picklable)."""
+    """The offline lexicon extractor with a fixed ``uncertain_as`` and conflict rule (picklable)."""
 
-    def __init__(self, uncertain_as: str = "present") -> None:
+    def __init__(self, uncertain_as: str = "present", keep_conflicts: bool = False) -> None:
         self.uncertain_as = uncertain_as
+        self.keep_conflicts = keep_conflicts
 
     def __call__(self, text: str) -> ReportKG:
-        return extract_kg(text, self.uncertain_as)
+        return extract_kg(text, self.uncertain_as, keep_conflicts=self.keep_conflicts)
 
 
-def resolve_extractor(extractor: str | Callable[[str], Any], uncertain_as: str) -> Callable[[str], Any]:
+def resolve_extractor(extractor: str | Callable[[str], Any], uncertain_as: str,
+                      keep_conflicts: bool = False) -> Callable[[str], Any]:
     if callable(extractor):
         return extractor
     if not isinstance(extractor, str) or not extractor:
         raise ValueError(f"extractor must be 'lexicon', 'module:function' or a local model folder, got {extractor!r}")
     if extractor == "lexicon":
-        return LexiconExtractor(uncertain_as)
+        return LexiconExtractor(uncertain_as, keep_conflicts)
     if _CALLABLE_SPEC.match(extractor) and not Path(extractor).exists():
         module, _, attr = extractor.partition(":")
         try:
@@ -185,6 +233,10 @@ class KGTripletConsistency(RolloutReward):
             empty-graph 1.0
         drop_prompt_lines: remove the completion lines copied from the prompt (verbatim, or 3+ words all from the
             prompt) before extraction, so a pasted or reworded findings list yields no graph
+        contradictions: a finding stated with two labels in one report: last (ReXKG's dict: the last mention wins)
+            or keep (both labels count, so a self-contradicting report differs from the reference; lexicon only)
+        empty_reference: a row whose reference graph is empty: score (the source: 1.0 for an empty prediction graph)
+            or skip (NaN: no report can be judged against it)
     """
 
     type_name = "kg_triplet_consistency"
@@ -204,8 +256,15 @@ class KGTripletConsistency(RolloutReward):
         uncertain_as: str = "present",
         min_content_words: int = 0,
         drop_prompt_lines: bool = False,
+        empty_reference: str = "score",
+        contradictions: str = "last",
     ) -> None:
         super().__init__(name, weight)
+        one_of("contradictions", contradictions, CONTRADICTIONS)
+        if contradictions == "keep" and extractor != "lexicon":
+            raise ValueError("contradictions: keep needs extractor: lexicon (another extractor returns its own graph)")
+        self.contradictions = contradictions
+        self.empty_reference = one_of("empty_reference", empty_reference, EMPTY_REFERENCE)
         self.min_content_words = check_min_content(min_content_words)
         if not isinstance(drop_prompt_lines, bool):
             raise ValueError(f"drop_prompt_lines must be true or false, got {drop_prompt_lines!r}")
@@ -214,7 +273,7 @@ class KGTripletConsistency(RolloutReward):
         one_of("uncertain_as", uncertain_as, UNCERTAIN_AS)
         self.answer_column = answer_column
         self.uncertain_as = uncertain_as
-        self.extractor = resolve_extractor(extractor, uncertain_as)
+        self.extractor = resolve_extractor(extractor, uncertain_as, contradictions == "keep")
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -228,6 +287,12 @@ class KGTripletConsistency(RolloutReward):
         reference = row.get(self.answer_column)
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
+        if self.empty_reference == "skip":
+            gold = self.graphs("", str(reference))[1]
+            if not gold.entities and not gold.triplets:
+                return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
+                                    "compare a report with (empty_reference: skip)")
+        completion = read_report(completion, self.extractor)
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
         words = content_words(completion)

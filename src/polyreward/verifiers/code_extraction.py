@@ -11,15 +11,33 @@ Reading rules (the committed-answer rules of the other answer-reading rewards, f
    same language is a revision, and it wins); a block of another language (sample output, a shell command) never
    counts. Without any tagged block, the last untagged block is taken.
 4. A fence still open at the end of the completion is a cut-off answer: no program, whatever came before.
+5. Prose after the program (outside any fence) with a clause that opens by explicitly taking it back ("Scratch
+   that: I made an error", "Oops", "Wait, no": :func:`polyreward.verifiers.commitment.retraction_after`, explicit
+   only, opening the clause: :func:`polyreward.verifiers.commitment.retraction_opening`) with no later block
+   of the language leaves no program: the writer withdrew it and gave no replacement a reader can run (a mere
+   pause, "Wait, let me check", does not withdraw it).
 
 Linear time in the completion's length (one pass over the lines, no backtracking patterns).
 """
 
 from __future__ import annotations
 
+import re
 from dataclasses import dataclass
 
+from polyreward.verifiers.commitment import retraction_opening
+
 LANGUAGE_TAGS = {"python": ("python", "py", "python3")}
+
+
+_CLAUSE_BREAK = re.compile(r"(?<=[.!?;])\s+|\n")
+
+
+def _opens_with_retraction(clause: str) -> bool:
+    """Does the clause open with an explicit retraction ("Scratch that: ...", "Oops, that's wrong", "I made a
+    mistake")? An explanation that mentions one inside a sentence ("it adds error correction") takes nothing back."""
+    retraction = retraction_opening(clause)
+    return retraction is not None and retraction[1]
 
 
 @dataclass(frozen=True)
@@ -74,10 +92,13 @@ def extract_program(completion: str, language: str = "python") -> Extracted:
     untagged: str | None = None
     open_fence: tuple[str, int, str] | None = None
     body: list[str] = []
+    prose_after: list[str] = []  # prose after the last block of the language: does it take the program back?
     for line in text.split("\n"):
         if open_fence is None:
             if line.lstrip(" ").startswith(">"):
                 continue  # a quoted block is someone else's code
+            if _fence(line) is None:
+                prose_after.append(line)
             fence = _fence(line)
             if fence is not None:
                 open_fence, body = fence, []
@@ -87,7 +108,7 @@ def extract_program(completion: str, language: str = "python") -> Extracted:
             code = "\n".join(body) + "\n"
             tag = open_fence[2].split()[0].lower() if open_fence[2] else ""
             if tag in tags:
-                tagged = code
+                tagged, prose_after = code, []
             elif not tag:
                 untagged = code
             open_fence = None
@@ -96,6 +117,8 @@ def extract_program(completion: str, language: str = "python") -> Extracted:
     if open_fence is not None:
         return Extracted(None, "no_program: a code block is still open at the end (cut off)")
     if tagged is not None:
+        if any(_opens_with_retraction(clause) for clause in _CLAUSE_BREAK.split("\n".join(prose_after))):
+            return Extracted(None, f"no_program: the text after the last ```{language} block takes it back")
         return Extracted(tagged, f"last ```{language} block")
     if untagged is not None:
         return Extracted(untagged, "last untagged ``` block")

@@ -443,3 +443,19 @@ def modal_alternative_before(text: str, start: int, answer: str) -> bool:
         if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
             return True
     return False
+
+
+_CLAUSE_LEAD = re.compile(r"[\s,.;:!?\-–—*>]*")
+
+
+def retraction_opening(text: str, start: int = 0) -> tuple[int, bool] | None:
+    """A retraction that opens the clause at ``text[start:]`` (after spaces and punctuation): where it ends and
+    whether it is explicit, as :func:`retraction_after`; None when the clause opens otherwise. For free text (a
+    report, an explanation after a program), where a retraction word inside a sentence ("after correction for
+    rotation", "error correction") takes nothing back."""
+    at = _CLAUSE_LEAD.match(text, start).end()
+    opening = _RETRACTION.match(text, at)
+    if opening is None:
+        return None
+    explicit = _EXPLICIT.match(text, at)
+    return _PUNCTUATION_RUN.match(text, explicit.end() if explicit else opening.end()).end(), explicit is not None

@@ -243,22 +243,26 @@ def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int]
     return best
 
 
-def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None = None) -> ReportKG:
-    """The KG of a report text with the offline lexicon (see module docstring)."""
+def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None = None,
+               keep_conflicts: bool = False) -> ReportKG:
+    """The KG of a report text with the offline lexicon (see module docstring). ``keep_conflicts``: a finding
+    mentioned with two labels ("No pneumothorax. ... pneumothorax") keeps both, instead of the last mention winning
+    (ReXKG's dict), so a report that contradicts itself differs from one that does not."""
     if uncertain_as not in UNCERTAIN_AS:
         raise ValueError(f"uncertain_as must be one of {', '.join(UNCERTAIN_AS)}, got {uncertain_as!r}")
     if lexicon is None:
-        return _extract_cached(text, uncertain_as)
-    return _extract(text, uncertain_as, lexicon)
+        return _extract_cached(text, uncertain_as, keep_conflicts)
+    return _extract(text, uncertain_as, lexicon, keep_conflicts)
 
 
 @lru_cache(maxsize=8192)
-def _extract_cached(text: str, uncertain_as: str) -> ReportKG:
-    return _extract(text, uncertain_as, default_lexicon())
+def _extract_cached(text: str, uncertain_as: str, keep_conflicts: bool = False) -> ReportKG:
+    return _extract(text, uncertain_as, default_lexicon(), keep_conflicts)
 
 
-def _extract(text: str, uncertain_as: str, lex: Lexicon) -> ReportKG:
+def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     entities: dict[str, str] = {}
+    every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
     for tokens in sentences(text):
         mentions, suggestive = _sentence_mentions(tokens, lex)
@@ -271,13 +275,15 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon) -> ReportKG:
                 status = m.status if m.status != "uncertain" else uncertain_as
                 prefix = "disorder" if m.kind == "disorder" else "devices"
                 entities[m.text] = f"{prefix}_{status}"
+                every_label.add((m.text, entities[m.text]))
                 place = _nearest(m, anatomy, anatomy_positions, _ANATOMY_WINDOW, prefer_after=False)
                 if place is not None:
                     triplets.add((m.text, place.text, "located_at"))
             else:
                 entities[m.text] = m.kind
+                every_label.add((m.text, m.kind))
                 if m.kind in ("size", "concept"):
                     target = _nearest(m, findings, finding_positions, _MODIFIER_WINDOW, prefer_after=True)
                     if target is not None:
                         triplets.add((m.text, target.text, "modify"))
-    return ReportKG(frozenset(entities.items()), frozenset(triplets))
+    return ReportKG(frozenset(every_label) if keep_conflicts else frozenset(entities.items()), frozenset(triplets))
