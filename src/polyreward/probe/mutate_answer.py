@@ -93,7 +93,9 @@ def hide(text: str, ctx: RowContext, rng: random.Random) -> str | None:
         return None
     gold, wrong = pair
     kind = rng.choice(sorted(_HIDERS))
-    visible = "" if kind in ("html_comment", "latex_comment", "code_fence") and rng.random() < 0.4 else wrong
+    # a comment hides the answer from a reader; a code fence does not, so a fenced answer with nothing beside it is
+    # still the answer the readers take (docs/reading.md) and plants no flaw: a fence always gets a visible other one
+    visible = "" if kind in ("html_comment", "latex_comment") and rng.random() < 0.4 else wrong
     return replace_gold(text, gold, visible + _HIDERS[kind](gold))
 
 
