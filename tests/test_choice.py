@@ -107,6 +107,11 @@ def test_no_letter(completion):
     ("The most likely diagnosis is acute pancreatitis.", {"A": "Acute pancreatitis", "B": "Cholecystitis"}, "A"),
     ("<answer>The answer is \\boxed{C}.</answer> \\boxed{B} instead.", {}, None),
     ("<answer>C</answer> I misread the question; B.", {}, None),
+    # the prompt pasted back (probe on examples/medqa): its option listing is no choice, not even of its last line
+    ("Which is dysfunctional?\n\nA. Lymphocytes\nB. Immunoglobulin class switching\nC. Superoxide dismutase\n"
+     "D. Myeloperoxidase\nE. Respiratory burst\n\nThink it through, then give the letter of the best answer.", {}, None),
+    ("Reasoning about the burst.\nE. Respiratory burst", {}, "E"),  # one option line is a choice
+    ("Options:\nA. x y\nB. z w\n\nThe answer is B.", {}, "B"),
 ])
 def test_option_texts_and_later_withdrawals(completion, options, letter):
     assert extract_letter(completion, options=options)[0] == letter

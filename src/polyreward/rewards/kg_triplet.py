@@ -135,7 +135,9 @@ def without_prompt_lines(completion: str, prompt: Any) -> str:
     return "\n".join(line for line in completion.splitlines() if not copied(line))
 
 
-_CLAUSE_START = re.compile(r"(?:\A|(?<=[.!?;>\n]))\s*")
+# a clause opens after a clause end and the run of spaces and punctuation that follows it: one match per run, so a
+# flood of "!!!!" is read once (linear), not once per character
+_CLAUSE_START = re.compile(r"(?:\A|[.!?;>\n])[\s,.;:!?\-–—*>]*")
 _FINDING_LABELS = ("disorder", "devices", "obs")  # a finding, not an anatomy or size word ("the costophrenic angles")
 
 

@@ -142,9 +142,30 @@ UNCOMMITTED = "uncommitted"  # "It might be C.", "C? Not sure.": a letter offere
 _LIST_WINDOW = 40
 
 
+def _in_option_lines(text: str, at: int, letters: str) -> bool:
+    """Does the letter at ``text[at]`` open a line of an option listing ("A. Lymphocytes" with "B. ..." on the line
+    before or after it): the prompt's options pasted back, not a choice? Reads the two neighbouring lines only."""
+    line_start = text.rfind("\n", 0, at) + 1
+    item = re.compile(rf"[^\S\n]*[(\[]?([{re.escape(letters)}])[.)\]:][^\S\n]+\S")
+    own = item.match(text, line_start)
+    if own is None or own.start(1) != at:
+        return False
+    before_end = line_start - 1
+    before_start = text.rfind("\n", 0, max(before_end, 0)) + 1 if before_end > 0 else 0
+    after_start = text.find("\n", at)
+    neighbours = []
+    if before_end > 0:
+        neighbours.append(item.match(text[before_start:before_end]))
+    if after_start >= 0:
+        neighbours.append(item.match(text, after_start + 1))
+    return any(m is not None and m.group(1).upper() != text[at].upper() for m in neighbours)
+
+
 def _in_option_list(text: str, at: int, letters: str) -> bool:
-    """Is the letter at ``text[at]`` one item of a list of two or more different option letters? Only a window
-    around it is read, so the check costs the same on any completion."""
+    """Is the letter at ``text[at]`` one item of a list of two or more different option letters (on one line, or
+    the lines of an option listing)? Only a window around it is read, so the check costs the same on any completion."""
+    if _in_option_lines(text, at, letters):
+        return True
     start = max(0, at - _LIST_WINDOW)
     window = text[start:at + _LIST_WINDOW]
     cls = re.escape(letters)
