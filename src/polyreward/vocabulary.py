@@ -303,3 +303,18 @@ class ScoredBatch:
 
 
 ScoreMatrix = ScoredBatch  # the earlier name of the same type (RewardSet.score returned it)
+
+
+def import_callable(spec: str, what: str) -> Any:
+    """The callable ``"package.module:name"`` names, from a config's text (trusted, as ``type: mypkg:Class``; never
+    model output); a ValueError naming ``what`` when it cannot be imported or is not callable."""
+    import importlib
+
+    module_name, _, attr = spec.partition(":")
+    try:
+        found = getattr(importlib.import_module(module_name), attr)
+    except (ImportError, AttributeError) as exc:
+        raise ValueError(f"{what}: cannot import {spec!r}: {exc}") from None
+    if not callable(found):
+        raise ValueError(f"{what}: {spec!r} is not callable")
+    return found

@@ -58,7 +58,6 @@ The extractor is linear in the report: each mention looks only at the candidates
 
 from __future__ import annotations
 
-import importlib
 import re
 from collections.abc import Callable, Iterable, Mapping
 from pathlib import Path
@@ -67,6 +66,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
+from polyreward.vocabulary import import_callable
 from polyreward.verifiers.commitment import retraction_opening
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
@@ -210,14 +210,7 @@ def resolve_extractor(extractor: str | Callable[[str], Any], uncertain_as: str,
     if extractor == "lexicon":
         return LexiconExtractor(uncertain_as, keep_conflicts)
     if _CALLABLE_SPEC.match(extractor) and not Path(extractor).exists():
-        module, _, attr = extractor.partition(":")
-        try:
-            fn = getattr(importlib.import_module(module), attr)
-        except (ImportError, AttributeError) as exc:
-            raise ValueError(f"extractor {extractor!r} cannot be imported: {exc}") from None
-        if not callable(fn):
-            raise ValueError(f"extractor {extractor!r} is not callable")
-        return fn
+        return import_callable(extractor, "extractor")
     path = Path(extractor).expanduser()
     if path.is_dir() and (path / "config.json").exists():
         return TokenClassificationExtractor(path)

@@ -28,7 +28,6 @@ with ``combiner: papo``. Reconstructed (ours): the reward wiring; PAPO and the s
 
 from __future__ import annotations
 
-import importlib
 import math
 import numbers
 from collections.abc import Callable, Mapping, Sequence
@@ -36,6 +35,7 @@ from typing import Any
 
 from polyreward.process import SEGMENTS, SUMMARIES, ProcessScorer, ProcessScores
 from polyreward.reward import Reward, RewardOutput, one_of
+from polyreward.vocabulary import import_callable
 from polyreward.rewards.step_arithmetic import arithmetic_step_scores
 from polyreward.schema import as_column
 
@@ -77,14 +77,7 @@ def _trusted_function(function: Any) -> Callable[..., Any]:
     """``"package.module:callable"`` from the config's text (trusted, as ``type: mypkg:Class``), never model output."""
     if not isinstance(function, str) or ":" not in function:
         raise ValueError(f"scorer.function: must be 'package.module:callable', got {function!r}")
-    module_name, _, attr = function.partition(":")
-    try:
-        found = getattr(importlib.import_module(module_name), attr)
-    except (ImportError, AttributeError) as exc:
-        raise ValueError(f"scorer.function: cannot import {function!r}: {exc}") from None
-    if not callable(found):
-        raise ValueError(f"scorer.function: {function!r} is not callable")
-    return found
+    return import_callable(function, "scorer.function")
 
 
 class ProcessReward(Reward):
