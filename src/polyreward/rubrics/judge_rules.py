@@ -63,6 +63,8 @@ from typing import Any
 
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
 from polyreward.rubrics.rule_grammar import compile_pattern, resolve_callable, text_list
+from polyreward.verifiers.commitment import disowns_before, retraction_after
+from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.text_forms import plain_text, word_count
 
 GUARD_CLAUSE_WORDS = 2
@@ -106,6 +108,61 @@ class ProseIndex:
         return words >= GUARD_CLAUSE_WORDS and functions >= 1 and functions * 6 >= words
 
 
+# words that only carry a clause's polarity or its auxiliary ("do not drive" / "do drive" / "drive"); a clause's
+# claim is its other words, in order
+_POLARITY_WORDS = frozenset("not never no do does did cannot".split())
+_NEGATING_WORDS = frozenset("not never no cannot".split())
+_CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
+MAX_CONTRADICTION_CHECKS = 64  # distinct hit clauses checked per rule; past that a desirable hit fails closed
+
+
+def _claim(clause: str) -> tuple[str, int]:
+    """``clause``'s claim (its words without negations and do-auxiliaries, space-joined, lower case) and how many
+    negations it holds: "Do not drive yourself" is ("drive yourself", 1), "Do drive yourself" ("drive yourself", 0)."""
+    words, negations = [], 0
+    for word in _PROSE_WORD.findall(clause.lower().replace("\u2019", "'")):
+        if word in _CONTRACTIONS or word.endswith("n't"):
+            negations += 1
+            word = _CONTRACTIONS.get(word, word[:-3])
+        elif word in _NEGATING_WORDS:
+            negations += 1
+        if word not in _POLARITY_WORDS:
+            words.append(word)
+    return " ".join(words), negations
+
+
+class Commitment:
+    """Whether the writer stands by a hit (guarded mode, desirable items; module docstring): no clause after it
+    disowns it (:func:`~polyreward.verifiers.commitment.disowns_before`, an explicit
+    :func:`~polyreward.verifiers.commitment.retraction_after`), and no other clause states the opposite of its
+    clause (the same claim with the other polarity)."""
+
+    def __init__(self, prose: ProseIndex) -> None:
+        self.prose = prose
+        text = prose.text
+        bounds = list(zip([0] + [e + 1 for e in prose.ends], prose.ends + [len(text)]))
+        self.disowned_until = max((end for start, end in bounds if disowns_before(text[start:end])), default=-1)
+        claims = [_claim(text[start:end]) for start, end in bounds]
+        self.claims = [(f" {words} ", negations % 2) for words, negations in claims if words]
+        self.checked: dict[tuple[int, int], bool] = {}
+
+    def stands(self, start: int, end: int) -> bool:
+        text = self.prose.text
+        if start < self.disowned_until:
+            return False
+        retraction = retraction_after(text, end)
+        if retraction is not None and retraction[1]:
+            return False
+        clause = self.prose.clause(start)
+        if clause not in self.checked:
+            if len(self.checked) >= MAX_CONTRADICTION_CHECKS:
+                return False
+            words, negations = _claim(text[clause[0]:clause[1]])
+            key, parity = f" {words} ", negations % 2
+            self.checked[clause] = not words or not any(key in other and other_parity != parity for other, other_parity in self.claims)
+        return self.checked[clause]
+
+
 def _text_hits(folded: str, needle: str):
     position = 0
     while (found := folded.find(needle, position)) >= 0:
@@ -113,13 +170,28 @@ def _text_hits(folded: str, needle: str):
         position = found + max(len(needle), 1)
 
 
+def _reader_view(response: str) -> str:
+    """What a reader takes as the writer's words (:func:`polyreward.verifiers.reading.answer_views`): comments and
+    hidden text never; fenced code, block quotes and footnotes only when nothing else is written."""
+    views = answer_views(response)
+    return views[0] if views[0].strip() or len(views) == 1 else views[-1]
+
+
 def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | None = None, guarded: bool = False) -> Verdict:
     """Apply one rule to a response; the explanation names the first condition that decided it. ``guarded``: a
     regex / contains hit counts only in a prose clause and not negated (module docstring)."""
     ignore_case = bool(rule.get("ignore_case", True))
     raw, response = response, plain_text(response)  # look-alike letters, full-width forms and zero-width characters hide no word
+    if guarded:
+        response = plain_text(_reader_view(raw))
     folded = response.lower() if ignore_case else response
     prose = ProseIndex(response) if guarded and set(rule) & {"regex", "contains", "contains_all"} else None
+    # a desirable item's hit must also be committed; a penalty's hit stands once stated (the reader saw the advice)
+    desirable = request is None or request.item.points >= 0
+    commitment = Commitment(prose) if prose is not None and desirable else None
+
+    def counts(start: int, end: int) -> bool:
+        return prose.counts(start) and (commitment is None or commitment.stands(start, end))
 
     def fold(text: str) -> str:
         return text.lower() if ignore_case else text
@@ -128,13 +200,13 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         compiled = compile_pattern(pattern, ignore_case)
         if prose is None or not positive:
             return compiled.search(response) is not None
-        return any(prose.counts(m.start()) for m in compiled.finditer(response))
+        return any(counts(m.start(), m.end()) for m in compiled.finditer(response))
 
     def occurs(text: str, positive: bool = False) -> bool:
         if prose is None or not positive:
             return fold(text) in folded
         # str.lower() keeps the length of ASCII text; elsewhere the positions only approximate the clause
-        return any(prose.counts(at) for at in _text_hits(folded, fold(text)))
+        return any(counts(at, at + len(text)) for at in _text_hits(folded, fold(text)))
 
     notes: list[str] = []
     if "regex" in rule:
