@@ -113,6 +113,7 @@ class ProseIndex:
 _POLARITY_WORDS = frozenset("not never no do does did cannot".split())
 _NEGATING_WORDS = frozenset("not never no cannot".split())
 _CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|until|in\s+case|provided|except|only)\b", re.IGNORECASE)
 MAX_CONTRADICTION_CHECKS = 64  # distinct hit clauses checked per rule; past that a desirable hit fails closed
 
 
@@ -142,25 +143,41 @@ class Commitment:
         text = prose.text
         bounds = list(zip([0] + [e + 1 for e in prose.ends], prose.ends + [len(text)]))
         self.disowned_until = max((end for start, end in bounds if disowns_before(text[start:end])), default=-1)
-        claims = [_claim(text[start:end]) for start, end in bounds]
-        self.claims = [(f" {words} ", negations % 2) for words, negations in claims if words]
-        self.checked: dict[tuple[int, int], bool] = {}
+        retraction = retraction_after(text, 0)  # the last one; explicit, it takes back every hit before it
+        self.retracted_until = retraction[0] if retraction is not None and retraction[1] else -1
+        # a clause under a condition ("If you are allergic, do not take aspirin") qualifies the advice, it does
+        # not state its opposite
+        clauses = [text[start:end] for start, end in bounds]
+        conditional = [bool(_CONDITION.search(clause)) for clause in clauses]
+        for i in range(1, len(clauses)):  # "If ..., do not X" and "Do not X, unless ...": one sentence, one condition
+            if text[bounds[i][0] - 1] == ",":
+                if conditional[i - 1] and _CONDITION.match(clauses[i - 1].lstrip()):
+                    conditional[i] = True
+                if conditional[i]:
+                    conditional[i - 1] = True
+        self.claims = [(f" {words}", negations % 2) for (words, negations), condition
+                       in zip(map(_claim, clauses), conditional) if words and not condition]
+        self.checked: dict[tuple[tuple[int, int], str], bool] = {}
+        self.refused = False  # a hit was found and not stood by (named in the verdict's explanation)
 
     def stands(self, start: int, end: int) -> bool:
         text = self.prose.text
-        if start < self.disowned_until:
-            return False
-        retraction = retraction_after(text, end)
-        if retraction is not None and retraction[1]:
+        if start < self.disowned_until or end < self.retracted_until:
             return False
         clause = self.prose.clause(start)
-        if clause not in self.checked:
+        hit = f" {_claim(text[start:end])[0]} "
+        if (clause, hit) not in self.checked:
             if len(self.checked) >= MAX_CONTRADICTION_CHECKS:
                 return False
             words, negations = _claim(text[clause[0]:clause[1]])
-            key, parity = f" {words} ", negations % 2
-            self.checked[clause] = not words or not any(key in other and other_parity != parity for other, other_parity in self.claims)
-        return self.checked[clause]
+            key, parity = f" {words}", negations % 2
+            # the opposite: another clause, with the other polarity, that names the hit and says what this clause
+            # says (its claim ends with this one's: a lead-in such as "actually, you should" may come first) or
+            # the start of it ("Don't take an aspirin" against "Take an aspirin now")
+            self.checked[clause, hit] = not words or not any(
+                other_parity != parity and hit in f"{other} " and (other.endswith(key) or f"{key} ".startswith(f"{other} "))
+                for other, other_parity in self.claims)
+        return self.checked[clause, hit]
 
 
 def _text_hits(folded: str, needle: str):
@@ -191,7 +208,19 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
     commitment = Commitment(prose) if prose is not None and desirable else None
 
     def counts(start: int, end: int) -> bool:
-        return prose.counts(start) and (commitment is None or commitment.stands(start, end))
+        if not prose.counts(start):
+            return False
+        if commitment is None or commitment.stands(start, end):
+            return True
+        commitment.refused = True
+        return False
+
+    def guard_note() -> str:
+        if prose is None:
+            return ""
+        if commitment is not None and commitment.refused:
+            return " (negated, keyword-list, disowned or contradicted hits do not count)"
+        return " (negated or keyword-list hits do not count)"
 
     def fold(text: str) -> str:
         return text.lower() if ignore_case else text
@@ -213,7 +242,7 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         patterns = text_list(rule["regex"], "regex")
         hit = next((p for p in patterns if found(p, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"no match for regex {patterns}" + (" (negated or keyword-list hits do not count)" if prose else ""))
+            return Verdict(False, f"no match for regex {patterns}" + (guard_note()))
         notes.append(f"matches /{hit}/")
     if "not_regex" in rule:
         hit = next((p for p in text_list(rule["not_regex"], "not_regex") if found(p)), None)
@@ -224,7 +253,7 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         texts = text_list(rule["contains"], "contains")
         hit = next((t for t in texts if occurs(t, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"contains none of {texts}" + (" (negated or keyword-list hits do not count)" if prose else ""))
+            return Verdict(False, f"contains none of {texts}" + (guard_note()))
         notes.append(f"contains {hit!r}")
     if "contains_all" in rule:
         missing = [t for t in text_list(rule["contains_all"], "contains_all") if not occurs(t, positive=True)]
