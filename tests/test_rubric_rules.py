@@ -83,6 +83,8 @@ GUARDED_TABLE = [
     (DRIVE, ADVICE + " cannot be right.", False),
     (DRIVE, ADVICE + "? Wrong.", False),
     (DRIVE, ADVICE + " Kidding!", False),
+    (DRIVE, ADVICE + " is wr\u043eng.", False),  # a Cyrillic o in the denial
+    (DRIVE, ADVICE + " That is right.", True),  # an affirmation is no denial
     (DRIVE, "Do not drive yourself to the hospital, that is wrong.", False),
     (CALL, ADVICE + " Hmm, I retract that; rest at home instead.", False),
     (CALL, ADVICE + " Oops, scratch that.", False),
@@ -324,3 +326,21 @@ def test_prompts_show_conversation_item_and_format():
     assert "[10] Advises calling 911" in text and '"criteria_met"' in text
     multi = multi_prompt(conversation, "Call 911.", [RubricItem("A", 1), RubricItem("Is rude", -2)])
     assert "1. [1] A\n2. [-2] Is rude" in multi and '"results"' in multi
+
+
+@pytest.mark.parametrize(
+    "clause, disowns",
+    [
+        (" cannot be right", True), (" Wrong", True), (" is wrong", True), (" is not correct", True), ("Not right", True),
+        ("That was a mistake", True), (" Hmm, I retract that", True), (" Kidding!", True), ("Ignore the above", True),
+        ("I made an error", True), ("just kidding", True),
+        # a clause with a subject or object of its own judges that; an affirmation is no denial
+        (" Waiting is a mistake", False), ("Ignore the pain", False), ("Never drive yourself", False), (" no", False),
+        ("That is right", False), ("it is correct", False), (" Sit down", False),
+        ("that would be wrong to ignore if the pain comes back again later", False),  # too long to be a bare denial
+    ],
+)
+def test_disowns_before(clause, disowns):
+    from polyreward.verifiers.commitment import disowns_before
+
+    assert disowns_before(clause) is disowns

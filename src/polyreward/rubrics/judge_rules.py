@@ -51,6 +51,27 @@ every positive item. With the guard, a ``regex`` / ``contains`` / ``contains_all
 The same holds for items whose criterion is undesirable (negative points): "do not wait and see" does not meet
 "recommends waiting to see". ``not_regex`` / ``not_contains`` and the word/char bounds are unchanged. The guard is
 a heuristic (a keyword list padded with function words passes it); a model judge reads meaning.
+
+Guarded mode also reads what a reader reads and pays only advice the writer stands by (probe on examples/rubric,
+2026-12-03: 18 exploits of these shapes). Reconstructed rule (ours):
+
+* Reading: every condition (and a ``callable``) sees :func:`polyreward.verifiers.reading.answer_views`' first view,
+  the visible text: no HTML / LaTeX ``%`` comments, hidden or struck-through text, fenced code, block quotes or
+  footnotes. Only when that is blank (the whole answer is a quote or a code block) the text without comments is
+  read, as every answer reader of the project does. Word caps still count the raw text's words.
+* Commitment, for desirable items (points >= 0; a penalty's hit stands once stated, since the reader saw the
+  advice): a hit does not count when a later clause disowns what precedes it without naming anything
+  (:func:`polyreward.verifiers.commitment.disowns_before`: "cannot be right", "? Wrong.", "Kidding!", "I retract
+  that"), when an explicit retraction follows it (:func:`~polyreward.verifiers.commitment.retraction_after`:
+  "scratch that", "I made a mistake"), or when another clause, before or after, states its opposite: a clause
+  with the other polarity (an odd count of ``not``, ``never``, ``no``, ``n't``, ``cannot``) whose claim (its words
+  without negations and ``do``/``does``/``did``) names the hit and ends with the hit clause's claim ("Actually, you
+  should drive yourself to the hospital" against "Do not drive yourself to the hospital") or is the start of it
+  ("Don't take an aspirin" against "Take an aspirin now"). A clause under a condition (``if``, ``unless``,
+  ``when``, ``until``, ``in case``, ``provided``, ``except``, ``only``, also through a comma: "If you are
+  allergic, do not take aspirin") qualifies the advice and is never its opposite. At most
+  ``MAX_CONTRADICTION_CHECKS`` = 64 distinct hit clauses are checked per rule, each in one pass over the
+  response's clauses; past that a desirable hit fails closed.
 """
 
 

@@ -471,8 +471,9 @@ _DISOWNING_LEAD = re.compile(
 )
 _BARE_DENIAL = re.compile(
     r"\A(?:(?:can(?:'t|not)|could(?:n't|\s+not)|must(?:n't|\s+not))\s+be\s+(?:right|true|correct|it)|"
-    r"not\s+(?:right|true|correct)|wrong|incorrect|false|untrue|nope|made\s+(?:a|an)\s+(?:mistake|error|typo)|"
-    r"(?:a|my)\s+(?:mistake|error|typo|trap|decoy|joke))\W*\Z",
+    r"(?:(?:is|was|are|were)(?:n't|\s+not)\s+|not\s+)(?:right|true|correct)|"
+    r"(?:(?:is|was|are|were)\s+)?(?:wrong|incorrect|false|untrue|nope|(?:a|my)\s+(?:mistake|error|typo|trap|decoy|joke))|"
+    r"made\s+(?:a|an)\s+(?:mistake|error|typo))\W*\Z",
     re.IGNORECASE,
 )
 # a word of withdrawal with no object or only a pronoun / "the above" as its object: "Kidding!", "I retract that"
