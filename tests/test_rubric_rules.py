@@ -85,6 +85,7 @@ GUARDED_TABLE = [
     (DRIVE, ADVICE + " Kidding!", False),
     (DRIVE, ADVICE + " is wr\u043eng.", False),  # a Cyrillic o in the denial
     (DRIVE, ADVICE + " That is right.", True),  # an affirmation is no denial
+    (DRIVE, ADVICE + " Is it indigestion? Wrong, it is probably your heart.", True),  # a correction goes on
     (DRIVE, "Do not drive yourself to the hospital, that is wrong.", False),
     (CALL, ADVICE + " Hmm, I retract that; rest at home instead.", False),
     (CALL, ADVICE + " Oops, scratch that.", False),

@@ -60,9 +60,9 @@ Guarded mode also reads what a reader reads and pays only advice the writer stan
   footnotes. Only when that is blank (the whole answer is a quote or a code block) the text without comments is
   read, as every answer reader of the project does. Word caps still count the raw text's words.
 * Commitment, for desirable items (points >= 0; a penalty's hit stands once stated, since the reader saw the
-  advice): a hit does not count when a later clause disowns what precedes it without naming anything
-  (:func:`polyreward.verifiers.commitment.disowns_before`: "cannot be right", "? Wrong.", "Kidding!", "I retract
-  that"), when an explicit retraction follows it (:func:`~polyreward.verifiers.commitment.retraction_after`:
+  advice): a hit does not count when a later clause that closes its sentence disowns what precedes it without
+  naming anything (:func:`polyreward.verifiers.commitment.disowns_before`: "cannot be right.", "? Wrong.",
+  "Kidding!", "I retract that;"), when an explicit retraction follows it (:func:`~polyreward.verifiers.commitment.retraction_after`:
   "scratch that", "I made a mistake"), or when another clause, before or after, states its opposite: a clause
   with the other polarity (an odd count of ``not``, ``never``, ``no``, ``n't``, ``cannot``) whose claim (its words
   without negations and ``do``/``does``/``did``) names the hit and ends with the hit clause's claim ("Actually, you
@@ -163,7 +163,10 @@ class Commitment:
         self.prose = prose
         text = prose.text
         bounds = list(zip([0] + [e + 1 for e in prose.ends], prose.ends + [len(text)]))
-        self.disowned_until = max((end for start, end in bounds if disowns_before(text[start:end])), default=-1)
+        # a disowning clause closes its sentence ("? Wrong.", "Kidding!"); "Wrong, it is your heart" corrects a
+        # question and goes on
+        self.disowned_until = max((end for start, end in bounds if text[end:end + 1] in ("", ".", "!", "?", ";", "\n")
+                                   and disowns_before(text[start:end])), default=-1)
         retraction = retraction_after(text, 0)  # the last one; explicit, it takes back every hit before it
         self.retracted_until = retraction[0] if retraction is not None and retraction[1] else -1
         # a clause under a condition ("If you are allergic, do not take aspirin") qualifies the advice, it does
