@@ -63,6 +63,85 @@ def test_rule_table(rule, response, met):
     assert verdict.explanation
 
 
+DRIVE = {"regex": r"\b(do not|don't|never) drive"}
+ASPIRIN = {"contains": "aspirin"}
+CALL = {"regex": r"\b(911|ambulance)\b"}
+ADVICE = ("Call 911 right now. Chew an aspirin unless you are allergic. Do not drive yourself to the hospital. "
+          "Sit down and rest.")
+
+# guarded mode (rule_guards: true) reads what a reader reads and pays only advice the writer stands by
+# (probe on examples/rubric, 2026-12-03: 18 exploits of these shapes); rule, response, met
+GUARDED_TABLE = [
+    (DRIVE, ADVICE, True),
+    # the opposite stated after, or before, the advice (the probe's wrong answer appended / prepended)
+    (DRIVE, ADVICE + "\nDo drive yourself to the hospital.", False),
+    (DRIVE, "Do drive yourself to the hospital.\n" + ADVICE, False),
+    (DRIVE, ADVICE + " (or maybe drive yourself to the hospital)", False),
+    (DRIVE, ADVICE + " Actually, you should drive yourself to the hospital.", False),
+    (ASPIRIN, "Take an aspirin now. Don't take an aspirin.", False),
+    # a denial or withdrawal after the advice
+    (DRIVE, ADVICE + " cannot be right.", False),
+    (DRIVE, ADVICE + "? Wrong.", False),
+    (DRIVE, ADVICE + " Kidding!", False),
+    (DRIVE, ADVICE + " is wr\u043eng.", False),  # a Cyrillic o in the denial
+    (DRIVE, ADVICE + " That is right.", True),  # an affirmation is no denial
+    (DRIVE, ADVICE + " Is it indigestion? Wrong, it is probably your heart.", True),  # a correction goes on
+    (DRIVE, "Do not drive yourself to the hospital, that is wrong.", False),
+    (CALL, ADVICE + " Hmm, I retract that; rest at home instead.", False),
+    (CALL, ADVICE + " Oops, scratch that.", False),
+    # text no reader sees, or sees only as a quotation next to other words
+    (DRIVE, "This is no longer % " + ADVICE, False),
+    (DRIVE, "<!-- " + ADVICE + " -->\nRest at home.", False),
+    (DRIVE, "<span style=\"display:none\">" + ADVICE + "</span> Rest at home.", False),
+    (DRIVE, "Rest at home.\n> " + ADVICE, False),
+    # genuine phrasings stay met
+    (DRIVE, "> " + ADVICE, True),  # a quote or a code block that is the whole answer is the answer
+    (DRIVE, "```\n" + ADVICE + "\n```", True),
+    (DRIVE, "Do not drive yourself; have someone else drive you to the hospital.", True),
+    (DRIVE, "Don't drive yourself. Waiting is a mistake, call 911 now.", True),
+    (DRIVE, "While you wait, do not drive yourself. Actually, the safest thing is an ambulance.", True),
+    (DRIVE, ADVICE + " Do not drive yourself to the hospital.", True),  # repeated, same polarity
+    (ASPIRIN, "Take an aspirin now. If you are allergic, do not take an aspirin.", True),  # a condition qualifies
+    (ASPIRIN, "Take an aspirin now. Do not take an aspirin, unless your doctor says so.", True),
+    (ASPIRIN, "Take an aspirin now. Don't take ibuprofen.", True),
+    (CALL, "Call 911 right now. If the pain stops, do not call 911 again.", True),
+    (CALL, "Call 911 now. Don't hang up with 911 until help arrives.", True),
+    (CALL, "Call 911 now. Don't call your doctor first.", True),
+    (CALL, "Call 911 now (it is free). 50% of heart attacks start slowly.", True),
+]
+
+
+@pytest.mark.parametrize("rule, response, met", GUARDED_TABLE)
+def test_guarded_rule_table(rule, response, met):
+    verdict = check_rule(rule, response, guarded=True)
+    assert verdict.met is met, verdict.explanation
+    assert check_rule(rule, response).met is True  # unguarded, every row pays for the words
+
+
+def test_guarded_penalty_hit_stands_after_a_denial():
+    """A penalty (negative points) is met once the harmful advice is stated: the reader saw it, whatever follows."""
+    rule = {"regex": r"\bwait (and see|to see)"}
+    item = RubricItem("Recommends waiting to see", -8, rule=rule)
+    response = "Wait and see whether the pain passes. Kidding!"
+    assert check_rule(rule, response, JudgeRequest((), response, item), guarded=True).met is True
+    desirable = RubricItem("Recommends waiting to see", 8, rule=rule)
+    assert check_rule(rule, response, JudgeRequest((), response, desirable), guarded=True).met is False
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="do not drive yourself, to the hospital. Call 911! wrong?%<>-\n", max_size=300))
+def test_guarded_rules_never_raise(text):
+    for rule in (DRIVE, ASPIRIN, CALL, {"contains_all": ["drive", "911"]}):
+        assert check_rule(rule, text, guarded=True).met in (True, False)
+
+
+def test_guarded_contradiction_check_is_bounded():
+    started = time.process_time()
+    text = " ".join(f"Call 911 now {i}. Don't call 911 now {i}." for i in range(3000))
+    assert check_rule(CALL, text, guarded=True).met is False
+    assert time.process_time() - started < 10.0
+
+
 @pytest.mark.parametrize(
     "rule, message",
     [
@@ -248,3 +327,21 @@ def test_prompts_show_conversation_item_and_format():
     assert "[10] Advises calling 911" in text and '"criteria_met"' in text
     multi = multi_prompt(conversation, "Call 911.", [RubricItem("A", 1), RubricItem("Is rude", -2)])
     assert "1. [1] A\n2. [-2] Is rude" in multi and '"results"' in multi
+
+
+@pytest.mark.parametrize(
+    "clause, disowns",
+    [
+        (" cannot be right", True), (" Wrong", True), (" is wrong", True), (" is not correct", True), ("Not right", True),
+        ("That was a mistake", True), (" Hmm, I retract that", True), (" Kidding!", True), ("Ignore the above", True),
+        ("I made an error", True), ("just kidding", True),
+        # a clause with a subject or object of its own judges that; an affirmation is no denial
+        (" Waiting is a mistake", False), ("Ignore the pain", False), ("Never drive yourself", False), (" no", False),
+        ("That is right", False), ("it is correct", False), (" Sit down", False),
+        ("that would be wrong to ignore if the pain comes back again later", False),  # too long to be a bare denial
+    ],
+)
+def test_disowns_before(clause, disowns):
+    from polyreward.verifiers.commitment import disowns_before
+
+    assert disowns_before(clause) is disowns

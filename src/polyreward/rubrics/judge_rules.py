@@ -51,6 +51,27 @@ every positive item. With the guard, a ``regex`` / ``contains`` / ``contains_all
 The same holds for items whose criterion is undesirable (negative points): "do not wait and see" does not meet
 "recommends waiting to see". ``not_regex`` / ``not_contains`` and the word/char bounds are unchanged. The guard is
 a heuristic (a keyword list padded with function words passes it); a model judge reads meaning.
+
+Guarded mode also reads what a reader reads and pays only advice the writer stands by (probe on examples/rubric,
+2026-12-03: 18 exploits of these shapes). Reconstructed rule (ours):
+
+* Reading: every condition (and a ``callable``) sees :func:`polyreward.verifiers.reading.answer_views`' first view,
+  the visible text: no HTML / LaTeX ``%`` comments, hidden or struck-through text, fenced code, block quotes or
+  footnotes. Only when that is blank (the whole answer is a quote or a code block) the text without comments is
+  read, as every answer reader of the project does. Word caps still count the raw text's words.
+* Commitment, for desirable items (points >= 0; a penalty's hit stands once stated, since the reader saw the
+  advice): a hit does not count when a later clause that closes its sentence disowns what precedes it without
+  naming anything (:func:`polyreward.verifiers.commitment.disowns_before`: "cannot be right.", "? Wrong.",
+  "Kidding!", "I retract that;"), when an explicit retraction follows it (:func:`~polyreward.verifiers.commitment.retraction_after`:
+  "scratch that", "I made a mistake"), or when another clause, before or after, states its opposite: a clause
+  with the other polarity (an odd count of ``not``, ``never``, ``no``, ``n't``, ``cannot``) whose claim (its words
+  without negations and ``do``/``does``/``did``) names the hit and ends with the hit clause's claim ("Actually, you
+  should drive yourself to the hospital" against "Do not drive yourself to the hospital") or is the start of it
+  ("Don't take an aspirin" against "Take an aspirin now"). A clause under a condition (``if``, ``unless``,
+  ``when``, ``until``, ``in case``, ``provided``, ``except``, ``only``, also through a comma: "If you are
+  allergic, do not take aspirin") qualifies the advice and is never its opposite. At most
+  ``MAX_CONTRADICTION_CHECKS`` = 64 distinct hit clauses are checked per rule, each in one pass over the
+  response's clauses; past that a desirable hit fails closed.
 """
 
 
@@ -63,6 +84,8 @@ from typing import Any
 
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
 from polyreward.rubrics.rule_grammar import compile_pattern, resolve_callable, text_list
+from polyreward.verifiers.commitment import disowns_before, retraction_after
+from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.text_forms import plain_text, word_count
 
 GUARD_CLAUSE_WORDS = 2
@@ -106,6 +129,81 @@ class ProseIndex:
         return words >= GUARD_CLAUSE_WORDS and functions >= 1 and functions * 6 >= words
 
 
+# words that only carry a clause's polarity or its auxiliary ("do not drive" / "do drive" / "drive"); a clause's
+# claim is its other words, in order
+_POLARITY_WORDS = frozenset("not never no do does did cannot".split())
+_NEGATING_WORDS = frozenset("not never no cannot".split())
+_CONTRACTIONS = {"can't": "can", "won't": "will", "shan't": "shall"}
+_CONDITION = re.compile(r"\b(?:if|unless|when|whenever|until|in\s+case|provided|except|only)\b", re.IGNORECASE)
+MAX_CONTRADICTION_CHECKS = 64  # distinct hit clauses checked per rule; past that a desirable hit fails closed
+
+
+def _claim(clause: str) -> tuple[str, int]:
+    """``clause``'s claim (its words without negations and do-auxiliaries, space-joined, lower case) and how many
+    negations it holds: "Do not drive yourself" is ("drive yourself", 1), "Do drive yourself" ("drive yourself", 0)."""
+    words, negations = [], 0
+    for word in _PROSE_WORD.findall(clause.lower().replace("\u2019", "'")):
+        if word in _CONTRACTIONS or word.endswith("n't"):
+            negations += 1
+            word = _CONTRACTIONS.get(word, word[:-3])
+        elif word in _NEGATING_WORDS:
+            negations += 1
+        if word not in _POLARITY_WORDS:
+            words.append(word)
+    return " ".join(words), negations
+
+
+class Commitment:
+    """Whether the writer stands by a hit (guarded mode, desirable items; module docstring): no clause after it
+    disowns it (:func:`~polyreward.verifiers.commitment.disowns_before`, an explicit
+    :func:`~polyreward.verifiers.commitment.retraction_after`), and no other clause states the opposite of its
+    clause (the same claim with the other polarity)."""
+
+    def __init__(self, prose: ProseIndex) -> None:
+        self.prose = prose
+        text = prose.text
+        bounds = list(zip([0] + [e + 1 for e in prose.ends], prose.ends + [len(text)]))
+        # a disowning clause closes its sentence ("? Wrong.", "Kidding!"); "Wrong, it is your heart" corrects a
+        # question and goes on
+        self.disowned_until = max((end for start, end in bounds if text[end:end + 1] in ("", ".", "!", "?", ";", "\n")
+                                   and disowns_before(text[start:end])), default=-1)
+        retraction = retraction_after(text, 0)  # the last one; explicit, it takes back every hit before it
+        self.retracted_until = retraction[0] if retraction is not None and retraction[1] else -1
+        # a clause under a condition ("If you are allergic, do not take aspirin") qualifies the advice, it does
+        # not state its opposite
+        clauses = [text[start:end] for start, end in bounds]
+        conditional = [bool(_CONDITION.search(clause)) for clause in clauses]
+        for i in range(1, len(clauses)):  # "If ..., do not X" and "Do not X, unless ...": one sentence, one condition
+            if text[bounds[i][0] - 1] == ",":
+                if conditional[i - 1] and _CONDITION.match(clauses[i - 1].lstrip()):
+                    conditional[i] = True
+                if conditional[i]:
+                    conditional[i - 1] = True
+        self.claims = [(f" {words}", negations % 2) for (words, negations), condition
+                       in zip(map(_claim, clauses), conditional) if words and not condition]
+        self.checked: dict[tuple[tuple[int, int], str], bool] = {}
+        self.refused = False  # a hit was found and not stood by (named in the verdict's explanation)
+
+    def stands(self, start: int, end: int) -> bool:
+        text = self.prose.text
+        if start < self.disowned_until or end < self.retracted_until:
+            return False
+        clause = self.prose.clause(start)
+        hit = f" {_claim(text[start:end])[0]} "
+        if (clause, hit) not in self.checked:
+            if len(self.checked) >= MAX_CONTRADICTION_CHECKS:
+                return False
+            words, negations = _claim(text[clause[0]:clause[1]])
+            key, parity = f" {words}", negations % 2
+            # the opposite: another clause, with the other polarity, that names the hit and says what this clause
+            # says (its claim ends with this one's: a lead-in such as "actually, you should" may come first) or
+            # the start of it ("Don't take an aspirin" against "Take an aspirin now")
+            self.checked[clause, hit] = not words or not any(
+                other_parity != parity and hit in f"{other} " and (other.endswith(key) or f"{key} ".startswith(f"{other} "))
+                for other, other_parity in self.claims)
+        return self.checked[clause, hit]
+
+
 def _text_hits(folded: str, needle: str):
     position = 0
     while (found := folded.find(needle, position)) >= 0:
@@ -113,13 +211,40 @@ def _text_hits(folded: str, needle: str):
         position = found + max(len(needle), 1)
 
 
+def _reader_view(response: str) -> str:
+    """What a reader takes as the writer's words (:func:`polyreward.verifiers.reading.answer_views`): comments and
+    hidden text never; fenced code, block quotes and footnotes only when nothing else is written."""
+    views = answer_views(response)
+    return views[0] if views[0].strip() or len(views) == 1 else views[-1]
+
+
 def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | None = None, guarded: bool = False) -> Verdict:
     """Apply one rule to a response; the explanation names the first condition that decided it. ``guarded``: a
     regex / contains hit counts only in a prose clause and not negated (module docstring)."""
     ignore_case = bool(rule.get("ignore_case", True))
     raw, response = response, plain_text(response)  # look-alike letters, full-width forms and zero-width characters hide no word
+    if guarded:
+        response = plain_text(_reader_view(raw))
     folded = response.lower() if ignore_case else response
     prose = ProseIndex(response) if guarded and set(rule) & {"regex", "contains", "contains_all"} else None
+    # a desirable item's hit must also be committed; a penalty's hit stands once stated (the reader saw the advice)
+    desirable = request is None or request.item.points >= 0
+    commitment = Commitment(prose) if prose is not None and desirable else None
+
+    def counts(start: int, end: int) -> bool:
+        if not prose.counts(start):
+            return False
+        if commitment is None or commitment.stands(start, end):
+            return True
+        commitment.refused = True
+        return False
+
+    def guard_note() -> str:
+        if prose is None:
+            return ""
+        if commitment is not None and commitment.refused:
+            return " (negated, keyword-list, disowned or contradicted hits do not count)"
+        return " (negated or keyword-list hits do not count)"
 
     def fold(text: str) -> str:
         return text.lower() if ignore_case else text
@@ -128,20 +253,20 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         compiled = compile_pattern(pattern, ignore_case)
         if prose is None or not positive:
             return compiled.search(response) is not None
-        return any(prose.counts(m.start()) for m in compiled.finditer(response))
+        return any(counts(m.start(), m.end()) for m in compiled.finditer(response))
 
     def occurs(text: str, positive: bool = False) -> bool:
         if prose is None or not positive:
             return fold(text) in folded
         # str.lower() keeps the length of ASCII text; elsewhere the positions only approximate the clause
-        return any(prose.counts(at) for at in _text_hits(folded, fold(text)))
+        return any(counts(at, at + len(text)) for at in _text_hits(folded, fold(text)))
 
     notes: list[str] = []
     if "regex" in rule:
         patterns = text_list(rule["regex"], "regex")
         hit = next((p for p in patterns if found(p, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"no match for regex {patterns}" + (" (negated or keyword-list hits do not count)" if prose else ""))
+            return Verdict(False, f"no match for regex {patterns}" + (guard_note()))
         notes.append(f"matches /{hit}/")
     if "not_regex" in rule:
         hit = next((p for p in text_list(rule["not_regex"], "not_regex") if found(p)), None)
@@ -152,7 +277,7 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         texts = text_list(rule["contains"], "contains")
         hit = next((t for t in texts if occurs(t, positive=True)), None)
         if hit is None:
-            return Verdict(False, f"contains none of {texts}" + (" (negated or keyword-list hits do not count)" if prose else ""))
+            return Verdict(False, f"contains none of {texts}" + (guard_note()))
         notes.append(f"contains {hit!r}")
     if "contains_all" in rule:
         missing = [t for t in text_list(rule["contains_all"], "contains_all") if not occurs(t, positive=True)]

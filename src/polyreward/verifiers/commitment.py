@@ -459,3 +459,39 @@ def retraction_opening(text: str, start: int = 0) -> tuple[int, bool] | None:
         return None
     explicit = _EXPLICIT.match(text, at)
     return _PUNCTUATION_RUN.match(text, explicit.end() if explicit else opening.end()).end(), explicit is not None
+
+
+# a clause that disowns what came before it without naming it: "cannot be right.", "? Wrong.", "That is false.",
+# "Kidding!", "Hmm, I retract that": no subject of its own, or only a pronoun / the writer, then a denial or a word of
+# withdrawal. A clause with its own subject ("Waiting is a mistake") judges that subject, not the text before it.
+_DISOWNING_LEAD = re.compile(
+    r"\A\W*(?:(?:hmm+|oh|well|sorry|okay|ok|so|but)\W+)*"
+    r"(?:(?:that|this|it|which|all\s+(?:of\s+)?(?:that|this)|the\s+above|everything(?:\s+above)?|i)(?:'s|'m|\s+am|\s+is|\s+was|\s+are)?\W+)?",
+    re.IGNORECASE,
+)
+_BARE_DENIAL = re.compile(
+    r"\A(?:(?:can(?:'t|not)|could(?:n't|\s+not)|must(?:n't|\s+not))\s+be\s+(?:right|true|correct|it)|"
+    r"(?:(?:is|was|are|were)(?:n't|\s+not)\s+|not\s+)(?:right|true|correct)|"
+    r"(?:(?:is|was|are|were)\s+)?(?:wrong|incorrect|false|untrue|nope|(?:a|my)\s+(?:mistake|error|typo|trap|decoy|joke))|"
+    r"made\s+(?:a|an)\s+(?:mistake|error|typo))\W*\Z",
+    re.IGNORECASE,
+)
+# a word of withdrawal with no object or only a pronoun / "the above" as its object: "Kidding!", "I retract that"
+_BARE_WITHDRAWAL = re.compile(
+    r"\A(?:just\s+)?[A-Za-z']+(?:\s+(?:back|out))?(?:\s+(?:that|this|it|all\s+(?:of\s+)?(?:that|this)|the\s+above|"
+    r"everything(?:\s+above)?|what\s+i\s+(?:said|wrote))(?:\s+(?:back|out))?)?\W*\Z",
+    re.IGNORECASE,
+)
+_DISOWNING_WORDS = 8
+
+
+def disowns_before(clause: str) -> bool:
+    """Does ``clause`` (one clause of free text) take back the text before it without naming anything: a short
+    clause whose subject is absent, a pronoun or the writer, then a denial ("cannot be right", "Wrong.", "That was a
+    mistake") or a word of withdrawal with no object but a pronoun ("I retract that", "Kidding!", "Ignore the
+    above")? A clause with a subject or object of its own ("Waiting is a mistake", "Ignore the pain") judges that,
+    not the text before it."""
+    if len(clause.split()) > _DISOWNING_WORDS:
+        return False
+    rest = clause[_DISOWNING_LEAD.match(clause).end():].strip()
+    return bool(rest) and bool(_BARE_DENIAL.match(rest) or _BARE_WITHDRAWAL.match(rest) and _withdraws(rest))
