@@ -12,7 +12,7 @@ Config::
         on_judge_error: nan             # nan | skip | unmet
         judge: {type: openai, base_url: http://127.0.0.1:8000/v1, model: judge, timeout: 30}
         allowed_callables: []           # rule callables rubric cells of the data may name (besides the built-in ones)
-        rule_guards: false              # true: a rule's keyword hit counts only unnegated, in a prose clause
+        rule_guards: false              # true: rules read the visible text; a hit counts only committed (not denied, withdrawn or contradicted), in a prose clause
 
 Scores (formulas and sources in :mod:`polyreward.rubrics.scoring`):
 
@@ -98,7 +98,7 @@ class RubricReward(Reward):
         axis_scores: also report one sub-score per rubric axis (accuracy, completeness, ...)
         allowed_callables: package.module:function names a rule may call (custom checks); nothing else is ever
             imported
-        rule_guards: a rule's keyword hit counts only unnegated, in a prose clause (not in a keyword list)
+        rule_guards: rules read the visible text (no comments, hidden text, or quotes beside another answer); a keyword hit counts only unnegated, in a prose clause (not in a keyword list), and not denied, withdrawn or contradicted later
     """
 
     type_name = "rubric"
