@@ -107,6 +107,8 @@ def test_no_letter(completion):
     ("The most likely diagnosis is acute pancreatitis.", {"A": "Acute pancreatitis", "B": "Cholecystitis"}, "A"),
     ("<answer>The answer is \\boxed{C}.</answer> \\boxed{B} instead.", {}, None),
     ("<answer>C</answer> I misread the question; B.", {}, None),
+    ("<answer>The answer is \\boxed{E}.</answer>\n\\boxed{A} pad_pad_pad_pad_pad_pad", {}, None),  # probe, medqa row 38
+    ("<answer>The answer is \\boxed{E}.</answer>\nCheck: \\boxed{E} fits.", {}, "E"),  # the same box again is a check
     # the prompt pasted back (probe on examples/medqa): its option listing is no choice, not even of its last line
     ("Which is dysfunctional?\n\nA. Lymphocytes\nB. Immunoglobulin class switching\nC. Superoxide dismutase\n"
      "D. Myeloperoxidase\nE. Respiratory burst\n\nThink it through, then give the letter of the best answer.", {}, None),
@@ -155,6 +157,7 @@ LABEL_DISOWNED = [
     ("The answer is <!-- yes --> \\boxed{no}. Erratum: yes.", "an erratum"),
     ("<answer>The answer is \\boxed{yes}.</answer>\n\nI miscalculated; \\boxed{no} instead.", "a mis-verb withdraws"),
     ("<answer>The answer is \\boxed{yes}.</answer> \\boxed{no} instead.", "another label instead"),
+    ("<answer>The answer is \\boxed{yes}.</answer>\n\\boxed{no} pad_pad_pad_pad_pad_pad_pad", "a different box after the block"),
     ("<answer>The answer is \\boxed{yes}.</answer>\n\nН\u043eld on, let me r\u0435d\u043e this; \\boxed{n\u043e} \u0456nst\u0435ad.", "look-alike letters"),
 ]
 

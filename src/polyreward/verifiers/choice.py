@@ -249,6 +249,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         earlier = {_letter_from_short(box[2], letters, options) for box in find_boxes(before)} - {None, letter}
         if earlier and retraction_after(before, 0) is None:
             return None, ""  # "\\boxed{A} <answer>E</answer>": two final answers, nothing withdrawn
+        if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
+            return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
     if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
         return None, ""
@@ -364,6 +366,8 @@ def _committed_label_in_view(view: str, labels: tuple[str, ...]) -> tuple[str | 
         earlier = {m.group(1).lower() for box in find_boxes(before) for m in label_pattern(labels).finditer(box[2])} - {found}
         if earlier and retraction_after(before, 0) is None:
             return None, ""  # "\\boxed{no} <answer>yes</answer>": two final answers, nothing withdrawn
+        if {m.group(1).lower() for box in find_boxes(view[blocks[-1][1]:]) for m in label_pattern(labels).finditer(box[2])} - {found}:
+            return None, ""  # "<answer>yes</answer> \\boxed{no} ...": a different final box after the block
     if later_disowns(view, offset + at, found, labels=labels):
         return None, ""
     return found, how
