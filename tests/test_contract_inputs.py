@@ -213,11 +213,13 @@ def test_dash_c_is_accepted_wherever_config_is(command):
 def test_ctrl_c_during_score_says_to_resume(tmp_path):
     config = tmp_path / "c.yaml"
     config.write_text("rewards:\n  - {name: slow, type: 'toy_rewards:ContainsWord', delay: 0.2}\n")
-    # 400 chunks of 0.2 s: the run cannot finish before the interrupt even when a loaded machine delays this test
-    rows = _rows_file(tmp_path, [{"prompt": "p", "completion": "yes"}] * 2000)
+    rows = _rows_file(tmp_path, [{"prompt": "p", "completion": "yes"}] * 200)
     env = {**os.environ, "PYTHONPATH": os.pathsep.join((str(TESTS), os.environ.get("PYTHONPATH", "")))}
     proc = subprocess.Popen([sys.executable, "-m", "polyreward", "score", str(rows), "-c", str(config), "-o", str(tmp_path / "o.jsonl"),
-                             "--quiet", "--workers", "0", "--chunk-size", "5"], stderr=subprocess.PIPE, text=True, env=env)
+                             "--quiet", "--workers", "0", "--chunk-size", "5"], stderr=subprocess.PIPE, text=True, env=env,
+                            # a test run started in the background inherits SIGINT ignored, and Python then never raises
+                            # KeyboardInterrupt: give the child the terminal's default, as a user's Ctrl-C finds it
+                            preexec_fn=lambda: signal.signal(signal.SIGINT, signal.SIG_DFL))
     parts = tmp_path / ".o.jsonl.parts"
     deadline = time.time() + 90
     while time.time() < deadline and not (parts.exists() and any(parts.glob("*"))):
