@@ -87,7 +87,7 @@ def isolate_rollouts(evaluate):
         units = _retry_units(self, columns, n)
         if len(units) <= 1:
             return RewardOutput([math.nan] * n, [failure_reason(batch_error)] * n)
-        lists = _row_columns(columns, n)
+        lists = column_lists(columns, n)
         scores: list[float | None] = [math.nan] * n
         reasons: list[str] = [""] * n
         details: dict[str, list[float | None]] = {}
@@ -118,7 +118,7 @@ def _retry_units(reward: Reward, columns: Mapping[str, Any], n: int) -> list[lis
     keys = [c for c in reward.group_columns if c in columns]
     if not keys:
         return [[i] for i in range(n)]
-    lists = _row_columns(columns, n)
+    lists = column_lists(columns, n)
     groups: dict[tuple[str, ...], list[int]] = {}
     for i in range(n):
         groups.setdefault(tuple(group_key(lists[k][i]) if k in lists else "" for k in keys), []).append(i)
@@ -202,7 +202,7 @@ class Reward:
         # the TRL boundary: numpy, pandas, pyarrow or torch columns arrive as Python lists, as from a Batch
         completions = as_column(completions, "completions")
         prompts = as_column(prompts, "prompts") if prompts is not None else [None] * len(completions)
-        columns = _row_columns(kwargs, len(completions))
+        columns = column_lists(kwargs, len(completions))
         for name in self.columns:  # a column this reward reads, given with the wrong length: say so, not "no column"
             if name in kwargs and name not in columns and hasattr(kwargs[name], "__len__") and not isinstance(kwargs[name], (str, bytes)):
                 raise ValueError(f"reward {self.name!r}: column {name!r} has {len(kwargs[name])} values for "
@@ -213,7 +213,7 @@ class Reward:
         return f"{type(self).__name__}(name={self.name!r}, weight={self.weight})"
 
 
-def _row_columns(columns: Mapping[str, Any], n: int) -> dict[str, list[Any]]:
+def column_lists(columns: Mapping[str, Any], n: int) -> dict[str, list[Any]]:
     """The keyword arguments that are columns of n values, as Python lists (numpy, pandas, pyarrow and torch
     columns of a direct call read like lists); others (TRL's ``trainer_state``, callbacks) are left out."""
     lists = {}
@@ -249,7 +249,7 @@ class RolloutReward(Reward):
                 f"reward {self.name!r} reads column(s) {missing} that the batch does not have; "
                 f"available: {sorted(columns)}"
             )
-        lists = _row_columns(columns, len(completions))
+        lists = column_lists(columns, len(completions))
         scores: list[float | None] = []
         reasons: list[str] = []
         details: dict[str, list[float | None]] = {}

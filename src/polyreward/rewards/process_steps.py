@@ -34,10 +34,9 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from polyreward.process import SEGMENTS, SUMMARIES, ProcessScorer, ProcessScores
-from polyreward.reward import Reward, RewardOutput, one_of
+from polyreward.reward import Reward, RewardOutput, column_lists, one_of
 from polyreward.vocabulary import import_callable
 from polyreward.rewards.step_arithmetic import arithmetic_step_scores
-from polyreward.schema import as_column
 
 SCORER_KINDS = ("rule", "model", "judge")
 
@@ -125,14 +124,7 @@ class ProcessReward(Reward):
     def score_steps(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ProcessScores:
         """The steps, per-step scores (NaN: unscored or failed), summaries and reasons of a batch."""
         n = len(completions)
-        lists = {}
-        for key, values in columns.items():  # the columns of n values (TRL also passes trainer_state and the like)
-            try:
-                column = as_column(values, key)
-            except TypeError:
-                continue
-            if len(column) == n:
-                lists[key] = column
+        lists = column_lists(columns, n)  # the columns of n values (TRL also passes trainer_state and the like)
         rows = [{k: v[i] for k, v in lists.items()} for i in range(n)]
         prompts = list(prompts) + [None] * (n - len(prompts))
         return self.process.score(prompts[:n], completions, rows)
