@@ -317,7 +317,7 @@ def test_preload_comes_from_the_work_not_the_engine():
     assert MathAccuracy.preload == WORKER_PRELOAD
     rewards = parse_config({"rewards": [{"name": "acc", "type": "math_accuracy"}]}).build_rewards(workers=5)  # a pool no test started
     assert rewards.preload == WORKER_PRELOAD
-    assert all(m in rewards.rewards[0].pool.__getstate__()["preload"] for m in WORKER_PRELOAD)
+    assert all(m in rewards.rewards[0].engine.pool.__getstate__()["preload"] for m in WORKER_PRELOAD)
     with WorkerPool(workers=1, timeout=20.0) as pool:
         assert pool.__getstate__()["preload"] == []
         verify_batch(["\\boxed{\\sqrt{2}/2 + x}"], ["\\frac{1}{\\sqrt{2}} + x"], pool=pool, timeout=20.0)

@@ -17,13 +17,16 @@ One concern per module:
 * :mod:`~polyreward.engine.pool` — :class:`WorkerPool`, the dispatcher: CPU budget, wall cap, retries, affinity.
 * :mod:`~polyreward.engine.shared` — :func:`shared_pool`, the process-wide pools rewards share, and
   :func:`timeout_summary`, the run summary's line about their timeouts.
+* :mod:`~polyreward.engine.handle` — :class:`Engine`, the one object a reward that needs workers is given (workers,
+  per-item budget, memory cap; the pool made on first use): the one path the timeout takes.
 """
 
 from __future__ import annotations
 
+from polyreward.engine.handle import Engine
 from polyreward.engine.outcome import Outcome
 from polyreward.engine.pool import COMPUTING_SHARE, WorkerPool
 from polyreward.engine.shared import shared_pool, timeout_summary
 from polyreward.engine.worker import process_cpu_seconds
 
-__all__ = ["COMPUTING_SHARE", "Outcome", "WorkerPool", "process_cpu_seconds", "shared_pool", "timeout_summary"]
+__all__ = ["COMPUTING_SHARE", "Engine", "Outcome", "WorkerPool", "process_cpu_seconds", "shared_pool", "timeout_summary"]
