@@ -55,8 +55,8 @@ class Engine:
             instead of the shared one; its owner closes it
     """
 
-    def __init__(self, workers: int | None = None, timeout: float = 5.0, memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB,
-                 *, pool: Any = None) -> None:
+    def __init__(self, workers: int | None = None, timeout: float = 5.0,
+                 memory_limit_mb: int | None = DEFAULT_MEMORY_LIMIT_MB, *, pool: Any = None) -> None:
         if workers is not None and (isinstance(workers, bool) or not isinstance(workers, int) or workers < 0):
             raise ValueError(f"workers must be a whole number >= 0 or None, got {workers!r}")
         self.timeout = _budget(timeout)

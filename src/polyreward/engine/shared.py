@@ -1,7 +1,8 @@
 """The process-wide shared pools, and the one line a run's summary gets when any of them timed an item out.
 
 Rewards share pools so a RewardSet with three math rewards still starts only one set of workers (through their
-:class:`~polyreward.engine.handle.Engine`). A pool belongs to the process that made it (a forked child makes its own); every shared pool is closed at exit.
+:class:`~polyreward.engine.handle.Engine`). A pool belongs to the process that made it (a forked child makes its
+own); every shared pool is closed at exit.
 """
 
 from __future__ import annotations
