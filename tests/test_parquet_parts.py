@@ -43,7 +43,14 @@ def test_a_column_that_changes_type_between_chunks_is_text_like_a_single_chunk(t
     assert parts.column("meta").to_pylist() == ["0", "1", "2", '"s3"', '"s4"', '"s5"']
 
 
-@settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_an_empty_object_column_is_written_as_text(tmp_path):
+    """Parquet has no struct without fields: a column of ``{}`` (at any depth) is JSON text, not a crash."""
+    path = _write(tmp_path, [{}, {}, [{}], None])
+    table = _scored(tmp_path, path, 2, "parts.parquet")
+    assert table.column("meta").to_pylist() == ["{}", "{}", "[{}]", None]
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
 @given(metas=st.lists(scalar, min_size=1, max_size=9), chunk_size=st.integers(1, 4))
 def test_parquet_output_does_not_depend_on_the_chunk_size(tmp_path_factory, metas, chunk_size):
     tmp_path = tmp_path_factory.mktemp("pq")

@@ -426,6 +426,8 @@ def parquet_table(rows: Sequence[Mapping[str, Any]], types: Mapping[str, Any] | 
             if kind == "text":
                 raise pa.ArrowTypeError(c)
             data[c] = pa.array(values, type=kind)
+            if not _parquet_writable(data[c].type):
+                raise pa.ArrowTypeError(c)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
             data[c] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values], type=pa.string())
     return pa.table(data)
@@ -436,9 +438,23 @@ def parquet_column_type(values: Sequence[Any]) -> Any:
     import pyarrow as pa
 
     try:
-        return pa.array([_clean(v) for v in values]).type
+        kind = pa.array([_clean(v) for v in values]).type
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
         return "text"
+    return kind if _parquet_writable(kind) else "text"
+
+
+def _parquet_writable(kind: Any) -> bool:
+    """Parquet has no struct without fields ({} values): such a column, at any depth, is stored as JSON text."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(kind):
+        return kind.num_fields > 0 and all(_parquet_writable(kind.field(i).type) for i in range(kind.num_fields))
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _parquet_writable(kind.value_type)
+    if pa.types.is_map(kind):
+        return _parquet_writable(kind.key_type) and _parquet_writable(kind.item_type)
+    return True
 
 
 def write_rows(path: str | Path, rows: Sequence[Mapping[str, Any]]) -> None:
