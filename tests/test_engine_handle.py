@@ -149,3 +149,14 @@ def test_a_reward_of_your_own_declares_the_need_with_the_engine_parameter(tmp_pa
         assert reward(completions=["abc", "hello"]) == [3.0, 5.0]
     finally:
         sys.modules.pop("toy_engine_reward", None)
+
+
+def test_the_config_sets_the_workers_memory_cap():
+    from polyreward.config import Config
+
+    config = Config.model_validate({"engine": {"memory_limit_mb": 512}, "rewards": [{"name": "a", "type": "math_accuracy"}]})
+    assert list(config.build_rewards())[0].engine._workers.memory_limit_mb == 512
+    default = Config.model_validate({"rewards": [{"name": "a", "type": "math_accuracy"}]})
+    assert list(default.build_rewards())[0].engine._workers.memory_limit_mb == 4096
+    with pytest.raises(ValueError):
+        Config.model_validate({"engine": {"memory_limit_mb": 1}, "rewards": [{"name": "a", "type": "math_accuracy"}]})

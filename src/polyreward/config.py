@@ -185,6 +185,8 @@ class EngineSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     workers: int | None = Field(default=None, ge=0)
     timeout: float = Field(default=5.0, gt=0)
+    # address-space cap of each worker process in MB (a runaway sympy expansion is killed, not the machine); null: none
+    memory_limit_mb: int | None = Field(default=4096, ge=64)
 
 
 class RewardEntry(BaseModel):
@@ -260,7 +262,7 @@ class Config(BaseModel):
         """Instantiate the configured rewards as a :class:`~polyreward.rewardset.RewardSet`.
 
         A reward whose constructor takes ``engine`` (the one fact a reward that needs worker processes declares) is
-        given this config's :class:`~polyreward.engine.Engine` (``engine: {workers, timeout}``; ``workers`` overrides
+        given this config's :class:`~polyreward.engine.Engine` (``engine: {workers, timeout, memory_limit_mb}``; ``workers`` overrides
         the config's), one engine for all of them, with each one's ``preload`` modules added."""
         from polyreward.rewardset import RewardSet
 
@@ -273,7 +275,8 @@ class Config(BaseModel):
                 if engine is None:
                     from polyreward.engine import Engine  # here: a config without such a reward never imports the engine
 
-                    engine = Engine(workers if workers is not None else self.engine.workers, self.engine.timeout)
+                    engine = Engine(workers if workers is not None else self.engine.workers, self.engine.timeout,
+                                    self.engine.memory_limit_mb)
                 engine.add_preload(cls.preload)  # what this reward's workers import once (its verifier)
                 kwargs["engine"] = engine
             try:
