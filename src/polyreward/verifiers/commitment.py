@@ -37,7 +37,7 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"(?:\bnot|n't|\bnever|\bnicht|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
     r"is|simply|just))*\Z",
     re.IGNORECASE,
@@ -69,12 +69,13 @@ _INSIDE_OR = re.compile(
 
 # explicit retractions, and pauses that only withdraw an answer when a different one follows
 _RETRACTION = re.compile(
-    r"\b(?:no[\s,.!]+(?:wait|hold\s+on)|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)|"
+    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b",
     re.IGNORECASE,
 )
 _EXPLICIT = re.compile(
-    r"(?:no[\s,.!]+(?:wait|hold\s+on)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
+    r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
     r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))",
     re.IGNORECASE,
@@ -166,7 +167,7 @@ _POINTER = re.compile(
 )
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
-    r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither)|n't)\W*\Z",
+    r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
     re.IGNORECASE,
 )
 _WITHDRAWAL = re.compile(
@@ -174,10 +175,10 @@ _WITHDRAWAL = re.compile(
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
     r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that|"
-    r"lie|lying|testing\s+you|trolling|"
+    r"a\s+lie|lying|testing\s+you|trolling|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
-    r"nein|falsch|fehler|faux|erreur|falso|falsa|errado|errada|incorrect[oa]|equivocad[oa]|niet|fout|klopt\s+niet|"
-    r"нет|неверно|неправильно|ошибк\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|不是|错|いいえ|違|間違",
+    r"nein|falsch|fehler|irrtum|geirrt|faux|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
+    r"klopt\s+niet|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違",
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(

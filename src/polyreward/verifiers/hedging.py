@@ -107,16 +107,25 @@ _LOW_CONFIDENCE = re.compile(
 )
 _BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk)\W+)?(?:not|nope|nah|never|no)\W*\Z", re.IGNORECASE)
 _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
+# the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
+# "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
+_WRITER_STATE = re.compile(
+    r"\bI(?:'m|\s+am|\s+was|'ve\s+been)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
+    r"|\bmy\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|derivation|work|method|reasoning|pick|"
+    r"choice|vote|estimate|expectation|check)\b)(?:own\s+)?\w+",
+    re.IGNORECASE,
+)
+_AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|verified|checked|confirmed|positive|convinced|you)\b", re.IGNORECASE)
 _DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|are|right|correct|true|really|sure|yes|no)\b", re.IGNORECASE)
 _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
 # the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
-                r"\b(?P<tail>[^.;!?\n]*)\Z)|\baccording\s+to\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
+                r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
 _ATTRIBUTED_OR_STORY = re.compile(_ATTRIBUTION.format(verbs=_REPORTING_OR_STORY), re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
-    r"|\baccording\s+to\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
+    r"|\b(?:according\s+to|per|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
     re.IGNORECASE,
 )
 
@@ -194,6 +203,8 @@ def _stands_against(clause: str) -> bool:
     other value ("Or not.", "or thereabouts"), a condition on the writer, the answer attributed to someone else."""
     if re.search(r"\d", clause):
         return False  # another value: the rules of commitment.later_disowns read it
+    if _WRITER_STATE.search(clause) and not _AFFIRMING.search(clause) and len(WORDS.findall(clause)) <= 10:
+        return True
     return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
 
 

@@ -306,7 +306,7 @@ def _drop_fences(text: str) -> str:
 
 # what a reader must click or squint to see is not the writer's stated answer (read only when nothing else answers):
 # a spoiler ">!...!<" (on one line), a collapsed "<details>" block, "{\\tiny ...}" text
-_TINY = re.compile(r"\{\\tiny\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}")
+_TINY = re.compile(r"\{\\(?:tiny|scriptsize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
 
 
 def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
@@ -331,8 +331,10 @@ def _drop_set_aside(text: str) -> str:
         text = _drop_between(text, ">!", "!<", line=True)
     if "<details" in text.lower():
         text = _drop_between(text, "<details", "</details>", line=False)
-    if "\\tiny" in text:
+    if "\\tiny" in text or "\\scriptsize" in text:
         text = _TINY.sub(" ", text)
+    if "<small" in text.lower():
+        text = _drop_between(text, "<small", "</small>", line=False)
     return text
 
 
