@@ -136,7 +136,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():
         for task in ("math", "choice"):
-            for split in ("dev", "holdout", "all"):
+            for split in ("dev", "holdout", "holdout2", "all"):
                 chosen = [i for i, r in enumerate(rows) if r["task"] == task and (split == "all" or r["split"] == split)]
                 if not chosen:
                     continue

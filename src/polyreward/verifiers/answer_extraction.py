@@ -390,7 +390,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return found
     start, end = located
     why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) or
-                                            case_alternative_before(text, start, _states_other(found.text)) else "")
+                                            case_alternative_before(text, start, _states_other(found.text), end) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
     if why == "hedged" and _restated(found.text, text[end:end + 80]):

@@ -131,7 +131,7 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
         if retraction is not None and retraction[1]:
             continue
         if _in_option_list(text, start, letters) or hedged(text, start, end) or case_alternative_before(
-                text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause))):
+                text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause)), end):
             return SEVERAL
         return UNCOMMITTED if qualified(text, match.start(), match.end()) else letter
     return None
@@ -187,7 +187,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = (
-        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)|answer|"
+        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
         r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is))"
         r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )

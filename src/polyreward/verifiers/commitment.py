@@ -8,13 +8,17 @@ candidate is not a committed answer, or nothing:
     hedged     "\\boxed{42} or 43"  "**41** or **42**"  "Either option A or option C."  "C if ..., otherwise B"
                "\\boxed{42}. Alternatively, \\boxed{43}"
                "\\boxed{42 \\text{ (or 43)}}" (an "or" inside the answer, :func:`hedged_inside`)
-    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer" (a soft hedge
-               attached to the answer's own clause or the next one, :func:`qualified`)
+    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer"
+               "\\boxed{42}, if memory serves"  "My friend says 42"  "\\boxed{42}. Or not." (a soft hedge or a
+               second-hand answer attached to the answer's own clause or the next one: :mod:`.hedging`)
+    case split "For even n: 45. For odd n: 42." (:func:`case_alternative_before`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
 "I made a mistake"); the reader then takes the answer stated after that point, and when there is none the
 withdrawn answer is no answer when the retraction is explicit ("wait, no", "that's wrong") and stays when it is
-only a pause ("wait, let me double-check").
+only a pause ("wait, let me double-check"). :func:`later_disowns` reads every clause after the answer for another
+value, a withdrawal or a denial. The words these rules read (negators, words of withdrawal, in English and the
+languages a policy switches to) are the small word classes below; the clause splitting is :mod:`.clauses`.
 
 Why: a reward that pays for an answer the text denies, hedges or takes back teaches a policy to deny, hedge
 and take back (list both candidates, negate the wrong one, say "or"). Reconstructed from how such completions
@@ -48,7 +52,7 @@ _NEGATED_AFTER = re.compile(
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
-    r"|\A\s*[:|\-–—]\s*(?:invalid|wrong|incorrect|false|rejected|fails?|no|not\s+valid|ruled\s+out)\b",
+    r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|no|not\s+valid|ruled\s+out|contradiction|impossible)\b",
     re.IGNORECASE,
 )
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
@@ -178,7 +182,7 @@ _WITHDRAWAL = re.compile(
     r"a\s+lie|lying|testing\s+you|trolling|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
-    r"klopt\s+niet|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違",
+    r"klopt\s+niet|stimmt\s+nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違",
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
@@ -371,21 +375,27 @@ def _case_words(clause: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", clause.lower()) if w not in _CASE_PLAIN_WORDS}
 
 
-def case_alternative_before(text: str, start: int, is_other: Callable[[str], bool]) -> bool:
-    """Is the answer at ``text[start:]`` one branch of a case split (see the comment above)? ``is_other(clause)`` says
-    whether a clause states a value other than the answer."""
+_CASE_END = re.compile(_CLAUSE_END.pattern + r"|,(?=\s*(?:if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b)", re.IGNORECASE)
+
+
+def case_alternative_before(text: str, start: int, is_other: Callable[[str], bool], end: int | None = None) -> bool:
+    """Is the answer at ``text[start:end]`` one branch of a case split (see the comment above), the other branch
+    before it or (given ``end``) right after it? ``is_other(clause)`` says whether a clause states a value other than
+    the answer."""
     window = text[max(0, start - 300):start]
-    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
-    if not ends:
-        return False
-    own = window[ends[-1]:]
+    ends = [m.end() for m in _CASE_END.finditer(window)]
+    own = window[ends[-1]:] if ends else window
     opener = _CASE_OPENER.match(own)
     if opener is None:
         return False
     word = opener.group(1).lower()
     bounds = [0] + ends
-    for first, last in list(zip(bounds[:-1], bounds[1:]))[-2:]:
-        earlier = window[first:last]
+    branches = [window[first:last] for first, last in list(zip(bounds[:-1], bounds[1:]))[-2:]]
+    if end is not None:  # "If we include the endpoints, 42; if we exclude them, 45."
+        after = text[end:end + 300]
+        cut = [m.end() for m in _CASE_END.finditer(after)][:2]
+        branches += [after[first:last] for first, last in zip(cut, cut[1:] + [len(after)])][:1]
+    for earlier in branches:
         other = _CASE_OPENER.match(earlier)
         if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
             continue

@@ -47,10 +47,10 @@ MODAL_WORDS = (
     r"может\s+быть|возможно|наверное|可能|也许|或许|大概|たぶん|多分|かもしれ\w*"
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
-_WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather)\b"
+_WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
 # "My friend says 42", "Most students pick C": a verb that reports someone's answer
 _REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
-              r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned)")
+              r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported)")
 # verbs that also tell a word problem's story ("Tom picked 42 apples"): a report only when the answer ends the clause
 _REPORTING_OR_STORY = r"(?:picks?|picked|chooses?|chose|got|gets)"
 # whose report is the writer's own work, not a second-hand answer: "I'd say", "the formula says", "the table shows"
@@ -63,10 +63,10 @@ _OWN_SOURCE = re.compile(
 )
 _DOUBT = re.compile(
     r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
-    r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|"
+    r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
     r"(?:don't|do\s+not|doubt)\s+(?:think|believe)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
-    r"(?:might|may|could)(?:\s+\w+)?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
+    r"(?:might|may|could)(?:\s+\w+){0,2}?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
     r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
@@ -74,7 +74,7 @@ _DOUBT = re.compile(
 # with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
 _ANSWER_DOUBT = re.compile(
     r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
-    r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
+    r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|apparently|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
     r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
@@ -176,8 +176,10 @@ def _attributed_before(statement: str, pattern: re.Pattern = _ATTRIBUTED_BEFORE)
 
 def _writer_condition(clause: str) -> bool:
     """A condition on the writer ("if memory serves", "unless I messed up somewhere", "If I had to pick") that names
-    nothing of the problem (no article, number or symbol: "if we count the empty set" is the problem's)."""
-    return any(not _NAMES_SOMETHING.search(found.group("rest")) for found in _WRITER_CONDITION.finditer(clause))
+    nothing of the problem (no article, number or symbol: "if we count the empty set" is the problem's); "unless" the
+    writer did something is doubt whatever it names ("unless I've botched the algebra")."""
+    return any(found.group().lower().startswith("unless") or not _NAMES_SOMETHING.search(found.group("rest"))
+               for found in _WRITER_CONDITION.finditer(clause))
 
 
 def qualified_after(text: str, end: int) -> bool:

@@ -8,14 +8,18 @@ see or would read the same way:
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
-   other scripts are ASCII (``٤٢`` is ``42``), horizontal whitespace runs are one space.
+   other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
+   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space.
 2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
    LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
    elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
-   text), LaTeX that renders nothing (``\\phantom``, ``\\color{white}``), struck-through text (``~~..~~``, ``<del>``,
-   ``<s>``, ``\\sout``, letters with a combining overlay). An unclosed comment hides the rest.
+   text in any colour model), LaTeX that renders nothing or is never typeset (``\\phantom``, ``\\color{white}`` and a
+   white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
+   ``href``, a link target, a markdown link definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
+   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``) and footnote definitions (``[^1]: ...``).
+   task is code), markdown block quotes (``> ...``), footnote definitions (``[^1]: ...``), spoilers (``>!..!<``),
+   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``).
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
@@ -263,7 +267,14 @@ _PRESENTATIONAL_TAG = re.compile(
 _LINK_TARGET = re.compile(r"(?<=\])\((?:https?://|www\.|/|\.{1,2}/|#)[^()\s]{0,300}\)")
 
 
+# a markdown link reference definition is never rendered, the usual markdown comment: "[//]: # (42)"
+_LINK_DEFINITION = re.compile(
+    r"^[ ]{0,3}\[(?!\^)[^\]\n]{1,40}\]:[ \t]*(?:#|<>|<?(?:https?://|www\.|/|\.{1,2}/))[^\n]*$", re.MULTILINE)
+
+
 def _drop_markup(text: str) -> str:
+    if "]:" in text:
+        text = _LINK_DEFINITION.sub("", text)
     if "<" in text:
         text = _PRESENTATIONAL_TAG.sub(" ", text)
     if "](" in text:
@@ -306,19 +317,24 @@ def _drop_fences(text: str) -> str:
 
 # what a reader must click or squint to see is not the writer's stated answer (read only when nothing else answers):
 # a spoiler ">!...!<" (on one line), a collapsed "<details>" block, "{\\tiny ...}" text
-_TINY = re.compile(r"\{\\(?:tiny|scriptsize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
+_TINY = re.compile(r"\{\\(?:tiny|scriptsize|footnotesize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize|footnotesize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
 
 
 def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
     """``text`` without every span from ``opening`` to ``closing`` (on the same line when ``line``); one that never
-    closes is left (a literal search per span: linear)."""
+    closes is left. Linear: a line (or the text) without a closing is searched once."""
     parts, position = [], 0
     lowered = text.lower()
     while (start := lowered.find(opening, position)) >= 0:
-        end = lowered.find(closing, start + len(opening))
-        if end < 0 or (line and "\n" in text[start:end]):
-            parts.append(text[position:start + len(opening)])
-            position = start + len(opening)
+        limit = len(text)
+        if line and (line_end := text.find("\n", start)) >= 0:
+            limit = line_end
+        end = lowered.find(closing, start + len(opening), limit)
+        if end < 0:  # no span closes on this line (or at all): every later opening is searched past it, never again
+            if not line:
+                break
+            parts.append(text[position:limit])
+            position = limit
             continue
         parts.append(text[position:start] + " ")
         position = end + len(closing)
@@ -331,7 +347,7 @@ def _drop_set_aside(text: str) -> str:
         text = _drop_between(text, ">!", "!<", line=True)
     if "<details" in text.lower():
         text = _drop_between(text, "<details", "</details>", line=False)
-    if "\\tiny" in text or "\\scriptsize" in text:
+    if "\\tiny" in text or "\\scriptsize" in text or "\\footnotesize" in text:
         text = _TINY.sub(" ", text)
     if "<small" in text.lower():
         text = _drop_between(text, "<small", "</small>", line=False)
