@@ -132,7 +132,9 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
-             "genuine answers) from tests/data/red_team.jsonl.", "",
+             "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
+             "`holdout` and `holdout2` were written afterwards and scored once on first sight before anything they showed "
+             "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():
         for task in ("math", "choice"):
