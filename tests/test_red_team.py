@@ -151,6 +151,10 @@ def test_a_structural_hedge_never_raises_a_choice_score(letter, how, data):
     "For the sum we get 12. For the product, \\boxed{42}.",  # two quantities, not two cases of one
     "The answer is 42, not 45.",
     "Die Antwort ist 42, nicht 45.",
+    "\\boxed{7}... wait, no: forty-two.",                 # a correction to the gold in words
+    ">!\\boxed{42}!<",                                      # the only answer, behind a spoiler, is still the answer
+    "<details><summary>Answer</summary>\\boxed{42}</details>",
+    "The answer is ~~45~~ \\cancel{45} 42.",
 ])
 def test_structural_rules_leave_ordinary_answers_alone(completion):
     assert MathAccuracy()(completions=[completion], answer=["42"]) == [1.0]

@@ -37,6 +37,7 @@ from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
+from polyreward.verifiers.math_normalize import number_from_words
 
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
@@ -254,6 +255,26 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     return bool((_STRONG_POINTER if strong_only else _POINTER).search(before))
 
 
+_NUMBER_WORD_RUN = re.compile(r"((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)[\s.!?)*$]*\Z")
+
+
+def _spelled_value(clause: str) -> int | None:
+    """A value written in words that closes ``clause`` after a word pointing at it ("it's actually forty-five",
+    "No, wait: nine"), or None. Without a pointer ("Step one.") it is not a statement of a value."""
+    run = _NUMBER_WORD_RUN.search(clause)
+    if run is None:
+        return None
+    words = run.group(1).split()
+    for size in range(len(words), 0, -1):  # the longest tail of the run that is a number
+        tail = " ".join(words[-size:])
+        value = number_from_words(tail)
+        if value is not None:
+            before = clause[:run.start(1)] + " ".join(words[:-size])
+            pointed = _POINTER.search(before.rstrip() + " ") or _STRONG_POINTER.search(before.rstrip() + " ")
+            return value if pointed else None
+    return None
+
+
 def letter_pattern(letters: str) -> re.Pattern:
     """An option letter standing alone: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``)."""
     return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
@@ -338,6 +359,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
+                return "conflicting"
+        if not letters and not labels and not others and not mentions:
+            spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
+            if spelled is not None and _value_key(str(spelled)) not in keys:
                 return "conflicting"
         if not others and not is_option_text and _withdraws(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
