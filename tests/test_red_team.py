@@ -28,6 +28,11 @@ ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team
 KNOWN_PAID = {
     "Most people answer \\boxed{7} here.",    # "answer" is a verb here and a noun in "The answer is": not read as a report
     "Most people answer \\boxed{120} here.",
+    # got / pick / chose tell a word problem's story as often as they report ("So Tom got 42."): not read as reports
+    "A classmate got \\boxed{120}.",
+    "A classmate got \\boxed{-3}.",
+    "Most students pick B.",
+    "Most students pick D.",
 }
 
 
@@ -146,6 +151,12 @@ def test_a_structural_hedge_never_raises_a_choice_score(letter, how, data):
     "My friend said 45, but the correct answer is \\boxed{42}.",
     "As the hint says, the answer is \\boxed{42}.",
     "Tom picked \\boxed{42} apples.",                     # the story's verb, not a report: a unit follows the answer
+    "Alice says she has \\boxed{42} apples.",
+    "So the number Alice thought of is \\boxed{42}.",
+    "So she chose \\boxed{42}.",
+    "In total the farmer picked \\boxed{42}.",
+    "\\boxed{42}. I was careful with the signs.",
+    "\\boxed{42}. My steps are shown above.",
     "\\boxed{42}. I'm pretty sure about this.",
     "\\boxed{42}. Does that make sense?",
     "For the sum we get 12. For the product, \\boxed{42}.",  # two quantities, not two cases of one

@@ -7,7 +7,7 @@ makes it a possibility or somebody else's answer, not the writer's. Read structu
 * **the answer's own clause, before it**: an epistemic modal ("might be", "maybe", "perhaps", "my guess"), the
   writer's own doubt ("I can't be certain, but"), a weak belief of the writer's ("I reckon", "I suspect", "I'd
   wager"), a condition on the writer rather than on the problem ("If I had to pick,", "As far as I can tell,"), or the
-  answer given as what *someone else* says, thinks or picks ("My friend says", "Most students pick", "According to
+  answer given as what *someone else* says, thinks or claims ("My friend says", "Reddit thinks", "According to
   the answer key");
 * **the rest of that clause and the one clause right after it**: a word of doubt ("(unverified)", "I haven't
   double-checked this", "(low confidence)"), a "?" closing a short clause or a question about the answer ("Is that
@@ -48,11 +48,9 @@ MODAL_WORDS = (
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
-# "My friend says 42", "Most students pick C": a verb that reports someone's answer
+# "My friend says 42", "Reddit thinks it's C": a verb that reports someone's answer
 _REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
               r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported)")
-# verbs that also tell a word problem's story ("Tom picked 42 apples"): a report only when the answer ends the clause
-_REPORTING_OR_STORY = r"(?:picks?|picked|chooses?|chose|got|gets)"
 # whose report is the writer's own work, not a second-hand answer: "I'd say", "the formula says", "the table shows"
 _OWN_SOURCE = re.compile(
     r"\A(?:I|I'd|I'll|we|we'd|we'll|us|you'd|so|then|thus|hence|therefore|and|but|or|which|that|this|it|who|let's|"
@@ -110,9 +108,9 @@ _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
 # "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
 _WRITER_STATE = re.compile(
-    r"\bI(?:'m|\s+am|\s+was|'ve\s+been)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
-    r"|\bmy\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|derivation|work|method|reasoning|pick|"
-    r"choice|vote|estimate|expectation|check)\b)(?:own\s+)?\w+",
+    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
+    r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|"
+    r"derivation|work|method|reasoning|pick|choice|vote|estimate|check)\b)(?:own\s+)?\w+",
     re.IGNORECASE,
 )
 _AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|verified|checked|confirmed|positive|convinced|you)\b", re.IGNORECASE)
@@ -122,7 +120,6 @@ _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
                 r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
-_ATTRIBUTED_OR_STORY = re.compile(_ATTRIBUTION.format(verbs=_REPORTING_OR_STORY), re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
     r"|\b(?:according\s+to|per|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
@@ -149,10 +146,13 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
     # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
-    if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _attributed_before(statement) or _writer_condition(statement):
+    if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement):
         return True
-    if end is not None and _attributed_before(statement, _ATTRIBUTED_OR_STORY) and _ends_its_clause(text, end):
-        return True  # "A classmate got 42.", "Most students pick C." (but "Tom picked 42 apples" tells the story)
+    # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
+    # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
+    # chose: "So Tom got 42.") are not read as reports at all
+    if end is not None and _ends_its_clause(text, end) and _attributed_before(statement):
+        return True
     return contrast is not None and (_writer_doubts(own[:contrast.start()], guesses=False) or _writer_condition(own[:contrast.start()]))
 
 
@@ -161,16 +161,18 @@ def _ends_its_clause(text: str, end: int) -> bool:
     return re.match(r"[\s$*)\]}]*(?:[.!;\n]|\Z)", text[end:end + WINDOW]) is not None
 
 
-def _attributed_before(statement: str, pattern: re.Pattern = _ATTRIBUTED_BEFORE) -> bool:
-    """Is the answer after ``statement`` reported as someone else's ("My friend says", "Most students pick",
+def _attributed_before(statement: str) -> bool:
+    """Is the answer after ``statement`` reported as someone else's ("My friend says", "Reddit thinks it's",
     "According to the answer key, it's")? The writer's own reports ("I'd say", "the formula gives") are not, nor
     is agreement ("As the hint says, ...")."""
-    found = pattern.search(statement)
+    found = _ATTRIBUTED_BEFORE.search(statement)
     if found is None:
         return False
     if found.group("source") is not None:
         return not _OWN_SOURCE.match(found.group("source").split()[-1])
     before = statement[:found.start()]
+    if re.match(r"\s+(?:of|about|for|to|in|on|with|up|from|at|by)\b", found.group("tail"), re.IGNORECASE):
+        return False  # "the number Alice thought of is 42": the verb is inside the subject, not a report
     return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
 
 
