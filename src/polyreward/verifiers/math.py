@@ -222,6 +222,9 @@ def compare_cheap(
     if reference.kind == "number" and several_values(prediction.text):
         # "\boxed{42\text{ cm}, 43\text{ cm}}" for 42: a candidate list, whatever Math-Verify makes of the units
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "several values for one number", prediction.source)
+    if work_avoidance is not None and "=" not in reference.text and _answers_another_variable(prediction.text, work_avoidance):
+        # "Solve for x" answered with "y = 42": the value of another unknown, whatever its number
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "another variable", prediction.source)
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:
@@ -246,6 +249,17 @@ def compare_cheap(
         if equal is not None:
             return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "canonical", prediction.source)
     return None
+
+
+_ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
+_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z])\s*=\s*[^=]+\Z")
+
+
+def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
+    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x")?"""
+    stated = _STATED_VARIABLE.match(answer)
+    asked = {m.group(1) for m in _ASKED_VARIABLE.finditer(squeezed_prompt.lower())}
+    return stated is not None and len(asked) == 1 and stated.group(1).lower() not in asked
 
 
 # --- public API -----------------------------------------------------------------------------------
