@@ -36,6 +36,7 @@ from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
 from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
+from polyreward.verifiers.clauses import denies_by_reference
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import number_from_words
 
@@ -53,7 +54,8 @@ _NEGATED_AFTER = re.compile(
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
-    r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|no|not\s+valid|ruled\s+out|contradiction|impossible)\b",
+    r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
+    r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new)\b)",  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
@@ -364,8 +366,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
             if spelled is not None and _value_key(str(spelled)) not in keys:
                 return "conflicting"
-        if not others and not is_option_text and _withdraws(clause):
-            return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
+        if not others and not is_option_text and (_withdraws(clause) or denies_by_reference(clause)):
+            return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
     return ""
 
 

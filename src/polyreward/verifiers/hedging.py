@@ -87,7 +87,11 @@ _BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r
 _CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
 # a check the writer says they did not do is doubt, not a check: "I haven't double-checked this"
-_UNCHECKED = re.compile(r"(?:\bnot|n't|\bnever|\bwithout)\s+(?!need|have\s+to)(?:\w+\s+){0,2}?(?:double-?)?(?:check|verif|confirm|proofread)\w*", re.IGNORECASE)
+# (only auxiliaries and adverbs between the negation and the check: "It is not hard to check" states no unchecked work)
+_UNCHECKED = re.compile(
+    r"(?:\bnot|n't|\bnever|\bwithout)\s+(?:(?:yet|really|actually|fully|properly|carefully|thoroughly|been|even|bothered|"
+    r"managed|able|(?:had|have|having)\s+(?:the\s+|a\s+)?(?:time|chance)|got(?:ten)?\s+around)\s+(?:to\s+)?){0,2}"
+    r"(?:double-?)?(?:check|verif|confirm|proofread)\w*", re.IGNORECASE)
 # a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
 # "if forced to answer"; a condition that names something ("if we count the empty set", "if x > 0") is the problem's
 _WRITER_CONDITION = re.compile(
@@ -117,12 +121,13 @@ _AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|ver
 _DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|are|right|correct|true|really|sure|yes|no)\b", re.IGNORECASE)
 _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
 # the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
+# ("per" names a source only before a determiner or a name: "per the key", "per Wikipedia", not "5 meters per second")
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
-                r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
+                r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
-    r"|\b(?:according\s+to|per|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
+    r"|\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
     re.IGNORECASE,
 )
 
