@@ -4,12 +4,12 @@ A free-text answer (a radiology report, a piece of advice) can be disowned sente
 of retraction. Reconstructed rule (ours), read on the text a reader sees (:func:`polyreward.verifiers.reading`)::
 
     lead denial   a sentence that opens with a denial whose complement is a sentence of its own: an optional
-                  subject that names the answer or points at it (it, this, that, the answer, the result, the
-                  report, the advice, my answer) with its copula, optional adverbs, then not / never / no longer /
-                  anything but / not quite / not equal to / by no means / hardly, then an embedded sentence: a
-                  capitalised word ("It is no longer Call 911 ...", "The result is definitely not Lucency about
-                  the mediastinum ...", "not quite FINAL REPORT ...") or a list number ("This is not 1. No
-                  pneumothorax. 2. ..."). The denied span runs to the end of the sentence (a list number
+                  subject that points at the answer (it, this, that, the result, the report, the advice) with its
+                  copula, optional adverbs, then not / never / no longer / anything but / not quite / not equal
+                  to / by no means / hardly, then an embedded sentence: a capitalised word ("It is no longer Call
+                  911 ...", "The result is definitely not Lucency about the mediastinum ...", "not quite FINAL
+                  REPORT ...") or a list number ("This is not 1. No pneumothorax. 2. ..."); or, whatever follows,
+                  "the answer is not" / "my final answer is never" (the subject is the answer itself). The denied span runs to the end of the sentence (a list number
                   ends no sentence, so it is the item the number opens).
     tail denial   a sentence that ends with a denial of its own subject: "... is wrong.", "... is incorrect.",
                   "... is false.", "... cannot be right.", "... is not right / true / correct.", "... is not the
@@ -36,14 +36,15 @@ from polyreward.verifiers.commitment import disowns_before
 # sentence ("pneumonia cannot be\n excluded.")
 _SENTENCE_END = re.compile(
     r"(?<![\s(]\d)(?<![\s(]\d\d)(?<!\A\d)(?<!\A\d\d)[.!?]+(?=\s|\Z)|\n[^\S\n]*\n|\n(?=[^\S\n]*(?:[-*\u2022]|\d{1,2}[.)])\s)")
+_NEGATOR = (r"(?:(?:definitely|certainly|clearly|surely|absolutely|simply|really|actually)\s+)?"
+            r"(?:not(?:\s+(?:quite|really|exactly|equal\s+to))?|never|no\s+longer|anything\s+but|by\s+no\s+means|hardly)")
 _LEAD = re.compile(
-    r"[\s\"'*>#\-]*"
-    r"(?i:(?:(?:it|this|that|the\s+(?:final\s+)?(?:answer|result|report|advice|impression)|my\s+(?:answer|advice))"
-    r"\s*(?:is|was|'s|\u2019s)\s+)?"
-    r"(?:(?:definitely|certainly|clearly|surely|absolutely|simply|really|actually)\s+)?"
-    r"(?:not(?:\s+(?:quite|really|exactly|equal\s+to))?|never|no\s+longer|anything\s+but|by\s+no\s+means|hardly))"
-    r"\s*[:,\-\u2013\u2014]?\s+"
-    r"(?=[A-Z][a-z]|[AI]\s+[a-z]|[A-Z]{2,}[\s:]+[A-Z]{2,}|\d{1,2}[.)]\s)"
+    r"[\s\"'*>#\-]*(?:"
+    # "The answer is not <anything>": the subject is the answer itself, so the complement is the answer
+    r"(?i:(?:the|my)\s+(?:final\s+)?answer\s*(?:is|was|'s|\u2019s)\s+" + _NEGATOR + r")\s*[:,\-\u2013\u2014]?\s+\S"
+    # "It is not <Sentence>", "never <Sentence>": a capitalised embedded sentence or a list item
+    r"|(?i:(?:(?:it|this|that|the\s+(?:final\s+)?(?:result|report|advice)|my\s+advice)\s*(?:is|was|'s|\u2019s)\s+)?"
+    + _NEGATOR + r")\s*[:,\-\u2013\u2014]?\s+(?=[A-Z][a-z]|[AI]\s+[a-z]|[A-Z]{2,}[\s:]+[A-Z]{2,}|\d{1,2}[.)]\s))"
 )
 _TAIL = re.compile(
     r"\S\s+(?i:(?:is|was|are|were)\s+(?:wrong|incorrect|false|untrue|not\s+(?:right|true|correct|the\s+answer))|"
