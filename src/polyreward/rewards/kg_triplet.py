@@ -47,7 +47,15 @@ is not part of the report, so a finding cannot hide there). After an explicit re
 that opens a clause, so "after correction for rotation" inside a sentence takes nothing back) in the text after
 the last ``</think>``, the report is what follows it, and nothing following is no report (0.0); after a pause
 ("Wait, this is incorrect; the answer is ...", "Hmm") the report is what follows when a finding follows, else
-the whole text (a pause withdraws nothing by itself).
+the whole text (a pause withdraws nothing by itself). A report that denies itself (:mod:`polyreward.verifiers.denial`)
+is read by the same rule: after the last clause that disowns the text before it ("? Wrong.", "-- that's false.",
+"is not the answer.") or the last sentence that denies its own subject ("... cannot be right.", "... is wrong."),
+the report is what follows; a report whose first sentence wraps a denial around an embedded sentence ("The answer is
+not No pneumothorax.", "This is never No pneumothorax.", "It is anything but 1. No pneumothorax. 2. ...") is no
+report (its reasoning included), since the denial's complement is the report; such a sentence further on is left
+out (it states nothing). A denial of a negative finding inside a sentence ("not no pneumothorax") states nothing
+either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiology_kg`), so it matches neither the
+negative reference nor the positive one.
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 

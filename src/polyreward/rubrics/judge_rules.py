@@ -72,6 +72,13 @@ Guarded mode also reads what a reader reads and pays only advice the writer stan
   allergic, do not take aspirin") qualifies the advice and is never its opposite. At most
   ``MAX_CONTRADICTION_CHECKS`` = 64 distinct hit clauses are checked per rule, each in one pass over the
   response's clauses; past that a desirable hit fails closed.
+* Self-denial, for desirable items: an item whose ``regex`` / ``contains`` / ``contains_all`` hit lies in a
+  sentence that denies itself (:func:`polyreward.verifiers.denial.denied_spans`: a denial wrapped around an embedded
+  sentence, "It is no longer Call 911 (or your local emergency number) right now: ...", "The answer is not call 911
+  ...", or a sentence that ends denying its own subject, "... cannot be right.") is not met, wherever else its words
+  occur: the sentence disowns the advice it states, and a later "until the ambulance arrives" does not advise calling.
+  A denial of a word ("It is not safe to wait", "It's not indigestion: call 911") is no self-denial; a capitalised
+  name right after "It is not" ("It is not Tylenol you need") is read as one (a known false refusal).
 """
 
 
