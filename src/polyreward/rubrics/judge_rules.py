@@ -78,7 +78,8 @@ Guarded mode also reads what a reader reads and pays only advice the writer stan
   ...", or a sentence that ends denying its own subject, "... cannot be right.") is not met, wherever else its words
   occur: the sentence disowns the advice it states, and a later "until the ambulance arrives" does not advise calling.
   A denial of a word ("It is not safe to wait", "It's not indigestion: call 911") is no self-denial; a capitalised
-  name right after "It is not" ("It is not Tylenol you need") is read as one (a known false refusal).
+  name right after "It is not" ("It is not Tylenol you need") is read as one (a known false refusal), and a lower-case
+  embedded sentence after "it is not" ("It is not call 911 right now") only as a negated clause (a known miss).
 """
 
 
