@@ -68,7 +68,7 @@ def polyreward_scores(rows: list[dict], completions: list[str]) -> list[float]:
     math_at = [i for i, row in enumerate(rows) if row["task"] == "math"]
     choice_at = [i for i, row in enumerate(rows) if row["task"] == "choice"]
     with WorkerPool(workers=2, timeout=10.0) as pool:
-        reward = MathAccuracy(pool=pool, timeout=10.0)
+        reward = MathAccuracy(engine=pool)  # the pool's timeout (10 s) is the budget
         found = reward.evaluate([rows[i]["prompt"] for i in math_at], [completions[i] for i in math_at],
                                 answer=[rows[i]["gold"] for i in math_at]).scores
     for i, score in zip(math_at, found):
