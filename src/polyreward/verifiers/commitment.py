@@ -395,6 +395,7 @@ def modal_alternative_before(text: str, start: int, answer: str) -> bool:
 # A; in an unstable one, D." -- the answer's clause opens with a condition, an earlier clause opens with the same word
 # (or "with" / "without"), the two share a word of their own, and the earlier one states another value
 _CASE_OPENER = re.compile(r"\A[\W_]*(if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b", re.IGNORECASE)
+_CONDITION_OPENERS = frozenset({"if", "when", "whenever", "unless", "with", "without", "under", "assuming", "case"})
 _CASE_PLAIN_WORDS = frozenset({"the", "a", "an", "we", "get", "gets", "it", "then", "one", "of", "to", "and", "so"})
 
 
@@ -427,7 +428,12 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
         if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
             continue
         mine, theirs = _case_words(own[opener.end():]), _case_words(earlier[other.end():])
-        if (mine & theirs or any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 4)) and is_other(earlier):
+        # two branches opened by the same condition ("if we include ..., 7; if we exclude ..., 9", "with the first
+        # reading 720, with the second -3") split cases whatever their words; "for" / "in" / "given" also open a
+        # plain statement of the problem's case ("For n = 5, 120"), so those branches must share a word
+        parallel = word == other.group(1).lower() and word in _CONDITION_OPENERS or {word, other.group(1).lower()} == {"with", "without"}
+        shared = mine & theirs or any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 4)
+        if (parallel or shared) and is_other(earlier):
             return True
     return False
 
