@@ -28,7 +28,6 @@ pytest.importorskip("fastapi")
 
 from polyreward.runners.client import RewardClient, shards  # noqa: E402
 from polyreward.config import load_config  # noqa: E402
-from polyreward.pipeline import score_batch  # noqa: E402
 from polyreward.schema import Batch  # noqa: E402
 from test_server import CONFIG, TOKEN, start_server, stop  # noqa: E402
 
@@ -46,7 +45,7 @@ def in_process(tmp_path, batch_rows):
     config_file = tmp_path / "inproc.yaml"
     config_file.write_text(CONFIG)
     config = load_config(config_file)
-    return score_batch(Batch.from_records(batch_rows, config.column_map, require=("answer",)), config.build_rewards(workers=0))
+    return config.build_scorer(workers=0).score(Batch.from_records(batch_rows, config.column_map, require=("answer",)))
 
 
 @pytest.fixture(scope="module")
@@ -261,8 +260,8 @@ def test_a_raise_policy_on_the_server_is_the_same_one_line_error_in_the_client(t
     cfg.write_text(config)
     loaded = load_config(cfg)
     with pytest.raises(RewardError) as local:
-        score_batch(Batch.from_records([{"prompt": "p", "completion": "boom"}], loaded.column_map), loaded.build_rewards(workers=0),
-                    on_reward_error="raise")
+        loaded.build_scorer(workers=0, on_reward_error="raise").score(
+            Batch.from_records([{"prompt": "p", "completion": "boom"}], loaded.column_map))
     proc, url = start_server(tmp_path, token=None, config=config)
     try:
         with RewardClient(url, retries=3) as client, pytest.raises(RewardError) as remote:

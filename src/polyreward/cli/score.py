@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         report_to = _report_to(args.report_to)
         config = load_config(args.config, args.overrides)
         progress = _progress(args.quiet)
-        with progress, _backend(args, config) as scorer:
+        with progress, _backend(args, config) as chunk_scorer:
             task = progress.add_task("scoring", total=_row_count(count_rows, args.input))
             result = score_file(args.input, output, config, chunk_size=args.chunk_size, on_error=args.on_error, resume=args.resume,
                                 workers=args.workers, on_reward_error=args.on_reward_error, by=args.by or None,
-                                progress=lambda n: progress.advance(task, n), scorer=scorer)
+                                progress=lambda n: progress.advance(task, n), chunk_scorer=chunk_scorer)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         if PartStore(output).folder.exists():

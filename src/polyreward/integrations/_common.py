@@ -102,7 +102,7 @@ def evaluate_isolated(batch: IsolatedBatch):
 class IsolatedReward(Reward):
     """Another reward run in an engine worker process that is killed past ``timeout`` seconds (a hang cannot stall
     training). A timeout or a dead worker fails every rollout of the batch with the reason, which
-    :func:`~polyreward.pipeline.score_batch` treats like any other failure."""
+    :meth:`~polyreward.pipeline.Scorer.score` treats like any other failure."""
 
     def __init__(self, reward: Reward, timeout: float) -> None:
         super().__init__(reward.name, reward.weight)

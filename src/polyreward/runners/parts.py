@@ -16,11 +16,12 @@ One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.p
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
 :class:`OutputLockedError` naming the running process, before it touches anything.
 
-:meth:`PartStore.finish` makes ``OUT`` in a second pass: advantages (with a combiner) come from the score
-matrices of all metas — one combiner call over the whole file, so batch-level statistics (GDPO's batch
-normalisation, ``scale: batch``) and stateful combiners see what they would see in memory, while only the
-(N, K) floats are held, never the rows — then the parts are streamed into a temporary file *inside* the
-folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
+:meth:`PartStore.read_back` reads the score matrices of all metas (only the (N, K) floats, the group ids and a
+combiner's per-row columns are held, never the rows), from which the file's scorer computes the advantages in one
+combiner call over the whole file (:func:`polyreward.runners.score_file.score_file`), so batch-level statistics
+(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory; then
+:meth:`PartStore.finish` makes ``OUT`` in a second pass: the parts, each row with its advantage, are streamed
+into a temporary file *inside* the folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
 which a plain rerun replaces and ``--resume`` reuses.
 """
 
@@ -111,16 +112,6 @@ class ReadBack:
     first_failure: dict[str, str]
     row_values: dict[str, list[Any]]
     sizes: list[int]
-
-
-@dataclass
-class Assembled:
-    """What :meth:`PartStore.finish` read back: every row's scores, total failures and first reasons, advantages."""
-
-    scores: np.ndarray
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    advantages: np.ndarray | None
 
 
 class PartStore:
@@ -264,20 +255,14 @@ class PartStore:
                 for line in handle:
                     yield json.loads(line)
 
-    def finish(self, count: int, names: Sequence[str], weights: np.ndarray, combiner: Any = None,
-               column: str = "advantage") -> Assembled:
-        """Join parts 0 .. count-1 into the output (with an advantage column when a combiner is given), atomically,
-        and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
-        from polyreward.combiner import combine_scores
-
-        back = self.read_back(count, names, groups_needed=combiner is not None)
-        advantages = None
-        if combiner is not None:
-            advantages = combine_scores(combiner, back.scores, back.groups, weights, columns=back.row_values)
+    def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
+        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` gives them) into the output, with
+        ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
+        :class:`OutputError` keeps the folder and leaves no temporary file."""
         tmp = self.folder / "assembly.tmp"
         try:
             kind = file_format(self.output)
-            slices = list(self._slices(back.sizes, advantages))
+            slices = list(self._slices(sizes, advantages))
             if kind == "jsonl":
                 self._write_jsonl(tmp, slices, column)
             elif kind == "csv":
@@ -290,7 +275,6 @@ class PartStore:
             raise OutputError.wrap(exc, self.output) from exc
         shutil.rmtree(self.folder, ignore_errors=True)  # the lock file goes with it; release() then closes it
         self.release()
-        return Assembled(back.scores, back.failures, back.first_failure, advantages)
 
     @staticmethod
     def _slices(sizes: Sequence[int], advantages: np.ndarray | None) -> Iterator[tuple[int, np.ndarray | None]]:

@@ -1,9 +1,10 @@
 """Score a rollout file with a config: the library behind ``polyreward score`` (the CLI only parses and prints).
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
-(:func:`group_aligned`), each chunk is scored by :func:`polyreward.pipeline.score_batch` and stored as a part
-(:class:`polyreward.runners.parts.PartStore`), and the parts are joined into the output once every chunk is done, with
-the combiner's advantages when the config names one. Each output row is written once; values of the input
+(:func:`group_aligned`), each chunk is scored by the config's :class:`~polyreward.pipeline.Scorer`
+(:class:`ChunkScorer`: scores only) and stored as a part (:class:`polyreward.runners.parts.PartStore`); once every
+chunk is done the parts' scores are read back, the same scorer computes the advantages over the whole file when the
+config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the output. Each output row is written once; values of the input
 columns round-trip unchanged (JSON ints stay ints, strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
@@ -30,10 +31,9 @@ from polyreward.config import Config
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
-from polyreward.pipeline import MissingColumnError, score_batch
-from polyreward.rewardset import weighted_total
-from polyreward.schema import Batch, is_missing, prompt_text
-from polyreward.vocabulary import group_key as canonical_group_key
+from polyreward.pipeline import MissingColumnError, Scorer
+from polyreward.schema import is_missing, prompt_text
+from polyreward.vocabulary import group_key as canonical_group_key, weighted_total
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
@@ -249,7 +249,7 @@ class ChunkPart:
     failures: dict[str, int]
     first_failure: dict[str, str]
     row_values: dict[str, list[Any]] | None
-    seconds: dict[str, float] = field(default_factory=dict)  # per reward, as score_batch timed it
+    seconds: dict[str, float] = field(default_factory=dict)  # per reward, as the scorer timed it
 
 
 TIMED_OUT = ("timeout", "memory")  # reasons of a check the worker pool stopped (math_accuracy's on_timeout: zero keeps 0.0)
@@ -269,16 +269,18 @@ def timed_out_as_failed(scored) -> tuple[dict[str, int], dict[str, str]]:
 
 
 class ChunkScorer:
-    """Scores one chunk's rows through :func:`~polyreward.pipeline.score_batch` into a :class:`ChunkPart`; the same
-    object runs in this process or, built once per actor, inside each Ray actor."""
+    """Scores one chunk's rows with the config's :class:`~polyreward.pipeline.Scorer` (scores only: the advantages are
+    one call over the whole file) into a :class:`ChunkPart`; the same object runs in this process or, built once per
+    actor, inside each Ray actor."""
 
-    def __init__(self, rewardset, column_map, policy: str, combiner: Any = None) -> None:
-        self.rewardset, self.column_map, self.policy, self.combiner = rewardset, column_map, policy, combiner
+    def __init__(self, scorer: Scorer) -> None:
+        self.scorer = scorer
 
     def __call__(self, records: list[dict[str, Any]]) -> ChunkPart:
-        combiner = self.combiner
-        batch = Batch.from_records(records, self.column_map, require=self.rewardset.columns)
-        scored = score_batch(batch, self.rewardset, on_reward_error=self.policy)
+        scorer = self.scorer
+        combiner = scorer.combiner
+        batch = scorer.batch(records)
+        scored = scorer.score(batch, combine=False)
         added = scored.output_columns()
         rows = []
         for i, record in enumerate(records):
@@ -309,13 +311,13 @@ def score_file(
     by: str | None = None,
     progress: Callable[[int], None] | None = None,
     warn: Callable[[str], None] = _warn,
-    scorer: Callable[[Iterator[ChunkJob]], Iterable[tuple[ChunkJob, ChunkPart]]] | None = None,
+    chunk_scorer: Callable[[Iterator[ChunkJob]], Iterable[tuple[ChunkJob, ChunkPart]]] | None = None,
 ) -> FileResult:
     """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
     ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
     :class:`~polyreward.runners.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``).
 
-    ``scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
+    ``chunk_scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
     :class:`ChunkJob` and yields ``(job, part)`` pairs in any order, each job exactly once (the Ray backend,
     :class:`polyreward.runners.ray_backend.RayChunkScorer`, fans them out to actors). By default a :class:`ChunkScorer`
     scores them here, one after the other."""
@@ -326,7 +328,8 @@ def score_file(
     policy = on_reward_error or config.on_reward_error
     combiner = config.build_combiner()
     check_combiner_fits(combiner, [e.name for e in config.rewards], [e.weight for e in config.rewards])
-    rewardset = config.build_rewards(workers=workers)
+    scorer = config.build_scorer(workers, on_reward_error=policy, combiner=combiner)
+    rewardset = scorer.rewards
     settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
@@ -357,12 +360,12 @@ def score_file(
                 continue
             yield ChunkJob(index, key, records)
 
-    if scorer is None:
-        local = ChunkScorer(rewardset, config.column_map, policy, combiner)
-        scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
+    if chunk_scorer is None:
+        local = ChunkScorer(scorer)
+        chunk_scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
     seconds = dict.fromkeys(rewardset.names, 0.0)
     try:  # the store holds the output's lock from its start() until the output is in place (or this run fails)
-        for job, part in scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
+        for job, part in chunk_scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
             for name, value in part.seconds.items():
                 seconds[name] = seconds.get(name, 0.0) + value
             store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
@@ -372,7 +375,11 @@ def score_file(
             skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
             raise InputError(f"{input_path}: no rows to score{skipped}")
         by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
-        assembled = store.finish(count, rewardset.names, rewardset.weights, combiner)
+        back = store.read_back(count, rewardset.names, groups_needed=combiner is not None)
+        advantages = None
+        if combiner is not None:  # one combiner call over the whole file, with the contract's per-row data
+            advantages = scorer.advantages(back.scores, back.groups, columns=back.row_values)
+        store.finish(back.sizes, advantages)
     finally:
         store.release()
     if store.rescored:
@@ -381,8 +388,8 @@ def score_file(
     if stats.surrogates:
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
-    return FileResult(len(assembled.scores), rewardset.names, assembled.scores, weighted_total(assembled.scores, rewardset.weights),
-                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes, seconds,
+    return FileResult(len(back.scores), rewardset.names, back.scores, weighted_total(back.scores, rewardset.weights),
+                      back.failures, back.first_failure, advantages, stats, by_values, notes, seconds,
                       reward_summaries(rewardset))
 
 
