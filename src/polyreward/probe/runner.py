@@ -134,7 +134,7 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
               examples: int = 2, budget: int = 64, seed: int = 0, named: bool = True) -> ProbeReport:
     """Probe ``config``'s rewards with hacks built from ``records`` (module docstring). ``budget`` candidates per
     row for the search (0: no search), ``seed`` for its draws, ``named=False`` leaves the named strategies out."""
-    scorer = config.build_scorer(workers, on_reward_error="nan")  # a hack that breaks a reward is NaN, never a stop
+    scorer = config.build_scorer(workers).with_policy("nan")  # a hack that breaks a reward is NaN, never a stop
     reward_set = scorer.rewards
     rewards = list(reward_set)
     columns = scorer.columns

@@ -34,14 +34,13 @@ import math
 import os
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
-from polyreward.vocabulary import UserError, group_key as canonical_group_key
+from polyreward.vocabulary import ScoredBatch, UserError, group_key as canonical_group_key
 
 
 class OutputError(OSError):
@@ -98,20 +97,6 @@ def group_key(value: Any) -> str:
 def _json_number(value: float) -> float | None:
     """A float as the output holds it: non-finite values (which JSON cannot write) become null."""
     return value if math.isfinite(value) else None
-
-
-@dataclass
-class ReadBack:
-    """The metas of a run's parts: scores (N, K), group ids as int codes in order of first appearance (the same
-    partition as the ids, so a file that keeps its groups together is grouped without hashing), failure counts
-    and first reasons, the per-row columns kept for the combiner, and each part's row count."""
-
-    scores: np.ndarray
-    groups: np.ndarray | None
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    row_values: dict[str, list[Any]]
-    sizes: list[int]
 
 
 class PartStore:
@@ -206,14 +191,15 @@ class PartStore:
             self.rescored.append(index)
         return intact
 
-    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
-              failures: Mapping[str, int], first_failure: Mapping[str, str], row_values: Mapping[str, list[Any]] | None = None) -> None:
-        """Store one scored chunk: the rows first, then the meta that makes the part count as done. ``row_values``
-        are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
+    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scored: ScoredBatch, groups: Sequence[str] | None,
+              row_values: Mapping[str, list[Any]] | None = None) -> None:
+        """Store one scored chunk: the rows first, then the meta that makes the part count as done (of ``scored``: the
+        scores, failure counts and first reasons). ``row_values`` are the per-row columns a combiner reads besides the
+        scores (DRPO's domain)."""
         data = encode_rows(rows, "jsonl")
         meta = {"key": key, "rows": len(rows), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
-                "failures": dict(failures), "first_failure": dict(first_failure), "row_values": dict(row_values or {})}
+                "scores": scored.scores.T.tolist(), "groups": None if groups is None else list(groups),
+                "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
         try:
             write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
             write_atomic(self.meta(index), json.dumps(meta).encode(), sync=False)
@@ -224,30 +210,32 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str], groups_needed: bool = True) -> ReadBack:
-        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`); without ``groups_needed`` (no combiner)
-        the group ids and per-row combiner columns are left out, so memory holds only the (N, K) scores."""
-        blocks: list[np.ndarray] = []
+    def read_back(self, count: int, names: Sequence[str], weights: np.ndarray, groups_needed: bool = True,
+                  ) -> tuple[ScoredBatch, np.ndarray | None, dict[str, list[Any]], list[int]]:
+        """What the metas of parts 0 .. count-1 hold: the parts' batches joined (:meth:`ScoredBatch.concat`: scores,
+        summed failure counts, first reasons; no reasons, which are in the rows), the group ids as int codes in order
+        of first appearance (the same partition as the ids, so a file that keeps its groups together is grouped
+        without hashing), the per-row columns kept for the combiner, and each part's row count. Without
+        ``groups_needed`` (no combiner) the group ids and per-row columns are left out, so memory holds only the
+        (N, K) scores."""
+        k = len(names)
+        parts = [ScoredBatch(list(names), weights, np.zeros((0, k)), {}, failures=dict.fromkeys(names, 0))]
         codes: dict[str, int] = {}
         groups: list[int] | None = [] if groups_needed else None
-        failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
             sizes.append(meta["rows"])
             for column, values in meta.get("row_values", {}).items() if groups_needed else ():
                 row_values.setdefault(column, []).extend(values)
-            blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
+            scores = np.asarray(meta["scores"], dtype=np.float64).reshape(k, meta["rows"]).T
+            parts.append(ScoredBatch(list(names), weights, scores, {}, failures=meta["failures"], first_failure=meta["first_failure"]))
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
                 groups.extend([codes.setdefault(key, len(codes)) for key in meta["groups"]])
-            for name, failed in meta["failures"].items():
-                failures[name] = failures.get(name, 0) + failed
-            for name, reason in meta["first_failure"].items():
-                first.setdefault(name, reason)
-        scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
-        return ReadBack(scores, None if groups is None else np.asarray(groups, dtype=np.int64), failures, first, row_values, sizes)
+        codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
+        return ScoredBatch.concat(parts), codes_array, row_values, sizes
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):

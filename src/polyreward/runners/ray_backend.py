@@ -58,7 +58,7 @@ class ChunkActor:
     the driver's: ``when:`` rules, columns, policy, combiner), and its own local worker pool (``workers``)."""
 
     def __init__(self, config: Config, on_reward_error: str, workers: int | None) -> None:
-        self.scorer = config.build_scorer(workers, on_reward_error=on_reward_error)
+        self.scorer = config.build_scorer(workers).with_policy(on_reward_error)
         self.chunk = ChunkScorer(self.scorer)
 
     def score_records(self, records: list[dict[str, Any]]) -> ChunkPart:

@@ -21,7 +21,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -33,31 +33,30 @@ from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, Scorer
 from polyreward.schema import is_missing, prompt_text
-from polyreward.vocabulary import group_key as canonical_group_key, weighted_total
+from polyreward.vocabulary import ScoredBatch, group_key as canonical_group_key
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
 class FileResult:
-    """What a scored file holds: per-reward scores of every row (N, K), their weighted totals, failures, advantages."""
+    """What scoring a file gave: its :class:`~polyreward.vocabulary.ScoredBatch` as read back from the parts (the (N, K)
+    scores of every row, failure counts and first reasons, advantages with a combiner, and the seconds each reward
+    took on the chunks scored in this run; the reasons are in the output file), and what the run noted besides."""
 
-    rows: int
-    names: list[str]
-    scores: np.ndarray
-    total: np.ndarray
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    advantages: np.ndarray | None
+    scored: ScoredBatch
     stats: ReadStats
     by_values: list[str] | None = None
     notes: list[str] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)  # per reward, summed over the chunks scored in this run
     reward_counts: list[str] = field(default_factory=list)  # rewards' own counts (judge endpoints, judge-decided share)
+
+    @property
+    def rows(self) -> int:
+        return self.scored.scores.shape[0]
 
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
-        return [name for name in self.names if self.rows and self.failures.get(name, 0) == self.rows]
+        return [name for name in self.scored.names if self.rows and self.scored.failures.get(name, 0) == self.rows]
 
 
 def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[list[dict[str, Any]]]:
@@ -241,31 +240,30 @@ class ChunkJob:
 
 @dataclass
 class ChunkPart:
-    """A scored chunk as the part store keeps it: output rows, the (n, K) scores, group keys, failures, combiner columns."""
+    """A scored chunk as the part store keeps it: the output rows (input columns, scores, reasons, sub-scores), its
+    :class:`~polyreward.vocabulary.ScoredBatch` without the reasons and sub-scores (the rows hold them; the (n, K)
+    scores, failure counts and first reasons, seconds), the group keys and the per-row columns of the combiner."""
 
     rows: list[dict[str, Any]]
-    scores: np.ndarray
+    scored: ScoredBatch
     groups: list[str] | None
-    failures: dict[str, int]
-    first_failure: dict[str, str]
     row_values: dict[str, list[Any]] | None
-    seconds: dict[str, float] = field(default_factory=dict)  # per reward, as the scorer timed it
 
 
 TIMED_OUT = ("timeout", "memory")  # reasons of a check the worker pool stopped (math_accuracy's on_timeout: zero keeps 0.0)
 
 
-def timed_out_as_failed(scored) -> tuple[dict[str, int], dict[str, str]]:
-    """The chunk's failure counts and first reasons, a finite score whose check was stopped (``timeout``, ``memory``)
-    counted as failed too: the summary's ``failed`` column says how many rows were not really judged."""
-    failures, first = dict(scored.failures), dict(scored.first_failure)
+def count_timed_out_as_failed(scored: ScoredBatch) -> None:
+    """Count a finite score whose check was stopped (``timeout``, ``memory``) as failed too, in ``scored``'s failed
+    mask, failure counts and first reasons: the summary's ``failed`` column says how many rows were not really judged."""
     for k, name in enumerate(scored.names):
-        stopped = [why for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
+        stopped = [i for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
                    and np.isfinite(scored.scores[i, k])]
         if stopped:
-            failures[name] = failures.get(name, 0) + len(stopped)
-            first.setdefault(name, stopped[0])
-    return failures, first
+            scored.failures[name] = scored.failures.get(name, 0) + len(stopped)
+            scored.first_failure.setdefault(name, scored.reasons[name][stopped[0]])
+            if scored.failed is not None:
+                scored.failed[stopped, k] = True
 
 
 class ChunkScorer:
@@ -294,8 +292,8 @@ class ChunkScorer:
             batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = group_keys(batch.groups) if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
-        failures, first_failure = timed_out_as_failed(scored)
-        return ChunkPart(rows, scored.scores, groups, failures, first_failure, row_values, scored.seconds)
+        count_timed_out_as_failed(scored)
+        return ChunkPart(rows, replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
 
 
 def score_file(
@@ -325,12 +323,11 @@ def score_file(
         raise InputError("--chunk-size must be >= 1")
     input_path = check_readable(input_path)
     output = check_writable(output, [input_path], reads=files_read(config))
-    policy = on_reward_error or config.on_reward_error
     combiner = config.build_combiner()
     check_combiner_fits(combiner, [e.name for e in config.rewards], [e.weight for e in config.rewards])
-    scorer = config.build_scorer(workers, on_reward_error=policy, combiner=combiner)
+    scorer = config.build_scorer(workers, combiner=combiner).with_policy(on_reward_error)
     rewardset = scorer.rewards
-    settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
+    settings = settings_fingerprint(config, scorer.on_reward_error, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
     chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
@@ -366,20 +363,19 @@ def score_file(
     seconds = dict.fromkeys(rewardset.names, 0.0)
     try:  # the store holds the output's lock from its start() until the output is in place (or this run fails)
         for job, part in chunk_scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
-            for name, value in part.seconds.items():
+            for name, value in part.scored.seconds.items():
                 seconds[name] = seconds.get(name, 0.0) + value
-            store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
+            store.write(job.index, job.key, part.rows, part.scored, part.groups, part.row_values)
             if progress is not None:
                 progress(len(job.records))
         if count == 0:
             skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
             raise InputError(f"{input_path}: no rows to score{skipped}")
         by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
-        back = store.read_back(count, rewardset.names, groups_needed=combiner is not None)
-        advantages = None
+        scored, groups, row_values, sizes = store.read_back(count, rewardset.names, rewardset.weights, groups_needed=combiner is not None)
         if combiner is not None:  # one combiner call over the whole file, with the contract's per-row data
-            advantages = scorer.advantages(back.scores, back.groups, columns=back.row_values)
-        store.finish(back.sizes, advantages)
+            scored.advantages = scorer.advantages(scored.scores, groups, columns=row_values)
+        store.finish(sizes, scored.advantages)
     finally:
         store.release()
     if store.rescored:
@@ -388,9 +384,8 @@ def score_file(
     if stats.surrogates:
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
-    return FileResult(len(back.scores), rewardset.names, back.scores, weighted_total(back.scores, rewardset.weights),
-                      back.failures, back.first_failure, advantages, stats, by_values, notes, seconds,
-                      reward_summaries(rewardset))
+    scored.seconds = seconds  # this run's: parts kept from an earlier run took no time now
+    return FileResult(scored, stats, by_values, notes, reward_summaries(rewardset))
 
 
 def reward_summaries(rewardset: Iterable[Any]) -> list[str]:
