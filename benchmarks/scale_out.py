@@ -99,7 +99,7 @@ def server_rows(example: str, repeat: int, folder: Path) -> list[tuple]:
                 client.score_rows(records[:8])  # connection and server warm-up
                 seconds, result = timed(lambda: client.score_rows(records))
             rows.append((f"server {example}: RewardClient over {count} polyreward serve", len(records), seconds, local_s / seconds,
-                         f"failed rows: {result.failed_rows}"))
+                         f"failed rows: {int(result.unscored.sum())}"))
     finally:
         for proc, _ in servers:
             proc.terminate()

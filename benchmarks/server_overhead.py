@@ -78,7 +78,7 @@ def main() -> None:
             def served(rows):
                 started = time.perf_counter()
                 result = client.score_rows(rows)
-                assert result.failed_rows == 0, result.reasons
+                assert int(result.unscored.sum()) == 0, result.reasons
                 return time.perf_counter() - started
 
             pairs = []

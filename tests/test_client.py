@@ -61,7 +61,7 @@ def assert_same(result, expected):
     assert result.names == expected.names
     np.testing.assert_array_equal(result.scores, expected.scores)
     np.testing.assert_array_equal(result.total, expected.total)
-    assert result.reasons == expected.reasons and result.failed_rows == 0
+    assert result.reasons == expected.reasons and int(result.unscored.sum()) == 0
 
 
 def test_client_over_two_servers_equals_in_process_scoring(two_servers, tmp_path):
@@ -95,7 +95,7 @@ def test_no_server_reachable_is_nan_and_reason_for_every_row_not_an_exception():
     with RewardClient(["http://127.0.0.1:9", "http://127.0.0.1:1"], retries=2, backoff=0.01, timeout=2) as client:
         result = client.score_rows(batch)
     assert time.perf_counter() - started < 10
-    assert result.failed_rows == len(batch) and np.isnan(result.scores).all() and np.isnan(result.total).all()
+    assert int(result.unscored.sum()) == len(batch) and np.isnan(result.scores).all() and np.isnan(result.total).all()
     assert all("ConnectError" in r and "after 3 attempt(s)" in r for r in result.reasons["reward"])
 
 
@@ -103,7 +103,7 @@ def test_a_wrong_token_is_not_retried(two_servers):
     with RewardClient([two_servers[0][1]], token="wrong", retries=5, backoff=0.01) as client:
         result = client.score_rows(rows(2))
         assert client.attempts == 1  # one shard, one attempt: retrying cannot fix a 401
-    assert result.failed_rows == 6 and "HTTP 401" in result.reasons["reward"][0]
+    assert int(result.unscored.sum()) == 6 and "HTTP 401" in result.reasons["reward"][0]
 
 
 def test_as_a_trl_reward_function_and_a_verl_compute_score(two_servers, tmp_path):
@@ -193,7 +193,7 @@ def test_a_trickling_server_is_cut_off_at_the_total_deadline_per_attempt():
             result = client.score_rows(rows(1))
             assert client.attempts == 2
         assert time.perf_counter() - started < 15  # 2 attempts x 1.5 s; the body alone would take hours
-    assert result.failed_rows == 3 and np.isnan(result.total).all()
+    assert int(result.unscored.sum()) == 3 and np.isnan(result.total).all()
     assert "no complete answer within 1.5 s" in result.reasons["reward"][0]
 
 
@@ -208,7 +208,7 @@ def test_a_200_body_that_is_not_scores_is_a_counted_failure_never_an_exception(r
     with BadServer(reply) as server, RewardClient(server.url, retries=2, backoff=0.01, timeout=5) as client:
         result = client.score_rows(rows(1))
         assert client.attempts == 3  # retried: another replica (or a later try) may answer properly
-    assert result.failed_rows == 3 and result.failures == {"reward": 3}
+    assert int(result.unscored.sum()) == 3 and result.failures == {"reward": 3}
     assert why in result.reasons["reward"][0] and "HTTP 200 but not /score's answer" in result.reasons["reward"][0]
 
 
