@@ -26,7 +26,8 @@ from hypothesis import strategies as st
 pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from polyreward.runners.client import RewardClient, shards  # noqa: E402
+from polyreward.runners.chunking import shards  # noqa: E402
+from polyreward.runners.client import RewardClient  # noqa: E402
 from polyreward.config import load_config  # noqa: E402
 from polyreward.schema import Batch  # noqa: E402
 from test_server import CONFIG, TOKEN, start_server, stop  # noqa: E402

@@ -275,7 +275,7 @@ def test_gopo_and_g2rpo_ignore_float_noise(values, ulps):
 
 def test_file_chunks_keep_one_group_together_whatever_its_ids_spelling():
     """polyreward score cuts chunks between groups by the one group key: 1, 1.0 and "1" stay in one chunk."""
-    from polyreward.runners.score_file import group_aligned
+    from polyreward.runners.chunking import group_aligned
 
     rows = [{"qid": q} for q in (0, 0, 1, 1.0, "1", 1, 2, 3)]
     chunks = list(group_aligned(iter([rows[:3], rows[3:5], rows[5:7], rows[7:]]), "qid"))  # the last chunk is never cut

@@ -44,11 +44,12 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
 
+from polyreward.runners.chunking import shards
 from polyreward.vocabulary import ScoredBatch
 
 logger = logging.getLogger("polyreward.runners.client")
@@ -60,32 +61,6 @@ DEFAULT_CONTRACT = {"columns": {"prompt": "prompt", "completion": "completion", 
 
 class RewardServerError(RuntimeError):
     """No server scored a shard (``on_server_error="raise"``); the message is the last reason."""
-
-
-def shards(rows: Sequence[Mapping[str, Any]], size: int, group_column: str | None) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` ranges of at most ``size`` rows (more when one group is larger) that keep each run of one
-    group together (one group as :func:`polyreward.vocabulary.group_key` says: ids 1, 1.0 and "1" are one)."""
-    from polyreward.vocabulary import group_key
-
-    start, n = 0, len(rows)
-
-    def key(i: int) -> Any:
-        return group_key(rows[i].get(group_column))
-
-    while start < n:
-        end = min(start + size, n)
-        last = key(end - 1) if group_column is not None and end < n else None
-        if last is not None and key(end) == last:  # the cut would split a group
-            cut = end
-            while cut > start and key(cut - 1) == last:
-                cut -= 1
-            if cut > start:
-                end = cut
-            else:  # one group is larger than a shard: keep it whole
-                while end < n and key(end) == last:
-                    end += 1
-        yield start, end
-        start = end
 
 
 class ShardFailed(Exception):

@@ -1,6 +1,6 @@
 """Score chunks of whole groups on a Ray cluster: a pool of actors, each building the RewardSet once.
 
-The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.runners.score_file.group_aligned`),
+The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.runners.chunking.group_aligned`),
 scored by :class:`polyreward.runners.score_file.ChunkScorer` (file rows) or :meth:`polyreward.pipeline.Scorer.score` (a
 :class:`~polyreward.schema.Batch` of a dataset), with the config's scorer built once per actor. Only who holds the chunk changes::
 

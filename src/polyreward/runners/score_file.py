@@ -1,11 +1,13 @@
 """Score a rollout file with a config: the library behind ``polyreward score`` (the CLI only parses and prints).
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
-(:func:`group_aligned`), each chunk is scored by the config's :class:`~polyreward.pipeline.Scorer`
-(:class:`ChunkScorer`: scores only) and stored as a part (:class:`polyreward.runners.parts.PartStore`); once every
-chunk is done the parts' scores are read back, the same scorer computes the advantages over the whole file when the
-config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the output. Each output row is written once; values of the input
-columns round-trip unchanged (JSON ints stay ints, strings stay strings).
+(:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
+:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
+(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts' scores are read back as one
+:class:`~polyreward.vocabulary.ScoredBatch`, the same scorer computes the advantages over the whole file when the
+config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the
+output. Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
+strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
 :class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
@@ -29,11 +31,12 @@ import numpy as np
 
 from polyreward.config import Config
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
+from polyreward.runners.chunking import group_aligned, group_alignment
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, Scorer
 from polyreward.schema import is_missing, prompt_text
-from polyreward.vocabulary import ScoredBatch, group_key as canonical_group_key
+from polyreward.vocabulary import ScoredBatch
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
@@ -57,54 +60,6 @@ class FileResult:
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
         return [name for name in self.scored.names if self.rows and self.scored.failures.get(name, 0) == self.rows]
-
-
-def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[list[dict[str, Any]]]:
-    """Re-cut chunks so no run of consecutive rows with the same group id is split between two chunks.
-
-    Group-level rewards (e.g. OTC's minimal call count in a group) see whole groups as long as the
-    file keeps each group's rows together, which rollout files do. With ``on_split``, a group id that
-    comes back in a later chunk (the file is not grouped) is reported once: ``on_split(group_id, row)``,
-    ``row`` being its 0-based position among the rows read. The last chunk is never cut.
-    """
-    carry: list[dict[str, Any]] = []
-    closed: set[str] = set()
-    emitted = 0
-
-    def check(rows: list[dict[str, Any]]) -> None:
-        nonlocal on_split
-        ids = {canonical_group_key(r.get(group_column)) for r in rows if r.get(group_column) is not None}
-        back = ids & closed
-        if back and on_split is not None:
-            first = next(i for i, r in enumerate(rows) if canonical_group_key(r.get(group_column)) in back)
-            on_split(str(rows[first].get(group_column)), emitted + first)
-            on_split = None  # once
-        closed.update(ids)
-
-    chunks = iter(chunks)
-    upcoming = next(chunks, None)
-    while upcoming is not None:
-        chunk, upcoming = upcoming, next(chunks, None)
-        rows = carry + chunk
-        if upcoming is None:
-            carry = rows
-            break
-        last = canonical_group_key(rows[-1].get(group_column))  # the one group key: 1, 1.0 and "1" are one group
-        cut = len(rows)
-        while cut > 0 and last is not None and canonical_group_key(rows[cut - 1].get(group_column)) == last:
-            cut -= 1
-        if cut == 0:  # the whole chunk is one group so far: keep collecting
-            carry = rows
-            continue
-        carry = rows[cut:]
-        if on_split is not None:
-            check(rows[:cut])
-        emitted += cut
-        yield rows[:cut]
-    if carry:
-        if on_split is not None:
-            check(carry)
-        yield carry
 
 
 def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = ()) -> str:
@@ -151,25 +106,6 @@ def files_read(config: Config) -> dict[Path, str]:
 
 def _warn(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
-    """The column chunks are aligned on (the group-level rewards' group column, else ``columns.group``) and, when
-    some reward scores whole groups, a callback that warns if the file does not keep groups together."""
-    group_columns = rewardset.group_columns
-    if not group_columns:
-        return config.columns.group, None
-    if len(group_columns) > 1:
-        warn(f"warning: group-level rewards group by different columns {list(group_columns)}; chunks keep "
-             f"{group_columns[0]!r} groups together only")
-    users = [r.name for r in rewardset if group_columns[0] in r.group_columns]
-
-    def on_split(group_id: str, row: int) -> None:
-        warn(f"warning: {group_columns[0]} {group_id!r} comes back at data row {row + 1} after other groups: the file "
-             f"does not keep each group's rows together, so the group-level reward(s) {users} score that group in "
-             f"pieces. Sort the file by {group_columns[0]!r} (or raise --chunk-size above the file's size).")
-
-    return group_columns[0], on_split
 
 
 def check_combiner_fits(combiner: Any, names: Sequence[str], weights: Any, what: str = "combiner") -> None:
