@@ -6,7 +6,7 @@ Rows, each anchored on the in-process run of the same rows in the same run (rati
   with ``workers`` engine processes vs Ray with ``actors`` actors of one engine process each (the same number of
   scoring processes). The Ray run joins a Ray instance started beforehand (its start-up, timed separately, is paid
   once per cluster, not per file); actor start-up is inside the timing.
-* ``server``: the same rows as one batch: ``score_batch`` in this process vs ``RewardClient.score_rows`` over one
+* ``server``: the same rows as one batch: ``Scorer.score`` in this process vs ``RewardClient.score_rows`` over one
   and over two ``polyreward serve`` subprocesses (``--workers 0``: inline rewards), shards of 64 rows.
 
     cd benchmarks && python scale_out.py [--repeat 4] [--markdown results/scale_out.md]
@@ -61,7 +61,7 @@ def file_rows(example: str, repeat: int, workers: int, actors: int, chunk_size: 
 
     def on_ray():
         with RayActorPool(config, actors=actors, workers=1) as pool:
-            return score_file(data, folder / "ray.jsonl", config, chunk_size=chunk_size, workers=1, scorer=RayChunkScorer(pool))
+            return score_file(data, folder / "ray.jsonl", config, chunk_size=chunk_size, workers=1, chunk_scorer=RayChunkScorer(pool))
 
     ray_s, _ = timed(on_ray)
     ray.shutdown()
@@ -84,16 +84,14 @@ def start_server(config: Path) -> tuple[subprocess.Popen, str]:
 def server_rows(example: str, repeat: int, folder: Path) -> list[tuple]:
     from polyreward.runners.client import RewardClient
     from polyreward.config import load_config
-    from polyreward.pipeline import score_batch
-    from polyreward.schema import Batch
 
     config_path = ROOT / "examples" / example / "config.yaml"
     config = load_config(config_path)
     records = [json.loads(line) for line in repeated(example, repeat, folder).read_text().splitlines()]
-    rewards = config.build_rewards(workers=0)
-    score_batch(Batch.from_records(records[:8], config.column_map, require=rewards.columns), rewards)  # warm imports
-    local_s, _ = timed(lambda: score_batch(Batch.from_records(records, config.column_map, require=rewards.columns), rewards))
-    rows = [(f"server {example}: score_batch in process", len(records), local_s, 1.0, "anchor")]
+    scorer = config.build_scorer(workers=0)
+    scorer.score(scorer.batch(records[:8]), combine=False)  # warm imports
+    local_s, _ = timed(lambda: scorer.score(scorer.batch(records), combine=False))
+    rows = [(f"server {example}: Scorer.score in process", len(records), local_s, 1.0, "anchor")]
     servers = [start_server(config_path) for _ in range(2)]
     try:
         for count in (1, 2):
@@ -101,7 +99,7 @@ def server_rows(example: str, repeat: int, folder: Path) -> list[tuple]:
                 client.score_rows(records[:8])  # connection and server warm-up
                 seconds, result = timed(lambda: client.score_rows(records))
             rows.append((f"server {example}: RewardClient over {count} polyreward serve", len(records), seconds, local_s / seconds,
-                         f"failed rows: {result.failed_rows}"))
+                         f"failed rows: {int(result.unscored.sum())}"))
     finally:
         for proc, _ in servers:
             proc.terminate()

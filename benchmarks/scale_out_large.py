@@ -56,7 +56,7 @@ def run(data: Path, out: Path, config, *, workers: int, pool: RayActorPool | Non
     """One ``score_file`` run: wall seconds, the driver's CPU seconds, rows."""
     wall, cpu = time.perf_counter(), time.process_time()
     scorer = RayChunkScorer(pool) if pool is not None else None
-    result = score_file(data, out, config, chunk_size=chunk_size, workers=workers, scorer=scorer)
+    result = score_file(data, out, config, chunk_size=chunk_size, workers=workers, chunk_scorer=scorer)
     return {"rows": result.rows, "seconds": time.perf_counter() - wall, "driver_cpu": time.process_time() - cpu}
 
 

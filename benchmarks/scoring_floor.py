@@ -12,7 +12,7 @@ the same run:
 * **start-up**: the CPU of the one-row run (median of ``--repeats``), against the empty interpreter;
 * **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms;
 * **stages**: in one process, the CPU per row of each stage of the cheap path (read and parse, chunk key, the reward
-  through ``score_batch``, the whole chunk scorer, encoding the output rows), on the largest size up to 100,000.
+  through ``Scorer.score``, the whole chunk scorer, encoding the output rows), on the largest size up to 100,000.
 
 Each child runs with byte-code caching on (its own ``PYTHONPYCACHEPREFIX``, warmed by one untimed run), as an
 installed package is. ``--compare SRC`` runs every command also with another source tree first on PYTHONPATH (e.g.
@@ -61,14 +61,13 @@ STAGES = """
 import json, sys, time
 from polyreward.config import load_config
 from polyreward.io import encode_rows, iter_chunks
-from polyreward.pipeline import score_batch
 from polyreward.runners.parts import chunk_key
 from polyreward.runners.score_file import ChunkScorer, settings_fingerprint
 from polyreward.schema import Batch
 
 config = load_config(sys.argv[2])
-rewards = config.build_rewards(workers=0)
-settings, scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(rewards, config.column_map, "nan"), {}, 0
+scorer = config.build_scorer(workers=0, on_reward_error="nan")
+settings, chunk_scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(scorer), {}, 0
 
 
 def timed(stage, work):
@@ -82,9 +81,9 @@ chunks = iter(iter_chunks(sys.argv[1], 1000))
 while (records := timed("read and parse", lambda: next(chunks, None))) is not None:
     rows += len(records)
     timed("chunk key", lambda: chunk_key(settings, records))
-    batch = Batch.from_records(records, config.column_map, require=rewards.columns)
-    timed("reward (score_batch)", lambda: score_batch(batch, rewards, on_reward_error="nan"))
-    part = timed("whole chunk (Batch, reward, output rows)", lambda: scorer(records))
+    batch = Batch.from_records(records, config.column_map, require=scorer.rewards.columns)
+    timed("reward (Scorer.score)", lambda: scorer.score(batch, combine=False))
+    part = timed("whole chunk (Batch, reward, output rows)", lambda: chunk_scorer(records))
     timed("encode output rows", lambda: encode_rows(part.rows, "jsonl"))
 print(json.dumps({stage: seconds / rows for stage, seconds in spent.items()}))
 """

@@ -3,7 +3,7 @@
 For each of ``--batches`` distinct batches of 256 math rows (the shipped example's rollouts with fresh group ids and a
 distinct suffix on every completion, so no batch hits another's verdict cache), in turn:
 
-* ``in process``: ``score_batch`` on the batch with the config's rewards built here (``--workers`` engine processes);
+* ``in process``: ``Scorer.score`` on the batch with the config's scorer built here (``--workers`` engine processes);
 * ``server``: ``RewardClient.score_rows`` of the same batch, one request (``shard_size=256``), over one
   ``polyreward serve`` subprocess with the same ``--workers`` (keep-alive connection, JSON both ways, the slot
   process round trip included).
@@ -55,12 +55,11 @@ def main() -> None:
     args = parser.parse_args()
 
     from polyreward.config import load_config
-    from polyreward.pipeline import score_batch
     from polyreward.runners.client import RewardClient
     from polyreward.schema import Batch
 
     config = load_config(CONFIG)
-    rewards = config.build_rewards(workers=args.workers)
+    scorer = config.build_scorer(workers=args.workers)
     proc = subprocess.Popen([sys.executable, "-m", "polyreward", "serve", "-c", str(CONFIG), "--port", "0", "--workers", str(args.workers),
                              "--concurrency", "1"], stdout=subprocess.PIPE, text=True)
     url = proc.stdout.readline().split()[1]
@@ -68,18 +67,18 @@ def main() -> None:
     try:
         with RewardClient(url, shard_size=ROWS, timeout=120) as client:
             warm = data.pop()
-            score_batch(Batch.from_records(warm, config.column_map), rewards)
+            scorer.score(Batch.from_records(warm, config.column_map), combine=False)
             client.score_rows(warm)
 
             def local(rows):
                 started = time.perf_counter()
-                score_batch(Batch.from_records(rows, config.column_map), rewards)
+                scorer.score(Batch.from_records(rows, config.column_map), combine=False)
                 return time.perf_counter() - started
 
             def served(rows):
                 started = time.perf_counter()
                 result = client.score_rows(rows)
-                assert result.failed_rows == 0, result.reasons
+                assert int(result.unscored.sum()) == 0, result.reasons
                 return time.perf_counter() - started
 
             pairs = []
@@ -101,7 +100,7 @@ def main() -> None:
              f"{stamp}, {describe_machine()}, no GPU; a shared machine under load from other jobs. Math example, "
              f"{len(pairs)} distinct batches of {ROWS} rows, {args.workers} engine worker process(es) on both sides, one request per batch.", "",
              "| side | median ms per batch | median overhead | per rollout |", "|---|---:|---:|---:|",
-             f"| in process (`score_batch`) | {local_ms:.1f} | anchor | |",
+             f"| in process (`Scorer.score`) | {local_ms:.1f} | anchor | |",
              f"| one `polyreward serve` (`RewardClient.score_rows`) | {served_ms:.1f} | {overhead:+.1%} | {per_rollout_us:+.0f} µs |", "",
              f"Target: within 20 % of in-process scoring; {'met' if overhead <= 0.20 else 'NOT met'} in this run.", "",
              f"Reproduce: `cd benchmarks && python server_overhead.py --batches {args.batches} --workers {args.workers} "

@@ -169,7 +169,7 @@ def test_resume_with_unrelated_parts_scores_everything_again(tmp_path, setup):
 
 
 def test_chunks_never_split_a_group():
-    from polyreward.runners.score_file import group_aligned
+    from polyreward.runners.chunking import group_aligned
 
     rows = [{"g": g} for g in [1, 1, 1, 2, 2, 3, 3, 3, 3, 4]]
     chunks = list(group_aligned((rows[i : i + 2] for i in range(0, len(rows), 2)), "g"))

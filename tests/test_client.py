@@ -26,9 +26,9 @@ from hypothesis import strategies as st
 pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
-from polyreward.runners.client import RewardClient, shards  # noqa: E402
+from polyreward.runners.chunking import shards  # noqa: E402
+from polyreward.runners.client import RewardClient  # noqa: E402
 from polyreward.config import load_config  # noqa: E402
-from polyreward.pipeline import score_batch  # noqa: E402
 from polyreward.schema import Batch  # noqa: E402
 from test_server import CONFIG, TOKEN, start_server, stop  # noqa: E402
 
@@ -46,7 +46,7 @@ def in_process(tmp_path, batch_rows):
     config_file = tmp_path / "inproc.yaml"
     config_file.write_text(CONFIG)
     config = load_config(config_file)
-    return score_batch(Batch.from_records(batch_rows, config.column_map, require=("answer",)), config.build_rewards(workers=0))
+    return config.build_scorer(workers=0).score(Batch.from_records(batch_rows, config.column_map, require=("answer",)))
 
 
 @pytest.fixture(scope="module")
@@ -62,7 +62,7 @@ def assert_same(result, expected):
     assert result.names == expected.names
     np.testing.assert_array_equal(result.scores, expected.scores)
     np.testing.assert_array_equal(result.total, expected.total)
-    assert result.reasons == expected.reasons and result.failed_rows == 0
+    assert result.reasons == expected.reasons and int(result.unscored.sum()) == 0
 
 
 def test_client_over_two_servers_equals_in_process_scoring(two_servers, tmp_path):
@@ -96,7 +96,7 @@ def test_no_server_reachable_is_nan_and_reason_for_every_row_not_an_exception():
     with RewardClient(["http://127.0.0.1:9", "http://127.0.0.1:1"], retries=2, backoff=0.01, timeout=2) as client:
         result = client.score_rows(batch)
     assert time.perf_counter() - started < 10
-    assert result.failed_rows == len(batch) and np.isnan(result.scores).all() and np.isnan(result.total).all()
+    assert int(result.unscored.sum()) == len(batch) and np.isnan(result.scores).all() and np.isnan(result.total).all()
     assert all("ConnectError" in r and "after 3 attempt(s)" in r for r in result.reasons["reward"])
 
 
@@ -104,7 +104,7 @@ def test_a_wrong_token_is_not_retried(two_servers):
     with RewardClient([two_servers[0][1]], token="wrong", retries=5, backoff=0.01) as client:
         result = client.score_rows(rows(2))
         assert client.attempts == 1  # one shard, one attempt: retrying cannot fix a 401
-    assert result.failed_rows == 6 and "HTTP 401" in result.reasons["reward"][0]
+    assert int(result.unscored.sum()) == 6 and "HTTP 401" in result.reasons["reward"][0]
 
 
 def test_as_a_trl_reward_function_and_a_verl_compute_score(two_servers, tmp_path):
@@ -194,7 +194,7 @@ def test_a_trickling_server_is_cut_off_at_the_total_deadline_per_attempt():
             result = client.score_rows(rows(1))
             assert client.attempts == 2
         assert time.perf_counter() - started < 15  # 2 attempts x 1.5 s; the body alone would take hours
-    assert result.failed_rows == 3 and np.isnan(result.total).all()
+    assert int(result.unscored.sum()) == 3 and np.isnan(result.total).all()
     assert "no complete answer within 1.5 s" in result.reasons["reward"][0]
 
 
@@ -209,7 +209,7 @@ def test_a_200_body_that_is_not_scores_is_a_counted_failure_never_an_exception(r
     with BadServer(reply) as server, RewardClient(server.url, retries=2, backoff=0.01, timeout=5) as client:
         result = client.score_rows(rows(1))
         assert client.attempts == 3  # retried: another replica (or a later try) may answer properly
-    assert result.failed_rows == 3 and result.failures == {"reward": 3}
+    assert int(result.unscored.sum()) == 3 and result.failures == {"reward": 3}
     assert why in result.reasons["reward"][0] and "HTTP 200 but not /score's answer" in result.reasons["reward"][0]
 
 
@@ -261,8 +261,8 @@ def test_a_raise_policy_on_the_server_is_the_same_one_line_error_in_the_client(t
     cfg.write_text(config)
     loaded = load_config(cfg)
     with pytest.raises(RewardError) as local:
-        score_batch(Batch.from_records([{"prompt": "p", "completion": "boom"}], loaded.column_map), loaded.build_rewards(workers=0),
-                    on_reward_error="raise")
+        loaded.build_scorer(workers=0, on_reward_error="raise").score(
+            Batch.from_records([{"prompt": "p", "completion": "boom"}], loaded.column_map))
     proc, url = start_server(tmp_path, token=None, config=config)
     try:
         with RewardClient(url, retries=3) as client, pytest.raises(RewardError) as remote:

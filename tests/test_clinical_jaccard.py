@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.config import ConfigError, parse_config
+from polyreward.schema import Batch
 from polyreward.rewards.jaccard import JaccardReward
 
 REF = "<answer>A; B; C</answer>"
@@ -112,7 +113,7 @@ def test_config_rejects_unknown_key():
     with pytest.raises(ConfigError, match="allowed"):
         parse_config({"rewards": [{"name": "j", "type": "jaccard", "labels_col": "x"}]})
     config = parse_config({"rewards": [{"name": "j", "type": "jaccard", "mode": "normalized", "metric": "f1"}]})
-    scores = config.build_rewards().score([None], ["<answer>a</answer>"], answer=["<answer>A</answer>"]).scores
+    scores = config.build_scorer().score(Batch([None], ["<answer>a</answer>"], {"answer": ["<answer>A</answer>"]})).scores
     assert scores[0, 0] == 1.0 and not math.isnan(scores[0, 0])
 
 

@@ -8,7 +8,7 @@ import pickle
 import numpy as np
 import pytest
 
-from polyreward import RewardSet, completion_messages, completion_text, parse_config, prompt_text
+from polyreward import RewardSet, Scorer, completion_messages, completion_text, parse_config, prompt_text
 from polyreward.config import ConfigError, load_config
 from polyreward.schema import Batch, ColumnMap
 from toy_rewards import AnswerMatch, ContainsWord, Explodes
@@ -48,7 +48,7 @@ def test_batch_from_records_maps_columns():
 
 def test_rewardset_matrix_nan_reasons_and_total():
     rs = RewardSet([ContainsWord(name="yes", word="yes", weight=2.0), Explodes(name="ex", weight=1.0)])
-    m = rs.score(["p"] * 3, ["yes", "boom no", "yes"], skip=[False, False, True])
+    m = Scorer(rs).score(Batch(["p"] * 3, ["yes", "boom no", "yes"], {"skip": [False, False, True]}))
     assert m.names == ["yes", "ex"]
     assert m.scores[0].tolist() == [1.0, 0.5]
     assert m.scores[1, 0] == 0.0 and math.isnan(m.scores[1, 1])
@@ -59,7 +59,7 @@ def test_rewardset_matrix_nan_reasons_and_total():
 
 
 def test_rewardset_all_nan_row_total_is_nan():
-    m = RewardSet([ContainsWord(name="a")]).score(["p"], ["x"], skip=[True])
+    m = Scorer(RewardSet([ContainsWord(name="a")])).score(Batch(["p"], ["x"], {"skip": [True]}))
     assert math.isnan(m.total[0])
 
 
@@ -67,7 +67,7 @@ def test_rewardset_rejects_duplicate_names_and_missing_columns():
     with pytest.raises(ValueError, match="unique"):
         RewardSet([ContainsWord(name="a"), ContainsWord(name="a")])
     with pytest.raises(KeyError, match="answer"):
-        RewardSet([AnswerMatch(name="m")]).score(["p"], ["x"])
+        Scorer(RewardSet([AnswerMatch(name="m")])).score(Batch(["p"], ["x"]))
 
 
 def test_reward_is_trl_callable_and_picklable():

@@ -17,7 +17,7 @@ import json, sys, time
 started = time.process_time()
 import polyreward
 cpu = time.process_time() - started
-from polyreward import Batch, Config, Scorer, load_scorer, score_batch  # the public names need nothing heavy either
+from polyreward import Batch, Config, Scorer, load_scorer  # the public names need nothing heavy either
 print(json.dumps({"cpu": cpu, "heavy": [m for m in HEAVY if m in sys.modules]}))
 """
 

@@ -124,12 +124,12 @@ def test_a_missing_reference_column_is_one_line_before_scoring(tmp_path, cfg):
 
 
 def test_missing_column_error_names_reward_and_column():
-    from polyreward.pipeline import MissingColumnError, score_batch
+    from polyreward.pipeline import MissingColumnError, Scorer
     from polyreward.schema import Batch
 
     rewards = parse_config({"rewards": [{"name": "m", "type": "toy_rewards:AnswerMatch", "answer_column": "gold"}]}).build_rewards()
     with pytest.raises(MissingColumnError) as caught:
-        score_batch(Batch(["p"], ["x"], {"other": [1]}), rewards)
+        Scorer(rewards).score(Batch(["p"], ["x"], {"other": [1]}))
     assert (caught.value.reward, caught.value.column) == ("m", "gold") and isinstance(caught.value, KeyError)
 
 

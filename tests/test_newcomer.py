@@ -21,6 +21,7 @@ import yaml
 from polyreward import __version__
 from polyreward.cli import main
 from polyreward.config import load_config, parse_config
+from polyreward.schema import Batch
 
 ROOT = Path(__file__).resolve().parent.parent
 ENV = {**os.environ, "HF_HUB_OFFLINE": "1", "TRANSFORMERS_OFFLINE": "1", "OMP_NUM_THREADS": "1"}
@@ -158,7 +159,7 @@ def judge_url():
 
 
 def _score_one(config):
-    matrix = config.build_rewards().score(["My chest hurts."], ["Call 911 now."], rubrics=[RUBRIC])
+    matrix = config.build_scorer().score(Batch(["My chest hurts."], ["Call 911 now."], {"rubrics": [RUBRIC]}), combine=False)
     return matrix.scores[0, 0], matrix.reasons["safety"][0]
 
 

@@ -1,4 +1,4 @@
-"""polyreward.pipeline: a Batch from any column type, score_batch, the one failure policy and the weighted total."""
+"""polyreward.pipeline: a Batch from any column type, Scorer.score, the one failure policy and the weighted total."""
 
 from __future__ import annotations
 
@@ -16,7 +16,7 @@ from test_fuzz_rewards import PARAMS, RUBRIC, classify_url  # noqa: F401 -- the 
 
 from polyreward import registry
 from polyreward.config import ConfigError, build_combiner, parse_key_values
-from polyreward.pipeline import MissingColumnError, RewardError, score_batch
+from polyreward.pipeline import MissingColumnError, RewardError, Scorer
 from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.rewardset import RewardSet, weighted_total
 from polyreward.schema import Batch, as_column
@@ -79,12 +79,12 @@ def test_every_column_type_gives_the_list_result_for_every_reward(type_name, cla
     reward = _reward(type_name, classify_url)
     names = set(reward.columns) | {"completion_ids"}
     cells = {c: _cells(reward, c) for c in names}
-    reference = score_batch(Batch(PROMPTS, COMPLETIONS, cells), RewardSet([reward]))
+    reference = Scorer(RewardSet([reward])).score(Batch(PROMPTS, COMPLETIONS, cells))
     direct_reference = reward(prompts=PROMPTS, completions=COMPLETIONS, **cells)
     for kind in KINDS:
         text = (lambda v: list(v)) if kind == "torch" else (lambda v: _convert(kind, v))
         columns = {c: _convert(kind, cells[c]) for c in names}
-        scored = score_batch(Batch(text(PROMPTS), text(COMPLETIONS), columns), RewardSet([reward]))
+        scored = Scorer(RewardSet([reward])).score(Batch(text(PROMPTS), text(COMPLETIONS), columns))
         np.testing.assert_array_equal(scored.scores, reference.scores, err_msg=kind)
         assert scored.reasons == reference.reasons, kind
         assert scored.details == reference.details, kind
@@ -158,20 +158,20 @@ ERRORS = ["KeyError", "TypeError", "ValueError", "RecursionError", "MemoryError"
 def test_every_exception_type_fails_only_its_rollout_under_nan_and_stops_under_raise(error):
     rewards = RewardSet([RaisesIn(name="r", error=error)])
     batch = Batch(None, ["fine", "boom", "fine"])
-    scored = score_batch(batch, rewards)
+    scored = Scorer(rewards).score(batch)
     assert scored.scores[:, 0].tolist()[::2] == [1.0, 1.0] and math.isnan(scored.scores[1, 0])
     assert scored.failures == {"r": 1} and scored.failed[:, 0].tolist() == [False, True, False]
     assert scored.reasons["r"][1].startswith(f"error: {error}: ")
     with pytest.raises(RewardError, match=rf"reward 'r' failed on 1 of 3 rollouts \(on_reward_error: raise\); first: error: {error}"):
-        score_batch(batch, rewards, on_reward_error="raise")
+        Scorer(rewards, on_reward_error="raise").score(batch)
 
 
 def test_non_finite_and_non_numeric_scores_are_failures_and_none_is_not():
-    scored = score_batch(Batch(None, ["a", "b", "c", "d"]), RewardSet([ReturnsJunk(name="j")]))
+    scored = Scorer(RewardSet([ReturnsJunk(name="j")])).score(Batch(None, ["a", "b", "c", "d"]))
     assert scored.failures == {"j": 2} and scored.failed[:, 0].tolist() == [False, True, True, False]
     assert scored.reasons["j"] == ["", "error: non-finite score", "error: non-numeric score 'x'", "n/a"]
     with pytest.raises(ValueError, match="on_reward_error must be one of nan, raise"):
-        score_batch(Batch(None, ["a"]), RewardSet([ReturnsJunk()]), on_reward_error="zero")
+        Scorer(RewardSet([ReturnsJunk()]), on_reward_error="zero").score(Batch(None, ["a"]))
 
 
 def test_missing_columns_are_checked_before_any_reward_runs():
@@ -184,15 +184,15 @@ def test_missing_columns_are_checked_before_any_reward_runs():
 
     rewards = RewardSet([Counting(name="first"), registry.reward_class("choice_accuracy")(name="choice")])
     with pytest.raises(MissingColumnError, match="reward 'choice' reads column 'answer', which the data does not have"):
-        score_batch(Batch(None, ["x"]), rewards)
+        Scorer(rewards).score(Batch(None, ["x"]))
     assert calls == []
 
 
 def test_a_combiner_needs_group_ids_and_gets_them():
     rewards = RewardSet([RaisesIn(name="r")])
     with pytest.raises(ValueError, match="needs the batch's group ids"):
-        score_batch(Batch(None, ["a", "b"]), rewards, build_combiner("grpo"))
-    scored = score_batch(Batch(None, ["a", "boom", "a", "a"], groups=[[1], [1], {"g": 2}, {"g": 2}]), rewards, build_combiner("grpo"))
+        Scorer(rewards, combiner=build_combiner("grpo")).score(Batch(None, ["a", "b"]))
+    scored = Scorer(rewards, combiner=build_combiner("grpo")).score(Batch(None, ["a", "boom", "a", "a"], groups=[[1], [1], {"g": 2}, {"g": 2}]))
     assert scored.advantages.tolist() == [0.0, 0.0, 0.0, 0.0]  # list / dict ids group; a failed row gets 0
 
 
@@ -275,7 +275,7 @@ def test_gopo_and_g2rpo_ignore_float_noise(values, ulps):
 
 def test_file_chunks_keep_one_group_together_whatever_its_ids_spelling():
     """polyreward score cuts chunks between groups by the one group key: 1, 1.0 and "1" stay in one chunk."""
-    from polyreward.runners.score_file import group_aligned
+    from polyreward.runners.chunking import group_aligned
 
     rows = [{"qid": q} for q in (0, 0, 1, 1.0, "1", 1, 2, 3)]
     chunks = list(group_aligned(iter([rows[:3], rows[3:5], rows[5:7], rows[7:]]), "qid"))  # the last chunk is never cut

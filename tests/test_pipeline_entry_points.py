@@ -2,8 +2,7 @@
 
 Entry points (each a ``via_*`` function below, called the way its caller calls it):
 
-- ``polyreward score`` on a file (subprocess), :meth:`polyreward.pipeline.Scorer.score` (``Config.build_scorer``),
-  :func:`polyreward.pipeline.score_batch`, :meth:`polyreward.rewardset.RewardSet.score`;
+- ``polyreward score`` on a file (subprocess), :meth:`polyreward.pipeline.Scorer.score` (``Config.build_scorer``);
 - TRL: :func:`polyreward.integrations.trl.reward_funcs`, called as TRL 1.16's ``GRPOTrainer._calculate_rewards``
   calls them (trl/trainer/grpo_trainer.py: ``prompts=, completions=, completion_ids=, **reward_kwargs`` with
   ``log_extra``/``log_metric``), then ``PolyGRPOTrainer``'s reward step (its own ``_gathered_groups`` and
@@ -45,7 +44,7 @@ import numpy as np
 import pytest
 
 from polyreward.config import load_config
-from polyreward.pipeline import RewardError, score_batch
+from polyreward.pipeline import RewardError
 from polyreward.reward import Reward, RewardOutput
 from polyreward.vocabulary import group_key
 
@@ -168,22 +167,6 @@ def _from_scored(scored) -> Result:
 def via_scorer(rows, config_path, tmp_path) -> Result:
     scorer = load_config(config_path).build_scorer()
     return _from_scored(scorer.score(scorer.batch(rows)))
-
-
-def via_score_batch(rows, config_path, tmp_path) -> Result:
-    config = load_config(config_path)
-    scorer = config.build_scorer()
-    return _from_scored(score_batch(scorer.batch(rows), config.build_rewards(), config.build_combiner(),
-                                    on_reward_error=config.on_reward_error))
-
-
-def via_rewardset(rows, config_path, tmp_path) -> Result:
-    """RewardSet.score: the rewards with their when: rules (no columns map, no policy, no combiner: scores only)."""
-    config = load_config(config_path)
-    columns = config.column_map
-    rest = {k: [r.get(k) for r in rows] for k in rows[0] if k not in (columns.prompt, columns.completion)}
-    matrix = config.build_rewards().score([r[columns.prompt] for r in rows], [r[columns.completion] for r in rows], **rest)
-    return Result(scores=matrix.scores, reasons=matrix.reasons, failures=matrix.failures, advantages=None, total=matrix.total)
 
 
 class Recorder:
@@ -446,8 +429,7 @@ def via_combiners_advantages(rows, config_path, tmp_path, reference: Result, com
                       lengths=[len(r["completion_ids"]) for r in rows], columns=columns)
 
 
-IN_PROCESS = {"cli": via_cli, "scorer": via_scorer, "score_batch": via_score_batch, "rewardset": via_rewardset, "trl": via_trl,
-              "verl": via_verl, "trainer": via_trainer, "score_dataset": via_score_dataset}
+IN_PROCESS = {"cli": via_cli, "scorer": via_scorer, "trl": via_trl, "verl": via_verl, "trainer": via_trainer, "score_dataset": via_score_dataset}
 OVER_HTTP = {"serve": via_serve, "client": via_client}
 
 
@@ -469,9 +451,8 @@ def assert_same(entry: str, got: Result, ref: Result) -> None:
                        for k, (n, v) in enumerate(ref.reasons.items())}
     assert _normalised(got.reasons) == _normalised(ref_reasons), entry
     assert got.failures == ref.failures, entry
-    if got.advantages is not None or entry not in ("rewardset",):
-        assert got.advantages is not None, f"{entry} gave no advantages"
-        np.testing.assert_allclose(got.advantages, ref.advantages, rtol=0, atol=1e-12, err_msg=entry)
+    assert got.advantages is not None, f"{entry} gave no advantages"
+    np.testing.assert_allclose(got.advantages, ref.advantages, rtol=0, atol=1e-12, err_msg=entry)
     if got.total is not None:
         np.testing.assert_allclose(got.total, ref.total, rtol=0, atol=1e-12, err_msg=entry)
 
@@ -574,8 +555,6 @@ def test_a_raising_reward_is_handled_the_same_at_every_entry_point(error, policy
     entries = sorted([*IN_PROCESS, *OVER_HTTP])
     if policy == "raise":
         for name in entries:
-            if name == "rewardset":  # RewardSet.score has no policy of its own: the Scorer holds it
-                continue
             with pytest.raises(RewardError, match=f"failed on|{error}") as caught:
                 run_entry(name, rows, config_path, tmp_path, servers)
             assert "bad" in str(caught.value) and error in str(caught.value), name

@@ -68,7 +68,7 @@ def _score(input_path, output, config, backend, actors=2, **kwargs):
         progress = kwargs.pop("progress_with_pool", None)
         if progress is not None:
             kwargs["progress"] = lambda n: progress(pool, n)
-        return score_file(input_path, output, config, scorer=RayChunkScorer(pool), **kwargs), pool
+        return score_file(input_path, output, config, chunk_scorer=RayChunkScorer(pool), **kwargs), pool
 
 
 @pytest.mark.parametrize("example", EXAMPLES)
@@ -78,7 +78,7 @@ def test_ray_output_is_byte_identical_to_local_on_the_shipped_examples(cluster, 
     local, _ = _score(rollouts, tmp_path / "local.jsonl", config, "local", chunk_size=16, workers=1)
     remote, pool = _score(rollouts, tmp_path / "ray.jsonl", config, "ray", chunk_size=16, workers=1)
     assert (tmp_path / "ray.jsonl").read_bytes() == (tmp_path / "local.jsonl").read_bytes()
-    assert remote.failures == local.failures and pool.rescored == 0
+    assert remote.scored.failures == local.scored.failures and pool.rescored == 0
 
 
 def _rows(n_groups, sizes=(3, 5, 7)):

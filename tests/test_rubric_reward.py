@@ -117,7 +117,7 @@ def _rows():
 def _score_config(path: Path):
     config = load_config(path)
     batch = Batch.from_records(_rows(), config.column_map)
-    return config.build_rewards().score(batch.prompts, batch.completions, **batch.columns)
+    return config.build_scorer().score(batch, combine=False)
 
 
 # Hand-computed from examples/rubric/rubric.json (positive points 39; |points| 65); rollouts A..F.

@@ -19,7 +19,9 @@ torch = pytest.importorskip("torch")
 
 from polyreward.cli import main as cli_main  # noqa: E402
 from polyreward.config import ConfigError  # noqa: E402
+from polyreward.pipeline import Scorer  # noqa: E402
 from polyreward.registry import register_reward  # noqa: E402
+from polyreward.schema import Batch  # noqa: E402
 from polyreward.reward import RolloutReward, Scored  # noqa: E402
 from polyreward.trainer import train  # noqa: E402
 from polyreward.trainer.checkpoint import latest_checkpoint, load_trainer_state  # noqa: E402
@@ -219,7 +221,7 @@ def test_recipes_validate_and_their_prompts_load(recipe):
     gold = [f"<think>ok</think><answer>{r['answer']}</answer>" if "medqa" in recipe else f"<think>ok</think>{r['answer']}" for r in rows[:20]]
     columns = {k: [r[k] for r in rows[:20]] for k in rows[0] if k != "prompt"}
     columns["completion_ids"] = [[1, 2, 3]] * 20
-    scores = rewards.score([r["prompt"] for r in rows[:20]], gold, **columns)
+    scores = Scorer(rewards).score(Batch([r["prompt"] for r in rows[:20]], gold, columns))
     assert scores.column("accuracy").tolist() == [1.0] * 20
 
 

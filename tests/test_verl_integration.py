@@ -138,7 +138,7 @@ def test_every_ground_truth_type_gives_the_fixed_keys(small_config_path, caplog,
 
 def test_a_missing_column_is_the_one_line_missing_column_error(small_config_path):
     """A ground truth mapping without the column a reward reads is a configuration mistake, the same
-    MissingColumnError as score_batch and `polyreward score` give, not a per-sample failure."""
+    MissingColumnError as Scorer.score and `polyreward score` give, not a per-sample failure."""
     from polyreward.vocabulary import MissingColumnError
 
     with pytest.raises(MissingColumnError, match="reward 'mention' reads column 'answer'") as caught:
@@ -460,7 +460,6 @@ def test_readme_overrides_compose_with_verls_hydra_config_and_run(scored_batch, 
 
 def test_a_list_ground_truth_is_a_list_of_accepted_golds(tmp_path):
     """As a list cell of a rollout file (docs/integrations.md, verl constraint 9): any gold of the list matches."""
-    from polyreward.pipeline import score_batch
     from polyreward.config import load_config
     from polyreward.schema import Batch
 
@@ -470,6 +469,6 @@ def test_a_list_ground_truth_is_a_list_of_accepted_golds(tmp_path):
         result = poly_verl.compute_score("d", "The answer is \\boxed{3}", gold, None, config_path=str(path))
         assert result["math"] == expected
         config = load_config(path)
-        file_score = score_batch(Batch([None], ["The answer is \\boxed{3}"], {"answer": [list(np.asarray(gold).tolist())]}),
-                                 config.build_rewards()).scores[0, 0]
+        file_score = config.build_scorer().score(
+            Batch([None], ["The answer is \\boxed{3}"], {"answer": [list(np.asarray(gold).tolist())]})).scores[0, 0]
         assert file_score == expected  # the same as polyreward score on a JSONL list cell

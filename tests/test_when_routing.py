@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 
 from polyreward.combiners.gdpo import GDPOCombiner
 from polyreward.config import ConfigError, parse_config
-from polyreward.pipeline import MissingColumnError, combine_scores, score_batch
+from polyreward.pipeline import MissingColumnError, combine_scores
 from polyreward.schema import Batch
 
 EXAMPLES = Path(__file__).parent.parent / "examples"
@@ -61,14 +61,14 @@ def test_one_config_with_when_equals_each_source_scored_alone_then_gdpo():
     routed = [{**entry, "when": {"source": source}} for source, entry in REWARDS.items()] + [FORMAT]
     config = _config(routed, "gdpo")
     batch = Batch.from_records(rows, config.column_map)
-    scored = score_batch(batch, config.build_rewards(), config.build_combiner())
+    scored = config.build_scorer().score(batch)
     assert scored.names == ["math", "choice", "rubric", "format"]
 
     expected = np.full((len(rows), 4), np.nan)
     for k, (source, entry) in enumerate(REWARDS.items()):
         picked = [i for i, s in enumerate(sources) if s == source]
         alone_config = _config([entry, FORMAT])
-        alone = score_batch(Batch.from_records([rows[i] for i in picked], alone_config.column_map), alone_config.build_rewards())
+        alone = alone_config.build_scorer().score(Batch.from_records([rows[i] for i in picked], alone_config.column_map))
         expected[picked, k] = alone.scores[:, 0]
         expected[picked, 3] = alone.scores[:, 1]
         assert [scored.reasons[entry["name"]][i] for i in picked] == alone.reasons[entry["name"]]
@@ -88,17 +88,17 @@ def test_values_are_compared_as_text_and_lists_accept_several():
     config = _config([{"name": "yes", "type": "think_format", "when": {"level": [1, "2"], "lang": "en"}}])
     completions = ["<think>a</think>b"] * 5
     columns = {"level": [1, "1", 2, 3, None], "lang": ["en", "en", "en", "en", "en"]}
-    scored = score_batch(Batch([None] * 5, completions, columns), config.build_rewards())
+    scored = config.build_scorer().score(Batch([None] * 5, completions, columns))
     assert np.isfinite(scored.scores[:, 0]).tolist() == [True, True, True, False, False]
     assert scored.reasons["yes"][3:] == ["not applicable"] * 2
 
 
 def test_rows_none_applies_to_score_none_and_the_rule_column_must_exist():
     config = _config([{"name": "f", "type": "think_format", "when": {"source": "math"}}])
-    scored = score_batch(Batch([None, None], ["x", "y"], {"source": ["medqa", "medqa"]}), config.build_rewards())
+    scored = config.build_scorer().score(Batch([None, None], ["x", "y"], {"source": ["medqa", "medqa"]}))
     assert np.isnan(scored.scores).all() and np.isnan(scored.total).all()
     with pytest.raises(MissingColumnError, match=r"reward 'f' reads column 'source'.*rewards f: when"):
-        score_batch(Batch([None], ["x"], {}), config.build_rewards())
+        config.build_scorer().score(Batch([None], ["x"], {}))
 
 
 @pytest.mark.parametrize("when, message", [
@@ -118,7 +118,7 @@ def test_bad_rules_are_config_errors(when, message):
 def test_a_rule_scores_exactly_the_rows_whose_value_reads_as_one_of_its_values(sources, accepted):
     config = _config([{"name": "f", "type": "think_format", "when": {"source": accepted}}])
     completions = ["<think>x</think>y"] * len(sources)
-    scored = score_batch(Batch([None] * len(sources), completions, {"source": sources}), config.build_rewards())
+    scored = config.build_scorer().score(Batch([None] * len(sources), completions, {"source": sources}))
     expected = [s is not None and str(s) in {str(a) for a in accepted} for s in sources]
     assert np.isfinite(scored.scores[:, 0]).tolist() == expected
     assert [r == "not applicable" for r in scored.reasons["f"]] == [not e for e in expected]

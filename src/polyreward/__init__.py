@@ -11,7 +11,7 @@ from typing import Any
 
 from polyreward.combiner import Combiner
 from polyreward.config import Config, ConfigError, load_config, load_scorer, parse_config
-from polyreward.pipeline import Scorer, score_batch
+from polyreward.pipeline import Scorer
 from polyreward.registry import combiner_class, register_combiner, register_reward, reward_class
 from polyreward.reward import Reward, RewardOutput, RolloutReward, Scored
 from polyreward.rewardset import RewardSet
@@ -47,7 +47,6 @@ __all__ = [
     "register_combiner",
     "register_reward",
     "reward_class",
-    "score_batch",
     "score_dataset",
 ]
 

@@ -178,25 +178,13 @@ class Scorer:
         if self.combiner is None:
             raise ValueError("this scorer has no combiner; add `combiner: <type>` to the config")
         columns = columns if columns is not None else {}
-        empty = next((i for i, g in enumerate(groups) if is_missing(g)), None)
+        integer_codes = isinstance(groups, np.ndarray) and groups.dtype.kind in "iu"  # a part store's codes: none is empty
+        empty = None if integer_codes else next((i for i, g in enumerate(groups) if is_missing(g)), None)
         if empty is not None:  # pooling every such row into one group would be silent and wrong
             raise ValueError(f"row {empty + 1} has an empty group id (null or NaN); give every row its group "
                              f"(column {self.columns.group!r}), or leave the column out to group rows by prompt")
         return combine_scores(self.combiner, scores, groups, self.weights if weights is None else weights,
                               lengths=lengths, columns=columns)
-
-
-def score_batch(
-    batch: Batch,
-    reward_set: Any,
-    combiner: Any = None,
-    *,
-    on_reward_error: OnRewardError = "nan",
-    lengths: Sequence[float] | None = None,
-    diagnostics: bool = False,
-) -> ScoredBatch:
-    """:meth:`Scorer.score` for a RewardSet and combiner given apart (default columns): the functional form."""
-    return Scorer(reward_set, on_reward_error=on_reward_error, combiner=combiner).score(batch, lengths=lengths, diagnostics=diagnostics)
 
 
 # -- the scoring loop ------------------------------------------------------------------------------------------------

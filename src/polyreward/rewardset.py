@@ -1,7 +1,8 @@
-"""RewardSet: several named, weighted rewards with their ``when:`` rules, scored into an (N, K) matrix.
+"""RewardSet: several named, weighted rewards with their ``when:`` rules.
 
 The set is the rewards' part of the scoring contract; :class:`polyreward.pipeline.Scorer` holds it together with
-the column names, the failure policy and the combiner, and scores it.
+the column names, the failure policy and the combiner, and is the one thing that scores it
+(``Scorer(RewardSet([...])).score(batch)``).
 """
 
 from __future__ import annotations
@@ -11,9 +12,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.pipeline import Scorer
 from polyreward.reward import Reward
-from polyreward.schema import Batch
 from polyreward.vocabulary import MissingColumnError, ScoredBatch, ScoreMatrix, weighted_total  # noqa: F401 -- re-exported
 
 
@@ -116,7 +115,3 @@ class RewardSet:
         part = RewardSet([by_name[n] for n in names])
         part.when = {n: rule for n, rule in self.when.items() if n in names}
         return part
-
-    def score(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> ScoredBatch:
-        """Score one batch through :class:`~polyreward.pipeline.Scorer` (default columns, failures NaN with a reason)."""
-        return Scorer(self).score(Batch(list(prompts) if prompts is not None else None, completions, dict(columns)))

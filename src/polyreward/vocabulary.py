@@ -264,7 +264,14 @@ class ScoredBatch:
     ``failures[name]`` counts them and ``first_failure[name]`` is the first of their reasons; ``advantages`` is (N,)
     float64 with 0 for rows where no reward applied (as TRL), when a combiner ran; ``diagnostics`` is
     :func:`polyreward.combiners.diagnostics.diagnose`'s summary when asked for; ``seconds[name]`` the wall-clock
-    seconds each reward took on this batch.
+    seconds each reward took on this batch; ``unscored`` (N,) bool marks rows nothing scored (a shard no reward
+    server answered: every reward failed there with the reason why), None when every row was scored.
+
+    Every path that holds rows in pieces (a file's chunks and parts, the Ray actors, the reward server's shards of a
+    client's batch) joins the pieces with :meth:`concat` and picks rows with :meth:`take`; concatenating the takes of
+    a partition of the rows, put back in order, gives the batch back (``tests/test_scored_batch.py``). A batch read
+    back from a file's parts holds the scores and the failure counts only (``reasons`` empty, ``failed`` None): the
+    reasons are in the output file.
     """
 
     names: list[str]
@@ -278,6 +285,78 @@ class ScoredBatch:
     advantages: np.ndarray | None = None
     diagnostics: dict[str, float] | None = None
     seconds: dict[str, float] = field(default_factory=dict)
+    unscored: np.ndarray | None = None  # (N,) bool: rows nothing scored (a client's shard no server answered)
+
+    @classmethod
+    def concat(cls, parts: Sequence[ScoredBatch]) -> ScoredBatch:
+        """The rows of ``parts`` one after the other; every part scores the same rewards, in the same order.
+
+        Scores, reasons, sub-scores, advantages and the masks are joined, failure counts and seconds summed, and each
+        reward's first failure is the first part's that has one. A sub-score some parts lack is None in their rows;
+        reasons, ``failed`` and ``advantages`` are kept when every part has them (else ``{}`` / None); ``unscored``
+        is False in the rows of a part without one; ``diagnostics`` (statistics of one batch) are None."""
+        parts = list(parts)
+        if not parts:
+            raise ValueError("ScoredBatch.concat needs at least one part (its rewards name the columns)")
+        first = parts[0]
+        names = list(first.names)
+        for part in parts[1:]:
+            if list(part.names) != names:
+                raise ValueError(f"ScoredBatch.concat: a part scores rewards {list(part.names)}, the first {names}")
+        sizes = [part.scores.shape[0] for part in parts]
+        reasons = {name: [r for part in parts for r in part.reasons[name]] for name in names
+                   if all(name in part.reasons for part in parts)}
+        subs: dict[str, dict[str, None]] = {}
+        for part in parts:
+            for name, values in part.details.items():
+                subs.setdefault(name, {}).update(dict.fromkeys(values))
+        details = {name: {sub: [v for part, n in zip(parts, sizes) for v in part.details.get(name, {}).get(sub, [None] * n)]
+                          for sub in found} for name, found in subs.items()}
+        failures = {name: sum(part.failures.get(name, 0) for part in parts) for name in names}
+        first_failure: dict[str, str] = {}
+        seconds: dict[str, float] = {}
+        for part in parts:
+            for name, reason in part.first_failure.items():
+                first_failure.setdefault(name, reason)
+            for name, spent in part.seconds.items():
+                seconds[name] = seconds.get(name, 0.0) + spent
+        k = len(names)
+        scores = np.concatenate([np.asarray(part.scores, dtype=np.float64).reshape(-1, k) for part in parts])
+        failed = None if any(p.failed is None for p in parts) else np.concatenate([p.failed.reshape(-1, k) for p in parts])
+        advantages = None if any(p.advantages is None for p in parts) else np.concatenate([p.advantages for p in parts])
+        unscored = None
+        if any(p.unscored is not None for p in parts):
+            unscored = np.concatenate([np.zeros(n, dtype=bool) if p.unscored is None else p.unscored for p, n in zip(parts, sizes)])
+        return cls(names, first.weights, scores, reasons, details, failures, first_failure, failed, advantages, None, seconds,
+                   unscored)
+
+    def take(self, rows: Sequence[int] | np.ndarray) -> ScoredBatch:
+        """The rows at ``rows`` (positions, in their order, repeats allowed; or an (N,) bool mask), as a batch of their own.
+
+        The failure counts and first reasons are those of the rows taken (counted from ``failed``, which a batch
+        must have to be taken from); ``seconds`` and ``diagnostics`` belong to the whole batch and are left out."""
+        index = np.asarray(rows)
+        if index.dtype == bool:
+            if index.shape != (self.scores.shape[0],):
+                raise ValueError(f"a row mask needs {self.scores.shape[0]} values, got shape {index.shape}")
+            index = np.flatnonzero(index)
+        index = index.astype(np.int64, copy=False).reshape(-1)
+        if self.failed is None:
+            raise ValueError("ScoredBatch.take needs the failed mask to count the failures of the rows taken "
+                             "(a batch read back from a file's parts holds the counts only)")
+        positions = index.tolist()
+        failed = self.failed[index]
+        reasons = {name: [values[i] for i in positions] for name, values in self.reasons.items()}
+        details = {name: {sub: [values[i] for i in positions] for sub, values in subs.items()} for name, subs in self.details.items()}
+        failures, first_failure = {}, {}
+        for k, name in enumerate(self.names):
+            hits = np.flatnonzero(failed[:, k])
+            failures[name] = int(hits.size)
+            if hits.size and name in reasons:
+                first_failure[name] = reasons[name][int(hits[0])]
+        return type(self)(list(self.names), self.weights, self.scores[index], reasons, details, failures, first_failure, failed,
+                          None if self.advantages is None else self.advantages[index], None, {},
+                          None if self.unscored is None else self.unscored[index])
 
     @property
     def total(self) -> np.ndarray:
@@ -302,7 +381,7 @@ class ScoredBatch:
         return out
 
 
-ScoreMatrix = ScoredBatch  # the earlier name of the same type (RewardSet.score returned it)
+ScoreMatrix = ScoredBatch  # the earlier name of the same type, kept for code that imports it
 
 
 def import_callable(spec: str, what: str) -> Any:

@@ -67,11 +67,11 @@ def run(args: argparse.Namespace) -> int:
         report_to = _report_to(args.report_to)
         config = load_config(args.config, args.overrides)
         progress = _progress(args.quiet)
-        with progress, _backend(args, config) as scorer:
+        with progress, _backend(args, config) as chunk_scorer:
             task = progress.add_task("scoring", total=_row_count(count_rows, args.input))
             result = score_file(args.input, output, config, chunk_size=args.chunk_size, on_error=args.on_error, resume=args.resume,
                                 workers=args.workers, on_reward_error=args.on_reward_error, by=args.by or None,
-                                progress=lambda n: progress.advance(task, n), scorer=scorer)
+                                progress=lambda n: progress.advance(task, n), chunk_scorer=chunk_scorer)
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)
         if PartStore(output).folder.exists():
@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     failed = result.every_row_failed()
     if failed:
         for name in failed:
-            print(f"error: reward {name!r} failed on every one of the {result.rows} rows; first reason: {result.first_failure.get(name, '?')}",
+            print(f"error: reward {name!r} failed on every one of the {result.rows} rows; first reason: {result.scored.first_failure.get(name, '?')}",
                   file=sys.stderr)
         return 1
     return 0
@@ -198,8 +198,9 @@ def _summarise(result, by: str | None) -> dict[str, Any]:
     """Mean / std / NaN count per reward, overall and per value of ``by``."""
     import numpy as np
 
-    overall = {name: result.scores[:, k] for k, name in enumerate(result.names)}
-    overall["reward"] = result.total
+    scored = result.scored
+    overall = {name: scored.scores[:, k] for k, name in enumerate(scored.names)}
+    overall["reward"] = scored.total
     summary: dict[str, Any] = {"overall": overall, "by": by, "groups": {}}
     if by and result.by_values is not None:
         keys = np.asarray(result.by_values, dtype=object)
@@ -228,7 +229,7 @@ def _print_summary(result, by: str | None, output: Path) -> None:
     for header in ("reward", "n", "mean", "std", "NaN", "failed"):
         table.add_column(header, justify="left" if header == "reward" else "right")
     for name, values in summary["overall"].items():
-        table.add_row(name, *_stats(values), str(result.failures.get(name, "-")))
+        table.add_row(name, *_stats(values), str(result.scored.failures.get(name, "-")))
     console.print(table)
     if summary["by"] and summary["groups"]:
         if len(summary["groups"]) > 50:

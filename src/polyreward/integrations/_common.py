@@ -102,7 +102,7 @@ def evaluate_isolated(batch: IsolatedBatch):
 class IsolatedReward(Reward):
     """Another reward run in an engine worker process that is killed past ``timeout`` seconds (a hang cannot stall
     training): the whole batch is one item of an :class:`~polyreward.engine.Engine` with that budget. A timeout or a
-    dead worker fails every rollout of the batch with the reason, which :func:`~polyreward.pipeline.score_batch`
+    dead worker fails every rollout of the batch with the reason, which :meth:`~polyreward.pipeline.Scorer.score`
     treats like any other failure."""
 
     def __init__(self, reward: Reward, timeout: float) -> None:

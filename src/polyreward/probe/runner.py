@@ -3,7 +3,8 @@
 For each group of the rollout file (its first row; ``limit`` groups) the probe takes a genuine answer: built from
 the row's reference (:data:`polyreward.probe.strategies.GENUINE`, by the first reward of the config that declares
 a builder), else the group's best-scoring real completion. Then three sources of hacks, all scored through the
-config's reward set (:func:`score_batch`, the one scoring path):
+config's scorer (:meth:`polyreward.pipeline.Scorer.score`, the one scoring path; a reward that fails on a hack
+scores it NaN with a reason, whatever the config's ``on_reward_error``, so a probe never stops on one):
 
 1. **The mutation search** (:mod:`polyreward.probe.search`): compositions of reward-agnostic mutations of the
    genuine completion, ``budget`` candidates per row, seeded; a flawed candidate exploits a reward that charges
@@ -34,7 +35,7 @@ from polyreward.probe.search import TOTAL, FamilyResult, run_search
 from polyreward.probe.site import RowContext, locate_site, row_context
 from polyreward.probe.strategies import GENUINE, STRATEGIES, Hack, ProbeCase, strategies_of
 from polyreward.probe.suspicious import CHECKS, flag, suspicious_example
-from polyreward.schema import ColumnMap, completion_text
+from polyreward.schema import completion_text
 from polyreward.vocabulary import weighted_total
 
 EXAMPLE_CHARS = 240
@@ -133,18 +134,17 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
               examples: int = 2, budget: int = 64, seed: int = 0, named: bool = True) -> ProbeReport:
     """Probe ``config``'s rewards with hacks built from ``records`` (module docstring). ``budget`` candidates per
     row for the search (0: no search), ``seed`` for its draws, ``named=False`` leaves the named strategies out."""
-    from polyreward.pipeline import score_batch
-
-    reward_set = config.build_rewards(workers=workers)
+    scorer = config.build_scorer(workers).with_policy("nan")  # a hack that breaks a reward is NaN, never a stop
+    reward_set = scorer.rewards
     rewards = list(reward_set)
-    columns = ColumnMap(config.columns.prompt, config.columns.completion, config.columns.group)
+    columns = scorer.columns
     keys: dict[str, None] = {}
     for record in records:
         keys.update(dict.fromkeys(record))
     reward_set.check_columns(keys)  # a column no row has is a MissingColumnError naming the reward, before any scoring
     rows = first_rows_of_groups(records, columns.group, limit)
     weights = np.asarray(reward_set.weights, dtype=np.float64)
-    probe = _Scoring(rows, columns, rewards, reward_set, weights, score_batch)
+    probe = _Scoring(rows, scorer, weights)
     builder_reward, source = _genuine_builder(rewards)
     notes: list[str] = []
     file_scores = probe.file_completions()
@@ -158,25 +158,25 @@ def run_probe(config: Any, records: Sequence[Mapping[str, Any]], *, limit: int =
         report.search, report.charged, report.candidates = outcome.results, outcome.charged, sum(outcome.tried_per_row)
         report.suspicious = _suspicious(rows, contexts, file_scores, probe, outcome.charged_rows, reward_set.names, examples)
     if named:
-        report.results = _named_strategies(rows, genuine, rewards, reward_set, columns, weights, examples, score_batch, notes)
+        report.results = _named_strategies(rows, genuine, scorer, weights, examples, notes)
     return report
 
 
 class _Scoring:
-    """Scores texts as rows of the probed groups through the config's reward set (the one scoring path)."""
+    """Scores texts as rows of the probed groups through the config's scorer (the one scoring path)."""
 
-    def __init__(self, rows, columns, rewards, reward_set, weights, score_batch) -> None:
-        self.rows, self.columns, self.rewards, self.reward_set, self.weights = rows, columns, rewards, reward_set, weights
-        self.score_batch = score_batch
-        self.paired = bool(reward_set.group_columns)  # a group-level reward compares each candidate with the genuine alone
+    def __init__(self, rows, scorer, weights) -> None:
+        self.rows, self.scorer, self.weights = rows, scorer, weights
+        self.columns, self.rewards = scorer.columns, list(scorer.rewards)
+        self.paired = bool(scorer.rewards.group_columns)  # a group-level reward compares each candidate with the genuine alone
         self.genuine: list[str | None] = []
-        self.genuine_scores = np.zeros((0, len(rewards)))
+        self.genuine_scores = np.zeros((0, len(self.rewards)))
         self.genuine_totals = np.zeros(0)
 
     def _score(self, records: list[dict[str, Any]]) -> tuple[np.ndarray, np.ndarray]:
         if not records:
             return np.zeros((0, len(self.rewards))), np.zeros(0)
-        scored = self.score_batch(_batch(records, self.columns, self.reward_set), self.reward_set)
+        scored = self.scorer.score(self.scorer.batch(records), combine=False)
         return scored.scores, weighted_total(scored.scores, self.weights)
 
     def file_completions(self) -> list[list[tuple[str, np.ndarray, float]]]:
@@ -267,9 +267,9 @@ def _suspicious(rows, contexts, file_scores, probe, charged, names, examples) ->
     return out
 
 
-def _named_strategies(rows, genuine, rewards, reward_set, columns, weights, examples, score_batch, notes) -> list[StrategyResult]:
+def _named_strategies(rows, genuine, scorer, weights, examples, notes) -> list[StrategyResult]:
     """The strategies each reward type declares, against the genuine answer (module docstring, 3.)."""
-    names = reward_set.names
+    names, rewards, columns = scorer.names, list(scorer.rewards), scorer.columns
     hacks: list[tuple[int, Hack]] = []
     for i, row in enumerate(rows):
         if genuine[i] is None:
@@ -287,7 +287,7 @@ def _named_strategies(rows, genuine, rewards, reward_set, columns, weights, exam
         for j, (i, hack) in enumerate(hacks):
             for completion in (genuine[i], hack.completion):
                 pair_rows.append(_pair_record(rows[i], completion, f"probe-pair-{j}", columns, rewards))
-        scored = score_batch(_batch(pair_rows, columns, reward_set), reward_set)
+        scored = scorer.score(scorer.batch(pair_rows), combine=False)
         matrix = scored.scores
         total = weighted_total(matrix, weights)
         lowest_total = sum(w * (r.score_range[0] if w > 0 else r.score_range[1]) for w, r in zip(weights, rewards) if w)
@@ -312,12 +312,6 @@ def _pair_record(row: Mapping[str, Any], completion: str, group: str, columns: A
         for column in reward.group_columns:
             record[column] = group
     return record
-
-
-def _batch(records: Sequence[Mapping[str, Any]], columns: Any, reward_set: Any):
-    from polyreward.schema import Batch
-
-    return Batch.from_records(records, columns, require=reward_set.columns)
 
 
 def _genuines(rows, builder_reward, source, columns, notes, file_scores) -> list[str | None]:

@@ -1,8 +1,9 @@
 """``RewardClient``: score rows on one or more ``polyreward serve`` replicas, with failures as NaN + reason.
 
     client = RewardClient(["http://10.0.0.5:8088", "http://10.0.0.6:8088"], token=os.environ["POLYREWARD_TOKEN"])
-    result = client.score_rows(rows)                 # rows in the server's columns (GET /contract says which)
-    result.scores, result.reasons, result.total      # (N, K) NaN-filled, per-reward reasons, weighted totals
+    scored = client.score_rows(rows)                 # a ScoredBatch; rows in the server's columns (GET /contract says which)
+    scored.scores, scored.reasons, scored.total      # (N, K) NaN-filled, per-reward reasons, weighted totals
+    scored.unscored                                  # (N,) bool: the rows no server scored
 
     GRPOTrainer(reward_funcs=[client], ...)          # TRL: client(prompts=..., completions=..., **columns) -> totals
     compute_score = client.compute_score             # verl: (data_source, solution_str, ground_truth, extra_info) -> float
@@ -25,8 +26,8 @@ last byte of the answer (a server that trickles its headers or body is cut off a
 every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``.
 
 **Failure policy.** A shard that still fails, or gets an answer no retry can change (400, 401, 403, 413), is NaN
-for every reward with the reason, counted in ``failures``, ``failed_rows`` and the client's running
-``unscored_rows``; ``score_rows`` never raises for it. The trainer-facing entry points never hand a NaN to a
+for every reward with the reason, counted in ``failures``, marked in ``unscored`` and counted in the client's
+running ``unscored_rows``; ``score_rows`` never raises for it. The trainer-facing entry points never hand a NaN to a
 trainer for such a row: ``on_server_error="fallback"`` (default) gives ``fallback_reward`` (default 0.0) and
 logs a warning, ``"raise"`` raises :class:`RewardServerError` with the reason. Errors of the *data* are the
 same one-line errors in-process scoring raises: a column the rewards need is missing -> ``MissingColumnError``;
@@ -43,11 +44,13 @@ import os
 import random
 import threading
 import time
-from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Mapping, Sequence
 from typing import Any, Literal
 
 import numpy as np
+
+from polyreward.runners.chunking import shards
+from polyreward.vocabulary import ScoredBatch
 
 logger = logging.getLogger("polyreward.runners.client")
 
@@ -56,48 +59,8 @@ DEFAULT_CONTRACT = {"columns": {"prompt": "prompt", "completion": "completion", 
                     "label_column": "answer", "nan_reward": 0.0, "on_reward_error": "nan"}
 
 
-@dataclass
-class ClientResult:
-    """Scores of a batch from the servers: ``scores`` (N, K) with NaN, ``reasons[name][i]``, ``total`` (N,), failures."""
-
-    names: list[str]
-    scores: np.ndarray
-    reasons: dict[str, list[str]]
-    total: np.ndarray
-    failures: dict[str, int] = field(default_factory=dict)
-    advantages: np.ndarray | None = None
-    failed_rows: int = 0  # rows no server could score (their reason says why)
-    unscored: np.ndarray | None = None  # (N,) bool: the rows no server scored
-
-
 class RewardServerError(RuntimeError):
     """No server scored a shard (``on_server_error="raise"``); the message is the last reason."""
-
-
-def shards(rows: Sequence[Mapping[str, Any]], size: int, group_column: str | None) -> Iterator[tuple[int, int]]:
-    """``(start, end)`` ranges of at most ``size`` rows (more when one group is larger) that keep each run of one
-    group together (one group as :func:`polyreward.vocabulary.group_key` says: ids 1, 1.0 and "1" are one)."""
-    from polyreward.vocabulary import group_key
-
-    start, n = 0, len(rows)
-
-    def key(i: int) -> Any:
-        return group_key(rows[i].get(group_column))
-
-    while start < n:
-        end = min(start + size, n)
-        last = key(end - 1) if group_column is not None and end < n else None
-        if last is not None and key(end) == last:  # the cut would split a group
-            cut = end
-            while cut > start and key(cut - 1) == last:
-                cut -= 1
-            if cut > start:
-                end = cut
-            else:  # one group is larger than a shard: keep it whole
-                while end < n and key(end) == last:
-                    end += 1
-        yield start, end
-        start = end
 
 
 class ShardFailed(Exception):
@@ -304,7 +267,7 @@ class RewardClient:
             attempt += 1
 
     # -- a batch -------------------------------------------------------------------------------------------
-    def score_rows(self, rows: Sequence[Mapping[str, Any]], *, advantages: bool = False) -> ClientResult:
+    def score_rows(self, rows: Sequence[Mapping[str, Any]], *, advantages: bool = False) -> ScoredBatch:
         """Score ``rows`` (polyreward's ``/score`` schema) over the servers; never raises for a server's failure
         (see the failure policy in the module docstring).
 
@@ -328,47 +291,46 @@ class RewardClient:
             if isinstance(answer, BaseException):
                 raise answer
         result = self._join(rows, ranges, answers, advantages)
-        if result.failed_rows:
+        lost = int(result.unscored.sum())
+        if lost:
             with self._lock:
-                self.unscored_rows += result.failed_rows
+                self.unscored_rows += lost
             if self.on_server_error == "raise":
                 raise RewardServerError(next(a for a in answers if isinstance(a, str)))
         return result
 
-    def _join(self, rows, ranges, answers, advantages: bool) -> ClientResult:
-        from polyreward.vocabulary import weighted_total
-
+    def _join(self, rows, ranges, answers, advantages: bool) -> ScoredBatch:
+        """The shards' answers as one batch (:meth:`ScoredBatch.concat`); a shard no server scored is NaN for every
+        reward with the reason, failed and counted, and marked ``unscored``."""
         good = [a for a in answers if isinstance(a, dict)]
         names = list(good[0]["names"]) if good else list(self._contract["names"]) if self._contract else ["reward"]
         weights = np.asarray(good[0]["weights"] if good else self._contract["weights"] if self._contract else [1.0], dtype=np.float64)
-        n, k = len(rows), len(names)
-        scores = np.full((n, k), np.nan)
-        reasons = {name: [""] * n for name in names}
-        failures = dict.fromkeys(names, 0)
-        unscored = np.zeros(n, dtype=bool)
-        adv = np.zeros(n) if advantages and good and all(a.get("advantages") is not None for a in good) else None
+        k = len(names)
+        with_advantages = advantages and bool(good) and all(a.get("advantages") is not None for a in good)
+        parts = [ScoredBatch(names, weights, np.zeros((0, k)), {name: [] for name in names}, failures=dict.fromkeys(names, 0),
+                             advantages=np.zeros(0) if with_advantages else None, unscored=np.zeros(0, dtype=bool))]
         for (start, end), answer in zip(ranges, answers):
+            n = end - start
             if isinstance(answer, str):
-                unscored[start:end] = True
-                for name in names:
-                    reasons[name][start:end] = [answer] * (end - start)
-                    failures[name] += end - start
+                parts.append(ScoredBatch(names, weights, np.full((n, k), np.nan), {name: [answer] * n for name in names},
+                                         failures=dict.fromkeys(names, n), first_failure=dict.fromkeys(names, answer),
+                                         advantages=np.zeros(n) if with_advantages else None, unscored=np.ones(n, dtype=bool)))
                 continue
-            scores[start:end] = np.array(answer["scores"], dtype=np.float64)  # null -> NaN
-            for name in names:
-                reasons[name][start:end] = [str(r) for r in answer["reasons"].get(name, [""] * (end - start))]
-                failures[name] += int(answer.get("failures", {}).get(name, 0))
-            if adv is not None:
-                adv[start:end] = answer["advantages"]
-        return ClientResult(names, scores, reasons, weighted_total(scores, weights), failures, adv, int(unscored.sum()), unscored)
+            parts.append(ScoredBatch(
+                names, weights, np.array(answer["scores"], dtype=np.float64).reshape(n, k),  # null -> NaN
+                {name: [str(r) for r in answer["reasons"].get(name, [""] * n)] for name in names},
+                failures={name: int(answer.get("failures", {}).get(name, 0)) for name in names},
+                advantages=np.asarray(answer["advantages"], dtype=np.float64) if with_advantages else None))
+        return ScoredBatch.concat(parts)
 
-    def _finite(self, result: ClientResult) -> list[float]:
+    def _finite(self, result: ScoredBatch) -> list[float]:
         """Totals a trainer can use: ``fallback_reward`` for a row no server scored (logged), the server's
         ``nan_reward`` for a row no reward applied to."""
-        if result.failed_rows:
+        lost = int(result.unscored.sum())
+        if lost:
             first = next(result.reasons[name][i] for name in result.names for i in np.flatnonzero(result.unscored))
             logger.warning("%d of %d rollouts got no score from any server; using fallback_reward=%g: %s",
-                           result.failed_rows, len(result.total), self.fallback_reward, first)
+                           lost, len(result.total), self.fallback_reward, first)
         nan_reward = float(self.contract.get("nan_reward", 0.0))
         return [self.fallback_reward if lost else (nan_reward if math.isnan(v) else float(v))
                 for v, lost in zip(result.total.tolist(), result.unscored.tolist())]

@@ -2,7 +2,7 @@
 Data dataset, a list of row dicts or a dict of columns with a config (each comes back in its own shape).
 
 :func:`score_dataset` is the in-memory sibling of :func:`polyreward.runners.score_file.score_file`: the same checks, the
-same group-aligned chunks (:func:`~polyreward.runners.score_file.group_aligned`, so group-level rewards see whole groups),
+same group-aligned chunks (:func:`~polyreward.runners.chunking.group_aligned`, so group-level rewards see whole groups),
 the same :class:`~polyreward.pipeline.Scorer` (built from the config: ``when:`` rules, columns, failure policy,
 combiner) per chunk and one :meth:`~polyreward.pipeline.Scorer.advantages` call over the whole split, and the
 same new columns as ``polyreward score`` writes (:meth:`~polyreward.pipeline.ScoredBatch.output_columns`, then
@@ -68,8 +68,8 @@ def as_config(config: Config | Mapping[str, Any] | str | Path) -> Config:
 
 def aligned_ranges(groups: list[Any], chunk_size: int, column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[tuple[int, int]]:
     """``(start, end)`` row ranges of about ``chunk_size`` rows that never split a run of equal group ids (the
-    file path's :func:`~polyreward.runners.score_file.group_aligned`, applied to the group column alone)."""
-    from polyreward.runners.score_file import group_aligned
+    file path's :func:`~polyreward.runners.chunking.group_aligned`, applied to the group column alone)."""
+    from polyreward.runners.chunking import group_aligned
 
     records = iter([{column: g} for g in groups])
     chunks = iter(lambda: list(islice(records, chunk_size)), [])
@@ -239,7 +239,8 @@ class FrameTable:
 def _score_split(ds: Any, config: Config, chunk_size: int, workers: int | None, policy: str, backend: Backend,
                  advantage_column: str, warn: Callable[[str], None]) -> Any:
     from polyreward.io import InputError
-    from polyreward.runners.score_file import check_columns, combiner_columns, group_alignment
+    from polyreward.runners.chunking import group_alignment
+    from polyreward.runners.score_file import check_columns, combiner_columns
 
     if len(ds) == 0:
         raise InputError("dataset: no rows to score")

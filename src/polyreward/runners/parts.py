@@ -16,11 +16,12 @@ One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.p
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
 :class:`OutputLockedError` naming the running process, before it touches anything.
 
-:meth:`PartStore.finish` makes ``OUT`` in a second pass: advantages (with a combiner) come from the score
-matrices of all metas — one combiner call over the whole file, so batch-level statistics (GDPO's batch
-normalisation, ``scale: batch``) and stateful combiners see what they would see in memory, while only the
-(N, K) floats are held, never the rows — then the parts are streamed into a temporary file *inside* the
-folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
+:meth:`PartStore.read_back` reads the score matrices of all metas (only the (N, K) floats, the group ids and a
+combiner's per-row columns are held, never the rows), from which the file's scorer computes the advantages in one
+combiner call over the whole file (:func:`polyreward.runners.score_file.score_file`), so batch-level statistics
+(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory; then
+:meth:`PartStore.finish` makes ``OUT`` in a second pass: the parts, each row with its advantage, are streamed
+into a temporary file *inside* the folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
 which a plain rerun replaces and ``--resume`` reuses.
 """
 
@@ -33,14 +34,13 @@ import math
 import os
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
-from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_table, write_atomic
-from polyreward.vocabulary import UserError, group_key as canonical_group_key
+from polyreward.vocabulary import ScoredBatch, UserError, group_key as canonical_group_key
 
 
 class OutputError(OSError):
@@ -97,30 +97,6 @@ def group_key(value: Any) -> str:
 def _json_number(value: float) -> float | None:
     """A float as the output holds it: non-finite values (which JSON cannot write) become null."""
     return value if math.isfinite(value) else None
-
-
-@dataclass
-class ReadBack:
-    """The metas of a run's parts: scores (N, K), group ids as int codes in order of first appearance (the same
-    partition as the ids, so a file that keeps its groups together is grouped without hashing), failure counts
-    and first reasons, the per-row columns kept for the combiner, and each part's row count."""
-
-    scores: np.ndarray
-    groups: np.ndarray | None
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    row_values: dict[str, list[Any]]
-    sizes: list[int]
-
-
-@dataclass
-class Assembled:
-    """What :meth:`PartStore.finish` read back: every row's scores, total failures and first reasons, advantages."""
-
-    scores: np.ndarray
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    advantages: np.ndarray | None
 
 
 class PartStore:
@@ -215,14 +191,15 @@ class PartStore:
             self.rescored.append(index)
         return intact
 
-    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scores: np.ndarray, groups: Sequence[str] | None,
-              failures: Mapping[str, int], first_failure: Mapping[str, str], row_values: Mapping[str, list[Any]] | None = None) -> None:
-        """Store one scored chunk: the rows first, then the meta that makes the part count as done. ``row_values``
-        are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
+    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scored: ScoredBatch, groups: Sequence[str] | None,
+              row_values: Mapping[str, list[Any]] | None = None) -> None:
+        """Store one scored chunk: the rows first, then the meta that makes the part count as done (of ``scored``: the
+        scores, failure counts and first reasons). ``row_values`` are the per-row columns a combiner reads besides the
+        scores (DRPO's domain)."""
         data = encode_rows(rows, "jsonl")
         meta = {"key": key, "rows": len(rows), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                "scores": scores.T.tolist(), "groups": None if groups is None else list(groups),
-                "failures": dict(failures), "first_failure": dict(first_failure), "row_values": dict(row_values or {})}
+                "scores": scored.scores.T.tolist(), "groups": None if groups is None else list(groups),
+                "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
         try:
             write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
             write_atomic(self.meta(index), json.dumps(meta).encode(), sync=False)
@@ -233,30 +210,32 @@ class PartStore:
         for index in range(count):
             yield json.loads(self.meta(index).read_text(encoding="utf-8"))
 
-    def read_back(self, count: int, names: Sequence[str], groups_needed: bool = True) -> ReadBack:
-        """What the metas of parts 0 .. count-1 hold (see :class:`ReadBack`); without ``groups_needed`` (no combiner)
-        the group ids and per-row combiner columns are left out, so memory holds only the (N, K) scores."""
-        blocks: list[np.ndarray] = []
+    def read_back(self, count: int, names: Sequence[str], weights: np.ndarray, groups_needed: bool = True,
+                  ) -> tuple[ScoredBatch, np.ndarray | None, dict[str, list[Any]], list[int]]:
+        """What the metas of parts 0 .. count-1 hold: the parts' batches joined (:meth:`ScoredBatch.concat`: scores,
+        summed failure counts, first reasons; no reasons, which are in the rows), the group ids as int codes in order
+        of first appearance (the same partition as the ids, so a file that keeps its groups together is grouped
+        without hashing), the per-row columns kept for the combiner, and each part's row count. Without
+        ``groups_needed`` (no combiner) the group ids and per-row columns are left out, so memory holds only the
+        (N, K) scores."""
+        k = len(names)
+        parts = [ScoredBatch(list(names), weights, np.zeros((0, k)), {}, failures=dict.fromkeys(names, 0))]
         codes: dict[str, int] = {}
         groups: list[int] | None = [] if groups_needed else None
-        failures, first = dict.fromkeys(names, 0), {}
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
             sizes.append(meta["rows"])
             for column, values in meta.get("row_values", {}).items() if groups_needed else ():
                 row_values.setdefault(column, []).extend(values)
-            blocks.append(np.asarray(meta["scores"], dtype=np.float64).reshape(len(names), meta["rows"]).T)
+            scores = np.asarray(meta["scores"], dtype=np.float64).reshape(k, meta["rows"]).T
+            parts.append(ScoredBatch(list(names), weights, scores, {}, failures=meta["failures"], first_failure=meta["first_failure"]))
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
                 groups.extend([codes.setdefault(key, len(codes)) for key in meta["groups"]])
-            for name, failed in meta["failures"].items():
-                failures[name] = failures.get(name, 0) + failed
-            for name, reason in meta["first_failure"].items():
-                first.setdefault(name, reason)
-        scores = np.concatenate(blocks) if blocks else np.zeros((0, len(names)))
-        return ReadBack(scores, None if groups is None else np.asarray(groups, dtype=np.int64), failures, first, row_values, sizes)
+        codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
+        return ScoredBatch.concat(parts), codes_array, row_values, sizes
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -264,20 +243,14 @@ class PartStore:
                 for line in handle:
                     yield json.loads(line)
 
-    def finish(self, count: int, names: Sequence[str], weights: np.ndarray, combiner: Any = None,
-               column: str = "advantage") -> Assembled:
-        """Join parts 0 .. count-1 into the output (with an advantage column when a combiner is given), atomically,
-        and remove the folder. An :class:`OutputError` keeps the folder and leaves no temporary file."""
-        from polyreward.combiner import combine_scores
-
-        back = self.read_back(count, names, groups_needed=combiner is not None)
-        advantages = None
-        if combiner is not None:
-            advantages = combine_scores(combiner, back.scores, back.groups, weights, columns=back.row_values)
+    def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
+        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` gives them) into the output, with
+        ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
+        :class:`OutputError` keeps the folder and leaves no temporary file."""
         tmp = self.folder / "assembly.tmp"
         try:
             kind = file_format(self.output)
-            slices = list(self._slices(back.sizes, advantages))
+            slices = list(self._slices(sizes, advantages))
             if kind == "jsonl":
                 self._write_jsonl(tmp, slices, column)
             elif kind == "csv":
@@ -290,7 +263,6 @@ class PartStore:
             raise OutputError.wrap(exc, self.output) from exc
         shutil.rmtree(self.folder, ignore_errors=True)  # the lock file goes with it; release() then closes it
         self.release()
-        return Assembled(back.scores, back.failures, back.first_failure, advantages)
 
     @staticmethod
     def _slices(sizes: Sequence[int], advantages: np.ndarray | None) -> Iterator[tuple[int, np.ndarray | None]]:

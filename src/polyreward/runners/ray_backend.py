@@ -1,8 +1,8 @@
 """Score chunks of whole groups on a Ray cluster: a pool of actors, each building the RewardSet once.
 
-The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.runners.score_file.group_aligned`),
-scored by :class:`polyreward.runners.score_file.ChunkScorer` (file rows) or :func:`polyreward.pipeline.score_batch` (a
-:class:`~polyreward.schema.Batch` of a dataset). Only who holds the chunk changes::
+The unit of work is the same as in one process: a chunk of whole groups (:func:`polyreward.runners.chunking.group_aligned`),
+scored by :class:`polyreward.runners.score_file.ChunkScorer` (file rows) or :meth:`polyreward.pipeline.Scorer.score` (a
+:class:`~polyreward.schema.Batch` of a dataset), with the config's scorer built once per actor. Only who holds the chunk changes::
 
     polyreward score rollouts.jsonl --config config.yaml -o scored.jsonl --backend ray --address auto --actors 4
     score_dataset(ds, "config.yaml", backend="ray")           # Ray started locally, or RAY_ADDRESS
@@ -58,8 +58,8 @@ class ChunkActor:
     the driver's: ``when:`` rules, columns, policy, combiner), and its own local worker pool (``workers``)."""
 
     def __init__(self, config: Config, on_reward_error: str, workers: int | None) -> None:
-        self.scorer = config.build_scorer(workers, on_reward_error=on_reward_error)
-        self.chunk = ChunkScorer(self.scorer.rewards, self.scorer.columns, self.scorer.on_reward_error, self.scorer.combiner)
+        self.scorer = config.build_scorer(workers).with_policy(on_reward_error)
+        self.chunk = ChunkScorer(self.scorer)
 
     def score_records(self, records: list[dict[str, Any]]) -> ChunkPart:
         return self.chunk(records)

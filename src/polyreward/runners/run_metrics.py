@@ -67,7 +67,7 @@ def advantage_metrics(advantages: np.ndarray, scores: np.ndarray, groups: np.nda
 
 
 def timing_metrics(seconds: Mapping[str, float]) -> dict[str, float]:
-    """``time/reward/<name>``: the seconds each reward took (wall clock in :func:`~polyreward.pipeline.score_batch`)."""
+    """``time/reward/<name>``: the seconds each reward took (wall clock in :meth:`~polyreward.pipeline.Scorer.score`)."""
     return {f"time/reward/{name}": float(value) for name, value in seconds.items()}
 
 

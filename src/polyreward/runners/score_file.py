@@ -1,10 +1,13 @@
 """Score a rollout file with a config: the library behind ``polyreward score`` (the CLI only parses and prints).
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
-(:func:`group_aligned`), each chunk is scored by :func:`polyreward.pipeline.score_batch` and stored as a part
-(:class:`polyreward.runners.parts.PartStore`), and the parts are joined into the output once every chunk is done, with
-the combiner's advantages when the config names one. Each output row is written once; values of the input
-columns round-trip unchanged (JSON ints stay ints, strings stay strings).
+(:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
+:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
+(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts' scores are read back as one
+:class:`~polyreward.vocabulary.ScoredBatch`, the same scorer computes the advantages over the whole file when the
+config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the
+output. Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
+strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
 :class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
@@ -20,7 +23,7 @@ import hashlib
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any
 
@@ -28,84 +31,35 @@ import numpy as np
 
 from polyreward.config import Config
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
+from polyreward.runners.chunking import group_aligned, group_alignment
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
-from polyreward.pipeline import MissingColumnError, score_batch
-from polyreward.rewardset import weighted_total
-from polyreward.schema import Batch, is_missing, prompt_text
-from polyreward.vocabulary import group_key as canonical_group_key
+from polyreward.pipeline import MissingColumnError, Scorer
+from polyreward.schema import is_missing, prompt_text
+from polyreward.vocabulary import ScoredBatch
 
 PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
 class FileResult:
-    """What a scored file holds: per-reward scores of every row (N, K), their weighted totals, failures, advantages."""
+    """What scoring a file gave: its :class:`~polyreward.vocabulary.ScoredBatch` as read back from the parts (the (N, K)
+    scores of every row, failure counts and first reasons, advantages with a combiner, and the seconds each reward
+    took on the chunks scored in this run; the reasons are in the output file), and what the run noted besides."""
 
-    rows: int
-    names: list[str]
-    scores: np.ndarray
-    total: np.ndarray
-    failures: dict[str, int]
-    first_failure: dict[str, str]
-    advantages: np.ndarray | None
+    scored: ScoredBatch
     stats: ReadStats
     by_values: list[str] | None = None
     notes: list[str] = field(default_factory=list)
-    seconds: dict[str, float] = field(default_factory=dict)  # per reward, summed over the chunks scored in this run
     reward_counts: list[str] = field(default_factory=list)  # rewards' own counts (judge endpoints, judge-decided share)
+
+    @property
+    def rows(self) -> int:
+        return self.scored.scores.shape[0]
 
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
-        return [name for name in self.names if self.rows and self.failures.get(name, 0) == self.rows]
-
-
-def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_split: Callable[[str, int], None] | None = None) -> Iterator[list[dict[str, Any]]]:
-    """Re-cut chunks so no run of consecutive rows with the same group id is split between two chunks.
-
-    Group-level rewards (e.g. OTC's minimal call count in a group) see whole groups as long as the
-    file keeps each group's rows together, which rollout files do. With ``on_split``, a group id that
-    comes back in a later chunk (the file is not grouped) is reported once: ``on_split(group_id, row)``,
-    ``row`` being its 0-based position among the rows read. The last chunk is never cut.
-    """
-    carry: list[dict[str, Any]] = []
-    closed: set[str] = set()
-    emitted = 0
-
-    def check(rows: list[dict[str, Any]]) -> None:
-        nonlocal on_split
-        ids = {canonical_group_key(r.get(group_column)) for r in rows if r.get(group_column) is not None}
-        back = ids & closed
-        if back and on_split is not None:
-            first = next(i for i, r in enumerate(rows) if canonical_group_key(r.get(group_column)) in back)
-            on_split(str(rows[first].get(group_column)), emitted + first)
-            on_split = None  # once
-        closed.update(ids)
-
-    chunks = iter(chunks)
-    upcoming = next(chunks, None)
-    while upcoming is not None:
-        chunk, upcoming = upcoming, next(chunks, None)
-        rows = carry + chunk
-        if upcoming is None:
-            carry = rows
-            break
-        last = canonical_group_key(rows[-1].get(group_column))  # the one group key: 1, 1.0 and "1" are one group
-        cut = len(rows)
-        while cut > 0 and last is not None and canonical_group_key(rows[cut - 1].get(group_column)) == last:
-            cut -= 1
-        if cut == 0:  # the whole chunk is one group so far: keep collecting
-            carry = rows
-            continue
-        carry = rows[cut:]
-        if on_split is not None:
-            check(rows[:cut])
-        emitted += cut
-        yield rows[:cut]
-    if carry:
-        if on_split is not None:
-            check(carry)
-        yield carry
+        return [name for name in self.scored.names if self.rows and self.scored.failures.get(name, 0) == self.rows]
 
 
 def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = ()) -> str:
@@ -152,25 +106,6 @@ def files_read(config: Config) -> dict[Path, str]:
 
 def _warn(message: str) -> None:
     print(message, file=sys.stderr)
-
-
-def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):
-    """The column chunks are aligned on (the group-level rewards' group column, else ``columns.group``) and, when
-    some reward scores whole groups, a callback that warns if the file does not keep groups together."""
-    group_columns = rewardset.group_columns
-    if not group_columns:
-        return config.columns.group, None
-    if len(group_columns) > 1:
-        warn(f"warning: group-level rewards group by different columns {list(group_columns)}; chunks keep "
-             f"{group_columns[0]!r} groups together only")
-    users = [r.name for r in rewardset if group_columns[0] in r.group_columns]
-
-    def on_split(group_id: str, row: int) -> None:
-        warn(f"warning: {group_columns[0]} {group_id!r} comes back at data row {row + 1} after other groups: the file "
-             f"does not keep each group's rows together, so the group-level reward(s) {users} score that group in "
-             f"pieces. Sort the file by {group_columns[0]!r} (or raise --chunk-size above the file's size).")
-
-    return group_columns[0], on_split
 
 
 def check_combiner_fits(combiner: Any, names: Sequence[str], weights: Any, what: str = "combiner") -> None:
@@ -241,44 +176,45 @@ class ChunkJob:
 
 @dataclass
 class ChunkPart:
-    """A scored chunk as the part store keeps it: output rows, the (n, K) scores, group keys, failures, combiner columns."""
+    """A scored chunk as the part store keeps it: the output rows (input columns, scores, reasons, sub-scores), its
+    :class:`~polyreward.vocabulary.ScoredBatch` without the reasons and sub-scores (the rows hold them; the (n, K)
+    scores, failure counts and first reasons, seconds), the group keys and the per-row columns of the combiner."""
 
     rows: list[dict[str, Any]]
-    scores: np.ndarray
+    scored: ScoredBatch
     groups: list[str] | None
-    failures: dict[str, int]
-    first_failure: dict[str, str]
     row_values: dict[str, list[Any]] | None
-    seconds: dict[str, float] = field(default_factory=dict)  # per reward, as score_batch timed it
 
 
 TIMED_OUT = ("timeout", "memory")  # reasons of a check the worker pool stopped (math_accuracy's on_timeout: zero keeps 0.0)
 
 
-def timed_out_as_failed(scored) -> tuple[dict[str, int], dict[str, str]]:
-    """The chunk's failure counts and first reasons, a finite score whose check was stopped (``timeout``, ``memory``)
-    counted as failed too: the summary's ``failed`` column says how many rows were not really judged."""
-    failures, first = dict(scored.failures), dict(scored.first_failure)
+def count_timed_out_as_failed(scored: ScoredBatch) -> None:
+    """Count a finite score whose check was stopped (``timeout``, ``memory``) as failed too, in ``scored``'s failed
+    mask, failure counts and first reasons: the summary's ``failed`` column says how many rows were not really judged."""
     for k, name in enumerate(scored.names):
-        stopped = [why for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
+        stopped = [i for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
                    and np.isfinite(scored.scores[i, k])]
         if stopped:
-            failures[name] = failures.get(name, 0) + len(stopped)
-            first.setdefault(name, stopped[0])
-    return failures, first
+            scored.failures[name] = scored.failures.get(name, 0) + len(stopped)
+            scored.first_failure.setdefault(name, scored.reasons[name][stopped[0]])
+            if scored.failed is not None:
+                scored.failed[stopped, k] = True
 
 
 class ChunkScorer:
-    """Scores one chunk's rows through :func:`~polyreward.pipeline.score_batch` into a :class:`ChunkPart`; the same
-    object runs in this process or, built once per actor, inside each Ray actor."""
+    """Scores one chunk's rows with the config's :class:`~polyreward.pipeline.Scorer` (scores only: the advantages are
+    one call over the whole file) into a :class:`ChunkPart`; the same object runs in this process or, built once per
+    actor, inside each Ray actor."""
 
-    def __init__(self, rewardset, column_map, policy: str, combiner: Any = None) -> None:
-        self.rewardset, self.column_map, self.policy, self.combiner = rewardset, column_map, policy, combiner
+    def __init__(self, scorer: Scorer) -> None:
+        self.scorer = scorer
 
     def __call__(self, records: list[dict[str, Any]]) -> ChunkPart:
-        combiner = self.combiner
-        batch = Batch.from_records(records, self.column_map, require=self.rewardset.columns)
-        scored = score_batch(batch, self.rewardset, on_reward_error=self.policy)
+        scorer = self.scorer
+        combiner = scorer.combiner
+        batch = scorer.batch(records)
+        scored = scorer.score(batch, combine=False)
         added = scored.output_columns()
         rows = []
         for i, record in enumerate(records):
@@ -292,8 +228,8 @@ class ChunkScorer:
             batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = group_keys(batch.groups) if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
-        failures, first_failure = timed_out_as_failed(scored)
-        return ChunkPart(rows, scored.scores, groups, failures, first_failure, row_values, scored.seconds)
+        count_timed_out_as_failed(scored)
+        return ChunkPart(rows, replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
 
 
 def score_file(
@@ -309,13 +245,13 @@ def score_file(
     by: str | None = None,
     progress: Callable[[int], None] | None = None,
     warn: Callable[[str], None] = _warn,
-    scorer: Callable[[Iterator[ChunkJob]], Iterable[tuple[ChunkJob, ChunkPart]]] | None = None,
+    chunk_scorer: Callable[[Iterator[ChunkJob]], Iterable[tuple[ChunkJob, ChunkPart]]] | None = None,
 ) -> FileResult:
     """Score ``input_path`` into ``output`` (see the module docstring). Raises InputError / MissingColumnError /
     ConfigError before scoring, :class:`~polyreward.pipeline.RewardError` under ``on_reward_error="raise"``, and
     :class:`~polyreward.runners.parts.OutputError` when a part or the output cannot be written (parts kept for ``resume``).
 
-    ``scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
+    ``chunk_scorer`` decides who scores the chunks that are not already stored: it takes the lazy stream of
     :class:`ChunkJob` and yields ``(job, part)`` pairs in any order, each job exactly once (the Ray backend,
     :class:`polyreward.runners.ray_backend.RayChunkScorer`, fans them out to actors). By default a :class:`ChunkScorer`
     scores them here, one after the other."""
@@ -323,11 +259,11 @@ def score_file(
         raise InputError("--chunk-size must be >= 1")
     input_path = check_readable(input_path)
     output = check_writable(output, [input_path], reads=files_read(config))
-    policy = on_reward_error or config.on_reward_error
     combiner = config.build_combiner()
     check_combiner_fits(combiner, [e.name for e in config.rewards], [e.weight for e in config.rewards])
-    rewardset = config.build_rewards(workers=workers)
-    settings = settings_fingerprint(config, policy, combiner_columns(combiner) if combiner is not None else ())
+    scorer = config.build_scorer(workers, combiner=combiner).with_policy(on_reward_error)
+    rewardset = scorer.rewards
+    settings = settings_fingerprint(config, scorer.on_reward_error, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
     chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
@@ -357,22 +293,25 @@ def score_file(
                 continue
             yield ChunkJob(index, key, records)
 
-    if scorer is None:
-        local = ChunkScorer(rewardset, config.column_map, policy, combiner)
-        scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
+    if chunk_scorer is None:
+        local = ChunkScorer(scorer)
+        chunk_scorer = lambda pending: ((job, local(job.records)) for job in pending)  # noqa: E731
     seconds = dict.fromkeys(rewardset.names, 0.0)
     try:  # the store holds the output's lock from its start() until the output is in place (or this run fails)
-        for job, part in scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
-            for name, value in part.seconds.items():
+        for job, part in chunk_scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
+            for name, value in part.scored.seconds.items():
                 seconds[name] = seconds.get(name, 0.0) + value
-            store.write(job.index, job.key, part.rows, part.scores, part.groups, part.failures, part.first_failure, part.row_values)
+            store.write(job.index, job.key, part.rows, part.scored, part.groups, part.row_values)
             if progress is not None:
                 progress(len(job.records))
         if count == 0:
             skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
             raise InputError(f"{input_path}: no rows to score{skipped}")
         by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
-        assembled = store.finish(count, rewardset.names, rewardset.weights, combiner)
+        scored, groups, row_values, sizes = store.read_back(count, rewardset.names, rewardset.weights, groups_needed=combiner is not None)
+        if combiner is not None:  # one combiner call over the whole file, with the contract's per-row data
+            scored.advantages = scorer.advantages(scored.scores, groups, columns=row_values)
+        store.finish(sizes, scored.advantages)
     finally:
         store.release()
     if store.rescored:
@@ -381,9 +320,8 @@ def score_file(
     if stats.surrogates:
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
-    return FileResult(len(assembled.scores), rewardset.names, assembled.scores, weighted_total(assembled.scores, rewardset.weights),
-                      assembled.failures, assembled.first_failure, assembled.advantages, stats, by_values, notes, seconds,
-                      reward_summaries(rewardset))
+    scored.seconds = seconds  # this run's: parts kept from an earlier run took no time now
+    return FileResult(scored, stats, by_values, notes, reward_summaries(rewardset))
 
 
 def reward_summaries(rewardset: Iterable[Any]) -> list[str]:

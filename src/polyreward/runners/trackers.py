@@ -246,14 +246,15 @@ def log_scored_file(result: Any, output: str | Path, config: Any, report_to: Seq
     from polyreward.pipeline import group_ids
 
     ids = group_ids([g if g is not None else f"row {i}" for i, g in enumerate(groups)])
-    row = {"rows": result.rows, **reward_metrics(result.names, np.asarray([e.weight for e in config.rewards]), result.scores, ids),
-           **{f"reward/{name}/errors": result.failures.get(name, 0) / max(result.rows, 1) for name in result.names},
-           **timing_metrics(result.seconds)}
-    if result.advantages is not None:
-        row.update(advantage_metrics(result.advantages, result.scores, ids, np.asarray([e.weight for e in config.rewards]), result.names))
-    reasons = {name: [r.get(f"{name}_reason") or "" for r in head] for name in result.names}
-    table = sample_table(result.names, [r.get(columns.prompt) for r in head], [r.get(columns.completion) for r in head],
-                         result.scores[:len(head)], reasons, None if result.advantages is None else result.advantages[:len(head)], samples)
+    scored = result.scored
+    row = {"rows": result.rows, **reward_metrics(scored.names, np.asarray([e.weight for e in config.rewards]), scored.scores, ids),
+           **{f"reward/{name}/errors": scored.failures.get(name, 0) / max(result.rows, 1) for name in scored.names},
+           **timing_metrics(scored.seconds)}
+    if scored.advantages is not None:
+        row.update(advantage_metrics(scored.advantages, scored.scores, ids, np.asarray([e.weight for e in config.rewards]), scored.names))
+    reasons = {name: [r.get(f"{name}_reason") or "" for r in head] for name in scored.names}
+    table = sample_table(scored.names, [r.get(columns.prompt) for r in head], [r.get(columns.completion) for r in head],
+                         scored.scores[:len(head)], reasons, None if scored.advantages is None else scored.advantages[:len(head)], samples)
     config_dump = config.model_dump(mode="json", include={"rewards", "combiner", "columns"})
     with open_trackers(report_to, folder, run_name=run_name or Path(output).stem, config=config_dump) as trackers:
         trackers.log(row, step=0)
