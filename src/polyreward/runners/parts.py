@@ -321,12 +321,16 @@ class PartStore:
             for index, values in slices:
                 yield parquet_table(self._rows(index, values, column), types)
 
-        # Each part's types are inferred from its own rows; where two parts disagree (ints in one, text or floats in
-        # another) the column takes the type of all its values at once, so the file's types never depend on the
-        # chunk size. Only such columns are held whole, and only while their type is decided.
-        schemas = [t.schema for t in tables()]
-        names = dict.fromkeys(n for s in schemas for n in s.names)
-        clashing = [n for n in names if len({s.field(n).type for s in schemas if n in s.names} - {pa.null()}) > 1]
+        # Each part's types are inferred from its own rows (an Arrow type, or "text" where the part's values need JSON
+        # text); where two parts disagree (ints in one, text or floats in another, a plain string column in one and
+        # JSON text in another) the column takes the type of all its values at once, so the file's types never
+        # depend on the chunk size. Only such columns are held whole, and only while their type is decided.
+        kinds: dict[str, set[Any]] = {}
+        for index, values in slices:
+            rows = self._rows(index, values, column)
+            for name in dict.fromkeys(n for row in rows for n in row):
+                kinds.setdefault(name, set()).add(parquet_column_type([row.get(name) for row in rows]))
+        clashing = [name for name, found in kinds.items() if len(found - {pa.null()}) > 1]
         types = None
         if clashing:
             whole: dict[str, list[Any]] = {name: [] for name in clashing}
@@ -335,7 +339,7 @@ class PartStore:
                     for name in clashing:
                         whole[name].append(row.get(name))
             types = {name: parquet_column_type(values) for name, values in whole.items()}
-            schemas = [t.schema for t in tables(types)]
+        schemas = [t.schema for t in tables(types)]
         schema = pa.unify_schemas(schemas, promote_options="permissive")
         with pq.ParquetWriter(tmp, schema) as writer:
             for table in tables(types):
