@@ -1,20 +1,24 @@
 """``polyreward score --backend ray`` through the command line, start-up included, against local mode on one host.
 
-Three runs of the ``polyreward`` command on the same file (``--rows`` rows of the symbolic math mix,
-:mod:`symbolic_rollouts`, ``math_accuracy``; size it so local mode takes at least a minute), in this order:
+Three kinds of run of the ``polyreward`` command on the same file (``--rows`` rows of the symbolic math mix,
+:mod:`symbolic_rollouts`, ``math_accuracy``; size it so local mode takes at least a minute):
 
 * ``local``: ``polyreward score DATA -c CFG -o OUT`` (the default: 2 engine processes on this host) — the anchor;
 * ``ray, started by the command``: ``--backend ray --actors 2`` with no cluster running: the command starts Ray
   (``ray.init``), its actors, scores and shuts Ray down — all inside the timing;
 * ``ray, cluster already running``: ``ray start --head`` first (its time is reported, not counted), then
-  ``--backend ray --address HOST:PORT --actors 2`` — the path for a cluster kept across files or training steps.
+  ``--backend ray --address HOST:PORT --actors 2`` — the path for a cluster kept across files or training steps; the
+  cluster is stopped after the run (``ray.init()`` without an address would join it in the next round).
+
+The load of a shared machine drifts over minutes, so the three run in ``--rounds`` rounds, each ratio against the
+local run of its round, and the table gives the medians.
 
 For each run: wall seconds of the command; CPU seconds (user + system) of the command's process tree — and, for the
 running-cluster run, of the cluster's processes during the command (Ray's daemons and the actors' workers, which
 are not the command's children); the peak of the summed resident memory of those processes (sampled every 0.2 s).
 Outputs are compared byte for byte with local mode's. Writes results/scale_out_cli.md and .json.
 
-    cd benchmarks && python scale_out_cli.py [--rows 32000] [--actors 2]
+    cd benchmarks && python scale_out_cli.py [--rows 40000] [--actors 2] [--rounds 2]
 """
 
 from __future__ import annotations
@@ -24,6 +28,7 @@ import datetime
 import json
 import os
 import socket
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -162,8 +167,9 @@ def same_bytes(a: Path, b: Path) -> str:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    parser.add_argument("--rows", type=int, default=32000)
+    parser.add_argument("--rows", type=int, default=40000)
     parser.add_argument("--actors", type=int, default=2)
+    parser.add_argument("--rounds", type=int, default=2)
     parser.add_argument("--label", default="this tree")
     parser.add_argument("--output", default=str(HERE / "results" / "scale_out_cli"))
     args = parser.parse_args()
@@ -185,52 +191,75 @@ def main() -> None:
         config.write_text(CONFIG)
         base = [*polyreward_cmd, str(data), "-c", str(config), "--quiet"]
 
-        local = command([*base, "-o", str(folder / "local.jsonl")])
-        rows.append({"run": "local (2 engine processes)", **local, "note": "anchor"})
-        print(json.dumps(rows[-1]), flush=True)
-
-        ray_started = command([*base, "-o", str(folder / "ray.jsonl"), "--backend", "ray", "--actors", str(args.actors)])
-        rows.append({"run": f"--backend ray, {args.actors} actors, Ray started by the command", **ray_started,
-                     "note": f"{same_bytes(folder / 'local.jsonl', folder / 'ray.jsonl')}; ray.init, actor start-up and shutdown included"})
-        print(json.dumps(rows[-1]), flush=True)
-
-        port, temp_dir = free_port(), tempfile.mkdtemp(prefix="rayc", dir="/tmp")
         # a loopback cluster of this run only, without Ray's token (the shared ~/.ray/auth_token may be rewritten by
-        # other Ray users of this machine between `ray start` and the command)
+        # other Ray users of this machine between `ray start` and the command); stopped before the next local and
+        # started-by-the-command runs, since ray.init() without an address joins any Ray instance running here
         env = {**os.environ, "RAY_AUTH_MODE": "disabled"}
-        start = time.perf_counter()
-        subprocess.run([*ray_cmd, "start", "--head", f"--port={port}", f"--num-cpus={args.actors}", "--include-dashboard=false",
-                        f"--temp-dir={temp_dir}", "--disable-usage-stats", "--node-ip-address=127.0.0.1"], check=True, capture_output=True, env=env)
-        cluster_start = time.perf_counter() - start
-        try:
-            running = command([*base, "-o", str(folder / "ray-running.jsonl"), "--backend", "ray", "--actors", str(args.actors),
-                               "--address", f"127.0.0.1:{port}"], extra=cluster_processes(temp_dir), env=env)
-        finally:
-            stop_cluster(temp_dir)
-        rows.append({"run": f"--backend ray --address HOST:PORT, {args.actors} actors, cluster already running", **running,
-                     "note": f"{same_bytes(folder / 'local.jsonl', folder / 'ray-running.jsonl')}; `ray start` took "
-                             f"{cluster_start:.1f} s before (not counted); CPU and memory include the cluster's processes"})
-        print(json.dumps(rows[-1]), flush=True)
+        kinds = {"local": "local (2 engine processes)",
+                 "started": f"--backend ray, {args.actors} actors, Ray started by the command",
+                 "running": f"--backend ray --address HOST:PORT, {args.actors} actors, cluster already running"}
+        cluster_starts = []
+        for round_ in range(1, args.rounds + 1):  # the load of a shared machine drifts over minutes: rounds, each kind once
+            for kind in ("local", "started", "running"):
+                out = folder / f"{kind}-{round_}.jsonl"
+                if kind == "local":
+                    measured = command([*base, "-o", str(out)])
+                elif kind == "started":
+                    measured = command([*base, "-o", str(out), "--backend", "ray", "--actors", str(args.actors)])
+                else:
+                    port, temp_dir = free_port(), tempfile.mkdtemp(prefix="rayc", dir="/tmp")
+                    start = time.perf_counter()
+                    subprocess.run([*ray_cmd, "start", "--head", f"--port={port}", f"--num-cpus={args.actors}", "--include-dashboard=false",
+                                    f"--temp-dir={temp_dir}", "--disable-usage-stats", "--node-ip-address=127.0.0.1"],
+                                   check=True, capture_output=True, env=env)
+                    cluster_starts.append(time.perf_counter() - start)
+                    try:
+                        measured = command([*base, "-o", str(out), "--backend", "ray", "--actors", str(args.actors),
+                                            "--address", f"127.0.0.1:{port}"], extra=cluster_processes(temp_dir), env=env)
+                    finally:
+                        stop_cluster(temp_dir)
+                note = "anchor" if kind == "local" else same_bytes(folder / f"local-{round_}.jsonl", out)
+                rows.append({"round": round_, "kind": kind, "run": kinds[kind], **measured, "note": note})
+                print(json.dumps(rows[-1]), flush=True)
+        cluster_start = statistics.median(cluster_starts)
     load_after = os.getloadavg()
     for r in rows:
-        r["ratio"] = rows[0]["seconds"] / r["seconds"]
-        r["cpu_ratio"] = r["cpu_s"] / rows[0]["cpu_s"]
+        anchor = next(a for a in rows if a["round"] == r["round"] and a["kind"] == "local")
+        r["ratio"] = anchor["seconds"] / r["seconds"]
+        r["cpu_ratio"] = r["cpu_s"] / anchor["cpu_s"]
+    summary = []
+    for kind, name in kinds.items():
+        mine = [r for r in rows if r["kind"] == kind]
+        summary.append({"run": name, "seconds": statistics.median(r["seconds"] for r in mine),
+                        "ratio": statistics.median(r["ratio"] for r in mine), "cpu_s": statistics.median(r["cpu_s"] for r in mine),
+                        "cpu_ratio": statistics.median(r["cpu_ratio"] for r in mine),
+                        "peak_rss_mb": max(r["peak_rss_mb"] for r in mine),
+                        "note": "anchor" if kind == "local" else ", ".join(sorted({r["note"] for r in mine}))
+                        + ("; ray.init, actor start-up and shutdown included" if kind == "started" else
+                           f"; `ray start` took {cluster_start:.1f} s before (not counted); CPU and memory include the cluster's processes"
+                           if kind == "running" else "")})
     lines = ["# `polyreward score --backend ray` through the command line vs local mode, start-up included", "",
              f"{stamp:%Y-%m-%d %H:%M} UTC, {describe_machine()}, no GPU; load average {load_before[0]:.1f} before, "
              f"{load_after[0]:.1f} after (a machine shared with other jobs). Package: {args.label} "
              f"(`{Path(polyreward.__file__).parent}`). {args.rows} rows of the symbolic math mix, `math_accuracy`. "
-             "Ratio = local wall seconds / this run's (throughput against local mode, same run). CPU: user + system seconds "
+             f"{args.rounds} rounds, each running local, Ray started by the command and Ray on the running cluster in turn; "
+             "ratio = the round's local wall seconds / this run's (throughput against local mode), median over rounds. "
+             "CPU: user + system seconds "
              "of every process of the run; memory: peak of their summed resident sets.", "",
              "| run | wall s | / local | CPU s | CPU / local | peak RSS MB | note |", "|---|---:|---:|---:|---:|---:|---|"]
-    for r in rows:
+    for r in summary:
         lines.append(f"| {r['run']} | {r['seconds']:.1f} | {r['ratio']:.2f} | {r['cpu_s']:.1f} | {r['cpu_ratio']:.2f} | "
                      f"{r['peak_rss_mb']:.0f} | {r['note']} |")
-    lines += ["", f"Reproduce: `cd benchmarks && python scale_out_cli.py --rows {args.rows} --actors {args.actors}`"]
+    lines += ["", "Each round (wall s, ratio to that round's local run):", ""]
+    for round_ in range(1, args.rounds + 1):
+        lines.append(f"- round {round_}: " + "; ".join(f"{r['kind']} {r['seconds']:.1f} s ({r['ratio']:.2f})" for r in rows if r["round"] == round_))
+    lines += ["", f"Reproduce: `cd benchmarks && python scale_out_cli.py --rows {args.rows} --actors {args.actors} --rounds {args.rounds}`"]
     text = "\n".join(lines) + "\n"
     print(text)
     Path(args.output + ".md").write_text(text)
     Path(args.output + ".json").write_text(json.dumps({"date": f"{stamp:%Y-%m-%d %H:%M} UTC", "machine": describe_machine(),
-                                                       "load": [load_before[0], load_after[0]], "args": vars(args), "rows": rows},
+                                                       "load": [load_before[0], load_after[0]], "args": vars(args), "rows": rows,
+                                                       "summary": summary},
                                                       indent=2) + "\n")
 
 
