@@ -86,8 +86,9 @@ class RayActorPool:
     """``actors`` :class:`ChunkActor` s on the cluster at ``address`` (see the module docstring).
 
     ``address``: ``None`` joins the Ray instance this process already started (``ray.init``) or starts a local
-    one; ``"auto"`` or ``HOST:PORT`` connects to a running cluster (``ray start --head``). Use as a context
-    manager; a Ray instance started here is shut down on exit.
+    one of its own (never a cluster that happens to run on the machine); ``"auto"`` or ``HOST:PORT`` connects to a
+    running cluster (``ray start --head``). Use as a context manager; a Ray instance started here is shut down on
+    exit.
     """
 
     def __init__(self, config: Config, *, on_reward_error: str = "nan", workers: int | None = None, actors: int = 2,
@@ -105,7 +106,9 @@ class RayActorPool:
     def __enter__(self) -> RayActorPool:
         ray = import_ray()
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            # no address: a Ray instance of this run's own ("local"). ray.init(address=None) would join any cluster
+            # found running on the machine -- another user's, with other code on its workers
+            ray.init(address=self.address or "local", include_dashboard=False, log_to_driver=False)
             self._started_ray = True
         cpus = ray.cluster_resources().get("CPU", 0)
         if cpus < self.size:
