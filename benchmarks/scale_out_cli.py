@@ -27,6 +27,7 @@ import argparse
 import datetime
 import json
 import os
+import shutil
 import socket
 import statistics
 import subprocess
@@ -218,6 +219,7 @@ def main() -> None:
                                             "--address", f"127.0.0.1:{port}"], extra=cluster_processes(temp_dir), env=env)
                     finally:
                         stop_cluster(temp_dir)
+                        shutil.rmtree(temp_dir, ignore_errors=True)
                 note = "anchor" if kind == "local" else same_bytes(folder / f"local-{round_}.jsonl", out)
                 rows.append({"round": round_, "kind": kind, "run": kinds[kind], **measured, "note": note})
                 print(json.dumps(rows[-1]), flush=True)
