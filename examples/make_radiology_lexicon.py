@@ -71,7 +71,7 @@ ANATOMY = {
 }
 NEGATION_PRE = ["no", "not", "without", "negative for", "no evidence of", "no signs of", "no sign of", "no definite", "no convincing",
                 "free of", "absence of", "resolution of", "resolved", "clear of", "removal of", "interval removal of", "rather than",
-                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor"]
+                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but"]
 NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "not present", "not visualized", "not appreciated",
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
                  "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized"]

@@ -45,6 +45,18 @@ EXTRACTION = [
      {("pleural effusion", "bilateral", "located_at")}),
     ("Pneumothorax cannot be excluded.", {("pneumothorax", P)}, set()),  # uncertain -> present by default
     ("", set(), set()),
+    # a denial of a denial states nothing: neither the negative finding it wraps nor its positive
+    ("This is never no pneumothorax.", set(), set()),
+    ("It is not true that there is no pneumothorax.", set(), set()),
+    ("Not no effusion or pneumothorax.", set(), set()),
+    ("It is anything but no pneumothorax.", set(), set()),
+    ("This is never pneumothorax.", {("pneumothorax", N)}, set()),  # a single denial, "never"
+    # ... while a list of denials, or two denials a comma or a finding apart, are denials each
+    ("No effusion, no pneumothorax.", {("pleural effusion", N), ("pneumothorax", N)}, set()),
+    ("No pleural effusion and no pneumothorax.", {("pleural effusion", N), ("pneumothorax", N)}, set()),
+    ("Lungs are not hyperinflated, no pneumothorax.", {("hyperinflation", N), ("lung", "anatomy"), ("pneumothorax", N)},
+     {("hyperinflation", "lung", "located_at"), ("pneumothorax", "lung", "located_at")}),
+    ("No change in the effusion, no pneumothorax.", {("pleural effusion", P), ("pneumothorax", N)}, set()),
 ]
 
 
@@ -191,6 +203,22 @@ READING = [
     ("There is a large right pneumothorax. Wait, this is incorrect; the answer is " + PNEUMO, {}, 1.0),
     ("There is a small left pleural effusion.\n<!-- Large right pneumothorax. -->\nNo pneumothorax.", {}, 1.0),
     ("There is a small left pleural effusion.\n> No pneumothorax.", {}, 0.5),  # a quoted line is not the report
+    # a report wrapped in a denial of itself (probe negate family): no report, or without the denied sentence
+    ("This is never No pneumothorax.", {"min_content_words": 1}, 0.0),  # the one-sentence negative report denied
+    ("The answer is not " + PNEUMO, {"min_content_words": 1}, 0.0),
+    ("The result is definitely not " + PNEUMO, {"min_content_words": 1}, 0.0),
+    ("It is anything but 1. There is a small left pleural effusion. 2. No pneumothorax.", {"min_content_words": 1}, 0.0),
+    ("<think>Small left effusion, no pneumothorax.</think>It is not " + PNEUMO, {"min_content_words": 1}, 0.0),
+    (PNEUMO + " is not the answer.", {"min_content_words": 1}, 0.0),
+    (PNEUMO + " ? Wrong.", {"min_content_words": 1}, 0.0),
+    (PNEUMO + " -- that's false.", {"min_content_words": 1}, 0.0),
+    ("There is a small left pleural effusion. No pneumothorax cannot be right. pad_pad_pad", {"min_content_words": 1}, 0.0),
+    ("There is a small left pleural effusion. It is not Large pneumothorax on the right. No pneumothorax.", {}, 1.0),
+    # genuine reports that deny a finding, not themselves, are read whole
+    ("It is not a pneumothorax but a skin fold. There is a small left pleural effusion.", {}, 1.0),
+    ("This is not significantly changed. There is a small left pleural effusion. No pneumothorax.", {}, 1.0),
+    ("1. There is a small left pleural effusion.\n2. No pneumothorax.", {}, 1.0),
+    ("There is a small left pleural effusion, although pneumothorax cannot be\n excluded.", {}, None),  # a hard wrap
 ]
 
 
@@ -240,3 +268,16 @@ def test_shipped_example_turns_the_guards_on():
 def test_reading_never_raises_and_stays_in_range(text):
     score = KGTripletConsistency(contradictions="keep").evaluate([None], [text], answer=[PNEUMO]).scores[0]
     assert 0.0 <= score <= 1.0
+
+
+@given(st.text(alphabet="It is not never no Call 1. FINAL REPORT cannot be right wrong? .\n-:", max_size=300))
+@settings(max_examples=200, deadline=None)
+def test_denied_spans_are_sentences_of_the_text(text):
+    """The self-denying sentences (verifiers/denial.py) are ordered, disjoint spans of the text, and leaving them out
+    keeps every other character."""
+    from polyreward.verifiers.denial import denied_spans, sentence_spans, without_denied
+
+    spans, sentences = denied_spans(text), sentence_spans(text)
+    assert all(0 <= a < b <= len(text) for a, b in spans) and all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
+    assert set(spans) <= set(sentences) and "".join(text[a:b] for a, b in sentences) == text
+    assert len(without_denied(text)) == len(text) - sum(b - a for a, b in spans) + len(spans)

@@ -278,3 +278,30 @@ def test_bad_parameters_are_clear_errors():
         CRPOAccuracy(eos_token="")
     with pytest.raises(ValueError, match="options_column"):
         ClinicalFaithfulness(options_column=3)
+
+
+RECIPE_ENGLISH = [
+    # the shipped CRPO recipes measure English, not length: a short English answer is as English as a long one
+    ("<answer>Tell the attending. \\boxed{C}</answer>", 1.0),
+    ("<think>Disclosure is required; the attending cannot waive it.</think><answer>Tell the attending. \\boxed{C}</answer>", 1.0),
+    ("<answer>Checked against every condition. So far the running value is C", 1.0),  # the format reward charges this
+    # junk and other languages stay refused
+    ("zzzz zzzz zzzz", 0.0),
+    ("<answer>\\boxed{C}</answer>", 0.0),  # no word at all
+    ("<think>Der Patient hat Brustschmerzen, die in den linken Arm ausstrahlen.</think><answer>Die Antwort ist \\boxed{B}</answer>", 0.0),
+]
+
+
+@pytest.mark.parametrize("completion, expected", RECIPE_ENGLISH)
+def test_recipe_english_measures_language_not_length(completion, expected):
+    """examples/train/medqa_crpo*.yaml: ``min_content_words: 1`` on crpo_english (3 charged a short answer for its
+    length, so dropping the reasoning looked like an English exploit to the probe; the format reward needs 3)."""
+    from pathlib import Path
+
+    import yaml
+
+    for recipe in ("medqa_crpo.yaml", "medqa_crpo_drpo.yaml"):
+        spec = yaml.safe_load((Path(__file__).parents[1] / "examples" / "train" / recipe).read_text())
+        english = next(r for r in spec["rewards"] if r["type"] == "crpo_english")
+        reward = CRPOEnglish(min_content_words=english["min_content_words"], measure=english["measure"])
+        assert reward(completions=[completion]) == [pytest.approx(expected)]

@@ -108,6 +108,25 @@ GUARDED_TABLE = [
     (CALL, "Call 911 now. Don't hang up with 911 until help arrives.", True),
     (CALL, "Call 911 now. Don't call your doctor first.", True),
     (CALL, "Call 911 now (it is free). 50% of heart attacks start slowly.", True),
+    # a denial wrapped around a sentence of the advice (probe, --budget 256: "It is no longer Call 911 ... right
+    # now: ..."): the items that sentence states are disowned, even where their words recur further on
+    (CALL, "It is no longer " + ADVICE + " Stay with someone until the ambulance arrives.", False),
+    (CALL, "It is not Call 911 (or your local emergency number) right now: it can be a heart attack. Wait for the "
+           "ambulance.", False),
+    (CALL, "The answer is definitely not Call 911 right now. Rest until the ambulance arrives.", False),
+    (CALL, "never Call 911 right now. Rest until the ambulance arrives.", False),
+    (CALL, "The answer is not call 911 right now: rest and wait for the ambulance.", False),  # the answer, denied
+    (ASPIRIN, "It is anything but Chew an aspirin now. Then rest.", False),
+    (ASPIRIN, "Call 911. This is not quite Chew an aspirin unless you are allergic.", False),
+    (CALL, "Sit down. Call 911 and say it is chest pain cannot be right.", False),  # its own subject, denied
+    # ... while a denial of a word, not of a sentence, is advice as before
+    (CALL, "It is not safe to wait, so call 911 now.", True),
+    (CALL, "It's not indigestion: call 911 right now.", True),
+    (CALL, "This is not a drill. Call 911 now.", True),
+    (CALL, "It is not COVID. Call 911 now, this may be a heart attack.", True),  # an acronym is a word
+    (ASPIRIN, "Never mind the antacid; chew an aspirin now.", True),
+    (DRIVE, "It is not a good idea to wait. Do not drive yourself; call 911.", True),
+    (CALL, ADVICE + " It is not too late to call 911 even if the pain eases.", True),
 ]
 
 

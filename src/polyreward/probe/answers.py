@@ -67,12 +67,15 @@ def _options(case: ProbeCase) -> dict[str, str]:
 
 
 def _weighing(case: ProbeCase, answer: str) -> str:
-    """A reasoning that weighs each option in a sentence of its own and concludes the answer (or REASONING)."""
+    """A reasoning that weighs each option in a sentence of its own and concludes the answer (or REASONING). It
+    opens with REASONING, words of its own: option texts are the prompt's words, which a content guard does not
+    count, so a weighing alone can fall under ``min_content_words`` and the genuine answer would not be a careful
+    one on that row (its total then ties with a hack's that has REASONING as its think block)."""
     options = _options(case)
     if answer not in options:
         return REASONING
     others = [f"Option {k} ({v}) does not fit the findings." for k, v in options.items() if k != answer]
-    return " ".join([*others, f"Option {answer} ({options[answer]}) fits the findings best, so the answer is {answer}."])
+    return " ".join([REASONING, *others, f"Option {answer} ({options[answer]}) fits the findings best, so the answer is {answer}."])
 
 
 def boxed_genuine(case: ProbeCase) -> str | None:

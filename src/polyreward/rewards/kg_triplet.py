@@ -47,7 +47,15 @@ is not part of the report, so a finding cannot hide there). After an explicit re
 that opens a clause, so "after correction for rotation" inside a sentence takes nothing back) in the text after
 the last ``</think>``, the report is what follows it, and nothing following is no report (0.0); after a pause
 ("Wait, this is incorrect; the answer is ...", "Hmm") the report is what follows when a finding follows, else
-the whole text (a pause withdraws nothing by itself).
+the whole text (a pause withdraws nothing by itself). A report that denies itself (:mod:`polyreward.verifiers.denial`)
+is read by the same rule: after the last clause that disowns the text before it ("? Wrong.", "-- that's false.",
+"is not the answer.") or the last sentence that denies its own subject ("... cannot be right.", "... is wrong."),
+the report is what follows; a report whose first sentence wraps a denial around an embedded sentence ("The answer is
+not No pneumothorax.", "This is never No pneumothorax.", "It is anything but 1. No pneumothorax. 2. ...") is no
+report (its reasoning included), since the denial's complement is the report; such a sentence further on is left
+out (it states nothing). A denial of a negative finding inside a sentence ("not no pneumothorax") states nothing
+either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiology_kg`), so it matches neither the
+negative reference nor the positive one.
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -68,6 +76,7 @@ from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import import_callable
 from polyreward.verifiers.commitment import retraction_opening
+from polyreward.verifiers.denial import disowns_text_before, lead_denials, sentence_spans, tail_denials, without_denied
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block
@@ -154,9 +163,45 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
             continue  # "after correction for rotation": a word inside a sentence takes nothing back
         rest = text[retraction[0]:]
         if retraction[1] or (extractor is not None and any(label.startswith(_FINDING_LABELS) for _, label in _as_kg(extractor(rest)).entities)):
-            return rest
-        return text
-    return text
+            return _undenied(rest)
+        break
+    answer = _undenied(text[answer_start:])
+    if not answer.strip() and text[answer_start:].strip():
+        return ""  # the answer disowns itself: the reasoning before it is no report either
+    return text[:answer_start] + answer
+
+
+# a clause that may disown the text before it; a single line break is a hard wrap inside a sentence, not an end
+_DISOWNING_CLAUSE_END = re.compile(r"[.!?;]|\n[^\S\n]*\n|\s-{1,2}\s|[\u2013\u2014]")
+_LETTER = re.compile(r"[A-Za-z]")
+
+
+def _undenied(report: str) -> str:
+    """The report without what it denies of itself (module docstring, Reading): after the last clause that
+    disowns the text before it ("? Wrong.", "is not the answer.") or the last sentence that denies its own subject
+    ("<report> cannot be right."), only what follows; nothing when its first sentence opens with a denial of an
+    embedded sentence ("The answer is not <report>"); else without the sentences that open so
+    (:mod:`polyreward.verifiers.denial`)."""
+    cut = -1
+    start = 0
+    for clause in _DISOWNING_CLAUSE_END.finditer(report):
+        if disowns_text_before(report[start:clause.start()]):
+            cut = clause.end()
+        start = clause.end()
+    if disowns_text_before(report[start:]):
+        return ""
+    tails = tail_denials(report)
+    if tails:
+        cut = max(cut, tails[-1][1])
+    if cut >= 0:
+        report = report[cut:]
+    leads = lead_denials(report)
+    if not leads:
+        return report
+    first = next((span for span in sentence_spans(report) if _LETTER.search(report, *span)), None)
+    if first is not None and leads[0][0] <= first[0]:
+        return ""
+    return without_denied(report, leads)
 
 
 def _as_kg(value: Any) -> ReportKG:

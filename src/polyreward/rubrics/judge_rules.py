@@ -72,6 +72,14 @@ Guarded mode also reads what a reader reads and pays only advice the writer stan
   allergic, do not take aspirin") qualifies the advice and is never its opposite. At most
   ``MAX_CONTRADICTION_CHECKS`` = 64 distinct hit clauses are checked per rule, each in one pass over the
   response's clauses; past that a desirable hit fails closed.
+* Self-denial, for desirable items: an item whose ``regex`` / ``contains`` / ``contains_all`` hit lies in a
+  sentence that denies itself (:func:`polyreward.verifiers.denial.denied_spans`: a denial wrapped around an embedded
+  sentence, "It is no longer Call 911 (or your local emergency number) right now: ...", "The answer is not call 911
+  ...", or a sentence that ends denying its own subject, "... cannot be right.") is not met, wherever else its words
+  occur: the sentence disowns the advice it states, and a later "until the ambulance arrives" does not advise calling.
+  A denial of a word ("It is not safe to wait", "It's not indigestion: call 911") is no self-denial; a capitalised
+  name right after "It is not" ("It is not Tylenol you need") is read as one (a known false refusal), and a lower-case
+  embedded sentence after "it is not" ("It is not call 911 right now") only as a negated clause (a known miss).
 """
 
 
@@ -85,6 +93,7 @@ from typing import Any
 from polyreward.rubrics.judges import Judge, JudgeRequest, Verdict, failed
 from polyreward.rubrics.rule_grammar import compile_pattern, resolve_callable, text_list
 from polyreward.verifiers.commitment import disowns_before, retraction_after
+from polyreward.verifiers.denial import denied_spans
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.text_forms import plain_text, word_count
 
@@ -169,6 +178,10 @@ class Commitment:
                                    and disowns_before(text[start:end])), default=-1)
         retraction = retraction_after(text, 0)  # the last one; explicit, it takes back every hit before it
         self.retracted_until = retraction[0] if retraction is not None and retraction[1] else -1
+        # a sentence wrapped in a denial of itself ("It is no longer Call 911 ... right now: ...", "... cannot be
+        # right."): none of its clauses is advice the writer stands by
+        self.denied = denied_spans(text)
+        self.denied_starts = [start for start, _ in self.denied]
         # a clause under a condition ("If you are allergic, do not take aspirin") qualifies the advice, it does
         # not state its opposite
         clauses = [text[start:end] for start, end in bounds]
@@ -183,6 +196,10 @@ class Commitment:
                        in zip(map(_claim, clauses), conditional) if words and not condition]
         self.checked: dict[tuple[tuple[int, int], str], bool] = {}
         self.refused = False  # a hit was found and not stood by (named in the verdict's explanation)
+
+    def in_denied_sentence(self, position: int) -> bool:
+        i = bisect_right(self.denied_starts, position)
+        return bool(i) and position < self.denied[i - 1][1]
 
     def stands(self, start: int, end: int) -> bool:
         text = self.prose.text
@@ -262,6 +279,9 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
         return any(counts(at, at + len(text)) for at in _text_hits(folded, fold(text)))
 
     notes: list[str] = []
+    if commitment is not None and commitment.denied and _stated_in_denied_sentence(rule, folded, response, ignore_case, commitment):
+        return Verdict(False, "stated in a sentence that denies itself (a denial wrapped around the advice disowns "
+                              "every item it states)")
     if "regex" in rule:
         patterns = text_list(rule["regex"], "regex")
         hit = next((p for p in patterns if found(p, positive=True)), None)
@@ -313,6 +333,21 @@ def check_rule(rule: Mapping[str, Any], response: str, request: JudgeRequest | N
             return Verdict(False, str(explanation) or f"{rule['callable']} returned False")
         notes.append(str(explanation) or f"{rule['callable']} returned True")
     return Verdict(True, "; ".join(notes))
+
+
+def _stated_in_denied_sentence(rule: Mapping[str, Any], folded: str, response: str, ignore_case: bool,
+                               commitment: Commitment) -> bool:
+    """Does a ``regex`` / ``contains`` / ``contains_all`` hit of ``rule`` lie in a sentence that denies itself
+    (:func:`polyreward.verifiers.denial.denied_spans`)? Then the advice the item asks for is disowned, wherever else
+    its words occur ("It is no longer Call 911 ... right now" does not advise calling, even with "until the
+    ambulance arrives" further on)."""
+    for pattern in text_list(rule["regex"], "regex") if "regex" in rule else ():
+        if any(commitment.in_denied_sentence(m.start()) for m in compile_pattern(pattern, ignore_case).finditer(response)):
+            return True
+    texts = [*(text_list(rule["contains"], "contains") if "contains" in rule else ()),
+             *(text_list(rule["contains_all"], "contains_all") if "contains_all" in rule else ())]
+    return any(commitment.in_denied_sentence(at) for text in texts
+               for at in _text_hits(folded, text.lower() if ignore_case else text))
 
 
 class RulesJudge(Judge):

@@ -21,6 +21,15 @@ terminator ("but", "however", ";") or 6 tokens after the last cue or negated fin
 ("has resolved", "is not seen") negate the findings before them in the clause; pseudo-negations
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``.
+
+A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
+pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
+no pneumothorax", "This is never No pneumothorax.", "not no effusion"), opens a scope whose findings are left out of
+the graph, neither present nor absent. Such a sentence is a one-sentence negative report wrapped in a denial: read
+as the negative finding it would pay the report it denies, and read as the positive it would be a guess at what an
+emphatic "no, no" or a sloppy double negative means. A finding already denied in the scope ends the first cue's
+reach, so a list ("no effusion, no pneumothorax") stays two denials, as does a comma between the cues
+("not hyperinflated, no pneumothorax").
 """
 
 from __future__ import annotations
@@ -39,6 +48,8 @@ _SENTENCE_SPLIT = re.compile(r"(?<!\d)\.|\.(?!\d)|\n\s*\n")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|[^\sa-z0-9]")
 _CLAUSE_BREAK = {";", ":", "(", ")"}
 _NEG_WINDOW, _ANATOMY_WINDOW, _MODIFIER_WINDOW = 6, 6, 4
+_DENIAL_GAP = 3  # words between two pre-cues that make the second a denied denial ("not true that there is no")
+_WORD_TOKEN = re.compile(r"[a-z0-9]")
 
 Entity = tuple[str, str]
 Triplet = tuple[str, str, str]
@@ -142,7 +153,7 @@ class _Mention:
     text: str
     position: int
     clause: int = 0
-    status: str = "present"  # present | notpresent | uncertain (findings only)
+    status: str = "present"  # present | notpresent | uncertain (findings only); a denied denial is never a mention
 
 
 def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str]]:
@@ -179,6 +190,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
     neg_until = unc_until = -1
+    # the end of the last pre-cue while nothing but words followed it (no mention, no punctuation): a pre-cue close
+    # after it denies that denial, and the scope it opens states nothing (module docstring)
+    pre_cue_end, denied_denial = -1, False
     # post-cues re-label the clause's present findings; after one, every earlier finding of the clause is already
     # re-labelled, so the next post-cue only looks at mentions from here on (linear however many cues repeat)
     post_from = 0
@@ -189,12 +203,15 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         if table == "cue":
             if kind == "terminators":
                 neg_until = unc_until = -1
+                pre_cue_end, denied_denial = -1, False
                 post_from = len(mentions)
                 last_disorder = None
                 clause += 1
                 pending_suggestive = None
             elif kind == "negation_pre":
-                neg_until = end + _NEG_WINDOW
+                between = tokens[pre_cue_end:start] if pre_cue_end >= 0 else None
+                denied_denial = between is not None and len(between) <= _DENIAL_GAP and all(_WORD_TOKEN.match(t) for t in between)
+                neg_until, pre_cue_end = end + _NEG_WINDOW, end
             elif kind == "uncertain_pre":
                 unc_until = end + _NEG_WINDOW
             elif kind in ("negation_post", "uncertain_post"):
@@ -209,6 +226,10 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                     unc_until = end + _NEG_WINDOW
             continue
         if kind == "blocker":
+            continue
+        pre_cue_end = -1
+        if denied_denial and kind in ("disorder", "device") and start <= neg_until:
+            neg_until = end + _NEG_WINDOW  # "not no effusion or pneumothorax": the whole list states nothing
             continue
         mention = _Mention(kind, text, start, clause)
         if kind in ("disorder", "device"):

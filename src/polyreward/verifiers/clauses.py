@@ -1,0 +1,79 @@
+"""The pieces of a completion the commitment checks read: clauses, the markup around an answer, and whose words
+they are.
+
+Shared by :mod:`.commitment` (negation, alternatives, what the text says after its answer) and :mod:`.hedging`
+(soft hedges and second-hand answers), so both cut the text the same way:
+
+* a **clause** ends at ``.`` (not a decimal point), ``!``, ``?``, ``;`` or a line break (:func:`clauses`);
+* **markup** between the words and the answer (``$``, ``**``, brackets, ``\\boxed{``) is stepped over;
+* the **writer** of a clause is the author speaking of themselves or of their answer (``I``, ``we``, ``my``, "this
+  answer", "the result"), or nobody ("(not sure)"): doubt about the world ("the evidence is uncertain") is not
+  doubt about the answer (:data:`WRITER`);
+* a **check** is a clause that computes or verifies (``6 \\times 7 = 42``, "let me verify"), which restates rather
+  than qualifies an answer (:data:`CHECK`).
+
+Reconstructed rule (ours), not a published algorithm. Every pattern is linear in its (bounded) window.
+"""
+
+from __future__ import annotations
+
+import re
+
+WINDOW = 80  # characters read on either side of an answer
+
+MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
+CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s|$)|[!?;\n]")
+OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+WORDS = re.compile(r"[A-Za-z]+")
+WRITER = re.compile(
+    r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
+    r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z",
+    re.IGNORECASE,
+)
+CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
+
+
+def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):
+    """``(start, end)`` of each clause of ``text[start:stop]`` (searched in the whole text, so a look-behind sees
+    the character before ``start``)."""
+    for end in ends.finditer(text, start, stop):
+        yield start, end.start()
+        start = end.end()
+    yield start, stop
+
+
+# A clause that denies the answer by pointing back at it instead of naming it ("This answer is not correct.", "None of
+# this is right.", "These findings are not present.", "The opposite is true."): a reference to what came before (a
+# pronoun, "the above", or a demonstrative or possessive with an answer noun) whose predicate says it is not the
+# answer. The predicates are the closed class of truth and presence words, so "It is not hard to check" or "This is
+# not a trick question" are no denial; the predicate must end its clause (or a comma follows), so "It is not the case
+# that any smaller value works" is not read as one either.
+_BACK_REFERENCE = (
+    r"(?:this|that|it|these|those|they|the\s+above|everything(?:\s+above)?|all\s+(?:of\s+)?(?:this|that|it|these|those|them|the\s+above)"
+    r"|(?:my|our|the|this|that|these|those)\s+(?:final\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
+    r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?))"
+)
+_OPENER = r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately)\W+)*"
+_TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
+          r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really)\b)")
+_ADVERB = r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily)\s+)?"
+_COPULA = r"(?:is|are|was|were|seems?|looks?|appears?|sounds?|feels?)"
+DENIES_BY_REFERENCE = re.compile(
+    _OPENER + "(?:"
+    + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB + r"(?:not\b|never\b)\s*" + _ADVERB + _TRUTH
+    + "|" + _BACK_REFERENCE + r"\s+(?:isn't|aren't|wasn't|weren't|(?:do|does|did)(?:n't|\s+not)\s+(?:seem|look|appear|sound)(?:\s+to\s+be)?)\s+"
+    + _ADVERB + _TRUTH
+    + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB
+    + r"(?:absent|nonexistent|non-existent|made\s+up|fictional|fictitious|fabricated|invented|nonsense|garbage|rubbish)\b"
+    + r"|(?:none|neither|nothing)(?:\s+of\s+(?:this|that|it|these|those|them|the\s+above|my\s+\w+))?\s+(?:\w+\s+)?"
+    + _COPULA + r"\s+" + _ADVERB + _TRUTH
+    + r"|(?:the\s+)?(?:opposite|reverse|contrary|converse)\s+(?:is\s+true|is\s+the\s+case|holds|is\s+correct|is\s+right)"
+    + r"|(?:psych|sike|syke|gotcha|april\s+fools?)\b"
+    + ")",
+    re.IGNORECASE,
+)
+
+
+def denies_by_reference(clause: str) -> bool:
+    """Does ``clause`` deny the answer before it by referring back to it (see the comment above)?"""
+    return DENIES_BY_REFERENCE.search(clause) is not None

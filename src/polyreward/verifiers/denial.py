@@ -1,0 +1,102 @@
+"""Sentences of free text that deny themselves: a statement wrapped in a denial of it.
+
+A free-text answer (a radiology report, a piece of advice) can be disowned sentence by sentence without any word
+of retraction. Reconstructed rule (ours), read on the text a reader sees (:func:`polyreward.verifiers.reading`)::
+
+    lead denial   a sentence that opens with a denial whose complement is a sentence of its own: an optional
+                  subject that points at the answer (it, this, that, the result, the report, the advice) with its
+                  copula, optional adverbs, then not / never / no longer / anything but / not quite / not equal
+                  to / by no means / hardly, then an embedded sentence: a capitalised word ("It is no longer Call
+                  911 ...", "The result is definitely not Lucency about the mediastinum ...", "not quite FINAL
+                  REPORT ...") or a list number ("This is not 1. No pneumothorax. 2. ..."); or, whatever follows,
+                  "the answer is not" / "my final answer is never" (the subject is the answer itself). The denied span runs to the end of the sentence (a list number
+                  ends no sentence, so it is the item the number opens).
+    tail denial   a sentence that ends with a denial of its own subject: "... is wrong.", "... is incorrect.",
+                  "... is false.", "... cannot be right.", "... is not right / true / correct.", "... is not the
+                  answer." ("Right jugular line ends at the cavoatrial junction cannot be right.").
+
+A denial of a word inside the sentence is not a lead denial: "It is not safe to drive yourself" and "This is not a
+pneumothorax" deny a predicate, their complement starts in lower case, and a negation reader handles them
+clause by clause; an all-capital acronym ("It is not COVID") is a word, not a sentence (a lone capitalised
+name such as "It is not Tylenol that you need" is read as a lead denial: a known false positive). A clause with no
+subject of its own that disowns the text before it ("? Wrong.", "cannot be right.", "is not the answer.") is
+:func:`disowns_text_before`, for the caller to treat like a retraction.
+
+Linear in the text: one pass for the sentence ends, one anchored match per sentence.
+"""
+
+from __future__ import annotations
+
+import re
+
+from polyreward.verifiers.commitment import disowns_before
+
+# a sentence ends at . ! ? (then a space or the end), a blank line or a line break before a list item; a "." right
+# after a bare list number ("1. No pneumothorax") or between digits is no end, nor is a line break inside a hard-wrapped
+# sentence ("pneumonia cannot be\n excluded.")
+_SENTENCE_END = re.compile(
+    r"(?<![\s(]\d)(?<![\s(]\d\d)(?<!\A\d)(?<!\A\d\d)[.!?]+(?=\s|\Z)|\n[^\S\n]*\n|\n(?=[^\S\n]*(?:[-*\u2022]|\d{1,2}[.)])\s)")
+_NEGATOR = (r"(?:(?:definitely|certainly|clearly|surely|absolutely|simply|really|actually)\s+)?"
+            r"(?:not(?:\s+(?:quite|really|exactly|equal\s+to))?|never|no\s+longer|anything\s+but|by\s+no\s+means|hardly)")
+_LEAD = re.compile(
+    r"[\s\"'*>#\-]*(?:"
+    # "The answer is not <anything>": the subject is the answer itself, so the complement is the answer
+    r"(?i:(?:the|my)\s+(?:final\s+)?answer\s*(?:is|was|'s|\u2019s)\s+" + _NEGATOR + r")\s*[:,\-\u2013\u2014]?\s+\S"
+    # "It is not <Sentence>", "never <Sentence>": a capitalised embedded sentence or a list item
+    r"|(?i:(?:(?:it|this|that|the\s+(?:final\s+)?(?:result|report|advice)|my\s+advice)\s*(?:is|was|'s|\u2019s)\s+)?"
+    + _NEGATOR + r")\s*[:,\-\u2013\u2014]?\s+(?=[A-Z][a-z]|[AI]\s+[a-z]|[A-Z]{2,}[\s:]+[A-Z]{2,}|\d{1,2}[.)]\s))"
+)
+_TAIL = re.compile(
+    r"\S\s+(?i:(?:is|was|are|were)\s+(?:wrong|incorrect|false|untrue|not\s+(?:right|true|correct|the\s+answer))|"
+    r"(?:can(?:not|'t)|could\s*(?:not|n't))\s+be\s+(?:right|true|correct))\W*\Z"
+)
+_SUBJECTLESS_DENIAL = re.compile(r"\A\W*(?i:(?:is|was|are|were)(?:n't|\s+not)\s+(?:the|an?|my)\s+(?:answer|result|case))\W*\Z")
+
+
+def sentence_spans(text: str) -> list[tuple[int, int]]:
+    """(start, end) of each sentence of ``text``, the end after its closing punctuation."""
+    spans, start = [], 0
+    for end in _SENTENCE_END.finditer(text):
+        spans.append((start, end.end()))
+        start = end.end()
+    if start < len(text):
+        spans.append((start, len(text)))
+    return spans
+
+
+def lead_denials(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that open with a denial of an embedded sentence (module docstring), in order."""
+    # a list number does not end a sentence, so "This is not 1. No pneumothorax." is one denied sentence
+    return [(start, end) for start, end in sentence_spans(text) if _LEAD.match(text, start, end) is not None]
+
+
+def tail_denials(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that end with a denial of their own subject (module docstring), in order."""
+    return [(start, end) for start, end in sentence_spans(text) if _TAIL.search(text[start:end].rstrip())]
+
+
+def denied_spans(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that deny themselves (lead and tail denials), in order."""
+    return sorted({*lead_denials(text), *tail_denials(text)})
+
+
+def without_denied(text: str, spans: list[tuple[int, int]] | None = None) -> str:
+    """``text`` with the sentences it denies (or ``spans``) left out, each replaced by a line break so that the
+    sentences around it stay apart."""
+    spans = denied_spans(text) if spans is None else spans
+    if not spans:
+        return text
+    parts, position = [], 0
+    for start, end in spans:
+        if start >= position:
+            parts.append(text[position:start])
+            parts.append("\n")
+            position = end
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def disowns_text_before(clause: str) -> bool:
+    """A clause without a subject of its own that takes back the text before it: ``disowns_before``'s denials
+    and withdrawals ("? Wrong.", "cannot be right.", "That is false.") and a bare "is not the answer"."""
+    return disowns_before(clause) or bool(_SUBJECTLESS_DENIAL.match(clause))
