@@ -63,6 +63,47 @@ class RewardServerError(RuntimeError):
     """No server scored a shard (``on_server_error="raise"``); the message is the last reason."""
 
 
+def encode_rows(rows: Sequence[Mapping[str, Any]], advantages: bool) -> bytes:
+    """``/score``'s request body: the bytes of ``json.dumps``, or orjson's (about 15x faster on a 256-row shard)
+    when the server reads the same values from them — rows of plain JSON types only (exact ``dict`` with ``str``
+    keys, ``list``, ``tuple``, ``str``, ``int``, ``float``, ``bool``, None) and no float NaN or infinity (orjson
+    writes null for those, ``json`` the literals the server reads back as NaN). Anything else (numpy values,
+    subclasses, datetimes: types the two write differently or only one writes) goes through ``json.dumps``, as
+    before; so do integers past 64 bits and lone surrogates, which orjson refuses."""
+    import orjson
+
+    payload = {"rows": list(rows), "advantages": advantages}
+    if _plain_json(payload["rows"]):
+        try:
+            return orjson.dumps(payload)
+        except orjson.JSONEncodeError:
+            pass
+    return json.dumps(payload, separators=(",", ":")).encode()
+
+
+_SCALARS = (str, int, bool, type(None))
+
+
+def _plain_json(value: Any) -> bool:
+    """Whether ``value`` holds only plain JSON types and finite floats (see :func:`encode_rows`)."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            if not all(type(key) is str for key in item):
+                return False
+            stack.extend(item.values())
+        elif kind is list or kind is tuple:
+            stack.extend(item)
+        elif kind is float:
+            if item - item != 0.0:  # NaN and +-inf (inf - inf is NaN)
+                return False
+        elif kind not in _SCALARS:
+            return False
+    return True
+
+
 class ShardFailed(Exception):
     def __init__(self, reason: str, retryable: bool) -> None:
         super().__init__(reason)
@@ -251,7 +292,7 @@ class RewardClient:
     async def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
         """The server's answer for one shard, or the reason it could not be had."""
         try:
-            body = json.dumps({"rows": list(rows), "advantages": advantages}, separators=(",", ":")).encode()
+            body = encode_rows(rows, advantages)
         except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
             return f"error: rows are not JSON-serialisable: {exc}"
         attempt = 0

@@ -72,19 +72,30 @@ class ChunkActor:
         return os.getpid()
 
 
+def actor_workers(config: Config, workers: int | None) -> int | None:
+    """Engine worker processes in each actor: ``workers`` (``--workers``), else the config's ``engine.workers``, else
+    ``POLYREWARD_WORKERS``, else 1. An actor holds one CPU (``num_cpus=1``), so one engine process beside it; the
+    local default, min(2, cores), in every actor put twice as many scoring processes on a host as it has CPUs (and
+    their memory)."""
+    if workers is not None or config.engine.workers is not None or os.environ.get("POLYREWARD_WORKERS"):
+        return workers
+    return 1
+
+
 class RayActorPool:
     """``actors`` :class:`ChunkActor` s on the cluster at ``address`` (see the module docstring).
 
     ``address``: ``None`` joins the Ray instance this process already started (``ray.init``) or starts a local
-    one; ``"auto"`` or ``HOST:PORT`` connects to a running cluster (``ray start --head``). Use as a context
-    manager; a Ray instance started here is shut down on exit.
+    one of its own (never a cluster that happens to run on the machine); ``"auto"`` or ``HOST:PORT`` connects to a
+    running cluster (``ray start --head``). Use as a context manager; a Ray instance started here is shut down on
+    exit.
     """
 
     def __init__(self, config: Config, *, on_reward_error: str = "nan", workers: int | None = None, actors: int = 2,
                  address: str | None = None, max_restarts: int = 3, max_attempts: int = 3, start_timeout: float = 120.0) -> None:
         if actors < 1:
             raise ValueError(f"--actors must be >= 1, got {actors}")
-        self.config, self.policy, self.workers, self.size = config, on_reward_error, workers, actors
+        self.config, self.policy, self.workers, self.size = config, on_reward_error, actor_workers(config, workers), actors
         self.address, self.max_restarts, self.max_attempts, self.start_timeout = address, max_restarts, max_attempts, start_timeout
         self.actors: list[Any] = []
         self.in_flight: dict[Any, tuple[int, Any]] = {}  # object ref -> (item number, actor holding it)
@@ -95,7 +106,9 @@ class RayActorPool:
     def __enter__(self) -> RayActorPool:
         ray = import_ray()
         if not ray.is_initialized():
-            ray.init(address=self.address, include_dashboard=False, log_to_driver=False)
+            # no address: a Ray instance of this run's own ("local"). ray.init(address=None) would join any cluster
+            # found running on the machine -- another user's, with other code on its workers
+            ray.init(address=self.address or "local", include_dashboard=False, log_to_driver=False)
             self._started_ray = True
         cpus = ray.cluster_resources().get("CPU", 0)
         if cpus < self.size:

@@ -119,7 +119,7 @@ class Slots:
         whose process died before it read the request (killed while idle) is rebuilt and the request goes to another
         slot once (429 when none is free), never a 500 for a request nobody looked at."""
         loop = asyncio.get_running_loop()
-        future = asyncio.wrap_future(slot.submit(route, body))
+        future = asyncio.ensure_future(slot.process.request(route, body))
         try:
             status, payload = await asyncio.wait_for(asyncio.shield(future), self.request_timeout)
         except asyncio.CancelledError:  # the server is stopping this request: the slot comes back when its answer does
@@ -172,10 +172,47 @@ class AccessMiddleware:
         await self.app(scope, receive, send)
 
 
+class ClientGone(Exception):
+    """The client disconnected while its request body was being read."""
+
+
+class ScoringRoutes:
+    """Pure ASGI: ``POST`` to a scoring route is answered here, without FastAPI's routing, request object and
+    response classes (a 256-row request spent milliseconds in them); everything else goes to the FastAPI app."""
+
+    def __init__(self, app: Any, scored: Any) -> None:
+        self.app, self.scored = app, scored
+
+    async def __call__(self, scope: dict, receive: Any, send: Any) -> None:
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"] not in PEER_ROUTES:
+            await self.app(scope, receive, send)
+            return
+        declared = next((value.decode("latin-1") for key, value in scope["headers"] if key == b"content-length"), None)
+
+        async def stream():
+            while True:
+                message = await receive()
+                if message["type"] == "http.disconnect":
+                    raise ClientGone
+                yield message.get("body", b"")
+                if not message.get("more_body", False):
+                    return
+
+        try:
+            status, payload, headers = await self.scored(declared, scope["path"], stream())
+        except ClientGone:  # left before its body arrived: nobody reads an answer, and no slot was taken
+            return
+        await send({"type": "http.response.start", "status": status,
+                    "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(payload)).encode()),
+                                *((k.lower().encode("latin-1"), v.encode("latin-1")) for k, v in headers.items())]})
+        await send({"type": "http.response.body", "body": payload})
+
+
 def create_app(config: Any, *, access: Access | None = None, concurrency: int = 2, workers: int | None = None,
                max_body_bytes: int = DEFAULT_MAX_BODY, request_timeout: float = 60.0, body_timeout: float = 30.0,
                settings: RouteSettings | None = None):
-    """The FastAPI app serving ``config`` (see the module docstring); its slot processes are started (and have built
+    """The ASGI app serving ``config`` (see the module docstring): the access check, then the scoring routes answered
+    in plain ASGI (:class:`ScoringRoutes`), then FastAPI for the rest. Its slot processes are started (and have built
     the rewards) when this returns. ``access`` None = loopback rule without a token."""
     from fastapi import FastAPI, Request
     from fastapi.responses import Response
@@ -194,7 +231,6 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         slots.close()
 
     app = FastAPI(title="polyreward reward server", docs_url=None, redoc_url=None, lifespan=lifespan)
-    app.add_middleware(AccessMiddleware, access=access or Access())
 
     def answer(body: bytes, status: int = 200, headers: Mapping[str, str] | None = None) -> Response:
         return Response(body, status_code=status, headers=dict(headers or {}), media_type="application/json")
@@ -213,26 +249,25 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         except (TimeoutError, Exception):  # a client that stops or disconnects: nothing more to do
             return
 
-    async def read_body(request: Request) -> bytes:
-        declared = request.headers.get("content-length")
+    async def read_body(declared: str | None, stream: Any) -> bytes:
         drain_budget = max(DRAIN_BYTES, max_body_bytes)
         if declared is not None and int(declared) > max_body_bytes:  # h11 has refused a malformed length already
             if int(declared) <= drain_budget:
-                await drain(request.stream(), drain_budget)
+                await drain(stream, drain_budget)
             raise RequestProblem(413, f"request body of {declared} bytes is over the limit of {max_body_bytes}", {"Connection": "close"})
-        body = bytearray()
-        stream = request.stream()
+        pieces, size = [], 0
         try:
             async with asyncio.timeout(body_timeout):
                 async for piece in stream:
-                    body.extend(piece)
-                    if len(body) > max_body_bytes:
-                        del body[:]
+                    pieces.append(piece)
+                    size += len(piece)
+                    if size > max_body_bytes:
+                        del pieces[:]
                         await drain(stream, drain_budget)
                         raise RequestProblem(413, f"request body is over the limit of {max_body_bytes} bytes", {"Connection": "close"})
         except TimeoutError:
             raise RequestProblem(408, f"the request body did not arrive within {body_timeout:g} s", {"Connection": "close"}) from None
-        return bytes(body)
+        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
 
     @app.exception_handler(RequestProblem)
     async def problem(request: Request, exc: RequestProblem) -> Response:
@@ -247,18 +282,24 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
     async def contract() -> Response:
         return answer(dumps({**slots.contract, "limits": limits}))
 
-    async def scored(request: Request) -> Response:
-        declared = request.headers.get("content-length")
-        if declared is None or int(declared) <= max_body_bytes:  # an oversized body is a 413 whatever the load
-            slots.check_free()  # saturated: 429 before reading the body
-        body = await read_body(request)
-        status, payload = await slots.run(slots.take(), request.url.path, body)  # a slot only once the body is here
-        return answer(payload, status)
+    async def scored(declared: str | None, path: str, stream: Any) -> tuple[int, bytes, Mapping[str, str]]:
+        try:
+            if declared is None or int(declared) <= max_body_bytes:  # an oversized body is a 413 whatever the load
+                slots.check_free()  # saturated: 429 before reading the body
+            body = await read_body(declared, stream)
+            status, payload = await slots.run(slots.take(), path, body)  # a slot only once the body is here
+        except RequestProblem as exc:
+            return exc.status, dumps(exc.body()), exc.headers
+        return status, payload, {}
 
-    for route in PEER_ROUTES:
-        app.add_api_route(route, scored, methods=["POST"])
+    async def scored_route(request: Request) -> Response:  # reached only if ScoringRoutes passes a request on
+        status, payload, headers = await scored(request.headers.get("content-length"), request.url.path, request.stream())
+        return answer(payload, status, headers)
+
+    for route in PEER_ROUTES:  # registered for GET's 405 and /openapi.json; POSTs are answered by ScoringRoutes
+        app.add_api_route(route, scored_route, methods=["POST"])
     app.state.slots = slots
-    return app
+    return AccessMiddleware(ScoringRoutes(app, scored), access or Access())
 
 
 def client_host(transport: Any) -> str:

@@ -120,12 +120,14 @@ def parse_body(raw: bytes) -> Any:
             raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels") from None
         except (ValueError, UnicodeDecodeError) as exc:
             raise RequestProblem(400, f"the body is not valid JSON: {str(exc)[:200]}") from None
-    stack = [(payload, 1)] if isinstance(payload, (list, dict)) else []
-    while stack:  # depth check without recursion; only containers are visited
-        value, depth = stack.pop()
+    level, depth = ([payload] if isinstance(payload, (list, dict)) else []), 1
+    while level:  # depth check without recursion, one level of containers at a time
         if depth > MAX_DEPTH:
             raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels")
-        stack.extend((v, depth + 1) for v in (value.values() if isinstance(value, dict) else value) if isinstance(v, (list, dict)))
+        inner = []
+        for value in level:
+            inner.extend(v for v in (value.values() if isinstance(value, dict) else value) if isinstance(v, (list, dict)))
+        level, depth = inner, depth + 1
     return payload
 
 
@@ -239,7 +241,7 @@ def scored_json(names: Sequence[str], weights: Sequence[float], scores: np.ndarr
     return {
         "names": list(names),
         "weights": [float(w) for w in weights],
-        "scores": [[_none_if_nan(v) for v in row] for row in scores.tolist()],
+        "scores": [[None if v != v else v for v in row] for row in scores.tolist()],  # v != v: NaN, inlined (N x K calls)
         "reasons": {name: list(values) for name, values in reasons.items()},
         "total": [_none_if_nan(v) for v in total.tolist()],
         "failures": dict(failures),
@@ -345,7 +347,7 @@ class SlotScorer:
                 raise RequestProblem(404, f"no route {route}")
             unlabeled = self.unlabeled(rows) if route != "/score" else {}
             accepted(len(rows))
-            scored = self.score(rows, advantages, state, unlabeled)
+            scored = self.score(rows, advantages, state, unlabeled, body_bytes=len(raw))
             if route == "/score":
                 return 200, dumps({**scored, "elapsed_s": time.perf_counter() - started})
             return 200, dumps_peer(peer_answer(route, scored, self.settings.nan_reward))
@@ -409,7 +411,7 @@ class SlotScorer:
         return self.scorer.with_combiner(combiner), combiner
 
     def score(self, rows: list[dict[str, Any]], advantages: bool, state: Any = None,
-              unlabeled: Mapping[str, list[int]] | None = None) -> dict[str, Any]:
+              unlabeled: Mapping[str, list[int]] | None = None, body_bytes: int | None = None) -> dict[str, Any]:
         """``/score``'s answer for ``rows``: rows over the per-field cap are NaN + reason, the others are scored by the
         config's scorer (with ``advantages``, over the rows' groups: the group column, else the prompt's text).
 
@@ -421,7 +423,8 @@ class SlotScorer:
         keys = dict.fromkeys(key for row in rows for key in row if key not in structural)
         # with the values, so a reward whose when: rule routes every row away needs none of its columns (as in a file)
         self.scorer.check_columns({key: [row.get(key) for row in rows] for key in keys}, combine=False)
-        rejected = oversized(rows, self.settings.max_field_chars)
+        # a field's text cannot be longer than the body that carried it (JSON takes at least a byte per character)
+        rejected = oversized(rows, self.settings.max_field_chars) if body_bytes is None or body_bytes > self.settings.max_field_chars else {}
         if rejected and self.policy == "raise":
             index, reason = next(iter(rejected.items()))
             raise RequestProblem(413, f"rows[{index}]: {reason}")
