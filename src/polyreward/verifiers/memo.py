@@ -21,16 +21,16 @@ Function = TypeVar("Function", bound=Callable[..., Any])
 
 def memoized_text(max_chars: int = 400, maxsize: int = 16384) -> Callable[[Function], Function]:
     """Decorate ``function(text, *args)`` with an LRU cache of ``maxsize`` entries for a ``text`` (a ``str``) of at
-    most ``max_chars`` characters; longer texts, or other types, are computed every time."""
+    most ``max_chars`` characters; longer texts, other types and calls with keyword arguments are computed every time."""
 
     def decorate(function: Function) -> Function:
         cached = lru_cache(maxsize=maxsize)(function)
 
         @wraps(function)
-        def call(text: Any, *args: Any) -> Any:
-            if type(text) is str and len(text) <= max_chars:
+        def call(text: Any, *args: Any, **kwargs: Any) -> Any:
+            if type(text) is str and len(text) <= max_chars and not kwargs:
                 return cached(text, *args)
-            return function(text, *args)
+            return function(text, *args, **kwargs)
 
         call.cache_clear = cached.cache_clear  # type: ignore[attr-defined]
         call.cache_info = cached.cache_info  # type: ignore[attr-defined]
