@@ -18,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -58,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# `import polyreward` CPU time",
         "",
-        f"{datetime.date.today().isoformat()} · {describe_machine()} · fresh interpreter per import, {args.repeats} repeats "
+        f"{datetime.date.today().isoformat()} · {describe_machine()} · load average {os.getloadavg()[0]:.1f} at the end · "
+        f"fresh interpreter per import, {args.repeats} repeats "
         "alternating the modules, median CPU time (user + system) minus an empty interpreter's "
         f"({base * 1000:.0f} ms) · `python benchmarks/import_time.py --repeats {args.repeats}`",
         "",

@@ -100,3 +100,13 @@ def test_long_texts_and_keyword_calls_stay_out_of_the_cache():
     for i in range(10):
         length(str(i))
     assert length.cache_info().currsize == 4
+
+
+def test_think_format_without_the_guard_loads_no_reader(tmp_path):
+    (tmp_path / "in.jsonl").write_text(json.dumps({"prompt": "p", "completion": "<think>a b c</think> 4", "qid": 1}) + "\n")
+    (tmp_path / "cfg.yaml").write_text("rewards:\n  - {name: format, type: think_format}\n")
+    code = ("import json, sys\nfrom polyreward.cli import main\ncode = main(['score', 'in.jsonl', '-c', 'cfg.yaml', '-o', 'out.jsonl', '-q'])\n"
+            "print(json.dumps([code] + [m for m in ('polyreward.verifiers.reading', 'polyreward.verifiers.language') if m in sys.modules]))")
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=tmp_path, timeout=120, check=True)
+    assert json.loads(done.stdout.strip().splitlines()[-1]) == [0]
+    assert json.loads((tmp_path / "out.jsonl").read_text())["format"] == 1.0
