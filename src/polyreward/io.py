@@ -118,11 +118,12 @@ def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "f
     chunk: list[dict[str, Any]] = []
     for row in reader(path, on_error, stats):
         chunk.append(row)
-        stats.rows += 1
         if len(chunk) >= chunk_size:
+            stats.rows += len(chunk)  # counted per chunk: this loop runs once per row
             yield chunk
             chunk = []
     if chunk:
+        stats.rows += len(chunk)
         yield chunk
 
 
