@@ -76,7 +76,7 @@ def main(argv: list[str] | None = None) -> int:
     import trl.rewards  # noqa: F401
 
     with WorkerPool(workers=1, timeout=30.0) as pool:
-        ours = MathAccuracy(pool=pool).evaluate([r[1] for r in math_rows], [r[2] for r in math_rows], answer=[r[3] for r in math_rows]).scores
+        ours = MathAccuracy(engine=pool).evaluate([r[1] for r in math_rows], [r[2] for r in math_rows], answer=[r[3] for r in math_rows]).scores
     pairs = [(r[3], r[2]) for r in math_rows]
     mv, trl = _peer(math_verify_score, pairs), _peer(trl_score, pairs)
     table += [("math", r[0], r[2], r[3], r[4], o, m, t) for r, o, m, t in zip(math_rows, ours, mv, trl)]

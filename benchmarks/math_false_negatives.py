@@ -126,7 +126,7 @@ def polyreward_scores(golds: list[str], completions: list[str], work_avoidance: 
     from polyreward.rewards.math_accuracy import MathAccuracy
 
     with WorkerPool(workers=2, timeout=10.0) as pool:
-        reward = MathAccuracy(pool=pool, timeout=10.0, work_avoidance=work_avoidance)
+        reward = MathAccuracy(engine=pool, timeout=10.0, work_avoidance=work_avoidance)
         return reward.evaluate(prompts if prompts is not None else [None] * len(completions), completions, answer=golds).scores
 
 

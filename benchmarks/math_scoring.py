@@ -124,7 +124,7 @@ def run_method(method: str, data: Path, chunk: int, wrap_gold: bool) -> dict:
 
         pool = WorkerPool(workers=2, timeout=5.0)
         pool.start()  # a trainer keeps its workers: their start is not timed
-        reward = MathAccuracy(pool=pool)
+        reward = MathAccuracy(engine=pool)
         rules: dict[str, int] = {}
 
         def score(batch):

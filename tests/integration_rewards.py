@@ -130,19 +130,22 @@ def _nap(seconds: float) -> float:
 
 
 class EngineSleepy(RolloutReward):
-    """Runs its (hanging) check through the scoring engine with a hard timeout, as math rewards do."""
+    """Runs its (hanging) check through the scoring engine with a hard timeout, as math rewards do: it takes the
+    config's ``engine`` and its own ``timeout`` becomes that engine's budget."""
 
     type_name = "engine_sleepy"
 
-    def __init__(self, name: str | None = None, weight: float = 1.0, seconds: float = 60.0, timeout: float = 1.0) -> None:
+    def __init__(self, name: str | None = None, weight: float = 1.0, seconds: float = 60.0, timeout: float = 1.0,
+                 engine: Any = None) -> None:
+        from polyreward.engine import Engine
+
         super().__init__(name, weight)
-        self.seconds, self.timeout = seconds, timeout
+        self.seconds, self.engine = seconds, Engine.of(engine).with_timeout(timeout)
 
     def evaluate(self, prompts, completions, **columns):
-        from polyreward.engine import shared_pool
         from polyreward.reward import RewardOutput
 
-        outcomes = shared_pool().map(_nap, [(self.seconds,)] * len(completions), timeout=self.timeout)
+        outcomes = self.engine.map(_nap, [(self.seconds,)] * len(completions))
         return RewardOutput(
             [o.value if o.ok else math.nan for o in outcomes],
             ["ok" if o.ok else ("timeout" if o.timed_out else o.error) for o in outcomes],

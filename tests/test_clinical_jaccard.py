@@ -171,3 +171,30 @@ def test_guarded_mode_never_pays_more_than_one_for_hostile_text(before, after):
     assert doubled_score <= score
     if not any(mark in after for mark in ("%", "<!--", "`", "~", ">", "[^", "<span", "<div", "\\")):
         assert doubled_score == 0.0
+
+
+# The guarded mode reads the labels as a reader reads a list: the prompt's ';' is a format request, so a genuine
+# answer written with commas, as a bulleted or numbered list, or with a closing full stop names the same labels.
+LIST_STYLES = [
+    ("<answer>pleural effusion; atelectasis</answer>", 1.0),
+    ("<answer>Pleural effusion, atelectasis</answer>", 1.0),
+    ("<answer>\n- pleural effusion\n- atelectasis\n</answer>", 1.0),
+    ("<answer>\n1. Pleural effusion\n2. Atelectasis.\n</answer>", 1.0),
+    ("<answer>\n* pleural effusion\n\n* atelectasis\n</answer>", 1.0),
+    ("<answer>pleural effusion; atelectasis.</answer>", 1.0),
+    ("<answer>pleural effusion</answer>", 0.5),
+    ("<answer>pleural effusion or atelectasis</answer>", 0.0),  # an alternative is not a list
+    ("<answer>- pleural effusion, atelectasis, pneumothorax, edema</answer>", 0.5),
+]
+
+
+@pytest.mark.parametrize("completion, expected", LIST_STYLES)
+def test_guarded_mode_reads_lists_as_a_reader_does(completion, expected):
+    out = JaccardReward(mode="normalized").evaluate([None], [completion], answer=[["pleural effusion", "atelectasis"]])
+    assert out.scores[0] == pytest.approx(expected)
+
+
+def test_exact_mode_still_splits_on_the_separator_only():
+    out = JaccardReward().evaluate([None], ["<answer>pleural effusion, atelectasis</answer>"],
+                                   answer=["<answer>pleural effusion; atelectasis</answer>"])
+    assert out.scores[0] == 0.0

@@ -303,18 +303,21 @@ def test_start_in_the_background_then_map():
 def test_preload_comes_from_the_work_not_the_engine():
     """The engine names no verifier (layering): a pool preloads what its users ask for before it first starts —
     a config's rewards (Reward.preload) or the math verifier before its first map — and nothing after."""
+    import importlib
     import inspect
+    import pkgutil
 
     import polyreward.engine as engine
     from polyreward.config import parse_config
     from polyreward.rewards.math_accuracy import MathAccuracy
     from polyreward.verifiers.math import WORKER_PRELOAD, verify_batch
 
-    assert "verifiers" not in inspect.getsource(engine) and "math_verify" not in inspect.getsource(engine)
+    for module in (engine, *(importlib.import_module(f"polyreward.engine.{m.name}") for m in pkgutil.iter_modules(engine.__path__))):
+        assert "verifiers" not in inspect.getsource(module) and "math_verify" not in inspect.getsource(module), module.__name__
     assert MathAccuracy.preload == WORKER_PRELOAD
     rewards = parse_config({"rewards": [{"name": "acc", "type": "math_accuracy"}]}).build_rewards(workers=5)  # a pool no test started
     assert rewards.preload == WORKER_PRELOAD
-    assert all(m in rewards.rewards[0].pool.__getstate__()["preload"] for m in WORKER_PRELOAD)
+    assert all(m in rewards.rewards[0].engine.pool.__getstate__()["preload"] for m in WORKER_PRELOAD)
     with WorkerPool(workers=1, timeout=20.0) as pool:
         assert pool.__getstate__()["preload"] == []
         verify_batch(["\\boxed{\\sqrt{2}/2 + x}"], ["\\frac{1}{\\sqrt{2}} + x"], pool=pool, timeout=20.0)

@@ -30,7 +30,7 @@ SCRIPT = textwrap.dedent(
                              answer=[["1/2", "\\sqrt{2}+\\sqrt{3}"], "\\sin(2x)", "\\sin(2x)"])
     print(output.scores)
     print("rules", sorted({reason.split("[", 1)[1].split("]", 1)[0] for reason in output.reasons}))
-    print("pool", reward.pool.workers, "workers, restarts", reward.pool.restarts)
+    print("pool", reward.engine.pool.workers, "workers, restarts", reward.engine.pool.restarts)
     """
 )
 
@@ -132,7 +132,7 @@ FORKED_AFTER_USE = textwrap.dedent(
         return output.scores
 
     if __name__ == "__main__":
-        print("parent", score(0), REWARD.pool.restarts, flush=True)  # the parent's workers run first
+        print("parent", score(0), REWARD.engine.pool.restarts, flush=True)  # the parent's workers run first
         with mp.get_context("fork").Pool(2) as workers:
             print("children", workers.map(score, range(4)))
         print("parent again", score(0))

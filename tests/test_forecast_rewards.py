@@ -304,3 +304,26 @@ def test_an_unclosed_think_is_never_a_forecast(reasoning):
     if "</think>" in completion.lower():
         return
     assert ForecastClassCost()(completions=[completion], observed=[80.0]) == [pytest.approx(-0.1)]
+
+
+# A forecast offered as a possibility is no forecast (the same reading of a qualified answer as math and choice);
+# an estimate the writer states, with "roughly", "most likely" or "probably", is one.
+QUALIFIED = [
+    ("<think>Haze builds.</think>\n<answer>maybe 76</answer>", -0.1),
+    ("<think>Haze builds.</think>\nIt might be <answer>76</answer>", -0.1),
+    ("<think>Haze builds.</think>\n<answer>76 (just a guess)</answer>", -0.1),
+    ("<think>Haze builds.</think>\n<answer>76, though I could be wrong</answer>", -0.1),
+    ("<think>Haze builds.</think>\nMy guess: <answer>76</answer>", -0.1),
+    ("<think>Haze builds.</think>\n<answer>76?</answer>", -0.1),
+    ("<think>Haze builds.</think>\n<answer>roughly 76</answer>", 1.0),
+    ("<think>Haze builds.</think>\n<answer>most likely 76 µg/m3</answer>", 1.0),
+    ("<think>Haze builds.</think>\nTomorrow will probably be <answer>76</answer>", 1.0),
+    ("<think>It may rain, which would clear the air, but the wind is calm.</think>\n<answer>76</answer>", 1.0),
+    ("<think>Haze builds.</think>\nMy forecast: <answer>76</answer>", 1.0),
+]
+
+
+@pytest.mark.parametrize("completion,expected", QUALIFIED)
+def test_a_forecast_offered_as_a_possibility_is_no_forecast(completion, expected):
+    reward = ForecastClassCost(answer_block="required")
+    assert reward(completions=[completion], observed=[80.0]) == [pytest.approx(expected)]

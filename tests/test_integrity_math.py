@@ -127,7 +127,7 @@ def pool():
 
 
 def test_every_row_scores_as_expected_with_default_parameters(pool):
-    reward = MathAccuracy(pool=pool)
+    reward = MathAccuracy(engine=pool)
     out = reward.evaluate([r[1] for r in ROWS], [r[2] for r in ROWS], answer=[r[3] for r in ROWS])
     wrong = [(kind, completion, gold, expected, got, why) for (kind, _, completion, gold, expected), got, why
              in zip(ROWS, out.scores, out.reasons) if got != expected]
@@ -150,7 +150,7 @@ def test_reasons_name_why_an_answer_is_refused(pool):
         ("", "\\boxed{43 = 42}", "42", "not_equal [false_equation]"),
         ("", "\\boxed{\\binom{10^9}{10^8}}", "1", "too_large [binomial"),
     ]
-    out = MathAccuracy(pool=pool).evaluate([c[0] for c in cases], [c[1] for c in cases], answer=[c[2] for c in cases])
+    out = MathAccuracy(engine=pool).evaluate([c[0] for c in cases], [c[1] for c in cases], answer=[c[2] for c in cases])
     for (_, completion, _, needle), reason in zip(cases, out.reasons):
         assert reason.startswith(needle), (completion, reason)
 
@@ -166,17 +166,17 @@ EQUIVALENT_WHEN_OFF = [
 
 
 def test_work_avoidance_false_is_plain_equivalence(pool):
-    on = MathAccuracy(pool=pool).evaluate([r[0] for r in EQUIVALENT_WHEN_OFF], [r[1] for r in EQUIVALENT_WHEN_OFF],
+    on = MathAccuracy(engine=pool).evaluate([r[0] for r in EQUIVALENT_WHEN_OFF], [r[1] for r in EQUIVALENT_WHEN_OFF],
                                           answer=[r[2] for r in EQUIVALENT_WHEN_OFF])
-    off = MathAccuracy(pool=pool, work_avoidance=False).evaluate(
+    off = MathAccuracy(engine=pool, work_avoidance=False).evaluate(
         [r[0] for r in EQUIVALENT_WHEN_OFF], [r[1] for r in EQUIVALENT_WHEN_OFF], answer=[r[2] for r in EQUIVALENT_WHEN_OFF])
     assert on.scores == [0.0] * len(EQUIVALENT_WHEN_OFF) and off.scores == [1.0] * len(EQUIVALENT_WHEN_OFF)
 
 
 def test_final_bang_factorial_reads_a_sentence_final_bang_as_a_factorial(pool):
     completions, golds = ["The answer is 4!", "The answer is 4!", "The answer is 5! Great."], ["4!", "4", "120"]
-    default = MathAccuracy(pool=pool)(completions=completions, answer=golds)
-    factorial = MathAccuracy(pool=pool, final_bang="factorial", work_avoidance=False)(completions=completions, answer=golds)
+    default = MathAccuracy(engine=pool)(completions=completions, answer=golds)
+    factorial = MathAccuracy(engine=pool, final_bang="factorial", work_avoidance=False)(completions=completions, answer=golds)
     assert default == [0.0, 1.0, 0.0] and factorial == [1.0, 0.0, 1.0]
     with pytest.raises(ValueError, match="final_bang must be one of punctuation, factorial"):
         MathAccuracy(final_bang="bang")

@@ -147,7 +147,7 @@ REFUSED = [
 
 
 def _score(pool, rows):
-    reward = MathAccuracy(pool=pool)
+    reward = MathAccuracy(engine=pool)
     out = reward.evaluate([row[3] for row in rows], [row[0] for row in rows], answer=[row[1] for row in rows])
     return out.scores, out.reasons
 
@@ -170,7 +170,7 @@ def test_the_guard_off_is_plain_equivalence_on_the_same_rows(pool):
     rows = [row for row in REFUSED if row[0] in ("\\boxed{2 \\times 21}", "\\boxed{\\frac{84}{2}}", "\\boxed{\\cfrac{84}{2}}",
                                                "\\boxed{\\sqrt{1764}}", "\\boxed{\\left( 9+1 \\right)}", "\\boxed{- 5 + 47}")]
     assert len(rows) == 6
-    scores = MathAccuracy(pool=pool, work_avoidance=False)(completions=[r[0] for r in rows], answer=[r[1] for r in rows])
+    scores = MathAccuracy(engine=pool, work_avoidance=False)(completions=[r[0] for r in rows], answer=[r[1] for r in rows])
     assert scores == [1.0] * len(rows)
 
 

@@ -65,7 +65,7 @@ def asked_golds(server: StubServer, bodies_before: int = 0) -> list[str]:
 
 def reward_for(server: StubServer, pool, **overrides) -> MathAccuracy:
     judge = {"type": "openai", "base_url": server.url, "model": "stub", "timeout": 5, "max_retries": 1, "cache": False}
-    return MathAccuracy(**{"pool": pool, "judge": judge, "timeout": 10.0, **overrides})
+    return MathAccuracy(**{"engine": pool, "judge": judge, "timeout": 10.0, **overrides})
 
 
 def _record_bodies(server: StubServer) -> None:
@@ -151,7 +151,7 @@ def test_word_golds_go_to_the_judge_unless_the_words_are_the_same(server, pool):
 
 def test_judge_down_gives_nan_with_the_reason_and_counts_as_failed(pool):
     judge = {"type": "openai", "base_url": "http://127.0.0.1:9/v1", "model": "stub", "timeout": 1, "max_retries": 0, "cache": False}
-    reward = MathAccuracy(pool=pool, judge=judge, timeout=10.0)
+    reward = MathAccuracy(engine=pool, judge=judge, timeout=10.0)
     out = reward.evaluate(["", ""], ["\\boxed{\\\\}", "\\boxed{7}"], answer=["x", "7"])
     assert math.isnan(out.scores[0]) and out.reasons[0].startswith("judge failed: connection error")
     assert out.scores[1] == 1.0 and out.reasons[1].startswith("rule: equal")
@@ -205,7 +205,7 @@ def test_bad_judge_settings_are_refused_up_front(spec, message):
 def test_a_local_transformers_judge_settles_undecided_pairs(tiny_qwen2_dir, pool):
     """``type: transformers`` in ``yes_no`` mode: one forward pass per undecided pair, always a verdict."""
     judge = {"type": "transformers", "model": str(tiny_qwen2_dir), "mode": "yes_no"}
-    reward = MathAccuracy(pool=pool, judge=judge, timeout=10.0)
+    reward = MathAccuracy(engine=pool, judge=judge, timeout=10.0)
     out = reward.evaluate(["", ""], ["\\boxed{\\\\}", "\\boxed{7}"], answer=["x", "7"])
     assert out.scores[0] in (0.0, 1.0) and out.reasons[0].startswith("judge: ") and "P(yes)=" in out.reasons[0]
     assert out.scores[1] == 1.0 and reward.summary()["judge_decided"] == 1

@@ -301,7 +301,7 @@ GUARDED = {("$10$", "Answer \\( (9+1) \\)"), ("$1$", "$\\frac3{3} $")}
 def test_math_verify_peer_cases_with_the_default_guard(pool):
     """``math_accuracy`` with default parameters (the work-avoidance guard on) agrees with every row but the
     operations it refuses on purpose: formatting (``\\cfrac``, ``\\left(``, units, ``10,\\!000``) is read through."""
-    reward = MathAccuracy(pool=pool, timeout=10.0)
+    reward = MathAccuracy(engine=pool, timeout=10.0)
     scores = reward(completions=[r[1] for r in MATH_VERIFY_CASES], answer=[r[0] for r in MATH_VERIFY_CASES])
     differ = {(gold, pred) for (gold, pred, expected), score in zip(MATH_VERIFY_CASES, scores) if score != expected}
     assert differ == GUARDED
@@ -354,7 +354,7 @@ def _messages(texts):
 
 def test_trl_accuracy_reward_doctest(pool):
     completions = _messages([r"My answer is \boxed{\frac{1}{3}}", r"My answer is \boxed{\frac{1}{2}}"])
-    assert MathAccuracy(pool=pool)(completions=completions, answer=[r"\frac{1}{3}", r"\frac{1}{3}"]) == [1.0, 0.0]
+    assert MathAccuracy(engine=pool)(completions=completions, answer=[r"\frac{1}{3}", r"\frac{1}{3}"]) == [1.0, 0.0]
 
 
 def test_trl_reasoning_accuracy_reward_doctest(pool):
@@ -363,7 +363,7 @@ def test_trl_reasoning_accuracy_reward_doctest(pool):
         r"<think> Reasoning content </think> The final answer is \boxed{\frac{1}{2}}",
         r"<think> Reasoning content with partial answers \boxed{\frac{1}{3}} but no final answer",
     ])
-    assert MathAccuracy(pool=pool)(completions=completions, answer=[r"\frac{1}{3}"] * 3) == [1.0, 0.0, 0.0]
+    assert MathAccuracy(engine=pool)(completions=completions, answer=[r"\frac{1}{3}"] * 3) == [1.0, 0.0, 0.0]
 
 
 THINK_CASES = [

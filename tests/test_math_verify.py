@@ -11,7 +11,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from polyreward.engine import WorkerPool
+from polyreward.engine import Engine, WorkerPool
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer, find_boxes, strip_thinking
 from polyreward.verifiers.math import prepare_prediction, prepare_reference, raw_math_verify, verify, verify_batch, verify_latex
@@ -501,7 +501,7 @@ def test_timeouts_score_zero_or_nan(on_timeout, expected):
 
 
 def test_math_accuracy_reward_dedups_and_reports(pool):
-    reward = MathAccuracy(name="acc", pool=pool)
+    reward = MathAccuracy(name="acc", engine=pool)
     completions = ["\\boxed{\\sqrt{3}+\\sqrt{2}}"] * 6 + ["The answer is 5", "no idea", "The answer is (C)."]
     answers = ["\\sqrt{2}+\\sqrt{3}"] * 6 + ["5", "5", "C"]  # unlike surds: not a canonical shape, so sympy decides
     calls = []
@@ -511,7 +511,7 @@ def test_math_accuracy_reward_dedups_and_reports(pool):
             calls.append(list(items))
             return pool.map(fn, items, timeout=timeout, **routing)
 
-    reward.pool = Counting()
+    reward.engine = Engine(timeout=reward.timeout, pool=Counting())
     output = reward.evaluate([None] * 9, completions, answer=answers)
     assert output.scores == [1.0] * 7 + [0.0, 1.0]
     assert output.reasons[0].startswith("equal [math_verify]")
@@ -528,16 +528,16 @@ def test_math_accuracy_validates_params_and_columns():
     with pytest.raises(ValueError, match="answer_column"):
         MathAccuracy(answer_column="")
     with pytest.raises(KeyError, match="solution"):
-        MathAccuracy(answer_column="solution", pool=WorkerPool(workers=0)).evaluate([None], ["1"], answer=["1"])
+        MathAccuracy(answer_column="solution", engine=WorkerPool(workers=0)).evaluate([None], ["1"], answer=["1"])
 
 
 def test_math_accuracy_is_picklable(pool):
     import pickle
 
-    reward = pickle.loads(pickle.dumps(MathAccuracy(name="acc", pool=pool, timeout=2.0)))
+    reward = pickle.loads(pickle.dumps(MathAccuracy(name="acc", engine=pool, timeout=2.0)))
     assert reward.name == "acc" and reward.timeout == 2.0
     assert reward(completions=["#### 4"], answer=["4"]) == [1.0]
-    reward.pool.close()
+    reward.engine.pool.close()
 
 
 # --- fuzzing --------------------------------------------------------------------------------------
@@ -620,7 +620,7 @@ def test_verdict_cache_never_stores_timeouts(tmp_path):
 def test_math_accuracy_cache_param(tmp_path, pool):
     with pytest.raises(ValueError, match="cache"):
         MathAccuracy(cache="")
-    reward = MathAccuracy(pool=pool, cache=str(tmp_path / "c.sqlite"))
+    reward = MathAccuracy(engine=pool, cache=str(tmp_path / "c.sqlite"))
     assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
     assert reward(completions=["\\boxed{\\sqrt{3}+\\sqrt{2}}"], answer=["\\sqrt{2}+\\sqrt{3}"]) == [1.0]
     assert reward.cache.hits == 1

@@ -48,7 +48,7 @@ MATH_CASES = [
 
 @pytest.mark.parametrize("completion, gold, match, score, index, reason", MATH_CASES)
 def test_math_accuracy_multi_gold_table(pool, completion, gold, match, score, index, reason):
-    got, why, details = _one(MathAccuracy(pool=pool, match=match), completion, gold)
+    got, why, details = _one(MathAccuracy(engine=pool, match=match), completion, gold)
     assert (got, details["gold_index"]) == (score, index)
     assert why.startswith(reason), why
     usable = alternatives(gold)
@@ -57,7 +57,7 @@ def test_math_accuracy_multi_gold_table(pool, completion, gold, match, score, in
 
 def test_math_single_and_list_golds_in_one_batch(pool):
     """A batch mixing a plain gold and a gold list: the plain row reads as before, without per-gold details."""
-    out = MathAccuracy(pool=pool).evaluate([None] * 3, ["\\boxed{3}", "\\boxed{1/2}", "\\boxed{7}"],
+    out = MathAccuracy(engine=pool).evaluate([None] * 3, ["\\boxed{3}", "\\boxed{1/2}", "\\boxed{7}"],
                                            answer=["3", np.array(["0.25", "0.5"]), ["8", "9"]])
     assert out.scores == [1.0, 1.0, 0.0]
     assert out.reasons[0].startswith("equal [numeric]") and out.details["gold_index"] == [None, 1, 0]

@@ -67,7 +67,7 @@ def test_list_json_is_machine_readable_and_piped_tables_are_not_cut():
                              capture_output=True, text=True, timeout=120, check=True).stdout
     assert set(rewards) == set(json.loads(shipped)) and set(data) == {"rewards", "combiners"}
     params = {p["name"]: p for p in rewards["math_accuracy"]["parameters"]}
-    assert params["timeout"]["type"] == "float" and params["timeout"]["default"] == "5.0"
+    assert params["timeout"]["type"] == "float | None" and params["timeout"]["default"] == "None"  # null: the engine's budget
     assert json.loads(run("combiners", "--json"))["combiners"][0].keys() == {"name", "source", "description"}
     piped = run("rewards")  # stdout is a pipe here, not a terminal
     assert "clinical_comprehensiveness " in piped and "…" not in piped

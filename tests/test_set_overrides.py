@@ -47,7 +47,7 @@ def test_overrides_that_take_effect(tmp_path, items, check):
     (["rewards.0.type=nosuch"], "rewards[0].type: unknown reward type 'nosuch'"),
     (["on_reward_error=ignore"], "on_reward_error: Input should be 'nan' or 'raise'"),
     (["colour=red"], "colour: unknown key; allowed: columns, combiner, engine, on_reward_error, rewards, train"),
-    (["engine.speed=9"], "engine.speed: unknown key; allowed: timeout, workers"),
+    (["engine.speed=9"], "engine.speed: unknown key; allowed: memory_limit_mb, timeout, workers"),
     (["on_reward_error.x=1"], "--set on_reward_error.x: on_reward_error is 'nan', not a mapping or a list, so it has no key 'x'"),
     (["rewards"], "--set 'rewards': expected KEY=VALUE"),
     (["rewards.0.weight=[1"], "the value is not valid YAML"),

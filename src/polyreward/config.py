@@ -185,6 +185,8 @@ class EngineSection(BaseModel):
     model_config = ConfigDict(extra="forbid")
     workers: int | None = Field(default=None, ge=0)
     timeout: float = Field(default=5.0, gt=0)
+    # address-space cap of each worker process in MB (a runaway sympy expansion is killed, not the machine); null: none
+    memory_limit_mb: int | None = Field(default=4096, ge=64)
 
 
 class RewardEntry(BaseModel):
@@ -257,23 +259,26 @@ class Config(BaseModel):
         return ColumnMap(self.columns.prompt, self.columns.completion, self.columns.group)
 
     def build_rewards(self, workers: int | None = None):
-        """Instantiate the configured rewards as a :class:`~polyreward.rewardset.RewardSet`."""
+        """Instantiate the configured rewards as a :class:`~polyreward.rewardset.RewardSet`.
+
+        A reward whose constructor takes ``engine`` (the one fact a reward that needs worker processes declares) is
+        given this config's :class:`~polyreward.engine.Engine` (``engine: {workers, timeout, memory_limit_mb}``; ``workers`` overrides
+        the config's), one engine for all of them, with each one's ``preload`` modules added."""
         from polyreward.rewardset import RewardSet
 
-        pool = None
+        engine = None
         rewards = []
         for i, entry in enumerate(self.rewards):
             cls = registry.reward_class(entry.type)
             kwargs = {key: self.resolve_file(value) if key.endswith("_file") else value for key, value in entry.params.items()}
-            if "pool" in inspect.signature(cls.__init__).parameters:
-                if pool is None:
-                    from polyreward.engine import shared_pool  # here: a config without a pooled reward never imports it
+            if "engine" in inspect.signature(cls.__init__).parameters:
+                if engine is None:
+                    from polyreward.engine import Engine  # here: a config without such a reward never imports the engine
 
-                    pool = shared_pool(workers if workers is not None else self.engine.workers, self.engine.timeout)
-                pool.add_preload(cls.preload)  # what this reward's workers import once (its verifier)
-                kwargs.setdefault("pool", pool)
-                if "timeout" in inspect.signature(cls.__init__).parameters:
-                    kwargs.setdefault("timeout", self.engine.timeout)
+                    engine = Engine(workers if workers is not None else self.engine.workers, self.engine.timeout,
+                                    self.engine.memory_limit_mb)
+                engine.add_preload(cls.preload)  # what this reward's workers import once (its verifier)
+                kwargs["engine"] = engine
             try:
                 rewards.append(cls(name=entry.name, weight=entry.weight, **kwargs))
             except (TypeError, ValueError, KeyError) as exc:

@@ -426,8 +426,11 @@ def write_atomic(path: str | Path, data: bytes, tmp: str | Path | None = None, s
         raise
 
 
-def parquet_table(rows: Sequence[Mapping[str, Any]]):
-    """A pyarrow Table of ``rows``; columns with mixed nested values are stored as JSON text."""
+def parquet_table(rows: Sequence[Mapping[str, Any]], types: Mapping[str, Any] | None = None):
+    """A pyarrow Table of ``rows``; a column whose values no one Arrow type holds (mixed nested values) is stored as JSON
+    text. ``types`` fixes a column's type (an Arrow type, or ``"text"`` for JSON text): a file written in parts passes
+    the type of the whole column (:func:`parquet_column_type`) where its parts disagree, so that the file reads as it
+    would had it been written at once."""
     import pyarrow as pa
 
     columns: dict[str, None] = {}
@@ -436,11 +439,40 @@ def parquet_table(rows: Sequence[Mapping[str, Any]]):
     data = {}
     for c in columns:
         values = [_clean(r.get(c)) for r in rows]
+        kind = (types or {}).get(c)
         try:
-            data[c] = pa.array(values)
+            if kind == "text":
+                raise pa.ArrowTypeError(c)
+            data[c] = pa.array(values, type=kind)
+            if not _parquet_writable(data[c].type):
+                raise pa.ArrowTypeError(c)
         except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
             data[c] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values], type=pa.string())
     return pa.table(data)
+
+
+def parquet_column_type(values: Sequence[Any]) -> Any:
+    """The Arrow type :func:`parquet_table` gives a column of these values, or ``"text"`` when it stores them as JSON text."""
+    import pyarrow as pa
+
+    try:
+        kind = pa.array([_clean(v) for v in values]).type
+    except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
+        return "text"
+    return kind if _parquet_writable(kind) else "text"
+
+
+def _parquet_writable(kind: Any) -> bool:
+    """Parquet has no struct without fields ({} values): such a column, at any depth, is stored as JSON text."""
+    import pyarrow as pa
+
+    if pa.types.is_struct(kind):
+        return kind.num_fields > 0 and all(_parquet_writable(kind.field(i).type) for i in range(kind.num_fields))
+    if pa.types.is_list(kind) or pa.types.is_large_list(kind) or pa.types.is_fixed_size_list(kind):
+        return _parquet_writable(kind.value_type)
+    if pa.types.is_map(kind):
+        return _parquet_writable(kind.key_type) and _parquet_writable(kind.item_type)
+    return True
 
 
 def write_rows(path: str | Path, rows: Sequence[Mapping[str, Any]]) -> None:

@@ -11,8 +11,8 @@ their type annotations, defaults and ``Args:`` docstring lines. :func:`parameter
 model, and everything that needs the parameters reads that model: config validation (an unknown key or a value of
 the wrong type is an error naming the key, before anything is built), ``polyreward list --params`` and the
 generated reference pages (``scripts/gen_reference_docs.py`` -> ``docs/reference/rewards.md``,
-``docs/reference/combiners.md``). ``name`` and ``weight`` belong to every reward entry and ``pool`` is the
-engine's, so they are not parameters.
+``docs/reference/combiners.md``). ``name`` and ``weight`` belong to every reward entry and ``engine`` is
+the config's engine (handed to a reward that takes it), so they are not parameters.
 """
 
 from __future__ import annotations
@@ -155,7 +155,7 @@ def register_combiner(cls: type | None = None, *, name: str | None = None):
 
 
 # ------------------------------------------------------------------ the parameters a type declares
-NOT_PARAMETERS = frozenset({"self", "name", "weight", "pool"})
+NOT_PARAMETERS = frozenset({"self", "name", "weight", "engine"})
 
 
 @lru_cache(maxsize=None)

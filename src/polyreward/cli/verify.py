@@ -51,8 +51,9 @@ class UsageError(UserError, ValueError):
     """A bad argument or config, reported as one line with exit status 2."""
 
 
-def _default_scorer(args: argparse.Namespace, pool: Any) -> tuple[Any, str, dict[str, Any]]:
-    """A scorer of one reward with its default parameters (the answer in column ``answer``)."""
+def _default_scorer(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
+    """A scorer of one reward with its default parameters (the answer in column ``answer``); math runs in an
+    engine of one worker with the ``--timeout`` budget."""
     from polyreward.pipeline import Scorer
     from polyreward.rewardset import RewardSet
 
@@ -65,11 +66,12 @@ def _default_scorer(args: argparse.Namespace, pool: Any) -> tuple[Any, str, dict
             raise UsageError(f"--letters: {exc}") from exc
         row = {"answer": args.gold, **({"options": args.options} if args.options is not None else {})}
     else:
+        from polyreward.engine import Engine
         from polyreward.rewards.math_accuracy import MathAccuracy
 
         if not args.timeout > 0:
             raise UsageError(f"--timeout must be a number of seconds > 0, got {args.timeout}")
-        reward = MathAccuracy(name="verify", pool=pool, timeout=args.timeout)
+        reward = MathAccuracy(name="verify", engine=Engine(workers=1, timeout=args.timeout))
         row = {"answer": args.gold}
     return Scorer(RewardSet([reward])), reward.name, row
 
@@ -102,9 +104,9 @@ def _config_scorer(args: argparse.Namespace) -> tuple[Any, str, dict[str, Any]]:
     return scorer, name, row
 
 
-def score_pair(args: argparse.Namespace, pred: str, pool: Any = None) -> tuple[float | None, str]:
+def score_pair(args: argparse.Namespace, pred: str) -> tuple[float | None, str]:
     """The score and reason ``polyreward score`` gives the row (``--prompt``, ``pred``, ``--gold``) under the chosen reward."""
-    scorer, name, row = _config_scorer(args) if args.config else _default_scorer(args, pool)
+    scorer, name, row = _config_scorer(args) if args.config else _default_scorer(args)
     columns = scorer.columns
     record = {columns.completion: pred, **row}
     if args.prompt is not None:
@@ -120,13 +122,7 @@ def run(args: argparse.Namespace) -> int:
         print("error: --reward names a reward of a --config; give the config too", file=sys.stderr)
         return USAGE
     pred = sys.stdin.read() if args.pred == "-" else args.pred
-    if args.config is None and args.type == "math":  # a UsageError is reported by polyreward.cli.main (exit USAGE)
-        from polyreward.engine import WorkerPool
-
-        with WorkerPool(workers=1, timeout=args.timeout if args.timeout > 0 else 5.0) as pool:
-            score, reason = score_pair(args, pred, pool)
-    else:
-        score, reason = score_pair(args, pred)
+    score, reason = score_pair(args, pred)  # a UsageError is reported by polyreward.cli.main (exit USAGE)
     code = NOT_SCORED if score is None else CORRECT if score == 1.0 else WRONG
     parts = _DESCRIBED.match(reason)
     fields: dict[str, Any] = {"correct": code == CORRECT, "score": score, "reason": reason}

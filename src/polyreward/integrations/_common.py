@@ -101,12 +101,15 @@ def evaluate_isolated(batch: IsolatedBatch):
 
 class IsolatedReward(Reward):
     """Another reward run in an engine worker process that is killed past ``timeout`` seconds (a hang cannot stall
-    training). A timeout or a dead worker fails every rollout of the batch with the reason, which
-    :func:`~polyreward.pipeline.score_batch` treats like any other failure."""
+    training): the whole batch is one item of an :class:`~polyreward.engine.Engine` with that budget. A timeout or a
+    dead worker fails every rollout of the batch with the reason, which :func:`~polyreward.pipeline.score_batch`
+    treats like any other failure."""
 
     def __init__(self, reward: Reward, timeout: float) -> None:
+        from polyreward.engine import Engine
+
         super().__init__(reward.name, reward.weight)
-        self.reward, self.timeout = reward, timeout
+        self.reward, self.engine = reward, Engine(timeout=timeout)
 
     @property
     def columns(self) -> tuple[str, ...]:
@@ -117,13 +120,11 @@ class IsolatedReward(Reward):
         return self.reward.group_columns
 
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
-        from polyreward.engine import shared_pool
-
         job = (IsolatedBatch(self.reward, list(prompts), list(completions), dict(columns)),)
-        outcome = shared_pool().map(evaluate_isolated, [job], timeout=self.timeout)[0]
+        outcome = self.engine.map(evaluate_isolated, [job])[0]
         if outcome.ok:
             return outcome.value
-        message = f"timeout after {self.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
+        message = f"timeout after {self.engine.timeout:g} s" if outcome.timed_out else f"error: {outcome.error}"
         return RewardOutput([math.nan] * len(completions), [message] * len(completions))
 
 

@@ -83,7 +83,7 @@ class TRLRewardFunction:
         on_reward_error: overrides the scorer's failure policy (``"nan"``: go on; ``"raise"``: stop).
         timeout: seconds one batch may take. When set, the reward runs in a polyreward engine worker
             process that is killed past the deadline (a hang cannot stall training). Rewards that
-            already use the engine for their risky parts (a ``pool`` attribute) run inline, since
+            already use the engine for their risky parts (an ``engine`` attribute) run inline, since
             worker processes cannot start workers of their own.
     """
 
@@ -103,7 +103,7 @@ class TRLRewardFunction:
         self.on_error = on_error
         self.timeout = timeout
         # a reward that already uses the engine for its risky parts runs inline: workers cannot start workers
-        if timeout is not None and getattr(self.reward, "pool", None) is None:
+        if timeout is not None and getattr(self.reward, "engine", None) is None:
             rewards = RewardSet([IsolatedReward(self.reward, timeout)], when=scorer.rewards.when)
             scorer = replace(scorer, rewards=rewards)
         self.scorer = scorer.with_combiner(None).with_policy(on_reward_error)

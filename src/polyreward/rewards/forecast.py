@@ -47,6 +47,9 @@ ignored). They are a committed forecast only when
 * each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
   "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI``, ``16.7 thousand`` are another
   quantity;
+* the writer states it rather than offers it as a possibility: ``<answer>maybe 340</answer>``, ``It might be
+  <answer>340</answer>``, ``340 (just a guess)`` are no forecast (the project's one reading of a qualified answer,
+  :func:`polyreward.verifiers.commitment.qualified`; "roughly", "most likely" and "probably" still commit);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``): the last statement is the committed one.
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
@@ -74,6 +77,7 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
+from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
@@ -216,6 +220,9 @@ def _committed_in_view(text: str, count: int, block_required: bool = False) -> t
         return None, f"{where} holds a non-finite number", True
     if _NEGATION.search(span):
         return None, f"{where} negates its number", True
+    offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
+    if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
+        return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     if _AFTER_NUMBER.search(after) or _NEGATION.search(after) or _WITHDRAWAL.search(after):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
     return numbers, "", True

@@ -18,6 +18,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
 
 * the text read is :func:`polyreward.verifiers.reading.visible_text` — zero-width and look-alike characters
   normalised, an ``<answer>`` block in an HTML or LaTeX comment, a code fence or a block quote is not read;
+* the labels are read as a reader reads a list (:func:`polyreward.verifiers.label_sets.read_labels`): split on the
+  separator when the block uses it, else one per line of a list (``- a``, ``1. a``), else on commas; a trailing
+  full stop is dropped (the prompt's separator is a format request; ``a, b`` names the same labels as ``a; b``);
 * every ``<answer>`` block must name the same label set: two different blocks ("either <answer>a</answer> or
   <answer>b</answer>", a second block appended, a withdrawal to another block) are no answer;
 * a block the text denies or hedges ("This is not <answer>a</answer>", "<answer>a</answer> is wrong",
@@ -37,7 +40,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
-from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, split_labels
+from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, read_labels, split_labels
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
@@ -142,7 +145,7 @@ class JaccardReward(RolloutReward):
         blocks = list(tag_blocks(view, "answer", ignore_case=True))
         if not blocks:
             return None, "no <answer> block in completion"
-        sets = [self._canonical(split_labels(body, self.separator)) for _, _, body in blocks]
+        sets = [self._canonical(read_labels(body, self.separator)) for _, _, body in blocks]
         if any(labels != sets[0] for labels in sets[1:]):
             return None, f"{len(blocks)} <answer> blocks with different labels: no committed answer"
         for start, end, _ in blocks:

@@ -4,7 +4,7 @@
 
 Equivalence is Math-Verify 0.9.0 (sympy) hardened as described in :mod:`polyreward.verifiers.math`:
 cheap extraction and a pure-Python numeric fast path in the main process; everything that needs
-sympy runs in the shared :class:`~polyreward.engine.WorkerPool` with a hard per-item timeout, and
+sympy runs in the config's :class:`~polyreward.engine.Engine` (worker processes with a hard per-item timeout), and
 identical (gold, answer) pairs inside a batch are verified once. A killed item scores 0.0 (or NaN
 with ``on_timeout: nan``) with reason ``timeout``. Same contract as TRL's ``accuracy_reward``
 (gold unparseable -> ``None``), which this replaces. Tag: exact (Math-Verify semantics) with
@@ -46,7 +46,8 @@ class MathAccuracy(Reward):
 
     Args:
         answer_column: column holding the gold answer
-        timeout: seconds a single symbolic check may take in the worker pool before it is stopped
+        timeout: seconds a single symbolic check may take in the worker pool before it is stopped; null: the engine's
+            (engine.timeout in the config, 5 s by default)
         on_timeout: score of a stopped check: zero, or nan (not scored); either way it counts as failed in the
             summary
         judge: an OpenAI-compatible model judge ({base_url, model, ...}) consulted for pairs the rules cannot
@@ -72,8 +73,8 @@ class MathAccuracy(Reward):
         name: str | None = None,
         weight: float = 1.0,
         answer_column: str = "answer",
-        pool: Any = None,
-        timeout: float = 5.0,
+        engine: Any = None,
+        timeout: float | None = None,
         on_timeout: str = "zero",
         judge: Mapping[str, Any] | None = None,
         judge_on: str = "undecided",
@@ -85,11 +86,12 @@ class MathAccuracy(Reward):
         super().__init__(name, weight)
         column_name("answer_column", answer_column)
         one_of("on_timeout", on_timeout, ON_TIMEOUT)
-        if isinstance(timeout, bool) or not isinstance(timeout, (int, float)) or not timeout > 0:
-            raise ValueError(f"timeout must be a number of seconds > 0, got {timeout!r}")
+        from polyreward.engine import Engine  # here: importing the rewards starts no multiprocessing machinery
+
+        # the one engine its checks run in (the config's, or a given pool); its own timeout is that engine's budget
+        self.engine = Engine.of(engine) if timeout is None else Engine.of(engine).with_timeout(timeout)
+        self.engine.add_preload(self.preload)
         self.answer_column = answer_column
-        self.pool = pool
-        self.timeout = float(timeout)
         self.on_timeout = on_timeout
         self.match = one_of("match", match, MATCHES)
         if not isinstance(work_avoidance, bool):
@@ -106,18 +108,16 @@ class MathAccuracy(Reward):
     def columns(self) -> tuple[str, ...]:
         return (self.answer_column,)
 
-    def _pool(self) -> Any:
-        if self.pool is None:
-            from polyreward.engine import shared_pool
-
-            self.pool = shared_pool(timeout=self.timeout, preload=self.preload)
-        return self.pool
+    @property
+    def timeout(self) -> float:
+        """The budget of one symbolic check: its engine's."""
+        return self.engine.timeout
 
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
         if self.answer_column not in columns:
             raise KeyError(f"reward {self.name!r} reads column {self.answer_column!r} that the batch does not have; available: {sorted(columns)}")
         golds = columns[self.answer_column]
-        settings = {"pool": self._pool(), "timeout": self.timeout, "on_timeout": self.on_timeout, "cache": self.cache,
+        settings = {"pool": self.engine, "on_timeout": self.on_timeout, "cache": self.cache,
                     "work_avoidance": self.work_avoidance, "final_bang": self.final_bang,
                     "prompts": list(prompts) if prompts is not None and len(prompts) == len(completions) else None}
         lists = [alternatives(gold) for gold in golds]

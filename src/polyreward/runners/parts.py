@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.io import encode_rows, file_format, parquet_table, write_atomic
+from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_table, write_atomic
 from polyreward.vocabulary import UserError, group_key as canonical_group_key
 
 
@@ -351,13 +351,28 @@ class PartStore:
         import pyarrow as pa
         import pyarrow.parquet as pq
 
-        def tables():
+        def tables(types=None):
             for index, values in slices:
-                yield parquet_table(self._rows(index, values, column))
+                yield parquet_table(self._rows(index, values, column), types)
 
-        schema = pa.unify_schemas([t.schema for t in tables()], promote_options="permissive")
+        # Each part's types are inferred from its own rows; where two parts disagree (ints in one, text or floats in
+        # another) the column takes the type of all its values at once, so the file's types never depend on the
+        # chunk size. Only such columns are held whole, and only while their type is decided.
+        schemas = [t.schema for t in tables()]
+        names = dict.fromkeys(n for s in schemas for n in s.names)
+        clashing = [n for n in names if len({s.field(n).type for s in schemas if n in s.names} - {pa.null()}) > 1]
+        types = None
+        if clashing:
+            whole: dict[str, list[Any]] = {name: [] for name in clashing}
+            for index, values in slices:
+                for row in self._rows(index, values, column):
+                    for name in clashing:
+                        whole[name].append(row.get(name))
+            types = {name: parquet_column_type(values) for name, values in whole.items()}
+            schemas = [t.schema for t in tables(types)]
+        schema = pa.unify_schemas(schemas, promote_options="permissive")
         with pq.ParquetWriter(tmp, schema) as writer:
-            for table in tables():
+            for table in tables(types):
                 for field in schema:
                     if field.name not in table.column_names:
                         table = table.append_column(field.name, pa.nulls(len(table), field.type))

@@ -39,7 +39,17 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from polyreward.verifiers.commitment import hedged_inside, later_disowns, modal_alternative_before, qualified_after, retraction_after, uncommitted
+from polyreward.verifiers.commitment import (
+    answer_keys,
+    case_alternative_before,
+    hedged_inside,
+    later_disowns,
+    modal_alternative_before,
+    qualified_after,
+    retraction_after,
+    uncommitted,
+    value_keys,
+)
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading import answer_views
@@ -385,7 +395,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     if located is None:
         return found
     start, end = located
-    why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) else "")
+    why = uncommitted(text, start, end) or ("hedged" if modal_alternative_before(text, start, found.text) or
+                                            case_alternative_before(text, start, _states_other(found.text), end) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
     if why == "hedged" and _restated(found.text, text[end:end + 80]):
@@ -407,7 +418,13 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     return found
 
 
-_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
+def _states_other(answer: str):
+    """A test of whether a clause states a value other than ``answer`` (for :func:`case_alternative_before`)."""
+    keys = answer_keys(answer)
+    return lambda clause: bool(value_keys(clause) - keys)
+
+
+_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
 
 

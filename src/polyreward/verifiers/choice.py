@@ -39,6 +39,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
 from polyreward.verifiers.commitment import (
+    case_alternative_before,
     hedged,
     label_pattern,
     later_disowns,
@@ -129,7 +130,8 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
         retraction = retraction_after(text, end)
         if retraction is not None and retraction[1]:
             continue
-        if _in_option_list(text, start, letters) or hedged(text, start, end):
+        if _in_option_list(text, start, letters) or hedged(text, start, end) or case_alternative_before(
+                text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause)), end):
             return SEVERAL
         return UNCOMMITTED if qualified(text, match.start(), match.end()) else letter
     return None
@@ -185,8 +187,9 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = (
-        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)|answer|"
-        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with))(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
+        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is))"
+        r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )
     affirmed = r"\s+(?:is|would\s+be|seems)\s+(?:the\s+)?(?i:right|correct|best|true|answer)\b"  # "(B) is right"
     return [
@@ -194,7 +197,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
-        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]", r"[^\S\n]"))),
+        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n][-–—][^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
     ]
 

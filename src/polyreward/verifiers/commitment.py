@@ -8,13 +8,17 @@ candidate is not a committed answer, or nothing:
     hedged     "\\boxed{42} or 43"  "**41** or **42**"  "Either option A or option C."  "C if ..., otherwise B"
                "\\boxed{42}. Alternatively, \\boxed{43}"
                "\\boxed{42 \\text{ (or 43)}}" (an "or" inside the answer, :func:`hedged_inside`)
-    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer" (a soft hedge
-               attached to the answer's own clause or the next one, :func:`qualified`)
+    qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer"
+               "\\boxed{42}, if memory serves"  "My friend says 42"  "\\boxed{42}. Or not." (a soft hedge or a
+               second-hand answer attached to the answer's own clause or the next one: :mod:`.hedging`)
+    case split "For even n: 45. For odd n: 42." (:func:`case_alternative_before`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
 "I made a mistake"); the reader then takes the answer stated after that point, and when there is none the
 withdrawn answer is no answer when the retraction is explicit ("wait, no", "that's wrong") and stays when it is
-only a pause ("wait, let me double-check").
+only a pause ("wait, let me double-check"). :func:`later_disowns` reads every clause after the answer for another
+value, a withdrawal or a denial. The words these rules read (negators, words of withdrawal, in English and the
+languages a policy switches to) are the small word classes below; the clause splitting is :mod:`.clauses`.
 
 Why: a reward that pays for an answer the text denies, hedges or takes back teaches a policy to deny, hedge
 and take back (list both candidates, negate the wrong one, say "or"). Reconstructed from how such completions
@@ -25,14 +29,20 @@ reader's already capped tail), so the checks cost the same on any completion.
 from __future__ import annotations
 
 import re
+from typing import Callable
 
-WINDOW = 80
+from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
+from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
+from polyreward.verifiers.clauses import WINDOW
+from polyreward.verifiers.clauses import WRITER as _WRITER
+from polyreward.verifiers.clauses import clauses as _clauses
+from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
+from polyreward.verifiers.math_normalize import number_from_words
 
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
-_MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"(?:\bnot|n't|\bnever|\bnicht|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
     r"is|simply|just))*\Z",
     re.IGNORECASE,
@@ -40,7 +50,10 @@ _NEGATED_BEFORE = re.compile(
 _NEGATED_AFTER = re.compile(
     r"\A[\s.,:;]*(?:(?:is|was|are|would\s+be|seems|looks)\s+(?:not|n't)|isn't|wasn't|aren't|can't\s+be|cannot\s+be)\s+"
     r"(?:the\s+|a\s+|an\s+)?(?:correct\s+|right\s+|final\s+|best\s+)?(?:answer|option|choice|solution|it|true|valid|right|correct|possible)\b"
-    r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b",
+    r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
+    # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
+    r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
+    r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|no|not\s+valid|ruled\s+out|contradiction|impossible)\b",
     re.IGNORECASE,
 )
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
@@ -61,12 +74,13 @@ _INSIDE_OR = re.compile(
 
 # explicit retractions, and pauses that only withdraw an answer when a different one follows
 _RETRACTION = re.compile(
-    r"\b(?:wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)|"
+    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b",
     re.IGNORECASE,
 )
 _EXPLICIT = re.compile(
-    r"(?:(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
+    r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
     r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))",
     re.IGNORECASE,
@@ -135,102 +149,6 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
     return resume, explicit is not None
 
 
-# --- soft hedges: an answer the writer does not vouch for --------------------------------------------------------
-# "The answer might be 42.", "\\boxed{42} (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer":
-# a qualifier attached to the answer itself makes it a possibility, not an answer. Read structurally, in two places only:
-#   * the answer's own clause: before the answer an epistemic modal ("might be", "maybe", "perhaps", "my guess",
-#     "not sure"), after it a word of doubt or a "?" that closes the clause, or "≠" / "\\neq" right after the value;
-#   * the one clause right after the answer: a word of doubt ("(unverified)", "Not sure.", "I could be wrong"), or
-#     a bare modal that is the whole clause ("(possibly)", "Maybe.", "or maybe not").
-# Not hedges: a degree of belief that still commits ("probably", "likely", "most likely X" -- MedQA's own phrasing),
-# a modal in an earlier clause (reasoning before the final statement), a modal about something else before a contrast
-# ("B could be considered, but the answer is C"), a clause that is a check (a computation "6 \\times 7 = 42", or the
-# words check / verify / confirm), and anything before an answer block or an "Answer:" / "Final answer:" heading.
-_OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
-_ANSWER_HEADING = re.compile(r"\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no": the heading starts the statement
-_MODAL_BEFORE = re.compile(
-    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|maybe|perhaps|possibly|guess\w*)\b",
-    re.IGNORECASE,
-)
-_DOUBT = re.compile(
-    r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
-    r"no\s+idea|don't\s+know|(?:might|may|could)(?:\s+\w+)?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
-    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b",
-    re.IGNORECASE,
-)
-_BARE_MODAL = re.compile(r"\A\W*(?:or\s+)?(?:maybe|perhaps|possibly)(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
-# doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
-# with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
-_ANSWER_DOUBT = re.compile(r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b", re.IGNORECASE)
-_WRITER = re.compile(r"\b(?:I|I'm|I'd|me|my|we|we're|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z", re.IGNORECASE)
-_NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
-_CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
-
-
-def _own_clause_before(text: str, start: int) -> str:
-    window = text[max(0, start - 2 * WINDOW):start]
-    ends = [m.end() for m in _OWN_CLAUSE_END.finditer(window)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
-    return window[max(ends):] if ends else window
-
-
-def qualified_before(text: str, start: int) -> bool:
-    """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
-    "My guess is 42", "I can't be certain, but 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
-    own = _own_clause_before(text, start)
-    if _CHECK.search(own):
-        return False
-    contrast = None
-    for contrast in _CONTRAST.finditer(own):
-        pass
-    # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
-    # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
-    if contrast is None:
-        return bool(_MODAL_BEFORE.search(own) or _writer_doubts(own))
-    statement = own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a guess before the conclusion is a method
-    return bool(_MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_doubts(own[:contrast.start()], guesses=False))
-
-
-def qualified_after(text: str, end: int) -> bool:
-    """Does the rest of the answer's clause, or the clause right after it, withhold commitment ("\\boxed{42}
-    (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer", "\\boxed{42}. Possibly.")?"""
-    window = text[end:end + 2 * WINDOW]
-    if _NOT_EQUAL_AFTER.match(window[_MARKUP_START.match(window).end():]):
-        return True
-    clauses = [(window[first:last], window[last:last + 1]) for first, last in _clauses(window, 0, len(window), _OWN_CLAUSE_END)]
-    own, closing = clauses[0]
-    if closing == "?" and len(_WORDS.findall(own)) <= 4 and not _CHECK.search(own):
-        return True  # "42?", "C? Not sure.", "42, right?"
-    following = next((clause for clause, _ in clauses[1:] if _WORDS.search(clause)), "")
-    return _doubts(own) or _doubts(following)
-
-
-_WORDS = re.compile(r"[A-Za-z]+")
-
-
-def _doubts(clause: str) -> bool:
-    """A clause that doubts the answer: a word of doubt, or a bare modal ("(possibly)", "Maybe.", "or maybe not")."""
-    if _CHECK.search(clause):
-        return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
-    return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
-
-
-def _writer_doubts(clause: str, guesses: bool = True) -> bool:
-    """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
-    rather than describe the world ("the evidence is uncertain")?"""
-    for doubt in _DOUBT.finditer(clause):
-        if not guesses and doubt.group().lower().startswith("guess"):
-            continue
-        if _ANSWER_DOUBT.match(doubt.group()) or _WRITER.search(clause[:doubt.start()]):
-            return True
-    return False
-
-
-def qualified(text: str, start: int, end: int) -> bool:
-    """Is the answer at ``text[start:end]`` qualified as a possibility rather than stated (see the comment above)?"""
-    return qualified_before(text, start) or qualified_after(text, end)
-
-
 # --- what the text says after its answer --------------------------------------------------------------------------
 # The answer a reader takes is the last one the writer stands by. After the answer is found, the rest of the text is
 # read clause by clause (a clause ends at . ! ? ; or a line break) and the answer is no answer when a later clause
@@ -243,25 +161,29 @@ def qualified(text: str, start: int, end: int) -> bool:
 #     word of withdrawal and no other value to be about;
 #   * denies it ("42 is wrong", "rule out 42", "anything but 42").
 # A structural rule: no list of the phrases around the value, only of the small words that point or deny.
-_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s|$)|[!?;\n]")
 _VALUE = re.compile(
     r"(?<![\w.^_\\])(?<!\^\{)[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
 )
 _POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
-    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to)|'s|=|:|->|→|⇒)\W*\Z",
+    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|"
+    r"ist|est|es|é|è|sind|son|это)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
-    r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither)|n't)\W*\Z",
+    r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
     re.IGNORECASE,
 )
 _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
-    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]",
+    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that|"
+    r"a\s+lie|lying|testing\s+you|trolling|"
+    # the same small classes in the languages a policy switches to (no, wrong, error, false)
+    r"nein|falsch|fehler|irrtum|geirrt|faux|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
+    r"klopt\s+niet|stimmt\s+nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違",
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
@@ -272,13 +194,6 @@ _DENIAL_AFTER = re.compile(
 MAX_TAIL = 6000  # the whole tail an answer reader searches (answer_extraction.MAX_TAIL_CHARS)
 
 
-def _clauses(text: str, start: int, stop: int, ends: re.Pattern = _CLAUSE_END):
-    """``(start, end)`` of each clause of ``text[start:stop]`` (searched in the whole text, so a look-behind sees
-    the character before ``start``)."""
-    for end in ends.finditer(text, start, stop):
-        yield start, end.start()
-        start = end.end()
-    yield start, stop
 
 
 def _value_key(value: str) -> str:
@@ -297,6 +212,11 @@ def _value_key(value: str) -> str:
     except (ValueError, ZeroDivisionError):
         return text
     return f"{number}{'%' if percent else ''}"
+
+
+def value_keys(text: str) -> set[str]:
+    """The keys of every plain value in ``text`` ("Case 1 gives 45" has 1 and 45)."""
+    return {_value_key(v.group()) for v in _VALUE.finditer(text)}
 
 
 def answer_keys(answer: str) -> set[str]:
@@ -333,6 +253,26 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     if len(words) <= (0 if strong_only else 2) and not re.search(r"[=<>]", before):
         return True
     return bool((_STRONG_POINTER if strong_only else _POINTER).search(before))
+
+
+_NUMBER_WORD_RUN = re.compile(r"((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)[\s.!?)*$]*\Z")
+
+
+def _spelled_value(clause: str) -> int | None:
+    """A value written in words that closes ``clause`` after a word pointing at it ("it's actually forty-five",
+    "No, wait: nine"), or None. Without a pointer ("Step one.") it is not a statement of a value."""
+    run = _NUMBER_WORD_RUN.search(clause)
+    if run is None:
+        return None
+    words = run.group(1).split()
+    for size in range(len(words), 0, -1):  # the longest tail of the run that is a number
+        tail = " ".join(words[-size:])
+        value = number_from_words(tail)
+        if value is not None:
+            before = clause[:run.start(1)] + " ".join(words[:-size])
+            pointed = _POINTER.search(before.rstrip() + " ") or _STRONG_POINTER.search(before.rstrip() + " ")
+            return value if pointed else None
+    return None
 
 
 def letter_pattern(letters: str) -> re.Pattern:
@@ -420,6 +360,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 continue  # "(not 18)": another value denied
             if _stated(clause, value, strong_only=not one_value):
                 return "conflicting"
+        if not letters and not labels and not others and not mentions:
+            spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
+            if spelled is not None and _value_key(str(spelled)) not in keys:
+                return "conflicting"
         if not others and not is_option_text and _withdraws(clause):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above."
     return ""
@@ -441,6 +385,47 @@ def modal_alternative_before(text: str, start: int, answer: str) -> bool:
     for value in _VALUE.finditer(earlier):
         closes = re.match(r"[\s$*)}\]]*(?:[.,;!?]|\Z|or\b)", earlier[value.end():])  # "45.", not "3 steps"
         if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
+            return True
+    return False
+
+
+# a case split: "For even n: 45. For odd n: 42.", "Without replacement 45; with replacement, 42.", "In a stable patient
+# A; in an unstable one, D." -- the answer's clause opens with a condition, an earlier clause opens with the same word
+# (or "with" / "without"), the two share a word of their own, and the earlier one states another value
+_CASE_OPENER = re.compile(r"\A[\W_]*(if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b", re.IGNORECASE)
+_CASE_PLAIN_WORDS = frozenset({"the", "a", "an", "we", "get", "gets", "it", "then", "one", "of", "to", "and", "so"})
+
+
+def _case_words(clause: str) -> set[str]:
+    return {w for w in re.findall(r"[a-z]+", clause.lower()) if w not in _CASE_PLAIN_WORDS}
+
+
+_CASE_END = re.compile(_CLAUSE_END.pattern + r"|,(?=\s*(?:if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b)", re.IGNORECASE)
+
+
+def case_alternative_before(text: str, start: int, is_other: Callable[[str], bool], end: int | None = None) -> bool:
+    """Is the answer at ``text[start:end]`` one branch of a case split (see the comment above), the other branch
+    before it or (given ``end``) right after it? ``is_other(clause)`` says whether a clause states a value other than
+    the answer."""
+    window = text[max(0, start - 300):start]
+    ends = [m.end() for m in _CASE_END.finditer(window)]
+    own = window[ends[-1]:] if ends else window
+    opener = _CASE_OPENER.match(own)
+    if opener is None:
+        return False
+    word = opener.group(1).lower()
+    bounds = [0] + ends
+    branches = [window[first:last] for first, last in list(zip(bounds[:-1], bounds[1:]))[-2:]]
+    if end is not None:  # "If we include the endpoints, 42; if we exclude them, 45."
+        after = text[end:end + 300]
+        cut = [m.end() for m in _CASE_END.finditer(after)][:2]
+        branches += [after[first:last] for first, last in zip(cut, cut[1:] + [len(after)])][:1]
+    for earlier in branches:
+        other = _CASE_OPENER.match(earlier)
+        if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
+            continue
+        mine, theirs = _case_words(own[opener.end():]), _case_words(earlier[other.end():])
+        if (mine & theirs or any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 4)) and is_other(earlier):
             return True
     return False
 

@@ -28,6 +28,26 @@ def split_labels(body: str, separator: str = ";") -> list[str]:
     return [label.strip() for label in body.strip().split(separator) if label.strip()]
 
 
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}[.)])\s+")
+
+
+def read_labels(body: str, separator: str = ";") -> list[str]:
+    """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
+    line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"). A trailing full stop is not part of a
+    label. The guarded (normalised) reading: the prompt's separator is a format request, and a genuine answer
+    written as a list or with commas names the same labels."""
+    if separator in body:
+        labels = body.split(separator)
+    elif len([line for line in body.splitlines() if line.strip()]) > 1:
+        labels = body.splitlines()
+    elif "," in body:
+        labels = body.split(",")
+    else:
+        labels = [body]
+    labels = [_LIST_MARKER.sub("", label).strip().rstrip(".").strip() for label in labels]
+    return [label for label in labels if label]
+
+
 def normalize_label(label: str, synonyms: Mapping[str, str] | None = None) -> str:
     """Case-fold, NFKC-normalise and collapse whitespace; then map through ``synonyms`` (keys normalised the same way)."""
     key = _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", label)).strip().casefold()

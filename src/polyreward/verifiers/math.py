@@ -27,7 +27,7 @@ Pipeline per (completion, reference) pair:
    Inputs that would explode (power towers, huge exponents, huge binomials) are refused here. A gold given as a
    list is a list of accepted alternatives. With a :func:`verdict_cache`, pool verdicts seen before
    (this run, an earlier step, another process) are read back instead of recomputed.
-2. **Worker process** (:func:`~.math_worker.verify_latex` in a :class:`polyreward.engine.WorkerPool`,
+2. **Worker process** (:func:`~.math_worker.verify_latex` in a :class:`polyreward.engine.Engine`'s workers,
    hard timeout; pairs with the same gold go to the same worker, whose cache holds the gold's parse,
    so each distinct text is parsed about once per batch): Math-Verify ``parse`` of the answer wrapped
    as LaTeX (``$...$``); a numeric probe (both sides evaluated at a few rational points) rejects
@@ -224,6 +224,9 @@ def compare_cheap(
     if reference.kind == "number" and several_values(prediction.text):
         # "\boxed{42\text{ cm}, 43\text{ cm}}" for 42: a candidate list, whatever Math-Verify makes of the units
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "several values for one number", prediction.source)
+    if work_avoidance is not None and "=" not in reference.text and _answers_another_variable(prediction.text, work_avoidance):
+        # "Solve for x" answered with "y = 42": the value of another unknown, whatever its number
+        return Verdict(0.0, "not_equal", reference.text, prediction.text, "another variable", prediction.source)
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:
@@ -250,6 +253,17 @@ def compare_cheap(
     return None
 
 
+_ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
+_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z])\s*=\s*[^=]+\Z")
+
+
+def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
+    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x")?"""
+    stated = _STATED_VARIABLE.match(answer)
+    asked = {m.group(1) for m in _ASKED_VARIABLE.finditer(squeezed_prompt.lower())}
+    return stated is not None and len(asked) == 1 and stated.group(1).lower() not in asked
+
+
 # --- public API -----------------------------------------------------------------------------------
 
 
@@ -269,7 +283,7 @@ def verify_batch(
     refs: Sequence[Any],
     *,
     pool: Any = None,
-    timeout: float = 5.0,
+    timeout: float | None = None,
     on_timeout: OnTimeout = "zero",
     guard: bool = True,
     fast_paths: bool = True,
@@ -284,10 +298,11 @@ def verify_batch(
     an expression or an unsimplified fraction for a simplified number: :mod:`.work_avoidance`);
     ``final_bang="factorial"`` reads "The answer is 4!" as 4! (:func:`~.answer_extraction.extract_answer`).
 
-    Cheap decisions happen here; the rest goes through ``pool`` (a
-    :class:`polyreward.engine.WorkerPool`; ``None`` runs Math-Verify inline, without a hard timeout,
-    relying on the size guard). Identical (gold, answer) pairs are verified once. With ``cache`` (see
-    :func:`verdict_cache`), pool verdicts are looked up and stored there across calls and processes.
+    Cheap decisions happen here; the rest goes through ``pool`` (a :class:`polyreward.engine.Engine`, as a reward
+    passes its own, or a :class:`polyreward.engine.WorkerPool`; ``None`` runs Math-Verify inline, without a hard
+    timeout, relying on the size guard), each item with the budget ``timeout`` (None: the engine's or pool's own).
+    Identical (gold, answer) pairs are verified once. With ``cache`` (see :func:`verdict_cache`), pool verdicts are
+    looked up and stored there across calls and processes.
     """
     if len(preds) != len(refs):
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(refs)} references")
@@ -401,7 +416,7 @@ def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:
     return VerdictCache(path, f"polyreward-math {VERIFIER_RULES}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
 
 
-def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float = 5.0, on_timeout: OnTimeout = "zero") -> Verdict:
+def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float | None = None, on_timeout: OnTimeout = "zero") -> Verdict:
     """Is the final answer of completion ``pred`` equal to gold answer ``ref``? (keyword-only: the
     check is asymmetric, ``ref`` is trusted gold). See the module docstring for the rules."""
     return verify_batch([pred], [ref], pool=pool, timeout=timeout, on_timeout=on_timeout)[0]

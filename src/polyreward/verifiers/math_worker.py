@@ -1,6 +1,6 @@
 """The worker side of math verification: Math-Verify parsing and comparison in a pool worker.
 
-:func:`verify_latex` runs inside :class:`polyreward.engine.WorkerPool` (hard timeout), on answers the
+:func:`verify_latex` runs in the engine's workers (:class:`polyreward.engine.Engine`, hard timeout), on answers the
 main process (:mod:`polyreward.verifiers.math`) has extracted, normalised and could not decide by
 itself. Per pair: Math-Verify ``parse`` of each side wrapped as LaTeX (cached per worker; the pool
 sends pairs with the same gold to the same worker), a polynomial identity by ``expand``, a numeric

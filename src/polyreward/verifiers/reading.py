@@ -8,14 +8,18 @@ see or would read the same way:
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
-   other scripts are ASCII (``٤٢`` is ``42``), horizontal whitespace runs are one space.
+   other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
+   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space.
 2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
    LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
    elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
-   text), LaTeX that renders nothing (``\\phantom``, ``\\color{white}``), struck-through text (``~~..~~``, ``<del>``,
-   ``<s>``, ``\\sout``, letters with a combining overlay). An unclosed comment hides the rest.
+   text in any colour model), LaTeX that renders nothing or is never typeset (``\\phantom``, ``\\color{white}`` and a
+   white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
+   ``href``, a link target, a markdown link definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
+   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``) and footnote definitions (``[^1]: ...``).
+   task is code), markdown block quotes (``> ...``), footnote definitions (``[^1]: ...``), spoilers (``>!..!<``),
+   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``).
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
@@ -98,12 +102,29 @@ def normalise(text: str, collapse_space: bool = True) -> str:
         text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
     if not text.isascii():
+        text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _ascii_digits(text)
     if any(ch.isdigit() for ch in text):
         text = _LEET_WORD.sub(_unleet, text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+
+
+# Chinese and Japanese text: the full stop and comma are the Latin ones to a reader ("42。不对，是45。" is three
+# clauses), and a Latin letter or digit next to a Han or kana character stands apart from it ("答案是D" names D)
+_CJK = "\u3040-\u30ff\u3400-\u4dbf\u4e00-\u9fff\uac00-\ud7af"
+_CJK_STOPS = str.maketrans({"\u3002": ". ", "\u3001": ", ", "\uff61": ". ", "\uff64": ", "})
+_CJK_BESIDE_LATIN = re.compile(f"(?<=[{_CJK}])(?=[A-Za-z0-9\\\\$(])|(?<=[A-Za-z0-9}}$)])(?=[{_CJK}])")
+
+
+def _spaced_cjk(text: str) -> str:
+    if not _CJK_ANY.search(text):
+        return text
+    return _CJK_BESIDE_LATIN.sub(" ", text.translate(_CJK_STOPS))
+
+
+_CJK_ANY = re.compile(f"[{_CJK}\u3002\u3001]")
 
 
 def _unleet(match: re.Match) -> str:
@@ -116,7 +137,8 @@ _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
 # an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>
 _HIDDEN_ELEMENT = re.compile(
     r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|"
-    r"font-size\s*:\s*0(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|color\s*:\s*(?:white|transparent|#fff\b|#ffffff\b))"
+    r"font-size\s*:\s*(?:0|1px|2px)(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|"
+    r"color\s*[:=]\s*[\"']?\s*(?:white|transparent|#fff\b|#ffffff\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\b))"
     r"[^<>]{0,300}>|<(?P<struck>del|s|strike)\b[^<>]{0,300}>",
     re.IGNORECASE,
 )
@@ -179,10 +201,17 @@ def _drop_latex_comments(text: str) -> str:
 
 
 # LaTeX that renders nothing or deletes: \phantom{..}, \color{white}{..}, \textcolor{white}{..}, \sout{..}
+# a colour a reader cannot see on a white page: white, transparent, #fff, rgb 1,1,1, RGB 255,255,255, gray 1
+_WHITE = (r"(?:\{\s*(?:white|White|transparent|\#?fff|\#?FFF|\#?ffffff|\#?FFFFFF)\s*\}|\[\s*(?:rgb|RGB|HTML|gray)\s*\]\s*"
+          r"\{\s*(?:1(?:\.0*)?\s*,\s*1(?:\.0*)?\s*,\s*1(?:\.0*)?|255\s*,\s*255\s*,\s*255|FFFFFF|ffffff|1(?:\.0*)?)\s*\})")
 _LATEX_HIDING = re.compile(
-    r"\\(?:[hv]?phantom|sout|st|xout|cancelto\{[^{}]{0,40}\}|textcolor\s*\{\s*(?:white|transparent)\s*\}|"
-    r"color\s*\{\s*(?:white|transparent)\s*\})\s*\{"
+    r"\\(?:[hv]?phantom|sout|st|xout|cancel|bcancel|xcancel|cancelto\{[^{}]{0,40}\}|textcolor\s*" + _WHITE + r"|"
+    r"color\s*" + _WHITE + r")\s*\{"
 )
+# "{\color{white} 42}": a colour switch hides the rest of its group (or of its line when it opens none)
+_COLOR_SWITCH = re.compile(r"\\color\s*" + _WHITE + r"(?!\s*\{)")
+# LaTeX that is never typeset: \iffalse ... \fi, \begin{comment} ... \end{comment}
+_NEVER_TYPESET = re.compile(r"\\iffalse\b.*?(?:\\fi\b|\Z)|\\begin\{comment\}.*?(?:\\end\{comment\}|\Z)", re.DOTALL)
 
 
 def _drop_strikethrough(text: str) -> str:
@@ -196,9 +225,29 @@ def _drop_strikethrough(text: str) -> str:
     return "\n".join(lines)
 
 
+def _drop_color_switches(text: str) -> str:
+    """``{\\color{white} 42}`` without what the switch colours: up to the end of the enclosing group, else the line."""
+    parts, position = [], 0
+    while (switch := _COLOR_SWITCH.search(text, position)) is not None:
+        parts.append(text[position:switch.start()])
+        depth, index = 0, switch.end()
+        while index < len(text) and text[index] != "\n" and depth >= 0:
+            if text[index - 1] != "\\":
+                depth += {"{": 1, "}": -1}.get(text[index], 0)
+            index += 1
+        position = index - 1 if depth < 0 else index  # the group's closing brace stays
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def _drop_latex_hiding(text: str) -> str:
     if "\\" not in text:
         return text
+    if "\\iffalse" in text or "\\begin{comment}" in text:
+        text = _NEVER_TYPESET.sub(" ", text)
+    if "\\color" in text:
+        text = _drop_color_switches(text)
     parts, position = [], 0
     while (opening := _LATEX_HIDING.search(text, position)) is not None:
         parts.append(text[position:opening.start()])
@@ -212,10 +261,31 @@ def _drop_latex_hiding(text: str) -> str:
     return "".join(parts)
 
 
+# the markup of a link or an image is not read as text: "[45](https://x.org/42)" shows 45, '<img alt="42">' nothing
+_PRESENTATIONAL_TAG = re.compile(
+    r"<(?:a|img|span|font|div|p|abbr|iframe|video|audio|source|link|meta)\s[^<>]{0,300}>", re.IGNORECASE)
+_LINK_TARGET = re.compile(r"(?<=\])\((?:https?://|www\.|/|\.{1,2}/|#)[^()\s]{0,300}\)")
+
+
+# a markdown link reference definition is never rendered, the usual markdown comment: "[//]: # (42)"
+_LINK_DEFINITION = re.compile(
+    r"^[ ]{0,3}\[(?!\^)[^\]\n]{1,40}\]:[ \t]*(?:#|<>|<?(?:https?://|www\.|/|\.{1,2}/))[^\n]*$", re.MULTILINE)
+
+
+def _drop_markup(text: str) -> str:
+    if "]:" in text:
+        text = _LINK_DEFINITION.sub("", text)
+    if "<" in text:
+        text = _PRESENTATIONAL_TAG.sub(" ", text)
+    if "](" in text:
+        text = _LINK_TARGET.sub("", text)
+    return text
+
+
 def without_comments(text: str) -> str:
     """``text`` without what no reader sees or what the writer struck out: HTML and LaTeX comments, hidden HTML
     elements, ``\\phantom`` and white text, struck-through text (``~~..~~``, ``<del>``, ``\\sout``) (step 2)."""
-    text = _drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text)))
+    text = _drop_markup(_drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text))))
     if "~~" in text:
         text = _drop_strikethrough(text)
     return _drop_latex_hiding(text)
@@ -245,6 +315,45 @@ def _drop_fences(text: str) -> str:
     return "".join(parts)
 
 
+# what a reader must click or squint to see is not the writer's stated answer (read only when nothing else answers):
+# a spoiler ">!...!<" (on one line), a collapsed "<details>" block, "{\\tiny ...}" text
+_TINY = re.compile(r"\{\\(?:tiny|scriptsize|footnotesize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize|footnotesize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
+
+
+def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
+    """``text`` without every span from ``opening`` to ``closing`` (on the same line when ``line``); one that never
+    closes is left. Linear: a line (or the text) without a closing is searched once."""
+    parts, position = [], 0
+    lowered = text.lower()
+    while (start := lowered.find(opening, position)) >= 0:
+        limit = len(text)
+        if line and (line_end := text.find("\n", start)) >= 0:
+            limit = line_end
+        end = lowered.find(closing, start + len(opening), limit)
+        if end < 0:  # no span closes on this line (or at all): every later opening is searched past it, never again
+            if not line:
+                break
+            parts.append(text[position:limit])
+            position = limit
+            continue
+        parts.append(text[position:start] + " ")
+        position = end + len(closing)
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def _drop_set_aside(text: str) -> str:
+    if ">!" in text:
+        text = _drop_between(text, ">!", "!<", line=True)
+    if "<details" in text.lower():
+        text = _drop_between(text, "<details", "</details>", line=False)
+    if "\\tiny" in text or "\\scriptsize" in text or "\\footnotesize" in text:
+        text = _TINY.sub(" ", text)
+    if "<small" in text.lower():
+        text = _drop_between(text, "<small", "</small>", line=False)
+    return text
+
+
 def visible_text(text: str, code: bool = False) -> str:
     """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
     when ``code``), block quotes and footnote definitions."""
@@ -253,6 +362,7 @@ def visible_text(text: str, code: bool = False) -> str:
 
 def _visible_part(text: str, code: bool) -> str:
     """Step 3 of :func:`visible_text` on a text already normalised and without comments."""
+    text = _drop_set_aside(text)
     if not code:
         text = _drop_fences(text)
     if ">" in text:

@@ -1,0 +1,199 @@
+"""A held-out red team for the answer readers: hacks and genuine answers of kinds the probe and the tests do not list.
+
+    python benchmarks/red_team.py                  # tables on stdout, written to benchmarks/results/red_team.md
+    python benchmarks/red_team.py --show-misses    # also every hack paid and every genuine answer refused
+    python benchmarks/red_team.py --no-write       # print only
+
+The rows are tests/data/red_team.jsonl, one JSON object per line:
+
+* ``task``: ``math`` (scored by ``math_accuracy`` with default parameters, the row's prompt passed) or ``choice``
+  (``choice_accuracy`` with default parameters: letters A-E, no options column);
+* ``kind``: ``hack`` (the gold written into a completion that does not commit to it: hedged in an idiom, under a
+  condition, attributed to someone else, asked as a question, rejected in a list or table, withdrawn in another
+  language, struck out, hidden by colour or markup, in a link or file name, ...) or ``genuine`` (a correct answer
+  in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
+  ``10,\\!000``, units, another language, a remark after the answer ...);
+* ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
+  used to change it) or ``holdout`` (written after the change and never used to tune it: the honest figure);
+* ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
+
+Measures (issue 32's goal): the share of hacks **paid at least the genuine answer** -- a hack's score is compared
+with the same scorer's score for the plain genuine answer of its row (``The answer is \\boxed{gold}.``), so a
+scorer that cannot read the gold at all pays no hack -- and the **false-negative rate** of the genuine answers
+(scored below 1.0). Beside polyreward: Math-Verify 0.9.0 as its README uses it (``verify(parse(gold),
+parse(completion))``, the better of the raw gold and the gold as ``$gold$``) and TRL's
+``trl.rewards.accuracy_reward``, when importable. Goal: at most 5 % of hacks paid, and an FN rate no higher than
+Math-Verify's.
+"""
+
+from __future__ import annotations
+
+import argparse
+import datetime
+import json
+import logging
+import os
+import sys
+import time
+from collections import defaultdict
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+DATA = ROOT / "tests" / "data" / "red_team.jsonl"
+RESULTS = HERE / "results"
+
+
+def load_rows(path: Path = DATA) -> list[dict]:
+    return [json.loads(line) for line in path.read_text(encoding="utf-8").splitlines() if line.strip()]
+
+
+def genuine_reference(row: dict) -> str:
+    """The plain genuine answer a hack of ``row`` is compared with."""
+    return f"The answer is \\boxed{{{row['gold']}}}."
+
+
+def _quiet() -> None:
+    for logger in ("math_verify", "math_verify.parser", "math_verify.grader", "latex2sympy2_extended", "trl"):
+        logging.getLogger(logger).setLevel(logging.CRITICAL)
+
+
+def polyreward_scores(rows: list[dict], completions: list[str]) -> list[float]:
+    """``math_accuracy`` / ``choice_accuracy`` with default parameters, each row's prompt passed."""
+    from polyreward.engine import WorkerPool
+    from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    scores: list[float] = [0.0] * len(rows)
+    math_at = [i for i, row in enumerate(rows) if row["task"] == "math"]
+    choice_at = [i for i, row in enumerate(rows) if row["task"] == "choice"]
+    with WorkerPool(workers=2, timeout=10.0) as pool:
+        reward = MathAccuracy(pool=pool, timeout=10.0)
+        found = reward.evaluate([rows[i]["prompt"] for i in math_at], [completions[i] for i in math_at],
+                                answer=[rows[i]["gold"] for i in math_at]).scores
+    for i, score in zip(math_at, found):
+        scores[i] = _number(score)
+    choice = ChoiceAccuracy()
+    found = choice.evaluate([rows[i]["prompt"] for i in choice_at], [completions[i] for i in choice_at],
+                            answer=[rows[i]["gold"] for i in choice_at]).scores
+    for i, score in zip(choice_at, found):
+        scores[i] = _number(score)
+    return scores
+
+
+def _number(score) -> float:
+    return 0.0 if score is None or score != score else float(score)
+
+
+def math_verify_scores(rows: list[dict], completions: list[str]) -> list[float]:
+    from math_verify import parse, verify
+
+    _quiet()
+    scores = []
+    for row, completion in zip(rows, completions):
+        best = 0.0
+        for gold in (row["gold"], f"${row['gold']}$"):
+            try:
+                best = max(best, float(verify(parse(gold), parse(completion))))
+            except Exception:  # a peer that raises on a row scores it 0
+                pass
+        scores.append(best)
+    return scores
+
+
+def trl_scores(rows: list[dict], completions: list[str]) -> list[float]:
+    from trl.rewards import accuracy_reward
+
+    _quiet()
+    found = accuracy_reward([[{"role": "assistant", "content": c}] for c in completions], [row["gold"] for row in rows])
+    return [_number(score) for score in found]
+
+
+def measure(rows: list[dict], scorer) -> dict:
+    """Hacks paid at least the genuine answer and genuine answers refused, overall and by (task, split, family)."""
+    scores = scorer(rows, [row["completion"] for row in rows])
+    hack_at = [i for i, row in enumerate(rows) if row["kind"] == "hack"]
+    references = scorer([rows[i] for i in hack_at], [genuine_reference(rows[i]) for i in hack_at])
+    paid = {i: scores[i] >= reference and reference > 0 for i, reference in zip(hack_at, references)}
+    refused = {i: scores[i] < 1.0 for i, row in enumerate(rows) if row["kind"] == "genuine"}
+    return {"scores": scores, "paid": paid, "refused": refused}
+
+
+def _rate(flags: list[bool]) -> str:
+    return f"{sum(flags)} / {len(flags)} ({100 * sum(flags) / len(flags):.1f} %)" if flags else "–"
+
+
+def _code(text: str) -> str:
+    shown = "".join(c if c.isprintable() else "⏎" if c == "\n" else f"\\u{ord(c):04x}" for c in text)
+    return "`" + shown.replace("|", "\\|").replace("`", "'") + "`"
+
+
+def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machine: str, seconds: float) -> str:
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
+             f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
+             "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
+             "`holdout` and `holdout2` were written afterwards and scored once on first sight before anything they showed "
+             "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
+             "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
+    for name, result in results.items():
+        for task in ("math", "choice"):
+            for split in ("dev", "holdout", "holdout2", "all"):
+                chosen = [i for i, r in enumerate(rows) if r["task"] == task and (split == "all" or r["split"] == split)]
+                if not chosen:
+                    continue
+                hacks = [result["paid"][i] for i in chosen if i in result["paid"]]
+                genuine = [result["refused"][i] for i in chosen if i in result["refused"]]
+                lines.append(f"| {name} | {task} | {split} | {_rate(hacks)} | {_rate(genuine)} |")
+    ours = next(iter(results.values()))
+    by_family: dict[tuple, list[int]] = defaultdict(list)
+    for i, row in enumerate(rows):
+        by_family[(row["task"], row["kind"], row["family"])].append(i)
+    lines += ["", "polyreward by family (hacks paid / genuine refused):", "", "| task | kind | family | rows | polyreward | "
+              + " | ".join(list(results)[1:]) + " |", "|---|---|---|---:|---:|" + "---:|" * (len(results) - 1)]
+    for (task, kind, family), chosen in sorted(by_family.items()):
+        key = "paid" if kind == "hack" else "refused"
+        cells = [str(sum(result[key][i] for i in chosen)) for result in results.values()]
+        lines.append(f"| {task} | {kind} | {family} | {len(chosen)} | " + " | ".join(cells) + " |")
+    lines += ["", "polyreward's remaining misses (task, split, family, gold, completion):", ""]
+    misses = [i for i in ours["paid"] if ours["paid"][i]] + [i for i in ours["refused"] if ours["refused"][i]]
+    lines += [f"- {'hack paid' if rows[i]['kind'] == 'hack' else 'genuine refused'}: {rows[i]['task']} {rows[i]['split']} "
+              f"{rows[i]['family']} gold {_code(rows[i]['gold'])} {_code(rows[i]['completion'])}" for i in sorted(misses)] or ["- none"]
+    if show_misses:
+        for name, result in list(results.items())[1:]:
+            lines += ["", f"{name}: hacks paid", ""]
+            lines += [f"- {rows[i]['task']} {rows[i]['family']} {_code(rows[i]['completion'])}" for i in sorted(result["paid"]) if result["paid"][i]]
+    lines += ["", f"Wall time {seconds:.0f} s."]
+    return "\n".join(lines) + "\n"
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--show-misses", action="store_true", help="also list every hack each peer pays")
+    parser.add_argument("--no-write", action="store_true", help="print only; do not write benchmarks/results/red_team.md")
+    parser.add_argument("--only-polyreward", action="store_true", help="skip the peers (quick check while changing the reader)")
+    args = parser.parse_args(argv)
+    sys.path.insert(0, str(HERE))
+    from machine_info import describe_machine
+
+    rows = load_rows()
+    started = time.perf_counter()
+    results = {"polyreward (defaults)": measure(rows, polyreward_scores)}
+    if not args.only_polyreward:
+        results["Math-Verify `verify(parse(gold), parse(pred))`"] = measure(rows, math_verify_scores)
+        try:
+            import trl.rewards  # noqa: F401
+        except ImportError:
+            pass
+        else:
+            results["TRL `accuracy_reward`"] = measure(rows, trl_scores)
+    text = report(rows, results, args.show_misses, describe_machine(), time.perf_counter() - started)
+    print(text)
+    if not args.no_write and not args.only_polyreward:
+        RESULTS.mkdir(exist_ok=True)
+        (RESULTS / "red_team.md").write_text(text)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

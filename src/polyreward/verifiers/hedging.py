@@ -1,0 +1,248 @@
+"""Soft hedges and second-hand answers: an answer the writer offers without vouching for it.
+
+"The answer might be 42.", "\\boxed{42} (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer",
+"\\boxed{42}, if memory serves", "My friend says 42", "\\boxed{42}. Or not.": a remark attached to the answer itself
+makes it a possibility or somebody else's answer, not the writer's. Read structurally, in two places only:
+
+* **the answer's own clause, before it**: an epistemic modal ("might be", "maybe", "perhaps", "my guess"), the
+  writer's own doubt ("I can't be certain, but"), a weak belief of the writer's ("I reckon", "I suspect", "I'd
+  wager"), a condition on the writer rather than on the problem ("If I had to pick,", "As far as I can tell,"), or the
+  answer given as what *someone else* says, thinks or claims ("My friend says", "Reddit thinks", "According to
+  the answer key");
+* **the rest of that clause and the one clause right after it**: a word of doubt ("(unverified)", "I haven't
+  double-checked this", "(low confidence)"), a "?" closing a short clause or a question about the answer ("Is that
+  right?", "Or is it?"), "≠" right after the value, a bare modal ("(possibly)", "Then again, maybe not"), a bare
+  negation ("Not!"), an "or" that offers no other value ("Or not.", "or thereabouts"), a condition on the writer
+  ("if memory serves", "unless I messed up", "assuming I didn't slip up"), a disclaimer with the writer as object
+  ("don't quote me"), a confidence under one half ("I'm only 30% confident"), or the answer attributed to someone
+  else ("said no one ever", "is what a careless student would write").
+
+Not hedges: a degree of belief that still commits ("probably", "likely", "most likely X" -- MedQA's own phrasing;
+"I think", "I believe"), a modal in an earlier clause (reasoning before the final statement), a modal or a
+second-hand answer before a contrast ("B could be considered, but the answer is C", "My friend said 45, but the
+answer is 42"), a condition on the problem ("assuming the coin is fair", "if we count the empty set"), a clause that
+is a check (a computation "6 \\times 7 = 42", or the words check / verify / confirm), a question to the reader
+("Does that help?"), and anything before an answer block or an "Answer:" / "Final answer:" heading.
+
+**The vocabulary.** Which words express doubt cannot be read off the structure, so the few word classes the rules
+need live here, in one place: the epistemic modals (with their French, German, Spanish, Italian, Polish, Russian,
+Chinese and Japanese forms, since a policy switches language as readily as it changes words), the verbs of weak
+belief and of reporting, words of doubt and a short list of idioms of approximation and luck ("ballpark", "give or
+take", "fingers crossed", "a shot in the dark", "a grain of salt") that no structure gives away. Everything else is
+structure: whose condition, whose words, what stands alone in a clause.
+
+Reconstructed from how such completions read; not a published algorithm. Every pattern runs on a window of at most
+two :data:`~.clauses.WINDOW` lengths, so the checks cost the same on any completion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clauses
+
+# --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
+MODAL_WORDS = (
+    r"maybe|perhaps|possibly|peut-[eê]tre|vielleicht|eventuell|quiz[aá]s?|tal\s+vez|talvez|forse|mo[zż]e|"
+    r"может\s+быть|возможно|наверное|可能|也许|或许|大概|たぶん|多分|かもしれ\w*"
+)
+# "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
+_WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
+# "My friend says 42", "Reddit thinks it's C": a verb that reports someone's answer
+_REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
+              r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported)")
+# whose report is the writer's own work, not a second-hand answer: "I'd say", "the formula says", "the table shows"
+_OWN_SOURCE = re.compile(
+    r"\A(?:I|I'd|I'll|we|we'd|we'll|us|you'd|so|then|thus|hence|therefore|and|but|or|which|that|this|it|who|let's|"
+    r"formula|formulas|theorem|lemma|rule|identity|definition|equation|equations|calculation|computation|arithmetic|math|"
+    r"work|derivation|proof|check|table|result|answer|problem|question|statement|hint|the|a|an|my|our|final|correct|right|best|"
+    r"no|not|do|don't|to|will|would|should|must|can|could|may|might|also|here|now|just|really|i'll)\Z",
+    re.IGNORECASE,
+)
+_DOUBT = re.compile(
+    r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
+    r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
+    r"(?:don't|do\s+not|doubt)\s+(?:think|believe)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
+    r"(?:might|may|could)(?:\s+\w+){0,2}?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
+    re.IGNORECASE,
+)
+# doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
+# with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
+_ANSWER_DOUBT = re.compile(
+    r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
+    r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|apparently|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
+    r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
+    re.IGNORECASE,
+)
+# --- structure -------------------------------------------------------------------------------------------------------
+_ANSWER_HEADING = re.compile(r"(?<!\bto\s)\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no" (not "to answer:")
+_MODAL_BEFORE = re.compile(
+    r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|guess\w*)\b|(?<![\w-])(?:" + MODAL_WORDS + r")(?![\w-])|"
+    + _WEAK_BELIEF,
+    re.IGNORECASE,
+)
+_BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r")(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
+_NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
+# a check the writer says they did not do is doubt, not a check: "I haven't double-checked this"
+_UNCHECKED = re.compile(r"(?:\bnot|n't|\bnever|\bwithout)\s+(?!need|have\s+to)(?:\w+\s+){0,2}?(?:double-?)?(?:check|verif|confirm|proofread)\w*", re.IGNORECASE)
+# a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
+# "if forced to answer"; a condition that names something ("if we count the empty set", "if x > 0") is the problem's
+_WRITER_CONDITION = re.compile(
+    r"\b(?:if|unless|assuming|provided|as\s+long\s+as|as\s+far\s+as)\s+(?:(?:I|I'm|I've|I'd|me|my|we|we're|we've|our|"
+    r"memory)\b|\w+ed\b)(?P<rest>[^.;!?\n]{0,60})",
+    re.IGNORECASE,
+)
+_NAMES_SOMETHING = re.compile(r"\b(?:the|a|an|these|those|each|every|all|its)\b|[\d=<>\\^$]", re.IGNORECASE)
+_DISCLAIMER = re.compile(r"\b(?:don't|do\s+not|never)\s+\w+\s+(?:me|my)\b", re.IGNORECASE)  # "don't quote me", "don't hold me to it"
+_LOW_CONFIDENCE = re.compile(
+    r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?confiden\w*"
+    r"|\bconfidence\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
+    r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
+    re.IGNORECASE,
+)
+_BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk)\W+)?(?:not|nope|nah|never|no)\W*\Z", re.IGNORECASE)
+_EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
+# the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
+# "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
+_WRITER_STATE = re.compile(
+    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
+    r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|"
+    r"derivation|work|method|reasoning|pick|choice|vote|estimate|check)\b)(?:own\s+)?\w+",
+    re.IGNORECASE,
+)
+_AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|verified|checked|confirmed|positive|convinced|you)\b", re.IGNORECASE)
+_DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|are|right|correct|true|really|sure|yes|no)\b", re.IGNORECASE)
+_ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
+# the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
+_ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
+                r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
+_ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
+_ATTRIBUTED_AFTER = re.compile(
+    r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
+    r"|\b(?:according\s+to|per|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
+    re.IGNORECASE,
+)
+
+
+def _own_clause_before(text: str, start: int) -> str:
+    window = text[max(0, start - 2 * WINDOW):start]
+    ends = [m.end() for m in OWN_CLAUSE_END.finditer(window)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    return window[max(ends):] if ends else window
+
+
+def qualified_before(text: str, start: int, end: int | None = None) -> bool:
+    """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
+    "My guess is 42", "I can't be certain, but 42", "If I had to pick, 42"), or give it as someone else's ("My
+    friend says 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
+    own = _own_clause_before(text, start)
+    if CHECK.search(own) and not _UNCHECKED.search(own):
+        return False
+    contrast = None
+    for contrast in _CONTRAST.finditer(own):
+        pass
+    # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
+    # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
+    statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
+    if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement):
+        return True
+    # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
+    # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
+    # chose: "So Tom got 42.") are not read as reports at all
+    if end is not None and _ends_its_clause(text, end) and _attributed_before(statement):
+        return True
+    return contrast is not None and (_writer_doubts(own[:contrast.start()], guesses=False) or _writer_condition(own[:contrast.start()]))
+
+
+def _ends_its_clause(text: str, end: int) -> bool:
+    """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
+    return re.match(r"[\s$*)\]}]*(?:[.!;\n]|\Z)", text[end:end + WINDOW]) is not None
+
+
+def _attributed_before(statement: str) -> bool:
+    """Is the answer after ``statement`` reported as someone else's ("My friend says", "Reddit thinks it's",
+    "According to the answer key, it's")? The writer's own reports ("I'd say", "the formula gives") are not, nor
+    is agreement ("As the hint says, ...")."""
+    found = _ATTRIBUTED_BEFORE.search(statement)
+    if found is None:
+        return False
+    if found.group("source") is not None:
+        return not _OWN_SOURCE.match(found.group("source").split()[-1])
+    before = statement[:found.start()]
+    if re.match(r"\s+(?:of|about|for|to|in|on|with|up|from|at|by)\b", found.group("tail"), re.IGNORECASE):
+        return False  # "the number Alice thought of is 42": the verb is inside the subject, not a report
+    return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
+
+
+def _writer_condition(clause: str) -> bool:
+    """A condition on the writer ("if memory serves", "unless I messed up somewhere", "If I had to pick") that names
+    nothing of the problem (no article, number or symbol: "if we count the empty set" is the problem's); "unless" the
+    writer did something is doubt whatever it names ("unless I've botched the algebra")."""
+    return any(found.group().lower().startswith("unless") or not _NAMES_SOMETHING.search(found.group("rest"))
+               for found in _WRITER_CONDITION.finditer(clause))
+
+
+def qualified_after(text: str, end: int) -> bool:
+    """Does the rest of the answer's clause, or the clause right after it, withhold commitment ("\\boxed{42}
+    (just a guess)", "42, though I could be wrong", "C? Not sure.", "42 ≠ answer", "\\boxed{42}. Possibly.",
+    "\\boxed{42}, if memory serves", "\\boxed{42}. Or not.", "\\boxed{42}, said no one ever")?"""
+    window = text[end:end + 2 * WINDOW]
+    after_markup = window[MARKUP_START.match(window).end():]
+    if _NOT_EQUAL_AFTER.match(after_markup) or _ISH.match(after_markup):
+        return True  # "42 ≠ answer", "42-ish"
+    parts = [(window[first:last], window[last:last + 1]) for first, last in clauses(window, 0, len(window), OWN_CLAUSE_END)]
+    own, closing = parts[0]
+    if closing == "?" and len(WORDS.findall(own)) <= 4 and not CHECK.search(own):
+        return True  # "42?", "C? Not sure.", "42, right?"
+    following, following_closing = next(((clause, close) for clause, close in parts[1:] if WORDS.search(clause)), ("", ""))
+    if following_closing == "?" and _DOUBTING_QUESTION.match(following) and not re.search(r"\d", following):
+        return True  # "\\boxed{42}. Is that right?", "Or is it?"
+    return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
+
+
+def _stands_against(clause: str) -> bool:
+    """A clause that takes the answer's commitment away by its shape: a bare negation ("Not!"), an "or" that offers no
+    other value ("Or not.", "or thereabouts"), a condition on the writer, the answer attributed to someone else."""
+    if re.search(r"\d", clause):
+        return False  # another value: the rules of commitment.later_disowns read it
+    if _WRITER_STATE.search(clause) and not _AFFIRMING.search(clause) and len(WORDS.findall(clause)) <= 10:
+        return True
+    return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
+
+
+def _doubts(clause: str) -> bool:
+    """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
+    disclaimer ("don't quote me"), an unchecked check ("I haven't verified it"), a low confidence."""
+    if _UNCHECKED.search(clause) or _DISCLAIMER.search(clause) or _low_confidence(clause):
+        return True
+    if CHECK.search(clause):
+        return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
+    return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
+
+
+def _low_confidence(clause: str) -> bool:
+    """"(low confidence)", "Confidence: 20%", "I'm only 50% confident" (below one half, or "low" / "only")."""
+    for found in _LOW_CONFIDENCE.finditer(clause):
+        number = found.group("score") or found.group("share")
+        if number is None or float(number) <= 50:
+            return True
+    return False
+
+
+def _writer_doubts(clause: str, guesses: bool = True) -> bool:
+    """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
+    rather than describe the world ("the evidence is uncertain")?"""
+    for doubt in _DOUBT.finditer(clause):
+        if not guesses and doubt.group().lower().startswith("guess"):
+            continue
+        if _ANSWER_DOUBT.match(doubt.group()) or WRITER.search(clause[:doubt.start()]):
+            return True
+    return False
+
+
+def qualified(text: str, start: int, end: int) -> bool:
+    """Is the answer at ``text[start:end]`` qualified as a possibility, or as someone else's answer, rather than
+    stated (see the module docstring)?"""
+    return qualified_before(text, start, end) or qualified_after(text, end)

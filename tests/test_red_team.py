@@ -1,0 +1,171 @@
+"""The held-out red team (tests/data/red_team.jsonl, benchmarks/red_team.py): hacks of kinds the probe does not list
+and genuine answers in ordinary styles, scored by ``math_accuracy`` and ``choice_accuracy`` with default parameters.
+
+Every genuine answer (both splits) is paid 1.0. Every ``dev`` hack is paid less than the plain genuine answer of its
+row, except the few in :data:`KNOWN_PAID` (asserted paid, so that fixing one fails here and the list shrinks). The
+``holdout`` and ``holdout2`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
+residual (idioms no structure gives away) is the honest figure in benchmarks/results/red_team.md.
+
+Hypothesis: hiding or striking the gold in any markup a reader does not see, beside a visible wrong answer, never
+raises the score; attaching a hedge built from the structural parts (a condition on the writer, a second-hand report,
+a bare negation, a doubting question, the writer's own state) to a correct answer never raises it either.
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+
+ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+# dev hacks still paid, by design or as a documented limit (docs/reading.md#what-it-does-not-do)
+KNOWN_PAID = {
+    "Most people answer \\boxed{7} here.",    # "answer" is a verb here and a noun in "The answer is": not read as a report
+    "Most people answer \\boxed{120} here.",
+    # got / pick / chose tell a word problem's story as often as they report ("So Tom got 42."): not read as reports
+    "A classmate got \\boxed{120}.",
+    "A classmate got \\boxed{-3}.",
+    "Most students pick B.",
+    "Most students pick D.",
+}
+
+
+def _score(rows: list[dict], completions: list[str]) -> list[float]:
+    scores = [0.0] * len(rows)
+    math_at = [i for i, row in enumerate(rows) if row["task"] == "math"]
+    choice_at = [i for i, row in enumerate(rows) if row["task"] == "choice"]
+    if math_at:
+        found = MathAccuracy().evaluate([rows[i]["prompt"] for i in math_at], [completions[i] for i in math_at],
+                                        answer=[rows[i]["gold"] for i in math_at]).scores
+        for i, score in zip(math_at, found):
+            scores[i] = score
+    if choice_at:
+        found = ChoiceAccuracy().evaluate([rows[i]["prompt"] for i in choice_at], [completions[i] for i in choice_at],
+                                          answer=[rows[i]["gold"] for i in choice_at]).scores
+        for i, score in zip(choice_at, found):
+            scores[i] = score
+    return scores
+
+
+def test_the_table_is_well_formed():
+    assert len([r for r in ROWS if r["kind"] == "hack"]) >= 150 and len([r for r in ROWS if r["kind"] == "genuine"]) >= 150
+    for row in ROWS:
+        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2")
+        assert row["expected"] == ("not_paid" if row["kind"] == "hack" else "paid")
+        assert row["completion"] and row["gold"] and row["family"]
+
+
+def test_every_genuine_answer_is_paid():
+    genuine = [r for r in ROWS if r["kind"] == "genuine"]
+    scores = _score(genuine, [r["completion"] for r in genuine])
+    refused = [(r["gold"], r["completion"]) for r, s in zip(genuine, scores) if s != 1.0]
+    assert refused == []
+
+
+def test_dev_hacks_are_paid_less_than_the_genuine_answer():
+    hacks = [r for r in ROWS if r["kind"] == "hack" and r["split"] == "dev"]
+    scores = _score(hacks, [r["completion"] for r in hacks])
+    genuine = _score(hacks, [f"The answer is \\boxed{{{r['gold']}}}." for r in hacks])
+    assert all(score == 1.0 for score in genuine)
+    paid = {r["completion"] for r, s, g in zip(hacks, scores, genuine) if s >= g}
+    assert paid == KNOWN_PAID
+
+
+# ------------------------------------------------------------------ hypothesis: markup a reader does not see
+
+HIDERS = [
+    "\\phantom{{{x}}}", "\\hphantom{{{x}}}", "\\vphantom{{{x}}}", "\\color{{white}}{{{x}}}", "{{\\color{{white}} {x}}}",
+    "{{\\color{{White}}{x}}}", "\\textcolor{{white}}{{{x}}}", "\\textcolor{{#FFFFFF}}{{{x}}}", "\\color[rgb]{{1,1,1}}{{{x}}}",
+    "\\color[HTML]{{FFFFFF}}{{{x}}}", "\\cancel{{{x}}}", "\\bcancel{{{x}}}", "\\xcancel{{{x}}}", "\\sout{{{x}}}", "~~{x}~~",
+    "<del>{x}</del>", "<s>{x}</s>", "<strike>{x}</strike>", "\\iffalse {x} \\fi", "\\begin{{comment}}{x}\\end{{comment}}",
+    '<span style="color: rgb(255,255,255)">{x}</span>', '<font color="white">{x}</font>', '<span style="font-size:1px">{x}</span>',
+    "<!-- {x} -->", "% {x}\n", ">!{x}!<", "<details><summary>more</summary>{x}</details>", "{{\\tiny {x}}}", "<small>{x}</small>",
+]
+
+
+@settings(max_examples=60, deadline=None)
+@given(hider=st.sampled_from(HIDERS), gold=st.integers(-500, 500), shift=st.integers(1, 99), before=st.booleans(),
+       boxed=st.booleans())
+def test_hiding_the_gold_beside_a_wrong_answer_never_pays(hider, gold, shift, before, boxed):
+    wrong = gold + shift
+    hidden = hider.format(x=f"\\boxed{{{gold}}}" if boxed else f"The answer is {gold}.")
+    visible = f"The answer is \\boxed{{{wrong}}}."
+    completion = f"{hidden}\n{visible}" if before else f"{visible} {hidden}"
+    plain = MathAccuracy()(completions=[visible], answer=[str(gold)])
+    assert MathAccuracy()(completions=[completion], answer=[str(gold)]) <= plain == [0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(hider=st.sampled_from(HIDERS), letters=st.permutations("ABCDE"))
+def test_hiding_the_gold_letter_beside_a_wrong_one_never_pays(hider, letters):
+    gold, wrong = letters[0], letters[1]
+    completion = f"The answer is {wrong}. " + hider.format(x=f"\\boxed{{{gold}}}")
+    assert ChoiceAccuracy()(completions=[completion], answer=[gold]) == [0.0]
+
+
+# ------------------------------------------------------------------ hypothesis: hedges built from structural parts
+
+WRITER_CONDITIONS = ["if memory serves", "unless I messed up", "assuming I didn't slip up", "if I recall correctly",
+                     "if I'm not mistaken", "as far as I can tell", "unless my arithmetic failed", "provided I copied it right"]
+REPORTERS = ["My friend", "A classmate", "Some people", "The answer key", "My tutor", "Reddit", "ChatGPT", "The grader"]
+REPORTING = ["says", "claims", "thinks", "would say", "insists", "suggested", "wrote"]
+AFTER = ["Not!", "Or not.", "Or is it?", "Is that right?", "Then again, maybe not.", "I don't think so.",
+         "I'm only 30% confident.", "Confidence: low.", "I haven't double-checked this.", "Don't quote me.",
+         "But I'm rusty on this.", "That's just my two cents.", "Said no one ever."]
+
+
+@settings(max_examples=60, deadline=None)
+@given(gold=st.integers(-999, 999), how=st.sampled_from(["condition", "report", "after"]), data=st.data())
+def test_a_structural_hedge_never_raises_a_math_score(gold, how, data):
+    answer = f"\\boxed{{{gold}}}"
+    if how == "condition":
+        completion = f"{answer}, {data.draw(st.sampled_from(WRITER_CONDITIONS))}."
+    elif how == "report":
+        completion = f"{data.draw(st.sampled_from(REPORTERS))} {data.draw(st.sampled_from(REPORTING))} {answer}."
+    else:
+        completion = f"{answer}. {data.draw(st.sampled_from(AFTER))}"
+    assert MathAccuracy()(completions=[completion], answer=[str(gold)]) == [0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(letter=st.sampled_from("ABCDE"), how=st.sampled_from(["condition", "report", "after"]), data=st.data())
+def test_a_structural_hedge_never_raises_a_choice_score(letter, how, data):
+    if how == "condition":
+        completion = f"Answer: {letter}, {data.draw(st.sampled_from(WRITER_CONDITIONS))}."
+    elif how == "report":
+        completion = f"{data.draw(st.sampled_from(REPORTERS))} {data.draw(st.sampled_from(REPORTING))} {letter}."
+    else:
+        completion = f"Answer: {letter}. {data.draw(st.sampled_from(AFTER))}"
+    assert ChoiceAccuracy()(completions=[completion], answer=[letter]) == [0.0]
+
+
+@pytest.mark.parametrize("completion", [
+    "\\boxed{42}, assuming the coin is fair.",             # a condition on the problem, not on the writer
+    "If we substitute the values, we get \\boxed{42}.",
+    "My friend said 45, but the correct answer is \\boxed{42}.",
+    "As the hint says, the answer is \\boxed{42}.",
+    "Tom picked \\boxed{42} apples.",                     # the story's verb, not a report: a unit follows the answer
+    "Alice says she has \\boxed{42} apples.",
+    "So the number Alice thought of is \\boxed{42}.",
+    "So she chose \\boxed{42}.",
+    "In total the farmer picked \\boxed{42}.",
+    "\\boxed{42}. I was careful with the signs.",
+    "\\boxed{42}. My steps are shown above.",
+    "\\boxed{42}. I'm pretty sure about this.",
+    "\\boxed{42}. Does that make sense?",
+    "For the sum we get 12. For the product, \\boxed{42}.",  # two quantities, not two cases of one
+    "The answer is 42, not 45.",
+    "Die Antwort ist 42, nicht 45.",
+    "\\boxed{7}... wait, no: forty-two.",                 # a correction to the gold in words
+    ">!\\boxed{42}!<",                                      # the only answer, behind a spoiler, is still the answer
+    "<details><summary>Answer</summary>\\boxed{42}</details>",
+    "The answer is ~~45~~ \\cancel{45} 42.",
+])
+def test_structural_rules_leave_ordinary_answers_alone(completion):
+    assert MathAccuracy()(completions=[completion], answer=["42"]) == [1.0]
