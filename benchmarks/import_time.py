@@ -1,5 +1,9 @@
 """CPU time of ``import polyreward`` against ``import math_verify`` and ``import trl.rewards``, in the same run.
 
+``import polyreward`` loads each public name on first use, so the table also times the layers a command pulls in:
+``polyreward.config`` (the config models: numpy, pydantic, YAML), ``polyreward.pipeline`` (the scorer) and
+``polyreward.cli.score`` with ``polyreward.runners.score_file`` (what ``polyreward score`` imports before it reads a row).
+
 Each import runs in a fresh interpreter (``python -c``), ``--repeats`` times, alternating the modules so a busy
 neighbour on the machine slows them alike; the figure is the child's CPU time (user + system, from
 ``resource.getrusage(RUSAGE_CHILDREN)``) minus that of an empty interpreter measured the same way, median over the
@@ -14,6 +18,7 @@ from __future__ import annotations
 import argparse
 import datetime
 import json
+import os
 import resource
 import statistics
 import subprocess
@@ -23,7 +28,8 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent))
 from machine_info import describe_machine  # noqa: E402
 
-MODULES = ["polyreward", "math_verify", "trl.rewards"]
+MODULES = ["polyreward", "polyreward.config", "polyreward.pipeline", "polyreward.cli.score, polyreward.runners.score_file",
+           "math_verify", "trl.rewards"]
 PROBE = "import sys; import {module}; print(__import__('json').dumps({{m: m in sys.modules for m in ('pandas', 'torch')}}))"
 EMPTY = "import sys; print(__import__('json').dumps({}))"
 
@@ -53,7 +59,8 @@ def main(argv: list[str] | None = None) -> int:
     lines = [
         "# `import polyreward` CPU time",
         "",
-        f"{datetime.date.today().isoformat()} · {describe_machine()} · fresh interpreter per import, {args.repeats} repeats "
+        f"{datetime.date.today().isoformat()} · {describe_machine()} · load average {os.getloadavg()[0]:.1f} at the end · "
+        f"fresh interpreter per import, {args.repeats} repeats "
         "alternating the modules, median CPU time (user + system) minus an empty interpreter's "
         f"({base * 1000:.0f} ms) · `python benchmarks/import_time.py --repeats {args.repeats}`",
         "",

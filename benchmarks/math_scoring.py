@@ -194,6 +194,8 @@ def checkout(ref: str, workdir: Path) -> Path:
     archive = subprocess.run(["git", "-C", str(ROOT), "archive", ref], check=True, capture_output=True).stdout
     with tarfile.open(fileobj=__import__("io").BytesIO(archive)) as tar:
         tar.extractall(tree, filter="data")
+    if (tree / "src" / "polyreward").is_dir():  # the src/ layout: the package is ready for PYTHONPATH as it is
+        return tree / "src"
     shutil.copytree(tree / "polyreward", shim / "polyreward", dirs_exist_ok=True)
     for floor in ("verifiers", "rewards", "rubrics", "combiners", "integrations", "trainer"):
         if (tree / floor).is_dir() and not (shim / "polyreward" / floor).exists():

@@ -35,7 +35,7 @@ from __future__ import annotations
 
 import math
 import time
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Iterator, Mapping, Sequence
 from dataclasses import dataclass, replace
 from typing import Any
 
@@ -200,6 +200,23 @@ def _score_value(raw: Any) -> tuple[float, str | None]:
     return math.nan, f"error: non-numeric score {str(raw)[:80]!r}"
 
 
+def _checked_scores(raws: Sequence[Any], matrix: np.ndarray, k: int) -> Iterator[tuple[int, Any, float, str | None]]:
+    """Put each raw score's value (:func:`_score_value`) in column ``k`` of ``matrix``; yield ``(i, raw, value,
+    failure)`` for the rows that may have failed. When every raw score is a plain float (the common case) the column
+    is written in one step and only the non-finite ones are yielded: the others are finite floats that cannot fail."""
+    if all(type(raw) is float for raw in raws):
+        column = np.array(raws, dtype=np.float64)
+        matrix[:, k] = column
+        for i in np.flatnonzero(~np.isfinite(column)).tolist():
+            matrix[i, k] = math.nan
+            yield i, raws[i], math.nan, "error: non-finite score"
+        return
+    for i, raw in enumerate(raws):
+        value, failure = _score_value(raw)
+        matrix[i, k] = value
+        yield i, raw, value, failure
+
+
 FAILURE_PREFIXES = ("error:", "timeout", "input:")
 MISSING_COMPLETION = "input: the completion is missing (null)"
 
@@ -260,7 +277,8 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
     first_failure: dict[str, str] = {}
     seconds: dict[str, float] = {}
     # a row without a completion (null / NaN) is no answer to score: it fails for every reward that applies to it
-    absent = np.fromiter((is_missing(c) for c in batch.completions), dtype=bool, count=n)
+    absent = np.zeros(n, dtype=bool)
+    absent[[i for i, c in enumerate(batch.completions) if type(c) is not str and is_missing(c)]] = True
     for k, reward in enumerate(reward_set):
         started = time.perf_counter()
         rows = reward_set.applies(reward.name, batch.columns, n)
@@ -275,11 +293,10 @@ def _score_rewards(batch: Batch, reward_set: Any, policy: str) -> ScoredBatch:
                 scores_k[i], reasons_k[i] = math.nan, MISSING_COMPLETION
             output = RewardOutput(scores_k, reasons_k, output.details)
         seconds[reward.name] = time.perf_counter() - started
-        why = [redact_credentials(str(r)) if r is not None else "" for r in output.reasons]
+        # (a str without "@" holds no credentials: redact_credentials would return it as it is)
+        why = [r if type(r) is str and "@" not in r else redact_credentials(str(r)) if r is not None else "" for r in output.reasons]
         failed = 0
-        for i, raw in enumerate(output.scores):
-            value, failure = _score_value(raw)
-            matrix[i, k] = value
+        for i, raw, value, failure in _checked_scores(output.scores, matrix, k):
             if failure is not None or (raw is not None and math.isnan(value)):
                 failed += 1
                 failed_mask[i, k] = True

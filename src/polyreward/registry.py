@@ -103,6 +103,11 @@ def _lookup(kind: str, name: str) -> type:
             return _load(name)
         except (ImportError, AttributeError) as exc:
             raise KeyError(f"cannot import {kind[:-1]} type {name!r}: {exc}") from None
+    if name in _runtime[kind]:  # the order _table gives: run-time registrations, then built-ins, then entry points
+        return _runtime[kind][name]
+    builtins = BUILTIN_REWARDS if kind == "rewards" else BUILTIN_COMBINERS
+    if name in builtins:  # a built-in name wins over an entry point: no need to scan every installed package's metadata
+        return _load(builtins[name])
     table = _table(kind)
     if name not in table:
         singular = kind[:-1]

@@ -10,8 +10,6 @@ import argparse
 import importlib
 import sys
 
-from polyreward.vocabulary import UserError
-
 COMMANDS: dict[str, tuple[str, str]] = {
     "score": ("polyreward.cli.score", "score a rollout file with the rewards of a config"),
     "verify": ("polyreward.cli.verify", "check one prediction against one gold answer"),
@@ -61,8 +59,14 @@ def main(argv: list[str] | None = None) -> int:
     sys.stderr = RedactingStream(stderr)  # a URL's user:password@ (a judge's base_url) never reaches the terminal
     try:
         return int(module.run(args) or 0)
-    except UserError as exc:  # a mistake of the caller's (config, input, argument): one line, exit 2, for every command
-        print(f"error: {exc}", file=sys.stderr)
+    except Exception as exc:
+        # polyreward.vocabulary (numpy with it) is imported only here: `--version` and a command that fails early
+        # need neither
+        from polyreward.vocabulary import UserError
+
+        if not isinstance(exc, UserError):
+            raise
+        print(f"error: {exc}", file=sys.stderr)  # a mistake of the caller's (config, input, argument): one line, exit 2
         return 2
     except KeyboardInterrupt:
         print("interrupted", file=sys.stderr)

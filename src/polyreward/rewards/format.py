@@ -43,14 +43,14 @@ relevance; a rubric or judge measures relevance).
 
 from __future__ import annotations
 
+import functools
+import math
 import re
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import Any
 
-from polyreward.reward import RolloutReward, Scored
+from polyreward.reward import RewardOutput, RolloutReward, Scored, failure_reason
 from polyreward.schema import prompt_text
-from polyreward.verifiers.language import STOP_WORDS
-from polyreward.verifiers.reading import visible_text
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
@@ -67,13 +67,24 @@ reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint o
 culpa qui officia deserunt mollit anim laborum vestibulum ante primis faucibus orci luctus ultrices posuere cubilia
 curae donec pellentesque habitant morbi tristique senectus netus malesuada fames turpis egestas mauris nunc vitae
 """.split())
-NOT_CONTENT = STOP_WORDS | FILLER_WORDS | LOREM_IPSUM
 
 
-def _is_content(word: str) -> bool:
+@functools.cache
+def not_content_words() -> frozenset[str]:
+    """English stop words, reasoning filler and lorem ipsum: the words that are never content.
+
+    Built on first use: the stop words live in :mod:`polyreward.verifiers.language`, whose import (with the
+    reader's) costs more than a whole run of the plain TRL rule, which needs neither.
+    """
+    from polyreward.verifiers.language import STOP_WORDS
+
+    return STOP_WORDS | FILLER_WORDS | LOREM_IPSUM
+
+
+def _is_content(word: str, not_content: frozenset[str]) -> bool:
     if word.isdigit():
         return True
-    if word in NOT_CONTENT or len(set(word)) < 2:
+    if word in not_content or len(set(word)) < 2:
         return False
     if word.isascii():
         if word.isalpha():
@@ -84,6 +95,8 @@ def _is_content(word: str) -> bool:
 
 def prompt_words(prompt: object) -> frozenset[str]:
     """The case-folded words of a prompt (text or message list), which a completion's content words exclude."""
+    from polyreward.verifiers.reading import visible_text
+
     text = prompt_text(prompt)
     return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
 
@@ -91,9 +104,12 @@ def prompt_words(prompt: object) -> frozenset[str]:
 def content_words(text: str, prompt: object = None) -> int:
     """How many distinct content words ``text`` holds that ``prompt`` does not (module docstring); linear in
     ``len(text)``."""
+    from polyreward.verifiers.reading import visible_text
+
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
-    return len({w for w in _WORD.findall(visible) if w not in excluded and _is_content(w)})
+    not_content = not_content_words()
+    return len({w for w in _WORD.findall(visible) if w not in excluded and _is_content(w, not_content)})
 
 
 def check_min_content(value: Any) -> int:
@@ -105,6 +121,8 @@ def check_min_content(value: Any) -> int:
 
 def has_letter_or_digit(text: str) -> bool:
     """True when the visible ``text`` holds a letter or digit outside markup tags (``**D**`` does, ``<!-- D -->`` not)."""
+    from polyreward.verifiers.reading import visible_text
+
     return _WORD.search(_TAG.sub(" ", visible_text(text, code=True))) is not None
 
 
@@ -152,16 +170,42 @@ class ThinkFormat(RolloutReward):
         pattern = ("^" if prefilled_think else "^<think>") + _THINK + (_ANSWER if require_answer else "(.*)$")
         self._pattern = re.compile(pattern, re.DOTALL)
 
+    def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
+        """:meth:`RolloutReward.evaluate`'s scores and reasons, without its per-rollout row dict and ``Scored``: this
+        reward reads no column but the prompt (and that only under ``min_content_words``), and on a cheap config it
+        is most of the CPU a row costs. A plain string that cannot hold a JSON message list (its first character is
+        neither ``[`` nor a space) is its own text; anything else is read by :meth:`text_of` as before."""
+        scores: list[float | None] = []
+        reasons: list[str] = []
+        match_format, verdict = self._pattern.match, self._verdict
+        guarded = self.min_content_words > 0
+        for i, completion in enumerate(completions):
+            try:
+                if type(completion) is not str or completion[:1] == "[" or completion[:1].isspace():
+                    completion = self.text_of(completion)
+                match = match_format(completion)
+                if match and not guarded:
+                    score, reason = 1.0, "format ok"
+                else:
+                    score, reason = verdict(completion, match, prompts[i] if i < len(prompts) else None)
+            except Exception as exc:  # one bad rollout must not kill the batch
+                score, reason = math.nan, failure_reason(exc)
+            scores.append(score)
+            reasons.append(reason)
+        return RewardOutput(scores, reasons, {})
+
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
-        match = self._pattern.match(completion)
+        return Scored(*self._verdict(completion, self._pattern.match(completion), row.get("prompt")))
+
+    def _verdict(self, completion: str, match: re.Match[str] | None, prompt: object) -> tuple[float, str]:
         if match:
-            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, row.get("prompt"))
-            return Scored(0.0, thin) if thin else Scored(1.0, "format ok")
+            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt)
+            return (0.0, thin) if thin else (1.0, "format ok")
         opening = "" if self.prefilled_think else "<think>"
         if opening and not completion.startswith(opening):
-            return Scored(0.0, "does not start with <think>")
+            return (0.0, "does not start with <think>")
         if "</think>" not in completion:
-            return Scored(0.0, "no </think>")
+            return (0.0, "no </think>")
         if completion.count("<think>") > (0 if self.prefilled_think else 1):
-            return Scored(0.0, "more than one <think>")
-        return Scored(0.0, "no single <answer>...</answer> block at the end" if self.require_answer else "format mismatch")
+            return (0.0, "more than one <think>")
+        return (0.0, "no single <answer>...</answer> block at the end" if self.require_answer else "format mismatch")

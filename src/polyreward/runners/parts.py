@@ -34,6 +34,7 @@ import math
 import os
 import shutil
 from collections.abc import Iterator, Mapping, Sequence
+from json.encoder import encode_basestring_ascii
 from pathlib import Path
 from typing import Any
 
@@ -91,7 +92,12 @@ def group_keys(values: Sequence[Any]) -> list[str]:
 def group_key(value: Any) -> str:
     """A group id as JSON text of its :func:`polyreward.vocabulary.group_key` (the same id in every chunk; ``1``,
     ``1.0`` and ``"1"`` one group, as in every entry point; list or dict ids keyed without recursion)."""
-    return json.dumps(canonical_group_key(value), ensure_ascii=True)
+    key = canonical_group_key(value)
+    if type(key) is int:  # the text json.dumps writes for an int or a str, without building an encoder per id
+        return int.__repr__(key)
+    if type(key) is str:
+        return encode_basestring_ascii(key)
+    return json.dumps(key, ensure_ascii=True)
 
 
 def _json_number(value: float) -> float | None:

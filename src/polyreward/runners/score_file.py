@@ -216,13 +216,13 @@ class ChunkScorer:
         batch = scorer.batch(records)
         scored = scorer.score(batch, combine=False)
         added = scored.output_columns()
+        names = list(added)
         rows = []
-        for i, record in enumerate(records):
+        for record, values in zip(records, zip(*added.values())):
             row = dict(record)
             if combiner is not None:
                 row.pop("advantage", None)  # the advantage column is appended when the parts are joined
-            for name, values in added.items():
-                row[name] = values[i]
+            row.update(zip(names, values))
             rows.append(row)
         if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
             batch.groups = [prompt_text(p) for p in batch.prompts]

@@ -51,6 +51,7 @@ from polyreward.verifiers.commitment import (
     value_keys,
 )
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
+from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.work_avoidance import squeeze
@@ -107,6 +108,11 @@ _BOX_TOKEN = re.compile(r"[^\s$]+")
 
 def find_boxes(text: str) -> list[tuple[int, int, str]]:
     """Every ``\\boxed``/``\\fbox`` as (start, end, content), in order; unclosed boxes are skipped."""
+    return list(_boxes(text))
+
+
+@memoized_text(max_chars=2 * MAX_TAIL_CHARS, maxsize=64)  # one text is searched for boxes up to three times in a row
+def _boxes(text: str) -> tuple[tuple[int, int, str], ...]:
     boxes = []
     pairs: dict[int, int] | None = None
     for match in _BOX.finditer(text):
@@ -121,7 +127,7 @@ def find_boxes(text: str) -> list[tuple[int, int, str]]:
             token = _BOX_TOKEN.match(text, match.start(1))
             if token is not None:
                 boxes.append((match.start(), token.end(), token.group()))
-    return boxes
+    return tuple(boxes)
 
 
 _BOX_OPEN = re.compile(r"\\(?:boxed|fbox|framebox)\s*\{")

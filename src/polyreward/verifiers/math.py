@@ -59,6 +59,7 @@ from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numer
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
+from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.work_avoidance import prompt_form, work_avoided
@@ -156,6 +157,7 @@ def _false_equation(text: str) -> bool:
     return len(values) > 1
 
 
+@memoized_text(max_chars=8192, maxsize=256)  # rollouts of one prompt often repeat a completion word for word
 def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Prediction | None:
     """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
     reason as ``source`` when the completion does not commit to it)."""

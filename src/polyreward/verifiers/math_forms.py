@@ -18,6 +18,7 @@ import re
 
 from polyreward.verifiers.math_canonical import split_top
 from polyreward.verifiers.math_notation import read_through
+from polyreward.verifiers.memo import memoized_text
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -75,6 +76,7 @@ _DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")  # "0,111" cannot be a thousands grou
 _WORD_LIST = re.compile(r"\b(?:or|and)\b")
 
 
+@memoized_text()
 def several_values(text: str) -> bool:
     """Does the answer (read through its formatting) list two or more values at its top level (``41, 42``,
     ``42\\text{ cm}, 43\\text{ cm}``, ``42 and 43``)? A tuple, interval or set in brackets is one value."""

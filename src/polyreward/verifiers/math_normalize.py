@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from polyreward.verifiers.math_size import size_problem  # noqa: F401 (public here too)
+from polyreward.verifiers.memo import memoized_text
 
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
@@ -298,6 +299,7 @@ def euler_imaginary_unit(text: str) -> str:
     return "".join(out) + text[done:]
 
 
+@memoized_text()
 def normalize_answer(text: str) -> str:
     """Clean one extracted answer into LaTeX-ish text math-verify parses (see module docstring)."""
     text = normalize_unicode(text.strip()).replace("\\cfrac", "\\frac")  # a continued-fraction layout is a fraction
@@ -362,6 +364,7 @@ class Numeral:
     percent: bool = False
 
 
+@memoized_text()
 def parse_numeral(text: str) -> Numeral | None:
     """Read ``text`` as one plain number (exact), or None if it is anything more (a variable, a set...).
 

@@ -36,6 +36,7 @@ from __future__ import annotations
 import re
 
 from polyreward.verifiers.math_normalize import VALUE_WORDS, bracket_pairs, drop_thousands_separators, number_from_words
+from polyreward.verifiers.memo import memoized_text
 
 MAX_CHARS = 1_000
 MAX_DEPTH = 12
@@ -97,6 +98,7 @@ def _unwrap_once(text: str) -> str:
     return "".join(out) + text[done:] if out else text
 
 
+@memoized_text()
 def read_through(text: str) -> str:
     """``text`` (an answer already :func:`~polyreward.verifiers.math_normalize.normalize_answer`-ed) with its
     formatting removed (module docstring)."""

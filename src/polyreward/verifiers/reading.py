@@ -357,7 +357,11 @@ def _drop_set_aside(text: str) -> str:
 def visible_text(text: str, code: bool = False) -> str:
     """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
     when ``code``), block quotes and footnote definitions."""
-    text = without_comments(normalise(text, collapse_space=not code))
+    return _visible_part(without_comments(normalise(text, collapse_space=not code)), code)
+
+
+def _visible_part(text: str, code: bool) -> str:
+    """Step 3 of :func:`visible_text` on a text already normalised and without comments."""
     text = _drop_set_aside(text)
     if not code:
         text = _drop_fences(text)
@@ -371,6 +375,6 @@ def visible_text(text: str, code: bool = False) -> str:
 def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
     differs) the text with only the comments removed. Both are normalised."""
-    visible = visible_text(text, code=code)
     uncommented = without_comments(normalise(text, collapse_space=not code))
+    visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
     return (visible,) if uncommented == visible else (visible, uncommented)
