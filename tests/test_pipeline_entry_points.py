@@ -309,8 +309,8 @@ def via_trainer(rows, config_path, tmp_path, combiner=None) -> Result:
                         completion_ids=ids, completion_mask=mask, texts=[r[columns.completion] for r in rows],
                         terminated=torch.ones(n, dtype=torch.bool))
     groups = [r[columns.group] for r in rows]  # the trainer's ids: one per prompt of the step
-    combiner = combiner if combiner is not None else config.build_combiner()
-    scored = score_step(config.build_rewards(), prompt_rows, columns.prompt, rollouts, G, combiner, groups, config.on_reward_error)
+    scorer = config.build_scorer(combiner=combiner)  # the trainer holds the config's scorer
+    scored = score_step(scorer, prompt_rows, columns.prompt, rollouts, G, groups, combine=True)
     return _from_scored(scored)
 
 

@@ -98,7 +98,7 @@ def _round(cfg, scripts, texts_per_group, start, G=2):
     rollouts = Rollouts(torch.full((n, width), 5), torch.ones(n, width, dtype=torch.long), completion_ids,
                         torch.ones(n, 3, dtype=torch.long), texts, torch.ones(n, dtype=torch.bool))
     groups = np.repeat(np.arange(start, start + len(scripts)), G)
-    scores = score_step(cfg.build_rewards(), rows, "prompt", rollouts, G, None, groups)
+    scores = score_step(cfg.build_scorer(), rows, "prompt", rollouts, G, groups)
     return Draw(rows, groups, rollouts, scores)
 
 

@@ -285,14 +285,17 @@ class Config(BaseModel):
                 raise ConfigError(f"rewards[{i}] ({entry.name}, type {entry.type}): {exc}") from exc
         return RewardSet(rewards, when={entry.name: entry.when for entry in self.rewards if entry.when})
 
-    def build_scorer(self, workers: int | None = None, *, on_reward_error: str | None = None, combiner: Any = None):
+    def build_scorer(self, workers: int | None = None, *, on_reward_error: str | None = None, combiner: Any = None,
+                     rewards: Any = None):
         """The :class:`~polyreward.pipeline.Scorer` of this config: its rewards with their ``when:`` rules, the column
         names, the failure policy (``on_reward_error`` overrides the config's) and the combiner (``combiner`` names
-        another one; none when the config names none)."""
+        another one, or is one; none when the config names none). ``rewards`` (a
+        :class:`~polyreward.rewardset.RewardSet` built in Python) replaces the configured rewards."""
         from polyreward.pipeline import Scorer
 
         built = self.build_combiner(combiner) if isinstance(combiner, str) else combiner if combiner is not None else self.build_combiner()
-        return Scorer(self.build_rewards(workers), self.column_map, on_reward_error or self.on_reward_error, built)
+        return Scorer(rewards if rewards is not None else self.build_rewards(workers), self.column_map,
+                      on_reward_error or self.on_reward_error, built)
 
     def resolve_file(self, value: Any) -> Any:
         """A relative path is read from the config file's folder; if only the working directory holds it

@@ -38,7 +38,8 @@ def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: 
     if batch_size < 1:
         raise ValueError(f"batch_size must be at least 1, got {batch_size}")
     full, train_cfg = load_train_config(config, **(overrides or {}))
-    rewards = full.build_rewards()
+    scorer = full.build_scorer()
+    rewards = scorer.rewards
     prompt_column = train_cfg.prompt_column or full.columns.prompt
     spec = DatasetSpec(path=str(dataset), limit=limit) if dataset is not None else train_cfg.dataset
     rows = load_rows(spec, prompt_column, rewards.columns)
@@ -54,7 +55,7 @@ def evaluate(config: Config | str | Path, *, model: str | None = None, dataset: 
         texts = [render_prompt(r[prompt_column], tokenizer, train_cfg.use_chat_template, train_cfg.system_prompt) for r in batch]
         with autocast(target, bf16):
             rollouts = sampler.sample(texts, 1)
-        scores.append(score_step(rewards, batch, prompt_column, rollouts, 1, on_reward_error=full.on_reward_error))
+        scores.append(score_step(scorer, batch, prompt_column, rollouts, 1))
         completions += rollouts.texts
     matrix = np.concatenate([s.scores for s in scores])
     summary = reward_metrics(scores[0].names, scores[0].weights, matrix, np.arange(len(matrix)))

@@ -4,7 +4,7 @@ Each step (one generation batch):
 
 1. take ``prompts_per_step`` rows (order fixed by seed and step, trainer/prompts.py) and sample
    ``num_generations`` completions per prompt (trainer/policy.py);
-2. score every completion with the config's RewardSet -> an (N, K) matrix, NaN = not applicable;
+2. score every completion with the config's Scorer (its RewardSet) -> an (N, K) matrix, NaN = not applicable;
 3. turn the scores into one advantage per rollout with the config's combiner (default ``grpo``,
    i.e. TRL's sum-then-normalise; ``gdpo`` normalises each reward per group first);
 4. ``num_iterations`` times: accumulate the clipped surrogate loss (trainer/loss.py) over
@@ -116,22 +116,22 @@ def _disable_dropout(model) -> None:
             module.p = 0.0
 
 
-def score_step(rewards: RewardSet, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int,
-               combiner: Any = None, groups: Any = None, on_reward_error: str = "nan") -> ScoredBatch:
-    """The trainer's scoring step, through :class:`polyreward.pipeline.Scorer` like every entry point.
+def score_step(scorer: Scorer, batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int,
+               groups: Any = None, combine: bool = False) -> ScoredBatch:
+    """The trainer's scoring step: the config's :class:`polyreward.pipeline.Scorer`, like every entry point.
 
     Completions are scored as TRL would: chat prompts get conversational completions
-    ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added. With a ``combiner``,
-    the result holds the advantages over ``groups`` (a combiner's per-row columns, e.g. DRPO's domain, are
-    dataset columns)."""
+    ``[{"role": "assistant", "content": ...}]``, and a ``completion_ids`` column is added. With ``combine`` (and a
+    combiner), the result holds the advantages over ``groups`` (a combiner's per-row columns, e.g. DRPO's domain,
+    are dataset columns)."""
     prompts = [row[prompt_column] for row in batch for _ in range(num_generations)]
     completions = [
         [{"role": "assistant", "content": text}] if isinstance(prompt, list) else text
         for prompt, text in zip(prompts, rollouts.texts)
     ]
     columns = scoring_columns(batch, prompt_column, rollouts, num_generations)
-    scorer = Scorer(rewards, on_reward_error=on_reward_error, combiner=combiner)  # token lengths: the completion_ids column
-    return scorer.score(Batch(prompts, completions, columns, groups=groups))
+    # token lengths: the completion_ids column
+    return scorer.score(Batch(prompts, completions, columns, groups=groups), combine=combine and scorer.combiner is not None)
 
 
 def scoring_columns(batch: list[dict[str, Any]], prompt_column: str, rollouts: Rollouts, num_generations: int) -> dict[str, list]:
@@ -255,8 +255,8 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     bf16 = train_cfg.bf16 if train_cfg.bf16 is not None else device.type == "cuda"
     _seed_everything(train_cfg.seed)
 
-    rewards = rewards if rewards is not None else full.build_rewards()
-    combiner = combiner if combiner is not None else (full.build_combiner() or full.build_combiner("grpo"))
+    scorer = full.build_scorer(rewards=rewards, combiner=combiner if combiner is not None else None if full.combiner else "grpo")
+    rewards, combiner = scorer.rewards, scorer.combiner  # the scorer's: its state is saved in every checkpoint
     check_combiner_fits(combiner, rewards.names, rewards.weights, "train combiner")  # before the model loads
     prompt_column = train_cfg.prompt_column or full.columns.prompt
     rows = load_rows(train_cfg.dataset, prompt_column, (*rewards.columns, *combiner.row_source_columns()))
@@ -307,11 +307,11 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
         rollouts = sampler.sample(texts, G)
         timer["generation"] += time.perf_counter() - t0
         groups = np.repeat(np.asarray(positions), G)  # the prompt's cursor position: unique over the run
-        scores = score_step(rewards, batch, prompt_column, rollouts, G, combiner if combine else None, groups, full.on_reward_error)
+        scores = score_step(scorer, batch, prompt_column, rollouts, G, groups, combine=combine)
         return Draw(batch, groups, rollouts, scores)
 
     def _advantages(draw: Draw, with_combiner: Any) -> np.ndarray:
-        return Scorer(rewards, combiner=with_combiner).advantages(
+        return scorer.with_combiner(with_combiner).advantages(
             draw.scores.scores, draw.groups, columns=scoring_columns(draw.rows, prompt_column, draw.rollouts, G))
 
     with trackers, ProgressBar(train_cfg.max_steps, start, enabled=progress) as bar, StopAtStepEnd() as stop:
