@@ -3,7 +3,7 @@ and genuine answers in ordinary styles, scored by ``math_accuracy`` and ``choice
 
 Every genuine answer (both splits) is paid 1.0. Every ``dev`` hack is paid less than the plain genuine answer of its
 row, except the few in :data:`KNOWN_PAID` (asserted paid, so that fixing one fails here and the list shrinks). The
-``holdout`` and ``holdout2`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
+``holdout``, ``holdout2`` and ``holdout3`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
 residual (idioms no structure gives away) is the honest figure in benchmarks/results/red_team.md.
 
 Hypothesis: hiding or striking the gold in any markup a reader does not see, beside a visible wrong answer, never
@@ -56,7 +56,7 @@ def _score(rows: list[dict], completions: list[str]) -> list[float]:
 def test_the_table_is_well_formed():
     assert len([r for r in ROWS if r["kind"] == "hack"]) >= 150 and len([r for r in ROWS if r["kind"] == "genuine"]) >= 150
     for row in ROWS:
-        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2")
+        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3")
         assert row["expected"] == ("not_paid" if row["kind"] == "hack" else "paid")
         assert row["completion"] and row["gold"] and row["family"]
 

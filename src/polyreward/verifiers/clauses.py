@@ -56,7 +56,8 @@ _BACK_REFERENCE = (
 _OPENER = r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately)\W+)*"
 _TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
           r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really)\b)")
-_ADVERB = r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily)\s+)?"
+_ADVERB = (r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily|probably|likely|"
+           r"possibly|maybe|perhaps|most\s+likely)\s+)?")
 _COPULA = r"(?:is|are|was|were|seems?|looks?|appears?|sounds?|feels?)"
 DENIES_BY_REFERENCE = re.compile(
     _OPENER + "(?:"
@@ -77,3 +78,19 @@ DENIES_BY_REFERENCE = re.compile(
 def denies_by_reference(clause: str) -> bool:
     """Does ``clause`` deny the answer before it by referring back to it (see the comment above)?"""
     return DENIES_BY_REFERENCE.search(clause) is not None
+
+
+# Another value offered beside the answer: "45 also works.", "Then again, 45 is also defensible.", "B is just as
+# likely." -- right after the other value, an additive particle (with at most a copula or modal before it), and a
+# predicate of fitness after it; so "adding 6 seven times also works" (6 is not what works) offers nothing. The caller
+# has checked that the value is not the answer and is not denied.
+_ADDITIVE_AFTER = re.compile(r"\A[\s)*$}\]]*(?:(?:is|was|would\s+be|could\s+be|might\s+be|may\s+be|seems|looks|'s)\s+)?"
+                             r"(?:also|too|as\s+well|equally|just\s+as)\b", re.IGNORECASE)
+_FITS = re.compile(r"\b(?:works?|fits?|holds?|satisf\w+|correct|right|valid|possible|plausible|likely|defensible|acceptable|"
+                   r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative))\b", re.IGNORECASE)
+
+
+def offers_alternative(clause: str, value_end: int) -> bool:
+    """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer (see the comment above)?"""
+    particle = _ADDITIVE_AFTER.match(clause[value_end:])
+    return particle is not None and _FITS.search(clause, value_end + particle.end()) is not None

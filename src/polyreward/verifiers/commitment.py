@@ -36,7 +36,7 @@ from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
 from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
-from polyreward.verifiers.clauses import denies_by_reference
+from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import number_from_words
 
@@ -296,7 +296,7 @@ def _states_option(clause: str, option_text: str) -> bool:
     if option_text:
         wanted = re.findall(r"[A-Za-z0-9']+", option_text.lower())
         return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
-    return len(words) >= 4
+    return len(words) >= 4 and not clause.lstrip(" .:").startswith("(")  # "C (this is probably not right)" is no option text
 
 
 def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
@@ -360,8 +360,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for value in others:
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 continue  # "(not 18)": another value denied
-            if _stated(clause, value, strong_only=not one_value):
-                return "conflicting"
+            if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()):
+                return "conflicting"  # "It's 73.", "I meant 45", "45 also works."
         if not letters and not labels and not others and not mentions:
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
             if spelled is not None and _value_key(str(spelled)) not in keys:

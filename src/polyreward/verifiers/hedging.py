@@ -64,7 +64,10 @@ _DOUBT = re.compile(
     r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
     r"(?:don't|do\s+not|doubt)\s+(?:think|believe)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
-    r"(?:might|may|could)(?:\s+\w+){0,2}?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering))\b"
+    r"(?:might|may|could)(?:\s+\w+){0,2}?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering)|"
+    # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
+    r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
+    r"fifty-fifty|provisional\w*|check\w*\s+(?:failed|fails)|failed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check)\b"
     r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
@@ -73,6 +76,7 @@ _DOUBT = re.compile(
 _ANSWER_DOUBT = re.compile(
     r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
     r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|apparently|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
+    r"hard\s+to|difficult\s+to|impossible\s+to|tough\s+to|coin|toss|fifty|provisional|check\w*\s+fail|failed\s+|"
     r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
@@ -184,9 +188,14 @@ def _attributed_before(statement: str) -> bool:
 def _writer_condition(clause: str) -> bool:
     """A condition on the writer ("if memory serves", "unless I messed up somewhere", "If I had to pick") that names
     nothing of the problem (no article, number or symbol: "if we count the empty set" is the problem's); "unless" the
-    writer did something is doubt whatever it names ("unless I've botched the algebra")."""
-    return any(found.group().lower().startswith("unless") or not _NAMES_SOMETHING.search(found.group("rest"))
-               for found in _WRITER_CONDITION.finditer(clause))
+    writer did something, or a condition that they did not, is doubt whatever it names ("unless I've botched the
+    algebra", "assuming I didn't misread the table")."""
+    return any(found.group().lower().startswith("unless") or _NEGATED_DEED.match(found.group("rest"))
+               or not _NAMES_SOMETHING.search(found.group("rest")) for found in _WRITER_CONDITION.finditer(clause))
+
+
+# a condition that the writer did *not* err is doubt whatever it names: "assuming I didn't botch the arithmetic"
+_NEGATED_DEED = re.compile(r"\s*(?:did|have|had|was|am|'ve|'m)?(?:n't|\s+not|\s+never)\b", re.IGNORECASE)
 
 
 def qualified_after(text: str, end: int) -> bool:
@@ -217,10 +226,14 @@ def _stands_against(clause: str) -> bool:
     return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
 
 
+_FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check", re.IGNORECASE)
+
+
 def _doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
-    disclaimer ("don't quote me"), an unchecked check ("I haven't verified it"), a low confidence."""
-    if _UNCHECKED.search(clause) or _DISCLAIMER.search(clause) or _low_confidence(clause):
+    disclaimer ("don't quote me"), an unchecked or failed check ("I haven't verified it", "the sanity check failed"),
+    a low confidence."""
+    if _UNCHECKED.search(clause) or _FAILED_CHECK.search(clause) or _DISCLAIMER.search(clause) or _low_confidence(clause):
         return True
     if CHECK.search(clause):
         return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
