@@ -133,12 +133,12 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` and `holdout2` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout`, `holdout2` and `holdout3` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():
         for task in ("math", "choice"):
-            for split in ("dev", "holdout", "holdout2", "all"):
+            for split in ("dev", "holdout", "holdout2", "holdout3", "all"):
                 chosen = [i for i, r in enumerate(rows) if r["task"] == task and (split == "all" or r["split"] == split)]
                 if not chosen:
                     continue
