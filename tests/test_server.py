@@ -92,8 +92,16 @@ def stop(proc: subprocess.Popen) -> None:
 
 @pytest.fixture(scope="module")
 def server(tmp_path_factory):
-    proc, url = start_server(tmp_path_factory.mktemp("srv"), "--concurrency", "1", "--request-timeout", "1.5",
+    # a budget no ordinary request reaches on a loaded machine (a 1.5 s budget failed a plain request once under load)
+    proc, url = start_server(tmp_path_factory.mktemp("srv"), "--concurrency", "1", "--request-timeout", "30",
                              "--max-body-bytes", "20000")
+    yield url
+    stop(proc)
+
+
+@pytest.fixture(scope="module")
+def short_budget_server(tmp_path_factory):
+    proc, url = start_server(tmp_path_factory.mktemp("srv"), "--concurrency", "1", "--request-timeout", "1.5")
     yield url
     stop(proc)
 
@@ -196,7 +204,8 @@ def test_saturated_server_answers_429_at_once(server):
     assert results["slow"].status_code == 200 and results["slow"].json()["scores"] == [[0.0, 1.0]]
 
 
-def test_a_hanging_reward_gets_a_bounded_answer_with_nan_and_reason(server):
+def test_a_hanging_reward_gets_a_bounded_answer_with_nan_and_reason(short_budget_server):
+    server = short_budget_server
     wait_idle(server)
     rows = [{"prompt": "p", "completion": "SLEEP 60 yes", "answer": "x", "prompt_id": "a"}, {"prompt": "p", "completion": "yes", "answer": "x", "prompt_id": "a"}]
     started = time.perf_counter()
