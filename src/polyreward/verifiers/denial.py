@@ -31,11 +31,12 @@ import re
 
 from polyreward.verifiers.commitment import disowns_before
 
-# a sentence ends at . ! ? (then a space or the end), a blank line or a line break before a list item; a "." right
-# after a bare list number ("1. No pneumothorax") or between digits is no end, nor is a line break inside a hard-wrapped
-# sentence ("pneumonia cannot be\n excluded.")
+# a sentence ends at a run of . ! ? (then a space or the end), a blank line or a line break before a list item; the
+# run is matched from its start only and never given back, so a 100 KB run of "!" not followed by a space costs one
+# pass, not one per character; a "." right after a bare list number ("1. No pneumothorax") or between digits is no
+# end, nor is a line break inside a hard-wrapped sentence ("pneumonia cannot be\n excluded.")
 _SENTENCE_END = re.compile(
-    r"(?<![\s(]\d)(?<![\s(]\d\d)(?<!\A\d)(?<!\A\d\d)[.!?]+(?=\s|\Z)|\n[^\S\n]*\n|\n(?=[^\S\n]*(?:[-*\u2022]|\d{1,2}[.)])\s)")
+    r"(?<![\s(]\d)(?<![\s(]\d\d)(?<!\A\d)(?<!\A\d\d)(?<![.!?])[.!?]++(?=\s|\Z)|\n[^\S\n]*\n|\n(?=[^\S\n]*(?:[-*\u2022]|\d{1,2}[.)])\s)")
 _NEGATOR = (r"(?:(?:definitely|certainly|clearly|surely|absolutely|simply|really|actually)\s+)?"
             r"(?:not(?:\s+(?:quite|really|exactly|equal\s+to))?|never|no\s+longer|anything\s+but|by\s+no\s+means|hardly)")
 _LEAD = re.compile(
