@@ -431,35 +431,39 @@ def parquet_table(rows: Sequence[Mapping[str, Any]], types: Mapping[str, Any] | 
     text. ``types`` fixes a column's type (an Arrow type, or ``"text"`` for JSON text): a file written in parts passes
     the type of the whole column (:func:`parquet_column_type`) where its parts disagree, so that the file reads as it
     would had it been written at once."""
+    return parquet_columns(rows, types)[0]
+
+
+def parquet_columns(rows: Sequence[Mapping[str, Any]], types: Mapping[str, Any] | None = None) -> tuple[Any, dict[str, Any]]:
+    """(:func:`parquet_table` of ``rows``, each column's kind: its Arrow type, or ``"text"`` where it is JSON text)."""
     import pyarrow as pa
 
     columns: dict[str, None] = {}
     for r in rows:
         columns.update(dict.fromkeys(r))
-    data = {}
+    data, kinds = {}, {}
     for c in columns:
-        values = [_clean(r.get(c)) for r in rows]
-        kind = (types or {}).get(c)
-        try:
-            if kind == "text":
-                raise pa.ArrowTypeError(c)
-            data[c] = pa.array(values, type=kind)
-            if not _parquet_writable(data[c].type):
-                raise pa.ArrowTypeError(c)
-        except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-            data[c] = pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values], type=pa.string())
-    return pa.table(data)
+        data[c], kinds[c] = _parquet_column([_clean(r.get(c)) for r in rows], (types or {}).get(c))
+    return pa.table(data), kinds
 
 
 def parquet_column_type(values: Sequence[Any]) -> Any:
     """The Arrow type :func:`parquet_table` gives a column of these values, or ``"text"`` when it stores them as JSON text."""
+    return _parquet_column([_clean(v) for v in values])[1]
+
+
+def _parquet_column(values: list[Any], kind: Any = None) -> tuple[Any, Any]:
+    """(array, kind) of cleaned ``values``: the Arrow type inferred (or ``kind``), else JSON text (``"text"``)."""
     import pyarrow as pa
 
     try:
-        kind = pa.array([_clean(v) for v in values]).type
+        if kind != "text":
+            array = pa.array(values, type=kind)
+            if _parquet_writable(array.type):
+                return array, array.type
     except (pa.ArrowInvalid, pa.ArrowTypeError, OverflowError):
-        return "text"
-    return kind if _parquet_writable(kind) else "text"
+        pass
+    return pa.array([None if v is None else json.dumps(v, ensure_ascii=False, default=str) for v in values], type=pa.string()), "text"
 
 
 def _parquet_writable(kind: Any) -> bool:

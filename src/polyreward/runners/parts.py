@@ -40,7 +40,7 @@ from typing import Any
 
 import numpy as np
 
-from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_table, write_atomic
+from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_columns, parquet_table, write_atomic
 from polyreward.vocabulary import ScoredBatch, UserError, group_key as canonical_group_key
 
 
@@ -331,11 +331,12 @@ class PartStore:
         # text); where two parts disagree (ints in one, text or floats in another, a plain string column in one and
         # JSON text in another) the column takes the type of all its values at once, so the file's types never
         # depend on the chunk size. Only such columns are held whole, and only while their type is decided.
-        kinds: dict[str, set[Any]] = {}
+        schemas, kinds = [], {}
         for index, values in slices:
-            rows = self._rows(index, values, column)
-            for name in dict.fromkeys(n for row in rows for n in row):
-                kinds.setdefault(name, set()).add(parquet_column_type([row.get(name) for row in rows]))
+            table, part_kinds = parquet_columns(self._rows(index, values, column))
+            schemas.append(table.schema)
+            for name, kind in part_kinds.items():
+                kinds.setdefault(name, set()).add(kind)
         clashing = [name for name, found in kinds.items() if len(found - {pa.null()}) > 1]
         types = None
         if clashing:
@@ -345,7 +346,7 @@ class PartStore:
                     for name in clashing:
                         whole[name].append(row.get(name))
             types = {name: parquet_column_type(values) for name, values in whole.items()}
-        schemas = [t.schema for t in tables(types)]
+            schemas = [t.schema for t in tables(types)]
         schema = pa.unify_schemas(schemas, promote_options="permissive")
         with pq.ParquetWriter(tmp, schema) as writer:
             for table in tables(types):
