@@ -126,12 +126,13 @@ _DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|
 _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
 # the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
 # ("per" names a source only before a determiner or a name: "per the key", "per Wikipedia", not "5 meters per second")
+_SOURCE = r"\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+"
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
-                r"\b(?P<tail>[^.;!?\n]*)\Z)|\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
+                r"\b(?P<tail>[^.;!?\n]*)\Z)|" + _SOURCE + r"(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
-    r"|\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
+    r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
     re.IGNORECASE,
 )
 
