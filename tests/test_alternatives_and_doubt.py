@@ -60,3 +60,14 @@ CHOICE = [
 @pytest.mark.parametrize("completion, expected", CHOICE)
 def test_choice(completion, expected):
     assert ChoiceAccuracy().evaluate(["Which drug?"], [completion], answer=["C"]).scores == [expected]
+
+
+@pytest.mark.parametrize("completion, gold, expected", [
+    ("The answer is 1... wait, no, -1.", "-1", 1.0),  # found by the CI property test (n = -1, m = 1)
+    ("The answer is 2. Wait, no, -2.", "-2", 1.0),
+    ("The answer is 2. Wait, no, -2.", "2", 0.0),
+    ("So 5-1 = 4.", "4", 1.0),
+])
+def test_a_correction_to_the_negated_value_is_read(math_reward, completion, gold, expected):
+    """The located answer "1" is not the end of the signed "-1" after the retraction (answer_extraction._locate)."""
+    assert math_reward(prompts=["Compute."], completions=[completion], answer=[gold]) == [expected]

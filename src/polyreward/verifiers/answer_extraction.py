@@ -445,7 +445,7 @@ def _restated(answer: str, after: str) -> bool:
 
 def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     """Where ``found`` sits in ``text``: the last box for a boxed answer, else its last occurrence that is not part
-    of a longer number or word ("0" is not the end of "50")."""
+    of a longer number or word ("0" is not the end of "50", "1" not the end of the signed "-1")."""
     if found.source == "boxed":
         boxes = find_boxes(text)
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
@@ -455,7 +455,8 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
         if start < 0:
             break
         stop = start + len(found.text)
-        glued_before = start and found.text[0].isalnum() and (text[start - 1].isalnum() or text[start - 1] == ".")
+        glued_before = start and found.text[0].isalnum() and (text[start - 1].isalnum() or text[start - 1] == "." or (
+            found.text[0].isdigit() and text[start - 1] in "-+" and (start < 2 or not text[start - 2].isalnum())))  # "1" is not "-1"
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:
