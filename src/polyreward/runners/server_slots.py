@@ -42,21 +42,6 @@ def write_frame(stream: IO[bytes], head: dict[str, Any], body: bytes = b"") -> N
     stream.flush()
 
 
-async def read_frame_async(reader: asyncio.StreamReader) -> tuple[dict[str, Any], bytes]:
-    """:func:`read_frame` from an asyncio stream; IncompleteReadError when the other side is gone."""
-    head_len, body_len = FRAME.unpack(await reader.readexactly(FRAME.size))
-    head = await reader.readexactly(head_len)
-    body = await reader.readexactly(body_len) if body_len else b""
-    return json.loads(head), body
-
-
-def _on_loop(loop: asyncio.AbstractEventLoop) -> bool:
-    try:
-        return asyncio.get_running_loop() is loop
-    except RuntimeError:
-        return False
-
-
 def read_frame(stream: IO[bytes]) -> tuple[dict[str, Any], bytes]:
     """The next frame; EOFError when the other side is gone."""
     prefix = stream.read(FRAME.size)
@@ -79,7 +64,13 @@ class SlotDied(RuntimeError):
 
 
 class SlotProcess:
-    """One scoring child process: started with blocking calls on the slot's own thread, asked on the event loop."""
+    """One scoring child process: started with blocking calls on the slot's own thread, asked on the event loop.
+
+    The parent's two pipe ends are plain file descriptors that this object alone closes, once: requests read and
+    write them with ``os.read``/``os.write`` and the loop's ``add_reader``/``add_writer``, never an asyncio pipe
+    transport. A transport owns its descriptor and closes it on the loop some time after it is told to (uvloop's
+    closes it twice), while the slot's thread may already be creating the next child's pipes, which reuse the freed
+    numbers: the late close then cut the new child's pipes and the slot never came back (a CI failure)."""
 
     def __init__(self, spec: bytes) -> None:
         self.spec = spec
@@ -87,26 +78,27 @@ class SlotProcess:
         self.contract: dict[str, Any] = {}
         self.accepted_rows: int | None = None  # rows of the request in flight, once the child has parsed it
         self.starts = 0
-        self._pipes_of: subprocess.Popen | None = None  # the child whose pipes _pipe_transports hold
-        self._pipe_transports: tuple[Any, Any] | None = None
-        self._reader: asyncio.StreamReader | None = None
-        self._loop: asyncio.AbstractEventLoop | None = None
+        self._in_request: subprocess.Popen | None = None  # the child a request is reading or writing right now
+        self._buffer = bytearray()  # bytes read from the child's stdout and not yet taken
 
     def start(self) -> dict[str, Any]:
         """Start the child and wait until it has built the rewards; its contract, or SlotStartError."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
-        self.proc = subprocess.Popen([sys.executable, "-m", "polyreward.runners.server_slots"], stdin=subprocess.PIPE,
-                                     stdout=subprocess.PIPE, env=env, start_new_session=True)
+        self.proc = proc = subprocess.Popen([sys.executable, "-m", "polyreward.runners.server_slots"], stdin=subprocess.PIPE,
+                                            stdout=subprocess.PIPE, env=env, start_new_session=True)
+        self._buffer = bytearray()
         self.starts += 1
         try:
-            write_frame(self.proc.stdin, {"kind": "spec"}, self.spec)
-            head, _ = read_frame(self.proc.stdout)
+            write_frame(proc.stdin, {"kind": "spec"}, self.spec)
+            head, _ = read_frame(proc.stdout)
         except (EOFError, OSError):
             self.kill()
             raise SlotStartError("a scoring slot process exited while building the rewards (see its stderr above)") from None
         if head.get("kind") != "ready":
             self.kill()
             raise SlotStartError(str(head.get("error", "a scoring slot process could not start")))
+        for stream in (proc.stdin, proc.stdout):  # from here on read and written with os.read/os.write on the loop
+            os.set_blocking(stream.fileno(), False)  # (the buffered reader holds nothing: the child waits for a request)
         self.contract = head["contract"]
         return self.contract
 
@@ -114,39 +106,60 @@ class SlotProcess:
         """(status, JSON body) of one request, on the event loop (non-blocking pipes: no thread hop per request, which
         cost milliseconds of wake-up and GIL hand-over on a loaded host); SlotDied when the child ends first."""
         self.accepted_rows = None
+        proc = self.proc
+        if proc is None or proc.stdout is None or proc.stdout.closed:
+            raise SlotDied("the scoring slot process ended before answering")
+        self._in_request = proc
         try:
-            reader, writer = await self._pipes()
             header = json.dumps({"kind": "request", "route": route}).encode()
-            writer.write(FRAME.pack(len(header), len(body)) + header)
-            writer.write(body)
-            head, payload = await read_frame_async(reader)
+            await self._write(proc, FRAME.pack(len(header), len(body)) + header + body)
+            head, payload = await self._read_frame(proc)
             if head.get("kind") == "accepted":
                 self.accepted_rows = int(head["rows"])
-                head, payload = await read_frame_async(reader)
-        except (EOFError, OSError, ValueError, asyncio.IncompleteReadError):
+                head, payload = await self._read_frame(proc)
+        except (EOFError, OSError, ValueError):
             raise SlotDied("the scoring slot process ended before answering") from None
+        finally:
+            self._in_request = None
+            if self.proc is not proc or proc.returncode is not None:  # killed meanwhile: its pipes are closed here
+                _close_pipes(proc)
         return int(head["status"]), payload
 
-    async def _pipes(self) -> tuple[asyncio.StreamReader, asyncio.WriteTransport]:
-        """The running child's pipes as asyncio streams, connected on its first request (the child is started and its
-        ready frame read with blocking calls on the slot's thread, before any event loop may run)."""
-        proc = self.proc
-        if self._pipes_of is not proc or self._pipe_transports is None:
-            if proc is None or proc.stdout is None or proc.stdout.closed:
-                raise EOFError("the slot process is gone")
-            loop = asyncio.get_running_loop()
-            reader = asyncio.StreamReader(loop=loop)
-            read_transport, _ = await loop.connect_read_pipe(lambda: asyncio.StreamReaderProtocol(reader, loop=loop), proc.stdout)
-            write_transport, _ = await loop.connect_write_pipe(asyncio.BaseProtocol, proc.stdin)
-            self._pipes_of, self._pipe_transports, self._reader, self._loop = proc, (read_transport, write_transport), reader, loop
-        return self._reader, self._pipe_transports[1]
+    async def _write(self, proc: subprocess.Popen, data: bytes) -> None:
+        fd, view = proc.stdin.fileno(), memoryview(data)
+        while view:
+            try:
+                view = view[os.write(fd, view):]
+            except BlockingIOError:
+                await _ready(fd, writable=True)
+
+    async def _read_exactly(self, proc: subprocess.Popen, size: int) -> bytes:
+        fd = proc.stdout.fileno()
+        while len(self._buffer) < size:
+            try:
+                chunk = os.read(fd, 1 << 18)
+            except BlockingIOError:
+                await _ready(fd, writable=False)
+                continue
+            if not chunk:
+                raise EOFError("the slot process closed its end of the pipe")
+            self._buffer += chunk
+        taken = bytes(self._buffer[:size])
+        del self._buffer[:size]
+        return taken
+
+    async def _read_frame(self, proc: subprocess.Popen) -> tuple[dict[str, Any], bytes]:
+        head_len, body_len = FRAME.unpack(await self._read_exactly(proc, FRAME.size))
+        head = await self._read_exactly(proc, head_len)
+        return json.loads(head), (await self._read_exactly(proc, body_len) if body_len else b"")
 
     def alive(self) -> bool:
         """Whether the child is running (False once it exited or was killed, e.g. from outside the server)."""
         return self.proc is not None and self.proc.poll() is None
 
     def kill(self) -> None:
-        """SIGKILL the child's whole process group (its forkserver and engine workers too)."""
+        """SIGKILL the child's whole process group (its forkserver and engine workers too). Its pipes are closed now,
+        or by the request still waiting on them once it has seen the end (it stops watching them first)."""
         proc = self.proc
         if proc is None:
             return
@@ -154,19 +167,30 @@ class SlotProcess:
             os.killpg(proc.pid, signal.SIGKILL)
         except (ProcessLookupError, PermissionError):
             pass
-        transports, self._pipe_transports = self._pipe_transports, None
-        if transports is not None and self._pipes_of is proc and self._loop is not None and not _on_loop(self._loop):
-            for transport in transports:  # they own the pipe files and the loop's selector entries: closed on their loop
-                self._loop.call_soon_threadsafe(transport.close)
-        else:
-            for transport in transports or ():
-                transport.close()  # on the loop: off the selector now, before the files close below
-            for stream in (proc.stdin, proc.stdout):
-                try:
-                    stream.close()
-                except OSError:
-                    pass
         proc.wait()
+        if self._in_request is not proc:
+            _close_pipes(proc)
+
+
+async def _ready(fd: int, *, writable: bool) -> None:
+    """Wait until ``fd`` can be read (or written) without blocking; the loop stops watching it before this returns,
+    so the descriptor may be closed right after."""
+    loop = asyncio.get_running_loop()
+    ready = loop.create_future()
+    watch, unwatch = (loop.add_writer, loop.remove_writer) if writable else (loop.add_reader, loop.remove_reader)
+    watch(fd, lambda: ready.done() or ready.set_result(None))
+    try:
+        await ready
+    finally:
+        unwatch(fd)
+
+
+def _close_pipes(proc: subprocess.Popen) -> None:
+    for stream in (proc.stdin, proc.stdout):
+        try:
+            stream.close()
+        except OSError:
+            pass
 
 
 class Slot:
