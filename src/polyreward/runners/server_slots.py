@@ -126,7 +126,7 @@ class SlotProcess:
         self._in_request = proc
         try:
             header = json.dumps({"kind": "request", "route": route}).encode()
-            await self._write(proc, FRAME.pack(len(header), len(body)) + header + body)
+            await self._write(proc, b"".join((FRAME.pack(len(header), len(body)), header, body)))  # one copy of the body
             head, payload = await self._read_frame(proc)
             if head.get("kind") == "accepted":
                 self.accepted_rows = int(head["rows"])
@@ -151,7 +151,7 @@ class SlotProcess:
         fd = proc.stdout.fileno()
         while len(self._buffer) < size:
             try:
-                chunk = os.read(fd, 1 << 18)
+                chunk = os.read(fd, max(size - len(self._buffer), 1 << 16))
             except BlockingIOError:
                 await _ready(fd, writable=False)
                 continue
