@@ -23,7 +23,9 @@ connection or timed out is skipped for ``down_for`` seconds), after a capped, ji
 (``min(max_backoff, backoff * 2**attempt) * uniform(0.5, 1)``, the "equal jitter" of AWS's backoff note), at
 most ``retries`` more times. Each attempt has a **total** deadline of ``timeout`` seconds, from sending to the
 last byte of the answer (a server that trickles its headers or body is cut off at the deadline, not reset by
-every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``.
+every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``. A batch of one
+shard is sent on the calling thread, several on the client's own threads, each over a keep-alive HTTP/1.1
+connection (:mod:`polyreward.runners.client_http`; ``HTTP_PROXY`` is not read).
 
 **Failure policy.** A shard that still fails, or gets an answer no retry can change (400, 401, 403, 413), is NaN
 for every reward with the reason, counted in ``failures``, marked in ``unscored`` and counted in the client's

@@ -9,7 +9,7 @@ loaded host each wake-up waits for a core), and skips a general-purpose client's
   timeout is set to the time left before each call), so a server that trickles its headers or body is cut off at
   the deadline, not reset by every byte: :class:`TimeoutError`.
 - **keep-alive**: a connection whose answer was complete and not marked ``Connection: close`` goes back to the
-  pool of its origin. One that became readable while idle (the server closed it, e.g. ``polyreward serve``'s
+  pool of its origin (a process forked from the client's leaves the parent's connections alone). One that became readable while idle (the server closed it, e.g. ``polyreward serve``'s
   header timeout) is dropped before use; a reused connection that fails before any byte of the answer arrived
   is replaced by a fresh one once, for the same exchange (the routes are stateless: sending again is safe).
 - **errors**: :class:`ConnectError` (refused, unreachable, DNS), :class:`RemoteProtocolError` (a malformed or
@@ -20,6 +20,7 @@ loaded host each wake-up waits for a core), and skips a general-purpose client's
 
 from __future__ import annotations
 
+import os
 import select
 import socket
 import threading
@@ -97,6 +98,7 @@ class HTTPPool:
         self._idle: dict[Origin, list[_Connection]] = {}
         self._lock = threading.Lock()
         self._ssl = None
+        self._pid = os.getpid()
         self.user_agent = user_agent
         self.closed = False
 
@@ -120,6 +122,9 @@ class HTTPPool:
                 connection.close()
 
     def _take(self, origin: Origin) -> _Connection | None:
+        if os.getpid() != self._pid:  # a forked copy of the client: the parent's sockets stay the parent's
+            with self._lock:
+                self._idle, self._pid = {}, os.getpid()
         while True:
             with self._lock:
                 pool = self._idle.get(origin)
