@@ -228,8 +228,15 @@ def slime_rows(payload: Any, columns: ColumnMap, settings: RouteSettings) -> lis
     return [_peer_row(columns, settings, payload.get("prompt"), payload["response"], payload.get("label"))]
 
 
-def _none_if_nan(value: float) -> float | None:
-    return None if math.isnan(value) else value
+def _nan_as_none(values: np.ndarray) -> list[Any]:
+    """``values.tolist()`` (1 or 2 dimensions) with None for NaN; one check in numpy when there is no NaN, else a
+    pass over the cells (``v != v``: NaN, inlined)."""
+    listed = values.tolist()
+    if not np.isnan(values).any():
+        return listed
+    if values.ndim == 1:
+        return [None if v != v else v for v in listed]
+    return [[None if v != v else v for v in row] for row in listed]
 
 
 def _filled(value: float, nan_reward: float) -> float:
@@ -243,9 +250,9 @@ def scored_json(names: Sequence[str], weights: Sequence[float], scores: np.ndarr
     return {
         "names": list(names),
         "weights": [float(w) for w in weights],
-        "scores": [[None if v != v else v for v in row] for row in scores.tolist()],  # v != v: NaN, inlined (N x K calls)
+        "scores": _nan_as_none(scores),
         "reasons": {name: list(values) for name, values in reasons.items()},
-        "total": [_none_if_nan(v) for v in total.tolist()],
+        "total": _nan_as_none(total),
         "failures": dict(failures),
         "failed": failed.sum(axis=1).astype(int).tolist(),
         "advantages": advantages.tolist() if advantages is not None else None,
