@@ -28,8 +28,8 @@ import struct
 import subprocess
 import sys
 import time
-from concurrent.futures import ThreadPoolExecutor
 from collections.abc import Sequence
+from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
 FRAME = struct.Struct("!II")
