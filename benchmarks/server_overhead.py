@@ -14,6 +14,9 @@ hits another's verdict cache), in turn:
 * ``served``: ``RewardClient.score_rows`` of the same rows, one request (``shard_size=256``), over one
   ``polyreward serve`` subprocess (``--concurrency 1``; keep-alive connection, JSON both ways, the slot process).
 
+Then up to 20 more batches are served back to back, and each process's CPU time and wake-ups (voluntary context
+switches) per request are read from Linux ``/proc``: the client (this process), the front and the slot process.
+
 The figure is the median over batches of in-process seconds / served seconds (throughput of one request at a
 time against the anchor's); each batch is scored first by one side then the other, alternating, so neither side
 gets the other's warm caches more often. Also: the median time of a one-row request (the fixed cost of a round
@@ -81,6 +84,33 @@ def start_server(config: Path, workers: int, concurrency: int) -> tuple[subproce
     return proc, proc.stdout.readline().split()[1]
 
 
+def process_costs(pids: dict[str, int]) -> dict[str, tuple[float, int]]:
+    """``{name: (CPU seconds, wake-ups)}`` so far of each process, all its threads (Linux ``/proc``): user + system
+    time, and voluntary context switches (each one a wait that ended, i.e. a wake-up). Empty where unreadable."""
+    tick = os.sysconf("SC_CLK_TCK")
+    found = {}
+    for name, pid in pids.items():
+        cpu, woken = 0.0, 0
+        try:
+            for task in Path(f"/proc/{pid}/task").iterdir():
+                fields = (task / "stat").read_text().rsplit(")", 1)[1].split()
+                cpu += (int(fields[11]) + int(fields[12])) / tick
+                woken += int((task / "status").read_text().split("voluntary_ctxt_switches:")[1].split()[0])
+        except (OSError, IndexError, ValueError):
+            return {}
+        found[name] = (cpu, woken)
+    return found
+
+
+def server_pids(proc: subprocess.Popen) -> dict[str, int]:
+    """The server (front) and its slot process (the front's one child with ``--concurrency 1``)."""
+    try:
+        children = [int(c) for task in Path(f"/proc/{proc.pid}/task").iterdir() for c in (task / "children").read_text().split()]
+    except OSError:
+        return {}
+    return {"front": proc.pid, "slot": children[0]} if len(children) == 1 else {}
+
+
 def timed(fn) -> float:
     started = time.perf_counter()
     fn()
@@ -96,11 +126,14 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
     data = [batch(base, b) for b in range(batches + 2)]
     proc, url = start_server(config_path, workers, 1)
     pairs, small = [], []
+    costs: dict[str, float] = {}  # per served 256-row request: each process's CPU and wake-ups
     try:
         with RewardClient(url, shard_size=ROWS, timeout=120) as client:
             for warm in data[:2]:
                 scorer.score(scorer.batch(warm))
                 client.score_rows(warm)
+
+            pids = server_pids(proc)
 
             def served(rows):
                 result = client.score_rows(rows)
@@ -115,6 +148,16 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
                     s = timed(lambda: served(rows))
                 pairs.append((l, s))
                 small.append(timed(lambda: served(rows[:1])))
+            # served requests alone, back to back: what each process spends per request (this one is the client)
+            extra = [batch(base, 5_000 + b) for b in range(min(batches, 20))]
+            pids = {"client": os.getpid(), **pids}
+            before = process_costs(pids)
+            for rows in extra:
+                served(rows)
+            after = process_costs(pids)
+            for who in after.keys() & before.keys():
+                costs[f"{who}_cpu_ms"] = (after[who][0] - before[who][0]) * 1e3 / len(extra)
+                costs[f"{who}_wakeups"] = (after[who][1] - before[who][1]) / len(extra)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -122,6 +165,7 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
            "local_ms": statistics.median(l for l, _ in pairs) * 1e3, "served_ms": statistics.median(s for _, s in pairs) * 1e3,
            "ratio": statistics.median(l / s for l, s in pairs), "one_row_ms": statistics.median(small) * 1e3}
     out["overhead_ms"] = statistics.median(s - l for l, s in pairs) * 1e3
+    out.update(costs)
     if pipelined:
         big = [batch(base, 10_000 + b, 4 * ROWS) for b in range(pipelined + 1)]
         proc, url = start_server(config_path, workers, 2)
@@ -179,6 +223,15 @@ def main() -> None:
         pipelined = f"{r['pipelined_ratio']:.2f}" if "pipelined_ratio" in r else "-"
         lines.append(f"| {r['name']} | {r['batches']} | {r['local_ms']:.1f} | {r['served_ms']:.1f} | {r['ratio']:.2f} | "
                      f"{r['overhead_ms']:.1f} | {r['one_row_ms']:.1f} | {pipelined} | {'met' if r['ratio'] >= GOAL else 'not met'} |")
+    if any("front_cpu_ms" in r for r in results):
+        lines += ["", "Per served 256-row request, over up to 20 more batches sent back to back (Linux `/proc`, every thread of "
+                  "each process: CPU = user + system time, in 10 ms ticks; wake-ups = voluntary context switches, each a wait "
+                  "that ended):", "",
+                  "| workload | client CPU ms | client wake-ups | front CPU ms | front wake-ups | slot CPU ms (scoring included) | slot wake-ups |",
+                  "|---|---:|---:|---:|---:|---:|---:|"]
+        lines += [f"| {r['name']} | {r.get('client_cpu_ms', float('nan')):.2f} | {r.get('client_wakeups', float('nan')):.1f} | "
+                  f"{r['front_cpu_ms']:.2f} | {r['front_wakeups']:.1f} | {r['slot_cpu_ms']:.1f} | {r['slot_wakeups']:.1f} |"
+                  for r in results if "front_cpu_ms" in r]
     lines += ["", f"Reproduce: `cd benchmarks && python server_overhead.py --batches {args.batches} --workloads {' '.join(args.workloads)} "
               f"--pipelined {args.pipelined}`"]
     text = "\n".join(lines) + "\n"

@@ -5,7 +5,8 @@ never came back. strace showed why: the old child's pipes were handed to asyncio
 close their descriptor on the loop some time after ``close()`` (uvloop closes it twice); the slot had closed the same
 descriptors at once, so the numbers were free, the slot thread's ``Popen`` got them for the new child's pipes, and the
 transports' late close cut the new child off. These tests take the freed numbers on purpose, right after the kill,
-and check that nothing closes them afterwards, under both event loops the server can run on.
+and check that nothing closes them afterwards, under both event loops the server can run on. Also: a body the front
+hands over in pieces (gathering writes, partial writes past the pipe's buffer) gets the answer of the whole body.
 """
 
 from __future__ import annotations
@@ -125,3 +126,36 @@ def test_a_slot_answers_after_many_kills_and_rebuilds_while_new_pipes_are_made(s
         slot.kill()
     assert statuses == [200] * 4, statuses
     assert time.perf_counter() - started < 120
+
+
+def test_a_body_handed_over_in_pieces_gets_the_answer_of_the_whole_body(spec):
+    """The front writes the body as the pieces it arrived in (gathering writes): a few pieces, more pieces than one
+    writev takes, and a body three times the pipe's buffer (partial writes, waits for the child to read) all get
+    the answer of the body sent whole."""
+    import json
+
+    uvloop = pytest.importorskip("uvloop")
+    rows = [{"prompt": "p", "completion": ("yes " if i % 3 else "no ") + "x" * 2000, "answer": "x"} for i in range(1600)]
+    big = json.dumps({"rows": rows}).encode()
+    assert len(big) > 3 * (1 << 20)
+    slot = SlotProcess(spec)
+    slot.start()
+
+    async def asks() -> list[tuple[int, bytes]]:
+        answers = []
+        for body in (PLAIN, big):
+            answers.append(await slot.request("/score", body))
+            answers.append(await slot.request("/score", [body[:7], body[7:20], body[20:]]))
+            answers.append(await slot.request("/score", [body[i:i + 3] for i in range(0, len(body), 3)][:700]
+                                              + [body[2100:]]))
+        return answers
+
+    try:
+        answers = uvloop.run(asks())
+    finally:
+        slot.kill()
+    for whole, *pieces in (answers[:3], answers[3:]):
+        assert whole[0] == 200
+        for status, payload in pieces:
+            strip = lambda raw: {k: v for k, v in json.loads(raw).items() if k != "elapsed_s"}  # noqa: E731
+            assert status == 200 and strip(payload) == strip(whole[1])

@@ -23,7 +23,9 @@ connection or timed out is skipped for ``down_for`` seconds), after a capped, ji
 (``min(max_backoff, backoff * 2**attempt) * uniform(0.5, 1)``, the "equal jitter" of AWS's backoff note), at
 most ``retries`` more times. Each attempt has a **total** deadline of ``timeout`` seconds, from sending to the
 last byte of the answer (a server that trickles its headers or body is cut off at the deadline, not reset by
-every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``.
+every byte), so a batch never takes longer than about ``(retries + 1) x (timeout + max_backoff)``. A batch of one
+shard is sent on the calling thread, several on the client's own threads, each over a keep-alive HTTP/1.1
+connection (:mod:`polyreward.runners.client_http`; ``HTTP_PROXY`` is not read).
 
 **Failure policy.** A shard that still fails, or gets an answer no retry can change (400, 401, 403, 413), is NaN
 for every reward with the reason, counted in ``failures``, marked in ``unscored`` and counted in the client's
@@ -36,7 +38,6 @@ the server's config says ``on_reward_error: raise`` and a reward failed -> ``Rew
 
 from __future__ import annotations
 
-import asyncio
 import json
 import logging
 import math
@@ -45,11 +46,14 @@ import random
 import threading
 import time
 from collections.abc import Mapping, Sequence
+from concurrent.futures import ThreadPoolExecutor
+from itertools import chain
 from typing import Any, Literal
 
 import numpy as np
 
 from polyreward.runners.chunking import shards
+from polyreward.runners.client_http import HTTPPool, Origin
 from polyreward.vocabulary import ScoredBatch
 
 logger = logging.getLogger("polyreward.runners.client")
@@ -82,10 +86,21 @@ def encode_rows(rows: Sequence[Mapping[str, Any]], advantages: bool) -> bytes:
 
 
 _SCALARS = (str, int, bool, type(None))
+_SCALAR_TYPES = frozenset(_SCALARS)
+_SCORE_TYPES = frozenset((int, float, type(None)))  # bool excluded: a score is a number or null
 
 
 def _plain_json(value: Any) -> bool:
-    """Whether ``value`` holds only plain JSON types and finite floats (see :func:`encode_rows`)."""
+    """Whether ``value`` holds only plain JSON types and finite floats (see :func:`encode_rows`).
+
+    A list of flat rows (exact dicts of str keys and scalar values, the usual shard) is classified by the set of
+    its key and value types, gathered in C (``map``/``chain``); any container inside, or anything else, is walked."""
+    if type(value) is list and all(type(row) is dict for row in value):
+        key_types = set(map(type, chain.from_iterable(value)))
+        values = list(chain.from_iterable(map(dict.values, value)))
+        value_types = set(map(type, values))
+        if key_types <= {str} and value_types <= _SCALAR_TYPES | {float}:
+            return float not in value_types or all(v - v == 0.0 for v in values if type(v) is float)
     stack = [value]
     while stack:
         item = stack.pop()
@@ -127,11 +142,12 @@ def _checked(answer: Any, n: int) -> dict[str, Any]:
         raise ValueError('"names" is not a list of reward names')
     k = len(names)
     scores, total, reasons = answer.get("scores"), answer.get("total"), answer.get("reasons")
-    if not isinstance(scores, list) or len(scores) != n or not all(isinstance(r, list) and len(r) == k for r in scores):
+    # types gathered in C (map/chain) rather than one isinstance per cell: a JSON parser gives exact types
+    if not isinstance(scores, list) or len(scores) != n or not (set(map(type, scores)) <= {list} and set(map(len, scores)) <= {k}):
         raise ValueError(f'"scores" is not {n} rows of {k} values')
     if not isinstance(total, list) or len(total) != n:
         raise ValueError(f'"total" is not {n} values')
-    if not all(v is None or (isinstance(v, (int, float)) and not isinstance(v, bool)) for row in scores for v in row):
+    if not set(map(type, chain.from_iterable(scores))) <= _SCORE_TYPES:
         raise ValueError('"scores" holds a value that is neither a number nor null')
     if not isinstance(reasons, dict) or any(not isinstance(reasons.get(x), list) or len(reasons[x]) != n for x in names):
         raise ValueError(f'"reasons" is not {n} reasons per reward')
@@ -154,11 +170,10 @@ class RewardClient:
                  shard_size: int = 256, per_server: int = 2, group_column: str | None = None,
                  label_column: str | None = None, name: str = "polyreward_remote", down_for: float = 10.0,
                  on_server_error: Literal["fallback", "raise"] = "fallback", fallback_reward: float = 0.0) -> None:
-        import httpx
-
         self.urls = [u.rstrip("/") for u in ([urls] if isinstance(urls, str) else list(urls))]
         if not self.urls:
             raise ValueError("RewardClient needs at least one server URL")
+        self._origins = {url: Origin.parse(url) for url in self.urls}  # ValueError for a URL that is not http(s)
         if shard_size < 1 or per_server < 1 or retries < 0 or not timeout > 0:
             raise ValueError("shard_size and per_server must be >= 1, retries >= 0 and timeout > 0")
         if on_server_error not in ("fallback", "raise"):
@@ -180,25 +195,18 @@ class RewardClient:
         self.unscored_rows = 0  # rows no server scored, over the client's life
         self._contract: dict[str, Any] | None = None
         self._contract_retry_at = 0.0
-        self._loop = asyncio.new_event_loop()
-        self._thread = threading.Thread(target=self._loop.run_forever, name="polyreward-client", daemon=True)
-        self._thread.start()
-        limits = httpx.Limits(max_connections=per_server * len(self.urls), max_keepalive_connections=per_server * len(self.urls))
-        # httpx's own timeouts are per read; the total deadline per attempt is asyncio.timeout in _post
-        self._http = self._run(self._make_http(httpx, limits))
-        self._slots = {url: asyncio.Semaphore(per_server) for url in self.urls}
-
-    async def _make_http(self, httpx: Any, limits: Any) -> Any:
-        return httpx.AsyncClient(timeout=httpx.Timeout(self.timeout), limits=limits)
-
-    def _run(self, coroutine: Any) -> Any:
-        return asyncio.run_coroutine_threadsafe(coroutine, self._loop).result()
+        # requests run on the calling thread (one shard) or on this client's threads (several), blocking sockets
+        # with a total deadline per attempt (polyreward.runners.client_http): no I/O thread to wake and wait for
+        self._http = HTTPPool()
+        self._slots = {url: threading.BoundedSemaphore(per_server) for url in self.urls}
+        self._threads: ThreadPoolExecutor | None = None
 
     def close(self) -> None:
-        if self._loop.is_running():
-            self._run(self._http.aclose())
-            self._loop.call_soon_threadsafe(self._loop.stop)
-            self._thread.join(5)
+        with self._lock:
+            threads, self._threads = self._threads, None
+        if threads is not None:
+            threads.shutdown(wait=True)
+        self._http.close()
 
     def __enter__(self) -> RewardClient:
         return self
@@ -213,19 +221,18 @@ class RewardClient:
         if self._contract is None:
             if time.monotonic() < self._contract_retry_at:
                 return DEFAULT_CONTRACT
-            found = self._run(self._fetch_contract())
+            found = self._fetch_contract()
             if found is None:  # not cached: asked again once down_for has passed
                 self._contract_retry_at = time.monotonic() + self.down_for
                 return DEFAULT_CONTRACT
             self._contract = found
         return self._contract
 
-    async def _fetch_contract(self) -> dict[str, Any] | None:
+    def _fetch_contract(self) -> dict[str, Any] | None:
         for url in self.urls:
             try:
-                async with asyncio.timeout(self.timeout):
-                    response = await self._http.get(f"{url}/contract", headers=self.headers)
-                body = response.json() if response.status_code == 200 else None
+                response = self._http.exchange(self._origins[url], "GET", "/contract", b"", self.headers, self.timeout)
+                body = json.loads(response.content) if response.status == 200 else None
             except Exception:  # unreachable, a proxy page, an old server without /contract: try the next one
                 continue
             if isinstance(body, dict) and isinstance(body.get("columns"), dict):
@@ -241,16 +248,14 @@ class RewardClient:
         return self._label_column or self.contract.get("label_column", "answer")
 
     # -- one shard -----------------------------------------------------------------------------------------
-    async def _post(self, url: str, body: bytes, n: int) -> dict[str, Any]:
-        import httpx
+    def _post(self, url: str, body: bytes, n: int) -> dict[str, Any]:
         import orjson
 
         with self._lock:
             self.attempts += 1
-        try:
-            async with asyncio.timeout(self.timeout):  # the whole attempt: connect, send, headers and body
-                response = await self._http.post(f"{url}/score", content=body, headers=self.headers)
-        except (TimeoutError, httpx.HTTPError, OSError) as exc:  # refused, reset, timed out: skip this server a while
+        try:  # the whole attempt within self.timeout: connect, send, headers and body
+            response = self._http.exchange(self._origins[url], "POST", "/score", body, self.headers, self.timeout)
+        except OSError as exc:  # refused, reset, timed out (TimeoutError), malformed: skip this server a while
             with self._lock:
                 self._down[url] = time.monotonic() + self.down_for
             what = f"no complete answer within {self.timeout:g} s" if isinstance(exc, TimeoutError) else f"{type(exc).__name__}: {exc}"
@@ -259,11 +264,11 @@ class RewardClient:
             answer = orjson.loads(response.content)
         except orjson.JSONDecodeError:
             answer = None
-        if response.status_code != 200:
+        if response.status != 200:
             detail = answer.get("error", response.text) if isinstance(answer, dict) else response.text
-            if response.status_code == 422 and isinstance(answer, dict):
+            if response.status == 422 and isinstance(answer, dict):
                 raise _DataError(self._data_error(answer))
-            raise ShardFailed(f"error: {url}: HTTP {response.status_code}: {str(detail)[:300]}", response.status_code in RETRYABLE)
+            raise ShardFailed(f"error: {url}: HTTP {response.status}: {str(detail)[:300]}", response.status in RETRYABLE)
         try:
             return _checked(answer, n)
         except ValueError as exc:  # a proxy's HTML page, a truncated or foreign body: maybe another server does better
@@ -289,8 +294,8 @@ class RewardClient:
         with self._lock:
             return next((url for url in order if self._down.get(url, 0.0) <= now), order[0])
 
-    async def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str:
-        """The server's answer for one shard, or the reason it could not be had."""
+    def _score_shard(self, first: int, rows: Sequence[Mapping[str, Any]], advantages: bool) -> dict[str, Any] | str | _DataError:
+        """The server's answer for one shard, or the reason it could not be had (the data's own error, to raise)."""
         try:
             body = encode_rows(rows, advantages)
         except (TypeError, ValueError) as exc:  # a value JSON cannot hold: no server can help
@@ -299,13 +304,21 @@ class RewardClient:
         while True:
             url = self._pick(first + attempt)
             try:
-                async with self._slots[url]:  # at most per_server requests on one server; the others wait here
-                    return await self._post(url, body, len(rows))
+                with self._slots[url]:  # at most per_server requests on one server; the others wait here
+                    return self._post(url, body, len(rows))
             except ShardFailed as exc:
                 if not exc.retryable or attempt == self.retries:
                     return f"{exc.reason} (after {attempt + 1} attempt(s))"
-            await asyncio.sleep(min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0))
+            except _DataError as exc:
+                return exc
+            time.sleep(min(self.max_backoff, self.backoff * 2 ** attempt) * random.uniform(0.5, 1.0))
             attempt += 1
+
+    def _pool(self) -> ThreadPoolExecutor:
+        with self._lock:
+            if self._threads is None:
+                self._threads = ThreadPoolExecutor(max_workers=self.per_server * len(self.urls), thread_name_prefix="polyreward-client")
+            return self._threads
 
     # -- a batch -------------------------------------------------------------------------------------------
     def score_rows(self, rows: Sequence[Mapping[str, Any]], *, advantages: bool = False) -> ScoredBatch:
@@ -321,16 +334,15 @@ class RewardClient:
         with self._lock:
             turn, self._turn = self._turn, self._turn + len(ranges)
 
-        async def run_all() -> list[Any]:
-            return await asyncio.gather(*(self._score_shard(turn + i, rows[a:b], advantages) for i, (a, b) in enumerate(ranges)),
-                                        return_exceptions=True)
-
-        answers = self._run(run_all())
+        if len(ranges) <= 1:  # one request: sent and waited for on this thread
+            answers = [self._score_shard(turn + i, rows[a:b], advantages) for i, (a, b) in enumerate(ranges)]
+        else:  # shards in flight together, at most per_server on each server
+            pool = self._pool()
+            answers = [future.result() for future in [pool.submit(self._score_shard, turn + i, rows[a:b], advantages)
+                                                      for i, (a, b) in enumerate(ranges)]]
         for answer in answers:
             if isinstance(answer, _DataError):
                 raise answer.error
-            if isinstance(answer, BaseException):
-                raise answer
         result = self._join(rows, ranges, answers, advantages)
         lost = int(result.unscored.sum())
         if lost:

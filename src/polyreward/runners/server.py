@@ -63,7 +63,7 @@ Limits, each one clear status:
 
 import asyncio
 import pickle
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from contextlib import asynccontextmanager
 from typing import Any
 
@@ -114,7 +114,7 @@ class Slots:
     def busy(self) -> int:
         return len(self.all) - len(self.free)
 
-    async def run(self, slot: Slot, route: str, body: bytes, retry: bool = True) -> tuple[int, bytes]:
+    async def run(self, slot: Slot, route: str, body: Sequence[bytes], retry: bool = True) -> tuple[int, bytes]:
         """(status, body) of ``route`` in ``slot`` within the time budget; the slot is given back or rebuilt. A slot
         whose process died before it read the request (killed while idle) is rebuilt and the request goes to another
         slot once (429 when none is free), never a 500 for a request nobody looked at."""
@@ -249,7 +249,8 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         except (TimeoutError, Exception):  # a client that stops or disconnects: nothing more to do
             return
 
-    async def read_body(declared: str | None, stream: Any) -> bytes:
+    async def read_body(declared: str | None, stream: Any) -> list[bytes]:
+        """The body as the pieces it arrived in (handed to the slot as they are, never joined into one copy)."""
         drain_budget = max(DRAIN_BYTES, max_body_bytes)
         if declared is not None and int(declared) > max_body_bytes:  # h11 has refused a malformed length already
             if int(declared) <= drain_budget:
@@ -267,7 +268,7 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
                         raise RequestProblem(413, f"request body is over the limit of {max_body_bytes} bytes", {"Connection": "close"})
         except TimeoutError:
             raise RequestProblem(408, f"the request body did not arrive within {body_timeout:g} s", {"Connection": "close"}) from None
-        return pieces[0] if len(pieces) == 1 else b"".join(pieces)
+        return pieces
 
     @app.exception_handler(RequestProblem)
     async def problem(request: Request, exc: RequestProblem) -> Response:

@@ -33,6 +33,7 @@ import math
 import time
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from pathlib import Path
 from typing import Any
 
@@ -124,10 +125,11 @@ def parse_body(raw: bytes) -> Any:
     while level:  # depth check without recursion, one level of containers at a time
         if depth > MAX_DEPTH:
             raise RequestProblem(400, f"the body nests deeper than {MAX_DEPTH} levels")
-        inner = []
-        for value in level:
-            inner.extend(v for v in (value.values() if isinstance(value, dict) else value) if isinstance(v, (list, dict)))
-        level, depth = inner, depth + 1
+        # the values one level down, gathered in C; the containers among them picked out only if there are any
+        # (a level of rows of strings ends here after one pass over their types)
+        values = list(chain.from_iterable(value.values() if type(value) is dict else value for value in level))
+        kinds = set(map(type, values))
+        level, depth = ([v for v in values if type(v) is list or type(v) is dict] if list in kinds or dict in kinds else []), depth + 1
     return payload
 
 
@@ -226,8 +228,15 @@ def slime_rows(payload: Any, columns: ColumnMap, settings: RouteSettings) -> lis
     return [_peer_row(columns, settings, payload.get("prompt"), payload["response"], payload.get("label"))]
 
 
-def _none_if_nan(value: float) -> float | None:
-    return None if math.isnan(value) else value
+def _nan_as_none(values: np.ndarray) -> list[Any]:
+    """``values.tolist()`` (1 or 2 dimensions) with None for NaN; one check in numpy when there is no NaN, else a
+    pass over the cells (``v != v``: NaN, inlined)."""
+    listed = values.tolist()
+    if not np.isnan(values).any():
+        return listed
+    if values.ndim == 1:
+        return [None if v != v else v for v in listed]
+    return [[None if v != v else v for v in row] for row in listed]
 
 
 def _filled(value: float, nan_reward: float) -> float:
@@ -241,9 +250,9 @@ def scored_json(names: Sequence[str], weights: Sequence[float], scores: np.ndarr
     return {
         "names": list(names),
         "weights": [float(w) for w in weights],
-        "scores": [[None if v != v else v for v in row] for row in scores.tolist()],  # v != v: NaN, inlined (N x K calls)
+        "scores": _nan_as_none(scores),
         "reasons": {name: list(values) for name, values in reasons.items()},
-        "total": [_none_if_nan(v) for v in total.tolist()],
+        "total": _nan_as_none(total),
         "failures": dict(failures),
         "failed": failed.sum(axis=1).astype(int).tolist(),
         "advantages": advantages.tolist() if advantages is not None else None,
