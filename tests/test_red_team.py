@@ -56,7 +56,7 @@ def _score(rows: list[dict], completions: list[str]) -> list[float]:
 def test_the_table_is_well_formed():
     assert len([r for r in ROWS if r["kind"] == "hack"]) >= 150 and len([r for r in ROWS if r["kind"] == "genuine"]) >= 150
     for row in ROWS:
-        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3")
+        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3", "holdout4")
         assert row["expected"] == ("not_paid" if row["kind"] == "hack" else "paid")
         assert row["completion"] and row["gold"] and row["family"]
 
