@@ -18,8 +18,9 @@ see or would read the same way:
    ``href``, a link target, a markdown link definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
    ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``), footnote definitions (``[^1]: ...``), spoilers (``>!..!<``),
-   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``).
+   task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
+   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
+   footnote definition (``[^1]: ...``) is read in place of its marker, in parentheses, as a reader follows it.
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
@@ -368,7 +369,21 @@ def _visible_part(text: str, code: bool) -> str:
     if ">" in text:
         text = _QUOTE_LINE.sub("\n", text)
     if "[^" in text:
-        text = _FOOTNOTE_LINE.sub("\n", text)
+        text = _inline_footnotes(text)
+    return text
+
+
+_FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
+
+
+def _inline_footnotes(text: str) -> str:
+    """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
+    scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer
+    it qualifies, as a reader would follow the marker. One pass to collect, one literal replace per definition."""
+    notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
+    text = _FOOTNOTE_DEFINITION.sub("\n", text)
+    for label, note in list(notes.items())[:20]:
+        text = text.replace(f"[^{label}]", f" ({note})" if note else " ")
     return text
 
 
