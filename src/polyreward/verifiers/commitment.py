@@ -386,6 +386,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     return ""
 
 
+# the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)
+_WITHDRAWING_VERB = re.compile(r"\b(?:withdraw\w*|retract\w*|scratch|strike|ignore|disregard|forget|cancel\w*|delete|undo|never\s*mind)\b",
+                               re.IGNORECASE)
+
+
 def withdrawn_in_clause(text: str, at: int) -> bool:
     """Is ``text[at]`` (the last mention of an option letter, which :func:`later_disowns` reads only after) the object
     of a word of withdrawal right before it in its clause ("Edit: withdrawn, A contradicts ...", "Scratch A")? A
@@ -394,7 +399,7 @@ def withdrawn_in_clause(text: str, at: int) -> bool:
     ends = [m.end() for m in _CLAUSE_END_LETTERS.finditer(window)]
     clause = window[ends[-1]:] if ends else window
     attached = re.search(r"[\s,:;\u2013\u2014-]*\Z", clause)
-    return any(word.end() == attached.start() for word in _WITHDRAWAL.finditer(clause)) and _withdraws(clause)
+    return any(word.end() == attached.start() for word in _WITHDRAWING_VERB.finditer(clause))
 
 
 _MODAL = re.compile(r"\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|guess)\b", re.IGNORECASE)

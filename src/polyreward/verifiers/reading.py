@@ -376,13 +376,20 @@ def _visible_part(text: str, code: bool) -> str:
 _FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
 
 
+_NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answer|option|choice)\b", re.IGNORECASE)
+
+
 def _inline_footnotes(text: str) -> str:
     """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
     scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer
-    it qualifies, as a reader would follow the marker. One pass to collect, one literal replace per definition."""
+    it qualifies, as a reader would follow the marker. A note with a value, math or markup, or naming an answer, stays
+    set aside (read only when nothing else answers): a footnote may qualify the answer, never supply one. One pass to
+    collect, one literal replace per definition."""
     notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
     text = _FOOTNOTE_DEFINITION.sub("\n", text)
     for label, note in list(notes.items())[:20]:
+        if _NOTE_WITH_VALUE.search(note):
+            continue  # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside
         text = text.replace(f"[^{label}]", f" ({note})" if note else " ")
     return text
 
