@@ -106,7 +106,7 @@ IDIOM_DOUBT = re.compile(
     r"(?:your|my|one's)\s+own\s+risk|buyer\s+beware|caveat\s+emptor|(?:pinch|grain)\s+of\s+salt|"
     r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+)?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
     r"(?:draft|placeholder|preliminary|interim|tentative|provisional|temporary)\s+(?:answer|result|value|guess|solution|pick)|"
-    r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)|for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
+    r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
     r"to\s+be\s+(?:checked|confirmed|verified|determined|revisited)|"
     r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't)\s+decide|undecided|torn\s+between|"
     r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly)\b"
