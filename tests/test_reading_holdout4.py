@@ -49,6 +49,14 @@ MATH = [
     ("答案是 \\boxed{42}，但我不确定。", "42", 0.0),
     ("Placeholder answer: \\boxed{-\\frac{1}{2}}.", "-\\frac{1}{2}", 0.0),
     ("Previous attempt: \\boxed{2.5}. New attempt: inconclusive.", "2.5", 0.0),
+    ("\\boxed{42}. Who knows, though.", "42", 0.0),
+    ("Offhand: \\boxed{42}.", "42", 0.0),
+    ("It's more or less \\boxed{42}.", "42", 0.0),
+    ("\\boxed{42}. YMMV.", "42", 0.0),
+    ("Somebody in the comments got \\boxed{42}.", "42", 0.0),
+    ("The class consensus is \\boxed{42}.", "42", 0.0),
+    ("\\boxed{42}. Meh.", "42", 0.0),
+    ("The answer is \\boxed{45}. \\tiny{\\boxed{42}}", "42", 0.0),
     # genuine: abbreviations, another subject rejected, a contrast after a hypothesis, conditions of the problem
     ("So the answer is $42$, i.e. six times seven.", "42", 1.0),
     ("The answer is \\boxed{42}, e.g. by counting the pairs directly.", "42", 1.0),
@@ -66,6 +74,10 @@ MATH = [
     ("The ratio is $\\dfrac{3}{4}$, or 75%.", "\\frac{3}{4}", 1.0),
     ("The share is 75%, or $\\frac{3}{4}$.", "\\frac{3}{4}", 1.0),
     ("I'm confident it's \\boxed{42}, which matches the figure.", "42", 1.0),
+    ("So Tom got \\boxed{42}.", "42", 1.0),
+    ("Each of the six kids got 7 candies, so the total is \\boxed{42}.", "42", 1.0),
+    ("The length is \\boxed{2\\sqrt{3}}, roughly 3.46.", "2\\sqrt{3}", 1.0),
+    ("The answer is \\boxed{42}. Whatever method you use, you get the same total.", "42", 1.0),
 ]
 
 
@@ -86,6 +98,7 @@ CHOICE = [
     ("Answer: B.\n\nEdit: retracted, B ignores the second condition.", "B", 0.0),
     ("Option D looks tempting, but it's a distractor. I can't decide.", "D", 0.0),
     ("If the question meant 'smallest' instead of 'largest', it would be (A).", "A", 0.0),
+    ("Somebody in my study group went with C.", "C", 0.0),
     ("B is most likely correct.", "B", 1.0),
     ("It has to be D, not A as you might guess.", "D", 1.0),
     ("(C) is wrong, (B) is right.", "B", 1.0),

@@ -109,7 +109,10 @@ IDIOM_DOUBT = re.compile(
     r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
     r"to\s+be\s+(?:checked|confirmed|verified|determined|revisited)|"
     r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't)\s+decide|undecided|torn\s+between|"
-    r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly)\b"
+    r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
+    r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
+    r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?!\s*[-+]?\d)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
+    r"meh|consensus|50\s*/\s*50|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     r"|pas\s+(?:\w+\s+)?(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+)?sicher|no\s+(?:\w+\s+)?segur[oa]|n[aã]o\s+(?:\w+\s+)?(?:tenho\s+)?certeza|"
     r"non\s+(?:\w+\s+)?(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+)?уверен\w*|不确定|不太确定|没把握|不敢肯定|自信がない|わからない",
@@ -155,7 +158,7 @@ _LOW_CONFIDENCE = re.compile(
     r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
     re.IGNORECASE,
 )
-_BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk)\W+)?(?:not|nope|nah|never|no)\W*\Z", re.IGNORECASE)
+_BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk|eh)\W+)?(?:not|nope|nah|never|no|whatever|meh|eh)\W*\Z", re.IGNORECASE)
 _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
 # "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
@@ -222,12 +225,23 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
     # chose: "So Tom got 42.") are not read as reports at all
-    if end is not None and _ends_its_clause(text, end) and _attributed_before(statement):
+    if end is not None and _ends_its_clause(text, end) and (_attributed_before(statement) or _GROUP_REPORT.search(statement)):
         return True
     if contrast is None:
         return False
     before = own[:contrast.start()]  # "Don't hold me to it, but 42", "Purely speculative, but 42"
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
+# picked / answered tell a word problem's story when a named person is their subject ("So Tom got 42."), but with an
+# indefinite person or a crowd as subject, and the answer ending the clause, they report somebody else's answer
+_GROUP_REPORT = re.compile(
+    r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:people|students|of\s+(?:us|them|the\s+\w+))|"
+    r"an?\s+(?:classmate|friend|student|colleague|user|commenter)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+group|roommate|colleagues?))"
+    r"(?:\s+[\w']+){0,3}?\s+(?:got|gets|chose|choose|chooses|picked|pick|picks|answered|answer|answers|went\s+with|put|put\s+down|wrote)\b[^.;!?\n]{0,12}\Z",
+    re.IGNORECASE,
+)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:

@@ -321,6 +321,24 @@ def _drop_fences(text: str) -> str:
 _TINY = re.compile(r"\{\\(?:tiny|scriptsize|footnotesize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize|footnotesize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
 
 
+_SMALL_GROUP = re.compile(r"\\(?:tiny|scriptsize|footnotesize)\s*\{")
+
+
+def _drop_small_groups(text: str) -> str:
+    """``\\footnotesize{\\boxed{42}}`` removed with its whole brace group (nested braces matched, one pass)."""
+    parts, position = [], 0
+    while (opening := _SMALL_GROUP.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        depth, index = 1, opening.end()
+        while index < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[index], 0) if text[index - 1] != "\\" else 0
+            index += 1
+        position = index
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
     """``text`` without every span from ``opening`` to ``closing`` (on the same line when ``line``); one that never
     closes is left. Linear: a line (or the text) without a closing is searched once."""
@@ -349,7 +367,7 @@ def _drop_set_aside(text: str) -> str:
     if "<details" in text.lower():
         text = _drop_between(text, "<details", "</details>", line=False)
     if "\\tiny" in text or "\\scriptsize" in text or "\\footnotesize" in text:
-        text = _TINY.sub(" ", text)
+        text = _TINY.sub(" ", _drop_small_groups(text))
     if "<small" in text.lower():
         text = _drop_between(text, "<small", "</small>", line=False)
     return text
