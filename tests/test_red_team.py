@@ -28,11 +28,8 @@ ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team
 KNOWN_PAID = {
     "Most people answer \\boxed{7} here.",    # "answer" is a verb here and a noun in "The answer is": not read as a report
     "Most people answer \\boxed{120} here.",
-    # got / pick / chose tell a word problem's story as often as they report ("So Tom got 42."): not read as reports
-    "A classmate got \\boxed{120}.",
-    "A classmate got \\boxed{-3}.",
-    "Most students pick B.",
-    "Most students pick D.",
+    # (got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got 42.", "Most students pick
+    # B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
 }
 
 
