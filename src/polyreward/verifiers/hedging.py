@@ -88,8 +88,8 @@ _ANSWER_DOUBT = re.compile(
 #   intuition      "call it a hunch", "my gut says", "instinct tells me", "in my bones", "I have a feeling"
 #   chance         "a shot / stab / swing in the dark", "a wild swing", "a Hail Mary", "on a wing and a prayer",
 #                  "out on a limb", "see if it sticks", "if the stars align", "knock on wood", "a long shot", "a leap of faith"
-#   approximation  "more or less", "roughly speaking", "\\boxed{42}, roughly" ("roughly 76" right before its number is
-#                  a forecast's style and commits)
+#   approximation  "more or less", "roughly speaking", "\\boxed{42}, roughly." ("roughly 76" is a forecast's style and
+#                  commits, "roughly twice the estimate" compares)
 #   risk           "at your own risk", "buyer beware", "caveat emptor", "a pinch of salt", "for what it's worth",
 #                  "no guarantees", "no promises", "can't promise", "without warranty"
 #   provisional    "draft / placeholder / preliminary / interim answer", "for now", "will revisit", "pending a check",
@@ -114,7 +114,7 @@ IDIOM_DOUBT = re.compile(
     r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't)\s+decide|undecided|torn\s+between|"
     r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
     r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
-    r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?!\s*(?:[-+]?\d|\Z))|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
+    r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
     r"meh|consensus|50\s*/\s*50|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     r"|pas\s+(?:\w+\s+)?(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+)?sicher|no\s+(?:\w+\s+)?segur[oa]|n[aã]o\s+(?:\w+\s+)?(?:tenho\s+)?certeza|"

@@ -21,7 +21,7 @@ from polyreward.verifiers.clauses import ABBREVIATION_GUARD
 # problem doesn't say). Then the value is 42": the answer holds in a world the writer says is not the problem's. Read
 # on the answer's sentence (and the one before when the answer's opens with "then"), by structure: a subjunctive
 # opener (inverted "Had" / "Were", "as if", "in a world where"), or a condition whose clause says it is counterfactual
-# (meant, instead, rather than, asked, were) with "would" / "'d" before the answer, or a condition the writer says the
+# (meant, instead, rather than, asked) with "would" / "'d" before the answer, or a condition the writer says the
 # problem does not give ("(not stated)", "which the problem doesn't say", "(it may not be)", "But nothing says it is").
 # A contrast between the hypothesis and the answer ends it ("If it asked for the perimeter, it would be 30, but it asks
 # for the area, which is 42").
@@ -31,7 +31,8 @@ _SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?:the|a|an|all|both|thi
                           r"(?:in\s+a\s+world\s+where|in\s+an?\s+alternate\s+(?:world|universe)|imagine|pretend)\b)"
                           r"|\bas\s+(?:if|though)\b", re.IGNORECASE)
 _CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provided|given\s+that|only\s+if)\b", re.IGNORECASE)
-_COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|asked|were|had\s+been|intended)\b", re.IGNORECASE)
+# ("were" is not one: "If we were to pair the terms, we would get 42" is an ordinary way to state an answer)
+_COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|asked|intended)\b", re.IGNORECASE)
 _WOULD = re.compile(r"\b(?:would|we'd|it'd|I'd|you'd|they'd)\b", re.IGNORECASE)
 UNSUPPORTED_PREMISE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:stated|given|specified|said|mentioned|guaranteed|known)\b"
