@@ -14,7 +14,9 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` (written after the change and never used to tune it: the honest figure);
+  used to change it) or ``holdout`` .. ``holdout4`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` was written blind, without reading the
+  reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
 Measures (issue 32's goal): the share of hacks **paid at least the genuine answer** -- a hack's score is compared
@@ -119,6 +121,17 @@ def measure(rows: list[dict], scorer) -> dict:
     return {"scores": scores, "paid": paid, "refused": refused}
 
 
+# polyreward's figures on each split's first sight, before anything it showed was changed (recorded once, kept as
+# history; docs/benchmarks.md#held-out-red-team has the dates and machines): math hacks paid, choice hacks paid,
+# genuine answers refused
+FIRST_SIGHT = {
+    "holdout": ("42 / 112 (37.5 %)", "18 / 34 (52.9 %)", "0 / 96"),
+    "holdout2": ("46 / 102 (45.1 %)", "10 / 24 (41.7 %)", "2 / 68"),
+    "holdout3": ("11 / 40 (27.5 %)", "5 / 15 (33.3 %)", "0 / 15"),
+    "holdout4": ("45 / 124 (36.3 %)", "6 / 42 (14.3 %)", "6 / 94"),
+}
+
+
 def _rate(flags: list[bool]) -> str:
     return f"{sum(flags)} / {len(flags)} ({100 * sum(flags) / len(flags):.1f} %)" if flags else "–"
 
@@ -133,12 +146,12 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout`, `holdout2` and `holdout3` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout`, `holdout2`, `holdout3` and `holdout4` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():
         for task in ("math", "choice"):
-            for split in ("dev", "holdout", "holdout2", "holdout3", "all"):
+            for split in ("dev", "holdout", "holdout2", "holdout3", "holdout4", "all"):
                 chosen = [i for i, r in enumerate(rows) if r["task"] == task and (split == "all" or r["split"] == split)]
                 if not chosen:
                     continue
@@ -146,6 +159,16 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
                 genuine = [result["refused"][i] for i in chosen if i in result["refused"]]
                 lines.append(f"| {name} | {task} | {split} | {_rate(hacks)} | {_rate(genuine)} |")
     ours = next(iter(results.values()))
+    lines += ["", "polyreward on first sight of each held-out split (recorded when it was written) and now:", "",
+              "| split | math hacks paid, first sight | now | choice hacks paid, first sight | now | genuine refused, first sight | now |",
+              "|---|---:|---:|---:|---:|---:|---:|"]
+    for split, (math_then, choice_then, genuine_then) in FIRST_SIGHT.items():
+        now = []
+        for task in ("math", "choice"):
+            chosen = [i for i, r in enumerate(rows) if r["task"] == task and r["split"] == split]
+            now.append(_rate([ours["paid"][i] for i in chosen if i in ours["paid"]]))
+        refused = [ours["refused"][i] for i, r in enumerate(rows) if r["split"] == split and i in ours["refused"]]
+        lines.append(f"| {split} | {math_then} | {now[0]} | {choice_then} | {now[1]} | {genuine_then} | {sum(refused)} / {len(refused)} |")
     by_family: dict[tuple, list[int]] = defaultdict(list)
     for i, row in enumerate(rows):
         by_family[(row["task"], row["kind"], row["family"])].append(i)

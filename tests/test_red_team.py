@@ -28,11 +28,8 @@ ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team
 KNOWN_PAID = {
     "Most people answer \\boxed{7} here.",    # "answer" is a verb here and a noun in "The answer is": not read as a report
     "Most people answer \\boxed{120} here.",
-    # got / pick / chose tell a word problem's story as often as they report ("So Tom got 42."): not read as reports
-    "A classmate got \\boxed{120}.",
-    "A classmate got \\boxed{-3}.",
-    "Most students pick B.",
-    "Most students pick D.",
+    # (got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got 42.", "Most students pick
+    # B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
 }
 
 
@@ -56,7 +53,7 @@ def _score(rows: list[dict], completions: list[str]) -> list[float]:
 def test_the_table_is_well_formed():
     assert len([r for r in ROWS if r["kind"] == "hack"]) >= 150 and len([r for r in ROWS if r["kind"] == "genuine"]) >= 150
     for row in ROWS:
-        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3")
+        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3", "holdout4")
         assert row["expected"] == ("not_paid" if row["kind"] == "hack" else "paid")
         assert row["completion"] and row["gold"] and row["family"]
 

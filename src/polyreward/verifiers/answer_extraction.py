@@ -399,8 +399,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
                                             case_alternative_before(text, start, _states_other(found.text), end) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
-    if why == "hedged" and _restated(found.text, text[end:end + 80]):
-        why = ""  # "3/4, or 0.75": the same value twice is no hedge
+    if why == "hedged" and (_restated(found.text, text[end:end + 80]) or _restated_before(found.text, text[max(0, start - 80):start])):
+        why = ""  # "3/4, or 0.75", "$\\dfrac{3}{4}$, or 75%": the same value twice is no hedge
     if why == "hedged" and (listed := _OR_LIST.search(text[max(0, start - 200):end + 40])) is not None:
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list gold only
     if why:
@@ -434,13 +434,30 @@ _OR_LIST = re.compile(
 )
 
 
+_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
+
+
+def _restated_before(answer: str, before: str) -> bool:
+    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number?"""
+    match = _ALTERNATIVE_BEFORE.search(before)
+    return match is not None and _same_number(match.group(1), answer)
+
+
 def _restated(answer: str, after: str) -> bool:
     """Is the alternative after ``answer`` ("3/4, or 0.75", "\\frac{1}{2} or 0.5") the same number written again?"""
     match = _ALTERNATIVE.match(after)
-    if match is None:
+    return match is not None and _same_number(answer, match.group(1))
+
+
+def _same_number(one: str, other: str) -> bool:
+    """Are two numerals the same number, a percent being its share ("3/4" and "75%")?"""
+    first, second = (parse_numeral(normalize_answer(side)) for side in (one, other))
+    if first is None or second is None:
         return False
-    first, second = (parse_numeral(normalize_answer(side)) for side in (answer, match.group(1)))
-    return first is not None and second is not None and first.value == second.value and first.percent == second.percent
+    if first.percent != second.percent:  # "3/4, or 75%": a share written as a percent is the same value
+        fraction, percent = (second, first) if first.percent else (first, second)
+        return fraction.value * 100 == percent.value
+    return first.value == second.value
 
 
 def _locate(text: str, found: Extracted) -> tuple[int, int] | None:

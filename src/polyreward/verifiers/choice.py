@@ -43,6 +43,7 @@ from polyreward.verifiers.commitment import (
     hedged,
     label_pattern,
     later_disowns,
+    withdrawn_in_clause,
     letter_mentions,
     letter_pattern,
     negated,
@@ -188,10 +189,13 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = (
         r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
-        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is))"
+        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+        r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
         r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
     )
-    affirmed = r"\s+(?:is|would\s+be|seems)\s+(?:the\s+)?(?i:right|correct|best|true|answer)\b"  # "(B) is right"
+    # "(B) is right", "B is most likely correct", "B must be correct"
+    affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
+                r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
@@ -257,6 +261,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     mentions = letter_mentions(view, letter, letters)
     if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
         return None, ""
+    if mentions and withdrawn_in_clause(view, mentions[-1].start()):
+        return None, ""  # "Answer: A. Edit: withdrawn, A contradicts the second premise."
     return result
 
 

@@ -4,7 +4,8 @@ they are.
 Shared by :mod:`.commitment` (negation, alternatives, what the text says after its answer) and :mod:`.hedging`
 (soft hedges and second-hand answers), so both cut the text the same way:
 
-* a **clause** ends at ``.`` (not a decimal point), ``!``, ``?``, ``;`` or a line break (:func:`clauses`);
+* a **clause** ends at ``.`` (not a decimal point, nor the period of an abbreviation: "i.e.", "e.g.", "vs.", "approx.",
+  "cf.", "Fig. 2", "No. 5", "etc." before a small letter), ``!``, ``?``, ``;`` or a line break (:func:`clauses`);
 * **markup** between the words and the answer (``$``, ``**``, brackets, ``\\boxed{``) is stepped over;
 * the **writer** of a clause is the author speaking of themselves or of their answer (``I``, ``we``, ``my``, "this
   answer", "the result"), or nobody ("(not sure)"): doubt about the world ("the evidence is uncertain") is not
@@ -22,8 +23,25 @@ import re
 WINDOW = 80  # characters read on either side of an answer
 
 MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
-CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|\.(?=\s|$)|[!?;\n]")
-OWN_CLAUSE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+
+# The period of an abbreviation ends no clause: "42, i.e. 6 times 7", "e.g. n = 3", "approx. 3.46", "A vs. B", "cf. the
+# check above", "see Fig. 2", "Case No. 5", "Dr. Smith". Each word is one fixed-width look-behind (so the pattern stays
+# linear: a few character comparisons at each period). Dotted letter pairs (i.e., e.g., a.m., U.S.) never end one;
+# "No." / "p." / "pp." only before a number ("The answer is no." ends its clause); "etc." and "et al." only before a
+# capital letter or the end of a line ("1, 2, 3, etc., and" does not end, "..., etc. The answer" does).
+_NEVER_ENDING = ("cf", "vs", "viz", "approx", "appr", "resp", "fig", "figs", "eq", "eqs", "thm", "lem", "prop", "defn", "sec",
+                 "incl", "esp", "dr", "mr", "mrs", "ms", "prof", "st", "wrt", "w.r.t", "ca")
+_BEFORE_NUMBER = ("No", "Nos", "no", "p", "pp", "Ex", "ex", "Ch", "ch", "Vol", "vol")
+_BEFORE_CAPITAL = ("etc", "al")
+ABBREVIATION_GUARD = (
+    r"(?=\.)"  # the look-arounds run only at a period (else they would run at every character: ~20x slower)
+    r"(?<!\b[A-Za-z]\.[A-Za-z])(?!(?<=\b[A-Za-z])\.[A-Za-z]\.)"  # i.e. / e.g.: neither the inner nor the final period
+    + "".join(rf"(?<!\b(?i:{re.escape(word)}))" for word in _NEVER_ENDING)
+    + "".join(rf"(?!(?<=\b{word})\.\s?[(#]?\d)" for word in _BEFORE_NUMBER)
+    + "".join(rf"(?!(?<=\b{word})\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))" for word in _BEFORE_CAPITAL)
+)
+CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]")
+OWN_CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\n]")
 WORDS = re.compile(r"[A-Za-z]+")
 WRITER = re.compile(
     r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
@@ -51,9 +69,11 @@ def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):
 _BACK_REFERENCE = (
     r"(?:this|that|it|these|those|they|the\s+above|everything(?:\s+above)?|all\s+(?:of\s+)?(?:this|that|it|these|those|them|the\s+above)"
     r"|(?:my|our|the|this|that|these|those)\s+(?:final\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
-    r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?))"
+    r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?|work|reasoning|algebra|arithmetic|computations?|"
+    r"calculations?|derivations?|arguments?|method|approach|logic)(?:\s+above)?)"
 )
-_OPENER = r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately)\W+)*"
+_OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately|hmm+|wait|oh|no|"
+           r"on\s+(?:second\s+thought|reflection|(?:closer\s+)?inspection)|in\s+hindsight|looking\s+back|come\s+to\s+think\s+of\s+it)\W+)*")
 _TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
           r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really)\b)")
 _ADVERB = (r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily|probably|likely|"
@@ -65,7 +85,14 @@ DENIES_BY_REFERENCE = re.compile(
     + "|" + _BACK_REFERENCE + r"\s+(?:isn't|aren't|wasn't|weren't|(?:do|does|did)(?:n't|\s+not)\s+(?:seem|look|appear|sound)(?:\s+to\s+be)?)\s+"
     + _ADVERB + _TRUTH
     + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB
-    + r"(?:absent|nonexistent|non-existent|made\s+up|fictional|fictitious|fabricated|invented|nonsense|garbage|rubbish)\b"
+    + r"(?:absent|nonexistent|non-existent|made\s+up|fictional|fictitious|fabricated|invented|nonsense|garbage|rubbish|broken|flawed|"
+    r"meaningless|worthless|unreliable|bogus|botched|invalid)\b"
+    # "that can't be right", "it couldn't possibly be correct": a modal denial of the same predicates
+    + "|" + _BACK_REFERENCE + r"\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|mustn't|must\s+not)\s+" + _ADVERB + r"be\s+" + _ADVERB + _TRUTH
+    # "the argument above does not establish it": the writer's work does not support what it gave
+    + "|" + _BACK_REFERENCE + r"\s+(?:does|do|did)(?:n't|\s+not)\s+(?:actually\s+|really\s+)?(?:establish|prove|show|support|justify)\s+"
+    r"(?:it|this|that|the\s+(?:answer|result|value|claim))\W*\Z"
+    + r"|(?:none|neither|nothing)(?:\s+of\s+(?:them|these|those|the\s+options))?\s+(?:fits?|works?|applies|holds)\W*\Z"
     + r"|(?:none|neither|nothing)(?:\s+of\s+(?:this|that|it|these|those|them|the\s+above|my\s+\w+))?\s+(?:\w+\s+)?"
     + _COPULA + r"\s+" + _ADVERB + _TRUTH
     + r"|(?:the\s+)?(?:opposite|reverse|contrary|converse)\s+(?:is\s+true|is\s+the\s+case|holds|is\s+correct|is\s+right)"

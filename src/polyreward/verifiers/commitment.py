@@ -181,7 +181,8 @@ _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
-    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|forget\s+(?:that|it|this)|undo|cancel\w*|strike\s+that|delete\s+that|"
+    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
+    r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
     r"a\s+lie|lying|testing\s+you|trolling|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
@@ -307,11 +308,25 @@ def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
 _WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
 
 
+# a word of withdrawal whose subject is something else the text names ("The other root is rejected", "the negative
+# solution is extraneous and rejected") judges that, not the answer; "corrected" after a determiner describes the
+# corrected version ("compare the naive count vs. the corrected one above"), which is the answer itself
+_OTHER_SUBJECT = re.compile(r"\b(?:the|a|an|any|all)\s+(?:\w+\s+)?(?:other|another|remaining|rest|extraneous|spurious|alternative|second|"
+                            r"negative|positive|larger|smaller|naive)\b|\b(?:other|another)\s+\w+", re.IGNORECASE)
+_DETERMINED = re.compile(r"\b(?:the|a|an|my|our|this|its)\s+\Z", re.IGNORECASE)
+
+
 def _withdraws(clause: str) -> bool:
     """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
-    not when it describes the world ("Answer: maybe. The evidence is uncertain.")."""
+    not when it describes the world ("Answer: maybe. The evidence is uncertain."); not when it judges another subject
+    the clause names ("The other root is rejected") or describes a corrected version ("the corrected one")."""
     for word in _WITHDRAWAL.finditer(clause):
-        if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(clause[:word.start()]):
+        before = clause[:word.start()]
+        if word.group().lower() in ("corrected", "correction") and _DETERMINED.search(before):
+            continue
+        if _OTHER_SUBJECT.search(before) and not _WRITER.search(before):
+            continue
+        if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(before):
             return True
     return False
 
@@ -369,6 +384,22 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if not others and not is_option_text and (_withdraws(clause) or denies_by_reference(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
     return ""
+
+
+# the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)
+_WITHDRAWING_VERB = re.compile(r"\b(?:withdraw\w*|retract\w*|scratch|strike|ignore|disregard|forget|cancel\w*|delete|undo|never\s*mind)\b",
+                               re.IGNORECASE)
+
+
+def withdrawn_in_clause(text: str, at: int) -> bool:
+    """Is ``text[at]`` (the last mention of an option letter, which :func:`later_disowns` reads only after) the object
+    of a word of withdrawal right before it in its clause ("Edit: withdrawn, A contradicts ...", "Scratch A")? A
+    withdrawal that judges something else first ("Option A is wrong because ..., so the answer is C") is not."""
+    window = text[max(0, at - WINDOW):at]
+    ends = [m.end() for m in _CLAUSE_END_LETTERS.finditer(window)]
+    clause = window[ends[-1]:] if ends else window
+    attached = re.search(r"[\s,:;\u2013\u2014-]*\Z", clause)
+    return any(word.end() == attached.start() for word in _WITHDRAWING_VERB.finditer(clause))
 
 
 _MODAL = re.compile(r"\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|guess)\b", re.IGNORECASE)

@@ -40,6 +40,7 @@ from __future__ import annotations
 import re
 
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clauses
+from polyreward.verifiers.hypothetical import hypothetical
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
 MODAL_WORDS = (
@@ -50,7 +51,8 @@ MODAL_WORDS = (
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
 # "My friend says 42", "Reddit thinks it's C": a verb that reports someone's answer
 _REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
-              r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported)")
+              r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported|"
+              r"told|tells|assured|assures|informed|informs)")
 # whose report is the writer's own work, not a second-hand answer: "I'd say", "the formula says", "the table shows"
 _OWN_SOURCE = re.compile(
     r"\A(?:I|I'd|I'll|we|we'd|we'll|us|you'd|so|then|thus|hence|therefore|and|but|or|which|that|this|it|who|let's|"
@@ -68,7 +70,7 @@ _DOUBT = re.compile(
     # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
     r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
     r"fifty-fifty|provisional\w*|check\w*\s+(?:failed|fails)|failed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check)\b"
-    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
 # doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
@@ -80,6 +82,54 @@ _ANSWER_DOUBT = re.compile(
     r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
     re.IGNORECASE,
 )
+# Idioms and word classes that doubt an answer whoever utters them, so no subject is needed (each is a *class*, named
+# by its head words, not a list of whole sentences; a new idiom built on one of these heads is read too):
+#   hearsay        "reportedly", "rumour has it", "hearsay"
+#   intuition      "call it a hunch", "my gut says", "instinct tells me", "in my bones", "I have a feeling"
+#   chance         "a shot / stab / swing in the dark", "a wild swing", "a Hail Mary", "on a wing and a prayer",
+#                  "out on a limb", "see if it sticks", "if the stars align", "knock on wood", "a long shot", "a leap of faith"
+#   approximation  "more or less", "roughly speaking", "\\boxed{42}, roughly." ("roughly 76" is a forecast's style and
+#                  commits, "roughly twice the estimate" compares)
+#   risk           "at your own risk", "buyer beware", "caveat emptor", "a pinch of salt", "for what it's worth",
+#                  "no guarantees", "no promises", "can't promise", "without warranty"
+#   provisional    "draft / placeholder / preliminary / interim answer", "for now", "will revisit", "pending a check",
+#                  "to be checked", "previous attempt"
+#   unfinished     "I couldn't finish / reproduce / prove it", "inconclusive", "undetermined", "ran out of time",
+#                  "can't decide", "torn between"
+#   sarcasm        "yeah, right", "and pigs fly", "said no one ever" (the last one is read as a report)
+#   other tongues  "pas sûr", "nicht sicher", "no estoy seguro", "não tenho certeza", "non sono sicuro", "не уверен",
+#                  "不确定", "没把握", "自信がない"
+IDIOM_DOUBT = re.compile(
+    r"\b(?:reportedly|purportedly|ostensibly|rumou?r(?:s|ed)?\b(?:\s+has\s+it)?|hearsay|hypothetical\w*|"
+    r"hunch\w*|(?:my|a|the)\s+gut\b|gut[\s-]+(?:feeling|says|tells|instinct|check)|instincts?\s+(?:say|tell)\w*|(?:my|an?)\s+instinct\w*|"
+    r"instinctively|intuition\s+(?:says|tells)|(?:my|an?)\s+intuition|in\s+my\s+bones|(?:I\s+have|I've\s+got|I\s+get)\s+(?:a|the)\s+(?:\w+\s+)?feeling|my\s+feeling\s+is|"
+    r"(?:shot|stab\w*|shoot\w*|swing\w*|guess\w*)\s+in\s+the\s+dark|wild\s+(?:swing|stab|shot|guess)|(?:stab|swing|shot|punt)\s+at\b|"
+    r"(?:my\s+)?(?:best|lucky)\s+(?:stab|swing|punt)|hail\s+mary|prayer|praying|on\s+a\s+limb|see\s+(?:if|whether)\s+(?:it|this|that)\s+sticks|"
+    r"stars\s+align|knock\s+on\s+wood|touch\s+wood|long\s+shot|leap\s+of\s+faith|roll\s+of\s+the\s+dice|crystal\s+ball|"
+    r"(?:your|my|one's)\s+own\s+risk|buyer\s+beware|caveat\s+emptor|(?:pinch|grain)\s+of\s+salt|"
+    r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+)?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
+    r"(?:draft|placeholder|preliminary|interim|tentative|provisional|temporary)\s+(?:answer|result|value|guess|solution|pick)|"
+    r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
+    r"to\s+be\s+(?:checked|confirmed|verified|determined|revisited)|"
+    r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't)\s+decide|undecided|torn\s+between|"
+    r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
+    r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
+    r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
+    r"meh|consensus|50\s*/\s*50|50-50)\b"
+    r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
+    r"|pas\s+(?:\w+\s+)?(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+)?sicher|no\s+(?:\w+\s+)?segur[oa]|n[aã]o\s+(?:\w+\s+)?(?:tenho\s+)?certeza|"
+    r"non\s+(?:\w+\s+)?(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+)?уверен\w*|不确定|不太确定|没把握|不敢肯定|自信がない|わからない",
+    re.IGNORECASE,
+)
+_ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"
+               r"mess\w*\s+up|goof\w*|screw\w*\s+up|miscalc\w*|oversight\w*)")
+# a condition that the writer made no error: "Barring an arithmetic slip, 42", "modulo mistakes", "assuming no errors"
+_ERROR_CONDITION = re.compile(
+    r"\b(?:if|unless|assuming|provided|barring|modulo|absent|excepting|contingent\s+on|conditional\s+on)\b[^.;!?\n]{0,40}?" + _ERROR_WORD,
+    re.IGNORECASE,
+)
+
+
 # --- structure -------------------------------------------------------------------------------------------------------
 _ANSWER_HEADING = re.compile(r"(?<!\bto\s)\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no" (not "to answer:")
 _MODAL_BEFORE = re.compile(
@@ -111,7 +161,7 @@ _LOW_CONFIDENCE = re.compile(
     r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
     re.IGNORECASE,
 )
-_BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk)\W+)?(?:not|nope|nah|never|no)\W*\Z", re.IGNORECASE)
+_BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk|eh)\W+)?(?:not|nope|nah|never|no|whatever|meh|eh)\W*\Z", re.IGNORECASE)
 _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
 # "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
@@ -132,6 +182,9 @@ _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|cou
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
+    # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
+    r"|\bwhat\s+(?!I\b|we\b)(?:the\s+|my\s+|our\s+)?(?!(?:formula|theorem|rule|definition|calculation|computation|table|problem|question|work|"
+    r"derivation|proof|lemma|identity|equation|check|result|answer)\b)[\w'-]+(?:\s+[\w'-]+){0,7}?\s+" + _REPORTING + r"\b"
     r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
     re.IGNORECASE,
 )
@@ -143,11 +196,25 @@ def _own_clause_before(text: str, start: int) -> str:
     return window[max(ends):] if ends else window
 
 
+def _heading_before(text: str, start: int) -> str:
+    """The words of the answer heading the answer's clause ends with ("Placeholder answer:"), or ""."""
+    window = text[max(0, start - 2 * WINDOW):start]
+    ends = [m.end() for m in OWN_CLAUSE_END.finditer(window)]
+    clause = window[max(ends):] if ends else window
+    heading = None
+    for heading in _ANSWER_HEADING.finditer(clause):
+        pass
+    return clause[:heading.end()] if heading is not None else ""
+
+
 def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     """Does the answer's own clause say before it that it only may be the answer ("It might be C", "Maybe 42",
     "My guess is 42", "I can't be certain, but 42", "If I had to pick, 42"), or give it as someone else's ("My
     friend says 42")? A clause that is a check ("Checking: 6 \\times 7 = 42") is not."""
     own = _own_clause_before(text, start)
+    heading = _heading_before(text, start)
+    if heading and _idiom_doubts(heading):
+        return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
     if CHECK.search(own) and not _UNCHECKED.search(own):
         return False
     contrast = None
@@ -156,14 +223,28 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
     # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
-    if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement):
+    if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
     # chose: "So Tom got 42.") are not read as reports at all
-    if end is not None and _ends_its_clause(text, end) and _attributed_before(statement):
+    if end is not None and _ends_its_clause(text, end) and (_attributed_before(statement) or _GROUP_REPORT.search(statement)):
         return True
-    return contrast is not None and (_writer_doubts(own[:contrast.start()], guesses=False) or _writer_condition(own[:contrast.start()]))
+    if contrast is None:
+        return False
+    before = own[:contrast.start()]  # "Don't hold me to it, but 42", "Purely speculative, but 42"
+    return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
+# picked / answered tell a word problem's story when a named person is their subject ("So Tom got 42."), but with an
+# indefinite person or a crowd as subject, and the answer ending the clause, they report somebody else's answer
+_GROUP_REPORT = re.compile(
+    r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:people|students|of\s+(?:us|them|the\s+\w+))|"
+    r"an?\s+(?:classmate|friend|student|colleague|user|commenter)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+group|roommate|colleagues?))"
+    r"(?:\s+[\w']+){0,3}?\s+(?:got|gets|chose|choose|chooses|picked|pick|picks|answered|answer|answers|went\s+with|put|put\s+down|wrote)\b[^.;!?\n]{0,12}\Z",
+    re.IGNORECASE,
+)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:
@@ -236,9 +317,16 @@ def _doubts(clause: str) -> bool:
     a low confidence."""
     if _UNCHECKED.search(clause) or _FAILED_CHECK.search(clause) or _DISCLAIMER.search(clause) or _low_confidence(clause):
         return True
+    if _idiom_doubts(clause):
+        return True
     if CHECK.search(clause):
         return False  # "\\boxed{42}. Let me check: 6 \\times 7 = 42."
     return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
+
+
+def _idiom_doubts(clause: str) -> bool:
+    """An idiom of doubt, chance or risk, or a condition that the writer made no error (see :data:`IDIOM_DOUBT`)."""
+    return IDIOM_DOUBT.search(clause) is not None or _ERROR_CONDITION.search(clause) is not None
 
 
 def _low_confidence(clause: str) -> bool:
@@ -250,12 +338,18 @@ def _low_confidence(clause: str) -> bool:
     return False
 
 
+_GENERIC_GUESSER = re.compile(r"\b(?:one|you|people|students|someone|many|most|anyone|others)\s+(?:\w+\s+)?(?:might|would|could|may|will|often|usually)?\s*\Z",
+                             re.IGNORECASE)
+
+
 def _writer_doubts(clause: str, guesses: bool = True) -> bool:
     """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
     rather than describe the world ("the evidence is uncertain")?"""
     for doubt in _DOUBT.finditer(clause):
         if not guesses and doubt.group().lower().startswith("guess"):
             continue
+        if _GENERIC_GUESSER.search(clause[:doubt.start()]):
+            continue  # "C, not B as one might guess": somebody else's guess, the wrong one
         if _ANSWER_DOUBT.match(doubt.group()) or WRITER.search(clause[:doubt.start()]):
             return True
     return False
@@ -264,4 +358,4 @@ def _writer_doubts(clause: str, guesses: bool = True) -> bool:
 def qualified(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` qualified as a possibility, or as someone else's answer, rather than
     stated (see the module docstring)?"""
-    return qualified_before(text, start, end) or qualified_after(text, end)
+    return qualified_before(text, start, end) or qualified_after(text, end) or hypothetical(text, start, end)

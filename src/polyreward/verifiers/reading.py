@@ -18,8 +18,9 @@ see or would read the same way:
    ``href``, a link target, a markdown link definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
    ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``), footnote definitions (``[^1]: ...``), spoilers (``>!..!<``),
-   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``).
+   task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
+   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
+   footnote definition (``[^1]: ...``) is read in place of its marker, in parentheses, as a reader follows it.
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
@@ -320,6 +321,24 @@ def _drop_fences(text: str) -> str:
 _TINY = re.compile(r"\{\\(?:tiny|scriptsize|footnotesize)\b[^{}]*(?:\{[^{}]*\}[^{}]*)*\}|\\(?:tiny|scriptsize|footnotesize)\b[^{}\n]*(?:\{[^{}\n]*\}[^{}\n]*)*")
 
 
+_SMALL_GROUP = re.compile(r"\\(?:tiny|scriptsize|footnotesize)\s*\{")
+
+
+def _drop_small_groups(text: str) -> str:
+    """``\\footnotesize{\\boxed{42}}`` removed with its whole brace group (nested braces matched, one pass)."""
+    parts, position = [], 0
+    while (opening := _SMALL_GROUP.search(text, position)) is not None:
+        parts.append(text[position:opening.start()])
+        depth, index = 1, opening.end()
+        while index < len(text) and depth:
+            depth += {"{": 1, "}": -1}.get(text[index], 0) if text[index - 1] != "\\" else 0
+            index += 1
+        position = index
+        parts.append(" ")
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
     """``text`` without every span from ``opening`` to ``closing`` (on the same line when ``line``); one that never
     closes is left. Linear: a line (or the text) without a closing is searched once."""
@@ -348,7 +367,7 @@ def _drop_set_aside(text: str) -> str:
     if "<details" in text.lower():
         text = _drop_between(text, "<details", "</details>", line=False)
     if "\\tiny" in text or "\\scriptsize" in text or "\\footnotesize" in text:
-        text = _TINY.sub(" ", text)
+        text = _TINY.sub(" ", _drop_small_groups(text))
     if "<small" in text.lower():
         text = _drop_between(text, "<small", "</small>", line=False)
     return text
@@ -368,7 +387,28 @@ def _visible_part(text: str, code: bool) -> str:
     if ">" in text:
         text = _QUOTE_LINE.sub("\n", text)
     if "[^" in text:
-        text = _FOOTNOTE_LINE.sub("\n", text)
+        text = _inline_footnotes(text)
+    return text
+
+
+_FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
+
+
+_NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answer|option|choice)\b", re.IGNORECASE)
+
+
+def _inline_footnotes(text: str) -> str:
+    """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
+    scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer
+    it qualifies, as a reader would follow the marker. A note with a value, math or markup, or naming an answer, stays
+    set aside (read only when nothing else answers): a footnote may qualify the answer, never supply one. One pass to
+    collect, one literal replace per definition."""
+    notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
+    text = _FOOTNOTE_DEFINITION.sub("\n", text)
+    for label, note in list(notes.items())[:20]:
+        if _NOTE_WITH_VALUE.search(note):
+            continue  # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside
+        text = text.replace(f"[^{label}]", f" ({note})" if note else " ")
     return text
 
 
