@@ -84,18 +84,20 @@ def elbow_model(points: np.ndarray, k_max: int = 10, tol: float = 0.10, distinct
     - the reference fits every k up to ``k_cap = min(k_max, distinct vectors)`` and then scans the inertia drops
       ``drops[i] = inertia[i] - inertia[i + 1]`` for the first ``drops[i] < tol * drops[i - 1]``; deciding at ``i``
       needs the fits up to k = i + 2 only, so the fits stop there (each fit is seeded, independent of the others);
-    - the reference's final fit repeats the search's fit of the chosen k (same data, same seed): that fit is returned.
+    - the reference's final fit repeats the search's fit of the chosen k (same data, same seed): that fit is returned;
+    - what ``KMeans.fit`` derives from the points alone (the validated copy, the tolerance from their variance, the
+      centring on their mean, the squared row norms) is the same for every k: :class:`SharedKMeans` derives it once
+      per search instead of once per fit, and runs sklearn's own k-means++ and Lloyd steps on it.
 
     ``distinct`` (the number of distinct vectors, when the caller knows it is at least ``k_max``) skips the row sort.
     """
-    from sklearn.cluster import KMeans
-
     k_cap = min(k_max, len(np.unique(points, axis=0)) if distinct is None else distinct)
-    models = [KMeans(n_clusters=1, n_init="auto", random_state=0).fit(points)]
+    fitter = SharedKMeans.for_points(points)
+    models = [fitter.fit(1)]
     inertias = [models[0].inertia_]
 
     def fit(k: int) -> None:
-        models.append(KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points))
+        models.append(fitter.fit(k))
         inertias.append(models[-1].inertia_)
 
     if k_cap >= 2:
@@ -107,6 +109,70 @@ def elbow_model(points: np.ndarray, k_max: int = 10, tol: float = 0.10, distinct
         if drop < tol * drop_before:
             return models[i]  # k = i + 1
     return models[k_cap - 1]
+
+
+class KMeansFit:
+    """What the search reads of a fitted ``KMeans``: k, the labels, the centroids and the inertia."""
+
+    __slots__ = ("n_clusters", "labels_", "cluster_centers_", "inertia_")
+
+    def __init__(self, n_clusters: int, labels: np.ndarray, centers: np.ndarray, inertia: float) -> None:
+        self.n_clusters, self.labels_, self.cluster_centers_, self.inertia_ = n_clusters, labels, centers, inertia
+
+
+class SharedKMeans:
+    """``KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points)`` for several k on the same points, with the
+    work that depends on the points alone done once (sklearn 1.9's ``KMeans.fit`` for dense input, step by step):
+    a C-ordered float copy, the tolerance ``mean(var(X, axis=0)) * 1e-4``, unit sample weights, the copy centred on
+    its mean, the squared row norms; then per k a fresh ``RandomState(0)``, sklearn's ``_kmeans_plusplus`` and
+    ``_kmeans_single_lloyd``, and the mean added back to the centroids. Same functions on the same arrays, so the
+    same fits bit for bit (``tests/test_drpo_incremental.py`` compares with ``KMeans``). Where sklearn's private
+    steps are not importable (another release), :meth:`for_points` falls back to ``KMeans`` itself."""
+
+    def __init__(self, points: np.ndarray) -> None:
+        from sklearn.cluster._kmeans import _tolerance
+        from sklearn.utils._openmp_helpers import _openmp_effective_n_threads
+        from sklearn.utils.extmath import row_norms
+
+        X = np.array(points, dtype=points.dtype if points.dtype in (np.float32, np.float64) else np.float64, order="C", copy=True)
+        self.tol = _tolerance(X, 1e-4)
+        self.sample_weight = np.ones(X.shape[0], dtype=X.dtype)
+        self.n_threads = _openmp_effective_n_threads()
+        self.mean = X.mean(axis=0)
+        X -= self.mean
+        self.X = X
+        self.x_squared_norms = row_norms(X, squared=True)
+
+    @staticmethod
+    def for_points(points: np.ndarray) -> "SharedKMeans | PlainKMeans":
+        try:
+            return SharedKMeans(points)
+        except ImportError:
+            return PlainKMeans(points)
+
+    def fit(self, k: int) -> KMeansFit:
+        from sklearn.cluster._kmeans import _kmeans_plusplus, _kmeans_single_lloyd
+
+        if self.X.shape[0] < k:
+            raise ValueError(f"n_samples={self.X.shape[0]} should be >= n_clusters={k}.")
+        start, _ = _kmeans_plusplus(self.X, k, x_squared_norms=self.x_squared_norms, sample_weight=self.sample_weight,
+                                    random_state=np.random.RandomState(0))
+        labels, inertia, centers, _ = _kmeans_single_lloyd(self.X, self.sample_weight, start, max_iter=300, verbose=False,
+                                                           tol=self.tol, n_threads=self.n_threads)
+        centers += self.mean
+        return KMeansFit(k, labels, centers, inertia)
+
+
+class PlainKMeans:
+    """:class:`SharedKMeans`'s fallback: one ``KMeans`` per k."""
+
+    def __init__(self, points: np.ndarray) -> None:
+        self.points = points
+
+    def fit(self, k: int):
+        from sklearn.cluster import KMeans
+
+        return KMeans(n_clusters=k, n_init="auto", random_state=0).fit(self.points)
 
 
 def _reference_clusters(points: np.ndarray, k_max: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
