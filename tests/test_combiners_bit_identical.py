@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from combiner_golden_cases import GOLDEN, case_list, configurations, make_case, run
 from polyreward.combiners.group_index import GroupIndex
-from polyreward.vocabulary import group_ids, group_key
+from polyreward.vocabulary import group_ids, group_key, weighted_total
 
 EXPECTED = dict(np.load(GOLDEN, allow_pickle=False))
 
@@ -99,6 +99,29 @@ def test_group_codes_equal_a_python_reference(values, kind):
     index = GroupIndex.from_ids(ids, len(values))
     np.testing.assert_array_equal(index.codes, reference_codes(plain))
     assert index.n_groups == len(set(plain))
+    fresh = GroupIndex.from_ids(ids, len(values))  # codes of some rows before (or without) every row's code
+    rows = np.arange(len(values))[::3]
+    np.testing.assert_array_equal(fresh.codes_of(rows), reference_codes(plain)[rows])
+    np.testing.assert_array_equal(fresh.sizes(), np.bincount(reference_codes(plain), minlength=fresh.n_groups))
+
+
+# ------------------------------------------------------------------------------ the weighted total
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 40), st.integers(1, 9), st.sampled_from([0.0, 0.1, 0.5, 1.0]), st.integers(0, 2**32 - 1))
+def test_weighted_total_equals_the_zero_filled_product_bit_for_bit(n, k, nan_share, seed):
+    """The product of the raw scores with only the NaN rows recomputed = the product of the zero-filled matrix
+    (the code before), NaN where no reward applies; any K (word check or not), huge and tiny values, -0.0."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-300, 300, size=(n, k))
+    scores[rng.random((n, k)) < 0.05] = -0.0
+    scores[rng.random((n, k)) < nan_share] = np.nan
+    weights = rng.normal(size=k) * 10.0 ** rng.integers(-3, 3, size=k)
+    missing = np.isnan(scores)
+    want = np.where(missing, 0.0, scores) @ weights
+    want[missing.all(axis=1)] = np.nan
+    assert weighted_total(scores, weights).tobytes() == want.tobytes()
 
 
 @settings(max_examples=200, deadline=None)
