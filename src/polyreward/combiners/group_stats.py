@@ -200,7 +200,8 @@ def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / count
         dev = x - index.broadcast(mean)
-        squares = dev * dev
+        # the squares go into the zero-filled copy once its sums are taken (a temporary): no second array of x's size
+        squares = np.multiply(dev, dev, out=filled) if has_nan and filled.shape == dev.shape else dev * dev
         if has_nan:
             if squares.flags.c_contiguous:
                 squares.reshape(-1)[cells] = 0.0
