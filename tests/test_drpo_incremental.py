@@ -113,3 +113,11 @@ def test_shared_kmeans_fits_equal_sklearn_kmeans():
             np.testing.assert_array_equal(got.labels_, want.labels_)
             assert got.cluster_centers_.tobytes() == want.cluster_centers_.tobytes()
             assert got.inertia_ == want.inertia_
+
+
+def test_the_shared_steps_are_checked_against_kmeans_once_and_used():
+    """The once-per-process self-check passes on the installed sklearn, so the search uses the shared preparation."""
+    from polyreward.combiners import drpo_kmeans
+
+    assert drpo_kmeans._shared_steps_match_kmeans()
+    assert isinstance(drpo_kmeans.SharedKMeans.for_points(np.zeros((3, 2), dtype=np.float32)), drpo_kmeans.SharedKMeans)

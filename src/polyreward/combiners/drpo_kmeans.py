@@ -85,10 +85,9 @@ class SharedKMeans:
 
     @staticmethod
     def for_points(points: np.ndarray) -> "SharedKMeans | PlainKMeans":
-        try:
-            return SharedKMeans(points)
-        except ImportError:
+        if not _shared_steps_match_kmeans():
             return PlainKMeans(points)
+        return SharedKMeans(points)
 
     def fit(self, k: int) -> KMeansFit:
         from sklearn.cluster._kmeans import _kmeans_plusplus, _kmeans_single_lloyd
@@ -101,6 +100,32 @@ class SharedKMeans:
                                                            tol=self.tol, n_threads=self.n_threads)
         centers += self.mean
         return KMeansFit(k, labels, centers, inertia)
+
+
+_SHARED_CHECKED: list[bool] = []
+
+
+def _shared_steps_match_kmeans() -> bool:
+    """Once per process: do :class:`SharedKMeans`'s steps give ``KMeans.fit``'s result on a small fixed set (k = 1..4)?
+    Another sklearn release may name, sign or order its private steps differently; then every fit goes through
+    ``KMeans`` itself (:class:`PlainKMeans`), slower but the same clusters."""
+    if not _SHARED_CHECKED:
+        try:
+            from sklearn.cluster import KMeans
+
+            rng = np.random.default_rng(0)
+            points = (rng.integers(0, 3, (40, 4)) * 0.5 + 0.05 * rng.random((40, 4))).astype(np.float32)
+            shared = SharedKMeans(points)
+            same = True
+            for k in range(1, 5):
+                want, got = KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points), shared.fit(k)
+                same &= bool(np.array_equal(want.labels_, got.labels_)
+                             and want.cluster_centers_.tobytes() == got.cluster_centers_.tobytes()
+                             and float(want.inertia_) == float(got.inertia_))
+        except (ImportError, AttributeError, TypeError, ValueError):
+            same = False
+        _SHARED_CHECKED.append(same)
+    return _SHARED_CHECKED[0]
 
 
 class PlainKMeans:
