@@ -167,3 +167,31 @@ def test_advantages_equal_for_every_container_of_the_same_ids():
     want = advantages(scores, ids, [1.0, 0.5, 0.2])
     for same in (torch.as_tensor(ids), ids.tolist(), ids.astype(float), [str(i) for i in ids], torch.as_tensor(ids.astype(float))):
         assert advantages(scores, same, [1.0, 0.5, 0.2]).tobytes() == want.tobytes(), type(same)
+
+
+# ------------------------------------------------------------------------------ float32 scores
+
+
+@pytest.mark.parametrize("key,name,params", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_float32_scores_give_what_their_float64_values_give(key, name, params):
+    """Float32 scores skip the overflow and unit-scale passes (their values cannot be near either limit): the advantages
+    equal those of the same values handed over as float64, including float32's extremes and weights that force a scale."""
+    import torch
+
+    rng = np.random.default_rng(7)
+    n, k = 48, 3
+    groups = np.repeat(np.arange(8), 6)
+    for extreme, weights in ((1.0, [1.0, 0.5, 0.2]), (3.0e38, [1.0, 0.5, 0.2]), (1e-44, [1.0, 1.0, 1.0]),
+                             (1.0, [1e280, 1.0, 1.0]), (3.0e38, [1e290, 2.0, 1.0])):
+        narrow = (rng.integers(0, 4, (n, k)) * extreme / 3).astype(np.float32)
+        narrow[rng.random((n, k)) < 0.1] = np.nan
+        extra = {c: (np.asarray(["a", "b"] * (n // 2), dtype=object) if c == "domain" else rng.integers(1, 50, n).astype(float))
+                 for c in make_case(0, "int", "numpy")["extra"]}
+        case = {"groups": groups, "weights": np.asarray(weights), "extra": extra}
+        try:
+            wide = run(name, params, {**case, "scores": narrow.astype(np.float64)})
+        except ValueError:
+            continue  # a refusal (an overflow) is tested elsewhere
+        got = run(name, params, {**case, "scores": torch.from_numpy(narrow)})
+        if wide is not None:
+            assert got.dtype == np.float32 and got.tobytes() == wide.astype(np.float32).tobytes(), (extreme, weights)

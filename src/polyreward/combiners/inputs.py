@@ -6,9 +6,16 @@ and the checks of a combiner's parameters.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
 import numpy as np
+
+# The last float64 matrix this thread made from float32 scores (a private copy no caller sees or changes): its values
+# are float32 values, so |x| < 2**128 and any non-zero |x| >= 2**-149, which decides the overflow and unit-scale
+# checks (:func:`from_float32`) without a pass over the matrix.
+_FLOAT32_ORIGIN = threading.local()
 
 
 def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -36,12 +43,12 @@ def as_score_matrix(scores: Any) -> np.ndarray:
             # looked for in the float32 values (half the bytes, the same cells)
             narrow = _as_matrix(tensor.numpy())
             _refuse_inf(narrow)
-            return narrow.astype(np.float64)
+            return _widened(narrow)
         arr = tensor.double().numpy()
     elif isinstance(scores, np.ndarray) and scores.dtype == np.float32:  # the same for a float32 numpy array
         narrow = _as_matrix(scores)
         _refuse_inf(narrow)
-        return narrow.astype(np.float64)
+        return _widened(narrow)
     else:
         try:
             arr = np.asarray(scores, dtype=np.float64)
@@ -50,6 +57,19 @@ def as_score_matrix(scores: Any) -> np.ndarray:
     arr = _as_matrix(arr)
     _refuse_inf(arr)
     return arr
+
+
+def _widened(narrow: np.ndarray) -> np.ndarray:
+    """The float64 copy of float32 scores, remembered as holding float32 values (:func:`from_float32`)."""
+    wide = narrow.astype(np.float64)
+    _FLOAT32_ORIGIN.matrix = weakref.ref(wide)
+    return wide
+
+
+def from_float32(x: np.ndarray) -> bool:
+    """Is ``x`` the float64 matrix :func:`as_score_matrix` just made from float32 scores (all its values float32)?"""
+    ref = getattr(_FLOAT32_ORIGIN, "matrix", None)
+    return ref is not None and ref() is x
 
 
 def _as_matrix(arr: np.ndarray) -> np.ndarray:
