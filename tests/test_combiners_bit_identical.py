@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 
 from combiner_golden_cases import GOLDEN, case_list, configurations, make_case, run
 from polyreward.combiners.group_index import GroupIndex
-from polyreward.vocabulary import group_ids, group_key
+from polyreward.vocabulary import group_ids, group_key, weighted_total
 
 EXPECTED = dict(np.load(GOLDEN, allow_pickle=False))
 
@@ -99,6 +99,29 @@ def test_group_codes_equal_a_python_reference(values, kind):
     index = GroupIndex.from_ids(ids, len(values))
     np.testing.assert_array_equal(index.codes, reference_codes(plain))
     assert index.n_groups == len(set(plain))
+    fresh = GroupIndex.from_ids(ids, len(values))  # codes of some rows before (or without) every row's code
+    rows = np.arange(len(values))[::3]
+    np.testing.assert_array_equal(fresh.codes_of(rows), reference_codes(plain)[rows])
+    np.testing.assert_array_equal(fresh.sizes(), np.bincount(reference_codes(plain), minlength=fresh.n_groups))
+
+
+# ------------------------------------------------------------------------------ the weighted total
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 40), st.integers(1, 9), st.sampled_from([0.0, 0.1, 0.5, 1.0]), st.integers(0, 2**32 - 1))
+def test_weighted_total_equals_the_zero_filled_product_bit_for_bit(n, k, nan_share, seed):
+    """The product of the raw scores with only the NaN rows recomputed = the product of the zero-filled matrix
+    (the code before), NaN where no reward applies; any K (word check or not), huge and tiny values, -0.0."""
+    rng = np.random.default_rng(seed)
+    scores = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-300, 300, size=(n, k))
+    scores[rng.random((n, k)) < 0.05] = -0.0
+    scores[rng.random((n, k)) < nan_share] = np.nan
+    weights = rng.normal(size=k) * 10.0 ** rng.integers(-3, 3, size=k)
+    missing = np.isnan(scores)
+    want = np.where(missing, 0.0, scores) @ weights
+    want[missing.all(axis=1)] = np.nan
+    assert weighted_total(scores, weights).tobytes() == want.tobytes()
 
 
 @settings(max_examples=200, deadline=None)
@@ -144,3 +167,31 @@ def test_advantages_equal_for_every_container_of_the_same_ids():
     want = advantages(scores, ids, [1.0, 0.5, 0.2])
     for same in (torch.as_tensor(ids), ids.tolist(), ids.astype(float), [str(i) for i in ids], torch.as_tensor(ids.astype(float))):
         assert advantages(scores, same, [1.0, 0.5, 0.2]).tobytes() == want.tobytes(), type(same)
+
+
+# ------------------------------------------------------------------------------ float32 scores
+
+
+@pytest.mark.parametrize("key,name,params", CONFIGS, ids=[c[0] for c in CONFIGS])
+def test_float32_scores_give_what_their_float64_values_give(key, name, params):
+    """Float32 scores skip the overflow and unit-scale passes (their values cannot be near either limit): the advantages
+    equal those of the same values handed over as float64, including float32's extremes and weights that force a scale."""
+    import torch
+
+    rng = np.random.default_rng(7)
+    n, k = 48, 3
+    groups = np.repeat(np.arange(8), 6)
+    for extreme, weights in ((1.0, [1.0, 0.5, 0.2]), (3.0e38, [1.0, 0.5, 0.2]), (1e-44, [1.0, 1.0, 1.0]),
+                             (1.0, [1e280, 1.0, 1.0]), (3.0e38, [1e290, 2.0, 1.0])):
+        narrow = (rng.integers(0, 4, (n, k)) * extreme / 3).astype(np.float32)
+        narrow[rng.random((n, k)) < 0.1] = np.nan
+        extra = {c: (np.asarray(["a", "b"] * (n // 2), dtype=object) if c == "domain" else rng.integers(1, 50, n).astype(float))
+                 for c in make_case(0, "int", "numpy")["extra"]}
+        case = {"groups": groups, "weights": np.asarray(weights), "extra": extra}
+        try:
+            wide = run(name, params, {**case, "scores": narrow.astype(np.float64)})
+        except ValueError:
+            continue  # a refusal (an overflow) is tested elsewhere
+        got = run(name, params, {**case, "scores": torch.from_numpy(narrow)})
+        if wide is not None:
+            assert got.dtype == np.float32 and got.tobytes() == wide.astype(np.float32).tobytes(), (extreme, weights)

@@ -237,21 +237,30 @@ def group_ids(groups: Sequence[Any]) -> np.ndarray:
 
 def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """TRL's combined reward, Σ_k w_k R_ik over the rewards that apply (a NaN score adds 0: ``nansum``); NaN for a
-    row where no reward applies. The one weighted total of the project (files, adapters, trainer, combiners)."""
+    row where no reward applies. The one weighted total of the project (files, adapters, trainer, combiners).
+
+    The product runs on the scores as they are: a row holding a NaN comes out NaN, and only those rows (few: a
+    reward that does not apply) are computed again with their NaN as 0. A row's product does not depend on the
+    other rows, so this equals the product of the whole zero-filled matrix bit for bit, without the NaN mask and
+    the zero-filled copy of the whole matrix (two thirds of the time at 1M x 4).
+    """
     scores = np.asarray(scores, dtype=np.float64)
-    missing = np.isnan(scores)
-    total = np.where(missing, 0.0, scores) @ np.asarray(weights, dtype=np.float64)
-    k = scores.shape[1]
-    if k in (1, 2, 4, 8) and missing.flags.c_contiguous:  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
-        word = np.dtype(f"u{k}")
-        total[missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]] = np.nan
-    elif k:
-        none_applies = missing[:, 0].copy()
-        for k in range(1, scores.shape[1]):  # a column loop: .all(axis=1) is ~10x slower
-            none_applies &= missing[:, k]
-        total[none_applies] = np.nan
-    else:
-        total[:] = np.nan
+    weights = np.asarray(weights, dtype=np.float64)
+    if not scores.shape[1]:
+        return np.full(len(scores), np.nan)
+    total = scores @ weights
+    rows = np.flatnonzero(np.isnan(total))  # a NaN score (or, for rewards near ±1.8e308, inf - inf: recomputed alike)
+    if len(rows):
+        block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
+        missing = np.isnan(block)
+        total[rows] = np.where(missing, 0.0, block) @ weights
+        k = scores.shape[1]
+        if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
+            word = np.dtype(f"u{k}")
+            none_applies = missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
+        else:
+            none_applies = missing.all(axis=1)
+        total[rows[none_applies]] = np.nan
     return total
 
 

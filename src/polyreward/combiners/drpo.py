@@ -29,12 +29,25 @@ Per question q (a group) of domain d with rollout rewards r_q = (r_q1, ..., r_qR
 Rare domains (small N_d) and rare or low-reward clusters get larger advantages. The histories are the state
 (:meth:`state_dict`), so a resumed run clusters exactly as an uninterrupted one. They are never trimmed, as in the
 release (its ``domain_qstats`` keeps every vector and it re-clusters every domain of that history at each call; here
-only the batch's domains, which gives the same advantages): the k-means cost grows linearly with the run. The
-search here stops at the elbow and keeps that fit instead of fitting every k up to k_max and then the chosen k once
-more, and the padded history is one growing matrix: the same fits, so the same advantages bit for bit, at 10-35 %
-less time per call (``benchmarks/drpo_scale.py`` compares both to step 3,000). No cheaper *exact* rule exists:
-seeded k-means++ over the whole history starts from points drawn among all of them, so any fit over fewer points,
-or warm-started from the last call, clusters differently.
+only the batch's domains, which gives the same advantages).
+
+Cost per call of the exact rule. What the maths lets a call update from the last one, it does, exactly: the padded
+history is one growing matrix (a call appends its questions), the number of distinct vectors (which caps k) is a set
+of rows a call adds to (the release sorts the whole history again), and the elbow search prepares the points once
+for every k it fits (the validated copy, its mean, the variance tolerance, the squared norms, which ``KMeans.fit``
+recomputes per k) and stops at the elbow, keeping that fit (the release fits every k up to k_max, then the chosen k
+again). Same fits, so the same advantages bit for bit (``tests/test_drpo_incremental.py``).
+
+The fits themselves cannot be bounded exactly, and their cost grows linearly with the domain's history N_d: the
+release's clusters are the output of seeded k-means over all N_d points, and every step of it reads all of them.
+The first centre is ``RandomState(0).choice(N_d)``, so which point it is changes with every question added; each
+further centre is the point where a uniform draw falls in the float64 running sum of squared distances over the
+history in its order; Lloyd's iterations assign every point and average each cluster in float32; the stopping
+tolerance is the mean variance of all points. No part of call t's fit is part of call t + 1's, and a fit over a
+summary of bounded size (weighted distinct vectors, the last W questions, centroids warm-started from the last
+call) draws other starting points or sums in another order, so it can reach other clusters -- other advantages,
+not the same ones to rounding. The only exact bound is the one the data gives: cost ∝ N_d · k · iterations per
+fitted k, for the batch's domains only.
 
 The fast rule (an option; the exact one stays the default) bounds that cost: ``window=W`` clusters only the
 last W questions of a domain (N_c scaled by N_d / W so the sizes stand for the whole history; N_d still counts
@@ -67,115 +80,12 @@ from polyreward.combiners.grouped import GroupedCombiner
 from polyreward.combiners.inputs import as_score_matrix, as_weights, check_positive, to_output
 from polyreward.vocabulary import weighted_total
 from polyreward.combiners.bounds import BatchFacts, z_bound
+from polyreward.combiners.drpo_kmeans import (  # noqa: F401 -- drpo.elbow_model etc. as before the split
+    KMeansFit, PlainKMeans, SharedKMeans, _reference_clusters, cluster_questions, elbow_model, select_k_elbow,
+)
 
 STATE_VERSION = 1
 FLOAT32_MAX = float(np.finfo(np.float32).max)
-
-
-def select_k_elbow(points: np.ndarray, k_max: int = 10, tol: float = 0.10) -> int:
-    """The reference's ``_select_k_elbow``: the first k whose inertia drop falls below ``tol`` of the previous one."""
-    return elbow_model(points, k_max, tol).n_clusters
-
-
-def elbow_model(points: np.ndarray, k_max: int = 10, tol: float = 0.10, distinct: int | None = None):
-    """The fitted ``KMeans(n_clusters=k, n_init="auto", random_state=0)`` of the k :func:`select_k_elbow` picks -- the
-    reference's search and its final fit, with the same fits and the same answer, but cheaper:
-
-    - the reference fits every k up to ``k_cap = min(k_max, distinct vectors)`` and then scans the inertia drops
-      ``drops[i] = inertia[i] - inertia[i + 1]`` for the first ``drops[i] < tol * drops[i - 1]``; deciding at ``i``
-      needs the fits up to k = i + 2 only, so the fits stop there (each fit is seeded, independent of the others);
-    - the reference's final fit repeats the search's fit of the chosen k (same data, same seed): that fit is returned.
-
-    ``distinct`` (the number of distinct vectors, when the caller knows it is at least ``k_max``) skips the row sort.
-    """
-    from sklearn.cluster import KMeans
-
-    k_cap = min(k_max, len(np.unique(points, axis=0)) if distinct is None else distinct)
-    models = [KMeans(n_clusters=1, n_init="auto", random_state=0).fit(points)]
-    inertias = [models[0].inertia_]
-
-    def fit(k: int) -> None:
-        models.append(KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points))
-        inertias.append(models[-1].inertia_)
-
-    if k_cap >= 2:
-        fit(2)
-    for i in range(1, k_cap - 1):  # the reference's loop over drops[1:], with the fit of k = i + 2 made on demand
-        fit(i + 2)
-        drop_before = float(np.float64(inertias[i]) - np.float64(inertias[i - 1])) * -1.0
-        drop = float(np.float64(inertias[i + 1]) - np.float64(inertias[i])) * -1.0
-        if drop < tol * drop_before:
-            return models[i]  # k = i + 1
-    return models[k_cap - 1]
-
-
-def _reference_clusters(points: np.ndarray, k_max: int) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """The exact rule as it was before :func:`elbow_model` and the cached history matrix (every k fitted, the chosen
-    one fitted again, the distinct rows sorted every call): kept only so that tests and ``benchmarks/drpo_scale.py``
-    check that today's exact rule gives the same advantages. (μ_d, labels, cluster sizes, centroids)."""
-    from sklearn.cluster import KMeans
-    from threadpoolctl import threadpool_limits
-
-    with threadpool_limits(limits=1):
-        k_cap = min(k_max, len(np.unique(points, axis=0)))
-        inertias = [KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points).inertia_ for k in range(1, k_cap + 1)]
-        k = k_cap
-        if len(inertias) == 1:
-            k = 1
-        else:
-            drops = np.diff(inertias) * -1.0
-            for i in range(1, len(drops)):
-                if drops[i] < 0.10 * drops[i - 1]:
-                    k = i + 1
-                    break
-        model = KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points)
-    counts = np.unique(model.labels_, return_counts=True)[1].astype(float)
-    inverse = 1.0 / counts
-    mu_d = float((inverse * model.cluster_centers_.mean(axis=1)).sum() / inverse.sum())
-    return mu_d, model.labels_, counts, model.cluster_centers_
-
-
-_THREADPOOLS: list[Any] = []
-
-
-def _single_thread():
-    """``threadpool_limits(limits=1)`` from one controller made once (after sklearn's k-means modules, and so their
-    OpenMP runtime, are loaded): building a new one scans the loaded libraries, ~10 ms per domain and call."""
-    if not _THREADPOOLS:
-        import sklearn.cluster  # noqa: F401 -- loads the OpenMP/BLAS libraries the limit must see
-        from threadpoolctl import ThreadpoolController
-
-        _THREADPOOLS.append(ThreadpoolController())
-    return _THREADPOOLS[0].limit(limits=1)
-
-
-def cluster_questions(vectors: list[np.ndarray] | np.ndarray, k_max: int, k: int | None = None,
-                      start: np.ndarray | None = None, distinct: int | None = None) -> tuple[float, np.ndarray, np.ndarray, np.ndarray]:
-    """The reference's ``_cluster_info_question``: (μ_d, cluster of each question, cluster sizes, centroids).
-
-    ``k`` skips the elbow search and ``start`` (k centroids) warm-starts the fit: the fast rule's refits between
-    two searches (:class:`DRPOCombiner` ``refit_every``). sklearn runs single-threaded here: the ~10 small fits per
-    domain and step are ~8x faster without OpenMP start-up (the tests compare with the reference run on sklearn's
-    default threads). ``vectors``: a list of equal-length vectors or their (n, width) matrix; ``distinct``: see
-    :func:`elbow_model`.
-    """
-    from sklearn.cluster import KMeans
-
-    points = vectors if isinstance(vectors, np.ndarray) else np.stack(vectors, axis=0)
-    with _single_thread():
-        if k is None:
-            model = elbow_model(points, k_max, distinct=distinct)
-        elif start is not None:
-            model = KMeans(n_clusters=k, init=start, n_init=1, random_state=0).fit(points)
-        else:
-            model = KMeans(n_clusters=k, n_init="auto", random_state=0).fit(points)
-    if k is None:
-        counts = np.unique(model.labels_, return_counts=True)[1].astype(float)
-    else:  # a warm start can leave a cluster empty: it then stands for one question
-        counts = np.maximum(np.bincount(model.labels_, minlength=model.n_clusters), 1).astype(float)
-    inverse = 1.0 / counts
-    mu_d = float((inverse * model.cluster_centers_.mean(axis=1)).sum() / inverse.sum())
-    return mu_d, model.labels_, counts, model.cluster_centers_
 
 
 def label(value: Any) -> Any:
@@ -204,7 +114,7 @@ class DomainHistory:
     """One domain's question history: reward vectors (float32, as the reference), first positions of ids, the
     widest vector so far, and the fast rule's last fit (k and centroids, with the calls since its elbow search)."""
 
-    __slots__ = ("vectors", "question_ids", "first", "width", "fit", "calls", "_rows", "_filled", "distinct")
+    __slots__ = ("vectors", "question_ids", "first", "width", "fit", "calls", "_rows", "_filled", "_distinct")
 
     def __init__(self) -> None:
         self.vectors: list[np.ndarray] = []
@@ -217,9 +127,9 @@ class DomainHistory:
         # of padding and stacking the whole history again; rebuilt only when a wider vector arrives.
         self._rows = np.zeros((0, 0), dtype=np.float32)
         self._filled = 0
-        # Distinct padded vectors counted at the last elbow search: it never falls as the history grows (padding a
-        # wider vector keeps distinct vectors distinct), so once it reaches k_max the row sort is not needed again.
-        self.distinct = 0
+        # The distinct padded vectors (their bytes, -0.0 as 0.0: np.unique's float equality on finite rows), kept with
+        # the matrix: each call adds its own rows instead of sorting the whole history again; rebuilt with the matrix.
+        self._distinct: set[bytes] = set()
 
     def add(self, question: Any, vector: np.ndarray) -> None:
         self.first.setdefault(question, len(self.vectors))  # the reference's list.index(): first occurrence
@@ -231,6 +141,7 @@ class DomainHistory:
         """Every vector padded (:meth:`pad`), stacked: (questions, width) float32, equal to ``np.stack(padded())``."""
         if self._rows.shape[1] != self.width:
             self._rows, self._filled = np.zeros((max(2 * len(self.vectors), 64), self.width), dtype=np.float32), 0
+            self._distinct = set()
         if self._filled < len(self.vectors):
             new = self.vectors[self._filled:]
             if len(self.vectors) > len(self._rows):
@@ -238,8 +149,15 @@ class DomainHistory:
                 grown[: self._filled] = self._rows[: self._filled]
                 self._rows = grown
             self._rows[self._filled: len(self.vectors)] = [self.pad(v) for v in new]
+            self._distinct.update(row.tobytes() for row in self._rows[self._filled: len(self.vectors)] + np.float32(0.0))
             self._filled = len(self.vectors)
         return self._rows[: self._filled]
+
+    def distinct(self) -> int:
+        """How many distinct padded vectors the history holds (``len(np.unique(self.matrix(), axis=0))``), kept up to
+        date as the matrix grows."""
+        self.matrix()
+        return len(self._distinct)
 
     def pad(self, vector: np.ndarray) -> np.ndarray:
         """A shorter vector padded with its own mean to the domain's widest (as the reference's list of vectors)."""
@@ -375,9 +293,7 @@ class DRPOCombiner(GroupedCombiner):
         then bounded by the window, not by the length of the run."""
         if self.window is None and self.refit_every == 1:
             points = history.padded()
-            if history.distinct < self.k_max:
-                history.distinct = len(np.unique(points, axis=0))
-            mu_d, labels, sizes, centroids = cluster_questions(points, self.k_max, distinct=history.distinct)
+            mu_d, labels, sizes, centroids = cluster_questions(points, self.k_max, distinct=history.distinct())
             return mu_d, labels.__getitem__, sizes, centroids
         sample = history.padded(self.window)
         offset = len(history.vectors) - len(sample)

@@ -181,7 +181,8 @@ class GDPOCombiner(GroupedCombiner):
         np.copyto(filled, 0.0, where=np.isnan(filled))
         summed = filled @ weights
         summed[unscorable] = np.nan
-        return batch_normalise(summed, self.batch_norm, lengths, terms=np.abs(filled) @ np.abs(weights))
+        return batch_normalise(summed, self.batch_norm, lengths, terms=lambda: np.abs(filled) @ np.abs(weights),
+                               terms_bound=lambda: float(np.abs(weights).sum()) * max_magnitude(filled))
 
 
 def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) -> np.ndarray:
@@ -198,8 +199,15 @@ def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) 
     return np.column_stack(columns) if columns else np.zeros_like(scores)
 
 
+def max_magnitude(x: np.ndarray) -> float:
+    """The largest |x| of a NaN-free array, from its extremes (no |x| array)."""
+    if not x.size:
+        return 0.0
+    return max(abs(float(np.fmax.reduce(x, axis=None))), abs(float(np.fmin.reduce(x, axis=None))))
+
+
 def batch_normalise(
-    summed: np.ndarray, mode: str, lengths: np.ndarray | None = None, terms: np.ndarray | None = None
+    summed: np.ndarray, mode: str, lengths: np.ndarray | None = None, terms: Any = None, terms_bound: Any = None
 ) -> np.ndarray:
     """Batch-level normalisation of the summed advantages (NaN rows excluded and kept NaN).
 
@@ -207,6 +215,11 @@ def batch_normalise(
     1 and 1) leave values of ~1e-16 whose own range says nothing, so the batch counts as constant (A = 0)
     when its range is float noise relative to the terms (the shared constant rule) -- without it
     ``nonzero_std`` divides that noise by its own std and returns advantages of order 1.
+
+    ``terms`` may be a function computing them, with ``terms_bound`` a function giving an upper bound of their
+    maximum (Σ_k |w_k| · max |Â|, one pass without temporaries): when the range exceeds the noise level of twice
+    that bound (float rounding of the terms is far below a factor 2), it exceeds the terms' own and they are never
+    computed -- the usual case.
     """
     if mode == "none":
         return summed
@@ -214,8 +227,12 @@ def batch_normalise(
         valid = ~np.isnan(summed)
         # the valid rows' range and largest term without copying them out: fmax/fmin skip NaN, and a row left out has
         # terms 0 (every |Â| filled with 0) while terms are >= 0, so the maximum over all rows is the valid rows' one
-        if valid.any() and within_noise(np.fmax.reduce(summed) - np.fmin.reduce(summed), float(terms.max())):
-            return np.where(valid, 0.0, np.nan)
+        spread = np.fmax.reduce(summed) - np.fmin.reduce(summed) if valid.any() else np.nan
+        decided = callable(terms) and terms_bound is not None and not within_noise(spread, 2.0 * terms_bound())
+        if valid.any() and not decided:
+            peak = float((terms() if callable(terms) else terms).max())
+            if within_noise(spread, peak):
+                return np.where(valid, 0.0, np.nan)
     if mode == "whiten":
         valid = ~np.isnan(summed)
         weight = np.ones_like(summed) if lengths is None else lengths.astype(np.float64)

@@ -24,13 +24,15 @@ class GroupIndex:
         starts: offsets of each group's run when every group is one contiguous run, else None.
     """
 
-    __slots__ = ("codes", "n_groups", "starts", "n", "uniform_size", "_sizes")
+    __slots__ = ("_codes", "n_groups", "starts", "n", "uniform_size", "_sizes")
 
-    def __init__(self, codes: np.ndarray, n_groups: int, starts: np.ndarray | None) -> None:
-        self.codes = codes
+    def __init__(self, codes: np.ndarray | None, n_groups: int, starts: np.ndarray | None, n: int | None = None) -> None:
+        """``codes`` None (with ``starts`` and ``n``): contiguous groups whose codes are built on first use only
+        (most combiners on contiguous groups never read them: reduceat, repeat and :meth:`codes_of` do without)."""
+        self._codes = codes
         self.n_groups = n_groups
         self.starts = starts
-        self.n = len(codes)
+        self.n = len(codes) if codes is not None else int(n)
         # Contiguous groups of one common size (TRL/verl layout) allow reshaped sorts.
         size = self.n // n_groups if n_groups else 0
         uniform = starts is not None and size > 0 and size * n_groups == self.n
@@ -53,15 +55,30 @@ class GroupIndex:
             heads = ids[starts]
             increasing = ids.dtype.kind in "iuf" and bool(np.all(heads[1:] > heads[:-1]))
             if increasing or len(np.unique(heads)) == len(heads):
-                codes = np.zeros(n, dtype=np.intp)
-                codes[starts[1:]] = 1
-                np.cumsum(codes, out=codes)
-                return cls(codes, len(starts), starts)
+                return cls(None, len(starts), starts, n)
         codes, uniques = _factorize(ids)
         n_groups = len(uniques)
         contiguous = n < 2 or bool(np.all(np.diff(codes) >= 0))
         starts = np.concatenate(([0], np.flatnonzero(np.diff(codes)) + 1)) if contiguous else None
         return cls(codes.astype(np.intp, copy=False), n_groups, starts)
+
+    @property
+    def codes(self) -> np.ndarray:
+        """(N,) group index of every row (numbered by first appearance)."""
+        if self._codes is None:  # contiguous runs: 0 before the second start, 1 before the third, ...
+            codes = np.zeros(self.n, dtype=np.intp)
+            codes[self.starts[1:]] = 1
+            np.cumsum(codes, out=codes)
+            self._codes = codes
+        return self._codes
+
+    def codes_of(self, rows: np.ndarray) -> np.ndarray:
+        """The group codes of some rows (``codes[rows]``), without building every row's code for contiguous groups."""
+        if self._codes is None:
+            if self.uniform_size is not None:
+                return rows // self.uniform_size
+            return np.searchsorted(self.starts, rows, side="right") - 1
+        return self._codes[rows]
 
     # Reductions -------------------------------------------------------------------------------
     def sum(self, values: np.ndarray) -> np.ndarray:
@@ -84,10 +101,10 @@ class GroupIndex:
         sizes = self.sizes().astype(np.float64)
         cells = np.flatnonzero(~valid) if invalid_cells is None else invalid_cells
         if valid.ndim == 1:
-            return sizes - np.bincount(self.codes[cells], minlength=self.n_groups)
+            return sizes - np.bincount(self.codes_of(cells), minlength=self.n_groups)
         k = valid.shape[1]
         rows = cells // k
-        missing = np.bincount(self.codes[rows] * k + (cells - rows * k), minlength=self.n_groups * k)
+        missing = np.bincount(self.codes_of(rows) * k + (cells - rows * k), minlength=self.n_groups * k)
         return sizes[:, None] - missing.reshape(self.n_groups, k)
 
     def broadcast(self, stat: np.ndarray) -> np.ndarray:
@@ -100,6 +117,8 @@ class GroupIndex:
         if self._sizes is None:
             if self.uniform_size is not None:
                 self._sizes = np.full(self.n_groups, self.uniform_size, dtype=np.intp)
+            elif self._codes is None:  # contiguous runs: the distances between their starts
+                self._sizes = np.diff(self.starts, append=self.n)
             else:
                 self._sizes = np.bincount(self.codes, minlength=self.n_groups)
         return self._sizes

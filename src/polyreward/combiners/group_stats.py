@@ -17,6 +17,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.combiners.group_index import GroupIndex
+from polyreward.combiners.inputs import from_float32
 
 
 # ------------------------------------------------------------------------------ order statistics
@@ -143,6 +144,8 @@ def unit_scale(x: np.ndarray) -> float:
     underflow (0 < |x| < 2**-500); 1.0 otherwise. Scaling by a power of two is exact, so statistics computed
     on ``x * scale`` and divided back by ``scale`` equal the unit-scale computation bit for bit (1e300 rewards
     otherwise give an infinite std and advantages of 0; 1e-300 rewards a std of 0)."""
+    if from_float32(x):  # float32 values: 2**-149 <= |x| < 2**128 or 0, never near either limit
+        return 1.0
     peak = 0.0
     if x.size:  # the largest |value| ignoring NaN, from fmax/fmin (no |x| or mask arrays)
         high, low = float(np.fmax.reduce(x, axis=None)), float(np.fmin.reduce(x, axis=None))
@@ -200,7 +203,8 @@ def _group_moments(x: np.ndarray, index: GroupIndex, ddof: int):
     with np.errstate(invalid="ignore", divide="ignore"):
         mean = total / count
         dev = x - index.broadcast(mean)
-        squares = dev * dev
+        # the squares go into the zero-filled copy once its sums are taken (a temporary): no second array of x's size
+        squares = np.multiply(dev, dev, out=filled) if has_nan and filled.shape == dev.shape else dev * dev
         if has_nan:
             if squares.flags.c_contiguous:
                 squares.reshape(-1)[cells] = 0.0

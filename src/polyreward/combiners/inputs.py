@@ -6,9 +6,16 @@ and the checks of a combiner's parameters.
 
 from __future__ import annotations
 
+import threading
+import weakref
 from typing import Any
 
 import numpy as np
+
+# The last float64 matrix this thread made from float32 scores (a private copy no caller sees or changes): its values
+# are float32 values, so |x| < 2**128 and any non-zero |x| >= 2**-149, which decides the overflow and unit-scale
+# checks (:func:`from_float32`) without a pass over the matrix.
+_FLOAT32_ORIGIN = threading.local()
 
 
 def check_choice(name: str, value: Any, allowed: tuple[str, ...]) -> None:
@@ -31,17 +38,50 @@ def as_score_matrix(scores: Any) -> np.ndarray:
     """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
     if is_torch(scores):
         tensor = scores.detach().to("cpu")
-        # float32 -> float64 is exact either way; numpy's conversion is ~2x torch's single-threaded one
-        arr = tensor.numpy().astype(np.float64) if str(tensor.dtype) == "torch.float32" else tensor.double().numpy()
+        if str(tensor.dtype) == "torch.float32":
+            # float32 -> float64 is exact either way; numpy's conversion is ~2x torch's single-threaded one; inf is
+            # looked for in the float32 values (half the bytes, the same cells)
+            narrow = _as_matrix(tensor.numpy())
+            _refuse_inf(narrow)
+            return _widened(narrow)
+        arr = tensor.double().numpy()
+    elif isinstance(scores, np.ndarray) and scores.dtype == np.float32:  # the same for a float32 numpy array
+        narrow = _as_matrix(scores)
+        _refuse_inf(narrow)
+        return _widened(narrow)
     else:
         try:
             arr = np.asarray(scores, dtype=np.float64)
         except (TypeError, ValueError) as exc:
             raise ValueError(f"scores must be numeric (None/NaN for not applicable): {exc}") from None
+    arr = _as_matrix(arr)
+    _refuse_inf(arr)
+    return arr
+
+
+def _widened(narrow: np.ndarray) -> np.ndarray:
+    """The float64 copy of float32 scores, remembered as holding float32 values (:func:`from_float32`)."""
+    wide = narrow.astype(np.float64)
+    _FLOAT32_ORIGIN.matrix = weakref.ref(wide)
+    return wide
+
+
+def from_float32(x: np.ndarray) -> bool:
+    """Is ``x`` the float64 matrix :func:`as_score_matrix` just made from float32 scores (all its values float32)?"""
+    ref = getattr(_FLOAT32_ORIGIN, "matrix", None)
+    return ref is not None and ref() is x
+
+
+def _as_matrix(arr: np.ndarray) -> np.ndarray:
     if arr.ndim == 1:
         arr = arr[:, None]
     if arr.ndim != 2:
         raise ValueError(f"scores must be (N, K) or (N,), got shape {arr.shape}")
+    return arr
+
+
+def _refuse_inf(arr: np.ndarray) -> None:
+    """ValueError naming the first inf cell of an (N, K) array (row, column) and how many there are."""
     infinite = np.isinf(arr)
     if infinite.any():
         row, col = np.argwhere(infinite)[0]
@@ -49,7 +89,6 @@ def as_score_matrix(scores: Any) -> np.ndarray:
             f"scores contain inf ({int(infinite.sum())} cells, first at row {row}, column {col}); "
             "use NaN/None for 'not applicable' and keep rewards finite"
         )
-    return arr
 
 
 def as_weights(weights: Any, k: int) -> np.ndarray:

@@ -18,6 +18,8 @@ import math
 
 import numpy as np
 
+from polyreward.combiners.inputs import from_float32
+
 BOUND_EXPONENT = 1000  # scaled rewards keep Σ_k |w_k| max|R_k| <= 2**1000
 
 
@@ -28,6 +30,10 @@ def overflow_scale(scores: np.ndarray, weights: np.ndarray) -> float:
     if not scores.size:
         return 1.0
     magnitudes = np.abs(np.asarray(weights, dtype=np.float64))
+    if from_float32(scores) and np.isfinite(magnitudes).all():  # |R| < 2**128: the bound below with that, no pass
+        weighted = magnitudes[magnitudes > 0]
+        if not len(weighted) or int(np.frexp(weighted)[1].max()) + 128 + math.ceil(math.log2(len(weighted))) <= BOUND_EXPONENT:
+            return 1.0
     # The common case in two fast passes: the largest |R| of the whole matrix bounds every column's, so when the bound
     # holds with it the per-column peaks (a slow strided reduction) cannot exceed it either.
     high, low = float(np.fmax.reduce(scores, axis=None)), float(np.fmin.reduce(scores, axis=None))
