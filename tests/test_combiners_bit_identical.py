@@ -8,6 +8,8 @@ same bytes today. A hypothesis test compares the vectorised group-id factorisati
 
 from __future__ import annotations
 
+import math
+
 import numpy as np
 import pytest
 from hypothesis import given, settings
@@ -108,20 +110,100 @@ def test_group_codes_equal_a_python_reference(values, kind):
 # ------------------------------------------------------------------------------ the weighted total
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.integers(0, 40), st.integers(1, 9), st.sampled_from([0.0, 0.1, 0.5, 1.0]), st.integers(0, 2**32 - 1))
-def test_weighted_total_equals_the_zero_filled_product_bit_for_bit(n, k, nan_share, seed):
-    """The product of the raw scores with only the NaN rows recomputed = the product of the zero-filled matrix
-    (the code before), NaN where no reward applies; any K (word check or not), huge and tiny values, -0.0."""
-    rng = np.random.default_rng(seed)
-    scores = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-300, 300, size=(n, k))
+def left_to_right_nansum(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
+    """The definition, one row and one reward at a time in plain Python floats (IEEE double, no fused operations)."""
+    out = []
+    for row in scores.tolist():
+        applicable = [(float(v), float(w)) for v, w in zip(row, weights) if not math.isnan(v)]
+        total = math.nan
+        if applicable:
+            total = 0.0
+            for v, w in zip(row, weights):
+                total += 0.0 * float(w) if math.isnan(v) else v * float(w)
+        out.append(total)
+    return np.array(out, dtype=np.float64)
+
+
+def score_matrix(rng, n: int, k: int, nan_share: float, spread: int) -> np.ndarray:
+    scores = rng.normal(size=(n, k)) * 10.0 ** rng.integers(-spread, spread + 1, size=(n, k))
     scores[rng.random((n, k)) < 0.05] = -0.0
     scores[rng.random((n, k)) < nan_share] = np.nan
+    return scores
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.integers(0, 40), st.integers(1, 9), st.sampled_from([0.0, 0.1, 0.5, 1.0]), st.sampled_from([0, 2, 300]),
+       st.integers(0, 2**32 - 1))
+def test_weighted_total_is_the_left_to_right_nansum_bit_for_bit(n, k, nan_share, spread, seed):
+    """Σ_k w_k R_ik summed left to right with NaN as 0, NaN where no reward applies; any K (word check or not),
+    values of one magnitude (where the order of the sum shows in the last bit) and of every magnitude, -0.0."""
+    rng = np.random.default_rng(seed)
+    scores = score_matrix(rng, n, k, nan_share, spread)
     weights = rng.normal(size=k) * 10.0 ** rng.integers(-3, 3, size=k)
-    missing = np.isnan(scores)
-    want = np.where(missing, 0.0, scores) @ weights
-    want[missing.all(axis=1)] = np.nan
-    assert weighted_total(scores, weights).tobytes() == want.tobytes()
+    assert weighted_total(scores, weights).tobytes() == left_to_right_nansum(scores, weights).tobytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 300), st.integers(1, 9), st.sampled_from([0.0, 0.2]), st.integers(0, 2**32 - 1), st.data())
+def test_a_rows_weighted_total_does_not_depend_on_the_rows_around_it(n, k, nan_share, seed, data):
+    """Same row, same bits, in a batch of one, in any slice, and in the whole matrix: a file's chunk size, a server
+    request's size or an adapter's batch never change a total (a BLAS product did: 1-row and 2-row products of 4
+    or 8 rewards of one magnitude rounded differently from the same rows in a large product)."""
+    rng = np.random.default_rng(seed)
+    scores = score_matrix(rng, n, k, nan_share, 1)
+    weights = rng.normal(size=k)
+    whole = weighted_total(scores, weights)
+    start = data.draw(st.integers(0, n - 1))
+    stop = data.draw(st.integers(start + 1, n))
+    assert weighted_total(scores[start:stop], weights).tobytes() == whole[start:stop].tobytes()
+    for i in data.draw(st.lists(st.integers(0, n - 1), max_size=5)):
+        assert weighted_total(scores[i:i + 1], weights).tobytes() == whole[i:i + 1].tobytes()
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(1, 200), st.integers(1, 4), st.sampled_from([0.0, 0.3]), st.integers(0, 2**32 - 1))
+def test_weighted_total_equals_trls_nansum_bit_for_bit_up_to_four_rewards(n, k, nan_share, seed):
+    """TRL 1.16 ``GRPOTrainer``: ``rewards = (rewards_per_func * self.reward_weights.to(device).unsqueeze(0)).nansum(dim=1)``
+    (trl/trainer/grpo_trainer.py), float64 here. On CPU torch sums a row of up to 4 values left to right."""
+    torch = pytest.importorskip("torch")
+    rng = np.random.default_rng(seed)
+    scores = score_matrix(rng, n, k, nan_share, 1)
+    scores[np.isnan(scores).all(axis=1), 0] = 1.0  # TRL's nansum gives 0 for a row of NaN; ours NaN (tested above)
+    weights = rng.normal(size=k)
+    trl = (torch.from_numpy(scores) * torch.from_numpy(weights).unsqueeze(0)).nansum(dim=1).numpy()
+    assert weighted_total(scores, weights).tobytes() == trl.tobytes()
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(ID_VALUES, min_size=0, max_size=60), st.sampled_from(["int", "float", "torch", "torch_float", "list"]))
+def test_group_codes_equal_a_python_reference(values, kind):
+    if kind in ("int", "torch"):
+        values = [v if isinstance(v, int) else int(v) if v == v and abs(v) < 2**62 else 7 for v in values]
+    if kind == "int":
+        ids = np.asarray(values, dtype=np.int64)
+    elif kind == "float":
+        ids = np.asarray(values, dtype=np.float64)
+    elif kind == "torch":
+        import torch
+
+        ids = torch.as_tensor(np.asarray(values, dtype=np.int64))
+    elif kind == "torch_float":
+        import torch
+
+        ids = torch.as_tensor(np.asarray(values, dtype=np.float64))
+    else:
+        ids = values
+    plain = [_key(float(v)) if kind in ("float", "torch_float") else _key(v) for v in values]
+    index = GroupIndex.from_ids(ids, len(values))
+    np.testing.assert_array_equal(index.codes, reference_codes(plain))
+    assert index.n_groups == len(set(plain))
+    fresh = GroupIndex.from_ids(ids, len(values))  # codes of some rows before (or without) every row's code
+    rows = np.arange(len(values))[::3]
+    np.testing.assert_array_equal(fresh.codes_of(rows), reference_codes(plain)[rows])
+    np.testing.assert_array_equal(fresh.sizes(), np.bincount(reference_codes(plain), minlength=fresh.n_groups))
+
+
+# ------------------------------------------------------------------------------ the weighted total
 
 
 @settings(max_examples=200, deadline=None)

@@ -332,7 +332,9 @@ def via_ray(rows, config_path, tmp_path) -> Result:
     """score_dataset's Ray backend on a local Ray instance whose actors import this module (the group-level reward)."""
     import ray
 
-    ray.init(num_cpus=2, include_dashboard=False, log_to_driver=False,
+    # address="local": a Ray instance of its own, never a cluster someone else started on this machine (CI joined
+    # one, and ray.init refused num_cpus for it)
+    ray.init(address="local", num_cpus=2, include_dashboard=False, log_to_driver=False,
              runtime_env={"env_vars": {"PYTHONPATH": ENV["PYTHONPATH"]}})
     try:
         return via_score_dataset(rows, config_path, tmp_path, backend="ray")
