@@ -109,22 +109,40 @@ def check_writable(output: str | Path, inputs: Sequence[str | Path] = (), reads:
 
 def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None) -> Iterator[list[dict[str, Any]]]:
     """Yield lists of up to ``chunk_size`` row dicts in file order."""
+    for rows, _ in iter_chunks_with_lines(path, chunk_size, on_error, stats, lines=False):
+        yield rows
+
+
+def iter_chunks_with_lines(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None,
+                           lines: bool = True) -> Iterator[tuple[list[dict[str, Any]], list[bytes] | None]]:
+    """:func:`iter_chunks` with, for a JSONL input (and ``lines``), each row's line as read (its bytes, the newline
+    included, a byte-order mark left out): ``(rows, lines)``, the lines parallel to the rows (a skipped malformed or
+    blank line has no row and is not among them); ``lines`` is None for the other formats. The same bytes always
+    parse to the same row, so the lines identify a chunk's rows for the part store without writing them again."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     stats = stats if stats is not None else ReadStats()
     path = check_readable(path)
     kind = input_format(path)
-    reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind]
+    raws: list[bytes] | None = [] if lines and kind == "jsonl" else None
+    if kind == "jsonl":
+        source = _jsonl_rows(path, on_error, stats, raws)
+    else:
+        source = {"csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind](path, on_error, stats)
     chunk: list[dict[str, Any]] = []
-    for row in reader(path, on_error, stats):
+    for row in source:
         chunk.append(row)
         if len(chunk) >= chunk_size:
             stats.rows += len(chunk)  # counted per chunk: this loop runs once per row
-            yield chunk
+            if raws is None:
+                yield chunk, None
+            else:
+                yield chunk, raws[:]
+                raws.clear()
             chunk = []
     if chunk:
         stats.rows += len(chunk)
-        yield chunk
+        yield chunk, raws
 
 
 def array_hint(path: str | Path) -> str:
@@ -139,7 +157,8 @@ def array_hint(path: str | Path) -> str:
     return f"jq -c '.[]' {shlex.quote(str(path))} > {shlex.quote(str(target))}"
 
 
-def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
+def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats, raws: list[bytes] | None = None) -> Iterator[dict[str, Any]]:
+    """The rows of a JSONL file; with ``raws``, each yielded row's line (as parsed) is appended to it first."""
     seen_first = False
     with open(path, "rb") as handle:
         for lineno, raw in enumerate(handle, start=1):
@@ -173,6 +192,8 @@ def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dic
                 if _skip(on_error, stats, lineno):
                     continue
                 raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
+            if raws is not None:
+                raws.append(raw)
             yield row
 
 

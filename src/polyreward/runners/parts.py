@@ -66,10 +66,21 @@ def _digest(path: Path) -> tuple[int, str]:
     return size, digest.hexdigest()
 
 
-def chunk_key(settings: str, records: Sequence[Mapping[str, Any]]) -> str:
-    """Hash of the scoring settings and a chunk's input rows: equal keys mean the stored part is still right."""
+def chunk_key(settings: str, records: Sequence[Mapping[str, Any]], lines: Sequence[bytes] | None = None) -> str:
+    """Hash of the scoring settings and a chunk's input rows: equal keys mean the stored part is still right.
+
+    With ``lines`` (a JSONL input: each row's line as read, :func:`polyreward.io.iter_chunks_with_lines`) the rows
+    are hashed as those bytes, which parse to the same rows every time, instead of being written once more as JSON
+    (a third of the cost of scoring a cheap reward); otherwise (CSV, Parquet) as JSON text of the rows. The two
+    kinds are told apart in the hash, and each line but a file's last ends with its newline, so joined they are
+    one unambiguous text. A file rewritten with other bytes for the same rows only costs a re-score on resume."""
     digest = hashlib.sha256(settings.encode())
-    digest.update(json.dumps(records, ensure_ascii=True, default=str).encode())
+    if lines is not None:
+        digest.update(b"\x00lines\x00")
+        digest.update(b"".join(lines))
+    else:
+        digest.update(b"\x00rows\x00")
+        digest.update(json.dumps(records, ensure_ascii=True, default=str).encode())
     return digest.hexdigest()
 
 
@@ -197,13 +208,12 @@ class PartStore:
             self.rescored.append(index)
         return intact
 
-    def write(self, index: int, key: str, rows: Sequence[Mapping[str, Any]], scored: ScoredBatch, groups: Sequence[str] | None,
+    def write(self, index: int, key: str, data: bytes, count: int, scored: ScoredBatch, groups: Sequence[str] | None,
               row_values: Mapping[str, list[Any]] | None = None) -> None:
-        """Store one scored chunk: the rows first, then the meta that makes the part count as done (of ``scored``: the
-        scores, failure counts and first reasons). ``row_values`` are the per-row columns a combiner reads besides the
-        scores (DRPO's domain)."""
-        data = encode_rows(rows, "jsonl")
-        meta = {"key": key, "rows": len(rows), "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+        """Store one scored chunk: its ``count`` output rows as JSONL bytes (``data``, as :func:`polyreward.io.encode_rows`
+        writes them) first, then the meta that makes the part count as done (of ``scored``: the scores, failure counts
+        and first reasons). ``row_values`` are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
+        meta = {"key": key, "rows": count, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
                 "scores": scored.scores.T.tolist(), "groups": None if groups is None else list(groups),
                 "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
         try:
