@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections import Counter
 import json
 import math
@@ -17,6 +18,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Literal
 
@@ -124,25 +126,22 @@ def iter_chunks_with_lines(path: str | Path, chunk_size: int = 1000, on_error: O
     stats = stats if stats is not None else ReadStats()
     path = check_readable(path)
     kind = input_format(path)
-    raws: list[bytes] | None = [] if lines and kind == "jsonl" else None
     if kind == "jsonl":
-        source = _jsonl_rows(path, on_error, stats, raws)
-    else:
-        source = {"csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind](path, on_error, stats)
+        for rows, raws in _jsonl_chunks(path, chunk_size, on_error, stats):
+            stats.rows += len(rows)
+            yield rows, raws if lines else None
+        return
+    source = {"csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind](path, on_error, stats)
     chunk: list[dict[str, Any]] = []
     for row in source:
         chunk.append(row)
         if len(chunk) >= chunk_size:
             stats.rows += len(chunk)  # counted per chunk: this loop runs once per row
-            if raws is None:
-                yield chunk, None
-            else:
-                yield chunk, raws[:]
-                raws.clear()
+            yield chunk, None
             chunk = []
     if chunk:
         stats.rows += len(chunk)
-        yield chunk, raws
+        yield chunk, None
 
 
 def array_hint(path: str | Path) -> str:
@@ -157,44 +156,89 @@ def array_hint(path: str | Path) -> str:
     return f"jq -c '.[]' {shlex.quote(str(path))} > {shlex.quote(str(target))}"
 
 
-def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats, raws: list[bytes] | None = None) -> Iterator[dict[str, Any]]:
-    """The rows of a JSONL file; with ``raws``, each yielded row's line (as parsed) is appended to it first."""
-    seen_first = False
+def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadStats) -> Iterator[tuple[list[dict[str, Any]], list[bytes]]]:
+    """Chunks of up to ``chunk_size`` rows of a JSONL file with their lines as read (:func:`iter_chunks_with_lines`).
+
+    The lines are read ``chunk_size`` at a time. A block whose bytes hold neither a surrogate escape nor a run of 19
+    digits (the two things orjson reads otherwise than json) and whose every line orjson reads as an object is
+    parsed in one loop; any other block (a blank, malformed or non-object line, the first line's byte-order mark or
+    JSON array) goes line by line through :func:`_jsonl_lines`, which decides, words and counts each line as
+    before. Both give the same rows: orjson reads strict JSON with json's values."""
+    loads = _orjson_loads
+    pending: list[dict[str, Any]] = []
+    pending_lines: list[bytes] = []
+    lineno, seen_first = 0, False
     with open(path, "rb") as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
-                raw = raw[3:]
-            if not raw or raw.isspace():  # the same ASCII whitespace as strip(), without a copy of every line
+        while block := list(itertools.islice(handle, chunk_size)):
+            rows = None
+            first = block[0]
+            if loads is not None and (seen_first or not (first.startswith(b"\xef\xbb\xbf") or first.lstrip().startswith(b"["))):
+                joined = b"".join(block)
+                if not (b"\\u" in joined and _SURROGATE_ESCAPE.search(joined)) and _NINETEEN_DIGITS not in joined.translate(_DIGITS_ONLY):
+                    try:
+                        rows = [loads(raw) for raw in block]
+                    except ValueError:  # a blank or malformed line: the line-by-line path says which, as before
+                        rows = None
+                    if rows is not None and not all(type(row) is dict for row in rows):
+                        rows = None
+            if rows is None:
+                rows, kept, seen_first = _jsonl_lines(path, block, lineno, on_error, stats, seen_first)
+            else:
+                kept, seen_first = block, True
+            lineno += len(block)
+            if not pending and len(rows) == chunk_size:  # the usual case: one block, one chunk, no copy
+                yield rows, kept
                 continue
-            if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
-                raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
-                                 f"convert it into a new file first, e.g. {array_hint(path)}")
-            seen_first = True
-            try:
-                surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
-                row = None
-                if not surrogate and _orjson_loads is not None and _NINETEEN_DIGITS not in raw.translate(_DIGITS_ONLY):
-                    try:  # _parse_line's fast path, inline: this loop runs once per input row
-                        row = _orjson_loads(raw)
-                    except ValueError:
-                        row = None
-                if row is None:  # (orjson reads "null" as None too: json decides that line, the same way)
-                    row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
-                if not isinstance(row, dict):
-                    raise ValueError(f"expected a JSON object, got {type(row).__name__}")
-                if surrogate:
-                    row = _replace_surrogates(row, stats, lineno)
-            except UnicodeDecodeError as exc:
-                if _skip(on_error, stats, lineno):
-                    continue
-                raise InputError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
-            except (ValueError, RecursionError) as exc:
-                if _skip(on_error, stats, lineno):
-                    continue
-                raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
-            if raws is not None:
-                raws.append(raw)
-            yield row
+            pending += rows
+            pending_lines += kept
+            while len(pending) >= chunk_size:
+                yield pending[:chunk_size], pending_lines[:chunk_size]
+                del pending[:chunk_size], pending_lines[:chunk_size]
+    if pending:
+        yield pending, pending_lines
+
+
+def _jsonl_lines(path: Path, block: list[bytes], lineno: int, on_error: OnError, stats: ReadStats, seen_first: bool,
+                 ) -> tuple[list[dict[str, Any]], list[bytes], bool]:
+    """The rows of ``block`` (the lines after line ``lineno``), each line decided on its own: blank lines left out,
+    a malformed one an InputError naming the line (or skipped and counted), lone surrogates replaced and counted;
+    with the lines kept (parallel to the rows) and whether a non-blank line has been seen."""
+    rows: list[dict[str, Any]] = []
+    kept: list[bytes] = []
+    for lineno, raw in enumerate(block, start=lineno + 1):
+        if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+            raw = raw[3:]
+        if not raw or raw.isspace():  # the same ASCII whitespace as strip(), without a copy of every line
+            continue
+        if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
+            raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
+                             f"convert it into a new file first, e.g. {array_hint(path)}")
+        seen_first = True
+        try:
+            surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
+            row = None
+            if not surrogate and _orjson_loads is not None and _NINETEEN_DIGITS not in raw.translate(_DIGITS_ONLY):
+                try:
+                    row = _orjson_loads(raw)
+                except ValueError:
+                    row = None
+            if row is None:  # (orjson reads "null" as None too: json decides that line, the same way)
+                row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
+            if not isinstance(row, dict):
+                raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+            if surrogate:
+                row = _replace_surrogates(row, stats, lineno)
+        except UnicodeDecodeError as exc:
+            if _skip(on_error, stats, lineno):
+                continue
+            raise InputError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
+        except (ValueError, RecursionError) as exc:
+            if _skip(on_error, stats, lineno):
+                continue
+            raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
+        rows.append(row)
+        kept.append(raw)
+    return rows, kept, seen_first
 
 
 def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
@@ -387,6 +431,75 @@ def _encode_row(row: Mapping[str, Any]) -> str:
         except (ValueError, TypeError, RecursionError):  # NaN/inf (null in the output), a bad key, a cycle: as before
             pass
     return json.dumps(_clean(dict(row)), ensure_ascii=False, default=str)
+
+
+def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, Sequence[Any]], drop: str | None = None) -> bytes:
+    """``encode_rows(rows, "jsonl")`` of the rows ``{**record without drop, **added}`` (each record with the i-th
+    value of every added column; a column the record already holds keeps its place), byte for byte, without
+    building those rows: each record is encoded as it is and the added columns' text, written once per column,
+    goes before its closing brace. The JSON text of an object is its members' texts joined in order, and a
+    member's text depends on its key and value only (the encoder keeps no state between members), so this is the
+    same text. A record this does not cover (empty, not a plain dict, holding an added column or ``drop``, or one
+    the fast encoder refuses: NaN, infinity) is built and encoded as a row, as before; so is every row when an
+    added value is not plain JSON text (a NaN is written as null that way)."""
+    encoder = _ROW_ENCODER
+    names, columns = list(added), list(added.values())
+    texts = [_value_texts(values) for values in columns] if encoder is not None else None
+    if texts is None or any(column is None for column in texts):
+        return encode_rows([_extended(record, names, values, drop) for record, values in zip(records, zip(*columns))], "jsonl")
+    tails = [""] * len(records)
+    for name, column in zip(names, texts):
+        prefix = ", " + encode_basestring(name) + ": "
+        tails = [tail + prefix + value for tail, value in zip(tails, column)]
+    clash = set(names) | ({drop} if drop is not None else set())
+    lines = []
+    for i, record in enumerate(records):
+        if type(record) is dict and record and clash.isdisjoint(record):
+            try:
+                lines.append("".join(encoder(record, 0))[:-1] + tails[i] + "}")
+                continue
+            except (ValueError, TypeError, RecursionError):
+                pass
+        lines.append(_encode_row(_extended(record, names, [column[i] for column in columns], drop)))  # as a row
+    lines.append("")
+    return "\n".join(lines).encode("utf-8")
+
+
+def _extended(record: Mapping[str, Any], names: Sequence[str], values: Sequence[Any], drop: str | None) -> dict[str, Any]:
+    """The row :func:`encode_rows_with` writes for ``record``: its columns (less ``drop``), then the added values."""
+    row = dict(record)
+    if drop is not None:
+        row.pop(drop, None)
+    row.update(zip(names, values))
+    return row
+
+
+_PLAIN_TEXT = {type(None): lambda value: "null", bool: lambda value: "true" if value else "false", int: int.__repr__,
+               str: encode_basestring}
+
+
+def _value_texts(values: Sequence[Any]) -> list[str] | None:
+    """Each value's JSON text as the row encoder writes it inside a row (None, bool, int, str, finite float; other
+    values through the encoder itself), or None when some value is not written that way (NaN, infinity: the
+    row path writes null; a value the encoder refuses)."""
+    texts = []
+    plain = _PLAIN_TEXT
+    for value in values:
+        kind = type(value)
+        if kind is float:
+            if value - value != 0.0:  # NaN or infinity
+                return None
+            texts.append(float.__repr__(value))
+            continue
+        write = plain.get(kind)
+        if write is not None:
+            texts.append(write(value))
+            continue
+        try:
+            texts.append("".join(_ROW_ENCODER(value, 0)))
+        except (ValueError, TypeError, RecursionError):
+            return None
+    return texts
 
 
 def encode_rows(rows: Sequence[Mapping[str, Any]], kind: str, header: bool = True) -> bytes:

@@ -85,19 +85,34 @@ def chunk_key(settings: str, records: Sequence[Mapping[str, Any]], lines: Sequen
 
 
 def group_keys(values: Sequence[Any]) -> list[str]:
-    """:func:`group_key` of each value, each distinct plain id (a str or int: a group's rows share it) keyed once."""
+    """:func:`group_key` of each value, each distinct plain id (a str or int: a group's rows share it) keyed once,
+    and a run of one id (a group's rows are consecutive) looked up once."""
     seen: dict[tuple[type, Any], str] = {}
     keys = []
+    last_kind: type | None = None
+    last_value: Any = None
+    last_key = ""
     for value in values:
         kind = type(value)
         if kind is str or kind is int:
+            if kind is last_kind and value == last_value:
+                keys.append(last_key)
+                continue
             key = seen.get((kind, value))
             if key is None:
-                key = seen[(kind, value)] = group_key(value)
+                if kind is int and _INT64_MIN <= value < _INT64_END:  # group_key's int within int64: itself
+                    key = int.__repr__(value)
+                else:
+                    key = group_key(value)
+                seen[(kind, value)] = key
             keys.append(key)
+            last_kind, last_value, last_key = kind, value, key
         else:
             keys.append(group_key(value))
     return keys
+
+
+_INT64_MIN, _INT64_END = -(2**63), 2**63
 
 
 def group_key(value: Any) -> str:

@@ -30,7 +30,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
-from polyreward.io import InputError, ReadStats, check_readable, check_writable, encode_rows, iter_chunks_with_lines
+from polyreward.io import InputError, ReadStats, check_readable, check_writable, encode_rows_with, iter_chunks_with_lines
 from polyreward.runners.chunking import group_aligned_with_lines, group_alignment
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
@@ -217,22 +217,15 @@ class ChunkScorer:
         combiner = scorer.combiner
         batch = scorer.batch(records)
         scored = scorer.score(batch, combine=False)
-        added = scored.output_columns()
-        names = list(added)
-        rows = []
-        for record, values in zip(records, zip(*added.values())):
-            row = dict(record)
-            if combiner is not None:
-                row.pop("advantage", None)  # the advantage column is appended when the parts are joined
-            row.update(zip(names, values))
-            rows.append(row)
+        # the output rows: each input row, less the advantage column the join appends when a combiner is set, then
+        # the added columns (scores, total, reasons, sub-scores); encoded without building those rows
+        data = encode_rows_with(records, scored.output_columns(), drop="advantage" if combiner is not None else None)
         if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
             batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = group_keys(batch.groups) if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
         count_timed_out_as_failed(scored)
-        data = encode_rows(rows, "jsonl")
-        return ChunkPart(data, len(rows), replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
+        return ChunkPart(data, len(records), replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
 
 
 def score_file(
