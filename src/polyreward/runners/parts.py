@@ -2,8 +2,8 @@
 
 Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
 atomically (temporary name, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
-chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix, failure counts and group
-ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
+chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix (float64 bytes in base64),
+failure counts and group ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
 ``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
 input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
 again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
@@ -27,6 +27,8 @@ which a plain rerun replaces and ``--resume`` reuses.
 
 from __future__ import annotations
 
+import base64
+import errno
 import hashlib
 import itertools
 import json
@@ -124,6 +126,37 @@ def group_key(value: Any) -> str:
     if type(key) is str:
         return encode_basestring_ascii(key)
     return json.dumps(key, ensure_ascii=True)
+
+
+def _float_text(scores: np.ndarray) -> str:
+    """An (n, K) float64 score matrix as meta text: base64 of its little-endian bytes, reward by reward (each float
+    bit for bit, NaN and -0.0 included, at a tenth of the cost of JSON numbers)."""
+    return base64.b64encode(np.ascontiguousarray(scores.T, dtype="<f8").tobytes()).decode("ascii")
+
+
+def _floats(text: str, k: int, rows: int) -> np.ndarray:
+    """The (rows, K) float64 matrix :func:`_float_text` wrote."""
+    return np.frombuffer(base64.b64decode(text), dtype="<f8").astype(np.float64).reshape(k, rows).T
+
+
+def _copy(source: Any, target: Any) -> None:
+    """Append the file ``source`` to ``target`` (both open in binary mode): in the kernel (``os.sendfile``, no copy
+    through this process) where it can, else through a buffer."""
+    target.flush()  # what the buffer holds goes first; the kernel then writes at the descriptor's position
+    size = os.fstat(source.fileno()).st_size
+    sent = 0
+    try:
+        while sent < size:
+            done = os.sendfile(target.fileno(), source.fileno(), sent, size - sent)
+            if done == 0:
+                break
+            sent += done
+    except OSError as exc:
+        if sent or exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
+            raise
+    if sent < size:  # no sendfile here, or the file grew: the rest through a buffer
+        source.seek(sent)
+        shutil.copyfileobj(source, target)
 
 
 def _json_number(value: float) -> float | None:
@@ -229,7 +262,7 @@ class PartStore:
         writes them) first, then the meta that makes the part count as done (of ``scored``: the scores, failure counts
         and first reasons). ``row_values`` are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
         meta = {"key": key, "rows": count, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                "scores": scored.scores.T.tolist(), "groups": None if groups is None else list(groups),
+                "scores": _float_text(scored.scores), "groups": None if groups is None else list(groups),
                 "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
         try:
             write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
@@ -259,7 +292,7 @@ class PartStore:
             sizes.append(meta["rows"])
             for column, values in meta.get("row_values", {}).items() if groups_needed else ():
                 row_values.setdefault(column, []).extend(values)
-            scores = np.asarray(meta["scores"], dtype=np.float64).reshape(k, meta["rows"]).T
+            scores = _floats(meta["scores"], k, meta["rows"])
             parts.append(ScoredBatch(list(names), weights, scores, {}, failures=meta["failures"], first_failure=meta["first_failure"]))
             if meta["groups"] is None:
                 groups = None
@@ -308,7 +341,7 @@ class PartStore:
             for index, values in slices:
                 with open(self.part(index), "rb") as handle:
                     if values is None:
-                        shutil.copyfileobj(handle, out)
+                        _copy(handle, out)
                         continue
                     # Each row '{...}\n' becomes '{..., "advantage": a}\n'. JSON escapes newlines inside strings, so
                     # b"}\n" occurs only where a row ends; the numbers are written by json as a list, then split.
