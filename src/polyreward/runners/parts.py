@@ -3,7 +3,8 @@
 Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
 atomically (temporary name, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
 chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix (float64 bytes in base64),
-failure counts and group ids). The key is a hash of the scoring settings and of the chunk's input rows, so after any interruption —
+failure counts and group ids, one a line). The key is a hash of the scoring settings and of the chunk's input rows
+(for a JSONL input, the rows' lines as read: :func:`chunk_key`), so after any interruption —
 ``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
 input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
 again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
@@ -262,7 +263,7 @@ class PartStore:
         writes them) first, then the meta that makes the part count as done (of ``scored``: the scores, failure counts
         and first reasons). ``row_values`` are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
         meta = {"key": key, "rows": count, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                "scores": _float_text(scored.scores), "groups": None if groups is None else list(groups),
+                "scores": _float_text(scored.scores), "groups": None if groups is None else "\n".join(groups),
                 "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
         try:
             write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
@@ -297,7 +298,7 @@ class PartStore:
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
-                groups.extend([codes.setdefault(key, len(codes)) for key in meta["groups"]])
+                groups.extend([codes.setdefault(key, len(codes)) for key in (meta["groups"].split("\n") if meta["groups"] else ())])
         codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
         return ScoredBatch.concat(parts), codes_array, row_values, sizes
 
