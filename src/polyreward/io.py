@@ -447,16 +447,22 @@ def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, S
     texts = [_value_texts(values) for values in columns] if encoder is not None else None
     if texts is None or any(column is None for column in texts):
         return encode_rows([_extended(record, names, values, drop) for record, values in zip(records, zip(*columns))], "jsonl")
-    tails = [""] * len(records)
-    for name, column in zip(names, texts):
-        prefix = ", " + encode_basestring(name) + ": "
-        tails = [tail + prefix + value for tail, value in zip(tails, column)]
+    # each row's added text in one call: ', "name": {}' per column, then the closing brace
+    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in names) + "}}"
+    tails = list(map(template.format, *texts)) if texts else ["}"] * len(records)
     clash = set(names) | ({drop} if drop is not None else set())
+    if records and set(map(type, records)) == {dict} and all(records) and clash.isdisjoint(set().union(*records)):
+        try:  # the usual chunk: every record plain, none holding an added column, none the fast encoder refuses
+            lines = [join(encoder(record, 0))[:-1] + tail for record, tail, join in zip(records, tails, itertools.repeat("".join))]
+            lines.append("")
+            return "\n".join(lines).encode("utf-8")
+        except (ValueError, TypeError, RecursionError):
+            pass
     lines = []
     for i, record in enumerate(records):
         if type(record) is dict and record and clash.isdisjoint(record):
             try:
-                lines.append("".join(encoder(record, 0))[:-1] + tails[i] + "}")
+                lines.append("".join(encoder(record, 0))[:-1] + tails[i])
                 continue
             except (ValueError, TypeError, RecursionError):
                 pass
@@ -482,6 +488,17 @@ def _value_texts(values: Sequence[Any]) -> list[str] | None:
     """Each value's JSON text as the row encoder writes it inside a row (None, bool, int, str, finite float; other
     values through the encoder itself), or None when some value is not written that way (NaN, infinity: the
     row path writes null; a value the encoder refuses)."""
+    kinds = set(map(type, values))
+    if values and kinds <= _NUMBER_OR_NONE:  # a score column: one encoder call (it refuses NaN and infinity), cut at
+        try:                                 # ", ", which no number, null, true or false holds
+            texts = "".join(_ROW_ENCODER(list(values), 0))[1:-1].split(", ")
+        except (ValueError, TypeError, RecursionError):
+            return None
+        return texts if len(texts) == len(values) else None
+    if kinds == _STR:  # a reason column
+        return list(map(encode_basestring, values))
+    if kinds <= _STR_OR_NONE:
+        return list(map(_str_or_null, values))
     texts = []
     plain = _PLAIN_TEXT
     for value in values:
@@ -500,6 +517,15 @@ def _value_texts(values: Sequence[Any]) -> list[str] | None:
         except (ValueError, TypeError, RecursionError):
             return None
     return texts
+
+
+_NUMBER_OR_NONE = {float, int, bool, type(None)}
+_STR = {str}
+_STR_OR_NONE = {str, type(None)}
+
+
+def _str_or_null(value: str | None) -> str:
+    return "null" if value is None else encode_basestring(value)
 
 
 def encode_rows(rows: Sequence[Mapping[str, Any]], kind: str, header: bool = True) -> bytes:
