@@ -112,3 +112,23 @@ def test_group_keys_are_group_key_of_each_value(values) -> None:
     from polyreward.runners.parts import group_key, group_keys
 
     assert group_keys(values) == [group_key(v) for v in values]
+
+
+@given(blank_at=st.lists(st.integers(min_value=0, max_value=30), max_size=4), bad_at=st.integers(min_value=0, max_value=30),
+       chunk_size=st.sampled_from([1, 3, 4, 8]))
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+def test_every_full_chunk_before_a_bad_line_is_handed_on(tmp_path: Path, blank_at, bad_at, chunk_size) -> None:
+    """As when rows were read one by one: each chunk that fills before the malformed line is yielded before the error
+    (an interrupted ``polyreward score`` keeps those parts for ``--resume``)."""
+    lines = [json.dumps({"i": i}).encode() + b"\n" for i in range(31)]
+    lines[bad_at] = b'{"i": broken\n'
+    for position in sorted(set(blank_at), reverse=True):
+        lines.insert(position, b"\n")
+    path = tmp_path / "rows.jsonl"
+    path.write_bytes(b"".join(lines))
+    good_rows = sum(1 for line in lines[:lines.index(b'{"i": broken\n')] if line.strip())
+    got = []
+    with pytest.raises(InputError, match="malformed JSON line"):
+        for rows, _ in iter_chunks_with_lines(path, chunk_size):
+            got.append(rows)
+    assert [len(rows) for rows in got] == [chunk_size] * (good_rows // chunk_size)

@@ -163,7 +163,8 @@ def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadSta
     digits (the two things orjson reads otherwise than json) and whose every line orjson reads as an object is
     parsed in one loop; any other block (a blank, malformed or non-object line, the first line's byte-order mark or
     JSON array) goes line by line through :func:`_jsonl_lines`, which decides, words and counts each line as
-    before. Both give the same rows: orjson reads strict JSON with json's values."""
+    before. Both give the same rows (orjson reads strict JSON with json's values) in the same chunks: a chunk is
+    handed on once full, before a malformed line after it raises, as when rows were read one by one."""
     loads = _orjson_loads
     pending: list[dict[str, Any]] = []
     pending_lines: list[bytes] = []
@@ -181,16 +182,23 @@ def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadSta
                         rows = None
                     if rows is not None and not all(type(row) is dict for row in rows):
                         rows = None
-            if rows is None:
-                rows, kept, seen_first = _jsonl_lines(path, block, lineno, on_error, stats, seen_first)
-            else:
-                kept, seen_first = block, True
+            if rows is not None:
+                seen_first = True
+                if not pending and len(rows) == chunk_size:  # the usual case: one block, one chunk, no copy
+                    lineno += len(block)
+                    yield rows, block
+                    continue
+                pending += rows
+                pending_lines += block
+            else:  # line by line, a chunk handed on as soon as it is full (before a bad line further down raises)
+                for offset, raw in enumerate(block):
+                    rows, kept, seen_first = _jsonl_lines(path, [raw], lineno + offset, on_error, stats, seen_first)
+                    pending += rows
+                    pending_lines += kept
+                    if len(pending) >= chunk_size:
+                        yield pending[:chunk_size], pending_lines[:chunk_size]
+                        del pending[:chunk_size], pending_lines[:chunk_size]
             lineno += len(block)
-            if not pending and len(rows) == chunk_size:  # the usual case: one block, one chunk, no copy
-                yield rows, kept
-                continue
-            pending += rows
-            pending_lines += kept
             while len(pending) >= chunk_size:
                 yield pending[:chunk_size], pending_lines[:chunk_size]
                 del pending[:chunk_size], pending_lines[:chunk_size]
