@@ -12,7 +12,8 @@ the same run:
 * **start-up**: the CPU of the one-row run (the least of ``--repeats`` runs), against the empty interpreter;
 * **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms;
 * **stages**: in one process, the CPU per row of each stage of the cheap path (read and parse, chunk key, the reward
-  through ``Scorer.score``, the whole chunk scorer, encoding the output rows), on the largest size up to 100,000.
+  through ``Scorer.score``, the whole chunk scorer with the encoding of its output rows), on the largest size up to
+  100,000.
 
 Each child runs with byte-code caching on (its own ``PYTHONPYCACHEPREFIX``, warmed by one untimed run), as an
 installed package is. ``--compare SRC`` runs every command also with another source tree first on PYTHONPATH (e.g.
@@ -64,6 +65,11 @@ from polyreward.runners.parts import chunk_key
 from polyreward.runners.score_file import ChunkScorer, settings_fingerprint
 from polyreward.schema import Batch
 
+try:  # a tree that keys a JSONL chunk by its lines as read
+    from polyreward.io import iter_chunks_with_lines
+except ImportError:  # an older tree: rows only, keyed as JSON text
+    iter_chunks_with_lines = None
+
 config = load_config(sys.argv[2])
 scorer = config.build_scorer(workers=0, on_reward_error="nan")
 settings, chunk_scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(scorer), {}, 0
@@ -76,14 +82,19 @@ def timed(stage, work):
     return result
 
 
-chunks = iter(iter_chunks(sys.argv[1], 1000))
-while (records := timed("read and parse", lambda: next(chunks, None))) is not None:
+if iter_chunks_with_lines is not None:
+    chunks = iter(iter_chunks_with_lines(sys.argv[1], 1000))
+else:
+    chunks = ((records, None) for records in iter_chunks(sys.argv[1], 1000))
+while (chunk := timed("read and parse", lambda: next(chunks, None))) is not None:
+    records, lines = chunk
     rows += len(records)
-    timed("chunk key", lambda: chunk_key(settings, records))
+    timed("chunk key", lambda: chunk_key(settings, records, lines) if lines is not None else chunk_key(settings, records))
     batch = Batch.from_records(records, config.column_map, require=scorer.rewards.columns)
     timed("reward (Scorer.score)", lambda: scorer.score(batch, combine=False))
-    part = timed("whole chunk (Batch, reward, output rows)", lambda: chunk_scorer(records))
-    timed("encode output rows", lambda: encode_rows(part.rows, "jsonl"))
+    part = timed("chunk scorer and output encoding (Batch, reward, output rows, JSONL bytes)", lambda: chunk_scorer(records))
+    if not hasattr(part, "data"):  # an older tree's chunk scorer returns the rows; the part store encoded them
+        timed("chunk scorer and output encoding (Batch, reward, output rows, JSONL bytes)", lambda: encode_rows(part.rows, "jsonl"))
 print(json.dumps({stage: seconds / rows for stage, seconds in spent.items()}))
 """
 CODECS = {

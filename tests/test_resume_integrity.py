@@ -146,3 +146,36 @@ def test_a_judge_cache_file_is_a_file_the_run_reads(tmp_path):
     found = files_read(load_config(config))
     assert found[cache] == "the file of rewards[healthbench].judge.cache"
     assert found[config] == "the config file" and found[folder / "rubric.json"].endswith("rubric_file")
+
+
+def test_a_jsonl_chunk_is_keyed_by_its_lines_as_read(tmp_path, cfg):
+    """A JSONL chunk's key is the hash of its lines' bytes: an edited value re-scores its chunk only, a line
+    rewritten with other bytes for the same row re-scores its chunk too (never reused for other rows), a
+    blank line added between rows changes no key; the output is always that of an uninterrupted run."""
+    out = tmp_path / "out.jsonl"
+    src, lines = _interrupted_run(tmp_path, cfg, out)
+    edited = list(lines)
+    # chunks of 8 keep groups of 4 whole, and a chunk's last group waits for the next: parts 0-3 hold rows 0-3,
+    # 4-11, 12-19, 20-27
+    edited[3] = json.dumps(json.loads(lines[3]), separators=(",", ":"))  # part 0: same row, other bytes
+    row = json.loads(lines[12])
+    row["output"] = "changed, yes"  # part 2: another row
+    edited[12] = json.dumps(row)
+    edited.insert(24, "   ")  # part 3: a blank line between its rows is no row
+    src.write_text("\n".join(edited) + "\n")
+    calls = []
+    real = PartStore.write
+
+    def counting(self, index, *args, **kwargs):
+        calls.append(index)
+        return real(self, index, *args, **kwargs)
+
+    PartStore.write = counting
+    try:
+        result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+    finally:
+        PartStore.write = real
+    assert calls == [0, 2, 4, 5] and result.rows == 48
+    reference = tmp_path / "reference.jsonl"
+    score_file(src, reference, load_config(cfg), chunk_size=8)
+    assert out.read_bytes() == reference.read_bytes()

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import csv
 import io
+import itertools
 from collections import Counter
 import json
 import math
@@ -17,6 +18,7 @@ import os
 import re
 from collections.abc import Iterator, Mapping, Sequence
 from dataclasses import dataclass
+from json.encoder import encode_basestring
 from pathlib import Path
 from typing import Any, Literal
 
@@ -109,22 +111,37 @@ def check_writable(output: str | Path, inputs: Sequence[str | Path] = (), reads:
 
 def iter_chunks(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None) -> Iterator[list[dict[str, Any]]]:
     """Yield lists of up to ``chunk_size`` row dicts in file order."""
+    for rows, _ in iter_chunks_with_lines(path, chunk_size, on_error, stats, lines=False):
+        yield rows
+
+
+def iter_chunks_with_lines(path: str | Path, chunk_size: int = 1000, on_error: OnError = "fail", stats: ReadStats | None = None,
+                           lines: bool = True) -> Iterator[tuple[list[dict[str, Any]], list[bytes] | None]]:
+    """:func:`iter_chunks` with, for a JSONL input (and ``lines``), each row's line as read (its bytes, the newline
+    included, a byte-order mark left out): ``(rows, lines)``, the lines parallel to the rows (a skipped malformed or
+    blank line has no row and is not among them); ``lines`` is None for the other formats. The same bytes always
+    parse to the same row, so the lines identify a chunk's rows for the part store without writing them again."""
     if chunk_size < 1:
         raise ValueError("chunk_size must be >= 1")
     stats = stats if stats is not None else ReadStats()
     path = check_readable(path)
     kind = input_format(path)
-    reader = {"jsonl": _jsonl_rows, "csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind]
+    if kind == "jsonl":
+        for rows, raws in _jsonl_chunks(path, chunk_size, on_error, stats):
+            stats.rows += len(rows)
+            yield rows, raws if lines else None
+        return
+    source = {"csv": _csv_rows, "parquet": _parquet_rows, "arrow": _arrow_rows, "dataset": _dataset_rows}[kind](path, on_error, stats)
     chunk: list[dict[str, Any]] = []
-    for row in reader(path, on_error, stats):
+    for row in source:
         chunk.append(row)
         if len(chunk) >= chunk_size:
             stats.rows += len(chunk)  # counted per chunk: this loop runs once per row
-            yield chunk
+            yield chunk, None
             chunk = []
     if chunk:
         stats.rows += len(chunk)
-        yield chunk
+        yield chunk, None
 
 
 def array_hint(path: str | Path) -> str:
@@ -139,41 +156,97 @@ def array_hint(path: str | Path) -> str:
     return f"jq -c '.[]' {shlex.quote(str(path))} > {shlex.quote(str(target))}"
 
 
-def _jsonl_rows(path: Path, on_error: OnError, stats: ReadStats) -> Iterator[dict[str, Any]]:
-    seen_first = False
+def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadStats) -> Iterator[tuple[list[dict[str, Any]], list[bytes]]]:
+    """Chunks of up to ``chunk_size`` rows of a JSONL file with their lines as read (:func:`iter_chunks_with_lines`).
+
+    The lines are read ``chunk_size`` at a time. A block whose bytes hold neither a surrogate escape nor a run of 19
+    digits (the two things orjson reads otherwise than json) and whose every line orjson reads as an object is
+    parsed in one loop; any other block (a blank, malformed or non-object line, the first line's byte-order mark or
+    JSON array) goes line by line through :func:`_jsonl_lines`, which decides, words and counts each line as
+    before. Both give the same rows (orjson reads strict JSON with json's values) in the same chunks: a chunk is
+    handed on once full, before a malformed line after it raises, as when rows were read one by one."""
+    loads = _orjson_loads
+    pending: list[dict[str, Any]] = []
+    pending_lines: list[bytes] = []
+    lineno, seen_first = 0, False
     with open(path, "rb") as handle:
-        for lineno, raw in enumerate(handle, start=1):
-            if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
-                raw = raw[3:]
-            if not raw or raw.isspace():  # the same ASCII whitespace as strip(), without a copy of every line
+        while block := list(itertools.islice(handle, chunk_size)):
+            rows = None
+            first = block[0]
+            if loads is not None and (seen_first or not (first.startswith(b"\xef\xbb\xbf") or first.lstrip().startswith(b"["))):
+                joined = b"".join(block)
+                if not (b"\\u" in joined and _SURROGATE_ESCAPE.search(joined)) and _NINETEEN_DIGITS not in joined.translate(_DIGITS_ONLY):
+                    try:
+                        rows = [loads(raw) for raw in block]
+                    except ValueError:  # a blank or malformed line: the line-by-line path says which, as before
+                        rows = None
+                    if rows is not None and not all(type(row) is dict for row in rows):
+                        rows = None
+            if rows is not None:
+                seen_first = True
+                if not pending and len(rows) == chunk_size:  # the usual case: one block, one chunk, no copy
+                    lineno += len(block)
+                    yield rows, block
+                    continue
+                pending += rows
+                pending_lines += block
+            else:  # line by line, a chunk handed on as soon as it is full (before a bad line further down raises)
+                for offset, raw in enumerate(block):
+                    rows, kept, seen_first = _jsonl_lines(path, [raw], lineno + offset, on_error, stats, seen_first)
+                    pending += rows
+                    pending_lines += kept
+                    if len(pending) >= chunk_size:
+                        yield pending[:chunk_size], pending_lines[:chunk_size]
+                        del pending[:chunk_size], pending_lines[:chunk_size]
+            lineno += len(block)
+            while len(pending) >= chunk_size:
+                yield pending[:chunk_size], pending_lines[:chunk_size]
+                del pending[:chunk_size], pending_lines[:chunk_size]
+    if pending:
+        yield pending, pending_lines
+
+
+def _jsonl_lines(path: Path, block: list[bytes], lineno: int, on_error: OnError, stats: ReadStats, seen_first: bool,
+                 ) -> tuple[list[dict[str, Any]], list[bytes], bool]:
+    """The rows of ``block`` (the lines after line ``lineno``), each line decided on its own: blank lines left out,
+    a malformed one an InputError naming the line (or skipped and counted), lone surrogates replaced and counted;
+    with the lines kept (parallel to the rows) and whether a non-blank line has been seen."""
+    rows: list[dict[str, Any]] = []
+    kept: list[bytes] = []
+    for lineno, raw in enumerate(block, start=lineno + 1):
+        if lineno == 1 and raw.startswith(b"\xef\xbb\xbf"):  # a UTF-8 byte-order mark
+            raw = raw[3:]
+        if not raw or raw.isspace():  # the same ASCII whitespace as strip(), without a copy of every line
+            continue
+        if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
+            raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
+                             f"convert it into a new file first, e.g. {array_hint(path)}")
+        seen_first = True
+        try:
+            surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
+            row = None
+            if not surrogate and _orjson_loads is not None and _NINETEEN_DIGITS not in raw.translate(_DIGITS_ONLY):
+                try:
+                    row = _orjson_loads(raw)
+                except ValueError:
+                    row = None
+            if row is None:  # (orjson reads "null" as None too: json decides that line, the same way)
+                row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
+            if not isinstance(row, dict):
+                raise ValueError(f"expected a JSON object, got {type(row).__name__}")
+            if surrogate:
+                row = _replace_surrogates(row, stats, lineno)
+        except UnicodeDecodeError as exc:
+            if _skip(on_error, stats, lineno):
                 continue
-            if seen_first is False and raw.lstrip().startswith(b"["):  # the first non-blank line opens a JSON array
-                raise InputError(f"{path}: holds a JSON array (one document), not JSON Lines (one object per line); "
-                                 f"convert it into a new file first, e.g. {array_hint(path)}")
-            seen_first = True
-            try:
-                surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
-                row = None
-                if not surrogate and _orjson_loads is not None and _NINETEEN_DIGITS not in raw.translate(_DIGITS_ONLY):
-                    try:  # _parse_line's fast path, inline: this loop runs once per input row
-                        row = _orjson_loads(raw)
-                    except ValueError:
-                        row = None
-                if row is None:  # (orjson reads "null" as None too: json decides that line, the same way)
-                    row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
-                if not isinstance(row, dict):
-                    raise ValueError(f"expected a JSON object, got {type(row).__name__}")
-                if surrogate:
-                    row = _replace_surrogates(row, stats, lineno)
-            except UnicodeDecodeError as exc:
-                if _skip(on_error, stats, lineno):
-                    continue
-                raise InputError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
-            except (ValueError, RecursionError) as exc:
-                if _skip(on_error, stats, lineno):
-                    continue
-                raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
-            yield row
+            raise InputError(f"{path}:{lineno}: not valid UTF-8 ({exc.reason})") from None
+        except (ValueError, RecursionError) as exc:
+            if _skip(on_error, stats, lineno):
+                continue
+            raise InputError(f"{path}:{lineno}: malformed JSON line: {exc}") from None
+        rows.append(row)
+        kept.append(raw)
+    return rows, kept, seen_first
 
 
 def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
@@ -366,6 +439,101 @@ def _encode_row(row: Mapping[str, Any]) -> str:
         except (ValueError, TypeError, RecursionError):  # NaN/inf (null in the output), a bad key, a cycle: as before
             pass
     return json.dumps(_clean(dict(row)), ensure_ascii=False, default=str)
+
+
+def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, Sequence[Any]], drop: str | None = None) -> bytes:
+    """``encode_rows(rows, "jsonl")`` of the rows ``{**record without drop, **added}`` (each record with the i-th
+    value of every added column; a column the record already holds keeps its place), byte for byte, without
+    building those rows: each record is encoded as it is and the added columns' text, written once per column,
+    goes before its closing brace. The JSON text of an object is its members' texts joined in order, and a
+    member's text depends on its key and value only (the encoder keeps no state between members), so this is the
+    same text. A record this does not cover (empty, not a plain dict, holding an added column or ``drop``, or one
+    the fast encoder refuses: NaN, infinity) is built and encoded as a row, as before; so is every row when an
+    added value is not plain JSON text (a NaN is written as null that way)."""
+    encoder = _ROW_ENCODER
+    names, columns = list(added), list(added.values())
+    texts = [_value_texts(values) for values in columns] if encoder is not None else None
+    if texts is None or any(column is None for column in texts):
+        return encode_rows([_extended(record, names, values, drop) for record, values in zip(records, zip(*columns))], "jsonl")
+    # each row's added text in one call: ', "name": {}' per column, then the closing brace
+    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in names) + "}}"
+    tails = list(map(template.format, *texts)) if texts else ["}"] * len(records)
+    clash = set(names) | ({drop} if drop is not None else set())
+    if records and set(map(type, records)) == {dict} and all(records) and clash.isdisjoint(set().union(*records)):
+        try:  # the usual chunk: every record plain, none holding an added column, none the fast encoder refuses
+            lines = [join(encoder(record, 0))[:-1] + tail for record, tail, join in zip(records, tails, itertools.repeat("".join))]
+            lines.append("")
+            return "\n".join(lines).encode("utf-8")
+        except (ValueError, TypeError, RecursionError):
+            pass
+    lines = []
+    for i, record in enumerate(records):
+        if type(record) is dict and record and clash.isdisjoint(record):
+            try:
+                lines.append("".join(encoder(record, 0))[:-1] + tails[i])
+                continue
+            except (ValueError, TypeError, RecursionError):
+                pass
+        lines.append(_encode_row(_extended(record, names, [column[i] for column in columns], drop)))  # as a row
+    lines.append("")
+    return "\n".join(lines).encode("utf-8")
+
+
+def _extended(record: Mapping[str, Any], names: Sequence[str], values: Sequence[Any], drop: str | None) -> dict[str, Any]:
+    """The row :func:`encode_rows_with` writes for ``record``: its columns (less ``drop``), then the added values."""
+    row = dict(record)
+    if drop is not None:
+        row.pop(drop, None)
+    row.update(zip(names, values))
+    return row
+
+
+_PLAIN_TEXT = {type(None): lambda value: "null", bool: lambda value: "true" if value else "false", int: int.__repr__,
+               str: encode_basestring}
+
+
+def _value_texts(values: Sequence[Any]) -> list[str] | None:
+    """Each value's JSON text as the row encoder writes it inside a row (None, bool, int, str, finite float; other
+    values through the encoder itself), or None when some value is not written that way (NaN, infinity: the
+    row path writes null; a value the encoder refuses)."""
+    kinds = set(map(type, values))
+    if values and kinds <= _NUMBER_OR_NONE:  # a score column: one encoder call (it refuses NaN and infinity), cut at
+        try:                                 # ", ", which no number, null, true or false holds
+            texts = "".join(_ROW_ENCODER(list(values), 0))[1:-1].split(", ")
+        except (ValueError, TypeError, RecursionError):
+            return None
+        return texts if len(texts) == len(values) else None
+    if kinds == _STR:  # a reason column
+        return list(map(encode_basestring, values))
+    if kinds <= _STR_OR_NONE:
+        return list(map(_str_or_null, values))
+    texts = []
+    plain = _PLAIN_TEXT
+    for value in values:
+        kind = type(value)
+        if kind is float:
+            if value - value != 0.0:  # NaN or infinity
+                return None
+            texts.append(float.__repr__(value))
+            continue
+        write = plain.get(kind)
+        if write is not None:
+            texts.append(write(value))
+            continue
+        try:
+            texts.append("".join(_ROW_ENCODER(value, 0)))
+        except (ValueError, TypeError, RecursionError):
+            return None
+    return texts
+
+
+_NUMBER_OR_NONE = {float, int, bool, type(None)}
+_STR = {str}
+_STR_OR_NONE = {str, type(None)}
+
+
+def _str_or_null(value: str | None) -> str:
+    return "null" if value is None else encode_basestring(value)
 
 
 def encode_rows(rows: Sequence[Mapping[str, Any]], kind: str, header: bool = True) -> bytes:

@@ -4,8 +4,8 @@ A chunk never splits a run of consecutive rows of one group (one group as :func:
 says: ids ``1``, ``1.0`` and ``"1"`` are one), so group-level rewards and per-group advantages see whole groups
 wherever the chunk is scored:
 
-- :func:`group_aligned` re-cuts a stream of row chunks (``polyreward score`` reading a file; ``score_dataset``
-  through its row ranges), and :func:`group_alignment` says which column to align on and warns when a file does
+- :func:`group_aligned` re-cuts a stream of row chunks (``score_dataset`` through its row ranges;
+  :func:`group_aligned_with_lines` the same with each row's input line beside it, for ``polyreward score``), and :func:`group_alignment` says which column to align on and warns when a file does
   not keep its groups together;
 - :func:`shards` cuts a batch into ``(start, end)`` ranges for the reward servers (:class:`~polyreward.runners.client.RewardClient`).
 """
@@ -29,7 +29,16 @@ def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_
     comes back in a later chunk (the file is not grouped) is reported once: ``on_split(group_id, row)``,
     ``row`` being its 0-based position among the rows read. The last chunk is never cut.
     """
+    for rows, _ in group_aligned_with_lines(((chunk, None) for chunk in chunks), group_column, on_split):
+        yield rows
+
+
+def group_aligned_with_lines(chunks: Iterable[tuple[list[dict[str, Any]], list[bytes] | None]], group_column: str,
+                             on_split: Callable[[str, int], None] | None = None) -> Iterator[tuple[list[dict[str, Any]], list[bytes] | None]]:
+    """:func:`group_aligned` of ``(rows, lines)`` chunks (:func:`polyreward.io.iter_chunks_with_lines`): each line list
+    is cut where its rows are, so it stays parallel to them (None stays None: an input without lines)."""
     carry: list[dict[str, Any]] = []
+    carry_lines: list[bytes] | None = []
     closed: set[str] = set()
     emitted = 0
 
@@ -46,27 +55,28 @@ def group_aligned(chunks: Iterable[list[dict[str, Any]]], group_column: str, on_
     chunks = iter(chunks)
     upcoming = next(chunks, None)
     while upcoming is not None:
-        chunk, upcoming = upcoming, next(chunks, None)
-        rows = carry + chunk
+        (chunk, chunk_lines), upcoming = upcoming, next(chunks, None)
+        rows = carry + chunk if carry else chunk
+        lines = None if chunk_lines is None or carry_lines is None else (carry_lines + chunk_lines if carry_lines else chunk_lines)
         if upcoming is None:
-            carry = rows
+            carry, carry_lines = rows, lines
             break
         last = group_key(rows[-1].get(group_column))  # the one group key: 1, 1.0 and "1" are one group
         cut = len(rows)
         while cut > 0 and last is not None and group_key(rows[cut - 1].get(group_column)) == last:
             cut -= 1
         if cut == 0:  # the whole chunk is one group so far: keep collecting
-            carry = rows
+            carry, carry_lines = rows, lines
             continue
-        carry = rows[cut:]
+        carry, carry_lines = rows[cut:], None if lines is None else lines[cut:]
         if on_split is not None:
             check(rows[:cut])
         emitted += cut
-        yield rows[:cut]
+        yield rows[:cut], None if lines is None else lines[:cut]
     if carry:
         if on_split is not None:
             check(carry)
-        yield carry
+        yield carry, carry_lines
 
 
 def group_alignment(rewardset, config: Config, warn: Callable[[str], None]):

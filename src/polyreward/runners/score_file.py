@@ -30,15 +30,15 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
-from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks
-from polyreward.runners.chunking import group_aligned, group_alignment
+from polyreward.io import InputError, ReadStats, check_readable, check_writable, encode_rows_with, iter_chunks_with_lines
+from polyreward.runners.chunking import group_aligned_with_lines, group_alignment
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, Scorer
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import ScoredBatch
 
-PARTS_VERSION = 3  # bump when the part format changes, so old parts are scored again instead of misread
+PARTS_VERSION = 5  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
@@ -176,11 +176,13 @@ class ChunkJob:
 
 @dataclass
 class ChunkPart:
-    """A scored chunk as the part store keeps it: the output rows (input columns, scores, reasons, sub-scores), its
-    :class:`~polyreward.vocabulary.ScoredBatch` without the reasons and sub-scores (the rows hold them; the (n, K)
-    scores, failure counts and first reasons, seconds), the group keys and the per-row columns of the combiner."""
+    """A scored chunk as the part store keeps it: the output rows (input columns, scores, reasons, sub-scores) as
+    JSONL bytes and their count, its :class:`~polyreward.vocabulary.ScoredBatch` without the reasons and sub-scores
+    (the rows hold them; the (n, K) scores, failure counts and first reasons, seconds), the group keys and the
+    per-row columns of the combiner. The rows are encoded where the chunk is scored (a Ray actor encodes its own)."""
 
-    rows: list[dict[str, Any]]
+    data: bytes
+    count: int
     scored: ScoredBatch
     groups: list[str] | None
     row_values: dict[str, list[Any]] | None
@@ -193,8 +195,11 @@ def count_timed_out_as_failed(scored: ScoredBatch) -> None:
     """Count a finite score whose check was stopped (``timeout``, ``memory``) as failed too, in ``scored``'s failed
     mask, failure counts and first reasons: the summary's ``failed`` column says how many rows were not really judged."""
     for k, name in enumerate(scored.names):
-        stopped = [i for i, why in enumerate(scored.reasons.get(name, ())) if why.startswith(TIMED_OUT)
-                   and np.isfinite(scored.scores[i, k])]
+        reasons = scored.reasons.get(name, ())
+        joined = "\x00" + "\x00".join(reasons)  # one C search rules out most batches (a reason's own \x00 only costs the loop)
+        if not any(f"\x00{word}" in joined for word in TIMED_OUT):
+            continue
+        stopped = [i for i, why in enumerate(reasons) if why.startswith(TIMED_OUT) and np.isfinite(scored.scores[i, k])]
         if stopped:
             scored.failures[name] = scored.failures.get(name, 0) + len(stopped)
             scored.first_failure.setdefault(name, scored.reasons[name][stopped[0]])
@@ -215,21 +220,15 @@ class ChunkScorer:
         combiner = scorer.combiner
         batch = scorer.batch(records)
         scored = scorer.score(batch, combine=False)
-        added = scored.output_columns()
-        names = list(added)
-        rows = []
-        for record, values in zip(records, zip(*added.values())):
-            row = dict(record)
-            if combiner is not None:
-                row.pop("advantage", None)  # the advantage column is appended when the parts are joined
-            row.update(zip(names, values))
-            rows.append(row)
+        # the output rows: each input row, less the advantage column the join appends when a combiner is set, then
+        # the added columns (scores, total, reasons, sub-scores); encoded without building those rows
+        data = encode_rows_with(records, scored.output_columns(), drop="advantage" if combiner is not None else None)
         if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
             batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = group_keys(batch.groups) if batch.groups is not None else None
         row_values = {c: batch.columns.get(c, [None] * len(batch)) for c in combiner_columns(combiner)} if combiner is not None else None
         count_timed_out_as_failed(scored)
-        return ChunkPart(rows, replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
+        return ChunkPart(data, len(records), replace(scored, reasons={}, details={}), groups, row_values)  # the rows carry those
 
 
 def score_file(
@@ -266,14 +265,14 @@ def score_file(
     settings = settings_fingerprint(config, scorer.on_reward_error, combiner_columns(combiner) if combiner is not None else ())
     store = PartStore(output)
     stats = ReadStats()
-    chunks = group_aligned(iter_chunks(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
+    chunks = group_aligned_with_lines(iter_chunks_with_lines(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
     notes: list[str] = []
     count = 0
 
     def jobs() -> Iterator[ChunkJob]:
         nonlocal count
         rows_before = 0
-        for index, records in enumerate(chunks):
+        for index, (records, lines) in enumerate(chunks):
             if combiner is not None:  # before the first chunk starts the part store: a bad file leaves nothing behind
                 check_group_ids(records, config.columns.group, input_path, rows_before)
             rows_before += len(records)
@@ -285,7 +284,7 @@ def score_file(
                 note = store.start(resume)
                 if note:
                     warn(note)
-            key = chunk_key(settings, records)
+            key = chunk_key(settings, records, lines)  # a JSONL input's lines as read: no second encoding of the rows
             count = index + 1
             if store.done(index, key):
                 if progress is not None:
@@ -301,7 +300,7 @@ def score_file(
         for job, part in chunk_scorer(read_ahead(jobs())):  # chunk k+1 is read and keyed while chunk k is scored
             for name, value in part.scored.seconds.items():
                 seconds[name] = seconds.get(name, 0.0) + value
-            store.write(job.index, job.key, part.rows, part.scored, part.groups, part.row_values)
+            store.write(job.index, job.key, part.data, part.count, part.scored, part.groups, part.row_values)
             if progress is not None:
                 progress(len(job.records))
         if count == 0:
