@@ -174,36 +174,6 @@ def test_weighted_total_equals_trls_nansum_bit_for_bit_up_to_four_rewards(n, k, 
     assert weighted_total(scores, weights).tobytes() == trl.tobytes()
 
 
-@settings(max_examples=200, deadline=None)
-@given(st.lists(ID_VALUES, min_size=0, max_size=60), st.sampled_from(["int", "float", "torch", "torch_float", "list"]))
-def test_group_codes_equal_a_python_reference(values, kind):
-    if kind in ("int", "torch"):
-        values = [v if isinstance(v, int) else int(v) if v == v and abs(v) < 2**62 else 7 for v in values]
-    if kind == "int":
-        ids = np.asarray(values, dtype=np.int64)
-    elif kind == "float":
-        ids = np.asarray(values, dtype=np.float64)
-    elif kind == "torch":
-        import torch
-
-        ids = torch.as_tensor(np.asarray(values, dtype=np.int64))
-    elif kind == "torch_float":
-        import torch
-
-        ids = torch.as_tensor(np.asarray(values, dtype=np.float64))
-    else:
-        ids = values
-    plain = [_key(float(v)) if kind in ("float", "torch_float") else _key(v) for v in values]
-    index = GroupIndex.from_ids(ids, len(values))
-    np.testing.assert_array_equal(index.codes, reference_codes(plain))
-    assert index.n_groups == len(set(plain))
-    fresh = GroupIndex.from_ids(ids, len(values))  # codes of some rows before (or without) every row's code
-    rows = np.arange(len(values))[::3]
-    np.testing.assert_array_equal(fresh.codes_of(rows), reference_codes(plain)[rows])
-    np.testing.assert_array_equal(fresh.sizes(), np.bincount(reference_codes(plain), minlength=fresh.n_groups))
-
-
-# ------------------------------------------------------------------------------ the weighted total
 
 
 @settings(max_examples=200, deadline=None)

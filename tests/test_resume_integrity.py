@@ -68,9 +68,8 @@ def test_a_damaged_part_is_scored_again_and_no_row_is_lost(tmp_path, cfg, suffix
     assert not store.folder.exists()
 
 
-def test_intact_parts_are_reused_not_rescored(tmp_path, cfg):
-    out = tmp_path / "out.jsonl"
-    src, _ = _interrupted_run(tmp_path, cfg, out)
+def resumed_writes(src, out, cfg):
+    """The indices of the parts a resumed run writes (the rest it reuses as stored), and its result."""
     calls = []
     real = PartStore.write
 
@@ -80,9 +79,15 @@ def test_intact_parts_are_reused_not_rescored(tmp_path, cfg):
 
     PartStore.write = counting
     try:
-        result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+        return calls, score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
     finally:
         PartStore.write = real
+
+
+def test_intact_parts_are_reused_not_rescored(tmp_path, cfg):
+    out = tmp_path / "out.jsonl"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    calls, result = resumed_writes(src, out, cfg)
     assert calls == [4, 5] and result.rows == 48 and not result.notes  # parts 0-3 reused as stored
 
 
@@ -163,18 +168,7 @@ def test_a_jsonl_chunk_is_keyed_by_its_lines_as_read(tmp_path, cfg):
     edited[12] = json.dumps(row)
     edited.insert(24, "   ")  # part 3: a blank line between its rows is no row
     src.write_text("\n".join(edited) + "\n")
-    calls = []
-    real = PartStore.write
-
-    def counting(self, index, *args, **kwargs):
-        calls.append(index)
-        return real(self, index, *args, **kwargs)
-
-    PartStore.write = counting
-    try:
-        result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
-    finally:
-        PartStore.write = real
+    calls, result = resumed_writes(src, out, cfg)
     assert calls == [0, 2, 4, 5] and result.rows == 48
     reference = tmp_path / "reference.jsonl"
     score_file(src, reference, load_config(cfg), chunk_size=8)

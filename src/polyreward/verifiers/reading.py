@@ -249,8 +249,14 @@ def _drop_latex_hiding(text: str) -> str:
         text = _NEVER_TYPESET.sub(" ", text)
     if "\\color" in text:
         text = _drop_color_switches(text)
+    return _drop_brace_groups(text, _LATEX_HIDING)
+
+
+def _drop_brace_groups(text: str, opener: re.Pattern) -> str:
+    """Each match of ``opener`` (which ends just after a ``{``) removed with the rest of its brace group, nested
+    braces matched, an escaped brace skipped; one pass, left to right."""
     parts, position = [], 0
-    while (opening := _LATEX_HIDING.search(text, position)) is not None:
+    while (opening := opener.search(text, position)) is not None:
         parts.append(text[position:opening.start()])
         depth, index = 1, opening.end()
         while index < len(text) and depth:
@@ -326,17 +332,7 @@ _SMALL_GROUP = re.compile(r"\\(?:tiny|scriptsize|footnotesize)\s*\{")
 
 def _drop_small_groups(text: str) -> str:
     """``\\footnotesize{\\boxed{42}}`` removed with its whole brace group (nested braces matched, one pass)."""
-    parts, position = [], 0
-    while (opening := _SMALL_GROUP.search(text, position)) is not None:
-        parts.append(text[position:opening.start()])
-        depth, index = 1, opening.end()
-        while index < len(text) and depth:
-            depth += {"{": 1, "}": -1}.get(text[index], 0) if text[index - 1] != "\\" else 0
-            index += 1
-        position = index
-        parts.append(" ")
-    parts.append(text[position:])
-    return "".join(parts)
+    return _drop_brace_groups(text, _SMALL_GROUP)
 
 
 def _drop_between(text: str, opening: str, closing: str, line: bool) -> str:
