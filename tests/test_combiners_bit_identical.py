@@ -160,6 +160,25 @@ def test_a_rows_weighted_total_does_not_depend_on_the_rows_around_it(n, k, nan_s
         assert weighted_total(scores[i:i + 1], weights).tobytes() == whole[i:i + 1].tobytes()
 
 
+@settings(max_examples=60, deadline=None)
+@given(st.integers(0, 200), st.integers(1, 9), st.sampled_from([1, 2, 7, 64]), st.integers(0, 2**32 - 1))
+def test_the_weighted_totals_row_blocks_change_no_bit(n, k, block, seed):
+    """The total is summed in blocks of rows (cache); any block size, including ones that do not divide N, gives the
+    bits of the left-to-right definition."""
+    from polyreward import vocabulary
+
+    rng = np.random.default_rng(seed)
+    scores = score_matrix(rng, n, k, 0.2, 1)
+    weights = rng.normal(size=k)
+    default = vocabulary._SUM_BLOCK
+    vocabulary._SUM_BLOCK = block
+    try:
+        blocked = weighted_total(scores, weights)
+    finally:
+        vocabulary._SUM_BLOCK = default
+    assert blocked.tobytes() == left_to_right_nansum(scores, weights).tobytes()
+
+
 @settings(max_examples=100, deadline=None)
 @given(st.integers(1, 200), st.integers(1, 4), st.sampled_from([0.0, 0.3]), st.integers(0, 2**32 - 1))
 def test_weighted_total_equals_trls_nansum_bit_for_bit_up_to_four_rewards(n, k, nan_share, seed):
