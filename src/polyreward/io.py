@@ -175,7 +175,7 @@ def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadSta
             first = block[0]
             if loads is not None and (seen_first or not (first.startswith(b"\xef\xbb\xbf") or first.lstrip().startswith(b"["))):
                 joined = b"".join(block)
-                if not (b"\\u" in joined and _SURROGATE_ESCAPE.search(joined)) and _NINETEEN_DIGITS not in joined.translate(_DIGITS_ONLY):
+                if not _surrogate_escape(joined) and not _long_digits(joined):
                     try:
                         rows = [loads(raw) for raw in block]
                     except ValueError:  # a blank or malformed line: the line-by-line path says which, as before
@@ -223,15 +223,15 @@ def _jsonl_lines(path: Path, block: list[bytes], lineno: int, on_error: OnError,
                              f"convert it into a new file first, e.g. {array_hint(path)}")
         seen_first = True
         try:
-            surrogate = b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None  # "in" first: 30x faster than re
+            surrogate, long_digits = _surrogate_escape(raw), _long_digits(raw)
             row = None
-            if not surrogate and _orjson_loads is not None and _NINETEEN_DIGITS not in raw.translate(_DIGITS_ONLY):
+            if not surrogate and _orjson_loads is not None and not long_digits:
                 try:
                     row = _orjson_loads(raw)
                 except ValueError:
                     row = None
             if row is None:  # (orjson reads "null" as None too: json decides that line, the same way)
-                row = _parse_line(raw, plain=not surrogate and not _long_digits(raw))
+                row = _parse_line(raw, plain=not surrogate and not long_digits)
             if not isinstance(row, dict):
                 raise ValueError(f"expected a JSON object, got {type(row).__name__}")
             if surrogate:
@@ -265,6 +265,12 @@ def _parse_line(raw: bytes, plain: bool | None = None) -> Any:
         except ValueError:
             pass
     return json.loads(raw.decode("utf-8"))
+
+
+def _surrogate_escape(raw: bytes) -> bool:
+    """Does ``raw`` hold a \\uD800-\\uDFFF escape (half a surrogate pair, maybe alone: orjson refuses what json reads)?
+    ``in`` first: 30x faster than the regex on a line without any escape."""
+    return b"\\u" in raw and _SURROGATE_ESCAPE.search(raw) is not None
 
 
 def _long_digits(raw: bytes) -> bool:

@@ -103,11 +103,7 @@ def group_keys(values: Sequence[Any]) -> list[str]:
                 continue
             key = seen.get((kind, value))
             if key is None:
-                if kind is int and _INT64_MIN <= value < _INT64_END:  # group_key's int within int64: itself
-                    key = int.__repr__(value)
-                else:
-                    key = group_key(value)
-                seen[(kind, value)] = key
+                key = seen[(kind, value)] = group_key(value)
             keys.append(key)
             last_kind, last_value, last_key = kind, value, key
         else:
@@ -121,6 +117,8 @@ _INT64_MIN, _INT64_END = -(2**63), 2**63
 def group_key(value: Any) -> str:
     """A group id as JSON text of its :func:`polyreward.vocabulary.group_key` (the same id in every chunk; ``1``,
     ``1.0`` and ``"1"`` one group, as in every entry point; list or dict ids keyed without recursion)."""
+    if type(value) is int and _INT64_MIN <= value < _INT64_END:  # an int within int64 is its own key: its text
+        return int.__repr__(value)
     key = canonical_group_key(value)
     if type(key) is int:  # the text json.dumps writes for an int or a str, without building an encoder per id
         return int.__repr__(key)

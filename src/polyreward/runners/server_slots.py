@@ -93,14 +93,12 @@ class SlotProcess:
         self.accepted_rows: int | None = None  # rows of the request in flight, once the child has parsed it
         self.starts = 0
         self._in_request: subprocess.Popen | None = None  # the child a request is reading or writing right now
-        self._buffer = bytearray()  # bytes read from the child's stdout and not yet taken
 
     def start(self) -> dict[str, Any]:
         """Start the child and wait until it has built the rewards; its contract, or SlotStartError."""
         env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in sys.path if p)}
         self.proc = proc = subprocess.Popen([sys.executable, "-m", "polyreward.runners.server_slots"], stdin=subprocess.PIPE,
                                             stdout=subprocess.PIPE, env=env, start_new_session=True)
-        self._buffer = bytearray()
         self.starts += 1
         for stream in (proc.stdin, proc.stdout):
             widen_pipe(stream)
@@ -131,10 +129,11 @@ class SlotProcess:
             pieces = [body] if isinstance(body, (bytes, bytearray, memoryview)) else list(body)
             header = json.dumps({"kind": "request", "route": route}).encode()
             await self._write(proc, [FRAME.pack(len(header), sum(map(len, pieces))), header, *pieces])
-            head, payload = await self._read_frame(proc)
+            unread = bytearray()  # this request's bytes read from the child and not yet taken (none are left at its end:
+            head, payload = await self._read_frame(proc, unread)  # the child writes nothing until the next request)
             if head.get("kind") == "accepted":
                 self.accepted_rows = int(head["rows"])
-                head, payload = await self._read_frame(proc)
+                head, payload = await self._read_frame(proc, unread)
         except (EOFError, OSError, ValueError):
             raise SlotDied("the scoring slot process ended before answering") from None
         finally:
@@ -161,25 +160,25 @@ class SlotProcess:
                 else:
                     views[0], written = views[0][written:], 0
 
-    async def _read_exactly(self, proc: subprocess.Popen, size: int) -> bytes:
+    async def _read_exactly(self, proc: subprocess.Popen, unread: bytearray, size: int) -> bytes:
         fd = proc.stdout.fileno()
-        while len(self._buffer) < size:
+        while len(unread) < size:
             try:
-                chunk = os.read(fd, max(size - len(self._buffer), 1 << 16))
+                chunk = os.read(fd, max(size - len(unread), 1 << 16))
             except BlockingIOError:
                 await _ready(fd, writable=False)
                 continue
             if not chunk:
                 raise EOFError("the slot process closed its end of the pipe")
-            self._buffer += chunk
-        taken = bytes(self._buffer[:size])
-        del self._buffer[:size]
+            unread += chunk
+        taken = bytes(unread[:size])
+        del unread[:size]
         return taken
 
-    async def _read_frame(self, proc: subprocess.Popen) -> tuple[dict[str, Any], bytes]:
-        head_len, body_len = FRAME.unpack(await self._read_exactly(proc, FRAME.size))
-        head = await self._read_exactly(proc, head_len)
-        return json.loads(head), (await self._read_exactly(proc, body_len) if body_len else b"")
+    async def _read_frame(self, proc: subprocess.Popen, unread: bytearray) -> tuple[dict[str, Any], bytes]:
+        head_len, body_len = FRAME.unpack(await self._read_exactly(proc, unread, FRAME.size))
+        head = await self._read_exactly(proc, unread, head_len)
+        return json.loads(head), (await self._read_exactly(proc, unread, body_len) if body_len else b"")
 
     def alive(self) -> bool:
         """Whether the child is running (False once it exited or was killed, e.g. from outside the server)."""
