@@ -51,6 +51,16 @@ WRITER = re.compile(
 CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
 
 
+def clause_before(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> str:
+    """The text of ``start``'s clause up to ``start``: what follows the last match of ``ends`` in the ``width``
+    characters before it (all of them when none matches)."""
+    window = text[max(0, start - width):start]
+    last = None
+    for last in ends.finditer(window):
+        pass
+    return window[last.end():] if last is not None else window
+
+
 def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):
     """``(start, end)`` of each clause of ``text[start:stop]`` (searched in the whole text, so a look-behind sees
     the character before ``start``)."""

@@ -33,7 +33,7 @@ from typing import Callable
 
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
 from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
-from polyreward.verifiers.clauses import WINDOW
+from polyreward.verifiers.clauses import WINDOW, clause_before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
@@ -395,9 +395,7 @@ def withdrawn_in_clause(text: str, at: int) -> bool:
     """Is ``text[at]`` (the last mention of an option letter, which :func:`later_disowns` reads only after) the object
     of a word of withdrawal right before it in its clause ("Edit: withdrawn, A contradicts ...", "Scratch A")? A
     withdrawal that judges something else first ("Option A is wrong because ..., so the answer is C") is not."""
-    window = text[max(0, at - WINDOW):at]
-    ends = [m.end() for m in _CLAUSE_END_LETTERS.finditer(window)]
-    clause = window[ends[-1]:] if ends else window
+    clause = clause_before(text, at, WINDOW, _CLAUSE_END_LETTERS)
     attached = re.search(r"[\s,:;\u2013\u2014-]*\Z", clause)
     return any(word.end() == attached.start() for word in _WITHDRAWING_VERB.finditer(clause))
 

@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clauses
+from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses
 from polyreward.verifiers.hypothetical import hypothetical
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
@@ -198,9 +198,7 @@ def _own_clause_before(text: str, start: int) -> str:
 
 def _heading_before(text: str, start: int) -> str:
     """The words of the answer heading the answer's clause ends with ("Placeholder answer:"), or ""."""
-    window = text[max(0, start - 2 * WINDOW):start]
-    ends = [m.end() for m in OWN_CLAUSE_END.finditer(window)]
-    clause = window[max(ends):] if ends else window
+    clause = clause_before(text, start, 2 * WINDOW)
     heading = None
     for heading in _ANSWER_HEADING.finditer(clause):
         pass
