@@ -38,6 +38,9 @@ MATH = [
     ("\\boxed{42}. I didn't finish the last case, though.", "42", 0.0),
     ("So it is \\boxed{42}, modulo arithmetic slips.", "42", 0.0),
     ("Had the die been fair, the expected count would be \\boxed{42}.", "42", 0.0),
+    ("Had I not dropped a sign, it would be \\boxed{42}.", "42", 0.0),  # inverted "Had" with any subject
+    ("Were you to ignore the carry, you would get \\boxed{42}.", "42", 0.0),
+    ("Had to redo the carry, but the sum is \\boxed{42}.", "42", 1.0),  # a dropped subject, not an inversion
     ("If the question meant the diameter instead, it would be \\boxed{42}.", "42", 0.0),
     ("As if the total were \\boxed{42}. None of this adds up.", "42", 0.0),
     ("\\boxed{42}.[^a]\n\n[^a]: Only if the rope doesn't stretch, which the problem doesn't say.", "42", 0.0),

@@ -27,7 +27,9 @@ from polyreward.verifiers.clauses import ABBREVIATION_GUARD
 # for the area, which is 42").
 _SENTENCE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?\n]")
 _LEAD = r"\A[\W_]*(?:(?:so|and|but|well|then|ok|okay|now|hmm)\W+)?"
-_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?:the|a|an|all|both|this|that|these|those|it|we|they|each|every)\b|"
+# an inverted "Had" / "Were" takes any subject ("Had I not dropped a sign", "Were the graph linear"); "Had to ..." is a
+# past tense that dropped its subject, not an inversion
+_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?!to\b)[\w']+|"
                           r"(?:in\s+a\s+world\s+where|in\s+an?\s+alternate\s+(?:world|universe)|imagine|pretend)\b)"
                           r"|\bas\s+(?:if|though)\b", re.IGNORECASE)
 _CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provided|given\s+that|only\s+if)\b", re.IGNORECASE)
