@@ -5,6 +5,7 @@ interpreter's ``sys.modules``), and the import's CPU time is measured there. The
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 
@@ -59,3 +60,34 @@ def test_score_dataset_is_still_there_on_first_use():
     import polyreward
 
     assert callable(polyreward.score_dataset) and polyreward.score_dataset.__module__ == "polyreward.runners.datasets_io"
+
+
+
+@pytest.mark.parametrize("command, preset, expected", [
+    ("score", None, "1"),            # a scoring command: numpy's OpenBLAS starts no busy threads
+    ("verify", None, "1"),
+    ("score", "4", "4"),             # the user's own setting wins
+    ("train", None, None),           # a model's command keeps the library's default
+    ("serve-judge", None, None),
+])
+def test_blas_threads_are_off_for_scoring_commands_only(command, preset, expected, monkeypatch):
+    """The command line sets OPENBLAS_NUM_THREADS=1 before numpy is imported (about 70 ms of CPU at start-up on 2 cores),
+    unless the user set it, and never for the commands that run a model."""
+    from polyreward import cli
+
+    monkeypatch.delenv("OPENBLAS_NUM_THREADS", raising=False)
+    if preset is not None:
+        monkeypatch.setenv("OPENBLAS_NUM_THREADS", preset)
+    seen = {}
+
+    class Stop(Exception):
+        pass
+
+    def stop_at_parse(command):
+        seen["value"] = os.environ.get("OPENBLAS_NUM_THREADS")
+        raise Stop
+
+    monkeypatch.setattr(cli, "build_parser", stop_at_parse)
+    with pytest.raises(Stop):
+        cli.main([command, "--help"])
+    assert seen["value"] == expected

@@ -24,6 +24,10 @@ COMMANDS: dict[str, tuple[str, str]] = {
 }
 
 
+# commands that run a model (torch): BLAS threads are theirs to use
+MODEL_COMMANDS = frozenset({"train", "serve-judge"})
+
+
 def add_set_argument(parser: argparse.ArgumentParser, extra: str = "") -> None:
     """``--set KEY.PATH=VALUE`` (repeatable) on a command that reads a config: applied to the YAML before it is
     validated (:func:`polyreward.config.apply_overrides`)."""
@@ -50,6 +54,13 @@ def main(argv: list[str] | None = None) -> int:
     command = next((a for a in argv if not a.startswith("-")), None)
     if command is not None and command not in COMMANDS:
         command = None
+    if command not in MODEL_COMMANDS:
+        # numpy's bundled OpenBLAS starts one busy-waiting thread per core when numpy is imported: on 2 cores about
+        # 70 ms of CPU, a fifth of a one-row `polyreward score`, for matrix products these commands never run large
+        # (a weighted total is summed column by column; combiners' products are N x K by K). Their results do not
+        # depend on it. A user who wants BLAS threads sets the variable; the training and model-serving commands keep
+        # the library's default.
+        os.environ.setdefault("OPENBLAS_NUM_THREADS", "1")
     parser = build_parser(command)
     args = parser.parse_args(argv)
     if args.command is None:
