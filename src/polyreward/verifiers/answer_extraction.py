@@ -50,6 +50,7 @@ from polyreward.verifiers.commitment import (
     uncommitted,
     value_keys,
 )
+from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading import answer_views
@@ -489,7 +490,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         # an answer phrase after the last box restates the final answer ("\\boxed{255} ... The final answer is $10,455$.")
         boxed = last_boxed(text)
         anchored = _last_anchored(text, after=max(unclosed, boxes[-1][1] if boxes else 0), final_bang=final_bang)
-        if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or ""):
+        if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or "") and (
+                trusted or not _counterfactual_anchor(text, max(unclosed, boxes[-1][1] if boxes else 0))):
             return anchored
         if unclosed:
             return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
@@ -503,6 +505,21 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
     if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _extract_from_line(text)
+
+
+def _counterfactual_anchor(text: str, after: int) -> bool:
+    """Is the last answer phrase after ``after`` in a sentence of another problem, in the conditional mood ("For the
+    related problem with n = 5 the answer would be 20"): no restatement of the final answer?"""
+    anchors = list(_ANCHOR.finditer(text, after))
+    if not anchors:
+        return False
+    at = anchors[-1].start()
+    begin = max([after] + [m.end() for m in _SENTENCE_STOP.finditer(text, after, at)])
+    stop = _SENTENCE_STOP.search(text, anchors[-1].end())
+    return counterfactual_clause(text[begin:stop.start() if stop else len(text)])
+
+
+_SENTENCE_STOP = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
 
 
 def _part_of(fragment: str, whole: str) -> bool:

@@ -51,6 +51,7 @@ from polyreward.verifiers.commitment import (
     qualified_after,
     retraction_after,
 )
+from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.verdict import Verdict
@@ -111,7 +112,8 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     if letter.islower() and next_word:
         return None
-    if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS:
+    bracketed = text[match.end(1):match.end()].strip().startswith((")", "]"))  # "(A) chloroplast" names option A
+    if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS and not bracketed:
         return None
     letter = letter.upper()
     return letter if letter in letters else None
@@ -131,6 +133,8 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
         retraction = retraction_after(text, end)
         if retraction is not None and retraction[1]:
             continue
+        if hypothetical(text, match.start(), match.end()):
+            continue  # "B would be correct if the question asked for the mean": another problem's answer, not the writer's
         if _in_option_list(text, start, letters) or hedged(text, start, end) or case_alternative_before(
                 text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause)), end):
             return SEVERAL
@@ -190,8 +194,11 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     anchor = (
         r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
         r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+        r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
         r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
-        r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?)"
+        r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?"
+        # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
+        r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"
     )
     # "(B) is right", "B is most likely correct", "B must be correct"
     affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
@@ -201,7 +208,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
-        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n][-–—][^\S\n]", r"[^\S\n]"))),
+        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
     ]
 
@@ -259,6 +266,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
             return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
+    if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
+        return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
     if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
         return None, ""
     if mentions and withdrawn_in_clause(view, mentions[-1].start()):

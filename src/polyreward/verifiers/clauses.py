@@ -79,7 +79,7 @@ def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):
 _BACK_REFERENCE = (
     r"(?:this|that|it|these|those|they|the\s+above|everything(?:\s+above)?|all\s+(?:of\s+)?(?:this|that|it|these|those|them|the\s+above)"
     r"|(?:my|our|the|this|that|these|those)\s+(?:final\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
-    r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?|work|reasoning|algebra|arithmetic|computations?|"
+    r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?|roots?|candidates?|work|reasoning|algebra|arithmetic|computations?|"
     r"calculations?|derivations?|arguments?|method|approach|logic)(?:\s+above)?)"
 )
 _OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately|hmm+|wait|oh|no|"
@@ -96,7 +96,7 @@ DENIES_BY_REFERENCE = re.compile(
     + _ADVERB + _TRUTH
     + "|" + _BACK_REFERENCE + r"(?:'s|'re|\s+" + _COPULA + r")\s+" + _ADVERB
     + r"(?:absent|nonexistent|non-existent|made\s+up|fictional|fictitious|fabricated|invented|nonsense|garbage|rubbish|broken|flawed|"
-    r"meaningless|worthless|unreliable|bogus|botched|invalid)\b"
+    r"meaningless|worthless|unreliable|bogus|botched|invalid|extraneous|spurious|inadmissible|rejected)\b"
     # "that can't be right", "it couldn't possibly be correct": a modal denial of the same predicates
     + "|" + _BACK_REFERENCE + r"\s+(?:can't|cannot|can\s+not|couldn't|could\s+not|mustn't|must\s+not)\s+" + _ADVERB + r"be\s+" + _ADVERB + _TRUTH
     # "the argument above does not establish it": the writer's work does not support what it gave
@@ -112,9 +112,16 @@ DENIES_BY_REFERENCE = re.compile(
 )
 
 
+_CONCLUSION = re.compile(r"(?:,|\b(?:so|thus|hence|therefore|which\s+means))\s+", re.IGNORECASE)
+
+
 def denies_by_reference(clause: str) -> bool:
-    """Does ``clause`` deny the answer before it by referring back to it (see the comment above)?"""
-    return DENIES_BY_REFERENCE.search(clause) is not None
+    """Does ``clause`` deny the answer before it by referring back to it (see the comment above)? The denial may be
+    the conclusion the clause draws after a comma or "so" ("substituting gives 3 on the left but -3 on the right, so
+    this root is extraneous")."""
+    if DENIES_BY_REFERENCE.search(clause) is not None:
+        return True
+    return any(DENIES_BY_REFERENCE.match(clause[found.end():]) is not None for found in _CONCLUSION.finditer(clause))
 
 
 # Another value offered beside the answer: "45 also works.", "Then again, 45 is also defensible.", "B is just as

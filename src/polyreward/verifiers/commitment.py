@@ -38,12 +38,13 @@ from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
+from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import number_from_words
 
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bnicht|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
     r"is|simply|just))*\Z",
     re.IGNORECASE,
@@ -64,7 +65,7 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\Z",
     re.IGNORECASE,
 )
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(]*(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
@@ -105,6 +106,16 @@ _NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-
 _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 
 
+# a bound instead of a value: "It must be at least \\boxed{10}", "no more than 7" -- the answer's value is not stated
+_BOUND_BEFORE = re.compile(r"\b(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than|"
+                           r"upwards\s+of|in\s+excess\s+of)\s*\Z", re.IGNORECASE)
+
+
+def bound_not_value(text: str, start: int) -> bool:
+    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7") rather than a value?"""
+    return _BOUND_BEFORE.search(_before(text, start)) is not None
+
+
 def negated(text: str, start: int, end: int) -> bool:
     """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?"""
     window = text[max(0, start - WINDOW):start]
@@ -133,7 +144,7 @@ def uncommitted(text: str, start: int, end: int) -> str:
     """``"negated"``, ``"hedged"`` or ``""`` for the answer at ``text[start:end]``."""
     if negated(text, start, end):
         return "negated"
-    if hedged(text, start, end) or qualified(text, start, end):
+    if hedged(text, start, end) or qualified(text, start, end) or bound_not_value(text, start):
         return "hedged"
     return ""
 
@@ -181,7 +192,7 @@ _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|lol|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|unsure|uncertain|doubt\w*|"
-    r"rule\s+out|ruled\s+out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
+    r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
     r"a\s+lie|lying|testing\s+you|trolling|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
@@ -313,6 +324,8 @@ _WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain
 # corrected version ("compare the naive count vs. the corrected one above"), which is the answer itself
 _OTHER_SUBJECT = re.compile(r"\b(?:the|a|an|any|all)\s+(?:\w+\s+)?(?:other|another|remaining|rest|extraneous|spurious|alternative|second|"
                             r"negative|positive|larger|smaller|naive)\b|\b(?:other|another)\s+\w+", re.IGNORECASE)
+_EARLIER_ATTEMPT = re.compile(r"\b(?:the\s+first\s+time|at\s+first|initially|originally|earlier|previously|(?:in\s+)?my\s+(?:first|earlier|previous)\s+"
+                             r"(?:attempt|try|pass|draft|answer))\b", re.IGNORECASE)
 _DETERMINED = re.compile(r"\b(?:the|a|an|my|our|this|its)\s+\Z", re.IGNORECASE)
 
 
@@ -326,9 +339,16 @@ def _withdraws(clause: str) -> bool:
             continue
         if _OTHER_SUBJECT.search(before) and not _WRITER.search(before):
             continue
+        if _EARLIER_ATTEMPT.search(clause):
+            continue  # "I misread the axis the first time": the error was in an earlier attempt, not in this answer
         if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(before):
             return True
     return False
+
+
+def _operates_on(value: str, keys: set[str]) -> bool:
+    """Is ``value`` a quotient one of whose terms is the answer ("42 / 6", "126/42"): the answer checked, not replaced?"""
+    return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
 
 
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
@@ -365,8 +385,17 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
+        if counterfactual_clause(clause):
+            continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
+        if not letters and not labels:
+            operated = [v for v in others if _operates_on(v.group(), keys)]  # "42 / 6 = 7": the answer divided, a check
+            if operated:
+                others = [v for v in others if v not in operated]
+                mentions = sorted(mentions + operated, key=lambda v: v.start())
+        if mentions and denies_by_reference(clause[mentions[-1].end():]):
+            return "retracted"  # "substituting x = 12 gives 3 but -3, so this root is extraneous"
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
@@ -432,6 +461,7 @@ def _case_words(clause: str) -> set[str]:
     return {w for w in re.findall(r"[a-z]+", clause.lower()) if w not in _CASE_PLAIN_WORDS}
 
 
+_CONDITIONAL_MOOD = re.compile(r"\b(?:would|could\s+have|we'd|it'd|there'd)\b", re.IGNORECASE)
 _CASE_END = re.compile(_CLAUSE_END.pattern + r"|,(?=\s*(?:if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b)", re.IGNORECASE)
 
 
@@ -456,6 +486,8 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
         other = _CASE_OPENER.match(earlier)
         if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
             continue
+        if _CONDITIONAL_MOOD.search(earlier) and not _CONDITIONAL_MOOD.search(own):
+            continue  # "Without the restriction there would be 48; with it, the answer is 36": a counterfactual, then the case
         mine, theirs = _case_words(own[opener.end():]), _case_words(earlier[other.end():])
         # two branches opened by the same condition ("if we include ..., 7; if we exclude ..., 9", "with the first
         # reading 720, with the second -3") split cases whatever their words; "for" / "in" / "given" also open a

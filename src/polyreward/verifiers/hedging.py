@@ -65,7 +65,14 @@ _DOUBT = re.compile(
     r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
     r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
-    r"(?:don't|do\s+not|doubt)\s+(?:think|believe)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
+    r"(?:don't|do\s+not|doubt|no\s+longer|can't|cannot|never)\s+(?:\w+\s+)?(?:think|believe|trust|buy)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
+    # "(which I doubt)", "I seriously doubt it": the writer doubts; "unproven", "untested": the answer is not established
+    r"(?:I|we)\s+(?:\w+\s+)?doubt(?:\s+(?:it|that|this))?(?=\s*[).,;!?]|\s*\Z)|unprov(?:en|ed)|untested|unsubstantiated|"
+    # "I may have inverted the ratio", "might have mixed up the speeds": the writer's possible error, by its head verb
+    r"(?:might|may|could)\s+have\s+(?:\w+\s+)?(?:invert\w*|mix\w*|swap\w*|switch\w*|confus\w*|mis\w+|dropp\w*|forg[eo]t\w*|"
+    r"miss\w*|botch\w*|mess\w*|flipp\w*|reversed|overlook\w*|double[\s-]count\w*)|"
+    # "the compounding could push it up or down": the value itself may move either way
+    r"(?:could|might|may|can)\s+(?:\w+\s+){0,3}?(?:up\s+or\s+down|either\s+way|higher\s+or\s+lower|more\s+or\s+less)|"
     r"(?:might|may|could)(?:\s+\w+){0,2}?\s+(?:be\s+)?(?:wrong|off|incorrect|mistaken|inaccurate|misremembering)|"
     # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
     r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
@@ -76,7 +83,7 @@ _DOUBT = re.compile(
 # doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
 # with no subject of their own ("(not sure)"): "the evidence is uncertain, so the answer is maybe" stays an answer
 _ANSWER_DOUBT = re.compile(
-    r"guess|unverified|unconfirmed|speculat|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
+    r"guess|unverified|unconfirmed|speculat|unprov|untested|unsubstantiated|(?:could|might|may|can)\s+(?:\w+\s+){0,3}?(?:up\s+or|either|higher)|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
     r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|apparently|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
     r"hard\s+to|difficult\s+to|impossible\s+to|tough\s+to|coin|toss|fifty|provisional|check\w*\s+fail|failed\s+|"
     r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
@@ -106,19 +113,29 @@ IDIOM_DOUBT = re.compile(
     r"(?:shot|stab\w*|shoot\w*|swing\w*|guess\w*)\s+in\s+the\s+dark|wild\s+(?:swing|stab|shot|guess)|(?:stab|swing|shot|punt)\s+at\b|"
     r"(?:my\s+)?(?:best|lucky)\s+(?:stab|swing|punt)|hail\s+mary|prayer|praying|on\s+a\s+limb|see\s+(?:if|whether)\s+(?:it|this|that)\s+sticks|"
     r"stars\s+align|knock\s+on\s+wood|touch\s+wood|long\s+shot|leap\s+of\s+faith|roll\s+of\s+the\s+dice|crystal\s+ball|"
-    r"(?:your|my|one's)\s+own\s+risk|buyer\s+beware|caveat\s+emptor|(?:pinch|grain)\s+of\s+salt|"
+    r"(?:your|my|one's)\s+own\s+risk|"
+    r"(?:on|of)\s+the\s+order\s+of|(?:only|just|merely|roughly)\s+estimat\w*|buyer\s+beware|caveat\s+emptor|(?:pinch|grain)\s+of\s+salt|"
     r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+)?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
-    r"(?:draft|placeholder|preliminary|interim|tentative|provisional|temporary)\s+(?:answer|result|value|guess|solution|pick)|"
+    r"(?:draft|placeholder|preliminary|interim|intermediate|partial|tentative|provisional|temporary)\s*(?:answer|result|value|guess|solution|pick|:)|"
+    r"todo|fixme|tbd|remains?\s+to\s+be\s+(?:shown|prov\w+|checked|verified|seen|determined|confirmed|established)|"
     r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
     r"to\s+be\s+(?:checked|confirmed|verified|determined|revisited)|"
-    r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't)\s+decide|undecided|torn\s+between|"
+    r"inconclusive|undetermined|unresolved|incomplete|unfinished|ran\s+out\s+of\s+time|(?:can't|cannot|couldn't|unable\s+to)\s+(?:decide|separate|distinguish|choose|pick|tell\s+(?:\w+\s+)?apart)|undecided|torn\s+between|"
     r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
     r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
     r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
     r"meh|consensus|50\s*/\s*50|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
-    r"|pas\s+(?:\w+\s+)?(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+)?sicher|no\s+(?:\w+\s+)?segur[oa]|n[aã]o\s+(?:\w+\s+)?(?:tenho\s+)?certeza|"
-    r"non\s+(?:\w+\s+)?(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+)?уверен\w*|不确定|不太确定|没把握|不敢肯定|自信がない|わからない",
+    # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
+    r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
+    # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
+    r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,3}"
+    r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish)\w*\b"
+    r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
+    r"non\s+(?:\w+\s+){0,2}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
+    # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
+    r"|\bno\s+(?:\w+\s+){0,2}(?:comprob|verific|revis)\w*|nicht\s+(?:\w+\s+)?(?:nach|über)?geprüft|(?:pas|jamais)\s+(?:\w+\s+)?vérifi\w*|"
+    r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|確認していない|検証していない",
     re.IGNORECASE,
 )
 _ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"
@@ -134,7 +151,8 @@ _ERROR_CONDITION = re.compile(
 _ANSWER_HEADING = re.compile(r"(?<!\bto\s)\b(?:final\s+)?answer\W{0,4}:", re.IGNORECASE)  # "maybe ... Answer: no" (not "to answer:")
 _MODAL_BEFORE = re.compile(
     r"\b(?:(?:might|may|could)(?:\s+(?!only\b|not\b|never\b)\w+)?\s+be|guess\w*)\b|(?<![\w-])(?:" + MODAL_WORDS + r")(?![\w-])|"
-    + _WEAK_BELIEF,
+    # Chinese and Japanese write no spaces, so their modals have no word boundary ("たぶん答えは 7"); 不可能 denies
+    r"(?<!不)(?:也许|或许|大概|たぶん|多分|かもしれ|可能)|" + _WEAK_BELIEF,
     re.IGNORECASE,
 )
 _BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r")(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
@@ -174,6 +192,7 @@ _WRITER_STATE = re.compile(
 _AFFIRMING = re.compile(r"\b(?:sure|certain|confident|correct|right|accurate|verified|checked|confirmed|positive|convinced|you)\b", re.IGNORECASE)
 _DOUBTING_QUESTION = re.compile(r"\A\W*(?:or|is|isn't|was|wasn't|could|might|am|are|right|correct|true|really|sure|yes|no)\b", re.IGNORECASE)
 _ISH = re.compile(r"\A-?ish\b", re.IGNORECASE)
+_WRITER_QUESTION = re.compile(r"\A\W*(?:I|we)\s+(?:\w+\s+)?(?:think|believe|guess|suppose|hope|reckon|assume|mean)\W*\Z", re.IGNORECASE)
 # the answer as somebody else's: "My friend says", "According to the key", "... said no one ever", "is what X would write"
 # ("per" names a source only before a determiner or a name: "per the key", "per Wikipedia", not "5 meters per second")
 _SOURCE = r"\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|(?-i:[A-Z])))|quoting|citing)\s+"
@@ -213,16 +232,23 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     heading = _heading_before(text, start)
     if heading and _idiom_doubts(heading):
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
-    if CHECK.search(own) and not _UNCHECKED.search(own):
+    if _declared_low_confidence(text, start):
+        return True  # "Confidence: 35%. Final answer: 12": a confidence stated for the answer that follows
+    if not WORDS.search(re.sub(r"\\[A-Za-z]+", "", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))):
+        return True  # "The answer could not be determined. \\boxed{99}": a bare answer right after saying there is none
+    contrasts = list(_CONTRAST.finditer(own))
+    contrast = contrasts[-1] if contrasts else None
+    # a check counts where it bears on the answer: in the statement after the last contrast or conclusion ("I ran out
+    # of time before verifying, so treat this as provisional: 35" checks nothing)
+    if CHECK.search(own if contrast is None else own[contrast.end():]) and not _UNCHECKED.search(own):
         return False
-    contrast = None
-    for contrast in _CONTRAST.finditer(own):
-        pass
     # "B could be considered, but the answer is C", "it may be slow, so the answer is yes": a modal before the
     # contrast or conclusion is about something else; the writer's own doubt is not ("I can't be certain, but 42")
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
+    if _EMBEDDED_QUESTION.search(statement) or _FLAWED_SOURCE.search(statement):
+        return True  # "The question is whether the total equals 42", "A naive count gives 12"
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
     # chose: "So Tom got 42.") are not read as reports at all
@@ -230,8 +256,50 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
         return True
     if contrast is None:
         return False
-    before = own[:contrast.start()]  # "Don't hold me to it, but 42", "Purely speculative, but 42"
+    # "Don't hold me to it, but 42", "Purely speculative, but 42": the doubt right before the contrast; an earlier
+    # contrast settles what came before it ("I was torn between B and D, but B fails ..., so D")
+    before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
+# "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
+# check before this).
+_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
+# The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
+# careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
+_FLAWED_SOURCE = re.compile(
+    r"\b(?:a|an|the|this|that|my|our|your)\s+(?:naive|naïve|careless|sloppy|flawed|wrong|incorrect|faulty|mistaken|erroneous|"
+    r"hasty|buggy|broken|invalid|bogus)\s+(?:[\w'-]+\s+){0,5}?(?:gives?|yields?|produces?|suggests?|leads?\s+to|results?\s+in|"
+    r"returns?|says|would\s+(?:give|yield|suggest|produce))\W*\Z",
+    re.IGNORECASE,
+)
+# A confidence the writer declares for the answer as a clause of its own ("Confidence: 35%.", "(Low confidence)")
+# in the two clauses before the answer's: it qualifies the answer that follows it, wherever the heading stands.
+_CONFIDENCE_CLAUSE = re.compile(r"\A[\W_]*(?:(?:my|overall)\s+)?(?:confidence\b[^.;!?\n]{0,24}|(?:low|little)\s+confidence)[\W_]*\Z", re.IGNORECASE)
+
+
+# the writer says there is no answer, as a whole clause: "The answer could not be determined.", "I don't know.",
+# "No answer found." ("I don't know how to do it by hand, so ..." goes on to work)
+_NO_ANSWER = re.compile(
+    r"(?:\b(?:answer|result|value|it)\s+(?:could|can)(?:not|n't|\s+not)\s+be\s+(?:determined|found|computed|known|established|calculated)"
+    r"|\bI\s+(?:really\s+)?(?:don't|do\s+not)\s+know(?:\s+(?:the\s+answer|it))?"
+    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))\W*\Z",  # ending its clause
+    re.IGNORECASE,
+)
+
+
+def _previous_clause(text: str, at: int) -> str:
+    """The clause that ends right before ``at`` (the clause ``at`` opens), without its closing punctuation."""
+    close = len(text[max(0, at - WINDOW):at].rstrip(" \t\n.!;"))
+    return clause_before(text, max(0, at - WINDOW) + close, 2 * WINDOW)
+
+
+def _declared_low_confidence(text: str, start: int) -> bool:
+    window = text[max(0, start - 2 * WINDOW):start]
+    bounds = [0] + [m.end() for m in OWN_CLAUSE_END.finditer(window)]
+    pieces = [window[a:b] for a, b in zip(bounds[:-1], bounds[1:])][-3:]
+    return any(_CONFIDENCE_CLAUSE.match(piece) and _low_confidence(piece) for piece in pieces)
 
 
 # "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
@@ -239,7 +307,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
 # indefinite person or a crowd as subject, and the answer ending the clause, they report somebody else's answer
 _GROUP_REPORT = re.compile(
     r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:people|students|of\s+(?:us|them|the\s+\w+))|"
-    r"an?\s+(?:classmate|friend|student|colleague|user|commenter)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+group|roommate|colleagues?))"
+    r"an?\s+(?:classmate|friend|student|colleague|user|commenter|peer)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+(?:group|partner|buddy)|"
+    r"partner|lab\s?mate|roommate|colleagues?|peers?|sibling|brother|sister|dad|mom|father|mother|parents?|cousin|neighbou?r|coworkers?|TA))"
     r"(?:\s+[\w']+){0,3}?\s+(?:got|gets|chose|choose|chooses|picked|pick|picks|answered|answer|answers|went\s+with|put|put\s+down|wrote)\b[^.;!?\n]{0,12}\Z",
     re.IGNORECASE,
 )
@@ -247,7 +316,8 @@ _GROUP_REPORT = re.compile(
 
 def _ends_its_clause(text: str, end: int) -> bool:
     """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
-    return re.match(r"[\s$*)\]}]*(?:[.!;\n]|\Z)", text[end:end + WINDOW]) is not None
+    # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40"
+    return re.match(r"[\s$*)\]}]*(?:[.!;\n]|\Z|,\s*(?:but|though|although|however|yet|whereas)\b)", text[end:end + WINDOW], re.IGNORECASE) is not None
 
 
 def _attributed_before(statement: str) -> bool:
@@ -293,6 +363,8 @@ def qualified_after(text: str, end: int) -> bool:
     following, following_closing = next(((clause, close) for clause, close in parts[1:] if WORDS.search(clause)), ("", ""))
     if following_closing == "?" and _DOUBTING_QUESTION.match(following) and not re.search(r"\d", following):
         return True  # "\\boxed{42}. Is that right?", "Or is it?"
+    if following_closing == "?" and _WRITER_QUESTION.match(following):
+        return True  # "\\boxed{3/4}... I think?": the writer asks about their own belief
     return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
 
 

@@ -29,10 +29,20 @@ _SENTENCE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))
 _LEAD = r"\A[\W_]*(?:(?:so|and|but|well|then|ok|okay|now|hmm)\W+)?"
 # an inverted "Had" / "Were" takes any subject ("Had I not dropped a sign", "Were the graph linear"); "Had to ..." is a
 # past tense that dropped its subject, not an inversion
-_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?!to\b)[\w']+|"
+_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?!to\b)[\w']+|(?-i:Should)\s+(?!I\b|we\b|you\b)[\w']+[^,?\n]{0,80},|"
                           r"(?:in\s+a\s+world\s+where|in\s+an?\s+alternate\s+(?:world|universe)|imagine|pretend)\b)"
                           r"|\bas\s+(?:if|though)\b", re.IGNORECASE)
-_CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provided|given\s+that|only\s+if)\b", re.IGNORECASE)
+_CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provided|given\s+that|only\s+if|in\s+(?:the\s+)?case(?:\s+(?:where|that|of))?)\b",
+                               re.IGNORECASE)
+# a condition that removes part of the problem ("Without the second condition", "Ignoring the overlap", "If we dropped
+# the constraint"): with "would" in the answer's sentence, the answer is that of another problem
+_REMOVAL_OPENER = re.compile(_LEAD + r"(?:without|ignoring|neglecting|disregarding|dropping|forgetting|if\s+(?:we|you|one)\s+(?:drop|ignor|neglect|forg[eo]t|remov)\w*)\b",
+                             re.IGNORECASE)
+# the same in the languages a policy switches to: a condition ("falls", "wenn", "si", "se", "если") with the
+# conditional or subjunctive of "to be" in the answer's clause ("wäre", "sería", "serait", "sarebbe", "было бы")
+_FOREIGN_CONDITION = re.compile(r"\A[\W_]*(?:falls|wenn|si|se|если)\b", re.IGNORECASE)
+_FOREIGN_WOULD = re.compile(r"\b(?:wäre|wären|würde|sería|serían|serait|seraient|sarebbe|sarebbero|seria|было\s+бы|был\s+бы|была\s+бы|будь)\b",
+                            re.IGNORECASE)
 # ("were" is not one: "If we were to pair the terms, we would get 42" is an ordinary way to state an answer)
 _COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|asked|intended)\b", re.IGNORECASE)
 _WOULD = re.compile(r"\b(?:would|we'd|it'd|I'd|you'd|they'd)\b", re.IGNORECASE)
@@ -66,6 +76,11 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return False
     if _SUBJUNCTIVE.search(own):
         return True
+    clause = own.rsplit(";", 1)[-1]  # "Without the restriction there would be 48; with it, the answer is 36" is the case
+    if (_REMOVAL_OPENER.search(clause) or _FOREIGN_CONDITION.search(clause)) and (_WOULD.search(clause + rest) or _FOREIGN_WOULD.search(clause)):
+        return True  # "Without the second condition, 7 would work", "Falls ..., wäre das Ergebnis 8"
+    if _WOULD.match(rest.lstrip(" $*)}")) and _TRAILING_COUNTERFACTUAL.search(rest):
+        return True  # "B would be correct if the question asked for the mean instead"
     conditioned = _CONDITION_OPENER.search(own) is not None
     if conditioned and _WOULD.search(own) and _COUNTERFACTUAL_WORDS.search(own):
         return True
@@ -73,9 +88,31 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         own, conditioned = previous + own, True  # "Suppose ... (the problem doesn't say). Then the value is 42."
     if _SUBJUNCTIVE.search(previous + own) and re.search(r"\bwould\b", rest, re.IGNORECASE) and not _CONTRAST_WORD.search(previous):
         return True  # "Were the sample random, D would be right"
-    if (conditioned or re.search(r"\b(?:if|assuming|provided)\b", own + rest, re.IGNORECASE)) and (
+    if (conditioned or re.search(r"\b(?:if|assum\w*|provided|conditional\s+on|contingent\s+on)\b", own + rest, re.IGNORECASE)) and (
             UNSUPPORTED_PREMISE.search(own + rest) or UNSUPPORTED_PREMISE.search(following)):
         return True
     if re.match(r"[\W_]*(?:but\s+)?(?:only\s+)?(?:if|assuming|provided|when)\b", following, re.IGNORECASE) and UNSUPPORTED_PREMISE.search(following):
         return True  # "42. (Only if the figure is drawn to scale, which the problem doesn't say.)"
     return (conditioned or _WOULD.search(own) is not None) and UNSUPPORTED_PREMISE.search(following) is not None
+
+
+# "would ... if the question asked for the mean instead": a condition after the answer that says it is counterfactual
+_TRAILING_COUNTERFACTUAL = re.compile(r"\b(?:if|had|were|unless)\b[^.;!?\n]{0,120}?" + _COUNTERFACTUAL_WORDS.pattern, re.IGNORECASE)
+# a clause in the conditional mood under a condition that names the problem ("For the related problem with n = 5 the
+# answer would be 20", "Without the restriction it would be 48", "If the rate were 10%, it would be 40"): it gives the
+# answer of another problem, never another answer to this one
+_CONDITION_WORD = re.compile(r"\b(?:if|for|with|without|had|were|ignoring|in\s+case|under|assuming|provided|unless)\b", re.IGNORECASE)
+_NAMES_PROBLEM = re.compile(r"\b(?:the|a|an|this|that|each|every|its|no)\b|[\d=<>\\^$%]", re.IGNORECASE)
+
+
+def counterfactual_clause(clause: str) -> bool:
+    """Does ``clause`` state a value under a condition in the conditional mood, a condition that names something
+    of the problem rather than the writer ("if you count correctly" names nothing): another problem's answer?"""
+    would = _WOULD.search(clause)
+    if would is None:
+        return False
+    for condition in _CONDITION_WORD.finditer(clause):
+        named = clause[condition.end():condition.end() + 60] if condition.start() > would.start() else clause[condition.end():would.start()]
+        if _NAMES_PROBLEM.search(named) and not re.match(r"\s+(?:I|I'm|I've|my|me)\b", named):
+            return True
+    return False

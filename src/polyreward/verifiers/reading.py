@@ -271,7 +271,11 @@ def _drop_brace_groups(text: str, opener: re.Pattern) -> str:
 # the markup of a link or an image is not read as text: "[45](https://x.org/42)" shows 45, '<img alt="42">' nothing
 _PRESENTATIONAL_TAG = re.compile(
     r"<(?:a|img|span|font|div|p|abbr|iframe|video|audio|source|link|meta)\s[^<>]{0,300}>", re.IGNORECASE)
-_LINK_TARGET = re.compile(r"(?<=\])\((?:https?://|www\.|/|\.{1,2}/|#)[^()\s]{0,300}\)")
+# a link target is never shown, whether a URL or a file name ("[see](answer-A.png)"): a target with a URL or path
+# mark, or a file name with an extension; "[0, 1](2)" (an interval then a tag) stays
+_LINK_TARGET = re.compile(r"(?<=\])\((?:https?://|www\.|/|\.{1,2}/|#|[^()\s]{0,200}\.[A-Za-z][A-Za-z0-9]{0,5}(?=\)))[^()\s]{0,300}\)")
+# a markdown image shows the image, not its alt text: "![\\boxed{21}](result.png)" says nothing to a reader
+_MARKDOWN_IMAGE = re.compile(r"!\[[^\]\n]{0,300}\]\([^()\n]{0,300}\)")
 
 
 # a markdown link reference definition is never rendered, the usual markdown comment: "[//]: # (42)"
@@ -285,6 +289,8 @@ def _drop_markup(text: str) -> str:
     if "<" in text:
         text = _PRESENTATIONAL_TAG.sub(" ", text)
     if "](" in text:
+        if "![" in text:
+            text = _MARKDOWN_IMAGE.sub(" ", text)
         text = _LINK_TARGET.sub("", text)
     return text
 
