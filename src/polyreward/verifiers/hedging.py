@@ -124,12 +124,12 @@ IDIOM_DOUBT = re.compile(
     r"yeah,?\s+right|pigs\s+(?:might\s+|can\s+|will\s+|do\s+)?fly|"
     r"take\s+it\s+or\s+leave\s+it|who\s+(?:knows|can\s+say)|bet\s+(?:the\s+(?:farm|house)|(?:your|my)\s+life)|mileage\s+may\s+vary|ymmv|"
     r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
-    r"meh|consensus|50\s*/\s*50|50-50)\b"
+    r"meh|consensus|50\s*/\s*50(?!\s*=)|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
-    r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,3}"
+    r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,4}"
     r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish)\w*\b"
     r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
     r"non\s+(?:\w+\s+){0,2}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
@@ -163,7 +163,11 @@ _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z])
 _UNCHECKED = re.compile(
     r"(?:\bnot|n't|\bnever|\bwithout)\s+(?:(?:yet|really|actually|fully|properly|carefully|thoroughly|been|even|bothered|"
     r"managed|able|(?:had|have|having)\s+(?:the\s+|a\s+)?(?:time|chance)|got(?:ten)?\s+around)\s+(?:to\s+)?){0,2}"
-    r"(?:double-?)?(?:check|verif|confirm|proofread)\w*", re.IGNORECASE)
+    r"(?:double-?)?(?:check|verif|confirm|proofread)\w*"
+    # a check still to do: "We still have to check whether ...", "It remains to be verified that ..." ("we need to check
+    # that 42 satisfies both conditions: ..." goes on to check)
+    r"|\bstill\s+(?:have|has|need|needs)\s+to\s+(?:double-?)?(?:check|verif|confirm)\w*|\bremains?\s+to\s+be\s+(?:double-?)?(?:check|verif|confirm)\w*",
+    re.IGNORECASE)
 # a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
 # "if forced to answer"; a condition that names something ("if we count the empty set", "if x > 0") is the problem's
 _WRITER_CONDITION = re.compile(
@@ -297,6 +301,8 @@ def _previous_clause(text: str, at: int) -> str:
 
 def _declared_low_confidence(text: str, start: int) -> bool:
     window = text[max(0, start - 2 * WINDOW):start]
+    if "onfidence" not in window and "ONFIDENCE" not in window:
+        return False  # the common case, without splitting the window
     bounds = [0] + [m.end() for m in OWN_CLAUSE_END.finditer(window)]
     pieces = [window[a:b] for a, b in zip(bounds[:-1], bounds[1:])][-3:]
     return any(_CONFIDENCE_CLAUSE.match(piece) and _low_confidence(piece) for piece in pieces)
@@ -360,7 +366,8 @@ def qualified_after(text: str, end: int) -> bool:
     own, closing = parts[0]
     if closing == "?" and len(WORDS.findall(own)) <= 4 and not CHECK.search(own):
         return True  # "42?", "C? Not sure.", "42, right?"
-    following, following_closing = next(((clause, close) for clause, close in parts[1:] if WORDS.search(clause)), ("", ""))
+    # the next clause with a word in any script (a Japanese "自信がありません" has no Latin letter)
+    following, following_closing = next(((clause, close) for clause, close in parts[1:] if any(ch.isalpha() for ch in clause)), ("", ""))
     if following_closing == "?" and _DOUBTING_QUESTION.match(following) and not re.search(r"\d", following):
         return True  # "\\boxed{42}. Is that right?", "Or is it?"
     if following_closing == "?" and _WRITER_QUESTION.match(following):

@@ -2,7 +2,9 @@
 
 "If the problem meant the perimeter, the answer would be 42", "Had the question asked for the sum, it would be 17",
 "Were the sample random, D would be right", "As if the answer were 42", "Assuming the figure is drawn to scale (not
-stated), we'd read off 12", "Suppose the dice were fair (the problem doesn't say). Then the value is 42". Used by
+stated), we'd read off 12", "Suppose the dice were fair (the problem doesn't say). Then the value is 42", "Without the second condition, 7 would work", "Falls die Folge arithmetisch
+ist, wäre das Ergebnis 8", "B would be correct if the question asked for the mean instead". :func:`counterfactual_clause`
+says when a later clause gives another problem's answer ("For the related problem the answer would be 20"). Used by
 :func:`.hedging.qualified` for math answers and option letters alike; see the comment below for the rule.
 
 Reconstructed rule (ours), not a published algorithm. Every pattern runs on a window of at most 500 characters

@@ -15,7 +15,8 @@ see or would read the same way:
    elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
    text in any colour model), LaTeX that renders nothing or is never typeset (``\\phantom``, ``\\color{white}`` and a
    white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
-   ``href``, a link target, a markdown link definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
+   ``href``, a link target -- a URL, a path or a file name --, a markdown image with its alt text, a markdown link
+   definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
    ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
