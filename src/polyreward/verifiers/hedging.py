@@ -41,6 +41,7 @@ import re
 
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
 MODAL_WORDS = (
@@ -177,12 +178,6 @@ _WRITER_CONDITION = re.compile(
 )
 _NAMES_SOMETHING = re.compile(r"\b(?:the|a|an|these|those|each|every|all|its)\b|[\d=<>\\^$]", re.IGNORECASE)
 _DISCLAIMER = re.compile(r"\b(?:don't|do\s+not|never)\s+\w+\s+(?:me|my)\b", re.IGNORECASE)  # "don't quote me", "don't hold me to it"
-_LOW_CONFIDENCE = re.compile(
-    r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?confiden\w*"
-    r"|\bconfidence\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
-    r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
-    re.IGNORECASE,
-)
 _BARE_NEGATION = re.compile(r"\A\W*(?:(?:oh|well|lol|haha|jk|eh)\W+)?(?:not|nope|nah|never|no|whatever|meh|eh)\W*\Z", re.IGNORECASE)
 _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply|written|as|in\s+words)\b)", re.IGNORECASE)
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
@@ -236,10 +231,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     heading = _heading_before(text, start)
     if heading and _idiom_doubts(heading):
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
-    if _declared_low_confidence(text, start):
-        return True  # "Confidence: 35%. Final answer: 12": a confidence stated for the answer that follows
-    if not WORDS.search(re.sub(r"\\[A-Za-z]+", "", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))):
-        return True  # "The answer could not be determined. \\boxed{99}": a bare answer right after saying there is none
+    if unasserted_before(text, start, own):
+        return True  # "Confidence: 35%. Final answer: 12", "The answer could not be determined. \\boxed{99}"
     contrasts = list(_CONTRAST.finditer(own))
     contrast = contrasts[-1] if contrasts else None
     # a check counts where it bears on the answer: in the statement after the last contrast or conclusion ("I ran out
@@ -251,7 +244,7 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
-    if _EMBEDDED_QUESTION.search(statement) or _FLAWED_SOURCE.search(statement):
+    if asked_or_disowned_source(statement):
         return True  # "The question is whether the total equals 42", "A naive count gives 12"
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
@@ -264,48 +257,6 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # contrast settles what came before it ("I was torn between B and D, but B fails ..., so D")
     before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
-
-
-# The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
-# "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
-# check before this).
-_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
-# The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
-# careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
-_FLAWED_SOURCE = re.compile(
-    r"\b(?:a|an|the|this|that|my|our|your)\s+(?:naive|naïve|careless|sloppy|flawed|wrong|incorrect|faulty|mistaken|erroneous|"
-    r"hasty|buggy|broken|invalid|bogus)\s+(?:[\w'-]+\s+){0,5}?(?:gives?|yields?|produces?|suggests?|leads?\s+to|results?\s+in|"
-    r"returns?|says|would\s+(?:give|yield|suggest|produce))\W*\Z",
-    re.IGNORECASE,
-)
-# A confidence the writer declares for the answer as a clause of its own ("Confidence: 35%.", "(Low confidence)")
-# in the two clauses before the answer's: it qualifies the answer that follows it, wherever the heading stands.
-_CONFIDENCE_CLAUSE = re.compile(r"\A[\W_]*(?:(?:my|overall)\s+)?(?:confidence\b[^.;!?\n]{0,24}|(?:low|little)\s+confidence)[\W_]*\Z", re.IGNORECASE)
-
-
-# the writer says there is no answer, as a whole clause: "The answer could not be determined.", "I don't know.",
-# "No answer found." ("I don't know how to do it by hand, so ..." goes on to work)
-_NO_ANSWER = re.compile(
-    r"(?:\b(?:answer|result|value|it)\s+(?:could|can)(?:not|n't|\s+not)\s+be\s+(?:determined|found|computed|known|established|calculated)"
-    r"|\bI\s+(?:really\s+)?(?:don't|do\s+not)\s+know(?:\s+(?:the\s+answer|it))?"
-    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))\W*\Z",  # ending its clause
-    re.IGNORECASE,
-)
-
-
-def _previous_clause(text: str, at: int) -> str:
-    """The clause that ends right before ``at`` (the clause ``at`` opens), without its closing punctuation."""
-    close = len(text[max(0, at - WINDOW):at].rstrip(" \t\n.!;"))
-    return clause_before(text, max(0, at - WINDOW) + close, 2 * WINDOW)
-
-
-def _declared_low_confidence(text: str, start: int) -> bool:
-    window = text[max(0, start - 2 * WINDOW):start]
-    if "onfidence" not in window and "ONFIDENCE" not in window:
-        return False  # the common case, without splitting the window
-    bounds = [0] + [m.end() for m in OWN_CLAUSE_END.finditer(window)]
-    pieces = [window[a:b] for a, b in zip(bounds[:-1], bounds[1:])][-3:]
-    return any(_CONFIDENCE_CLAUSE.match(piece) and _low_confidence(piece) for piece in pieces)
 
 
 # "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
@@ -392,7 +343,7 @@ def _doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
     disclaimer ("don't quote me"), an unchecked or failed check ("I haven't verified it", "the sanity check failed"),
     a low confidence."""
-    if _UNCHECKED.search(clause) or _FAILED_CHECK.search(clause) or _DISCLAIMER.search(clause) or _low_confidence(clause):
+    if _UNCHECKED.search(clause) or _FAILED_CHECK.search(clause) or _DISCLAIMER.search(clause) or low_confidence(clause):
         return True
     if _idiom_doubts(clause):
         return True
@@ -404,15 +355,6 @@ def _doubts(clause: str) -> bool:
 def _idiom_doubts(clause: str) -> bool:
     """An idiom of doubt, chance or risk, or a condition that the writer made no error (see :data:`IDIOM_DOUBT`)."""
     return IDIOM_DOUBT.search(clause) is not None or _ERROR_CONDITION.search(clause) is not None
-
-
-def _low_confidence(clause: str) -> bool:
-    """"(low confidence)", "Confidence: 20%", "I'm only 50% confident" (below one half, or "low" / "only")."""
-    for found in _LOW_CONFIDENCE.finditer(clause):
-        number = found.group("score") or found.group("share")
-        if number is None or float(number) <= 50:
-            return True
-    return False
 
 
 _GENERIC_GUESSER = re.compile(r"\b(?:one|you|people|students|someone|many|most|anyone|others)\s+(?:\w+\s+)?(?:might|would|could|may|will|often|usually)?\s*\Z",

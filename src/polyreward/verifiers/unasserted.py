@@ -1,0 +1,99 @@
+"""An answer the writer does not assert: asked, produced by a method the writer calls flawed, under a confidence the
+writer declares low, or printed right after saying there is no answer.
+
+Structural rules read on the answer's own clause before it and on the clauses just before (used by
+:func:`.hedging.qualified_before`, for math answers and option letters alike):
+
+* **asked, not stated**: the answer inside an embedded yes/no question ("The question is whether the total equals 42",
+  "I wonder whether the answer is 4", "It is unclear if n = 8 works"); a check ("Let's check whether 42 works") is
+  read as a check before this;
+* **a disowned source**: the answer as what a method the writer calls faulty produces ("A naive application of the
+  formula gives 12", "the careless estimate yields 7") -- an adjective of fault on the subject of the producing verb;
+* **a declared confidence**: a clause of its own that states a confidence of one half or less ("Confidence: 35%.",
+  "(Low confidence)") in the two clauses before the answer's, wherever an answer heading stands;
+* **no answer, then one**: a bare answer (no word in its clause) right after a clause that says there is none ("The
+  answer could not be determined.", "I don't know.", "No solution found.") -- "I don't know the closed form, so I
+  summed directly" goes on to work and is not one.
+
+Reconstructed rule (ours), not a published algorithm. Every pattern runs on a window of at most two
+:data:`~.clauses.WINDOW` lengths before the answer, so the checks cost the same on any completion.
+"""
+
+from __future__ import annotations
+
+import re
+
+from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_before
+
+# "(low confidence)", "Confidence: 20%", "I'm only 50% confident": a confidence of one half or less
+_LOW_CONFIDENCE = re.compile(
+    r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?confiden\w*"
+    r"|\bconfidence\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
+    r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
+    re.IGNORECASE,
+)
+
+
+def low_confidence(clause: str) -> bool:
+    """"(low confidence)", "Confidence: 20%", "I'm only 50% confident" (below one half, or "low" / "only")."""
+    for found in _LOW_CONFIDENCE.finditer(clause):
+        number = found.group("score") or found.group("share")
+        if number is None or float(number) <= 50:
+            return True
+    return False
+
+
+# The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
+# "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
+# check before this).
+_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
+# The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
+# careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
+_FLAWED_SOURCE = re.compile(
+    r"\b(?:a|an|the|this|that|my|our|your)\s+(?:naive|naïve|careless|sloppy|flawed|wrong|incorrect|faulty|mistaken|erroneous|"
+    r"hasty|buggy|broken|invalid|bogus)\s+(?:[\w'-]+\s+){0,5}?(?:gives?|yields?|produces?|suggests?|leads?\s+to|results?\s+in|"
+    r"returns?|says|would\s+(?:give|yield|suggest|produce))\W*\Z",
+    re.IGNORECASE,
+)
+# A confidence the writer declares for the answer as a clause of its own ("Confidence: 35%.", "(Low confidence)")
+# in the two clauses before the answer's: it qualifies the answer that follows it, wherever the heading stands.
+_CONFIDENCE_CLAUSE = re.compile(r"\A[\W_]*(?:(?:my|overall)\s+)?(?:confidence\b[^.;!?\n]{0,24}|(?:low|little)\s+confidence)[\W_]*\Z", re.IGNORECASE)
+
+
+# the writer says there is no answer, as a whole clause: "The answer could not be determined.", "I don't know.",
+# "No answer found." ("I don't know how to do it by hand, so ..." goes on to work)
+_NO_ANSWER = re.compile(
+    r"(?:\b(?:answer|result|value|it)\s+(?:could|can)(?:not|n't|\s+not)\s+be\s+(?:determined|found|computed|known|established|calculated)"
+    r"|\bI\s+(?:really\s+)?(?:don't|do\s+not)\s+know(?:\s+(?:the\s+answer|it))?"
+    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))\W*\Z",  # ending its clause
+    re.IGNORECASE,
+)
+
+
+def _previous_clause(text: str, at: int) -> str:
+    """The clause that ends right before ``at`` (the clause ``at`` opens), without its closing punctuation."""
+    close = len(text[max(0, at - WINDOW):at].rstrip(" \t\n.!;"))
+    return clause_before(text, max(0, at - WINDOW) + close, 2 * WINDOW)
+
+
+def _declared_low_confidence(text: str, start: int) -> bool:
+    window = text[max(0, start - 2 * WINDOW):start]
+    if "onfidence" not in window and "ONFIDENCE" not in window:
+        return False  # the common case, without splitting the window
+    bounds = [0] + [m.end() for m in OWN_CLAUSE_END.finditer(window)]
+    pieces = [window[a:b] for a, b in zip(bounds[:-1], bounds[1:])][-3:]
+    return any(_CONFIDENCE_CLAUSE.match(piece) and low_confidence(piece) for piece in pieces)
+
+
+def asked_or_disowned_source(statement: str) -> bool:
+    """Is the answer after ``statement`` (its clause up to it) asked about or produced by a method the writer calls
+    flawed ("The question is whether the total equals", "A naive count gives")?"""
+    return _EMBEDDED_QUESTION.search(statement) is not None or _FLAWED_SOURCE.search(statement) is not None
+
+
+def unasserted_before(text: str, start: int, own: str) -> bool:
+    """A declared low confidence in the clauses before the answer at ``text[start:]``, or a bare answer (``own``, its
+    clause up to it, has no word) right after a clause that says there is no answer."""
+    if _declared_low_confidence(text, start):
+        return True
+    return not WORDS.search(re.sub(r"\\[A-Za-z]+", "", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
