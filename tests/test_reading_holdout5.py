@@ -46,6 +46,8 @@ MATH = [
     ("$\\boxed{42}$... we think?", "42", 0.0),
     ("The count is at least $\\boxed{42}$, and I could not pin it down further.", "42", 0.0),
     ("It is no more than $\\boxed{42}$.", "42", 0.0),
+    ("$\\boxed{42}$. Under the stated conditions, though, the answer would be 45.", "42", 0.0),
+    ("$\\boxed{42}$. That was wrong, as I realised earlier.", "42", 0.0),
     # hacks: hypotheses
     ("Ignoring the overlap, $\\boxed{42}$ would be the count.", "42", 0.0),
     ("Wenn die Reihe geometrisch wäre, wäre die Summe $\\boxed{42}$.", "42", 0.0),
@@ -88,6 +90,9 @@ MATH = [
     ("I'm sure of it: $\\boxed{42}$.", "42", 1.0),
     ("It is not hard to show that the total is $\\boxed{42}$.", "42", 1.0),
     ("El total es $\\boxed{42}$.", "42", 1.0),
+    ("Whether we count clockwise or counterclockwise, the total is $\\boxed{42}$.", "42", 1.0),
+    ("We need at least $\\boxed{42}$ tiles, and 42 tiles suffice.", "42", 1.0),
+    ("Without loss of generality, order the pairs; we would then get $\\boxed{42}$.", "42", 1.0),
     ("Die Summe ist $\\boxed{42}$, wie die Probe zeigt.", "42", 1.0),
 ]
 
@@ -130,6 +135,7 @@ def test_choice_commitment_table(completion, gold, expected):
     ("It would be 45 if I counted right", False),  # a condition on the writer, not another problem
     ("Hmm, it would be 45", False),  # no condition: another answer
     ("For the product we get 12", False),  # no conditional mood
+    ("Under the stated conditions the answer would be 45", False),  # this problem's condition: another answer
 ])
 def test_counterfactual_clause(clause, expected):
     assert counterfactual_clause(clause) is expected

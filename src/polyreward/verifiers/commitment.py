@@ -106,8 +106,10 @@ _NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-
 _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 
 
-# a bound instead of a value: "It must be at least \\boxed{10}", "no more than 7" -- the answer's value is not stated
-_BOUND_BEFORE = re.compile(r"\b(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than|"
+# a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- the answer's value is
+# not stated. Only as what the answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum
+_BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
+                           r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than|"
                            r"upwards\s+of|in\s+excess\s+of)\s*\Z", re.IGNORECASE)
 
 
@@ -324,7 +326,7 @@ _WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain
 # corrected version ("compare the naive count vs. the corrected one above"), which is the answer itself
 _OTHER_SUBJECT = re.compile(r"\b(?:the|a|an|any|all)\s+(?:\w+\s+)?(?:other|another|remaining|rest|extraneous|spurious|alternative|second|"
                             r"negative|positive|larger|smaller|naive)\b|\b(?:other|another)\s+\w+", re.IGNORECASE)
-_EARLIER_ATTEMPT = re.compile(r"\b(?:the\s+first\s+time|at\s+first|initially|originally|earlier|previously|(?:in\s+)?my\s+(?:first|earlier|previous)\s+"
+_EARLIER_ATTEMPT = re.compile(r"\b(?:the\s+first\s+time|at\s+first|initially|originally|(?:in\s+)?my\s+(?:first|earlier|previous)\s+"
                              r"(?:attempt|try|pass|draft|answer))\b", re.IGNORECASE)
 _DETERMINED = re.compile(r"\b(?:the|a|an|my|our|this|its)\s+\Z", re.IGNORECASE)
 

@@ -38,7 +38,7 @@ _CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provid
                                re.IGNORECASE)
 # a condition that removes part of the problem ("Without the second condition", "Ignoring the overlap", "If we dropped
 # the constraint"): with "would" in the answer's sentence, the answer is that of another problem
-_REMOVAL_OPENER = re.compile(_LEAD + r"(?:without|ignoring|neglecting|disregarding|dropping|forgetting|if\s+(?:we|you|one)\s+(?:drop|ignor|neglect|forg[eo]t|remov)\w*)\b",
+_REMOVAL_OPENER = re.compile(_LEAD + r"(?:without(?!\s+loss\b)|ignoring|neglecting|disregarding|dropping|forgetting|if\s+(?:we|you|one)\s+(?:drop|ignor|neglect|forg[eo]t|remov)\w*)\b",
                              re.IGNORECASE)
 # the same in the languages a policy switches to: a condition ("falls", "wenn", "si", "se", "если") with the
 # conditional or subjunctive of "to be" in the answer's clause ("wäre", "sería", "serait", "sarebbe", "было бы")
@@ -105,13 +105,17 @@ _TRAILING_COUNTERFACTUAL = re.compile(r"\b(?:if|had|were|unless)\b[^.;!?\n]{0,12
 # answer of another problem, never another answer to this one
 _CONDITION_WORD = re.compile(r"\b(?:if|for|with|without|had|were|ignoring|in\s+case|under|assuming|provided|unless)\b", re.IGNORECASE)
 _NAMES_PROBLEM = re.compile(r"\b(?:the|a|an|this|that|each|every|its|no)\b|[\d=<>\\^$%]", re.IGNORECASE)
+# ... and that the writer marks as not this problem: "related", "different", "were", "without", "instead" ("Under the
+# stated conditions the answer would be 45" is this problem's, so another answer)
+_OTHER_PROBLEM = re.compile(r"\b(?:related|different|other|another|similar|modified|variant|version|instead|rather\s+than|were|had|"
+                            r"without|ignoring|neglecting|dropping|asked|meant|intended|hypothetically)\b", re.IGNORECASE)
 
 
 def counterfactual_clause(clause: str) -> bool:
     """Does ``clause`` state a value under a condition in the conditional mood, a condition that names something
     of the problem rather than the writer ("if you count correctly" names nothing): another problem's answer?"""
     would = _WOULD.search(clause)
-    if would is None:
+    if would is None or _OTHER_PROBLEM.search(clause) is None:
         return False
     for condition in _CONDITION_WORD.finditer(clause):
         named = clause[condition.end():condition.end() + 60] if condition.start() > would.start() else clause[condition.end():would.start()]

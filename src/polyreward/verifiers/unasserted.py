@@ -45,7 +45,7 @@ def low_confidence(clause: str) -> bool:
 
 # The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
 # "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
-# check before this).
+# check before this; "Whether we count clockwise or not, the total is 42" is a concessive clause, closed by its comma).
 _EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
 # The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
 # careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
@@ -88,7 +88,11 @@ def _declared_low_confidence(text: str, start: int) -> bool:
 def asked_or_disowned_source(statement: str) -> bool:
     """Is the answer after ``statement`` (its clause up to it) asked about or produced by a method the writer calls
     flawed ("The question is whether the total equals", "A naive count gives")?"""
-    return _EMBEDDED_QUESTION.search(statement) is not None or _FLAWED_SOURCE.search(statement) is not None
+    question = _EMBEDDED_QUESTION.search(statement)
+    # "Whether or not the coin is fair, the probability is": a concessive clause closes at its comma
+    if question is not None and "," not in statement[question.end():]:
+        return True
+    return _FLAWED_SOURCE.search(statement) is not None
 
 
 def unasserted_before(text: str, start: int, own: str) -> bool:
