@@ -353,6 +353,19 @@ def _operates_on(value: str, keys: set[str]) -> bool:
     return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
 
 
+_CANDIDATE_ASSIGNED = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
+
+
+def _rejects_after_values(clause: str, mentions: list[re.Match], others: list[re.Match], options: bool) -> bool:
+    """Does ``clause``, which mentions the answer, end after its last value by pointing back and rejecting ("substituting
+    x = 12 gives 3 but -3, so this root is extraneous")? When the clause assigns another value to an unknown ("Check x = -2: ..., so this root is extraneous"), the
+    rejection is of that candidate, not of the answer."""
+    last = max(mentions + others, key=lambda v: v.end())
+    if not denies_by_reference(clause[last.end():]):
+        return False
+    return options or not any(_CANDIDATE_ASSIGNED.search(clause[:v.start()]) for v in others)
+
+
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
                   labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
@@ -396,7 +409,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if operated:
                 others = [v for v in others if v not in operated]
                 mentions = sorted(mentions + operated, key=lambda v: v.start())
-        if mentions and denies_by_reference(clause[mentions[-1].end():]):
+        if mentions and _rejects_after_values(clause, mentions, others, bool(letters or labels)):
             return "retracted"  # "substituting x = 12 gives 3 but -3, so this root is extraneous"
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):

@@ -117,7 +117,7 @@ IDIOM_DOUBT = re.compile(
     r"(?:your|my|one's)\s+own\s+risk|"
     r"(?:on|of)\s+the\s+order\s+of|(?:only|just|merely|roughly)\s+estimat\w*|buyer\s+beware|caveat\s+emptor|(?:pinch|grain)\s+of\s+salt|"
     r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+)?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
-    r"(?:draft|placeholder|preliminary|interim|intermediate|partial|tentative|provisional|temporary)\s*(?:answer|result|value|guess|solution|pick|:)|"
+    r"(?:draft|placeholder|preliminary|interim|intermediate|partial|tentative|provisional|temporary)\s*(?:answer|result|value|guess|solution|pick)|"
     r"todo|fixme|tbd|remains?\s+to\s+be\s+(?:shown|prov\w+|checked|verified|seen|determined|confirmed|established)|"
     r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"
     r"to\s+be\s+(?:checked|confirmed|verified|determined|revisited)|"
@@ -127,6 +127,8 @@ IDIOM_DOUBT = re.compile(
     r"off\s+the\s+top\s+of\s+my\s+head|offhand|more\s+or\s+less|roughly(?=\s*(?:speaking\b|[.,;!?)]))|(?<=,\s)roughly(?=\s*\Z)|if\s+(?:that|this|it)\s+makes\s+(?:any\s+)?sense|"
     r"meh|consensus|50\s*/\s*50(?!\s*=)|50-50)\b"
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
+    # "Preliminary:", "Placeholder:": a provisional heading (a colon ends no word, so outside the \b group above)
+    r"|\b(?:draft|placeholder|preliminary|interim|intermediate|tentative|provisional|temporary)\s*:"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
@@ -256,6 +258,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # "Don't hold me to it, but 42", "Purely speculative, but 42": the doubt right before the contrast; an earlier
     # contrast settles what came before it ("I was torn between B and D, but B fails ..., so D")
     before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
+    if contrast.group().lower() in ("so", "thus", "hence", "therefore") and len(WORDS.findall(before)) > 4:
+        return False  # "I don't know any closed form, so I enumerate: 42": a conclusion from a stated gap, not doubt
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
 
 
@@ -265,7 +269,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
 _GROUP_REPORT = re.compile(
     r"\b(?:someone|somebody|everyone|everybody|anyone|nobody|people|others|(?:most|many|some|all|other)\s+(?:people|students|of\s+(?:us|them|the\s+\w+))|"
     r"an?\s+(?:classmate|friend|student|colleague|user|commenter|peer)|my\s+(?:classmates?|friends?|teacher|tutor|study\s+(?:group|partner|buddy)|"
-    r"partner|lab\s?mate|roommate|colleagues?|peers?|sibling|brother|sister|dad|mom|father|mother|parents?|cousin|neighbou?r|coworkers?|TA))"
+    r"partner|lab\s?mate|roommate|colleagues?|peers?|sibling|brother|sister|dad|mom|father|mother|parents?|cousin|neighbou?r|coworkers?|TA)|"
+    r"my\s+[a-z]+\s+(?:partner|friend|mate|buddy|group|teacher|tutor|classmate|colleague))"
     r"(?:\s+[\w']+){0,3}?\s+(?:got|gets|chose|choose|chooses|picked|pick|picks|answered|answer|answers|went\s+with|put|put\s+down|wrote)\b[^.;!?\n]{0,12}\Z",
     re.IGNORECASE,
 )

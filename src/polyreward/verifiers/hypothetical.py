@@ -31,7 +31,7 @@ _SENTENCE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))
 _LEAD = r"\A[\W_]*(?:(?:so|and|but|well|then|ok|okay|now|hmm)\W+)?"
 # an inverted "Had" / "Were" takes any subject ("Had I not dropped a sign", "Were the graph linear"); "Had to ..." is a
 # past tense that dropped its subject, not an inversion
-_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were)\s+(?!to\b)[\w']+|(?-i:Should)\s+(?!I\b|we\b|you\b)[\w']+[^,?\n]{0,80},|"
+_SUBJUNCTIVE = re.compile(_LEAD + r"(?:(?-i:Had|Were|Wäre|Wären|Hätte|Hätten|Fosse|Fossero|Fuera|Fueran|Fût)\s+(?!to\b)[\w']+|(?-i:Should)\s+(?!I\b|we\b|you\b)[\w']+[^,?\n]{0,80},|"
                           r"(?:in\s+a\s+world\s+where|in\s+an?\s+alternate\s+(?:world|universe)|imagine|pretend)\b)"
                           r"|\bas\s+(?:if|though)\b", re.IGNORECASE)
 _CONDITION_OPENER = re.compile(_LEAD + r"(?:if|assuming|suppose|supposing|provided|given\s+that|only\s+if|in\s+(?:the\s+)?case(?:\s+(?:where|that|of))?)\b",
@@ -79,7 +79,8 @@ def hypothetical(text: str, start: int, end: int) -> bool:
     if _SUBJUNCTIVE.search(own):
         return True
     clause = own.rsplit(";", 1)[-1]  # "Without the restriction there would be 48; with it, the answer is 36" is the case
-    if (_REMOVAL_OPENER.search(clause) or _FOREIGN_CONDITION.search(clause)) and (_WOULD.search(clause + rest) or _FOREIGN_WOULD.search(clause)):
+    spoken = clause + text[start:end] + rest  # an option reader's match holds its own words ("the answer would be C")
+    if (_REMOVAL_OPENER.search(clause) or _FOREIGN_CONDITION.search(clause)) and (_WOULD.search(spoken) or _FOREIGN_WOULD.search(spoken)):
         return True  # "Without the second condition, 7 would work", "Falls ..., wäre das Ergebnis 8"
     if _WOULD.match(rest.lstrip(" $*)}")) and _TRAILING_COUNTERFACTUAL.search(rest):
         return True  # "B would be correct if the question asked for the mean instead"

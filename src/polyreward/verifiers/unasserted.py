@@ -27,8 +27,8 @@ from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_b
 
 # "(low confidence)", "Confidence: 20%", "I'm only 50% confident": a confidence of one half or less
 _LOW_CONFIDENCE = re.compile(
-    r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?confiden\w*"
-    r"|\bconfidence\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
+    r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?(?:confiden\w*|certainty)"
+    r"|\b(?:confidence|certainty)(?:\s+(?:level|score|rating|estimate))?\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
     r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
     re.IGNORECASE,
 )
@@ -51,21 +51,25 @@ _EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unc
 # careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
 _FLAWED_SOURCE = re.compile(
     r"\b(?:a|an|the|this|that|my|our|your)\s+(?:naive|naïve|careless|sloppy|flawed|wrong|incorrect|faulty|mistaken|erroneous|"
-    r"hasty|buggy|broken|invalid|bogus)\s+(?:[\w'-]+\s+){0,5}?(?:gives?|yields?|produces?|suggests?|leads?\s+to|results?\s+in|"
+    r"hasty|buggy|broken|invalid|bogus|crude|quick-and-dirty|back-of-the-envelope)\s+(?:[\w'-]+\s+){0,5}?(?:gives?|yields?|produces?|suggests?|leads?\s+to|results?\s+in|"
     r"returns?|says|would\s+(?:give|yield|suggest|produce))\W*\Z",
     re.IGNORECASE,
 )
 # A confidence the writer declares for the answer as a clause of its own ("Confidence: 35%.", "(Low confidence)")
 # in the two clauses before the answer's: it qualifies the answer that follows it, wherever the heading stands.
-_CONFIDENCE_CLAUSE = re.compile(r"\A[\W_]*(?:(?:my|overall)\s+)?(?:confidence\b[^.;!?\n]{0,24}|(?:low|little)\s+confidence)[\W_]*\Z", re.IGNORECASE)
+_CONFIDENCE_CLAUSE = re.compile(r"\A[\W_]*(?:(?:my|overall)\s+)?(?:(?:confidence|certainty)\b[^.;!?\n]{0,24}|(?:low|little)\s+(?:confidence|certainty))[\W_]*\Z",
+                                re.IGNORECASE)
 
 
 # the writer says there is no answer, as a whole clause: "The answer could not be determined.", "I don't know.",
 # "No answer found." ("I don't know how to do it by hand, so ..." goes on to work)
 _NO_ANSWER = re.compile(
     r"(?:\b(?:answer|result|value|it)\s+(?:could|can)(?:not|n't|\s+not)\s+be\s+(?:determined|found|computed|known|established|calculated)"
+    r"(?:\s+(?:from|with|by|using|given|without)\b[^.;!?\n,]{0,40})?"  # "... from the data"
     r"|\bI\s+(?:really\s+)?(?:don't|do\s+not)\s+know(?:\s+(?:the\s+answer|it))?"
-    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))\W*\Z",  # ending its clause
+    r"|\b(?:no\s+idea|no\s+clue|not\s+a\s+clue|idk|dunno|(?:I'm\s+|I\s+am\s+)?(?:not\s+sure|unsure))"
+    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))"
+    r"(?:,?\s*(?:honestly|really|sorry|though|tbh|at\s+all))?\W*\Z",  # ending its clause
     re.IGNORECASE,
 )
 
@@ -78,7 +82,8 @@ def _previous_clause(text: str, at: int) -> str:
 
 def _declared_low_confidence(text: str, start: int) -> bool:
     window = text[max(0, start - 2 * WINDOW):start]
-    if "onfidence" not in window and "ONFIDENCE" not in window:
+    lowered = window.lower()
+    if "confidence" not in lowered and "certainty" not in lowered:
         return False  # the common case, without splitting the window
     bounds = [0] + [m.end() for m in OWN_CLAUSE_END.finditer(window)]
     pieces = [window[a:b] for a, b in zip(bounds[:-1], bounds[1:])][-3:]
