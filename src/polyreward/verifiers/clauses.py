@@ -83,6 +83,7 @@ _BACK_REFERENCE = (
     r"calculations?|derivations?|arguments?|method|approach|logic)(?:\s+above)?)"
 )
 _OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately|hmm+|wait|oh|no|"
+           r"moment|momento|attends|attendez|warte|aspetta|espera|nein|non|"
            r"on\s+(?:second\s+thought|reflection|(?:closer\s+)?inspection)|in\s+hindsight|looking\s+back|come\s+to\s+think\s+of\s+it)\W+)*")
 _TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
           r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really)\b)")
@@ -107,6 +108,11 @@ DENIES_BY_REFERENCE = re.compile(
     + _COPULA + r"\s+" + _ADVERB + _TRUTH
     + r"|(?:the\s+)?(?:opposite|reverse|contrary|converse)\s+(?:is\s+true|is\s+the\s+case|holds|is\s+correct|is\s+right)"
     + r"|(?:psych|sike|syke|gotcha|april\s+fools?)\b"
+    # the same back-reference denial in the languages a policy switches to: "das stimmt nicht", "c'est faux",
+    # "eso no es correcto", "non è giusto", "это неверно"
+    + r"|(?:das|es|dies)\s+(?:stimmt|ist)\s+(?:so\s+)?(?:nicht(?:\s+(?:richtig|korrekt))?|falsch)\W*\Z|c'est\s+(?:faux|incorrect|pas\s+(?:bon|juste|correct))\W*\Z"
+    + r"|(?:eso|esto)\s+(?:no\s+es\s+(?:correcto|cierto)|es\s+(?:falso|incorrecto))\W*\Z|(?:non\s+è\s+(?:giusto|corretto)|è\s+sbagliato)\W*\Z"
+    + r"|это\s+(?:неверно|неправильно|не\s+так)\W*\Z"
     + ")",
     re.IGNORECASE,
 )

@@ -353,6 +353,8 @@ def _operates_on(value: str, keys: set[str]) -> bool:
     return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
 
 
+_PAUSE_OPENER = re.compile(r"\A[\W_]*(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
+                           r"actually|on\s+second\s+thought)\b", re.IGNORECASE)
 _CANDIDATE_ASSIGNED = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
 
 
@@ -425,6 +427,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
             if spelled is not None and _value_key(str(spelled)) not in keys:
                 return "conflicting"
+        # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
+        if is_option_text and _PAUSE_OPENER.match(clause):
+            is_option_text = False
         if not others and not is_option_text and (_withdraws(clause) or denies_by_reference(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
     return ""

@@ -279,7 +279,9 @@ _GROUP_REPORT = re.compile(
 def _ends_its_clause(text: str, end: int) -> bool:
     """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
     # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40"
-    return re.match(r"[\s$*)\]}]*(?:[.!;\n]|\Z|,\s*(?:but|though|although|however|yet|whereas)\b)", text[end:end + WINDOW], re.IGNORECASE) is not None
+    # ... and an adverb of place or habit is no noun: "Most people answer 42 here."
+    return re.match(r"[\s$*)\]}]*(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|,\s*(?:but|though|although|however|yet|whereas)\b)",
+                    text[end:end + WINDOW], re.IGNORECASE) is not None
 
 
 def _attributed_before(statement: str) -> bool:
