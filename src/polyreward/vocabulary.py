@@ -246,9 +246,12 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     64 rows of 4 random rewards changed their last bit between a 1-row and a 1,000-row product on the CI machine).
     For up to 4 rewards the order is also that of TRL's ``(rewards_per_func * weights).nansum(dim=1)`` on CPU, so the
     totals equal TRL's bit for bit. The raw columns are summed first; only the rows that come out NaN (a reward that
-    does not apply, or ``inf - inf``) are summed again with their NaN scores as 0.
+    does not apply, or ``inf - inf``) are summed again with their NaN scores as 0. float32 scores are read as they
+    are: each product widens its float32 operand to float64 first (exact), so they give what their float64 copy gives.
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = np.asarray(scores)
+    if scores.dtype != np.float32:
+        scores = np.asarray(scores, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     if not scores.shape[1]:
         return np.full(len(scores), np.nan)
@@ -276,7 +279,7 @@ def _left_to_right(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     term = np.empty(min(n, _SUM_BLOCK))  # one column's products at a time: no (N, K) temporary
     for start in range(0, n, _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
         rows, out = scores[start:start + _SUM_BLOCK], total[start:start + _SUM_BLOCK]
-        np.multiply(rows[:, 0], weights[0], out=out)
+        np.multiply(rows[:, 0], weights[0], out=out)  # weights[k] a float64 scalar: a float64 product
         out += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
         for k in range(1, scores.shape[1]):
             products = term[:len(out)]

@@ -131,6 +131,29 @@ class GroupIndex:
             return (local + np.arange(0, self.n, size)[:, None]).ravel()
         return np.lexsort((values, self.codes))  # lexsort is stable: ties keep row order
 
+    def row_blocks(self, rows: int):
+        """Contiguous groups cut into runs of whole groups of about ``rows`` rows (at least one group each): yields
+        (first row, end row, the :class:`GroupIndex` of that run). A statistic computed per group gives the same bits
+        on every run as on the whole batch, and a run's arrays stay in cache. Equal groups reuse one index."""
+        if self.starts is None:
+            raise ValueError("row blocks need contiguous groups")
+        if self.uniform_size is not None:
+            size = self.uniform_size
+            per_block = max(1, rows // size)
+            full = GroupIndex(None, min(per_block, self.n_groups), np.arange(0, min(per_block, self.n_groups) * size, size),
+                              min(per_block, self.n_groups) * size)
+            for first in range(0, self.n_groups, per_block):
+                count = min(per_block, self.n_groups - first)
+                sub = full if count == full.n_groups else GroupIndex(None, count, np.arange(0, count * size, size), count * size)
+                yield first * size, (first + count) * size, sub
+            return
+        cuts = np.unique(np.searchsorted(self.starts, np.arange(0, self.n, max(1, rows)), side="right") - 1)
+        bounds = np.append(cuts, self.n_groups)
+        for a, b in zip(bounds[:-1].tolist(), bounds[1:].tolist()):
+            lo = int(self.starts[a])
+            hi = int(self.starts[b]) if b < self.n_groups else self.n
+            yield lo, hi, GroupIndex(None, b - a, self.starts[a:b] - lo, hi - lo)
+
     def first_positions(self) -> np.ndarray:
         """Position of each group's first row in the order of :meth:`order_within`."""
         first = np.zeros(self.n_groups, dtype=np.intp)

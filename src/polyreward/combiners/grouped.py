@@ -30,8 +30,12 @@ class GroupedCombiner(Combiner):
     ``advantages_np`` and converts back. Rows the method cannot score get 0 (never NaN).
     """
 
+    # True for a combiner whose ``advantages_np`` takes float32 scores as they come (an (N, K) float32 array) and widens
+    # what it needs to float64 itself (e.g. one block at a time); the others always get a float64 matrix
+    reads_float32 = False
+
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
-        matrix = as_score_matrix(scores)
+        matrix = as_score_matrix(scores, keep_float32=self.reads_float32)
         w = as_weights(weights, matrix.shape[1])
         index = GroupIndex.from_ids(groups, matrix.shape[0])
         result = self.advantages_np(matrix, index, w)

@@ -34,8 +34,11 @@ def is_torch(x: Any) -> bool:
     return type(x).__module__.startswith("torch") and hasattr(x, "detach")
 
 
-def as_score_matrix(scores: Any) -> np.ndarray:
-    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
+def as_score_matrix(scores: Any, keep_float32: bool = False) -> np.ndarray:
+    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape.
+
+    ``keep_float32``: float32 scores (numpy or torch) come back as an (N, K) float32 array, not widened (a view of
+    the caller's memory, never written to): for a combiner that widens what it needs itself (``reads_float32``)."""
     if is_torch(scores):
         tensor = scores.detach().to("cpu")
         if str(tensor.dtype) == "torch.float32":
@@ -43,12 +46,12 @@ def as_score_matrix(scores: Any) -> np.ndarray:
             # looked for in the float32 values (half the bytes, the same cells)
             narrow = _as_matrix(tensor.numpy())
             _refuse_inf(narrow)
-            return _widened(narrow)
+            return narrow if keep_float32 else _widened(narrow)
         arr = tensor.double().numpy()
     elif isinstance(scores, np.ndarray) and scores.dtype == np.float32:  # the same for a float32 numpy array
         narrow = _as_matrix(scores)
         _refuse_inf(narrow)
-        return _widened(narrow)
+        return narrow if keep_float32 else _widened(narrow)
     else:
         try:
             arr = np.asarray(scores, dtype=np.float64)
@@ -59,6 +62,11 @@ def as_score_matrix(scores: Any) -> np.ndarray:
     return arr
 
 
+def widened(narrow: np.ndarray) -> np.ndarray:
+    """float64 scores as they are; float32 ones as their float64 copy (exact), remembered as float32 values."""
+    return narrow if narrow.dtype == np.float64 else _widened(narrow)
+
+
 def _widened(narrow: np.ndarray) -> np.ndarray:
     """The float64 copy of float32 scores, remembered as holding float32 values (:func:`from_float32`)."""
     wide = narrow.astype(np.float64)
@@ -67,7 +75,10 @@ def _widened(narrow: np.ndarray) -> np.ndarray:
 
 
 def from_float32(x: np.ndarray) -> bool:
-    """Is ``x`` the float64 matrix :func:`as_score_matrix` just made from float32 scores (all its values float32)?"""
+    """Are all of ``x``'s values float32 values: a float32 array, or the float64 matrix :func:`as_score_matrix` just
+    made from float32 scores?"""
+    if x.dtype == np.float32:
+        return True
     ref = getattr(_FLOAT32_ORIGIN, "matrix", None)
     return ref is not None and ref() is x
 

@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from polyreward.combiners.inputs import from_float32
+from polyreward.combiners.inputs import from_float32, widened
 
 BOUND_EXPONENT = 1000  # scaled rewards keep Σ_k |w_k| max|R_k| <= 2**1000
 
@@ -65,7 +65,7 @@ def scaled_advantages(combiner, advantages_np, scores: np.ndarray, index, weight
     if scale == 1.0:
         result = advantages_np(scores, index, weights)
     else:
-        result = advantages_np(scores * scale, index, weights)
+        result = advantages_np(widened(scores) * scale, index, weights)  # float64 before scaling (a float32 product rounds)
         if behaviour == "equivariant":
             with np.errstate(over="ignore"):
                 result = result / scale
