@@ -255,37 +255,45 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     weights = np.asarray(weights, dtype=np.float64)
     if not scores.shape[1]:
         return np.full(len(scores), np.nan)
-    total = _left_to_right(scores, weights)
-    rows = np.flatnonzero(np.isnan(total))
-    if len(rows):
-        block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
-        missing = np.isnan(block)
-        total[rows] = _left_to_right(np.where(missing, 0.0, block), weights)
-        k = scores.shape[1]
-        if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
-            word = np.dtype(f"u{k}")
-            none_applies = missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
-        else:
-            none_applies = missing.all(axis=1)
-        total[rows[none_applies]] = np.nan
-    return total
-
-
-def _left_to_right(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
-    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0."""
-    n = len(scores)
-    total = np.empty(n)
-    term = np.empty(min(n, _SUM_BLOCK))  # one column's products at a time: no (N, K) temporary
-    for start in range(0, n, _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
+    total = np.empty(len(scores))
+    term = np.empty(min(len(scores), _SUM_BLOCK))  # one column's products at a time: no (N, K) temporary
+    for start in range(0, len(scores), _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
         rows, out = scores[start:start + _SUM_BLOCK], total[start:start + _SUM_BLOCK]
-        np.multiply(rows[:, 0], weights[0], out=out)  # weights[k] a float64 scalar: a float64 product
-        out += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
-        for k in range(1, scores.shape[1]):
-            products = term[:len(out)]
-            np.multiply(rows[:, k], weights[k], out=products)
-            out += products
+        _left_to_right(rows, weights, out, term[:len(out)])
+        nan_rows = np.flatnonzero(np.isnan(out))  # a reward that does not apply (or inf - inf): summed again
+        if len(nan_rows):
+            _sum_applicable(rows, weights, out, nan_rows)
     return total
+
+
+def _sum_applicable(scores: np.ndarray, weights: np.ndarray, total: np.ndarray, rows: np.ndarray) -> None:
+    """``total[rows]`` summed again with the NaN scores of those rows as 0; NaN where none applies."""
+    block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
+    missing = np.isnan(block)
+    total[rows] = _left_to_right(np.where(missing, 0.0, block), weights)
+    k = scores.shape[1]
+    if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
+        word = np.dtype(f"u{k}")
+        none_applies = missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
+    else:
+        none_applies = missing.all(axis=1)
+    total[rows[none_applies]] = np.nan
+
+
+def _left_to_right(
+    scores: np.ndarray, weights: np.ndarray, out: np.ndarray | None = None, term: np.ndarray | None = None
+) -> np.ndarray:
+    """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
+    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0. ``out`` and
+    ``term``: (N,) float64 arrays for the total and for one column's products."""
+    out = np.empty(len(scores)) if out is None else out
+    term = np.empty(len(scores)) if term is None else term
+    np.multiply(scores[:, 0], weights[0], out=out)  # weights[k] a float64 scalar: a float64 product
+    out += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
+    for k in range(1, scores.shape[1]):
+        np.multiply(scores[:, k], weights[k], out=term)
+        out += term
+    return out
 
 
 _SUM_BLOCK = 65_536  # rows per block of the weighted total (an element-wise sum: the block size never changes a bit)

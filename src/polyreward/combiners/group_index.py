@@ -51,7 +51,12 @@ class GroupIndex:
             change = ids[1:] != ids[:-1]
             if ids.dtype.kind == "f":
                 change &= ~(np.isnan(ids[1:]) & np.isnan(ids[:-1]))
-            starts = np.concatenate(([0], np.flatnonzero(change) + 1))
+            runs = np.count_nonzero(change) + 1
+            size = n // runs
+            if size * runs == n and change[size - 1::size].all():  # runs of one size (G rollouts per prompt)
+                starts = np.arange(0, n, size)  # every multiple of the size is a change, and there are no others
+            else:
+                starts = np.concatenate(([0], np.flatnonzero(change) + 1))
             heads = ids[starts]
             increasing = ids.dtype.kind in "iuf" and bool(np.all(heads[1:] > heads[:-1]))
             if increasing or len(np.unique(heads)) == len(heads):
