@@ -336,7 +336,7 @@ def standardise_per_group(
             one = index.broadcast(group_moments(x, index, ddof)[0] == 1)
             z = np.where(one, x / (1.0 + eps), z)
         return z
-    if index.starts is not None and index.n > block_rows(x):
+    if index.starts is not None and index.n > block_rows(x) and np.ndim(eps) == 0:  # (the unit scale's eps is per group)
         return standardise_in_blocks(x, index, eps, ddof, singleton)
     return _standardise_at_unit_scale(widened(x), index, eps, ddof, singleton)
 
