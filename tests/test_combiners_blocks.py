@@ -177,3 +177,27 @@ def test_weighted_total_of_float32_scores_is_that_of_their_float64_values(n, k, 
     narrow[rng.random((n, k)) < 0.05] = -0.0
     weights = rng.normal(size=k) * 10.0 ** rng.integers(-3, 3, size=k)
     assert weighted_total(narrow, weights).tobytes() == weighted_total(narrow.astype(np.float64), weights).tobytes()
+
+
+SUM_VALUES = st.sampled_from([0.0, -0.0, 0.1, -0.1, 1 / 3, 2.3, 1e-310, -1e-310, 5e-324, 1e300, -1e300, 1.7e308,
+                              -1.7e308, 1e16, 1.0, -1.0, float("nan"), float("inf"), float("-inf")])
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.integers(1, 12), st.integers(1, 30), st.data(), st.booleans())
+def test_per_group_sums_of_equal_runs_are_reduceats_bit_for_bit(size, n_groups, data, finite_only):
+    """GroupIndex.sum of (N,) values in runs of one size (the strided form for 2-8 rows) against ``np.add.reduceat``:
+    non-representable, -0.0, subnormal and huge values (sums that overflow), NaN and inf (reduceat itself then)."""
+    values = np.array(data.draw(st.lists(st.one_of(SUM_VALUES, st.floats(allow_nan=not finite_only, allow_infinity=not finite_only)),
+                                         min_size=size * n_groups, max_size=size * n_groups)), dtype=np.float64)
+    if finite_only:
+        values[~np.isfinite(values)] = 0.5
+    index = GroupIndex.from_ids(np.repeat(np.arange(n_groups), size), len(values))
+    assert index.uniform_size == size
+    with np.errstate(over="ignore", invalid="ignore"):
+        want = np.add.reduceat(values, np.arange(0, len(values), size))
+        assert index.sum(values).tobytes() == want.tobytes()
+        if 2 <= size <= 8 and np.isfinite(want).all():
+            from polyreward.combiners.group_index import sum_equal_runs
+
+            assert sum_equal_runs(values, size).tobytes() == want.tobytes()

@@ -90,6 +90,10 @@ class GroupIndex:
         """Per-group sum of (N,) or (N, K) values -> (n_groups,) or (n_groups, K). No NaN handling."""
         if self.n == 0:
             return np.zeros((0,) + values.shape[1:])
+        if values.ndim == 1 and self.uniform_size is not None and 2 <= self.uniform_size <= MAX_RUN_SUM:
+            sums = sum_equal_runs(values, self.uniform_size)
+            if np.isfinite(sums).all():  # finite sums had only finite terms: reduceat's bits (below)
+                return sums
         if self.starts is not None:
             return np.add.reduceat(values, self.starts, axis=0)
         if values.ndim == 1:
@@ -164,6 +168,24 @@ class GroupIndex:
         first = np.zeros(self.n_groups, dtype=np.intp)
         first[1:] = np.cumsum(self.sizes())[:-1]
         return first
+
+
+MAX_RUN_SUM = 8  # runs of up to 8 values: numpy sums the 7 after the first one by one (below 8 it does not pair them)
+
+
+def sum_equal_runs(values: np.ndarray, size: int) -> np.ndarray:
+    """``np.add.reduceat(values, np.arange(0, N, size))`` of (N,) values for 2 <= size <= 8 wherever a run's sum is
+    finite, bit for bit, ~2x faster: reduceat adds a run as a_0 + pairwise(a_1 ... a_{size-1}), and numpy's pairwise
+    sum of fewer than 8 values is ((-0.0 + a_1) + a_2) + ... (left to right; -0.0 + a = a for every a), so
+    a_0 + (((a_1 + a_2) + a_3) + ...) computed one position of all the runs at a time is the same sum, from
+    (N / size,) strided slices instead of a call per run. A NaN or inf term (a sum that is not finite) can come out
+    as a NaN of another sign or payload: :meth:`GroupIndex.sum` then uses reduceat
+    (tests/test_combiners_blocks.py against reduceat, -0.0, subnormal and overflowing values included)."""
+    runs = values.reshape(-1, size)
+    tail = runs[:, 1].copy()
+    for j in range(2, size):
+        tail += runs[:, j]
+    return np.add(runs[:, 0], tail, out=tail)
 
 
 def ids_array(groups: Any) -> np.ndarray:
