@@ -256,21 +256,23 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     if not scores.shape[1]:
         return np.full(len(scores), np.nan)
     total = np.empty(len(scores))
-    term = np.empty(min(len(scores), _SUM_BLOCK))  # one column's products at a time: no (N, K) temporary
+    block = min(len(scores), _SUM_BLOCK)
+    products = np.empty((block, scores.shape[1]))  # one block's products w_k R_ik, computed contiguously
+    tiled = np.tile(weights, block)  # w_1 ... w_K w_1 ... w_K: the weight of every cell of a block, row-major
     for start in range(0, len(scores), _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
         rows, out = scores[start:start + _SUM_BLOCK], total[start:start + _SUM_BLOCK]
-        _left_to_right(rows, weights, out, term[:len(out)])
+        _left_to_right(rows, tiled, out, products[:len(out)])
         nan_rows = np.flatnonzero(np.isnan(out))  # a reward that does not apply (or inf - inf): summed again
         if len(nan_rows):
-            _sum_applicable(rows, weights, out, nan_rows)
+            _sum_applicable(rows, tiled, out, nan_rows)
     return total
 
 
-def _sum_applicable(scores: np.ndarray, weights: np.ndarray, total: np.ndarray, rows: np.ndarray) -> None:
+def _sum_applicable(scores: np.ndarray, tiled: np.ndarray, total: np.ndarray, rows: np.ndarray) -> None:
     """``total[rows]`` summed again with the NaN scores of those rows as 0; NaN where none applies."""
     block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
     missing = np.isnan(block)
-    total[rows] = _left_to_right(np.where(missing, 0.0, block), weights)
+    total[rows] = _left_to_right(np.where(missing, 0.0, block), tiled)
     k = scores.shape[1]
     if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
         word = np.dtype(f"u{k}")
@@ -281,18 +283,24 @@ def _sum_applicable(scores: np.ndarray, weights: np.ndarray, total: np.ndarray, 
 
 
 def _left_to_right(
-    scores: np.ndarray, weights: np.ndarray, out: np.ndarray | None = None, term: np.ndarray | None = None
+    scores: np.ndarray, tiled: np.ndarray, out: np.ndarray | None = None, products: np.ndarray | None = None
 ) -> np.ndarray:
     """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
-    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0. ``out`` and
-    ``term``: (N,) float64 arrays for the total and for one column's products."""
-    out = np.empty(len(scores)) if out is None else out
-    term = np.empty(len(scores)) if term is None else term
-    np.multiply(scores[:, 0], weights[0], out=out)  # weights[k] a float64 scalar: a float64 product
-    out += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
-    for k in range(1, scores.shape[1]):
-        np.multiply(scores[:, k], weights[k], out=term)
-        out += term
+    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0. ``tiled``: the
+    K weights repeated for at least N rows; ``out`` (N,) and ``products`` (N, K): float64 arrays to use.
+
+    The products are taken over the whole (N, K) block at once (a float64 copy of it, then one contiguous multiply by
+    the tiled weights; a float32 score widens exactly), and the columns of products added one at a time: the same
+    operations on the same values as column by column, in about half the time of strided column multiplies."""
+    n, k = scores.shape
+    out = np.empty(n) if out is None else out
+    products = np.empty((n, k)) if products is None else products
+    np.copyto(products, scores)
+    cells = products.reshape(-1)
+    np.multiply(cells, tiled[:len(cells)], out=cells)
+    np.add(products[:, 0], 0.0, out=out)  # x + 0 = x, and -0.0 + 0.0 = +0.0
+    for column in range(1, k):
+        out += products[:, column]
     return out
 
 
