@@ -31,7 +31,8 @@ class GroupedCombiner(Combiner):
     """
 
     # True for a combiner whose ``advantages_np`` takes float32 scores as they come (an (N, K) float32 array) and widens
-    # what it needs to float64 itself (e.g. one block at a time); the others always get a float64 matrix
+    # what it needs to float64 itself (e.g. one block at a time), and returns a new array of its own (its NaN are set
+    # to 0 in place); the others always get a float64 matrix
     reads_float32 = False
 
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
@@ -39,7 +40,10 @@ class GroupedCombiner(Combiner):
         w = as_weights(weights, matrix.shape[1])
         index = GroupIndex.from_ids(groups, matrix.shape[0])
         result = self.advantages_np(matrix, index, w)
-        result = np.where(np.isnan(result), 0.0, result)
+        if self.reads_float32:
+            np.copyto(result, 0.0, where=np.isnan(result))
+        else:
+            result = np.where(np.isnan(result), 0.0, result)
         return to_output(result, scores)
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:
