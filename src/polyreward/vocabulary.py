@@ -295,9 +295,12 @@ def _left_to_right(
     n, k = scores.shape
     out = np.empty(n) if out is None else out
     products = np.empty((n, k)) if products is None else products
-    np.copyto(products, scores)
     cells = products.reshape(-1)
-    np.multiply(cells, tiled[:len(cells)], out=cells)
+    if scores.dtype == np.float64 and scores.flags.c_contiguous:
+        np.multiply(scores.reshape(-1), tiled[:len(cells)], out=cells)
+    else:  # float32 (or strided) scores: a float64 copy first, then the same products
+        np.copyto(products, scores)
+        np.multiply(cells, tiled[:len(cells)], out=cells)
     np.add(products[:, 0], 0.0, out=out)  # x + 0 = x, and -0.0 + 0.0 = +0.0
     for column in range(1, k):
         out += products[:, column]

@@ -18,7 +18,7 @@ import numpy as np
 
 from polyreward.combiner import Combiner
 from polyreward.combiners.group_index import GroupIndex
-from polyreward.combiners.inputs import as_score_matrix, as_token_counts, as_weights, to_output
+from polyreward.combiners.inputs import as_score_matrix, as_token_counts, as_weights, forget_extremes, to_output
 from polyreward.combiners.magnitudes import scaled_advantages
 from polyreward.vocabulary import weighted_total  # noqa: F401 -- the one weighted total (core), as polyreward.combiners.weighted_total
 
@@ -36,10 +36,13 @@ class GroupedCombiner(Combiner):
     reads_float32 = False
 
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
-        matrix = as_score_matrix(scores, keep_float32=self.reads_float32)
-        w = as_weights(weights, matrix.shape[1])
-        index = GroupIndex.from_ids(groups, matrix.shape[0])
-        result = self.advantages_np(matrix, index, w)
+        matrix = as_score_matrix(scores, keep_float32=self.reads_float32, remember_extremes=True)
+        try:
+            w = as_weights(weights, matrix.shape[1])
+            index = GroupIndex.from_ids(groups, matrix.shape[0])
+            result = self.advantages_np(matrix, index, w)
+        finally:
+            forget_extremes()
         if self.reads_float32:
             np.copyto(result, 0.0, where=np.isnan(result))
         else:
