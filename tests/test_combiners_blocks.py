@@ -201,3 +201,24 @@ def test_per_group_sums_of_equal_runs_are_reduceats_bit_for_bit(size, n_groups, 
             from polyreward.combiners.group_index import sum_equal_runs
 
             assert sum_equal_runs(values, size).tobytes() == want.tobytes()
+
+
+def test_the_extremes_of_the_inf_check_serve_only_the_call_that_found_them():
+    """A float64 matrix may be the caller's own array: the extremes its inf check found are read once, by the overflow
+    check of the same ``combine``, and forgotten after it, so a changed array is measured again."""
+    from polyreward.combiners import inputs
+
+    rng = np.random.default_rng(5)
+    scores = rng.normal(size=(64, 3))
+    groups = np.repeat(np.arange(8), 8)
+    weights = np.array([1.0, 0.5, 2.0])
+    first = GRPOCombiner().combine(scores, groups, weights)
+    assert inputs._EXTREMES.matrix is None
+    assert first.tobytes() == GRPOCombiner().combine(scores.copy(), groups, weights).tobytes()
+    scores *= 2.0**1020  # now needs the overflow scale: measured afresh
+    scores[0, 0] = 1.7e308
+    assert GRPOCombiner().combine(scores, groups, weights).tobytes() == GRPOCombiner().combine(scores.copy(), groups, weights).tobytes()
+    matrix = inputs.as_score_matrix(scores)  # not asked to remember: nothing kept
+    assert inputs._EXTREMES.matrix is None and matrix is scores
+    with pytest.raises(ValueError, match="inf"):
+        GRPOCombiner().combine(np.where(scores > 0, np.inf, scores), groups, weights)
