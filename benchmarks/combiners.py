@@ -341,12 +341,16 @@ def main() -> None:
     grpo_cpu = next(s for n, _, s, _ in rows if n == "grpo")[1]
     speedup = loop_seconds[1] / gdpo_cpu
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    import polyreward
+
+    source = Path(polyreward.__file__).resolve().parent.parent
+    source = "this tree's src" if source == (Path(__file__).resolve().parent.parent / "src") else str(source)
     lines = [
         "# Combiner benchmark",
         "",
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {machine()}, torch {torch.__version__} · one core ({pinning}) · "
         f"{args.rollouts:,} rollouts x {K} rewards, G = {G} ({args.rollouts // G:,} groups), 1% NaN · best of {args.repeats} · "
-        f"1-minute load average {load:.1f} on {os.cpu_count()} cores at the end",
+        f"1-minute load average {load:.1f} on {os.cpu_count()} cores at the end · polyreward from {source}",
         "",
         "## Against TRL's own torch ops (issue #35: >= 2x)",
         "",
