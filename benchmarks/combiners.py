@@ -220,7 +220,8 @@ def alternating_runs(args: argparse.Namespace) -> None:
         "",
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {machine()} · one core, one thread · "
         f"{args.rollouts:,} rollouts x {K} rewards, G = {G}, 1% NaN · best of {args.repeats} per run · "
-        f"`before`: polyreward imported from `{args.against}`; `after`: this tree",
+        f"`before`: polyreward imported from `{args.against}`" + (f" ({args.against_label})" if args.against_label else "")
+        + "; `after`: this tree",
         "",
         "Each run is its own process, TRL and polyreward interleaved in it; the trees alternate (the order swapped every "
         "pair), so a load that comes and goes hits both alike. TRL / polyreward (polyreward's CPU ms):",
@@ -256,6 +257,7 @@ def main() -> None:
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "combiners.md"))
     parser.add_argument("--against", help="A/B mode: the src directory of the polyreward to compare with (TRL anchors only)")
     parser.add_argument("--pairs", type=int, default=4, help="A/B mode: pairs of alternating runs")
+    parser.add_argument("--against-label", help="A/B mode: what --against holds, for the table (e.g. 'main at fa259a5')")
     parser.add_argument("--ab-out", default=str(Path(__file__).parent / "results" / "combiners_ab.md"))
     parser.add_argument("--anchors-only", action="store_true", help=argparse.SUPPRESS)  # one A/B run (a child process)
     args = parser.parse_args()
