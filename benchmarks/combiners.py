@@ -15,6 +15,12 @@ Anchors, timed in the same run and interleaved with the combiner they are compar
   extrapolated linearly, which the table says).
 
     python benchmarks/combiners.py [--rollouts 1000000] [--repeats 5] [--loop-groups 10000] [--out benchmarks/results/combiners.md]
+
+A/B mode: the TRL anchors only, in alternating processes that import polyreward from this tree and from another one
+(e.g. main before a change: ``git archive <commit> src | tar -x -C /tmp/before``), so that a load that comes and goes
+hits both alike; every run's ratios go to ``--ab-out``:
+
+    python benchmarks/combiners.py --against /tmp/before/src --pairs 4 [--ab-out benchmarks/results/combiners_ab.md]
 """
 
 from __future__ import annotations
@@ -164,21 +170,119 @@ def best_of(fn, repeats: int) -> tuple[float, float]:
     return wall, cpu
 
 
+def trl_anchors(scores: np.ndarray, groups: np.ndarray, weights: np.ndarray, repeats: int) -> list[tuple[str, str, float, float]]:
+    """(combiner, dtype, TRL CPU seconds, polyreward CPU seconds): TRL's torch ops against ``grpo`` and ``gdpo``, a
+    tensor of the same dtype in and out, interleaved."""
+    import torch
+
+    from polyreward.combiners.gdpo import GDPOCombiner
+    from polyreward.combiners.grpo import GRPOCombiner
+
+    anchors = []
+    for dtype in (torch.float32, torch.float64):
+        tensor, w_t = torch.tensor(scores, dtype=dtype), torch.tensor(weights, dtype=dtype)
+        label = str(dtype).replace("torch.", "")
+        timed = interleaved({
+            "trl_grpo": lambda: trl_sum_then_normalize(tensor, w_t),
+            "grpo": lambda: GRPOCombiner().combine(tensor, groups, weights),
+            "trl_gdpo": lambda: trl_normalize_then_sum(tensor, w_t),
+            "gdpo": lambda: GDPOCombiner().combine(tensor, groups, weights),
+        }, repeats)
+        for ours, trl in (("grpo", "trl_grpo"), ("gdpo", "trl_gdpo")):
+            anchors.append((ours, label, timed[trl][1], timed[ours][1]))
+    return anchors
+
+
+def alternating_runs(args: argparse.Namespace) -> None:
+    """``--pairs`` pairs of child processes running the TRL anchors, one importing polyreward from ``--against``, one
+    from this tree, the order swapped every pair; a table of every run's figures to ``--ab-out``."""
+    import json
+    import subprocess
+    import sys
+
+    trees = {"before": str(Path(args.against).resolve()), "after": str((Path(__file__).parent.parent / "src").resolve())}
+    runs: list[dict] = []
+    for pair in range(args.pairs):
+        for label in (("before", "after") if pair % 2 == 0 else ("after", "before")):
+            env = {**os.environ, "PYTHONPATH": trees[label]}
+            command = [sys.executable, __file__, "--anchors-only", "--rollouts", str(args.rollouts), "--repeats", str(args.repeats)]
+            done = subprocess.run(command, env=env, capture_output=True, text=True, check=True)
+            line = next(l for l in done.stdout.splitlines() if l.startswith("ANCHORS "))
+            run = {"pair": pair + 1, "tree": label, **json.loads(line[len("ANCHORS "):])}
+            if not run["module"].startswith(trees[label]):
+                raise SystemExit(f"the {label} run imported polyreward from {run['module']}, not from {trees[label]}")
+            runs.append(run)
+            print(f"pair {pair + 1} {label}: " + ", ".join(f"{c} {d} {t / p:.2f}x ({p * 1e3:.1f} ms)" for c, d, t, p in run["anchors"])
+                  + f"  load {run['load']:.1f}", flush=True)
+    keys = [(c, d) for c, d, _, _ in runs[0]["anchors"]]
+    lines = [
+        "# Combiners against TRL's own torch ops: alternating A/B runs",
+        "",
+        f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {machine()} · one core, one thread · "
+        f"{args.rollouts:,} rollouts x {K} rewards, G = {G}, 1% NaN · best of {args.repeats} per run · "
+        f"`before`: polyreward imported from `{args.against}`" + (f" ({args.against_label})" if args.against_label else "")
+        + "; `after`: this tree",
+        "",
+        "Each run is its own process, TRL and polyreward interleaved in it; the trees alternate (the order swapped every "
+        "pair), so a load that comes and goes hits both alike. TRL / polyreward (polyreward's CPU ms):",
+        "",
+        "| pair | tree | load | " + " | ".join(f"{c} {d}" for c, d in keys) + " |",
+        "|---:|---|---:|" + "---:|" * len(keys),
+    ]
+    for run in runs:
+        cells = [f"{t / p:.2f}x ({p * 1e3:.1f})" for _, _, t, p in run["anchors"]]
+        lines.append(f"| {run['pair']} | {run['tree']} | {run['load']:.1f} | " + " | ".join(cells) + " |")
+    lines += ["", "Median over the runs of each tree:", "", "| tree | " + " | ".join(f"{c} {d}" for c, d in keys) + " |",
+              "|---|" + "---:|" * len(keys)]
+    for label in ("before", "after"):
+        mine = [r for r in runs if r["tree"] == label]
+        cells = []
+        for i in range(len(keys)):
+            ratio = float(np.median([r["anchors"][i][2] / r["anchors"][i][3] for r in mine]))
+            ms = float(np.median([r["anchors"][i][3] for r in mine])) * 1e3
+            cells.append(f"{ratio:.2f}x ({ms:.1f} ms)")
+        lines.append(f"| {label} | " + " | ".join(cells) + " |")
+    lines.append("")
+    out = Path(args.ab_out)
+    out.parent.mkdir(parents=True, exist_ok=True)
+    out.write_text("\n".join(lines))
+    print("\n".join(lines))
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--rollouts", type=int, default=1_000_000)
     parser.add_argument("--repeats", type=int, default=5)
     parser.add_argument("--loop-groups", type=int, default=10_000, help="groups timed for the Python-loop anchor")
     parser.add_argument("--out", default=str(Path(__file__).parent / "results" / "combiners.md"))
+    parser.add_argument("--against", help="A/B mode: the src directory of the polyreward to compare with (TRL anchors only)")
+    parser.add_argument("--pairs", type=int, default=4, help="A/B mode: pairs of alternating runs")
+    parser.add_argument("--against-label", help="A/B mode: what --against holds, for the table (e.g. 'main at fa259a5')")
+    parser.add_argument("--ab-out", default=str(Path(__file__).parent / "results" / "combiners_ab.md"))
+    parser.add_argument("--anchors-only", action="store_true", help=argparse.SUPPRESS)  # one A/B run (a child process)
     args = parser.parse_args()
+    if args.against:
+        alternating_runs(args)
+        return
 
     pinning = pin_one_core()
+    if args.anchors_only:
+        import json
+
+        import torch
+
+        torch.set_num_threads(1)
+        scores, groups = make_data(args.rollouts)
+        anchors = trl_anchors(scores, groups, np.array([1.0, 0.5, 1.0, 0.2]), args.repeats)
+        import polyreward
+
+        print("ANCHORS " + json.dumps({"anchors": anchors, "load": os.getloadavg()[0], "module": polyreward.__file__}), flush=True)
+        return
     import torch
 
     from polyreward import registry
     from polyreward.combiners.apply import advantages
     from polyreward.combiners.gdpo import GDPOCombiner
-    from polyreward.combiners.grpo import GRPOCombiner
 
     torch.set_num_threads(1)
     scores, groups = make_data(args.rollouts)
@@ -213,20 +317,9 @@ def main() -> None:
         print(f"{name:30s} wall {seconds[0] * 1e3:8.1f} ms  cpu {seconds[1] * 1e3:8.1f} ms  {note}", flush=True)
 
     # TRL's torch ops against grpo/gdpo, tensor of the same dtype in and out
-    w_np = weights
-    anchors = []
-    for dtype in (torch.float32, torch.float64):
-        tensor, w_t = torch.tensor(scores, dtype=dtype), torch.tensor(weights, dtype=dtype)
-        label = str(dtype).replace("torch.", "")
-        timed = interleaved({
-            "trl_grpo": lambda: trl_sum_then_normalize(tensor, w_t),
-            "grpo": lambda: GRPOCombiner().combine(tensor, groups, w_np),
-            "trl_gdpo": lambda: trl_normalize_then_sum(tensor, w_t),
-            "gdpo": lambda: GDPOCombiner().combine(tensor, groups, w_np),
-        }, args.repeats)
-        for ours, trl in (("grpo", "trl_grpo"), ("gdpo", "trl_gdpo")):
-            anchors.append((ours, label, timed[trl][1], timed[ours][1]))
-            print(f"{ours} {label}: TRL {timed[trl][1] * 1e3:.1f} ms, polyreward {timed[ours][1] * 1e3:.1f} ms CPU", flush=True)
+    anchors = trl_anchors(scores, groups, weights, args.repeats)
+    for ours, label, trl, mine in anchors:
+        print(f"{ours} {label}: TRL {trl * 1e3:.1f} ms, polyreward {mine * 1e3:.1f} ms CPU", flush=True)
 
     # torch ids against numpy ids; advantages() against combine()
     tensor_groups = torch.tensor(groups)
@@ -250,12 +343,16 @@ def main() -> None:
     grpo_cpu = next(s for n, _, s, _ in rows if n == "grpo")[1]
     speedup = loop_seconds[1] / gdpo_cpu
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    import polyreward
+
+    source = Path(polyreward.__file__).resolve().parent.parent
+    source = "this tree's src" if source == (Path(__file__).resolve().parent.parent / "src") else str(source)
     lines = [
         "# Combiner benchmark",
         "",
         f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC · {machine()}, torch {torch.__version__} · one core ({pinning}) · "
         f"{args.rollouts:,} rollouts x {K} rewards, G = {G} ({args.rollouts // G:,} groups), 1% NaN · best of {args.repeats} · "
-        f"1-minute load average {load:.1f} on {os.cpu_count()} cores at the end",
+        f"1-minute load average {load:.1f} on {os.cpu_count()} cores at the end · polyreward from {source}",
         "",
         "## Against TRL's own torch ops (issue #35: >= 2x)",
         "",

@@ -246,43 +246,65 @@ def weighted_total(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
     64 rows of 4 random rewards changed their last bit between a 1-row and a 1,000-row product on the CI machine).
     For up to 4 rewards the order is also that of TRL's ``(rewards_per_func * weights).nansum(dim=1)`` on CPU, so the
     totals equal TRL's bit for bit. The raw columns are summed first; only the rows that come out NaN (a reward that
-    does not apply, or ``inf - inf``) are summed again with their NaN scores as 0.
+    does not apply, or ``inf - inf``) are summed again with their NaN scores as 0. float32 scores are read as they
+    are: each product widens its float32 operand to float64 first (exact), so they give what their float64 copy gives.
     """
-    scores = np.asarray(scores, dtype=np.float64)
+    scores = np.asarray(scores)
+    if scores.dtype != np.float32:
+        scores = np.asarray(scores, dtype=np.float64)
     weights = np.asarray(weights, dtype=np.float64)
     if not scores.shape[1]:
         return np.full(len(scores), np.nan)
-    total = _left_to_right(scores, weights)
-    rows = np.flatnonzero(np.isnan(total))
-    if len(rows):
-        block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
-        missing = np.isnan(block)
-        total[rows] = _left_to_right(np.where(missing, 0.0, block), weights)
-        k = scores.shape[1]
-        if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
-            word = np.dtype(f"u{k}")
-            none_applies = missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
-        else:
-            none_applies = missing.all(axis=1)
-        total[rows[none_applies]] = np.nan
-    return total
-
-
-def _left_to_right(scores: np.ndarray, weights: np.ndarray) -> np.ndarray:
-    """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
-    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0."""
-    n = len(scores)
-    total = np.empty(n)
-    term = np.empty(min(n, _SUM_BLOCK))  # one column's products at a time: no (N, K) temporary
-    for start in range(0, n, _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
+    total = np.empty(len(scores))
+    block = min(len(scores), _SUM_BLOCK)
+    products = np.empty((block, scores.shape[1]))  # one block's products w_k R_ik, computed contiguously
+    tiled = np.tile(weights, block)  # w_1 ... w_K w_1 ... w_K: the weight of every cell of a block, row-major
+    for start in range(0, len(scores), _SUM_BLOCK):  # blocks of rows that stay in cache across the K column passes
         rows, out = scores[start:start + _SUM_BLOCK], total[start:start + _SUM_BLOCK]
-        np.multiply(rows[:, 0], weights[0], out=out)
-        out += 0.0  # x + 0 = x, and -0.0 + 0.0 = +0.0
-        for k in range(1, scores.shape[1]):
-            products = term[:len(out)]
-            np.multiply(rows[:, k], weights[k], out=products)
-            out += products
+        _left_to_right(rows, tiled, out, products[:len(out)])
+        nan_rows = np.flatnonzero(np.isnan(out))  # a reward that does not apply (or inf - inf): summed again
+        if len(nan_rows):
+            _sum_applicable(rows, tiled, out, nan_rows)
     return total
+
+
+def _sum_applicable(scores: np.ndarray, tiled: np.ndarray, total: np.ndarray, rows: np.ndarray) -> None:
+    """``total[rows]`` summed again with the NaN scores of those rows as 0; NaN where none applies."""
+    block = np.take(scores, rows, axis=0)  # ~5x faster than scores[rows] for (N, K) rows
+    missing = np.isnan(block)
+    total[rows] = _left_to_right(np.where(missing, 0.0, block), tiled)
+    k = scores.shape[1]
+    if k in (1, 2, 4, 8):  # a row's k NaN flags read as one k-byte word: all set <=> 0x01..01
+        word = np.dtype(f"u{k}")
+        none_applies = missing.view(word)[:, 0] == np.frombuffer(b"\x01" * k, dtype=word)[0]
+    else:
+        none_applies = missing.all(axis=1)
+    total[rows[none_applies]] = np.nan
+
+
+def _left_to_right(
+    scores: np.ndarray, tiled: np.ndarray, out: np.ndarray | None = None, products: np.ndarray | None = None
+) -> np.ndarray:
+    """``((0 + w_1 s_i1) + w_2 s_i2) + ...`` with element-wise multiplies and adds (no fused or reordered arithmetic);
+    the leading 0 is TRL's (torch's sum starts from +0.0), so an all-zero row sums to +0.0, never -0.0. ``tiled``: the
+    K weights repeated for at least N rows; ``out`` (N,) and ``products`` (N, K): float64 arrays to use.
+
+    The products are taken over the whole (N, K) block at once (a float64 copy of it, then one contiguous multiply by
+    the tiled weights; a float32 score widens exactly), and the columns of products added one at a time: the same
+    operations on the same values as column by column, in about half the time of strided column multiplies."""
+    n, k = scores.shape
+    out = np.empty(n) if out is None else out
+    products = np.empty((n, k)) if products is None else products
+    cells = products.reshape(-1)
+    if scores.dtype == np.float64 and scores.flags.c_contiguous:
+        np.multiply(scores.reshape(-1), tiled[:len(cells)], out=cells)
+    else:  # float32 (or strided) scores: a float64 copy first, then the same products
+        np.copyto(products, scores)
+        np.multiply(cells, tiled[:len(cells)], out=cells)
+    np.add(products[:, 0], 0.0, out=out)  # x + 0 = x, and -0.0 + 0.0 = +0.0
+    for column in range(1, k):
+        out += products[:, column]
+    return out
 
 
 _SUM_BLOCK = 65_536  # rows per block of the weighted total (an element-wise sum: the block size never changes a bit)

@@ -53,14 +53,17 @@ import numpy as np
 from polyreward.combiners.group_index import GroupIndex
 from polyreward.combiners.group_stats import (
     all_nan_rows,
+    block_rows,
     centred_batch,
+    group_unit_scale,
     is_constant,
     leave_one_out_moments,
+    standardise_in_blocks,
     standardise_per_group,
     within_noise,
 )
 from polyreward.combiners.grouped import GroupedCombiner
-from polyreward.combiners.inputs import as_score_matrix, as_weights, check_choice, check_positive, to_output
+from polyreward.combiners.inputs import as_score_matrix, as_weights, check_choice, check_positive, to_output, widened
 from polyreward.combiners.bounds import BatchFacts, z_bound
 
 VARIANTS: dict[str, dict[str, Any]] = {
@@ -89,6 +92,7 @@ class GDPOCombiner(GroupedCombiner):
 
     type_name = "gdpo"
     exactness = "exact"
+    reads_float32 = True  # float32 scores are widened one run of groups at a time (or whole, off the blocked path)
     description = "GDPO: per-reward group normalisation, weighted sum, batch norm (= TRL normalize_then_sum; nvlabs/verl/nemo_rl variants)"
 
     # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)
@@ -172,17 +176,40 @@ class GDPOCombiner(GroupedCombiner):
             # The fork applies GDPO only when K > 1 (``apply_gdpo and len(reward_weights) > 1``);
             # one reward takes TRL 0.18's plain GRPO path: (w r - mean_G) / (std_G + eps).
             return standardise_per_group(scores[:, 0] * weights[0], index, self.eps, ddof=1, singleton=self.singleton)
-        unscorable = all_nan_rows(scores)
         if self.baseline == "loo":
+            scores = widened(scores)  # float32 scores (``reads_float32``) to float64 for every path but the blocked one
             per_reward = leave_one_out_advantages(scores, index, self.eps)
+            unscorable, peak = all_nan_rows(scores), None
+        elif index.starts is not None and index.n > block_rows(scores) and group_unit_scale(scores, index) is None:
+            per_reward, unscorable, peak = _standardised_in_blocks(scores, index, self.eps, self.singleton)
         else:
+            scores = widened(scores)
             per_reward = standardise_per_group(scores, index, self.eps, ddof=1, singleton=self.singleton)
-        filled = per_reward  # a fresh array: NaN -> 0 in place
-        np.copyto(filled, 0.0, where=np.isnan(filled))
-        summed = filled @ weights
+            unscorable, peak = all_nan_rows(scores), None
+        filled = per_reward  # a fresh array: NaN -> 0 in place (the blocked path did it already)
+        if peak is None:
+            np.copyto(filled, 0.0, where=np.isnan(filled))
+        summed = filled @ weights  # on the whole matrix: a BLAS product's rounding of a row depends on the rows around it
         summed[unscorable] = np.nan
+        abs_w = float(np.abs(weights).sum())
         return batch_normalise(summed, self.batch_norm, lengths, terms=lambda: np.abs(filled) @ np.abs(weights),
-                               terms_bound=lambda: float(np.abs(weights).sum()) * max_magnitude(filled))
+                               terms_bound=lambda: abs_w * (max_magnitude(filled) if peak is None else peak))
+
+
+def _standardised_in_blocks(scores: np.ndarray, index: GroupIndex, eps: float, singleton: str):
+    """(Â with NaN -> 0, the rows without any score, max |Â|) of contiguous groups, each run of whole groups
+    standardised, zero-filled and measured while it is in cache (:func:`standardise_in_blocks`); the same bits as
+    :func:`standardise_per_group`, :func:`all_nan_rows` and :func:`max_magnitude` on the whole batch."""
+    unscorable = np.empty(len(scores), dtype=bool)
+    extremes = [0.0]
+
+    def finish(lo: int, hi: int, z: np.ndarray) -> None:
+        np.copyto(z, 0.0, where=np.isnan(z))
+        extremes.append(max_magnitude(z))
+        unscorable[lo:hi] = all_nan_rows(scores[lo:hi])
+
+    per_reward = standardise_in_blocks(scores, index, eps, ddof=1, singleton=singleton, then=finish)
+    return per_reward, unscorable, max(extremes)
 
 
 def leave_one_out_advantages(scores: np.ndarray, index: GroupIndex, eps: float) -> np.ndarray:

@@ -18,7 +18,7 @@ import numpy as np
 
 from polyreward.combiner import Combiner
 from polyreward.combiners.group_index import GroupIndex
-from polyreward.combiners.inputs import as_score_matrix, as_token_counts, as_weights, to_output
+from polyreward.combiners.inputs import as_score_matrix, as_token_counts, as_weights, forget_extremes, to_output
 from polyreward.combiners.magnitudes import scaled_advantages
 from polyreward.vocabulary import weighted_total  # noqa: F401 -- the one weighted total (core), as polyreward.combiners.weighted_total
 
@@ -30,12 +30,23 @@ class GroupedCombiner(Combiner):
     ``advantages_np`` and converts back. Rows the method cannot score get 0 (never NaN).
     """
 
+    # True for a combiner whose ``advantages_np`` takes float32 scores as they come (an (N, K) float32 array) and widens
+    # what it needs to float64 itself (e.g. one block at a time), and returns a new array of its own (its NaN are set
+    # to 0 in place); the others always get a float64 matrix
+    reads_float32 = False
+
     def combine(self, scores: Any, groups: Any, weights: Any = None) -> Any:
-        matrix = as_score_matrix(scores)
-        w = as_weights(weights, matrix.shape[1])
-        index = GroupIndex.from_ids(groups, matrix.shape[0])
-        result = self.advantages_np(matrix, index, w)
-        result = np.where(np.isnan(result), 0.0, result)
+        matrix = as_score_matrix(scores, keep_float32=self.reads_float32, remember_extremes=True)
+        try:
+            w = as_weights(weights, matrix.shape[1])
+            index = GroupIndex.from_ids(groups, matrix.shape[0])
+            result = self.advantages_np(matrix, index, w)
+        finally:
+            forget_extremes()
+        if self.reads_float32:
+            np.copyto(result, 0.0, where=np.isnan(result))
+        else:
+            result = np.where(np.isnan(result), 0.0, result)
         return to_output(result, scores)
 
     def advantages_np(self, scores: np.ndarray, index: GroupIndex, weights: np.ndarray) -> np.ndarray:

@@ -50,6 +50,7 @@ class GRPOCombiner(GroupedCombiner):
 
     type_name = "grpo"
     exactness = "exact"
+    reads_float32 = True  # only the weighted total reads the scores, and it widens each float32 product itself
     description = "GRPO: weighted reward sum normalised per group (TRL sum_then_normalize; scale group|batch|none)"
 
     # facts the shared tests and the generated docs read (declared on :class:`~polyreward.combiner.Combiner`)

@@ -34,8 +34,15 @@ def is_torch(x: Any) -> bool:
     return type(x).__module__.startswith("torch") and hasattr(x, "detach")
 
 
-def as_score_matrix(scores: Any) -> np.ndarray:
-    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape."""
+def as_score_matrix(scores: Any, keep_float32: bool = False, remember_extremes: bool = False) -> np.ndarray:
+    """(N, K) float64 copy of scores (1-D -> K = 1); raises ValueError on inf or a bad shape.
+
+    ``keep_float32``: float32 scores (numpy or torch) come back as an (N, K) float32 array, not widened (a view of
+    the caller's memory, never written to): for a combiner that widens what it needs itself (``reads_float32``).
+    ``remember_extremes``: a float64 matrix's extremes, found by the inf check, are kept for one read by
+    :func:`extremes` (the overflow check of the same call; :func:`forget_extremes` when the call ends)."""
+    forget_extremes()
+    _EXTREMES.wanted = remember_extremes
     if is_torch(scores):
         tensor = scores.detach().to("cpu")
         if str(tensor.dtype) == "torch.float32":
@@ -43,12 +50,12 @@ def as_score_matrix(scores: Any) -> np.ndarray:
             # looked for in the float32 values (half the bytes, the same cells)
             narrow = _as_matrix(tensor.numpy())
             _refuse_inf(narrow)
-            return _widened(narrow)
+            return narrow if keep_float32 else _widened(narrow)
         arr = tensor.double().numpy()
     elif isinstance(scores, np.ndarray) and scores.dtype == np.float32:  # the same for a float32 numpy array
         narrow = _as_matrix(scores)
         _refuse_inf(narrow)
-        return _widened(narrow)
+        return narrow if keep_float32 else _widened(narrow)
     else:
         try:
             arr = np.asarray(scores, dtype=np.float64)
@@ -59,6 +66,11 @@ def as_score_matrix(scores: Any) -> np.ndarray:
     return arr
 
 
+def widened(narrow: np.ndarray) -> np.ndarray:
+    """float64 scores as they are; float32 ones as their float64 copy (exact), remembered as float32 values."""
+    return narrow if narrow.dtype == np.float64 else _widened(narrow)
+
+
 def _widened(narrow: np.ndarray) -> np.ndarray:
     """The float64 copy of float32 scores, remembered as holding float32 values (:func:`from_float32`)."""
     wide = narrow.astype(np.float64)
@@ -67,7 +79,10 @@ def _widened(narrow: np.ndarray) -> np.ndarray:
 
 
 def from_float32(x: np.ndarray) -> bool:
-    """Is ``x`` the float64 matrix :func:`as_score_matrix` just made from float32 scores (all its values float32)?"""
+    """Are all of ``x``'s values float32 values: a float32 array, or the float64 matrix :func:`as_score_matrix` just
+    made from float32 scores?"""
+    if x.dtype == np.float32:
+        return True
     ref = getattr(_FLOAT32_ORIGIN, "matrix", None)
     return ref is not None and ref() is x
 
@@ -80,8 +95,35 @@ def _as_matrix(arr: np.ndarray) -> np.ndarray:
     return arr
 
 
+def extremes(x: np.ndarray) -> tuple[float, float]:
+    """(largest, smallest) value of ``x`` ignoring NaN (NaN, NaN when there is none; ``x`` not empty): two fast passes,
+    or none for the matrix :func:`as_score_matrix` has just checked, which remembers them for one read."""
+    ref = getattr(_EXTREMES, "matrix", None)
+    forget_extremes()
+    if ref is not None and ref() is x:
+        return _EXTREMES.values
+    return float(np.fmax.reduce(x, axis=None)), float(np.fmin.reduce(x, axis=None))
+
+
+def forget_extremes() -> None:
+    """Drop what :func:`as_score_matrix` remembered (a float64 matrix may be the caller's array, changed later)."""
+    _EXTREMES.matrix = None
+    _EXTREMES.wanted = False
+
+
+# The extremes of the float64 matrix this thread has just checked for inf (scores handed over as float64), for one read
+# by the overflow check of the same call (:func:`extremes`) instead of a second pass over the matrix.
+_EXTREMES = threading.local()
+
+
 def _refuse_inf(arr: np.ndarray) -> None:
     """ValueError naming the first inf cell of an (N, K) array (row, column) and how many there are."""
+    if arr.size:  # inf among the values <=> an infinite extreme (fmax and fmin skip NaN); kept for the overflow check
+        high, low = float(np.fmax.reduce(arr, axis=None)), float(np.fmin.reduce(arr, axis=None))
+        if arr.dtype == np.float64 and getattr(_EXTREMES, "wanted", False):
+            _EXTREMES.matrix, _EXTREMES.values = weakref.ref(arr), (high, low)
+        if high != np.inf and low != -np.inf:
+            return
     infinite = np.isinf(arr)
     if infinite.any():
         row, col = np.argwhere(infinite)[0]

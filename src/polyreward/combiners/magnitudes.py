@@ -18,7 +18,7 @@ import math
 
 import numpy as np
 
-from polyreward.combiners.inputs import from_float32
+from polyreward.combiners.inputs import extremes, from_float32, widened
 
 BOUND_EXPONENT = 1000  # scaled rewards keep Σ_k |w_k| max|R_k| <= 2**1000
 
@@ -36,7 +36,7 @@ def overflow_scale(scores: np.ndarray, weights: np.ndarray) -> float:
             return 1.0
     # The common case in two fast passes: the largest |R| of the whole matrix bounds every column's, so when the bound
     # holds with it the per-column peaks (a slow strided reduction) cannot exceed it either.
-    high, low = float(np.fmax.reduce(scores, axis=None)), float(np.fmin.reduce(scores, axis=None))
+    high, low = extremes(scores)
     overall = 0.0 if math.isnan(high) else max(abs(high), abs(low))
     weighted = magnitudes[magnitudes > 0]
     if overall == 0.0 or not len(weighted):
@@ -65,7 +65,7 @@ def scaled_advantages(combiner, advantages_np, scores: np.ndarray, index, weight
     if scale == 1.0:
         result = advantages_np(scores, index, weights)
     else:
-        result = advantages_np(scores * scale, index, weights)
+        result = advantages_np(widened(scores) * scale, index, weights)  # float64 before scaling (a float32 product rounds)
         if behaviour == "equivariant":
             with np.errstate(over="ignore"):
                 result = result / scale
