@@ -44,6 +44,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_columns, parquet_table, write_atomic
+from polyreward.runners.file_summary import FileSummary
 from polyreward.vocabulary import ScoredBatch, UserError, group_key as canonical_group_key
 
 
@@ -300,6 +301,24 @@ class PartStore:
         codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
         return ScoredBatch.concat(parts), codes_array, row_values, sizes
 
+    def summarise(self, count: int, summary: FileSummary, scores: np.ndarray | None = None) -> list[int]:
+        """Fold parts 0 .. count-1 into ``summary`` one at a time (each part's scores, failure counts and first reasons
+        from its meta, its rows' ``--by`` values when the summary has ``by``) and return each part's row count, for
+        :meth:`finish`. Only one part's scores are held at a time; with ``scores`` (the file's matrix, already read
+        back for a combiner) each part's rows are sliced from it instead of decoded again."""
+        k, start, sizes = len(summary.names), 0, []
+        for index, meta in enumerate(self._metas(count)):
+            rows = meta["rows"]
+            part_scores = _floats(meta["scores"], k, rows) if scores is None else scores[start:start + rows]
+            by_values = None
+            if summary.by is not None:
+                with open(self.part(index), encoding="utf-8") as handle:
+                    by_values = [str(json.loads(line).get(summary.by)) for line in handle]
+            summary.add(part_scores, meta["failures"], meta["first_failure"], by_values)
+            sizes.append(rows)
+            start += rows
+        return sizes
+
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
             with open(self.part(index), encoding="utf-8") as handle:
@@ -307,7 +326,7 @@ class PartStore:
                     yield json.loads(line)
 
     def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
-        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` gives them) into the output, with
+        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` or :meth:`summarise` gives them) into the output, with
         ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
         :class:`OutputError` keeps the folder and leaves no temporary file."""
         tmp = self.folder / "assembly.tmp"
