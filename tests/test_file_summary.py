@@ -15,7 +15,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from polyreward.config import Config
-from polyreward.runners.file_summary import FileSummary, Moments, exact_sum, exact_sum_of_squares
+from polyreward.runners.file_summary import FileSummary, Moments, exact_sums
 from polyreward.runners.parts import PartStore
 from polyreward.runners.score_file import score_file
 from polyreward.vocabulary import ScoredBatch, weighted_total
@@ -24,10 +24,21 @@ any_finite = st.floats(allow_nan=False, allow_infinity=False)
 score = st.one_of(st.floats(-10, 10, allow_nan=False), st.just(math.nan), st.sampled_from([0.0, -0.0, 1.0, 0.1, 1e-300, 5e-324]))
 
 
-@given(st.lists(any_finite, max_size=60))
+extreme = st.sampled_from([1.7976931348623157e308, -1.7976931348623157e308, 5e-324, -5e-324, 2.2250738585072014e-308,
+                           0.0, -0.0, 1.0, 0.1, -0.5, 2.0 ** 52 + 1, 1e-300])
+
+
+@given(st.lists(st.one_of(any_finite, extreme), max_size=60))
 def test_exact_sums_equal_the_fraction_sums(values):
-    assert exact_sum(values) == sum(map(Fraction, values), Fraction(0))
-    assert exact_sum_of_squares(np.asarray(values, dtype=np.float64)) == sum((Fraction(v) ** 2 for v in values), Fraction(0))
+    total, squares = exact_sums(np.asarray(values, dtype=np.float64))
+    assert total == sum(map(Fraction, values), Fraction(0))
+    assert squares == sum((Fraction(v) ** 2 for v in values), Fraction(0))
+
+
+def test_exact_sums_of_many_equal_values_do_not_overflow():
+    for value in (0.9999999999999999, -0.9999999999999999, 1.7976931348623157e308):
+        total, squares = exact_sums(np.full(70_000, value))
+        assert total == 70_000 * Fraction(value) and squares == 70_000 * Fraction(value) ** 2
 
 
 def cuts(draw_sizes: list[int], n: int) -> list[tuple[int, int]]:

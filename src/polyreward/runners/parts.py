@@ -17,10 +17,12 @@ One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.p
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
 :class:`OutputLockedError` naming the running process, before it touches anything.
 
+Without a combiner, :meth:`PartStore.summarise` folds the metas one at a time into the file's
+:class:`~polyreward.runners.file_summary.FileSummary` (one part's scores held at a time). With one,
 :meth:`PartStore.read_back` reads the score matrices of all metas (only the (N, K) floats, the group ids and a
 combiner's per-row columns are held, never the rows), from which the file's scorer computes the advantages in one
 combiner call over the whole file (:func:`polyreward.runners.score_file.score_file`), so batch-level statistics
-(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory; then
+(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory. Then
 :meth:`PartStore.finish` makes ``OUT`` in a second pass: the parts, each row with its advantage, are streamed
 into a temporary file *inside* the folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
 which a plain rerun replaces and ``--resume`` reuses.

@@ -3,10 +3,11 @@
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
 (:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
 :class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
-(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts' scores are read back as one
-:class:`~polyreward.vocabulary.ScoredBatch`, the same scorer computes the advantages over the whole file when the
-config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the
-output. Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
+(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts are joined into the output.
+Without a combiner each part's scores are folded into the file's
+:class:`~polyreward.runners.file_summary.FileSummary` and dropped (memory does not grow with rows); with one, the
+parts' scores are read back as one :class:`~polyreward.vocabulary.ScoredBatch` and the same scorer computes the
+advantages over the whole file (:meth:`~polyreward.pipeline.Scorer.advantages`). Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
 strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
