@@ -158,7 +158,7 @@ def write_rollouts(path: Path, n: int) -> None:
     texts = ["<think>a</think>answer", "plain words here", "<think>unclosed", "<think>x</think> " + "y " * 9, ""]
     with open(path, "w") as handle:
         for i in range(n):
-            handle.write(json.dumps({"qid": i // 4, "question": f"q{i // 4}", "output": texts[(i * 3) % 5],
+            handle.write(json.dumps({"qid": i // 4, "question": f"q{i // 4}", "output": texts[(i * 3) % 5 if (i // 4) % 3 else 1],
                                      "task": f"t{i % 3}"}) + "\n")
 
 
@@ -218,3 +218,60 @@ def test_joining_memory_does_not_grow_with_rows(tmp_path):
     assert peaks[100_000] < 1_000_000 and peaks[10_000] < 1_000_000  # a part's floats and meta text: ~0.2 MB
     assert peaks[100_000] - peaks[10_000] < 64_000  # the per-part row counts (8 bytes a part) and noise
     assert whole[100_000] > 5 * whole[10_000] and whole[100_000] > 2_400_000  # the old way: N x K floats and more
+
+
+def test_exact_sums_in_slices_equal_one_go(monkeypatch):
+    import polyreward.runners.file_summary as file_summary
+
+    values = np.random.default_rng(1).random(100) * 10 - 5
+    whole = exact_sums(values)
+    monkeypatch.setattr(file_summary, "_MOST", 7)
+    assert exact_sums(values) == whole == (sum(map(Fraction, values.tolist())), sum(Fraction(v) ** 2 for v in values.tolist()))
+
+
+@pytest.mark.parametrize("combiner", [None, {"type": "grpo"}])
+def test_report_to_row_is_the_whole_matrix_metrics_for_any_chunk_size(tmp_path, combiner):
+    """--report-to's row (folded summary, groups streamed from the output) equals the trainer's reward_metrics of the
+    whole matrix with the group ids as the tracker always took them (a row without one: a group of its own)."""
+    from polyreward.runners.run_metrics import reward_metrics
+    from polyreward.runners.trackers import log_scored_file
+    from polyreward.vocabulary import group_ids
+
+    config = Config.model_validate({**CONFIG, **({"combiner": combiner} if combiner else {})})
+    src = tmp_path / "in.jsonl"
+    write_rollouts(src, 203)
+    if combiner is None:  # some rows without a group id
+        lines = src.read_text().splitlines()
+        src.write_text("".join((line.replace('"qid": ', '"other": ') if i % 5 == 3 else line) + "\n" for i, line in enumerate(lines)))
+    logged = []
+    for chunk_size in (1, 9, 1000):
+        out = tmp_path / f"out{chunk_size}.jsonl"
+        result = score_file(src, out, config, chunk_size=chunk_size, workers=0)
+        log_scored_file(result, out, config, ["jsonl"], tmp_path / f"run{chunk_size}")
+        (row,) = [json.loads(line) for line in (tmp_path / f"run{chunk_size}" / "metrics.jsonl").read_text().splitlines()]
+        logged.append({k: v for k, v in row.items() if not k.startswith(("time/", "_"))})
+    assert logged[0] == logged[1] == logged[2]
+    rows = [json.loads(line) for line in out.read_text().splitlines()]
+    scores = np.asarray([[math.nan if r[n] is None else r[n] for n in result.names] for r in rows], dtype=np.float64)
+    ids = group_ids([r.get("qid") if r.get("qid") is not None else f"row {i}" for i, r in enumerate(rows)])
+    expected = reward_metrics(result.names, np.asarray([e.weight for e in config.rewards]), scores, ids)
+    assert 0.0 < expected["frac_reward_zero_std"] < 1.0
+    for key, value in expected.items():
+        assert logged[0][key] == (None if math.isnan(value) else value), key
+    assert ("advantage/mean" in logged[0]) == (combiner is not None)
+
+
+def test_cli_prints_the_same_summary_for_any_chunk_size(tmp_path):
+    from test_cli_score import CONFIG as CLI_CONFIG, polyreward, rollouts
+
+    cfg = tmp_path / "cfg.yaml"
+    cfg.write_text(CLI_CONFIG)
+    src = tmp_path / "in.jsonl"
+    src.write_text("".join(json.dumps(r) + "\n" for r in rollouts(157)))
+    printed = set()
+    for chunk_size in (1, 6, 1000):
+        out = tmp_path / "out.jsonl"
+        result = polyreward("score", src, "--config", cfg, "-o", out, "--chunk-size", chunk_size, "--by", "gold", "-q")
+        printed.add(result.stdout)
+    (stdout,) = printed
+    assert "scored 157 rows" in stdout and "per gold" in stdout
