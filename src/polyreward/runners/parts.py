@@ -328,8 +328,8 @@ class PartStore:
                     yield json.loads(line)
 
     def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
-        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` or :meth:`summarise` gives them) into the output, with
-        ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
+        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` or :meth:`summarise` gives them) into
+        the output, with ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
         :class:`OutputError` keeps the folder and leaves no temporary file."""
         tmp = self.folder / "assembly.tmp"
         try:

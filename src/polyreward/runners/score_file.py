@@ -7,8 +7,8 @@ The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no gr
 Without a combiner each part's scores are folded into the file's
 :class:`~polyreward.runners.file_summary.FileSummary` and dropped (memory does not grow with rows); with one, the
 parts' scores are read back as one :class:`~polyreward.vocabulary.ScoredBatch` and the same scorer computes the
-advantages over the whole file (:meth:`~polyreward.pipeline.Scorer.advantages`). Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
-strings stay strings).
+advantages over the whole file (:meth:`~polyreward.pipeline.Scorer.advantages`). Each output row is written
+once; values of the input columns round-trip unchanged (JSON ints stay ints, strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
 :class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
