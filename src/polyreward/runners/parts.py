@@ -287,7 +287,7 @@ class PartStore:
         k = len(names)
         parts = [ScoredBatch(list(names), weights, np.zeros((0, k)), {}, failures=dict.fromkeys(names, 0))]
         codes: dict[str, int] = {}
-        groups: list[int] | None = [] if groups_needed else None
+        groups: list[np.ndarray] | None = [] if groups_needed else None  # each part's codes (8 bytes a row, not a list of ints)
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
@@ -299,8 +299,9 @@ class PartStore:
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
-                groups.extend([codes.setdefault(key, len(codes)) for key in (meta["groups"].split("\n") if meta["groups"] else ())])
-        codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
+                keys = meta["groups"].split("\n") if meta["groups"] else []
+                groups.append(np.fromiter((codes.setdefault(key, len(codes)) for key in keys), dtype=np.int64, count=len(keys)))
+        codes_array = None if groups is None else np.concatenate(groups) if groups else np.zeros(0, dtype=np.int64)
         return ScoredBatch.concat(parts), codes_array, row_values, sizes
 
     def summarise(self, count: int, summary: FileSummary, scores: np.ndarray | None = None) -> list[int]:
