@@ -187,7 +187,8 @@ class FileSummary:
         (with ``by``) each row's ``--by`` value as text."""
         from polyreward.vocabulary import weighted_total
 
-        scores = np.asarray(scores, dtype=np.float64).reshape(-1, len(self.names))
+        scores = np.asarray(scores, dtype=np.float64)
+        scores = scores.reshape(-1, len(self.names)) if scores.ndim != 2 else scores
         for name, value in (failures or {}).items():
             self.failures[name] = self.failures.get(name, 0) + int(value)
         for name, reason in (first_failure or {}).items():

@@ -34,10 +34,16 @@ def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, gr
     from polyreward.vocabulary import weighted_total
 
     summary = FileSummary.of(names, weights, scores)
-    total = weighted_total(np.asarray(scores, dtype=np.float64).reshape(-1, len(names)), np.asarray(weights, dtype=np.float64))
+    total = weighted_total(summary_scores(scores, len(names)), np.asarray(weights, dtype=np.float64))
     index = GroupIndex.from_ids(groups, len(total))
     flat = constant_groups(total, index) | (index.count(~np.isnan(total)) == 0)
     return summary_metrics(summary, float(np.mean(flat)) if index.n_groups else math.nan)
+
+
+def summary_scores(scores: Any, k: int) -> np.ndarray:
+    """``scores`` as an (N, K) float64 matrix (a 1-D array is one reward's column)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return scores.reshape(-1, k) if scores.ndim != 2 else scores
 
 
 def summary_metrics(summary: Any, frac_reward_zero_std: float) -> dict[str, float]:
