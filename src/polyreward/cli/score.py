@@ -112,7 +112,7 @@ def run(args: argparse.Namespace) -> int:
     failed = result.every_row_failed()
     if failed:
         for name in failed:
-            print(f"error: reward {name!r} failed on every one of the {result.rows} rows; first reason: {result.scored.first_failure.get(name, '?')}",
+            print(f"error: reward {name!r} failed on every one of the {result.rows} rows; first reason: {result.first_failure.get(name, '?')}",
                   file=sys.stderr)
         return 1
     return 0
@@ -194,55 +194,40 @@ def _progress(quiet: bool):
     )
 
 
-def _summarise(result, by: str | None) -> dict[str, Any]:
-    """Mean / std / NaN count per reward, overall and per value of ``by``."""
-    import numpy as np
-
-    scored = result.scored
-    overall = {name: scored.scores[:, k] for k, name in enumerate(scored.names)}
-    overall["reward"] = scored.total
-    summary: dict[str, Any] = {"overall": overall, "by": by, "groups": {}}
-    if by and result.by_values is not None:
-        keys = np.asarray(result.by_values, dtype=object)
-        for key in dict.fromkeys(result.by_values):
-            mask = keys == key
-            summary["groups"][key] = {c: v[mask] for c, v in overall.items()}
-    return summary
-
-def _stats(values) -> tuple[str, str, str, str]:
-    import numpy as np
-
-    finite = values[~np.isnan(values)]
-    if finite.size == 0:
-        return str(values.size), "-", "-", str(values.size)
-    std = float(np.std(finite, ddof=1)) if finite.size > 1 else 0.0
-    return str(values.size), f"{float(np.mean(finite)):.4f}", f"{std:.4f}", str(int(values.size - finite.size))
+def _stats(moments) -> tuple[str, str, str, str]:
+    """n, mean, std, NaN count of one column's :class:`~polyreward.runners.file_summary.Moments` (exact: the same
+    figures for any chunk size, worker count or backend)."""
+    n = str(moments.count)
+    if not moments.valid:
+        return n, "-", "-", n
+    std = moments.std() if moments.valid > 1 else 0.0
+    return n, f"{moments.mean():.4f}", f"{std:.4f}", str(moments.nan)
 
 
 def _print_summary(result, by: str | None, output: Path) -> None:
     from rich.console import Console
     from rich.table import Table
 
-    summary, stats = _summarise(result, by), result.stats
+    summary, stats = result.summary, result.stats
     console = Console()
     table = Table(title=f"scored {result.rows} rows -> {output}")
     for header in ("reward", "n", "mean", "std", "NaN", "failed"):
         table.add_column(header, justify="left" if header == "reward" else "right")
-    for name, values in summary["overall"].items():
-        table.add_row(name, *_stats(values), str(result.scored.failures.get(name, "-")))
+    for name, moments in summary.columns.items():
+        table.add_row(name, *_stats(moments), str(summary.failures.get(name, "-")))
     console.print(table)
-    if summary["by"] and summary["groups"]:
-        if len(summary["groups"]) > 50:
-            console.print(f"({len(summary['groups'])} values of {summary['by']}; per-value table left out)")
+    if by and summary.groups:
+        if len(summary.groups) > 50:
+            console.print(f"({len(summary.groups)} values of {by}; per-value table left out)")
         else:
-            by_table = Table(title=f"per {summary['by']}")
-            by_table.add_column(summary["by"])
+            by_table = Table(title=f"per {by}")
+            by_table.add_column(by)
             by_table.add_column("reward")
             for header in ("n", "mean", "std", "NaN"):
                 by_table.add_column(header, justify="right")
-            for key, columns in summary["groups"].items():
-                for name, values in columns.items():
-                    by_table.add_row(key, name, *_stats(values))
+            for key, columns in summary.groups.items():
+                for name, moments in columns.items():
+                    by_table.add_row(key, name, *_stats(moments))
             console.print(by_table)
     if stats.skipped:
         console.print(f"skipped {stats.skipped} malformed line(s) (first at line {stats.first_skipped_line})")

@@ -17,10 +17,12 @@ One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.p
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
 :class:`OutputLockedError` naming the running process, before it touches anything.
 
+Without a combiner, :meth:`PartStore.summarise` folds the metas one at a time into the file's
+:class:`~polyreward.runners.file_summary.FileSummary` (one part's scores held at a time). With one,
 :meth:`PartStore.read_back` reads the score matrices of all metas (only the (N, K) floats, the group ids and a
 combiner's per-row columns are held, never the rows), from which the file's scorer computes the advantages in one
 combiner call over the whole file (:func:`polyreward.runners.score_file.score_file`), so batch-level statistics
-(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory; then
+(GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory. Then
 :meth:`PartStore.finish` makes ``OUT`` in a second pass: the parts, each row with its advantage, are streamed
 into a temporary file *inside* the folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
 which a plain rerun replaces and ``--resume`` reuses.
@@ -44,6 +46,7 @@ from typing import Any
 import numpy as np
 
 from polyreward.io import encode_rows, file_format, parquet_column_type, parquet_columns, parquet_table, write_atomic
+from polyreward.runners.file_summary import FileSummary
 from polyreward.vocabulary import ScoredBatch, UserError, group_key as canonical_group_key
 
 
@@ -284,7 +287,7 @@ class PartStore:
         k = len(names)
         parts = [ScoredBatch(list(names), weights, np.zeros((0, k)), {}, failures=dict.fromkeys(names, 0))]
         codes: dict[str, int] = {}
-        groups: list[int] | None = [] if groups_needed else None
+        groups: list[np.ndarray] | None = [] if groups_needed else None  # each part's codes (8 bytes a row, not a list of ints)
         row_values: dict[str, list[Any]] = {}
         sizes = []
         for meta in self._metas(count):
@@ -296,9 +299,28 @@ class PartStore:
             if meta["groups"] is None:
                 groups = None
             elif groups is not None:
-                groups.extend([codes.setdefault(key, len(codes)) for key in (meta["groups"].split("\n") if meta["groups"] else ())])
-        codes_array = None if groups is None else np.asarray(groups, dtype=np.int64)
+                keys = meta["groups"].split("\n") if meta["groups"] else []
+                groups.append(np.fromiter((codes.setdefault(key, len(codes)) for key in keys), dtype=np.int64, count=len(keys)))
+        codes_array = None if groups is None else np.concatenate(groups) if groups else np.zeros(0, dtype=np.int64)
         return ScoredBatch.concat(parts), codes_array, row_values, sizes
+
+    def summarise(self, count: int, summary: FileSummary, scores: np.ndarray | None = None) -> list[int]:
+        """Fold parts 0 .. count-1 into ``summary`` one at a time (each part's scores, failure counts and first reasons
+        from its meta, its rows' ``--by`` values when the summary has ``by``) and return each part's row count, for
+        :meth:`finish`. Only one part's scores are held at a time; with ``scores`` (the file's matrix, already read
+        back for a combiner) each part's rows are sliced from it instead of decoded again."""
+        k, start, sizes = len(summary.names), 0, []
+        for index, meta in enumerate(self._metas(count)):
+            rows = meta["rows"]
+            part_scores = _floats(meta["scores"], k, rows) if scores is None else scores[start:start + rows]
+            by_values = None
+            if summary.by is not None:
+                with open(self.part(index), encoding="utf-8") as handle:
+                    by_values = [str(json.loads(line).get(summary.by)) for line in handle]
+            summary.add(part_scores, meta["failures"], meta["first_failure"], by_values)
+            sizes.append(rows)
+            start += rows
+        return sizes
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -307,8 +329,8 @@ class PartStore:
                     yield json.loads(line)
 
     def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
-        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` gives them) into the output, with
-        ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
+        """Join the parts (``sizes``: each part's row count, as :meth:`read_back` or :meth:`summarise` gives them) into
+        the output, with ``advantages`` (N,) as an added column when given, atomically, and remove the folder. An
         :class:`OutputError` keeps the folder and leaves no temporary file."""
         tmp = self.folder / "assembly.tmp"
         try:

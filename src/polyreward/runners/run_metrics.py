@@ -23,27 +23,44 @@ def sample_std(values: np.ndarray) -> float:
 
 
 def reward_metrics(names: list[str], weights: np.ndarray, scores: np.ndarray, groups: np.ndarray) -> dict[str, float]:
-    """Per-objective and total reward statistics of one generation batch (NaN = not applicable).
+    """Per-objective and total reward statistics of one generation batch (NaN = not applicable): :func:`summary_metrics`
+    of the batch's :class:`~polyreward.runners.file_summary.FileSummary` (exact means and stds: the same bits
+    however the rows are cut), with the share of groups whose total is constant.
 
     ``frac_reward_zero_std`` counts the groups whose weighted reward is constant by the combiners' rule
     (equal up to 1e-10 of its magnitude, so three rewards of 0.1 count although their float std is ~1e-17)."""
     from polyreward.combiners import GroupIndex, constant_groups
+    from polyreward.runners.file_summary import FileSummary
+    from polyreward.vocabulary import weighted_total
 
-    row: dict[str, float] = {}
-    for k, name in enumerate(names):
-        column = scores[:, k]
-        applicable = column[~np.isnan(column)]
-        row[f"reward/{name}/mean"] = float(applicable.mean()) if applicable.size else math.nan
-        row[f"reward/{name}/std"] = sample_std(applicable) if applicable.size > 1 else math.nan
-        row[f"reward/{name}/applicable"] = applicable.size / max(column.size, 1)
-        row[f"reward/{name}/nan_share"] = 1.0 - row[f"reward/{name}/applicable"] if column.size else math.nan
-    total = np.nansum(scores * weights, axis=1)
-    total[np.all(np.isnan(scores), axis=1)] = np.nan
-    row["reward"] = float(np.nanmean(total)) if np.isfinite(total).any() else math.nan
-    row["reward_std"] = sample_std(total[np.isfinite(total)]) if np.isfinite(total).sum() > 1 else math.nan
+    summary = FileSummary.of(names, weights, scores)
+    total = weighted_total(summary_scores(scores, len(names)), np.asarray(weights, dtype=np.float64))
     index = GroupIndex.from_ids(groups, len(total))
     flat = constant_groups(total, index) | (index.count(~np.isnan(total)) == 0)
-    row["frac_reward_zero_std"] = float(np.mean(flat)) if index.n_groups else math.nan
+    return summary_metrics(summary, float(np.mean(flat)) if index.n_groups else math.nan)
+
+
+def summary_scores(scores: Any, k: int) -> np.ndarray:
+    """``scores`` as an (N, K) float64 matrix (a 1-D array is one reward's column)."""
+    scores = np.asarray(scores, dtype=np.float64)
+    return scores.reshape(-1, k) if scores.ndim != 2 else scores
+
+
+def summary_metrics(summary: Any, frac_reward_zero_std: float) -> dict[str, float]:
+    """``reward/<name>/{mean,std,applicable,nan_share}``, ``reward``, ``reward_std`` and ``frac_reward_zero_std`` of a
+    :class:`~polyreward.runners.file_summary.FileSummary` (a batch's, or a whole file's folded part by part). The
+    total is the project's weighted total (:func:`polyreward.vocabulary.weighted_total`, NaN where no reward applies)."""
+    row: dict[str, float] = {}
+    for name in summary.names:
+        column = summary.columns[name]
+        row[f"reward/{name}/mean"] = column.mean() if column.valid else math.nan
+        row[f"reward/{name}/std"] = column.sample_std() if column.valid > 1 else math.nan
+        row[f"reward/{name}/applicable"] = column.valid / max(column.count, 1)
+        row[f"reward/{name}/nan_share"] = 1.0 - row[f"reward/{name}/applicable"] if column.count else math.nan
+    total = summary.columns["reward"]
+    row["reward"] = total.mean() if total.finite else math.nan  # numpy's nanmean: infinities count
+    row["reward_std"] = total.sample_std(finite_only=True) if total.finite > 1 else math.nan
+    row["frac_reward_zero_std"] = frac_reward_zero_std
     return row
 
 

@@ -3,11 +3,12 @@
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
 (:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
 :class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
-(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts' scores are read back as one
-:class:`~polyreward.vocabulary.ScoredBatch`, the same scorer computes the advantages over the whole file when the
-config names a combiner (:meth:`~polyreward.pipeline.Scorer.advantages`), and the parts are joined into the
-output. Each output row is written once; values of the input columns round-trip unchanged (JSON ints stay ints,
-strings stay strings).
+(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts are joined into the output.
+Without a combiner each part's scores are folded into the file's
+:class:`~polyreward.runners.file_summary.FileSummary` and dropped (memory does not grow with rows); with one, the
+parts' scores are read back as one :class:`~polyreward.vocabulary.ScoredBatch` and the same scorer computes the
+advantages over the whole file (:meth:`~polyreward.pipeline.Scorer.advantages`). Each output row is written
+once; values of the input columns round-trip unchanged (JSON ints stay ints, strings stay strings).
 
 Checked before any reward runs, each a one-line :class:`~polyreward.io.InputError` or
 :class:`~polyreward.pipeline.MissingColumnError`: the input is a readable file of a known format, the output
@@ -32,6 +33,7 @@ import numpy as np
 from polyreward.config import Config
 from polyreward.io import InputError, ReadStats, check_readable, check_writable, encode_rows_with, iter_chunks_with_lines
 from polyreward.runners.chunking import group_aligned_with_lines, group_alignment
+from polyreward.runners.file_summary import FileSummary
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
 from polyreward.pipeline import MissingColumnError, Scorer
@@ -43,23 +45,47 @@ PARTS_VERSION = 5  # bump when the part format changes, so old parts are scored 
 
 @dataclass
 class FileResult:
-    """What scoring a file gave: its :class:`~polyreward.vocabulary.ScoredBatch` as read back from the parts (the (N, K)
-    scores of every row, failure counts and first reasons, advantages with a combiner, and the seconds each reward
-    took on the chunks scored in this run; the reasons are in the output file), and what the run noted besides."""
+    """What scoring a file gave: its :class:`~polyreward.runners.file_summary.FileSummary` (rows, failure counts and
+    first reasons, exact per-reward and total statistics overall and per ``--by`` value, the first rows' scores,
+    the seconds each reward took on the chunks scored in this run; the reasons and scores of every row are in the
+    output file), and what the run noted besides. ``scored`` is the whole file's
+    :class:`~polyreward.vocabulary.ScoredBatch` (the (N, K) scores and the advantages) only when the config names a
+    combiner, which needs every row's scores at once; without one it is None and memory does not grow with rows."""
 
-    scored: ScoredBatch
+    summary: FileSummary
     stats: ReadStats
-    by_values: list[str] | None = None
+    scored: ScoredBatch | None = None
     notes: list[str] = field(default_factory=list)
     reward_counts: list[str] = field(default_factory=list)  # rewards' own counts (judge endpoints, judge-decided share)
 
     @property
     def rows(self) -> int:
-        return self.scored.scores.shape[0]
+        return self.summary.rows
+
+    @property
+    def names(self) -> list[str]:
+        return self.summary.names
+
+    @property
+    def failures(self) -> dict[str, int]:
+        return self.summary.failures
+
+    @property
+    def first_failure(self) -> dict[str, str]:
+        return self.summary.first_failure
+
+    @property
+    def seconds(self) -> dict[str, float]:
+        return self.summary.seconds
+
+    @property
+    def advantages(self) -> np.ndarray | None:
+        """(N,) advantages when the config names a combiner, else None."""
+        return None if self.scored is None else self.scored.advantages
 
     def every_row_failed(self) -> list[str]:
         """Rewards that failed on every row (e.g. every judge call): a run that must not look like success."""
-        return [name for name in self.scored.names if self.rows and self.scored.failures.get(name, 0) == self.rows]
+        return self.summary.every_row_failed()
 
 
 def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = ()) -> str:
@@ -306,11 +332,16 @@ def score_file(
         if count == 0:
             skipped = f" ({stats.skipped} malformed line(s) skipped)" if stats.skipped else ""
             raise InputError(f"{input_path}: no rows to score{skipped}")
-        by_values = [str(row.get(by)) for row in store.iter_rows(count)] if by else None
-        scored, groups, row_values, sizes = store.read_back(count, rewardset.names, rewardset.weights, groups_needed=combiner is not None)
-        if combiner is not None:  # one combiner call over the whole file, with the contract's per-row data
+        summary = FileSummary(list(rewardset.names), rewardset.weights, by=by)
+        scored = None
+        if combiner is None:  # each part's scores are folded into the summary and dropped: memory flat in rows
+            sizes = store.summarise(count, summary)
+            store.finish(sizes)
+        else:  # one combiner call over the whole file, with the contract's per-row data: the (N, K) scores are held
+            scored, groups, row_values, sizes = store.read_back(count, rewardset.names, rewardset.weights)
             scored.advantages = scorer.advantages(scored.scores, groups, columns=row_values)
-        store.finish(sizes, scored.advantages)
+            store.summarise(count, summary, scored.scores)
+            store.finish(sizes, scored.advantages)
     finally:
         store.release()
     if store.rescored:
@@ -319,8 +350,10 @@ def score_file(
     if stats.surrogates:
         notes.append(f"{stats.surrogates} line(s) held lone UTF-16 surrogates (e.g. \"\\ud800\"), read as U+FFFD "
                      f"(first at line {stats.first_surrogate_line})")
-    scored.seconds = seconds  # this run's: parts kept from an earlier run took no time now
-    return FileResult(scored, stats, by_values, notes, reward_summaries(rewardset))
+    summary.seconds = seconds  # this run's: parts kept from an earlier run took no time now
+    if scored is not None:
+        scored.seconds = dict(seconds)
+    return FileResult(summary, stats, scored, notes, reward_summaries(rewardset))
 
 
 def reward_summaries(rewardset: Iterable[Any]) -> list[str]:

@@ -231,30 +231,63 @@ def log_scored_file(result: Any, output: str | Path, config: Any, report_to: Seq
     """Log what ``polyreward score`` produced (a :class:`~polyreward.runners.score_file.FileResult` written to ``output``)
     as one row at step 0 — per-reward statistics, the weighted total, failures, seconds per reward and, with a
     combiner, advantage statistics and diagnostics over the config's group column — and a ``completions`` table
-    of the first ``samples`` output rows with their scores and reasons. Returns the closed trackers."""
+    of the first ``samples`` output rows (at most :data:`~polyreward.runners.file_summary.HEAD_ROWS`) with their
+    scores and reasons. Returns the closed trackers.
+
+    The statistics are the result's :class:`~polyreward.runners.file_summary.FileSummary` (folded while the parts
+    were joined); ``frac_reward_zero_std`` streams the output once for each row's group id and total, keeping one
+    (low, high, count) per group: memory grows with the number of groups, not rows. A row without a group id is a
+    group of its own. With a combiner the whole file's scores are held already and the group ids are kept too,
+    for the advantage diagnostics."""
     import numpy as np
 
+    from polyreward.combiners.group_stats import within_noise
     from polyreward.io import iter_chunks
-    from polyreward.runners.run_metrics import advantage_metrics, reward_metrics, sample_table, timing_metrics
+    from polyreward.runners.file_summary import HEAD_ROWS
+    from polyreward.runners.run_metrics import advantage_metrics, sample_table, summary_metrics, timing_metrics
+    from polyreward.vocabulary import group_ids, group_key
 
     columns = config.column_map
+    summary = result.summary
+    samples = min(samples, HEAD_ROWS)
     head: list[dict[str, Any]] = []
-    groups: list[Any] = []
+    extremes: dict[Any, list[float]] = {}  # group key -> [low, high, rows with a total]
+    lone_groups = 0  # rows without a group id: each a group of its own (constant: one value or none)
+    all_groups: list[Any] | None = [] if result.scored is not None else None
+    seen = 0
     for chunk in iter_chunks(output, 4096):
         head += chunk[:max(samples - len(head), 0)]
-        groups += [row.get(columns.group) for row in chunk]
-    from polyreward.pipeline import group_ids
-
-    ids = group_ids([g if g is not None else f"row {i}" for i, g in enumerate(groups)])
-    scored = result.scored
-    row = {"rows": result.rows, **reward_metrics(scored.names, np.asarray([e.weight for e in config.rewards]), scored.scores, ids),
-           **{f"reward/{name}/errors": scored.failures.get(name, 0) / max(result.rows, 1) for name in scored.names},
-           **timing_metrics(scored.seconds)}
-    if scored.advantages is not None:
-        row.update(advantage_metrics(scored.advantages, scored.scores, ids, np.asarray([e.weight for e in config.rewards]), scored.names))
-    reasons = {name: [r.get(f"{name}_reason") or "" for r in head] for name in scored.names}
-    table = sample_table(scored.names, [r.get(columns.prompt) for r in head], [r.get(columns.completion) for r in head],
-                         scored.scores[:len(head)], reasons, None if scored.advantages is None else scored.advantages[:len(head)], samples)
+        for row in chunk:
+            value = row.get(columns.group)
+            if all_groups is not None:
+                all_groups.append(value if value is not None else f"row {seen}")
+            seen += 1
+            if value is None:
+                lone_groups += 1
+                continue
+            total = row.get("reward")
+            total = float(total) if total is not None and total != "" else math.nan
+            state = extremes.setdefault(group_key(value), [math.inf, -math.inf, 0])
+            if not math.isnan(total):
+                state[0] = min(state[0], total)
+                state[1] = max(state[1], total)
+                state[2] += 1
+    flat = lone_groups
+    with np.errstate(invalid="ignore"):
+        for low, high, valid in extremes.values():
+            flat += valid == 0 or bool(within_noise(np.float64(high) - np.float64(low), max(abs(low), abs(high))))
+    n_groups = lone_groups + len(extremes)
+    weights = np.asarray([e.weight for e in config.rewards])
+    row = {"rows": result.rows, **summary_metrics(summary, flat / n_groups if n_groups else math.nan),
+           **{f"reward/{name}/errors": summary.failures.get(name, 0) / max(result.rows, 1) for name in summary.names},
+           **timing_metrics(summary.seconds)}
+    if result.scored is not None and result.scored.advantages is not None:
+        ids = group_ids(all_groups)
+        row.update(advantage_metrics(result.scored.advantages, result.scored.scores, ids, weights, summary.names))
+    reasons = {name: [r.get(f"{name}_reason") or "" for r in head] for name in summary.names}
+    advantages = result.advantages
+    table = sample_table(summary.names, [r.get(columns.prompt) for r in head], [r.get(columns.completion) for r in head],
+                         summary.head[:len(head)], reasons, None if advantages is None else advantages[:len(head)], samples)
     config_dump = config.model_dump(mode="json", include={"rewards", "combiner", "columns"})
     with open_trackers(report_to, folder, run_name=run_name or Path(output).stem, config=config_dump) as trackers:
         trackers.log(row, step=0)
