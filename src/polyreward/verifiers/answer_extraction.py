@@ -323,6 +323,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
     return found
 
 
+@memoized_text(max_chars=2000, maxsize=4096)  # the answer part of a group's rollouts often repeats (speed only)
 def _extract_view(text: str, final_bang: str) -> Extracted | None:
     """:func:`extract_answer` on one normalised view of a completion."""
     if not text.strip():
