@@ -151,3 +151,84 @@ def test_the_benchmark_rows_score_as_before():
                                           verifier.prepare_prediction.__wrapped__(completion), True, True, prompt_form(prompt))
         assert verdict == long_way
     assert {v.score for v in batch} == {0.0, 1.0}
+
+
+# --- regex_prefilter: a pattern's search is skipped only where it cannot match ---------------------------------------
+
+def _reader_patterns():
+    import re
+
+    from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical
+
+    seen = {}
+    for module in (commitment, hedging, hypothetical, clauses, answer_extraction, denial, choice, reading):
+        for name, value in vars(module).items():
+            pattern = getattr(value, "compiled", value)
+            if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
+                seen.setdefault(id(pattern), (f"{module.__name__.rsplit('.', 1)[-1]}.{name}", pattern))
+    return sorted(seen.values(), key=lambda item: item[0])
+
+
+READER_PATTERNS = _reader_patterns()
+
+
+def _spans(found):
+    return None if found is None else (found.span(), found.groups())
+
+
+def _words_of(pattern):
+    from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered
+
+    wrapped = prefiltered(pattern)
+    return list(wrapped.literals) if isinstance(wrapped, Prefiltered) else []
+
+
+GLUE = st.sampled_from([" ", "", ", ", ". ", "\n", " 42 ", " \\boxed{42} ", "'t ", "ſ", "\u212a", "İ", "ı", "ǅ", " I ", "$"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_reader_pattern_prefiltered_equals_the_plain_search(data):
+    from polyreward.verifiers.regex_prefilter import prefiltered
+
+    for name, pattern in READER_PATTERNS:
+        words = _words_of(pattern) or ["x"]
+        piece = st.one_of(st.sampled_from(words), st.sampled_from(words).map(str.upper), st.sampled_from(words).map(str.title), GLUE,
+                          st.text(max_size=6))
+        text = data.draw(st.lists(piece, max_size=8).map("".join), label=name)
+        wrapped = prefiltered(pattern)
+        for method in ("search", "match", "fullmatch"):
+            assert _spans(getattr(wrapped, method)(text)) == _spans(getattr(pattern, method)(text)), (name, method, text)
+        assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in pattern.finditer(text)], (name, text)
+        at = len(text) // 2
+        assert _spans(wrapped.search(text, at)) == _spans(pattern.search(text, at)), (name, text, at)
+
+
+def test_reader_patterns_on_the_red_team_completions():
+    from polyreward.verifiers.regex_prefilter import prefiltered
+
+    data = Path(__file__).resolve().parent / "data" / "red_team.jsonl"
+    texts = [json.loads(line).get("completion") for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [t for t in texts if isinstance(t, str)][:400]
+    windows = [window for text in texts for window in (text[-160:], text[:160], text.lower()[-80:])]
+    for name, pattern in READER_PATTERNS:
+        wrapped = prefiltered(pattern)
+        for window in windows:
+            assert _spans(wrapped.search(window)) == _spans(pattern.search(window)), (name, window)
+
+
+def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pattern():
+    from polyreward.verifiers import commitment
+    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, required_literals
+
+    assert isinstance(commitment._NEGATED_BEFORE, Prefiltered)
+    assert {"not", "never", "instead", "rather"} <= set(commitment._NEGATED_BEFORE.literals)
+    assert commitment._NEGATED_BEFORE.search("The answer is ") is None
+    assert commitment._NEGATED_BEFORE.search("The answer is NOT") is not None
+    assert commitment._NEGATED_BEFORE.search("The answer is definitely ruled out") is not None
+    assert commitment._NEGATED_BEFORE.search("It is \u017fimply no longer") is not None  # non-ASCII: searched the plain way
+    # an alternative with no fixed word: no prefilter can be derived
+    parse = _sre_parse.parse
+    assert required_literals(parse(r"not|[a-z]+")) is None
+    assert required_literals(parse(r"\bno\s+longer|never")) == {"longer", "never"}
+    assert required_literals(parse(r"(?:a|b)x*c")) == {"a", "b"} or required_literals(parse(r"(?:a|b)x*c")) == {"c"}
