@@ -232,3 +232,23 @@ def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pat
     assert required_literals(parse(r"not|[a-z]+")) is None
     assert required_literals(parse(r"\bno\s+longer|never")) == {"longer", "never"}
     assert required_literals(parse(r"(?:a|b)x*c")) == {"a", "b"} or required_literals(parse(r"(?:a|b)x*c")) == {"c"}
+
+
+CLAUSE_WORDS = ["I", "I'm", "not", "sure", "guess", "maybe", "my", "friend", "says", "if", "memory", "serves", "unless", "I",
+                "messed", "up", "gut", "feeling", "reportedly", "checked", "it", "is", "42", "or", "not", "could", "be", "wrong",
+                "one", "might", "think", "(just a guess)", "Or not.", "assuming", "didn't", "botch", "the", "arithmetic", ","]
+
+
+@FAST
+@given(st.one_of(st.lists(st.sampled_from(CLAUSE_WORDS), max_size=14).map(" ".join), HOSTILE, st.text(max_size=120)))
+@example("I'm not sure")
+@example("unless I messed up somewhere")
+@example("My friend says it's")
+def test_remembered_clause_readings_equal_fresh_ones(clause):
+    from polyreward.verifiers import hedging
+
+    for name in ("_attributed_before", "_writer_condition", "_stands_against", "_doubts", "_idiom_doubts", "_writer_doubts"):
+        function = getattr(hedging, name)
+        fresh = function.__wrapped__(clause)
+        assert function(clause) == fresh and function(clause) == fresh, name
+    assert hedging._writer_doubts(clause, False) == hedging._writer_doubts.__wrapped__(clause, False)
