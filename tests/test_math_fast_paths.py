@@ -95,11 +95,20 @@ def test_remembered_verdicts_equal_the_long_path(rollout, guard, final_bang):
         return
     prediction = verifier.prepare_prediction(completion, final_bang)
     for avoidance in (form, None):
-        expected = verifier.compare_cheap(reference, completion, prediction, guard, True, avoidance)
+        expected = _outcome(verifier.compare_cheap, reference, completion, prediction, guard, True, avoidance)
         lazy = (lambda: form) if avoidance is not None else None
         for _ in range(2):  # the first call fills the memory, the second reads it
-            assert verifier._compare_remembered(reference, completion, prediction, guard, True, lazy) == expected
-            assert verifier._compare_remembered(reference, completion, prediction, guard, True, avoidance) == expected
+            assert _outcome(verifier._compare_remembered, reference, completion, prediction, guard, True, lazy) == expected
+            assert _outcome(verifier._compare_remembered, reference, completion, prediction, guard, True, avoidance) == expected
+
+
+def _outcome(function, *args):
+    """The result of ``function(*args)``, or the type and text of what it raised (a batch turns that into the row's
+    NaN and reason, so the shortcut must raise alike)."""
+    try:
+        return function(*args)
+    except Exception as exc:  # noqa: BLE001
+        return (type(exc), str(exc))
 
 
 @FAST
@@ -129,8 +138,8 @@ def test_memoised_answer_reading_equals_a_fresh_one(completion, final_bang):
 def test_a_batch_with_lazy_prompts_equals_prompts_squeezed_up_front(rollouts):
     forms: dict[str, str] = {}
     for completion, gold, prompt in rollouts:
-        eager = verifier._decide_cheaply(completion, gold, True, True, prompt_form(prompt))
-        lazy = verifier._decide_cheaply(completion, gold, True, True, verifier._lazy_prompt_form(prompt, forms))
+        eager = _outcome(verifier._decide_cheaply, completion, gold, True, True, prompt_form(prompt))
+        lazy = _outcome(verifier._decide_cheaply, completion, gold, True, True, verifier._lazy_prompt_form(prompt, forms))
         assert lazy == eager
 
 
