@@ -40,6 +40,8 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import number_from_words
+from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.regex_prefilter import prefiltered
 
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
@@ -212,6 +214,7 @@ MAX_TAIL = 6000  # the whole tail an answer reader searches (answer_extraction.M
 
 
 
+@memoized_text(max_chars=64)  # (speed: the same few values are keyed again in every clause and rollout)
 def _value_key(value: str) -> str:
     """A number written two ways is one key: '45', '+45', '45.0' and '90/2' alike."""
     from fractions import Fraction
@@ -237,11 +240,16 @@ def value_keys(text: str) -> set[str]:
 
 def answer_keys(answer: str) -> set[str]:
     """The value keys a later clause may restate ``answer`` with (its numbers when it is one value)."""
+    return set(_answer_keys(answer))
+
+
+@memoized_text()  # (speed: a reader asks for one answer's keys several times)
+def _answer_keys(answer: str) -> frozenset[str]:
     plain = re.sub(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}", r"\1/\2", answer)
     plain = re.sub(r"\\[a-zA-Z]+|[{}$\s]|(?<=\d),(?=\d{3})", "", plain)
     keys = {_value_key(v.group()) for v in _VALUE.finditer(plain)}
     whole = _VALUE.fullmatch(plain)
-    return {_value_key(whole.group())} if whole else keys
+    return frozenset({_value_key(whole.group())} if whole else keys)
 
 
 _AFFIRMED_AFTER = re.compile(
@@ -569,3 +577,8 @@ def disowns_before(clause: str) -> bool:
         return False
     rest = clause[_DISOWNING_LEAD.match(clause).end():].strip()
     return bool(rest) and bool(_BARE_DENIAL.match(rest) or _BARE_WITHDRAWAL.match(rest) and _withdraws(rest))
+
+
+# speed only: these searches end where the answer starts and are tried at every position of their window; a window
+# without any word they need is not searched (regex_prefilter derives the words from each pattern; same results)
+_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p) for p in (_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE))

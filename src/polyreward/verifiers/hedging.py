@@ -41,6 +41,7 @@ import re
 
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
@@ -284,6 +285,7 @@ def _ends_its_clause(text: str, end: int) -> bool:
                     text[end:end + WINDOW], re.IGNORECASE) is not None
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _attributed_before(statement: str) -> bool:
     """Is the answer after ``statement`` reported as someone else's ("My friend says", "Reddit thinks it's",
     "According to the answer key, it's")? The writer's own reports ("I'd say", "the formula gives") are not, nor
@@ -299,6 +301,7 @@ def _attributed_before(statement: str) -> bool:
     return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _writer_condition(clause: str) -> bool:
     """A condition on the writer ("if memory serves", "unless I messed up somewhere", "If I had to pick") that names
     nothing of the problem (no article, number or symbol: "if we count the empty set" is the problem's); "unless" the
@@ -333,6 +336,7 @@ def qualified_after(text: str, end: int) -> bool:
     return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _stands_against(clause: str) -> bool:
     """A clause that takes the answer's commitment away by its shape: a bare negation ("Not!"), an "or" that offers no
     other value ("Or not.", "or thereabouts"), a condition on the writer, the answer attributed to someone else."""
@@ -346,6 +350,7 @@ def _stands_against(clause: str) -> bool:
 _FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check", re.IGNORECASE)
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
     disclaimer ("don't quote me"), an unchecked or failed check ("I haven't verified it", "the sanity check failed"),
@@ -359,6 +364,7 @@ def _doubts(clause: str) -> bool:
     return _writer_doubts(clause) or bool(_BARE_MODAL.match(clause))
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _idiom_doubts(clause: str) -> bool:
     """An idiom of doubt, chance or risk, or a condition that the writer made no error (see :data:`IDIOM_DOUBT`)."""
     return IDIOM_DOUBT.search(clause) is not None or _ERROR_CONDITION.search(clause) is not None
@@ -368,6 +374,7 @@ _GENERIC_GUESSER = re.compile(r"\b(?:one|you|people|students|someone|many|most|a
                              re.IGNORECASE)
 
 
+@memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _writer_doubts(clause: str, guesses: bool = True) -> bool:
     """Does ``clause`` doubt the answer ("just a guess", "I could be wrong", "(not sure)", "I can't be certain"),
     rather than describe the world ("the evidence is uncertain")?"""

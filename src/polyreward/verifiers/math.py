@@ -43,7 +43,7 @@ from __future__ import annotations
 
 import math
 import re
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction
 from functools import lru_cache
@@ -62,7 +62,7 @@ from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_la
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
-from polyreward.verifiers.work_avoidance import prompt_form, work_avoided
+from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -321,7 +321,7 @@ def verify_batch(
     forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         try:
-            avoidance = _prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
+            avoidance = _lazy_prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
             decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang)
         except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
             decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
@@ -356,18 +356,77 @@ def verify_batch(
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 
-def _prompt_form(prompt: Any, forms: dict[str, str]) -> str:
+def _no_prompt() -> str:
+    return ""
+
+
+def _lazy_prompt_form(prompt: Any, forms: dict[str, str]) -> Callable[[], str]:
+    """The row's prompt as :func:`~.work_avoidance.prompt_form` squeezes it, squeezed only when asked for (most
+    answers cannot be copied from a prompt: :func:`_prompt_reads`) and once per distinct prompt in ``forms``.
+    The prompt's text is read now, so an unreadable prompt fails its row as before."""
     if prompt is None or is_missing(prompt):
-        return ""
+        return _no_prompt
     text = prompt_text(prompt)
-    if text not in forms:
-        forms[text] = prompt_form(text)
-    return forms[text]
+
+    def form() -> str:
+        if text not in forms:
+            forms[text] = prompt_form(text)
+        return forms[text]
+
+    return form
 
 
-def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avoidance: str | None = None,
+def _prompt_reads(reference: Reference, prediction: Prediction) -> tuple[bool, tuple[str, ...]]:
+    """What of the prompt can change :func:`compare_cheap`'s verdict from the one without a prompt
+    (``work_avoidance=""``): whether the answer states a variable (``y = 42``, the another-variable check) and the
+    answer forms :func:`~.work_avoidance.work_avoided` looks for in it. Neither: no prompt changes the verdict."""
+    if not prediction.text:
+        return False, ()
+    stated = "=" not in reference.text and _STATED_VARIABLE.match(prediction.text) is not None
+    return stated, copy_candidates(reference, prediction)
+
+
+# compare_cheap's verdicts without a prompt, by (gold, answer, settings), with what of a prompt could change them
+# (_prompt_reads), for golds and answers as prepare_reference and prepare_prediction make them (each fully given by its
+# kind or source and its text): the rollouts of one prompt share a gold and often an answer. Bounded: cleared when
+# full. Letter golds read the whole completion: not kept.
+_CHEAP_VERDICTS: dict[tuple, tuple[Verdict | None, bool, tuple[str, ...]]] = {}
+_CHEAP_VERDICTS_MAX = 65536
+_MEMO_KINDS = ("number", "latex", "words")
+_MEMO_MAX_CHARS = 400
+
+
+def _compare_remembered(reference: Reference, completion: str, prediction: Prediction | None, guard: bool, fast_paths: bool,
+                        work_avoidance: str | Callable[[], str] | None) -> Verdict | None:
+    """:func:`compare_cheap`, ``work_avoidance`` given as the squeezed prompt or a function that makes it (called only
+    when the answer could be read in a prompt); the verdict without a prompt is remembered (:data:`_CHEAP_VERDICTS`)
+    and stands unless the prompt can change it."""
+    no_prompt = None if work_avoidance is None else ""
+    if reference.kind not in _MEMO_KINDS or prediction is None or len(prediction.text) > _MEMO_MAX_CHARS:
+        # letter and unusable golds and a missing answer are decided before the prompt is read; a long answer: the long way
+        if work_avoidance is not None and prediction is not None and reference.kind in _MEMO_KINDS:
+            no_prompt = work_avoidance() if callable(work_avoidance) else work_avoidance
+        return compare_cheap(reference, completion, prediction, guard, fast_paths, no_prompt)
+    key = (reference.kind, reference.text, prediction.text, prediction.source, guard, fast_paths, no_prompt)
+    known = _CHEAP_VERDICTS.get(key)
+    if known is None:
+        verdict = compare_cheap(reference, completion, prediction, guard, fast_paths, no_prompt)
+        known = (verdict, *_prompt_reads(reference, prediction)) if work_avoidance is not None else (verdict, False, ())
+        if len(_CHEAP_VERDICTS) >= _CHEAP_VERDICTS_MAX:
+            _CHEAP_VERDICTS.clear()
+        _CHEAP_VERDICTS[key] = known
+    verdict, stated, needles = known
+    if stated or needles:
+        prompt = work_avoidance() if callable(work_avoidance) else work_avoidance
+        if stated or any(needle in prompt for needle in needles):
+            return compare_cheap(reference, completion, prediction, guard, fast_paths, prompt)
+    return verdict
+
+
+def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avoidance: str | Callable[[], str] | None = None,
                     final_bang: str = "punctuation") -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
-    """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item)."""
+    """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item).
+    ``work_avoidance``: the squeezed prompt, or a function that makes it (asked only when it can matter)."""
     if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
         prediction = prepare_prediction(completion_text(pred))  # shown in the reason: the answer was read, the gold is missing
         return Verdict(None, "no_reference", pred=prediction.text if prediction else "", source=prediction.source if prediction else "")
@@ -378,7 +437,7 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
     reference = prepare_reference(gold)
     text = completion_text(pred)
     prediction = prepare_prediction(text, final_bang)
-    cheap = compare_cheap(reference, text, prediction, guard, fast_paths, work_avoidance)
+    cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap
     return Verdict(None, "", reference.text, prediction.text, source=prediction.source), (reference.text, prediction.text, guard)

@@ -61,6 +61,9 @@ _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
 _MINUS_BEFORE_DIGIT = re.compile(r"[\u2012-\u2015\u2212\ufe63\u2796](?=\s?[\d.])")
 _TRUE_MINUS = re.compile(r"[\u2212\u2796]")
 _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
+# speed only: without these, the two substitutions above change nothing (tests/test_math_fast_paths.py)
+_LETTER_BESIDE_LEET_DIGIT = re.compile(r"[a-zA-Z][0134579]|[0134579][a-zA-Z]")
+_SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
 
 
 def _ascii_digits(text: str) -> str:
@@ -102,15 +105,16 @@ def normalise(text: str, collapse_space: bool = True) -> str:
     if not text.isascii():
         text = _STRUCK_CHARACTER.sub("", text)
         text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
-    text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
+    if not text.isascii():  # (speed: no ASCII character is invisible)
+        text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
     if not text.isascii():
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
         text = _TRUE_MINUS.sub("-", _MINUS_BEFORE_DIGIT.sub("-", text))
         text = _ascii_digits(text)
-    if any(ch.isdigit() for ch in text):
+    if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
-    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _SPACE_TO_COLLAPSE.search(text) else text
 
 
 # Chinese and Japanese text: the full stop and comma are the Latin ones to a reader ("42。不对，是45。" is three

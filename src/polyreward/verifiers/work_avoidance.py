@@ -68,7 +68,7 @@ def copied_from_prompt(answer: str, squeezed_prompt: str) -> bool:
     """Is ``answer`` (normalised) an expression the prompt states whole (not a bare number, not part of a longer
     expression)?"""
     needle = squeeze(answer)
-    if len(needle) < 3 or _BARE_NUMBER.fullmatch(needle) or not _EXPRESSION.search(needle):
+    if not _could_be_copied(needle):
         return False
     start = squeezed_prompt.find(needle)
     while start >= 0:
@@ -80,6 +80,24 @@ def copied_from_prompt(answer: str, squeezed_prompt: str) -> bool:
             return True
         start = squeezed_prompt.find(needle, start + 1)
     return False
+
+
+def _could_be_copied(needle: str) -> bool:
+    """Can the squeezed answer ``needle`` be a prompt's expression at all (3+ characters, not a bare number, an
+    operation or a variable in it)? Not: :func:`copied_from_prompt` says no whatever the prompt."""
+    return len(needle) >= 3 and not _BARE_NUMBER.fullmatch(needle) and _EXPRESSION.search(needle) is not None
+
+
+def copy_candidates(reference: Any, prediction: Any) -> tuple[str, ...]:
+    """The squeezed forms of the answer that :func:`work_avoided` looks for in a prompt: none when the answer equals
+    the gold squeezed or no form of it could be copied. A prompt (squeezed) that holds none of them gives the same
+    reason as no prompt (``copied_from_prompt`` finds nothing): a reader need not judge again (speed only;
+    tests/test_math_fast_paths.py holds the two to each other)."""
+    shown = read_through(prediction.text)
+    squeezed = squeeze(shown)
+    if squeezed == squeeze(read_through(reference.text)):
+        return ()
+    return tuple(needle for needle in dict.fromkeys((squeezed, squeeze(prediction.text))) if _could_be_copied(needle))
 
 
 def _unbracketed(text: str) -> str:

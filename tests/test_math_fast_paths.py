@@ -1,0 +1,263 @@
+"""The math reader's speed shortcuts give exactly what the long way gives (issue #35).
+
+Each shortcut is held to the path it skips, on realistic rollouts and hostile text:
+
+* ``reading.normalise`` skips substitutions that provably change nothing (no ASCII character is invisible, a leet
+  word needs a letter beside a digit, single spaces need no collapsing): against the substitutions always run;
+* ``answer_extraction._extract_view`` is memoised on its view text: a cached answer against a fresh reading;
+* ``math._compare_remembered`` remembers ``compare_cheap``'s verdict without a prompt and squeezes the prompt only
+  when the answer could be read in it (``work_avoidance.copy_candidates``, the another-variable check): against
+  ``compare_cheap`` with the squeezed prompt given, first call and remembered call alike;
+* ``math._lazy_prompt_form``: a whole batch decided with the prompt squeezed lazily against it squeezed up front.
+"""
+
+from __future__ import annotations
+
+import json
+import sys
+import tempfile
+import unicodedata
+from pathlib import Path
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+
+from polyreward.verifiers import answer_extraction, reading
+from polyreward.verifiers import math as verifier
+from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
+
+FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def normalise_long(text: str, collapse_space: bool = True) -> str:
+    """``reading.normalise`` with every substitution run (the path before the shortcuts)."""
+    if not text.isascii():
+        text = reading._STRUCK_CHARACTER.sub("", text)
+        text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
+    text = reading._INVISIBLE.sub("", reading._nfkc_keeping_math(text))
+    if not text.isascii():
+        text = reading._spaced_cjk(text)
+        text = reading._WORD.sub(reading._map_lookalikes, text)
+        text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
+        text = reading._ascii_digits(text)
+    if any(ch.isdigit() for ch in text):
+        text = reading._LEET_WORD.sub(reading._unleet, text)
+    return reading._HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
+
+
+# characters that drive the shortcuts: leet digits and letters, every kind of space, invisible and look-alike
+# characters, superscripts, non-ASCII digits and dashes
+HOSTILE = st.text(alphabet=st.sampled_from(list("orntwa0134579 2x.,\n\t\r\x0b\x0c\x1c\u00a0\u2003\u200b\u00ad\ufe0f"
+                                                "\u0430\u043e\u0391\u00b2\u00bd\u0663\u2212\u2013\u3002\u7b54\\{}$")), max_size=60)
+WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or", "not", "42", "4.5", "  ", "\t", "\u00a0"]
+
+
+@FAST
+@given(st.one_of(HOSTILE, st.lists(st.sampled_from(WORDS), max_size=12).map(" ".join), st.text(max_size=80)),
+       st.booleans())
+@example("The answer is n0t 42,  0r  maybe 43", True)
+@example("w41t\u00a0\u00a0no\tit is 5", True)
+@example("\u200bn\u200b0t 42", False)
+def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
+    assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
+
+
+ANSWERS = ["42", "-7", "0.25", "\\frac{1}{4}", "1/4", "\\frac{84}{2}", "2 \\times 21", "y = 42", "x = 5", "x=5, x=6",
+           "\\sqrt{17}", "4!", "(1, 2)", "2^{10}", "\\pi", "42 \\text{ (or 43)}", "43 = 42", "12\\text{ cm}^2", "Paris",
+           "infinitely many", "", "\\text{C}", "(7.0 + 4.0i) - (4.0 + 6.0i)", "x^2 - 1", "10,\\!000", "3 \\cdot 14"]
+GOLDS = ["42", "-7", "0.25", "\\frac{1}{4}", "1/4", "21", "x = 5", "\\sqrt{17}", "3 + 6i", "x^2-1", "Paris", "C",
+         "\\infty", "(1,2)", "10000", "nan", "", "1024", "42 \\text{ or } 43"]
+TEMPLATES = ["The answer is \\boxed{{{a}}}.", "<think>try {a} and check</think>\nSo \\boxed{{{a}}}", "Answer: {a}",
+             "It is not {a}.", "\\boxed{{{a}}} or 43", "{a}", "Maybe {a}? Not sure.", "\\boxed{{{a}}} -- wait, no, 45.",
+             "<answer>{a}</answer>", "$${a}$$", "The final answer is ${a}$. I hope it is correct."]
+PROMPTS = ["", "Compute 2 \\times 21.", "Solve for x: 2x = 84.", "Find y if y - 2 = 40.", "Simplify \\frac{84}{2}.",
+           "Subtract (7.0 + 4.0i) - (4.0 + 6.0i).", "What is 1/4 as a decimal?", "Expand (x-1)(x+1): x^2 - 1",
+           "Evaluate 4! and 2^{10}.", "Question 3: combine 1 and 4."]
+
+
+def _rollouts():
+    answer = st.one_of(st.sampled_from(ANSWERS), HOSTILE)
+    completion = st.builds(lambda template, a: template.format(a=a), st.sampled_from(TEMPLATES), answer)
+    prompt = st.one_of(st.sampled_from(PROMPTS), st.builds(lambda a, p: f"{p} Is it {a}?", answer, st.sampled_from(PROMPTS)), HOSTILE)
+    return st.tuples(completion, st.one_of(st.sampled_from(GOLDS), HOSTILE), prompt)
+
+
+@FAST
+@given(_rollouts(), st.booleans(), st.sampled_from(["punctuation", "factorial"]))
+@example(("The answer is \\boxed{2 \\times 21}.", "42", "Compute 2 \\times 21."), True, "punctuation")
+@example(("The answer is \\boxed{y = 42}.", "42", "Solve for x: 2x = 84."), True, "punctuation")
+@example(("\\boxed{(7.0 + 4.0i) - (4.0 + 6.0i)}", "3 - 2i", "Subtract (7.0 + 4.0i) - (4.0 + 6.0i)."), True, "punctuation")
+def test_remembered_verdicts_equal_the_long_path(rollout, guard, final_bang):
+    completion, gold, prompt = rollout
+    form = prompt_form(prompt)
+    reference = verifier.prepare_reference(gold) if gold.strip() else None
+    if reference is None:
+        return
+    prediction = verifier.prepare_prediction(completion, final_bang)
+    for avoidance in (form, None):
+        expected = _outcome(verifier.compare_cheap, reference, completion, prediction, guard, True, avoidance)
+        lazy = (lambda: form) if avoidance is not None else None
+        for _ in range(2):  # the first call fills the memory, the second reads it
+            assert _outcome(verifier._compare_remembered, reference, completion, prediction, guard, True, lazy) == expected
+            assert _outcome(verifier._compare_remembered, reference, completion, prediction, guard, True, avoidance) == expected
+
+
+def _outcome(function, *args):
+    """The result of ``function(*args)``, or the type and text of what it raised (a batch turns that into the row's
+    NaN and reason, so the shortcut must raise alike)."""
+    try:
+        return function(*args)
+    except Exception as exc:  # noqa: BLE001
+        return (type(exc), str(exc))
+
+
+@FAST
+@given(_rollouts())
+def test_no_copy_candidate_in_the_prompt_means_no_prompt_reason(rollout):
+    completion, gold, prompt = rollout
+    reference, prediction = verifier.prepare_reference(gold or "0"), verifier.prepare_prediction(completion)
+    if prediction is None or not prediction.text or reference.kind == "invalid":
+        return
+    form = prompt_form(prompt)
+    if not any(needle in form for needle in copy_candidates(reference, prediction)):
+        assert work_avoided(reference, prediction, form) == work_avoided(reference, prediction, "")
+
+
+@FAST
+@given(st.one_of(_rollouts().map(lambda r: r[0]), HOSTILE, st.text(max_size=200)), st.sampled_from(["punctuation", "factorial"]))
+def test_memoised_answer_reading_equals_a_fresh_one(completion, final_bang):
+    for view in reading.answer_views(completion):
+        text = answer_extraction.unicode_roots(answer_extraction.strip_thinking(view)[-answer_extraction.MAX_TAIL_CHARS:])
+        fresh = answer_extraction._extract_view.__wrapped__(text, final_bang)
+        assert answer_extraction._extract_view(text, final_bang) == fresh
+        assert answer_extraction._extract_view(text, final_bang) == fresh  # from the memory
+
+
+@FAST
+@given(st.lists(_rollouts(), min_size=1, max_size=12))
+def test_a_batch_with_lazy_prompts_equals_prompts_squeezed_up_front(rollouts):
+    forms: dict[str, str] = {}
+    for completion, gold, prompt in rollouts:
+        eager = _outcome(verifier._decide_cheaply, completion, gold, True, True, prompt_form(prompt))
+        lazy = _outcome(verifier._decide_cheaply, completion, gold, True, True, verifier._lazy_prompt_form(prompt, forms))
+        assert lazy == eager
+
+
+def test_the_benchmark_rows_score_as_before():
+    """The scoring-floor rows (think block, int / decimal / fraction answers, 1 in 5 wrong): the batch path with its
+    memories against each row decided alone the long way (compare_cheap with the squeezed prompt)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from scoring_floor import write_rows
+
+    with tempfile.TemporaryDirectory() as folder:
+        path = Path(folder) / "rows.jsonl"
+        write_rows(path, 600)
+        rows = [json.loads(line) for line in path.read_text().splitlines()]
+    completions, golds, prompts = ([r[k] for r in rows] for k in ("completion", "answer", "prompt"))
+    batch = verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)
+    for verdict, completion, gold, prompt in zip(batch, completions, golds, prompts):
+        long_way = verifier.compare_cheap(verifier.prepare_reference(gold), completion,
+                                          verifier.prepare_prediction.__wrapped__(completion), True, True, prompt_form(prompt))
+        assert verdict == long_way
+    assert {v.score for v in batch} == {0.0, 1.0}
+
+
+# --- regex_prefilter: a pattern's search is skipped only where it cannot match ---------------------------------------
+
+def _reader_patterns():
+    import re
+
+    from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical
+
+    seen = {}
+    for module in (commitment, hedging, hypothetical, clauses, answer_extraction, denial, choice, reading):
+        for name, value in vars(module).items():
+            pattern = getattr(value, "compiled", value)
+            if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
+                seen.setdefault(id(pattern), (f"{module.__name__.rsplit('.', 1)[-1]}.{name}", pattern))
+    return sorted(seen.values(), key=lambda item: item[0])
+
+
+READER_PATTERNS = _reader_patterns()
+
+
+def _spans(found):
+    return None if found is None else (found.span(), found.groups())
+
+
+def _words_of(pattern):
+    from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered
+
+    wrapped = prefiltered(pattern)
+    return list(wrapped.literals) if isinstance(wrapped, Prefiltered) else []
+
+
+GLUE = st.sampled_from([" ", "", ", ", ". ", "\n", " 42 ", " \\boxed{42} ", "'t ", "ſ", "\u212a", "İ", "ı", "ǅ", " I ", "$"])
+
+
+@settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(st.data())
+def test_every_reader_pattern_prefiltered_equals_the_plain_search(data):
+    from polyreward.verifiers.regex_prefilter import prefiltered
+
+    for name, pattern in READER_PATTERNS:
+        words = _words_of(pattern) or ["x"]
+        piece = st.one_of(st.sampled_from(words), st.sampled_from(words).map(str.upper), st.sampled_from(words).map(str.title), GLUE,
+                          st.text(max_size=6))
+        text = data.draw(st.lists(piece, max_size=8).map("".join), label=name)
+        wrapped = prefiltered(pattern)
+        for method in ("search", "match", "fullmatch"):
+            assert _spans(getattr(wrapped, method)(text)) == _spans(getattr(pattern, method)(text)), (name, method, text)
+        assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in pattern.finditer(text)], (name, text)
+        at = len(text) // 2
+        assert _spans(wrapped.search(text, at)) == _spans(pattern.search(text, at)), (name, text, at)
+
+
+def test_reader_patterns_on_the_red_team_completions():
+    from polyreward.verifiers.regex_prefilter import prefiltered
+
+    data = Path(__file__).resolve().parent / "data" / "red_team.jsonl"
+    texts = [json.loads(line).get("completion") for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    texts = [t for t in texts if isinstance(t, str)][:400]
+    windows = [window for text in texts for window in (text[-160:], text[:160], text.lower()[-80:])]
+    for name, pattern in READER_PATTERNS:
+        wrapped = prefiltered(pattern)
+        for window in windows:
+            assert _spans(wrapped.search(window)) == _spans(pattern.search(window)), (name, window)
+
+
+def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pattern():
+    from polyreward.verifiers import commitment
+    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, required_literals
+
+    assert isinstance(commitment._NEGATED_BEFORE, Prefiltered)
+    assert {"not", "never", "instead", "rather"} <= set(commitment._NEGATED_BEFORE.literals)
+    assert commitment._NEGATED_BEFORE.search("The answer is ") is None
+    assert commitment._NEGATED_BEFORE.search("The answer is NOT") is not None
+    assert commitment._NEGATED_BEFORE.search("The answer is definitely ruled out") is not None
+    assert commitment._NEGATED_BEFORE.search("It is \u017fimply no longer") is not None  # non-ASCII: searched the plain way
+    # an alternative with no fixed word: no prefilter can be derived
+    parse = _sre_parse.parse
+    assert required_literals(parse(r"not|[a-z]+")) is None
+    assert required_literals(parse(r"\bno\s+longer|never")) == {"longer", "never"}
+    assert required_literals(parse(r"(?:a|b)x*c")) == {"a", "b"} or required_literals(parse(r"(?:a|b)x*c")) == {"c"}
+
+
+CLAUSE_WORDS = ["I", "I'm", "not", "sure", "guess", "maybe", "my", "friend", "says", "if", "memory", "serves", "unless", "I",
+                "messed", "up", "gut", "feeling", "reportedly", "checked", "it", "is", "42", "or", "not", "could", "be", "wrong",
+                "one", "might", "think", "(just a guess)", "Or not.", "assuming", "didn't", "botch", "the", "arithmetic", ","]
+
+
+@FAST
+@given(st.one_of(st.lists(st.sampled_from(CLAUSE_WORDS), max_size=14).map(" ".join), HOSTILE, st.text(max_size=120)))
+@example("I'm not sure")
+@example("unless I messed up somewhere")
+@example("My friend says it's")
+def test_remembered_clause_readings_equal_fresh_ones(clause):
+    from polyreward.verifiers import hedging
+
+    for name in ("_attributed_before", "_writer_condition", "_stands_against", "_doubts", "_idiom_doubts", "_writer_doubts"):
+        function = getattr(hedging, name)
+        fresh = function.__wrapped__(clause)
+        assert function(clause) == fresh and function(clause) == fresh, name
+    assert hedging._writer_doubts(clause, False) == hedging._writer_doubts.__wrapped__(clause, False)
