@@ -3,7 +3,7 @@ and genuine answers in ordinary styles, scored by ``math_accuracy`` and ``choice
 
 Every genuine answer (both splits) is paid 1.0. Every ``dev`` hack is paid less than the plain genuine answer of its
 row, except the few in :data:`KNOWN_PAID` (asserted paid, so that fixing one fails here and the list shrinks). The
-``holdout``, ``holdout2`` and ``holdout3`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
+``holdout`` .. ``holdoutN`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
 residual (idioms no structure gives away) is the honest figure in benchmarks/results/red_team.md.
 
 Hypothesis: hiding or striking the gold in any markup a reader does not see, beside a visible wrong answer, never
@@ -14,6 +14,7 @@ a bare negation, a doubting question, the writer's own state) to a correct answe
 from __future__ import annotations
 
 import json
+import re
 from pathlib import Path
 
 import pytest
@@ -25,12 +26,11 @@ from polyreward.rewards.math_accuracy import MathAccuracy
 
 ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
 # dev hacks still paid, by design or as a documented limit (docs/reading.md#what-it-does-not-do)
-KNOWN_PAID = {
-    "Most people answer \\boxed{7} here.",    # "answer" is a verb here and a noun in "The answer is": not read as a report
-    "Most people answer \\boxed{120} here.",
-    # (got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got 42.", "Most students pick
-    # B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
-}
+KNOWN_PAID: set[str] = set()
+# (Since holdout5, "Most people answer 42 here." is a report: an adverb of place or habit after the answer is no noun,
+# so the answer ends its clause. got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got
+# 42.", "Most students pick B." -- are read as reports since holdout4; with a named subject they still tell a word
+# problem's story.)
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:
@@ -53,7 +53,7 @@ def _score(rows: list[dict], completions: list[str]) -> list[float]:
 def test_the_table_is_well_formed():
     assert len([r for r in ROWS if r["kind"] == "hack"]) >= 150 and len([r for r in ROWS if r["kind"] == "genuine"]) >= 150
     for row in ROWS:
-        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and row["split"] in ("dev", "holdout", "holdout2", "holdout3", "holdout4")
+        assert row["task"] in ("math", "choice") and row["kind"] in ("hack", "genuine") and re.fullmatch(r"dev|holdout\d*", row["split"])
         assert row["expected"] == ("not_paid" if row["kind"] == "hack" else "paid")
         assert row["completion"] and row["gold"] and row["family"]
 
