@@ -65,7 +65,10 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\Z",
     re.IGNORECASE,
 )
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)
+# ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或)\s*"
+                           r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
+                           + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
@@ -253,6 +256,12 @@ _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|inst
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
+# a value the writer then says they stand by: "..., and I believe mine", "..., which I trust", "and I'm sticking with it"
+_STANDS_BY_AFTER = re.compile(
+    r"[\s)*$]*,?\s*(?:and|which|so)\s+(?:I|we)(?:'m|\s+am|'ll|\s+will)?\s+(?:\w+\s+)?(?:believe|trust|stand(?:ing)?\s+by|stick(?:ing)?\s+(?:with|to)|"
+    r"maintain|keep|prefer|go(?:ing)?\s+with)\b", re.IGNORECASE)
+
+
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
@@ -262,6 +271,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
         return True  # "45 seems right", "45 is correct", "45 it is"
+    if _STANDS_BY_AFTER.match(after):
+        return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
     before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
