@@ -293,7 +293,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
 
 
 # a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
-_JSON_SCALAR = re.compile(r'"((?:[^"\\\n]|\\.){1,200})"(?=\s*[,}\]])|(-?\d+(?:\.\d+)?)(?=\s*[,}\]])')
+_JSON_SCALAR = re.compile(r'"((?:[^"\\\n]|\\.){0,200})"(?=\s*[,}\]])|(-?\d+(?:\.\d+)?)(?=\s*[,}\]])')
 
 
 def _json_value(anchor: re.Match, text: str) -> str | None:

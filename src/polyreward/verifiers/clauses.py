@@ -109,7 +109,7 @@ DENIES_BY_REFERENCE = re.compile(
     + r"|(?:none|neither|nothing)(?:\s+of\s+(?:this|that|it|these|those|them|the\s+above|my\s+\w+))?\s+(?:\w+\s+)?"
     + _COPULA + r"\s+" + _ADVERB + _TRUTH
     # "I don't have a correct answer.", "We have no solution.": the writer says there is no answer after giving one
-    + r"|(?:I|we)\s+(?:(?:do|did)(?:n't|\s+not)\s+(?:really\s+|actually\s+)?have\s+(?:a|an|any|the)|have\s+no)\s+(?:\w+\s+)?(?:answer|solution)\W*\Z"
+    + r"|(?:I|we)\s+(?:(?:do|did)(?:n't|\s+not)\s+(?:really\s+|actually\s+)?have\s+(?:a|an|any|the)|have\s+no)\s+(?:(?!better|simpler|shorter|cleaner|nicer|faster|closed|general|elegant|different|other|second|neater)\w+\s+)?(?:answer|solution)(?:\s+(?:here|yet|at\s+all|for\s+(?:this|it|now)))?\W*\Z"
     + r"|(?:the\s+)?(?:opposite|reverse|contrary|converse)\s+(?:is\s+true|is\s+the\s+case|holds|is\s+correct|is\s+right)"
     + r"|(?:psych|sike|syke|gotcha|april\s+fools?)\b"
     # the same back-reference denial in the languages a policy switches to: "das stimmt nicht", "c'est faux",

@@ -142,7 +142,7 @@ IDIOM_DOUBT = re.compile(
     # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
-    r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody|a\s+second\s+(?:pair|opinion))\b"
+    r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody)\s+(?:else\s+)?to\b|\ba\s+second\s+(?:pair\s+of\s+eyes|opinion)\b"
     # approximation by place: "somewhere between 40 and 45", "somewhere around 42"
     r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
@@ -197,7 +197,7 @@ _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
 # "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
 _WRITER_STATE = re.compile(
-    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
+    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad|sticking|standing|going\s+with|keeping)\b)\w+"
     r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|"
     r"derivation|work|method|reasoning|pick|choice|vote|estimate|check)\b)(?:own\s+)?\w+",
     re.IGNORECASE,

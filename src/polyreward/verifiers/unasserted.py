@@ -46,7 +46,8 @@ def low_confidence(clause: str) -> bool:
 # The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
 # "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
 # check before this; "Whether we count clockwise or not, the total is 42" is a concessive clause, closed by its comma).
-_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
+_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is|check\w*|verif\w*|test\w*|confirm\w*|see)\s+if\b",
+                                re.IGNORECASE)  # "check if": read only when the check is one the writer plans (hedging._UNCHECKED)
 # The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
 # careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
 _FLAWED_SOURCE = re.compile(
