@@ -109,6 +109,12 @@ CHOICE = [
     ('{"answer": "D"}', "D", 1.0),
     ('```json\n{"reasoning": "only E balances the charges", "choice": "E"}\n```', "E", 1.0),
     ("Options like A ignore the friction, so the answer is C.", "C", 1.0),
+    ("It looks like C is the answer.", "C", 1.0),
+    ("答案：C。不对，是B。", "B", 1.0),  # a self-correction in another language still reads the corrected letter
+    ("Die Antwort ist D. Nein, es ist A.", "A", 1.0),
+    ("Looks like **D**.", "D", 1.0),
+    ("Seems like (B).", "B", 1.0),
+    ("For example, A fails the units check, and so does D; the answer is E.", "E", 1.0),
 ]
 
 

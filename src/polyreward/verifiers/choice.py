@@ -105,7 +105,8 @@ def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space:
     return rf"(?:[(\[]{space}*)?([{cls}])(?:{space}*[)\]])?(?={follow})"
 
 
-_EXAMPLE_BEFORE = re.compile(r"(?:\be\.\s?g\.|\bfor\s+(?:example|instance)|\bsuch\s+as|\blike)[\s,:]*[(\[*]*\s*\Z", re.IGNORECASE)
+# "e.g.", "for example", "such as" right before a letter make it an example ("like" does not: "It looks like C")
+_EXAMPLE_BEFORE = re.compile(r"(?:\be\.\s?g\.|\bfor\s+(?:example|instance)|\bsuch\s+as)[\s,:]*[(\[*]*\s*\Z", re.IGNORECASE)
 
 
 def _accept(text: str, match: re.Match, letters: str) -> str | None:
@@ -221,13 +222,14 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
                 r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
-        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;)*!\]\-–—。、]"))),
-        ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
+        # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
+        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;)*!\]\-–—。、]"))),
+        ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
     ]
 
 
