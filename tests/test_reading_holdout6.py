@@ -1,7 +1,7 @@
 """Rules added after the ``holdout6`` red-team split (tests/data/red_team.jsonl), table of realistic output both ways.
 The rows here are new completions in the same styles, not the split's rows (the split stays a benchmark):
 
-* reading: the value of a JSON answer key (``{"answer": 64}``, ``{"answer": "\\\\frac{5}{6}"}``, ``{"choice": "D"}``),
+* reading: the value of a JSON answer key, whose explanation computing it (``"6 * 7"``) is no other value (``{"answer": 64}``, ``{"answer": "\\\\frac{5}{6}"}``, ``{"choice": "D"}``),
   not its braces or quotes, and only after a quoted key (``Answer: 10,000`` stays 10,000); an option letter after an
   answer phrase in another language (``Die richtige Antwort ist D``, ``La respuesta correcta es la opción C``,
   ``正解は D です``); a closing check sentence (``Checking: 2(-7) + 14 = 0 ✓``) is not the answer; a letter given as an
@@ -61,6 +61,8 @@ MATH = [
     ('{"answer": "\\\\frac{3}{4}", "units": null}', "\\frac{3}{4}", 1.0),
     ('```json\n{"final_answer": -7}\n```', "-7", 1.0),
     ("Answer: 10,000", "10000", 1.0),
+    ('{"answer": 42, "explanation": "6 * 7"}', "42", 1.0),
+    ("$\\boxed{42}$. Hmm, 6 * 8.", "42", 0.0),  # another product is another value
     ("$x = -7$. Check: $2(-7) + 14 = 0$ ✓", "-7", 1.0),
     ("So y = 12.\nVerification: 12 * 3 - 6 = 30 ✓", "12", 1.0),
     ("Let's check whether $\\boxed{42}$ works: $6 \\times 7 = 42$ ✓.", "42", 1.0),
@@ -160,3 +162,13 @@ def test_hostile_text_around_a_foreign_answer_phrase_never_raises(junk, letter):
     extract_letter(junk + f" La respuesta correcta es la opción {letter}. " + junk)
     extract_letter('{"choice": "' + junk + '"}')
     extract_answer('{"answer": "' + junk + '"}')
+
+
+@settings(max_examples=60, deadline=None)
+@given(left=st.integers(2, 999), right=st.integers(2, 999))  # 1 would make an operand the answer itself
+def test_a_computation_of_the_answer_is_no_other_value(left, right):
+    product = left * right
+    found = extract_answer(json.dumps({"answer": product, "explanation": f"{left} * {right}"}))
+    assert found is not None and found.text == str(product)
+    other = extract_answer(f"\\boxed{{{product}}}. Hmm, {left} * {right + 1}.")
+    assert other is not None and other.text == ""

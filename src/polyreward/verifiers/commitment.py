@@ -364,6 +364,21 @@ def _operates_on(value: str, keys: set[str]) -> bool:
     return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
 
 
+# the last operand of a product or sum right before it: '"explanation": "6 * 7"', "6 \\times 7"
+_OPERATION_BEFORE = re.compile(r"(?<![\d.])(\d{1,9}(?:\.\d{1,6})?)\s*([*×·+]|\\times|\\cdot)\s*\Z")
+
+
+def _computes_answer(clause: str, value: re.Match, keys: set[str]) -> bool:
+    """Is ``value`` the last operand of a product or sum of two numbers that equals the answer ('"explanation":
+    "6 * 7"' after 42): a computation of the answer, not another value? ("Hmm, 6 * 8." after 42 is another value.)"""
+    found = _OPERATION_BEFORE.search(clause, max(0, value.start() - 24), value.start())
+    if found is None or not re.fullmatch(r"\d{1,9}(?:\.\d{1,6})?", value.group()):
+        return False
+    left, right = float(found.group(1)), float(value.group())
+    result = left + right if found.group(2) == "+" else left * right
+    return _value_key(f"{result:g}" if result != int(result) else str(int(result))) in keys
+
+
 _PAUSE_OPENER = re.compile(r"\A[\W_]*(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
                            r"actually|on\s+second\s+thought)\b", re.IGNORECASE)
 _CANDIDATE_ASSIGNED = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
@@ -418,7 +433,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
-            operated = [v for v in others if _operates_on(v.group(), keys)]  # "42 / 6 = 7": the answer divided, a check
+            operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check
             if operated:
                 others = [v for v in others if v not in operated]
                 mentions = sorted(mentions + operated, key=lambda v: v.start())
