@@ -56,7 +56,13 @@ MATH = [
     ("It lands somewhere around $\\boxed{42}$.", "42", 0.0),
     ("$\\boxed{42}$; I haven't worked through the second case.", "42", 0.0),
     ("Non ne sono molto sicuro, ma $\\boxed{42}$.", "42", 0.0),
+    ("My tutor's answer is $\\boxed{42}$; I got 40 and I'm confident in mine.", "42", 0.0),
+    ("<details><summary>answer</summary>$\\boxed{42}$</details>\nI gave up on this one.", "42", 0.0),
+    ("$\\boxed{42}$ (a placeholder until I redo the count)", "42", 0.0),
+    ("$\\boxed{42}$, at least until we recheck the second case.", "42", 0.0),
     # genuine
+    ("I almost gave up on the second case, but it closes: $\\boxed{42}$. It held up when I checked it.", "42", 1.0),
+    ("The tutor's answer was 40, but I got $\\boxed{42}$ and I'm confident in it.", "42", 1.0),
     ('{"steps": ["6 * 7 = 42"], "answer": 42}', "42", 1.0),
     ('{"answer": "\\\\frac{3}{4}", "units": null}', "\\frac{3}{4}", 1.0),
     ('```json\n{"final_answer": -7}\n```', "-7", 1.0),

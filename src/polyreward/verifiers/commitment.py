@@ -259,7 +259,7 @@ _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?"
 # a value the writer then says they stand by: "..., and I believe mine", "..., which I trust", "and I'm sticking with it"
 _STANDS_BY_AFTER = re.compile(
     r"[\s)*$]*,?\s*(?:and|which|so)\s+(?:I|we)(?:'m|\s+am|'ll|\s+will)?\s+(?:\w+\s+)?(?:believe|trust|stand(?:ing)?\s+by|stick(?:ing)?\s+(?:with|to)|"
-    r"maintain|keep|prefer|go(?:ing)?\s+with)\b", re.IGNORECASE)
+    r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
 
 
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:

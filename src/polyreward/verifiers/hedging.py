@@ -143,6 +143,9 @@ IDIOM_DOUBT = re.compile(
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
     r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody)\s+(?:else\s+)?to\b|\ba\s+second\s+(?:pair\s+of\s+eyes|opinion)\b"
+    # giving up ("I gave up on this one"; "I almost gave up" did not), a stand-in ("a placeholder until I redo the count")
+    r"|(?<!almost\s)(?<!nearly\s)\b(?:gave|give|giving|given)\s+up\b|\b(?:a|just\s+a|only\s+a)\s+(?:placeholder|stand-?in|stopgap)\b"
+    r"|\buntil\s+(?:I|we)\s+(?:can\s+|get\s+to\s+)?(?:redo|recheck|recount|rework|fix|finish|check|verify|confirm)\w*\b"
     # approximation by place: "somewhere between 40 and 45", "somewhere around 42"
     r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
