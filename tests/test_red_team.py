@@ -30,12 +30,9 @@ KNOWN_PAID: set[str] = set()
 # ("Most people answer \\boxed{7} here." was paid until an adverb of place after a crowd's answer stopped ending its
 # noun; got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got 42.", "Most students
 # pick B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
-# genuine answers still refused, as a documented limit (docs/reading.md#what-it-does-not-do): an option named by its
-# text alone, which choice_accuracy at defaults (no options column) cannot map to a letter
-KNOWN_REFUSED = {
-    "Nitrogen, about 78% of the atmosphere.",
-    "The answer is Mercury.",
-}
+# genuine answers still refused, as a documented limit (docs/reading.md#what-it-does-not-do); the two that named an
+# option by its text alone ("The answer is Mercury.") are paid since choice_accuracy reads the options from the prompt
+KNOWN_REFUSED: set[str] = set()
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -84,6 +84,32 @@ def parse_options(value: Any) -> dict[str, str]:
     raise ValueError(f"cannot read options from a {type(value).__name__}")
 
 
+def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
+    """The options a prompt lists on lines of their own (``A. text``, ``A) text``, ``(A) text``, ``A: text``), when
+    they are a run of the first option letters in order (A, B[, C ...]) — the last such run in the prompt, so an
+    earlier example block does not count; ``{}`` when there is none (a line that merely starts with a capital and a
+    period, such as ``I. Introduction``, is not a run from A)."""
+    found: dict[str, str] = {}
+    best: dict[str, str] = {}
+    for line in prompt.splitlines():
+        stripped = line.strip()
+        match = _OPTION_LINE.match(stripped)
+        text = stripped[match.end():].strip() if match else ""
+        if match and text and match.group(1) in letters:
+            letter = match.group(1)
+            if letter == letters[0]:
+                found = {letter: text}
+            elif found and letters.index(letter) == len(found) and letter not in found:
+                found[letter] = text
+            else:
+                found = {}
+            if len(found) >= 2:
+                best = dict(found)
+        elif stripped and found:
+            found = {} if len(found) < 2 else found  # a line between options ends a run that has not started
+    return best
+
+
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
 _OPTION_LINE = re.compile(r"\(?([A-Z])[.):]")
 _WHITESPACE_RUN = re.compile(r"\s+")
