@@ -35,6 +35,8 @@ from typing import IO, Any
 FRAME = struct.Struct("!II")
 WRITEV_PIECES = 512
 PIPE_BYTES = 1 << 20  # the unprivileged maximum on Linux (/proc/sys/fs/pipe-max-size)
+MMAP_KEEP_BYTES = 16 << 20  # keep_freed_memory: blocks up to this size come from the reusable heap
+TRIM_KEEP_BYTES = 64 << 20  # keep_freed_memory: free heap top kept before it is given back to the system
 
 
 def write_frame(stream: IO[bytes], head: dict[str, Any], body: bytes = b"") -> None:
@@ -42,6 +44,25 @@ def write_frame(stream: IO[bytes], head: dict[str, Any], body: bytes = b"") -> N
     header = json.dumps(head).encode()
     stream.write(b"".join((FRAME.pack(len(header), len(body)), header, body)))
     stream.flush()
+
+
+def keep_freed_memory() -> None:
+    """Have glibc's allocator keep freed memory for reuse instead of giving it back to the system at once.
+
+    Each request moves its body (hundreds of KB) through several buffers in the front and the slot; by default
+    glibc serves blocks over 128 KiB with a fresh ``mmap`` and trims the heap as soon as its top is free, so every
+    such buffer is new memory, faulted in page by page (measured here: copying a 426 KB body into a new buffer
+    and out again, 240 µs; with the memory kept, 40 µs). Blocks of up to ``MMAP_KEEP_BYTES`` are served from the
+    heap, and up to ``TRIM_KEEP_BYTES`` of free heap top is kept: a server holds at most that much more memory.
+    Without glibc (another libc or OS) nothing changes."""
+    try:
+        import ctypes
+
+        mallopt = ctypes.CDLL("libc.so.6").mallopt
+    except (OSError, AttributeError):
+        return
+    mallopt(-3, MMAP_KEEP_BYTES)  # M_MMAP_THRESHOLD (fixed: glibc's sliding threshold is off from here on)
+    mallopt(-1, TRIM_KEEP_BYTES)  # M_TRIM_THRESHOLD
 
 
 def widen_pipe(stream: IO[bytes]) -> None:
@@ -284,6 +305,7 @@ def _die_with_parent() -> None:
 
 def child_main() -> int:
     _die_with_parent()
+    keep_freed_memory()
     requests = sys.stdin.buffer
     answers = os.fdopen(os.dup(1), "wb")
     os.dup2(2, 1)  # a reward's print() must not corrupt the frames
