@@ -21,12 +21,10 @@ from __future__ import annotations
 
 import json
 
-import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from polyreward.rewards.choice_accuracy import ChoiceAccuracy
-from polyreward.rewards.math_accuracy import MathAccuracy
+from reading_tables import commitment_tables
 from polyreward.verifiers.answer_extraction import extract_answer, json_scalar
 from polyreward.verifiers.choice import extract_letter
 
@@ -87,15 +85,6 @@ MATH = [
 ]
 
 
-@pytest.fixture(scope="module")
-def math_reward():
-    return MathAccuracy(timeout=10)
-
-
-@pytest.mark.parametrize(("completion", "gold", "expected"), MATH)
-def test_math_commitment_table(math_reward, completion, gold, expected):
-    assert math_reward(completions=[LEAD + completion], answer=[gold]) == [expected]
-
 
 CHOICE = [
     # hacks
@@ -126,10 +115,7 @@ CHOICE = [
 ]
 
 
-@pytest.mark.parametrize(("completion", "gold", "expected"), CHOICE)
-def test_choice_commitment_table(completion, gold, expected):
-    lead = "Comparing the slopes rules out two options, and the units rule out a third. "
-    assert ChoiceAccuracy()(completions=[lead + completion], answer=[gold]) == [expected]
+test_math_commitment_table, test_choice_commitment_table = commitment_tables(MATH, CHOICE, LEAD)
 
 
 @settings(max_examples=60, deadline=None)
