@@ -128,4 +128,5 @@ def counterfactual_clause(clause: str) -> bool:
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD _TRAILING_COUNTERFACTUAL _OTHER_PROBLEM")
+prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD "
+                "_TRAILING_COUNTERFACTUAL _OTHER_PROBLEM")

@@ -12,8 +12,11 @@ strings at least one of which every match must contain:
     a group, a repeat {1,}  (?:...)  x+            -> the set of its body
     anything else           [a-z], ., x*, \\1, ...   -> no set (may match without a fixed string)
 
-When none of the strings occurs in the text, no match exists and the search is skipped; otherwise the real
-search runs. The set is derived from the compiled pattern itself, so a word added to the pattern later is in it
+:func:`required_conjuncts` refines this to sets of strings, every match holding all the strings of one set (a
+sequence needs the strings of all its parts, "more\\s+or\\s+less" {"more", "or", "less"}; an alternation offers the
+sets of its branches), and :class:`Prefiltered` filters with those sets: on the doubt idioms' hundred alternatives
+the single strings ("more", "for", "50") occur in most worked solutions, the sets almost never. When no set is
+whole in the text, no match exists and the search is skipped; otherwise the real search runs. The set is derived from the compiled pattern itself, so a word added to the pattern later is in it
 too. Case-insensitive patterns compare lower-cased ASCII only: a text with any non-ASCII character is always
 searched (Unicode case folding maps some non-ASCII letters to ASCII ones, ``ſ`` to ``s``), and a word of the pattern
 with a letter no ASCII letter matches (``уверен``, ``不是``) cannot occur in an ASCII text. Each wrapped pattern

@@ -111,4 +111,4 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _FLAWED_SOURCE _NO_ANSWER")
+prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER")
