@@ -12,7 +12,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
-from polyreward.verifiers.choice import extract_label, extract_letter, parse_options, parse_reference, verify_choice
+from polyreward.verifiers.choice import extract_label, extract_letter, options_in_prompt, parse_options, parse_reference, verify_choice
 
 MEDQA_OPTIONS = (
     "A. Disclose the error to the patient but leave it out of the operative report\n"
@@ -305,3 +305,58 @@ def test_megabyte_completion_is_fast():
     assert extract_letter("A " * 500_000 + "The answer is (B).") == ("B", "anchor")
     assert extract_label("maybe " * 200_000 + "Answer: no") == ("no", "anchor")
     assert time.process_time() - start < 1.0
+
+
+# ------------------------------------------------------------------ the options a prompt lists
+
+PLANETS = "Answer with the letter of the correct option.\n\nWhich planet has the shortest orbital period?\n" \
+          "A) Venus\nB) Earth\nC) Mercury\nD) Mars\nE) Jupiter"
+
+
+@pytest.mark.parametrize("prompt, expected", [
+    (PLANETS, {"A": "Venus", "B": "Earth", "C": "Mercury", "D": "Mars", "E": "Jupiter"}),
+    ("Q: which?\n(A) aspirin\n(B) warfarin\n(C) heparin", {"A": "aspirin", "B": "warfarin", "C": "heparin"}),
+    ("Which drug?\nA. aspirin\nB. warfarin\nAnswer with a letter.", {"A": "aspirin", "B": "warfarin"}),
+    # the last run counts: a worked example's options before the question's own
+    ("Example:\nA. one\nB. two\nAnswer: A\n\nNow:\nA. red\nB. green\nC. blue", {"A": "red", "B": "green", "C": "blue"}),
+    # no run from the first letter, or only one option: none
+    ("I. Introduction\nII. Methods", {}),
+    ("Q: what is it?\nA: a cat", {}),
+    ("B) two\nC) three", {}),
+    ("A) alone", {}),
+    ("A) one\nC) three", {}),                       # a gap is no run
+    ("Solve x + 1 = 2.", {}),
+])
+def test_options_in_prompt(prompt, expected):
+    assert options_in_prompt(prompt) == expected
+
+
+@pytest.mark.parametrize("completion, score", [
+    ("The answer is Mercury.", 1.0),                # the option's text alone names its letter
+    ("Mercury, with an 88-day year.", 1.0),
+    ("The answer is Venus.", 0.0),
+    ("Answer: C", 1.0),
+    ("Mercury or Venus, I can't tell.", 0.0),       # two options named: no answer
+    ("Not Mercury. The answer is A.", 0.0),
+])
+def test_an_option_named_by_its_text_in_the_prompt(completion, score):
+    """``options_from_prompt`` (on by default) maps an option's text to its letter with the prompt's own option lines."""
+    assert ChoiceAccuracy()(prompts=[PLANETS], completions=[completion], answer=["C"]) == [score]
+
+
+def test_options_from_prompt_can_be_turned_off_and_a_column_wins():
+    assert ChoiceAccuracy(options_from_prompt=False)(prompts=[PLANETS], completions=["The answer is Mercury."], answer=["C"]) == [0.0]
+    # an options column, when given and filled, is read instead of the prompt
+    column = ChoiceAccuracy(options_column="options")
+    assert column(prompts=[PLANETS], completions=["The answer is Mercury."], answer=["A"], options=[{"A": "Mercury", "B": "Venus"}]) == [1.0]
+    assert column(prompts=[PLANETS], completions=["The answer is Mercury."], answer=["C"], options=[None]) == [1.0]
+    with pytest.raises(ValueError, match="options_from_prompt"):
+        ChoiceAccuracy(options_from_prompt="yes")
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet=st.sampled_from("ABCDEQI.):( \nxyz\u200b"), max_size=200))
+def test_options_in_prompt_on_any_text(prompt):
+    """Any text: a dict of consecutive letters from A with non-empty texts, or nothing."""
+    found = options_in_prompt(prompt)
+    assert found == {} or (list(found) == list("ABCDE"[:len(found)]) and len(found) >= 2 and all(found.values()))

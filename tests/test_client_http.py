@@ -150,3 +150,35 @@ def test_a_url_that_is_not_http_is_refused_at_once():
 
     with pytest.raises(ValueError, match="not an http"):
         RewardClient("ftp://127.0.0.1:21")
+
+
+def test_a_large_body_to_a_slow_reader_arrives_whole_and_a_stalled_reader_hits_the_deadline():
+    """The head and the body go out with gathering writes that the kernel takes in part when the server reads
+    slowly: every byte must arrive once and in order; a server that never reads costs the deadline, no more."""
+    received = []
+
+    def count(conn, body):  # RawServer reads 64 KiB at a time: the client's send buffer fills and sends go in part
+        received.append(body)
+        return ok(conn, b"%d" % len(body))
+
+    server = RawServer(count)
+    pool = HTTPPool()
+    body = bytes(range(256)) * 12_289  # about 3 MB, not a multiple of any buffer size
+    try:
+        answer = pool.exchange(Origin.parse(server.url), "POST", "/score", body, {}, 20)
+        assert answer.content == b"%d" % len(body) and received == [body]
+    finally:
+        pool.close()
+        server.close()
+
+    stalled = socket.create_server(("127.0.0.1", 0))
+    stalled.setsockopt(socket.SOL_SOCKET, socket.SO_RCVBUF, 4096)
+    pool = HTTPPool()
+    try:
+        started = time.perf_counter()
+        with pytest.raises((TimeoutError, OSError)):
+            pool.exchange(Origin.parse(f"http://127.0.0.1:{stalled.getsockname()[1]}"), "POST", "/score", body * 8, {}, 1.0)
+        assert time.perf_counter() - started < 3
+    finally:
+        pool.close()
+        stalled.close()

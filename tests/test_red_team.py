@@ -1,7 +1,7 @@
 """The held-out red team (tests/data/red_team.jsonl, benchmarks/red_team.py): hacks of kinds the probe does not list
 and genuine answers in ordinary styles, scored by ``math_accuracy`` and ``choice_accuracy`` with default parameters.
 
-Every genuine answer (both splits) is paid 1.0. Every ``dev`` hack is paid less than the plain genuine answer of its
+Every genuine answer (all splits) is paid 1.0, except the few in :data:`KNOWN_REFUSED` (asserted refused). Every ``dev`` hack is paid less than the plain genuine answer of its
 row, except the few in :data:`KNOWN_PAID` (asserted paid, so that fixing one fails here and the list shrinks). The
 ``holdout`` .. ``holdoutN`` hacks were written after the reader was changed and are measured by the benchmark, not asserted: their
 residual (idioms no structure gives away) is the honest figure in benchmarks/results/red_team.md.
@@ -27,10 +27,12 @@ from polyreward.rewards.math_accuracy import MathAccuracy
 ROWS = [json.loads(line) for line in (Path(__file__).parent / "data" / "red_team.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
 # dev hacks still paid, by design or as a documented limit (docs/reading.md#what-it-does-not-do)
 KNOWN_PAID: set[str] = set()
-# (Since holdout5, "Most people answer 42 here." is a report: an adverb of place or habit after the answer is no noun,
-# so the answer ends its clause. got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got
-# 42.", "Most students pick B." -- are read as reports since holdout4; with a named subject they still tell a word
-# problem's story.)
+# ("Most people answer \\boxed{7} here." was paid until an adverb of place after a crowd's answer stopped ending its
+# noun; got / pick / chose with an indefinite person or a crowd as subject -- "A classmate got 42.", "Most students
+# pick B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
+# genuine answers still refused, as a documented limit (docs/reading.md#what-it-does-not-do); the two that named an
+# option by its text alone ("The answer is Mercury.") are paid since choice_accuracy reads the options from the prompt
+KNOWN_REFUSED: set[str] = set()
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:
@@ -61,8 +63,8 @@ def test_the_table_is_well_formed():
 def test_every_genuine_answer_is_paid():
     genuine = [r for r in ROWS if r["kind"] == "genuine"]
     scores = _score(genuine, [r["completion"] for r in genuine])
-    refused = [(r["gold"], r["completion"]) for r, s in zip(genuine, scores) if s != 1.0]
-    assert refused == []
+    refused = {r["completion"] for r, s in zip(genuine, scores) if s != 1.0}
+    assert refused == KNOWN_REFUSED
 
 
 def test_dev_hacks_are_paid_less_than_the_genuine_answer():

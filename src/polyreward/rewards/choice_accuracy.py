@@ -17,7 +17,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.verifiers.choice import verify_choice
+from polyreward.schema import is_missing, prompt_text
+from polyreward.verifiers.choice import options_in_prompt, verify_choice
 from polyreward.verifiers.golds import MATCHES, alternatives, score_golds
 
 
@@ -27,7 +28,10 @@ class ChoiceAccuracy(RolloutReward):
     Args:
         answer_column: column holding the gold answer (a letter, the option text, or yes/no/maybe)
         options_column: column holding the options ({letter: text}, its JSON, a list or 'A. ...' lines), so an
-            answer naming the option text counts; null: letters only
+            answer naming the option text counts
+        options_from_prompt: with no options column (or an empty cell), read the options from the prompt's own
+            option lines (a run ``A. text``, ``B. text`` ... in order: :func:`polyreward.verifiers.choice.options_in_prompt`),
+            so "The answer is Mercury." names option C; false: letters only
         letters: the option letters a completion may pick, upper case, in order
         match: several golds in one cell (a list): any scores the best alternative, all the worst
     """
@@ -45,6 +49,7 @@ class ChoiceAccuracy(RolloutReward):
         weight: float = 1.0,
         answer_column: str = "answer",
         options_column: str | None = None,
+        options_from_prompt: bool = True,
         letters: str = "ABCDE",
         match: str = "any",
     ) -> None:
@@ -55,7 +60,10 @@ class ChoiceAccuracy(RolloutReward):
         if not isinstance(letters, str) or not letters.isalpha() or not letters.isupper() or len(set(letters)) != len(letters) or len(letters) < 2:
             raise ValueError(f"letters must be distinct upper-case letters such as 'ABCDE', got {letters!r}")
         self.answer_column = answer_column
+        if not isinstance(options_from_prompt, bool):
+            raise ValueError(f"options_from_prompt must be true or false, got {options_from_prompt!r}")
         self.options_column = options_column
+        self.options_from_prompt = options_from_prompt
         self.letters = letters
         self.match = one_of("match", match, MATCHES)
 
@@ -65,6 +73,8 @@ class ChoiceAccuracy(RolloutReward):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         options = row.get(self.options_column) if self.options_column else None
+        if self.options_from_prompt and is_missing(options):
+            options = options_in_prompt(prompt_text(row.get("prompt")), self.letters) or None
 
         def check(gold: Any) -> tuple[float | None, str, dict[str, Any]]:
             verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options)

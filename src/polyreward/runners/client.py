@@ -95,7 +95,7 @@ def _plain_json(value: Any) -> bool:
 
     A list of flat rows (exact dicts of str keys and scalar values, the usual shard) is classified by the set of
     its key and value types, gathered in C (``map``/``chain``); any container inside, or anything else, is walked."""
-    if type(value) is list and all(type(row) is dict for row in value):
+    if type(value) is list and set(map(type, value)) <= {dict}:
         key_types = set(map(type, chain.from_iterable(value)))
         values = list(chain.from_iterable(map(dict.values, value)))
         value_types = set(map(type, values))
@@ -371,7 +371,7 @@ class RewardClient:
                 continue
             parts.append(ScoredBatch(
                 names, weights, np.array(answer["scores"], dtype=np.float64).reshape(n, k),  # null -> NaN
-                {name: [str(r) for r in answer["reasons"].get(name, [""] * n)] for name in names},
+                {name: list(map(str, answer["reasons"].get(name, [""] * n))) for name in names},
                 failures={name: int(answer.get("failures", {}).get(name, 0)) for name in names},
                 advantages=np.asarray(answer["advantages"], dtype=np.float64) if with_advantages else None))
         return ScoredBatch.concat(parts)

@@ -69,7 +69,7 @@ from typing import Any
 
 from polyreward.judges.access import Access
 from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, dumps_peer, peer_answer, timed_out_json
-from polyreward.runners.server_slots import Slot, SlotDied, start_slots
+from polyreward.runners.server_slots import Slot, SlotDied, keep_freed_memory, start_slots
 
 DEFAULT_MAX_BODY = 16 * 1024 * 1024
 DRAIN_BYTES = 64 * 1024 * 1024  # an oversized body up to this size is read and dropped before its 413 ...
@@ -407,6 +407,7 @@ def run_server(app: Any, sock: Any, *, header_timeout: float = 10.0, max_connect
     ``$FORWARDED_ALLOW_IPS``, which this overrides)."""
     import uvicorn
 
+    keep_freed_memory()  # the request bodies' buffers are reused, not faulted in afresh on every request
     allowed = [str(a) for a in forwarded_allow]
     server = uvicorn.Server(uvicorn.Config(app, log_level="warning", access_log=False, timeout_graceful_shutdown=2,
                                            http=guarded_protocol(header_timeout, max_connections, max_per_client),

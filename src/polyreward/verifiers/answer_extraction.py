@@ -36,6 +36,7 @@ closed means the model ran out of budget mid-thought and there is no answer. Onl
 
 from __future__ import annotations
 
+import json
 import re
 from dataclasses import dataclass
 
@@ -289,6 +290,29 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     return answer
 
 
+# a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
+_JSON_SCALAR = re.compile(r'"((?:[^"\\\n]|\\.){0,200})"(?=\s*[,}\]])|(-?\d+(?:\.\d+)?)(?=\s*[,}\]])')
+
+
+def _json_value(anchor: re.Match, text: str) -> str | None:
+    """The value of a JSON answer key ('"answer": 64}'), or None when the anchor is no quoted key."""
+    return json_scalar(text[anchor.end():anchor.end() + 300].lstrip()) if re.search(r"answer[\"']", anchor.group(), re.IGNORECASE) else None
+
+
+def json_scalar(segment: str) -> str | None:
+    """The string or number a JSON object gives its answer key, read as JSON reads it, or None when
+    ``segment`` does not open with one (a value closed by ``,``, ``}`` or ``]``)."""
+    match = _JSON_SCALAR.match(segment)
+    if match is None:
+        return None
+    if match.group(2) is not None:
+        return match.group(2)
+    try:
+        return json.loads(f'"{match.group(1)}"')
+    except ValueError:
+        return None
+
+
 def _last_lines(text: str, count: int) -> str:
     lines = [line for line in text.rstrip().split("\n") if line.strip()]
     return "\n".join(lines[-count:])
@@ -503,7 +527,21 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return anchored
     if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
-    return _extract_from_line(text)
+    return _extract_from_line(_without_closing_check(text))
+
+
+# a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
+# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick)
+_CLOSING_CHECK = re.compile(r"(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]\W*\Z")
+
+
+def _without_closing_check(text: str) -> str:
+    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`), when something stands before it."""
+    check = _CLOSING_CHECK.search(text[-240:])
+    if check is None:
+        return text
+    rest = text[:len(text) - 240 + check.start()] if len(text) > 240 else text[:check.start()]
+    return rest if rest.strip() else text
 
 
 def _counterfactual_anchor(text: str, after: int) -> bool:
@@ -537,7 +575,7 @@ def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -
     anchors = list(_ANCHOR.finditer(text, after))
     for index in range(len(anchors) - 1, -1, -1):
         anchor = anchors[index]
-        answer = _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang).strip()
+        answer = (_json_value(anchor, text) or _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang)).strip()
         if answer.strip(" .*$:"):
             if index and _two_answers_in_one(text, anchors[index - 1], anchor, answer, final_bang):
                 return Extracted("", "hedged")  # two values for one key: no committed answer

@@ -84,6 +84,32 @@ def parse_options(value: Any) -> dict[str, str]:
     raise ValueError(f"cannot read options from a {type(value).__name__}")
 
 
+def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
+    """The options a prompt lists on lines of their own (``A. text``, ``A) text``, ``(A) text``, ``A: text``), when
+    they are a run of the first option letters in order (A, B[, C ...]) — the last such run in the prompt, so an
+    earlier example block does not count; ``{}`` when there is none (a line that merely starts with a capital and a
+    period, such as ``I. Introduction``, is not a run from A)."""
+    found: dict[str, str] = {}
+    best: dict[str, str] = {}
+    for line in prompt.splitlines():
+        stripped = line.strip()
+        match = _OPTION_LINE.match(stripped)
+        text = stripped[match.end():].strip() if match else ""
+        if match and text and match.group(1) in letters:
+            letter = match.group(1)
+            if letter == letters[0]:
+                found = {letter: text}
+            elif found and letters.index(letter) == len(found) and letter not in found:
+                found[letter] = text
+            else:
+                found = {}
+            if len(found) >= 2:
+                best = dict(found)
+        elif stripped and found:
+            found = {} if len(found) < 2 else found  # a line between options ends a run that has not started
+    return best
+
+
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
 _OPTION_LINE = re.compile(r"\(?([A-Z])[.):]")
 _WHITESPACE_RUN = re.compile(r"\s+")
@@ -105,9 +131,15 @@ def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space:
     return rf"(?:[(\[]{space}*)?([{cls}])(?:{space}*[)\]])?(?={follow})"
 
 
+# "e.g.", "for example", "such as" right before a letter make it an example ("like" does not: "It looks like C")
+_EXAMPLE_BEFORE = re.compile(r"(?:\be\.\s?g\.|\bfor\s+(?:example|instance)|\bsuch\s+as)[\s,:]*[(\[*]*\s*\Z", re.IGNORECASE)
+
+
 def _accept(text: str, match: re.Match, letters: str) -> str | None:
     """The letter of a regex hit, unless it is really the article "A"/"a" or a lowercase word."""
     letter = match.group(1)
+    if _EXAMPLE_BEFORE.search(text, max(0, match.start(1) - 20), match.start(1)):
+        return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     if letter.islower() and next_word:
@@ -189,6 +221,17 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     return False
 
 
+# the answer phrase in other languages, with its copula and article: "Die richtige Antwort ist D", "La bonne
+# réponse est la C", "La respuesta correcta es la opción C", "正解は D です" (normalise spaces a Latin letter from kana)
+_FOREIGN_ANCHOR = (
+    r"(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
+    r"correta|corretta|giusta|richtige|korrekte|правильный))?\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
+    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*)"
+)
+# a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
+_JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
+
+
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = (
@@ -210,6 +253,9 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
+        # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
+        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;)*!\]\-–—。、]"))),
+        ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
     ]
 
 

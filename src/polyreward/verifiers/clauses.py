@@ -78,13 +78,15 @@ def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):
 # that any smaller value works" is not read as one either.
 _BACK_REFERENCE = (
     r"(?:this|that|it|these|those|they|the\s+above|everything(?:\s+above)?|all\s+(?:of\s+)?(?:this|that|it|these|those|them|the\s+above)"
-    r"|(?:my|our|the|this|that|these|those)\s+(?:final\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
+    r"|(?:my|our|the|this|that|these|those)\s+(?:(?:final|whole|entire|original|earlier|previous)\s+)?(?:answers?|results?|values?|solutions?|choices?|options?|lists?|"
     r"findings?|labels?|diagnos[ie]s|numbers?|conclusions?|forecasts?|calls?|roots?|candidates?|work|reasoning|algebra|arithmetic|computations?|"
     r"calculations?|derivations?|arguments?|method|approach|logic)(?:\s+above)?)"
 )
 _OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+again|however|sadly|unfortunately|hmm+|wait|oh|no|"
            r"moment|momento|attends|attendez|warte|aspetta|espera|nein|non|"
-           r"on\s+(?:second\s+thought|reflection|(?:closer\s+)?inspection)|in\s+hindsight|looking\s+back|come\s+to\s+think\s+of\s+it)\W+)*")
+           r"on\s+(?:second\s+thought|reflection|(?:closer\s+)?inspection)|in\s+hindsight|looking\s+back|come\s+to\s+think\s+of\s+it)\W+"
+           # the writer noticing: "I just realized my whole approach is flawed", "we now see that this root is extraneous"
+           r"|(?:I|we)\s+(?:(?:just|now|suddenly)\s+)?(?:realiz|realis|notic|see|saw)\w*(?:\s+that)?\s+)*")
 _TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
           r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really)\b)")
 _ADVERB = (r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily|probably|likely|"
@@ -106,6 +108,8 @@ DENIES_BY_REFERENCE = re.compile(
     + r"|(?:none|neither|nothing)(?:\s+of\s+(?:them|these|those|the\s+options))?\s+(?:fits?|works?|applies|holds)\W*\Z"
     + r"|(?:none|neither|nothing)(?:\s+of\s+(?:this|that|it|these|those|them|the\s+above|my\s+\w+))?\s+(?:\w+\s+)?"
     + _COPULA + r"\s+" + _ADVERB + _TRUTH
+    # "I don't have a correct answer.", "We have no solution.": the writer says there is no answer after giving one
+    + r"|(?:I|we)\s+(?:(?:do|did)(?:n't|\s+not)\s+(?:really\s+|actually\s+)?have\s+(?:a|an|any|the)|have\s+no)\s+(?:(?!better|simpler|shorter|cleaner|nicer|faster|closed|general|elegant|different|other|second|neater)\w+\s+)?(?:answer|solution)(?:\s+(?:here|yet|at\s+all|for\s+(?:this|it|now)))?\W*\Z"
     + r"|(?:the\s+)?(?:opposite|reverse|contrary|converse)\s+(?:is\s+true|is\s+the\s+case|holds|is\s+correct|is\s+right)"
     + r"|(?:psych|sike|syke|gotcha|april\s+fools?)\b"
     # the same back-reference denial in the languages a policy switches to: "das stimmt nicht", "c'est faux",

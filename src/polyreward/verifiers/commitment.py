@@ -67,7 +67,10 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\Z",
     re.IGNORECASE,
 )
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or)\b|/)\s*(?:maybe\s+|possibly\s+|perhaps\s+|even\s+)?" + _CANDIDATE, re.IGNORECASE)
+# ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或)\s*"
+                           r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
+                           + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
@@ -261,6 +264,12 @@ _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|inst
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
+# a value the writer then says they stand by: "..., and I believe mine", "..., which I trust", "and I'm sticking with it"
+_STANDS_BY_AFTER = re.compile(
+    r"[\s)*$]*,?\s*(?:and|which|so)\s+(?:I|we)(?:'m|\s+am|'ll|\s+will)?\s+(?:\w+\s+)?(?:believe|trust|stand(?:ing)?\s+by|stick(?:ing)?\s+(?:with|to)|"
+    r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
+
+
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
@@ -270,6 +279,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
         return True  # "45 seems right", "45 is correct", "45 it is"
+    if _STANDS_BY_AFTER.match(after):
+        return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
     before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
@@ -361,6 +372,21 @@ def _operates_on(value: str, keys: set[str]) -> bool:
     return "/" in value and any(_value_key(part) in keys for part in value.split("/"))
 
 
+# the last operand of a product or sum right before it: '"explanation": "6 * 7"', "6 \\times 7"
+_OPERATION_BEFORE = re.compile(r"(?<![\d.])(\d{1,9}(?:\.\d{1,6})?)\s*([*×·+]|\\times|\\cdot)\s*\Z")
+
+
+def _computes_answer(clause: str, value: re.Match, keys: set[str]) -> bool:
+    """Is ``value`` the last operand of a product or sum of two numbers that equals the answer ('"explanation":
+    "6 * 7"' after 42): a computation of the answer, not another value? ("Hmm, 6 * 8." after 42 is another value.)"""
+    found = _OPERATION_BEFORE.search(clause, max(0, value.start() - 24), value.start())
+    if found is None or not re.fullmatch(r"\d{1,9}(?:\.\d{1,6})?", value.group()):
+        return False
+    left, right = float(found.group(1)), float(value.group())
+    result = left + right if found.group(2) == "+" else left * right
+    return _value_key(f"{result:g}" if result != int(result) else str(int(result))) in keys
+
+
 _PAUSE_OPENER = re.compile(r"\A[\W_]*(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
                            r"actually|on\s+second\s+thought)\b", re.IGNORECASE)
 _CANDIDATE_ASSIGNED = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
@@ -415,7 +441,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
-            operated = [v for v in others if _operates_on(v.group(), keys)]  # "42 / 6 = 7": the answer divided, a check
+            operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check
             if operated:
                 others = [v for v in others if v not in operated]
                 mentions = sorted(mentions + operated, key=lambda v: v.start())

@@ -47,7 +47,9 @@ from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confid
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
 MODAL_WORDS = (
     r"maybe|perhaps|possibly|peut-[eê]tre|vielleicht|eventuell|quiz[aá]s?|tal\s+vez|talvez|forse|mo[zż]e|"
-    r"может\s+быть|возможно|наверное|可能|也许|或许|大概|たぶん|多分|かもしれ\w*"
+    r"может\s+быть|возможно|наверное|可能|也许|或许|大概|たぶん|多分|かもしれ\w*|"
+    # the conditional of "can" as "could be": "potrebbe essere 5", "podría ser", "pourrait être", "könnte", "poderia"; Korean 아마
+    r"potrebbe|podr[ií]a|pourrait|k[öo]nnte|poderia|아마"
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
@@ -136,7 +138,17 @@ IDIOM_DOUBT = re.compile(
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,4}"
     r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish)\w*\b"
     r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
-    r"non\s+(?:\w+\s+){0,2}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
+    r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
+    r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
+    # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
+    # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
+    r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
+    r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody)\s+(?:else\s+)?to\b|\ba\s+second\s+(?:pair\s+of\s+eyes|opinion)\b"
+    # giving up ("I gave up on this one"; "I almost gave up" did not), a stand-in ("a placeholder until I redo the count")
+    r"|(?<!almost\s)(?<!nearly\s)\b(?:gave|give|giving|given)\s+up\b|\b(?:a|just\s+a|only\s+a)\s+(?:placeholder|stand-?in|stopgap)\b"
+    r"|\buntil\s+(?:I|we)\s+(?:can\s+|get\s+to\s+)?(?:redo|recheck|recount|rework|fix|finish|check|verify|confirm)\w*\b"
+    # approximation by place: "somewhere between 40 and 45", "somewhere around 42"
+    r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
     r"|\bno\s+(?:\w+\s+){0,2}(?:comprob|verific|revis)\w*|nicht\s+(?:\w+\s+)?(?:nach|über)?geprüft|(?:pas|jamais)\s+(?:\w+\s+)?vérifi\w*|"
     r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|確認していない|検証していない",
@@ -166,10 +178,13 @@ _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z])
 # (only auxiliaries and adverbs between the negation and the check: "It is not hard to check" states no unchecked work)
 _UNCHECKED = re.compile(
     r"(?:\bnot|n't|\bnever|\bwithout)\s+(?:(?:yet|really|actually|fully|properly|carefully|thoroughly|been|even|bothered|"
-    r"managed|able|(?:had|have|having)\s+(?:the\s+|a\s+)?(?:time|chance)|got(?:ten)?\s+around)\s+(?:to\s+)?){0,2}"
-    r"(?:double-?)?(?:check|verif|confirm|proofread)\w*"
+    r"managed|able|(?:had|have|having)\s+(?:the\s+|a\s+)?(?:time|chance)|got(?:ten)?\s+around|having|had|have|has)\s+(?:to\s+)?){0,2}"
+    r"(?:(?:double-?)?(?:check|verif|confirm|proofread)\w*|(?:go|gone|went|work|worked)\s+(?:it\s+|this\s+|that\s+)?through)"
     # a check still to do: "We still have to check whether ...", "It remains to be verified that ..." ("we need to check
     # that 42 satisfies both conditions: ..." goes on to check)
+    # a check planned, not done: "Next I would verify whether 42 satisfies it", "I'll check if 42 works" (then a check
+    # follows with ":"; "Let's check whether 42 works: ..." is read as a check)
+    r"|\b(?:would|will|'ll|'d|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?)?(?:check|verif|confirm|test)\w*\s+(?:whether|if)\b(?![^:\n]*:)"
     r"|\bstill\s+(?:have|has|need|needs)\s+to\s+(?:double-?)?(?:check|verif|confirm)\w*|\bremains?\s+to\s+be\s+(?:double-?)?(?:check|verif|confirm)\w*",
     re.IGNORECASE)
 # a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
@@ -186,7 +201,7 @@ _EMPTY_OR = re.compile(r"\A\W*or\b(?!\s*,?\s*(?:equivalently|equally|in\s+other\
 # the writer speaking of their own state rather than of the problem: "but I'm rusty on this", "just my two cents",
 # "(not my own work)" -- unless the state affirms the answer ("I'm sure", "I'm confident", "my final answer")
 _WRITER_STATE = re.compile(
-    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad)\b)\w+"
+    r"\bI(?:'m|\s+am)\s+(?!(?:\w+\s+)?(?:sure|certain|confident|positive|convinced|done|happy|glad|sticking|standing|going\s+with|keeping)\b)\w+"
     r"|(?:\bis|'s|\bjust|\bonly|\bnot)\s+(?:\w+\s+)?my\s+(?!(?:final\s+)?(?:answer|result|solution|calculation|computation|"
     r"derivation|work|method|reasoning|pick|choice|vote|estimate|check)\b)(?:own\s+)?\w+",
     re.IGNORECASE,
@@ -381,7 +396,7 @@ def _writer_doubts(clause: str, guesses: bool = True) -> bool:
     for doubt in _DOUBT.finditer(clause):
         if not guesses and doubt.group().lower().startswith("guess"):
             continue
-        if _GENERIC_GUESSER.search(clause[:doubt.start()]):
+        if doubt.group().lower().startswith("guess") and _GENERIC_GUESSER.search(clause[:doubt.start()]):
             continue  # "C, not B as one might guess": somebody else's guess, the wrong one
         if _ANSWER_DOUBT.match(doubt.group()) or WRITER.search(clause[:doubt.start()]):
             return True

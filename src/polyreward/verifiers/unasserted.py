@@ -46,7 +46,8 @@ def low_confidence(clause: str) -> bool:
 # The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
 # "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
 # check before this; "Whether we count clockwise or not, the total is 42" is a concessive clause, closed by its comma).
-_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is)\s+if\b", re.IGNORECASE)
+_EMBEDDED_QUESTION = re.compile(r"\bwhether\b|\b(?:wonder\w*|ask\w*|decid\w*|unclear|unsure|question\s+is|check\w*|verif\w*|test\w*|confirm\w*|see)\s+if\b",
+                                re.IGNORECASE)  # "check if": read only when the check is one the writer plans (hedging._UNCHECKED)
 # The answer as what a method the writer calls flawed produces: "A naive application of the formula gives 12", "the
 # careless count yields 7" -- an adjective of fault on the subject of the verb that produces the answer.
 _FLAWED_SOURCE = re.compile(
@@ -68,7 +69,10 @@ _NO_ANSWER = re.compile(
     r"(?:\s+(?:from|with|by|using|given|without)\b[^.;!?\n,]{0,40})?"  # "... from the data"
     r"|\bI\s+(?:really\s+)?(?:don't|do\s+not)\s+know(?:\s+(?:the\s+answer|it))?"
     r"|\b(?:no\s+idea|no\s+clue|not\s+a\s+clue|idk|dunno|(?:I'm\s+|I\s+am\s+)?(?:not\s+sure|unsure))"
-    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given))"
+    r"|\bno\s+(?:answer|solution)\s+(?:was\s+|could\s+be\s+)?(?:found|determined|given)"
+    # "I couldn't solve this.", "We were unable to finish the problem."
+    r"|\b(?:I|we)\s+(?:could(?:n't|\s+not)|can't|cannot|was\s+unable\s+to|were\s+unable\s+to|wasn't\s+able\s+to|failed\s+to)\s+"
+    r"(?:\w+\s+)?(?:solve|finish|do|answer|crack)\s+(?:this|it|the\s+(?:problem|question|exercise)))"
     r"(?:,?\s*(?:honestly|really|sorry|though|tbh|at\s+all))?\W*\Z",  # ending its clause
     re.IGNORECASE,
 )
@@ -105,7 +109,11 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
     clause up to it, has no word) right after a clause that says there is no answer."""
     if _declared_low_confidence(text, start):
         return True
-    return not WORDS.search(re.sub(r"\\[A-Za-z]+", "", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
+    # markup is no word, nor a collapsed block's label ("<details><summary>spoiler</summary>\\boxed{14}")
+    return not WORDS.search(_MARKUP_ONLY.sub("", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
+
+
+_MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-z]+", re.IGNORECASE)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
