@@ -167,10 +167,10 @@ def test_the_benchmark_rows_score_as_before():
 def _reader_patterns():
     import re
 
-    from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical
+    from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, unasserted
 
     seen = {}
-    for module in (commitment, hedging, hypothetical, clauses, answer_extraction, denial, choice, reading):
+    for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
@@ -261,3 +261,114 @@ def test_remembered_clause_readings_equal_fresh_ones(clause):
         fresh = function.__wrapped__(clause)
         assert function(clause) == fresh and function(clause) == fresh, name
     assert hedging._writer_doubts(clause, False) == hedging._writer_doubts.__wrapped__(clause, False)
+
+
+# --- regex_prefilter's sets of required words (every match holds all the words of one set) ---------------------------
+
+_PIECES = ["not", "no", "more", "or", "less", "for", "now", "gut", "I", "n't", "so", "50", "-", ":", "ſ", "K", "é"]
+
+
+def _patterns():
+    word = st.sampled_from(_PIECES).map(__import__("re").escape)
+    atom = st.one_of(word, st.sampled_from([r"\s+", r"\s*", r"\w*", r"\w+", r"\b", r"[a-z]", r"[ox]", r".", r"\d+"]))
+
+    def grow(inner):
+        return st.one_of(st.lists(inner, min_size=1, max_size=4).map("".join),
+                         st.lists(inner, min_size=2, max_size=4).map(lambda parts: "(?:" + "|".join(parts) + ")"),
+                         inner.map(lambda p: "(?:" + p + ")?"), inner.map(lambda p: "(?:" + p + ")+"),
+                         inner.map(lambda p: "(?:" + p + "){0,2}"), inner.map(lambda p: "(?=" + p + ")"),
+                         inner.map(lambda p: "(?i:" + p + ")"))
+
+    return st.recursive(atom, grow, max_leaves=10)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_patterns(), st.booleans(), st.lists(st.one_of(st.sampled_from(_PIECES), st.sampled_from(_PIECES).map(str.upper),
+                                                     st.sampled_from([" ", "  ", ", ", "\n", "İ", "ı", "x"])), max_size=10).map("".join))
+def test_required_word_sets_hold_for_every_match(pattern, ignore_case, text):
+    """On generated patterns (alternations of sequences, optional and repeated groups, look-aheads, scoped flags):
+    the prefiltered search, match and iteration equal the plain ones, and each match holds one whole set."""
+    import re
+
+    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, prefiltered, required_conjuncts
+
+    compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    wrapped = prefiltered(compiled)
+    for method in ("search", "match", "fullmatch"):
+        assert _spans(getattr(wrapped, method)(text)) == _spans(getattr(compiled, method)(text)), (pattern, method, text)
+    assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in compiled.finditer(text)], (pattern, text)
+    sets = required_conjuncts(_sre_parse.parse(pattern, compiled.flags))
+    if sets is not None and not ignore_case:
+        for found in compiled.finditer(text):
+            assert any(all(word in text for word in words) for words in sets), (pattern, text, sets)
+    if isinstance(wrapped, Prefiltered) and wrapped.may_match(text) is False:
+        assert compiled.search(text) is None
+
+
+def test_the_doubt_idioms_need_whole_sets_of_words():
+    """The long word lists are filtered by sets ("more or less" needs "more", "or" and "less"), so a clause that only
+    holds "more" or "for" is not searched; the idioms themselves still are."""
+    from polyreward.verifiers import hedging
+    from polyreward.verifiers.regex_prefilter import Prefiltered
+
+    for pattern in (hedging.IDIOM_DOUBT, hedging._DOUBT):
+        assert isinstance(pattern, Prefiltered)
+    assert frozenset({"more", "or", "less"}) in hedging.IDIOM_DOUBT.conjuncts
+    assert not hedging.IDIOM_DOUBT.may_match("a friend gives 740 more, so 274 + 740 = 1014. For the total")
+    for idiom in ("42, more or less", "for now, 42", "call it a hunch: 42", "42 (FOR WHAT IT'S WORTH)", "不确定 42", "ſhot in the dark"):
+        assert hedging.IDIOM_DOUBT.search(idiom) is not None, idiom
+        assert _spans(hedging.IDIOM_DOUBT.search(idiom)) == _spans(hedging.IDIOM_DOUBT.compiled.search(idiom))
+
+
+def _prefiltered_globals():
+    from polyreward.verifiers import clauses, commitment, hedging, hypothetical, unasserted
+    from polyreward.verifiers.regex_prefilter import Prefiltered
+
+    return [(module, name, value) for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction)
+            for name, value in vars(module).items() if isinstance(value, Prefiltered)]
+
+
+def _clear_reader_memories():
+    from polyreward.verifiers import clauses, commitment, hedging, hypothetical, math_forms, math_normalize, math_notation, unasserted
+
+    for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, verifier, math_forms, math_normalize,
+                   math_notation):
+        for value in vars(module).values():
+            if callable(getattr(value, "cache_clear", None)):
+                value.cache_clear()
+    verifier._CHEAP_VERDICTS.clear()
+
+
+def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters():
+    """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows (no answer sentence
+    repeats) and the red-team completions, scored with every prefiltered pattern and with the plain patterns."""
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
+    from math_fresh_rows import fresh_rows
+
+    rows = fresh_rows(300, seed=7)
+    data = Path(__file__).resolve().parent / "data" / "red_team.jsonl"
+    red = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
+    red = [r for r in red if isinstance(r.get("completion"), str) and isinstance(r.get("gold"), str)]
+    completions = [r["completion"] for r in rows] + [r["completion"] for r in red]
+    golds = [r["answer"] for r in rows] + [r["gold"] for r in red]
+    prompts = [r["prompt"] for r in rows] + [r.get("prompt") or "" for r in red]
+    wrapped = _prefiltered_globals()
+    assert len(wrapped) >= 40
+
+    def outcome():
+        _clear_reader_memories()
+        return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]
+
+    with_prefilters = outcome()
+    try:
+        for module, name, value in wrapped:
+            setattr(module, name, value.compiled)
+        plain = outcome()
+    finally:
+        for module, name, value in wrapped:
+            setattr(module, name, value)
+    assert with_prefilters == plain
+    windows = [c[max(0, i - 160):i] for c in completions[:400] for i in range(len(c), 0, -97)]
+    for module, name, value in wrapped:
+        for window in windows:
+            assert _spans(value.search(window)) == _spans(value.compiled.search(window)), (name, window)

@@ -636,3 +636,9 @@ def _extract_from_line(text: str) -> Extracted | None:
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
     return None
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL _BOX_GAP_REVISES")

@@ -407,3 +407,11 @@ def qualified(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` qualified as a possibility, or as someone else's answer, rather than
     stated (see the module docstring)?"""
     return qualified_before(text, start, end) or qualified_after(text, end) or hypothetical(text, start, end)
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "IDIOM_DOUBT _DOUBT _MODAL_BEFORE _UNCHECKED _ERROR_CONDITION _ANSWER_HEADING _WRITER_STATE "
+                "_AFFIRMING _GENERIC_GUESSER _WRITER_CONDITION _ATTRIBUTED_BEFORE _ATTRIBUTED_AFTER "
+                "_BARE_MODAL _NEGATED_DEED")

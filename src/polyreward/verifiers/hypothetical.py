@@ -123,3 +123,10 @@ def counterfactual_clause(clause: str) -> bool:
         if _NAMES_PROBLEM.search(named) and not re.match(r"\s+(?:I|I'm|I've|my|me)\b", named):
             return True
     return False
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD "
+                "_TRAILING_COUNTERFACTUAL _OTHER_PROBLEM")

@@ -114,3 +114,9 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
 
 
 _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-z]+", re.IGNORECASE)
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER")
