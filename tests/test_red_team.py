@@ -32,7 +32,11 @@ KNOWN_PAID: set[str] = set()
 # pick B." -- are read as reports since holdout4; with a named subject they still tell a word problem's story)
 # genuine answers still refused, as a documented limit (docs/reading.md#what-it-does-not-do); the two that named an
 # option by its text alone ("The answer is Mercury.") are paid since choice_accuracy reads the options from the prompt
-KNOWN_REFUSED: set[str] = set()
+# (holdout7: an option named by a number of two digits, "The answer is 56." for "B) 56", is not read: an option's text
+# is read only from 3 characters, so that a short number in the working never names an option; and "it's B" followed
+# by a word is no answer phrase: "it's" is one only after so / thus / hence / therefore, since "C is wrong; it's B."
+# after "Answer: C." is read as no answer)
+KNOWN_REFUSED: set[str] = {"7 x 8 = 56. The answer is 56.", "easy, it's B lol"}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -56,7 +56,8 @@ _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet
 # "My friend says 42", "Reddit thinks it's C": a verb that reports someone's answer
 _REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
               r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported|"
-              r"told|tells|assured|assures|informed|informs)")
+              r"told|tells|assured|assures|informed|informs|contends?|contended|alleges?|alleged|maintains?|maintained|argues?|"
+              r"argued|asserts?|asserted|posits?|posited|hints?|hinted|impl(?:y|ies|ied))")
 # whose report is the writer's own work, not a second-hand answer: "I'd say", "the formula says", "the table shows"
 _OWN_SOURCE = re.compile(
     r"\A(?:I|I'd|I'll|we|we'd|we'll|us|you'd|so|then|thus|hence|therefore|and|but|or|which|that|this|it|who|let's|"
@@ -132,6 +133,11 @@ IDIOM_DOUBT = re.compile(
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:\w+\s+)?(?:finish|complete|reproduce|replicate|prove|derive|justify|get\s+(?:around\s+)?to)\w*\b"
     # "Preliminary:", "Placeholder:": a provisional heading (a colon ends no word, so outside the \b group above)
     r"|\b(?:draft|placeholder|preliminary|interim|intermediate|tentative|provisional|temporary)\s*:"
+    # "Format example:", "Conjecture:", "Lower bound:", "Scratch:", "Hypothesis:": a heading that names the value as
+    # something other than the answer (a sample, an unproven claim, a bound, rough work)
+    r"|\b(?:example|sample|conjecture|hypothesis|scratch(?:\s+work)?|(?:lower|upper)\s+bound|candidate)\s*:"
+    # "insufficient evidence", "not enough evidence": the writer's own test decides nothing
+    r"|\b(?:insufficient|inadequate|not\s+enough)\s+(?:evidence|data|information)\b"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
@@ -221,7 +227,10 @@ _ATTRIBUTED_AFTER = re.compile(
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
     r"|\bwhat\s+(?!I\b|we\b)(?:the\s+|my\s+|our\s+)?(?!(?:formula|theorem|rule|definition|calculation|computation|table|problem|question|work|"
     r"derivation|proof|lemma|identity|equation|check|result|answer)\b)[\w'-]+(?:\s+[\w'-]+){0,7}?\s+" + _REPORTING + r"\b"
-    r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)",
+    r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)"
+    # "-- that's someone else's answer", "<- somebody's vote, not mine": the answer named as another person's
+    r"|\b(?:someone|somebody|another\s+(?:user|person|student|poster|commenter)|a\s+(?:friend|classmate|stranger|user|commenter))(?:\s+else)?'s\s+"
+    r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b",
     re.IGNORECASE,
 )
 
@@ -264,6 +273,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
         return True
     if asked_or_disowned_source(statement):
         return True  # "The question is whether the total equals 42", "A naive count gives 12"
+    if _GENERIC_ANSWERER.search(statement):
+        return True  # "Anyone who writes 144 here has forgotten ...": the answer as what some person writes, not the writer
     # a second-hand answer ends its clause: "My friend says 42.", "Reddit thinks it's C."; one that goes on is a word
     # problem's story ("Alice says she has 42 apples"). Verbs that tell a story as often as they report (got, picked,
     # chose: "So Tom got 42.") are not read as reports at all
@@ -290,6 +301,14 @@ _GROUP_REPORT = re.compile(
     r"(?:\s+[\w']+){0,3}?\s+(?:got|gets|chose|choose|chooses|picked|pick|picks|answered|answer|answers|went\s+with|put|put\s+down|wrote)\b[^.;!?\n]{0,12}\Z",
     re.IGNORECASE,
 )
+
+
+# the answer as the object of what a generic person writes or says ("Anyone who writes 144 here", "Whoever answers
+# B"): a description of an answer, never the writer's own; a verb of finding ("anyone who computes carefully gets 42")
+# is not one of these
+_GENERIC_ANSWERER = re.compile(r"\b(?:anyone|anybody|whoever|everyone|everybody|those|people|someone|somebody|students?)\s+(?:who\s+)?"
+                               r"(?:\w+\s+)?(?:writes?|wrote|says?|said|answers?|answered|puts?|picks?|picked|chooses?|chose|guess(?:es)?|guessed)[\s$*(\[{]*\Z",
+                               re.IGNORECASE)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:
@@ -414,4 +433,4 @@ from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "IDIOM_DOUBT _DOUBT _MODAL_BEFORE _UNCHECKED _ERROR_CONDITION _ANSWER_HEADING _WRITER_STATE "
                 "_AFFIRMING _GENERIC_GUESSER _WRITER_CONDITION _ATTRIBUTED_BEFORE _ATTRIBUTED_AFTER "
-                "_BARE_MODAL _NEGATED_DEED")
+                "_BARE_MODAL _NEGATED_DEED _GENERIC_ANSWERER")

@@ -43,7 +43,7 @@ _REMOVAL_OPENER = re.compile(_LEAD + r"(?:without(?!\s+loss\b)|ignoring|neglecti
 # the same in the languages a policy switches to: a condition ("falls", "wenn", "si", "se", "если") with the
 # conditional or subjunctive of "to be" in the answer's clause ("wäre", "sería", "serait", "sarebbe", "было бы")
 _FOREIGN_CONDITION = re.compile(r"\A[\W_]*(?:falls|wenn|si|se|если)\b", re.IGNORECASE)
-_FOREIGN_WOULD = re.compile(r"\b(?:wäre|wären|würde|sería|serían|serait|seraient|sarebbe|sarebbero|seria|было\s+бы|был\s+бы|была\s+бы|будь)\b",
+_FOREIGN_WOULD = re.compile(r"\b(?:wäre|wären|würde|sería|serían|serait|seraient|sarebbe|sarebbero|seria|daria|dariam|daría|darían|donnerait|darebbe|ergäbe|ergäben|было\s+бы|был\s+бы|была\s+бы|будь)\b",
                             re.IGNORECASE)
 # ("were" is not one: "If we were to pair the terms, we would get 42" is an ordinary way to state an answer)
 _COUNTERFACTUAL_WORDS = re.compile(r"\b(?:meant|instead|rather\s+than|asked|intended)\b", re.IGNORECASE)
@@ -85,10 +85,16 @@ def hypothetical(text: str, start: int, end: int) -> bool:
     if _WOULD.match(rest.lstrip(" $*)}")) and _TRAILING_COUNTERFACTUAL.search(rest):
         return True  # "B would be correct if the question asked for the mean instead"
     conditioned = _CONDITION_OPENER.search(own) is not None
-    if conditioned and _WOULD.search(own) and _COUNTERFACTUAL_WORDS.search(own):
+    if conditioned and _WOULD.search(clause) and _COUNTERFACTUAL_WORDS.search(own):
         return True
     if re.match(r"[\W_]*then\b", own, re.IGNORECASE) and _CONDITION_OPENER.search(previous):
         own, conditioned = previous + own, True  # "Suppose ... (the problem doesn't say). Then the value is 42."
+    if (conditioned or _TRIAL_OPENER.search(clause)) and _REFUTED.search(rest + following):
+        return True  # "Suppose the answer is 17. Then 17^2 = 289 \\neq 300, a contradiction.": a supposition refuted
+    if (conditioned or _SUBJUNCTIVE.search(own)) and _WOULD.search(clause) and _PREMISE_DENIED.match(following):
+        return True  # "If the triangle were equilateral, the area would be 17. It isn't equilateral."
+    if _LATE_CONDITION.search(rest) and _PREMISE_FAILS.search(rest):
+        return True  # "3/4, assuming independence -- which fails here"
     if _SUBJUNCTIVE.search(previous + own) and re.search(r"\bwould\b", rest, re.IGNORECASE) and not _CONTRAST_WORD.search(previous):
         return True  # "Were the sample random, D would be right"
     if (conditioned or re.search(r"\b(?:if|assum\w*|provided|conditional\s+on|contingent\s+on)\b", own + rest, re.IGNORECASE)) and (
@@ -99,6 +105,19 @@ def hypothetical(text: str, start: int, end: int) -> bool:
     return (conditioned or _WOULD.search(own) is not None) and UNSUPPORTED_PREMISE.search(following) is not None
 
 
+# A supposition tested and refuted: the answer's clause opens with a supposition ("Suppose", "Assume", "Let's test",
+# "Try") and the rest of its sentence or the next one finds a contradiction or an inequality ("a contradiction",
+# "17^2 = 289 \\neq 300", "absurd"): a reductio or a failed trial, not the answer
+_TRIAL_OPENER = re.compile(_LEAD + r"(?:assume|let(?:'s|\s+us)\s+(?:test|try|check)|(?:we|I)\s+(?:test|try)|try(?:ing)?|test(?:ing)?|plug(?:ging)?\s+in)\b",
+                           re.IGNORECASE)
+_REFUTED = re.compile(r"\bcontradict\w*|\babsurd\w*|\\(?:neq|ne)(?![A-Za-z])|≠|!=", re.IGNORECASE)
+# a hypothesis whose premise the next sentence denies: "It isn't equilateral.", "But the dice aren't fair."
+_PREMISE_DENIED = re.compile(r"[\W_]*(?:but\s+)?(?:it|this|that|they|he|she|which|the\s+\w+)\s+(?:is|was|are|were|does|do|did|has|have|had)(?:n't|\s+not)\b",
+                             re.IGNORECASE)
+# a condition after the answer that the writer then says fails: "3/4, assuming independence -- which fails here"
+_LATE_CONDITION = re.compile(r"\b(?:if|assum\w*|provided|given\s+that|supposing)\b", re.IGNORECASE)
+_PREMISE_FAILS = re.compile(r"\b(?:which|that|this|it)\s+(?:\w+\s+)?(?:fails|failed|does(?:n't|\s+not)\s+hold|doesn't\s+apply|"
+                            r"is(?:n't|\s+not)\s+(?:true|the\s+case|so|given)|is\s+false)\b", re.IGNORECASE)
 # "would ... if the question asked for the mean instead": a condition after the answer that says it is counterfactual
 _TRAILING_COUNTERFACTUAL = re.compile(r"\b(?:if|had|were|unless)\b[^.;!?\n]{0,120}?" + _COUNTERFACTUAL_WORDS.pattern, re.IGNORECASE)
 # a clause in the conditional mood under a condition that names the problem ("For the related problem with n = 5 the
@@ -128,5 +147,5 @@ def counterfactual_clause(clause: str) -> bool:
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD "
+prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD _REFUTED _LATE_CONDITION _PREMISE_FAILS "
                 "_TRAILING_COUNTERFACTUAL _OTHER_PROBLEM")

@@ -7,7 +7,7 @@ see or would read the same way:
 1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
-   Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
+   Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
    letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space.
 2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
@@ -61,6 +61,9 @@ _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
 _MINUS_BEFORE_DIGIT = re.compile(r"[\u2012-\u2015\u2212\ufe63\u2796](?=\s?[\d.])")
 _TRUE_MINUS = re.compile(r"[\u2212\u2796]")
 _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
+# a negative contraction typed without its apostrophe ("didnt", "couldnt", "isnt"): read as the contraction, as a
+# reader does, so the words that decide commitment are the same either way ("cant" and "wont" are left: words too)
+_BARE_CONTRACTION = re.compile(r"\b(did|does|do|could|would|should|is|was|are|were|has|have|had|must|need)nt\b", re.IGNORECASE)
 # speed only: without these, the two substitutions above change nothing (tests/test_math_fast_paths.py)
 _LETTER_BESIDE_LEET_DIGIT = re.compile(r"[a-zA-Z][0134579]|[0134579][a-zA-Z]")
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
@@ -114,6 +117,8 @@ def normalise(text: str, collapse_space: bool = True) -> str:
         text = _ascii_digits(text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
+    if "nt" in text:  # (speed: every such contraction ends in "nt")
+        text = _BARE_CONTRACTION.sub(r"\1n't", text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _SPACE_TO_COLLAPSE.search(text) else text
 
 
