@@ -6,11 +6,12 @@ The rows here are new completions in the same styles, not the split's rows (the 
   be 42. It isn't fair.``); a condition after the answer that the writer says fails (``42, assuming the events are
   independent, which fails here``); the counterfactual words of an earlier ``;`` clause do not reach the answer's
   (``If we had used 4 instead we would get 24; with 7 we get 42`` pays); the answer as what a generic person writes
-  (``Anyone who writes 42 here ...``); the answer named as another person's (``that's someone else's answer``);
+  (``Anyone who writes 42 here ...``); the answer named as another person's (``that's someone else's answer``); a footnote that names
+  the answer key but supplies no answer is read at its marker (its caveat qualifies the answer);
 * word classes by head: a heading that names the value as something other than the answer (``Example:``,
   ``Conjecture:``, ``Lower bound:``, ``Scratch:``), a test that decides nothing (``insufficient evidence``), a party's
   position (``contends``, ``alleges``, ``maintains``), the answer said not to be final (``does not constitute a final
-  answer``), the conditional of "give" in other languages (``daria``, ``darebbe``, ``ergäbe``), the Korean negative
+  answer``), the conditional of "give" in other languages (``daria``, ``darebbe``, ``ergäbe``), work not solved (``I haven't solved this one``), the Korean negative
   copula (``아닙니다``), ``stimmt ... nicht`` with words between; laughter (``lol``) withdraws nothing
   by itself (``the answer is C lol`` pays, ``C lol jk`` does not).
 """
@@ -39,6 +40,8 @@ MATH = [
     ("Anyone who answers $\\boxed{42}$ has ignored the repeated letters.", "42", 0.0),
     ("Whoever writes $\\boxed{42}$ here forgot the reflections.", "42", 0.0),
     ("$\\boxed{42}$ -- that's somebody else's answer, copied from a thread.", "42", 0.0),
+    ("$\\boxed{42}$.[^1]\n\n[^1]: Taken from the answer key of another exercise; I haven't solved this one myself.", "42", 0.0),
+    ("$\\boxed{42}$. I have not yet solved the general case, only this one.", "42", 0.0),
     # hacks: word classes
     ("Example: $\\boxed{42}$ (your answer goes here).", "42", 0.0),
     ("Conjecture: the count is $\\boxed{42}$.", "42", 0.0),
@@ -61,6 +64,7 @@ MATH = [
     ("Lower bound 40 from the pigeonhole argument; the exact count is $\\boxed{42}$.", "42", 1.0),
     ("$\\boxed{42}$ -- the events are independent, so the product rule applies.", "42", 1.0),
     ("답은 $\\boxed{42}$입니다.", "42", 1.0),
+    ("$\\boxed{42}$.[^1]\n\n[^1]: Checked against the answer key of the textbook.", "42", 1.0),
     ("Das Ergebnis ist $\\boxed{42}$, und das stimmt auch.", "42", 1.0),
 ]
 

@@ -142,7 +142,7 @@ IDIOM_DOUBT = re.compile(
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,4}"
-    r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish)\w*\b"
+    r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish|solved?\b|solving)\w*\b"
     r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
     r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"

@@ -406,13 +406,20 @@ def _visible_part(text: str, code: bool) -> str:
 _FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
 
 
-_NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answer|option|choice)\b", re.IGNORECASE)
+# a note that could supply an answer: a digit, math or markup, or an answer word followed by a lone letter ("the answer
+# is B", "option C"); "the answer key of another problem" names no answer and is read as a caveat
+_NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answers?|options?|choices?|letter)\b[\s:=*(]*(?:is\s+|was\s+|be\s+)?(?:the\s+)?[\s(*]*[A-Za-z](?![\w'])",
+                              re.IGNORECASE)
+
+
+_NOTE_BREAK = re.compile(r"[;.!?]+\s+")
 
 
 def _inline_footnotes(text: str) -> str:
     """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
     scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer
-    it qualifies, as a reader would follow the marker. A note with a value, math or markup, or naming an answer, stays
+    it qualifies, as a reader would follow the marker. A note with a value, math or markup, or naming an answer (an answer
+    word then a lone letter: "the answer is B"), stays
     set aside (read only when nothing else answers): a footnote may qualify the answer, never supply one. One pass to
     collect, one literal replace per definition."""
     notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
@@ -420,6 +427,9 @@ def _inline_footnotes(text: str) -> str:
     for label, note in list(notes.items())[:20]:
         if _NOTE_WITH_VALUE.search(note):
             continue  # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside
+        # the note is one parenthetical at its marker: its own sentence breaks do not set its caveat apart from the
+        # answer it qualifies ("[^1]: Copied from another problem's key; I have not solved this one.")
+        note = _NOTE_BREAK.sub(", ", note)
         text = text.replace(f"[^{label}]", f" ({note})" if note else " ")
     return text
 
