@@ -203,6 +203,14 @@ def checkout(ref: str, workdir: Path) -> Path:
     return shim
 
 
+def compile_trees(trees: list[Path]) -> None:
+    """Byte-compile the package trees the command lines run from, as an installed package is: where
+    ``PYTHONDONTWRITEBYTECODE`` is set (as on the shared benchmark machine) every run would otherwise compile the
+    package's sources again, 60-90 ms of each start-up that no user with an installed package pays."""
+    for tree in trees:
+        subprocess.run([sys.executable, "-m", "compileall", "-q", str(tree)], check=True, stdout=subprocess.DEVNULL)
+
+
 def run_cli(data: Path, workdir: Path, chunk: int, pythonpath: Path | None = None) -> dict:
     """``polyreward score`` end to end from outside: wall time, time to its first progress output, scores.
 
@@ -370,6 +378,7 @@ def main() -> int:
         "",
     ]
     before = checkout(args.before, workdir) if args.before else None
+    compile_trees([ROOT / "src"] + ([before] if before else []))
     for name in names:
         table, _ = measure(name, files[name], args.chunk, args.rounds, workdir, env, before)
         lines += table + [""]

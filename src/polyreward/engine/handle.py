@@ -106,6 +106,14 @@ class Engine:
         add = getattr(workers.pool, "add_preload", None)
         return add(modules) if callable(add) else False
 
+    def start_soon(self) -> None:
+        """Start the workers in the background and return at once (:meth:`WorkerPool.start` with ``wait=False``): a
+        caller that knows it will need them soon lets them start and import their preload while it goes on. A pool
+        without ``start`` (anything with a ``map``) starts on its first map, as before."""
+        start = getattr(self.pool, "start", None)
+        if callable(start):
+            start(wait=False)
+
     def map(self, fn: Callable[..., Any], items: Sequence[tuple[Hashable, ...]], timeout: float | None = None,
             affinity: Sequence[Hashable] | None = None) -> list[Outcome]:
         """:meth:`WorkerPool.map` with this engine's budget (``timeout`` only for a caller that sets its own per call)."""

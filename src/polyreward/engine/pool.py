@@ -24,7 +24,6 @@ input order.
 
 from __future__ import annotations
 
-import multiprocessing as mp
 import os
 import signal
 import threading
@@ -32,11 +31,13 @@ import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
 from concurrent.futures import Future
-from multiprocessing.connection import wait
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from polyreward.engine.outcome import Outcome
 from polyreward.engine.worker import CLOCK_TICKS, Task, Worker, process_cpu_seconds
+
+if TYPE_CHECKING:  # multiprocessing is imported when the pool starts (most runs of the command line start none)
+    import multiprocessing as mp
 
 COMPUTING_SHARE = 0.02  # an item that got at least this share of a core is computing, not blocked
 
@@ -110,6 +111,8 @@ class WorkerPool:
 
     def _context(self) -> mp.context.BaseContext:
         if self._ctx is None:
+            import multiprocessing as mp
+
             method = "forkserver" if "forkserver" in mp.get_all_start_methods() else "spawn"
             ctx = mp.get_context(method)
             if method == "forkserver":
@@ -137,10 +140,16 @@ class WorkerPool:
             with self._lock:
                 self._ensure_workers()
 
+        def run_quietly() -> None:
+            try:
+                run()
+            except Exception:  # noqa: BLE001 -- not lost: the first map starts the workers again and raises it there
+                pass
+
         if wait:
             run()
         else:
-            threading.Thread(target=run, name="polyreward-pool-start", daemon=True).start()
+            threading.Thread(target=run_quietly, name="polyreward-pool-start", daemon=True).start()
 
     def map(
         self,
@@ -216,6 +225,8 @@ class WorkerPool:
         return queues[longest].pop() if queues[longest] else None
 
     def _run_pool(self, fn: Callable[..., Any], jobs: list[tuple], keys: list[Hashable], limit: float) -> list[Outcome]:
+        from multiprocessing.connection import wait as connection_wait
+
         self._ensure_workers()
         results: list[Outcome | None] = [None] * len(jobs)
         queues: list[deque] = [deque() for _ in self._pool]
@@ -247,7 +258,7 @@ class WorkerPool:
             busy = [w.task for w in self._pool if w.task is not None]
             wake = [min(t.next_check, t.wall_deadline) for t in busy]
             wait_for = max(0.0, min(wake) - time.monotonic()) if wake else 1.0
-            ready = wait([w.conn for w in self._pool], timeout=wait_for)
+            ready = connection_wait([w.conn for w in self._pool], timeout=wait_for)
             for worker in list(self._pool):
                 if worker.conn not in ready:
                     continue

@@ -9,15 +9,17 @@ every failure is sent as data and the worker stays alive. Its address space is c
 from __future__ import annotations
 
 import math
-import multiprocessing as mp
 import os
 import pickle
 import signal
 import traceback
 from dataclasses import dataclass
-from multiprocessing.connection import Connection
+from typing import TYPE_CHECKING
 
-from polyreward.engine.no_main import NoMainProcess, children_allowed
+
+if TYPE_CHECKING:  # multiprocessing is imported when a pool starts, not by importing the engine (most runs start none)
+    import multiprocessing as mp
+    from multiprocessing.connection import Connection
 
 
 def _limit_memory(megabytes: int | None) -> None:
@@ -98,6 +100,8 @@ class Worker:
     """The parent's handle of one worker process: its pipe, the item it runs and its CPU seconds at its last report."""
 
     def __init__(self, ctx: mp.context.BaseContext, memory_limit_mb: int | None) -> None:
+        from polyreward.engine.no_main import NoMainProcess, children_allowed
+
         self.conn, child = ctx.Pipe(duplex=True)
         process_class = NoMainProcess if ctx.get_start_method() == "forkserver" else ctx.Process
         self.process = process_class(target=worker_main, args=(child, memory_limit_mb), daemon=True)

@@ -329,6 +329,8 @@ def verify_batch(
             verdicts[i] = decided
             continue
         base, item = decided
+        if not items and pool is not None and cache is None:
+            _start_pool_soon(pool)  # the first pair the pool must decide: it starts while the rest are decided cheaply
         pending.append((i, base))
         items.append(item)
     if items and cache is not None:
@@ -354,6 +356,23 @@ def verify_batch(
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _start_pool_soon(pool: Any) -> None:
+    """Start ``pool``'s workers (warm: :data:`WORKER_PRELOAD`) in the background, where it can (an
+    :class:`~polyreward.engine.Engine` or a :class:`~polyreward.engine.WorkerPool`); a batch that needs them then
+    decides its other pairs while the workers start and import sympy, instead of before."""
+    add_preload = getattr(pool, "add_preload", None)
+    if callable(add_preload):
+        add_preload(WORKER_PRELOAD)
+    start_soon = getattr(pool, "start_soon", None)
+    if callable(start_soon):
+        start_soon()
+    else:
+        from polyreward.engine import WorkerPool
+
+        if isinstance(pool, WorkerPool):
+            pool.start(wait=False)
 
 
 def _no_prompt() -> str:
