@@ -211,6 +211,28 @@ def test_every_reader_pattern_prefiltered_equals_the_plain_search(data):
         assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in pattern.finditer(text)], (name, text)
         at = len(text) // 2
         assert _spans(wrapped.search(text, at)) == _spans(pattern.search(text, at)), (name, text, at)
+        start, end = data.draw(st.integers(-3, len(text) + 3), label="pos"), data.draw(st.integers(-3, len(text) + 3), label="endpos")
+        for method in ("search", "match", "fullmatch"):  # a positioned call is filtered on its slice: the same results
+            assert _spans(getattr(wrapped, method)(text, start, end)) == _spans(getattr(pattern, method)(text, start, end)), (name, method, text, start, end)
+            assert _spans(getattr(wrapped, method)(text, start)) == _spans(getattr(pattern, method)(text, start)), (name, method, text, start)
+        assert [_spans(m) for m in wrapped.finditer(text, start, end)] == [_spans(m) for m in pattern.finditer(text, start, end)]
+
+
+def test_a_positioned_call_does_not_read_the_rest_of_a_long_text(monkeypatch):
+    """``match(text, at)`` once per clause of a long text must not scan the whole text each time (quadratic: a 100 KB
+    report of short lines took minutes in the kg reward's retraction reading); the filter reads a bounded slice."""
+    from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered
+
+    wrapped = [w for w in (prefiltered(pattern) for _, pattern in READER_PATTERNS) if isinstance(w, Prefiltered)]
+    read = []
+    plain = Prefiltered.may_match
+    monkeypatch.setattr(Prefiltered, "may_match", lambda self, piece: read.append(len(piece)) or plain(self, piece))
+    text = "\n A" * 25_000
+    for pattern in wrapped[:10]:
+        for at in range(0, len(text), 997):
+            pattern.match(text, at)
+            pattern.search(text, at, at + 100)
+    assert read and max(read) <= 512
 
 
 def test_reader_patterns_on_the_red_team_completions():

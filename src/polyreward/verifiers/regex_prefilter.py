@@ -143,6 +143,9 @@ def _may_match_ascii(char: str) -> bool:
     return char.isascii() or any(mapped.isascii() for form in (char.lower(), char.upper(), char.casefold()) for mapped in form)
 
 
+_SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
+
+
 class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
@@ -176,17 +179,31 @@ class Prefiltered:
                     return True
         return False
 
+    def _may_match_between(self, text: str, args: tuple[Any, ...]) -> bool:
+        """:meth:`may_match` on the part of ``text`` a call with ``pos`` / ``endpos`` can consume. The required strings
+        come from what a match consumes (assertions give none), and a match lies between pos and endpos, so the
+        slice decides alike. A call at a position in a long text (``match(text, at)`` once per clause) is not
+        filtered at all: reading the rest of the text at every call would make the caller quadratic."""
+        if not args:
+            return self.may_match(text)
+        size = len(text)
+        start = min(max(int(args[0]), 0), size)
+        end = min(max(int(args[1]), 0), size) if len(args) > 1 else size
+        if end - start > _SLICE_LIMIT:
+            return True
+        return self.may_match(text[start:end])
+
     def search(self, text: str, *args: Any) -> re.Match | None:
-        return self.compiled.search(text, *args) if self.may_match(text) else None
+        return self.compiled.search(text, *args) if self._may_match_between(text, args) else None
 
     def match(self, text: str, *args: Any) -> re.Match | None:
-        return self.compiled.match(text, *args) if self.may_match(text) else None
+        return self.compiled.match(text, *args) if self._may_match_between(text, args) else None
 
     def fullmatch(self, text: str, *args: Any) -> re.Match | None:
-        return self.compiled.fullmatch(text, *args) if self.may_match(text) else None
+        return self.compiled.fullmatch(text, *args) if self._may_match_between(text, args) else None
 
     def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
-        return self.compiled.finditer(text, *args) if self.may_match(text) else iter(())
+        return self.compiled.finditer(text, *args) if self._may_match_between(text, args) else iter(())
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.compiled, name)
