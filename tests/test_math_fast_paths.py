@@ -250,7 +250,7 @@ def test_reader_patterns_on_the_red_team_completions():
 
 def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pattern():
     from polyreward.verifiers import commitment
-    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, required_literals
+    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, required_conjuncts
 
     assert isinstance(commitment._NEGATED_BEFORE, Prefiltered)
     assert {"not", "never", "instead", "rather"} <= set(commitment._NEGATED_BEFORE.literals)
@@ -260,9 +260,9 @@ def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pat
     assert commitment._NEGATED_BEFORE.search("It is \u017fimply no longer") is not None  # non-ASCII: searched the plain way
     # an alternative with no fixed word: no prefilter can be derived
     parse = _sre_parse.parse
-    assert required_literals(parse(r"not|[a-z]+")) is None
-    assert required_literals(parse(r"\bno\s+longer|never")) == {"longer", "never"}
-    assert required_literals(parse(r"(?:a|b)x*c")) == {"a", "b"} or required_literals(parse(r"(?:a|b)x*c")) == {"c"}
+    assert required_conjuncts(parse(r"not|[a-z]+")) is None
+    assert set(required_conjuncts(parse(r"\bno\s+longer|never"))) == {frozenset({"no", "longer"}), frozenset({"never"})}
+    assert set(required_conjuncts(parse(r"(?:a|b)x*c"))) == {frozenset({"a", "c"}), frozenset({"b", "c"})}
 
 
 CLAUSE_WORDS = ["I", "I'm", "not", "sure", "guess", "maybe", "my", "friend", "says", "if", "memory", "serves", "unless", "I",

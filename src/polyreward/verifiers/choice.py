@@ -106,7 +106,8 @@ def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
             if len(found) >= 2:
                 best = dict(found)
         elif stripped and found:
-            found = {} if len(found) < 2 else found  # a line between options ends a run that has not started
+            found = {} if len(found) < 2 else found  # a line after a lone "A)" ends it; after two or more options
+            # the run stays open (an option's text wrapped onto the next line)
     return best
 
 

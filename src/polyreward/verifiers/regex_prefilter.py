@@ -3,19 +3,17 @@
 The commitment readers (:mod:`.commitment`, :mod:`.hedging`) search each answer's surroundings with long
 alternations of words ("not", "never", "rule out", "hunch", "reportedly" ...). Python's ``re`` tries such an
 alternation at every position of the text, tens of microseconds per search, and on most answers none of the words
-is there. :func:`prefiltered` reads the pattern's own syntax tree once, at import, and derives a set of literal
-strings at least one of which every match must contain:
+is there. :func:`prefiltered` reads the pattern's own syntax tree once, at import, and derives
+(:func:`required_conjuncts`) sets of literal strings such that every match holds all the strings of one set:
 
     a literal run           "not"                  -> {"not"}
-    a sequence              \\bno\\s+longer          -> the most selective of its parts' sets ({"longer"})
-    an alternation          not|never|n't          -> the union of its branches' sets (none if a branch has none)
-    a group, a repeat {1,}  (?:...)  x+            -> the set of its body
+    a sequence              more\\s+or\\s+less       -> the strings of all its parts: {"more", "or", "less"}
+    an alternation          not|never|n't          -> the sets of its branches (none if a branch has none)
+    a group, a repeat {1,}  (?:...)  x+            -> the sets of its body
     anything else           [a-z], ., x*, \\1, ...   -> no set (may match without a fixed string)
 
-:func:`required_conjuncts` refines this to sets of strings, every match holding all the strings of one set (a
-sequence needs the strings of all its parts, "more\\s+or\\s+less" {"more", "or", "less"}; an alternation offers the
-sets of its branches), and :class:`Prefiltered` filters with those sets: on the doubt idioms' hundred alternatives
-the single strings ("more", "for", "50") occur in most worked solutions, the sets almost never. When no set is
+Single strings would not do: on the doubt idioms' hundred alternatives the single words ("more", "for", "50") occur
+in most worked solutions, whole sets almost never. When no set is
 whole in the text, no match exists and the search is skipped; otherwise the real search runs. The set is derived from the compiled pattern itself, so a word added to the pattern later is in it
 too. Case-insensitive patterns compare lower-cased ASCII only: a text with any non-ASCII character is always
 searched (Unicode case folding maps some non-ASCII letters to ASCII ones, ``ſ`` to ``s``), and a word of the pattern
@@ -39,45 +37,6 @@ _ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
 _REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
 
 
-def _selectivity(options: frozenset[str]) -> tuple[int, int]:
-    return min(len(option) for option in options), -len(options)
-
-
-def required_literals(items: Any) -> frozenset[str] | None:
-    """Strings one of which every match of the parsed pattern ``items`` contains, or None when there is no such set."""
-    candidates: list[frozenset[str]] = []
-    run: list[str] = []
-
-    def close_run() -> None:
-        if run:
-            candidates.append(frozenset({"".join(run)}))
-            run.clear()
-
-    for op, argument in items:
-        if op is _sre.LITERAL:
-            run.append(chr(argument))
-            continue
-        if op in _ZERO_WIDTH:  # consumes nothing: the literals on either side stay adjacent
-            continue
-        close_run()
-        found: frozenset[str] | None = None
-        if op is _sre.SUBPATTERN:
-            _group, add_flags, del_flags, body = argument
-            found = required_literals(body) if not add_flags and not del_flags else None
-        elif op is _sre.BRANCH:
-            branches = [required_literals(branch) for branch in argument[1]]
-            found = None if any(b is None for b in branches) else frozenset().union(*branches)  # type: ignore[arg-type]
-        elif op in _REPEATS:
-            low, _high, body = argument
-            found = required_literals(body) if low >= 1 else None
-        elif op is _sre.IN and argument and all(kind is _sre.LITERAL for kind, _ in argument):
-            found = frozenset(chr(code) for _, code in argument)  # a set of single characters: [❌✗✘]
-        if found:
-            candidates.append(found)
-    close_run()
-    return max(candidates, key=_selectivity) if candidates else None
-
-
 _MAX_CONJUNCTS = 256  # a sequence of alternations multiplies out; past this, keep the most selective part only
 
 
@@ -87,8 +46,8 @@ def _conjunct_score(conjunct: frozenset[str]) -> int:
 
 def required_conjuncts(items: Any) -> list[frozenset[str]] | None:
     """Sets of strings such that every match of the parsed pattern ``items`` contains all the strings of at least
-    one set, or None when there are no such sets (finer than :func:`required_literals`: "more\\s+or\\s+less"
-    needs {"more", "or", "less"}, not "more" alone, and "for\\s+now" {"for", "now"}).
+    one set, or None when there are no such sets ("more\\s+or\\s+less" needs {"more", "or", "less"}, not "more"
+    alone, and "for\\s+now" {"for", "now"}).
 
         a literal run        one set of one string
         a sequence           the strings every part needs, with each set of at most one part with several sets
