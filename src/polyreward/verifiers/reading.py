@@ -382,7 +382,28 @@ def _drop_set_aside(text: str) -> str:
         text = _TINY.sub(" ", _drop_small_groups(text))
     if "<small" in text.lower():
         text = _drop_between(text, "<small", "</small>", line=False)
+    if "<su" in text.lower() or "^{" in text or "_{" in text:
+        text = _drop_detached_scripts(text)
     return text
+
+
+# a sub- or superscript attached to nothing is small print, not an index or a power (holdout8): "The answer is
+# \\boxed{41}. <sub>\\boxed{42}</sub>", "$x = 3$. $^{\\boxed{5}}$"; "x<sup>2</sup>" and "(x+1)^{2}" keep theirs
+_DETACHED_HTML_SCRIPT = re.compile(r"(?:(?<=[\s.,;:!?])|(?<![\s\S]))<(su[bp])\b[^<>]{0,100}>", re.IGNORECASE)
+_DETACHED_LATEX_SCRIPT = re.compile(r"(?:(?<=[\s$])|(?<![\s\S]))[\^_]\{(?=\s*\\boxed)")
+
+
+def _drop_detached_scripts(text: str) -> str:
+    parts, position = [], 0
+    while (opening := _DETACHED_HTML_SCRIPT.search(text, position)) is not None:
+        closing = re.compile(rf"</{opening.group(1)}\s*>", re.IGNORECASE).search(text, opening.end())
+        if closing is None:
+            break
+        parts.append(text[position:opening.start()] + " ")
+        position = closing.end()
+    parts.append(text[position:])
+    text = "".join(parts)
+    return _drop_brace_groups(text, _DETACHED_LATEX_SCRIPT) if "\\boxed" in text else text
 
 
 def visible_text(text: str, code: bool = False) -> str:
