@@ -522,11 +522,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
+    if not trusted and _JSON_NO_ANSWER.search(text):
+        return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
-    if not trusted and _JSON_NO_ANSWER.search(text):
-        return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _extract_from_line(_without_closing_check(text))

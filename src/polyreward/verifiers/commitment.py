@@ -129,15 +129,16 @@ def bound_not_value(text: str, start: int) -> bool:
 # "answer != 21", "x \\neq \\boxed{8}": the value is what the answer is not (":"/"=" end _before's window, so read raw)
 _NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\boxed\s*\{)?\s*\Z")
 # an approximation, not the value (holdout8): "Roughly \\boxed{42}", "it's in the neighbourhood of 64", "≈ 12",
-# "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands
+# "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
+# a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
 _APPROXIMATE_BEFORE = re.compile(
     r"(?:\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
     r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
-    r"environ|à\s+peu\s+près|aproximadamente|примерно|около)|≈|~|\\(?:approx|sim|simeq)(?![A-Za-z])|約|大约|约|およそ)\s*\Z",
+    r"environ|à\s+peu\s+près|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|大约|约|およそ)\s*\Z",
     re.IGNORECASE,
 )
 _FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
-_APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|~|\\(?:approx|sim|simeq)(?![A-Za-z]))")
+_APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
 
 
 def approximate_not_value(text: str, start: int, end: int) -> bool:

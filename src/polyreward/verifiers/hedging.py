@@ -285,6 +285,9 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     heading = _heading_before(text, start)
     if heading and _idiom_doubts(heading):
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
+    lead = _ANSWER_HEADING.match(text, start, start + 40)
+    if lead is not None and _idiom_doubts(own + lead.group()):
+        return True  # an option reader's match opens at the heading ("Wrong answer: C", "Not my final answer: C")
     if unasserted_before(text, start, own):
         return True  # "Confidence: 35%. Final answer: 12", "The answer could not be determined. \\boxed{99}"
     contrasts = list(_CONTRAST.finditer(own))
