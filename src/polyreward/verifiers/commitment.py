@@ -49,7 +49,7 @@ _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
-    r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that))*\Z",
+    r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
     re.IGNORECASE,
 )
 _NEGATED_AFTER = re.compile(
@@ -132,9 +132,10 @@ _NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\
 # "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
 # a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
 _APPROXIMATE_BEFORE = re.compile(
-    r"(?:\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
+    r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
+    r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
     r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
-    r"environ|à\s+peu\s+près|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|大约|约|およそ)\s*\Z",
+    r"environ|à\s+peu\s+près|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
     re.IGNORECASE,
 )
 _FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")

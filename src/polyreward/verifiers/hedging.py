@@ -152,7 +152,8 @@ IDIOM_DOUBT = re.compile(
     r"|\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|\bnot\s+exact\b"
     # a plan, not a result ("Plan:", "Next step:", "Goal:", "To show:"), work still to come after the answer ("let me
     # do it", "(Proof to follow.)", "Still working on it."), the work handed to the reader ("I'll leave it to you")
-    r"|\b(?:plan|next\s+step|goal|aim|objective|to-?do|to\s+(?:show|prove))\s*:"
+    r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:"
+    r"|\b(?:we|I)\s+(?:want|need|wish|aim|intend|plan)\s+to\s+(?:show|prove|establish)\s+that\b"
     r"|\blet\s+me\s+(?:do|start|begin|get\s+to)\s+(?:it|that|this|on)\b|\b(?:proof|details?|derivation|working|solution)\s+to\s+follow\b"
     r"|\bstill\s+(?:working|thinking|computing|checking)\b|\bleave\s+(?:it|this|that|the\s+\w+)\s+(?:to|for|up\s+to)\s+you\b"
     # a heading that names the value as wrong or as not the answer ("Common wrong answer:", "Not my final answer:"),
@@ -161,6 +162,23 @@ IDIOM_DOUBT = re.compile(
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
+    # the same classes, by their heads rather than their phrases: the answer named an estimate ("My estimate is",
+    # "Estimated answer:", "(estimate)", "I'd estimate"), a blank avoided ("so I don't leave it blank", "so it's not
+    # empty", "to avoid an empty answer", "just so there's an answer", "the box needs something"), a stand-in mark
+    # ("(placeholder)", "(filler)", "(WIP)", "(not final)", "(ignore)"), a heading that qualifies the answer as not
+    # the writer's final one ("Working answer:", "Bad answer:", "Sample output:", "Format:"), the answer named a
+    # wrong one ("A wrong answer would be"), luck and wishes ("With luck,", "Let's hope", "Wishful thinking:")
+    r"|\b(?:my|an?|the|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b"
+    r"|\(\s*(?:rough\s+)?estimat\w*\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b"
+    r"|\b(?:leave|left|leaving)\s+(?:it|this|that|the\s+\w+)\s+(?:blank|empty)\b|\b(?:it's|it\s+is|isn't|is\s+not)\s+(?:not\s+)?(?:left\s+)?(?:blank|empty)\b"
+    r"|\b(?:avoid|prevent)\w*\s+(?:an?\s+)?(?:empty|blank)\b|\b(?:just|only)\s+so\s+(?:that\s+)?there(?:'s|\s+is)\s+(?:an?\s+|some\s+)?(?:answer|something|value|number)\b"
+    r"|\b(?:box|field|form|slot|blank)\s+(?:needs|requires|wants)\s+(?:something|a\s+value|an\s+answer|a\s+number)\b"
+    r"|\b(?:require|need|want|demand)\w*\s+(?:a|an|some)\s+(?:box|boxed)\b|\bplaceholders?\b"
+    r"|\(\s*(?:filler|dummy|stub|stand-?in|temp|tbd|wip|work\s+in\s+progress|not\s+final|ignore(?:\s+this)?|draft|test)\s*\)"
+    r"|\b(?:working|wip|bad|old|previous|test|fake|dummy|filler)\s+(?:answer|result|value|output)\s*:|\b(?:sample|example)\s+(?:answer|output|format)\w*\s*:"
+    r"|\b(?:format|output\s+format|answer\s+format|like\s+so)\s*:"
+    r"|\b(?:a|the)\s+(?:wrong|incorrect|bad)\s+(?:answer|choice|option|value)\s+(?:would\s+be|is|might\s+be|could\s+be)\b"
+    r"|\b(?:with\s+(?:any\s+|some\s+)?luck|if\s+I'm\s+lucky|wishful)\b"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
@@ -201,8 +219,8 @@ _MODAL_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r")(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
-# "so far" is no conclusion ("the computation so far points at 56")
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so(?!\s+far\b)|thus|therefore|hence)\b", re.IGNORECASE)
+# "so far" is no conclusion ("the computation so far points at 56"), nor is "like so:"
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|(?<!like\s)so(?!\s+far\b)|thus|therefore|hence)\b", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
 # a check the writer says they did not do is doubt, not a check: "I haven't double-checked this"
 # (only auxiliaries and adverbs between the negation and the check: "It is not hard to check" states no unchecked work)
@@ -217,7 +235,8 @@ _UNCHECKED = re.compile(
     r"|\b(?:would|will|'ll|'d|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?)?(?:check|verif|confirm|test)\w*\s+(?:whether|if)\b(?![^:\n]*:)"
     # a check in a plan ("Next step: verify that ...", "Plan: ..., then check that it equals 42") or evidence so far
     # ("the computation so far points at 56") is not a check done (holdout8)
-    r"|\b(?:plan|next\s+step|goal|aim|objective|to-?do|to\s+(?:show|prove))\s*:|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
+    r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
+    r"|\b(?:we|I)\s+(?:want|need|wish|aim|have|intend|plan)\s+to\s+(?:show|prove|check|verify|confirm|establish)\s+that\b"
     r"|\bstill\s+(?:have|has|need|needs)\s+to\s+(?:double-?)?(?:check|verif|confirm)\w*|\bremains?\s+to\s+be\s+(?:double-?)?(?:check|verif|confirm)\w*",
     re.IGNORECASE)
 # a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
@@ -325,7 +344,7 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
 # the answer as the object of a wish (holdout8): "I hope it's 16", "It would be nice if the answer were 42", "If only
 # it were 42"; read before the answer only, so "\\boxed{42}. I hope this helps!" stays an answer
 _DESIRE = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:hope|wish)\b|\bwould\s+(?:be\s+)?(?:nice|great|good|lovely|convenient|neat)\s+if\b|"
-                     r"\bif\s+only\b|\bhopefully\b", re.IGNORECASE)
+                     r"\bif\s+only\b|\bhopefully\b|\blet's\s+hope\b|\bhoping\b", re.IGNORECASE)
 
 
 # "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
