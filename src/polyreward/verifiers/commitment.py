@@ -142,12 +142,29 @@ _FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
 _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
 
 
+# an estimate named as one in the answer's clause, before it ("Order-of-magnitude estimate only:", "**Answer
+# (approximate, not exact):**", "My estimate is", "Estimated answer:", "Answer (estimate):") or right after it ("(approx.)",
+# ", I'd estimate", "(rounded, exact value unknown)"). Read for exact answers only (math, options, sets), never by the
+# forecast rewards, whose every answer is an estimate
+_ESTIMATE_NAMED = re.compile(
+    r"\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|"
+    r"\bnot\s+exact\b|\b(?:my|our|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b|"
+    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
+
+
 def approximate_not_value(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
-    "\\boxed{\\approx 12}") rather than stated? A rounded decimal ("\\approx 3.14") is a value."""
+    "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
+    decimal ("\\approx 3.14") is a value."""
     if _FRACTIONAL_DECIMAL.search(text[start:end]):
         return False
-    return _APPROXIMATE_BEFORE.search(_before(text, start)) is not None
+    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None:
+        return True
+    after = _CLAUSE_AFTER.match(text, end)
+    return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
 
 
 def negated(text: str, start: int, end: int) -> bool:
@@ -642,5 +659,5 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p) for p in (_NEGA
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE "
+prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")

@@ -148,8 +148,6 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:filler|dummy|stub|stand-?in|made-up|arbitrary)\s+(?:answer|value|number|entry|result)\b"
     r"|\bfor\s+the\s+(?:parser|grader|autograder|auto-grader|checker|template)\b|\b(?:not|no)\s+(?:a\s+)?real\s+(?:answer|result|solution|value)\b"
     r"|\b(?:won't|will\s+not|can't|cannot|not\s+(?:ready|going|willing)\s+to)\s+commit\b|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
-    # an estimate named as one ("Order-of-magnitude estimate only:", "(approximate, not exact)")
-    r"|\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|\bnot\s+exact\b"
     # a plan, not a result ("Plan:", "Next step:", "Goal:", "To show:"), work still to come after the answer ("let me
     # do it", "(Proof to follow.)", "Still working on it."), the work handed to the reader ("I'll leave it to you")
     r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:"
@@ -162,14 +160,12 @@ IDIOM_DOUBT = re.compile(
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
-    # the same classes, by their heads rather than their phrases: the answer named an estimate ("My estimate is",
-    # "Estimated answer:", "(estimate)", "I'd estimate"), a blank avoided ("so I don't leave it blank", "so it's not
+    # the same classes, by their heads rather than their phrases (an estimate named as one is read by
+    # commitment.approximate_not_value, for exact answers only: a forecast is an estimate): a blank avoided ("so I don't leave it blank", "so it's not
     # empty", "to avoid an empty answer", "just so there's an answer", "the box needs something"), a stand-in mark
     # ("(placeholder)", "(filler)", "(WIP)", "(not final)", "(ignore)"), a heading that qualifies the answer as not
     # the writer's final one ("Working answer:", "Bad answer:", "Sample output:", "Format:"), the answer named a
     # wrong one ("A wrong answer would be"), luck and wishes ("With luck,", "Let's hope", "Wishful thinking:")
-    r"|\b(?:my|an?|the|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b"
-    r"|\(\s*(?:rough\s+)?estimat\w*\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b"
     r"|\b(?:leave|left|leaving)\s+(?:it|this|that|the\s+\w+)\s+(?:blank|empty)\b|\b(?:it's|it\s+is|isn't|is\s+not)\s+(?:not\s+)?(?:left\s+)?(?:blank|empty)\b"
     r"|\b(?:avoid|prevent)\w*\s+(?:an?\s+)?(?:empty|blank)\b|\b(?:just|only)\s+so\s+(?:that\s+)?there(?:'s|\s+is)\s+(?:an?\s+|some\s+)?(?:answer|something|value|number)\b"
     r"|\b(?:box|field|form|slot|blank)\s+(?:needs|requires|wants)\s+(?:something|a\s+value|an\s+answer|a\s+number)\b"
