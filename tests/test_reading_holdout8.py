@@ -68,6 +68,11 @@ MATH = [
     ("Like so: $\\boxed{42}$", "42", 0.0),
     ("答案大约是 $\\boxed{42}$。", "42", 0.0),
     ("We want to show that $n = \\boxed{42}$.", "42", 0.0),
+    ("$\\boxed{42}$ (ish)", "42", 0.0),
+    ("Más o menos $\\boxed{42}$.", "42", 0.0),
+    ("I'm putting $\\boxed{42}$ here because I need to submit something.", "42", 0.0),
+    ("The target is $\\boxed{42}$; now let's try to reach it.", "42", 0.0),
+    ("I'd love for it to be $\\boxed{42}$.", "42", 0.0),
     # genuine: the same words and marks where they commit
     ("$\\pi^2 \\approx \\boxed{9.87}$", "9.87", 1.0),
     ("So the answer is about $\\boxed{3.5}$.", "3.5", 1.0),
@@ -98,9 +103,12 @@ CHOICE = [
     ("Not my final answer: C.", "C", 0.0),
     ("I hope it's C.", "C", 0.0),
     ("e.g. Answer: C -- replace it with yours.", "C", 0.0),
+    ("A wrong answer would be C.", "C", 0.0),
     # genuine
     ("The answer is C. I hope this helps!", "C", 1.0),
     ("For the record, the answer is C.", "C", 1.0),
+    ("Hopefully clear: the answer is C.", "C", 1.0),
+    ("I was torn between B and C, but B fails the units check, so the answer is C.", "C", 1.0),
     ("Answer: C", "C", 1.0),
 ]
 

@@ -135,7 +135,7 @@ _APPROXIMATE_BEFORE = re.compile(
     r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
     r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
     r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
-    r"environ|à\s+peu\s+près|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
+    r"environ|à\s+peu\s+près|au\s+pif|grosso\s+modo|más\s+o\s+menos|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
     re.IGNORECASE,
 )
 _FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
@@ -149,7 +149,7 @@ _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za
 _ESTIMATE_NAMED = re.compile(
     r"\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|"
     r"\bnot\s+exact\b|\b(?:my|our|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b|"
-    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
+    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\(\s*(?:-?ish|rough(?:ly)?|ballpark)\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
     re.IGNORECASE,
 )
 _CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")

@@ -175,6 +175,11 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:format|output\s+format|answer\s+format|like\s+so)\s*:"
     r"|\b(?:a|the)\s+(?:wrong|incorrect|bad)\s+(?:answer|choice|option|value)\s+(?:would\s+be|is|might\s+be|could\s+be)\b"
     r"|\b(?:with\s+(?:any\s+|some\s+)?luck|if\s+I'm\s+lucky|wishful)\b"
+    # the same, said with other heads (holdout8's second probe): something put in only to fill ("put something in the
+    # box", "just filling the box", "submit something", "to have something in"), a target still to reach ("now let's
+    # try to reach it", "Hypothesis to test:"), a nominal value
+    r"|\b(?:put|putting|fill\w*|submit\w*|have|enter\w*|writ\w*)\s+(?:something|anything)\b|\bfill\w*\s+(?:in\s+)?(?:the|a)\s+(?:box|field|blank|form|slot)\b"
+    r"|\b(?:try|trying)\s+to\s+(?:reach|get\s+to|derive|show|prove)\s+(?:it|this|that)\b|\bto\s+(?:test|check|verify)\s*:|\bnominal\s+(?:answer|value|result)\b"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
@@ -301,7 +306,12 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     if heading and _idiom_doubts(heading):
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
     lead = _ANSWER_HEADING.match(text, start, start + 40)
-    if lead is not None and _idiom_doubts(own + lead.group()):
+    phrase = None if lead is not None else _ANSWER_PHRASE.match(text, start, start + 40)
+    if phrase is not None:  # the phrase's own statement, after the clause's last contrast ("torn between B and D, but ...")
+        lead, own_before = phrase, own[max((m.end() for m in _CONTRAST.finditer(own)), default=0):]
+    else:
+        own_before = own
+    if lead is not None and _idiom_doubts(own_before + lead.group()):
         return True  # an option reader's match opens at the heading ("Wrong answer: C", "Not my final answer: C")
     if unasserted_before(text, start, own):
         return True  # "Confidence: 35%. Final answer: 12", "The answer could not be determined. \\boxed{99}"
@@ -316,7 +326,7 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
-    if _DESIRE.search(statement):
+    if _DESIRE.search(statement.rpartition(":")[2]):  # a wish before a colon governs what it names ("Hopefully clear: ...")
         return True  # "It would be nice if the answer were 42", "I hope it's 16": the answer as a wish, not a claim
     if asked_or_disowned_source(statement):
         return True  # "The question is whether the total equals 42", "A naive count gives 12"
@@ -337,10 +347,15 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
 
 
+# an option reader's match that opens at the answer phrase ("answer would be D" in "A wrong answer would be D")
+_ANSWER_PHRASE = re.compile(r"(?:final\s+)?answer\s+(?:is|would\s+be|might\s+be|could\s+be)\b", re.IGNORECASE)
+
+
 # the answer as the object of a wish (holdout8): "I hope it's 16", "It would be nice if the answer were 42", "If only
 # it were 42"; read before the answer only, so "\\boxed{42}. I hope this helps!" stays an answer
 _DESIRE = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:hope|wish)\b|\bwould\s+(?:be\s+)?(?:nice|great|good|lovely|convenient|neat)\s+if\b|"
-                     r"\bif\s+only\b|\bhopefully\b|\blet's\s+hope\b|\bhoping\b", re.IGNORECASE)
+                     r"\bif\s+only\b|\bhopefully\b|\blet's\s+hope\b|\bhoping\b|\b(?:I'd|I\s+would|we'd)\s+(?:love|like|prefer)\s+(?:for\s+)?(?:it|the\s+\w+)\s+to\s+be\b|"
+                     r"\bexpected\s+to\s+(?:be|come\s+out)\b", re.IGNORECASE)
 
 
 # "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
