@@ -522,6 +522,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
+    if not trusted and _JSON_NO_ANSWER.search(text):
+        return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
@@ -533,6 +535,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
 # a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
 # ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick)
 _CLOSING_CHECK = re.compile(r"(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]\W*\Z")
+
+
+# a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
+# under another key (a draft, a note) is never read in its place
+_JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""|"none"|"n/a")\s*[,}]', re.IGNORECASE)
 
 
 def _without_closing_check(text: str) -> str:

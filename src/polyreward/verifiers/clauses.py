@@ -114,7 +114,7 @@ DENIES_BY_REFERENCE = re.compile(
     + r"|(?:psych|sike|syke|gotcha|april\s+fools?)\b"
     # the same back-reference denial in the languages a policy switches to: "das stimmt nicht", "c'est faux",
     # "eso no es correcto", "non è giusto", "это неверно"
-    + r"|(?:das|es|dies)\s+(?:stimmt|ist)\s+(?:so\s+)?(?:nicht(?:\s+(?:richtig|korrekt))?|falsch)\W*\Z|c'est\s+(?:faux|incorrect|pas\s+(?:bon|juste|correct))\W*\Z"
+    + r"|(?:das|es|dies)\s+(?:stimmt|ist)\s+(?:so\s+)?(?:nicht(?:\s+(?:richtig|korrekt))?|falsch)\W*\Z|c'est\s+(?:faux|incorrect|pas\s+(?:bon|juste|correct))\W*\Z|(?:elle|il)\s+est\s+(?:fausse|faux|incorrecte?)\W*\Z"
     + r"|(?:eso|esto)\s+(?:no\s+es\s+(?:correcto|cierto)|es\s+(?:falso|incorrecto))\W*\Z|(?:non\s+è\s+(?:giusto|corretto)|è\s+sbagliato)\W*\Z"
     + r"|это\s+(?:неверно|неправильно|не\s+так)\W*\Z"
     + ")",

@@ -47,8 +47,9 @@ from polyreward.verifiers.regex_prefilter import prefiltered
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
-    r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*)(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|"
-    r"is|simply|just))*\Z",
+    r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
+    # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
+    r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
     re.IGNORECASE,
 )
 _NEGATED_AFTER = re.compile(
@@ -59,6 +60,7 @@ _NEGATED_AFTER = re.compile(
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
     r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new)\b)"
+    r"|\A\s*(?:では|じゃ)(?:ありません|ない|なく)"  # Japanese: "48 ではありません" (is not 48)
     r"|\A\s*(?:이|가|은|는)?\s*아니",  # Korean: "144이 아닙니다" (is not 144)  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )
@@ -124,9 +126,52 @@ def bound_not_value(text: str, start: int) -> bool:
     return _BOUND_BEFORE.search(_before(text, start)) is not None
 
 
+# "answer != 21", "x \\neq \\boxed{8}": the value is what the answer is not (":"/"=" end _before's window, so read raw)
+_NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\boxed\s*\{)?\s*\Z")
+# an approximation, not the value (holdout8): "Roughly \\boxed{42}", "it's in the neighbourhood of 64", "≈ 12",
+# "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
+# a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
+_APPROXIMATE_BEFORE = re.compile(
+    r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
+    r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
+    r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
+    r"environ|à\s+peu\s+près|au\s+pif|grosso\s+modo|más\s+o\s+menos|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
+    re.IGNORECASE,
+)
+_FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
+_APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
+
+
+# an estimate named as one in the answer's clause, before it ("Order-of-magnitude estimate only:", "**Answer
+# (approximate, not exact):**", "My estimate is", "Estimated answer:", "Answer (estimate):") or right after it ("(approx.)",
+# ", I'd estimate", "(rounded, exact value unknown)"). Read for exact answers only (math, options, sets), never by the
+# forecast rewards, whose every answer is an estimate
+_ESTIMATE_NAMED = re.compile(
+    r"\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|"
+    r"\bnot\s+exact\b|\b(?:my|our|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b|"
+    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\(\s*(?:-?ish|rough(?:ly)?|ballpark)\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
+    re.IGNORECASE,
+)
+_CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
+
+
+def approximate_not_value(text: str, start: int, end: int) -> bool:
+    """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
+    "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
+    decimal ("\\approx 3.14") is a value."""
+    if _FRACTIONAL_DECIMAL.search(text[start:end]):
+        return False
+    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None:
+        return True
+    after = _CLAUSE_AFTER.match(text, end)
+    return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
+
+
 def negated(text: str, start: int, end: int) -> bool:
     """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?"""
     window = text[max(0, start - WINDOW):start]
+    if _NOT_EQUAL_BEFORE.search(window):
+        return True
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end)))
 
@@ -145,14 +190,14 @@ def hedged(text: str, start: int, end: int) -> bool:
 
 def hedged_inside(answer: str) -> bool:
     """An answer that names alternatives itself: ``42 \\text{ (or 43)}``, ``2 or 3``."""
-    return bool(_INSIDE_OR.search(answer))
+    return bool(_INSIDE_OR.search(answer)) or (_APPROXIMATE_INSIDE.match(answer) is not None and not _FRACTIONAL_DECIMAL.search(answer))
 
 
 def uncommitted(text: str, start: int, end: int) -> str:
     """``"negated"``, ``"hedged"`` or ``""`` for the answer at ``text[start:end]``."""
     if negated(text, start, end):
         return "negated"
-    if hedged(text, start, end) or qualified(text, start, end) or bound_not_value(text, start):
+    if hedged(text, start, end) or qualified(text, start, end) or bound_not_value(text, start) or approximate_not_value(text, start, end):
         return "hedged"
     return ""
 
@@ -204,7 +249,7 @@ _WITHDRAWAL = re.compile(
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
     r"a\s+lie|lying|testing\s+you|trolling|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
-    r"nein|falsch|fehler|irrtum|geirrt|faux|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
+    r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립",
     re.IGNORECASE,
 )
@@ -614,5 +659,5 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p) for p in (_NEGA
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE "
+prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")

@@ -82,7 +82,7 @@ _DOUBT = re.compile(
     # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
     r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
     r"fifty-fifty|provisional\w*|check\w*\s+(?:failed|fails)|failed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check)\b"
-    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬]",
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬ツ]",
     re.IGNORECASE,
 )
 # doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
@@ -91,7 +91,7 @@ _ANSWER_DOUBT = re.compile(
     r"guess|unverified|unconfirmed|speculat|unprov|untested|unsubstantiated|(?:could|might|may|can)\s+(?:\w+\s+){0,3}?(?:up\s+or|either|higher)|not\s+(?:verified|checked|confirmed)|(?:might|may|could)\b|idk|dunno|no\s+clue|"
     r"not\s+a\s+clue|tentativ|supposedly|allegedly|presumably|apparently|ballpark|give\s+or|thereabouts|fingers|shot\s+in|grain\s+of|something|"
     r"hard\s+to|difficult\s+to|impossible\s+to|tough\s+to|coin|toss|fifty|provisional|check\w*\s+fail|failed\s+|"
-    r"I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬]",
+    r"no\s+idea(?!\s+(?:why|how|what|where|who|whether|if)\b)|I\b|I'd\b|we\b|we'd\b|[🤷🤔❓❔⁉‽🤞😬ツ]",
     re.IGNORECASE,
 )
 # Idioms and word classes that doubt an answer whoever utters them, so no subject is needed (each is a *class*, named
@@ -138,6 +138,48 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:example|sample|conjecture|hypothesis|scratch(?:\s+work)?|(?:lower|upper)\s+bound|candidate)\s*:"
     # "insufficient evidence", "not enough evidence": the writer's own test decides nothing
     r"|\b(?:insufficient|inadequate|not\s+enough)\s+(?:evidence|data|information)\b"
+    # holdout8, by head: a value written to fill the form, not as the answer ("only so I have something down", "just to
+    # have something on the page", "so the answer field isn't empty", "because a box is required", "dummy value for
+    # the parser", "filler answer", "not a real result"); the writer declining to commit ("I won't commit to anything")
+    r"|\b(?:only|just|merely|simply|purely)\s+(?:so|to|because|in\s+order\s+to)\b[^.;!?\n]{0,40}?\b(?:something|anything)\b"
+    r"|\bsomething\s+(?:is\s+|was\s+)?(?:down|on\s+(?:the\s+)?(?:page|paper|record|screen)|written\s+down)\b"
+    r"|\b(?:field|box|form|slot|blank|cell|submission)\s+(?:isn't|is\s+not|won't\s+be|doesn't\s+stay|not)\s+(?:left\s+)?(?:empty|blank)\b"
+    r"|\b(?:because|since|as)\s+(?:a|an|the)\s+(?:box|answer|value|number|entry)\s+is\s+(?:required|mandatory|expected|needed)\b"
+    r"|\b(?:filler|dummy|stub|stand-?in|made-up|arbitrary)\s+(?:answer|value|number|entry|result)\b"
+    r"|\bfor\s+the\s+(?:parser|grader|autograder|auto-grader|checker|template)\b|\b(?:not|no)\s+(?:a\s+)?real\s+(?:answer|result|solution|value)\b"
+    r"|\b(?:won't|will\s+not|can't|cannot|not\s+(?:ready|going|willing)\s+to)\s+commit\b|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
+    # a plan, not a result ("Plan:", "Next step:", "Goal:", "To show:"), work still to come after the answer ("let me
+    # do it", "(Proof to follow.)", "Still working on it."), the work handed to the reader ("I'll leave it to you")
+    r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:"
+    r"|\b(?:we|I)\s+(?:want|need|wish|aim|intend|plan)\s+to\s+(?:show|prove|establish)\s+that\b"
+    r"|\blet\s+me\s+(?:do|start|begin|get\s+to)\s+(?:it|that|this|on)\b|\b(?:proof|details?|derivation|working|solution)\s+to\s+follow\b"
+    r"|\bstill\s+(?:working|thinking|computing|checking)\b|\bleave\s+(?:it|this|that|the\s+\w+)\s+(?:to|for|up\s+to)\s+you\b"
+    # a heading that names the value as wrong or as not the answer ("Common wrong answer:", "Not my final answer:"),
+    # an instruction not to grade it ("(do not grade)"), a value shown as the format ("like this:", "e.g. Answer: B")
+    r"|\b(?:wrong|incorrect|rejected|naive|trap)\s+(?:answer|result|value|choice|option)\s*:|\b(?:distractor|trap|decoy)\s*:"
+    r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
+    r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
+    r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
+    # the same classes, by their heads rather than their phrases (an estimate named as one is read by
+    # commitment.approximate_not_value, for exact answers only: a forecast is an estimate): a blank avoided ("so I don't leave it blank", "so it's not
+    # empty", "to avoid an empty answer", "just so there's an answer", "the box needs something"), a stand-in mark
+    # ("(placeholder)", "(filler)", "(WIP)", "(not final)", "(ignore)"), a heading that qualifies the answer as not
+    # the writer's final one ("Working answer:", "Bad answer:", "Sample output:", "Format:"), the answer named a
+    # wrong one ("A wrong answer would be"), luck and wishes ("With luck,", "Let's hope", "Wishful thinking:")
+    r"|\b(?:leave|left|leaving)\s+(?:it|this|that|the\s+\w+)\s+(?:blank|empty)\b|\b(?:it's|it\s+is|isn't|is\s+not)\s+(?:not\s+)?(?:left\s+)?(?:blank|empty)\b"
+    r"|\b(?:avoid|prevent)\w*\s+(?:an?\s+)?(?:empty|blank)\b|\b(?:just|only)\s+so\s+(?:that\s+)?there(?:'s|\s+is)\s+(?:an?\s+|some\s+)?(?:answer|something|value|number)\b"
+    r"|\b(?:box|field|form|slot|blank)\s+(?:needs|requires|wants)\s+(?:something|a\s+value|an\s+answer|a\s+number)\b"
+    r"|\b(?:require|need|want|demand)\w*\s+(?:a|an|some)\s+(?:box|boxed)\b|\bplaceholders?\b"
+    r"|\(\s*(?:filler|dummy|stub|stand-?in|temp|tbd|wip|work\s+in\s+progress|not\s+final|ignore(?:\s+this)?|draft|test)\s*\)"
+    r"|\b(?:working|wip|bad|old|previous|test|fake|dummy|filler)\s+(?:answer|result|value|output)\s*:|\b(?:sample|example)\s+(?:answer|output|format)\w*\s*:"
+    r"|\b(?:format|output\s+format|answer\s+format|like\s+so)\s*:"
+    r"|\b(?:a|the)\s+(?:wrong|incorrect|bad)\s+(?:answer|choice|option|value)\s+(?:would\s+be|is|might\s+be|could\s+be)\b"
+    r"|\b(?:with\s+(?:any\s+|some\s+)?luck|if\s+I'm\s+lucky|wishful)\b"
+    # the same, said with other heads (holdout8's second probe): something put in only to fill ("put something in the
+    # box", "just filling the box", "submit something", "to have something in"), a target still to reach ("now let's
+    # try to reach it", "Hypothesis to test:"), a nominal value
+    r"|\b(?:put|putting|fill\w*|submit\w*|have|enter\w*|writ\w*)\s+(?:something|anything)\b|\bfill\w*\s+(?:in\s+)?(?:the|a)\s+(?:box|field|blank|form|slot)\b"
+    r"|\b(?:try|trying)\s+to\s+(?:reach|get\s+to|derive|show|prove)\s+(?:it|this|that)\b|\bto\s+(?:test|check|verify)\s*:|\bnominal\s+(?:answer|value|result)\b"
     # "I wouldn't stake much on it", "not betting the farm", "wouldn't put money on it": risk, by its head verbs
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,2}(?:stake|wager|gamble|bet|put\s+(?:\w+\s+)?money)\w*\b"
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
@@ -178,7 +220,8 @@ _MODAL_BEFORE = re.compile(
     re.IGNORECASE,
 )
 _BARE_MODAL = re.compile(r"\A\W*(?:\w+\W+){0,3}?(?:or\s+)?(?:" + MODAL_WORDS + r")(?:\s+(?:not|so))?\W*\Z", re.IGNORECASE)
-_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|so|thus|therefore|hence)\b", re.IGNORECASE)
+# "so far" is no conclusion ("the computation so far points at 56"), nor is "like so:"
+_CONTRAST = re.compile(r"\b(?:but|however|though|although|yet|whereas|(?<!like\s)so(?!\s+far\b)|thus|therefore|hence)\b", re.IGNORECASE)
 _NOT_EQUAL_AFTER = re.compile(r"\A(?:≠|!=|=/=|\\(?:neq|ne|not\s*=)(?![A-Za-z]))")
 # a check the writer says they did not do is doubt, not a check: "I haven't double-checked this"
 # (only auxiliaries and adverbs between the negation and the check: "It is not hard to check" states no unchecked work)
@@ -191,6 +234,10 @@ _UNCHECKED = re.compile(
     # a check planned, not done: "Next I would verify whether 42 satisfies it", "I'll check if 42 works" (then a check
     # follows with ":"; "Let's check whether 42 works: ..." is read as a check)
     r"|\b(?:would|will|'ll|'d|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?)?(?:check|verif|confirm|test)\w*\s+(?:whether|if)\b(?![^:\n]*:)"
+    # a check in a plan ("Next step: verify that ...", "Plan: ..., then check that it equals 42") or evidence so far
+    # ("the computation so far points at 56") is not a check done (holdout8)
+    r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
+    r"|\b(?:we|I)\s+(?:want|need|wish|aim|have|intend|plan)\s+to\s+(?:show|prove|check|verify|confirm|establish)\s+that\b"
     r"|\bstill\s+(?:have|has|need|needs)\s+to\s+(?:double-?)?(?:check|verif|confirm)\w*|\bremains?\s+to\s+be\s+(?:double-?)?(?:check|verif|confirm)\w*",
     re.IGNORECASE)
 # a condition on the writer, not on the problem: "if memory serves", "unless I messed up", "If I had to pick",
@@ -258,6 +305,14 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     heading = _heading_before(text, start)
     if heading and _idiom_doubts(heading):
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
+    lead = _ANSWER_HEADING.match(text, start, start + 40)
+    phrase = None if lead is not None else _ANSWER_PHRASE.match(text, start, start + 40)
+    if phrase is not None:  # the phrase's own statement, after the clause's last contrast ("torn between B and D, but ...")
+        lead, own_before = phrase, own[max((m.end() for m in _CONTRAST.finditer(own)), default=0):]
+    else:
+        own_before = own
+    if lead is not None and _idiom_doubts(own_before + lead.group()):
+        return True  # an option reader's match opens at the heading ("Wrong answer: C", "Not my final answer: C")
     if unasserted_before(text, start, own):
         return True  # "Confidence: 35%. Final answer: 12", "The answer could not be determined. \\boxed{99}"
     contrasts = list(_CONTRAST.finditer(own))
@@ -271,6 +326,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     statement = own if contrast is None else own[contrast.end():]  # "guessing x = 6 gives 42, so 42": a method
     if _MODAL_BEFORE.search(statement) or _writer_doubts(statement) or _writer_condition(statement) or _idiom_doubts(statement):
         return True
+    if _DESIRE.search(statement.rpartition(":")[2]):  # a wish before a colon governs what it names ("Hopefully clear: ...")
+        return True  # "It would be nice if the answer were 42", "I hope it's 16": the answer as a wish, not a claim
     if asked_or_disowned_source(statement):
         return True  # "The question is whether the total equals 42", "A naive count gives 12"
     if _GENERIC_ANSWERER.search(statement):
@@ -288,6 +345,17 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     if contrast.group().lower() in ("so", "thus", "hence", "therefore") and len(WORDS.findall(before)) > 4:
         return False  # "I don't know any closed form, so I enumerate: 42": a conclusion from a stated gap, not doubt
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# an option reader's match that opens at the answer phrase ("answer would be D" in "A wrong answer would be D")
+_ANSWER_PHRASE = re.compile(r"(?:final\s+)?answer\s+(?:is|would\s+be|might\s+be|could\s+be)\b", re.IGNORECASE)
+
+
+# the answer as the object of a wish (holdout8): "I hope it's 16", "It would be nice if the answer were 42", "If only
+# it were 42"; read before the answer only, so "\\boxed{42}. I hope this helps!" stays an answer
+_DESIRE = re.compile(r"\b(?:I|we)\s+(?:\w+\s+)?(?:hope|wish)\b|\bwould\s+(?:be\s+)?(?:nice|great|good|lovely|convenient|neat)\s+if\b|"
+                     r"\bif\s+only\b|\bhopefully\b|\blet's\s+hope\b|\bhoping\b|\b(?:I'd|I\s+would|we'd)\s+(?:love|like|prefer)\s+(?:for\s+)?(?:it|the\s+\w+)\s+to\s+be\b|"
+                     r"\bexpected\s+to\s+(?:be|come\s+out)\b", re.IGNORECASE)
 
 
 # "Someone online got 42.", "Everyone in class got 7.", "Most students pick B.", "A classmate got 120.": got / chose /
@@ -433,4 +501,4 @@ from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "IDIOM_DOUBT _DOUBT _MODAL_BEFORE _UNCHECKED _ERROR_CONDITION _ANSWER_HEADING _WRITER_STATE "
                 "_AFFIRMING _GENERIC_GUESSER _WRITER_CONDITION _ATTRIBUTED_BEFORE _ATTRIBUTED_AFTER "
-                "_BARE_MODAL _NEGATED_DEED _GENERIC_ANSWERER")
+                "_BARE_MODAL _NEGATED_DEED _GENERIC_ANSWERER _DESIRE")

@@ -52,7 +52,10 @@ UNSUPPORTED_PREMISE = re.compile(
     r"\b(?:not|never)\s+(?:\w+\s+)?(?:stated|given|specified|said|mentioned|guaranteed|known)\b"
     r"|\b(?:problem|question|statement|text|figure|prompt|task)\s+(?:doesn't|does\s+not|didn't|did\s+not|never)\s+(?:\w+\s+)?"
     r"(?:say|state|specify|give|mention|tell)(?:s)?\b(?!\s+otherwise)"
-    r"|\bnothing\s+(?:\w+\s+)?(?:says|indicates|suggests|guarantees|tells)\b|\b(?:it|this|that|which)\s+(?:may|might)\s+not\s+(?:be|hold)\b",
+    r"|\bnothing\s+(?:\w+\s+)?(?:says|indicates|suggests|guarantees|tells)\b|\b(?:it|this|that|which)\s+(?:may|might)\s+not\s+(?:be|hold)\b"
+    # "... if and only if the sequence starts at n = 1, which I couldn't determine": the writer cannot say it holds
+    r"|\b(?:which|that|this)\s+(?:I|we)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not|don't|do\s+not)\s+(?:\w+\s+)?"
+    r"(?:determine|tell|know|verify|check|confirm|establish|decide|find\s+out)\b",
     re.IGNORECASE,
 )
 _CONTRAST_WORD = re.compile(r"\b(?:but|however|whereas|yet|instead,)\b", re.IGNORECASE)

@@ -293,10 +293,17 @@ _LINK_DEFINITION = re.compile(
     r"^[ ]{0,3}\[(?!\^)[^\]\n]{1,40}\]:[ \t]*(?:#|<>|<?(?:https?://|www\.|/|\.{1,2}/))[^\n]*$", re.MULTILINE)
 
 
+# '<font size="1">42</font>', '<font size=-2>': the smallest sizes of the old font tag are small print (read as
+# <small>, set aside in step 3) rather than a presentational tag dropped with nothing else (holdout8 probe)
+_SMALL_FONT_ELEMENT = re.compile(r"<font\s+size\s*=\s*[\"']?\s*(?:1|-[1-9])\s*[\"']?\s*>([^<]{0,2000})</font\s*>", re.IGNORECASE)
+
+
 def _drop_markup(text: str) -> str:
     if "]:" in text:
         text = _LINK_DEFINITION.sub("", text)
     if "<" in text:
+        if "<font" in text.lower():
+            text = _SMALL_FONT_ELEMENT.sub(r"<small>\1</small>", text)
         text = _PRESENTATIONAL_TAG.sub(" ", text)
     if "](" in text:
         if "![" in text:
@@ -382,7 +389,28 @@ def _drop_set_aside(text: str) -> str:
         text = _TINY.sub(" ", _drop_small_groups(text))
     if "<small" in text.lower():
         text = _drop_between(text, "<small", "</small>", line=False)
+    if "<su" in text.lower() or "^{" in text or "_{" in text:
+        text = _drop_detached_scripts(text)
     return text
+
+
+# a sub- or superscript attached to nothing is small print, not an index or a power (holdout8): "The answer is
+# \\boxed{41}. <sub>\\boxed{42}</sub>", "$x = 3$. $^{\\boxed{5}}$"; "x<sup>2</sup>" and "(x+1)^{2}" keep theirs
+_DETACHED_HTML_SCRIPT = re.compile(r"(?:(?<=[\s.,;:!?])|(?<![\s\S]))<(su[bp])\b[^<>]{0,100}>", re.IGNORECASE)
+_DETACHED_LATEX_SCRIPT = re.compile(r"(?:(?<=[\s$])|(?<![\s\S]))[\^_]\{(?=\s*\\boxed)")
+
+
+def _drop_detached_scripts(text: str) -> str:
+    parts, position = [], 0
+    while (opening := _DETACHED_HTML_SCRIPT.search(text, position)) is not None:
+        closing = re.compile(rf"</{opening.group(1)}\s*>", re.IGNORECASE).search(text, opening.end())
+        if closing is None:
+            break
+        parts.append(text[position:opening.start()] + " ")
+        position = closing.end()
+    parts.append(text[position:])
+    text = "".join(parts)
+    return _drop_brace_groups(text, _DETACHED_LATEX_SCRIPT) if "\\boxed" in text else text
 
 
 def visible_text(text: str, code: bool = False) -> str:

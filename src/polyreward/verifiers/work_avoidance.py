@@ -138,11 +138,15 @@ def _is_value(text: str) -> bool:
                 or _irrational_closed_form(text))
 
 
+# plain TeX's fraction, "{7}\\over{3}" / "7 \\over 3": the notation of \\frac{7}{3}, no operation left (holdout8)
+_PLAIN_TEX_FRACTION = re.compile(r"\{?\s*(\d+)\s*\}?\s*\\over(?![A-Za-z])\s*\{?\s*(\d+)\s*\}?")
+
+
 def work_avoided(reference: Any, prediction: Any, prompt: str) -> str:
     """Why ``prediction`` skips the work (see the module docstring), or ``""``. ``reference`` and ``prediction``
     are :class:`~polyreward.verifiers.math.Reference` and ``Prediction``; ``prompt`` is squeezed by
     :func:`prompt_form` (``""`` when the row has none)."""
-    shown = read_through(prediction.text)
+    shown = _PLAIN_TEX_FRACTION.sub(r"\\frac{\1}{\2}", read_through(prediction.text))  # "{7}\\over{3}" is 7/3
     if prompt and squeeze(shown) != squeeze(read_through(reference.text)) and (
             copied_from_prompt(shown, prompt) or copied_from_prompt(prediction.text, prompt)):
         return "the prompt's own expression"
