@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
-from polyreward.verifiers.reading import answer_views
+from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -334,8 +334,11 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return None
         tagged = last_block(text, "answer", ignore_case=True)
         return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
-    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in answer_views(text)]
+    texts = answer_views(text)
+    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in texts]
     found = views[0] if views[0] is not None else views[-1]  # code and quotes answer only when nothing else does
+    if views[0] is None and found is not None and found.text and dissents(strip_thinking(texts[0])):
+        return Extracted("", "negated")  # "> Answer: 42" then "The quoted answer is wrong.": the writer argues with it
     if len(views) > 1 and views[0] is not None and views[0].text:
         # code and quotes are read too: they may not state another answer or take this one back
         whole = views[-1]
