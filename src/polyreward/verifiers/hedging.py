@@ -157,7 +157,9 @@ IDIOM_DOUBT = re.compile(
     r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
     r"|\bno\s+(?:\w+\s+){0,2}(?:comprob|verific|revis)\w*|nicht\s+(?:\w+\s+)?(?:nach|über)?geprüft|(?:pas|jamais)\s+(?:\w+\s+)?vérifi\w*|"
-    r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|確認していない|検証していない",
+    r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|(?:待|未|尚未)(?:验证|核实|核对|确认)|请勿采用|仅供参考|確認していない|検証していない"
+    # "I couldn't compute it", "unable to calculate the second case": the value was not worked out
+    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}(?:compute|calculate|work\s+out|determine|evaluate)\b",
     re.IGNORECASE,
 )
 _ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"
@@ -230,7 +232,11 @@ _ATTRIBUTED_AFTER = re.compile(
     r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)"
     # "-- that's someone else's answer", "<- somebody's vote, not mine": the answer named as another person's
     r"|\b(?:someone|somebody|another\s+(?:user|person|student|poster|commenter)|a\s+(?:friend|classmate|stranger|user|commenter))(?:\s+else)?'s\s+"
-    r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b",
+    r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b"
+    # "-- wait, that's the answer to the worked example, not this problem": the answer named as another problem's
+    r"|\b(?:answer|solution|result)\s+(?:to|for|of)\s+(?:the\s+|a\s+|an\s+)?(?:(?:worked|previous|next|last|other|another|different|"
+    r"earlier|sample|practice|related)\s+)+(?:example|problem|question|exercise|part|item)\b"
+    r"|\bnot\s+(?:(?:for|to|of)\s+)?this\s+(?:one|problem|question|exercise)\b",
     re.IGNORECASE,
 )
 
