@@ -534,8 +534,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
 
 
 # a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
-# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick)
-_CLOSING_CHECK = re.compile(r"(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]\W*\Z")
+# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick); or a closing
+# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3)." (no word in it, so
+# "(check: no, it's 45)" is no check and still read)
+_CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
+                            r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
 
 
 def _without_closing_check(text: str) -> str:
