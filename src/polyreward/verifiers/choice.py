@@ -416,8 +416,8 @@ def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]
     letter, start, end = named[0], span.start(1), span.end(1)
     if negated(text, start, end) or hedged(text, start, end) or qualified(text, start, end) or hypothetical(text, span.start(), end):
         return None
-    if later_disowns(text, end, letter, letters=letters, option_text=options[letter]):
-        return None
+    if later_disowns(text, end, letter, letters=letters, option_text=options[letter]) or later_disowns(text, end, span.group(1).strip()):
+        return None  # another option, or another value ("The answer is 56. Wait, no, 12."), stated after it
     return letter
 
 
