@@ -247,10 +247,11 @@ _FOREIGN_ANCHOR = (
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
 
 
-# an answer phrase: "The answer is", "Final answer:", "I'd go with", "Going with", "so it's" ...
+# an answer phrase: "The answer is", "Final answer:", "I'd go with", "I'm going with", "so it's" ... ("Going with" only
+# opening its sentence: "Everyone's going with C", "I'm not going with C" and "I was going with C" choose nothing)
 _ANCHOR = (
     r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
-    r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:i'm\s+|i\s+am\s+)?going\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+    r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
     r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?"

@@ -458,7 +458,7 @@ def _drop_tool_traffic(text: str) -> str:
 
 # the writer's own words taking a stance against something: a negation, or a word of disagreement or error
 _DISSENT = re.compile(
-    r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
+    r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|differ\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
     r"erroneous|flawed|bogus|doubt\w*|unsure|uncertain|nein|falsch|faux|incorrecto|errado|sbagliato)\b|n't\b|"
     r"不对|不是|错|不同意", re.IGNORECASE)
 
