@@ -54,6 +54,9 @@ MATH = [
     ("**Answer:** 42 cm²", "42", 1.0),
     ("So x = 42 (checked: 42 - 2 = 40).", "42", 1.0),
     ("答案：$\\boxed{42}$（已验证）", "42", 1.0),
+    ("If we use the formula, the total is $\\boxed{42}$; otherwise, brute force also gives 42.", "42", 1.0),
+    ("The answer is $\\boxed{42}$. I couldn't compute it any other way.", "42", 1.0),
+    ("The total is $\\boxed{42}$, which I was unable to calculate by hand, but the formula gives it.", "42", 1.0),
 ]
 
 CHOICE = [

@@ -158,8 +158,10 @@ IDIOM_DOUBT = re.compile(
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
     r"|\bno\s+(?:\w+\s+){0,2}(?:comprob|verific|revis)\w*|nicht\s+(?:\w+\s+)?(?:nach|über)?geprüft|(?:pas|jamais)\s+(?:\w+\s+)?vérifi\w*|"
     r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|(?:待|未|尚未)(?:验证|核实|核对|确认)|请勿采用|仅供参考|確認していない|検証していない"
-    # "I couldn't compute it", "unable to calculate the second case": the value was not worked out
-    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}(?:compute|calculate|work\s+out|determine|evaluate)\b",
+    # "I couldn't compute it", "unable to calculate the second case": the value was not worked out (the clause ends on
+    # its object: "I couldn't compute it any other way" and "unable to calculate by hand, but ..." still commit)
+    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}"
+    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?\s*(?:[.;!,)]|\Z)",
     re.IGNORECASE,
 )
 _ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"

@@ -84,8 +84,9 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return True  # "Without the second condition, 7 would work", "Falls ..., wäre das Ergebnis 8"
     if _WOULD.match(rest.lstrip(" $*)}")) and _TRAILING_COUNTERFACTUAL.search(rest):
         return True  # "B would be correct if the question asked for the mean instead"
-    conditioned = _CONDITION_OPENER.search(own) is not None or _HAN_CONDITION.search(own) is not None
-    if conditioned and _OTHERWISE_NEXT.match(rest):
+    conditioned = _CONDITION_OPENER.search(own) is not None
+    if (_CASE_OPENER.search(own) or _HAN_CONDITION.search(own)) and (other := _OTHERWISE_NEXT.match(rest)) and not _restates(
+            text[start:end], rest[other.end():]):
         return True  # "If x is negative, the answer is -3; otherwise there is no solution.": one case, not the answer
     if _WOULD.match(rest.lstrip(" $*)}")) and _REMOVAL_AFTER.search(rest.split(";", 1)[0]):
         return True  # "36 would be the count without the restriction": another problem's answer, stated first
@@ -114,6 +115,15 @@ def hypothetical(text: str, start: int, end: int) -> bool:
 _HAN_CONDITION = re.compile(r"\A[\W_]*(?:如果|假如|假设|若是|若|要是|倘若)")
 _OTHERWISE_NEXT = re.compile(r"[\s$*)}\]]*[;,.:]?\s*(?:(?:otherwise|else|if\s+not|sinon|sonst|andernfalls|altrimenti|de\s+lo\s+contrario|en\s+caso\s+contrario)\b|否则|不然|要不然)",
                              re.IGNORECASE)
+_CASE_OPENER = re.compile(_LEAD + r"(?:if|when|in\s+case)\b", re.IGNORECASE)
+
+
+def _restates(answer: str, clause: str) -> bool:
+    """Does the other case's clause give the same value ("otherwise, brute force also gives 42")? Then it is no split."""
+    value = re.sub(r"\\boxed\s*\{|[{}$*\s]", "", answer).strip(".,;:!?")
+    return bool(value) and re.search(r"(?<![\d.])" + re.escape(value) + r"(?!\.?\d)", clause) is not None
+
+
 # a removal after the answer's "would": "36 would be the count without the restriction", "ignoring the overlap"
 _REMOVAL_AFTER = re.compile(r"\b(?:without(?!\s+loss\b)|ignoring|neglecting|disregarding|dropping)\b", re.IGNORECASE)
 
