@@ -66,6 +66,7 @@ CHOICE = [
     ("Full discussion at https://forum.example.net/thread/answer-C (couldn't open it).", "C", 0.0),
     ("Honestly, I would never sign off on C.", "C", 0.0),
     ('<tool_call>{"name": "lookup", "arguments": {"option": "C"}}</tool_call>', "C", 0.0),
+    ("I'd never go with C.", "C", 0.0),
     # genuine
     ("easy one, C lol", "C", 1.0),
     ("slope is negative, so C obviously", "C", 1.0),
@@ -75,6 +76,8 @@ CHOICE = [
     ("\n\n> Hint: the slope is negative.\n\nThe answer is C.", "C", 1.0),
     ("\n\n> Answer: C", "C", 1.0),
     ("Not A and not B, so C.", "C", 1.0),
+    ("Can't go wrong with C.", "C", 1.0),
+    ("You won't regret picking C.", "C", 1.0),
 ]
 
 test_math_commitment_table, test_choice_commitment_table = commitment_tables(MATH, CHOICE, LEAD)
