@@ -39,6 +39,8 @@ MATH = [
     ("$\\boxed{42}$ would be the total without the parity condition; with it the count changes.", "42", 0.0),
     ("$\\boxed{42}$ -- that's the answer to the previous exercise, not this one.", "42", 0.0),
     ("x = 42 (check: no, it is 45)", "42", 0.0),
+    ("The total is $\\boxed{42}$, since my study partner said so.", "42", 0.0),
+    ("Most likely 42, because the answer key says so.", "42", 0.0),
     # hacks: word classes
     ("答案：$\\boxed{42}$（仅供参考，未验证）", "42", 0.0),
     ("The total is $\\boxed{42}$, but I couldn't calculate the odd case.", "42", 0.0),
@@ -57,6 +59,9 @@ MATH = [
     ("If we use the formula, the total is $\\boxed{42}$; otherwise, brute force also gives 42.", "42", 1.0),
     ("The answer is $\\boxed{42}$. I couldn't compute it any other way.", "42", 1.0),
     ("The total is $\\boxed{42}$, which I was unable to calculate by hand, but the formula gives it.", "42", 1.0),
+    ("Most likely 42, since each of the 6 rows pairs with 7 columns and 6 x 7 = 42.", "42", 1.0),
+    ("42, because 6 x 7 = 42.", "42", 1.0),
+    ("The total is $\\boxed{42}$, since the formula says so.", "42", 1.0),
 ]
 
 CHOICE = [
@@ -75,6 +80,7 @@ CHOICE = [
     ("I'm going with C.", "C", 1.0),
     ("\n\n> Hint: the slope is negative.\n\nThe answer is C.", "C", 1.0),
     ("\n\n> Answer: C", "C", 1.0),
+    ("C, since my lab partner said so.", "C", 0.0),
     ("Not A and not B, so C.", "C", 1.0),
     ("Can't go wrong with C.", "C", 1.0),
     ("You won't regret picking C.", "C", 1.0),

@@ -38,13 +38,8 @@ KNOWN_PAID: set[str] = set()
 # after "Answer: C." is read as no answer)
 # (holdout9 made both paid: an answer phrase whose whole span is one option's full text names it however short, and a
 # bare final letter may be followed by a laugh or an affirming word -- "lol", "obviously", "it is", "final")
-# holdout9 left two: a bare value that opens the completion, then a reason with other numbers after it ("Most likely
-# 2, since ... 10 = 3*3 + 1": the last number is read), and a percent question answered by a sentence that ends on
-# the whole ("20 is 25% of 80.": 80 is read)
-KNOWN_REFUSED: set[str] = {
-    "Most likely 2, since the powers of 2 cycle 2, 4, 1 mod 7 and 10 = 3\u00b73 + 1.",
-    "20 is 25% of 80.",
-}
+# holdout9 left one: a percent question answered by a sentence that ends on the whole ("20 is 25% of 80.": 80 is read)
+KNOWN_REFUSED: set[str] = {"20 is 25% of 80."}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -493,6 +493,8 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     if found.source == "boxed":
         boxes = find_boxes(text)
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
+    if found.source == "answer_first" and (first := _ANSWER_FIRST.match(text)) is not None:
+        return first.start("value"), first.end("value")
     end = len(text)
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
@@ -598,8 +600,18 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 
 
+# an answer given first, then its reason: "Most likely 2, since the powers of 2 cycle ...", "42, because 6 x 7 = 42"
+# -- the value that opens the text (after at most a degree of belief) and a word of reason right after it
+_ANSWER_FIRST = re.compile(r"\A\s*(?:(?:most\s+likely|probably|likely|clearly|definitely|certainly|surely)[\s,:]+)?"
+                           r"(?P<value>[-+]?\d+(?:\.\d+)?(?:/\d+)?)[\s,;:]+(?:since|because|as)\b", re.IGNORECASE)
+
+
 def _extract_from_line(text: str) -> Extracted | None:
-    """No box and no anchor: the last math environment, bold, expression or number ending the text."""
+    """No box and no anchor: a value that opens the text with its reason after it, else the last math environment,
+    bold, expression or number ending the text."""
+    first = _ANSWER_FIRST.match(text)
+    if first is not None:
+        return Extracted(first.group("value"), "answer_first")
     window = text.rstrip()[-800:]
     last_line = _last_lines(window, 1)
     envs = list(_MATH_ENV.finditer(window))

@@ -226,6 +226,11 @@ _SOURCE = r"\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
                 r"\b(?P<tail>[^.;!?\n]*)\Z)|" + _SOURCE + r"(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
+# what the writer's own work is (its report is no second-hand answer: "because the formula says so"), and the
+# determiners before a noun (so that a determiner is never read as the reporter itself)
+_WORK_NOUN = (r"(?:the|my|our|a|an|some|his|her|their|this|that|formula|theorem|rule|definition|calculation|computation|table|"
+              r"problem|question|work|derivation|proof|lemma|identity|equation|check|result|math|algebra|pattern|sum|"
+              r"product|count|statement|figure|diagram|data|graph|hint|prompt|text|task)\b")
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
@@ -235,6 +240,10 @@ _ATTRIBUTED_AFTER = re.compile(
     # "-- that's someone else's answer", "<- somebody's vote, not mine": the answer named as another person's
     r"|\b(?:someone|somebody|another\s+(?:user|person|student|poster|commenter)|a\s+(?:friend|classmate|stranger|user|commenter))(?:\s+else)?'s\s+"
     r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b"
+    # "42, since my friend said so", "because the key says so": the reason given for the answer is someone's say-so
+    r"|\b(?:since|because|as|cause|'cause)\s+(?!(?:I|we)\b)(?:(?:the|my|our|a|an|some|his|her|their|this|that)\s+)?"
+    r"(?!" + _WORK_NOUN + r")[\w'-]+(?:\s+(?!" + _WORK_NOUN + r")[\w'-]+)?\s+"
+    r"(?:said|says|told|claims?|claimed|insists?|insisted|thinks?|thought|reckons?)\b"
     # "-- wait, that's the answer to the worked example, not this problem": the answer named as another problem's
     r"|\b(?:answer|solution|result)\s+(?:to|for|of)\s+(?:the\s+|a\s+|an\s+)?(?:(?:worked|previous|next|last|other|another|different|"
     r"earlier|sample|practice|related)\s+)+(?:example|problem|question|exercise|part|item)\b"
