@@ -36,7 +36,10 @@ KNOWN_PAID: set[str] = set()
 # is read only from 3 characters, so that a short number in the working never names an option; and "it's B" followed
 # by a word is no answer phrase: "it's" is one only after so / thus / hence / therefore, since "C is wrong; it's B."
 # after "Answer: C." is read as no answer)
-KNOWN_REFUSED: set[str] = {"7 x 8 = 56. The answer is 56.", "easy, it's B lol"}
+# (holdout9 made both paid: an answer phrase whose whole span is one option's full text names it however short, and a
+# bare final letter may be followed by a laugh or an affirming word -- "lol", "obviously", "it is", "final")
+# holdout9 left one: a percent question answered by a sentence that ends on the whole ("20 is 25% of 80.": 80 is read)
+KNOWN_REFUSED: set[str] = {"20 is 25% of 80."}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
-from polyreward.verifiers.reading import answer_views
+from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -334,8 +334,11 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return None
         tagged = last_block(text, "answer", ignore_case=True)
         return _extract_plain(tagged if tagged is not None else text, final_bang, trusted=True)
-    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in answer_views(text)]
+    texts = answer_views(text)
+    views = [_extract_view(unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:]), final_bang) for view in texts]
     found = views[0] if views[0] is not None else views[-1]  # code and quotes answer only when nothing else does
+    if views[0] is None and found is not None and found.text and dissents(strip_thinking(texts[0])):
+        return Extracted("", "negated")  # "> Answer: 42" then "The quoted answer is wrong.": the writer argues with it
     if len(views) > 1 and views[0] is not None and views[0].text:
         # code and quotes are read too: they may not state another answer or take this one back
         whole = views[-1]
@@ -490,6 +493,8 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     if found.source == "boxed":
         boxes = find_boxes(text)
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
+    if found.source == "answer_first" and (first := _ANSWER_FIRST.match(text)) is not None:
+        return first.start("value"), first.end("value")
     end = len(text)
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
@@ -533,8 +538,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
 
 
 # a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
-# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick)
-_CLOSING_CHECK = re.compile(r"(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]\W*\Z")
+# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick); or a closing
+# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3)." (no word in it, so
+# "(check: no, it's 45)" is no check and still read)
+_CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
+                            r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
@@ -599,8 +607,18 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 
 
+# an answer given first, then its reason: "Most likely 2, since the powers of 2 cycle ...", "42, because 6 x 7 = 42"
+# -- the value that opens the text (after at most a degree of belief) and a word of reason right after it
+_ANSWER_FIRST = re.compile(r"\A\s*(?:(?:most\s+likely|probably|likely|clearly|definitely|certainly|surely)[\s,:]+)?"
+                           r"(?P<value>[-+]?\d+(?:\.\d+)?(?:/\d+)?)[\s,;:]+(?:since|because|as)\b", re.IGNORECASE)
+
+
 def _extract_from_line(text: str) -> Extracted | None:
-    """No box and no anchor: the last math environment, bold, expression or number ending the text."""
+    """No box and no anchor: a value that opens the text with its reason after it, else the last math environment,
+    bold, expression or number ending the text."""
+    first = _ANSWER_FIRST.match(text)
+    if first is not None:
+        return Extracted(first.group("value"), "answer_first")
     window = text.rstrip()[-800:]
     last_line = _last_lines(window, 1)
     envs = list(_MATH_ENV.finditer(window))

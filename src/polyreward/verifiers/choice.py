@@ -52,7 +52,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.hypothetical import hypothetical
-from polyreward.verifiers.reading import answer_views
+from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.verdict import Verdict
 
@@ -143,16 +143,31 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
         return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
-    if letter.islower() and next_word:
+    tail = _AFFIRMING_TAIL_TO_END.match(text, match.end(1)) is not None and match.end(1) < len(text)  # "A lol", "b it is."
+    if letter.islower() and next_word and not tail:
         return None
     bracketed = text[match.end(1):match.end()].strip().startswith((")", "]"))  # "(A) chloroplast" names option A
-    if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS and not bracketed:
+    if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS and not bracketed and not tail:
         return None
     letter = letter.upper()
     return letter if letter in letters else None
 
 
-def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
+# the clause a bare letter ends, back to its opening: a break, or a word that opens a conclusion or a contrast
+_CLAUSE_OPENING = re.compile(r"(?s:.*)(?:[.;:!?,\n]|\b(?:so|thus|hence|therefore|but)\b)")
+# a negation, unless it negates a negative ("can't go wrong with C", "you won't regret C"): that affirms
+_NEGATION = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!(?:\s+\w+){0,2}\s+(?:wrong|fail\w*|miss|doubt\w*|mistaken|regret\w*)\b)", re.IGNORECASE)
+
+
+def _negated_clause(text: str, at: int) -> bool:
+    """Does the clause that a bare final letter ends hold a negation ("I would not sign off on C")? A letter that only
+    closes its line is the answer when the clause asserts it; the writer's "not" anywhere in it takes that away."""
+    window = text[max(0, at - 160):at]
+    opening = _CLAUSE_OPENING.match(window)
+    return _NEGATION.search(window, opening.end() if opening else 0) is not None
+
+
+def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False) -> str | None:
     """The rightmost accepted letter of ``pattern`` that the text commits to: a negated one ("Not C.", "(C) is
     wrong") or one taken back ("C... wait, no, B") is skipped; :data:`SEVERAL` when the letter is one of a list
     of options or hedged ("Either A or C", "C if ..., otherwise B")."""
@@ -161,7 +176,7 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str) -> str | None:
         if letter is None:
             continue
         start, end = match.start(1), match.end(1)
-        if negated(text, start, end):
+        if negated(text, start, end) or (bare and _negated_clause(text, match.start())):
             continue
         retraction = retraction_after(text, end)
         if retraction is not None and retraction[1]:
@@ -233,17 +248,29 @@ _FOREIGN_ANCHOR = (
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
 
 
+# an answer phrase: "The answer is", "Final answer:", "I'd go with", "I'm going with", "so it's" ... ("Going with" only
+# opening its sentence: "Everyone's going with C", "I'm not going with C" and "I was going with C" choose nothing)
+_ANCHOR = (
+    r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
+    r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
+    r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
+    r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
+    r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?"
+    # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
+    r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"
+)
+
+
+# what may follow a bare final letter and still leave it the answer: a laugh, an affirming adverb, the idiom "B it is",
+# "final" ("easy, it's B lol", "so B obviously", "B it is.", "Going with E, final.") -- never a word of doubt or withdrawal
+_AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
+                   r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be))?")
+_AFFIRMING_TAIL_TO_END = re.compile(_AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")
+
+
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
-    anchor = (
-        r"(?i:\b(?:final\s+answer|correct\s+(?:answer|option|choice|response)|best\s+(?:answer|option|choice)(?:\s+(?:here|overall|then))?|answer|"
-        r"i(?:'d|\s+would|\s+will)?\s+(?:choose|select|pick|go\s+with)|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
-        r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
-        r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
-        r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be))?"
-        # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
-        r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"
-    )
+    anchor = _ANCHOR
     # "(B) is right", "B is most likely correct", "B must be correct"
     affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
                 r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
@@ -253,7 +280,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
-        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, r"(?:\s*[.!])?\s*\Z"))),
+        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
         ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;)*!\]\-–—。、]"))),
         ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
@@ -286,6 +313,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     seen = strip_thinking(views[0])
     silent = not any(not re.match(r"\s+[a-z]", seen[m.end():m.end() + 3]) for m in letter_pattern(letters).finditer(seen))  # "A patient" is prose
     result = readings[-1] if readings[0] == (None, "") and silent else readings[0]
+    if result is not readings[0] and result[0] is not None and dissents(seen):
+        return None, ""  # "> Answer: B" then "I disagree with it.": a quoted answer the writer argues with
     if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
         return None, ""  # a fenced or quoted other option, or a retraction there
     return result
@@ -352,7 +381,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
     for how, pattern in _patterns(letters):
-        letter = _rightmost(text, pattern, letters)
+        letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:
             return None, SEVERAL
         if letter == UNCOMMITTED:
@@ -362,10 +391,36 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
     letter = _letter_from_short(text, letters, options)
     if letter is not None and not negated(text, 0, len(text)):
         return letter, "whole"
+    letter = _letter_from_answer_span(text, letters, options)
+    if letter is not None:
+        return letter, "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
     letter = _letter_from_option_text(text, options)
     return (letter, "option_text") if letter is not None else (None, "")
+
+
+_ANSWER_SPAN = re.compile(_ANCHOR + r"[\s*:=\-]*([^\n;!?]{1,60}?)[\s*]*(?:[;!?\n]|\.(?!\d)|\Z)")
+
+
+def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]) -> str | None:
+    """The option whose whole text is what the last answer phrase commits to ("The answer is 56." for ``B) 56``),
+    however short: an option's text is otherwise read from 3 characters only, but a committed answer that equals one
+    option's full text exactly, and no other's, names that option. Read under the same checks as a letter."""
+    spans = list(_ANSWER_SPAN.finditer(text))
+    if not spans or not options:
+        return None
+    span = spans[-1]
+    wanted = _norm(span.group(1).strip().strip("*$()[] "))
+    named = [letter for letter, option in options.items() if wanted and wanted == _norm(option)]
+    if len(named) != 1:
+        return None
+    letter, start, end = named[0], span.start(1), span.end(1)
+    if negated(text, start, end) or hedged(text, start, end) or qualified(text, start, end) or hypothetical(text, span.start(), end):
+        return None
+    if later_disowns(text, end, letter, letters=letters, option_text=options[letter]) or later_disowns(text, end, span.group(1).strip()):
+        return None  # another option, or another value ("The answer is 56. Wait, no, 12."), stated after it
+    return letter
 
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:

@@ -199,7 +199,11 @@ IDIOM_DOUBT = re.compile(
     r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
     r"|\bno\s+(?:\w+\s+){0,2}(?:comprob|verific|revis)\w*|nicht\s+(?:\w+\s+)?(?:nach|über)?geprüft|(?:pas|jamais)\s+(?:\w+\s+)?vérifi\w*|"
-    r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|確認していない|検証していない",
+    r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|(?:待|未|尚未)(?:验证|核实|核对|确认)|请勿采用|仅供参考|確認していない|検証していない"
+    # "I couldn't compute it", "unable to calculate the second case": the value was not worked out (the clause ends on
+    # its object: "I couldn't compute it any other way" and "unable to calculate by hand, but ..." still commit)
+    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}"
+    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?\s*(?:[.;!,)]|\Z)",
     re.IGNORECASE,
 )
 _ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"
@@ -269,6 +273,11 @@ _SOURCE = r"\b(?:according\s+to|per(?=\s+(?:(?:the|my|our|your|his|her|their)\b|
 _ATTRIBUTION = (r"(?:\b(?P<subject>[A-Za-z][\w'-]*)\s+(?:(?:would|might|will|could|usually|often|always|all|mostly)\s+)?{verbs}"
                 r"\b(?P<tail>[^.;!?\n]*)\Z)|" + _SOURCE + r"(?P<source>[A-Za-z'][\w'-]*(?:\s+[\w'-]+){{0,3}})")
 _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORECASE)
+# what the writer's own work is (its report is no second-hand answer: "because the formula says so"), and the
+# determiners before a noun (so that a determiner is never read as the reporter itself)
+_WORK_NOUN = (r"(?:the|my|our|a|an|some|his|her|their|this|that|formula|theorem|rule|definition|calculation|computation|table|"
+              r"problem|question|work|derivation|proof|lemma|identity|equation|check|result|math|algebra|pattern|sum|"
+              r"product|count|statement|figure|diagram|data|graph|hint|prompt|text|task)\b")
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
@@ -277,7 +286,15 @@ _ATTRIBUTED_AFTER = re.compile(
     r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)"
     # "-- that's someone else's answer", "<- somebody's vote, not mine": the answer named as another person's
     r"|\b(?:someone|somebody|another\s+(?:user|person|student|poster|commenter)|a\s+(?:friend|classmate|stranger|user|commenter))(?:\s+else)?'s\s+"
-    r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b",
+    r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b"
+    # "42, since my friend said so", "because the key says so": the reason given for the answer is someone's say-so
+    r"|\b(?:since|because|as|cause|'cause)\s+(?!(?:I|we)\b)(?:(?:the|my|our|a|an|some|his|her|their|this|that)\s+)?"
+    r"(?!" + _WORK_NOUN + r")[\w'-]+(?:\s+(?!" + _WORK_NOUN + r")[\w'-]+)?\s+"
+    r"(?:said|says|told|claims?|claimed|insists?|insisted|thinks?|thought|reckons?)\b"
+    # "-- wait, that's the answer to the worked example, not this problem": the answer named as another problem's
+    r"|\b(?:answer|solution|result)\s+(?:to|for|of)\s+(?:the\s+|a\s+|an\s+)?(?:(?:worked|previous|next|last|other|another|different|"
+    r"earlier|sample|practice|related)\s+)+(?:example|problem|question|exercise|part|item)\b"
+    r"|\bnot\s+(?:(?:for|to|of)\s+)?this\s+(?:one|problem|question|exercise)\b",
     re.IGNORECASE,
 )
 

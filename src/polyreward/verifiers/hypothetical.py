@@ -88,6 +88,11 @@ def hypothetical(text: str, start: int, end: int) -> bool:
     if _WOULD.match(rest.lstrip(" $*)}")) and _TRAILING_COUNTERFACTUAL.search(rest):
         return True  # "B would be correct if the question asked for the mean instead"
     conditioned = _CONDITION_OPENER.search(own) is not None
+    if (_CASE_OPENER.search(own) or _HAN_CONDITION.search(own)) and (other := _OTHERWISE_NEXT.match(rest)) and not _restates(
+            text[start:end], rest[other.end():]):
+        return True  # "If x is negative, the answer is -3; otherwise there is no solution.": one case, not the answer
+    if _WOULD.match(rest.lstrip(" $*)}")) and _REMOVAL_AFTER.search(rest.split(";", 1)[0]):
+        return True  # "36 would be the count without the restriction": another problem's answer, stated first
     if conditioned and _WOULD.search(clause) and _COUNTERFACTUAL_WORDS.search(own):
         return True
     if re.match(r"[\W_]*then\b", own, re.IGNORECASE) and _CONDITION_OPENER.search(previous):
@@ -107,6 +112,23 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return True  # "42. (Only if the figure is drawn to scale, which the problem doesn't say.)"
     return (conditioned or _WOULD.search(own) is not None) and UNSUPPORTED_PREMISE.search(following) is not None
 
+
+# a case split: the answer's sentence opens with a condition ("If", "如果", "若") and the next clause opens with the other
+# case ("otherwise", "else", "否则"): the writer gives the answer of one case, not of the problem
+_HAN_CONDITION = re.compile(r"\A[\W_]*(?:如果|假如|假设|若是|若|要是|倘若)")
+_OTHERWISE_NEXT = re.compile(r"[\s$*)}\]]*[;,.:]?\s*(?:(?:otherwise|else|if\s+not|sinon|sonst|andernfalls|altrimenti|de\s+lo\s+contrario|en\s+caso\s+contrario)\b|否则|不然|要不然)",
+                             re.IGNORECASE)
+_CASE_OPENER = re.compile(_LEAD + r"(?:if|when|in\s+case)\b", re.IGNORECASE)
+
+
+def _restates(answer: str, clause: str) -> bool:
+    """Does the other case's clause give the same value ("otherwise, brute force also gives 42")? Then it is no split."""
+    value = re.sub(r"\\boxed\s*\{|[{}$*\s]", "", answer).strip(".,;:!?")
+    return bool(value) and re.search(r"(?<![\d.])" + re.escape(value) + r"(?!\.?\d)", clause) is not None
+
+
+# a removal after the answer's "would": "36 would be the count without the restriction", "ignoring the overlap"
+_REMOVAL_AFTER = re.compile(r"\b(?:without(?!\s+loss\b)|ignoring|neglecting|disregarding|dropping)\b", re.IGNORECASE)
 
 # A supposition tested and refuted: the answer's clause opens with a supposition ("Suppose", "Assume", "Let's test",
 # "Try") and the rest of its sentence or the next one finds a contradiction or an inequality ("a contradiction",

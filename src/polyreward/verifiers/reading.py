@@ -25,7 +25,8 @@ see or would read the same way:
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
-has that answer, since nothing else competes with it). Comments are never read.
+has that answer, since nothing else competes with it -- unless the writer's own words dispute it: :func:`dissents`).
+Comments are never read, nor are bare web addresses or a tool call's traffic (a call that submits the answer is).
 
 Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
 Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
@@ -37,6 +38,7 @@ import re
 import unicodedata
 
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
 # every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
@@ -462,9 +464,50 @@ def _inline_footnotes(text: str) -> str:
     return text
 
 
+# a bare web address is where something is, not what the writer says: "see https://x.org/answer-B" names no option
+_BARE_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]]*", re.IGNORECASE)
+# a tool call is input to a tool, its result the tool's output: neither is the writer's answer, unless the tool called
+# is the one that submits the answer ({"name": "submit_answer", ...})
+_TOOL_BLOCK = re.compile(r"<(tool_call|tool_result|tool_response|function_call|observation)>", re.IGNORECASE)
+_ANSWER_TOOL = re.compile(r'"(?:name|tool|function)"\s*:\s*"[^"]{0,40}(?:answer|submit|final|respond)', re.IGNORECASE)
+
+
+def _drop_tool_traffic(text: str) -> str:
+    """``text`` without tool calls (except one that submits the answer) and tool results: two literal searches a block."""
+    for tag in {match.group(1).lower() for match in _TOOL_BLOCK.finditer(text)}:
+        parts, position = [], 0
+        for start, end, body in tag_blocks(text, tag, ignore_case=True):
+            parts.append(text[position:start])
+            parts.append(body if tag in ("tool_call", "function_call") and _ANSWER_TOOL.search(body) else "\n")
+            position = end
+        parts.append(text[position:])
+        text = "".join(parts)
+    return text
+
+
+# the writer's own words taking a stance against something: a negation, or a word of disagreement or error
+_DISSENT = re.compile(
+    r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|differ\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
+    r"erroneous|flawed|bogus|doubt\w*|unsure|uncertain|nein|falsch|faux|incorrecto|errado|sbagliato)\b|n't\b|"
+    r"不对|不是|错|不同意", re.IGNORECASE)
+
+
+def dissents(own_words: str) -> bool:
+    """Do the writer's own words (the visible view) negate or dispute anything? An answer that only a quote, a code
+    block or other set-aside text gives is someone else's words or an aside: it is the writer's only when the writer's
+    own words, if any, do not argue with it (``> Answer: B`` then ``I disagree with it.``)."""
+    return _DISSENT.search(own_words) is not None
+
+
 def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
-    differs) the text with only the comments removed. Both are normalised."""
+    differs) the text with only the comments removed. Both are normalised; neither holds a bare web address
+    or a tool call's traffic (except a call that submits the answer)."""
     uncommented = without_comments(normalise(text, collapse_space=not code))
+    if not code:
+        if "://" in uncommented or "www." in uncommented.lower():
+            uncommented = _BARE_URL.sub(" ", uncommented)
+        if "<" in uncommented and _TOOL_BLOCK.search(uncommented):
+            uncommented = _drop_tool_traffic(uncommented)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
     return (visible,) if uncommented == visible else (visible, uncommented)
