@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 
+from polyreward.verifiers.reading_memo import per_text
+from polyreward.verifiers.regex_scan import scanned
+
 WINDOW = 80  # characters read on either side of an answer
 
 MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
@@ -40,8 +43,9 @@ ABBREVIATION_GUARD = (
     + "".join(rf"(?!(?<=\b{word})\.\s?[(#]?\d)" for word in _BEFORE_NUMBER)
     + "".join(rf"(?!(?<=\b{word})\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))" for word in _BEFORE_CAPITAL)
 )
-CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]")
-OWN_CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\n]")
+# (speed: searched by skipping to the characters they consume, regex_scan; same results)
+CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]"))
+OWN_CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\n]"))
 WORDS = re.compile(r"[A-Za-z]+")
 WRITER = re.compile(
     r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
@@ -55,10 +59,15 @@ def clause_before(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAU
     """The text of ``start``'s clause up to ``start``: what follows the last match of ``ends`` in the ``width``
     characters before it (all of them when none matches)."""
     window = text[max(0, start - width):start]
-    last = None
-    for last in ends.finditer(window):
-        pass
-    return window[last.end():] if last is not None else window
+    found = window_ends(text, start, width, ends)
+    return window[found[-1]:] if found else window
+
+
+@per_text  # (speed: the soft-hedge checks cut the answer's clause more than once)
+def window_ends(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> tuple[int, ...]:
+    """Where each match of ``ends`` in the window ``text[max(0, start - width):start]`` ends (positions in the window,
+    the window searched on its own)."""
+    return tuple(m.end() for m in ends.finditer(text[max(0, start - width):start]))
 
 
 def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):

@@ -65,7 +65,9 @@ _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
 # reader does, so the words that decide commitment are the same either way ("cant" and "wont" are left: words too)
 _BARE_CONTRACTION = re.compile(r"\b(did|does|do|could|would|should|is|was|are|were|has|have|had|must|need)nt\b", re.IGNORECASE)
 # speed only: without these, the two substitutions above change nothing (tests/test_math_fast_paths.py)
-_LETTER_BESIDE_LEET_DIGIT = re.compile(r"[a-zA-Z][0134579]|[0134579][a-zA-Z]")
+# (speed: found at its digit, so re skips to the digits in C instead of trying every letter: ~10x faster; the same texts
+# have one as "[a-zA-Z][0134579]|[0134579][a-zA-Z]")
+_LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[a-zA-Z]))")
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
 
 

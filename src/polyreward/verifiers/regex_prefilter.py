@@ -102,6 +102,11 @@ def _may_match_ascii(char: str) -> bool:
     return char.isascii() or any(mapped.isascii() for form in (char.lower(), char.upper(), char.casefold()) for mapped in form)
 
 
+# words of nearly every worked solution's answer sentence: a poor string to file a set under (speed only; any string of
+# a set is a correct filing)
+_COMMON_WORDS = frozenset({"answer", "the", "is", "a", "an", "so", "final", "to", "of", "and", "it", "this", "that", "we",
+                           "i", "be", "in", "for", "total", "step", "then", "'s", ":", "=", "value", "result"})
+
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 
 
@@ -117,14 +122,17 @@ class Prefiltered:
         unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
         self.conjuncts = tuple(c for c in unique if not any(other < c for other in unique))  # a superset is implied
         self.literals = tuple(sorted(frozenset().union(*self.conjuncts)))
-        # each set filed under its longest string: a text is tested for the filing strings only, then for the other
-        # strings of the sets filed under those it holds
-        by_literal: dict[str, list[tuple[str, ...]]] = {}
+        # each set filed under one of its strings (the longest one that is not a common word of worked solutions: a set
+        # filed under "answer" would be tested on nearly every answer window): a text is tested for the filing strings
+        # only, then, for each filing string it holds, for the other strings of the sets filed under it -- each such
+        # string once per call, the sets as subsets of those found
+        by_literal: dict[str, list[frozenset[str]]] = {}
         for conjunct in self.conjuncts:
-            key = max(sorted(conjunct), key=len)
-            by_literal.setdefault(key, []).append(tuple(sorted(conjunct - {key})))
+            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, len(literal)))
+            by_literal.setdefault(key, []).append(conjunct - {key})
         self._keys = tuple(sorted(by_literal))
-        self._rests = {key: tuple(rests) for key, rests in by_literal.items()}
+        self._rests = {key: (tuple(rests), tuple(sorted(frozenset().union(*rests))), frozenset() in rests)
+                       for key, rests in by_literal.items()}
 
     def may_match(self, text: str) -> bool:
         """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
@@ -132,10 +140,15 @@ class Prefiltered:
             if not text.isascii():
                 return True
             text = text.lower()
-        for key in [key for key in self._keys if key in text]:
-            for rest in self._rests[key]:
-                if all(literal in text for literal in rest):
+        for key in self._keys:
+            if key in text:
+                rests, literals, alone = self._rests[key]
+                if alone:
                     return True
+                present = {literal for literal in literals if literal in text}
+                for rest in rests:
+                    if rest <= present:
+                        return True
         return False
 
     def _may_match_between(self, text: str, args: tuple[Any, ...]) -> bool:
