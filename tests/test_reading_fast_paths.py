@@ -197,3 +197,48 @@ def test_the_leet_gate_finds_the_texts_the_plain_pattern_finds(text):
 
     plain = re.compile(r"[a-zA-Z][0134579]|[0134579][a-zA-Z]")
     assert bool(reading._LETTER_BESIDE_LEET_DIGIT.search(text)) == bool(plain.search(text))
+
+
+@FAST
+@given(st.text(alphabet=st.sampled_from([" ", "\n", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1f", "\x85", "\u00a0", "\u2003", "a", "4"]),
+               max_size=12))
+def test_the_space_gate_finds_the_spaces_the_pattern_finds(text):
+    from polyreward.verifiers import reading
+
+    assert reading._space_to_collapse(text) == (reading._SPACE_TO_COLLAPSE.search(text) is not None)
+    for code in range(128):  # every ASCII character the pattern calls a space is looked for
+        assert reading._space_to_collapse(chr(code)) == (reading._SPACE_TO_COLLAPSE.search(chr(code)) is not None)
+
+
+@FAST
+@given(st.lists(st.sampled_from(["<summary>", "</summary>", "<b>", "\\boxed", "\\", "<", ">", "x", " ", "42", "$", "I don't know."]),
+                max_size=8).map("".join))
+def test_a_clause_without_markup_is_read_as_it_is(own):
+    from polyreward.verifiers import unasserted
+
+    if "<" not in own and "\\" not in own:
+        assert unasserted._MARKUP_ONLY.sub("", own) == own
+
+
+def _guard_word_by_word():
+    """The abbreviation guard as it was first written: one look-around per word."""
+    from polyreward.verifiers import clauses
+
+    return (r"(?=\.)(?<!\b[A-Za-z]\.[A-Za-z])(?!(?<=\b[A-Za-z])\.[A-Za-z]\.)"
+            + "".join(rf"(?<!\b(?i:{re.escape(word)}))" for word in clauses._NEVER_ENDING)
+            + "".join(rf"(?!(?<=\b{word})\.\s?[(#]?\d)" for word in clauses._BEFORE_NUMBER)
+            + "".join(rf"(?!(?<=\b{word})\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))" for word in clauses._BEFORE_CAPITAL))
+
+
+@FAST
+@given(TEXT, st.booleans())
+@example("see Fig. 2. No. 5 and no.7 etc. Then w.r.t. x, et al. and vs. y", False)
+@example("VS. FIG. 2 NO. 5 ETC. the", True)
+def test_the_guard_grouped_by_word_length_reads_like_one_look_around_per_word(text, ignore_case):
+    from polyreward.verifiers import clauses
+
+    flags = re.IGNORECASE if ignore_case else 0
+    for tail in (r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]", r"(?<!\d)\.(?!\d)|[!?;\n]"):
+        grouped = re.compile(clauses.ABBREVIATION_GUARD + tail, flags)
+        word_by_word = re.compile(_guard_word_by_word() + tail, flags)
+        assert [m.span() for m in grouped.finditer(text)] == [m.span() for m in word_by_word.finditer(text)], text

@@ -36,12 +36,21 @@ _NEVER_ENDING = ("cf", "vs", "viz", "approx", "appr", "resp", "fig", "figs", "eq
                  "incl", "esp", "dr", "mr", "mrs", "ms", "prof", "st", "wrt", "w.r.t", "ca")
 _BEFORE_NUMBER = ("No", "Nos", "no", "p", "pp", "Ex", "ex", "Ch", "ch", "Vol", "vol")
 _BEFORE_CAPITAL = ("etc", "al")
+def _by_length(words: tuple[str, ...]) -> list[str]:
+    """The words as alternations of words of one length (a look-behind has one width): one look-behind per length
+    reads as the look-behinds of its words do (speed: 5 look-behinds at a period instead of 26, same results)."""
+    lengths: dict[int, list[str]] = {}
+    for word in words:
+        lengths.setdefault(len(word), []).append(re.escape(word))
+    return ["|".join(group) for _, group in sorted(lengths.items())]
+
+
 ABBREVIATION_GUARD = (
     r"(?=\.)"  # the look-arounds run only at a period (else they would run at every character: ~20x slower)
     r"(?<!\b[A-Za-z]\.[A-Za-z])(?!(?<=\b[A-Za-z])\.[A-Za-z]\.)"  # i.e. / e.g.: neither the inner nor the final period
-    + "".join(rf"(?<!\b(?i:{re.escape(word)}))" for word in _NEVER_ENDING)
-    + "".join(rf"(?!(?<=\b{word})\.\s?[(#]?\d)" for word in _BEFORE_NUMBER)
-    + "".join(rf"(?!(?<=\b{word})\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))" for word in _BEFORE_CAPITAL)
+    + "".join(rf"(?<!\b(?i:{words}))" for words in _by_length(_NEVER_ENDING))
+    + r"(?!(?:" + "|".join(rf"(?<=\b(?:{words}))" for words in _by_length(_BEFORE_NUMBER)) + r")\.\s?[(#]?\d)"
+    + r"(?!(?:" + "|".join(rf"(?<=\b(?:{words}))" for words in _by_length(_BEFORE_CAPITAL)) + r")\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))"
 )
 # (speed: searched by skipping to the characters they consume, regex_scan; same results)
 CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]"))
