@@ -242,3 +242,50 @@ def test_the_guard_grouped_by_word_length_reads_like_one_look_around_per_word(te
         grouped = re.compile(clauses.ABBREVIATION_GUARD + tail, flags)
         word_by_word = re.compile(_guard_word_by_word() + tail, flags)
         assert [m.span() for m in grouped.finditer(text)] == [m.span() for m in word_by_word.finditer(text)], text
+
+
+def test_the_other_cases_of_ascii_letters_are_the_ones_re_matches():
+    """Every character that Python's re matches to an ASCII letter when case is ignored is in the first-character sets
+    (the candidates: characters whose case mappings hold an ASCII letter)."""
+    import string
+
+    from polyreward.verifiers.regex_scan import _with_cases
+
+    candidates = [chr(code) for code in range(0x80, 0x110000)
+                  if any(ch in string.ascii_letters for form in (chr(code).lower(), chr(code).upper(), chr(code).casefold()) for ch in form)]
+    for letter in string.ascii_lowercase:
+        pattern = re.compile(letter, re.IGNORECASE)
+        assert {ch for ch in candidates if pattern.fullmatch(ch)} <= _with_cases({letter}, True), letter
+        assert {ch for ch in string.ascii_letters if pattern.fullmatch(ch)} <= _with_cases({letter}, True)
+
+
+def _any_width_patterns():
+    word = st.sampled_from(["answer", "final", "not", "so", "is", "k", "s", "i", "#", ":", "42", "\u4e0d", "\u00e9"]).map(re.escape)
+    atom = st.one_of(word, st.sampled_from([r"\s+", r"\s*", r"\w*", r"\b", r"[a-z]", r"[ks]", r"\W{0,4}", r"\d+", r"(?<!\bto\s)", r"\A", "$"]))
+
+    def grow(inner):
+        return st.one_of(st.lists(inner, min_size=1, max_size=4).map("".join),
+                         st.lists(inner, min_size=2, max_size=3).map(lambda parts: "(?:" + "|".join(parts) + ")"),
+                         inner.map(lambda p: "(?:" + p + ")?"), inner.map(lambda p: "(?:" + p + ")+"),
+                         inner.map(lambda p: "(?i:" + p + ")"), inner.map(lambda p: "(?-i:" + p + ")"), inner.map(lambda p: "(" + p + ")"))
+
+    return st.recursive(atom, grow, max_leaves=8)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_any_width_patterns(), st.booleans(), st.lists(st.sampled_from(["Answer", "FINAL", "final answer:", "to answer:", " ", "\n", "K", "\u212a",
+                                                                       "\u017f", "\u0130", "\u0131", "S", "42", "x", "\u00c9", ":"]),
+                                                      max_size=10).map("".join))
+def test_first_character_scans_find_what_the_plain_search_finds(pattern, ignore_case, text):
+    from polyreward.verifiers.regex_scan import first_scanned
+
+    try:
+        compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    except re.error:
+        return
+    wrapped = first_scanned(compiled)
+    assert _spans(wrapped.search(text)) == _spans(compiled.search(text)), (pattern, text)
+    assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in compiled.finditer(text)], (pattern, text)
+    middle = len(text) // 2
+    assert _spans(wrapped.search(text, middle)) == _spans(compiled.search(text, middle)), (pattern, text)
+    assert [_spans(m) for m in wrapped.finditer(text, 1, middle)] == [_spans(m) for m in compiled.finditer(text, 1, middle)]

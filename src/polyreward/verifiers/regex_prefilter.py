@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from polyreward.verifiers.regex_scan import first_scan
+
 try:  # Python 3.11+
     from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
@@ -114,10 +116,12 @@ class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests")
+    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan")
 
     def __init__(self, compiled: re.Pattern, conjuncts: list[frozenset[str]], ignore_case: bool) -> None:
         self.compiled = compiled
+        # where the words are there, the search skips to the characters a match can start with (regex_scan.first_scan)
+        self._scan = first_scan(compiled)
         self.ignore_case = ignore_case
         unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
         self.conjuncts = tuple(c for c in unique if not any(other < c for other in unique))  # a superset is implied
@@ -166,7 +170,12 @@ class Prefiltered:
         return self.may_match(text[start:end])
 
     def search(self, text: str, *args: Any) -> re.Match | None:
-        return self.compiled.search(text, *args) if self._may_match_between(text, args) else None
+        if not self._may_match_between(text, args):
+            return None
+        if self._scan is None:
+            return self.compiled.search(text, *args)
+        found = self._scan.search(text, *args)
+        return None if found is None else self.compiled.match(text, found.start(), *args[1:2])
 
     def match(self, text: str, *args: Any) -> re.Match | None:
         return self.compiled.match(text, *args) if self._may_match_between(text, args) else None
@@ -175,7 +184,19 @@ class Prefiltered:
         return self.compiled.fullmatch(text, *args) if self._may_match_between(text, args) else None
 
     def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
-        return self.compiled.finditer(text, *args) if self._may_match_between(text, args) else iter(())
+        if not self._may_match_between(text, args):
+            return iter(())
+        if self._scan is None:
+            return self.compiled.finditer(text, *args)
+        return self._scanned_matches(text, *args)
+
+    def _scanned_matches(self, text: str, position: int = 0, *endpos: int) -> Iterator[re.Match]:
+        """finditer by the scan: each match starts where the scan finds the next one (none is empty)."""
+        assert self._scan is not None
+        while (found := self._scan.search(text, position, *endpos)) is not None:
+            match = self.compiled.match(text, found.start(), *endpos)
+            yield match  # type: ignore[misc]
+            position = match.end()  # type: ignore[union-attr]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.compiled, name)

@@ -23,7 +23,14 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from polyreward.verifiers.regex_prefilter import _REPEATS, _ZERO_WIDTH, _sre, _sre_parse
+try:  # Python 3.11+
+    from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+_ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
+_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
 
 _MAX_CHARS = 64  # a set larger than this is not worth scanning for (nor listed)
 
@@ -113,6 +120,131 @@ def scanned(compiled: re.Pattern | Scanned) -> re.Pattern | Scanned:
     except (re.error, ValueError, TypeError, RecursionError):  # a construct this reader does not know: the plain way
         return compiled
     return Scanned(compiled, fast, frozenset(characters))
+
+
+# --- patterns of any width: skip to the characters a match can start with ---------------------------------------------
+# A pattern that opens with a word boundary, a look-behind or a case-insensitive word ("\\b(?:final\\s+)?answer\\W{0,4}:")
+# is tried at every position too. first_scan(compiled) is the same trick for a pattern of any width that cannot match
+# the empty string: the characters its match can open with (read off the syntax tree, with their other cases when
+# case is ignored), then a look-behind over that character that asks the whole pattern to match from there:
+#     (?-i:[aAfF])(?<=(?=(?:PATTERN))[\s\S])
+# It finds where the leftmost match starts; the pattern's own match() there is the match the plain search returns.
+
+# the characters other than a letter's two cases that match it when case is ignored (Python's re: i/I with U+0130 and
+# U+0131, s/S with U+017F, k/K with U+212A; tests/test_reading_fast_paths.py checks every code point)
+_EXTRA_CASES = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+def _with_cases(characters: set[str], ignore_case: bool) -> set[str] | None:
+    if not ignore_case:
+        return characters
+    found: set[str] = set()
+    for ch in characters:
+        if ch.isascii():
+            found.update((ch, ch.lower(), ch.upper()), _EXTRA_CASES.get(ch.lower(), ""))
+        elif ch.lower() == ch.upper() == ch.casefold() == ch:
+            found.add(ch)  # an uncased character (a digit of another script, a Han character, a symbol)
+        else:
+            return None  # a cased non-ASCII letter: its case variants are not listed here
+    return found
+
+
+def _first(items: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
+    """(the characters a match of ``items`` can start with, whether it can match the empty string); None when the
+    characters cannot be told."""
+    found: set[str] = set()
+    for op, argument in items:
+        if op in _ZERO_WIDTH:
+            continue
+        chars, nullable = _first_of(op, argument, ignore_case)
+        if chars is None:
+            return None, False
+        found |= chars
+        if len(found) > _MAX_CHARS:
+            return None, False
+        if not nullable:
+            return found, False
+    return found, True
+
+
+def _first_of(op: Any, argument: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
+    if op is _sre.LITERAL:
+        return _with_cases({chr(argument)}, ignore_case), False
+    if op is _sre.IN:
+        chars = consumed_characters([(op, argument)])
+        return (None if chars is None else _with_cases(chars, ignore_case)), False
+    if op is _sre.BRANCH:
+        found: set[str] = set()
+        nullable = False
+        for branch in argument[1]:
+            chars, empty = _first(branch, ignore_case)
+            if chars is None:
+                return None, False
+            found |= chars
+            nullable = nullable or empty
+        return found, nullable
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, del_flags, body = argument
+        return _first(body, bool((ignore_case or add_flags & re.IGNORECASE) and not del_flags & re.IGNORECASE))
+    if op in _REPEATS:
+        low, _high, body = argument
+        chars, empty = _first(body, ignore_case)
+        return chars, empty or low == 0
+    return None, False
+
+
+class FirstScanned:
+    """``compiled`` searched by first skipping to a character its match can start with (see above)."""
+
+    __slots__ = ("compiled", "scan", "characters")
+
+    def __init__(self, compiled: re.Pattern, scan: re.Pattern, characters: frozenset[str]) -> None:
+        self.compiled = compiled
+        self.scan = scan
+        self.characters = characters
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        found = self.scan.search(text, *args)
+        if found is None:
+            return None
+        return self.compiled.match(text, found.start(), *args[1:2])
+
+    def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
+        position = args[0] if args else 0
+        while (found := self.scan.search(text, position, *args[1:2])) is not None:
+            match = self.compiled.match(text, found.start(), *args[1:2])
+            yield match  # type: ignore[misc]
+            position = match.end()  # type: ignore[union-attr]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"FirstScanned({self.compiled!r})"
+
+
+def first_scan(compiled: re.Pattern) -> re.Pattern | None:
+    """The scanning pattern of :class:`FirstScanned` for ``compiled``, or None when the characters its match starts with
+    cannot be told, are many, or it can match the empty string."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return None
+    try:
+        characters, nullable = _first(_sre_parse.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
+        if characters is None or nullable or not characters:
+            return None
+        leading = "(?-i:[" + "".join(re.escape(ch) for ch in sorted(characters)) + "])"
+        return re.compile(leading + r"(?<=(?=(?:" + compiled.pattern + r"))[\s\S])", compiled.flags)
+    except (re.error, ValueError, TypeError, RecursionError):
+        return None
+
+
+def first_scanned(compiled: re.Pattern) -> re.Pattern | FirstScanned:
+    """``compiled`` wrapped in :class:`FirstScanned` when :func:`first_scan` can be made for it, else itself."""
+    scan = first_scan(compiled)
+    if scan is None:
+        return compiled
+    return FirstScanned(compiled, scan, frozenset(_first(_sre_parse.parse(compiled.pattern, compiled.flags),
+                                                         bool(compiled.flags & re.IGNORECASE))[0] or ()))
 
 
 def scan_names(namespace: dict[str, Any], names: str) -> None:
