@@ -289,3 +289,14 @@ def test_first_character_scans_find_what_the_plain_search_finds(pattern, ignore_
     middle = len(text) // 2
     assert _spans(wrapped.search(text, middle)) == _spans(compiled.search(text, middle)), (pattern, text)
     assert [_spans(m) for m in wrapped.finditer(text, 1, middle)] == [_spans(m) for m in compiled.finditer(text, 1, middle)]
+
+
+@FAST
+@given(st.text(alphabet=st.sampled_from(list("\\{}ab\n $")), max_size=30))
+@example("\\")
+@example("\\\\{}\\\n")
+def test_the_brace_scan_matches_as_the_plain_pattern(text):
+    from polyreward.verifiers import answer_extraction
+
+    plain = re.compile(r"\\.|[{}]", re.DOTALL)
+    assert [m.span() for m in answer_extraction._BRACE_OR_ESCAPE.finditer(text)] == [m.span() for m in plain.finditer(text)]

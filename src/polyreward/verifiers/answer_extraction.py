@@ -99,7 +99,8 @@ def _brace_pairs(text: str) -> dict[int, int]:
     return pairs
 
 
-_BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
+# (speed: opens with the set of its first characters, so re skips to them in C; matches as r"\\.|[{}]" with DOTALL does)
+_BRACE_OR_ESCAPE = re.compile(r"[\\{}](?:(?<=\\)[\s\S]|(?<=[{}]))")
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*(\{|[^\s{])")
