@@ -1,4 +1,8 @@
-"""A one-character pattern searched by skipping to the characters it can consume (speed only; same results).
+"""Patterns searched by skipping to the characters their match can start with (speed only; same results).
+
+Two rewrites, both made once per pattern: :func:`scanned` for a pattern that consumes exactly one character (the
+clause ends, below) and :func:`first_scan` / :func:`first_scanned` for a pattern of any width that cannot match the
+empty string (see the comment above :class:`FirstScanned`; used inside :class:`.regex_prefilter.Prefiltered`).
 
 The clause readers (:mod:`.clauses`, :mod:`.commitment`, :mod:`.hypothetical`) cut every window around an answer at
 its clause ends: patterns that consume exactly one character (``.``, ``!``, ``?``, ``;``, a line break) and look
