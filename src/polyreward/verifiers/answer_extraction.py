@@ -99,7 +99,8 @@ def _brace_pairs(text: str) -> dict[int, int]:
     return pairs
 
 
-_BRACE_OR_ESCAPE = re.compile(r"\\.|[{}]", re.DOTALL)
+# (speed: opens with the set of its first characters, so re skips to them in C; matches as r"\\.|[{}]" with DOTALL does)
+_BRACE_OR_ESCAPE = re.compile(r"[\\{}](?:(?<=\\)[\s\S]|(?<=[{}]))")
 
 
 _BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*(\{|[^\s{])")
@@ -667,3 +668,8 @@ def _extract_from_line(text: str) -> Extracted | None:
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL _BOX_GAP_REVISES")
+
+# speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
+from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
+
+scan_names(globals(), "_SENTENCE_END _SENTENCE_STOP")

@@ -20,6 +20,9 @@ from __future__ import annotations
 
 import re
 
+from polyreward.verifiers.reading_memo import per_text
+from polyreward.verifiers.regex_scan import scanned
+
 WINDOW = 80  # characters read on either side of an answer
 
 MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
@@ -33,15 +36,25 @@ _NEVER_ENDING = ("cf", "vs", "viz", "approx", "appr", "resp", "fig", "figs", "eq
                  "incl", "esp", "dr", "mr", "mrs", "ms", "prof", "st", "wrt", "w.r.t", "ca")
 _BEFORE_NUMBER = ("No", "Nos", "no", "p", "pp", "Ex", "ex", "Ch", "ch", "Vol", "vol")
 _BEFORE_CAPITAL = ("etc", "al")
+def _by_length(words: tuple[str, ...]) -> list[str]:
+    """The words as alternations of words of one length (a look-behind has one width): one look-behind per length
+    reads as the look-behinds of its words do (speed: 5 look-behinds at a period instead of 26, same results)."""
+    lengths: dict[int, list[str]] = {}
+    for word in words:
+        lengths.setdefault(len(word), []).append(re.escape(word))
+    return ["|".join(group) for _, group in sorted(lengths.items())]
+
+
 ABBREVIATION_GUARD = (
     r"(?=\.)"  # the look-arounds run only at a period (else they would run at every character: ~20x slower)
     r"(?<!\b[A-Za-z]\.[A-Za-z])(?!(?<=\b[A-Za-z])\.[A-Za-z]\.)"  # i.e. / e.g.: neither the inner nor the final period
-    + "".join(rf"(?<!\b(?i:{re.escape(word)}))" for word in _NEVER_ENDING)
-    + "".join(rf"(?!(?<=\b{word})\.\s?[(#]?\d)" for word in _BEFORE_NUMBER)
-    + "".join(rf"(?!(?<=\b{word})\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))" for word in _BEFORE_CAPITAL)
+    + "".join(rf"(?<!\b(?i:{words}))" for words in _by_length(_NEVER_ENDING))
+    + r"(?!(?:" + "|".join(rf"(?<=\b(?:{words}))" for words in _by_length(_BEFORE_NUMBER)) + r")\.\s?[(#]?\d)"
+    + r"(?!(?:" + "|".join(rf"(?<=\b(?:{words}))" for words in _by_length(_BEFORE_CAPITAL)) + r")\.(?![^\S\n]*(?:[A-Z]|\n|\Z)))"
 )
-CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]")
-OWN_CLAUSE_END = re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\n]")
+# (speed: searched by skipping to the characters they consume, regex_scan; same results)
+CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?:(?<!\d)\.(?!\d)|\.(?=\s|$))|[!?;\n]"))
+OWN_CLAUSE_END = scanned(re.compile(ABBREVIATION_GUARD + r"(?<!\d)\.(?!\d)|[!?;\n]"))
 WORDS = re.compile(r"[A-Za-z]+")
 WRITER = re.compile(
     r"\b(?:I|I'm|I'd|I've|me|my|we|we're|we've|our|this|that|answer|result|solution|value|estimate|calculation|derivation)\b"
@@ -55,10 +68,15 @@ def clause_before(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAU
     """The text of ``start``'s clause up to ``start``: what follows the last match of ``ends`` in the ``width``
     characters before it (all of them when none matches)."""
     window = text[max(0, start - width):start]
-    last = None
-    for last in ends.finditer(window):
-        pass
-    return window[last.end():] if last is not None else window
+    found = window_ends(text, start, width, ends)
+    return window[found[-1]:] if found else window
+
+
+@per_text  # (speed: the soft-hedge checks cut the answer's clause more than once)
+def window_ends(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> tuple[int, ...]:
+    """Where each match of ``ends`` in the window ``text[max(0, start - width):start]`` ends (positions in the window,
+    the window searched on its own)."""
+    return tuple(m.end() for m in ends.finditer(text[max(0, start - width):start]))
 
 
 def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):

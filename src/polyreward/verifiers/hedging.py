@@ -39,7 +39,7 @@ from __future__ import annotations
 
 import re
 
-from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses
+from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
@@ -301,7 +301,7 @@ _ATTRIBUTED_AFTER = re.compile(
 
 def _own_clause_before(text: str, start: int) -> str:
     window = text[max(0, start - 2 * WINDOW):start]
-    ends = [m.end() for m in OWN_CLAUSE_END.finditer(window)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    ends = [*window_ends(text, start, 2 * WINDOW, OWN_CLAUSE_END)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
     return window[max(ends):] if ends else window
 
 
@@ -519,3 +519,8 @@ from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 prefilter_names(globals(), "IDIOM_DOUBT _DOUBT _MODAL_BEFORE _UNCHECKED _ERROR_CONDITION _ANSWER_HEADING _WRITER_STATE "
                 "_AFFIRMING _GENERIC_GUESSER _WRITER_CONDITION _ATTRIBUTED_BEFORE _ATTRIBUTED_AFTER "
                 "_BARE_MODAL _NEGATED_DEED _GENERIC_ANSWERER _DESIRE")
+
+# speed only (issue #35): searched by skipping to the characters a match can start with (regex_scan; same results)
+from polyreward.verifiers.regex_scan import first_scanned  # noqa: E402
+
+_CONTRAST = first_scanned(_CONTRAST)

@@ -67,7 +67,9 @@ _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
 # reader does, so the words that decide commitment are the same either way ("cant" and "wont" are left: words too)
 _BARE_CONTRACTION = re.compile(r"\b(did|does|do|could|would|should|is|was|are|were|has|have|had|must|need)nt\b", re.IGNORECASE)
 # speed only: without these, the two substitutions above change nothing (tests/test_math_fast_paths.py)
-_LETTER_BESIDE_LEET_DIGIT = re.compile(r"[a-zA-Z][0134579]|[0134579][a-zA-Z]")
+# (speed: found at its digit, so re skips to the digits in C instead of trying every letter: ~10x faster; the same texts
+# have one as "[a-zA-Z][0134579]|[0134579][a-zA-Z]")
+_LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[a-zA-Z]))")
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
 
 
@@ -121,7 +123,18 @@ def normalise(text: str, collapse_space: bool = True) -> str:
         text = _LEET_WORD.sub(_unleet, text)
     if "nt" in text:  # (speed: every such contraction ends in "nt")
         text = _BARE_CONTRACTION.sub(r"\1n't", text)
-    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _SPACE_TO_COLLAPSE.search(text) else text
+    return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _space_to_collapse(text) else text
+
+
+_ASCII_SPACES_TO_COLLAPSE = ("  ", "\t", "\r", "\x0b", "\x0c", "\x1c", "\x1d", "\x1e", "\x1f")  # \s of ASCII but "\n" and " "
+
+
+def _space_to_collapse(text: str) -> bool:
+    """``_SPACE_TO_COLLAPSE.search(text)`` as a truth value; an ASCII text by looking for each such space (speed: a
+    few scans in C instead of the pattern tried at every character)."""
+    if text.isascii():
+        return any(space in text for space in _ASCII_SPACES_TO_COLLAPSE)
+    return _SPACE_TO_COLLAPSE.search(text) is not None
 
 
 # Chinese and Japanese text: the full stop and comma are the Latin ones to a reader ("42。不对，是45。" is three

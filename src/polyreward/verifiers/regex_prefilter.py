@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from polyreward.verifiers.regex_scan import first_scan
+
 try:  # Python 3.11+
     from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
@@ -102,6 +104,11 @@ def _may_match_ascii(char: str) -> bool:
     return char.isascii() or any(mapped.isascii() for form in (char.lower(), char.upper(), char.casefold()) for mapped in form)
 
 
+# words of nearly every worked solution's answer sentence: a poor string to file a set under (speed only; any string of
+# a set is a correct filing)
+_COMMON_WORDS = frozenset({"answer", "the", "is", "a", "an", "so", "final", "to", "of", "and", "it", "this", "that", "we",
+                           "i", "be", "in", "for", "total", "step", "then", "'s", ":", "=", "value", "result"})
+
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 
 
@@ -109,22 +116,27 @@ class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests")
+    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan")
 
     def __init__(self, compiled: re.Pattern, conjuncts: list[frozenset[str]], ignore_case: bool) -> None:
         self.compiled = compiled
+        # where the words are there, the search skips to the characters a match can start with (regex_scan.first_scan)
+        self._scan = first_scan(compiled)
         self.ignore_case = ignore_case
         unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
         self.conjuncts = tuple(c for c in unique if not any(other < c for other in unique))  # a superset is implied
         self.literals = tuple(sorted(frozenset().union(*self.conjuncts)))
-        # each set filed under its longest string: a text is tested for the filing strings only, then for the other
-        # strings of the sets filed under those it holds
-        by_literal: dict[str, list[tuple[str, ...]]] = {}
+        # each set filed under one of its strings (the longest one that is not a common word of worked solutions: a set
+        # filed under "answer" would be tested on nearly every answer window): a text is tested for the filing strings
+        # only, then, for each filing string it holds, for the other strings of the sets filed under it -- each such
+        # string once per call, the sets as subsets of those found
+        by_literal: dict[str, list[frozenset[str]]] = {}
         for conjunct in self.conjuncts:
-            key = max(sorted(conjunct), key=len)
-            by_literal.setdefault(key, []).append(tuple(sorted(conjunct - {key})))
+            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, len(literal)))
+            by_literal.setdefault(key, []).append(conjunct - {key})
         self._keys = tuple(sorted(by_literal))
-        self._rests = {key: tuple(rests) for key, rests in by_literal.items()}
+        self._rests = {key: (tuple(rests), tuple(sorted(frozenset().union(*rests))), frozenset() in rests)
+                       for key, rests in by_literal.items()}
 
     def may_match(self, text: str) -> bool:
         """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
@@ -132,10 +144,15 @@ class Prefiltered:
             if not text.isascii():
                 return True
             text = text.lower()
-        for key in [key for key in self._keys if key in text]:
-            for rest in self._rests[key]:
-                if all(literal in text for literal in rest):
+        for key in self._keys:
+            if key in text:
+                rests, literals, alone = self._rests[key]
+                if alone:
                     return True
+                present = {literal for literal in literals if literal in text}
+                for rest in rests:
+                    if rest <= present:
+                        return True
         return False
 
     def _may_match_between(self, text: str, args: tuple[Any, ...]) -> bool:
@@ -153,7 +170,12 @@ class Prefiltered:
         return self.may_match(text[start:end])
 
     def search(self, text: str, *args: Any) -> re.Match | None:
-        return self.compiled.search(text, *args) if self._may_match_between(text, args) else None
+        if not self._may_match_between(text, args):
+            return None
+        if self._scan is None:
+            return self.compiled.search(text, *args)
+        found = self._scan.search(text, *args)
+        return None if found is None else self.compiled.match(text, found.start(), *args[1:2])
 
     def match(self, text: str, *args: Any) -> re.Match | None:
         return self.compiled.match(text, *args) if self._may_match_between(text, args) else None
@@ -162,7 +184,19 @@ class Prefiltered:
         return self.compiled.fullmatch(text, *args) if self._may_match_between(text, args) else None
 
     def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
-        return self.compiled.finditer(text, *args) if self._may_match_between(text, args) else iter(())
+        if not self._may_match_between(text, args):
+            return iter(())
+        if self._scan is None:
+            return self.compiled.finditer(text, *args)
+        return self._scanned_matches(text, *args)
+
+    def _scanned_matches(self, text: str, position: int = 0, *endpos: int) -> Iterator[re.Match]:
+        """finditer by the scan: each match starts where the scan finds the next one (none is empty)."""
+        assert self._scan is not None
+        while (found := self._scan.search(text, position, *endpos)) is not None:
+            match = self.compiled.match(text, found.start(), *endpos)
+            yield match  # type: ignore[misc]
+            position = match.end()  # type: ignore[union-attr]
 
     def __getattr__(self, name: str) -> Any:
         return getattr(self.compiled, name)

@@ -110,7 +110,8 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
     if _declared_low_confidence(text, start):
         return True
     # markup is no word, nor a collapsed block's label ("<details><summary>spoiler</summary>\\boxed{14}")
-    return not WORDS.search(_MARKUP_ONLY.sub("", own)) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
+    bare = _MARKUP_ONLY.sub("", own) if "<" in own or "\\" in own else own  # (speed: all markup opens with < or \\)
+    return not WORDS.search(bare) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
 
 
 _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-z]+", re.IGNORECASE)

@@ -1,0 +1,258 @@
+"""Patterns searched by skipping to the characters their match can start with (speed only; same results).
+
+Two rewrites, both made once per pattern: :func:`scanned` for a pattern that consumes exactly one character (the
+clause ends, below) and :func:`first_scan` / :func:`first_scanned` for a pattern of any width that cannot match the
+empty string (see the comment above :class:`FirstScanned`; used inside :class:`.regex_prefilter.Prefiltered`).
+
+The clause readers (:mod:`.clauses`, :mod:`.commitment`, :mod:`.hypothetical`) cut every window around an answer at
+its clause ends: patterns that consume exactly one character (``.``, ``!``, ``?``, ``;``, a line break) and look
+around it (the period of "e.g." or "Fig. 2" ends no clause). Such a pattern opens with a look-around, so Python's
+``re`` cannot skip ahead to a candidate character and tries every position of the text, about 40 ns each: most of
+the cost of reading a clause. :func:`scanned` rewrites it, once at import, as
+
+    [.!?;\\n](?<=(?:PATTERN))
+
+the set of characters the pattern can consume (read off its own syntax tree), then the whole pattern as a
+look-behind over that one character. A pattern that opens with a character set is scanned by ``re`` in C, a few
+nanoseconds a character, and the look-behind decides exactly as the pattern did: its match is the same single
+character, its look-arounds see the same text (a look-behind, like the original, sees before ``pos``; ``endpos``
+ends the text for both). Only patterns of width exactly one whose consumed characters are a small set of uncased
+characters are rewritten; any other is returned unchanged. tests/test_reading_fast_paths.py holds every rewritten
+pattern to the plain one on generated hostile text.
+"""
+
+from __future__ import annotations
+
+import re
+from collections.abc import Iterator
+from typing import Any
+
+try:  # Python 3.11+
+    from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
+except ImportError:  # pragma: no cover - Python 3.10
+    import sre_constants as _sre  # type: ignore[no-redef]
+    import sre_parse as _sre_parse  # type: ignore[no-redef]
+
+_ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
+_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
+
+_MAX_CHARS = 64  # a set larger than this is not worth scanning for (nor listed)
+
+
+def consumed_characters(items: Any) -> set[str] | None:
+    """A superset of the characters a match of the parsed pattern ``items`` can consume, or None when it cannot be
+    told (a category such as ``\\w``, a negated set, any character)."""
+    found: set[str] = set()
+    for op, argument in items:
+        if op in _ZERO_WIDTH:
+            continue  # a look-around or anchor consumes nothing
+        if op is _sre.LITERAL:
+            found.add(chr(argument))
+        elif op is _sre.IN:
+            for kind, value in argument:
+                if kind is _sre.LITERAL:
+                    found.add(chr(value))
+                elif kind is _sre.RANGE and value[1] - value[0] < _MAX_CHARS:
+                    found.update(chr(code) for code in range(value[0], value[1] + 1))
+                else:
+                    return None
+        elif op is _sre.BRANCH:
+            for branch in argument[1]:
+                inner = consumed_characters(branch)
+                if inner is None:
+                    return None
+                found |= inner
+        elif op is _sre.SUBPATTERN:
+            _group, add_flags, _del_flags, body = argument
+            inner = consumed_characters(body)
+            if inner is None or add_flags & re.IGNORECASE and any(ch.lower() != ch.upper() for ch in inner):
+                return None
+            found |= inner
+        elif op in _REPEATS:
+            inner = consumed_characters(argument[2])
+            if inner is None:
+                return None
+            found |= inner
+        else:
+            return None
+        if len(found) > _MAX_CHARS:
+            return None
+    return found
+
+
+class Scanned:
+    """``compiled`` with :meth:`search` and :meth:`finditer` run by its character-set rewrite ``fast``; every other
+    attribute (``pattern``, ``flags``, ``match`` ...) is the compiled pattern's own."""
+
+    __slots__ = ("compiled", "fast", "characters")
+
+    def __init__(self, compiled: re.Pattern, fast: re.Pattern, characters: frozenset[str]) -> None:
+        self.compiled = compiled
+        self.fast = fast
+        self.characters = characters
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        return self.fast.search(text, *args)
+
+    def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
+        return self.fast.finditer(text, *args)
+
+    def findall(self, text: str, *args: Any) -> list[Any]:
+        return self.fast.findall(text, *args)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"Scanned({self.compiled!r})"
+
+
+def scanned(compiled: re.Pattern | Scanned) -> re.Pattern | Scanned:
+    """``compiled`` wrapped in :class:`Scanned` when it consumes exactly one character from a small set of uncased
+    characters, else ``compiled`` itself."""
+    if isinstance(compiled, Scanned) or not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return compiled
+    try:
+        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
+        if parsed.getwidth() != (1, 1) or compiled.groups:
+            return compiled
+        characters = consumed_characters(parsed)
+        if not characters or any(ch.lower() != ch.upper() for ch in characters) and compiled.flags & re.IGNORECASE:
+            return compiled
+        leading = "[" + "".join(re.escape(ch) for ch in sorted(characters)) + "]"
+        fast = re.compile(leading + "(?<=(?:" + compiled.pattern + "))", compiled.flags)
+    except (re.error, ValueError, TypeError, RecursionError):  # a construct this reader does not know: the plain way
+        return compiled
+    return Scanned(compiled, fast, frozenset(characters))
+
+
+# --- patterns of any width: skip to the characters a match can start with ---------------------------------------------
+# A pattern that opens with a word boundary, a look-behind or a case-insensitive word ("\\b(?:final\\s+)?answer\\W{0,4}:")
+# is tried at every position too. first_scan(compiled) is the same trick for a pattern of any width that cannot match
+# the empty string: the characters its match can open with (read off the syntax tree, with their other cases when
+# case is ignored), then a look-behind over that character that asks the whole pattern to match from there:
+#     (?-i:[aAfF])(?<=(?=(?:PATTERN))[\s\S])
+# It finds where the leftmost match starts; the pattern's own match() there is the match the plain search returns.
+
+# the characters other than a letter's two cases that match it when case is ignored (Python's re: i/I with U+0130 and
+# U+0131, s/S with U+017F, k/K with U+212A; tests/test_reading_fast_paths.py checks every code point)
+_EXTRA_CASES = {"i": "\u0130\u0131", "s": "\u017f", "k": "\u212a"}
+
+
+def _with_cases(characters: set[str], ignore_case: bool) -> set[str] | None:
+    if not ignore_case:
+        return characters
+    found: set[str] = set()
+    for ch in characters:
+        if ch.isascii():
+            found.update((ch, ch.lower(), ch.upper()), _EXTRA_CASES.get(ch.lower(), ""))
+        elif ch.lower() == ch.upper() == ch.casefold() == ch:
+            found.add(ch)  # an uncased character (a digit of another script, a Han character, a symbol)
+        else:
+            return None  # a cased non-ASCII letter: its case variants are not listed here
+    return found
+
+
+def _first(items: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
+    """(the characters a match of ``items`` can start with, whether it can match the empty string); None when the
+    characters cannot be told."""
+    found: set[str] = set()
+    for op, argument in items:
+        if op in _ZERO_WIDTH:
+            continue
+        chars, nullable = _first_of(op, argument, ignore_case)
+        if chars is None:
+            return None, False
+        found |= chars
+        if len(found) > _MAX_CHARS:
+            return None, False
+        if not nullable:
+            return found, False
+    return found, True
+
+
+def _first_of(op: Any, argument: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
+    if op is _sre.LITERAL:
+        return _with_cases({chr(argument)}, ignore_case), False
+    if op is _sre.IN:
+        chars = consumed_characters([(op, argument)])
+        return (None if chars is None else _with_cases(chars, ignore_case)), False
+    if op is _sre.BRANCH:
+        found: set[str] = set()
+        nullable = False
+        for branch in argument[1]:
+            chars, empty = _first(branch, ignore_case)
+            if chars is None:
+                return None, False
+            found |= chars
+            nullable = nullable or empty
+        return found, nullable
+    if op is _sre.SUBPATTERN:
+        _group, add_flags, del_flags, body = argument
+        return _first(body, bool((ignore_case or add_flags & re.IGNORECASE) and not del_flags & re.IGNORECASE))
+    if op in _REPEATS:
+        low, _high, body = argument
+        chars, empty = _first(body, ignore_case)
+        return chars, empty or low == 0
+    return None, False
+
+
+class FirstScanned:
+    """``compiled`` searched by first skipping to a character its match can start with (see above)."""
+
+    __slots__ = ("compiled", "scan", "characters")
+
+    def __init__(self, compiled: re.Pattern, scan: re.Pattern, characters: frozenset[str]) -> None:
+        self.compiled = compiled
+        self.scan = scan
+        self.characters = characters
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        found = self.scan.search(text, *args)
+        if found is None:
+            return None
+        return self.compiled.match(text, found.start(), *args[1:2])
+
+    def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
+        position = args[0] if args else 0
+        while (found := self.scan.search(text, position, *args[1:2])) is not None:
+            match = self.compiled.match(text, found.start(), *args[1:2])
+            yield match  # type: ignore[misc]
+            position = match.end()  # type: ignore[union-attr]
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"FirstScanned({self.compiled!r})"
+
+
+def first_scan(compiled: re.Pattern) -> re.Pattern | None:
+    """The scanning pattern of :class:`FirstScanned` for ``compiled``, or None when the characters its match starts with
+    cannot be told, are many, or it can match the empty string."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return None
+    try:
+        characters, nullable = _first(_sre_parse.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
+        if characters is None or nullable or not characters:
+            return None
+        leading = "(?-i:[" + "".join(re.escape(ch) for ch in sorted(characters)) + "])"
+        return re.compile(leading + r"(?<=(?=(?:" + compiled.pattern + r"))[\s\S])", compiled.flags)
+    except (re.error, ValueError, TypeError, RecursionError):
+        return None
+
+
+def first_scanned(compiled: re.Pattern) -> re.Pattern | FirstScanned:
+    """``compiled`` wrapped in :class:`FirstScanned` when :func:`first_scan` can be made for it, else itself."""
+    scan = first_scan(compiled)
+    if scan is None:
+        return compiled
+    return FirstScanned(compiled, scan, frozenset(_first(_sre_parse.parse(compiled.pattern, compiled.flags),
+                                                         bool(compiled.flags & re.IGNORECASE))[0] or ()))
+
+
+def scan_names(namespace: dict[str, Any], names: str) -> None:
+    """Replace each module-level pattern named in ``names`` (space-separated) in ``namespace`` by :func:`scanned` of
+    it (speed only; same results)."""
+    for name in names.split():
+        namespace[name] = scanned(namespace[name])
