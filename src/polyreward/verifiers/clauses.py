@@ -18,7 +18,7 @@ Reconstructed rule (ours), not a published algorithm. Every pattern is linear in
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 WINDOW = 80  # characters read on either side of an answer
 
