@@ -115,12 +115,15 @@ try:
     code = main(sys.argv[1:])
 except SystemExit as exc:
     code = exc.code
-print(json.dumps({"code": code, "parses": len(parses), "heavy": [m for m in HEAVY if m in sys.modules]}), file=sys.stderr)
+DEFERRED = ("sympy", "math_verify", "multiprocessing", "concurrent.futures", "polyreward.rewards.math_judge", "polyreward.rubrics")
+print(json.dumps({"code": code, "parses": len(parses), "heavy": [m for m in HEAVY if m in sys.modules],
+                  "deferred": [m for m in DEFERRED if m in sys.modules]}), file=sys.stderr)
 """
 
 
 def test_a_second_math_score_run_compiles_no_reader_pattern(tmp_path):
-    """Start-up: the math reader's ~300 regular expressions (and the prefilter's word sets) come from the pattern
+    """Start-up: a numeric math run imports neither sympy nor the pool's machinery (``multiprocessing``,
+    ``concurrent.futures``) nor the judge fallback's (``math_judge``, the rubrics); the math reader's ~300 regular expressions (and the prefilter's word sets) come from the pattern
     store (``verifiers/pattern_cache.py``) written beside the bytecode by the first run; the second run parses none
     of them (about 150 ms of a one-row run on the benchmark machine; docs/benchmarks.md, Start-up)."""
     (tmp_path / "rows.jsonl").write_text(json.dumps({"prompt": "1+1?", "completion": "The answer is \\boxed{2}", "answer": "2"}) + "\n")
@@ -135,3 +138,4 @@ def test_a_second_math_score_run_compiles_no_reader_pattern(tmp_path):
         assert json.loads((tmp_path / "out.jsonl").read_text())["accuracy"] == 1.0
     assert runs[0]["code"] == runs[1]["code"] == 0 and runs[0]["heavy"] == runs[1]["heavy"] == []
     assert runs[0]["parses"] > 200 and runs[1]["parses"] == 0
+    assert runs[0]["deferred"] == runs[1]["deferred"] == []
