@@ -50,7 +50,7 @@ except ImportError:  # pragma: no cover - Python 3.10
 
 Value = TypeVar("Value")
 
-MAX_ENTRIES = 4096
+MAX_ENTRIES = 1024  # (about 2.5 MB; the math reader and the choice reader use about 300)
 _FORMAT = ("polyreward pattern store", 1, sys.version, _sre.MAGIC)
 _KEEPABLE_FLAGS = int(re.IGNORECASE | re.MULTILINE | re.DOTALL | re.UNICODE | re.VERBOSE | re.ASCII)
 
