@@ -91,3 +91,51 @@ def test_blas_threads_are_off_for_scoring_commands_only(command, preset, expecte
     with pytest.raises(Stop):
         cli.main([command, "--help"])
     assert seen["value"] == expected
+
+
+SCORE_COUNTING_PARSES = """
+import json, sys
+from re import _parser
+parses = []
+plain_parse = _parser.parse
+
+
+def parse(*args):
+    caller = sys._getframe(1)
+    while caller.f_globals.get("__name__", "").startswith("re."):
+        caller = caller.f_back
+    if caller.f_globals.get("__name__", "").startswith("polyreward."):
+        parses.append(args[0])
+    return plain_parse(*args)
+
+
+_parser.parse = parse
+from polyreward.cli import main
+try:
+    code = main(sys.argv[1:])
+except SystemExit as exc:
+    code = exc.code
+DEFERRED = ("sympy", "math_verify", "multiprocessing", "concurrent.futures", "polyreward.rewards.math_judge", "polyreward.rubrics")
+print(json.dumps({"code": code, "parses": len(parses), "heavy": [m for m in HEAVY if m in sys.modules],
+                  "deferred": [m for m in DEFERRED if m in sys.modules]}), file=sys.stderr)
+"""
+
+
+def test_a_second_math_score_run_compiles_no_reader_pattern(tmp_path):
+    """Start-up: a numeric math run imports neither sympy nor the pool's machinery (``multiprocessing``,
+    ``concurrent.futures``) nor the judge fallback's (``math_judge``, the rubrics); the math reader's ~300 regular expressions (and the prefilter's word sets) come from the pattern
+    store (``verifiers/pattern_cache.py``) written beside the bytecode by the first run; the second run parses none
+    of them (about 150 ms of a one-row run on the benchmark machine; docs/benchmarks.md, Start-up)."""
+    (tmp_path / "rows.jsonl").write_text(json.dumps({"prompt": "1+1?", "completion": "The answer is \\boxed{2}", "answer": "2"}) + "\n")
+    (tmp_path / "math.yaml").write_text("rewards:\n  - {name: accuracy, type: math_accuracy, answer_column: answer}\n")
+    env = {key: value for key, value in os.environ.items() if key != "PYTHONDONTWRITEBYTECODE"}
+    env["PYTHONPYCACHEPREFIX"] = str(tmp_path / "pycache")
+    runs = []
+    for _ in range(2):
+        done = subprocess.run([sys.executable, "-c", f"HEAVY = {HEAVY!r}\n{SCORE_COUNTING_PARSES}", "score", "rows.jsonl", "-c",
+                               "math.yaml", "-o", "out.jsonl", "-q"], capture_output=True, text=True, cwd=tmp_path, env=env, timeout=120)
+        runs.append(json.loads(done.stderr.strip().splitlines()[-1]))
+        assert json.loads((tmp_path / "out.jsonl").read_text())["accuracy"] == 1.0
+    assert runs[0]["code"] == runs[1]["code"] == 0 and runs[0]["heavy"] == runs[1]["heavy"] == []
+    assert runs[0]["parses"] > 200 and runs[1]["parses"] == 0
+    assert runs[0]["deferred"] == runs[1]["deferred"] == []

@@ -30,7 +30,6 @@ import threading
 import time
 from collections import deque
 from collections.abc import Callable, Hashable, Sequence
-from concurrent.futures import Future
 from typing import TYPE_CHECKING, Any
 
 from polyreward.engine.outcome import Outcome
@@ -38,6 +37,7 @@ from polyreward.engine.worker import CLOCK_TICKS, Task, Worker, process_cpu_seco
 
 if TYPE_CHECKING:  # multiprocessing is imported when the pool starts (most runs of the command line start none)
     import multiprocessing as mp
+    from concurrent.futures import Future  # (and concurrent.futures, which imports logging, on the first map_async)
 
 COMPUTING_SHARE = 0.02  # an item that got at least this share of a core is computing, not blocked
 
@@ -193,6 +193,8 @@ class WorkerPool:
     ) -> Future:
         """:meth:`map` in a background thread: a Future of the outcomes, so the caller can prepare the
         next chunk while the workers run this one (calls run one after another, in order)."""
+        from concurrent.futures import Future
+
         future: Future = Future()
 
         def run() -> None:

@@ -32,7 +32,6 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
-from polyreward.rewards.math_judge import JudgeFallback
 from polyreward.verifiers.answer_extraction import FINAL_BANGS
 from polyreward.verifiers.golds import MATCHES, alternatives, deciding, explain
 from polyreward.verifiers.math import WORKER_PRELOAD, verdict_cache, verify_batch, verify_each_gold
@@ -102,7 +101,12 @@ class MathAccuracy(Reward):
             raise ValueError(f"cache must be the path of a sqlite file, got {cache!r}")
         self.cache = verdict_cache(cache) if cache is not None else None
         # judge fallback (polyreward.rewards.math_judge): only rows the rule path leaves undecided go to a model judge
-        self.judge_fallback = JudgeFallback(judge, judge_on) if judge is not None else None
+        if judge is not None:  # (imported here: the judge machinery is ~10 ms of every start-up that has no judge)
+            from polyreward.rewards.math_judge import JudgeFallback
+
+            self.judge_fallback = JudgeFallback(judge, judge_on)
+        else:
+            self.judge_fallback = None
 
     @property
     def columns(self) -> tuple[str, ...]:

@@ -37,7 +37,7 @@ closed means the model ran out of budget mid-thought and there is no answer. Onl
 from __future__ import annotations
 
 import json
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from dataclasses import dataclass
 
 from polyreward.verifiers.commitment import (

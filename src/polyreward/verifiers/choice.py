@@ -32,7 +32,7 @@ quantifiers of a pattern can match the same characters, so no input makes a patt
 from __future__ import annotations
 
 import json
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from collections.abc import Mapping
 from typing import Any
 

@@ -18,7 +18,7 @@ Reconstructed rule (ours), not a published algorithm. Every pattern is linear in
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_scan import scanned

@@ -28,7 +28,7 @@ reader's already capped tail), so the checks cost the same on any completion.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from typing import Callable
 
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
@@ -656,7 +656,7 @@ def disowns_before(clause: str) -> bool:
 
 # speed only: these searches end where the answer starts and are tried at every position of their window; a window
 # without any word they need is not searched (regex_prefilter derives the words from each pattern; same results)
-_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p) for p in (_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE))
+_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) for p in (_NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE))
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

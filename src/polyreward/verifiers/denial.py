@@ -27,7 +27,7 @@ Linear in the text: one pass for the sentence ends, one anchored match per sente
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.commitment import disowns_before
 

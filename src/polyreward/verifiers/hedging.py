@@ -37,7 +37,7 @@ two :data:`~.clauses.WINDOW` lengths, so the checks cost the same on any complet
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
 from polyreward.verifiers.hypothetical import hypothetical

@@ -13,7 +13,7 @@ around the answer, so the check costs the same on any completion.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import ABBREVIATION_GUARD
 

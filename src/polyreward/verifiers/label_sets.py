@@ -9,7 +9,7 @@ searches (:mod:`polyreward.verifiers.tags`), the same match in linear time.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 from collections.abc import Iterable, Mapping
 

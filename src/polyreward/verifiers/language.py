@@ -26,7 +26,7 @@ model (Lui & Baldwin, ACL 2012), as shipped by py3langid.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import threading
 from typing import Any
 

@@ -42,7 +42,7 @@ docs/reference/libraries.md#math-verify and #other-graders.
 from __future__ import annotations
 
 import math
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from fractions import Fraction

@@ -29,7 +29,7 @@ nesting are capped so no input can make it slow.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from dataclasses import dataclass
 from fractions import Fraction
 

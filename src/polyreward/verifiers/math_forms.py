@@ -14,7 +14,7 @@ Reconstructed rules (ours).
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.math_canonical import split_top
 from polyreward.verifiers.math_notation import read_through

@@ -15,7 +15,7 @@ Three jobs:
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 from dataclasses import dataclass
 from fractions import Fraction

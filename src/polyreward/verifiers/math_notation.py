@@ -33,7 +33,7 @@ quantifiers. Reconstructed rule (ours).
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.math_normalize import VALUE_WORDS, bracket_pairs, drop_thousands_separators, number_from_words
 from polyreward.verifiers.memo import memoized_text

@@ -10,7 +10,7 @@ variables, a variable on both ends or mixed directions (``3 < x > 5``) is no int
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from collections.abc import Callable
 
 INFINITY = ("inf", 1)

@@ -9,7 +9,7 @@ the worker pool's hard timeout stays as the last line of defence.
 from __future__ import annotations
 
 import math
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 MAX_ANSWER_CHARS = 1000  # an extracted answer longer than this is not an answer
 MAX_EXPONENT = 10_000  # 2^10000 has ~3,000 digits: fine; larger exponents of numerals are refused

@@ -17,7 +17,6 @@ Source: Math-Verify 0.9.0 (Apache-2.0), ``src/math_verify/grader.py``; issues #1
 
 from __future__ import annotations
 
-import logging
 import math
 from collections.abc import Sequence
 from functools import lru_cache
@@ -30,6 +29,8 @@ REL_TOL = 1e-3  # numbers that Math-Verify calls equal must also agree to this r
 
 
 def _quiet_math_verify() -> None:
+    import logging  # (here: only a worker that runs Math-Verify needs it, not every start-up)
+
     for name in ("math_verify", "math_verify.parser", "math_verify.grader", "latex2sympy2_extended"):
         logging.getLogger(name).setLevel(logging.CRITICAL)
 

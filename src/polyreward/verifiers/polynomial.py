@@ -15,7 +15,7 @@ term counts and digit counts are capped so no input can make it slow.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from fractions import Fraction
 
 Monomial = tuple[tuple[str, int], ...]

@@ -34,7 +34,7 @@ Reconstructed rule (ours), the structural reading asked of every answer reader; 
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS

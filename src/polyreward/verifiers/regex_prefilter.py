@@ -3,7 +3,8 @@
 The commitment readers (:mod:`.commitment`, :mod:`.hedging`) search each answer's surroundings with long
 alternations of words ("not", "never", "rule out", "hunch", "reportedly" ...). Python's ``re`` tries such an
 alternation at every position of the text, tens of microseconds per search, and on most answers none of the words
-is there. :func:`prefiltered` reads the pattern's own syntax tree once, at import, and derives
+is there. :func:`prefiltered` reads the pattern's own syntax tree once (at import, or not at all when the pattern store
+of :mod:`.pattern_cache` kept the result from an earlier run), and derives
 (:func:`required_conjuncts`) sets of literal strings such that every match holds all the strings of one set:
 
     a literal run           "not"                  -> {"not"}
@@ -27,6 +28,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from polyreward.verifiers.pattern_cache import remembered
 from polyreward.verifiers.regex_scan import first_scan
 
 try:  # Python 3.11+
@@ -118,13 +120,12 @@ class Prefiltered:
 
     __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan")
 
-    def __init__(self, compiled: re.Pattern, conjuncts: list[frozenset[str]], ignore_case: bool) -> None:
+    def __init__(self, compiled: re.Pattern, conjuncts: tuple[frozenset[str], ...], ignore_case: bool) -> None:
         self.compiled = compiled
         # where the words are there, the search skips to the characters a match can start with (regex_scan.first_scan)
         self._scan = first_scan(compiled)
         self.ignore_case = ignore_case
-        unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
-        self.conjuncts = tuple(c for c in unique if not any(other < c for other in unique))  # a superset is implied
+        self.conjuncts = conjuncts  # as _derived gives them: no set a superset of another (it would be implied)
         self.literals = tuple(sorted(frozenset().union(*self.conjuncts)))
         # each set filed under one of its strings (the longest one that is not a common word of worked solutions: a set
         # filed under "answer" would be tested on nearly every answer window): a text is tested for the filing strings
@@ -205,30 +206,62 @@ class Prefiltered:
         return f"Prefiltered({self.compiled!r})"
 
 
-def prefiltered(compiled: re.Pattern | Prefiltered) -> re.Pattern | Prefiltered:
-    """``compiled`` wrapped in :class:`Prefiltered`, or ``compiled`` itself when no required strings can be derived
-    (or the pattern is on bytes, or its case-insensitive words are not plain ASCII)."""
-    if isinstance(compiled, Prefiltered) or not isinstance(compiled.pattern, str):
-        return compiled
+def _minimal(conjuncts: list[frozenset[str]]) -> tuple[frozenset[str], ...]:
+    """The sets without duplicates and without any set that holds another (holding the smaller one is implied)."""
+    unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
+    return tuple(c for c in unique if not any(other < c for other in unique))
+
+
+def _derived(compiled: re.Pattern) -> tuple[bool, tuple[frozenset[str], ...]] | None:
+    """(whether case is ignored, the minimal sets of :func:`required_conjuncts`) for ``compiled``, or None when it is
+    not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it."""
     try:
         conjuncts = required_conjuncts(_sre_parse.parse(compiled.pattern, compiled.flags))
     except Exception:  # a construct this reader does not know: search the plain way
-        return compiled
+        return None
     if not conjuncts:
-        return compiled
+        return None
     ignore_case = bool(compiled.flags & re.IGNORECASE)
     if ignore_case:  # only ASCII texts are filtered: a set with a letter no ASCII letter matches cannot occur in them
         if any(_may_match_ascii(char) for c in conjuncts for literal in c if not literal.isascii() for char in literal if not char.isascii()):
-            return compiled
+            return None
         conjuncts = [frozenset(literal.lower() for literal in c) for c in conjuncts if all(literal.isascii() for literal in c)]
         if not conjuncts:
-            return compiled  # (no ASCII text can match; left to the plain search all the same)
-    return Prefiltered(compiled, conjuncts, ignore_case)
+            return None  # (no ASCII text can match; left to the plain search all the same)
+    return ignore_case, _minimal(conjuncts)
+
+
+def _source_fingerprint() -> str | None:
+    """A hash of this file: the pattern store keeps derived sets under it, so a change here drops the kept ones."""
+    try:
+        from importlib.util import source_hash
+
+        with open(__file__, "rb") as source:
+            return f"prefilter {source_hash(source.read()).hex()}"
+    except Exception:  # no source to hash: nothing is kept
+        return None
+
+
+_FINGERPRINT = _source_fingerprint()
+
+
+def prefiltered(compiled: re.Pattern | Prefiltered, *, remember: bool = False) -> re.Pattern | Prefiltered:
+    """``compiled`` wrapped in :class:`Prefiltered`, or ``compiled`` itself when no required strings can be derived
+    (or the pattern is on bytes, or its case-insensitive words are not plain ASCII). With ``remember``, the derived
+    sets are kept between runs in the pattern store (:mod:`.pattern_cache`; for a module's own patterns, not for
+    patterns made per call)."""
+    if isinstance(compiled, Prefiltered) or not isinstance(compiled.pattern, str):
+        return compiled
+    if remember and _FINGERPRINT is not None:
+        derived = remembered(_FINGERPRINT, compiled.pattern, compiled.flags, lambda: _derived(compiled))
+    else:
+        derived = _derived(compiled)
+    return compiled if derived is None else Prefiltered(compiled, derived[1], derived[0])
 
 
 def prefilter_names(namespace: dict[str, Any], names: str) -> None:
     """Replace each module-level pattern named in ``names`` (space-separated) in ``namespace`` by
-    :func:`prefiltered` of it (speed only; same results). A reader module calls it last, on the patterns it searches
-    with long word lists: ``prefilter_names(globals(), "IDIOM_DOUBT _DOUBT")``."""
+    :func:`prefiltered` of it (speed only; same results), its sets kept between runs. A reader module calls it last,
+    on the patterns it searches with long word lists: ``prefilter_names(globals(), "IDIOM_DOUBT _DOUBT")``."""
     for name in names.split():
-        namespace[name] = prefiltered(namespace[name])
+        namespace[name] = prefiltered(namespace[name], remember=True)

@@ -17,7 +17,7 @@ of Latin-script text (rubric rules), not for display.
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
 # a regex character-class body

@@ -21,7 +21,7 @@ Reconstructed rule (ours), not a published algorithm. Every pattern runs on a wi
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_before
 

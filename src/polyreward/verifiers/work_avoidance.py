@@ -28,7 +28,7 @@ formatting (:func:`~polyreward.verifiers.math_notation.read_through`: ``\\text{4
 
 from __future__ import annotations
 
-import re
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from math import gcd
 from typing import Any
 
