@@ -41,7 +41,7 @@ from polyreward.pipeline import MissingColumnError, Scorer
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import ScoredBatch
 
-PARTS_VERSION = 5  # bump when the part format changes, so old parts are scored again instead of misread
+PARTS_VERSION = 6  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
