@@ -13,7 +13,7 @@ the same run:
 * **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms;
 * **stages**: in one process, the CPU per row of each stage of the cheap path (read and parse, chunk key, the reward
   through ``Scorer.score``, the whole chunk scorer with the encoding of its output rows), on the largest size up to
-  100,000.
+  100,000, with the allocator set as the tree's ``polyreward score`` sets it (:mod:`polyreward.runners.allocator`).
 
 Each child runs with byte-code caching on (its own ``PYTHONPYCACHEPREFIX``, warmed by one untimed run), as an
 installed package is. ``--compare SRC`` runs every command also with another source tree first on PYTHONPATH (e.g.
@@ -70,6 +70,11 @@ try:  # a tree that keys a JSONL chunk by its lines as read
 except ImportError:  # an older tree: rows only, keyed as JSON text
     iter_chunks_with_lines = None
 
+try:  # the allocator setting the tree's `polyreward score` makes (a tree without one: as its command line runs)
+    from polyreward.runners.allocator import SCORE_MMAP_BYTES, SCORE_TRIM_BYTES, keep_freed_memory
+    keep_freed_memory(SCORE_MMAP_BYTES, SCORE_TRIM_BYTES)
+except ImportError:
+    pass
 config = load_config(sys.argv[2])
 scorer = config.build_scorer(workers=0, on_reward_error="nan")
 settings, chunk_scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(scorer), {}, 0
