@@ -2,8 +2,9 @@
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
 (:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
-:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
-(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts are joined into the output.
+:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only; its output rows encoded by
+:func:`polyreward.runners.row_text.encode_output_rows`) and stored as a part (:class:`polyreward.runners.parts.PartStore`:
+appended to one rows file, which becomes the output once every chunk is done when the chunks lie there in order).
 Without a combiner each part's scores are folded into the file's
 :class:`~polyreward.runners.file_summary.FileSummary` and dropped (memory does not grow with rows); with one, the
 parts' scores are read back as one :class:`~polyreward.vocabulary.ScoredBatch` and the same scorer computes the
