@@ -80,6 +80,8 @@ def make_case(seed: int, id_kind: str, score_kind: str) -> dict[str, Any]:
         "reference_reward": np.nan_to_num(scores) @ np.abs(weights) - 0.1,
         "entropy": 0.2 + rng.random(n),
         "lengths": rng.integers(1, 300, n).astype(np.float64),
+        # drawn last so that every value drawn before it (the golden file's inputs) stays the same
+        "exit_position": rng.integers(1, 600, n).astype(np.float64),
     }
     raw = scores
     if score_kind == "float32":
