@@ -5,7 +5,9 @@ In one run, each figure the CPU time (user + system) of a fresh child process an
 the same run:
 
 * **floor**: a child that reads the JSONL rows (``orjson.loads`` per line; stdlib ``json`` beside it) and writes each
-  row back with one added float column, minus the CPU of an empty interpreter: what any scorer must at least pay;
+  row back with one added float column, minus the CPU of an empty interpreter: what any scorer must at least pay
+  (the orjson floor is run beside each repeat of the scoring runs of its size, the least counted: the machine's load
+  a minute apart differs);
 * **score**: ``polyreward score IN -c CFG -o OUT -q`` for a cheap reward (``think_format``) and for numeric
   ``math_accuracy`` (integers, decimals, fractions, a few wrong), at each ``--rows`` size; per row = (CPU of the
   run - CPU of the same command on a one-row file) / (rows - 1), so start-up is not spread over the rows;
@@ -13,7 +15,7 @@ the same run:
 * **peak RSS**: resident memory of the CLI process and all its children, summed from /proc every 20 ms;
 * **stages**: in one process, the CPU per row of each stage of the cheap path (read and parse, chunk key, the reward
   through ``Scorer.score``, the whole chunk scorer with the encoding of its output rows), on the largest size up to
-  100,000.
+  100,000, with the allocator set as the tree's ``polyreward score`` sets it (:mod:`polyreward.runners.allocator`).
 
 Each child runs with byte-code caching on (its own ``PYTHONPYCACHEPREFIX``, warmed by one untimed run), as an
 installed package is. ``--compare SRC`` runs every command also with another source tree first on PYTHONPATH (e.g.
@@ -70,6 +72,11 @@ try:  # a tree that keys a JSONL chunk by its lines as read
 except ImportError:  # an older tree: rows only, keyed as JSON text
     iter_chunks_with_lines = None
 
+try:  # the allocator setting the tree's `polyreward score` makes (a tree without one: as its command line runs)
+    from polyreward.runners.allocator import SCORE_MMAP_BYTES, SCORE_TRIM_BYTES, keep_freed_memory
+    keep_freed_memory(SCORE_MMAP_BYTES, SCORE_TRIM_BYTES)
+except ImportError:
+    pass
 config = load_config(sys.argv[2])
 scorer = config.build_scorer(workers=0, on_reward_error="nan")
 settings, chunk_scorer, spent, rows = settings_fingerprint(config, "nan"), ChunkScorer(scorer), {}, 0
@@ -179,13 +186,19 @@ def main(argv: list[str] | None = None) -> int:
             for reward in CONFIGS:
                 score(tree, reward, 1)
         base = min(child([sys.executable, "-c", "pass"], envs["this tree"])["cpu"] for _ in range(args.repeats))
+        floors = {}
+        for codec, code in CODECS.items():
+            floors[codec] = folder / f"floor-{len(floors)}.py"
+            floors[codec].write_text(FLOOR.format(codec=code), encoding="utf-8")
+
+        def floor(codec: str, rows: int) -> None:  # the least CPU per row of the runs so far
+            cpu = child([sys.executable, str(floors[codec]), str(inputs[rows]), str(folder / "floor-out.jsonl")], envs["this tree"])["cpu"]
+            known = results.setdefault("floor", {}).setdefault(codec, {})
+            known[rows] = min(known.get(rows, float("inf")), (cpu - base) / rows)
+
         for rows in args.rows:
-            for codec, code in CODECS.items():
-                script = folder / "floor.py"
-                script.write_text(FLOOR.format(codec=code), encoding="utf-8")
-                cpu = min(child([sys.executable, str(script), str(inputs[rows]), str(folder / "floor-out.jsonl")], envs["this tree"])["cpu"]
-                          for _ in range(args.repeats))
-                results.setdefault("floor", {}).setdefault(codec, {})[rows] = (cpu - base) / rows
+            for _ in range(args.repeats):
+                floor("json (stdlib)", rows)
         for repeat in range(args.repeats):
             order = list(trees) if repeat % 2 == 0 else list(trees)[::-1]
             for tree in order:
@@ -200,6 +213,7 @@ def main(argv: list[str] | None = None) -> int:
         results["stage_rows"] = stage_rows
         for rows in args.rows:  # --repeats runs of each, the trees alternating; the least CPU counts (a neighbour only adds)
             for repeat in range(args.repeats):
+                floor("orjson", rows)  # beside the runs it anchors: the load a minute apart differs
                 for tree in trees if repeat % 2 == 0 else list(trees)[::-1]:
                     for reward in measured(rows, args):
                         run = score(tree, reward, rows)
@@ -230,8 +244,8 @@ def report(results: dict, trees: dict[str, str], args: argparse.Namespace, base:
         f"{load:.1f} at the end (machine shared: CPU time, not wall) · `{command}"
         + (" --compare SRC`" if args.compare else "`"),
         "",
-        "Floor: read each JSONL row and write it back with one float column, CPU per row (least of the repeats; empty interpreter "
-        f"{base * 1000:.0f} ms subtracted).",
+        "Floor: read each JSONL row and write it back with one float column, CPU per row (least of the repeats, the orjson "
+        f"floor run beside each repeat of the scoring runs of the same size; empty interpreter {base * 1000:.0f} ms subtracted).",
         "",
         "| rows | orjson floor (µs/row) | stdlib json floor (µs/row) |",
         "|---:|---:|---:|",

@@ -126,13 +126,13 @@ def test_kill9_mid_file_then_resume_equals_uninterrupted_run(tmp_path):
     parts = tmp_path / ".resumed.jsonl.parts"
     proc = subprocess.Popen([sys.executable, "-m", "polyreward", "score", str(src), "--config", str(cfg), "-o", str(out), "--chunk-size", "50"], env=ENV, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     deadline = time.monotonic() + 60
-    while not (parts / "part-000002.jsonl").exists():
+    while not (parts / "part-000002.meta.json").exists():
         assert time.monotonic() < deadline and proc.poll() is None, "scoring did not get going"
         time.sleep(0.02)
     os.kill(proc.pid, signal.SIGKILL)
     proc.wait()
     assert not out.exists()
-    done_before = len(list(parts.glob("part-*.jsonl")))
+    done_before = len(list(parts.glob("part-*.meta.json")))
     assert 3 <= done_before < 12
 
     kept = {p.name: p.stat().st_mtime_ns for p in parts.glob("part-*.meta.json")}

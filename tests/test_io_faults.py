@@ -242,7 +242,7 @@ def test_enospc_for_real_on_a_tiny_tmpfs(tmp_path, cfg):
     mount.mkdir()
     src = write_jsonl(tmp_path / "in.jsonl", rollouts(1000))
     reference = _reference(tmp_path, cfg, src)
-    size = len(reference) * 3 // 2 + 65536  # the parts (and their metas) fit, the parts and the joined output do not
+    size = len(reference) // 2 + 65536  # half the rows fit (each row is written once: the rows file becomes the output)
     if subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(mount)], capture_output=True).returncode:
         pytest.skip("mounting a tmpfs needs root (the mocked test above covers the same path)")
     try:
@@ -265,7 +265,7 @@ from polyreward.runners.parts import PartStore
 write_jsonl = PartStore._write_jsonl
 def killed(self, tmp, *args):
     write_jsonl(self, tmp, *args)
-    os.kill(os.getpid(), signal.SIGKILL)  # the joined file is written, not yet renamed onto OUT
+    os.kill(os.getpid(), signal.SIGKILL)  # the output is written (the rows file itself), not yet renamed onto OUT
 PartStore._write_jsonl = killed
 from polyreward.cli import main
 main()
@@ -280,7 +280,7 @@ def test_a_kill_during_assembly_leaves_nothing_beside_the_output(tmp_path, cfg):
                             env=ENV, capture_output=True)
     assert killed.returncode == -9
     assert not out.exists() and nothing_beside(out) == [".out.jsonl.parts"]  # no .out.jsonl.tmpNNN
-    assert (tmp_path / ".out.jsonl.parts" / "assembly.tmp").exists()
+    assert (tmp_path / ".out.jsonl.parts" / "rows.jsonl").exists()  # the output's rows (written once), not yet renamed onto OUT
     polyreward("score", src, "-c", cfg, "-o", out, "--chunk-size", "8", "--resume")
     assert out.read_bytes() == reference and nothing_beside(out) == []
 

@@ -41,31 +41,69 @@ def cfg(tmp_path):
     return path
 
 
+def damage(store: PartStore, index: int, how: str) -> None:
+    """Damage part ``index`` where it lies in the store's rows file (all chunks, one after the other)."""
+    offset, size = store.region(index)
+    data = store.rows_file.read_bytes()
+    part = data[offset:offset + size]
+    if how == "truncate":  # the file cut inside the part (the last one, so no other part loses its bytes)
+        assert offset + size == len(data)
+        store.rows_file.write_bytes(data[:offset + size // 2])
+    elif how == "flip_a_byte":  # same size, other bytes: "yes" -> "yep" in a completion
+        assert b'"yes"' in part
+        store.rows_file.write_bytes(data[:offset] + part.replace(b'"yes"', b'"yep"', 1) + data[offset + size:])
+    elif how == "drop_a_line":  # the last part's last row gone
+        assert offset + size == len(data)
+        store.rows_file.write_bytes(data[:offset] + b"".join(part.splitlines(keepends=True)[:-1]))
+    else:  # the rows file gone: every part missing
+        store.rows_file.unlink()
+
+
 @pytest.mark.parametrize("suffix", [".jsonl", ".csv", ".parquet"])
-@pytest.mark.parametrize("damage", ["truncate", "flip_a_byte", "drop_a_line", "delete"])
-def test_a_damaged_part_is_scored_again_and_no_row_is_lost(tmp_path, cfg, suffix, damage):
+@pytest.mark.parametrize("how", ["truncate", "flip_a_byte", "drop_a_line", "delete"])
+def test_a_damaged_part_is_scored_again_and_no_row_is_lost(tmp_path, cfg, suffix, how):
     out = tmp_path / f"out{suffix}"
     src, _ = _interrupted_run(tmp_path, cfg, out)
     store = PartStore(out)
-    part = store.part(1)
-    data = part.read_bytes()
-    if damage == "truncate":
-        part.write_bytes(data[: len(data) // 2])
-    elif damage == "flip_a_byte":  # same size, other bytes: "yes" -> "yep" in a completion
-        assert b'"yes"' in data
-        part.write_bytes(data.replace(b'"yes"', b'"yep"', 1))
-    elif damage == "drop_a_line":
-        part.write_bytes(b"".join(data.splitlines(keepends=True)[:-1]))
-    else:
-        part.unlink()
+    damaged = 1 if how == "flip_a_byte" else 3
+    damage(store, damaged, how)
     result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
     reference = tmp_path / f"reference{suffix}"
     score_file(src, reference, load_config(cfg), chunk_size=8)
     assert out.read_bytes() == reference.read_bytes()
     assert result.rows == 48
-    if damage != "delete":  # a missing part is just not done; a present one that does not match is said
-        assert any("1 stored chunk(s) did not match their row count or checksum (first: part 1)" in n for n in result.notes)
+    if how != "delete":  # a part that does not match is said; with the rows file gone, every part is (4)
+        assert any(f"1 stored chunk(s) did not match their row count or checksum (first: part {damaged})" in n for n in result.notes)
+    else:
+        assert any("4 stored chunk(s) did not match" in n for n in result.notes)
     assert not store.folder.exists()
+
+
+def test_a_part_cut_short_by_a_kill_is_cut_off_and_the_rows_are_written_once(tmp_path, cfg):
+    """Bytes after the last meta's part (a chunk written, its meta never: a kill between the two) are cut off on
+    resume, so the chunks scored then follow the kept ones and the rows file is the output (no second copy)."""
+    out = tmp_path / "out.jsonl"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    store = PartStore(out)
+    with open(store.rows_file, "ab") as handle:
+        handle.write(b'{"qid": 10, "output": "half a ch')
+    copies = []
+    real = PartStore._write_jsonl
+
+    def watched(self, tmp, *args):
+        written = real(self, tmp, *args)
+        copies.append(written != self.rows_file)
+        return written
+
+    PartStore._write_jsonl = watched
+    try:
+        result = score_file(src, out, load_config(cfg), chunk_size=8, resume=True)
+    finally:
+        PartStore._write_jsonl = real
+    reference = tmp_path / "reference.jsonl"
+    score_file(src, reference, load_config(cfg), chunk_size=8)
+    assert out.read_bytes() == reference.read_bytes() and result.rows == 48 and not result.notes
+    assert copies == [False]  # the rows file itself became the output
 
 
 def resumed_writes(src, out, cfg):
@@ -95,8 +133,7 @@ def test_a_csv_output_resumes_through_the_cli_after_a_truncated_part(tmp_path, c
     """The reported case: a truncated part and a .csv output died with a JSONDecodeError traceback."""
     out = tmp_path / "out.csv"
     src, _ = _interrupted_run(tmp_path, cfg, out)
-    part = PartStore(out).part(2)
-    part.write_bytes(part.read_bytes()[:-30])
+    damage(PartStore(out), 3, "truncate")
     result = polyreward("score", src, "-c", cfg, "-o", out, "--chunk-size", "8", "--resume")
     assert "Traceback" not in result.stderr and "did not match their row count or checksum" in result.stderr
     polyreward("score", src, "-c", cfg, "-o", tmp_path / "ref.csv", "--chunk-size", "8")

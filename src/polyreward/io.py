@@ -159,11 +159,12 @@ def array_hint(path: str | Path) -> str:
 def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadStats) -> Iterator[tuple[list[dict[str, Any]], list[bytes]]]:
     """Chunks of up to ``chunk_size`` rows of a JSONL file with their lines as read (:func:`iter_chunks_with_lines`).
 
-    The lines are read ``chunk_size`` at a time. A block whose bytes hold neither a surrogate escape nor a run of 19
-    digits (the two things orjson reads otherwise than json) and whose every line orjson reads as an object is
-    parsed in one loop; any other block (a blank, malformed or non-object line, the first line's byte-order mark or
-    JSON array) goes line by line through :func:`_jsonl_lines`, which decides, words and counts each line as
-    before. Both give the same rows (orjson reads strict JSON with json's values) in the same chunks: a chunk is
+    The lines are read ``chunk_size`` at a time. A block whose bytes hold no run of 19 digits (orjson reads an
+    integer past 64 bits as a float) and whose every line orjson reads as an object is parsed in one loop; any
+    other block (a blank, malformed or non-object line, the first line's byte-order mark or JSON array, a lone
+    surrogate escape, which json reads and orjson refuses) goes line by line through :func:`_jsonl_lines`, which
+    decides, words and counts each line as before. A surrogate pair orjson reads as json does, so a block need
+    not be searched for surrogate escapes first (that search cost a tenth of a cheap row). Both give the same rows (orjson reads strict JSON with json's values) in the same chunks: a chunk is
     handed on once full, before a malformed line after it raises, as when rows were read one by one."""
     loads = _orjson_loads
     pending: list[dict[str, Any]] = []
@@ -175,7 +176,7 @@ def _jsonl_chunks(path: Path, chunk_size: int, on_error: OnError, stats: ReadSta
             first = block[0]
             if loads is not None and (seen_first or not (first.startswith(b"\xef\xbb\xbf") or first.lstrip().startswith(b"["))):
                 joined = b"".join(block)
-                if not _surrogate_escape(joined) and not _long_digits(joined):
+                if not _long_digits(joined):  # (a lone surrogate escape makes orjson raise: line by line below)
                     try:
                         rows = [loads(raw) for raw in block]
                     except ValueError:  # a blank or malformed line: the line-by-line path says which, as before
@@ -458,12 +459,9 @@ def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, S
     added value is not plain JSON text (a NaN is written as null that way)."""
     encoder = _ROW_ENCODER
     names, columns = list(added), list(added.values())
-    texts = [_value_texts(values) for values in columns] if encoder is not None else None
-    if texts is None or any(column is None for column in texts):
+    tails = added_tails(added, len(records))
+    if tails is None:
         return encode_rows([_extended(record, names, values, drop) for record, values in zip(records, zip(*columns))], "jsonl")
-    # each row's added text in one call: ', "name": {}' per column, then the closing brace
-    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in names) + "}}"
-    tails = list(map(template.format, *texts)) if texts else ["}"] * len(records)
     clash = set(names) | ({drop} if drop is not None else set())
     if records and set(map(type, records)) == {dict} and all(records) and clash.isdisjoint(set().union(*records)):
         try:  # the usual chunk: every record plain, none holding an added column, none the fast encoder refuses
@@ -483,6 +481,33 @@ def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, S
         lines.append(_encode_row(_extended(record, names, [column[i] for column in columns], drop)))  # as a row
     lines.append("")
     return "\n".join(lines).encode("utf-8")
+
+
+def added_tails(added: Mapping[str, Sequence[Any]], rows: int, end: str = "}") -> list[str] | None:
+    """Each row's text of the added columns, ``, "name": value`` per column as the row encoder writes a member, then
+    ``end`` (the closing brace): what :func:`encode_rows_with` puts after each record's own members. None when some
+    added value is not written that way (NaN, infinity: the row path writes null) or the C encoder is missing."""
+    texts = added_texts(added)
+    if texts is None:
+        return None
+    # each row's added text in one call: ', "name": {}' per column, then the end
+    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in added)
+    template += end.replace("{", "{{").replace("}", "}}")
+    return list(map(template.format, *texts)) if texts else [end] * rows
+
+
+def added_texts(added: Mapping[str, Sequence[Any]]) -> list[list[str]] | None:
+    """Each added column's values as JSON text, as the row encoder writes them inside a row; None when some value is
+    not written that way (NaN, infinity: the row path writes null) or the C encoder is missing."""
+    if _ROW_ENCODER is None:
+        return None
+    texts = [_value_texts(values) for values in added.values()]
+    return None if any(column is None for column in texts) else texts
+
+
+def encode_row(row: Mapping[str, Any]) -> str:
+    """One output row's JSON text, as :func:`encode_rows` writes it (without the newline)."""
+    return _encode_row(row)
 
 
 def _extended(record: Mapping[str, Any], names: Sequence[str], values: Sequence[Any], drop: str | None) -> dict[str, Any]:

@@ -54,8 +54,10 @@ def run(args: argparse.Namespace) -> int:
     from polyreward.io import InputError, count_rows
     from polyreward.runners.parts import OutputError, PartStore
     from polyreward.pipeline import RewardError
+    from polyreward.runners.allocator import SCORE_MMAP_BYTES, SCORE_TRIM_BYTES, keep_freed_memory
     from polyreward.runners.score_file import score_file
 
+    keep_freed_memory(SCORE_MMAP_BYTES, SCORE_TRIM_BYTES)  # each chunk's output buffers reused, not faulted in afresh
     output = Path(args.output)
     try:
         if args.workers is not None and args.workers < 0:

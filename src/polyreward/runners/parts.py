@@ -1,17 +1,25 @@
-"""The part store of a file being scored: numbered chunk files that survive a crash, joined once at the end.
+"""The part store of a file being scored: the scored chunks, written once into one growing file, joined at the end.
 
-Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is two files written
-atomically (temporary name, rename): ``part-i.jsonl`` (the output rows) and ``part-i.meta.json`` (the
-chunk's key, its row count, the size and SHA-256 of the part's bytes, its score matrix (float64 bytes in base64),
-failure counts and group ids, one a line). The key is a hash of the scoring settings and of the chunk's input rows
-(for a JSONL input, the rows' lines as read: :func:`chunk_key`), so after any interruption —
-``kill -9``, a full disk, a malformed line fixed, a config fixed — a resumed run keeps exactly the parts whose
-input and settings are unchanged and whose bytes still match their meta (a truncated or edited part is scored
-again, never copied), and scores the rest: the result is byte-identical to an uninterrupted run of the final
-inputs, in every output format. Parts are not fsync'ed one by one (that wait cost more than scoring a cheap
-reward): a killed process loses nothing the kernel holds, and after a power cut a part or meta that did not reach
-the disk whole fails its checksum or does not parse, so ``--resume`` scores it again; the finished output is
-fsync'ed before its rename.
+Beside the output ``OUT`` lives the hidden folder ``.OUT.parts/``. Each scored chunk ``i`` is appended to the one
+rows file ``rows.jsonl`` (the output rows, as they go into a JSONL output) and then described by
+``part-i.meta.json``, written atomically (temporary name, rename): the chunk's key, its row count, where its bytes
+lie in the rows file (offset, size) and their SHA-256, its score matrix (float64 bytes in base64), failure counts
+and group ids, one a line. The key is a hash of the scoring settings and of the chunk's input rows (for a JSONL
+input, the rows' lines as read: :func:`chunk_key`), so after any interruption — ``kill -9``, a full disk, a
+malformed line fixed, a config fixed — a resumed run keeps exactly the chunks whose input and settings are
+unchanged and whose bytes in the rows file still match their meta (a truncated or edited chunk is scored again,
+never copied), appends the rest, and the result is byte-identical to an uninterrupted run of the final inputs, in
+every output format. A chunk's bytes reach the kernel before its meta is written, so a meta never describes bytes
+a killed process did not hand over; bytes after the last meta's chunk (a chunk cut short by a kill or a full disk)
+are cut off when a run resumes. Nothing is fsync'ed per chunk (that wait cost more than scoring a cheap reward):
+after a power cut a chunk or meta that did not reach the disk whole fails its checksum or does not parse, so
+``--resume`` scores it again; the finished output is fsync'ed before its rename.
+
+Each row is written once: when the chunks lie in the rows file in their order, one after the other (a run that was
+not interrupted, or resumed after its last finished chunk; scored here or by one worker at a time), a JSONL output
+without advantages *is* the rows file, renamed onto ``OUT``. Otherwise (a resumed run that scored some chunk
+again, the Ray backend's chunks in the order they finished, advantages to add, a CSV or Parquet output) the output
+is written from the chunks' byte ranges, JSONL ones copied inside the kernel (``os.sendfile``).
 
 One run per output: the run holds an advisory lock (``fcntl.flock``) on ``.OUT.parts/lock`` from the moment it
 prepares the folder until the output is in place; a second run on the same ``OUT`` is refused with
@@ -23,9 +31,9 @@ Without a combiner, :meth:`PartStore.summarise` folds the metas one at a time in
 combiner's per-row columns are held, never the rows), from which the file's scorer computes the advantages in one
 combiner call over the whole file (:func:`polyreward.runners.score_file.score_file`), so batch-level statistics
 (GDPO's batch normalisation, ``scale: batch``) and stateful combiners see what they would see in memory. Then
-:meth:`PartStore.finish` makes ``OUT`` in a second pass: the parts, each row with its advantage, are streamed
-into a temporary file *inside* the folder, which is renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a crash leaves only the folder,
-which a plain rerun replaces and ``--resume`` reuses.
+:meth:`PartStore.finish` makes ``OUT``: the rows file itself, or a file written *inside* the folder from the chunks
+(each row with its advantage when there is one), renamed onto ``OUT``. Nothing is ever left beside ``OUT``: a
+crash leaves only the folder, which a plain rerun replaces and ``--resume`` reuses.
 """
 
 from __future__ import annotations
@@ -62,14 +70,15 @@ class OutputLockedError(UserError, ValueError):
     """Another run holds the lock of this output's part folder (one line naming its process)."""
 
 
-def _digest(path: Path) -> tuple[int, str]:
-    """Size and SHA-256 of a file's bytes."""
-    digest, size = hashlib.sha256(), 0
+def _digest(path: Path, offset: int, size: int) -> tuple[int, str]:
+    """Size and SHA-256 of the (up to) ``size`` bytes of a file from ``offset``."""
+    digest, read = hashlib.sha256(), 0
     with open(path, "rb") as handle:
-        for block in iter(lambda: handle.read(1 << 20), b""):
+        handle.seek(offset)
+        while read < size and (block := handle.read(min(1 << 20, size - read))):
             digest.update(block)
-            size += len(block)
-    return size, digest.hexdigest()
+            read += len(block)
+    return read, digest.hexdigest()
 
 
 def chunk_key(settings: str, records: Sequence[Mapping[str, Any]], lines: Sequence[bytes] | None = None) -> str:
@@ -93,6 +102,8 @@ def chunk_key(settings: str, records: Sequence[Mapping[str, Any]], lines: Sequen
 def group_keys(values: Sequence[Any]) -> list[str]:
     """:func:`group_key` of each value, each distinct plain id (a str or int: a group's rows share it) keyed once,
     and a run of one id (a group's rows are consecutive) looked up once."""
+    if set(map(type, values)) == {int} and _INT64_MIN <= min(values) and max(values) < _INT64_END:
+        return list(map(int.__repr__, values))  # the usual ids, ints within int64: each its own text, in one pass
     seen: dict[tuple[type, Any], str] = {}
     keys = []
     last_kind: type | None = None
@@ -141,24 +152,23 @@ def _floats(text: str, k: int, rows: int) -> np.ndarray:
     return np.frombuffer(base64.b64decode(text), dtype="<f8").astype(np.float64).reshape(k, rows).T
 
 
-def _copy(source: Any, target: Any) -> None:
-    """Append the file ``source`` to ``target`` (both open in binary mode): in the kernel (``os.sendfile``, no copy
-    through this process) where it can, else through a buffer."""
+def _copy(source: Any, target: Any, offset: int, size: int) -> None:
+    """Append ``size`` bytes of the file ``source`` from ``offset`` to ``target`` (both open in binary mode): in the
+    kernel (``os.sendfile``, no copy through this process) where it can, else through a buffer."""
     target.flush()  # what the buffer holds goes first; the kernel then writes at the descriptor's position
-    size = os.fstat(source.fileno()).st_size
     sent = 0
     try:
         while sent < size:
-            done = os.sendfile(target.fileno(), source.fileno(), sent, size - sent)
+            done = os.sendfile(target.fileno(), source.fileno(), offset + sent, size - sent)
             if done == 0:
                 break
             sent += done
     except OSError as exc:
         if sent or exc.errno not in (errno.EINVAL, errno.ENOSYS, errno.EOPNOTSUPP):
             raise
-    if sent < size:  # no sendfile here, or the file grew: the rest through a buffer
-        source.seek(sent)
-        shutil.copyfileobj(source, target)
+    if sent < size:  # no sendfile here: the rest through a buffer
+        source.seek(offset + sent)
+        target.write(source.read(size - sent))
 
 
 def _json_number(value: float) -> float | None:
@@ -173,7 +183,11 @@ class PartStore:
         self.output = Path(output)
         self.folder = self.output.with_name(f".{self.output.name}.parts")
         self.lock_file = self.folder / "lock"
+        self.rows_file = self.folder / "rows.jsonl"  # every chunk's output rows, appended as scored
         self._lock: int | None = None  # the open, flock'ed lock file while this store holds the output
+        self._appending: Any = None  # the rows file, open for appending, while this run writes chunks
+        self._end = 0  # where the next chunk goes in the rows file (its size)
+        self._regions: dict[int, tuple[int, int]] = {}  # each stored chunk's (offset, size) in the rows file
         self.rescored: list[int] = []  # parts whose stored bytes did not match their meta (scored again)
 
     def acquire(self) -> None:
@@ -206,12 +220,33 @@ class PartStore:
 
     def release(self) -> None:
         """Drop the lock (the folder, if still there, stays for ``--resume``)."""
+        if self._appending is not None:
+            self._appending.close()
+            self._appending = None
         if self._lock is not None:
             os.close(self._lock)  # closing the descriptor releases the flock
             self._lock = None
 
-    def part(self, index: int) -> Path:
-        return self.folder / f"part-{index:06d}.jsonl"
+    def region(self, index: int) -> tuple[int, int]:
+        """Where part ``index``'s bytes lie in the rows file: (offset, size), as its meta says."""
+        if index not in self._regions:
+            meta = json.loads(self.meta(index).read_text(encoding="utf-8"))
+            self._regions[index] = (meta["offset"], meta["bytes"])
+        return self._regions[index]
+
+    def part_lines(self, index: int) -> list[bytes]:
+        """Part ``index``'s output rows, one JSON text each (a raw newline ends a row: JSON text escapes it)."""
+        lines = self.part_bytes(index).split(b"\n")
+        if lines[-1]:
+            raise OSError(f"part {index} of {self.rows_file} does not end with a whole row; delete {self.folder} and score again")
+        return lines[:-1]
+
+    def part_bytes(self, index: int) -> bytes:
+        """Part ``index``'s output rows (JSONL bytes) as stored."""
+        offset, size = self.region(index)
+        with open(self.rows_file, "rb") as handle:
+            handle.seek(offset)
+            return handle.read(size)
 
     def meta(self, index: int) -> Path:
         return self.folder / f"part-{index:06d}.meta.json"
@@ -234,6 +269,7 @@ class PartStore:
                         "whose stored bytes do not match their checksum, are scored again")
                 for stray in self.folder.glob(".*tmp*"):  # half-written files of the interrupted run
                     stray.unlink(missing_ok=True)
+                self._cut_unclaimed_rows()
             else:
                 for path in self.folder.iterdir():  # everything but the lock this run now holds
                     if path.name != "lock":
@@ -241,9 +277,24 @@ class PartStore:
                 note = f"note: starting over; removed the unfinished run in {self.folder} (--resume keeps its finished chunks)"
         return note
 
+    def _cut_unclaimed_rows(self) -> None:
+        """Cut the rows file after the last byte a readable meta describes: what follows is a chunk a killed run or a
+        full disk cut short (written, its meta never), and the chunks scored now then follow the kept ones directly."""
+        if not self.rows_file.exists():
+            return
+        claimed = 0
+        for path in self.folder.glob("part-*.meta.json"):
+            try:
+                meta = json.loads(path.read_text(encoding="utf-8"))
+                claimed = max(claimed, int(meta["offset"]) + int(meta["bytes"]))
+            except (OSError, ValueError, KeyError, TypeError):
+                continue
+        if self.rows_file.stat().st_size > claimed:
+            os.truncate(self.rows_file, claimed)
+
     def done(self, index: int, key: str) -> bool:
-        """Is part ``index`` stored with this key (same settings, same input rows) and are its bytes the ones its meta
-        describes (row count, size, SHA-256)? A part that fails the check is noted in :attr:`rescored`."""
+        """Is part ``index`` stored with this key (same settings, same input rows) and are its bytes in the rows file
+        the ones its meta describes (size, SHA-256)? A part that fails the check is noted in :attr:`rescored`."""
         try:
             meta = json.loads(self.meta(index).read_text(encoding="utf-8"))
         except (OSError, ValueError):
@@ -251,26 +302,38 @@ class PartStore:
         if not isinstance(meta, dict) or meta.get("key") != key:
             return False
         try:
-            intact = _digest(self.part(index)) == (meta.get("bytes"), meta.get("sha256"))
-        except OSError:
+            offset, size = int(meta["offset"]), int(meta["bytes"])
+            intact = offset >= 0 and _digest(self.rows_file, offset, size) == (size, meta.get("sha256"))
+        except (OSError, KeyError, TypeError, ValueError):
             intact = False
         if not intact:
             self.rescored.append(index)
-        return intact
+            return False
+        self._regions[index] = (offset, size)
+        return True
 
     def write(self, index: int, key: str, data: bytes, count: int, scored: ScoredBatch, groups: Sequence[str] | None,
               row_values: Mapping[str, list[Any]] | None = None) -> None:
         """Store one scored chunk: its ``count`` output rows as JSONL bytes (``data``, as :func:`polyreward.io.encode_rows`
-        writes them) first, then the meta that makes the part count as done (of ``scored``: the scores, failure counts
-        and first reasons). ``row_values`` are the per-row columns a combiner reads besides the scores (DRPO's domain)."""
-        meta = {"key": key, "rows": count, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
-                "scores": _float_text(scored.scores), "groups": None if groups is None else "\n".join(groups),
-                "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
+        writes them) appended to the rows file first, then the meta that makes the part count as done (where the bytes
+        lie, their SHA-256, and of ``scored``: the scores, failure counts and first reasons). ``row_values`` are the
+        per-row columns a combiner reads besides the scores (DRPO's domain)."""
         try:
-            write_atomic(self.part(index), data, sync=False)  # checked against the meta's SHA-256 before any reuse
+            if self._appending is None:
+                self._appending = open(self.rows_file, "ab", buffering=0)  # each chunk one write, straight to the kernel
+                self._end = os.fstat(self._appending.fileno()).st_size
+            offset = self._end
+            meta = {"key": key, "rows": count, "offset": offset, "bytes": len(data), "sha256": hashlib.sha256(data).hexdigest(),
+                    "scores": _float_text(scored.scores), "groups": None if groups is None else "\n".join(groups),
+                    "failures": dict(scored.failures), "first_failure": dict(scored.first_failure), "row_values": dict(row_values or {})}
+            view = memoryview(data)
+            while view:  # checked against the meta's SHA-256 before any reuse
+                view = view[self._appending.write(view):]
+            self._end += len(data)
             write_atomic(self.meta(index), json.dumps(meta).encode(), sync=False)
         except OSError as exc:
-            raise OutputError.wrap(exc, self.part(index)) from exc
+            raise OutputError.wrap(exc, self.rows_file) from exc
+        self._regions[index] = (offset, len(data))
 
     def _metas(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
@@ -315,8 +378,7 @@ class PartStore:
             part_scores = _floats(meta["scores"], k, rows) if scores is None else scores[start:start + rows]
             by_values = None
             if summary.by is not None:
-                with open(self.part(index), encoding="utf-8") as handle:
-                    by_values = [str(json.loads(line).get(summary.by)) for line in handle]
+                by_values = [str(json.loads(line).get(summary.by)) for line in self.part_lines(index)]
             summary.add(part_scores, meta["failures"], meta["first_failure"], by_values)
             sizes.append(rows)
             start += rows
@@ -324,9 +386,8 @@ class PartStore:
 
     def iter_rows(self, count: int) -> Iterator[dict[str, Any]]:
         for index in range(count):
-            with open(self.part(index), encoding="utf-8") as handle:
-                for line in handle:
-                    yield json.loads(line)
+            for line in self.part_lines(index):
+                yield json.loads(line)
 
     def finish(self, sizes: Sequence[int], advantages: np.ndarray | None = None, column: str = "advantage") -> None:
         """Join the parts (``sizes``: each part's row count, as :meth:`read_back` or :meth:`summarise` gives them) into
@@ -336,18 +397,32 @@ class PartStore:
         try:
             kind = file_format(self.output)
             slices = list(self._slices(sizes, advantages))
+            if self._appending is not None:
+                self._appending.close()
+                self._appending = None
             if kind == "jsonl":
-                self._write_jsonl(tmp, slices, column)
+                tmp = self._write_jsonl(tmp, slices, column)
             elif kind == "csv":
                 self._write_csv(tmp, slices, column)
             else:
                 self._write_parquet(tmp, slices, column)
             os.replace(tmp, self.output)
         except OSError as exc:
-            tmp.unlink(missing_ok=True)
+            if tmp != self.rows_file:
+                tmp.unlink(missing_ok=True)
             raise OutputError.wrap(exc, self.output) from exc
         shutil.rmtree(self.folder, ignore_errors=True)  # the lock file goes with it; release() then closes it
         self.release()
+
+    def _in_order(self, count: int) -> bool:
+        """Do parts 0 .. count-1 fill the rows file exactly, in their order, one after the other?"""
+        end = 0
+        for index in range(count):
+            offset, size = self.region(index)
+            if offset != end:
+                return False
+            end += size
+        return end == os.stat(self.rows_file).st_size
 
     @staticmethod
     def _slices(sizes: Sequence[int], advantages: np.ndarray | None) -> Iterator[tuple[int, np.ndarray | None]]:
@@ -356,29 +431,36 @@ class PartStore:
             yield index, None if advantages is None else advantages[start:start + size]
             start += size
 
-    def _write_jsonl(self, tmp: Path, slices: Sequence[tuple[int, np.ndarray | None]], column: str) -> None:
+    def _write_jsonl(self, tmp: Path, slices: Sequence[tuple[int, np.ndarray | None]], column: str) -> Path:
+        """The JSONL output, fsync'ed: the rows file itself when the chunks lie in it in order, one after the other,
+        and no advantage is added (nothing written: the rows are written once); else ``tmp``, written from them."""
+        if all(values is None for _, values in slices) and self._in_order(len(slices)):
+            with open(self.rows_file, "rb") as handle:
+                os.fsync(handle.fileno())
+            return self.rows_file
         suffix = b", " + json.dumps(column).encode() + b": "
-        with open(tmp, "wb") as out:
+        with open(tmp, "wb") as out, open(self.rows_file, "rb") as handle:
             for index, values in slices:
-                with open(self.part(index), "rb") as handle:
-                    if values is None:
-                        _copy(handle, out)
-                        continue
-                    # Each row '{...}\n' becomes '{..., "advantage": a}\n'. JSON escapes newlines inside strings, so
-                    # b"}\n" occurs only where a row ends; the numbers are written by json as a list, then split.
-                    rows = handle.read().split(b"}\n")
-                    numbers = json.dumps([_json_number(v) for v in values.tolist()] if not np.isfinite(values).all()
-                                         else values.tolist())[1:-1].encode().split(b", ")
-                    if len(rows) != len(numbers) + 1 or rows[-1]:
-                        raise OSError(f"{self.part(index)} does not hold {len(numbers)} rows; delete {self.folder} and score again")
-                    tails = [suffix + number + b"}\n" for number in numbers]
-                    out.write(b"".join(itertools.chain.from_iterable(zip(rows, tails))))
+                offset, size = self.region(index)
+                if values is None:
+                    _copy(handle, out, offset, size)
+                    continue
+                # Each row '{...}\n' becomes '{..., "advantage": a}\n'. JSON escapes newlines inside strings, so
+                # b"}\n" occurs only where a row ends; the numbers are written by json as a list, then split.
+                handle.seek(offset)
+                rows = handle.read(size).split(b"}\n")
+                numbers = json.dumps([_json_number(v) for v in values.tolist()] if not np.isfinite(values).all()
+                                     else values.tolist())[1:-1].encode().split(b", ")
+                if len(rows) != len(numbers) + 1 or rows[-1]:
+                    raise OSError(f"part {index} of {self.rows_file} does not hold {len(numbers)} rows; delete {self.folder} and score again")
+                tails = [suffix + number + b"}\n" for number in numbers]
+                out.write(b"".join(itertools.chain.from_iterable(zip(rows, tails))))
             out.flush()
             os.fsync(out.fileno())
+        return tmp
 
     def _rows(self, index: int, values: np.ndarray | None, column: str) -> list[dict[str, Any]]:
-        with open(self.part(index), encoding="utf-8") as handle:
-            rows = [json.loads(line) for line in handle]
+        rows = [json.loads(line) for line in self.part_lines(index)]
         if values is not None:
             for row, value in zip(rows, values.tolist()):
                 row[column] = _json_number(value)

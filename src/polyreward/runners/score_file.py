@@ -2,8 +2,9 @@
 
 The input is read in chunks (:func:`polyreward.io.iter_chunks`), re-cut so no group is split
 (:func:`polyreward.runners.chunking.group_aligned`), each chunk is scored by the config's
-:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only) and stored as a part
-(:class:`polyreward.runners.parts.PartStore`); once every chunk is done the parts are joined into the output.
+:class:`~polyreward.pipeline.Scorer` (:class:`ChunkScorer`: scores only; its output rows encoded by
+:func:`polyreward.runners.row_text.encode_output_rows`) and stored as a part (:class:`polyreward.runners.parts.PartStore`:
+appended to one rows file, which becomes the output once every chunk is done when the chunks lie there in order).
 Without a combiner each part's scores are folded into the file's
 :class:`~polyreward.runners.file_summary.FileSummary` and dropped (memory does not grow with rows); with one, the
 parts' scores are read back as one :class:`~polyreward.vocabulary.ScoredBatch` and the same scorer computes the
@@ -31,16 +32,17 @@ from typing import Any
 import numpy as np
 
 from polyreward.config import Config
-from polyreward.io import InputError, ReadStats, check_readable, check_writable, encode_rows_with, iter_chunks_with_lines
+from polyreward.io import InputError, ReadStats, check_readable, check_writable, iter_chunks_with_lines
 from polyreward.runners.chunking import group_aligned_with_lines, group_alignment
 from polyreward.runners.file_summary import FileSummary
 from polyreward.runners.parts import PartStore, chunk_key, group_keys
 from polyreward.runners.read_ahead import read_ahead
+from polyreward.runners.row_text import encode_output_rows
 from polyreward.pipeline import MissingColumnError, Scorer
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import ScoredBatch
 
-PARTS_VERSION = 5  # bump when the part format changes, so old parts are scored again instead of misread
+PARTS_VERSION = 6  # bump when the part format changes, so old parts are scored again instead of misread
 
 
 @dataclass
@@ -248,7 +250,7 @@ class ChunkScorer:
         scored = scorer.score(batch, combine=False)
         # the output rows: each input row, less the advantage column the join appends when a combiner is set, then
         # the added columns (scores, total, reasons, sub-scores); encoded without building those rows
-        data = encode_rows_with(records, scored.output_columns(), drop="advantage" if combiner is not None else None)
+        data = encode_output_rows(records, scored.output_columns(), drop="advantage" if combiner is not None else None)
         if batch.groups is None and combiner is not None:  # no group column: the prompt's text names the group
             batch.groups = [prompt_text(p) for p in batch.prompts]
         groups = group_keys(batch.groups) if batch.groups is not None else None

@@ -34,6 +34,8 @@ from collections.abc import Sequence
 from concurrent.futures import ThreadPoolExecutor
 from typing import IO, Any
 
+from polyreward.runners import allocator
+
 FRAME = struct.Struct("!II")
 ROWS = struct.Struct("!I")  # a request's row count on the side pipe (4 bytes: one atomic pipe write)
 WRITEV_PIECES = 512
@@ -50,7 +52,8 @@ def write_frame(stream: IO[bytes], head: dict[str, Any], body: bytes = b"") -> N
 
 
 def keep_freed_memory() -> None:
-    """Have glibc's allocator keep freed memory for reuse instead of giving it back to the system at once.
+    """Have glibc's allocator keep freed memory for reuse instead of giving it back to the system at once
+    (:func:`polyreward.runners.allocator.keep_freed_memory`).
 
     Each request moves its body (hundreds of KB) through several buffers in the front and the slot; by default
     glibc serves blocks over 128 KiB with a fresh ``mmap`` and trims the heap as soon as its top is free, so every
@@ -58,14 +61,7 @@ def keep_freed_memory() -> None:
     and out again, 240 µs; with the memory kept, 40 µs). Blocks of up to ``MMAP_KEEP_BYTES`` are served from the
     heap, and up to ``TRIM_KEEP_BYTES`` of free heap top is kept: a server holds at most that much more memory.
     Without glibc (another libc or OS) nothing changes."""
-    try:
-        import ctypes
-
-        mallopt = ctypes.CDLL("libc.so.6").mallopt
-    except (OSError, AttributeError):
-        return
-    mallopt(-3, MMAP_KEEP_BYTES)  # M_MMAP_THRESHOLD (fixed: glibc's sliding threshold is off from here on)
-    mallopt(-1, TRIM_KEEP_BYTES)  # M_TRIM_THRESHOLD
+    allocator.keep_freed_memory(MMAP_KEEP_BYTES, TRIM_KEEP_BYTES)
 
 
 def widen_pipe(stream: IO[bytes]) -> None:
