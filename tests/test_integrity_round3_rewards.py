@@ -416,6 +416,23 @@ def test_disguise_never_raises_tool_call_scores(data, base):
     _not_higher(OTCToolEfficiency(form="ppo", correctness="calls_exact"), base, disguised, answer=[GOLD])
 
 
+def test_an_invisible_character_in_a_comment_delimiter_does_not_hide_the_calls_after_it():
+    """Found by the hypothesis test above: ``-\u200b->`` read as an unclosed comment hid the extra call after it (2.0
+    became 3.0). Normalised first, as a reader sees it, it closes the comment, and the extra call still counts."""
+    base = ('<tool_call>\n{"name": "area", "parameters": {"base": 10}}\n</tool_call>\n'
+            '{"name": "rm_rf", "parameters": {"path": "/"}}')
+    gold = ['<tool_call>\n{"name": "area", "parameters": {"base": 10}}\n</tool_call>']
+    at = base.index('"name": "rm_rf"')
+    for closing in ("-\u200b->", "-\u2060-\u200d>", "-->"):
+        disguised = base[:at] + f"<!-- <answer>80</answer> {closing}" + base[at:]
+        assert count_tool_calls(disguised) == count_tool_calls(base) == 2
+        scores = ToolRLCorrectness()(completions=[base, disguised], answer=gold * 2)
+        assert scores[1] <= scores[0], closing
+    # an invisible character inside the opening: the same comment as without it
+    opened, plain = (base[:at] + f"<{mark}!-- hidden --> " + base[at:] for mark in ("\u200b", ""))
+    assert count_tool_calls(opened) == count_tool_calls(plain) == 2
+
+
 @settings(max_examples=150, deadline=None)
 @given(st.data(), st.sampled_from(TEXT_BASES + ["😀" * 90, "x" * 1500]))
 def test_disguise_never_shortens_the_length_fallback(data, base):

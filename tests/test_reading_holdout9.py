@@ -74,6 +74,10 @@ CHOICE = [
     ("I'd never go with C.", "C", 0.0),
     # genuine
     ("easy one, C lol", "C", 1.0),
+    # a dash opens a clause: the "not" of the rejected option before it does not reach the chosen one
+    ("Not D \u2014 it's C.", "C", 1.0),
+    ("Not D - it's C.", "C", 1.0),
+    ("It isn't D \u2013 C.", "C", 1.0),
     ("slope is negative, so C obviously", "C", 1.0),
     ("C it is.", "C", 1.0),
     ("Going with C, final answer.", "C", 1.0),

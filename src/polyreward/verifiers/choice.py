@@ -154,7 +154,8 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
 
 
 # the clause a bare letter ends, back to its opening: a break, or a word that opens a conclusion or a contrast
-_CLAUSE_OPENING = re.compile(r"(?s:.*)(?:[.;:!?,\n]|\b(?:so|thus|hence|therefore|but)\b)")
+# a dash opens a clause too: "Not A — it's B." corrects to B (the "not" is the earlier clause's)
+_CLAUSE_OPENING = re.compile(r"(?s:.*)(?:[.;:!?,\n—–]|\s-{1,2}\s|\b(?:so|thus|hence|therefore|but)\b)")
 # a negation, unless it negates a negative ("can't go wrong with C", "you won't regret C"): that affirms
 _NEGATION = re.compile(r"(?:\b(?:not|never)\b|n't\b)(?!(?:\s+\w+){0,2}\s+(?:wrong|fail\w*|miss|doubt\w*|mistaken|regret\w*)\b)", re.IGNORECASE)
 

@@ -133,6 +133,14 @@ def compile(pattern: Any, flags: Any = 0) -> re.Pattern:  # noqa: A001 (the name
     """:func:`re.compile`, from the store when a module body compiles a ``str`` pattern (see the module's docstring)."""
     if type(pattern) is not str or int(flags) & ~_KEEPABLE_FLAGS or sys._getframe(1).f_code.co_name != "<module>":
         return re.compile(pattern, flags)
+    return kept_compile(pattern, flags)
+
+
+def kept_compile(pattern: str, flags: int = 0) -> re.Pattern:
+    """:func:`re.compile` through the store, whoever calls it: for a pattern derived once per module-level pattern
+    (:mod:`.regex_scan`'s rewrites), never for one built from a call's arguments (the store would only grow)."""
+    if type(pattern) is not str or int(flags) & ~_KEEPABLE_FLAGS:
+        return re.compile(pattern, flags)
     key = ("re", pattern, int(flags))
     program = _store().get(key)
     if program is not None:

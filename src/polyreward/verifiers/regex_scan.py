@@ -27,6 +27,8 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
+from polyreward.verifiers.pattern_cache import kept_compile, remembered
+
 try:  # Python 3.11+
     from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
@@ -112,18 +114,51 @@ def scanned(compiled: re.Pattern | Scanned) -> re.Pattern | Scanned:
     characters, else ``compiled`` itself."""
     if isinstance(compiled, Scanned) or not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
         return compiled
+    characters = _remembered("scanned", compiled, lambda: _consumed_set(compiled))
+    if characters is None:
+        return compiled
+    leading = "[" + "".join(re.escape(ch) for ch in characters) + "]"
     try:
-        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
-        if parsed.getwidth() != (1, 1) or compiled.groups:
-            return compiled
-        characters = consumed_characters(parsed)
-        if not characters or any(ch.lower() != ch.upper() for ch in characters) and compiled.flags & re.IGNORECASE:
-            return compiled
-        leading = "[" + "".join(re.escape(ch) for ch in sorted(characters)) + "]"
-        fast = re.compile(leading + "(?<=(?:" + compiled.pattern + "))", compiled.flags)
+        fast = kept_compile(leading + "(?<=(?:" + compiled.pattern + "))", compiled.flags)
     except (re.error, ValueError, TypeError, RecursionError):  # a construct this reader does not know: the plain way
         return compiled
     return Scanned(compiled, fast, frozenset(characters))
+
+
+def _consumed_set(compiled: re.Pattern) -> tuple[str, ...] | None:
+    """The sorted characters :func:`scanned` scans for, or None when it leaves ``compiled`` as it is."""
+    try:
+        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
+        if parsed.getwidth() != (1, 1) or compiled.groups:
+            return None
+        characters = consumed_characters(parsed)
+    except (re.error, ValueError, TypeError, RecursionError):
+        return None
+    if not characters or any(ch.lower() != ch.upper() for ch in characters) and compiled.flags & re.IGNORECASE:
+        return None
+    return tuple(sorted(characters))
+
+
+def _source_fingerprint() -> str | None:
+    """A hash of this file: the pattern store keeps what it derives under it, so a change here drops the kept values."""
+    try:
+        from importlib.util import source_hash
+
+        with open(__file__, "rb") as source:
+            return f"regex_scan {source_hash(source.read()).hex()}"
+    except Exception:  # no source to hash: nothing is kept
+        return None
+
+
+_FINGERPRINT = _source_fingerprint()
+
+
+def _remembered(kind: str, compiled: re.Pattern, derive: Any) -> Any:
+    """``derive()`` for a module-level pattern, kept in the pattern store between runs (speed only: the parse it
+    saves is what the store saves for the pattern itself)."""
+    if _FINGERPRINT is None:
+        return derive()
+    return remembered(f"{_FINGERPRINT} {kind}", compiled.pattern, compiled.flags, derive)
 
 
 # --- patterns of any width: skip to the characters a match can start with ---------------------------------------------
@@ -230,16 +265,30 @@ class FirstScanned:
 def first_scan(compiled: re.Pattern) -> re.Pattern | None:
     """The scanning pattern of :class:`FirstScanned` for ``compiled``, or None when the characters its match starts with
     cannot be told, are many, or it can match the empty string."""
-    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+    characters = _first_characters(compiled)
+    if characters is None:
         return None
+    leading = "(?-i:[" + "".join(re.escape(ch) for ch in characters) + "])"
     try:
-        characters, nullable = _first(_sre_parse.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
-        if characters is None or nullable or not characters:
-            return None
-        leading = "(?-i:[" + "".join(re.escape(ch) for ch in sorted(characters)) + "])"
-        return re.compile(leading + r"(?<=(?=(?:" + compiled.pattern + r"))[\s\S])", compiled.flags)
+        return kept_compile(leading + r"(?<=(?=(?:" + compiled.pattern + r"))[\s\S])", compiled.flags)
     except (re.error, ValueError, TypeError, RecursionError):
         return None
+
+
+def _first_characters(compiled: re.Pattern) -> tuple[str, ...] | None:
+    """The sorted characters a match of ``compiled`` can start with, or None when they cannot be told, are many, or it
+    can match the empty string (kept in the pattern store)."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return None
+
+    def derive() -> tuple[str, ...] | None:
+        try:
+            characters, nullable = _first(_sre_parse.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
+        except (re.error, ValueError, TypeError, RecursionError):
+            return None
+        return None if characters is None or nullable or not characters else tuple(sorted(characters))
+
+    return _remembered("first", compiled, derive)
 
 
 def first_scanned(compiled: re.Pattern) -> re.Pattern | FirstScanned:
@@ -247,8 +296,7 @@ def first_scanned(compiled: re.Pattern) -> re.Pattern | FirstScanned:
     scan = first_scan(compiled)
     if scan is None:
         return compiled
-    return FirstScanned(compiled, scan, frozenset(_first(_sre_parse.parse(compiled.pattern, compiled.flags),
-                                                         bool(compiled.flags & re.IGNORECASE))[0] or ()))
+    return FirstScanned(compiled, scan, frozenset(_first_characters(compiled) or ()))
 
 
 def scan_names(namespace: dict[str, Any], names: str) -> None:

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
-from polyreward.verifiers.reading import normalise
+from polyreward.verifiers.reading import _INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks
 
 Call = dict[str, Any]
@@ -135,7 +135,12 @@ def _block_calls(body: str, where: str) -> list[Call]:
     return [normalize_call(_json(line, f"{where} line {i + 1}"), f"{where} line {i + 1}") for i, line in enumerate(lines)]
 
 
-_HTML_COMMENT = re.compile(r"<!--.*?(?:-->|\Z)", re.DOTALL)  # an unclosed comment hides the rest, as in a browser
+# an unclosed comment hides the rest, as in a browser; invisible characters inside a delimiter are read through, as
+# everywhere else (normalise first): "-\u200b->" closes the comment a reader sees, so it cannot stretch a comment over
+# calls written after it
+_INVISIBLE_RUN = f"(?:{_INVISIBLE.pattern})*"
+_HTML_COMMENT = re.compile(
+    rf"<{_INVISIBLE_RUN}!{_INVISIBLE_RUN}-{_INVISIBLE_RUN}-(?P<body>.*?)(?:-{_INVISIBLE_RUN}-{_INVISIBLE_RUN}>|\Z)", re.DOTALL)
 _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n", re.MULTILINE)
 _OBJECT_START = re.compile(r'\{\s*"')
 MAX_UNPARSED_OBJECTS = 32  # JSON-looking starts that do not decode, before the text counts as malformed
@@ -145,7 +150,11 @@ def without_html_comments(text: str) -> str:
     """``text`` without HTML comments (an unclosed one hides the rest), each removed without a trace, so that a
     comment inside a JSON string (``"<!-- x -->rm_rf"``) leaves the string a reader sees. Only these: a ``%`` in JSON
     is no comment."""
-    return _HTML_COMMENT.sub("", text) if "<!--" in text else text
+    return _HTML_COMMENT.sub("", text) if _may_comment(text) else text
+
+
+def _may_comment(text: str) -> bool:
+    return "<!--" in text or ("<" in text and not text.isascii())
 
 
 def _without(text: str, tag: str) -> str:
@@ -208,9 +217,9 @@ def calls_outside_blocks(text: str) -> list[Call]:
 def commented_calls(text: str) -> list[Call]:
     """The calls inside HTML comments, in any format: never credited, counted as extra calls."""
     calls: list[Call] = []
-    if "<!--" in text and "{" in text:
+    if "{" in text and _may_comment(text):
         for match in _HTML_COMMENT.finditer(text):
-            body = match.group()[4:].removesuffix("-->")
+            body = match.group("body")
             calls.extend(block_calls(body))
             calls.extend(_calls_in_free_text(body))
     return calls
