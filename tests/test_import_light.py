@@ -11,6 +11,8 @@ import sys
 
 import pytest
 
+from reader_probes import PARSE_COUNTER
+
 HEAVY = ("pandas", "torch", "transformers", "trl", "verl", "ray", "pyarrow")
 
 IMPORT = """
@@ -93,24 +95,7 @@ def test_blas_threads_are_off_for_scoring_commands_only(command, preset, expecte
     assert seen["value"] == expected
 
 
-SCORE_COUNTING_PARSES = """
-import json, sys
-from re import _parser
-parses = []
-plain_parse = _parser.parse
-
-
-def parse(*args):
-    caller = sys._getframe(1)
-    while caller.f_globals.get("__name__", "").startswith("re."):
-        caller = caller.f_back
-    if caller.f_globals.get("__name__", "").startswith("polyreward."):
-        parses.append(args[0])
-    return plain_parse(*args)
-
-
-_parser.parse = parse
-from polyreward.cli import main
+SCORE_COUNTING_PARSES = PARSE_COUNTER + """from polyreward.cli import main
 try:
     code = main(sys.argv[1:])
 except SystemExit as exc:

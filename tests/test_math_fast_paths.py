@@ -21,6 +21,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from reader_probes import clear_reader_memories
 
 from polyreward.verifiers import answer_extraction, reading
 from polyreward.verifiers import math as verifier
@@ -350,17 +351,6 @@ def _prefiltered_globals():
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 
-def _clear_reader_memories():
-    from polyreward.verifiers import clauses, commitment, hedging, hypothetical, math_forms, math_normalize, math_notation, unasserted
-
-    for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, verifier, math_forms, math_normalize,
-                   math_notation):
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-    verifier._CHEAP_VERDICTS.clear()
-
-
 def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters():
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows (no answer sentence
     repeats) and the red-team completions, scored with every prefiltered pattern and with the plain patterns."""
@@ -378,7 +368,7 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefil
     assert len(wrapped) >= 40
 
     def outcome():
-        _clear_reader_memories()
+        clear_reader_memories()
         return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]
 
     with_prefilters = outcome()

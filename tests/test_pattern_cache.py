@@ -10,27 +10,14 @@ import re
 import subprocess
 import sys
 
+from reader_probes import PARSE_COUNTER
+
 READERS = ("polynomial", "answer_extraction", "commitment", "hedging", "clauses", "reading", "unasserted", "hypothetical",
            "math_normalize", "work_avoidance", "math_notation", "text_forms", "math_size", "math_canonical",
            "math_forms", "math_relations", "math", "choice", "denial", "language", "label_sets")
 
-CHECK = """
-import importlib, json, re, sys
-from re import _parser
-parses = []
-plain_parse = _parser.parse
-
-
-def parse(*args):
-    caller = sys._getframe(1)
-    while caller.f_globals.get("__name__", "").startswith("re."):
-        caller = caller.f_back
-    if caller.f_globals.get("__name__", "").startswith("polyreward."):  # (the standard library compiles its own)
-        parses.append(args[0])
-    return plain_parse(*args)
-
-
-_parser.parse = parse
+CHECK = PARSE_COUNTER + """
+import importlib, re
 modules = [importlib.import_module("polyreward.verifiers." + name) for name in sys.argv[1].split()]
 _parser.parse = plain_parse
 from polyreward.verifiers import pattern_cache

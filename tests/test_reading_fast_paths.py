@@ -18,6 +18,7 @@ from pathlib import Path
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
+from reader_probes import clear_reader_memories
 
 import polyreward.verifiers as verifiers_package
 from polyreward.verifiers.regex_scan import Scanned, consumed_characters, scanned
@@ -120,18 +121,6 @@ def test_only_one_character_patterns_of_known_characters_are_rewritten():
 
 # --- the per-completion memories of the readers ----------------------------------------------------------------------
 
-def _clear_reader_memories():
-    from polyreward.verifiers import answer_extraction, clauses, commitment, hedging, hypothetical, math_forms, math_normalize
-    from polyreward.verifiers import math as verifier
-    from polyreward.verifiers import math_notation, unasserted
-
-    for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, verifier, math_forms, math_normalize,
-                   math_notation):
-        for value in vars(module).values():
-            if callable(getattr(value, "cache_clear", None)):
-                value.cache_clear()
-    verifier._CHEAP_VERDICTS.clear()
-
 
 def _plain_patterns():
     """Every scanned pattern of the reader modules swapped for its plain pattern (and back)."""
@@ -161,7 +150,7 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_fa
     prompts = [r["prompt"] for r in rows] + [r.get("prompt") or "" for r in red]
 
     def outcome():
-        _clear_reader_memories()
+        clear_reader_memories()
         return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]
 
     fast = outcome()
@@ -177,11 +166,11 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_fa
 def test_huge_completions_read_alike(text):
     from polyreward.verifiers import answer_extraction, reading_memo
 
-    _clear_reader_memories()
+    clear_reader_memories()
     fast = answer_extraction.extract_answer(text)
     reading_memo.ENABLED = False
     try:
-        _clear_reader_memories()
+        clear_reader_memories()
         assert answer_extraction.extract_answer(text) == fast
     finally:
         reading_memo.ENABLED = True

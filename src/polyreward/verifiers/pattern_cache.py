@@ -162,6 +162,18 @@ def kept_compile(pattern: str, flags: int = 0) -> re.Pattern:
     return compiled
 
 
+def source_fingerprint(path: str, label: str) -> str | None:
+    """``label`` and a hash of the source file at ``path``: the namespace a module keeps its derived values under in
+    :func:`remembered`, so that a change to the code deriving them drops the kept ones (None: no source, keep none)."""
+    try:
+        from importlib.util import source_hash
+
+        with open(path, "rb") as source:
+            return f"{label} {source_hash(source.read()).hex()}"
+    except Exception:  # no source to hash: nothing is kept
+        return None
+
+
 def remembered(namespace: str, pattern: str, flags: int, derive: Callable[[], Value]) -> Value:
     """``derive()``, a value that depends only on ``pattern``, ``flags`` and the code named by ``namespace`` (which
     must change when that code does), kept in the store; a value that is not plain data is derived every time."""

@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from polyreward.verifiers.pattern_cache import remembered
+from polyreward.verifiers.pattern_cache import remembered, source_fingerprint
 from polyreward.verifiers.regex_scan import first_scan
 
 try:  # Python 3.11+
@@ -231,18 +231,8 @@ def _derived(compiled: re.Pattern) -> tuple[bool, tuple[frozenset[str], ...]] | 
     return ignore_case, _minimal(conjuncts)
 
 
-def _source_fingerprint() -> str | None:
-    """A hash of this file: the pattern store keeps derived sets under it, so a change here drops the kept ones."""
-    try:
-        from importlib.util import source_hash
-
-        with open(__file__, "rb") as source:
-            return f"prefilter {source_hash(source.read()).hex()}"
-    except Exception:  # no source to hash: nothing is kept
-        return None
-
-
-_FINGERPRINT = _source_fingerprint()
+# what this module derives is kept in the pattern store under a hash of this file: a change here drops it
+_FINGERPRINT = source_fingerprint(__file__, "prefilter")
 
 
 def prefiltered(compiled: re.Pattern | Prefiltered, *, remember: bool = False) -> re.Pattern | Prefiltered:

@@ -27,7 +27,7 @@ import re
 from collections.abc import Iterator
 from typing import Any
 
-from polyreward.verifiers.pattern_cache import kept_compile, remembered
+from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
 
 try:  # Python 3.11+
     from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
@@ -139,18 +139,8 @@ def _consumed_set(compiled: re.Pattern) -> tuple[str, ...] | None:
     return tuple(sorted(characters))
 
 
-def _source_fingerprint() -> str | None:
-    """A hash of this file: the pattern store keeps what it derives under it, so a change here drops the kept values."""
-    try:
-        from importlib.util import source_hash
-
-        with open(__file__, "rb") as source:
-            return f"regex_scan {source_hash(source.read()).hex()}"
-    except Exception:  # no source to hash: nothing is kept
-        return None
-
-
-_FINGERPRINT = _source_fingerprint()
+# what this module derives is kept in the pattern store under a hash of this file: a change here drops it
+_FINGERPRINT = source_fingerprint(__file__, "regex_scan")
 
 
 def _remembered(kind: str, compiled: re.Pattern, derive: Any) -> Any:
