@@ -38,3 +38,31 @@ def clear_reader_memories() -> None:
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()
     verifier._CHEAP_VERDICTS.clear()
+
+
+def fresh_and_red_team_batch(seed: int) -> tuple[list[str], list[str], list[str]]:
+    """(completions, golds, prompts): 300 rows of the fresh-row benchmark (no answer sentence repeats) and every
+    red-team completion, the batch the speed tests score with and without a fast path."""
+    import json
+    import sys
+    from pathlib import Path
+
+    tests = Path(__file__).resolve().parent
+    sys.path.insert(0, str(tests.parent / "benchmarks"))
+    from math_fresh_rows import fresh_rows
+
+    rows = fresh_rows(300, seed=seed)
+    red = [json.loads(line) for line in (tests / "data" / "red_team.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
+    red = [r for r in red if isinstance(r.get("completion"), str) and isinstance(r.get("gold"), str)]
+    completions = [r["completion"] for r in rows] + [r["completion"] for r in red]
+    golds = [r["answer"] for r in rows] + [r["gold"] for r in red]
+    prompts = [r["prompt"] for r in rows] + [r.get("prompt") or "" for r in red]
+    return completions, golds, prompts
+
+
+def fresh_verdicts(completions: list[str], golds: list[str], prompts: list[str]) -> list[str]:
+    """The math verifier's verdicts on the batch (as text), every reader memory forgotten first."""
+    from polyreward.verifiers import math as verifier
+
+    clear_reader_memories()
+    return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]

@@ -21,7 +21,7 @@ from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reader_probes import clear_reader_memories
+from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
 from polyreward.verifiers import answer_extraction, reading
 from polyreward.verifiers import math as verifier
@@ -354,28 +354,14 @@ def _prefiltered_globals():
 def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters():
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows (no answer sentence
     repeats) and the red-team completions, scored with every prefiltered pattern and with the plain patterns."""
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from math_fresh_rows import fresh_rows
-
-    rows = fresh_rows(300, seed=7)
-    data = Path(__file__).resolve().parent / "data" / "red_team.jsonl"
-    red = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
-    red = [r for r in red if isinstance(r.get("completion"), str) and isinstance(r.get("gold"), str)]
-    completions = [r["completion"] for r in rows] + [r["completion"] for r in red]
-    golds = [r["answer"] for r in rows] + [r["gold"] for r in red]
-    prompts = [r["prompt"] for r in rows] + [r.get("prompt") or "" for r in red]
+    completions, golds, prompts = fresh_and_red_team_batch(seed=7)
     wrapped = _prefiltered_globals()
     assert len(wrapped) >= 40
-
-    def outcome():
-        clear_reader_memories()
-        return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]
-
-    with_prefilters = outcome()
+    with_prefilters = fresh_verdicts(completions, golds, prompts)
     try:
         for module, name, value in wrapped:
             setattr(module, name, value.compiled)
-        plain = outcome()
+        plain = fresh_verdicts(completions, golds, prompts)
     finally:
         for module, name, value in wrapped:
             setattr(module, name, value)

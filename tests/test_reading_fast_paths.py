@@ -9,16 +9,13 @@
 from __future__ import annotations
 
 import importlib
-import json
 import pkgutil
 import re
-import sys
-from pathlib import Path
 
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reader_probes import clear_reader_memories
+from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
 import polyreward.verifiers as verifiers_package
 from polyreward.verifiers.regex_scan import Scanned, consumed_characters, scanned
@@ -135,31 +132,16 @@ def _plain_patterns():
 def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_fast_paths(monkeypatch):
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows and the red-team
     completions, scored with the fast paths and with every scanned pattern plain and every memory of a completion off."""
-    from polyreward.verifiers import math as verifier
     from polyreward.verifiers import reading_memo
 
-    sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "benchmarks"))
-    from math_fresh_rows import fresh_rows
-
-    rows = fresh_rows(300, seed=11)
-    data = Path(__file__).resolve().parent / "data" / "red_team.jsonl"
-    red = [json.loads(line) for line in data.read_text(encoding="utf-8").splitlines() if line.strip()]
-    red = [r for r in red if isinstance(r.get("completion"), str) and isinstance(r.get("gold"), str)]
-    completions = [r["completion"] for r in rows] + [r["completion"] for r in red]
-    golds = [r["answer"] for r in rows] + [r["gold"] for r in red]
-    prompts = [r["prompt"] for r in rows] + [r.get("prompt") or "" for r in red]
-
-    def outcome():
-        clear_reader_memories()
-        return [repr(v) for v in verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)]
-
-    fast = outcome()
+    batch = fresh_and_red_team_batch(seed=11)
+    fast = fresh_verdicts(*batch)
     swapped = _plain_patterns()
     assert len(swapped) >= 6
     for module, name, value in swapped:
         monkeypatch.setattr(module, name, value.compiled)
     monkeypatch.setattr(reading_memo, "ENABLED", False)
-    assert outcome() == fast
+    assert fresh_verdicts(*batch) == fast
 
 
 @pytest.mark.parametrize("text", ["", "x" * 50_000 + " The answer is \\boxed{42}. " + "Wait. " * 5_000])
