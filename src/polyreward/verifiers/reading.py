@@ -42,11 +42,11 @@ from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
 # every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
-# combining grapheme joiner and the Hangul fillers: none of them shows
-_INVISIBLE = re.compile(
-    f"[{INVISIBLE_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
-    "\U000e0000-\U000e0fff\U0001d173-\U0001d17a]"
-)
+# combining grapheme joiner and the Hangul fillers: none of them shows. INVISIBLE is the character class, for patterns
+# that read through them in place (tool_calls: a comment's delimiters)
+INVISIBLE = (f"[{INVISIBLE_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+             "\U000e0000-\U000e0fff\U0001d173-\U0001d17a]")
+_INVISIBLE = re.compile(INVISIBLE)
 # a character struck through with a combining overlay (U+0335-U+0338) is deleted text
 _STRUCK_CHARACTER = re.compile("[^\u0335-\u0338][\u0335-\u0338]+")
 # leetspeak in the small words that decide commitment ("0r", "n0t", "w41t"): read as letters

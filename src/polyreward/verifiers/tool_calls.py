@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
-from polyreward.verifiers.reading import _INVISIBLE, normalise
+from polyreward.verifiers.reading import INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks
 
 Call = dict[str, Any]
@@ -138,7 +138,7 @@ def _block_calls(body: str, where: str) -> list[Call]:
 # an unclosed comment hides the rest, as in a browser; invisible characters inside a delimiter are read through, as
 # everywhere else (normalise first): "-\u200b->" closes the comment a reader sees, so it cannot stretch a comment over
 # calls written after it
-_INVISIBLE_RUN = f"(?:{_INVISIBLE.pattern})*"
+_INVISIBLE_RUN = f"(?:{INVISIBLE})*"
 _HTML_COMMENT = re.compile(
     rf"<{_INVISIBLE_RUN}!{_INVISIBLE_RUN}-{_INVISIBLE_RUN}-(?P<body>.*?)(?:-{_INVISIBLE_RUN}-{_INVISIBLE_RUN}>|\Z)", re.DOTALL)
 _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n", re.MULTILINE)
