@@ -459,7 +459,7 @@ def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, S
     added value is not plain JSON text (a NaN is written as null that way)."""
     encoder = _ROW_ENCODER
     names, columns = list(added), list(added.values())
-    tails = added_tails(added, len(records))
+    tails = _added_tails(added, len(records))
     if tails is None:
         return encode_rows([_extended(record, names, values, drop) for record, values in zip(records, zip(*columns))], "jsonl")
     clash = set(names) | ({drop} if drop is not None else set())
@@ -483,17 +483,16 @@ def encode_rows_with(records: Sequence[Mapping[str, Any]], added: Mapping[str, S
     return "\n".join(lines).encode("utf-8")
 
 
-def added_tails(added: Mapping[str, Sequence[Any]], rows: int, end: str = "}") -> list[str] | None:
+def _added_tails(added: Mapping[str, Sequence[Any]], rows: int) -> list[str] | None:
     """Each row's text of the added columns, ``, "name": value`` per column as the row encoder writes a member, then
-    ``end`` (the closing brace): what :func:`encode_rows_with` puts after each record's own members. None when some
-    added value is not written that way (NaN, infinity: the row path writes null) or the C encoder is missing."""
+    the closing brace: what :func:`encode_rows_with` puts after each record's own members. None when some added value
+    is not written that way (NaN, infinity: the row path writes null) or the C encoder is missing."""
     texts = added_texts(added)
     if texts is None:
         return None
-    # each row's added text in one call: ', "name": {}' per column, then the end
-    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in added)
-    template += end.replace("{", "{{").replace("}", "}}")
-    return list(map(template.format, *texts)) if texts else [end] * rows
+    # each row's added text in one call: ', "name": {}' per column, then the closing brace
+    template = "".join(", " + encode_basestring(name).replace("{", "{{").replace("}", "}}") + ": {}" for name in added) + "}}"
+    return list(map(template.format, *texts)) if texts else ["}"] * rows
 
 
 def added_texts(added: Mapping[str, Sequence[Any]]) -> list[list[str]] | None:
