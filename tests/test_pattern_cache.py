@@ -83,7 +83,19 @@ def test_nothing_is_written_where_python_writes_no_bytecode(tmp_path):
     assert not os.path.exists(result["store"])
 
 
-def test_only_module_bodies_are_kept_and_a_bad_entry_is_compiled_the_usual_way(monkeypatch):
+def _module_body(folder, name: str, line: str):
+    """A real module whose body runs ``line`` with ``re`` the pattern store's (as a reader module imports it)."""
+    import importlib.util
+
+    path = folder / f"{name}.py"
+    path.write_text(f"from polyreward.verifiers.pattern_cache import cached_re as re\n{line}\n", encoding="utf-8")
+    spec = importlib.util.spec_from_file_location(name, path)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_only_module_bodies_are_kept_and_a_bad_entry_is_compiled_the_usual_way(monkeypatch, tmp_path):
     from polyreward.verifiers import pattern_cache
 
     monkeypatch.setattr(pattern_cache, "_entries", {})
@@ -95,15 +107,14 @@ def test_only_module_bodies_are_kept_and_a_bad_entry_is_compiled_the_usual_way(m
 
     assert per_call("gold") == re.compile(r"\bgold\b", re.IGNORECASE)
     assert pattern_cache._entries == {}  # built from a call's arguments: never kept
-    namespace = {"re": pattern_cache.cached_re}
-    exec(compile("KEPT = re.compile(r'(?P<word>n[o0]t)\\s+(\\d+)', re.I)", "<a module>", "exec"), namespace)
+    kept = _module_body(tmp_path, "kept_patterns", "KEPT = re.compile(r'(?P<word>n[o0]t)\\s+(\\d+)', re.I)").KEPT
     key = ("re", r"(?P<word>n[o0]t)\s+(\d+)", int(re.I))
     assert key in pattern_cache._entries and pattern_cache._added
-    assert namespace["KEPT"] == re.compile(r"(?P<word>n[o0]t)\s+(\d+)", re.I)
+    assert kept == re.compile(r"(?P<word>n[o0]t)\s+(\d+)", re.I)
     source, flags, program, groups, groupindex, indexgroup = pattern_cache._entries[key]
     pattern_cache._entries[key] = (source, flags, [255] * len(program), groups, groupindex, indexgroup)  # not a program
-    exec(compile("AGAIN = re.compile(r'(?P<word>n[o0]t)\\s+(\\d+)', re.I)", "<a module>", "exec"), namespace)
-    assert namespace["AGAIN"] == namespace["KEPT"] and namespace["AGAIN"].groupindex == {"word": 1}
+    again = _module_body(tmp_path, "kept_again", "AGAIN = re.compile(r'(?P<word>n[o0]t)\\s+(\\d+)', re.I)").AGAIN
+    assert again == kept and again.groupindex == {"word": 1}
     derived = []
     for _ in range(2):
         value = pattern_cache.remembered("a namespace", "x", 0, lambda: derived.append(1) or (True, (frozenset({"x"}),)))
