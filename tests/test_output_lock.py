@@ -90,3 +90,24 @@ def test_the_lock_is_released_when_a_run_fails_and_after_it_finishes(tmp_path):
     src.write_text("".join(__import__("json").dumps(r) + "\n" for r in rollouts(30)))
     assert score_file(src, out, config, chunk_size=10, workers=0, resume=True).rows == 30
     assert not holder.folder.exists()
+
+
+def test_a_holder_that_has_not_yet_written_its_pid_is_still_named(tmp_path):
+    """The window the CI run hit: the winner holds the flock but writes its pid a moment later (after checking that the
+    lock file is still the folder's). The refused run waits for the pid instead of printing ``pid unknown``."""
+    import fcntl
+    import os
+    import threading
+
+    store = PartStore(tmp_path / "out.jsonl")
+    store.folder.mkdir(parents=True)
+    fd = os.open(store.lock_file, os.O_RDWR | os.O_CREAT, 0o644)
+    fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    writer = threading.Timer(0.3, lambda: os.write(fd, b"4242"))
+    writer.start()
+    try:
+        with pytest.raises(OutputLockedError, match=r"another polyreward run \(pid 4242\)"):
+            PartStore(tmp_path / "out.jsonl").acquire()
+    finally:
+        writer.join()
+        os.close(fd)

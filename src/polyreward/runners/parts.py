@@ -176,6 +176,21 @@ def _json_number(value: float) -> float | None:
     return value if math.isfinite(value) else None
 
 
+def _holder_pid(fd: int, patience: float = 2.0) -> str:
+    """The pid the lock's holder wrote into the lock file, or ``"unknown"``.
+
+    A run that has just taken the lock writes its pid a moment later (after checking that the file is still the
+    folder's), so an empty file is read again for up to ``patience`` seconds before giving up."""
+    import time
+
+    deadline = time.monotonic() + patience
+    while True:
+        holder = os.pread(fd, 200, 0).decode(errors="replace").strip()
+        if holder or time.monotonic() >= deadline:
+            return holder or "unknown"
+        time.sleep(0.01)
+
+
 class PartStore:
     """Numbered, atomically written chunk files of an output in progress (see the module docstring)."""
 
@@ -203,7 +218,7 @@ class PartStore:
             try:
                 fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
             except BlockingIOError:
-                holder = os.read(fd, 200).decode(errors="replace").strip() or "unknown"
+                holder = _holder_pid(fd)
                 os.close(fd)
                 raise OutputLockedError(f"{self.output}: another polyreward run (pid {holder}) is writing this output; "
                                         "wait for it to finish, or stop it, then rerun (with --resume to keep its finished chunks)") from None
