@@ -49,6 +49,7 @@ from polyreward.verifiers.commitment import (
     qualified_after,
     retraction_after,
     uncommitted,
+    value_is,
     value_keys,
 )
 from polyreward.verifiers.hypothetical import counterfactual_clause
@@ -56,6 +57,7 @@ from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, n
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
+from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.work_avoidance import squeeze
 
 MAX_TAIL_CHARS = 6000
@@ -443,6 +445,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted("", "retracted")
     if why := later_disowns(text, end, found.text):
         return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
+    if key_answer_not_own(text, value_is(found.text)):
+        return Extracted("", "hedged")  # "my own derivation gives 42 ..., but the reference solution is 84" (holdout11)
     return found
 
 
@@ -496,7 +500,9 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
     if found.source == "answer_first" and (first := _ANSWER_FIRST.match(text)) is not None:
         return first.start("value"), first.end("value")
-    end = len(text)
+    # a value read from the lines is read before a closing check ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
+    # the 6 inside the check is the check's substitution, not the answer (holdout11)
+    end = len(text) if found.source == "anchor" else len(_without_closing_check(text))
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:

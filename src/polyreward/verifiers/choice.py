@@ -43,6 +43,7 @@ from polyreward.verifiers.commitment import (
     hedged,
     label_pattern,
     later_disowns,
+    letter_is,
     withdrawn_in_clause,
     letter_mentions,
     letter_pattern,
@@ -54,6 +55,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
+from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -225,7 +227,9 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     start = max(0, at - _LIST_WINDOW)
     window = text[start:at + _LIST_WINDOW]
     cls = re.escape(letters)
-    item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?"
+    # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
+    weight = r"(?:[^\S\n]*(?:[:=][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
+    item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     separator = r"[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or)\b)?[^\S\n]*"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
@@ -332,8 +336,12 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "<answer>Checked ... So far the running value is C": the answer block was cut off
     result = _letter_in_view(view, letters, options)
     letter, how = result
-    if letter is None or how == "option_text":
+    if letter is None:
         return result
+    if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
+        named = _option_mentions(view, options)
+        end = max(named)[0] if named else len(view)
+        return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
     blocks = list(tag_blocks(view, "answer", ignore_case=True))
     if blocks:  # the letter came from the last answer block
         before = view[:blocks[-1][0]]
@@ -349,6 +357,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""
     if mentions and withdrawn_in_clause(view, mentions[-1].start()):
         return None, ""  # "Answer: A. Edit: withdrawn, A contradicts the second premise."
+    if key_answer_not_own(view, letter_is(letter, letters)):
+        return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
 
 
@@ -387,6 +397,11 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return None, SEVERAL
         if letter == UNCOMMITTED:
             return None, ""
+        if letter is not None and how in _MENTION_TIERS:
+            named = _option_opening_answer_phrase(text, letters, options)
+            mentions = letter_mentions(text, letter, letters)
+            if named is not None and named[0] != letter and mentions and named[1] > mentions[-1].start():
+                return named[0], "answer_text"  # "Option B is tempting, but the answer is oral diphenhydramine." (holdout11)
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
@@ -397,6 +412,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return letter, "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
+    if len(_letters_listed(text, letters)) > 1:
+        return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
     letter = _letter_from_option_text(text, options)
     return (letter, "option_text") if letter is not None else (None, "")
 
@@ -422,6 +439,43 @@ def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]
     if later_disowns(text, end, letter, letters=letters, option_text=options[letter]) or later_disowns(text, end, span.group(1).strip()):
         return None  # another option, or another value ("The answer is 56. Wait, no, 12."), stated after it
     return letter
+
+
+# the tiers that read a letter merely mentioned, not stated by an answer phrase: an answer phrase after the mention that
+# opens with another option's text ("B) Iron deficiency anemia is the classic distractor; the answer is beta-thalassemia
+# minor, since ...") states the writer's choice
+_MENTION_TIERS = ("option", "bold", "line_start", "line_end")
+_ANSWER_PHRASE_OPENING = re.compile(_ANCHOR + r"[\s*:=\-]*(?:(?:the|an?|option|choice)\s+)?([^\n;!?]{3,160})")
+
+
+def _option_opening_answer_phrase(text: str, letters: str, options: Mapping[str, str]) -> tuple[str, int] | None:
+    """(letter, where) of the last answer phrase whose words open with exactly one option's whole text, read under
+    the same checks as a letter; None when there is none."""
+    phrases = list(_ANSWER_PHRASE_OPENING.finditer(text)) if options else []
+    if not phrases:
+        return None
+    phrase = phrases[-1]
+    spoken = _norm(phrase.group(1)) + " "
+    named = [letter for letter, option in options.items() if _norm(option) and spoken.startswith(_norm(option) + " ")]
+    if len(named) != 1:
+        return None
+    start, end = phrase.start(1), phrase.start(1) + len(phrase.group(1))
+    if negated(text, start, end) or hedged(text, start, end) or qualified(text, start, end) or hypothetical(text, phrase.start(), end):
+        return None
+    return named[0], start
+
+
+def _letters_listed(text: str, letters: str) -> set[str]:
+    """The capital option letters that ``text`` lists one to a line (a line naming exactly one letter, not the article of
+    "A patient", not denied): with no letter stated by any tier, a list of two or more makes the option text the
+    completion names one item of the list, not a choice."""
+    found = set()
+    for line in text.split("\n"):
+        named = [m for m in letter_pattern(letters).finditer(line) if m.group(1).isupper()
+                 and not (m.group(1) == "A" and re.match(r"\s+[a-z]", line[m.end():m.end() + 3]))]
+        if len(named) == 1 and not negated(line, named[0].start(1), named[0].end(1)):
+            found.add(named[0].group(1))
+    return found
 
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:

@@ -86,13 +86,16 @@ _INSIDE_OR = re.compile(
 
 # explicit retractions, and pauses that only withdraw an answer when a different one follows
 _RETRACTION = re.compile(
-    r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)|"
+    r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
+    r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)|"
     r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"en\s+realidad|en\s+fait|eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b",
     re.IGNORECASE,
 )
 _EXPLICIT = re.compile(
-    r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
+    r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
+    r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
     r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))",
     re.IGNORECASE,
@@ -235,7 +238,7 @@ _VALUE = re.compile(
 )
 _POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
-    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|"
+    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
     r"ist|est|es|é|è|sind|son|это)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
     re.IGNORECASE,
 )
@@ -293,6 +296,27 @@ def value_keys(text: str) -> set[str]:
 def answer_keys(answer: str) -> set[str]:
     """The value keys a later clause may restate ``answer`` with (its numbers when it is one value)."""
     return set(_answer_keys(answer))
+
+
+def value_is(answer: str) -> Callable[[str, int], bool | None]:
+    """A test of the plain value that starts at ``text[at]``: is it ``answer`` (True), another value (False), or is
+    there no value there (None)? For options, :func:`letter_is`."""
+    keys = answer_keys(answer)
+
+    def test(text: str, at: int) -> bool | None:
+        value = _VALUE.match(text, at)
+        return None if value is None else _value_key(value.group()) in keys
+    return test
+
+
+def letter_is(letter: str, letters: str) -> Callable[[str, int], bool | None]:
+    """:func:`value_is` for an option letter: is the letter that starts at ``text[at]`` ``letter``?"""
+    pattern = letter_pattern(letters)
+
+    def test(text: str, at: int) -> bool | None:
+        found = pattern.match(text, at)
+        return None if found is None else found.group(1).upper() == letter
+    return test
 
 
 @memoized_text()  # (speed: a reader asks for one answer's keys several times)
@@ -451,6 +475,38 @@ def _rejects_after_values(clause: str, mentions: list[re.Match], others: list[re
     return options or not any(_CANDIDATE_ASSIGNED.search(clause[:v.start()]) for v in others)
 
 
+# a check the writer did and ticked: a check heading, an operation before "=", a tick at the end ("Sanity check:
+# perimeter 2(9 + 6) = 30 ✓"): it confirms what the problem gave, whatever quantity it computes, and states no answer
+_TICKED_CHECK = re.compile(r"\A\W*(?:sanity\s+|double[\s-]?|quick\s+)?(?:check(?:ing)?|verif(?:y|ying|ication)|proof)\b[^\n=]{0,80}?"
+                           r"\d\s*\)?\s*(?:[-+*×·/]|\\times|\\cdot)[^\n=]{0,60}=[^\n]{0,40}?[✓✔]\W*\Z", re.IGNORECASE)
+# a degree of belief, not a value: "[confidence 0.95]", "(confidence: 95%)", "certainty: 0.9"
+_CONFIDENCE_BEFORE = re.compile(r"\b(?:confidence|certainty|credence|probability|sure)(?:\s+(?:level|score))?\W{0,3}\Z", re.IGNORECASE)
+
+
+def _degree_of_belief(clause: str, value: re.Match) -> float | None:
+    """The share (0-1) that ``value`` declares when a word of confidence stands right before it, else None."""
+    if _CONFIDENCE_BEFORE.search(clause, max(0, value.start() - 30), value.start()) is None:
+        return None
+    number = value.group().rstrip("%")
+    try:
+        share = float(number) / (100 if value.group().endswith("%") or float(number) > 1 else 1)
+    except ValueError:
+        return None
+    return share if 0 <= share <= 1 else None
+
+
+def _explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> bool:
+    """Is ``value`` part of the explanation of a value the clause denied before it: the stretch from the denial to it
+    names the denied number again ("not 8: 2^8 = 256", "not 24 (24 = 4! ...)")? A new value after a denial ("not 45,
+    it's 46") names none and still conflicts."""
+    for earlier in denied:
+        if earlier.end() <= value.start():
+            number = re.escape(earlier.group().strip("%"))
+            if re.search(rf"(?<![\d.]){number}(?![\d.])", clause[earlier.end():value.start()]):
+                return True
+    return False
+
+
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
                   labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
@@ -487,6 +543,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue
         if counterfactual_clause(clause):
             continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
+        if not letters and not labels and _TICKED_CHECK.match(clause):
+            continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
@@ -501,9 +559,16 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "negated"  # "42 is wrong", "anything but 42"
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
+        denied: list[re.Match] = []
         for value in others:
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
+                denied.append(value)
                 continue  # "(not 18)": another value denied
+            if not letters and not labels and _explains_denied(clause, value, denied):
+                continue  # "(not 8: 2^8 = 256)": why the denied value is wrong, no answer of its own (holdout11)
+            share = None if letters or labels else _degree_of_belief(clause, value)
+            if share is not None and share > 0.5:
+                continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
             if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()):
                 return "conflicting"  # "It's 73.", "I meant 45", "45 also works."
         if not letters and not labels and not others and not mentions:

@@ -21,6 +21,8 @@ Reconstructed rule (ours), not a published algorithm. Every pattern runs on a wi
 
 from __future__ import annotations
 
+from typing import Callable
+
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_before
@@ -114,10 +116,45 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
     return not WORDS.search(bare) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None
 
 
+# The key's answer against the writer's own (holdout11): the text names the answer as a key's -- "the expected answer is
+# D", "the reference solution is 84", "Correct answer: B" -- and states the writer's own, different one ("My answer: C",
+# "I answered C", "my own derivation gives 42"): the writer reports the key and asserts something else, whatever a grader
+# is then asked to do. An earlier attempt ("My first answer was C", "I initially chose C") is a self-correction.
+_KEY_ANSWER = re.compile(
+    r"\b(?:expected|reference|official|intended|correct|model|key's|(?:text)?book's)\s+(?:answer|solution|result|letter|option|choice)"
+    r"|\banswer\s+key(?:\s+(?:says|gives|lists))?", re.IGNORECASE)
+_KEY_TO_VALUE = re.compile(r"(?:\s+(?:is|was|would\s+be|says|reads|:))?[\s:=*(\[$]*(?:\\boxed\{)?", re.IGNORECASE)
+_OWN_ANSWER = re.compile(
+    r"\b(?:my|our)\s+(?:own\s+)?(?:final\s+)?(?:answer|result|derivation|calculation|computation|count|choice|pick|solution)"
+    r"(?:\s+[a-z]+){0,2}?\s*(?:is|was|gives?|gave|yields?|says|:|=)|\bI\s+(?:answered|chose|picked|selected|marked|put\s+down)",
+    re.IGNORECASE)
+_OWN_TO_VALUE = re.compile(r"[\s:=*(\[$]*(?:\\boxed\{)?")
+_EARLIER = re.compile(r"\b(?:first|initial(?:ly)?|original(?:ly)?|earlier|previous(?:ly)?|before)\b", re.IGNORECASE)
+
+
+def key_answer_not_own(text: str, is_answer: Callable[[str, int], bool | None]) -> bool:
+    """Does ``text`` give the answer as a key's and the writer's own answer as a different value (see above)?
+    ``is_answer(text, at)`` says whether the value that starts at ``at`` is the answer (True), another value (False)
+    or no value (None)."""
+    keyed = False
+    for key in _KEY_ANSWER.finditer(text):
+        if is_answer(text, _KEY_TO_VALUE.match(text, key.end()).end()):
+            keyed = True
+            break
+    if not keyed:
+        return False
+    for own in _OWN_ANSWER.finditer(text):
+        if _EARLIER.search(text, max(0, own.start() - 20), own.end()):
+            continue
+        if is_answer(text, _OWN_TO_VALUE.match(text, own.end()).end()) is False:
+            return True
+    return False
+
+
 _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-z]+", re.IGNORECASE)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER")
+prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER")
