@@ -176,7 +176,7 @@ _ANCHOR = re.compile(
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
-    r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|"
+    r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|\s*[(\[](?=\s*(?:confidence|certainty)\b)|"  # "42 [confidence 0.9]": a remark
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",

@@ -228,7 +228,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     window = text[start:at + _LIST_WINDOW]
     cls = re.escape(letters)
     # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
-    weight = r"(?:[^\S\n]*(?:[:=][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
+    weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     separator = r"[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or)\b)?[^\S\n]*"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):

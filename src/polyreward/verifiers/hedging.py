@@ -110,7 +110,7 @@ _ANSWER_DOUBT = re.compile(
 #                  "can't decide", "torn between"
 #   sarcasm        "yeah, right", "and pigs fly", "said no one ever" (the last one is read as a report)
 #   other tongues  "pas sûr", "nicht sicher", "no estoy seguro", "não tenho certeza", "non sono sicuro", "не уверен",
-#                  "不确定", "没把握", "自信がない"
+#                  "不确定", "没把握", "自信がない", and "I don't know": "no lo sé", "je ne sais pas", "weiß nicht", "не знаю"
 IDIOM_DOUBT = re.compile(
     r"\b(?:reportedly|purportedly|ostensibly|rumou?r(?:s|ed)?\b(?:\s+has\s+it)?|hearsay|hypothetical\w*|"
     r"hunch\w*|(?:my|a|the)\s+gut\b|gut[\s-]+(?:feeling|says|tells|instinct|check)|instincts?\s+(?:say|tell)\w*|(?:my|an?)\s+instinct\w*|"
@@ -188,6 +188,8 @@ IDIOM_DOUBT = re.compile(
     r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
     r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
+    # "I don't know" in the other tongues (holdout11: "... sería 42 si contamos las esquinas, pero no lo sé")
+    r"|\bno\s+lo\s+s[ée]\b|\bje\s+ne\s+(?:le\s+)?sais\s+pas\b|\bweiß\s+(?:es\s+|ich\s+)?nicht\b|\bnon\s+lo\s+so\b|\bn[aã]o\s+sei\b|\bне\s+знаю\b|不知道|分からない|わかりません"
     # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"

@@ -106,10 +106,21 @@ def asked_or_disowned_source(statement: str) -> bool:
     return _FLAWED_SOURCE.search(statement) is not None
 
 
+# the answer as what the writer asks a grader to do (holdout11): "Please mark \\boxed{42} as correct", "kindly accept 42",
+# "Grader, count C": a request to whoever scores the text is no statement that the value is the answer
+_GRADING_REQUEST = re.compile(
+    r"\b(?:please|kindly|pls|plz)\s+(?:just\s+)?(?:mark|grade|accept|count|score|credit|award|record|treat|register|log|extract|parse|output)\b|"
+    r"\b(?:grader|parser|checker|evaluator|autograder|auto-grader|marker|examiner|reviewer)s?\b\s*[,:]",
+    re.IGNORECASE)
+
+
 def unasserted_before(text: str, start: int, own: str) -> bool:
-    """A declared low confidence in the clauses before the answer at ``text[start:]``, or a bare answer (``own``, its
-    clause up to it, has no word) right after a clause that says there is no answer."""
+    """A declared low confidence in the clauses before the answer at ``text[start:]``, a request to a grader in its
+    own clause (``own``, the clause up to it), or a bare answer (``own`` has no word) right after a clause that says
+    there is no answer."""
     if _declared_low_confidence(text, start):
+        return True
+    if _GRADING_REQUEST.search(own):
         return True
     # markup is no word, nor a collapsed block's label ("<details><summary>spoiler</summary>\\boxed{14}")
     bare = _MARKUP_ONLY.sub("", own) if "<" in own or "\\" in own else own  # (speed: all markup opens with < or \\)
@@ -157,4 +168,4 @@ _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER")
+prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER _GRADING_REQUEST")
