@@ -189,7 +189,7 @@ IDIOM_DOUBT = re.compile(
     r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
     # "I don't know" in the other tongues (holdout11: "... sería 42 si contamos las esquinas, pero no lo sé")
-    r"|\bno\s+lo\s+s[ée]\b|\bje\s+ne\s+(?:le\s+)?sais\s+pas\b|\bweiß\s+(?:es\s+|ich\s+)?nicht\b|\bnon\s+lo\s+so\b|\bn[aã]o\s+sei\b|\bне\s+знаю\b|不知道|分からない|わかりません"
+    r"|\bno\s+lo\s+s[ée]\b|\bje\s+ne\s+(?:le\s+)?sais\s+pas\b|\bwei[^\W\d]{1,2}\s+(?:es\s+|ich\s+)?nicht\b|\bnon\s+lo\s+so\b|\bn[aã]o\s+sei\b|\bне\s+знаю\b|不知道|分からない|わかりません"
     # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
