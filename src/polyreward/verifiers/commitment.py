@@ -39,6 +39,7 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.hypothetical import counterfactual_clause
+from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading_memo import per_text
@@ -475,38 +476,6 @@ def _rejects_after_values(clause: str, mentions: list[re.Match], others: list[re
     return options or not any(_CANDIDATE_ASSIGNED.search(clause[:v.start()]) for v in others)
 
 
-# a check the writer did and ticked: a check heading, an operation before "=", a tick at the end ("Sanity check:
-# perimeter 2(9 + 6) = 30 ✓"): it confirms what the problem gave, whatever quantity it computes, and states no answer
-_TICKED_CHECK = re.compile(r"\A\W*(?:sanity\s+|double[\s-]?|quick\s+)?(?:check(?:ing)?|verif(?:y|ying|ication)|proof)\b[^\n=]{0,80}?"
-                           r"\d\s*\)?\s*(?:[-+*×·/]|\\times|\\cdot)[^\n=]{0,60}=[^\n]{0,40}?[✓✔]\W*\Z", re.IGNORECASE)
-# a degree of belief, not a value: "[confidence 0.95]", "(confidence: 95%)", "certainty: 0.9"
-_CONFIDENCE_BEFORE = re.compile(r"\b(?:confidence|certainty|credence|probability|sure)(?:\s+(?:level|score))?\W{0,3}\Z", re.IGNORECASE)
-
-
-def _degree_of_belief(clause: str, value: re.Match) -> float | None:
-    """The share (0-1) that ``value`` declares when a word of confidence stands right before it, else None."""
-    if _CONFIDENCE_BEFORE.search(clause, max(0, value.start() - 30), value.start()) is None:
-        return None
-    number = value.group().rstrip("%")
-    try:
-        share = float(number) / (100 if value.group().endswith("%") or float(number) > 1 else 1)
-    except ValueError:
-        return None
-    return share if 0 <= share <= 1 else None
-
-
-def _explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> bool:
-    """Is ``value`` part of the explanation of a value the clause denied before it: the stretch from the denial to it
-    names the denied number again ("not 8: 2^8 = 256", "not 24 (24 = 4! ...)")? A new value after a denial ("not 45,
-    it's 46") names none and still conflicts."""
-    for earlier in denied:
-        if earlier.end() <= value.start():
-            number = re.escape(earlier.group().strip("%"))
-            if re.search(rf"(?<![\d.]){number}(?![\d.])", clause[earlier.end():value.start()]):
-                return True
-    return False
-
-
 def later_disowns(text: str, end: int, answer: str, letters: str | None = None, option_text: str = "",
                   labels: tuple[str, ...] | None = None) -> str:
     """Why the text after its answer (``text[end:]``, the answer being ``answer``) takes the answer away:
@@ -543,7 +512,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue
         if counterfactual_clause(clause):
             continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
-        if not letters and not labels and _TICKED_CHECK.match(clause):
+        if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
@@ -564,9 +533,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 denied.append(value)
                 continue  # "(not 18)": another value denied
-            if not letters and not labels and _explains_denied(clause, value, denied):
+            if not letters and not labels and explains_denied(clause, value, denied):
                 continue  # "(not 8: 2^8 = 256)": why the denied value is wrong, no answer of its own (holdout11)
-            share = None if letters or labels else _degree_of_belief(clause, value)
+            share = None if letters or labels else degree_of_belief(clause, value)
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
             if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()):

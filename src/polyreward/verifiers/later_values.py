@@ -1,0 +1,49 @@
+"""Values after an answer that state no other answer (holdout11): the values a later clause holds when it is a check
+the writer did and ticked, the explanation of a value the writer has just denied, or a declared degree of belief.
+
+:func:`.commitment.later_disowns` reads every clause after an answer for another value; these say which values of a
+clause are not one:
+
+    TICKED_CHECK       "Sanity check: perimeter 2(9 + 6) = 30 ✓" -- a check heading, an operation before "=", a tick
+    explains_denied    "\\boxed{6} (not 8: 2^8 = 256)", "not 24 (24 = 4! would be ...)" -- the denied number named
+                       again between the denial and the value ("not 45, it's 46" names none and still conflicts)
+    degree_of_belief   "[confidence 0.95]", "(confidence: 95%)" -- a share after a word of confidence
+
+Reconstructed rule (ours), not a published algorithm; every pattern runs on one clause.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+
+# a check the writer did and ticked: a check heading, an operation before "=", a tick at the end ("Sanity check:
+# perimeter 2(9 + 6) = 30 ✓"): it confirms what the problem gave, whatever quantity it computes, and states no answer
+TICKED_CHECK = re.compile(r"\A\W*(?:sanity\s+|double[\s-]?|quick\s+)?(?:check(?:ing)?|verif(?:y|ying|ication)|proof)\b[^\n=]{0,80}?"
+                          r"\d\s*\)?\s*(?:[-+*×·/]|\\times|\\cdot)[^\n=]{0,60}=[^\n]{0,40}?[✓✔]\W*\Z", re.IGNORECASE)
+# a degree of belief, not a value: "[confidence 0.95]", "(confidence: 95%)", "certainty: 0.9"
+_CONFIDENCE_BEFORE = re.compile(r"\b(?:confidence|certainty|credence|probability|sure)(?:\s+(?:level|score))?\W{0,3}\Z", re.IGNORECASE)
+
+
+def degree_of_belief(clause: str, value: re.Match) -> float | None:
+    """The share (0-1) that ``value`` declares when a word of confidence stands right before it, else None."""
+    if _CONFIDENCE_BEFORE.search(clause, max(0, value.start() - 30), value.start()) is None:
+        return None
+    number = value.group().rstrip("%")
+    try:
+        share = float(number) / (100 if value.group().endswith("%") or float(number) > 1 else 1)
+    except ValueError:
+        return None
+    return share if 0 <= share <= 1 else None
+
+
+def explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> bool:
+    """Is ``value`` part of the explanation of a value the clause denied before it: the stretch from the denial to it
+    names the denied number again ("not 8: 2^8 = 256", "not 24 (24 = 4! ...)")? A new value after a denial ("not 45,
+    it's 46") names none and still conflicts."""
+    for earlier in denied:
+        if earlier.end() <= value.start():
+            number = re.escape(earlier.group().strip("%"))
+            if re.search(rf"(?<![\d.]){number}(?![\d.])", clause[earlier.end():value.start()]):
+                return True
+    return False
