@@ -530,6 +530,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
     if not trusted and _JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
+    if not trusted and _JSON_WITHDRAWN.search(text) and _JSON_ANSWER_KEY.search(text):
+        return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
@@ -551,8 +553,30 @@ _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:
 _JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""|"none"|"n/a")\s*[,}]', re.IGNORECASE)
 
 
+# a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
+# that names one ('"status": "rejected"'), or a flag of confirmation unset ('"verified": false', '"final": false')
+_WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
+_JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"' + _WITHDRAWN_WORD + r'"|'
+                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
+_JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
+
+
+# what closes a completion after its answer without stating one (holdout10): an aside that denies another value ("64
+# cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
+# for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
+_CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
+                            r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
+                            r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
+
+
 def _without_closing_check(text: str) -> str:
-    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`), when something stands before it."""
+    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`) or a closing aside that states no
+    answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
+    aside = _CLOSING_ASIDE.search(text[-240:])
+    if aside is not None:
+        rest = text[:len(text) - 240 + aside.start()] if len(text) > 240 else text[:aside.start()]
+        if re.search(r"\d", rest):
+            return rest
     check = _CLOSING_CHECK.search(text[-240:])
     if check is None:
         return text
