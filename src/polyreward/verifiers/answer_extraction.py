@@ -452,7 +452,7 @@ def _states_other(answer: str):
     return lambda clause: bool(value_keys(clause) - keys)
 
 
-_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
+_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|não|non|не|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
 
 

@@ -49,7 +49,7 @@ _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|"
     # holdout10: Portuguese, German "in no case", Indonesian, Vietnamese and Arabic negation before the value
-    r"\bnão\s+(?:é|era|seria|será)|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls|\bbukan|\bkhông\s+phải(?:\s+là)?|ليس|ليست|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"\bnão(?:\s+(?:é|era|seria|será))?|\bnon\b|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls|\bbukan|\bkhông\s+phải(?:\s+là)?|ليس|ليست|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
