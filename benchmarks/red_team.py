@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout9`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout9`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout10`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout10`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -134,6 +134,7 @@ FIRST_SIGHT = {
     "holdout7": ("17 / 76 (22.4 %)", "3 / 30 (10.0 %)", "3 / 70"),
     "holdout8": ("35 / 136 (25.7 %)", "3 / 27 (11.1 %)", "1 / 94"),
     "holdout9": ("6 / 64 (9.4 %)", "3 / 61 (4.9 %)", "9 / 90"),
+    "holdout10": ("20 / 150 (13.3 %)", "2 / 42 (4.8 %)", "6 / 101"),
 }
 
 
@@ -157,7 +158,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout9` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout10` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

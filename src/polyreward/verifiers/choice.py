@@ -418,12 +418,11 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return letter, "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
-    offered = {m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
-               if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}
-    if len(offered) > 1:
+    letter = _letter_from_option_text(text, options)
+    if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
+                                   if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
         # ("My classmate said A; she's wrong -- it's D, Jupiter": A is someone else's, and Jupiter names D)
-    letter = _letter_from_option_text(text, options)
     return (letter, "option_text") if letter is not None else (None, "")
 
 
