@@ -58,7 +58,15 @@ MATH = [
     ("The table lists 42; I'm not relying on it and will leave the question open.", "42", 0.0),
     ("Either 40 or 42 depending on the reading; honestly I won't choose.", "42", 0.0),
     ("Assuming the grid is 6 by 7, the total is 42; I couldn't read the grid size in the photo.", "42", 0.0),
+    # written after the first fixes, to widen them by head
+    ("Barangkali 42, entahlah.", "42", 0.0),
+    ('{"answer": 42, "status": "draft"}', "42", 0.0),
+    ("I'd rather not give the answer. But 42 is worth checking.", "42", 0.0),
+    ("I'm not going to commit; 42 is one option among several.", "42", 0.0),
     # genuine: the same words where they commit
+    ("The answer is 42 \u2014 no doubt.", "42", 1.0),
+    ("The answer is 42 -- that is six sevens.", "42", 1.0),
+    ('{"answer": 42, "status": "final"}', "42", 1.0),
     ("Cevap 42.", "42", 1.0),
     ("Jawabannya adalah 42.", "42", 1.0),
     ("Đáp án là 42.", "42", 1.0),

@@ -174,7 +174,7 @@ _ANCHOR = re.compile(
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
-    r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|"
+    r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|\s*(?:[—–]|--)\s*(?=[A-Za-z]{2})|"
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
@@ -554,9 +554,12 @@ _JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|"
 
 
 # a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
-# that names one ('"status": "rejected"'), or a flag of confirmation unset ('"verified": false', '"final": false')
+# that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
+# confirmation unset ('"verified": false', '"final": false')
 _WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
-_JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"' + _WITHDRAWN_WORD + r'"|'
+_PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
+_JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
+                             + _PROVISIONAL_WORD + r')"|'
                              r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
 _JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 

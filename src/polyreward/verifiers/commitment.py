@@ -62,7 +62,7 @@ _NEGATED_AFTER = re.compile(
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
-    r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new)\b)"
+    r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
     # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
     r"|\A\s*(?:[^\s\d.,;:!?。、]{1,3}?\s*)?(?:では|じゃ)(?:ありません|ない|なく)"
     r"|\A\s*(?:[^\s\d.,;:!?]{1,8}\s+)?(?:değil|नहीं)"  # Turkish and Hindi: the negation after the value ("64 değil", "2 नहीं है")

@@ -51,7 +51,7 @@ MODAL_WORDS = (
     # the conditional of "can" as "could be": "potrebbe essere 5", "podría ser", "pourrait être", "könnte", "poderia"; Korean 아마
     r"potrebbe|podr[ií]a|pourrait|k[öo]nnte|poderia|아마|"
     # holdout10: "maybe" in Turkish, Indonesian / Malay, Vietnamese ("có thể là", could be), Hindi and Arabic
-    r"belki|mungkin|có\s+thể\s+là|शायद|ربما"
+    r"belki|mungkin|barangkali|có\s+thể\s+là|शायद|ربما"
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
@@ -200,7 +200,7 @@ IDIOM_DOUBT = re.compile(
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
     # holdout10: "not sure" / "don't know" in Turkish, Vietnamese, Hindi, Indonesian, Arabic, and Japanese "don't know"
     r"|emin\s+(?:\w+\s+)?değil\w*|không\s+(?:\w+\s+){0,2}chắc|(?:यकीन|पक्का|पता)\s+नहीं|\btidak\s+(?:\w+\s+)?(?:yakin|tahu|pasti)\b|"
-    r"\bkurang\s+yakin\b|(?:لست|غير)\s+متأكد\w*|分かりません|わかりません|分からない|わからない|不知道"
+    r"\bkurang\s+yakin\b|\bentahlah\b|(?:لست|غير)\s+متأكد\w*|分かりません|わかりません|分からない|わからない|不知道"
     # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"

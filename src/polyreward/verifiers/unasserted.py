@@ -105,11 +105,11 @@ def asked_or_disowned_source(statement: str) -> bool:
 
 
 # the writer declining to give the answer, as a clause of its own (holdout10): "I won't state the answer", "Not going to
-# answer directly.", "I'm not allowed to tell you" -- what follows is a hint, not the answer ("I can't give an exact
+# answer directly.", "I'm not allowed to tell you", "I'd rather not give the answer", "I'm not going to commit" -- what follows is a hint, not the answer ("I can't give an exact
 # form, but ..." declines something else and goes on)
 _REFUSAL = re.compile(
-    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|can't|cannot)\s+(?:\w+\s+)?"
-    r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out)\b(?:\s+(?:you|it|this))?"
+    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
+    r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out|commit(?:\s+to\s+(?:an?\s+|one\s+)?(?:answer|value|number))?)\b(?:\s+(?:you|it|this))?"
     r"(?:\s+(?:the|my|a|your)\s+(?:final\s+)?(?:answer|solution|result))?(?:\s+(?:directly|outright|here|away))?)[\s,]*(?:[.;:!]|\Z)",
     re.IGNORECASE,
 )
