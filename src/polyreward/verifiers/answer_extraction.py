@@ -177,6 +177,7 @@ _ANCHOR = re.compile(
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
 _PROSE_STOP = re.compile(
     r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|\s*[(\[](?=\s*(?:confidence|certainty)\b)|"  # "42 [confidence 0.9]": a remark
+    r"\s*(?:[—–]|--)\s*(?=[A-Za-z]{2})|"  # "42 -- that is six sevens": a spaced dash before a word
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
@@ -456,7 +457,7 @@ def _states_other(answer: str):
     return lambda clause: bool(value_keys(clause) - keys)
 
 
-_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
+_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|não|non|не|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
 
 
@@ -536,6 +537,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
     if not trusted and _JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
+    if not trusted and _JSON_WITHDRAWN.search(text) and _JSON_ANSWER_KEY.search(text):
+        return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
@@ -557,8 +560,33 @@ _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:
 _JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""|"none"|"n/a")\s*[,}]', re.IGNORECASE)
 
 
+# a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
+# that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
+# confirmation unset ('"verified": false', '"final": false')
+_WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
+_PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
+_JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
+                             + _PROVISIONAL_WORD + r')"|'
+                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
+_JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
+
+
+# what closes a completion after its answer without stating one (holdout10): an aside that denies another value ("64
+# cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
+# for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
+_CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
+                            r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
+                            r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
+
+
 def _without_closing_check(text: str) -> str:
-    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`), when something stands before it."""
+    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`) or a closing aside that states no
+    answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
+    aside = _CLOSING_ASIDE.search(text[-240:])
+    if aside is not None:
+        rest = text[:len(text) - 240 + aside.start()] if len(text) > 240 else text[:aside.start()]
+        if re.search(r"\d", rest):
+            return rest
     check = _CLOSING_CHECK.search(text[-240:])
     if check is None:
         return text

@@ -93,7 +93,7 @@ def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
     period, such as ``I. Introduction``, is not a run from A)."""
     found: dict[str, str] = {}
     best: dict[str, str] = {}
-    for line in prompt.splitlines():
+    for line in (piece for whole in prompt.splitlines() for piece in _inline_options(whole)):
         stripped = line.strip()
         match = _OPTION_LINE.match(stripped)
         text = stripped[match.end():].strip() if match else ""
@@ -111,6 +111,27 @@ def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
             found = {} if len(found) < 2 else found  # a line after a lone "A)" ends it; after two or more options
             # the run stays open (an option's text wrapped onto the next line)
     return best
+
+
+# options written on one line, "A) 54 B) 56 C) 58" or "(A) 54 (B) 56": a marker after a space, with a closing bracket
+_INLINE_OPTION = re.compile(r"(?:(?<=\s)|\A)\(?([A-Z])\)[^\S\n]")
+
+
+def _inline_options(line: str) -> list[str]:
+    """``line`` cut before each option marker when it lists a run of options from the first letter in order
+    ("Which is prime? A) 21 B) 27 C) 37" is the question, then one piece per option); else ``[line]``."""
+    markers = list(_INLINE_OPTION.finditer(line))
+    start = next((i for i, m in enumerate(markers) if m.group(1) == "A"), None)
+    if start is None:
+        return [line]
+    run = [markers[start]]
+    for marker in markers[start + 1:]:
+        if ord(marker.group(1)) == ord(run[-1].group(1)) + 1:
+            run.append(marker)
+    if len(run) < 2:
+        return [line]
+    cuts = [m.start() for m in run]
+    return [line[:cuts[0]]] + [line[a:b] for a, b in zip(cuts, cuts[1:] + [len(line)])]
 
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
@@ -269,7 +290,7 @@ _ANCHOR = (
 # what may follow a bare final letter and still leave it the answer: a laugh, an affirming adverb, the idiom "B it is",
 # "final" ("easy, it's B lol", "so B obviously", "B it is.", "Going with E, final.") -- never a word of doubt or withdrawal
 _AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
-                   r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be))?")
+                   r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down))?")
 _AFFIRMING_TAIL_TO_END = re.compile(_AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")
 
 
@@ -415,7 +436,16 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
     if len(_letters_listed(text, letters)) > 1:
         return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
     letter = _letter_from_option_text(text, options)
+    if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
+                                   if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:
+        return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
+        # ("My classmate said A; she's wrong -- it's D, Jupiter": A is someone else's, and Jupiter names D)
     return (letter, "option_text") if letter is not None else (None, "")
+
+
+def _offered_letter_pattern(letters: str) -> re.Pattern:
+    """An option letter standing alone before punctuation ("C;", "(D).", "B,"), the way a writer offers one (holdout10)."""
+    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?=\s*(?:[,;.:!?]|\Z))")
 
 
 _ANSWER_SPAN = re.compile(_ANCHOR + r"[\s*:=\-]*([^\n;!?]{1,60}?)[\s*]*(?:[;!?\n]|\.(?!\d)|\Z)")

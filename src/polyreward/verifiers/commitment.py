@@ -48,7 +48,9 @@ from polyreward.verifiers.regex_prefilter import prefiltered
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|"
+    # holdout10: Portuguese, German "in no case", Indonesian, Vietnamese and Arabic negation before the value
+    r"\bnão(?:\s+(?:é|era|seria|será))?|\bnon\b|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls|\bbukan|\bkhông\s+phải(?:\s+là)?|ليس|ليست|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
@@ -61,8 +63,10 @@ _NEGATED_AFTER = re.compile(
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
-    r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new)\b)"
-    r"|\A\s*(?:では|じゃ)(?:ありません|ない|なく)"  # Japanese: "48 ではありません" (is not 48)
+    r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
+    # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
+    r"|\A\s*(?:[^\s\d.,;:!?。、]{1,3}?\s*)?(?:では|じゃ)(?:ありません|ない|なく)"
+    r"|\A\s*(?:[^\s\d.,;:!?]{1,8}\s+)?(?:değil|नहीं)"  # Turkish and Hindi: the negation after the value ("64 değil", "2 नहीं है")
     r"|\A\s*(?:이|가|은|는)?\s*아니",  # Korean: "144이 아닙니다" (is not 144)  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )
@@ -123,9 +127,10 @@ _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|tex
 
 # a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- the answer's value is
 # not stated. Only as what the answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum
-_BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
-                           r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than|"
-                           r"upwards\s+of|in\s+excess\s+of)\s*\Z", re.IGNORECASE)
+# (holdout10: after "has" / "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to")
+_BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
+                           r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
+                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of)\s*\Z", re.IGNORECASE)
 
 
 def bound_not_value(text: str, start: int) -> bool:
@@ -254,7 +259,7 @@ _WITHDRAWAL = re.compile(
     r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
-    r"a\s+lie|lying|testing\s+you|trolling|"
+    r"a\s+lie|lying|testing\s+you|trolling|outdated|obsolete|superseded|deprecated|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립",
@@ -529,9 +534,14 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []
+        denied_aside = None  # the parenthesis right after a denied value explains that value: "not 120 (that would be 150%)"
         for value in others:
+            if denied_aside is not None and denied_aside[0] <= value.start() < denied_aside[1]:
+                continue
             if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
                 denied.append(value)
+                aside = _ASIDE_AFTER.match(clause, value.end())
+                denied_aside = (aside.start(), aside.end()) if aside is not None else None
                 continue  # "(not 18)": another value denied
             if not letters and not labels and explains_denied(clause, value, denied):
                 continue  # "(not 8: 2^8 = 256)": why the denied value is wrong, no answer of its own (holdout11)
@@ -550,6 +560,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if not others and not is_option_text and (_withdraws(clause) or denies_by_reference(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
     return ""
+
+
+_ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
 
 
 # the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)

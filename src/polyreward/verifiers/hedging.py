@@ -49,7 +49,9 @@ MODAL_WORDS = (
     r"maybe|perhaps|possibly|peut-[eê]tre|vielleicht|eventuell|quiz[aá]s?|tal\s+vez|talvez|forse|mo[zż]e|"
     r"может\s+быть|возможно|наверное|可能|也许|或许|大概|たぶん|多分|かもしれ\w*|"
     # the conditional of "can" as "could be": "potrebbe essere 5", "podría ser", "pourrait être", "könnte", "poderia"; Korean 아마
-    r"potrebbe|podr[ií]a|pourrait|k[öo]nnte|poderia|아마"
+    r"potrebbe|podr[ií]a|pourrait|k[öo]nnte|poderia|아마|"
+    # holdout10: "maybe" in Turkish, Indonesian / Malay, Vietnamese ("có thể là", could be), Hindi and Arabic
+    r"belki|mungkin|barangkali|có\s+thể\s+là|शायद|ربما"
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
@@ -135,7 +137,7 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:draft|placeholder|preliminary|interim|intermediate|tentative|provisional|temporary)\s*:"
     # "Format example:", "Conjecture:", "Lower bound:", "Scratch:", "Hypothesis:": a heading that names the value as
     # something other than the answer (a sample, an unproven claim, a bound, rough work)
-    r"|\b(?:example|sample|conjecture|hypothesis|scratch(?:\s+work)?|(?:lower|upper)\s+bound|candidate)\s*:"
+    r"|\b(?:example|sample|conjecture|hypothesis|scratch(?:\s+work)?|(?:lower|upper)\s+bound|candidate|template|hint|previously|formerly)\s*:"
     # "insufficient evidence", "not enough evidence": the writer's own test decides nothing
     r"|\b(?:insufficient|inadequate|not\s+enough)\s+(?:evidence|data|information)\b"
     # holdout8, by head: a value written to fill the form, not as the answer ("only so I have something down", "just to
@@ -147,6 +149,14 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:because|since|as)\s+(?:a|an|the)\s+(?:box|answer|value|number|entry)\s+is\s+(?:required|mandatory|expected|needed)\b"
     r"|\b(?:filler|dummy|stub|stand-?in|made-up|arbitrary)\s+(?:answer|value|number|entry|result)\b"
     r"|\bfor\s+the\s+(?:parser|grader|autograder|auto-grader|checker|template)\b|\b(?:not|no)\s+(?:a\s+)?real\s+(?:answer|result|solution|value)\b"
+    # holdout10, by head: the writer declining to choose ("so I won't pick", "I refuse to choose"), not relying on the
+    # value ("I'm not going to rely on that"), leaving the answer open, work not done ("I haven't done the problem
+    # myself"), the problem's data not read ("I couldn't read the percentage in the scan", "can't make out the figure")
+    r"|\b(?:won't|will\s+not|wouldn't|refuse\s+to|(?:not|n't)\s+(?:\w+\s+)?(?:going|willing|able)\s+to)\s+(?:\w+\s+)?(?:pick|choose|decide|select)\b"
+    r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+){0,3}(?:rely|relying|count|depend|depending)\s+on\s+(?:it|that|this|them)\b"
+    r"|\bleav\w*\s+(?:the\s+(?:answer|question|problem|value)|it|this|that)\s+(?:open|undecided|unanswered|blank)\b"
+    r"|(?:n't|\bnot|\bnever)\s+(?:(?:yet|actually|really|even)\s+)?(?:done|worked|attempted|tried)\s+(?:it|this|the\s+(?:problem|question|exercise|work|calculation|computation|math))\b"
+    r"|(?:\b(?:could|can)(?:n't|\s+not)|\bcannot|\bunable\s+to)\s+(?:(?:fully|really|quite|clearly)\s+)?(?:read|make\s+out|decipher)\s+(?:the|it|this|that)\b|\b(?:illegible|unreadable)\b"
     r"|\b(?:won't|will\s+not|can't|cannot|not\s+(?:ready|going|willing)\s+to)\s+commit\b|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"
     # a plan, not a result ("Plan:", "Next step:", "Goal:", "To show:"), work still to come after the answer ("let me
     # do it", "(Proof to follow.)", "Still working on it."), the work handed to the reader ("I'll leave it to you")
@@ -190,6 +200,9 @@ IDIOM_DOUBT = re.compile(
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
     # "I don't know" in the other tongues (holdout11: "... sería 42 si contamos las esquinas, pero no lo sé")
     r"|\bno\s+lo\s+s[ée]\b|\bje\s+ne\s+(?:le\s+)?sais\s+pas\b|\bwei[^\W\d]{1,2}\s+(?:es\s+|ich\s+)?nicht\b|\bnon\s+lo\s+so\b|\bn[aã]o\s+sei\b|\bне\s+знаю\b|不知道|分からない|わかりません"
+    # holdout10: "not sure" / "don't know" in Turkish, Vietnamese, Hindi, Indonesian, Arabic, and Japanese "don't know"
+    r"|emin\s+(?:\w+\s+)?değil\w*|không\s+(?:\w+\s+){0,2}chắc|(?:यकीन|पक्का|पता)\s+नहीं|\btidak\s+(?:\w+\s+)?(?:yakin|tahu|pasti)\b|"
+    r"\bkurang\s+yakin\b|\bentahlah\b|(?:لست|غير)\s+متأكد\w*|分かりません|わかりません|分からない|わからない|不知道"
     # the writer's memory failing ("I honestly don't remember derivatives"), a commitment not yet made ("before committing
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"

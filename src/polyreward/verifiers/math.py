@@ -62,7 +62,7 @@ from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_la
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
-from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
+from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, without_arguments, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -176,7 +176,7 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Pred
         # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds);
         # not when the left side lists other values ("x=5, x=6" is two answers, not 6)
         left, _, right = shown.rpartition("=")
-        if not _LISTED.search(left):
+        if not _LISTED.search(without_arguments(left)):
             numeral = parse_numeral(right)
     return Prediction(text, found.source, numeral, _false_equation(text) if "=" in text else False)
 

@@ -160,9 +160,12 @@ def _unleet(match: re.Match) -> str:
 
 
 _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
-# an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>
+# an element a browser does not show: <span style="display:none">...</span>, <div hidden>...</div>; and one the writer
+# marks as withdrawn, like struck text (holdout10): <candidate status="rejected">540</candidate>
 _HIDDEN_ELEMENT = re.compile(
     r"<(?P<tag>[a-zA-Z][a-zA-Z0-9]{0,15})\b[^<>]{0,300}?(?:display\s*:\s*none|visibility\s*:\s*hidden|\bhidden\b|"
+    r"\b(?:status|state|verdict)\s*=\s*[\"']?\s*(?:rejected|withdrawn|retracted|discarded|deleted|struck|invalid|wrong|incorrect|"
+    r"superseded|obsolete|outdated)\b|"
     r"font-size\s*:\s*(?:0|1px|2px)(?![.\d]*[1-9])|opacity\s*:\s*0(?![.\d]*[1-9])|"
     r"color\s*[:=]\s*[\"']?\s*(?:white|transparent|#fff\b|#ffffff\b|rgba?\(\s*255\s*,\s*255\s*,\s*255\b))"
     r"[^<>]{0,300}>|<(?P<struck>del|s|strike)\b[^<>]{0,300}>",

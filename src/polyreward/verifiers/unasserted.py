@@ -114,11 +114,22 @@ _GRADING_REQUEST = re.compile(
     re.IGNORECASE)
 
 
+# the writer declining to give the answer, as a clause of its own (holdout10): "I won't state the answer", "Not going to
+# answer directly.", "I'm not allowed to tell you", "I'd rather not give the answer", "I'm not going to commit" -- what follows is a hint, not the answer ("I can't give an exact
+# form, but ..." declines something else and goes on)
+_REFUSAL = re.compile(
+    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
+    r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out|commit(?:\s+to\s+(?:an?\s+|one\s+)?(?:answer|value|number))?)\b(?:\s+(?:you|it|this))?"
+    r"(?:\s+(?:the|my|a|your)\s+(?:final\s+)?(?:answer|solution|result))?(?:\s+(?:directly|outright|here|away))?)[\s,]*(?:[.;:!]|\Z)",
+    re.IGNORECASE,
+)
+
+
 def unasserted_before(text: str, start: int, own: str) -> bool:
-    """A declared low confidence in the clauses before the answer at ``text[start:]``, a request to a grader in its
-    own clause (``own``, the clause up to it), or a bare answer (``own`` has no word) right after a clause that says
-    there is no answer."""
-    if _declared_low_confidence(text, start):
+    """A declared low confidence in the clauses before the answer at ``text[start:]``, a refusal to give the answer
+    before it, a request to a grader in its own clause (``own``, the clause up to it), or a bare answer (``own`` has no
+    word) right after a clause that says there is no answer."""
+    if _declared_low_confidence(text, start) or _REFUSAL.search(text, max(0, start - 2 * WINDOW), start):
         return True
     if _GRADING_REQUEST.search(own):
         return True
@@ -168,4 +179,4 @@ _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER _GRADING_REQUEST")
+prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER _GRADING_REQUEST _REFUSAL")

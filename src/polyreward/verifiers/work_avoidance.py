@@ -47,6 +47,14 @@ _FRACTION = re.compile(r"[-+]?\s*(?:(\d+)\s*/\s*(\d+)|\\[dt]?frac\s*\{\s*(\d+)\s
 # "a = b = c", "a \\approx b": the sides of a chain (not <, >: an inequality states no value)
 _RELATION = re.compile(r"=|\\approx(?![A-Za-z])|\\simeq(?![A-Za-z])")
 _LISTED = re.compile(r"[,;]|\b(?:or|and)\b")
+# the arguments of a function named on the left of an equation ("\\gcd(84,126) = 42"): their commas list nothing
+_ARGUMENTS = re.compile(r"(?<=[A-Za-z}])\s*\([^()]{0,60}\)")
+
+
+def without_arguments(text: str) -> str:
+    """``text`` without the argument lists of the functions it applies (``\\gcd(84,126)`` -> ``\\gcd``; holdout10), so
+    that a comma between arguments is not read as a list of values; a bare tuple ``(1, 2)`` stays."""
+    return _ARGUMENTS.sub("", text)
 # "0,111" cannot be a thousands group: a decimal comma, one value (equivalence decides it)
 _DECIMAL_COMMA = re.compile(r"[-+]?0,\d+")
 # an operation without digits: a power, quotient, product or factorial, a binary sign, any command but a constant
@@ -119,7 +127,7 @@ def _stated_value(text: str) -> str:
     """The value a chain ends in: ``9 \\times 2 = 18`` -> ``18``, ``\\sqrt{17} \\approx 4.12`` -> ``4.12``; ``text``
     itself when it is no chain or the left side lists other values (``x=5, x=6`` is two answers)."""
     parts = _RELATION.split(text)
-    if len(parts) < 2 or len(parts) > 6 or _LISTED.search(parts[0]):
+    if len(parts) < 2 or len(parts) > 6 or _LISTED.search(without_arguments(parts[0])):
         return text
     return parts[-1]
 
