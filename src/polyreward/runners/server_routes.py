@@ -228,17 +228,6 @@ def slime_rows(payload: Any, columns: ColumnMap, settings: RouteSettings) -> lis
     return [_peer_row(columns, settings, payload.get("prompt"), payload["response"], payload.get("label"))]
 
 
-def _nan_as_none(values: np.ndarray) -> list[Any]:
-    """``values.tolist()`` (1 or 2 dimensions) with None for NaN; one check in numpy when there is no NaN, else a
-    pass over the cells (``v != v``: NaN, inlined)."""
-    listed = values.tolist()
-    if not np.isnan(values).any():
-        return listed
-    if values.ndim == 1:
-        return [None if v != v else v for v in listed]
-    return [[None if v != v else v for v in row] for row in listed]
-
-
 def _filled(value: float, nan_reward: float) -> float:
     return nan_reward if math.isnan(value) else value
 
@@ -246,13 +235,14 @@ def _filled(value: float, nan_reward: float) -> float:
 def scored_json(names: Sequence[str], weights: Sequence[float], scores: np.ndarray, reasons: Mapping[str, list[str]],
                 total: np.ndarray, failures: Mapping[str, int], failed: np.ndarray, advantages: np.ndarray | None,
                 timed_out: bool = False) -> dict[str, Any]:
-    """``/score``'s answer: the matrix with null for NaN, reasons, totals, failure counts, failed rewards per row, advantages."""
+    """``/score``'s answer: the matrix, reasons, totals, failure counts, failed rewards per row, advantages. NaN stays
+    a float here: :func:`dumps` (orjson) writes it as null, as it writes None (no pass over the cells for it)."""
     return {
         "names": list(names),
         "weights": [float(w) for w in weights],
-        "scores": _nan_as_none(scores),
+        "scores": scores.tolist(),
         "reasons": {name: list(values) for name, values in reasons.items()},
-        "total": _nan_as_none(total),
+        "total": total.tolist(),
         "failures": dict(failures),
         "failed": failed.sum(axis=1).astype(int).tolist(),
         "advantages": advantages.tolist() if advantages is not None else None,
