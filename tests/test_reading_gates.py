@@ -81,21 +81,6 @@ def test_the_filing_strings_found_by_one_search_are_the_ones_tested_one_by_one(d
             assert pattern.compiled.search(text) is None, (name, text)
 
 
-@FAST
-@given(st.data())
-def test_a_part_of_a_text_that_holds_no_set_is_answered_from_memory_as_the_long_way_answers(data):
-    """Each prefiltered pattern of the readers remembers the last text holding none of its sets and answers a part of
-    it at once: a run of windows and their parts (as the readers cut them) against the plain test of each."""
-    for name, pattern in PREFILTERED:
-        whole = data.draw(_gated_texts(pattern), label=name)
-        calls = [whole] + [whole[a:b] for a, b in data.draw(st.lists(st.tuples(st.integers(0, len(whole)), st.integers(0, len(whole))),
-                                                                      max_size=4), label="parts")]
-        calls += [data.draw(_gated_texts(pattern), label="another")]
-        for text in calls:
-            assert pattern.may_match(text) == pattern._holds_a_set(text), (name, text)
-        assert len(pattern._lacking) <= regex_prefilter._SLICE_LIMIT
-
-
 # --- \Z patterns searched from their tail ---------------------------------------------------------------------------------
 
 TAIL_PIECES = PIECES + ["\\boxed{", "\\boxed {", "\\text{", "\\textbf", "\\mathrm{", "\\(", "\\[", "\\fbox", "\\framebox{", ":",

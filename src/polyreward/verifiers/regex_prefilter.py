@@ -132,7 +132,7 @@ class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan", "_gate", "_by_start", "_lacking")
+    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan", "_gate", "_by_start")
 
     def __init__(self, compiled: re.Pattern, conjuncts: tuple[frozenset[str], ...], ignore_case: bool) -> None:
         self.compiled = compiled
@@ -157,10 +157,6 @@ class Prefiltered:
         # IDIOM_DOUBT cost ~25 µs on a 160-character window; on most windows none is there and one search in C says so)
         self._gate: re.Pattern | None = None
         self._by_start: dict[str, tuple[str, ...]] | None = None
-        # the last text (of at most _SLICE_LIMIT characters) found to hold no set: a part of it holds none either, and
-        # the readers search the parts of one window in turn (its clause, then the statement after the clause's
-        # contrast, ...); `part in text` runs in C. Any thread's text will do: each one kept holds no set
-        self._lacking = ""
         if len(self._keys) >= _GATE_KEYS:
             by_start: dict[str, list[str]] = {}
             for key in self._keys:  # filed under their first two characters (a one-character string under itself)
@@ -186,15 +182,6 @@ class Prefiltered:
 
     def may_match(self, text: str) -> bool:
         """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
-        if text in self._lacking:  # a part of a text that holds no set (the empty text included)
-            return False
-        if not self._holds_a_set(text):
-            if len(text) <= _SLICE_LIMIT:  # (a long text is not kept: every later call would read it)
-                self._lacking = text
-            return False
-        return True
-
-    def _holds_a_set(self, text: str) -> bool:
         if self.ignore_case:
             if not text.isascii():
                 return True
