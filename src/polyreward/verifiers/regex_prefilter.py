@@ -28,7 +28,7 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from polyreward.verifiers.pattern_cache import remembered, source_fingerprint
+from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
 from polyreward.verifiers.regex_scan import first_scan
 
 try:  # Python 3.11+
@@ -167,7 +167,7 @@ class Prefiltered:
         """The filing strings that ``text`` holds (as ``[key for key in self._keys if key in text]``, in the order of
         their first place in the text): every place where one starts is a place where :func:`any_of` matches."""
         if self._gate is None:
-            self._gate = re.compile(any_of(self._keys))
+            self._gate = kept_compile(any_of(self._keys))  # (kept in the pattern store: derived from a module-level pattern)
         search, by_start, found = self._gate.search, self._by_start, []
         assert by_start is not None
         match = search(text)
