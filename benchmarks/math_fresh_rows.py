@@ -9,9 +9,12 @@ Each tree is measured in a fresh child process (``PYTHONPATH`` = that tree's ``s
 ``--repeats`` times; a child builds the scorer, warms it on 200 rows of another seed, then times ``Scorer.score``
 (CPU, ``time.process_time``) over ``--rows`` rows in chunks of 1,000; the least CPU per row of the repeats counts.
 The verdicts of both trees must agree (the child prints a digest of its scores). ``--profile`` prints cProfile's
-top functions for this tree instead::
+top functions for this tree instead. ``--instructions`` counts instead of timing: each tree's child runs under
+valgrind's callgrind twice, on ``--rows`` rows and on 200, and the difference of the instructions it executed, per row,
+is reported -- a figure the load of a shared machine does not move (``PYTHONHASHSEED=0``; about 50x slower)::
 
     python benchmarks/math_fresh_rows.py --rows 5000 --repeats 3 [--compare /tmp/main-src] [--profile]
+    python benchmarks/math_fresh_rows.py --rows 1200 --instructions [--compare /tmp/main-src]
 """
 
 from __future__ import annotations
@@ -98,18 +101,42 @@ def run_child(src: str, rows: int, profile: bool) -> dict | str:
     return json.loads(done.stdout.strip().splitlines()[-1])
 
 
+def instructions(src: str, rows: int) -> tuple[float, str]:
+    """(instructions per row, score digest) of ``src``'s child: callgrind's count on ``rows`` rows less its count on 200,
+    divided by the rows between (the start-up, imports and warm-up cancel out)."""
+    counts, digest = {}, ""
+    for count in (200, rows):
+        env = {**os.environ, "PYTHONPATH": src, "PYTHONHASHSEED": "0"}
+        code = f"CONFIG = {CONFIG!r}\n" + CHILD
+        done = subprocess.run(["nice", "-n", "15", "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null", sys.executable, "-c",
+                               code, str(HERE), str(count), "0"], env=env, capture_output=True, text=True, check=True)
+        counts[count] = int(next(line for line in done.stderr.splitlines() if "Collected" in line).split()[-1])
+        digest = json.loads(done.stdout.strip().splitlines()[-1])["digest"] if count == rows else digest
+    return (counts[rows] - counts[200]) / (rows - 200), digest
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rows", type=int, default=5000)
     parser.add_argument("--repeats", type=int, default=3)
     parser.add_argument("--compare", default=None, metavar="SRC", help="another source tree (before), alternating")
     parser.add_argument("--profile", action="store_true", help="cProfile this tree's run instead of timing")
+    parser.add_argument("--instructions", action="store_true", help="count instructions per row under callgrind instead of timing")
     args = parser.parse_args(argv)
     this_src = str(HERE.parent / "src")
     if args.profile:
         print(run_child(this_src, args.rows, True))
         return 0
     trees = {"this tree": this_src} | ({"compare": args.compare} if args.compare else {})
+    if args.instructions:
+        counted = {tree: instructions(src, args.rows) for tree, src in trees.items()}
+        print(f"{datetime.datetime.now(datetime.timezone.utc):%Y-%m-%d %H:%M} UTC, {args.rows} fresh rows less 200, callgrind:")
+        for tree, (per_row, digest) in counted.items():
+            print(f"  {tree}: {per_row:,.0f} instructions/row (score digest {digest})")
+        if len(counted) == 2:
+            print(f"  ratio this / compare: {counted['this tree'][0] / counted['compare'][0]:.3f}; "
+                  f"same scores: {counted['this tree'][1] == counted['compare'][1]}")
+        return 0
     best: dict[str, float] = {}
     digests: dict[str, set] = {}
     for repeat in range(args.repeats):

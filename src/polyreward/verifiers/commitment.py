@@ -44,6 +44,7 @@ from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
+from polyreward.verifiers.regex_scan import first_ends, last_ends
 
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
@@ -586,7 +587,7 @@ def modal_alternative_before(text: str, start: int, answer: str) -> bool:
     """Is the answer at ``text[start:]`` one of several possibilities ("It could be 45. It could be 42.", "Maybe 45.
     Maybe 42."): its own clause says it may be, and one of the two clauses before says another value may be?"""
     window = text[max(0, start - 300):start]
-    ends = [m.end() for m in _CLAUSE_END.finditer(window)]
+    ends = last_ends(_CLAUSE_END, window, 3)  # (speed: the last three clause ends are all that is read)
     own = window[ends[-1]:] if ends else window
     if not _MODAL.search(own):
         return False
@@ -620,7 +621,7 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
     before it or (given ``end``) right after it? ``is_other(clause)`` says whether a clause states a value other than
     the answer."""
     window = text[max(0, start - 300):start]
-    ends = [m.end() for m in _CASE_END.finditer(window)]
+    ends = last_ends(_CASE_END, window, 3)  # (speed: the last two clauses are all that is read)
     own = window[ends[-1]:] if ends else window
     opener = _CASE_OPENER.match(own)
     if opener is None:
@@ -630,7 +631,7 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
     branches = [window[first:last] for first, last in list(zip(bounds[:-1], bounds[1:]))[-2:]]
     if end is not None:  # "If we include the endpoints, 42; if we exclude them, 45."
         after = text[end:end + 300]
-        cut = [m.end() for m in _CASE_END.finditer(after)][:2]
+        cut = first_ends(_CASE_END, after, 2)
         branches += [after[first:last] for first, last in zip(cut, cut[1:] + [len(after)])][:1]
     for earlier in branches:
         other = _CASE_OPENER.match(earlier)
@@ -716,3 +717,8 @@ prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGA
 from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
 
 scan_names(globals(), "_SENTENCE_END _CLAUSE_END_LETTERS _CASE_END")
+
+# speed only (issue #35): the markup before an answer searched from the tail it can consume (regex_scan; same results)
+from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
+
+_MARKUP_END, _TIGHT_MARKUP_END = tail_scanned(_MARKUP_END), tail_scanned(_TIGHT_MARKUP_END)

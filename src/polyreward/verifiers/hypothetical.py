@@ -16,6 +16,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import ABBREVIATION_GUARD
+from polyreward.verifiers.regex_scan import first_ends, last_ends
 
 # "If the problem meant the perimeter, the answer would be 42", "Had the question asked for the sum, it would be 17",
 # "Were the sample random, D would be right", "In a world where the triangle is right-angled, ...", "As if the answer
@@ -64,7 +65,7 @@ _CONTRAST_WORD = re.compile(r"\b(?:but|however|whereas|yet|instead,)\b", re.IGNO
 def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
     """The sentence before the answer's, the answer's sentence up to the answer, and the rest of it plus the next."""
     window = text[max(0, start - 300):start]
-    ends = [m.end() for m in _SENTENCE_END.finditer(window)]
+    ends = last_ends(_SENTENCE_END, window, 2)  # (speed: the last two sentence ends are all that is read)
     own = window[ends[-1]:] if ends else window
     previous = window[ends[-2] if len(ends) >= 2 else 0:ends[-1]] if ends else ""
     after = text[end:end + 200]
@@ -74,7 +75,7 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
 def hypothetical(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given under a hypothesis the writer says is not the problem's (see above)?"""
     previous, own, after = _sentence_around(text, start, end)
-    stops = [m.end() for m in _SENTENCE_END.finditer(after)][:2]
+    stops = first_ends(_SENTENCE_END, after, 2)
     rest = after[:stops[0]] if stops else after
     following = after[stops[0]:stops[1]] if len(stops) > 1 else after[stops[0]:] if stops else ""
     if _CONTRAST_WORD.search(own):

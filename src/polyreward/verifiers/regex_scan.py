@@ -25,6 +25,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Iterator
+from itertools import islice
 from typing import Any
 
 from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
@@ -107,6 +108,28 @@ class Scanned:
 
     def __repr__(self) -> str:
         return f"Scanned({self.compiled!r})"
+
+
+_TAIL_CHARACTERS = 48  # per match asked for: the tail of a window read first by last_ends
+
+
+def last_ends(pattern: re.Pattern | Scanned, text: str, count: int) -> list[int]:
+    """``[m.end() for m in pattern.finditer(text)][-count:]``: where the last ``count`` matches end (a reader wants the
+    last clause or two of a 300-character window). A :class:`Scanned` pattern matches exactly one character, so its
+    matches from a position on are the plain scan's matches there (each position is tried alike, a look-behind sees
+    before the position): a tail of the text holding ``count`` matches is read instead of the whole window."""
+    if isinstance(pattern, Scanned):
+        start = len(text) - _TAIL_CHARACTERS * count
+        if start > 0:
+            ends = [m.end() for m in pattern.fast.finditer(text, start)]
+            if len(ends) >= count:
+                return ends[-count:]
+    return [m.end() for m in pattern.finditer(text)][-count:]
+
+
+def first_ends(pattern: re.Pattern | Scanned, text: str, count: int) -> list[int]:
+    """``[m.end() for m in pattern.finditer(text)][:count]``, the scan stopped after ``count`` matches."""
+    return [m.end() for m in islice(pattern.finditer(text), count)]
 
 
 def scanned(compiled: re.Pattern | Scanned) -> re.Pattern | Scanned:
@@ -294,3 +317,115 @@ def scan_names(namespace: dict[str, Any], names: str) -> None:
     it (speed only; same results)."""
     for name in names.split():
         namespace[name] = scanned(namespace[name])
+
+
+# --- patterns that end the text: skip to the tail they can consume ------------------------------------------------------
+# A pattern whose every match runs to the end of the text and that can match the empty string -- the markup before an
+# answer, "(?:[\\s$*(\\[{:=]|\\\\boxed\\s*\\{?|...)*\\Z" -- is tried by re at every position of its window, ~6 µs on
+# 80 characters. Every match from a position p consumes all of text[p:], so p lies in the longest tail of the text made
+# only of characters the pattern can consume; tail_scanned(compiled) searches from that tail's start (found with
+# str.rstrip, in C) and so finds the leftmost match, the one the plain search finds (a look-behind, like the plain
+# search's, sees before pos; only the match's ``pos`` attribute differs).
+
+
+def _tail_characters(items: Any) -> tuple[set[str], bool] | None:
+    """(a superset of the characters other than white space that a match of ``items`` can consume, whether it can
+    consume white space ``\\s``), or None when they cannot be told (``\\w``, a negated set, any character)."""
+    found: set[str] = set()
+    space = False
+    for op, argument in items:
+        if op in _ZERO_WIDTH:
+            continue
+        if op is _sre.LITERAL:
+            found.add(chr(argument))
+            continue
+        if op is _sre.IN:
+            for kind, value in argument:
+                if kind is _sre.LITERAL:
+                    found.add(chr(value))
+                elif kind is _sre.RANGE and value[1] - value[0] < _MAX_CHARS:
+                    found.update(chr(code) for code in range(value[0], value[1] + 1))
+                elif kind is _sre.CATEGORY and value is _sre.CATEGORY_SPACE:
+                    space = True
+                else:
+                    return None
+            continue
+        if op is _sre.BRANCH:
+            bodies = argument[1]
+        elif op is _sre.SUBPATTERN:
+            if argument[1] or argument[2]:  # scoped flags: not read here
+                return None
+            bodies = [argument[3]]
+        elif op in _REPEATS:
+            bodies = [argument[2]]
+        else:
+            return None
+        for body in bodies:
+            inner = _tail_characters(body)
+            if inner is None:
+                return None
+            found |= inner[0]
+            space = space or inner[1]
+    return found, space
+
+
+def _tail_set(compiled: re.Pattern) -> tuple[str, bool] | None:
+    """(the characters other than white space that :class:`TailScanned` strips, whether it strips white space), or None
+    when ``compiled`` does not end every match at the end of the text with ``\\Z`` or its characters cannot be told."""
+    try:
+        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
+        items = list(parsed)
+        if not items or items[-1] != (_sre.AT, _sre.AT_END_STRING):
+            return None
+        told = _tail_characters(items)
+    except (re.error, ValueError, TypeError, RecursionError):
+        return None
+    if told is None:
+        return None
+    characters = _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
+    if characters is None or len(characters) > 4 * _MAX_CHARS:
+        return None
+    return "".join(sorted(characters)), told[1]
+
+
+class TailScanned:
+    """``compiled`` (every match ending the text with ``\\Z``) searched from the start of the longest tail of the text
+    made of characters it can consume (see above); every other attribute is the compiled pattern's own."""
+
+    __slots__ = ("compiled", "characters", "space")
+
+    def __init__(self, compiled: re.Pattern, characters: str, space: bool) -> None:
+        self.compiled = compiled
+        self.characters = characters
+        self.space = space
+
+    def tail_start(self, text: str) -> int:
+        """Where the longest tail of ``text`` made of the characters a match can consume starts."""
+        tail = text
+        while True:
+            stripped = tail.rstrip(self.characters)
+            if self.space:
+                stripped = stripped.rstrip()  # str.isspace is what \s matches
+            if len(stripped) == len(tail):
+                return len(tail)
+            tail = stripped
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        if args:  # a positioned search: the plain way
+            return self.compiled.search(text, *args)
+        return self.compiled.search(text, self.tail_start(text))
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"TailScanned({self.compiled!r})"
+
+
+def tail_scanned(compiled: re.Pattern) -> re.Pattern | TailScanned:
+    """``compiled`` wrapped in :class:`TailScanned` when every match of it ends the text (``\\Z`` last) and the
+    characters it can consume can be told, else ``compiled`` itself."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return compiled
+    told = _remembered("tail", compiled, lambda: _tail_set(compiled))
+    return compiled if told is None else TailScanned(compiled, told[0], bool(told[1]))

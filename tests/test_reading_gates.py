@@ -1,0 +1,185 @@
+"""The reader's cheap gates (issue #35) decide exactly as the long way, on hostile and generated text.
+
+* :func:`polyreward.verifiers.regex_prefilter.any_of` and the prefilter's search for the filing strings a text holds
+  (``Prefiltered._keys_in``, used for patterns with many strings) against testing every string one by one;
+* :func:`polyreward.verifiers.regex_scan.tail_scanned` (a ``\\Z`` pattern searched from the tail it can consume) against
+  the plain search, for the readers' patterns and generated ones;
+* :func:`~polyreward.verifiers.regex_scan.last_ends` / :func:`~polyreward.verifiers.regex_scan.first_ends` against the
+  whole list of clause ends;
+* whole batches (the fresh-row benchmark's rows and every red-team completion) with every gate on and off.
+"""
+
+from __future__ import annotations
+
+import re
+import sys
+
+from hypothesis import HealthCheck, example, given, settings
+from hypothesis import strategies as st
+from reader_probes import fresh_and_red_team_batch, fresh_verdicts
+from test_reading_fast_paths import PIECES, SCANNED, TEXT, _spans, _verifier_modules
+
+from polyreward.verifiers import regex_prefilter
+from polyreward.verifiers.regex_prefilter import Prefiltered, any_of
+from polyreward.verifiers.regex_scan import Scanned, TailScanned, first_ends, last_ends, tail_scanned
+
+FAST = settings(max_examples=200, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+
+
+def _named(kind):
+    return sorted({id(value): (f"{module.__name__.rsplit('.', 1)[-1]}.{name}", value)
+                   for module in _verifier_modules() for name, value in vars(module).items() if isinstance(value, kind)}.values(),
+                  key=lambda item: item[0])
+
+
+PREFILTERED = _named(Prefiltered)
+GATED = [(name, pattern) for name, pattern in PREFILTERED if pattern._by_start is not None]
+TAILS = _named(TailScanned)
+
+
+# --- any_of and the filing strings a text holds -------------------------------------------------------------------------
+
+WORDS = st.text(alphabet=st.sampled_from(list("abeinorst'-.\\{ ")), min_size=1, max_size=6)
+
+
+@FAST
+@given(st.lists(WORDS, min_size=1, max_size=30), st.text(alphabet=st.sampled_from(list("abeinorst'-.\\{ XK\u212a")), max_size=60))
+@example(["bet", "best", "be"], "a bes")
+@example(["cat", "cow", "c"], "xc")
+def test_any_of_finds_a_match_exactly_when_a_string_is_in_the_text(strings, text):
+    assert (re.search(any_of(strings), text) is not None) == any(string in text for string in strings)
+
+
+def test_the_long_word_lists_of_the_readers_are_gated():
+    names = {name for name, _ in GATED}
+    assert {"hedging.IDIOM_DOUBT", "hedging._DOUBT", "commitment._WITHDRAWAL"} <= names
+    assert all(len(pattern._keys) >= regex_prefilter._GATE_KEYS for _, pattern in GATED)
+
+
+def _gated_texts(pattern: Prefiltered):
+    """Text built from the pattern's own strings: its filing strings and the strings of its sets, in both cases,
+    run together, cut in the middle, with the letters re folds into ASCII ones."""
+    words = sorted(pattern.literals) + ["K", "\u212a", "\u017f", "\u0130", " ", "  ", "\n", "'", "-", ".", "50", "I"]
+    return st.lists(st.one_of(st.sampled_from(words), st.sampled_from(words).map(str.upper),
+                              st.sampled_from(words).map(lambda w: w[: max(1, len(w) // 2)])), max_size=20).map("".join)
+
+
+@FAST
+@given(st.data())
+def test_the_filing_strings_found_by_one_search_are_the_ones_tested_one_by_one(data):
+    for name, pattern in GATED:
+        text = data.draw(_gated_texts(pattern), label=name)
+        lowered = text.lower() if pattern.ignore_case else text
+        assert set(pattern._keys_in(lowered)) == {key for key in pattern._keys if key in lowered}, (name, text)
+        gated = pattern.may_match(text)
+        by_start, pattern._by_start = pattern._by_start, None  # the gate off: every string tested one by one
+        try:
+            assert pattern.may_match(text) == gated, (name, text)
+        finally:
+            pattern._by_start = by_start
+        if not gated:
+            assert pattern.compiled.search(text) is None, (name, text)
+
+
+# --- \Z patterns searched from their tail ---------------------------------------------------------------------------------
+
+TAIL_PIECES = PIECES + ["\\boxed{", "\\boxed {", "\\text{", "\\textbf", "\\mathrm{", "\\(", "\\[", "\\fbox", "\\framebox{", ":",
+                        "=", "!=", "\u2260", "\\ne", "\\neq", "$", "*", "(", "[", "{", "\u2003", "\u3000", "\x1c", "\x85", "**",
+                        "not", "quite", "is", "answer"]
+TAIL_TEXT = st.one_of(st.lists(st.sampled_from(TAIL_PIECES), max_size=16).map("".join), st.text(max_size=60))
+
+
+def test_the_markup_ends_of_the_readers_are_tail_scanned():
+    names = {name for name, _ in TAILS}
+    assert {"commitment._MARKUP_END", "commitment._TIGHT_MARKUP_END"} <= names
+    for _, pattern in TAILS:
+        assert pattern.pattern == pattern.compiled.pattern
+
+
+@FAST
+@given(TAIL_TEXT)
+@example(" The answer is \\boxed{")
+@example("so \\neq \u3000\\boxed {")
+def test_every_tail_scanned_pattern_equals_the_plain_search(text):
+    for name, pattern in TAILS:
+        plain = pattern.compiled
+        assert _spans(pattern.search(text)) == _spans(plain.search(text)), (name, text)
+        assert _spans(pattern.search(text, len(text) // 2)) == _spans(plain.search(text, len(text) // 2)), (name, text)
+
+
+def test_white_space_for_str_rstrip_is_what_re_calls_white_space():
+    space = re.compile(r"\s")
+    assert [code for code in range(sys.maxunicode + 1) if (space.match(chr(code)) is not None) != chr(code).isspace()] == []
+
+
+def _tail_patterns():
+    item = st.sampled_from([r"[\s$*(\[{:=]", r"\\(?:boxed|text|mathrm)\s*\{?", r"\\[(\[]", r"\s", "x", "[a-c]", r"(?:ab|b)",
+                            r"(?<!\d)\.", r"(?![A-Za-z])", r"(?<=\s)", r"\b", r"[\u2003K]", "k", "\u212a", r"\w", r"[^a]", "."])
+    body = st.lists(item, min_size=1, max_size=3).map("|".join)
+    repeat = st.sampled_from(["*", "+", "?", "{0,2}", ""])
+    return st.lists(st.tuples(body, repeat), min_size=1, max_size=3).map(lambda parts: "".join(f"(?:{b}){r}" for b, r in parts) + r"\Z")
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_tail_patterns(), st.booleans(), st.text(alphabet=st.sampled_from(list(" \u2003\t\n$*({[:=\\boxedtxmrahkK\u212aS\u017f.5")), max_size=30))
+def test_generated_tail_patterns_search_like_the_plain_search(pattern, ignore_case, text):
+    compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    wrapped = tail_scanned(compiled)
+    if isinstance(wrapped, TailScanned):
+        start = wrapped.tail_start(text)
+        for found in compiled.finditer(text):  # every character a match consumes is in the tail the scan keeps
+            assert found.end() != len(text) or found.start() >= start, (pattern, text)
+    assert _spans(wrapped.search(text)) == _spans(compiled.search(text)), (pattern, text)
+
+
+def test_only_patterns_that_end_the_text_with_known_characters_are_tail_scanned():
+    assert isinstance(tail_scanned(re.compile(r"(?:[\s$]|\\boxed\{)*\Z")), TailScanned)
+    assert not isinstance(tail_scanned(re.compile(r"(?:[\s$])*$")), TailScanned)  # $ also matches before a final newline
+    assert not isinstance(tail_scanned(re.compile(r"\w*\Z")), TailScanned)  # a category: no set of characters
+    assert not isinstance(tail_scanned(re.compile(r"a\Z|b")), TailScanned)  # not every match ends the text
+    assert not isinstance(tail_scanned(re.compile(r"(?i:[a-z])*\Z")), TailScanned)  # scoped flags are not read
+
+
+# --- the last and first clause ends -------------------------------------------------------------------------------------
+
+
+@FAST
+@given(st.one_of(TEXT, st.lists(st.sampled_from(PIECES + ["Step 3: 17 + 25 = 42. ", "so the total is 42; ", "If n is odd, "]),
+                                max_size=40).map("".join),
+                st.tuples(TEXT, st.integers(0, 240), TEXT).map(lambda t: t[0] + "x" * t[1] + t[2])), st.integers(1, 4))
+@example("e.g. " * 40 + "Then 3.5. So 42. The answer is", 3)
+@example("First. " + "x" * 100, 1)  # no end in the tail read first: the whole scan
+@example("A. B. " + "x" * 130 + " C. D.", 3)
+def test_the_last_and_first_clause_ends_are_those_of_the_whole_scan(text, count):
+    for name, pattern in SCANNED:
+        every = [m.end() for m in pattern.compiled.finditer(text)]
+        assert last_ends(pattern, text, count) == every[-count:], (name, text)
+        assert first_ends(pattern, text, count) == every[:count], (name, text)
+    assert isinstance(SCANNED[0][1], Scanned)
+
+
+# --- whole batches ------------------------------------------------------------------------------------------------------
+
+
+def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(monkeypatch):
+    """The fresh-row benchmark's rows and every red-team completion, every memory cleared between the two ways: with
+    the gates, and with every tail-scanned pattern plain, every prefilter testing its strings one by one and the
+    clause-end helpers reading the whole scan."""
+    from polyreward.verifiers import commitment, hypothetical, regex_scan
+
+    batch = fresh_and_red_team_batch(seed=23)
+    fast = fresh_verdicts(*batch)
+    for module in _verifier_modules():
+        for name, value in list(vars(module).items()):
+            if isinstance(value, TailScanned):
+                monkeypatch.setattr(module, name, value.compiled)
+    for _, pattern in GATED:
+        monkeypatch.setattr(pattern, "_by_start", None)
+
+    def every_last(pattern, text, count):
+        return [m.end() for m in pattern.compiled.finditer(text)][-count:] if isinstance(pattern, Scanned) else \
+            [m.end() for m in pattern.finditer(text)][-count:]
+
+    for module in (commitment, hypothetical, regex_scan):
+        monkeypatch.setattr(module, "last_ends", every_last)
+    assert fresh_verdicts(*batch) == fast
