@@ -7,7 +7,7 @@ The rows here are new completions in the same styles, not the split's rows (the 
   two answers (``<think> ... So the answer is 40. </think> \\boxed{42}``, ``Hence the result is 40. Final answer:
   42``; a self-correction that says why, and a conclusion of the same value, still pay);
 * both, by head: an answer borrowed from another problem, one candidate among several, a value chosen blind (``picked
-  at random``, ``I did not read the question``), the grader's key (``Expected output: 42``), ``是错的`` after the answer;
+  at random``, ``I did not read the question``), the grader's test (``Expected output: 42``), ``是错的`` after the answer;
 * options: an option named only by its text is no answer when the writer then declines every option.
 """
 
@@ -33,7 +33,7 @@ MATH = [
     ("Copying the answer to the previous question: $\\boxed{42}$.", "42", 0.0),
     ("Going by the pattern of the other answers in this worksheet, 42.", "42", 0.0),
     ("Anything from 36 to 48 fits; 42 is one possibility among several.", "42", 0.0),
-    ("I didn't work this one. Expected answer: 42", "42", 0.0),
+    ("I didn't work this one. Expected output: 42", "42", 0.0),
     ("答案是 $\\boxed{42}$。等等，这个结果是错的。", "42", 0.0),
     # genuine
     ("There are 6 · 7 = 42 seats, so the answer is $\\boxed{42}$.<|im_end|>", "42", 1.0),
