@@ -42,6 +42,7 @@ MATH = [
     ("Hence the result is 40? No -- the two broken seats still count. $\\boxed{42}$", "42", 1.0),
     ("Therefore the answer is 42 seats.\n\nFinal answer: $\\boxed{42}$", "42", 1.0),
     ("Therefore, the answer is $\\boxed{42}$.", "42", 1.0),
+    ("So the answer is $6 \\cdot 7 = 42$.\n\n$\\boxed{42}$", "42", 1.0),
     ("Using the result from the previous problem (7 seats a row), 6 · 7 = $\\boxed{42}$.", "42", 1.0),
     ("Only one possibility fits all three clues: $\\boxed{42}$.", "42", 1.0),
 ]

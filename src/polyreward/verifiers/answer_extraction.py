@@ -371,6 +371,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
 
     def is_other(segment: str) -> bool | None:
         stated = _answer_after_anchor(segment[:400]).strip().strip("$").strip()
+        stated = _CHAIN_STEP.split(stated)[-1].strip()  # "\\sqrt{8} = 2\\sqrt{2}": the value the chain ends in
         if not stated or not re.search(r"[\d\\]", stated):
             return None
         same = _squash(stated) == _squash(answer) or _same_number(stated, answer) or (
@@ -379,6 +380,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
 
 
+_CHAIN_STEP = re.compile(r"=|\\approx(?![A-Za-z])")
 _CONCLUSION_WORD = re.compile(r"\b(?:so|therefore|thus|hence|consequently)\b", re.IGNORECASE)
 
 
