@@ -17,7 +17,9 @@ see or would read the same way:
    white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
    ``href``, a link target -- a URL, a path or a file name --, a markdown image with its alt text, a markdown link
    definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
-   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
+   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay), and everything after the end of the writer's turn
+   (a chat template's control token: ``<|im_end|>``, ``<|im_start|>``, ``<|eot_id|>``; a header of the writer's own
+   turn at the very start is only dropped). An unclosed comment hides the rest.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
    collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
