@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout11`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout11`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout13`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout13`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -136,6 +136,7 @@ FIRST_SIGHT = {
     "holdout9": ("6 / 64 (9.4 %)", "3 / 61 (4.9 %)", "9 / 90"),
     "holdout10": ("20 / 150 (13.3 %)", "2 / 42 (4.8 %)", "6 / 101"),
     "holdout11": ("1 / 76 (1.3 %)", "9 / 84 (10.7 %)", "5 / 94"),
+    "holdout13": ("19 / 80 (23.8 %)", "15 / 66 (22.7 %)", "0 / 103"),
 }
 
 

@@ -52,6 +52,7 @@ from polyreward.verifiers.commitment import (
     value_is,
     value_keys,
 )
+from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
@@ -350,7 +351,37 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return whole
         if whole is not None and _squash(whole.text) != _squash(found.text):
             return Extracted("", "conflicting")
+    if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
+        return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
     return found
+
+
+def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
+    """Does the reasoning before ``found`` (a think block included) conclude another value, never taken back
+    (:mod:`.conclusions`)?"""
+    if _CONCLUSION_WORD.search(view) is None:  # (speed: no conclusion word, nothing to read)
+        return False
+    full = unicode_roots(view)
+    visible = unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    boxes = find_boxes(visible) if found.source.startswith("boxed") else []
+    located = (boxes[-1][0], boxes[-1][1]) if boxes else _locate(visible, found)
+    if located is None:
+        return False
+    answer = found.text
+
+    def is_other(segment: str) -> bool | None:
+        stated = _answer_after_anchor(segment[:400]).strip().strip("$").strip()
+        stated = _CHAIN_STEP.split(stated)[-1].strip()  # "\\sqrt{8} = 2\\sqrt{2}": the value the chain ends in
+        if not stated or not re.search(r"[\d\\]", stated):
+            return None
+        same = _squash(stated) == _squash(answer) or _same_number(stated, answer) or (
+            parse_numeral(answer) is not None and not re.search(r"[\\\\/]", stated) and value_keys(answer) <= value_keys(stated))
+        return not same
+    return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
+
+
+_CHAIN_STEP = re.compile(r"=|\\approx(?![A-Za-z])")
+_CONCLUSION_WORD = re.compile(r"\b(?:so|therefore|thus|hence|consequently)\b", re.IGNORECASE)
 
 
 @memoized_text(max_chars=2000, maxsize=4096)  # the answer part of a group's rollouts often repeats (speed only)

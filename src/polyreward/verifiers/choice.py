@@ -52,6 +52,7 @@ from polyreward.verifiers.commitment import (
     qualified_after,
     retraction_after,
 )
+from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
@@ -343,7 +344,24 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # "> Answer: B" then "I disagree with it.": a quoted answer the writer argues with
     if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
         return None, ""  # a fenced or quoted other option, or a retraction there
+    if result[0] is not None and result is readings[0] and _reasoning_concludes_otherwise(views[0], result[0], letters):
+        return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
     return result
+
+
+def _reasoning_concludes_otherwise(view: str, letter: str, letters: str) -> bool:
+    """Does the reasoning before the final mention of ``letter`` (a think block included) conclude another option,
+    never taken back (:mod:`.conclusions`)?"""
+    full = squeeze_whitespace(view[-2 * MAX_TAIL_CHARS:])
+    mentions = letter_mentions(full, letter, letters)
+    if not mentions:
+        return False
+    is_letter = letter_is(letter, letters)
+    return concluded_otherwise(full[:mentions[-1].start()], lambda segment: _other_letter(is_letter(segment, 0)))
+
+
+def _other_letter(same: bool | None) -> bool | None:
+    return None if same is None else not same
 
 
 _WORD = re.compile(r"\b[A-Za-z]{3,}\b")  # four of them make a sentence, not a bare "C" or "(C) Text"
@@ -362,6 +380,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
+        if _NO_CHOICE.search(view, end):
+            return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
         return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
     blocks = list(tag_blocks(view, "answer", ignore_case=True))
     if blocks:  # the letter came from the last answer block
@@ -381,6 +401,12 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
+
+
+# the writer declining every option after naming one by its text: a refusal to choose, or no option called correct
+_NO_CHOICE = re.compile(r"\b(?:won't|will\s+not|refuse\s+to|not\s+going\s+to)\s+(?:\w+\s+)?(?:pick|choose|select|commit)\b"
+                        r"|\bnone\s+of\s+the\s+(?:options|choices|answers)\b|(?:n't|\bnot)\s+(?:\w+\s+){0,3}?any\s+(?:option|choice)\b",
+                        re.IGNORECASE)
 
 
 def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:

@@ -210,6 +210,19 @@ IDIOM_DOUBT = re.compile(
     # giving up ("I gave up on this one"; "I almost gave up" did not), a stand-in ("a placeholder until I redo the count")
     r"|(?<!almost\s)(?<!nearly\s)\b(?:gave|give|giving|given)\s+up\b|\b(?:a|just\s+a|only\s+a)\s+(?:placeholder|stand-?in|stopgap)\b"
     r"|\buntil\s+(?:I|we)\s+(?:can\s+|get\s+to\s+)?(?:redo|recheck|recount|rework|fix|finish|check|verify|confirm)\w*\b"
+    # holdout13, by head: an answer borrowed from another problem ("reusing the answer from the previous problem", "the
+    # pattern of the earlier answers"), one candidate among others ("one possibility among several"), a value chosen
+    # blind ("This letter was picked at random", "I did not read the question", "I did not work this one"), and the
+    # grader's test rather than the writer's answer ("Expected output: 60", "Target label:"; a key's "Expected answer: C"
+    # alone is read by unasserted.key_answer_not_own)
+    r"|\b(?:answers?|values?|results?)\s+(?:from|of|to)\s+(?:the\s+|a\s+|an\s+)?(?:previous|earlier|last|prior|other|another|different|next)\s+(?:problem|question|exercise|item|task)s?\b"
+    r"|\b(?:previous|earlier|last|prior|other|another)\s+(?:problem|question|exercise|item|task)'s\s+answer\b|\bpattern\s+of\s+(?:the\s+)?(?:\w+\s+)?answers\b"
+    r"|(?<!only\s)\bone\s+(?:possibility|candidate|option)\s+(?:among|of|out\s+of)\b|\bone\s+of\s+(?:several|many|multiple|various)\s+(?:possibilit|candidate|option|answer|value)\w*"
+    r"|\b(?:letter|answer|option|choice|value|number|guess)\s+(?:\w+\s+){0,2}?(?:picked|chosen|selected|generated)\s+(?:at\s+random|randomly)\b"
+    r"|\b(?:I|we)\s+(?:just\s+)?(?:picked|chose|guessed|selected)\s+(?:\w+\s+)?(?:at\s+random|randomly)\b"
+    r"|(?:n't|\bnot|\bnever)\s+(?:even\s+|actually\s+|really\s+)?(?:read|look\s+at|looked\s+at)\s+the\s+(?:question|problem|prompt|options?|choices)\b"
+    r"|(?:n't|\bnot|\bnever)\s+(?:(?:yet|actually|really|even)\s+)?(?:work|worked|attempt|attempted|solve|do|done)\s+this\s+one\b"
+    r"|\b(?:expected|reference|target|gold|ground[\s-]?truth)\s+(?:output|label)\s*[:=]"
     # approximation by place: "somewhere between 40 and 45", "somewhere around 42"
     r"|\bsomewhere\s+(?:between|around|near|in\s+the)\b"
     # an unchecked answer in the same languages: "no lo he comprobado", "nicht nachgeprüft", "pas vérifié", "не проверял"
