@@ -349,11 +349,19 @@ _STANDS_BY_AFTER = re.compile(
     r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
 
 
+# an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
+_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
+# a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
+_PART_LABEL_BEFORE = re.compile(r"\b(?:steps?|lines?|parts?|cases?|equations?|eqs?|rows?|columns?|items?|pages?|figures?|figs?|"
+                                r"stages?|attempts?|methods?|approach|problems?|questions?|exercises?|lemmas?|sections?|"
+                                r"paragraphs?|sub-?questions?)\.?\s*\(?\Z", re.IGNORECASE)
+
+
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
     ``strong_only`` (the answer is not one number) only the whole clause or a strong pointer ("meant", "answer") counts."""
-    after = clause[match.end():]
+    after = _APOLOGY_TAIL.sub("", clause[match.end():])  # "EDIT: 45, sorry.": the apology closes nothing (holdout12)
     if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
@@ -520,6 +528,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
+        if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
+            others = [v for v in others if not _PART_LABEL_BEFORE.search(clause, max(0, v.start() - 24), v.start())]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check

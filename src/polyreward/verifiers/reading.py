@@ -73,6 +73,37 @@ _LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
 
 
+# letters that show as a blank, as a space shows (holdout12): the Hangul fillers and the blank Braille pattern
+_BLANK_LETTER = re.compile("[\u115f\u1160\u3164\uffa0\u2800]")
+# a word whose every letter carries a combining mark that is no overlay (N + U+0332 ..., n + U+0301 ...):
+# decoration, read as its letters (holdout12); a word with a mark on some letters ("cafe" + U+0301) is spelled so
+_MARKS = "\u0300-\u0334\u0339-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_DECORATED_WORD = re.compile(rf"(?<![^\W\d_])(?:[^\W\d_][{_MARKS}]+){{2,}}(?![^\W\d_])")
+_MARK = re.compile(f"[{_MARKS}]")
+
+
+def _undecorated(match: re.Match) -> str:
+    return _MARK.sub("", match.group())
+
+
+# text written upside down (turned r, e, w, s, u, a ... shows "not the answer" turned): a run of words each with a
+# turned letter, read back to front with each letter turned upright (holdout12)
+_UPRIGHT = {"\u0250": "a", "q": "b", "\u0254": "c", "p": "d", "\u01dd": "e", "\u025f": "f", "\u0183": "g", "\u0265": "h",
+            "\u1d09": "i", "\u027e": "j", "\u029e": "k", "l": "l", "\u026f": "m", "u": "n", "o": "o",
+            "d": "p", "b": "q", "\u0279": "r", "s": "s", "\u0287": "t", "n": "u", "\u028c": "v", "\u028d": "w", "x": "x",
+            "\u028e": "y", "z": "z"}
+_TURNED = "\u0250\u0254\u01dd\u025f\u0183\u0265\u1d09\u027e\u029e\u026f\u0279\u0287\u028c\u028d\u028e"
+_TURNED_WORD = f"[bdlnopqsuxz]*[{_TURNED}][{_TURNED}bdlnopqsuxz]*"
+_TURNED_RUN = re.compile(rf"(?<![\w\\]){_TURNED_WORD}(?: {_TURNED_WORD})*(?!\w)")
+
+
+def _upright(match: re.Match) -> str:
+    run = match.group()
+    if sum(ch in _TURNED for ch in run) < 2:
+        return run  # one IPA letter (a schwa, a turned a) is no turned text
+    return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
+
+
 def _ascii_digits(text: str) -> str:
     if text.isascii():
         return text
@@ -111,6 +142,9 @@ def normalise(text: str, collapse_space: bool = True) -> str:
     keeps runs of spaces (indentation of code)."""
     if not text.isascii():
         text = _STRUCK_CHARACTER.sub("", text)
+        text = _BLANK_LETTER.sub(" ", text)
+        text = _DECORATED_WORD.sub(_undecorated, text)
+        text = _TURNED_RUN.sub(_upright, text)
         text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     if not text.isascii():  # (speed: no ASCII character is invisible)
         text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
@@ -153,10 +187,21 @@ def _spaced_cjk(text: str) -> str:
 _CJK_ANY = re.compile(f"[{_CJK}\u3002\u3001]")
 
 
+_LEET_INSIDE = re.compile(r"[a-zA-Z][0134579]+[a-zA-Z]")
+_FUNCTION_THEN_DIGIT = re.compile(r"(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc\w+|log|ln|exp|lg|sqrt|det|max|min|mod)\d", re.IGNORECASE)
+
+
 def _unleet(match: re.Match) -> str:
     word = match.group()
     plain = word.lower().translate(_LEET)
-    return plain if plain in _GUARD_WORDS else word
+    if plain in _GUARD_WORDS:
+        return plain
+    # a word of three letters or more with a leet digit between letters ("m3ss3d", "st3p", "kn0w") is leet too, read
+    # as letters (holdout12); "100km", "x1", "3x" keep their digits, and a LaTeX command ("\\cos3x") is not read
+    if (sum(ch.isalpha() for ch in word) >= 3 and _LEET_INSIDE.search(word)
+            and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)):
+        return plain
+    return word
 
 
 _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
