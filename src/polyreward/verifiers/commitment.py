@@ -349,6 +349,7 @@ _STANDS_BY_AFTER = re.compile(
     r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
 
 
+_LATEX_FRACTION = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}")
 # an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
 _APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
 # a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
@@ -520,6 +521,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return _value_key(match.group())
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
         clause = text[first:last]
+        if not letters and not labels and "frac" in clause:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
+            clause = _LATEX_FRACTION.sub(r"\1/\2", clause)
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
