@@ -155,6 +155,8 @@ def normalise(text: str, collapse_space: bool = True) -> str:
         text = _ascii_digits(text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
+        if "1" in text:
+            text = _LEET_I.sub("I", text)
     if "nt" in text:  # (speed: every such contraction ends in "nt")
         text = _BARE_CONTRACTION.sub(r"\1n't", text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _space_to_collapse(text) else text
@@ -187,6 +189,8 @@ def _spaced_cjk(text: str) -> str:
 _CJK_ANY = re.compile(f"[{_CJK}\u3002\u3001]")
 
 
+# "1 don't know", "1 am not sure": a lone 1 before a verb form only "I" takes is the pronoun written in leet (holdout12)
+_LEET_I = re.compile(r"(?<![\w.,\\])1(?=\s+(?:don't|do\s+not|am|haven't|have\s+(?:no|not)|'m)\b|'m\b|'ve\b)", re.IGNORECASE)
 _LEET_INSIDE = re.compile(r"[a-zA-Z][0134579]+[a-zA-Z]")
 _FUNCTION_THEN_DIGIT = re.compile(r"(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc\w+|log|ln|exp|lg|sqrt|det|max|min|mod)\d", re.IGNORECASE)
 
@@ -197,8 +201,10 @@ def _unleet(match: re.Match) -> str:
     if plain in _GUARD_WORDS:
         return plain
     # a word of three letters or more with a leet digit between letters ("m3ss3d", "st3p", "kn0w") is leet too, read
-    # as letters (holdout12); "100km", "x1", "3x" keep their digits, and a LaTeX command ("\\cos3x") is not read
-    if (sum(ch.isalpha() for ch in word) >= 3 and _LEET_INSIDE.search(word)
+    # as letters, and so is a negative contraction ("d0n't"; holdout12); "100km", "x1", "3x" keep their digits, and
+    # a LaTeX command ("\\cos3x") or a function before its argument ("sin3x") is not read
+    letters = sum(ch.isalpha() for ch in word)
+    if ((letters >= 3 or match.string.startswith("'t", match.end())) and _LEET_INSIDE.search(word)
             and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)):
         return plain
     return word
@@ -231,9 +237,25 @@ def _drop_html_comments(text: str) -> str:
         if end < 0:
             return " ".join(parts)
         position = end + len(_HTML_COMMENT_CLOSE)
-        parts.append(" ")
+        parts.append(_comment_as_caveat(text, start, text[start + len(_HTML_COMMENT_OPEN):end]))
     parts.append(text[position:])
     return "".join(parts)
+
+
+# a label a yes/no reader or an option reader takes for an answer ("yes", a lone capital letter): never read out of a comment
+_LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
+
+
+def _comment_as_caveat(text: str, start: int, comment: str) -> str:
+    """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
+    same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
+    words in parentheses, as a footnote is read at its marker: a comment may qualify the answer it annotates, never
+    supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
+    line = text[text.rfind("\n", 0, start) + 1:start]
+    words = comment.strip()
+    if not line.strip() or not words or len(words) > 200 or _NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+        return " "
+    return f" ({_NOTE_BREAK.sub(', ', words)}) "
 
 
 def _drop_hidden_elements(text: str) -> str:
