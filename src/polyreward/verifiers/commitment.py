@@ -40,6 +40,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
+from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading_memo import per_text
@@ -349,20 +350,11 @@ _STANDS_BY_AFTER = re.compile(
     r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
 
 
-_LATEX_FRACTION = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}")
-# an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
-_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
-# a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
-_PART_LABEL_BEFORE = re.compile(r"\b(?:steps?|lines?|parts?|cases?|equations?|eqs?|rows?|columns?|items?|pages?|figures?|figs?|"
-                                r"stages?|attempts?|methods?|approach|problems?|questions?|exercises?|lemmas?|sections?|"
-                                r"paragraphs?|sub-?questions?)\.?\s*\(?\Z", re.IGNORECASE)
-
-
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
     ``strong_only`` (the answer is not one number) only the whole clause or a strong pointer ("meant", "answer") counts."""
-    after = _APOLOGY_TAIL.sub("", clause[match.end():])  # "EDIT: 45, sorry.": the apology closes nothing (holdout12)
+    after = without_apology(clause[match.end():])  # "EDIT: 45, sorry.": the apology closes nothing (holdout12)
     if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
@@ -521,8 +513,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return _value_key(match.group())
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
         clause = text[first:last]
-        if not letters and not labels and "frac" in clause:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
-            clause = _LATEX_FRACTION.sub(r"\1/\2", clause)
+        if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
+            clause = fractions_as_values(clause)
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
@@ -532,7 +524,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
-            others = [v for v in others if not _PART_LABEL_BEFORE.search(clause, max(0, v.start() - 24), v.start())]
+            others = [v for v in others if not names_a_part(clause, v.start())]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check
