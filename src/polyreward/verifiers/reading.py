@@ -200,11 +200,13 @@ def _unleet(match: re.Match) -> str:
     plain = word.lower().translate(_LEET)
     if plain in _GUARD_WORDS:
         return plain
-    # a word of three letters or more with a leet digit between letters ("m3ss3d", "st3p", "kn0w") is leet too, read
-    # as letters, and so is a negative contraction ("d0n't"; holdout12); "100km", "x1", "3x" keep their digits, and
-    # a LaTeX command ("\\cos3x") or a function before its argument ("sin3x") is not read
+    # a word of three letters or more, more of them than digits, with a leet digit between letters ("m3ss3d", "st3p",
+    # "kn0w") is leet too, read as letters, and so is a negative contraction ("d0n't"; holdout12); "100km", "x1", "3x"
+    # and "4n5w3r" keep their digits, and a LaTeX command ("\\cos3x") or a function before its argument ("sin3x") is
+    # not read
     letters = sum(ch.isalpha() for ch in word)
-    if ((letters >= 3 or match.string.startswith("'t", match.end())) and _LEET_INSIDE.search(word)
+    contraction = match.string.startswith("'t", match.end())
+    if ((letters >= 3 or contraction) and letters > len(word) - letters and _LEET_INSIDE.search(word)
             and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)):
         return plain
     return word
