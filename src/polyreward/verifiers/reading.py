@@ -9,7 +9,9 @@ see or would read the same way:
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
-   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space.
+   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space;
+   letters that show as a blank (Hangul fillers, the blank Braille pattern) are spaces, a word whose every letter
+   carries a combining mark is its letters, upside-down text is read upright, and leet is read inside longer words.
 2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
    LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
    elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
@@ -17,7 +19,9 @@ see or would read the same way:
    white colour switch, ``\\iffalse``, the ``comment`` environment), the markup of links and images (``alt``,
    ``href``, a link target -- a URL, a path or a file name --, a markdown image with its alt text, a markdown link
    definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
-   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest.
+   ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay). An unclosed comment hides the rest. An HTML
+   comment of words only, after the writer's words on its line, is read there in parentheses, as a footnote is: it
+   may qualify the answer, never supply one.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
    collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
@@ -26,7 +30,7 @@ see or would read the same way:
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
 has that answer, since nothing else competes with it -- unless the writer's own words dispute it: :func:`dissents`).
-Comments are never read, nor are bare web addresses or a tool call's traffic (a call that submits the answer is).
+Comments never supply an answer (a word-only one may qualify it, above), nor do bare web addresses or a tool call's traffic (a call that submits the answer does).
 
 Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
 Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
