@@ -30,7 +30,8 @@ see or would read the same way:
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
 has that answer, since nothing else competes with it -- unless the writer's own words dispute it: :func:`dissents`).
-Comments never supply an answer (a word-only one may qualify it, above), nor do bare web addresses or a tool call's traffic (a call that submits the answer does).
+Comments never supply an answer (a word-only one may qualify it, above), nor do bare web addresses or a tool
+call's traffic (a call that submits the answer does).
 
 Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
 Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
