@@ -197,7 +197,8 @@ _CJK_ANY = re.compile(f"[{_CJK}\u3002\u3001]")
 # "1 don't know", "1 am not sure": a lone 1 before a verb form only "I" takes is the pronoun written in leet (holdout12)
 _LEET_I = re.compile(r"(?<![\w.,\\])1(?=\s+(?:don't|do\s+not|am|haven't|have\s+(?:no|not)|'m)\b|'m\b|'ve\b)", re.IGNORECASE)
 _LEET_INSIDE = re.compile(r"[a-zA-Z][0134579]+[a-zA-Z]")
-_FUNCTION_THEN_DIGIT = re.compile(r"(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc\w+|log|ln|exp|lg|sqrt|det|max|min|mod)\d", re.IGNORECASE)
+_FUNCTION_THEN_DIGIT = re.compile(r"(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc\w+|log|ln|exp|lg|sqrt|det|max|min|mod)\d",
+                                  re.IGNORECASE)
 
 
 def _unleet(match: re.Match) -> str:
