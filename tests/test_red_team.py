@@ -39,7 +39,10 @@ KNOWN_PAID: set[str] = set()
 # (holdout9 made both paid: an answer phrase whose whole span is one option's full text names it however short, and a
 # bare final letter may be followed by a laugh or an affirming word -- "lol", "obviously", "it is", "final")
 # holdout9 left one: a percent question answered by a sentence that ends on the whole ("20 is 25% of 80.": 80 is read)
-KNOWN_REFUSED: set[str] = {"20 is 25% of 80."}
+# holdout12 left one by design: a count written as an integer power ("\\boxed{2^{10}}" for 1024) is an operation the
+# work-avoidance guard refuses where the gold is a number (tests/test_integrity_math_forms.py asserts the same of
+# "\\boxed{2^{10}\\text{ cm}}"; ``work_avoidance: false`` pays it)
+KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}."}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -171,8 +171,9 @@ def last_boxed(text: str) -> str | None:
     return ", ".join(b[2].strip() for b in chosen)
 
 
+# ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12)
 _ANCHOR = re.compile(
-    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|answer)[\"']?\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
+    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**\s*(?:is|:|=|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
 )
 # prose that ends the answer after an anchor: "42 because ...", "12 apples, so ..."
@@ -560,6 +561,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         if anchored is not None and re.search(r"[\d\\]", anchored.text) and not _part_of(anchored.text, boxed or "") and (
                 trusted or not _counterfactual_anchor(text, max(unclosed, boxes[-1][1] if boxes else 0))):
             return anchored
+        if boxes and not trusted and boxed and _opens_aside(text, boxes[-1][0]):
+            stated = _last_anchored(text[:boxes[-1][0]], final_bang=final_bang)
+            if (stated is not None and re.search(r"[\d\\]", stated.text) and not _PROSE_WORD.search(stated.text)
+                    and not _part_of(stated.text, boxed)):
+                return stated  # "Final answer: 2\\sqrt{5} ... (\\boxed{5\\sqrt{2}} was the value before ...)" (holdout12)
         if unclosed:
             return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
         if boxed is not None and boxed.strip():
@@ -638,6 +644,17 @@ def _counterfactual_anchor(text: str, after: int) -> bool:
 
 
 _SENTENCE_STOP = re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")
+
+
+_ASIDE_OPENING = re.compile(r"(?:\A|(?<=\n)|(?<=[.!?:;]\s))[ \t]*\((?![^()\n]*\))")
+
+
+def _opens_aside(text: str, at: int) -> bool:
+    """Is the box at ``at`` inside a parenthesis that opens its line or sentence and is not closed before the box?
+    Such a box is an aside; after an answer phrase with another value it is not the writer's final statement, the
+    phrase is."""
+    line_start = text.rfind("\n", 0, at) + 1
+    return _ASIDE_OPENING.search(text[line_start:at]) is not None
 
 
 def _part_of(fragment: str, whole: str) -> bool:

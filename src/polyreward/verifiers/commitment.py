@@ -40,6 +40,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
+from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.reading_memo import per_text
@@ -354,7 +355,7 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
     ``strong_only`` (the answer is not one number) only the whole clause or a strong pointer ("meant", "answer") counts."""
-    after = clause[match.end():]
+    after = without_apology(clause[match.end():])  # "EDIT: 45, sorry.": the apology closes nothing (holdout12)
     if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
@@ -513,6 +514,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return _value_key(match.group())
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
         clause = text[first:last]
+        if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
+            clause = fractions_as_values(clause)
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
@@ -521,6 +524,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
+        if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
+            others = [v for v in others if not names_a_part(clause, v.start())]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check

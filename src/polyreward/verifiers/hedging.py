@@ -306,6 +306,16 @@ _ATTRIBUTED_BEFORE = re.compile(_ATTRIBUTION.format(verbs=_REPORTING), re.IGNORE
 _WORK_NOUN = (r"(?:the|my|our|a|an|some|his|her|their|this|that|formula|theorem|rule|definition|calculation|computation|table|"
               r"problem|question|work|derivation|proof|lemma|identity|equation|check|result|math|algebra|pattern|sum|"
               r"product|count|statement|figure|diagram|data|graph|hint|prompt|text|task)\b")
+# the answer named as another problem's, after it ("-- that's the answer to the worked example") or in its heading
+# ("Answer to the previous problem: 120", holdout12)
+_ANOTHER_PROBLEMS = (r"\b(?:answer|solution|result)\s+(?:to|for|of)\s+(?:the\s+|a\s+|an\s+)?(?:(?:worked|previous|next|last|other|"
+                     r"another|different|earlier|sample|practice|related|preceding|following|first|second)\s+)+"
+                     r"(?:example|problem|question|exercise|part|item)\b")
+_ANOTHER_PROBLEMS_ANSWER = re.compile(_ANOTHER_PROBLEMS, re.IGNORECASE)
+# an answer word in scare quotes before the answer ("The 'answer' is 42", "My \"final\" answer"): the writer
+# distances themselves from calling it the answer (holdout12)
+_SCARE_QUOTED = re.compile("(?<![\\w'])[\"'\u2018\u201c\u00ab]\\s*(?:final|correct|right|real|true|official|answer|solution|result)"
+                           "\\s*[\"'\u2019\u201d\u00bb](?![\\w'])", re.IGNORECASE)
 _ATTRIBUTED_AFTER = re.compile(
     r"\A\W*" + _REPORTING + r"\s+(?!I\b|we\b)\w+|\bwhat\s+(?:\w+\s+){1,4}?(?:would|might|will|could)\s+(?:say|write|pick|choose|answer|guess)\b"
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
@@ -320,8 +330,7 @@ _ATTRIBUTED_AFTER = re.compile(
     r"(?!" + _WORK_NOUN + r")[\w'-]+(?:\s+(?!" + _WORK_NOUN + r")[\w'-]+)?\s+"
     r"(?:said|says|told|claims?|claimed|insists?|insisted|thinks?|thought|reckons?)\b"
     # "-- wait, that's the answer to the worked example, not this problem": the answer named as another problem's
-    r"|\b(?:answer|solution|result)\s+(?:to|for|of)\s+(?:the\s+|a\s+|an\s+)?(?:(?:worked|previous|next|last|other|another|different|"
-    r"earlier|sample|practice|related)\s+)+(?:example|problem|question|exercise|part|item)\b"
+    r"|" + _ANOTHER_PROBLEMS +
     r"|\bnot\s+(?:(?:for|to|of)\s+)?this\s+(?:one|problem|question|exercise)\b",
     re.IGNORECASE,
 )
@@ -358,6 +367,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
         own_before = own
     if lead is not None and _idiom_doubts(own_before + lead.group()):
         return True  # an option reader's match opens at the heading ("Wrong answer: C", "Not my final answer: C")
+    if _SCARE_QUOTED.search(own) or _ANOTHER_PROBLEMS_ANSWER.search(own + (lead.group() if lead is not None else "")):
+        return True  # "The 'answer' is 42", "Answer to the previous problem: 120" (holdout12)
     if unasserted_before(text, start, own):
         return True  # "Confidence: 35%. Final answer: 12", "The answer could not be determined. \\boxed{99}"
     contrasts = list(_CONTRAST.finditer(own))

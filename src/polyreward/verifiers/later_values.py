@@ -8,6 +8,9 @@ clause are not one:
     explains_denied    "\\boxed{6} (not 8: 2^8 = 256)", "not 24 (24 = 4! would be ...)" -- the denied number named
                        again between the denial and the value ("not 45, it's 46" names none and still conflicts)
     degree_of_belief   "[confidence 0.95]", "(confidence: 95%)" -- a share after a word of confidence
+    names_a_part       "wrong, I messed up step 2" -- a numeral naming a part of the work is a label (holdout12)
+    without_apology    "EDIT: 45, sorry." -- an apology after a value does not stop it closing its clause (holdout12)
+    fractions_as_values "EDIT: \\frac{2}{3}" -- a LaTeX fraction of two numbers is the value 2/3 (holdout12)
 
 Reconstructed rule (ours), not a published algorithm; every pattern runs on one clause.
 """
@@ -47,3 +50,27 @@ def explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> boo
             if re.search(rf"(?<![\d.]){number}(?![\d.])", clause[earlier.end():value.start()]):
                 return True
     return False
+
+
+_LATEX_FRACTION = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}")
+# an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
+_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
+# a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
+_PART_LABEL_BEFORE = re.compile(r"\b(?:steps?|lines?|parts?|cases?|equations?|eqs?|rows?|columns?|items?|pages?|figures?|figs?|"
+                                r"stages?|attempts?|methods?|approach|problems?|questions?|exercises?|lemmas?|sections?|"
+                                r"paragraphs?|sub-?questions?)\.?\s*\(?\Z", re.IGNORECASE)
+
+
+def fractions_as_values(clause: str) -> str:
+    """``clause`` with each LaTeX fraction of two numbers written ``a/b``, the form a later value is read in."""
+    return _LATEX_FRACTION.sub(r"\1/\2", clause) if "frac" in clause else clause
+
+
+def without_apology(after: str) -> str:
+    """The text after a value without a closing apology (", sorry", "(my bad)"), which states nothing of its own."""
+    return _APOLOGY_TAIL.sub("", after)
+
+
+def names_a_part(clause: str, at: int) -> bool:
+    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), not a value?"""
+    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None

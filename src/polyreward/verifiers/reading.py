@@ -9,7 +9,9 @@ see or would read the same way:
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
-   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space.
+   letter or digit next to a Han or kana character stands apart from it, horizontal whitespace runs are one space;
+   letters that show as a blank (Hangul fillers, the blank Braille pattern) are spaces, a word whose every letter
+   carries a combining mark is its letters, upside-down text is read upright, and leet is read inside longer words.
 2. :func:`without_comments` -- what no reader sees at all, or sees struck out: HTML comments ``<!-- ... -->``,
    LaTeX comments (``%`` to the end of the line, where the ``%`` is not a percent sign: ``50%`` and ``\\%`` stay),
    elements hidden by style (``display:none``, ``visibility:hidden``, ``hidden``, zero font size or opacity, white
@@ -19,7 +21,9 @@ see or would read the same way:
    definition ``[//]: # (...)``), struck-through text (``~~..~~``, ``<del>``,
    ``<s>``, ``\\sout``, ``\\cancel``, letters with a combining overlay), and everything after the end of the writer's turn
    (a chat template's control token: ``<|im_end|>``, ``<|im_start|>``, ``<|eot_id|>``; a header of the writer's own
-   turn at the very start is only dropped). An unclosed comment hides the rest.
+   turn at the very start is only dropped). An unclosed comment hides the rest. An HTML comment of words only, after
+   the writer's words on its line, is read there in parentheses, as a footnote is: it may qualify the answer, never
+   supply one.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
    task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
    collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
@@ -28,7 +32,8 @@ see or would read the same way:
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
 text with only the comments removed (a model that writes its final answer inside a code block or a quote still
 has that answer, since nothing else competes with it -- unless the writer's own words dispute it: :func:`dissents`).
-Comments are never read, nor are bare web addresses or a tool call's traffic (a call that submits the answer is).
+Comments never supply an answer (a word-only one may qualify it, above), nor do bare web addresses or a tool
+call's traffic (a call that submits the answer does).
 
 Linear in the text: each step is one pass of literal searches or of a regex without nested quantifiers.
 Reconstructed rule (ours), the structural reading asked of every answer reader; not a published algorithm.
@@ -75,6 +80,37 @@ _LETTER_BESIDE_LEET_DIGIT = re.compile(r"[0134579](?:(?<=[a-zA-Z][0134579])|(?=[
 _SPACE_TO_COLLAPSE = re.compile(r"[^\S\n ]|  ")
 
 
+# letters that show as a blank, as a space shows (holdout12): the Hangul fillers and the blank Braille pattern
+_BLANK_LETTER = re.compile("[\u115f\u1160\u3164\uffa0\u2800]")
+# a word whose every letter carries a combining mark that is no overlay (N + U+0332 ..., n + U+0301 ...):
+# decoration, read as its letters (holdout12); a word with a mark on some letters ("cafe" + U+0301) is spelled so
+_MARKS = "\u0300-\u0334\u0339-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe20-\ufe2f"
+_DECORATED_WORD = re.compile(rf"(?<![^\W\d_])(?:[^\W\d_][{_MARKS}]+){{2,}}(?![^\W\d_])")
+_MARK = re.compile(f"[{_MARKS}]")
+
+
+def _undecorated(match: re.Match) -> str:
+    return _MARK.sub("", match.group())
+
+
+# text written upside down (turned r, e, w, s, u, a ... shows "not the answer" turned): a run of words each with a
+# turned letter, read back to front with each letter turned upright (holdout12)
+_UPRIGHT = {"\u0250": "a", "q": "b", "\u0254": "c", "p": "d", "\u01dd": "e", "\u025f": "f", "\u0183": "g", "\u0265": "h",
+            "\u1d09": "i", "\u027e": "j", "\u029e": "k", "l": "l", "\u026f": "m", "u": "n", "o": "o",
+            "d": "p", "b": "q", "\u0279": "r", "s": "s", "\u0287": "t", "n": "u", "\u028c": "v", "\u028d": "w", "x": "x",
+            "\u028e": "y", "z": "z"}
+_TURNED = "\u0250\u0254\u01dd\u025f\u0183\u0265\u1d09\u027e\u029e\u026f\u0279\u0287\u028c\u028d\u028e"
+_TURNED_WORD = f"[bdlnopqsuxz]*[{_TURNED}][{_TURNED}bdlnopqsuxz]*"
+_TURNED_RUN = re.compile(rf"(?<![\w\\]){_TURNED_WORD}(?: {_TURNED_WORD})*(?!\w)")
+
+
+def _upright(match: re.Match) -> str:
+    run = match.group()
+    if sum(ch in _TURNED for ch in run) < 2:
+        return run  # one IPA letter (a schwa, a turned a) is no turned text
+    return "".join(_UPRIGHT.get(ch, ch) for ch in reversed(run))
+
+
 def _ascii_digits(text: str) -> str:
     if text.isascii():
         return text
@@ -113,6 +149,9 @@ def normalise(text: str, collapse_space: bool = True) -> str:
     keeps runs of spaces (indentation of code)."""
     if not text.isascii():
         text = _STRUCK_CHARACTER.sub("", text)
+        text = _BLANK_LETTER.sub(" ", text)
+        text = _DECORATED_WORD.sub(_undecorated, text)
+        text = _TURNED_RUN.sub(_upright, text)
         text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     if not text.isascii():  # (speed: no ASCII character is invisible)
         text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
@@ -123,6 +162,8 @@ def normalise(text: str, collapse_space: bool = True) -> str:
         text = _ascii_digits(text)
     if _LETTER_BESIDE_LEET_DIGIT.search(text):  # (speed: a leet word has a letter beside a digit; none, nothing to map)
         text = _LEET_WORD.sub(_unleet, text)
+        if "1" in text:
+            text = _LEET_I.sub("I", text)
     if "nt" in text:  # (speed: every such contraction ends in "nt")
         text = _BARE_CONTRACTION.sub(r"\1n't", text)
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _space_to_collapse(text) else text
@@ -155,10 +196,28 @@ def _spaced_cjk(text: str) -> str:
 _CJK_ANY = re.compile(f"[{_CJK}\u3002\u3001]")
 
 
+# "1 don't know", "1 am not sure": a lone 1 before a verb form only "I" takes is the pronoun written in leet (holdout12)
+_LEET_I = re.compile(r"(?<![\w.,\\])1(?=\s+(?:don't|do\s+not|am|haven't|have\s+(?:no|not)|'m)\b|'m\b|'ve\b)", re.IGNORECASE)
+_LEET_INSIDE = re.compile(r"[a-zA-Z][0134579]+[a-zA-Z]")
+_FUNCTION_THEN_DIGIT = re.compile(r"(?:a?(?:sin|cos|tan|cot|sec|csc)h?|arc\w+|log|ln|exp|lg|sqrt|det|max|min|mod)\d",
+                                  re.IGNORECASE)
+
+
 def _unleet(match: re.Match) -> str:
     word = match.group()
     plain = word.lower().translate(_LEET)
-    return plain if plain in _GUARD_WORDS else word
+    if plain in _GUARD_WORDS:
+        return plain
+    # a word of three letters or more, more of them than digits, with a leet digit between letters ("m3ss3d", "st3p",
+    # "kn0w") is leet too, read as letters, and so is a negative contraction ("d0n't"; holdout12); "100km", "x1", "3x"
+    # and "4n5w3r" keep their digits, and a LaTeX command ("\\cos3x") or a function before its argument ("sin3x") is
+    # not read
+    letters = sum(ch.isalpha() for ch in word)
+    contraction = match.string.startswith("'t", match.end())
+    if ((letters >= 3 or contraction) and letters > len(word) - letters and _LEET_INSIDE.search(word)
+            and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)):
+        return plain
+    return word
 
 
 _HTML_COMMENT_OPEN, _HTML_COMMENT_CLOSE = "<!--", "-->"
@@ -188,9 +247,25 @@ def _drop_html_comments(text: str) -> str:
         if end < 0:
             return " ".join(parts)
         position = end + len(_HTML_COMMENT_CLOSE)
-        parts.append(" ")
+        parts.append(_comment_as_caveat(text, start, text[start + len(_HTML_COMMENT_OPEN):end]))
     parts.append(text[position:])
     return "".join(parts)
+
+
+# a label a yes/no reader or an option reader takes for an answer ("yes", a lone capital letter): never read out of a comment
+_LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
+
+
+def _comment_as_caveat(text: str, start: int, comment: str) -> str:
+    """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
+    same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
+    words in parentheses, as a footnote is read at its marker: a comment may qualify the answer it annotates, never
+    supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
+    line = text[text.rfind("\n", 0, start) + 1:start]
+    words = comment.strip()
+    if not line.strip() or not words or len(words) > 200 or _NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+        return " "
+    return f" ({_NOTE_BREAK.sub(', ', words)}) "
 
 
 def _drop_hidden_elements(text: str) -> str:
