@@ -124,3 +124,13 @@ def test_hostile_text_around_the_new_rules_never_raises(junk):
         normalise(text)
         extract_letter(text)
         extract_answer(text)
+
+
+def test_an_identifier_with_a_capital_inside_keeps_its_digits():
+    """Leet is read in lowercase words only: a lab test or gene name (``HbA1c``, ``SpO2``, ``IgG4``) is an identifier,
+    so an option named by its text still matches (found by tests/test_integrity_choice.py after the holdout12 rules)."""
+    from polyreward.verifiers.reading import normalise
+
+    for word in ("HbA1c", "SpO2", "IgG4", "CoQ10"):
+        assert word in normalise(f"I recommend: Order an {word} test"), word
+    assert "messed" in normalise("I m3ss3d up")

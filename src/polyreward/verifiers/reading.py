@@ -211,11 +211,13 @@ def _unleet(match: re.Match) -> str:
     # a word of three letters or more, more of them than digits, with a leet digit between letters ("m3ss3d", "st3p",
     # "kn0w") is leet too, read as letters, and so is a negative contraction ("d0n't"; holdout12); "100km", "x1", "3x"
     # and "4n5w3r" keep their digits, and a LaTeX command ("\\cos3x") or a function before its argument ("sin3x") is
-    # not read
+    # not read; nor is a word with a capital after its first letter, an identifier such as a lab test or a gene
+    # ("HbA1c", "SpO2", "IgG4")
     letters = sum(ch.isalpha() for ch in word)
     contraction = match.string.startswith("'t", match.end())
     if ((letters >= 3 or contraction) and letters > len(word) - letters and _LEET_INSIDE.search(word)
-            and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)):
+            and not match.string[max(0, match.start() - 1):match.start()] == "\\" and not _FUNCTION_THEN_DIGIT.match(word)
+            and not any(ch.isupper() for ch in word[1:])):
         return plain
     return word
 
