@@ -1,6 +1,7 @@
 """The three decode loops of the sampler side by side on one device: same tokens? how fast?
 
     python benchmarks/decode_check.py [--device cuda] [--model smollm2-135m] [--prompts 16] [--tokens 128]
+    python benchmarks/decode_check.py --device cuda --model .gpu/smollm2-arch   # weight-less folder: seed-0 random weights
 
 Greedy decoding of the first ``--prompts`` MedQA evaluation prompts with ``eager`` (DynamicCache), ``static``
 (StaticCache, no capture) and ``cuda_graph`` (the static step replayed as a CUDA graph; CUDA only), each
@@ -38,16 +39,16 @@ def main(argv: list[str] | None = None) -> int:
 
     import torch
 
-    from polyreward.trainer.assets import resolve_model
     from polyreward.trainer.policy import TransformersSampler, autocast, load_policy
     from polyreward.trainer.prompts import read_jsonl, render_prompt
 
     sys.path.insert(0, str(Path(__file__).parent))
     from machine_info import describe_machine
+    from random_weights import model_folder  # smollm2-135m-random and weight-less folders get seed-0 random weights
 
     device = torch.device(args.device)
     bf16 = device.type == "cuda"
-    model, tokenizer = load_policy(str(resolve_model(args.model)), device)
+    model, tokenizer = load_policy(str(model_folder(args.model)), device)
     rows = read_jsonl(ROOT / "examples/train/medqa_eval.jsonl")[: args.prompts]
     texts = [render_prompt(r["prompt"], tokenizer, True, None) for r in rows]
     modes = ["eager", "static"] + (["cuda_graph"] if device.type == "cuda" else [])
