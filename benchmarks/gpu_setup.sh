@@ -1,5 +1,5 @@
-# Sourced by the GPU check scripts (device tool): installs the carried wheels into $SITE, lays out polyreward
-# from this working tree (pyproject's package-dir: trainer/ -> polyreward/trainer, ...) and exports the
+# Sourced by the GPU check scripts (device tool): installs the carried wheels into $SITE, copies polyreward
+# from this working tree (src/polyreward) and exports the
 # environment. The device has torch, transformers and CUDA preinstalled; .whl/ holds what it lacks
 # (trl, datasets, dill, multiprocess, pydantic, pydantic-core cp312, annotated-types, typing-inspection,
 #  gguf, math-verify, latex2sympy2_extended, antlr4-python3-runtime 4.9.3 sdist), fetched on a networked
@@ -19,18 +19,8 @@ if [ -z "${SKIP_WHEELS:-}" ]; then
   python3 -m pip install -q --no-index --no-deps --no-build-isolation --no-cache-dir --target "$SITE" .whl/antlr4-*.tar.gz \
     || echo "antlr4 not installed (math-verify's LaTeX parser will be missing)"
 fi
-python3 - "$SITE" <<'PYEOF' || return 1
-import shutil, sys, tomllib
-from pathlib import Path
-site, root = Path(sys.argv[1]), Path.cwd()
-setup = tomllib.loads((root / "pyproject.toml").read_text())["tool"]["setuptools"]
-shutil.rmtree(site / "polyreward", ignore_errors=True)
-for package in sorted(setup["packages"], key=len):
-    source = root / setup["package-dir"].get(package, package.replace(".", "/"))
-    shutil.copytree(source, site / package.replace(".", "/"), dirs_exist_ok=True,
-                    ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
-print("polyreward copied from", root)
-PYEOF
+rm -rf "$SITE/polyreward" && cp -r src/polyreward "$SITE/polyreward" || return 1   # src/ mirrors the import names
+echo "polyreward copied from $PWD/src"
 export PYTHONPATH="$SITE"
 { command -v nvidia-smi >/dev/null && nvidia-smi --query-gpu=name,memory.total,driver_version --format=csv; } 2>&1 | tee "$OUT/gpu.txt"
 python3 -c "import torch, transformers, trl, polyreward.trainer.decode as d; print('torch', torch.__version__, 'transformers', transformers.__version__, 'trl', trl.__version__, 'polyreward', d.__file__)" 2>&1 | tee -a "$OUT/gpu.txt"

@@ -266,7 +266,7 @@ def markdown(report: dict) -> str:
     s, summary = report["settings"], report["summary"]
     t, boot = summary["delta_t"], summary["delta_bootstrap"]
     lines = [
-        f"# Does the bundled trainer learn? `{s['task']}`, held-out greedy accuracy before and after (CPU)", "",
+        f"# Does the bundled trainer learn? `{s['task']}`, held-out greedy accuracy before and after ({s['device'].upper() if s.get('device', 'cpu') == 'cpu' else 'GPU'})", "",
         f"**Date:** {report['date']}. **Machine:** {report['machine']}. **Wall time:** {report['wall_s']:.0f} s.", "",
         f"**Command:** `{report['command']}`", "",
         f"**Setup:** {s['model']}, reward `accuracy` only (`{s['reward']}`), combiner grpo, loss dapo (ε_high 0.28), "
@@ -329,7 +329,7 @@ def main(argv: list[str] | None = None) -> int:
         args.seeds, args.steps, args.prompts_per_step, args.num_generations = args.seeds[:1], 2, 2, 4
         args.train_size, args.eval_size = 32, 16
         args.runs_dir = args.runs_dir.with_name(args.runs_dir.name + "-quick")
-    name = "trainer_learns_quick" if args.quick else "trainer_learns"
+    name = "trainer_learns" + ("_cuda" if args.device == "cuda" else "") + ("_quick" if args.quick else "")
     args.runs_dir.mkdir(parents=True, exist_ok=True)
     training, heldout = make_split(args.task, args.train_size, args.eval_size)
     train_file, heldout_file = args.runs_dir / "train.jsonl", args.runs_dir / "heldout.jsonl"

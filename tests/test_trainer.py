@@ -456,3 +456,35 @@ def test_bad_numeric_cli_arguments_exit_2_with_a_message(tmp_path, capsys, args)
     assert exit_info.value.code == 2
     err = capsys.readouterr().err
     assert "must be at least 1" in err or "expected a whole number, got 'two'" in err
+
+
+def test_an_update_with_a_non_finite_gradient_is_dropped_and_counted(tiny_qwen2_dir, prompts_file, tmp_path):
+    """A non-finite gradient norm (what one overflowing bf16 micro-batch gives) must not reach the optimiser: before the
+    guard, SmolLM2 on MedQA (H200, bf16, 2026-12-04) had NaN weights after one such step and wrote 256-token garbage
+    from then on. Here the first step's advantages are made infinite; that update is dropped (weights unchanged,
+    counted in ``updates_skipped``, ``grad_norm`` NaN) and the second step trains normally."""
+    import numpy as np
+    from safetensors.torch import load_file
+
+    from polyreward.combiners.grpo import GRPOCombiner
+
+    class OverflowOnFirstCall(GRPOCombiner):
+        steps = 0
+
+        def combine(self, scores, groups, weights=None):
+            out = super().combine(scores, groups, weights)
+            if len(out) == 8:  # a training step's batch (2 prompts x G 4), not the 2-row check before the model loads
+                type(self).steps += 1
+            return np.full_like(out, np.inf) if type(self).steps == 1 else out
+
+    out = tmp_path / "run"
+    result = train(_config(tiny_qwen2_dir, prompts_file, out, max_steps=2, save_steps=1), progress=False,
+                   combiner=OverflowOnFirstCall())
+    first, second = result.metrics
+    assert first["updates_skipped"] == 1 and math.isnan(first["grad_norm"])
+    assert second["updates_skipped"] == 0 and math.isfinite(second["grad_norm"]) and second["grad_norm"] > 0
+    initial = load_file(str(next(Path(tiny_qwen2_dir).glob("*.safetensors"))))
+    after_one, after_two = (load_file(str(out / f"checkpoint-{k}" / "model.safetensors")) for k in (1, 2))
+    assert all(torch.equal(after_one[name], initial[name]) for name in initial)
+    assert all(torch.isfinite(t).all() for t in after_two.values())
+    assert any(not torch.equal(after_two[name], initial[name]) for name in initial)

@@ -181,13 +181,19 @@ def loss_mask(rollouts: Rollouts, train: TrainConfig) -> torch.Tensor:
 
 def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantages: torch.Tensor, train: TrainConfig,
             bf16: bool) -> dict[str, float]:
-    """``num_iterations`` optimiser updates on one generation batch; returns loss/KL/entropy/clip metrics."""
+    """``num_iterations`` optimiser updates on one generation batch; returns loss/KL/entropy/clip metrics.
+
+    An update whose gradient norm is not finite is not applied (the gradients are dropped, the learning-rate schedule
+    still advances): ``updates_skipped`` counts them and ``grad_norm`` averages the applied ones (NaN if none was).
+    Without this guard one overflowing micro-batch made every weight NaN (SmolLM2 on MedQA, bf16, H200, 2026-12-04:
+    loss NaN and 256-token garbage from step 14 on)."""
     accumulation = train.gradient_accumulation_steps
     weights = loss_mask(rollouts, train)
     batch_tokens = float(weights.sum())
     old_logps = _fixed_logps(model, rollouts, train, bf16) if train.num_iterations > 1 else None
     ref_logps = _fixed_logps(ref_model, rollouts, train, bf16) if ref_model is not None else None
-    totals = {"loss": 0.0, "kl": 0.0, "low": 0.0, "high": 0.0, "tokens": 0.0, "entropy": 0.0, "entropy_tokens": 0.0, "grad_norm": 0.0}
+    totals = {"loss": 0.0, "kl": 0.0, "low": 0.0, "high": 0.0, "tokens": 0.0, "entropy": 0.0, "entropy_tokens": 0.0, "grad_norm": 0.0,
+              "skipped": 0}
     for iteration in range(train.num_iterations):
         optimizer.zero_grad(set_to_none=True)
         for index, (rows, input_ids, attention_mask, _, width) in enumerate(_micro_batches(rollouts, accumulation)):
@@ -212,9 +218,14 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
                 totals["entropy"] += float((entropy * mask).sum())
                 totals["entropy_tokens"] += float(mask.sum())
         max_norm = train.max_grad_norm if train.max_grad_norm is not None else math.inf
-        totals["grad_norm"] += float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
-        optimizer.step()
-        scheduler.step()
+        norm = float(torch.nn.utils.clip_grad_norm_(model.parameters(), max_norm))
+        if math.isfinite(norm):
+            totals["grad_norm"] += norm
+            optimizer.step()
+        else:  # an inf/NaN gradient (bf16 overflow, say) would turn every weight into NaN: the update is dropped
+            totals["skipped"] += 1
+            optimizer.zero_grad(set_to_none=True)
+        scheduler.step()  # the schedule counts steps, applied or not
     n, tokens = train.num_iterations, max(totals["tokens"], 1.0)
     return {
         "loss": totals["loss"] / n,
@@ -222,7 +233,8 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
         "entropy": totals["entropy"] / max(totals["entropy_tokens"], 1.0),
         "clip_ratio/low": totals["low"] / tokens,
         "clip_ratio/high": totals["high"] / tokens,
-        "grad_norm": totals["grad_norm"] / n,
+        "grad_norm": totals["grad_norm"] / max(n - totals["skipped"], 1) if totals["skipped"] < n else math.nan,
+        "updates_skipped": totals["skipped"],
     }
 
 
@@ -383,4 +395,9 @@ def train(config: Config | dict | str | Path, *, max_steps: int | None = None, o
     from polyreward.runners.hacking import warn_hacking_signals
 
     warn_hacking_signals(result.metrics, {r.name: getattr(r, "type_name", "") for r in rewards})
+    dropped = [row["step"] for row in result.metrics if row.get("updates_skipped")]
+    if dropped:
+        print(f"warning: {len(dropped)} step(s) had a gradient that was not finite and were not applied (steps "
+              f"{', '.join(map(str, dropped[:10]))}{' ...' if len(dropped) > 10 else ''}): lower the learning rate, "
+              "or train in float32 (bf16: false)", file=sys.stderr)
     return result

@@ -9,7 +9,8 @@ Every row has a ``step`` column (what ``polyreward report`` plots against) and:
 * ``advantage/*``: mean, std, min, max, fraction exactly zero, and the diagnostics of
   :mod:`polyreward.combiners.diagnostics` (fraction of groups where distinct reward profiles collapse to
   one advantage, zero-signal groups, each objective's share of the advantage, sign-flip rates);
-* ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``learning_rate``;
+* ``loss``, ``kl``, ``entropy``, ``clip_ratio/low|high``, ``grad_norm``, ``updates_skipped`` (updates dropped because their
+  gradient norm was not finite), ``learning_rate``;
 * ``completions/mean_length|min_length|max_length|terminated``, ``completions/truncated`` (share without EOS) and
   ``completions/masked_truncated`` (rollouts given zero loss weight by ``mask_truncated_completions``);
 * ``prompts/drawn`` (prompts sampled this step) and, with ``dynamic_sampling``, ``dynamic_sampling/rounds``,
