@@ -23,7 +23,7 @@ the training set (checked, the script stops otherwise). ``--train-size`` / ``--e
 training per seed. Per seed, Δ_s = accuracy_after − accuracy_base on the same items (paired). Reported: the mean Δ with
 a 95 % Student-t interval over seeds (training-seed variance), a 95 % paired bootstrap interval that resamples seeds
 and held-out items together (10,000 resamples), and how many seeds improved. The result (JSON + Markdown, with date
-and machine) goes to ``benchmarks/results/trainer_learns[_quick].{json,md}`` whatever it shows; the training curves
+and machine) goes to ``benchmarks/results/trainer_learns[_cuda][_quick].{json,md}`` whatever it shows; the training curves
 (per-step mean over seeds) are drawn by ``polyreward report``.
 
 **Why this task.** The base model's greedy accuracy on 48 such problems was 0.27 (2026-12-03), and its errors are
