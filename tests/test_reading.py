@@ -39,7 +39,8 @@ ZWSP, CYRILLIC_O, GREEK_O, CYRILLIC_A = "\u200b", "\u043e", "\u03bf", "\u0430"
     ("\u03c1 = 5", "\u03c1 = 5"),                   # a lone Greek letter in math stays Greek
     ("\u041f\u0440\u0438\u0432\u0435\u0442", "\u041f\u0440\u0438\u0432\u0435\u0442"),  # Russian text stays Russian
     ("wa\u00adit", "wait"),                         # soft hyphen
-    ("\u202eor", "or"),                             # bidi override
+    ("\u202eor", "or\nro"),                        # right-to-left override: read as written, then as shown
+    ("a\u202bor\u202c b", "aor b"),                 # an embedding (no override) only goes
 ])
 def test_normalise(raw, plain):
     assert normalise(raw) == plain

@@ -56,6 +56,7 @@ from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_befo
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -182,7 +183,8 @@ _PROSE_STOP = re.compile(
     r"\s*(?:[—–]|--)\s*(?=[A-Za-z]{2})|"  # "42 -- that is six sevens": a spaced dash before a word
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
-    r"I\s+hope|hence|therefore|thus)\b|\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
+    r"I\s+hope|hence|therefore|thus|no\s+doubt|of\s+course|for\s+sure|clearly|obviously|definitely|certainly)\b|"  # "42, no doubt"
+    r"\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
     re.IGNORECASE,
 )
 # final_bang="factorial": a "!" glued to a number or a closing bracket is a factorial, not the end of the sentence
@@ -489,7 +491,8 @@ def _states_other(answer: str):
     return lambda clause: bool(value_keys(clause) - keys)
 
 
-_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:not|never|nicht|não|non|не|不是)[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z", re.IGNORECASE)
+_CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:" + CONTRAST_WORDS + r")[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z",
+                            re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
 
 
@@ -684,8 +687,9 @@ def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -
 def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer: str, final_bang: str) -> bool:
     """Does the anchor before ``anchor`` give a different answer, with nothing but punctuation between the two?"""
     earlier = _answer_after_anchor(text[previous.end():anchor.start()], final_bang).strip()
-    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(earlier.strip(" ,;\"'{}")) == _squash(answer.strip(" ,;\"'{}")):
-        return False
+    one, other = earlier.strip(" ,;\"'{}"), answer.strip(" ,;\"'{}")
+    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(one) == _squash(other) or _same_number(one, other):
+        return False  # the same value again, with or without its unit ("is 12 cm^2. **Answer:** 12"), is one answer
     at = text.find(earlier, previous.end(), anchor.start())
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 

@@ -43,6 +43,7 @@ from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, ex
 from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.regex_scan import first_ends, last_ends
@@ -50,9 +51,10 @@ from polyreward.verifiers.regex_scan import first_ends, last_ends
 # markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
 _MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
-    r"(?:\bnot|n't|\bnever|\bnicht|\bpas|\bno\s+es|\bnon\s+[èe]|\bне|不是|"
-    # holdout10: Portuguese, German "in no case", Indonesian, Vietnamese and Arabic negation before the value
-    r"\bnão(?:\s+(?:é|era|seria|será))?|\bnon\b|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls|\bbukan|\bkhông\s+phải(?:\s+là)?|ليس|ليست|\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    r"(?:\bnot|n't|\bnever|"
+    # other languages' negation before the value, and a denial after a comma ("42, no 24"): .negation_words
+    + NEGATION_BEFORE_VALUE + r"|[,;][^\S\n]*(?:" + CONTRAST_WORDS + r")\b|"
+    r"\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
@@ -68,7 +70,7 @@ _NEGATED_AFTER = re.compile(
     r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
     # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
     r"|\A\s*(?:[^\s\d.,;:!?。、]{1,3}?\s*)?(?:では|じゃ)(?:ありません|ない|なく)"
-    r"|\A\s*(?:[^\s\d.,;:!?]{1,8}\s+)?(?:değil|नहीं)"  # Turkish and Hindi: the negation after the value ("64 değil", "2 नहीं है")
+    r"|\A\s*(?:[^\s\d.,;:!?]{1,8}\s+)?(?:" + NEGATION_AFTER_VALUE + ")"  # the negation after the value ("64 değil", "2 नहीं है")
     r"|\A\s*(?:이|가|은|는)?\s*아니",  # Korean: "144이 아닙니다" (is not 144)  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )

@@ -5,7 +5,9 @@ Every reward that reads an answer (math, choice, crpo, forecast, tool calls, for
 see or would read the same way:
 
 1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
-   removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``), look-alike
+   removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
+   right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
+   ``ton`` and ``not``), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
@@ -144,10 +146,29 @@ def _nfkc_keeping_math(text: str) -> str:
     return "".join(parts)
 
 
+# a right-to-left override (U+202E) shows the characters after it in reverse order, up to the pop (U+202C) or the end
+# of the line (Unicode Bidirectional Algorithm, UAX #9, rules X4 and L2): "\u202eton" shows as "not". A reader sees the
+# shown order, the bytes say the other: both are read, the written run and then the shown one on its own line, so a guard word in
+# either counts ("\boxed{42} \u202eton" is denied, and "\boxed{42}\u202e. Not really" still takes the answer back).
+# A run with a digit or markup is read as written only: the shown order never supplies a value or a box
+# ("\u202e}24{dexob\\" shows a box that is not in the text).
+_RIGHT_TO_LEFT_RUN = re.compile("\u202e([^\u202c\n]*)")
+_VALUE_OR_MARKUP = re.compile(r"[\d\\{}$<>\[\]()|*_^=]")
+
+
+def _shown_order(match: re.Match) -> str:
+    run = match.group(1)
+    if _VALUE_OR_MARKUP.search(run) or not run.strip():
+        return run
+    return f"{run}\n{run[::-1]}"  # the shown order on a line of its own: its own clause
+
+
 def normalise(text: str, collapse_space: bool = True) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
     keeps runs of spaces (indentation of code)."""
     if not text.isascii():
+        if "\u202e" in text:
+            text = _RIGHT_TO_LEFT_RUN.sub(_shown_order, text)
         text = _STRUCK_CHARACTER.sub("", text)
         text = _BLANK_LETTER.sub(" ", text)
         text = _DECORATED_WORD.sub(_undecorated, text)

@@ -8,7 +8,7 @@ point. :func:`plain_text` maps such text to the plain form a check should read:
 * invisible format characters removed (:data:`INVISIBLE_CHARACTERS`: soft hyphen, Arabic letter mark, Mongolian
   vowel separator, zero-width space / non-joiner / joiner, bidi marks and embeddings, word joiner and the invisible
   operators, BOM, interlinear annotation marks);
-* Cyrillic and Greek letters that look like Latin ones mapped to those (:data:`LOOKALIKES`, the unambiguous
+* Cyrillic, Greek, Cherokee and Lisu letters that look like Latin ones mapped to those (:data:`LOOKALIKES`, the unambiguous
   pairs of Unicode's confusables list for these scripts).
 
 Linear in the text. A text genuinely written in Cyrillic or Greek is mangled by the last step, so it is for checks
@@ -31,6 +31,17 @@ LOOKALIKES = str.maketrans({
     # Greek
     "ο": "o", "ρ": "p", "ν": "v", "ι": "i", "κ": "k", "Α": "A", "Β": "B", "Ε": "E", "Ζ": "Z", "Η": "H", "Ι": "I",
     "Κ": "K", "Μ": "M", "Ν": "N", "Ο": "O", "Ρ": "P", "Τ": "T", "Υ": "Y", "Χ": "X",
+    # Cherokee and Lisu: the entries of Unicode's confusables.txt (UTS #39) that map one letter to one Latin letter
+    **{chr(code): latin for code, latin in (
+        (0x13A0, "D"), (0x13A1, "R"), (0x13A2, "T"), (0x13A5, "i"), (0x13A9, "Y"), (0x13AA, "A"), (0x13AB, "J"),
+        (0x13AC, "E"), (0x13B3, "W"), (0x13B7, "M"), (0x13BB, "H"), (0x13BD, "Y"), (0x13C0, "G"), (0x13C2, "h"),
+        (0x13C3, "Z"), (0x13CF, "b"), (0x13D2, "R"), (0x13D4, "W"), (0x13D5, "S"), (0x13D9, "V"), (0x13DA, "S"),
+        (0x13DE, "L"), (0x13DF, "C"), (0x13E2, "P"), (0x13E6, "K"), (0x13E7, "d"), (0x13F3, "G"), (0x13F4, "B"),
+        (0xAB75, "i"), (0xAB81, "r"), (0xAB83, "w"), (0xAB93, "z"), (0xABA9, "v"), (0xABAA, "s"), (0xABAF, "c"),
+        (0xA4D0, "B"), (0xA4D1, "P"), (0xA4D2, "d"), (0xA4D3, "D"), (0xA4D4, "T"), (0xA4D6, "G"), (0xA4D7, "K"),
+        (0xA4D9, "J"), (0xA4DA, "C"), (0xA4DC, "Z"), (0xA4DD, "F"), (0xA4DF, "M"), (0xA4E0, "N"), (0xA4E1, "L"),
+        (0xA4E2, "S"), (0xA4E3, "R"), (0xA4E6, "V"), (0xA4E7, "H"), (0xA4EA, "W"), (0xA4EB, "X"), (0xA4EC, "Y"),
+        (0xA4EE, "A"), (0xA4F0, "E"), (0xA4F2, "l"), (0xA4F3, "O"), (0xA4F4, "U"))},
 })
 
 
