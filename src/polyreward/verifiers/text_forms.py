@@ -58,13 +58,26 @@ def _joins_previous(ch: str) -> bool:
             or unicodedata.category(ch) in _JOINED_CATEGORIES)
 
 
+# a word inside a Latin run: 2+ lower-case letters with an optional capital before them, or 2+ capitals not followed
+# by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); single letters ("s" of "it's")
+# and digits are no word of their own, so ordinary prose counts as a whitespace split does
+_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de]?[a-z\u00df-\u024f]{2,}|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
+
+
+def _run_words(run: str) -> int:
+    """Words of one Latin run: its words (:data:`_RUN_WORD`: joined by hyphens, slashes, dots or camel case they
+    still count) or ceil(length / ``WORD_CHARS``), whichever is more."""
+    return max(-(-len(run) // WORD_CHARS), sum(1 for _ in _RUN_WORD.finditer(run)))
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
-    and invisible format characters, a run longer than ``WORD_CHARS`` = 16 counting ceil(length / 16) words; every
-    other visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word.
-    So 200 words joined by U+200B count 200 and 10,000 characters without a space 625, not 1 (the overlong
-    penalty's fallback and the rubric rules' ``max_words``)."""
-    words = sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
+    and invisible format characters, a run counting its words however they are joined (``the-patient-has``,
+    ``the/patient/has``, ``ThePatientHas``: 3) and at least ceil(length / ``WORD_CHARS`` = 16) words; every other
+    visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
+    words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
+    overlong penalty's fallback and the rubric rules' ``max_words``)."""
+    words = sum(_run_words(m.group()) for m in _WORD_RUN.finditer(text))
     if not text.isascii():
         words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
     return words
