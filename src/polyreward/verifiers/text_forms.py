@@ -58,10 +58,10 @@ def _joins_previous(ch: str) -> bool:
             or unicodedata.category(ch) in _JOINED_CATEGORIES)
 
 
-# a word inside a Latin run: 2+ lower-case letters with an optional capital before them, or 2+ capitals not followed
+# a word inside a Latin run: a capital and its lower-case letters, 2+ lower-case letters, or 2+ capitals not followed
 # by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); single letters ("s" of "it's")
 # and digits are no word of their own, so ordinary prose counts as a whitespace split does
-_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de]?[a-z\u00df-\u024f]{2,}|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
+_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][a-z\u00df-\u024f]+|[a-z\u00df-\u024f]{2,}|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
 
 
 # markup inside a run is no word of the writer's: a tag (<answer>) or a LaTeX command (\frac)
