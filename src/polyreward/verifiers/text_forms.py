@@ -59,9 +59,10 @@ def _joins_previous(ch: str) -> bool:
 
 
 # a word inside a Latin run: a capital and its lower-case letters, 2+ lower-case letters, or 2+ capitals not followed
-# by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); single letters ("s" of "it's")
-# and digits are no word of their own, so ordinary prose counts as a whitespace split does
-_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][a-z\u00df-\u024f]+|[a-z\u00df-\u024f]{2,}|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
+# by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); digits inside a word are part of it
+# ("aa0aa" is one); single letters ("s" of "it's") and numbers are no word of their own, so ordinary prose counts as a
+# whitespace split does
+_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][a-z0-9\u00df-\u024f]+|[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]+|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
 
 
 # markup inside a run is no word of the writer's: a tag (<answer>) or a LaTeX command (\frac)
