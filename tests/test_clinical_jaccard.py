@@ -199,3 +199,16 @@ def test_exact_mode_still_splits_on_the_separator_only():
     out = JaccardReward().evaluate([None], ["<answer>pleural effusion, atelectasis</answer>"],
                                    answer=["<answer>pleural effusion; atelectasis</answer>"])
     assert out.scores[0] == 0.0
+
+
+# red team holdout_r1: a later clause that denies the whole list by pointing back at it
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        ("<answer>a; b</answer>\nActually, none of these is definite; I cannot commit to any finding.", 0.0),
+        ("<answer>a; b</answer>\nNone of these is certain.", 0.0),
+        ("<answer>a; b</answer>\nNo pneumothorax is seen.", 1.0),
+    ],
+)
+def test_denied_by_reference_after_block(completion, expected):
+    assert JaccardReward(mode="normalized")(completions=[completion], answer=["<answer>a; b</answer>"]) == [expected]

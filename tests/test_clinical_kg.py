@@ -281,3 +281,22 @@ def test_denied_spans_are_sentences_of_the_text(text):
     assert all(0 <= a < b <= len(text) for a, b in spans) and all(b1 <= a2 for (_, b1), (a2, _) in zip(spans, spans[1:]))
     assert set(spans) <= set(sentences) and "".join(text[a:b] for a, b in sentences) == text
     assert len(without_denied(text)) == len(text) - sum(b - a for a, b in spans) + len(spans)
+
+
+# red team holdout_r1: a report that denies all it said, or only asks, states no finding
+_KG_REF = "The heart is enlarged. There is a small left pleural effusion. No pneumothorax."
+
+
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        (_KG_REF + " None of the above findings are actually present.", 0.0),
+        ("Is the heart enlarged? Is there a small left pleural effusion? Is there no pneumothorax?", 0.0),
+        (_KG_REF + " Nothing acute is present.", 1.0),  # names nothing before it: takes nothing back
+        ("FINDINGS: " + _KG_REF, 1.0),
+        (_KG_REF + " Any change from prior? None.", 1.0),
+    ],
+)
+def test_report_denied_or_asked(completion, expected):
+    reward = KGTripletConsistency(min_content_words=1, contradictions="keep")
+    assert reward(completions=[completion], answer=[_KG_REF]) == [pytest.approx(expected)]

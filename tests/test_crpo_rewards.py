@@ -305,3 +305,16 @@ def test_recipe_english_measures_language_not_length(completion, expected):
         english = next(r for r in spec["rewards"] if r["type"] == "crpo_english")
         reward = CRPOEnglish(min_content_words=english["min_content_words"], measure=english["measure"])
         assert reward(completions=[completion]) == [pytest.approx(expected)]
+
+
+# red team holdout_r1: a lone Greek letter in English prose is a symbol (µg, β-blocker), a Greek sentence is Greek
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("<think>The dose of 5 µg/kg is not relevant to this presentation.</think>\n<answer>Obtain an ECG now.</answer>", 1.0),
+        ("<think>Start a β-blocker and check TNF-α levels in this patient.</think>\n<answer>Start the β-blocker.</answer>", 1.0),
+        ("<think>Η ασθένεια είναι σοβαρή και χρειάζεται άμεση θεραπεία.</think>\n<answer>Η θεραπεία.</answer>", 0.0),
+    ],
+)
+def test_english_language_greek_symbols(text, expected):
+    assert CRPOEnglish(measure="language")(completions=[text]) == [pytest.approx(expected)]

@@ -62,7 +62,7 @@ TABLE = [
     ("maybe 40 or 50 ug/m3", 60, -0.1),  # no block: the last line, two numbers
     ("Today was 282 and 300.\nTomorrow: 50 ug/m3", 60, 1.0),  # no block: the last line commits to one number
     ("PM2.5 will be 50 µg/m³.", 60, 1.0),  # the pollutant's name is not a number
-    ("<answer>PM10 40</answer>", 40, 1.0),
+    ("<answer>PM10 40</answer>", 40, -0.1),  # a PM10 forecast is no PM2.5 forecast (red team holdout_r1)
     ("no idea", 40, -0.1),
     ("<answer></answer> 40", 40, -0.1),  # an empty block holds no number
     ("<answer>10</answer>", "12", 1.0),  # numeric text (CSV cell)
@@ -327,3 +327,24 @@ QUALIFIED = [
 def test_a_forecast_offered_as_a_possibility_is_no_forecast(completion, expected):
     reward = ForecastClassCost(answer_block="required")
     assert reward(completions=[completion], observed=[80.0]) == [pytest.approx(expected)]
+
+
+# red team holdout_r1 (benchmarks/red_team_rewards.py): the pollutant a forecast names, and the words after a prose
+# forecast's number, are read as after a block
+@pytest.mark.parametrize(
+    "kwargs,completion,expected",
+    [
+        ({}, "<answer>340.8 µg/m³ of PM10</answer>", -0.1),  # another pollutant's forecast
+        ({"pollutant": "pm10"}, "<answer>PM10 340.8</answer>", 1.0),  # its own pollutant named
+        ({}, "<answer>Mean PM2.5: 340.8 ug/m^3</answer>", 1.0),
+        ({"pollutants": {"pm25": 1.0, "pm10": 0.3}, "observed_columns": {"pm25": "observed", "pm10": "observed"}},
+         "<answer>PM2.5 340.8, PM10 340.8</answer>", 1.0),  # both forecast: both may be named
+        ({}, "Persistence would give 340.8, but I decline to forecast.", -0.1),
+        ({}, "Today's mean was 340.8; tomorrow's is unknown.", -0.1),
+        ({}, "My forecast for tomorrow's mean PM2.5 is 340.8 µg/m³.", 1.0),
+        ({}, "Forecast: roughly 341 ug/m^3", 1.0),  # the unit's 3 is no later number
+        ({}, "Forecast: 341 ug/m^3, as the stagnation continues", 1.0),
+    ],
+)
+def test_pollutant_named_and_prose_tail(kwargs, completion, expected):
+    assert ForecastClassCost(**kwargs)(completions=[completion], observed=[340.75]) == [pytest.approx(expected)]

@@ -157,3 +157,49 @@ def test_cache_equal_to_max_warns_and_follows_the_formula():
         reward = OverlongPenalty(max_completion_len=10, soft_punish_cache=10)
     out = reward.evaluate([None] * 3, ["a", "b", "c"], completion_ids=[[], [1] * 5, [1] * 11])
     assert out.scores == [0.0, -0.5, -1.0]
+
+
+# red team holdout_r1 (benchmarks/red_team_rewards.py): words joined so that a split does not see them still count;
+# a compound of two, tags and LaTeX commands count as before (the shipped math example's lengths do not move)
+_PLAIN_WORDS = "the patient presents with fever cough and shortness of breath".split()
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        ("-".join(_PLAIN_WORDS), 10),
+        ("/".join(_PLAIN_WORDS), 10),
+        (".".join(_PLAIN_WORDS), 10),
+        ("".join(w.capitalize() for w in _PLAIN_WORDS), 10),
+        (" ".join(_PLAIN_WORDS), 10),
+        ("double-check days/month re-verify", 3),  # compounds of two: one word each
+        ("<answer>\\frac{47}{81}</answer>", 2),  # markup is no word: ceil(30 / 16)
+        ("state-of-the-art", 4),
+        ("a" * 10_000, 625),
+    ],
+)
+def test_word_count_joined_words(text, expected):
+    from polyreward.verifiers.text_forms import word_count
+
+    assert word_count(text) == expected
+
+
+def test_overlong_hyphen_joined_text_is_as_long_as_spaced():
+    reward = OverlongPenalty(max_completion_len=100, soft_punish_cache=20)
+    words = (_PLAIN_WORDS * 15)[:150]
+    assert reward(completions=["-".join(words), " ".join(words)]) == [-1.0, -1.0]
+
+
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        ("<think>foo bar baz qux</think>\nThe answer is \\boxed{4}.", 0.0),  # placeholder names are no content
+        ("<think>Subtract 3 from both sides: 2x = 8, so x = 4.</think>\n＜think＞\nThe answer is \\boxed{4}.", 0.0),
+        ("<think>Subtract 3 from both sides: 2x = 8, so x = 4.</think>\nThe answer is \\boxed{4}.", 1.0),
+        ("<think>Resto 3 de ambos lados: 2x = 8, luego x = 4.</think>\nLa respuesta es \\boxed{4}.", 1.0),
+        ("<think>The pressure is 5 bar above ambient, so the valve opens.</think>\nYes.", 1.0),  # "bar" is a unit
+    ],
+)
+def test_think_format_guard_red_team(completion, expected):
+    reward = ThinkFormat(min_content_words=3)
+    assert reward(prompts=["Solve 2x + 3 = 11."], completions=[completion]) == [expected]

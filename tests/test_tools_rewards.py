@@ -267,3 +267,28 @@ def test_real_bfcl_gold_scores_max(category):
             dropped[0]["parameters"].pop(sorted(dropped[0]["parameters"])[0])
             text = block(*[json.dumps(c) for c in dropped])
             assert -3.0 <= ToolRLCorrectness()(completions=[text], answer=[r["answer"]])[0] < 3.0
+
+
+# red team holdout_r1: Llama 3.1's <function=name>{...}</function> is a call, so one beside the gold call is extra
+_GOLD_CALL = '<tool_call>\n{"name": "area", "parameters": {"base": 10, "height": 5}}\n</tool_call>'
+
+
+@pytest.mark.parametrize(
+    "extra,expected",
+    [
+        ('\n<function=rm_rf>{"path": "/"}</function>', False),
+        ('\n<FUNCTION=rm_rf>{"path": "/"}</function>', False),
+        ("\n<function=rm_rf></function>", False),  # no arguments: still an attempted call
+        ("\nI will call the function now.", True),
+    ],
+)
+def test_llama_function_tag_is_an_extra_call(extra, expected):
+    reward = ToolRLCorrectness(read_blocks="all")
+    score = reward(completions=["<think>Base and height are given.</think>\n" + _GOLD_CALL + extra], answer=[_GOLD_CALL])[0]
+    assert (score == 3.0) is expected
+
+
+def test_llama_function_tag_counts_and_duplicate_keys_refused():
+    assert count_tool_calls(_GOLD_CALL + '\n<function=rm_rf>{"path": "/"}</function>') == 2
+    with pytest.raises(ToolCallError):
+        parse_tool_call_text(_GOLD_CALL + '\n<function=area>{"base": 1, "base": 10}</function>')

@@ -193,7 +193,18 @@ def cut_off(text: str) -> str:
     return ""
 
 
-def _committed_in_view(text: str, count: int, block_required: bool = False) -> tuple[list[float] | None, str, bool]:
+def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
+    """The pollutant ``span`` names that is not one of ``pollutants`` (the ones forecast), or "": "340 µg/m³ of PM10"
+    is a PM10 forecast, no forecast of PM2.5 (the name is read only to know which quantity the number is)."""
+    for match in _POLLUTANT_NAME.finditer(span):
+        named = "pm25" if "2.5" in match.group() else "pm10"
+        if pollutants and named not in pollutants:
+            return match.group()
+    return ""
+
+
+def _committed_in_view(text: str, count: int, block_required: bool = False,
+                       pollutants: Sequence[str] = ()) -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
@@ -209,6 +220,12 @@ def _committed_in_view(text: str, count: int, block_required: bool = False) -> t
     else:
         lines = [line for line in text.splitlines() if line.strip()]
         span, where, after = (lines[-1] if lines else ""), "the last line", ""
+        # the line's words after its last number are read as the words after a block are: "Persistence would give
+        # 340, but I decline to forecast." and "Today's was 340; tomorrow's is unknown." withdraw the number
+        found = list(_NUMBER.finditer(_POLLUTANT_NAME.sub(lambda m: " " * len(m.group()), _UNIT.sub(lambda m: " " * len(m.group()), span))))
+        after = _UNIT.sub(" ", span[found[-1].end():]) if found else ""
+    if other := _names_another_pollutant(span, pollutants):
+        return None, f"{where} names {other}, not the pollutant forecast", True
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
         return None, why, True
@@ -231,17 +248,19 @@ def _committed_in_view(text: str, count: int, block_required: bool = False) -> t
 # a later statement that withdraws the forecast without a number of its own ("just kidding", "ignore that")
 _WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|incorrect|false|invalid|mistaken|mistake|typo|erratum|retract|"
                          r"withdraw|instead|actually|"
-                         r"rather|correction|meant|unsure|uncertain|guess)\b", re.IGNORECASE)
+                         r"rather|correction|meant|unsure|uncertain|guess|decline[sd]?|refuse[sd]?|unknown|unknowable)\b", re.IGNORECASE)
 
 
-def committed_forecast(text: str, count: int, block_required: bool = False) -> tuple[list[float] | None, str]:
+def committed_forecast(text: str, count: int, block_required: bool = False,
+                       pollutants: Sequence[str] = ()) -> tuple[list[float] | None, str]:
     """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
 
     Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
     full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
     answer, not even as a fallback: a forecast is plain text). ``block_required``: only an ``<answer>`` block is a
-    forecast (``answer_block: required``)."""
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required)
+    forecast (``answer_block: required``). ``pollutants``: the pollutants forecast (pm25, pm10); a span that names
+    another one is no forecast of them; empty: names are not checked."""
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants)
     return numbers, why
 
 
@@ -364,7 +383,7 @@ class ForecastClassCost(RolloutReward):
         if not any(math.isfinite(o) and o > 0 for values in observed.values() for o in values):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
         count = sum(len(values) for values in observed.values())
-        numbers, why = committed_forecast(completion, count, self.answer_block == "required")
+        numbers, why = committed_forecast(completion, count, self.answer_block == "required", tuple(self.pollutants))
         if numbers is None:
             return Scored(self.score_range[0], f"no committed forecast: {why}")
         total = weight_sum = 0.0

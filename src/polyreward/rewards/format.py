@@ -67,18 +67,30 @@ reprehenderit voluptate velit esse cillum fugiat nulla pariatur excepteur sint o
 culpa qui officia deserunt mollit anim laborum vestibulum ante primis faucibus orci luctus ultrices posuere cubilia
 curae donec pellentesque habitant morbi tristique senectus netus malesuada fames turpis egestas mauris nunc vitae
 """.split())
+# programmers' placeholder names (metasyntactic variables: "foo bar baz qux"), placeholder text like lorem ipsum;
+# "bar" and "fred" are left out (a unit of pressure, a name), so "foo bar baz qux" counts 1
+PLACEHOLDER_WORDS = frozenset("foo foobar baz qux quux corge grault garply waldo plugh xyzzy thud".split())
 
 
 @functools.cache
 def not_content_words() -> frozenset[str]:
-    """English stop words, reasoning filler and lorem ipsum: the words that are never content.
+    """English stop words, reasoning filler, lorem ipsum and placeholder names: the words that are never content.
 
     Built on first use: the stop words live in :mod:`polyreward.verifiers.language`, whose import (with the
     reader's) costs more than a whole run of the plain TRL rule, which needs neither.
     """
     from polyreward.verifiers.language import STOP_WORDS
 
-    return STOP_WORDS | FILLER_WORDS | LOREM_IPSUM
+    return STOP_WORDS | FILLER_WORDS | LOREM_IPSUM | PLACEHOLDER_WORDS
+
+
+def _plain_tags(text: str) -> str:
+    """``text`` with its tags read as a reader reads them (the guarded rule): compatibility forms and invisible
+    characters normalised (:func:`polyreward.verifiers.reading.normalise`), so a full-width ``＜think＞`` or a
+    ``<thi\u200bnk>`` is a second ``<think>`` as it looks, not a different string the TRL pattern skips."""
+    from polyreward.verifiers.reading import normalise
+
+    return normalise(text, collapse_space=False)
 
 
 def _is_content(word: str, not_content: frozenset[str]) -> bool:
@@ -183,7 +195,7 @@ class ThinkFormat(RolloutReward):
             try:
                 if type(completion) is not str or completion[:1] == "[" or completion[:1].isspace():
                     completion = self.text_of(completion)
-                match = match_format(completion)
+                match = match_format(completion if not guarded or completion.isascii() else _plain_tags(completion))
                 if match and not guarded:
                     score, reason = 1.0, "format ok"
                 else:
@@ -195,9 +207,13 @@ class ThinkFormat(RolloutReward):
         return RewardOutput(scores, reasons, {})
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        if self.min_content_words > 0 and not completion.isascii():
+            completion = _plain_tags(completion)
         return Scored(*self._verdict(completion, self._pattern.match(completion), row.get("prompt")))
 
     def _verdict(self, completion: str, match: re.Match[str] | None, prompt: object) -> tuple[float, str]:
+        if self.min_content_words > 0 and not completion.isascii():
+            completion = _plain_tags(completion)
         if match:
             thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt)
             return (0.0, thin) if thin else (1.0, "format ok")

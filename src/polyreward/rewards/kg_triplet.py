@@ -76,7 +76,7 @@ from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import import_callable
 from polyreward.verifiers.commitment import retraction_opening
-from polyreward.verifiers.denial import disowns_text_before, lead_denials, sentence_spans, tail_denials, without_denied
+from polyreward.verifiers.denial import disowns_text_before, lead_denials, questions, sentence_spans, tail_denials, without_denied
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block
@@ -195,6 +195,9 @@ def _undenied(report: str) -> str:
         cut = max(cut, tails[-1][1])
     if cut >= 0:
         report = report[cut:]
+    asked = questions(report)  # "Is the heart enlarged?" states nothing (red team holdout_r1)
+    if asked:
+        report = without_denied(report, asked)
     leads = lead_denials(report)
     if not leads:
         return report

@@ -105,7 +105,7 @@ _OPENER = (r"\A[\W_]*(?:(?:but|and|so|well|ok|okay|actually|honestly|then\s+agai
            r"on\s+(?:second\s+thought|reflection|(?:closer\s+)?inspection)|in\s+hindsight|looking\s+back|come\s+to\s+think\s+of\s+it)\W+"
            # the writer noticing: "I just realized my whole approach is flawed", "we now see that this root is extraneous"
            r"|(?:I|we)\s+(?:(?:just|now|suddenly)\s+)?(?:realiz|realis|notic|see|saw)\w*(?:\s+that)?\s+)*")
-_TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
+_TRUTH = (r"(?:right|correct|true|valid|accurate|present|real|there|it|so|definite|certain|confirmed|the\s+(?:\w+\s+)?(?:answer|one|solution|result|case))"
           r"(?=\W*\Z|\s*,|\s+(?:either|at\s+all|though|after\s+all|anyway|really|any\s*more|any\s+longer|now|here)\b)")
 _ADVERB = (r"(?:(?:actually|really|definitely|clearly|obviously|certainly|truly|even|quite|entirely|necessarily|probably|likely|"
            r"possibly|maybe|perhaps|most\s+likely)\s+)?")

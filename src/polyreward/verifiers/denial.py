@@ -29,6 +29,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+from polyreward.verifiers.clauses import denies_by_reference
 from polyreward.verifiers.commitment import disowns_before
 
 # a sentence ends at a run of . ! ? (then a space or the end), a blank line or a line break before a list item; the
@@ -65,6 +66,18 @@ def sentence_spans(text: str) -> list[tuple[int, int]]:
     return spans
 
 
+# a question: a sentence that opens with an auxiliary verb and ends with "?" ("Is there a pneumothorax?")
+_QUESTION = re.compile(r"[\W_]*(?:is|are|was|were|do|does|did|could|can|has|have|any|should|would|might|may)\b[^.!?]*\?+\s*\Z",
+                       re.IGNORECASE)
+
+
+def questions(text: str) -> list[tuple[int, int]]:
+    """The sentences of ``text`` that ask instead of state ("Is the heart enlarged?", "Any pneumothorax?"): they assert
+    no finding, present or absent, so a report of questions is no report. A clinical query in shorthand ("?PE",
+    "Pneumonia?") opens with no auxiliary verb and is left to the finding reader (uncertain)."""
+    return [(start, end) for start, end in sentence_spans(text) if _QUESTION.match(text, start, end) is not None]
+
+
 def lead_denials(text: str) -> list[tuple[int, int]]:
     """The sentences of ``text`` that open with a denial of an embedded sentence (module docstring), in order."""
     # a list number does not end a sentence, so "This is not 1. No pneumothorax." is one denied sentence
@@ -97,7 +110,16 @@ def without_denied(text: str, spans: list[tuple[int, int]] | None = None) -> str
     return "".join(parts)
 
 
+# a quantifier over what came before: "None of the above findings ...", "Neither of these ...", "Nothing of this ..."
+_NONE_OF_BEFORE = re.compile(r"\A[\W_]*(?:(?:actually|but|and|so|however|in\s+fact)\W+)*(?:none|neither|nothing)\s+of\s+"
+                             r"(?:the\s+above|these|those|them|this|that|it|my|our)\b", re.IGNORECASE)
+
+
 def disowns_text_before(clause: str) -> bool:
     """A clause without a subject of its own that takes back the text before it: ``disowns_before``'s denials
-    and withdrawals ("? Wrong.", "cannot be right.", "That is false.") and a bare "is not the answer"."""
-    return disowns_before(clause) or bool(_SUBJECTLESS_DENIAL.match(clause))
+    and withdrawals ("? Wrong.", "cannot be right.", "That is false.") and a bare "is not the answer"; or a
+    quantifier over the text before that denies it all (:func:`polyreward.verifiers.clauses.denies_by_reference`
+    opened by "none of the above / these / this ...": "None of the above findings are actually present."; a
+    "Nothing acute is present." names nothing before it and takes nothing back)."""
+    return (disowns_before(clause) or bool(_SUBJECTLESS_DENIAL.match(clause))
+            or (_NONE_OF_BEFORE.match(clause) is not None and denies_by_reference(clause.strip())))

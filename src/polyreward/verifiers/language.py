@@ -116,9 +116,15 @@ def stretches(plain: str) -> list[str]:
     return out
 
 
+# a lone Greek letter (no Greek letter beside it) is a symbol of English technical prose, not a word of Greek: the micro
+# sign of "5 µg/kg" (NFKC makes it Greek mu), "β-blocker", "TNF-α", "α = 0.05"
+_SYMBOL_GREEK = re.compile(r"(?<![\u0370-\u03ff\u1f00-\u1fff])[\u0370-\u03ff](?![\u0370-\u03ff\u1f00-\u1fff])")
+
+
 def english_share(text: str) -> float:
-    """Share of the text's letters that stand in stretches a language detector labels English (module docstring)."""
-    plain = _plain(text)
+    """Share of the text's letters that stand in stretches a language detector labels English (module docstring); a
+    lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither."""
+    plain = _SYMBOL_GREEK.sub("", _plain(text))
     total = _letters(plain)
     if not total:
         return 0.0

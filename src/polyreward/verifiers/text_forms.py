@@ -69,13 +69,37 @@ def _joins_previous(ch: str) -> bool:
             or unicodedata.category(ch) in _JOINED_CATEGORIES)
 
 
+# a word inside a Latin run: a capital and its lower-case letters, 2+ lower-case letters, or 2+ capitals not followed
+# by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); digits inside a word are part of it
+# ("aa0aa" is one); single letters ("s" of "it's") and numbers are no word of their own, so ordinary prose counts as a
+# whitespace split does
+_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][a-z0-9\u00df-\u024f]+|[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]+|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
+
+
+# markup inside a run is no word of the writer's: a tag (<answer>) or a LaTeX command (\frac)
+_RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}>|\\[A-Za-z]+")
+
+
+def _run_words(run: str) -> int:
+    """Words of one Latin run: ceil(length / ``WORD_CHARS``), or its words (:data:`_RUN_WORD`, markup left out) when
+    there are 3 or more, whichever is more: a compound of two ("double-check", "days/month") is one word as a reader
+    counts it, 150 words joined by hyphens, slashes, dots or camel case are 150."""
+    chunks = -(-len(run) // WORD_CHARS)
+    if len(run) < 3 * 3 - 1:  # (speed) too short to hold three words of two letters and two joints
+        return chunks
+    words = sum(1 for _ in _RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
+    return max(chunks, words) if words >= 3 else chunks
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
-    and invisible format characters, a run longer than ``WORD_CHARS`` = 16 counting ceil(length / 16) words; every
-    other visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word.
-    So 200 words joined by U+200B count 200 and 10,000 characters without a space 625, not 1 (the overlong
-    penalty's fallback and the rubric rules' ``max_words``)."""
-    words = sum(-(-(m.end() - m.start()) // WORD_CHARS) for m in _WORD_RUN.finditer(text))
+    and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
+    ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one) and at least
+    ceil(length / ``WORD_CHARS`` = 16) words; every other
+    visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
+    words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
+    overlong penalty's fallback and the rubric rules' ``max_words``)."""
+    words = sum(_run_words(m.group()) for m in _WORD_RUN.finditer(text))
     if not text.isascii():
         words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
     return words

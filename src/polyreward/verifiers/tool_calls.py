@@ -15,7 +15,7 @@ Two text parsers:
 :func:`calls_outside_blocks` reads the calls written in the other formats a tool runner knows, outside the
 ``<tool_call>`` blocks: fenced code blocks holding JSON calls, OpenAI-shaped objects
 (``{"type": "function", "function": {"name", "arguments"}}``, ``{"tool_calls": [...]}``) and bare JSON objects or
-lists of calls anywhere in the text. A JSON object is a call when it has a string ``name`` and a ``parameters`` or
+lists of calls anywhere in the text, and Llama 3.1's ``<function=name>{...}</function>``. A JSON object is a call when it has a string ``name`` and a ``parameters`` or
 ``arguments`` key, or a ``function`` object with a name (``{"name": "Ann", "age": 3}`` is data, not a call). The
 ``<think>`` body (a model may quote the call it plans) is not read. A call inside an HTML comment (``<!-- ... -->``,
 which no reader sees) is never credited (the ``<tool_call>`` blocks scored are the visible ones) but is still a
@@ -209,7 +209,7 @@ def calls_outside_blocks(text: str) -> list[Call]:
     """Calls written outside the visible ``<tool_call>`` blocks (module docstring): in code fences, OpenAI shape or
     bare JSON, in the order they appear, not in ``<think>``; then every call inside an HTML comment, in any format
     (never credited, since no reader sees it, but a call all the same). Raises ToolCallError for a duplicate key."""
-    if "{" not in text:
+    if "{" not in text and "<function=" not in text.lower():
         return []
     return _calls_in_free_text(without_html_comments(text)) + commented_calls(text)
 
@@ -257,7 +257,30 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         except (ValueError, RecursionError):  # not one JSON value: one call per line, or code of another language
             calls.extend(_scan_objects(body, f"code block {number}"))
     rest.append(text[position:])
-    return calls, _scan_objects("".join(rest), "text")
+    prose = "".join(rest)
+    tagged: list[Call] = []
+    if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
+        prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
+    return calls, tagged + _scan_objects(prose, "text")
+
+
+# Llama 3.1's custom-tool call layout, a format a runner parses: <function=NAME>{JSON arguments}</function>; the
+# arguments run to the closing tag (or the end of the line when it is missing)
+_FUNCTION_TAG = re.compile(r"<function=([^>\s]{1,200})>(.*?)(?:</function>|$)", re.IGNORECASE | re.MULTILINE)
+
+
+def _function_tag_call(match: re.Match, number: int) -> Call:
+    """The call of one ``<function=name>{...}</function>``: arguments that are no JSON object are still a call (an
+    attempt: a runner would try it), with no parameters."""
+    where = f"<function=...> call {number}"
+    body = match.group(2).strip()
+    try:
+        arguments = strict_json(body) if body else {}
+    except DuplicateKeyError as exc:
+        raise ToolCallError(f"{where}: {exc}") from None
+    except (ValueError, RecursionError):
+        arguments = {}
+    return normalize_call({"name": match.group(1), "parameters": arguments if isinstance(arguments, dict) else {}}, where)
 
 
 def block_calls(text: str) -> list[Call]:
