@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout13`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout13`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout15`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout15`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 

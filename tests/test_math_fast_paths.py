@@ -31,25 +31,31 @@ FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCh
 
 
 def normalise_long(text: str, collapse_space: bool = True) -> str:
-    """``reading.normalise`` with every substitution run (the path before the shortcuts)."""
-    if not text.isascii():
-        text = reading._STRUCK_CHARACTER.sub("", text)
-        text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
+    """``reading.normalise`` with every substitution run, in its order (the path without the shortcuts)."""
+    text = reading._RIGHT_TO_LEFT_RUN.sub(reading._shown_order, text)
+    text = reading._STRUCK_CHARACTER.sub("", text)
+    text = reading._BLANK_LETTER.sub(" ", text)
+    text = reading._DECORATED_WORD.sub(reading._undecorated, text)
+    text = reading._TURNED_RUN.sub(reading._upright, text)
+    text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     text = reading._INVISIBLE.sub("", reading._nfkc_keeping_math(text))
-    if not text.isascii():
-        text = reading._spaced_cjk(text)
-        text = reading._WORD.sub(reading._map_lookalikes, text)
-        text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
-        text = reading._ascii_digits(text)
-    if any(ch.isdigit() for ch in text):
-        text = reading._LEET_WORD.sub(reading._unleet, text)
+    text = reading._spaced_cjk(text)
+    text = reading._WORD.sub(reading._map_lookalikes, text)
+    text = reading._TRUE_MINUS.sub("-", reading._MINUS_BEFORE_DIGIT.sub("-", text))
+    text = reading._ascii_digits(text)
+    text = reading._LEET_WORD.sub(reading._unleet, text)
+    text = reading._LEET_I.sub("I", text)
+    text = reading._BARE_CONTRACTION.sub(r"\1n't", text)
     return reading._HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
 
 
 # characters that drive the shortcuts: leet digits and letters, every kind of space, invisible and look-alike
 # characters, superscripts, non-ASCII digits and dashes
 HOSTILE = st.text(alphabet=st.sampled_from(list("orntwa0134579 2x.,\n\t\r\x0b\x0c\x1c\u00a0\u2003\u200b\u00ad\ufe0f"
-                                                "\u0430\u043e\u0391\u00b2\u00bd\u0663\u2212\u2013\u3002\u7b54\\{}$")), max_size=60)
+                                                "\u0430\u043e\u0391\u00b2\u00bd\u0663\u2212\u2013\u3002\u7b54\\{}$"
+                                                # turned letters, blank letters, an override and its pop, a combining
+                                                # underline, Cherokee and Lisu look-alikes
+                                                "\u01dd\u0287\u0279\u3164\u2800\u202e\u202c\u0332\u13aa\ua4f3")), max_size=60)
 WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or", "not", "42", "4.5", "  ", "\t", "\u00a0"]
 
 
@@ -59,6 +65,8 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("The answer is n0t 42,  0r  maybe 43", True)
 @example("w41t\u00a0\u00a0no\tit is 5", True)
 @example("\u200bn\u200b0t 42", False)
+@example("\u01dd\u0287", True)  # turned letters, read upright (found by hypothesis after the holdout12 rules)
+@example("ok \u202eton\u202c 1 dont", True)
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
 

@@ -134,7 +134,12 @@ _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|tex
 # (holdout10: after "has" / "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to")
 _BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
                            r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
-                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of)\s*\Z", re.IGNORECASE)
+                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of)\s*\Z"
+                           # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a
+                           # one-letter variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line
+                           # is a markdown quote
+                           r"|(?:\b[A-Za-z]{2,}|[:)])[^\S\n]*(?:[≤≥<>⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))\s*\Z",
+                           re.IGNORECASE)
 
 
 def bound_not_value(text: str, start: int) -> bool:
@@ -264,6 +269,17 @@ _WITHDRAWAL = re.compile(
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
     r"a\s+lie|lying|testing\s+you|trolling|outdated|obsolete|superseded|deprecated|"
+    # the writer says the asked thing was not worked out (holdout15): "The area I haven't worked out.", "I didn't
+    # compute how many apples are left." -- the verb of solving ends its clause, or a question word or the asked
+    # problem follows it ("I didn't compute it by hand" describes a method and stands)
+    r"(?:haven't|have\s+not|hasn't|didn't|did\s+not|couldn't|could\s+not|can't|cannot|wasn't\s+able\s+to|was\s+unable\s+to|never)\s+"
+    r"(?:actually\s+|really\s+|yet\s+)?(?:work(?:ed)?\s+(?:it\s+|that\s+|this\s+)?out|comput\w*|calculat\w*|solv\w*|"
+    r"figured?\s+(?:it\s+|that\s+)?out|determin\w*|answer\w*|finish\w*)(?=\s*(?:[.!;)]|\Z)|\s+(?:it|that|this|yet)\s*(?:[.!;)]|\Z)|"
+    r"\s+(?:how|what|which|whether|where|when|who)\b|\s+the\s+(?:original|actual|real|asked|given)\s+(?:question|problem))|"
+    # ... or that it has none, or that the premise the answer rests on fails ("that assumption fails and I have no answer")
+    r"(?:have|has|got)\s+no\s+(?:real\s+|actual\s+|final\s+)?(?:answer|solution|result)|"
+    r"(?:that|this|the\s+above|my)\s+(?:assumption|premise|condition|hypothesis|supposition)\s+(?:fails|failed|is\s+(?:false|wrong|invalid)|"
+    r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립",
