@@ -138,6 +138,7 @@ FIRST_SIGHT = {
     "holdout11": ("1 / 76 (1.3 %)", "9 / 84 (10.7 %)", "5 / 94"),
     "holdout12": ("9 / 109 (8.3 %)", "1 / 40 (2.5 %)", "1 / 90"),
     "holdout13": ("19 / 80 (23.8 %)", "15 / 66 (22.7 %)", "0 / 103"),
+    "holdout14": ("5 / 73 (6.8 %)", "2 / 25 (8.0 %)", "3 / 56"),
     "holdout15": ("4 / 45 (8.9 %)", "0 / 15 (0.0 %)", "0 / 40"),
 }
 
@@ -162,7 +163,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout12` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout14` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

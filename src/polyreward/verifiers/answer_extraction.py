@@ -53,6 +53,7 @@ from polyreward.verifiers.commitment import (
     value_keys,
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
+from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
@@ -266,7 +267,6 @@ def _balanced(text: str) -> bool:
 # bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
-
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|$)|\.(?=\s+[A-Z])|\n")
 
 
@@ -281,7 +281,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     An anchor followed by a sentence ("Final Answer: The largest $n$ is 34.") yields that sentence's
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
-    segment = segment.lstrip()
+    segment = cut_reason_aside(segment.lstrip())
     env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
     if env:
         return next(g for g in env.groups() if g is not None)
