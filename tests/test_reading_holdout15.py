@@ -4,7 +4,9 @@ The rows here are new completions in the same styles, not the split's rows (the 
 * a later clause in which the writer says the asked thing was not worked out ("The area I haven't worked out.",
   "I didn't compute how many apples are left.") or that there is no answer, or that the premise of the answer fails
   ("that assumption fails"), takes the answer back;
-* an inequality sign after a word or a heading ("Answer ≤ 42", "The total: < 10") gives a bound, not a value.
+* an inequality sign after a word or a heading ("Answer ≤ 42", "The total: < 10") gives a bound, not a value, and so
+  do a range ("is between 40 and 42") and a relation other than identity ("The answer divides 42", "The answer ends
+  in the digits 42": the misses of ``holdout14``).
 """
 
 from __future__ import annotations
@@ -26,12 +28,19 @@ MATH = [
     ("The answer is 42, assuming every row is full. That assumption fails here, so I have no answer.", "42", 0.0),
     ("The total is at most 42. Answer ≤ 42.", "42", 0.0),
     ("Answer \\le 42", "42", 0.0),
+    ("The number of chairs is between 40 and 42.", "42", 0.0),
+    ("The answer divides 42.", "42", 0.0),
+    ("The answer ends in the digits 42.", "42", 0.0),
+    ("The answer exceeds 41, so it is at least 42.", "42", 0.0),
     # genuine
     ("$\\boxed{42}$. I didn't compute it by hand; 6 \\times 7 is standard.", "42", 1.0),
     ("I could not see the trick at first. Counting row by row: $\\boxed{42}$.", "42", 1.0),
     ("$\\boxed{42}$. The assumption that every row is full holds, since none is empty.", "42", 1.0),
     ("### Final answer\n\n> $\\boxed{42}$", "42", 1.0),
     ("So $x > 3$ would not matter here; the total is $\\boxed{42}$.", "42", 1.0),
+    ("The answer comes out to 42.", "42", 1.0),
+    ("The answer simplifies to 42.", "42", 1.0),
+    ("The result remains 42 after the check.", "42", 1.0),
 ]
 
 CHOICE = [

@@ -134,7 +134,12 @@ _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|tex
 # (holdout10: after "has" / "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to")
 _BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
                            r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
-                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of)\s*\Z"
+                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and)\s*\Z"
+                           # the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer
+                           # ends in the digits 42" -- a verb after "answer"/"result" that is no copula or verb of coming out
+                           r"|\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
+                           r"amounts|checks|matches|makes|seems|appears|looks|rounds|simplifies|reduces|evaluates|should|must|would|will|"
+                           r"has\s+to\s+be|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z"
                            # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a
                            # one-letter variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line
                            # is a markdown quote
