@@ -45,7 +45,17 @@ _MAX_CHARS = 64  # a set larger than this is not worth scanning for (nor listed)
 def consumed_characters(items: Any) -> set[str] | None:
     """A superset of the characters a match of the parsed pattern ``items`` can consume, or None when it cannot be
     told (a category such as ``\\w``, a negated set, any character)."""
+    told = _consumed(items, space_allowed=False, limit=_MAX_CHARS)
+    return None if told is None else told[0]
+
+
+def _consumed(items: Any, space_allowed: bool, limit: int) -> tuple[set[str], bool] | None:
+    """The one walker of a parsed pattern: (a superset of the characters other than white space that a match of
+    ``items`` can consume, whether it can consume white space ``\\s`` -- only read when ``space_allowed``), or None
+    when they cannot be told (``\\w``, a negated set, any character, a scoped ignore-case over cased letters) or
+    number more than ``limit``."""
     found: set[str] = set()
+    space = False
     for op, argument in items:
         if op in _ZERO_WIDTH:
             continue  # a look-around or anchor consumes nothing
@@ -57,30 +67,24 @@ def consumed_characters(items: Any) -> set[str] | None:
                     found.add(chr(value))
                 elif kind is _sre.RANGE and value[1] - value[0] < _MAX_CHARS:
                     found.update(chr(code) for code in range(value[0], value[1] + 1))
+                elif space_allowed and kind is _sre.CATEGORY and value is _sre.CATEGORY_SPACE:
+                    space = True
                 else:
                     return None
-        elif op is _sre.BRANCH:
-            for branch in argument[1]:
-                inner = consumed_characters(branch)
-                if inner is None:
+        elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
+            bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
+            for body in bodies:
+                inner = _consumed(body, space_allowed, limit)
+                if inner is None or op is _sre.SUBPATTERN and argument[1] & re.IGNORECASE and any(
+                        ch.lower() != ch.upper() for ch in inner[0]):
                     return None
-                found |= inner
-        elif op is _sre.SUBPATTERN:
-            _group, add_flags, _del_flags, body = argument
-            inner = consumed_characters(body)
-            if inner is None or add_flags & re.IGNORECASE and any(ch.lower() != ch.upper() for ch in inner):
-                return None
-            found |= inner
-        elif op in _REPEATS:
-            inner = consumed_characters(argument[2])
-            if inner is None:
-                return None
-            found |= inner
+                found |= inner[0]
+                space = space or inner[1]
         else:
             return None
-        if len(found) > _MAX_CHARS:
+        if len(found) > limit:
             return None
-    return found
+    return found, space
 
 
 class Scanned:
@@ -328,47 +332,6 @@ def scan_names(namespace: dict[str, Any], names: str) -> None:
 # search's, sees before pos; only the match's ``pos`` attribute differs).
 
 
-def _tail_characters(items: Any) -> tuple[set[str], bool] | None:
-    """(a superset of the characters other than white space that a match of ``items`` can consume, whether it can
-    consume white space ``\\s``), or None when they cannot be told (``\\w``, a negated set, any character)."""
-    found: set[str] = set()
-    space = False
-    for op, argument in items:
-        if op in _ZERO_WIDTH:
-            continue
-        if op is _sre.LITERAL:
-            found.add(chr(argument))
-            continue
-        if op is _sre.IN:
-            for kind, value in argument:
-                if kind is _sre.LITERAL:
-                    found.add(chr(value))
-                elif kind is _sre.RANGE and value[1] - value[0] < _MAX_CHARS:
-                    found.update(chr(code) for code in range(value[0], value[1] + 1))
-                elif kind is _sre.CATEGORY and value is _sre.CATEGORY_SPACE:
-                    space = True
-                else:
-                    return None
-            continue
-        if op is _sre.BRANCH:
-            bodies = argument[1]
-        elif op is _sre.SUBPATTERN:
-            if argument[1] or argument[2]:  # scoped flags: not read here
-                return None
-            bodies = [argument[3]]
-        elif op in _REPEATS:
-            bodies = [argument[2]]
-        else:
-            return None
-        for body in bodies:
-            inner = _tail_characters(body)
-            if inner is None:
-                return None
-            found |= inner[0]
-            space = space or inner[1]
-    return found, space
-
-
 def _tail_set(compiled: re.Pattern) -> tuple[str, bool] | None:
     """(the characters other than white space that :class:`TailScanned` strips, whether it strips white space), or None
     when ``compiled`` does not end every match at the end of the text with ``\\Z`` or its characters cannot be told."""
@@ -377,7 +340,7 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool] | None:
         items = list(parsed)
         if not items or items[-1] != (_sre.AT, _sre.AT_END_STRING):
             return None
-        told = _tail_characters(items)
+        told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS)  # cases are added after
     except (re.error, ValueError, TypeError, RecursionError):
         return None
     if told is None:
