@@ -133,3 +133,21 @@ def test_cherokee_and_lisu_look_alikes_are_read_as_latin(word, script, value):
 
 def test_a_text_in_cherokee_is_left_alone():
     assert normalise("\u13a3\u13cd\u13d3") == "\u13a3\u13cd\u13d3"  # letters with no Latin look-alike: a Cherokee word
+
+
+# an earlier derived value, then a different final box: the box is the commitment (docs/reading.md)
+EARLIER_THEN_BOX = [  # (completion, gold, expected)
+    ("Solving, x = 4.\n\nThe answer asks for -x, so \\boxed{-4}", "-4", 1.0),
+    ("x = 4. Wait, sign error: \\boxed{-4}", "-4", 1.0),
+    ("x = 4.\n\n\\boxed{-4}", "-4", 1.0),
+    ("x = 4.\n\n\\boxed{-4}", "4", 0.0),  # the earlier value is work, not the answer
+    ("x = 4.\n\n\\boxed{-4} (just a guess)", "-4", 0.0),
+    ("\\boxed{-4}. Actually no, x = 4.", "-4", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), EARLIER_THEN_BOX)
+def test_the_final_box_is_the_commitment(completion, gold, expected):
+    from polyreward.rewards.math_accuracy import MathAccuracy
+
+    assert MathAccuracy()(completions=[completion], answer=[gold]) == [expected]

@@ -142,8 +142,8 @@ _BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=]
                            r"has\s+to\s+be|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z"
                            # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a
                            # one-letter variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line
-                           # is a markdown quote
-                           r"|(?:\b[A-Za-z]{2,}|[:)])[^\S\n]*(?:[≤≥<>⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))\s*\Z",
+                           # is a markdown quote, and one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
+                           r"|(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))|[^\S\n]+[<>])\s*\Z",
                            re.IGNORECASE)
 
 
