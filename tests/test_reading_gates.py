@@ -81,28 +81,6 @@ def test_the_filing_strings_found_by_one_search_are_the_ones_tested_one_by_one(d
             assert pattern.compiled.search(text) is None, (name, text)
 
 
-@FAST
-@given(st.data())
-def test_a_kept_verdict_is_the_verdict_and_the_kept_texts_stay_bounded(data):
-    """``may_match`` answers from its kept verdicts exactly as testing the strings (``_may_match``) does, on a first
-    call and a repeated one, and keeps at most ``_SEEN_LIMIT`` texts of at most ``_SEEN_LENGTH`` characters."""
-    for name, pattern in PREFILTERED:
-        texts = data.draw(st.lists(_gated_texts(pattern), min_size=1, max_size=4), label=name)
-        for text in texts + texts[::-1]:
-            assert pattern.may_match(text) == pattern._may_match(text), (name, text)
-        assert len(pattern._seen) <= regex_prefilter._SEEN_LIMIT
-        assert all(len(text) <= regex_prefilter._SEEN_LENGTH for text in pattern._seen)
-
-
-def test_kept_verdicts_are_dropped_when_full():
-    pattern = next(pattern for _, pattern in PREFILTERED)
-    for number in range(3 * regex_prefilter._SEEN_LIMIT):
-        pattern.may_match(f"x{number}")
-        assert len(pattern._seen) <= regex_prefilter._SEEN_LIMIT
-    pattern.may_match("y" * (regex_prefilter._SEEN_LENGTH + 1))
-    assert "y" * (regex_prefilter._SEEN_LENGTH + 1) not in pattern._seen
-
-
 # --- \Z patterns searched from their tail ---------------------------------------------------------------------------------
 
 TAIL_PIECES = PIECES + ["\\boxed{", "\\boxed {", "\\text{", "\\textbf", "\\mathrm{", "\\(", "\\[", "\\fbox", "\\framebox{", ":",
@@ -197,7 +175,6 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(mon
                 monkeypatch.setattr(module, name, value.compiled)
     for _, pattern in GATED:
         monkeypatch.setattr(pattern, "_by_start", None)
-    monkeypatch.setattr(regex_prefilter, "_SEEN_LENGTH", -1)  # no kept verdicts: every prefilter call tests its strings
 
     def every_last(pattern, text, count):
         return [m.end() for m in pattern.compiled.finditer(text)][-count:] if isinstance(pattern, Scanned) else \
