@@ -112,7 +112,6 @@ _COMMON_WORDS = frozenset({"answer", "the", "is", "a", "an", "so", "final", "to"
                            "i", "be", "in", "for", "total", "step", "then", "'s", ":", "=", "value", "result"})
 
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
-_SEEN_LENGTH, _SEEN_LIMIT = 256, 64  # characters, texts: may_match's kept verdicts per pattern (speed only)
 _GATE_KEYS = 50  # filing strings: from this many on, the ones a text holds are found by one search (speed only; see _keys_in)
 
 
@@ -133,7 +132,7 @@ class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan", "_gate", "_by_start", "_seen")
+    __slots__ = ("compiled", "literals", "conjuncts", "ignore_case", "_keys", "_rests", "_scan", "_gate", "_by_start")
 
     def __init__(self, compiled: re.Pattern, conjuncts: tuple[frozenset[str], ...], ignore_case: bool) -> None:
         self.compiled = compiled
@@ -156,7 +155,6 @@ class Prefiltered:
         # with many filing strings, the strings a text holds are found by searching for any of them (any_of, compiled at
         # the first call) from each place found to the next, instead of testing every string one by one (287 strings of
         # IDIOM_DOUBT cost ~25 µs on a 160-character window; on most windows none is there and one search in C says so)
-        self._seen: dict[str, bool] = {}  # may_match's verdicts on the last short texts (see may_match)
         self._gate: re.Pattern | None = None
         self._by_start: dict[str, tuple[str, ...]] | None = None
         if len(self._keys) >= _GATE_KEYS:
@@ -183,23 +181,7 @@ class Prefiltered:
         return found
 
     def may_match(self, text: str) -> bool:
-        """False only when no match can exist in ``text`` (it holds all the strings of none of the sets).
-
-        The verdict on a text of up to ``_SEEN_LENGTH`` characters is kept (``_SEEN_LIMIT`` texts per pattern, all
-        dropped when full): the readers test the same short window with the same pattern about twice per fresh row
-        (28 calls a row, 15 distinct, on ``benchmarks/math_fresh_rows.py``). The verdict is a function of the text."""
-        if len(text) > _SEEN_LENGTH:
-            return self._may_match(text)
-        seen = self._seen
-        verdict = seen.get(text)
-        if verdict is None:
-            verdict = self._may_match(text)
-            if len(seen) >= _SEEN_LIMIT:
-                seen.clear()
-            seen[text] = verdict
-        return verdict
-
-    def _may_match(self, text: str) -> bool:
+        """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
         if self.ignore_case:
             if not text.isascii():
                 return True
