@@ -41,6 +41,8 @@ MATH = [
     ("The answer comes out to 42.", "42", 1.0),
     ("The answer simplifies to 42.", "42", 1.0),
     ("The result remains 42 after the check.", "42", 1.0),
+    ("We can write the answer as 42.", "42", 1.0),
+    ("The answer thus is 42.", "42", 1.0),
 ]
 
 CHOICE = [

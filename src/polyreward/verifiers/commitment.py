@@ -139,7 +139,7 @@ _BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=]
                            # ends in the digits 42" -- a verb after "answer"/"result" that is no copula or verb of coming out
                            r"|\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
                            r"amounts|checks|matches|makes|seems|appears|looks|rounds|simplifies|reduces|evaluates|should|must|would|will|"
-                           r"has\s+to\s+be|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z"
+                           r"has\s+to\s+be|as|thus|always|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z"  # "write the answer as 42" states it
                            # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a
                            # one-letter variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line
                            # is a markdown quote, and one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
