@@ -195,7 +195,9 @@ class ThinkFormat(RolloutReward):
             try:
                 if type(completion) is not str or completion[:1] == "[" or completion[:1].isspace():
                     completion = self.text_of(completion)
-                match = match_format(completion if not guarded or completion.isascii() else _plain_tags(completion))
+                if guarded and not completion.isascii():
+                    completion = _plain_tags(completion)  # read once, for the match and the verdict
+                match = match_format(completion)
                 if match and not guarded:
                     score, reason = 1.0, "format ok"
                 else:
@@ -212,8 +214,7 @@ class ThinkFormat(RolloutReward):
         return Scored(*self._verdict(completion, self._pattern.match(completion), row.get("prompt")))
 
     def _verdict(self, completion: str, match: re.Match[str] | None, prompt: object) -> tuple[float, str]:
-        if self.min_content_words > 0 and not completion.isascii():
-            completion = _plain_tags(completion)
+        """Score and reason of ``completion`` (under ``min_content_words`` already read by :func:`_plain_tags`)."""
         if match:
             thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt)
             return (0.0, thin) if thin else (1.0, "format ok")
