@@ -233,7 +233,7 @@ def _update(model, ref_model, optimizer, scheduler, rollouts: Rollouts, advantag
         "entropy": totals["entropy"] / max(totals["entropy_tokens"], 1.0),
         "clip_ratio/low": totals["low"] / tokens,
         "clip_ratio/high": totals["high"] / tokens,
-        "grad_norm": totals["grad_norm"] / max(n - totals["skipped"], 1) if totals["skipped"] < n else math.nan,
+        "grad_norm": totals["grad_norm"] / (n - totals["skipped"]) if totals["skipped"] < n else math.nan,
         "updates_skipped": totals["skipped"],
     }
 
