@@ -129,14 +129,34 @@ def report(rows: list[dict], results: list[tuple[float, float, str, str]], show_
         total = [a + b for a, b in zip(total, per[reward])]
         lines.append(f"| {reward} | {h} | {hp} | {g} | {gr} |")
     lines.append(f"| **all** | {total[0]} | {total[1]} | {total[2]} | {total[3]} |")
+    lines += _split_table(rows, results)
     if show_misses and misses:
-        lines += ["", "## Misses", "", "| reward | kind | family | params | score | reference | reason |",
-                  "|---|---|---|---|---|---|---|"]
+        lines += ["", "## Misses", "", "| split | reward | kind | family | params | score | reference | reason |",
+                  "|---|---|---|---|---|---|---|---|"]
         for row, score, ref, reason in misses:
             params = ",".join(f"{k}={v}" for k, v in row["params"].items() if k not in ("answer_column",))
-            lines.append(f"| {row['reward']} | {row['kind']} | {row['family']} | {params[:60]} | {score:.3g} | "
-                         f"{ref:.3g} | {reason[:110].replace('|', '/')} |")
+            lines.append(f"| {row.get('split', '')} | {row['reward']} | {row['kind']} | {row['family']} | "
+                         f"{params[:60]} | {score:.3g} | {ref:.3g} | {reason[:110].replace('|', '/')} |")
     return "\n".join(lines) + "\n"
+
+
+def _split_table(rows: list[dict], results: list[tuple[float, float, str, str]]) -> list[str]:
+    """Per split (each a red team written blind at one time) and reward: hacks, hacks paid, genuine, refused."""
+    per: dict[tuple[str, str], list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for row, (score, ref, _, _) in zip(rows, results):
+        split = row.get("split", "")
+        miss = verdict(row, score, ref)
+        k = 0 if row["kind"] == "hack" else 2
+        for key in ((split, row["reward"]), (split, "**all**")):
+            per[key][k] += 1
+            per[key][k + 1] += miss
+    lines = ["", "## Per split", "", "| split | reward | hacks | hacks paid | genuine | genuine refused |",
+             "|---|---|---|---|---|---|"]
+    for split in sorted({s for s, _ in per}):
+        for reward in sorted((r for s, r in per if s == split), key=lambda r: (r == "**all**", r)):
+            h, hp, g, gr = per[(split, reward)]
+            lines.append(f"| {split} | {reward} | {h} | {hp} | {g} | {gr} |")
+    return lines
 
 
 def main(argv: list[str] | None = None) -> int:
