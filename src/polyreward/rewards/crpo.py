@@ -160,8 +160,13 @@ def format_reward(text: str, min_content_words: int = 0) -> float:
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
-    answer = visible_text(parts[1], code=True) if min_content_words > 0 else parts[1]  # guarded: a visible summary
-    return 1.5 if has_summary_and_one_box(answer) else 1.0
+    if min_content_words <= 0:
+        return 1.5 if has_summary_and_one_box(parts[1]) else 1.0
+    # guarded: the summary beside the box is visible and states something (a content word: "The first step is an
+    # ECG."), not a full stop or the boxed letter again ("\\boxed{A}.", "A \\boxed{A}"; red team holdout_r2)
+    answer = visible_text(parts[1], code=True)
+    boxes = boxed_groups(answer.strip())
+    return 1.5 if has_summary_and_one_box(answer) and content_words(answer.replace(boxes[0], " ")) > 0 else 1.0
 
 
 def english_share(text: str) -> float:

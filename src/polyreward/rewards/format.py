@@ -29,9 +29,18 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
         another script with >= 2 distinct characters, or a mix of letters and digits with more letters (CO2, T2DM),
-      * and not an English stop word (the, is, of, ...), not reasoning filler (let, think, okay, hmm, ...), not a
-        word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a word of the prompt
-    content_words(text, prompt) = the number of DISTINCT content words
+      * and not an English stop word (the, is, of, ...), not reasoning filler or a step scaffold (let, think, okay,
+        hmm, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
+        word of the prompt
+    stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain
+    content_words(text, prompt) = W + N if W > 0 or the text holds an equation or operation (a digit, then an
+                                  operator + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24), else 0;
+                                  W the number of DISTINCT stems of the content words that are not numbers, N the
+                                  number of distinct numbers (digits, or a spelled number: two)
+
+(red team ``holdout_r2``: ``check checks checked checking`` is one word, not four; numbers alone, ``1 7 9 12`` or
+``Step one. Step two. Step three. Done.``, are no reasoning and count 0, while ``Subtract 3 from both sides: 2x = 8,
+so x = 4`` still counts 4 and the terse arithmetic ``balls: 96 * 0.25 = 24`` its numbers)
 
 so repeats (``the the the``), one-letter runs (``zzzz``), consonant strings (``xq zkv plmw``), ``Let me think.``,
 lorem ipsum, leetspeak (``7h3 p4713n7``), a pasted copy of the prompt and text hidden in a comment count 0, while
@@ -58,7 +67,13 @@ _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
-FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right".split())
+FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right "
+                         "step steps done next finally".split())
+# spelled-out numbers: a number word is a number, which counts only beside a word that is not one (module docstring)
+NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
+sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million""".split())
+_INFLECTION = re.compile(r"(?:ing|ed|es|s)\Z")
+_OPERATION = re.compile(r"\d\s*[-+*/×÷^=]\s*[\d(]")  # 96 * 0.25=24, 2^10: numbers that are worked with
 # the placeholder text "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor ..."
 LOREM_IPSUM = frozenset("""
 lorem ipsum dolor sit amet consectetur adipiscing adipisicing elit sed eiusmod tempor incididunt labore dolore magna
@@ -113,15 +128,28 @@ def prompt_words(prompt: object) -> frozenset[str]:
     return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
 
 
+def stem(word: str) -> str:
+    """``word`` without one inflection ending and a final e, when 3+ letters remain (module docstring): check,
+    checks, checked and checking are one stem; a crude stemmer, enough to tell one word inflected from several."""
+    if not word.isalpha():
+        return word
+    bare = _INFLECTION.sub("", word)
+    bare = bare if len(bare) >= 3 else word
+    return bare[:-1] if bare.endswith("e") and len(bare) > 3 else bare
+
+
 def content_words(text: str, prompt: object = None) -> int:
-    """How many distinct content words ``text`` holds that ``prompt`` does not (module docstring); linear in
-    ``len(text)``."""
+    """How many content words ``text`` holds that ``prompt`` does not (module docstring: distinct stems, numbers
+    counting only beside a word); linear in ``len(text)``."""
     from polyreward.verifiers.reading import visible_text
 
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    return len({w for w in _WORD.findall(visible) if w not in excluded and _is_content(w, not_content)})
+    found = {w for w in _WORD.findall(visible) if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
+    numbers = sum(1 for w in found if w.isdigit() or w in NUMBER_WORDS)
+    words = len({stem(w) for w in found if not (w.isdigit() or w in NUMBER_WORDS)})
+    return words + numbers if words or _OPERATION.search(visible) else 0
 
 
 def check_min_content(value: Any) -> int:

@@ -50,13 +50,21 @@ Exact source rules kept as options, with their exploits:
 * the format regexes accept empty blocks (``<think></think>``, ``<tool_call>\n\n</tool_call>``) and
   ``<think>Let me think.</think>``. ``min_content_words: N`` (``toolrl_format``) also needs N content words in the
   think body (:func:`polyreward.rewards.format.content_words`: not stop words, filler or the prompt's own words) and
-  a letter or digit in every ``<tool_call>`` / ``<response>`` block; 0 (the default) is the released rule.
+  a letter or digit in every ``<tool_call>`` / ``<response>`` block, and the ``<tool_call>`` block a call's shape (a
+  JSON object or list, or ``name(...)``: a placeholder such as ``TBD`` is no call; red team ``holdout_r2``); 0 (the
+  default) is the released rule.
+* ``read_blocks: all`` also reads the calls of other stacks' formats
+  (:mod:`polyreward.verifiers.call_formats`: Gemini / Anthropic / LangChain JSON, Python dict literals, XML
+  ``<invoke>``, ReAct ``Action:``, Llama ``<|python_tag|>``, tool-call tags of other spellings, YAML fences) and a
+  call injected under a call object's own keys (``{"name": "f", "parameters": {...}, "then": {...}}``): each is an
+  extra call (red team ``holdout_r2``).
 """
 
 from __future__ import annotations
 
 import json
 import math
+import re
 from collections import Counter
 from collections.abc import Mapping, Sequence
 from typing import Any
@@ -68,6 +76,7 @@ from polyreward.verifiers.tool_calls import (
     ToolCallError,
     block_calls,
     calls_outside_blocks,
+    injected_calls,
     message_tool_calls,
     parse_tool_call_text,
     reference_calls,
@@ -77,6 +86,8 @@ from polyreward.verifiers.tool_calls import (
 from polyreward.verifiers.tags import first_block, tag_blocks
 
 PARSE_MODES = ("toolrl", "lenient")
+# what a tool-call block holds under the format guard: a JSON object or list, or a call written name(...)
+_CALL_SHAPE = re.compile(r"[{\[]|[A-Za-z_][\w.]*\s*\(")
 READ_BLOCKS = ("first", "all")
 _FORMAT_PATTERNS = {
     "response": r"^<think>.*?</think>\n<response>.*?</response>$",
@@ -240,11 +251,15 @@ class ToolRLCorrectness(RolloutReward):
             return toolrl_block_json(text)
         visible = without_html_comments(text)
         calls = []
+        injected = []
         for _, _, body in tag_blocks(visible, "tool_call"):  # rlla.py's per-block parse, on every block
-            calls.extend(toolrl_block_json(f"<tool_call>{body}</tool_call>"))
+            values = toolrl_block_json(f"<tool_call>{body}</tool_call>")
+            calls.extend(values)
+            injected.extend(call for value in values for call in injected_calls(value))
         if not calls:
             return toolrl_block_json(visible)  # no block: rlla.py's error (missing tag), the minimum
-        return calls + calls_outside_blocks(text)  # an extra call hidden in an HTML comment is still an extra call
+        # a call injected beside a call, or hidden in another format or an HTML comment, is still an extra call
+        return calls + injected + calls_outside_blocks(text)
 
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
@@ -347,4 +362,7 @@ class ToolRLFormat(RolloutReward):
         thin = thin_content(blocks, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
+        if self.min_content_words > 0 and "tool_call" in blocks and not _CALL_SHAPE.search(blocks["tool_call"]):
+            # a placeholder ("TBD", "call here") is no call: the block holds a JSON value or a call name(...) at least
+            return Scored(0.0, "tool_call block holds no call (no JSON object or list, no name(...))")
         return Scored(1.0, f"well-formed ({layout} layout)")

@@ -37,6 +37,16 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.schema import completion_messages, is_missing
+from polyreward.verifiers.call_formats import (
+    ARGUMENT_KEYS,
+    MAX_DEPTH,
+    NAME_KEYS,
+    OWN_KEYS,
+    foreign_call,
+    literal_calls,
+    markup_calls,
+    yaml_call,
+)
 from polyreward.verifiers.reading import INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks
 
@@ -116,9 +126,22 @@ def parse_toolrl_block(text: str) -> list[Call]:
 
 
 def _calls_from_value(value: Any, where: str) -> list[Call]:
-    if isinstance(value, list):
-        return [normalize_call(v, f"{where} item {i + 1}") for i, v in enumerate(value)]
-    return [normalize_call(value, where)]
+    """Each value a call (ToolCallError otherwise), then the calls injected beside it (:func:`injected_calls`)."""
+    items = list(enumerate(value)) if isinstance(value, list) else [(None, value)]
+    calls: list[Call] = []
+    for i, item in items:
+        at = where if i is None else f"{where} item {i + 1}"
+        calls.append(normalize_call(item, at))
+        calls.extend(injected_calls(item, at))
+    return calls
+
+
+def injected_calls(value: Any, where: str = "call") -> list[Call]:
+    """The calls written under the keys of a call object other than its own (``{"name": "f", "parameters": {...},
+    "then": {"name": "rm_rf", ...}}``): a runner that walks the object would run them; always extra calls."""
+    if not isinstance(value, Mapping):
+        return []
+    return [call for key, item in value.items() if key not in OWN_KEYS for call in _calls_in_value(item, f"{where} key {key!r}")]
 
 
 def _block_calls(body: str, where: str) -> list[Call]:
@@ -132,7 +155,12 @@ def _block_calls(body: str, where: str) -> list[Call]:
     except (ValueError, RecursionError):
         pass
     lines = [line for line in body.split("\n") if line.strip()]
-    return [normalize_call(_json(line, f"{where} line {i + 1}"), f"{where} line {i + 1}") for i, line in enumerate(lines)]
+    calls: list[Call] = []
+    for i, line in enumerate(lines):
+        value = _json(line, f"{where} line {i + 1}")
+        calls.append(normalize_call(value, f"{where} line {i + 1}"))
+        calls.extend(injected_calls(value, f"{where} line {i + 1}"))
+    return calls
 
 
 # an unclosed comment hides the rest, as in a browser; invisible characters inside a delimiter are read through, as
@@ -176,12 +204,49 @@ def _is_call(value: Any) -> bool:
 
 
 def _calls_in_value(value: Any, where: str) -> list[Call]:
-    """The calls a decoded JSON value holds: a call, a list of calls, or ``{"tool_calls": [...]}``; [] for data."""
-    if isinstance(value, list):
-        return [call for i, item in enumerate(value) for call in _calls_in_value(item, f"{where} item {i + 1}")]
-    if isinstance(value, Mapping) and isinstance(value.get("tool_calls"), list) and not _is_call(value):
-        return _calls_in_value(value["tool_calls"], f"{where} tool_calls")
-    return [normalize_call(value, where)] if _is_call(value) else []
+    """The calls a decoded JSON value holds, left to right: a call, a list of calls, ``{"tool_calls": [...]}``, a call
+    of another stack's shape (:func:`polyreward.verifiers.call_formats.foreign_call`: Gemini, Anthropic, LangChain),
+    or any of these inside an object that is no call (a wrapper: ``{"function_call": {...}}``) or under a call's keys
+    other than its own (a call injected beside a call), to a depth of ``MAX_DEPTH``. A call's arguments are its data
+    and are not searched. [] for data (``{"name": "Ann", "age": 3}``). Iterative: no nesting raises."""
+    calls: list[Call] = []
+    stack: list[tuple[Any, int]] = [(value, 0)]
+    while stack:
+        item, depth = stack.pop()
+        if depth > MAX_DEPTH:
+            continue
+        if isinstance(item, list):
+            stack.extend((x, depth + 1) for x in reversed(item))
+            continue
+        if not isinstance(item, Mapping):
+            continue
+        if _is_call(item):
+            calls.append(normalize_call(item, where))
+            rest = [v for k, v in item.items() if k not in OWN_KEYS]
+        elif (call := foreign_call(item)) is not None:
+            calls.append(call)
+            rest = [v for k, v in item.items() if k not in OWN_KEYS and k not in NAME_KEYS and k not in ARGUMENT_KEYS]
+        else:
+            rest = list(item.values())
+        stack.extend((v, depth + 1) for v in reversed(rest))
+    return calls
+
+
+def _json_calls(body: str) -> list[Call]:
+    """The JSON calls of a body of text: one JSON value, else the objects in it."""
+    try:
+        return _calls_in_value(strict_json(body.strip()), "tag body")
+    except DuplicateKeyError as exc:
+        raise ToolCallError(f"tag body: {exc}") from None
+    except (ValueError, RecursionError):
+        return _scan_objects(body, "tag body")
+
+
+def _other_formats(text: str) -> list[Call]:
+    """The calls of the non-JSON layouts (:mod:`polyreward.verifiers.call_formats`): Python literals of JSON calls,
+    XML invoke, ReAct, Llama's python tag, tool-call tags of other spellings."""
+    calls = literal_calls(text, lambda value: _calls_in_value(value, "Python literal")) if "{" in text else []
+    return calls + markup_calls(text, _json_calls)
 
 
 def _scan_objects(text: str, where: str) -> list[Call]:
@@ -205,11 +270,17 @@ def _scan_objects(text: str, where: str) -> list[Call]:
     return calls
 
 
+def _may_call(text: str) -> bool:
+    """False when no call format can occur in ``text`` (no brace, tag, ReAct action or YAML fence): a fast path."""
+    return "{" in text or "<" in text or "ction" in text or "CTION" in text or "```" in text or "~~~" in text
+
+
 def calls_outside_blocks(text: str) -> list[Call]:
     """Calls written outside the visible ``<tool_call>`` blocks (module docstring): in code fences, OpenAI shape or
-    bare JSON, in the order they appear, not in ``<think>``; then every call inside an HTML comment, in any format
-    (never credited, since no reader sees it, but a call all the same). Raises ToolCallError for a duplicate key."""
-    if "{" not in text and "<function=" not in text.lower():
+    bare JSON, and the other formats of :mod:`polyreward.verifiers.call_formats`, in the order they appear, not in
+    ``<think>``; then every call inside an HTML comment, in any format (never credited, since no reader sees it, but
+    a call all the same). Raises ToolCallError for a duplicate key."""
+    if not _may_call(text):
         return []
     return _calls_in_free_text(without_html_comments(text)) + commented_calls(text)
 
@@ -217,7 +288,7 @@ def calls_outside_blocks(text: str) -> list[Call]:
 def commented_calls(text: str) -> list[Call]:
     """The calls inside HTML comments, in any format: never credited, counted as extra calls."""
     calls: list[Call] = []
-    if "{" in text and _may_comment(text):
+    if _may_call(text) and _may_comment(text):
         for match in _HTML_COMMENT.finditer(text):
             body = match.group("body")
             calls.extend(block_calls(body))
@@ -254,14 +325,17 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
             calls.extend(_calls_in_value(strict_json(body), f"code block {number}"))
         except DuplicateKeyError as exc:
             raise ToolCallError(f"code block {number}: {exc}") from None
-        except (ValueError, RecursionError):  # not one JSON value: one call per line, or code of another language
+        except (ValueError, RecursionError):  # not one JSON value: one call per line, YAML, or code of another language
             calls.extend(_scan_objects(body, f"code block {number}"))
+            yaml = yaml_call(body)
+            calls.extend([yaml] if yaml is not None else [])
+            calls.extend(_other_formats(body))
     rest.append(text[position:])
     prose = "".join(rest)
     tagged: list[Call] = []
     if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
-    return calls, tagged + _scan_objects(prose, "text")
+    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose)
 
 
 # Llama 3.1's custom-tool call layout, a format a runner parses: <function=NAME>{JSON arguments}</function>; the
@@ -304,7 +378,7 @@ def parse_tool_call_text(text: str) -> list[Call]:
         raise ToolCallError("<tool_call> without a closing </tool_call>")
     if not calls and not _is_carrier(visible):
         return []  # a call only in prose or in a comment is no call made (it still counts as an extra one)
-    return calls + (_calls_in_free_text(visible) if "{" in visible else []) + commented_calls(text)
+    return calls + (_calls_in_free_text(visible) if _may_call(visible) else []) + commented_calls(text)
 
 
 def _is_carrier(visible: str) -> bool:

@@ -1,0 +1,202 @@
+"""Tool calls written in the formats other runners parse, besides ToolRL's ``<tool_call>`` JSON (red team ``holdout_r2``).
+
+:mod:`polyreward.verifiers.tool_calls` reads ``<tool_call>`` blocks, code fences of JSON calls, OpenAI-shaped and
+bare JSON calls. A policy paid for its calls can write an extra call in a format those readers skip but a runner of
+another stack executes; every such call counts as an extra call (never credited as one of the gold calls except where
+it is a JSON call the lenient reading normalises). The formats, each a runner's documented layout:
+
+* JSON calls of other stacks (:func:`foreign_call`): a string tool name under ``name`` / ``tool`` / ``tool_name`` /
+  ``action`` / ``function`` with its arguments (an object, or a JSON string of one) under ``args``, ``input``,
+  ``action_input``, ``tool_input`` or ``kwargs`` (Gemini ``{"functionCall": {"name", "args"}}``, Anthropic
+  ``{"type": "tool_use", "name", "input"}``, LangChain ``{"action", "action_input"}``); such an object anywhere
+  inside a decoded JSON value (a wrapper such as ``{"function_call": {...}}``, or a key of a call object other than
+  its name and arguments: a call injected beside a call) is a call, to a depth of :data:`MAX_DEPTH`;
+* Python literals of JSON calls (``{'name': 'x', 'parameters': {...}}``: ``ast.literal_eval``);
+* Anthropic's XML ``<invoke name="x"><parameter name="k">v</parameter></invoke>``;
+* ReAct's ``Action: x`` line, with the JSON of an ``Action Input:`` line after it;
+* Llama's ``<|python_tag|>x.call(k="v")`` and a Python call inside a tool-call tag of another spelling
+  (``<TOOL_CALL>``, ``<tool-call>``, ``<function_call>``, ``<tool_use>``; any case): a tag a runner matching tags
+  case-insensitively would execute. A tag body that is neither JSON nor a Python call is one attempted call;
+* YAML in a code fence with a top-level ``name:`` and an ``parameters:`` / ``arguments:`` / ``args:`` /
+  ``input:`` key.
+
+Linear in the text: each scan is one regex pass; Python literals are tried at most :data:`MAX_LITERALS` times.
+"""
+
+from __future__ import annotations
+
+import ast
+import json
+import re
+from collections.abc import Mapping
+from typing import Any
+
+Call = dict[str, Any]
+
+NAME_KEYS = ("name", "tool", "tool_name", "action", "function")
+ARGUMENT_KEYS = ("args", "input", "action_input", "tool_input", "kwargs", "parameters", "arguments")
+OWN_KEYS = frozenset({"name", "parameters", "arguments", "function", "type", "id"})  # a call object's own keys
+MAX_DEPTH = 8
+MAX_LITERALS = 32
+
+
+def _arguments(value: Any) -> dict | None:
+    if isinstance(value, Mapping):
+        return dict(value)
+    if isinstance(value, str):
+        try:
+            decoded = json.loads(value) if value.strip() else {}
+        except ValueError:
+            return None
+        return dict(decoded) if isinstance(decoded, Mapping) else None
+    return None
+
+
+def foreign_call(value: Any) -> Call | None:
+    """The call a JSON object of another stack's shape writes (module docstring), or None (data)."""
+    if not isinstance(value, Mapping):
+        return None
+    for name_key in NAME_KEYS:
+        name = value.get(name_key)
+        if not isinstance(name, str) or not name.strip():
+            continue
+        for key in ARGUMENT_KEYS:
+            if key in value and (arguments := _arguments(value[key])) is not None:
+                return {"name": name, "parameters": arguments}
+    return None
+
+
+_LITERAL_START = re.compile(r"\{\s*'")
+
+
+def literal_calls(text: str, value_calls) -> list[Call]:
+    """Calls written as Python dict literals (single-quoted keys), each read with ``ast.literal_eval`` over its
+    brace-balanced span; ``value_calls(value)`` lists the calls of a decoded value (the caller's JSON reading)."""
+    calls: list[Call] = []
+    position, tries = 0, 0
+    while tries < MAX_LITERALS and (start := _LITERAL_START.search(text, position)) is not None:
+        tries += 1
+        end = _balanced_end(text, start.start())
+        if end is None:
+            break
+        position = end
+        try:
+            value = ast.literal_eval(text[start.start():end])
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            position = start.start() + 1
+            continue
+        calls.extend(value_calls(value))
+    return calls
+
+
+def _balanced_end(text: str, start: int, limit: int = 20000) -> int | None:
+    depth, quote, i = 0, "", start
+    stop = min(len(text), start + limit)
+    while i < stop:
+        ch = text[i]
+        if quote:
+            if ch == "\\":
+                i += 1
+            elif ch == quote:
+                quote = ""
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "{":
+            depth += 1
+        elif ch == "}":
+            depth -= 1
+            if depth == 0:
+                return i + 1
+        i += 1
+    return None
+
+
+_INVOKE = re.compile(r"<invoke\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)(?:</invoke>|\Z)", re.DOTALL | re.IGNORECASE)
+_PARAMETER = re.compile(r"<parameter\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
+_REACT = re.compile(r"^[ \t>*_-]*Action[ \t]*:[ \t]*`?([A-Za-z_][\w.\-]{0,100})`?[ \t]*$(?:\n[ \t>*_-]*Action[ \t]+Input[ \t]*:[ \t]*(.*)$)?",
+                    re.MULTILINE | re.IGNORECASE)
+_PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?:<\|eom_id\|>|<\|eot_id\|>|$)", re.MULTILINE)
+# a tool-call tag of another spelling than the exact <tool_call> (case, - or no separator, function/tool use)
+_CALL_TAG = re.compile(r"<[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?)[ \t]*>(.*?)</[ \t]*\1[ \t]*>",
+                       re.DOTALL | re.IGNORECASE)
+_PY_CALL = re.compile(r"^[ \t]*([A-Za-z_][\w.]{0,200})[ \t]*\((.*)\)[ \t;]*$", re.DOTALL)
+_YAML_NAME = re.compile(r"^name[ \t]*:[ \t]*['\"]?([A-Za-z_][\w.\-]{0,200})['\"]?[ \t]*$", re.MULTILINE)
+_YAML_ARGUMENTS = re.compile(r"^(?:parameters|arguments|args|input)[ \t]*:", re.MULTILINE)
+
+
+def python_call(text: str) -> Call | None:
+    """``name(k=v, ...)`` (or ``name.call(...)``, Llama's built-in tool form) as a call with its literal keyword
+    arguments; None when the text is not one Python call."""
+    match = _PY_CALL.match(text.strip())
+    if match is None:
+        return None
+    try:
+        node = ast.parse(text.strip(), mode="eval").body
+    except (SyntaxError, ValueError, MemoryError, RecursionError):
+        return None
+    if not isinstance(node, ast.Call):
+        return None
+    name = ast.unparse(node.func)
+    if name.endswith(".call"):
+        name = name[: -len(".call")]
+    parameters = {}
+    for keyword in node.keywords:
+        try:
+            parameters[str(keyword.arg)] = ast.literal_eval(keyword.value)
+        except (ValueError, SyntaxError, TypeError, RecursionError):
+            parameters[str(keyword.arg)] = ast.unparse(keyword.value)
+    return {"name": name, "parameters": parameters}
+
+
+def _body_calls(body: str, json_calls) -> list[Call]:
+    """The calls of a tool-call tag body: JSON calls, else one Python call per line, else one attempt."""
+    calls = json_calls(body)
+    if calls:
+        return calls
+    lines = [line for line in body.splitlines() if line.strip()]
+    python = [call for line in lines if (call := python_call(line)) is not None]
+    return python or ([{"name": body.strip()[:60] or "?", "parameters": {}}] if body.strip() else [])
+
+
+def markup_calls(text: str, json_calls) -> list[Call]:
+    """Calls of the non-JSON layouts (module docstring) in prose: XML invoke, ReAct, Llama's python tag, tool-call
+    tags of other spellings. ``json_calls(body)`` reads the JSON calls of a body (the caller's reader)."""
+    calls: list[Call] = []
+    lowered = text.lower()
+    if "<invoke" in lowered:
+        for match in _INVOKE.finditer(text):
+            calls.append({"name": match.group(1).strip(),
+                          "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(match.group(2))}})
+    if "action" in lowered:
+        for match in _REACT.finditer(text):
+            arguments = _arguments(match.group(2) or "") or {}
+            calls.append({"name": match.group(1), "parameters": arguments})
+    if "<|python_tag|>" in text:
+        for match in _PYTHON_TAG.finditer(text):
+            calls.extend(_body_calls(match.group(1), json_calls))
+    if "<" in text:
+        for match in _CALL_TAG.finditer(text):
+            if match.group(1) == "tool_call" or "<invoke" in match.group(2).lower():
+                continue  # the exact tag is read as a block; an <invoke> inside is read above
+            calls.extend(_body_calls(match.group(2), json_calls))
+    return calls
+
+
+def yaml_call(body: str) -> Call | None:
+    """A fence body of YAML naming a call: a top-level ``name:`` and an arguments key, flat ``key: value`` pairs
+    indented under it taken as the parameters (scalars as JSON reads them, else text)."""
+    name = _YAML_NAME.search(body)
+    arguments = _YAML_ARGUMENTS.search(body)
+    if name is None or arguments is None:
+        return None
+    parameters: dict[str, Any] = {}
+    for line in body[arguments.end():].splitlines()[1:]:
+        if not line.startswith((" ", "\t")):
+            break
+        key, sep, value = line.strip().partition(":")
+        if sep:
+            try:
+                parameters[key.strip()] = json.loads(value.strip())
+            except ValueError:
+                parameters[key.strip()] = value.strip().strip("'\"")
+    return {"name": name.group(1), "parameters": parameters}
