@@ -73,33 +73,60 @@ def _joins_previous(ch: str) -> bool:
 # by a lower-case letter ("ThePatientHas", "the-patient-has", "HTTPServer": 3 each); digits inside a word are part of it
 # ("aa0aa" is one); single letters ("s" of "it's") and numbers are no word of their own, so ordinary prose counts as a
 # whitespace split does
-_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][a-z0-9\u00df-\u024f]+|[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]+|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])")
+# (red team holdout_r2) a capital needs a lower-case letter after its digits ("O2" of "PaO2" is a formula's element, no
+# word), and a single letter beside a joint that is no apostrophe is a word ("a" of "and,a,second", "with-a"; not the
+# "s" of "it's"), as is one between apostrophes ("rock'n'roll"), before an apostrophe and a word ("a'second") and one
+# that opens or closes a camel-case run ("aRight", "andA")
+_RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][0-9]*[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]*|[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]+"
+                       r"|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])|(?<![\w'’])[A-Za-z](?=[^\w\s'’])|(?<=[^\w\s'’])[A-Za-z](?![\w'’])"
+                       r"|(?<=['’])[A-Za-z](?=['’])|(?<![\w'’])[A-Za-z](?=['’][A-Za-z]{2})"
+                       r"|(?<=[a-z\u00df-\u024f])[A-Z\u00c0-\u00de](?!\w)|(?<![\w'’])[a-z](?=[A-Z])")
+# a run of letters only, longer than WORD_CHARS: words written without spaces ("THEPATIENTPRESENTSWITH"), counted at
+# the rate a tokenizer spends on English letters, one token for every LETTERS_PER_TOKEN
+_LETTERS_ONLY = re.compile(r"[A-Za-z\u00c0-\u024f]+")
+LETTERS_PER_TOKEN = 4
+PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
+MIN_PAIRS = 8
 
 
 # markup inside a run is no word of the writer's: a tag (<answer>) or a LaTeX command (\frac)
 _RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}>|\\[A-Za-z]+")
 
 
-def _run_words(run: str) -> int:
-    """Words of one Latin run: ceil(length / ``WORD_CHARS``), or its words (:data:`_RUN_WORD`, markup left out) when
-    there are 3 or more, whichever is more: a compound of two ("double-check", "days/month") is one word as a reader
-    counts it, 150 words joined by hyphens, slashes, dots or camel case are 150."""
+def _run_words(run: str) -> tuple[int, bool]:
+    """(words of one Latin run, whether it is a compound of two): ceil(length / ``WORD_CHARS``), or its words
+    (:data:`_RUN_WORD`, markup left out) when there are 3 or more, whichever is more: a compound of two
+    ("double-check", "days/month") is one word as a reader counts it, 150 words joined by hyphens, slashes, dots or
+    camel case are 150. A run of letters only longer than ``WORD_CHARS`` counts ceil(length / ``LETTERS_PER_TOKEN``)."""
     chunks = -(-len(run) // WORD_CHARS)
-    if len(run) < 3 * 3 - 1:  # (speed) too short to hold three words of two letters and two joints
-        return chunks
+    if len(run) < 2 * 2 + 1:  # (speed) too short to hold two words of two letters and a joint
+        return chunks, False
     words = sum(1 for _ in _RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
-    return max(chunks, words) if words >= 3 else chunks
+    if words >= 3:
+        return max(chunks, words), False
+    if len(run) > WORD_CHARS and _LETTERS_ONLY.fullmatch(run):
+        return -(-len(run) // LETTERS_PER_TOKEN), False
+    return chunks, words == 2 and chunks == 1
 
 
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
     ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one) and at least
-    ceil(length / ``WORD_CHARS`` = 16) words; every other
+    ceil(length / ``WORD_CHARS`` = 16) words (a run of letters only: ceil(length / 4), the tokens of unspaced
+    words); compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
+    to hide every other one, red team ``holdout_r2``); every other
     visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``)."""
-    words = sum(_run_words(m.group()) for m in _WORD_RUN.finditer(text))
+    words = runs = pairs = 0
+    for match in _WORD_RUN.finditer(text):
+        count, pair = _run_words(match.group())
+        words += count
+        runs += 1
+        pairs += pair
+    if pairs >= MIN_PAIRS and pairs >= PAIR_SHARE * runs:  # "the-patient presents-with": pairs joined to hide a word
+        words += pairs
     if not text.isascii():
         words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
     return words
