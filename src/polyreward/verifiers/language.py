@@ -121,11 +121,33 @@ def stretches(plain: str) -> list[str]:
 _SYMBOL_GREEK = re.compile(r"(?<![\u0370-\u03ff\u1f00-\u1fff])[\u0370-\u03ff](?![\u0370-\u03ff\u1f00-\u1fff])")
 
 
+# a word of 3+ letters without a vowel, in lower case or capitalised (an abbreviation in capitals, ECG, or a unit in
+# mixed case, mmHg, is no such word): "Crshng chst pn", English spelled without its vowels
+_VOWELLESS = re.compile(r"(?<![^\W\d_])[B-DF-HJ-NP-TV-XZ]?[b-df-hj-np-tv-xz]{2,}(?![^\W\d_])")
+_LONG_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
+VOWELLESS_SHARE = 1 / 3  # a stretch with this share of vowelless words is no English (a few units, hrs or bpm, are)
+
+
+def _hidden_foreign_letters(text: str, plain: str) -> int:
+    """Letters of a script other than Latin that a reader sees in a code block or a block quote (which the language
+    reading sets aside, as code or as someone else's words): still text of the answer in another language."""
+    from polyreward.verifiers.reading import normalise, without_comments
+
+    if text.isascii():
+        return 0
+    shown = _SYMBOL_GREEK.sub("", without_comments(normalise(text)))
+    count = lambda t: sum(_letters(m.group()) for m in _NON_LATIN_LETTER.finditer(t))  # noqa: E731
+    return max(0, count(shown) - count(plain))
+
+
 def english_share(text: str) -> float:
     """Share of the text's letters that stand in stretches a language detector labels English (module docstring); a
-    lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither."""
+    lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither. Red team ``holdout_r2``: letters of
+    another script inside a code block or a block quote count in the total (a Chinese paragraph in a code fence is
+    still Chinese), accented Latin letters of an English stretch are English (``Ménière``, ``Guillain–Barré``), and a
+    stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
-    total = _letters(plain)
+    total = _letters(plain) + _hidden_foreign_letters(text, plain)
     if not total:
         return 0.0
     latin = _NON_LATIN_LETTER.sub(" ", plain)  # letters of other scripts count in the total only
@@ -138,6 +160,12 @@ def english_share(text: str) -> float:
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
             language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
-        if language == "en":
-            english += sum(ch.isascii() and ch.isalpha() for ch in stretch)
+        if language == "en" and not _without_vowels(stretch):
+            english += _letters(stretch)
     return english / total
+
+
+def _without_vowels(stretch: str) -> bool:
+    """True when :data:`VOWELLESS_SHARE` or more of the stretch's words of 3+ letters have no vowel."""
+    words = len(_LONG_WORD.findall(stretch))
+    return bool(words) and len(_VOWELLESS.findall(stretch)) >= VOWELLESS_SHARE * words
