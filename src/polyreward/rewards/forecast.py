@@ -50,8 +50,16 @@ ignored). They are a committed forecast only when
 * the writer states it rather than offers it as a possibility: ``<answer>maybe 340</answer>``, ``It might be
   <answer>340</answer>``, ``340 (just a guess)`` are no forecast (the project's one reading of a qualified answer,
   :func:`polyreward.verifiers.commitment.qualified`; "roughly", "most likely" and "probably" still commit);
+* the words right beside each number (the last three of its clause before it, the first three after it) are words
+  that name a forecast, its unit, time or class, or an estimate's adverb (:data:`NEIGHBOUR_WORDS`: ``Tomorrow's
+  mean PM2.5: 48 µg/m³ (bad)``, ``approximately 48``, ``48 (나쁨)``): any other word there, in any language, may
+  bound, negate, range or relabel it (``moins de 60``, ``60 미만``, ``不是48``, ``north of 40``, ``AQI 60``,
+  ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; a step label (``Day 1: 48``, ``D+1: 48``) is
+  no value, and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
+  ``holdout_r2``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
-  ``ignore that``): the last statement is the committed one.
+  ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
+  withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
@@ -79,6 +87,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
+from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 
@@ -164,9 +173,55 @@ _AFTER_NUMBER = re.compile(r"\d")
 _SENTENCE_START = re.compile(r"[.!?\n]")
 
 
+# LaTeX a forecast is typeset in: "$48\\ \\mu g/m^3$", "\\text{µg/m}^{3}"
+_LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|textrm|rm|mbox)\s*\{([^{}]*)\}")
+_LATEX_SPACE = re.compile(r"\\[,;:! ]|\$|\\quad")
+# a step label before its value: "Day 1: 48", "D+1: 48", "t+2: 52" (a word, a step number, a colon) is no value
+_STEP_LABEL = re.compile(r"\b[A-Za-z]{1,12}\s*[+-]?\s*\d{1,3}\s*:(?!\d)")
+# the words that may stand right beside a forecast's number (red team holdout_r2): what names the forecast, its unit,
+# its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA); any other word there,
+# in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
+# "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none
+NEIGHBOUR_WORDS = frozenset("""
+a an the of for is be will would should it its i my our we this that s at to in on and then my final answer value
+values level levels concentration concentrations mean average avg daily day days tomorrow today tonight next hour
+hours hourly step steps forecast forecasts forecasted forecasting predict predicted prediction predictions estimate
+estimated estimates estimation expect expected expecting projected projection remain remains stay stays around about
+approximately approx roughly circa ca near nearly likely probably most ugm micrograms microgram per cubic metre meter
+good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
+pollution category class index mean
+좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
+""".split())
+_NEIGHBOUR_WORD = re.compile(r"[^\W\d_]+")
+# a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
+_CLAUSE_BREAK_BEFORE = re.compile(r"[,;:\n!?(\[]|\.(?=\s+[A-Z])")
+_CLAUSE_BREAK_AFTER = re.compile(r"[,;\n!?\]]|\.(?=\s+[A-Z]|\s*\Z)")
+_SCRIPTS = str.maketrans({"⁻": "-", "³": "3", "²": "2", "₂": "2", "₃": "3", "₅": "5", "₁": "1", "₀": "0"})
+
+
+def _latex_plain(span: str) -> str:
+    if "\\" not in span and "$" not in span:
+        return span
+    span = _LATEX_WRAPPER.sub(r"\1", span).replace("\\mu", "µ")
+    return _LATEX_SPACE.sub(" ", span).replace("µ ", "µ").replace("{", "").replace("}", "")
+
+
+def _stranger_beside(span: str, match: re.Match) -> str:
+    """A word beside the number (the last 3 words of its clause before it, the first 3 after it) that is not one of
+    :data:`NEIGHBOUR_WORDS` nor a single Latin letter (a label: "a 1", "b 2"), or "" (module docstring)."""
+    before = span[max(0, match.start() - 60):match.start()]
+    breaks = list(_CLAUSE_BREAK_BEFORE.finditer(before))
+    before = before[breaks[-1].end():] if breaks else before
+    after = span[match.end():match.end() + 60]
+    stop = _CLAUSE_BREAK_AFTER.search(after)
+    after = after[:stop.start()] if stop else after
+    words = _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
+    return next((w for w in words if w not in NEIGHBOUR_WORDS and not (len(w) == 1 and w.isascii())), "")
+
+
 def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     """The numbers of ``span`` when each is a plain value in the expected unit, else (None, why)."""
-    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", span))
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
     numbers = []
     for match in _NUMBER.finditer(span):
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
@@ -174,6 +229,8 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
         if _OTHER_UNIT.match(after):
             return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"
+        if stranger := _stranger_beside(span, match):
+            return None, f"{where} has {stranger!r} beside {match.group()}: a word that may bound, negate or relabel it"
         numbers.append(float(match.group()))
     return numbers, ""
 
@@ -242,6 +299,8 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     if _AFTER_NUMBER.search(after) or _NEGATION.search(after) or _WITHDRAWAL.search(after):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
+    if after.strip() and foreign(after):  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
+        return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
     return numbers, "", True
 
 

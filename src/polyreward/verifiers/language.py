@@ -169,3 +169,22 @@ def _without_vowels(stretch: str) -> bool:
     """True when :data:`VOWELLESS_SHARE` or more of the stretch's words of 3+ letters have no vowel."""
     words = len(_LONG_WORD.findall(stretch))
     return bool(words) and len(_VOWELLESS.findall(stretch)) >= VOWELLESS_SHARE * words
+
+
+FOREIGN_MIN_LETTERS = 12  # fewer Latin letters than this are too few for the detector to name a language
+
+
+def foreign(text: str) -> bool:
+    """True when ``text`` is written (in part) in a language other than English, so that an English reading of what
+    it says (a withdrawal, a denial, a bound) cannot be trusted: it holds a letter of a script other than Latin (a
+    lone Greek letter is a symbol, ``µg``), or at least :data:`FOREIGN_MIN_LETTERS` Latin letters that the detector
+    gives to another language with probability :data:`CONFIDENT` or more. Short English notes ("No pneumothorax.",
+    "Mild bibasilar atelectasis.") are never given confidently to another language (red team ``holdout_r2``: a
+    retraction after an answer in German, Spanish, Portuguese, Korean or Chinese)."""
+    plain = _SYMBOL_GREEK.sub("", _plain(text))
+    if _NON_LATIN_LETTER.search(plain):
+        return True
+    if _letters(plain) < FOREIGN_MIN_LETTERS:
+        return False
+    language, confidence = _identifier().classify(plain)
+    return language != "en" and confidence >= CONFIDENT
