@@ -36,7 +36,11 @@ from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
 from polyreward.schema import completion_messages, completion_text, is_missing
+from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
+from polyreward.verifiers.language import foreign
+from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, parse_tool_call_text, reference_calls
 from polyreward.vocabulary import group_key
 
@@ -65,12 +69,28 @@ def normalize_answer(text: str) -> str:
     return " ".join(_ARTICLES.sub(" ", text.lower().translate(_PUNCT)).split())
 
 
-def _final_answer(text: str) -> str:
-    body = answer_block(text)
-    if body is not None:
-        return body
-    lines = [line for line in text.strip().splitlines() if line.strip()]
-    return lines[-1] if lines else ""
+def _final_answer(text: str) -> str | None:
+    """The answer the text commits to: its ``<answer>`` block, else its last non-empty line. None (no answer) when
+    the text's ``<answer>`` blocks differ once normalised (``<answer>1889</answer> <answer>1887</answer>``), one is
+    denied or hedged (:func:`polyreward.verifiers.commitment.uncommitted`), or the text after the last takes it back
+    (``Scratch that``: ``retraction_after`` / ``later_disowns``) or is written in another language, which may take it
+    back unread (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``, as ``jaccard`` reads its
+    block. The text read is the visible one (comments, code blocks and quotes are not the answer)."""
+    if answer_block(text) is None:
+        lines = [line for line in text.strip().splitlines() if line.strip()]
+        return lines[-1] if lines else ""
+    view = visible_text(text)
+    blocks = list(tag_blocks(view, "answer"))
+    if not blocks or len({normalize_answer(body) for _, _, body in blocks}) > 1:
+        return None
+    if any(uncommitted(view, start, end) for start, end, _ in blocks):
+        return None
+    end, body = blocks[-1][1], blocks[-1][2]
+    retraction = retraction_after(view, end)
+    if (retraction is not None and retraction[1]) or later_disowns(view, end, body.strip()) in ("retracted", "negated", "conflicting"):
+        return None
+    tail = view[end:].strip()
+    return None if tail and foreign(tail) else body
 
 
 def _call_key(calls: list[dict]) -> Counter:
@@ -180,7 +200,10 @@ class OTCToolEfficiency(Reward):
                 return 0.0, f"malformed tool call: {exc}"[:200]
             return float(_call_key(calls) == _call_key(gold)), ""
         accepted = reference if isinstance(reference, (list, tuple)) else [reference]
-        predicted = normalize_answer(_final_answer(completion_text(completion)))
+        final = _final_answer(completion_text(completion))
+        if final is None:
+            return 0.0, "no committed answer (blocks that differ, or one denied, taken back or followed by another language)"
+        predicted = normalize_answer(final)
         return float(any(predicted == normalize_answer(str(a)) for a in accepted)), ""
 
     def evaluate(self, prompts: Sequence[Any], completions: Sequence[Any], **columns: Sequence[Any]) -> RewardOutput:
