@@ -192,7 +192,7 @@ good moderate bad very unhealthy hazardous sensitive groups fair poor excellent 
 pollution category class index mean
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 """.split())
-_NEIGHBOUR_WORD = re.compile(r"[^\W\d_]+")
+_NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
 # a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
 _CLAUSE_BREAK_BEFORE = re.compile(r"[,;:\n!?(\[]|\.(?=\s+[A-Z])")
 _CLAUSE_BREAK_AFTER = re.compile(r"[,;\n!?\]]|\.(?=\s+[A-Z]|\s*\Z)")

@@ -26,7 +26,11 @@ source, with the exploits that brings — docs/rewards/clinical.md):
 * a block the text denies or hedges ("This is not <answer>a</answer>", "<answer>a</answer> is wrong",
   :func:`polyreward.verifiers.commitment.uncommitted`) or explicitly takes back after it ("<answer>a</answer>
   Scratch that.", :func:`polyreward.verifiers.commitment.retraction_after`) or withdraws in a later clause
-  ("<answer>a</answer> ? Wrong.", :func:`polyreward.verifiers.commitment.later_disowns`) is no answer.
+  ("<answer>a</answer> ? Wrong.", :func:`polyreward.verifiers.commitment.later_disowns`) is no answer;
+* so is a block under a header that denies it or names it an example (``NOT present:``, ``Example of the answer
+  format:``, a header in another language), a block after which a clause takes back all before it (``All of the
+  above were excluded.``, ``I did not look at the image.``: :mod:`polyreward.verifiers.framing`) or a note in
+  another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``.
 
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
@@ -34,6 +38,7 @@ source, with the exploits that brings — docs/rewards/clinical.md):
 from __future__ import annotations
 
 import json
+import re
 from collections.abc import Mapping
 from typing import Any
 
@@ -42,10 +47,14 @@ from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, read_labels, split_labels
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
+from polyreward.verifiers.denial import disowns_text_before
+from polyreward.verifiers.framing import header_frames_away
+from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
 
 MODES = ("exact", "normalized")
+_CLAUSE_END = re.compile(r"[.!?;\n]|\s[-\u2013\u2014]{1,2}\s|[\u2013\u2014]")
 METRICS = ("jaccard", "f1")
 
 
@@ -158,6 +167,15 @@ class JaccardReward(RolloutReward):
         # so another value stated there, "conflicting", does not count)
         if later_disowns(view, blocks[-1][1], "") in ("retracted", "negated"):
             return None, "the <answer> block is withdrawn after it"
+        # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
+        # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
+        if why := header_frames_away(view, blocks[0][0]):
+            return None, f"the <answer> block is no answer: {why}"
+        tail = view[blocks[-1][1]:]
+        if any(disowns_text_before(clause) for clause in _CLAUSE_END.split(tail[:2000])):
+            return None, "a clause after the <answer> block takes it back"
+        if tail.strip() and foreign(tail[:2000]):
+            return None, "the text after the <answer> block is in another language, which may take it back"
         return sets[0], ""
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:

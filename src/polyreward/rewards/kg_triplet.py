@@ -76,6 +76,7 @@ from polyreward.rewards.format import check_min_content, content_words
 from polyreward.schema import is_missing, prompt_text
 from polyreward.vocabulary import import_callable
 from polyreward.verifiers.commitment import retraction_opening
+from polyreward.verifiers.framing import opening_header_frames_away
 from polyreward.verifiers.denial import disowns_text_before, lead_denials, questions, sentence_spans, tail_denials, without_denied
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
@@ -168,6 +169,8 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     answer = _undenied(text[answer_start:])
     if not answer.strip() and text[answer_start:].strip():
         return ""  # the answer disowns itself: the reasoning before it is no report either
+    if opening_header_frames_away(text[answer_start:]):
+        return ""  # "Example of a report in this format: ...", "To verify on the film: ..." (red team holdout_r2)
     return text[:answer_start] + answer
 
 

@@ -31,6 +31,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.clauses import denies_by_reference
 from polyreward.verifiers.commitment import disowns_before
+from polyreward.verifiers.framing import disowns_all_before
 
 # a sentence ends at a run of . ! ? (then a space or the end), a blank line or a line break before a list item; the
 # run is matched from its start only and never given back, so a 100 KB run of "!" not followed by a space costs one
@@ -120,6 +121,10 @@ def disowns_text_before(clause: str) -> bool:
     and withdrawals ("? Wrong.", "cannot be right.", "That is false.") and a bare "is not the answer"; or a
     quantifier over the text before that denies it all (:func:`polyreward.verifiers.clauses.denies_by_reference`
     opened by "none of the above / these / this ...": "None of the above findings are actually present."; a
-    "Nothing acute is present." names nothing before it and takes nothing back)."""
+    "Nothing acute is present." names nothing before it and takes nothing back); or a quantifier over it with a
+    predicate of absence, or the writer saying they did not look at the case
+    (:func:`polyreward.verifiers.framing.disowns_all_before`: "All of the above are artifacts.", "I did not look at the
+    image."; red team holdout_r2)."""
     return (disowns_before(clause) or bool(_SUBJECTLESS_DENIAL.match(clause))
-            or (_NONE_OF_BEFORE.match(clause) is not None and denies_by_reference(clause.strip())))
+            or (_NONE_OF_BEFORE.match(clause) is not None and denies_by_reference(clause.strip()))
+            or disowns_all_before(clause))

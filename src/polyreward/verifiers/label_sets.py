@@ -29,12 +29,19 @@ def split_labels(body: str, separator: str = ";") -> list[str]:
 
 
 _LIST_MARKER = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}[.)])\s+")
+# markdown emphasis around a label or the whole list ("**a; b**", "`a`"): markup, not part of a label
+_EMPHASIS = re.compile(r"^[*_`]+|[*_`]+$")
+# a checkbox before a label (red team holdout_r2): checked, the label is chosen ("[x] a"); unchecked, it is not ("[ ] a")
+_CHECKED = re.compile(r"^(?:\[[xX✓✔]\]|[☑✅✓✔])\s*")
+_UNCHECKED = re.compile(r"^(?:\[\s?\]|[☐✗✘❌])\s*")
 
 
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
     line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"). A trailing full stop is not part of a
-    label. The guarded (normalised) reading: the prompt's separator is a format request, and a genuine answer
+    label, nor is markdown emphasis around it (``**a; b**``). A label with a checked box (``[x] a``, ``☑ a``) is
+    chosen, one with an unchecked box (``[ ] a``, ``☐ a``, ``✗ a``) is not, and is left out (red team ``holdout_r2``).
+    The guarded (normalised) reading: the prompt's separator is a format request, and a genuine answer
     written as a list or with commas names the same labels."""
     if separator in body:
         labels = body.split(separator)
@@ -44,8 +51,9 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = body.split(",")
     else:
         labels = [body]
-    labels = [_LIST_MARKER.sub("", label).strip().rstrip(".").strip() for label in labels]
-    return [label for label in labels if label]
+    labels = [_EMPHASIS.sub("", _LIST_MARKER.sub("", label).strip()).strip().rstrip(".").strip() for label in labels]
+    labels = [_EMPHASIS.sub("", label).strip() for label in labels]
+    return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]
 
 
 def normalize_label(label: str, synonyms: Mapping[str, str] | None = None) -> str:
