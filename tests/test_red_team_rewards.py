@@ -23,9 +23,6 @@ LEFT_OPEN = {
     ("toolrl_format", "terse_think"): (
         "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
         "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0"),
-    ("kg_triplet_consistency", "template_disclaimer"): (
-        "'Template (not a read of this study): <report>' disowns the report in a parenthesis before it; no shared "
-        "reading takes a label of the text as a denial"),
     ("kg_triplet_consistency", "impression_added"): (
         "genuine: the offline extractor attaches 'left' in 'Cardiomegaly with small left effusion' to cardiomegaly "
         "too (nearest anatomy within 6 tokens, radiology_kg.py), a triplet the reference lacks (0.833)"),
@@ -34,6 +31,38 @@ LEFT_OPEN = {
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
+    # holdout_r2 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r2_first_sight.md)
+    ("toolrl_correctness", "call_only_inside_think"): (
+        "label disputed after first sight: the gold <tool_call> block written inside <think> is run by a runner that "
+        "matches tags in the raw text (rlla.py reads the first block wherever it is), so the call is made and the task "
+        "done; refusing it would refuse models that emit the call before closing their reasoning"),
+    ("jaccard", "german_excluded_header"): (
+        "'Ausgeschlossen (nicht vorhanden):' is German to the detector with probability 0.88, under language.CONFIDENT "
+        "(0.9); a lower bar would call short English headers foreign ('Findings:' is 'af' at 0.09)"),
+    ("kg_triplet_consistency", "german_postposed_negation"): (
+        "'Cardiomegaly: nein.' negates with one German word, too short for the language detector, and the lexicon's "
+        "NegEx cues are English"),
+    ("kg_triplet_consistency", "impression_contradicts_findings"): (
+        "an impression calling the study normal after positive findings: the offline extractor has no rule that a "
+        "'normal chest radiograph' denies every finding (contradictions: keep counts one finding stated both ways)"),
+    ("kg_triplet_consistency", "spanish_template_disclaimer"): (
+        "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
+        "'a' are English function words, so language.foreign does not call it foreign"),
+    ("kg_triplet_consistency", "postposed_excluded"): (
+        "'Heart enlargement excluded.': a finding named by a noun phrase the lexicon lacks and a post-negation cue "
+        "after it; the offline extractor (radiology_kg.py) reads the remaining findings as the reference's"),
+    ("kg_triplet_consistency", "terse_labels"): (
+        "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
+        "an extractor limit (docs: a reconstruction of ReXKG)"),
+    ("kg_triplet_consistency", "findings_and_impression"): (
+        "genuine: the IMPRESSION restates the findings with other anatomy words, which the extractor attaches as "
+        "extra triplets (0.833), as holdout_r1's impression_added"),
+    ("kg_triplet_consistency", "bulleted_report"): (
+        "genuine: 'Heart: enlarged.' as a bullet is read as the anatomy 'heart' without the finding cardiomegaly "
+        "(0.786); an extractor limit"),
+    ("kg_triplet_consistency", "think_then_report"): (
+        "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
+        "findings named in the reasoning count (exact scoring kept)"),
 }
 
 ROWS = bench.load_rows()
@@ -62,6 +91,9 @@ def test_references_get_full_credit(results):
     text, which may be penalised)."""
     for row, (_, ref, _, ref_reason) in zip(ROWS, results):
         if row["reward"] in bench.STRICT_ABOVE:
+            continue
+        if row["params"].get("form") == "ppo":  # OTC-PPO: the reference's own calls cost cos(m*pi/(2m+c)) < 1
+            assert 0 < ref < 1, (row["family"], ref_reason)
             continue
         best = {"toolrl_correctness": 3.0, "crpo_format": 1.5}.get(row["reward"], 1.0)
         assert ref == pytest.approx(best), (row["reward"], row["family"], ref_reason)
