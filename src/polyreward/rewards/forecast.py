@@ -219,9 +219,24 @@ def _stranger_beside(span: str, match: re.Match) -> str:
     return next((w for w in words if w not in NEIGHBOUR_WORDS and not (len(w) == 1 and w.isascii())), "")
 
 
+def _read_span(span: str) -> str:
+    """``span`` with LaTeX, superscripts, step labels, the unit (UGM) and pollutant names read."""
+    return _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+
+
+def _stranger_in(span: str, where: str) -> str:
+    """Why a number of ``span`` is no forecast for a word beside it (:func:`_stranger_beside`), or "". Run once the
+    count is right, so on T numbers (the check costs a few searches per number)."""
+    span = _read_span(span)
+    for match in _NUMBER.finditer(span):
+        if stranger := _stranger_beside(span, match):
+            return f"{where} has {stranger!r} beside {match.group()}: a word that may bound, negate or relabel it"
+    return ""
+
+
 def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     """The numbers of ``span`` when each is a plain value in the expected unit, else (None, why)."""
-    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    span = _read_span(span)
     numbers = []
     for match in _NUMBER.finditer(span):
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
@@ -229,8 +244,6 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
         if _OTHER_UNIT.match(after):
             return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"
-        if stranger := _stranger_beside(span, match):
-            return None, f"{where} has {stranger!r} beside {match.group()}: a word that may bound, negate or relabel it"
         numbers.append(float(match.group()))
     return numbers, ""
 
@@ -292,6 +305,8 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} holds {len(numbers)} number(s), {count} expected (a hedge, range or table is no forecast)", True
     if not all(math.isfinite(x) for x in numbers):
         return None, f"{where} holds a non-finite number", True
+    if why := _stranger_in(span, where):
+        return None, why, True
     if _NEGATION.search(span):
         return None, f"{where} negates its number", True
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)

@@ -71,8 +71,8 @@ def normalize_answer(text: str) -> str:
 
 def _final_answer(text: str) -> str | None:
     """The answer the text commits to: its ``<answer>`` block, else its last non-empty line. None (no answer) when
-    the text's ``<answer>`` blocks differ once normalised (``<answer>1889</answer> <answer>1887</answer>``), one is
-    denied or hedged (:func:`polyreward.verifiers.commitment.uncommitted`), or the text after the last takes it back
+    the text's ``<answer>`` blocks differ once normalised (``<answer>1889</answer> <answer>1887</answer>``), the first
+    or the last is denied or hedged (:func:`polyreward.verifiers.commitment.uncommitted`), or the text after the last takes it back
     (``Scratch that``: ``retraction_after`` / ``later_disowns``) or is written in another language, which may take it
     back unread (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``, as ``jaccard`` reads its
     block. The text read is the visible one (comments, code blocks and quotes are not the answer)."""
@@ -83,7 +83,7 @@ def _final_answer(text: str) -> str | None:
     blocks = list(tag_blocks(view, "answer"))
     if not blocks or len({normalize_answer(body) for _, _, body in blocks}) > 1:
         return None
-    if any(uncommitted(view, start, end) for start, end, _ in blocks):
+    if any(uncommitted(view, start, end) for start, end, _ in {blocks[0], blocks[-1]}):  # the first and the last
         return None
     end, body = blocks[-1][1], blocks[-1][2]
     retraction = retraction_after(view, end)

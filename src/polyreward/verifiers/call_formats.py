@@ -26,6 +26,7 @@ Linear in the text: each scan is one regex pass; Python literals are tried at mo
 from __future__ import annotations
 
 import ast
+import bisect
 import json
 import re
 from collections.abc import Mapping
@@ -111,14 +112,15 @@ def _balanced_end(text: str, start: int, limit: int = 20000) -> int | None:
     return None
 
 
-_INVOKE = re.compile(r"<invoke\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)(?:</invoke>|\Z)", re.DOTALL | re.IGNORECASE)
+_INVOKE = re.compile(r"<invoke\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>", re.IGNORECASE)
+_INVOKE_END = re.compile(r"</invoke>", re.IGNORECASE)
 _PARAMETER = re.compile(r"<parameter\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
 _REACT = re.compile(r"^[ \t>*_-]*Action[ \t]*:[ \t]*`?([A-Za-z_][\w.\-]{0,100})`?[ \t]*$(?:\n[ \t>*_-]*Action[ \t]+Input[ \t]*:[ \t]*(.*)$)?",
                     re.MULTILINE | re.IGNORECASE)
-_PYTHON_TAG = re.compile(r"<\|python_tag\|>(.*?)(?:<\|eom_id\|>|<\|eot_id\|>|$)", re.MULTILINE)
+# the body runs to the next python tag, end-of-message token or line end (a tempered run: linear)
+_PYTHON_TAG = re.compile(r"<\|python_tag\|>((?:(?!<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>)[^\n])*)")
 # a tool-call tag of another spelling than the exact <tool_call> (case, - or no separator, function/tool use)
-_CALL_TAG = re.compile(r"<[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?)[ \t]*>(.*?)</[ \t]*\1[ \t]*>",
-                       re.DOTALL | re.IGNORECASE)
+_CALL_TAG = re.compile(r"<[ \t]*(/?)[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?)[ \t]*>", re.IGNORECASE)
 _PY_CALL = re.compile(r"^[ \t]*([A-Za-z_][\w.]{0,200})[ \t]*\((.*)\)[ \t;]*$", re.DOTALL)
 _YAML_NAME = re.compile(r"^name[ \t]*:[ \t]*['\"]?([A-Za-z_][\w.\-]{0,200})['\"]?[ \t]*$", re.MULTILINE)
 _YAML_ARGUMENTS = re.compile(r"^(?:parameters|arguments|args|input)[ \t]*:", re.MULTILINE)
@@ -164,9 +166,16 @@ def markup_calls(text: str, json_calls) -> list[Call]:
     calls: list[Call] = []
     lowered = text.lower()
     if "<invoke" in lowered:
+        ends = [m.start() for m in _INVOKE_END.finditer(text)]
+        position = 0
         for match in _INVOKE.finditer(text):
+            if match.start() < position:
+                continue  # inside the block before
+            end = ends[bisect.bisect_left(ends, match.end())] if ends and ends[-1] >= match.end() else len(text)
+            body = text[match.end():end]
             calls.append({"name": match.group(1).strip(),
-                          "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(match.group(2))}})
+                          "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(body)}})
+            position = end
     if "action" in lowered:
         for match in _REACT.finditer(text):
             arguments = _arguments(match.group(2) or "") or {}
@@ -175,10 +184,33 @@ def markup_calls(text: str, json_calls) -> list[Call]:
         for match in _PYTHON_TAG.finditer(text):
             calls.extend(_body_calls(match.group(1), json_calls))
     if "<" in text:
-        for match in _CALL_TAG.finditer(text):
-            if match.group(1) == "tool_call" or "<invoke" in match.group(2).lower():
-                continue  # the exact tag is read as a block; an <invoke> inside is read above
-            calls.extend(_body_calls(match.group(2), json_calls))
+        calls.extend(_tag_bodies(text, json_calls))
+    return calls
+
+
+def _tag_bodies(text: str, json_calls) -> list[Call]:
+    """The calls of tool-call tags of other spellings: each opener paired with the first closer of the same name
+    after it (found by bisection, so many openers without closers cost one pass, not one pass each)."""
+    def key(name: str) -> str:
+        return re.sub(r"[ \t_-]", "", name.lower())
+
+    openers, closers = [], {}
+    for match in _CALL_TAG.finditer(text):
+        if match.group(1):
+            closers.setdefault(key(match.group(2)), []).append(match.start())
+        elif match.group(2) != "tool_call":  # the exact tag is read as a block
+            openers.append(match)
+    calls: list[Call] = []
+    position = 0
+    for match in openers:
+        ends = closers.get(key(match.group(2)), [])
+        at = bisect.bisect_left(ends, match.end())
+        if match.start() < position or at == len(ends):
+            continue
+        body = text[match.end():ends[at]]
+        position = ends[at]
+        if "<invoke" not in body.lower():  # an <invoke> inside is read as one
+            calls.extend(_body_calls(body, json_calls))
     return calls
 
 

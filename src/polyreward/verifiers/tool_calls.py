@@ -169,7 +169,8 @@ def _block_calls(body: str, where: str) -> list[Call]:
 _INVISIBLE_RUN = f"(?:{INVISIBLE})*"
 _HTML_COMMENT = re.compile(
     rf"<{_INVISIBLE_RUN}!{_INVISIBLE_RUN}-{_INVISIBLE_RUN}-(?P<body>.*?)(?:-{_INVISIBLE_RUN}-{_INVISIBLE_RUN}>|\Z)", re.DOTALL)
-_FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})[^\n]*\n", re.MULTILINE)
+# possessive: a line of 10,000 backticks and no line break fails once, not once per split of the run
+_FENCE = re.compile(r"^[ ]{0,3}(`{3,}+|~{3,}+)[^\n]*+\n", re.MULTILINE)
 _OBJECT_START = re.compile(r'\{\s*"')
 MAX_UNPARSED_OBJECTS = 32  # JSON-looking starts that do not decode, before the text counts as malformed
 
