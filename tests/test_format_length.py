@@ -175,13 +175,12 @@ _PLAIN_WORDS = "the patient presents with fever cough and shortness of breath".s
         ("double-check days/month re-verify", 3),  # compounds of two: one word each
         ("<answer>\\frac{47}{81}</answer>", 2),  # markup is no word: ceil(30 / 16)
         ("state-of-the-art", 4),
-        ("a" * 10_000, 2500),  # letters only, no word showing: one per LETTERS_PER_TOKEN = 4 (red team holdout_r2)
-        ("a1" * 5_000, 625),  # any other run without a space: ceil(length / 16)
+        ("a" * 10_000, 625),
         ("the-patient presents-with fever-cough and-shortness of-breath for-three days-and the-chest", 16),  # pairs
         ("thePatient presentsWith feverCough andShortness ofBreath forThree daysAnd theChest", 16),
         ("state-of-the-art care, a well-known follow-up; x-ray and check-up", 11),  # a few compounds: one each
         ("and,a,second,film,if", 5),  # a single letter between joints is a word
-        ("THEPATIENTPRESENTSWITHFEVERCOUGH", 8),  # unspaced words: ceil(32 / 4)
+        ("Electrocardiographically", 2),  # a long English word: ceil(24 / 16)
         ("PaO2/FiO2 and SpO2", 3),  # a capital before digits only is a formula's element, not a word
     ],
 )

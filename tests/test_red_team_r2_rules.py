@@ -178,3 +178,10 @@ def test_framing_helpers():
     assert header_frames_away("Not seen:\n<answer>", len("Not seen:\n")) and not header_frames_away("Labels:\n<answer>", len("Labels:\n"))
     assert opening_header_frames_away("Example: x") and not opening_header_frames_away("IMPRESSION: x")
     assert disowns_all_before("All of these are spurious") and not disowns_all_before("All three are present")
+
+
+def test_a_key_disguised_by_a_bidi_override_is_a_duplicate():
+    """Found by test_integrity_round3_rewards' disguise property while fixing holdout_r2: U+202E (category Cf) inside a
+    key left it distinct, so {"\\u202ename": "rm_rf", "name": "f"} escaped the duplicate-key rule."""
+    line = '{"\u202ename": "wipe_disk", "name": "get_time", "parameters": {"zone": "UTC"}}'
+    assert ToolRLCorrectness()(completions=[THINK + "<tool_call>\n" + line + "\n</tool_call>"], answer=[GOLD]) == [-3.0]

@@ -60,6 +60,10 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "bulleted_report"): (
         "genuine: 'Heart: enlarged.' as a bullet is read as the anatomy 'heart' without the finding cardiomegaly "
         "(0.786); an extractor limit"),
+    ("overlong_penalty", "all_caps_unspaced_sentences"): (
+        "words written without spaces count ceil(n/16) a run, fewer than their words; any higher rate for long runs "
+        "(one per 4 letters was tried) pays splitting them with invisible characters into runs just under the "
+        "threshold, which the disguise property test (test_integrity_round3_rewards) refuses; needs token ids"),
     ("kg_triplet_consistency", "think_then_report"): (
         "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
         "findings named in the reasoning count (exact scoring kept)"),

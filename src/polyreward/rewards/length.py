@@ -23,10 +23,8 @@ hiding its separators or by writing in characters that a whitespace split does n
 * runs of Latin text (printable ASCII but the space and ``_``, and the Latin letters with accents) are split on
   whitespace, underscores and invisible format characters (zero-width space / joiners, word joiner, BOM, soft
   hyphen, bidi marks), and a run longer than ``WORD_CHARS`` = 16 characters counts as ceil(length / 16) words. So
-  200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a space count 625, not 1 (10,000
-  letters alone count 2,500: one per 4 letters, a tokenizer's rate on English, so words written without spaces,
-  ``THEPATIENTPRESENTSWITH``, are not cheap); a run of 3 or more words joined by hyphens, slashes, dots, commas,
-  apostrophes or camel case counts its words (``the-patient-has``, ``ThePatientHas``, ``and,a,second``: 3; a
+  200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a space count 625, not 1; a run of
+  3 or more words joined by hyphens, slashes, dots, commas, apostrophes or camel case counts its words (``the-patient-has``, ``ThePatientHas``, ``and,a,second``: 3; a
   compound of two, ``double-check``, and markup, ``<answer>``, ``\\frac``, count as before), and compounds of two
   count two each when they make a quarter or more of the runs (at least 8: ``the-patient presents-with ...``, words
   paired to hide every other one; red team ``holdout_r2``);

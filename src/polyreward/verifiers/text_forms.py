@@ -81,10 +81,6 @@ _RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][0-9]*[a-z\u00df-\u024f][a-z0-9\u00df
                        r"|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])|(?<![\w'’])[A-Za-z](?=[^\w\s'’])|(?<=[^\w\s'’])[A-Za-z](?![\w'’])"
                        r"|(?<=['’])[A-Za-z](?=['’])|(?<![\w'’])[A-Za-z](?=['’][A-Za-z]{2})"
                        r"|(?<=[a-z\u00df-\u024f])[A-Z\u00c0-\u00de](?!\w)|(?<![\w'’])[a-z](?=[A-Z])")
-# a run of letters only, longer than WORD_CHARS: words written without spaces ("THEPATIENTPRESENTSWITH"), counted at
-# the rate a tokenizer spends on English letters, one token for every LETTERS_PER_TOKEN
-_LETTERS_ONLY = re.compile(r"[A-Za-z\u00c0-\u024f]+")
-LETTERS_PER_TOKEN = 4
 PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
 MIN_PAIRS = 8
 
@@ -97,15 +93,13 @@ def _run_words(run: str) -> tuple[int, bool]:
     """(words of one Latin run, whether it is a compound of two): ceil(length / ``WORD_CHARS``), or its words
     (:data:`_RUN_WORD`, markup left out) when there are 3 or more, whichever is more: a compound of two
     ("double-check", "days/month") is one word as a reader counts it, 150 words joined by hyphens, slashes, dots or
-    camel case are 150. A run of letters only longer than ``WORD_CHARS`` counts ceil(length / ``LETTERS_PER_TOKEN``)."""
+    camel case are 150."""
     chunks = -(-len(run) // WORD_CHARS)
-    if len(run) < 2 * 2 + 1:  # (speed) too short to hold two words of two letters and a joint
+    if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
     words = sum(1 for _ in _RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
     if words >= 3:
         return max(chunks, words), False
-    if len(run) > WORD_CHARS and _LETTERS_ONLY.fullmatch(run):
-        return -(-len(run) // LETTERS_PER_TOKEN), False
     return chunks, words == 2 and chunks == 1
 
 
@@ -113,8 +107,7 @@ def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
     ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one) and at least
-    ceil(length / ``WORD_CHARS`` = 16) words (a run of letters only: ceil(length / 4), the tokens of unspaced
-    words); compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
+    ceil(length / ``WORD_CHARS`` = 16) words; compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
     to hide every other one, red team ``holdout_r2``); every other
     visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the

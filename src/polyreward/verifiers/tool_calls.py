@@ -33,6 +33,7 @@ from __future__ import annotations
 
 import json
 import re
+import unicodedata
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -65,7 +66,8 @@ def _refuse_duplicates(pairs: list[tuple[str, Any]]) -> dict[str, Any]:
     """The object of ``pairs``; DuplicateKeyError when two keys read the same (:func:`normalise`: ``"nаme"`` with a
     Cyrillic ``а`` or ``"na\u200bme"`` is ``"name"`` to a reader)."""
     obj = dict(pairs)
-    keys = [key if key.isascii() else normalise(key) for key, _ in pairs]
+    # every format character (category Cf: bidi overrides such as U+202E too) is invisible in a key
+    keys = [key if key.isascii() else normalise("".join(ch for ch in key if unicodedata.category(ch) != "Cf")) for key, _ in pairs]
     if len(set(keys)) != len(keys):
         seen: set[str] = set()
         twice = next(key for key in keys if key in seen or seen.add(key))
