@@ -45,6 +45,7 @@ from polyreward.verifiers.commitment import (
     case_alternative_before,
     hedged_inside,
     later_disowns,
+    measured_from,
     modal_alternative_before,
     qualified_after,
     retraction_after,
@@ -275,6 +276,13 @@ def _is_prose(text: str) -> bool:
     return len(_PROSE_WORD.findall(_MATH_ENV.sub(" ", text))) >= 2
 
 
+# an anchored answer that first denies a value and then states one: "not 45; it's 42", "not 45 -- rather 42", "nicht 45,
+# sondern 42" -- the denied value, its separator and the pointer before the stated one (a value must follow)
+_DENIED_THEN_STATED = re.compile(r"(?i:\b(?:" + CONTRAST_WORDS + r"))\s+\$?[-+]?\d[\d.,/]*\$?\s*(?:[;,:—–]|--|\(|\b(?:but|sondern|sino|mais|ma)\b)"
+                                 r"\s*(?i:(?:it|that|this)(?:'s|\s+is|\s+was)|rather|instead|actually|but|sondern|sino|mais|ma|es|est|ist)?"
+                                 r"[\s,:]*(?=\$?\\?[-+(]?[\d\\])")
+
+
 def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     """Trim the text after an anchor to the answer: the first math environment, else up to prose.
 
@@ -282,6 +290,9 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
+    corrected = _DENIED_THEN_STATED.match(segment)
+    if corrected is not None:
+        segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
     env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
     if env:
         return next(g for g in env.groups() if g is not None)
@@ -736,6 +747,11 @@ def _extract_from_line(text: str) -> Extracted | None:
     if math_tail is not None:
         return Extracted(math_tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
+    if (len(numbers) > 1 and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())
+            and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])):
+        # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
+        # than 100" is one expression and stays as it is)
+        numbers.pop()
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])

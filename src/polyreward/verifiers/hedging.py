@@ -400,7 +400,14 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
     if contrast.group().lower() in ("so", "thus", "hence", "therefore") and len(WORDS.findall(before)) > 4:
         return False  # "I don't know any closed form, so I enumerate: 42": a conclusion from a stated gap, not doubt
+    if _OVERCOME_DOUBT.search(before):
+        return False  # "I could not solve it at first, but then: 42": a doubt the writer dates before the answer
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# a doubt dated before the contrast that resolves it: "I could not solve it at first, but ...", "Initially I was unsure,
+# but ..." -- the writer's doubt then, not now
+_OVERCOME_DOUBT = re.compile(r"\b(?:at\s+first|initially|originally|in\s+the\s+beginning|for\s+a\s+while)\b", re.IGNORECASE)
 
 
 # an option reader's match that opens at the answer phrase ("answer would be D" in "A wrong answer would be D")
