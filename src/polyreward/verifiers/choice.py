@@ -269,7 +269,8 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 _FOREIGN_ANCHOR = (
     r"(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
     r"correta|corretta|giusta|richtige|korrekte|правильный))?\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
-    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*)"
+    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*"
+    r"|\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)\s*:\s*)"  # "Respuesta: (C) Mitocondria." (holdout14)
 )
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
@@ -302,7 +303,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
                 r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
     return [
-        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
+        ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
