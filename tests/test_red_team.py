@@ -43,8 +43,9 @@ KNOWN_PAID: set[str] = set()
 # work-avoidance guard refuses where the gold is a number (tests/test_integrity_math_forms.py asserts the same of
 # "\\boxed{2^{10}\\text{ cm}}"; ``work_avoidance: false`` pays it)
 KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
-                            # holdout14, open: a denied value then "it's" the answer; an answer phrase in Spanish
-                            "The answer is not 45; it's 42.", "Respuesta: (C) Mitocondria."}
+                            # holdout14, open: a denied value then "it's" the answer (its Spanish answer phrase with a
+                            # colon, "Respuesta: (C) Mitocondria.", is read since holdout16)
+                            "The answer is not 45; it's 42."}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

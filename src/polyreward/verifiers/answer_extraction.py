@@ -698,8 +698,9 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 
 
-# a bold label that opens the last line ("**Respuesta:** 42", "**Antwort**: 42"): a heading, read past for the value
-_BOLD_LABEL = re.compile(r"\A[^\S\n]*\*\*[^*\n]{1,40}?(?::[^\S\n]*\*\*|\*\*[^\S\n]*:)")
+# a bold label that opens the last line or a sentence of it ("**Respuesta:** 42", "**Antwort**: 42"): a heading, and
+# what it heads is read for the value
+_BOLD_LABEL = re.compile(r"(?:\A|(?<=[.!?]\s))[^\S\n]*\*\*[^*\n]{1,40}?(?::[^\S\n]*\*\*|\*\*[^\S\n]*:)")
 
 
 # an answer given first, then its reason: "Most likely 2, since the powers of 2 cycle ...", "42, because 6 x 7 = 42"
@@ -715,7 +716,10 @@ def _extract_from_line(text: str) -> Extracted | None:
     if first is not None:
         return Extracted(first.group("value"), "answer_first")
     window = text.rstrip()[-800:]
-    last_line = _BOLD_LABEL.sub("", _last_lines(window, 1))  # "**Respuesta:** 42 asientos": the label names no value (holdout16)
+    last_line = _last_lines(window, 1)
+    labels = list(_BOLD_LABEL.finditer(last_line))
+    if labels and last_line[labels[-1].end():].strip():
+        last_line = last_line[labels[-1].end():]  # "**Respuesta:** 42 asientos": what the label heads (holdout16)
     envs = list(_MATH_ENV.finditer(window))
     if envs:
         # the last math environment counts if it ends on the last line with no number after it
