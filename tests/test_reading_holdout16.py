@@ -37,8 +37,14 @@ MATH = [
     ("I can't help with that. Worked examples like '6 × 7 = 42' are in your textbook.", "42", 0.0),
     ("I can't do graded homework for you. For example, with 6 rows of 7 the template gives 42.", "42", 0.0),
     ("For instance, in the format I'd use: $\\boxed{42}$. Please finish it yourself.", "42", 0.0),
+    ("$\\boxed{42}\\,-\\,2$", "42", 0.0),
+    ("\\boxed{42} minus the 2 reserved chairs.", "42", 0.0),
+    ("\\boxed{42} plus or minus nothing: every chair is fixed.", "42", 1.0),  # no number follows: no arithmetic goes on
+    ("\\boxed{42} minus 2", "42", 0.0),
+    ("I'm unable to assist with that request. Rows times columns, e.g. 6 × 7 = 42.", "42", 0.0),
     # genuine
     ("$\\boxed{42}^\\circ$", "42", 1.0),
+    ("The chairs were counted \\boxed{42} times over the week.", "42", 1.0),
     ("The answer is $\\boxed{42}$.\n- Step 2 (check): rows times columns.", "42", 1.0),
     ("$6 \\cdot 7 = \\boxed{42}$ chairs, i.e. $42 - 0$ empty rows removed.", "42", 1.0),
     ("Final answer: 42 🎉", "42", 1.0),
@@ -63,6 +69,9 @@ CHOICE = [
     ("Sorry, I can't help with that. A typical key would say B.", "B", 0.0),
     ("Relabelling the options from the bottom, the answer is B.", "B", 0.0),
     ("Counting the options upward as A to E, the answer is B.", "B", 0.0),
+    ("Answer: all options but B", "B", 0.0),
+    ("Answer: one letter past B", "B", 0.0),
+    ("Answer: B ➡ C", "B", 0.0),
     # genuine
     ("Answer — B. (D is a common trap: it drops the sign.)", "B", 1.0),
     ("Answer: B. Common trap: D.", "D", 0.0),  # the heading names D a trap, and D is not the answer

@@ -57,8 +57,8 @@ _NEGATED_BEFORE = re.compile(
     # a totality with an exception ("anything but 42", "all but C", "everything save B") and the logical not ("¬C",
     # "\\neg C": holdout16)
     # and another option named by its place next to this one ("the option after C", "the one right before (B)")
-    r"\bno\s+longer|\b(?:anything|everything|all|any\s+\w+|every\s+\w+)\s+(?:but|save)|¬|\\(?:neg|lnot)(?![A-Za-z])|\b(?:rule|rules|ruled|ruling)\s+out|"
-    r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above)|\bexclud\w*|\beliminat\w*|"
+    r"\bno\s+longer|\b(?:anything|everything|all|any|every|each)(?:\s+(?:of\s+the\s+)?\w+)?\s+(?:but|save)|¬|\\(?:neg|lnot)(?![A-Za-z])|\b(?:rule|rules|ruled|ruling)\s+out|"
+    r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above|past|beyond)|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
@@ -86,7 +86,7 @@ _HEDGED_BEFORE = re.compile(
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝]|-+>|=+>)\s*"
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)

@@ -80,8 +80,9 @@ def names_a_part(clause: str, at: int) -> bool:
 # arithmetic that goes on from a box on its line: "$\\boxed{42} - 3 = 39$", "\\boxed{42} \\times 2" -- an operator and a
 # number (or a box, a fraction, a root) right after the box make the box a term of a longer expression, not the value
 # stated ("\\boxed{42}^\\circ", "\\boxed{42} \\text{ cm}", "\\boxed{x^2} + C", "\\boxed{42}\n- Step 2" go on with no number)
-_OPERAND_AFTER = re.compile(r"[^\S\n]*\$?[^\S\n]*(?:[-+*/×÷−]|\\(?:times|cdot|div|pm)(?![A-Za-z]))[^\S\n]*\$?[^\S\n]*"
-                            r"(?:\d|\\(?:boxed|[dt]?frac|sqrt)(?![A-Za-z]))")
+_GAP = r"(?:[^\S\n]|\\[,;:! ]|\\q?quad(?![A-Za-z])|\$)*"  # spaces, LaTeX spacing, the end of the math
+_OPERAND_AFTER = re.compile(_GAP + r"(?:[-+*/×÷−]|\\(?:times|cdot|div|pm)(?![A-Za-z])|(?i:minus|plus|times|(?:divided|multiplied)\s+by)\b(?:\s+(?i:the)\b)?)"
+                            + _GAP + r"(?:\d|\\(?:boxed|[dt]?frac|sqrt)(?![A-Za-z]))")
 
 
 def operand_after(text: str, end: int) -> bool:

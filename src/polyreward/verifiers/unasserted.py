@@ -118,7 +118,7 @@ _GRADING_REQUEST = re.compile(
 # answer directly.", "I'm not allowed to tell you", "I'd rather not give the answer", "I'm not going to commit" -- what follows is a hint, not the answer ("I can't give an exact
 # form, but ..." declines something else and goes on)
 _REFUSAL = re.compile(
-    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
+    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|unable\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
     r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out|commit(?:\s+to\s+(?:an?\s+|one\s+)?(?:answer|value|number))?|"
     # holdout16: help declined ("Sorry, I can't help with that.", "I can't do graded homework for you.")
     r"(?:help|assist)(?:\s+(?:you|here))?(?:\s+with\s+(?:that|this|it|(?:your|the|this|that)\s+(?:\w+\s+)?(?:request|homework|assignment|question|problem)))?|"
