@@ -311,7 +311,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
                 r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
     return [
-        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
+        ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),

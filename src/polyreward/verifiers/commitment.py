@@ -54,7 +54,11 @@ _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|"
     # other languages' negation before the value, and a denial after a comma ("42, no 24"): .negation_words
     + NEGATION_BEFORE_VALUE + r"|[,;][^\S\n]*(?:" + CONTRAST_WORDS + r")\b|"
-    r"\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    # a totality with an exception ("anything but 42", "all but C", "everything save B") and the logical not ("¬C",
+    # "\\neg C": holdout16)
+    # and another option named by its place next to this one ("the option after C", "the one right before (B)")
+    r"\bno\s+longer|\b(?:anything|everything|all|any|every|each)(?:\s+(?:of\s+the\s+)?\w+)?\s+(?:but|save)|¬|\\(?:neg|lnot)(?![A-Za-z])|\b(?:rule|rules|ruled|ruling)\s+out|"
+    r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above|past|beyond)|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
@@ -81,7 +85,8 @@ _HEDGED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或)\s*"
+# ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)

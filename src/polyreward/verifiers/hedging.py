@@ -166,7 +166,11 @@ IDIOM_DOUBT = re.compile(
     r"|\bstill\s+(?:working|thinking|computing|checking)\b|\bleave\s+(?:it|this|that|the\s+\w+)\s+(?:to|for|up\s+to)\s+you\b"
     # a heading that names the value as wrong or as not the answer ("Common wrong answer:", "Not my final answer:"),
     # an instruction not to grade it ("(do not grade)"), a value shown as the format ("like this:", "e.g. Answer: B")
-    r"|\b(?:wrong|incorrect|rejected|naive|trap)\s+(?:answer|result|value|choice|option)\s*:|\b(?:distractor|trap|decoy)\s*:"
+    # (a heading opens its clause: "Common trap: C" is one, "B is a common trap: it forgets the square" is a predicate
+    # with its reason after the colon, about B -- holdout16)
+    r"|(?:\A|(?<=[\n(]))[\W_]*(?:[A-Za-z]+\s+){0,2}(?:(?:wrong|incorrect|rejected|naive|trap)\s+(?:answer|result|value|choice|option)|distractor|trap|decoy)\s*:"
+    # an example given in place of the answer (holdout16): "As an example of the format I would use: \\boxed{42}"
+    r"|\b(?:as\s+an?|for)\s+(?:example|illustration|instance)\b[^.;!?\n:]{0,60}:[\s$*]*\Z"
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
