@@ -30,7 +30,8 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help="verification worker processes per slot (default: config engine.workers, else min(2, cores); 0 = inline)")
     parser.add_argument("--concurrency", type=int, default=2,
-                        help="requests scored at once, each in its own slot process; more get 429 (default 2)")
+                        help="requests scored at once, each in its own slot process (plus one on the front lane for a config of "
+                             "linear-time rewards); more get 429 (default 2)")
     parser.add_argument("--no-front-lane", dest="front_lane", action="store_false",
                         help="score every request in a slot process, even for a config whose every reward is declared linear-time "
                              "(by default such a config is scored in the front process: no slot hop, but no kill at the timeout)")
