@@ -62,7 +62,7 @@ SHAPES = {
     "think_tool_call_layout": lambda n: "<think>" + "</think>\n<tool_call>\n" * (n // 20),
     "repeated_think_ends": lambda n: "<think>a</think>" + "</think>" * (n // 8),
     "think_answer_pairs": lambda n: "<think>" + "</think><answer>" * (n // 16),
-    "think_ends_and_spaces": lambda n: "<think>" + "</think>  " * (n // 10) + "<answer>x",  # the released CRPO regex: quadratic
+    "think_answer_open_boxes": lambda n: "<think>" + "</think><answer>\\boxed{" * (n // 23),  # the released CRPO regexes: quadratic
     "answer_ends_and_spaces": lambda n: "<think>a</think><answer>x" + "</answer>  " * (n // 11) + "x",
     "unclosed_braces": _repeat("{"),
     "unclosed_boxes": _repeat("\\boxed{"),

@@ -38,10 +38,11 @@ rewards:
   - {name: english, type: crpo_english, weight: 0.2, min_content_words: 2}
   - {name: overlong, type: overlong_penalty, weight: 0.1, max_completion_len: 400, soft_punish_cache: 100}
 """
-# the released format regex, ^<think>.*?</think>\s*<answer>(.*?)</answer>$, retries every "</think>" and scans on from
-# each: 34 s on 64 KB (crpo.py); this row is 200 KB of it
-PATHOLOGICAL = "<think>" + "</think>  " * 20_000 + "<answer>x"
-HUGE = "<think>" + "</think><answer>\\boxed{" * ((CAP - 20) // 24)  # about 1 MB, under the cap: scored
+# The released Clinical-R1 regexes backtrack quadratically on these shapes (crpo.py): _BOX_GROUP.findall on a run of
+# unclosed "\\boxed{" takes 0.45 s on 16 KB, _FORMAT.search on "</think><answer>" pairs 0.25 s; this row, 200 KB of
+# the first, would take them over a minute, and the 1 MB row of both, hours. The linear readings take well under a second.
+PATHOLOGICAL = "<think>x</think><answer>" + "\\boxed{" * 28_000
+HUGE = "<think>" + "</think><answer>\\boxed{" * ((CAP - 20) // 23)  # about 1 MB, under the cap: scored
 
 
 def medqa_rows(n: int) -> list[dict]:
