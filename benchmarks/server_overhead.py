@@ -13,9 +13,9 @@ hits another's verdict cache), in turn:
 * ``in process``: ``scorer.score(scorer.batch(rows))`` with the config's Scorer built here;
 * ``served``: ``RewardClient.score_rows`` of the same rows, one request (``shard_size=256``), over one
   ``polyreward serve`` subprocess (``--concurrency 1``; keep-alive connection, JSON both ways). The cheap workload's
-  rewards are all declared linear-time, so a tree with the front lane scores it in the front process
-  (``polyreward.runners.server_front``); ``--no-front-lane`` passes the flag on, to measure the slot path of the
-  same tree (the math workload always goes to the slot process). The lane each server used is in the output.
+  rewards are all declared linear-time: ``--front-lane`` passes that flag on, so the server scores it in the front
+  process (``polyreward.runners.server_front``) instead of its slot process (the math workload always goes to the
+  slot process). The lane each server used is in the output.
 
 Then up to 20 more batches are served back to back, and each process's CPU time and wake-ups (voluntary context
 switches) per request are read from Linux ``/proc``: the client (this process), the front and the slot process.
@@ -81,12 +81,16 @@ def batch(base: list[dict], number: int, size: int = ROWS) -> list[dict]:
     return rows
 
 
-SERVE_FLAGS: list[str] = []  # more `polyreward serve` flags (--no-front-lane)
+SERVE_FLAGS: list[str] = []  # more `polyreward serve` flags (--front-lane)
 
 
 def start_server(config: Path, workers: int, concurrency: int) -> tuple[subprocess.Popen, str]:
+    """``polyreward serve`` in a session of its own, as a deployed server is: with Linux's autogroup scheduling
+    (``/proc/sys/kernel/sched_autogroup_enabled``) a session is one CPU group, and the slot processes start their
+    own sessions, so a server left in this script's session would score its front lane in the anchor's group and
+    its slots outside it, which under load favours the slots."""
     proc = subprocess.Popen([sys.executable, "-m", "polyreward", "serve", "-c", str(config), "--port", "0", "--workers", str(workers),
-                             "--concurrency", str(concurrency), *SERVE_FLAGS], stdout=subprocess.PIPE, text=True)
+                             "--concurrency", str(concurrency), *SERVE_FLAGS], stdout=subprocess.PIPE, text=True, start_new_session=True)
     return proc, proc.stdout.readline().split()[1]
 
 
@@ -210,10 +214,10 @@ def main() -> None:
     parser.add_argument("--pipelined", type=int, default=10, help="1,024-row batches for the pipelined row (0 = skip)")
     parser.add_argument("--label", default="this tree", help="what the tree measured is called in the output")
     parser.add_argument("--markdown", default=None)
-    parser.add_argument("--no-front-lane", action="store_true", help="serve with --no-front-lane (a tree that has the flag)")
+    parser.add_argument("--front-lane", action="store_true", help="serve with --front-lane (a tree that has the flag)")
     args = parser.parse_args()
-    if args.no_front_lane:
-        SERVE_FLAGS.append("--no-front-lane")
+    if args.front_lane:
+        SERVE_FLAGS.append("--front-lane")
 
     import polyreward
 
@@ -251,7 +255,7 @@ def main() -> None:
                   f"{r['front_cpu_ms']:.2f} | {r['front_wakeups']:.1f} | {r['slot_cpu_ms']:.1f} | {r['slot_wakeups']:.1f} |"
                   for r in results if "front_cpu_ms" in r]
     lines += ["", f"Reproduce: `cd benchmarks && python server_overhead.py --batches {args.batches} --workloads {' '.join(args.workloads)} "
-              f"--pipelined {args.pipelined}{' --no-front-lane' if args.no_front_lane else ''}`"]
+              f"--pipelined {args.pipelined}{' --front-lane' if args.front_lane else ''}`"]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

@@ -1,6 +1,6 @@
 """The reward server's front lane (``polyreward.runners.server_front``), with real ``polyreward serve`` subprocesses on
 127.0.0.1: a config whose every reward is declared linear-time is scored in the front process, with the same answer
-bytes as the slot path (``--no-front-lane``) and the same scores and reasons as ``polyreward score``; a hostile 1 MB
+bytes as the slot path (the default) and the same scores and reasons as ``polyreward score``; a hostile 1 MB
 row and a row that makes the released Clinical-R1 format regex backtrack quadratically finish quickly in front; the
 per-field cap still applies; ``/health`` answers while the front lane scores; a request asking for advantages, and
 every request of a config with any other reward, goes to a slot.
@@ -77,9 +77,9 @@ def serve(tmp_path: Path, config: str = LINEAR, *args: str) -> tuple[subprocess.
 
 @pytest.fixture(scope="module")
 def lanes(tmp_path_factory):
-    """{"front": url, "slot": url}: the same config, default (front lane on) and --no-front-lane."""
-    front, front_url = serve(tmp_path_factory.mktemp("front"))
-    slot, slot_url = serve(tmp_path_factory.mktemp("slot"), LINEAR, "--no-front-lane")
+    """{"front": url, "slot": url}: the same config, with --front-lane and without (the default)."""
+    front, front_url = serve(tmp_path_factory.mktemp("front"), LINEAR, "--front-lane")
+    slot, slot_url = serve(tmp_path_factory.mktemp("slot"))
     yield {"front": front_url, "slot": slot_url, "front_proc": front}
     stop(front)
     stop(slot)
@@ -193,7 +193,7 @@ COMBINED = LINEAR.replace("rewards:", "combiner: grpo\nrewards:")
 def test_a_request_for_advantages_goes_to_a_slot_and_others_stay_in_front(tmp_path):
     from polyreward.config import load_config
 
-    proc, url = serve(tmp_path, COMBINED)
+    proc, url = serve(tmp_path, COMBINED, "--front-lane")
     try:
         rows = medqa_rows(8)
         plain = post(url, "/score", {"rows": rows}).json()
@@ -213,7 +213,7 @@ def test_a_request_for_advantages_goes_to_a_slot_and_others_stay_in_front(tmp_pa
     ("{name: english2, type: crpo_english, measure: language}", "reward 'english2' is not linear-time with its parameters"),
 ])
 def test_a_config_with_a_reward_not_linear_time_is_scored_in_the_slots(tmp_path, entry, why):
-    proc, url = serve(tmp_path, LINEAR + f"  - {entry}\n")
+    proc, url = serve(tmp_path, LINEAR + f"  - {entry}\n", "--front-lane")
     try:
         assert lane_of(url) == {"on": False, "busy": False, "answered": 0}
         assert post(url, "/score", {"rows": medqa_rows(2)}).json()["timed_out"] is False
@@ -224,7 +224,7 @@ def test_a_config_with_a_reward_not_linear_time_is_scored_in_the_slots(tmp_path,
 
 
 def test_a_front_lane_request_past_its_budget_gets_the_bounded_answer_and_the_lane_comes_back(tmp_path):
-    proc, url = serve(tmp_path, LINEAR, "--request-timeout", "0.3", "--max-field-chars", "2000000")
+    proc, url = serve(tmp_path, LINEAR, "--front-lane", "--request-timeout", "0.3", "--max-field-chars", "2000000")
     try:
         big = [{"prompt": "p", "completion": "word " * 300_000 + str(i), "answer": "C", "prompt_id": "g"} for i in range(4)]  # 6 MB
         started = time.perf_counter()

@@ -149,8 +149,8 @@ class Reward:
         linear_time: True only for a type whose scoring costs time linear in the text it reads (forward literal
             searches, counts, regexes that cannot backtrack over the text more than a bounded number of times), with no
             model, network, subprocess or engine worker. The reward server scores a config made only of such rewards in
-            its front process, without the slot process it could kill at the deadline (``polyreward serve
-            --no-front-lane`` turns that off; docs/scaling-out.md). An instance narrows it in ``__init__``
+            its front process, without the slot process it could kill at the deadline, when asked to (``polyreward serve
+            --front-lane``; docs/scaling-out.md). An instance narrows it in ``__init__``
             (``self.linear_time = False``) for a parameter that loads a model; ``tests/test_linear_time.py`` times every
             type declaring it on hostile 100 KB inputs, with its parameter variants.
     """

@@ -4,7 +4,7 @@ A FastAPI app on uvicorn whose event loop only checks requests and moves bytes: 
 scored and answered inside a *slot process* (:mod:`polyreward.runners.server_slots`, the route logic in
 :mod:`polyreward.runners.server_routes`) -- or, when every reward of the config is declared linear-time, by the
 same route logic on the *front lane*, a thread of the front process (:mod:`polyreward.runners.server_front`; off
-with ``--no-front-lane``) -- so the scores are those of ``polyreward score`` for the same config:
+with ``--front-lane``) -- so the scores are those of ``polyreward score`` for the same config:
 
 - ``POST /score`` — polyreward's own schema. Request ``{"rows": [{prompt, completion, <columns>...}, ...],
   "advantages": false}`` (column names as in the config's ``columns``). Response ``{"names", "weights",
@@ -221,7 +221,7 @@ class ScoringRoutes:
 
 def create_app(config: Any, *, access: Access | None = None, concurrency: int = 2, workers: int | None = None,
                max_body_bytes: int = DEFAULT_MAX_BODY, request_timeout: float = 60.0, body_timeout: float = 30.0,
-               settings: RouteSettings | None = None, front_lane: bool = True, on_lane=None):
+               settings: RouteSettings | None = None, front_lane: bool = False, on_lane=None):
     """The ASGI app serving ``config`` (see the module docstring): the access check, then the scoring routes answered
     in plain ASGI (:class:`ScoringRoutes`), then FastAPI for the rest. Its slot processes are started (and have built
     the rewards) when this returns. ``access`` None = loopback rule without a token. ``front_lane`` lets a config of
@@ -234,7 +234,7 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         raise ValueError(f"concurrency must be >= 1, got {concurrency}")
     settings = settings or RouteSettings()
     spec = pickle.dumps({"config": config, "workers": workers, "settings": settings})
-    front, lane_line = FrontLane.build(config, settings) if front_lane else (None, "front lane: off (--no-front-lane)")
+    front, lane_line = FrontLane.build(config, settings) if front_lane else (None, "front lane: off (not asked for)")
     if on_lane is not None:
         on_lane(lane_line)
     slots = Slots(start_slots(spec, concurrency), request_timeout)

@@ -28,7 +28,10 @@ What is traded: a front-lane request cannot be killed. At ``--request-timeout`` 
 answer a slot's request gets (NaN and the reason for every rollout), but the thread finishes the request's
 bounded work before the lane takes another (requests go to the slots meanwhile). A reward wrongly declared
 linear-time would hold the front process's GIL, slowing the event loop, for as long as it runs.
-``polyreward serve --no-front-lane`` sends every request to a slot.
+Measured (docs/benchmarks.md "Reward server overhead"), the hop it saves is small on a 2-core host: one request
+at a time gains little at a low load and nothing at a load average of 5, and with several requests in flight the
+lane's scoring shares the front process's interpreter lock with the event loop that moves the slots' bytes, which
+lowers throughput. So the lane is off unless asked for: ``polyreward serve --front-lane``.
 """
 
 from __future__ import annotations
@@ -74,7 +77,7 @@ class FrontLane:
             reason = next((f"reward {r.name!r} is not linear-time with its parameters" for r in scorer.reward_set
                            if getattr(r, "linear_time", False) is not True), None)
             if reason is None:
-                return cls(scorer), "front lane: on (every reward is linear-time; --no-front-lane sends every request to a slot)"
+                return cls(scorer), "front lane: on (every reward is linear-time)"
         return None, f"front lane: off ({reason}); every request is scored in a slot process"
 
     def _handle(self, route: str, raw: bytes) -> tuple[int, bytes] | None:
