@@ -2,8 +2,8 @@
 
 A slot process (:mod:`polyreward.runners.server_slots`) is what lets ``polyreward serve`` kill a reward stuck in C
 code or a regex holding the GIL: its whole process group goes at the deadline. That safety costs every request a
-hop to the slot and back (the body through a pipe twice, two more process wake-ups: about 2 ms of a cheap 256-row
-request's 3.7 ms of overhead, docs/benchmarks.md "Reward server overhead"). A reward whose cost is bounded by its
+hop to the slot and back (the body through a pipe twice, two more process wake-ups; a profile put it among the
+largest parts of a cheap 256-row request's 3.7 ms of overhead, docs/benchmarks.md "Reward server overhead"). A reward whose cost is bounded by its
 input needs no such kill: its type declares it once, ``linear_time = True`` on the class
 (:attr:`polyreward.reward.Reward.linear_time`: linear-time matching, no model, network, subprocess or engine
 worker; ``tests/test_linear_time.py`` holds each such type to it), and the body it reads is already bounded by
@@ -28,7 +28,8 @@ What is traded: a front-lane request cannot be killed. At ``--request-timeout`` 
 answer a slot's request gets (NaN and the reason for every rollout), but the thread finishes the request's
 bounded work before the lane takes another (requests go to the slots meanwhile). A reward wrongly declared
 linear-time would hold the front process's GIL, slowing the event loop, for as long as it runs.
-Measured (docs/benchmarks.md "Reward server overhead"), the hop it saves is small on a 2-core host: one request
+Measured (docs/benchmarks.md "Reward server overhead"), the hop it saves is small on a 2-core host (the lane's own
+hand-over between the event loop and its thread wakes the front as often): one request
 at a time gains little at a low load and nothing at a load average of 5, and with several requests in flight the
 lane's scoring shares the front process's interpreter lock with the event loop that moves the slots' bytes, which
 lowers throughput. So the lane is off unless asked for: ``polyreward serve --front-lane``.
