@@ -12,7 +12,10 @@ hits another's verdict cache), in turn:
 
 * ``in process``: ``scorer.score(scorer.batch(rows))`` with the config's Scorer built here;
 * ``served``: ``RewardClient.score_rows`` of the same rows, one request (``shard_size=256``), over one
-  ``polyreward serve`` subprocess (``--concurrency 1``; keep-alive connection, JSON both ways, the slot process).
+  ``polyreward serve`` subprocess (``--concurrency 1``; keep-alive connection, JSON both ways). The cheap workload's
+  rewards are all declared linear-time: ``--front-lane`` passes that flag on, so the server scores it in the front
+  process (``polyreward.runners.server_front``) instead of its slot process (the math workload always goes to the
+  slot process). The lane each server used is in the output.
 
 Then up to 20 more batches are served back to back, and each process's CPU time and wake-ups (voluntary context
 switches) per request are read from Linux ``/proc``: the client (this process), the front and the slot process.
@@ -78,10 +81,25 @@ def batch(base: list[dict], number: int, size: int = ROWS) -> list[dict]:
     return rows
 
 
+SERVE_FLAGS: list[str] = []  # more `polyreward serve` flags (--front-lane)
+
+
 def start_server(config: Path, workers: int, concurrency: int) -> tuple[subprocess.Popen, str]:
+    """``polyreward serve`` in a session of its own, as a deployed server is: with Linux's autogroup scheduling
+    (``/proc/sys/kernel/sched_autogroup_enabled``) a session is one CPU group, and the slot processes start their
+    own sessions, so a server left in this script's session would score its front lane in the anchor's group and
+    its slots outside it, which under load favours the slots."""
     proc = subprocess.Popen([sys.executable, "-m", "polyreward", "serve", "-c", str(config), "--port", "0", "--workers", str(workers),
-                             "--concurrency", str(concurrency)], stdout=subprocess.PIPE, text=True)
+                             "--concurrency", str(concurrency), *SERVE_FLAGS], stdout=subprocess.PIPE, text=True, start_new_session=True)
     return proc, proc.stdout.readline().split()[1]
+
+
+def lane(url: str) -> str:
+    """Where the server scores (its /health ``front_lane``): "front lane" or "slot" (a tree without the lane: "slot")."""
+    import httpx
+
+    on = (httpx.get(f"{url}/health").json().get("front_lane") or {}).get("on")
+    return "front lane" if on else "slot"
 
 
 def process_costs(pids: dict[str, int]) -> dict[str, tuple[float, int]]:
@@ -134,6 +152,7 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
                 client.score_rows(warm)
 
             pids = server_pids(proc)
+            where = lane(url)
 
             def served(rows):
                 result = client.score_rows(rows)
@@ -161,7 +180,7 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
     finally:
         proc.terminate()
         proc.wait(10)
-    out = {"name": name, "workers": workers, "batches": len(pairs),
+    out = {"name": name, "workers": workers, "batches": len(pairs), "lane": where,
            "local_ms": statistics.median(l for l, _ in pairs) * 1e3, "served_ms": statistics.median(s for _, s in pairs) * 1e3,
            "ratio": statistics.median(l / s for l, s in pairs), "one_row_ms": statistics.median(small) * 1e3}
     out["overhead_ms"] = statistics.median(s - l for l, s in pairs) * 1e3
@@ -195,7 +214,10 @@ def main() -> None:
     parser.add_argument("--pipelined", type=int, default=10, help="1,024-row batches for the pipelined row (0 = skip)")
     parser.add_argument("--label", default="this tree", help="what the tree measured is called in the output")
     parser.add_argument("--markdown", default=None)
+    parser.add_argument("--front-lane", action="store_true", help="serve with --front-lane (a tree that has the flag)")
     args = parser.parse_args()
+    if args.front_lane:
+        SERVE_FLAGS.append("--front-lane")
 
     import polyreward
 
@@ -217,11 +239,11 @@ def main() -> None:
              f"{load_after[0]:.1f} after (a machine shared with other jobs). Package: {args.label} "
              f"(`{Path(polyreward.__file__).parent}`). Ratio = in-process seconds / served seconds per batch, median over "
              "alternating pairs; goal: the server >= 0.8x in-process on cheap rewards.", "",
-             "| workload | batches | in process ms | served ms | served / in-process throughput | overhead ms per request | one-row request ms | pipelined (2 slots) | goal 0.8x |",
-             "|---|---:|---:|---:|---:|---:|---:|---:|---|"]
+             "| workload | served by | batches | in process ms | served ms | served / in-process throughput | overhead ms per request | one-row request ms | pipelined (2 slots) | goal 0.8x |",
+             "|---|---|---:|---:|---:|---:|---:|---:|---:|---|"]
     for r in results:
         pipelined = f"{r['pipelined_ratio']:.2f}" if "pipelined_ratio" in r else "-"
-        lines.append(f"| {r['name']} | {r['batches']} | {r['local_ms']:.1f} | {r['served_ms']:.1f} | {r['ratio']:.2f} | "
+        lines.append(f"| {r['name']} | {r['lane']} | {r['batches']} | {r['local_ms']:.1f} | {r['served_ms']:.1f} | {r['ratio']:.2f} | "
                      f"{r['overhead_ms']:.1f} | {r['one_row_ms']:.1f} | {pipelined} | {'met' if r['ratio'] >= GOAL else 'not met'} |")
     if any("front_cpu_ms" in r for r in results):
         lines += ["", "Per served 256-row request, over up to 20 more batches sent back to back (Linux `/proc`, every thread of "
@@ -233,7 +255,7 @@ def main() -> None:
                   f"{r['front_cpu_ms']:.2f} | {r['front_wakeups']:.1f} | {r['slot_cpu_ms']:.1f} | {r['slot_wakeups']:.1f} |"
                   for r in results if "front_cpu_ms" in r]
     lines += ["", f"Reproduce: `cd benchmarks && python server_overhead.py --batches {args.batches} --workloads {' '.join(args.workloads)} "
-              f"--pipelined {args.pipelined}`"]
+              f"--pipelined {args.pipelined}{' --front-lane' if args.front_lane else ''}`"]
     text = "\n".join(lines) + "\n"
     print(text)
     if args.markdown:

@@ -61,6 +61,8 @@ SHAPES = {
     "open_search_tags": _repeat("<search>"),
     "think_tool_call_layout": lambda n: "<think>" + "</think>\n<tool_call>\n" * (n // 20),
     "repeated_think_ends": lambda n: "<think>a</think>" + "</think>" * (n // 8),
+    "think_answer_pairs": lambda n: "<think>" + "</think><answer>" * (n // 16),
+    "think_answer_open_boxes": lambda n: "<think>" + "</think><answer>\\boxed{" * (n // 23),  # the released CRPO regexes: quadratic
     "answer_ends_and_spaces": lambda n: "<think>a</think><answer>x" + "</answer>  " * (n // 11) + "x",
     "unclosed_braces": _repeat("{"),
     "unclosed_boxes": _repeat("\\boxed{"),
@@ -223,3 +225,43 @@ def test_tag_blocks_match_the_lazy_regex(text):
     assert [b for _, _, b in tags.tag_blocks(text, "answer")] == re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL)
     expected = re.findall(r"<answer>(.*?)</answer>", text, re.DOTALL | re.IGNORECASE)
     assert tags.last_block(text, "answer", ignore_case=True) == (expected[-1] if expected else None)
+
+
+# The types that declare ``linear_time`` (the reward server scores a config of only these in its front process,
+# without a slot process to kill: polyreward.runners.server_front), each with the parameters that change what it
+# parses; every one of them is held to the linear bound on every hostile shape, and none may need an engine worker.
+LINEAR_TIME_VARIANTS = {
+    "think_format": [{"require_answer": True}, {"prefilled_think": True}, {"require_answer": True, "min_content_words": 3}],
+    "overlong_penalty": [{"max_completion_len": 400, "soft_punish_cache": 100}],
+    "crpo_accuracy": [{"committed_answer": True}, {"eos_token": "</s>", "prefilled_think": True}],
+    "crpo_format": [{"min_content_words": 3}, {"prefilled_think": True}],
+    "crpo_english": [{"min_content_words": 3}],
+    "toolrl_format": [{"min_content_words": 3}],
+}
+
+
+def test_the_linear_time_declarations_are_the_listed_types_and_need_no_engine():
+    import inspect
+
+    declared = {t for t in registry.reward_types() if getattr(registry.reward_class(t), "linear_time", False) is True}
+    assert declared == set(LINEAR_TIME_VARIANTS)
+    for type_name in declared:
+        assert "engine" not in inspect.signature(registry.reward_class(type_name).__init__).parameters, type_name
+    # a parameter that brings a model narrows the instance
+    english = registry.reward_class("crpo_english")
+    assert english().linear_time is True and english(measure="language").linear_time is False
+
+
+@pytest.mark.timeout(300)
+@pytest.mark.parametrize("type_name, params", [(t, p) for t, variants in LINEAR_TIME_VARIANTS.items() for p in variants])
+def test_a_linear_time_reward_is_linear_with_its_parameter_variants(type_name, params):
+    cls = registry.reward_class(type_name)
+    reward = cls(**{**cls.example_params, **params})
+    assert reward.linear_time is True
+    columns = {c: [REWARD_COLUMNS[c] if c in REWARD_COLUMNS else cls.example_cells[c][0]] for c in reward.columns}
+
+    def score(text):
+        reward.evaluate(["Which option? A. aspirin B. rest"], [text], **columns)
+
+    for shape in SHAPES:
+        _assert_linear(score, shape)

@@ -42,9 +42,9 @@ KNOWN_PAID: set[str] = set()
 # holdout12 left one by design: a count written as an integer power ("\\boxed{2^{10}}" for 1024) is an operation the
 # work-avoidance guard refuses where the gold is a number (tests/test_integrity_math_forms.py asserts the same of
 # "\\boxed{2^{10}\\text{ cm}}"; ``work_avoidance: false`` pays it)
-KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
-                            # holdout14, open: a denied value then "it's" the answer; an answer phrase in Spanish
-                            "The answer is not 45; it's 42.", "Respuesta: (C) Mitocondria."}
+# (holdout14's "The answer is not 45; it's 42." and "Respuesta: (C) Mitocondria." are paid since the stop-46 rules:
+# tests/test_reading_relative_and_corrections.py)
+KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}."}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

@@ -144,6 +144,15 @@ class Reward:
             (``{"gold_labels": ("a; b", "c")}``); the tests mix them with hostile values.
         optional_columns: columns read when the batch has them, besides the declared ``columns`` (the overlong
             penalty's ``completion_ids``).
+
+    Cost:
+        linear_time: True only for a type whose scoring costs time linear in the text it reads (forward literal
+            searches, counts, regexes that cannot backtrack over the text more than a bounded number of times), with no
+            model, network, subprocess or engine worker. The reward server scores a config made only of such rewards in
+            its front process, without the slot process it could kill at the deadline, when asked to (``polyreward serve
+            --front-lane``; docs/scaling-out.md). An instance narrows it in ``__init__``
+            (``self.linear_time = False``) for a parameter that loads a model; ``tests/test_linear_time.py`` times every
+            type declaring it on hostile 100 KB inputs, with its parameter variants.
     """
 
     type_name: ClassVar[str] = ""
@@ -156,6 +165,7 @@ class Reward:
     example_params: ClassVar[Mapping[str, Any]] = MappingProxyType({})
     example_cells: ClassVar[Mapping[str, tuple[Any, ...]]] = MappingProxyType({})
     optional_columns: ClassVar[tuple[str, ...]] = ()
+    linear_time: bool = False  # a class fact an instance may narrow (see the class docstring); not a ClassVar for that
 
     def __init_subclass__(cls, **kwargs: Any) -> None:
         super().__init_subclass__(**kwargs)

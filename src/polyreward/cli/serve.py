@@ -9,8 +9,9 @@ Binds 127.0.0.1 by default. Binding any other address needs a bearer token in th
 header (OpenRLHF, slime): ``--trust-client NETWORK`` (those clients need no token) or ``--no-token`` (nobody
 does); the trust mode is printed at start-up. With a token set, every route but ``GET /health`` needs it.
 Prints one line ``serving http://HOST:PORT`` on stdout when it accepts connections (``--port 0`` picks a free
-port), after every slot process has built the rewards. Exit 2 for a bad config or argument, before anything
-serves.
+port), after every slot process has built the rewards; with ``--front-lane``, one line on stderr saying whether the
+config is scored on the front lane (every reward declared linear-time: scored in the front process,
+:mod:`polyreward.runners.server_front`) or in the slot processes. Exit 2 for a bad config or argument, before anything serves.
 """
 
 from __future__ import annotations
@@ -29,7 +30,12 @@ def add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--workers", type=int, default=None,
                         help="verification worker processes per slot (default: config engine.workers, else min(2, cores); 0 = inline)")
     parser.add_argument("--concurrency", type=int, default=2,
-                        help="requests scored at once, each in its own slot process; more get 429 (default 2)")
+                        help="requests scored at once, each in its own slot process (plus one on the front lane with --front-lane); "
+                             "more get 429 (default 2)")
+    parser.add_argument("--front-lane", action="store_true",
+                        help="score a config whose every reward is declared linear-time in the front process, on a thread: no slot "
+                             "hop, but no kill at the timeout, and its scoring shares the front's interpreter lock (default: every "
+                             "request in a slot process)")
     parser.add_argument("--request-timeout", type=float, default=60.0,
                         help="seconds a request may score; past it the answer is NaN + reason for every rollout and its slot process is killed and rebuilt (default 60)")
     parser.add_argument("--max-body-bytes", type=int, default=16 * 1024 * 1024, help="larger request bodies get 413 (default 16 MiB)")
@@ -111,7 +117,9 @@ def run(args: argparse.Namespace) -> int:
         sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
         sock.bind((args.host, args.port))
         app = create_app(config, access=access, concurrency=args.concurrency, workers=args.workers, max_body_bytes=args.max_body_bytes,
-                         request_timeout=args.request_timeout, body_timeout=args.body_timeout, settings=settings)
+                         request_timeout=args.request_timeout, body_timeout=args.body_timeout, settings=settings,
+                         front_lane=args.front_lane,
+                         on_lane=(lambda line: print(line, file=sys.stderr, flush=True)) if args.front_lane else None)
     except (ValueError, OSError, SlotStartError) as exc:
         print(f"error: {exc}", file=sys.stderr)
         return 2

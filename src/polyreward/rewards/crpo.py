@@ -210,6 +210,7 @@ class CRPOAccuracy(ReleasedPreprocessing):
     score_range = (-math.inf, 1.0)
     probe_strategies = ("negation", "retraction", "hedge", "prompt_copy")
     probe_genuine = "boxed"
+    linear_time = True  # a count, one box's forward search, the committed-answer reading
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer",
                  eos_token: str | None = None, prefilled_think: bool = False, committed_answer: bool = False) -> None:
@@ -257,6 +258,7 @@ class CRPOFormat(ReleasedPreprocessing):
     description = f"Clinical-R1 format: <think>..</think><answer>..</answer> 1, +0.5 with one \\boxed{{}} and a summary ({SOURCE})"
     score_range = (0.0, 1.5)
     probe_strategies = ("empty_think", "junk_think", "empty_answer")
+    linear_time = True  # format_parts and boxed_groups: forward literal searches (the released regex is quadratic)
 
     def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False,
                  min_content_words: int = 0) -> None:
@@ -291,12 +293,14 @@ class CRPOEnglish(ReleasedPreprocessing):
     description = f"Clinical-R1 English share: fraction of characters in the ASCII-English whitelist ({SOURCE})"
     score_range = (0.0, 1.0)
     probe_strategies = ("junk_text",)
+    linear_time = True  # a whitelist count; narrowed to False under measure: language (a language-ID model)
 
     def __init__(self, name: str | None = None, weight: float = 1.0, eos_token: str | None = None, prefilled_think: bool = False,
                  min_content_words: int = 0, measure: str = "characters") -> None:
         super().__init__(name, weight, eos_token, prefilled_think)
         self.min_content_words = check_min_content(min_content_words)
         self.measure = one_of("measure", measure, MEASURES)
+        self.linear_time = self.measure == "characters"
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)

@@ -197,6 +197,7 @@ class ThinkFormat(RolloutReward):
     description = "TRL think_format_reward: <think>...</think> then the answer (prefilled / <answer> / min_content_words options)"
     score_range = (0.0, 1.0)
     probe_strategies = ("empty_think", "junk_think", "empty_answer")
+    linear_time = True  # anchored regex with one lookahead per block, literal searches, the guarded reading
 
     def __init__(self, name: str | None = None, weight: float = 1.0, prefilled_think: bool = False, require_answer: bool = False,
                  min_content_words: int = 0) -> None:

@@ -77,6 +77,7 @@ class OverlongPenalty(Reward):
     score_range = (-1.0, 0.0)
     probe_strategies = ("invisible_padding", "unspaced_padding")
     optional_columns = ("completion_ids",)  # the token ids when the batch has them (TRL passes them), else words
+    linear_time = True  # counts ids or words; narrowed to False with a tokenizer (a model's code, loaded on first use)
 
     def __init__(
         self,
@@ -111,6 +112,7 @@ class OverlongPenalty(Reward):
         self.max_completion_len = max_completion_len
         self.soft_punish_cache = soft_punish_cache
         self.tokenizer = tokenizer
+        self.linear_time = tokenizer is None
         self.ids_column = ids_column
         self.penalty_factor = float(penalty_factor)
         self.score_range = (-self.penalty_factor, 0.0)

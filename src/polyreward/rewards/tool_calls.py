@@ -307,6 +307,7 @@ class ToolRLFormat(RolloutReward):
     score_range = (0.0, 1.0)
     probe_strategies = ("empty_think", "junk_think", "empty_tool_block")
     probe_genuine = "tool_calls"
+    linear_time = True  # the layout check and tag counts are forward literal searches (matches_layout)
 
     def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", min_content_words: int = 0) -> None:
         super().__init__(name, weight)

@@ -2,7 +2,9 @@
 
 A FastAPI app on uvicorn whose event loop only checks requests and moves bytes: every body is parsed, checked,
 scored and answered inside a *slot process* (:mod:`polyreward.runners.server_slots`, the route logic in
-:mod:`polyreward.runners.server_routes`), so the scores are those of ``polyreward score`` for the same config:
+:mod:`polyreward.runners.server_routes`) -- or, when every reward of the config is declared linear-time, by the
+same route logic on the *front lane*, a thread of the front process (:mod:`polyreward.runners.server_front`; off
+with ``--front-lane``) -- so the scores are those of ``polyreward score`` for the same config:
 
 - ``POST /score`` — polyreward's own schema. Request ``{"rows": [{prompt, completion, <columns>...}, ...],
   "advantages": false}`` (column names as in the config's ``columns``). Response ``{"names", "weights",
@@ -46,7 +48,8 @@ Limits, each one clear status:
 - **capacity**: ``concurrency`` slots; a request that finds every slot busy -> 429 with ``Retry-After`` at once
   (back-pressure: nothing queues unboundedly, and no body is read for it). A slot is taken only once the body
   has arrived, so slow uploads hold no slot; a slot whose process died while idle (killed from outside) is
-  rebuilt and the request goes to another slot.
+  rebuilt and the request goes to another slot. With the front lane on, one more request is scored at once: the
+  front lane takes a request when it is free, a slot otherwise.
 - **state**: none between requests. A stateful combiner (DRPO, SA-MRPO, EBPO) starts fresh for every
   ``/score`` request, so an answer never depends on the requests before it or on the replica; a client that
   wants the history sends ``"combiner_state"`` (null at first, then the ``combiner_state`` of the previous
@@ -54,7 +57,9 @@ Limits, each one clear status:
 - **time**: each request has ``request_timeout`` seconds in its slot. Past that, the answer is 200 with NaN
   for every rollout and the reason ``timeout: ...`` (``timed_out: true``), and the slot's process group is
   killed and rebuilt, so a reward stuck in C code or a regex holding the GIL costs one slot for the timeout
-  plus a restart, never the event loop: ``/health`` keeps answering.
+  plus a restart, never the event loop: ``/health`` keeps answering. A front-lane request gets the same answer at
+  its deadline, but its work is not killed: the lane stays busy (requests go to the slots) until that bounded
+  work ends.
 - **errors**: a column a reward needs is missing from every row -> 422 naming it (as ``polyreward score``
   refuses such a file); under ``on_reward_error: raise`` a failing reward -> 422 with the
   :class:`~polyreward.pipeline.RewardError`'s one line (``error_type: "RewardError"``).
@@ -68,6 +73,7 @@ from contextlib import asynccontextmanager
 from typing import Any
 
 from polyreward.judges.access import Access
+from polyreward.runners.server_front import FrontLane
 from polyreward.runners.server_routes import RequestProblem, RouteSettings, dumps, dumps_peer, peer_answer, timed_out_json
 from polyreward.runners.server_slots import Slot, SlotDied, keep_freed_memory, start_slots
 
@@ -136,12 +142,17 @@ class Slots:
                 return await self.run(self.take(), route, body, retry=False)
             if not timed_out:
                 return 500, dumps({"error": "the scoring process ended while scoring this request (crashed or killed); it is being restarted"})
-            if rows is None:
-                return 503, dumps({"error": f"the request's time budget of {self.request_timeout:g} s ran out before its body was parsed"})
-            answer = timed_out_json(self.contract["names"], self.contract["weights"], rows, self.request_timeout)
-            return 200, dumps(answer) if route == "/score" else dumps_peer(peer_answer(route, answer, self.contract["nan_reward"]))
+            return self.timed_out(route, rows)
         self.give_back(slot)
         return status, payload
+
+    def timed_out(self, route: str, rows: int | None) -> tuple[int, bytes]:
+        """The answer to a request whose time budget ran out: NaN + reason for each of its ``rows`` (503 when its body
+        was not parsed yet, so the rows are unknown)."""
+        if rows is None:
+            return 503, dumps({"error": f"the request's time budget of {self.request_timeout:g} s ran out before its body was parsed"})
+        answer = timed_out_json(self.contract["names"], self.contract["weights"], rows, self.request_timeout)
+        return 200, dumps(answer) if route == "/score" else dumps_peer(peer_answer(route, answer, self.contract["nan_reward"]))
 
     def close(self) -> None:
         for slot in self.all:
@@ -210,10 +221,12 @@ class ScoringRoutes:
 
 def create_app(config: Any, *, access: Access | None = None, concurrency: int = 2, workers: int | None = None,
                max_body_bytes: int = DEFAULT_MAX_BODY, request_timeout: float = 60.0, body_timeout: float = 30.0,
-               settings: RouteSettings | None = None):
+               settings: RouteSettings | None = None, front_lane: bool = False, on_lane=None):
     """The ASGI app serving ``config`` (see the module docstring): the access check, then the scoring routes answered
     in plain ASGI (:class:`ScoringRoutes`), then FastAPI for the rest. Its slot processes are started (and have built
-    the rewards) when this returns. ``access`` None = loopback rule without a token."""
+    the rewards) when this returns. ``access`` None = loopback rule without a token. ``front_lane`` lets a config of
+    linear-time rewards be scored in this process (:mod:`polyreward.runners.server_front`); ``on_lane(line)`` is
+    told which lane the config got and why."""
     from fastapi import FastAPI, Request
     from fastapi.responses import Response
 
@@ -221,6 +234,9 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
         raise ValueError(f"concurrency must be >= 1, got {concurrency}")
     settings = settings or RouteSettings()
     spec = pickle.dumps({"config": config, "workers": workers, "settings": settings})
+    front, lane_line = FrontLane.build(config, settings) if front_lane else (None, "front lane: off (not asked for)")
+    if on_lane is not None:
+        on_lane(lane_line)
     slots = Slots(start_slots(spec, concurrency), request_timeout)
     limits = {"max_body_bytes": max_body_bytes, "request_timeout": request_timeout, "body_timeout": body_timeout,
               "concurrency": concurrency}
@@ -229,6 +245,8 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
     async def lifespan(app):
         yield
         slots.close()
+        if front is not None:
+            front.close()
 
     app = FastAPI(title="polyreward reward server", docs_url=None, redoc_url=None, lifespan=lifespan)
 
@@ -276,8 +294,9 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
 
     @app.get("/health")
     async def health() -> Response:
+        lane = {"on": front is not None, "busy": front is not None and front.busy, "answered": front.answered if front else 0}
         return answer(dumps({"status": "ok", "slots": len(slots.all), "busy": slots.busy, "restarts": slots.restarts,
-                             "rewards": slots.contract["names"]}))
+                             "rewards": slots.contract["names"], "front_lane": lane}))
 
     @app.get("/contract")
     async def contract() -> Response:
@@ -285,9 +304,16 @@ def create_app(config: Any, *, access: Access | None = None, concurrency: int = 
 
     async def scored(declared: str | None, path: str, stream: Any) -> tuple[int, bytes, Mapping[str, str]]:
         try:
-            if declared is None or int(declared) <= max_body_bytes:  # an oversized body is a 413 whatever the load
-                slots.check_free()  # saturated: 429 before reading the body
+            if (declared is None or int(declared) <= max_body_bytes) and (front is None or front.busy):
+                slots.check_free()  # saturated: 429 before reading the body (an oversized body is a 413 whatever the load)
             body = await read_body(declared, stream)
+            if front is not None and not front.busy:  # linear-time rewards: scored here, on the front lane's thread
+                try:
+                    answered = await front.run(path, body, request_timeout)
+                except asyncio.TimeoutError:
+                    answered = slots.timed_out(path, front.rows)
+                if answered is not None:
+                    return answered[0], answered[1], {}
             status, payload = await slots.run(slots.take(), path, body)  # a slot only once the body is here
         except RequestProblem as exc:
             return exc.status, dumps(exc.body()), exc.headers

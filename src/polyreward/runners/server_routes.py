@@ -77,6 +77,10 @@ def tokenizer_special_text(folder: str | Path) -> tuple[str, ...]:
     return tuple(found)
 
 
+class NeedsSlot(Exception):
+    """A request the front lane does not score (:mod:`polyreward.runners.server_front`): it goes to a slot as it came."""
+
+
 class RequestProblem(Exception):
     """A request answered with ``status`` and a one-line ``message`` (``fields`` go into the JSON body too)."""
 
@@ -327,8 +331,10 @@ class SlotScorer:
             "max_depth": MAX_DEPTH,
         }
 
-    def handle(self, route: str, raw: bytes, accepted) -> tuple[int, bytes]:
-        """(status, JSON body) for one request; ``accepted(n)`` is called once the body is parsed into n rows."""
+    def handle(self, route: str, raw: bytes, accepted, *, combiner: bool = True) -> tuple[int, bytes]:
+        """(status, JSON body) for one request; ``accepted(n)`` is called once the body is parsed into n rows.
+        ``combiner=False`` (the front lane): a ``/score`` request asking for the config's combiner's advantages raises
+        :class:`NeedsSlot` instead (a combiner declares no bound on its cost: DRPO's k-means reads a client's history)."""
         from polyreward.vocabulary import MissingColumnError, RewardError
 
         started = time.perf_counter()
@@ -338,6 +344,8 @@ class SlotScorer:
             if route == "/score":
                 rows, advantages = rows_of(payload), bool(payload.get("advantages"))
                 state = payload.get("combiner_state", _NO_STATE)
+                if advantages and not combiner and self.scorer.combiner is not None:
+                    raise NeedsSlot
             elif route == "/get_reward":
                 rows, advantages = openrlhf_rows(payload, self.columns, self.settings), False
             elif route == "/slime":
@@ -357,6 +365,8 @@ class SlotScorer:
         except RewardError as exc:
             return 422, dumps({"error": redact_credentials(str(exc)), "error_type": "RewardError", "reward": exc.reward,
                                "failed": exc.failed, "n": exc.n, "reason": redact_credentials(exc.reason)})
+        except NeedsSlot:
+            raise
         except Exception as exc:  # a bug, not the client's fault: 500 with the one line; the slot lives on
             return 500, dumps({"error": redact_credentials(f"{type(exc).__name__}: {exc}")[:500]})
 

@@ -45,6 +45,7 @@ from polyreward.verifiers.commitment import (
     case_alternative_before,
     hedged_inside,
     later_disowns,
+    measured_from,
     modal_alternative_before,
     qualified_after,
     retraction_after,
@@ -55,6 +56,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.hypothetical import counterfactual_clause
+from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
@@ -185,7 +187,8 @@ _PROSE_STOP = re.compile(
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus|no\s+doubt|of\s+course|for\s+sure|clearly|obviously|definitely|certainly)\b|"  # "42, no doubt"
-    r"\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n",
+    r"\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n|"
+    r"\s*[\u2600-\u27bf\u2b50-\u2b55\U0001f000-\U0001faff]",  # "42 🎉", "42 ✅": an emoji after the value is a remark (holdout16)
     re.IGNORECASE,
 )
 # final_bang="factorial": a "!" glued to a number or a closing bracket is a factorial, not the end of the sentence
@@ -275,6 +278,13 @@ def _is_prose(text: str) -> bool:
     return len(_PROSE_WORD.findall(_MATH_ENV.sub(" ", text))) >= 2
 
 
+# an anchored answer that first denies a value and then states one: "not 45; it's 42", "not 45 -- rather 42", "nicht 45,
+# sondern 42" -- the denied value, its separator and the pointer before the stated one (a value must follow)
+_DENIED_THEN_STATED = re.compile(r"(?i:\b(?:" + CONTRAST_WORDS + r"))\s+\$?[-+]?\d[\d.,/]*\$?\s*(?:[;,:—–]|--|\(|\b(?:but|sondern|sino|mais|ma)\b)"
+                                 r"\s*(?i:(?:it|that|this)(?:'s|\s+is|\s+was)|rather|instead|actually|but|sondern|sino|mais|ma|es|est|ist)?"
+                                 r"[\s,:]*(?=\$?\\?[-+(]?[\d\\])")
+
+
 def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     """Trim the text after an anchor to the answer: the first math environment, else up to prose.
 
@@ -282,6 +292,9 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
+    corrected = _DENIED_THEN_STATED.match(segment)
+    if corrected is not None:
+        segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
     env = _MATH_ENV.match(segment) or (_MATH_ENV.search(segment[:200]) if segment[:1] in "$\\" else None)
     if env:
         return next(g for g in env.groups() if g is not None)
@@ -470,6 +483,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list gold only
     if why:
         return Extracted("", why)
+    if found.source == "boxed" and operand_after(text, end):
+        return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
     retraction = retraction_after(text, end) if retractions else None
     if retraction is not None:
         resume, explicit = retraction
@@ -694,6 +709,11 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None
 
 
+# a bold label that opens the last line or a sentence of it ("**Respuesta:** 42", "**Antwort**: 42"): a heading, and
+# what it heads is read for the value
+_BOLD_LABEL = re.compile(r"(?:\A|(?<=[.!?]\s))[^\S\n]*\*\*[^*\n]{1,40}?(?::[^\S\n]*\*\*|\*\*[^\S\n]*:)")
+
+
 # an answer given first, then its reason: "Most likely 2, since the powers of 2 cycle ...", "42, because 6 x 7 = 42"
 # -- the value that opens the text (after at most a degree of belief) and a word of reason right after it
 _ANSWER_FIRST = re.compile(r"\A\s*(?:(?:most\s+likely|probably|likely|clearly|definitely|certainly|surely)[\s,:]+)?"
@@ -708,6 +728,9 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(first.group("value"), "answer_first")
     window = text.rstrip()[-800:]
     last_line = _last_lines(window, 1)
+    labels = list(_BOLD_LABEL.finditer(last_line))
+    if labels and last_line[labels[-1].end():].strip():
+        last_line = last_line[labels[-1].end():]  # "**Respuesta:** 42 asientos": what the label heads (holdout16)
     envs = list(_MATH_ENV.finditer(window))
     if envs:
         # the last math environment counts if it ends on the last line with no number after it
@@ -736,6 +759,11 @@ def _extract_from_line(text: str) -> Extracted | None:
     if math_tail is not None:
         return Extracted(math_tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
+    if (len(numbers) > 1 and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())
+            and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])):
+        # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
+        # than 100" is one expression and stays as it is)
+        numbers.pop()
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])

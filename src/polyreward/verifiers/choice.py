@@ -39,6 +39,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
 from polyreward.verifiers.commitment import (
+    bound_not_value,
     case_alternative_before,
     hedged,
     label_pattern,
@@ -211,7 +212,8 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False)
         if _in_option_list(text, start, letters) or hedged(text, start, end) or case_alternative_before(
                 text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause)), end):
             return SEVERAL
-        return UNCOMMITTED if qualified(text, match.start(), match.end()) else letter
+        # "Answer: the option right after (C)": the letter is what the answer is measured from, not the answer
+        return UNCOMMITTED if qualified(text, match.start(), match.end()) or bound_not_value(text, start) else letter
     return None
 
 
@@ -257,19 +259,26 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
         if not run.start() <= at - start < run.end():
             continue
         found = re.findall(rf"[{cls}]", run.group())
-        if re.match(r"\s*(?:is|are|was|were|isn't|seems)\b", window[run.end():]):
+        verb = re.match(r"\s*(?:(is|was|isn't|wasn't|seems)|are|were|aren't)\b", window[run.end():])
+        if verb and (verb.group(1) or not re.search(r"(?i:\band\b|&|\+)", run.group())):
             found = found[:-1]  # "A; B is wrong": the last letter starts a new clause, it is no item of the list
+        elif verb:
+            # a plural verb after letters joined by "and" has them all for its subject, back to a semicolon:
+            # "C and D are both correct" names two, "C; A and B are distractors" one
+            before, semicolon, _ = run.group().rpartition(";")
+            found = re.findall(rf"[{cls}]", before) if semicolon else found
         if len(set(found)) > 1:
             return True
     return False
 
 
 # the answer phrase in other languages, with its copula and article: "Die richtige Antwort ist D", "La bonne
-# réponse est la C", "La respuesta correcta es la opción C", "正解は D です" (normalise spaces a Latin letter from kana)
+# réponse est la C", "La respuesta correcta es la opción C", "正解は D です" (normalise spaces a Latin letter from kana), or
+# with a colon as the English "Answer:": "Respuesta: (C) Mitocondria", "Réponse finale : B", "Antwort: D"
 _FOREIGN_ANCHOR = (
     r"(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
-    r"correta|corretta|giusta|richtige|korrekte|правильный))?\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
-    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*)"
+    r"correta|corretta|giusta|richtige|korrekte|правильный|finale?|definitiva))?(?:\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
+    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|\s*:[\s*]*)|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*)"
 )
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
@@ -302,7 +311,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
                 r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
     return [
-        ("anchor", re.compile(anchor + r"[\s*:=\-]*(?:(?i:option|choice)[\s*]*)?" + token)),
+        ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),

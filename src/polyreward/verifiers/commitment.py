@@ -54,7 +54,11 @@ _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|"
     # other languages' negation before the value, and a denial after a comma ("42, no 24"): .negation_words
     + NEGATION_BEFORE_VALUE + r"|[,;][^\S\n]*(?:" + CONTRAST_WORDS + r")\b|"
-    r"\bno\s+longer|\banything\s+but|\b(?:rule|rules|ruled|ruling)\s+out|\bexclud\w*|\beliminat\w*|"
+    # a totality with an exception ("anything but 42", "all but C", "everything save B") and the logical not ("¬C",
+    # "\\neg C": holdout16)
+    # and another option named by its place next to this one ("the option after C", "the one right before (B)")
+    r"\bno\s+longer|\b(?:anything|everything|all|any|every|each)(?:\s+(?:of\s+the\s+)?\w+)?\s+(?:but|save)|¬|\\(?:neg|lnot)(?![A-Za-z])|\b(?:rule|rules|ruled|ruling)\s+out|"
+    r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above|past|beyond)|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
@@ -81,7 +85,8 @@ _HEDGED_BEFORE = re.compile(
     re.IGNORECASE,
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或)\s*"
+# ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE, re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
@@ -129,27 +134,52 @@ _NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-
 _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 
 
-# a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- the answer's value is
-# not stated. Only as what the answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum
-# (holdout10: after "has" / "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to")
-_BOUND_BEFORE = re.compile(r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
-                           r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
-                           r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and)\s*\Z"
-                           # the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer
-                           # ends in the digits 42" -- a verb after "answer"/"result" that is no copula or verb of coming out
-                           r"|\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
-                           r"amounts|checks|matches|makes|seems|appears|looks|rounds|simplifies|reduces|evaluates|should|must|would|will|"
-                           r"has\s+to\s+be|as|thus|always|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z"  # "write the answer as 42" states it
-                           # an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a
-                           # one-letter variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line
-                           # is a markdown quote, and one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
-                           r"|(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))|[^\S\n]+[<>])\s*\Z",
-                           re.IGNORECASE)
+# What the answer is said to be *related to* rather than equal to gives no value. Four kinds, one pattern each:
+# a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- only as what the
+# answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum (holdout10: after "has" /
+# "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42")
+_BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
+                r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
+                r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and)\s*\Z")
+# the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer ends in the digits
+# 42" -- a verb after "answer"/"result" that is no copula or verb of coming out ("write the answer as 42" states it)
+_RELATION_VERB = (r"\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
+                  r"amounts|checks|matches|makes|seems|appears|looks|rounds|simplifies|reduces|evaluates|should|must|would|will|"
+                  r"has\s+to\s+be|as|thus|always|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z")
+# an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a one-letter
+# variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line is a markdown quote, and
+# one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
+_INEQUALITY_SIGN = (r"(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))|"
+                    r"[^\S\n]+[<>])\s*\Z")
+# the answer named by its position or by an operation on the value shown (holdout14): "Answer: the option right after
+# (C)", "The answer is the number before 42", "is one more than 42", "is the square of 42", "is twice 21" -- the value
+# written is the thing the answer is measured from. Without an article only a pointed position ("right after", "next
+# to"), so "The tank is full after 6 minutes" keeps its 6
+_MEASURED_FROM = (r"(?:(?:(?:the|an?|that|this)\s+(?:[\w-]+\s+){0,3}?(?:(?:right|just|immediately|directly)\s+)?|(?:right|just|immediately|directly)\s+)"
+                  r"(?:after|before|following|preceding|next\s+to|prior\s+to|below|above|beyond|past|beside|adjacent\s+to)"
+                  r"|(?:next|adjacent)\s+to"
+                  r"|(?:the\s+|an?\s+)?[\w.]+\s+(?:more|less|fewer|greater|larger|smaller|bigger|higher|lower)\s+than"
+                  r"|(?:twice|thrice|double|triple|half(?:\s+of)?|(?:the\s+|an?\s+)?(?:square|cube|successor|predecessor|reciprocal|"
+                  r"negative|opposite|complement|inverse|multiple|divisor|factor|square\s+root|cube\s+root)\s+of))\s*\Z")
+# ... only as what the answer is (after a copula, ":" or "=")
+_RELATIVE_TO = r"(?:\b(?:is|be|was|are|equals?)|'s|[:=])\s*" + _MEASURED_FROM
+_BOUND_BEFORE = re.compile("|".join((_BOUND_WORDS, _RELATION_VERB, _INEQUALITY_SIGN, _RELATIVE_TO)), re.IGNORECASE)
 
 
 def bound_not_value(text: str, start: int) -> bool:
-    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7") rather than a value?"""
+    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), a relation ("The answer
+    divides 42", "Answer ≤ 42") or a position or operation measured from it ("the option right after (C)", "the
+    square of 42") rather than as a value?"""
     return _BOUND_BEFORE.search(_before(text, start)) is not None
+
+
+_MEASURED_FROM_BEFORE = re.compile(r"(?:\A|(?<=[\s,;(]))" + _MEASURED_FROM, re.IGNORECASE)
+
+
+def measured_from(text: str, start: int) -> bool:
+    """Is the value at ``text[start:]`` named as what something is measured from ("42, the successor of 41", "43,
+    one more than 42", "the option right after (C)"), with or without a copula before it?"""
+    return _MEASURED_FROM_BEFORE.search(_before(text, start)) is not None
 
 
 # "answer != 21", "x \\neq \\boxed{8}": the value is what the answer is not (":"/"=" end _before's window, so read raw)
@@ -738,7 +768,7 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
+prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _MEASURED_FROM_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)

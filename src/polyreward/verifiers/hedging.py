@@ -166,7 +166,11 @@ IDIOM_DOUBT = re.compile(
     r"|\bstill\s+(?:working|thinking|computing|checking)\b|\bleave\s+(?:it|this|that|the\s+\w+)\s+(?:to|for|up\s+to)\s+you\b"
     # a heading that names the value as wrong or as not the answer ("Common wrong answer:", "Not my final answer:"),
     # an instruction not to grade it ("(do not grade)"), a value shown as the format ("like this:", "e.g. Answer: B")
-    r"|\b(?:wrong|incorrect|rejected|naive|trap)\s+(?:answer|result|value|choice|option)\s*:|\b(?:distractor|trap|decoy)\s*:"
+    # (a heading opens its clause: "Common trap: C" is one, "B is a common trap: it forgets the square" is a predicate
+    # with its reason after the colon, about B -- holdout16)
+    r"|(?:\A|(?<=[\n(]))[\W_]*(?:[A-Za-z]+\s+){0,2}(?:(?:wrong|incorrect|rejected|naive|trap)\s+(?:answer|result|value|choice|option)|distractor|trap|decoy)\s*:"
+    # an example given in place of the answer (holdout16): "As an example of the format I would use: \\boxed{42}"
+    r"|\b(?:as\s+an?|for)\s+(?:example|illustration|instance)\b[^.;!?\n:]{0,60}:[\s$*]*\Z"
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
@@ -400,7 +404,14 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
     if contrast.group().lower() in ("so", "thus", "hence", "therefore") and len(WORDS.findall(before)) > 4:
         return False  # "I don't know any closed form, so I enumerate: 42": a conclusion from a stated gap, not doubt
+    if _OVERCOME_DOUBT.search(before):
+        return False  # "I could not solve it at first, but then: 42": a doubt the writer dates before the answer
     return _writer_doubts(before, guesses=False) or _writer_condition(before) or _idiom_doubts(before) or bool(_DISCLAIMER.search(before))
+
+
+# a doubt dated before the contrast that resolves it: "I could not solve it at first, but ...", "Initially I was unsure,
+# but ..." -- the writer's doubt then, not now
+_OVERCOME_DOUBT = re.compile(r"\b(?:at\s+first|initially|originally|in\s+the\s+beginning|for\s+a\s+while)\b", re.IGNORECASE)
 
 
 # an option reader's match that opens at the answer phrase ("answer would be D" in "A wrong answer would be D")

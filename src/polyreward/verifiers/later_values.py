@@ -11,6 +11,7 @@ clause are not one:
     names_a_part       "wrong, I messed up step 2" -- a numeral naming a part of the work is a label (holdout12)
     without_apology    "EDIT: 45, sorry." -- an apology after a value does not stop it closing its clause (holdout12)
     fractions_as_values "EDIT: \\frac{2}{3}" -- a LaTeX fraction of two numbers is the value 2/3 (holdout12)
+    operand_after      "\\boxed{42} - 3 = 39" -- a box that arithmetic goes on from is a term, not the value (holdout16)
 
 Reconstructed rule (ours), not a published algorithm; every pattern runs on one clause.
 """
@@ -74,3 +75,16 @@ def without_apology(after: str) -> str:
 def names_a_part(clause: str, at: int) -> bool:
     """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), not a value?"""
     return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None
+
+
+# arithmetic that goes on from a box on its line: "$\\boxed{42} - 3 = 39$", "\\boxed{42} \\times 2" -- an operator and a
+# number (or a box, a fraction, a root) right after the box make the box a term of a longer expression, not the value
+# stated ("\\boxed{42}^\\circ", "\\boxed{42} \\text{ cm}", "\\boxed{x^2} + C", "\\boxed{42}\n- Step 2" go on with no number)
+_GAP = r"(?:[^\S\n]|\\[,;:! ]|\\q?quad(?![A-Za-z])|\$)*"  # spaces, LaTeX spacing, the end of the math
+_OPERAND_AFTER = re.compile(_GAP + r"(?:[-+*/×÷−]|\\(?:times|cdot|div|pm)(?![A-Za-z])|(?i:minus|plus|times|(?:divided|multiplied)\s+by)\b(?:\s+(?i:the)\b)?)"
+                            + _GAP + r"(?:\d|\\(?:boxed|[dt]?frac|sqrt)(?![A-Za-z]))")
+
+
+def operand_after(text: str, end: int) -> bool:
+    """Does arithmetic go on from the answer ending at ``text[end]`` (see :data:`_OPERAND_AFTER`)?"""
+    return _OPERAND_AFTER.match(text, end) is not None

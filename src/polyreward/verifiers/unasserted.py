@@ -118,11 +118,22 @@ _GRADING_REQUEST = re.compile(
 # answer directly.", "I'm not allowed to tell you", "I'd rather not give the answer", "I'm not going to commit" -- what follows is a hint, not the answer ("I can't give an exact
 # form, but ..." declines something else and goes on)
 _REFUSAL = re.compile(
-    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
-    r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out|commit(?:\s+to\s+(?:an?\s+|one\s+)?(?:answer|value|number))?)\b(?:\s+(?:you|it|this))?"
+    r"(?:\b(?:won't|will\s+not|wouldn't|refuse\s+to|not\s+(?:going|allowed|permitted|able)\s+to|unable\s+to|can't|cannot|(?:'d|would)\s+rather\s+not)\s+(?:\w+\s+)?"
+    r"(?:state|give|tell|reveal|provide|share|answer|disclose|spell\s+out|commit(?:\s+to\s+(?:an?\s+|one\s+)?(?:answer|value|number))?|"
+    # holdout16: help declined ("Sorry, I can't help with that.", "I can't do graded homework for you.")
+    r"(?:help|assist)(?:\s+(?:you|here))?(?:\s+with\s+(?:that|this|it|(?:your|the|this|that)\s+(?:\w+\s+)?(?:request|homework|assignment|question|problem)))?|"
+    r"do\s+(?:\w+\s+)?(?:homework|assignments?|tests?|exams?|quizzes|this|that|it)\s+for\s+you)\b(?:\s+(?:you|it|this))?"
     r"(?:\s+(?:the|my|a|your)\s+(?:final\s+)?(?:answer|solution|result))?(?:\s+(?:directly|outright|here|away))?)[\s,]*(?:[.;:!]|\Z)",
     re.IGNORECASE,
 )
+
+
+# the options given new labels in the answer's sentence (holdout16): "as A–E" / "as 1 to 5" (a run of labels after "as"),
+# or a verb of relabelling whose object is the options -- the letter that follows is of the new labels, not the prompt's
+_RELABELED = re.compile(r"\bas\s+\(?(?:[A-Ea-e]|[1-5])\)?\s*(?:[-–—]|to|through)\s*\(?(?:[A-Ea-e]|[1-5])\)?(?![\w(])"
+                        r"|\b(?:re-?label|re-?nam|re-?number|re-?letter|re-?index)\w*\s+(?:\w+\s+)?(?:options|choices|answers|letters|labels)\b",
+                        re.IGNORECASE)
+_SENTENCE_OPENING = re.compile(r"[.!?\n](?=\s)")
 
 
 def unasserted_before(text: str, start: int, own: str) -> bool:
@@ -131,6 +142,8 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
     word) right after a clause that says there is no answer."""
     if _declared_low_confidence(text, start) or _REFUSAL.search(text, max(0, start - 2 * WINDOW), start):
         return True
+    if _RELABELED.search(_SENTENCE_OPENING.split(text[max(0, start - 2 * WINDOW):start])[-1]):
+        return True  # "Reading the options bottom-up as A–E, the answer is B": a letter of the writer's own labels (holdout16)
     if _GRADING_REQUEST.search(own):
         return True
     # markup is no word, nor a collapsed block's label ("<details><summary>spoiler</summary>\\boxed{14}")
