@@ -17,7 +17,7 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
 * Llama's ``<|python_tag|>x.call(k="v")`` and a Python call inside a tool-call tag of another spelling
   (``<TOOL_CALL>``, ``<tool-call>``, ``<function_call>``, ``<tool_use>``; any case): a tag a runner matching tags
   case-insensitively would execute. A tag body that is neither JSON nor a Python call is one attempted call;
-* YAML in a code fence with a top-level ``name:`` and an ``parameters:`` / ``arguments:`` / ``args:`` /
+* YAML in a code fence with a top-level ``name:`` and a ``parameters:`` / ``arguments:`` / ``args:`` /
   ``input:`` key.
 
 Linear in the text: each scan is one regex pass; Python literals are tried at most :data:`MAX_LITERALS` times.
