@@ -163,14 +163,19 @@ _MEASURED_FROM = (r"(?:(?:(?:the|an?|that|this)\s+(?:[\w-]+\s+){0,3}?(?:(?:right
                   r"negative|opposite|complement|inverse|multiple|divisor|factor|square\s+root|cube\s+root)\s+of))\s*\Z")
 # ... only as what the answer is (after a copula, ":" or "=")
 _RELATIVE_TO = r"(?:\b(?:is|be|was|are|equals?)|'s|[:=])\s*" + _MEASURED_FROM
-_BOUND_BEFORE = re.compile("|".join((_BOUND_WORDS, _RELATION_VERB, _INEQUALITY_SIGN, _RELATIVE_TO)), re.IGNORECASE)
+# four patterns, not one alternation: each is prefiltered by its own words (regex_prefilter), so a window before an
+# answer ("The answer is ") that holds "answer" and an "s" no longer runs the other three at every position
+_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE = (
+    re.compile(part, re.IGNORECASE) for part in (_BOUND_WORDS, _RELATION_VERB, _INEQUALITY_SIGN, _RELATIVE_TO))
 
 
 def bound_not_value(text: str, start: int) -> bool:
     """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), a relation ("The answer
     divides 42", "Answer ≤ 42") or a position or operation measured from it ("the option right after (C)", "the
     square of 42") rather than as a value?"""
-    return _BOUND_BEFORE.search(_before(text, start)) is not None
+    before = _before(text, start)
+    return any(pattern.search(before) is not None
+               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE))
 
 
 _MEASURED_FROM_BEFORE = re.compile(r"(?:\A|(?<=[\s,;(]))" + _MEASURED_FROM, re.IGNORECASE)
@@ -768,7 +773,7 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_BEFORE _MEASURED_FROM_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
+prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_WORDS_BEFORE _RELATION_VERB_BEFORE _INEQUALITY_SIGN_BEFORE _RELATIVE_TO_BEFORE _MEASURED_FROM_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
