@@ -626,10 +626,12 @@ _JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:statu
 _JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 
 
-# what closes a completion after its answer without stating one (holdout10): an aside that denies another value ("64
+# what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
 # cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
 # for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
 _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
+                            # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
+                            r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
                             r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
                             r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
 

@@ -161,11 +161,20 @@ def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space:
 _EXAMPLE_BEFORE = re.compile(r"(?:\be\.\s?g\.|\bfor\s+(?:example|instance)|\bsuch\s+as)[\s,:]*[(\[*]*\s*\Z", re.IGNORECASE)
 
 
+# a letter that opens an abbreviation: a period, a letter and a period ("E.g.", "B.S.", "C.S. Lewis", "U.S.")
+_ABBREVIATION = re.compile(r"\.[A-Za-z]\.")
+# a letter alone on the line after a sign-off, one to three words and a comma on a line of their own ("Best,\nC.",
+# "Kind regards,\nB"): the writer's initial, not a choice
+_SIGNED_OFF = re.compile(r"(?:\A|\n)[^\S\n]*[^\W\d_]{2,}(?:[^\S\n]+[^\W\d_]+){0,2},[^\S\n]*\n[^\S\n]*[(\[]?[^\S\n]*\Z")
+
+
 def _accept(text: str, match: re.Match, letters: str) -> str | None:
     """The letter of a regex hit, unless it is really the article "A"/"a" or a lowercase word."""
     letter = match.group(1)
     if _EXAMPLE_BEFORE.search(text, max(0, match.start(1) - 20), match.start(1)):
         return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
+    if _ABBREVIATION.match(text, match.end(1)) or _SIGNED_OFF.search(text, max(0, match.start(1) - 60), match.start(1)):
+        return None  # "Answer: E.g. any of them", "B.S.", "C.S. Lewis": an abbreviation; "Best,\nC.": a signature
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     tail = _AFFIRMING_TAIL_TO_END.match(text, match.end(1)) is not None and match.end(1) < len(text)  # "A lol", "b it is."
@@ -278,7 +287,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 _FOREIGN_ANCHOR = (
     r"(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
     r"correta|corretta|giusta|richtige|korrekte|правильный|finale?|definitiva))?(?:\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
-    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|\s*:[\s*]*)|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*)"
+    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|\s*:[\s*]*)|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*|(?:정답|답)\s*(?:은|는|:)\s*)"
 )
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
@@ -318,7 +327,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
-        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;)*!\]\-–—。、]"))),
+        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;()*!\]\-–—。、]|[\uac00-\ud7a3]"))),
         ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
     ]
 

@@ -137,10 +137,12 @@ _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|tex
 # What the answer is said to be *related to* rather than equal to gives no value. Four kinds, one pattern each:
 # a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- only as what the
 # answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum (holdout10: after "has" /
-# "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42")
+# "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42"; "is
+# bounded above by 210")
 _BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
                 r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
-                r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and)\s*\Z")
+                r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and|"
+                r"bounded(?:\s+(?:from\s+)?(?:above|below))?\s+by|capped\s+at)\s*\Z")
 # the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer ends in the digits
 # 42" -- a verb after "answer"/"result" that is no copula or verb of coming out ("write the answer as 42" states it)
 _RELATION_VERB = (r"\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
@@ -216,13 +218,19 @@ _ESTIMATE_NAMED = re.compile(
 _CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
 
 
+# a value the writer leaves unfinished or vague right after it (holdout17): "120... something", "120-something",
+# "40-odd", "42-ish" -- the digits shown are not all of the value (after an ellipsis only where "something" ends its
+# clause: "\\boxed{42}... something to remember" goes on and stands)
+_UNFINISHED_AFTER = re.compile(r"\s*(?:(?:\.{2,}|…)\s*something\b(?=\s*(?:[.;,!)]|\Z))|-\s*(?:something|odd|ish)\b)", re.IGNORECASE)
+
+
 def approximate_not_value(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
     "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
     decimal ("\\approx 3.14") is a value."""
     if _FRACTIONAL_DECIMAL.search(text[start:end]):
         return False
-    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None:
+    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None or _UNFINISHED_AFTER.match(text, end):
         return True
     after = _CLAUSE_AFTER.match(text, end)
     return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
@@ -305,7 +313,7 @@ _NEGATION_BEFORE = re.compile(
 _WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
-    r"actually|sure|certain|confident|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
+    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
     r"a\s+lie|lying|testing\s+you|trolling|outdated|obsolete|superseded|deprecated|"
@@ -318,6 +326,15 @@ _WITHDRAWAL = re.compile(
     r"\s+(?:how|what|which|whether|where|when|who)\b|\s+the\s+(?:original|actual|real|asked|given)\s+(?:question|problem))|"
     # ... or that it has none, or that the premise the answer rests on fails ("that assumption fails and I have no answer")
     r"(?:have|has|got)\s+no\s+(?:real\s+|actual\s+|final\s+)?(?:answer|solution|result)|"
+    # ... or that the writer cannot say or does not know which it is, or is bluffing (holdout17): "I honestly can't say
+    # which.", "so I can't say.", "can't answer as written", "I don't actually know which gas it is", "I haven't got a
+    # clue", "I'm bluffing" -- a verb of saying or knowing under a negation, ending its clause or asking which / what
+    r"(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:really\s+|honestly\s+|actually\s+)?(?:say|tell|answer)"
+    r"(?=\s*(?:[.!;,)]|\Z)|\s+(?:which|what|whether|for\s+sure|as\s+written|the\s+answer)\b)|"
+    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|honestly\s+)?know\s+(?:which|what|the\s+answer|for\s+sure)\b|"
+    r"(?:haven't|have\s+not|hasn't)\s+(?:got\s+)?(?:a|any)\s+clue|bluff\w*|"
+    # ... or owns an error it did not check: "I mixed up the units and didn't recheck"
+    r"(?:I|we)\s+(?:may\s+have\s+|might\s+have\s+)?mixed\s+up|(?:didn't|did\s+not|haven't|have\s+not)\s+(?:re-?check|double-?check|verif)\w*|"
     r"(?:that|this|the\s+above|my)\s+(?:assumption|premise|condition|hypothesis|supposition)\s+(?:fails|failed|is\s+(?:false|wrong|invalid)|"
     r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
