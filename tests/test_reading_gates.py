@@ -91,7 +91,7 @@ TAIL_TEXT = st.one_of(st.lists(st.sampled_from(TAIL_PIECES), max_size=16).map(""
 
 def test_the_markup_ends_of_the_readers_are_tail_scanned():
     names = {name for name, _ in TAILS}
-    assert {"commitment._MARKUP_END", "commitment._TIGHT_MARKUP_END"} <= names
+    assert {"clauses.MARKUP_END", "commitment._TIGHT_MARKUP_END"} <= names
     for _, pattern in TAILS:
         assert pattern.pattern == pattern.compiled.pattern
 

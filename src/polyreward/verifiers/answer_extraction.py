@@ -45,7 +45,6 @@ from polyreward.verifiers.commitment import (
     case_alternative_before,
     hedged_inside,
     later_disowns,
-    measured_from,
     modal_alternative_before,
     qualified_after,
     retraction_after,
@@ -60,6 +59,7 @@ from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
+from polyreward.verifiers.not_a_value import measured_from
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.unasserted import key_answer_not_own

@@ -39,7 +39,6 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.answer_extraction import MAX_TAIL_CHARS, find_boxes, last_boxed, strip_thinking, unclosed_box_after
 from polyreward.verifiers.commitment import (
-    bound_not_value,
     case_alternative_before,
     hedged,
     label_pattern,
@@ -55,6 +54,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.not_a_value import bound_not_value
 from polyreward.verifiers.reading import answer_views, dissents
 from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
 from polyreward.verifiers.unasserted import key_answer_not_own

@@ -26,6 +26,8 @@ from polyreward.verifiers.regex_scan import scanned
 WINDOW = 80  # characters read on either side of an answer
 
 MARKUP_START = re.compile(r"\A(?:[\s$*)\]}]|\\[)\]])*")
+# markup between the words and a value: "is not \\boxed{", "Not (", "is **"
+MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 
 # The period of an abbreviation ends no clause: "42, i.e. 6 times 7", "e.g. n = 3", "approx. 3.46", "A vs. B", "cf. the
 # check above", "see Fig. 2", "Case No. 5", "Dr. Smith". Each word is one fixed-width look-behind (so the pattern stays
@@ -168,7 +170,20 @@ def offers_alternative(clause: str, value_end: int) -> bool:
     return particle is not None and _FITS.search(clause, value_end + particle.end()) is not None
 
 
+@per_text  # (speed: the negation, alternative and bound checks read the same window)
+def before_value(text: str, start: int) -> str:
+    """The words before the value at ``text[start:]`` (at most :data:`WINDOW` characters), without the markup that
+    leads into it (``\\boxed{``, ``$``, ``**``, ``(``, ``:``)."""
+    window = text[max(0, start - WINDOW):start]
+    return window[:MARKUP_END.search(window).start()]
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "CHECK")
+
+# speed only (issue #35): the markup end searched from the end of the window (regex_scan; same results)
+from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
+
+MARKUP_END = tail_scanned(MARKUP_END)

@@ -34,6 +34,7 @@ from typing import Callable
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
 from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
 from polyreward.verifiers.clauses import WINDOW, clause_before
+from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
@@ -44,12 +45,12 @@ from polyreward.verifiers.later_values import fractions_as_values, names_a_part,
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
+from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
+from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from  # noqa: F401 (public here too)
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.regex_scan import first_ends, last_ends
 
-# markup between the words and the answer itself: "is not \\boxed{", "Not (", "is **"
-_MARKUP_END = re.compile(r"(?:[\s$*(\[{:=]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|"
     # other languages' negation before the value, and a denial after a comma ("42, no 24"): .negation_words
@@ -117,12 +118,6 @@ _EXPLICIT = re.compile(
 _PUNCTUATION_RUN = re.compile(r"(?:[\s,.;:!–—]|-(?![\d.]))*")  # "wait, no, -1": the minus stays
 
 
-@per_text  # (speed: the negation, alternative and bound checks read the same window)
-def _before(text: str, start: int) -> str:
-    window = text[max(0, start - WINDOW):start]
-    return window[:_MARKUP_END.search(window).start()]
-
-
 @per_text
 def _after(text: str, end: int) -> str:
     window = text[end:end + WINDOW]
@@ -134,106 +129,9 @@ _NEGATED_NEAR = re.compile(r"(?:\bnot|n't|\bnever)(?:\s+(?:(?!only\b|early\b)[A-
 _TIGHT_MARKUP_END = re.compile(r"(?:[\s$*(\[{]|\\(?:boxed|fbox|framebox|text|textbf|mathbf|mathrm)\s*\{?|\\[(\[])*\Z")
 
 
-# What the answer is said to be *related to* rather than equal to gives no value. Four kinds, one pattern each:
-# a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- only as what the
-# answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum (holdout10: after "has" /
-# "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42"; "is
-# bounded above by 210")
-_BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
-                r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
-                r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and|"
-                r"bounded(?:\s+(?:from\s+)?(?:above|below))?\s+by|capped\s+at)\s*\Z")
-# the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer ends in the digits
-# 42" -- a verb after "answer"/"result" that is no copula or verb of coming out ("write the answer as 42" states it)
-_RELATION_VERB = (r"\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"
-                  r"amounts|checks|matches|makes|seems|appears|looks|rounds|simplifies|reduces|evaluates|should|must|would|will|"
-                  r"has\s+to\s+be|as|thus|always|is)\b)[a-z]+s(?:\s+[a-z]+){0,3}\s*\Z")
-# an inequality sign after a word or a heading: "Answer ≤ 42", "The total: < 10" (holdout15); after a one-letter
-# variable it is an inequality the interval reader takes ("x > 3"); a ">" that opens a line is a markdown quote, and
-# one glued to a word closes an HTML tag ("<summary>Answer</summary>42")
-_INEQUALITY_SIGN = (r"(?:\b[A-Za-z]{2,}|[:)])(?:[^\S\n]*(?:[≤≥⩽⩾]|\\(?:le|leq|ge|geq|lt|gt|leqslant|geqslant)(?![A-Za-z]))|"
-                    r"[^\S\n]+[<>])\s*\Z")
-# the answer named by its position or by an operation on the value shown (holdout14): "Answer: the option right after
-# (C)", "The answer is the number before 42", "is one more than 42", "is the square of 42", "is twice 21" -- the value
-# written is the thing the answer is measured from. Without an article only a pointed position ("right after", "next
-# to"), so "The tank is full after 6 minutes" keeps its 6
-_MEASURED_FROM = (r"(?:(?:(?:the|an?|that|this)\s+(?:[\w-]+\s+){0,3}?(?:(?:right|just|immediately|directly)\s+)?|(?:right|just|immediately|directly)\s+)"
-                  r"(?:after|before|following|preceding|next\s+to|prior\s+to|below|above|beyond|past|beside|adjacent\s+to)"
-                  r"|(?:next|adjacent)\s+to"
-                  r"|(?:the\s+|an?\s+)?[\w.]+\s+(?:more|less|fewer|greater|larger|smaller|bigger|higher|lower)\s+than"
-                  r"|(?:twice|thrice|double|triple|half(?:\s+of)?|(?:the\s+|an?\s+)?(?:square|cube|successor|predecessor|reciprocal|"
-                  r"negative|opposite|complement|inverse|multiple|divisor|factor|square\s+root|cube\s+root)\s+of))\s*\Z")
-# ... only as what the answer is (after a copula, ":" or "=")
-_RELATIVE_TO = r"(?:\b(?:is|be|was|are|equals?)|'s|[:=])\s*" + _MEASURED_FROM
-# four patterns, not one alternation: each is prefiltered by its own words (regex_prefilter), so a window before an
-# answer ("The answer is ") that holds "answer" and an "s" no longer runs the other three at every position
-_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE = (
-    re.compile(part, re.IGNORECASE) for part in (_BOUND_WORDS, _RELATION_VERB, _INEQUALITY_SIGN, _RELATIVE_TO))
-
-
-def bound_not_value(text: str, start: int) -> bool:
-    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), a relation ("The answer
-    divides 42", "Answer ≤ 42") or a position or operation measured from it ("the option right after (C)", "the
-    square of 42") rather than as a value?"""
-    before = _before(text, start)
-    return any(pattern.search(before) is not None
-               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE))
-
-
-_MEASURED_FROM_BEFORE = re.compile(r"(?:\A|(?<=[\s,;(]))" + _MEASURED_FROM, re.IGNORECASE)
-
-
-def measured_from(text: str, start: int) -> bool:
-    """Is the value at ``text[start:]`` named as what something is measured from ("42, the successor of 41", "43,
-    one more than 42", "the option right after (C)"), with or without a copula before it?"""
-    return _MEASURED_FROM_BEFORE.search(_before(text, start)) is not None
-
-
 # "answer != 21", "x \\neq \\boxed{8}": the value is what the answer is not (":"/"=" end _before's window, so read raw)
 _NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\boxed\s*\{)?\s*\Z")
-# an approximation, not the value (holdout8): "Roughly \\boxed{42}", "it's in the neighbourhood of 64", "≈ 12",
-# "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
-# a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
-_APPROXIMATE_BEFORE = re.compile(
-    r"(?:(?:\b(?:is|be|was|are)|'s)\s+(?:about|close\s+to|near)|\bclose\s+to|"
-    r"\b(?:roughly|approximately|approx\.?|around|circa|ca\.|nearly|almost(?!\s+(?:surely|certainly|always|everywhere))|"
-    r"something\s+like|in\s+the\s+(?:neighbou?rhood|vicinity|region|ballpark)\s+of|on\s+the\s+order\s+of|geschätzt|ungefähr|etwa|"
-    r"environ|à\s+peu\s+près|au\s+pif|grosso\s+modo|más\s+o\s+menos|aproximadamente|примерно|около)|≈|\\(?:approx|sim|simeq)(?![A-Za-z])|約|(?:大约|约|大概|差不多)(?:是|为|有)?|およそ)\s*\Z",
-    re.IGNORECASE,
-)
-_FRACTIONAL_DECIMAL = re.compile(r"\d?\.\d")
 _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
-
-
-# an estimate named as one in the answer's clause, before it ("Order-of-magnitude estimate only:", "**Answer
-# (approximate, not exact):**", "My estimate is", "Estimated answer:", "Answer (estimate):") or right after it ("(approx.)",
-# ", I'd estimate", "(rounded, exact value unknown)"). Read for exact answers only (math, options, sets), never by the
-# forecast rewards, whose every answer is an estimate
-_ESTIMATE_NAMED = re.compile(
-    r"\border[\s-]+of[\s-]+magnitude\b|\b(?:rough|only\s+an?|just\s+an?)\s+estimate\b|\bestimate\s+only\b|\(\s*approx\w*\.?\s*(?:[,)]|not\b)|"
-    r"\bnot\s+exact\b|\b(?:my|our|rough|ballpark|best|quick)\s+estimate\s+(?:is|was|would\s+be|:)|\bestimated\s+(?:answer|value|total|result|count)\b|"
-    r"\(\s*(?:rough\s+)?estimat\w*\s*\)|\(\s*(?:-?ish|rough(?:ly)?|ballpark)\s*\)|\bI(?:'d|\s+would)?\s+estimate\b|\bexact\s+(?:value|answer)\s+(?:unknown|not\s+known)\b",
-    re.IGNORECASE,
-)
-_CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
-
-
-# a value the writer leaves unfinished or vague right after it (holdout17): "120... something", "120-something",
-# "40-odd", "42-ish" -- the digits shown are not all of the value (after an ellipsis only where "something" ends its
-# clause: "\\boxed{42}... something to remember" goes on and stands)
-_UNFINISHED_AFTER = re.compile(r"\s*(?:(?:\.{2,}|…)\s*something\b(?=\s*(?:[.;,!)]|\Z))|-\s*(?:something|odd|ish)\b)", re.IGNORECASE)
-
-
-def approximate_not_value(text: str, start: int, end: int) -> bool:
-    """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
-    "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
-    decimal ("\\approx 3.14") is a value."""
-    if _FRACTIONAL_DECIMAL.search(text[start:end]):
-        return False
-    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None or _UNFINISHED_AFTER.match(text, end):
-        return True
-    after = _CLAUSE_AFTER.match(text, end)
-    return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
 
 
 def negated(text: str, start: int, end: int) -> bool:
@@ -790,7 +688,7 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _BOUND_WORDS_BEFORE _RELATION_VERB_BEFORE _INEQUALITY_SIGN_BEFORE _RELATIVE_TO_BEFORE _MEASURED_FROM_BEFORE _APPROXIMATE_BEFORE _NOT_EQUAL_BEFORE _ESTIMATE_NAMED "
+prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _NOT_EQUAL_BEFORE "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
@@ -801,4 +699,4 @@ scan_names(globals(), "_SENTENCE_END _CLAUSE_END_LETTERS _CASE_END")
 # speed only (issue #35): the markup before an answer searched from the tail it can consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
 
-_MARKUP_END, _TIGHT_MARKUP_END = tail_scanned(_MARKUP_END), tail_scanned(_TIGHT_MARKUP_END)
+_TIGHT_MARKUP_END = tail_scanned(_TIGHT_MARKUP_END)
