@@ -761,8 +761,8 @@ def _extract_from_line(text: str) -> Extracted | None:
     if math_tail is not None:
         return Extracted(math_tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
-    if (len(numbers) > 1 and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())
-            and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])):
+    if (len(numbers) > 1 and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])
+            and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())):
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
         # than 100" is one expression and stays as it is)
         numbers.pop()
