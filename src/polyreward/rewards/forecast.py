@@ -189,7 +189,7 @@ hours hourly step steps forecast forecasts forecasted forecasting predict predic
 estimated estimates estimation expect expected expecting projected projection remain remains stay stays around about
 approximately approx roughly circa ca near nearly likely probably most ugm micrograms microgram per cubic metre meter
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
-pollution category class index mean
+pollution category class index mean confidence confident
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 """.split())
 _NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
@@ -211,16 +211,75 @@ def _stranger_beside(span: str, match: re.Match) -> str:
     :data:`NEIGHBOUR_WORDS` nor a single Latin letter (a label: "a 1", "b 2"), or "" (module docstring)."""
     before = span[max(0, match.start() - 60):match.start()]
     breaks = list(_CLAUSE_BREAK_BEFORE.finditer(before))
+    label: list[str] = []
+    if breaks and breaks[-1].group() == ":" and not before[breaks[-1].end():].strip():
+        # "Peak hourly value tomorrow: 340": the label before a colon names what the number is (red team
+        # holdout_r3), so its words (up to 6) are read as words beside the number
+        head = before[:breaks[-1].start()]
+        head = head[breaks[-2].end():] if len(breaks) > 1 else head
+        label = _NEIGHBOUR_WORD.findall(head.casefold())[-6:]
     before = before[breaks[-1].end():] if breaks else before
     after = span[match.end():match.end() + 60]
     stop = _CLAUSE_BREAK_AFTER.search(after)
     after = after[:stop.start()] if stop else after
-    words = _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
+    words = label + _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
     return next((w for w in words if w not in NEIGHBOUR_WORDS and not (len(w) == 1 and w.isascii())), "")
 
 
+# red team holdout_r3: a calendar date names the forecast's time ("2010-01-19: 340", "for 2019-05-08"), no value;
+# a decimal comma ("23,5": one or two digits after it, no space, no list around it) is a decimal point
+_DATE = re.compile(r"(?<![\d.])\d{4}([-/.])\d{1,2}\1\d{1,2}(?!\d|\.\d)")
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,.])")
+_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                      "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+
+
+def spelled_number(words: Sequence[str]) -> float | None:
+    """The value of an English cardinal written in words (``twenty four``, ``three hundred and forty``), or None."""
+    total = current = 0
+    seen = False
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred" and seen:
+            current *= 100
+        elif word == "thousand" and seen:
+            total, current = total + current * 1000, 0
+        elif word != "and" or not seen:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+_SPELLED_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _spelled_forecast(span: str) -> str:
+    """``span`` with its number written in words as digits (``<answer>twenty-four</answer>``: 24) when it holds no
+    digit and its words are one cardinal plus words that may stand beside a forecast (:data:`NEIGHBOUR_WORDS`); else
+    unchanged (red team ``holdout_r3``)."""
+    words = _SPELLED_WORD.findall(span.casefold())
+    number = [w for w in words if w in _UNITS or w in _TENS or w in ("hundred", "thousand", "and")]
+    if not number or any(w not in NEIGHBOUR_WORDS and w not in number for w in words):
+        return span
+    spans = [m for m in _SPELLED_WORD.finditer(span) if m.group().casefold() in number]
+    if not spans or any(w not in number for w in _SPELLED_WORD.findall(span[spans[0].start():spans[-1].end()].casefold())):
+        return span  # the cardinal's words must be one run
+    value = spelled_number(number)
+    if value is None:
+        return span
+    return f"{span[:spans[0].start()]}{value:g}{span[spans[-1].end():]}"
+
+
 def _read_span(span: str) -> str:
-    """``span`` with LaTeX, superscripts, step labels, the unit (UGM) and pollutant names read."""
+    """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
+    pollutant names read."""
+    span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
+    span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
+    span = _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
     return _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
 
 
