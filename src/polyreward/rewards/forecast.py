@@ -279,8 +279,8 @@ def _read_span(span: str) -> str:
     pollutant names read."""
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
-    span = _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
-    return _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 
 
 def _stranger_in(span: str, where: str) -> str:
