@@ -49,6 +49,7 @@ def test_an_extra_call_in_a_name_then_arguments_layout_costs_the_maximum(extra):
     'Expected result:\n{"interaction": "none"}',                                    # a label, no function name
     "```python\nx = 5\n```",                                                        # a TOML-looking fence, no call
     'I will call lookup_drug, then report. {"note": "one call only"}',            # prose between name and object
+    'lookup_drug returns: {"drug": "warfarin", "half_life_h": 40}',               # a result described, no call
 ])
 def test_data_beside_the_call_is_no_extra_call(remark):
     assert ToolRLCorrectness()(completions=[THINK + GOLD + "\n" + remark], answer=[GOLD]) == [3.0]
@@ -150,10 +151,20 @@ def test_spelled_numbers_read_back(n):
     ("forty or fifty", None),                        # two readings: not one cardinal run
     ("48 (high confidence)", None),                  # "high" is no word beside a forecast
     ("48 (confidence: moderate)", [48.0]),
+    ("Gangnam mean: 48", [48.0]),                    # a label the prompt names (the station)
+    ("Gangnam maximum: 48", None),
 ])
 def test_forecast_labels_dates_and_spelled_values(body, value):
-    numbers, _ = committed_forecast(f"<think>Flat trend.</think>\n<answer>{body}</answer>", 1, block_required=True, pollutants=("pm25",))
+    prompt = "Daily mean PM2.5 at Gangnam, Seoul: 40, 44, 51. Forecast tomorrow's mean inside <answer>...</answer>."
+    numbers, _ = committed_forecast(f"<think>Flat trend.</think>\n<answer>{body}</answer>", 1, block_required=True,
+                                    pollutants=("pm25",), prompt=prompt)
     assert numbers == value
+
+
+def test_forecast_label_the_prompt_asks_for():
+    prompt = "Hourly PM2.5 at Jongno: 40, 61, 52. Forecast tomorrow's maximum hourly value inside <answer>...</answer>."
+    assert committed_forecast("<answer>Maximum hourly value: 66</answer>", 1, True, ("pm25",), prompt)[0] == [66.0]
+    assert committed_forecast("<answer>Minimum hourly value: 66</answer>", 1, True, ("pm25",), prompt)[0] is None
 
 
 JACCARD_PROMPT = ("List every finding that is definitely present, separated by ';', inside <answer>...</answer>.\n\n"
@@ -192,3 +203,21 @@ def test_two_letter_words_are_not_vowelless(text, english):
 
 def test_parse_lenient_keeps_reading_the_gold_once():
     assert parse_tool_call_text(GOLD) == [CALL]
+
+
+LAYOUTS = ["✿FUNCTION✿: {name}\n✿ARGS✿: {args}", ">>>{name}\n{args}", "Function: {name}\nArguments: {args}",
+           "<|tool_call_begin|>{name}<|tool_sep|>{args}", "{name}\n```json\n{args}\n```"]
+
+
+@given(st.from_regex(r"[a-z]{2,8}(?:_[a-z0-9]{1,8}){1,3}|[a-z]{2,8}\.[a-z]{2,8}|[a-z]{2,8}[A-Z][a-z]{1,8}", fullmatch=True),
+       st.sampled_from(LAYOUTS), st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.integers(), max_size=3))
+@settings(max_examples=120, deadline=None)
+def test_a_function_name_then_its_arguments_is_one_call(name, layout, arguments):
+    text = layout.format(name=name, args=json.dumps(arguments))
+    assert calls_outside_blocks(text) == [{"name": name, "parameters": arguments}]
+
+
+@given(st.from_regex(r"[a-z]{3,10}", fullmatch=True), st.sampled_from(LAYOUTS))
+@settings(max_examples=60, deadline=None)
+def test_a_plain_word_then_data_is_no_call(word, layout):
+    assert calls_outside_blocks(layout.format(name=word, args='{"value": 3}')) == []

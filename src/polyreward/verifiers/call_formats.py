@@ -26,7 +26,8 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
   ``Function: x`` / ``Arguments: {...}``. The rule is structural: an identifier that reads as a function name
   (``snake_case``, ``dotted.name`` or ``camelCase``) with nothing between it and a decoded JSON object but
   whitespace, punctuation, special-token markers (``<|...|>``, ``<｜...｜>``), a code-fence opener and one-word
-  labels ending in a colon (``ARGS:``, ``Input:``); red team ``holdout_r3``;
+  labels ending in a colon that open their line (``✿ARGS✿:``, ``Arguments:``; ``f returns: {...}`` describes a
+  result); red team ``holdout_r3``;
 * a tool-call tag whose attributes name the call (``<tool_call name="x" k="v"/>``, ``<function_call name="x">``):
   the other attributes are its parameters, and a JSON object up to the closing tag is merged into them
   (:func:`attribute_calls`; red team ``holdout_r3``).
@@ -263,10 +264,12 @@ _IDENTIFIER = re.compile(r"[A-Za-z_][\w.]{1,200}")
 _FUNCTION_LIKE = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z]\.[A-Za-z]|[a-z][A-Z]")
 # what may stand between a function's name and its arguments: special-token markers, a code-fence opener, one-word
 # labels ending in a colon ("✿ARGS✿:", "Arguments:", "Action Input:" is two words and is ReAct's, read there)
-_CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|^[ ]{0,3}(?:`{3,}|~{3,})[\w+-]*[ \t]*$|(?<![\w])[^\W\d_]{1,20}[^\w\s]{0,3}[ \t]*:",
+# (a label opens its line: "calculate_area returns: {...}" describes a result, it calls nothing)
+_CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|^[ ]{0,3}(?:`{3,}|~{3,})[\w+-]*[ \t]*$|^[^\w\n]*[^\W\d_]{1,20}[^\w\s]{0,3}[ \t]*:",
                          re.MULTILINE)
 _NO_WORD = re.compile(r"[^\w]*")
-_OBJECT_OPEN = re.compile(r'\{\s*"')
+_SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>")
+_OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
 LOOKBACK = 300  # characters before an object searched for its function's name
 MAX_UNDECODED = 32
 
@@ -299,9 +302,10 @@ def named_argument_calls(text: str, decode, is_call) -> list[Call]:
 def _name_before(text: str, start: int) -> str | None:
     """The function name that the text right before ``start`` ends with, past connectors only (module docstring)."""
     base = max(0, start - LOOKBACK)
-    window = text[base:start]
+    # a special token's inner words (<|tool_sep|>) are markup, not a name
+    window = _SPECIAL_TOKEN.sub(lambda m: " " * len(m.group()), text[base:start])
     for match in reversed(list(_IDENTIFIER.finditer(window))):
-        gap = _CONNECTORS.sub(" ", window[match.end():])
+        gap = _CONNECTORS.sub(" ", "0" + window[match.end():])[1:]  # "0": the gap's start is no line start
         if not _NO_WORD.fullmatch(gap) or gap.count("\n") > 3:
             if not _FUNCTION_LIKE.search(match.group()):
                 continue  # a label's word ("ARGS") or a fence's language: look further back
