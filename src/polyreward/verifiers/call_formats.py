@@ -272,16 +272,17 @@ _SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>")
 _OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
 LOOKBACK = 300  # characters before an object searched for its function's name
 MAX_UNDECODED = 32
+MAX_OBJECTS = 256  # objects looked back from; later ones are left (linear time on a text of many small objects)
 
 
 def named_argument_calls(text: str, decode, is_call) -> list[Call]:
     """Calls written as a function's name and then a JSON object of its arguments (module docstring).
     ``decode(text, start)`` is the caller's strict ``raw_decode``; ``is_call(value)`` tells a call object (read by
     the caller's JSON reading, not here). Linear: each object looks back :data:`LOOKBACK` characters, and at most
-    :data:`MAX_UNDECODED` starts fail to decode."""
+    :data:`MAX_UNDECODED` starts fail to decode and :data:`MAX_OBJECTS` objects are looked back from."""
     calls: list[Call] = []
-    position, failures = 0, 0
-    while (start := _OBJECT_OPEN.search(text, position)) is not None:
+    position, failures, looked = 0, 0, 0
+    while looked < MAX_OBJECTS and (start := _OBJECT_OPEN.search(text, position)) is not None:
         try:
             value, end = decode(text, start.start())
         except (ValueError, RecursionError):
@@ -293,6 +294,7 @@ def named_argument_calls(text: str, decode, is_call) -> list[Call]:
         position = end
         if not isinstance(value, Mapping) or is_call(value):
             continue
+        looked += 1
         name = _name_before(text, start.start())
         if name is not None:
             calls.append({"name": name, "parameters": dict(value)})
