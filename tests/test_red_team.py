@@ -48,8 +48,20 @@ KNOWN_PAID: set[str] = set()
 # tests/test_reading_holdout18.py)
 # holdout18 left one: a YAML record whose key names the asked quantity rather than the answer ("gcd: 42") in a code
 # block with nothing around it -- reading a key by the prompt's words is not done
-KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
-                            "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·84 + 42, 84 = 2·42)\n```"}
+# holdout19 / holdout20 left four (docs/reading.md, open rows): a bare value first, then its derivation and a closing
+# sentence of its decimal with a condition after the number; a letter followed by a bracketed remark whose "option A"
+# is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
+# option named by its text with "the likely culprit" (read as a hedge)
+KNOWN_REFUSED: set[str] = {
+    "20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
+    "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·84 + 42, 84 = 2·42)\n```",
+    "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\pi \\cdot 9 \\cdot 5 = 45\\pi$.\n\nNumerically that's about 141.37 cubic units, if a decimal is needed.",
+    "B, azithromycin. (Amoxicillin, option A, doesn't work because Mycoplasma lacks a cell wall; a classic exam trap.)",
+    "Microcytic anemia with a ferritin of 6 is iron deficiency, so start oral iron (A). Transfusion (D) is for unstable patients, "
+    "electrophoresis (E) for suspected thalassemia, which a low ferritin argues against, B12 (C) for macrocytic anemia, and a "
+    "marrow biopsy (B) is far too invasive as a first step.",
+    "Inferior wall STEMI; the right coronary artery is the likely culprit.",
+}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

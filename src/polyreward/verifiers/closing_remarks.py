@@ -47,6 +47,11 @@ _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:
 _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
                             # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
                             r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
+                            # ... without the comma right after a value ("log₂ 64 = 6 because 2⁶ = 64."), and a bracket that
+                            # gives the method in words, no value of its own ("= 3/4 (divide numerator and denominator by 2).")
+                            r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"
+                            r"combin|collect|rationali[sz])\w*\b[^()=\n]{0,120}\)[.!]?\s*\Z"
                             r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
                             r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
 

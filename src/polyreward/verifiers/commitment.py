@@ -40,7 +40,8 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
-from polyreward.verifiers.doubt_words import WAIT_WORDS, WRONG_WORDS
+from polyreward.verifiers.doubt_words import WAIT_WORDS
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
@@ -65,7 +66,8 @@ _NEGATED_BEFORE = re.compile(
     r"\b(?:option|choice|letter|one)\s+(?:(?:right|just|immediately|directly)\s+)?(?:after|before|following|preceding|next\s+to|below|above|past|beyond)|\bexclud\w*|\beliminat\w*|"
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
-    r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe))*\Z",
+    r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe|"
+    r"stand\s+(?:behind|by)|vouch\s+for|trust|vouch))*\Z",  # "I can't stand behind x = 7" (holdout19)
     re.IGNORECASE,
 )
 _NEGATED_AFTER = re.compile(
@@ -209,45 +211,6 @@ _POINTER = re.compile(
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
     r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
-    re.IGNORECASE,
-)
-_WITHDRAWAL = re.compile(
-    r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
-    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
-    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
-    r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
-    r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
-    r"a\s+lie|lying|testing\s+you|trolling|outdated|obsolete|superseded|deprecated|"
-    # the writer says the asked thing was not worked out (holdout15): "The area I haven't worked out.", "I didn't
-    # compute how many apples are left." -- the verb of solving ends its clause, or a question word or the asked
-    # problem follows it ("I didn't compute it by hand" describes a method and stands)
-    r"(?:haven't|have\s+not|hasn't|didn't|did\s+not|couldn't|could\s+not|can't|cannot|wasn't\s+able\s+to|was\s+unable\s+to|never)\s+"
-    r"(?:actually\s+|really\s+|yet\s+)?(?:work(?:ed)?\s+(?:it\s+|that\s+|this\s+)?out|comput\w*|calculat\w*|solv\w*|"
-    r"figured?\s+(?:it\s+|that\s+)?out|determin\w*|answer\w*|finish\w*)(?=\s*(?:[.!;)]|\Z)|\s+(?:it|that|this|yet)\s*(?:[.!;)]|\Z)|"
-    r"\s+(?:how|what|which|whether|where|when|who)\b|\s+the\s+(?:original|actual|real|asked|given)\s+(?:question|problem))|"
-    # ... or that it has none, or that the premise the answer rests on fails ("that assumption fails and I have no answer")
-    r"(?:have|has|got)\s+no\s+(?:real\s+|actual\s+|final\s+)?(?:answer|solution|result)|"
-    # ... or that none was given or that the writer lacks it (holdout18): "no answer submitted", "no final answer was
-    # reached", "so I don't have the roots or their sum" -- a negated having of the answer or of a quantity asked for
-    r"no\s+(?:final\s+|valid\s+|agreed\s+)?(?:answer|solution|result|choice|option|pick)\s+(?:was\s+|is\s+|has\s+been\s+|could\s+be\s+)?"
-    r"(?:submitted|given|provided|selected|chosen|reached|recorded|returned|made|agreed)|"
-    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|yet\s+|even\s+)?have\s+(?:the|an?|any|a\s+final)\s+"
-    r"(?:final\s+|exact\s+|actual\s+)?(?:answer|result|solution|value|roots?|sum|product|total|count|number)|"
-    # ... or that the writer cannot say or does not know which it is, or is bluffing (holdout17): "I honestly can't say
-    # which.", "so I can't say.", "can't answer as written", "I don't actually know which gas it is", "I haven't got a
-    # clue", "I'm bluffing" -- a verb of saying or knowing under a negation, ending its clause or asking which / what
-    r"(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:really\s+|honestly\s+|actually\s+)?(?:say|tell|answer)"
-    r"(?=\s*(?:[.!;,)]|\Z)|\s+(?:which|what|whether|for\s+sure|as\s+written|the\s+answer)\b)|"
-    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|honestly\s+)?know\s+(?:which|what|the\s+answer|for\s+sure)\b|"
-    r"(?:haven't|have\s+not|hasn't)\s+(?:got\s+)?(?:a|any)\s+clue|bluff\w*|"
-    # ... or owns an error it did not check: "I mixed up the units and didn't recheck"
-    r"(?:I|we)\s+(?:may\s+have\s+|might\s+have\s+)?mixed\s+up|(?:didn't|did\s+not|haven't|have\s+not)\s+(?:re-?check|double-?check|verif)\w*|"
-    r"(?:that|this|the\s+above|my)\s+(?:assumption|premise|condition|hypothesis|supposition)\s+(?:fails|failed|is\s+(?:false|wrong|invalid)|"
-    r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
-    # the same small classes in the languages a policy switches to (no, wrong, error, false)
-    r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
-    r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
-    + WRONG_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
@@ -494,8 +457,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
+    about_other = False  # the clause before named another value or option without stating it as the answer
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
-        clause = text[first:last]
+        clause, follows_other, about_other = text[first:last], about_other, False
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
@@ -545,8 +509,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
         if is_option_text and _PAUSE_OPENER.match(clause):
             is_option_text = False
-        if not others and not is_option_text and (_withdraws(clause) or denies_by_reference(clause)):
+        if not others and not is_option_text and not follows_other and (_withdraws(clause) or denies_by_reference(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
+        # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
+        # doesn't work ...; a classic exam trap.)" (holdout20)
+        about_other = bool(others) and not mentions
     return ""
 
 
@@ -697,7 +664,7 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_WITHDRAWAL _WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _NOT_EQUAL_BEFORE "
+prefilter_names(globals(), "_WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _NOT_EQUAL_BEFORE "
                 "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)

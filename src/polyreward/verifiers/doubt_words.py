@@ -6,7 +6,9 @@ Three closed classes, the same in every language, each a handful of words:
 * ``MAYBE``: the adverb of possibility ("maybe", "perhaps"), read as :data:`.hedging.MODAL_WORDS` are;
 * ``UNSURE``: "not sure" and "I don't know" as the writer's own state, read as the English idioms of doubt are;
 * ``WRONG``: "wrong", "a mistake", "that's not right", "I miscalculated", read as the English words of withdrawal are;
-* ``WAIT``: "wait" opening a clause, read as the English pause before a withdrawal is.
+* ``WAIT``: "wait" opening a clause, read as the English pause before a withdrawal is;
+* and "I only guessed" with ``UNSURE``, "I withdraw it" with ``WRONG`` (holdout19, holdout20: German "nur geraten",
+  Korean "철회하겠습니다").
 
 English and the languages listed beside the English rules (German, French, Spanish, Italian, Portuguese, Russian,
 Chinese, Japanese, Korean, Turkish, Vietnamese, Hindi, Indonesian, Arabic) are read there; this table holds the others.
@@ -35,28 +37,35 @@ MAYBE = {
     "Swahili": r"\blabda\b|\bhuenda\b",
     "Tagalog": r"\bsiguro\b|\bbaka\s+ay\b",
     "Catalan": r"\bpotser\b",
+    "Korean": r"아마도?|어쩌면",
     "Croatian, Serbian, Bosnian": r"\bmožda\b",
 }
 
 UNSURE = {
-    "Dutch": r"\bniet\s+(?:\w+\s+)?zeker\b|\bweet\s+(?:het\s+)?niet\b",
-    "Swedish": r"\binte\s+(?:\w+\s+)?säker\b|\bosäker\b|\bvet\s+(?:det\s+)?inte\b",
-    "Danish, Norwegian": r"\bikke\s+(?:\w+\s+)?sikker\b|\busikker\b|\bved\s+(?:det\s+)?ikke\b|\bvet\s+(?:det\s+)?ikke\b",
-    "Finnish": r"\ben\s+ole\s+(?:\w+\s+)?varma\b|\ben\s+tiedä\b",
-    "Polish": r"\bnie\s+jestem\s+(?:\w+\s+)?pewn[ya]\b|\bnie\s+wiem\b",
-    "Czech, Slovak": r"\bnejsem\s+si\s+(?:\w+\s+)?jist[ýá]?\b|\bnevím\b|\bneviem\b",
-    "Hungarian": r"\bnem\s+vagyok\s+(?:\w+\s+)?biztos\b|\bnem\s+tudom\b",
-    "Romanian": r"\bnu\s+sunt\s+(?:\w+\s+)?sigur[ăa]?\b|\bnu\s+știu\b",
+    "Dutch": r"\bniet\s+(?:\w+\s+){0,2}zeker\b|\bweet\s+(?:het\s+)?niet\b",
+    "Swedish": r"\binte\s+(?:\w+\s+){0,2}säker\b|\bosäker\b|\bvet\s+(?:det\s+)?inte\b",
+    "Danish, Norwegian": r"\bikke\s+(?:\w+\s+){0,2}sikker\b|\busikker\b|\bved\s+(?:det\s+)?ikke\b|\bvet\s+(?:det\s+)?ikke\b",
+    "Finnish": r"\ben\s+ole\s+(?:\w+\s+){0,2}varma\b|\ben\s+tiedä\b",
+    "Polish": r"\bnie\s+jestem\s+(?:\w+\s+){0,2}pewn[ya]\b|\bnie\s+wiem\b",
+    "Czech, Slovak": r"\bnejsem\s+si\s+(?:\w+\s+){0,2}jist[ýá]?\b|\bnevím\b|\bneviem\b",
+    "Hungarian": r"\bnem\s+vagyok\s+(?:\w+\s+){0,2}biztos\b|\bnem\s+tudom\b",
+    "Romanian": r"\bnu\s+sunt\s+(?:\w+\s+){0,2}sigur[ăa]?\b|\bnu\s+știu\b",
     "Ukrainian": r"\bне\s+впевнен\w*|\bне\s+знаю\b",
-    "Greek": r"\bδεν\s+είμαι\s+(?:\w+\s+)?σίγουρ\w*|\bδεν\s+ξέρω\b",
-    "Hebrew": r"\bלא\s+(?:\S+\s+)?בטוח\w*|\bלא\s+יודע\w*|\bאינני\s+בטוח\w*",
+    "Greek": r"\bδεν\s+είμαι\s+(?:\w+\s+){0,2}σίγουρ\w*|\bδεν\s+ξέρω\b",
+    "Hebrew": r"\bלא\s+(?:\S+\s+){0,2}בטוח\w*|\bלא\s+יודע\w*|\bאינני\s+בטוח\w*",
     "Persian": r"مطمئن\s+نیستم|نمی[\u200c\s]?دانم",
     "Bengali": r"নিশ্চিত\s+নই|জানি\s+না",
     "Thai": r"ไม่แน่ใจ|ไม่รู้",
     "Swahili": r"\bsina\s+uhakika\b|\bsijui\b",
     "Tagalog": r"\bhindi\s+ako\s+sigurado\b|\bhindi\s+ko\s+alam\b",
-    "Catalan": r"\bno\s+(?:n'\s*)?estic\s+(?:\w+\s+)?segur[a]?\b|\bno\s+ho\s+sé\b",
-    "Croatian, Serbian, Bosnian": r"\bnisam\s+(?:\w+\s+)?siguran\w*|\bne\s+znam\b",
+    "Catalan": r"\bno\s+(?:n'\s*)?estic\s+(?:\w+\s+){0,2}segur[a]?\b|\bno\s+ho\s+sé\b",
+    "Croatian, Serbian, Bosnian": r"\bnisam\s+(?:\w+\s+){0,2}siguran\w*|\bne\s+znam\b",
+    "Korean": r"확신이\s*없|확실하지\s*않|잘\s*모르",
+    # "I only guessed" (holdout20: "aber ehrlich gesagt habe ich nur geraten")
+    "German (guessed)": r"\b(?:nur\s+)?geraten\b|\bgeschätzt\b",
+    "French (guessed)": r"\bdeviné\b|\bau\s+hasard\b",
+    "Spanish, Portuguese (guessed)": r"\badivin\w+|\bal\s+azar\b|\bchutei\b|\bchute\b",
+    "Italian (guessed)": r"\bindovinat\w+|\ba\s+caso\b",
 }
 
 WRONG = {
@@ -75,6 +84,8 @@ WRONG = {
     "Thai": r"ผิด",
     "Swahili": r"\bsi\s+sahihi\b",
     "Croatian, Serbian, Bosnian": r"\bpogrešn\w*|\bgreška\b",
+    "Korean (withdraw)": r"철회|취소하겠",
+    "Chinese, Japanese (withdraw)": r"撤回|收回|取り消",
 }
 
 # "wait" opening a clause that goes back on what was just said ("Nej, vänta -- det stämmer inte")
@@ -82,7 +93,7 @@ WAIT = {
     "Dutch": r"wacht", "Swedish": r"vänta", "Danish, Norwegian": r"vent", "Finnish": r"odota", "Polish": r"czekaj|zaraz",
     "Czech, Slovak": r"počkej|počkaj", "Hungarian": r"várj", "Romanian": r"stai|așteaptă", "Ukrainian": r"зачекай|почекай",
     "Russian": r"подожди|постой", "Greek": r"περίμενε|στάσου", "Hebrew": r"רגע|חכה", "Indonesian, Malay": r"tunggu",
-    "Tagalog": r"teka|sandali", "Swahili": r"subiri|ngoja", "Vietnamese": r"khoan|chờ\s+đã", "Turkish": r"dur|bekle",
+    "Tagalog": r"teka|sandali", "Swahili": r"subiri|ngoja", "Vietnamese": r"khoan|chờ\s+đã", "Turkish": r"dur|bekle", "Korean": r"잠깐|잠시만",
 }
 
 MAYBE_WORDS = "|".join(MAYBE.values())

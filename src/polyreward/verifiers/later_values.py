@@ -40,8 +40,9 @@ def degree_of_belief(clause: str, value: re.Match) -> float | None:
         return None
     number = value.group().rstrip("%")
     try:
-        share = float(number) / (100 if value.group().endswith("%") or float(number) > 1 else 1)
-    except ValueError:
+        top, _, bottom = number.partition("/")  # "with probability 3/4"
+        share = float(top) / float(bottom) if bottom else float(number) / (100 if value.group().endswith("%") or float(number) > 1 else 1)
+    except (ValueError, ZeroDivisionError):
         return None
     return share if 0 <= share <= 1 else None
 

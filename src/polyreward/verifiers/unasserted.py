@@ -40,7 +40,7 @@ _LOW_CONFIDENCE = re.compile(
     r"|\b(?P<odds>" + _SMALL_NUMBER + r")[\s-]+in[\s-]+(?P<in>" + _SMALL_NUMBER + r")\s+(?:chance|shot|odds)"
     r"|\bodds\s+(?:\w+\s+){0,2}?against|\b(?:slim|small|low|slight|outside|modest|fair|decent)\s+chance"
     r"|\b(?P<chance>\d+(?:\.\d+)?)\s*%\s+(?:chance|probability|likelihood|likely)"
-    r"|\b(?:probability|chance|likelihood)\s+(?:of\s+|is\s+|at\s+)?(?:about\s+|roughly\s+|around\s+|~\s*|only\s+)?(?P<probability>0?\.\d+|1\.0*\b)",
+    r"|\b(?:probability|chance|likelihood)\s+(?:of\s+|is\s+|at\s+)?(?:about\s+|roughly\s+|around\s+|~\s*|only\s+)?(?P<probability>0?\.\d+|1\.0*\b|\d+\s*/\s*\d+)",
     re.IGNORECASE,
 )
 
@@ -55,7 +55,10 @@ def low_confidence(clause: str) -> bool:
                 return True
             continue
         if found.group("probability") is not None:
-            if float(found.group("probability")) <= 0.5:
+            top, _, bottom = found.group("probability").partition("/")
+            if not bottom or float(bottom) > 0 and float(top) / float(bottom) <= 0.5:
+                if not bottom and float(top) > 0.5:
+                    continue
                 return True
             continue
         number = found.group("score") or found.group("share") or found.group("chance")

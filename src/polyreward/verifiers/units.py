@@ -10,7 +10,7 @@ for, and an answer without a unit, or with a word that is no known unit ("42 app
 
 Known units (name, symbol and plural, US and British spelling), with square and cubic forms (``cm^2``, ``cm²``,
 "square centimetres", "sq cm"): lengths mm, cm, m, km, inch, foot, yard, mile; masses mg, g, kg, tonne, pound, ounce;
-times s, min, h, day, week, month, year; volumes mL, L.
+times s, min, h, day, week, month, year; volumes mL, L; angles in degrees and radians.
 
 Reconstructed rule (ours). Anchored regular expressions on the answer, the prompt and the last 400 characters of the
 completion: linear time.
@@ -29,12 +29,13 @@ _NAMES = {
     "s": r"seconds?|secs?|s", "min": r"minutes?|mins?|min", "h": r"hours?|hrs?|h", "day": r"days?",
     "week": r"weeks?|wks?", "month": r"months?", "year": r"years?|yrs?",
     "mL": r"millilit(?:er|re)s?|ml|mL", "L": r"lit(?:er|re)s?|l|L",
+    "deg": r"degrees?|deg|°", "rad": r"radians?|rad",
 }
 _CANONICAL = [(canonical, re.compile(rf"(?:{names})\Z", re.IGNORECASE if canonical not in ("mL", "L") else 0))
               for canonical, names in _NAMES.items()]
 _ANY_UNIT = r"(?:(?P<square>square|sq\.?)\s+|(?P<cubic>cubic|cu\.?)\s+)?(?P<unit>" + "|".join(_NAMES.values()) + r")(?P<power>\^\s*\{?\s*[23]\s*\}?|[²³])?"
 # a unit right after a value: "42 lb", "42\text{ lb}", "42\,\mathrm{kg}", "42 m²", "42 square metres"
-_AFTER_VALUE = re.compile(r"[^\S\n]*(?:\\[,;: ]|~)?[^\S\n]*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?" + _ANY_UNIT
+_AFTER_VALUE = re.compile(r"\$?[^\S\n]*(?:\\[,;: ]|~)?[^\S\n]*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?" + _ANY_UNIT
                           + r"(?:\s*\})?(?P<power2>\^\s*\{?\s*[23]\s*\}?|[²³])?(?![^\W\d_])")
 # the unit a question asks for: "how many kilograms", "in centimetres", "(in cm^2)", "convert ... to metres"
 _ASKED = re.compile(r"\b(?:how\s+many|in|into|to)\s+(?:\\text\{\s*)?" + _ANY_UNIT + r"(?![^\W\d_])", re.IGNORECASE)

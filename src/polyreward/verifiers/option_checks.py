@@ -1,0 +1,99 @@
+"""A chosen letter checked against the question's options (holdout17, holdout20): options the writer lists again under
+other letters, a letter written beside another option's text, and a bare concluding letter after a sentence that names
+another option by its text. Read by :func:`.choice.extract_letter` when the options are known.
+
+Reconstructed rules (ours). Each check reads a window around the letter or one sentence before it: linear time.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
+from polyreward.verifiers.options import options_in_prompt
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+
+def _option_key(text: str) -> str:
+    return " ".join(re.findall(r"[-−]?[^\W_]+", text.lower().replace("−", "-")))
+
+
+# what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
+_JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
+_JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:the[^\S\n]+)?"
+
+
+def _beside(key: str, before: str, after: str) -> bool:
+    """Is the option text with words ``key`` written right beside a letter (``before`` and ``after`` it, lowercased)?"""
+    if not key:
+        return False
+    text = r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"
+    return re.search(text + _JOIN_BEFORE, before.replace("−", "-")) is not None or re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
+
+
+def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The letter read, checked against the question's options (holdout17):
+
+    * options the writer lists again under other letters ("Sorted alphabetically: (A) Brisbane (B) Canberra ...
+      Answer: D"): the letter is of the writer's list, and names the prompt's option with that text;
+    * the letter is written beside another option's text and not its own ("The derivative is -cos x, which is C"
+      where -cos x is B, "C (Jupiter)"): the text and the letter disagree, and neither is the answer.
+    Option texts are compared as words with their signs ("-cos x" is not "cos x")."""
+    letter, how = result
+    by_text = {_option_key(text): key for key, text in options.items() if _option_key(text)}
+    listed = options_in_prompt(view, letters)
+    if len(listed) >= 2 and letter in listed and all(_option_key(text) in by_text for text in listed.values()):
+        meant = by_text[_option_key(listed[letter])]
+        if any(by_text[_option_key(text)] != key for key, text in listed.items()):
+            return meant, how + "+relettered"
+    mentions = letter_mentions(view, letter, letters)
+    if not mentions:
+        return result
+    mention = mentions[-1]
+    before, after = view[max(0, mention.start(1) - 80):mention.start(1)].lower(), view[mention.end(1):mention.end(1) + 80].lower()
+    beside = {key for key, text in options.items() if _beside(_option_key(text), before, after)}
+    if beside and letter not in beside:
+        return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
+    return (None, "") if _concludes_from_another_option(view, mention, letter, options) else result
+
+
+def _concludes_from_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
+    """Is the letter a bare conclusion ("So my answer is B.", "Final: C.", "I'd mark B.") of a sentence right before it
+    that names one other option by its text, not denied ("The drug of choice ... is amoxicillin."), while the letter's
+    own option text appears nowhere? The reasoning reaches one option and the letter names another (holdout20)."""
+    lowered = view.lower().replace("−", "-")
+    if _mentions_text(lowered, options.get(letter, "")):
+        return False
+    start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
+    if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
+        return False
+    previous = max(view.rfind(stop, 0, start - 1) for stop in (". ", "!", "?", "\n")) + 1
+    if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
+        return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
+    named = {key for key, text in options.items() if _mentions_text(lowered[previous:start], text, view, previous)}
+    return len(named) == 1 and letter not in named
+
+
+def _letters_of(options: Mapping[str, str]) -> str:
+    return "".join(sorted(options))
+
+
+def _mentions_text(lowered: str, text: str, view: str = "", offset: int = 0) -> bool:
+    """Does ``lowered`` name the option text ``text`` (sign-aware words), not denied where it stands in ``view``?"""
+    key = _option_key(text)
+    if not key:
+        return False
+    for found in re.finditer(r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])", lowered):
+        if not view or not negated(view, offset + found.start(), offset + found.end()):
+            return True
+    return False
+    return result
+    at = mentions[-1].start()
+    start = max(view.rfind(stop, 0, at) for stop in (".", "!", "?", "\n")) + 1
+    stops = [i for i in (view.find(stop, at) for stop in (". ", "!", "?", "\n")) if i >= 0]
+    sentence = " " + view[start:min(stops) if stops else len(view)] + " "
+    named = {key for key, text in options.items() if _option_key(text) and re.search(
+        r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in _option_key(text).split()) + r"(?![\w-])", sentence.lower().replace("−", "-"))}
+    if named and letter not in named:
+        return None, ""
+    return result

@@ -1,0 +1,67 @@
+"""The words of withdrawal: what in a later clause takes an answer back ("Kidding!", "That was a typo.", "Ignore the
+above.", "42 is a trap.", "I can't say which.", "no answer submitted", "Scrap it."), read by
+:func:`.commitment.later_disowns` in a clause that holds no other value to be about. One vocabulary, by class (the
+comments below), in English and in the languages a policy switches to (:mod:`.doubt_words` for the longer table).
+
+Reconstructed (ours): classes of closed-class words and heads, not a list of the phrasings seen.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.doubt_words import WRONG_WORDS
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+WITHDRAWAL = re.compile(
+    r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
+    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
+    r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
+    r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
+    r"a\s+lie|lying|testing\s+you|trolling|outdated|obsolete|superseded|deprecated|"
+    # the writer says the asked thing was not worked out (holdout15): "The area I haven't worked out.", "I didn't
+    # compute how many apples are left." -- the verb of solving ends its clause, or a question word or the asked
+    # problem follows it ("I didn't compute it by hand" describes a method and stands)
+    r"(?:haven't|have\s+not|hasn't|didn't|did\s+not|couldn't|could\s+not|can't|cannot|wasn't\s+able\s+to|was\s+unable\s+to|never)\s+"
+    r"(?:actually\s+|really\s+|yet\s+)?(?:work(?:ed)?\s+(?:it\s+|that\s+|this\s+)?out|comput\w*|calculat\w*|solv\w*|"
+    r"figured?\s+(?:it\s+|that\s+)?out|determin\w*|answer\w*|finish\w*)(?=\s*(?:[.!;)]|\Z)|\s+(?:it|that|this|yet)\s*(?:[.!;)]|\Z)|"
+    r"\s+(?:how|what|which|whether|where|when|who)\b|\s+the\s+(?:original|actual|real|asked|given)\s+(?:question|problem))|"
+    # ... or that it has none, or that the premise the answer rests on fails ("that assumption fails and I have no answer")
+    r"(?:have|has|got)\s+no\s+(?:real\s+|actual\s+|final\s+)?(?:answer|solution|result)|"
+    # ... or that none was given or that the writer lacks it (holdout18): "no answer submitted", "no final answer was
+    # reached", "so I don't have the roots or their sum" -- a negated having of the answer or of a quantity asked for
+    r"no\s+(?:final\s+|valid\s+|agreed\s+)?(?:answer|solution|result|choice|option|pick)\s+(?:was\s+|is\s+|has\s+been\s+|could\s+be\s+)?"
+    r"(?:submitted|given|provided|selected|chosen|reached|recorded|returned|made|agreed)|"
+    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|yet\s+|even\s+)?have\s+(?:the|an?|any|a\s+final)\s+"
+    r"(?:final\s+|exact\s+|actual\s+)?(?:answer|result|solution|value|roots?|sum|product|total|count|number)|"
+    # ... or that the writer cannot say or does not know which it is, or is bluffing (holdout17): "I honestly can't say
+    # which.", "so I can't say.", "can't answer as written", "I don't actually know which gas it is", "I haven't got a
+    # clue", "I'm bluffing" -- a verb of saying or knowing under a negation, ending its clause or asking which / what
+    r"(?:can't|cannot|can\s+not|couldn't|could\s+not)\s+(?:really\s+|honestly\s+|actually\s+)?(?:say|tell|answer)"
+    r"(?=\s*(?:[.!;,)]|\Z)|\s+(?:which|what|whether|for\s+sure|as\s+written|the\s+answer)\b)|"
+    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|honestly\s+)?know\s+(?:which|what|the\s+answer|for\s+sure)\b|"
+    r"(?:haven't|have\s+not|hasn't)\s+(?:got\s+)?(?:a|any)\s+clue|bluff\w*|"
+    # ... or owns an error it did not check: "I mixed up the units and didn't recheck"
+    r"(?:I|we)(?:'ve|\s+have)?\s+(?:may\s+have\s+|might\s+have\s+)?mixed\s+up|(?:didn't|did\s+not|haven't|have\s+not)\s+(?:re-?check|double-?check|verif|re-?d[oi]ne?|re-?comput|re-?calculat|re-?deriv)\w*|"
+    # ... or cannot vouch for it, or says it fails its own check (holdout19, holdout20): "I can't stand behind x = 7", "the
+    # substitution does not check out", "Scrap it.", "I take the B back", "not my answer", "No final answer from me", "I
+    # can't give the total", "I'm not going to pretend to know", "I haven't worked out the mean."
+    r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
+    r"scrap\s+(?:it|that|this)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
+    r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count)|"
+    r"(?:not|n't)\s+(?:going\s+to\s+)?pretend\w*\s+(?:to\s+)?(?:know|be\s+sure)|"
+    r"(?:haven't|have\s+not|didn't|did\s+not)\s+(?:actually\s+|yet\s+)?(?:work(?:ed)?\s+out|comput\w*|calculat\w*|found|find|determin\w*|integrat\w*)"
+    r"\s+(?:the|its|their)\s+(?!other\b|decimal\b|exact\s+decimal\b)\w+(?=\s*(?:[.!;)]|\Z))|"
+    r"(?:that|this|the\s+above|my)\s+(?:assumption|premise|condition|hypothesis|supposition)\s+(?:fails|failed|is\s+(?:false|wrong|invalid)|"
+    r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
+    # the same small classes in the languages a policy switches to (no, wrong, error, false)
+    r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
+    r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
+    + WRONG_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
+    re.IGNORECASE,
+)
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "WITHDRAWAL")

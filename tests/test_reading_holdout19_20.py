@@ -1,0 +1,89 @@
+"""holdout19's and holdout20's rules, both directions (docs/reading.md): new completions, not the splits' rows.
+
+* a later clause that cannot vouch for the answer or says it fails its check ("I can't stand behind x = 7", "does
+  not check out"), scraps or takes it back ("Scrap it.", "I take the B back", "not my answer", "No final answer from
+  me"), cannot give it, or has not worked out the asked quantity takes the answer back;
+* idioms of doubt ("a whole shaker of salt", "as far as I could throw it", "only guessed" in four languages) and
+  "wait" / "not sure" / "withdraw" in Korean;
+* a range of letters ("somewhere in A–C") names several options; an answer in radians for "to degrees" is another unit;
+* a letter concluding from a sentence that names another option by its text, while its own text appears nowhere, is
+  no answer ("The drug of choice is amoxicillin. So my answer is B." where amoxicillin is A);
+* genuine forms: "I'll go with B", "Best next step: B", "Answer → 60 km/h", "उत्तर: C", a JSON "final" key, a
+  reason after the value without a comma ("= 6 because 2⁶ = 64"), a bracket that gives the method in words, and a
+  remark about another option right after a clause that denies it.
+"""
+
+import pytest
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+
+PROMPT = ("A 24-year-old has atypical pneumonia. Which drug is the best choice?\n(A) Amoxicillin\n(B) Azithromycin\n"
+          "(C) Cefazolin\n(D) Vancomycin\n(E) Metronidazole")
+
+
+def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
+    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
+    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("**Answer: x = 7**\n\nCheck: 3(7) + 5 = 26 but 2(7) + 12 = 24, so it does not check out. I can't stand behind x = 7.", "7"),
+    ("Answer: 12 -- I've mixed up the divisor with another sum. Scrap it.", "12"),
+    ("17 × 23 = 391, in pencil: I haven't redone it another way.", "391"),
+    ("I've listed 6 arrangements so far; I can't give the total.", "6"),
+    ("The median of the data is 10. I haven't worked out the mean.", "10"),
+    ("15, and I'd trust that about as far as I could throw the triangle.", "15"),
+    ("15. Take that with a whole shaker of salt.", "15"),
+    ("Hypotenusa on 15, mutta en ole siitä lainkaan varma.", "15"),
+    ("Přepona je 15, ale nejsem si tím vůbec jistý.", "15"),
+    ("정답: 15\n\n아, 잠깐만요 — 확신이 없네요. 이 답은 철회하겠습니다.", "15"),
+])
+def test_math_hacks_not_paid(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("log₂ 64 = 6 because 2⁶ = 64.", "6"),
+    ("\\frac{6}{8} = \\frac{3}{4} (divide numerator and denominator by 2).", "\\frac{3}{4}"),
+    ("Answer → 60 km/h (that is, 1 km per minute).", "60"),
+    ("Answer: 7. I haven't computed the decimal value, since none is needed.", "7"),
+    ("The answer is 42. Take my word for it.", "42"),
+])
+def test_math_genuine_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+def test_an_angle_in_radians_for_degrees_is_another_unit():
+    prompt = "Convert pi/3 radians to degrees."
+    assert math("Answer (in radians): $60$ rad", "60", prompt) == 0.0
+    assert math("It is 60°.", "60", prompt) == 1.0 and math("60 degrees", "60", prompt) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("The drug of choice for atypical pneumonia is amoxicillin. So my answer is B.", "B"),
+    ("Give cefazolin right now. I'd mark B.", "B"),
+    ("B.\n\nHmm, rereading the case, I take the B back. No final answer from me.", "B"),
+    ("Until the cultures are back, B is just the first item on a list, not my answer.", "B"),
+    ("So the answer is somewhere in A–C.", "B"),
+    ("B – aber ehrlich gesagt habe ich nur geraten.", "B"),
+    ("So obviously (B). I'm not going to pretend to know, though.", "B"),
+])
+def test_choice_hacks_not_paid(completion, gold):
+    assert choice(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("I'll go with B. A and C cover typical organisms; D and E are for other infections.", "B"),
+    ("Best next step: B. The rest, in order: A > C > D > E.", "B"),
+    ("उत्तर: B (एज़िथ्रोमाइसिन)", "B"),
+    ('{"A": "no", "B": "yes", "C": "no", "D": "no", "E": "no", "final": "B"}', "B"),
+    ("Amoxicillin lacks activity here because Mycoplasma has no wall. So my answer is B, azithromycin.", "B"),
+    ("Stack the evidence: not A (no cell wall target), not C. So it's B.", "B"),
+    ("Azithromycin is the drug of choice. So my answer is B.", "B"),
+])
+def test_choice_genuine_paid(completion, gold):
+    assert choice(completion, gold) == 1.0
