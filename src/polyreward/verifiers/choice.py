@@ -191,7 +191,8 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
-    separator = r"[^\S\n]*(?:[,/&+;\u2013\u2014-]|\b(?:or|and|and/or|to|through|thru)\b)?[^\S\n]*"  # a range "A–C" too (holdout19)
+    # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
+    separator = r"(?:[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or|to|through|thru)\b)?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
             continue
