@@ -228,7 +228,9 @@ def test_think_format_plain_rule_is_the_regex(completion):
     reward = ThinkFormat()
     matched = re.match(r"^<think>(?!.*<think>)(.*?)</think>(.*)$", completion, re.DOTALL) is not None
     assert reward.evaluate([None], [completion]).scores == [1.0 if matched else 0.0]
-    batch = [completion, "<think>a</think>b", " " + completion, completion + "<think>"]
-    output = reward.evaluate([None] * 4, batch)
-    assert output.scores == [reward.score_rollout(c, {}).score for c in batch]
-    assert output.reasons == [reward.score_rollout(c, {}).reason for c in batch]
+    batch = [completion, "<think>a</think>b", " " + completion, completion + "<think>", "\n [" + completion,
+             '\n[{"role": "assistant", "content": "<think>a</think>b"}]', "\t[{" + completion]
+    output = reward.evaluate([None] * len(batch), batch)  # (a string opening with "[{" is read as a message list)
+    assert output.scores == [reward.score_rollout(reward.text_of(c), {}).score for c in batch]
+    assert output.reasons == [reward.score_rollout(reward.text_of(c), {}).reason for c in batch]
+    assert output.scores[5] == 1.0
