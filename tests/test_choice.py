@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
-from polyreward.verifiers.choice import extract_label, extract_letter, options_in_prompt, parse_options, parse_reference, verify_choice
+from polyreward.verifiers.choice import extract_label, extract_letter, parse_reference, verify_choice
+from polyreward.verifiers.options import options_in_prompt, parse_options
 
 MEDQA_OPTIONS = (
     "A. Disclose the error to the patient but leave it out of the operative report\n"

@@ -29,7 +29,7 @@ from polyreward.rubrics.judge_rules import check_rule
 from polyreward.rubrics.rule_functions import asks_question, first_sentence_contains
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
-from polyreward.verifiers import answer_extraction, choice, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
+from polyreward.verifiers import answer_extraction, boxes, choice, options, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
 from polyreward.verifiers import math as math_verifier
 from polyreward.verifiers import tool_calls as tool_call_parsing
 
@@ -113,10 +113,10 @@ PARSERS = {
     "choice.extract_letter": lambda t: choice.extract_letter(t, "ABCDE", OPTIONS),
     "choice.extract_label": choice.extract_label,
     "choice.parse_reference": choice.parse_reference,
-    "choice.parse_options": choice.parse_options,
+    "options.parse_options": options.parse_options,
     "choice.verify_choice": lambda t: choice.verify_choice(pred=t, ref="C", options=OPTIONS),
     "answer_extraction.extract_answer": answer_extraction.extract_answer,
-    "answer_extraction.find_boxes": answer_extraction.find_boxes,
+    "boxes.find_boxes": boxes.find_boxes,
     "math_normalize.normalize_answer": math_normalize.normalize_answer,
     "math_normalize.parse_numeral": math_normalize.parse_numeral,
     "math_normalize.size_problem": math_normalize.size_problem,

@@ -12,9 +12,9 @@ import sys
 
 from reader_probes import PARSE_COUNTER
 
-READERS = ("polynomial", "answer_extraction", "commitment", "hedging", "clauses", "reading", "unasserted", "hypothetical",
+READERS = ("polynomial", "answer_extraction", "boxes", "commitment", "hedging", "clauses", "reading", "unasserted", "hypothetical",
            "math_normalize", "work_avoidance", "math_notation", "text_forms", "math_size", "math_canonical",
-           "math_forms", "math_relations", "math", "choice", "denial", "language", "label_sets")
+           "math_forms", "math_relations", "math", "choice", "options", "denial", "language", "label_sets")
 
 CHECK = PARSE_COUNTER + """
 import importlib, re

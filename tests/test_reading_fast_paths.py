@@ -267,7 +267,7 @@ def test_first_character_scans_find_what_the_plain_search_finds(pattern, ignore_
 @example("\\")
 @example("\\\\{}\\\n")
 def test_the_brace_scan_matches_as_the_plain_pattern(text):
-    from polyreward.verifiers import answer_extraction
+    from polyreward.verifiers import boxes
 
     plain = re.compile(r"\\.|[{}]", re.DOTALL)
-    assert [m.span() for m in answer_extraction._BRACE_OR_ESCAPE.finditer(text)] == [m.span() for m in plain.finditer(text)]
+    assert [m.span() for m in boxes._BRACE_OR_ESCAPE.finditer(text)] == [m.span() for m in plain.finditer(text)]

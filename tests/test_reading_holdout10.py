@@ -24,7 +24,8 @@ from reading_tables import commitment_tables
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
-from polyreward.verifiers.choice import extract_letter, options_in_prompt
+from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.options import options_in_prompt
 
 LEAD = "Each of the 6 rows meets each of the 7 columns once, so we count the meetings. "
 

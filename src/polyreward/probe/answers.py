@@ -57,7 +57,7 @@ def _letters(case: ProbeCase, answer: str) -> list[str]:
 
 
 def _options(case: ProbeCase) -> dict[str, str]:
-    from polyreward.verifiers.choice import parse_options
+    from polyreward.verifiers.options import parse_options
 
     cell = case.column("options_column")
     try:

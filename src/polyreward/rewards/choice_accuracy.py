@@ -18,7 +18,8 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
-from polyreward.verifiers.choice import options_in_prompt, verify_choice
+from polyreward.verifiers.choice import verify_choice
+from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.golds import MATCHES, alternatives, score_golds
 
 
@@ -30,7 +31,7 @@ class ChoiceAccuracy(RolloutReward):
         options_column: column holding the options ({letter: text}, its JSON, a list or 'A. ...' lines), so an
             answer naming the option text counts
         options_from_prompt: with no options column (or an empty cell), read the options from the prompt's own
-            option lines (a run ``A. text``, ``B. text`` ... in order: :func:`polyreward.verifiers.choice.options_in_prompt`),
+            option lines (a run ``A. text``, ``B. text`` ... in order: :func:`polyreward.verifiers.options.options_in_prompt`),
             so "The answer is Mercury." names option C; false: letters only
         letters: the option letters a completion may pick, upper case, in order
         match: several golds in one cell (a list): any scores the best alternative, all the worst

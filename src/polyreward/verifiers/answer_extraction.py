@@ -60,13 +60,11 @@ from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, n
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import measured_from
-from polyreward.verifiers.reading import answer_views, dissents
-from polyreward.verifiers.tags import last_block, tag_blocks, unclosed_block
+from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
+from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
+from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.work_avoidance import squeeze
-
-MAX_TAIL_CHARS = 6000
-
 
 @dataclass(frozen=True)
 class Extracted:
@@ -74,105 +72,6 @@ class Extracted:
 
     text: str
     source: str
-
-
-def strip_thinking(text: str) -> str:
-    """``text`` without its reasoning: the part after the last ``</think>``, and what stands before the first
-    ``<think>`` (an answer written before the think block is still written); ``""`` when a ``<think>`` is left open.
-    Without an opener (chat templates that put ``<think>`` in the prompt) everything up to ``</think>`` is reasoning."""
-    close = text.rfind("</think>")
-    if close >= 0:
-        opened = text.find("<think>", 0, close)
-        before = text[:opened] if opened > 0 and text[:opened].strip() else ""
-        return before + text[close + len("</think>"):]
-    if "<think>" in text:
-        return ""
-    return text
-
-
-def _brace_pairs(text: str) -> dict[int, int]:
-    """Index of each ``{`` -> index of its matching ``}`` (unbalanced ones left out); skips ``\\{`` ``\\}``.
-
-    One pass with a stack, so a completion of thousands of unclosed ``\\boxed{`` costs linear time (scanning
-    for the closing brace from every box would be quadratic)."""
-    pairs: dict[int, int] = {}
-    stack: list[int] = []
-    for brace in _BRACE_OR_ESCAPE.finditer(text):  # (speed: jumps from brace to brace; an escape skips its character)
-        char = brace.group()
-        if char == "{":
-            stack.append(brace.start())
-        elif char == "}" and stack:
-            pairs[stack.pop()] = brace.start()
-    return pairs
-
-
-# (speed: opens with the set of its first characters, so re skips to them in C; matches as r"\\.|[{}]" with DOTALL does)
-_BRACE_OR_ESCAPE = re.compile(r"[\\{}](?:(?<=\\)[\s\S]|(?<=[{}]))")
-
-
-_BOX = re.compile(r"\\(?:boxed|fbox|framebox)\s*(\{|[^\s{])")
-_BOX_TOKEN = re.compile(r"[^\s$]+")
-
-
-def find_boxes(text: str) -> list[tuple[int, int, str]]:
-    """Every ``\\boxed``/``\\fbox`` as (start, end, content), in order; unclosed boxes are skipped."""
-    return list(_boxes(text))
-
-
-@memoized_text(max_chars=2 * MAX_TAIL_CHARS, maxsize=64)  # one text is searched for boxes up to three times in a row
-def _boxes(text: str) -> tuple[tuple[int, int, str], ...]:
-    boxes = []
-    pairs: dict[int, int] | None = None
-    for match in _BOX.finditer(text):
-        if match.group(1) == "{":
-            pairs = _brace_pairs(text) if pairs is None else pairs
-            open_at = match.start(1)
-            close_at = pairs.get(open_at, -1)
-            if close_at < 0:
-                continue
-            boxes.append((match.start(), close_at + 1, text[open_at + 1:close_at]))
-        else:  # "\boxed 5": one token; "\boxed$" has none and is no box
-            token = _BOX_TOKEN.match(text, match.start(1))
-            if token is not None:
-                boxes.append((match.start(), token.end(), token.group()))
-    return tuple(boxes)
-
-
-_BOX_OPEN = re.compile(r"\\(?:boxed|fbox|framebox)\s*\{")
-
-
-def unclosed_box_after(text: str, boxes: list[tuple[int, int, str]]) -> int:
-    """Where the ``\\boxed{`` that never closes after the last complete box ends (a final answer cut off); 0 if none."""
-    opened = _BOX_OPEN.search(text, boxes[-1][1] if boxes else 0)
-    return opened.end() if opened is not None else 0
-
-
-# boxes next to each other form one list answer when the gap between them joins ("and", ",", "\\quad",
-# "\\text{ for part (a) and }") and does not revise ("..., but re-checking gives ...", "so", "is")
-MAX_BOX_GAP = 40
-_BOX_GAP_JOINS = re.compile(r"\band\b|\bor\b|[,;&]|\\q?quad", re.IGNORECASE)
-_BOX_GAP_REVISES = re.compile(
-    r"\b(?:but|not|no|wait|actually|however|instead|so|then|thus|hence|therefore|is|are|was|gives?|gets?|got|"
-    r"re-?check\w*|check\w*|correct\w*|mistake|wrong|again|final)\b|\n\s*\n",
-    re.IGNORECASE,
-)
-
-
-def last_boxed(text: str) -> str | None:
-    """The last box's content; boxes next to it that join (see above) are joined to it as ``"a, b"``."""
-    boxes = find_boxes(text)
-    if not boxes:
-        return None
-    chosen = [boxes[-1]]
-    for box in reversed(boxes[:-1]):
-        gap = text[box[1]:chosen[0][0]]
-        joins = not gap.strip(" \t\n$") or (
-            len(gap) <= MAX_BOX_GAP and _BOX_GAP_JOINS.search(gap) and not _BOX_GAP_REVISES.search(gap)
-        )
-        if not joins or box[2].strip() == chosen[0][2].strip():
-            break
-        chosen.insert(0, box)
-    return ", ".join(b[2].strip() for b in chosen)
 
 
 # ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12)
@@ -783,7 +682,7 @@ def _extract_from_line(text: str) -> Extracted | None:
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL _BOX_GAP_REVISES")
+prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import scan_names  # noqa: E402

@@ -47,6 +47,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
 from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
 from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from  # noqa: F401 (public here too)
+from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.regex_scan import first_ends, last_ends
@@ -245,7 +246,6 @@ _DENIAL_AFTER = re.compile(
     r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
     re.IGNORECASE,
 )
-MAX_TAIL = 6000  # the whole tail an answer reader searches (answer_extraction.MAX_TAIL_CHARS)
 
 
 
@@ -465,7 +465,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
     letter that gives the option's text (``option_text``, or 4+ words when the options are unknown) is the answer
     itself ("C. Tell the attending ... mistake"), not a withdrawal. With ``labels`` the answer is one of those words
     (PubMedQA's yes/no/maybe) and the values read are those words."""
-    stop = min(len(text), end + MAX_TAIL)
+    stop = min(len(text), end + MAX_TAIL_CHARS)
     if labels:
         value_pattern = mention_pattern = label_pattern(labels)
         keys, one_value = {answer.lower()}, True

@@ -52,7 +52,7 @@ def concluded_otherwise(reasoning: str, is_other: Callable[[str], bool | None]) 
 
 def reasoning_before(view: str, visible: str, final_start: int) -> str:
     """The text of ``view`` (a reading with its think block) before the final answer, which sits at ``final_start`` of
-    ``visible`` (the same reading without the think block, :func:`~.answer_extraction.strip_thinking`)."""
+    ``visible`` (the same reading without the think block, :func:`~.tags.strip_thinking`)."""
     close = view.rfind("</think>")
     after = len(view) - close - len("</think>")  # the length of the part after the think block
     if close >= 0 and after <= len(visible) and view.endswith(visible[len(visible) - after:]) and final_start >= len(visible) - after:

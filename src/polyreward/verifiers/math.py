@@ -50,7 +50,8 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
-from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer, strip_thinking
+from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
+from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal

@@ -50,6 +50,9 @@ from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTI
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
+# an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
+MAX_TAIL_CHARS = 6000
+
 # every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
 # combining grapheme joiner and the Hangul fillers: none of them shows. INVISIBLE is the character class, for patterns
 # that read through them in place (tool_calls: a comment's delimiters)

@@ -59,3 +59,17 @@ def unclosed_block(text: str, tag: str, ignore_case: bool = False) -> str | None
     if last is None or closer.search(text, last.end()) is not None:
         return None
     return text[last.end():]
+
+
+def strip_thinking(text: str) -> str:
+    """``text`` without its reasoning: the part after the last ``</think>``, and what stands before the first
+    ``<think>`` (an answer written before the think block is still written); ``""`` when a ``<think>`` is left open.
+    Without an opener (chat templates that put ``<think>`` in the prompt) everything up to ``</think>`` is reasoning."""
+    close = text.rfind("</think>")
+    if close >= 0:
+        opened = text.find("<think>", 0, close)
+        before = text[:opened] if opened > 0 and text[:opened].strip() else ""
+        return before + text[close + len("</think>"):]
+    if "<think>" in text:
+        return ""
+    return text
