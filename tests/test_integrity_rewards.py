@@ -48,7 +48,9 @@ FORMAT_ROWS = [
     (CRPOFormat, {}, "<think></think><answer>x \\boxed{A}</answer>", 1.5, 0.0),
     (CRPOFormat, {}, "<think>zzzz</think>\n<answer>\\boxed{A}</answer>", 1.0, 0.0),
     (CRPOFormat, {}, f"{THINK}\n<answer></answer>", 1.0, 0.0),
-    (CRPOFormat, {}, f"{THINK}\n<answer>So the answer is \\boxed{{A}}</answer>", 1.5, 1.5),
+    # red team holdout_r3: a summary must say something of the case (a content word of the reasoning or question)
+    (CRPOFormat, {}, f"{THINK}\n<answer>So the answer is \\boxed{{A}}</answer>", 1.5, 1.0),
+    (CRPOFormat, {}, f"{THINK}\n<answer>The prior film settles it. \\boxed{{A}}</answer>", 1.5, 1.5),
     (CRPOEnglish, {}, "zzzz", 1.0, 0.0),
     (CRPOEnglish, {}, "", 0.0, 0.0),
     (CRPOEnglish, {}, "The tendon repair must be reported to the patient.", 1.0, 1.0),

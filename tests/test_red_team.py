@@ -44,10 +44,12 @@ KNOWN_PAID: set[str] = set()
 # "\\boxed{2^{10}\\text{ cm}}"; ``work_avoidance: false`` pays it)
 # (holdout14's "The answer is not 45; it's 42." and "Respuesta: (C) Mitocondria." are paid since the stop-46 rules:
 # tests/test_reading_relative_and_corrections.py)
-# holdout17, open: an exact value followed by its rounded decimal is compared by the decimal ("19/12 ≈ 1.583"), and a
-# closing bracketed remark about other quantities supplies the last number ("... is 12. (... their product is 35.)")
-KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.", "The sum is 19/12 ≈ 1.583.",
-                            "The sum of the roots is 12. (The roots themselves are 5 and 7, and their product is 35.)"}
+# (holdout17's "19/12 ≈ 1.583" and "... is 12. (... their product is 35.)" are paid since the stop-47 closing remarks:
+# tests/test_reading_holdout18.py)
+# holdout18 left one: a YAML record whose key names the asked quantity rather than the answer ("gcd: 42") in a code
+# block with nothing around it -- reading a key by the prompt's words is not done
+KNOWN_REFUSED: set[str] = {"20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
+                            "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·84 + 42, 84 = 2·42)\n```"}
 
 
 def _score(rows: list[dict], completions: list[str]) -> list[float]:

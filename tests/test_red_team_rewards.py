@@ -67,6 +67,53 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "think_then_report"): (
         "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
         "findings named in the reasoning count (exact scoring kept)"),
+    # holdout_r3 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r3_first_sight.md)
+    ("toolrl_correctness", "arguments_json_string"): (
+        "genuine, refused by parse: toolrl, rlla.py's exact rule (it indexes call['parameters']; an OpenAI-style "
+        "'arguments' JSON string raises there, the minimum); parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "json_array_in_block"): (
+        "genuine, refused by parse: toolrl (rlla.py reads one call object per line; a JSON list of calls on one line "
+        "raises at call['name']); parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "tabs_indented_json"): (
+        "genuine, refused by parse: toolrl (rlla.py decodes the block line by line, so pretty-printed JSON is "
+        "malformed); parse: lenient pays it 3.0"),
+    ("toolrl_format", "formula_in_think"): (
+        "genuine, but its words are the prompt's (area, base, height, tool) or its numbers (10, 5): the pasted-prompt "
+        "guard leaves them out, as holdout_r1's terse_think; counting prompt words again pays a pasted prompt"),
+    ("toolrl_format", "think_with_inline_code"): (
+        "genuine: the visible reading drops inline code (`base=10`), and the rest is prompt words; as terse_think"),
+    ("toolrl_format", "think_abbrev_heavy"): (
+        "genuine: 'b=10, h=5 -> 1 call, params OK.' has two content words that are not the prompt's; as terse_think"),
+    ("overlong_penalty", "contractions_heavy"): (
+        "label disputed after first sight: words stand in for tokens, and 'sixty-two-year-old' is 4 words (6+ tokens); "
+        "counting a run of 3+ hyphen-joined words as one reopens holdout_r2's hyphen- and pair-joined hacks"),
+    ("overlong_penalty", "slashes_plus_and_ranges"): (
+        "label disputed after first sight: as contractions_heavy, 'Sixty-two-year-old' counts its 4 words"),
+    ("overlong_penalty", "urls_emails_abbreviations"): (
+        "label disputed after first sight: a URL or a mail address costs a tokenizer one token per part, so counting "
+        "its parts (https, hospital, example, org) is the token stand-in the fallback is; its plain reference loses "
+        "the joints and counts less"),
+    ("overlong_penalty", "japanese_summary"): (
+        "label disputed after first sight: each CJK character counts one word (a tokenizer spends about one token on "
+        "each), so 94 characters are near the limit while their 42-word English translation is not"),
+    ("kg_triplet_consistency", "stable_persistent_wording"): (
+        "genuine, scored against the reference report's graph: 'stable' and 'persistent' are concept entities with "
+        "modify triplets the reference lacks (0.607); the reward measures agreement with the reference, modifiers "
+        "included"),
+    ("kg_triplet_consistency", "severity_qualifiers"): (
+        "genuine, but 'moderate' / 'mild' are size modifiers the reference's 'diffuse' is not (0.25): agreement with "
+        "the reference report's graph, by design"),
+    ("kg_triplet_consistency", "synonym_cardiac_silhouette"): (
+        "genuine, but its effusion is right where the reference's is left (the prompt leaves laterality open), a "
+        "different located_at triplet (0.5)"),
+    ("kg_triplet_consistency", "technique_header_report"): (
+        "genuine: ReXKG's preprocessing skips sentences under 2 tokens, so the one-word sentence 'Cardiomegaly.' is "
+        "not read (kept as the source's rule), and 'interstitial markings' is the lexicon's interstitial thickening"),
+    ("kg_triplet_consistency", "normal_all_negative"): (
+        "genuine, but 'Normal heart size.' adds the anatomy entity heart, which the reference report lacks (0.9)"),
+    ("kg_triplet_consistency", "laterality_detail"): (
+        "genuine: the one-word sentence 'Cardiomegaly.' is skipped (ReXKG's < 2 token rule) and the effusion's side "
+        "and size differ from the reference's (0.143)"),
 }
 
 ROWS = bench.load_rows()

@@ -64,8 +64,8 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.rewards.format import check_min_content, content_words, thin_content
-from polyreward.schema import is_missing
+from polyreward.rewards.format import check_min_content, content_stems, content_words, thin_content
+from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
 
@@ -153,10 +153,11 @@ def format_parts(text: str) -> tuple[str, str] | None:
     return None
 
 
-def format_reward(text: str, min_content_words: int = 0) -> float:
+def format_reward(text: str, min_content_words: int = 0, prompt: object = None) -> float:
     """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
     also 0 when the think body has fewer content words or the answer body none, and the summary beside the box must
-    be visible (an invisible character or a comment is no summary)."""
+    be visible (an invisible character or a comment is no summary), share a content word with the reasoning or the
+    ``prompt`` (:func:`_states_the_case`), and the box name one option (:func:`_several_options`)."""
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
@@ -166,7 +167,37 @@ def format_reward(text: str, min_content_words: int = 0) -> float:
     # ECG."), not a full stop or the boxed letter again ("\\boxed{A}.", "A \\boxed{A}"; red team holdout_r2)
     answer = visible_text(parts[1], code=True)
     boxes = boxed_groups(answer.strip())
-    return 1.5 if has_summary_and_one_box(answer) and content_words(answer.replace(boxes[0], " ")) > 0 else 1.0
+    if not has_summary_and_one_box(answer) or _several_options(boxes[0]):
+        return 1.0
+    summary = answer.replace(boxes[0], " ")
+    return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) else 1.0
+
+
+_OPTION_LETTER = re.compile(r"(?<![A-Za-z])[A-Z](?![A-Za-z])")
+_PROMPT_MARKUP = re.compile(r"</?([A-Za-z_][\w-]{0,40})>|\\([A-Za-z]+)(?:\{([^{}]*)\})?")
+
+
+def _several_options(box: str) -> bool:
+    """True when one box names two or more option letters (``\\boxed{A or B}``, ``\\boxed{A/B}``): a hedge, not the
+    one boxed letter the format asks for (red team ``holdout_r3``)."""
+    return len(_OPTION_LETTER.findall(box[len("\\boxed{"):-1])) >= 2
+
+
+def _states_the_case(summary: str, think: str, prompt: object) -> bool:
+    """True when the summary beside the box shares a content word with the reasoning or with the question (it says
+    something about this case: "The first step is an ECG."), not only words about the layout ("Final answer
+    below.": red team ``holdout_r3``). The prompt's markup words do not count: the names of its tags (``<answer>``:
+    answer), LaTeX commands (``\\boxed``) and the placeholders in their braces (``{letter}``)."""
+    said = content_stems(summary)
+    if said & content_stems(think):
+        return True
+    text = prompt_text(prompt) if prompt is not None else ""
+    if not text:
+        return False
+    markup = set()
+    for match in _PROMPT_MARKUP.finditer(text):
+        markup |= content_stems(" ".join(g for g in match.groups() if g))
+    return bool(said & (content_stems(_PROMPT_MARKUP.sub(" ", text)) - markup))
 
 
 def english_share(text: str) -> float:
@@ -271,7 +302,7 @@ class CRPOFormat(ReleasedPreprocessing):
         thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words, row.get("prompt"))
         if thin:
             return Scored(0.0, thin)
-        score = format_reward(text, self.min_content_words)
+        score = format_reward(text, self.min_content_words, row.get("prompt"))
         return Scored(score, {0.0: "not <think>...</think> <answer>...</answer>", 1.0: "format ok, answer lacks one box plus a summary",
                               1.5: "format ok, answer has one box and a summary"}[score])
 

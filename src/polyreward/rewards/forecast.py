@@ -54,8 +54,10 @@ ignored). They are a committed forecast only when
   that name a forecast, its unit, time or class, or an estimate's adverb (:data:`NEIGHBOUR_WORDS`: ``Tomorrow's
   mean PM2.5: 48 µg/m³ (bad)``, ``approximately 48``, ``48 (나쁨)``): any other word there, in any language, may
   bound, negate, range or relabel it (``moins de 60``, ``60 미만``, ``不是48``, ``north of 40``, ``AQI 60``,
-  ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; a step label (``Day 1: 48``, ``D+1: 48``) is
-  no value, and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
+  ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; so are the words of a label before a colon
+  unless the prompt names them (``Peak hourly value tomorrow: 340`` is no mean; ``Jongno mean: 24`` is); a step label
+  (``Day 1: 48``, ``D+1: 48``) and a date (``2010-01-19: 340``) are no value, a decimal comma (``23,5``) is a decimal
+  point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
@@ -84,7 +86,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.schema import is_missing
+from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.language import foreign
@@ -189,7 +191,7 @@ hours hourly step steps forecast forecasts forecasted forecasting predict predic
 estimated estimates estimation expect expected expecting projected projection remain remains stay stays around about
 approximately approx roughly circa ca near nearly likely probably most ugm micrograms microgram per cubic metre meter
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
-pollution category class index mean
+pollution category class index mean confidence confident
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 """.split())
 _NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
@@ -206,30 +208,90 @@ def _latex_plain(span: str) -> str:
     return _LATEX_SPACE.sub(" ", span).replace("µ ", "µ").replace("{", "").replace("}", "")
 
 
-def _stranger_beside(span: str, match: re.Match) -> str:
+def _stranger_beside(span: str, match: re.Match, named: frozenset[str] = frozenset()) -> str:
     """A word beside the number (the last 3 words of its clause before it, the first 3 after it) that is not one of
     :data:`NEIGHBOUR_WORDS` nor a single Latin letter (a label: "a 1", "b 2"), or "" (module docstring)."""
     before = span[max(0, match.start() - 60):match.start()]
     breaks = list(_CLAUSE_BREAK_BEFORE.finditer(before))
+    label: list[str] = []
+    if breaks and breaks[-1].group() == ":" and not before[breaks[-1].end():].strip():
+        # "Peak hourly value tomorrow: 340": the label before a colon names what the number is (red team
+        # holdout_r3), so its words (up to 6) are read as words beside the number; a word the prompt names (the
+        # station, the city: "Jongno mean: 24"; "maximum" where the prompt asks for it) names what was asked
+        head = before[:breaks[-1].start()]
+        head = head[breaks[-2].end():] if len(breaks) > 1 else head
+        label = [w for w in _NEIGHBOUR_WORD.findall(head.casefold())[-6:] if w not in named]
     before = before[breaks[-1].end():] if breaks else before
     after = span[match.end():match.end() + 60]
     stop = _CLAUSE_BREAK_AFTER.search(after)
     after = after[:stop.start()] if stop else after
-    words = _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
+    words = label + _NEIGHBOUR_WORD.findall(before.casefold())[-3:] + _NEIGHBOUR_WORD.findall(after.casefold())[:3]
     return next((w for w in words if w not in NEIGHBOUR_WORDS and not (len(w) == 1 and w.isascii())), "")
 
 
+# red team holdout_r3: a calendar date names the forecast's time ("2010-01-19: 340", "for 2019-05-08"), no value;
+# a decimal comma ("23,5": one or two digits after it, no space, no list around it) is a decimal point
+_DATE = re.compile(r"(?<![\d.])\d{4}([-/.])\d{1,2}\1\d{1,2}(?!\d|\.\d)")
+_DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,.])")
+_UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
+                                      "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
+_TENS = {w: 10 * i for i, w in enumerate("_ _ twenty thirty forty fifty sixty seventy eighty ninety".split()) if w != "_"}
+
+
+def spelled_number(words: Sequence[str]) -> float | None:
+    """The value of an English cardinal written in words (``twenty four``, ``three hundred and forty``), or None."""
+    total = current = 0
+    seen = False
+    for word in words:
+        if word in _UNITS:
+            current += _UNITS[word]
+        elif word in _TENS:
+            current += _TENS[word]
+        elif word == "hundred" and seen:
+            current *= 100
+        elif word == "thousand" and seen:
+            total, current = total + current * 1000, 0
+        elif word != "and" or not seen:
+            return None
+        seen = True
+    return float(total + current) if seen else None
+
+
+_SPELLED_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _spelled_forecast(span: str) -> str:
+    """``span`` with its number written in words as digits (``<answer>twenty-four</answer>``: 24) when it holds no
+    digit and its words are one cardinal plus words that may stand beside a forecast (:data:`NEIGHBOUR_WORDS`); else
+    unchanged (red team ``holdout_r3``)."""
+    words = _SPELLED_WORD.findall(span.casefold())
+    number = [w for w in words if w in _UNITS or w in _TENS or w in ("hundred", "thousand", "and")]
+    if not number or any(w not in NEIGHBOUR_WORDS and w not in number for w in words):
+        return span
+    spans = [m for m in _SPELLED_WORD.finditer(span) if m.group().casefold() in number]
+    if not spans or any(w not in number for w in _SPELLED_WORD.findall(span[spans[0].start():spans[-1].end()].casefold())):
+        return span  # the cardinal's words must be one run
+    value = spelled_number(number)
+    if value is None:
+        return span
+    return f"{span[:spans[0].start()]}{value:g}{span[spans[-1].end():]}"
+
+
 def _read_span(span: str) -> str:
-    """``span`` with LaTeX, superscripts, step labels, the unit (UGM) and pollutant names read."""
-    return _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
+    pollutant names read."""
+    span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
+    span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 
 
-def _stranger_in(span: str, where: str) -> str:
+def _stranger_in(span: str, where: str, named: frozenset[str] = frozenset()) -> str:
     """Why a number of ``span`` is no forecast for a word beside it (:func:`_stranger_beside`), or "". Run once the
     count is right, so on T numbers (the check costs a few searches per number)."""
     span = _read_span(span)
     for match in _NUMBER.finditer(span):
-        if stranger := _stranger_beside(span, match):
+        if stranger := _stranger_beside(span, match, named):
             return f"{where} has {stranger!r} beside {match.group()}: a word that may bound, negate or relabel it"
     return ""
 
@@ -274,7 +336,7 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
 
 
 def _committed_in_view(text: str, count: int, block_required: bool = False,
-                       pollutants: Sequence[str] = ()) -> tuple[list[float] | None, str, bool]:
+                       pollutants: Sequence[str] = (), named: frozenset[str] = frozenset()) -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
@@ -305,7 +367,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} holds {len(numbers)} number(s), {count} expected (a hedge, range or table is no forecast)", True
     if not all(math.isfinite(x) for x in numbers):
         return None, f"{where} holds a non-finite number", True
-    if why := _stranger_in(span, where):
+    if why := _stranger_in(span, where, named):
         return None, why, True
     if _NEGATION.search(span):
         return None, f"{where} negates its number", True
@@ -326,15 +388,17 @@ _WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|in
 
 
 def committed_forecast(text: str, count: int, block_required: bool = False,
-                       pollutants: Sequence[str] = ()) -> tuple[list[float] | None, str]:
+                       pollutants: Sequence[str] = (), prompt: object = None) -> tuple[list[float] | None, str]:
     """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
 
     Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
     full-width digits are digits, zero-width characters are gone; comments, code blocks and quotes are not the
     answer, not even as a fallback: a forecast is plain text). ``block_required``: only an ``<answer>`` block is a
     forecast (``answer_block: required``). ``pollutants``: the pollutants forecast (pm25, pm10); a span that names
-    another one is no forecast of them; empty: names are not checked."""
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants)
+    another one is no forecast of them; empty: names are not checked. ``prompt``: its words may stand in a label
+    before a colon (``Jongno mean: 24``), which other words relabel (``Peak hourly value: 340``)."""
+    named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(prompt_text(prompt)).casefold())) if prompt is not None else frozenset()
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named)
     return numbers, why
 
 
@@ -457,7 +521,8 @@ class ForecastClassCost(RolloutReward):
         if not any(math.isfinite(o) and o > 0 for values in observed.values() for o in values):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
         count = sum(len(values) for values in observed.values())
-        numbers, why = committed_forecast(completion, count, self.answer_block == "required", tuple(self.pollutants))
+        numbers, why = committed_forecast(completion, count, self.answer_block == "required", tuple(self.pollutants),
+                                          row.get("prompt"))
         if numbers is None:
             return Scored(self.score_range[0], f"no committed forecast: {why}")
         total = weight_sum = 0.0

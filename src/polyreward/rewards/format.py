@@ -42,6 +42,9 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
 ``Step one. Step two. Step three. Done.``, are no reasoning and count 0, while ``Subtract 3 from both sides: 2x = 8,
 so x = 4`` still counts 4 and the terse arithmetic ``balls: 96 * 0.25 = 24`` its numbers)
 
+Web and mail addresses (``https://example.org/b``, ``a@b.org``) are removed first: an address is no reasoning (red
+team ``holdout_r3``).
+
 so repeats (``the the the``), one-letter runs (``zzzz``), consonant strings (``xq zkv plmw``), ``Let me think.``,
 lorem ipsum, leetspeak (``7h3 p4713n7``), a pasted copy of the prompt and text hidden in a comment count 0, while
 ``2 + 2 = 4`` counts its numbers and ``Subtract 3 from both sides: 2x = 8`` counts subtract, sides, 8 (for the
@@ -138,18 +141,35 @@ def stem(word: str) -> str:
     return bare[:-1] if bare.endswith("e") and len(bare) > 3 else bare
 
 
-def content_words(text: str, prompt: object = None) -> int:
-    """How many content words ``text`` holds that ``prompt`` does not (module docstring: distinct stems, numbers
-    counting only beside a word); linear in ``len(text)``."""
+# a web or mail address is no word of reasoning: "https://example.org/b" is not the words example, org (red team
+# holdout_r3: a think body of three URLs counted 4 content words)
+_ADDRESS = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
+
+
+def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
+    """(the content words of ``text`` that ``prompt`` does not hold, the visible text read)."""
     from polyreward.verifiers.reading import visible_text
 
     visible = _TAG.sub(" ", visible_text(text)).casefold()
+    if "://" in visible or "www." in visible or "@" in visible:
+        visible = _ADDRESS.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    found = {w for w in _WORD.findall(visible) if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
+    return {w for w in _WORD.findall(visible) if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}, visible
+
+
+def content_words(text: str, prompt: object = None) -> int:
+    """How many content words ``text`` holds that ``prompt`` does not (module docstring: distinct stems, numbers
+    counting only beside a word; web and mail addresses are no words); linear in ``len(text)``."""
+    found, visible = _found_words(text, prompt)
     numbers = sum(1 for w in found if w.isdigit() or w in NUMBER_WORDS)
     words = len({stem(w) for w in found if not (w.isdigit() or w in NUMBER_WORDS)})
     return words + numbers if words or _OPERATION.search(visible) else 0
+
+
+def content_stems(text: str) -> set[str]:
+    """The stems of the content words of ``text`` that are no numbers (:func:`content_words` counts them)."""
+    return {stem(w) for w in _found_words(text)[0] if not (w.isdigit() or w in NUMBER_WORDS)}
 
 
 def check_min_content(value: Any) -> int:

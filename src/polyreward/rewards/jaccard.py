@@ -32,6 +32,12 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   above were excluded.``, ``I did not look at the image.``: :mod:`polyreward.verifiers.framing`) or a note in
   another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``.
 
+Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
+American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
+``and`` before a list's last label are no part of a label, and a label qualified as the prompt's report words it
+(``small left pleural effusion`` where the report writes "Small left pleural effusion") is the gold label it ends
+with (:func:`polyreward.verifiers.label_sets.as_worded_in`).
+
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
@@ -45,7 +51,19 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
-from polyreward.verifiers.label_sets import answer_block, f1, jaccard, normalize_label, normalize_synonyms, read_labels, split_labels
+from polyreward.verifiers.label_sets import (
+    answer_block,
+    as_worded_in,
+    f1,
+    jaccard,
+    label_keys,
+    normalize_label,
+    normalize_synonyms,
+    read_labels,
+    spelling_key,
+    split_labels,
+)
+from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
@@ -146,7 +164,7 @@ class JaccardReward(RolloutReward):
     def _canonical(self, labels: list[str]) -> set[str]:
         if self.mode == "exact":
             return set(labels)
-        return {normalize_label(label, self.synonyms) for label in labels}
+        return set(label_keys([normalize_label(label, self.synonyms) for label in labels]))
 
     def _committed_labels(self, completion: str) -> tuple[set[str] | None, str]:
         """The label set the visible text commits to (module docstring, guarded mode), or None and why not."""
@@ -183,15 +201,16 @@ class JaccardReward(RolloutReward):
         if is_missing(reference):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         golds = reference_alternatives(reference)
+        prompt = row.get("prompt")
         if golds is None:
-            return self._against(completion, reference_labels(reference, self.separator))
+            return self._against(completion, reference_labels(reference, self.separator), prompt)
         def check(gold: Any) -> tuple[float | None, str, Mapping[str, Any]]:
-            result = self._against(completion, reference_labels(gold, self.separator))
+            result = self._against(completion, reference_labels(gold, self.separator), prompt)
             return result.score, result.reason, result.details
 
         return Scored(*score_golds(golds, check, self.match))
 
-    def _against(self, completion: str, gold: list[str] | None) -> Scored:
+    def _against(self, completion: str, gold: list[str] | None, prompt: object = None) -> Scored:
         if gold is None:
             return Scored(0.0, "reference has no <answer> block")
         if self.mode == "exact":
@@ -204,6 +223,9 @@ class JaccardReward(RolloutReward):
             if predicted is None:
                 return Scored(0.0, why, {"jaccard": 0.0, "f1": 0.0})
         gold_set = self._canonical(gold)
+        source = prompt_text(prompt) if self.mode == "normalized" and prompt is not None and predicted - gold_set else ""
+        if source:  # "small left pleural effusion" as the report words it is the gold "pleural effusion"
+            predicted = as_worded_in(predicted, gold_set, spelling_key(normalize_label(source)))
         j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
         score = j if self.metric == "jaccard" else f
         hits = len(predicted & gold_set)

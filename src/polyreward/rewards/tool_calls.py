@@ -51,8 +51,9 @@ Exact source rules kept as options, with their exploits:
   ``<think>Let me think.</think>``. ``min_content_words: N`` (``toolrl_format``) also needs N content words in the
   think body (:func:`polyreward.rewards.format.content_words`: not stop words, filler or the prompt's own words) and
   a letter or digit in every ``<tool_call>`` / ``<response>`` block, and the ``<tool_call>`` block a call's shape (a
-  JSON object or list, or ``name(...)``: a placeholder such as ``TBD`` is no call; red team ``holdout_r2``); 0 (the
-  default) is the released rule.
+  JSON object or list, or ``name(...)``: a placeholder such as ``TBD`` is no call; red team ``holdout_r2``) that
+  decodes (JSON cut off mid-object is an unfinished call; red team ``holdout_r3``); 0 (the default) is the released
+  rule.
 * ``read_blocks: all`` also reads the calls of other stacks' formats
   (:mod:`polyreward.verifiers.call_formats`: Gemini / Anthropic / LangChain JSON, Python dict literals, XML
   ``<invoke>``, ReAct ``Action:``, Llama ``<|python_tag|>``, tool-call tags of other spellings, YAML fences) and a
@@ -72,6 +73,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing
+from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
     block_calls,
@@ -366,4 +368,21 @@ class ToolRLFormat(RolloutReward):
         if self.min_content_words > 0 and "tool_call" in blocks and not _CALL_SHAPE.search(blocks["tool_call"]):
             # a placeholder ("TBD", "call here") is no call: the block holds a JSON value or a call name(...) at least
             return Scored(0.0, "tool_call block holds no call (no JSON object or list, no name(...))")
+        if self.min_content_words > 0 and "tool_call" in blocks and (why := _unreadable_call(blocks["tool_call"])):
+            return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
         return Scored(1.0, f"well-formed ({layout} layout)")
+
+
+def _unreadable_call(body: str) -> str:
+    """Why a ``<tool_call>`` body holds no call a runner can read, or "": its calls must decode as the lenient reader
+    decodes a block (JSON, one value or one object per line) or be one ``name(...)`` per line; JSON cut off
+    mid-object (``{"name": "f", "parameters": {"a": 10,``) is an unfinished call (red team ``holdout_r3``)."""
+    try:
+        if block_calls(f"<tool_call>\n{body}\n</tool_call>"):
+            return ""
+    except ToolCallError as exc:
+        lines = [line for line in body.splitlines() if line.strip()]
+        if lines and all(python_call(line) is not None for line in lines):
+            return ""
+        return str(exc)
+    return "no call"

@@ -93,8 +93,21 @@ def _final_answer(text: str) -> str | None:
     return None if tail and foreign(tail) else body
 
 
+def _same_number(value: Any) -> Any:
+    """``value`` with every integral float written as the integer it equals (JSON has one number type: ``250.0`` is
+    the argument ``250``, as ``toolrl_correctness`` compares values with ``==``; red team ``holdout_r3``); booleans
+    stay booleans."""
+    if isinstance(value, float) and value.is_integer():
+        return int(value)
+    if isinstance(value, Mapping):
+        return {k: _same_number(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [_same_number(v) for v in value]
+    return value
+
+
 def _call_key(calls: list[dict]) -> Counter:
-    return Counter(json.dumps(c, sort_keys=True, default=str) for c in calls)
+    return Counter(json.dumps(_same_number(c), sort_keys=True, default=str) for c in calls)
 
 
 class OTCToolEfficiency(Reward):

@@ -54,6 +54,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
+from polyreward.verifiers.closing_remarks import read_before_remark, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
@@ -340,6 +341,7 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
+_NOT_FROM_LINES = ("boxed", "anchor", "answer_first")  # the other sources are read from the last lines (_extract_from_line)
 HEDGED_INSIDE = "|or"  # suffix of the source of an answer that names alternatives itself
 _CUT_OFF = re.compile(
     r"(?:\b(?:by|to|the|a|an|of|and|or|is|are|be|with|from|for|that|which|we|into|at|plus|minus|times|"
@@ -364,6 +366,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
+    if found.source not in _NOT_FROM_LINES:
+        text = text[:read_before_remark(text, _extract_from_line)[2]]  # "19/12 ≈ 1.583": the rounding says nothing else
     if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
@@ -450,9 +454,9 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
         return (boxes[-1][0], boxes[-1][1]) if boxes else None
     if found.source == "answer_first" and (first := _ANSWER_FIRST.match(text)) is not None:
         return first.start("value"), first.end("value")
-    # a value read from the lines is read before a closing check ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
+    # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
-    end = len(text) if found.source == "anchor" else len(_without_closing_check(text))
+    end = len(text) if found.source == "anchor" else read_before_remark(text, _extract_from_line)[1]
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -498,15 +502,7 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return anchored
     if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
-    return _extract_from_line(_without_closing_check(text))
-
-
-# a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
-# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick); or a closing
-# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3)." (no word in it, so
-# "(check: no, it's 45)" is no check and still read)
-_CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
-                            r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
+    return read_before_remark(text, _extract_from_line)[0]
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
@@ -523,31 +519,6 @@ _JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:statu
                              + _PROVISIONAL_WORD + r')"|'
                              r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
 _JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
-
-
-# what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
-# cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
-# for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
-_CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
-                            # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
-                            r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
-                            r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
-                            r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
-
-
-def _without_closing_check(text: str) -> str:
-    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`) or a closing aside that states no
-    answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
-    aside = _CLOSING_ASIDE.search(text[-240:])
-    if aside is not None:
-        rest = text[:len(text) - 240 + aside.start()] if len(text) > 240 else text[:aside.start()]
-        if re.search(r"\d", rest):
-            return rest
-    check = _CLOSING_CHECK.search(text[-240:])
-    if check is None:
-        return text
-    rest = text[:len(text) - 240 + check.start()] if len(text) > 240 else text[:check.start()]
-    return rest if rest.strip() else text
 
 
 def _counterfactual_anchor(text: str, after: int) -> bool:
@@ -592,7 +563,7 @@ def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -
     anchors = list(_ANCHOR.finditer(text, after))
     for index in range(len(anchors) - 1, -1, -1):
         anchor = anchors[index]
-        answer = (_json_value(anchor, text) or _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang)).strip()
+        answer = without_rounding((_json_value(anchor, text) or _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang)).strip())
         if answer.strip(" .*$:"):
             if index and _two_answers_in_one(text, anchors[index - 1], anchor, answer, final_bang):
                 return Extracted("", "hedged")  # two values for one key: no committed answer

@@ -18,7 +18,19 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
   (``<TOOL_CALL>``, ``<tool-call>``, ``<function_call>``, ``<tool_use>``; any case): a tag a runner matching tags
   case-insensitively would execute. A tag body that is neither JSON nor a Python call is one attempted call;
 * YAML in a code fence with a top-level ``name:`` and a ``parameters:`` / ``arguments:`` / ``args:`` /
-  ``input:`` key.
+  ``input:`` key; TOML in a code fence (``[[tool_call]]`` / ``name = "x"`` / ``[tool_call.parameters]``), read
+  with ``tomllib`` and searched as a JSON value (red team ``holdout_r3``);
+* a function name, then a JSON object of its arguments (:func:`named_argument_calls`): the layouts that write the
+  name on its own and the arguments after it, whatever marks them -- Qwen's ``✿FUNCTION✿: x`` / ``✿ARGS✿: {...}``,
+  Functionary's ``>>>x`` then ``{...}``, DeepSeek's ``<｜tool▁sep｜>x`` then a fenced ``{...}``,
+  ``Function: x`` / ``Arguments: {...}``. The rule is structural: an identifier that reads as a function name
+  (``snake_case``, ``dotted.name`` or ``camelCase``) with nothing between it and a decoded JSON object but
+  whitespace, punctuation, special-token markers (``<|...|>``, ``<｜...｜>``), a code-fence opener and one-word
+  labels ending in a colon that open their line (``✿ARGS✿:``, ``Arguments:``; ``f returns: {...}`` describes a
+  result); red team ``holdout_r3``;
+* a tool-call tag whose attributes name the call (``<tool_call name="x" k="v"/>``, ``<function_call name="x">``):
+  the other attributes are its parameters, and a JSON object up to the closing tag is merged into them
+  (:func:`attribute_calls`; red team ``holdout_r3``).
 
 Linear in the text: each scan is one regex pass; Python literals are tried at most :data:`MAX_LITERALS` times.
 """
@@ -29,6 +41,7 @@ import ast
 import bisect
 import json
 import re
+import tomllib
 from collections.abc import Mapping
 from typing import Any
 
@@ -232,3 +245,110 @@ def yaml_call(body: str) -> Call | None:
             except ValueError:
                 parameters[key.strip()] = value.strip().strip("'\"")
     return {"name": name.group(1), "parameters": parameters}
+
+
+def toml_calls(body: str, value_calls) -> list[Call]:
+    """The calls of a fence body that is a TOML document (``[[tool_call]]`` / ``name = "x"``); ``value_calls(value)``
+    lists the calls of the decoded value (the caller's JSON reading). [] for anything else."""
+    if "=" not in body:
+        return []
+    try:
+        value = tomllib.loads(body)
+    except (tomllib.TOMLDecodeError, ValueError, RecursionError):
+        return []
+    return value_calls(value)
+
+
+# an identifier that reads as a function's name: snake_case, dotted.name or camelCase (a plain word is prose)
+_IDENTIFIER = re.compile(r"[A-Za-z_][\w.]{1,200}")
+_FUNCTION_LIKE = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z]\.[A-Za-z]|[a-z][A-Z]")
+# what may stand between a function's name and its arguments: special-token markers, a code-fence opener, one-word
+# labels ending in a colon ("✿ARGS✿:", "Arguments:", "Action Input:" is two words and is ReAct's, read there)
+# (a label opens its line: "calculate_area returns: {...}" describes a result, it calls nothing)
+_CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|^[ ]{0,3}(?:`{3,}|~{3,})[\w+-]*[ \t]*$|^[^\w\n]*[^\W\d_]{1,20}[^\w\s]{0,3}[ \t]*:",
+                         re.MULTILINE)
+_NO_WORD = re.compile(r"[^\w]*")
+_SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>")
+_OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
+LOOKBACK = 300  # characters before an object searched for its function's name
+MAX_UNDECODED = 32
+MAX_OBJECTS = 256  # objects looked back from; later ones are left (linear time on a text of many small objects)
+
+
+def named_argument_calls(text: str, decode, is_call) -> list[Call]:
+    """Calls written as a function's name and then a JSON object of its arguments (module docstring).
+    ``decode(text, start)`` is the caller's strict ``raw_decode``; ``is_call(value)`` tells a call object (read by
+    the caller's JSON reading, not here). Linear: each object looks back :data:`LOOKBACK` characters, and at most
+    :data:`MAX_UNDECODED` starts fail to decode and :data:`MAX_OBJECTS` objects are looked back from."""
+    calls: list[Call] = []
+    position, failures, looked = 0, 0, 0
+    while looked < MAX_OBJECTS and (start := _OBJECT_OPEN.search(text, position)) is not None:
+        try:
+            value, end = decode(text, start.start())
+        except (ValueError, RecursionError):
+            failures += 1
+            if failures > MAX_UNDECODED:
+                break
+            position = start.start() + 1
+            continue
+        position = end
+        if not isinstance(value, Mapping) or is_call(value):
+            continue
+        looked += 1
+        name = _name_before(text, start.start())
+        if name is not None:
+            calls.append({"name": name, "parameters": dict(value)})
+    return calls
+
+
+def _name_before(text: str, start: int) -> str | None:
+    """The function name that the text right before ``start`` ends with, past connectors only (module docstring)."""
+    base = max(0, start - LOOKBACK)
+    # a special token's inner words (<|tool_sep|>) are markup, not a name
+    window = _SPECIAL_TOKEN.sub(lambda m: " " * len(m.group()), text[base:start])
+    for match in reversed(list(_IDENTIFIER.finditer(window))):
+        gap = _CONNECTORS.sub(" ", "0" + window[match.end():])[1:]  # "0": the gap's start is no line start
+        if not _NO_WORD.fullmatch(gap) or gap.count("\n") > 3:
+            if not _FUNCTION_LIKE.search(match.group()):
+                continue  # a label's word ("ARGS") or a fence's language: look further back
+            return None
+        before = window[:match.start()].rstrip(" \t")
+        if before.endswith(("=", '"', "'", "(", ",")):  # a value (<function=x>, name="x"), read by its own layout
+            return None
+        if _FUNCTION_LIKE.search(match.group()):
+            return match.group().rstrip(".")
+    return None
+
+
+# a tool-call tag whose attributes name the call: <tool_call name="x" k="v"/>, <function_call name="x">{...}</...>
+_ATTRIBUTE_TAG = re.compile(r"<[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?|function|call)[ \t]+([^<>]{0,2000}?)(/?)>",
+                            re.IGNORECASE)
+_ATTRIBUTE = re.compile(r"([A-Za-z_][\w.-]{0,100})[ \t]*=[ \t]*(?:\"([^\"]*)\"|'([^']*)')")
+
+
+def attribute_calls(text: str) -> list[Call]:
+    """Calls of tool-call tags that carry their name as an attribute (module docstring); a value that is JSON (a
+    number, true) is read as JSON, else kept as text."""
+    calls: list[Call] = []
+    if "name" not in text:
+        return calls
+    for match in _ATTRIBUTE_TAG.finditer(text):
+        attributes = {m.group(1): m.group(2) if m.group(2) is not None else m.group(3)
+                      for m in _ATTRIBUTE.finditer(match.group(2))}
+        name = attributes.pop("name", None)
+        if not name or not name.strip():
+            continue
+        parameters: dict[str, Any] = {}
+        for key, raw in attributes.items():
+            try:
+                parameters[key] = json.loads(raw)
+            except ValueError:
+                parameters[key] = raw
+        if not match.group(3):  # an opening tag: a JSON object up to its closing tag adds arguments
+            closing = re.search(rf"</[ \t]*{re.escape(match.group(1))}[ \t]*>", text[match.end():match.end() + 20000],
+                                re.IGNORECASE)
+            body = text[match.end():match.end() + closing.start()].strip() if closing else ""
+            arguments = _arguments(body) if body.startswith("{") else None
+            parameters.update(arguments or {})
+        calls.append({"name": name.strip(), "parameters": parameters})
+    return calls

@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value
-from polyreward.verifiers.options import parse_options
+from polyreward.verifiers.options import options_in_prompt, parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -212,9 +212,15 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 # réponse est la C", "La respuesta correcta es la opción C", "正解は D です" (normalise spaces a Latin letter from kana), or
 # with a colon as the English "Answer:": "Respuesta: (C) Mitocondria", "Réponse finale : B", "Antwort: D"
 _FOREIGN_ANCHOR = (
-    r"(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
+    r"(?:(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
     r"correta|corretta|giusta|richtige|korrekte|правильный|finale?|definitiva))?(?:\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
     r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|\s*:[\s*]*)|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*|(?:정답|답)\s*(?:은|는|:)\s*)"
+    # holdout18: the answer phrase in more languages (Indonesian / Malay, Dutch, Swedish / Norwegian / Danish, Finnish,
+    # Polish, Czech, Hungarian, Romanian, Tagalog, Swahili, Vietnamese, Greek, Hebrew, Arabic, Hindi)
+    r"|(?i:\b(?:jawaban(?:nya)?(?:\s+yang\s+(?:benar|tepat))?\s+(?:adalah|ialah)|(?:het\s+)?(?:juiste\s+)?antwoord\s+is|svaret\s+(?:är|er)|"
+    r"vastaus\s+on|odpowied[źz]\s+(?:to|brzmi)|odpověď\s+je|a\s+(?:helyes\s+)?válasz|răspunsul\s+(?:corect\s+)?(?:este|e)|ang\s+sagot\s+ay|"
+    r"jibu\s+(?:sahihi\s+)?ni|đáp\s+án\s+(?:đúng\s+)?là)\s*:?\s*)"
+    r"|(?:η\s+(?:σωστή\s+)?απάντηση\s+είναι|התשובה(?:\s+הנכונה)?\s+(?:היא|:)|الإجابة(?:\s+الصحيحة)?\s+(?:هي|:)|उत्तर\s+है)\s*)"
 )
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
 _JSON_KEY = r'"(?i:final_answer|answer|choice|option|selected)"\s*:\s*"\s*'
@@ -291,6 +297,60 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # a fenced or quoted other option, or a retraction there
     if result[0] is not None and result is readings[0] and _reasoning_concludes_otherwise(views[0], result[0], letters):
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
+    if result[0] is not None and options and result[1] != "option_text":
+        return _against_the_options(strip_thinking(views[0]), result, letters, options)
+    return result
+
+
+def _option_key(text: str) -> str:
+    return " ".join(re.findall(r"[-−]?[^\W_]+", text.lower().replace("−", "-")))
+
+
+# what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
+_JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
+_JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:the[^\S\n]+)?"
+
+
+def _beside(key: str, before: str, after: str) -> bool:
+    """Is the option text with words ``key`` written right beside a letter (``before`` and ``after`` it, lowercased)?"""
+    if not key:
+        return False
+    text = r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"
+    return re.search(text + _JOIN_BEFORE, before.replace("−", "-")) is not None or re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
+
+
+def _against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The letter read, checked against the question's options (holdout17):
+
+    * options the writer lists again under other letters ("Sorted alphabetically: (A) Brisbane (B) Canberra ...
+      Answer: D"): the letter is of the writer's list, and names the prompt's option with that text;
+    * the letter is written beside another option's text and not its own ("The derivative is -cos x, which is C"
+      where -cos x is B, "C (Jupiter)"): the text and the letter disagree, and neither is the answer.
+    Option texts are compared as words with their signs ("-cos x" is not "cos x")."""
+    letter, how = result
+    by_text = {_option_key(text): key for key, text in options.items() if _option_key(text)}
+    listed = options_in_prompt(view, letters)
+    if len(listed) >= 2 and letter in listed and all(_option_key(text) in by_text for text in listed.values()):
+        meant = by_text[_option_key(listed[letter])]
+        if any(by_text[_option_key(text)] != key for key, text in listed.items()):
+            return meant, how + "+relettered"
+    mentions = letter_mentions(view, letter, letters)
+    if not mentions:
+        return result
+    mention = mentions[-1]
+    before, after = view[max(0, mention.start(1) - 80):mention.start(1)].lower(), view[mention.end(1):mention.end(1) + 80].lower()
+    beside = {key for key, text in options.items() if _beside(_option_key(text), before, after)}
+    if beside and letter not in beside:
+        return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
+    return result
+    at = mentions[-1].start()
+    start = max(view.rfind(stop, 0, at) for stop in (".", "!", "?", "\n")) + 1
+    stops = [i for i in (view.find(stop, at) for stop in (". ", "!", "?", "\n")) if i >= 0]
+    sentence = " " + view[start:min(stops) if stops else len(view)] + " "
+    named = {key for key, text in options.items() if _option_key(text) and re.search(
+        r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in _option_key(text).split()) + r"(?![\w-])", sentence.lower().replace("−", "-"))}
+    if named and letter not in named:
+        return None, ""
     return result
 
 

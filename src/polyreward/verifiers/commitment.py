@@ -39,6 +39,8 @@ from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
+from polyreward.verifiers.closing_remarks import rounds_answer
+from polyreward.verifiers.doubt_words import WAIT_WORDS, WRONG_WORDS
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
@@ -225,6 +227,12 @@ _WITHDRAWAL = re.compile(
     r"\s+(?:how|what|which|whether|where|when|who)\b|\s+the\s+(?:original|actual|real|asked|given)\s+(?:question|problem))|"
     # ... or that it has none, or that the premise the answer rests on fails ("that assumption fails and I have no answer")
     r"(?:have|has|got)\s+no\s+(?:real\s+|actual\s+|final\s+)?(?:answer|solution|result)|"
+    # ... or that none was given or that the writer lacks it (holdout18): "no answer submitted", "no final answer was
+    # reached", "so I don't have the roots or their sum" -- a negated having of the answer or of a quantity asked for
+    r"no\s+(?:final\s+|valid\s+|agreed\s+)?(?:answer|solution|result|choice|option|pick)\s+(?:was\s+|is\s+|has\s+been\s+|could\s+be\s+)?"
+    r"(?:submitted|given|provided|selected|chosen|reached|recorded|returned|made|agreed)|"
+    r"(?:don't|do\s+not|didn't|did\s+not)\s+(?:actually\s+|really\s+|yet\s+|even\s+)?have\s+(?:the|an?|any|a\s+final)\s+"
+    r"(?:final\s+|exact\s+|actual\s+)?(?:answer|result|solution|value|roots?|sum|product|total|count|number)|"
     # ... or that the writer cannot say or does not know which it is, or is bluffing (holdout17): "I honestly can't say
     # which.", "so I can't say.", "can't answer as written", "I don't actually know which gas it is", "I haven't got a
     # clue", "I'm bluffing" -- a verb of saying or knowing under a negation, ending its clause or asking which / what
@@ -238,7 +246,8 @@ _WITHDRAWAL = re.compile(
     r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
-    r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립",
+    r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
+    + WRONG_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
     re.IGNORECASE,
 )
 _DENIAL_AFTER = re.compile(
@@ -379,9 +388,9 @@ def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
 
 
 def _states_option(clause: str, option_text: str) -> bool:
-    words = re.findall(r"[A-Za-z0-9']+", clause)
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", clause)  # words of any script ("stämmer" is one word, not two)
     if option_text:
-        wanted = re.findall(r"[A-Za-z0-9']+", option_text.lower())
+        wanted = re.findall(r"[^\W_]+(?:'[^\W_]+)?", option_text.lower())
         return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
     return len(words) >= 4 and not clause.lstrip(" .:").startswith("(")  # "C (this is probably not right)" is no option text
 
@@ -441,8 +450,8 @@ def _computes_answer(clause: str, value: re.Match, keys: set[str]) -> bool:
     return _value_key(f"{result:g}" if result != int(result) else str(int(result))) in keys
 
 
-_PAUSE_OPENER = re.compile(r"\A[\W_]*(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
-                           r"actually|on\s+second\s+thought)\b", re.IGNORECASE)
+_PAUSE_OPENER = re.compile(r"\A[\W_]*(?:(?:no|nej|nee|nein|non|nie|ne|ei|όχι|לא)[\W_]+)?(?:wait|hold\s+on|hmm+|moment|momento|attends|attendez|warte|aspetta|espera|oops|"
+                           r"actually|on\s+second\s+thought|" + WAIT_WORDS + r")\b", re.IGNORECASE)
 _CANDIDATE_ASSIGNED = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
 
 
@@ -498,7 +507,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
-            others = [v for v in others if not names_a_part(clause, v.start())]
+            others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check

@@ -42,6 +42,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
@@ -51,7 +52,8 @@ MODAL_WORDS = (
     # the conditional of "can" as "could be": "potrebbe essere 5", "podría ser", "pourrait être", "könnte", "poderia"; Korean 아마
     r"potrebbe|podr[ií]a|pourrait|k[öo]nnte|poderia|아마|"
     # holdout10: "maybe" in Turkish, Indonesian / Malay, Vietnamese ("có thể là", could be), Hindi and Arabic
-    r"belki|mungkin|barangkali|có\s+thể\s+là|शायद|ربما"
+    r"belki|mungkin|barangkali|có\s+thể\s+là|शायद|ربما|"
+    + MAYBE_WORDS  # holdout18: the other languages' "maybe" (doubt_words)
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
 _WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
@@ -235,7 +237,8 @@ IDIOM_DOUBT = re.compile(
     # "I couldn't compute it", "unable to calculate the second case": the value was not worked out (the clause ends on
     # its object: "I couldn't compute it any other way" and "unable to calculate by hand, but ..." still commit)
     r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}"
-    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?\s*(?:[.;!,)]|\Z)",
+    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?\s*(?:[.;!,)]|\Z)"
+    r"|" + UNSURE_WORDS,  # holdout18: "not sure" and "I don't know" in the other languages (doubt_words)
     re.IGNORECASE,
 )
 _ERROR_WORD = (r"(?<!rounding\s)(?<!measurement\s)(?<!sampling\s)(?<!standard\s)(?:slip\w*|mistake\w*|errors?\b|blunder\w*|typo\w*|botch\w*|"

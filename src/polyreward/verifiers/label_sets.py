@@ -81,3 +81,53 @@ def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
     p, g = set(predicted), set(gold)
     total = len(p) + len(g)
     return 2 * len(p & g) / total if total else 0.0
+
+
+# red team holdout_r3: the forms a reader takes for the same finding (guarded, normalised mode)
+_AFFIRMED = re.compile(r"\s*(?:[(\[]\s*(?:present|positive|yes|confirmed|\+)\s*[)\]]|:\s*(?:present|positive|yes))\s*$")
+_AND_FIRST = re.compile(r"^(?:and|&)\s+")
+_KEY_WORD = re.compile(r"[^\W\d_]+")
+
+
+def _word_key(word: str) -> str:
+    """One word's spelling key: British ``ae`` / ``oe`` as ``e`` (oedema, haemorrhage, anaemia), ``-our`` as ``-or``
+    (tumour), and a plural as its singular (effusions, opacities); a crude key, applied to both sides."""
+    if len(word) > 4:
+        word = word.replace("ae", "e").replace("oe", "e")
+        if word.endswith("our"):
+            word = word[:-3] + "or"
+    if len(word) > 4 and word.endswith("ies"):
+        return word[:-3] + "y"
+    if len(word) > 3 and word.endswith("s") and not word.endswith(("ss", "is", "us")):
+        return word[:-1]
+    return word
+
+
+def spelling_key(text: str) -> str:
+    """``text`` (already normalised: :func:`normalize_label`) with every word as its spelling key (:func:`_word_key`)."""
+    return _KEY_WORD.sub(lambda m: _word_key(m.group()), text)
+
+
+def label_keys(labels: list[str]) -> list[str]:
+    """Labels as a reader compares them (normalised ones): an affirming status after a label (``a (present)``,
+    ``a: yes``) is no part of it, nor is the ``and`` before the last of a list (``a; b; and c``), and spellings key
+    as :func:`spelling_key` (red team ``holdout_r3``)."""
+    keys = []
+    for i, label in enumerate(labels):
+        label = _AFFIRMED.sub("", label)
+        if i and i == len(labels) - 1:
+            label = _AND_FIRST.sub("", label)
+        keys.append(spelling_key(label.strip()))
+    return keys
+
+
+def as_worded_in(predicted: set[str], gold: set[str], source: str) -> set[str]:
+    """``predicted`` with each label that is a gold label qualified as ``source`` words it (``small left pleural
+    effusion`` for ``pleural effusion`` when the report writes "Small left pleural effusion") read as that gold label:
+    the qualifiers are the report's own words for the finding. All three in one key space (:func:`spelling_key`)."""
+    out = set()
+    for label in predicted:
+        if label not in gold:
+            label = next((g for g in gold if label.endswith(" " + g) and label in source), label)
+        out.add(label)
+    return out

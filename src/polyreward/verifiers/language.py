@@ -122,8 +122,9 @@ _SYMBOL_GREEK = re.compile(r"(?<![\u0370-\u03ff\u1f00-\u1fff])[\u0370-\u03ff](?!
 
 
 # a word of 3+ letters without a vowel, in lower case or capitalised (an abbreviation in capitals, ECG, or a unit in
-# mixed case, mmHg, is no such word): "Crshng chst pn", English spelled without its vowels
-_VOWELLESS = re.compile(r"(?<![^\W\d_])[B-DF-HJ-NP-TV-XZ]?[b-df-hj-np-tv-xz]{2,}(?![^\W\d_])")
+# mixed case, mmHg, is no such word): "Crshng chst pn", English spelled without its vowels; a two-letter word ("vs",
+# "mg", "ng") is no such word, as it is not one of the words of 3+ letters it is counted against (red team holdout_r3)
+_VOWELLESS = re.compile(r"(?<![^\W\d_])(?:[B-DF-HJ-NP-TV-XZ][b-df-hj-np-tv-xz]{2,}|[b-df-hj-np-tv-xz]{3,})(?![^\W\d_])")
 _LONG_WORD = re.compile(r"(?<![^\W\d_])[^\W\d_]{3,}(?![^\W\d_])")
 VOWELLESS_SHARE = 1 / 3  # a stretch with this share of vowelless words is no English (a few units, hrs or bpm, are)
 

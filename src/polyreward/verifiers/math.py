@@ -63,6 +63,7 @@ from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_la
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
+from polyreward.verifiers.units import wrong_unit
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, without_arguments, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
@@ -356,7 +357,21 @@ def verify_batch(
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
+    if prompts is not None:
+        verdicts = [_in_asked_unit(v, preds[i], prompts[i]) for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
+    """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
+    for ("42 lb" for "How many kilograms ...": :mod:`.units`)."""
+    if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
+        return verdict
+    try:
+        why = wrong_unit(verdict.pred, completion_text(pred), prompt_text(prompt))
+    except Exception:  # an unreadable prompt changes nothing here
+        return verdict
+    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, f"another unit: {why}", verdict.source) if why else verdict
 
 
 def _start_pool_soon(pool: Any) -> None:

@@ -53,9 +53,15 @@ def bracket_pairs(text: str, open_char: str = "(", close_char: str = ")") -> dic
     return pairs
 
 
+_PI = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])π(?![\u0370-\u03ff\u1f00-\u1fff])")
+
+
 def unicode_roots(text: str) -> str:
     """``√12`` -> ``\\sqrt{12}``, ``√(x+1)`` -> ``\\sqrt{x+1}``, ``∛27`` -> ``\\sqrt[3]{27}``: a root sign takes its
-    whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2)."""
+    whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2). A ``π``
+    outside a Greek word is ``\\pi`` (holdout18: "The area is 4π." is 4π, not 4)."""
+    if "π" in text:
+        text = _PI.sub(r"\\pi ", text)
     if "√" not in text and "∛" not in text and "∜" not in text:
         return text
     pairs: dict[int, int] | None = None
@@ -331,6 +337,7 @@ def normalize_answer(text: str) -> str:
     # a lone "$" in front of a number is currency ("$18"), not a math delimiter
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
+    text = _TEXT_LABEL.sub("", text)  # "\text{Simplified: } \tfrac{3}{4}": a label inside the math heads the value (holdout18)
     text = drop_thousands_separators(text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)
     text = _COLOR.sub("", text).strip()  # "\color{red}5", "\textcolor{red}{5}"
@@ -352,6 +359,8 @@ _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{
 # words that may follow a number as a unit ("18 apples", "5 cm", "108 cm^{2}" from "108 cm²"); letters that are
 # variables don't qualify
 _UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|[A-Za-z]{1,5}/[A-Za-z]{1,5}(?:\^?[23])?|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3}(?:\^\{?[23]\}?)?)$")
+# a label written as text at the start of the math, ending with a colon: "\text{Simplified: }", "\textbf{Answer:}"
+_TEXT_LABEL = re.compile(r"\A\\(?:text|textbf|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z ]{0,30}:\s*\}\s*(?=\S)")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}
 _VALUE_TEXT = re.compile(r"\\(?:text|mathrm|mbox|textbf)\s*\{\s*(" + "|".join(sorted(VALUE_WORDS)) + r")\s*\}", re.IGNORECASE)
 _MATH_WORDS = {"pi", "sqrt", "frac", "times", "cdot", "div", "or", "and", "infty", "le", "ge", "ne", "pm", "mod", "log", "ln", "sin", "cos", "tan", "exp", "in", "cup", "cap"}

@@ -22,11 +22,13 @@ from polyreward.verifiers.clauses import before_value as _before
 # a bound instead of a value: "It must be at least \\boxed{10}", "The count is no more than 7" -- only as what the
 # answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum (holdout10: after "has" /
 # "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42"; "is
-# bounded above by 210")
+# bounded above by 210"; a tolerance, "within 5 of 42")
 _BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
                 r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
                 r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and|"
-                r"bounded(?:\s+(?:from\s+)?(?:above|below))?\s+by|capped\s+at)\s*\Z")
+                r"bounded(?:\s+(?:from\s+)?(?:above|below))?\s+by|capped\s+at|"
+                # a tolerance around the value (holdout18): "the answer is within 5 of 42", "within a few units of 42"
+                r"within\s+(?:[-+]?[\w.,/\\{}%]+\s+){1,3}?(?:of|from))\s*\Z")
 # the answer in a relation other than identity (holdout14): "The answer divides 42", "The answer ends in the digits
 # 42" -- a verb after "answer"/"result" that is no copula or verb of coming out ("write the answer as 42" states it)
 _RELATION_VERB = (r"\b(?:answer|result)\s+(?!(?:is|was|equals|becomes|remains|stays|comes|turns|works|reads|gives|yields|totals|"

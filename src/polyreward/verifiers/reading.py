@@ -419,13 +419,27 @@ _LINK_DEFINITION = re.compile(
 _SMALL_FONT_ELEMENT = re.compile(r"<font\s+size\s*=\s*[\"']?\s*(?:1|-[1-9])\s*[\"']?\s*>([^<]{0,2000})</font\s*>", re.IGNORECASE)
 
 
+# plain HTML formatting is read as it renders (holdout18): "<p>Answer: <strong>C</strong></p>" is "Answer: **C**" on a
+# line of its own, "<b>36</b></p>" is "**36**" -- bold as markdown bold, a block's edge as a line break, an inline tag
+# as nothing (hidden, struck-out and small elements were handled before; <sub>/<sup>/<small>/<details> are left to step 3)
+_BOLD_ELEMENT = re.compile(r"<(b|strong)\s*>([^<>\n]{1,200}?)</\1\s*>", re.IGNORECASE)
+_BLOCK_TAG = re.compile(r"</?(?:p|div|br|li|ul|ol|h[1-6]|tr|table|tbody|thead|section|article|blockquote)\s*/?>", re.IGNORECASE)
+_INLINE_TAG = re.compile(r"</?(?:b|strong|i|em|u|mark|span|font|a|abbr|td|th|code|tt|big|center|label)\s*>", re.IGNORECASE)
+
+
+def _rendered_html(text: str) -> str:
+    text = _BOLD_ELEMENT.sub(r"**\2**", text)
+    text = _BLOCK_TAG.sub("\n", text)
+    return _INLINE_TAG.sub(lambda tag: " " if tag.group().lower().strip("</>") in ("td", "th") else "", text)
+
+
 def _drop_markup(text: str) -> str:
     if "]:" in text:
         text = _LINK_DEFINITION.sub("", text)
     if "<" in text:
         if "<font" in text.lower():
             text = _SMALL_FONT_ELEMENT.sub(r"<small>\1</small>", text)
-        text = _PRESENTATIONAL_TAG.sub(" ", text)
+        text = _rendered_html(_PRESENTATIONAL_TAG.sub(" ", text))
     if "](" in text:
         if "![" in text:
             text = _MARKDOWN_IMAGE.sub(" ", text)
@@ -650,4 +664,30 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
         if "<" in uncommented and _TOOL_BLOCK.search(uncommented):
             uncommented = _drop_tool_traffic(uncommented)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
-    return (visible,) if uncommented == visible else (visible, uncommented)
+    if uncommented == visible:
+        return (visible,)
+    return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
+
+
+# a remark after "#" at the end of a line of fenced code ("answer = 120  # 5! = 5·4·3·2·1"): the code's value is read
+# without it, as a reader reads past a comment; a remark that disputes anything ("# wrong, it's 45") stays and is read
+_CODE_REMARK = re.compile(r"[ \t]+#[ \t]([^\n]*)")
+
+
+def _without_code_remarks(text: str) -> str:
+    parts, position = [], 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        line_end = text.find("\n", opening.end())
+        if line_end < 0:
+            break
+        close = re.compile(rf"^[ ]{{0,3}}{re.escape(opening.group(1)[0])}{{{len(opening.group(1))},}}[ ]*$", re.MULTILINE).search(text, line_end + 1)
+        stop = close.start() if close is not None else len(text)
+        parts.append(text[position:line_end])
+        parts.append(_CODE_REMARK.sub(lambda remark: remark.group() if dissents(remark.group(1)) else "", text[line_end:stop]))
+        position = stop
+        if close is None:
+            break
+        parts.append(close.group())
+        position = close.end()
+    parts.append(text[position:])
+    return "".join(parts)

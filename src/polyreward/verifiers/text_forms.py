@@ -103,6 +103,11 @@ def _run_words(run: str) -> tuple[int, bool]:
     return chunks, words == 2 and chunks == 1
 
 
+# whitespace written as an escape: URL encoding (%20, %09, %0A, %0D) and HTML entities (&nbsp;, &#32;, &#160;,
+# &#x20;, &#xA0;); "the%20patient%20is" is three words spaced by an encoding (red team holdout_r3)
+_ENCODED_SPACE = re.compile(r"%(?:20|09|0[AaDd])|&(?:nbsp|ensp|emsp|thinsp|#0*(?:32|160)|#[xX]0*(?:20|[aA]0));")
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
@@ -111,7 +116,10 @@ def word_count(text: str) -> int:
     to hide every other one, red team ``holdout_r2``); every other
     visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
-    overlong penalty's fallback and the rubric rules' ``max_words``)."""
+    overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
+    ``&nbsp;``) is whitespace (red team ``holdout_r3``)."""
+    if "%" in text or "&" in text:
+        text = _ENCODED_SPACE.sub(" ", text)
     words = runs = pairs = 0
     for match in _WORD_RUN.finditer(text):
         count, pair = _run_words(match.group())

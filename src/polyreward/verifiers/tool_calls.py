@@ -43,9 +43,12 @@ from polyreward.verifiers.call_formats import (
     MAX_DEPTH,
     NAME_KEYS,
     OWN_KEYS,
+    attribute_calls,
     foreign_call,
     literal_calls,
     markup_calls,
+    named_argument_calls,
+    toml_calls,
     yaml_call,
 )
 from polyreward.verifiers.reading import INVISIBLE, normalise
@@ -249,7 +252,7 @@ def _other_formats(text: str) -> list[Call]:
     """The calls of the non-JSON layouts (:mod:`polyreward.verifiers.call_formats`): Python literals of JSON calls,
     XML invoke, ReAct, Llama's python tag, tool-call tags of other spellings."""
     calls = literal_calls(text, lambda value: _calls_in_value(value, "Python literal")) if "{" in text else []
-    return calls + markup_calls(text, _json_calls)
+    return calls + markup_calls(text, _json_calls) + (attribute_calls(text) if "<" in text else [])
 
 
 def _scan_objects(text: str, where: str) -> list[Call]:
@@ -332,13 +335,23 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
             calls.extend(_scan_objects(body, f"code block {number}"))
             yaml = yaml_call(body)
             calls.extend([yaml] if yaml is not None else [])
+            calls.extend(toml_calls(body, lambda value: _calls_in_value(value, f"code block {number}")) if yaml is None else [])
             calls.extend(_other_formats(body))
     rest.append(text[position:])
     prose = "".join(rest)
     tagged: list[Call] = []
     if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
-    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose)
+    named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
+    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named
+
+
+def _holds_call(value: Any) -> bool:
+    """True when a decoded JSON value is or holds a call (read by the JSON readers; a malformed one too)."""
+    try:
+        return bool(_calls_in_value(value, "object"))
+    except ToolCallError:
+        return True
 
 
 # Llama 3.1's custom-tool call layout, a format a runner parses: <function=NAME>{JSON arguments}</function>; the

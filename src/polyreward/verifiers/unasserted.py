@@ -27,19 +27,38 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_before
 
-# "(low confidence)", "Confidence: 20%", "I'm only 50% confident": a confidence of one half or less
+# "(low confidence)", "Confidence: 20%", "I'm only 50% confident": a confidence of one half or less; and the same as a
+# chance of being right (holdout17, holdout18): "about a one-in-three chance of being right", "the odds against it at
+# 3 to 1", "with probability 0.2", "a 30% chance", "a slim chance"
+_SMALL_NUMBERS = {"one": 1, "two": 2, "three": 3, "four": 4, "five": 5, "six": 6, "seven": 7, "eight": 8, "nine": 9, "ten": 10,
+                  "a": 1, "an": 1}
+_SMALL_NUMBER = r"(?:\d+|one|two|three|four|five|six|seven|eight|nine|ten|an?)"
 _LOW_CONFIDENCE = re.compile(
     r"\b(?:low|little|limited|slightly|somewhat|not\s+(?:very|too))\s+(?:\w+\s+)?(?:confiden\w*|certainty)"
     r"|\b(?:confidence|certainty)(?:\s+(?:level|score|rating|estimate))?\W{0,4}(?:low|little|limited|(?P<score>\d+(?:\.\d+)?)\s*%)"
-    r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)",
+    r"|\b(?:only\s+)?(?P<share>\d+(?:\.\d+)?)\s*%\s+(?:confiden\w*|sure|certain)|\bonly\s+(?:somewhat\s+)?(?:confiden\w*|sure|certain)"
+    r"|\b(?P<odds>" + _SMALL_NUMBER + r")[\s-]+in[\s-]+(?P<in>" + _SMALL_NUMBER + r")\s+(?:chance|shot|odds)"
+    r"|\bodds\s+(?:\w+\s+){0,2}?against|\b(?:slim|small|low|slight|outside|modest|fair|decent)\s+chance"
+    r"|\b(?P<chance>\d+(?:\.\d+)?)\s*%\s+(?:chance|probability|likelihood|likely)"
+    r"|\b(?:probability|chance|likelihood)\s+(?:of\s+|is\s+|at\s+)?(?:about\s+|roughly\s+|around\s+|~\s*|only\s+)?(?P<probability>0?\.\d+|1\.0*\b)",
     re.IGNORECASE,
 )
 
 
 def low_confidence(clause: str) -> bool:
-    """"(low confidence)", "Confidence: 20%", "I'm only 50% confident" (below one half, or "low" / "only")."""
+    """"(low confidence)", "Confidence: 20%", "I'm only 50% confident", "a one-in-three chance", "with probability 0.2"
+    (one half or less, or "low" / "only" / "odds against")."""
     for found in _LOW_CONFIDENCE.finditer(clause):
-        number = found.group("score") or found.group("share")
+        if found.group("odds") is not None:
+            shares = [_SMALL_NUMBERS.get(found.group(name).lower()) or int(found.group(name)) for name in ("odds", "in")]
+            if shares[1] and shares[0] / shares[1] <= 0.5:
+                return True
+            continue
+        if found.group("probability") is not None:
+            if float(found.group("probability")) <= 0.5:
+                return True
+            continue
+        number = found.group("score") or found.group("share") or found.group("chance")
         if number is None or float(number) <= 50:
             return True
     return False

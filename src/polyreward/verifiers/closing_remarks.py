@@ -1,0 +1,226 @@
+"""What closes a completion after its answer without stating a new one, when the answer is read from the last line
+(no box, no answer phrase): the numbers of such a remark are never the answer, the value before it is.
+
+* A **check** in its own sentence ending with a tick ("x = -7. Checking: 2(-7) + 14 = 0 ✓."), or a parenthesis that
+  checks in numbers only ("x = -3 (checked: 2(-3) + 9 = 3)."): :data:`_CLOSING_CHECK`.
+* An **aside that denies another value** ("64 cubic centimeters. (Not 16 -- that's one face.)"), a reason after a comma
+  ("$5\\sqrt{2}$, since 50 = 25 · 2.") and a sentence that vouches for the answer and gives its reason in numbers:
+  :data:`_CLOSING_ASIDE`.
+* The **value again, rounded or in another form** (holdout17, holdout18): "19/12 ≈ 1.583", "7/2, i.e. 3.5", "1/6
+  (about 16.7 %)", "5√2. (Numerically ≈ 7.07.)" -- a mark of approximation or of restatement, then one number that
+  agrees with the value before it to the digits it shows (a percent as a hundredth). A remark that disagrees with the
+  value ("42 (≈ 45)") is left in place and read as before.
+* A **bracketed sentence about a part of the answer** (holdout17, holdout18): "The sum of the roots is 12. (The roots
+  themselves are 5 and 7, and their product is 35.)", "... the vertex is (3, 4). (The minimum value 4 occurs at x =
+  3.)" -- after the answer's sentence, a bracket whose sentence has its own subject (a determiner and a noun, after at
+  most a label such as "Check:"), a subject that is not the answer's own (so "(The sum is 45.)" after "The sum is 12."
+  still replaces it) and that either names something the answer's sentence mentions ("roots" in "the sum of the
+  roots") or gives only numbers of the answer itself. A bracket with a word of negation or contrast, or one that
+  speaks of "the answer", is no such remark.
+
+Reconstructed rules (ours). Each test is a regular expression anchored at the end of the last 240 characters, or a
+comparison of a few words: linear time.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable
+
+from polyreward.verifiers.math_canonical import canonical
+from polyreward.verifiers.math_normalize import normalize_answer, parse_numeral
+from polyreward.verifiers.negation_words import CONTRAST_WORDS
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+TAIL = 240
+
+# a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
+# ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick); or a closing
+# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3)." (no word in it, so
+# "(check: no, it's 45)" is no check and still read)
+_CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
+                            r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
+
+# what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
+# cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
+# for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
+_CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
+                            # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
+                            r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
+                            r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
+
+# the value again: a word of restatement ("i.e.", "that is", "numerically", "as a decimal"; "or" only before a mark)
+# and/or a mark of approximation, then one number, in brackets or after a comma, a dash or a space. Read from the end
+# by steps (no pattern with runs of optional spaces side by side: those backtrack on a run of blanks)
+_RESTATING = r"(?i:i\.\s?e\.|that\s+is|numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimal(?:ly)?)"
+_APPROXIMATELY = r"(?:≈|≃|~|\\approx|\\simeq|(?i:about|approx(?:\.|imately)?|roughly|around|nearly|circa))"
+_END_NUMBER = re.compile(r"(?<![\w.,])[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)\Z")
+_MARKS_END = re.compile(r"(?:(?P<restating>" + _RESTATING + r")[\s,:]*)?(?:(?i:or)\s+)?(?P<mark>" + _APPROXIMATELY + r")?\Z")
+_OPENING_END = re.compile(r"(?:,|[—–]|--|\()\Z")
+
+
+def _rounded_tail(text: str) -> tuple[int, str, bool] | None:
+    """Where a closing restatement of a value starts in ``text`` (module docstring), its number and whether it is a
+    percent; None when ``text`` does not end with one (a mark or a word of restatement is required)."""
+    rest = text.rstrip()
+    rest = rest[:-1].rstrip() if rest.endswith((".", "!")) else rest
+    bracket = rest.endswith(")")
+    rest = (rest[:-1].rstrip() if bracket else rest).rstrip(".").rstrip()
+    rest = rest[:-1].rstrip() if rest.endswith("$") else rest
+    percent = rest.endswith(("%", "percent"))
+    if percent:
+        rest = rest[:-len("percent")] if rest.endswith("percent") else rest[:-2] if rest.endswith("\\%") else rest[:-1]
+        rest = rest.rstrip()
+    number = _END_NUMBER.search(rest)
+    if number is None:
+        return None
+    rest = rest[:number.start()].rstrip().rstrip("$").rstrip()
+    marks = _MARKS_END.search(rest[-40:])
+    if marks is None or not (marks.group("mark") or marks.group("restating")):
+        return None
+    rest = rest[:len(rest) - len(marks.group())].rstrip()
+    opening = _OPENING_END.search(rest)
+    if bracket and (opening is None or opening.group() != "("):
+        return None
+    return (opening.start() if opening is not None else len(rest)), number.group(), percent
+
+
+# a bracketed sentence after the answer's sentence, with a subject of its own: "(The roots themselves are 5 and 7 ...)",
+# "(Check: the roots are 4 and 5; ...)"
+_REMARK_SENTENCE = re.compile(r"(?<=[.!])[^\S\n]*\((?:[^\W\d_]{2,15}[^\S\n]*:[^\S\n]*)?(?P<sentence>(?i:the|its|their|both|each)\s[^()\n]{3,200})\)\W*\Z")
+_NOUN_PHRASE = re.compile(r"(?i:the|its|their|both|each|a|an|this)\s+(?P<words>(?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*)"
+                          r"(?=\s+(?:of\b|is\b|are\b|was\b|were\b|equals?\b|occurs?\b|=|[-−+]?\d|\$))")
+_ANSWER_SUBJECT = re.compile(r"(?i:the|its|their|this|a|an)\s+(?P<words>(?:[^\W\d_][\w'-]*\s+){0,3}?[^\W\d_][\w'-]*)(?:\s+of\b[^.=]{0,60}?)?"
+                             r"\s+(?:is|are|was|were|equals?|=)\s[^.]*\Z")
+_NOT_A_HEAD = {"themselves", "itself", "alone", "here", "both", "each"}
+_ANSWER_WORDS = {"answer", "result", "solution", "final", "value", "correct", "right", "true", "actual", "real"}
+_DISSENT = re.compile(r"\b(?:" + CONTRAST_WORDS + r"|actually|rather|instead|but|however|wrong|incorrect|mistake\w*|typo|meant|should|"
+                      r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
+_SENTENCE_START = re.compile(r"(?s:.*)(?:[.!?:;\n]|,\s*(?=so\b|and\b|thus\b|hence\b))")
+_NUMBERS = re.compile(r"\d+(?:\.\d+)?")
+
+
+def _without_closing_check(text: str) -> str:
+    """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`) or a closing aside that states no
+    answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
+    aside = _CLOSING_ASIDE.search(text[-TAIL:])
+    if aside is not None:
+        rest = text[:len(text) - TAIL + aside.start()] if len(text) > TAIL else text[:aside.start()]
+        if re.search(r"\d", rest):
+            return rest
+    check = _CLOSING_CHECK.search(text[-TAIL:])
+    if check is None:
+        return text
+    rest = text[:len(text) - TAIL + check.start()] if len(text) > TAIL else text[:check.start()]
+    return rest if rest.strip() else text
+
+
+def _rest(text: str, found: re.Match) -> str:
+    return text[:len(text) - TAIL + found.start()] if len(text) > TAIL else text[:found.start()]
+
+
+def _magnitude(answer: str) -> float | None:
+    """The value of a plain number or of a surd (``5\\sqrt{2}``, ``\\frac{19}{12}``, ``3\\pi``), else None."""
+    text = normalize_answer(answer)
+    numeral = parse_numeral(text)
+    if numeral is not None:
+        return float(numeral.value) / (100 if numeral.percent else 1)
+    form = canonical(text)
+    if form is None or form[0] != "surd":
+        return None
+    surd = form[1]
+    return float(surd.q) * math.sqrt(surd.s) * math.pi ** surd.k
+
+
+def agrees(answer: str, shown: str, percent: bool) -> bool:
+    """Does the number ``shown`` (a percent when ``percent``) give the value of ``answer`` to the digits it shows?
+    ``|value - shown| <= half a unit of its last digit`` (a percent compared in hundredths), with a relative slack of
+    1e-9 for binary rounding."""
+    value = _magnitude(answer.rpartition("=")[2])  # "E[X] = 21/6 = 7/2": the chain's last side
+    if value is None or not math.isfinite(value):
+        return False
+    digits = shown.split(".")[1] if "." in shown else ""
+    number = float(shown.replace(",", ""))
+    if percent:
+        value *= 100
+    return abs(value - number) <= 0.5 * 10 ** -len(digits) * (1 + 1e-9) + 1e-12 * abs(value)
+
+
+def without_rounding(answer: str) -> str:
+    """An answer read after an answer phrase, without a rounded restatement of itself at its end ("19/12 ≈ 1.583",
+    "1/6 (about 16.7%)"); unchanged when there is none or it disagrees."""
+    rounded = _rounded_tail(answer)
+    if rounded is None or not answer[:rounded[0]].strip():
+        return answer
+    head = answer[:rounded[0]].rstrip()
+    return head if agrees(head, rounded[1], rounded[2]) else answer
+
+
+_MARK_BEFORE = re.compile(r"(?:" + _APPROXIMATELY + r"|" + _RESTATING + r")[\s,:($]*\Z")
+
+
+def rounds_answer(clause: str, value: re.Match, answer: str) -> bool:
+    """Is the number ``value`` of ``clause`` (a clause after the answer ``answer``) the answer again, rounded, after a mark
+    of approximation or restatement ("\\boxed{19/12} ≈ 1.583", "(about 16.7 %)")? Such a value states nothing else."""
+    if not _MARK_BEFORE.search(clause[max(0, value.start() - 40):value.start()]):
+        return False
+    number = re.match(r"[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)", value.group())
+    if number is None:
+        return False
+    percent = re.match(r"\s*(?:\\?%|percent)", clause[value.start() + number.end():]) is not None or value.group().rstrip().endswith("%")
+    return agrees(answer, number.group(), percent)
+
+
+def _head(words: str) -> str:
+    kept = [word for word in words.lower().split() if word not in _NOT_A_HEAD]
+    return _singular(kept[-1]) if kept else ""
+
+
+def _singular(word: str) -> str:
+    return word[:-1] if len(word) > 3 and word.endswith("s") and not word.endswith("ss") else word
+
+
+def _about_a_part(rest: str, sentence: str, answer: str) -> bool:
+    """Is the bracketed ``sentence`` a remark on a part of the answer stated at the end of ``rest``? (module docstring)"""
+    if _DISSENT.search(sentence):
+        return False
+    start = _SENTENCE_START.match(rest)
+    stated = rest[start.end() if start else 0:]
+    subject = _ANSWER_SUBJECT.search(stated)
+    own = _NOUN_PHRASE.match(sentence)
+    if subject is None or own is None:
+        return False
+    answer_head, remark_head = _head(subject.group("words")), _head(own.group("words"))
+    if not answer_head or not remark_head or answer_head == remark_head or answer_head in _ANSWER_WORDS:
+        return False
+    mentioned = {_singular(word) for word in re.findall(r"[^\W\d_]+", stated.lower())}
+    if remark_head in mentioned:
+        return True  # "(The roots themselves are 5 and 7 ...)" after "The sum of the roots is 12."
+    parts = set(_NUMBERS.findall(answer))
+    return bool(parts) and set(_NUMBERS.findall(sentence)) <= parts  # "(The minimum value 4 occurs at x = 3.)" after (3, 4)
+
+
+def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object, int, int]:
+    """``read`` (a reader of the last line, returning an answer with a ``text``, or None) applied to ``text`` without
+    what closes it after the answer without stating a new one (module docstring): the answer, where the text it read
+    ends, and where a closing restatement or remark on a part starts (``len(text)`` when there is none; a check or
+    an aside stays in the text that decides commitment, a restatement or a remark on a part, which says nothing else,
+    does not)."""
+    window = text[-TAIL:]
+    rounded = _rounded_tail(window)
+    if rounded is not None:
+        remark_start = len(text) - len(window) + rounded[0]
+        rest = _without_closing_check(text[:remark_start])
+        found = read(rest) if re.search(r"\d", rest) else None
+        if found is not None and agrees(found.text, rounded[1], rounded[2]):
+            return found, len(rest), remark_start  # "19/12 ≈ 1.583", "1/6 (about 16.7 %)": the rounded value restates it
+    remark = _REMARK_SENTENCE.search(window)
+    if remark is not None:
+        remark_start = len(_rest(text, remark))
+        rest = _without_closing_check(text[:remark_start])
+        found = read(rest) if re.search(r"\d", rest) else None
+        if found is not None and _about_a_part(rest.rstrip(" .!"), remark.group("sentence"), found.text):
+            return found, len(rest), remark_start
+    rest = _without_closing_check(text)
+    return read(rest), len(rest), len(text)

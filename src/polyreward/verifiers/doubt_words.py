@@ -1,0 +1,91 @@
+"""Doubt and withdrawal in more of the languages a policy switches to: one table, by language, read by the rules
+that read English (holdout18: "אולי 3, אבל אני לא בטוח", "Svaret är x = 5. Nej, vänta — det stämmer inte").
+
+Three closed classes, the same in every language, each a handful of words:
+
+* ``MAYBE``: the adverb of possibility ("maybe", "perhaps"), read as :data:`.hedging.MODAL_WORDS` are;
+* ``UNSURE``: "not sure" and "I don't know" as the writer's own state, read as the English idioms of doubt are;
+* ``WRONG``: "wrong", "a mistake", "that's not right", "I miscalculated", read as the English words of withdrawal are;
+* ``WAIT``: "wait" opening a clause, read as the English pause before a withdrawal is.
+
+English and the languages listed beside the English rules (German, French, Spanish, Italian, Portuguese, Russian,
+Chinese, Japanese, Korean, Turkish, Vietnamese, Hindi, Indonesian, Arabic) are read there; this table holds the others.
+Each entry carries its own word boundary (``\\b`` for scripts that separate words by spaces; none for Thai, whose
+words are not spaced). A word that is also an everyday word of another language is written only in a form that cannot
+be that word (Tagalog "baka" only before "ay", Swahili "labda" alone). Sources: each language's reference grammar for
+the closed-class words (modal adverbs, the negated copula with "sure", the verb "know" negated). Reconstructed (ours).
+"""
+
+from __future__ import annotations
+
+MAYBE = {
+    "Dutch": r"\bmisschien\b",
+    "Swedish": r"\bkanske\b",
+    "Danish, Norwegian": r"\bmåske\b|\bkanskje\b",
+    "Finnish": r"\behkä\b",
+    "Czech, Slovak": r"\bmožná\b|\bmožno\b",
+    "Hungarian": r"\btalán\b",
+    "Romanian": r"\bpoate\s+(?:că|e|este|fi)\b",
+    "Ukrainian": r"\bможливо\b|\bмабуть\b",
+    "Greek": r"\bίσως\b|\bμάλλον\b|\bπιθανόν\b",
+    "Hebrew": r"\bאולי\b|\bכנראה\b",
+    "Persian": r"شاید",
+    "Bengali": r"হয়তো",
+    "Thai": r"อาจจะ|บางที",
+    "Swahili": r"\blabda\b|\bhuenda\b",
+    "Tagalog": r"\bsiguro\b|\bbaka\s+ay\b",
+    "Catalan": r"\bpotser\b",
+    "Croatian, Serbian, Bosnian": r"\bmožda\b",
+}
+
+UNSURE = {
+    "Dutch": r"\bniet\s+(?:\w+\s+)?zeker\b|\bweet\s+(?:het\s+)?niet\b",
+    "Swedish": r"\binte\s+(?:\w+\s+)?säker\b|\bosäker\b|\bvet\s+(?:det\s+)?inte\b",
+    "Danish, Norwegian": r"\bikke\s+(?:\w+\s+)?sikker\b|\busikker\b|\bved\s+(?:det\s+)?ikke\b|\bvet\s+(?:det\s+)?ikke\b",
+    "Finnish": r"\ben\s+ole\s+(?:\w+\s+)?varma\b|\ben\s+tiedä\b",
+    "Polish": r"\bnie\s+jestem\s+(?:\w+\s+)?pewn[ya]\b|\bnie\s+wiem\b",
+    "Czech, Slovak": r"\bnejsem\s+si\s+(?:\w+\s+)?jist[ýá]?\b|\bnevím\b|\bneviem\b",
+    "Hungarian": r"\bnem\s+vagyok\s+(?:\w+\s+)?biztos\b|\bnem\s+tudom\b",
+    "Romanian": r"\bnu\s+sunt\s+(?:\w+\s+)?sigur[ăa]?\b|\bnu\s+știu\b",
+    "Ukrainian": r"\bне\s+впевнен\w*|\bне\s+знаю\b",
+    "Greek": r"\bδεν\s+είμαι\s+(?:\w+\s+)?σίγουρ\w*|\bδεν\s+ξέρω\b",
+    "Hebrew": r"\bלא\s+(?:\S+\s+)?בטוח\w*|\bלא\s+יודע\w*|\bאינני\s+בטוח\w*",
+    "Persian": r"مطمئن\s+نیستم|نمی[\u200c\s]?دانم",
+    "Bengali": r"নিশ্চিত\s+নই|জানি\s+না",
+    "Thai": r"ไม่แน่ใจ|ไม่รู้",
+    "Swahili": r"\bsina\s+uhakika\b|\bsijui\b",
+    "Tagalog": r"\bhindi\s+ako\s+sigurado\b|\bhindi\s+ko\s+alam\b",
+    "Catalan": r"\bno\s+(?:n'\s*)?estic\s+(?:\w+\s+)?segur[a]?\b|\bno\s+ho\s+sé\b",
+    "Croatian, Serbian, Bosnian": r"\bnisam\s+(?:\w+\s+)?siguran\w*|\bne\s+znam\b",
+}
+
+WRONG = {
+    "Dutch": r"\bklopt\s+niet\b|\bverkeerd\b|\bfout\b|\bvergist\b",
+    "Swedish": r"\bstämmer\s+inte\b|\bräknade\s+fel\b|\b(?:är|var|blev)\s+fel\b|\bnej,?\s+vänta\b",
+    "Danish, Norwegian": r"\bstemmer\s+ikke\b|\bforkert\b|\bregnet\s+feil\b|\b(?:er|var)\s+feil\b",
+    "Finnish": r"\bväärin\b|\bvirhe\w*",
+    "Polish": r"\bbłąd\w*|\bbłędn\w*|\bpomyłk\w*",
+    "Czech, Slovak": r"\bchyb[ai]\b|\bšpatně\b|\bnesprávn\w*",
+    "Hungarian": r"\btéved\w*|\bhibás\w*|\brossz\b",
+    "Romanian": r"\bgreșit\w*|\bgreșeal\w*",
+    "Ukrainian": r"\bпомилк\w*|\bнеправильн\w*",
+    "Greek": r"\bλάθος\b|\bλανθασμέν\w*",
+    "Hebrew": r"\bטעות\b|\bטעיתי\b|\bשגוי\w*|\bלא\s+נכון\b",
+    "Persian": r"اشتباه",
+    "Thai": r"ผิด",
+    "Swahili": r"\bsi\s+sahihi\b",
+    "Croatian, Serbian, Bosnian": r"\bpogrešn\w*|\bgreška\b",
+}
+
+# "wait" opening a clause that goes back on what was just said ("Nej, vänta -- det stämmer inte")
+WAIT = {
+    "Dutch": r"wacht", "Swedish": r"vänta", "Danish, Norwegian": r"vent", "Finnish": r"odota", "Polish": r"czekaj|zaraz",
+    "Czech, Slovak": r"počkej|počkaj", "Hungarian": r"várj", "Romanian": r"stai|așteaptă", "Ukrainian": r"зачекай|почекай",
+    "Russian": r"подожди|постой", "Greek": r"περίμενε|στάσου", "Hebrew": r"רגע|חכה", "Indonesian, Malay": r"tunggu",
+    "Tagalog": r"teka|sandali", "Swahili": r"subiri|ngoja", "Vietnamese": r"khoan|chờ\s+đã", "Turkish": r"dur|bekle",
+}
+
+MAYBE_WORDS = "|".join(MAYBE.values())
+WAIT_WORDS = "|".join(WAIT.values())
+UNSURE_WORDS = "|".join(UNSURE.values())
+WRONG_WORDS = "|".join(WRONG.values())

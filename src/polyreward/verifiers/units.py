@@ -1,0 +1,91 @@
+"""An answer in another unit than the one the question asks for is another answer (holdout17, holdout18).
+
+"How many kilograms does one crate weigh?" answered "42 lb", "How long is it in centimetres?" answered "42 mm", "What
+is the area, in cm^2, ...?" answered "42 m²": the number matches the gold, the quantity does not. :func:`wrong_unit`
+reads the unit written right after the answer's value (in the answer itself, ``42\\text{ lb}``, or after its last
+occurrence in the completion's tail) and the units the prompt **asks** for ("how many <unit>", "in <unit>", "(in
+<unit>)", "to <unit>", "per <unit>" is not asked); when the prompt asks for a unit and the answer names a known unit
+that is not one of them, the answer is in another unit. Units the prompt only mentions (given data) are not asked
+for, and an answer without a unit, or with a word that is no known unit ("42 apples"), is never refused here.
+
+Known units (name, symbol and plural, US and British spelling), with square and cubic forms (``cm^2``, ``cm²``,
+"square centimetres", "sq cm"): lengths mm, cm, m, km, inch, foot, yard, mile; masses mg, g, kg, tonne, pound, ounce;
+times s, min, h, day, week, month, year; volumes mL, L.
+
+Reconstructed rule (ours). Anchored regular expressions on the answer, the prompt and the last 400 characters of the
+completion: linear time.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# canonical unit -> the words and symbols that name it (longest first inside each alternation)
+_NAMES = {
+    "mm": r"millimet(?:er|re)s?|mm", "cm": r"centimet(?:er|re)s?|cm", "km": r"kilomet(?:er|re)s?|km",
+    "m": r"met(?:er|re)s?|m", "inch": r"inch(?:es)?", "ft": r"feet|foot|ft", "yd": r"yards?|yd", "mile": r"miles?|mi",
+    "mg": r"milligrams?|mg", "kg": r"kilograms?|kilos?|kg", "g": r"grams?|g", "tonne": r"tonnes?|tons?",
+    "lb": r"pounds?|lbs?", "oz": r"ounces?|oz",
+    "s": r"seconds?|secs?|s", "min": r"minutes?|mins?|min", "h": r"hours?|hrs?|h", "day": r"days?",
+    "week": r"weeks?|wks?", "month": r"months?", "year": r"years?|yrs?",
+    "mL": r"millilit(?:er|re)s?|ml|mL", "L": r"lit(?:er|re)s?|l|L",
+}
+_CANONICAL = [(canonical, re.compile(rf"(?:{names})\Z", re.IGNORECASE if canonical not in ("mL", "L") else 0))
+              for canonical, names in _NAMES.items()]
+_ANY_UNIT = r"(?:(?P<square>square|sq\.?)\s+|(?P<cubic>cubic|cu\.?)\s+)?(?P<unit>" + "|".join(_NAMES.values()) + r")(?P<power>\^\s*\{?\s*[23]\s*\}?|[²³])?"
+# a unit right after a value: "42 lb", "42\text{ lb}", "42\,\mathrm{kg}", "42 m²", "42 square metres"
+_AFTER_VALUE = re.compile(r"[^\S\n]*(?:\\[,;: ]|~)?[^\S\n]*(?:\\(?:text|mathrm|mbox|textrm)\s*\{\s*)?" + _ANY_UNIT
+                          + r"(?:\s*\})?(?P<power2>\^\s*\{?\s*[23]\s*\}?|[²³])?(?![^\W\d_])")
+# the unit a question asks for: "how many kilograms", "in centimetres", "(in cm^2)", "convert ... to metres"
+_ASKED = re.compile(r"\b(?:how\s+many|in|into|to)\s+(?:\\text\{\s*)?" + _ANY_UNIT + r"(?![^\W\d_])", re.IGNORECASE)
+
+
+def _canonical(match: re.Match) -> tuple[str, int] | None:
+    """(unit, power) of a match of :data:`_ANY_UNIT`, or None for a word that names no known unit."""
+    word = match.group("unit")
+    unit = next((canonical for canonical, names in _CANONICAL if names.match(word)), None)
+    if unit is None:
+        return None
+    power = 2 if match.group("square") else 3 if match.group("cubic") else 1
+    for written in (match.group("power"), match.groupdict().get("power2")):
+        if written:
+            power = 3 if "3" in written or "³" in written else 2
+    return unit, power
+
+
+def asked_units(prompt: str) -> set[tuple[str, int]]:
+    """The (unit, power) pairs the prompt asks the answer in (module docstring)."""
+    return {unit for match in _ASKED.finditer(prompt) if (unit := _canonical(match)) is not None}
+
+
+def answer_unit(answer: str, completion: str) -> tuple[str, int] | None:
+    """The unit written after the answer's value: in ``answer`` itself, else after the value's last occurrence in the
+    completion's last 400 characters; None when there is none or it is no known unit."""
+    value = re.match(r"\s*\$?\s*([-+]?\d[\d,]*(?:\.\d+)?)", answer)
+    if value is None:
+        return None
+    found = _AFTER_VALUE.match(answer, value.end())
+    if found is None and answer[value.end():].strip(" .$}"):
+        return None  # the answer goes on with something else
+    if found is None:
+        tail = completion[-400:]
+        occurrences = list(re.finditer(r"(?<![\d.])" + re.escape(value.group(1)) + r"(?![\d])", tail))
+        if not occurrences:
+            return None
+        found = _AFTER_VALUE.match(tail, occurrences[-1].end())
+    return _canonical(found) if found is not None else None
+
+
+def wrong_unit(answer: str, completion: str, prompt: str) -> str:
+    """Why ``answer`` is in another unit than the one ``prompt`` asks for ("lb where the question asks for kg"), or ""."""
+    if not prompt or not re.search(r"(?i:how\s+many|\bin\b|\binto\b|\bto\b)", prompt):
+        return ""
+    asked = asked_units(prompt)
+    if not asked:
+        return ""
+    unit = answer_unit(answer, completion)
+    if unit is None or unit in asked:
+        return ""
+    shown = unit[0] + ("^" + str(unit[1]) if unit[1] > 1 else "")
+    wanted = " or ".join(sorted(u + ("^" + str(p) if p > 1 else "") for u, p in asked))
+    return f"{shown} where the question asks for {wanted}"
