@@ -251,7 +251,7 @@ class ThinkFormat(RolloutReward):
         # RolloutReward.text_of reads a string as a JSON message list only when, spaces stripped, it opens with "[{"
         own_text = type(self).text_of is RolloutReward.text_of
         for i, completion in enumerate(completions):
-            if plain and type(completion) is str and completion.startswith("<think>") and "<think>" not in completion[7:] \
+            if plain and type(completion) is str and completion.startswith("<think>") and completion.find("<think>", 7) < 0 \
                     and "</think>" in completion:  # ("</think>" cannot overlap the opening "<think>")
                 scores.append(1.0)
                 reasons.append("format ok")
