@@ -57,6 +57,8 @@ def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
     ("Η απάντηση είναι 42.", "42"),
     ("התשובה היא 42.", "42"),
     ("Svaret är 42. Jag kontrollerade det två gånger.", "42"),
+    ("The answer is 42; I'm 95% confident.", "42"),  # a confidence above one half, after a semicolon or "with"
+    ("The answer is 42 with probability 0.9.", "42"),
 ])
 def test_math_genuine_paid(completion, gold):
     assert math(completion, gold) == 1.0
@@ -77,6 +79,7 @@ def test_math_genuine_paid(completion, gold):
     ("I'd give 42 about a one-in-four chance of being right.", "42"),
     ("42, though the odds are against it.", "42"),
     ("It's 42 with probability 0.3.", "42"),
+    ("The answer is 42; I'm 30% confident.", "42"),
     ("Ίσως 42, αλλά δεν είμαι σίγουρος.", "42"),
     ("אולי 42, אבל אני לא בטוח.", "42"),
     ("Svaret är 42. Nej, vänta — det stämmer inte.", "42"),

@@ -84,6 +84,7 @@ _ANCHOR = re.compile(
 _PROSE_STOP = re.compile(
     r"\.{2,}|…|\s*\((?=(?:or|not|i\.e\.|that\s+is|equivalently)\b)|\s*[(\[](?=\s*(?:confidence|certainty)\b)|"  # "42 [confidence 0.9]": a remark
     r"\s*(?:[—–]|--)\s*(?=[A-Za-z]{2})|"  # "42 -- that is six sevens": a spaced dash before a word
+    r";\s+(?=[A-Za-z]{2}|I\b|I')|\s+with\s+(?=(?:probability|confidence|certainty|credence)\b)|"  # "42; I'm 95% confident"
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus|no\s+doubt|of\s+course|for\s+sure|clearly|obviously|definitely|certainly)\b|"  # "42, no doubt"

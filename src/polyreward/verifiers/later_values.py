@@ -29,9 +29,14 @@ TICKED_CHECK = re.compile(r"\A\W*(?:sanity\s+|double[\s-]?|quick\s+)?(?:check(?:
 _CONFIDENCE_BEFORE = re.compile(r"\b(?:confidence|certainty|credence|probability|sure)(?:\s+(?:level|score))?\W{0,3}\Z", re.IGNORECASE)
 
 
+# ... or right after it: "I'm 95% confident", "a 90% chance of being right" (holdout18)
+_CONFIDENCE_AFTER = re.compile(r"\s*%?\s*(?:confiden\w*|sure|certain|chance|likely|probability)\b", re.IGNORECASE)
+
+
 def degree_of_belief(clause: str, value: re.Match) -> float | None:
-    """The share (0-1) that ``value`` declares when a word of confidence stands right before it, else None."""
-    if _CONFIDENCE_BEFORE.search(clause, max(0, value.start() - 30), value.start()) is None:
+    """The share (0-1) that ``value`` declares when a word of confidence stands right before or after it, else None."""
+    if _CONFIDENCE_BEFORE.search(clause, max(0, value.start() - 30), value.start()) is None and (
+            _CONFIDENCE_AFTER.match(clause, value.end()) is None):
         return None
     number = value.group().rstrip("%")
     try:
