@@ -42,6 +42,12 @@ def test_batch_from_records_maps_columns():
     batch = Batch.from_records([{"q": "p1", "out": "c1", "answer": 1}, {"q": "p2", "out": "c2", "extra": True}], ColumnMap("q", "out"))
     assert batch.prompts == ["p1", "p2"] and batch.completions == ["c1", "c2"]
     assert batch.columns == {"answer": [1, None], "extra": [None, True]}
+    # columns in the order their keys first appear over the rows, then a required column no row has
+    rows = [{"b": 1, "out": "c1"}, {"out": "c2", "a": 2, "b": 3}, {"c": 4, "out": "c3", "a": 5}]
+    batch = Batch.from_records(rows, ColumnMap("q", "out"), require=("z", "a"))
+    assert list(batch.columns) == ["b", "a", "c", "z"]
+    assert batch.columns == {"b": [1, 3, None], "a": [None, 2, 5], "c": [None, None, 4], "z": [None, None, None]}
+    assert batch.prompts == [None, None, None]
     with pytest.raises(ValueError, match="prompts"):
         Batch(["a"], ["b", "c"])
 

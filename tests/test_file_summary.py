@@ -36,8 +36,20 @@ def test_exact_sums_equal_the_fraction_sums(values):
         assert Fraction(squares, 2 ** (2 * SUM_SCALE)) == sum((Fraction(v) ** 2 for v in array.tolist()), Fraction(0))
 
 
+whole = st.one_of(st.integers(-(2 ** 16) + 1, 2 ** 16 - 1).map(float), st.sampled_from([0.0, -0.0, 1.0, 65536.0, -65536.0, 0.5]))
+
+
+@given(st.lists(whole, min_size=49, max_size=200))
+def test_exact_sums_of_whole_numbers_equal_the_fraction_sums(values):
+    """Whole numbers below 2**16 take the int64 sums (a 0.5 or a 65536 among them: the general path); both exact."""
+    array = np.asarray(values, dtype=np.float64)
+    total, squares = exact_sums(array)
+    assert Fraction(total, 2 ** SUM_SCALE) == sum(map(Fraction, values), Fraction(0))
+    assert Fraction(squares, 2 ** (2 * SUM_SCALE)) == sum((Fraction(v) ** 2 for v in values), Fraction(0))
+
+
 def test_exact_sums_of_many_equal_values_do_not_overflow():
-    for value in (0.9999999999999999, -0.9999999999999999, 1.7976931348623157e308):
+    for value in (0.9999999999999999, -0.9999999999999999, 1.7976931348623157e308, 65535.0, -65535.0):
         total, squares = exact_sums(np.full(70_000, value))
         assert Fraction(total, 2 ** SUM_SCALE) == 70_000 * Fraction(value)
         assert Fraction(squares, 2 ** (2 * SUM_SCALE)) == 70_000 * Fraction(value) ** 2

@@ -7,6 +7,8 @@ import pickle
 import re
 
 import pytest
+from hypothesis import example, given, settings
+from hypothesis import strategies as st
 from trl.rewards import get_soft_overlong_punishment, think_format_reward
 
 from polyreward.rewards.format import ThinkFormat
@@ -209,3 +211,26 @@ def test_overlong_hyphen_joined_text_is_as_long_as_spaced():
 def test_think_format_guard_red_team(completion, expected):
     reward = ThinkFormat(min_content_words=3)
     assert reward(prompts=["Solve 2x + 3 = 11."], completions=[completion]) == [expected]
+
+
+_PIECES = ["<think>", "</think>", "<think", "think>", "</", "<", ">", "x", " ", "\n", "[", "<answer>", "</answer>", "é"]
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(st.sampled_from(_PIECES), max_size=8).map("".join))
+@example("<think><think>a</think>b")
+@example("<think></think>")
+@example("<think>a</think")
+@example("<think>a</think><think>")
+def test_think_format_plain_rule_is_the_regex(completion):
+    """TRL's rule without options, decided by two substring searches for a string opening with <think>: the same
+    score and reason as the regex and the verdict, alone and in a batch with rows that take the regex."""
+    reward = ThinkFormat()
+    matched = re.match(r"^<think>(?!.*<think>)(.*?)</think>(.*)$", completion, re.DOTALL) is not None
+    assert reward.evaluate([None], [completion]).scores == [1.0 if matched else 0.0]
+    batch = [completion, "<think>a</think>b", " " + completion, completion + "<think>", "\n [" + completion,
+             '\n[{"role": "assistant", "content": "<think>a</think>b"}]', "\t[{" + completion]
+    output = reward.evaluate([None] * len(batch), batch)  # (a string opening with "[{" is read as a message list)
+    assert output.scores == [reward.score_rollout(reward.text_of(c), {}).score for c in batch]
+    assert output.reasons == [reward.score_rollout(reward.text_of(c), {}).reason for c in batch]
+    assert output.scores[5] == 1.0

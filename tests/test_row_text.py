@@ -15,7 +15,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.io import encode_rows_with
-from polyreward.runners.row_text import _member_texts, encode_output_rows
+from polyreward.runners.row_text import _member_texts, _repeated_tails, encode_output_rows
 
 TEXT = st.text(st.characters(blacklist_categories=("Cs",)), max_size=12)
 NUMBER_TEXT = st.sampled_from(["1e5", "2E-7", "0.00001", "x0.0000y", "1e+16", "e", "0e", "\u2028", "}\n{", "\x00", "\\"])
@@ -83,3 +83,35 @@ def test_typical_chunk_and_each_fallback() -> None:
     assert encode_output_rows(records, {}) == encode_rows_with(records, {})
     nan_scores = {"format": [math.nan] * 10}  # an added NaN: the row path writes null
     assert encode_output_rows(records, nan_scores) == encode_rows_with(records, nan_scores)
+
+
+REPEATED_SCORE = st.one_of(st.none(), st.sampled_from([0.0, -0.0, 1.0, 0.5, 1e-5, 1e16, 5e-324, math.nan, math.inf]), FLOATS)
+
+
+@settings(max_examples=300, deadline=None)
+@given(data=st.data(), n=st.integers(min_value=24, max_value=60), names=st.lists(NAMES, min_size=1, max_size=3, unique=True),
+       pool_size=st.integers(min_value=1, max_value=3))
+def test_repeated_added_values_written_once_stay_identical(data, n, names, pool_size) -> None:
+    """A chunk whose added values repeat (a cheap reward's): each distinct row's text written once, the same bytes as
+    the C encoder's for every row; 0.0 and -0.0, None and NaN, "1" and 1.0 never share a text."""
+    records = [{"qid": i // 4, "completion": f"<think>{i}</think>", "answer": str(i)} for i in range(n)]
+    kinds = {name: data.draw(st.sampled_from(["score", "reason"])) for name in names}
+    pool = [{name: data.draw(REPEATED_SCORE if kinds[name] == "score" else st.one_of(st.none(), TEXT, NUMBER_TEXT))
+             for name in names} for _ in range(pool_size)]
+    picks = data.draw(st.lists(st.integers(min_value=0, max_value=pool_size - 1), min_size=n, max_size=n))
+    added = {name: [pool[p][name] for p in picks] for name in names}
+    assert encode_output_rows(records, added) == encode_rows_with(records, added)
+    finite = all(v is None or isinstance(v, str) or math.isfinite(v) for values in added.values() for v in values)
+    assert (_repeated_tails(added, n) is not None) == finite  # (at most 3 distinct rows in 24 or more: the path pays)
+
+
+def test_repeated_tails_keep_signed_zeros_and_types_apart() -> None:
+    records = [{"qid": 0}] * 16
+    for added in ({"format": [0.0, -0.0] * 8}, {"format": [None, 0.0] * 8, "r": ["0.0", None] * 8},
+                  {"format": [1.0] * 15 + [2.0]}):
+        assert _repeated_tails(added, 16) is not None
+        assert encode_output_rows(records, added) == encode_rows_with(records, added)
+    assert _repeated_tails({"format": [float(i) for i in range(16)]}, 16) is None  # distinct values: the column texts
+    assert _repeated_tails({"format": [1, 1.0] * 8}, 16) is None  # an int among the floats: the column texts
+    assert _repeated_tails({"format": [math.nan] * 16}, 16) is None
+    assert _repeated_tails({}, 16) is None

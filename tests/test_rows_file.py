@@ -79,3 +79,22 @@ def test_keep_freed_memory_sets_glibc_and_changes_nothing_elsewhere():
     from polyreward.runners.allocator import SCORE_MMAP_BYTES, SCORE_TRIM_BYTES, keep_freed_memory
 
     assert keep_freed_memory(SCORE_MMAP_BYTES, SCORE_TRIM_BYTES) is (platform.libc_ver()[0] == "glibc")
+
+
+def test_cheap_rewards_take_larger_chunks_by_default_with_the_same_bytes(tmp_path):
+    """Every reward linear-time (think_format, the character lengths): CHEAP_CHUNK_ROWS rows a chunk by default, else
+    CHUNK_ROWS (a toy reward, math, a tokenizer length); the output is the same bytes as with any other chunk size."""
+    from polyreward.runners.score_file import CHEAP_CHUNK_ROWS, CHUNK_ROWS, default_chunk_size
+
+    cheap = tmp_path / "cheap.yaml"
+    cheap.write_text("columns: {prompt: question, completion: output, group: qid}\n"
+                     "rewards:\n  - {name: format, type: think_format}\n  - {name: long, type: overlong_penalty, max_completion_len: 20, soft_punish_cache: 5}\n")
+    assert default_chunk_size(load_config(cheap).build_scorer(0).rewards) == CHEAP_CHUNK_ROWS
+    mixed = tmp_path / "mixed.yaml"
+    mixed.write_text(CONFIG + "  - {name: format, type: think_format}\n")
+    assert default_chunk_size(load_config(mixed).build_scorer(0).rewards) == CHUNK_ROWS
+    assert default_chunk_size([]) == CHUNK_ROWS
+    src = write_jsonl(tmp_path / "in.jsonl", [{**row, "output": f"<think>{row['k']}</think>{row['output']}"} for row in rollouts(40)])
+    score_file(src, tmp_path / "default.jsonl", load_config(cheap))
+    score_file(src, tmp_path / "small.jsonl", load_config(cheap), chunk_size=3)
+    assert (tmp_path / "default.jsonl").read_bytes() == (tmp_path / "small.jsonl").read_bytes()

@@ -128,3 +128,15 @@ def test_parts_that_disagree_or_lack_pieces():
         ScoredBatch.concat([a, ScoredBatch(["y"], np.ones(1), np.zeros((0, 1)), {"y": []})])
     with pytest.raises(ValueError, match="failed mask"):
         ScoredBatch(["x"], np.ones(1), np.zeros((1, 1)), {"x": [""]}).take([0])
+
+
+def test_output_columns_none_for_nan_and_empty_reasons():
+    scores = np.array([[1.0, math.nan], [-0.0, 2.5], [0.25, 1.0]])
+    batch = ScoredBatch(["a", "b"], np.array([1.0, 2.0]), scores, {"a": ["ok", "", "ok"], "b": ["x", "y", "z"]},
+                        {"b": {"s": [1, None, "t"]}}, {"a": 0, "b": 0}, {})
+    out = batch.output_columns()
+    assert list(out) == ["a", "b", "reward", "a_reason", "b_reason", "b.s"]
+    assert out["a"] == [1.0, -0.0, 0.25] and math.copysign(1.0, out["a"][1]) == -1.0
+    assert out["b"] == [None, 2.5, 1.0] and out["reward"] == [1.0, 5.0, 2.25]  # (a NaN score does not apply)
+    assert out["a_reason"] == ["ok", None, "ok"] and out["b_reason"] == ["x", "y", "z"] and out["b.s"] == [1, None, "t"]
+    assert all(type(v) is float for v in out["a"])

@@ -426,14 +426,21 @@ class ScoredBatch:
         (the weighted total), ``<name>_reason`` (None where empty) and ``<name>.<sub>`` sub-scores."""
         out: dict[str, list[Any]] = {}
         for k, name in enumerate(self.names):
-            out[name] = [None if math.isnan(v) else v for v in self.scores[:, k].tolist()]
-        out["reward"] = [None if math.isnan(v) else v for v in self.total.tolist()]
+            out[name] = _none_for_nan(self.scores[:, k])
+        out["reward"] = _none_for_nan(self.total)
         for name in self.names:
-            out[f"{name}_reason"] = [r or None for r in self.reasons[name]]
+            reasons = self.reasons[name]
+            out[f"{name}_reason"] = list(reasons) if all(reasons) else [r or None for r in reasons]
         for name, subs in self.details.items():
             for sub, values in subs.items():
                 out[f"{name}.{sub}"] = list(values)
         return out
+
+
+def _none_for_nan(values: np.ndarray) -> list[float | None]:
+    """A float column as Python floats, None where NaN (the list in one step when it holds no NaN, the usual)."""
+    floats = values.tolist()
+    return [None if math.isnan(v) else v for v in floats] if np.isnan(values).any() else floats
 
 
 ScoreMatrix = ScoredBatch  # the earlier name of the same type, kept for code that imports it

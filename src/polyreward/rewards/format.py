@@ -235,14 +235,30 @@ class ThinkFormat(RolloutReward):
         """:meth:`RolloutReward.evaluate`'s scores and reasons, without its per-rollout row dict and ``Scored``: this
         reward reads no column but the prompt (and that only under ``min_content_words``), and on a cheap config it
         is most of the CPU a row costs. A plain string that cannot hold a JSON message list (its first character is
-        neither ``[`` nor a space) is its own text; anything else is read by :meth:`text_of` as before."""
+        neither ``[`` nor a space), or that does not open with ``[{`` once leading spaces are stripped, is its own
+        text (what :meth:`text_of` returns for it); anything else is read by :meth:`text_of` as before.
+
+        TRL's rule itself (no option set) is decided without the regex for a plain string that starts with
+        ``<think>``: ``^<think>(?!.*<think>)(.*?)</think>(.*)$`` under DOTALL matches exactly when no ``<think>``
+        follows the opening one and a ``</think>`` does (``.*`` then reaches the end, where ``$`` matches), two C
+        substring searches (a third of the regex's cost; ``tests/test_format_length.py`` holds the two to each
+        other with Hypothesis). Any other string takes the regex and the verdict as before."""
         scores: list[float | None] = []
         reasons: list[str] = []
         match_format, verdict = self._pattern.match, self._verdict
         guarded = self.min_content_words > 0
+        plain = not (guarded or self.prefilled_think or self.require_answer)
+        # RolloutReward.text_of reads a string as a JSON message list only when, spaces stripped, it opens with "[{"
+        own_text = type(self).text_of is RolloutReward.text_of
         for i, completion in enumerate(completions):
+            if plain and type(completion) is str and completion.startswith("<think>") and completion.find("<think>", 7) < 0 \
+                    and "</think>" in completion:  # ("</think>" cannot overlap the opening "<think>")
+                scores.append(1.0)
+                reasons.append("format ok")
+                continue
             try:
-                if type(completion) is not str or completion[:1] == "[" or completion[:1].isspace():
+                if type(completion) is not str or ((completion[:1] == "[" or completion[:1].isspace())
+                                                   and (not own_text or completion.lstrip()[:2] == "[{")):
                     completion = self.text_of(completion)
                 if guarded and not completion.isascii():
                     completion = _plain_tags(completion)  # read once, for the match and the verdict

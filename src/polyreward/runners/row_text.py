@@ -24,6 +24,10 @@ Why orjson's text, respaced, is json's text, for a row whose values are all str,
   (``1e16`` against ``1e+16``) or a long decimal (``0.00001`` against ``1e-05``). A row whose orjson text holds a digit
   followed by ``e``/``E`` or the text ``0.0000`` is therefore written by the C encoder instead (a string holding such
   text only costs that row the slower path); two million floats of every magnitude were checked against ``repr``.
+* **Added values.** A cheap reward's added values repeat from row to row (think_format's score, total and reason
+  take five values in all): each distinct row of them is written once and its text looked up for the rest
+  (:func:`_repeated_tails`; floats compared by their bits, so ``0.0`` and ``-0.0`` stay apart). Otherwise each
+  added column is written in one encoder call (:func:`~polyreward.io.added_texts`).
 * **Types.** The values' exact types are checked (a subclass, a list or dict, a date, an enum is not one of the five),
   since orjson writes some other types itself where json calls ``default=str``. A chunk holding any other value
   takes the C encoder: respacing nested values cost more than the C encoder (regular expressions over every level).
@@ -36,6 +40,8 @@ from collections.abc import Mapping, Sequence
 from json.encoder import encode_basestring
 from typing import Any
 
+import numpy as np
+
 from polyreward.io import added_texts, encode_row, encode_rows_with
 
 try:
@@ -46,6 +52,8 @@ except ImportError:  # pragma: no cover -- orjson is a dependency; without it ev
 _OPTIONS = 0 if orjson is None else (orjson.OPT_INDENT_2 | orjson.OPT_PASSTHROUGH_SUBCLASS | orjson.OPT_PASSTHROUGH_DATETIME
                                      | orjson.OPT_PASSTHROUGH_DATACLASS)
 _SCALARS = frozenset({str, int, float, bool, type(None)})
+_FLOAT_OR_NONE, _STR_OR_NONE = frozenset({float, type(None)}), frozenset({str, type(None)})
+_DISTINCT_SHARE = 1 / 8  # at most this share of a chunk's rows with distinct added values: their texts written once
 _NUMBERS = bytes(48 if 48 <= byte <= 57 else 101 if byte in b"eE" else byte if byte in b".\x00" else 32 for byte in range(256))
 # a list of one-level rows as orjson indents it: "[\n  {\n    " opens it, ",\n    " separates members, "\n  },\n  {\n    "
 # separates rows and "\n  }\n]" closes it (no JSON string holds a raw newline, so none of these occurs inside a value)
@@ -60,7 +68,15 @@ def encode_output_rows(records: Sequence[Mapping[str, Any]], added: Mapping[str,
     """:func:`polyreward.io.encode_rows_with` ``(records, added, drop)``, byte for byte, through orjson where that
     gives the same bytes (the module docstring says where)."""
     members = _member_texts(records, added, drop) if orjson is not None else None
-    texts = added_texts(added) if members is not None else None
+    if members is None:
+        return encode_rows_with(records, added, drop)
+    tails = _repeated_tails(added, len(members))
+    if tails is not None:  # each row: its members, then its tail (the added members, the closing and next opening brace)
+        pieces: list[bytes] = [b""] * (2 * len(members))
+        pieces[0::2] = members
+        pieces[1::2] = tails
+        return b"{" + b"".join(pieces)[:-1]
+    texts = added_texts(added)
     if texts is None:
         return encode_rows_with(records, added, drop)
     # each row: its members, then per added column ', "name": ' and the value's text, then the closing brace and the
@@ -74,6 +90,41 @@ def encode_output_rows(records: Sequence[Mapping[str, Any]], added: Mapping[str,
         pieces[2 * k + 2::stride] = "\x00".join(column).encode("utf-8").split(b"\x00")
     pieces[stride - 1::stride] = [b"}\n{"] * rows
     return b"{" + b"".join(pieces)[:-1]
+
+
+def _repeated_tails(added: Mapping[str, Sequence[Any]], rows: int) -> list[bytes] | None:
+    """Each row's added text (``, "name": value`` per added column, then ``}\n{``), written once per distinct row of
+    added values and looked up for the others; None where that does not pay (more than one distinct row in
+    ``_DISTINCT_SHARE``), where a column holds other values than floats and None or strings and None, or holds NaN or
+    infinity (the caller's general path decides those). A cheap reward's added values repeat: think_format's are
+    (1.0, 1.0, "format ok") or one of four failures. Two rows share a text exactly when their values are the same:
+    floats are compared by their bits (0.0 and -0.0 differ; no NaN is left), strings by equality, None only to None,
+    and a distinct row's text is :func:`~polyreward.io.added_texts`' for its values, as every row's is otherwise."""
+    if not added:
+        return None
+    keys = []
+    for values in added.values():
+        kinds = set(map(type, values))
+        if kinds <= _FLOAT_OR_NONE:
+            floats = np.array(values, dtype=np.float64)  # None is NaN here, and only None: a NaN or infinity turns away
+            if int(np.count_nonzero(np.isfinite(floats))) != rows - values.count(None):
+                return None
+            keys.append(floats.view(np.int64).tolist())
+        elif kinds <= _STR_OR_NONE:
+            keys.append(values)
+        else:
+            return None
+    rows_keys = list(zip(*keys))
+    first = dict(zip(rows_keys, range(rows)))  # each distinct row of values, with one row that holds it
+    if len(first) > rows * _DISTINCT_SHARE:
+        return None
+    texts = added_texts({name: [values[i] for i in first.values()] for name, values in added.items()})
+    if texts is None:
+        return None
+    heads = [f", {encode_basestring(name)}: " for name in added]
+    tails = ["".join(itertools.chain.from_iterable(zip(heads, row))) + "}\n{" for row in zip(*texts)]
+    known = dict(zip(first, (tail.encode("utf-8") for tail in tails)))
+    return list(map(known.__getitem__, rows_keys))
 
 
 def _member_texts(records: Sequence[Mapping[str, Any]], added: Mapping[str, Sequence[Any]], drop: str | None) -> list[bytes] | None:
