@@ -368,7 +368,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     if found is None or not found.text:
         return found
     if found.source not in _NOT_FROM_LINES:
-        text = text[:read_before_remark(text, _extract_from_line)[2]]  # "19/12 ≈ 1.583": the rounding says nothing else
+        text = text[:_read_lines(text)[2]]  # "19/12 ≈ 1.583": the rounding says nothing else
     if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
@@ -457,7 +457,7 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
         return first.start("value"), first.end("value")
     # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
-    end = len(text) if found.source == "anchor" else read_before_remark(text, _extract_from_line)[1]
+    end = len(text) if found.source == "anchor" else _read_lines(text)[1]
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -503,7 +503,7 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return anchored
     if not trusted and _CUT_OFF.search(text[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
-    return read_before_remark(text, _extract_from_line)[0]
+    return _read_lines(text)[0]
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
@@ -591,6 +591,12 @@ _BOLD_LABEL = re.compile(r"(?:\A|(?<=[.!?]\s))[^\S\n]*\*\*[^*\n]{1,40}?(?::[^\S\
 # -- the value that opens the text (after at most a degree of belief) and a word of reason right after it
 _ANSWER_FIRST = re.compile(r"\A\s*(?:(?:most\s+likely|probably|likely|clearly|definitely|certainly|surely)[\s,:]+)?"
                            r"(?P<value>[-+]?\d+(?:\.\d+)?(?:/\d+)?)[\s,;:]+(?:since|because|as)\b", re.IGNORECASE)
+
+
+@memoized_text(max_chars=2 * MAX_TAIL_CHARS, maxsize=64)  # (speed: read up to three times per answer: found, cut, located)
+def _read_lines(text: str) -> tuple[Extracted | None, int, int]:
+    """:func:`_extract_from_line` on ``text`` before its closing remark (:func:`.closing_remarks.read_before_remark`)."""
+    return read_before_remark(text, _extract_from_line)
 
 
 def _extract_from_line(text: str) -> Extracted | None:
