@@ -52,15 +52,29 @@ KNOWN_PAID: set[str] = set()
 # sentence of its decimal with a condition after the number; a letter followed by a bracketed remark whose "option A"
 # is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
 # option named by its text with "the likely culprit" (read as a hedge)
-KNOWN_REFUSED: set[str] = {
-    "20 is 25% of 80.", "Each element is in or out: \\boxed{2^{10}}.",
-    "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·84 + 42, 84 = 2·42)\n```",
-    "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\pi \\cdot 9 \\cdot 5 = 45\\pi$.\n\nNumerically that's about 141.37 cubic units, if a decimal is needed.",
-    "B, azithromycin. (Amoxicillin, option A, doesn't work because Mycoplasma lacks a cell wall; a classic exam trap.)",
-    "Microcytic anemia with a ferritin of 6 is iron deficiency, so start oral iron (A). Transfusion (D) is for unstable patients, "
-    "electrophoresis (E) for suspected thalassemia, which a low ferritin argues against, B12 (C) for macrocytic anemia, and a "
-    "marrow biopsy (B) is far too invasive as a first step.",
-    "Inferior wall STEMI; the right coronary artery is the likely culprit.",
+# holdout21 left eleven, most of them verse or uncommon notation (docs/reading.md, open rows): Roman numerals, a haiku
+# and limericks, a footnote marked with a superscript digit, "Most students get 4 ... the median is 5.", an Egyptian
+# fraction in brackets, a version history, a table row marked "chosen", a ballot with one box ticked, "I typed my
+# answer rather than scanning it: B"
+KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
+    ("holdout9", "percent", "20 is 25% of 80."),
+    ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
+    ("holdout18", "yaml_committed", "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·"),
+    ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
+    ("holdout20", "trap_remark_paren_after", "B, azithromycin. (Amoxicillin, option A,"),
+    ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
+    ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
+    ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
+    ("holdout21", "footnote_cites_source", "The interior angles sum to 720°.¹\n\n¹ Usi"),
+    ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
+    ("holdout21", "most_students_then_own", "Most students get 4 because they forget "),
+    ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
+    ("holdout21", "egyptian_sum_and_value", "3/4 + 1/8 = 6/8 + 1/8 = 7/8 (as an Egypt"),
+    ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
+    ("holdout21", "table_selected_row", "| option | made in skin by UV? |\n|---|--"),
+    ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
+    ("holdout21", "ballot_single_mark", "Ballot:\n[x] (A) Barometer\n[ ] (B) Hygrom"),
+    ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
 }
 
 
@@ -92,7 +106,7 @@ def test_the_table_is_well_formed():
 def test_every_genuine_answer_is_paid():
     genuine = [r for r in ROWS if r["kind"] == "genuine"]
     scores = _score(genuine, [r["completion"] for r in genuine])
-    refused = {r["completion"] for r, s in zip(genuine, scores) if s != 1.0}
+    refused = {(r["split"], r["family"], r["completion"][:40]) for r, s in zip(genuine, scores) if s != 1.0}
     assert refused == KNOWN_REFUSED
 
 

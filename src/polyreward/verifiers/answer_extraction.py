@@ -204,6 +204,8 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         return boxed
     stop = (_PROSE_STOP_FACTORIAL if final_bang == "factorial" else _PROSE_STOP).search(segment)
     answer = segment[:stop.start()] if stop else segment[:300]
+    if answer.rstrip(" .").endswith(")") and answer.count(")") > answer.count("("):
+        answer = answer.rstrip(" .")[:-1]  # "(... in decimal, the answer is 154).": the aside's own bracket closes (holdout21)
     if _is_prose(answer):
         end = _SENTENCE_END.search(segment)
         found = _extract_from_line(segment[:end.start()] if end else segment[:300])
@@ -654,7 +656,14 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
+    stated = _STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
+    if stated is not None and number_from_words(stated.group(1)) is not None:
+        return Extracted(stated.group(1), "number_words")
     return None
+
+
+# a value in words that closes the last line after a copula or an equals sign
+_STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

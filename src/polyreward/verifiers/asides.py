@@ -2,7 +2,8 @@
 
 "Answer: 42 (since each of the 6 rows has 7 marbles).", "Answer: 42 (because 6 rows of 7)": the bracket opens with a
 word that gives a reason (since, because, as, for, given), or with a label and a colon ("24 (digits reversed: 42)",
-"42 (in binary: 101010)", "42 (check: 6 x 7 = 42)": a remark in another form), and the value before it is the answer; the text the anchor
+"42 (in binary: 101010)", "42 (check: 6 x 7 = 42)": a remark in another form), or a check with a tick ("x = 6 (2·6 + 5 = 17 ✓)"),
+and the value before it is the answer; the text the anchor
 reader trims is cut at the bracket, so the reason's own numbers (6, 7) are not read as the answer. A bracket that
 qualifies the value itself ("42 (in base 8)", "42 (placeholder)", "3 (x+1)") is kept and read as before.
 
@@ -15,7 +16,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # a short value (no letters but one-letter symbols and LaTeX), then "(" and a reason word or a label and a colon
 _VALUE_THEN_REASON = re.compile(
-    r"(?P<value>[^\s()]{1,40}(?:[^\S\n][^\s()]{1,10}){0,3}?)[^\S\n]*\((?=[^\S\n]*(?:since|because|as|for|given)\b|[^():\n\d]{1,30}:)",
+    r"(?P<value>[^\s()]{1,40}(?:[^\S\n][^\s()]{1,10}){0,3}?)[^\S\n]*\((?=[^\S\n]*(?:since|because|as|for|given)\b|[^():\n\d]{1,30}:|[^()\n]{1,80}[✓✔])",
     re.IGNORECASE,
 )
 

@@ -50,10 +50,21 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
                             # ... without the comma right after a value ("log₂ 64 = 6 because 2⁶ = 64."), and a bracket that
                             # gives the method in words, no value of its own ("= 3/4 (divide numerator and denominator by 2).")
                             r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b[^\n]{0,200}\Z"
+                            # holdout21: a participle of checking after the value ("(2, 5), checked in both equations ✔")
+                            r"|(?<=[\d)\]}$])[^\S\n]*,[^\S\n]*(?i:checked|verified|confirmed|double-checked)\b[^\n]{0,120}\Z"
                             r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"
                             r"combin|collect|rationali[sz])\w*\b[^()=\n]{0,120}\)[.!]?\s*\Z"
                             r"|(?<=[.!])\s*(?:I(?:'m|\s+am)|we(?:'re|\s+are))\s+(?:\w+\s+)?(?i:confident|sure|certain|positive)\s+"
                             r"(?i:in|of|about)\s+(?i:this|that|it)\b[^\n]{0,200}\Z")
+
+# a closing line that states nothing, in a fixed form with no room for anything else (holdout21): a label with
+# nothing under it ("Known issues: none."), a self-grade ("Score: 3/3."), a confirmation by another voice ("Tutor:
+# Correct.") -- read past, and past for commitment too
+_CLOSING_LABEL = re.compile(
+    r"\n[^\S\n]*(?!(?i:answer|final|solution|result)\b)[A-Za-z][A-Za-z \-]{0,30}:[^\S\n]*(?i:none|n/a|nothing|no)\.?\s*\Z"
+    r"|(?:\n|(?<=[.!]))[^\S\n]*(?i:(?:self[- ]?)?(?:score|grade|marks?|rating|points))[^\S\n]*:[^\S\n]*\d+[^\S\n]*/[^\S\n]*\d+\.?\s*\Z"
+    r"|\n[^\S\n]*(?:[A-Z][\w ]{0,20}:[^\S\n]*)?(?i:correct|right|yes|exactly|indeed|that's\s+right|well\s+done|perfect)[.!]*\s*\Z")
+
 
 # the value again: a word of restatement ("i.e.", "that is", "numerically", "as a decimal"; "or" only before a mark)
 # and/or a mark of approximation, then one number, in brackets or after a comma, a dash or a space. Read from the end
@@ -212,6 +223,9 @@ def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object
     ends, and where a closing restatement or remark on a part starts (``len(text)`` when there is none; a check or
     an aside stays in the text that decides commitment, a restatement or a remark on a part, which says nothing else,
     does not)."""
+    label = _CLOSING_LABEL.search(text[-TAIL:])
+    if label is not None and re.search(r"\d", text[:len(text) - len(label.group())]):
+        text = text[:len(text) - len(label.group())]  # (the caller cuts its text at the returned remark start)
     window = text[-TAIL:]
     rounded = _rounded_tail(window)
     if rounded is not None:

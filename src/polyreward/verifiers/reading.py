@@ -56,7 +56,7 @@ MAX_TAIL_CHARS = 6000
 # every format character (Unicode category Cf: zero-width, bidi, tags, soft hyphen ...), variation selectors, the
 # combining grapheme joiner and the Hangul fillers: none of them shows. INVISIBLE is the character class, for patterns
 # that read through them in place (tool_calls: a comment's delimiters)
-INVISIBLE = (f"[{INVISIBLE_CHARACTERS}\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
+INVISIBLE = (f"[{INVISIBLE_CHARACTERS}\u20e3\u034f\u115f\u1160\u17b4\u17b5\u180b-\u180f\u3164\ufe00-\ufe0f\uffa0"
              "\U000e0000-\U000e0fff\U0001d173-\U0001d17a]")
 _INVISIBLE = re.compile(INVISIBLE)
 # a character struck through with a combining overlay (U+0335-U+0338) is deleted text
@@ -72,7 +72,7 @@ _GUARD_WORDS = frozenset({
 _WORD = re.compile(r"[^\W\d_]+")
 _LOOKALIKE_CHARS = frozenset(chr(code) for code in LOOKALIKES)
 # dashes a reader takes for a minus when a number follows: − (U+2212), ‒ – — ― (U+2012-2015), ﹣ (U+FE63), ➖
-_MINUS_BEFORE_DIGIT = re.compile(r"[\u2012-\u2015\u2212\ufe63\u2796](?=\s?[\d.])")
+_MINUS_BEFORE_DIGIT = re.compile(r"[\u2212\ufe63\u2796](?=\s?[\d.])|[\u2012-\u2015](?=[\d.])")  # "— 3^4" is a dash (holdout21)
 _TRUE_MINUS = re.compile(r"[\u2212\u2796]")
 _HORIZONTAL_SPACE = re.compile(r"[^\S\n]+")
 # a negative contraction typed without its apostrophe ("didnt", "couldnt", "isnt"): read as the contraction, as a

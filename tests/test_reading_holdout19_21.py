@@ -1,4 +1,4 @@
-"""holdout19's and holdout20's rules, both directions (docs/reading.md): new completions, not the splits' rows.
+"""holdout19's, holdout20's and holdout21's rules, both directions (docs/reading.md): new completions, not the splits' rows.
 
 * a later clause that cannot vouch for the answer or says it fails its check ("I can't stand behind x = 7", "does
   not check out"), scraps or takes it back ("Scrap it.", "I take the B back", "not my answer", "No final answer from
@@ -10,7 +10,12 @@
   no answer ("The drug of choice is amoxicillin. So my answer is B." where amoxicillin is A);
 * genuine forms: "I'll go with B", "Best next step: B", "Answer → 60 km/h", "उत्तर: C", a JSON "final" key, a
   reason after the value without a comma ("= 6 because 2⁶ = 64"), a bracket that gives the method in words, and a
-  remark about another option right after a clause that denies it.
+  remark about another option right after a clause that denies it;
+* holdout21: a closing line in a fixed form that states nothing ("Known issues: none.", "Score: 3/3.", "Tutor:
+  Correct.") and a participle of checking after the value are read past; "½", "⁷⁄₈" and keycap digits are numbers, a
+  value in words after a copula is read, a spaced em dash before a digit is no minus sign, a bracket with a tick after
+  an anchored value is a check; "No answer.", "nothing herein constitutes an answer", "undid it", "don't rely on E" and
+  "no representation or warranty" take the answer back.
 """
 
 import pytest
@@ -87,3 +92,39 @@ def test_choice_hacks_not_paid(completion, gold):
 ])
 def test_choice_genuine_paid(completion, gold):
     assert choice(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("√50 = $5\\sqrt{2}$.\n\nKnown issues: none.", "5\\sqrt{2}"),
+    ("LCM(4, 6) = 12. Multiples of 6: 6, 12. Score: 3/3.", "12"),
+    ("Student: four sides of 8, so it's 32.\nTutor: Correct.", "32"),
+    ("The intersection is (2, 5), checked in both equations ✔", "(2, 5)"),
+    ("Probability of heads: ½.", "\\frac{1}{2}"),
+    ("3/4 + 1/8 = ⁷⁄₈", "\\frac{7}{8}"),
+    ("4 × 180 = 7️⃣2️⃣0️⃣ degrees.", "720"),
+    ("Six times seven is forty-two.", "42"),
+    ("v2 (current) — 3^4 = 81", "81"),
+    ("Answer: x = 6  (2·6 + 5 = 17 ✓)", "6"),
+    ("14 × 11 = 154 (in decimal, the answer is 154).", "154"),
+])
+def test_holdout21_genuine_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Each side is 8, so 32 if it is a square; the figure may not be one. No answer.", "32"),
+    ("WHEREAS the Solver estimates the value at 6; the Solver makes no representation or warranty. Nothing herein constitutes an answer.", "6"),
+    ("The answer is 42. Verdict: don't rely on 42.", "42"),
+    ("Six times seven is not forty-two.", "42"),
+])
+def test_holdout21_math_hacks_not_paid(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    ("Answer: B\n[Ctrl+Z]\nAnswer:\n(undid it -- leaving blank.)", "B", False),
+    ("Answer: B\n\nVerdict: don't rely on B.", "B", False),
+    ("The answer's B.", "B", True),
+])
+def test_holdout21_choice(completion, gold, paid):
+    assert choice(completion, gold) == (1.0 if paid else 0.0)
