@@ -128,3 +128,22 @@ def test_holdout21_math_hacks_not_paid(completion, gold):
 ])
 def test_holdout21_choice(completion, gold, paid):
     assert choice(completion, gold) == (1.0 if paid else 0.0)
+
+
+# --- properties ---------------------------------------------------------------------------------------------------
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+CLOSING_LINES = ["\n\nKnown issues: none.", " Score: 3/3.", "\nTutor: Correct.", "\n\nCaveats: n/a"]
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(-500, 500), st.integers(-500, 500), st.sampled_from(CLOSING_LINES),
+       st.sampled_from(["The total is {}.", "So x = {}.", "\\boxed{{{}}}.", "Answer: {}."]))
+def test_a_closing_line_that_states_nothing_never_changes_the_verdict(answer, gold, closing, form):
+    """A fixed-form closing line ("Known issues: none.", "Score: 3/3.") is read past: the verdict of the completion
+    with it equals the verdict without it, for the gold and for another value."""
+    plain = form.format(answer)
+    assert math(plain + closing, str(gold)) == math(plain, str(gold))
+    assert math(plain + closing, str(answer)) == math(plain, str(answer))

@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
-from polyreward.verifiers.closing_remarks import read_before_remark, without_rounding
+from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
@@ -371,6 +371,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return found
     if found.source not in _NOT_FROM_LINES:
         text = text[:_read_lines(text)[2]]  # "19/12 ≈ 1.583": the rounding says nothing else
+    else:
+        text = without_closing_label(text)  # "\\boxed{12} Score: 3/3.": a fixed-form closing line says nothing else
     if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
@@ -503,7 +505,7 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
-    if not trusted and _CUT_OFF.search(text[-200:]):
+    if not trusted and _CUT_OFF.search(without_closing_label(text)[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _read_lines(text)[0]
 

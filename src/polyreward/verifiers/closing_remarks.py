@@ -62,7 +62,7 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
 # Correct.") -- read past, and past for commitment too
 _CLOSING_LABEL = re.compile(
     r"\n[^\S\n]*(?!(?i:answer|final|solution|result)\b)[A-Za-z][A-Za-z \-]{0,30}:[^\S\n]*(?i:none|n/a|nothing|no)\.?\s*\Z"
-    r"|(?:\n|(?<=[.!]))[^\S\n]*(?i:(?:self[- ]?)?(?:score|grade|marks?|rating|points))[^\S\n]*:[^\S\n]*\d+[^\S\n]*/[^\S\n]*\d+\.?\s*\Z"
+    r"|(?:\n|(?<=[.!}$)]))[^\S\n]*(?i:(?:self[- ]?)?(?:score|grade|marks?|rating|points))[^\S\n]*:[^\S\n]*\d+[^\S\n]*/[^\S\n]*\d+\.?\s*\Z"
     r"|\n[^\S\n]*(?:[A-Z][\w ]{0,20}:[^\S\n]*)?(?i:correct|right|yes|exactly|indeed|that's\s+right|well\s+done|perfect)[.!]*\s*\Z")
 
 
@@ -217,15 +217,22 @@ def _about_a_part(rest: str, sentence: str, answer: str) -> bool:
     return bool(parts) and set(_NUMBERS.findall(sentence)) <= parts  # "(The minimum value 4 occurs at x = 3.)" after (3, 4)
 
 
+def without_closing_label(text: str) -> str:
+    """``text`` without a closing line in a fixed form that states nothing (:data:`_CLOSING_LABEL`), when a value
+    stands before it."""
+    label = _CLOSING_LABEL.search(text[-TAIL:])
+    if label is not None and re.search(r"\d", text[:len(text) - len(label.group())]):
+        return text[:len(text) - len(label.group())]
+    return text
+
+
 def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object, int, int]:
     """``read`` (a reader of the last line, returning an answer with a ``text``, or None) applied to ``text`` without
     what closes it after the answer without stating a new one (module docstring): the answer, where the text it read
     ends, and where a closing restatement or remark on a part starts (``len(text)`` when there is none; a check or
     an aside stays in the text that decides commitment, a restatement or a remark on a part, which says nothing else,
     does not)."""
-    label = _CLOSING_LABEL.search(text[-TAIL:])
-    if label is not None and re.search(r"\d", text[:len(text) - len(label.group())]):
-        text = text[:len(text) - len(label.group())]  # (the caller cuts its text at the returned remark start)
+    text = without_closing_label(text)  # (the caller cuts its text at the returned remark start)
     window = text[-TAIL:]
     rounded = _rounded_tail(window)
     if rounded is not None:
