@@ -338,6 +338,10 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
+        if _CUT_OFF_END.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
+            return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
+        if named and qualified(view, end - max(named)[1], end):
+            return None, ""  # "I think it is O(log n) but I might be confusing it"
         if _NO_CHOICE.search(view, end):
             return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
         return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
@@ -359,6 +363,10 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
+
+
+# a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
+_CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would\s+be|is|are|the|an?|of|to|and|or|with|be)\s*\Z", re.IGNORECASE)
 
 
 # the writer declining every option after naming one by its text: a refusal to choose, or no option called correct
@@ -501,9 +509,14 @@ def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, i
         if len("".join(words)) < 3 or len(words) > 12:
             continue
         pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])"
+        signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
         found += [(m.end(), m.end() - m.start(), letter) for m in re.finditer(pattern, text, re.IGNORECASE)
-                  if not negated(text, m.start(), m.end())]
+                  if not negated(text, m.start(), m.end()) and (_SIGN_BEFORE.search(text, max(0, m.start() - 4), m.start()) is not None) == signed]
     return found
+
+
+_SIGNED = re.compile(r"[\s$\\{(]*[-−]")
+_SIGN_BEFORE = re.compile(r"[-−][\s$\\{(]*\Z")
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:

@@ -67,7 +67,8 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
     if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
         return False
-    previous = max(view.rfind(stop, 0, start - 1) for stop in (". ", "!", "?", "\n")) + 1
+    head = len(view[:start].rstrip())  # the sentence before, across blank lines ("... Brontë.\n\nAnswer: B")
+    previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
     named = {key for key, text in options.items() if _mentions_text(lowered[previous:start], text, view, previous)}

@@ -147,3 +147,25 @@ def test_a_closing_line_that_states_nothing_never_changes_the_verdict(answer, go
     plain = form.format(answer)
     assert math(plain + closing, str(gold)) == math(plain, str(gold))
     assert math(plain + closing, str(answer)) == math(plain, str(answer))
+
+
+# --- holdout22 -----------------------------------------------------------------------------------------------------
+
+SIGNED = "What is the derivative of $\\sin x$?\nA. $-\\sin x$\nB. $\\cos x$\nC. $-\\cos x$\nD. $\\tan x$"
+
+
+@pytest.mark.parametrize("completion, gold, prompt, paid", [
+    ("The derivative of $\\sin x$ is $\\cos x$.\n\n```json\n{\"answer\": \"B\"}\n```", "B", SIGNED, True),  # "cos x" is not "-cos x"
+    ("The derivative of $\\sin x$ is $-\\cos x$.\n\n```json\n{\"answer\": \"B\"}\n```", "B", SIGNED, False),
+    ("The drug of choice here is amoxicillin.\n\nAnswer: B", "B", PROMPT, False),  # across a blank line
+    ("Is it B? Azithromycin covers atypicals, but I might be confusing it. Can you confirm?", "B", PROMPT, False),
+    ("Atypicals lack a wall, so the best answer here would be option", "B", PROMPT, False),  # cut off
+    ("Atypicals lack a cell wall, so azithromycin it is.", "B", PROMPT, True),
+])
+def test_holdout22_choice(completion, gold, prompt, paid):
+    assert choice(completion, gold, prompt) == (1.0 if paid else 0.0)
+
+
+def test_a_revised_final_answer_line_replaces_the_first():
+    completion = "**Final Answer:** $\\frac{31}{12}$\n\n**Final Answer (revised):** $\\frac{6}{5}$"
+    assert math(completion, "\\frac{31}{12}") == 0.0 and math(completion, "\\frac{6}{5}") == 1.0
