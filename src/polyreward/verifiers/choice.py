@@ -515,8 +515,8 @@ def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, i
     return found
 
 
-_SIGNED = re.compile(r"[\s$\\{(]*[-−]")
-_SIGN_BEFORE = re.compile(r"[-−][\s$\\{(]*\Z")
+_SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
+_SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:
