@@ -161,6 +161,7 @@ SIGNED = "What is the derivative of $\\sin x$?\nA. $-\\sin x$\nB. $\\cos x$\nC. 
     ("Is it B? Azithromycin covers atypicals, but I might be confusing it. Can you confirm?", "B", PROMPT, False),
     ("Atypicals lack a wall, so the best answer here would be option", "B", PROMPT, False),  # cut off
     ("Atypicals lack a cell wall, so azithromycin it is.", "B", PROMPT, True),
+    ("The derivative of sin x is cos x, but the options are typeset wrong.\n\nAnswer: None of the above", "B", SIGNED, False),
 ])
 def test_holdout22_choice(completion, gold, prompt, paid):
     assert choice(completion, gold, prompt) == (1.0 if paid else 0.0)

@@ -371,7 +371,7 @@ _CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would
 
 # the writer declining every option after naming one by its text: a refusal to choose, or no option called correct
 _NO_CHOICE = re.compile(r"\b(?:won't|will\s+not|refuse\s+to|not\s+going\s+to)\s+(?:\w+\s+)?(?:pick|choose|select|commit)\b"
-                        r"|\bnone\s+of\s+the\s+(?:options|choices|answers)\b|(?:n't|\bnot)\s+(?:\w+\s+){0,3}?any\s+(?:option|choice)\b",
+                        r"|\bnone\s+of\s+(?:the\s+)?(?:options|choices|answers|above|these|them|listed)\b|(?:n't|\bnot)\s+(?:\w+\s+){0,3}?any\s+(?:option|choice)\b",
                         re.IGNORECASE)
 
 
