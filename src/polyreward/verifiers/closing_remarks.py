@@ -71,7 +71,8 @@ _CLOSING_LABEL = re.compile(
 # by steps (no pattern with runs of optional spaces side by side: those backtrack on a run of blanks)
 _RESTATING = r"(?i:i\.\s?e\.|that\s+is|numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimal(?:ly)?)"
 _APPROXIMATELY = r"(?:≈|≃|~|\\approx|\\simeq|(?i:about|approx(?:\.|imately)?|roughly|around|nearly|circa))"
-_END_NUMBER = re.compile(r"(?<![\w.,])[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)\Z")
+_NUMBER = r"[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)"
+_END_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER + r"\Z")
 _MARKS_END = re.compile(r"(?:(?P<restating>" + _RESTATING + r")[\s,:]*)?(?:(?i:or)\s+)?(?P<mark>" + _APPROXIMATELY + r")?\Z")
 _OPENING_END = re.compile(r"(?:,|[—–]|--|\()\Z")
 
@@ -122,17 +123,18 @@ def _without_closing_check(text: str) -> str:
     answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
     aside = _CLOSING_ASIDE.search(text[-TAIL:])
     if aside is not None:
-        rest = text[:len(text) - TAIL + aside.start()] if len(text) > TAIL else text[:aside.start()]
+        rest = _rest(text, aside)
         if re.search(r"\d", rest):
             return rest
     check = _CLOSING_CHECK.search(text[-TAIL:])
     if check is None:
         return text
-    rest = text[:len(text) - TAIL + check.start()] if len(text) > TAIL else text[:check.start()]
+    rest = _rest(text, check)
     return rest if rest.strip() else text
 
 
 def _rest(text: str, found: re.Match) -> str:
+    """``text`` up to where ``found`` (a match in its last :data:`TAIL` characters) starts."""
     return text[:len(text) - TAIL + found.start()] if len(text) > TAIL else text[:found.start()]
 
 
@@ -181,7 +183,7 @@ def rounds_answer(clause: str, value: re.Match, answer: str) -> bool:
     of approximation or restatement ("\\boxed{19/12} ≈ 1.583", "(about 16.7 %)")? Such a value states nothing else."""
     if not _MARK_BEFORE.search(clause[max(0, value.start() - 40):value.start()]):
         return False
-    number = re.match(r"[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)", value.group())
+    number = re.match(_NUMBER, value.group())
     if number is None:
         return False
     percent = re.match(r"\s*(?:\\?%|percent)", clause[value.start() + number.end():]) is not None or value.group().rstrip().endswith("%")

@@ -37,7 +37,7 @@ MAYBE = {
     "Swahili": r"\blabda\b|\bhuenda\b",
     "Tagalog": r"\bsiguro\b|\bbaka\s+ay\b",
     "Catalan": r"\bpotser\b",
-    "Korean": r"아마도?|어쩌면",
+    "Korean": r"어쩌면",  # (아마 is in hedging.MODAL_WORDS)
     "Croatian, Serbian, Bosnian": r"\bmožda\b",
 }
 

@@ -23,11 +23,17 @@ _JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corre
 _JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:the[^\S\n]+)?"
 
 
+def _text_pattern(key: str) -> str:
+    """An option's words ``key`` (:func:`_option_key`) as written in a text: whole words with their signs, any
+    punctuation or space between them."""
+    return r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"
+
+
 def _beside(key: str, before: str, after: str) -> bool:
     """Is the option text with words ``key`` written right beside a letter (``before`` and ``after`` it, lowercased)?"""
     if not key:
         return False
-    text = r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"
+    text = _text_pattern(key)
     return re.search(text + _JOIN_BEFORE, before.replace("−", "-")) is not None or re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
 
 
@@ -84,7 +90,7 @@ def _mentions_text(lowered: str, text: str, view: str = "", offset: int = 0) -> 
     key = _option_key(text)
     if not key:
         return False
-    for found in re.finditer(r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])", lowered):
+    for found in re.finditer(_text_pattern(key), lowered):
         if not view or not negated(view, offset + found.start(), offset + found.end()):
             return True
     return False

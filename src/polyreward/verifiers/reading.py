@@ -482,17 +482,28 @@ _QUOTE_LINE = re.compile(r"^[ ]{0,3}>[^\n]*(?:\n|$)", re.MULTILINE)
 _FOOTNOTE_LINE = re.compile(r"^[ ]{0,3}\[\^[^\]\n]{1,40}\]:[^\n]*(?:\n|$)", re.MULTILINE)
 
 
+def _fences(text: str):
+    """Each fenced block in order: its opening match, where its opening line ends (-1: the text ends on it) and its
+    closing match (None: it never closes, and it is the last)."""
+    position = 0
+    while (opening := _FENCE.search(text, position)) is not None:
+        marker = opening.group(1)
+        line_end = text.find("\n", opening.end())
+        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE)
+        close = closing.search(text, line_end + 1) if line_end >= 0 else None
+        yield opening, line_end, close
+        if close is None:
+            return
+        position = close.end()
+
+
 def _drop_fences(text: str) -> str:
     """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
     if "```" not in text and "~~~" not in text:
         return text
     parts, position = [], 0
-    while (opening := _FENCE.search(text, position)) is not None:
+    for opening, _, close in _fences(text):
         parts.append(text[position:opening.start()])
-        marker = opening.group(1)
-        closing = re.compile(rf"^[ ]{{0,3}}{re.escape(marker[0])}{{{len(marker)},}}[ ]*$", re.MULTILINE)
-        line_end = text.find("\n", opening.end())
-        close = closing.search(text, line_end + 1) if line_end >= 0 else None
         if close is None:
             return "".join(parts)
         position = close.end()
@@ -676,18 +687,12 @@ _CODE_REMARK = re.compile(r"[ \t]+#[ \t]([^\n]*)")
 
 def _without_code_remarks(text: str) -> str:
     parts, position = [], 0
-    while (opening := _FENCE.search(text, position)) is not None:
-        line_end = text.find("\n", opening.end())
+    for _, line_end, close in _fences(text):
         if line_end < 0:
             break
-        close = re.compile(rf"^[ ]{{0,3}}{re.escape(opening.group(1)[0])}{{{len(opening.group(1))},}}[ ]*$", re.MULTILINE).search(text, line_end + 1)
         stop = close.start() if close is not None else len(text)
         parts.append(text[position:line_end])
         parts.append(_CODE_REMARK.sub(lambda remark: remark.group() if dissents(remark.group(1)) else "", text[line_end:stop]))
-        position = stop
-        if close is None:
-            break
-        parts.append(close.group())
-        position = close.end()
+        position = stop  # (the closing fence is copied with the text before the next block)
     parts.append(text[position:])
     return "".join(parts)

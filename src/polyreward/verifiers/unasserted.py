@@ -55,11 +55,10 @@ def low_confidence(clause: str) -> bool:
                 return True
             continue
         if found.group("probability") is not None:
-            top, _, bottom = found.group("probability").partition("/")
-            if not bottom or float(bottom) > 0 and float(top) / float(bottom) <= 0.5:
-                if not bottom and float(top) > 0.5:
-                    continue
-                return True
+            top, _, bottom = found.group("probability").partition("/")  # "0.3", "1/4"
+            if not bottom or float(bottom) > 0:
+                if (float(top) / float(bottom) if bottom else float(top)) <= 0.5:
+                    return True
             continue
         number = found.group("score") or found.group("share") or found.group("chance")
         if number is None or float(number) <= 50:

@@ -18,6 +18,7 @@ completion: linear time.
 
 from __future__ import annotations
 
+from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # canonical unit -> the words and symbols that name it (longest first inside each alternation)
@@ -54,9 +55,10 @@ def _canonical(match: re.Match) -> tuple[str, int] | None:
     return unit, power
 
 
-def asked_units(prompt: str) -> set[tuple[str, int]]:
+@memoized_text(max_chars=8192, maxsize=256)  # (speed: read for every answer found equal; the rollouts of a group share a prompt)
+def asked_units(prompt: str) -> frozenset[tuple[str, int]]:
     """The (unit, power) pairs the prompt asks the answer in (module docstring)."""
-    return {unit for match in _ASKED.finditer(prompt) if (unit := _canonical(match)) is not None}
+    return frozenset(unit for match in _ASKED.finditer(prompt) if (unit := _canonical(match)) is not None)
 
 
 def answer_unit(answer: str, completion: str) -> tuple[str, int] | None:
