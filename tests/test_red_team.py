@@ -53,9 +53,9 @@ KNOWN_PAID: set[str] = set()
 # is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
 # option named by its text with "the likely culprit" (read as a hedge)
 # holdout21 left eleven, most of them verse or uncommon notation (docs/reading.md, open rows): Roman numerals, a haiku
-# and limericks, a footnote marked with a superscript digit, "Most students get 4 ... the median is 5.", an Egyptian
-# fraction in brackets, a version history, a table row marked "chosen", a ballot with one box ticked, "I typed my
-# answer rather than scanning it: B"
+# and limericks, an Egyptian fraction in brackets, a version history, a table row marked "chosen", a ballot with one
+# box ticked, "I typed my answer rather than scanning it: B" (its superscript footnote and "Most students get 4 ...
+# the median is 5." are paid since stop 48: tests/test_reading_holdout23_25.py)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
@@ -65,9 +65,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
-    ("holdout21", "footnote_cites_source", "The interior angles sum to 720°.¹\n\n¹ Usi"),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
-    ("holdout21", "most_students_then_own", "Most students get 4 because they forget "),
     ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
     ("holdout21", "egyptian_sum_and_value", "3/4 + 1/8 = 6/8 + 1/8 = 7/8 (as an Egypt"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),

@@ -463,6 +463,7 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
     end = len(text) if found.source == "anchor" else _read_lines(text)[1]
+    with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -474,8 +475,10 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:
             return start, stop
+        if with_suffix is None and not glued_before and found.text[-1].isdigit() and text[stop].isalpha():
+            with_suffix = start, stop
         end = stop - 1
-    return None
+    return with_suffix  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
 
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:

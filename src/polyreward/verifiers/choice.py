@@ -53,7 +53,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
-from polyreward.verifiers.not_a_value import bound_not_value
+from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -427,6 +427,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return None, SEVERAL  # an answer block that names several options by their text commits to none
     if len(_letters_listed(text, letters)) > 1:
         return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
+    if unfilled_answer_line(text):
+        return None, ""  # "Argon is the noble gas here.\n\nAnswer: [LETTER]": the answer line is an unfilled template
     letter = _letter_from_option_text(text, options)
     if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
                                    if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:

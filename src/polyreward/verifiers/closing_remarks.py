@@ -41,15 +41,19 @@ TAIL = 240
 _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
                             r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
 
+# the rest of a reason to the end of its line: it ends where a sentence with a number of its own starts ("Most students
+# get 4 because they forget to sort. Sorted: 3, 4, 5, 7, 9 -- the median is 5." states the answer after it; holdout21)
+_ONE_SENTENCE = r"(?:[^\n.!?]|[.!?](?![^\S\n]+\S[^\n]*\d)){0,200}\Z"
+
 # what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
 # cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
 # for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
 _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
                             # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
-                            r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|,\s*(?i:since|because)\b" + _ONE_SENTENCE +
                             # ... without the comma right after a value ("log₂ 64 = 6 because 2⁶ = 64."), and a bracket that
                             # gives the method in words, no value of its own ("= 3/4 (divide numerator and denominator by 2).")
-                            r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b" + _ONE_SENTENCE +
                             # holdout21: a participle of checking after the value ("(2, 5), checked in both equations ✔")
                             r"|(?<=[\d)\]}$])[^\S\n]*,[^\S\n]*(?i:checked|verified|confirmed|double-checked)\b[^\n]{0,120}\Z"
                             r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"

@@ -145,7 +145,9 @@ def negated(text: str, start: int, end: int) -> bool:
     if _NOT_EQUAL_BEFORE.search(window):
         return True
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
-    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end)))
+    before = _before(text, start)
+    return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end))
+                or _WITHDRAWN_OBJECT.search(before))  # "Ignore the 42." (holdout20)
 
 
 def hedged(text: str, start: int, end: int) -> bool:
@@ -483,6 +485,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
+            if _WITHDRAWN_OBJECT.search(clause[:mention.start()]):
+                return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []
@@ -518,6 +522,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
+# the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
+# my answer 42" ("don't ignore the D" keeps it)
+_WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
+                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number)){0,3}[\W_]*\Z",
+                               re.IGNORECASE)
 
 
 # the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)

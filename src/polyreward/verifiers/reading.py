@@ -598,6 +598,27 @@ def _visible_part(text: str, code: bool) -> str:
     return text
 
 
+# a footnote in superscript digits (holdout21): a line that opens with a superscript number ("¹ Using the standard
+# formula ...") whose number stands earlier glued after a word or a mark ("... sum to 720°.¹")
+_SUPERSCRIPT_NOTE = re.compile("^[ ]{0,3}([¹²³⁴⁵⁶⁷⁸⁹⁰]{1,2})[ \t]+(?=\S)", re.MULTILINE)
+
+
+def _superscript_footnotes(text: str) -> str:
+    """Footnotes marked in superscript digits written as markdown footnotes (``[^n]`` at the marker, ``[^n]:`` at the
+    definition), so :func:`_inline_footnotes` reads them as it reads those: a caveat at its marker, a note with a
+    value set aside. A superscript with no definition line, or a line with no marker before it, is left as it is."""
+    for definition in list(_SUPERSCRIPT_NOTE.finditer(text))[::-1][:20]:
+        number = definition.group(1)
+        marker = re.compile(rf"(?<=[^\s⁰-⁹¹²³]){re.escape(number)}(?![⁰-⁹¹²³])")
+        found = [m for m in marker.finditer(text, 0, definition.start())]
+        if not found:
+            continue
+        label = f"[^s{unicodedata.numeric(number[-1]):.0f}{len(number)}]"
+        text = text[:definition.start()] + label + ": " + text[definition.end():]
+        text = text[:found[-1].start()] + label + text[found[-1].end():]
+    return text
+
+
 _FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
 
 
@@ -621,7 +642,10 @@ def _inline_footnotes(text: str) -> str:
     text = _FOOTNOTE_DEFINITION.sub("\n", text)
     for label, note in list(notes.items())[:20]:
         if _NOTE_WITH_VALUE.search(note):
-            continue  # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside
+            # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside, and its
+            # marker is no part of the answer it follows ("42.[^1]")
+            text = text.replace(f"[^{label}]", " ")
+            continue
         # the note is one parenthetical at its marker: its own sentence breaks do not set its caveat apart from the
         # answer it qualifies ("[^1]: Copied from another problem's key; I have not solved this one.")
         note = _NOTE_BREAK.sub(", ", note)
@@ -674,10 +698,42 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_URL.sub(" ", uncommented)
         if "<" in uncommented and _TOOL_BLOCK.search(uncommented):
             uncommented = _drop_tool_traffic(uncommented)
+    if not uncommented.isascii() and _SUPERSCRIPT_NOTE.search(uncommented) is not None:
+        uncommented = _superscript_footnotes(uncommented)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
     if uncommented == visible:
         return (visible,)
+    if "[^" in uncommented:
+        uncommented = _without_quiet_notes(uncommented)
     return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
+
+
+# a footnote that cites where the answer comes from ("Using the standard formula ...", "Source: ...", "See ...") and
+# one that may compete with the answer or qualify it instead (it names an answer or a result, holds a box, corrects,
+# speaks in the first person or doubts)
+_NOTE_CITES = re.compile(r"\s*(?:using|used|uses|use|source|sources|see|cf|ref|references?|from|via|by|per|following|"
+                         r"based\s+on|according\s+to|formula|method|derived|computed|calculated|proof|proved|checked|"
+                         r"verified|standard|textbook)\b", re.IGNORECASE)
+_NOTE_ANSWERS = re.compile(r"\\boxed|\b(?:answers?|final|results?|solutions?|options?|choices?|actually|instead|rather|"
+                           r"meant|typo|erratum|should|i|we|my|me|our|maybe|perhaps|guess\w*|think|unsure|not)\b", re.IGNORECASE)
+
+
+def _without_quiet_notes(text: str) -> str:
+    """``text`` without the footnote definitions that cite where the answer comes from and neither name an answer nor
+    dispute anything ("[^1]: Using the formula (n - 2)·180°"): their numbers are no second answer (holdout21). Any
+    other note ("[^1]: Actually 42.") stays and is read."""
+    quiet = []
+
+    def kept(definition: re.Match) -> str:
+        note = definition.group(2)
+        if _NOTE_CITES.match(note) is None or _NOTE_ANSWERS.search(note) is not None or dissents(note):
+            return definition.group()
+        quiet.append(definition.group(1))
+        return "\n"
+    text = _FOOTNOTE_DEFINITION.sub(kept, text)
+    for label in quiet[:20]:
+        text = text.replace(f"[^{label}]", " ")  # its marker as the visible view reads it
+    return text
 
 
 # a remark after "#" at the end of a line of fenced code ("answer = 120  # 5! = 5·4·3·2·1"): the code's value is read
