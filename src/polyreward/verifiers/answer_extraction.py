@@ -64,6 +64,7 @@ from polyreward.verifiers.not_a_value import measured_from
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.turns import later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -273,6 +274,12 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
+    if found is not None and found.text and (later := later_turns(text)):
+        # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
+        # takes it back or gives another (holdout25); it never supplies the answer
+        again = extract_answer(later, final_bang)
+        if again is not None and (again.source in ("retracted", "negated") or again.text and _squash(again.text) != _squash(found.text)):
+            return Extracted("", "conflicting")
     return found
 
 

@@ -58,6 +58,7 @@ from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.turns import later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
@@ -302,6 +303,10 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # a fenced or quoted other option, or a retraction there
     if result[0] is not None and result is readings[0] and _reasoning_concludes_otherwise(views[0], result[0], letters):
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
+    if result[0] is not None and (later := later_turns(text)):
+        again = extract_letter(later, letters, options)
+        if again[0] not in (None, result[0]):
+            return None, ""  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... the answer is A." (holdout25)
     if result[0] is not None and options and result[1] != "option_text":
         return against_the_options(strip_thinking(views[0]), result, letters, options)
     return result

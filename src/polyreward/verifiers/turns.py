@@ -1,0 +1,92 @@
+"""The writer's turn: where the answer to the question asked ends, and what the writer says after it.
+
+A policy under RL drifts past its answer: it leaks a chat template and writes the next turns itself, or goes on with
+a few-shot pattern and makes up the next question and its answer (red team ``holdout13``, ``holdout25``). A reader
+takes the writer's answer to the question that was asked:
+
+* **The writer's own turn** (:func:`own_turn`): a header of the writer's turn at the very start is dropped, and the
+  first control token after the writer's words ends the turn ("<|im_end|>", "<|eot_id|>", "<end_of_turn>",
+  "[/INST]"). After an answer, a **new question** the writer makes up ends it too: a line that opens with a
+  question heading ("Question:", "Question 2:", "Q:", "Problem:", "Human:", "User:"), once the text before it has
+  stated an answer ("The answer is 20.", "#### 18", "\\boxed{27}"). What follows answers another question: it
+  never supplies the answer ("... The answer is 20. Question 2: ... The answer is 5." is not paid for 5) and never
+  takes it away ("#### 18 Q: ... #### 15" is paid for 18).
+* **The writer's later turns** (:func:`later_turns`): after the end of the turn, what the writer goes on to write
+  as the assistant again ("<|im_start|>assistant", "Assistant:") -- past a user turn that only follows up ("Simplify
+  it further.", "Are you sure?"), up to one that asks a new question (eight words or more, with a question mark, a
+  digit or options). They are read for conflicts only: a later turn may give another answer or take this one back
+  ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
+  never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
+
+Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers: linear time.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
+# Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13)
+TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]")
+# the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
+_OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
+
+# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
+_NEW_QUESTION = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User)(?:[ \t]*\d{1,3})?"
+                           r"[ \t]*(?:\*\*)?[ \t]*:", re.MULTILINE)
+# the text before it has stated an answer: an answer word, a box, GSM8K's "####"
+_ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b", re.IGNORECASE | re.MULTILINE)
+
+
+def own_turn(text: str) -> str:
+    """``text`` up to the end of the writer's answer to the question asked (module docstring)."""
+    start, end = _own_turn_span(text)
+    return text[start:end]
+
+
+def _own_turn_span(text: str) -> tuple[int, int]:
+    start, end = 0, len(text)
+    if "<" in text or "[" in text:
+        header = _OWN_TURN_HEADER.match(text)
+        start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
+        boundary = TURN_TOKEN.search(text, start)
+        end = len(text) if boundary is None else boundary.start()
+    if ":" in text:
+        for heading in _NEW_QUESTION.finditer(text, start, end):
+            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
+                return start, heading.start()
+    return start, end
+
+
+# a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
+# "<start_of_turn>model") or a plain one at a line start or right after a control token ("Human:", "Assistant:")
+_ROLE_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?P<role>[A-Za-z]+)"
+                          r"|(?:^|(?<=\|>)|(?<=>))[ \t]*(?P<named>Human|User|Assistant|AI|Model)[ \t]*:", re.MULTILINE)
+_WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
+_OPTION_LINE = re.compile(r"(?:^|\s)\(?[A-E][.)]\s+\S", re.MULTILINE)
+
+
+def _asks_new_question(turn: str) -> bool:
+    """A user turn that asks a new question (not a follow-up such as "Simplify it further." or "Are you sure?")."""
+    words = turn.split()
+    return len(words) >= 8 and ("?" in turn or any(ch.isdigit() for ch in turn) or _OPTION_LINE.search(turn) is not None)
+
+
+def later_turns(text: str) -> str:
+    """What the writer writes as the assistant after its own turn ended (module docstring), the turns joined by
+    blank lines; "" when there is none."""
+    end = _own_turn_span(text)[1]
+    if end == len(text):
+        return ""
+    rest = text[end:]
+    headers = list(_ROLE_HEADER.finditer(rest))[:50]
+    turns = []
+    for number, found in enumerate(headers):
+        role = (found.group("role") or found.group("named")).lower()
+        end = headers[number + 1].start() if number + 1 < len(headers) else len(rest)
+        body = TURN_TOKEN.sub("\n", rest[found.end():end]).strip()
+        if role in _WRITER_ROLES:
+            turns.append(body)
+        elif role in ("user", "human") and _asks_new_question(body):
+            break  # what follows answers another question
+    return "\n\n".join(turn for turn in turns if turn)
