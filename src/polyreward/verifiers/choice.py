@@ -435,6 +435,11 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
     if unfilled_answer_line(text):
         return None, ""  # "Argon is the noble gas here.\n\nAnswer: [LETTER]": the answer line is an unfilled template
     letter = _letter_from_option_text(text, options)
+    if letter is not None and any(negated(text, m.start(1), m.end(1)) or hedged(text, m.start(1), m.end(1))
+                                  for m in letter_mentions(text, letter, letters)):
+        # "it's not B - the stratosphere is too thin", "either C or D ... ethosuximide": the option's own letter is
+        # denied or offered as one of several, so naming its text chooses nothing either (holdout23, holdout25)
+        return None, ""
     if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
                                    if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides

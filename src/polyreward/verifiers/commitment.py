@@ -207,7 +207,7 @@ _VALUE = re.compile(
 _POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
     r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
-    r"ist|est|es|é|è|sind|son|это)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
+    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = re.compile(

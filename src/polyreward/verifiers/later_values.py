@@ -61,7 +61,13 @@ def explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> boo
 
 _LATEX_FRACTION = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}")
 # an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
-_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
+_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops"
+                          # holdout23: an admission of the earlier error ("It's E, I was wrong."; French, Spanish, German,
+                          # Italian, Portuguese), and a reason after a comma ("is E, since ...", "es E, porque ...")
+                          r"|I\s+was\s+wrong|I\s+made\s+a\s+mistake|je\s+me\s+suis\s+tromp[ée]e?|me\s+equivoqu[ée]|"
+                          r"ich\s+habe\s+mich\s+geirrt|mi\s+sono\s+sbagliat[oa]|eu\s+errei|"
+                          r"(?:since|because|given\s+that|porque|ya\s+que|car|parce\s+que|puisque|weil|denn|perch[ée]|poich[ée])\b[^\n]*)"
+                          r"\W*\Z", re.IGNORECASE)
 # a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
 _PART_LABEL_BEFORE = re.compile(r"\b(?:steps?|lines?|parts?|cases?|equations?|eqs?|rows?|columns?|items?|pages?|figures?|figs?|"
                                 r"stages?|attempts?|methods?|approach|problems?|questions?|exercises?|lemmas?|sections?|"
