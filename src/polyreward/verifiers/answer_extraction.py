@@ -663,6 +663,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
         if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
+        if re.match(r"\\pi(?![A-Za-z])", last_line[last.end():]):  # "16\\pi square units": a multiple of pi (holdout23)
+            return Extracted(last.group().strip() + "\\pi", "last_number")
         return Extracted(last.group().strip(), "last_number")
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."

@@ -54,6 +54,8 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
                             # ... without the comma right after a value ("log₂ 64 = 6 because 2⁶ = 64."), and a bracket that
                             # gives the method in words, no value of its own ("= 3/4 (divide numerator and denominator by 2).")
                             r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b" + _ONE_SENTENCE +
+                            # holdout23: where the value is taken, in brackets ("the minimum value is -3 (at x = 3).")
+                            r"|(?<=[\d}$])[^\S\n]*\((?i:at|when|where|for|attained\s+at|reached\s+at)[^\S\n]+[A-Za-z][^\S\n]*=[^()\n]{1,40}\)[.!]?\s*\Z"
                             # holdout21: a participle of checking after the value ("(2, 5), checked in both equations ✔")
                             r"|(?<=[\d)\]}$])[^\S\n]*,[^\S\n]*(?i:checked|verified|confirmed|double-checked)\b[^\n]{0,120}\Z"
                             r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"

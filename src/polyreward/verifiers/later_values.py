@@ -85,8 +85,12 @@ def without_apology(after: str) -> str:
 
 
 def names_a_part(clause: str, at: int) -> bool:
-    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), not a value?"""
-    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None
+    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), or the point where the answer
+    is taken ("the minimum value is -3 (at x = 3)"; holdout23), not a value?"""
+    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None or _AT_POINT_BEFORE.search(clause, max(0, at - 24), at) is not None
+
+
+_AT_POINT_BEFORE = re.compile(r"\b(?:at|when|where|attained\s+at|reached\s+at|occurs\s+at)\s+[A-Za-z]\s*=\s*\Z", re.IGNORECASE)
 
 
 # arithmetic that goes on from a box on its line: "$\\boxed{42} - 3 = 39$", "\\boxed{42} \\times 2" -- an operator and a
