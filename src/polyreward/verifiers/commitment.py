@@ -285,7 +285,9 @@ def _answer_keys(answer: str) -> frozenset[str]:
 
 _AFFIRMED_AFTER = re.compile(
     r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
-    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead)\b",
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead"
+    # "48 is the actual original price", "45 is the real total" (holdout24): the value named as what is truly asked
+    r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+)\b",
     re.IGNORECASE,
 )
 _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)

@@ -46,7 +46,7 @@ WITHDRAWAL = re.compile(
     # substitution does not check out", "Scrap it.", "I take the B back", "not my answer", "No final answer from me", "I
     # can't give the total", "I'm not going to pretend to know", "I haven't worked out the mean."
     r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
-    r"scrap\s+(?:it|that|this)|undid|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
+    r"scrap\s+(?:it|that|this)|undid|ctrl\s*\+\s*z|cmd\s*\+\s*z|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
     # holdout21: "No answer." as a clause of its own, "nothing herein constitutes an answer"
     r"no\s+answer(?=\s*[.!)]|\s*\Z)|nothing\s+(?:\w+\s+){0,2}constitutes\s+(?:an?\s+|my\s+)?(?:answer|selection|choice)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
     r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count)|"
