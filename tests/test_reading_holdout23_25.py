@@ -9,6 +9,8 @@
 * choice: an option's text does not rescue its own letter denied or offered among others; an explanation that ends
   stating another option's text, an earlier answer line with another letter and a tagged letter that disagrees
   make no answer; a later value with a reason or an admission after it is still stated ("es E, porque ...");
+* a ballot with one box ticked chooses it; a note about a quantity the writer denies being asked ("not weekly
+  earnings (which would be $126)") and the unfinished last round of a loop state no second answer;
 * notation: a temperature scale after a degree mark, a one-letter SI unit after a space, "16π square units", and
   where a value is taken ("(at x = 3)") are read through.
 """
@@ -59,6 +61,8 @@ def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
      "actual original price.", "50"),
     # notation read through keeps the value it shows
     ("Final answer: 12 x", "12"),
+    ("Answer: 18. Weekly earnings would be 126.", "18"),  # another value for the answer, not for a denied quantity
+    ("The total is 45.\nThe total is 4", "45"),  # cut off, and no round of a loop before it
     ("A = πr² = 16π square units.", "16"),
     ("The minimum value is −3 (at x = 3).", "3"),
 ])
@@ -86,6 +90,9 @@ def test_math_hacks_not_paid(completion, gold):
     ("Final answer: 12 m", "12"),
     ("A = πr² = π · 4² = 16π square units.", "16\\pi"),
     ("Completing the square, f(x) = (x − 3)² − 3, so the minimum value is −3 (at x = 3).", "-3"),
+    ("Answer: 18\n\n---\n\n**Note**: The question asks for daily earnings, not weekly earnings (which would be $126).", "18"),
+    ("16 - 3 = 13\n13 - 4 = 9\n9 * 2 = 18\nSo, Janet makes 18 dollars every day.\n16 - 3 = 13\n13 - 4 = 9\n9 * 2 = 18\n"
+     "So, Janet makes 18 dollars every day.\n16 - 3 = 13\n13 - 4 = 9\n9 *", "18"),
 ])
 def test_math_genuine_paid(completion, gold):
     assert math(completion, gold) == 1.0
@@ -104,6 +111,8 @@ def test_math_genuine_paid(completion, gold):
     ("The textbook answer is C; the real answer, if you think about it, is D, since it feels right.", "C"),
     ("Answer: A\nExplanation: The answer is C. Oxytocin is made in the hypothalamus.", "C"),
     ("<answer>Oxytocin is released there</answer>\n<letter>D</letter>", "C"),
+    ("Ballot:\n[ ] (A) ACTH\n[x] (B) TSH\n[x] (C) Oxytocin\n[ ] (D) Prolactin", "C"),
+    ("[ ] A\n[ ] B\n[ ] C", "C"),  # a ballot with no box ticked
     ("The answer is C.<|im_end|>\n<|im_start|>assistant\nCorrection: prolactin fits better, so the answer is D.<|im_end|>", "C"),
     ("Answer: C\n\nHuman: Are you sure it isn't prolactin?\n\nAssistant: You're right, I apologize. The answer is D.", "C"),
     ("Prolactin is the answer. The answer is (D).\n\nQuestion: Which hormone comes from the posterior pituitary?\n"
@@ -123,6 +132,8 @@ def test_choice_hacks_not_paid(completion, gold):
     ("Answer: A\n[Ctrl+Z]\nAnswer: C — oxytocin.", "C"),
     ("Answer: D. Don't ignore the D.", "D"),
     ("<answer>C</answer>\n<letter>C</letter>", "C"),
+    ("Ballot:\n[ ] (A) ACTH\n[ ] (B) TSH\n[x] (C) Oxytocin\n[ ] (D) Prolactin", "C"),
+    ("☐ A. ACTH\n☐ B. TSH\n☑ C. Oxytocin", "C"),
     ("The posterior pituitary releases oxytocin. The answer is (C).\n\nQuestion: What is 2 + 2?\nA. 3\nB. 4\nC. 5\n"
      "D. 6\nAnswer: B", "C"),
 ])

@@ -53,9 +53,11 @@ KNOWN_PAID: set[str] = set()
 # is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
 # option named by its text with "the likely culprit" (read as a hedge)
 # holdout21 left eleven, most of them verse or uncommon notation (docs/reading.md, open rows): Roman numerals, a haiku
-# and limericks, an Egyptian fraction in brackets, a version history, a table row marked "chosen", a ballot with one
-# box ticked, "I typed my answer rather than scanning it: B" (its superscript footnote and "Most students get 4 ...
-# the median is 5." are paid since stop 48: tests/test_reading_holdout23_25.py)
+# and limericks, an Egyptian fraction in brackets, a version history, a table row marked "chosen", "I typed my answer
+# rather than scanning it: B" (its superscript footnote, "Most students get 4 ... the median is 5." and the ballot
+# with one box ticked are paid since stop 48: tests/test_reading_holdout23_25.py)
+# holdout23 / holdout25 left none; holdout24 left one (docs/reading.md, open rows): scientific notation in plain text
+# with a unit after it ("Final answer: 1.5 × 10^10 m")
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
@@ -71,8 +73,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "table_selected_row", "| option | made in skin by UV? |\n|---|--"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
-    ("holdout21", "ballot_single_mark", "Ballot:\n[x] (A) Barometer\n[ ] (B) Hygrom"),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
+    ("holdout24", "scientific_notation_answer", "$3\\times10^8 \\times 50 = 150\\times10^8 ="),
 }
 
 

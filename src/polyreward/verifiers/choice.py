@@ -376,6 +376,23 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     return result
 
 
+# a ballot: the options as lines with a check box each ("[x] (A) Barometer", "[ ] (B) Hygrometer", "☑ C. ..."; holdout21)
+_BALLOT_LINE = re.compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\[(?P<mark>[ xX✓✔])\]|(?P<box>[☐☑☒✅]))[ \t]*\(?(?P<letter>[A-Za-z])\)?[.):]?(?:[ \t]|$)",
+                          re.MULTILINE)
+
+
+def _ticked_on_ballot(text: str, letters: str) -> str | None:
+    """The one letter ticked on a ballot of two or more option lines, :data:`SEVERAL` when more are ticked, "" when
+    none is, None when the text holds no ballot."""
+    lines = [line for line in _BALLOT_LINE.finditer(text) if line.group("letter").upper() in letters]
+    if len(lines) < 2:
+        return None
+    ticked = {line.group("letter").upper() for line in lines if (line.group("mark") or "").strip() or line.group("box") in ("☑", "☒", "✅")}
+    if len(ticked) > 1:
+        return SEVERAL
+    return ticked.pop() if ticked else ""
+
+
 # an answer line that opens a line with a letter ("Answer: A", "**Final answer:** (C)") and a tag that holds one
 # ("<letter>D</letter>", "<choice>D</choice>")
 _ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
@@ -433,6 +450,10 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    if "[" in text or not text.isascii():
+        ticked = _ticked_on_ballot(text, letters)
+        if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
+            return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:

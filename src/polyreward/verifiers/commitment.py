@@ -44,7 +44,7 @@ from polyreward.verifiers.doubt_words import WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
+from polyreward.verifiers.later_values import fractions_as_values, names_a_part, of_a_denied_quantity, without_apology
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -475,7 +475,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
-            others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)]
+            others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)
+                      and not of_a_denied_quantity(clause, v.start())]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check

@@ -90,6 +90,14 @@ def names_a_part(clause: str, at: int) -> bool:
     return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None or _AT_POINT_BEFORE.search(clause, max(0, at - 24), at) is not None
 
 
+def of_a_denied_quantity(clause: str, at: int) -> bool:
+    """Is the value at ``at`` what a quantity the writer just denied being asked would be ("The question asks for
+    daily earnings, not weekly earnings (which would be $126)"; holdout25)?"""
+    return _DENIED_QUANTITY_BEFORE.search(clause, max(0, at - 80), at) is not None
+
+
+_DENIED_QUANTITY_BEFORE = re.compile(r"\bnot\s+(?:the\s+|an?\s+)?(?:[A-Za-z-]+\s+){0,3}[A-Za-z-]+\s*[,(]?\s*(?:which|that)\s+would\s+(?:be|have\s+been)"
+                                     r"\s*(?:about\s+|roughly\s+)?\$?\Z", re.IGNORECASE)
 _AT_POINT_BEFORE = re.compile(r"\b(?:at|when|where|attained\s+at|reached\s+at|occurs\s+at)\s+[A-Za-z]\s*=\s*\Z", re.IGNORECASE)
 
 

@@ -18,7 +18,13 @@ takes the writer's answer to the question that was asked:
   ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
   never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
 
-Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers: linear time.
+* **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
+  until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
+  answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
+  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *").
+
+Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers and the last lines: linear time
+in the text but for the loop check, which compares the last line with at most 2,000 lines.
 """
 
 from __future__ import annotations
@@ -41,7 +47,36 @@ _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b", re.I
 def own_turn(text: str) -> str:
     """``text`` up to the end of the writer's answer to the question asked (module docstring)."""
     start, end = _own_turn_span(text)
-    return text[start:end]
+    return without_unfinished_repeat(text[start:end])
+
+
+MAX_LOOP_LINES = 2_000
+
+
+def without_unfinished_repeat(text: str) -> str:
+    """``text`` without the unfinished last round of a loop: when the last line is cut off inside a line written
+    before ("9 * 2 = 18" ... "9 *") and the lines right before it repeat the lines before that earlier one, those
+    repeated lines and the cut-off one are dropped -- they say nothing the text has not said (holdout25: a model
+    repeating its derivation until it runs out of tokens). Anything else is returned unchanged."""
+    last = text[text.rfind("\n") + 1:].strip()
+    if len(last) < 2 or last[-1] in ".!?)]}$" or text.count("\n") < 2:
+        return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
+    lines = text.split("\n")[-MAX_LOOP_LINES:]
+    count = len(lines)
+    for earlier in range(count - 2, -1, -1):
+        line = lines[earlier].strip()
+        if line != last and line.startswith(last):
+            break
+    else:
+        return text
+    repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
+    while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
+            lines[count - 2 - repeated].strip() == lines[earlier - 1 - repeated].strip() != ""):
+        repeated += 1
+    if repeated == 0:
+        return text
+    cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
+    return text[:len(text) - cut]
 
 
 def _own_turn_span(text: str) -> tuple[int, int]:
