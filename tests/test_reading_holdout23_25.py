@@ -67,6 +67,7 @@ def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
     ("The last two digits of the count are 24. There may be a leading digit I missed.", "24"),
     ("The count is 24. I only managed part of it.", "24"),  # another value for the answer, not for a denied quantity
     ("The total is 45.\nThe total is 4", "45"),  # cut off, and no round of a loop before it
+    ("3/4 + 1/8 = 7/8 (as a sum, 1/2 + 1/4).", "\\frac{7}{8}"),  # a sum that is another value
     ("A = πr² = 16π square units.", "16"),
     ("The minimum value is −3 (at x = 3).", "3"),
 ])
@@ -89,6 +90,7 @@ def test_math_hacks_not_paid(completion, gold):
     ("It is 12cm.", "12"),
     ("x = 42. Do not ignore the 42.", "42"),
     ("At first I missed a case, so I recounted: the answer is 24.", "24"),
+    ("3/4 + 1/8 = 6/8 + 1/8 = 7/8 (as an Egyptian fraction, 1/2 + 1/4 + 1/8).", "\\frac{7}{8}"),
     ("Answer: $\\frac{3}{4}$. It should be noted that 3/4 = 0.75.", "\\frac{3}{4}"),
     ("The temperature at midnight was **−7 °C**.", "-7"),
     ("\\boxed{-7^\\circ C}", "-7"),
@@ -139,6 +141,7 @@ def test_choice_hacks_not_paid(completion, gold):
     ("Answer: C, because the others come from the anterior pituitary.", "C"),
     ("Answer: A\n[Ctrl+Z]\nAnswer: C — oxytocin.", "C"),
     ("Answer: D. Don't ignore the D.", "D"),
+    ("C, oxytocin. (Prolactin, option D, doesn't work because it is made in the anterior pituitary.)", "C"),
     ("<answer>C</answer>\n<letter>C</letter>", "C"),
     ("Ballot:\n[ ] (A) ACTH\n[ ] (B) TSH\n[x] (C) Oxytocin\n[ ] (D) Prolactin", "C"),
     ("☐ A. ACTH\n☐ B. TSH\n☑ C. Oxytocin", "C"),
