@@ -12,9 +12,9 @@ takes the writer's answer to the question that was asked:
   never supplies the answer ("... The answer is 20. Question 2: ... The answer is 5." is not paid for 5) and never
   takes it away ("#### 18 Q: ... #### 15" is paid for 18).
 * **The writer's later turns** (:func:`later_turns`): after the end of the turn, what the writer goes on to write
-  as the assistant again ("<|im_start|>assistant", "Assistant:") -- past a user turn that only follows up ("Simplify
-  it further.", "Are you sure?"), up to one that asks a new question (eight words or more, with a question mark, a
-  digit or options). They are read for conflicts only: a later turn may give another answer or take this one back
+  as the assistant again ("<|im_start|>assistant", "Assistant:") -- past a user turn that challenges the answer
+  ("Are you sure?", "That's wrong", "Simplify it further."), up to one that asks something else ("And in 3 weeks?",
+  "What about the lcm?": what follows answers another question). They are read for conflicts only: a later turn may give another answer or take this one back
   ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
   never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
 
@@ -98,13 +98,18 @@ def _own_turn_span(text: str) -> tuple[int, int]:
 _ROLE_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?P<role>[A-Za-z]+)"
                           r"|(?:^|(?<=\|>)|(?<=>))[ \t]*(?P<named>Human|User|Assistant|AI|Model)[ \t]*:", re.MULTILINE)
 _WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
-_OPTION_LINE = re.compile(r"(?:^|\s)\(?[A-E][.)]\s+\S", re.MULTILINE)
+# a user turn that challenges the answer given rather than asking another question: it doubts or disputes it ("Are
+# you sure?", "That's wrong, it's 1/2.", "Isn't it the ribosome?") or asks to redo it ("Simplify it further.",
+# "Check again.")
+_CHALLENGE = re.compile(r"\b(?:sure|really|wrong|incorrect|mistake\w*|not|no|never|disagree|doubt\w*|check|recheck|double-check|"
+                        r"verify|reconsider|rethink|again|further|simplify|correct|right|think\s+so)\b|n't\b|\?\s*!|^\W*\?+\W*$",
+                        re.IGNORECASE)
 
 
 def _asks_new_question(turn: str) -> bool:
-    """A user turn that asks a new question (not a follow-up such as "Simplify it further." or "Are you sure?")."""
-    words = turn.split()
-    return len(words) >= 8 and ("?" in turn or any(ch.isdigit() for ch in turn) or _OPTION_LINE.search(turn) is not None)
+    """A user turn that asks something else (a new question, "And in 3 weeks?", "What about the lcm?") rather than
+    challenging the answer given ("Are you sure?", "Simplify it further.")."""
+    return bool(turn.strip()) and _CHALLENGE.search(turn) is None
 
 
 def later_turns(text: str) -> str:
