@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_answer, parse_numeral
@@ -157,6 +158,20 @@ def _magnitude(answer: str) -> float | None:
     return float(surd.q) * math.sqrt(surd.s) * math.pi ** surd.k
 
 
+# the value again as an exact sum of fractions in a closing bracket: "(as an Egyptian fraction, 1/2 + 1/4 + 1/8)"
+_SUM_TAIL = re.compile(r"[^\S\n]*\((?:[^()\d\n]{0,40}[,:][^\S\n]*)?(?P<sum>\d{1,6}/\d{1,6}(?:[^\S\n]*\+[^\S\n]*\d{1,6}/\d{1,6}){1,8})"
+                       r"[^\S\n]*\)[.!]?\s*\Z")
+
+
+def _sums_to(terms: str, answer: str) -> bool:
+    """Do the fractions of ``terms`` ("1/2 + 1/4 + 1/8") add up exactly to the plain number ``answer``?"""
+    numeral = parse_numeral(answer.strip().strip("$"))
+    if numeral is None or numeral.percent:
+        return False
+    total = sum((Fraction(int(a), int(b)) for a, b in re.findall(r"(\d+)/(\d+)", terms) if int(b)), Fraction(0))
+    return total == numeral.value
+
+
 def agrees(answer: str, shown: str, percent: bool) -> bool:
     """Does the number ``shown`` (a percent when ``percent``) give the value of ``answer`` to the digits it shows?
     ``|value - shown| <= half a unit of its last digit`` (a percent compared in hundredths), with a relative slack of
@@ -249,6 +264,13 @@ def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and agrees(found.text, rounded[1], rounded[2]):
             return found, len(rest), remark_start  # "19/12 ≈ 1.583", "1/6 (about 16.7 %)": the rounded value restates it
+    summed = _SUM_TAIL.search(window)
+    if summed is not None:
+        remark_start = len(_rest(text, summed))
+        rest = _without_closing_check(text[:remark_start])
+        found = read(rest) if re.search(r"\d", rest) else None
+        if found is not None and _sums_to(summed.group("sum"), found.text):
+            return found, len(rest), remark_start  # "7/8 (as an Egyptian fraction, 1/2 + 1/4 + 1/8)." (holdout21)
     remark = _REMARK_SENTENCE.search(window)
     if remark is not None:
         remark_start = len(_rest(text, remark))

@@ -76,6 +76,8 @@ _NEGATED_AFTER = re.compile(
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
+    # "(Amoxicillin, option A, doesn't work because ...)": the verdict with its reason (holdout20)
+    r"|\A[\s,]*(?:does|do|did|will|would)(?:\s+not|n't)\s+(?:work|hold|fit|apply)\s+(?:because|since|as|here|for|in)\b"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
     r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
     # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
@@ -290,7 +292,7 @@ _AFFIRMED_AFTER = re.compile(
     r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+)\b",
     re.IGNORECASE,
 )
-_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)
+_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
