@@ -155,7 +155,8 @@ def test_choice_genuine_paid(completion, gold):
 def test_the_turn_ends_at_a_made_up_question_only_after_an_answer():
     assert own_turn("Question: what is asked? Let me think. The answer is 42.") == (
         "Question: what is asked? Let me think. The answer is 42.")  # a restated question before any answer stays
-    assert own_turn("The answer is 42.\nQuestion: next one?") == "The answer is 42.\n"
+    assert own_turn("The answer is 42.\nQuestion: how many pears are left now?") == "The answer is 42.\n"
+    assert own_turn("Question 6: C\nQuestion 8: A") == "Question 6: C\nQuestion 8: A"  # an answer list, no question
     assert later_turns("The answer is 42.") == ""
     assert later_turns("42<|im_end|><|im_start|>user\nA new question: what is 6 times 9, exactly?<|im_end|>"
                        "<|im_start|>assistant\n54") == ""  # the next question is another question's

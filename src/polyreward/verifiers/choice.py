@@ -58,7 +58,7 @@ from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.turns import later_turns
+from polyreward.verifiers.turns import for_the_question, later_turns
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
@@ -702,8 +702,10 @@ def _shown(value: Any) -> str:
         return f"<an integer of {int(value.bit_length() * 0.30103) + 1} digits>"
 
 
-def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None) -> Verdict:
-    """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold)."""
+def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
+    """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
+    completion that asks the question again under a heading of its own is read for its answers to that question
+    (:func:`.turns.for_the_question`): two different ones are none."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -712,6 +714,12 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
+    parts = for_the_question(prompt, text) if prompt else None
+    if parts is not None:
+        read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
+        if len({found for found in map(read, parts) if found is not None}) > 1:
+            return Verdict(0.0, "no_answer", answer, rule="conflicting")  # "Answer: D ... Human: <the question> ... C"
+        text = parts[-1]
     if kind == "label":
         found, how = extract_label(text)
     else:
