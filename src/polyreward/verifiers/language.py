@@ -146,7 +146,9 @@ def english_share(text: str) -> float:
     lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither. Red team ``holdout_r2``: letters of
     another script inside a code block or a block quote count in the total (a Chinese paragraph in a code fence is
     still Chinese), accented Latin letters of an English stretch are English (``Ménière``, ``Guillain–Barré``), and a
-    stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English."""
+    stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English; red team
+    ``holdout_r4``: nor is a language game (:func:`_language_game`) or foreign words padded with English function
+    words (:func:`_padded`)."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
     total = _letters(plain) + _hidden_foreign_letters(text, plain)
     if not total:
@@ -161,9 +163,47 @@ def english_share(text: str) -> float:
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
             language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
-        if language == "en" and not _without_vowels(stretch):
+        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch) and not _padded(stretch):
             english += _letters(stretch)
     return english / total
+
+
+GAME_SHARE = 0.5  # a syllable or ending in this share of a stretch's words marks a language game (red team holdout_r4)
+GAME_MIN_WORDS = 5
+
+
+def _language_game(stretch: str) -> bool:
+    """True when one letter trigram stands inside, or one two-letter ending closes, :data:`GAME_SHARE` or more of the
+    stretch's content words of 4+ letters (at least :data:`GAME_MIN_WORDS` of them): a syllable inserted into every
+    word (Ubbi Dubbi's ``ubb``: "Crubbushubbing chubbest pubbain") or appended to it (pig Latin's ``ay``: "estchay
+    ainpay") keeps English's letter statistics for the detector, but is no English to a reader (red team
+    ``holdout_r4``)."""
+    words = [w for w in _WORDS.findall(stretch.casefold()) if len(w) >= 4 and w not in STOP_WORDS]
+    if len(words) < GAME_MIN_WORDS:
+        return False
+    need = GAME_SHARE * len(words)
+    endings: dict[str, int] = {}
+    inner: dict[str, int] = {}
+    for word in set(words):
+        endings[word[-2:]] = endings.get(word[-2:], 0) + words.count(word)
+        for gram in {word[i:i + 3] for i in range(1, len(word) - 3)}:  # inside the word: not its first or last letters
+            inner[gram] = inner.get(gram, 0) + words.count(word)
+    return max(endings.values()) >= need or max(inner.values(), default=0) >= need
+
+
+def _padded(stretch: str) -> bool:
+    """True when the stretch without its English function words is confidently another language, or more likely
+    another language than not where the function words are 40 % of its words: foreign words with ``the`` between each
+    ("the dolor the torácico the opresivo") are no English (red team ``holdout_r4``)."""
+    words = stretch.split()
+    content = " ".join(w for w in words if w.casefold().strip(".,;:!?()") not in STOP_WORDS)
+    if len(content.split()) == len(words) or _letters(content) < FOREIGN_MIN_LETTERS:
+        return False
+    language, confidence = _identifier().classify(content)
+    if language == "en":
+        return False
+    # confidently foreign, or foreign on balance where function words are 40 % of the words (one every other word)
+    return confidence >= CONFIDENT or (confidence >= 0.5 and len(content.split()) <= 0.6 * len(words))
 
 
 def _without_vowels(stretch: str) -> bool:
