@@ -198,13 +198,18 @@ def has_letter_or_digit(text: str) -> bool:
     return _WORD.search(_TAG.sub(" ", visible_text(text, code=True))) is not None
 
 
+_DIGITS = re.compile(r"\d+")
+
+
 def _terms(text: str) -> set[str]:
     """The stems and numbers of ``text``'s words that could name the case (not stop, filler or meta words)."""
     from polyreward.verifiers.reading import visible_text
 
     not_content = not_content_words()
-    words = _WORD.findall(_TAG.sub(" ", visible_text(text)).casefold())
-    return {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
+    visible = _TAG.sub(" ", visible_text(text)).casefold()
+    words = _WORD.findall(visible)
+    terms = {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
+    return terms | set(_DIGITS.findall(visible))  # the numbers inside "3y" and "2x" too
 
 
 def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:

@@ -221,11 +221,15 @@ _HARMONY = re.compile(r"\bto=([A-Za-z_][\w.\-]{0,200})(?:(?!<\|message\|>)[^\n])
 
 def harmony_calls(text: str, json_calls) -> list[Call]:
     """The calls of Harmony's layout (module docstring): the recipient without its ``functions.`` namespace, the
-    message's JSON object as the parameters ({} when it is no JSON object: an attempted call all the same)."""
+    message's JSON object as the parameters ({} when it is no JSON object: an attempted call all the same, when the
+    recipient reads as a function's name)."""
     calls: list[Call] = []
     for match in _HARMONY.finditer(text):
         name = match.group(1).removeprefix("functions.")
-        arguments = _arguments(match.group(2).strip())
+        body = match.group(2).strip()
+        arguments = _arguments(body) if body.startswith("{") else None
+        if arguments is None and not _FUNCTION_LIKE.search(match.group(1)):
+            continue  # "to=the user <|message|> soon": a plain word and no JSON arguments is no call
         calls.append({"name": name, "parameters": arguments or {}})
     return calls
 

@@ -163,7 +163,7 @@ def english_share(text: str) -> float:
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
             language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
-        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch) and not _padded(stretch):
+        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch) and not _padded(stretch, latin):
             english += _letters(stretch)
     return english / total
 
@@ -174,36 +174,47 @@ GAME_MIN_WORDS = 5
 
 def _language_game(stretch: str) -> bool:
     """True when one letter trigram stands inside, or one two-letter ending closes, :data:`GAME_SHARE` or more of the
-    stretch's content words of 4+ letters (at least :data:`GAME_MIN_WORDS` of them): a syllable inserted into every
+    stretch's distinct content words of 4+ letters (at least :data:`GAME_MIN_WORDS` of them): a syllable inserted into every
     word (Ubbi Dubbi's ``ubb``: "Crubbushubbing chubbest pubbain") or appended to it (pig Latin's ``ay``: "estchay
     ainpay") keeps English's letter statistics for the detector, but is no English to a reader (red team
     ``holdout_r4``)."""
-    words = [w for w in _WORDS.findall(stretch.casefold()) if len(w) >= 4 and w not in STOP_WORDS]
+    words = {w for w in _WORDS.findall(stretch.casefold()) if len(w) >= 4 and w not in STOP_WORDS}  # distinct words
     if len(words) < GAME_MIN_WORDS:
         return False
     need = GAME_SHARE * len(words)
     endings: dict[str, int] = {}
     inner: dict[str, int] = {}
-    for word in set(words):
-        endings[word[-2:]] = endings.get(word[-2:], 0) + words.count(word)
+    for word in words:
+        endings[word[-2:]] = endings.get(word[-2:], 0) + 1
         for gram in {word[i:i + 3] for i in range(1, len(word) - 3)}:  # inside the word: not its first or last letters
-            inner[gram] = inner.get(gram, 0) + words.count(word)
+            inner[gram] = inner.get(gram, 0) + 1
     return max(endings.values()) >= need or max(inner.values(), default=0) >= need
 
 
-def _padded(stretch: str) -> bool:
-    """True when the stretch without its English function words is confidently another language, or more likely
-    another language than not where the function words are 40 % of its words: foreign words with ``the`` between each
-    ("the dolor the torácico the opresivo") are no English (red team ``holdout_r4``)."""
+def _without_function_words(text: str) -> str:
+    return " ".join(w for w in text.split() if w.casefold().strip(".,;:!?()") not in STOP_WORDS)
+
+
+def _padded(stretch: str, whole: str = "") -> bool:
+    """True when the stretch without its English function words is confidently another language, or, where the
+    function words are 40 % of its words, when it or the whole text (``whole``, for a stretch too short to judge)
+    without them is more likely another language than not: foreign words with ``the`` between each ("the dolor
+    the torácico the opresivo") are no English (red team ``holdout_r4``)."""
     words = stretch.split()
-    content = " ".join(w for w in words if w.casefold().strip(".,;:!?()") not in STOP_WORDS)
+    content = _without_function_words(stretch)
     if len(content.split()) == len(words) or _letters(content) < FOREIGN_MIN_LETTERS:
         return False
     language, confidence = _identifier().classify(content)
-    if language == "en":
+    if language != "en" and confidence >= CONFIDENT:
+        return True
+    if len(content.split()) > 0.6 * len(words):  # function words at an English rate
         return False
-    # confidently foreign, or foreign on balance where function words are 40 % of the words (one every other word)
-    return confidence >= CONFIDENT or (confidence >= 0.5 and len(content.split()) <= 0.6 * len(words))
+    if language != "en" and confidence >= 0.5:
+        return True
+    if whole:
+        language, confidence = _identifier().classify(_without_function_words(whole))
+        return language != "en" and confidence >= 0.5
+    return False
 
 
 def _without_vowels(stretch: str) -> bool:
