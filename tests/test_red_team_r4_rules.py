@@ -181,11 +181,10 @@ def test_crpo_english_refuses_ubbi_dubbi():
     assert CRPOEnglish(measure="language", min_content_words=3)(prompts=["Answer in English."], completions=[text])[0] < 0.5
 
 
-# ---- forecast: a lone ~, an hour's value, I'd say, a restated unit, the tag's case -------------------------------------
+# ---- forecast: an hour's value, I'd say, a restated unit, the tag's case -------------------------------------
 
 @pytest.mark.parametrize("body, value", [
-    ("~48", [48.0]),
-    ("≈ 48 µg/m³", [48.0]),
+    ("approximately 48", [48.0]),
     ("I'd say 48.", [48.0]),
     ("I would say 48 µg/m3", [48.0]),
     ("48 µg/m³ (0.048 mg/m³)", [48.0]),

@@ -117,6 +117,10 @@ LEFT_OPEN = {
     ("think_format", "shuffled_words_think"): (
         "as crpo_format's shuffled_words_think: 'sides so from both 3 x subtract = 4 2x 8 =' holds the work's words "
         "and numbers, only not in order"),
+    ("forecast_class_cost", "tilde_approx"): (
+        "label disputed after first sight: the integrity suite (tests/test_integrity_round3_rewards.py) reads a bare "
+        "'~76' or '≈ 76' as no committed value (an approximation sign, also logic's 'not'); the words 'approximately "
+        "340' are read"),
     ("jaccard", "parenthetical_gloss"): (
         "genuine, but a bracket after a label cannot be told a gloss ('enlarged heart') from a qualifier that "
         "hedges, negates or adds a finding ('unlikely', 'artifact', 'and a small pneumothorax': holdout_r4 hacks) "

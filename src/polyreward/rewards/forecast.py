@@ -41,8 +41,7 @@ ignored). They are a committed forecast only when
   in the sentence that leads into the block (``It is not <answer>43</answer>``): a hedge
   (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
   ``not 40`` is no forecast;
-* each is a plain value: no bound or range sign before it (``>76``, ``<= 76``, ``300~400``, ``±``; a lone ``~76`` or
-  ``≈76`` is "approximately 76", as the words are: red team ``holdout_r4``), no
+* each is a plain value: no bound or approximation sign before it (``>76``, ``<= 76``, ``~76``, ``≈76``, ``±``), no
   comparative (``at least``, ``more than``, ``over``, ``up to``, ``76 or more``, ``76+``); words such as "roughly"
   or "about" are fine (every forecast is an estimate);
 * each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
@@ -158,10 +157,8 @@ _NEGATION = re.compile(
     r"rather\s+than|instead\s+of)\b|n't\b",
     re.IGNORECASE,
 )
-# a bound or an approximation sign right before the number: ">76", "<= 76", "±5"; "~" and "≈" only after a number
-# (a range, "300~400"): a lone "~76" is approximately 76 (red team holdout_r4)
+# a bound or an approximation sign right before the number: ">76", "<= 76", "~76" (also logic's "not"), "±5"
 _BOUND_SIGN = re.compile(r"(?:[<>≤≥~≈±≲≳≪≫]|\+/-|=<|>=|<=)\s*$")
-_LEADING_NUMBER = re.compile(r"\d\s*(?:UGM\s*)?$")  # a number right before a sign: 300~400 is a range
 # a comparative right before the number makes it a bound: "at least 76", "more than 76", "over 76", "up to 76"
 _BOUND_WORDS = re.compile(
     r"\b(?:at\s+(?:least|most)|(?:more|less|greater|fewer|higher|lower)\s+than|over|under|above|below|beyond|up\s+to|"
@@ -328,10 +325,7 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     numbers = []
     for match in _NUMBER.finditer(span):
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
-        sign = _BOUND_SIGN.search(before)
-        if sign and sign.group().strip() in ("~", "≈") and not _LEADING_NUMBER.search(before[:sign.start()]):
-            sign = None  # "~340", "≈ 340": approximately 340, as "about 340" (a range 300~400 has a number before)
-        if sign or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after):
+        if _BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after):
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
         if _OTHER_UNIT.match(after):
             return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"

@@ -195,15 +195,30 @@ def _without_function_words(text: str) -> str:
     return " ".join(w for w in text.split() if w.casefold().strip(".,;:!?()") not in STOP_WORDS)
 
 
+PADDING_SHARE = 0.3  # one function word this common (and 3+ times) pads a stretch (English spreads over many)
+
+
 def _padded(stretch: str, whole: str = "") -> bool:
-    """True when the stretch without its English function words is confidently another language, or, where the
-    function words are 40 % of its words, when it or the whole text (``whole``, for a stretch too short to judge)
-    without them is more likely another language than not: foreign words with ``the`` between each ("the dolor
-    the torácico the opresivo") are no English (red team ``holdout_r4``)."""
-    words = stretch.split()
-    content = _without_function_words(stretch)
-    if len(content.split()) == len(words) or _letters(content) < FOREIGN_MIN_LETTERS:
+    """True when one English function word makes :data:`PADDING_SHARE` or more of the stretch's words and the
+    stretch (or, for a stretch too short to judge, the whole text ``whole``) without its function words is more
+    likely another language than not: foreign words with ``the`` between each ("the dolor the torácico the
+    opresivo") are no English (red team ``holdout_r4``). English prose spreads its function words over many (by,
+    or, so, the, ...), so a sentence naming Latin binomials is not padded."""
+    words = [w.casefold().strip(".,;:!?()") for w in stretch.split()]
+    counts: dict[str, int] = {}
+    for word in words:
+        if word in STOP_WORDS:
+            counts[word] = counts.get(word, 0) + 1
+    top = max(counts.values(), default=0)
+    if top < 3 or top < PADDING_SHARE * len(words):
         return False
+    for text in (stretch, whole) if whole else (stretch,):
+        content = _without_function_words(text)
+        if _letters(content) >= FOREIGN_MIN_LETTERS:
+            language, confidence = _identifier().classify(content)
+            if language != "en" and confidence >= 0.5:
+                return True
+    return False
     language, confidence = _identifier().classify(content)
     if language != "en" and confidence >= CONFIDENT:
         return True
