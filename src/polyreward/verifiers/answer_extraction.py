@@ -154,6 +154,9 @@ def _math_tail(line: str) -> str | None:
             if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
                 return None  # the last item of a list ("x = 2 or x = 3"), not the answer
             plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
+            first, _, rest = tail.partition("=")
+            if rest and re.fullmatch(r"\s*[\d.,]+\s*", first) and re.search(r"\b(?:of|in|from|for)\s*\Z", line[:start.end()]):
+                tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
             return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
     return None
 
