@@ -96,7 +96,9 @@ _HEDGED_BEFORE = re.compile(
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
 _HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
-                           + _CANDIDATE, re.IGNORECASE)
+                           + _CANDIDATE
+                           # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)
+                           + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b", re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
@@ -522,7 +524,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
         # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
         # doesn't work ...; a classic exam trap.)" (holdout20)
-        about_other = bool(others) and not mentions
+        # (a count in a description, "the practice version with 16 eggs", is about no other value: holdout28)
+        about_other = not mentions and any(not re.match(r"\s*[^\W\d_]", clause[v.end():]) for v in others)
     return ""
 
 
