@@ -329,7 +329,9 @@ _NUMBER_WORD_RUN = re.compile(r"((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)[\s.!?)*$]*\Z
 
 def _spelled_value(clause: str) -> int | None:
     """A value written in words that closes ``clause`` after a word pointing at it ("it's actually forty-five",
-    "No, wait: nine"), or None. Without a pointer ("Step one.") it is not a statement of a value."""
+    "No, wait: nine"), or the whole clause ("Forty-five.", "-- forty-five in words"; holdout26), or None. Without a
+    pointer ("Step one.") it is not a statement of a value."""
+    clause = _IN_WORDS_TAIL.sub("", clause)
     run = _NUMBER_WORD_RUN.search(clause)
     if run is None:
         return None
@@ -340,8 +342,13 @@ def _spelled_value(clause: str) -> int | None:
         if value is not None:
             before = clause[:run.start(1)] + " ".join(words[:-size])
             pointed = _POINTER.search(before.rstrip() + " ") or _STRONG_POINTER.search(before.rstrip() + " ")
-            return value if pointed else None
+            dashed = re.search(r"(?:[—–]|--)\s*\Z", before)  # "square centimetres — forty-five in words"
+            return value if pointed or dashed or not re.search(r"[^\W\d_]", before) else None
     return None
+
+
+# "in words", "written out", "spelled out" after a number in words: how it is written, not another word of it
+_IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
 
 
 def letter_pattern(letters: str) -> re.Pattern:
