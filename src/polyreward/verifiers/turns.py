@@ -46,9 +46,44 @@ _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n
 
 
 def own_turn(text: str) -> str:
-    """``text`` up to the end of the writer's answer to the question asked (module docstring)."""
-    start, end = _own_turn_span(text)
-    return without_unfinished_repeat(text[start:end])
+    """``text`` within the writer's turn: without a header of its own turn at the start, up to the first control token
+    after the writer's words (module docstring). What every reader of the writer's words reads."""
+    start, end = _turn_span(text)
+    return text[start:end]
+
+
+def answer_part(text: str) -> str:
+    """``text`` (the writer's own turn) up to the end of its answer to the question asked: before a question the
+    writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
+    answer readers read; a prompt or a reference read as plain text keeps its questions."""
+    return without_unfinished_repeat(text[:_question_end(text, 0, len(text))])
+
+
+def _turn_span(text: str) -> tuple[int, int]:
+    if "<" not in text and "[" not in text:
+        return 0, len(text)
+    header = _OWN_TURN_HEADER.match(text)
+    start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
+    boundary = TURN_TOKEN.search(text, start)
+    return start, len(text) if boundary is None else boundary.start()
+
+
+def _question_end(text: str, start: int, end: int) -> int:
+    """Where a question the writer makes up after answering starts in ``text[start:end]``, else ``end``."""
+    if ":" in text:
+        for heading in _NEW_QUESTION.finditer(text, start, end):
+            line_end = text.find("\n", heading.end())
+            rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
+            if 0 < len(rest_of_line.split()) < 3:
+                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
+            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
+                return heading.start()
+    return end
+
+
+def _own_turn_span(text: str) -> tuple[int, int]:
+    start, end = _turn_span(text)
+    return start, _question_end(text, start, end)
 
 
 MAX_LOOP_LINES = 2_000
