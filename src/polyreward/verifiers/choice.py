@@ -58,7 +58,8 @@ from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_forms import LETTER_TAG, SEVERAL, labelled_otherwise, ticked_on_ballot  # noqa: F401 (SEVERAL: public here)
+from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
+    LETTER_TAG, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
@@ -308,6 +309,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
+    if result[0] is not None or result[1] == "":
+        result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":
         return against_the_options(strip_thinking(views[0]), result, letters, options)
     return result
