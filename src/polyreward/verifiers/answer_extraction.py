@@ -348,6 +348,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
     inner = unclosed_block(text, "answer", ignore_case=True)
+    if inner is not None and not inner.strip():
+        return Extracted("", "truncated")  # "... = 36.\n\n<answer>": cut off where the answer was to be (holdout27)
     if inner is not None:  # "<answer>So far the running value is 272": the answer block was cut off
         found = _committed(inner, final_bang)
         if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):

@@ -338,9 +338,14 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     """The letter of one view, unless a later clause of that view disowns it."""
     view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
     inner = unclosed_block(view, "answer", ignore_case=True)
-    if inner is not None and not find_boxes(inner) and len(_WORD.findall(inner)) >= 4:
-        return None, ""  # "<answer>Checked ... So far the running value is C": the answer block was cut off
+    if inner is not None and not find_boxes(inner) and (len(_WORD.findall(inner)) >= 4 or not inner.strip()):
+        return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
+    if _CUT_OFF_ANSWER.search(view[-80:]):
+        return None, ""  # "..., so the best answer here is option": cut off where the answer was to be (holdout27)
     result = _letter_in_view(view, letters, options)
+    if result[0] is not None and any(ranking.start() <= mention.start(1) < ranking.end() for ranking in _RANKING.finditer(view)
+                                     for mention in letter_mentions(view, result[0], letters)[-1:]):
+        return None, SEVERAL  # "Ranking from most to least likely: A > B > D > C": an order, not a choice (holdout28)
     letter, how = result
     if letter is None:
         return result
@@ -377,6 +382,11 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
 
 
 # a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
+# cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
+_CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*:)\s*\Z",
+                             re.IGNORECASE)
+# a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
+_RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
 _CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would\s+be|is|are|the|an?|of|to|and|or|with|be)\s*\Z", re.IGNORECASE)
 
 

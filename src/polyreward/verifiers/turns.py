@@ -95,8 +95,17 @@ def without_unfinished_repeat(text: str) -> str:
     repeated lines and the cut-off one are dropped -- they say nothing the text has not said (holdout25: a model
     repeating its derivation until it runs out of tokens). Anything else is returned unchanged."""
     last = text[text.rfind("\n") + 1:].strip()
-    if len(last) < 2 or last[-1] in ".!?)]}$" or text.count("\n") < 2:
+    if len(last) < 2 or last[-1] in ".!?)]}$":
         return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
+    stop = max(text.rfind(". "), text.rfind(".\n"), text.rfind("."), text.rfind("!"), text.rfind("?"))
+    if stop > 0:  # a loop of one sentence, cut off inside it: "The answer is D.The answer is D.The answer is"
+        tail = text[stop + 1:].strip()
+        previous = text[:stop + 1].rstrip()
+        sentence = previous[max(previous.rfind(". ", 0, len(previous) - 1), previous.rfind(".", 0, len(previous) - 1), previous.rfind("\n")) + 1:].strip()
+        if tail and sentence != tail and sentence.startswith(tail) and text.count(sentence) >= 2:
+            return text[:stop + 1]
+    if text.count("\n") < 2:
+        return text
     lines = text.split("\n")[-MAX_LOOP_LINES:]
     count = len(lines)
     for earlier in range(count - 2, -1, -1):
