@@ -106,6 +106,8 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
         return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
     if _ABBREVIATION.match(text, match.end(1)) or _SIGNED_OFF.search(text, max(0, match.start(1) - 60), match.start(1)):
         return None  # "Answer: E.g. any of them", "B.S.", "C.S. Lewis": an abbreviation; "Best,\nC.": a signature
+    if _GRADE_BEFORE.search(text, max(0, match.start(1) - 30), match.start(1)):
+        return None  # "Confidence grade: B", "Difficulty: C", "Vitamin C": a grade or a name, not a choice (holdout26)
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     tail = _AFFIRMING_TAIL_TO_END.match(text, match.end(1)) is not None and match.end(1) < len(text)  # "A lol", "b it is."
@@ -382,6 +384,9 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
 
 
 # a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
+# a label that a letter grades or names: "Confidence grade: B", "Difficulty level: C", "Vitamin C", "Plan B"
+_GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
+                           r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
 # cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
 _CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*:)\s*\Z",
                              re.IGNORECASE)
