@@ -38,8 +38,9 @@ TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\
 _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
 
 # a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
-_NEW_QUESTION = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
-                           r"[ \t]*(?:\*\*)?[ \t]*:", re.MULTILINE)
+_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+            r"[ \t]*(?:\*\*)?[ \t]*:")
+_NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
 # line ("... = 36.", "B. Queue (first in, first out)")
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
@@ -124,24 +125,6 @@ def without_unfinished_repeat(text: str) -> str:
     return text[:len(text) - cut]
 
 
-def _own_turn_span(text: str) -> tuple[int, int]:
-    start, end = 0, len(text)
-    if "<" in text or "[" in text:
-        header = _OWN_TURN_HEADER.match(text)
-        start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
-        boundary = TURN_TOKEN.search(text, start)
-        end = len(text) if boundary is None else boundary.start()
-    if ":" in text:
-        for heading in _NEW_QUESTION.finditer(text, start, end):
-            line_end = text.find("\n", heading.end())
-            rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
-            if 0 < len(rest_of_line.split()) < 3:
-                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
-            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
-                return start, heading.start()
-    return start, end
-
-
 # a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
 # "<start_of_turn>model") or a plain one at a line start or right after a control token ("Human:", "Assistant:")
 _ROLE_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?P<role>[A-Za-z]+)"
@@ -204,7 +187,7 @@ def later_turns(text: str) -> str:
 # heading whose question is the one asked (nine in ten of its words are the prompt's, its numbers all the prompt's).
 
 _QUESTION_HEADING = re.compile(
-    r"(?:^|(?<=\|>))[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?"
+    r"(?:^|(?<=\|>))" + _HEADING + r"(?:\*\*)?"
     r"|<\|im_start\|>[ \t]*user\b|<\|start_header_id\|>[ \t]*user[ \t]*<\|end_header_id\|>|<start_of_turn>[ \t]*user\b|<\|user\|>|\[INST\]",
     re.MULTILINE | re.IGNORECASE)
 _RESPONSE_MARK = re.compile(
