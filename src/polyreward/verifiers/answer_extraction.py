@@ -199,6 +199,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
+    segment = _AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
     corrected = _DENIED_THEN_STATED.match(segment)
     if corrected is not None:
         segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
@@ -218,6 +219,11 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         if found is not None:
             return found.text
     return answer
+
+
+# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"
+_AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|certainly|surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
+                               re.IGNORECASE)
 
 
 # a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
@@ -647,7 +653,8 @@ def _extract_from_line(text: str) -> Extracted | None:
             return Extracted(content, "latex")
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
-        return Extracted(bold[-1], "bold")
+        labelled = _LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
+        return Extracted(labelled.group(1) if labelled else bold[-1], "bold")
     math_line = _math_line(last_line)
     if math_line is not None:
         # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
@@ -725,6 +732,10 @@ def _without_closing_words(window: str) -> str:
         # reader does not read as numbers ("答案是四十五。")
         return window
     return window[:cut].rstrip()
+
+
+# a label inside a bold value: a word or two and a colon, spaced in French ("Réponse : 36 €", "Total: 12")
+_LABEL_IN_BOLD = re.compile(r"\s*[^\W\d_][^\W\d_ ]{1,20}(?:\s[^\W\d_]{1,20})?\s?:\s*(\S.*)")
 
 
 # a value in words that closes the last line after a copula or an equals sign
