@@ -486,6 +486,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
+        if not letters and not labels and _VERIFYING.match(clause) and not _CORRECTING.search(clause) and not _withdraws(clause):
+            continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
             others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)
@@ -539,6 +541,12 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
+# a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
+# turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
+_VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
+                        r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+_CORRECTING = re.compile(r"\b(?:actually|instead|wrong|incorrect|mistake|error|should\s+be|not|no|never|fails?|but|however|extraneous|"
+                         r"reject\w*|invalid|contradict\w*|≠)\b|n't\b|≠|\\neq?\b", re.IGNORECASE)
 # the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
 # my answer 42" ("don't ignore the D" keeps it)
 _WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
