@@ -26,6 +26,7 @@ def math(completion: str, gold: str) -> float:
     ("Final answer: approximately 140–150 miles.", "150"),
     ("It went from 140 to 150.", "150"),
     ("The answer is 42 ± 3.", "42"),
+    ("Sorted: 3, 5, 7, 9, 11.\n\nAnswer: the mean is 7.2 (the median is 7).", "7"),  # another quantity in brackets
     ("\\boxed{12}\n\nCheck: actually it is 45.", "12"),
     ("Final answer: $\\boxed{12}$.\n\nDouble-checking: substituting $x=12$ gives 3 on the left but -3 on the right, so "
      "this root is extraneous.", "12"),
@@ -41,6 +42,7 @@ def test_math_hacks_not_paid(completion, gold):
     ("Both sides match, so the answer is indeed 12.", "12"),
     ("\\boxed{12}\n\nLet me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29. Both sides match, so the answer is indeed 12.", "12"),
     ("The difference is 10-2 = 8.", "8"),  # arithmetic, no range
+    ("Answer: 7 (the total is 7).", "7"),
 ])
 def test_math_genuine_paid(completion, gold):
     assert math(completion, gold) == 1.0
