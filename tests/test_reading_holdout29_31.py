@@ -63,3 +63,12 @@ def test_choice_hacks_not_paid(completion, gold):
 ])
 def test_choice_genuine_paid(completion, gold):
     assert choice(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", [
+    ("40 students took the test and 3/4 passed. How many students passed?", "**Answer:** 30% of the students passed.", "30", 0.0),
+    ("40 students took the test and 3/4 passed. How many students passed?", "**Answer:** 30 students passed.", "30", 1.0),
+    ("What percent of the 40 students passed, and how many is that?", "30%", "30", 1.0),  # a percent is asked too
+])
+def test_a_percent_is_no_count(prompt, completion, gold, expected):
+    assert MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected
