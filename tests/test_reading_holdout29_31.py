@@ -51,6 +51,7 @@ def test_math_genuine_paid(completion, gold):
 @pytest.mark.parametrize("completion, gold", [
     ("Answer: C ± one option (B–D).", "C"),
     ("Answer: C ± 1 (my memory of the option order is shaky).", "C"),
+    ('Answer: C, if "natrium" is the root; if the English name is meant, then A.', "C"),  # two cases, two answers
     ("Sodium's symbol comes from natrium, so it is Na.\n\n**Final Answer:**", "C"),
 ])
 def test_choice_hacks_not_paid(completion, gold):

@@ -164,7 +164,9 @@ def hedged(text: str, start: int, end: int) -> bool:
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):
         stop = _SENTENCE_END.search(after)
-        return bool(_OTHERWISE.search(after[:stop.start()] if stop else after))
+        sentence = after[:stop.start()] if stop else after
+        # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
+        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE))
     return False
 
 
