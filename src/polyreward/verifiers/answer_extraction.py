@@ -200,6 +200,10 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     """
     segment = cut_reason_aside(segment.lstrip())
     segment = _AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
+    bold_end = segment.find("**")
+    if (0 < bold_end < 120 and re.search(r"\d", segment[:bold_end]) and "\n" not in segment[:bold_end]
+            and re.match(r"\*\*[^\S\n]+[a-z]{2,}\b", segment[bold_end:])):  # the sentence goes on in prose after the bold
+        segment = segment[:bold_end]  # "**Final answer: 4 cups of sugar** are needed for 6 batches.": the bold holds it (holdout34)
     other = _OTHER_QUANTITY_ASIDE.match(segment[:300])
     if other is not None:
         segment = other.group("stated")  # "the mean is 7.2 (the median is 7).": the bracket names another quantity (holdout30)
@@ -529,6 +533,10 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
+    if not trusted and (heading := _EXPLANATION_HEADING.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
+        stated = _extract_plain(text[:heading.start()], final_bang)
+        if stated is not None and stated.text:
+            return stated  # "The slope is **-2**.\n\n**Explanation:**\n...": the answer stands before its explanation (holdout34)
     if not trusted and _JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     if not trusted and _JSON_WITHDRAWN.search(text) and _JSON_ANSWER_KEY.search(text):
@@ -539,6 +547,11 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
     if not trusted and _CUT_OFF.search(without_closing_label(text)[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _read_lines(text)[0]
+
+
+# a heading alone on its line that opens the explanation of an answer given before it
+_EXPLANATION_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Explanation|Reasoning|Justification|Rationale|Derivation|"
+                                  r"Work(?:ing)?|Why)[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
