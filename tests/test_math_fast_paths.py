@@ -8,6 +8,7 @@ Each shortcut is held to the path it skips, on realistic rollouts and hostile te
 * ``math._compare_remembered`` remembers ``compare_cheap``'s verdict without a prompt and squeezes the prompt only
   when the answer could be read in it (``work_avoidance.copy_candidates``, the another-variable check): against
   ``compare_cheap`` with the squeezed prompt given, first call and remembered call alike;
+* ``math_normalize.unicode_roots`` returns an ASCII text as it is: the long path on ASCII text changes nothing;
 * ``math._lazy_prompt_form``: a whole batch decided with the prompt squeezed lazily against it squeezed up front.
 """
 
@@ -23,7 +24,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import answer_extraction, reading
+from polyreward.verifiers import answer_extraction, math_normalize, reading
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
 
@@ -69,6 +70,15 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("ok \u202eton\u202c 1 dont", True)
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
+
+
+@FAST
+@given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), st.lists(st.sampled_from(
+    ["\\sqrt", "{", "}", "(", ")", "/", "pi", "12", "1/2", "7/8", "x", " ", "\n", "+"]), max_size=20).map("".join)))
+@example("The area is 4pi, or 1/2 of 7/8 and sqrt(12).")
+def test_unicode_roots_leaves_an_ascii_text_alone(text):
+    # the shortcut returns an ASCII text as it is: the long path must too (every form it rewrites is non-ASCII)
+    assert math_normalize._unicode_roots(text) == text == math_normalize.unicode_roots(text)
 
 
 ANSWERS = ["42", "-7", "0.25", "\\frac{1}{4}", "1/4", "\\frac{84}{2}", "2 \\times 21", "y = 42", "x = 5", "x=5, x=6",

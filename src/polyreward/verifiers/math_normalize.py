@@ -64,6 +64,12 @@ def unicode_roots(text: str) -> str:
     whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2). A ``π``
     outside a Greek word is ``\\pi`` (holdout18: "The area is 4π." is 4π, not 4); a vulgar fraction ``½`` and a fraction of
     script digits ``⁷⁄₈`` are ``1/2`` and ``7/8`` (holdout21)."""
+    # (speed: every form read here holds a non-ASCII character -- π, ⁄, script digits, ½, √ --: an ASCII text is itself)
+    return text if text.isascii() else _unicode_roots(text)
+
+
+def _unicode_roots(text: str) -> str:
+    """:func:`unicode_roots` read the long way (any text)."""
     if "π" in text:
         text = _PI.sub(r"\\pi ", text)
     if "⁄" in text or "/" in text and _SCRIPT_FRACTION.search(text):  # "⁷⁄₈" (or "⁷/8" after NFKC): script digits (holdout21)
