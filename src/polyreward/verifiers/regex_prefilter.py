@@ -24,6 +24,7 @@ gives exactly the results of the plain one (tests/test_math_fast_paths.py holds 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -111,6 +112,23 @@ def _may_match_ascii(char: str) -> bool:
 _COMMON_WORDS = frozenset({"answer", "the", "is", "a", "an", "so", "final", "to", "of", "and", "it", "this", "that", "we",
                            "i", "be", "in", "for", "total", "step", "then", "'s", ":", "=", "value", "result"})
 
+# how rare each character is in English prose, in bits: -log2 of its share of the letters of English text (Lewand,
+# "Cryptological Mathematics", 2000); a digit, a space or a sign of a worked solution counts as a common letter, any other
+# character as a rare one. The filing string of a set is its rarest (speed only; any string of a set is a correct filing):
+# "rul" for {"ing", "out", "rul"}, "no" for {"es", "no"}, not the longest with the first name
+_LETTER_SHARES = dict(zip("etaoinshrdlcumwfgypbvkjxqz", (12.7, 9.1, 8.2, 7.5, 7.0, 6.7, 6.3, 6.1, 6.0, 4.3, 4.0, 2.8, 2.8, 2.4,
+                                                        2.4, 2.2, 2.0, 2.0, 1.9, 1.5, 1.0, 0.8, 0.15, 0.15, 0.1, 0.07)))
+_CHARACTER_BITS = {char: round(-math.log2(share / 100), 2) for char, share in _LETTER_SHARES.items()}
+_COMMON_SIGN_BITS = 4.0  # a digit, white space, "=", ":", "$", "\\", braces, "'": in nearly every worked solution
+_RARE_CHARACTER_BITS = 8.0
+
+
+def _rarity(literal: str) -> float:
+    """How rare ``literal`` is in a worked solution, in bits (the sum over its characters; see above)."""
+    return sum(_CHARACTER_BITS.get(char, _COMMON_SIGN_BITS if char.isdigit() or char.isspace() or char in "=:$\\{}()'.,-+*/"
+                                   else _RARE_CHARACTER_BITS) for char in literal.lower())
+
+
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 _GATE_KEYS = 50  # filing strings: from this many on, the ones a text holds are found by one search (speed only; see _keys_in)
 
@@ -141,13 +159,13 @@ class Prefiltered:
         self.ignore_case = ignore_case
         self.conjuncts = conjuncts  # as _derived gives them: no set a superset of another (it would be implied)
         self.literals = tuple(sorted(frozenset().union(*self.conjuncts)))
-        # each set filed under one of its strings (the longest one that is not a common word of worked solutions: a set
+        # each set filed under one of its strings (the rarest one that is not a common word of worked solutions: a set
         # filed under "answer" would be tested on nearly every answer window): a text is tested for the filing strings
         # only, then, for each filing string it holds, for the other strings of the sets filed under it -- each such
         # string once per call, the sets as subsets of those found
         by_literal: dict[str, list[frozenset[str]]] = {}
         for conjunct in self.conjuncts:
-            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, len(literal)))
+            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, _rarity(literal)))
             by_literal.setdefault(key, []).append(conjunct - {key})
         self._keys = tuple(sorted(by_literal))
         self._rests = {key: (tuple(rests), tuple(sorted(frozenset().union(*rests))), frozenset() in rests)
