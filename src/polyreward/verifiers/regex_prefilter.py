@@ -271,11 +271,18 @@ def _minimal(conjuncts: list[frozenset[str]]) -> tuple[frozenset[str], ...]:
     return tuple(c for c in unique if not any(other < c for other in unique))
 
 
-def _derived(compiled: re.Pattern) -> tuple[bool, tuple[frozenset[str], ...]] | None:
+def _derived(compiled: re.Pattern, branches: str = "all") -> tuple[bool, tuple[frozenset[str], ...]] | None:
     """(whether case is ignored, the minimal sets of :func:`required_conjuncts`) for ``compiled``, or None when it is
-    not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it."""
+    not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it.
+    ``branches="unanchored"``: the sets of the top-level branches that do not open with ``\\A`` (:class:`LeadAnchored`)."""
     try:
-        conjuncts = required_conjuncts(_sre_parse.parse(compiled.pattern, compiled.flags))
+        tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+        if branches == "unanchored":
+            rest = [branch for branch in tree[0][1][1] if not _opens_anchored(branch)]
+            found = [required_conjuncts(branch) for branch in rest]
+            conjuncts = None if any(c is None for c in found) else [c for sets in found for c in sets]  # type: ignore[union-attr]
+        else:
+            conjuncts = required_conjuncts(tree)
     except Exception:  # a construct this reader does not know: search the plain way
         return None
     if not conjuncts:
@@ -306,6 +313,62 @@ def prefiltered(compiled: re.Pattern | Prefiltered, *, remember: bool = False) -
     else:
         derived = _derived(compiled)
     return compiled if derived is None else Prefiltered(compiled, derived[1], derived[0])
+
+
+def _opens_anchored(items: Any) -> bool:
+    """Does the parsed pattern ``items`` open with ``\\A`` (so it can match only at the start of the text)?"""
+    return len(items) > 0 and items[0][0] is _sre.AT and items[0][1] is _sre.AT_BEGINNING_STRING
+
+
+class LeadAnchored:
+    """A top-level alternation some of whose branches open with ``\\A`` (``\\A(?:so\\W+)?Had\\s+\\w+|\\bas\\s+if\\b``),
+    searched without a position: ``re`` tries every branch at every position, though the anchored ones can match only at
+    the start. The search is the match at the start (every branch there, in order: what the plain search tries
+    first), else, where the text holds a set of strings that one of the other branches needs (:func:`required_conjuncts`
+    of those branches), the plain search from position 1, where no anchored branch matches: the same match (the
+    plain search's own), a look-behind seeing the first character alike. Calls with a position are the plain ones."""
+
+    __slots__ = ("compiled", "_rest")
+
+    def __init__(self, compiled: re.Pattern, rest: Prefiltered | None) -> None:
+        self.compiled = compiled
+        self._rest = rest  # the filter of the unanchored branches (None: every text may match them)
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        if args:
+            return self.compiled.search(text, *args)
+        found = self.compiled.match(text)
+        if found is not None or (self._rest is not None and not self._rest.may_match(text)):
+            return found
+        return self.compiled.search(text, 1)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"LeadAnchored({self.compiled!r})"
+
+
+def lead_anchored(compiled: re.Pattern) -> re.Pattern | LeadAnchored:
+    """``compiled`` wrapped in :class:`LeadAnchored` when it is a top-level alternation with branches that open with
+    ``\\A`` and branches that do not, else itself (speed only; same results)."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return compiled
+    try:
+        tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+    except Exception:
+        return compiled
+    if len(tree) != 1 or tree[0][0] is not _sre.BRANCH:
+        return compiled
+    anchored = [_opens_anchored(branch) for branch in tree[0][1][1]]
+    if not any(anchored) or all(anchored):
+        return compiled
+    derived = (remembered(_FINGERPRINT, compiled.pattern, compiled.flags | _UNANCHORED_KEY, lambda: _derived(compiled, "unanchored"))
+               if _FINGERPRINT is not None else _derived(compiled, "unanchored"))
+    return LeadAnchored(compiled, None if derived is None else Prefiltered(compiled, derived[1], derived[0]))
+
+
+_UNANCHORED_KEY = 1 << 20  # (in the store's key beside the flags: the sets of the unanchored branches, not of the whole)
 
 
 def prefilter_names(namespace: dict[str, Any], names: str) -> None:
