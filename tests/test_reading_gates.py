@@ -138,9 +138,29 @@ def test_generated_tail_patterns_search_like_the_plain_search(pattern, ignore_ca
 def test_only_patterns_that_end_the_text_with_known_characters_are_tail_scanned():
     assert isinstance(tail_scanned(re.compile(r"(?:[\s$]|\\boxed\{)*\Z")), TailScanned)
     assert not isinstance(tail_scanned(re.compile(r"(?:[\s$])*$")), TailScanned)  # $ also matches before a final newline
-    assert not isinstance(tail_scanned(re.compile(r"\w*\Z")), TailScanned)  # a category: no set of characters
     assert not isinstance(tail_scanned(re.compile(r"a\Z|b")), TailScanned)  # not every match ends the text
-    assert not isinstance(tail_scanned(re.compile(r"(?i:[a-z])*\Z")), TailScanned)  # scoped flags are not read
+    assert not isinstance(tail_scanned(re.compile(r"(a)\1\Z")), TailScanned)  # a back-reference: not read
+    # a category, scoped flags or an alternation of \Z branches: the ASCII characters they consume, for ASCII texts only
+    for pattern in (r"\w*\Z", r"(?i:[a-z])*\Z", r"\na:\s*\Z|(?<=\.)[^\S\n]*b\d\Z"):
+        wrapped = tail_scanned(re.compile(pattern))
+        assert isinstance(wrapped, TailScanned) and wrapped.ascii_only, pattern
+        assert wrapped.tail_start("x\u212a" + "a" * 5) == 0  # not ASCII: from the start
+    assert tail_scanned(re.compile(r"(?i:[a-z])*\Z")).tail_start("1, 2: aBc") == len("1, 2: ")
+
+
+CLOSINGS = ["\n", "  ", "Score: 3/3", "Grade : 10 / 10.", "Known issues: none.", "Answer: none", "\nCorrect!", "Yes", "that's\nright",
+            "Well done.", "\\boxed{12}", ".", "}", "$", ")", "42", "Notes: n/a", "Self-score: 9/10", "\u00e9", "\u212a", "\t", "-"]
+
+
+@FAST
+@given(st.lists(st.sampled_from(CLOSINGS), max_size=12).map("".join))
+@example("\\boxed{12}.\nScore: 3/3.")
+@example("x = 4.\nKnown issues: none.\n")
+def test_the_closing_label_is_searched_from_its_tail_as_the_plain_search(text):
+    from polyreward.verifiers import closing_remarks
+
+    assert isinstance(closing_remarks._CLOSING_LABEL, TailScanned)
+    assert _spans(closing_remarks._CLOSING_LABEL.search(text)) == _spans(closing_remarks._CLOSING_LABEL.compiled.search(text)), text
 
 
 # --- alternations with branches anchored at the start ---------------------------------------------------------------------
