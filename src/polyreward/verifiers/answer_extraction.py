@@ -673,6 +673,7 @@ _STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL")
+prefilter_names(globals(), "_ASIDE_OPENING")  # (an aside needs its "(": most lines before a box have none)
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
