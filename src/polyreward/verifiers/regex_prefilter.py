@@ -146,6 +146,9 @@ def any_of(strings: Iterable[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
+_LAST_LOWERED: tuple[str | None, str] = (None, "")  # the last ASCII text a case-insensitive filter lowered, and its lowered form
+
+
 class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
@@ -201,9 +204,16 @@ class Prefiltered:
     def may_match(self, text: str) -> bool:
         """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
         if self.ignore_case:
-            if not text.isascii():
+            global _LAST_LOWERED
+            last = _LAST_LOWERED  # (speed: one window is filtered for several patterns in a row, lowered once)
+            if last[0] is text:
+                text = last[1]
+            elif not text.isascii():
                 return True
-            text = text.lower()
+            else:
+                lowered = text.lower()
+                _LAST_LOWERED = (text, lowered)
+                text = lowered
         for key in (self._keys if self._by_start is None else self._keys_in(text)):
             if key in text:
                 rests, literals, alone = self._rests[key]
