@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout22`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout22`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout28`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout28`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -147,6 +147,12 @@ FIRST_SIGHT = {
     "holdout20": ("5 / 36 (13.9 %)", "10 / 62 (16.1 %)", "11 / 73"),
     "holdout21": ("2 / 55 (3.6 %)", "4 / 40 (10.0 %)", "23 / 65"),
     "holdout22": ("1 / 50 (2.0 %)", "4 / 30 (13.3 %)", "1 / 70"),
+    "holdout23": ("0 / 20 (0.0 %)", "6 / 67 (9.0 %)", "2 / 69"),
+    "holdout24": ("1 / 69 (1.4 %)", "1 / 23 (4.3 %)", "2 / 79"),
+    "holdout25": ("6 / 49 (12.2 %)", "8 / 37 (21.6 %)", "6 / 78"),
+    "holdout26": ("2 / 23 (8.7 %)", "8 / 60 (13.3 %)", "8 / 71"),
+    "holdout27": ("7 / 49 (14.3 %)", "9 / 39 (23.1 %)", "18 / 73"),
+    "holdout28": ("3 / 25 (12.0 %)", "1 / 15 (6.7 %)", "9 / 154"),
 }
 
 
@@ -170,7 +176,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout22` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout28` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

@@ -53,28 +53,28 @@ KNOWN_PAID: set[str] = set()
 # is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
 # option named by its text with "the likely culprit" (read as a hedge)
 # holdout21 left eleven, most of them verse or uncommon notation (docs/reading.md, open rows): Roman numerals, a haiku
-# and limericks, a footnote marked with a superscript digit, "Most students get 4 ... the median is 5.", an Egyptian
-# fraction in brackets, a version history, a table row marked "chosen", a ballot with one box ticked, "I typed my
-# answer rather than scanning it: B"
+# and limericks, an Egyptian fraction in brackets, a version history, a table row marked "chosen", "I typed my answer
+# rather than scanning it: B" (its superscript footnote, "Most students get 4 ... the median is 5." and the ballot
+# with one box ticked are paid since stop 48: tests/test_reading_holdout23_25.py)
+# (holdout20's "B, azithromycin. (Amoxicillin, option A, doesn't work because ...)" and holdout21's Egyptian fraction
+# are paid since stop 48 too)
+# holdout23 / holdout25 left none; holdout24 left one (docs/reading.md, open rows): scientific notation in plain text
+# with a unit after it ("Final answer: 1.5 × 10^10 m")
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout18", "yaml_committed", "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·"),
     ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
-    ("holdout20", "trap_remark_paren_after", "B, azithromycin. (Amoxicillin, option A,"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
-    ("holdout21", "footnote_cites_source", "The interior angles sum to 720°.¹\n\n¹ Usi"),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
-    ("holdout21", "most_students_then_own", "Most students get 4 because they forget "),
     ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
-    ("holdout21", "egyptian_sum_and_value", "3/4 + 1/8 = 6/8 + 1/8 = 7/8 (as an Egypt"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "table_selected_row", "| option | made in skin by UV? |\n|---|--"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
-    ("holdout21", "ballot_single_mark", "Ballot:\n[x] (A) Barometer\n[ ] (B) Hygrom"),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
+    ("holdout24", "scientific_notation_answer", "$3\\times10^8 \\times 50 = 150\\times10^8 ="),
 }
 
 

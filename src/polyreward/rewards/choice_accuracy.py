@@ -78,7 +78,8 @@ class ChoiceAccuracy(RolloutReward):
             options = options_in_prompt(prompt_text(row.get("prompt")), self.letters) or None
 
         def check(gold: Any) -> tuple[float | None, str, dict[str, Any]]:
-            verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options)
+            verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options,
+                                    prompt=prompt_text(row.get("prompt")) if not is_missing(row.get("prompt")) else "")
             return verdict.score, verdict.describe(), {}
 
         golds = alternatives(row.get(self.answer_column))

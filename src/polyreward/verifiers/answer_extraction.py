@@ -64,6 +64,7 @@ from polyreward.verifiers.not_a_value import measured_from
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.turns import later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -273,6 +274,12 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
+    if found is not None and found.text and (later := later_turns(text)):
+        # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
+        # takes it back or gives another (holdout25); it never supplies the answer
+        again = extract_answer(later, final_bang)
+        if again is not None and (again.source in ("retracted", "negated") or again.text and _squash(again.text) != _squash(found.text)):
+            return Extracted("", "conflicting")
     return found
 
 
@@ -463,6 +470,7 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
     end = len(text) if found.source == "anchor" else _read_lines(text)[1]
+    with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -474,8 +482,10 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:
             return start, stop
+        if with_suffix is None and not glued_before and found.text[-1].isdigit() and text[stop].isalpha():
+            with_suffix = start, stop
         end = stop - 1
-    return None
+    return with_suffix  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
 
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
@@ -653,6 +663,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
         if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
+        if re.match(r"\\pi(?![A-Za-z])", last_line[last.end():]):  # "16\\pi square units": a multiple of pi (holdout23)
+            return Extracted(last.group().strip() + "\\pi", "last_number")
         return Extracted(last.group().strip(), "last_number")
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."

@@ -53,11 +53,13 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
-from polyreward.verifiers.not_a_value import bound_not_value
+from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.turns import for_the_question, later_turns
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
@@ -302,6 +304,13 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # a fenced or quoted other option, or a retraction there
     if result[0] is not None and result is readings[0] and _reasoning_concludes_otherwise(views[0], result[0], letters):
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
+    if result[0] is not None and (later := later_turns(text)):
+        again = extract_letter(later, letters, options)
+        if again[0] not in (None, result[0]):
+            return None, ""  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... the answer is A." (holdout25)
+    if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in _LETTER_TAG.finditer(views[0])
+                                     if tag.group(2).upper() in letters):
+        return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
     if result[0] is not None and options and result[1] != "option_text":
         return against_the_options(strip_thinking(views[0]), result, letters, options)
     return result
@@ -354,6 +363,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
             return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
+    if mentions and _labelled_otherwise(view, mentions[-1].start(), letter, letters):
+        return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
     if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
@@ -363,6 +374,41 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
+
+
+# a ballot: the options as lines with a check box each ("[x] (A) Barometer", "[ ] (B) Hygrometer", "☑ C. ..."; holdout21)
+_BALLOT_LINE = re.compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\[(?P<mark>[ xX✓✔])\]|(?P<box>[☐☑☒✅]))[ \t]*\(?(?P<letter>[A-Za-z])\)?[.):]?(?:[ \t]|$)",
+                          re.MULTILINE)
+
+
+def _ticked_on_ballot(text: str, letters: str) -> str | None:
+    """The one letter ticked on a ballot of two or more option lines, :data:`SEVERAL` when more are ticked, "" when
+    none is, None when the text holds no ballot."""
+    lines = [line for line in _BALLOT_LINE.finditer(text) if line.group("letter").upper() in letters]
+    if len(lines) < 2:
+        return None
+    ticked = {line.group("letter").upper() for line in lines if (line.group("mark") or "").strip() or line.group("box") in ("☑", "☒", "✅")}
+    if len(ticked) > 1:
+        return SEVERAL
+    return ticked.pop() if ticked else ""
+
+
+# an answer line that opens a line with a letter ("Answer: A", "**Final answer:** (C)") and a tag that holds one
+# ("<letter>D</letter>", "<choice>D</choice>")
+_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
+                                 re.IGNORECASE | re.MULTILINE)
+_LETTER_TAG = re.compile(r"<(letter|choice|option|final|final_answer|selected)>\s*\(?([A-Za-z])\)?\s*</\1>", re.IGNORECASE)
+
+
+def _labelled_otherwise(view: str, at: int, letter: str, letters: str) -> bool:
+    """Does an answer line before ``at`` give another letter, with nothing between taking it back ("Answer: A" then
+    "Explanation: The answer is D.")?"""
+    for line in _ANSWER_LINE_LETTER.finditer(view, 0, at):
+        other = line.group(1).upper()
+        if other != letter and other in letters and retraction_after(view[:at], line.end()) is None and (
+                WITHDRAWAL.search(view, line.end(), at) is None):
+            return True  # ("Answer: A\n[Ctrl+Z]\nAnswer: D" undoes A)
+    return False
 
 
 # a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
@@ -404,6 +450,10 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    if "[" in text or not text.isascii():
+        ticked = _ticked_on_ballot(text, letters)
+        if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
+            return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:
@@ -427,7 +477,14 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return None, SEVERAL  # an answer block that names several options by their text commits to none
     if len(_letters_listed(text, letters)) > 1:
         return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
+    if unfilled_answer_line(text):
+        return None, ""  # "Argon is the noble gas here.\n\nAnswer: [LETTER]": the answer line is an unfilled template
     letter = _letter_from_option_text(text, options)
+    if letter is not None and any(negated(text, m.start(1), m.end(1)) or hedged(text, m.start(1), m.end(1))
+                                  for m in letter_mentions(text, letter, letters)):
+        # "it's not B - the stratosphere is too thin", "either C or D ... ethosuximide": the option's own letter is
+        # denied or offered as one of several, so naming its text chooses nothing either (holdout23, holdout25)
+        return None, ""
     if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
                                    if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
@@ -645,8 +702,10 @@ def _shown(value: Any) -> str:
         return f"<an integer of {int(value.bit_length() * 0.30103) + 1} digits>"
 
 
-def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None) -> Verdict:
-    """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold)."""
+def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
+    """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
+    completion that asks the question again under a heading of its own is read for its answers to that question
+    (:func:`.turns.for_the_question`): two different ones are none."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -655,6 +714,12 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
+    parts = for_the_question(prompt, text) if prompt else None
+    if parts is not None:
+        read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
+        if len({found for found in map(read, parts) if found is not None}) > 1:
+            return Verdict(0.0, "no_answer", answer, rule="conflicting")  # "Answer: D ... Human: <the question> ... C"
+        text = parts[-1]
     if kind == "label":
         found, how = extract_label(text)
     else:

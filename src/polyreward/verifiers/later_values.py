@@ -61,7 +61,13 @@ def explains_denied(clause: str, value: re.Match, denied: list[re.Match]) -> boo
 
 _LATEX_FRACTION = re.compile(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}")
 # an apology or interjection closing the clause after a value: "EDIT: 45, sorry.", "Update: 45 (my bad)."
-_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops)\W*\Z", re.IGNORECASE)
+_APOLOGY_TAIL = re.compile(r"\A[\s)*$]*[,(\-\u2014]\s*(?:sorry|so\s+sorry|my\s+bad|apologies|oops|whoops"
+                          # holdout23: an admission of the earlier error ("It's E, I was wrong."; French, Spanish, German,
+                          # Italian, Portuguese), and a reason after a comma ("is E, since ...", "es E, porque ...")
+                          r"|I\s+was\s+wrong|I\s+made\s+a\s+mistake|je\s+me\s+suis\s+tromp[ée]e?|me\s+equivoqu[ée]|"
+                          r"ich\s+habe\s+mich\s+geirrt|mi\s+sono\s+sbagliat[oa]|eu\s+errei|"
+                          r"(?:since|because|given\s+that|porque|ya\s+que|car|parce\s+que|puisque|weil|denn|perch[ée]|poich[ée])\b[^\n]*)"
+                          r"\W*\Z", re.IGNORECASE)
 # a numeral that names a part of the work ("step 2", "line 3", "case 1", "Eq. 4"): a label, not a value
 _PART_LABEL_BEFORE = re.compile(r"\b(?:steps?|lines?|parts?|cases?|equations?|eqs?|rows?|columns?|items?|pages?|figures?|figs?|"
                                 r"stages?|attempts?|methods?|approach|problems?|questions?|exercises?|lemmas?|sections?|"
@@ -79,8 +85,20 @@ def without_apology(after: str) -> str:
 
 
 def names_a_part(clause: str, at: int) -> bool:
-    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), not a value?"""
-    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None
+    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), or the point where the answer
+    is taken ("the minimum value is -3 (at x = 3)"; holdout23), not a value?"""
+    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None or _AT_POINT_BEFORE.search(clause, max(0, at - 24), at) is not None
+
+
+def of_a_denied_quantity(clause: str, at: int) -> bool:
+    """Is the value at ``at`` what a quantity the writer just denied being asked would be ("The question asks for
+    daily earnings, not weekly earnings (which would be $126)"; holdout25)?"""
+    return _DENIED_QUANTITY_BEFORE.search(clause, max(0, at - 80), at) is not None
+
+
+_DENIED_QUANTITY_BEFORE = re.compile(r"\bnot\s+(?:the\s+|an?\s+)?(?:[A-Za-z-]+\s+){0,3}[A-Za-z-]+\s*[,(]?\s*(?:which|that)\s+would\s+(?:be|have\s+been)"
+                                     r"\s*(?:about\s+|roughly\s+)?\$?\Z", re.IGNORECASE)
+_AT_POINT_BEFORE = re.compile(r"\b(?:at|when|where|attained\s+at|reached\s+at|occurs\s+at)\s+[A-Za-z]\s*=\s*\Z", re.IGNORECASE)
 
 
 # arithmetic that goes on from a box on its line: "$\\boxed{42} - 3 = 39$", "\\boxed{42} \\times 2" -- an operator and a

@@ -64,7 +64,8 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
-from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, without_arguments, work_avoided
+from polyreward.verifiers.turns import for_the_question
+from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -321,7 +322,13 @@ def verify_batch(
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
     forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
+    twice = set()
+    if prompts is not None:
+        preds, twice = _for_the_questions(preds, prompts, final_bang)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
+        if i in twice:  # the question asked again in the completion, and answered otherwise (turns.for_the_question)
+            verdicts[i] = Verdict(0.0, "no_answer", prepare_reference(str(ref)).text if not is_missing(ref) else "", rule="conflicting")
+            continue
         try:
             avoidance = _lazy_prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
             decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang)
@@ -360,6 +367,26 @@ def verify_batch(
     if prompts is not None:
         verdicts = [_in_asked_unit(v, preds[i], prompts[i]) for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:
+    """Each completion cut to its answer to the question its prompt asks, where it writes question headings itself
+    (:func:`.turns.for_the_question`: the last part that answers it), and the rows that answer it twice, differently."""
+    cut, twice = list(preds), set()
+    for i, (pred, prompt) in enumerate(zip(preds, prompts)):
+        if is_missing(prompt) or not isinstance(pred, (str, list)):
+            continue
+        try:
+            parts = for_the_question(prompt_text(prompt), completion_text(pred))
+        except Exception:  # an unreadable prompt changes nothing here
+            continue
+        if parts is None:
+            continue
+        answers = {squeeze(found.text) for found in (extract_answer(part, final_bang) for part in parts) if found is not None and found.text}
+        if len(answers) > 1:
+            twice.add(i)
+        cut[i] = parts[-1]
+    return cut, twice
 
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:

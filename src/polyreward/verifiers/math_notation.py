@@ -49,7 +49,9 @@ _STYLE = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle)(?![A-Za-z])"
 )
 _SPACING = re.compile(r"(?<!\\)\\[,;:! ]|\\q?quad(?![A-Za-z])|~")
-_DEGREES = re.compile(r"\^\s*(?:\{\s*\\circ\s*\}|\\circ(?![A-Za-z]))|\\degree(?![A-Za-z])|\\textdegree(?![A-Za-z])")
+# a degree mark, with the temperature scale after it ("-7^\\circ C", "-7^\\circ\\mathrm{C}", "451\\degree F"; holdout24)
+_SCALE = r"(?:\s*(?:\\(?:text|mathrm)\s*\{\s*[CFK]\s*\}|[CFK](?![A-Za-z])))?"
+_DEGREES = re.compile(r"(?:\^\s*(?:\{\s*\\circ\s*\}|\\circ(?=[CFK](?![A-Za-z])|(?![A-Za-z])))|\\(?:text)?degree(?=[CFK](?![A-Za-z])|(?![A-Za-z])))" + _SCALE)
 # a unit: letters with slashes, dots, spaces or a power ("cm", "m/s", "km/h", "sq ft", "m/s^2")
 _UNIT = re.compile(r"\s*[A-Za-z]+(?:\s*[./ ]\s*[A-Za-z]+){0,3}\s*(?:\^\s*\{?\s*-?\d\s*\}?)?\s*")
 _UNIT_POWER = re.compile(r"\s*\^\s*(?:\{\s*-?\d\s*\}|-?\d)")

@@ -20,6 +20,8 @@ language, not a list of phrasings). Reconstructed rule (ours).
 
 from __future__ import annotations
 
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
 BEFORE_VALUE = {
     "German": r"\bnicht|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls",
     "French": r"\bpas",
@@ -59,3 +61,17 @@ AFTER_VALUE = {
 
 NEGATION_BEFORE_VALUE = "|".join(BEFORE_VALUE.values())
 NEGATION_AFTER_VALUE = "|".join(AFTER_VALUE.values())
+
+
+# the writer's own words taking a stance against something: a negation, or a word of disagreement or error
+_DISSENT = re.compile(
+    r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|differ\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
+    r"erroneous|flawed|bogus|doubt\w*|unsure|uncertain|nein|falsch|faux|incorrecto|errado|sbagliato)\b|n't\b|"
+    r"不对|不是|错|不同意", re.IGNORECASE)
+
+
+def dissents(own_words: str) -> bool:
+    """Do the writer's own words (the visible view) negate or dispute anything? An answer that only a quote, a code
+    block or other set-aside text gives is someone else's words or an aside: it is the writer's only when the writer's
+    own words, if any, do not argue with it (``> Answer: B`` then ``I disagree with it.``)."""
+    return _DISSENT.search(own_words) is not None

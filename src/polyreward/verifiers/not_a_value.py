@@ -103,8 +103,8 @@ _CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
 
 # a value the writer leaves unfinished or vague right after it (holdout17): "120... something", "120-something",
 # "40-odd", "42-ish" -- the digits shown are not all of the value (after an ellipsis only where "something" ends its
-# clause: "\\boxed{42}... something to remember" goes on and stands)
-_UNFINISHED_AFTER = re.compile(r"\s*(?:(?:\.{2,}|…)\s*something\b(?=\s*(?:[.;,!)]|\Z))|-\s*(?:something|odd|ish)\b)", re.IGNORECASE)
+# clause: "\\boxed{42}... something to remember" goes on and stands); "8ish" glued too (holdout20)
+_UNFINISHED_AFTER = re.compile(r"\s*(?:(?:\.{2,}|…)\s*something\b(?=\s*(?:[.;,!)]|\Z))|-\s*(?:something|odd|ish)\b|ish\b)", re.IGNORECASE)
 
 
 def approximate_not_value(text: str, start: int, end: int) -> bool:
@@ -117,6 +117,20 @@ def approximate_not_value(text: str, start: int, end: int) -> bool:
         return True
     after = _CLAUSE_AFTER.match(text, end)
     return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
+
+
+# an answer line left as a template (holdout22): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___" --
+# the line that should commit to a value holds a slot for one, so the completion gives no answer (a value stated
+# before it is not put in the slot by the reader)
+_UNFILLED_ANSWER_LINE = re.compile(
+    r"(?:\A|\n)[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:final|correct|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
+    r"[^\S\n]*[:=][^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
+    r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z")
+
+
+def unfilled_answer_line(text: str) -> bool:
+    """Does ``text`` end on an answer line that holds a slot instead of a value ("Answer: [LETTER]")?"""
+    return _UNFILLED_ANSWER_LINE.search(text[-200:]) is not None
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

@@ -60,7 +60,9 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
     beside = {key for key, text in options.items() if _beside(_option_key(text), before, after)}
     if beside and letter not in beside:
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
-    return (None, "") if _concludes_from_another_option(view, mention, letter, options) else result
+    if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
+        return None, ""
+    return result
 
 
 def _concludes_from_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
@@ -81,6 +83,32 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     return len(named) == 1 and letter not in named
 
 
+def _explained_as_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
+    """Does the explanation after the letter end on another option ("Answer: C\n\nThe posterior pituitary hormone in
+    this list is prolactin.", prolactin being D)? The last sentence names one other option by its text, not denied,
+    and no option letter; the letter's own option text appears nowhere. The letter and the conclusion disagree, and
+    neither is the answer (holdout23)."""
+    after = view[mention.end(1):].rstrip()
+    if not after.strip() or _mentions_text(view.lower().replace("−", "-"), options.get(letter, "")):
+        return False
+    start = max(after.rfind(stop, 0, len(after) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
+    if any(letter_pattern(_letters_of(options)).finditer(after, start)):
+        return False  # "..., so not D" weighs letters: another rule reads it
+    offset = mention.end(1) + start
+    lowered = view.lower().replace("−", "-")
+    named = [key for key, text in options.items() if _mentions_text(lowered[offset:], text, view, offset)]
+    if len(named) != 1 or named[0] == letter or _CONCESSION.search(lowered, offset):
+        return False  # "Answer is B, though morphine is often given for the pain as well." concedes, states nothing
+    last = list(re.finditer(_text_pattern(_option_key(options[named[0]])), lowered[offset:]))[-1]
+    return bool(_STATED_AS_ANSWER.search(lowered[offset:offset + last.start()]))
+
+
+# the other option stated as the conclusion: right after a copula ("... in this list is prolactin.") or after a word
+# of conclusion in its sentence ("so losartan is the drug to stop"); a concession states nothing
+_STATED_AS_ANSWER = re.compile(r"\b(?:is|are|was|were)\s+(?:the\s+|an?\s+)?\W*\Z|\b(?:so|therefore|thus|hence|which\s+is\s+why)\b")
+_CONCESSION = re.compile(r"\b(?:though|although|even|also|too|as\s+well|while|whereas|unlike|except|besides)\b")
+
+
 def _letters_of(options: Mapping[str, str]) -> str:
     return "".join(sorted(options))
 
@@ -94,13 +122,3 @@ def _mentions_text(lowered: str, text: str, view: str = "", offset: int = 0) -> 
         if not view or not negated(view, offset + found.start(), offset + found.end()):
             return True
     return False
-    return result
-    at = mentions[-1].start()
-    start = max(view.rfind(stop, 0, at) for stop in (".", "!", "?", "\n")) + 1
-    stops = [i for i in (view.find(stop, at) for stop in (". ", "!", "?", "\n")) if i >= 0]
-    sentence = " " + view[start:min(stops) if stops else len(view)] + " "
-    named = {key for key, text in options.items() if _option_key(text) and re.search(
-        r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in _option_key(text).split()) + r"(?![\w-])", sentence.lower().replace("−", "-"))}
-    if named and letter not in named:
-        return None, ""
-    return result

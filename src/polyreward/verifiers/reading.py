@@ -46,8 +46,11 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
+from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.tags import tag_blocks
+from polyreward.verifiers.turns import own_turn
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
@@ -289,9 +292,9 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
     line = text[text.rfind("\n", 0, start) + 1:start]
     words = comment.strip()
-    if not line.strip() or not words or len(words) > 200 or _NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+    if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
         return " "
-    return f" ({_NOTE_BREAK.sub(', ', words)}) "
+    return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
 def _drop_hidden_elements(text: str) -> str:
@@ -447,30 +450,12 @@ def _drop_markup(text: str) -> str:
     return text
 
 
-# a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
-# Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13)
-_TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]")
-# the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
-_OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
-
-
-def _within_own_turn(text: str) -> str:
-    """``text`` up to the end of the writer's turn: a header of the writer's own turn at the start is dropped, and the
-    first control token after the writer's words ends the turn. What follows is not the writer's answer: a turn the
-    writer forged ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42") or template noise (holdout13)."""
-    if "<" not in text and "[" not in text:
-        return text
-    header = _OWN_TURN_HEADER.match(text)
-    start = header.end() if header is not None and _TURN_TOKEN.search(header.group()) else 0
-    boundary = _TURN_TOKEN.search(text, start)
-    return text[start:] if boundary is None else text[start:boundary.start()]
-
-
 def without_comments(text: str) -> str:
     """``text`` without what no reader sees or what the writer struck out: HTML and LaTeX comments, hidden HTML
     elements, ``\\phantom`` and white text, struck-through text (``~~..~~``, ``<del>``, ``\\sout``) (step 2), and
-    nothing after the end of the writer's turn (a chat template's control token)."""
-    text = _within_own_turn(text)
+    nothing after the end of the writer's answer (a chat template's control token, a new question it makes up:
+    :func:`.turns.own_turn`)."""
+    text = own_turn(text)
     text = _drop_markup(_drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text))))
     if "~~" in text:
         text = _drop_strikethrough(text)
@@ -479,7 +464,6 @@ def without_comments(text: str) -> str:
 
 _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 _QUOTE_LINE = re.compile(r"^[ ]{0,3}>[^\n]*(?:\n|$)", re.MULTILINE)
-_FOOTNOTE_LINE = re.compile(r"^[ ]{0,3}\[\^[^\]\n]{1,40}\]:[^\n]*(?:\n|$)", re.MULTILINE)
 
 
 def _fences(text: str):
@@ -594,38 +578,7 @@ def _visible_part(text: str, code: bool) -> str:
     if ">" in text:
         text = _QUOTE_LINE.sub("\n", text)
     if "[^" in text:
-        text = _inline_footnotes(text)
-    return text
-
-
-_FOOTNOTE_DEFINITION = re.compile(r"^[ ]{0,3}\[\^([^\]\n]{1,40})\]:[ \t]*([^\n]*)(?:\n|$)", re.MULTILINE)
-
-
-# a note that could supply an answer: a digit, math or markup, or an answer word followed by a lone letter ("the answer
-# is B", "option C"); "the answer key of another problem" names no answer and is read as a caveat
-_NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answers?|options?|choices?|letter)\b[\s:=*(]*(?:is\s+|was\s+|be\s+)?(?:the\s+)?[\s(*]*[A-Za-z](?![\w'])",
-                              re.IGNORECASE)
-
-
-_NOTE_BREAK = re.compile(r"[;.!?]+\s+")
-
-
-def _inline_footnotes(text: str) -> str:
-    """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
-    scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer
-    it qualifies, as a reader would follow the marker. A note with a value, math or markup, or naming an answer (an answer
-    word then a lone letter: "the answer is B"), stays
-    set aside (read only when nothing else answers): a footnote may qualify the answer, never supply one. One pass to
-    collect, one literal replace per definition."""
-    notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
-    text = _FOOTNOTE_DEFINITION.sub("\n", text)
-    for label, note in list(notes.items())[:20]:
-        if _NOTE_WITH_VALUE.search(note):
-            continue  # a footnote may qualify the answer, never supply one: "[^1]: \\boxed{42}" stays set aside
-        # the note is one parenthetical at its marker: its own sentence breaks do not set its caveat apart from the
-        # answer it qualifies ("[^1]: Copied from another problem's key; I have not solved this one.")
-        note = _NOTE_BREAK.sub(", ", note)
-        text = text.replace(f"[^{label}]", f" ({note})" if note else " ")
+        text = inline_footnotes(text)
     return text
 
 
@@ -635,6 +588,23 @@ _BARE_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]]*", re.IGNORECASE)
 # is the one that submits the answer ({"name": "submit_answer", ...})
 _TOOL_BLOCK = re.compile(r"<(tool_call|tool_result|tool_response|function_call|observation)>", re.IGNORECASE)
 _ANSWER_TOOL = re.compile(r'"(?:name|tool|function)"\s*:\s*"[^"]{0,40}(?:answer|submit|final|respond)', re.IGNORECASE)
+
+
+# a tool call written as bare JSON, with no tags around it ({"name": "calculator", "arguments": {...}}; holdout27)
+_BARE_TOOL_CALL = re.compile(r'\{\s*"name"\s*:\s*"[^"\n]{1,60}"\s*,\s*"(?:arguments|parameters)"\s*:\s*\{[^{}]{0,2000}\}\s*\}')
+# an answer tag with attributes ('<answer type="final">') and a final-answer tag of another name ("<final>210</final>")
+_ANSWER_TAG_WITH_ATTRIBUTES = re.compile(r"<answer\s+[^<>\n]{1,200}>", re.IGNORECASE)
+_FINAL_TAG = re.compile(r"<(final|final_answer|finalanswer)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
+
+
+def _plain_answer_tags(text: str) -> str:
+    """``<answer ...attributes>`` read as ``<answer>``; a ``<final>`` block read as the answer block when there is no
+    other (holdout27)."""
+    if "<answer " in text.lower():
+        text = _ANSWER_TAG_WITH_ATTRIBUTES.sub("<answer>", text)
+    if "<answer>" not in text.lower() and _FINAL_TAG.search(text):
+        text = _FINAL_TAG.sub(lambda block: f"<answer>{block.group(2)}</answer>", text)
+    return text
 
 
 def _drop_tool_traffic(text: str) -> str:
@@ -650,20 +620,6 @@ def _drop_tool_traffic(text: str) -> str:
     return text
 
 
-# the writer's own words taking a stance against something: a negation, or a word of disagreement or error
-_DISSENT = re.compile(
-    r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|differ\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
-    r"erroneous|flawed|bogus|doubt\w*|unsure|uncertain|nein|falsch|faux|incorrecto|errado|sbagliato)\b|n't\b|"
-    r"不对|不是|错|不同意", re.IGNORECASE)
-
-
-def dissents(own_words: str) -> bool:
-    """Do the writer's own words (the visible view) negate or dispute anything? An answer that only a quote, a code
-    block or other set-aside text gives is someone else's words or an aside: it is the writer's only when the writer's
-    own words, if any, do not argue with it (``> Answer: B`` then ``I disagree with it.``)."""
-    return _DISSENT.search(own_words) is not None
-
-
 def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
     differs) the text with only the comments removed. Both are normalised; neither holds a bare web address
@@ -674,9 +630,17 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_URL.sub(" ", uncommented)
         if "<" in uncommented and _TOOL_BLOCK.search(uncommented):
             uncommented = _drop_tool_traffic(uncommented)
+        if '"name"' in uncommented:
+            uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
+        if "<" in uncommented:
+            uncommented = _plain_answer_tags(uncommented)
+    if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
+        uncommented = superscript_footnotes(uncommented)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
     if uncommented == visible:
         return (visible,)
+    if "[^" in uncommented:
+        uncommented = without_quiet_notes(uncommented)
     return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
 
 

@@ -71,5 +71,15 @@ def strip_thinking(text: str) -> str:
         before = text[:opened] if opened > 0 and text[:opened].strip() else ""
         return before + text[close + len("</think>"):]
     if "<think>" in text:
-        return ""
+        # a think block left open: no answer, unless a final-answer heading stands after the reasoning in it
+        # ("<think> ... = 30.\n\n**Final Answer**\n\\boxed{30}"; holdout27)
+        heading = None
+        for heading in _FINAL_HEADING.finditer(text, text.find("<think>")):
+            pass
+        return text[heading.start():] if heading is not None else ""
     return text
+
+
+# a heading that opens the final answer on a line of its own: "**Final Answer**", "Final answer:", "## Final Answer"
+_FINAL_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*final[ \t]+answer[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*(?=\S|$)",
+                            re.IGNORECASE | re.MULTILINE)

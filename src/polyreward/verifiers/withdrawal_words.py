@@ -46,9 +46,13 @@ WITHDRAWAL = re.compile(
     # substitution does not check out", "Scrap it.", "I take the B back", "not my answer", "No final answer from me", "I
     # can't give the total", "I'm not going to pretend to know", "I haven't worked out the mean."
     r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
-    r"scrap\s+(?:it|that|this)|undid|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
+    r"scrap\s+(?:it|that|this)|undid|ctrl\s*\+\s*z|cmd\s*\+\s*z|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
+    # holdout17: a part of the answer missing ("There may be a leading digit I missed.", "I only managed the last
+    # two digits")
+    r"(?:an?|some|the)\s+(?:\w+\s+){0,2}(?:I|we)\s+(?:may\s+have\s+|might\s+have\s+)?missed|"
+    r"only\s+(?:managed|got|found|worked\s+out|computed)\s+(?:\w+\s+){0,3}?(?:part|some|half|digits?|last|first)\b|"
     # holdout21: "No answer." as a clause of its own, "nothing herein constitutes an answer"
-    r"no\s+answer(?=\s*[.!)]|\s*\Z)|nothing\s+(?:\w+\s+){0,2}constitutes\s+(?:an?\s+|my\s+)?(?:answer|selection|choice)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
+    r"no\s+answer(?=\s*[.!)]|\s*\Z)|nothing\s+(?:\w+\s+){0,3}constitutes\s+(?:an?\s+|my\s+)?(?:answer|selection|choice)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
     r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count)|"
     r"(?:not|n't)\s+(?:going\s+to\s+)?pretend\w*\s+(?:to\s+)?(?:know|be\s+sure)|"
     r"(?:haven't|have\s+not|didn't|did\s+not)\s+(?:actually\s+|yet\s+)?(?:work(?:ed)?\s+out|comput\w*|calculat\w*|found|find|determin\w*|integrat\w*)"

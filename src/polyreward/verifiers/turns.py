@@ -1,0 +1,236 @@
+"""The writer's turn: where the answer to the question asked ends, and what the writer says after it.
+
+A policy under RL drifts past its answer: it leaks a chat template and writes the next turns itself, or goes on with
+a few-shot pattern and makes up the next question and its answer (red team ``holdout13``, ``holdout25``). A reader
+takes the writer's answer to the question that was asked:
+
+* **The writer's own turn** (:func:`own_turn`): a header of the writer's turn at the very start is dropped, and the
+  first control token after the writer's words ends the turn ("<|im_end|>", "<|eot_id|>", "<end_of_turn>",
+  "[/INST]"). After an answer, a **new question** the writer makes up ends it too: a line that opens with a
+  question heading ("Question:", "Question 2:", "Q:", "Problem:", "Human:", "User:"), once the text before it has
+  stated an answer ("The answer is 20.", "#### 18", "\\boxed{27}"). What follows answers another question: it
+  never supplies the answer ("... The answer is 20. Question 2: ... The answer is 5." is not paid for 5) and never
+  takes it away ("#### 18 Q: ... #### 15" is paid for 18).
+* **The writer's later turns** (:func:`later_turns`): after the end of the turn, what the writer goes on to write
+  as the assistant again ("<|im_start|>assistant", "Assistant:") -- past a user turn that challenges the answer
+  ("Are you sure?", "That's wrong", "Simplify it further."), up to one that asks something else ("And in 3 weeks?",
+  "What about the lcm?": what follows answers another question). They are read for conflicts only: a later turn may give another answer or take this one back
+  ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
+  never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
+
+* **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
+  until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
+  answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
+  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *").
+
+Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers and the last lines: linear time
+in the text but for the loop check, which compares the last line with at most 2,000 lines.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
+# Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13)
+TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\]|</s>")
+# the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
+_OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
+
+# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
+_NEW_QUESTION = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+                           r"[ \t]*(?:\*\*)?[ \t]*:", re.MULTILINE)
+# the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
+# line ("... = 36.", "B. Queue (first in, first out)")
+_ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
+
+
+def own_turn(text: str) -> str:
+    """``text`` up to the end of the writer's answer to the question asked (module docstring)."""
+    start, end = _own_turn_span(text)
+    return without_unfinished_repeat(text[start:end])
+
+
+MAX_LOOP_LINES = 2_000
+
+
+def without_unfinished_repeat(text: str) -> str:
+    """``text`` without the unfinished last round of a loop: when the last line is cut off inside a line written
+    before ("9 * 2 = 18" ... "9 *") and the lines right before it repeat the lines before that earlier one, those
+    repeated lines and the cut-off one are dropped -- they say nothing the text has not said (holdout25: a model
+    repeating its derivation until it runs out of tokens). Anything else is returned unchanged."""
+    last = text[text.rfind("\n") + 1:].strip()
+    if len(last) < 2 or last[-1] in ".!?)]}$" or text.count("\n") < 2:
+        return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
+    lines = text.split("\n")[-MAX_LOOP_LINES:]
+    count = len(lines)
+    for earlier in range(count - 2, -1, -1):
+        line = lines[earlier].strip()
+        if line != last and line.startswith(last):
+            break
+    else:
+        return text
+    repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
+    while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
+            lines[count - 2 - repeated].strip() == lines[earlier - 1 - repeated].strip() != ""):
+        repeated += 1
+    if repeated == 0:
+        return text
+    cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
+    return text[:len(text) - cut]
+
+
+def _own_turn_span(text: str) -> tuple[int, int]:
+    start, end = 0, len(text)
+    if "<" in text or "[" in text:
+        header = _OWN_TURN_HEADER.match(text)
+        start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
+        boundary = TURN_TOKEN.search(text, start)
+        end = len(text) if boundary is None else boundary.start()
+    if ":" in text:
+        for heading in _NEW_QUESTION.finditer(text, start, end):
+            line_end = text.find("\n", heading.end())
+            rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
+            if 0 < len(rest_of_line.split()) < 3:
+                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
+            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
+                return start, heading.start()
+    return start, end
+
+
+# a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
+# "<start_of_turn>model") or a plain one at a line start or right after a control token ("Human:", "Assistant:")
+_ROLE_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?P<role>[A-Za-z]+)"
+                          r"|<\|(?P<tagged>user|assistant|system)\|>"  # Phi, Zephyr: "<|user|>", "<|assistant|>"
+                          r"|(?P<inst>\[INST\])|(?P<uninst>\[/INST\])"  # Llama 2 / Mistral: the user's turn between them
+                          r"|(?:^|(?<=\|>)|(?<=>)|(?<=\]))[ \t]*(?:###[ \t]*)?(?:\*\*)?(?P<named>Human|User|Assistant|AI|Model|Instruction|Response)"
+                          r"[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
+                          re.MULTILINE)
+_WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
+# a user turn that challenges the answer given rather than asking another question: it doubts or disputes it ("Are
+# you sure?", "That's wrong, it's 1/2.", "Isn't it the ribosome?") or asks to redo it ("Simplify it further.",
+# "Check again.")
+_CHALLENGE = re.compile(r"\b(?:sure|really|wrong|incorrect|mistake\w*|not|no|never|disagree|doubt\w*|check|recheck|double-check|"
+                        r"verify|reconsider|rethink|again|further|simplify|correct|right|think|believe|thought)\b|n't\b|\?\s*!|^\W*\?+\W*$",
+                        re.IGNORECASE)
+
+
+# a question or a request for another thing: a question mark, or an opening word that asks or sets a task
+_ASKS = re.compile(r"\?|^\W*(?:what|how|which|who|whom|why|when|where|find|compute|calculate|solve|evaluate|determine|"
+                   r"and|now|next|also|then|give|list|name|write|explain)\b", re.IGNORECASE)
+
+
+def _asks_new_question(turn: str) -> bool:
+    """A user turn that asks something else (a new question, "And in 3 weeks?", "What about the lcm?") rather than
+    challenging the answer given ("Are you sure?", "Simplify it further.", "My teacher says it's 21.")."""
+    return _ASKS.search(turn) is not None and _CHALLENGE.search(turn) is None
+
+
+def later_turns(text: str) -> str:
+    """What the writer writes as the assistant after its own turn ended (module docstring), the turns joined by
+    blank lines; "" when there is none."""
+    end = _own_turn_span(text)[1]
+    if end == len(text):
+        return ""
+    rest = text[end:]
+    headers = list(_ROLE_HEADER.finditer(rest))[:50]
+    # what the writer goes on to write right after the end of its turn, before any header ("36</s></s> Answer: 3.6"),
+    # when the turn ended at a control token (a made-up question ends it for another question's answer)
+    untagged = rest[:headers[0].start() if headers else len(rest)] if TURN_TOKEN.match(rest) else ""
+    turns = [TURN_TOKEN.sub("\n", untagged).strip()]
+    for number, found in enumerate(headers):
+        role = "user" if found.group("inst") else "assistant" if found.group("uninst") else (
+            found.group("role") or found.group("tagged") or found.group("named")).lower()
+        role = {"instruction": "user", "response": "assistant"}.get(role, role)
+        end = headers[number + 1].start() if number + 1 < len(headers) else len(rest)
+        body = TURN_TOKEN.sub("\n", rest[found.end():end]).strip()
+        if role in _WRITER_ROLES:
+            turns.append(body)
+        elif role in ("user", "human") and _asks_new_question(body):
+            break  # what follows answers another question
+    return "\n\n".join(turn for turn in turns if turn)
+
+
+# --- the question asked, when the completion writes questions itself ----------------------------------------------
+# A completion that writes question headings (few-shot "Question:" / "Q:" / "### Instruction:" blocks, invented chat
+# turns) may answer the question asked under one of them, after an example it made up ("Question: Solve 3x + 1 =
+# 22. Answer: x = 7. Question: <the question asked> Answer: x = 12" answers 12), or answer it twice ("Answer: D
+# ... Human: <the question asked> Assistant: The answer is C." answers twice, differently). With the prompt known,
+# the parts that answer the question asked are the text before the first heading and the response under each
+# heading whose question is the one asked (nine in ten of its words are the prompt's, its numbers all the prompt's).
+
+_QUESTION_HEADING = re.compile(
+    r"(?:^|(?<=\|>))[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?"
+    r"|<\|im_start\|>[ \t]*user\b|<\|start_header_id\|>[ \t]*user[ \t]*<\|end_header_id\|>|<start_of_turn>[ \t]*user\b|<\|user\|>|\[INST\]",
+    re.MULTILINE | re.IGNORECASE)
+_RESPONSE_MARK = re.compile(
+    r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Answer|A|Solution|Response|Assistant)[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?"
+    r"|<\|im_start\|>[ \t]*assistant\b|<\|start_header_id\|>[ \t]*assistant[ \t]*<\|end_header_id\|>|<start_of_turn>[ \t]*model\b"
+    r"|<\|assistant\|>|\[/INST\]",
+    re.MULTILINE | re.IGNORECASE)
+_TOKEN = re.compile(r"[^\W\d_]{2,}|\d+(?:\.\d+)?")
+
+
+# words any question may use: they tell two questions apart no more than punctuation does
+_ASKING_WORDS = frozenset("""what which who whom whose how many much is are was were does do did the a an and of for to in on
+at by with from be it its that this there these those let us me now find evaluate compute calculate solve determine give
+tell please answer question following value frac dfrac tfrac sqrt""".split())
+
+
+def _tokens(text: str) -> list[str]:
+    """The words (two letters or more, other than :data:`_ASKING_WORDS`) and numbers of ``text``, lowercased."""
+    return [token for token in (found.lower() for found in _TOKEN.findall(TURN_TOKEN.sub(" ", text))) if token not in _ASKING_WORDS]
+
+
+# the options of a multiple-choice question ("A. Stack", "(B) Queue", "C) Heap"): not its stem
+_FIRST_OPTION = re.compile(r"(?:^|\s)\(?[A-E][.)]\s")
+
+
+def _stem(question: str) -> str:
+    """A question without its options: they are shared by a made-up question about them ("Who wrote 'Frankenstein'?
+    A. Charlotte Brontë B. Jane Austen ..." is not "Who wrote 'Pride and Prejudice'?" with the same options)."""
+    option = _FIRST_OPTION.search(question)
+    return question[:option.start()] if option is not None else question
+
+
+def _last_question(prompt: str) -> str:
+    """The question a prompt asks: after its last question heading when it holds worked examples ("The following are
+    multiple choice questions (with answers) ... Question: <the one asked>"), else the whole prompt."""
+    last = None
+    for last in _QUESTION_HEADING.finditer(prompt):
+        pass
+    return prompt[last.end():] if last is not None else prompt
+
+
+def _same_question(question: str, asked: set[str]) -> bool:
+    """Is ``question`` the question asked (``asked``: the prompt's tokens, :func:`_tokens`)? Every number of it the
+    prompt's, and either the same two or more numbers as the prompt or three tokens or more, nine in ten of them the
+    prompt's ("Which planet is the largest?" is not "Which planet is known as the Red Planet?")."""
+    tokens = _tokens(question)
+    numbers = {token for token in tokens if token[0].isdigit()}
+    if any(number not in asked for number in numbers):
+        return False
+    if len(numbers) >= 2 and numbers == {token for token in asked if token[0].isdigit()}:
+        return True  # "What is 7!/5!?" for "Evaluate $\\frac{7!}{5!}$": the same numbers, asked in other words
+    return len(tokens) >= 3 and sum(token in asked for token in tokens) >= 0.9 * len(tokens)
+
+
+def for_the_question(prompt: str, completion: str) -> list[str] | None:
+    """The parts of ``completion`` that answer the question ``prompt`` asks (see above), in order: the text before
+    the first question heading (left out when blank) and the response under each heading that asks it again ("" when
+    that heading has none); None when no heading in the completion asks it."""
+    if not prompt or not completion or (":" not in completion and "<" not in completion and "[" not in completion):
+        return None
+    headings = list(_QUESTION_HEADING.finditer(completion))[:50]
+    if not headings:
+        return None
+    asked = set(_tokens(_stem(_last_question(prompt))))
+    parts = [completion[:headings[0].start()]] if completion[:headings[0].start()].strip() else []
+    matched = False
+    for number, heading in enumerate(headings):
+        block = completion[heading.end():headings[number + 1].start() if number + 1 < len(headings) else len(completion)]
+        response = _RESPONSE_MARK.search(block)
+        if _same_question(_stem(block[:response.start()] if response else block), asked):
+            matched = True
+            parts.append(block[response.end():] if response else "")
+    return parts if matched else None
