@@ -239,4 +239,4 @@ def for_the_question(prompt: str, completion: str) -> list[str] | None:
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_QUESTION_HEADING _NEW_QUESTION")
+prefilter_names(globals(), "_QUESTION_HEADING _NEW_QUESTION TURN_TOKEN")
