@@ -361,20 +361,27 @@ class LeadAnchored:
 
 def lead_anchored(compiled: re.Pattern) -> re.Pattern | LeadAnchored:
     """``compiled`` wrapped in :class:`LeadAnchored` when it is a top-level alternation with branches that open with
-    ``\\A`` and branches that do not, else itself (speed only; same results)."""
+    ``\\A`` and branches that do not, else itself (speed only; same results). What is read off the pattern is kept in
+    the pattern store (a warm start parses nothing)."""
     if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
         return compiled
-    try:
-        tree = _sre_parse.parse(compiled.pattern, compiled.flags)
-    except Exception:
+
+    def derive() -> tuple[bool, Any] | None:
+        try:
+            tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+        except Exception:
+            return None
+        if len(tree) != 1 or tree[0][0] is not _sre.BRANCH:
+            return None
+        anchored = [_opens_anchored(branch) for branch in tree[0][1][1]]
+        if not any(anchored) or all(anchored):
+            return None
+        return True, _derived(compiled, "unanchored")
+
+    told = remembered(_FINGERPRINT, compiled.pattern, compiled.flags | _UNANCHORED_KEY, derive) if _FINGERPRINT is not None else derive()
+    if told is None:
         return compiled
-    if len(tree) != 1 or tree[0][0] is not _sre.BRANCH:
-        return compiled
-    anchored = [_opens_anchored(branch) for branch in tree[0][1][1]]
-    if not any(anchored) or all(anchored):
-        return compiled
-    derived = (remembered(_FINGERPRINT, compiled.pattern, compiled.flags | _UNANCHORED_KEY, lambda: _derived(compiled, "unanchored"))
-               if _FINGERPRINT is not None else _derived(compiled, "unanchored"))
+    derived = told[1]
     return LeadAnchored(compiled, None if derived is None else Prefiltered(compiled, derived[1], derived[0]))
 
 
