@@ -205,12 +205,19 @@ def test_overlong_hyphen_joined_text_is_as_long_as_spaced():
         ("<think>Subtract 3 from both sides: 2x = 8, so x = 4.</think>\n＜think＞\nThe answer is \\boxed{4}.", 0.0),
         ("<think>Subtract 3 from both sides: 2x = 8, so x = 4.</think>\nThe answer is \\boxed{4}.", 1.0),
         ("<think>Resto 3 de ambos lados: 2x = 8, luego x = 4.</think>\nLa respuesta es \\boxed{4}.", 1.0),
-        ("<think>The pressure is 5 bar above ambient, so the valve opens.</think>\nYes.", 1.0),  # "bar" is a unit
     ],
 )
 def test_think_format_guard_red_team(completion, expected):
     reward = ThinkFormat(min_content_words=3)
     assert reward(prompts=["Solve 2x + 3 = 11."], completions=[completion]) == [expected]
+
+
+def test_bar_is_a_unit_not_a_placeholder_word():
+    # "bar" is a unit of pressure, not the placeholder "foo bar"; the prompt is about the valve (a reasoning about
+    # something else than the question is refused since red team holdout_r4)
+    reward = ThinkFormat(min_content_words=3)
+    completion = "<think>The pressure is 5 bar above ambient, so the valve opens.</think>\nYes."
+    assert reward(prompts=["Does a relief valve set at 4 bar open at 5 bar?"], completions=[completion]) == [1.0]
 
 
 _PIECES = ["<think>", "</think>", "<think", "think>", "</", "<", ">", "x", " ", "\n", "[", "<answer>", "</answer>", "é"]

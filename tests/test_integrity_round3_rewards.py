@@ -378,7 +378,8 @@ def _disguise_once(data, text: str, hidden) -> str:
     # never inside an existing comment, tag or hidden element: comments do not nest, so "<!-- a <!-- b --> c -->"
     # shows "c -->" to any reader; "<s" + "<span hidden>b</span>" + "pan hidden>c</span>" is markup no reader meets;
     # a hidden span nested in a hidden span is read as closing at the first </span> (reading.py does not nest them)
-    spans = [(m.start() - 1, m.end() + 1) for m in re.finditer(r"<!--.*?(?:-->|\Z)|<span[^<>]*>.*?</span>|<[^<>]*>", text, re.DOTALL)]
+    # (a span whose name a look-alike disguised, "<sрan ...>", is still a span: nothing is inserted inside it either)
+    spans = [(m.start() - 1, m.end() + 1) for m in re.finditer(r"<!--.*?(?:-->|\Z)|<s\S{2}n[^<>]*>.*?</s\S{2}n>|<[^<>]*>", text, re.DOTALL)]
     if any(start <= position <= end for start, end in spans):
         position = len(text)
     return text[:position] + data.draw(hidden) + text[position:]

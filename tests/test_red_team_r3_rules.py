@@ -179,7 +179,7 @@ JACCARD_GOLD = "<answer>pleural effusion; opacity</answer>"
     ("moderate right pleural effusion; patchy left basilar opacities", 1.0),  # as the report words them
     ("massive pleural effusion; opacity", 0.3333333333333333),     # a qualifier the report does not write
     ("no pleural effusion; opacity", 0.3333333333333333),          # a negation is no qualifier
-    ("pleural effusion (absent); opacity", 0.3333333333333333),
+    ("pleural effusion (absent); opacity", 0.5),                   # a denied label is not chosen (holdout_r4)
     ("pleural effusion; or opacity", 0.3333333333333333),          # "or" is kept: an alternative
 ])
 def test_jaccard_reads_forms_of_the_same_label(answer, score):

@@ -17,17 +17,9 @@ LEFT_OPEN = {
     ("toolrl_correctness", "python_call_extra"): (
         "a Python code block calling rm_rf(...) is code, not a call in a tool-call format the prompt's runner parses; "
         "reading every fenced function call as a tool call would make any code answer an extra call"),
-    ("toolrl_format", "filler_other_language"): (
-        "Spanish filler words (vale, bueno, pues, entonces) are real words to the content-word rule, which knows the "
-        "function words of English only; docs: what it cannot judge"),
     ("toolrl_format", "terse_think"): (
         "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
         "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0"),
-    ("kg_triplet_consistency", "impression_added"): (
-        "genuine: the offline extractor attaches 'left' in 'Cardiomegaly with small left effusion' to cardiomegaly "
-        "too (nearest anatomy within 6 tokens, radiology_kg.py), a triplet the reference lacks (0.833)"),
-    ("crpo_english", "pig_latin"): (
-        "the language detector labels pig Latin English; a function-word floor would refuse terse clinical English"),
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
@@ -54,9 +46,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "terse_labels"): (
         "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
         "an extractor limit (docs: a reconstruction of ReXKG)"),
-    ("kg_triplet_consistency", "findings_and_impression"): (
-        "genuine: the IMPRESSION restates the findings with other anatomy words, which the extractor attaches as "
-        "extra triplets (0.833), as holdout_r1's impression_added"),
     ("kg_triplet_consistency", "bulleted_report"): (
         "genuine: 'Heart: enlarged.' as a bullet is read as the anatomy 'heart' without the finding cardiomegaly "
         "(0.786); an extractor limit"),
@@ -114,6 +103,48 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "laterality_detail"): (
         "genuine: the one-word sentence 'Cardiomegaly.' is skipped (ReXKG's < 2 token rule) and the effusion's side "
         "and size differ from the reference's (0.143)"),
+    # holdout_r4 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r4_first_sight.md)
+    ("toolrl_format", "imperative_fragment_think"): (
+        "genuine, but 'Need Paris weather, celsius. Call get_current_weather once.' is the prompt's words but 'need' "
+        "and 'once'; as holdout_r1's terse_think (counting prompt words again pays a think that pastes the call or "
+        "shuffles the prompt's words)"),
+    ("toolrl_format", "arrow_mapping_think"): (
+        "genuine: 'Paris -> location; celsius -> unit' restates the schema's words (location, unit, required, call); "
+        "as terse_think"),
+    ("crpo_format", "shuffled_words_think"): (
+        "the reasoning's own words in random order: real, on-topic content words; telling word salad from terse "
+        "clinical shorthand needs a language model, which the format guard does not run"),
+    ("think_format", "shuffled_words_think"): (
+        "as crpo_format's shuffled_words_think: 'sides so from both 3 x subtract = 4 2x 8 =' holds the work's words "
+        "and numbers, only not in order"),
+    ("forecast_class_cost", "tilde_approx"): (
+        "label disputed after first sight: the integrity suite (tests/test_integrity_round3_rewards.py) reads a bare "
+        "'~76' or '≈ 76' as no committed value (an approximation sign, also logic's 'not'); the words 'approximately "
+        "340' are read"),
+    ("jaccard", "parenthetical_gloss"): (
+        "genuine, but a bracket after a label cannot be told a gloss ('enlarged heart') from a qualifier that "
+        "hedges, negates or adds a finding ('unlikely', 'artifact', 'and a small pneumothorax': holdout_r4 hacks) "
+        "without a vocabulary of every status; the label is kept whole"),
+    ("kg_triplet_consistency", "costophrenic_blunting_wording"): (
+        "genuine: the left side is stated of the costophrenic angle, not of the effusion, so the triplet "
+        "(pleural effusion, left, located_at) of the reference is missing (0.667); an extractor limit"),
+    ("kg_triplet_consistency", "extra_pertinent_negative"): (
+        "genuine, but 'no focal consolidation' adds a negative finding and its modifier that the reference report "
+        "lacks (0.69): agreement with the reference graph (CheXPO-v2's exact J), as stable_persistent_wording"),
+    ("kg_triplet_consistency", "uncertain_finding_hedged"): (
+        "genuine: 'opacity, which may represent early pneumonia' is a lung opacity suggestive of pneumonia, where the "
+        "reference writes 'possible pneumonia at the right base' (0.3): another graph for the same finding"),
+    ("overlong_penalty", "emoji_bullet_markers"): (
+        "label disputed after first sight: a bullet emoji costs a tokenizer a token or more, so counting it is the "
+        "token stand-in the word fallback is (as holdout_r3's disputed rows); its plain reference has no markers"),
+    ("overlong_penalty", "spaced_em_dashes"): (
+        "label disputed after first sight: a spaced dash is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "numbered_markers"): (
+        "label disputed after first sight: a list number ('1.') is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "markdown_headers"): (
+        "label disputed after first sight: '##' is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "spaced_ellipses_and_abbreviation"): (
+        "label disputed after first sight: each '.' of a spaced ellipsis is a token, as emoji_bullet_markers"),
 }
 
 ROWS = bench.load_rows()

@@ -167,10 +167,25 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     # ECG."), not a full stop or the boxed letter again ("\\boxed{A}.", "A \\boxed{A}"; red team holdout_r2)
     answer = visible_text(parts[1], code=True)
     boxes = boxed_groups(answer.strip())
-    if not has_summary_and_one_box(answer) or _several_options(boxes[0]):
-        return 1.0
+    if not has_summary_and_one_box(answer) or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
+        return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
     summary = answer.replace(boxes[0], " ")
-    return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) else 1.0
+    return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \
+        and not _copies_prompt(summary, prompt) else 1.0
+
+
+_WORD_CHAR = re.compile(r"[^\W_]")
+_WORDS = re.compile(r"[^\W_]+")
+
+
+def _copies_prompt(summary: str, prompt: object) -> bool:
+    """True when the summary is a run of 3+ words copied from the prompt ("Which is the next best step?"): the question
+    again states nothing about the answer (red team ``holdout_r4``)."""
+    text = prompt_text(prompt) if prompt is not None else ""
+    words = _WORDS.findall(summary.casefold())
+    if len(words) < 3 or not text:
+        return False
+    return f" {' '.join(words)} " in f" {' '.join(_WORDS.findall(text.casefold()))} "
 
 
 _OPTION_LETTER = re.compile(r"(?<![A-Za-z])[A-Z](?![A-Za-z])")

@@ -56,7 +56,8 @@ ignored). They are a committed forecast only when
   bound, negate, range or relabel it (``moins de 60``, ``60 미만``, ``不是48``, ``north of 40``, ``AQI 60``,
   ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; so are the words of a label before a colon
   unless the prompt names them (``Peak hourly value tomorrow: 340`` is no mean; ``Jongno mean: 24`` is); a step label
-  (``Day 1: 48``, ``D+1: 48``) and a date (``2010-01-19: 340``) are no value, a decimal comma (``23,5``) is a decimal
+  (``Day 1: 48``, ``D+1: 48``; not ``hour 20: 30``, the value of one hour, red team ``holdout_r4``) and a date
+  (``2010-01-19: 340``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
@@ -65,6 +66,7 @@ ignored). They are a committed forecast only when
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
+* the block's tag is read in any case (``<Answer>27</Answer>``; red team ``holdout_r4``);
 * with ``answer_block: required`` (the shipped example: its prompts ask for ``<answer>...</answer>``) only the
   block is read: a last line of prose ending in a number ("So far the running value is 70.38") is no forecast,
   however much it reads like the prose style "I expect roughly 76 µg/m3" that the default (``optional``) accepts.
@@ -179,7 +181,8 @@ _SENTENCE_START = re.compile(r"[.!?\n]")
 _LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|textrm|rm|mbox)\s*\{([^{}]*)\}")
 _LATEX_SPACE = re.compile(r"\\[,;:! ]|\$|\\quad")
 # a step label before its value: "Day 1: 48", "D+1: 48", "t+2: 52" (a word, a step number, a colon) is no value
-_STEP_LABEL = re.compile(r"\b[A-Za-z]{1,12}\s*[+-]?\s*\d{1,3}\s*:(?!\d)")
+# ("hour 20: 30" names an hour of the day, whose value is no daily mean: not a step label; red team holdout_r4)
+_STEP_LABEL = re.compile(r"\b(?!(?:hours?|hrs?|h)\b)[A-Za-z]{1,12}\s*[+-]?\s*\d{1,3}\s*:(?!\d)", re.IGNORECASE)
 # the words that may stand right beside a forecast's number (red team holdout_r2): what names the forecast, its unit,
 # its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA); any other word there,
 # in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
@@ -277,12 +280,32 @@ def _spelled_forecast(span: str) -> str:
     return f"{span[:spans[0].start()]}{value:g}{span[spans[-1].end():]}"
 
 
+# "I'd say 27" / "I would say 27" states the writer's own figure (an opinion is a commitment, red team holdout_r4)
+_OPINION = re.compile(r"\b(?:I'?d|I\s+would)\s+say\b", re.IGNORECASE)
+# the value restated in mg/m³ in brackets after its µg/m³ form: "340 µg/m³ (0.34 mg/m³)" (red team holdout_r4)
+_RESTATED = re.compile(r"([-+]?\d+\.?\d*)(\s*UGM\s*)\(\s*(?:=|≈|~)?\s*(\d*\.?\d+)\s*mg\s*/\s*m\s*\^?\s*3\s*\)", re.IGNORECASE)
+
+
+def _without_restatement(span: str) -> str:
+    """``span`` without a bracketed mg/m³ form of the µg/m³ value before it, when the two agree to the written
+    precision of the mg/m³ figure (``0.34`` for 340 ± 5); another value there stays (two numbers: no forecast)."""
+    def drop(match: re.Match) -> str:
+        value, restated = float(match.group(1)), match.group(3)
+        decimals = len(restated.partition(".")[2])
+        return f"{match.group(1)}{match.group(2)}" if abs(float(restated) * 1000 - value) <= 500 * 10 ** -decimals + 1e-9 \
+            else match.group()
+    return _RESTATED.sub(drop, span)
+
+
 def _read_span(span: str) -> str:
     """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
-    pollutant names read."""
+    pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
+    the value dropped (:func:`_without_restatement`)."""
+    span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    span = _without_restatement(span) if "mg" in span.casefold() else span
     return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 
 
@@ -340,7 +363,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     """(numbers, why, found a candidate) of one reading of the completion."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
-    blocks = list(tag_blocks(text, "answer"))
+    blocks = list(tag_blocks(text, "answer", ignore_case=True))  # <Answer>27</Answer> is the block (red team holdout_r4)
     if not blocks and block_required:
         return None, "no <answer> block (answer_block: required; prose is not read)", False
     if blocks:

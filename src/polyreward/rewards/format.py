@@ -88,6 +88,13 @@ curae donec pellentesque habitant morbi tristique senectus netus malesuada fames
 # programmers' placeholder names (metasyntactic variables: "foo bar baz qux"), placeholder text like lorem ipsum;
 # "bar" and "fred" are left out (a unit of pressure, a name), so "foo bar baz qux" counts 1
 PLACEHOLDER_WORDS = frozenset("foo foobar baz qux quux corge grault garply waldo plugh xyzzy thud".split())
+# words about the act of reasoning, not about the case: a think body that names nothing of the case but these ("I will
+# think about this request carefully and then produce the appropriate answer.", "Insert detailed clinical reasoning
+# here.") plans or templates a reasoning it never gives (off_topic; red team holdout_r4)
+META_WORDS = frozenset("""reasoning reason reasons carefully careful consider considering approach analyze analyse analysis
+answer answers final solve solving question task request produce provide give appropriate choose option options
+detailed insert placeholder show here goes write explanation explain systematically thoroughly methodically proceed
+best""".split())
 
 
 @functools.cache
@@ -146,6 +153,9 @@ def stem(word: str) -> str:
 _ADDRESS = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\w-]+)+", re.IGNORECASE)
 
 
+_HASHTAG = re.compile(r"(?<![\w&#])#[^\W\d_][\w-]*")
+
+
 def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     """(the content words of ``text`` that ``prompt`` does not hold, the visible text read)."""
     from polyreward.verifiers.reading import visible_text
@@ -153,6 +163,8 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     if "://" in visible or "www." in visible or "@" in visible:
         visible = _ADDRESS.sub(" ", visible)
+    if "#" in visible:  # a hashtag (#algebra) labels, it says nothing (red team holdout_r4); "#1", "# Plan" stay
+        visible = _HASHTAG.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
     return {w for w in _WORD.findall(visible) if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}, visible
@@ -186,10 +198,47 @@ def has_letter_or_digit(text: str) -> bool:
     return _WORD.search(_TAG.sub(" ", visible_text(text, code=True))) is not None
 
 
+_DIGITS = re.compile(r"\d+")
+
+
+def _terms(text: str) -> set[str]:
+    """The stems and numbers of ``text``'s words that could name the case (not stop, filler or meta words)."""
+    from polyreward.verifiers.reading import visible_text
+
+    not_content = not_content_words()
+    visible = _TAG.sub(" ", visible_text(text)).casefold()
+    words = _WORD.findall(visible)
+    terms = {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
+    return terms | set(_DIGITS.findall(visible))  # the numbers inside "3y" and "2x" too
+
+
+def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
+    """True when a think body in the prompt's script shares no word or number (stems, :func:`_terms`; words about
+    the act of reasoning, :data:`META_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
+    call): real words about something else ("A linear equation is an equation in which each term is ...", for "Solve
+    2x + 3 = 11") or about reasoning only ("I will carefully consider each option and then choose the best one.",
+    "Show your work here."; red team ``holdout_r4``). A body mostly in another
+    script than Latin, or in another language (:func:`polyreward.verifiers.language.foreign`), is not compared (a
+    translation shares no spelling); without a prompt nothing is compared."""
+    text = prompt_text(prompt) if prompt is not None else ""
+    if not text:
+        return False
+    letters = [ch for ch in think if ch.isalpha()]
+    if not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+        return False
+    said = _terms(think)
+    if said & _terms(" ".join([text, *others])):
+        return False
+    from polyreward.verifiers.language import foreign
+
+    return not foreign(think)  # a reasoning in another language shares no spelling with an English question
+
+
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
-    prompt's words left out), or another block (the answer, a tool call) without a letter or digit; None when each
-    is substantive or the guard is off."""
+    prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`), or
+    another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard is
+    off."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
@@ -197,6 +246,8 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None)
             found = content_words(body, prompt)
             if found < minimum:
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
+            if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"]):
+                return "think block shares no word or number with the question or the answer"
         elif not has_letter_or_digit(body):
             return f"{name} block is empty (no letter or digit)"
     return None

@@ -80,10 +80,12 @@ from polyreward.verifiers.tool_calls import (
     calls_outside_blocks,
     injected_calls,
     message_tool_calls,
+    nfc_values,
     parse_tool_call_text,
     reference_calls,
     toolrl_block_json,
     without_html_comments,
+    without_think_mentions,
 )
 from polyreward.verifiers.tags import first_block, tag_blocks
 
@@ -251,7 +253,7 @@ class ToolRLCorrectness(RolloutReward):
             return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text)
         if self.read_blocks == "first":
             return toolrl_block_json(text)
-        visible = without_html_comments(text)
+        visible = without_think_mentions(without_html_comments(text))
         calls = []
         injected = []
         for _, _, body in tag_blocks(visible, "tool_call"):  # rlla.py's per-block parse, on every block
@@ -285,8 +287,8 @@ class ToolRLCorrectness(RolloutReward):
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
-        try:
-            reward, s, s_max = toolrl_correctness(gold, predicted, self.max_reward, self.min_reward)
+        try:  # strings compared in NFC (canonically equivalent spellings are one text)
+            reward, s, s_max = toolrl_correctness(nfc_values(gold), nfc_values(predicted), self.max_reward, self.min_reward)
         except ToolCallError as exc:
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if math.isnan(s):

@@ -41,7 +41,7 @@ from polyreward.verifiers.label_sets import answer_block
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
-from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, parse_tool_call_text, reference_calls
+from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, nfc_values, parse_tool_call_text, reference_calls
 from polyreward.vocabulary import group_key
 
 FORMS = ("grpo", "ppo")
@@ -99,8 +99,10 @@ def _same_number(value: Any) -> Any:
     stay booleans."""
     if isinstance(value, float) and value.is_integer():
         return int(value)
+    if isinstance(value, str):  # canonically equivalent spellings are one text (NFC; red team holdout_r4)
+        return nfc_values(value)
     if isinstance(value, Mapping):
-        return {k: _same_number(v) for k, v in value.items()}
+        return {nfc_values(k): _same_number(v) for k, v in value.items()}
     if isinstance(value, list):
         return [_same_number(v) for v in value]
     return value

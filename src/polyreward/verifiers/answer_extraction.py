@@ -65,6 +65,7 @@ from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_afte
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import later_turns
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.work_avoidance import squeeze
 
@@ -154,6 +155,9 @@ def _math_tail(line: str) -> str | None:
             if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
                 return None  # the last item of a list ("x = 2 or x = 3"), not the answer
             plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
+            first, _, rest = tail.partition("=")
+            if rest and re.fullmatch(r"\s*[\d.,]+\s*", first) and re.search(r"\b(?:of|in|from|for)\s*\Z", line[:start.end()]):
+                tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
             return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
     return None
 
@@ -620,7 +624,7 @@ def _extract_from_line(text: str) -> Extracted | None:
     first = _ANSWER_FIRST.match(text)
     if first is not None:
         return Extracted(first.group("value"), "answer_first")
-    window = text.rstrip()[-800:]
+    window = _without_closing_words(text.rstrip()[-800:])
     last_line = _last_lines(window, 1)
     labels = list(_BOLD_LABEL.finditer(last_line))
     if labels and last_line[labels[-1].end():].strip():
@@ -675,6 +679,21 @@ def _extract_from_line(text: str) -> Extracted | None:
     if stated is not None and number_from_words(stated.group(1)) is not None:
         return Extracted(stated.group(1), "number_words")
     return None
+
+
+def _without_closing_words(window: str) -> str:
+    """``window`` without a last line of a few words that holds no value ("Hope this helps!", "Let me know if you
+    have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
+    cut = window.rfind("\n")
+    line = window[cut + 1:]
+    if cut < 0 or len(line.split()) > 8 or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+        return window
+    if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or _STATED_IN_WORDS.search(line)
+            or dissents(line) or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
+        # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
+        # reader does not read as numbers ("答案是四十五。")
+        return window
+    return window[:cut].rstrip()
 
 
 # a value in words that closes the last line after a copula or an equals sign

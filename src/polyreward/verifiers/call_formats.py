@@ -30,7 +30,17 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
   result); red team ``holdout_r3``;
 * a tool-call tag whose attributes name the call (``<tool_call name="x" k="v"/>``, ``<function_call name="x">``):
   the other attributes are its parameters, and a JSON object up to the closing tag is merged into them
-  (:func:`attribute_calls`; red team ``holdout_r3``).
+  (:func:`attribute_calls`; red team ``holdout_r3``); also a plain ``<tool name="x">`` tag, whose
+  ``<param name="k">v</param>`` (or ``<parameter ...>``) children are its parameters (red team ``holdout_r4``);
+* Kimi's ``functions.x:0`` (a call index after the name, then ``<|tool_call_argument_begin|>{...}``), read by
+  :func:`named_argument_calls` (red team ``holdout_r4``);
+* OpenAI Harmony's ``to=functions.x ... <|message|>{...}`` (gpt-oss: the recipient in the header, the arguments as
+  the message; :func:`harmony_calls`, red team ``holdout_r4``);
+* a line of prose that is nothing but a call of a function-like name, ``get_weather(city="Paris")`` or
+  ``get_weather({city: 'Paris'})`` (JavaScript), or a bracketed list of them (Llama 3.2's pythonic layout):
+  :func:`call_lines`, each an attempted call (its keyword arguments read when they are literals). A line with
+  anything else on it (``I'll call get_weather(...) next``) is prose, and a fenced code block is code, not read here
+  (red team ``holdout_r4``).
 
 Linear in the text: each scan is one regex pass; Python literals are tried at most :data:`MAX_LITERALS` times.
 """
@@ -198,6 +208,62 @@ def markup_calls(text: str, json_calls) -> list[Call]:
             calls.extend(_body_calls(match.group(1), json_calls))
     if "<" in text:
         calls.extend(_tag_bodies(text, json_calls))
+    if "<|message|>" in text:
+        calls.extend(harmony_calls(text, json_calls))
+    return calls
+
+
+# Harmony (gpt-oss): a header naming the recipient (to=functions.x, in the role or the channel part), then the
+# arguments as the message, up to <|call|> (or the next special token / line end when it is missing)
+_HARMONY = re.compile(r"\bto=([A-Za-z_][\w.\-]{0,200})(?:(?!<\|message\|>)[^\n]){0,200}<\|message\|>"
+                      r"((?:(?!<\|(?:call|end|start|return)\|>)[^\n]){0,20000})")
+
+
+def harmony_calls(text: str, json_calls) -> list[Call]:
+    """The calls of Harmony's layout (module docstring): the recipient without its ``functions.`` namespace, the
+    message's JSON object as the parameters ({} when it is no JSON object: an attempted call all the same, when the
+    recipient reads as a function's name)."""
+    calls: list[Call] = []
+    for match in _HARMONY.finditer(text):
+        name = match.group(1).removeprefix("functions.")
+        body = match.group(2).strip()
+        arguments = _arguments(body) if body.startswith("{") else None
+        if arguments is None and not _FUNCTION_LIKE.search(match.group(1)):
+            continue  # "to=the user <|message|> soon": a plain word and no JSON arguments is no call
+        calls.append({"name": name, "parameters": arguments or {}})
+    return calls
+
+
+# a line that is only a call (or a bracketed list of calls, Llama 3.2's pythonic layout); the name must read as a
+# function's (snake_case, dotted or camelCase), so "Note(this)" or "f(x)" in prose is not one
+_CALL_LINE = re.compile(r"^[ \t]*\[?[ \t]*([A-Za-z_][\w.]{1,200})[ \t]*\((.{0,2000})\)[ \t]*\]?[ \t;]*$", re.MULTILINE)
+_JS_OBJECT_ARGUMENT = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
+
+
+def call_lines(text: str) -> list[Call]:
+    """The calls of lines of prose that are nothing but calls (module docstring): each is one attempted call, its
+    keyword arguments read when they are Python literals (:func:`python_call`); a list of calls on one line is
+    each of them. Linear: one regex pass over the lines, each line parsed at most once."""
+    calls: list[Call] = []
+    if "(" not in text:
+        return calls
+    for match in _CALL_LINE.finditer(text):
+        if not _FUNCTION_LIKE.search(match.group(1)):
+            continue
+        line = match.group().strip().rstrip(";").strip()
+        if line.startswith("["):
+            try:
+                node = ast.parse(line, mode="eval").body
+            except (SyntaxError, ValueError, MemoryError, RecursionError):
+                node = None
+            if isinstance(node, ast.List) and node.elts and all(isinstance(e, ast.Call) for e in node.elts):
+                calls.extend(python_call(ast.unparse(e)) or {"name": ast.unparse(e.func), "parameters": {}} for e in node.elts)
+                continue
+            line = line.strip("[]").strip()
+        call = python_call(line)
+        if call is None and _JS_OBJECT_ARGUMENT.match(match.group(2)) is None and match.group(2).strip():
+            continue  # arguments that are neither Python literals nor one object: prose with parentheses
+        calls.append(call or {"name": match.group(1), "parameters": {}})
     return calls
 
 
@@ -270,6 +336,7 @@ _CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|^[ ]{0,3}(?:`{3,}|~{3,})[
 _NO_WORD = re.compile(r"[^\w]*")
 _SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>")
 _OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
+_CALL_INDEX = re.compile(r"^:\d{1,6}(?=\s|<|$)")
 LOOKBACK = 300  # characters before an object searched for its function's name
 MAX_UNDECODED = 32
 MAX_OBJECTS = 256  # objects looked back from; later ones are left (linear time on a text of many small objects)
@@ -307,7 +374,9 @@ def _name_before(text: str, start: int) -> str | None:
     # a special token's inner words (<|tool_sep|>) are markup, not a name
     window = _SPECIAL_TOKEN.sub(lambda m: " " * len(m.group()), text[base:start])
     for match in reversed(list(_IDENTIFIER.finditer(window))):
-        gap = _CONNECTORS.sub(" ", "0" + window[match.end():])[1:]  # "0": the gap's start is no line start
+        # Kimi writes a call index after the name (functions.get_weather:0): part of the name's token, not a gap
+        rest = _CALL_INDEX.sub("", window[match.end():], count=1)
+        gap = _CONNECTORS.sub(" ", "0" + rest)[1:]  # "0": the gap's start is no line start
         if not _NO_WORD.fullmatch(gap) or gap.count("\n") > 3:
             if not _FUNCTION_LIKE.search(match.group()):
                 continue  # a label's word ("ARGS") or a fence's language: look further back
@@ -321,8 +390,9 @@ def _name_before(text: str, start: int) -> str | None:
 
 
 # a tool-call tag whose attributes name the call: <tool_call name="x" k="v"/>, <function_call name="x">{...}</...>
-_ATTRIBUTE_TAG = re.compile(r"<[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?|function|call)[ \t]+([^<>]{0,2000}?)(/?)>",
+_ATTRIBUTE_TAG = re.compile(r"<[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?|function|call|tool)[ \t]+([^<>]{0,2000}?)(/?)>",
                             re.IGNORECASE)
+_CHILD_PARAMETER = re.compile(r"<(param(?:eter)?)\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)</\1\s*>", re.DOTALL | re.IGNORECASE)
 _ATTRIBUTE = re.compile(r"([A-Za-z_][\w.-]{0,100})[ \t]*=[ \t]*(?:\"([^\"]*)\"|'([^']*)')")
 
 
@@ -350,5 +420,7 @@ def attribute_calls(text: str) -> list[Call]:
             body = text[match.end():match.end() + closing.start()].strip() if closing else ""
             arguments = _arguments(body) if body.startswith("{") else None
             parameters.update(arguments or {})
+            if arguments is None and "<param" in body.lower():  # <param name="k">v</param> children
+                parameters.update({p.group(2): p.group(3).strip() for p in _CHILD_PARAMETER.finditer(body)})
         calls.append({"name": name.strip(), "parameters": parameters})
     return calls

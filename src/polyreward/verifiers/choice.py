@@ -58,8 +58,8 @@ from polyreward.verifiers.option_checks import against_the_options
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.choice_forms import LETTER_TAG, SEVERAL, labelled_otherwise, ticked_on_ballot  # noqa: F401 (SEVERAL: public here)
 from polyreward.verifiers.turns import for_the_question, later_turns
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
@@ -156,9 +156,6 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False)
     return None
 
 
-# "A, B, C, D", "B or C", "(A) (B)", "A/C": a hedge over several options is no answer (else listing every
-# letter would score like a committed guess, and a policy learns to hedge)
-SEVERAL = "several options"
 UNCOMMITTED = "uncommitted"  # "It might be C.", "C? Not sure.": a letter offered as a possibility (commitment.qualified)
 _LIST_WINDOW = 40
 
@@ -308,7 +305,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         again = extract_letter(later, letters, options)
         if again[0] not in (None, result[0]):
             return None, ""  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... the answer is A." (holdout25)
-    if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in _LETTER_TAG.finditer(views[0])
+    if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
     if result[0] is not None and options and result[1] != "option_text":
@@ -363,7 +360,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
             return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
-    if mentions and _labelled_otherwise(view, mentions[-1].start(), letter, letters):
+    if mentions and labelled_otherwise(view, mentions[-1].start(), letter, letters):
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
@@ -374,41 +371,6 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
-
-
-# a ballot: the options as lines with a check box each ("[x] (A) Barometer", "[ ] (B) Hygrometer", "☑ C. ..."; holdout21)
-_BALLOT_LINE = re.compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\[(?P<mark>[ xX✓✔])\]|(?P<box>[☐☑☒✅]))[ \t]*\(?(?P<letter>[A-Za-z])\)?[.):]?(?:[ \t]|$)",
-                          re.MULTILINE)
-
-
-def _ticked_on_ballot(text: str, letters: str) -> str | None:
-    """The one letter ticked on a ballot of two or more option lines, :data:`SEVERAL` when more are ticked, "" when
-    none is, None when the text holds no ballot."""
-    lines = [line for line in _BALLOT_LINE.finditer(text) if line.group("letter").upper() in letters]
-    if len(lines) < 2:
-        return None
-    ticked = {line.group("letter").upper() for line in lines if (line.group("mark") or "").strip() or line.group("box") in ("☑", "☒", "✅")}
-    if len(ticked) > 1:
-        return SEVERAL
-    return ticked.pop() if ticked else ""
-
-
-# an answer line that opens a line with a letter ("Answer: A", "**Final answer:** (C)") and a tag that holds one
-# ("<letter>D</letter>", "<choice>D</choice>")
-_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
-                                 re.IGNORECASE | re.MULTILINE)
-_LETTER_TAG = re.compile(r"<(letter|choice|option|final|final_answer|selected)>\s*\(?([A-Za-z])\)?\s*</\1>", re.IGNORECASE)
-
-
-def _labelled_otherwise(view: str, at: int, letter: str, letters: str) -> bool:
-    """Does an answer line before ``at`` give another letter, with nothing between taking it back ("Answer: A" then
-    "Explanation: The answer is D.")?"""
-    for line in _ANSWER_LINE_LETTER.finditer(view, 0, at):
-        other = line.group(1).upper()
-        if other != letter and other in letters and retraction_after(view[:at], line.end()) is None and (
-                WITHDRAWAL.search(view, line.end(), at) is None):
-            return True  # ("Answer: A\n[Ctrl+Z]\nAnswer: D" undoes A)
-    return False
 
 
 # a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
@@ -451,7 +413,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
     if "[" in text or not text.isascii():
-        ticked = _ticked_on_ballot(text, letters)
+        ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
             return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
     for how, pattern in _patterns(letters):

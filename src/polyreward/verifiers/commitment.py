@@ -96,7 +96,9 @@ _HEDGED_BEFORE = re.compile(
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
 _HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
-                           + _CANDIDATE, re.IGNORECASE)
+                           + _CANDIDATE
+                           # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)
+                           + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b", re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
@@ -327,7 +329,9 @@ _NUMBER_WORD_RUN = re.compile(r"((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)[\s.!?)*$]*\Z
 
 def _spelled_value(clause: str) -> int | None:
     """A value written in words that closes ``clause`` after a word pointing at it ("it's actually forty-five",
-    "No, wait: nine"), or None. Without a pointer ("Step one.") it is not a statement of a value."""
+    "No, wait: nine"), or the whole clause ("Forty-five.", "-- forty-five in words"; holdout26), or None. Without a
+    pointer ("Step one.") it is not a statement of a value."""
+    clause = _IN_WORDS_TAIL.sub("", clause)
     run = _NUMBER_WORD_RUN.search(clause)
     if run is None:
         return None
@@ -338,8 +342,13 @@ def _spelled_value(clause: str) -> int | None:
         if value is not None:
             before = clause[:run.start(1)] + " ".join(words[:-size])
             pointed = _POINTER.search(before.rstrip() + " ") or _STRONG_POINTER.search(before.rstrip() + " ")
-            return value if pointed else None
+            dashed = re.search(r"(?:[—–]|--)\s*\Z", before)  # "square centimetres — forty-five in words"
+            return value if pointed or dashed or not re.search(r"[^\W\d_]", before) else None
     return None
+
+
+# "in words", "written out", "spelled out" after a number in words: how it is written, not another word of it
+_IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
 
 
 def letter_pattern(letters: str) -> re.Pattern:
@@ -522,7 +531,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
         # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
         # doesn't work ...; a classic exam trap.)" (holdout20)
-        about_other = bool(others) and not mentions
+        # (a count in a description, "the practice version with 16 eggs", is about no other value: holdout28)
+        about_other = not mentions and any(not re.match(r"\s*[^\W\d_]", clause[v.end():]) for v in others)
     return ""
 
 

@@ -19,7 +19,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # a footnote in superscript digits (holdout21): a line that opens with a superscript number ("¹ Using the standard
 # formula ...") whose number stands earlier glued after a word or a mark ("... sum to 720°.¹")
-SUPERSCRIPT_NOTE = re.compile("^[ ]{0,3}([¹²³⁴⁵⁶⁷⁸⁹⁰]{1,2})[ \t]+(?=\S)", re.MULTILINE)
+SUPERSCRIPT_NOTE = re.compile(r"^[ ]{0,3}([¹²³⁴⁵⁶⁷⁸⁹⁰]{1,2})[ \t]+(?=\S)", re.MULTILINE)
 
 
 def superscript_footnotes(text: str) -> str:

@@ -36,21 +36,46 @@ _CHECKED = re.compile(r"^(?:\[[xX✓✔]\]|[☑✅✓✔])\s*")
 _UNCHECKED = re.compile(r"^(?:\[\s?\]|[☐✗✘❌])\s*")
 
 
+# a label marked denied after it (red team holdout_r4): "pneumothorax: no", "pneumothorax (absent)" is not chosen
+_DENIED = re.compile(r"\s*(?::\s*(?:no|absent|negative|false|none|not\s+(?:present|seen))|[(\[]\s*(?:no|absent|negative|false|not\s+(?:present|seen))\s*[)\]])\s*$",
+                     re.IGNORECASE)
+
+
+def _flag_labels(body: str) -> list[str] | None:
+    """The labels of a body that is one JSON object of findings to flags (``{"a": true, "b": false}``): the keys
+    flagged true (or "yes" / "present"); None for any other body (red team ``holdout_r4``)."""
+    import json
+
+    try:
+        value = json.loads(body.strip())
+    except (ValueError, RecursionError):
+        return None
+    if not isinstance(value, dict) or not value or not all(isinstance(v, (bool, str)) for v in value.values()):
+        return None
+    return [k for k, v in value.items() if v is True or (isinstance(v, str) and v.strip().casefold() in ("yes", "present", "true"))]
+
+
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
-    line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"). A trailing full stop is not part of a
-    label, nor is markdown emphasis around it (``**a; b**``). A label with a checked box (``[x] a``, ``☑ a``) is
-    chosen, one with an unchecked box (``[ ] a``, ``☐ a``, ``✗ a``) is not, and is left out (red team ``holdout_r2``).
-    The guarded (normalised) reading: the prompt's separator is a format request, and a genuine answer
-    written as a list or with commas names the same labels."""
+    line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"), else on a spaced ``&`` (``a & b``). A
+    trailing full stop is not part of a label, nor is markdown emphasis around it (``**a; b**``). A label with a checked box (``[x] a``, ``☑ a``) is chosen, one with an unchecked box
+    (``[ ] a``, ``☐ a``, ``✗ a``) is not, and is left out (red team ``holdout_r2``); so is a label marked denied
+    after it (``a: no``, ``a (absent)``), and a body that is a JSON object of flags names the keys flagged true
+    (red team ``holdout_r4``). The guarded (normalised) reading: the prompt's separator is a format request, and a
+    genuine answer written as a list or with commas names the same labels."""
+    if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
+        return flags
     if separator in body:
         labels = body.split(separator)
     elif len([line for line in body.splitlines() if line.strip()]) > 1:
         labels = body.splitlines()
     elif "," in body:
         labels = body.split(",")
+    elif " & " in body:
+        labels = body.split(" & ")
     else:
         labels = [body]
+    labels = [label for label in labels if not _DENIED.search(label)]
     labels = [_EMPHASIS.sub("", _LIST_MARKER.sub("", label).strip()).strip().rstrip(".").strip() for label in labels]
     labels = [_EMPHASIS.sub("", label).strip() for label in labels]
     return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]

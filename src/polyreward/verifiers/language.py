@@ -146,7 +146,9 @@ def english_share(text: str) -> float:
     lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither. Red team ``holdout_r2``: letters of
     another script inside a code block or a block quote count in the total (a Chinese paragraph in a code fence is
     still Chinese), accented Latin letters of an English stretch are English (``Ménière``, ``Guillain–Barré``), and a
-    stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English."""
+    stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English; red team
+    ``holdout_r4``: nor is a language game (:func:`_language_game`) or foreign words padded with English function
+    words (:func:`_padded`)."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
     total = _letters(plain) + _hidden_foreign_letters(text, plain)
     if not total:
@@ -161,9 +163,73 @@ def english_share(text: str) -> float:
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
             language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
-        if language == "en" and not _without_vowels(stretch):
+        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch) and not _padded(stretch, latin):
             english += _letters(stretch)
     return english / total
+
+
+GAME_SHARE = 0.5  # a syllable or ending in this share of a stretch's words marks a language game (red team holdout_r4)
+GAME_MIN_WORDS = 5
+
+
+def _language_game(stretch: str) -> bool:
+    """True when one letter trigram stands inside, or one two-letter ending closes, :data:`GAME_SHARE` or more of the
+    stretch's distinct content words of 4+ letters (at least :data:`GAME_MIN_WORDS` of them): a syllable inserted into every
+    word (Ubbi Dubbi's ``ubb``: "Crubbushubbing chubbest pubbain") or appended to it (pig Latin's ``ay``: "estchay
+    ainpay") keeps English's letter statistics for the detector, but is no English to a reader (red team
+    ``holdout_r4``)."""
+    words = {w for w in _WORDS.findall(stretch.casefold()) if len(w) >= 4 and w not in STOP_WORDS}  # distinct words
+    if len(words) < GAME_MIN_WORDS:
+        return False
+    need = GAME_SHARE * len(words)
+    endings: dict[str, int] = {}
+    inner: dict[str, int] = {}
+    for word in words:
+        endings[word[-2:]] = endings.get(word[-2:], 0) + 1
+        for gram in {word[i:i + 3] for i in range(1, len(word) - 3)}:  # inside the word: not its first or last letters
+            inner[gram] = inner.get(gram, 0) + 1
+    return max(endings.values()) >= need or max(inner.values(), default=0) >= need
+
+
+def _without_function_words(text: str) -> str:
+    return " ".join(w for w in text.split() if w.casefold().strip(".,;:!?()") not in STOP_WORDS)
+
+
+PADDING_SHARE = 0.3  # one function word this common (and 3+ times) pads a stretch (English spreads over many)
+
+
+def _padded(stretch: str, whole: str = "") -> bool:
+    """True when one English function word makes :data:`PADDING_SHARE` or more of the stretch's words and the
+    stretch (or, for a stretch too short to judge, the whole text ``whole``) without its function words is more
+    likely another language than not: foreign words with ``the`` between each ("the dolor the torácico the
+    opresivo") are no English (red team ``holdout_r4``). English prose spreads its function words over many (by,
+    or, so, the, ...), so a sentence naming Latin binomials is not padded."""
+    words = [w.casefold().strip(".,;:!?()") for w in stretch.split()]
+    counts: dict[str, int] = {}
+    for word in words:
+        if word in STOP_WORDS:
+            counts[word] = counts.get(word, 0) + 1
+    top = max(counts.values(), default=0)
+    if top < 3 or top < PADDING_SHARE * len(words):
+        return False
+    for text in (stretch, whole) if whole else (stretch,):
+        content = _without_function_words(text)
+        if _letters(content) >= FOREIGN_MIN_LETTERS:
+            language, confidence = _identifier().classify(content)
+            if language != "en" and confidence >= 0.5:
+                return True
+    return False
+    language, confidence = _identifier().classify(content)
+    if language != "en" and confidence >= CONFIDENT:
+        return True
+    if len(content.split()) > 0.6 * len(words):  # function words at an English rate
+        return False
+    if language != "en" and confidence >= 0.5:
+        return True
+    if whole:
+        language, confidence = _identifier().classify(_without_function_words(whole))
+        return language != "en" and confidence >= 0.5
+    return False
 
 
 def _without_vowels(stretch: str) -> bool:

@@ -56,6 +56,9 @@ def bracket_pairs(text: str, open_char: str = "(", close_char: str = ")") -> dic
 _SCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789")
 _SCRIPT_FRACTION = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹]+)[⁄/]([₀₁₂₃₄₅₆₇₈₉0-9]+)")
 _VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
+_SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
+# a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
+_GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
 _PI = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])π(?![\u0370-\u03ff\u1f00-\u1fff])")
 
 
@@ -63,8 +66,10 @@ def unicode_roots(text: str) -> str:
     """``√12`` -> ``\\sqrt{12}``, ``√(x+1)`` -> ``\\sqrt{x+1}``, ``∛27`` -> ``\\sqrt[3]{27}``: a root sign takes its
     whole operand (a number, a letter, a command, a bracket group), so ``√12`` is never ``\\sqrt12`` (= √1·2). A ``π``
     outside a Greek word is ``\\pi`` (holdout18: "The area is 4π." is 4π, not 4); a vulgar fraction ``½`` and a fraction of
-    script digits ``⁷⁄₈`` are ``1/2`` and ``7/8`` (holdout21)."""
-    # (speed: every form read here holds a non-ASCII character -- π, ⁄, script digits, ½, √ --: an ASCII text is itself)
+    script digits ``⁷⁄₈`` are ``1/2`` and ``7/8`` (holdout21); ``3⁄4`` is ``3/4``, ``×`` is ``\\times``, ``∞`` is ``\\infty`` and superscript
+    digits glued to a letter, a digit or a bracket are a power (``x²`` is ``x^{2}``, ``10⁵`` is ``10^{5}``; holdout28)."""
+    # (speed: every form read here holds a non-ASCII character -- π, ⁄, script and superscript digits, ½, ×, ∞, √ --: an
+    # ASCII text is itself)
     return text if text.isascii() else _unicode_roots(text)
 
 
@@ -76,6 +81,14 @@ def _unicode_roots(text: str) -> str:
         text = _SCRIPT_FRACTION.sub(lambda m: m.group(1).translate(_SCRIPT_DIGITS) + "/" + m.group(2).translate(_SCRIPT_DIGITS), text)
     if any(glyph in text for glyph in _VULGAR_FRACTIONS):  # "½" is 1/2; "2½" is 2 1/2 (holdout21)
         text = _VULGAR.sub(lambda m: (" " if m.start() and text[m.start() - 1].isdigit() else "") + _VULGAR_FRACTIONS[m.group()], text)
+    if "⁄" in text:  # "3⁄4" (the fraction slash between plain digits) is 3/4 (holdout28)
+        text = _SLASHED_FRACTION.sub(r"\1/\2", text)
+    if "×" in text:  # "3.2 × 10⁵" is one product, read as the math reader reads "\\times" (holdout28)
+        text = text.replace("×", " \\times ")
+    if "∞" in text:  # "[2, ∞)" (holdout28)
+        text = text.replace("∞", "\\infty ")
+    if _GLUED_POWER.search(text):  # "x² + 1", "3.2 × 10⁵": a power of what it is glued to (holdout28)
+        text = _GLUED_POWER.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
     if "√" not in text and "∛" not in text and "∜" not in text:
         return text
     pairs: dict[int, int] | None = None

@@ -154,6 +154,7 @@ class _Mention:
     position: int
     clause: int = 0
     status: str = "present"  # present | notpresent | uncertain (findings only); a denied denial is never a mention
+    end: int = -1  # the token after the mention
 
 
 def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str]]:
@@ -231,7 +232,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         if denied_denial and kind in ("disorder", "device") and start <= neg_until:
             neg_until = end + _NEG_WINDOW  # "not no effusion or pneumothorax": the whole list states nothing
             continue
-        mention = _Mention(kind, text, start, clause)
+        mention = _Mention(kind, text, start, clause, end=end)
         if kind in ("disorder", "device"):
             if start <= neg_until:
                 mention.status = "notpresent"
@@ -291,6 +292,11 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
         findings = [m for m in mentions if m.kind in ("disorder", "device")]
         anatomy = [m for m in mentions if m.kind == "anatomy"]
         finding_positions, anatomy_positions = [m.position for m in findings], [m.position for m in anatomy]
+        # an anatomy word right before a finding is part of that finding's noun phrase ("a small left pleural
+        # effusion"), so it locates that finding only, not another one nearby ("Cardiomegaly with a small left
+        # pleural effusion": the heart is not left; red team holdout_r4)
+        starts = {m.position: m for m in findings}
+        bound = {id(a): starts[a.end] for a in anatomy if a.end in starts}
         for m in mentions:
             if m.kind in ("disorder", "device"):
                 status = m.status if m.status != "uncertain" else uncertain_as
@@ -298,7 +304,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
                 entities[m.text] = f"{prefix}_{status}"
                 every_label.add((m.text, entities[m.text]))
                 place = _nearest(m, anatomy, anatomy_positions, _ANATOMY_WINDOW, prefer_after=False)
-                if place is not None:
+                if place is not None and bound.get(id(place), m) is m:
                     triplets.add((m.text, place.text, "located_at"))
             else:
                 entities[m.text] = m.kind

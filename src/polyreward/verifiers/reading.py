@@ -597,6 +597,20 @@ _ANSWER_TAG_WITH_ATTRIBUTES = re.compile(r"<answer\s+[^<>\n]{1,200}>", re.IGNORE
 _FINAL_TAG = re.compile(r"<(final|final_answer|finalanswer)>(.*?)</\1>", re.IGNORECASE | re.DOTALL)
 
 
+# an answer label typeset as text inside math ("$\\text{Answer: } 6$", "$\\textbf{Final answer: } 720^\\circ$",
+# "$\\text{Answer: E}$"): read as the plain label it shows (holdout26)
+_LABEL_IN_TEXT = re.compile(r"(?P<open>\$+)\s*\\(?:text|textbf|textrm|mathrm|mbox)\s*\{\s*(?P<label>(?:final\s+)?answer\s*:)\s*(?P<rest>[^{}\n]{0,40}?)\s*\}"
+                            r"(?P<close>\s*\$+)?", re.IGNORECASE)
+
+
+def _label_out_of_math(found: re.Match) -> str:
+    """The label before the math, the value after it in the math: "$\\text{Answer: } 6$" -> "Answer: $ 6$",
+    "$\\text{Answer: E}$" -> "Answer: E"."""
+    if found.group("rest") and found.group("close"):
+        return f"{found.group('label')} {found.group('rest')}"
+    return f"{found.group('label')} {found.group('open')}{found.group('rest')}{found.group('close') or ''}"
+
+
 def _plain_answer_tags(text: str) -> str:
     """``<answer ...attributes>`` read as ``<answer>``; a ``<final>`` block read as the answer block when there is no
     other (holdout27)."""
@@ -634,6 +648,8 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
+        if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
+            uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
         uncommented = superscript_footnotes(uncommented)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice

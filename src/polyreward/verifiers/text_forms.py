@@ -108,6 +108,11 @@ def _run_words(run: str) -> tuple[int, bool]:
 _ENCODED_SPACE = re.compile(r"%(?:20|09|0[AaDd])|&(?:nbsp|ensp|emsp|thinsp|#0*(?:32|160)|#[xX]0*(?:20|[aA]0));")
 
 
+# a tag written between two letters (<wbr>, <br/>, <span>): it parts the words around it as a space does, where
+# counting them as one run would drop their one-letter words ("a") and undercount (red team holdout_r4)
+_TAG_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])</?[A-Za-z][\w-]{0,40}\s*/?>(?=[^\W\d_])")
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
@@ -117,9 +122,12 @@ def word_count(text: str) -> int:
     visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
-    ``&nbsp;``) is whitespace (red team ``holdout_r3``)."""
+    ``&nbsp;``) is whitespace (red team ``holdout_r3``), and so is a tag between two letters (``the<wbr>patient``;
+    red team ``holdout_r4``)."""
     if "%" in text or "&" in text:
         text = _ENCODED_SPACE.sub(" ", text)
+    if "<" in text:  # "the<wbr>patient<wbr>is<wbr>a": a tag between two letters parts two words (red team holdout_r4)
+        text = _TAG_BETWEEN_LETTERS.sub(" ", text)
     words = runs = pairs = 0
     for match in _WORD_RUN.finditer(text):
         count, pair = _run_words(match.group())

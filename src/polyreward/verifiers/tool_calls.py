@@ -40,6 +40,7 @@ from typing import Any
 from polyreward.schema import completion_messages, is_missing
 from polyreward.verifiers.call_formats import (
     ARGUMENT_KEYS,
+    call_lines,
     MAX_DEPTH,
     NAME_KEYS,
     OWN_KEYS,
@@ -343,7 +344,8 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
     if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
     named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
-    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named
+    lines = call_lines(prose) if "(" in prose else []
+    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines
 
 
 def _holds_call(value: Any) -> bool:
@@ -373,10 +375,47 @@ def _function_tag_call(match: re.Match, number: int) -> Call:
     return normalize_call({"name": match.group(1), "parameters": arguments if isinstance(arguments, dict) else {}}, where)
 
 
+def without_think_mentions(text: str) -> str:
+    """``text`` with each ``<tool_call>`` written inside a ``<think>`` body and not closed there made prose
+    (``tool_call``): a reasoning that names the tag it will write (``I'll emit a single <tool_call> with ...``)
+    opens no block, where pairing it with the real block's closer after ``</think>`` would read the reasoning as the
+    call (red team ``holdout_r4``). A block opened and closed inside the think body stays a block (a runner matching
+    tags in raw text runs it)."""
+    if "<think>" not in text or "<tool_call>" not in text:
+        return text
+    parts, position = [], 0
+    for start, end, body in tag_blocks(text, "think"):
+        if "<tool_call>" not in body:
+            continue
+        kept, at = [], 0
+        for opening, closing, _ in tag_blocks(body, "tool_call"):
+            kept.append(body[at:closing])
+            at = closing
+        tail = body[at:].replace("<tool_call>", "tool_call")  # openers no closer in the think body follows
+        body_start = start + len("<think>")
+        parts.append(text[position:body_start] + "".join(kept) + tail)
+        position = body_start + len(body)
+    parts.append(text[position:])
+    return "".join(parts)
+
+
+def nfc_values(value: Any) -> Any:
+    """``value`` with every string (keys and values, nested) in Unicode NFC: ``"São"`` written with a combining tilde
+    is the same text as with the precomposed ``ã`` (canonical equivalence, not a look-alike), so a call is compared
+    as a runner's string comparison after normalisation sees it (red team ``holdout_r4``)."""
+    if isinstance(value, str):
+        return value if value.isascii() else unicodedata.normalize("NFC", value)
+    if isinstance(value, Mapping):
+        return {nfc_values(k): nfc_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [nfc_values(v) for v in value]
+    return value
+
+
 def block_calls(text: str) -> list[Call]:
     """The calls of every ``<tool_call>`` block, in order, each block read as :func:`parse_tool_call_text` reads it
-    (HTML comments dropped first)."""
-    text = without_html_comments(text)
+    (HTML comments dropped first, a tag named inside the reasoning is no block: :func:`without_think_mentions`)."""
+    text = without_think_mentions(without_html_comments(text))
     calls: list[Call] = []
     for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
         calls.extend(_block_calls(body, f"<tool_call> block {i + 1}"))
@@ -467,7 +506,7 @@ def count_tool_calls(completion: Any, extra_tags: Sequence[str] = ()) -> int:
         if m.get("role", "assistant") == "assistant" and m.get("tool_calls")
     )
     text = "\n".join(str(m.get("content") or "") for m in messages if m.get("role", "assistant") == "assistant")
-    for i, (_, _, body) in enumerate(tag_blocks(without_html_comments(text), "tool_call")):
+    for i, (_, _, body) in enumerate(tag_blocks(without_think_mentions(without_html_comments(text)), "tool_call")):
         try:
             count += len(_block_calls(body, f"block {i + 1}"))
         except ToolCallError:

@@ -53,7 +53,13 @@ WITHDRAWAL = re.compile(
     r"only\s+(?:managed|got|found|worked\s+out|computed)\s+(?:\w+\s+){0,3}?(?:part|some|half|digits?|last|first)\b|"
     # holdout21: "No answer." as a clause of its own, "nothing herein constitutes an answer"
     r"no\s+answer(?=\s*[.!)]|\s*\Z)|nothing\s+(?:\w+\s+){0,3}constitutes\s+(?:an?\s+|my\s+)?(?:answer|selection|choice)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
-    r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count)|"
+    r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count|verdict|choice|decision|pick)|"
+    # holdout26 / holdout28: the value cannot be told, or belongs to another version of the problem ("can't say what the
+    # sum is", "the real problem's numbers give a different total", "which I haven't computed yet"), a joke in Spanish,
+    # French, German, Italian, Portuguese
+    r"(?:can't|cannot|couldn't|can\s+not)\s+(?:say|tell|know)\s+what\s+(?:the|its|my)\s+\w+\s+(?:is|was|would\s+be)|"
+    r"(?:gives?|is|yields?)\s+a\s+different\s+(?:total|answer|value|result|number|count|sum)|(?:haven't|have\s+not)\s+computed\s+(?:it\s+)?yet|"
+    r"es\s+broma|era\s+broma|c'est\s+une\s+blague|je\s+plaisante|(?:war\s+)?(?:nur\s+)?ein\s+scherz|stavo\s+scherzando|[ée]\s+brincadeira|"
     r"(?:not|n't)\s+(?:going\s+to\s+)?pretend\w*\s+(?:to\s+)?(?:know|be\s+sure)|"
     r"(?:haven't|have\s+not|didn't|did\s+not)\s+(?:actually\s+|yet\s+)?(?:work(?:ed)?\s+out|comput\w*|calculat\w*|found|find|determin\w*|integrat\w*)"
     r"\s+(?:the|its|their)\s+(?!other\b|decimal\b|exact\s+decimal\b)\w+(?=\s*(?:[.!;)]|\Z))|"
