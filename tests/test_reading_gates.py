@@ -117,7 +117,8 @@ def test_white_space_for_str_rstrip_is_what_re_calls_white_space():
 
 def _tail_patterns():
     item = st.sampled_from([r"[\s$*(\[{:=]", r"\\(?:boxed|text|mathrm)\s*\{?", r"\\[(\[]", r"\s", "x", "[a-c]", r"(?:ab|b)",
-                            r"(?<!\d)\.", r"(?![A-Za-z])", r"(?<=\s)", r"\b", r"[\u2003K]", "k", "\u212a", r"\w", r"[^a]", "."])
+                            r"(?<!\d)\.", r"(?![A-Za-z])", r"(?<=\s)", r"\b", r"[\u2003K]", "k", "\u212a", r"\w", r"[^a]", ".",
+                            r"(?s:.)", r"(?-i:x)"])
     body = st.lists(item, min_size=1, max_size=3).map("|".join)
     repeat = st.sampled_from(["*", "+", "?", "{0,2}", ""])
     return st.lists(st.tuples(body, repeat), min_size=1, max_size=3).map(lambda parts: "".join(f"(?:{b}){r}" for b, r in parts) + r"\Z")
@@ -141,6 +142,7 @@ def test_only_patterns_that_end_the_text_with_known_characters_are_tail_scanned(
     assert not isinstance(tail_scanned(re.compile(r"a\Z|b")), TailScanned)  # not every match ends the text
     assert not isinstance(tail_scanned(re.compile(r"(a)\1\Z")), TailScanned)  # a back-reference: not read
     # a category, scoped flags or an alternation of \Z branches: the ASCII characters they consume, for ASCII texts only
+    assert tail_scanned(re.compile(r"a(?s:.)*\Z")).search("xa\nb") is not None  # a scoped DOTALL consumes line breaks
     for pattern in (r"\w*\Z", r"(?i:[a-z])*\Z", r"\na:\s*\Z|(?<=\.)[^\S\n]*b\d\Z"):
         wrapped = tail_scanned(re.compile(pattern))
         assert isinstance(wrapped, TailScanned) and wrapped.ascii_only, pattern

@@ -378,8 +378,9 @@ def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
                 found.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
         elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
             bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
+            scoped = (flags | argument[1]) & ~argument[2] if op is _sre.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
             for body in bodies:
-                inner = _ascii_consumed(body, flags, state)
+                inner = _ascii_consumed(body, scoped, state)
                 if inner is None:
                     return None
                 found |= inner
