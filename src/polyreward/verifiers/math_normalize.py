@@ -497,7 +497,7 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
     round to 0). A percent on exactly one side also matches the /100 value (``75%`` vs ``0.75``);
     ``75%`` vs ``75`` matches like in Math-Verify 0.9.0.
     """
-    if gold.percent == pred.percent and gold.value.denominator == 1 == pred.value.denominator:
+    if gold.percent == pred.percent and getattr(gold.value, "denominator", 0) == 1 == getattr(pred.value, "denominator", 0):
         return gold.value == pred.value  # (speed) two whole numbers: rounded to 6 places each is itself, so only equal ones match
     candidates = [gold.value]
     if gold.percent != pred.percent:
