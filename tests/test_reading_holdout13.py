@@ -96,7 +96,10 @@ def test_the_writers_own_turn_header_is_dropped_and_a_closing_token_ends_nothing
        token=st.sampled_from(["<|im_end|>", "<|eot_id|>", "<|end|>", "<end_of_turn>", "[INST]"]))
 def test_a_turn_token_ends_the_writers_turn(letter, other, token):
     assert extract_letter(f"I'm not sure.{token}\nAnswer: {letter}")[0] is None
-    assert extract_letter(f"Answer: {letter}{token}\nAnswer: {other}")[0] == letter
+    # after an end of turn the writer's own words may take the answer back, never supply one; after "[INST]" the words
+    # are the user's (stop 48: verifiers/turns.py)
+    kept = other == letter or token == "[INST]"
+    assert extract_letter(f"Answer: {letter}{token}\nAnswer: {other}")[0] == (letter if kept else None)
 
 
 @settings(max_examples=80, deadline=None)

@@ -21,7 +21,7 @@ from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
-from polyreward.verifiers.turns import later_turns, own_turn
+from polyreward.verifiers.turns import answer_part, later_turns, own_turn
 
 PROMPT = ("Which hormone is released by the posterior pituitary?\nA. ACTH\nB. TSH\nC. Oxytocin\nD. Prolactin\n"
           "E. Growth hormone")
@@ -153,10 +153,12 @@ def test_choice_genuine_paid(completion, gold):
 
 
 def test_the_turn_ends_at_a_made_up_question_only_after_an_answer():
-    assert own_turn("Question: what is asked? Let me think. The answer is 42.") == (
+    assert answer_part("Question: what is asked? Let me think. The answer is 42.") == (
         "Question: what is asked? Let me think. The answer is 42.")  # a restated question before any answer stays
-    assert own_turn("The answer is 42.\nQuestion: how many pears are left now?") == "The answer is 42.\n"
-    assert own_turn("Question 6: C\nQuestion 8: A") == "Question 6: C\nQuestion 8: A"  # an answer list, no question
+    assert answer_part("The answer is 42.\nQuestion: how many pears are left now?") == "The answer is 42.\n"
+    assert answer_part("Question 6: C\nQuestion 8: A") == "Question 6: C\nQuestion 8: A"  # an answer list, no question
+    # a prompt read as plain text keeps its question (the cut is the answer readers' only)
+    assert own_turn("An abstract with 12 cases.\n\nQuestion: do they migrate?") == "An abstract with 12 cases.\n\nQuestion: do they migrate?"
     assert later_turns("The answer is 42.") == ""
     assert later_turns("42<|im_end|><|im_start|>user\nA new question: what is 6 times 9, exactly?<|im_end|>"
                        "<|im_start|>assistant\n54") == ""  # the next question is another question's

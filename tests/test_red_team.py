@@ -46,8 +46,8 @@ KNOWN_PAID: set[str] = set()
 # tests/test_reading_relative_and_corrections.py)
 # (holdout17's "19/12 ≈ 1.583" and "... is 12. (... their product is 35.)" are paid since the stop-47 closing remarks:
 # tests/test_reading_holdout18.py)
-# holdout18 left one: a YAML record whose key names the asked quantity rather than the answer ("gcd: 42") in a code
-# block with nothing around it -- reading a key by the prompt's words is not done
+# (holdout18's YAML record "gcd: 42" in a code block with nothing around it is paid since stop 48: its last line, a
+# fence, holds no value and is read past)
 # holdout19 / holdout20 left four (docs/reading.md, open rows): a bare value first, then its derivation and a closing
 # sentence of its decimal with a condition after the number; a letter followed by a bracketed remark whose "option A"
 # is read as the last option named; a letter followed by one sentence that labels every other option by its text; an
@@ -60,10 +60,14 @@ KNOWN_PAID: set[str] = set()
 # are paid since stop 48 too)
 # holdout23 / holdout25 left none; holdout24 left one (docs/reading.md, open rows): scientific notation in plain text
 # with a unit after it ("Final answer: 1.5 × 10^10 m")
+# holdout26 left three: an option's text with two other options' texts in the same sentence ("Canberra ... a compromise
+# between Sydney and Melbourne"), an option's text in French for English options, a Greek answer label with a Greek
+# capital letter; holdout27 left three: a Chinese answer label in bold after Chinese reasoning, and two flips *to* the
+# gold after a made-up "Are you sure?" (a later turn of the writer's is read for conflicts, never to replace the
+# answer: doubtful labels); holdout28 left three: Chinese numerals, a French decimal comma, German thousands points
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
-    ("holdout18", "yaml_committed", "```yaml\ngcd: 42\nmethod: Euclid (126 = 1·"),
     ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
@@ -75,6 +79,15 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
     ("holdout24", "scientific_notation_answer", "$3\\times10^8 \\times 50 = 150\\times10^8 ="),
+    ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
+    ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
+    ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
+    ("holdout27", "code_switch_committed_zh", "By Vieta's formulas, 根的和等于 $-b/a = 9$。验证"),
+    ("holdout27", "sycophantic_flip_to_gold", "f^{-1}(10) = 3(10) - 2 = 28.\n\nUser: Are "),
+    ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
+    ("holdout28", "chinese_numerals_sentence", "252 ÷ 6 = 42\n\n答案是四十二。"),
+    ("holdout28", "french_decimal_comma", "10 ÷ 4 = 2,5\n\nLa réponse est 2,5 kg."),
+    ("holdout28", "german_thousands_period", "1.200 € + 300 € = 1.500 €\n\nDie Antwort l"),
 }
 
 

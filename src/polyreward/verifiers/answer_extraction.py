@@ -348,6 +348,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
     inner = unclosed_block(text, "answer", ignore_case=True)
+    if inner is not None and not inner.strip():
+        return Extracted("", "truncated")  # "... = 36.\n\n<answer>": cut off where the answer was to be (holdout27)
     if inner is not None:  # "<answer>So far the running value is 272": the answer block was cut off
         found = _committed(inner, final_bang)
         if found is not None and found.text and found.source not in _STRONG_SOURCES and _is_prose(inner):
@@ -636,6 +638,11 @@ def _extract_from_line(text: str) -> Extracted | None:
         content = next(g for g in env.groups() if g is not None).strip()
         after = window[env.end():]
         if content and "\n" not in after.strip() and not re.search(r"\d", after):
+            last_side = content.rpartition("=")[2]
+            if content.count("=") >= 2 and re.search(r"[A-Za-z]", last_side) and "\\" not in last_side:
+                # "$(2+i)^2 = 4 + 4i - 1 = 3 + 4i$": a chain that ends in a symbolic value is read as that value
+                # (holdout28); a chain that ends in a number stays whole, for the check that it holds ("$2 + 2 = 4 = 5$")
+                return Extracted(content.rpartition("=")[2].strip(), "latex")
             return Extracted(content, "latex")
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
@@ -675,6 +682,9 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
+    counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+[A-Za-z]{2,20}[.!]?\s*", last_line)
+    if counted is not None and number_from_words(counted.group(1)) is not None:  # "Seven people." (holdout28)
+        return Extracted(counted.group(1), "number_words")
     stated = _STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
     if stated is not None and number_from_words(stated.group(1)) is not None:
         return Extracted(stated.group(1), "number_words")

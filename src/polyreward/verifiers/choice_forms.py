@@ -1,11 +1,14 @@
 """Forms a multiple-choice answer takes besides a sentence (red team holdout21, holdout25): a ballot of option lines
 with check boxes, an answer line that opens a line ("Answer: A"), and a letter in a tag of its own
-("<letter>D</letter>"). :mod:`.choice` reads them; reconstructed rules (ours), each one bounded pattern.
+("<letter>D</letter>"), and an option named by its position ("the second option"). :mod:`.choice` reads them;
+reconstructed rules (ours), each one bounded pattern.
 """
 
 from __future__ import annotations
 
-from polyreward.verifiers.commitment import retraction_after
+from collections.abc import Mapping
+
+from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
@@ -47,3 +50,49 @@ def labelled_otherwise(view: str, at: int, letter: str, letters: str) -> bool:
                 WITHDRAWAL.search(view, line.end(), at) is None):
             return True  # ("Answer: A\n[Ctrl+Z]\nAnswer: D" undoes A)
     return False
+
+
+# an option named by its position in the list ("the second option", "the very first option listed", "the last one";
+# holdout26)
+_ORDINAL_OPTION = re.compile(r"\b(?:the\s+)?(?:very\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|answer|one)"
+                             r"(?:\s+(?:listed|given|shown|above|below|offered))?\b", re.IGNORECASE)
+_POSITIONS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}
+
+
+def options_by_position(text: str, letters: str, options, start: int = 0, end: int | None = None) -> list[tuple[re.Match, str]]:
+    """Each option ``text[start:end]`` names by its position, with its letter (in the options' order when they are
+    known, else ``letters``; "last" only when they are known)."""
+    order = sorted(options) if options else list(letters)
+    found = []
+    for match in _ORDINAL_OPTION.finditer(text, start, len(text) if end is None else end):
+        word = match.group(1).lower()
+        if word == "last":
+            if options:
+                found.append((match, order[-1]))
+        elif _POSITIONS[word] < len(order):
+            found.append((match, order[_POSITIONS[word]]))
+    return found
+
+
+def checked_by_position(view: str, result: tuple[str | None, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+    """The letter read, checked against an option named by its position right after it ("The answer is E -- that is,
+    the first option listed": they disagree, no answer); with no letter, the one option the last sentence names by
+    its position ("That's the second option.") (holdout26)."""
+    letter = result[0]
+    if letter is not None:
+        mentions = letter_mentions(view, letter, letters)
+        if mentions:
+            after = [named for match, named in options_by_position(view, letters, options, mentions[-1].end(), mentions[-1].end() + 100)
+                     if not negated(view, match.start(), match.end())]
+            if any(named != letter for named in after):
+                return None, ""
+        return result
+    sentence = max(view.rstrip().rfind(stop, 0, len(view.rstrip()) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
+    named = options_by_position(view, letters, options, sentence)
+    if len(named) != 1:
+        return result  # "the last option or the second one": several
+    match, found = named[0]
+    if (negated(view, match.start(), match.end()) or hedged(view, match.start(), match.end()) or qualified(view, match.start(), match.end())
+            or re.match(r"\W*\bor\b", view[match.end():]) or re.search(r"\b(?:suggests?|might|may|could|perhaps|maybe)\b", view[sentence:match.start()], re.IGNORECASE)):
+        return result  # "the third option, or possibly the fourth", "which suggests the first option, but ..."
+    return found, "position"

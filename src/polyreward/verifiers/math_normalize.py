@@ -59,6 +59,15 @@ _VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
 _SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
 # a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
 _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
+_UNIT_BEFORE = re.compile(r"\d[ \t]?[A-Za-z]{1,3}\Z")  # "12 cm²", "1,000.99m²": a unit's power, read with the unit
+
+
+def _power_unless_unit(found: re.Match) -> str:
+    if _UNIT_BEFORE.search(found.string, max(0, found.start() - 5), found.start()):
+        return found.group()
+    return "^{" + found.group().translate(_SUPERSCRIPTS) + "}"
+
+
 _PI = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])π(?![\u0370-\u03ff\u1f00-\u1fff])")
 
 
@@ -88,7 +97,7 @@ def _unicode_roots(text: str) -> str:
     if "∞" in text:  # "[2, ∞)" (holdout28)
         text = text.replace("∞", "\\infty ")
     if _GLUED_POWER.search(text):  # "x² + 1", "3.2 × 10⁵": a power of what it is glued to (holdout28)
-        text = _GLUED_POWER.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
+        text = _GLUED_POWER.sub(_power_unless_unit, text)
     if "√" not in text and "∛" not in text and "∜" not in text:
         return text
     pairs: dict[int, int] | None = None

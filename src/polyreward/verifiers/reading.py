@@ -50,7 +50,7 @@ from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCR
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.tags import tag_blocks
-from polyreward.verifiers.turns import own_turn
+from polyreward.verifiers.turns import answer_part, own_turn
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
@@ -453,8 +453,7 @@ def _drop_markup(text: str) -> str:
 def without_comments(text: str) -> str:
     """``text`` without what no reader sees or what the writer struck out: HTML and LaTeX comments, hidden HTML
     elements, ``\\phantom`` and white text, struck-through text (``~~..~~``, ``<del>``, ``\\sout``) (step 2), and
-    nothing after the end of the writer's answer (a chat template's control token, a new question it makes up:
-    :func:`.turns.own_turn`)."""
+    nothing after the end of the writer's turn (a chat template's control token: :func:`.turns.own_turn`)."""
     text = own_turn(text)
     text = _drop_markup(_drop_latex_comments(_drop_hidden_elements(_drop_html_comments(text))))
     if "~~" in text:
@@ -652,6 +651,8 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
         uncommented = superscript_footnotes(uncommented)
+    if not code:
+        uncommented = answer_part(uncommented)  # not a made-up next question, not a loop's cut-off round (turns.py)
     visible = _visible_part(uncommented, code)  # visible_text(text, code), without normalising the text twice
     if uncommented == visible:
         return (visible,)

@@ -38,17 +38,53 @@ TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\
 _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
 
 # a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
-_NEW_QUESTION = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
-                           r"[ \t]*(?:\*\*)?[ \t]*:", re.MULTILINE)
+_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+            r"[ \t]*(?:\*\*)?[ \t]*:")
+_NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
 # line ("... = 36.", "B. Queue (first in, first out)")
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
 
 
 def own_turn(text: str) -> str:
-    """``text`` up to the end of the writer's answer to the question asked (module docstring)."""
-    start, end = _own_turn_span(text)
-    return without_unfinished_repeat(text[start:end])
+    """``text`` within the writer's turn: without a header of its own turn at the start, up to the first control token
+    after the writer's words (module docstring). What every reader of the writer's words reads."""
+    start, end = _turn_span(text)
+    return text[start:end]
+
+
+def answer_part(text: str) -> str:
+    """``text`` (the writer's own turn) up to the end of its answer to the question asked: before a question the
+    writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
+    answer readers read; a prompt or a reference read as plain text keeps its questions."""
+    return without_unfinished_repeat(text[:_question_end(text, 0, len(text))])
+
+
+def _turn_span(text: str) -> tuple[int, int]:
+    if "<" not in text and "[" not in text:
+        return 0, len(text)
+    header = _OWN_TURN_HEADER.match(text)
+    start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
+    boundary = TURN_TOKEN.search(text, start)
+    return start, len(text) if boundary is None else boundary.start()
+
+
+def _question_end(text: str, start: int, end: int) -> int:
+    """Where a question the writer makes up after answering starts in ``text[start:end]``, else ``end``."""
+    if ":" in text:
+        for heading in _NEW_QUESTION.finditer(text, start, end):
+            line_end = text.find("\n", heading.end())
+            rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
+            if 0 < len(rest_of_line.split()) < 3:
+                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
+            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
+                return heading.start()
+    return end
+
+
+def _own_turn_span(text: str) -> tuple[int, int]:
+    start, end = _turn_span(text)
+    return start, _question_end(text, start, end)
 
 
 MAX_LOOP_LINES = 2_000
@@ -60,8 +96,17 @@ def without_unfinished_repeat(text: str) -> str:
     repeated lines and the cut-off one are dropped -- they say nothing the text has not said (holdout25: a model
     repeating its derivation until it runs out of tokens). Anything else is returned unchanged."""
     last = text[text.rfind("\n") + 1:].strip()
-    if len(last) < 2 or last[-1] in ".!?)]}$" or text.count("\n") < 2:
+    if len(last) < 2 or last[-1] in ".!?)]}$":
         return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
+    stop = max(text.rfind(". "), text.rfind(".\n"), text.rfind("."), text.rfind("!"), text.rfind("?"))
+    if stop > 0:  # a loop of one sentence, cut off inside it: "The answer is D.The answer is D.The answer is"
+        tail = text[stop + 1:].strip()
+        previous = text[:stop + 1].rstrip()
+        sentence = previous[max(previous.rfind(". ", 0, len(previous) - 1), previous.rfind(".", 0, len(previous) - 1), previous.rfind("\n")) + 1:].strip()
+        if tail and sentence != tail and sentence.startswith(tail) and text.count(sentence) >= 2:
+            return text[:stop + 1]
+    if text.count("\n") < 2:
+        return text
     lines = text.split("\n")[-MAX_LOOP_LINES:]
     count = len(lines)
     for earlier in range(count - 2, -1, -1):
@@ -78,24 +123,6 @@ def without_unfinished_repeat(text: str) -> str:
         return text
     cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
     return text[:len(text) - cut]
-
-
-def _own_turn_span(text: str) -> tuple[int, int]:
-    start, end = 0, len(text)
-    if "<" in text or "[" in text:
-        header = _OWN_TURN_HEADER.match(text)
-        start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
-        boundary = TURN_TOKEN.search(text, start)
-        end = len(text) if boundary is None else boundary.start()
-    if ":" in text:
-        for heading in _NEW_QUESTION.finditer(text, start, end):
-            line_end = text.find("\n", heading.end())
-            rest_of_line = text[heading.end():line_end if line_end >= 0 else len(text)]
-            if 0 < len(rest_of_line.split()) < 3:
-                continue  # "Question 8: A", "Q2: D": an entry of an answer list, no question
-            if _ANSWER_STATED.search(text, start, heading.start()) is not None:
-                return start, heading.start()
-    return start, end
 
 
 # a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
@@ -160,7 +187,7 @@ def later_turns(text: str) -> str:
 # heading whose question is the one asked (nine in ten of its words are the prompt's, its numbers all the prompt's).
 
 _QUESTION_HEADING = re.compile(
-    r"(?:^|(?<=\|>))[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?"
+    r"(?:^|(?<=\|>))" + _HEADING + r"(?:\*\*)?"
     r"|<\|im_start\|>[ \t]*user\b|<\|start_header_id\|>[ \t]*user[ \t]*<\|end_header_id\|>|<start_of_turn>[ \t]*user\b|<\|user\|>|\[INST\]",
     re.MULTILINE | re.IGNORECASE)
 _RESPONSE_MARK = re.compile(

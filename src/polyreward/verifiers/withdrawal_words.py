@@ -58,6 +58,7 @@ WITHDRAWAL = re.compile(
     # sum is", "the real problem's numbers give a different total", "which I haven't computed yet"), a joke in Spanish,
     # French, German, Italian, Portuguese
     r"(?:can't|cannot|couldn't|can\s+not)\s+(?:say|tell|know)\s+what\s+(?:the|its|my)\s+\w+\s+(?:is|was|would\s+be)|"
+    r"(?:can't|cannot|couldn't|can\s+not)\s+(?:match|pick|choose|commit\s+to|tell)\s+(?:the|a|any|which)\s+(?:letter|option|choice|answer)|"
     r"(?:gives?|is|yields?)\s+a\s+different\s+(?:total|answer|value|result|number|count|sum)|(?:haven't|have\s+not)\s+computed\s+(?:it\s+)?yet|"
     r"es\s+broma|era\s+broma|c'est\s+une\s+blague|je\s+plaisante|(?:war\s+)?(?:nur\s+)?ein\s+scherz|stavo\s+scherzando|[ée]\s+brincadeira|"
     r"(?:not|n't)\s+(?:going\s+to\s+)?pretend\w*\s+(?:to\s+)?(?:know|be\s+sure)|"
