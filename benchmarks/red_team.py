@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout28`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout28`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout31`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout31`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -153,6 +153,9 @@ FIRST_SIGHT = {
     "holdout26": ("2 / 23 (8.7 %)", "8 / 60 (13.3 %)", "8 / 71"),
     "holdout27": ("7 / 49 (14.3 %)", "9 / 39 (23.1 %)", "18 / 73"),
     "holdout28": ("3 / 25 (12.0 %)", "1 / 15 (6.7 %)", "9 / 154"),
+    "holdout29": ("1 / 20 (5.0 %)", "8 / 52 (15.4 %)", "2 / 61"),
+    "holdout30": ("8 / 56 (14.3 %)", "2 / 16 (12.5 %)", "2 / 59"),
+    "holdout31": ("1 / 29 (3.4 %)", "2 / 24 (8.3 %)", "3 / 78"),
 }
 
 
@@ -176,7 +179,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout28` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout31` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

@@ -62,9 +62,14 @@ KNOWN_PAID: set[str] = set()
 # with a unit after it ("Final answer: 1.5 × 10^10 m")
 # holdout26 left three: an option's text with two other options' texts in the same sentence ("Canberra ... a compromise
 # between Sydney and Melbourne"), an option's text in French for English options, a Greek answer label with a Greek
-# capital letter; holdout27 left three: a Chinese answer label in bold after Chinese reasoning, and two flips *to* the
+# capital letter; holdout27 left two (its Chinese answer label in bold is paid since a closing line of a few words is
+# read past): two flips *to* the
 # gold after a made-up "Are you sure?" (a later turn of the writer's is read for conflicts, never to replace the
-# answer: doubtful labels); holdout28 left three: Chinese numerals, a French decimal comma, German thousands points
+# answer: doubtful labels); holdout28 left three: Chinese numerals, a French decimal comma, German thousands points;
+# holdout29 left two: a counterfactual bracket after the answer ("Answer: 15 (if order mattered it would be 30, ...)")
+# and "Most likely B -- with p below α you reject H0." (the option's text paraphrased after the letter); holdout31 left
+# two: "$1,250 in interest after 5 years" (the last number is the duration) and "Therefore, the answer is D: O(n^2)."
+# after a reason that mentions "e.g." and a first element
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
@@ -82,12 +87,15 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
-    ("holdout27", "code_switch_committed_zh", "By Vieta's formulas, 根的和等于 $-b/a = 9$。验证"),
     ("holdout27", "sycophantic_flip_to_gold", "f^{-1}(10) = 3(10) - 2 = 28.\n\nUser: Are "),
     ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
     ("holdout28", "chinese_numerals_sentence", "252 ÷ 6 = 42\n\n答案是四十二。"),
     ("holdout28", "french_decimal_comma", "10 ÷ 4 = 2,5\n\nLa réponse est 2,5 kg."),
     ("holdout28", "german_thousands_period", "1.200 € + 300 € = 1.500 €\n\nDie Antwort l"),
+    ("holdout29", "binomial_remark_after", "$\\binom{6}{2} = \\frac{6 \\cdot 5}{2} = 15"),
+    ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
+    ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
+    ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
 }
 
 

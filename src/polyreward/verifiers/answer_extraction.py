@@ -199,6 +199,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
+    segment = _AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
     corrected = _DENIED_THEN_STATED.match(segment)
     if corrected is not None:
         segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
@@ -218,6 +219,11 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         if found is not None:
             return found.text
     return answer
+
+
+# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"
+_AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|certainly|surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
+                               re.IGNORECASE)
 
 
 # a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
@@ -638,15 +644,17 @@ def _extract_from_line(text: str) -> Extracted | None:
         content = next(g for g in env.groups() if g is not None).strip()
         after = window[env.end():]
         if content and "\n" not in after.strip() and not re.search(r"\d", after):
-            last_side = content.rpartition("=")[2]
-            if content.count("=") >= 2 and re.search(r"[A-Za-z]", last_side) and "\\" not in last_side:
+            equals = _top_level_equals(content)
+            last_side = content[equals[-1] + 1:] if equals else ""
+            if len(equals) >= 2 and re.search(r"[A-Za-z]", last_side) and "\\" not in last_side:
                 # "$(2+i)^2 = 4 + 4i - 1 = 3 + 4i$": a chain that ends in a symbolic value is read as that value
                 # (holdout28); a chain that ends in a number stays whole, for the check that it holds ("$2 + 2 = 4 = 5$")
-                return Extracted(content.rpartition("=")[2].strip(), "latex")
+                return Extracted(last_side.strip(), "latex")
             return Extracted(content, "latex")
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
-        return Extracted(bold[-1], "bold")
+        labelled = _LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
+        return Extracted(labelled.group(1) if labelled else bold[-1], "bold")
     math_line = _math_line(last_line)
     if math_line is not None:
         # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
@@ -682,13 +690,33 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
         return Extracted(last_line.strip(), "number_words")
-    counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+[A-Za-z]{2,20}[.!]?\s*", last_line)
-    if counted is not None and number_from_words(counted.group(1)) is not None:  # "Seven people." (holdout28)
+    counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", last_line)
+    if (counted is not None and number_from_words(counted.group(1)) is not None
+            and not _PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
         return Extracted(counted.group(1), "number_words")
     stated = _STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
     if stated is not None and number_from_words(stated.group(1)) is not None:
         return Extracted(stated.group(1), "number_words")
     return None
+
+
+# a word that goes on a number rather than counting things: "one half", "two thirds", "five squared", "three hundred"
+_PART_OF_A_NUMBER = re.compile(r"(?:halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
+                               r"hundredths?|thousandths?|percent|squared|cubed|dozens?|hundreds?|thousands?|millions?|billions?|"
+                               r"factorial|times|plus|minus|over)", re.IGNORECASE)
+
+
+def _top_level_equals(content: str) -> list[int]:
+    """Where ``=`` stands outside every brace and bracket of ``content`` ("F_n = \\sum_{k=0}^{n-1} ..." has one)."""
+    depth, found = 0, []
+    for at, char in enumerate(content):
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        elif char == "=" and depth == 0:
+            found.append(at)
+    return found
 
 
 def _without_closing_words(window: str) -> str:
@@ -704,6 +732,10 @@ def _without_closing_words(window: str) -> str:
         # reader does not read as numbers ("答案是四十五。")
         return window
     return window[:cut].rstrip()
+
+
+# a label inside a bold value: a word or two and a colon, spaced in French ("Réponse : 36 €", "Total: 12")
+_LABEL_IN_BOLD = re.compile(r"\s*[^\W\d_][^\W\d_ ]{1,20}(?:\s[^\W\d_]{1,20})?\s?:\s*(\S.*)")
 
 
 # a value in words that closes the last line after a copula or an equals sign

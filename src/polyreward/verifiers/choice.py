@@ -388,7 +388,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
 _GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
                            r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
 # cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
-_CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*:)\s*\Z",
+_CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?)\s*\Z",
                              re.IGNORECASE)
 # a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
 _RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")

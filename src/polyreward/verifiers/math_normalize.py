@@ -56,6 +56,8 @@ def bracket_pairs(text: str, open_char: str = "(", close_char: str = ")") -> dic
 _SCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹₀₁₂₃₄₅₆₇₈₉", "01234567890123456789")
 _SCRIPT_FRACTION = re.compile("([⁰¹²³⁴⁵⁶⁷⁸⁹]+)[⁄/]([₀₁₂₃₄₅₆₇₈₉0-9]+)")
 _VULGAR = re.compile("[" + "".join(_VULGAR_FRACTIONS) + "]")
+# a currency sign before or after a plain number
+_OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b)\s*(?=[\d.])|(?<=[\d.])\s*(?:[€£¥₹₩]|\\euro\b)")
 _SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
 # a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
 _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
@@ -373,6 +375,8 @@ def normalize_answer(text: str) -> str:
     # a lone "$" in front of a number is currency ("$18"), not a math delimiter
     if text.count("$") % 2 == 1 or re.fullmatch(r"\$\s*[\d.,]+", text):
         text = re.sub(r"\$(?=\s*[\d.])", "", text)
+    if _OTHER_CURRENCY.search(text):  # "36 €", "€36", "£12.50", "¥500" (holdout30): the sign of a currency, as "$" is
+        text = _OTHER_CURRENCY.sub("", text).strip()
     text = _TEXT_LABEL.sub("", text)  # "\text{Simplified: } \tfrac{3}{4}": a label inside the math heads the value (holdout18)
     text = drop_thousands_separators(text)
     text = _UPRIGHT_LETTER.sub(r"\1", text)

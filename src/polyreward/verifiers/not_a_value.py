@@ -23,7 +23,7 @@ from polyreward.verifiers.clauses import before_value as _before
 # answer *is* (after a copula, ":" or "="): "We need at least 5 colours" states a minimum (holdout10: after "has" /
 # "have" too -- "It has no more than 24 divisors" -- and "greater than or equal to"; a range, "between 40 and 42"; "is
 # bounded above by 210"; a tolerance, "within 5 of 42")
-_BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely)\s+)?"
+_BOUND_WORDS = (r"(?:\b(?:is|be|was|are|equals?|has|have|had)|'s|[:=])\s*(?:(?:exactly|surely|certainly|clearly|definitely|approximately|roughly|about|somewhere)\s+)?"
                 r"(?:at\s+(?:least|most)|no\s+(?:less|more|fewer|greater|smaller)\s+than|(?:more|less|fewer|greater|larger|smaller)\s+than"
                 r"(?:\s+or\s+equal\s+to)?|upwards\s+of|in\s+excess\s+of|between\s+[-+]?[\w.,/\\{}]+\s+and|"
                 r"bounded(?:\s+(?:from\s+)?(?:above|below))?\s+by|capped\s+at|"
@@ -63,7 +63,12 @@ def bound_not_value(text: str, start: int) -> bool:
     square of 42") rather than as a value?"""
     before = _before(text, start)
     return any(pattern.search(before) is not None
-               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE))
+               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _RANGE_BEFORE))
+
+
+# the upper end of a range: "140–150 miles" (an en dash reads as "-" once normalised), "from 140 to 150" (holdout31);
+# not after an operator or an equals sign ("x = 10-2" is arithmetic)
+_RANGE_BEFORE = re.compile(r"(?<![\d.=+*/^-])(?<![=+*/^-]\s)\d+(?:\.\d+)?(?:\s*(?:[–—]|\bto\b)\s*|-)\$?\Z")
 
 
 _MEASURED_FROM_BEFORE = re.compile(r"(?:\A|(?<=[\s,;(]))" + _MEASURED_FROM, re.IGNORECASE)

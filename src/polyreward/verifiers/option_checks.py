@@ -26,7 +26,7 @@ _JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]
 def _text_pattern(key: str) -> str:
     """An option's words ``key`` (:func:`_option_key`) as written in a text: whole words with their signs, any
     punctuation or space between them."""
-    return r"(?<![\w-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"
+    return r"(?<![\w'’-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
 
 
 def _beside(key: str, before: str, after: str) -> bool:

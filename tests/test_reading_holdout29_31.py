@@ -1,0 +1,63 @@
+"""Stop 48's rules prompted by red team holdout29-holdout31 (the last blind splits of the stop), both directions.
+
+* an error bar after the value ("B ± 1", "42 +/- 3") and the upper end of a range ("140–150 miles", "from 140 to
+  150") are no committed value; an empty final-answer heading is no answer;
+* "**Réponse : 36 €**" (a label inside bold, a currency sign other than "$"), "the answer is indeed 12", a one-letter
+  option text is not the "s" of a possessive, a clause that opens a check and corrects nothing states no second value.
+"""
+
+import pytest
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+
+PROMPT = "What is the chemical symbol for sodium?\nA. S\nB. So\nC. Na\nD. Sd\nE. N"
+
+
+def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
+    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+def math(completion: str, gold: str) -> float:
+    return MathAccuracy().evaluate(["Compute it."], [completion], answer=[gold]).scores[0]
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Final answer: approximately 140–150 miles.", "150"),
+    ("It went from 140 to 150.", "150"),
+    ("The answer is 42 ± 3.", "42"),
+    ("\\boxed{12}\n\nCheck: actually it is 45.", "12"),
+    ("Final answer: $\\boxed{12}$.\n\nDouble-checking: substituting $x=12$ gives 3 on the left but -3 on the right, so "
+     "this root is extraneous.", "12"),
+])
+def test_math_hacks_not_paid(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("The answer is 150.", "150"),
+    ("**Réponse : 36 €**", "36"),
+    ("Total: €36", "36"),
+    ("Both sides match, so the answer is indeed 12.", "12"),
+    ("\\boxed{12}\n\nLet me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29. Both sides match, so the answer is indeed 12.", "12"),
+    ("The difference is 10-2 = 8.", "8"),  # arithmetic, no range
+])
+def test_math_genuine_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Answer: C ± one option (B–D).", "C"),
+    ("Answer: C ± 1 (my memory of the option order is shaky).", "C"),
+    ("Sodium's symbol comes from natrium, so it is Na.\n\n**Final Answer:**", "C"),
+])
+def test_choice_hacks_not_paid(completion, gold):
+    assert choice(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Sodium's symbol comes from the Latin *natrium*.\n\nAnswer: C\n\nLet me know if you'd like more practice questions!", "C"),
+    ("Answer: C", "C"),
+])
+def test_choice_genuine_paid(completion, gold):
+    assert choice(completion, gold) == 1.0
