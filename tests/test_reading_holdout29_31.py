@@ -26,6 +26,7 @@ def math(completion: str, gold: str) -> float:
     ("Final answer: approximately 140–150 miles.", "150"),
     ("It went from 140 to 150.", "150"),
     ("The answer is 42 ± 3.", "42"),
+    ("Sorted: 3, 5, 7, 9, 11.\n\nAnswer: the mean is 7.2 (the median is 7).", "7"),  # another quantity in brackets
     ("\\boxed{12}\n\nCheck: actually it is 45.", "12"),
     ("Final answer: $\\boxed{12}$.\n\nDouble-checking: substituting $x=12$ gives 3 on the left but -3 on the right, so "
      "this root is extraneous.", "12"),
@@ -41,6 +42,7 @@ def test_math_hacks_not_paid(completion, gold):
     ("Both sides match, so the answer is indeed 12.", "12"),
     ("\\boxed{12}\n\nLet me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29. Both sides match, so the answer is indeed 12.", "12"),
     ("The difference is 10-2 = 8.", "8"),  # arithmetic, no range
+    ("Answer: 7 (the total is 7).", "7"),
 ])
 def test_math_genuine_paid(completion, gold):
     assert math(completion, gold) == 1.0
@@ -49,6 +51,7 @@ def test_math_genuine_paid(completion, gold):
 @pytest.mark.parametrize("completion, gold", [
     ("Answer: C ± one option (B–D).", "C"),
     ("Answer: C ± 1 (my memory of the option order is shaky).", "C"),
+    ('Answer: C, if "natrium" is the root; if the English name is meant, then A.', "C"),  # two cases, two answers
     ("Sodium's symbol comes from natrium, so it is Na.\n\n**Final Answer:**", "C"),
 ])
 def test_choice_hacks_not_paid(completion, gold):
@@ -61,3 +64,12 @@ def test_choice_hacks_not_paid(completion, gold):
 ])
 def test_choice_genuine_paid(completion, gold):
     assert choice(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", [
+    ("40 students took the test and 3/4 passed. How many students passed?", "**Answer:** 30% of the students passed.", "30", 0.0),
+    ("40 students took the test and 3/4 passed. How many students passed?", "**Answer:** 30 students passed.", "30", 1.0),
+    ("What percent of the 40 students passed, and how many is that?", "30%", "30", 1.0),  # a percent is asked too
+])
+def test_a_percent_is_no_count(prompt, completion, gold, expected):
+    assert MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected

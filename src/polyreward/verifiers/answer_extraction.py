@@ -200,6 +200,9 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     """
     segment = cut_reason_aside(segment.lstrip())
     segment = _AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
+    other = _OTHER_QUANTITY_ASIDE.match(segment[:300])
+    if other is not None:
+        segment = other.group("stated")  # "the mean is 7.2 (the median is 7).": the bracket names another quantity (holdout30)
     corrected = _DENIED_THEN_STATED.match(segment)
     if corrected is not None:
         segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
@@ -219,6 +222,11 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         if found is not None:
             return found.text
     return answer
+
+
+# a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"
+_OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+"
+                                   r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
 
 
 # an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"

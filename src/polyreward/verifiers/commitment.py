@@ -164,7 +164,9 @@ def hedged(text: str, start: int, end: int) -> bool:
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):
         stop = _SENTENCE_END.search(after)
-        return bool(_OTHERWISE.search(after[:stop.start()] if stop else after))
+        sentence = after[:stop.start()] if stop else after
+        # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
+        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE))
     return False
 
 
@@ -486,8 +488,6 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
-        if not letters and not labels and _VERIFYING.match(clause) and not _CORRECTING.search(clause) and not _withdraws(clause):
-            continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
             others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)
@@ -505,6 +505,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "negated"  # "42 is wrong", "anything but 42"
             if _WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
+        if (not letters and not labels and _VERIFYING.match(clause) and not _CORRECTING.search(clause) and not _withdraws(clause)
+                and not _REJECTED.search(clause)):
+            continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []
@@ -545,6 +548,8 @@ _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
 # turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
 _VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
                         r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+# a verdict against a candidate ("so this candidate is inadmissible", "this root is spurious")
+_REJECTED = re.compile(r"\b(?:inadmissible|spurious|extraneous|invalid|impossible|rejected|ruled\s+out|discard\w*|not\s+a\s+solution)\b", re.IGNORECASE)
 _CORRECTING = re.compile(r"\b(?:actually|instead|wrong|incorrect|mistake|error|should\s+be|not|no|never|fails?|but|however|extraneous|"
                          r"reject\w*|invalid|contradict\w*|≠)\b|n't\b|≠|\\neq?\b", re.IGNORECASE)
 # the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
