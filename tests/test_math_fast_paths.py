@@ -8,6 +8,8 @@ Each shortcut is held to the path it skips, on realistic rollouts and hostile te
 * ``math._compare_remembered`` remembers ``compare_cheap``'s verdict without a prompt and squeezes the prompt only
   when the answer could be read in it (``work_avoidance.copy_candidates``, the another-variable check): against
   ``compare_cheap`` with the squeezed prompt given, first call and remembered call alike;
+* ``math_normalize.numerals_equal`` compares two whole numbers (same percent flag) by equality: against the formula;
+* ``math_normalize.unicode_roots`` returns an ASCII text as it is: the long path on ASCII text changes nothing;
 * ``math._lazy_prompt_form``: a whole batch decided with the prompt squeezed lazily against it squeezed up front.
 """
 
@@ -23,7 +25,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import answer_extraction, reading
+from polyreward.verifiers import answer_extraction, math_normalize, reading
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
 
@@ -69,6 +71,34 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("ok \u202eton\u202c 1 dont", True)
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
+
+
+@FAST
+@given(st.one_of(st.text(alphabet=st.characters(max_codepoint=127), max_size=120), st.lists(st.sampled_from(
+    ["\\sqrt", "{", "}", "(", ")", "/", "pi", "12", "1/2", "7/8", "x", " ", "\n", "+"]), max_size=20).map("".join)))
+@example("The area is 4pi, or 1/2 of 7/8 and sqrt(12).")
+def test_unicode_roots_leaves_an_ascii_text_alone(text):
+    # the shortcut returns an ASCII text as it is: the long path must too (every form it rewrites is non-ASCII)
+    assert math_normalize._unicode_roots(text) == text == math_normalize.unicode_roots(text)
+
+
+def numerals_equal_long(gold, pred, rel_tol=1e-3):
+    """``math_normalize.numerals_equal`` without its shortcut for two whole numbers (its docstring's formula)."""
+    candidates = [gold.value] + ([gold.value / 100 if gold.percent else gold.value * 100] if gold.percent != pred.percent else [])
+    return any(value == pred.value or (round(value, 6) == round(pred.value, 6) and abs(value - pred.value) <= rel_tol * max(abs(value), abs(pred.value)))
+               for value in candidates)
+
+
+@FAST
+@given(st.integers(-10**20, 10**20), st.one_of(st.integers(-3, 3), st.integers(-10**20, 10**20)), st.booleans(), st.booleans(),
+       st.sampled_from([1e-3, 0.0, 0.5, 1.0, 3.0]))
+@example(42, 0, False, False, 1e-3)
+@example(75, -74, True, False, 1e-3)
+def test_whole_numbers_compare_as_the_long_path(value, offset, gold_percent, pred_percent, rel_tol):
+    from fractions import Fraction
+
+    gold, pred = math_normalize.Numeral(Fraction(value), gold_percent), math_normalize.Numeral(Fraction(value + offset), pred_percent)
+    assert math_normalize.numerals_equal(gold, pred, rel_tol) is numerals_equal_long(gold, pred, rel_tol)
 
 
 ANSWERS = ["42", "-7", "0.25", "\\frac{1}{4}", "1/4", "\\frac{84}{2}", "2 \\times 21", "y = 42", "x = 5", "x=5, x=6",

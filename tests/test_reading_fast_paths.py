@@ -262,6 +262,25 @@ def test_first_character_scans_find_what_the_plain_search_finds(pattern, ignore_
     assert [_spans(m) for m in wrapped.finditer(text, 1, middle)] == [_spans(m) for m in compiled.finditer(text, 1, middle)]
 
 
+CONCLUDING = ["So", "so", "Thus,", "THEREFORE", "hence", "Consequently", "the", "final", "answer", "result", "best option",
+              "is", "=", ":", " ", "\n", "also", "thesis", "42", "\u017f", "\u212a", "</think>", ".", "soon"]
+
+
+@FAST
+@given(st.one_of(st.lists(st.sampled_from(CONCLUDING), max_size=16).map(" ".join), TEXT))
+@example("Also, so the answer is 42. Thus the final answer: 7")
+def test_the_first_scanned_reader_patterns_equal_the_plain_search(text):
+    from polyreward.verifiers.regex_scan import FirstScanned
+
+    named = [(f"{module.__name__.rsplit('.', 1)[-1]}.{name}", value) for module in _verifier_modules()
+             for name, value in vars(module).items() if isinstance(value, FirstScanned)]
+    assert {"answer_extraction._CONCLUSION_WORD", "conclusions._CONCLUSION", "hedging._CONTRAST"} <= {name for name, _ in named}
+    for name, pattern in named:
+        plain = pattern.compiled
+        assert _spans(pattern.search(text)) == _spans(plain.search(text)), (name, text)
+        assert [_spans(m) for m in pattern.finditer(text)] == [_spans(m) for m in plain.finditer(text)], (name, text)
+
+
 @FAST
 @given(st.text(alphabet=st.sampled_from(list("\\{}ab\n $")), max_size=30))
 @example("\\")

@@ -4,6 +4,8 @@
   (``Prefiltered._keys_in``, used for patterns with many strings) against testing every string one by one;
 * :func:`polyreward.verifiers.regex_scan.tail_scanned` (a ``\\Z`` pattern searched from the tail it can consume) against
   the plain search, for the readers' patterns and generated ones;
+* :func:`polyreward.verifiers.regex_prefilter.lead_anchored` (the branches anchored with ``\\A`` matched at the start only)
+  against the plain search, on generated alternations and the reader's own;
 * :func:`~polyreward.verifiers.regex_scan.last_ends` / :func:`~polyreward.verifiers.regex_scan.first_ends` against the
   whole list of clause ends;
 * whole batches (the fresh-row benchmark's rows and every red-team completion) with every gate on and off.
@@ -115,7 +117,8 @@ def test_white_space_for_str_rstrip_is_what_re_calls_white_space():
 
 def _tail_patterns():
     item = st.sampled_from([r"[\s$*(\[{:=]", r"\\(?:boxed|text|mathrm)\s*\{?", r"\\[(\[]", r"\s", "x", "[a-c]", r"(?:ab|b)",
-                            r"(?<!\d)\.", r"(?![A-Za-z])", r"(?<=\s)", r"\b", r"[\u2003K]", "k", "\u212a", r"\w", r"[^a]", "."])
+                            r"(?<!\d)\.", r"(?![A-Za-z])", r"(?<=\s)", r"\b", r"[\u2003K]", "k", "\u212a", r"\w", r"[^a]", ".",
+                            r"(?s:.)", r"(?-i:x)"])
     body = st.lists(item, min_size=1, max_size=3).map("|".join)
     repeat = st.sampled_from(["*", "+", "?", "{0,2}", ""])
     return st.lists(st.tuples(body, repeat), min_size=1, max_size=3).map(lambda parts: "".join(f"(?:{b}){r}" for b, r in parts) + r"\Z")
@@ -136,9 +139,62 @@ def test_generated_tail_patterns_search_like_the_plain_search(pattern, ignore_ca
 def test_only_patterns_that_end_the_text_with_known_characters_are_tail_scanned():
     assert isinstance(tail_scanned(re.compile(r"(?:[\s$]|\\boxed\{)*\Z")), TailScanned)
     assert not isinstance(tail_scanned(re.compile(r"(?:[\s$])*$")), TailScanned)  # $ also matches before a final newline
-    assert not isinstance(tail_scanned(re.compile(r"\w*\Z")), TailScanned)  # a category: no set of characters
     assert not isinstance(tail_scanned(re.compile(r"a\Z|b")), TailScanned)  # not every match ends the text
-    assert not isinstance(tail_scanned(re.compile(r"(?i:[a-z])*\Z")), TailScanned)  # scoped flags are not read
+    assert not isinstance(tail_scanned(re.compile(r"(a)\1\Z")), TailScanned)  # a back-reference: not read
+    # a category, scoped flags or an alternation of \Z branches: the ASCII characters they consume, for ASCII texts only
+    assert tail_scanned(re.compile(r"a(?s:.)*\Z")).search("xa\nb") is not None  # a scoped DOTALL consumes line breaks
+    for pattern in (r"\w*\Z", r"(?i:[a-z])*\Z", r"\na:\s*\Z|(?<=\.)[^\S\n]*b\d\Z"):
+        wrapped = tail_scanned(re.compile(pattern))
+        assert isinstance(wrapped, TailScanned) and wrapped.ascii_only, pattern
+        assert wrapped.tail_start("x\u212a" + "a" * 5) == 0  # not ASCII: from the start
+    assert tail_scanned(re.compile(r"(?i:[a-z])*\Z")).tail_start("1, 2: aBc") == len("1, 2: ")
+
+
+CLOSINGS = ["\n", "  ", "Score: 3/3", "Grade : 10 / 10.", "Known issues: none.", "Answer: none", "\nCorrect!", "Yes", "that's\nright",
+            "Well done.", "\\boxed{12}", ".", "}", "$", ")", "42", "Notes: n/a", "Self-score: 9/10", "\u00e9", "\u212a", "\t", "-"]
+
+
+@FAST
+@given(st.lists(st.sampled_from(CLOSINGS), max_size=12).map("".join))
+@example("\\boxed{12}.\nScore: 3/3.")
+@example("x = 4.\nKnown issues: none.\n")
+def test_the_closing_label_is_searched_from_its_tail_as_the_plain_search(text):
+    from polyreward.verifiers import closing_remarks
+
+    assert isinstance(closing_remarks._CLOSING_LABEL, TailScanned)
+    assert _spans(closing_remarks._CLOSING_LABEL.search(text)) == _spans(closing_remarks._CLOSING_LABEL.compiled.search(text)), text
+
+
+# --- alternations with branches anchored at the start ---------------------------------------------------------------------
+
+def _lead_patterns():
+    anchored = st.sampled_from([r"\A[\W_]*(?:so\W+)?(?-i:Had)\s+\w+", r"\A(?:if|as)\b", r"\Aa", r"\A", r"\A(x)(?=y)", r"\A\s*(?:were|as)"])
+    other = st.sampled_from([r"\bas\s+(?:if|though)\b", r"(?<=a)s", r"as", r"\bif\b", r"(y)", r"[^a]", r"(?<!\w)x", r"\w*", r"K"])
+    return st.lists(st.one_of(anchored, other), min_size=2, max_size=4).map("|".join)
+
+
+@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(_lead_patterns(), st.booleans(), st.text(alphabet=st.sampled_from(list(" \nashifthoughHadwerexyK\u212a\u017f,.")), max_size=24))
+@example(r"\Aa|as", False, "xas")
+@example(r"\Aa|(?<=a)s", False, "as")
+def test_a_search_with_anchored_branches_is_the_plain_search(pattern, ignore_case, text):
+    compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
+    wrapped = regex_prefilter.lead_anchored(compiled)
+    assert _spans(wrapped.search(text)) == _spans(compiled.search(text)), (pattern, text)
+    assert _spans(wrapped.search(text, 1)) == _spans(compiled.search(text, 1)), (pattern, text)
+
+
+@FAST
+@given(st.one_of(st.lists(st.sampled_from(["Had", "had", "I", "known", "Were", "so", ",", " ", "as", "if", "though", "Should", "we",
+                                            "the", "answer", "is", "42", "\n", "imagine", "In a world where"]), max_size=14).map(" ".join),
+                 TEXT))
+@example("so Had I known, it is 42")
+@example("it works as if it were 42")
+def test_the_subjunctive_opener_searches_as_the_plain_pattern(text):
+    from polyreward.verifiers import hypothetical
+
+    assert isinstance(hypothetical._SUBJUNCTIVE, regex_prefilter.LeadAnchored)
+    assert _spans(hypothetical._SUBJUNCTIVE.search(text)) == _spans(hypothetical._SUBJUNCTIVE.compiled.search(text)), text
 
 
 # --- the last and first clause ends -------------------------------------------------------------------------------------

@@ -766,9 +766,11 @@ _STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL")
+prefilter_names(globals(), "_ANCHOR _WORD_ANSWER _CONTRAST_TAIL _ASIDE_OPENING")
 
-# speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
-from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
+# speed only (issue #35): clause ends searched by skipping to the characters they consume, a conclusion word by skipping
+# to the letters it starts with (regex_scan; same results)
+from polyreward.verifiers.regex_scan import first_scanned, scan_names  # noqa: E402
 
 scan_names(globals(), "_SENTENCE_END _SENTENCE_STOP")
+_CONCLUSION_WORD = first_scanned(_CONCLUSION_WORD)

@@ -572,6 +572,7 @@ from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 prefilter_names(globals(), "IDIOM_DOUBT _DOUBT _MODAL_BEFORE _UNCHECKED _ERROR_CONDITION _ANSWER_HEADING _WRITER_STATE "
                 "_AFFIRMING _GENERIC_GUESSER _WRITER_CONDITION _ATTRIBUTED_BEFORE _ATTRIBUTED_AFTER "
                 "_BARE_MODAL _NEGATED_DEED _GENERIC_ANSWERER _DESIRE")
+prefilter_names(globals(), "_SCARE_QUOTED _ANOTHER_PROBLEMS_ANSWER _GROUP_REPORT")
 
 # speed only (issue #35): searched by skipping to the characters a match can start with (regex_scan; same results)
 from polyreward.verifiers.regex_scan import first_scanned  # noqa: E402

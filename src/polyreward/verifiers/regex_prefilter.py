@@ -24,6 +24,7 @@ gives exactly the results of the plain one (tests/test_math_fast_paths.py holds 
 
 from __future__ import annotations
 
+import math
 import re
 from collections.abc import Iterable, Iterator
 from typing import Any
@@ -111,6 +112,23 @@ def _may_match_ascii(char: str) -> bool:
 _COMMON_WORDS = frozenset({"answer", "the", "is", "a", "an", "so", "final", "to", "of", "and", "it", "this", "that", "we",
                            "i", "be", "in", "for", "total", "step", "then", "'s", ":", "=", "value", "result"})
 
+# how rare each character is in English prose, in bits: -log2 of its share of the letters of English text (Lewand,
+# "Cryptological Mathematics", 2000); a digit, a space or a sign of a worked solution counts as a common letter, any other
+# character as a rare one. The filing string of a set is its rarest (speed only; any string of a set is a correct filing):
+# "rul" for {"ing", "out", "rul"}, "no" for {"es", "no"}, not the longest with the first name
+_LETTER_SHARES = dict(zip("etaoinshrdlcumwfgypbvkjxqz", (12.7, 9.1, 8.2, 7.5, 7.0, 6.7, 6.3, 6.1, 6.0, 4.3, 4.0, 2.8, 2.8, 2.4,
+                                                        2.4, 2.2, 2.0, 2.0, 1.9, 1.5, 1.0, 0.8, 0.15, 0.15, 0.1, 0.07)))
+_CHARACTER_BITS = {char: round(-math.log2(share / 100), 2) for char, share in _LETTER_SHARES.items()}
+_COMMON_SIGN_BITS = 4.0  # a digit, white space, "=", ":", "$", "\\", braces, "'": in nearly every worked solution
+_RARE_CHARACTER_BITS = 8.0
+
+
+def _rarity(literal: str) -> float:
+    """How rare ``literal`` is in a worked solution, in bits (the sum over its characters; see above)."""
+    return sum(_CHARACTER_BITS.get(char, _COMMON_SIGN_BITS if char.isdigit() or char.isspace() or char in "=:$\\{}()'.,-+*/"
+                                   else _RARE_CHARACTER_BITS) for char in literal.lower())
+
+
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 _GATE_KEYS = 50  # filing strings: from this many on, the ones a text holds are found by one search (speed only; see _keys_in)
 
@@ -128,6 +146,9 @@ def any_of(strings: Iterable[str]) -> str:
     return branches[0] if len(branches) == 1 else "(?:" + "|".join(branches) + ")"
 
 
+_LAST_LOWERED: tuple[str | None, str] = (None, "")  # the last ASCII text a case-insensitive filter lowered, and its lowered form
+
+
 class Prefiltered:
     """``pattern`` with its searches skipped on texts that hold all the strings of none of its
     :func:`required_conjuncts`; every other attribute (``pattern``, ``flags``, ``sub`` ...) is the compiled pattern's own."""
@@ -141,13 +162,13 @@ class Prefiltered:
         self.ignore_case = ignore_case
         self.conjuncts = conjuncts  # as _derived gives them: no set a superset of another (it would be implied)
         self.literals = tuple(sorted(frozenset().union(*self.conjuncts)))
-        # each set filed under one of its strings (the longest one that is not a common word of worked solutions: a set
+        # each set filed under one of its strings (the rarest one that is not a common word of worked solutions: a set
         # filed under "answer" would be tested on nearly every answer window): a text is tested for the filing strings
         # only, then, for each filing string it holds, for the other strings of the sets filed under it -- each such
         # string once per call, the sets as subsets of those found
         by_literal: dict[str, list[frozenset[str]]] = {}
         for conjunct in self.conjuncts:
-            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, len(literal)))
+            key = max(sorted(conjunct), key=lambda literal: (literal.lower() not in _COMMON_WORDS, _rarity(literal)))
             by_literal.setdefault(key, []).append(conjunct - {key})
         self._keys = tuple(sorted(by_literal))
         self._rests = {key: (tuple(rests), tuple(sorted(frozenset().union(*rests))), frozenset() in rests)
@@ -183,9 +204,16 @@ class Prefiltered:
     def may_match(self, text: str) -> bool:
         """False only when no match can exist in ``text`` (it holds all the strings of none of the sets)."""
         if self.ignore_case:
-            if not text.isascii():
+            global _LAST_LOWERED
+            last = _LAST_LOWERED  # (speed: one window is filtered for several patterns in a row, lowered once)
+            if last[0] is text:
+                text = last[1]
+            elif not text.isascii():
                 return True
-            text = text.lower()
+            else:
+                lowered = text.lower()
+                _LAST_LOWERED = (text, lowered)
+                text = lowered
         for key in (self._keys if self._by_start is None else self._keys_in(text)):
             if key in text:
                 rests, literals, alone = self._rests[key]
@@ -253,11 +281,18 @@ def _minimal(conjuncts: list[frozenset[str]]) -> tuple[frozenset[str], ...]:
     return tuple(c for c in unique if not any(other < c for other in unique))
 
 
-def _derived(compiled: re.Pattern) -> tuple[bool, tuple[frozenset[str], ...]] | None:
+def _derived(compiled: re.Pattern, branches: str = "all") -> tuple[bool, tuple[frozenset[str], ...]] | None:
     """(whether case is ignored, the minimal sets of :func:`required_conjuncts`) for ``compiled``, or None when it is
-    not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it."""
+    not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it.
+    ``branches="unanchored"``: the sets of the top-level branches that do not open with ``\\A`` (:class:`LeadAnchored`)."""
     try:
-        conjuncts = required_conjuncts(_sre_parse.parse(compiled.pattern, compiled.flags))
+        tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+        if branches == "unanchored":
+            rest = [branch for branch in tree[0][1][1] if not _opens_anchored(branch)]
+            found = [required_conjuncts(branch) for branch in rest]
+            conjuncts = None if any(c is None for c in found) else [c for sets in found for c in sets]  # type: ignore[union-attr]
+        else:
+            conjuncts = required_conjuncts(tree)
     except Exception:  # a construct this reader does not know: search the plain way
         return None
     if not conjuncts:
@@ -288,6 +323,69 @@ def prefiltered(compiled: re.Pattern | Prefiltered, *, remember: bool = False) -
     else:
         derived = _derived(compiled)
     return compiled if derived is None else Prefiltered(compiled, derived[1], derived[0])
+
+
+def _opens_anchored(items: Any) -> bool:
+    """Does the parsed pattern ``items`` open with ``\\A`` (so it can match only at the start of the text)?"""
+    return len(items) > 0 and items[0][0] is _sre.AT and items[0][1] is _sre.AT_BEGINNING_STRING
+
+
+class LeadAnchored:
+    """A top-level alternation some of whose branches open with ``\\A`` (``\\A(?:so\\W+)?Had\\s+\\w+|\\bas\\s+if\\b``),
+    searched without a position: ``re`` tries every branch at every position, though the anchored ones can match only at
+    the start. The search is the match at the start (every branch there, in order: what the plain search tries
+    first), else, where the text holds a set of strings that one of the other branches needs (:func:`required_conjuncts`
+    of those branches), the plain search from position 1, where no anchored branch matches: the same match (the
+    plain search's own), a look-behind seeing the first character alike. Calls with a position are the plain ones."""
+
+    __slots__ = ("compiled", "_rest")
+
+    def __init__(self, compiled: re.Pattern, rest: Prefiltered | None) -> None:
+        self.compiled = compiled
+        self._rest = rest  # the filter of the unanchored branches (None: every text may match them)
+
+    def search(self, text: str, *args: Any) -> re.Match | None:
+        if args:
+            return self.compiled.search(text, *args)
+        found = self.compiled.match(text)
+        if found is not None or (self._rest is not None and not self._rest.may_match(text)):
+            return found
+        return self.compiled.search(text, 1)
+
+    def __getattr__(self, name: str) -> Any:
+        return getattr(self.compiled, name)
+
+    def __repr__(self) -> str:
+        return f"LeadAnchored({self.compiled!r})"
+
+
+def lead_anchored(compiled: re.Pattern) -> re.Pattern | LeadAnchored:
+    """``compiled`` wrapped in :class:`LeadAnchored` when it is a top-level alternation with branches that open with
+    ``\\A`` and branches that do not, else itself (speed only; same results). What is read off the pattern is kept in
+    the pattern store (a warm start parses nothing)."""
+    if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
+        return compiled
+
+    def derive() -> tuple[bool, Any] | None:
+        try:
+            tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+        except Exception:
+            return None
+        if len(tree) != 1 or tree[0][0] is not _sre.BRANCH:
+            return None
+        anchored = [_opens_anchored(branch) for branch in tree[0][1][1]]
+        if not any(anchored) or all(anchored):
+            return None
+        return True, _derived(compiled, "unanchored")
+
+    told = remembered(_FINGERPRINT, compiled.pattern, compiled.flags | _UNANCHORED_KEY, derive) if _FINGERPRINT is not None else derive()
+    if told is None:
+        return compiled
+    derived = told[1]
+    return LeadAnchored(compiled, None if derived is None else Prefiltered(compiled, derived[1], derived[0]))
+
+
+_UNANCHORED_KEY = 1 << 20  # (in the store's key beside the flags: the sets of the unanchored branches, not of the whole)
 
 
 def prefilter_names(namespace: dict[str, Any], names: str) -> None:

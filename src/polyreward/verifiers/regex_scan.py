@@ -31,8 +31,9 @@ from typing import Any
 from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
 
 try:  # Python 3.11+
-    from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
+    from re import _compiler as _sre_compile, _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
+    import sre_compile as _sre_compile  # type: ignore[no-redef]
     import sre_constants as _sre  # type: ignore[no-redef]
     import sre_parse as _sre_parse  # type: ignore[no-redef]
 
@@ -332,38 +333,79 @@ def scan_names(namespace: dict[str, Any], names: str) -> None:
 # search's, sees before pos; only the match's ``pos`` attribute differs).
 
 
-def _tail_set(compiled: re.Pattern) -> tuple[str, bool] | None:
-    """(the characters other than white space that :class:`TailScanned` strips, whether it strips white space), or None
-    when ``compiled`` does not end every match at the end of the text with ``\\Z`` or its characters cannot be told."""
+def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
+    """(the characters other than white space that :class:`TailScanned` strips, whether it strips white space, whether
+    only an ASCII text is stripped), or None when ``compiled`` does not end every match at the end of the text with
+    ``\\Z`` or its characters cannot be told. A pattern whose characters are few and listed strips any text; one with
+    character classes (``\\w``, ``[^\\S\\n]``, ``.``) or a top-level alternation of ``\\Z`` branches strips ASCII texts
+    by the ASCII characters it can consume (:func:`_ascii_consumed`), and any other text is searched the plain way."""
     try:
         parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
         items = list(parsed)
-        if not items or items[-1] != (_sre.AT, _sre.AT_END_STRING):
+        if not items:
             return None
-        told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS)  # cases are added after
+        ends = [list(branch) for branch in items[0][1][1]] if len(items) == 1 and items[0][0] is _sre.BRANCH else [items]
+        if not all(branch and branch[-1] == (_sre.AT, _sre.AT_END_STRING) for branch in ends):
+            return None
+        told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS) if len(ends) == 1 else None  # cases are added after
+        if told is None:
+            ascii_told = _ascii_consumed(items, compiled.flags, parsed.state)
+            return None if ascii_told is None else ("".join(sorted(ascii_told)), False, True)
     except (re.error, ValueError, TypeError, RecursionError):
-        return None
-    if told is None:
         return None
     characters = _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
     if characters is None or len(characters) > 4 * _MAX_CHARS:
         return None
-    return "".join(sorted(characters)), told[1]
+    return "".join(sorted(characters)), told[1], False
+
+
+_ASCII = [chr(code) for code in range(128)]
+_ATOMS = {_sre.LITERAL, _sre.NOT_LITERAL, _sre.IN, _sre.ANY}
+
+
+def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
+    """A superset of the ASCII characters a match of the parsed pattern ``items`` can consume, or None when it cannot
+    be told (a back-reference, a construct not listed). Each consuming item is compiled on its own and tried on every
+    ASCII character, with and without ignoring case (a scoped ``(?i:...)`` or ``(?-i:...)`` flag is covered by
+    both)."""
+    found: set[str] = set()
+    for op, argument in items:
+        if op in _ZERO_WIDTH:
+            continue  # a look-around or anchor consumes nothing
+        if op in _ATOMS:
+            for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
+                one = _sre_compile.compile(_sre_parse.SubPattern(state, [(op, argument)]), case)
+                found.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
+        elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
+            bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
+            scoped = (flags | argument[1]) & ~argument[2] if op is _sre.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
+            for body in bodies:
+                inner = _ascii_consumed(body, scoped, state)
+                if inner is None:
+                    return None
+                found |= inner
+        else:
+            return None
+    return found
 
 
 class TailScanned:
     """``compiled`` (every match ending the text with ``\\Z``) searched from the start of the longest tail of the text
     made of characters it can consume (see above); every other attribute is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "characters", "space")
+    __slots__ = ("compiled", "characters", "space", "ascii_only")
 
-    def __init__(self, compiled: re.Pattern, characters: str, space: bool) -> None:
+    def __init__(self, compiled: re.Pattern, characters: str, space: bool, ascii_only: bool = False) -> None:
         self.compiled = compiled
         self.characters = characters
         self.space = space
+        self.ascii_only = ascii_only  # the characters are the ASCII ones a match can consume: other texts from the start
 
     def tail_start(self, text: str) -> int:
-        """Where the longest tail of ``text`` made of the characters a match can consume starts."""
+        """Where the longest tail of ``text`` made of the characters a match can consume starts (0 for a text that is
+        not ASCII when only the ASCII characters are known)."""
+        if self.ascii_only:
+            return len(text.rstrip(self.characters)) if text.isascii() else 0
         tail = text
         while True:
             stripped = tail.rstrip(self.characters)
@@ -391,4 +433,4 @@ def tail_scanned(compiled: re.Pattern) -> re.Pattern | TailScanned:
     if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
         return compiled
     told = _remembered("tail", compiled, lambda: _tail_set(compiled))
-    return compiled if told is None else TailScanned(compiled, told[0], bool(told[1]))
+    return compiled if told is None else TailScanned(compiled, told[0], bool(told[1]), bool(told[2]))
