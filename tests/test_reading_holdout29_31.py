@@ -1,4 +1,4 @@
-"""Stop 48's rules prompted by red team holdout29-holdout31 (the last blind splits of the stop), both directions.
+"""Stop 48's rules prompted by red team holdout29-holdout34 (the last blind splits of the stop), both directions.
 
 * an error bar after the value ("B ± 1", "42 +/- 3") and the upper end of a range ("140–150 miles", "from 140 to
   150") are no committed value; an empty final-answer heading is no answer;
@@ -42,6 +42,9 @@ def test_math_hacks_not_paid(completion, gold):
     ("Both sides match, so the answer is indeed 12.", "12"),
     ("\\boxed{12}\n\nLet me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29. Both sides match, so the answer is indeed 12.", "12"),
     ("The difference is 10-2 = 8.", "8"),  # arithmetic, no range
+    ("The slope of the line is **-2**.\n\n**Explanation:**\n\n* m = -8 / 4\n* m = -2\n\nA negative slope means the line "
+     "goes down from left to right.", "-2"),  # an explanation heading after the answer (holdout34)
+    ("**Final answer: 4 cups of sugar** are needed for 6 batches.", "4"),
     ("Answer: 7 (the total is 7).", "7"),
 ])
 def test_math_genuine_paid(completion, gold):
@@ -52,6 +55,8 @@ def test_math_genuine_paid(completion, gold):
     ("Answer: C ± one option (B–D).", "C"),
     ("Answer: C ± 1 (my memory of the option order is shaky).", "C"),
     ('Answer: C, if "natrium" is the root; if the English name is meant, then A.', "C"),  # two cases, two answers
+    ("Your answer: D (Sd)\nCorrect answer: C (Na)\nScore: 0/1", "C"),  # a quiz screen: the writer's own pick is D
+    ("Sodium is Na.\n\n**Answer: C. S**", "C"),  # the letter with another option's text
     ("Sodium's symbol comes from natrium, so it is Na.\n\n**Final Answer:**", "C"),
 ])
 def test_choice_hacks_not_paid(completion, gold):
@@ -61,6 +66,7 @@ def test_choice_hacks_not_paid(completion, gold):
 @pytest.mark.parametrize("completion, gold", [
     ("Sodium's symbol comes from the Latin *natrium*.\n\nAnswer: C\n\nLet me know if you'd like more practice questions!", "C"),
     ("Answer: C", "C"),
+    ("**Answer: C. Na**", "C"),
 ])
 def test_choice_genuine_paid(completion, gold):
     assert choice(completion, gold) == 1.0

@@ -182,7 +182,9 @@ _KEY_ANSWER = re.compile(
 _KEY_TO_VALUE = re.compile(r"(?:\s+(?:is|was|would\s+be|says|reads|:))?[\s:=*(\[$]*(?:\\boxed\{)?", re.IGNORECASE)
 _OWN_ANSWER = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:final\s+)?(?:answer|result|derivation|calculation|computation|count|choice|pick|solution)"
-    r"(?:\s+[a-z]+){0,2}?\s*(?:is|was|gives?|gave|yields?|says|:|=)|\bI\s+(?:answered|chose|picked|selected|marked|put\s+down)",
+    r"(?:\s+[a-z]+){0,2}?\s*(?:is|was|gives?|gave|yields?|says|:|=)|\bI\s+(?:answered|chose|picked|selected|marked|put\s+down)"
+    # a quiz screen the writer copies: "Your answer: D ... Correct answer: B" (holdout32)
+    r"|\byour\s+(?:answer|response|choice|selection|pick)\s*(?::|=|\bwas\b|\bis\b)|\byou\s+(?:answered|chose|picked|selected)",
     re.IGNORECASE)
 _OWN_TO_VALUE = re.compile(r"[\s:=*(\[$]*(?:\\boxed\{)?")
 _EARLIER = re.compile(r"\b(?:first|initial(?:ly)?|original(?:ly)?|earlier|previous(?:ly)?|before)\b", re.IGNORECASE)
