@@ -69,7 +69,11 @@ KNOWN_PAID: set[str] = set()
 # holdout29 left two: a counterfactual bracket after the answer ("Answer: 15 (if order mattered it would be 30, ...)")
 # and "Most likely B -- with p below α you reject H0." (the option's text paraphrased after the letter); holdout31 left
 # two: "$1,250 in interest after 5 years" (the last number is the duration) and "Therefore, the answer is D: O(n^2)."
-# after a reason that mentions "e.g." and a first element
+# after a reason that mentions "e.g." and a first element; holdout32 and holdout34 left none (holdout34's two are paid
+# since its explanation-heading and bold-sentence rules); holdout33 left nine, written against this stop's rules: a
+# closing sentence that names another quantity with its value (the axis x = 3 after the vertex, "attained at x = 3/2",
+# the product after the sum, a comparison "would be 120"), a long closing pleasantry, a French decimal comma, an AMC
+# letter with its value in one box, a ratio "3:4", and "Correct: C / Incorrect: A, B, D, E"
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
@@ -96,6 +100,15 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
     ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
     ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
+    ("holdout33", "tuple_vertex_sentence", "Complete the square: $y=(x-3)^2-9+5=(x-3"),
+    ("holdout33", "min_value_then_argmin", "Complete the square: $x^2-3x=\\left(x-\\fr"),
+    ("holdout33", "sum_of_roots_product_aside", "By Vieta's formulas the sum of the roots"),
+    ("holdout33", "count_with_comparison_after", "Fix Alice in the first spot; the other 4"),
+    ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
+    ("holdout33", "french_money_euro_comma", "2 livres : 2 × 12,50 = 25,00 €.\nAvec le "),
+    ("holdout33", "amc_letter_and_value_math", "Let the integers be $n-1,n,n+1$. Then $3"),
+    ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
+    ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
 }
 
 
