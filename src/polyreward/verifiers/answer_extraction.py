@@ -36,7 +36,6 @@ closed means the model ran out of budget mid-thought and there is no answer. Onl
 
 from __future__ import annotations
 
-import json
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from dataclasses import dataclass
 
@@ -61,6 +60,9 @@ from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, n
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import measured_from
+from polyreward.verifiers.answer_forms import (
+    AFFIRMING_ADVERB, EXPLANATION_HEADING, JSON_ANSWER_KEY, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
+    PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -199,12 +201,12 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     own final answer (its last math, expression or number), as Math-Verify's extraction does.
     """
     segment = cut_reason_aside(segment.lstrip())
-    segment = _AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
+    segment = AFFIRMING_ADVERB.sub("", segment, count=1)  # "the answer is indeed 12" (holdout31)
     bold_end = segment.find("**")
     if (0 < bold_end < 120 and re.search(r"\d", segment[:bold_end]) and "\n" not in segment[:bold_end]
             and re.match(r"\*\*[^\S\n]+[a-z]{2,}\b", segment[bold_end:])):  # the sentence goes on in prose after the bold
         segment = segment[:bold_end]  # "**Final answer: 4 cups of sugar** are needed for 6 batches.": the bold holds it (holdout34)
-    other = _OTHER_QUANTITY_ASIDE.match(segment[:300])
+    other = OTHER_QUANTITY_ASIDE.match(segment[:300])
     if other is not None:
         segment = other.group("stated")  # "the mean is 7.2 (the median is 7).": the bracket names another quantity (holdout30)
     corrected = _DENIED_THEN_STATED.match(segment)
@@ -226,39 +228,6 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         if found is not None:
             return found.text
     return answer
-
-
-# a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"
-_OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+"
-                                   r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
-
-
-# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"
-_AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|certainly|surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
-                               re.IGNORECASE)
-
-
-# a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
-_JSON_SCALAR = re.compile(r'"((?:[^"\\\n]|\\.){0,200})"(?=\s*[,}\]])|(-?\d+(?:\.\d+)?)(?=\s*[,}\]])')
-
-
-def _json_value(anchor: re.Match, text: str) -> str | None:
-    """The value of a JSON answer key ('"answer": 64}'), or None when the anchor is no quoted key."""
-    return json_scalar(text[anchor.end():anchor.end() + 300].lstrip()) if re.search(r"answer[\"']", anchor.group(), re.IGNORECASE) else None
-
-
-def json_scalar(segment: str) -> str | None:
-    """The string or number a JSON object gives its answer key, read as JSON reads it, or None when
-    ``segment`` does not open with one (a value closed by ``,``, ``}`` or ``]``)."""
-    match = _JSON_SCALAR.match(segment)
-    if match is None:
-        return None
-    if match.group(2) is not None:
-        return match.group(2)
-    try:
-        return json.loads(f'"{match.group(1)}"')
-    except ValueError:
-        return None
 
 
 def _last_lines(text: str, count: int) -> str:
@@ -533,13 +502,13 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
-    if not trusted and (heading := _EXPLANATION_HEADING.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
+    if not trusted and (heading := EXPLANATION_HEADING.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
         stated = _extract_plain(text[:heading.start()], final_bang)
         if stated is not None and stated.text:
             return stated  # "The slope is **-2**.\n\n**Explanation:**\n...": the answer stands before its explanation (holdout34)
-    if not trusted and _JSON_NO_ANSWER.search(text):
+    if not trusted and JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
-    if not trusted and _JSON_WITHDRAWN.search(text) and _JSON_ANSWER_KEY.search(text):
+    if not trusted and JSON_WITHDRAWN.search(text) and JSON_ANSWER_KEY.search(text):
         return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
@@ -547,27 +516,6 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
     if not trusted and _CUT_OFF.search(without_closing_label(text)[-200:]):
         return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
     return _read_lines(text)[0]
-
-
-# a heading alone on its line that opens the explanation of an answer given before it
-_EXPLANATION_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Explanation|Reasoning|Justification|Rationale|Derivation|"
-                                  r"Work(?:ing)?|Why)[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE | re.MULTILINE)
-
-
-# a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
-# under another key (a draft, a note) is never read in its place
-_JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""|"none"|"n/a")\s*[,}]', re.IGNORECASE)
-
-
-# a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
-# that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
-# confirmation unset ('"verified": false', '"final": false')
-_WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
-_PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
-_JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
-                             + _PROVISIONAL_WORD + r')"|'
-                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
-_JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 
 
 def _counterfactual_anchor(text: str, after: int) -> bool:
@@ -612,7 +560,7 @@ def _last_anchored(text: str, after: int = 0, final_bang: str = "punctuation") -
     anchors = list(_ANCHOR.finditer(text, after))
     for index in range(len(anchors) - 1, -1, -1):
         anchor = anchors[index]
-        answer = without_rounding((_json_value(anchor, text) or _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang)).strip())
+        answer = without_rounding((json_value(anchor, text) or _answer_after_anchor(text[anchor.end():anchor.end() + 600], final_bang)).strip())
         if answer.strip(" .*$:"):
             if index and _two_answers_in_one(text, anchors[index - 1], anchor, answer, final_bang):
                 return Extracted("", "hedged")  # two values for one key: no committed answer
@@ -665,7 +613,7 @@ def _extract_from_line(text: str) -> Extracted | None:
         content = next(g for g in env.groups() if g is not None).strip()
         after = window[env.end():]
         if content and "\n" not in after.strip() and not re.search(r"\d", after):
-            equals = _top_level_equals(content)
+            equals = top_level_equals(content)
             last_side = content[equals[-1] + 1:] if equals else ""
             if len(equals) >= 2 and re.search(r"[A-Za-z]", last_side) and "\\" not in last_side:
                 # "$(2+i)^2 = 4 + 4i - 1 = 3 + 4i$": a chain that ends in a symbolic value is read as that value
@@ -674,7 +622,7 @@ def _extract_from_line(text: str) -> Extracted | None:
             return Extracted(content, "latex")
     bold = [b for b in _BOLD_TO_END.findall(last_line) if not re.search(r"\*\*\s|\s\*\*", b)] or _BOLD.findall(last_line)
     if bold and bold[-1].strip(" .:"):
-        labelled = _LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
+        labelled = LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
         return Extracted(labelled.group(1) if labelled else bold[-1], "bold")
     math_line = _math_line(last_line)
     if math_line is not None:
@@ -713,31 +661,12 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(last_line.strip(), "number_words")
     counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", last_line)
     if (counted is not None and number_from_words(counted.group(1)) is not None
-            and not _PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
+            and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
         return Extracted(counted.group(1), "number_words")
-    stated = _STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
+    stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
     if stated is not None and number_from_words(stated.group(1)) is not None:
         return Extracted(stated.group(1), "number_words")
     return None
-
-
-# a word that goes on a number rather than counting things: "one half", "two thirds", "five squared", "three hundred"
-_PART_OF_A_NUMBER = re.compile(r"(?:halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
-                               r"hundredths?|thousandths?|percent|squared|cubed|dozens?|hundreds?|thousands?|millions?|billions?|"
-                               r"factorial|times|plus|minus|over)", re.IGNORECASE)
-
-
-def _top_level_equals(content: str) -> list[int]:
-    """Where ``=`` stands outside every brace and bracket of ``content`` ("F_n = \\sum_{k=0}^{n-1} ..." has one)."""
-    depth, found = 0, []
-    for at, char in enumerate(content):
-        if char in "{([":
-            depth += 1
-        elif char in "})]":
-            depth -= 1
-        elif char == "=" and depth == 0:
-            found.append(at)
-    return found
 
 
 def _without_closing_words(window: str) -> str:
@@ -747,20 +676,12 @@ def _without_closing_words(window: str) -> str:
     line = window[cut + 1:]
     if cut < 0 or len(line.split()) > 8 or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
-    if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or _STATED_IN_WORDS.search(line)
+    if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or STATED_IN_WORDS.search(line)
             or dissents(line) or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")
         return window
     return window[:cut].rstrip()
-
-
-# a label inside a bold value: a word or two and a colon, spaced in French ("Réponse : 36 €", "Total: 12")
-_LABEL_IN_BOLD = re.compile(r"\s*[^\W\d_][^\W\d_ ]{1,20}(?:\s[^\W\d_]{1,20})?\s?:\s*(\S.*)")
-
-
-# a value in words that closes the last line after a copula or an equals sign
-_STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

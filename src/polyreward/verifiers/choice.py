@@ -59,7 +59,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    LETTER_TAG, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
+    CUT_OFF_ANSWER, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
@@ -106,7 +106,7 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
         return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
     if _ABBREVIATION.match(text, match.end(1)) or _SIGNED_OFF.search(text, max(0, match.start(1) - 60), match.start(1)):
         return None  # "Answer: E.g. any of them", "B.S.", "C.S. Lewis": an abbreviation; "Best,\nC.": a signature
-    if _GRADE_BEFORE.search(text, max(0, match.start(1) - 30), match.start(1)):
+    if GRADE_BEFORE.search(text, max(0, match.start(1) - 30), match.start(1)):
         return None  # "Confidence grade: B", "Difficulty: C", "Vitamin C": a grade or a name, not a choice (holdout26)
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
@@ -342,10 +342,10 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
-    if _CUT_OFF_ANSWER.search(view[-80:]):
+    if CUT_OFF_ANSWER.search(view[-80:]):
         return None, ""  # "..., so the best answer here is option": cut off where the answer was to be (holdout27)
     result = _letter_in_view(view, letters, options)
-    if result[0] is not None and any(ranking.start() <= mention.start(1) < ranking.end() for ranking in _RANKING.finditer(view)
+    if result[0] is not None and any(ranking.start() <= mention.start(1) < ranking.end() for ranking in RANKING.finditer(view)
                                      for mention in letter_mentions(view, result[0], letters)[-1:]):
         return None, SEVERAL  # "Ranking from most to least likely: A > B > D > C": an order, not a choice (holdout28)
     letter, how = result
@@ -358,7 +358,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
-        if _NO_CHOICE.search(view, end):
+        if NO_CHOICE.search(view, end):
             return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
         return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
     blocks = list(tag_blocks(view, "answer", ignore_case=True))
@@ -384,21 +384,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
 
 
 # a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
-# a label that a letter grades or names: "Confidence grade: B", "Difficulty level: C", "Vitamin C", "Plan B"
-_GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
-                           r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
-# cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
-_CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?)\s*\Z",
-                             re.IGNORECASE)
-# a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
-_RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
 _CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would\s+be|is|are|the|an?|of|to|and|or|with|be)\s*\Z", re.IGNORECASE)
-
-
-# the writer declining every option after naming one by its text: a refusal to choose, or no option called correct
-_NO_CHOICE = re.compile(r"\b(?:won't|will\s+not|refuse\s+to|not\s+going\s+to)\s+(?:\w+\s+)?(?:pick|choose|select|commit)\b"
-                        r"|\bnone\s+of\s+(?:the\s+)?(?:options|choices|answers|above|these|them|listed)\b|(?:n't|\bnot)\s+(?:\w+\s+){0,3}?any\s+(?:option|choice)\b",
-                        re.IGNORECASE)
 
 
 def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:

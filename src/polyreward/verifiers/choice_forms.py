@@ -17,6 +17,22 @@ from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 SEVERAL = "several options"
 
 
+# a label that a letter grades or names: "Confidence grade: B", "Difficulty level: C", "Vitamin C", "Plan B"
+GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
+                           r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
+# cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
+CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?)\s*\Z",
+                             re.IGNORECASE)
+# a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
+RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
+
+
+# the writer declining every option after naming one by its text: a refusal to choose, or no option called correct
+NO_CHOICE = re.compile(r"\b(?:won't|will\s+not|refuse\s+to|not\s+going\s+to)\s+(?:\w+\s+)?(?:pick|choose|select|commit)\b"
+                        r"|\bnone\s+of\s+(?:the\s+)?(?:options|choices|answers|above|these|them|listed)\b|(?:n't|\bnot)\s+(?:\w+\s+){0,3}?any\s+(?:option|choice)\b",
+                        re.IGNORECASE)
+
+
 # a ballot: the options as lines with a check box each ("[x] (A) Barometer", "[ ] (B) Hygrometer", "☑ C. ..."; holdout21)
 _BALLOT_LINE = re.compile(r"^[ \t]*(?:[-*][ \t]+)?(?:\[(?P<mark>[ xX✓✔])\]|(?P<box>[☐☑☒✅]))[ \t]*\(?(?P<letter>[A-Za-z])\)?[.):]?(?:[ \t]|$)",
                           re.MULTILINE)

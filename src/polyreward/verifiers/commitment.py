@@ -42,9 +42,11 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
+from polyreward.verifiers.withdrawal_words import WITHDRAWN_OBJECT
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import fractions_as_values, names_a_part, of_a_denied_quantity, without_apology
+from polyreward.verifiers.later_values import (CORRECTING, IN_WORDS_TAIL, REJECTED, STANDS_BY_AFTER, VERIFYING, fractions_as_values,
+                                               names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -153,7 +155,7 @@ def negated(text: str, start: int, end: int) -> bool:
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     before = _before(text, start)
     return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end))
-                or _WITHDRAWN_OBJECT.search(before))  # "Ignore the 42." (holdout20)
+                or WITHDRAWN_OBJECT.search(before))  # "Ignore the 42." (holdout20)
 
 
 def hedged(text: str, start: int, end: int) -> bool:
@@ -302,12 +304,6 @@ _STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|inst
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
-# a value the writer then says they stand by: "..., and I believe mine", "..., which I trust", "and I'm sticking with it"
-_STANDS_BY_AFTER = re.compile(
-    r"[\s)*$]*,?\s*(?:and|which|so)\s+(?:I|we)(?:'m|\s+am|'ll|\s+will)?\s+(?:\w+\s+)?(?:believe|trust|stand(?:ing)?\s+by|stick(?:ing)?\s+(?:with|to)|"
-    r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
-
-
 def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     """Does the value ``match`` close ``clause`` as a statement: the whole clause after at most two words ("45.",
     "Hmm, 45.", "Erratum: 45"), or after a word that points at it ("it is 73", "I meant 45")? With
@@ -317,7 +313,7 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return True  # "(45 if rounded)": an alternative answer under a condition
     if _AFFIRMED_AFTER.match(after):
         return True  # "45 seems right", "45 is correct", "45 it is"
-    if _STANDS_BY_AFTER.match(after):
+    if STANDS_BY_AFTER.match(after):
         return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
         return False  # a word or value follows: "2 decimal places", "45 + 1"
@@ -335,7 +331,7 @@ def _spelled_value(clause: str) -> int | None:
     """A value written in words that closes ``clause`` after a word pointing at it ("it's actually forty-five",
     "No, wait: nine"), or the whole clause ("Forty-five.", "-- forty-five in words"; holdout26), or None. Without a
     pointer ("Step one.") it is not a statement of a value."""
-    clause = _IN_WORDS_TAIL.sub("", clause)
+    clause = IN_WORDS_TAIL.sub("", clause)
     run = _NUMBER_WORD_RUN.search(clause)
     if run is None:
         return None
@@ -349,10 +345,6 @@ def _spelled_value(clause: str) -> int | None:
             dashed = re.search(r"(?:[—–]|--)\s*\Z", before)  # "square centimetres — forty-five in words"
             return value if pointed or dashed or not re.search(r"[^\W\d_]", before) else None
     return None
-
-
-# "in words", "written out", "spelled out" after a number in words: how it is written, not another word of it
-_IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
 
 
 def letter_pattern(letters: str) -> re.Pattern:
@@ -503,10 +495,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for mention in mentions:
             if _NEGATION_BEFORE.search(clause[:mention.start()]) or _DENIAL_AFTER.match(clause[mention.end():]):
                 return "negated"  # "42 is wrong", "anything but 42"
-            if _WITHDRAWN_OBJECT.search(clause[:mention.start()]):
+            if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
-        if (not letters and not labels and _VERIFYING.match(clause) and not _CORRECTING.search(clause) and not _withdraws(clause)
-                and not _REJECTED.search(clause)):
+        if (not letters and not labels and VERIFYING.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
+                and not REJECTED.search(clause)):
             continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
@@ -544,19 +536,6 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
-# a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
-# turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
-_VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
-                        r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
-# a verdict against a candidate ("so this candidate is inadmissible", "this root is spurious")
-_REJECTED = re.compile(r"\b(?:inadmissible|spurious|extraneous|invalid|impossible|rejected|ruled\s+out|discard\w*|not\s+a\s+solution)\b", re.IGNORECASE)
-_CORRECTING = re.compile(r"\b(?:actually|instead|wrong|incorrect|mistake|error|should\s+be|not|no|never|fails?|but|however|extraneous|"
-                         r"reject\w*|invalid|contradict\w*|≠)\b|n't\b|≠|\\neq?\b", re.IGNORECASE)
-# the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
-# my answer 42" ("don't ignore the D" keeps it)
-_WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
-                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number)){0,3}[\W_]*\Z",
-                               re.IGNORECASE)
 
 
 # the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)

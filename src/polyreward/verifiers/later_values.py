@@ -84,6 +84,26 @@ def without_apology(after: str) -> str:
     return _APOLOGY_TAIL.sub("", after)
 
 
+# a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
+# turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
+VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
+                        r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+# a verdict against a candidate ("so this candidate is inadmissible", "this root is spurious")
+REJECTED = re.compile(r"\b(?:inadmissible|spurious|extraneous|invalid|impossible|rejected|ruled\s+out|discard\w*|not\s+a\s+solution)\b", re.IGNORECASE)
+CORRECTING = re.compile(r"\b(?:actually|instead|wrong|incorrect|mistake|error|should\s+be|not|no|never|fails?|but|however|extraneous|"
+                         r"reject\w*|invalid|contradict\w*|≠)\b|n't\b|≠|\\neq?\b", re.IGNORECASE)
+
+
+# a value the writer then says they stand by: "..., and I believe mine", "..., which I trust", "and I'm sticking with it"
+STANDS_BY_AFTER = re.compile(
+    r"[\s)*$]*,?\s*(?:and|which|so)\s+(?:I|we)(?:'m|\s+am|'ll|\s+will)?\s+(?:\w+\s+)?(?:believe|trust|stand(?:ing)?\s+by|stick(?:ing)?\s+(?:with|to)|"
+    r"maintain|keep|prefer|go(?:ing)?\s+with|confident|sure|certain|convinced)\b", re.IGNORECASE)
+
+
+# "in words", "written out", "spelled out" after a number in words: how it is written, not another word of it
+IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
+
+
 def names_a_part(clause: str, at: int) -> bool:
     """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), or the point where the answer
     is taken ("the minimum value is -3 (at x = 3)"; holdout23), not a value?"""

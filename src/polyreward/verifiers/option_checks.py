@@ -18,10 +18,9 @@ def _option_key(text: str) -> str:
     return " ".join(re.findall(r"[-−]?[^\W_]+", text.lower().replace("−", "-")))
 
 
-# what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn",
-# "C. Thalassemia trait" (holdout33)
+# what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
 _JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
-_JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+|\.[^\S\n]+)(?:the[^\S\n]+)?"
+_JOIN_AFTER = r"\A[)\]]?(?:[^\S\n]*[:=—–(][^\S\n]*|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:the[^\S\n]+)?"
 
 
 def _text_pattern(key: str) -> str:
@@ -61,6 +60,10 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
     beside = {key for key, text in options.items() if _beside(_option_key(text), before, after)}
     if beside and letter not in beside:
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
+    rest_of_line = re.match(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)", view[mention.end(1):])
+    if rest_of_line is not None and any(key != letter and _option_key(text) == _option_key(rest_of_line.group(1))
+                                        for key, text in options.items()):
+        return None, ""  # "**Answer: C. Thalassemia trait**": the rest of the answer line is another option's text (holdout33)
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""
     return result

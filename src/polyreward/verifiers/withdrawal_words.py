@@ -74,6 +74,13 @@ WITHDRAWAL = re.compile(
 )
 
 
+# the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
+# my answer 42" ("don't ignore the D" keeps it)
+WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
+                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number)){0,3}[\W_]*\Z",
+                               re.IGNORECASE)
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

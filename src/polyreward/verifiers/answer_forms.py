@@ -1,0 +1,90 @@
+"""The forms an answer takes on its line and in a record, read by :mod:`.answer_extraction` (moved out of it,
+stop 48): a JSON record that holds no answer or withdraws it, a heading that opens the explanation of an answer given
+before it, a bracket after the value that gives another quantity its value, an affirming adverb after an answer phrase,
+a word that goes on a number rather than counting things, a label inside a bold value, and where ``=`` stands outside
+every bracket; the value a JSON answer key holds. Patterns and small scans; reconstructed rules (ours), each bounded.
+"""
+
+from __future__ import annotations
+
+import json
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+
+# a heading alone on its line that opens the explanation of an answer given before it
+EXPLANATION_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Explanation|Reasoning|Justification|Rationale|Derivation|"
+                                  r"Work(?:ing)?|Why)[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+
+
+# a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
+# under another key (a draft, a note) is never read in its place
+JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""|"none"|"n/a")\s*[,}]', re.IGNORECASE)
+
+
+# a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
+# that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
+# confirmation unset ('"verified": false', '"final": false')
+_WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
+_PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
+JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
+                             + _PROVISIONAL_WORD + r')"|'
+                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
+JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
+
+# a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"
+OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+"
+                                   r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
+
+
+# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"
+AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|certainly|surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
+                               re.IGNORECASE)
+
+# a word that goes on a number rather than counting things: "one half", "two thirds", "five squared", "three hundred"
+PART_OF_A_NUMBER = re.compile(r"(?:halves|half|thirds?|quarters?|fourths?|fifths?|sixths?|sevenths?|eighths?|ninths?|tenths?|"
+                               r"hundredths?|thousandths?|percent|squared|cubed|dozens?|hundreds?|thousands?|millions?|billions?|"
+                               r"factorial|times|plus|minus|over)", re.IGNORECASE)
+
+
+def top_level_equals(content: str) -> list[int]:
+    """Where ``=`` stands outside every brace and bracket of ``content`` ("F_n = \\sum_{k=0}^{n-1} ..." has one)."""
+    depth, found = 0, []
+    for at, char in enumerate(content):
+        if char in "{([":
+            depth += 1
+        elif char in "})]":
+            depth -= 1
+        elif char == "=" and depth == 0:
+            found.append(at)
+    return found
+
+# a label inside a bold value: a word or two and a colon, spaced in French ("Réponse : 36 €", "Total: 12")
+LABEL_IN_BOLD = re.compile(r"\s*[^\W\d_][^\W\d_ ]{1,20}(?:\s[^\W\d_]{1,20})?\s?:\s*(\S.*)")
+
+
+# a JSON value after an "answer" key: '"answer": 64}', '"answer": "\\\\frac{5}{6}"}' -- the value, unescaped, not its braces
+JSON_SCALAR = re.compile(r'"((?:[^"\\\n]|\\.){0,200})"(?=\s*[,}\]])|(-?\d+(?:\.\d+)?)(?=\s*[,}\]])')
+
+
+def json_value(anchor: re.Match, text: str) -> str | None:
+    """The value of a JSON answer key ('"answer": 64}'), or None when the anchor is no quoted key."""
+    return json_scalar(text[anchor.end():anchor.end() + 300].lstrip()) if re.search(r"answer[\"']", anchor.group(), re.IGNORECASE) else None
+
+
+def json_scalar(segment: str) -> str | None:
+    """The string or number a JSON object gives its answer key, read as JSON reads it, or None when
+    ``segment`` does not open with one (a value closed by ``,``, ``}`` or ``]``)."""
+    match = JSON_SCALAR.match(segment)
+    if match is None:
+        return None
+    if match.group(2) is not None:
+        return match.group(2)
+    try:
+        return json.loads(f'"{match.group(1)}"')
+    except ValueError:
+        return None
+
+
+# a value in words that closes the last line after a copula or an equals sign
+STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
