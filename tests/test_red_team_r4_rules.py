@@ -287,3 +287,17 @@ def test_tags_between_letters_count_as_spaces(words, tag):
 def test_markup_around_a_number_still_counts_as_before():
     assert word_count("<answer>340</answer>") == 2  # one run of 20 characters: ceil(20 / 16), as before
     assert word_count("x<sup>2</sup>") == 1
+
+
+def test_a_served_prompt_with_its_chat_template_is_read_whole():
+    """The off-topic think guard reads the whole prompt: a prompt served with its chat template (system turn, then the
+    user's question) gives the same verdict as the plain question (tests/test_peer_clients.py found the difference:
+    the question after the system turn was cut like a completion's later turn)."""
+    from polyreward.rewards.format import ThinkFormat
+
+    question = "Round (6.469+((8.780+9.549)+0.615)) to 12 significant digits."
+    served = ("<|im_start|>system\nYou are a helpful assistant.<|im_end|>\n<|im_start|>user\n" + question
+              + "<|im_end|>\n<|im_start|>assistant\n")
+    completion = "<think>\nWe compute 615)) carefully, keeping all significant digits.\n</think>\n<answer>25.413</answer>"
+    reward = ThinkFormat(min_content_words=3)
+    assert reward(prompts=[served], completions=[completion]) == reward(prompts=[question], completions=[completion])
