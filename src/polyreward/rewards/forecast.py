@@ -93,6 +93,7 @@ from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import tag_blocks
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
@@ -420,7 +421,7 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     forecast (``answer_block: required``). ``pollutants``: the pollutants forecast (pm25, pm10); a span that names
     another one is no forecast of them; empty: names are not checked. ``prompt``: its words may stand in a label
     before a colon (``Jongno mean: 24``), which other words relabel (``Peak hourly value: 340``)."""
-    named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(prompt_text(prompt)).casefold())) if prompt is not None else frozenset()
+    named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(whole_prompt(prompt_text(prompt))).casefold())) if prompt is not None else frozenset()
     numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named)
     return numbers, why
 

@@ -133,19 +133,10 @@ def _is_content(word: str, not_content: frozenset[str]) -> bool:
 def prompt_words(prompt: object) -> frozenset[str]:
     """The case-folded words of a prompt (text or message list), which a completion's content words exclude."""
     from polyreward.verifiers.reading import visible_text
+    from polyreward.verifiers.turns import whole_prompt
 
-    text = _whole_prompt(prompt_text(prompt))
+    text = whole_prompt(prompt_text(prompt))
     return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
-
-
-def _whole_prompt(text: str) -> str:
-    """A prompt read whole: a chat template's control tokens ("<|im_start|>user", "<|im_end|>") read as line breaks. A
-    prompt is every turn the policy was shown, not one writer's turn, so the cut at the end of a turn that a completion
-    gets does not apply (a served prompt arrives with its template: the question is in the user's turn, after the
-    system's)."""
-    from polyreward.verifiers.turns import TURN_TOKEN
-
-    return TURN_TOKEN.sub("\n", text) if text and ("<" in text or "[" in text) else text
 
 
 def stem(word: str) -> str:
@@ -230,7 +221,9 @@ def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
     "Show your work here."; red team ``holdout_r4``). A body mostly in another
     script than Latin, or in another language (:func:`polyreward.verifiers.language.foreign`), is not compared (a
     translation shares no spelling); without a prompt nothing is compared."""
-    text = _whole_prompt(prompt_text(prompt)) if prompt is not None else ""
+    from polyreward.verifiers.turns import whole_prompt
+
+    text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
     if not text:
         return False
     letters = [ch for ch in think if ch.isalpha()]

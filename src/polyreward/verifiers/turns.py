@@ -46,6 +46,14 @@ _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
 
 
+def whole_prompt(text: str) -> str:
+    """A prompt read whole: a chat template's control tokens ("<|im_start|>user", "<|im_end|>") read as line breaks.
+    A prompt is every turn the policy was shown, not one writer's turn, so the cut at the end of a turn that a
+    completion gets (:func:`own_turn`) does not apply: a served prompt arrives with its template, the question in the
+    user's turn after the system's."""
+    return TURN_TOKEN.sub("\n", text) if text and ("<" in text or "[" in text) else text
+
+
 def own_turn(text: str) -> str:
     """``text`` within the writer's turn: without a header of its own turn at the start, up to the first control token
     after the writer's words (module docstring). What every reader of the writer's words reads."""
