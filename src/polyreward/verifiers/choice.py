@@ -60,7 +60,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     CUT_OFF_ANSWER, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
-from polyreward.verifiers.turns import for_the_question, later_turns
+from polyreward.verifiers.turns import answer_for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
@@ -671,7 +671,7 @@ def _shown(value: Any) -> str:
 def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
     """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
     completion that asks the question again under a heading of its own is read for its answers to that question
-    (:func:`.turns.for_the_question`): two different ones are none."""
+    (:func:`.turns.answer_for_the_question`): two different ones are none."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -680,12 +680,11 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
-    parts = for_the_question(prompt, text) if prompt else None
-    if parts is not None:
+    if prompt:
         read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
-        if len({found for found in map(read, parts) if found is not None}) > 1:
+        text, answered_twice = answer_for_the_question(prompt, text, read)
+        if answered_twice:
             return Verdict(0.0, "no_answer", answer, rule="conflicting")  # "Answer: D ... Human: <the question> ... C"
-        text = parts[-1]
     if kind == "label":
         found, how = extract_label(text)
     else:

@@ -64,7 +64,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
-from polyreward.verifiers.turns import for_the_question
+from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
@@ -326,7 +326,7 @@ def verify_batch(
     if prompts is not None:
         preds, twice = _for_the_questions(preds, prompts, final_bang)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
-        if i in twice:  # the question asked again in the completion, and answered otherwise (turns.for_the_question)
+        if i in twice:  # the question asked again in the completion, and answered otherwise (turns.answer_for_the_question)
             verdicts[i] = Verdict(0.0, "no_answer", prepare_reference(str(ref)).text if not is_missing(ref) else "", rule="conflicting")
             continue
         try:
@@ -371,22 +371,27 @@ def verify_batch(
 
 def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:
     """Each completion cut to its answer to the question its prompt asks, where it writes question headings itself
-    (:func:`.turns.for_the_question`: the last part that answers it), and the rows that answer it twice, differently."""
+    (:func:`.turns.answer_for_the_question`: the last part that answers it), and the rows that answer it twice, differently."""
     cut, twice = list(preds), set()
     for i, (pred, prompt) in enumerate(zip(preds, prompts)):
         if is_missing(prompt) or not isinstance(pred, (str, list)):
             continue
         try:
-            parts = for_the_question(prompt_text(prompt), completion_text(pred))
+            text = completion_text(pred)
+            answer, answered_twice = answer_for_the_question(prompt_text(prompt), text, lambda part: _answer_key(part, final_bang))
         except Exception:  # an unreadable prompt changes nothing here
             continue
-        if parts is None:
-            continue
-        answers = {squeeze(found.text) for found in (extract_answer(part, final_bang) for part in parts) if found is not None and found.text}
-        if len(answers) > 1:
+        if answer is not text:  # (a completion that asks no question of its own stays as it came: text or messages)
+            cut[i] = answer
+        if answered_twice:
             twice.add(i)
-        cut[i] = parts[-1]
     return cut, twice
+
+
+def _answer_key(part: str, final_bang: str) -> str | None:
+    """The answer ``part`` gives, squeezed to compare with another part's, or None."""
+    found = extract_answer(part, final_bang)
+    return squeeze(found.text) if found is not None and found.text else None
 
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:

@@ -64,10 +64,13 @@ _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]
 _UNIT_BEFORE = re.compile(r"\d[ \t]?[A-Za-z]{1,3}\Z")  # "12 cm²", "1,000.99m²": a unit's power, read with the unit
 
 
-def _power_unless_unit(found: re.Match) -> str:
-    if _UNIT_BEFORE.search(found.string, max(0, found.start() - 5), found.start()):
-        return found.group()
+def _as_power(found: re.Match) -> str:
+    """A run of superscript characters as the power it writes: "²" -> "^{2}"."""
     return "^{" + found.group().translate(_SUPERSCRIPTS) + "}"
+
+
+def _power_unless_unit(found: re.Match) -> str:
+    return found.group() if _UNIT_BEFORE.search(found.string, max(0, found.start() - 5), found.start()) else _as_power(found)
 
 
 _PI = re.compile("(?<![\u0370-\u03ff\u1f00-\u1fff])π(?![\u0370-\u03ff\u1f00-\u1fff])")
@@ -143,7 +146,7 @@ def normalize_unicode(text: str) -> str:
     for char, repl in _VULGAR_FRACTIONS.items():
         text = text.replace(char, repl)
     # superscripts first: NFKC would turn "x²" into "x2"
-    text = _SUPERSCRIPT_RUN.sub(lambda m: "^{" + m.group().translate(_SUPERSCRIPTS) + "}", text)
+    text = _SUPERSCRIPT_RUN.sub(_as_power, text)
     for char, repl in _UNICODE_SYMBOLS.items():
         text = text.replace(char, repl)
     return unicodedata.normalize("NFKC", text)

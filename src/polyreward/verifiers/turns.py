@@ -29,6 +29,8 @@ in the text but for the loop check, which compares the last line with at most 2,
 
 from __future__ import annotations
 
+from collections.abc import Callable
+
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
@@ -106,11 +108,11 @@ def without_unfinished_repeat(text: str) -> str:
     last = text[text.rfind("\n") + 1:].strip()
     if len(last) < 2 or last[-1] in ".!?)]}$":
         return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
-    stop = max(text.rfind(". "), text.rfind(".\n"), text.rfind("."), text.rfind("!"), text.rfind("?"))
+    stop = max(text.rfind("."), text.rfind("!"), text.rfind("?"))
     if stop > 0:  # a loop of one sentence, cut off inside it: "The answer is D.The answer is D.The answer is"
         tail = text[stop + 1:].strip()
         previous = text[:stop + 1].rstrip()
-        sentence = previous[max(previous.rfind(". ", 0, len(previous) - 1), previous.rfind(".", 0, len(previous) - 1), previous.rfind("\n")) + 1:].strip()
+        sentence = previous[max(previous.rfind(".", 0, len(previous) - 1), previous.rfind("\n")) + 1:].strip()
         if tail and sentence != tail and sentence.startswith(tail) and text.count(sentence) >= 2:
             return text[:stop + 1]
     if text.count("\n") < 2:
@@ -275,3 +277,13 @@ def for_the_question(prompt: str, completion: str) -> list[str] | None:
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_QUESTION_HEADING _NEW_QUESTION TURN_TOKEN")
+
+
+def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], object]) -> tuple[str, bool]:
+    """``completion`` cut to its last part that answers the question ``prompt`` asks (:func:`for_the_question`), and
+    whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
+    part gives none). ``(completion, False)`` when the completion asks no question of its own."""
+    parts = for_the_question(prompt, completion)
+    if parts is None:
+        return completion, False
+    return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1
