@@ -61,7 +61,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import measured_from
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_HEADING, JSON_ANSWER_KEY, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, equations_blanked, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
     PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -402,7 +402,9 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted(after.text, "correction+" + after.source)
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
-    if why := later_disowns(text, end, found.text):
+    explained = explanation_start(text, end, lambda value: _same_number(value, found.text))
+    checked = text if explained is None else text[:explained] + equations_blanked(text[explained:])  # "\\boxed{54} Justification: w = 6 ..."
+    if why := later_disowns(checked, end, found.text):
         return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
     if key_answer_not_own(text, value_is(found.text)):
         return Extracted("", "hedged")  # "my own derivation gives 42 ..., but the reference solution is 84" (holdout11)
@@ -502,9 +504,9 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
-    if not trusted and (heading := EXPLANATION_HEADING.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
+    if not trusted and (heading := EXPLANATION_OPENS.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
         stated = _extract_plain(text[:heading.start()], final_bang)
-        if stated is not None and stated.text:
+        if stated is not None and stated.text and explanation_start(text, heading.start(), lambda value: _same_number(value, stated.text)) is not None:
             return stated  # "The slope is **-2**.\n\n**Explanation:**\n...": the answer stands before its explanation (holdout34)
     if not trusted and JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)

@@ -9,7 +9,7 @@ else, and a careful grader does not pay it.
 :func:`other_quantity` reads the **subject** of the statement that gives the answer -- the words of its sentence
 before the value, after a leading connective ("So", "Therefore") and up to its last verb of being ("is", "are",
 "=", "equals", "would be", ...: "the probability that they are not both red" is one subject), without a clause set
-off before it by a comma or opened by a subordinator ("Since it is not negative, the answer is 5" and "since x is not
+off before it by a comma, a dash, a semicolon or a bracket, or opened by a subordinator ("Since it is not negative, the answer is 5" and "since x is not
 0 the answer is 5" have the subject "the answer") -- and the prompt's **question** (when the prompt states a problem -- it has a number or a formula --: its sentences that ask: a question
 mark or an imperative such as "Find", "Compute", "How many"). It compares a few closed classes of qualifier, each a
 class of the quantity's identity, not a phrase list of answers:
@@ -57,6 +57,8 @@ _CONNECTIVE = re.compile(r"\A\s*(?:(?:so|thus|therefore|hence|then|finally|overa
 # the first verb of being in the subject zone: "is", "are", "=", "equals", "would be", "comes to", ":"
 _BEING = re.compile(r"\s(?:is|are|was|were|equals?|would\s+be|will\s+be|must\s+be|comes?\s+to|works?\s+out\s+to|becomes?)\b|[=:]|\\approx|≈",
                     re.IGNORECASE)
+# what sets a clause off before the statement: a comma, a dash, a semicolon, a bracket
+_CLAUSE_BREAK = re.compile(r",|;|--|[—–()]|\s-\s")
 # a clause that opens on a subordinator is not the statement's subject ("Since x is not 0 the answer is 5")
 _SUBORDINATE = re.compile(r"\s*(?:since|because|as|if|when|whenever|given|once|after|while|although|though|unless)\b", re.IGNORECASE)
 _DETERMINER = re.compile(r"\b(?:the|each|every|its|their|his|her|our|this|that|these|those|one)\b", re.IGNORECASE)
@@ -106,7 +108,7 @@ def subject(text: str, start: int) -> str:
     line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start),
                      text.rfind("! ", 0, start)) + 1
     zone = _MARKUP.sub(" ", text[line_start:start])
-    zone = zone[zone.rfind(",") + 1:] if zone.count(",") else zone
+    zone = _CLAUSE_BREAK.split(zone)[-1]  # "The answer is not 45 -- it is 42": the clause after the break
     zone = _CONNECTIVE.sub("", zone)
     being = None
     for being in _BEING.finditer(zone):

@@ -671,7 +671,7 @@ def _shown(value: Any) -> str:
 def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
     """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
     completion that asks the question again under a heading of its own is read for its answers to that question
-    (:func:`.turns.answer_for_the_question`): two different ones are none."""
+    (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -680,11 +680,10 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
-    if prompt:
-        read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
-        text, answered_twice = answer_for_the_question(prompt, text, read)
-        if answered_twice:
-            return Verdict(0.0, "no_answer", answer, rule="conflicting")  # "Answer: D ... Human: <the question> ... C"
+    read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
+    text, answered_twice = answer_for_the_question(prompt, text, read)
+    if answered_twice:  # "Answer: D ... Human: <the question> ... C", "Answer: C / No, Answer: D" in a loop
+        return Verdict(0.0, "no_answer", answer, rule="conflicting")
     if kind == "label":
         found, how = extract_label(text)
     else:

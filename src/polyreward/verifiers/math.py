@@ -325,8 +325,7 @@ def verify_batch(
     items: list[tuple[str, str, bool]] = []
     forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
     twice = set()
-    if prompts is not None:
-        preds, twice = _for_the_questions(preds, prompts, final_bang)
+    preds, twice = _for_the_questions(preds, prompts if prompts is not None else [""] * len(preds), final_bang)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         if i in twice:  # the question asked again in the completion, and answered otherwise (turns.answer_for_the_question)
             verdicts[i] = Verdict(0.0, "no_answer", prepare_reference(str(ref)).text if not is_missing(ref) else "", rule="conflicting")
@@ -373,14 +372,16 @@ def verify_batch(
 
 def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:
     """Each completion cut to its answer to the question its prompt asks, where it writes question headings itself
-    (:func:`.turns.answer_for_the_question`: the last part that answers it), and the rows that answer it twice, differently."""
+    (:func:`.turns.answer_for_the_question`: the last part that answers it), and the rows that answer it twice,
+    differently (a loop that flips between two answers too, with or without a prompt)."""
     cut, twice = list(preds), set()
     for i, (pred, prompt) in enumerate(zip(preds, prompts)):
-        if is_missing(prompt) or not isinstance(pred, (str, list)):
+        if not isinstance(pred, (str, list)):
             continue
         try:
             text = completion_text(pred)
-            answer, answered_twice = answer_for_the_question(prompt_text(prompt), text, lambda part: _answer_key(part, final_bang))
+            asked = "" if is_missing(prompt) else prompt_text(prompt)
+            answer, answered_twice = answer_for_the_question(asked, text, lambda part: _answer_key(part, final_bang))
         except Exception:  # an unreadable prompt changes nothing here
             continue
         if answer is not text:  # (a completion that asks no question of its own stays as it came: text or messages)
