@@ -59,7 +59,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    CUT_OFF_ANSWER, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
@@ -354,7 +354,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
-        if _CUT_OFF_END.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
+        if CUT_OFF_MID_SENTENCE.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
@@ -381,10 +381,6 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
-
-
-# a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
-_CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would\s+be|is|are|the|an?|of|to|and|or|with|be)\s*\Z", re.IGNORECASE)
 
 
 def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
