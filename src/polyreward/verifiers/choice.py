@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options
+from polyreward.verifiers.option_checks import against_the_options, option_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -520,22 +520,10 @@ def _letters_listed(text: str, letters: str) -> set[str]:
 
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
-    """``(end, length, letter)`` of every place ``text`` names an option by its text (3+ characters, whole words,
-    any punctuation between its words) and does not deny it ("Heparin, not aspirin" names heparin only)."""
-    found = []
-    for letter, option in options.items():
-        words = re.findall(r"[a-z0-9]+", option.lower())
-        if len("".join(words)) < 3 or len(words) > 12:
-            continue
-        pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])"
-        signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
-        found += [(m.end(), m.end() - m.start(), letter) for m in re.finditer(pattern, text, re.IGNORECASE)
-                  if not negated(text, m.start(), m.end()) and (_SIGN_BEFORE.search(text, max(0, m.start() - 4), m.start()) is not None) == signed]
-    return found
-
-
-_SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
-_SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
+    """``(end, length, letter)`` of every place ``text`` names an option by its text, not denied
+    (:func:`.option_checks.option_mentions` across markup)."""
+    return [(m.end(), m.end() - m.start(), letter) for letter, option in options.items()
+            for m in option_mentions(text, option, text, across_markup=True)]
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:

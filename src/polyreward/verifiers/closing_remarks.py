@@ -122,7 +122,7 @@ _ANSWER_WORDS = {"answer", "result", "solution", "final", "value", "correct", "r
 # a word that makes a bracketed sentence a contrast, a correction or a restatement of the answer itself, not a remark
 # on a part of it: "(Actually the roots are 4 and 6)", "(The final answer is 12)"
 _CORRECTION_OR_ANSWER_WORD = re.compile(r"\b(?:" + CONTRAST_WORDS + r"|actually|rather|instead|but|however|wrong|incorrect|mistake\w*|typo|meant|should|"
-                      r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
+                                        r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?s:.*)(?:[.!?:;\n]|,\s*(?=so\b|and\b|thus\b|hence\b))")
 _NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 
