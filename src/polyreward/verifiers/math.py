@@ -64,6 +64,8 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
+from polyreward.verifiers.asked_quantity import other_quantity
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
@@ -396,14 +398,17 @@ def _answer_key(part: str, final_bang: str) -> str | None:
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
-    for ("42 lb" for "How many kilograms ...": :mod:`.units`)."""
+    for ("42 lb" for "How many kilograms ...": :mod:`.units`) or stated as another quantity ("the larger root is 7"
+    for "the product of the roots": :mod:`.asked_quantity`)."""
     if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
         return verdict
     try:
-        why = wrong_unit(verdict.pred, completion_text(pred), prompt_text(prompt))
+        text, asked = completion_text(pred), prompt_text(prompt)
+        why = wrong_unit(verdict.pred, text, asked)
+        why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
     except Exception:  # an unreadable prompt changes nothing here
         return verdict
-    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, f"another unit: {why}", verdict.source) if why else verdict
+    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict
 
 
 def _start_pool_soon(pool: Any) -> None:
