@@ -59,7 +59,7 @@ from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import measured_from
+from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, equations_blanked, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
     PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
@@ -347,11 +347,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
 _STRONG_SOURCES = ("boxed", "anchor")
 _NOT_FROM_LINES = ("boxed", "anchor", "answer_first")  # the other sources are read from the last lines (_extract_from_line)
 HEDGED_INSIDE = "|or"  # suffix of the source of an answer that names alternatives itself
-_CUT_OFF = re.compile(
-    r"(?:\b(?:by|to|the|a|an|of|and|or|is|are|be|with|from|for|that|which|we|into|at|plus|minus|times|"
-    r"equals|gives|get|gets|have|has|multiply|divide|add|subtract)|[-+/=,(\[{^\\:]|(?<!\*)\*)\s*\Z",
-    re.IGNORECASE,
-)
+_CUT_OFF = re.compile(cut_off_after(DANGLING_WORDS + r"|by|from|for|that|which|we|into|at|plus|minus|times|equals|gives|get|gets|"
+                                    r"have|has|multiply|divide|add|subtract", r"[-+/=,(\[{^\\:]|(?<!\*)\*", glued_to_a_stop=True), re.IGNORECASE)
 
 
 def _strong_answer(text: str, final_bang: str) -> Extracted | None:

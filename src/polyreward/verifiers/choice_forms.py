@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
+from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
@@ -21,8 +22,10 @@ SEVERAL = "several options"
 GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
                            r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
 # cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
-CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?)\s*\Z",
-                             re.IGNORECASE)
+CUT_OFF_ANSWER = re.compile(cut_off_after(r"(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|"
+                                           r"answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?"), re.IGNORECASE)
+# cut off mid-sentence after an answer phrase, an article or a conjunction: an option named by its text alone is no choice
+CUT_OFF_MID_SENTENCE = re.compile(cut_off_after(r"option|choice|answer(?:\s+is)?|would\s+be|" + DANGLING_WORDS), re.IGNORECASE)
 # a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
 RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
 
