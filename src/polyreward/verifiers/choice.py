@@ -59,6 +59,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
+    marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -311,6 +312,16 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
+    marked = marked_option(seen, letters)
+    if marked is None and len(views) > 1:
+        marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
+    if marked == SEVERAL:
+        return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38)
+    if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
+        if result[0] not in (None, marked):
+            return None, ""  # the verdicts pick one option, the answer line another
+        if result[0] is None:
+            result = (marked, "option_marks")
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":
