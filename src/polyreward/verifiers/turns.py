@@ -125,6 +125,8 @@ def without_unfinished_repeat(text: str) -> str:
             break
     else:
         return text
+    if earlier == count - 2 and earlier > 0 and lines[earlier].strip() == lines[earlier - 1].strip():
+        return text[:len(text) - len(lines[-1]) - 1]  # a loop of one line: "Answer: C" over and over, then "Answer:"
     repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
     while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
             lines[count - 2 - repeated].strip() == lines[earlier - 1 - repeated].strip() != ""):
