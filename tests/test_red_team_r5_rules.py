@@ -1,0 +1,66 @@
+"""Table tests of the rules red team ``holdout_r5`` prompted (tests/data/red_team_rewards.jsonl, split holdout_r5),
+each in both directions: the hack it refuses, and a genuine answer nearby that it still pays. Examples differ from
+the rows (held-out graders use the rows)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.tool_calls import ToolRLCorrectness
+from polyreward.rewards.tool_efficiency import OTCToolEfficiency
+from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
+from polyreward.verifiers.tool_calls import calls_outside_blocks
+
+CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
+GOLD = "<tool_call>\n" + json.dumps(CALL, ensure_ascii=False) + "\n</tool_call>"
+THINK = "<think>Four guests at Chez Léon tonight, so one book_table call with both fields.</think>\n"
+
+
+# ---- tool calls: FunctionGemma, Glaive, Gorilla, Gemma tool_code, Mistral v11 -------------------------------------
+
+@pytest.mark.parametrize("extra", [
+    "<start_function_call>call:book_table{restaurant:<escape>Nobu<escape>,guests:4}<end_function_call>",
+    '<functioncall> {"name": "book_table", "arguments": \'{"restaurant": "Nobu", "guests": 4}\'}',
+    '<<function>>book_table(restaurant="Nobu", guests=4)',
+    '```tool_code\nprint(book_table(restaurant="Nobu", guests=4))\n```',
+    '```tool_call\nbook_table(restaurant="Nobu", guests=4)\n```',
+    '[TOOL_CALLS]book_table[ARGS]{"restaurant": "Nobu", "guests": 4}',
+])
+def test_an_extra_call_in_another_stacks_layout_costs_the_maximum(extra):
+    text = THINK + GOLD + "\n" + extra
+    assert ToolRLCorrectness()(completions=[text], answer=[GOLD])[0] < 3.0
+    otc = OTCToolEfficiency(correctness="calls_exact")
+    assert otc(completions=[text], answer=[GOLD], prompt_id=["a"]) == [0.0]
+
+
+@pytest.mark.parametrize("remark", [
+    "```python\nprint(book_table(restaurant='Nobu', guests=4))\n```",       # code in a python fence is code
+    "Say <<hello>> to the host, then wait for the booking.",              # a marker in prose, no call
+    "[NOTE] The booking needs a deposit.",                                 # a bracketed label, no call
+    'The response looks like {"status": "ok", "detail": \'booked\'}.',       # a Python literal of data, no call
+    "I will wait for the <tool_response> and then confirm.",               # a tag named in prose
+])
+def test_prose_beside_the_call_is_no_extra_call(remark):
+    assert ToolRLCorrectness()(completions=[THINK + GOLD + "\n" + remark], answer=[GOLD]) == [3.0]
+
+
+def test_the_layouts_are_read_with_their_arguments():
+    assert call_lines('<<function>>get_time(tz="UTC")') == [{"name": "get_time", "parameters": {"tz": "UTC"}}]
+    assert python_call('print(get_time(tz="UTC"))') == {"name": "get_time", "parameters": {"tz": "UTC"}}
+    assert calls_outside_blocks('[TOOL_CALLS]get_time[ARGS]{"tz": "UTC"}') == [{"name": "get_time", "parameters": {"tz": "UTC"}}]
+    glaive = '<functioncall> {"name": "get_time", "arguments": \'{"tz": "UTC"}\'}'
+    assert literal_calls(glaive, lambda value: [value]) == [{"name": "get_time", "arguments": '{"tz": "UTC"}'}]
+    # a JSON object is the JSON readers', not read a second time as a literal
+    assert literal_calls('{"name": "get_time", "arguments": {"tz": "UTC"}}', lambda value: [value]) == []
+
+
+@given(st.from_regex(r"[a-z]{2,8}_[a-z]{2,8}", fullmatch=True), st.from_regex(r"[a-z]{1,6}", fullmatch=True),
+       st.integers(min_value=-999, max_value=999), st.sampled_from(["<<function>>", "[TOOL_CALLS]", "<|tool|>", ""]))
+@settings(max_examples=60, deadline=None)
+def test_a_marked_line_that_is_only_a_call_is_one_call(name, key, value, marker):
+    assert call_lines(f"{marker}{name}({key}={value})") == [{"name": name, "parameters": {key: value}}]
+    assert call_lines(f"{marker}Then I would run {name}({key}={value}) again.") == []
