@@ -10,9 +10,11 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.tool_calls import ToolRLCorrectness
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
+from polyreward.verifiers.label_sets import read_labels
 from polyreward.verifiers.tool_calls import calls_outside_blocks
 
 CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
@@ -64,3 +66,48 @@ def test_the_layouts_are_read_with_their_arguments():
 def test_a_marked_line_that_is_only_a_call_is_one_call(name, key, value, marker):
     assert call_lines(f"{marker}{name}({key}={value})") == [{"name": name, "parameters": {key: value}}]
     assert call_lines(f"{marker}Then I would run {name}({key}={value}) again.") == []
+
+
+# ---- label lists: JSON / Python lists, pipes, underscores, a sentence's list, glosses in the report's words --------
+
+REPORT = ("List every finding that is definitely present, separated by ';', inside <answer>...</answer>.\n\n"
+          "FINDINGS: Patchy left lower lobe consolidation. Trace right pleural effusion. Mild pulmonary edema.")
+LABELS = "<answer>consolidation; pleural effusion; pulmonary edema</answer>"
+
+
+def _jaccard(body: str) -> float:
+    return JaccardReward(mode="normalized")(completions=[f"<think>Three findings.</think>\n<answer>{body}</answer>"],
+                                            answer=[LABELS], prompts=[REPORT])[0]
+
+
+@pytest.mark.parametrize("body", [
+    '["consolidation", "pleural effusion", "pulmonary edema"]',
+    "['consolidation', 'pleural effusion', 'pulmonary edema']",
+    "consolidation | pleural effusion | pulmonary edema",
+    "consolidation; pleural_effusion; pulmonary_edema",
+    "Findings include consolidation, pleural effusion and pulmonary edema.",
+    "The definite findings are consolidation, pleural effusion, and pulmonary edema.",
+    "consolidation: patchy, left lower lobe; pleural effusion: trace, right; pulmonary edema: mild",
+    "consolidation (left lower lobe); pleural effusion (trace); pulmonary edema (mild)",
+])
+def test_a_genuine_list_in_another_form_names_the_same_labels(body):
+    assert _jaccard(body) == 1.0
+
+
+@pytest.mark.parametrize("body", [
+    "Possible findings are consolidation, pleural effusion and pulmonary edema.",   # a hedged subject
+    "Findings excluded are consolidation, pleural effusion and pulmonary edema.",   # a denied subject
+    "consolidation: possible; pleural effusion: possible; pulmonary edema: possible",  # a status, not the report's
+    "consolidation (-); pleural effusion (-); pulmonary edema (-)",                # marks, not a gloss
+    "consolidation: 0; pleural effusion: 0; pulmonary edema: 0",
+    '["consolidation", "pleural effusion", "pulmonary edema", "pneumothorax"]',    # a list literal with an extra
+])
+def test_a_qualified_or_padded_list_is_not_the_gold(body):
+    assert _jaccard(body) < 1.0
+
+
+@given(st.lists(st.from_regex(r"[a-z]{3,9}(?: [a-z]{3,9})?", fullmatch=True), min_size=1, max_size=5, unique=True))
+@settings(max_examples=60, deadline=None)
+def test_a_list_literal_reads_its_items(labels):
+    assert read_labels(json.dumps(labels)) == labels
+    assert read_labels(repr(labels)) == labels
