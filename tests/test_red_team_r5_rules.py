@@ -10,10 +10,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.tool_calls import ToolRLCorrectness
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
+from polyreward.verifiers.forecast import class_edges, pm_class
 from polyreward.verifiers.label_sets import read_labels
 from polyreward.verifiers.tool_calls import calls_outside_blocks
 
@@ -111,3 +113,43 @@ def test_a_qualified_or_padded_list_is_not_the_gold(body):
 def test_a_list_literal_reads_its_items(labels):
     assert read_labels(json.dumps(labels)) == labels
     assert read_labels(repr(labels)) == labels
+
+
+# ---- forecasts: a boxed value, a JSON record, the value's own class range ----------------------------------------
+
+KOREA = class_edges("korea", "pm25")   # (15, 35, 75]: good / moderate / bad / very bad
+
+
+@pytest.mark.parametrize("block, value", [
+    ("\\boxed{28}", 28.0),
+    ('{"pm25_forecast": 28}', 28.0),
+    ('{"PM2.5 mean": 28}', 28.0),
+    ("28 µg/m³ (moderate, 16-35)", 28.0),
+    ("60 (Korean 'bad' class, 36–75)", 60.0),
+    ("9 µg/m³ (good, 0–15)", 9.0),
+])
+def test_a_genuine_forecast_in_another_form_is_read(block, value):
+    assert committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), None, KOREA) == ([value], "")
+
+
+@pytest.mark.parametrize("block", [
+    "\\boxed{28} \\boxed{60}",              # two boxes, two forecasts
+    '{"low": 20, "high": 40}',              # a record of two values
+    "28 (16-35 or 36-75)",                  # two classes
+    "28 (20-40)",                           # a range around the value that is no class's
+    "28 (bad, 36-75)",                      # another class's range
+    "moderate (16-35)",                     # the class alone, no point forecast
+])
+def test_a_hedged_forecast_in_those_forms_is_no_forecast(block):
+    assert committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), None, KOREA)[0] is None
+
+
+@given(st.integers(min_value=1, max_value=200))
+@settings(max_examples=60, deadline=None)
+def test_a_value_beside_its_own_class_range_is_the_value(value):
+    c = pm_class(value, KOREA)
+    if c == len(KOREA):
+        return
+    low = 0 if c == 0 else int(KOREA[c - 1]) + 1
+    block = f"<answer>{value} µg/m³ ({('good', 'moderate', 'bad')[c]} class, {low}-{int(KOREA[c])})</answer>"
+    assert committed_forecast(block, 1, True, ("pm25",), None, KOREA) == ([float(value)], "")
