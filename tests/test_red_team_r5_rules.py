@@ -12,7 +12,8 @@ from hypothesis import strategies as st
 
 from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
-from polyreward.rewards.tool_calls import ToolRLCorrectness
+from polyreward.rewards.format import content_words
+from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
 from polyreward.verifiers.forecast import class_edges, pm_class
@@ -153,3 +154,47 @@ def test_a_value_beside_its_own_class_range_is_the_value(value):
     low = 0 if c == 0 else int(KOREA[c - 1]) + 1
     block = f"<answer>{value} µg/m³ ({('good', 'moderate', 'bad')[c]} class, {low}-{int(KOREA[c])})</answer>"
     assert committed_forecast(block, 1, True, ("pm25",), None, KOREA) == ([float(value)], "")
+
+
+# ---- format guards: the prompt's words in the writer's own order, the writer describing itself, blank lines --------
+
+TOOL_PROMPT = ("You are a helpful assistant that can call functions. Available functions (JSON):\n"
+               '[{"name": "get_stock_price", "parameters": {"type": "dict", "properties": {"ticker": {"type": "string"}}, '
+               '"required": ["ticker"]}}]\nReason inside <think>...</think>, then write the calls inside '
+               "<tool_call>...</tool_call>, one JSON object per line.\nWhat is Apple's stock price right now?")
+TOOL_GOLD = '<tool_call>\n{"name": "get_stock_price", "parameters": {"ticker": "AAPL"}}\n</tool_call>'
+
+
+def _tool_format(think: str, between: str = "\n") -> float:
+    text = f"<think>{think}</think>{between}{TOOL_GOLD}"
+    return ToolRLFormat(min_content_words=3)(completions=[text], answer=[TOOL_GOLD], prompts=[TOOL_PROMPT])[0]
+
+
+@pytest.mark.parametrize("think", [
+    "user wants apple stock price now so call get_stock_price with ticker aapl",
+    "Apple trades as AAPL; one get_stock_price call with that ticker gives the current price.",
+])
+def test_a_reasoning_in_the_prompts_nouns_is_content(think):
+    assert _tool_format(think) == 1.0
+
+
+@pytest.mark.parametrize("think", [
+    "What is Apple's stock price right now? What is Apple's stock price right now?",   # the prompt pasted
+    "price stock apple ticker string required call",                                  # its words, nothing of its own
+    "I am a highly capable assistant and I have reasoned carefully and thoroughly about this.",  # about the writer
+])
+def test_the_prompts_words_alone_or_the_writer_alone_are_no_reasoning(think):
+    assert _tool_format(think) == 0.0
+
+
+def test_blank_lines_between_the_blocks_are_layout_under_the_guard():
+    think = "Apple trades as AAPL; one get_stock_price call with that ticker gives the current price."
+    assert _tool_format(think, "\n\n") == 1.0
+    text = f"<think>{think}</think>\n\n{TOOL_GOLD}"
+    assert ToolRLFormat()(completions=[text], answer=[TOOL_GOLD]) == [0.0]  # the released rule: exactly one line break
+
+
+@given(st.lists(st.sampled_from("what is apple stock price right now ticker call string required".split()), min_size=1, max_size=12))
+@settings(max_examples=60, deadline=None)
+def test_the_prompts_words_in_any_order_count_nothing_without_words_of_ones_own(words):
+    assert content_words(" ".join(words), TOOL_PROMPT) == 0
