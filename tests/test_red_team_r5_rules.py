@@ -10,6 +10,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.crpo import CRPOFormat
 from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.format import content_words
@@ -198,3 +199,19 @@ def test_blank_lines_between_the_blocks_are_layout_under_the_guard():
 @settings(max_examples=60, deadline=None)
 def test_the_prompts_words_in_any_order_count_nothing_without_words_of_ones_own(words):
     assert content_words(" ".join(words), TOOL_PROMPT) == 0
+
+
+# ---- crpo_format: LaTeX's other boxes ---------------------------------------------------------------------------
+
+CRPO_THINK = "<think>Sudden dyspnoea after a long flight with a swollen calf suggests pulmonary embolism.</think>\n"
+
+
+@pytest.mark.parametrize("answer, score", [
+    ("CT pulmonary angiography confirms it. \\boxed{A}", 1.5),
+    ("CT pulmonary angiography confirms it. \\boxed{A} \\fbox{B}", 1.0),           # a second answer in another box
+    ("CT pulmonary angiography confirms it. \\boxed{A} \\framebox{C}", 1.0),
+    ("CT pulmonary angiography confirms it. \\boxed{A} \\colorbox{yellow}{B}", 1.0),
+    ("CT pulmonary angiography confirms it. \\fbox{A}", 1.0),                       # no \\boxed, as the format asks
+])
+def test_other_boxes_count_as_boxes(answer, score):
+    assert CRPOFormat(min_content_words=3)(completions=[f"{CRPO_THINK}<answer>{answer}</answer>"]) == [score]
