@@ -71,13 +71,17 @@ ANATOMY = {
 }
 NEGATION_PRE = ["no", "not", "without", "negative for", "no evidence of", "no signs of", "no sign of", "no definite", "no convincing",
                 "free of", "absence of", "resolution of", "resolved", "clear of", "removal of", "interval removal of", "rather than",
-                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but"]
+                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but",
+                # ConText's "probable negated existence": stated as unlikely, a finding is not asserted (red team holdout_r5)
+                "unlikely", "less likely", "doubtful", "doubtful for", "low suspicion for", "low likelihood of", "low probability of"]
 NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "not present", "not visualized", "not appreciated",
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
-                 "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized"]
+                 "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",
+                 "is unlikely", "are unlikely", "is less likely", "are less likely", "is doubtful", "are doubtful", "not confirmed", "is not confirmed", "are not confirmed", "unconfirmed"]
 UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may", "might", "could", "questionable", "suspicious for",
                  "suspected", "concerning for", "versus", "vs", "suggestive of", "suggesting", "worrisome for", "may represent",
-                 "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed"]
+                 "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed",
+                 "query", "queried"]  # British reports' "query consolidation" (red team holdout_r5)
 UNCERTAIN_POST = ["cannot be excluded", "can not be excluded", "not excluded", "cannot be ruled out", "not ruled out",
                   "is possible", "are possible", "is suspected", "is likely", "are likely", "is not excluded"]
 PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "no substantial change", "not significantly changed",

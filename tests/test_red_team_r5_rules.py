@@ -19,6 +19,7 @@ from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
 from polyreward.verifiers.forecast import class_edges, pm_class
 from polyreward.verifiers.label_sets import read_labels
+from polyreward.verifiers.radiology_kg import extract_kg
 from polyreward.verifiers.tool_calls import calls_outside_blocks
 
 CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
@@ -215,3 +216,31 @@ CRPO_THINK = "<think>Sudden dyspnoea after a long flight with a swollen calf sug
 ])
 def test_other_boxes_count_as_boxes(answer, score):
     assert CRPOFormat(min_content_words=3)(completions=[f"{CRPO_THINK}<answer>{answer}</answer>"]) == [score]
+
+
+# ---- KG reports: findings stated as unlikely, a cue heading a colon, a likelihood in per cent ------------------------
+
+@pytest.mark.parametrize("report, label", [
+    ("Less likely: left lower lobe consolidation.", "disorder_notpresent"),
+    ("Consolidation is unlikely.", "disorder_notpresent"),
+    ("Left lower lobe consolidation (15% likelihood).", "disorder_notpresent"),
+    ("Left lower lobe consolidation (80% likelihood).", "disorder_present"),   # likely: uncertain, read as present
+    ("Query: left lower lobe consolidation.", "disorder_present"),             # uncertain, read as present by default
+    ("Left lower lobe consolidation.", "disorder_present"),
+    ("No change: left lower lobe consolidation.", "disorder_present"),        # a pseudo-negation heads nothing
+])
+def test_a_finding_stated_as_unlikely_is_not_present(report, label):
+    assert ("consolidation", label) in extract_kg(report).entities
+
+
+def test_a_queried_finding_is_uncertain_under_uncertain_as():
+    assert ("consolidation", "disorder_uncertain") in extract_kg("Query: left lower lobe consolidation.", "uncertain").entities
+    assert ("consolidation", "disorder_uncertain") in extract_kg("Query left lower lobe consolidation.", "uncertain").entities
+
+
+@given(st.integers(min_value=0, max_value=100))
+@settings(max_examples=40, deadline=None)
+def test_a_percent_likelihood_reads_as_unlikely_below_one_half(percent):
+    label = extract_kg(f"Pleural effusion ({percent}% likelihood).").entities
+    expected = "disorder_notpresent" if percent < 50 else "disorder_present"
+    assert ("pleural effusion", expected) in label

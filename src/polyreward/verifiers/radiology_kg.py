@@ -20,7 +20,10 @@ Negation is NegEx-style: a pre-cue ("no", "without", "no evidence of") opens a s
 terminator ("but", "however", ";") or 6 tokens after the last cue or negated finding; post-cues
 ("has resolved", "is not seen") negate the findings before them in the clause; pseudo-negations
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
-``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``.
+``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
+("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
+existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation")
+(red team ``holdout_r5``).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -200,8 +203,19 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     last_disorder: _Mention | None = None  # the clause's latest disorder (a suggestive cue's source)
     pending_suggestive: _Mention | None = None
     clause = 0
+    header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
     for start, end, table, kind, text in _scan(tokens, lex):
         if table == "cue":
+            if kind == "terminators" and text == ":" and header[1] == start:
+                # "Less likely: consolidation", "Query: effusion": a cue that heads a colon scopes over what the colon
+                # introduces (red team holdout_r5)
+                if header[0] == "negation_pre":
+                    neg_until = end + _NEG_WINDOW
+                else:
+                    unc_until = end + _NEG_WINDOW
+                continue
+            if kind in ("negation_pre", "uncertain_pre"):
+                header = (kind, end)
             if kind == "terminators":
                 neg_until = unc_until = -1
                 pre_cue_end, denied_denial = -1, False
@@ -282,7 +296,20 @@ def _extract_cached(text: str, uncertain_as: str, keep_conflicts: bool = False) 
     return _extract(text, uncertain_as, default_lexicon(), keep_conflicts)
 
 
+# a likelihood written as a percentage after a finding ("Cardiomegaly (10% likelihood)."): under one half the
+# finding is stated as unlikely, from one half on as likely (ConText's probable (negated) existence; red team
+# holdout_r5); read as those words before extraction
+_PERCENT_LIKELIHOOD = re.compile(r"\(?\s*(\d{1,3}(?:\.\d+)?)\s*%\s*(?:likelihood|probability|chance|likely|probable|certainty)\s*\)?", re.IGNORECASE)
+
+
+def _likelihood_words(text: str) -> str:
+    if "%" not in text:
+        return text
+    return _PERCENT_LIKELIHOOD.sub(lambda m: " is unlikely " if float(m.group(1)) < 50 else " is likely ", text)
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
+    text = _likelihood_words(text)
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
