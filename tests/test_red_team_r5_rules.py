@@ -20,6 +20,7 @@ from polyreward.verifiers.call_formats import call_lines, literal_calls, python_
 from polyreward.verifiers.forecast import class_edges, pm_class
 from polyreward.verifiers.label_sets import read_labels
 from polyreward.verifiers.radiology_kg import extract_kg
+from polyreward.verifiers.text_forms import word_count
 from polyreward.verifiers.tool_calls import calls_outside_blocks
 
 CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
@@ -244,3 +245,29 @@ def test_a_percent_likelihood_reads_as_unlikely_below_one_half(percent):
     label = extract_kg(f"Pleural effusion ({percent}% likelihood).").entities
     expected = "disorder_notpresent" if percent < 50 else "disorder_present"
     assert ("pleural effusion", expected) in label
+
+
+# ---- the length counter: punctuation marks are no words -----------------------------------------------------------
+
+@pytest.mark.parametrize("marked, plain", [
+    ("the patient said “it hurts” today", "the patient said it hurts today"),
+    ("fever — cough — dyspnoea", "fever cough dyspnoea"),
+    ("## Plan\nstart antibiotics ... reassess", "Plan start antibiotics reassess"),
+    ("咳嗽、发热。", "咳嗽发热"),
+])
+def test_a_punctuation_mark_is_no_word(marked, plain):
+    assert word_count(marked) == word_count(plain)
+
+
+@pytest.mark.parametrize("joined, spaced", [
+    ("the‧patient is‧a seventy‧two year‧old man", "the patient is a seventy two year old man"),
+    ("the・patient is・a seventy・two year・old man", "the patient is a seventy two year old man"),
+])
+def test_words_joined_by_a_mark_still_count_each(joined, spaced):
+    assert word_count(joined) == word_count(spaced)
+
+
+@given(st.sampled_from(["—", "“", "…", "、", "=", ".", "-"]), st.integers(min_value=16, max_value=4000))
+@settings(max_examples=40, deadline=None)
+def test_a_long_string_of_marks_still_costs(mark, n):
+    assert word_count(mark * n) >= n // 16 >= 1

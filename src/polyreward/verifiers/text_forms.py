@@ -94,6 +94,8 @@ def _run_words(run: str) -> tuple[int, bool]:
     (:data:`_RUN_WORD`, markup left out) when there are 3 or more, whichever is more: a compound of two
     ("double-check", "days/month") is one word as a reader counts it, 150 words joined by hyphens, slashes, dots or
     camel case are 150."""
+    if not _ALNUM.search(run):  # punctuation only ("—", "...", ",", "##"): a few marks are no word (holdout_r5)
+        return len(run) // WORD_CHARS, False
     chunks = -(-len(run) // WORD_CHARS)
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
@@ -123,7 +125,8 @@ def word_count(text: str) -> int:
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
     ``&nbsp;``) is whitespace (red team ``holdout_r3``), and so is a tag between two letters (``the<wbr>patient``;
-    red team ``holdout_r4``)."""
+    red team ``holdout_r4``); a punctuation mark (``“``, ``—``, ``…``, ``、``, a lone ``-`` or ``...``) parts words and
+    is none, one word per 16 marks (a long string of them still costs; red team ``holdout_r5``)."""
     if "%" in text or "&" in text:
         text = _ENCODED_SPACE.sub(" ", text)
     if "<" in text:  # "the<wbr>patient<wbr>is<wbr>a": a tag between two letters parts two words (red team holdout_r4)
@@ -137,5 +140,20 @@ def word_count(text: str) -> int:
     if pairs >= MIN_PAIRS and pairs >= PAIR_SHARE * runs:  # "the-patient presents-with": pairs joined to hide a word
         words += pairs
     if not text.isascii():
-        words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
+        marks = 0
+        for m in _OTHER.finditer(text):
+            if _is_punctuation(m.group()):
+                marks += 1
+            elif not _joins_previous(m.group()):
+                words += 1
+        words += marks // WORD_CHARS  # a few marks are no words; a long string of them still costs (one per 16)
     return words
+
+
+_ALNUM = re.compile(r"[^\W_]")
+
+
+def _is_punctuation(ch: str) -> bool:
+    """A punctuation mark (curly quotes, dashes, the ellipsis, CJK commas): it parts words as a space does but is no
+    word (red team ``holdout_r5``: "his “oxygen ... air”" counted its two quotes as two words)."""
+    return unicodedata.category(ch)[0] == "P"
