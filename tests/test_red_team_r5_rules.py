@@ -19,6 +19,7 @@ from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
 from polyreward.verifiers.forecast import class_edges, pm_class
 from polyreward.verifiers.label_sets import read_labels
+from polyreward.verifiers.language import english_share
 from polyreward.verifiers.radiology_kg import extract_kg
 from polyreward.verifiers.text_forms import word_count
 from polyreward.verifiers.tool_calls import calls_outside_blocks
@@ -271,3 +272,19 @@ def test_words_joined_by_a_mark_still_count_each(joined, spaced):
 @settings(max_examples=40, deadline=None)
 def test_a_long_string_of_marks_still_costs(mark, n):
     assert word_count(mark * n) >= n // 16 >= 1
+
+
+# ---- crpo_english: a language game marks the whole text, not one list of Latin terms -------------------------------
+
+def test_latin_terms_sharing_an_ending_are_no_language_game():
+    text = ("The joint shows rubor, calor, dolor and tumor, the four cardinal signs of inflammation, so septic "
+            "arthritis must be excluded by aspiration before any steroid injection.")
+    assert english_share(text) == 1.0
+
+
+@pytest.mark.parametrize("text", [
+    "Ubbobtubbain ubban ubbelectrubbocardubbiogrubbam ubbimmubbedubbiubbatubbely ubband gubbive ubbaspubbirubbin nubbow.",
+    "Obtainway anway electrocardiogramway immediatelyway andway ivegay aspirinway ownay orfay ethay atientpay.",
+])
+def test_a_game_over_the_whole_text_is_still_no_english(text):
+    assert english_share(text) < 0.9
