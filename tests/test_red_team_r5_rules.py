@@ -288,3 +288,15 @@ def test_latin_terms_sharing_an_ending_are_no_language_game():
 ])
 def test_a_game_over_the_whole_text_is_still_no_english(text):
     assert english_share(text) < 0.9
+
+
+@pytest.mark.parametrize("report, finding, label", [
+    ("Pneumothorax: none.", "pneumothorax", "disorder_notpresent"),
+    ("Pleural effusion: absent.", "pleural effusion", "disorder_notpresent"),
+    ("Heart: enlarged.", "cardiomegaly", "disorder_present"),
+    ("Pleural effusion: small, left.", "pleural effusion", "disorder_present"),
+    ("Consolidation and effusion, neither of which is confirmed on the lateral view.", "consolidation", "disorder_notpresent"),
+    ("Consolidation and effusion, both of which are confirmed on the lateral view.", "consolidation", "disorder_present"),
+])
+def test_a_label_and_its_status_is_one_statement(report, finding, label):
+    assert (finding, label) in extract_kg(report).entities

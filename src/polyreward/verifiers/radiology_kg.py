@@ -22,8 +22,10 @@ terminator ("but", "however", ";") or 6 tokens after the last cue or negated fin
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
-existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation")
-(red team ``holdout_r5``).
+existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation"),
+a short label, a colon and a short status to the sentence end are one statement ("Heart: enlarged.", "Pneumothorax:
+none.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
+``holdout_r5``).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -308,8 +310,14 @@ def _likelihood_words(text: str) -> str:
     return _PERCENT_LIKELIHOOD.sub(lambda m: " is unlikely " if float(m.group(1)) < 50 else " is likely ", text)
 
 
+# a short label, a colon, then a short status to the sentence end ("Heart: enlarged.", "Pneumothorax: none."): one
+# statement about the label, read without the colon, which elsewhere ends a clause (red team holdout_r5)
+_LABEL_STATUS = re.compile(r"(?m)(^|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*:[ \t]+([A-Za-z][A-Za-z ,-]{0,30}?)(?=[ \t]*(?:[.!?;]|$))")
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
+    text = _LABEL_STATUS.sub(r"\1\2 \3", text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
