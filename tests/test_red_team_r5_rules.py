@@ -294,6 +294,8 @@ def test_a_game_over_the_whole_text_is_still_no_english(text):
     ("Pneumothorax: none.", "pneumothorax", "disorder_notpresent"),
     ("Pleural effusion: absent.", "pleural effusion", "disorder_notpresent"),
     ("Heart: enlarged.", "cardiomegaly", "disorder_present"),
+    ("- Heart: enlarged.\n- No pneumothorax.", "cardiomegaly", "disorder_present"),
+    ("1. Pneumothorax: none.", "pneumothorax", "disorder_notpresent"),
     ("Pleural effusion: small, left.", "pleural effusion", "disorder_present"),
     ("Consolidation and effusion, neither of which is confirmed on the lateral view.", "consolidation", "disorder_notpresent"),
     ("Consolidation and effusion, both of which are confirmed on the lateral view.", "consolidation", "disorder_present"),

@@ -47,9 +47,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "terse_labels"): (
         "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
         "an extractor limit (docs: a reconstruction of ReXKG)"),
-    ("kg_triplet_consistency", "bulleted_report"): (
-        "genuine: 'Heart: enlarged.' as a bullet is read as the anatomy 'heart' without the finding cardiomegaly "
-        "(0.786); an extractor limit"),
     ("overlong_penalty", "all_caps_unspaced_sentences"): (
         "words written without spaces count ceil(n/16) a run, fewer than their words; any higher rate for long runs "
         "(one per 4 letters was tried) pays splitting them with invisible characters into runs just under the "

@@ -24,7 +24,7 @@ terminator ("but", "however", ";") or 6 tokens after the last cue or negated fin
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
 existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation"),
 a short label, a colon and a short status to the sentence end are one statement ("Heart: enlarged.", "Pneumothorax:
-none.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
+none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
 ``holdout_r5``).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
@@ -312,7 +312,7 @@ def _likelihood_words(text: str) -> str:
 
 # a short label, a colon, then a short status to the sentence end ("Heart: enlarged.", "Pneumothorax: none."): one
 # statement about the label, read without the colon, which elsewhere ends a clause (red team holdout_r5)
-_LABEL_STATUS = re.compile(r"(?m)(^|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*:[ \t]+([A-Za-z][A-Za-z ,-]{0,30}?)(?=[ \t]*(?:[.!?;]|$))")
+_LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*:[ \t]+([A-Za-z][A-Za-z ,-]{0,30}?)(?=[ \t]*(?:[.!?;]|$))")
 
 
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
