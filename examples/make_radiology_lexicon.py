@@ -91,6 +91,9 @@ PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "
                    "not only", "no further"]
 TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart", "which", "whereas", "yet", "otherwise",
                "there is", "there are", "there has been"]
+# ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is
+# left out of the graph (red team holdout_r5: "Follow-up imaging may later show an enlarged heart")
+HYPOTHETICAL_PRE = ["may later show", "may later develop", "may later", "will later", "may develop", "could develop", "will develop", "might develop", "will show", "would show", "may eventually show", "expected to develop", "at risk of", "at risk for", "risk of developing", "in the future"]
 SUGGESTIVE = ["suggestive of", "suggesting", "consistent with", "compatible with", "concerning for", "likely", "likely due to",
               "due to", "representing", "reflecting", "likely reflecting", "may represent", "could represent", "worrisome for",
               "indicating", "indicative of", "secondary to", "likely representing", "which may represent", "possibly representing"]
@@ -158,6 +161,7 @@ def main() -> None:
         "pseudo_negation": PSEUDO_NEGATION,
         "terminators": TERMINATORS,
         "suggestive": SUGGESTIVE,
+        "hypothetical_pre": HYPOTHETICAL_PRE,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(lexicon, indent=1, sort_keys=False) + "\n", encoding="utf-8")

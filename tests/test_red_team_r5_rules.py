@@ -302,3 +302,15 @@ def test_a_game_over_the_whole_text_is_still_no_english(text):
 ])
 def test_a_label_and_its_status_is_one_statement(report, finding, label):
     assert (finding, label) in extract_kg(report).entities
+
+
+@pytest.mark.parametrize("report, present", [
+    ("Follow-up imaging may later show a pleural effusion.", False),
+    ("The patient is at risk of pneumothorax after the biopsy.", False),
+    ("The patient may develop a right pleural effusion after surgery.", False),
+    ("There is a right pleural effusion.", True),
+    ("A right pleural effusion may represent fluid overload.", True),   # uncertain, read as present by default
+])
+def test_a_finding_a_later_study_may_show_is_no_finding(report, present):
+    entities = {e for e, _ in extract_kg(report).entities}
+    assert (("pleural effusion" in entities) or ("pneumothorax" in entities)) == present

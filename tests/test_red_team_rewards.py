@@ -144,10 +144,6 @@ LEFT_OPEN = {
         "genuine, but the shared reading (reading.visible_text) collapses a tab to a space before the labels are read, "
         "so 'consolidation<TAB>pleural effusion' is one label; telling a tab apart needs the reading to keep it "
         "(shared with the math and choice readers, not changed here)"),
-    ("kg_triplet_consistency", "future_tense_prediction"): (
-        "'Follow-up imaging may later show an enlarged heart ...': 'may' is an uncertainty cue and uncertain_as: "
-        "present (the default: ReXKG has no uncertain label) reads an uncertain finding as present; uncertain_as: "
-        "uncertain scores it 0.833. A hypothetical / future modifier (ConText) that drops the mention is not built"),
     ("kg_triplet_consistency", "query_prefix"): (
         "'Query right lower lobe consolidation.': 'query' is now an uncertainty cue (uncertain_as: uncertain refuses "
         "it), but the default uncertain_as: present reads an uncertain finding as present, by ReXKG's design"),

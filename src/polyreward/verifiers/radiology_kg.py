@@ -23,6 +23,7 @@ terminator ("but", "however", ";") or 6 tokens after the last cue or negated fin
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
 existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation"),
+a finding a later study may show ("may later show", "at risk of": ConText's hypothetical) is left out,
 a short label, a colon and a short status to the sentence end are one statement ("Heart: enlarged.", "Pneumothorax:
 none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
 ``holdout_r5``).
@@ -137,8 +138,9 @@ class Lexicon:
             for word in data[kind]:
                 add(lex.phrases, word, (kind, word))
         # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
-        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "negation_pre", "uncertain_pre", "suggestive", "terminators"):
-            for phrase in data[kind]:
+        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "hypothetical_pre", "negation_pre", "uncertain_pre",
+                     "suggestive", "terminators"):
+            for phrase in data.get(kind, ()):
                 add(lex.cues, phrase, kind)
         starts: dict[str, set[int]] = {}
         for key in (*lex.phrases, *lex.cues):
@@ -195,7 +197,7 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
 def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet]]:
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
-    neg_until = unc_until = -1
+    neg_until = unc_until = hyp_until = -1
     # the end of the last pre-cue while nothing but words followed it (no mention, no punctuation): a pre-cue close
     # after it denies that denial, and the scope it opens states nothing (module docstring)
     pre_cue_end, denied_denial = -1, False
@@ -219,7 +221,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
             if kind in ("negation_pre", "uncertain_pre"):
                 header = (kind, end)
             if kind == "terminators":
-                neg_until = unc_until = -1
+                neg_until = unc_until = hyp_until = -1
                 pre_cue_end, denied_denial = -1, False
                 post_from = len(mentions)
                 last_disorder = None
@@ -231,6 +233,8 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 neg_until, pre_cue_end = end + _NEG_WINDOW, end
             elif kind == "uncertain_pre":
                 unc_until = end + _NEG_WINDOW
+            elif kind == "hypothetical_pre":  # "may later show X": X is no finding of this study (red team holdout_r5)
+                hyp_until = end + _NEG_WINDOW
             elif kind in ("negation_post", "uncertain_post"):
                 status = "notpresent" if kind == "negation_post" else "uncertain"
                 for m in mentions[post_from:]:
@@ -247,6 +251,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         pre_cue_end = -1
         if denied_denial and kind in ("disorder", "device") and start <= neg_until:
             neg_until = end + _NEG_WINDOW  # "not no effusion or pneumothorax": the whole list states nothing
+            continue
+        if kind in ("disorder", "device") and start <= hyp_until:
+            hyp_until = end + _NEG_WINDOW  # "may later show an enlarged heart and a small effusion": the list too
             continue
         mention = _Mention(kind, text, start, clause, end=end)
         if kind in ("disorder", "device"):
