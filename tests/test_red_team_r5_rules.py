@@ -253,11 +253,16 @@ def test_a_percent_likelihood_reads_as_unlikely_below_one_half(percent):
 @pytest.mark.parametrize("marked, plain", [
     ("the patient said “it hurts” today", "the patient said it hurts today"),
     ("fever — cough — dyspnoea", "fever cough dyspnoea"),
-    ("## Plan\nstart antibiotics ... reassess", "Plan start antibiotics reassess"),
+    ("start antibiotics … reassess tomorrow", "start antibiotics reassess tomorrow"),
+    ("his saturation was low on “room air”, so", "his saturation was low on room air, so"),
     ("咳嗽、发热。", "咳嗽发热"),
 ])
 def test_a_punctuation_mark_is_no_word(marked, plain):
     assert word_count(marked) == word_count(plain)
+
+
+def test_ascii_marks_count_as_before():
+    assert word_count("2x - 3 = 11") == 5   # a lone operator stands in for its token (the math example's lengths)
 
 
 @pytest.mark.parametrize("joined, spaced", [

@@ -132,6 +132,12 @@ LEFT_OPEN = {
         "token stand-in the word fallback is (as holdout_r3's disputed rows); its plain reference has no markers"),
     ("overlong_penalty", "numbered_markers"): (
         "label disputed after first sight: a list number ('1.') is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "slashes_plus_and_ranges"): (
+        "label disputed after first sight: as contractions_heavy, 'Sixty-two-year-old' counts its 4 words"),
+    ("overlong_penalty", "markdown_headers"): (
+        "label disputed after first sight: '##' is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "spaced_ellipses_and_abbreviation"): (
+        "label disputed after first sight: each '.' of a spaced ellipsis is a token, as emoji_bullet_markers"),
     # holdout_r5 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r5_first_sight.md)
     ("toolrl_correctness", "blank_line_between_parallel_calls"): (
         "genuine, refused by parse: toolrl (rlla.py splits the block on '\\n' and decodes every line, so a blank line "

@@ -190,7 +190,8 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     not_content = not_content_words()
     words = _WORD.findall(visible)
     own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
-    if not excluded or len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS)}) < OWN_WORDS_TO_BORROW:
+    # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS)
+    if not excluded or len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)}) < OWN_WORDS_TO_BORROW:
         return own, visible
     shingles = prompt_shingles(prompt)
     copied = set()
