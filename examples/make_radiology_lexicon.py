@@ -79,7 +79,9 @@ NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "n
                  "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",
                  "is unlikely", "are unlikely", "is less likely", "are less likely", "is doubtful", "are doubtful", "not confirmed", "is not confirmed", "are not confirmed", "unconfirmed",
                  # a status after a label ('Pneumothorax: none.') and a trailer over the list before it (red team holdout_r5)
-                 "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed", "none", "absent", "negative"]
+                 "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed", "none", "absent", "negative",
+                 # postposed exclusion ('Small left pleural effusion excluded.'; red team holdout_r2, fixed in holdout_r5)
+                 "excluded", "is excluded", "are excluded", "has been excluded", "have been excluded", "ruled out", "is ruled out", "are ruled out", "has been ruled out"]
 UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may", "might", "could", "questionable", "suspicious for",
                  "suspected", "concerning for", "versus", "vs", "suggestive of", "suggesting", "worrisome for", "may represent",
                  "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed",

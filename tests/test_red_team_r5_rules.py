@@ -303,6 +303,9 @@ def test_a_game_over_the_whole_text_is_still_no_english(text):
     ("1. Pneumothorax: none.", "pneumothorax", "disorder_notpresent"),
     ("Pleural effusion: small, left.", "pleural effusion", "disorder_present"),
     ("Consolidation and effusion, neither of which is confirmed on the lateral view.", "consolidation", "disorder_notpresent"),
+    ("Left lower lobe consolidation excluded.", "consolidation", "disorder_notpresent"),
+    ("Consolidation has been ruled out.", "consolidation", "disorder_notpresent"),
+    ("Consolidation cannot be ruled out.", "consolidation", "disorder_present"),     # uncertain, present by default
     ("Consolidation and effusion, both of which are confirmed on the lateral view.", "consolidation", "disorder_present"),
 ])
 def test_a_label_and_its_status_is_one_statement(report, finding, label):

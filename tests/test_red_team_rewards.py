@@ -41,9 +41,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),
-    ("kg_triplet_consistency", "postposed_excluded"): (
-        "'Heart enlargement excluded.': a finding named by a noun phrase the lexicon lacks and a post-negation cue "
-        "after it; the offline extractor (radiology_kg.py) reads the remaining findings as the reference's"),
     ("kg_triplet_consistency", "terse_labels"): (
         "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
         "an extractor limit (docs: a reconstruction of ReXKG)"),
