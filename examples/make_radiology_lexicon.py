@@ -78,8 +78,8 @@ NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "n
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
                  "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",
                  "is unlikely", "are unlikely", "is less likely", "are less likely", "is doubtful", "are doubtful", "not confirmed", "is not confirmed", "are not confirmed", "unconfirmed",
-                 # a status after a label ('Pneumothorax: none.') and a trailer over the list before it (red team holdout_r5)
-                 "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed", "none", "absent", "negative",
+                 # a trailer over the list before it (red team holdout_r5)
+                 "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed",
                  # postposed exclusion ('Small left pleural effusion excluded.'; red team holdout_r2, fixed in holdout_r5)
                  "excluded", "is excluded", "are excluded", "has been excluded", "have been excluded", "ruled out", "is ruled out", "are ruled out", "has been ruled out"]
 UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may", "might", "could", "questionable", "suspicious for",
@@ -90,7 +90,10 @@ UNCERTAIN_POST = ["cannot be excluded", "can not be excluded", "not excluded", "
                   "is possible", "are possible", "is suspected", "is likely", "are likely", "is not excluded"]
 PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "no substantial change", "not significantly changed",
                    "no increase", "no decrease", "no worsening", "no improvement", "not changed", "no significant interval change",
-                   "not only", "no further"]
+                   "not only", "no further",
+                   # "cannot be completely excluded": a modal's object, no postposed exclusion; read as before the bare
+                   # "excluded" cue existed (red team holdout_r5)
+                   "be excluded", "be completely excluded", "be entirely excluded", "be definitely excluded", "be definitively excluded", "be ruled out", "be completely ruled out", "be entirely ruled out"]
 TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart", "which", "whereas", "yet", "otherwise",
                "there is", "there are", "there has been"]
 # ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is

@@ -322,9 +322,21 @@ def _likelihood_words(text: str) -> str:
 _LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*:[ \t]+([A-Za-z][A-Za-z ,-]{0,30}?)(?=[ \t]*(?:[.!?;]|$))")
 
 
+_DENYING_STATUS = re.compile(r"(?:none|absent|negative|no|not\s+(?:seen|present))", re.IGNORECASE)
+
+
+def _label_status(match: re.Match) -> str:
+    """One "Label: status." statement read as a sentence: a denying status ("none", "absent", "negative") as "No
+    label", any other as "label status" ("Heart enlarged")."""
+    lead, label, status = match.group(1), match.group(2), match.group(3)
+    if _DENYING_STATUS.fullmatch(status.strip()):
+        return f"{lead}No {label}"
+    return f"{lead}{label} {status}"
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
-    text = _LABEL_STATUS.sub(r"\1\2 \3", text) if ":" in text else text
+    text = _LABEL_STATUS.sub(_label_status, text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
