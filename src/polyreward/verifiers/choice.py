@@ -37,8 +37,8 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
+from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS
 from polyreward.verifiers.commitment import (
-    AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS,
     case_alternative_before,
     hedged,
     label_pattern,

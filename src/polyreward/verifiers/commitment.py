@@ -40,13 +40,13 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
-from polyreward.verifiers.doubt_words import WAIT_WORDS
+from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import WITHDRAWN_OBJECT
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, REJECTED, STANDS_BY_AFTER, VERIFYING, fractions_as_values,
-                                               names_a_part, of_a_denied_quantity, without_apology)
+from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, POINTER, REJECTED, STANDS_BY_AFTER,
+                                               STRONG_POINTER, VERIFYING, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -88,12 +88,6 @@ _NEGATED_AFTER = re.compile(
     r"|\A\s*(?:이|가|은|는)?\s*아니",  # Korean: "144이 아닙니다" (is not 144)  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )
-# "or" and "and" in the languages a policy switches to (holdout41: "C或D", "B и D", "C hoặc D", "A oppure B"): spaced
-# words, and the CJK ones that stand between letters unspaced
-OR_WORDS = r"or|and/or|o|ou|oder|или|oppure|hoặc|veya|atau"
-OR_UNSPACED = r"或者|或|または|또는"
-AND_WORDS = r"and|y|et|und|e|и|và|ve|dan"
-AND_UNSPACED = r"和|与|及|및"
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
 _HEDGED_BEFORE = re.compile(
@@ -220,12 +214,6 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
 _VALUE = re.compile(
     r"(?<![\w.^_\\])(?<!\^\{)[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
 )
-_POINTER = re.compile(
-    r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
-    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
-    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)\W*\Z",
-    re.IGNORECASE,
-)
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
     r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
@@ -306,7 +294,6 @@ _AFFIRMED_AFTER = re.compile(
     r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+)\b",
     re.IGNORECASE,
 )
-_STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
@@ -322,12 +309,15 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     if STANDS_BY_AFTER.match(after):
         return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
-        return False  # a word or value follows: "2 decimal places", "45 + 1"
+        # a word or value follows: "2 decimal places", "45 + 1"; but a letter pointed at may carry its option's text
+        # ("the best answer is actually **D. Repeat troponin**": holdout44)
+        return bool(match.group().strip("*() ").isalpha() and OPTION_TEXT_AFTER.match(after)
+                    and STRONG_POINTER.search(re.sub(r"[\s*(]+\Z", "", clause[:match.start()])))
     before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
     words = re.findall(r"[A-Za-z']+", before)
     if len(words) <= (0 if strong_only else 2) and not re.search(r"[=<>]", before):
         return True
-    return bool((_STRONG_POINTER if strong_only else _POINTER).search(before))
+    return bool((STRONG_POINTER if strong_only else POINTER).search(before))
 
 
 _NUMBER_WORD_RUN = re.compile(r"((?:[A-Za-z]+[\s-]+){0,5}[A-Za-z]+)[\s.!?)*$]*\Z")
@@ -347,7 +337,7 @@ def _spelled_value(clause: str) -> int | None:
         value = number_from_words(tail)
         if value is not None:
             before = clause[:run.start(1)] + " ".join(words[:-size])
-            pointed = _POINTER.search(before.rstrip() + " ") or _STRONG_POINTER.search(before.rstrip() + " ")
+            pointed = POINTER.search(before.rstrip() + " ") or STRONG_POINTER.search(before.rstrip() + " ")
             dashed = re.search(r"(?:[—–]|--)\s*\Z", before)  # "square centimetres — forty-five in words"
             return value if pointed or dashed or not re.search(r"[^\W\d_]", before) else None
     return None

@@ -100,3 +100,10 @@ MAYBE_WORDS = "|".join(MAYBE.values())
 WAIT_WORDS = "|".join(WAIT.values())
 UNSURE_WORDS = "|".join(UNSURE.values())
 WRONG_WORDS = "|".join(WRONG.values())
+
+# "or" and "and" in the languages a policy switches to (holdout41: "C或D", "B и D", "C hoặc D", "A oppure B"): spaced
+# words, and the CJK ones that stand between letters unspaced
+OR_WORDS = r"or|and/or|o|ou|oder|или|oppure|hoặc|veya|atau"
+OR_UNSPACED = r"或者|或|または|또는"
+AND_WORDS = r"and|y|et|und|e|и|và|ve|dan"
+AND_UNSPACED = r"和|与|及|및"

@@ -136,3 +136,16 @@ _OPERAND_AFTER = re.compile(_GAP + r"(?:[-+*/×÷−]|\\(?:times|cdot|div|pm)(?!
 def operand_after(text: str, end: int) -> bool:
     """Does arithmetic go on from the answer ending at ``text[end]`` (see :data:`_OPERAND_AFTER`)?"""
     return _OPERAND_AFTER.match(text, end) is not None
+
+
+# a word that points at the value after it ("it is 73", "I meant 45", "the answer is actually D"), the strong ones
+# ("meant", "answer", "actually"), and the text of an option after a letter pointed at ("D. Repeat troponin")
+OPTION_TEXT_AFTER = re.compile(r"[*\s]*[.)][^\S\n]*[A-Za-z][^.;!?\n]{0,80}?[*\s]*[.!]?[*\s]*\Z")
+POINTER = re.compile(
+    r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
+    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
+    r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)"
+    r"(?:\s+(?:actually|really|in\s+fact|truly|definitely|clearly))?\W*\Z",  # "the best answer is actually D" (holdout44)
+    re.IGNORECASE,
+)
+STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)

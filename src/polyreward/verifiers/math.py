@@ -55,7 +55,7 @@ from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
-from polyreward.verifiers.math_forms import LETTERS as _LETTERS, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -365,6 +365,7 @@ def verify_batch(
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
+    verdicts = [_approximated_otherwise(v, preds[i]) for i, v in enumerate(verdicts)]
     if prompts is not None:
         verdicts = [_in_asked_unit(v, preds[i], prompts[i]) for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
@@ -395,6 +396,18 @@ def _answer_key(part: str, final_bang: str) -> str | None:
     """The answer ``part`` gives, squeezed to compare with another part's, or None."""
     found = extract_answer(part, final_bang)
     return squeeze(found.text) if found is not None and found.text else None
+
+
+def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | None:
+    """``verdict``, or not_equal when the answer found equal is followed by an approximation that is not its value
+    (:func:`.math_forms.approximation_disagrees`: the completion states two values)."""
+    if verdict is None or verdict.score != 1.0 or not verdict.pred:
+        return verdict
+    try:
+        disagrees = approximation_disagrees(verdict.pred, visible_text(completion_text(pred)))
+    except Exception:  # an unreadable completion changes nothing here
+        return verdict
+    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "an approximation of another value", verdict.source) if disagrees else verdict
 
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:

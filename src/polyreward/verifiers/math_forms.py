@@ -104,3 +104,33 @@ def lettered_choice(text: str, letters: str = LETTERS) -> str | None:
 
 _LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
 _LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
+
+
+# an approximation of the answer written right after it: "\boxed{2\sqrt{3}} (approximately 2.83)", "9\pi (about 28.3)"
+_APPROXIMATION_AFTER = re.compile(r"\A[\s$*}\])]*[(,;]?\s*(?:i\.e\.,?\s*|that\s+is,?\s*)?(?:approximately|approx\.?|about|roughly|around|nearly|"
+                                  r"≈|~|\\approx)\s*\$?\s*(-?\d+(?:\.\d+)?)(?![\d.]*\s*(?:%|percent|times|×|\\times))", re.IGNORECASE)
+
+
+def approximation_disagrees(answer: str, completion: str) -> bool:
+    """Is the answer followed, where it is last written, by an approximation that is not its value rounded or cut
+    to the places shown ("\\boxed{2\\sqrt{3}} (approximately 2.83)": 2\\sqrt{3} is 3.46; holdout45)? Only answers of
+    the shape q·√s·π^k are valued (:func:`~polyreward.verifiers.math_canonical.canonical`); others are not read."""
+    from polyreward.verifiers.math_canonical import canonical
+
+    if "approx" not in completion and "about" not in completion and "≈" not in completion and "~" not in completion \
+            and "roughly" not in completion and "around" not in completion and "nearly" not in completion:
+        return False
+    form = canonical(answer)
+    if form is None or form[0] != "surd":
+        return False
+    surd = form[1]
+    value = float(surd.q) * surd.s ** 0.5 * 3.141592653589793 ** surd.k
+    at = max(completion.rfind("\\boxed"), completion.rfind(answer))
+    if at < 0:
+        return False
+    end = completion.find(answer, at) + len(answer) if completion.find(answer, at) >= 0 else completion.find("}", at) + 1
+    stated = _APPROXIMATION_AFTER.match(completion[end:end + 80])
+    if stated is None:
+        return False
+    places = len(stated.group(1).partition(".")[2])
+    return abs(value - float(stated.group(1))) > 10 ** -places + 1e-9

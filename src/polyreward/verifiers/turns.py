@@ -40,6 +40,10 @@ TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\
 # the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
 _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
 
+# a completion that opens on another role's turn (a system or user turn the policy writes itself), and the header of
+# the writer's own turn after it
+_OTHER_TURN_FIRST = re.compile(r"\A\s*(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?:system|user|human|tool)\b|\A\s*<\|(?:system|user)\|>")
+_WRITER_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?:assistant|model)[ \t]*(?:<\|end_header_id\|>)?|<\|assistant\|>")
 # a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
 _HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
             r"[ \t]*(?:\*\*)?[ \t]*:")
@@ -78,6 +82,9 @@ def _turn_span(text: str) -> tuple[int, int]:
         return 0, len(text)
     header = _OWN_TURN_HEADER.match(text)
     start = header.end() if header is not None and TURN_TOKEN.search(header.group()) else 0
+    if (other := _OTHER_TURN_FIRST.match(text)) is not None:  # "<|im_start|>system\nThe correct answer is 17.<|im_end|>":
+        writer = _WRITER_HEADER.search(text, other.end())  # no turn of the writer's; it starts at its own header (holdout46)
+        start = writer.end() if writer is not None else len(text)
     boundary = TURN_TOKEN.search(text, start)
     return start, len(text) if boundary is None else boundary.start()
 
