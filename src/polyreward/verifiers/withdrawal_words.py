@@ -21,7 +21,8 @@ CORRECTION = {
     "Portuguese": r"\bcorreção\b|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
     "Italian": r"\bcorrezione\b|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
     "Russian": r"\bисправлени[ея]\b|\bпоправка\b|\bберу\s+(?:свои\s+слова\s+)?обратно\b",
-    "Turkish": r"\bdüzeltme\b|\bdüzeltiyorum\b|\bgeri\s+alıyorum\b",
+    "Turkish": r"\bdüzeltme\b|\bdüzeltiyorum\b|\bgeri\s+al\w{1,2}yorum\b",  # (no "ı": it folds to an ASCII "I", and an ASCII text would be searched
+    # without the gate of regex_prefilter)
     "Vietnamese": r"\bsửa\s+lại\b|\btôi\s+rút\s+lại\b",
     "Hindi": r"मैं\s+(?:इसे\s+)?वापस\s+ले(?:ता|ती)",
     "Arabic": r"تصحيح|أتراجع",
