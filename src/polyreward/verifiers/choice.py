@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, option_mentions
+from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -519,9 +519,11 @@ def _letters_listed(text: str, letters: str) -> set[str]:
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
     """``(end, length, letter)`` of every place ``text`` names an option by its text, not denied
-    (:func:`.option_checks.option_mentions` across markup)."""
+    (:func:`.option_checks.option_mentions` across markup); where none is, a word of another language that is a cognate
+    of one option's word ("el nitrógeno" for Nitrogen: :func:`.option_checks.cognate_mentions`; holdout41)."""
     return [(m.end(), m.end() - m.start(), letter) for letter, option in options.items()
-            for m in option_mentions(text, option, text, across_markup=True)]
+            for m in option_mentions(text, option, text, across_markup=True)] or [
+        (end, end - start, letter) for start, end, letter in cognate_mentions(text, options, other_forms_only=True)]
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:

@@ -182,13 +182,24 @@ def _distinctive_words(options: Mapping[str, str]) -> dict[str, set[str]]:
             for letter, own in words.items()}
 
 
-def cognate_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
+def _english_form(one: str, other: str) -> bool:
+    """Is one word the other itself, or it with an English ending ("stacks", "queued" for "stack", "queue")?"""
+    shorter, longer = sorted((one, other), key=len)
+    return longer.startswith(shorter) and longer[len(shorter):] in ("", "s", "es", "d", "ed", "er", "ly", "al")
+
+
+def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only: bool = False) -> list[tuple[int, int, str]]:
     """``(start, end, letter)`` of every word of ``text`` that is a cognate of a word of one option only (the comment
-    above), not denied."""
+    above), not denied; ``other_forms_only``: not the option's word itself or an English form of it ("stacks"), nor a
+    word with an apostrophe after it (an option's own words are read by :func:`option_mentions`, which leaves
+    "Sodium's" and "stacks" out on purpose)."""
     distinctive = _distinctive_words(options)
     found = []
     for word in _LETTERS_RUN.finditer(text):
         folded = _fold(word.group())
+        if other_forms_only and (text[word.end():word.end() + 1] in ("'", "’") or any(
+                _english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
+            continue
         named = [letter for letter, own in distinctive.items() if any(cognates(folded, theirs) for theirs in own)]
         if len(named) == 1 and not negated(text, word.start(), word.end()):
             found.append((word.start(), word.end(), named[0]))
