@@ -156,8 +156,9 @@ _SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
 
 # An option named in another language by a cognate of its own word (holdout41): "N-Acetylcystein" for N-acetylcysteine,
 # "el nitrógeno" for Nitrogen, "la naloxona" for Naloxone, "Nervus ulnaris" for Ulnar nerve. Two words are cognates when,
-# folded (case, accents), both have 5 letters or more, their lengths differ by 2 at most and they share a prefix of all
-# but one letter of the shorter one (or all of it); an option's word counts only when it is a cognate of no other
+# folded (case, accents), both have 5 letters or more, their lengths differ by 2 at most and the shorter one is the
+# other's prefix whole (5 or 6 letters: "ulnar" of "ulnaris", not "median" of "medial") or but for its last letter
+# (7 or more: "naloxon" of "naloxone" and "naloxona"); an option's word counts only when it is a cognate of no other
 # option's word ("nerve" of "Ulnar nerve" and "Radial nerve" names neither). No translation is guessed: "hígado" is not
 # "liver", "oxigênio" (prefix "ox") is not "oxygen". Reconstructed rule (ours).
 _LETTERS_RUN = re.compile(r"[^\W\d_]+")
@@ -172,7 +173,7 @@ def cognates(one: str, other: str) -> bool:
     shorter = min(len(one), len(other))
     if shorter < 5 or abs(len(one) - len(other)) > 2:
         return False
-    return len(os.path.commonprefix([one, other])) >= max(5, shorter - 1)
+    return len(os.path.commonprefix([one, other])) >= (shorter if shorter <= 6 else shorter - 1)
 
 
 def _distinctive_words(options: Mapping[str, str]) -> dict[str, set[str]]:
@@ -182,15 +183,18 @@ def _distinctive_words(options: Mapping[str, str]) -> dict[str, set[str]]:
             for letter, own in words.items()}
 
 
+_ENGLISH_ENDINGS = frozenset({"", "s", "es", "d", "ed", "er", "ly", "al", "ic", "y"})
+
+
 def _english_form(one: str, other: str) -> bool:
-    """Is one word the other itself, or it with an English ending ("stacks", "queued" for "stack", "queue")?"""
-    shorter, longer = sorted((one, other), key=len)
-    return longer.startswith(shorter) and longer[len(shorter):] in ("", "s", "es", "d", "ed", "er", "ly", "al")
+    """Do the two words differ only by English endings ("stacks", "queued", "ethical" for "stack", "queue", "ethics")?"""
+    shared = len(os.path.commonprefix([one, other]))
+    return one[shared:] in _ENGLISH_ENDINGS and other[shared:] in _ENGLISH_ENDINGS
 
 
 def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only: bool = False) -> list[tuple[int, int, str]]:
     """``(start, end, letter)`` of every word of ``text`` that is a cognate of a word of one option only (the comment
-    above), not denied; ``other_forms_only``: not the option's word itself or an English form of it ("stacks"), nor a
+    above), not denied; ``other_forms_only``: not the option's word itself or an English form of it ("stacks", "ethical" for "ethics"), nor a
     word with an apostrophe after it (an option's own words are read by :func:`option_mentions`, which leaves
     "Sodium's" and "stacks" out on purpose)."""
     distinctive = _distinctive_words(options)
