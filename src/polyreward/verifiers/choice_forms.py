@@ -109,7 +109,7 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
                 return None, ""
         return result
     sentence = max(view.rstrip().rfind(stop, 0, len(view.rstrip()) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
-    named = options_by_position(view, letters, options, sentence)
+    named = options_by_position(view, letters, options, max(sentence, len(view) - 400))  # (its last 400 characters: linear time)
     if len(named) != 1:
         return result  # "the last option or the second one": several
     match, found = named[0]

@@ -7,6 +7,7 @@ Reconstructed rules (ours). Each check reads a window around the letter or one s
 
 from __future__ import annotations
 
+import functools
 import os.path
 import unicodedata
 from collections.abc import Iterator, Mapping
@@ -176,11 +177,15 @@ def cognates(one: str, other: str) -> bool:
     return len(os.path.commonprefix([one, other])) >= (shorter if shorter <= 6 else shorter - 1)
 
 
-def _distinctive_words(options: Mapping[str, str]) -> dict[str, set[str]]:
-    words = {letter: {_fold(word) for word in _LETTERS_RUN.findall(text)} for letter, text in options.items()}
-    return {letter: {word for word in own if len(word) >= 5 and not any(cognates(word, theirs) for other, their_words in words.items()
-                                                                          if other != letter for theirs in their_words)}
-            for letter, own in words.items()}
+@functools.lru_cache(maxsize=256)
+def _distinctive_words(options: tuple[tuple[str, str], ...]) -> tuple[dict[str, set[str]], frozenset[str]]:
+    """Each option's words that are cognates of no other option's word, and their first 5 letters (speed: every
+    cognate shares them)."""
+    words = {letter: {_fold(word) for word in _LETTERS_RUN.findall(text)} for letter, text in options}
+    distinctive = {letter: {word for word in own if len(word) >= 5 and not any(cognates(word, theirs) for other, their_words in words.items()
+                                                                                 if other != letter for theirs in their_words)}
+                   for letter, own in words.items()}
+    return distinctive, frozenset(word[:5] for own in distinctive.values() for word in own)
 
 
 _ENGLISH_ENDINGS = frozenset({"", "s", "es", "d", "ed", "er", "ly", "al", "ic", "y"})
@@ -197,10 +202,14 @@ def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only:
     above), not denied; ``other_forms_only``: not the option's word itself or an English form of it ("stacks", "ethical" for "ethics"), nor a
     word with an apostrophe after it (an option's own words are read by :func:`option_mentions`, which leaves
     "Sodium's" and "stacks" out on purpose)."""
-    distinctive = _distinctive_words(options)
+    distinctive, prefixes = _distinctive_words(tuple(sorted(options.items())))
     found = []
     for word in _LETTERS_RUN.finditer(text):
+        if len(word.group()) < 5:
+            continue
         folded = _fold(word.group())
+        if folded[:5] not in prefixes:
+            continue
         if other_forms_only and (text[word.end():word.end() + 1] in ("'", "’") or any(
                 _english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
             continue
