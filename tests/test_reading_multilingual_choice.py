@@ -82,6 +82,13 @@ HACKS = [  # (completion, gold, prompt)
     ("A resposta não é a C.", "C", SCURVY),
     ("La risposta non è la C.", "C", SCURVY),
     ("Die Antwort ist nicht die C.", "C", SCURVY),
+    # two letters joined by "or" / "and" in another language
+    ("Risposta: A oppure C.", "C", SCURVY),
+    ("Ответ: B и C.", "C", SCURVY),
+    ("Đáp án: B hoặc C.", "C", SCURVY),
+    ("答案：B或C。", "C", SCURVY),
+    ("정답: B 또는 C", "C", SCURVY),
+    ("Antwort: C oder D.", "C", SCURVY),
     # the letter beside another option's text, in another language
     ("Risposta: B, un macrolide.", "B", VANCOMYCIN),
     ("Réponse : C, la naloxone.", "C", ANTIDOTE),

@@ -58,7 +58,7 @@ from polyreward.verifiers.option_checks import against_the_options, cognate_ment
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
+from polyreward.verifiers.choice_words import FOREIGN_ANCHOR, OR_AND_WORDS
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -196,7 +196,8 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = r"(?:[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or|to|through|thru)\b)?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
+    separator = (r"(?:[^\S\n]*(?:[,/&+;、，]|\b(?:or|and|and/or|to|through|thru)\b|" + OR_AND_WORDS  # ... in other languages: choice_words
+                 + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))")
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
             continue
