@@ -38,6 +38,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.commitment import (
+    AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS,
     case_alternative_before,
     hedged,
     label_pattern,
@@ -54,11 +55,12 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions
+from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions, record_names_another
+from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_words import FOREIGN_ANCHOR, OR_AND_WORDS
+from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -71,6 +73,8 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
+_RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
+_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?)\s*\$")  # inline math that opens with a bracketed letter
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
@@ -196,8 +200,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = (r"(?:[^\S\n]*(?:[,/&+;、，]|\b(?:or|and|and/or|to|through|thru)\b|" + OR_AND_WORDS  # ... in other languages: choice_words
-                 + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))")
+    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
             continue
@@ -216,7 +219,8 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
 
 
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
-_JSON_KEY = r'"(?i:final_answer|final|answer|choice|option|selected)"\s*:\s*"\s*'
+# a record's answer key: JSON '"answer": "', TOML 'answer = "' (holdout38)
+_JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m:^)[ \t]*(?i:final_answer|answer|choice|option|selected)[ \t]*=)\s*"\s*'
 
 
 # an answer phrase: "The answer is", "Final answer:", "I'd go with", "I'm going with", "so it's" ... ("Going with" only
@@ -310,6 +314,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
             return None, ""  # the verdicts pick one option, the answer line another
         if result[0] is None:
             result = (marked, "option_marks")
+    if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
+            JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
+        return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":
@@ -411,6 +418,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    if "$" in text:
+        text = _INLINE_LETTER.sub(r"\1", text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
     if "[" in text or not text.isascii():
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")

@@ -113,13 +113,3 @@ FOREIGN_ANCHOR = (
     r"(?i:(?:(?:the|la|el|le|die|der|das|il|lo|a|o)\s+)?(?:" + ORDINAL_PHRASE + r")" + APPOSITION.pattern[:-2] + r")?"
 )
 
-
-# "or" and "and" between two letters in the languages a policy switches to: "Risposta: A oppure B", "Ответ: B и D",
-# "Đáp án: C hoặc D", "答案：C或D" (holdout41) -- two options listed, no choice (:func:`.choice._in_option_list`)
-OR_AND = {
-    "Spanish": r"\b(?:o|u|y|e)\b", "Portuguese": r"\b(?:ou|e)\b", "French": r"\b(?:ou|et)\b", "Italian": r"\b(?:o|oppure|ovvero|e)\b",
-    "German": r"\b(?:oder|und)\b", "Russian, Ukrainian": r"\b(?:или|либо|и|або|чи|та)\b", "Turkish": r"\b(?:veya|ya\s+da|ve)\b",
-    "Vietnamese": r"\b(?:hoặc|và)\b", "Indonesian": r"\b(?:atau|dan)\b", "Hindi": r"(?<!\S)(?:या|और|अथवा)(?!\S)",
-    "Arabic": r"(?<!\S)(?:أو|و)(?!\S)", "Chinese": r"或者?|和|及", "Japanese": r"または|か|と", "Korean": r"또는|(?<=[A-Za-z])(?:나|와|과)(?=\s)",
-}
-OR_AND_WORDS = "|".join(OR_AND.values())

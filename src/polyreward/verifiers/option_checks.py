@@ -67,9 +67,10 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
     if beside and letter not in beside:
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)", "B, un macrolide"
     rest_of_line = re.match(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)", view[mention.end(1):])
-    if rest_of_line is not None and any(key != letter and _option_key(text) == _option_key(rest_of_line.group(1))
-                                        for key, text in options.items()):
+    if rest_of_line is not None and _option_key(options.get(letter, "")) != _option_key(rest_of_line.group(1)) and any(
+            key != letter and _option_key(text) == _option_key(rest_of_line.group(1)) for key, text in options.items()):
         return None, ""  # "**Answer: C. Thalassemia trait**": the rest of the answer line is another option's text (holdout33)
+        # (and not also the letter's own: "A. (-1, 3)" where B is "[-1, 3]", whose words are the same: holdout42)
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""
     return result
@@ -217,3 +218,18 @@ def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only:
         if len(named) == 1 and not negated(text, word.start(), word.end()):
             found.append((word.start(), word.end(), named[0]))
     return found
+
+
+# a quoted value in a record ('"option_text": "Queue"', 'text = "Queue"', "explanation: 'Queue'")
+_RECORD_VALUE = re.compile(r"""[:=][ \t]*["']([^"'\n]{1,80})["']""")
+
+
+def record_names_another(view: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does a record in ``view`` hold, as a whole quoted value, the text of another option than ``letter``'s and not
+    that of ``letter`` ('{"answer": "B", "option_text": "Queue"}' where Queue is A: its fields disagree; holdout38)?"""
+    if not options or ('"' not in view and "'" not in view):
+        return False
+    own = _option_key(options.get(letter, ""))
+    named = {_option_key(value.group(1)) for value in _RECORD_VALUE.finditer(view)}
+    return own not in named and any(key != letter and _option_key(text) in named for key, text in options.items() if _option_key(text))
+
