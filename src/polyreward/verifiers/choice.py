@@ -55,11 +55,12 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, option_mentions, record_names_another
+from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -217,20 +218,6 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     return False
 
 
-# the answer phrase in other languages, with its copula and article: "Die richtige Antwort ist D", "La bonne
-# réponse est la C", "La respuesta correcta es la opción C", "正解は D です" (normalise spaces a Latin letter from kana), or
-# with a colon as the English "Answer:": "Respuesta: (C) Mitocondria", "Réponse finale : B", "Antwort: D"
-_FOREIGN_ANCHOR = (
-    r"(?:(?i:\b(?:antwort|lösung|r[ée]ponse|respuesta|risposta|resposta|ответ)(?:\s+(?:correcte|juste|bonne|correcta|"
-    r"correta|corretta|giusta|richtige|korrekte|правильный|finale?|definitiva))?(?:\s+(?:ist|est|es|è|é|lautet)(?:\s+(?:la|le|l'|die|el|a|o))?"
-    r"(?:\s+(?:option|opción|opzione|opção|antwort))?\s*|\s*:[\s*]*)|(?:正解|答え|答案|解答)\s*(?:は|是|为|:)\s*|(?:정답|답)\s*(?:은|는|:)\s*)"
-    # holdout18: the answer phrase in more languages (Indonesian / Malay, Dutch, Swedish / Norwegian / Danish, Finnish,
-    # Polish, Czech, Hungarian, Romanian, Tagalog, Swahili, Vietnamese, Greek, Hebrew, Arabic, Hindi)
-    r"|(?i:\b(?:jawaban(?:nya)?(?:\s+yang\s+(?:benar|tepat))?\s+(?:adalah|ialah)|(?:het\s+)?(?:juiste\s+)?antwoord\s+is|svaret\s+(?:är|er)|"
-    r"vastaus\s+on|odpowied[źz]\s+(?:to|brzmi)|odpověď\s+je|a\s+(?:helyes\s+)?válasz|răspunsul\s+(?:corect\s+)?(?:este|e)|ang\s+sagot\s+ay|"
-    r"jibu\s+(?:sahihi\s+)?ni|đáp\s+án\s+(?:đúng\s+)?là)\s*:?\s*)"
-    r"|(?:η\s+(?:σωστή\s+)?απάντηση\s+είναι|התשובה(?:\s+הנכונה)?\s+(?:היא|:)|الإجابة(?:\s+الصحيحة)?\s+(?:هي|:)|उत्तर\s*(?:है|[:ः]))\s*)"
-)
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
 # a record's answer key: JSON '"answer": "', TOML 'answer = "' (holdout38)
 _JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m:^)[ \t]*(?i:final_answer|answer|choice|option|selected)[ \t]*=)\s*"\s*'
@@ -273,7 +260,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
-        ("anchor", re.compile(_FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;()*!\]\-–—。、]|[\uac00-\ud7a3]"))),
+        ("anchor", re.compile(FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;()*!\]\-–—。、]|[\uac00-\ud7a3]"))),
         ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
     ]
 
@@ -542,9 +529,11 @@ def _letters_listed(text: str, letters: str) -> set[str]:
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
     """``(end, length, letter)`` of every place ``text`` names an option by its text, not denied
-    (:func:`.option_checks.option_mentions` across markup)."""
+    (:func:`.option_checks.option_mentions` across markup); where none is, a word of another language that is a cognate
+    of one option's word ("el nitrógeno" for Nitrogen: :func:`.option_checks.cognate_mentions`; holdout41)."""
     return [(m.end(), m.end() - m.start(), letter) for letter, option in options.items()
-            for m in option_mentions(text, option, text, across_markup=True)]
+            for m in option_mentions(text, option, text, across_markup=True)] or [
+        (end, end - start, letter) for start, end, letter in cognate_mentions(text, options, other_forms_only=True)]
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:

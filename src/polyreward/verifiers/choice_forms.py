@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from polyreward.verifiers.choice_words import APPOSITION, ORDINAL_OPTION, ordinal_position
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -72,10 +73,7 @@ def labelled_otherwise(view: str, at: int, letter: str, letters: str) -> bool:
 
 
 # an option named by its position in the list ("the second option", "the very first option listed", "the last one";
-# holdout26)
-_ORDINAL_OPTION = re.compile(r"\b(?:the\s+)?(?:very\s+)?(first|second|third|fourth|fifth|last)\s+(?:option|choice|answer|one)"
-                             r"(?:\s+(?:listed|given|shown|above|below|offered))?\b", re.IGNORECASE)
-_POSITIONS = {"first": 0, "second": 1, "third": 2, "fourth": 3, "fifth": 4}
+# holdout26), in the languages of :data:`.choice_words.ORDINALS` ("la segunda opción", "первый вариант"; holdout41)
 
 
 def options_by_position(text: str, letters: str, options, start: int = 0, end: int | None = None) -> list[tuple[re.Match, str]]:
@@ -83,13 +81,13 @@ def options_by_position(text: str, letters: str, options, start: int = 0, end: i
     known, else ``letters``; "last" only when they are known)."""
     order = sorted(options) if options else list(letters)
     found = []
-    for match in _ORDINAL_OPTION.finditer(text, start, len(text) if end is None else end):
-        word = match.group(1).lower()
-        if word == "last":
+    for match in ORDINAL_OPTION.finditer(text, start, len(text) if end is None else end):
+        position = ordinal_position(match)
+        if position == -1:
             if options:
                 found.append((match, order[-1]))
-        elif _POSITIONS[word] < len(order):
-            found.append((match, order[_POSITIONS[word]]))
+        elif position < len(order):
+            found.append((match, order[position]))
     return found
 
 
@@ -103,11 +101,15 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
         if mentions:
             after = [named for match, named in options_by_position(view, letters, options, mentions[-1].end(), mentions[-1].end() + 100)
                      if not negated(view, match.start(), match.end())]
-            if any(named != letter for named in after):
+            # ... or right before it, joined to it as the same option ("the second option (C)", "die erste Option,
+            # also E", "lựa chọn thứ hai, tức D"; holdout41)
+            before = [named for match, named in options_by_position(view, letters, options, max(0, mentions[-1].start(1) - 80), mentions[-1].start(1))
+                      if APPOSITION.fullmatch(view, match.end(), mentions[-1].start(1)) and not negated(view, match.start(), match.end())]
+            if any(named != letter for named in after + before):
                 return None, ""
         return result
     sentence = max(view.rstrip().rfind(stop, 0, len(view.rstrip()) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
-    named = options_by_position(view, letters, options, sentence)
+    named = options_by_position(view, letters, options, max(sentence, len(view) - 400))  # (its last 400 characters: linear time)
     if len(named) != 1:
         return result  # "the last option or the second one": several
     match, found = named[0]

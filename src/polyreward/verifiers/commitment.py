@@ -40,9 +40,9 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
-from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, WAIT_WORDS
+from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import WITHDRAWN_OBJECT
+from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, POINTER, REJECTED, STANDS_BY_AFTER,
@@ -91,7 +91,7 @@ _NEGATED_AFTER = re.compile(
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
 _HEDGED_BEFORE = re.compile(
-    r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
+    r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + "|" + OTHERWISE_WORDS + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
     re.IGNORECASE,
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
@@ -104,7 +104,7 @@ _HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?
                            # an error bar after the value: "C ± one option", "B ± 1", "42 +/- 3" (holdout29, holdout30)
                            r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))", re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
-_OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b", re.IGNORECASE)
+_OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
 _INSIDE_OR = re.compile(
     r"\b(?:or(?!\s*,?\s*(?:equivalently|equally|in\s+other\s+words|simply)\b)|either|and/or|possibly|maybe|perhaps|probably|"
@@ -118,14 +118,14 @@ _RETRACTION = re.compile(
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)|"
     r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
     r"en\s+realidad|en\s+fait|eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле|"
-    r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b",
+    r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b|" + CORRECTION_WORDS,
     re.IGNORECASE,
 )
 _EXPLICIT = re.compile(
     r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
     r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
-    r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))",
+    r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|" + CORRECTION_WORDS + ")",
     re.IGNORECASE,
 )
 _PUNCTUATION_RUN = re.compile(r"(?:[\s,.;:!–—]|-(?![\d.]))*")  # "wait, no, -1": the minus stays

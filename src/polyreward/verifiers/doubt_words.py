@@ -96,7 +96,19 @@ WAIT = {
     "Tagalog": r"teka|sandali", "Swahili": r"subiri|ngoja", "Vietnamese": r"khoan|chờ\s+đã", "Turkish": r"dur|bekle", "Korean": r"잠깐|잠시만",
 }
 
+# "otherwise" closing a case split ("Falls der HbA1c über 9 % liegt, C; andernfalls A"; holdout41), read as the English
+# "otherwise" / "else" are (:mod:`.commitment`: the answer after it is one branch, no choice)
+OTHERWISE = {
+    "German": r"\bandernfalls\b|\bansonsten\b|\bsonst\b", "French": r"\bsinon\b|\bautrement\b",
+    "Spanish": r"\bde\s+lo\s+contrario\b|\ben\s+caso\s+contrario\b|\bsi\s+no\b(?=\s*,)", "Italian": r"\baltrimenti\b",
+    "Portuguese": r"\bsenão\b|\bcaso\s+contrário\b|\bdo\s+contrário\b", "Russian": r"\bиначе\b|\bв\s+противном\s+случае\b",
+    "Dutch": r"\banders\b", "Turkish": r"\baksi\s+(?:halde|takdirde)\b", "Vietnamese": r"\bnếu\s+không\b",
+    "Hindi": r"अन्यथा|वरना", "Arabic": r"وإلا|خلاف\s+ذلك", "Chinese": r"否则|不然", "Japanese": r"そうでなければ|でなければ",
+    "Korean": r"그렇지\s*않으면",
+}
+
 MAYBE_WORDS = "|".join(MAYBE.values())
+OTHERWISE_WORDS = "|".join(OTHERWISE.values())
 WAIT_WORDS = "|".join(WAIT.values())
 UNSURE_WORDS = "|".join(UNSURE.values())
 WRONG_WORDS = "|".join(WRONG.values())

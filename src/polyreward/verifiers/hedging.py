@@ -86,7 +86,7 @@ _DOUBT = re.compile(
     # "hard to say", "a coin flip", "provisional", "the sanity check failed": the same class, said another way
     r"(?:hard|difficult|impossible|tough)\s+to\s+(?:say|tell|know|call|be\s+sure)|coin[\s-]?(?:flip|toss)|toss-?up|"
     r"fifty-fifty|provisional\w*|check\w*\s+(?:failed|fails)|failed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check)\b"
-    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+)?(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬ツ]",
+    r"|(?:\bnot|\bcannot|n't|\bnever)\s+(?:\S+\s+){0,2}(?:sure|certain|confident|convinced|persuaded)\b|" + _WEAK_BELIEF + r"|[🤷🤔❓❔⁉‽🤞😬ツ]",
     re.IGNORECASE,
 )
 # doubt that is about the answer whoever says it; the other words of doubt are the writer's only with "I" / "we" or
@@ -201,8 +201,9 @@ IDIOM_DOUBT = re.compile(
     # "haven't been able to reproduce it", "didn't manage the odd case", "couldn't settle it": only auxiliaries between
     r"|(?:n't|\bnot|\bnever|\bunable\s+to)\s+(?:(?:been|able|to|yet|quite|fully|really|managed|get|got|have|had|even)\s+){0,4}"
     r"(?:finish|complete|reproduce|replicate|prove|derive|justify|manag|settl|show|establish|solved?\b|solving)\w*\b"
-    r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?)\b|nicht\s+(?:\w+\s+){0,2}sicher|no\s+(?:\w+\s+){0,2}segur[oa]|n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|"
-    r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa])|не\s+(?:\w+\s+){0,2}уверен\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
+    r"|pas\s+(?:\w+\s+){0,2}(?:s[uû]re?|certaine?|convaincue?)\b|nicht\s+(?:\w+\s+){0,2}(?:sicher|überzeugt)|no\s+(?:\w+\s+){0,2}(?:segur[oa]|convencid[oa])|"
+    r"n[aã]o\s+(?:\w+\s+){0,2}(?:tenho\s+)?certeza|n[aã]o\s+(?:\w+\s+){0,2}convencid[oa]|"  # holdout41: "not convinced" as "not sure"
+    r"non\s+(?:\w+\s+){0,3}(?:sicur[oa]|cert[oa]|convint[oa])|не\s+(?:\w+\s+){0,2}(?:уверен|убежд[её]н)\w*|不确定|不太确定|没把握|不敢肯定|自信が(?:ない|ありません)|自信は(?:ない|ありません)|わからない"
     r"|확실하지|확실치|모르겠"  # Korean "not sure", "don't know"
     # "I don't know" in the other tongues (holdout11: "... sería 42 si contamos las esquinas, pero no lo sé")
     r"|\bno\s+lo\s+s[ée]\b|\bje\s+ne\s+(?:le\s+)?sais\s+pas\b|\bwei[^\W\d]{1,2}\s+(?:es\s+|ich\s+)?nicht\b|\bnon\s+lo\s+so\b|\bn[aã]o\s+sei\b|\bне\s+знаю\b|不知道|分からない|わかりません"

@@ -3,8 +3,8 @@
 English is read by the patterns of :mod:`.commitment`; every other language's negation is here, by language, in
 three positions a reader takes the same way in any of them:
 
-* **before the value** (``BEFORE_VALUE``): the negation governs the value right after it, with at most the copula
-  and markup between -- "Het antwoord is niet 42", "Svaret er ikke 42", "Jibu si 42", "Ответ не 42";
+* **before the value** (``BEFORE_VALUE``): the negation governs the value right after it, with at most the copula,
+  an article and the noun of an option ("La respuesta no es la C", "não é a alternativa B"; holdout41) and markup between -- "Het antwoord is niet 42", "Svaret er ikke 42", "Jibu si 42", "Ответ не 42";
 * **after a comma** (``CONTRAST``): the value after ", no" is the one denied, and the value before it is the answer
   -- "La respuesta es 42, no 24", "La réponse est 42, pas 24" (:data:`CONTRAST_WORDS`, also read as a denial before the
   value);
@@ -23,11 +23,11 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 BEFORE_VALUE = {
-    "German": r"\bnicht|\bauf\s+keinen\s+fall|\bkeineswegs|\bkeinesfalls",
-    "French": r"\bpas",
-    "Spanish": r"\bno\s+es",
-    "Italian": r"\bnon\s+[èe]|\bnon\b",
-    "Portuguese": r"\bnão(?:\s+(?:é|era|seria|será))?",
+    "German": r"\b(?:nicht|auf\s+keinen\s+fall|keineswegs|keinesfalls)(?:\s+(?:die|der|das)(?:\s+option)?)?",
+    "French": r"\bpas(?:\s+(?:la|le|l')(?:\s*(?:option|réponse))?)?",
+    "Spanish": r"\bno\s+es(?:\s+(?:la|el)(?:\s+(?:opción|respuesta|alternativa))?)?",
+    "Italian": r"\bnon\s+[èe](?:\s+(?:la|il|l')(?:\s*(?:opzione|risposta))?)?|\bnon\b",
+    "Portuguese": r"\bnão(?:\s+(?:é|era|seria|será))?(?:\s+(?:a|o)(?:\s+(?:opção|alternativa|letra|resposta))?)?",
     "Russian, Ukrainian, Bulgarian": r"\bне",
     "Chinese": r"不是",
     "Indonesian, Malay": r"\bbukan",

@@ -7,6 +7,9 @@ Reconstructed rules (ours). Each check reads a window around the letter or one s
 
 from __future__ import annotations
 
+import functools
+import os.path
+import unicodedata
 from collections.abc import Iterator, Mapping
 
 from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
@@ -20,7 +23,7 @@ def _option_key(text: str) -> str:
 
 # what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
 _JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
-_JOIN_AFTER = r"\A[)\]]?[}$*]{0,3}(?:[^\S\n]*[:=—–(][^\S\n]*(?:(?:i\.e\.|that\s+is|approx(?:imately|\.)?|about|≈)[,\s]*)?|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:the[^\S\n]+)?"
+_JOIN_AFTER = r"\A[)\]]?[}$*]{0,3}(?:[^\S\n]*[:=—–(][^\S\n]*(?:(?:i\.e\.|that\s+is|approx(?:imately|\.)?|about|≈)[,\s]*)?|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:(?:the|an?|el|la|los|las|les?|une?|una|uno|il|lo|gli|der|die|das|den|dem|ein|eine|os?|as|uma?)[^\S\n]+|l['’])?"
 
 
 def _text_pattern(key: str) -> str:
@@ -58,8 +61,11 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
     mention = mentions[-1]
     before, after = view[max(0, mention.start(1) - 80):mention.start(1)].lower(), view[mention.end(1):mention.end(1) + 80].lower()
     beside = {key for key, text in options.items() if _beside(_option_key(text), before, after)}
+    if not beside:  # the same text in another language: "Antwort: C – Nervus ulnaris." with B) Ulnar nerve (holdout41)
+        phrase = re.match(_JOIN_AFTER + r"([^\n.;!?()]{1,60})", after)
+        beside = {found for _, _, found in cognate_mentions(phrase.group(1), options)} if phrase and len(phrase.group(1).split()) <= 4 else set()
     if beside and letter not in beside:
-        return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
+        return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)", "B, un macrolide"
     rest_of_line = re.match(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)", view[mention.end(1):])
     if rest_of_line is not None and _option_key(options.get(letter, "")) != _option_key(rest_of_line.group(1)) and any(
             key != letter and _option_key(text) == _option_key(rest_of_line.group(1)) for key, text in options.items()):
@@ -148,6 +154,70 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
 
 _SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
 _SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
+
+
+# An option named in another language by a cognate of its own word (holdout41): "N-Acetylcystein" for N-acetylcysteine,
+# "el nitrógeno" for Nitrogen, "la naloxona" for Naloxone, "Nervus ulnaris" for Ulnar nerve. Two words are cognates when,
+# folded (case, accents), both have 5 letters or more, their lengths differ by 2 at most and the shorter one is the
+# other's prefix whole (5 or 6 letters: "ulnar" of "ulnaris", not "median" of "medial") or but for its last letter
+# (7 or more: "naloxon" of "naloxone" and "naloxona"); an option's word counts only when it is a cognate of no other
+# option's word ("nerve" of "Ulnar nerve" and "Radial nerve" names neither). No translation is guessed: "hígado" is not
+# "liver", "oxigênio" (prefix "ox") is not "oxygen". Reconstructed rule (ours).
+_LETTERS_RUN = re.compile(r"[^\W\d_]+")
+
+
+def _fold(word: str) -> str:
+    return "".join(char for char in unicodedata.normalize("NFKD", word.lower()) if not unicodedata.combining(char))
+
+
+def cognates(one: str, other: str) -> bool:
+    """Are the folded words ``one`` and ``other`` cognates (the rule above)?"""
+    shorter = min(len(one), len(other))
+    if shorter < 5 or abs(len(one) - len(other)) > 2:
+        return False
+    return len(os.path.commonprefix([one, other])) >= (shorter if shorter <= 6 else shorter - 1)
+
+
+@functools.lru_cache(maxsize=256)
+def _distinctive_words(options: tuple[tuple[str, str], ...]) -> tuple[dict[str, set[str]], frozenset[str]]:
+    """Each option's words that are cognates of no other option's word, and their first 5 letters (speed: every
+    cognate shares them)."""
+    words = {letter: {_fold(word) for word in _LETTERS_RUN.findall(text)} for letter, text in options}
+    distinctive = {letter: {word for word in own if len(word) >= 5 and not any(cognates(word, theirs) for other, their_words in words.items()
+                                                                                 if other != letter for theirs in their_words)}
+                   for letter, own in words.items()}
+    return distinctive, frozenset(word[:5] for own in distinctive.values() for word in own)
+
+
+_ENGLISH_ENDINGS = frozenset({"", "s", "es", "d", "ed", "er", "ly", "al", "ic", "y"})
+
+
+def _english_form(one: str, other: str) -> bool:
+    """Do the two words differ only by English endings ("stacks", "queued", "ethical" for "stack", "queue", "ethics")?"""
+    shared = len(os.path.commonprefix([one, other]))
+    return one[shared:] in _ENGLISH_ENDINGS and other[shared:] in _ENGLISH_ENDINGS
+
+
+def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only: bool = False) -> list[tuple[int, int, str]]:
+    """``(start, end, letter)`` of every word of ``text`` that is a cognate of a word of one option only (the comment
+    above), not denied; ``other_forms_only``: not the option's word itself or an English form of it ("stacks", "ethical" for "ethics"), nor a
+    word with an apostrophe after it (an option's own words are read by :func:`option_mentions`, which leaves
+    "Sodium's" and "stacks" out on purpose)."""
+    distinctive, prefixes = _distinctive_words(tuple(sorted(options.items())))
+    found = []
+    for word in _LETTERS_RUN.finditer(text):
+        if len(word.group()) < 5:
+            continue
+        folded = _fold(word.group())
+        if folded[:5] not in prefixes:
+            continue
+        if other_forms_only and (text[word.end():word.end() + 1] in ("'", "’") or any(
+                _english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
+            continue
+        named = [letter for letter, own in distinctive.items() if any(cognates(folded, theirs) for theirs in own)]
+        if len(named) == 1 and not negated(text, word.start(), word.end()):
+            found.append((word.start(), word.end(), named[0]))
+    return found
 
 
 # a quoted value in a record ('"option_text": "Queue"', 'text = "Queue"', "explanation: 'Queue'")

@@ -11,6 +11,27 @@ from __future__ import annotations
 from polyreward.verifiers.doubt_words import WRONG_WORDS
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+# "correction" and "I take it back" in the languages a policy switches to (holdout41: "Antwort: D. Nein, Korrektur: Es
+# ist B", "Resposta: C. Na verdade, retiro o que disse"): an explicit retraction (:func:`.commitment.retraction_after`)
+# and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic)
+CORRECTION = {
+    "German": r"\bkorrektur\b|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
+    "French": r"\bje\s+(?:me\s+)?(?:rétracte|reprends\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
+    "Spanish": r"\bcorrección\b|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
+    "Portuguese": r"\bcorreção\b|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
+    "Italian": r"\bcorrezione\b|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
+    "Russian": r"\bисправлени[ея]\b|\bпоправка\b|\bберу\s+(?:свои\s+слова\s+)?обратно\b",
+    "Turkish": r"\bdüzeltme\b|\bdüzeltiyorum\b|\bgeri\s+al\w{1,2}yorum\b",  # (no "ı": it folds to an ASCII "I", and an ASCII text would be searched
+    # without the gate of regex_prefilter)
+    "Vietnamese": r"\bsửa\s+lại\b|\btôi\s+rút\s+lại\b",
+    "Hindi": r"मैं\s+(?:इसे\s+)?वापस\s+ले(?:ता|ती)",
+    "Arabic": r"تصحيح|أتراجع",
+    "Chinese": r"更正|我收回|收回",
+    "Japanese": r"訂正|撤回",
+    "Korean": r"정정|철회",
+}
+CORRECTION_WORDS = "|".join(CORRECTION.values())
+
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
@@ -69,7 +90,7 @@ WITHDRAWAL = re.compile(
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
-    + WRONG_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
+    + WRONG_WORDS + "|" + CORRECTION_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
     re.IGNORECASE,
 )
 
