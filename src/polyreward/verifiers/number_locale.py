@@ -72,9 +72,13 @@ _COMMA_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3}){2,}(?![\d,])|(?<![\w.,
 def _a_pair(match: re.Match) -> bool:
     """Is the comma of ``match`` the one of a pair, list or subscript ("(1,2)", "[0,1]", "x_{1,2}", "1,2, 3")?"""
     text = match.string
-    before = text[:match.start()].rstrip()[-1:]
-    after = text[match.end():].lstrip()[:1]
-    return (before in ("(", "[", "{", "_") and after in (")", "]", "}", ",", ";")) or after == "," or before == ","
+    before = text[max(0, match.start() - 12):match.start()]
+    after = text[match.end():match.end() + 12]
+    return (_OPENS.search(before) is not None and _CLOSES.match(after) is not None) or after.lstrip()[:1] == "," or before.rstrip()[-1:] == ","
+
+
+_OPENS = re.compile(r"(?:[(\[{_|]|\\left\s*[(\[{|.]|\\[{]|\\lbrace|\\langle)\s*\Z")
+_CLOSES = re.compile(r"\s*(?:\\right\s*)?(?:[)\]}|,;]|\\[}]|\\rbrace|\\rangle)")
 
 
 def answer_label_language(text: str) -> str | None:
@@ -109,7 +113,7 @@ _LOCAL_NUMBER = re.compile(
     r"(?:(?P<mark>,|\{,\})(?P<frac>\d+))?(?![\d'’]|[.,]\d)")
 _APOSTROPHE_GROUPS = re.compile(r"(?<![\w.,'’])\d{1,3}(?:['’]\d{3})+(?![\d'’\"″])")
 _SWISS_DASH = re.compile(r"(?<=\d)\.[–—-](?![\d\w])")
-_LAKH_GROUPS = re.compile(r"(?<![\w.,])\d{1,2}(?:,\d{2})+,\d{3}(?![\d,]|\.\d)")
+_LAKH_GROUPS = re.compile(r"(?<![\w.,])\d{1,2}(?:,\d{2})+,\d{3}(?![\d,])")
 _INDIAN_SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
 _CHINESE_SCALE = re.compile(r"(?<![\w.])(\d+(?:\.\d+)?)\s*([万萬亿億])")
 _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三": 3, "四": 4, "五": 5, "六": 6, "七": 7, "八": 8, "九": 9}
@@ -125,7 +129,7 @@ def chinese_number(text: str) -> int | None:
     text = text.strip()
     if not text or any(ch not in _CN_DIGITS and ch not in _CN_UNITS and ch not in _CN_BIG for ch in text):
         return None
-    total, section, digit = 0, 0, None
+    yi, wan, section, digit = 0, 0, 0, None  # the parts above 10^8, 10^4..10^8, below 10^4, a digit waiting for its unit
     for ch in text:
         if ch in _CN_DIGITS:
             if digit is not None and _CN_DIGITS[ch] != 0:
@@ -134,10 +138,11 @@ def chinese_number(text: str) -> int | None:
         elif ch in _CN_UNITS:
             section += (digit if digit is not None else 1) * _CN_UNITS[ch]
             digit = None
+        elif _CN_BIG[ch] == 10**4:
+            wan, section, digit = (section + (digit or 0)) * 10**4, 0, None
         else:
-            total = (total + section + (digit or 0)) * _CN_BIG[ch]
-            section, digit = 0, None
-    return total + section + (digit or 0)
+            yi, wan, section, digit = (yi + wan + section + (digit or 0)) * 10**8, 0, 0, None
+    return yi + wan + section + (digit or 0)
 
 
 def _plain(value: Fraction) -> str:
@@ -187,6 +192,7 @@ def english_numerals(text: str) -> str:
     """``text`` with its numerals rewritten into today's (English) reading, as the module docstring says."""
     if not any(ch.isdigit() for ch in text) and "分之" not in text and not _LABEL.search(text):
         return text
+    text = _words_only_answer(text)
     if "'" in text or "’" in text:
         text = _APOSTROPHE_GROUPS.sub(lambda m: m.group().replace("'", "").replace("’", ""), text)
     text = _SWISS_DASH.sub("", text)
@@ -198,7 +204,7 @@ def english_numerals(text: str) -> str:
     text = _CHINESE_SCALE.sub(_scaled, text)
     if "分之" in text:
         text = _CN_FRACTION.sub(lambda m: _cn_fraction(m), text)
-    return _words_only_answer(text)
+    return text
 
 
 def _cn_fraction(match: re.Match) -> str:
@@ -243,7 +249,7 @@ def _words_value(words: str, languages: tuple[str, ...] = ()) -> Fraction | None
             table = _cyrillic_words(lang)
             for cut in range(len(parts), 0, -1):  # the longest run of leading words that is a number
                 if " ".join(parts[:cut]) in table:
-                    if len(parts) - cut > 2 or any(parts[cut].startswith(big) for big in _CYRILLIC_SCALES):
+                    if len(parts) - cut > 2 or (cut < len(parts) and parts[cut].startswith(_CYRILLIC_SCALES)):
                         return None  # "шесть тысяч": past the table (0-1000); "сто яблок в ящике": a phrase
                     return Fraction(table[" ".join(parts[:cut])])
         return None
