@@ -167,3 +167,17 @@ def test_english_text_reads_as_before(tokens, decimal):
     text = " ".join(tokens + ["Check:", f"{decimal:f}"])  # a decimal dot: the text is English
     assert convention(text) == DOT
     assert english_numerals(text) == text
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Réponse : (x ; y) = (3 ; 0,5)", "(3, 0.5)"),  # ";" separates the pair where "," is the decimal mark
+    ("2 < x ≤ 7\n\nS = ]2 ; 7]", "(2, 7]"),  # French outward brackets
+    ("x ≥ 1,5\n\nS = [1,5 ; +∞[", "[1.5, \\infty)"),
+])
+def test_semicolon_groups_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+def test_semicolon_groups_refused():
+    assert math("Réponse : (x ; y) = (3 ; 5)", "(3, 0.5)") == 0.0
+    assert math("S = [2 ; 7]", "(2, 7]") == 0.0  # closed, not half-open

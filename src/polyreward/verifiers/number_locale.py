@@ -9,7 +9,8 @@ Reconstructed rule (ours; the conventions are CLDR's decimal and grouping symbol
 
     evidence, read on the whole completion:
       comma  = a decimal comma: d,d / d,dd / d,dddd+ (not a list "1,2,3", not a pair "(1,2)" "x_{1,2}" "[0,1]"),
-               d{,}d / d{,}dd (LaTeX), two or more dot groups "1.234.500", "1.250,00", "12 345,60"
+               d{,}d / d{,}dd (LaTeX), two or more dot groups "1.234.500", "1.250,00", "12 345,60", a French
+               interval with outward brackets "]2 ; 5]"
       dot    = a decimal dot: d.d / d.dd / d.dddd+, two or more comma groups "1,234,500", "1,250.00"
       label  = the language of the answer label (Antwort, Réponse, Respuesta, Resposta, Risposta, Odpowiedź,
                Ответ, Đáp số, Jawaban, Cevap, Antwoord, ...): a language that writes a decimal comma
@@ -17,7 +18,8 @@ Reconstructed rule (ours; the conventions are CLDR's decimal and grouping symbol
                  "dot"    otherwise (English, no evidence, or both: today's reading, unchanged)
     under "comma": a numeral d{1,3}(S ddd)+ with one separator S in . ' ’ NBSP NNBSP THIN (a plain space only
                    before a decimal comma) loses S, and its decimal comma becomes a dot: "8.575,00" -> "8575.00",
-                   "1,500" -> "1.500" (one and a half), "1.500" -> "1500"
+                   "1,500" -> "1.500" (one and a half), "1.500" -> "1500"; numbers in brackets separated by ";"
+                   are a pair, tuple or interval: "(2 ; 1,5)" -> "(2, 1.5)", "]2 ; 5]" -> "(2, 5]", "[0 ; +∞[" -> "[0, +∞)"
     under either:  apostrophe groups "43'650" -> "43650" and "CHF 12.–" -> "12"; Indian groups d{1,2}(,dd)+,ddd
                    "30,00,000" -> "3000000"; "9 lakh" / "2 crore" -> x 10^5 / 10^7; Chinese "1.8 万" / "3 亿" ->
                    x 10^4 / 10^8 and "四分之一" (a fraction in words) -> "1/4"; an answer label followed only by a
@@ -100,7 +102,8 @@ def convention(text: str) -> str:
     if dot:
         return DOT
     comma = (any(not _a_pair(m) for m in _COMMA_DECIMAL.finditer(text)) or _BRACE_DECIMAL.search(text) is not None
-             or _DOT_GROUPS.search(text) is not None or _SPACE_GROUPS_COMMA.search(text) is not None)
+             or _DOT_GROUPS.search(text) is not None or _SPACE_GROUPS_COMMA.search(text) is not None
+             or (";" in text and any(m.group("open") == "]" or m.group("close") == "[" for m in _SEMICOLON_GROUP.finditer(text))))
     if comma:
         return COMMA
     return COMMA if answer_label_language(text) is not None else DOT
@@ -170,6 +173,18 @@ def _local_number(match: re.Match) -> str:
     return whole + ("." + match.group("frac") if mark else "")
 
 
+# a pair, tuple or interval of numbers with ";" between them, as a decimal-comma language writes it, with the French
+# (ISO 31-11) outward brackets: "(2 ; 1,5)", "]2 ; 5]" = (2, 5], "[0 ; +∞[" = [0, ∞)
+_GROUP_ITEM = r"\s*[-−+]?\s*(?:\d+(?:\.\d+)?|∞|\\infty)\s*"
+_SEMICOLON_GROUP = re.compile(rf"(?P<open>[(\[\]])(?P<items>{_GROUP_ITEM}(?:;{_GROUP_ITEM})+)(?P<close>[)\]\[])")
+
+
+def _comma_group(match: re.Match) -> str:
+    opening = "(" if match.group("open") == "]" else match.group("open")
+    closing = ")" if match.group("close") == "[" else match.group("close")
+    return opening + ", ".join(item.strip() for item in match.group("items").split(";")) + closing
+
+
 def _words_only_answer(text: str) -> str:
     """"Antwort: siebenundzwanzig" -> "Antwort: 27": an answer label followed by nothing but a number in words."""
     found = None
@@ -198,6 +213,8 @@ def english_numerals(text: str) -> str:
     text = _SWISS_DASH.sub("", text)
     if convention(text) == COMMA:
         text = _LOCAL_NUMBER.sub(_local_number, text)
+        if ";" in text:
+            text = _SEMICOLON_GROUP.sub(_comma_group, text)
     elif "," in text:
         text = _LAKH_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     text = _INDIAN_SCALE.sub(_scaled, text)
