@@ -63,11 +63,15 @@ _LABEL_BEFORE_COLON = re.compile(
     r"(?<![^\W\d_])(?:" + "|".join(f"(?P<{lang or 'xx'}>{words})" for lang, words in _LABEL_LANGUAGES.items())
     + r")\**\s*\Z", re.IGNORECASE)
 _COLON = re.compile("[:：]")
+MAX_COLONS = 64
 
 
 def _last_label(text: str) -> tuple[int, str] | None:
     """Where the last answer label of a decimal-comma language ends (after its colon) and its language, or None."""
-    for colon in reversed([m.start() for m in _COLON.finditer(text)]):
+    colons = [m.start() for m in _COLON.finditer(text)]
+    for colon in reversed(colons[-MAX_COLONS:]):  # the answer's label is among the last lines
+        if not text[max(0, colon - 3):colon].rstrip(" *")[-1:].isalpha():
+            continue
         found = _LABEL_BEFORE_COLON.search(text, max(0, colon - 24), colon)
         if found is not None:
             return colon + 1, next(name for name, value in found.groupdict().items() if value is not None)
@@ -78,7 +82,7 @@ _GROUP_SPACES = "\u00a0\u202f\u2009"
 _COMMA_DECIMAL = re.compile(r"(?<![\w.,'’])\d+,(?:\d{1,2}|\d{4,})(?![\d,]|\.\d)")
 _BRACE_DECIMAL = re.compile(r"\d\{,\}(?:\d{1,2}|\d{4,})(?!\d)")
 _DOT_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])|(?<![\w.,])\d{1,3}(?:\.\d{3})+,\d")
-_SPACE_GROUPS_COMMA = re.compile(r"(?<![\w.,])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+,\d")
+_SPACE_GROUPS_COMMA = re.compile(r"(?<![\w.,])(?<!\d[ \u00a0\u202f\u2009])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+,\d")
 _DOT_DECIMAL = re.compile(r"(?<![\w.,])\d+\.(?:\d{1,2}|\d{4,})(?![\d.])")
 _COMMA_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3}){2,}(?![\d,])|(?<![\w.,])\d{1,3}(?:,\d{3})+\.\d")
 
@@ -133,7 +137,7 @@ _CN_DIGITS = {"零": 0, "〇": 0, "一": 1, "二": 2, "两": 2, "兩": 2, "三":
 _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1000}
 _CN_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 _CN_NUMBER = "[零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]+"
-_CN_FRACTION = re.compile(f"({_CN_NUMBER})分之({_CN_NUMBER})")
+_CN_FRACTION = re.compile(f"(?<![零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])({_CN_NUMBER})分之({_CN_NUMBER})")
 _SCALES = {"lakh": 10**5, "lac": 10**5, "crore": 10**7, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
 
@@ -185,7 +189,7 @@ def _local_number(match: re.Match) -> str:
 
 # a pair, tuple or interval of numbers with ";" between them, as a decimal-comma language writes it, with the French
 # (ISO 31-11) outward brackets: "(2 ; 1,5)", "]2 ; 5]" = (2, 5], "[0 ; +∞[" = [0, ∞)
-_GROUP_ITEM = r"\s*[-−+]?\s*(?:\d+(?:\.\d+)?|∞|\\infty)\s*"
+_GROUP_ITEM = r"\s*(?:[-−+]\s*)?(?:\d+(?:\.\d+)?|∞|\\infty)\s*"
 _SEMICOLON_GROUP = re.compile(rf"(?P<open>[(\[\]])(?P<items>{_GROUP_ITEM}(?:;{_GROUP_ITEM})+)(?P<close>[)\]\[])")
 
 
@@ -242,11 +246,11 @@ def _cn_fraction(match: re.Match) -> str:
 
 # --- numbers in words beside digits -----------------------------------------------------------------
 _TEXT2NUM_LANGUAGES = ("de", "fr", "es", "it", "pt", "nl", "en")
-_NUMERAL = r"(?<![\d.,])[-−+]?(?:\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?!\d)|\d+)(?:\.\d+)?"
-_BESIDE = re.compile(
-    rf"(?P<num>{_NUMERAL})(?:\s*[^\W\d_]{{1,12}}\.?)?\s*[(（]\s*(?P<words>[^()（）\d\n=:：]{{2,80}}?)\s*[)）]"
-    rf"|(?P<words2>[^\W\d_][^()（）\d\n=:：,;]{{1,80}}?)\s*[(（]\s*(?P<num2>{_NUMERAL})\s*[^\W\d_]{{0,12}}\s*[)）]"
-    rf"|(?P<num3>{_NUMERAL})[^\n,;.()]{{0,30}}?[,;]?\s+(?:also|d\.\s?h\.|i\.\s?e\.|that\s+is|soit|es\s+decir|cioè|ou\s+seja|то\s+есть|即)\s+"
+_NUMERAL = r"(?<![\d.,])(?<!\d[ \u00a0\u202f\u2009])[-−+]?(?:\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+(?!\d)|\d+)(?:\.\d+)?"
+_BESIDE = re.compile(  # (spaces bounded: the pattern runs on a window of the answer's line, in linear time)
+    rf"(?P<num>{_NUMERAL})(?:[ \t]{{0,3}}[^\W\d_]{{1,12}}\.?)?[ \t]{{0,3}}[(（][ \t]{{0,3}}(?P<words>[^()（）\d\n=:：]{{2,80}}?)[ \t]{{0,3}}[)）]"
+    rf"|(?P<words2>[^\W\d_][^()（）\d\n=:：,;]{{1,80}}?)[ \t]{{0,3}}[(（][ \t]{{0,3}}(?P<num2>{_NUMERAL})[ \t]{{0,3}}[^\W\d_]{{0,12}}[ \t]{{0,3}}[)）]"
+    rf"|(?P<num3>{_NUMERAL})[^\n,;.()]{{0,30}}?[,;]?[ \t]{{1,3}}(?:also|d\.\s?h\.|i\.\s?e\.|that\s+is|soit|es\s+decir|cioè|ou\s+seja|то\s+есть|即)[ \t]{{1,3}}"
     rf"(?P<words3>[^\W\d_][^\n\d()]{{1,80}}?)(?=[.!;\n]|$)",
     re.IGNORECASE)
 _CYRILLIC = re.compile("[\u0400-\u04ff]")
@@ -333,14 +337,19 @@ def words_disagree(text: str) -> bool:
 
 
 def answer_line(text: str, answer: str) -> str:
-    """The line of ``text`` that holds its last ``answer`` (the last line when ``answer`` is not found as written)."""
+    """The line of ``text`` that holds its last ``answer``, up to :data:`ANSWER_WINDOW` characters either side of it
+    (the end of the last line when ``answer`` is not found as written)."""
     at = text.rfind(answer) if answer else -1
     if at < 0:
-        lines = [line for line in text.splitlines() if line.strip()]
-        return lines[-1] if lines else ""
-    start = text.rfind("\n", 0, at) + 1
+        lines = [line for line in text[-4 * ANSWER_WINDOW:].splitlines() if line.strip()]
+        return lines[-1][-2 * ANSWER_WINDOW:] if lines else ""
+    start = max(text.rfind("\n", 0, at) + 1, at - ANSWER_WINDOW)
     end = text.find("\n", at + len(answer))
-    return text[start:] if end < 0 else text[start:end]
+    end = min(len(text) if end < 0 else end, at + len(answer) + ANSWER_WINDOW)
+    return text[start:end]
+
+
+ANSWER_WINDOW = 160  # characters of the answer's line read on either side of it for a number in words
 
 
 # --- scientific notation --------------------------------------------------------------------------
