@@ -181,3 +181,23 @@ def test_semicolon_groups_paid(completion, gold):
 def test_semicolon_groups_refused():
     assert math("Réponse : (x ; y) = (3 ; 5)", "(3, 0.5)") == 0.0
     assert math("S = [2 ; 7]", "(2, 7]") == 0.0  # closed, not half-open
+
+
+@pytest.mark.parametrize("make", [
+    lambda n: "Antwort: 2,5 [1" + " " * n + ";",  # whitespace inside a ";" group
+    lambda n: "一" * n + "x三分之一",  # a run of Chinese numerals before a fraction in words
+    lambda n: "Antwort: 2,5 " + "123 " * (n // 4),  # space groups that never end in a decimal comma
+    lambda n: ":" * n,  # colons with no label
+    lambda n: "Antwort:" * (n // 8),
+    lambda n: "1," * (n // 2),
+    lambda n: "1'" * (n // 2),
+    lambda n: "Answer: 12" + " " * n + "(zwölf)",
+], ids=["semicolon-spaces", "chinese-run", "space-groups", "colons", "labels", "commas", "apostrophes", "beside"])
+def test_adversarial_text_is_read_in_linear_time(make):
+    import time
+
+    text = make(100_000)
+    start = time.process_time()
+    words_disagree(english_numerals(text)[-400:])
+    prepare_prediction(text)
+    assert time.process_time() - start < 1.5

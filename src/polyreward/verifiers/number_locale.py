@@ -46,6 +46,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re
 
 COMMA, DOT = "comma", "dot"
+_DIGIT = re.compile(r"\d")
 
 # answer labels of languages that write a decimal comma (CLDR), with the language text2num reads them in ("" none)
 _LABEL_LANGUAGES = {
@@ -108,7 +109,7 @@ def answer_label_language(text: str) -> str | None:
 
 def convention(text: str) -> str:
     """``"comma"`` when ``text`` writes a decimal comma (see the module docstring), else ``"dot"`` (today's reading)."""
-    if not any(ch.isdigit() for ch in text):
+    if _DIGIT.search(text) is None:
         return DOT
     has_dot, has_comma = "." in text, "," in text
     if (has_dot and _DOT_DECIMAL.search(text) is not None) or (has_comma and _COMMA_GROUPS.search(text) is not None):
@@ -208,7 +209,7 @@ def _words_only_answer(text: str) -> str:
     end = text.find("\n", after)
     end = len(text) if end < 0 else end
     rest = text[after:end]
-    if lang == "xx" or any(ch.isdigit() for ch in rest):
+    if lang == "xx" or _DIGIT.search(rest) is not None:
         return text
     value = _words_value(rest.strip(" *.!"), (lang,))
     return text if value is None else text[:after] + " " + _plain(value) + text[end:]
@@ -217,7 +218,7 @@ def _words_only_answer(text: str) -> str:
 @memoized_text(max_chars=8192, maxsize=256)
 def english_numerals(text: str) -> str:
     """``text`` with its numerals rewritten into today's (English) reading, as the module docstring says."""
-    if not any(ch.isdigit() for ch in text) and "分之" not in text and answer_label_language(text) is None:
+    if _DIGIT.search(text) is None and "分之" not in text and answer_label_language(text) is None:
         return text
     text = _words_only_answer(text)
     if "'" in text or "’" in text:
@@ -316,14 +317,14 @@ def _counts(word: str, lang: str) -> bool:
     from text_to_num import alpha2digit
 
     word = word.lower().strip(".,;:!?")
-    return word in _MULTIPLYING or any(ch.isdigit() for ch in alpha2digit(word.rstrip("s") or word, lang, threshold=0))
+    return word in _MULTIPLYING or _DIGIT.search(alpha2digit(word.rstrip("s") or word, lang, threshold=0)) is not None
 
 
 @memoized_text(max_chars=8192, maxsize=256)
 def words_disagree(text: str) -> bool:
     """Does ``text`` (an answer's line, numerals already as :func:`english_numerals` writes them) write a number in
     digits beside one in words that is another number ("63 (sechsunddreißig)", "quatre-vingt-sept (97)")?"""
-    if not any(ch.isdigit() for ch in text):
+    if _DIGIT.search(text) is None:
         return False
     lang = answer_label_language(text)
     languages = (lang,) if lang not in (None, "xx") else ()
