@@ -61,7 +61,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, equations_blanked, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
     PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -261,7 +261,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         whole = views[-1]
         if whole is not None and not whole.text:
             return whole
-        if whole is not None and _squash(whole.text) != _squash(found.text):
+        if whole is not None and not _same_final_value(whole.text, found.text):
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
@@ -272,6 +272,15 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         if again is not None and (again.source in ("retracted", "negated") or again.text and _squash(again.text) != _squash(found.text)):
             return Extracted("", "conflicting")
     return found
+
+
+def _same_final_value(one: str, other: str) -> bool:
+    """Do two answers end in the same value: the same text, or the same last step of a chain read through its
+    notation ("3 * 12 = 36" and "36", "2 sqrt(3)" and "2\\sqrt{3}": a fenced record that restates the prose; holdout38)?"""
+    if _squash(one) == _squash(other):
+        return True
+    ends = [normalize_answer(_CHAIN_STEP.split(text)[-1].strip().rstrip(".")) for text in (one, other)]
+    return bool(ends[0]) and _squash(ends[0]) == _squash(ends[1])
 
 
 def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
@@ -391,7 +400,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted("", why)
     if found.source == "boxed" and operand_after(text, end):
         return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
-    retraction = retraction_after(text, end) if retractions else None
+    explained = explanation_start(text, end, lambda value: _same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."
+    retraction = retraction_after(text if explained is None else text[:explained], end) if retractions else None
     if retraction is not None:
         resume, explicit = retraction
         after = _committed(text[resume:], final_bang, retractions=False)
@@ -399,9 +409,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted(after.text, "correction+" + after.source)
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
-    explained = explanation_start(text, end, lambda value: _same_number(value, found.text))
-    checked = text if explained is None else text[:explained] + equations_blanked(text[explained:])  # "\\boxed{54} Justification: w = 6 ..."
-    if why := later_disowns(checked, end, found.text):
+    if why := later_disowns(text if explained is None else text[:explained], end, found.text):
         return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
     if key_answer_not_own(text, value_is(found.text)):
         return Extracted("", "hedged")  # "my own derivation gives 42 ..., but the reference solution is 84" (holdout11)
@@ -462,6 +470,10 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
     end = len(text) if found.source == "anchor" else _read_lines(text)[1]
+    explained = EXPLANATION_OPENS.search(text, 0, end)  # "The answer is 5. ## Check: 27 + 5 = 32": the 5 before the check
+    if (explained is not None and (before := text.rfind(found.text, 0, explained.start())) >= 0
+            and explanation_start(text, before + len(found.text), lambda value: _same_number(value, found.text)) is not None):
+        end = explained.start()
     with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)

@@ -1,6 +1,6 @@
 """The forms an answer takes on its line and in a record, read by :mod:`.answer_extraction` (moved out of it,
 stop 48): a JSON record that holds no answer or withdraws it, a heading or label that opens the explanation of an answer
-given before it (and the equations in it), a bracket after the value that gives another quantity its value, an affirming adverb after an answer phrase,
+given before it, a bracket after the value that gives another quantity its value, an affirming adverb after an answer phrase,
 a word that goes on a number rather than counting things, a label inside a bold value, and where ``=`` stands outside
 every bracket; the value a JSON answer key holds. Patterns and small scans; reconstructed rules (ours), each bounded.
 """
@@ -22,34 +22,47 @@ EXPLANATION_OPENS = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Expla
 SECOND_THOUGHT = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|error|incorrect\w*|correct(?:ion|ed)|should\s+(?:be|read)|oops|"
                             r"scratch|typo|meant|rather|revis\w*|retract\w*|hmm+|however|but|mismatch\w*|unresolved|fail\w*|answer\w*|final\w*)\b"
                             r"|n't\b|\bnot\b|[✗❌≠?]|\\boxed", re.IGNORECASE)
+# a change of mind anywhere in an explanation, whatever value it ends on
+CHANGE_OF_MIND = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|incorrect\w*|correct(?:ion|ed)|should\s+(?:be|read)|oops|scratch|typo|"
+                            r"meant|rather|revis\w*|retract\w*|mismatch\w*|unresolved|fail\w*|could\s+be|might\s+be|maybe|perhaps|either|"
+                            r"unsure|guess\w*|scrap\w*|or(?=\s*\$?\s*-?\d))\b|not\s+sure|[✗❌≠]|\\neq?\b"
+                            # a denied value or a verdict against one: "not 56", "391 is not right", "doesn't match"
+                            r"|\bnot\s+\$?-?\d|\bnot\s+(?:right|correct|valid|true)\b"
+                            r"|\b(?:is|are|does|do)(?:n't|\s+not)\s+(?:\w+\s+)?(?:right|correct|valid|work|hold|match|agree|equal)\b", re.IGNORECASE)
+# an answer stated again: a paragraph that holds one is no part of the explanation before it
+_ANSWER_AGAIN = re.compile(r"\banswer\b|\bfinal\b|\\boxed|^#{4}", re.IGNORECASE | re.MULTILINE)
 # a number of a text, its sign with it
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
 
 
 def explanation_start(text: str, end: int, same: Callable[[str], bool]) -> int | None:
     """Where an explanation of the answer that ends at ``end`` opens (:data:`EXPLANATION_OPENS`), when it only
-    derives or checks that answer: no second thought, no answer of its own (:data:`SECOND_THOUGHT`), and either a
-    check ("Check: 4(8) - 7 = 25 ...") or a derivation whose last number is the answer (``same``: "... Area = 9 x 6
-    = 54"); None otherwise ("Explanation: Since 2^5 = 64, log_2 64 = 5." concludes another value: holdout25)."""
-    explained = EXPLANATION_OPENS.search(text, end)
-    if explained is None or SECOND_THOUGHT.search(text, explained.end()):
+    derives or checks that answer; None otherwise ("Explanation: Since 2^5 = 64, log_2 64 = 5." concludes another
+    value: holdout25). The explanation may run through several labelled parts ("## Explanation ... ## Check ...");
+    none may change its mind (:data:`CHANGE_OF_MIND`), and each either ends on the answer (``same``: "... Area = 9
+    x 6 = 54", "Check: ... Is 45 three times 15? Yes. So Sam is 45.") or is a check with no second thought
+    (:data:`SECOND_THOUGHT`: "Check: 4(8) - 7 = 25 ... then 2x = 16."); a paragraph after it with a number of its
+    own is no part of it."""
+    labels = list(EXPLANATION_OPENS.finditer(text, end))
+    if not labels or CHANGE_OF_MIND.search(text, labels[0].end()):
         return None
-    if explained.group("check"):
-        return explained.start()
+    for number, label in enumerate(labels):
+        part = text[label.end():labels[number + 1].start() if number + 1 < len(labels) else len(text)]
+        paragraphs = part.strip().split("\n\n")
+        if any(_NUMBER.search(paragraph) for paragraph in paragraphs[1:]) and (
+                not same_last(paragraphs, same) or any(_ANSWER_AGAIN.search(paragraph) for paragraph in paragraphs[1:])):
+            return None  # "Check: ...\n\nThe price of one notebook is what is asked, so: $7.", "... ✓.\n\nAnswer: 12 -- scrap it" (holdout19)
+        if not same_last(paragraphs, same) and not (label.group("check") and not SECOND_THOUGHT.search(part)):
+            return None
+    return labels[0].start()
+
+
+def same_last(paragraphs: list[str], same: Callable[[str], bool]) -> bool:
+    """Is the last number of these paragraphs the answer (``same``)?"""
     last = None
-    for last in _NUMBER.finditer(text, explained.end()):
+    for last in _NUMBER.finditer("\n\n".join(paragraphs)):
         pass
-    return explained.start() if last is not None and same(last.group()) else None
-
-
-# the right-hand side of an equation, to the end of its clause: "Perimeter = 30", "w = 15 - 9 = 6"
-_EQUATION_SIDE = re.compile(r"=[^,;\n]*?(?=[,;\n]|\.(?:\s|\Z)|\Z)")
-
-
-def equations_blanked(explanation: str) -> str:
-    """``explanation`` with the right-hand sides of its equations blanked (same length): the steps of a derivation
-    state no answer; a value stated in words ("the area is 45", "or 45 if ...") stays to be read."""
-    return _EQUATION_SIDE.sub(lambda side: " " * len(side.group()), explanation)
+    return last is not None and same(last.group())
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number

@@ -38,6 +38,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.commitment import (
+    AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS,
     case_alternative_before,
     hedged,
     label_pattern,
@@ -59,6 +60,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
+    marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -69,6 +71,7 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
+_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?)\s*\$")  # inline math that opens with a bracketed letter
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
@@ -194,7 +197,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = r"(?:[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or|to|through|thru)\b)?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
+    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
             continue
@@ -311,6 +314,16 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
+    marked = marked_option(seen, letters)
+    if marked is None and len(views) > 1:
+        marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
+    if marked == SEVERAL:
+        return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38)
+    if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
+        if result[0] not in (None, marked):
+            return None, ""  # the verdicts pick one option, the answer line another
+        if result[0] is None:
+            result = (marked, "option_marks")
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":
@@ -412,6 +425,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    if "$" in text:
+        text = _INLINE_LETTER.sub(r"\1", text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
     if "[" in text or not text.isascii():
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
