@@ -39,6 +39,8 @@ def math(completion: str, gold: str) -> float:
     ("Respuesta: 48 (cuarenta y ocho).", "48"),  # words agree with the digits
     ("Ответ: 120 (сто двадцать).", "120"),
     ("答案：56（五十六）", "56"),
+    ("9 × 7 = 63\n\n答案是六十三。", "63"),  # a Chinese numeral stated as the answer
+    ("2.400 € + 600 € = 3.000 €\n\nDie Antwort lautet: 3.000 €.", "3000"),
     ("Answer: 3.2 × 10^{-4} m", "0.00032"),  # a power of ten
     ("Answer: 6.4e-5", "6.4\\times10^{-5}"),
     ("v = 3 · 10^8 m/s\n\n$\\boxed{2{,}5 \\cdot 10^{3}\\ \\text{m}}$", "2500"),

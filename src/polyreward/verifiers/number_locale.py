@@ -19,11 +19,13 @@ Reconstructed rule (ours; the conventions are CLDR's decimal and grouping symbol
     under "comma": a numeral d{1,3}(S ddd)+ with one separator S in . ' ’ NBSP NNBSP THIN (a plain space only
                    before a decimal comma) loses S, and its decimal comma becomes a dot: "8.575,00" -> "8575.00",
                    "1,500" -> "1.500" (one and a half), "1.500" -> "1500"; numbers in brackets separated by ";"
-                   are a pair, tuple or interval: "(2 ; 1,5)" -> "(2, 1.5)", "]2 ; 5]" -> "(2, 5]", "[0 ; +∞[" -> "[0, +∞)"
+                   are a pair, tuple or interval: "(2 ; 1,5)" -> "(2, 1.5)", "]2 ; 5]" -> "(2, 5]",
+                   "[0 ; +∞[" -> "[0, +∞)"
     under either:  apostrophe groups "43'650" -> "43650" and "CHF 12.–" -> "12"; Indian groups d{1,2}(,dd)+,ddd
                    "30,00,000" -> "3000000"; "9 lakh" / "2 crore" -> x 10^5 / 10^7; Chinese "1.8 万" / "3 亿" ->
-                   x 10^4 / 10^8 and "四分之一" (a fraction in words) -> "1/4"; an answer label followed only by a
-                   number in words of its language ("Antwort: siebenundzwanzig") -> its digits (text2num)
+                   x 10^4 / 10^8, "四分之一" (a fraction in words) -> "1/4", "答案是四十二" -> "答案是42"; an answer
+                   label followed only by a number in words of its language ("Antwort: siebenundzwanzig") -> its
+                   digits (text2num)
 
 None of the convention-free rewrites touches a numeral today's reading reads: each is a form it misread (``30,00,000``
 as 30, ``43'650`` as 650, ``1.8 万`` as 1.8).
@@ -50,7 +52,7 @@ _DIGIT = re.compile(r"\d")
 
 # answer labels of languages that write a decimal comma (CLDR), with the language text2num reads them in ("" none)
 _LABEL_LANGUAGES = {
-    "de": r"Antwort|Lösung|Ergebnis",
+    "de": r"Antwort(?:\s+lautet)?|Lösung|Ergebnis",
     "fr": r"Réponse|Reponse|Résultat",
     "es": r"Respuesta|Resultado|Solución",
     "pt": r"Resposta|Solução",
@@ -139,6 +141,8 @@ _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1
 _CN_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 _CN_NUMBER = "[零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]+"
 _CN_FRACTION = re.compile(f"(?<![零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])({_CN_NUMBER})分之({_CN_NUMBER})")
+# a Chinese numeral in characters stated as the answer: "答案是四十二", "答：七十二"
+_CN_ANSWER = re.compile(f"((?:答案|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*)({_CN_NUMBER})(?![分之点點])")
 _SCALES = {"lakh": 10**5, "lac": 10**5, "crore": 10**7, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
 
@@ -235,6 +239,8 @@ def english_numerals(text: str) -> str:
         text = _INDIAN_SCALE.sub(_scaled, text)
     if any(ch in text for ch in "万萬亿億"):
         text = _CHINESE_SCALE.sub(_scaled, text)
+    if "答" in text or "结果" in text or "結果" in text:
+        text = _CN_ANSWER.sub(lambda m: m.group(1) + str(value) if (value := chinese_number(m.group(2))) is not None else m.group(), text)
     if "分之" in text:
         text = _CN_FRACTION.sub(lambda m: _cn_fraction(m), text)
     return text
