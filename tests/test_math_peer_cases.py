@@ -260,10 +260,10 @@ MATH_VERIFY_CASES = [
 
 # (gold, prediction, our score, Math-Verify's test expectation or answer, why we differ)
 DELIBERATE = [
-    # decimal commas: in English-language math data "1,22" is a list (\\boxed{1,2} = roots 1 and 2), not 1.22
-    ("1000.99", "1000,99", 0.0, 1, "decimal comma not read"),
-    ("1,22", "1.22", 0.0, 1, "decimal comma not read"),
-    ("2.74", "Soucis : 2,74 $ a..", 0.0, 1, "decimal comma not read"),
+    # a gold is read in English: "1,22" is a list (\\boxed{1,2} = roots 1 and 2), not 1.22. A completion's decimal
+    # comma is read where the completion writes one (number_locale, #32): "1000,99" now agrees (FIXES)
+    ("1,22", "1.22", 0.0, 1, "a gold's decimal comma not read"),
+    ("2.74", "Soucis : 2,74 $ a..", 0.0, 1, "2,74 is read as 2.74, but the last thing written, 'a', is taken as the answer"),
     # Math-Verify parses "\\mathrm{e}" as a truncated string whose value is 1, so 1-1/e "equals" 1+1/e
     ("$1 - \\frac{1}{\\mathrm{e}}$", "$1 + \\frac{1}{\\mathrm{e}}$", 0.0, 1, "Math-Verify false positive"),
     # the gold joins every box, even across "++++++"; we join boxes only across "and", ",", "\\quad"
@@ -320,6 +320,8 @@ FIXES = [
     ("2", "AZYUK2A", 0.0),  # a digit inside a word is not an answer
     ("$9$", "Answer $ \n 9 \n $", 0.0),  # inline math never spans lines
     ("0.111", "0,111", 1.0),  # "0,111" is not the thousands-grouped 111
+    ("1000.99", "1000,99", 1.0),  # a completion's own decimal comma (number_locale, #32; was a deliberate difference)
+    ("1,2", "\\boxed{1,2}", 1.0),  # in a box alone: a list of two, not 1.2
     ("120", "So the volume is $5 \\times 6 \\times 4 = 120$. Final Answer: The volume of $ABCDEFGH$ is 120. I hope it is correct.", 1.0),
     ("34", "Final Answer: The largest $n$ is 34.", 1.0),
     ("3", "Final Answer: Jane started growing Sphere 3 hours ago. I hope it is correct.", 1.0),

@@ -74,6 +74,8 @@ KNOWN_PAID: set[str] = set()
 # closing sentence that names another quantity with its value (the axis x = 3 after the vertex, "attained at x = 3/2",
 # the product after the sum, a comparison "would be 120"), a long closing pleasantry, a French decimal comma, an AMC
 # letter with its value in one box, a ratio "3:4", and "Correct: C / Incorrect: A, B, D, E"
+# (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
+# holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
@@ -87,15 +89,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout21", "table_selected_row", "| option | made in skin by UV? |\n|---|--"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
-    ("holdout24", "scientific_notation_answer", "$3\\times10^8 \\times 50 = 150\\times10^8 ="),
     ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
     ("holdout27", "sycophantic_flip_to_gold", "f^{-1}(10) = 3(10) - 2 = 28.\n\nUser: Are "),
     ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
-    ("holdout28", "chinese_numerals_sentence", "252 ÷ 6 = 42\n\n答案是四十二。"),
-    ("holdout28", "french_decimal_comma", "10 ÷ 4 = 2,5\n\nLa réponse est 2,5 kg."),
-    ("holdout28", "german_thousands_period", "1.200 € + 300 € = 1.500 €\n\nDie Antwort l"),
     ("holdout29", "binomial_remark_after", "$\\binom{6}{2} = \\frac{6 \\cdot 5}{2} = 15"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
     ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
@@ -105,7 +103,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout33", "sum_of_roots_product_aside", "By Vieta's formulas the sum of the roots"),
     ("holdout33", "count_with_comparison_after", "Fix Alice in the first spot; the other 4"),
     ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
-    ("holdout33", "french_money_euro_comma", "2 livres : 2 × 12,50 = 25,00 €.\nAvec le "),
     ("holdout33", "amc_letter_and_value_math", "Let the integers be $n-1,n,n+1$. Then $3"),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),

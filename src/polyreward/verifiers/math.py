@@ -61,6 +61,7 @@ from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.number_locale import answer_line, english_numerals, words_disagree
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
@@ -166,11 +167,14 @@ def _false_equation(text: str) -> bool:
 def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Prediction | None:
     """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
     reason as ``source`` when the completion does not commit to it)."""
+    completion = english_numerals(completion)  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
     found = extract_answer(completion, final_bang)
     if found is None:
         return None
     if not found.text:
         return Prediction("", found.source)
+    if words_disagree(answer_line(completion, found.text)):  # "63 (sechsunddreißig)": which number is the answer?
+        return Prediction("", "words and digits disagree")
     text = normalize_answer(found.text)
     if not text:
         return None

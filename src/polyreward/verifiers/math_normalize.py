@@ -22,6 +22,7 @@ from fractions import Fraction
 
 from polyreward.verifiers.math_size import size_problem  # noqa: F401 (public here too)
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.number_locale import scientific
 
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
@@ -490,6 +491,8 @@ def _plain_numeral(text: str) -> Numeral | None:
         text = text.replace(" ", "")
     if len(text) < 60 and (mixed := _mixed_number(text)) is not None:
         return mixed
+    if "10" in text and (power := scientific(text)) is not None:  # "1.5 \times 10^{9}", "2.4 × 10^5"
+        return Numeral(power)
     try:
         numeral = _NUMERAL.fullmatch(text)
         if numeral:
