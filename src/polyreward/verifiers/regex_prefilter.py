@@ -274,7 +274,7 @@ class Prefiltered:
         return self.may_match(text[start:end])
 
     def search(self, text: str, *args: Any) -> re.Match | None:
-        if not self._may_match_between(text, args):
+        if not (self._may_match_between(text, args) if args else self.may_match(text)):
             return None
         if self._scan is None:
             return self.compiled.search(text, *args)
@@ -288,7 +288,7 @@ class Prefiltered:
         return self.compiled.fullmatch(text, *args) if self._may_match_between(text, args) else None
 
     def finditer(self, text: str, *args: Any) -> Iterator[re.Match]:
-        if not self._may_match_between(text, args):
+        if not (self._may_match_between(text, args) if args else self.may_match(text)):
             return iter(())
         if self._scan is None:
             return self.compiled.finditer(text, *args)
