@@ -3,7 +3,7 @@
 * :func:`polyreward.verifiers.regex_prefilter.any_of` and the prefilter's search for the filing strings a text holds
   (``Prefiltered._keys_in``, used for patterns with many strings) against testing every string one by one;
 * the prefilter's one scan in C of an ASCII text for its filing strings (``Prefiltered._set_scan``, an RE2 set, used for
-  patterns with 12 or more strings) against testing every string one by one, a failed scan included;
+  patterns with 40 or more strings) against testing every string one by one, a failed scan included;
 * :func:`polyreward.verifiers.regex_scan.tail_scanned` (a ``\\Z`` pattern searched from the tail it can consume) against
   the plain search, for the readers' patterns and generated ones;
 * :func:`polyreward.verifiers.regex_prefilter.lead_anchored` (the branches anchored with ``\\A`` matched at the start only)
@@ -121,7 +121,7 @@ def test_the_filing_strings_found_by_one_scan_in_c_are_the_ones_tested_one_by_on
             [data.draw(_ascii_texts(pattern), label=name)]
         for text in texts:
             lowered = text.lower() if pattern.ignore_case else text
-            found = (pattern._set_match or pattern._set_scan())(lowered.encode())
+            found = (pattern._set_match or pattern._set_scan())(lowered)
             assert len(pattern._keys) in found, (name, text)  # the empty pattern: the scan did not fail
             assert {pattern._keys[i] for i in found if i < len(pattern._keys)} == {k for k in pattern._keys if k in lowered}
             scanned = pattern.may_match(text)
@@ -131,14 +131,14 @@ def test_the_filing_strings_found_by_one_scan_in_c_are_the_ones_tested_one_by_on
 
 
 def test_a_failed_scan_tests_the_strings_one_by_one(monkeypatch):
-    """RE2 says that a set's scan failed (its automaton outgrew its memory) only by an empty result: then the strings
-    are tested one by one, not taken as absent."""
+    """RE2 says that a set's scan failed (its automaton outgrew its memory) only by an empty result (None from
+    ``re2.Set.Match``): then the strings are tested one by one, not taken as absent."""
     from polyreward.verifiers import hedging
 
     pattern = hedging.IDIOM_DOUBT
     text = "I think the answer is more or less 42, but for now it is a rough guess."
     assert pattern.may_match(text) and pattern.compiled.search(text)
-    monkeypatch.setattr(pattern, "_set_match", lambda encoded: [])
+    monkeypatch.setattr(pattern, "_set_match", lambda text: None)
     assert pattern.may_match(text)
     assert not pattern.may_match("So the total is 42. The answer is 42.")
 

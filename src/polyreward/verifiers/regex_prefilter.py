@@ -131,7 +131,7 @@ def _rarity(literal: str) -> float:
 
 _SLICE_LIMIT = 512  # characters: a positioned call is filtered on its slice only up to this size (see _may_match_between)
 _GATE_KEYS = 50  # filing strings: from this many on, the ones a text holds are found by one search (speed only; see _keys_in)
-_SET_KEYS = 12  # filing strings: from this many on, an ASCII text's are found by one scan in C (speed only; see _set_scan)
+_SET_KEYS = 40  # filing strings: from this many on, an ASCII text's are found by one scan in C (speed only; see _set_scan)
 _SET_MEMORY = 64 << 20  # bytes RE2 may give the scan's automaton (its default, 8 MiB, is ample; a failed scan is caught)
 
 
@@ -195,19 +195,18 @@ class Prefiltered:
         compiled at the first call: one scan in C gives the index of every string that occurs anywhere in an ASCII text,
         in linear time (a Python loop tests each string in turn: 1-2 µs for 12-60 strings on a 90-character window; the
         scan about 0.6-1 µs, and 3 µs against 8 for the 390 of the second-hand report words). An empty pattern, last in
-        the set (index ``len(self._keys)``), matches every text: a result without it is a scan that failed (RE2 gives up
-        where its automaton outgrows its memory, and says so only by an empty result), and :meth:`may_match` then tests
+        the set (index ``len(self._keys)``), matches every text: no result is a scan that failed (RE2 gives up where
+        its automaton outgrows its memory, and says so only by an empty result), and :meth:`may_match` then tests
         the strings one by one. A string that is not ASCII cannot occur in an ASCII text, and is not found in it."""
-        from re2 import Options, _re2  # (google-re2: imported at the first call, ~4 ms, not at start-up)
+        import re2  # (google-re2: imported at the first call, ~4 ms, not at start-up)
 
-        options = Options()
+        options = re2.Options()
         options.literal, options.max_mem, options.log_errors = True, _SET_MEMORY, False
-        strings = _re2.Set(_re2.RE2.Anchor.UNANCHORED, options)
+        strings = re2.Set.SearchSet(options)
         for key in self._keys:
-            strings.Add(key.encode())
-        strings.Add(b"")
-        if not strings.Compile():  # pragma: no cover - literals always compile
-            raise RuntimeError(f"RE2 could not compile the filing strings of {self.compiled.pattern!r}")
+            strings.Add(key)
+        strings.Add("")
+        strings.Compile()  # (raises re2.error where it cannot: literals always compile)
         self._set_match = strings.Match
         return strings.Match
 
@@ -243,10 +242,10 @@ class Prefiltered:
                 text = lowered
         keys: Any = self._keys if self._by_start is None else None
         if self._multi and text.isascii():
-            found = (self._set_match or self._set_scan())(text.encode())
-            if len(found) == 1:  # the empty pattern alone: none of the strings is there
+            found = (self._set_match or self._set_scan())(text)
+            if found is not None and len(found) == 1:  # the empty pattern alone: none of the strings is there
                 return False
-            if found:  # (else the scan failed: the strings are tested one by one)
+            if found:  # (None: the scan failed, and the strings are tested one by one)
                 keys = [self._keys[index] for index in found if index < len(self._keys)]
         for key in (keys if keys is not None else self._keys_in(text)):
             if key in text:
