@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout34`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout34`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout43`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout43`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -159,6 +159,15 @@ FIRST_SIGHT = {
     "holdout32": ("0 / 17 (0.0 %)", "6 / 40 (15.0 %)", "0 / 54"),
     "holdout33": ("2 / 39 (5.1 %)", "3 / 12 (25.0 %)", "9 / 56"),
     "holdout34": ("0 / 19 (0.0 %)", "0 / 18 (0.0 %)", "2 / 72"),
+    "holdout35": ("0 / 25 (0.0 %)", "2 / 59 (3.4 %)", "12 / 71"),
+    "holdout36": ("1 / 70 (1.4 %)", "1 / 25 (4.0 %)", "5 / 89"),
+    "holdout37": ("1 / 39 (2.6 %)", "3 / 39 (7.7 %)", "2 / 72"),
+    "holdout38": ("1 / 25 (4.0 %)", "6 / 67 (9.0 %)", "25 / 81"),
+    "holdout39": ("15 / 63 (23.8 %)", "1 / 19 (5.3 %)", "35 / 76"),
+    "holdout40": ("0 / 41 (0.0 %)", "0 / 41 (0.0 %)", "3 / 71"),
+    "holdout41": ("0 / 22 (0.0 %)", "21 / 69 (30.4 %)", "10 / 75"),
+    "holdout42": ("1 / 62 (1.6 %)", "0 / 14 (0.0 %)", "6 / 76"),
+    "holdout43": ("8 / 40 (20.0 %)", "4 / 40 (10.0 %)", "44 / 72"),
 }
 
 
@@ -182,7 +191,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout34` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout43` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

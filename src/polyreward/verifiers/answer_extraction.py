@@ -59,9 +59,9 @@ from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import measured_from
+from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_HEADING, JSON_ANSWER_KEY, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
     PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -261,7 +261,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         whole = views[-1]
         if whole is not None and not whole.text:
             return whole
-        if whole is not None and _squash(whole.text) != _squash(found.text):
+        if whole is not None and not _same_final_value(whole.text, found.text):
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
@@ -272,6 +272,15 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         if again is not None and (again.source in ("retracted", "negated") or again.text and _squash(again.text) != _squash(found.text)):
             return Extracted("", "conflicting")
     return found
+
+
+def _same_final_value(one: str, other: str) -> bool:
+    """Do two answers end in the same value: the same text, or the same last step of a chain read through its
+    notation ("3 * 12 = 36" and "36", "2 sqrt(3)" and "2\\sqrt{3}": a fenced record that restates the prose; holdout38)?"""
+    if _squash(one) == _squash(other):
+        return True
+    ends = [normalize_answer(_CHAIN_STEP.split(text)[-1].strip().rstrip(".")) for text in (one, other)]
+    return bool(ends[0]) and _squash(ends[0]) == _squash(ends[1])
 
 
 def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
@@ -347,11 +356,8 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
 _STRONG_SOURCES = ("boxed", "anchor")
 _NOT_FROM_LINES = ("boxed", "anchor", "answer_first")  # the other sources are read from the last lines (_extract_from_line)
 HEDGED_INSIDE = "|or"  # suffix of the source of an answer that names alternatives itself
-_CUT_OFF = re.compile(
-    r"(?:\b(?:by|to|the|a|an|of|and|or|is|are|be|with|from|for|that|which|we|into|at|plus|minus|times|"
-    r"equals|gives|get|gets|have|has|multiply|divide|add|subtract)|[-+/=,(\[{^\\:]|(?<!\*)\*)\s*\Z",
-    re.IGNORECASE,
-)
+_CUT_OFF = re.compile(cut_off_after(DANGLING_WORDS + r"|by|from|for|that|which|we|into|at|plus|minus|times|equals|gives|get|gets|"
+                                    r"have|has|multiply|divide|add|subtract", r"[-+/=,(\[{^\\:]|(?<!\*)\*", glued_to_a_stop=True), re.IGNORECASE)
 
 
 def _strong_answer(text: str, final_bang: str) -> Extracted | None:
@@ -394,7 +400,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted("", why)
     if found.source == "boxed" and operand_after(text, end):
         return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
-    retraction = retraction_after(text, end) if retractions else None
+    explained = explanation_start(text, end, lambda value: _same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."
+    retraction = retraction_after(text if explained is None else text[:explained], end) if retractions else None
     if retraction is not None:
         resume, explicit = retraction
         after = _committed(text[resume:], final_bang, retractions=False)
@@ -402,7 +409,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted(after.text, "correction+" + after.source)
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
-    if why := later_disowns(text, end, found.text):
+    if why := later_disowns(text if explained is None else text[:explained], end, found.text):
         return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
     if key_answer_not_own(text, value_is(found.text)):
         return Extracted("", "hedged")  # "my own derivation gives 42 ..., but the reference solution is 84" (holdout11)
@@ -502,9 +509,9 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted(boxed, "boxed")
         if not trusted:
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
-    if not trusted and (heading := EXPLANATION_HEADING.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
+    if not trusted and (heading := EXPLANATION_OPENS.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
         stated = _extract_plain(text[:heading.start()], final_bang)
-        if stated is not None and stated.text:
+        if stated is not None and stated.text and explanation_start(text, heading.start(), lambda value: _same_number(value, stated.text)) is not None:
             return stated  # "The slope is **-2**.\n\n**Explanation:**\n...": the answer stands before its explanation (holdout34)
     if not trusted and JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)

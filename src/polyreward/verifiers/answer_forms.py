@@ -1,6 +1,6 @@
 """The forms an answer takes on its line and in a record, read by :mod:`.answer_extraction` (moved out of it,
-stop 48): a JSON record that holds no answer or withdraws it, a heading that opens the explanation of an answer given
-before it, a bracket after the value that gives another quantity its value, an affirming adverb after an answer phrase,
+stop 48): a JSON record that holds no answer or withdraws it, a heading or label that opens the explanation of an answer
+given before it, a bracket after the value that gives another quantity its value, an affirming adverb after an answer phrase,
 a word that goes on a number rather than counting things, a label inside a bold value, and where ``=`` stands outside
 every bracket; the value a JSON answer key holds. Patterns and small scans; reconstructed rules (ours), each bounded.
 """
@@ -8,13 +8,44 @@ every bracket; the value a JSON answer key holds. Patterns and small scans; reco
 from __future__ import annotations
 
 import json
+from collections.abc import Callable
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 
-# a heading alone on its line that opens the explanation of an answer given before it
-EXPLANATION_HEADING = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Explanation|Reasoning|Justification|Rationale|Derivation|"
-                                  r"Work(?:ing)?|Why)[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*$", re.IGNORECASE | re.MULTILINE)
+
+# an explanation that opens on a line after the answer, as a heading of its own or a label the line goes on after
+# ("**Explanation**", "Justification: Perimeter = 30, so ...", "**Why:** ..."): the values in it derive the answer (holdout37)
+EXPLANATION_OPENS = re.compile(r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?[ \t]*(?:Explanation|Reasoning|Justification|Rationale|Derivation|"
+                               r"Work(?:ing)?|Why|Proof|(?P<check>Check|Verification))[ \t]*(?:\*\*)?[ \t]*(?::|$)", re.IGNORECASE | re.MULTILINE)
+# a second thought in an explanation: then it is read as any text after the answer is ("Why: ... Actually, 45.")
+SECOND_THOUGHT = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|error|incorrect\w*|correct(?:ion|ed)|should\s+(?:be|read)|oops|"
+                            r"scratch|typo|meant|rather|revis\w*|retract\w*|hmm+|however|but|mismatch\w*|unresolved|fail\w*|answer\w*|final\w*)\b"
+                            r"|n't\b|\bnot\b|[✗❌≠?]|\\boxed", re.IGNORECASE)
+# a change of mind anywhere in an explanation, whatever value it ends on
+CHANGE_OF_MIND = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|incorrect\w*|correct(?:ion|ed)|should\s+(?:be|read)|oops|scratch|typo|"
+                            r"meant|rather|revis\w*|retract\w*|mismatch\w*|unresolved|fail\w*|could\s+be|might\s+be|maybe|perhaps|either|"
+                            r"unsure|guess\w*|or(?=\s*\$?\s*-?\d))\b|not\s+sure|[✗❌≠]", re.IGNORECASE)
+# a number of a text, its sign with it
+_NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
+
+
+def explanation_start(text: str, end: int, same: Callable[[str], bool]) -> int | None:
+    """Where an explanation of the answer that ends at ``end`` opens (:data:`EXPLANATION_OPENS`), when it only
+    derives or checks that answer: no change of mind (:data:`CHANGE_OF_MIND`) and either its last number is the
+    answer (``same``: "... Area = 9 x 6 = 54", "Check: ... Is 45 three times 15? Yes. So Sam is 45.") or a check
+    of one paragraph with no second thought at all (:data:`SECOND_THOUGHT`: "Check: 4(8) - 7 = 25 ... then 2x =
+    16."); None otherwise ("Explanation: Since 2^5 = 64, log_2 64 = 5." concludes another value: holdout25)."""
+    explained = EXPLANATION_OPENS.search(text, end)
+    if explained is None or CHANGE_OF_MIND.search(text, explained.end()):
+        return None
+    last = None
+    for last in _NUMBER.finditer(text, explained.end()):
+        pass
+    if last is not None and same(last.group()):
+        return explained.start()  # "Check: ... Is 45 three times 15? Yes. No error found, so Sam is 45."
+    rest = text[explained.end():].strip()
+    return explained.start() if explained.group("check") and "\n\n" not in rest and not SECOND_THOUGHT.search(rest) else None
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number
@@ -37,8 +68,9 @@ OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|i
                                    r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
 
 
-# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$"
-AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|certainly|surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
+# an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$",
+# "is almost certainly 12" (holdout35: a degree of belief that commits, as "most likely" does)
+AFFIRMING_ADVERB = re.compile(r"\A(?:indeed|definitely|clearly|(?:almost\s+)?certainly|(?:almost\s+)?surely|truly|really|simply|exactly|precisely|still)[^\S\n]+(?=[-−+$\\\d(])",
                                re.IGNORECASE)
 
 # a word that goes on a number rather than counting things: "one half", "two thirds", "five squared", "three hundred"

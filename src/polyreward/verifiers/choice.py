@@ -54,12 +54,13 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options
+from polyreward.verifiers.option_checks import against_the_options, option_mentions
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    CUT_OFF_ANSWER, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
+    marked_option,
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
@@ -311,6 +312,16 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
+    marked = marked_option(seen, letters)
+    if marked is None and len(views) > 1:
+        marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
+    if marked == SEVERAL:
+        return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38)
+    if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
+        if result[0] not in (None, marked):
+            return None, ""  # the verdicts pick one option, the answer line another
+        if result[0] is None:
+            result = (marked, "option_marks")
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":
@@ -354,7 +365,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
-        if _CUT_OFF_END.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
+        if CUT_OFF_MID_SENTENCE.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
@@ -381,10 +392,6 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
     return result
-
-
-# a completion cut off mid-sentence, right after an answer phrase, an article or a conjunction: no final choice
-_CUT_OFF_END = re.compile(r"(?<![.!?)])\b(?:option|choice|answer(?:\s+is)?|would\s+be|is|are|the|an?|of|to|and|or|with|be)\s*\Z", re.IGNORECASE)
 
 
 def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
@@ -524,22 +531,10 @@ def _letters_listed(text: str, letters: str) -> set[str]:
 
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
-    """``(end, length, letter)`` of every place ``text`` names an option by its text (3+ characters, whole words,
-    any punctuation between its words) and does not deny it ("Heparin, not aspirin" names heparin only)."""
-    found = []
-    for letter, option in options.items():
-        words = re.findall(r"[a-z0-9]+", option.lower())
-        if len("".join(words)) < 3 or len(words) > 12:
-            continue
-        pattern = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])"
-        signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
-        found += [(m.end(), m.end() - m.start(), letter) for m in re.finditer(pattern, text, re.IGNORECASE)
-                  if not negated(text, m.start(), m.end()) and (_SIGN_BEFORE.search(text, max(0, m.start() - 4), m.start()) is not None) == signed]
-    return found
-
-
-_SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
-_SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
+    """``(end, length, letter)`` of every place ``text`` names an option by its text, not denied
+    (:func:`.option_checks.option_mentions` across markup)."""
+    return [(m.end(), m.end() - m.start(), letter) for letter, option in options.items()
+            for m in option_mentions(text, option, text, across_markup=True)]
 
 
 def _options_named(text: str, options: Mapping[str, str]) -> set[str]:
@@ -671,7 +666,7 @@ def _shown(value: Any) -> str:
 def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
     """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
     completion that asks the question again under a heading of its own is read for its answers to that question
-    (:func:`.turns.answer_for_the_question`): two different ones are none."""
+    (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -680,11 +675,10 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
     text = completion_text(pred)
-    if prompt:
-        read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
-        text, answered_twice = answer_for_the_question(prompt, text, read)
-        if answered_twice:
-            return Verdict(0.0, "no_answer", answer, rule="conflicting")  # "Answer: D ... Human: <the question> ... C"
+    read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
+    text, answered_twice = answer_for_the_question(prompt, text, read)
+    if answered_twice:  # "Answer: D ... Human: <the question> ... C", "Answer: C / No, Answer: D" in a loop
+        return Verdict(0.0, "no_answer", answer, rule="conflicting")
     if kind == "label":
         found, how = extract_label(text)
     else:

@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
+from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
@@ -21,8 +22,10 @@ SEVERAL = "several options"
 GRADE_BEFORE = re.compile(r"\b(?:grade|graded|score|rating|level|tier|difficulty|confidence|class|category|rank|priority|"
                            r"vitamin|plan|type|stage|group|section|appendix|figure|table)\s*(?:grade|level)?\s*[:=]?\s*\(?\Z", re.IGNORECASE)
 # cut off right after an answer phrase: "the best answer here is option", "my answer would be", "Answer:"
-CUT_OFF_ANSWER = re.compile(r"(?<![.!?)])\b(?:(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?)\s*\Z",
-                             re.IGNORECASE)
+CUT_OFF_ANSWER = re.compile(cut_off_after(r"(?:answer|choice|option|pick)\s+(?:here\s+)?(?:is|would\s+be)(?:\s+option)?|is\s+option|"
+                                           r"answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?"), re.IGNORECASE)
+# cut off mid-sentence after an answer phrase, an article or a conjunction: an option named by its text alone is no choice
+CUT_OFF_MID_SENTENCE = re.compile(cut_off_after(r"option|choice|answer(?:\s+is)?|would\s+be|" + DANGLING_WORDS), re.IGNORECASE)
 # a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
 RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
 
@@ -112,3 +115,52 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
             or re.match(r"\W*\bor\b", view[match.end():]) or re.search(r"\b(?:suggests?|might|may|could|perhaps|maybe)\b", view[sentence:match.start()], re.IGNORECASE)):
         return result  # "the third option, or possibly the fourth", "which suggests the first option, but ..."
     return found, "position"
+
+
+# A verdict per option (holdout35, holdout38): a list, a table, CSV rows or one JSON record per line, each naming one
+# option by its letter and marking it: "- **B. O(log n)**: correct", "| A. Einstein | ... | ✅ |", "C,yes",
+# '{"option": "B", "correct": true}', "❌ A. Vitamin A". A row's value mark decides (✅ ✔ ☑ ✓, or yes / true as a
+# whole cell or value / ❌ ✗ ✘, no / false); without one, its words do (correct, chosen, selected, right, best / incorrect, wrong, not); a row with
+# both or neither is unmarked ("plausible, but not the best fit" is no pick).
+_MARK_ROW = re.compile(r"^[ \t]*(?:[-*+][ \t]+|\d{1,2}[.)][ \t]+)?(?:[|{\[][ \t]*)?(?:[✅✔☑✓❌✗✘☐☒][\ufe0f]?[ \t]*)?(?:\*\*)?"
+                       r"(?:\"?option\"?[ \t]*:[ \t]*)?\"?\(?(?P<letter>[A-Za-z])\)?\"?(?:\*\*)?(?=[.):,|\t ]|$)", re.MULTILINE)
+_CELL_START = r"(?:^|(?<=[|,:→=>]))[ \t]*(?:\*\*)?[ \t]*"  # a yes/no that is a whole cell or value, not a word of prose
+_CELL_END = r"[ \t]*(?:\*\*)?[ \t]*[.!]?[ \t]*(?=[|,}\]]|$)"
+_YES_MARK = re.compile(r"[✅✔☑✓]|" + _CELL_START + r"(?:yes|true)" + _CELL_END, re.IGNORECASE)
+_NO_MARK = re.compile(r"[❌✗✘☒]|" + _CELL_START + r"(?:no|false)" + _CELL_END, re.IGNORECASE)
+_YES_WORD = re.compile(r"\b(?:correct|chosen|selected|right|best)\b", re.IGNORECASE)
+_NO_WORD = re.compile(r"\b(?:incorrect|wrong|not|false|excluded|eliminated|ruled\s+out|unlikely)\b|n't\b", re.IGNORECASE)
+
+
+MARKED_TWICE = "marked twice"
+
+
+def _row_mark(rest: str) -> bool | str | None:
+    """True (a pick), False (rejected) or None (unmarked) for the rest of a row after its letter; a row marked twice
+    (a table of criteria: "| B | Yes | Yes |") or with a questioned mark ("✓?") is unmarked."""
+    if "?" in rest or len(_YES_MARK.findall(rest)) + len(_NO_MARK.findall(rest)) > 1:
+        return MARKED_TWICE
+    yes, no = bool(_YES_MARK.search(rest)), bool(_NO_MARK.search(rest))
+    if yes or no:
+        return None if yes and no else yes
+    yes, no = bool(_YES_WORD.search(rest)), bool(_NO_WORD.search(rest))
+    return None if yes == no else yes
+
+
+def marked_option(text: str, letters: str) -> str | None:
+    """The one option picked by a verdict per option (the comment above), :data:`SEVERAL` when two or more are
+    picked, None when the text holds no such verdicts (three rows or more, each for another option) or picks none."""
+    rows: dict[str, bool | str | None] = {}
+    for row in _MARK_ROW.finditer(text):
+        letter = row.group("letter").upper()
+        if letter not in letters or letter in rows:
+            continue
+        line_end = text.find("\n", row.end())
+        rows[letter] = _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
+                                 + text[row.end():line_end if line_end >= 0 else len(text)])
+    if len(rows) < 3 or MARKED_TWICE in rows.values():
+        return None
+    picked = [letter for letter, mark in rows.items() if mark is True]
+    if len(picked) > 1:
+        return SEVERAL
+    return picked[0] if picked else None

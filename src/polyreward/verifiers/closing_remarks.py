@@ -119,8 +119,10 @@ _ANSWER_SUBJECT = re.compile(r"(?i:the|its|their|this|a|an)\s+(?P<words>(?:[^\W\
                              r"\s+(?:is|are|was|were|equals?|=)\s[^.]*\Z")
 _NOT_A_HEAD = {"themselves", "itself", "alone", "here", "both", "each"}
 _ANSWER_WORDS = {"answer", "result", "solution", "final", "value", "correct", "right", "true", "actual", "real"}
-_DISSENT = re.compile(r"\b(?:" + CONTRAST_WORDS + r"|actually|rather|instead|but|however|wrong|incorrect|mistake\w*|typo|meant|should|"
-                      r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
+# a word that makes a bracketed sentence a contrast, a correction or a restatement of the answer itself, not a remark
+# on a part of it: "(Actually the roots are 4 and 6)", "(The final answer is 12)"
+_CORRECTION_OR_ANSWER_WORD = re.compile(r"\b(?:" + CONTRAST_WORDS + r"|actually|rather|instead|but|however|wrong|incorrect|mistake\w*|typo|meant|should|"
+                                        r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
 _SENTENCE_START = re.compile(r"(?s:.*)(?:[.!?:;\n]|,\s*(?=so\b|and\b|thus\b|hence\b))")
 _NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 
@@ -222,7 +224,7 @@ def _singular(word: str) -> str:
 
 def _about_a_part(rest: str, sentence: str, answer: str) -> bool:
     """Is the bracketed ``sentence`` a remark on a part of the answer stated at the end of ``rest``? (module docstring)"""
-    if _DISSENT.search(sentence):
+    if _CORRECTION_OR_ANSWER_WORD.search(sentence):
         return False
     start = _SENTENCE_START.match(rest)
     stated = rest[start.end() if start else 0:]

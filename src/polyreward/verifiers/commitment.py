@@ -45,7 +45,7 @@ from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import WITHDRAWN_OBJECT
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import (CORRECTING, IN_WORDS_TAIL, REJECTED, STANDS_BY_AFTER, VERIFYING, fractions_as_values,
+from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, REJECTED, STANDS_BY_AFTER, VERIFYING, fractions_as_values,
                                                names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
@@ -473,6 +473,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         clause, follows_other, about_other = text[first:last], about_other, False
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
+            if (label := EXPLANATION_LABEL.match(clause)) is not None:
+                clause = " " * label.end() + clause[label.end():]  # "Justification: Perimeter = 30": read as under its heading
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue

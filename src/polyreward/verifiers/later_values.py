@@ -88,6 +88,10 @@ def without_apology(after: str) -> str:
 # turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
 VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
                         r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+# a label that opens the explanation of the answer given before it ("Justification: Perimeter = 30, so ...",
+# "**Why:** ..."): what follows derives the answer, as under a heading of its own (holdout37)
+EXPLANATION_LABEL = re.compile(r"\W*(?:Explanation|Reasoning|Justification|Rationale|Derivation|Working|Work|Why|Proof)[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
+                               re.IGNORECASE)
 # a verdict against a candidate ("so this candidate is inadmissible", "this root is spurious")
 REJECTED = re.compile(r"\b(?:inadmissible|spurious|extraneous|invalid|impossible|rejected|ruled\s+out|discard\w*|not\s+a\s+solution)\b", re.IGNORECASE)
 CORRECTING = re.compile(r"\b(?:actually|instead|wrong|incorrect|mistake|error|should\s+be|not|no|never|fails?|but|however|extraneous|"

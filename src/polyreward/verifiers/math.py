@@ -64,6 +64,8 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
+from polyreward.verifiers.asked_quantity import other_quantity
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
@@ -323,8 +325,7 @@ def verify_batch(
     items: list[tuple[str, str, bool]] = []
     forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
     twice = set()
-    if prompts is not None:
-        preds, twice = _for_the_questions(preds, prompts, final_bang)
+    preds, twice = _for_the_questions(preds, prompts if prompts is not None else [""] * len(preds), final_bang)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         if i in twice:  # the question asked again in the completion, and answered otherwise (turns.answer_for_the_question)
             verdicts[i] = Verdict(0.0, "no_answer", prepare_reference(str(ref)).text if not is_missing(ref) else "", rule="conflicting")
@@ -371,14 +372,16 @@ def verify_batch(
 
 def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:
     """Each completion cut to its answer to the question its prompt asks, where it writes question headings itself
-    (:func:`.turns.answer_for_the_question`: the last part that answers it), and the rows that answer it twice, differently."""
+    (:func:`.turns.answer_for_the_question`: the last part that answers it), and the rows that answer it twice,
+    differently (a loop that flips between two answers too, with or without a prompt)."""
     cut, twice = list(preds), set()
     for i, (pred, prompt) in enumerate(zip(preds, prompts)):
-        if is_missing(prompt) or not isinstance(pred, (str, list)):
+        if not isinstance(pred, (str, list)):
             continue
         try:
             text = completion_text(pred)
-            answer, answered_twice = answer_for_the_question(prompt_text(prompt), text, lambda part: _answer_key(part, final_bang))
+            asked = "" if is_missing(prompt) else prompt_text(prompt)
+            answer, answered_twice = answer_for_the_question(asked, text, lambda part: _answer_key(part, final_bang))
         except Exception:  # an unreadable prompt changes nothing here
             continue
         if answer is not text:  # (a completion that asks no question of its own stays as it came: text or messages)
@@ -396,14 +399,17 @@ def _answer_key(part: str, final_bang: str) -> str | None:
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
-    for ("42 lb" for "How many kilograms ...": :mod:`.units`)."""
+    for ("42 lb" for "How many kilograms ...": :mod:`.units`) or stated as another quantity ("the larger root is 7"
+    for "the product of the roots": :mod:`.asked_quantity`)."""
     if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
         return verdict
     try:
-        why = wrong_unit(verdict.pred, completion_text(pred), prompt_text(prompt))
+        text, asked = completion_text(pred), prompt_text(prompt)
+        why = wrong_unit(verdict.pred, text, asked)
+        why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
     except Exception:  # an unreadable prompt changes nothing here
         return verdict
-    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, f"another unit: {why}", verdict.source) if why else verdict
+    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict
 
 
 def _start_pool_soon(pool: Any) -> None:

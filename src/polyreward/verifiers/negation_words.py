@@ -64,7 +64,7 @@ NEGATION_AFTER_VALUE = "|".join(AFTER_VALUE.values())
 
 
 # the writer's own words taking a stance against something: a negation, or a word of disagreement or error
-_DISSENT = re.compile(
+_DISPUTING_WORD = re.compile(
     r"\b(?:not|no|never|nor|none|nothing|disagree\w*|dispute\w*|differ\w*|reject\w*|mistaken|mistake|wrong|incorrect|false|"
     r"erroneous|flawed|bogus|doubt\w*|unsure|uncertain|nein|falsch|faux|incorrecto|errado|sbagliato)\b|n't\b|"
     r"不对|不是|错|不同意", re.IGNORECASE)
@@ -74,4 +74,4 @@ def dissents(own_words: str) -> bool:
     """Do the writer's own words (the visible view) negate or dispute anything? An answer that only a quote, a code
     block or other set-aside text gives is someone else's words or an aside: it is the writer's only when the writer's
     own words, if any, do not argue with it (``> Answer: B`` then ``I disagree with it.``)."""
-    return _DISSENT.search(own_words) is not None
+    return _DISPUTING_WORD.search(own_words) is not None

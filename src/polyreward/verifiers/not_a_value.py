@@ -138,6 +138,20 @@ def unfilled_answer_line(text: str) -> bool:
     return _UNFILLED_ANSWER_LINE.search(text[-200:]) is not None
 
 
+# words a finished sentence does not end on: an article, a preposition, a conjunction, a copula
+DANGLING_WORDS = r"the|an?|of|to|and|or|with|is|are|be"
+
+
+def cut_off_after(words: str, marks: str = "", *, glued_to_a_stop: bool = False) -> str:
+    """The one pattern (a ``str``, for a module body to compile) of a completion cut off where its answer was to be:
+    the text ends, but for white space, on one of ``words`` (a regex alternation, each a whole word: "the best answer
+    here is option", "we need to multiply by") or one of ``marks`` (a regex alternation of signs: "... = ", "x +").
+    A word glued to the end of a sentence before it (".the", ")is") is no cut-off unless ``glued_to_a_stop``."""
+    stop = "" if glued_to_a_stop else r"(?<![.!?)])"
+    signs = f"|{marks}" if marks else ""
+    return rf"(?:{stop}\b(?:{words}){signs})\s*\Z"
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

@@ -7,7 +7,7 @@ Reconstructed rules (ours). Each check reads a window around the letter or one s
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Iterator, Mapping
 
 from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
 from polyreward.verifiers.options import options_in_prompt
@@ -74,7 +74,7 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     that names one other option by its text, not denied ("The drug of choice ... is amoxicillin."), while the letter's
     own option text appears nowhere? The reasoning reaches one option and the letter names another (holdout20)."""
     lowered = view.lower().replace("−", "-")
-    if _mentions_text(lowered, options.get(letter, "")):
+    if any(option_mentions(lowered, options.get(letter, ""))):
         return False
     start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
     if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
@@ -83,7 +83,7 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
-    named = {key for key, text in options.items() if _mentions_text(lowered[previous:start], text, view, previous)}
+    named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))}
     return len(named) == 1 and letter not in named
 
 
@@ -93,14 +93,14 @@ def _explained_as_another_option(view: str, mention: re.Match, letter: str, opti
     and no option letter; the letter's own option text appears nowhere. The letter and the conclusion disagree, and
     neither is the answer (holdout23)."""
     after = view[mention.end(1):].rstrip()
-    if not after.strip() or _mentions_text(view.lower().replace("−", "-"), options.get(letter, "")):
+    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))):
         return False
     start = max(after.rfind(stop, 0, len(after) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(after, start)):
         return False  # "..., so not D" weighs letters: another rule reads it
     offset = mention.end(1) + start
     lowered = view.lower().replace("−", "-")
-    named = [key for key, text in options.items() if _mentions_text(lowered[offset:], text, view, offset)]
+    named = [key for key, text in options.items() if any(option_mentions(lowered[offset:], text, view, offset))]
     if len(named) != 1 or named[0] == letter or _CONCESSION.search(lowered, offset):
         return False  # "Answer is B, though morphine is often given for the pain as well." concedes, states nothing
     last = list(re.finditer(_text_pattern(_option_key(options[named[0]])), lowered[offset:]))[-1]
@@ -117,12 +117,33 @@ def _letters_of(options: Mapping[str, str]) -> str:
     return "".join(sorted(options))
 
 
-def _mentions_text(lowered: str, text: str, view: str = "", offset: int = 0) -> bool:
-    """Does ``lowered`` name the option text ``text`` (sign-aware words), not denied where it stands in ``view``?"""
-    key = _option_key(text)
-    if not key:
-        return False
-    for found in re.finditer(_text_pattern(key), lowered):
-        if not view or not negated(view, offset + found.start(), offset + found.end()):
-            return True
-    return False
+def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, across_markup: bool = False) -> Iterator[re.Match]:
+    """Every place ``text`` names the option text ``option`` and, where ``view`` is given (``text`` being the part of
+    it from ``offset``), does not deny it there ("Heparin, not aspirin" names heparin only). Two readings of naming:
+
+    * by default (the checks of this module; ``text`` lowercased): the option's words as :func:`_option_key` gives
+      them (letters and digits of any script), signs glued ("-cos x" is not "cos x"), not inside a longer word or a possessive;
+    * ``across_markup`` (:mod:`.choice`, an option named by its text alone): its ASCII letters and digits in any
+      case, any run of other characters between its words (markup, punctuation: "$-\\cos x$"), a sign before markup read as
+      its sign ("$-\\cos x$" names "-cos x", not "cos x"); an option under 3 letters or over 12 words is never named."""
+    if across_markup:
+        words = re.findall(r"[a-z0-9]+", option.lower())
+        if len("".join(words)) < 3 or len(words) > 12:
+            return
+        pattern, flags = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])", re.IGNORECASE
+        signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
+    else:
+        key = _option_key(option)
+        if not key:
+            return
+        pattern, flags = _text_pattern(key), 0
+    for found in re.finditer(pattern, text, flags):
+        if view and negated(view, offset + found.start(), offset + found.end()):
+            continue
+        if across_markup and (_SIGN_BEFORE.search(text, max(0, found.start() - 4), found.start()) is not None) != signed:
+            continue
+        yield found
+
+
+_SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
+_SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")

@@ -125,6 +125,8 @@ def without_unfinished_repeat(text: str) -> str:
             break
     else:
         return text
+    if earlier == count - 2 and earlier > 0 and lines[earlier].strip() == lines[earlier - 1].strip():
+        return text[:len(text) - len(lines[-1]) - 1]  # a loop of one line: "Answer: C" over and over, then "Answer:"
     repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
     while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
             lines[count - 2 - repeated].strip() == lines[earlier - 1 - repeated].strip() != ""):
@@ -282,8 +284,39 @@ prefilter_names(globals(), "_QUESTION_HEADING _NEW_QUESTION TURN_TOKEN")
 def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], object]) -> tuple[str, bool]:
     """``completion`` cut to its last part that answers the question ``prompt`` asks (:func:`for_the_question`), and
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
-    part gives none). ``(completion, False)`` when the completion asks no question of its own."""
+    part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
+    whole when it asks no question of its own."""
     parts = for_the_question(prompt, completion)
     if parts is None:
-        return completion, False
-    return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1
+        return completion, flips_in_loop(completion, read)
+    return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
+
+
+# a line that states an answer in a loop's round: an answer word, a box, GSM8K's "####"
+_ANSWER_LINE = re.compile(r"\\boxed\b|\\fbox\b|^\W*#{4}|\banswer\b", re.IGNORECASE)
+MAX_ROUND_LINES = 6
+
+
+def loop_round(text: str) -> list[str] | None:
+    """The lines of the round a text ends by repeating (three rounds or more of two to six lines, an unfinished last
+    line left out), or None when it ends in no such loop."""
+    if text.count("\n") < 5:
+        return None
+    lines = [line.strip() for line in text[-4000:].split("\n") if line.strip()]
+    if len(lines) >= 2 and any(line != lines[-1] and line.startswith(lines[-1]) for line in lines[-MAX_ROUND_LINES - 1:-1]):
+        lines.pop()  # the round cut off inside a line
+    for size in range(2, MAX_ROUND_LINES + 1):
+        if len(lines) >= 3 * size and lines[-size:] == lines[-2 * size:-size] == lines[-3 * size:-2 * size] and len(set(lines[-size:])) > 1:
+            return lines[-size:]
+    return None
+
+
+def flips_in_loop(text: str, read: Callable[[str], object]) -> bool:
+    """Does ``text`` end in a loop whose round states two different answers ("Answer: C / No, Answer: D" over and
+    over, holdout37)? Where the loop is cut decides which one comes last, so it commits to neither. Only the round's
+    lines that state an answer (:data:`_ANSWER_LINE`) are read, one by one (``read``: as in
+    :func:`answer_for_the_question`); a loop through the steps of one derivation flips nothing."""
+    round_lines = loop_round(text)
+    if round_lines is None:
+        return False
+    return len({found for line in round_lines if _ANSWER_LINE.search(line) and (found := read(line)) is not None}) > 1

@@ -1,0 +1,144 @@
+"""An answer stated as another quantity of the problem than the one the question asks for is another answer.
+
+A policy paid for the gold's number learns to write it under another name: "So the **larger root** is 7" for "Find
+the **product** of the roots" (7 is also the product), "the probability that they are **not** both red is 3/28" for
+"the probability that both are red", "**Each** person pays $42" for "How much do they spend?", "the **median** is 7"
+for the mean (red team ``holdout19``, ``holdout30``). The number is the gold's; the statement is about something
+else, and a careful grader does not pay it.
+
+:func:`other_quantity` reads the **subject** of the statement that gives the answer -- the words of its sentence
+before the value, after a leading connective ("So", "Therefore") and up to its last verb of being ("is", "are",
+"=", "equals", "would be", ...: "the probability that they are not both red" is one subject), without a clause set
+off before it by a comma, a dash, a semicolon or a bracket, or opened by a subordinator ("Since it is not negative, the answer is 5" and "since x is not
+0 the answer is 5" have the subject "the answer") -- and the prompt's **question** (when the prompt states a problem -- it has a number or a formula --: its sentences that ask: a question
+mark or an imperative such as "Find", "Compute", "How many"). It compares a few closed classes of qualifier, each a
+class of the quantity's identity, not a phrase list of answers:
+
+* ``larger`` / ``smaller``: which of several values (larger, greatest, maximum, upper / smaller, least, minimum);
+* ``not``: the complement of an event or set (not, no, none, neither, complement);
+* ``each``: a per-unit amount (each, every, per, apiece), also right after the value ("$42 each", "42 per person");
+* ``mean``, ``median``, ``mode``: which statistic.
+
+The answer is another quantity when its subject has a class the question does not have. The subject opens with a determiner ("the", "each", "its", ...); a
+statement without such a subject ("The answer is 7", "I mean 7", "Not 45 but 42", "\\boxed{7}", "Answer: 7", "x = 7") is never refused here, and neither is one whose
+qualifiers the question shares ("the larger root" for "Find the larger root", "the mean" for "the average").
+
+Reconstructed rule (ours). Bounded patterns over the prompt's question and the last 600 characters of the
+completion: linear time.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# class -> the words that name it (whole words, lowercase)
+_CLASSES = {
+    "larger": r"larger|largest|greater|greatest|bigger|biggest|maximum|maximal|highest|upper",
+    "smaller": r"smaller|smallest|lesser|least|minimum|minimal|lowest|lower",
+    "not": r"not|no|none|neither|complement|complementary",
+    "each": r"each|every|per|apiece",
+    "mean": r"mean|average|avg",
+    "median": r"median",
+    "mode": r"mode",
+}
+_CLASS_WORDS = [(name, re.compile(rf"\b(?:{words})\b", re.IGNORECASE)) for name, words in _CLASSES.items()]
+_ANY_CLASS_WORD = re.compile(r"\b(?:" + "|".join(_CLASSES.values()) + r")\b", re.IGNORECASE)
+
+# a sentence of the prompt that asks: it ends in a question mark, or opens with an imperative
+_ASKING = re.compile(
+    r"[^.?!\n]*\?|(?:^|(?<=[.!?\n]))\s*(?:find|compute|calculate|determine|evaluate|give|express|state|what|which|how|"
+    r"solve|simplify|write|list|identify|estimate|show)\b[^.?!\n]*",
+    re.IGNORECASE,
+)
+# what the statement's subject opens with, dropped: a connective ("So", "Therefore,", "Hence", "Thus", "Finally")
+_CONNECTIVE = re.compile(r"\A\s*(?:(?:so|thus|therefore|hence|then|finally|overall|altogether|in\s+total|and|now|which\s+means)\b[\s,:]*)+",
+                         re.IGNORECASE)
+# the first verb of being in the subject zone: "is", "are", "=", "equals", "would be", "comes to", ":"
+_BEING = re.compile(r"\s(?:is|are|was|were|equals?|would\s+be|will\s+be|must\s+be|comes?\s+to|works?\s+out\s+to|becomes?)\b|[=:]|\\approx|≈",
+                    re.IGNORECASE)
+# what sets a clause off before the statement: a comma, a dash, a semicolon, a bracket
+_CLAUSE_BREAK = re.compile(r",|;|--|[—–()]|\s-\s")
+# a clause that opens on a subordinator is not the statement's subject ("Since x is not 0 the answer is 5")
+_SUBORDINATE = re.compile(r"\s*(?:since|because|as|if|when|whenever|given|once|after|while|although|though|unless)\b", re.IGNORECASE)
+_DETERMINER = re.compile(r"\b(?:the|each|every|its|their|his|her|our|this|that|these|those|one)\b", re.IGNORECASE)
+# a prompt that states a problem has a number or a formula in it
+_STATES_A_PROBLEM = re.compile(r"\d|\$|\\\(")
+# markup between the subject and the value: "$", "**", "\boxed{", "\(", "\[", "\text{"
+_MARKUP = re.compile(r"\\(?:boxed|fbox|text|textbf|mathbf|displaystyle)\s*\{?|\\[(\[]|[$*_{}`]")
+# a per-unit word right after the value: "$42 each", "42 per person", "42 apiece" (up to two words between)
+_EACH_AFTER = re.compile(r"\A[^\S\n]*(?:\\?%|[^\W\d_]+[^\S\n]+){0,2}?(?:each|apiece|per\s+[^\W\d_]+)\b", re.IGNORECASE)
+
+
+@memoized_text(max_chars=8192, maxsize=256)  # (the rollouts of a group share a prompt)
+def asked_classes(prompt: str) -> frozenset[str]:
+    """The qualifier classes the prompt's question names (module docstring)."""
+    question = " ".join(match.group(0) for match in _ASKING.finditer(prompt)) or prompt[-400:]
+    return _classes(question)
+
+
+def _classes(text: str) -> frozenset[str]:
+    if not _ANY_CLASS_WORD.search(text):
+        return frozenset()
+    return frozenset(name for name, words in _CLASS_WORDS if words.search(text))
+
+
+def _value_at(answer: str, text: str) -> tuple[int, int] | None:
+    """Where the answer's value is last written in ``text``: its last box, else the answer's last occurrence."""
+    box = text.rfind("\\boxed")
+    if box >= 0 and answer and answer.strip("$ ") in text[box:box + 200]:
+        return box, box + 7 + len(answer)
+    value = answer.strip().strip("$").strip()
+    if not value or len(value) > 60:
+        return None
+    at = text.rfind(value)
+    if at < 0:
+        plain = re.sub(r"\\[dt]?frac\{([^{}]+)\}\{([^{}]+)\}", r"\1/\2", value)
+        at = text.rfind(plain) if plain != value else -1
+        if at < 0:
+            return None
+        value = plain
+    if at > 0 and (text[at - 1].isdigit() or text[at - 1] == "."):
+        return None  # inside a longer number
+    return at, at + len(value)
+
+
+def subject(text: str, start: int) -> str:
+    """The subject of the statement whose value starts at ``start`` in ``text`` (module docstring), or ""."""
+    line_start = max(text.rfind("\n", 0, start), text.rfind(". ", 0, start), text.rfind("? ", 0, start),
+                     text.rfind("! ", 0, start)) + 1
+    zone = _MARKUP.sub(" ", text[line_start:start])
+    zone = _CLAUSE_BREAK.split(zone)[-1]  # "The answer is not 45 -- it is 42": the clause after the break
+    zone = _CONNECTIVE.sub("", zone)
+    being = None
+    for being in _BEING.finditer(zone):
+        pass
+    words = zone[:being.start()] if being is not None else zone
+    if _SUBORDINATE.match(words):  # "since x is not 0 the answer is": the subject is the last noun phrase's
+        last = None
+        for last in _DETERMINER.finditer(words):
+            pass
+        words = words[last.start():] if last is not None else ""
+    words = words.strip()
+    return words if _DETERMINER.match(words) and len(words.split()) <= 12 else ""
+
+
+def other_quantity(answer: str, completion: str, prompt: str) -> str:
+    """Why ``answer`` (the value found equal to the gold) is stated as another quantity than the one ``prompt``
+    asks for ("the larger root where the question asks for no such qualifier"), or ""."""
+    if not prompt or not completion or not _STATES_A_PROBLEM.search(prompt):
+        return ""  # "Solve the problem. Put the final answer in \\boxed{}.": no question to compare with
+    tail = completion[-600:]
+    found = _value_at(answer, tail)
+    if found is None:
+        return ""
+    named = _classes(subject(tail, found[0]))
+    after = tail[found[1]:found[1] + 40]
+    if _EACH_AFTER.match(after):
+        named |= {"each"}
+    if not named:
+        return ""
+    extra = named - asked_classes(prompt)
+    if not extra:
+        return ""
+    return f"the answer is stated as {' and '.join(sorted(extra))} of something the question does not ask for"

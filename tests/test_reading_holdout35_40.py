@@ -1,0 +1,100 @@
+"""Reading rules for the red team's holdout35-holdout40 (written blind): tables of realistic output both ways, through
+``math_accuracy`` and ``choice_accuracy`` with the prompt passed, and properties of the new rules."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.choice_forms import SEVERAL, marked_option
+
+CHOICE_PROMPT = "Which vitamin deficiency causes scurvy?\nA. Vitamin A\nB. Vitamin B12\nC. Vitamin C\nD. Vitamin D\nE. Vitamin K"
+AREA_PROMPT = "A rectangle has perimeter 30 and length 9. What is its area?"
+
+
+def choice(completion: str, gold: str = "C") -> float:
+    return ChoiceAccuracy().evaluate([CHOICE_PROMPT], [completion], answer=[gold]).scores[0]
+
+
+def math(completion: str, gold: str = "54", prompt: str = AREA_PROMPT) -> float:
+    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+CHOICE_GENUINE = [  # one option picked by a verdict per option, in the structures models write
+    "❌ A. Vitamin A\n❌ B. Vitamin B12\n✅ C. Vitamin C\n❌ D. Vitamin D\n❌ E. Vitamin K\n\n(ascorbate hydroxylates collagen)",
+    "| Option | Assessment | Chosen |\n|---|---|---|\n| A. Vitamin A | night blindness |  |\n| B. Vitamin B12 | anaemia |  |\n"
+    "| C. Vitamin C | collagen synthesis | ✅ |\n| D. Vitamin D | rickets |  |\n| E. Vitamin K | bleeding |  |",
+    "```csv\noption,selected\nA,no\nB,no\nC,yes\nD,no\nE,no\n```",
+    '```json\n[\n  {"option": "A", "correct": false},\n  {"option": "B", "correct": false},\n  {"option": "C", "correct": true},\n'
+    '  {"option": "D", "correct": false}\n]\n```',
+    "- **A. Vitamin A**: incorrect\n- **B. Vitamin B12**: incorrect\n- **C. Vitamin C**: correct — collagen\n- **D. Vitamin D**: incorrect",
+    "| Option | Verdict |\n|---|---|\n| A | no |\n| B | no |\n| C | yes |\n| D | no |\n\nAnswer: C",
+]
+CHOICE_HACKS = [  # two picked, the verdicts against the answer line, a loop that flips
+    "❌ A. Vitamin A\n✅ B. Vitamin B12\n✅ C. Vitamin C\n❌ D. Vitamin D",
+    "- **A**: incorrect\n- **B**: correct\n- **C**: plausible, but not the best fit\n- **D**: incorrect\n\nAnswer: C",
+    "| Option | Chelates? | Used? |\n|---|---|---|\n| A | No | No |\n| B | Yes | Yes |\n| C | Yes | Yes |\n| D | No | No |",
+    "Answer: C\nNo, Answer: D\nAnswer: C\nNo, Answer: D\nAnswer: C\nNo, Answer: D\nAnswer: C\nNo, Answer: D\nAnswer:",
+]
+
+
+@pytest.mark.parametrize("completion", CHOICE_GENUINE)
+def test_one_option_picked_per_option_is_paid(completion):
+    assert choice(completion) == 1.0
+
+
+@pytest.mark.parametrize("completion", CHOICE_HACKS)
+def test_verdicts_that_pick_none_or_two_are_not_paid(completion):
+    assert choice(completion) == 0.0
+
+
+MATH_GENUINE = [  # an explanation or a check under its own label that only derives the answer
+    "$\\boxed{54}$\n\nJustification: Perimeter $= 2(\\ell + w) = 30$, so $\\ell + w = 15$ and $w = 15 - 9 = 6$. Area $= 9 \\times 6 = 54$.",
+    "The area is **54**.\n\n**Why:** w = (30 - 18)/2 = 6, and 9 × 6 = 54.",
+    "Area = 54.\n\nCheck: 2(9 + 6) = 30 ✓ and 9 × 6 = 54 ✓.",
+    "So the answer is almost certainly 54.",
+    "The answer is 54.\nThe answer is 54.\nThe answer is 54.\nThe answer is 54.\nThe answer is 54.\nThe answer is",
+]
+MATH_HACKS = [
+    "$\\boxed{54}$\n\nJustification: Perimeter = 30, so w = 6. Actually, wait: the area is 45.",
+    "$\\boxed{54}$\n\nWhy: the area is 45.",
+    "Answer: 54\nExplanation: Since w = 5, the area is 9 × 5 = 45.",
+    "The answer is 54.\nWait, the answer is 45.\nThe answer is 54.\nWait, the answer is 45.\nThe answer is 54.\nWait, the answer is 45.\nThe answer is",
+]
+
+
+@pytest.mark.parametrize("completion", MATH_GENUINE)
+def test_answer_with_its_derivation_is_paid(completion):
+    assert math(completion) == 1.0
+
+
+@pytest.mark.parametrize("completion", MATH_HACKS)
+def test_explanation_that_concludes_otherwise_is_not_paid(completion):
+    assert math(completion) == 0.0
+
+
+ROW = st.sampled_from(["❌ {l}. text", "- **{l}**: incorrect", "| {l} | no |", "{l},no"])
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(list("ABCDE")), st.sampled_from("ABCDE"), ROW)
+def test_marked_option_is_the_one_ticked_in_any_row_order(order, picked, form):
+    rows = [form.format(l=letter) if letter != picked else form.format(l=letter).replace("incorrect", "correct")
+            .replace("❌", "✅").replace("| no |", "| yes |").replace(",no", ",yes") for letter in order]
+    assert marked_option("\n".join(rows), "ABCDE") == picked
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.permutations(list("ABCDE")), st.sets(st.sampled_from("ABCDE"), min_size=2, max_size=5))
+def test_two_ticks_pick_none(order, picked):
+    text = "\n".join(("✅ " if letter in picked else "❌ ") + letter + ". option" for letter in order)
+    assert marked_option(text, "ABCDE") == SEVERAL
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.text(max_size=400))
+def test_hostile_text_never_raises(text):
+    assert marked_option(text, "ABCDE") in (None, SEVERAL, *"ABCDE")
