@@ -98,3 +98,33 @@ def test_two_ticks_pick_none(order, picked):
 @given(st.text(max_size=400))
 def test_hostile_text_never_raises(text):
     assert marked_option(text, "ABCDE") in (None, SEVERAL, *"ABCDE")
+
+
+TUTOR_GENUINE = [  # a tutor's answer with sections about other values: common mistakes, practice keys, footnotes
+    "## Answer\n$54$\n\n## Solution\nw = (30 - 18)/2 = 6, so the area is 9 × 6 = 54.\n\n## Common mistakes\n- **$45$**: using w = 5.\n\n"
+    "## Practice problem\nA rectangle is 4 cm wide and 18 cm long. Find its area.\n\n**Answer:** $72$\n\nKeep it up!",
+    "**TL;DR:** $54$\n\n## Solution\n9 × 6 = 54.\n\n## Common wrong answers\n| Wrong answer | Why |\n|---|---|\n| $39$ | 30 + 9 |",
+    "## Answer\nThe answer is $54$.[^1]\n\n## Explanation\nw = 6 and 9 × 6 = 54.\n\n## Check\n$2(9 + 6) = 30$ ✓\n\n"
+    "[^1]: A common slip is adding the sides, which gives $39$.",
+]
+TUTOR_HACKS = [  # the gold only in a practice key or a worked example, the asked answer never given
+    "## Approach\nSolve for the width first. I won't do the final step for you.\n\n## Practice problem\n"
+    "A square has side 7. Find its area minus 4... no: a 6 by 9 rectangle. Find its area.\n\n**Answer:** $54$",
+    "## Approach\nLet's learn the method on a similar problem first.\n\n**Worked example.** A 6 by 9 rectangle: 6 × 9 = 54.\n\n"
+    "## Your turn\nNow apply the same steps to your problem.",
+    "## Answer\n$54$\n\n## Common mistakes\nActually, my answer above is wrong: the width is 5, so it is 45.",
+]
+
+
+@pytest.mark.parametrize("completion", TUTOR_GENUINE)
+def test_tutor_sections_beside_the_answer_are_read_past(completion):
+    assert math(completion) == 1.0
+
+
+@pytest.mark.parametrize("completion", TUTOR_HACKS)
+def test_gold_only_in_an_aside_is_not_paid(completion):
+    assert math(completion) == 0.0
+
+
+def test_a_trial_cut_off_before_its_outcome_is_no_answer():
+    assert math("## Solution\nFirst try $45$: it doesn't work. Next, let's try $54$ and substitute it into the original") == 0.0

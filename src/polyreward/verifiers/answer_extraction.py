@@ -470,6 +470,10 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     # a value read from the lines is read before a closing remark ("x = 6. Check: 3(6) + 7 = 25 ✓"), so it sits there:
     # the 6 inside the check is the check's substitution, not the answer (holdout11)
     end = len(text) if found.source == "anchor" else _read_lines(text)[1]
+    explained = EXPLANATION_OPENS.search(text, 0, end)  # "The answer is 5. ## Check: 27 + 5 = 32": the 5 before the check
+    if (explained is not None and (before := text.rfind(found.text, 0, explained.start())) >= 0
+            and explanation_start(text, before + len(found.text), lambda value: _same_number(value, found.text)) is not None):
+        end = explained.start()
     with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)

@@ -25,27 +25,44 @@ SECOND_THOUGHT = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|error|
 # a change of mind anywhere in an explanation, whatever value it ends on
 CHANGE_OF_MIND = re.compile(r"\b(?:actually|wait|instead|wrong|mistake\w*|incorrect\w*|correct(?:ion|ed)|should\s+(?:be|read)|oops|scratch|typo|"
                             r"meant|rather|revis\w*|retract\w*|mismatch\w*|unresolved|fail\w*|could\s+be|might\s+be|maybe|perhaps|either|"
-                            r"unsure|guess\w*|or(?=\s*\$?\s*-?\d))\b|not\s+sure|[✗❌≠]", re.IGNORECASE)
+                            r"unsure|guess\w*|scrap\w*|or(?=\s*\$?\s*-?\d))\b|not\s+sure|[✗❌≠]|\\neq?\b"
+                            # a denied value or a verdict against one: "not 56", "391 is not right", "doesn't match"
+                            r"|\bnot\s+\$?-?\d|\bnot\s+(?:right|correct|valid|true)\b"
+                            r"|\b(?:is|are|does|do)(?:n't|\s+not)\s+(?:\w+\s+)?(?:right|correct|valid|work|hold|match|agree|equal)\b", re.IGNORECASE)
+# an answer stated again: a paragraph that holds one is no part of the explanation before it
+_ANSWER_AGAIN = re.compile(r"\banswer\b|\bfinal\b|\\boxed|^#{4}", re.IGNORECASE | re.MULTILINE)
 # a number of a text, its sign with it
 _NUMBER = re.compile(r"(?<![\w.])-?\d+(?:\.\d+)?")
 
 
 def explanation_start(text: str, end: int, same: Callable[[str], bool]) -> int | None:
     """Where an explanation of the answer that ends at ``end`` opens (:data:`EXPLANATION_OPENS`), when it only
-    derives or checks that answer: no change of mind (:data:`CHANGE_OF_MIND`) and either its last number is the
-    answer (``same``: "... Area = 9 x 6 = 54", "Check: ... Is 45 three times 15? Yes. So Sam is 45.") or a check
-    of one paragraph with no second thought at all (:data:`SECOND_THOUGHT`: "Check: 4(8) - 7 = 25 ... then 2x =
-    16."); None otherwise ("Explanation: Since 2^5 = 64, log_2 64 = 5." concludes another value: holdout25)."""
-    explained = EXPLANATION_OPENS.search(text, end)
-    if explained is None or CHANGE_OF_MIND.search(text, explained.end()):
+    derives or checks that answer; None otherwise ("Explanation: Since 2^5 = 64, log_2 64 = 5." concludes another
+    value: holdout25). The explanation may run through several labelled parts ("## Explanation ... ## Check ...");
+    none may change its mind (:data:`CHANGE_OF_MIND`), and each either ends on the answer (``same``: "... Area = 9
+    x 6 = 54", "Check: ... Is 45 three times 15? Yes. So Sam is 45.") or is a check with no second thought
+    (:data:`SECOND_THOUGHT`: "Check: 4(8) - 7 = 25 ... then 2x = 16."); a paragraph after it with a number of its
+    own is no part of it."""
+    labels = list(EXPLANATION_OPENS.finditer(text, end))
+    if not labels or CHANGE_OF_MIND.search(text, labels[0].end()):
         return None
+    for number, label in enumerate(labels):
+        part = text[label.end():labels[number + 1].start() if number + 1 < len(labels) else len(text)]
+        paragraphs = part.strip().split("\n\n")
+        if any(_NUMBER.search(paragraph) for paragraph in paragraphs[1:]) and (
+                not same_last(paragraphs, same) or any(_ANSWER_AGAIN.search(paragraph) for paragraph in paragraphs[1:])):
+            return None  # "Check: ...\n\nThe price of one notebook is what is asked, so: $7.", "... ✓.\n\nAnswer: 12 -- scrap it" (holdout19)
+        if not same_last(paragraphs, same) and not (label.group("check") and not SECOND_THOUGHT.search(part)):
+            return None
+    return labels[0].start()
+
+
+def same_last(paragraphs: list[str], same: Callable[[str], bool]) -> bool:
+    """Is the last number of these paragraphs the answer (``same``)?"""
     last = None
-    for last in _NUMBER.finditer(text, explained.end()):
+    for last in _NUMBER.finditer("\n\n".join(paragraphs)):
         pass
-    if last is not None and same(last.group()):
-        return explained.start()  # "Check: ... Is 45 three times 15? Yes. No error found, so Sam is 45."
-    rest = text[explained.end():].strip()
-    return explained.start() if explained.group("check") and "\n\n" not in rest and not SECOND_THOUGHT.search(rest) else None
+    return last is not None and same(last.group())
 
 
 # a JSON answer key that holds nothing ('"final": null', '"answer": ""'): the writer gives no answer, and a number

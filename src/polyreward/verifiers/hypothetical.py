@@ -100,6 +100,8 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         own, conditioned = previous + own, True  # "Suppose ... (the problem doesn't say). Then the value is 42."
     if (conditioned or _TRIAL_OPENER.search(clause)) and _REFUTED.search(rest + following):
         return True  # "Suppose the answer is 17. Then 17^2 = 289 \\neq 300, a contradiction.": a supposition refuted
+    if _TRIED.search(clause) and not following.strip() and not re.search(r"[.!?)\]}$]\s*\Z", rest):
+        return True  # "Next, let's try $36$ and substitute it into the original": a trial cut off before its outcome (holdout43)
     if (conditioned or _SUBJUNCTIVE.search(own)) and _WOULD.search(clause) and _PREMISE_DENIED.match(following):
         return True  # "If the triangle were equilateral, the area would be 17. It isn't equilateral."
     if _LATE_CONDITION.search(rest) and _PREMISE_FAILS.search(rest):
@@ -136,6 +138,9 @@ _REMOVAL_AFTER = re.compile(r"\b(?:without(?!\s+loss\b)|ignoring|neglecting|disr
 # "17^2 = 289 \\neq 300", "absurd"): a reductio or a failed trial, not the answer
 _TRIAL_OPENER = re.compile(_LEAD + r"(?:assume|let(?:'s|\s+us)\s+(?:test|try|check)|(?:we|I)\s+(?:test|try)|try(?:ing)?|test(?:ing)?|plug(?:ging)?\s+in)\b",
                            re.IGNORECASE)
+# the value right after a verb of trying: "let's try $36$", "we test 8", "I'll try x = 5"
+_TRIED = re.compile(r"\b(?:let(?:'s|\s+us)\s+(?:try|test|check)|(?:we|I)(?:'ll|\s+will)?\s+(?:try|test)|try(?:ing)?|test(?:ing)?)"
+                    r"(?:\s+(?:x|n|it|with))?\s*(?:=\s*)?[$*\\(\s]*\Z", re.IGNORECASE)
 _REFUTED = re.compile(r"\bcontradict\w*|\babsurd\w*|\\(?:neq|ne)(?![A-Za-z])|≠|!=", re.IGNORECASE)
 # a hypothesis whose premise the next sentence denies: "It isn't equilateral.", "But the dice aren't fair."
 _PREMISE_DENIED = re.compile(r"[\W_]*(?:but\s+)?(?:it|this|that|they|he|she|which|the\s+\w+)\s+(?:is|was|are|were|does|do|did|has|have|had)(?:n't|\s+not)\b",

@@ -32,6 +32,7 @@ from __future__ import annotations
 from collections.abc import Callable
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.sections import without_asides
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
 # Gemma's "<end_of_turn>", Llama 2's "[INST]"): it bounds a turn, and a chat shows none of it (holdout13)
@@ -66,7 +67,9 @@ def own_turn(text: str) -> str:
 def answer_part(text: str) -> str:
     """``text`` (the writer's own turn) up to the end of its answer to the question asked: before a question the
     writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
-    answer readers read; a prompt or a reference read as plain text keeps its questions."""
+    answer readers read; a prompt or a reference read as plain text keeps its questions. A tutor's aside sections
+    (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
+    text = without_asides(text)
     return without_unfinished_repeat(text[:_question_end(text, 0, len(text))])
 
 

@@ -1,0 +1,81 @@
+"""Sections a tutor writes beside the answer: common mistakes, wrong answers, practice problems and their keys.
+
+A long answer in a tutoring style (red team ``holdout43``) states its answer and then adds sections that are about
+something else: "## Common mistakes" lists wrong values ("$16$ comes from dividing instead of multiplying"), "##
+Common wrong answers" tabulates them, "## Practice problem" poses another problem and gives its answer, "### Answers
+to the practice set" keys it. None of them is the answer to the question asked, and none takes that answer away:
+:func:`without_asides` drops them before the answer is read. So a completion whose only gold is the practice key
+("I won't do the final step for you ... ## Practice problem ... **Answer:** 72") answers nothing, and one that
+answers and then lists the common wrong answers is paid.
+
+A section is an **aside** when its heading -- a markdown heading (``## ...``), a line that is only bold text
+(``**Common mistakes:**``) or a line that opens on one (``**Worked example.** Find ...``) -- names one of a few closed classes: common mistakes / errors / pitfalls /
+misconceptions / wrong answers, practice (problems, questions, set, exercises), "try this (one yourself)",
+exercises, another / similar / related / worked example or problem, a challenge or extension, and the answers
+to those; so is a footnote whose text names one ("[^1]: A common slip is ..., which gives 1"). It
+runs to the next heading of the same or a higher level that is not an aside itself, or to the end. An aside in which
+the writer changes their own mind ("## Common mistakes\\nActually, my answer above is wrong: 70") is kept: the writer
+speaks of their answer there.
+
+Reconstructed rule (ours). One pass over the heading lines: linear time.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
+# when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
+_INLINE_HEADING = re.compile(r"^[ \t]*\*\*(?P<bold>[^*\n]{2,40}?)[ \t]*[.:]?[ \t]*\*\*[.:]?[ \t]+\S", re.MULTILINE)
+# a footnote whose text is an aside ("[^1]: A common slip is ..., which gives $1$.")
+_FOOTNOTE = re.compile(r"^[ \t]*\[\^[^\]\n]{1,20}\]:[ \t]*(?P<note>[^\n]*)$", re.MULTILINE)
+# a heading line: "## Title", "### Title:", "**Title**", "**Title:**"; its level (1-6 for "#", 7 for bold)
+_HEADING = re.compile(r"^[ \t]*(?:(?P<hashes>#{1,6})[ \t]+(?P<title>[^\n]*?)|\*\*(?P<bold>[^*\n]{2,80}?)[ \t]*:?[ \t]*\*\*[ \t]*:?)[ \t]*$",
+                      re.MULTILINE)
+_ASIDE_TITLE = re.compile(
+    r"\A\W*(?:(?:the|an?|one)\s+)?(?:(?:most\s+)?common\s+(?:mistakes?|errors?|pitfalls?|misconceptions?|slips?|traps?|wrong\s+(?:answers?|choices?))|"
+    r"(?:typical|frequent|classic)\s+(?:mistakes?|errors?|wrong\s+answers?)|wrong\s+answers?|mistakes?\s+to\s+avoid|pitfalls?|"
+    r"(?:more\s+|further\s+|extra\s+)?practice(?:\s+(?:problems?|questions?|set|exercises?|time))?|try\s+(?:this|it|these)\b|your\s+turn|"
+    r"exercises?|homework|challenge(?:\s+problem)?|extension|(?:another|a\s+similar|similar|related|bonus|worked)\s+(?:example|problem|question)s?|"
+    r"answers?\s+(?:to|for)\s+(?:the\s+)?(?:practice|exercises?|challenge|homework)|answer\s+key)\b",
+    re.IGNORECASE,
+)
+_OWN_CHANGE = re.compile(r"\b(?:my|our)\s+(?:answer|result|value|solution)\b[^\n]{0,80}\b(?:wrong|incorrect|mistake|error|not\s+right)\b|"
+                         r"\b(?:actually|instead|correction)\b[^\n]{0,40}\b(?:I|my|we|our)\b", re.IGNORECASE)
+
+
+def _level(heading: re.Match) -> int:
+    return len(heading.group("hashes")) if "hashes" in heading.re.groupindex and heading.group("hashes") else 7
+
+
+def _title(heading: re.Match) -> str:
+    return (heading.group("title") if _level(heading) < 7 else heading.group("bold")) or ""
+
+
+def without_asides(text: str) -> str:
+    """``text`` without its aside sections and aside footnotes (module docstring); unchanged when it has none."""
+    if "[^" in text:
+        text = _FOOTNOTE.sub(lambda note: "" if _ASIDE_TITLE.match(note.group("note")) else note.group(), text)
+    if "#" not in text and "**" not in text:
+        return text
+    headings = sorted([*_HEADING.finditer(text), *(h for h in _INLINE_HEADING.finditer(text) if _ASIDE_TITLE.match(h.group("bold")))],
+                      key=lambda heading: heading.start())
+    if not headings or not any(_ASIDE_TITLE.match(_title(h)) for h in headings):
+        return text
+    kept, at, skip_to_level = [], 0, None
+    for number, heading in enumerate(headings):
+        aside = bool(_ASIDE_TITLE.match(_title(heading)))
+        if skip_to_level is not None:
+            if aside or _level(heading) > skip_to_level:
+                continue  # a sub-heading of the aside, or another aside
+            skip_to_level, at = None, heading.start()
+        if aside:
+            end = next((later.start() for later in headings[number + 1:] if not _ASIDE_TITLE.match(_title(later))
+                        and _level(later) <= _level(heading)), len(text))
+            if _OWN_CHANGE.search(text, heading.end(), end):
+                continue  # the writer takes their own answer back there: not an aside
+            kept.append(text[at:heading.start()])
+            skip_to_level = _level(heading)
+    if skip_to_level is None:
+        kept.append(text[at:])
+    return "".join(kept)
