@@ -193,8 +193,10 @@ class Prefiltered:
     def _set_scan(self) -> Any:
         """The Match of an RE2 set (``google-re2``, a core dependency) of the filing strings as literals, unanchored,
         compiled at the first call: one scan in C gives the index of every string that occurs anywhere in an ASCII text,
-        in linear time (a Python loop tests each string in turn: 1-2 µs for 12-60 strings on a 90-character window; the
-        scan about 0.6-1 µs, and 3 µs against 8 for the 390 of the second-hand report words). An empty pattern, last in
+        in linear time. A call into RE2 costs about 0.6 µs before it reads a character, about what the Python loop
+        (each string tested in turn) costs for 12-40 strings on a 90-character window; from 40 strings on the scan is
+        cheaper: 1.0 µs against 2.2 for the 61 of the negation words, 3 against 8 for the 390 of the second-hand
+        report words (recorded windows of fresh rows, ``benchmarks/results/math_fresh_rows.md``, ninth pass). An empty pattern, last in
         the set (index ``len(self._keys)``), matches every text: no result is a scan that failed (RE2 gives up where
         its automaton outgrows its memory, and says so only by an empty result), and :meth:`may_match` then tests
         the strings one by one. A string that is not ASCII cannot occur in an ASCII text, and is not found in it."""
