@@ -71,20 +71,34 @@ ANATOMY = {
 }
 NEGATION_PRE = ["no", "not", "without", "negative for", "no evidence of", "no signs of", "no sign of", "no definite", "no convincing",
                 "free of", "absence of", "resolution of", "resolved", "clear of", "removal of", "interval removal of", "rather than",
-                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but"]
+                "no radiographic evidence of", "there is no", "there are no", "no longer", "nor", "never", "anything but",
+                # ConText's "probable negated existence": stated as unlikely, a finding is not asserted (red team holdout_r5)
+                "unlikely", "less likely", "doubtful", "doubtful for", "low suspicion for", "low likelihood of", "low probability of"]
 NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "not present", "not visualized", "not appreciated",
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
-                 "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized"]
+                 "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",
+                 "is unlikely", "are unlikely", "is less likely", "are less likely", "is doubtful", "are doubtful", "not confirmed", "is not confirmed", "are not confirmed", "unconfirmed",
+                 # a trailer over the list before it (red team holdout_r5)
+                 "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed",
+                 # postposed exclusion ('Small left pleural effusion excluded.'; red team holdout_r2, fixed in holdout_r5)
+                 "excluded", "is excluded", "are excluded", "has been excluded", "have been excluded", "ruled out", "is ruled out", "are ruled out", "has been ruled out"]
 UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may", "might", "could", "questionable", "suspicious for",
                  "suspected", "concerning for", "versus", "vs", "suggestive of", "suggesting", "worrisome for", "may represent",
-                 "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed"]
+                 "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed",
+                 "query", "queried"]  # British reports' "query consolidation" (red team holdout_r5)
 UNCERTAIN_POST = ["cannot be excluded", "can not be excluded", "not excluded", "cannot be ruled out", "not ruled out",
                   "is possible", "are possible", "is suspected", "is likely", "are likely", "is not excluded"]
 PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "no substantial change", "not significantly changed",
                    "no increase", "no decrease", "no worsening", "no improvement", "not changed", "no significant interval change",
-                   "not only", "no further"]
+                   "not only", "no further",
+                   # "cannot be completely excluded": a modal's object, no postposed exclusion; read as before the bare
+                   # "excluded" cue existed (red team holdout_r5)
+                   "be excluded", "be completely excluded", "be entirely excluded", "be definitely excluded", "be definitively excluded", "be ruled out", "be completely ruled out", "be entirely ruled out"]
 TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart", "which", "whereas", "yet", "otherwise",
                "there is", "there are", "there has been"]
+# ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is
+# left out of the graph (red team holdout_r5: "Follow-up imaging may later show an enlarged heart")
+HYPOTHETICAL_PRE = ["may later show", "may later develop", "may later", "will later", "may develop", "could develop", "will develop", "might develop", "will show", "would show", "may eventually show", "expected to develop", "at risk of", "at risk for", "risk of developing", "in the future"]
 SUGGESTIVE = ["suggestive of", "suggesting", "consistent with", "compatible with", "concerning for", "likely", "likely due to",
               "due to", "representing", "reflecting", "likely reflecting", "may represent", "could represent", "worrisome for",
               "indicating", "indicative of", "secondary to", "likely representing", "which may represent", "possibly representing"]
@@ -152,6 +166,7 @@ def main() -> None:
         "pseudo_negation": PSEUDO_NEGATION,
         "terminators": TERMINATORS,
         "suggestive": SUGGESTIVE,
+        "hypothetical_pre": HYPOTHETICAL_PRE,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(lexicon, indent=1, sort_keys=False) + "\n", encoding="utf-8")

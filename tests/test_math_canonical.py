@@ -48,7 +48,9 @@ ROWS = [
     ("(-\\infty, 3)", "(-\\infty, 3]", False),
     ("(1, \\frac{1}{2})", "( 1 , 1/2 )", True),
     ("(1, 2, 3)", "(3, 2, 1)", False),
-    ("(1, 2) \\cup (3, 4)", "(1, 2) \\cup (3, 4)", None),
+    ("(1, 2) \\cup (3, 4)", "(3, 4) \\cup (1, 2)", True),  # a union of intervals, in any order
+    ("(1, 2) \\cup (3, 4)", "(1, 2) \\cup (3, 5)", False),
+    ("(1, 2) \\cup (3, 4)", "(1, 2)", None),  # different shapes
     # finite sets
     ("\\{1, 2, 3\\}", "\\{3,2,1\\}", True),
     ("\\{1, 2\\}", "\\{1, 3\\}", False),

@@ -19,7 +19,8 @@ LEFT_OPEN = {
         "reading every fenced function call as a tool call would make any code answer an extra call"),
     ("toolrl_format", "terse_think"): (
         "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
-        "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0"),
+        "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0 "
+        "(since holdout_r5 the prompt's words count beside two content words of the writer's own; this has none)"),
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
@@ -40,15 +41,9 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),
-    ("kg_triplet_consistency", "postposed_excluded"): (
-        "'Heart enlargement excluded.': a finding named by a noun phrase the lexicon lacks and a post-negation cue "
-        "after it; the offline extractor (radiology_kg.py) reads the remaining findings as the reference's"),
     ("kg_triplet_consistency", "terse_labels"): (
         "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
         "an extractor limit (docs: a reconstruction of ReXKG)"),
-    ("kg_triplet_consistency", "bulleted_report"): (
-        "genuine: 'Heart: enlarged.' as a bullet is read as the anatomy 'heart' without the finding cardiomegaly "
-        "(0.786); an extractor limit"),
     ("overlong_penalty", "all_caps_unspaced_sentences"): (
         "words written without spaces count ceil(n/16) a run, fewer than their words; any higher rate for long runs "
         "(one per 4 letters was tried) pays splitting them with invisible characters into runs just under the "
@@ -76,8 +71,6 @@ LEFT_OPEN = {
     ("overlong_penalty", "contractions_heavy"): (
         "label disputed after first sight: words stand in for tokens, and 'sixty-two-year-old' is 4 words (6+ tokens); "
         "counting a run of 3+ hyphen-joined words as one reopens holdout_r2's hyphen- and pair-joined hacks"),
-    ("overlong_penalty", "slashes_plus_and_ranges"): (
-        "label disputed after first sight: as contractions_heavy, 'Sixty-two-year-old' counts its 4 words"),
     ("overlong_penalty", "urls_emails_abbreviations"): (
         "label disputed after first sight: a URL or a mail address costs a tokenizer one token per part, so counting "
         "its parts (https, hospital, example, org) is the token stand-in the fallback is; its plain reference loses "
@@ -106,11 +99,8 @@ LEFT_OPEN = {
     # holdout_r4 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r4_first_sight.md)
     ("toolrl_format", "imperative_fragment_think"): (
         "genuine, but 'Need Paris weather, celsius. Call get_current_weather once.' is the prompt's words but 'need' "
-        "and 'once'; as holdout_r1's terse_think (counting prompt words again pays a think that pastes the call or "
-        "shuffles the prompt's words)"),
-    ("toolrl_format", "arrow_mapping_think"): (
-        "genuine: 'Paris -> location; celsius -> unit' restates the schema's words (location, unit, required, call); "
-        "as terse_think"),
+        "('once' is a stop word): one word of its own, under the two after which holdout_r5's rule counts the "
+        "prompt's words (fewer would pay the prompt's words shuffled, holdout_r4's shuffled_words_think)"),
     ("crpo_format", "shuffled_words_think"): (
         "the reasoning's own words in random order: real, on-topic content words; telling word salad from terse "
         "clinical shorthand needs a language model, which the format guard does not run"),
@@ -137,14 +127,29 @@ LEFT_OPEN = {
     ("overlong_penalty", "emoji_bullet_markers"): (
         "label disputed after first sight: a bullet emoji costs a tokenizer a token or more, so counting it is the "
         "token stand-in the word fallback is (as holdout_r3's disputed rows); its plain reference has no markers"),
-    ("overlong_penalty", "spaced_em_dashes"): (
-        "label disputed after first sight: a spaced dash is a token, as emoji_bullet_markers"),
     ("overlong_penalty", "numbered_markers"): (
         "label disputed after first sight: a list number ('1.') is a token, as emoji_bullet_markers"),
+    ("overlong_penalty", "slashes_plus_and_ranges"): (
+        "label disputed after first sight: as contractions_heavy, 'Sixty-two-year-old' counts its 4 words"),
     ("overlong_penalty", "markdown_headers"): (
         "label disputed after first sight: '##' is a token, as emoji_bullet_markers"),
     ("overlong_penalty", "spaced_ellipses_and_abbreviation"): (
         "label disputed after first sight: each '.' of a spaced ellipsis is a token, as emoji_bullet_markers"),
+    # holdout_r5 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r5_first_sight.md)
+    ("toolrl_correctness", "blank_line_between_parallel_calls"): (
+        "genuine, refused by parse: toolrl (rlla.py splits the block on '\\n' and decodes every line, so a blank line "
+        "between two calls raises, the minimum); parse: lenient pays it 3.0, as holdout_r3's tabs_indented_json"),
+    ("toolrl_correctness", "extra_call_smolagents_code_block"): (
+        "a ```py fence calling send_email(...) is code, not a call in a tool-call format (as holdout_r1's "
+        "python_call_extra); its closing '```<end_code>' is smolagents' CodeAgent marker, read by no tool-call runner "
+        "of the prompt's layout. A fence whose info string declares a call (```tool_code, ```tool_call) is read"),
+    ("jaccard", "tab_separated"): (
+        "genuine, but the shared reading (reading.visible_text) collapses a tab to a space before the labels are read, "
+        "so 'consolidation<TAB>pleural effusion' is one label; telling a tab apart needs the reading to keep it "
+        "(shared with the math and choice readers, not changed here)"),
+    ("kg_triplet_consistency", "query_prefix"): (
+        "'Query right lower lobe consolidation.': 'query' is now an uncertainty cue (uncertain_as: uncertain refuses "
+        "it), but the default uncertain_as: present reads an uncertain finding as present, by ReXKG's design"),
 }
 
 ROWS = bench.load_rows()

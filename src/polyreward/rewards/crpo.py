@@ -165,9 +165,12 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
         return 1.5 if has_summary_and_one_box(parts[1]) else 1.0
     # guarded: the summary beside the box is visible and states something (a content word: "The first step is an
     # ECG."), not a full stop or the boxed letter again ("\\boxed{A}.", "A \\boxed{A}"; red team holdout_r2)
+    # LaTeX's other boxes box too: "\\boxed{A} \\fbox{B}" is two boxed answers (red team holdout_r5); the one box
+    # asked for is still a \\boxed
     answer = visible_text(parts[1], code=True)
+    answer, plain = _OTHER_BOX.sub(r"\\boxed{", answer), answer
     boxes = boxed_groups(answer.strip())
-    if not has_summary_and_one_box(answer) or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
+    if not has_summary_and_one_box(answer) or not has_summary_and_one_box(plain) or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
         return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
     summary = answer.replace(boxes[0], " ")
     return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \
@@ -175,6 +178,7 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
 
 
 _WORD_CHAR = re.compile(r"[^\W_]")
+_OTHER_BOX = re.compile(r"\\(?:fbox|framebox|boxed|bbox|colorbox\s*\{[^{}]{0,20}\}|fcolorbox\s*\{[^{}]{0,20}\}\s*\{[^{}]{0,20}\})\s*(?:\[[^\]]{0,20}\]\s*)?\{")
 _WORDS = re.compile(r"[^\W_]+")
 
 

@@ -67,6 +67,10 @@ ignored). They are a committed forecast only when
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
 * the block's tag is read in any case (``<Answer>27</Answer>``; red team ``holdout_r4``);
+* a box around the value is the value (``\\boxed{27}``), a block that is one JSON object of scalars is the ``key:
+  value`` lines it states (``{"pm25_mean": 27}``: ``PM25`` is the pollutant's name), and a bracket after the one
+  value that states its own class by the class's range under the scored thresholds (``50 µg/m³ (Korean 'bad' class,
+  36–75)``) is read past; another class's range or a range that is no class's stays (red team ``holdout_r5``);
 * with ``answer_block: required`` (the shipped example: its prompts ask for ``<answer>...</answer>``) only the
   block is read: a last line of prose ending in a number ("So far the running value is 70.38") is no forecast,
   however much it reads like the prose style "I expect roughly 76 µg/m3" that the default (``optional``) accepts.
@@ -152,7 +156,7 @@ def _number(value: Any) -> float:
         return math.nan
 
 
-_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
+_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|25|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
 _NEGATION = re.compile(
     r"\b(?:not|never|no|cannot|anything\s+but|other\s+than|except|rule\s+out|ruled\s+out|exclud\w*|eliminat\w*|"
     r"rather\s+than|instead\s+of)\b|n't\b",
@@ -179,7 +183,8 @@ _SENTENCE_START = re.compile(r"[.!?\n]")
 
 
 # LaTeX a forecast is typeset in: "$48\\ \\mu g/m^3$", "\\text{µg/m}^{3}"
-_LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|textrm|rm|mbox)\s*\{([^{}]*)\}")
+# (a box around the value is the value: "\\boxed{50}", red team holdout_r5; two boxes are two numbers)
+_LATEX_WRAPPER = re.compile(r"\\(?:text|mathrm|textrm|rm|mbox|boxed|fbox|framebox)\s*\{([^{}]*)\}")
 _LATEX_SPACE = re.compile(r"\\[,;:! ]|\$|\\quad")
 # a step label before its value: "Day 1: 48", "D+1: 48", "t+2: 52" (a word, a step number, a colon) is no value
 # ("hour 20: 30" names an hour of the day, whose value is no daily mean: not a step label; red team holdout_r4)
@@ -298,10 +303,51 @@ def _without_restatement(span: str) -> str:
     return _RESTATED.sub(drop, span)
 
 
+def _json_record(span: str) -> str:
+    """A block that is one JSON object of scalars (``{"pm25_mean": 50}``) as the ``key: value`` lines it states, an
+    underscore in a key read as a space (so the key is a label, its digits a pollutant's name, not a number); any
+    other span unchanged (red team ``holdout_r5``)."""
+    text = span.strip()
+    if not (text.startswith("{") and text.endswith("}")):
+        return span
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        return span
+    if not isinstance(value, dict) or not value or not all(isinstance(v, (int, float, str)) and not isinstance(v, bool)
+                                                           for v in value.values()):
+        return span
+    return "\n".join(f"{str(k).replace('_', ' ')}: {v}" for k, v in value.items())
+
+
+# a bracket after the value that states the class it falls in by the class's range: "50 µg/m³ (Korean 'bad'
+# class, 36–75)" (red team holdout_r5); read by :func:`_without_own_class_range`
+_CLASS_RANGE = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)([^()\d]{0,30})\(([^()\d]{0,60}?)(\d+(?:\.\d+)?)\s*(?:-|–|—|to)\s*(\d+(?:\.\d+)?)([^()\d]{0,30})\)")
+_SCHEME_WORDS = frozenset("korea korean china chinese us epa who standard standards grade band range scale".split())
+
+
+def _without_own_class_range(span: str, edges: Sequence[float]) -> str:
+    """``span`` without a bracketed range after its value that is exactly the range of the value's own class under
+    ``edges`` (lower edge as written or plus one: "36–75" for Korea's (35, 75]; 0 for the lowest class), in words
+    that may stand beside a forecast or name the standard. It states the class the score reads, nothing else; a range
+    of another class, or around the value but not a class's, stays (three numbers: no forecast)."""
+    def drop(match: re.Match) -> str:
+        value, low, high = float(match.group(1)), float(match.group(4)), float(match.group(5))
+        c = pm_class(value, edges)
+        lower = edges[c - 1] if c else 0.0
+        words = _NEIGHBOUR_WORD.findall((match.group(3) + " " + match.group(6)).casefold())
+        if c < len(edges) and high == edges[c] and (lower <= low <= lower + 1 if c else low == 0) \
+                and all(w in NEIGHBOUR_WORDS or w in _SCHEME_WORDS for w in words):
+            return match.group(1) + match.group(2)
+        return match.group()
+    return _CLASS_RANGE.sub(drop, span) if edges and "(" in span else span
+
+
 def _read_span(span: str) -> str:
     """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
+    span = _json_record(span) if "{" in span else span
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
@@ -353,14 +399,15 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
     """The pollutant ``span`` names that is not one of ``pollutants`` (the ones forecast), or "": "340 µg/m³ of PM10"
     is a PM10 forecast, no forecast of PM2.5 (the name is read only to know which quantity the number is)."""
     for match in _POLLUTANT_NAME.finditer(span):
-        named = "pm25" if "2.5" in match.group() else "pm10"
+        named = "pm10" if match.group().endswith("10") else "pm25"
         if pollutants and named not in pollutants:
             return match.group()
     return ""
 
 
 def _committed_in_view(text: str, count: int, block_required: bool = False,
-                       pollutants: Sequence[str] = (), named: frozenset[str] = frozenset()) -> tuple[list[float] | None, str, bool]:
+                       pollutants: Sequence[str] = (), named: frozenset[str] = frozenset(),
+                       edges: Sequence[float] = ()) -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
@@ -382,6 +429,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         after = _UNIT.sub(" ", span[found[-1].end():]) if found else ""
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
+    span = _without_own_class_range(span, edges) if count == 1 else span
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
         return None, why, True
@@ -412,7 +460,8 @@ _WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|in
 
 
 def committed_forecast(text: str, count: int, block_required: bool = False,
-                       pollutants: Sequence[str] = (), prompt: object = None) -> tuple[list[float] | None, str]:
+                       pollutants: Sequence[str] = (), prompt: object = None,
+                       edges: Sequence[float] = ()) -> tuple[list[float] | None, str]:
     """(the ``count`` numbers the completion commits to, "") or (None, why not); module docstring.
 
     Read in the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` is -76,
@@ -420,9 +469,10 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     answer, not even as a fallback: a forecast is plain text). ``block_required``: only an ``<answer>`` block is a
     forecast (``answer_block: required``). ``pollutants``: the pollutants forecast (pm25, pm10); a span that names
     another one is no forecast of them; empty: names are not checked. ``prompt``: its words may stand in a label
-    before a colon (``Jongno mean: 24``), which other words relabel (``Peak hourly value: 340``)."""
+    before a colon (``Jongno mean: 24``), which other words relabel (``Peak hourly value: 340``). ``edges``: the
+    class edges scored (one forecast): a bracket that states the value's own class range is read past."""
     named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(whole_prompt(prompt_text(prompt))).casefold())) if prompt is not None else frozenset()
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named)
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges)
     return numbers, why
 
 
@@ -546,7 +596,7 @@ class ForecastClassCost(RolloutReward):
             return Scored(math.nan, "no valid observation (NaN or <= 0)")
         count = sum(len(values) for values in observed.values())
         numbers, why = committed_forecast(completion, count, self.answer_block == "required", tuple(self.pollutants),
-                                          row.get("prompt"))
+                                          row.get("prompt"), self.pollutant_edges[next(iter(self.pollutants))] if count == 1 else ())
         if numbers is None:
             return Scored(self.score_range[0], f"no committed forecast: {why}")
         total = weight_sum = 0.0

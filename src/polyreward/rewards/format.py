@@ -94,7 +94,10 @@ PLACEHOLDER_WORDS = frozenset("foo foobar baz qux quux corge grault garply waldo
 META_WORDS = frozenset("""reasoning reason reasons carefully careful consider considering approach analyze analyse analysis
 answer answers final solve solving question task request produce provide give appropriate choose option options
 detailed insert placeholder show here goes write explanation explain systematically thoroughly methodically proceed
-best""".split())
+best
+assistant model helpful capable highly expert competent intelligent""".split())
+# (the last line: words about the writer, not the case -- "I am a highly capable assistant and I have reasoned
+# carefully." describes its author; red team holdout_r5. Compared by stem too, so "reasoned" is "reason")
 
 
 @functools.cache
@@ -157,8 +160,25 @@ _ADDRESS = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\
 _HASHTAG = re.compile(r"(?<![\w&#])#[^\W\d_][\w-]*")
 
 
+def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
+    """The runs of three consecutive case-folded words of a prompt: a text that repeats one copies the prompt."""
+    from polyreward.verifiers.reading import visible_text
+    from polyreward.verifiers.turns import whole_prompt
+
+    text = whole_prompt(prompt_text(prompt))
+    words = _WORD.findall(visible_text(text).casefold()) if text else []
+    return frozenset(zip(words, words[1:], words[2:]))
+
+
+OWN_WORDS_TO_BORROW = 2  # own content stems a body needs before the prompt's words it uses in its own order count
+
+
 def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
-    """(the content words of ``text`` that ``prompt`` does not hold, the visible text read)."""
+    """(the content words of ``text`` that count, the visible text read): the words ``prompt`` does not hold; and,
+    when those are at least :data:`OWN_WORDS_TO_BORROW` distinct stems, also the prompt's words the text uses outside
+    any run of three words copied from the prompt, its numbers not (red team ``holdout_r5``: "user wants lyon weather now in celsius
+    so call get_weather" reasons in the prompt's nouns; a pasted prompt, a pasted schema or the prompt's words
+    shuffled with nothing of the writer's own count as before)."""
     from polyreward.verifiers.reading import visible_text
 
     visible = _TAG.sub(" ", visible_text(text)).casefold()
@@ -168,7 +188,20 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
         visible = _HASHTAG.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    return {w for w in _WORD.findall(visible) if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}, visible
+    words = _WORD.findall(visible)
+    own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
+    # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS)
+    if not excluded or len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)}) < OWN_WORDS_TO_BORROW:
+        return own, visible
+    shingles = prompt_shingles(prompt)
+    copied = set()
+    for i in range(len(words) - 2):
+        if (words[i], words[i + 1], words[i + 2]) in shingles:
+            copied.update((i, i + 1, i + 2))
+    # the prompt's words only, not its numbers (a restated number is the prompt's fact, as before)
+    borrowed = {w for i, w in enumerate(words) if w in excluded and i not in copied and w.isalpha() and w not in NUMBER_WORDS
+                and _is_content(w, not_content)}
+    return own | borrowed, visible
 
 
 def content_words(text: str, prompt: object = None) -> int:
@@ -210,7 +243,13 @@ def _terms(text: str) -> set[str]:
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
+    terms -= _meta_stems()
     return terms | set(_DIGITS.findall(visible))  # the numbers inside "3y" and "2x" too
+
+
+@functools.cache
+def _meta_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in META_WORDS)
 
 
 def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:

@@ -38,6 +38,11 @@ American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming s
 (``small left pleural effusion`` where the report writes "Small left pleural effusion") is the gold label it ends
 with (:func:`polyreward.verifiers.label_sets.as_worded_in`).
 
+Red team ``holdout_r5`` (normalised mode): a body that is one JSON or Python list of strings names its items, a
+one-line list may use a spaced pipe, an underscore joins a label's words as a space does, a sentence's list loses
+its subject and verb ("The findings present are a, b and c.": a finding noun with affirming qualifiers only, then a
+copula) and the ``and`` before its last label, and a gold label glossed in the report's own words (``pleural
+effusion: small, left`` where the report writes "Small left pleural effusion"; words only) is that label.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 

@@ -354,6 +354,10 @@ class ToolRLFormat(RolloutReward):
             return Scored(None, f"no reference in column {self.answer_column!r}")
         layout = self.layout(reference)
         text = assistant_segment(completion)
+        if self.min_content_words > 0 and "\n" in text:
+            # guarded: blank lines between the blocks and around a block's body are layout, not another format
+            # ("<think>...</think>\n\n<tool_call>\n{...}\n\n</tool_call>"; red team holdout_r5)
+            text = _BLANK_BEFORE.sub(lambda m: "\n" + m.group(1) if "\n" in m.group() else m.group(), _BLANK_AFTER.sub(r"\1\n", text))
         if not matches_layout(text, _FORMAT_LITERALS[layout]):
             return Scored(0.0, f"does not match the {layout} layout {_FORMAT_PATTERNS[layout]!r}")
         tags = {"response": ("<response>", "</response>"), "tool_call": ("<tool_call>", "</tool_call>")}
@@ -373,6 +377,11 @@ class ToolRLFormat(RolloutReward):
         if self.min_content_words > 0 and "tool_call" in blocks and (why := _unreadable_call(blocks["tool_call"])):
             return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
         return Scored(1.0, f"well-formed ({layout} layout)")
+
+
+# blank lines between the layout's tags and around a block's body: read as the one line break the layout writes
+_BLANK_AFTER = re.compile(r"(</think>|<tool_call>|</tool_call>|<response>)[ \t]*\n\s*")
+_BLANK_BEFORE = re.compile(r"(?<!\s)\s++(</tool_call>|</response>)")  # from a run's start only: linear
 
 
 def _unreadable_call(body: str) -> str:

@@ -90,12 +90,14 @@ def foreign_call(value: Any) -> Call | None:
     return None
 
 
-_LITERAL_START = re.compile(r"\{\s*'")
+_LITERAL_START = re.compile(r"\{\s*['\"]")
 
 
 def literal_calls(text: str, value_calls) -> list[Call]:
-    """Calls written as Python dict literals (single-quoted keys), each read with ``ast.literal_eval`` over its
-    brace-balanced span; ``value_calls(value)`` lists the calls of a decoded value (the caller's JSON reading)."""
+    """Calls written as Python dict literals, each read with ``ast.literal_eval`` over its brace-balanced span:
+    single-quoted keys, or double-quoted keys with a value JSON cannot read (Glaive's ``{"name": "f", "arguments":
+    '{"k": 1}'}``, a single-quoted string; red team ``holdout_r5``). A span that is JSON is left to the JSON readers
+    (read once). ``value_calls(value)`` lists the calls of a decoded value (the caller's JSON reading)."""
     calls: list[Call] = []
     position, tries = 0, 0
     while tries < MAX_LITERALS and (start := _LITERAL_START.search(text, position)) is not None:
@@ -104,8 +106,15 @@ def literal_calls(text: str, value_calls) -> list[Call]:
         if end is None:
             break
         position = end
+        span = text[start.start():end]
+        if text[start.end() - 1] == '"':
+            try:
+                json.loads(span)
+                continue  # JSON: the JSON readers read it
+            except (ValueError, RecursionError):
+                pass
         try:
-            value = ast.literal_eval(text[start.start():end])
+            value = ast.literal_eval(span)
         except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
             position = start.start() + 1
             continue
@@ -143,7 +152,10 @@ _REACT = re.compile(r"^[ \t>*_-]*Action[ \t]*:[ \t]*`?([A-Za-z_][\w.\-]{0,100})`
 # the body runs to the next python tag, end-of-message token or line end (a tempered run: linear)
 _PYTHON_TAG = re.compile(r"<\|python_tag\|>((?:(?!<\|python_tag\|>|<\|eom_id\|>|<\|eot_id\|>)[^\n])*)")
 # a tool-call tag of another spelling than the exact <tool_call> (case, - or no separator, function/tool use)
-_CALL_TAG = re.compile(r"<[ \t]*(/?)[ \t]*((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?)[ \t]*>", re.IGNORECASE)
+# (FunctionGemma writes the pair as <start_function_call> ... <end_function_call>: an "end" prefix closes; red team
+# holdout_r5)
+_CALL_TAG = re.compile(r"<[ \t]*(/?)[ \t]*(?:(start|begin|end)[ \t_-]?)?((?:tool|function)[ \t_-]?(?:calls?|use)|toolcalls?)[ \t]*>",
+                       re.IGNORECASE)
 _PY_CALL = re.compile(r"^[ \t]*([A-Za-z_][\w.]{0,200})[ \t]*\((.*)\)[ \t;]*$", re.DOTALL)
 _YAML_NAME = re.compile(r"^name[ \t]*:[ \t]*['\"]?([A-Za-z_][\w.\-]{0,200})['\"]?[ \t]*$", re.MULTILINE)
 _YAML_ARGUMENTS = re.compile(r"^(?:parameters|arguments|args|input)[ \t]*:", re.MULTILINE)
@@ -161,6 +173,9 @@ def python_call(text: str) -> Call | None:
         return None
     if not isinstance(node, ast.Call):
         return None
+    if isinstance(node.func, ast.Name) and node.func.id == "print" and not node.keywords and len(node.args) == 1 \
+            and isinstance(node.args[0], ast.Call):
+        node = node.args[0]  # Gemma's tool_code convention prints the call's result: print(f(k=v)) calls f
     name = ast.unparse(node.func)
     if name.endswith(".call"):
         name = name[: -len(".call")]
@@ -181,6 +196,19 @@ def _body_calls(body: str, json_calls) -> list[Call]:
     lines = [line for line in body.splitlines() if line.strip()]
     python = [call for line in lines if (call := python_call(line)) is not None]
     return python or ([{"name": body.strip()[:60] or "?", "parameters": {}}] if body.strip() else [])
+
+
+# a code fence whose info string declares a tool call (Gemma's ```tool_code, ```tool_call, ```function_call):
+# a runner of that layout executes its body, so it is calls, not code (red team holdout_r5)
+_TOOL_FENCE_INFO = re.compile(r"(?:tool|function)[ \t_-]?(?:code|calls?|use)", re.IGNORECASE)
+
+
+def tool_fence_calls(info: str, body: str, json_calls) -> list[Call]:
+    """The calls of a code fence whose info string (the opener's language word) declares a tool call: JSON calls,
+    else one Python call per line, else one attempted call; [] for any other fence (code is code)."""
+    if not _TOOL_FENCE_INFO.fullmatch(info.strip()):
+        return []
+    return _body_calls(body, json_calls)
 
 
 def markup_calls(text: str, json_calls) -> list[Call]:
@@ -236,7 +264,11 @@ def harmony_calls(text: str, json_calls) -> list[Call]:
 
 # a line that is only a call (or a bracketed list of calls, Llama 3.2's pythonic layout); the name must read as a
 # function's (snake_case, dotted or camelCase), so "Note(this)" or "f(x)" in prose is not one
-_CALL_LINE = re.compile(r"^[ \t]*\[?[ \t]*([A-Za-z_][\w.]{1,200})[ \t]*\((.{0,2000})\)[ \t]*\]?[ \t;]*$", re.MULTILINE)
+# a line may open with markers a runner strips before the call: Gorilla's <<function>>, Mistral's [TOOL_CALLS],
+# special tokens (red team holdout_r5)
+_LINE_MARKERS = r"(?:[ \t]*+(?:<<[A-Za-z_]{1,30}>>|\[[A-Z][A-Z_]{1,30}\]|<[|｜][^<>\n]{0,60}[|｜]>))*+[ \t]*+"
+_CALL_LINE = re.compile(rf"^{_LINE_MARKERS}\[?[ \t]*([A-Za-z_][\w.]{{1,200}})[ \t]*\((.{{0,2000}})\)[ \t]*\]?[ \t;]*$", re.MULTILINE)
+_LEADING_MARKERS = re.compile(rf"^{_LINE_MARKERS}")
 _JS_OBJECT_ARGUMENT = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
 
 
@@ -250,7 +282,7 @@ def call_lines(text: str) -> list[Call]:
     for match in _CALL_LINE.finditer(text):
         if not _FUNCTION_LIKE.search(match.group(1)):
             continue
-        line = match.group().strip().rstrip(";").strip()
+        line = _LEADING_MARKERS.sub("", match.group(), count=1).strip().rstrip(";").strip()
         if line.startswith("["):
             try:
                 node = ast.parse(line, mode="eval").body
@@ -275,14 +307,14 @@ def _tag_bodies(text: str, json_calls) -> list[Call]:
 
     openers, closers = [], {}
     for match in _CALL_TAG.finditer(text):
-        if match.group(1):
-            closers.setdefault(key(match.group(2)), []).append(match.start())
-        elif match.group(2) != "tool_call":  # the exact tag is read as a block
+        if match.group(1) or (match.group(2) or "").lower() == "end":
+            closers.setdefault(key(match.group(3)), []).append(match.start())
+        elif match.group(3) != "tool_call" or match.group(2):  # the exact tag is read as a block
             openers.append(match)
     calls: list[Call] = []
     position = 0
     for match in openers:
-        ends = closers.get(key(match.group(2)), [])
+        ends = closers.get(key(match.group(3)), [])
         at = bisect.bisect_left(ends, match.end())
         if match.start() < position or at == len(ends):
             continue
@@ -331,10 +363,11 @@ _FUNCTION_LIKE = re.compile(r"[A-Za-z0-9]_[A-Za-z0-9]|[A-Za-z]\.[A-Za-z]|[a-z][A
 # what may stand between a function's name and its arguments: special-token markers, a code-fence opener, one-word
 # labels ending in a colon ("✿ARGS✿:", "Arguments:", "Action Input:" is two words and is ReAct's, read there)
 # (a label opens its line: "calculate_area returns: {...}" describes a result, it calls nothing)
-_CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|^[ ]{0,3}(?:`{3,}|~{3,})[\w+-]*[ \t]*$|^[^\w\n]*[^\W\d_]{1,20}[^\w\s]{0,3}[ \t]*:",
+_CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|\[[A-Z][A-Z_]{1,30}\]|^[ ]{0,3}(?:`{3,}|~{3,})[\w+-]*[ \t]*$|^[^\w\n]*[^\W\d_]{1,20}[^\w\s]{0,3}[ \t]*:",
                          re.MULTILINE)
 _NO_WORD = re.compile(r"[^\w]*")
-_SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>")
+# special tokens: <|x|>, DeepSeek's <｜x｜>, Mistral's bracketed [TOOL_CALLS] / [ARGS] (red team holdout_r5)
+_SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|\[[A-Z][A-Z_]{1,30}\]")
 _OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
 _CALL_INDEX = re.compile(r"^:\d{1,6}(?=\s|<|$)")
 LOOKBACK = 300  # characters before an object searched for its function's name

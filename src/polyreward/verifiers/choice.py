@@ -38,6 +38,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.commitment import (
+    AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS,
     case_alternative_before,
     hedged,
     label_pattern,
@@ -70,6 +71,7 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
+_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?)\s*\$")  # inline math that opens with a bracketed letter
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
@@ -195,7 +197,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = r"(?:[^\S\n]*(?:[,/&+;]|\b(?:or|and|and/or|to|through|thru)\b)?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
+    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end():
             continue
@@ -423,6 +425,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
+    if "$" in text:
+        text = _INLINE_LETTER.sub(r"\1", text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
     if "[" in text or not text.isascii():
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")

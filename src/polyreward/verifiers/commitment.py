@@ -88,15 +88,21 @@ _NEGATED_AFTER = re.compile(
     r"|\A\s*(?:이|가|은|는)?\s*아니",  # Korean: "144이 아닙니다" (is not 144)  # "42 | no |", not "</answer> No other findings"
     re.IGNORECASE,
 )
+# "or" and "and" in the languages a policy switches to (holdout41: "C或D", "B и D", "C hoặc D", "A oppure B"): spaced
+# words, and the CJK ones that stand between letters unspaced
+OR_WORDS = r"or|and/or|o|ou|oder|или|oppure|hoặc|veya|atau"
+OR_UNSPACED = r"或者|或|または|또는"
+AND_WORDS = r"and|y|et|und|e|и|và|ve|dan"
+AND_UNSPACED = r"和|与|及|및"
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
 _CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
 _HEDGED_BEFORE = re.compile(
-    r"(?:\b(?:or|either|otherwise|else|and/or|alternatively)|/)(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\Z",
+    r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
     re.IGNORECASE,
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:or|and/or|o|ou|oder|или)\b|/|或|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:" + OR_WORDS + r")\b|/|" + OR_UNSPACED + r"|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE
                            # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)

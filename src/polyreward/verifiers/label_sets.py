@@ -55,6 +55,36 @@ def _flag_labels(body: str) -> list[str] | None:
     return [k for k, v in value.items() if v is True or (isinstance(v, str) and v.strip().casefold() in ("yes", "present", "true"))]
 
 
+def _list_literal(body: str) -> list[str] | None:
+    """The labels of a body that is one JSON or Python list of strings (``["a", "b"]``, ``['a', 'b']``); None for any
+    other body (red team ``holdout_r5``)."""
+    import ast
+    import json
+
+    text = body.strip()
+    try:
+        value = json.loads(text)
+    except (ValueError, RecursionError):
+        try:
+            value = ast.literal_eval(text)
+        except (ValueError, SyntaxError, MemoryError, RecursionError, TypeError):
+            return None
+    if not isinstance(value, (list, tuple)) or not value or not all(isinstance(v, str) for v in value):
+        return None
+    return list(value)
+
+
+# other list separators a single-line body may use when it has no prompt separator: a spaced pipe, a tab
+_OTHER_SEPARATOR = re.compile(r"\s\|\s|\t")
+# the subject and verb a sentence opens its list with ("The findings present are a, b and c.", "Findings include
+# a, b"): a finding noun, affirming qualifiers only (so "possible findings are", "findings excluded are" keep their
+# words and match no label), then a copula (red team holdout_r5)
+_LEAD_IN = re.compile(
+    r"^\s*(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies))"
+    r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?\s+(?:are|is|include|includes)\s*:?\s+", re.IGNORECASE)
+_LAST_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+
+
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
     line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"), else on a spaced ``&`` (``a & b``). A
@@ -65,12 +95,18 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
     genuine answer written as a list or with commas names the same labels."""
     if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
         return flags
+    if body.lstrip().startswith("[") and (items := _list_literal(body)) is not None:
+        return [item.strip() for item in items if item.strip()]
     if separator in body:
         labels = body.split(separator)
     elif len([line for line in body.splitlines() if line.strip()]) > 1:
         labels = body.splitlines()
-    elif "," in body:
-        labels = body.split(",")
+    elif _OTHER_SEPARATOR.search(body):
+        labels = _OTHER_SEPARATOR.split(body)
+    elif "," in body or _LEAD_IN.match(body):
+        # a sentence's list: its subject and verb are no label, nor is the "and" before the last ("a, b and c")
+        labels = _LEAD_IN.sub("", body, count=1).split(",")
+        labels[-1:] = _LAST_AND.split(labels[-1]) if len(labels) > 1 or _LEAD_IN.match(body) else labels[-1:]
     elif " & " in body:
         labels = body.split(" & ")
     else:
@@ -83,7 +119,8 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
 
 def normalize_label(label: str, synonyms: Mapping[str, str] | None = None) -> str:
     """Case-fold, NFKC-normalise and collapse whitespace; then map through ``synonyms`` (keys normalised the same way)."""
-    key = _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", label)).strip().casefold()
+    # an underscore joins a label's words as a space does (pleural_effusion; red team holdout_r5)
+    key = _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", label).replace("_", " ")).strip().casefold()
     if synonyms:
         return synonyms.get(key, key)
     return key
@@ -151,8 +188,20 @@ def as_worded_in(predicted: set[str], gold: set[str], source: str) -> set[str]:
     effusion`` for ``pleural effusion`` when the report writes "Small left pleural effusion") read as that gold label:
     the qualifiers are the report's own words for the finding. All three in one key space (:func:`spelling_key`)."""
     out = set()
+    words = None
     for label in predicted:
         if label not in gold:
             label = next((g for g in gold if label.endswith(" " + g) and label in source), label)
+        if label not in gold and (gloss := _GLOSS.match(label)) is not None and gloss.group(1) in gold:
+            # "pleural effusion: small, left", "cardiomegaly (heart enlarged)": a gloss in the report's own words
+            # describes the gold label; a gloss with any other word (a status, a hedge, another finding the report
+            # does not name) keeps the label whole (red team holdout_r5)
+            words = set(_KEY_WORD.findall(source)) if words is None else words
+            if set(_KEY_WORD.findall(gloss.group(2) or gloss.group(3))) <= words:
+                label = gloss.group(1)
         out.add(label)
     return out
+
+
+# a gloss is words only (letters, spaces, commas, hyphens): "(-)", ": 0", "(+)" are marks, not descriptions
+_GLOSS = re.compile(r"^(.+?)\s*(?::\s*([^\W\d_]+(?:[\s,-]+[^\W\d_]+)*)|\(\s*([^\W\d_]+(?:[\s,-]+[^\W\d_]+)*)\s*\))$")

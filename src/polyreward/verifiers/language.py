@@ -163,7 +163,7 @@ def english_share(text: str) -> float:
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
             language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
-        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch) and not _padded(stretch, latin):
+        if language == "en" and not _without_vowels(stretch) and not _language_game(stretch, latin) and not _padded(stretch, latin):
             english += _letters(stretch)
     return english / total
 
@@ -172,7 +172,7 @@ GAME_SHARE = 0.5  # a syllable or ending in this share of a stretch's words mark
 GAME_MIN_WORDS = 5
 
 
-def _language_game(stretch: str) -> bool:
+def _language_game(stretch: str, whole: str = "") -> bool:
     """True when one letter trigram stands inside, or one two-letter ending closes, :data:`GAME_SHARE` or more of the
     stretch's distinct content words of 4+ letters (at least :data:`GAME_MIN_WORDS` of them): a syllable inserted into every
     word (Ubbi Dubbi's ``ubb``: "Crubbushubbing chubbest pubbain") or appended to it (pig Latin's ``ay``: "estchay
@@ -181,14 +181,28 @@ def _language_game(stretch: str) -> bool:
     words = {w for w in _WORDS.findall(stretch.casefold()) if len(w) >= 4 and w not in STOP_WORDS}  # distinct words
     if len(words) < GAME_MIN_WORDS:
         return False
+    endings, inner = _markers(words)
     need = GAME_SHARE * len(words)
+    marks = [e for e, n in endings.items() if n >= need], [g for g, n in inner.items() if n >= need]
+    if not (marks[0] or marks[1]) or not whole:
+        return bool(marks[0] or marks[1])
+    # a game marks the whole text's words, not one list's: three Latin words share "-or" by nature ("rubor, calor,
+    # dolor and tumor", red team holdout_r5), while Ubbi Dubbi's "ubb" stands in most of its words
+    all_words = {w for w in _WORDS.findall(whole.casefold()) if len(w) >= 4 and w not in STOP_WORDS}
+    all_endings, all_inner = _markers(all_words)
+    floor = max(GAME_SHARE / 2 * len(all_words), GAME_MIN_WORDS)
+    return any(all_endings[e] >= floor for e in marks[0]) or any(all_inner[g] >= floor for g in marks[1])
+
+
+def _markers(words: set[str]) -> tuple[dict[str, int], dict[str, int]]:
+    """(words per two-letter ending, words per letter trigram inside a word: not its first or last letters)."""
     endings: dict[str, int] = {}
     inner: dict[str, int] = {}
     for word in words:
         endings[word[-2:]] = endings.get(word[-2:], 0) + 1
-        for gram in {word[i:i + 3] for i in range(1, len(word) - 3)}:  # inside the word: not its first or last letters
+        for gram in {word[i:i + 3] for i in range(1, len(word) - 3)}:
             inner[gram] = inner.get(gram, 0) + 1
-    return max(endings.values()) >= need or max(inner.values(), default=0) >= need
+    return endings, inner
 
 
 def _without_function_words(text: str) -> str:

@@ -370,6 +370,8 @@ def _linear_equation(text: str) -> tuple | None:
     return tuple(sorted((m, c / lead) for m, c in terms.items()))
 
 
+# what joins the intervals of a union: "\\cup", "or" spelled in prose or in \\text{}, "\\lor"
+_UNION_JOIN = re.compile(r"\\cup(?![A-Za-z])|(?:\\quad|\\,|\\;|~)*\s*(?:\\text\{\s*or\s*\}|\bor\b|\\lor(?![A-Za-z]))\s*(?:\\quad|\\,|\\;|~)*")
 _MEMBER = re.compile(r"\s*[A-Za-z]\s*\\in(?![A-Za-z])\s*")
 
 
@@ -379,6 +381,13 @@ def canonical(text: str) -> tuple | None:
     if not text or len(text) > MAX_CHARS:
         return None
     text = _SPACING.sub(" ", text).strip()
+    if "cup" in text or "or" in text:
+        parts = _UNION_JOIN.split(text)
+        if len(parts) > 1:  # "(-\\infty,-1) \\cup (4,\\infty)", "x < -1 \\text{ or } x > 4": a union of intervals, in any order
+            forms = [canonical(part.strip()) for part in parts]
+            if not all(form is not None and form[0] == "interval" for form in forms):
+                return None
+            return "union", tuple(sorted((form[1] for form in forms), key=repr)), any(form[2] for form in forms)
     if RELATION.search(text):
         return inequality_interval(text, _element)
     member = _MEMBER.match(text)  # "x \in (3, \infty)" states the set

@@ -61,9 +61,10 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
     if beside and letter not in beside:
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)"
     rest_of_line = re.match(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)", view[mention.end(1):])
-    if rest_of_line is not None and any(key != letter and _option_key(text) == _option_key(rest_of_line.group(1))
-                                        for key, text in options.items()):
+    if rest_of_line is not None and _option_key(options.get(letter, "")) != _option_key(rest_of_line.group(1)) and any(
+            key != letter and _option_key(text) == _option_key(rest_of_line.group(1)) for key, text in options.items()):
         return None, ""  # "**Answer: C. Thalassemia trait**": the rest of the answer line is another option's text (holdout33)
+        # (and not also the letter's own: "A. (-1, 3)" where B is "[-1, 3]", whose words are the same: holdout42)
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""
     return result

@@ -20,7 +20,13 @@ Negation is NegEx-style: a pre-cue ("no", "without", "no evidence of") opens a s
 terminator ("but", "however", ";") or 6 tokens after the last cue or negated finding; post-cues
 ("has resolved", "is not seen") negate the findings before them in the clause; pseudo-negations
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
-``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``.
+``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
+("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
+existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation"),
+a finding a later study may show ("may later show", "at risk of": ConText's hypothetical) is left out,
+a short label, a colon and a short status to the sentence end are one statement ("Heart: enlarged.", "Pneumothorax:
+none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
+``holdout_r5``).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -132,8 +138,9 @@ class Lexicon:
             for word in data[kind]:
                 add(lex.phrases, word, (kind, word))
         # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
-        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "negation_pre", "uncertain_pre", "suggestive", "terminators"):
-            for phrase in data[kind]:
+        for kind in ("pseudo_negation", "uncertain_post", "negation_post", "hypothetical_pre", "negation_pre", "uncertain_pre",
+                     "suggestive", "terminators"):
+            for phrase in data.get(kind, ()):
                 add(lex.cues, phrase, kind)
         starts: dict[str, set[int]] = {}
         for key in (*lex.phrases, *lex.cues):
@@ -190,7 +197,7 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
 def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet]]:
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
-    neg_until = unc_until = -1
+    neg_until = unc_until = hyp_until = -1
     # the end of the last pre-cue while nothing but words followed it (no mention, no punctuation): a pre-cue close
     # after it denies that denial, and the scope it opens states nothing (module docstring)
     pre_cue_end, denied_denial = -1, False
@@ -200,10 +207,21 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     last_disorder: _Mention | None = None  # the clause's latest disorder (a suggestive cue's source)
     pending_suggestive: _Mention | None = None
     clause = 0
+    header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
     for start, end, table, kind, text in _scan(tokens, lex):
         if table == "cue":
+            if kind == "terminators" and text == ":" and header[1] == start:
+                # "Less likely: consolidation", "Query: effusion": a cue that heads a colon scopes over what the colon
+                # introduces (red team holdout_r5)
+                if header[0] == "negation_pre":
+                    neg_until = end + _NEG_WINDOW
+                else:
+                    unc_until = end + _NEG_WINDOW
+                continue
+            if kind in ("negation_pre", "uncertain_pre"):
+                header = (kind, end)
             if kind == "terminators":
-                neg_until = unc_until = -1
+                neg_until = unc_until = hyp_until = -1
                 pre_cue_end, denied_denial = -1, False
                 post_from = len(mentions)
                 last_disorder = None
@@ -215,6 +233,8 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 neg_until, pre_cue_end = end + _NEG_WINDOW, end
             elif kind == "uncertain_pre":
                 unc_until = end + _NEG_WINDOW
+            elif kind == "hypothetical_pre":  # "may later show X": X is no finding of this study (red team holdout_r5)
+                hyp_until = end + _NEG_WINDOW
             elif kind in ("negation_post", "uncertain_post"):
                 status = "notpresent" if kind == "negation_post" else "uncertain"
                 for m in mentions[post_from:]:
@@ -231,6 +251,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         pre_cue_end = -1
         if denied_denial and kind in ("disorder", "device") and start <= neg_until:
             neg_until = end + _NEG_WINDOW  # "not no effusion or pneumothorax": the whole list states nothing
+            continue
+        if kind in ("disorder", "device") and start <= hyp_until:
+            hyp_until = end + _NEG_WINDOW  # "may later show an enlarged heart and a small effusion": the list too
             continue
         mention = _Mention(kind, text, start, clause, end=end)
         if kind in ("disorder", "device"):
@@ -282,7 +305,38 @@ def _extract_cached(text: str, uncertain_as: str, keep_conflicts: bool = False) 
     return _extract(text, uncertain_as, default_lexicon(), keep_conflicts)
 
 
+# a likelihood written as a percentage after a finding ("Cardiomegaly (10% likelihood)."): under one half the
+# finding is stated as unlikely, from one half on as likely (ConText's probable (negated) existence; red team
+# holdout_r5); read as those words before extraction
+_PERCENT_LIKELIHOOD = re.compile(r"\(?\s*(\d{1,3}(?:\.\d+)?)\s*%\s*(?:likelihood|probability|chance|likely|probable|certainty)\s*\)?", re.IGNORECASE)
+
+
+def _likelihood_words(text: str) -> str:
+    if "%" not in text:
+        return text
+    return _PERCENT_LIKELIHOOD.sub(lambda m: " is unlikely " if float(m.group(1)) < 50 else " is likely ", text)
+
+
+# a short label, a colon, then a short status to the sentence end ("Heart: enlarged.", "Pneumothorax: none."): one
+# statement about the label, read without the colon, which elsewhere ends a clause (red team holdout_r5)
+_LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*:[ \t]+([A-Za-z][A-Za-z ,-]{0,30}?)(?=[ \t]*(?:[.!?;]|$))")
+
+
+_DENYING_STATUS = re.compile(r"(?:none|absent|negative|no|not\s+(?:seen|present))", re.IGNORECASE)
+
+
+def _label_status(match: re.Match) -> str:
+    """One "Label: status." statement read as a sentence: a denying status ("none", "absent", "negative") as "No
+    label", any other as "label status" ("Heart enlarged")."""
+    lead, label, status = match.group(1), match.group(2), match.group(3)
+    if _DENYING_STATUS.fullmatch(status.strip()):
+        return f"{lead}No {label}"
+    return f"{lead}{label} {status}"
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
+    text = _likelihood_words(text)
+    text = _LABEL_STATUS.sub(_label_status, text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()

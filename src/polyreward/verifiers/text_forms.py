@@ -123,11 +123,19 @@ def word_count(text: str) -> int:
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
     ``&nbsp;``) is whitespace (red team ``holdout_r3``), and so is a tag between two letters (``the<wbr>patient``;
-    red team ``holdout_r4``)."""
+    red team ``holdout_r4``); a punctuation mark outside ASCII (``“``, ``—``, ``…``, ``、``) parts words and is none, one
+    word per 16 marks (a long string of them still costs; red team ``holdout_r5``); ASCII marks count as before (a
+    lone ``-`` or ``=`` in "2x - 3 = 11" stands in for its token)."""
     if "%" in text or "&" in text:
         text = _ENCODED_SPACE.sub(" ", text)
     if "<" in text:  # "the<wbr>patient<wbr>is<wbr>a": a tag between two letters parts two words (red team holdout_r4)
         text = _TAG_BETWEEN_LETTERS.sub(" ", text)
+    marks = 0
+    if not text.isascii() and _OTHER.search(text):
+        marks = sum(1 for m in _OTHER.finditer(text) if _is_punctuation(m.group()))
+        # a mark before ASCII punctuation, a space or the end closes the word it follows ("air”," reads as "air,"),
+        # not a run of its own (red team holdout_r5); between two letters it parts them as a space does
+        text = _OTHER.sub(lambda m: "" if _is_punctuation(m.group()) and _closes(text, m.end()) else m.group(), text)
     words = runs = pairs = 0
     for match in _WORD_RUN.finditer(text):
         count, pair = _run_words(match.group())
@@ -137,5 +145,15 @@ def word_count(text: str) -> int:
     if pairs >= MIN_PAIRS and pairs >= PAIR_SHARE * runs:  # "the-patient presents-with": pairs joined to hide a word
         words += pairs
     if not text.isascii():
-        words += sum(1 for m in _OTHER.finditer(text) if not _joins_previous(m.group()))
-    return words
+        words += sum(1 for m in _OTHER.finditer(text) if not _is_punctuation(m.group()) and not _joins_previous(m.group()))
+    return words + marks // WORD_CHARS  # a few marks are no words; a long string of them still costs (one per 16)
+
+
+def _closes(text: str, end: int) -> bool:
+    return end >= len(text) or text[end].isspace() or (text[end].isascii() and not text[end].isalnum())
+
+
+def _is_punctuation(ch: str) -> bool:
+    """A punctuation mark (curly quotes, dashes, the ellipsis, CJK commas): it parts words as a space does but is no
+    word (red team ``holdout_r5``: "his “oxygen ... air”" counted its two quotes as two words)."""
+    return unicodedata.category(ch)[0] == "P"

@@ -49,6 +49,7 @@ from polyreward.verifiers.call_formats import (
     literal_calls,
     markup_calls,
     named_argument_calls,
+    tool_fence_calls,
     toml_calls,
     yaml_call,
 )
@@ -328,16 +329,19 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         body = text[opening.end():closing.start() if closing else len(text)].strip()
         position = closing.end() if closing else len(text)  # an unclosed fence runs to the end, as markdown shows it
         number += 1
+        fence: list[Call] = []
         try:
-            calls.extend(_calls_in_value(strict_json(body), f"code block {number}"))
+            fence.extend(_calls_in_value(strict_json(body), f"code block {number}"))
         except DuplicateKeyError as exc:
             raise ToolCallError(f"code block {number}: {exc}") from None
         except (ValueError, RecursionError):  # not one JSON value: one call per line, YAML, or code of another language
-            calls.extend(_scan_objects(body, f"code block {number}"))
+            fence.extend(_scan_objects(body, f"code block {number}"))
             yaml = yaml_call(body)
-            calls.extend([yaml] if yaml is not None else [])
-            calls.extend(toml_calls(body, lambda value: _calls_in_value(value, f"code block {number}")) if yaml is None else [])
-            calls.extend(_other_formats(body))
+            fence.extend([yaml] if yaml is not None else [])
+            fence.extend(toml_calls(body, lambda value: _calls_in_value(value, f"code block {number}")) if yaml is None else [])
+            fence.extend(_other_formats(body))
+        # a fence whose info string declares a tool call (```tool_code) is calls however its body is written
+        calls.extend(fence or tool_fence_calls(opening.group()[len(marker):], body, _json_calls))
     rest.append(text[position:])
     prose = "".join(rest)
     tagged: list[Call] = []

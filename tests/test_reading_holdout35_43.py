@@ -1,4 +1,4 @@
-"""Reading rules for the red team's holdout35-holdout40 (written blind): tables of realistic output both ways, through
+"""Reading rules for the red team's holdout35-holdout43 (written blind): tables of realistic output both ways, through
 ``math_accuracy`` and ``choice_accuracy`` with the prompt passed, and properties of the new rules."""
 
 from __future__ import annotations
@@ -128,3 +128,42 @@ def test_gold_only_in_an_aside_is_not_paid(completion):
 
 def test_a_trial_cut_off_before_its_outcome_is_no_answer():
     assert math("## Solution\nFirst try $45$: it doesn't work. Next, let's try $54$ and substitute it into the original") == 0.0
+
+
+@pytest.mark.parametrize("completion", ["答案：B或C。", "Ответ: B и C.", "Đáp án: B hoặc C.", "Risposta: B oppure C.", "Antwort: B oder C."])
+def test_two_letters_joined_in_another_language_are_no_choice(completion):
+    assert choice(completion) == 0.0
+
+
+@pytest.mark.parametrize("completion", ["Multiples of 12 below 100: 8 of them. $\\textbf{(C)}$", "So the sum is $7$.\n\n$\\textbf{(C) } 7$"])
+def test_amc_letter_set_in_math_is_read(completion):
+    assert choice(completion) == 1.0
+
+
+def test_a_letter_whose_text_shares_its_words_with_another_option_is_read():
+    prompt = "Which interval is the solution set of $|x-1| < 2$?\nA. (-1, 3)\nB. [-1, 3]\nC. (-3, 1)\nD. (1, 3)"
+    completion = "$-1 < x < 3$, open endpoints.\n\n**Answer: A. (-1, 3)**"
+    assert ChoiceAccuracy().evaluate([prompt], [completion], answer=["A"]).scores[0] == 1.0
+    assert ChoiceAccuracy().evaluate([prompt], ["**Answer: A. (1, 3)**"], answer=["A"]).scores[0] == 0.0
+
+
+UNION = "(-\\infty,-1)\\cup(4,\\infty)"
+UNION_PROMPT = "Solve $x^2-3x-4>0$."
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("So $$x < -1 \\quad\\text{or}\\quad x > 4.$$", 1.0),
+    ("The solution set is $(4,\\infty)\\cup(-\\infty,-1)$.", 1.0),
+    ("So $x > 4$.", 0.0),
+    ("So $x < -1$ or $x > 5$, I think, or maybe $x > 4$.", 0.0),
+])
+def test_a_union_written_as_inequalities_joined_by_or(completion, paid):
+    assert math(completion, gold=UNION, prompt=UNION_PROMPT) == paid
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.permutations([("-\\infty", "-1"), ("4", "\\infty"), ("10", "12")]))
+def test_union_order_never_matters(order):
+    from polyreward.verifiers.math_canonical import canonical, canonical_equal
+    gold = canonical("\\cup".join(f"({a},{b})" for a, b in [("-\\infty", "-1"), ("4", "\\infty"), ("10", "12")]))
+    assert canonical_equal(gold, canonical(" \\cup ".join(f"({a}, {b})" for a, b in order))) is True
