@@ -167,3 +167,23 @@ def test_union_order_never_matters(order):
     from polyreward.verifiers.math_canonical import canonical, canonical_equal
     gold = canonical("\\cup".join(f"({a},{b})" for a, b in [("-\\infty", "-1"), ("4", "\\infty"), ("10", "12")]))
     assert canonical_equal(gold, canonical(" \\cup ".join(f"({a}, {b})" for a, b in order))) is True
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ('```toml\nanswer = "C"\nconfidence = "high"\n```', 1.0),
+    ('```json\n{"answer": "C", "abstain": true, "reason": "not confident enough"}\n```', 0.0),
+    ('```yaml\nanswer: C\nabstain: true\n```', 0.0),
+    ('```json\n{"answer": "C", "option_text": "Vitamin D"}\n```', 0.0),
+    ('```json\n{"answer": "C", "option_text": "Vitamin C"}\n```', 1.0),
+])
+def test_a_choice_record_is_one_statement(completion, paid):
+    assert choice(completion) == paid
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("```yaml\nwork: '9 x 6 = 54'\nfinal_answer: '54'\n```", 1.0),
+    ('```json\n{"answer": "54", "answer_checked": "45"}\n```', 0.0),
+    ('```json\n{"answer": "54", "answer_checked": "54"}\n```', 1.0),
+])
+def test_a_math_record_is_one_statement(completion, paid):
+    assert math(completion) == paid

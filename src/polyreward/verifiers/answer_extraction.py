@@ -56,12 +56,12 @@ from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import operand_after
-from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, unicode_roots
+from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, same_number, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
     PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -301,7 +301,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
         stated = _CHAIN_STEP.split(stated)[-1].strip()  # "\\sqrt{8} = 2\\sqrt{2}": the value the chain ends in
         if not stated or not re.search(r"[\d\\]", stated):
             return None
-        same = _squash(stated) == _squash(answer) or _same_number(stated, answer) or (
+        same = _squash(stated) == _squash(answer) or same_number(stated, answer) or (
             parse_numeral(answer) is not None and not re.search(r"[\\\\/]", stated) and value_keys(answer) <= value_keys(stated))
         return not same
     return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
@@ -400,7 +400,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted("", why)
     if found.source == "boxed" and operand_after(text, end):
         return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
-    explained = explanation_start(text, end, lambda value: _same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."
+    explained = explanation_start(text, end, lambda value: same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."
     retraction = retraction_after(text if explained is None else text[:explained], end) if retractions else None
     if retraction is not None:
         resume, explicit = retraction
@@ -439,24 +439,13 @@ _ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)
 def _restated_before(answer: str, before: str) -> bool:
     """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number?"""
     match = _ALTERNATIVE_BEFORE.search(before)
-    return match is not None and _same_number(match.group(1), answer)
+    return match is not None and same_number(match.group(1), answer)
 
 
 def _restated(answer: str, after: str) -> bool:
     """Is the alternative after ``answer`` ("3/4, or 0.75", "\\frac{1}{2} or 0.5") the same number written again?"""
     match = _ALTERNATIVE.match(after)
-    return match is not None and _same_number(answer, match.group(1))
-
-
-def _same_number(one: str, other: str) -> bool:
-    """Are two numerals the same number, a percent being its share ("3/4" and "75%")?"""
-    first, second = (parse_numeral(normalize_answer(side)) for side in (one, other))
-    if first is None or second is None:
-        return False
-    if first.percent != second.percent:  # "3/4, or 75%": a share written as a percent is the same value
-        fraction, percent = (second, first) if first.percent else (first, second)
-        return fraction.value * 100 == percent.value
-    return first.value == second.value
+    return match is not None and same_number(answer, match.group(1))
 
 
 def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
@@ -472,7 +461,7 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
     end = len(text) if found.source == "anchor" else _read_lines(text)[1]
     explained = EXPLANATION_OPENS.search(text, 0, end)  # "The answer is 5. ## Check: 27 + 5 = 32": the 5 before the check
     if (explained is not None and (before := text.rfind(found.text, 0, explained.start())) >= 0
-            and explanation_start(text, before + len(found.text), lambda value: _same_number(value, found.text)) is not None):
+            and explanation_start(text, before + len(found.text), lambda value: same_number(value, found.text)) is not None):
         end = explained.start()
     with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
@@ -515,8 +504,10 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "empty_box")  # "\\boxed{}" is no answer, never a reason to read the last number
     if not trusted and (heading := EXPLANATION_OPENS.search(text)) is not None and re.search(r"\d", text[:heading.start()]):
         stated = _extract_plain(text[:heading.start()], final_bang)
-        if stated is not None and stated.text and explanation_start(text, heading.start(), lambda value: _same_number(value, stated.text)) is not None:
+        if stated is not None and stated.text and explanation_start(text, heading.start(), lambda value: same_number(value, stated.text)) is not None:
             return stated  # "The slope is **-2**.\n\n**Explanation:**\n...": the answer stands before its explanation (holdout34)
+    if not trusted and answer_fields_disagree(text):
+        return Extracted("", "conflicting")  # '{"answer": "(2, 3)", "answer_checked": "(-2, 3)"}' (holdout38)
     if not trusted and JSON_NO_ANSWER.search(text):
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     if not trusted and JSON_WITHDRAWN.search(text) and JSON_ANSWER_KEY.search(text):
@@ -583,7 +574,7 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     """Does the anchor before ``anchor`` give a different answer, with nothing but punctuation between the two?"""
     earlier = _answer_after_anchor(text[previous.end():anchor.start()], final_bang).strip()
     one, other = earlier.strip(" ,;\"'{}"), answer.strip(" ,;\"'{}")
-    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(one) == _squash(other) or _same_number(one, other):
+    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(one) == _squash(other) or same_number(one, other):
         return False  # the same value again, with or without its unit ("is 12 cm^2. **Answer:** 12"), is one answer
     at = text.find(earlier, previous.end(), anchor.start())
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None

@@ -73,11 +73,26 @@ JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""
 # a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
 # that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
 # confirmation unset ('"verified": false', '"final": false')
-_WITHDRAWN_WORD = r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned)"
+_WITHDRAWN_WORD = (r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned|"
+                   # the record declines to answer (holdout38: '{"answer": "B", "abstain": true}')
+                   r"abstain(?:ed|s)?|abstention|skip(?:ped)?|declined?|refused?|withheld|no_answer|unanswered|unsure|uncertain|not_sure)")
 _PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
-JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
+JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|^[ \t]*' + _WITHDRAWN_WORD + r'[ \t]*[:=][ \t]*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
                              + _PROVISIONAL_WORD + r')"|'
-                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE)
+                             r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE | re.MULTILINE)
+# every key of a record that names an answer ("answer", "final_answer", "answer_checked", "result_v2") and its value
+_ANSWER_FIELD = re.compile(r'"(?:final[ _]?)?(?:answer|result)[\w ]{0,20}"\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|-?[\d.]+)', re.IGNORECASE)
+
+
+def answer_fields_disagree(text: str) -> bool:
+    """Do the answer fields of a record hold different values ('{"answer": "(2, 3)", "answer_checked": "(-2, 3)"}':
+    the record gives two answers; holdout38)?"""
+    if '"' not in text:
+        return False
+    values = {re.sub(r"\s+", "", field.group(1).strip('"')) for field in _ANSWER_FIELD.finditer(text)}
+    return len(values) > 1
+
+
 JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 
 # a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"

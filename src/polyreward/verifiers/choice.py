@@ -55,7 +55,8 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, option_mentions
+from polyreward.verifiers.option_checks import against_the_options, option_mentions, record_names_another
+from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -71,6 +72,7 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
+_RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 _INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?)\s*\$")  # inline math that opens with a bracketed letter
 _WHITESPACE_RUN = re.compile(r"\s+")
 
@@ -230,7 +232,8 @@ _FOREIGN_ANCHOR = (
     r"|(?:η\s+(?:σωστή\s+)?απάντηση\s+είναι|התשובה(?:\s+הנכונה)?\s+(?:היא|:)|الإجابة(?:\s+الصحيحة)?\s+(?:هي|:)|उत्तर\s*(?:है|[:ः]))\s*)"
 )
 # a JSON object's answer key with a string value: '{"answer": "C"}', '{"choice": "D"}'
-_JSON_KEY = r'"(?i:final_answer|final|answer|choice|option|selected)"\s*:\s*"\s*'
+# a record's answer key: JSON '"answer": "', TOML 'answer = "' (holdout38)
+_JSON_KEY = r'(?:"(?i:final_answer|final|answer|choice|option|selected)"\s*:|(?m:^)[ \t]*(?i:final_answer|answer|choice|option|selected)[ \t]*=)\s*"\s*'
 
 
 # an answer phrase: "The answer is", "Final answer:", "I'd go with", "I'm going with", "so it's" ... ("Going with" only
@@ -324,6 +327,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
             return None, ""  # the verdicts pick one option, the answer line another
         if result[0] is None:
             result = (marked, "option_marks")
+    if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
+            JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
+        return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text":

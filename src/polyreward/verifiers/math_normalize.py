@@ -373,6 +373,8 @@ def normalize_answer(text: str) -> str:
             text = text[1:-1]
         elif text.startswith(r"\[") and text.endswith(r"\]") or text.startswith(r"\(") and text.endswith(r"\)"):
             text = text[2:-2]
+        elif len(text) > 2 and text[0] == text[-1] and text[0] in "'\"`" and text.count(text[0]) == 2:
+            text = text[1:-1]  # a record's quoted string: "final_answer: '-7'", '"answer": "36"' (holdout38)
         if text == before:
             break
     # a lone "$" in front of a number is currency ("$18"), not a math delimiter
@@ -525,3 +527,14 @@ def numerals_equal(gold: Numeral, pred: Numeral, rel_tol: float = 1e-3) -> bool:
         if round(value, 6) == round(pred.value, 6) and abs(value - pred.value) <= rel_tol * scale:
             return True
     return False
+
+
+def same_number(one: str, other: str) -> bool:
+    """Are two numerals the same number, a percent being its share ("3/4" and "75%")?"""
+    first, second = (parse_numeral(normalize_answer(side)) for side in (one, other))
+    if first is None or second is None:
+        return False
+    if first.percent != second.percent:  # "3/4, or 75%": a share written as a percent is the same value
+        fraction, percent = (second, first) if first.percent else (first, second)
+        return fraction.value * 100 == percent.value
+    return first.value == second.value

@@ -148,3 +148,18 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
 
 _SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
 _SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
+
+
+# a quoted value in a record ('"option_text": "Queue"', 'text = "Queue"', "explanation: 'Queue'")
+_RECORD_VALUE = re.compile(r"""[:=][ \t]*["']([^"'\n]{1,80})["']""")
+
+
+def record_names_another(view: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does a record in ``view`` hold, as a whole quoted value, the text of another option than ``letter``'s and not
+    that of ``letter`` ('{"answer": "B", "option_text": "Queue"}' where Queue is A: its fields disagree; holdout38)?"""
+    if not options or ('"' not in view and "'" not in view):
+        return False
+    own = _option_key(options.get(letter, ""))
+    named = {_option_key(value.group(1)) for value in _RECORD_VALUE.finditer(view)}
+    return own not in named and any(key != letter and _option_key(text) in named for key, text in options.items() if _option_key(text))
+
