@@ -2,6 +2,8 @@
 
 * :func:`polyreward.verifiers.regex_prefilter.any_of` and the prefilter's search for the filing strings a text holds
   (``Prefiltered._keys_in``, used for patterns with many strings) against testing every string one by one;
+* the prefilter's one scan in C of an ASCII text for its filing strings (``Prefiltered._set_scan``, an RE2 set, used for
+  patterns with 40 or more strings) against testing every string one by one, a failed scan included;
 * :func:`polyreward.verifiers.regex_scan.tail_scanned` (a ``\\Z`` pattern searched from the tail it can consume) against
   the plain search, for the readers' patterns and generated ones;
 * :func:`polyreward.verifiers.regex_prefilter.lead_anchored` (the branches anchored with ``\\A`` matched at the start only)
@@ -36,6 +38,7 @@ def _named(kind):
 
 PREFILTERED = _named(Prefiltered)
 GATED = [(name, pattern) for name, pattern in PREFILTERED if pattern._by_start is not None]
+SCANNED_SETS = [(name, pattern) for name, pattern in PREFILTERED if pattern._multi]
 TAILS = _named(TailScanned)
 
 
@@ -82,6 +85,62 @@ def test_the_filing_strings_found_by_one_search_are_the_ones_tested_one_by_one(d
             pattern._by_start = by_start
         if not gated:
             assert pattern.compiled.search(text) is None, (name, text)
+
+
+def test_the_patterns_with_many_filing_strings_scan_for_them_in_c():
+    names = {name for name, _ in SCANNED_SETS}
+    assert {"hedging.IDIOM_DOUBT", "hedging._DOUBT"} <= names
+    assert all(len(pattern._keys) >= regex_prefilter._SET_KEYS for _, pattern in SCANNED_SETS)
+    assert all(len(pattern._keys) < regex_prefilter._SET_KEYS for _, pattern in PREFILTERED if not pattern._multi)
+
+
+def _one_by_one(pattern: Prefiltered, text: str) -> bool:
+    """may_match with every string of the pattern tested in turn (no scan in C, no search for the filing strings)."""
+    multi, by_start = pattern._multi, pattern._by_start
+    pattern._multi, pattern._by_start = False, None
+    try:
+        return pattern.may_match(text)
+    finally:
+        pattern._multi, pattern._by_start = multi, by_start
+
+
+def _ascii_texts(pattern: Prefiltered):
+    """ASCII text built from the pattern's own strings (the scan reads ASCII texts only), run together, cut, upper-cased."""
+    words = sorted(literal for literal in pattern.literals if literal.isascii()) + [" ", "\n", "'", "-", ".", "50", "I", "s"]
+    return st.lists(st.one_of(st.sampled_from(words), st.sampled_from(words).map(str.upper),
+                              st.sampled_from(words).map(lambda w: w[: max(1, len(w) // 2)]),
+                              st.text(alphabet=st.characters(max_codepoint=127), max_size=4)), max_size=24).map("".join)
+
+
+@FAST
+@given(st.data())
+@example(data=None)
+def test_the_filing_strings_found_by_one_scan_in_c_are_the_ones_tested_one_by_one(data):
+    for name, pattern in SCANNED_SETS:
+        texts = [" ".join(pattern.literals), "", "x" * 3000 + pattern._keys[-1]] if data is None else \
+            [data.draw(_ascii_texts(pattern), label=name)]
+        for text in texts:
+            lowered = text.lower() if pattern.ignore_case else text
+            found = (pattern._set_match or pattern._set_scan())(lowered)
+            assert len(pattern._keys) in found, (name, text)  # the empty pattern: the scan did not fail
+            assert {pattern._keys[i] for i in found if i < len(pattern._keys)} == {k for k in pattern._keys if k in lowered}
+            scanned = pattern.may_match(text)
+            assert scanned == _one_by_one(pattern, text), (name, text)
+            if not scanned:
+                assert pattern.compiled.search(text) is None, (name, text)
+
+
+def test_a_failed_scan_tests_the_strings_one_by_one(monkeypatch):
+    """RE2 says that a set's scan failed (its automaton outgrew its memory) only by an empty result (None from
+    ``re2.Set.Match``): then the strings are tested one by one, not taken as absent."""
+    from polyreward.verifiers import hedging
+
+    pattern = hedging.IDIOM_DOUBT
+    text = "I think the answer is more or less 42, but for now it is a rough guess."
+    assert pattern.may_match(text) and pattern.compiled.search(text)
+    monkeypatch.setattr(pattern, "_set_match", lambda text: None)
+    assert pattern.may_match(text)
+    assert not pattern.may_match("So the total is 42. The answer is 42.")
 
 
 # --- \Z patterns searched from their tail ---------------------------------------------------------------------------------
@@ -232,6 +291,8 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(mon
                 monkeypatch.setattr(module, name, value.compiled)
     for _, pattern in GATED:
         monkeypatch.setattr(pattern, "_by_start", None)
+    for _, pattern in SCANNED_SETS:
+        monkeypatch.setattr(pattern, "_multi", False)
 
     def every_last(pattern, text, count):
         return [m.end() for m in pattern.compiled.finditer(text)][-count:] if isinstance(pattern, Scanned) else \
