@@ -275,10 +275,11 @@ def _spelled_forecast(span: str) -> str:
     unchanged (red team ``holdout_r3``)."""
     words = _SPELLED_WORD.findall(span.casefold())
     number = [w for w in words if w in _UNITS or w in _TENS or w in ("hundred", "thousand", "and")]
-    if not number or any(w not in NEIGHBOUR_WORDS and w not in number for w in words):
+    cardinal = set(number)  # (membership in a set: linear in the span's words)
+    if not number or any(w not in NEIGHBOUR_WORDS and w not in cardinal for w in words):
         return span
-    spans = [m for m in _SPELLED_WORD.finditer(span) if m.group().casefold() in number]
-    if not spans or any(w not in number for w in _SPELLED_WORD.findall(span[spans[0].start():spans[-1].end()].casefold())):
+    spans = [m for m in _SPELLED_WORD.finditer(span) if m.group().casefold() in cardinal]
+    if not spans or any(w not in cardinal for w in _SPELLED_WORD.findall(span[spans[0].start():spans[-1].end()].casefold())):
         return span  # the cardinal's words must be one run
     value = spelled_number(number)
     if value is None:
