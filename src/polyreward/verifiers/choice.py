@@ -291,7 +291,17 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     seen = strip_thinking(views[0])
     silent = not any(not re.match(r"\s+[a-z]", seen[m.end():m.end() + 3]) for m in letter_pattern(letters).finditer(seen))  # "A patient" is prose
     result = readings[-1] if readings[0] == (None, "") and silent else readings[0]
-    if result is not readings[0] and result[0] is not None and dissents(seen):
+    marked = marked_option(seen, letters)
+    if marked is None and len(views) > 1:
+        marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
+    if marked == SEVERAL:
+        return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38)
+    if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
+        if result[0] not in (None, marked) and result[1] not in ("option_text", *_MENTION_TIERS):  # (a row's own label is no answer)
+            return None, ""  # the verdicts pick one option, the answer line another
+        if result[0] != marked:  # (the option texts the rows are labelled with name no pick of their own)
+            result = (marked, "option_marks")
+    if result is not readings[0] and result[0] is not None and result[1] != "option_marks" and dissents(seen):
         return None, ""  # "> Answer: B" then "I disagree with it.": a quoted answer the writer argues with
     if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
         return None, ""  # a fenced or quoted other option, or a retraction there
@@ -304,22 +314,13 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
-    marked = marked_option(seen, letters)
-    if marked is None and len(views) > 1:
-        marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
-    if marked == SEVERAL:
-        return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38)
-    if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
-        if result[0] not in (None, marked):
-            return None, ""  # the verdicts pick one option, the answer line another
-        if result[0] is None:
-            result = (marked, "option_marks")
     if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
-    if result[0] is not None and options and result[1] != "option_text":
+    if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
+        # (a verdict per option names every option beside its own letter: no letter there labels another's text)
         return against_the_options(strip_thinking(views[0]), result, letters, options)
     return result
 
