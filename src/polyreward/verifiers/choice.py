@@ -74,7 +74,8 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 _TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
 _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
-_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?)\s*\$")  # inline math that opens with a bracketed letter
+# inline math that opens with a bracketed letter or is one capital letter: "$\textbf{(C) } 7$", "$\textbf{B}$"
+_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*\$")
 _WHITESPACE_RUN = re.compile(r"\s+")
 
 
