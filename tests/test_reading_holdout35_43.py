@@ -213,3 +213,24 @@ def test_an_approximation_is_checked_against_the_value_of_the_answer():
 ])
 def test_a_later_letter_pointed_at_with_its_text_is_another_answer(completion, paid):
     assert choice(completion) == paid
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("Dear student,\n\nw = 6, so the area is 9 × 6 = 54.\n\nKind regards,\nYour tutor", 1.0),
+    ("The area is 54.\n\nBest,\nAlex", 1.0),
+    ("The area is $54$.[^1]\n\n[^1]: Because w = 6 and 9 × 6 = 54.", 1.0),
+    ("The area is $54$.[^1]\n\n[^1]: Because actually w = 5, it is 45.", 0.0),
+])
+def test_a_sign_off_and_a_footnote_that_explains_state_nothing_new(completion, paid):
+    assert math(completion) == paid
+
+
+def test_an_html_comment_with_a_value_still_qualifies_but_never_supplies():
+    assert math("The area is $54$ <!-- or 45? I'm not sure, please don't count this -->") == 0.0
+    assert math("The area is $54$ <!-- computed with 2 decimals -->") == 1.0
+    assert math("The area is $45$ <!-- 54 -->") == 0.0
+
+
+def test_one_letter_per_labelled_reading_is_no_choice():
+    assert choice("Scurvy.\n\nAnswer:\n- First-line: **B**\n- Definitive: **C**\n\nBoth are reasonable.") == 0.0
+    assert choice("Scurvy.\n\nAnswer:\n- Deficiency: **C**\n- Source: citrus fruit\n") == 1.0

@@ -166,3 +166,20 @@ def marked_option(text: str, letters: str) -> str | None:
     if len(picked) > 1:
         return SEVERAL
     return picked[0] if picked else None
+
+
+# an answer heading with nothing after it, then a list that gives a letter per label ("Answer:\n- First-line: **A**\n-
+# Definitive: **C**"): one letter for each reading of the question, none for the question (holdout44)
+_LABELLED_LETTERS = re.compile(r"^[ \t]*(?:\*\*)?(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\*\*)?[ \t]*\n"
+                               r"(?P<items>(?:[ \t]*[-*+][ \t]+[^:\n]{1,40}:[ \t]*(?:\*\*)?\(?[A-Za-z]\)?(?:\*\*)?[ \t]*[.,;]?[ \t]*\n?){2,})",
+                               re.IGNORECASE | re.MULTILINE)
+_ITEM_LETTER = re.compile(r":[ \t]*(?:\*\*)?\(?([A-Za-z])\)?(?:\*\*)?[ \t]*[.,;]?[ \t]*$", re.MULTILINE)
+
+
+def letters_per_label(text: str, letters: str) -> bool:
+    """Does an answer heading give two or more different letters, one per labelled reading of the question?"""
+    for block in _LABELLED_LETTERS.finditer(text):
+        found = {letter.upper() for letter in _ITEM_LETTER.findall(block.group("items")) if letter.upper() in letters}
+        if len(found) > 1:
+            return True
+    return False

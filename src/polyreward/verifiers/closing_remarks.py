@@ -70,7 +70,10 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
 _CLOSING_LABEL = re.compile(
     r"\n[^\S\n]*(?!(?i:answer|final|solution|result)\b)[A-Za-z][A-Za-z \-]{0,30}:[^\S\n]*(?i:none|n/a|nothing|no)\.?\s*\Z"
     r"|(?:\n|(?<=[.!}$)]))[^\S\n]*(?i:(?:self[- ]?)?(?:score|grade|marks?|rating|points))[^\S\n]*:[^\S\n]*\d+[^\S\n]*/[^\S\n]*\d+\.?\s*\Z"
-    r"|\n[^\S\n]*(?:[A-Z][\w ]{0,20}:[^\S\n]*)?(?i:correct|right|yes|exactly|indeed|that's\s+right|well\s+done|perfect)[.!]*\s*\Z")
+    r"|\n[^\S\n]*(?:[A-Z][\w ]{0,20}:[^\S\n]*)?(?i:correct|right|yes|exactly|indeed|that's\s+right|well\s+done|perfect)[.!]*\s*\Z"
+    # a letter's sign-off and its signature: "Kind regards,\nYour tutor", "Best,\nAlex" (holdout46)
+    r"|\n[^\S\n]*(?i:(?:kind|best|warm|warmest)\s+(?:regards|wishes)|regards|best|cheers|sincerely|yours(?:\s+(?:truly|sincerely))?|"
+    r"all\s+the\s+best|warmly|thanks|many\s+thanks|take\s+care)[^\S\n]*[,!.]?[^\S\n]*\n[^\S\n]*[^\W\d_][^\n\d]{0,38}\s*\Z")
 
 
 # the value again: a word of restatement ("i.e.", "that is", "numerically", "as a decimal"; "or" only before a mark)

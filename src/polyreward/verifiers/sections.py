@@ -12,7 +12,8 @@ A section is an **aside** when its heading -- a markdown heading (``## ...``), a
 (``**Common mistakes:**``) or a line that opens on one (``**Worked example.** Find ...``) -- names one of a few closed classes: common mistakes / errors / pitfalls /
 misconceptions / wrong answers, practice (problems, questions, set, exercises), "try this (one yourself)",
 exercises, another / similar / related / worked example or problem, a challenge or extension, and the answers
-to those; so is a footnote whose text names one ("[^1]: A common slip is ..., which gives 1"). It
+to those; so is a footnote whose text names one ("[^1]: A common slip is ..., which gives 1") or gives the reason
+for what it marks and changes nothing ("[^1]: Because 50 = 25 · 2"). It
 runs to the next heading of the same or a higher level that is not an aside itself, or to the end. An aside in which
 the writer changes their own mind ("## Common mistakes\\nActually, my answer above is wrong: 70") is kept: the writer
 speaks of their answer there.
@@ -22,13 +23,16 @@ Reconstructed rule (ours). One pass over the heading lines: linear time.
 
 from __future__ import annotations
 
+from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
 # when its title names one, never the end of another section ("**Answer:** 72" stays inside a practice section)
 _INLINE_HEADING = re.compile(r"^[ \t]*\*\*(?P<bold>[^*\n]{2,40}?)[ \t]*[.:]?[ \t]*\*\*[.:]?[ \t]+\S", re.MULTILINE)
 # a footnote whose text is an aside ("[^1]: A common slip is ..., which gives $1$.")
-_FOOTNOTE = re.compile(r"^[ \t]*\[\^[^\]\n]{1,20}\]:[ \t]*(?P<note>[^\n]*)$", re.MULTILINE)
+_FOOTNOTE = re.compile(r"^[ \t]*(?P<id>\[\^[^\]\n]{1,20}\]):[ \t]*(?P<note>[^\n]*)$", re.MULTILINE)
+# a footnote that gives the reason for what it marks ("[^1]: Because 50 = 25 · 2 and √25 = 5."), changing nothing
+_BECAUSE = re.compile(r"\W*(?:because|since|as|this\s+is\s+because|reason|proof|derivation|why)\b", re.IGNORECASE)
 # a heading line: "## Title", "### Title:", "**Title**", "**Title:**"; its level (1-6 for "#", 7 for bold)
 _HEADING = re.compile(r"^[ \t]*(?:(?P<hashes>#{1,6})[ \t]+(?P<title>[^\n]*?)|\*\*(?P<bold>[^*\n]{2,80}?)[ \t]*:?[ \t]*\*\*[ \t]*:?)[ \t]*$",
                       re.MULTILINE)
@@ -55,7 +59,11 @@ def _title(heading: re.Match) -> str:
 def without_asides(text: str) -> str:
     """``text`` without its aside sections and aside footnotes (module docstring); unchanged when it has none."""
     if "[^" in text:
-        text = _FOOTNOTE.sub(lambda note: "" if _ASIDE_TITLE.match(note.group("note")) else note.group(), text)
+        dropped = [note for note in _FOOTNOTE.finditer(text) if _ASIDE_TITLE.match(note.group("note")) or (
+            _BECAUSE.match(note.group("note")) and not CHANGE_OF_MIND.search(note.group("note")))]
+        for note in reversed(dropped):  # the note and its marker
+            text = text[:note.start()] + text[note.end():]
+            text = text.replace(note.group("id"), "")
     if "#" not in text and "**" not in text:
         return text
     headings = sorted([*_HEADING.finditer(text), *(h for h in _INLINE_HEADING.finditer(text) if _ASIDE_TITLE.match(h.group("bold")))],
