@@ -234,3 +234,21 @@ def test_an_html_comment_with_a_value_still_qualifies_but_never_supplies():
 def test_one_letter_per_labelled_reading_is_no_choice():
     assert choice("Scurvy.\n\nAnswer:\n- First-line: **B**\n- Definitive: **C**\n\nBoth are reasonable.") == 0.0
     assert choice("Scurvy.\n\nAnswer:\n- Deficiency: **C**\n- Source: citrus fruit\n") == 1.0
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("Scurvy points one way, and the answer is (", 0.0),
+    ("Rates fall → C. But savings → D. No, C. No, D. Actually C. Actually D. C. D. C. D. C. D. C. D. C.", 0.0),
+    ("**Answer:** $\\textbf{C}$", 1.0),
+])
+def test_cut_off_brackets_sentence_loops_and_math_letters(completion, paid):
+    assert choice(completion) == paid
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("Answer: [YOUR NUMBER HERE] (for example, 54)", 0.0),
+    ("9 × 6 = 54.\n\n\\boxed{54}\n\nHmm, wait. I should re-read the problem. Let me start over.\n\nLet the width be", 0.0),
+    ("9 × 6 = 54.\n\n\\boxed{54}\n\nLet me start over to double-check: 9 × 6 = 54. So \\boxed{54}.", 1.0),
+])
+def test_a_template_example_and_a_restart_are_no_answer(completion, paid):
+    assert math(completion) == paid

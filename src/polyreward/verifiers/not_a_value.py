@@ -58,12 +58,18 @@ _BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_T
 
 
 def bound_not_value(text: str, start: int) -> bool:
-    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), a relation ("The answer
+    """Is the answer at ``text[start:]`` given as a bound ("at least 10", "more than 7"), an example ("for example,
+    24"), a relation ("The answer
     divides 42", "Answer ≤ 42") or a position or operation measured from it ("the option right after (C)", "the
     square of 42") rather than as a value?"""
     before = _before(text, start)
     return any(pattern.search(before) is not None
-               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _RANGE_BEFORE))
+               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _RANGE_BEFORE,
+                               _EXAMPLE_BEFORE))
+
+
+# a value given as an example of the form, not as the answer: "Answer: [YOUR NUMBER HERE] (for example, 24)" (holdout48)
+_EXAMPLE_BEFORE = re.compile(r"\b(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+as)\s*[,:]?\s*\$?\Z", re.IGNORECASE)
 
 
 # the upper end of a range: "140–150 miles" (an en dash reads as "-" once normalised), "from 140 to 150" (holdout31);

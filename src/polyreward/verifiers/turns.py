@@ -302,6 +302,7 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
 
+_SENTENCE_BREAK = re.compile(r"(?<=[.!?])\s+")
 # a line that states an answer in a loop's round: an answer word, a box, GSM8K's "####"
 _ANSWER_LINE = re.compile(r"\\boxed\b|\\fbox\b|^\W*#{4}|\banswer\b", re.IGNORECASE)
 MAX_ROUND_LINES = 6
@@ -309,10 +310,15 @@ MAX_ROUND_LINES = 6
 
 def loop_round(text: str) -> list[str] | None:
     """The lines of the round a text ends by repeating (three rounds or more of two to six lines, an unfinished last
-    line left out), or None when it ends in no such loop."""
-    if text.count("\n") < 5:
+    line left out), or None when it ends in no such loop; a last line of short sentences is read as lines ("No, C. No,
+    D. C. D. C. D. C. D. C.": holdout49)."""
+    tail = text[-4000:]
+    last = tail[tail.rfind("\n") + 1:]
+    if last.count(". ") >= 5:
+        tail = tail[:len(tail) - len(last)] + "\n".join(_SENTENCE_BREAK.split(last))
+    if tail.count("\n") < 5:
         return None
-    lines = [line.strip() for line in text[-4000:].split("\n") if line.strip()]
+    lines = [line.strip() for line in tail.split("\n") if line.strip()]
     if len(lines) >= 2 and any(line != lines[-1] and line.startswith(lines[-1]) for line in lines[-MAX_ROUND_LINES - 1:-1]):
         lines.pop()  # the round cut off inside a line
     for size in range(2, MAX_ROUND_LINES + 1):
@@ -329,4 +335,5 @@ def flips_in_loop(text: str, read: Callable[[str], object]) -> bool:
     round_lines = loop_round(text)
     if round_lines is None:
         return False
-    return len({found for line in round_lines if _ANSWER_LINE.search(line) and (found := read(line)) is not None}) > 1
+    return len({found for line in round_lines if (_ANSWER_LINE.search(line) or len(line.split()) <= 2)
+                and (found := read(line)) is not None}) > 1  # (a line of two words at most, "No, C.", states only its value)
