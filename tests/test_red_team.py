@@ -153,6 +153,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
     ("holdout46", "morse_with_plain_answer", "$36 = 2^2 \\cdot 3^2$, so it has $(2+1)(2"),
     ("holdout46", "url_reference_other_numbers", "Pair the ends: $1 + 20 = 21$, ten pairs,"),
+    # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text, an AMC box
+    #   holding both the letter and the value (its value is the gold)
+    ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
+    ("holdout48", "amc_textbf_value_math", "Pair the terms: $(1+10) + (2+9) + \\cdots"),
 }
 
 
