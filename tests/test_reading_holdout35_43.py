@@ -252,3 +252,11 @@ def test_cut_off_brackets_sentence_loops_and_math_letters(completion, paid):
 ])
 def test_a_template_example_and_a_restart_are_no_answer(completion, paid):
     assert math(completion) == paid
+
+
+@pytest.mark.parametrize("completion,paid", [
+    ("The area is 54. That is 15 more than the perimeter's 30 + 9.", 1.0),
+    ("The area is 54. That is 3 more than the right answer, 51.", 0.0),
+])
+def test_a_clause_that_relates_other_values_to_the_answer_states_none(completion, paid):
+    assert math(completion) == paid

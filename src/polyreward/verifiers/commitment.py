@@ -45,7 +45,8 @@ from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
-from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, POINTER, REJECTED, STANDS_BY_AFTER,
+from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
+                                               STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
@@ -474,8 +475,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
-        if counterfactual_clause(clause):
-            continue  # "For the related problem the answer would be 20", "Without the restriction it would be 48"
+        if counterfactual_clause(clause) or (not letters and not labels and OTHER_VALUE_CLAUSE.match(clause)):
+            continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8."
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]

@@ -149,3 +149,11 @@ POINTER = re.compile(
     re.IGNORECASE,
 )
 STRONG_POINTER = re.compile(r"(?:\b(?:meant|mean|guess|answer|it's|it\s+is|instead|actually|should\s+(?:read|say|be))|:)\W*\Z", re.IGNORECASE)
+
+
+# a clause that only relates other values to the answer: "That is 16 more than Ben's 8." (holdout45); never one that
+# names the answer, a correction or a verdict
+OTHER_VALUE_CLAUSE = re.compile(
+    r"(?=[^\n]*\b\d+(?:\.\d+)?\s+(?:more|less|fewer|greater|smaller|larger|higher|lower|older|younger)\s+than\b)"
+    r"(?![^\n]*\b(?:answer|actually|instead|wrong|correct|right|mistake|error)\b)",
+    re.IGNORECASE)
