@@ -255,8 +255,8 @@ def test_a_template_example_and_a_restart_are_no_answer(completion, paid):
 
 
 @pytest.mark.parametrize("completion,paid", [
-    ("The area is 54. That is 15 more than the perimeter's 30 + 9.", 1.0),
-    ("The area is 54. That is 3 more than the right answer, 51.", 0.0),
+    ("The answer is 54. That is 24 more than the perimeter's 30.", 1.0),
+    ("The answer is 54. That is 3 more than the right answer, 51.", 0.0),
 ])
 def test_a_clause_that_relates_other_values_to_the_answer_states_none(completion, paid):
     assert math(completion) == paid
