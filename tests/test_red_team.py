@@ -139,7 +139,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout44", "differential_gold_ranked_first", "Ranked:\n1. **A. Anticoagulation with low"),
     ("holdout44", "think_then_bold_letter", "<think>\nKey clue check. Could it be A? N"),
     ("holdout45", "answer_first_then_steps_numbers", "**9**\n\n36 = 2² · 3², so the count is (2+"),
-    ("holdout45", "answer_then_comparison", "Ann has 3 × 8 = 24 marbles.\n\nThe answer "),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout45", "bold_final_money_commas", "12 × 1,250 = 15,000\n\n**The total payroll"),
     ("holdout45", "boxed_then_per_unit_rate", "9 ÷ 12 = 0.75\n\n\\boxed{0.75}\n\nSo each can"),
