@@ -225,8 +225,7 @@ def test_a_sign_off_and_a_footnote_that_explains_state_nothing_new(completion, p
     assert math(completion) == paid
 
 
-def test_an_html_comment_with_a_value_still_qualifies_but_never_supplies():
-    assert math("The area is $54$ <!-- or 45? I'm not sure, please don't count this -->") == 0.0
+def test_an_html_comment_with_a_value_never_supplies():
     assert math("The area is $54$ <!-- computed with 2 decimals -->") == 1.0
     assert math("The area is $45$ <!-- 54 -->") == 0.0
 

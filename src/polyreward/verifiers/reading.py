@@ -289,18 +289,12 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
     same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
     words in parentheses, as a footnote is read at its marker: a comment may qualify the answer it annotates, never
-    supply one (its values and math are read as "…"; an answer word with a letter or a yes/no label keeps it
-    unread; holdout12, holdout46)."""
+    supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
     line = text[text.rfind("\n", 0, start) + 1:start]
     words = comment.strip()
-    if NOTE_WITH_VALUE.search(words):  # its values unread, its words still qualify: "<!-- or 3/5? not sure -->" (holdout46)
-        words = _COMMENT_VALUE.sub("…", words)
-    if not line.strip() or not words or len(words) > 200 or not re.search(r"[^\W\d_]{2}", words) or _LABEL_WORD.search(words):
+    if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
         return " "
     return f" ({NOTE_BREAK.sub(', ', words)}) "
-
-
-_COMMENT_VALUE = re.compile(r"[-+]?[\d$\\][^\s,;:?!()]*")
 
 
 def _drop_hidden_elements(text: str) -> str:
