@@ -150,7 +150,7 @@ def _rest(text: str, found: re.Match) -> str:
     return text[:len(text) - TAIL + found.start()] if len(text) > TAIL else text[:found.start()]
 
 
-def _magnitude(answer: str) -> float | None:
+def magnitude(answer: str) -> float | None:
     """The value of a plain number or of a surd (``5\\sqrt{2}``, ``\\frac{19}{12}``, ``3\\pi``), else None."""
     text = normalize_answer(answer)
     numeral = parse_numeral(text)
@@ -181,7 +181,7 @@ def agrees(answer: str, shown: str, percent: bool) -> bool:
     """Does the number ``shown`` (a percent when ``percent``) give the value of ``answer`` to the digits it shows?
     ``|value - shown| <= half a unit of its last digit`` (a percent compared in hundredths), with a relative slack of
     1e-9 for binary rounding."""
-    value = _magnitude(answer.rpartition("=")[2])  # "E[X] = 21/6 = 7/2": the chain's last side
+    value = magnitude(answer.rpartition("=")[2])  # "E[X] = 21/6 = 7/2": the chain's last side
     if value is None or not math.isfinite(value):
         return False
     digits = shown.split(".")[1] if "." in shown else ""

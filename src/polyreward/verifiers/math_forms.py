@@ -16,7 +16,8 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
-from polyreward.verifiers.math_canonical import split_top
+from polyreward.verifiers.closing_remarks import magnitude
+from polyreward.verifiers.math_canonical import canonical, split_top
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
 
@@ -106,6 +107,7 @@ _LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
 _LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
 
 
+_APPROXIMATION_WORD = re.compile(r"approx|about|≈|~|roughly|around|nearly")  # (speed: none of them, nothing to read)
 # an approximation of the answer written right after it: "\boxed{2\sqrt{3}} (approximately 2.83)", "9\pi (about 28.3)"
 _APPROXIMATION_AFTER = re.compile(r"\A[\s$*}\])]*[(,;]?\s*(?:i\.e\.,?\s*|that\s+is,?\s*)?(?:approximately|approx\.?|about|roughly|around|nearly|"
                                   r"≈|~|\\approx)\s*\$?\s*(-?\d+(?:\.\d+)?)(?![\d.]*\s*(?:%|percent|times|×|\\times))", re.IGNORECASE)
@@ -114,21 +116,17 @@ _APPROXIMATION_AFTER = re.compile(r"\A[\s$*}\])]*[(,;]?\s*(?:i\.e\.,?\s*|that\s+
 def approximation_disagrees(answer: str, completion: str) -> bool:
     """Is the answer followed, where it is last written, by an approximation that is not its value rounded or cut
     to the places shown ("\\boxed{2\\sqrt{3}} (approximately 2.83)": 2\\sqrt{3} is 3.46; holdout45)? Only answers of
-    the shape q·√s·π^k are valued (:func:`~polyreward.verifiers.math_canonical.canonical`); others are not read."""
-    from polyreward.verifiers.math_canonical import canonical
-
-    if "approx" not in completion and "about" not in completion and "≈" not in completion and "~" not in completion \
-            and "roughly" not in completion and "around" not in completion and "nearly" not in completion:
+    the shape q·√s·π^k are valued (:func:`~polyreward.verifiers.math_canonical.canonical`, their value by
+    :func:`~polyreward.verifiers.closing_remarks.magnitude`); others are not read."""
+    if _APPROXIMATION_WORD.search(completion) is None:
         return False
     form = canonical(answer)
-    if form is None or form[0] != "surd":
-        return False
-    surd = form[1]
-    value = float(surd.q) * surd.s ** 0.5 * 3.141592653589793 ** surd.k
+    value = magnitude(answer) if form is not None and form[0] == "surd" else None
     at = max(completion.rfind("\\boxed"), completion.rfind(answer))
-    if at < 0:
+    if value is None or at < 0:
         return False
-    end = completion.find(answer, at) + len(answer) if completion.find(answer, at) >= 0 else completion.find("}", at) + 1
+    written = completion.find(answer, at)
+    end = written + len(answer) if written >= 0 else completion.find("}", at) + 1
     stated = _APPROXIMATION_AFTER.match(completion[end:end + 80])
     if stated is None:
         return False
