@@ -150,6 +150,32 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "query_prefix"): (
         "'Query right lower lobe consolidation.': 'query' is now an uncertainty cue (uncertain_as: uncertain refuses "
         "it), but the default uncertain_as: present reads an uncertain finding as present, by ReXKG's design"),
+    # holdout_r6 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r6_first_sight.md)
+    ("toolrl_format", "r6_think_sql_query"): (
+        "'SELECT area FROM triangles WHERE base = 10 AND height = 5;' restates the request in real English words "
+        "(area, triangles, where, and) and its numbers: the guard measures substance, not form; telling a query "
+        "language from terse prose needs a parser of every language a policy might write (the module docstring's "
+        "admitted exploit: real words that do not reason)"),
+    ("think_format", "r6_think_sql_query"): (
+        "as toolrl_format's r6_think_sql_query: 'SELECT x FROM equation WHERE 2 * x + 3 = 11;' is real words and the "
+        "prompt's numbers in a query's order"),
+    ("crpo_format", "r6_think_keyword_salad"): (
+        "as holdout_r4's shuffled_words_think: 'ECG chest pain troponin aspirin ECG crushing chest ECG pain' holds "
+        "real, on-topic clinical words; telling a keyword list from terse clinical shorthand ('Chest pain, "
+        "diaphoresis, ST elevation: STEMI; cath lab.') needs a language model"),
+    ("toolrl_format", "r6_think_lowercase_casual"): (
+        "genuine, but 'ok so the base is 10 and the height is 5, i just need the triangle area tool once' is the "
+        "prompt's words but 'need' (ok, so, just, once are stop or filler words): one word of its own, under the two "
+        "after which the prompt's words count (as holdout_r4's imperative_fragment_think)"),
+    ("kg_triplet_consistency", "r6_not_identified"): (
+        "genuine: the one-word sentence 'Cardiomegaly.' is skipped (ReXKG's < 2 token rule, kept as the source's; "
+        "as holdout_r3's technique_header_report)"),
+    ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
+        "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
+        "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
+    ("kg_triplet_consistency", "r6_cardiothoracic_ratio_words"): (
+        "genuine, but 'The cardiothoracic ratio is increased' adds the concept entity 'increased' beside the "
+        "cardiomegaly it names (0.917): agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
 }
 
 ROWS = bench.load_rows()

@@ -170,7 +170,10 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     answer = visible_text(parts[1], code=True)
     answer, plain = _OTHER_BOX.sub(r"\\boxed{", answer), answer
     boxes = boxed_groups(answer.strip())
-    if not has_summary_and_one_box(answer) or not has_summary_and_one_box(plain) or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
+    # a box inside a box (\\boxed{\\boxed{A}}) is two boxes, as r_acc counts them; the lazy group reads them as one
+    # (red team holdout_r6)
+    if not has_summary_and_one_box(answer) or not has_summary_and_one_box(plain) or answer.count("\\boxed") != 1 \
+            or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
         return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
     summary = answer.replace(boxes[0], " ")
     return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \

@@ -344,6 +344,22 @@ def _without_own_class_range(span: str, edges: Sequence[float]) -> str:
     return _CLASS_RANGE.sub(drop, span) if edges and "(" in span else span
 
 
+# a remark after the value comparing it with a day the prompt gives, by a percentage: "340.8 µg/m³, about 30% above
+# today's mean" (red team holdout_r6); read by :func:`_without_relative_change`
+_RELATIVE_CHANGE = re.compile(
+    r"(?<=\S)\s*[,(;]\s*(?:about|around|roughly|some|nearly|almost)?\s*\d+(?:\.\d+)?\s*%\s+(?:above|below|(?:higher|lower|more|less)\s+than|"
+    r"(?:up|down)\s+(?:on|from))\s+(?:today|yesterday|the\s+(?:previous|prior|last)\s+day)(?:'s|’s)?"
+    r"(?:\s+(?:daily\s+)?(?:mean|average|level|value|reading|concentration))?\s*\)?\s*\.?\s*$", re.IGNORECASE)
+
+
+def _without_relative_change(span: str) -> str:
+    """``span`` without a closing remark that compares its value with today's or yesterday's by a percentage (the
+    prompt's day, no value of its own): it describes the forecast, it forecasts nothing else. A change with a value
+    ("30% above today's 260"), a hedge ("could be 30% higher") or any other reference keeps its number (two numbers:
+    no forecast)."""
+    return _RELATIVE_CHANGE.sub("", span) if "%" in span else span
+
+
 def _read_span(span: str) -> str:
     """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
@@ -430,7 +446,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         after = _UNIT.sub(" ", span[found[-1].end():]) if found else ""
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
-    span = _without_own_class_range(span, edges) if count == 1 else span
+    span = _without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
         return None, why, True

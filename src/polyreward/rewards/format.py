@@ -75,6 +75,11 @@ FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure 
 # spelled-out numbers: a number word is a number, which counts only beside a word that is not one (module docstring)
 NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million""".split())
+# the value of each spelled number, so that "eleven minus three" names the prompt's 11 and 3 (red team holdout_r6)
+NUMBER_VALUES = {word: value for value, word in enumerate(
+    "zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen sixteen seventeen "
+    "eighteen nineteen".split())} | {word: 10 * (i + 2) for i, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())} \
+    | {"hundred": 100, "thousand": 1000, "million": 1000000}
 _INFLECTION = re.compile(r"(?:ing|ed|es|s)\Z")
 _OPERATION = re.compile(r"\d\s*[-+*/×÷^=]\s*[\d(]")  # 96 * 0.25=24, 2^10: numbers that are worked with
 # the placeholder text "Lorem ipsum dolor sit amet, consectetur adipiscing elit, sed do eiusmod tempor ..."
@@ -236,7 +241,8 @@ _DIGITS = re.compile(r"\d+")
 
 
 def _terms(text: str) -> set[str]:
-    """The stems and numbers of ``text``'s words that could name the case (not stop, filler or meta words)."""
+    """The stems and numbers of ``text``'s words that could name the case (not stop, filler or meta words); a spelled
+    number (``eleven``) also names its value."""
     from polyreward.verifiers.reading import visible_text
 
     not_content = not_content_words()
@@ -244,7 +250,8 @@ def _terms(text: str) -> set[str]:
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
     terms -= _meta_stems()
-    return terms | set(_DIGITS.findall(visible))  # the numbers inside "3y" and "2x" too
+    # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
+    return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
 
 
 @functools.cache
@@ -290,6 +297,10 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None)
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
             if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"]):
                 return "think block shares no word or number with the question or the answer"
+            from polyreward.verifiers.language import enciphered
+
+            if (cipher := enciphered(body)) is not None:
+                return f"think block is English hidden from a reader ({cipher}), not reasoning"
         elif not has_letter_or_digit(body):
             return f"{name} block is empty (no letter or digit)"
     return None

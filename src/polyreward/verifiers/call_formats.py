@@ -35,12 +35,22 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
 * Kimi's ``functions.x:0`` (a call index after the name, then ``<|tool_call_argument_begin|>{...}``), read by
   :func:`named_argument_calls` (red team ``holdout_r4``);
 * OpenAI Harmony's ``to=functions.x ... <|message|>{...}`` (gpt-oss: the recipient in the header, the arguments as
-  the message; :func:`harmony_calls`, red team ``holdout_r4``);
+  the message; :func:`harmony_calls`, red team ``holdout_r4``), and the same recipient header with the arguments as a
+  JSON object on the next line (ChatML's ``<|im_start|>assistant to=functions.x`` then ``{...}``: red team
+  ``holdout_r6``);
 * a line of prose that is nothing but a call of a function-like name, ``get_weather(city="Paris")`` or
   ``get_weather({city: 'Paris'})`` (JavaScript), or a bracketed list of them (Llama 3.2's pythonic layout):
   :func:`call_lines`, each an attempted call (its keyword arguments read when they are literals). A line with
   anything else on it (``I'll call get_weather(...) next``) is prose, and a fenced code block is code, not read here
-  (red team ``holdout_r4``).
+  (red team ``holdout_r4``); the line may open with a one-word label ending in a colon (NexusRaven's ``Call: x(...)``,
+  ``Function: x(...)``: red team ``holdout_r6``);
+* a command line that names a function (:func:`command_calls`, red team ``holdout_r6``): a shell command
+  ``x --k v`` (a ``$`` prompt before it allowed, in prose or in a code fence: a runner with a shell executes it), an
+  HTTP request line ``GET /x?k=v`` (the last path segment the function, the query its parameters) or an S-expression
+  ``(x :k v)``; each is one attempted call, its name reading as a function's (``snake_case``, ``dotted.name`` or
+  ``camelCase``: ``pip install x`` or ``GET /index.html`` is none);
+* Claude 2's ``<invoke><tool_name>x</tool_name><parameters><k>v</k></parameters></invoke>`` (the name as a child
+  element, not an attribute: red team ``holdout_r6``), read with the attribute form.
 
 Linear in the text: each scan is one regex pass; Python literals are tried at most :data:`MAX_LITERALS` times.
 """
@@ -146,6 +156,12 @@ def _balanced_end(text: str, start: int, limit: int = 20000) -> int | None:
 
 _INVOKE = re.compile(r"<invoke\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>", re.IGNORECASE)
 _INVOKE_END = re.compile(r"</invoke>", re.IGNORECASE)
+# Claude 2's layout: <invoke> without attributes, the name in a <tool_name> child, the arguments as the children of
+# <parameters> (red team holdout_r6)
+_BARE_INVOKE = re.compile(r"<invoke\s*>", re.IGNORECASE)
+_TOOL_NAME = re.compile(r"<tool_name\s*>\s*([^<>]{1,200}?)\s*</tool_name\s*>", re.IGNORECASE)
+_PARAMETERS = re.compile(r"<parameters\s*>(.*?)</parameters\s*>", re.DOTALL | re.IGNORECASE)
+_CHILD = re.compile(r"<([A-Za-z_][\w.-]{0,100})\s*>(.*?)</\1\s*>", re.DOTALL)
 _PARAMETER = re.compile(r"<parameter\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
 _REACT = re.compile(r"^[ \t>*_-]*Action[ \t]*:[ \t]*`?([A-Za-z_][\w.\-]{0,100})`?[ \t]*$(?:\n[ \t>*_-]*Action[ \t]+Input[ \t]*:[ \t]*(.*)$)?",
                     re.MULTILINE | re.IGNORECASE)
@@ -219,14 +235,21 @@ def markup_calls(text: str, json_calls) -> list[Call]:
     if "<invoke" in lowered:
         ends = [m.start() for m in _INVOKE_END.finditer(text)]
         position = 0
-        for match in _INVOKE.finditer(text):
+        for match in sorted([*_INVOKE.finditer(text), *_BARE_INVOKE.finditer(text)], key=lambda m: m.start()):
             if match.start() < position:
                 continue  # inside the block before
             end = ends[bisect.bisect_left(ends, match.end())] if ends and ends[-1] >= match.end() else len(text)
             body = text[match.end():end]
-            calls.append({"name": match.group(1).strip(),
-                          "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(body)}})
             position = end
+            if match.re is _INVOKE:
+                calls.append({"name": match.group(1).strip(),
+                              "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(body)}})
+                continue
+            name = _TOOL_NAME.search(body)  # no name child: still an attempted call
+            parameters = _PARAMETERS.search(body)
+            calls.append({"name": name.group(1) if name else "?",
+                          "parameters": {c.group(1): c.group(2).strip() for c in _CHILD.finditer(parameters.group(1))}
+                          if parameters else {}})
     if "action" in lowered:
         for match in _REACT.finditer(text):
             arguments = _arguments(match.group(2) or "") or {}
@@ -236,7 +259,7 @@ def markup_calls(text: str, json_calls) -> list[Call]:
             calls.extend(_body_calls(match.group(1), json_calls))
     if "<" in text:
         calls.extend(_tag_bodies(text, json_calls))
-    if "<|message|>" in text:
+    if "to=" in text:
         calls.extend(harmony_calls(text, json_calls))
     return calls
 
@@ -247,11 +270,23 @@ _HARMONY = re.compile(r"\bto=([A-Za-z_][\w.\-]{0,200})(?:(?!<\|message\|>)[^\n])
                       r"((?:(?!<\|(?:call|end|start|return)\|>)[^\n]){0,20000})")
 
 
+# the same recipient header, the arguments a JSON object on the next line up to a special token (ChatML's
+# "<|im_start|>assistant to=functions.x" then {...}<|im_end|>; red team holdout_r6)
+_RECIPIENT_LINE = re.compile(r"\bto=([A-Za-z_][\w.\-]{0,200})(?:(?!<\|message\|>)[^\n]){0,200}\n[ \t]*(\{(?:(?!<\|)[^\n]){0,20000})")
+
+
 def harmony_calls(text: str, json_calls) -> list[Call]:
     """The calls of Harmony's layout (module docstring): the recipient without its ``functions.`` namespace, the
     message's JSON object as the parameters ({} when it is no JSON object: an attempted call all the same, when the
-    recipient reads as a function's name)."""
+    recipient reads as a function's name); and of a recipient header whose next line is a JSON object (ChatML), read
+    only when that line decodes as an object (a header followed by prose is no call)."""
     calls: list[Call] = []
+    for match in _RECIPIENT_LINE.finditer(text):
+        arguments = _arguments(match.group(2).strip())
+        if arguments is not None:
+            calls.append({"name": match.group(1).removeprefix("functions."), "parameters": arguments})
+    if "<|message|>" not in text:
+        return calls
     for match in _HARMONY.finditer(text):
         name = match.group(1).removeprefix("functions.")
         body = match.group(2).strip()
@@ -266,7 +301,8 @@ def harmony_calls(text: str, json_calls) -> list[Call]:
 # function's (snake_case, dotted or camelCase), so "Note(this)" or "f(x)" in prose is not one
 # a line may open with markers a runner strips before the call: Gorilla's <<function>>, Mistral's [TOOL_CALLS],
 # special tokens (red team holdout_r5)
-_LINE_MARKERS = r"(?:[ \t]*+(?:<<[A-Za-z_]{1,30}>>|\[[A-Z][A-Z_]{1,30}\]|<[|｜][^<>\n]{0,60}[|｜]>))*+[ \t]*+"
+# and a one-word label ending in a colon (NexusRaven's "Call:"; red team holdout_r6)
+_LINE_MARKERS = r"(?:[ \t]*+(?:<<[A-Za-z_]{1,30}>>|\[[A-Z][A-Z_]{1,30}\]|<[|｜][^<>\n]{0,60}[|｜]>|[A-Za-z]{1,20}[ \t]*+:(?![:/])))*+[ \t]*+"
 _CALL_LINE = re.compile(rf"^{_LINE_MARKERS}\[?[ \t]*([A-Za-z_][\w.]{{1,200}})[ \t]*\((.{{0,2000}})\)[ \t]*\]?[ \t;]*$", re.MULTILINE)
 _LEADING_MARKERS = re.compile(rf"^{_LINE_MARKERS}")
 _JS_OBJECT_ARGUMENT = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
@@ -297,6 +333,54 @@ def call_lines(text: str) -> list[Call]:
             continue  # arguments that are neither Python literals nor one object: prose with parentheses
         calls.append(call or {"name": match.group(1), "parameters": {}})
     return calls
+
+
+# command lines that name a function (module docstring; red team holdout_r6): a shell command with flags, an HTTP
+# request line, an S-expression with keyword arguments
+_VALUE = r"(?:\"[^\"\n]*\"|'[^'\n]*'|(?!-)[^\s\"'()]+)"
+_FLAG = rf"--?[A-Za-z][\w-]{{0,60}}(?:(?:[ \t]*=[ \t]*|[ \t]+){_VALUE})?"
+_SHELL_LINE = re.compile(rf"^[ \t]*(?:\$[ \t]+)?([A-Za-z_][\w.-]{{1,200}})((?:[ \t]+{_FLAG}){{1,50}})[ \t]*$", re.MULTILINE)
+_FLAG_PAIR = re.compile(rf"--?([A-Za-z][\w-]{{0,60}})(?:(?:[ \t]*=[ \t]*|[ \t]+)({_VALUE}))?")
+_HTTP_LINE = re.compile(r"^[ \t]*(?:GET|POST|PUT|PATCH|DELETE)[ \t]+(?:https?://[^\s/]+)?/?(?:[\w.~-]+/){0,20}"
+                        r"([A-Za-z_][\w.-]{1,200})(?:\?(\S{0,4000}))?(?:[ \t]+HTTP/[\d.]{1,5})?[ \t]*$", re.MULTILINE)
+_SEXPR_LINE = re.compile(rf"^[ \t]*\([ \t]*([A-Za-z_][\w.-]{{1,200}})((?:[ \t]+:[A-Za-z][\w-]{{0,60}}[ \t]+{_VALUE}){{1,50}})[ \t]*\)[ \t]*$",
+                         re.MULTILINE)
+_KEYWORD_PAIR = re.compile(rf":([A-Za-z][\w-]{{0,60}})[ \t]+({_VALUE})")
+
+
+def _scalar(raw: str | None) -> Any:
+    """A command line's argument: JSON when it reads as JSON (``10``, ``true``, ``"x"``), else the text unquoted."""
+    if raw is None:
+        return True  # a bare flag (--verbose) is set
+    try:
+        return json.loads(raw)
+    except ValueError:
+        return raw.strip("'")
+
+
+def command_calls(text: str) -> list[Call]:
+    """The calls of command lines that name a function (module docstring): ``x --k v``, ``GET /x?k=v`` and
+    ``(x :k v)``, each line one attempted call with its arguments read as scalars; a command whose name is a plain
+    word (``pip``, ``git``) is no call, nor is a path's file (``GET /index.html``). One regex pass per form."""
+    from urllib.parse import parse_qsl
+
+    calls: list[tuple[int, Call]] = []
+    if "-" in text:
+        for match in _SHELL_LINE.finditer(text):
+            if _FUNCTION_LIKE.search(match.group(1)):
+                calls.append((match.start(), {"name": match.group(1), "parameters": {
+                    m.group(1): _scalar(m.group(2)) for m in _FLAG_PAIR.finditer(match.group(2))}}))
+    if "/" in text:
+        for match in _HTTP_LINE.finditer(text):
+            if _FUNCTION_LIKE.search(match.group(1)) and "." not in match.group(1):  # index.html is a file, no function
+                calls.append((match.start(), {"name": match.group(1), "parameters": {
+                    k: _scalar(v) for k, v in parse_qsl(match.group(2) or "", keep_blank_values=True)}}))
+    if "(" in text:
+        for match in _SEXPR_LINE.finditer(text):
+            if _FUNCTION_LIKE.search(match.group(1)):
+                calls.append((match.start(), {"name": match.group(1), "parameters": {
+                    m.group(1): _scalar(m.group(2)) for m in _KEYWORD_PAIR.finditer(match.group(2))}}))
+    return [call for _, call in sorted(calls, key=lambda pair: pair[0])]
 
 
 def _tag_bodies(text: str, json_calls) -> list[Call]:

@@ -28,9 +28,11 @@ def split_labels(body: str, separator: str = ";") -> list[str]:
     return [label.strip() for label in body.strip().split(separator) if label.strip()]
 
 
-_LIST_MARKER = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}[.)])\s+")
-# markdown emphasis around a label or the whole list ("**a; b**", "`a`"): markup, not part of a label
-_EMPHASIS = re.compile(r"^[*_`]+|[*_`]+$")
+# a list marker: a bullet, "1." / "1)", or a number in brackets ("(1) a; (2) b": red team holdout_r6)
+_LIST_MARKER = re.compile(r"^\s*(?:[-*•·+]|\d{1,3}[.)]|\(\d{1,3}\))\s+")
+# markdown emphasis around a label or the whole list ("**a; b**", "`a`"): markup, not part of a label; so are double
+# quotes around a label ('"a"; "b"', as a JSON list writes its strings: red team holdout_r6)
+_EMPHASIS = re.compile(r'^[*_`"“”]+|[*_`"“”]+$')
 # a checkbox before a label (red team holdout_r2): checked, the label is chosen ("[x] a"); unchecked, it is not ("[ ] a")
 _CHECKED = re.compile(r"^(?:\[[xX✓✔]\]|[☑✅✓✔])\s*")
 _UNCHECKED = re.compile(r"^(?:\[\s?\]|[☐✗✘❌])\s*")
@@ -78,10 +80,11 @@ def _list_literal(body: str) -> list[str] | None:
 _OTHER_SEPARATOR = re.compile(r"\s\|\s|\t")
 # the subject and verb a sentence opens its list with ("The findings present are a, b and c.", "Findings include
 # a, b"): a finding noun, affirming qualifiers only (so "possible findings are", "findings excluded are" keep their
-# words and match no label), then a copula (red team holdout_r5)
+# words and match no label), then a copula (red team holdout_r5) or a colon, before any list ("Definite findings: a; b":
+# red team holdout_r6)
 _LEAD_IN = re.compile(
     r"^\s*(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies))"
-    r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?\s+(?:are|is|include|includes)\s*:?\s+", re.IGNORECASE)
+    r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?(?:\s+(?:are|is|include|includes)\s*:?|\s*:)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
@@ -97,16 +100,18 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         return flags
     if body.lstrip().startswith("[") and (items := _list_literal(body)) is not None:
         return [item.strip() for item in items if item.strip()]
+    lead = _LEAD_IN.match(body)
+    body = body[lead.end():] if lead else body
     if separator in body:
         labels = body.split(separator)
     elif len([line for line in body.splitlines() if line.strip()]) > 1:
         labels = body.splitlines()
     elif _OTHER_SEPARATOR.search(body):
         labels = _OTHER_SEPARATOR.split(body)
-    elif "," in body or _LEAD_IN.match(body):
+    elif "," in body or lead:
         # a sentence's list: its subject and verb are no label, nor is the "and" before the last ("a, b and c")
-        labels = _LEAD_IN.sub("", body, count=1).split(",")
-        labels[-1:] = _LAST_AND.split(labels[-1]) if len(labels) > 1 or _LEAD_IN.match(body) else labels[-1:]
+        labels = body.split(",")
+        labels[-1:] = _LAST_AND.split(labels[-1]) if len(labels) > 1 or lead else labels[-1:]
     elif " & " in body:
         labels = body.split(" & ")
     else:
@@ -117,10 +122,14 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
     return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]
 
 
+_WORD_HYPHEN = re.compile(r"(?<=[^\W\d_])-(?=[^\W\d_])")
+
+
 def normalize_label(label: str, synonyms: Mapping[str, str] | None = None) -> str:
     """Case-fold, NFKC-normalise and collapse whitespace; then map through ``synonyms`` (keys normalised the same way)."""
-    # an underscore joins a label's words as a space does (pleural_effusion; red team holdout_r5)
-    key = _WHITESPACE.sub(" ", unicodedata.normalize("NFKC", label).replace("_", " ")).strip().casefold()
+    # an underscore joins a label's words as a space does (pleural_effusion; red team holdout_r5), and so does a hyphen
+    # between two letters (pleural-effusion; red team holdout_r6), on both sides of the comparison
+    key = _WHITESPACE.sub(" ", _WORD_HYPHEN.sub(" ", unicodedata.normalize("NFKC", label).replace("_", " "))).strip().casefold()
     if synonyms:
         return synonyms.get(key, key)
     return key

@@ -269,3 +269,97 @@ def foreign(text: str) -> bool:
         return False
     language, confidence = _identifier().classify(plain)
     return language != "en" and confidence >= CONFIDENT
+
+
+CIPHER_MIN_LETTERS = 20  # fewer letters than this are too few to tell a cipher from terse notes
+CIPHER_WINDOW = 2000  # characters of a long text that the decodings read
+_LEET = str.maketrans("01345789@$", "oieastbgas")
+_MIXED_TOKEN = re.compile(r"[^\W_]*(?:\d[^\W\d_]|[^\W\d_]\d)[^\W_]*")  # letters and digits in one token: 7h3, c4ll
+_LATIN_WORD = re.compile(r"[a-zA-Z]+")
+_CONSONANTS = frozenset("bcdfghjklmnpqrstvwxz")
+
+
+def _rotate(text: str, shift: int) -> str:
+    """``text`` with each ASCII letter moved ``shift`` places along the alphabet, case kept (ROT13 is 13)."""
+    def turn(match: Any) -> str:
+        return "".join(chr((ord(ch) - base + shift) % 26 + base) for ch in match.group() for base in (ord("a") if ch.islower() else ord("A"),))
+    return _LATIN_WORD.sub(turn, text)
+
+
+def _unpig(word: str) -> str:
+    """A pig-Latin word read back (``ethay`` is ``the``, ``andway`` is ``and``): the ``ay`` dropped, then the ``w`` of
+    a word that began with a vowel, or the consonants moved to the end put back in front (the split that gives an
+    English function word when one does, else one consonant)."""
+    low = word.lower()
+    if len(low) < 4 or not low.endswith("ay"):
+        return word
+    stem = low[:-2]
+    candidates = [stem[:-1]] if stem.endswith(("w", "y")) else []
+    candidates += [stem[-k:] + stem[:-k] for k in (1, 2, 3) if k < len(stem) and set(stem[-k:]) <= _CONSONANTS]
+    return next((c for c in candidates if c in STOP_WORDS), candidates[0] if candidates else word)
+
+
+def _decodings(text: str) -> list[tuple[str, str]]:
+    """(name, decoded text) of the letter games that keep English's words recoverable: the characters reversed, each
+    word reversed, each of the 25 letter rotations (ROT13, a Caesar shift), leet digits read as the letters they stand
+    for inside tokens that mix letters and digits (``7h3`` is ``the``; ``50`` or ``SpO2`` stay), pig Latin read back
+    (:func:`_unpig`) and a syllable inserted into most words removed (Ubbi Dubbi's ``ubb``)."""
+    out = [("reversed text", text[::-1]), ("reversed words", " ".join(w[::-1] for w in text.split()))]
+    out += [(f"letters rotated by {n}", _rotate(text, n)) for n in range(1, 26)]
+    if any(ch.isdigit() for ch in text):
+        out.append(("leetspeak", _MIXED_TOKEN.sub(lambda m: m.group().translate(_LEET), text)))
+    out.append(("pig Latin", _LATIN_WORD.sub(lambda m: _unpig(m.group()), text)))
+    words = {w for w in _WORDS.findall(text.casefold()) if len(w) >= 4}
+    inner = _markers(words)[1] if len(words) >= GAME_MIN_WORDS else {}
+    common = max(inner, key=lambda g: (inner[g], g), default=None)
+    if common is not None and inner[common] >= GAME_SHARE * len(words):
+        out.append((f"'{common}' inserted", re.sub(re.escape(common), "", text, flags=re.IGNORECASE)))
+    return [(name, decoded) for name, decoded in out if decoded != text]
+
+
+def _function_words(text: str) -> tuple[float, int]:
+    """(share of the words of 2+ letters that are English function words, how many distinct ones): a one-letter word
+    is left out, as a variable (``x``) rotates into ``a`` or ``i``, and a token of letters and digits (``7h3``,
+    ``2x``) is one word that is no function word."""
+    words = [w for w in _WORDS.findall(_MIXED_TOKEN.sub(" zz ", text).casefold()) if len(w) >= 2]
+    found = [w for w in words if w in STOP_WORDS]
+    return (len(found) / len(words) if words else 0.0), len(set(found))
+
+
+def enciphered(text: str) -> str | None:
+    """How ``text`` hides English from a reader, or None: a Latin-script text of :data:`CIPHER_MIN_LETTERS` letters or
+    more (read as leet digits would spell them) with few English function words, that the detector gives no language
+    confidently (probability under :data:`CONFIDENT`, or its ``zxx``: no language), and that reads as English once
+    decoded (:func:`_decodings`: reversed, letters rotated, leetspeak, pig Latin, an inserted syllable removed): the
+    decoded text holds a greater share of English function words of 2+ letters than the text, two distinct ones at
+    least, and that share reaches :data:`STOP_WORD_SHARE` or the detector calls the decoded text English confidently.
+    Words of a real language, even terse notes without function words ("Chest pain, diaphoresis, ST elevation: STEMI;
+    cath lab."), decode to no English, and text in another language is given that language; so only a cipher of English
+    is one (red team ``holdout_r6``: a ``<think>`` body in ROT13, written backwards, in leetspeak or in pig Latin
+    reasons nothing a reader reads, where the format guard counted its letters as words). At most 30 detector calls on
+    the first :data:`CIPHER_WINDOW` characters, only for a text the detector is unsure of."""
+    plain = _SYMBOL_GREEK.sub("", _plain(text))
+    if _NON_LATIN_LETTER.search(plain):
+        return None
+    raw = _MARKUP.sub(" ", text)
+    if _MIXED_TOKEN.search(raw):  # the shared reading reads some leet words back ("fr0m"): judge the text as written
+        plain = raw
+    if _function_words(plain)[0] >= STOP_WORD_SHARE:
+        return None
+    if max(_letters(plain), _letters(plain.translate(_LEET))) < CIPHER_MIN_LETTERS:
+        return None
+    plain = plain[:CIPHER_WINDOW]  # a cipher's opening is a cipher: the decodings read a bounded prefix (linear time)
+    language, confidence = _identifier().classify(plain)
+    if language != "zxx" and confidence >= CONFIDENT:  # a language, confidently (zxx, "no language", is decoded)
+        return None
+    share = _function_words(plain)[0]
+    for name, decoded in _decodings(plain):
+        decoded_share, distinct = _function_words(decoded)
+        if decoded_share <= share or distinct < 2:
+            continue  # a decoding that finds no more English function words reads no English
+        if decoded_share >= STOP_WORD_SHARE:
+            return name
+        language, confidence = _identifier().classify(decoded)
+        if language == "en" and confidence >= CONFIDENT:
+            return name
+    return None

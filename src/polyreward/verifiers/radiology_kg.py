@@ -70,9 +70,15 @@ def _singular(token: str) -> str:
     return token
 
 
+# linking verbs that state a finding's state as "is" does ("The heart remains enlarged." is "The heart is enlarged."
+# of a finding that persists: present now); red team holdout_r6
+_LINKING = {"remain": "is", "stay": "is"}
+
+
 def tokenize(text: str) -> list[str]:
-    """Lower-case word/punctuation tokens, hyphens as spaces, crude singular forms ("effusions" -> "effusion")."""
-    return [_singular(t) for t in _TOKEN.findall(text.lower().replace("-", " "))]
+    """Lower-case word/punctuation tokens, hyphens as spaces, crude singular forms ("effusions" -> "effusion"), and a
+    linking verb of persistence read as "is" (:data:`_LINKING`: "remains enlarged" is the lexicon's "is enlarged")."""
+    return [_LINKING.get(token, token) for token in (_singular(t) for t in _TOKEN.findall(text.lower().replace("-", " ")))]
 
 
 def sentences(text: str) -> list[list[str]]:

@@ -113,6 +113,10 @@ _ENCODED_SPACE = re.compile(r"%(?:20|09|0[AaDd])|&(?:nbsp|ensp|emsp|thinsp|#0*(?
 _TAG_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])</?[A-Za-z][\w-]{0,40}\s*/?>(?=[^\W\d_])")
 
 
+# U+2019 (the typographic apostrophe) or U+02BC between two letters: the apostrophe of "patient’s", read as "'"
+_CURLY_APOSTROPHE = re.compile(r"(?<=[^\W\d_])[’ʼ](?=[^\W\d_])")
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
@@ -123,13 +127,16 @@ def word_count(text: str) -> int:
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
     ``&nbsp;``) is whitespace (red team ``holdout_r3``), and so is a tag between two letters (``the<wbr>patient``;
-    red team ``holdout_r4``); a punctuation mark outside ASCII (``“``, ``—``, ``…``, ``、``) parts words and is none, one
+    red team ``holdout_r4``); a typographic apostrophe between two letters (``patient’s``) is the apostrophe (red team
+    ``holdout_r6``); a punctuation mark outside ASCII (``“``, ``—``, ``…``, ``、``) parts words and is none, one
     word per 16 marks (a long string of them still costs; red team ``holdout_r5``); ASCII marks count as before (a
     lone ``-`` or ``=`` in "2x - 3 = 11" stands in for its token)."""
     if "%" in text or "&" in text:
         text = _ENCODED_SPACE.sub(" ", text)
     if "<" in text:  # "the<wbr>patient<wbr>is<wbr>a": a tag between two letters parts two words (red team holdout_r4)
         text = _TAG_BETWEEN_LETTERS.sub(" ", text)
+    if "’" in text or "ʼ" in text:  # a curly apostrophe inside a word is the apostrophe ("patient’s"; red team holdout_r6)
+        text = _CURLY_APOSTROPHE.sub("'", text)
     marks = 0
     if not text.isascii() and _OTHER.search(text):
         marks = sum(1 for m in _OTHER.finditer(text) if _is_punctuation(m.group()))

@@ -41,6 +41,7 @@ from polyreward.schema import completion_messages, is_missing
 from polyreward.verifiers.call_formats import (
     ARGUMENT_KEYS,
     call_lines,
+    command_calls,
     MAX_DEPTH,
     NAME_KEYS,
     OWN_KEYS,
@@ -279,8 +280,10 @@ def _scan_objects(text: str, where: str) -> list[Call]:
 
 
 def _may_call(text: str) -> bool:
-    """False when no call format can occur in ``text`` (no brace, tag, ReAct action or YAML fence): a fast path."""
-    return "{" in text or "<" in text or "ction" in text or "CTION" in text or "```" in text or "~~~" in text
+    """False when no call format can occur in ``text`` (no brace, tag, ReAct action, fence, parenthesis, flag or path):
+    a fast path."""
+    return "{" in text or "<" in text or "ction" in text or "CTION" in text or "```" in text or "~~~" in text \
+        or "(" in text or "--" in text or "/" in text
 
 
 def calls_outside_blocks(text: str) -> list[Call]:
@@ -340,6 +343,7 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
             fence.extend([yaml] if yaml is not None else [])
             fence.extend(toml_calls(body, lambda value: _calls_in_value(value, f"code block {number}")) if yaml is None else [])
             fence.extend(_other_formats(body))
+            fence.extend(command_calls(body))  # a shell command naming a function, in a fence too
         # a fence whose info string declares a tool call (```tool_code) is calls however its body is written
         calls.extend(fence or tool_fence_calls(opening.group()[len(marker):], body, _json_calls))
     rest.append(text[position:])
@@ -349,7 +353,7 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
     named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
     lines = call_lines(prose) if "(" in prose else []
-    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines
+    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines + command_calls(prose)
 
 
 def _holds_call(value: Any) -> bool:
