@@ -36,3 +36,21 @@ def tiny_gpt2_dir():
     from polyreward.trainer.assets import tiny_gpt2
 
     return tiny_gpt2()
+
+
+@pytest.fixture(scope="module")
+def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
+    """A two-label Qwen2 sequence classifier (a random head, seed 0) with the tiny Qwen2's tokenizer, built for each
+    test module that asks for it (the reward-model and process-reward tests)."""
+    torch = pytest.importorskip("torch")
+    from transformers import AutoConfig, AutoTokenizer, Qwen2ForSequenceClassification
+
+    out = tmp_path_factory.mktemp("tiny-classifier")
+    tokenizer = AutoTokenizer.from_pretrained(str(tiny_qwen2_dir))
+    config = AutoConfig.from_pretrained(str(tiny_qwen2_dir))
+    config.num_labels = 2
+    config.pad_token_id = tokenizer.pad_token_id
+    torch.manual_seed(0)
+    Qwen2ForSequenceClassification(config).save_pretrained(out)
+    tokenizer.save_pretrained(out)
+    return out

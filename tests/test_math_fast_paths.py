@@ -289,7 +289,8 @@ def test_reader_patterns_on_the_red_team_completions():
 
 def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pattern():
     from polyreward.verifiers import commitment
-    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, required_conjuncts
+    from polyreward.verifiers.pattern_cache import sre_parser
+    from polyreward.verifiers.regex_prefilter import Prefiltered, required_conjuncts
 
     assert isinstance(commitment._NEGATED_BEFORE, Prefiltered)
     assert {"not", "never", "instead", "rather"} <= set(commitment._NEGATED_BEFORE.literals)
@@ -298,7 +299,7 @@ def test_the_slow_negation_search_is_prefiltered_and_the_words_come_from_the_pat
     assert commitment._NEGATED_BEFORE.search("The answer is definitely ruled out") is not None
     assert commitment._NEGATED_BEFORE.search("It is \u017fimply no longer") is not None  # non-ASCII: searched the plain way
     # an alternative with no fixed word: no prefilter can be derived
-    parse = _sre_parse.parse
+    parse = sre_parser.parse
     assert required_conjuncts(parse(r"not|[a-z]+")) is None
     assert set(required_conjuncts(parse(r"\bno\s+longer|never"))) == {frozenset({"no", "longer"}), frozenset({"never"})}
     assert set(required_conjuncts(parse(r"(?:a|b)x*c"))) == {frozenset({"a", "c"}), frozenset({"b", "c"})}
@@ -354,14 +355,15 @@ def test_required_word_sets_hold_for_every_match(pattern, ignore_case, text):
     the prefiltered search, match and iteration equal the plain ones, and each match holds one whole set."""
     import re
 
-    from polyreward.verifiers.regex_prefilter import Prefiltered, _sre_parse, prefiltered, required_conjuncts
+    from polyreward.verifiers.pattern_cache import sre_parser
+    from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered, required_conjuncts
 
     compiled = re.compile(pattern, re.IGNORECASE if ignore_case else 0)
     wrapped = prefiltered(compiled)
     for method in ("search", "match", "fullmatch"):
         assert _spans(getattr(wrapped, method)(text)) == _spans(getattr(compiled, method)(text)), (pattern, method, text)
     assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in compiled.finditer(text)], (pattern, text)
-    sets = required_conjuncts(_sre_parse.parse(pattern, compiled.flags))
+    sets = required_conjuncts(sre_parser.parse(pattern, compiled.flags))
     if sets is not None and not ignore_case:
         for found in compiled.finditer(text):
             assert any(all(word in text for word in words) for words in sets), (pattern, text, sets)

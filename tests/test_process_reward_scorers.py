@@ -22,21 +22,12 @@ COMPLETIONS = ["3 * 4 = 12\n12 * 2 = 24\nSo 24.", "2 + 2 = 4", [{"role": "assist
 
 
 @pytest.fixture(scope="module")
-def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
+def classifier_dir(classifier_dir):
+    """conftest's tiny classifier, scored on one torch thread while this module runs."""
     torch = pytest.importorskip("torch")
-    from transformers import AutoConfig, AutoTokenizer, Qwen2ForSequenceClassification
-
-    out = tmp_path_factory.mktemp("tiny-prm")
-    tokenizer = AutoTokenizer.from_pretrained(str(tiny_qwen2_dir))
-    config = AutoConfig.from_pretrained(str(tiny_qwen2_dir))
-    config.num_labels = 2
-    config.pad_token_id = tokenizer.pad_token_id
-    torch.manual_seed(0)
-    Qwen2ForSequenceClassification(config).save_pretrained(out)
-    tokenizer.save_pretrained(out)
     before = torch.get_num_threads()
     torch.set_num_threads(1)
-    yield out
+    yield classifier_dir
     torch.set_num_threads(before)
 
 

@@ -102,7 +102,7 @@ def test_generated_one_character_patterns_scan_like_the_plain_search(pattern, ig
 
 
 def test_only_one_character_patterns_of_known_characters_are_rewritten():
-    from polyreward.verifiers.regex_prefilter import _sre_parse
+    from polyreward.verifiers.pattern_cache import sre_parser
 
     assert not isinstance(scanned(re.compile(r"\.\s")), Scanned)  # two characters
     assert not isinstance(scanned(re.compile(r"\w")), Scanned)  # a category: no small set of characters
@@ -110,8 +110,8 @@ def test_only_one_character_patterns_of_known_characters_are_rewritten():
     assert not isinstance(scanned(re.compile(r"(\.)")), Scanned)  # a group: left alone
     assert not isinstance(scanned(re.compile(r"a|\.", re.IGNORECASE)), Scanned)  # a cased letter under IGNORECASE
     assert isinstance(scanned(re.compile(r"(?<!\d)\.(?!\d)|[!?;\n]")), Scanned)
-    assert consumed_characters(_sre_parse.parse(r"(?=x)\.|[;!]")) == {".", ";", "!"}
-    assert consumed_characters(_sre_parse.parse(r"\.|\w")) is None
+    assert consumed_characters(sre_parser.parse(r"(?=x)\.|[;!]")) == {".", ";", "!"}
+    assert consumed_characters(sre_parser.parse(r"\.|\w")) is None
     huge = "x" * 100_000 + ". " + "y" * 100_000
     assert [m.start() for m in scanned(re.compile(r"(?<!\d)\.(?!\d)")).finditer(huge)] == [100_000]
 

@@ -20,6 +20,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from reading_tables import commitment_tables
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
@@ -107,9 +108,7 @@ test_math_commitment_table, test_choice_commitment_table = commitment_tables(MAT
 
 INLINE = "Which planet is called the Red Planet?\nA) Venus B) Jupiter C) Mars D) Saturn"
 
-
-def _choice(prompt: str, completion: str, gold: str) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+_choice = scorer(ChoiceAccuracy, INLINE)
 
 
 def test_options_written_on_one_line_are_read():
@@ -117,10 +116,10 @@ def test_options_written_on_one_line_are_read():
     assert options_in_prompt("Pick one: (A) 12 (B) 56 (C) 7") == {"A": "12", "B": "56", "C": "7"}
     assert options_in_prompt("Plan A) failed, so we tried B) instead.") == {"A": "failed, so we tried", "B": "instead."}
     assert options_in_prompt("The A) part and the C) part.") == {}  # no run from A in order
-    assert _choice(INLINE, "Mars.", "C") == 1.0
-    assert _choice(INLINE, "Most likely C -- Mars is red from iron oxide.", "C") == 1.0
-    assert _choice(INLINE, "The answer is C -- just kidding, I have no clue.", "C") == 0.0
-    assert _choice(INLINE, "The answer is C -- well, that one is outdated now.", "C") == 0.0
+    assert _choice("Mars.", "C") == 1.0
+    assert _choice("Most likely C -- Mars is red from iron oxide.", "C") == 1.0
+    assert _choice("The answer is C -- just kidding, I have no clue.", "C") == 0.0
+    assert _choice("The answer is C -- well, that one is outdated now.", "C") == 0.0
 
 
 def test_a_function_on_the_left_of_an_equation_states_its_value():

@@ -22,6 +22,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER, WRIST_DROP_PROMPT, read_filled, scorer
 from reading_tables import commitment_tables
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
@@ -80,12 +81,9 @@ CHOICE = [
 
 test_math_commitment_table, test_choice_commitment_table = commitment_tables(MATH, CHOICE, LEAD)
 
-PROMPT = ("A patient has wrist drop after a midshaft humerus fracture. Which nerve is injured?\n"
-          "A) Median nerve\nB) Ulnar nerve\nC) Axillary nerve\nD) Radial nerve\nE) Musculocutaneous nerve")
+PROMPT = WRIST_DROP_PROMPT
 
-
-def _choice(completion: str, gold: str) -> float:
-    return ChoiceAccuracy().evaluate([PROMPT], [completion], answer=[gold]).scores[0]
+_choice = scorer(ChoiceAccuracy, PROMPT)
 
 
 def test_an_answer_phrase_opening_with_another_options_text_names_that_option():
@@ -140,11 +138,9 @@ def test_a_declared_confidence_is_a_share_not_a_value(value, other, share):
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_the_new_rules_never_raises(junk, letter):
-    for template in ("My answer: {j}\nCorrect answer: {l} ✓", "{l}: {j}%, {l}: {j}%", "Check: {j} = {j} ✓",
-                     "Option {l} {j}, but the answer is {j}", "\\boxed{{42}} (not {j}: {j})", "42 [confidence {j}]"):
-        text = template.format(j=junk, l=letter)
-        extract_letter(text)
-        extract_answer(text)
+    templates = ("My answer: {j}\nCorrect answer: {l} ✓", "{l}: {j}%, {l}: {j}%", "Check: {j} = {j} ✓",
+                 "Option {l} {j}, but the answer is {j}", "\\boxed{{42}} (not {j}: {j})", "42 [confidence {j}]")
+    read_filled(templates, junk, letter)
     ChoiceAccuracy().evaluate([PROMPT], [f"Option {letter} {junk}; the answer is {junk}"], answer=[letter])

@@ -16,6 +16,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER, WRIST_DROP_PROMPT, read_filled, scorer
 from reading_tables import commitment_tables
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
@@ -61,12 +62,9 @@ CHOICE = [
 
 test_math_commitment_table, test_choice_commitment_table = commitment_tables(MATH, CHOICE, LEAD)
 
-PROMPT = ("A patient has wrist drop after a midshaft humerus fracture. Which nerve is injured?\n"
-          "A) Median nerve\nB) Ulnar nerve\nC) Axillary nerve\nD) Radial nerve\nE) Musculocutaneous nerve")
+PROMPT = WRIST_DROP_PROMPT
 
-
-def _choice(completion: str, gold: str) -> float:
-    return ChoiceAccuracy().evaluate([PROMPT], [completion], answer=[gold]).scores[0]
+_choice = scorer(ChoiceAccuracy, PROMPT)
 
 
 def test_an_option_named_by_its_text_then_every_option_declined_is_no_answer():
@@ -103,11 +101,9 @@ def test_a_turn_token_ends_the_writers_turn(letter, other, token):
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_the_new_rules_never_raises(junk, letter):
-    for template in ("<think>{j} So the answer is {j}.</think> {l}", "So the result is {j}. Final answer: {l}",
-                     "{j}<|im_end|>{j}", "<|im_start|>{j}<|im_start|>assistant {l}", "{l} {j} picked at random {j}"):
-        text = template.format(j=junk, l=letter)
-        extract_letter(text)
-        extract_answer(text)
+    templates = ("<think>{j} So the answer is {j}.</think> {l}", "So the result is {j}. Final answer: {l}",
+                 "{j}<|im_end|>{j}", "<|im_start|>{j}<|im_start|>assistant {l}", "{l} {j} picked at random {j}")
+    read_filled(templates, junk, letter)
     ChoiceAccuracy().evaluate([PROMPT], [f"Radial nerve {junk}. I won't pick one {junk}"], answer=[letter])

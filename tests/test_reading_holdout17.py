@@ -10,18 +10,14 @@
 
 import pytest
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 
 PROMPT = "Which planet is closest to the sun?\n(A) Mercury\n(B) Venus\n(C) Earth\n(D) Mars\n(E) Jupiter"
 
-
-def choice(completion: str, gold: str) -> float:
-    return ChoiceAccuracy().evaluate([PROMPT], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str) -> float:
-    return MathAccuracy().evaluate(["Compute it."], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold", [

@@ -22,21 +22,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.closing_remarks import agrees
 from polyreward.verifiers.units import asked_units, wrong_unit
 
 PROMPT = "Which gas do plants absorb for photosynthesis?\n(A) Oxygen\n(B) Nitrogen\n(C) Carbon dioxide\n(D) Helium\n(E) Argon"
-REWARD = MathAccuracy()
 
-
-def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
-    return REWARD.evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold", [

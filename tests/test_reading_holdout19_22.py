@@ -20,19 +20,15 @@
 
 import pytest
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 
 PROMPT = ("A 24-year-old has atypical pneumonia. Which drug is the best choice?\n(A) Amoxicillin\n(B) Azithromycin\n"
           "(C) Cefazolin\n(D) Vancomycin\n(E) Metronidazole")
 
-
-def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
-    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold", [

@@ -19,6 +19,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.turns import answer_part, later_turns, own_turn
@@ -26,13 +27,8 @@ from polyreward.verifiers.turns import answer_part, later_turns, own_turn
 PROMPT = ("Which hormone is released by the posterior pituitary?\nA. ACTH\nB. TSH\nC. Oxytocin\nD. Prolactin\n"
           "E. Growth hormone")
 
-
-def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
-    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold", [

@@ -13,19 +13,15 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.turns import for_the_question
 
 PROMPT = ("Which data structure uses FIFO ordering?\nA. Stack\nB. Queue\nC. Binary heap\nD. Hash table\nE. Trie")
 
-
-def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str, prompt: str = "Compute it.") -> float:
-    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold, prompt", [

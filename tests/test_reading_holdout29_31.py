@@ -8,18 +8,14 @@
 
 import pytest
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 
 PROMPT = "What is the chemical symbol for sodium?\nA. S\nB. So\nC. Na\nD. Sd\nE. N"
 
-
-def choice(completion: str, gold: str, prompt: str = PROMPT) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str) -> float:
-    return MathAccuracy().evaluate(["Compute it."], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, PROMPT)
+math = scorer(MathAccuracy, "Compute it.")
 
 
 @pytest.mark.parametrize("completion, gold", [

@@ -7,6 +7,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.choice_forms import SEVERAL, marked_option
@@ -14,13 +15,8 @@ from polyreward.verifiers.choice_forms import SEVERAL, marked_option
 CHOICE_PROMPT = "Which vitamin deficiency causes scurvy?\nA. Vitamin A\nB. Vitamin B12\nC. Vitamin C\nD. Vitamin D\nE. Vitamin K"
 AREA_PROMPT = "A rectangle has perimeter 30 and length 9. What is its area?"
 
-
-def choice(completion: str, gold: str = "C") -> float:
-    return ChoiceAccuracy().evaluate([CHOICE_PROMPT], [completion], answer=[gold]).scores[0]
-
-
-def math(completion: str, gold: str = "54", prompt: str = AREA_PROMPT) -> float:
-    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, CHOICE_PROMPT, gold="C")
+math = scorer(MathAccuracy, AREA_PROMPT, gold="54")
 
 
 CHOICE_GENUINE = [  # one option picked by a verdict per option, in the structures models write

@@ -24,6 +24,7 @@ import json
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER
 from reading_tables import commitment_tables
 from polyreward.verifiers.answer_extraction import extract_answer, json_scalar
 from polyreward.verifiers.choice import extract_letter
@@ -149,7 +150,7 @@ def test_a_closing_check_is_not_the_answer(answer, other):
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_a_foreign_answer_phrase_never_raises(junk, letter):
     extract_letter(junk + f" La respuesta correcta es la opción {letter}. " + junk)
     extract_letter('{"choice": "' + junk + '"}')

@@ -21,6 +21,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER
 from reading_tables import commitment_tables
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
@@ -100,7 +101,7 @@ def test_a_refuted_supposition_is_no_answer_and_its_correction_is(answer, other)
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_the_new_rules_never_raises(junk, letter):
     for template in ("Suppose {j} \\boxed{{42}} {j} contradiction {j}", "Anyone who writes {j} \\boxed{{42}} {j}",
                      "Example: {j} \\boxed{{42}}", "\\boxed{{42}}, assuming {j} which fails {j}", "{j}\\boxed{{42}}가 아닙니다{j}"):

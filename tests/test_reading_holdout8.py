@@ -21,6 +21,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER
 from reading_tables import commitment_tables
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
@@ -141,7 +142,7 @@ def test_a_detached_script_is_small_print(answer, other, tag):
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_the_new_rules_never_raises(junk, letter):
     for template in ("Roughly {j} \\boxed{{42}} {j}", "{j} <sub>{j}\\boxed{{42}}{j}</sub>{j}", "$^{{{j}\\boxed{{42}}",
                      "answer != {j}42", '{{"final": null, {j} "draft": 42}}', "Only so {j} something: \\boxed{{42}}",

@@ -19,6 +19,7 @@ from __future__ import annotations
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import JUNK, LETTER, read_filled, scorer
 from reading_tables import commitment_tables
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
@@ -94,9 +95,7 @@ test_math_commitment_table, test_choice_commitment_table = commitment_tables(MAT
 
 PROMPT = "What is 7 x 8?\nA) 12\nB) 56\nC) 7\nD) 1000"
 
-
-def _choice(completion: str, gold: str) -> float:
-    return ChoiceAccuracy().evaluate([PROMPT], [completion], answer=[gold]).scores[0]
+_choice = scorer(ChoiceAccuracy, PROMPT)
 
 
 def test_an_answer_phrase_that_is_one_short_option_text_names_it():
@@ -138,12 +137,10 @@ def test_a_number_option_is_named_by_its_whole_text_and_denied_by_not(options, d
 
 
 @settings(max_examples=80, deadline=None)
-@given(junk=st.text(max_size=300), letter=st.sampled_from("ABCDE"))
+@given(junk=JUNK, letter=LETTER)
 def test_hostile_text_around_the_new_rules_never_raises(junk, letter):
-    for template in ("> Answer: {l}\n{j}", "<tool_call>{j}</tool_call>{j}<tool_result>{j}", "https://{j} {l} lol",
-                     "If {j}, the answer is 42; otherwise {j}", "{j} would be {j} without {j}", "x = 42 (checked: {j})"):
-        text = template.format(j=junk, l=letter)
-        extract_letter(text)
-        extract_answer(text)
+    templates = ("> Answer: {l}\n{j}", "<tool_call>{j}</tool_call>{j}<tool_result>{j}", "https://{j} {l} lol",
+                 "If {j}, the answer is 42; otherwise {j}", "{j} would be {j} without {j}", "x = 42 (checked: {j})")
+    for text in read_filled(templates, junk, letter):
         answer_views(text)
         dissents(text)

@@ -9,6 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.verifiers.choice_forms import options_by_position
 from polyreward.verifiers.choice_words import ORDINAL_OPTION, ORDINALS, ORDINALS_JOINED, ordinal_position
@@ -21,9 +22,7 @@ WRIST = ("A patient with a midshaft humerus fracture cannot extend the wrist. Wh
          "B. Ulnar nerve\nC. Radial nerve\nD. Axillary nerve\nE. Musculocutaneous nerve")
 VANCOMYCIN = "Vancomycin belongs to which antibiotic class?\nA. Beta-lactam\nB. Glycopeptide\nC. Macrolide\nD. Aminoglycoside\nE. Fluoroquinolone"
 
-
-def choice(completion: str, gold: str = "C", prompt: str = SCURVY) -> float:
-    return ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+choice = scorer(ChoiceAccuracy, SCURVY, gold="C")
 
 
 GENUINE = [  # (completion, gold, prompt)

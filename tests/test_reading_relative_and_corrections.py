@@ -14,6 +14,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 
@@ -21,13 +22,8 @@ MATH_PROMPT = "Solve the problem. Put the final answer in \\boxed{}.\n\nWhat is 
 CHOICE_PROMPT = ("Which organelle is the main site of ATP production in eukaryotic cells?\n(A) Ribosome\n(B) Golgi apparatus\n"
                  "(C) Mitochondria\n(D) Lysosome\n(E) Nucleus")
 
-
-def math_score(completion: str, gold: str = "42") -> float:
-    return MathAccuracy().evaluate([MATH_PROMPT], [completion], answer=[gold]).scores[0]
-
-
-def choice_score(completion: str, gold: str = "C") -> float:
-    return ChoiceAccuracy().evaluate([CHOICE_PROMPT], [completion], answer=[gold]).scores[0]
+math_score = scorer(MathAccuracy, MATH_PROMPT, gold="42")
+choice_score = scorer(ChoiceAccuracy, CHOICE_PROMPT, gold="C")
 
 
 @pytest.mark.parametrize("completion", [

@@ -5,18 +5,20 @@ the rows (held-out graders use the rows)."""
 from __future__ import annotations
 
 import json
+import keyword
 import unicodedata
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tool_call_cases import GOLD, THINK, assert_an_extra_call_costs_the_maximum
 from polyreward.rewards.crpo import CRPOEnglish, CRPOFormat
 from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.kg_triplet import KGTripletConsistency
-from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
+from polyreward.rewards.tool_calls import ToolRLCorrectness
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, harmony_calls
 from polyreward.verifiers.denial import questions
@@ -26,9 +28,6 @@ from polyreward.verifiers.radiology_kg import extract_kg
 from polyreward.verifiers.text_forms import word_count
 from polyreward.verifiers.tool_calls import block_calls, calls_outside_blocks, nfc_values, without_think_mentions
 
-CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
-GOLD = "<tool_call>\n" + json.dumps(CALL, ensure_ascii=False) + "\n</tool_call>"
-THINK = "<think>Four guests at Chez Léon tonight, so one book_table call with both fields.</think>\n"
 ARGS = '{"restaurant": "Nobu", "guests": 4}'
 
 
@@ -45,10 +44,7 @@ ARGS = '{"restaurant": "Nobu", "guests": 4}'
     '[book_table(restaurant="Nobu", guests=4), book_table(restaurant="Zuma", guests=4)]',
 ])
 def test_an_extra_call_in_another_stacks_layout_costs_the_maximum(extra):
-    text = THINK + GOLD + "\n" + extra
-    assert ToolRLCorrectness()(completions=[text], answer=[GOLD])[0] < 3.0
-    otc = OTCToolEfficiency(correctness="calls_exact")
-    assert otc(completions=[text], answer=[GOLD], prompt_id=["a"]) == [0.0]
+    assert_an_extra_call_costs_the_maximum(extra)
 
 
 @pytest.mark.parametrize("remark", [
@@ -70,7 +66,8 @@ def test_harmony_and_kimi_calls_are_read_with_their_arguments():
     assert calls_outside_blocks(kimi) == [{"name": "functions.get_time", "parameters": {"tz": "UTC"}}]
 
 
-@given(st.from_regex(r"[a-z]{2,8}(?:_[a-z]{2,8}){1,2}", fullmatch=True), st.from_regex(r"[a-z]{1,6}", fullmatch=True),
+@given(st.from_regex(r"[a-z]{2,8}(?:_[a-z]{2,8}){1,2}", fullmatch=True),
+       st.from_regex(r"[a-z]{1,6}", fullmatch=True).filter(lambda key: not keyword.iskeyword(key)),  # "f(if=0)" is no call
        st.integers(min_value=-999, max_value=999))
 @settings(max_examples=60, deadline=None)
 def test_a_line_that_is_only_a_call_is_one_call(name, key, value):

@@ -11,12 +11,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from tool_call_cases import GOLD, THINK, assert_an_extra_call_costs_the_maximum
 from polyreward.rewards.crpo import CRPOFormat
 from polyreward.rewards.forecast import committed_forecast
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.format import content_words
 from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
-from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
 from polyreward.verifiers.forecast import class_edges, pm_class
 from polyreward.verifiers.label_sets import read_labels
@@ -24,10 +24,6 @@ from polyreward.verifiers.language import english_share
 from polyreward.verifiers.radiology_kg import extract_kg
 from polyreward.verifiers.text_forms import word_count
 from polyreward.verifiers.tool_calls import calls_outside_blocks
-
-CALL = {"name": "book_table", "parameters": {"restaurant": "Chez Léon", "guests": 4}}
-GOLD = "<tool_call>\n" + json.dumps(CALL, ensure_ascii=False) + "\n</tool_call>"
-THINK = "<think>Four guests at Chez Léon tonight, so one book_table call with both fields.</think>\n"
 
 
 # ---- tool calls: FunctionGemma, Glaive, Gorilla, Gemma tool_code, Mistral v11 -------------------------------------
@@ -41,10 +37,7 @@ THINK = "<think>Four guests at Chez Léon tonight, so one book_table call with b
     '[TOOL_CALLS]book_table[ARGS]{"restaurant": "Nobu", "guests": 4}',
 ])
 def test_an_extra_call_in_another_stacks_layout_costs_the_maximum(extra):
-    text = THINK + GOLD + "\n" + extra
-    assert ToolRLCorrectness()(completions=[text], answer=[GOLD])[0] < 3.0
-    otc = OTCToolEfficiency(correctness="calls_exact")
-    assert otc(completions=[text], answer=[GOLD], prompt_id=["a"]) == [0.0]
+    assert_an_extra_call_costs_the_maximum(extra)
 
 
 @pytest.mark.parametrize("remark", [

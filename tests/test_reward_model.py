@@ -28,21 +28,6 @@ PROMPTS = [[{"role": "user", "content": f"What is {i} + {i}?"}] for i in range(5
 COMPLETIONS = ["It is 2.", "I think 4.", [{"role": "assistant", "content": "6, surely."}], "8", "Ten? " * 30]
 
 
-@pytest.fixture(scope="module")
-def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
-    from transformers import AutoConfig, AutoTokenizer, Qwen2ForSequenceClassification
-
-    out = tmp_path_factory.mktemp("tiny-rm")
-    tokenizer = AutoTokenizer.from_pretrained(str(tiny_qwen2_dir))
-    config = AutoConfig.from_pretrained(str(tiny_qwen2_dir))
-    config.num_labels = 2
-    config.pad_token_id = tokenizer.pad_token_id
-    torch.manual_seed(0)
-    Qwen2ForSequenceClassification(config).save_pretrained(out)
-    tokenizer.save_pretrained(out)
-    return out
-
-
 @pytest.fixture(scope="module", autouse=True)
 def one_torch_thread():
     before = torch.get_num_threads()

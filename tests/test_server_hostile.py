@@ -24,6 +24,7 @@ import pytest
 httpx = pytest.importorskip("httpx")
 pytest.importorskip("fastapi")
 
+from connection_cap import assert_over_the_cap_closed_on_arrival  # noqa: E402
 from polyreward.reward import RolloutReward, Scored  # noqa: E402
 from test_server import CONFIG, TOKEN, start_server, stop  # noqa: E402
 
@@ -160,21 +161,7 @@ def test_a_body_that_never_arrives_is_408_and_closed(server):
 
 
 def test_connections_over_the_cap_are_closed_on_arrival(server):
-    held = [socket.create_connection(address(server), timeout=10) for _ in range(12)]
-    try:
-        time.sleep(0.3)
-        extra = socket.create_connection(address(server), timeout=10)
-        try:
-            extra.sendall(b"GET /health HTTP/1.1\r\nHost: x\r\n\r\n")
-            assert extra.recv(100) == b""
-        except (BrokenPipeError, ConnectionResetError):
-            pass
-        extra.close()
-    finally:
-        for sock in held:
-            sock.close()
-    time.sleep(0.5)
-    assert httpx.get(f"{server}/health", timeout=10).status_code == 200  # the held ones gone, it serves again
+    assert_over_the_cap_closed_on_arrival(server, 12)
 
 
 @pytest.mark.parametrize("body", [

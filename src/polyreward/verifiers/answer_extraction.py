@@ -56,7 +56,7 @@ from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import operand_after
-from polyreward.verifiers.math_normalize import VALUE_WORDS, normalize_answer, number_from_words, parse_numeral, same_number, unicode_roots
+from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
@@ -69,7 +69,7 @@ from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, un
 from polyreward.verifiers.turns import later_turns
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
-from polyreward.verifiers.work_avoidance import squeeze
+from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
 
 @dataclass(frozen=True)
 class Extracted:
@@ -261,7 +261,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         whole = views[-1]
         if whole is not None and not whole.text:
             return whole
-        if whole is not None and not _same_final_value(whole.text, found.text):
+        if whole is not None and not same_final_value(whole.text, found.text):
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
@@ -269,18 +269,9 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
         # takes it back or gives another (holdout25); it never supplies the answer
         again = extract_answer(later, final_bang)
-        if again is not None and (again.source in ("retracted", "negated") or again.text and _squash(again.text) != _squash(found.text)):
+        if again is not None and (again.source in ("retracted", "negated") or again.text and not written_alike(again.text, found.text)):
             return Extracted("", "conflicting")
     return found
-
-
-def _same_final_value(one: str, other: str) -> bool:
-    """Do two answers end in the same value: the same text, or the same last step of a chain read through its
-    notation ("3 * 12 = 36" and "36", "2 sqrt(3)" and "2\\sqrt{3}": a fenced record that restates the prose; holdout38)?"""
-    if _squash(one) == _squash(other):
-        return True
-    ends = [normalize_answer(_CHAIN_STEP.split(text)[-1].strip().rstrip(".")) for text in (one, other)]
-    return bool(ends[0]) and _squash(ends[0]) == _squash(ends[1])
 
 
 def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
@@ -298,16 +289,15 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
 
     def is_other(segment: str) -> bool | None:
         stated = _answer_after_anchor(segment[:400]).strip().strip("$").strip()
-        stated = _CHAIN_STEP.split(stated)[-1].strip()  # "\\sqrt{8} = 2\\sqrt{2}": the value the chain ends in
+        stated = chain_end(stated)
         if not stated or not re.search(r"[\d\\]", stated):
             return None
-        same = _squash(stated) == _squash(answer) or same_number(stated, answer) or (
+        same = same_value(stated, answer) or (
             parse_numeral(answer) is not None and not re.search(r"[\\\\/]", stated) and value_keys(answer) <= value_keys(stated))
         return not same
     return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
 
 
-_CHAIN_STEP = re.compile(r"=|\\approx(?![A-Za-z])")
 _CONCLUSION_WORD = re.compile(r"\b(?:so|therefore|thus|hence|consequently)\b", re.IGNORECASE)
 
 
@@ -331,7 +321,7 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
         if found is not None and retraction is not None and retraction[1]:
             return Extracted("", "retracted")  # "<answer>42</answer> Scratch that."
         later = _strong_answer(text[blocks[-1][1]:], final_bang)
-        if found is not None and later is not None and (not later.text or _squash(later.text) != _squash(found.text)):
+        if found is not None and later is not None and (not later.text or not written_alike(later.text, found.text)):
             return Extracted("", "conflicting")  # "<answer>42</answer> ... the final answer is \\boxed{45}"
         if found is not None and qualified_after(text, blocks[-1][1]):
             return Extracted("", "hedged")  # "<answer>42</answer> (just a guess)": the final statement is not vouched for
@@ -339,7 +329,7 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
             return Extracted("", why)  # "<answer>42</answer> (typo, I meant 45)"
         before = text[:blocks[-1][0]]
         earlier = _strong_answer(before, final_bang)
-        if found is not None and earlier is not None and _squash(earlier.text) != _squash(found.text) and (
+        if found is not None and earlier is not None and not written_alike(earlier.text, found.text) and (
                 retraction_after(before, 0) is None):
             return Extracted("", "conflicting")  # "\\boxed{68} <answer>6</answer>": two final answers, nothing withdrawn
         return found
@@ -364,10 +354,6 @@ def _strong_answer(text: str, final_bang: str) -> Extracted | None:
     """A boxed or anchored final answer in ``text`` (a restatement or a correction), or None."""
     found = _committed(text, final_bang, retractions=False)
     return found if found is not None and found.text and found.source in _STRONG_SOURCES else None
-
-
-def _squash(text: str) -> str:
-    return squeeze(normalize_answer(text))
 
 
 def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracted | None:
@@ -405,7 +391,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     if retraction is not None:
         resume, explicit = retraction
         after = _committed(text[resume:], final_bang, retractions=False)
-        if after is not None and after.text and (explicit or after.source in _STRONG_SOURCES) and _squash(after.text) != _squash(found.text):
+        if after is not None and after.text and (explicit or after.source in _STRONG_SOURCES) and not written_alike(after.text, found.text):
             return Extracted(after.text, "correction+" + after.source)
         if explicit and (after is None or not after.text):
             return Extracted("", "retracted")
@@ -574,7 +560,7 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
     """Does the anchor before ``anchor`` give a different answer, with nothing but punctuation between the two?"""
     earlier = _answer_after_anchor(text[previous.end():anchor.start()], final_bang).strip()
     one, other = earlier.strip(" ,;\"'{}"), answer.strip(" ,;\"'{}")
-    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or _squash(one) == _squash(other) or same_number(one, other):
+    if not re.search(r"[\d\\]", earlier) or _is_prose(earlier) or same_value(one, other):
         return False  # the same value again, with or without its unit ("is 12 cm^2. **Answer:** 12"), is one answer
     at = text.find(earlier, previous.end(), anchor.start())
     return at >= 0 and _ALTERNATIVES_GAP.fullmatch(text[at + len(earlier):anchor.start()]) is not None

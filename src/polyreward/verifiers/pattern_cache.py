@@ -42,11 +42,14 @@ from typing import Any, TypeVar
 
 import _sre
 
+# Python's own regex compiler, op codes and parser (private modules of ``re``): imported here once for every module
+# that reads or compiles a parsed pattern (this one, :mod:`.regex_scan`, :mod:`.regex_prefilter`)
 try:  # Python 3.11+
-    from re import _compiler as _sre_compile, _parser as _sre_parse  # type: ignore[attr-defined]
+    from re import _compiler as sre_compiler, _constants as sre_ops, _parser as sre_parser  # type: ignore[attr-defined]
 except ImportError:  # pragma: no cover - Python 3.10
-    import sre_compile as _sre_compile  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
+    import sre_compile as sre_compiler  # type: ignore[no-redef]
+    import sre_constants as sre_ops  # type: ignore[no-redef]
+    import sre_parse as sre_parser  # type: ignore[no-redef]
 
 Value = TypeVar("Value")
 
@@ -120,8 +123,8 @@ def _put(key: tuple, value: Any) -> None:
 def _program(pattern: str, flags: int) -> tuple:
     """What :func:`re.compile` hands ``_sre.compile`` for ``pattern``: (source, flags, program, groups, group index,
     index group) -- the steps of the standard library's ``compile`` (``re._compiler.compile``), taken one by one."""
-    parsed = _sre_parse.parse(pattern, flags)
-    program = [int(code) for code in _sre_compile._code(parsed, flags)]
+    parsed = sre_parser.parse(pattern, flags)
+    program = [int(code) for code in sre_compiler._code(parsed, flags)]
     groupindex = dict(parsed.state.groupdict)
     indexgroup: list[str | None] = [None] * parsed.state.groups
     for name, index in groupindex.items():

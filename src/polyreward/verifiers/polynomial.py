@@ -59,14 +59,19 @@ def _tokens(text: str) -> list[tuple[str, str]]:
     return out
 
 
+def _add_term(poly: Poly, monomial: Monomial, coef: Fraction) -> None:
+    """``coef`` times ``monomial`` added into ``poly`` in place; a coefficient that cancels to 0 leaves no term."""
+    value = poly.get(monomial, Fraction(0)) + coef
+    if value:
+        poly[monomial] = value
+    else:
+        poly.pop(monomial, None)
+
+
 def _add(a: Poly, b: Poly, sign: int = 1) -> Poly:
     result = dict(a)
     for monomial, coef in b.items():
-        value = result.get(monomial, Fraction(0)) + sign * coef
-        if value:
-            result[monomial] = value
-        else:
-            result.pop(monomial, None)
+        _add_term(result, monomial, sign * coef)
     return result
 
 
@@ -79,12 +84,7 @@ def _mul(a: Poly, b: Poly) -> Poly:
             powers = dict(ma)
             for var, p in mb:
                 powers[var] = powers.get(var, 0) + p
-            monomial = tuple(sorted(powers.items()))
-            value = result.get(monomial, Fraction(0)) + ca * cb
-            if value:
-                result[monomial] = value
-            else:
-                result.pop(monomial, None)
+            _add_term(result, tuple(sorted(powers.items())), ca * cb)
     if len(result) > MAX_TERMS:
         raise _NotPolynomial
     return result

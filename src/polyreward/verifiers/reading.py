@@ -45,6 +45,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
+from collections.abc import Iterable, Iterator
 
 from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
@@ -297,20 +298,34 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
+def _without_spans(text: str, spans: Iterable[tuple[int, int | None]], filler: str) -> str:
+    """``text`` without each span (start, end) of ``spans`` (in order, apart), ``filler`` in its place; a span that
+    never closes (end None) hides the rest of the text, as a renderer hides an element or a fence left open."""
+    parts, position = [], 0
+    for start, end in spans:
+        parts.append(text[position:start])
+        if end is None:
+            return "".join(parts)
+        position = end
+        parts.append(filler)
+    parts.append(text[position:])
+    return "".join(parts)
+
+
 def _drop_hidden_elements(text: str) -> str:
     if "<" not in text:
         return text
-    parts, position = [], 0
-    while (opening := _HIDDEN_ELEMENT.search(text, position)) is not None:
-        parts.append(text[position:opening.start()])
-        tag = opening.group("tag") or opening.group("struck")
-        closing = re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE).search(text, opening.end())
-        if closing is None:
-            return "".join(parts)
-        position = closing.end()
-        parts.append(" ")
-    parts.append(text[position:])
-    return "".join(parts)
+
+    def spans() -> Iterator[tuple[int, int | None]]:
+        position = 0
+        while (opening := _HIDDEN_ELEMENT.search(text, position)) is not None:
+            tag = opening.group("tag") or opening.group("struck")
+            closing = re.compile(rf"</{re.escape(tag)}\s*>", re.IGNORECASE).search(text, opening.end())
+            yield opening.start(), None if closing is None else closing.end()
+            if closing is None:
+                return
+            position = closing.end()
+    return _without_spans(text, spans(), " ")
 
 
 def _is_percent_sign(line: str, at: int) -> bool:
@@ -484,15 +499,8 @@ def _drop_fences(text: str) -> str:
     """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
     if "```" not in text and "~~~" not in text:
         return text
-    parts, position = [], 0
-    for opening, _, close in _fences(text):
-        parts.append(text[position:opening.start()])
-        if close is None:
-            return "".join(parts)
-        position = close.end()
-        parts.append("\n")
-    parts.append(text[position:])
-    return "".join(parts)
+    spans = ((opening.start(), None if close is None else close.end()) for opening, _, close in _fences(text))
+    return _without_spans(text, spans, "\n")
 
 
 # what a reader must click or squint to see is not the writer's stated answer (read only when nothing else answers):

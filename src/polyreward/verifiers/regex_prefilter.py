@@ -29,17 +29,8 @@ import re
 from collections.abc import Iterable, Iterator
 from typing import Any
 
-from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
-from polyreward.verifiers.regex_scan import first_scan
-
-try:  # Python 3.11+
-    from re import _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_constants as _sre  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
-
-_ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
-_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
+from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint, sre_ops, sre_parser
+from polyreward.verifiers.regex_scan import REPEATS, ZERO_WIDTH, first_scan
 
 
 _MAX_CONJUNCTS = 256  # a sequence of alternations multiplies out; past this, keep the most selective part only
@@ -69,23 +60,23 @@ def required_conjuncts(items: Any) -> list[frozenset[str]] | None:
             run.clear()
 
     for op, argument in items:
-        if op is _sre.LITERAL:
+        if op is sre_ops.LITERAL:
             run.append(chr(argument))
             continue
-        if op in _ZERO_WIDTH:  # consumes nothing: the literals on either side stay adjacent
+        if op in ZERO_WIDTH:  # consumes nothing: the literals on either side stay adjacent
             continue
         close_run()
         found: list[frozenset[str]] | None = None
-        if op is _sre.SUBPATTERN:
+        if op is sre_ops.SUBPATTERN:
             _group, add_flags, del_flags, body = argument
             found = required_conjuncts(body) if not add_flags and not del_flags else None
-        elif op is _sre.BRANCH:
+        elif op is sre_ops.BRANCH:
             branches = [required_conjuncts(branch) for branch in argument[1]]
             found = None if any(b is None for b in branches) else [c for b in branches for c in b]  # type: ignore[union-attr]
-        elif op in _REPEATS:
+        elif op in REPEATS:
             low, _high, body = argument
             found = required_conjuncts(body) if low >= 1 else None
-        elif op is _sre.IN and argument and all(kind is _sre.LITERAL for kind, _ in argument):
+        elif op is sre_ops.IN and argument and all(kind is sre_ops.LITERAL for kind, _ in argument):
             found = [frozenset({chr(code)}) for _, code in argument]  # a set of single characters: [❌✗✘]
         if found and len(found) == 1:
             common |= found[0]
@@ -321,7 +312,7 @@ def _derived(compiled: re.Pattern, branches: str = "all") -> tuple[bool, tuple[f
     not filtered (no sets, or case-insensitive words that are not plain ASCII). Plain data: the pattern store keeps it.
     ``branches="unanchored"``: the sets of the top-level branches that do not open with ``\\A`` (:class:`LeadAnchored`)."""
     try:
-        tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+        tree = sre_parser.parse(compiled.pattern, compiled.flags)
         if branches == "unanchored":
             rest = [branch for branch in tree[0][1][1] if not _opens_anchored(branch)]
             found = [required_conjuncts(branch) for branch in rest]
@@ -362,7 +353,7 @@ def prefiltered(compiled: re.Pattern | Prefiltered, *, remember: bool = False) -
 
 def _opens_anchored(items: Any) -> bool:
     """Does the parsed pattern ``items`` open with ``\\A`` (so it can match only at the start of the text)?"""
-    return len(items) > 0 and items[0][0] is _sre.AT and items[0][1] is _sre.AT_BEGINNING_STRING
+    return len(items) > 0 and items[0][0] is sre_ops.AT and items[0][1] is sre_ops.AT_BEGINNING_STRING
 
 
 class LeadAnchored:
@@ -403,10 +394,10 @@ def lead_anchored(compiled: re.Pattern) -> re.Pattern | LeadAnchored:
 
     def derive() -> tuple[bool, Any] | None:
         try:
-            tree = _sre_parse.parse(compiled.pattern, compiled.flags)
+            tree = sre_parser.parse(compiled.pattern, compiled.flags)
         except Exception:
             return None
-        if len(tree) != 1 or tree[0][0] is not _sre.BRANCH:
+        if len(tree) != 1 or tree[0][0] is not sre_ops.BRANCH:
             return None
         anchored = [_opens_anchored(branch) for branch in tree[0][1][1]]
         if not any(anchored) or all(anchored):

@@ -28,17 +28,13 @@ from collections.abc import Iterator
 from itertools import islice
 from typing import Any
 
-from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint
+from polyreward.verifiers.pattern_cache import kept_compile, remembered, source_fingerprint, sre_compiler, sre_ops, sre_parser
 
-try:  # Python 3.11+
-    from re import _compiler as _sre_compile, _constants as _sre, _parser as _sre_parse  # type: ignore[attr-defined]
-except ImportError:  # pragma: no cover - Python 3.10
-    import sre_compile as _sre_compile  # type: ignore[no-redef]
-    import sre_constants as _sre  # type: ignore[no-redef]
-    import sre_parse as _sre_parse  # type: ignore[no-redef]
-
-_ZERO_WIDTH = {_sre.AT, _sre.ASSERT, _sre.ASSERT_NOT}
-_REPEATS = {_sre.MAX_REPEAT, _sre.MIN_REPEAT} | ({_sre.POSSESSIVE_REPEAT} if hasattr(_sre, "POSSESSIVE_REPEAT") else set())
+# the op codes of a parsed pattern that consume nothing, and those that repeat (both walkers of a parsed pattern read
+# them: this module and :mod:`.regex_prefilter`)
+ZERO_WIDTH = {sre_ops.AT, sre_ops.ASSERT, sre_ops.ASSERT_NOT}
+REPEATS = {sre_ops.MAX_REPEAT, sre_ops.MIN_REPEAT} | (
+    {sre_ops.POSSESSIVE_REPEAT} if hasattr(sre_ops, "POSSESSIVE_REPEAT") else set())
 
 _MAX_CHARS = 64  # a set larger than this is not worth scanning for (nor listed)
 
@@ -58,25 +54,25 @@ def _consumed(items: Any, space_allowed: bool, limit: int) -> tuple[set[str], bo
     found: set[str] = set()
     space = False
     for op, argument in items:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue  # a look-around or anchor consumes nothing
-        if op is _sre.LITERAL:
+        if op is sre_ops.LITERAL:
             found.add(chr(argument))
-        elif op is _sre.IN:
+        elif op is sre_ops.IN:
             for kind, value in argument:
-                if kind is _sre.LITERAL:
+                if kind is sre_ops.LITERAL:
                     found.add(chr(value))
-                elif kind is _sre.RANGE and value[1] - value[0] < _MAX_CHARS:
+                elif kind is sre_ops.RANGE and value[1] - value[0] < _MAX_CHARS:
                     found.update(chr(code) for code in range(value[0], value[1] + 1))
-                elif space_allowed and kind is _sre.CATEGORY and value is _sre.CATEGORY_SPACE:
+                elif space_allowed and kind is sre_ops.CATEGORY and value is sre_ops.CATEGORY_SPACE:
                     space = True
                 else:
                     return None
-        elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
-            bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
+        elif op is sre_ops.BRANCH or op is sre_ops.SUBPATTERN or op in REPEATS:
+            bodies = argument[1] if op is sre_ops.BRANCH else [argument[3] if op is sre_ops.SUBPATTERN else argument[2]]
             for body in bodies:
                 inner = _consumed(body, space_allowed, limit)
-                if inner is None or op is _sre.SUBPATTERN and argument[1] & re.IGNORECASE and any(
+                if inner is None or op is sre_ops.SUBPATTERN and argument[1] & re.IGNORECASE and any(
                         ch.lower() != ch.upper() for ch in inner[0]):
                     return None
                 found |= inner[0]
@@ -156,7 +152,7 @@ def scanned(compiled: re.Pattern | Scanned) -> re.Pattern | Scanned:
 def _consumed_set(compiled: re.Pattern) -> tuple[str, ...] | None:
     """The sorted characters :func:`scanned` scans for, or None when it leaves ``compiled`` as it is."""
     try:
-        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
+        parsed = sre_parser.parse(compiled.pattern, compiled.flags)
         if parsed.getwidth() != (1, 1) or compiled.groups:
             return None
         characters = consumed_characters(parsed)
@@ -211,7 +207,7 @@ def _first(items: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
     characters cannot be told."""
     found: set[str] = set()
     for op, argument in items:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue
         chars, nullable = _first_of(op, argument, ignore_case)
         if chars is None:
@@ -225,12 +221,12 @@ def _first(items: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
 
 
 def _first_of(op: Any, argument: Any, ignore_case: bool) -> tuple[set[str] | None, bool]:
-    if op is _sre.LITERAL:
+    if op is sre_ops.LITERAL:
         return _with_cases({chr(argument)}, ignore_case), False
-    if op is _sre.IN:
+    if op is sre_ops.IN:
         chars = consumed_characters([(op, argument)])
         return (None if chars is None else _with_cases(chars, ignore_case)), False
-    if op is _sre.BRANCH:
+    if op is sre_ops.BRANCH:
         found: set[str] = set()
         nullable = False
         for branch in argument[1]:
@@ -240,10 +236,10 @@ def _first_of(op: Any, argument: Any, ignore_case: bool) -> tuple[set[str] | Non
             found |= chars
             nullable = nullable or empty
         return found, nullable
-    if op is _sre.SUBPATTERN:
+    if op is sre_ops.SUBPATTERN:
         _group, add_flags, del_flags, body = argument
         return _first(body, bool((ignore_case or add_flags & re.IGNORECASE) and not del_flags & re.IGNORECASE))
-    if op in _REPEATS:
+    if op in REPEATS:
         low, _high, body = argument
         chars, empty = _first(body, ignore_case)
         return chars, empty or low == 0
@@ -301,7 +297,7 @@ def _first_characters(compiled: re.Pattern) -> tuple[str, ...] | None:
 
     def derive() -> tuple[str, ...] | None:
         try:
-            characters, nullable = _first(_sre_parse.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
+            characters, nullable = _first(sre_parser.parse(compiled.pattern, compiled.flags), bool(compiled.flags & re.IGNORECASE))
         except (re.error, ValueError, TypeError, RecursionError):
             return None
         return None if characters is None or nullable or not characters else tuple(sorted(characters))
@@ -340,12 +336,12 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
     character classes (``\\w``, ``[^\\S\\n]``, ``.``) or a top-level alternation of ``\\Z`` branches strips ASCII texts
     by the ASCII characters it can consume (:func:`_ascii_consumed`), and any other text is searched the plain way."""
     try:
-        parsed = _sre_parse.parse(compiled.pattern, compiled.flags)
+        parsed = sre_parser.parse(compiled.pattern, compiled.flags)
         items = list(parsed)
         if not items:
             return None
-        ends = [list(branch) for branch in items[0][1][1]] if len(items) == 1 and items[0][0] is _sre.BRANCH else [items]
-        if not all(branch and branch[-1] == (_sre.AT, _sre.AT_END_STRING) for branch in ends):
+        ends = [list(branch) for branch in items[0][1][1]] if len(items) == 1 and items[0][0] is sre_ops.BRANCH else [items]
+        if not all(branch and branch[-1] == (sre_ops.AT, sre_ops.AT_END_STRING) for branch in ends):
             return None
         told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS) if len(ends) == 1 else None  # cases are added after
         if told is None:
@@ -360,7 +356,7 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
 
 
 _ASCII = [chr(code) for code in range(128)]
-_ATOMS = {_sre.LITERAL, _sre.NOT_LITERAL, _sre.IN, _sre.ANY}
+_ATOMS = {sre_ops.LITERAL, sre_ops.NOT_LITERAL, sre_ops.IN, sre_ops.ANY}
 
 
 def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
@@ -370,15 +366,15 @@ def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
     both)."""
     found: set[str] = set()
     for op, argument in items:
-        if op in _ZERO_WIDTH:
+        if op in ZERO_WIDTH:
             continue  # a look-around or anchor consumes nothing
         if op in _ATOMS:
             for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
-                one = _sre_compile.compile(_sre_parse.SubPattern(state, [(op, argument)]), case)
+                one = sre_compiler.compile(sre_parser.SubPattern(state, [(op, argument)]), case)
                 found.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
-        elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
-            bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
-            scoped = (flags | argument[1]) & ~argument[2] if op is _sre.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
+        elif op is sre_ops.BRANCH or op is sre_ops.SUBPATTERN or op in REPEATS:
+            bodies = argument[1] if op is sre_ops.BRANCH else [argument[3] if op is sre_ops.SUBPATTERN else argument[2]]
+            scoped = (flags | argument[1]) & ~argument[2] if op is sre_ops.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
             for body in bodies:
                 inner = _ascii_consumed(body, scoped, state)
                 if inner is None:

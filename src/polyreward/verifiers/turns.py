@@ -40,10 +40,24 @@ TURN_TOKEN = re.compile(r"<\|[a-z_]{2,30}\|>|</?(?:start|end)_of_turn>|\[/?INST\
 # the writer's own turn header at the very start: "<|im_start|>assistant\n", "<|start_header_id|>assistant<|end_header_id|>"
 _OWN_TURN_HEADER = re.compile(r"\A\s*(?:(?:<\|[a-z_]{2,30}\|>|<start_of_turn>)\s*(?:assistant|model|bot)?\s*)+")
 
+
+
+def _template_header(roles: str) -> str:
+    """The pattern of a chat template's turn header naming one of ``roles`` (a regex alternation): ChatML's, Llama 3's
+    or Gemma's opening token, then the role ("<|im_start|>user", "<|start_header_id|>assistant", "<start_of_turn>model").
+    The one spelling of these headers that every role-header pattern of this module is built from."""
+    return r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?:" + roles + ")"
+
+
+def _role_token(roles: str) -> str:
+    """The pattern of Phi's and Zephyr's role token naming one of ``roles`` ("<|user|>", "<|assistant|>")."""
+    return r"<\|(?:" + roles + r")\|>"
+
+
 # a completion that opens on another role's turn (a system or user turn the policy writes itself), and the header of
 # the writer's own turn after it
-_OTHER_TURN_FIRST = re.compile(r"\A\s*(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?:system|user|human|tool)\b|\A\s*<\|(?:system|user)\|>")
-_WRITER_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?:assistant|model)[ \t]*(?:<\|end_header_id\|>)?|<\|assistant\|>")
+_OTHER_TURN_FIRST = re.compile(r"\A\s*" + _template_header(r"system|user|human|tool") + r"\b|\A\s*" + _role_token("system|user"))
+_WRITER_HEADER = re.compile(_template_header("assistant|model") + r"[ \t]*(?:<\|end_header_id\|>)?|" + _role_token("assistant"))
 # a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
 _HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
             r"[ \t]*(?:\*\*)?[ \t]*:")
@@ -149,9 +163,9 @@ def without_unfinished_repeat(text: str) -> str:
 
 # a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
 # "<start_of_turn>model") or a plain one at a line start or right after a control token ("Human:", "Assistant:")
-_ROLE_HEADER = re.compile(r"(?:<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>)[ \t]*(?P<role>[A-Za-z]+)"
-                          r"|<\|(?P<tagged>user|assistant|system)\|>"  # Phi, Zephyr: "<|user|>", "<|assistant|>"
-                          r"|(?P<inst>\[INST\])|(?P<uninst>\[/INST\])"  # Llama 2 / Mistral: the user's turn between them
+_ROLE_HEADER = re.compile(_template_header(r"(?P<role>[A-Za-z]+)")
+                          + "|" + _role_token(r"(?P<tagged>user|assistant|system)")  # Phi, Zephyr: "<|user|>", "<|assistant|>"
+                          + r"|(?P<inst>\[INST\])|(?P<uninst>\[/INST\])"  # Llama 2 / Mistral: the user's turn between them
                           r"|(?:^|(?<=\|>)|(?<=>)|(?<=\]))[ \t]*(?:###[ \t]*)?(?:\*\*)?(?P<named>Human|User|Assistant|AI|Model|Instruction|Response)"
                           r"[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
                           re.MULTILINE)
