@@ -4,7 +4,12 @@ of every option. Tables of new realistic output both ways (not the split's rows,
 * math multiple choice: an answer that opens with one option label and a value (``(C) 12``, AMC's
   ``\\boxed{\\textbf{(C)}\\ 12}``, in or out of a box, after an answer phrase in any language) is read as the value;
   where the prompt lists the options, a letter beside a value its option does not hold is no answer (``(D) 12`` where
-  (D) is 24), and a letter alone is its option's value (``answer (C).``); two labelled values are two answers.
+  (D) is 24), and a letter alone is its option's value (``answer (C).``); two labelled values are two answers;
+* choice: a conclusion word opening its sentence before the letter and a break commits (``So C — oxidative
+  phosphorylation ...``); a judgement of "the others" withdraws nothing from the answer given first (``C. Mitochondria
+  / Why the others are wrong: ...``); an option named by its text only in a question is not chosen (``Shall I explain
+  why the mitochondria (C) ... before I commit to a letter?``); a question that asks for the option NOT something is
+  answered in its own words (``The one not produced by the liver is B.``), a negation of truth stays a denial.
 """
 
 from __future__ import annotations
@@ -13,9 +18,12 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
+from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.math_forms import option_label, prompt_options
+from polyreward.verifiers.negative_questions import in_the_questions_words
 
 CUBE = "How many edges does a cube have?\n\n(A) 6\n(B) 8\n(C) 12\n(D) 24\n(E) 16"
 CUBE_AMC = ("How many edges does a cube have? $\\textbf{(A)}\\ 6\\qquad\\textbf{(B)}\\ 8\\qquad\\textbf{(C)}\\ 12"
@@ -96,3 +104,69 @@ def test_labelled_value_paid_only_when_letter_value_and_gold_agree(values, data)
     listed = "Pick the value.\n\n" + "\n".join(f"({letter}) {value}" for letter, value in zip(letters, values))
     scores = MathAccuracy().evaluate([listed, "Pick the value."], [answer, answer], answer=[str(values[gold])] * 2).scores
     assert scores == [float(said == written == gold), float(written == gold)]
+
+
+CELL = "Which organelle produces most of the cell's ATP?\n\nA) Nucleus\nB) Ribosome\nC) Mitochondria\nD) Golgi apparatus"
+LIVER_NOT = "Which of the following is NOT produced by the liver?\n\nA) Bile\nB) Insulin\nC) Albumin\nD) Clotting factors"
+LIVER = "Which of the following is produced by the liver?\n\nA) Bile\nB) Insulin\nC) Albumin\nD) Clotting factors"
+EACH = "C. Mitochondria\n\n"
+
+CHOICE = [
+    # a conclusion word, then the letter and a break
+    (CELL, "Not A: the nucleus stores DNA.\nNot B: ribosomes build proteins.\nNot D: the Golgi packages proteins.\n\n"
+           "So C — oxidative phosphorylation happens there.", "C", 1.0),
+    (CELL, "Hence C: the inner membrane carries the electron transport chain.", "C", 1.0),
+    (CELL, "Not A, not B.\n\nSo C — or D if the question means plant cells.", "C", 0.0),
+    (CELL, "So C — wait, no. The Golgi apparatus is where ATP is made: D.", "C", 0.0),
+    # the answer first, then the other options judged
+    (CELL, EACH + "Why the others are wrong:\n- A. The nucleus stores DNA.\n- B. Ribosomes make proteins.\n"
+                  "- D. The Golgi apparatus packages proteins.", "C", 1.0),
+    (CELL, EACH + "Why the other options fail: A stores DNA, B makes proteins, D packages proteins.", "C", 1.0),
+    (CELL, EACH + "On second thought, that is wrong.", "C", 0.0),
+    (CELL, EACH + "The others are fine; C is wrong.", "C", 0.0),
+    # an option named only in a question
+    (CELL, "The nucleus stores DNA and ribosomes make proteins.\n\nShall I walk you through why the mitochondria (C) "
+           "make ATP before I commit to a letter?", "C", 0.0),
+    (CELL, "Is it the mitochondria? I'd need the textbook's definition first.", "C", 0.0),
+    (CELL, "The mitochondria make most of the ATP by oxidative phosphorylation. Want me to explain the electron "
+           "transport chain too?", "C", 1.0),
+    # a NOT question answered in its own words
+    (LIVER_NOT, "Bile, albumin and clotting factors are all made by hepatocytes; insulin comes from pancreatic beta "
+                "cells.\n\nThe one not produced by the liver is B.", "B", 1.0),
+    (LIVER_NOT, "Insulin (B) comes from the pancreas, so it isn't produced by the liver. Answer: B", "B", 1.0),
+    (LIVER_NOT, "The one not produced by the liver is B. That's not correct, though; I'm unsure.", "B", 0.0),
+    (LIVER, "The one not produced by the liver is B.", "B", 0.0),
+    (LIVER, "Bile (A), albumin (C) and clotting factors (D) are made there.\n\nThe one not produced by the liver is B.", "B", 0.0),
+]
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", CHOICE)
+def test_choice_explained_option_by_option(prompt, completion, gold, expected):
+    assert ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected
+
+
+_REASONS = ["the only option that fits", "it matches every finding", "the rest are distractors"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from("ABCD"), st.sampled_from(["So", "Thus", "Hence", "Therefore"]), st.sampled_from(["—", "–", ":", " -"]),
+       st.sampled_from(_REASONS), st.sampled_from("ABCD"))
+def test_a_conclusion_word_before_a_letter_commits_unless_another_is_offered(letter, word, dash, reason, other):
+    lead = "Not " + ", not ".join(x for x in "ABCD" if x != letter) + ".\n\n"
+    assert extract_letter(lead + f"{word} {letter}{dash} {reason}.")[0] == letter
+    if other != letter:
+        assert extract_letter(lead + f"{word} {letter}{dash} or maybe {other}.")[0] is None
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.from_regex(r"[a-z]{3,10}", fullmatch=True), st.sampled_from("ABCD"), st.text(max_size=60))
+def test_only_the_questions_own_negated_predicate_is_read_as_its_words(word, letter, noise):
+    answer = f"The one not {word} is {letter}."
+    asked = f"Which of the following is NOT {word}?"
+    read = in_the_questions_words(asked, noise + answer)
+    if word in {"correct", "incorrect", "right", "wrong", "true", "false", "valid", "accurate", "sure", "the", "really", "actually"}:
+        assert read == noise + answer  # a negation of truth is the writer's, whatever the question asks
+    else:
+        assert read.endswith(f"The one {word} is {letter}.")
+    assert in_the_questions_words(f"Which of the following is {word}?", noise + answer) == noise + answer
+    assert in_the_questions_words(f"Patients are not {word}. Which option fits?", noise + answer) == noise + answer
