@@ -108,6 +108,7 @@ def lettered_choice(text: str, letters: str = LETTERS) -> str | None:
 
 _LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
 _LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
+_OPTION_LETTER = re.compile(r"[A-J]")
 # the option label an answer opens with, in its own markup, and the spacing after it: "(B) ", "\textbf{(C)}\ ",
 # "\textbf{(B) } ", "**(A)** ", "B) ", "$\text{(D)}$ "
 _LABEL_IN_MARKUP = re.compile(r"\s*\$?\s*(?:\*\*)?(?P<wrap>\\(?:textbf|text|mathbf|mathrm)\s*\{\s*)?(?:\([A-J]\)|[A-J][.:)])\s*"
@@ -120,6 +121,8 @@ def option_label(text: str) -> tuple[str, str] | None:
     An AMC-style answer labels its value with the option's letter, so the value is what is graded (the letter is
     checked against the prompt's options where it lists them: :func:`prompt_options`). None when the answer opens
     with no label or names two (``(A) (-2, 2) and (B) (0, 2)`` is two answers, :func:`lettered_choice`)."""
+    if _OPTION_LETTER.search(text) is None:  # (speed: no letter that could label an option, nothing to read)
+        return None
     letter = lettered_choice(text)
     lead = _LABEL_IN_MARKUP.match(text) if letter is not None else None
     if lead is None:
