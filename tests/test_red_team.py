@@ -102,7 +102,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout33", "sum_of_roots_product_aside", "By Vieta's formulas the sum of the roots"),
     ("holdout33", "count_with_comparison_after", "Fix Alice in the first spot; the other 4"),
     ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
-    ("holdout33", "amc_letter_and_value_math", "Let the integers be $n-1,n,n+1$. Then $3"),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
@@ -152,10 +151,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
     ("holdout46", "morse_with_plain_answer", "$36 = 2^2 \\cdot 3^2$, so it has $(2+1)(2"),
     ("holdout46", "url_reference_other_numbers", "Pair the ends: $1 + 20 = 21$, ten pairs,"),
-    # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text, an AMC box
-    #   holding both the letter and the value (its value is the gold)
+    # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text (the AMC
+    #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
+    #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
-    ("holdout48", "amc_textbf_value_math", "Pair the terms: $(1+10) + (2+9) + \\cdots"),
 }
 
 

@@ -619,7 +619,7 @@ def _extract_from_line(text: str) -> Extracted | None:
         if left and _LAST_NUMBER.fullmatch(right.strip()) and re.fullmatch(r"[^A-Za-z,;]*|\s*[A-Za-z]\s*(?:=[^,;]*)?", left):
             return Extracted(right.strip(), "last_number")
         return Extracted(math_line, "math_line")
-    after = re.search(r"(?:\bis|=|:)\s*(?!.*(?:\bis|=|:))(.+?)\s*[.!]?\s*$", last_line)
+    after = re.search(r"(?:\bis\b|=|:)\s*(?!.*(?:\bis\b|=|:))(.+?)\s*[.!]?\s*$", last_line)
     if after and (math_after := _math_line(after.group(1))) is not None and re.search(r"[-+*/^(\\]", math_after.lstrip("-+")):
         return Extracted(math_after, "last_expression")
     expression = _TRAILING_EXPRESSION.search(last_line)

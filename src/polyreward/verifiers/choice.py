@@ -54,6 +54,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
@@ -256,6 +257,8 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
+        # a conclusion word opening its sentence, then the letter and a break: "So C — thiamine deficiency ...", "Hence B:"
+        ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
@@ -362,7 +365,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
-        if CUT_OFF_MID_SENTENCE.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters)):
+        if (CUT_OFF_MID_SENTENCE.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters))
+                or re.match(r"[^.!?\n]*\?", view[end:])):  # the last naming asks: "Shall I explain why the photon (C) ...?" (holdout51)
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
@@ -667,7 +671,8 @@ def _shown(value: Any) -> str:
 def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any = None, prompt: str = "") -> Verdict:
     """Is the option chosen in completion ``pred`` the gold ``ref``? (keyword-only, ref = gold). With ``prompt``, a
     completion that asks the question again under a heading of its own is read for its answers to that question
-    (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two."""
+    (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two; and
+    the question's own negated predicate is no denial (:func:`.negative_questions.in_the_questions_words`)."""
     option_map = parse_options(options)
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
@@ -675,7 +680,7 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
     if gold is None:
         return Verdict(None, "gold_unparseable", "" if is_missing(ref) else _shown(ref), rule="choice")
     kind, answer = gold
-    text = completion_text(pred)
+    text = completion_text(pred) if kind == "label" else in_the_questions_words(prompt, completion_text(pred))  # "The one not counted is C."
     read = (lambda part: extract_label(part)[0]) if kind == "label" else (lambda part: extract_letter(part, letters, option_map)[0])
     text, answered_twice = answer_for_the_question(prompt, text, read)
     if answered_twice:  # "Answer: D ... Human: <the question> ... C", "Answer: C / No, Answer: D" in a loop

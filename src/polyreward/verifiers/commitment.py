@@ -375,9 +375,9 @@ _WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain
 
 
 # a word of withdrawal whose subject is something else the text names ("The other root is rejected", "the negative
-# solution is extraneous and rejected") judges that, not the answer; "corrected" after a determiner describes the
-# corrected version ("compare the naive count vs. the corrected one above"), which is the answer itself
-_OTHER_SUBJECT = re.compile(r"\b(?:the|a|an|any|all)\s+(?:\w+\s+)?(?:other|another|remaining|rest|extraneous|spurious|alternative|second|"
+# solution is extraneous and rejected", "Why the others are wrong:") judges that, not the answer; "corrected" after a
+# determiner describes the corrected version ("compare the naive count vs. the corrected one above"), the answer itself
+_OTHER_SUBJECT = re.compile(r"\b(?:the|a|an|any|all)\s+(?:\w+\s+)?(?:others?|another|remaining|rest|extraneous|spurious|alternative|second|"
                             r"negative|positive|larger|smaller|naive)\b|\b(?:other|another)\s+\w+", re.IGNORECASE)
 _EARLIER_ATTEMPT = re.compile(r"\b(?:the\s+first\s+time|at\s+first|initially|originally|(?:in\s+)?my\s+(?:first|earlier|previous)\s+"
                              r"(?:attempt|try|pass|draft|answer))\b", re.IGNORECASE)

@@ -44,7 +44,7 @@ from __future__ import annotations
 import math
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
 from typing import Any, Literal
@@ -55,7 +55,7 @@ from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
-from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -89,12 +89,14 @@ class Reference:
 class Prediction:
     """A prepared model answer (``text`` normalised, ``source`` = where it was found). ``text`` is empty when the
     completion does not commit to the answer it wrote, ``source`` then says why (negated, hedged, retracted, ...);
-    ``false_equation`` when the answer states two different numbers as equal (``43 = 42``)."""
+    ``false_equation`` when the answer states two different numbers as equal (``43 = 42``); ``letter`` the option
+    label written before the value (``(B) 5``: text ``5``, letter ``B``; :func:`.math_forms.option_label`)."""
 
     text: str
     source: str
     numeral: Numeral | None = None
     false_equation: bool = False
+    letter: str = ""
 
 
 # Imported once in the engine's forkserver, so a worker started after a kill is warm (no ~1 s math-verify
@@ -175,7 +177,15 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Pred
         return Prediction("", found.source)
     if words_disagree(answer_line(completion, found.text)):  # "63 (sechsunddreißig)": which number is the answer?
         return Prediction("", "words and digits disagree")
-    text = normalize_answer(found.text)
+    labelled = option_label(found.text)
+    if labelled is not None and labelled[1]:  # "(B) 5", "\\textbf{(C)}\\ 210": the value, labelled with its option's letter
+        return _prepared(labelled[1], found.source, labelled[0])
+    return _prepared(found.text, found.source)
+
+
+def _prepared(answer: str, source: str, letter: str = "") -> Prediction | None:
+    """``answer`` normalised, with its value as a number where it shows one."""
+    text = normalize_answer(answer)
     if not text:
         return None
     numeral = parse_numeral(text)
@@ -187,7 +197,26 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Pred
         left, _, right = shown.rpartition("=")
         if not _LISTED.search(without_arguments(left)):
             numeral = parse_numeral(right)
-    return Prediction(text, found.source, numeral, _false_equation(text) if "=" in text else False)
+    return Prediction(text, source, numeral, _false_equation(text) if "=" in text else False, letter)
+
+
+def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any) -> Prediction | None:
+    """The answer read against the options the prompt lists (:func:`.math_forms.prompt_options`), where the gold is a
+    value: a letter written beside a value its option does not hold is no committed answer ("(C) 9" where (C) is 3:
+    which of the two is meant?); a letter alone is its option's value ("answer (B)." where (B) is 6). Without options
+    in the prompt the value beside a letter is read, and a letter alone stays unread."""
+    if prediction is None or not prediction.text or reference.kind in ("letter", "invalid") or prompt is None or is_missing(prompt):
+        return prediction
+    alone = None if prediction.letter else option_label(prediction.text)
+    if not prediction.letter and (alone is None or alone[1]):
+        return prediction
+    options = prompt_options(prompt_text(prompt))
+    if prediction.letter:
+        option = options.get(prediction.letter)
+        held = compare_cheap(prepare_reference(option), "", replace(prediction, letter="")) if option else None
+        return Prediction("", "letter and value disagree") if held is not None and held.score == 0.0 and held.reason == "not_equal" else prediction
+    option = options.get(alone[0]) if alone is not None else None
+    return (_prepared(option, "option", alone[0]) or prediction) if option else prediction
 
 
 def compare_cheap(
@@ -207,7 +236,7 @@ def compare_cheap(
         letter, how = extract_letter(strip_thinking(completion), letters=letters)
         if letter is None and not how and prediction is not None and prediction.text:
             # nothing found as a letter (not a hedge): the committed math answer may start with one, "\textbf{(B) } 12"
-            letter, how = lettered_choice(prediction.text, letters), prediction.source
+            letter, how = (prediction.letter if prediction.letter in letters else None) if prediction.letter else lettered_choice(prediction.text, letters), prediction.source
         if letter is None:
             return Verdict(0.0, "no_answer", reference.text, rule="letter")
         return Verdict(float(letter == reference.text), "equal" if letter == reference.text else "not_equal", reference.text, letter, "letter", how)
@@ -336,7 +365,7 @@ def verify_batch(
             continue
         try:
             avoidance = _lazy_prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
-            decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang)
+            decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang, prompts[i] if prompts is not None else None)
         except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
             decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
         if isinstance(decided, Verdict):
@@ -514,9 +543,10 @@ def _compare_remembered(reference: Reference, completion: str, prediction: Predi
 
 
 def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avoidance: str | Callable[[], str] | None = None,
-                    final_bang: str = "punctuation") -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
+                    final_bang: str = "punctuation", prompt: Any = None) -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
     """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item).
-    ``work_avoidance``: the squeezed prompt, or a function that makes it (asked only when it can matter)."""
+    ``work_avoidance``: the squeezed prompt, or a function that makes it (asked only when it can matter); ``prompt``:
+    the row's prompt, whose options an answer labelled with a letter is read against (:func:`_as_option`)."""
     if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
         prediction = prepare_prediction(completion_text(pred))  # shown in the reason: the answer was read, the gold is missing
         return Verdict(None, "no_reference", pred=prediction.text if prediction else "", source=prediction.source if prediction else "")
@@ -526,7 +556,7 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
         return Verdict(None, "gold_unparseable", rule="a number too long to write out")
     reference = prepare_reference(gold)
     text = completion_text(pred)
-    prediction = prepare_prediction(text, final_bang)
+    prediction = _as_option(prepare_prediction(text, final_bang), reference, prompt)
     cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap

@@ -5,6 +5,8 @@
   "no (real) solution(s)", "none", "the empty set", ``\\emptyset`` and ``\\{\\}``: a gold in one of these forms
   accepts the others (the trailing noun does not change the statement);
 * :func:`lettered_choice` -- the one lettered choice a math answer is or starts with (``\\textbf{(B) } 12``);
+* :func:`option_label` -- that choice's letter and the value written beside it (AMC's ``\\textbf{(C)}\\ 210``), and
+  :func:`prompt_options` -- the options a math prompt lists (on lines of their own or AMC's one line of ``\\textbf``);
 * :func:`several_values` -- an answer that lists two or more values at its top level (``41, 42``,
   ``42\\text{ cm}, 43\\text{ cm}``): a candidate list where the gold is one number.
 
@@ -20,6 +22,7 @@ from polyreward.verifiers.closing_remarks import magnitude
 from polyreward.verifiers.math_canonical import canonical, split_top
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.options import options_in_prompt
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -105,6 +108,39 @@ def lettered_choice(text: str, letters: str = LETTERS) -> str | None:
 
 _LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
 _LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
+_OPTION_LETTER = re.compile(r"[A-J]")
+# the option label an answer opens with, in its own markup, and the spacing after it: "(B) ", "\textbf{(C)}\ ",
+# "\textbf{(B) } ", "**(A)** ", "B) ", "$\text{(D)}$ "
+_LABEL_IN_MARKUP = re.compile(r"\s*\$?\s*(?:\*\*)?(?P<wrap>\\(?:textbf|text|mathbf|mathrm)\s*\{\s*)?(?:\([A-J]\)|[A-J][.:)])\s*"
+                              r"(?(wrap)\}?)(?:\*\*)?\s*\$?(?:\s|\\[ ,;:!]|~|\\q?quad(?![A-Za-z]))*")
+
+
+def option_label(text: str) -> tuple[str, str] | None:
+    """The letter of the one option label a math answer opens with and the value written after it, ``""`` when the
+    label stands alone: ``(B) 5``, ``\\textbf{(C)}\\ 210``, ``(A) $(-2, 2)$`` -> (letter, value); ``(B)`` -> ("B", "").
+    An AMC-style answer labels its value with the option's letter, so the value is what is graded (the letter is
+    checked against the prompt's options where it lists them: :func:`prompt_options`). None when the answer opens
+    with no label or names two (``(A) (-2, 2) and (B) (0, 2)`` is two answers, :func:`lettered_choice`)."""
+    if _OPTION_LETTER.search(text) is None:  # (speed: no letter that could label an option, nothing to read)
+        return None
+    letter = lettered_choice(text)
+    lead = _LABEL_IN_MARKUP.match(text) if letter is not None else None
+    if lead is None:
+        return None
+    value = text[lead.end():].strip()
+    if lead.group("wrap") and value.count("}") > value.count("{"):
+        value = value[:value.rindex("}")] + value[value.rindex("}") + 1:]  # "\textbf{(C) 210}": the wrapper holds both
+    value = value.strip().strip("$*").strip()
+    return letter, value
+
+
+def prompt_options(prompt: str) -> dict[str, str]:
+    """The options a math prompt lists, {letter: value}: on lines of their own (``(A) 13``) or, read through their
+    markup, in a run on one line (AMC's ``$\\textbf{(A)}\\ 16\\qquad\\textbf{(B)}\\ 17 ...$``); ``{}`` when none."""
+    if "(" not in prompt and ")" not in prompt:
+        return {}
+    options = options_in_prompt(prompt) or options_in_prompt(read_through(prompt))
+    return {letter: value.strip().strip("$").strip() for letter, value in options.items()}
 
 
 _APPROXIMATION_WORD = re.compile(r"approx|about|≈|~|roughly|around|nearly")  # (speed: none of them, nothing to read)
