@@ -43,7 +43,7 @@ from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT
-from polyreward.verifiers.hypothetical import counterfactual_clause
+from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
@@ -104,7 +104,7 @@ _HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?
                            + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b"
                            # an error bar after the value: "C ± one option", "B ± 1", "42 +/- 3" (holdout29, holdout30)
                            r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))", re.IGNORECASE)
-_CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
+_CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)  # "**28** unless"
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
 _INSIDE_OR = re.compile(
@@ -169,7 +169,9 @@ def hedged(text: str, start: int, end: int) -> bool:
         stop = _SENTENCE_END.search(after)
         sentence = after[:stop.start()] if stop else after
         # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
-        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE))
+        # "28 unless baker's dozens, then 31": the condition's own consequent value (hypothetical.py; holdout50)
+        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE)
+                    or consequent_value(sentence))
     return False
 
 

@@ -51,7 +51,7 @@ from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTI
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -156,22 +156,26 @@ def _nfkc_keeping_math(text: str) -> str:
 # of the line (Unicode Bidirectional Algorithm, UAX #9, rules X4 and L2): "\u202eton" shows as "not". A reader sees the
 # shown order, the bytes say the other: both are read, the written run and then the shown one on its own line, so a guard word in
 # either counts ("\boxed{42} \u202eton" is denied, and "\boxed{42}\u202e. Not really" still takes the answer back).
-# A run with a digit or markup is read as written only: the shown order never supplies a value or a box
-# ("\u202e}24{dexob\\" shows a box that is not in the text).
+# In a run with a digit or markup the shown order is read with its values and markup masked (blanked): its words may
+# take the answer away ("\boxed{12} \u202e.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW" shows "Wait, I flipped a
+# sign, final answer: x = 2."), its values never supply one ("\u202e}24{dexob\\" shows a box that is not in the text).
 _RIGHT_TO_LEFT_RUN = re.compile("\u202e([^\u202c\n]*)")
 _VALUE_OR_MARKUP = re.compile(r"[\d\\{}$<>\[\]()|*_^=]")
 
 
 def _shown_order(match: re.Match) -> str:
     run = match.group(1)
-    if _VALUE_OR_MARKUP.search(run) or not run.strip():
-        return run
-    return f"{run}\n{run[::-1]}"  # the shown order on a line of its own: its own clause
+    shown = _VALUE_OR_MARKUP.sub(" ", run[::-1])
+    if not _WORD.search(shown):
+        return run  # no word to read in the shown order: as written only
+    return f"{run}\n{shown}"  # the shown order on a line of its own: its own clause
 
 
 def normalise(text: str, collapse_space: bool = True) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
     keeps runs of spaces (indentation of code)."""
+    if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
+        text = rendered_entities(text)
     if not text.isascii():
         if "\u202e" in text:
             text = _RIGHT_TO_LEFT_RUN.sub(_shown_order, text)
