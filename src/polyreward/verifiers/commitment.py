@@ -47,7 +47,7 @@ from polyreward.verifiers.hypothetical import consequent_value, counterfactual_c
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
-                                               STRONG_POINTER, VERIFYING, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
+                                               STRONG_POINTER, VERIFYING, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -468,7 +468,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
     about_other = False  # the clause before named another value or option without stating it as the answer
-    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+    spans, checked_to = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)), -1
+    for number, (first, last) in enumerate(spans):
+        if last <= checked_to:
+            continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
@@ -500,6 +503,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
         if (not letters and not labels and VERIFYING.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
                 and not REJECTED.search(clause)):
+            checked_to = confirmed_check_end(spans[number + 1:], text, lambda said: any(key(v) in keys for v in mention_pattern.finditer(said))
+                                             and all(key(v) in keys for v in value_pattern.finditer(said))) or -1
             continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"

@@ -86,8 +86,30 @@ def without_apology(after: str) -> str:
 
 # a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
 # turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
-VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
+VERIFYING = re.compile(r"\W*(?:(?:wait|hmm+|ok(?:ay)?|now)\W+)?(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
                         r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+# a check that ends on a clause confirming the answer ("Wait -- let me double-check by counting directly: by 2: 50, by 5:
+# 20 ... Coprime: 100 - 60 = 40. Confirmed, the answer is 40."; holdout52): the values inside it are the check's work;
+# a clause that corrects, or names an answer without confirming it, ends the check unconfirmed
+CONFIRMING = re.compile(r"\bconfirm(?:s|ed)?\b|\bverified\b|\bchecks\s+out\b|\bconsistent\b|\bas\s+(?:before|expected|claimed)\b|[✓✔]",
+                        re.IGNORECASE)
+_CHECK_OVERTURNED = re.compile(r"\b(?:answer|actually|instead|wrong|incorrect|mistake|error|typo|oops|should\s+be|correct(?:ed|ion)|"
+                               r"revis\w*|redo|but|however|it's|it\s+is)\b", re.IGNORECASE)
+
+
+def confirmed_check_end(clause_spans, text: str, restates) -> int | None:
+    """Where a check ends when it ends on a clause that confirms the answer (:data:`CONFIRMING`, and
+    ``restates(clause)``: the clause names the answer and no other value), read over ``clause_spans`` (the clauses after
+    the one that opens the check, at most 12); None when a clause corrects or names an answer first (:data:`_CHECK_OVERTURNED`)."""
+    for number, (first, last) in enumerate(clause_spans):
+        clause = text[first:last]
+        if CONFIRMING.search(clause) and restates(clause):
+            return last
+        if number >= 12 or _CHECK_OVERTURNED.search(clause):
+            return None
+    return None
+
+
 # a label that opens the explanation of the answer given before it ("Justification: Perimeter = 30, so ...",
 # "**Why:** ..."): what follows derives the answer, as under a heading of its own (holdout37)
 EXPLANATION_LABEL = re.compile(r"\W*(?:Explanation|Reasoning|Justification|Rationale|Derivation|Working|Work|Why|Proof)[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
@@ -108,10 +130,17 @@ STANDS_BY_AFTER = re.compile(
 IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
 
 
+# the modulus of a congruence: "2^{2024} \\equiv \\boxed{216} \\pmod{1000}", "\\equiv 3 \\bmod 7", "x ≡ 4 (mod 9)" (holdout52)
+_MODULUS_BEFORE = re.compile(r"(?:\\[pb]?mod(?![A-Za-z])|\bmod(?:ulo)?\b|\\text\s*\{\s*mod\s*\})[\s{$]*\Z", re.IGNORECASE)
+
+
 def names_a_part(clause: str, at: int) -> bool:
-    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), or the point where the answer
-    is taken ("the minimum value is -3 (at x = 3)"; holdout23), not a value?"""
-    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None or _AT_POINT_BEFORE.search(clause, max(0, at - 24), at) is not None
+    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), the point where the answer
+    is taken ("the minimum value is -3 (at x = 3)"; holdout23) or the modulus of a congruence ("\\pmod{1000}";
+    holdout52), not a value?"""
+    window = max(0, at - 24)
+    return (_PART_LABEL_BEFORE.search(clause, window, at) is not None or _AT_POINT_BEFORE.search(clause, window, at) is not None
+            or _MODULUS_BEFORE.search(clause, window, at) is not None)
 
 
 def of_a_denied_quantity(clause: str, at: int) -> bool:
