@@ -156,16 +156,17 @@ def _nfkc_keeping_math(text: str) -> str:
 # of the line (Unicode Bidirectional Algorithm, UAX #9, rules X4 and L2): "\u202eton" shows as "not". A reader sees the
 # shown order, the bytes say the other: both are read, the written run and then the shown one on its own line, so a guard word in
 # either counts ("\boxed{42} \u202eton" is denied, and "\boxed{42}\u202e. Not really" still takes the answer back).
-# In a run with a digit or markup the shown order is read with its values and markup masked (blanked): its words may
+# In a run with a digit or markup the shown order is read with its values, markup and lone letters masked: its words may
 # take the answer away ("\boxed{12} \u202e.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW" shows "Wait, I flipped a
 # sign, final answer: x = 2."), its values never supply one ("\u202e}24{dexob\\" shows a box that is not in the text).
 _RIGHT_TO_LEFT_RUN = re.compile("\u202e([^\u202c\n]*)")
 _VALUE_OR_MARKUP = re.compile(r"[\d\\{}$<>\[\]()|*_^=]")
+_MASKED = re.compile(r"[\d\\{}$<>\[\]()|*_^=]|(?<![^\W\d_])[^\W\d_](?![^\W\d_])")  # ... and a lone letter (an option's)
 
 
 def _shown_order(match: re.Match) -> str:
     run = match.group(1)
-    shown = _VALUE_OR_MARKUP.sub(" ", run[::-1])
+    shown = run[::-1] if not _VALUE_OR_MARKUP.search(run) else _MASKED.sub("\u25af", run[::-1])
     if not _WORD.search(shown):
         return run  # no word to read in the shown order: as written only
     return f"{run}\n{shown}"  # the shown order on a line of its own: its own clause
