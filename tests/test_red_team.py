@@ -156,6 +156,27 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   holding both the letter and the value (its value is the gold)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
     ("holdout48", "amc_textbf_value_math", "Pair the terms: $(1+10) + (2+9) + \\cdots"),
+    # holdout50-holdout52 (written blind, stop 50): holdout50's HTML entities, the \mathbf letter, holdout52's boxed
+    #   congruence, confirming check and "twelve (12)" are paid since stop 50 (tests/test_reading_holdout50_52.py); left:
+    #   AMC letter-and-value answers (helper fix51's), holdout52's \boxed{2^{10}} (by design, as holdout12's), and
+    #   holdout51's (math multiple choice and option verdicts: helper fix51's)
+    ("holdout50", "x50_amc_textbf_option_value", "⌊100/3⌋ = 33, ⌊100/5⌋ = 20, ⌊100/15⌋ = 6"),
+    ("holdout50", "x50_amc_option_value_plain", "The number minus 1 must be a multiple of"),
+    ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),
+    ("holdout51", "x51_not_a_not_b", "Not A: B12 deficiency causes subacute co"),
+    ("holdout51", "x51_answer_first_then_each", "B. evaporation\n\nWhy the others are wrong"),
+    ("holdout51", "x51_confident_after_trap", "Careful — this is a NOT question. Consum"),
+    ("holdout51", "x51_mc_paren_value", "3x + 5 = 20 \\Rightarrow 3x = 15 \\Rightar"),
+    ("holdout51", "x51_mc_amc_boxed", "Using n(n+1)/2 with n = 20: 20 \\cdot 21 "),
+    ("holdout51", "x51_mc_not_others", "Not 15 (that would be 5 + 12 - 2), not 1"),
+    ("holdout51", "x51_mc_self_correct_to_gold", "15% of 80... 80 / 15 is about 5.3, hmm, "),
+    ("holdout51", "x51_mc_french", "Le volume d'un cube d'arête a est a^3, d"),
+    ("holdout51", "x51_mc_table_only_gold", "| Option | 2^value | equals 64? |\n|---|-"),
+    ("holdout51", "x51_mc_interval_committed", "x^2 < 4 means |x| < 2. (B) misses negati"),
+    ("holdout51", "x51_mc_fraction_amc", "E = (1 + 2 + 3 + 4 + 5 + 6)/6 = 21/6 = 7"),
+    ("holdout51", "x51_mc_check_by_factoring", "By Vieta, the sum of the roots of x^2 + "),
+    ("holdout51", "x51_mc_german", "Abstand = \\sqrt{(4-1)^2 + (5-1)^2} = \\sq"),
+    ("holdout51", "x51_mc_factor_commit", "x^2 - 9 = (x - 3)(x + 3). Cancel x - 3 ("),
 }
 
 
