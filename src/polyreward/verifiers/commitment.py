@@ -169,9 +169,8 @@ def hedged(text: str, start: int, end: int) -> bool:
         stop = _SENTENCE_END.search(after)
         sentence = after[:stop.start()] if stop else after
         # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
-        # "28 unless baker's dozens, then 31": the condition's own consequent value (hypothetical.py; holdout50)
         return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE)
-                    or consequent_value(sentence))
+                    or consequent_value(sentence))  # "28 unless baker's dozens, then 31": a consequent value (holdout50)
     return False
 
 
@@ -467,9 +466,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
-    about_other = False  # the clause before named another value or option without stating it as the answer
-    spans, checked_to = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)), -1
-    for number, (first, last) in enumerate(spans):
+    about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
+    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
         if last <= checked_to:
             continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False
@@ -503,7 +501,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
         if (not letters and not labels and VERIFYING.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
                 and not REJECTED.search(clause)):
-            checked_to = confirmed_check_end(spans[number + 1:], text, lambda said: any(key(v) in keys for v in mention_pattern.finditer(said))
+            checked_to = confirmed_check_end(_clauses(text, last, stop), text, lambda said: any(key(v) in keys for v in mention_pattern.finditer(said))
                                              and all(key(v) in keys for v in value_pattern.finditer(said))) or -1
             continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
