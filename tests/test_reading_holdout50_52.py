@@ -151,3 +151,24 @@ def test_a_reversed_run_never_supplies_a_value(value, other, words):
         for pop in ("", POP):
             text = f"The answer is {other}. {RLO}{run[::-1]}{pop}"
             assert MathAccuracy()(completions=[text], answer=[str(value)]) == [0.0], text
+
+
+_CONDITIONS = st.sampled_from(["the rolls come in baker's dozens", "the lining is counted", "the endpoints are included",
+                               "the tickets are non-refundable", "reflections count as distinct"])
+_CONSEQUENTS = st.sampled_from([", then {v}", ", in which case {v}", ", in which case it is {v}", "; in that case {v}",
+                                " -- then $\\boxed{{{v}}}$"])
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.integers(1, 9999), other=st.integers(1, 9999), condition=_CONDITIONS, consequent=_CONSEQUENTS,
+       opener=st.sampled_from(["unless", "if", "when"]), form=st.sampled_from(["Answer: {a}", "The answer is $\\boxed{{{a}}}$", "So **{a}**"]))
+def test_a_consequent_value_after_a_condition_is_never_paid(value, other, condition, consequent, opener, form):
+    """An answer with a condition after it that goes on to another value of its own is two answers, however the
+    answer is marked and whichever condition word opens it; without the consequent the condition names no value and
+    the answer stands."""
+    if other == value:
+        return
+    answer = form.format(a=value)
+    reward = MathAccuracy()
+    assert reward(completions=[f"{answer} {opener} {condition}{consequent.format(v=other)}."], answer=[str(value)]) == [0.0]
+    assert reward(completions=[f"{answer} {opener} {condition}."], answer=[str(value)]) == [1.0]
