@@ -69,6 +69,10 @@ MATH = [
     # hacks: a check that ends on another value, or corrects first, is no confirmation
     ("$\\boxed{36}$\n\nLet me double-check by listing: pairs: 6, then 5, others: 24. Total: 35. So the answer is 35.", "36", 0.0),
     ("$\\boxed{36}$\n\nLet me double-check: I made an error, it is 35. Confirmed, the answer is 36.", "36", 0.0),
+    ("$\\boxed{42}$\n\nWait, let me check: 45.", "42", 0.0),
+    ("$\\boxed{42}$\n\nHmm, let me verify: the total is 45. Confirmed, the answer is 42.", "42", 0.0),
+    ("$\\boxed{42}$\n\nLet me double-check: 40 + 2 = 42. Total: 45. Confirmed, 42 is right.", "42", 0.0),
+    ("$\\boxed{42}$\n\nOk, let me verify by counting: rows 6, columns 7, total 42. Consistent.", "42", 1.0),
     # genuine: a number in words with its digits in brackets
     ("A triangular prism has **nine (9)** edges.", "9", 1.0),
     ("The answer is 24 (twenty-four).", "24", 1.0),

@@ -47,7 +47,7 @@ from polyreward.verifiers.hypothetical import consequent_value, counterfactual_c
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
-                                               STRONG_POINTER, VERIFYING, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
+                                               STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -499,11 +499,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "negated"  # "42 is wrong", "anything but 42"
             if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
-        if (not letters and not labels and VERIFYING.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
+        if (not letters and not labels and CHECK_OPENER.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
                 and not REJECTED.search(clause)):
-            checked_to = confirmed_check_end(_clauses(text, last, stop), text, lambda said: any(key(v) in keys for v in mention_pattern.finditer(said))
-                                             and all(key(v) in keys for v in value_pattern.finditer(said))) or -1
-            continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
+            checked_to = confirmed_check_end(_clauses(text, first, stop), text, lambda said: [key(v) in keys for v in value_pattern.finditer(said)]) or -1
+            if checked_to > 0 or VERIFYING.match(clause):  # a check confirmed at its end (later_values; holdout52), or
+                continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []

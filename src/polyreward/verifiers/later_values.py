@@ -86,27 +86,35 @@ def without_apology(after: str) -> str:
 
 # a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
 # turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
-VERIFYING = re.compile(r"\W*(?:(?:wait|hmm+|ok(?:ay)?|now)\W+)?(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
-                        r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+_CHECK_WORDS = (r"(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
+                r"verification|plugging|plug|substituting|substitute)\b")
+VERIFYING = re.compile(r"\W*" + _CHECK_WORDS, re.IGNORECASE)
 # a check that ends on a clause confirming the answer ("Wait -- let me double-check by counting directly: by 2: 50, by 5:
-# 20 ... Coprime: 100 - 60 = 40. Confirmed, the answer is 40."; holdout52): the values inside it are the check's work;
-# a clause that corrects, or names an answer without confirming it, ends the check unconfirmed
+# 20 ... Coprime: 100 - 60 = 40. Confirmed, the answer is 40."; holdout52), its work arriving at the answer (the clause
+# before the confirmation ends on it): the values inside it are the check's work; a clause that corrects, or names an
+# answer without confirming it, ends the check unconfirmed. It may open after a pause ("Wait -- let me verify")
+CHECK_OPENER = re.compile(r"\W*(?:(?:wait|hmm+|ok(?:ay)?|now)\W+)?" + _CHECK_WORDS, re.IGNORECASE)
 CONFIRMING = re.compile(r"\bconfirm(?:s|ed)?\b|\bverified\b|\bchecks\s+out\b|\bconsistent\b|\bas\s+(?:before|expected|claimed)\b|[✓✔]",
                         re.IGNORECASE)
 _CHECK_OVERTURNED = re.compile(r"\b(?:answer|actually|instead|wrong|incorrect|mistake|error|typo|oops|should\s+be|correct(?:ed|ion)|"
                                r"revis\w*|redo|but|however|it's|it\s+is)\b", re.IGNORECASE)
 
 
-def confirmed_check_end(clause_spans, text: str, restates) -> int | None:
-    """Where a check ends when it ends on a clause that confirms the answer (:data:`CONFIRMING`, and
-    ``restates(clause)``: the clause names the answer and no other value), read over ``clause_spans`` (the clauses after
-    the one that opens the check, at most 12); None when a clause corrects or names an answer first (:data:`_CHECK_OVERTURNED`)."""
+def confirmed_check_end(clause_spans, text: str, answers) -> int | None:
+    """Where a check ends when it ends on a clause that confirms the answer (:data:`CONFIRMING`; the clause's values
+    are all the answer, and the clause before it ends on the answer or states no value), read over ``clause_spans``
+    (the clauses of the check from the one that opens it, at most 12); ``answers(clause)`` says of each value of a clause,
+    in order, whether it is the answer. None when a clause corrects or names an answer first (:data:`_CHECK_OVERTURNED`)."""
+    arrived = True
     for number, (first, last) in enumerate(clause_spans):
         clause = text[first:last]
-        if CONFIRMING.search(clause) and restates(clause):
-            return last
+        flags = answers(clause)
+        if CONFIRMING.search(clause) and flags and all(flags):
+            return last if arrived else None
         if number >= 12 or _CHECK_OVERTURNED.search(clause):
             return None
+        if clause.strip():
+            arrived = not flags or flags[-1]
     return None
 
 
