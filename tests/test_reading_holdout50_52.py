@@ -1,8 +1,8 @@
 """Reading rules added after the blind splits holdout50 and holdout52 (stop 50), table of realistic output both ways:
 
-* a right-to-left override run with a value or markup is read in its shown order too, with its values, markup and
-  lone letters masked (U+25AF): its words may take the answer away ("Wait, I flipped a sign"), its values never
-  supply one (reading.py);
+* a right-to-left override run with a value or markup is read by the answer readers in its shown order too, with its
+  values, markup and lone letters masked (U+25AF): its words may take the answer away ("Wait, I flipped a sign"), its
+  values never supply one (reading.answer_views; a word counter reads the run once, as written);
 * an HTML character entity is the character a browser shows (``&minus;5``, ``Answer:&nbsp;D``); an entity for a
   markup mark (``&lt;``, ``&gt;``, ``&amp;``, ``&#92;``) stays as written (text_forms.rendered_entities);
 * a letter in a LaTeX font wrapper (``$\\mathbf{B}$``, ``\\boldsymbol``, ``\\textrm``) is the letter (choice.py);
@@ -103,8 +103,11 @@ test_math_commitment_table, test_choice_commitment_table = commitment_tables(MAT
 
 
 def test_the_masked_shown_order_holds_no_value_markup_or_lone_letter():
-    shown = normalise(f"\\boxed{{12}}\n{RLO}.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW{POP}").split("\n")[-1]
+    text = f"\\boxed{{12}}\n{RLO}.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW{POP}"
+    shown = normalise(text, answer_reading=True).split("\n")[-1]
     assert shown == "Wait, \u25af flipped \u25af sign, final answer: \u25af \u25af \u25af."
+    # a word counter (visible_text, normalise by default) reads the run once, as written: it never counts words twice
+    assert normalise(text) == "\\boxed{12}\n.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW"
     assert normalise(f"The answer is {RLO}24{POP}.") == "The answer is 24."  # digits only: as written only
 
 

@@ -165,22 +165,25 @@ _VALUE_OR_MARKUP = re.compile(r"[\d\\{}$<>\[\]()|*_^=]")
 _MASKED = re.compile(r"[\d\\{}$<>\[\]()|*_^=]|(?<![^\W\d_])[^\W\d_](?![^\W\d_])")  # ... and a lone letter (an option's)
 
 
-def _shown_order(match: re.Match) -> str:
+def _shown_order(match: re.Match, masked: bool = False) -> str:
     run = match.group(1)
+    if _VALUE_OR_MARKUP.search(run) and not masked:
+        return run  # read masked by the answer readers only: a word counter does not count its words twice
     shown = run[::-1] if not _VALUE_OR_MARKUP.search(run) else _MASKED.sub("\u25af", run[::-1])
     if not _WORD.search(shown):
         return run  # no word to read in the shown order: as written only
     return f"{run}\n{shown}"  # the shown order on a line of its own: its own clause
 
 
-def normalise(text: str, collapse_space: bool = True) -> str:
+def normalise(text: str, collapse_space: bool = True, answer_reading: bool = False) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
-    keeps runs of spaces (indentation of code)."""
+    keeps runs of spaces (indentation of code); ``answer_reading`` (:func:`answer_views`) reads a right-to-left run
+    with a value or markup in its shown order too, masked, where its words may take an answer away."""
     if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
         text = rendered_entities(text)
     if not text.isascii():
         if "\u202e" in text:
-            text = _RIGHT_TO_LEFT_RUN.sub(_shown_order, text)
+            text = _RIGHT_TO_LEFT_RUN.sub(lambda run: _shown_order(run, answer_reading), text)
         text = _STRUCK_CHARACTER.sub("", text)
         text = _BLANK_LETTER.sub(" ", text)
         text = _DECORATED_WORD.sub(_undecorated, text)
@@ -643,7 +646,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
     differs) the text with only the comments removed. Both are normalised; neither holds a bare web address
     or a tool call's traffic (except a call that submits the answer)."""
-    uncommented = without_comments(normalise(text, collapse_space=not code))
+    uncommented = without_comments(normalise(text, collapse_space=not code, answer_reading=True))
     if not code:
         if "://" in uncommented or "www." in uncommented.lower():
             uncommented = _BARE_URL.sub(" ", uncommented)
