@@ -7,7 +7,7 @@ see or would read the same way:
 1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
    right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
-   ``ton`` and ``not``; a run with a value or markup is shown with them masked), HTML entities in prose are their
+   ``ton`` and ``not``; for an answer reader a run with a value or markup is shown with them masked), HTML entities in prose are their
    characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
