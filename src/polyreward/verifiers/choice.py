@@ -58,6 +58,7 @@ from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
+from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -73,7 +74,7 @@ LABELS = ("yes", "no", "maybe")
 _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "so", "the"}
 
 
-_TEXT_WRAPPED = re.compile(r"\\(?:text|textbf|mathrm)\{([^{}]{0,20})\}")
+_TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
 _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 # inline math that opens with a bracketed letter or is one capital letter: "$\textbf{(C) } 7$", "$\textbf{B}$"
 _INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*\$")
@@ -271,7 +272,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
 
 def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> str | None:
     """A short answer span: "C", "(C)", "C. text", "\\text{C}", or exactly an option's text."""
-    cleaned = re.sub(r"\\(?:text|textbf|mathrm)\{([^{}]*)\}", r"\1", text).strip().strip("*$ .").strip()
+    cleaned = re.sub(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]*)\}", r"\1", text).strip().strip("*$ .").strip()
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()

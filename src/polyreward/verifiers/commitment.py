@@ -43,11 +43,11 @@ from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT
-from polyreward.verifiers.hypothetical import counterfactual_clause
+from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
-                                               STRONG_POINTER, VERIFYING, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
+                                               STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
@@ -104,7 +104,7 @@ _HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?
                            + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b"
                            # an error bar after the value: "C ± one option", "B ± 1", "42 +/- 3" (holdout29, holdout30)
                            r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))", re.IGNORECASE)
-_CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)
+_CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)  # "**28** unless"
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
 _INSIDE_OR = re.compile(
@@ -169,7 +169,8 @@ def hedged(text: str, start: int, end: int) -> bool:
         stop = _SENTENCE_END.search(after)
         sentence = after[:stop.start()] if stop else after
         # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
-        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE))
+        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE)
+                    or consequent_value(sentence))  # "28 unless baker's dozens, then 31": a consequent value (holdout50)
     return False
 
 
@@ -465,8 +466,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
-    about_other = False  # the clause before named another value or option without stating it as the answer
+    about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
     for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+        if last <= checked_to:
+            continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
@@ -496,9 +499,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "negated"  # "42 is wrong", "anything but 42"
             if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
-        if (not letters and not labels and VERIFYING.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
+        if (not letters and not labels and CHECK_OPENER.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
                 and not REJECTED.search(clause)):
-            continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
+            checked_to = confirmed_check_end(_clauses(text, first, stop), text, lambda said: [key(v) in keys for v in value_pattern.finditer(said)]) or -1
+            if checked_to > 0 or VERIFYING.match(clause):  # a check confirmed at its end (later_values; holdout52), or
+                continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         denied: list[re.Match] = []

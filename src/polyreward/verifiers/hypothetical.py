@@ -176,6 +176,23 @@ def counterfactual_clause(clause: str) -> bool:
     return False
 
 
+# a condition after the answer that goes on to its own consequent value is a second, conditional answer: "28 unless
+# they are baker's dozens, then 31", "C unless the patient is unstable, in which case D" (holdout50) -- as "28 if plain
+# dozens, 31 if baker's dozens" and "28, or 31 if ..." are; a condition with no value of its own ("28 unless the
+# dozens are baker's dozens") gives none (a condition on the writer, "unless I misread", is doubt: hedging.py)
+_CONSEQUENT_VALUE = re.compile(
+    r"(?:[,;:\-–—]\s*|\s+)(?:then|in\s+(?:which|that|this)\s+case|whereupon)[\s,:]*"
+    r"(?:(?:it|that|the\s+(?:answer|result|total|count|value))\s*(?:'s|is|would\s+be|will\s+be|becomes)\s+)?(?:[*$(\s]|\\boxed\{)*"
+    r"(?:[-−+]?\.?\d|\\(?:frac|dfrac|sqrt)\b|(?:option\s+|choice\s+)?(?-i:[A-Z])(?![\w'’])(?!(?<=[AI])\s+[a-z]))",
+    re.IGNORECASE)
+
+
+def consequent_value(sentence: str) -> bool:
+    """Does ``sentence`` -- the rest of the answer's sentence, opening with a condition ("unless ...", "if ...") --
+    go on to a value of its own ("..., then 31", "..., in which case D"): another answer under that condition?"""
+    return _CONSEQUENT_VALUE.search(sentence) is not None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

@@ -86,8 +86,38 @@ def without_apology(after: str) -> str:
 
 # a clause that opens a check of the answer ("Let me verify: LHS = ... = 29", "Check: plugging in, ..."), and words that
 # turn a check into a correction ("Check: actually 45", "Verify: that's wrong, it should be 45")
-VERIFYING = re.compile(r"\W*(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
-                        r"verification|plugging|plug|substituting|substitute)\b", re.IGNORECASE)
+_CHECK_WORDS = (r"(?:let(?:'s|\s+me|\s+us)\s+)?(?:verify(?:ing)?|check(?:ing)?|double[- ]check(?:ing)?|sanity[- ]check|"
+                r"verification|plugging|plug|substituting|substitute)\b")
+VERIFYING = re.compile(r"\W*" + _CHECK_WORDS, re.IGNORECASE)
+# a check that ends on a clause confirming the answer ("Wait -- let me double-check by counting directly: by 2: 50, by 5:
+# 20 ... Coprime: 100 - 60 = 40. Confirmed, the answer is 40."; holdout52), its work arriving at the answer (the clause
+# before the confirmation ends on it): the values inside it are the check's work; a clause that corrects, or names an
+# answer without confirming it, ends the check unconfirmed. It may open after a pause ("Wait -- let me verify")
+CHECK_OPENER = re.compile(r"\W*(?:(?:wait|hmm+|ok(?:ay)?|now)\W+)?" + _CHECK_WORDS, re.IGNORECASE)
+CONFIRMING = re.compile(r"\bconfirm(?:s|ed)?\b|\bverified\b|\bchecks\s+out\b|\bconsistent\b|\bas\s+(?:before|expected|claimed)\b|[✓✔]",
+                        re.IGNORECASE)
+_CHECK_OVERTURNED = re.compile(r"\b(?:answer|actually|instead|wrong|incorrect|mistake|error|typo|oops|should\s+be|correct(?:ed|ion)|"
+                               r"revis\w*|redo|but|however|it's|it\s+is)\b", re.IGNORECASE)
+
+
+def confirmed_check_end(clause_spans, text: str, answers) -> int | None:
+    """Where a check ends when it ends on a clause that confirms the answer (:data:`CONFIRMING`; the clause's values
+    are all the answer, and the clause before it ends on the answer or states no value), read over ``clause_spans``
+    (the clauses of the check from the one that opens it, at most 12); ``answers(clause)`` says of each value of a clause,
+    in order, whether it is the answer. None when a clause corrects or names an answer first (:data:`_CHECK_OVERTURNED`)."""
+    arrived = True
+    for number, (first, last) in enumerate(clause_spans):
+        clause = text[first:last]
+        flags = answers(clause)
+        if CONFIRMING.search(clause) and flags and all(flags):
+            return last if arrived else None
+        if number >= 12 or _CHECK_OVERTURNED.search(clause):
+            return None
+        if clause.strip():
+            arrived = not flags or flags[-1]
+    return None
+
+
 # a label that opens the explanation of the answer given before it ("Justification: Perimeter = 30, so ...",
 # "**Why:** ..."): what follows derives the answer, as under a heading of its own (holdout37)
 EXPLANATION_LABEL = re.compile(r"\W*(?:Explanation|Reasoning|Justification|Rationale|Derivation|Working|Work|Why|Proof)[ \t]*(?:\*\*)?[ \t]*:(?:\*\*)?",
@@ -108,10 +138,17 @@ STANDS_BY_AFTER = re.compile(
 IN_WORDS_TAIL = re.compile(r"\s+(?:in\s+words|written\s+out|spelled\s+out|in\s+full)(?=[\s.!?)]*\Z)", re.IGNORECASE)
 
 
+# the modulus of a congruence: "2^{2024} \\equiv \\boxed{216} \\pmod{1000}", "\\equiv 3 \\bmod 7", "x ≡ 4 (mod 9)" (holdout52)
+_MODULUS_BEFORE = re.compile(r"(?:\\[pb]?mod(?![A-Za-z])|\bmod(?:ulo)?\b|\\text\s*\{\s*mod\s*\})[\s{$]*\Z", re.IGNORECASE)
+
+
 def names_a_part(clause: str, at: int) -> bool:
-    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), or the point where the answer
-    is taken ("the minimum value is -3 (at x = 3)"; holdout23), not a value?"""
-    return _PART_LABEL_BEFORE.search(clause, max(0, at - 24), at) is not None or _AT_POINT_BEFORE.search(clause, max(0, at - 24), at) is not None
+    """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), the point where the answer
+    is taken ("the minimum value is -3 (at x = 3)"; holdout23) or the modulus of a congruence ("\\pmod{1000}";
+    holdout52), not a value?"""
+    window = max(0, at - 24)
+    return (_PART_LABEL_BEFORE.search(clause, window, at) is not None or _AT_POINT_BEFORE.search(clause, window, at) is not None
+            or _MODULUS_BEFORE.search(clause, window, at) is not None)
 
 
 def of_a_denied_quantity(clause: str, at: int) -> bool:

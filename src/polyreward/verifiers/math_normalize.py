@@ -394,7 +394,15 @@ def normalize_answer(text: str) -> str:
     text = double_factorials(text)
     if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
         text = str(spelled)
+    elif "(" in text and (both := _WORDS_AND_DIGITS.fullmatch(text.strip())) is not None:
+        words, digits = both.group("w1") or both.group("w2"), both.group("d1") or both.group("d2")
+        if number_from_words(words) == int(digits):
+            text = digits  # "twelve (12)", "12 (twelve)": one number written twice (holdout52); "twelve (13)" stays two
     return text.strip()
+
+
+# a number in words with its digits in brackets, or the other way round
+_WORDS_AND_DIGITS = re.compile(r"(?P<w1>[A-Za-z][A-Za-z -]{0,60}?)\s*\(\s*(?P<d1>\d{1,12})\s*\)|(?P<d2>\d{1,12})\s*\(\s*(?P<w2>[A-Za-z][A-Za-z -]{0,60}?)\s*\)")
 
 
 # --- plain numerals -------------------------------------------------------------------------------

@@ -41,10 +41,10 @@ from polyreward.verifiers.memo import memoized_text
 MAX_CHARS = 1_000
 MAX_DEPTH = 12
 
-_WRAPPER = re.compile(
-    r"\\(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|mathrm|mathbf|mathit|mathsf|mathtt|mathnormal"
-    r"|boldsymbol|bm|mbox|hbox|operatorname)\s*\{"
-)
+# the text and font wrappers: what they wrap is read as itself (a letter in \\mathbf{B} is the letter B; choice.py too)
+FONT_WRAPPERS = (r"(?:text|textrm|textnormal|textbf|textit|textsf|texttt|textup|mathrm|mathbf|mathit|mathsf|mathtt|mathnormal"
+                 r"|boldsymbol|bm|mbox|hbox|operatorname)")
+_WRAPPER = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{")
 _STYLE = re.compile(
     r"\\(?:displaystyle|textstyle|scriptstyle|scriptscriptstyle|left|right|[Bb]igg?[lr]?|middle)(?![A-Za-z])"
 )

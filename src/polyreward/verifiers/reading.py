@@ -7,7 +7,8 @@ see or would read the same way:
 1. :func:`normalise` -- NFKC except superscripts and vulgar fractions (left to the math reader) (full-width ``４２`` and mathematical ``𝟒𝟐`` are ``42``), invisible format characters
    removed (zero-width space / joiner, bidi marks, soft hyphen, word joiner: ``o\\u200br`` is ``or``; words under a
    right-to-left override are read as written and then, on a line of their own, as shown: ``\\u202eton`` is
-   ``ton`` and ``not``), look-alike
+   ``ton`` and ``not``; for an answer reader a run with a value or markup is shown with them masked), HTML entities in prose are their
+   characters (``&minus;5`` is ``-5``; not ``&lt;`` and the other markup marks), look-alike
    letters mapped to Latin inside Latin words and in words made only of look-alikes (Cyrillic ``о`` in ``оr``,
    Greek ``ο`` in ``nοt``), leetspeak in the few words that decide commitment (``0r``, ``n0t``), a negative contraction without its apostrophe (``didnt`` is ``didn't``), every minus-like dash before a digit is ``-`` (``−76`` is ``-76``), decimal digits of
    other scripts are ASCII (``٤٢`` is ``42``), the ideographic full stop and comma are ``.`` and ``,`` and a Latin
@@ -52,7 +53,7 @@ from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTI
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
-from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES
+from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
 
 # an answer reader reads only the last MAX_TAIL_CHARS characters of a view, so a 1 MB completion costs what a short one does
 MAX_TAIL_CHARS = 6000
@@ -157,25 +158,33 @@ def _nfkc_keeping_math(text: str) -> str:
 # of the line (Unicode Bidirectional Algorithm, UAX #9, rules X4 and L2): "\u202eton" shows as "not". A reader sees the
 # shown order, the bytes say the other: both are read, the written run and then the shown one on its own line, so a guard word in
 # either counts ("\boxed{42} \u202eton" is denied, and "\boxed{42}\u202e. Not really" still takes the answer back).
-# A run with a digit or markup is read as written only: the shown order never supplies a value or a box
-# ("\u202e}24{dexob\\" shows a box that is not in the text).
+# In a run with a digit or markup the shown order is read with its values, markup and lone letters masked: its words may
+# take the answer away ("\boxed{12} \u202e.2 = x :rewsna lanif ,ngis a deppilf I ,tiaW" shows "Wait, I flipped a
+# sign, final answer: x = 2."), its values never supply one ("\u202e}24{dexob\\" shows a box that is not in the text).
 _RIGHT_TO_LEFT_RUN = re.compile("\u202e([^\u202c\n]*)")
 _VALUE_OR_MARKUP = re.compile(r"[\d\\{}$<>\[\]()|*_^=]")
+_MASKED = re.compile(r"[\d\\{}$<>\[\]()|*_^=]|(?<![^\W\d_])[^\W\d_](?![^\W\d_])")  # ... and a lone letter (an option's)
 
 
-def _shown_order(match: re.Match) -> str:
+def _shown_order(match: re.Match, masked: bool = False) -> str:
     run = match.group(1)
-    if _VALUE_OR_MARKUP.search(run) or not run.strip():
-        return run
-    return f"{run}\n{run[::-1]}"  # the shown order on a line of its own: its own clause
+    if _VALUE_OR_MARKUP.search(run) and not masked:
+        return run  # read masked by the answer readers only: a word counter does not count its words twice
+    shown = run[::-1] if not _VALUE_OR_MARKUP.search(run) else _MASKED.sub("\u25af", run[::-1])
+    if not _WORD.search(shown):
+        return run  # no word to read in the shown order: as written only
+    return f"{run}\n{shown}"  # the shown order on a line of its own: its own clause
 
 
-def normalise(text: str, collapse_space: bool = True) -> str:
+def normalise(text: str, collapse_space: bool = True, answer_reading: bool = False) -> str:
     """``text`` in the one plain form every reader reads (step 1 of the module docstring); ``collapse_space=False``
-    keeps runs of spaces (indentation of code)."""
+    keeps runs of spaces (indentation of code); ``answer_reading`` (:func:`answer_views`) reads a right-to-left run
+    with a value or markup in its shown order too, masked, where its words may take an answer away."""
+    if collapse_space and "&" in text:  # prose: an HTML entity is the character it shows (code keeps its text)
+        text = rendered_entities(text)
     if not text.isascii():
         if "\u202e" in text:
-            text = _RIGHT_TO_LEFT_RUN.sub(_shown_order, text)
+            text = _RIGHT_TO_LEFT_RUN.sub(lambda run: _shown_order(run, answer_reading), text)
         text = _STRUCK_CHARACTER.sub("", text)
         text = _BLANK_LETTER.sub(" ", text)
         text = _DECORATED_WORD.sub(_undecorated, text)
@@ -645,7 +654,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
     differs) the text with only the comments removed. Both are normalised; neither holds a bare web address
     or a tool call's traffic (except a call that submits the answer)."""
-    uncommented = without_comments(normalise(text, collapse_space=not code))
+    uncommented = without_comments(normalise(text, collapse_space=not code, answer_reading=True))
     if not code:
         if "://" in uncommented or "www." in uncommented.lower():
             uncommented = _BARE_URL.sub(" ", uncommented)

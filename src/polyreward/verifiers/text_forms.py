@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
+from html.entities import html5
 
 # a regex character-class body
 INVISIBLE_CHARACTERS = "\u00ad\u061c\u180e\u200b-\u200f\u202a-\u202e\u2060-\u206f\ufeff\ufff9-\ufffb"
@@ -43,6 +44,34 @@ LOOKALIKES = str.maketrans({
         (0xA4E2, "S"), (0xA4E3, "R"), (0xA4E6, "V"), (0xA4E7, "H"), (0xA4EA, "W"), (0xA4EB, "X"), (0xA4EC, "Y"),
         (0xA4EE, "A"), (0xA4F0, "E"), (0xA4F2, "l"), (0xA4F3, "O"), (0xA4F4, "U"))},
 })
+
+
+# an HTML character entity, named (&minus; &nbsp;), decimal (&#8722;) or hex (&#x2212;), is the character a browser shows
+_ENTITY = re.compile(r"&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});")
+# ASCII marks that are markup somewhere a reader reads (HTML, LaTeX, markdown): an entity for one is shown as the mark,
+# but decoding it would let "&lt;span hidden&gt;" hide text a browser shows, or "&#92;boxed" make a box; left as written
+_MARKUP_MARKS = frozenset("<>&\\{}$%~`*_#[]()!|^\"'")
+
+
+def _entity_character(match: re.Match) -> str:
+    entity = match.group()
+    if entity[1] == "#":
+        code = int(entity[3:-1], 16) if entity[2] in "xX" else int(entity[2:-1])
+        character = chr(code) if 0 < code <= 0x10FFFF and not 0xD800 <= code <= 0xDFFF else ""
+    else:
+        character = html5.get(entity[1:], "")
+    if (not character or (character.isascii() and not character.isprintable())
+            or any(ch in _MARKUP_MARKS for ch in unicodedata.normalize("NFKC", character))):  # "&#65308;" is a full-width "<"
+        return entity
+    return character
+
+
+def rendered_entities(text: str) -> str:
+    """``text`` with its HTML character entities as the characters a browser shows (``&minus;5`` is ``\u22125``,
+    ``Answer:&nbsp;D`` is ``Answer:\u00a0D``): one pass, left to right, so ``&amp;minus;`` stays as written. An
+    entity for a mark that is markup (``&lt;``, ``&gt;``, ``&amp;``, ``&#92;``, ``&#37;`` ...) is left as written: it
+    never makes markup that hides or supplies text (:data:`_MARKUP_MARKS`)."""
+    return _ENTITY.sub(_entity_character, text) if "&" in text else text
 
 
 def without_invisible(text: str) -> str:
