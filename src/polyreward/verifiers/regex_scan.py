@@ -348,15 +348,14 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
         if not all(branch and branch[-1] == (_sre.AT, _sre.AT_END_STRING) for branch in ends):
             return None
         told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS) if len(ends) == 1 else None  # cases are added after
-        if told is None:
+        characters = None if told is None else _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
+        if characters is None or len(characters) > 4 * _MAX_CHARS:
+            # many characters (a word list in several scripts, "(?:or|oder|或者|...)\s*\Z"): the ASCII ones, for ASCII texts
             ascii_told = _ascii_consumed(items, compiled.flags, parsed.state)
             return None if ascii_told is None else ("".join(sorted(ascii_told)), False, True)
     except (re.error, ValueError, TypeError, RecursionError):
         return None
-    characters = _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
-    if characters is None or len(characters) > 4 * _MAX_CHARS:
-        return None
-    return "".join(sorted(characters)), told[1], False
+    return "".join(sorted(characters)), told[1], False  # type: ignore[index]
 
 
 _ASCII = [chr(code) for code in range(128)]
@@ -433,4 +432,6 @@ def tail_scanned(compiled: re.Pattern) -> re.Pattern | TailScanned:
     if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
         return compiled
     told = _remembered("tail", compiled, lambda: _tail_set(compiled))
-    return compiled if told is None else TailScanned(compiled, told[0], bool(told[1]), bool(told[2]))
+    if told is None or (told[2] and len(told[0]) >= 128):  # (every ASCII character consumed: the tail is the whole text)
+        return compiled
+    return TailScanned(compiled, told[0], bool(told[1]), bool(told[2]))
