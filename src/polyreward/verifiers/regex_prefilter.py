@@ -320,7 +320,13 @@ class Prefiltered:
 def _minimal(conjuncts: list[frozenset[str]]) -> tuple[frozenset[str], ...]:
     """The sets without duplicates and without any set that holds another (holding the smaller one is implied)."""
     unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
-    return tuple(c for c in unique if not any(other < c for other in unique))
+    # (speed, at import: IDIOM_DOUBT has 1,180 sets, a test of every pair 1.4 million) each set filed under its least
+    # string: a set inside another has its least string in it, so only the sets filed under the other's strings can be
+    # inside it (the empty set, filed under "", is inside every other)
+    filed: dict[str, list[frozenset[str]]] = {}
+    for conjunct in unique:
+        filed.setdefault(min(conjunct) if conjunct else "", []).append(conjunct)
+    return tuple(c for c in unique if not any(other < c for key in ("", *c) for other in filed.get(key, ())))
 
 
 def _derived(compiled: re.Pattern, branches: str = "all") -> tuple[bool, tuple[frozenset[str], ...]] | None:

@@ -360,6 +360,7 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
 
 _ASCII = [chr(code) for code in range(128)]
 _ATOMS = {_sre.LITERAL, _sre.NOT_LITERAL, _sre.IN, _sre.ANY}
+_ATOM_ASCII: dict[tuple[Any, str, int], frozenset[str]] = {}  # the ASCII characters of each atom read so far
 
 
 def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
@@ -372,9 +373,14 @@ def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
         if op in _ZERO_WIDTH:
             continue  # a look-around or anchor consumes nothing
         if op in _ATOMS:
-            for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
-                one = _sre_compile.compile(_sre_parse.SubPattern(state, [(op, argument)]), case)
-                found.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
+            key = (op, str(argument), flags)  # (speed, at import: the same letters recur across the word lists)
+            if key not in _ATOM_ASCII:
+                atom: set[str] = set()
+                for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
+                    one = _sre_compile.compile(_sre_parse.SubPattern(state, [(op, argument)]), case)
+                    atom.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
+                _ATOM_ASCII[key] = frozenset(atom)
+            found |= _ATOM_ASCII[key]
         elif op is _sre.BRANCH or op is _sre.SUBPATTERN or op in _REPEATS:
             bodies = argument[1] if op is _sre.BRANCH else [argument[3] if op is _sre.SUBPATTERN else argument[2]]
             scoped = (flags | argument[1]) & ~argument[2] if op is _sre.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
