@@ -124,3 +124,14 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_sh
     clear_reader_memories()
     assert len(fast) > 1000 and fast == slow
     assert isinstance(number_locale._BESIDE, Prefiltered) and prefiltered(number_locale._BESIDE) is number_locale._BESIDE
+
+
+# --- start-up: the prefilter's minimal sets through an index, the same as testing every pair ---------------------------
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.frozensets(st.sampled_from(["a", "b", "c", "or", "not", " ", "ab", ""]), max_size=4), max_size=25))
+def test_minimal_sets_through_the_index_equal_every_pair_tested(conjuncts):
+    from polyreward.verifiers.regex_prefilter import _minimal
+
+    unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
+    assert _minimal(conjuncts) == tuple(c for c in unique if not any(other < c for other in unique))
