@@ -197,7 +197,7 @@ def consequent_value(sentence: str) -> bool:
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_FOREIGN_WOULD _COUNTERFACTUAL_WORDS _WOULD UNSUPPORTED_PREMISE _CONTRAST_WORD _REFUTED _LATE_CONDITION _PREMISE_FAILS "
-                "_TRAILING_COUNTERFACTUAL _OTHER_PROBLEM")
+                "_TRAILING_COUNTERFACTUAL _OTHER_PROBLEM _TRIED")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import scan_names  # noqa: E402

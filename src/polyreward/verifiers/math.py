@@ -398,9 +398,10 @@ def verify_batch(
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
-    verdicts = [_approximated_otherwise(v, preds[i]) for i, v in enumerate(verdicts)]
-    if prompts is not None:
-        verdicts = [_in_asked_unit(v, preds[i], prompts[i]) for i, v in enumerate(verdicts)]
+    # both checks of a row in turn (each a function of its row alone): the visible text they both read is made once
+    # (reading.visible_text remembers the last few completions)
+    verdicts = [_approximated_otherwise(v, preds[i]) if prompts is None else _in_asked_unit(_approximated_otherwise(v, preds[i]), preds[i], prompts[i])
+                for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 

@@ -164,4 +164,4 @@ def cut_off_after(words: str, marks: str = "", *, glued_to_a_stop: bool = False)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_BOUND_WORDS_BEFORE _RELATION_VERB_BEFORE _INEQUALITY_SIGN_BEFORE _RELATIVE_TO_BEFORE _MEASURED_FROM_BEFORE "
-                "_APPROXIMATE_BEFORE _ESTIMATE_NAMED")
+                "_APPROXIMATE_BEFORE _ESTIMATE_NAMED _RANGE_BEFORE _EXAMPLE_BEFORE")

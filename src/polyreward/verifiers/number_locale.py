@@ -46,6 +46,7 @@ from functools import lru_cache
 
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re
+from polyreward.verifiers.regex_prefilter import prefilter_names
 
 COMMA, DOT = "comma", "dot"
 _DIGIT = re.compile(r"\d")
@@ -69,6 +70,7 @@ _COLON = re.compile("[:：]")
 MAX_COLONS = 64
 
 
+@lru_cache(maxsize=8)  # (speed only: english_numerals reads the same completion twice, through _words_only_answer and convention)
 def _last_label(text: str) -> tuple[int, str] | None:
     """Where the last answer label of a decimal-comma language ends (after its colon) and its language, or None."""
     colons = [m.start() for m in _COLON.finditer(text)]
@@ -88,6 +90,7 @@ _DOT_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:\.\d{3}){2,}(?![\d.])|(?<![\w.,]
 _SPACE_GROUPS_COMMA = re.compile(r"(?<![\w.,])(?<!\d[ \u00a0\u202f\u2009])\d{1,3}(?:[ \u00a0\u202f\u2009]\d{3})+,\d")
 _DOT_DECIMAL = re.compile(r"(?<![\w.,])\d+\.(?:\d{1,2}|\d{4,})(?![\d.])")
 _COMMA_GROUPS = re.compile(r"(?<![\w.,])\d{1,3}(?:,\d{3}){2,}(?![\d,])|(?<![\w.,])\d{1,3}(?:,\d{3})+\.\d")
+_SEPARATED_DIGITS = re.compile(r"\d[.,]\d")  # a digit, a dot or comma, a digit: what the five patterns above need
 
 
 def _a_pair(match: re.Match) -> bool:
@@ -113,12 +116,16 @@ def convention(text: str) -> str:
     """``"comma"`` when ``text`` writes a decimal comma (see the module docstring), else ``"dot"`` (today's reading)."""
     if _DIGIT.search(text) is None:
         return DOT
-    has_dot, has_comma = "." in text, "," in text
-    if (has_dot and _DOT_DECIMAL.search(text) is not None) or (has_comma and _COMMA_GROUPS.search(text) is not None):
+    # (speed only) every match of _DOT_DECIMAL, _COMMA_GROUPS, _COMMA_DECIMAL, _SPACE_GROUPS_COMMA and _DOT_GROUPS holds a
+    # digit, a dot or comma and a digit in a row ("5.2", "1,000", "12 345,6": each pattern's separator sits between
+    # two \d); a text without one (most integer answers) skips their searches, each a scan of the whole completion
+    separated = _SEPARATED_DIGITS.search(text) is not None
+    has_dot, has_comma = separated and "." in text, "," in text
+    if (has_dot and _DOT_DECIMAL.search(text) is not None) or (separated and has_comma and _COMMA_GROUPS.search(text) is not None):
         return DOT
-    comma = (has_comma and (any(not _a_pair(m) for m in _COMMA_DECIMAL.finditer(text))
+    comma = (has_comma and ((separated and any(not _a_pair(m) for m in _COMMA_DECIMAL.finditer(text)))
                             or ("{,}" in text and _BRACE_DECIMAL.search(text) is not None)
-                            or _SPACE_GROUPS_COMMA.search(text) is not None))
+                            or (separated and _SPACE_GROUPS_COMMA.search(text) is not None)))
     comma = (comma or (has_dot and _DOT_GROUPS.search(text) is not None)
              or (";" in text and any(m.group("open") == "]" or m.group("close") == "[" for m in _SEMICOLON_GROUP.finditer(text))))
     if comma:
@@ -233,7 +240,7 @@ def english_numerals(text: str) -> str:
         text = _LOCAL_NUMBER.sub(_local_number, text)
         if ";" in text:
             text = _SEMICOLON_GROUP.sub(_comma_group, text)
-    elif "," in text:
+    elif "," in text and _SEPARATED_DIGITS.search(text) is not None:  # (speed only: an Indian group holds "d,d")
         text = _LAKH_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     if "la" in text or "cr" in text or "La" in text or "Cr" in text:
         text = _INDIAN_SCALE.sub(_scaled, text)
@@ -371,3 +378,9 @@ def scientific(text: str) -> Fraction | None:
     if match is None:
         return None
     return Fraction(match.group("m")) * Fraction(10) ** int(match.group("a") or match.group("b"))
+
+
+# (speed only) a number in words beside digits needs a bracket or one of the "also"/"i.e." words: _BESIDE's search of an
+# answer's line (its lazy word branch tried at every letter, ~40 µs on a 100-character line) is skipped on a line that
+# holds none of them (regex_prefilter: the strings read off the pattern itself; a non-ASCII line is searched as before)
+prefilter_names(globals(), "_BESIDE")

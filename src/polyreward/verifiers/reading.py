@@ -50,6 +50,7 @@ from collections.abc import Iterable, Iterator
 
 from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
@@ -580,6 +581,7 @@ def _drop_detached_scripts(text: str) -> str:
     return _drop_brace_groups(text, _DETACHED_LATEX_SCRIPT) if "\\boxed" in text else text
 
 
+@memoized_text(max_chars=1 << 20, maxsize=8)  # (speed: the math verifier's last checks of a row read it twice, one after the other)
 def visible_text(text: str, code: bool = False) -> str:
     """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
     when ``code``), block quotes and footnote definitions."""

@@ -344,19 +344,19 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
         if not all(branch and branch[-1] == (sre_ops.AT, sre_ops.AT_END_STRING) for branch in ends):
             return None
         told = _consumed(items, space_allowed=True, limit=4 * _MAX_CHARS) if len(ends) == 1 else None  # cases are added after
-        if told is None:
+        characters = None if told is None else _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
+        if characters is None or len(characters) > 4 * _MAX_CHARS:
+            # many characters (a word list in several scripts, "(?:or|oder|或者|...)\s*\Z"): the ASCII ones, for ASCII texts
             ascii_told = _ascii_consumed(items, compiled.flags, parsed.state)
             return None if ascii_told is None else ("".join(sorted(ascii_told)), False, True)
     except (re.error, ValueError, TypeError, RecursionError):
         return None
-    characters = _with_cases(told[0], bool(compiled.flags & re.IGNORECASE))
-    if characters is None or len(characters) > 4 * _MAX_CHARS:
-        return None
-    return "".join(sorted(characters)), told[1], False
+    return "".join(sorted(characters)), told[1], False  # type: ignore[index]
 
 
 _ASCII = [chr(code) for code in range(128)]
 _ATOMS = {sre_ops.LITERAL, sre_ops.NOT_LITERAL, sre_ops.IN, sre_ops.ANY}
+_ATOM_ASCII: dict[tuple[Any, str, int], frozenset[str]] = {}  # the ASCII characters of each atom read so far
 
 
 def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
@@ -369,9 +369,14 @@ def _ascii_consumed(items: Any, flags: int, state: Any) -> set[str] | None:
         if op in ZERO_WIDTH:
             continue  # a look-around or anchor consumes nothing
         if op in _ATOMS:
-            for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
-                one = sre_compiler.compile(sre_parser.SubPattern(state, [(op, argument)]), case)
-                found.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
+            key = (op, str(argument), flags)  # (speed, at import: the same letters recur across the word lists)
+            if key not in _ATOM_ASCII:
+                atom: set[str] = set()
+                for case in (flags & ~re.IGNORECASE, flags | re.IGNORECASE):
+                    one = sre_compiler.compile(sre_parser.SubPattern(state, [(op, argument)]), case)
+                    atom.update(ch for ch in _ASCII if one.fullmatch(ch) is not None)
+                _ATOM_ASCII[key] = frozenset(atom)
+            found |= _ATOM_ASCII[key]
         elif op is sre_ops.BRANCH or op is sre_ops.SUBPATTERN or op in REPEATS:
             bodies = argument[1] if op is sre_ops.BRANCH else [argument[3] if op is sre_ops.SUBPATTERN else argument[2]]
             scoped = (flags | argument[1]) & ~argument[2] if op is sre_ops.SUBPATTERN else flags  # "(?s:.)" consumes "\n"
@@ -429,4 +434,6 @@ def tail_scanned(compiled: re.Pattern) -> re.Pattern | TailScanned:
     if not isinstance(compiled, re.Pattern) or not isinstance(compiled.pattern, str):
         return compiled
     told = _remembered("tail", compiled, lambda: _tail_set(compiled))
-    return compiled if told is None else TailScanned(compiled, told[0], bool(told[1]), bool(told[2]))
+    if told is None or (told[2] and len(told[0]) >= 128):  # (every ASCII character consumed: the tail is the whole text)
+        return compiled
+    return TailScanned(compiled, told[0], bool(told[1]), bool(told[2]))
