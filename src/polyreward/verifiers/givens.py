@@ -10,10 +10,10 @@ hack.
 :func:`past_givens` reads that sentence again with the prompt's givens: when the value read by the last-number
 fallback is one of the numbers the prompt states, and the sentence it is read from holds exactly one other value (one
 number, however often written, that the prompt does not state), the answer is read as if the givens of that sentence
-were words (each written as ``N``): the whole completion is read again by the same reader, so every guard still reads
+were words (each written as ``some``): the whole completion is read again by the same reader, so every guard still reads
 the whole sentence and the text around it -- a hedge ("23 or 24, from 35 and 12"), a second value ("23, not 24"), a
 withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one value.
-Otherwise today's reading stands: a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two
+Otherwise today's reading stands: a table row (cells, not a sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two
 values the prompt does not give (a spray of candidates), a value read any other way (a box, an answer phrase, a
 math line). The rule never reads a given: a gold that is one of the prompt's numbers is no easier to be paid.
 
@@ -35,7 +35,7 @@ from polyreward.verifiers.tags import strip_thinking
 _NUMBER = re.compile(r"(?<![A-Za-z_\d.^])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?![\d])")
 # where a sentence ends: a stop followed by a space or the end, or a line break
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
-PLACEHOLDER = "N"  # what a given restated in the answer sentence is read as (a word, no number)
+PLACEHOLDER = "some"  # what a given restated in the answer sentence is read as (a word: no number, no variable)
 
 
 def _value(number: str) -> Fraction:
@@ -57,6 +57,21 @@ def _sentence_at(text: str, start: int, end: int) -> tuple[int, int]:
     return begin, after.start() if after is not None else len(text)
 
 
+def _as_words(sentence: str, given: frozenset[Fraction]) -> str:
+    """``sentence`` with each number of ``given`` written as :data:`PLACEHOLDER`, with the currency sign glued before
+    it ("$240" is one given; "$5$", a number alone in math, keeps its delimiters)."""
+    parts, last = [], 0
+    for number in _NUMBER.finditer(sentence):
+        if _value(number.group()) not in given:
+            continue
+        start = number.start()
+        if start and sentence[start - 1] == "$" and sentence[number.end():number.end() + 1] != "$":
+            start -= 1
+        parts += [sentence[last:start], PLACEHOLDER]
+        last = number.end()
+    return "".join(parts) + sentence[last:]
+
+
 def past_givens(completion: str, found: Extracted | None, prompt: str, final_bang: str = "punctuation") -> Extracted | None:
     """``found`` (the reading of ``completion``), or the one value of its answer sentence the prompt does not give,
     read past the givens restated around it (module docstring)."""
@@ -73,6 +88,8 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
         return found
     begin, end = _sentence_at(tail, *located)
     sentence = tail[begin:end]
+    if "|" in sentence:
+        return found  # a table row ("| confirm gcd = 42 | factor 126 |"): cells, not a sentence that restates the question
     numbers = list(_NUMBER.finditer(sentence))
     others = {_value(number.group()) for number in numbers} - given
     if len(others) != 1:
@@ -80,7 +97,7 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     at = completion.rfind(sentence)
     if at < 0:
         return found  # the sentence is written otherwise in the completion (normalised characters): today's reading
-    restated = _NUMBER.sub(lambda m: PLACEHOLDER if _value(m.group()) in given else m.group(), sentence)
+    restated = _as_words(sentence, given)
     again = extract_answer(completion[:at] + restated + completion[at + len(sentence):], final_bang)
     if again is not None and again.source == "last_number" and (number := _NUMBER.fullmatch(again.text.strip(" $"))) is not None and (
             _value(number.group()) in others):
