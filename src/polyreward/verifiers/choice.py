@@ -350,7 +350,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
-    if CUT_OFF_ANSWER.search(view[-80:].rstrip(" \t\n(*[$")):  # (an opening bracket or mark left unfilled: "the answer is (")
+    if CUT_OFF_ANSWER.search(view[-80:].rstrip(" \t\n(*[$")) or unfilled_answer_line(view):  # (or "The answer is ( ).")
         return None, ""  # "..., so the best answer here is option": cut off where the answer was to be (holdout27)
     result = _letter_in_view(view, letters, options)
     if result[0] is not None and any(ranking.start() <= mention.start(1) < ranking.end() for ranking in RANKING.finditer(view)

@@ -132,12 +132,13 @@ def approximate_not_value(text: str, start: int, end: int) -> bool:
     return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
 
 
-# an answer line left as a template (holdout22): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___" --
-# the line that should commit to a value holds a slot for one, so the completion gives no answer (a value stated
-# before it is not put in the slot by the reader)
+# an answer line left as a template (holdout22, holdout53): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___",
+# "The answer is ( ).", "The correct answer is: ___" -- the line (or last sentence) that should commit to a value holds a slot for one,
+# so the completion gives no answer (a value stated before it, "which is option B", is not put in the slot by the reader)
 _UNFILLED_ANSWER_LINE = re.compile(
-    r"(?:\A|\n)[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:final|correct|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
-    r"[^\S\n]*[:=][^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
+    r"(?:\A|\n|(?<=[.!?])[^\S\n])[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:so|thus|therefore|hence),?[^\S\n]+)?(?i:the[^\S\n]+)?"
+    r"(?i:(?:final|correct|right|best|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
+    r"[^\S\n]*(?:(?i:is)[^\S\n]*:?|[:=])[^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
     r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z")
 
 

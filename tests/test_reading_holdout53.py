@@ -1,0 +1,67 @@
+"""Readings added after holdout53 (written blind, hunting over-refusal), besides the givens (tests/test_givens.py):
+
+* an answer line left as a template at the end ("The answer is ( ).", "The correct answer is: ___") is a final
+  statement with no answer: the completion commits to nothing, whatever option or value the working named before it.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+
+CHOICE = ChoiceAccuracy()
+MATH = MathAccuracy()
+
+MOON = "Which planet has the moon Titan?\nA) Jupiter\nB) Saturn\nC) Uranus\nD) Neptune"
+
+
+def choice(completion: str, gold: str, prompt: str = MOON) -> float:
+    return CHOICE.evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+def math(completion: str, gold: str, prompt: str = "") -> float:
+    return MATH.evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+@pytest.mark.parametrize("completion", [
+    "Titan, the largest moon with a thick atmosphere, orbits Saturn, which is option B.\n\nThe answer is ( ).",
+    "Titan orbits Saturn. That corresponds to option B.\n\nThe correct answer is: ___",
+    "Saturn is the planet with Titan (B).\n\n**Final answer:** [ ]",
+    "Titan belongs to Saturn, so B fits. So the answer is ___.",
+    "Saturn (B) has Titan. The best answer is ( ).",
+])
+def test_an_unfilled_answer_slot_at_the_end_commits_to_nothing(completion):
+    assert choice(completion, "B") == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Titan orbits Saturn.\n\nThe answer is (B).",
+    "Titan orbits Saturn.\n\nThe correct answer is: B",
+    "Titan orbits Saturn, so the answer is B.",
+    "The answer is B) Saturn.",
+    "Titan is Saturn's largest moon.\n\n**Answer:** B",
+])
+def test_a_filled_answer_line_is_still_paid(completion):
+    assert choice(completion, "B") == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Each row has 12 seats and there are 8 rows: 12 × 8 = 96.\n\nThe answer is ( ).",
+    "12 × 8 = 96 seats.\n\nThe correct answer is: ___",
+])
+def test_math_an_unfilled_slot_is_no_answer_either(completion):
+    assert math(completion, "96") == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(working=st.sampled_from(["Titan orbits Saturn, which is option B.", "Saturn (B) is the one with Titan.",
+                                "B. Saturn has Titan."]),
+       slot=st.sampled_from(["( )", "___", "[ ]", "____", "( )."]),
+       lead=st.sampled_from(["The answer is ", "The correct answer is: ", "Answer: ", "So the final answer is "]))
+def test_appending_an_unfilled_slot_never_pays(working, slot, lead):
+    """Whatever the working names, a final answer line with an empty slot leaves no answer."""
+    assert choice(f"{working}\n\n{lead}{slot}", "B") == 0.0
