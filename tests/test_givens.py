@@ -42,6 +42,12 @@ HACKS = [  # the same closing sentences with a hedge, a second value, a withdraw
     (COOKIES, "8", "So the answer is 9.\n\nShe fills 8 boxes with 6 cookies each... or not."),
     (TRAIN, "300", "The train travels 300 or 320 km in 4 hours."),
     (SEATS, "432", "The theatre has 400 seats, maybe 432, in its 18 rows."),
+    # a given offered in place of the answer: a correction, a condition, an alternative (the writer's last word is the given)
+    (COOKIES, "8", "She fills 8 boxes, actually 6."),
+    (COOKIES, "8", "She fills 8 boxes; make that 6."),
+    (COOKIES, "8", "She fills 8 boxes, unless she uses 6 per box."),
+    (COOKIES, "8", "She fills 8 boxes, or rather 6."),
+    (TRAIN, "300", "The train travels 300 km, I mean 4 hours."),
     # the givens only: no value of the answer's own (today's reading: the last number, a given)
     (COOKIES, "8", "She packs 48 cookies in boxes of 6."),
 ]

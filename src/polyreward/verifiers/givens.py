@@ -14,7 +14,9 @@ were words (each written as ``some``): the whole completion is read again by the
 the whole sentence and the text around it -- a hedge ("23 or 24, from 35 and 12"), a second value ("23, not 24"), a
 withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one value.
 Otherwise today's reading stands: a table row (cells, not a sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two
-values the prompt does not give (a spray of candidates), a value read any other way (a box, an answer phrase, a
+values the prompt does not give (a spray of candidates), a given offered in place of the value (after a condition or an
+alternative, "23 marbles, unless he has 12", or a correction, "23 marbles, actually 12": :func:`.commitment.later_disowns`
+on the value as written), a value read any other way (a box, an answer phrase, a
 math line). The rule never reads a given: a gold that is one of the prompt's numbers is no easier to be paid.
 
 Without a prompt nothing changes. Reconstructed rule (ours). Bounded: one sentence of the last
@@ -26,6 +28,7 @@ from __future__ import annotations
 from fractions import Fraction
 
 from polyreward.verifiers.answer_extraction import Extracted, extract_answer, locate_answer
+from polyreward.verifiers.commitment import later_disowns
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, visible_text
@@ -35,6 +38,8 @@ from polyreward.verifiers.tags import strip_thinking
 _NUMBER = re.compile(r"(?<![A-Za-z_\d.^])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)(?:\.\d+)?(?![\d])")
 # where a sentence ends: a stop followed by a space or the end, or a line break
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
+# after the value in its sentence, a word that makes what follows a condition or an alternative, not a restatement
+_CONDITION_AFTER = re.compile(r"\b(?:if|unless|provided|assuming|depending|otherwise|else|or)\b", re.IGNORECASE)
 PLACEHOLDER = "some"  # what a given restated in the answer sentence is read as (a word: no number, no variable)
 
 
@@ -94,6 +99,9 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     others = {_value(number.group()) for number in numbers} - given
     if len(others) != 1:
         return found  # givens only (today's reading), or two values the prompt does not give: no one answer
+    value = [number for number in numbers if _value(number.group()) in others][-1]
+    if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + value.end(), value.group()):
+        return found  # "23 marbles, unless he has 12", "23 marbles, actually 12": the given is offered instead of it
     at = completion.rfind(sentence)
     if at < 0:
         return found  # the sentence is written otherwise in the completion (normalised characters): today's reading
