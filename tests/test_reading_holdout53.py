@@ -1,7 +1,9 @@
 """Readings added after holdout53 (written blind, hunting over-refusal), besides the givens (tests/test_givens.py):
 
 * an answer line left as a template at the end ("The answer is ( ).", "The correct answer is: ___") is a final
-  statement with no answer: the completion commits to nothing, whatever option or value the working named before it.
+  statement with no answer: the completion commits to nothing, whatever option or value the working named before it;
+* the whole a percent answer is taken of, right after it ("So 18 is **30%** of 60."), is what the percent is of, not
+  a second value (commitment.later_disowns, not_a_value.percent_base).
 """
 
 from __future__ import annotations
@@ -65,3 +67,38 @@ def test_math_an_unfilled_slot_is_no_answer_either(completion):
 def test_appending_an_unfilled_slot_never_pays(working, slot, lead):
     """Whatever the working names, a final answer line with an empty slot leaves no answer."""
     assert choice(f"{working}\n\n{lead}{slot}", "B") == 0.0
+
+
+PERCENT = "What percent of 60 is 18?"
+
+
+@pytest.mark.parametrize("completion", [
+    "18 / 60 = 0.3 = 30%\n\nSo 18 is **30%** of 60.",
+    "18 ÷ 60 = 0.30, so 18 makes up **30%** of 60 in total.",
+    "The share is 18/60 = 0.3.\n\n18 is **30%** of the 60.",
+])
+def test_the_whole_of_a_percent_answer_is_no_second_value(completion):
+    assert math(completion, "30", PERCENT) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "So 18 is **30%** of 60, or 40%.",
+    "So 18 is **30%** of 60. Actually, 40%.",
+    "**30%** of 60, I mean 40%.",
+    "So 18 is **30%**. Or 40 if you count twice.",
+    "18 is **30** of 60.",  # no percent: 60 after the answer is another value
+])
+def test_another_value_after_a_percent_answer_is_still_a_second_answer(completion):
+    assert math(completion, "30", PERCENT) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(part=st.integers(min_value=1, max_value=99), whole=st.integers(min_value=100, max_value=900),
+       other=st.integers(min_value=1, max_value=99), joint=st.sampled_from([", or ", ". Actually, ", ", I mean ", ". Or maybe "]))
+def test_a_percent_base_never_hides_a_second_percent(part, whole, other, joint):
+    """"p% of W" reads W as the whole, but a second percent after it still makes two answers, for either gold."""
+    if other == part:
+        return
+    completion = f"So the share is **{part}%** of {whole}{joint}{other}%."
+    assert math(completion, str(part), f"What percent of {whole} is it?") == 0.0
+    assert math(completion, str(other), f"What percent of {whole} is it?") == 0.0

@@ -88,6 +88,16 @@ def measured_from(text: str, start: int) -> bool:
     return _MEASURED_FROM_BEFORE.search(_before(text, start)) is not None
 
 
+# the whole a percent answer is taken of, right after it (holdout53): "So 20 is **25%** of 80."
+_PERCENT_BASE_BEFORE = re.compile(r"\A[\s*$}]*of[^\S\n]+(?:the[^\S\n]+)?\$?[^\S\n]*\Z", re.IGNORECASE)
+
+
+def percent_base(clause: str, value: re.Match, answer: str) -> bool:
+    """Is ``value``, in the clause right after the answer, the whole that the answer -- a percent -- is of ("**25%**
+    of 80"): what the percent is measured from, not a second value?"""
+    return answer.rstrip(" $*").endswith("%") and _PERCENT_BASE_BEFORE.match(clause[:value.start()]) is not None
+
+
 # an approximation, not the value (holdout8): "Roughly \\boxed{42}", "it's in the neighbourhood of 64", "≈ 12",
 # "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
 # a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
