@@ -3,7 +3,9 @@
 * an answer line left as a template at the end ("The answer is ( ).", "The correct answer is: ___") is a final
   statement with no answer: the completion commits to nothing, whatever option or value the working named before it;
 * the whole a percent answer is taken of, right after it ("So 18 is **30%** of 60."), is what the percent is of, not
-  a second value (commitment.later_disowns, not_a_value.percent_base).
+  a second value (commitment.later_disowns, not_a_value.percent_base);
+* a rounded value in brackets after the answer in the answer's own unit ("9π cm² (about 28.27 cm²)") restates it
+  (closing_remarks: the unit is read past when the answer wrote it too).
 """
 
 from __future__ import annotations
@@ -102,3 +104,33 @@ def test_a_percent_base_never_hides_a_second_percent(part, whole, other, joint):
     completion = f"So the share is **{part}%** of {whole}{joint}{other}%."
     assert math(completion, str(part), f"What percent of {whole} is it?") == 0.0
     assert math(completion, str(other), f"What percent of {whole} is it?") == 0.0
+
+
+CIRCLE = "A circle has radius 3 cm. What is its area in square centimetres? Express your answer in terms of $\\pi$."
+
+
+@pytest.mark.parametrize("completion", [
+    "A = πr² = π · 3² = 9π\n\nThe area is 9π cm² (about 28.27 cm²).",
+    "A = \\pi r^2 = 9\\pi.\n\nThe area is 9\\pi cm^2 (approximately 28.27 cm^2).",
+    "The area is 9π square centimetres (about 28.3 square centimetres).",
+])
+def test_a_rounded_value_in_the_answers_unit_restates_it(completion):
+    assert math(completion, "9\\pi", CIRCLE) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "The area is 9π cm² (about 31.4 cm²).",  # not the answer's value: a second answer
+    "The area is 9π cm² (or 28.27 cm²).",  # an alternative, not a rounding
+    "The area is 9π cm² (about 28.27 seconds).",  # another unit: another quantity
+])
+def test_a_bracketed_value_that_is_not_the_answer_rounded_stays_a_second_value(completion):
+    assert math(completion, "9\\pi", CIRCLE) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(k=st.integers(min_value=2, max_value=40), off=st.floats(min_value=1.0, max_value=50.0), unit=st.sampled_from(["cm²", "cm^2", "m^3", "units"]))
+def test_a_disagreeing_approximation_with_a_unit_never_pays(k, off, unit):
+    """An "about" value in brackets that is not the answer's value leaves two answers, whatever unit follows it."""
+    wrong = round(k * 3.14159 + off, 2)
+    completion = f"The area is {k}π {unit} (about {wrong} {unit})."
+    assert math(completion, f"{k}\\pi") == 0.0

@@ -129,6 +129,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout39", "loc_hours_with_hmin_remark", "t = 225 km : 90 km/h = 2,5 h\n\nAntwort: 2"),
     ("holdout39", "loc_in_lakh_grouping", "Annual income = 12 × ₹2,50,000 = ₹30,00,"),
+    ("holdout39", "loc_label_pl_check_after", "17 · 4 = 68\n\nOdpowiedź: 68. Sprawdzenie:"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
     ("holdout42", "ordered_pair_plain_parentheses_prose", "Complete the square: $(x-3)^2 + (y+2)^2 "),
