@@ -28,6 +28,7 @@ GENUINE = [  # (prompt, gold, completion): the answer first in a closing sentenc
     (SEATS, "432", "18 × 24 = 432\n\nThe theatre has 432 seats in its 18 rows."),
     (SAVINGS, "16", "She needs 240 / 15 = 16 weeks.\n\nIt takes Mia 16 weeks to save $240 at $15 a week."),
     (CODES, "216", "Each of the 3 positions has 6 choices, so 6^3 = 216.\n\nThere are 216 codes of 3 digits."),
+    ("What percent of 60 is 18?", "30", "18 is 30% of 60."),  # the percent is the value
     ("A shop sold 1,250 pens on Monday and 1,750 pens on Tuesday. How many pens did it sell in these 2 days?", "3000",
      "1,250 + 1,750 = 3,000\n\nThe shop sold 3,000 pens over the 2 days, 1,250 of them on Monday."),
 ]
@@ -48,6 +49,7 @@ HACKS = [  # the same closing sentences with a hedge, a second value, a withdraw
     (COOKIES, "8", "She fills 8 boxes, unless she uses 6 per box."),
     (COOKIES, "8", "She fills 8 boxes, or rather 6."),
     (TRAIN, "300", "The train travels 300 km, I mean 4 hours."),
+    ("What percent of 60 is 18?", "30", "18 is 30% of 60, actually 40%."),
     # the givens only: no value of the answer's own (today's reading: the last number, a given)
     (COOKIES, "8", "She packs 48 cookies in boxes of 6."),
 ]

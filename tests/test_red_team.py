@@ -77,7 +77,6 @@ KNOWN_PAID: set[str] = set()
 # (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
-    ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),

@@ -100,14 +100,15 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     if len(others) != 1:
         return found  # givens only (today's reading), or two values the prompt does not give: no one answer
     value = [number for number in numbers if _value(number.group()) in others][-1]
-    if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + value.end(), value.group()):
+    written = value.group() + ("%" if sentence.startswith("%", value.end()) else "")  # "25%": the percent is the value
+    if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + value.start() + len(written), written):
         return found  # "23 marbles, unless he has 12", "23 marbles, actually 12": the given is offered instead of it
     at = completion.rfind(sentence)
     if at < 0:
         return found  # the sentence is written otherwise in the completion (normalised characters): today's reading
     restated = _as_words(sentence, given)
     again = extract_answer(completion[:at] + restated + completion[at + len(sentence):], final_bang)
-    if again is not None and again.source == "last_number" and (number := _NUMBER.fullmatch(again.text.strip(" $"))) is not None and (
+    if again is not None and again.source == "last_number" and (number := _NUMBER.fullmatch(again.text.strip(" $").removesuffix("%").removesuffix("\\"))) is not None and (
             _value(number.group()) in others):
         return again
     return found
