@@ -147,3 +147,20 @@ def test_a_table_row_is_no_sentence():
     prompt = "What is the greatest common divisor of 84 and 126?"
     completion = "| To do | Done |\n|---|---|\n| check that the gcd is 42 | factor 84 and 126 |"
     assert REWARD.evaluate([prompt], [completion], answer=["42"]).scores[0] == 0.0
+
+
+def test_the_prompt_reaches_the_rule_through_a_config(tmp_path):
+    """A config's scorer passes each row's prompt column to ``math_accuracy`` (renamed columns, chat messages too):
+    the same rows score as through the reward itself, and without a prompt column nothing is read past."""
+    from polyreward.config import load_config
+
+    rows = [{"question": prompt, "response": completion, "gold": gold} for prompt, gold, completion in GENUINE[:4]]
+    rows.append({"question": [{"role": "user", "content": TRAIN}], "response": GENUINE[2][2], "gold": "300"})
+    path = tmp_path / "cfg.yaml"
+    path.write_text("columns: {prompt: question, completion: response}\nrewards:\n  - {name: acc, type: math_accuracy, answer_column: gold}\n")
+    scorer = load_config(path).build_scorer()
+    assert list(scorer.score(scorer.batch(rows)).scores[:, 0]) == [1.0] * 5
+    direct = REWARD.evaluate([r["question"] for r in rows], [r["response"] for r in rows], answer=[r["gold"] for r in rows]).scores
+    assert list(direct) == [1.0] * 5
+    without = REWARD.evaluate(None, [r["response"] for r in rows], answer=[r["gold"] for r in rows]).scores
+    assert list(without) == [0.0] * 5
