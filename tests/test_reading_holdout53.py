@@ -5,7 +5,10 @@
 * the whole a percent answer is taken of, right after it ("So 18 is **30%** of 60."), is what the percent is of, not
   a second value (commitment.later_disowns, not_a_value.percent_base);
 * a rounded value in brackets after the answer in the answer's own unit ("9π cm² (about 28.27 cm²)") restates it
-  (closing_remarks: the unit is read past when the answer wrote it too).
+  (closing_remarks: the unit is read past when the answer wrote it too);
+* choice: the one letter given, in brackets beside its own option's text ("Canberra (B)"), is the pick; what follows
+  is read as it follows an answer phrase, so other options' texts in an explanation are no picks, while a
+  correction, a hedge or an answer phrase to another option still is.
 """
 
 from __future__ import annotations
@@ -134,3 +137,40 @@ def test_a_disagreeing_approximation_with_a_unit_never_pays(k, off, unit):
     wrong = round(k * 3.14159 + off, 2)
     completion = f"The area is {k}π {unit} (about {wrong} {unit})."
     assert math(completion, f"{k}\\pi") == 0.0
+
+
+CAPITAL = "Which city is the capital of Canada?\nA) Toronto\nB) Ottawa\nC) Montreal\nD) Vancouver"
+
+
+@pytest.mark.parametrize("completion", [
+    "The capital of Canada is Ottawa (B). Although Toronto is the largest city, Ottawa was chosen as a compromise "
+    "between Toronto and Montreal.",
+    "Canada's capital is Ottawa (B). Toronto is larger, and Montreal was the capital for a few years in the 1840s.",
+    "It's Ottawa (B), chosen by Queen Victoria in 1857; Toronto and Montreal were rivals.",
+])
+def test_a_letter_beside_its_text_is_the_pick_despite_other_texts_after(completion):
+    assert choice(completion, "B", CAPITAL) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Ottawa (B). Actually, it is Toronto.",
+    "Ottawa (B). Wait, no - Toronto.",
+    "Ottawa (B)? Or maybe Toronto.",
+    "Probably Ottawa (B), but Toronto is possible.",
+    "Not Ottawa (B). Toronto is the capital.",
+    "I am not sure, maybe Ottawa (B). Toronto is bigger.",
+    "Ottawa (B) is tempting, but the answer is Toronto.",
+    "Ottawa (B). I mean Toronto.",
+    "Toronto (B) is the capital.",  # the letter beside another option's text
+    "The answer is Toronto. Ottawa (B) is where parliament sits.",
+])
+def test_a_correction_or_hedge_to_another_option_still_refuses_it(completion):
+    assert choice(completion, "B", CAPITAL) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(other=st.sampled_from(["Toronto", "Montreal", "Vancouver"]),
+       turn=st.sampled_from(["Actually, it is {o}.", "Wait, no - {o}.", "Or maybe {o}.", "I mean {o}.", "Hmm, no: the answer is {o}."]))
+def test_appending_a_correction_to_another_option_never_pays(other, turn):
+    """Whatever the labelled pick, a later correction or alternative naming another option's text leaves it unpaid."""
+    assert choice("The capital is Ottawa (B). " + turn.format(o=other), "B", CAPITAL) == 0.0
