@@ -155,10 +155,9 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
     ("holdout48", "amc_textbf_value_math", "Pair the terms: $(1+10) + (2+9) + \\cdots"),
     # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math, an option named by its text
-    #   only, a letter beside its text followed by an explanation naming other options' texts (docs/reading.md)
+    #   only (docs/reading.md)
     ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
     ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
-    ("holdout53", "x53_restated_fact_with_letter", "The capital of Australia is Canberra (B)"),
 }
 
 
