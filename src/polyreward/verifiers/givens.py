@@ -10,14 +10,15 @@ hack.
 :func:`past_givens` reads that sentence again with the prompt's givens: when the value read by the last-number
 fallback is one of the numbers the prompt states, and the sentence it is read from holds exactly one other value (one
 number, however often written, that the prompt does not state), the answer is read as if the givens of that sentence
-were words (each written as ``some``): the whole completion is read again by the same reader, so every guard still reads
-the whole sentence and the text around it -- a hedge ("23 or 24, from 35 and 12"), a second value ("23, not 24"), a
-withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one value.
-Otherwise today's reading stands: a table row (cells, not a sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two
-values the prompt does not give (a spray of candidates), a given offered in place of the value (after a condition or an
-alternative, "23 marbles, unless he has 12", or a correction, "23 marbles, actually 12": :func:`.commitment.later_disowns`
-on the value as written), a value read any other way (a box, an answer phrase, a
-math line). The rule never reads a given: a gold that is one of the prompt's numbers is no easier to be paid.
+were words (each written as ``some``): the whole completion is read again by the same reader, so every guard still
+reads the whole sentence and the text around it -- a hedge ("23 or 24, from 35 and 12"), a second value ("23, not
+24"), a withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one
+value (a percent, "20 is 25% of 80.", is its value). Otherwise today's reading stands: a table row (cells, not a
+sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two values the prompt does
+not give (a spray of candidates), a given offered in place of the value (after a condition or an alternative, "23
+marbles, unless he has 12", or a correction, "23 marbles, actually 12": :func:`.commitment.later_disowns` on the
+value as written), a value read any other way (a box, an answer phrase, a math line). The rule never reads a given:
+a gold that is one of the prompt's numbers is no easier to be paid.
 
 Without a prompt nothing changes. Reconstructed rule (ours). Bounded: one sentence of the last
 ``MAX_TAIL_CHARS`` characters, one more reading of the completion, and only when the fallback read a given.
@@ -108,7 +109,7 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
         return found  # the sentence is written otherwise in the completion (normalised characters): today's reading
     restated = _as_words(sentence, given)
     again = extract_answer(completion[:at] + restated + completion[at + len(sentence):], final_bang)
-    if again is not None and again.source == "last_number" and (number := _NUMBER.fullmatch(again.text.strip(" $").removesuffix("%").removesuffix("\\"))) is not None and (
-            _value(number.group()) in others):
-        return again
-    return found
+    if again is None or again.source != "last_number":
+        return found
+    number = _NUMBER.fullmatch(again.text.strip(" $").removesuffix("%").removesuffix("\\"))  # "25%", "25\\%"
+    return again if number is not None and _value(number.group()) in others else found
