@@ -69,5 +69,5 @@ def test_choice(completion, expected):
     ("So 5-1 = 4.", "4", 1.0),
 ])
 def test_a_correction_to_the_negated_value_is_read(math_reward, completion, gold, expected):
-    """The located answer "1" is not the end of the signed "-1" after the retraction (answer_extraction._locate)."""
+    """The located answer "1" is not the end of the signed "-1" after the retraction (answer_extraction.locate_answer)."""
     assert math_reward(prompts=["Compute."], completions=[completion], answer=[gold]) == [expected]

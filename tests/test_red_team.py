@@ -77,7 +77,6 @@ KNOWN_PAID: set[str] = set()
 # (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
-    ("holdout9", "percent", "20 is 25% of 80."),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
@@ -95,7 +94,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
     ("holdout29", "binomial_remark_after", "$\\binom{6}{2} = \\frac{6 \\cdot 5}{2} = 15"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
-    ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
     ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
     ("holdout33", "tuple_vertex_sentence", "Complete the square: $y=(x-3)^2-9+5=(x-3"),
     ("holdout33", "min_value_then_argmin", "Complete the square: $x^2-3x=\\left(x-\\fr"),
@@ -155,6 +153,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
+    # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math, an option named by its text
+    #   only (docs/reading.md)
+    ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
+    ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
 }
 
 

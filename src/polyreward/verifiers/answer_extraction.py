@@ -282,7 +282,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     full = unicode_roots(view)
     visible = unicode_roots(strip_thinking(view)[-MAX_TAIL_CHARS:])
     boxes = find_boxes(visible) if found.source.startswith("boxed") else []
-    located = (boxes[-1][0], boxes[-1][1]) if boxes else _locate(visible, found)
+    located = (boxes[-1][0], boxes[-1][1]) if boxes else locate_answer(visible, found)
     if located is None:
         return False
     answer = found.text
@@ -370,7 +370,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
         return Extracted(found.text, found.source + HEDGED_INSIDE)
-    located = _locate(text, found)
+    located = locate_answer(text, found)
     if located is None:
         return found
     start, end = located
@@ -434,7 +434,7 @@ def _restated(answer: str, after: str) -> bool:
     return match is not None and same_number(answer, match.group(1))
 
 
-def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
+def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
     """Where ``found`` sits in ``text``: the last box for a boxed answer, else its last occurrence that is not part
     of a longer number or word ("0" is not the end of "50", "1" not the end of the signed "-1")."""
     if found.source == "boxed":

@@ -56,7 +56,7 @@ from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, option_mentions, record_names_another
+from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
@@ -354,7 +354,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
-    if CUT_OFF_ANSWER.search(view[-80:].rstrip(" \t\n(*[$")):  # (an opening bracket or mark left unfilled: "the answer is (")
+    if CUT_OFF_ANSWER.search(view[-80:].rstrip(" \t\n(*[$")) or unfilled_answer_line(view):  # (or "The answer is ( ).")
         return None, ""  # "..., so the best answer here is option": cut off where the answer was to be (holdout27)
     result = _letter_in_view(view, letters, options)
     if result[0] is not None and any(ranking.start() <= mention.start(1) < ranking.end() for ranking in RANKING.finditer(view)
@@ -456,6 +456,10 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
     if unfilled_answer_line(text):
         return None, ""  # "Argon is the noble gas here.\n\nAnswer: [LETTER]": the answer line is an unfilled template
+    labelled = letter_with_its_text(text, letters, options) if options else None  # "Canberra (B). Although Sydney ..."
+    if labelled is not None and not (negated(text, *labelled[2:]) or hedged(text, *labelled[2:]) or qualified(text, *labelled[2:])) and (
+            extract_letter(f"The answer is ({labelled[0]})" + text[labelled[1]:], letters, options)[0] == labelled[0]):
+        return labelled[0], "with_text"  # what follows is read as it follows an answer phrase
     letter = _letter_from_option_text(text, options)
     if letter is not None and any(negated(text, m.start(1), m.end(1)) or hedged(text, m.start(1), m.end(1))
                                   for m in letter_mentions(text, letter, letters)):

@@ -85,6 +85,16 @@ _NUMBER = r"[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)"
 _END_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER + r"\Z")
 _MARKS_END = re.compile(r"(?:(?P<restating>" + _RESTATING + r")[\s,:]*)?(?:(?i:or)\s+)?(?P<mark>" + _APPROXIMATELY + r")?\Z")
 _OPENING_END = re.compile(r"(?:,|[—–]|--|\()\Z")
+# a unit after a number, written as the answer writes it ("cm³", "cm^3", "square units")
+_UNIT_END = re.compile(r"(?<=\d)[^\S\n]+(?P<unit>[^\W\d_]{1,12}(?:\^?\{?\d\}?)?(?:[^\S\n]+[^\W\d_]{1,12}(?:\^?\{?\d\}?)?)?)\Z")
+
+
+def _unit_key(text: str) -> str:
+    """A unit as compared: its power written plainly ("cm^{3}", "cm^3" and "cm³" are "cm3")."""
+    return re.sub(r"[\^{}]", "", text).translate(_SUPERSCRIPT_DIGITS)
+
+
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹", "0123456789")
 
 
 def _rounded_tail(text: str) -> tuple[int, str, bool] | None:
@@ -99,6 +109,9 @@ def _rounded_tail(text: str) -> tuple[int, str, bool] | None:
     if percent:
         rest = rest[:-len("percent")] if rest.endswith("percent") else rest[:-2] if rest.endswith("\\%") else rest[:-1]
         rest = rest.rstrip()
+    unit = _UNIT_END.search(rest)  # "16π cm³ (about 50.27 cm³)": the answer's own unit after the rounded value (holdout53)
+    if unit is not None and _unit_key(unit.group("unit")) in _unit_key(rest[:unit.start()]):
+        rest = rest[:unit.start()]
     number = _END_NUMBER.search(rest)
     if number is None:
         return None

@@ -52,7 +52,7 @@ from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
 from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
-from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from  # noqa: F401 (public here too)
+from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from, percent_base  # noqa: F401 (public here too)
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
@@ -485,7 +485,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
         if not letters and not labels:  # "wrong, I messed up step 2": the numeral names a step, no value (holdout12)
             others = [v for v in others if not names_a_part(clause, v.start()) and not rounds_answer(clause, v, answer)
-                      and not of_a_denied_quantity(clause, v.start())]
+                      and not of_a_denied_quantity(clause, v.start()) and not percent_base(clause, v, answer)]
         mentions = [v for v in mention_pattern.finditer(clause) if key(v) in keys]  # "5^2 = 25" checks 5
         if not letters and not labels:
             operated = [v for v in others if _operates_on(v.group(), keys) or _computes_answer(clause, v, keys)]  # "42 / 6 = 7": the answer divided, a check

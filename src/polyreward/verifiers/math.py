@@ -53,6 +53,7 @@ from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
 from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
@@ -166,11 +167,14 @@ def _false_equation(text: str) -> bool:
 
 
 @memoized_text(max_chars=8192, maxsize=256)  # rollouts of one prompt often repeat a completion word for word
-def prepare_prediction(completion: str, final_bang: str = "punctuation") -> Prediction | None:
+def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt: str = "") -> Prediction | None:
     """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
-    reason as ``source`` when the completion does not commit to it)."""
+    reason as ``source`` when the completion does not commit to it). With the row's ``prompt``, the numbers it gives
+    restated in the answer sentence are read past (:func:`.givens.past_givens`)."""
     completion = english_numerals(completion)  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
     found = extract_answer(completion, final_bang)
+    if prompt:
+        found = past_givens(completion, found, prompt, final_bang)  # "There are 120 ways to arrange the 5 books."
     if found is None:
         return None
     if not found.text:
@@ -365,7 +369,8 @@ def verify_batch(
             continue
         try:
             avoidance = _lazy_prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
-            decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang, prompts[i] if prompts is not None else None)
+            asked = prompt_text(prompts[i]) if prompts is not None and not is_missing(prompts[i]) else ""
+            decided = _decide_cheaply(pred, ref, guard, fast_paths, avoidance, final_bang, asked)
         except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
             decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
         if isinstance(decided, Verdict):
@@ -544,10 +549,11 @@ def _compare_remembered(reference: Reference, completion: str, prediction: Predi
 
 
 def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avoidance: str | Callable[[], str] | None = None,
-                    final_bang: str = "punctuation", prompt: Any = None) -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
+                    final_bang: str = "punctuation", prompt: str = "") -> Verdict | tuple[Verdict, tuple[str, str, bool]]:
     """One pair's verdict when it is decided without sympy, else (its base verdict, the worker item).
     ``work_avoidance``: the squeezed prompt, or a function that makes it (asked only when it can matter); ``prompt``:
-    the row's prompt, whose options an answer labelled with a letter is read against (:func:`_as_option`)."""
+    the row's prompt text ("" without one): its givens the answer is read past (:mod:`.givens`), its options an answer
+    labelled with a letter is read against (:func:`_as_option`)."""
     if is_missing(ref) or (isinstance(ref, str) and (not ref.strip() or ref.strip().lower() in MISSING_MARKERS)):
         prediction = prepare_prediction(completion_text(pred))  # shown in the reason: the answer was read, the gold is missing
         return Verdict(None, "no_reference", pred=prediction.text if prediction else "", source=prediction.source if prediction else "")
@@ -557,7 +563,7 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
         return Verdict(None, "gold_unparseable", rule="a number too long to write out")
     reference = prepare_reference(gold)
     text = completion_text(pred)
-    prediction = _as_option(prepare_prediction(text, final_bang), reference, prompt)
+    prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt)
     cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap

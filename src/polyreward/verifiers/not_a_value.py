@@ -88,6 +88,16 @@ def measured_from(text: str, start: int) -> bool:
     return _MEASURED_FROM_BEFORE.search(_before(text, start)) is not None
 
 
+# the whole a percent answer is taken of, right after it (holdout53): "So 20 is **25%** of 80."
+_PERCENT_BASE_BEFORE = re.compile(r"\A[\s*$}]*of[^\S\n]+(?:the[^\S\n]+)?\$?[^\S\n]*\Z", re.IGNORECASE)
+
+
+def percent_base(clause: str, value: re.Match, answer: str) -> bool:
+    """Is ``value``, in the clause right after the answer, the whole that the answer -- a percent -- is of ("**25%**
+    of 80"): what the percent is measured from, not a second value?"""
+    return answer.rstrip(" $*").endswith("%") and _PERCENT_BASE_BEFORE.match(clause[:value.start()]) is not None
+
+
 # an approximation, not the value (holdout8): "Roughly \\boxed{42}", "it's in the neighbourhood of 64", "≈ 12",
 # "Grob geschätzt: 8". A decimal with a fractional part is what rounding asks for ("\\pi \\approx 3.14") and stands;
 # a casual tilde stays a value ("So the answer is ~42.", tests/test_reading.py)
@@ -132,12 +142,13 @@ def approximate_not_value(text: str, start: int, end: int) -> bool:
     return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))
 
 
-# an answer line left as a template (holdout22): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___" --
-# the line that should commit to a value holds a slot for one, so the completion gives no answer (a value stated
-# before it is not put in the slot by the reader)
+# an answer line left as a template (holdout22, holdout53): "Answer: [LETTER]", "**Final answer:** <number>", "Answer: ___",
+# "The answer is ( ).", "The correct answer is: ___" -- the line (or last sentence) that should commit to a value holds a slot for one,
+# so the completion gives no answer (a value stated before it, "which is option B", is not put in the slot by the reader)
 _UNFILLED_ANSWER_LINE = re.compile(
-    r"(?:\A|\n)[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:final|correct|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
-    r"[^\S\n]*[:=][^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
+    r"(?:\A|\n|(?<=[.!?])[^\S\n])[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:so|thus|therefore|hence),?[^\S\n]+)?(?i:the[^\S\n]+)?"
+    r"(?i:(?:final|correct|right|best|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
+    r"[^\S\n]*(?:(?i:is)[^\S\n]*:?|[:=])[^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
     r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z")
 
 

@@ -40,6 +40,36 @@ def _beside(key: str, before: str, after: str) -> bool:
     return re.search(text + _JOIN_BEFORE, before.replace("−", "-")) is not None or re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
 
 
+# "A" before a lowercase word is the article ("A compromise was ..."), not option A
+_ARTICLE_A = re.compile(r"A[^\S\n]+[a-z]")
+
+
+def letter_with_its_text(view: str, letters: str, options: Mapping[str, str]) -> tuple[str, int, int, int] | None:
+    """(letter, where its bracketed mention ends, where its option's text starts and ends) for the one option letter
+    ``view`` names, in brackets right beside its own option's text ("Canberra (B)", "(B) Canberra"), when it names no
+    other letter (holdout53): the pick states itself twice. :mod:`.choice` reads what follows it as it reads what
+    follows an answer phrase, so other options' texts in an explanation ("Although Sydney is the largest city, ...")
+    are no picks while a correction or a hedge to one still is."""
+    mentions = [m for m in letter_pattern(letters).finditer(view) if not _ARTICLE_A.match(view, m.start())]
+    if len({m.group(1) for m in mentions}) != 1:
+        return None
+    letter = mentions[0].group(1)
+    key = _option_key(options.get(letter, ""))
+    if not key:
+        return None
+    lowered = view.lower()
+    for mention in mentions:
+        if not (mention.group().startswith(("(", "[")) and mention.group().endswith((")", "]"))):
+            continue
+        before = re.search(_text_pattern(key) + r"[^\S\n]*\Z", lowered[max(0, mention.start() - 120):mention.start()])
+        if before is not None:
+            return letter, mention.end(), max(0, mention.start() - 120) + before.start(), max(0, mention.start() - 120) + before.end()
+        after = re.match(r"[^\S\n]*(" + _text_pattern(key) + ")", lowered[mention.end():])
+        if after is not None:
+            return letter, mention.end() + after.end(), mention.end() + after.start(1), mention.end() + after.end(1)
+    return None
+
+
 def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter read, checked against the question's options (holdout17):
 
