@@ -147,6 +147,7 @@ CAPITAL = "Which city is the capital of Canada?\nA) Toronto\nB) Ottawa\nC) Montr
     "between Toronto and Montreal.",
     "Canada's capital is Ottawa (B). Toronto is larger, and Montreal was the capital for a few years in the 1840s.",
     "It's Ottawa (B), chosen by Queen Victoria in 1857; Toronto and Montreal were rivals.",
+    "Is it Ottawa (B)? Yes: Ottawa (B) has been the capital since 1857, though Toronto is larger.",
 ])
 def test_a_letter_beside_its_text_is_the_pick_despite_other_texts_after(completion):
     assert choice(completion, "B", CAPITAL) == 1.0
@@ -163,6 +164,9 @@ def test_a_letter_beside_its_text_is_the_pick_despite_other_texts_after(completi
     "Ottawa (B). I mean Toronto.",
     "Toronto (B) is the capital.",  # the letter beside another option's text
     "The answer is Toronto. Ottawa (B) is where parliament sits.",
+    # a naming that asks is no pick (holdout51's photon row came back with this rule until it was checked)
+    "Shall I explain why Ottawa (B) was chosen before I give a final letter?",
+    "Would it help to compare Ottawa (B) with the others first?",
 ])
 def test_a_correction_or_hedge_to_another_option_still_refuses_it(completion):
     assert choice(completion, "B", CAPITAL) == 0.0

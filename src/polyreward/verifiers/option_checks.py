@@ -61,6 +61,8 @@ def letter_with_its_text(view: str, letters: str, options: Mapping[str, str]) ->
     for mention in mentions:
         if not (mention.group().startswith(("(", "[")) and mention.group().endswith((")", "]"))):
             continue
+        if re.match(r"[^.!?\n]*\?", view[mention.end():]):  # a naming that asks is no pick: "Shall I explain why the photon (C) ...?"
+            continue
         before = re.search(_text_pattern(key) + r"[^\S\n]*\Z", lowered[max(0, mention.start() - 120):mention.start()])
         if before is not None:
             return letter, mention.end(), max(0, mention.start() - 120) + before.start(), max(0, mention.start() - 120) + before.end()
