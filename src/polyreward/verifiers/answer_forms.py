@@ -95,10 +95,6 @@ def answer_fields_disagree(text: str) -> bool:
 
 JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 
-# a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"
-OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+"
-                                   r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
-
 
 # an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$",
 # "is almost certainly 12" (holdout35: a degree of belief that commits, as "most likely" does)
