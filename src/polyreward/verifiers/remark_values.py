@@ -13,8 +13,10 @@ of these (and the remark has at least one):
   ("2 h 30 min" for 150 minutes, "504 liters per week" for 72 liters per day, "75 cents" for $0.75); a unit that does
   not agree, or that cannot be converted, is not accounted for;
 * **the value of a named other quantity**: the subject of its statement (a determiner and a noun: "the quotient is 14",
-  "their product is 6", "the chance of at least one tail is 3/4") has a head word other than the answer's own
-  subject's head and other than a word for the answer ("answer", "result", "total", ...); "at x = 3/2" names a point;
+  "their product is 6") has a head word other than the answer's own subject's head and other than a word for the
+  answer ("answer", "result", "total", ...), where the answer was stated with a subject of its own ("The remainder is
+  2"; after a bare "\\boxed{54}" or "The answer is 4", "the area is 45" may be the quantity asked), or the value is
+  what another quantity would be ("a 24-pack at this rate would be $18"); "at x = 3/2" names a point;
 * **a check that computes from the answer**: ``a op b ... = c`` whose arithmetic holds and whose terms include the
   answer ("4 × 7 = 28", "65° + 55° + 60° = 180°", "68 : 4 = 17");
 * **a counterfactual** ("if order mattered it would be 30", "without the restriction there would be 120":
@@ -68,7 +70,9 @@ _ANSWER_HEADS = {"answer", "result", "solution", "value", "total", "number", "co
 _CONCLUDING = re.compile(r"[\s,;:(—–-]*(?:so|thus|therefore|hence|then|giving|gives|which\s+(?:gives|is|means|makes)|leaving|i\.\s?e\.|that\s+(?:is|gives|means|makes)|"
                          r"and\s+so|meaning|also|donc|also|alors|así\s+que|quindi|dus|więc)\b", re.IGNORECASE)
 _MARKED_CHECK = re.compile(r"[✓✔]|\A[\s(]*[^\W\d_]{3,20}[^\S\n]*:")
+_WOULD_BE = re.compile(r"\bwould\s+(?:be|cost|come\s+to)\s+\$?\s*\Z", re.IGNORECASE)
 _VARIABLE_BEFORE = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
+_GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer stated under these names has no subject of its own
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
 _NEAREST = re.compile(r"[^\S\n]*(?:[^\W\d_]+[^\S\n]+){0,2}?(?i:to|rounded\s+to)\s+the\s+nearest\s+(?P<place>\w+)", re.IGNORECASE)
 _PLACES = {"ten": 10, "tens": 10, "hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000, "whole": 1,
@@ -284,6 +288,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             continue  # "since 4 × 7 = 28": a check that computes from the answer
         approximate = _APPROXIMATE_BEFORE.search(plain[max(0, start - 30):start]) is not None
         if _same_value(shown, answer, answer_value, approximate):
+            other = other or (approximate and not sentence)  # "(etwa 33,3 %)": marked as the answer rounded, in its sentence
             continue  # "(That's a 25% chance", "(0.75)": the answer again
         number = _number(shown)
         if number is None:
@@ -298,7 +303,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             continue  # "attained at x = 3/2": where the value is taken
         head = _subject_head(plain[:start])
         if (head and head not in _ANSWER_HEADS and head != answer_head and (not sentence or _VARIABLE_BEFORE.search(plain, 0, start))
-                and (answer_head or not lines)):
+                and ((answer_head and answer_head not in _GENERIC_HEADS) or (not lines and _WOULD_BE.search(plain, 0, start)))):
             other = True
             continue  # "(the quotient is 14)", "their product is 6"
         unit = _unit(plain, end, plain[:start])
