@@ -106,7 +106,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   naming the option's text in other words, a safety note, a caveat, a ranked differential, a bold letter after
     #   <think>, a limerick; math: a bracket that restates the answer in hours and minutes after a bold value, a
     #   percent after a boxed fraction read as a credence, an ASCII table, a footnote derivation, number words at the
-    #   end of a sentence, base words; locales: a remark in hours or a percent after a non-English label, a Japanese
+    #   end of a sentence, base words; locales: a remark in hours after a non-English label ("also"), a Japanese
     #   option text (needs translation). (Remarks that state another quantity -- a rate, a comparison, a rounding, a
     #   quotient, a unit conversion, a later check, a point with its radius -- are read past since fixgen, stop 50:
     #   verifiers/remark_values.py)
@@ -120,7 +120,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
-    ("holdout39", "loc_de_probability_fraction_percent_remark", "Günstige Ergebnisse: 5 und 6, also 2 von"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout39", "loc_hours_with_hmin_remark", "t = 225 km : 90 km/h = 2,5 h\n\nAntwort: 2"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
