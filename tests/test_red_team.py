@@ -97,12 +97,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
     ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
     ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
-    ("holdout33", "amc_letter_and_value_math", "Let the integers be $n-1,n,n+1$. Then $3"),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
-    #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a summary that
-    #   corrects an earlier answer line (read as two answers), a table of other words before the answer, an explanation
+    #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a bold "TL;DR
+    #   (corrected)" that corrects an earlier answer line (TL;DR is no anchor in bold), a table of other words before the answer, an explanation
     #   naming the option's text in other words, a safety note, a caveat, a ranked differential, a bold letter after
     #   <think>, a limerick; math: a bracket that restates the answer in hours and minutes after a bold value, a
     #   percent after a boxed fraction read as a credence, an ASCII table, a footnote derivation, number words at the
@@ -113,7 +112,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout35", "option_letter_emoji_check", "✅ A — Insulin\n\n(Glucagon is from alpha c"),
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
-    ("holdout35", "summary_confirms_gold_after_change", "Initial answer: A (thalassemia trait, lo"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
     ("holdout35", "yaml_answer_commit", "answer: A\nexplanation: signed 28 June 19"),
     ("holdout36", "words_number", "He starts with 3 × 14 = 42 apples and gi"),
@@ -133,10 +131,9 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout45", "probability_fraction_then_percent", "P(HH) = 1/2 × 1/2 = 1/4.\n\n\\boxed{\\frac{1"),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
-    # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text, an AMC box
-    #   holding both the letter and the value (its value is the gold)
+    # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text (an AMC box
+    #   holding both the letter and the value is paid since fixgen, stop 50, where the prompt pairs them so)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
-    ("holdout48", "amc_textbf_value_math", "Pair the terms: $(1+10) + (2+9) + \\cdots"),
 }
 
 

@@ -55,7 +55,7 @@ from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
-from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_value, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
@@ -68,7 +68,7 @@ from polyreward.verifiers.units import wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import answer_for_the_question
-from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
+from polyreward.verifiers.work_avoidance import copied_from_prompt, copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
 
@@ -236,6 +236,10 @@ def compare_cheap(
     if work_avoidance is not None and "=" not in reference.text and _answers_another_variable(prediction.text, work_avoidance):
         # "Solve for x" answered with "y = 42": the value of another unknown, whatever its number
         return Verdict(0.0, "not_equal", reference.text, prediction.text, "another variable", prediction.source)
+    if work_avoidance and reference.kind == "number" and (value := option_value(prediction.text)) is not None and (
+            copied_from_prompt(prediction.text, work_avoidance)):
+        # "\boxed{\textbf{(C) } 55}": an option's letter with its value, paired as the prompt lists them: the value answers
+        prediction = Prediction(value, prediction.source + "+option", parse_numeral(value))
     if work_avoidance is not None:
         problem = work_avoided(reference, prediction, work_avoidance)
         if problem:

@@ -104,6 +104,14 @@ def lettered_choice(text: str, letters: str = LETTERS) -> str | None:
     return letter if named == {letter} else None
 
 
+def option_value(text: str) -> str | None:
+    """The value after the one option label a math answer starts with (``\\textbf{(C) } 55`` -> ``55``), or None."""
+    shown = read_through(text)
+    match = _LETTER_LEAD.match(shown)
+    value = shown[match.end():].strip() if match is not None and lettered_choice(text) is not None else ""
+    return value or None
+
+
 _LETTER_LEAD = re.compile(r"\s*(?:\(([A-J])\)|([A-J])[.:)])(?=\s|$)")
 _LETTER_LABEL = re.compile(r"\(([A-J])\)|(?<![A-Za-z\\])([A-J])[.:)](?=\s|$)")
 
