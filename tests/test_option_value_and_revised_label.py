@@ -1,6 +1,7 @@
-"""Two readings added with the remark rule (stop 50, issue #32): an AMC box that holds an option's letter with its value,
+"""Readings added with the remark rule (stop 50, issue #32): an AMC box that holds an option's letter with its value,
 paired as the prompt lists them, answers with the value; an answer label marked as revised ("Final answer
-(corrected): B") is the answer label. Tables both ways through the rewards, with the prompt passed, and properties."""
+(corrected): B") is the answer label; a closing clause in words after the digits states the answer. Tables both ways
+through the rewards, with the prompt passed, and properties."""
 
 from __future__ import annotations
 
@@ -67,3 +68,20 @@ def test_option_value_reads_the_value_after_the_one_label(letter, value, form):
     assert option_value(form % (letter, value)) == str(value)
     assert option_value(str(value)) is None
     assert option_value(f"(A) {value} (B) {value + 1}") is None  # two labels: a hedge, no one value
+
+
+@pytest.mark.parametrize(("completion", "gold"), [
+    ("She buys 4 packs of 6 = 24 pens and gives 9 to friends, leaving fifteen pens.", "15"),
+    ("The class had 30 pupils; 12 went home, so there are eighteen left.", "18"),
+])
+def test_a_closing_clause_in_words_after_the_digits_is_the_answer(completion, gold):
+    assert MathAccuracy().evaluate(["Solve."], [completion], answer=[gold]).scores[0] == 1.0
+
+
+@pytest.mark.parametrize(("completion", "gold"), [
+    ("She buys 24 pens and gives 9 to friends, leaving fifteen pens.", "9"),  # the words state another value
+    ("So the answer is 15, and it is one of the options.", "1"),  # "one of": no count
+    ("She has 3 apples and 4 pears, leaving one half.", "1"),  # "one half" is part of a number
+])
+def test_words_that_state_another_value_or_no_count_are_not_paid(completion, gold):
+    assert MathAccuracy().evaluate(["Solve."], [completion], answer=[gold]).scores[0] == 0.0

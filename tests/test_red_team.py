@@ -104,8 +104,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   (corrected)" that corrects an earlier answer line (TL;DR is no anchor in bold), a table of other words before the answer, an explanation
     #   naming the option's text in other words, a safety note, a caveat, a ranked differential, a bold letter after
     #   <think>, a limerick; math: a bracket that restates the answer in hours and minutes after a bold value, a
-    #   percent after a boxed fraction read as a credence, an ASCII table, a footnote derivation, number words at the
-    #   end of a sentence, base words; locales: a remark in hours after a non-English label ("also"), a Japanese
+    #   percent after a boxed fraction read as a credence, an ASCII table, a footnote derivation, base words; locales: a remark in hours after a non-English label ("also"), a Japanese
     #   option text (needs translation). (Remarks that state another quantity -- a rate, a comparison, a rounding, a
     #   quotient, a unit conversion, a later check, a point with its radius -- are read past since fixgen, stop 50:
     #   verifiers/remark_values.py)
@@ -114,7 +113,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
     ("holdout35", "yaml_answer_commit", "answer: A\nexplanation: signed 28 June 19"),
-    ("holdout36", "words_number", "He starts with 3 × 14 = 42 apples and gi"),
     ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),

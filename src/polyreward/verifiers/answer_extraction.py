@@ -63,7 +63,7 @@ from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    PART_OF_A_NUMBER, STATED_IN_WORDS, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -649,6 +649,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
         # than 100" is one expression and stays as it is)
         numbers.pop()
+    if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:
+        return Extracted(spelled, "number_words")  # "..., gives away 17, leaving twenty-five apples." (holdout36)
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
