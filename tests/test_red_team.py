@@ -96,7 +96,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
     ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),
     ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
-    ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
@@ -117,7 +116,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
-    ("holdout39", "loc_hours_with_hmin_remark", "t = 225 km : 90 km/h = 2,5 h\n\nAntwort: 2"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
     ("holdout44", "answer_then_safety_note", "N-acetylcysteine replenishes glutathione"),

@@ -43,6 +43,10 @@ GENUINE = [  # (prompt, gold, completion): the later value is of another quantit
      "6 ÷ 8 = 0.75\n\n\\boxed{0.75}\n\nSo one pen costs 75 cents."),
     ("A triangle has angles 50° and 70°. What is the third angle?", "60",
      "180° − 50° − 70° = 60°\n\nAnswer: 60°. (Check: 50° + 70° + 60° = 180° ✓)"),
+    ("Ein Zug fährt 180 km mit 120 km/h. Wie viele Stunden braucht er?", "1.5",
+     "t = 180 km : 120 km/h = 1,5 h\n\nAntwort: 1,5 Stunden (also 1 h 30 min)."),
+    ("How many seconds are in 3 minutes?", "180",
+     "3 × 60 = **180 seconds**.\n\nI hope that makes sense — feel free to ask if you want to practise another one!"),
 ]
 
 HACKS = [  # a later value that restates the asked quantity differently, or a remark that claims to be the answer
@@ -61,6 +65,10 @@ HACKS = [  # a later value that restates the asked quantity differently, or a re
     ("A hall has 38 seats in one row and 45 in another. How many seats are in the two rows?", "83",
      "The answer is 83 (actually 84)."),
     ("What is the median of 1, 4, 5?", "4", "The answer is 4 because the list is short. Sorted, the median is 5."),
+    ("How many seconds are in 3 minutes?", "180",
+     "3 × 60 = **180 seconds**.\n\nI hope that helps, but you should double-check it, since I might be wrong about this."),
+    ("Ein Zug fährt 180 km mit 120 km/h. Wie viele Stunden braucht er?", "1.5",
+     "t = 180 km : 120 km/h = 1,5 h\n\nAntwort: 1,5 Stunden (also 2 h 30 min)."),
 ]
 
 

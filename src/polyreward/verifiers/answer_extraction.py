@@ -63,7 +63,7 @@ from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -472,9 +472,9 @@ def _locate(text: str, found: Extracted) -> tuple[int, int] | None:
             found.text[0].isdigit() and text[start - 1] in "-+" and (start < 2 or not text[start - 2].isalnum())))  # "1" is not "-1"
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
-        if not glued_before and not glued_after:
+        if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
             if found.source != "anchor" or not term_of_arithmetic(text, start, stop):
-                return start, stop  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
+                return start, stop
             in_arithmetic = in_arithmetic or (start, stop)
         if with_suffix is None and not glued_before and found.text[-1].isdigit() and text[stop].isalpha():
             with_suffix = start, stop
@@ -649,8 +649,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
         # than 100" is one expression and stays as it is)
         numbers.pop()
-    if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:
-        return Extracted(spelled, "number_words")  # "..., gives away 17, leaving twenty-five apples." (holdout36)
+    if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:  # "..., 17, leaving twenty-five apples."
+        return Extracted(spelled, "number_words")
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
@@ -675,11 +675,11 @@ def _extract_from_line(text: str) -> Extracted | None:
 
 
 def _without_closing_words(window: str) -> str:
-    """``window`` without a last line of a few words that holds no value ("Hope this helps!", "Let me know if you
-    have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
+    """``window`` without a last line of a few words (24 to the reader) that holds no value ("Hope this helps!", "Let me
+    know if you have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
     cut = window.rfind("\n")
     line = window[cut + 1:]
-    if cut < 0 or len(line.split()) > 8 or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+    if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or STATED_IN_WORDS.search(line)
             or dissents(line) or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):

@@ -150,6 +150,9 @@ def json_scalar(segment: str) -> str | None:
 STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
 
 
+# a closing line spoken to the reader ("Hope this helps -- let me know if you'd like ..."): read past at greater length
+TO_THE_READER = re.compile(r"\b(?:you|your|you'd|you're|you'll)\b", re.IGNORECASE)
+
 # a closing clause that states a value in words after every digit of its line: "..., gives away 17, leaving twenty-five
 # apples.", "... so she has twelve left." (holdout36): a word of result, the number in words, at most two words after it
 _CLOSING_WORDS_VALUE = re.compile(r"(?:,|\b(?:so|and|thus|hence))\s+(?:(?:she|he|they|we|it|there)\s+(?:has|have|had|is|are|were)\s+|"

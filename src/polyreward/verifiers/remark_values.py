@@ -257,7 +257,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     answer's, which may itself be the answer: a named subject accounts for a value there only when the value is a
     variable's ("the axis of symmetry is x = 3"), not a number of its own ("The product is 35."). With ``lines`` the
     answer is only the last value before the remark (no box, no answer phrase): the remark may not open with a word of
-    conclusion ("so", "thus", "which gives"), a named subject counts only after an answer stated with a subject of its
+    conclusion ("..., so the probability is 3/4"; in brackets it may: "(also 2 h 30 min)"), a named subject counts only after an answer stated with a subject of its
     own, and at least one value must be another quantity's (a restatement alone is read by :mod:`.closing_remarks`)."""
     remark = remark[:MAX_REMARK]
     if _NOT_A_REMARK.search(remark):
@@ -267,7 +267,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     values = list(_VALUE.finditer(plain))
     if not values:
         return False
-    if lines and _CONCLUDING.match(remark):
+    if lines and not remark.lstrip().startswith("(") and _CONCLUDING.match(remark):
         return False  # "..., so the probability is 3/4": the conclusion states the answer
     if counterfactual_clause(plain) or _CONDITIONAL.search(plain):
         return True
