@@ -100,13 +100,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
     #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a bold "TL;DR
-    #   (corrected)" that corrects an earlier answer line (TL;DR is no anchor in bold), a table of other words before the answer, an explanation
-    #   naming the option's text in other words, a safety note, a caveat, a ranked differential, a bold letter after
-    #   <think>, a limerick; math: a bracket that restates the answer in hours and minutes after a bold value, a
-    #   percent after a boxed fraction read as a credence, an ASCII table, a footnote derivation, base words; locales: a remark in hours after a non-English label ("also"), a Japanese
-    #   option text (needs translation). (Remarks that state another quantity -- a rate, a comparison, a rounding, a
-    #   quotient, a unit conversion, a later check, a point with its radius -- are read past since fixgen, stop 50:
-    #   verifiers/remark_values.py)
+    #   (corrected)" that corrects an earlier answer line (TL;DR in bold is no anchor), a table of other words before
+    #   the answer, an explanation naming the option's text in other words, a safety note, a caveat, a ranked
+    #   differential, a bold letter after <think>, a limerick; math: a value the prompt itself states ("A movie lasts
+    #   150 minutes ... How many minutes"), a percent after a boxed fraction read as a credence, an ASCII table, a
+    #   footnote derivation, base words; locales: a Japanese option text (needs translation). (Remarks that state
+    #   another quantity -- a rate, a comparison, a rounding, a quotient, a unit conversion, a later check, a point
+    #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
     ("holdout35", "option_letter_emoji_check", "✅ A — Insulin\n\n(Glucagon is from alpha c"),
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
