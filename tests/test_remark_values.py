@@ -47,6 +47,8 @@ GENUINE = [  # (prompt, gold, completion): the later value is of another quantit
      "t = 180 km : 120 km/h = 1,5 h\n\nAntwort: 1,5 Stunden (also 1 h 30 min)."),
     ("How many seconds are in 3 minutes?", "180",
      "3 × 60 = **180 seconds**.\n\nI hope that makes sense — feel free to ask if you want to practise another one!"),
+    ("Find the area of a circle of radius 4.", "16\\pi",
+     "$16\\pi$.\n\nWork: $A = \\pi r^2 = 16\\pi$.\n\nNumerically that is about 50.27 square units, if you need a decimal."),
 ]
 
 HACKS = [  # a later value that restates the asked quantity differently, or a remark that claims to be the answer
@@ -69,6 +71,8 @@ HACKS = [  # a later value that restates the asked quantity differently, or a re
      "3 × 60 = **180 seconds**.\n\nI hope that helps, but you should double-check it, since I might be wrong about this."),
     ("Ein Zug fährt 180 km mit 120 km/h. Wie viele Stunden braucht er?", "1.5",
      "t = 180 km : 120 km/h = 1,5 h\n\nAntwort: 1,5 Stunden (also 2 h 30 min)."),
+    ("Find the area of a circle of radius 4.", "16\\pi",
+     "$16\\pi$.\n\nWork: $A = \\pi r^2 = 16\\pi$.\n\nNumerically that is about 52.27 square units."),
 ]
 
 

@@ -71,6 +71,7 @@ _CONCLUDING = re.compile(r"[\s,;:(—–-]*(?:so|thus|therefore|hence|then|givin
                          r"and\s+so|meaning|also|donc|also|alors|así\s+que|quindi|dus|więc)\b", re.IGNORECASE)
 _MARKED_CHECK = re.compile(r"[✓✔]|\A[\s(]*[^\W\d_]{3,20}[^\S\n]*:")
 _WOULD_BE = re.compile(r"\bwould\s+(?:be|cost|come\s+to)\s+\$?\s*\Z", re.IGNORECASE)
+_DECIMAL_RESTATEMENT = re.compile(r"\W*(?:numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimally|in\s+decimals)\b", re.IGNORECASE)
 _VARIABLE_BEFORE = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
 _GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer stated under these names has no subject of its own
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
@@ -288,7 +289,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             continue  # "since 4 × 7 = 28": a check that computes from the answer
         approximate = _APPROXIMATE_BEFORE.search(plain[max(0, start - 30):start]) is not None
         if _same_value(shown, answer, answer_value, approximate):
-            other = other or (approximate and not sentence)  # "(etwa 33,3 %)": marked as the answer rounded, in its sentence
+            # "(etwa 33,3 %)": marked as the answer rounded, in its sentence or in one that says it gives the decimal
+            other = other or (approximate and (not sentence or _DECIMAL_RESTATEMENT.match(remark) is not None))
             continue  # "(That's a 25% chance", "(0.75)": the answer again
         number = _number(shown)
         if number is None:
