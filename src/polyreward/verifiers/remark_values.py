@@ -62,7 +62,7 @@ _SUBJECT = re.compile(r"(?:^|(?<=[\s(;,:\"'“*]))(?i:the|its|their|his|her|our|
                       r"(?:[-−]?\d+(?:[.,]\d+)?\s*(?:,|and|und|et|y)\s*)*\Z")
 # the answer's subject in the sentence that states it ("The remainder is \\boxed{", "The vertex is at $")
 _STATED_SUBJECT = re.compile(r"(?:^|(?<=[\s(;,:\"'“*]))(?i:the|its|their|this)\s+(?P<words>[^\W\d_][\w'-]*(?:\s+(?!(?i:is|are|was|were|of)\b)[^\W\d_][\w'-]*){0,3})"
-                             r"(?:\s+of\s+[^.=;,()\d]{1,50}?)?\s+(?i:is|are|was|were|equals?|=)\b[^.\n]{0,30}\Z")
+                             r"(?:\s+of\s+[^.=;,()\d]{1,50}?)?\s+(?i:is|are|was|were|equals?|=)\b(?:[^.\n]|\.(?=\d)){0,30}\Z")
 # a word for the answer itself or for "how many in all": a remark's subject with this head restates the asked quantity
 _ANSWER_HEADS = {"answer", "result", "solution", "value", "total", "number", "count", "amount", "sum", "figure", "it",
                  "x", "y", "n"}
@@ -357,12 +357,15 @@ def term_of_arithmetic(text: str, start: int, stop: int) -> bool:
 # semicolon or a dash ("72 liters per day, which is ...", "$5 per week (about ...", "47 (about 50 ...")
 _STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*)"
                              r"(?P<remark>(?:\(|,[^\S\n]|;[^\S\n]|[—–][^\S\n]|--[^\S\n])[^\n]{2,300})")
+# a bracket that gives another quantity its own value: "the mean is 7.2 (the median is 7)" (holdout30): the value stated
+# first is the answer's, whatever the bracket's subject (what decides commitment still reads the bracket)
+_NAMED_BRACKET = re.compile(r"\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
 _WORDS_ONLY = re.compile(r"\(\s*[^\W\d_][^()\d]{0,120}\)[.!]?\s*\Z")
 
 
 def cut_other_quantity_remark(segment: str) -> str:
     """``segment`` (the text after an answer phrase) up to a remark after its first value that states only other
-    quantities (:func:`states_other_quantities`) or, in brackets, words and no value at all ("210 (triangular number
+    quantities (:func:`states_other_quantities`), a bracket that names another quantity's value, or, in brackets, words and no value at all ("210 (triangular number
     T_{20}; see https://oeis.org/A000217)"); unchanged when there is none."""
     found = _STATED_THEN_REMARK.match(segment[:400])
     if found is None:
@@ -370,7 +373,7 @@ def cut_other_quantity_remark(segment: str) -> str:
     remark = found.group("remark")
     cut = re.split(r"(?<=[.!?])\s+(?=[A-Z])|\n", remark, maxsplit=1)[0]  # the remark's own sentence
     if (states_other_quantities(cut, found.group("value"), segment[:found.end("value")], found.group("unit"))
-            or (_WORDS_ONLY.match(_NOT_VALUES.sub(" ", cut)) and not _NOT_A_REMARK.search(cut))):
+            or _NAMED_BRACKET.match(cut) or (_WORDS_ONLY.match(_NOT_VALUES.sub(" ", cut)) and not _NOT_A_REMARK.search(cut))):
         return segment[:found.end("stated")]
     return segment
 
