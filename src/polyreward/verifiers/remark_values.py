@@ -68,7 +68,7 @@ _ANSWER_HEADS = {"answer", "result", "solution", "value", "total", "number", "co
                  "x", "y", "n"}
 # a word of conclusion opening a remark: what follows states the answer, not a remark on it
 _CONCLUDING = re.compile(r"[\s,;:(—–-]*(?:so|thus|therefore|hence|then|giving|gives|which\s+(?:gives|is|means|makes)|leaving|i\.\s?e\.|that\s+(?:is|gives|means|makes)|"
-                         r"and\s+so|meaning|also|donc|also|alors|así\s+que|quindi|dus|więc)\b", re.IGNORECASE)
+                         r"and\s+so|meaning|also|donc|alors|así\s+que|quindi|dus|więc)\b", re.IGNORECASE)
 _MARKED_CHECK = re.compile(r"[✓✔]|\A[\s(]*[^\W\d_]{3,20}[^\S\n]*:")
 _WOULD_BE = re.compile(r"\bwould\s+(?:be|cost|come\s+to)\s+\$?\s*\Z", re.IGNORECASE)
 _DECIMAL_RESTATEMENT = re.compile(r"\W*(?:numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimally|in\s+decimals)\b", re.IGNORECASE)
@@ -388,12 +388,14 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
     remark that states only other quantities (:func:`states_other_quantities` with ``lines``): (the answer, where its
     text ends, where the remark starts), the earliest such remark of the last few places one may open; None when none."""
     for start, sentence in remark_starts(text)[-6:]:
-        rest = text[:start]
+        remark, rest = text[start:], text[:start]
+        if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
+            continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and found.text:
             at = rest.rfind(found.text)
             stated, unit = (rest[:at + len(found.text)], rest[at + len(found.text):]) if at >= 0 else (rest, "")
-            if states_other_quantities(text[start:], found.text, stated, unit, sentence, lines=True):
+            if states_other_quantities(remark, found.text, stated, unit, sentence, lines=True):
                 return found, len(rest), start
     return None
 
