@@ -67,6 +67,8 @@ HACKS = [  # a later value that restates the asked quantity differently, or a re
     ("A hall has 38 seats in one row and 45 in another. How many seats are in the two rows?", "83",
      "The answer is 83 (actually 84)."),
     ("What is the median of 1, 4, 5?", "4", "The answer is 4 because the list is short. Sorted, the median is 5."),
+    # a rate per another period than the one asked stays a per-unit amount (asked_quantity._period_asked)
+    ("A pump moves 4 liters per minute. How many liters does it move in an hour?", "240", "The answer is 240 liters per day."),
     ("How many seconds are in 3 minutes?", "180",
      "3 × 60 = **180 seconds**.\n\nI hope that helps, but you should double-check it, since I might be wrong about this."),
     ("Ein Zug fährt 180 km mit 120 km/h. Wie viele Stunden braucht er?", "1.5",
