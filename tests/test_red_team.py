@@ -78,7 +78,6 @@ KNOWN_PAID: set[str] = set()
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
-    ("holdout19", "answer_first_then_derivation", "$45\\pi$.\n\nDerivation: $V = \\pi r^2 h = \\"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
@@ -92,63 +91,39 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
     ("holdout27", "sycophantic_flip_to_gold", "f^{-1}(10) = 3(10) - 2 = 28.\n\nUser: Are "),
     ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
-    ("holdout29", "binomial_remark_after", "$\\binom{6}{2} = \\frac{6 \\cdot 5}{2} = 15"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
     ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
-    ("holdout33", "tuple_vertex_sentence", "Complete the square: $y=(x-3)^2-9+5=(x-3"),
-    ("holdout33", "min_value_then_argmin", "Complete the square: $x^2-3x=\\left(x-\\fr"),
-    ("holdout33", "sum_of_roots_product_aside", "By Vieta's formulas the sum of the roots"),
-    ("holdout33", "count_with_comparison_after", "Fix Alice in the first spot; the other 4"),
-    ("holdout33", "friendly_closing_line", "Each hour has 60 minutes, and each minut"),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
-    #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a summary that
-    #   corrects an earlier answer line (read as two answers), a table of other words before the answer, an explanation
-    #   naming the option's text in other words, a safety note, a caveat, a ranked differential, a bold letter after
-    #   <think>, a limerick; math: a closing sentence or bracket that states another quantity (a rate, a comparison,
-    #   a rounding, a quotient, a percent, a unit conversion, a later check), a letter's sign-off, an ASCII table,
-    #   a footnote derivation, a Morse or URL aside, number words at the end of a sentence, base words, a point in prose
-    #   followed by its radius; locales: a check or remark after a non-English label, a restated lakh amount, a
-    #   Japanese option text (needs translation)
+    #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a bold "TL;DR
+    #   (corrected)" that corrects an earlier answer line (TL;DR in bold is no anchor), a table of other words before
+    #   the answer, an explanation naming the option's text in other words, a safety note, a caveat, a ranked
+    #   differential, a bold letter after <think>, a limerick; math: a value the prompt itself states ("A movie lasts
+    #   150 minutes ... How many minutes"), a percent after a boxed fraction read as a credence, an ASCII table, a
+    #   footnote derivation, base words; locales: a Japanese option text (needs translation). (Remarks that state
+    #   another quantity -- a rate, a comparison, a rounding, a quotient, a unit conversion, a later check, a point
+    #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
     ("holdout35", "option_letter_emoji_check", "✅ A — Insulin\n\n(Glucagon is from alpha c"),
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
-    ("holdout35", "summary_confirms_gold_after_change", "Initial answer: A (thalassemia trait, lo"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
     ("holdout35", "yaml_answer_commit", "answer: A\nexplanation: signed 28 June 19"),
-    ("holdout36", "words_number", "He starts with 3 × 14 = 42 apples and gi"),
     ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
-    ("holdout39", "loc_de_decimal_comma_area", "3 · 1,19 € = 3,57 €\n\nAntwort: 3,57 €. (P"),
-    ("holdout39", "loc_de_probability_fraction_percent_remark", "Günstige Ergebnisse: 5 und 6, also 2 von"),
-    ("holdout39", "loc_degrees_check_after", "180° − 65° − 55° = 60°\n\nAntwort: 60°. (K"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
-    ("holdout39", "loc_hours_with_hmin_remark", "t = 225 km : 90 km/h = 2,5 h\n\nAntwort: 2"),
-    ("holdout39", "loc_in_lakh_grouping", "Annual income = 12 × ₹2,50,000 = ₹30,00,"),
-    ("holdout39", "loc_label_pl_check_after", "17 · 4 = 68\n\nOdpowiedź: 68. Sprawdzenie:"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
-    ("holdout42", "ordered_pair_plain_parentheses_prose", "Complete the square: $(x-3)^2 + (y+2)^2 "),
     ("holdout44", "answer_then_safety_note", "N-acetylcysteine replenishes glutathione"),
     ("holdout44", "caveat_that_does_not_change_pick", "**Answer: C. Not hearsay, as an opposing"),
     ("holdout44", "differential_gold_ranked_first", "Ranked:\n1. **A. Anticoagulation with low"),
     ("holdout44", "think_then_bold_letter", "<think>\nKey clue check. Could it be A? N"),
     ("holdout45", "answer_first_then_steps_numbers", "**9**\n\n36 = 2² · 3², so the count is (2+"),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
-    ("holdout45", "bold_final_money_commas", "12 × 1,250 = 15,000\n\n**The total payroll"),
-    ("holdout45", "boxed_then_per_unit_rate", "9 ÷ 12 = 0.75\n\n\\boxed{0.75}\n\nSo each can"),
-    ("holdout45", "exact_then_nearest_ten_remark", "23 + 24 = 47 students.\n\nThe answer is 47"),
-    ("holdout45", "gsm_answer_with_leftover_remark", "28 / 4 = 7\n\n#### 7\n\nNo students are left"),
-    ("holdout45", "math_remainder_then_quotient", "100 = 7 × 14 + 2.\n\nThe remainder is $\\bo"),
     ("holdout45", "probability_fraction_then_percent", "P(HH) = 1/2 × 1/2 = 1/4.\n\n\\boxed{\\frac{1"),
-    ("holdout45", "the_answer_is_units_then_rate", "260 ÷ 52 = 5.\n\nThe answer is $5 per week"),
-    ("holdout45", "the_answer_is_units_then_rate", "The answer is 72 liters per day, which i"),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
-    ("holdout46", "morse_with_plain_answer", "$36 = 2^2 \\cdot 3^2$, so it has $(2+1)(2"),
-    ("holdout46", "url_reference_other_numbers", "Pair the ends: $1 + 20 = 21$, ten pairs,"),
     # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text (the AMC
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)

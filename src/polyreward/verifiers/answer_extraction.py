@@ -53,6 +53,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
+from polyreward.verifiers.remark_values import cut_other_quantity_remark, read_before_other_quantities, term_of_arithmetic
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import operand_after
@@ -61,8 +62,8 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
-    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD, OTHER_QUANTITY_ASIDE,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
+    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
@@ -206,9 +207,7 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
     if (0 < bold_end < 120 and re.search(r"\d", segment[:bold_end]) and "\n" not in segment[:bold_end]
             and re.match(r"\*\*[^\S\n]+[a-z]{2,}\b", segment[bold_end:])):  # the sentence goes on in prose after the bold
         segment = segment[:bold_end]  # "**Final answer: 4 cups of sugar** are needed for 6 batches.": the bold holds it (holdout34)
-    other = OTHER_QUANTITY_ASIDE.match(segment[:300])
-    if other is not None:
-        segment = other.group("stated")  # "the mean is 7.2 (the median is 7).": the bracket names another quantity (holdout30)
+    segment = cut_other_quantity_remark(segment)  # "the mean is 7.2 (the median is 7).", "72 liters per day, which is 504 ..."
     corrected = _DENIED_THEN_STATED.match(segment)
     if corrected is not None:
         segment = segment[corrected.end():]  # "The answer is not 45; it's 42.": the denied value is no candidate
@@ -449,7 +448,7 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
     if (explained is not None and (before := text.rfind(found.text, 0, explained.start())) >= 0
             and explanation_start(text, before + len(found.text), lambda value: same_number(value, found.text)) is not None):
         end = explained.start()
-    with_suffix = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
+    with_suffix = in_arithmetic = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -459,12 +458,14 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
             found.text[0].isdigit() and text[start - 1] in "-+" and (start < 2 or not text[start - 2].isalnum())))  # "1" is not "-1"
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
-        if not glued_before and not glued_after:
-            return start, stop
+        if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
+            if found.source != "anchor" or not term_of_arithmetic(text, start, stop):
+                return start, stop
+            in_arithmetic = in_arithmetic or (start, stop)
         if with_suffix is None and not glued_before and found.text[-1].isdigit() and text[stop].isalpha():
             with_suffix = start, stop
         end = stop - 1
-    return with_suffix  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
+    return with_suffix or in_arithmetic  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
 
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
@@ -580,7 +581,7 @@ _ANSWER_FIRST = re.compile(r"\A\s*(?:(?:most\s+likely|probably|likely|clearly|de
 @memoized_text(max_chars=2 * MAX_TAIL_CHARS, maxsize=64)  # (speed: read up to three times per answer: found, cut, located)
 def _read_lines(text: str) -> tuple[Extracted | None, int, int]:
     """:func:`_extract_from_line` on ``text`` before its closing remark (:func:`.closing_remarks.read_before_remark`)."""
-    return read_before_remark(text, _extract_from_line)
+    return read_before_remark(text, _extract_from_line, read_before_other_quantities)
 
 
 def _extract_from_line(text: str) -> Extracted | None:
@@ -634,6 +635,8 @@ def _extract_from_line(text: str) -> Extracted | None:
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
         # than 100" is one expression and stays as it is)
         numbers.pop()
+    if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:  # "..., 17, leaving twenty-five apples."
+        return Extracted(spelled, "number_words")
     if numbers:
         last = numbers[-1]
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
@@ -658,11 +661,11 @@ def _extract_from_line(text: str) -> Extracted | None:
 
 
 def _without_closing_words(window: str) -> str:
-    """``window`` without a last line of a few words that holds no value ("Hope this helps!", "Let me know if you
-    have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
+    """``window`` without a last line of a few words (24 to the reader) that holds no value ("Hope this helps!", "Let me
+    know if you have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
     cut = window.rfind("\n")
     line = window[cut + 1:]
-    if cut < 0 or len(line.split()) > 8 or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+    if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or STATED_IN_WORDS.search(line)
             or dissents(line) or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):

@@ -95,10 +95,6 @@ def answer_fields_disagree(text: str) -> bool:
 
 JSON_ANSWER_KEY = re.compile(r'"(?:final[ _]?answer|answer|final|result)"\s*:', re.IGNORECASE)
 
-# a bracket after the stated value that gives another quantity its own value: "the mean is 7.2 (the median is 7)"
-OTHER_QUANTITY_ASIDE = re.compile(r"(?P<stated>[^()\n]*\d[^()\n]*?)\s*\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\W\d_]+){0,2}\s+"
-                                   r"(?:is|are|was|were|=)\s+[^()\n]{1,40}\)\s*[.!]?\s*\Z")
-
 
 # an adverb that affirms the value after an answer phrase: "is indeed 12", "is definitely 12", "is clearly $12$",
 # "is almost certainly 12" (holdout35: a degree of belief that commits, as "most likely" does)
@@ -152,3 +148,31 @@ def json_scalar(segment: str) -> str | None:
 
 # a value in words that closes the last line after a copula or an equals sign
 STATED_IN_WORDS = re.compile(r"(?:\b(?:is|are|equals|makes|gives)|=)\s+([A-Za-z][A-Za-z\s-]{2,60}?)[\s.!]*\Z", re.IGNORECASE)
+
+
+# a closing line spoken to the reader ("Hope this helps -- let me know if you'd like ..."): read past at greater length
+TO_THE_READER = re.compile(r"\b(?:you|your|you'd|you're|you'll)\b", re.IGNORECASE)
+
+# a closing clause that states a value in words after every digit of its line: "..., gives away 17, leaving twenty-five
+# apples.", "... so she has twelve left." (holdout36): a word of result, the number in words, at most two words after it
+_CLOSING_WORDS_VALUE = re.compile(r"(?:,|\b(?:so|and|thus|hence))\s+(?:(?:she|he|they|we|it|there)\s+(?:has|have|had|is|are|were)\s+|"
+                                  r"(?:leaving|leaves|giving|gives|making|makes|for\s+a\s+total\s+of|a\s+total\s+of|which\s+(?:is|makes|gives))\s+)"
+                                  r"(?P<words>[A-Za-z][A-Za-z -]{2,60}?)(?:\s+[A-Za-z]+){0,2}?[\s.!]*\Z", re.IGNORECASE)
+
+
+_NOT_A_COUNT_AFTER = {"of", "more", "less", "fewer", "than", "another", "or", "and", "to"}
+
+
+def closing_words_value(line: str, number_from_words: Callable[[str], int | None]) -> str | None:
+    """The value a line's closing clause states in words after all its digits (:data:`_CLOSING_WORDS_VALUE`), as the
+    words, or None ("one half" and other parts of a number are no count)."""
+    found = _CLOSING_WORDS_VALUE.search(line[-160:])
+    if found is None or re.search(r"\d", found.group()):
+        return None
+    words = re.findall(r"[A-Za-z][A-Za-z-]*", line[-160:][found.start("words"):])  # the words and what follows them
+    for size in range(len(words), 0, -1):  # the longest run of words that is a number
+        run = " ".join(words[:size])
+        if number_from_words(run) is not None:
+            after = words[size:]  # "one half", "one of the options", "two more than": no count of its own
+            return None if after and (PART_OF_A_NUMBER.fullmatch(after[0]) or after[0].lower() in _NOT_A_COUNT_AFTER) or len(after) > 2 else run
+    return None

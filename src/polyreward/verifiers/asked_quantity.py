@@ -123,6 +123,16 @@ def subject(text: str, start: int) -> str:
     return words if _DETERMINER.match(words) and len(words.split()) <= 12 else ""
 
 
+def _period_asked(each: str, prompt: str) -> bool:
+    """Is the unit of a rate after the value ("72 liters per day") the one the question asks the amount in ("How many
+    liters does it drip in a day?"): the rate restates the asked amount, not a per-unit one?"""
+    unit = re.search(r"\bper\s+([^\W\d_]+)\Z", each.strip(), re.IGNORECASE)
+    if unit is None:
+        return False
+    question = " ".join(match.group(0) for match in _ASKING.finditer(prompt)) or prompt[-400:]
+    return re.search(rf"\b(?:in|a|an|one|each|per)\s+{re.escape(unit.group(1))}\b", question, re.IGNORECASE) is not None
+
+
 def other_quantity(answer: str, completion: str, prompt: str) -> str:
     """Why ``answer`` (the value found equal to the gold) is stated as another quantity than the one ``prompt``
     asks for ("the larger root where the question asks for no such qualifier"), or ""."""
@@ -134,7 +144,8 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
         return ""
     named = _classes(subject(tail, found[0]))
     after = tail[found[1]:found[1] + 40]
-    if _EACH_AFTER.match(after):
+    each = _EACH_AFTER.match(after)
+    if each is not None and not _period_asked(each.group(), prompt):
         named |= {"each"}
     if not named:
         return ""

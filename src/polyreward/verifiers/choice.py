@@ -236,6 +236,7 @@ _ANCHOR = (
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
+    r"(?:[^\S\n]*\((?:corrected|revised|updated|amended|edited)\))?"  # "Final answer (corrected): B" (a revision marked on the label)
     r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be)|'s)?"  # "The answer's B" (holdout21)
     # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
     r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"

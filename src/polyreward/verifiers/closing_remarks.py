@@ -229,7 +229,8 @@ def rounds_answer(clause: str, value: re.Match, answer: str) -> bool:
     return agrees(answer, number.group(), percent)
 
 
-def _head(words: str) -> str:
+def subject_head(words: str) -> str:
+    """The head word of a subject's words, singular and lowercase ("roots" for "the roots themselves": "root")."""
     kept = [word for word in words.lower().split() if word not in _NOT_A_HEAD]
     return _singular(kept[-1]) if kept else ""
 
@@ -248,7 +249,7 @@ def _about_a_part(rest: str, sentence: str, answer: str) -> bool:
     own = _NOUN_PHRASE.match(sentence)
     if subject is None or own is None:
         return False
-    answer_head, remark_head = _head(subject.group("words")), _head(own.group("words"))
+    answer_head, remark_head = subject_head(subject.group("words")), subject_head(own.group("words"))
     if not answer_head or not remark_head or answer_head == remark_head or answer_head in _ANSWER_WORDS:
         return False
     mentioned = {_singular(word) for word in re.findall(r"[^\W\d_]+", stated.lower())}
@@ -267,12 +268,13 @@ def without_closing_label(text: str) -> str:
     return text
 
 
-def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object, int, int]:
+def read_before_remark(text: str, read: Callable[[str], object],
+                       other_quantities: Callable[[str, Callable], tuple | None] | None = None) -> tuple[object, int, int]:
     """``read`` (a reader of the last line, returning an answer with a ``text``, or None) applied to ``text`` without
     what closes it after the answer without stating a new one (module docstring): the answer, where the text it read
     ends, and where a closing restatement or remark on a part starts (``len(text)`` when there is none; a check or
     an aside stays in the text that decides commitment, a restatement or a remark on a part, which says nothing else,
-    does not)."""
+    does not). ``other_quantities`` reads past a remark that states only other quantities (the same triple, or None)."""
     text = without_closing_label(text)  # (the caller cuts its text at the returned remark start)
     window = text[-TAIL:]
     rounded = _rounded_tail(window)
@@ -296,6 +298,8 @@ def read_before_remark(text: str, read: Callable[[str], object]) -> tuple[object
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and _about_a_part(rest.rstrip(" .!"), remark.group("sentence"), found.text):
             return found, len(rest), remark_start
+    if other_quantities is not None and (before := other_quantities(text, read)) is not None:
+        return before  # "... is 5 (and their product is 6)", ", attained at x = 3/2" (:mod:`.remark_values`)
     rest = _without_closing_check(text)
     return read(rest), len(rest), len(text)
 

@@ -54,6 +54,7 @@ from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_V
 from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
 from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from, percent_base  # noqa: F401 (public here too)
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
+from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.regex_scan import first_ends, last_ends
@@ -478,8 +479,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
         if not clause.strip():
             continue
-        if counterfactual_clause(clause) or (not letters and not labels and OTHER_VALUE_CLAUSE.match(clause)):
-            continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8."
+        if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or
+                                                                             states_other_quantities(clause, answer, text[:end], text[end:end + 40]))):
+            continue  # "For the related problem the answer would be 20", "That is 16 more than Ben's 8.", "(the quotient is 14)"
         if not letters and not labels and TICKED_CHECK.match(clause):
             continue  # "Sanity check: perimeter 2(9 + 6) = 30 ✓": a check done, not another answer (holdout11)
         others = [v for v in value_pattern.finditer(clause) if key(v) not in keys]
@@ -521,7 +523,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             share = None if letters or labels else degree_of_belief(clause, value)
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
-            if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()):
+            if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end())
+                    or (not letters and not labels and STATED_AS_ASKED.search(clause, value.end()))):
                 return "conflicting"  # "It's 73.", "I meant 45", "45 also works."
         if not letters and not labels and not others and not mentions:
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."

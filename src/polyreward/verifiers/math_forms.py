@@ -23,6 +23,7 @@ from polyreward.verifiers.math_canonical import canonical, split_top
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.options import options_in_prompt
+from polyreward.verifiers.remark_values import nearest_place_agrees
 
 LETTERS = "ABCDEFGHIJ"
 
@@ -166,5 +167,8 @@ def approximation_disagrees(answer: str, completion: str) -> bool:
     stated = _APPROXIMATION_AFTER.match(completion[end:end + 80])
     if stated is None:
         return False
+    rounded = nearest_place_agrees(completion[end + stated.end():end + stated.end() + 40], float(stated.group(1)), value)
+    if rounded is not None:
+        return not rounded  # "47 (about 50 to the nearest ten)": the answer rounded as it says
     places = len(stated.group(1).partition(".")[2])
     return abs(value - float(stated.group(1))) > 10 ** -places + 1e-9
