@@ -289,6 +289,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             continue  # "since 4 × 7 = 28": a check that computes from the answer
         approximate = _APPROXIMATE_BEFORE.search(plain[max(0, start - 30):start]) is not None
         if _same_value(shown, answer, answer_value, approximate):
+            unit = _unit(plain, end, plain[:start])
+            if unit is not None and unit[1] in ("time", "money") and answer_unit_text.strip() and (a_unit is None or a_unit[1] != unit[1]):
+                return False  # "9π cm² (about 28.27 seconds)": the number again, in a unit of another kind: another quantity's
             # "(etwa 33,3 %)": marked as the answer rounded, in its sentence or in one that says it gives the decimal
             other = other or (approximate and (not sentence or _DECIMAL_RESTATEMENT.match(remark) is not None))
             continue  # "(That's a 25% chance", "(0.75)": the answer again
