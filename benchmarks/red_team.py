@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout54`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout54`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout55`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout55`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -179,6 +179,7 @@ FIRST_SIGHT = {
     "holdout52": ("0 / 35 (0.0 %)", "0 / 15 (0.0 %)", "4 / 51"),
     "holdout53": ("0 / 25 (0.0 %)", "2 / 10 (20.0 %)", "8 / 69"),
     "holdout54": ("2 / 29 (6.9 %)", "1 / 19 (5.3 %)", "4 / 48"),
+    "holdout55": ("1 / 24 (4.2 %)", "3 / 24 (12.5 %)", "15 / 48"),
 }
 
 
@@ -202,7 +203,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout54` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout55` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():
