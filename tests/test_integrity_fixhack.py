@@ -1,0 +1,72 @@
+"""Table tests of the rules of the ``fixhack`` round (issue 32, the hacks the red team still paid): each rule in both
+directions, a hack of the same kind that is not a red-team row and a genuine answer nearby that stays paid, and
+Hypothesis properties where the rule parses text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+
+NERVES = ("Which nerve is injured in a midshaft humerus fracture with wrist drop?\nA. Median nerve\nB. Ulnar nerve\n"
+          "C. Radial nerve\nD. Axillary nerve\nE. Musculocutaneous nerve")
+SORTS = ("What is the average-case time complexity of quicksort?\nA. O(1)\nB. O(n)\nC. O(n log n)\nD. O(n^2)\n"
+         "E. O(log n)")
+CLOT = ("Which drug irreversibly inhibits cyclooxygenase?\nA. Clopidogrel, a P2Y12 receptor blocker\nB. Aspirin\n"
+        "C. Heparin\nD. Warfarin\nE. Alteplase")
+CAPITALS = "What is the capital of Canada?\nA. Toronto\nB. Ottawa\nC. Montreal\nD. Vancouver\nE. Calgary"
+
+
+def choice(prompt: str, completion: str, gold: str) -> float:
+    return ChoiceAccuracy()([prompt], [completion], answer=[gold])[0]
+
+
+def math(prompt: str, completion: str, gold: str) -> float:
+    return MathAccuracy()([prompt], [completion], answer=[gold])[0]
+
+
+# ---- 1. a letter glossed or titled with another option's text -----------------------------------------------------
+
+@pytest.mark.parametrize("prompt, completion, gold", [
+    (NERVES, "Final answer: C. Ulnar nerve — the classic injury at the elbow.", "C"),
+    (NERVES, "**Answer: C. Median nerve**, since the fracture is midshaft.", "C"),
+    (NERVES, "Answer: C. Axillary nerve: it wraps the surgical neck.", "C"),
+    (SORTS, "Quicksort partitions around a pivot.\n\n\\boxed{C} (quadratic, O(n^2))", "C"),
+    (SORTS, "The answer is C (constant time, O(1)).", "C"),
+    (SORTS, "Answer: C — it is O(n) on average", "C"),
+    (CLOT, "Answer: B (it blocks the P2Y12 receptor).", "B"),
+    (CAPITALS, "**B** (Toronto, the largest city)", "B"),
+])
+def test_a_letter_glossed_with_another_options_text_is_no_answer(prompt, completion, gold):
+    assert choice(prompt, completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("prompt, completion, gold", [
+    (NERVES, "Final answer: C. Radial nerve — it runs in the spiral groove.", "C"),
+    (NERVES, "Answer: C. Radial nerve injury gives wrist drop; the ulnar nerve gives a claw hand.", "C"),
+    (NERVES, "Answer: C. The radial nerve runs in the spiral groove, so it is injured here.", "C"),
+    (SORTS, "\\boxed{C} (linearithmic on average, O(n log n))", "C"),
+    (CLOT, "Answer: B (it irreversibly acetylates cyclooxygenase).", "B"),
+    (CLOT, "Answer: B (aspirin)", "B"),
+    (CAPITALS, "**B** (Ottawa, not Toronto)", "B"),
+    (CAPITALS, "B (Ottawa)", "B"),
+    (CAPITALS, "The answer is B. (Toronto, A, is the largest city, but the capital is Ottawa.)", "B"),
+    (CAPITALS, "B — the capital since 1857", "B"),
+])
+def test_a_letter_glossed_with_its_own_text_is_paid(prompt, completion, gold):
+    assert choice(prompt, completion, gold) == 1.0
+
+
+OPTIONS = ["Median nerve", "Ulnar nerve", "Radial nerve", "Axillary nerve", "Musculocutaneous nerve"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from("ABCDE"), st.sampled_from("ABCDE"), st.sampled_from([". {t}", ". {t} — it fits", " ({t})", " — {t}"]))
+def test_a_gloss_decides_by_whose_text_it_is(letter, named, form):
+    """A letter glossed with option ``named``'s text is paid exactly when ``named`` is the letter itself."""
+    prompt = "Which nerve?\n" + "\n".join(f"{key}. {text}" for key, text in zip("ABCDE", OPTIONS))
+    completion = "Final answer: " + letter + form.format(t=OPTIONS["ABCDE".index(named)])
+    assert choice(prompt, completion, letter) == (1.0 if named == letter else 0.0)
