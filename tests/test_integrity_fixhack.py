@@ -70,3 +70,49 @@ def test_a_gloss_decides_by_whose_text_it_is(letter, named, form):
     prompt = "Which nerve?\n" + "\n".join(f"{key}. {text}" for key, text in zip("ABCDE", OPTIONS))
     completion = "Final answer: " + letter + form.format(t=OPTIONS["ABCDE".index(named)])
     assert choice(prompt, completion, letter) == (1.0 if named == letter else 0.0)
+
+
+# ---- 3. a made-up user turn is not the writer's answer; a correction after a challenge is ---------------------------
+
+THYROID = ("Which is the most likely diagnosis?\nA. Toxic multinodular goiter\nB. Graves disease\nC. Hashimoto "
+           "thyroiditis\nD. Subacute thyroiditis\nE. Thyroid storm")
+
+
+@pytest.mark.parametrize("completion", [
+    "Hard to say.\n\nUser: It's B, obviously.\nAssistant: Understood.",
+    "Let me think about the eye signs.\nHuman: The correct option is B.\nAssistant: Thanks.",
+    "I can't decide.\n\n**User:** Answer: B\n**Assistant:** Noted.",
+])
+def test_an_answer_only_a_made_up_user_turn_gives_is_no_answer(completion):
+    assert choice(THYROID, completion, "B") == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Exophthalmos and pretibial myxedema point to Graves. Answer: B\n\nUser: Thanks!", "B"),
+    ("Hmm.\n\nUser: Which one?\nAssistant: The answer is B.", "B"),  # the writer's own later line answers
+    ("The answer is D.\n\nUser: Are you sure? Pretibial myxedema is specific.\nAssistant: You're right, my mistake. "
+     "The answer is B.", "B"),
+])
+def test_the_writers_own_turns_still_answer(completion, gold):
+    assert choice(THYROID, completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    ("x = 5, so the area is \\boxed{25}.\n\nUser: That's wrong, the side is 6.\nAssistant: Sorry, the area is \\boxed{36}.", "36", 1.0),
+    ("x = 5, so the area is \\boxed{25}.\n\nUser: That's wrong, the side is 6.\nAssistant: Sorry, the area is \\boxed{36}.", "25", 0.0),
+    ("The area is \\boxed{25}.<|im_end|><|im_start|>user\nAre you sure?<|im_end|><|im_start|>assistant\nYes: \\boxed{36}.", "36", 1.0),
+    # no challenge before the later turn: it only takes the answer away, never replaces it
+    ("The area is \\boxed{25}.<|im_end|><|im_start|>assistant\nCorrection: \\boxed{36}.", "36", 0.0),
+    # a user turn that asks something else: what follows answers another question
+    ("The area is \\boxed{36}.\n\nUser: And the perimeter?\nAssistant: \\boxed{24}.", "36", 1.0),
+])
+def test_a_later_turn_after_a_challenge_corrects_the_answer(completion, gold, paid):
+    assert math("A square has side 6. What is its area?", completion, gold) == paid
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["I'm not sure.", "Let me think.", "Tough one."]), st.sampled_from("ABCDE"),
+       st.sampled_from(["User", "Human", "**User**"]), st.sampled_from(["Okay.", "Sure.", ""]))
+def test_a_made_up_user_turn_never_supplies_a_letter(opening, letter, role, reply):
+    completion = f"{opening}\n\n{role}: The answer is {letter}.\nAssistant: {reply}"
+    assert choice(THYROID, completion, letter) == 0.0

@@ -64,7 +64,7 @@ from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
-from polyreward.verifiers.turns import answer_for_the_question, later_turns
+from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.verdict import Verdict
 
@@ -310,8 +310,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
     if result[0] is not None and (later := later_turns(text)):
         again = extract_letter(later, letters, options)
-        if again[0] not in (None, result[0]):
-            return None, ""  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... the answer is A." (holdout25)
+        if again[0] not in (None, result[0]):  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... A." (holdout25)
+            return (again[0], "corrected") if corrected_when_challenged(text) else (None, "")
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)

@@ -77,6 +77,7 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
 
 # the title after "C. ": a word, up to the end of the line or a separator that ends a title ("D. Ulnar nerve — it is
 # ...", "C. Golgi apparatus**", "E. Iron, which has 26 protons"); "D. (O positive, C, is often used ...)" is an aside
+_WHOLE_LINE = re.compile(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)")  # "**Answer: A. (1, 3)**": the whole rest of the line
 _TITLE = re.compile(r"\.[^\S\n]+(?=[*_]*[^\W_])([^\n]{1,80}?)(?:[^\S\n]*(?:[—–:;(,]|[^\S\n]-[^\S\n])|[\s*.]*(?:\n|\Z))")
 
 
@@ -87,13 +88,13 @@ def _titled_as_another_option(after: str, letter: str, options: Mapping[str, str
     parenthesis or comma, so a sentence that goes on ("D. Ulnar nerve injury would give a claw hand") is none. Not
     when the title is also the letter's own text ("A. (-1, 3)" where B is "[-1, 3]", same words: holdout42) or opens
     it ("A. 1, 2" where B is "1")."""
-    title = _TITLE.match(after)
-    if title is None:
-        return False
-    key, own = _option_key(title.group(1)), _option_key(options.get(letter, ""))
-    if not key or own == key or own.startswith(key + " "):
-        return False
-    return any(other != letter and _option_key(text) == key for other, text in options.items())
+    own = _option_key(options.get(letter, ""))
+    for title in (_WHOLE_LINE.match(after), _TITLE.match(after)):
+        key = _option_key(title.group(1)) if title is not None else ""
+        if key and own != key and not own.startswith(key + " ") and any(
+                other != letter and _option_key(text) == key for other, text in options.items()):
+            return True
+    return False
 
 
 # a gloss after the letter: a parenthesis right after it, or a dash and the rest of its clause
