@@ -55,6 +55,7 @@ def test_a_letter_glossed_with_another_options_text_is_no_answer(prompt, complet
     (CAPITALS, "B (Ottawa)", "B"),
     (CAPITALS, "The answer is B. (Toronto, A, is the largest city, but the capital is Ottawa.)", "B"),
     (CAPITALS, "B — the capital since 1857", "B"),
+    (CAPITALS, "The answer is B. Toronto (A) is only the largest city.", "B"),
 ])
 def test_a_letter_glossed_with_its_own_text_is_paid(prompt, completion, gold):
     assert choice(prompt, completion, gold) == 1.0
@@ -116,3 +117,56 @@ def test_a_later_turn_after_a_challenge_corrects_the_answer(completion, gold, pa
 def test_a_made_up_user_turn_never_supplies_a_letter(opening, letter, role, reply):
     completion = f"{opening}\n\n{role}: The answer is {letter}.\nAssistant: {reply}"
     assert choice(THYROID, completion, letter) == 0.0
+
+
+# ---- 2. a choice the writer does not make (undecided.py) --------------------------------------------------------------
+
+STEMI = ("Inferior ST elevation (II, III, aVF). Which artery is most likely occluded?\nA. Left anterior descending\n"
+         "B. Right coronary\nC. Left circumflex\nD. Left main\nE. Posterior descending")
+DIABETES = ("Which drug is the first-line agent for type 2 diabetes?\nA. Insulin\nB. Metformin\nC. Glipizide\n"
+            "D. Pioglitazone\nE. Semaglutide")
+
+
+@pytest.mark.parametrize("prompt, completion, gold", [
+    (STEMI, "B in right-dominant hearts, C in left-dominant ones.", "B"),
+    (STEMI, "Honestly: C for a left-dominant patient; B for everyone else.", "B"),
+    (STEMI, "Anatomically best: C.\nEpidemiologically best: B.", "B"),
+    (DIABETES, "Best for weight loss: E.\nBest by the guidelines: B.", "B"),
+    (DIABETES, "Metformin is classic.\n\nGuideline-wise: B under ADA 2019, E under ADA 2024.", "B"),
+    (DIABETES, "None of the options is fully right here (first-line depends on comorbidities), but the closest is B.", "B"),
+    (DIABETES, "None of these answers are correct strictly speaking. If forced: B.", "B"),
+    (DIABETES, "Metformin is first-line.\n\nDo you mean the first-line drug (B) or the best one for weight loss (E)?", "B"),
+])
+def test_a_choice_left_open_is_no_answer(prompt, completion, gold):
+    assert choice(prompt, completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("prompt, completion, gold", [
+    (STEMI, "Anatomically: B.\nEpidemiologically: B.", "B"),
+    (STEMI, "Anatomically best: C in left-dominant hearts; statistically best: B. Final answer: B.", "B"),
+    (STEMI, "Inferior leads point to the right coronary in right-dominant hearts, the circumflex in left-dominant ones. "
+            "Most hearts are right-dominant, so the answer is B.", "B"),
+    (DIABETES, "B. None of the others is correct for an uncomplicated patient.", "B"),
+    (DIABETES, "None of these except B is first-line, so B.", "B"),
+    (DIABETES, "Would it be A or E? Neither: the answer is B.", "B"),
+    (DIABETES, "Metformin (B) is first-line; do you also want the second-line options?", "B"),
+])
+def test_one_choice_among_other_options_is_paid(prompt, completion, gold):
+    assert choice(prompt, completion, gold) == 1.0
+
+
+def test_none_of_the_above_as_an_option_is_a_choice():
+    prompt = "Which is a prime factor of 49?\nA. 2\nB. 3\nC. 5\nD. None of the above is correct"
+    assert choice(prompt, "49 = 7 × 7, and none of the options is correct, so D.", "D") == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from("ABCDE"), st.sampled_from("ABCDE"),
+       st.sampled_from(["{a} in adults, {b} in children.", "Strictly best: {a}.\nPractically best: {b}.",
+                        "Do you want {a} or {b}?"]))
+def test_two_readings_pay_only_one_letter_under_both(one, two, form):
+    completion = "Here is my reading.\n\n" + form.format(a=one, b=two)
+    if one != two:
+        assert choice(STEMI, completion, one) == 0.0 and choice(STEMI, completion, two) == 0.0
+    elif ":" in form:
+        assert choice(STEMI, completion, one) == 1.0  # one letter under both readings is that letter

@@ -87,10 +87,12 @@ def _titled_as_another_option(after: str, letter: str, options: Mapping[str, str
     nerve being C; holdout33, holdout35)? The title ends at the end of the line or at a dash, colon, semicolon,
     parenthesis or comma, so a sentence that goes on ("D. Ulnar nerve injury would give a claw hand") is none. Not
     when the title is also the letter's own text ("A. (-1, 3)" where B is "[-1, 3]", same words: holdout42) or opens
-    it ("A. 1, 2" where B is "1")."""
+    it ("A. 1, 2" where B is "1"), nor when its sentence names a letter ("C. Oxygen (A) is what plants release.")."""
     own = _option_key(options.get(letter, ""))
     for title in (_WHOLE_LINE.match(after), _TITLE.match(after)):
         key = _option_key(title.group(1)) if title is not None else ""
+        if key and letter_pattern(_letters_of(options)).search(after[title.end(1):].split("\n", 1)[0].split(". ", 1)[0]):
+            continue  # "The answer is C. Oxygen (A) is what plants release.": the sentence names the text's own letter
         if key and own != key and not own.startswith(key + " ") and any(
                 other != letter and _option_key(text) == key for other, text in options.items()):
             return True
