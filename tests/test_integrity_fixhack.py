@@ -170,3 +170,15 @@ def test_two_readings_pay_only_one_letter_under_both(one, two, form):
         assert choice(STEMI, completion, one) == 0.0 and choice(STEMI, completion, two) == 0.0
     elif ":" in form:
         assert choice(STEMI, completion, one) == 1.0  # one letter under both readings is that letter
+
+
+@pytest.mark.parametrize("prompt, completion, gold, paid", [
+    (DIABETES, "Ranked by fit: E (semaglutide) > B (metformin) > D > C > A.", "B", 0.0),
+    (DIABETES, "Ordering: A (insulin) > B > C (glipizide). Pick the first.", "B", 0.0),
+    (DIABETES, "Ranked by fit: B (metformin) > E (semaglutide) > D. Answer: B.", "B", 1.0),
+    (STEMI, "Answer: B — the right coronary.\n\nOn second look the leads are lateral. So the answer is the circumflex, C.", "B", 0.0),
+    (STEMI, "Answer: B — the right coronary.\n\nThe answer would be the circumflex: C.", "B", 0.0),
+    (STEMI, "Answer: B — the right coronary.\n\nSo the answer is the right coronary, B.", "B", 1.0),
+])
+def test_a_ranking_or_a_restated_other_letter_is_no_choice(prompt, completion, gold, paid):
+    assert choice(prompt, completion, gold) == paid

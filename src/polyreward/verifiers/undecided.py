@@ -14,6 +14,8 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
   own text is "None of the above", nor for "none of the other options" or "none of these except C".
 * **A question handed back** (:data:`ASKED_BACK`): the completion ends on a question that offers two different
   letters ("Do you want the base unit (B) or the derived unit (A)?"): the writer leaves the choice to the reader.
+* **Another letter restated** (:func:`restated_as_another`): an answer phrase after the letter whose answer is a
+  short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
 
 Reconstructed rules (ours): bounded patterns over the view, linear time.
 """
@@ -97,6 +99,20 @@ def asked_back(view: str, letters: str) -> bool:
     return len(named & set(letters)) >= 2
 
 
+# an answer phrase after the letter whose answer is a short noun phrase and a letter that closes it ("So the answer is
+# the circumflex, B.", "the right choice would be respiration: A")
+_RESTATED = re.compile(r"\b(?:answer|choice|option)\s+(?:is|would\s+be|must\s+be|=)\s+[^.;!?\n]{1,40}?[,:—–]\s*\**[(\[]?(?P<letter>[A-Z])[)\]]?\**"
+                       r"\s*(?:[.!)]\s*)?(?:\n|\Z)", re.IGNORECASE)
+
+
+def restated_as_another(view: str, letter: str, letters: str, at: int) -> bool:
+    """Does an answer phrase after ``at`` end on another letter after a short noun phrase (:data:`_RESTATED`): the
+    writer states another option after the letter ("Answer: E — the right coronary. ... So the answer is the
+    circumflex, B.")?"""
+    return any(found.group("letter") in letters and found.group("letter") != letter for found in _RESTATED.finditer(view, at))
+
+
 def undecided(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
     """Is ``letter``, last mentioned at ``at``, a choice the writer does not make (module docstring)?"""
-    return two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
+    return (two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
+            or restated_as_another(view, letter, letters, at))
