@@ -182,3 +182,40 @@ def test_two_readings_pay_only_one_letter_under_both(one, two, form):
 ])
 def test_a_ranking_or_a_restated_other_letter_is_no_choice(prompt, completion, gold, paid):
     assert choice(prompt, completion, gold) == paid
+
+
+# ---- 5. a withdrawal that states another measure; a range in another language -----------------------------------------
+
+SQUARE = "A square has side 13 cm. What is its perimeter?"
+
+
+@pytest.mark.parametrize("completion", [
+    "4 × 13 = 52\n\n**Answer:** 52 cm\n\nNo, I was wrong: it is 39 cm.",
+    "4 × 13 = 52\n\n**Answer:** 52 cm\n\nNein, das war falsch: der Umfang ist 39 cm.",
+    "4 × 13 = 52\n\nAnswer: 52 cm\n\nOops, scratch that, the perimeter is 26 centimetres.",
+    "Ответ: периметр лежит между 40 и 52.",
+    "Réponse : quelque part entre 39 et 52.",
+])
+def test_a_withdrawal_with_another_measure_or_a_range_is_no_answer(completion):
+    assert math(SQUARE, completion, "52") == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "4 × 13 = 52\n\n**Answer:** 52 cm\n\nEach side is 13 cm.",
+    "4 × 13 = 52\n\n**Answer:** 52 cm\n\nI was wrong at first: I used 12 cm for the side.",
+    "**Answer:** 52 cm\n\nI first wrote 39 cm by mistake, but 4 × 13 = 52.",
+    "Ответ: 52 см.",
+    "Réponse : le périmètre est 52 cm.",
+])
+def test_a_measure_that_is_not_withdrawn_stays_paid(completion):
+    assert math(SQUARE, completion, "52") == 1.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=2, max_value=500), st.integers(min_value=1, max_value=400), st.sampled_from(["cm", "m", "kg", "°"]),
+       st.sampled_from(["No, I was wrong: it is {v} {u}.", "Wait, that's wrong; it is {v} {u}.", "Scratch that: {v} {u}."]))
+def test_a_withdrawn_answer_with_another_measure_is_never_paid(answer, other, unit, form):
+    if other == answer:
+        return
+    completion = f"**Answer:** {answer} {unit}\n\n" + form.format(v=other, u=unit)
+    assert math("Find the value.", completion, str(answer)) == 0.0
