@@ -219,3 +219,18 @@ def test_a_withdrawn_answer_with_another_measure_is_never_paid(answer, other, un
         return
     completion = f"**Answer:** {answer} {unit}\n\n" + form.format(v=other, u=unit)
     assert math("Find the value.", completion, str(answer)) == 0.0
+
+
+@pytest.mark.parametrize("prompt, completion, gold, paid", [
+    (DIABETES, "Usually B, but without the patient's eGFR I can't say which drug is safe.", "B", 0.0),
+    (DIABETES, "Our study group split between B and E, so we're handing it in without a final answer.", "B", 0.0),
+    (DIABETES, "Two camps here: B and E. We could not agree.", "B", 0.0),
+    (DIABETES, "Guidelines list B (metformin) and E (semaglutide); both are defensible.", "B", 0.0),
+    (DIABETES, "Send me the HbA1c and I'll confirm whether it's B.", "B", 0.0),
+    # a pick made
+    (DIABETES, "At first I couldn't tell which drug was meant, but first-line is metformin: B.", "B", 1.0),
+    (DIABETES, "A and C are second-line, so the answer is B.", "B", 1.0),
+    (DIABETES, "Whether or not the patient is obese, metformin is first-line: B.", "B", 1.0),
+])
+def test_no_pick_made_is_no_answer(prompt, completion, gold, paid):
+    assert choice(prompt, completion, gold) == paid

@@ -16,6 +16,10 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
   letters ("Do you want the base unit (B) or the derived unit (A)?"): the writer leaves the choice to the reader.
 * **Another letter restated** (:func:`restated_as_another`): an answer phrase after the letter whose answer is a
   short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
+* **No pick** (:func:`no_pick`): the writer says no pick is made ("I can't tell you which option it shows", "we're
+  submitting without a final pick", "We couldn't agree"), lists the letter with another as one list ("Commonly cited
+  answers include A (Sydney) and E (Canberra)"), or ends by asking about it ("If you tell me the pivot rule I can
+  confirm whether it's D.").
 
 Reconstructed rules (ours): bounded patterns over the view, linear time.
 """
@@ -112,7 +116,34 @@ def restated_as_another(view: str, letter: str, letters: str, at: int) -> bool:
     return any(found.group("letter") in letters and found.group("letter") != letter for found in _RESTATED.finditer(view, at))
 
 
+# the writer says no pick is made: "I can't tell you which option it shows", "we're submitting without a final pick",
+# "We couldn't agree", "no single answer"
+_NO_PICK = re.compile(
+    r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
+    r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+|any\s+)?(?:final\s+|single\s+)?(?:pick|choice|answer|decision)\b|"
+    r"\b(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b", re.IGNORECASE)
+# two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
+_GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"
+_JOINED = re.compile(r"(?<![A-Za-z'\\])" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]*,?[^\S\n]+(?:and|&)[^\S\n]+"
+                     + _GLOSSED_LETTER.format(name="two") + r"(?![A-Za-z'\d])")
+# the letter asked about, not stated: "I can confirm whether it's D", "the question is whether D applies"
+_WHETHER = re.compile(r"\bwhether\s+(?:(?:it|this|that)(?:'s|\s+is)\s+|the\s+answer\s+is\s+|(?:option|choice)\s+)?\**[(\[]?(?P<letter>[A-Z])[)\]]?\**"
+                      r"(?![A-Za-z'\d])[^,\n]{0,40}?[.?!]?\s*\Z")
+
+
+def no_pick(view: str, letter: str, letters: str, at: int) -> bool:
+    """Does the writer say, after the letter, that no pick is made (:data:`_NO_PICK`), join the letter with another in one list ("A (Sydney) and
+    E (Canberra)"), or only ask about the letter at the end ("If you tell me the rule I can confirm whether it's D.")?"""
+    if _NO_PICK.search(view, at) is not None:  # (after the letter: "At first I couldn't tell which ..., but C" chooses)
+        return True
+    if any(letter in (found.group("one"), found.group("two")) and found.group("one") != found.group("two")
+           and {found.group("one"), found.group("two")} <= set(letters) and at <= found.end() for found in _JOINED.finditer(view)):
+        return True
+    whether = _WHETHER.search(view)
+    return whether is not None and whether.group("letter") == letter
+
+
 def undecided(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
     """Is ``letter``, last mentioned at ``at``, a choice the writer does not make (module docstring)?"""
     return (two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
-            or restated_as_another(view, letter, letters, at))
+            or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at))
