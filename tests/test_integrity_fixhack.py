@@ -234,3 +234,27 @@ def test_a_withdrawn_answer_with_another_measure_is_never_paid(answer, other, un
 ])
 def test_no_pick_made_is_no_answer(prompt, completion, gold, paid):
     assert choice(prompt, completion, gold) == paid
+
+
+CUBE = "A cube has edge 4 cm. What is its volume?"
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Volume = 4³. Would that be 64 cm³, or is the surface area wanted? Please clarify.", 0.0),
+    ("Could the answer be 64? I'd need to know whether the cube is hollow.", 0.0),
+    ("4 × 4 × 4. Is it 64 cm³ or 96 cm²? Tell me which quantity you want.", 0.0),
+    # a question answered, or a question after the stated answer
+    ("Is the volume 64? Checking: 4 × 4 × 4 = 64, so \\boxed{64}.", 1.0),
+    ("Volume = 4³ = 64 cm³. Does that make sense? It is the edge cubed.", 1.0),
+    ("What is 4³? It is \\boxed{64}.", 1.0),
+])
+def test_a_value_inside_a_yes_no_question_is_asked_not_stated(completion, paid):
+    assert math(CUBE, completion, "64") == paid
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.sampled_from(["Would", "Could", "Is", "Should"]), st.sampled_from(["that be", "it be", "the answer be", "the volume"]),
+       st.integers(min_value=1, max_value=999))
+def test_a_yes_no_question_never_states_its_value(aux, rest, value):
+    completion = f"Let me think. {aux} {rest} {value}? Please tell me what is asked."
+    assert math("Find the value.", completion, str(value)) == 0.0
