@@ -230,6 +230,11 @@ def test_a_withdrawn_answer_with_another_measure_is_never_paid(answer, other, un
     # a pick made
     (DIABETES, "At first I couldn't tell which drug was meant, but first-line is metformin: B.", "B", 1.0),
     (DIABETES, "A and C are second-line, so the answer is B.", "B", 1.0),
+    (DIABETES, "The answer is B, and E is a common distractor.", "B", 1.0),
+    (DIABETES, "The answer is B and E is second-line.", "B", 1.0),
+    (DIABETES, "The answer is B. My attending didn't agree at first, but the guidelines settle it.", "B", 1.0),
+    (DIABETES, "Metformin, B. We couldn't agree more with the ADA here.", "B", 1.0),
+    (DIABETES, "B, chosen without any decision aid beyond the guideline.", "B", 1.0),
     (DIABETES, "Whether or not the patient is obese, metformin is first-line: B.", "B", 1.0),
 ])
 def test_no_pick_made_is_no_answer(prompt, completion, gold, paid):

@@ -120,12 +120,15 @@ def restated_as_another(view: str, letter: str, letters: str, at: int) -> bool:
 # "We couldn't agree", "no single answer"
 _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
-    r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+|any\s+)?(?:final\s+|single\s+)?(?:pick|choice|answer|decision)\b|"
-    r"\b(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b", re.IGNORECASE)
+    r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
+    r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b",
+    re.IGNORECASE)
 # two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
 _GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"
-_JOINED = re.compile(r"(?<![A-Za-z'\\])" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]*,?[^\S\n]+(?:and|&)[^\S\n]+"
-                     + _GLOSSED_LETTER.format(name="two") + r"(?![A-Za-z'\d])")
+# (no comma before "and", and no verb of one subject after: "The answer is B, and D is a distractor" states B)
+_JOINED = re.compile(r"(?<![A-Za-z'\\])" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]+(?:and|&)[^\S\n]+"
+                     + _GLOSSED_LETTER.format(name="two") + r"(?![A-Za-z'\d])(?![^\S\n]+(?:is|was|has|does|would|can|could|may|might|will|"
+                     r"seems|looks|fits|causes|gives|remains)\b)")
 # the letter asked about, not stated: "I can confirm whether it's D", "the question is whether D applies"
 _WHETHER = re.compile(r"\bwhether\s+(?:(?:it|this|that)(?:'s|\s+is)\s+|the\s+answer\s+is\s+|(?:option|choice)\s+)?\**[(\[]?(?P<letter>[A-Z])[)\]]?\**"
                       r"(?![A-Za-z'\d])[^,\n]{0,40}?[.?!]?\s*\Z")
