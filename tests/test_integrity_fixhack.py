@@ -179,6 +179,7 @@ def test_two_readings_pay_only_one_letter_under_both(one, two, form):
     (STEMI, "Answer: B — the right coronary.\n\nOn second look the leads are lateral. So the answer is the circumflex, C.", "B", 0.0),
     (STEMI, "Answer: B — the right coronary.\n\nThe answer would be the circumflex: C.", "B", 0.0),
     (STEMI, "Answer: B — the right coronary.\n\nSo the answer is the right coronary, B.", "B", 1.0),
+    (STEMI, "Answer: B — the right coronary.\n\nThe tempting wrong answer is the circumflex, C.", "B", 1.0),
 ])
 def test_a_ranking_or_a_restated_other_letter_is_no_choice(prompt, completion, gold, paid):
     assert choice(prompt, completion, gold) == paid

@@ -113,7 +113,12 @@ def restated_as_another(view: str, letter: str, letters: str, at: int) -> bool:
     """Does an answer phrase after ``at`` end on another letter after a short noun phrase (:data:`_RESTATED`): the
     writer states another option after the letter ("Answer: E — the right coronary. ... So the answer is the
     circumflex, B.")?"""
-    return any(found.group("letter") in letters and found.group("letter") != letter for found in _RESTATED.finditer(view, at))
+    return any(found.group("letter") in letters and found.group("letter") != letter
+               and not _NOT_THE_ANSWER.search(view, max(0, found.start() - 30), found.start()) for found in _RESTATED.finditer(view, at))
+
+
+# an answer phrase that names a wrong or tempting answer: "The wrong answer is the circumflex, B."
+_NOT_THE_ANSWER = re.compile(r"\b(?:wrong|incorrect|tempting|common|trap|distractor|not|isn't|other)\W*(?:\w+\W+)?\Z", re.IGNORECASE)
 
 
 # the writer says no pick is made: "I can't tell you which option it shows", "we're submitting without a final pick",
