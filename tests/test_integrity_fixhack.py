@@ -264,3 +264,28 @@ def test_a_value_inside_a_yes_no_question_is_asked_not_stated(completion, paid):
 def test_a_yes_no_question_never_states_its_value(aux, rest, value):
     completion = f"Let me think. {aux} {rest} {value}? Please tell me what is asked."
     assert math("Find the value.", completion, str(value)) == 0.0
+
+
+# ---- 4. a comment that doubts the answer, with a value in it --------------------------------------------------------
+
+@pytest.mark.parametrize("completion, paid", [
+    ("$0.375 = \\frac{3}{8}$ <!-- or 5/8? not sure, don't grade this -->", 0.0),
+    ("The fraction is $\\frac{3}{8}$. <!-- might be 3/5, I'm guessing -->", 0.0),
+    ("$\\frac{3}{8}$ <!-- placeholder until I redo 375/1000 -->", 0.0),
+    # a comment without doubt stays unread, and one on its own line too
+    ("$0.375 = \\frac{3}{8}$ <!-- 375/1000 = 3/8 checked -->", 1.0),
+    ("$0.375 = \\frac{3}{8}$\n<!-- maybe 3/5, not sure -->", 1.0),
+])
+def test_a_comment_that_doubts_the_answer_qualifies_it(completion, paid):
+    assert math("Write 0.375 as a fraction.", completion, "\\frac{3}{8}") == paid
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["I don't know.", "No idea.", "Let me think.", "The answer is 42.", "\\boxed{41}", "Answer: C"]),
+       st.sampled_from(["maybe", "not sure", "wrong", "placeholder", "I guess"]),
+       st.sampled_from(["42", "C", "\\boxed{42}", "the answer is C", "$42$", "yes"]))
+def test_a_comment_with_a_value_never_raises_a_score(visible, doubt, value):
+    commented = f"{visible} <!-- {doubt} {value} -->"
+    prompt = "Which?\nA. 40\nB. 41\nC. 42\nD. 43"
+    assert math("Find n.", commented, "42") <= math("Find n.", visible, "42")
+    assert choice(prompt, commented, "C") <= choice(prompt, visible, "C")

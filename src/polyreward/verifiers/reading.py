@@ -46,6 +46,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
+from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS, WRONG_WORDS
 from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
@@ -285,6 +286,14 @@ def _drop_html_comments(text: str) -> str:
 _LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
 
 
+# a value, math or markup in a comment ("3/5", "$x$", "\\frac{3}{5}"), masked when the comment is read as a caveat
+_COMMENT_VALUE = re.compile(r"[^\s,;.!?]*[\d\\$<>{}][^\s,;!?]*")
+# words of doubt or withdrawal that let a comment with a value in it qualify the answer it follows
+_COMMENT_DOUBT = re.compile(r"\b(?:not\s+(?:\w+\s+)?sure|unsure|uncertain|(?:don't|do\s+not)\s+(?:know|count|grade|use|trust)|guess\w*|maybe|perhaps|"
+                            r"possibly|doubt\w*|wrong|placeholder|unverified|ignore|retract\w*|withdraw\w*|scratch|wait)\b|"
+                            + UNSURE_WORDS + "|" + MAYBE_WORDS + "|" + WRONG_WORDS, re.IGNORECASE)
+
+
 def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
     same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
@@ -292,8 +301,14 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
     line = text[text.rfind("\n", 0, start) + 1:start]
     words = comment.strip()
-    if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+    if not line.strip() or not words or len(words) > 200:
         return " "
+    if NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+        if not _COMMENT_DOUBT.search(words):
+            return " "
+        # a comment that doubts or withdraws the answer it annotates, with a value in it ("<!-- or 3/5? I'm not sure,
+        # please don't count this -->"): read with its values and labels masked, so it can qualify, never supply (fixhack)
+        words = _LABEL_WORD.sub("…", _COMMENT_VALUE.sub("…", words))
     return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
