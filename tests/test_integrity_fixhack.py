@@ -289,3 +289,13 @@ def test_a_comment_with_a_value_never_raises_a_score(visible, doubt, value):
     prompt = "Which?\nA. 40\nB. 41\nC. 42\nD. 43"
     assert math("Find n.", commented, "42") <= math("Find n.", visible, "42")
     assert choice(prompt, commented, "C") <= choice(prompt, visible, "C")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("$\\sqrt{50} = \\boxed{5\\sqrt{2}}$ % placeholder, not sure this is simplified", 0.0),
+    ("$\\boxed{5\\sqrt{2}}$ % maybe 2\\sqrt{5}? unverified", 0.0),
+    ("$\\sqrt{50} = \\sqrt{25 \\cdot 2} = \\boxed{5\\sqrt{2}}$ % 25 is the largest square factor", 1.0),
+    ("$\\boxed{5\\sqrt{2}}$\n% maybe wrong", 1.0),  # a comment on a line of its own annotates no answer
+])
+def test_a_latex_comment_that_doubts_the_answer_qualifies_it(completion, paid):
+    assert math("Simplify $\\sqrt{50}$.", completion, "5\\sqrt{2}") == paid

@@ -286,12 +286,20 @@ def _drop_html_comments(text: str) -> str:
 _LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
 
 
-# a value, math or markup in a comment ("3/5", "$x$", "\\frac{3}{5}"), masked when the comment is read as a caveat
+# a value, math or markup in a comment, masked when it is read as a caveat; the words that let it be read
 _COMMENT_VALUE = re.compile(r"[^\s,;.!?]*[\d\\$<>{}][^\s,;!?]*")
-# words of doubt or withdrawal that let a comment with a value in it qualify the answer it follows
 _COMMENT_DOUBT = re.compile(r"\b(?:not\s+(?:\w+\s+)?sure|unsure|uncertain|(?:don't|do\s+not)\s+(?:know|count|grade|use|trust)|guess\w*|maybe|perhaps|"
                             r"possibly|doubt\w*|wrong|placeholder|unverified|ignore|retract\w*|withdraw\w*|scratch|wait)\b|"
                             + UNSURE_WORDS + "|" + MAYBE_WORDS + "|" + WRONG_WORDS, re.IGNORECASE)
+
+
+def _doubting_comment(line: str, comment: str) -> str:
+    """A comment after the writer's words on ``line`` that doubts or withdraws the answer (``\\boxed{42} % not sure,
+    maybe 41``): a caveat with its values and labels masked, so it can qualify, never supply (fixhack); else ""."""
+    words = comment.strip()
+    if not line.strip() or not words or len(words) > 200 or not _COMMENT_DOUBT.search(words):
+        return ""
+    return f" ({NOTE_BREAK.sub(', ', _LABEL_WORD.sub('…', _COMMENT_VALUE.sub('…', words)))}) "
 
 
 def _comment_as_caveat(text: str, start: int, comment: str) -> str:
@@ -301,14 +309,8 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
     line = text[text.rfind("\n", 0, start) + 1:start]
     words = comment.strip()
-    if not line.strip() or not words or len(words) > 200:
-        return " "
-    if NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
-        if not _COMMENT_DOUBT.search(words):
-            return " "
-        # a comment that doubts or withdraws the answer it annotates, with a value in it ("<!-- or 3/5? I'm not sure,
-        # please don't count this -->"): read with its values and labels masked, so it can qualify, never supply (fixhack)
-        words = _LABEL_WORD.sub("…", _COMMENT_VALUE.sub("…", words))
+    if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
+        return _doubting_comment(line, words) or " "  # "<!-- or 3/5? I'm not sure -->": masked, read as doubt
     return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
@@ -345,7 +347,7 @@ def _drop_latex_comments(text: str) -> str:
     for index, line in enumerate(lines):
         for match in _PERCENT.finditer(line):
             if not _is_percent_sign(line, match.start()):
-                lines[index] = line[:match.start()]
+                lines[index] = line[:match.start()] + _doubting_comment(line[:match.start()], line[match.end():])
                 break
     return "\n".join(lines)
 
