@@ -299,3 +299,31 @@ def test_a_comment_with_a_value_never_raises_a_score(visible, doubt, value):
 ])
 def test_a_latex_comment_that_doubts_the_answer_qualifies_it(completion, paid):
     assert math("Simplify $\\sqrt{50}$.", completion, "5\\sqrt{2}") == paid
+
+
+# ---- 5. a completion that only restates the question ---------------------------------------------------------------
+
+PENS = "A box holds 24 pencils. A class needs exactly 24 pencils. How many boxes must the teacher buy if pencils come in boxes of 24?"
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    ("Restating: A box holds 24 pencils. A class needs exactly 24 pencils. How many boxes must the teacher buy if pencils come in boxes of 2", "2", 0.0),
+    ("We know a class needs exactly 24 pencils", "24", 0.0),
+    ("Let me restate. A box holds 24 pencils. A class needs exactly 24", "24", 0.0),
+    # an answer stated before a reminder of the question, or after it
+    ("\\boxed{1}. Recall: a class needs exactly 24 pencils and a box holds 24 pencils.", "1", 1.0),
+    ("A class needs exactly 24 pencils and a box holds 24, so the teacher buys \\boxed{1} box.", "1", 1.0),
+    ("How many boxes must the teacher buy if pencils come in boxes of 24? One box: \\boxed{1}.", "1", 1.0),
+])
+def test_a_value_read_in_a_restated_question_is_no_answer(completion, gold, paid):
+    assert math(PENS, completion, gold) == paid
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.integers(min_value=6, max_value=20), st.integers(min_value=0, max_value=3))
+def test_a_cut_off_copy_of_the_prompt_never_pays(cut, lead):
+    words = PENS.split()[:cut]
+    completion = " ".join(["Okay,", "the", "question:"][:lead] + words)
+    numbers = [w.strip(".?$") for w in words if w.strip(".?$").isdigit()]
+    for number in numbers:
+        assert math(PENS, completion, number) == 0.0

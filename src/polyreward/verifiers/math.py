@@ -67,6 +67,7 @@ from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.restated_prompt import restates_only
 from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
@@ -416,14 +417,16 @@ def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | Non
 
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
-    for ("42 lb" for "How many kilograms ...": :mod:`.units`) or stated as another quantity ("the larger root is 7"
-    for "the product of the roots": :mod:`.asked_quantity`)."""
+    for ("42 lb" for "How many kilograms ...": :mod:`.units`), stated as another quantity ("the larger root is 7"
+    for "the product of the roots": :mod:`.asked_quantity`) or read in a restatement of the question only
+    (:mod:`.restated_prompt`)."""
     if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
         return verdict
     try:
         text, asked = completion_text(pred), prompt_text(prompt)
         why = wrong_unit(verdict.pred, text, asked)
         why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
+        why = why or restates_only(verdict.pred, visible_text(text), asked)  # "The question asks: ... packs of 1"
     except Exception:  # an unreadable prompt changes nothing here
         return verdict
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict
