@@ -228,6 +228,8 @@ def test_a_withdrawn_answer_with_another_measure_is_never_paid(answer, other, un
     (DIABETES, "Two camps here: B and E. We could not agree.", "B", 0.0),
     (DIABETES, "Guidelines list B (metformin) and E (semaglutide); both are defensible.", "B", 0.0),
     (DIABETES, "Send me the HbA1c and I'll confirm whether it's B.", "B", 0.0),
+    (DIABETES, "Metformin matches B so far. I'd need the eGFR before committing.", "B", 0.0),
+    (DIABETES, "Answer: B. Renal function should be checked before choosing it.", "B", 1.0),
     # a pick made
     (DIABETES, "At first I couldn't tell which drug was meant, but first-line is metformin: B.", "B", 1.0),
     (DIABETES, "A and C are second-line, so the answer is B.", "B", 1.0),

@@ -122,11 +122,13 @@ _NOT_THE_ANSWER = re.compile(r"\b(?:wrong|incorrect|tempting|common|trap|distrac
 
 
 # the writer says no pick is made: "I can't tell you which option it shows", "we're submitting without a final pick",
-# "We couldn't agree", "no single answer"
+# "We couldn't agree", "no single answer", "I'll need the original wording before committing"
 _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
     r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
-    r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b",
+    r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
+    # a commitment still to come: "I'll need the original wording before committing"
+    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b",
     re.IGNORECASE)
 # two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
 _GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"
