@@ -329,3 +329,17 @@ def test_a_cut_off_copy_of_the_prompt_never_pays(cut, lead):
     numbers = [w.strip(".?$") for w in words if w.strip(".?$").isdigit()]
     for number in numbers:
         assert math(PENS, completion, number) == 0.0
+
+
+HEXAGON = "What is the sum of the interior angles of a hexagon, in degrees?"
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("I can't say what the sum is without the diagram.\n\n[720] Coxeter, Regular Polytopes, p. 720.", 0.0),
+    ("Honestly I cannot tell you what the total would be here (see ref. 720).", 0.0),
+    ("I can't tell what the figure shows, but assuming a regular hexagon the sum is 720.", 1.0),
+    ("I cannot say what the exterior sum is without more work; the interior sum is \\boxed{720}.", 1.0),
+    ("We cannot know what the side length is. Angle sum: (6-2) × 180 = 720", 1.0),
+])
+def test_a_value_after_the_writer_says_it_cannot_say_is_no_answer(completion, paid):
+    assert math(HEXAGON, completion, "720") == paid
