@@ -343,3 +343,29 @@ HEXAGON = "What is the sum of the interior angles of a hexagon, in degrees?"
 ])
 def test_a_value_after_the_writer_says_it_cannot_say_is_no_answer(completion, paid):
     assert math(HEXAGON, completion, "720") == paid
+
+
+# ---- 5. a factorisation not carried as far as the gold's ------------------------------------------------------------
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Difference of squares: $\\boxed{(x^2-4)(x^2+4)}$", 0.0),
+    ("$\\boxed{x^4-16}$ is already as simple as it gets.", 0.0),
+    ("$x^4-16 = (x^2-4)(x^2+4) = \\boxed{(x-2)(x+2)(x^2+4)}$", 1.0),
+    ("$\\boxed{(x+2)(x-2)(x^2+4)}$", 1.0),
+    ("$\\boxed{\\left(x-2\\right)\\left(x+2\\right)\\left(x^{2}+4\\right)}$", 1.0),
+])
+def test_a_factorisation_must_go_as_far_as_the_golds(completion, paid):
+    assert math("Factor $x^4-16$ completely over the reals.", completion, "(x-2)(x+2)(x^2+4)") == paid
+
+
+def test_a_product_gold_without_a_factoring_question_pays_the_expanded_form():
+    assert math("Multiply out $(x-2)(x+2)$ or leave it; what is the product?", "\\boxed{x^2-4}", "(x-2)(x+2)") == 1.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(min_value=1, max_value=9), min_size=2, max_size=4, unique=True))
+def test_fewer_factors_than_the_gold_never_pay(roots):
+    gold = "".join(f"(x-{r})" for r in roots)
+    merged = f"(x^2-{roots[0] + roots[1]}x+{roots[0] * roots[1]})" + "".join(f"(x-{r})" for r in roots[2:])
+    assert math("Factor the polynomial completely.", f"\\boxed{{{merged}}}", gold) == 0.0
+    assert math("Factor the polynomial completely.", f"\\boxed{{{gold}}}", gold) == 1.0
