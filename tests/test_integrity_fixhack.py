@@ -369,3 +369,14 @@ def test_fewer_factors_than_the_gold_never_pay(roots):
     merged = f"(x^2-{roots[0] + roots[1]}x+{roots[0] * roots[1]})" + "".join(f"(x-{r})" for r in roots[2:])
     assert math("Factor the polynomial completely.", f"\\boxed{{{merged}}}", gold) == 0.0
     assert math("Factor the polynomial completely.", f"\\boxed{{{gold}}}", gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    ("**Answer:** no maximum (the supremum $1$ is approached, never reached).", "1", 0.0),
+    ("Answer: none (the bound 4 is not attained on the open interval).", "4", 0.0),
+    ("Answer: no real roots (the vertex value 3 stays positive).", "3", 0.0),
+    ("Answer: no real roots (the discriminant is negative).", "no real roots", 1.0),
+    ("**Answer:** 4. The bound is attained at x = 2.", "4", 1.0),
+])
+def test_an_answer_that_says_there_is_none_is_not_the_value_in_its_bracket(completion, gold, paid):
+    assert math("Find the maximum value, if it exists.", completion, gold) == paid
