@@ -21,8 +21,18 @@ _VALUE_THEN_REASON = re.compile(
 )
 
 
+# an answer that says there is none, then a bracket (fixhack): "no maximum (supremum $2$, not attained)", "none (the
+# bound 2 is never reached)" -- the answer is that there is none; the bracket's number is no answer
+_NONE_THEN_ASIDE = re.compile(r"(?P<value>(?:no(?:[^\S\n]+(?:real|such|finite|global|absolute))?[^\S\n]+(?:maximum|minimum|max|min|solutions?|"
+                              r"answer|value|limit|roots?)|none|nothing|undefined|does[^\S\n]+not[^\S\n]+exist|DNE))[^\S\n]*\(", re.IGNORECASE)
+
+
 def cut_reason_aside(segment: str) -> str:
-    """``segment`` (the text after an answer anchor) up to a bracketed reason right after its value, else unchanged."""
+    """``segment`` (the text after an answer anchor) up to a bracketed reason right after its value, or the words of an
+    answer that says there is none before a bracket, else unchanged."""
+    none = _NONE_THEN_ASIDE.match(segment[:300])
+    if none is not None:
+        return none.group("value")
     found = _VALUE_THEN_REASON.match(segment[:300])
     if found is None or re.search(r"[A-Za-z]{2,}", re.sub(r"\\[A-Za-z]+", " ", found.group("value"))):
         return segment

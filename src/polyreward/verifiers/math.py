@@ -59,7 +59,7 @@ from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
-from polyreward.verifiers.polynomial import parse_polynomial
+from polyreward.verifiers.polynomial import coarser_factorisation, parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.number_locale import answer_line, english_numerals, words_disagree
@@ -68,6 +68,7 @@ from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.restated_prompt import restates_only
 from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
@@ -449,16 +450,24 @@ def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | Non
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "an approximation of another value", verdict.source) if disagrees else verdict
 
 
+_FACTOR_ASKED = re.compile(r"\bfactor(?:i[sz]e|ed|ing|isation|ization)?\b", re.IGNORECASE)
+
+
 def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
-    for ("42 lb" for "How many kilograms ...": :mod:`.units`) or stated as another quantity ("the larger root is 7"
-    for "the product of the roots": :mod:`.asked_quantity`)."""
+    for ("42 lb" for "How many kilograms ...": :mod:`.units`), stated as another quantity ("the larger root is 7"
+    for "the product of the roots": :mod:`.asked_quantity`), read in a restatement of the question only
+    (:mod:`.restated_prompt`), or, where the prompt asks to factor, a product of fewer factors than the gold's
+    (:func:`.polynomial.coarser_factorisation`)."""
     if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
         return verdict
     try:
         text, asked = completion_text(pred), prompt_text(prompt)
         why = wrong_unit(verdict.pred, text, asked)
         why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
+        why = why or restates_only(verdict.pred, visible_text(text), asked)  # "The question asks: ... packs of 1"
+        if not why and _FACTOR_ASKED.search(asked) and coarser_factorisation(verdict.pred, verdict.gold):
+            why = "not factored as far as the gold"  # "(x^2-1)(x^2+1)" for "Factor x^4-1 completely"
     except Exception:  # an unreadable prompt changes nothing here
         return verdict
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict

@@ -194,3 +194,41 @@ def parse_polynomial(text: str) -> tuple[tuple[Monomial, Fraction], ...] | None:
     except (_NotPolynomial, ZeroDivisionError, ValueError):
         return None
     return tuple(sorted(poly.items()))
+
+
+# A factorisation counted (fixhack): the non-constant factors of a product at the top level, a power counted by its
+# exponent ("(x-1)^2" is two); a sum at the top level is one factor. "(x^2-1)(x^2+1)" has two, "(x-1)(x+1)(x^2+1)" three.
+_FACTOR = re.compile(r"\((?P<group>[^()]*(?:\([^()]*\)[^()]*)*)\)|(?P<letter>[a-zA-Z])|(?P<number>\d+(?:\.\d+)?)")
+_POWER = re.compile(r"\^\{?(\d{1,2})\}?")
+
+
+def factor_count(text: str) -> int | None:
+    """How many non-constant factors ``text`` is written as (the comment above), or None outside a plain product of
+    parenthesised factors, letters and numbers (functions, fractions, relations)."""
+    plain = re.sub(r"\\left|\\right|\\cdot|\\times|\\[,!; ]|\s|\*", "", text).replace("{", "(").replace("}", ")") if len(text) <= MAX_CHARS else ""
+    plain = re.sub(r"\^\((\d{1,2})\)", r"^\1", plain)  # "^{2}" read back as "^2"
+    if not plain or "\\" in plain or re.search(r"[^-+a-zA-Z0-9().^]", plain):
+        return None
+    plain = plain[1:] if plain[0] in "+-" else plain
+    count, at = 0, 0
+    while at < len(plain):
+        found = _FACTOR.match(plain, at)
+        if found is None:
+            return 1 if plain[at] in "+-" else None  # a sum at the top level is one factor
+        at = found.end()
+        power = _POWER.match(plain, at)
+        times = int(power.group(1)) if power else 1
+        at = power.end() if power else at
+        if found.group("number") is None:
+            count += times
+    return count
+
+
+def coarser_factorisation(pred: str, gold: str) -> bool:
+    """Is ``pred`` a product of fewer non-constant factors than ``gold``, itself a product of two or more (an
+    equal polynomial not factored as far: "(x^2-1)(x^2+1)" for "(x-1)(x+1)(x^2+1)")?"""
+    wanted = factor_count(gold)
+    if wanted is None or wanted < 2:
+        return False
+    found = factor_count(pred)
+    return found is not None and found < wanted
