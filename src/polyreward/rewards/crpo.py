@@ -67,10 +67,10 @@ from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_stems, content_words, thin_content
-from polyreward.verifiers.turns import own_turn
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.turns import own_turn
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
 LETTERS = tuple(string.ascii_uppercase)

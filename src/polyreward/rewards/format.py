@@ -210,9 +210,10 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     return own | borrowed, visible
 
 
-# an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5"); one pass, no nesting
-_TERM = r"[^\W_](?:[\w.]*[^\W_])?"
-_RELATION = re.compile(rf"(?<![\w.]){_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM})*[ \t]*=[ \t]*{_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM})*")
+# an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5"); at most 8 operators a side,
+# so a long chain of terms without "=" is scanned a bounded stretch from each start (linear)
+_TERM = r"[^\W_](?:[\w.]{0,40}[^\W_])?"
+_RELATION = re.compile(rf"(?<![\w.]){_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}[ \t]*=[ \t]*{_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}")
 _SPACES = re.compile(r"\s+")
 
 

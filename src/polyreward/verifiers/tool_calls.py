@@ -282,8 +282,7 @@ def _scan_objects(text: str, where: str) -> list[Call]:
 
 def _may_call(text: str) -> bool:
     """False when no call format can occur in ``text`` (no brace, tag, ReAct action, fence, parenthesis, flag, path or
-    YAML ``name:``):
-    a fast path."""
+    YAML ``name:``): a fast path."""
     return "{" in text or "<" in text or "ction" in text or "CTION" in text or "```" in text or "~~~" in text \
         or "(" in text or "--" in text or "/" in text or "name:" in text
 
