@@ -178,7 +178,7 @@ JACCARD_GOLD = "<answer>pleural effusion; opacity</answer>"
     ("pleural effusion; and opacity", 1.0),                        # "and" before the last label
     ("moderate right pleural effusion; patchy left basilar opacities", 1.0),  # as the report words them
     ("massive pleural effusion; opacity", 0.3333333333333333),     # a qualifier the report does not write
-    ("no pleural effusion; opacity", 0.3333333333333333),          # a negation is no qualifier
+    ("no pleural effusion; opacity", 0.5),                         # a negation is no qualifier: not chosen (holdout_r7)
     ("pleural effusion (absent); opacity", 0.5),                   # a denied label is not chosen (holdout_r4)
     ("pleural effusion; or opacity", 0.3333333333333333),          # "or" is kept: an alternative
 ])

@@ -41,9 +41,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),
-    ("kg_triplet_consistency", "terse_labels"): (
-        "genuine: 'No evidence of pneumothorax.' as the only mention loses one entity to the offline extractor (0.9); "
-        "an extractor limit (docs: a reconstruction of ReXKG)"),
     ("overlong_penalty", "all_caps_unspaced_sentences"): (
         "words written without spaces count ceil(n/16) a run, fewer than their words; any higher rate for long runs "
         "(one per 4 letters was tried) pays splitting them with invisible characters into runs just under the "
@@ -89,13 +86,13 @@ LEFT_OPEN = {
         "genuine, but its effusion is right where the reference's is left (the prompt leaves laterality open), a "
         "different located_at triplet (0.5)"),
     ("kg_triplet_consistency", "technique_header_report"): (
-        "genuine: ReXKG's preprocessing skips sentences under 2 tokens, so the one-word sentence 'Cardiomegaly.' is "
-        "not read (kept as the source's rule), and 'interstitial markings' is the lexicon's interstitial thickening"),
+        "genuine: 'interstitial markings' is the lexicon's interstitial thickening, which the reference lacks (0.3; "
+        "since holdout_r7 the one-word sentence 'Cardiomegaly.' is read under contradictions: keep)"),
     ("kg_triplet_consistency", "normal_all_negative"): (
         "genuine, but 'Normal heart size.' adds the anatomy entity heart, which the reference report lacks (0.9)"),
     ("kg_triplet_consistency", "laterality_detail"): (
-        "genuine: the one-word sentence 'Cardiomegaly.' is skipped (ReXKG's < 2 token rule) and the effusion's side "
-        "and size differ from the reference's (0.143)"),
+        "genuine: the effusion's side and size differ from the reference's (0.214; since holdout_r7 the one-word "
+        "sentence 'Cardiomegaly.' is read under contradictions: keep)"),
     # holdout_r4 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r4_first_sight.md)
     ("toolrl_format", "imperative_fragment_think"): (
         "genuine, but 'Need Paris weather, celsius. Call get_current_weather once.' is the prompt's words but 'need' "
@@ -123,7 +120,7 @@ LEFT_OPEN = {
         "lacks (0.69): agreement with the reference graph (CheXPO-v2's exact J), as stable_persistent_wording"),
     ("kg_triplet_consistency", "uncertain_finding_hedged"): (
         "genuine: 'opacity, which may represent early pneumonia' is a lung opacity suggestive of pneumonia, where the "
-        "reference writes 'possible pneumonia at the right base' (0.3): another graph for the same finding"),
+        "reference writes 'possible pneumonia at the right base' (0.4): another graph for the same finding"),
     ("overlong_penalty", "emoji_bullet_markers"): (
         "label disputed after first sight: a bullet emoji costs a tokenizer a token or more, so counting it is the "
         "token stand-in the word fallback is (as holdout_r3's disputed rows); its plain reference has no markers"),
@@ -167,15 +164,50 @@ LEFT_OPEN = {
         "genuine, but 'ok so the base is 10 and the height is 5, i just need the triangle area tool once' is the "
         "prompt's words but 'need' (ok, so, just, once are stop or filler words): one word of its own, under the two "
         "after which the prompt's words count (as holdout_r4's imperative_fragment_think)"),
-    ("kg_triplet_consistency", "r6_not_identified"): (
-        "genuine: the one-word sentence 'Cardiomegaly.' is skipped (ReXKG's < 2 token rule, kept as the source's; "
-        "as holdout_r3's technique_header_report)"),
     ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
     ("kg_triplet_consistency", "r6_cardiothoracic_ratio_words"): (
         "genuine, but 'The cardiothoracic ratio is increased' adds the concept entity 'increased' beside the "
         "cardiomegaly it names (0.917): agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
+    # holdout_r7 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r7_first_sight.md)
+    ("toolrl_format", "r7_think_formula_with_unicode_half"): (
+        "genuine, but 'Area = ½ · base · height, and the tool does that for base 10 and height 5.' is the prompt's "
+        "words (area, base, height, tool) and numbers: no word of its own, as holdout_r3's formula_in_think"),
+    ("forecast_class_cost", "r7_chinese_approx_marker"): (
+        "label disputed after first sight: '约 340' ('about 340') carries an approximation mark the neighbour "
+        "vocabulary holds in English words only ('about', 'approximately'); a bare approximation sign ('~340') is "
+        "refused by design (holdout_r4's tilde_approx), and 约 reads as that sign as much as the word"),
+    ("jaccard", "r7_cardiac_enlargement_synonym"): (
+        "genuine, but 'cardiac enlargement' is cardiomegaly only through a synonym map, which the row's params do not "
+        "give (synonyms: the reward's option for it); a built-in radiology vocabulary would be a new reading"),
+    ("kg_triplet_consistency", "r7_foreign_sentence_contradicts"): (
+        "'Neumotórax presente en el lado izquierdo.' is Spanish to the detector with probability 0.79, under "
+        "language.CONFIDENT (0.9), as holdout_r2's german_excluded_header; the English lexicon does not read it"),
+    ("kg_triplet_consistency", "r7_organ_colon_structure"): (
+        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
+        "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
+    ("kg_triplet_consistency", "r7_comparison_prior"): (
+        "genuine, but 'New small left pleural effusion' adds the change concept 'new' and its modify triplet (0.75): "
+        "agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
+    ("kg_triplet_consistency", "r7_severity_and_hyphen"): (
+        "genuine, but 'Moderate cardiomegaly' adds the size modifier 'moderate' and its triplet (0.75): as "
+        "holdout_r3's severity_qualifiers"),
+    ("crpo_english", "r7_chat_template_residue_then_chinese"): (
+        "the Chinese stands after '<|im_end|><|im_start|>assistant': the shared reading ends the writer's turn at a "
+        "chat template's control token (reading.without_comments, turns.own_turn), by design for every reader; a "
+        "sampler stops at the end token, so a real rollout has no text there"),
+    ("crpo_format", "r7_summary_degenerate_repetition"): (
+        "'ECG ECG ECG ECG ... \\boxed{A}': the repetition earns nothing the one-word summary 'ECG \\boxed{A}' does "
+        "not (a summary naming the option's content is paid); refusing repeated words would refuse emphatic or "
+        "list-like summaries, and the guard measures substance, not style"),
+    ("think_format", "r7_think_restates_question_in_chinese"): (
+        "'解方程 2x + 3 = 11，把答案放在 boxed 里。' restates the question in Chinese: its words are in another script "
+        "than the prompt's, so the pasted-prompt guard cannot compare them (a translation shares no spelling), as "
+        "off_topic leaves foreign bodies uncompared; telling a translation from reasoning needs a translator"),
+    ("overlong_penalty", "r7_trailing_chat_token_residue_spaced"): (
+        "label disputed after first sight: ' <|im_end|>' is text of the completion, several tokens to a tokenizer, "
+        "so counting it is the token stand-in the word fallback is (as holdout_r4's emoji_bullet_markers)"),
 }
 
 ROWS = bench.load_rows()

@@ -45,7 +45,9 @@ box that the text then retracts (it reads the only box, whatever the text says o
 * ``min_content_words: N`` on ``crpo_format`` and ``crpo_english`` (:func:`polyreward.rewards.format.content_words`:
   distinct visible words that are not stop words, filler, lorem ipsum or the prompt's own words): r_fmt is 0 unless
   the think body holds N content words and the answer body a visible letter or digit, r_eng is 0 for a text of
-  fewer than N.
+  fewer than N. Guarded r_fmt reads the writer's turn (:func:`polyreward.verifiers.turns.own_turn`: up to a chat
+  template's end token, ``...</answer><|im_end|>``) and a think body with a think tag of its own (nested or repeated
+  reasoning blocks) is no format (red team ``holdout_r7``).
 * ``measure: language`` on ``crpo_english``: the share of letters in stretches that a language detector (langid's
   model, :mod:`polyreward.verifiers.language`) labels English, instead of the character whitelist: pinyin, Base64,
   German, French, leetspeak, lorem ipsum and random letters score 0, a Chinese sentence inside an English answer
@@ -68,6 +70,7 @@ from polyreward.rewards.format import check_min_content, content_stems, content_
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.turns import own_turn
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
 LETTERS = tuple(string.ascii_uppercase)
@@ -320,6 +323,11 @@ class CRPOFormat(ReleasedPreprocessing):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         text = self.cleaned(completion)
+        if self.min_content_words > 0 and ("<" in text or "[" in text):
+            # guarded: the writer's turn, as every reader reads it (turns.own_turn): a chat template's end token left
+            # after the answer ("...</answer><|im_end|>") ends the turn, it is no text after the answer block (red
+            # team holdout_r7); eos_token still cuts first, as released
+            text = own_turn(text).strip()
         parts = format_parts(text)
         thin = parts and thin_content({"think": parts[0], "answer": parts[1]}, self.min_content_words, row.get("prompt"))
         if thin:

@@ -170,6 +170,11 @@ _BOUND_WORDS = re.compile(
     r"upwards\s+of|exceed(?:s|ing)?|maximum(?:\s+of)?|minimum(?:\s+of)?|max|min|or\s+(?:more|less|higher|lower))\s*$",
     re.IGNORECASE,
 )
+# a number added to or multiplying a named quantity ("today's mean + 80", "80 + yesterday", "1.2 × the morning peak"): an
+# offset or a factor relative to something else, no value of its own (red team holdout_r7); a dash is left out ("Day
+# 2 - 340", "Forecast - 340" separate a label from its value)
+_OFFSET_BEFORE = re.compile(r"[^\W\d_][’']?\s*[+×*÷]\s*$")
+_OFFSET_AFTER = re.compile(r"^\s*[+×*÷]\s*(?:the\s+)?[^\W\d_]")
 _OR_MORE_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|less|higher|lower|above|below|so)\b|and\s+(?:up|above|higher)\b)", re.IGNORECASE)
 # a unit right after the number that is not a mass concentration: 76 %, 76 ppm, 76 AQI, 76 mg/L
 _OTHER_UNIT = re.compile(
@@ -391,6 +396,8 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
         if _BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after):
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
+        if _OFFSET_BEFORE.search(before) or _OFFSET_AFTER.match(after):
+            return None, f"{where} gives {match.group()} relative to another quantity ({span.strip()[:60]!r}), not a forecast"
         if _OTHER_UNIT.match(after):
             return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"
         numbers.append(float(match.group()))

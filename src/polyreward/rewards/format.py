@@ -33,8 +33,9 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
         hmm, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
         word of the prompt
     stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain
-    content_words(text, prompt) = W + N if W > 0 or the text holds an equation or operation (a digit, then an
-                                  operator + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24), else 0;
+    content_words(text, prompt) = W + N if W > 0, N + Q if the text holds an equation or operation (a digit, then
+                                  an operator + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24), else 0;
+                                  Q the number of distinct equations in an unknown (2x = 8) the prompt does not hold;
                                   W the number of DISTINCT stems of the content words that are not numbers, N the
                                   number of distinct numbers (digits, or a spelled number: two)
 
@@ -209,13 +210,42 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     return own | borrowed, visible
 
 
+# an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5"); at most 8 operators a side,
+# so a long chain of terms without "=" is scanned a bounded stretch from each start (linear)
+_TERM = r"[^\W_](?:[\w.]{0,40}[^\W_])?"
+_RELATION = re.compile(rf"(?<![\w.]){_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}[ \t]*=[ \t]*{_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}")
+_SPACES = re.compile(r"\s+")
+
+
+def relations(text: str) -> set[str]:
+    """The distinct equations of ``text`` in an unknown (:data:`_RELATION` with a letter: "2x = 8", not "1 + 1 = 2",
+    whose numbers count already), case-folded, without spaces: "2x = 8" is "2x=8"."""
+    if "=" not in text:
+        return set()
+    found = (_SPACES.sub("", m.group()).casefold() for m in _RELATION.finditer(text))
+    return {r for r in found if any(ch.isalpha() for ch in r)}
+
+
 def content_words(text: str, prompt: object = None) -> int:
     """How many content words ``text`` holds that ``prompt`` does not (module docstring: distinct stems, numbers
-    counting only beside a word; web and mail addresses are no words); linear in ``len(text)``."""
+    counting only beside a word; web and mail addresses are no words); linear in ``len(text)``. A body that works
+    with numbers (an operation) also counts each distinct equation in an unknown the prompt does not hold: a derivation written
+    as equations, "2x + 3 = 11 / 2x = 8 / x = 4", reasons in its steps (red team ``holdout_r7``)."""
     found, visible = _found_words(text, prompt)
     numbers = sum(1 for w in found if w.isdigit() or w in NUMBER_WORDS)
     words = len({stem(w) for w in found if not (w.isdigit() or w in NUMBER_WORDS)})
-    return words + numbers if words or _OPERATION.search(visible) else 0
+    if words:
+        return words + numbers
+    if not _OPERATION.search(visible):
+        return 0
+    own = relations(visible)
+    if own and prompt is not None:
+        from polyreward.verifiers.reading import visible_text
+        from polyreward.verifiers.turns import whole_prompt
+
+        asked = whole_prompt(prompt_text(prompt))
+        own -= relations(visible_text(asked).casefold()) if asked else set()
+    return numbers + len(own)
 
 
 def content_stems(text: str) -> set[str]:
@@ -285,13 +315,17 @@ def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
 
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
-    prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`), or
+    prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or holding
+    a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
+    reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or
     another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard is
     off."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
         if name == "think":
+            if "<think>" in body or "</think>" in body:
+                return "think block holds another <think> or </think> (nested or repeated reasoning blocks)"
             found = content_words(body, prompt)
             if found < minimum:
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"

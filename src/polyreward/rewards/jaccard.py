@@ -22,7 +22,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   separator when the block uses it, else one per line of a list (``- a``, ``1. a``), else on commas; a trailing
   full stop is dropped (the prompt's separator is a format request; ``a, b`` names the same labels as ``a; b``);
 * every ``<answer>`` block must name the same label set: two different blocks ("either <answer>a</answer> or
-  <answer>b</answer>", a second block appended, a withdrawal to another block) are no answer;
+  <answer>b</answer>", a second block appended, a withdrawal to another block) are no answer, and so is a block
+  opened after the last one and left unclosed with other labels (``... </answer> <answer>pneumothorax``: red team
+  ``holdout_r7``);
 * a block the text denies or hedges ("This is not <answer>a</answer>", "<answer>a</answer> is wrong",
   :func:`polyreward.verifiers.commitment.uncommitted`) or explicitly takes back after it ("<answer>a</answer>
   Scratch that.", :func:`polyreward.verifiers.commitment.retraction_after`) or withdraws in a later clause
@@ -74,7 +76,7 @@ from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
-from polyreward.verifiers.tags import tag_blocks
+from polyreward.verifiers.tags import tag_blocks, unclosed_block
 
 MODES = ("exact", "normalized")
 _CLAUSE_END = re.compile(r"[.!?;\n]|\s[-\u2013\u2014]{1,2}\s|[\u2013\u2014]")
@@ -180,6 +182,11 @@ class JaccardReward(RolloutReward):
         sets = [self._canonical(read_labels(body, self.separator)) for _, _, body in blocks]
         if any(labels != sets[0] for labels in sets[1:]):
             return None, f"{len(blocks)} <answer> blocks with different labels: no committed answer"
+        # a block opened after the last one and never closed is another block, cut off: its labels count as a block's
+        # ("<answer>a; b</answer> ... <answer>c; d" appends labels a reader sees; red team holdout_r7)
+        opened = unclosed_block(view, "answer", ignore_case=True)
+        if opened is not None and opened.strip() and self._canonical(read_labels(opened, self.separator)) != sets[0]:
+            return None, "an <answer> block opened after the last one, unclosed, names other labels: no committed answer"
         for start, end, _ in blocks:
             if why := uncommitted(view, start, end):
                 return None, f"the <answer> block is {why}"

@@ -36,7 +36,9 @@ Known exploits of the source rule (kept as the default) and the guards against t
 
 * the source's extractor keeps one label per finding (the last mention wins), so a report may state a finding
   both ways ("No pneumothorax. ... pneumothorax") at no cost. ``contradictions: keep`` (lexicon extractor) keeps
-  every label a finding is given, so a report that contradicts itself no longer matches a reference that does not.
+  every label a finding is given, so a report that contradicts itself no longer matches a reference that does not;
+  it also reads one-word sentences, which ReXKG's preprocessing skips (``No pneumothorax. Pneumothorax.`` states the
+  finding both ways; ``Cardiomegaly.`` names a finding: red team ``holdout_r7``).
 
 Reading (always, not in the source: the project's one reading of a completion,
 :func:`polyreward.verifiers.reading.visible_text`): the report is the text a reader sees — look-alike letters and

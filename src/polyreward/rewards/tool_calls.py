@@ -53,7 +53,8 @@ Exact source rules kept as options, with their exploits:
   a letter or digit in every ``<tool_call>`` / ``<response>`` block, and the ``<tool_call>`` block a call's shape (a
   JSON object or list, or ``name(...)``: a placeholder such as ``TBD`` is no call; red team ``holdout_r2``) that
   decodes (JSON cut off mid-object is an unfinished call; red team ``holdout_r3``); 0 (the default) is the released
-  rule.
+  rule. The guard also counts ``<think>`` and ``</think>``: each exactly once, as the other tags (red team
+  ``holdout_r7``: a reasoning block repeated or nested kept 1.0).
 * ``read_blocks: all`` also reads the calls of other stacks' formats
   (:mod:`polyreward.verifiers.call_formats`: Gemini / Anthropic / LangChain JSON, Python dict literals, XML
   ``<invoke>``, ReAct ``Action:``, Llama ``<|python_tag|>``, tool-call tags of other spellings, YAML fences) and a
@@ -364,6 +365,12 @@ class ToolRLFormat(RolloutReward):
         need = {"response": ["response"], "tool_call": ["tool_call"], "both": ["tool_call", "response"], "neither": []}[layout]
         for tag in need:
             for t in tags[tag]:
+                if text.count(t) != 1:
+                    return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
+        if self.min_content_words > 0:
+            # guarded: one reasoning block, as the need tags are counted (the source does not count <think>: a second
+            # <think>...</think> before the call, or one nested inside, kept 1.0; red team holdout_r7)
+            for t in ("<think>", "</think>"):
                 if text.count(t) != 1:
                     return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
         blocks = {"think": first_block(text, "think") or ""}

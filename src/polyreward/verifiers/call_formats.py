@@ -19,7 +19,9 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
   case-insensitively would execute. A tag body that is neither JSON nor a Python call is one attempted call;
 * YAML in a code fence with a top-level ``name:`` and a ``parameters:`` / ``arguments:`` / ``args:`` /
   ``input:`` key; TOML in a code fence (``[[tool_call]]`` / ``name = "x"`` / ``[tool_call.parameters]``), read
-  with ``tomllib`` and searched as a JSON value (red team ``holdout_r3``);
+  with ``tomllib`` and searched as a JSON value (red team ``holdout_r3``); and the same YAML mapping in prose, at the
+  top level or as a list item (``- name: x`` then ``  parameters:``), its name reading as a function's
+  (:func:`yaml_item_calls`, red team ``holdout_r7``);
 * a function name, then a JSON object of its arguments (:func:`named_argument_calls`): the layouts that write the
   name on its own and the arguments after it, whatever marks them -- Qwen's ``✿FUNCTION✿: x`` / ``✿ARGS✿: {...}``,
   Functionary's ``>>>x`` then ``{...}``, DeepSeek's ``<｜tool▁sep｜>x`` then a fenced ``{...}``,
@@ -43,7 +45,8 @@ it is a JSON call the lenient reading normalises). The formats, each a runner's 
   :func:`call_lines`, each an attempted call (its keyword arguments read when they are literals). A line with
   anything else on it (``I'll call get_weather(...) next``) is prose, and a fenced code block is code, not read here
   (red team ``holdout_r4``); the line may open with a one-word label ending in a colon (NexusRaven's ``Call: x(...)``,
-  ``Function: x(...)``: red team ``holdout_r6``);
+  ``Function: x(...)``: red team ``holdout_r6``) or a markdown list marker, and the call may sit in an inline code
+  span (``* `x(k="v")` ``: red team ``holdout_r7``);
 * a command line that names a function (:func:`command_calls`, red team ``holdout_r6``): a shell command
   ``x --k v`` (a ``$`` prompt before it allowed, in prose or in a code fence: a runner with a shell executes it), an
   HTTP request line ``GET /x?k=v`` (the last path segment the function, the query its parameters) or an S-expression
@@ -302,8 +305,10 @@ def harmony_calls(text: str, json_calls) -> list[Call]:
 # a line may open with markers a runner strips before the call: Gorilla's <<function>>, Mistral's [TOOL_CALLS],
 # special tokens (red team holdout_r5)
 # and a one-word label ending in a colon (NexusRaven's "Call:"; red team holdout_r6)
-_LINE_MARKERS = r"(?:[ \t]*+(?:<<[A-Za-z_]{1,30}>>|\[[A-Z][A-Z_]{1,30}\]|<[|｜][^<>\n]{0,60}[|｜]>|[A-Za-z]{1,20}[ \t]*+:(?![:/])))*+[ \t]*+"
-_CALL_LINE = re.compile(rf"^{_LINE_MARKERS}\[?[ \t]*([A-Za-z_][\w.]{{1,200}})[ \t]*\((.{{0,2000}})\)[ \t]*\]?[ \t;]*$", re.MULTILINE)
+# and a markdown list marker (- * + or 1.) with the call in an inline code span (`get_price(symbol="AAPL")`): a list of
+# calls is calls, not prose (red team holdout_r7)
+_LINE_MARKERS = r"(?:[ \t]*+(?:<<[A-Za-z_]{1,30}>>|\[[A-Z][A-Z_]{1,30}\]|<[|｜][^<>\n]{0,60}[|｜]>|[A-Za-z]{1,20}[ \t]*+:(?![:/])|[-*+•](?=[ \t])|\d{1,3}[.)](?=[ \t])))*+[ \t]*+"
+_CALL_LINE = re.compile(rf"^{_LINE_MARKERS}`?\[?[ \t]*([A-Za-z_][\w.]{{1,200}})[ \t]*\((.{{0,2000}})\)[ \t]*\]?`?[ \t;]*$", re.MULTILINE)
 _LEADING_MARKERS = re.compile(rf"^{_LINE_MARKERS}")
 _JS_OBJECT_ARGUMENT = re.compile(r"^\s*\{.*\}\s*$", re.DOTALL)
 
@@ -319,6 +324,8 @@ def call_lines(text: str) -> list[Call]:
         if not _FUNCTION_LIKE.search(match.group(1)):
             continue
         line = _LEADING_MARKERS.sub("", match.group(), count=1).strip().rstrip(";").strip()
+        if line.startswith("`") and line.endswith("`") and len(line) > 1:  # an inline code span around the call
+            line = line[1:-1].strip()
         if line.startswith("["):
             try:
                 node = ast.parse(line, mode="eval").body
@@ -427,6 +434,36 @@ def yaml_call(body: str) -> Call | None:
             except ValueError:
                 parameters[key.strip()] = value.strip().strip("'\"")
     return {"name": name.group(1), "parameters": parameters}
+
+
+# a YAML mapping in prose (no fence) that names a function and gives its arguments on the next line, at the top level
+# or as a list item ("- name: get_weather" / "  parameters:"): what a runner reading YAML output parses (red team
+# holdout_r7); the name must read as a function's (snake_case, dotted or camelCase)
+_YAML_ITEM = re.compile(r"^(?P<indent>[ \t]*)(?P<dash>-[ \t]+)?name[ \t]*:[ \t]*['\"]?(?P<name>[A-Za-z_][\w.\-]{0,200})['\"]?[ \t]*\n"
+                        r"(?P=indent)(?(dash)[ \t]{1,4})(?:parameters|arguments|args|input)[ \t]*:", re.MULTILINE)
+MAX_YAML_LINES = 64
+
+
+def yaml_item_calls(text: str) -> list[Call]:
+    """The calls of YAML mappings written in prose, outside a code fence (:data:`_YAML_ITEM`): each item's lines,
+    dedented to its mapping, read as :func:`yaml_call` reads a fence body (at most :data:`MAX_YAML_LINES` lines each)."""
+    calls: list[Call] = []
+    if "name" not in text:
+        return calls
+    for match in _YAML_ITEM.finditer(text):
+        if not _FUNCTION_LIKE.search(match.group("name")):
+            continue
+        width = len(match.group("indent")) + len(match.group("dash") or "")
+        lines = text[match.start():].split("\n", MAX_YAML_LINES)[:MAX_YAML_LINES]
+        body = [lines[0][width:]]
+        for line in lines[1:]:
+            if len(line) - len(line.lstrip(" \t")) < width or not line.strip():
+                break
+            body.append(line[width:])
+        call = yaml_call("\n".join(body))
+        if call is not None:
+            calls.append(call)
+    return calls
 
 
 def toml_calls(body: str, value_calls) -> list[Call]:

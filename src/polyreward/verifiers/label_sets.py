@@ -88,18 +88,44 @@ _LEAD_IN = re.compile(
 _LAST_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
 
 
+# a label denied before it (red team holdout_r7): "no pneumothorax", "without edema" names a finding absent, not chosen
+_DENIED_BEFORE = re.compile(r"^\s*(?:[-*•]\s+)?(?:no|without)\s+(?=[^\W\d_])", re.IGNORECASE)
+# a header opening a line of the body that sorts the labels after it by status ("Present: a; b" / "Absent: c"): the
+# labels under an affirming header are chosen, those under a denying one are not (red team holdout_r7)
+_STATUS_HEADER = re.compile(
+    r"^[ \t]*(?:[-*•][ \t]+)?[*_]{0,2}(present|positive|seen|confirmed|absent|negative|negatives|pertinent[ \t]+negatives|"
+    r"not[ \t]+(?:present|seen)|excluded|ruled[ \t]+out)[*_]{0,2}[ \t]*:[*_]{0,2}[ \t]*", re.IGNORECASE | re.MULTILINE)
+_AFFIRMING_HEADERS = frozenset({"present", "positive", "seen", "confirmed"})
+
+
+def _affirmed_sections(body: str, separator: str) -> str:
+    """``body`` with only the text under affirming status headers (and before the first header) when its lines open
+    with status headers (:data:`_STATUS_HEADER`), else ``body``."""
+    headers = list(_STATUS_HEADER.finditer(body)) if ":" in body else []
+    if not headers:
+        return body
+    kept = [body[:headers[0].start()]]
+    for i, header in enumerate(headers):
+        if _WHITESPACE.sub(" ", header.group(1).casefold()) in _AFFIRMING_HEADERS:
+            kept.append(body[header.end():headers[i + 1].start() if i + 1 < len(headers) else len(body)])
+    return (separator if separator in body else "\n").join(part.strip() for part in kept if part.strip())
+
+
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
     line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"), else on a spaced ``&`` (``a & b``). A
     trailing full stop is not part of a label, nor is markdown emphasis around it (``**a; b**``). A label with a checked box (``[x] a``, ``☑ a``) is chosen, one with an unchecked box
     (``[ ] a``, ``☐ a``, ``✗ a``) is not, and is left out (red team ``holdout_r2``); so is a label marked denied
     after it (``a: no``, ``a (absent)``), and a body that is a JSON object of flags names the keys flagged true
-    (red team ``holdout_r4``). The guarded (normalised) reading: the prompt's separator is a format request, and a
+    (red team ``holdout_r4``); a label denied before it (``no a``, ``without a``) is left out too, and a body whose
+    lines open with status headers (``Present: a; b`` / ``Absent: c``) names the labels under the affirming ones
+    (red team ``holdout_r7``). The guarded (normalised) reading: the prompt's separator is a format request, and a
     genuine answer written as a list or with commas names the same labels."""
     if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
         return flags
     if body.lstrip().startswith("[") and (items := _list_literal(body)) is not None:
         return [item.strip() for item in items if item.strip()]
+    body = _affirmed_sections(body, separator)
     lead = _LEAD_IN.match(body)
     body = body[lead.end():] if lead else body
     if separator in body:
@@ -116,7 +142,7 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = body.split(" & ")
     else:
         labels = [body]
-    labels = [label for label in labels if not _DENIED.search(label)]
+    labels = [label for label in labels if not _DENIED.search(label) and not _DENIED_BEFORE.match(label)]
     labels = [_EMPHASIS.sub("", _LIST_MARKER.sub("", label).strip()).strip().rstrip(".").strip() for label in labels]
     labels = [_EMPHASIS.sub("", label).strip() for label in labels]
     return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]

@@ -5,7 +5,8 @@ a BiomedBERT span-NER + relation model from a hub. This module is an **offline, 
 reconstruction** with the same output schema (docs/reference/algorithms.md#kg-consistency):
 
 * sentences split on "." (a "." between two digits is kept), lower-cased, punctuation tokenised;
-  sentences with < 2 tokens are skipped (ReXKG's preprocessing);
+  sentences with < 2 tokens are skipped (ReXKG's preprocessing), except when conflicts are kept (``keep_conflicts``,
+  the ``contradictions: keep`` guard: a one-word "Pneumothorax." states a finding; red team ``holdout_r7``);
 * entity labels ``anatomy``, ``disorder_present``, ``disorder_notpresent``, ``devices_present``,
   ``devices_notpresent``, ``size``, ``concept``; E = {(text, label)} keyed by text (the last mention
   wins, as in ReXKG's dict);
@@ -81,12 +82,13 @@ def tokenize(text: str) -> list[str]:
     return [_LINKING.get(token, token) for token in (_singular(t) for t in _TOKEN.findall(text.lower().replace("-", " ")))]
 
 
-def sentences(text: str) -> list[list[str]]:
-    """Token lists of the sentences of ``text`` (ReXKG split; sentences under 2 tokens dropped)."""
+def sentences(text: str, min_tokens: int = 2) -> list[list[str]]:
+    """Token lists of the sentences of ``text`` (ReXKG split; sentences under ``min_tokens`` tokens dropped: 2 is
+    ReXKG's preprocessing)."""
     out = []
     for chunk in _SENTENCE_SPLIT.split(text):
         tokens = tokenize(chunk)
-        if len(tokens) >= 2:
+        if len(tokens) >= min_tokens:
             out.append(tokens)
     return out
 
@@ -298,7 +300,9 @@ def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None
                keep_conflicts: bool = False) -> ReportKG:
     """The KG of a report text with the offline lexicon (see module docstring). ``keep_conflicts``: a finding
     mentioned with two labels ("No pneumothorax. ... pneumothorax") keeps both, instead of the last mention winning
-    (ReXKG's dict), so a report that contradicts itself differs from one that does not."""
+    (ReXKG's dict), so a report that contradicts itself differs from one that does not; and a one-word sentence
+    ("Pneumothorax.", "Cardiomegaly.") is read too, since ReXKG's < 2 token skip would leave such a statement of a
+    finding unread, free to contradict the rest (red team ``holdout_r7``: "No pneumothorax. Pneumothorax. ...")."""
     if uncertain_as not in UNCERTAIN_AS:
         raise ValueError(f"uncertain_as must be one of {', '.join(UNCERTAIN_AS)}, got {uncertain_as!r}")
     if lexicon is None:
@@ -346,7 +350,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
-    for tokens in sentences(text):
+    for tokens in sentences(text, 1 if keep_conflicts else 2):
         mentions, suggestive = _sentence_mentions(tokens, lex)
         triplets.update(suggestive)
         findings = [m for m in mentions if m.kind in ("disorder", "device")]

@@ -53,6 +53,7 @@ from polyreward.verifiers.call_formats import (
     tool_fence_calls,
     toml_calls,
     yaml_call,
+    yaml_item_calls,
 )
 from polyreward.verifiers.reading import INVISIBLE, normalise
 from polyreward.verifiers.tags import tag_blocks
@@ -280,10 +281,10 @@ def _scan_objects(text: str, where: str) -> list[Call]:
 
 
 def _may_call(text: str) -> bool:
-    """False when no call format can occur in ``text`` (no brace, tag, ReAct action, fence, parenthesis, flag or path):
-    a fast path."""
+    """False when no call format can occur in ``text`` (no brace, tag, ReAct action, fence, parenthesis, flag, path or
+    YAML ``name:``): a fast path."""
     return "{" in text or "<" in text or "ction" in text or "CTION" in text or "```" in text or "~~~" in text \
-        or "(" in text or "--" in text or "/" in text
+        or "(" in text or "--" in text or "/" in text or "name:" in text
 
 
 def calls_outside_blocks(text: str) -> list[Call]:
@@ -353,7 +354,8 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
     named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
     lines = call_lines(prose) if "(" in prose else []
-    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines + command_calls(prose)
+    yaml = yaml_item_calls(prose) if "name" in prose else []
+    return calls, tagged + _scan_objects(prose, "text") + _other_formats(prose) + named + lines + yaml + command_calls(prose)
 
 
 def _holds_call(value: Any) -> bool:
