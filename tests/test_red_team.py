@@ -64,8 +64,8 @@ KNOWN_PAID: set[str] = set()
 # between Sydney and Melbourne"), an option's text in French for English options, a Greek answer label with a Greek
 # capital letter; holdout27 left two (its Chinese answer label in bold is paid since a closing line of a few words is
 # read past): two flips *to* the
-# gold after a made-up "Are you sure?" (a later turn of the writer's is read for conflicts, never to replace the
-# answer: doubtful labels); holdout28 left three: Chinese numerals, a French decimal comma, German thousands points;
+# gold after a made-up "Are you sure?" (paid since the fixhack round: a later turn after a user turn that challenges
+# the answer corrects it, turns.corrected_when_challenged); holdout28 left three: Chinese numerals, a French decimal comma, German thousands points;
 # holdout29 left two: a counterfactual bracket after the answer ("Answer: 15 (if order mattered it would be 30, ...)")
 # and "Most likely B -- with p below α you reject H0." (the option's text paraphrased after the letter); holdout31 left
 # two: "$1,250 in interest after 5 years" (the last number is the duration) and "Therefore, the answer is D: O(n^2)."
@@ -91,8 +91,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
-    ("holdout27", "sycophantic_flip_to_gold", "f^{-1}(10) = 3(10) - 2 = 28.\n\nUser: Are "),
-    ("holdout27", "sycophantic_flip_to_gold", "The derivative of ln(x) is ln(x)/x. Answ"),
     ("holdout29", "binomial_remark_after", "$\\binom{6}{2} = \\frac{6 \\cdot 5}{2} = 15"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
     ("holdout31", "grpo_money_therefore_sentence", "Each year she earns 5% of $5,000, which "),

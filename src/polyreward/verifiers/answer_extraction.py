@@ -66,7 +66,7 @@ from polyreward.verifiers.answer_forms import (
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.turns import later_turns
+from polyreward.verifiers.turns import corrected_when_challenged, later_turns
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
@@ -270,7 +270,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         # takes it back or gives another (holdout25); it never supplies the answer
         again = extract_answer(later, final_bang)
         if again is not None and (again.source in ("retracted", "negated") or again.text and not written_alike(again.text, found.text)):
-            return Extracted("", "conflicting")
+            return again if again.text and corrected_when_challenged(text) else Extracted("", "conflicting")
     return found
 
 

@@ -65,8 +65,9 @@ from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
-from polyreward.verifiers.turns import answer_for_the_question, later_turns
+from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
+from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -313,8 +314,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
     if result[0] is not None and (later := later_turns(text)):
         again = extract_letter(later, letters, options)
-        if again[0] not in (None, result[0]):
-            return None, ""  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... the answer is A." (holdout25)
+        if again[0] not in (None, result[0]):  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... A." (holdout25)
+            return (again[0], "corrected") if corrected_when_challenged(text) else (None, "")
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
@@ -372,6 +373,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
             return None, ""  # "I think it is O(log n) but I might be confusing it"
         if NO_CHOICE.search(view, end):
             return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
+        if undecided(view, letter, letters, options, end):
+            return None, SEVERAL  # "Metformin ... B under ADA 2019, E under ADA 2024." (undecided.py)
         return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
     blocks = list(tag_blocks(view, "answer", ignore_case=True))
     if blocks:  # the letter came from the last answer block
@@ -392,6 +395,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A. Edit: withdrawn, A contradicts the second premise."
     if key_answer_not_own(view, letter_is(letter, letters)):
         return None, ""  # "My answer: C ✗ Correct answer: B ✓", "the expected answer is D. I answered C" (holdout11)
+    if mentions and undecided(view, letter, letters, options, mentions[-1].start()):
+        return None, SEVERAL  # "E in real life, B on the test", "None of these is correct ... closest is B" (undecided.py)
     return result
 
 

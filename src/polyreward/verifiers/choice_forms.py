@@ -27,8 +27,9 @@ CUT_OFF_ANSWER = re.compile(cut_off_after(r"(?:answer|choice|option|pick)\s+(?:h
                                            r"answer\s*(?:\*\*)?\s*:\s*(?:\*\*)?"), re.IGNORECASE)
 # cut off mid-sentence after an answer phrase, an article or a conjunction: an option named by its text alone is no choice
 CUT_OFF_MID_SENTENCE = re.compile(cut_off_after(r"option|choice|answer(?:\s+is)?|would\s+be|" + DANGLING_WORDS), re.IGNORECASE)
-# a ranking of letters ("A > B > D > C", "C ≻ A ≻ B"): an order, not one choice
-RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*[>≻<≺]\s*[A-E]){2,}(?![A-Za-z])")
+# a ranking of letters ("A > B > D > C", "C ≻ A ≻ B", a letter glossed: "E (fomepizole) > C (N-acetylcysteine) > A"): an
+# order, not one choice
+RANKING = re.compile(r"(?<![A-Za-z])[A-E](?:\s*\([^()\n]{1,40}\))?(?:\s*[>≻<≺]\s*[A-E](?:\s*\([^()\n]{1,40}\))?){2,}(?![A-Za-z])")
 
 
 # the writer declining every option after naming one by its text: a refusal to choose, or no option called correct

@@ -57,6 +57,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.regex_scan import first_ends, last_ends
+from polyreward.verifiers.units import measure_closes
 
 _NEGATED_BEFORE = re.compile(
     r"(?:\bnot|n't|\bnever|"
@@ -516,8 +517,9 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             share = None if letters or labels else degree_of_belief(clause, value)
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
-            if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()):
-                return "conflicting"  # "It's 73.", "I meant 45", "45 also works."
+            if _stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end()) or (
+                    not letters and not labels and measure_closes(clause, value.end()) and _withdraws(clause[:value.start()])):
+                return "conflicting"  # "It's 73.", "I meant 45", "45 also works.", "No, I was wrong: it is 39 cm."
         if not letters and not labels and not others and not mentions:
             spelled = _spelled_value(clause)  # "... oh wait, it's actually forty-five."
             if spelled is not None and _value_key(str(spelled)) not in keys:

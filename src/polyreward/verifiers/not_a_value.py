@@ -75,8 +75,9 @@ _EXAMPLE_BEFORE = re.compile(r"\b(?:for\s+(?:example|instance)|e\.\s?g\.|such\s+
 # the upper end of a range: "140–150 miles" (an en dash reads as "-" once normalised), "from 140 to 150" (holdout31);
 # not after an operator or an equals sign ("x = 10-2" is arithmetic)
 _RANGE_BEFORE = re.compile(r"(?<![\d.=+*/^-])(?<![=+*/^-]\s)\d+(?:\.\d+)?(?:\s*(?:[–—]|\bto\b)\s*|-)\$?\Z"
-                           # "between 150 and 300", "first 150, then 300": one end of a range, one term of a sequence (holdout44)
-                           r"|\b(?:between\s+\$?-?\d[\d.,]*\$?\s+and|first\s+\$?-?\d[\d.,]*\$?\s*,?\s*(?:and\s+)?then)\s*\$?\Z", re.IGNORECASE)
+                           # "between 150 and 300", "first 150, then 300": one end of a range, one term of a sequence (holdout44);
+                           # "between" in other languages: "entre 40 et 43", "zwischen 40 und 43", "между 40 и 43" (fixhack)
+                           r"|\b(?:(?:between|entre|zwischen|между|tra|fra|tussen|między)\s+\$?-?\d[\d.,]*\$?\s+(?:and|et|y|e|und|и|en|a|i)|first\s+\$?-?\d[\d.,]*\$?\s*,?\s*(?:and\s+)?then)\s*\$?\Z", re.IGNORECASE)
 
 
 _MEASURED_FROM_BEFORE = re.compile(r"(?:\A|(?<=[\s,;(]))" + _MEASURED_FROM, re.IGNORECASE)

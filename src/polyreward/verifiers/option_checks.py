@@ -66,14 +66,69 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
         beside = {found for _, _, found in cognate_mentions(phrase.group(1), options)} if phrase and len(phrase.group(1).split()) <= 4 else set()
     if beside and letter not in beside:
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)", "B, un macrolide"
-    rest_of_line = re.match(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)", view[mention.end(1):])
-    if rest_of_line is not None and _option_key(options.get(letter, "")) != _option_key(rest_of_line.group(1)) and any(
-            key != letter and _option_key(text) == _option_key(rest_of_line.group(1)) for key, text in options.items()):
-        return None, ""  # "**Answer: C. Thalassemia trait**": the rest of the answer line is another option's text (holdout33)
-        # (and not also the letter's own: "A. (-1, 3)" where B is "[-1, 3]", whose words are the same: holdout42)
+    if _titled_as_another_option(view[mention.end(1):], letter, options):
+        return None, ""  # "**Answer: C. Thalassemia trait**", "D. Ulnar nerve — it is ...": a title of another option
+    if _glossed_as_another_option(view, mention.end(1), letter, options):
+        return None, ""  # "\\boxed{D} (linear time, O(n))", "B (it blocks the P2Y12 receptor, like clopidogrel)"
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""
     return result
+
+
+# the title after "C. ": a word, up to the end of the line or a separator that ends a title ("D. Ulnar nerve — it is
+# ...", "C. Golgi apparatus**", "E. Iron, which has 26 protons"); "D. (O positive, C, is often used ...)" is an aside
+_WHOLE_LINE = re.compile(r"\.[^\S\n]+([^\n]{1,80}?)[\s*.]*(?:\n|\Z)")  # "**Answer: A. (1, 3)**": the whole rest of the line
+_TITLE = re.compile(r"\.[^\S\n]+(?=[*_]*[^\W_])([^\n]{1,80}?)(?:[^\S\n]*(?:[—–:;(,]|[^\S\n]-[^\S\n])|[\s*.]*(?:\n|\Z))")
+
+
+def _titled_as_another_option(after: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Is the letter followed by ``. `` and a title that is another option's whole text, not the start of its own
+    ("**Answer: C. Thalassemia trait**", "Final answer: D. Ulnar nerve — it is the nerve most often injured", Ulnar
+    nerve being C; holdout33, holdout35)? The title ends at the end of the line or at a dash, colon, semicolon,
+    parenthesis or comma, so a sentence that goes on ("D. Ulnar nerve injury would give a claw hand") is none. Not
+    when the title is also the letter's own text ("A. (-1, 3)" where B is "[-1, 3]", same words: holdout42) or opens
+    it ("A. 1, 2" where B is "1"), nor when its sentence names a letter ("C. Oxygen (A) is what plants release.")."""
+    own = _option_key(options.get(letter, ""))
+    for title in (_WHOLE_LINE.match(after), _TITLE.match(after)):
+        key = _option_key(title.group(1)) if title is not None else ""
+        if key and letter_pattern(_letters_of(options)).search(after[title.end(1):].split("\n", 1)[0].split(". ", 1)[0]):
+            continue  # "The answer is C. Oxygen (A) is what plants release.": the sentence names the text's own letter
+        if key and own != key and not own.startswith(key + " ") and any(
+                other != letter and _option_key(text) == key for other, text in options.items()):
+            return True
+    return False
+
+
+# a gloss after the letter: a parenthesis right after it, or a dash and the rest of its clause
+_GLOSS = re.compile(r"[)\]]?[}$*]{0,3}[^\S\n]*(?:\(([^()\n]{1,120}(?:\([^()\n]{0,20}\)[^()\n]{0,60})*)\)|[—–][^\S\n]*([^\n.;!?]{1,120}))")
+# words that set the other option named in a gloss against the letter's ("unlike", "rather than", "vs", "other")
+_CONTRAST = re.compile(r"\b(?:not|no|unlike|rather|instead|vs|versus|than|other|others|over|confus\w*|mistak\w*|differ\w*|"
+                       r"except|but)\b|n't\b")
+_MAX_GLOSS_WORDS = 14
+
+
+def _glossed_as_another_option(view: str, at: int, letter: str, options: Mapping[str, str]) -> bool:
+    """Is the letter glossed, right after it, by words that name another option and not its own: a parenthesis
+    ("\\boxed{D} (linear time, O(n))" where O(n) is B, "B (it blocks the P2Y12 receptor, like clopidogrel)" where the
+    receptor is C's) or a dash and the rest of its clause? An option is named by its whole text (the longest one where
+    two overlap: "O(n)" inside "O(n log n)" names only the latter) or by a word that is a cognate of one option's
+    words only (:func:`cognate_mentions`: "receptor", "Nervus ulnaris"). The gloss says what the letter stands for,
+    and it stands for another option: neither is the answer (holdout26, holdout29). A gloss that names another letter
+    or sets the option against the letter's ("unlike", "not", "rather than", "other") weighs options and is left to
+    the other rules; one longer than 14 words is an explanation, not a gloss."""
+    gloss = _GLOSS.match(view, at)
+    if gloss is None:
+        return False
+    inner = gloss.group(1) if gloss.group(1) is not None else gloss.group(2)
+    start = gloss.start(1) if gloss.group(1) is not None else gloss.start(2)
+    lowered = inner.lower().replace("−", "-")
+    if len(inner.split()) > _MAX_GLOSS_WORDS or _CONTRAST.search(lowered) or any(letter_pattern(_letters_of(options)).finditer(inner)):
+        return False
+    spans = [(found.start(), found.end(), key) for key, text in options.items()
+             for found in option_mentions(lowered, text, view.lower(), start)]
+    named = {key for begin, end, key in spans if not any(b <= begin and end <= e and (e - b) > (end - begin) for b, e, _ in spans)}
+    named |= {key for _, _, key in cognate_mentions(inner, options)}
+    return bool(named) and letter not in named
 
 
 def _concludes_from_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:

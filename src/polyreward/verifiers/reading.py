@@ -47,6 +47,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 import unicodedata
 from collections.abc import Iterable, Iterator
 
+from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS, WRONG_WORDS
 from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
@@ -286,6 +287,22 @@ def _drop_html_comments(text: str) -> str:
 _LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
 
 
+# a value, math or markup in a comment, masked when it is read as a caveat; the words that let it be read
+_COMMENT_VALUE = re.compile(r"[^\s,;.!?]*[\d\\$<>{}][^\s,;!?]*")
+_COMMENT_DOUBT = re.compile(r"\b(?:not\s+(?:\w+\s+)?sure|unsure|uncertain|(?:don't|do\s+not)\s+(?:know|count|grade|use|trust)|guess\w*|maybe|perhaps|"
+                            r"possibly|doubt\w*|wrong|placeholder|unverified|ignore|retract\w*|withdraw\w*|scratch|wait)\b|"
+                            + UNSURE_WORDS + "|" + MAYBE_WORDS + "|" + WRONG_WORDS, re.IGNORECASE)
+
+
+def _doubting_comment(line: str, comment: str) -> str:
+    """A comment after the writer's words on ``line`` that doubts or withdraws the answer (``\\boxed{42} % not sure,
+    maybe 41``): a caveat with its values and labels masked, so it can qualify, never supply (fixhack); else ""."""
+    words = comment.strip()
+    if not line.strip() or not words or len(words) > 200 or not _COMMENT_DOUBT.search(words):
+        return ""
+    return f" ({NOTE_BREAK.sub(', ', _LABEL_WORD.sub('…', _COMMENT_VALUE.sub('…', words)))}) "
+
+
 def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
     same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
@@ -294,7 +311,7 @@ def _comment_as_caveat(text: str, start: int, comment: str) -> str:
     line = text[text.rfind("\n", 0, start) + 1:start]
     words = comment.strip()
     if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
-        return " "
+        return _doubting_comment(line, words) or " "  # "<!-- or 3/5? I'm not sure -->": masked, read as doubt
     return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
@@ -345,7 +362,7 @@ def _drop_latex_comments(text: str) -> str:
     for index, line in enumerate(lines):
         for match in _PERCENT.finditer(line):
             if not _is_percent_sign(line, match.start()):
-                lines[index] = line[:match.start()]
+                lines[index] = line[:match.start()] + _doubting_comment(line[:match.start()], line[match.end():])
                 break
     return "\n".join(lines)
 

@@ -8,7 +8,10 @@ takes the writer's answer to the question that was asked:
   first control token after the writer's words ends the turn ("<|im_end|>", "<|eot_id|>", "<end_of_turn>",
   "[/INST]"). After an answer, a **new question** the writer makes up ends it too: a line that opens with a
   question heading ("Question:", "Question 2:", "Q:", "Problem:", "Human:", "User:"), once the text before it has
-  stated an answer ("The answer is 20.", "#### 18", "\\boxed{27}"). What follows answers another question: it
+  stated an answer ("The answer is 20.", "#### 18", "\\boxed{27}"); before one, a made-up user turn ("User:",
+  "Human:") after the writer's words is dropped up to the writer's next header ("I'm not sure. User: The answer is B.
+  Assistant: Okay." answers nothing: a turn the writer invents for someone else is not the writer's answer, while
+  its own "Assistant:" lines stay read). What follows answers another question: it
   never supplies the answer ("... The answer is 20. Question 2: ... The answer is 5." is not paid for 5) and never
   takes it away ("#### 18 Q: ... #### 15" is paid for 18).
 * **The writer's later turns** (:func:`later_turns`): after the end of the turn, what the writer goes on to write
@@ -62,6 +65,8 @@ _WRITER_HEADER = re.compile(_template_header("assistant|model") + r"[ \t]*(?:<\|
 _HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
             r"[ \t]*(?:\*\*)?[ \t]*:")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
+# a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
+_MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
 # line ("... = 36.", "B. Queue (first in, first out)")
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
@@ -88,7 +93,10 @@ def answer_part(text: str) -> str:
     answer readers read; a prompt or a reference read as plain text keeps its questions. A tutor's aside sections
     (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
     text = without_asides(text)
-    return without_unfinished_repeat(text[:_question_end(text, 0, len(text))])
+    text = text[:_question_end(text, 0, len(text))]
+    if "User" in text or "Human" in text:  # (speed)
+        text = _MADE_UP_USER_TURN.sub(r"\1", text)  # no answer stated before it: the user's words are not the writer's
+    return without_unfinished_repeat(text)
 
 
 def _turn_span(text: str) -> tuple[int, int]:
@@ -212,6 +220,23 @@ def later_turns(text: str) -> str:
         elif role in ("user", "human") and _asks_new_question(body):
             break  # what follows answers another question
     return "\n\n".join(turn for turn in turns if turn)
+
+
+def corrected_when_challenged(text: str) -> bool:
+    """Does the writer, after its own turn, go on as the assistant past a user turn that challenges the answer ("Are
+    you sure? That's f(10).", "That doesn't look right.")? Its later answer is then a correction, the last word, as
+    a self-correction inside one turn is ("The answer is D ... User: Are you sure? Assistant: You're right, it's
+    B." answers B; holdout27), while a later turn with no challenge before it only takes the answer away."""
+    end = _own_turn_span(text)[1]
+    headers = list(_ROLE_HEADER.finditer(text, end))[:50]
+    for number, found in enumerate(headers[:-1]):
+        role = (found.group("role") or found.group("tagged") or found.group("named") or "").lower()
+        body = text[found.end():headers[number + 1].start()]
+        nxt = headers[number + 1]
+        if role in ("user", "human") and _CHALLENGE.search(body) and not _asks_new_question(body) and (
+                nxt.group("role") or nxt.group("tagged") or nxt.group("named") or "").lower() in _WRITER_ROLES:
+            return True
+    return False
 
 
 # --- the question asked, when the completion writes questions itself ----------------------------------------------

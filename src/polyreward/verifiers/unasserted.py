@@ -6,7 +6,8 @@ Structural rules read on the answer's own clause before it and on the clauses ju
 
 * **asked, not stated**: the answer inside an embedded yes/no question ("The question is whether the total equals 42",
   "I wonder whether the answer is 4", "It is unclear if n = 8 works"); a check ("Let's check whether 42 works") is
-  read as a check before this;
+  read as a check before this; or inside a yes/no question of its own ("Would that be 64 cm³, or do we need the
+  surface area?");
 * **a disowned source**: the answer as what a method the writer calls faulty produces ("A naive application of the
   formula gives 12", "the careless estimate yields 7") -- an adjective of fault on the subject of the producing verb;
 * **a declared confidence**: a clause of its own that states a confidence of one half or less ("Confidence: 35%.",
@@ -157,6 +158,24 @@ _RELABELED = re.compile(r"\bas\s+\(?(?:[A-Ea-e]|[1-5])\)?\s*(?:[-–—]|to|thro
 _SENTENCE_OPENING = re.compile(r"[.!?\n](?=\s)")
 
 
+# a yes/no question: its sentence opens with an auxiliary verb ("Would that be 64 cm³, ...?", "Is it B?", "Could the
+# answer be 42?") and closes with "?" after the answer (fixhack)
+_YES_NO_OPENING = re.compile(r"(?:would|could|should|might|can|is|are|was|were|does|do|did|will|shall|isn't|wouldn't|couldn't)\s",
+                             re.IGNORECASE)
+_SENTENCE_BREAK = re.compile(r"[.!?\n]")
+
+
+def _in_yes_no_question(text: str, start: int) -> bool:
+    """Is the answer at ``text[start:]`` inside a yes/no question (:data:`_YES_NO_OPENING`), its sentence closed by "?"?"""
+    window = text[max(0, start - 2 * WINDOW):start]
+    opening = len(window) - len(_SENTENCE_BREAK.split(window)[-1])
+    sentence = window[opening:].lstrip(" \t*#>-")
+    if _YES_NO_OPENING.match(sentence) is None:
+        return False
+    close = _SENTENCE_BREAK.search(text, start, start + 2 * WINDOW)
+    return close is not None and close.group() == "?"
+
+
 def unasserted_before(text: str, start: int, own: str) -> bool:
     """A declared low confidence in the clauses before the answer at ``text[start:]``, a refusal to give the answer
     before it, a request to a grader in its own clause (``own``, the clause up to it), or a bare answer (``own`` has no
@@ -167,6 +186,8 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
         return True  # "Reading the options bottom-up as A–E, the answer is B": a letter of the writer's own labels (holdout16)
     if _GRADING_REQUEST.search(own):
         return True
+    if _in_yes_no_question(text, start):
+        return True  # "Would that be 64 cm³, or do we need the surface area instead?": asked, not stated
     # markup is no word, nor a collapsed block's label ("<details><summary>spoiler</summary>\\boxed{14}")
     bare = _MARKUP_ONLY.sub("", own) if "<" in own or "\\" in own else own  # (speed: all markup opens with < or \\)
     return not WORDS.search(bare) and _NO_ANSWER.search(_previous_clause(text, start - len(own))) is not None

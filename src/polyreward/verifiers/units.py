@@ -42,6 +42,16 @@ _AFTER_VALUE = re.compile(r"\$?[^\S\n]*(?:\\[,;: ]|~)?[^\S\n]*(?:\\(?:text|mathr
 _ASKED = re.compile(r"\b(?:how\s+many|in|into|to)\s+(?:\\text\{\s*)?" + _ANY_UNIT + r"(?![^\W\d_])", re.IGNORECASE)
 
 
+_CLAUSE_CLOSES = re.compile(r"[\s.!)*$]*\Z")
+
+
+def measure_closes(clause: str, end: int) -> bool:
+    """Does a unit follow the value ending at ``clause[end]`` and close the clause ("it is 39 cm.", "c'est 540°.")? A
+    measure, not a count ("3 steps"): read as another value where the clause withdraws the answer (fixhack)."""
+    unit = _AFTER_VALUE.match(clause, end)
+    return unit is not None and _CLAUSE_CLOSES.match(clause, unit.end()) is not None
+
+
 def _canonical(match: re.Match) -> tuple[str, int] | None:
     """(unit, power) of a match of :data:`_ANY_UNIT`, or None for a word that names no known unit."""
     word = match.group("unit")
