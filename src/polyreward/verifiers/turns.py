@@ -61,9 +61,12 @@ def _role_token(roles: str) -> str:
 # the writer's own turn after it
 _OTHER_TURN_FIRST = re.compile(r"\A\s*" + _template_header(r"system|user|human|tool") + r"\b|\A\s*" + _role_token("system|user"))
 _WRITER_HEADER = re.compile(_template_header("assistant|model") + r"[ \t]*(?:<\|end_header_id\|>)?|" + _role_token("assistant"))
-# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
-_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
-            r"[ \t]*(?:\*\*)?[ \t]*:")
+# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:", or
+# a textbook's numbered exercise ("\\textbf{Exercise 2.4.}", "**Problem 3.**", "Exercise 2.4.": holdout54)
+_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+            r"[ \t]*(?:\*\*)?[ \t]*:"
+            r"|(?:\*\*|\\textbf\{)(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:]?[ \t]*(?:\*\*|\})[ \t]*:?"
+            r"|Exercise[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:])")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 # a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
