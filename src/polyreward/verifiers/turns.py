@@ -327,6 +327,84 @@ def for_the_question(prompt: str, completion: str) -> list[str] | None:
     return parts if matched else None
 
 
+# --- a new item of the prompt's own few-shot template ----------------------------------------------------------------
+# A base model trained on a few-shot prompt answers, then goes on with the template: a made-up next item (holdout54).
+# The prompt shows the template: its items each end in a line that opens with the same answer mark ("Answer:", "A:",
+# "Solution:"), the last one left for the writer; they may each open with the same header ("Question:", "Q:",
+# "Problem 2:") or none (MMLU: the question, its options, "Answer:").
+
+# the answer mark that opens a line of the prompt: the word is captured
+_ITEM_MARK = re.compile(r"^[ \t]*(?P<mark>(?:#{1,4}[ \t]*)?(?:Answer|A|Solution|Response|Output)[ \t]*:)", re.MULTILINE)
+# a header opening an item's first line: a word of two letters or more, or "Q", with a number or not, then ":" or "."
+# ("Question:", "Q3.", "Problem 2:", "### Instruction:"; not an option "A." or a step "1.")
+_ITEM_HEADER = re.compile(r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:[A-Za-z]{2,12}|Q)(?:[ \t]*\d{1,3})?[ \t]*(?:\*\*)?[ \t]*[:.]")
+_OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][.)][ \t]+\S", re.MULTILINE)
+_PARAGRAPH_START = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?=\S)")
+
+
+def _item_opening(prompt: str, start: int, mark_at: int) -> int:
+    """Where the prompt's item whose answer mark is at ``mark_at`` opens (the item starts after ``start``): at the
+    mark's paragraph, or the paragraph before when the mark opens its own (Minerva's "Solution:")."""
+    opening = max(prompt.rfind("\n\n", start, mark_at) + 2, start)
+    if opening >= mark_at - 1:
+        opening = max(prompt.rfind("\n\n", start, max(opening - 2, start)) + 2, start)
+    return opening
+
+
+def _template(prompt: str) -> tuple[str, re.Pattern[str] | None, bool, str] | None:
+    """The prompt's few-shot template, or None when it shows none: its answer mark (as written), the pattern of the
+    header every item opens with (None when they share none), whether its last item lists options, and that item
+    (the question asked). A template is two items or more, or one under a header, the last one's mark closing the
+    prompt."""
+    marks = list(_ITEM_MARK.finditer(prompt))
+    if not marks or prompt[marks[-1].end():].strip():
+        return None
+    mark = marks[-1].group("mark").strip()
+    marks = [found for found in marks if found.group("mark").strip() == mark][-20:]
+    headers, start, opening = set(), 0, 0
+    for found in marks:
+        opening = _item_opening(prompt, start, found.start())
+        header = _ITEM_HEADER.match(prompt, opening)
+        headers.add(re.sub(r"\d+", "0", header.group().strip()) if header else None)
+        start = max(prompt.find("\n\n", found.end()), found.end())
+    header = headers.pop() if len(headers) == 1 else None
+    if header is None and len(marks) < 2:
+        return None
+    last = prompt[opening:marks[-1].start()]
+    pattern = None if header is None else re.compile(r"^[ \t]*" + re.escape(header).replace("0", r"\d{1,3}"), re.MULTILINE)
+    return mark, pattern, len(_OPTION_LINE.findall(last)) >= 2, last
+
+
+def template_item_start(prompt: str, completion: str) -> int | None:
+    """Where ``completion`` opens a new item of ``prompt``'s few-shot template, or None: a line that opens with the
+    header of the prompt's items, or a paragraph in the shape of one (a question -- its options when the prompt's
+    item lists options, else a first line ending in "?" -- then a line that opens with the prompt's answer mark);
+    an item that asks the question asked is no new one. What follows is a made-up next example (or an exemplar
+    echoed): it neither supplies the answer nor takes it away; the answer is what comes before it."""
+    if not prompt or ":" not in completion:
+        return None
+    template = _template(whole_prompt(prompt))
+    if template is None:
+        return None
+    mark, header, options, last = template
+    asked = set(_tokens(_stem(_last_question(last))))
+    starts = {at.end() for at in _PARAGRAPH_START.finditer(completion)}
+    if header is not None:
+        starts.update(at.start() for at in header.finditer(completion))
+    for start in sorted(starts)[:50]:
+        stop = completion.find("\n\n", start)
+        block = completion[start:stop if stop >= 0 else len(completion)]
+        at = block.find("\n" + mark)
+        question = block[:at] if at > 0 else block
+        if header is not None and header.match(completion, start):
+            question = question[header.match(completion, start).end() - start:]
+        elif at <= 0 or not (len(_OPTION_LINE.findall(question)) >= 2 if options else question.split("\n", 1)[0].rstrip().endswith("?")):
+            continue
+        if not _same_question(_stem(question), asked):
+            return start
+    return None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
@@ -340,6 +418,9 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     whole when it asks no question of its own."""
     parts = for_the_question(prompt, completion)
     if parts is None:
+        item = template_item_start(prompt, completion)
+        if item is not None:  # a made-up next item of the prompt's template: the answer is what comes before it
+            completion = completion[:item]
         return completion, flips_in_loop(completion, read)
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
