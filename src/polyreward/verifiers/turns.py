@@ -21,6 +21,11 @@ takes the writer's answer to the question that was asked:
   ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
   never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
 
+* **A new item of the prompt's own template** (:func:`template_item_start`): with the prompt known, a line that opens
+  with the header its few-shot items share, or a paragraph in the shape of one of its items (a question, its options
+  where the prompt's have them, then the prompt's answer mark "Answer:"), is a made-up next example or an echoed
+  exemplar (holdout54): the answer is what comes before it, none when nothing does.
+
 * **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
   until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
   answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
@@ -33,6 +38,7 @@ in the text but for the loop check, which compares the last line with at most 2,
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.sections import without_asides
@@ -351,6 +357,7 @@ def _item_opening(prompt: str, start: int, mark_at: int) -> int:
     return opening
 
 
+@lru_cache(maxsize=256)  # (speed: a group's completions share their prompt)
 def _template(prompt: str) -> tuple[str, re.Pattern[str] | None, bool, str] | None:
     """The prompt's few-shot template, or None when it shows none: its answer mark (as written), the pattern of the
     header every item opens with (None when they share none), whether its last item lists options, and that item
