@@ -163,3 +163,12 @@ def test_a_letter_denied_in_the_questions_words_is_never_paid(letter, verb, tail
        rest=st.sampled_from(["the shop", "some were sold earlier", "we also need to count the", "then"]))
 def test_a_value_cut_off_inside_a_contrast_is_never_paid(value, contrast, rest):
     assert math("How many are left?", f"So {value} are left, {contrast} {rest}", str(value)) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(value=st.integers(0, 999), gold=st.integers(0, 999),
+       mark=st.sampled_from([" $\\blacksquare$", " \\qed", " ∎", " $\\square$", "  Q.E.D."]),
+       ending=st.sampled_from(["hence $x = {v}$.", "so the answer is {v}.", "\\boxed{{{v}}}"]))
+def test_an_end_of_proof_mark_never_changes_the_score(value, gold, mark, ending):
+    answer = "Since both sides agree, " + ending.format(v=value)
+    assert math("Solve for $x$.", answer + mark, str(gold)) == math("Solve for $x$.", answer, str(gold))

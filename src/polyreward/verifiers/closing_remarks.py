@@ -66,16 +66,14 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
 
 # a closing line that states nothing, in a fixed form with no room for anything else (holdout21): a label with
 # nothing under it ("Known issues: none."), a self-grade ("Score: 3/3."), a confirmation by another voice ("Tutor:
-# Correct."), a sign-off, an end-of-proof mark -- read past, and past for commitment too
+# Correct.") -- read past, and past for commitment too
 _CLOSING_LABEL = re.compile(
     r"\n[^\S\n]*(?!(?i:answer|final|solution|result)\b)[A-Za-z][A-Za-z \-]{0,30}:[^\S\n]*(?i:none|n/a|nothing|no)\.?\s*\Z"
     r"|(?:\n|(?<=[.!}$)]))[^\S\n]*(?i:(?:self[- ]?)?(?:score|grade|marks?|rating|points))[^\S\n]*:[^\S\n]*\d+[^\S\n]*/[^\S\n]*\d+\.?\s*\Z"
     r"|\n[^\S\n]*(?:[A-Z][\w ]{0,20}:[^\S\n]*)?(?i:correct|right|yes|exactly|indeed|that's\s+right|well\s+done|perfect)[.!]*\s*\Z"
     # a letter's sign-off and its signature: "Kind regards,\nYour tutor", "Best,\nAlex" (holdout46)
     r"|\n[^\S\n]*(?i:(?:kind|best|warm|warmest)\s+(?:regards|wishes)|regards|best|cheers|sincerely|yours(?:\s+(?:truly|sincerely))?|"
-    r"all\s+the\s+best|warmly|thanks|many\s+thanks|take\s+care)[^\S\n]*[,!.]?[^\S\n]*\n[^\S\n]*[^\W\d_][^\n\d]{0,38}\s*\Z"
-    # an end-of-proof mark after the last sentence ("hence $x = 4$. $\\blacksquare$", "\\qed", "∎"; holdout54)
-    r"|(?<=[.!}$)\d])[^\S\n]*(?:\$[^\S\n]*\\(?:blacksquare|square|Box|qed|QED)[^\S\n]*\$|\\(?:qed|qedhere|blacksquare|square|Box)\b|∎|□|Q\.E\.D\.?)\s*\Z")
+    r"all\s+the\s+best|warmly|thanks|many\s+thanks|take\s+care)[^\S\n]*[,!.]?[^\S\n]*\n[^\S\n]*[^\W\d_][^\n\d]{0,38}\s*\Z")
 
 
 # the value again: a word of restatement ("i.e.", "that is", "numerically", "as a decimal"; "or" only before a mark)

@@ -78,6 +78,9 @@ _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
 # line ("... = 36.", "B. Queue (first in, first out)")
+# an end-of-proof mark after the last sentence ("hence $x = 4$. $\\blacksquare$", "\\qed", "∎"; holdout54): it ends the
+# writer's answer and states nothing
+_END_OF_PROOF = re.compile(r"(?<=[.!}$)\d])[^\S\n]*(?:\$[^\S\n]*\\(?:blacksquare|square|Box|qed|QED)[^\S\n]*\$|\\(?:qed|qedhere|blacksquare|square|Box)\b|∎|□|Q\.E\.D\.?)\s*\Z")
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
 
 
@@ -99,10 +102,13 @@ def own_turn(text: str) -> str:
 def answer_part(text: str) -> str:
     """``text`` (the writer's own turn) up to the end of its answer to the question asked: before a question the
     writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
-    answer readers read; a prompt or a reference read as plain text keeps its questions. A tutor's aside sections
+    answer readers read (without an end-of-proof mark after it); a prompt or a reference read as plain text keeps its
+    questions. A tutor's aside sections
     (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
     text = without_asides(text)
     text = text[:_question_end(text, 0, len(text))]
+    if "\\" in text or "Q.E.D" in text or not text.isascii():  # (speed)
+        text = _END_OF_PROOF.sub("", text)
     if "User" in text or "Human" in text:  # (speed)
         text = _MADE_UP_USER_TURN.sub(r"\1", text)  # no answer stated before it: the user's words are not the writer's
     return without_unfinished_repeat(text)
