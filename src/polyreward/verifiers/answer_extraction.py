@@ -60,7 +60,7 @@ from polyreward.verifiers.later_values import operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after, measured_from
+from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
@@ -502,8 +502,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
-    if not trusted and _CUT_OFF.search(without_closing_label(text)[-200:]):
-        return Extracted("", "truncated")  # "..., then we need to multiply by": no final statement
+    if not trusted and (_CUT_OFF.search(without_closing_label(text)[-200:]) or CUT_OFF_QUALIFYING.search(text[-300:])):
+        return Extracted("", "truncated")  # "..., then we need to multiply by", "... if nobody else ate, but": no final statement
     return _read_lines(text)[0]
 
 

@@ -369,7 +369,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
         if (CUT_OFF_MID_SENTENCE.search(view[-80:]) or any(view[m.end():m.end() + 2].startswith("?") for m in letter_mentions(view, letter, letters))
-                or re.match(r"[^.!?\n]*\?", view[end:])):  # the last naming asks: "Shall I explain why the photon (C) ...?" (holdout51)
+                or re.match(r"[^.!?;\n]*\?", view[end:])):  # the last naming asks, in its sentence or clause after ";" (holdout51)
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"

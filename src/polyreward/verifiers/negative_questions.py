@@ -29,10 +29,33 @@ def question_negations(prompt: str) -> set[str]:
     return {m.group("word").lower() for q in _QUESTION.finditer(prompt) for m in _NEGATED.finditer(q.group())} - _TRUTH
 
 
+# a letter the writer says is not what a question asks for: "(C) is not a perfect square", "B isn't prime" -- the
+# letter, its verb, the negation, an article, then the predicate's first word
+_LETTER_DENIED = re.compile(r"(?P<lead>(?<![\w(])\(?[A-J]\)?[ \t]+(?:(?:is|are|was|does|do|can|will)[ \t]+not|(?:is|are|was|does|do|ca|wo)n't)"
+                            r"[ \t]+)(?P<article>(?:(?:a|an|the|be)[ \t]+)?)(?P<word>[A-Za-z]{3,})\b")
+# a question that negates, asks for the least or the exception: its predicate denied is its answer, not a denial
+_NEGATING_QUESTION = re.compile(r"\b(?:not|no|never|none|except|least|false|incorrect|untrue)\b|n't\b", re.IGNORECASE)
+# words of a question no predicate is made of
+_NOT_PREDICATES = {"which", "what", "following", "these", "those", "options", "option", "choice", "only", "just",
+                   "merely", "simply", "necessarily", "always", "that", "this", "there", "here", "have", "from", "with"}
+
+
+def question_predicates(prompt: str) -> set[str]:
+    """The words (three letters or more) of the prompt's questions that negate nothing (its sentences that end in
+    "?"), lower-case: what a question asks the chosen option to be ("perfect", "square" for "Which of the following
+    numbers is a perfect square?")."""
+    return {word.lower() for q in _QUESTION.finditer(prompt) if not _NEGATING_QUESTION.search(q.group())
+            for word in re.findall(r"[A-Za-z]{3,}", q.group())} - _NOT_PREDICATES - _TRUTH
+
+
 def in_the_questions_words(prompt: str, completion: str) -> str:
     """``completion`` with each negation of a predicate the prompt's question negates read without its negation word
-    ("The one not counted is C." -> "The one counted is C." for "Which ... is NOT counted ...?"); unchanged when the
-    question negates nothing."""
+    ("The one not counted is C." -> "The one counted is C." for "Which ... is NOT counted ...?"), and each letter
+    the writer says is not what a question that negates nothing asks for read as a letter called not correct ("(C)
+    is not a perfect square" -> "(C) is not correct: a perfect square" for "Which ... is a perfect square?": the
+    writer denies C in the question's own words, holdout54); unchanged when neither is there."""
+    if "not" in completion or "n't" in completion:
+        completion = _denied_letters(prompt, completion)
     asked = question_negations(prompt)
     if not asked:
         return completion
@@ -45,3 +68,16 @@ def in_the_questions_words(prompt: str, completion: str) -> str:
         return lead + match.group("word")  # "doesn't cause" -> "does cause", "can't cause" -> "can cause"
 
     return _NEGATED.sub(read, completion)
+
+
+def _denied_letters(prompt: str, completion: str) -> str:
+    if _LETTER_DENIED.search(completion) is None:
+        return completion
+    predicates = question_predicates(prompt)
+
+    def read(match: re.Match) -> str:
+        if match.group("word").lower() not in predicates:
+            return match.group()
+        return match.group("lead") + "correct: " + match.group("article") + match.group("word")
+
+    return _LETTER_DENIED.sub(read, completion)

@@ -172,6 +172,14 @@ def cut_off_after(words: str, marks: str = "", *, glued_to_a_stop: bool = False)
     return rf"(?:{stop}\b(?:{words}){signs})\s*\Z"
 
 
+# a last sentence cut off while it still qualifies its value: no stop at the end, and after its last number a condition
+# or a contrast ("so 8 - 6 = 2 slices would be left if nobody else ate, but then the host also eats": holdout54) --
+# the writer was still taking the value back when the text ends, and commits to nothing
+CUT_OFF_QUALIFYING = re.compile(r"\d(?:[^\d.!?\n]|\.(?=\d))*?\b(?:would|could|might)\b[^\d.!?\n]*\b(?:if|unless|but)\b[^\d.!?\n]*(?<=[A-Za-z])\s*\Z"
+                                r"|\d(?:[^\d.!?\n]|\.(?=\d))*?(?:,|;|\s)[ \t]*(?:but|however|although|though|unless|except)\b[^\d.!?\n]*(?<=[A-Za-z])\s*\Z",
+                                re.IGNORECASE)
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 

@@ -21,6 +21,11 @@ takes the writer's answer to the question that was asked:
   ("The answer is 10.<|im_end|><|im_start|>assistant Sorry, I made a mistake ... The answer is 12." is not paid),
   never supply one ("I'm not sure.<|im_end|><|im_start|>assistant The answer is 42" stays unanswered).
 
+* **A new item of the prompt's own template** (:func:`template_item_start`): with the prompt known, a line that opens
+  with the header its few-shot items share, or a paragraph in the shape of one of its items (a question, its options
+  where the prompt's have them, then the prompt's answer mark "Answer:"), is a made-up next example or an echoed
+  exemplar (holdout54): the answer is what comes before it, none when nothing does.
+
 * **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
   until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
   answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
@@ -33,6 +38,7 @@ in the text but for the loop check, which compares the last line with at most 2,
 from __future__ import annotations
 
 from collections.abc import Callable
+from functools import lru_cache
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.sections import without_asides
@@ -61,14 +67,20 @@ def _role_token(roles: str) -> str:
 # the writer's own turn after it
 _OTHER_TURN_FIRST = re.compile(r"\A\s*" + _template_header(r"system|user|human|tool") + r"\b|\A\s*" + _role_token("system|user"))
 _WRITER_HEADER = re.compile(_template_header("assistant|model") + r"[ \t]*(?:<\|end_header_id\|>)?|" + _role_token("assistant"))
-# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:"
-_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
-            r"[ \t]*(?:\*\*)?[ \t]*:")
+# a question heading that opens a line: "Question:", "**Question 2:**", "Q:", "Problem:", "### Problem 3:", "Human:", or
+# a textbook's numbered exercise ("\\textbf{Exercise 2.4.}", "**Problem 3.**", "Exercise 2.4.": holdout54)
+_HEADING = (r"[ \t]*(?:#{1,4}[ \t]*)?(?:(?:\*\*)?(?:Question|Q|Problem|Exercise|Human|User|Instruction)(?:[ \t]*\d{1,3})?"
+            r"[ \t]*(?:\*\*)?[ \t]*:"
+            r"|(?:\*\*|\\textbf\{)(?:Question|Problem|Exercise)[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:]?[ \t]*(?:\*\*|\})[ \t]*:?"
+            r"|Exercise[ \t]+\d{1,3}(?:\.\d{1,3})*[ \t]*[.:])")
 _NEW_QUESTION = re.compile(r"^" + _HEADING, re.MULTILINE)
 # a made-up user turn on a line of its own after the writer's words, up to the writer's next header ("Assistant:")
 _MADE_UP_USER_TURN = re.compile(r"(?<=\S)(\s*\n)[ \t]*(?:\*\*)?(?:Human|User)[ \t]*(?:\*\*)?[ \t]*:[^\n]*(?:\n(?![ \t]*(?:\*\*)?(?:Assistant|AI|Model)[ \t]*(?:\*\*)?[ \t]*:)[^\n]*)*")
 # the text before it has stated an answer: an answer word, a box, GSM8K's "####", a number or a letter that closes a
 # line ("... = 36.", "B. Queue (first in, first out)")
+# an end-of-proof mark after the last sentence ("hence $x = 4$. $\\blacksquare$", "\\qed", "∎"; holdout54): it ends the
+# writer's answer and states nothing
+_END_OF_PROOF = re.compile(r"(?<=[.!}$)\d])[^\S\n]*(?:\$[^\S\n]*\\(?:blacksquare|square|Box|qed|QED)[^\S\n]*\$|\\(?:qed|qedhere|blacksquare|square|Box)\b|∎|□|Q\.E\.D\.?)\s*\Z")
 _ANSWER_STATED = re.compile(r"\\boxed\b|\\fbox\b|^#{4}[ \t]*\S|\banswer\b|\d[^\n]*$|^[ \t]*\(?[A-E]\b[.):]?", re.IGNORECASE | re.MULTILINE)
 
 
@@ -90,10 +102,13 @@ def own_turn(text: str) -> str:
 def answer_part(text: str) -> str:
     """``text`` (the writer's own turn) up to the end of its answer to the question asked: before a question the
     writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
-    answer readers read; a prompt or a reference read as plain text keeps its questions. A tutor's aside sections
+    answer readers read (without an end-of-proof mark after it); a prompt or a reference read as plain text keeps its
+    questions. A tutor's aside sections
     (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
     text = without_asides(text)
     text = text[:_question_end(text, 0, len(text))]
+    if "\\" in text or "Q.E.D" in text or not text.isascii():  # (speed)
+        text = _END_OF_PROOF.sub("", text)
     if "User" in text or "Human" in text:  # (speed)
         text = _MADE_UP_USER_TURN.sub(r"\1", text)  # no answer stated before it: the user's words are not the writer's
     return without_unfinished_repeat(text)
@@ -324,6 +339,85 @@ def for_the_question(prompt: str, completion: str) -> list[str] | None:
     return parts if matched else None
 
 
+# --- a new item of the prompt's own few-shot template ----------------------------------------------------------------
+# A base model trained on a few-shot prompt answers, then goes on with the template: a made-up next item (holdout54).
+# The prompt shows the template: its items each end in a line that opens with the same answer mark ("Answer:", "A:",
+# "Solution:"), the last one left for the writer; they may each open with the same header ("Question:", "Q:",
+# "Problem 2:") or none (MMLU: the question, its options, "Answer:").
+
+# the answer mark that opens a line of the prompt: the word is captured
+_ITEM_MARK = re.compile(r"^[ \t]*(?P<mark>(?:#{1,4}[ \t]*)?(?:Answer|A|Solution|Response|Output)[ \t]*:)", re.MULTILINE)
+# a header opening an item's first line: a word of two letters or more, or "Q", with a number or not, then ":" or "."
+# ("Question:", "Q3.", "Problem 2:", "### Instruction:"; not an option "A." or a step "1.")
+_ITEM_HEADER = re.compile(r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:[A-Za-z]{2,12}|Q)(?:[ \t]*\d{1,3})?[ \t]*(?:\*\*)?[ \t]*[:.]")
+_OPTION_LINE = re.compile(r"^[ \t]*\(?[A-J][.)][ \t]+\S", re.MULTILINE)
+_PARAGRAPH_START = re.compile(r"(?:\A|\n[ \t]*\n)[ \t]*(?=\S)")
+
+
+def _item_opening(prompt: str, start: int, mark_at: int) -> int:
+    """Where the prompt's item whose answer mark is at ``mark_at`` opens (the item starts after ``start``): at the
+    mark's paragraph, or the paragraph before when the mark opens its own (Minerva's "Solution:")."""
+    opening = max(prompt.rfind("\n\n", start, mark_at) + 2, start)
+    if opening >= mark_at - 1:
+        opening = max(prompt.rfind("\n\n", start, max(opening - 2, start)) + 2, start)
+    return opening
+
+
+@lru_cache(maxsize=256)  # (speed: a group's completions share their prompt)
+def _template(prompt: str) -> tuple[str, re.Pattern[str] | None, bool, str] | None:
+    """The prompt's few-shot template, or None when it shows none: its answer mark (as written), the pattern of the
+    header every item opens with (None when they share none), whether its last item lists options, and that item
+    (the question asked). A template is two items or more, or one under a header, the last one's mark closing the
+    prompt."""
+    marks = list(_ITEM_MARK.finditer(prompt))
+    if not marks or prompt[marks[-1].end():].strip():
+        return None
+    mark = marks[-1].group("mark").strip()
+    marks = [found for found in marks if found.group("mark").strip() == mark][-20:]
+    headers, start, opening = set(), 0, 0
+    for found in marks:
+        opening = _item_opening(prompt, start, found.start())
+        header = _ITEM_HEADER.match(prompt, opening)
+        headers.add(re.sub(r"\d+", "0", header.group().strip()) if header else None)
+        start = max(prompt.find("\n\n", found.end()), found.end())
+    header = headers.pop() if len(headers) == 1 else None
+    if header is None and len(marks) < 2:
+        return None
+    last = prompt[opening:marks[-1].start()]
+    pattern = None if header is None else re.compile(r"^[ \t]*" + re.escape(header).replace("0", r"\d{1,3}"), re.MULTILINE)
+    return mark, pattern, len(_OPTION_LINE.findall(last)) >= 2, last
+
+
+def template_item_start(prompt: str, completion: str) -> int | None:
+    """Where ``completion`` opens a new item of ``prompt``'s few-shot template, or None: a line that opens with the
+    header of the prompt's items, or a paragraph in the shape of one (a question -- its options when the prompt's
+    item lists options, else a first line ending in "?" -- then a line that opens with the prompt's answer mark);
+    an item that asks the question asked is no new one. What follows is a made-up next example (or an exemplar
+    echoed): it neither supplies the answer nor takes it away; the answer is what comes before it."""
+    if not prompt or ":" not in completion:
+        return None
+    template = _template(whole_prompt(prompt))
+    if template is None:
+        return None
+    mark, header, options, last = template
+    asked = set(_tokens(_stem(_last_question(last))))
+    starts = {at.end() for at in _PARAGRAPH_START.finditer(completion)}
+    if header is not None:
+        starts.update(at.start() for at in header.finditer(completion))
+    for start in sorted(starts)[:50]:
+        stop = completion.find("\n\n", start)
+        block = completion[start:stop if stop >= 0 else len(completion)]
+        at = block.find("\n" + mark)
+        question = block[:at] if at > 0 else block
+        if header is not None and header.match(completion, start):
+            question = question[header.match(completion, start).end() - start:]
+        elif at <= 0 or not (len(_OPTION_LINE.findall(question)) >= 2 if options else question.split("\n", 1)[0].rstrip().endswith("?")):
+            continue
+        if not _same_question(_stem(question), asked):
+            return start
+    return None
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
@@ -337,6 +431,9 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     whole when it asks no question of its own."""
     parts = for_the_question(prompt, completion)
     if parts is None:
+        item = template_item_start(prompt, completion)
+        if item is not None:  # a made-up next item of the prompt's template: the answer is what comes before it
+            completion = completion[:item]
         return completion, flips_in_loop(completion, read)
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
