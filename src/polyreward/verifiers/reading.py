@@ -48,8 +48,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 import unicodedata
 from collections.abc import Iterable, Iterator
 
-from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS, WRONG_WORDS
-from polyreward.verifiers.footnotes import NOTE_BREAK, NOTE_WITH_VALUE, SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
+from polyreward.verifiers.comment_caveats import comment_as_caveat, doubting_comment
+from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
@@ -288,41 +288,9 @@ def _drop_html_comments(text: str) -> str:
         if end < 0:
             return " ".join(parts)
         position = end + len(_HTML_COMMENT_CLOSE)
-        parts.append(_comment_as_caveat(text, start, text[start + len(_HTML_COMMENT_OPEN):end]))
+        parts.append(comment_as_caveat(text, start, text[start + len(_HTML_COMMENT_OPEN):end]))
     parts.append(text[position:])
     return "".join(parts)
-
-
-# a label a yes/no reader or an option reader takes for an answer ("yes", a lone capital letter): never read out of a comment
-_LABEL_WORD = re.compile(r"\b(?:yes|no|maybe|true|false)\b|(?<![\w'])(?-i:[A-HJ-Z])(?![\w'])", re.IGNORECASE)
-
-
-# a value, math or markup in a comment, masked when it is read as a caveat; the words that let it be read
-_COMMENT_VALUE = re.compile(r"[^\s,;.!?]*[\d\\$<>{}][^\s,;!?]*")
-_COMMENT_DOUBT = re.compile(r"\b(?:not\s+(?:\w+\s+)?sure|unsure|uncertain|(?:don't|do\s+not)\s+(?:know|count|grade|use|trust)|guess\w*|maybe|perhaps|"
-                            r"possibly|doubt\w*|wrong|placeholder|unverified|ignore|retract\w*|withdraw\w*|scratch|wait)\b|"
-                            + UNSURE_WORDS + "|" + MAYBE_WORDS + "|" + WRONG_WORDS, re.IGNORECASE)
-
-
-def _doubting_comment(line: str, comment: str) -> str:
-    """A comment after the writer's words on ``line`` that doubts or withdraws the answer (``\\boxed{42} % not sure,
-    maybe 41``): a caveat with its values and labels masked, so it can qualify, never supply (fixhack); else ""."""
-    words = comment.strip()
-    if not line.strip() or not words or len(words) > 200 or not _COMMENT_DOUBT.search(words):
-        return ""
-    return f" ({NOTE_BREAK.sub(', ', _LABEL_WORD.sub('…', _COMMENT_VALUE.sub('…', words)))}) "
-
-
-def _comment_as_caveat(text: str, start: int, comment: str) -> str:
-    """What an HTML comment at ``start`` leaves in the text: nothing, or -- when it follows the writer's words on the
-    same line and holds only words (``\\boxed{720} <!-- TODO placeholder, replace after verifying -->``) -- those
-    words in parentheses, as a footnote is read at its marker: a comment may qualify the answer it annotates, never
-    supply one (a value, math, markup, an answer word with a letter, or a yes/no label keeps it unread; holdout12)."""
-    line = text[text.rfind("\n", 0, start) + 1:start]
-    words = comment.strip()
-    if not line.strip() or not words or len(words) > 200 or NOTE_WITH_VALUE.search(words) or _LABEL_WORD.search(words):
-        return _doubting_comment(line, words) or " "  # "<!-- or 3/5? I'm not sure -->": masked, read as doubt
-    return f" ({NOTE_BREAK.sub(', ', words)}) "
 
 
 def _without_spans(text: str, spans: Iterable[tuple[int, int | None]], filler: str) -> str:
@@ -372,7 +340,7 @@ def _drop_latex_comments(text: str) -> str:
     for index, line in enumerate(lines):
         for match in _PERCENT.finditer(line):
             if not _is_percent_sign(line, match.start()):
-                lines[index] = line[:match.start()] + _doubting_comment(line[:match.start()], line[match.end():])
+                lines[index] = line[:match.start()] + doubting_comment(line[:match.start()], line[match.end():])
                 break
     return "\n".join(lines)
 
