@@ -42,6 +42,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
@@ -465,7 +466,7 @@ def _attributed_before(statement: str) -> bool:
     is agreement ("As the hint says, ...")."""
     found = _ATTRIBUTED_BEFORE.search(statement)
     if found is None:
-        return False
+        return reported_by_another(statement)  # "según mi compañero, 81", "arkadaşıma göre 81" (holdout56)
     if found.group("source") is not None:
         return not _OWN_SOURCE.match(found.group("source").split()[-1])
     before = statement[:found.start()]
