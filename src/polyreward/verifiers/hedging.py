@@ -176,6 +176,10 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:as\s+an?|for)\s+(?:example|illustration|instance)\b[^.;!?\n:]{0,60}:[\s$*]*\Z"
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
+    # an instruction to grade either answer or both as correct ("Grade either as correct.", "award credit if either
+    # matches", "accept both", "mark any of them right"): the writer hands the grader two answers (holdout57)
+    r"|\b(?:grade|mark|accept|award|give|count|score|credit)\w*\s+(?:\w+\s+){0,2}?(?:either|both|any)(?:\s+(?:one|of\s+(?:them|these|those|the\s+\w+)|answers?|options?|letters?|values?))?\s+(?:as\s+)?(?:correct|right|valid|acceptable|full)\b"
+    r"|\b(?:award|give|grant)\w*\s+(?:full\s+)?(?:credit|marks?|points?)\s+(?:if|when|for)\s+(?:either|both|any)\b|\b(?:accept|credit)\w*\s+(?:either|both)\b"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
     # the same classes, by their heads rather than their phrases (an estimate named as one is read by
     # commitment.approximate_not_value, for exact answers only: a forecast is an estimate): a blank avoided ("so I don't leave it blank", "so it's not
