@@ -68,16 +68,20 @@ def _without_aside_paragraphs(text: str) -> str:
     (:data:`_ASIDE_TITLE`: "A common mistake is ...") and neither name the writer's answer nor change their mind."""
     paragraphs = text.split("\n\n")
     kept = [paragraphs[0]] + [paragraph for paragraph in paragraphs[1:] if not (
-        _ASIDE_TITLE.match(paragraph[_NOTE_LABEL.match(paragraph).end():]) and not _NAMES_OWN_ANSWER.search(paragraph)
-        and not _OWN_CHANGE.search(paragraph))]
+        not _HEADING.match(paragraph.split("\n", 1)[0]) and _ASIDE_TITLE.match(paragraph[_NOTE_LABEL.match(paragraph).end():])
+        and not _NAMES_OWN_ANSWER.search(paragraph) and not _OWN_CHANGE.search(paragraph))]
     return text if len(kept) == len(paragraphs) else "\n\n".join(kept)
 
 
 def without_asides(text: str) -> str:
     """``text`` without its aside sections, aside paragraphs and aside footnotes (module docstring); unchanged when
     it has none."""
-    if "\n\n" in text:
-        text = _without_aside_paragraphs(text)
+    text = _without_aside_sections(text)
+    return _without_aside_paragraphs(text) if "\n\n" in text else text
+
+
+def _without_aside_sections(text: str) -> str:
+    """``text`` without its aside sections and aside footnotes."""
     if "[^" in text:
         dropped = [note for note in _FOOTNOTE.finditer(text) if _ASIDE_TITLE.match(note.group("note")) or (
             _BECAUSE.match(note.group("note")) and not CHANGE_OF_MIND.search(note.group("note")))]
