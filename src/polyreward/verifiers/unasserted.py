@@ -185,7 +185,7 @@ _OWN_ANSWER = re.compile(
     r"(?:\s+[a-z]+){0,2}?\s*(?:is|was|gives?|gave|yields?|says|:|=)|\bI\s+(?:answered|chose|picked|selected|marked|put\s+down)"
     # the writer's own pick after the work, then graded against a rubric's "Expected answer: 24" (holdout57): "I'll go
     # with the product-based one: 48", "I'll go with 48", "I'm going with C"
-    r"|\bI(?:'ll|\s+will|'d|\s+would|'m|\s+am)?\s+(?:go|going|went|stick|sticking|settle)\s+(?:with|on)\b(?:(?:\s+[\w-]+){0,4}?\s*:)?"
+    r"|\bI(?:'ll|\s+will|'d|\s+would|'m|\s+am)?\s+(?:go|going|went|stick|sticking|settle)\s+(?:with|on)\b(?:(?:\s+[\w-]+){0,6}?\s*:)?"
     # a quiz screen the writer copies: "Your answer: D ... Correct answer: B" (holdout32)
     r"|\byour\s+(?:answer|response|choice|selection|pick)\s*(?::|=|\bwas\b|\bis\b)|\byou\s+(?:answered|chose|picked|selected)",
     re.IGNORECASE)
