@@ -17,9 +17,10 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.schema import is_missing, prompt_text
+from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.choice import verify_choice
 from polyreward.verifiers.options import options_in_prompt
+from polyreward.verifiers.script_letters import in_latin_letters, option_alphabet
 from polyreward.verifiers.golds import MATCHES, alternatives, score_golds
 
 
@@ -74,12 +75,14 @@ class ChoiceAccuracy(RolloutReward):
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         options = row.get(self.options_column) if self.options_column else None
+        prompt = prompt_text(row.get("prompt")) if not is_missing(row.get("prompt")) else ""
+        if (alphabet := option_alphabet(prompt)) is not None:  # "А) ... Б) ... В) ...": В names the third option
+            prompt, completion = in_latin_letters(prompt, alphabet), in_latin_letters(completion_text(completion), alphabet)
         if self.options_from_prompt and is_missing(options):
-            options = options_in_prompt(prompt_text(row.get("prompt")), self.letters) or None
+            options = options_in_prompt(prompt, self.letters) or None
 
         def check(gold: Any) -> tuple[float | None, str, dict[str, Any]]:
-            verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options,
-                                    prompt=prompt_text(row.get("prompt")) if not is_missing(row.get("prompt")) else "")
+            verdict = verify_choice(pred=completion, ref=gold, letters=self.letters, options=options, prompt=prompt)
             return verdict.score, verdict.describe(), {}
 
         golds = alternatives(row.get(self.answer_column))

@@ -56,7 +56,7 @@ from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.remark_values import cut_other_quantity_remark, read_before_other_quantities, term_of_arithmetic
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
-from polyreward.verifiers.later_values import operand_after
+from polyreward.verifiers.later_values import chain_end_after, operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
@@ -385,6 +385,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
         return Extracted("", why)
     if found.source == "boxed" and operand_after(text, end):
         return Extracted("", "conflicting")  # "$\\boxed{42} - 3 = 39$": the box is a term of what follows (holdout16)
+    if found.source == "boxed" and (chain_end := chain_end_after(text, end)) is not None:
+        found = Extracted(found.text + " = " + chain_end, "boxed")  # "$\\boxed{2^{10}} = 1024$": the chain ends on 1024 (holdout57)
     explained = explanation_start(text, end, lambda value: same_number(value, found.text))  # "\\boxed{54} Justification: w = 6 ..."
     retraction = retraction_after(text if explained is None else text[:explained], end) if retractions else None
     if retraction is not None:

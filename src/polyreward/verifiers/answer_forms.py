@@ -80,8 +80,25 @@ _PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pend
 JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|^[ \t]*' + _WITHDRAWN_WORD + r'[ \t]*[:=][ \t]*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
                              + _PROVISIONAL_WORD + r')"|'
                              r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE | re.MULTILINE)
-# every key of a record that names an answer ("answer", "final_answer", "answer_checked", "result_v2") and its value
-_ANSWER_FIELD = re.compile(r'"(?:final[ _]?)?(?:answer|result)[\w ]{0,20}"\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|-?[\d.]+)', re.IGNORECASE)
+# a word that makes a record's key a second answer beside the first: "backup_answer", "alternative_answer",
+# "fallback", "alt_answer", "second_choice" (holdout57: '{"answer": "B", "backup_answer": "D"}' gives two answers)
+_SECOND_KEY = r"(?:backup|alternat(?:e|ive)|alt|fallback|second(?:ary)?|plan[ _]?b)"
+# every key of a record that names an answer ("answer", "final_answer", "answer_checked", "result_v2",
+# "backup_answer") and its value
+_ANSWER_FIELD = re.compile(r'"(?:' + _SECOND_KEY + r'[ _-]?)?(?:final[ _]?)?(?:answer|result)[\w ]{0,20}"\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|-?[\d.]+)', re.IGNORECASE)
+# a record's key for a second answer and its value: '"backup_answer": "D"', '"fallback": "D"', '"alternative": 48'
+_SECOND_FIELD = re.compile(r'"' + _SECOND_KEY + r'(?:[ _-]?(?:final[ _]?)?(?:answer|result|choice|option|letter|value))?"\s*:\s*'
+                           r'(?:"((?:[^"\\\n]|\\.){1,80})"|(-?[\d.]+))', re.IGNORECASE)
+
+
+def second_answers(text: str) -> list[str]:
+    """The values a record holds under a key for a second answer ('{"answer": "B", "backup_answer": "D"}' holds
+    "D"; holdout57): an answer with a fallback beside it is two answers, whatever the record asks the grader to do
+    with them. Empty values and "none" / "null" are no second answer."""
+    if '"' not in text:
+        return []
+    return [value for field in _SECOND_FIELD.finditer(text)
+            if (value := (field.group(1) or field.group(2) or "").strip()) and value.lower() not in ("none", "null", "n/a", "-")]
 
 
 def answer_fields_disagree(text: str) -> bool:

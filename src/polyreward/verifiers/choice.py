@@ -57,7 +57,7 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
-from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
+from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
@@ -69,6 +69,7 @@ from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public h
 from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
+from polyreward.verifiers.conditional_letters import conditional_other_letter
 from polyreward.verifiers.verdict import Verdict
 
 LABELS = ("yes", "no", "maybe")
@@ -324,6 +325,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
+    if result[0] is not None and any(_letter_from_short(value, letters, options or {}) not in (None, result[0])
+                                     for view in views for value in second_answers(view)):
+        return None, ""  # '{"answer": "B", "backup_answer": "D"}': a record with a fallback answer gives two (holdout57)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
@@ -391,7 +395,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
-    if mentions and later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, "")):
+    if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
+                     or conditional_other_letter(view, mentions[-1].end(), letter, letters)):  # "..., in which case D." (holdout57)
         return None, ""
     if mentions and withdrawn_in_clause(view, mentions[-1].start()):
         return None, ""  # "Answer: A. Edit: withdrawn, A contradicts the second premise."

@@ -63,7 +63,7 @@ WRITER = re.compile(
     r"|\A[\W_]*(?:(?:but|though|although|and|just|still|honestly|to\s+be\s+honest|frankly)\W+)*\Z",
     re.IGNORECASE,
 )
-CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
+CHECK = re.compile(r"[\d)}]\s*=|(?<!not\s)\b(?:check(?!ers?\b)\w*|double-check\w*|verif(?:y|ied|ying)|confirm\w*|substitut\w*|plug\w*)\b", re.IGNORECASE)
 
 
 def clause_before(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> str:

@@ -42,6 +42,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
@@ -175,6 +176,10 @@ IDIOM_DOUBT = re.compile(
     r"|\b(?:as\s+an?|for)\s+(?:example|illustration|instance)\b[^.;!?\n:]{0,60}:[\s$*]*\Z"
     r"|\bnot\s+(?:\w+\s+){0,2}answer\s*:|\b(?:do\s+not|don't|not\s+to\s+be)\s+(?:grade|score|mark|graded|scored|marked)\b"
     r"|\blike\s+this\s*:|\byour\s+(?:final\s+)?answer\s+(?:like|as|should|must)\b|\be\.\s?g\.,?\s*(?:\w+\s+)?answer\s*:"
+    # an instruction to grade either answer or both as correct ("Grade either as correct.", "award credit if either
+    # matches", "accept both", "mark any of them right"): the writer hands the grader two answers (holdout57)
+    r"|\b(?:grade|mark|accept|award|give|count|score|credit)\w*\s+(?:\w+\s+){0,2}?(?:either|both|any)(?:\s+(?:one|of\s+(?:them|these|those|the\s+\w+)|answers?|options?|letters?|values?))?\s+(?:as\s+)?(?:correct|right|valid|acceptable|full)\b"
+    r"|\b(?:award|give|grant)\w*\s+(?:full\s+)?(?:credit|marks?|points?)\s+(?:if|when|for)\s+(?:either|both|any)\b|\b(?:accept|credit)\w*\s+(?:either|both)\b"
     r"|\btake\s+your\s+pick\b|\bdealer's\s+choice\b"
     # the same classes, by their heads rather than their phrases (an estimate named as one is read by
     # commitment.approximate_not_value, for exact answers only: a forecast is an estimate): a blank avoided ("so I don't leave it blank", "so it's not
@@ -465,7 +470,7 @@ def _attributed_before(statement: str) -> bool:
     is agreement ("As the hint says, ...")."""
     found = _ATTRIBUTED_BEFORE.search(statement)
     if found is None:
-        return False
+        return reported_by_another(statement)  # "según mi compañero, 81", "arkadaşıma göre 81" (holdout56)
     if found.group("source") is not None:
         return not _OWN_SOURCE.match(found.group("source").split()[-1])
     before = statement[:found.start()]

@@ -175,6 +175,18 @@ def operand_after(text: str, end: int) -> bool:
     return _OPERAND_AFTER.match(text, end) is not None
 
 
+# a chain that goes on from a box to a plain number ending it: "$\\boxed{2^{10}} = 1024$ subsets" (holdout57)
+_CHAIN_END_AFTER = re.compile(r"[^\S\n]*=[^\S\n]*(-?\d+(?:\.\d+)?)(?=[^\S\n]*(?:\$|\\\)|\\\]|[.,;!?\n]|\Z|[^\S\n]+[^\W\d_]))")
+
+
+def chain_end_after(text: str, end: int) -> str | None:
+    """The number a chain ends on when it goes on from the box ending at ``text[end]`` with "= value" and stops
+    there ("\\boxed{2^{10}} = 1024"): the box and its value are one chain, and the chain's end is what the writer
+    answers, so the work-avoidance guard judges that end (a value) and a wrong end is a wrong answer."""
+    found = _CHAIN_END_AFTER.match(text, end)
+    return found.group(1) if found is not None else None
+
+
 # a word that points at the value after it ("it is 73", "I meant 45", "the answer is actually D"), the strong ones
 # ("meant", "answer", "actually"), and the text of an option after a letter pointed at ("D. Repeat troponin")
 OPTION_TEXT_AFTER = re.compile(r"[*\s]*[.)][^\S\n]*[A-Za-z][^.;!?\n]{0,80}?[*\s]*[.!]?[*\s]*\Z")

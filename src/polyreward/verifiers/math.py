@@ -62,7 +62,7 @@ from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import coarser_factorisation, parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.memo import memoized_text
-from polyreward.verifiers.number_locale import answer_line, english_numerals, words_disagree
+from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import wrong_unit
@@ -172,7 +172,7 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
     """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
     reason as ``source`` when the completion does not commit to it). With the row's ``prompt``, the numbers it gives
     restated in the answer sentence are read past (:func:`.givens.past_givens`)."""
-    completion = english_numerals(completion)  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
+    completion = english_numerals(completion, scales_asked(prompt))  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
     found = extract_answer(completion, final_bang)
     if prompt:
         found = past_givens(completion, found, prompt, final_bang)  # "There are 120 ways to arrange the 5 books."

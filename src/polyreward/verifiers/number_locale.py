@@ -186,9 +186,24 @@ def _plain(value: Fraction) -> str:
     return ("-" if value < 0 else "") + digits[:-places] + "." + digits[-places:]
 
 
-def _scaled(match: re.Match) -> str:
-    scale = _SCALES[match.group(2).lower().rstrip("s")]
-    return _plain(Fraction(match.group(1)) * scale)
+def _scaled(match: re.Match, asked: frozenset[str] = frozenset()) -> str:
+    word = match.group(2).lower().rstrip("s")
+    if word in asked:
+        return match.group(1)  # "答案：12万" when the question asks how many 万: 12 in the asked unit
+    return _plain(Fraction(match.group(1)) * _SCALES[word])
+
+
+# a question that asks for the figure in a scale word as its unit (holdout56: "用“万”作单位是多少万人？", "以万为单位",
+# "how many lakh", "in crores"): the scale word after the answer's number is then that unit, not a multiplier
+_SCALE_ASKED = re.compile(r"(?:用|以)\s*[“\"「『']?\s*([万萬亿億])\s*[”\"」』']?\s*(?:作|做|为|為)\s*(?:单位|單位)|(?:多少|几|幾)\s*([万萬亿億])"
+                          r"|\b(?:in|into|how\s+many)\s+(lakhs?|lacs?|crores?)\b", re.IGNORECASE)
+
+
+def scales_asked(prompt: str) -> frozenset[str]:
+    """The scale words (万, 亿, lakh, crore) ``prompt`` asks the answer to be counted in."""
+    if not prompt:
+        return frozenset()
+    return frozenset(word.lower().rstrip("s") for found in _SCALE_ASKED.finditer(prompt) for word in found.groups() if word)
 
 
 def _local_number(match: re.Match) -> str:
@@ -227,8 +242,9 @@ def _words_only_answer(text: str) -> str:
 
 
 @memoized_text(max_chars=8192, maxsize=256)
-def english_numerals(text: str) -> str:
-    """``text`` with its numerals rewritten into today's (English) reading, as the module docstring says."""
+def english_numerals(text: str, asked: frozenset[str] = frozenset()) -> str:
+    """``text`` with its numerals rewritten into today's (English) reading, as the module docstring says; a scale
+    word the question asks the answer in (``asked``: :func:`scales_asked`) is that unit and is dropped, not multiplied."""
     if _DIGIT.search(text) is None and "分之" not in text and answer_label_language(text) is None:
         return text
     text = _words_only_answer(text)
@@ -243,9 +259,9 @@ def english_numerals(text: str) -> str:
     elif "," in text and _SEPARATED_DIGITS.search(text) is not None:  # (speed only: an Indian group holds "d,d")
         text = _LAKH_GROUPS.sub(lambda m: m.group().replace(",", ""), text)
     if "la" in text or "cr" in text or "La" in text or "Cr" in text:
-        text = _INDIAN_SCALE.sub(_scaled, text)
+        text = _INDIAN_SCALE.sub(lambda m: _scaled(m, asked), text)
     if any(ch in text for ch in "万萬亿億"):
-        text = _CHINESE_SCALE.sub(_scaled, text)
+        text = _CHINESE_SCALE.sub(lambda m: _scaled(m, asked), text)
     if "答" in text or "结果" in text or "結果" in text:
         text = _CN_ANSWER.sub(lambda m: m.group(1) + str(value) if (value := chinese_number(m.group(2))) is not None else m.group(), text)
     if "分之" in text:

@@ -56,8 +56,32 @@ def _title(heading: re.Match) -> str:
     return (heading.group("title") if _level(heading) < 7 else heading.group("bold")) or ""
 
 
+# a paragraph after the first that is a note about a common mistake or a wrong answer others give ("Note: a common
+# mistake is to count 1 as prime and get 9.", "Careful -- a frequent error gives 12."): an aside as a section is
+# (holdout57), unless it names the writer's answer or the writer changes their mind there
+_NOTE_LABEL = re.compile(r"[ \t>*_]*(?:(?:note|n\.\s?b\.?|nb|tip|warning|caution|careful|beware|remark|aside|p\.\s?s\.?|fyi)\b[\W_]{0,6})?", re.IGNORECASE)
+_NAMES_OWN_ANSWER = re.compile(r"\b(?:my|our|the|final)\s+answer\b|\\boxed|\b(?:so|thus|hence|therefore)\s+(?:the|there|it|we)\b", re.IGNORECASE)
+
+
+def _without_aside_paragraphs(text: str) -> str:
+    """``text`` without the paragraphs after its first that open (after a "Note:" label) on an aside's title
+    (:data:`_ASIDE_TITLE`: "A common mistake is ...") and neither name the writer's answer nor change their mind."""
+    paragraphs = text.split("\n\n")
+    kept = [paragraphs[0]] + [paragraph for paragraph in paragraphs[1:] if not (
+        not _HEADING.match(paragraph.split("\n", 1)[0]) and _ASIDE_TITLE.match(paragraph[_NOTE_LABEL.match(paragraph).end():])
+        and not _NAMES_OWN_ANSWER.search(paragraph) and not _OWN_CHANGE.search(paragraph))]
+    return text if len(kept) == len(paragraphs) else "\n\n".join(kept)
+
+
 def without_asides(text: str) -> str:
-    """``text`` without its aside sections and aside footnotes (module docstring); unchanged when it has none."""
+    """``text`` without its aside sections, aside paragraphs and aside footnotes (module docstring); unchanged when
+    it has none."""
+    text = _without_aside_sections(text)
+    return _without_aside_paragraphs(text) if "\n\n" in text else text
+
+
+def _without_aside_sections(text: str) -> str:
+    """``text`` without its aside sections and aside footnotes."""
     if "[^" in text:
         dropped = [note for note in _FOOTNOTE.finditer(text) if _ASIDE_TITLE.match(note.group("note")) or (
             _BECAUSE.match(note.group("note")) and not CHANGE_OF_MIND.search(note.group("note")))]

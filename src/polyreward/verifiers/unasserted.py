@@ -217,6 +217,9 @@ _KEY_TO_VALUE = re.compile(r"(?:\s+(?:is|was|would\s+be|says|reads|:))?[\s:=*(\[
 _OWN_ANSWER = re.compile(
     r"\b(?:my|our)\s+(?:own\s+)?(?:final\s+)?(?:answer|result|derivation|calculation|computation|count|choice|pick|solution)"
     r"(?:\s+[a-z]+){0,2}?\s*(?:is|was|gives?|gave|yields?|says|:|=)|\bI\s+(?:answered|chose|picked|selected|marked|put\s+down)"
+    # the writer's own pick after the work, then graded against a rubric's "Expected answer: 24" (holdout57): "I'll go
+    # with the product-based one: 48", "I'll go with 48", "I'm going with C"
+    r"|\bI(?:'ll|\s+will|'d|\s+would|'m|\s+am)?\s+(?:go|going|went|stick|sticking|settle)\s+(?:with|on)\b(?:(?:\s+[\w-]+){0,6}?\s*:)?"
     # a quiz screen the writer copies: "Your answer: D ... Correct answer: B" (holdout32)
     r"|\byour\s+(?:answer|response|choice|selection|pick)\s*(?::|=|\bwas\b|\bis\b)|\byou\s+(?:answered|chose|picked|selected)",
     re.IGNORECASE)
