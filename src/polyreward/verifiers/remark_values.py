@@ -75,7 +75,9 @@ _DECIMAL_RESTATEMENT = re.compile(r"\W*(?:numerically|as\s+a\s+decimal|in\s+deci
 _VARIABLE_BEFORE = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
 _GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer stated under these names has no subject of its own
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
-_NEAREST = re.compile(r"[^\S\n]*(?:[^\W\d_]+[^\S\n]+){0,2}?(?i:to|rounded\s+to)\s+the\s+nearest\s+(?P<place>\w+)", re.IGNORECASE)
+# "to the nearest ten", "rounded to the nearest whole number", and in brackets "(nearest whole number)" (holdout55),
+# after at most two words or units ("mL/min", "**")
+_NEAREST = re.compile(r"[^\S\n]*(?:[^\s()\d]+[^\S\n]+){0,2}?(?:(?i:to|rounded\s+to)\s+the\s+|\([^\S\n]*(?i:rounded\s+to\s+(?:the\s+)?)?)nearest\s+(?P<place>\w+)", re.IGNORECASE)
 _PLACES = {"ten": 10, "tens": 10, "hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000, "whole": 1,
            "integer": 1, "unit": 1, "one": 1, "tenth": 0.1, "hundredth": 0.01, "thousandth": 0.001, "cent": 0.01,
            "dollar": 1, "percent": 0.01}

@@ -12,6 +12,12 @@ Known units (name, symbol and plural, US and British spelling), with square and 
 "square centimetres", "sq cm"): lengths mm, cm, m, km, inch, foot, yard, mile; masses mg, g, kg, tonne, pound, ounce;
 times s, min, h, day, week, month, year; volumes mL, L; angles in degrees and radians.
 
+Clinical units are units too (holdout55): :data:`COMPOUND_UNIT` is the grammar of a unit written after a number, a
+unit token (letters, with an SI prefix sign ``µ``/``μ`` and a power ``^2``, ``^{2}``, ``²``) joined to others by ``/``,
+``·`` or ``\\cdot`` ("22.9 kg/m²", "132.6 µmol/L", "0.5 mL/kg/h", "290 mOsm/kg", "10 U/kg"), read by
+:func:`.math_normalize.parse_numeral` as the number's unit; :func:`past_dosing_verb` reads "Give 7.5 mL" (an order to
+give, administer, infuse ... the value) as the value.
+
 Reconstructed rule (ours). Anchored regular expressions on the answer, the prompt and the last 400 characters of the
 completion: linear time.
 """
@@ -20,6 +26,14 @@ from __future__ import annotations
 
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a unit token (an SI prefix sign, letters, a power) and a compound unit: tokens joined by "/", "·" or "\cdot"
+_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³])"
+UNIT_TOKEN = r"[µμ]?[A-Za-z]{1,6}" + _UNIT_POWER + "?"
+COMPOUND_UNIT = rf"{UNIT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{UNIT_TOKEN}){{1,3}}|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?"
+# an order to give the value, opening the answer: "Give 7.5 mL", "Administer 20 mL", "Infuse 125 mL/h", "Draw up 2 mL"
+_DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliver|run|set\s+(?:the\s+)?pump\s+(?:to|at)|take)[^\S\n]+"
+                          r"(?=\$?[-+]?\d[\d.,]*[^\S\n]*(?:\\text\{\s*)?[µμA-Za-z])")
 
 # canonical unit -> the words and symbols that name it (longest first inside each alternation)
 _NAMES = {
@@ -99,3 +113,11 @@ def wrong_unit(answer: str, completion: str, prompt: str) -> str:
     shown = unit[0] + ("^" + str(unit[1]) if unit[1] > 1 else "")
     wanted = " or ".join(sorted(u + ("^" + str(p) if p > 1 else "") for u, p in asked))
     return f"{shown} where the question asks for {wanted}"
+
+
+def past_dosing_verb(answer: str) -> str:
+    """``answer`` without an order to give its value ("Give 7.5 mL" -> "7.5 mL"): the verb of a dosing instruction
+    names no quantity, so the value with its unit is the answer; ``answer`` itself when it opens with no such verb or the
+    verb is not followed by a number with a unit ("Give or take 7" stays)."""
+    found = _DOSING_VERB.match(answer)
+    return answer[found.end():] if found else answer
