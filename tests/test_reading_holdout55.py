@@ -60,3 +60,90 @@ def test_a_compound_unit_after_the_value_never_changes_its_reading(prefix, base,
     unit = prefix + base + per
     assert math(f"Computed from the inputs.\n\n**Answer: {value} {unit}**", value) == 1.0
     assert math(f"Computed from the inputs.\n\n**Answer: {value} {unit}**", f"{whole + 1}.{tenth}") == 0.0
+
+
+# --- ≈ on a value rounded as the writer names, from working shown before it --------------------------------------
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Cockcroft-Gault: (140 − 45) × 60 / (72 × 0.9) = 5700 / 64.8 = 87.96\n\nCrCl ≈ 88 mL/min (nearest whole number).", "88"),
+    ("PAO₂ = 0.21 × 713 − 40/0.8 = 99.7; A-a = 99.7 − 78 = 21.7\n\nA-a gradient ≈ **22 mmHg** (rounded to the nearest whole number).", "22"),
+    ("Rate = 1000 mL / 8 h × 15 gtt/mL / 60 = 31.25 gtt/min\n\n≈ 31 gtt/min (to the nearest whole number).", "31"),
+])
+def test_an_approximation_rounded_as_named_from_shown_working_is_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("CrCl is hard to pin down without the weight.\n\nCrCl ≈ 88 mL/min (nearest whole number).", "88"),  # no working it rounds
+    ("(140 − 45) × 60 / (72 × 0.9) = 5700 / 64.8 = 87.96\n\nCrCl ≈ 90 mL/min (nearest whole number).", "88"),
+    ("Working: 5700 / 64.8 = 81.3\n\nCrCl ≈ 88 mL/min (nearest whole number).", "88"),  # the shown value rounds to 81
+])
+def test_an_approximation_without_the_value_it_rounds_is_refused(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+# --- a remark with another quantity's unit, or a reference the answer is compared with -----------------------------
+
+@pytest.mark.parametrize("completion, gold", [
+    ("500 mL × 10 g/100 mL = 50 g.\n\nThere are 50 g of dextrose in the bag (≈ 170 kcal).", "50"),
+    ("MAP = 70 + (130 − 70)/3 = 90 mmHg.\n\nMean arterial pressure: 90 mmHg (goal ≥ 65).", "90"),
+    ("MAP = 70 + (130 − 70)/3 = 90 mmHg.\n\nMean arterial pressure: 90 mmHg (normal range 70–100).", "90"),
+    ("Daily = 40 mg/kg/day × 20 kg = 800 mg/day; q12h → 400 mg.\n\n**Answer: 400 mg per dose** (800 mg/day total).", "400"),
+    ("Per dose 10 mg/kg × 15 kg = 150 mg; q6h → **600 mg/day**\n\nThis is below the 60 mg/kg/day maximum (900 mg).", "600"),
+    ("Glucose 180 mg/dL ÷ 18 = 10\n\nAnswer: 10 mmol/L (180 mg/dL).", "10"),
+    ("0.5 mg × 1000 = 500 mcg.\n\nAnswer: 500 mcg (0.5 mg).", "500"),
+])
+def test_a_remark_with_another_quantity_or_a_reference_is_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("MAP = 70 + (130 − 70)/3 = 90 mmHg.\n\nMean arterial pressure: 90 mmHg (or 95 mmHg).", "90"),
+    ("MAP = 70 + (130 − 70)/3 = 90 mmHg.\n\nMean arterial pressure: 90 mmHg (95 mmHg).", "90"),  # a second value, same unit
+    ("**Answer: 400 mg per dose** (maybe 500 mg per dose).", "400"),
+    ("The dose is 400 mg (450 mg).", "400"),
+    ("Answer: 500 mcg (0.6 mg).", "500"),  # the same dimension, a value that does not convert
+    ("The dose is somewhere between 400 and 600 mg.", "400"),
+])
+def test_a_second_value_of_the_same_quantity_is_refused(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+_REFERENCES = st.sampled_from(["target ≥ 65", "goal > 60 mmHg", "normal range 70–100", "reference range 70–105 mmHg",
+                               "upper limit 110", "threshold 65 mmHg"])
+_UNITS = st.sampled_from(["mmHg", "mL/min", "mg", "mmol/L", "kg/m²"])
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 400), _UNITS, _REFERENCES)
+def test_a_reference_after_a_committed_answer_never_changes_its_score(value, unit, reference):
+    plain = f"Computed from the inputs.\n\nResult: {value} {unit}."
+    remarked = f"Computed from the inputs.\n\nResult: {value} {unit} ({reference})."
+    for gold in (str(value), str(value + 1)):
+        assert math(remarked, gold) == math(plain, gold)
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(20, 400), st.integers(1, 50), _UNITS)
+def test_a_second_value_in_the_answers_unit_always_refuses(value, step, unit):
+    assert math(f"Computed from the inputs.\n\nResult: {value} {unit} ({value + step} {unit}).", str(value)) == 0.0
+
+
+# --- a closing note of care: its negations forbid an action, not the answer -----------------------------------------
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Volume = 30 mEq ÷ 2 mEq/mL = **15 mL**.\n\nSafety: concentrated potassium must be diluted before use; never give as a bolus and never exceed the peripheral rate limit.", "15"),
+    ("Dose = 0.1 mg/kg × 40 kg = **4 mg**.\n\nCaution: do not crush extended-release tablets, and store them in the original container away from light and moisture.", "4"),
+    ("Rate = 500 mL / 4 h = **125 mL/h**.\n\nNote: don't mix other drugs into the line and monitor the site for infiltration throughout the infusion period.", "125"),
+])
+def test_a_note_of_care_after_the_answer_is_paid(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Volume = 30 mEq ÷ 2 mEq/mL = **15 mL**.\n\nSafety: I can't recommend a dose for a real patient; please consult a pharmacist before relying on any calculation here.",
+    "Volume = 30 mEq ÷ 2 mEq/mL = **15 mL**.\n\nNote: do not use this figure, the calculation above is wrong and the real answer needs the patient's weight first.",
+    "Volume = 30 mEq ÷ 2 mEq/mL = **15 mL**.\n\nWarning: never give the volume above without a pharmacist's recalculation, it is only a placeholder value.",
+])
+def test_a_note_that_withdraws_the_answer_is_refused(completion):
+    assert math(completion, "15") == 0.0

@@ -40,6 +40,7 @@ from fractions import Fraction
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.units import UNIT_AFTER_VALUE, written_unit
 
 MAX_REMARK = 300
 
@@ -77,7 +78,7 @@ _GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer st
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
 # "to the nearest ten", "rounded to the nearest whole number", and in brackets "(nearest whole number)" (holdout55),
 # after at most two words or units ("mL/min", "**")
-_NEAREST = re.compile(r"[^\S\n]*(?:[^\s()\d]+[^\S\n]+){0,2}?(?:(?i:to|rounded\s+to)\s+the\s+|\([^\S\n]*(?i:rounded\s+to\s+(?:the\s+)?)?)nearest\s+(?P<place>\w+)", re.IGNORECASE)
+_NEAREST = re.compile(r"[^\S\n]*(?:[^\s()\d]+[^\S\n]+){0,2}?(?:(?i:to|rounded\s+to)\s+the\s+|\([^\S\n]*(?i:(?:rounded\s+)?to\s+(?:the\s+)?)?)nearest\s+(?P<place>\w+)", re.IGNORECASE)
 _PLACES = {"ten": 10, "tens": 10, "hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000, "whole": 1,
            "integer": 1, "unit": 1, "one": 1, "tenth": 0.1, "hundredth": 0.01, "thousandth": 0.001, "cent": 0.01,
            "dollar": 1, "percent": 0.01}
@@ -325,8 +326,51 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
                 continue  # "504 liters per week" after "72 liters per day", "2 h 30 min" after 150 minutes
             if unit[1] in ("time", "money") and unit[1] == a_unit[1]:
                 return False  # the same kind of unit and another amount: another value of the answer
+        if _other_dimension_or_reference(plain, start, end, shown, answer, answer_value, answer_unit_text, approximate,
+                                                                             remark.lstrip().startswith("(")):
+            other = True
+            continue  # "25 g (≈ 85 kcal)", "150 mg per dose (450 mg/day total)", "80 mmHg (target ≥ 65)"
         return False
     return other or not lines
+
+
+# a value the answer is measured against, not another answer: a target, a goal, a normal or reference range, a limit,
+# a ceiling, a maximum, a threshold (holdout55: "80 mmHg (adequate for organ perfusion, target ≥ 65)")
+_REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?|ceiling|thresholds?|cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s")
+
+
+def _other_dimension_or_reference(plain: str, start: int, end: int, shown: str, answer: str, answer_value: float | None,
+                                  answer_unit_text: str, approximate: bool, bracketed: bool) -> bool:
+    """Is the remark's value at ``plain[start:end]`` another quantity by its unit or a reference it is checked against,
+    where the answer has a unit of its own (:func:`.units.written_unit`)? A unit of another dimension ("(≈ 85 kcal)" after
+    "25 g", "(1.5 mg/dL)" after "132.6 µmol/L", "450 mg/day total" after "150 mg per dose") is another quantity; the
+    same dimension is the answer converted only when it agrees ("(250 µg)" after "0.25 mg"). A value a reference word
+    names -- before it in its clause ("target ≥ 65", "normal range (18.5–24.9)") or right after its unit ("the 75
+    mg/kg/day ceiling") -- is the reference the answer is compared with. Without a unit on the answer nothing is read
+    here: a bare number's remark keeps the stricter rules above; a unit is read only in a bracket (``bracketed``): a
+    clause or sentence after the answer may state the answer itself ("150 mg; q6h → 600 mg/day")."""
+    last = re.search(r"\d(?!.*\d)", answer)
+    mine = written_unit((answer[last.end():] if last else "") + answer_unit_text, 0)  # "720 mg/day" or "25" + " g of"
+    if mine is None or answer_value is None:
+        return False
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(plain, max(0, start - 60), start)]
+    clause_before = plain[breaks[-1] if breaks else max(0, start - 60):start]
+    after = UNIT_AFTER_VALUE.match(plain, end)
+    following = plain[after.end() if after else end:][:30]
+    if _REFERENCE.search(clause_before) or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE):
+        return True
+    theirs = written_unit(plain, end)
+    if theirs is None or not bracketed:
+        return False
+    if theirs[:2] != mine[:2]:
+        return True
+    number = _number(shown)
+    if number is None:
+        return False
+    expected = answer_value * mine[2] / theirs[2]
+    digits = len(_shown(shown)[0].split(".")[1]) if "." in _shown(shown)[0] else 0
+    return abs(expected - number) <= (0.5 * 10 ** -digits if approximate else 0) + 1e-9 * max(1.0, abs(expected)) and theirs[2] != mine[2]
 
 
 _TIME_TERM = re.compile(r"(\d+(?:[.,]\d+)?)[^\S\n]*(h|hrs?|hours?|min|mins|minutes?|s|secs?|seconds?|Stunden?|Minuten?|Sekunden?)\b"
@@ -360,7 +404,7 @@ def term_of_arithmetic(text: str, start: int, stop: int) -> bool:
 
 # the value an answer phrase is followed by, its unit words, and where a remark opens after them: a bracket, a comma, a
 # semicolon or a dash ("72 liters per day, which is ...", "$5 per week (about ...", "47 (about 50 ...")
-_STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*)"
+_STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*(?:\*\*[^\S\n]*)?)"
                              r"(?P<remark>(?:\(|,[^\S\n]|;[^\S\n]|[—–][^\S\n]|--[^\S\n])[^\n]{2,300})")
 # a bracket that gives another quantity its own value: "the mean is 7.2 (the median is 7)" (holdout30): the value stated
 # first is the answer's, whatever the bracket's subject (what decides commitment still reads the bracket)
