@@ -147,3 +147,44 @@ def test_a_note_of_care_after_the_answer_is_paid(completion, gold):
 ])
 def test_a_note_that_withdraws_the_answer_is_refused(completion):
     assert math(completion, "15") == 0.0
+
+
+# --- an error a care instruction avoids; the period a value is given over -------------------------------------------
+
+@pytest.mark.parametrize("completion, gold", [
+    ("0.5 mg × 1000 mcg/mg = 500 mcg.\n\nAnswer: 500 mcg. Safety note: write \"units\" in full to avoid misreading U as 0.", "500"),
+    ("Dose = 2 mg/kg × 30 kg = 60 mg.\n\nAnswer: 60 mg. Label the syringe clearly to prevent dosing errors.", "60"),
+    ("Parkland: 4 × 60 kg × 25 = 6000 mL; half in the first 8 h.\n\nAnswer: 3000 mL in the first 8 hours.", "3000"),
+    ("Maintenance: 100 mL/kg/day × 10 kg = 1000 mL.\n\nAnswer: 1000 mL over 24 h.", "1000"),
+])
+def test_an_avoided_error_or_a_period_is_no_second_answer(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("0.5 mg × 1000 mcg/mg = 500 mcg.\n\nAnswer: 500 mcg. Sorry, that was a misreading of the order; ignore it.", "500"),
+    ("Dose = 2 mg/kg × 30 kg = 60 mg.\n\nAnswer: 60 mg. That was a mistake.", "60"),
+    ("Parkland: 4 × 60 kg × 25 = 6000 mL.\n\nAnswer: 6000 mL in the first 24 hours.", "3000"),  # the whole day, not the first 8 h
+    ("Answer: 3000 mL or 3500 mL in the first 8 hours.", "3000"),
+])
+def test_a_withdrawal_or_another_value_still_refuses(completion, gold):
+    assert math(completion, gold) == 0.0
+
+
+# --- a value labelled as the total after the working's last term is the answer, whatever its per-unit --------------
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Terms:\n- 2 × Na = 276\n- Glucose/18 = 126/18 = 7\n- BUN/2.8 = 28/2.8 = 10\n\nTotal = 293 mOsm/kg.", "293"),
+    ("- 15 mg/kg × 20 kg = 300\n- q8h → 3\n\nTotal: 900 mg/day.", "900"),
+    ("Four workers share the pool.\n\nThe total is $5,000 ($1,250 per worker).", "5000"),
+])
+def test_a_total_with_a_rate_unit_is_the_answer(completion, gold):
+    assert math(completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Terms:\n- 2 × Na = 276\n- Glucose/18 = 126/18 = 7\n\nTotal = 283 mOsm/kg.", "7"),  # a term is not the answer
+    ("The bonus pool is $5,000 for 4 workers.\n\nEach gets 5000 / 4 = 1250.\n\nTotal: $5,000 ($1,250 per worker).", "1250"),
+])
+def test_a_term_or_a_rate_after_the_answer_is_not_paid(completion, gold):
+    assert math(completion, gold) == 0.0

@@ -40,7 +40,7 @@ from fractions import Fraction
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
-from polyreward.verifiers.units import UNIT_AFTER_VALUE, written_unit
+from polyreward.verifiers.units import UNIT_AFTER_VALUE, UNIT_TOKEN, written_unit
 
 MAX_REMARK = 300
 
@@ -315,7 +315,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             other = True
             continue  # "(the quotient is 14)", "their product is 6"
         unit = _unit(plain, end, plain[:start])
-        if unit is not None and unit[2] and unit[2] not in _TIME and unit[2] != (a_unit[2] if a_unit else ""):
+        if (unit is not None and unit[2] and unit[2] not in _TIME and unit[2] != (a_unit[2] if a_unit else "")
+                and not _ANSWER_LABEL_BEFORE.search(plain, max(0, start - 30), start)):
             other = True
             continue  # "$1,250 per worker" after a total: an amount per unit, another quantity
         if unit is not None and unit[1] == "money" and a_unit is None and answer_value is not None:
@@ -334,6 +335,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     return other or not lines
 
 
+# a value labelled as the answer or the total ("Total = 290 mOsm/kg", "Result: 12 mg/kg"): the quantity asked, whatever its unit
+_ANSWER_LABEL_BEFORE = re.compile(r"(?:^|(?<=[\s*(]))(?i:total|answer|result|final|sum)(?:\*\*)?[^\S\n]*(?:=|:|is)[^\S\n]*(?:\*\*)?[^\S\n]*\Z")
 # a value the answer is measured against, not another answer: a target, a goal, a normal or reference range, a limit,
 # a ceiling, a maximum, a threshold (holdout55: "80 mmHg (adequate for organ perfusion, target ≥ 65)")
 _REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?|ceiling|thresholds?|cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
@@ -412,10 +415,20 @@ _NAMED_BRACKET = re.compile(r"\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\
 _WORDS_ONLY = re.compile(r"\(\s*[^\W\d_][^()\d]{0,120}\)[.!]?\s*\Z")
 
 
+# a value with its unit, given over a period: "4200 mL in the first 8 hours", "2 L over 24 h", "500 mg every 6 hours"
+_OVER_A_PERIOD = re.compile(r"(?P<stated>[^\d\n]{0,80}?(?P<value>\d[\d.,]*)[^\S\n]*(?:" + UNIT_TOKEN + r")(?:/[A-Za-z]{1,8}){0,2})[^\S\n]+"
+                            r"(?i:in|over|during|for|within|every)[^\S\n]+(?i:the[^\S\n]+)?(?i:(?:first|next|last|initial|remaining)[^\S\n]+)?"
+                            r"\d+(?:\.\d+)?[^\S\n]*(?i:h|hrs?|hours?|min|minutes?|days?|weeks?)\b")
+
+
 def cut_other_quantity_remark(segment: str) -> str:
     """``segment`` (the text after an answer phrase) up to a remark after its first value that states only other
-    quantities (:func:`states_other_quantities`), a bracket that names another quantity's value, or, in brackets, words and no value at all ("210 (triangular number
+    quantities (:func:`states_other_quantities`), the period a value with a unit is given over ("4200 mL in the first 8
+    hours"), a bracket that names another quantity's value, or, in brackets, words and no value at all ("210 (triangular number
     T_{20}; see https://oeis.org/A000217)"); unchanged when there is none."""
+    period = _OVER_A_PERIOD.match(segment[:200])
+    if period is not None:
+        return segment[:period.end("stated")]  # "4200 mL in the first 8 hours": the period the value is given over (holdout55)
     found = _STATED_THEN_REMARK.match(segment[:400])
     if found is None:
         return segment

@@ -129,3 +129,14 @@ def instruction_note(line: str) -> bool:
     if not _NOTE_LABEL.match(line) or _WRITER.search(line) or WITHDRAWAL.search(line):
         return False
     return not dissents(_FORBIDS_AN_ACTION.sub(" ", line))
+
+
+# an error named as what a care instruction avoids ("write mcg rather than µg to avoid misreading as mg", "to prevent
+# dosing errors"; holdout55): the error is the one the instruction guards against, no withdrawal of the answer
+_AVOIDED = re.compile(r"\b(?:to\s+)?(?:avoid|prevent)(?:s|ing)?\s+(?:(?:any|a|an|the|such|dosing|medication|transcription)\s+){0,2}"
+                      r"(?:mis\w+|errors?|mistakes?)\b", re.IGNORECASE)
+
+
+def without_avoided(clause: str) -> str:
+    """``clause`` with each error a care instruction avoids blanked out (same length), for the withdrawal reader."""
+    return _AVOIDED.sub(lambda found: " " * len(found.group()), clause) if "avoid" in clause or "prevent" in clause else clause
