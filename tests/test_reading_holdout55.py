@@ -188,3 +188,26 @@ def test_a_total_with_a_rate_unit_is_the_answer(completion, gold):
 ])
 def test_a_term_or_a_rate_after_the_answer_is_not_paid(completion, gold):
     assert math(completion, gold) == 0.0
+
+
+# --- a name with digits in it is no expression; a closing bracket of another quantity is not counted among the values
+# --- of the answer sentence (givens) ---------------------------------------------------------------------------------
+
+GLUCOSE = "How many grams of dextrose are in 250 mL of D10W (10% dextrose)?"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("10% means 10 g per 100 mL.\n250 mL × 10 g / 100 mL = 25 g.\n\nThere are 25 g of dextrose in 250 mL of D10W (≈ 85 kcal).", "25"),
+    ("10% means 10 g per 100 mL, so 250 mL holds 25 g.\n\nThere are 25 g of dextrose in 250 mL of D10W.", "25"),
+])
+def test_a_product_name_and_an_energy_aside_do_not_hide_the_answer(completion, gold):
+    assert math(completion, gold, GLUCOSE) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "10% means 10 g per 100 mL.\n\nThere are 25 g of dextrose in 250 mL of D10W (or 30 g).",
+    "10% means 10 g per 100 mL.\n\nThere are 25 or 30 g of dextrose in 250 mL of D10W (≈ 85 kcal).",
+    "10% means 10 g per 100 mL.\n\nThere are about 20 to 30 g of dextrose in 250 mL of D10W.",
+])
+def test_a_second_value_in_that_sentence_still_refuses(completion):
+    assert math(completion, "25", GLUCOSE) == 0.0

@@ -132,6 +132,9 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   only (docs/reading.md)
     ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
     ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
+    # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
+    #   reading, not fix55's). (holdout52/54/56/57 rows refused on main are their own helpers' to list.)
+    ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),
 }
 
 

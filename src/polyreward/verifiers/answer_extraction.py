@@ -155,6 +155,8 @@ def _math_tail(line: str) -> str | None:
     for start in re.finditer(r"\s(?=\S)", line):
         tail = _math_line(line[start.end():])
         if tail is not None and _balanced(tail):
+            if re.fullmatch(r"[A-Z][A-Za-z]*\d+[A-Za-z]+", tail.strip()):
+                return None  # "500 mL of D5W", "a dose of NaCl09X": a name with digits in it, not a product of a variable
             if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
                 return None  # the last item of a list ("x = 2 or x = 3"), not the answer
             plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
