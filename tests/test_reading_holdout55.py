@@ -211,3 +211,22 @@ def test_a_product_name_and_an_energy_aside_do_not_hide_the_answer(completion, g
 ])
 def test_a_second_value_in_that_sentence_still_refuses(completion):
     assert math(completion, "25", GLUCOSE) == 0.0
+
+
+# --- a value that "would be" the answer "only if" a condition holds is no committed answer ---------------------------
+
+@pytest.mark.parametrize("completion", [
+    "CrCl = (140 − 70) × 80 / (72 × 1.0) = 77.8\n\nThe weight may not be ideal; it would be 78 mL/min only if actual weight is appropriate.",
+    "BSA = √(170 × 70 / 3600) = 1.82\n\nThe dose would be 182 mg only when the height is measured, which it was not.",
+])
+def test_a_value_only_if_a_condition_holds_is_refused(completion):
+    gold = "78" if "CrCl" in completion else "182"
+    assert math(completion, gold) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("CrCl = (140 − 70) × 80 / (72 × 1.0) = 77.8\n\nCrCl ≈ 78 mL/min (nearest whole number). Dose-adjust only if it falls below 50.", "78"),
+    ("BSA = 1.82 m², so 100 mg/m² × 1.82 = 182 mg.\n\nThe dose is 182 mg.", "182"),
+])
+def test_a_value_stated_with_a_later_condition_on_something_else_is_paid(completion, gold):
+    assert math(completion, gold) == 1.0

@@ -340,6 +340,8 @@ _ANSWER_LABEL_BEFORE = re.compile(r"(?:^|(?<=[\s*(]))(?i:total|answer|result|fin
 # a value the answer is measured against, not another answer: a target, a goal, a normal or reference range, a limit,
 # a ceiling, a maximum, a threshold (holdout55: "80 mmHg (adequate for organ perfusion, target ≥ 65)")
 _REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?|ceiling|thresholds?|cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
+# a bound the answer is compared with, right before the value: "(above 65)", "if it falls below 50", "< 30"
+_BOUND_BEFORE = re.compile(r"(?:\b(?:below|above|under|over|exceeds?|exceeding|less\s+than|more\s+than|greater\s+than)|[<>≤≥])[^\S\n]*\Z", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s")
 
 
@@ -349,7 +351,7 @@ def _other_dimension_or_reference(plain: str, start: int, end: int, shown: str, 
     where the answer has a unit of its own (:func:`.units.written_unit`)? A unit of another dimension ("(≈ 85 kcal)" after
     "25 g", "(1.5 mg/dL)" after "132.6 µmol/L", "450 mg/day total" after "150 mg per dose") is another quantity; the
     same dimension is the answer converted only when it agrees ("(250 µg)" after "0.25 mg"). A value a reference word
-    names -- before it in its clause ("target ≥ 65", "normal range (18.5–24.9)") or right after its unit ("the 75
+    names -- before it in its clause ("target ≥ 65", "normal range (18.5–24.9)", a bound: "if it falls below 50") or right after its unit ("the 75
     mg/kg/day ceiling") -- is the reference the answer is compared with. Without a unit on the answer nothing is read
     here: a bare number's remark keeps the stricter rules above; a unit is read only in a bracket (``bracketed``): a
     clause or sentence after the answer may state the answer itself ("150 mg; q6h → 600 mg/day")."""
@@ -361,7 +363,7 @@ def _other_dimension_or_reference(plain: str, start: int, end: int, shown: str, 
     clause_before = plain[breaks[-1] if breaks else max(0, start - 60):start]
     after = UNIT_AFTER_VALUE.match(plain, end)
     following = plain[after.end() if after else end:][:30]
-    if _REFERENCE.search(clause_before) or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE):
+    if _REFERENCE.search(clause_before) or _BOUND_BEFORE.search(clause_before) or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE):
         return True
     theirs = written_unit(plain, end)
     if theirs is None or not bracketed:
@@ -445,6 +447,9 @@ def cut_other_quantity_remark(segment: str) -> str:
 _REMARK_OPENING = re.compile(r"[^\S\n]*\(|,[^\S\n]+|;[^\S\n]+|(?<=[.!])[^\S\n]+(?=[A-Z(])|\n+")
 
 
+_WORDS_BRACKET_FIRST = re.compile(r"[^\S\n]*\([^()\d\n]{1,80}\)")
+
+
 def read_before_other_quantities(text: str, read) -> tuple | None:
     """``read`` (a reader of the last line: an answer with a ``text``, or None) applied to ``text`` before a closing
     remark that states only other quantities (:func:`states_other_quantities` with ``lines``): (the answer, where its
@@ -453,6 +458,9 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
         remark, rest = text[start:], text[:start]
         if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
+        if _WORDS_BRACKET_FIRST.match(remark):
+            continue  # "78 mL/min (nearest whole number). ...": a bracket of words stays with the answer it qualifies
+
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and found.text:
             at = rest.rfind(found.text)
