@@ -43,6 +43,8 @@ def test_a_value_with_a_clinical_unit_is_paid(completion, gold):
     ("**Give 4 mL/kg** of the suspension.", "40"),  # the per-kilogram rate, not the volume asked
     ("**Give or take 4 mL**", "40"),
     ("The dose is 24.2 kg/m² or 26.1 kg/m².", "24.2"),  # two values
+    ("Collecting terms: **2 a·b**", "2"),  # a product of variables is no unit
+    ("Collecting terms: $2 x \\cdot y$", "2"),
 ])
 def test_another_value_with_a_clinical_unit_is_refused(completion, gold):
     assert math(completion, gold) == 0.0

@@ -14,7 +14,8 @@ times s, min, h, day, week, month, year; volumes mL, L; angles in degrees and ra
 
 Clinical units are units too (holdout55): :data:`COMPOUND_UNIT` is the grammar of a unit written after a number, a
 unit token (letters, with an SI prefix sign ``µ``/``μ`` and a power ``^2``, ``^{2}``, ``²``) joined to others by ``/``,
-``·`` or ``\\cdot`` ("22.9 kg/m²", "132.6 µmol/L", "0.5 mL/kg/h", "290 mOsm/kg", "10 U/kg"), read by
+``·`` or ``\\cdot`` ("22.9 kg/m²", "132.6 µmol/L", "0.5 mL/kg/h", "290 mOsm/kg", "10 U/kg", "3 N·m"; a product joins
+unit-like tokens only, so "2 a·b" stays a product of variables), read by
 :func:`.math_normalize.parse_numeral` as the number's unit; :func:`past_dosing_verb` reads "Give 7.5 mL" (an order to
 give, administer, infuse ... the value) as the value.
 
@@ -30,7 +31,10 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # a unit token (an SI prefix sign, letters, a power) and a compound unit: tokens joined by "/", "·" or "\cdot"
 _UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³])"
 UNIT_TOKEN = r"[µμ]?[A-Za-z]{1,6}" + _UNIT_POWER + "?"
-COMPOUND_UNIT = rf"{UNIT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{UNIT_TOKEN}){{1,3}}|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?"
+# (a product "·" joins unit-like tokens only, two letters or more or a one-letter SI symbol: "N·m", "kg·m²", never "a·b")
+_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUh])" + _UNIT_POWER + "?"
+COMPOUND_UNIT = (rf"{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
+                 rf"|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?")
 # an order to give the value, opening the answer: "Give 7.5 mL", "Administer 20 mL", "Infuse 125 mL/h", "Draw up 2 mL"
 _DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliver|run|set\s+(?:the\s+)?pump\s+(?:to|at)|take)[^\S\n]+"
                           r"(?=\$?[-+]?\d[\d.,]*[^\S\n]*(?:\\text\{\s*)?[µμA-Za-z])")
