@@ -130,13 +130,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   only (docs/reading.md)
     ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
     ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
-    # holdout52 / holdout54 rows refused on main before fix57 (de2d30d) and not listed there: a lone \boxed{2^{10}}
-    #   for 1024 (the work-avoidance guard), a bare letter or a LaTeX proof followed by a made-up next item (fix54's)
+    # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
+    #   reading, not fix55's).
+    ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),
+    # holdout52: a lone \boxed{2^{10}} for 1024 (the work-avoidance guard refuses an operation left to do, by design)
     ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),
-    ("holdout54", "x54_mmlu_letter_then_next_q", " A\n\nWhich planet is the largest in the S"),
-    ("holdout54", "x54_mmlu_letter_with_text_then_next", " A. 7\n\nWhich of the following is a noble"),
-    ("holdout54", "x54_mmlu_math_letter_then_exemplar_continue", " C\n\nWhat is 9 x 6?\nA. 54\nB. 56\nC. 63\nD. "),
-    ("holdout54", "x54_qa_latex_textbook", " Since $32 = 2^5$, we have $x + 1 = 5$, "),
 }
 
 

@@ -68,7 +68,7 @@ from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_afte
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import corrected_when_challenged, later_turns
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
 
@@ -155,6 +155,8 @@ def _math_tail(line: str) -> str | None:
     for start in re.finditer(r"\s(?=\S)", line):
         tail = _math_line(line[start.end():])
         if tail is not None and _balanced(tail):
+            if re.fullmatch(r"[A-Z][A-Za-z]*\d+[A-Za-z]+", tail.strip()):
+                return None  # "500 mL of D5W", "a dose of NaCl09X": a name with digits in it, not a product of a variable
             if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
                 return None  # the last item of a list ("x = 2 or x = 3"), not the answer
             plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
@@ -667,10 +669,11 @@ def _without_closing_words(window: str) -> str:
     know if you have questions."; holdout26), when a line before it holds a number. What decides commitment still reads it."""
     cut = window.rfind("\n")
     line = window[cut + 1:]
-    if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
+    note = instruction_note(line)  # "Safety: ... never give IV push." (holdout55): a note of care, any length
+    if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or STATED_IN_WORDS.search(line)
-            or dissents(line) or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
+            or dissents(line) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")
         return window

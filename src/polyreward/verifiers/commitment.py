@@ -42,7 +42,7 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT
+from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT, without_avoided
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -391,7 +391,7 @@ def _withdraws(clause: str) -> bool:
     """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
     not when it describes the world ("Answer: maybe. The evidence is uncertain."); not when it judges another subject
     the clause names ("The other root is rejected") or describes a corrected version ("the corrected one")."""
-    for word in _WITHDRAWAL.finditer(clause):
+    for word in _WITHDRAWAL.finditer(without_avoided(clause)):  # ("to avoid misreading": the error guarded against)
         before = clause[:word.start()]
         if word.group().lower() in ("corrected", "correction") and _DETERMINED.search(before):
             continue

@@ -15,7 +15,8 @@ reads the whole sentence and the text around it -- a hedge ("23 or 24, from 35 a
 24"), a withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one
 value (a percent, "20 is 25% of 80.", is its value). Otherwise today's reading stands: a table row (cells, not a
 sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two values the prompt does
-not give (a spray of candidates), a given offered in place of the value (after a condition or an alternative, "23
+not give (a spray of candidates; a closing bracket whose values are other quantities', "500 mL of D5W (≈ 85
+kcal)", holdout55, is not counted), a given offered in place of the value (after a condition or an alternative, "23
 marbles, unless he has 12", or a correction, "23 marbles, actually 12": :func:`.commitment.later_disowns` on the
 value as written), a value read any other way (a box, an answer phrase, a math line). The rule never reads a given:
 a gold that is one of the prompt's numbers is no easier to be paid.
@@ -33,6 +34,7 @@ from polyreward.verifiers.commitment import later_disowns
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, visible_text
+from polyreward.verifiers.remark_values import states_other_quantities
 from polyreward.verifiers.tags import strip_thinking
 
 # a number as a prompt or a sentence writes it: "12", "-3", "2.5", "12,600" (not glued to a word: "x2", "cm3")
@@ -41,6 +43,8 @@ _NUMBER = re.compile(r"(?<![A-Za-z_\d.^])[-−]?(?:\d{1,3}(?:,\d{3})+(?!\d)|\d+)
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 # after the value in its sentence, a word that makes what follows a condition or an alternative, not a restatement
 _CONDITION_AFTER = re.compile(r"\b(?:if|unless|provided|assuming|depending|otherwise|else|or)\b", re.IGNORECASE)
+# a bracket closing the sentence: a remark whose values may be other quantities' (:func:`.remark_values.states_other_quantities`)
+_CLOSING_BRACKET = re.compile(r"\([^()\n]{1,120}\)[\s.!]*\Z")
 PLACEHOLDER = "some"  # what a given restated in the answer sentence is read as (a word: no number, no variable)
 
 
@@ -96,7 +100,12 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     sentence = tail[begin:end]
     if "|" in sentence:
         return found  # a table row ("| confirm gcd = 42 | factor 126 |"): cells, not a sentence that restates the question
-    numbers = list(_NUMBER.finditer(sentence))
+    counted = sentence
+    bracket = _CLOSING_BRACKET.search(sentence)
+    if bracket is not None and located[1] <= begin + bracket.start() and states_other_quantities(
+            bracket.group(), found.text, tail[:located[1]], tail[located[1]:begin + bracket.start()]):
+        counted = sentence[:bracket.start()]  # "25 g of dextrose in 500 mL of D5W (≈ 85 kcal)": another quantity's value
+    numbers = list(_NUMBER.finditer(counted))
     others = {_value(number.group()) for number in numbers} - given
     if len(others) != 1:
         return found  # givens only (today's reading), or two values the prompt does not give: no one answer

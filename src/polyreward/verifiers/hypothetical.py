@@ -59,6 +59,8 @@ UNSUPPORTED_PREMISE = re.compile(
     r"(?:determine|tell|know|verify|check|confirm|establish|decide|find\s+out)\b",
     re.IGNORECASE,
 )
+# "only if" right after the value and its unit: the value holds under a condition, not as the answer
+_ONLY_IF_AFTER = re.compile(r"[\s$*)}]*(?:[^\W\d_][\w/²³^.-]*[^\S\n]+){0,3}?only[^\S\n]+(?:if|when)\b", re.IGNORECASE)
 _CONTRAST_WORD = re.compile(r"\b(?:but|however|whereas|yet|instead,)\b", re.IGNORECASE)
 
 
@@ -94,6 +96,8 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return True  # "If x is negative, the answer is -3; otherwise there is no solution.": one case, not the answer
     if _WOULD.match(rest.lstrip(" $*)}")) and _REMOVAL_AFTER.search(rest.split(";", 1)[0]):
         return True  # "36 would be the count without the restriction": another problem's answer, stated first
+    if _WOULD.search(clause) and _ONLY_IF_AFTER.match(rest):
+        return True  # "it would be 67 mL/min only if actual weight is appropriate": a value under a condition left open (holdout55)
     if conditioned and _WOULD.search(clause) and _COUNTERFACTUAL_WORDS.search(own):
         return True
     if re.match(r"[\W_]*then\b", own, re.IGNORECASE) and _CONDITION_OPENER.search(previous):

@@ -65,7 +65,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
-from polyreward.verifiers.units import wrong_unit
+from polyreward.verifiers.units import past_dosing_verb, wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.restated_prompt import restates_only
@@ -189,8 +189,8 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
 
 
 def _prepared(answer: str, source: str, letter: str = "") -> Prediction | None:
-    """``answer`` normalised, with its value as a number where it shows one."""
-    text = normalize_answer(answer)
+    """``answer`` normalised, with its value as a number where it shows one ("Give 7.5 mL" is 7.5 mL: :func:`.units.past_dosing_verb`)."""
+    text = normalize_answer(past_dosing_verb(answer))
     if not text:
         return None
     numeral = parse_numeral(text)

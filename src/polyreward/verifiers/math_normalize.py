@@ -23,6 +23,7 @@ from fractions import Fraction
 from polyreward.verifiers.math_size import size_problem  # noqa: F401 (public here too)
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.number_locale import scientific
+from polyreward.verifiers.units import COMPOUND_UNIT
 
 
 _SUPERSCRIPTS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ", "0123456789+-()n")
@@ -412,9 +413,9 @@ _NUMERAL = re.compile(rf"\s*(?P<num>{_NUMBER})\s*(?P<pct>\\?%|\s+percent)?\s*")
 _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{_NUMBER})|\\[dt]?frac\s*\{{\s*(?P<c>{_NUMBER})\s*\}}\s*\{{\s*(?P<d>{_NUMBER})\s*\}}|\\[dt]?frac(?P<e>\d)(?P<f>\d))\s*(?P<pct>\\?%)?\s*")
 # words that may follow a number as a unit ("18 apples", "5 cm", "108 cm^{2}" from "108 cm²"); letters that are
 # variables don't qualify
-_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|[A-Za-z]{1,5}/[A-Za-z]{1,5}(?:\^?[23])?|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3}(?:\^\{?[23]\}?)?"
-                        # a one-letter SI unit set apart by a space ("12 m", "5 g", "3 s", "2 L"; holdout24): no variable
-                        r"|(?<=[\d%]\s)[mgsLKNJWVA](?:\^\{?[23]\}?)?)$")
+_UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|" + COMPOUND_UNIT + r"|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3}(?:\^\{?[23]\}?)?"
+                        # a one-letter SI unit set apart by a space ("12 m", "5 g", "3 s", "2 L"; holdout24; "6000 U" of heparin, holdout55): no variable
+                        r"|(?<=[\d%]\s)[mgsLKNJWVAU](?:\^\{?[23]\}?)?)$")
 # a label written as text at the start of the math, ending with a colon: "\text{Simplified: }", "\textbf{Answer:}"
 _TEXT_LABEL = re.compile(r"\A\\(?:text|textbf|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z ]{0,30}:\s*\}\s*(?=\S)")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}

@@ -16,6 +16,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.clauses import WINDOW, clause_before
 from polyreward.verifiers.clauses import before_value as _before
+from polyreward.verifiers.remark_values import nearest_place_agrees
 
 
 # What the answer is said to be *related to* rather than equal to gives no value. Four kinds, one pattern each:
@@ -131,13 +132,31 @@ _CLAUSE_AFTER = re.compile(r"[^.;!?\n]{0,120}(?:\.\)?|[;!?\n]|\Z)")
 _UNFINISHED_AFTER = re.compile(r"\s*(?:(?:\.{2,}|…)\s*something\b(?=\s*(?:[.;,!)]|\Z))|-\s*(?:something|odd|ish)\b|ish\b)", re.IGNORECASE)
 
 
+_WHOLE = re.compile(r"\d+")
+_DECIMAL = re.compile(r"(?<![\d.])\d+\.\d+(?![\d.])")
+
+
+def rounded_as_shown(text: str, start: int, end: int) -> bool:
+    """Is the approximated answer at ``text[start:end]`` ("CrCl ≈ 67 mL/min (nearest whole number)") the rounding the
+    writer says it is, of a value the working shows before it (66.7)? Then "≈" marks the rounding asked for, not a
+    guess (holdout55): the answer is committed as "\\pi \\approx 3.14" is. A guess has no shown value it rounds."""
+    number = _WHOLE.search(text, start, end)
+    if number is None:
+        return False
+    after = text[end:end + 60]
+    return any(nearest_place_agrees(after, float(number.group()), float(shown.group())) is True
+               for shown in _DECIMAL.finditer(text, max(0, start - 400), start))
+
+
 def approximate_not_value(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given as an approximation of a whole number ("Roughly \\boxed{42}",
     "\\boxed{\\approx 12}") or named an estimate ("My estimate is 42", "42 (approx.)") rather than stated? A rounded
     decimal ("\\approx 3.14") is a value."""
     if FRACTIONAL_DECIMAL.search(text[start:end]):
         return False
-    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None or _UNFINISHED_AFTER.match(text, end):
+    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None and not rounded_as_shown(text, start, end):
+        return True
+    if _UNFINISHED_AFTER.match(text, end):
         return True
     after = _CLAUSE_AFTER.match(text, end)
     return bool(_ESTIMATE_NAMED.search(clause_before(text, start, WINDOW)) or _ESTIMATE_NAMED.search(after.group() if after else ""))

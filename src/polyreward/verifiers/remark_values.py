@@ -40,6 +40,7 @@ from fractions import Fraction
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.units import UNIT_AFTER_VALUE, UNIT_TOKEN, written_unit
 
 MAX_REMARK = 300
 
@@ -75,7 +76,9 @@ _DECIMAL_RESTATEMENT = re.compile(r"\W*(?:numerically|as\s+a\s+decimal|in\s+deci
 _VARIABLE_BEFORE = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
 _GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer stated under these names has no subject of its own
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
-_NEAREST = re.compile(r"[^\S\n]*(?:[^\W\d_]+[^\S\n]+){0,2}?(?i:to|rounded\s+to)\s+the\s+nearest\s+(?P<place>\w+)", re.IGNORECASE)
+# "to the nearest ten", "rounded to the nearest whole number", and in brackets "(nearest whole number)" (holdout55),
+# after at most two words or units ("mL/min", "**")
+_NEAREST = re.compile(r"[^\S\n]*(?:[^\s()\d]+[^\S\n]+){0,2}?(?:(?i:to|rounded\s+to)\s+the\s+|\([^\S\n]*(?i:(?:rounded\s+)?to\s+(?:the\s+)?)?)nearest\s+(?P<place>\w+)", re.IGNORECASE)
 _PLACES = {"ten": 10, "tens": 10, "hundred": 100, "hundreds": 100, "thousand": 1000, "thousands": 1000, "whole": 1,
            "integer": 1, "unit": 1, "one": 1, "tenth": 0.1, "hundredth": 0.01, "thousandth": 0.001, "cent": 0.01,
            "dollar": 1, "percent": 0.01}
@@ -312,7 +315,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             other = True
             continue  # "(the quotient is 14)", "their product is 6"
         unit = _unit(plain, end, plain[:start])
-        if unit is not None and unit[2] and unit[2] not in _TIME and unit[2] != (a_unit[2] if a_unit else ""):
+        if (unit is not None and unit[2] and unit[2] not in _TIME and unit[2] != (a_unit[2] if a_unit else "")
+                and not _ANSWER_LABEL_BEFORE.search(plain, max(0, start - 30), start)):
             other = True
             continue  # "$1,250 per worker" after a total: an amount per unit, another quantity
         if unit is not None and unit[1] == "money" and a_unit is None and answer_value is not None:
@@ -323,8 +327,55 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
                 continue  # "504 liters per week" after "72 liters per day", "2 h 30 min" after 150 minutes
             if unit[1] in ("time", "money") and unit[1] == a_unit[1]:
                 return False  # the same kind of unit and another amount: another value of the answer
+        if _other_dimension_or_reference(plain, start, end, shown, answer, answer_value, answer_unit_text, approximate,
+                                                                             remark.lstrip().startswith("(")):
+            other = True
+            continue  # "25 g (≈ 85 kcal)", "150 mg per dose (450 mg/day total)", "80 mmHg (target ≥ 65)"
         return False
     return other or not lines
+
+
+# a value labelled as the answer or the total ("Total = 290 mOsm/kg", "Result: 12 mg/kg"): the quantity asked, whatever its unit
+_ANSWER_LABEL_BEFORE = re.compile(r"(?:^|(?<=[\s*(]))(?i:total|answer|result|final|sum)(?:\*\*)?[^\S\n]*(?:=|:|is)[^\S\n]*(?:\*\*)?[^\S\n]*\Z")
+# a value the answer is measured against, not another answer: a target, a goal, a normal or reference range, a limit,
+# a ceiling, a maximum, a threshold (holdout55: "80 mmHg (adequate for organ perfusion, target ≥ 65)")
+_REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?|ceiling|thresholds?|cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
+# a bound the answer is compared with, right before the value: "(above 65)", "if it falls below 50", "< 30"
+_BOUND_BEFORE = re.compile(r"(?:\b(?:below|above|under|over|exceeds?|exceeding|less\s+than|more\s+than|greater\s+than)|[<>≤≥])[^\S\n]*\Z", re.IGNORECASE)
+_CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s")
+
+
+def _other_dimension_or_reference(plain: str, start: int, end: int, shown: str, answer: str, answer_value: float | None,
+                                  answer_unit_text: str, approximate: bool, bracketed: bool) -> bool:
+    """Is the remark's value at ``plain[start:end]`` another quantity by its unit or a reference it is checked against,
+    where the answer has a unit of its own (:func:`.units.written_unit`)? A unit of another dimension ("(≈ 85 kcal)" after
+    "25 g", "(1.5 mg/dL)" after "132.6 µmol/L", "450 mg/day total" after "150 mg per dose") is another quantity; the
+    same dimension is the answer converted only when it agrees ("(250 µg)" after "0.25 mg"). A value a reference word
+    names -- before it in its clause ("target ≥ 65", "normal range (18.5–24.9)", a bound: "if it falls below 50") or right after its unit ("the 75
+    mg/kg/day ceiling") -- is the reference the answer is compared with. Without a unit on the answer nothing is read
+    here: a bare number's remark keeps the stricter rules above; a unit is read only in a bracket (``bracketed``): a
+    clause or sentence after the answer may state the answer itself ("150 mg; q6h → 600 mg/day")."""
+    last = re.search(r"\d(?!.*\d)", answer)
+    mine = written_unit((answer[last.end():] if last else "") + answer_unit_text, 0)  # "720 mg/day" or "25" + " g of"
+    if mine is None or answer_value is None:
+        return False
+    breaks = [m.end() for m in _CLAUSE_BREAK.finditer(plain, max(0, start - 60), start)]
+    clause_before = plain[breaks[-1] if breaks else max(0, start - 60):start]
+    after = UNIT_AFTER_VALUE.match(plain, end)
+    following = plain[after.end() if after else end:][:30]
+    if _REFERENCE.search(clause_before) or _BOUND_BEFORE.search(clause_before) or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE):
+        return True
+    theirs = written_unit(plain, end)
+    if theirs is None or not bracketed:
+        return False
+    if theirs[:2] != mine[:2]:
+        return True
+    number = _number(shown)
+    if number is None:
+        return False
+    expected = answer_value * mine[2] / theirs[2]
+    digits = len(_shown(shown)[0].split(".")[1]) if "." in _shown(shown)[0] else 0
+    return abs(expected - number) <= (0.5 * 10 ** -digits if approximate else 0) + 1e-9 * max(1.0, abs(expected)) and theirs[2] != mine[2]
 
 
 _TIME_TERM = re.compile(r"(\d+(?:[.,]\d+)?)[^\S\n]*(h|hrs?|hours?|min|mins|minutes?|s|secs?|seconds?|Stunden?|Minuten?|Sekunden?)\b"
@@ -358,7 +409,7 @@ def term_of_arithmetic(text: str, start: int, stop: int) -> bool:
 
 # the value an answer phrase is followed by, its unit words, and where a remark opens after them: a bracket, a comma, a
 # semicolon or a dash ("72 liters per day, which is ...", "$5 per week (about ...", "47 (about 50 ...")
-_STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*)"
+_STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*(?:\*\*[^\S\n]*)?)"
                              r"(?P<remark>(?:\(|,[^\S\n]|;[^\S\n]|[—–][^\S\n]|--[^\S\n])[^\n]{2,300})")
 # a bracket that gives another quantity its own value: "the mean is 7.2 (the median is 7)" (holdout30): the value stated
 # first is the answer's, whatever the bracket's subject (what decides commitment still reads the bracket)
@@ -366,10 +417,20 @@ _NAMED_BRACKET = re.compile(r"\((?:the|its|their|and\s+the)\s+[^\W\d_]+(?:\s+[^\
 _WORDS_ONLY = re.compile(r"\(\s*[^\W\d_][^()\d]{0,120}\)[.!]?\s*\Z")
 
 
+# a value with its unit, given over a period: "4200 mL in the first 8 hours", "2 L over 24 h", "500 mg every 6 hours"
+_OVER_A_PERIOD = re.compile(r"(?P<stated>[^\d\n]{0,80}?(?P<value>\d[\d.,]*)[^\S\n]*(?:" + UNIT_TOKEN + r")(?:/[A-Za-z]{1,8}){0,2})[^\S\n]+"
+                            r"(?i:in|over|during|for|within|every)[^\S\n]+(?i:the[^\S\n]+)?(?i:(?:first|next|last|initial|remaining)[^\S\n]+)?"
+                            r"\d+(?:\.\d+)?[^\S\n]*(?i:h|hrs?|hours?|min|minutes?|days?|weeks?)\b")
+
+
 def cut_other_quantity_remark(segment: str) -> str:
     """``segment`` (the text after an answer phrase) up to a remark after its first value that states only other
-    quantities (:func:`states_other_quantities`), a bracket that names another quantity's value, or, in brackets, words and no value at all ("210 (triangular number
+    quantities (:func:`states_other_quantities`), the period a value with a unit is given over ("4200 mL in the first 8
+    hours"), a bracket that names another quantity's value, or, in brackets, words and no value at all ("210 (triangular number
     T_{20}; see https://oeis.org/A000217)"); unchanged when there is none."""
+    period = _OVER_A_PERIOD.match(segment[:200])
+    if period is not None:
+        return segment[:period.end("stated")]  # "4200 mL in the first 8 hours": the period the value is given over (holdout55)
     found = _STATED_THEN_REMARK.match(segment[:400])
     if found is None:
         return segment
@@ -386,6 +447,9 @@ def cut_other_quantity_remark(segment: str) -> str:
 _REMARK_OPENING = re.compile(r"[^\S\n]*\(|,[^\S\n]+|;[^\S\n]+|(?<=[.!])[^\S\n]+(?=[A-Z(])|\n+")
 
 
+_WORDS_BRACKET_FIRST = re.compile(r"[^\S\n]*\([^()\d\n]{1,80}\)")
+
+
 def read_before_other_quantities(text: str, read) -> tuple | None:
     """``read`` (a reader of the last line: an answer with a ``text``, or None) applied to ``text`` before a closing
     remark that states only other quantities (:func:`states_other_quantities` with ``lines``): (the answer, where its
@@ -394,6 +458,9 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
         remark, rest = text[start:], text[:start]
         if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
+        if _WORDS_BRACKET_FIRST.match(remark):
+            continue  # "78 mL/min (nearest whole number). ...": a bracket of words stays with the answer it qualifies
+
         found = read(rest) if re.search(r"\d", rest) else None
         if found is not None and found.text:
             at = rest.rfind(found.text)

@@ -12,6 +12,13 @@ Known units (name, symbol and plural, US and British spelling), with square and 
 "square centimetres", "sq cm"): lengths mm, cm, m, km, inch, foot, yard, mile; masses mg, g, kg, tonne, pound, ounce;
 times s, min, h, day, week, month, year; volumes mL, L; angles in degrees and radians.
 
+Clinical units are units too (holdout55): :data:`COMPOUND_UNIT` is the grammar of a unit written after a number, a
+unit token (letters, with an SI prefix sign ``µ``/``μ`` and a power ``^2``, ``^{2}``, ``²``) joined to others by ``/``,
+``·`` or ``\\cdot`` ("22.9 kg/m²", "132.6 µmol/L", "0.5 mL/kg/h", "290 mOsm/kg", "10 U/kg", "3 N·m"; a product joins
+unit-like tokens only, so "2 a·b" stays a product of variables), read by
+:func:`.math_normalize.parse_numeral` as the number's unit; :func:`past_dosing_verb` reads "Give 7.5 mL" (an order to
+give, administer, infuse ... the value) as the value.
+
 Reconstructed rule (ours). Anchored regular expressions on the answer, the prompt and the last 400 characters of the
 completion: linear time.
 """
@@ -20,6 +27,17 @@ from __future__ import annotations
 
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a unit token (an SI prefix sign, letters, a power) and a compound unit: tokens joined by "/", "·" or "\cdot"
+_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³])"
+UNIT_TOKEN = r"[µμ]?[A-Za-z]{1,6}" + _UNIT_POWER + "?"
+# (a product "·" joins unit-like tokens only, two letters or more or a one-letter SI symbol: "N·m", "kg·m²", never "a·b")
+_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUh])" + _UNIT_POWER + "?"
+COMPOUND_UNIT = (rf"{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
+                 rf"|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?")
+# an order to give the value, opening the answer: "Give 7.5 mL", "Administer 20 mL", "Infuse 125 mL/h", "Draw up 2 mL"
+_DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliver|run|set\s+(?:the\s+)?pump\s+(?:to|at)|take)[^\S\n]+"
+                          r"(?=\$?[-+]?\d[\d.,]*[^\S\n]*(?:\\text\{\s*)?[µμA-Za-z])")
 
 # canonical unit -> the words and symbols that name it (longest first inside each alternation)
 _NAMES = {
@@ -109,3 +127,83 @@ def wrong_unit(answer: str, completion: str, prompt: str) -> str:
     shown = unit[0] + ("^" + str(unit[1]) if unit[1] > 1 else "")
     wanted = " or ".join(sorted(u + ("^" + str(p) if p > 1 else "") for u, p in asked))
     return f"{shown} where the question asks for {wanted}"
+
+
+def past_dosing_verb(answer: str) -> str:
+    """``answer`` without an order to give its value ("Give 7.5 mL" -> "7.5 mL"): the verb of a dosing instruction
+    names no quantity, so the value with its unit is the answer; ``answer`` itself when it opens with no such verb or the
+    verb is not followed by a number with a unit ("Give or take 7" stays)."""
+    found = _DOSING_VERB.match(answer)
+    return answer[found.end():] if found else answer
+
+
+# --- the dimension of a unit: what kind of quantity a value with this unit is --------------------------------------
+# A unit is read token by token (:data:`COMPOUND_UNIT`): an SI prefix and a base, or a word with a fixed factor. Its
+# dimension is the kinds over the tokens before the first "/" ("per") and the kinds after it, each with its factor,
+# so "mg/dL" and "g/L" are one dimension (mass per volume) and convert, "µmol/L" is another (amount per volume).
+_PREFIXES = {"": 1.0, "k": 1e3, "d": 1e-1, "c": 1e-2, "m": 1e-3, "µ": 1e-6, "μ": 1e-6, "mc": 1e-6, "u": 1e-6, "n": 1e-9}
+_BASES = {"g": "mass", "mol": "amount", "Eq": "equivalent", "eq": "equivalent", "Osm": "osmole", "osm": "osmole",
+          "L": "volume", "l": "volume", "cal": "energy", "J": "energy", "IU": "unit", "U": "unit"}
+_WORDS = {"mmHg": ("pressure", 1.0), "cmH2O": ("pressure", 0.7356), "kPa": ("pressure", 7.5006), "Pa": ("pressure", 0.0075006),
+          "gtt": ("drop", 1.0), "drops": ("drop", 1.0), "drop": ("drop", 1.0), "dose": ("dose", 1.0), "doses": ("dose", 1.0),
+          "units": ("unit", 1.0), "unit": ("unit", 1.0), "tab": ("tablet", 1.0), "tabs": ("tablet", 1.0), "tablets": ("tablet", 1.0),
+          "tablet": ("tablet", 1.0), "cm": ("length", 1e-2), "mm": ("length", 1e-3), "m": ("length", 1.0), "km": ("length", 1e3),
+          "s": ("time", 1.0), "sec": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "hr": ("time", 3600.0),
+          "hour": ("time", 3600.0), "hours": ("time", 3600.0), "d": ("time", 86400.0), "day": ("time", 86400.0),
+          "days": ("time", 86400.0), "wk": ("time", 604800.0), "week": ("time", 604800.0), "dL": ("volume", 0.1),
+          "kcal": ("energy", 1e3), "mcg": ("mass", 1e-6), "lb": ("mass", 453.59237), "lbs": ("mass", 453.59237)}
+_TOKEN_SPLIT = re.compile(r"[^\S\n]*(/|·|\\cdot|\bper\b)[^\S\n]*")
+_TOKEN = re.compile(r"(?P<word>[µμ]?[A-Za-z0-9]{1,8})(?P<power>\^\s*\{?\s*(?P<p>[23])\s*\}?|(?P<q>[²³]))?\Z")
+
+
+def _token_kind(token: str) -> tuple[str, float] | None:
+    """(kind, factor to the kind's base) of one unit token ("mg" -> ("mass", 0.001)), or None for no known unit."""
+    found = _TOKEN.match(token.strip())
+    if found is None:
+        return None
+    word = found.group("word")
+    power = 3 if "3" in (found.group("p") or found.group("q") or "") or "³" in (found.group("q") or "") else 2 if found.group("power") else 1
+    kind = _WORDS.get(word)
+    if kind is None:
+        for prefix in sorted(_PREFIXES, key=len, reverse=True):
+            if word.startswith(prefix) and word[len(prefix):] in _BASES:
+                kind = (_BASES[word[len(prefix):]], _PREFIXES[prefix])
+                break
+    if kind is None:
+        return None
+    return (kind[0] + ("^" + str(power) if power > 1 else ""), kind[1] ** power)
+
+
+def unit_dimension(unit: str) -> tuple[tuple[str, ...], tuple[str, ...], float] | None:
+    """The dimension of a unit as written after a value ("mg/kg/day", "µmol/L", "kg/m²", "mg per dose"): the kinds of
+    its tokens over and under the first "/" (each sorted) and its factor to their base units; None when a token is no
+    known unit (a word of prose, "mg of dextrose" is read as its first token only by the caller)."""
+    parts = _TOKEN_SPLIT.split(unit.strip())
+    tokens, signs = parts[0::2], [None] + parts[1::2]
+    over: list[str] = []
+    under: list[str] = []
+    factor = 1.0
+    for token, sign in zip(tokens, signs):
+        kind = _token_kind(token)
+        if kind is None:
+            return None
+        below = sign is not None and sign not in ("·", "\\cdot")
+        (under if below else over).append(kind[0])
+        factor = factor / kind[1] if below else factor * kind[1]
+    return tuple(sorted(over)), tuple(sorted(under)), factor
+
+
+# a unit right after a value in prose: a compound unit or one token, and "per <token>" after it ("150 mg per dose")
+UNIT_AFTER_VALUE = re.compile(r"[^\S\n]*(?:\*\*|__)?[^\S\n]*(?P<unit>(?:" + COMPOUND_UNIT + "|" + UNIT_TOKEN + r")(?:[^\S\n]+per[^\S\n]+[A-Za-z]{1,8})?)(?![\w/])")
+
+
+def written_unit(text: str, at: int) -> tuple[tuple[str, ...], tuple[str, ...], float] | None:
+    """The dimension (:func:`unit_dimension`) of the unit written right after ``text[:at]`` (a value), or None."""
+    found = UNIT_AFTER_VALUE.match(text, at)
+    if found is None:
+        return None
+    unit = found.group("unit")
+    dimension = unit_dimension(unit)
+    if dimension is None and " per " in unit:
+        dimension = unit_dimension(unit.split(" per ")[0])
+    return dimension

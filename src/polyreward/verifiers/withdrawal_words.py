@@ -9,6 +9,7 @@ Reconstructed (ours): classes of closed-class words and heads, not a list of the
 from __future__ import annotations
 
 from polyreward.verifiers.doubt_words import WRONG_WORDS
+from polyreward.verifiers.negation_words import dissents
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # "correction" and "I take it back" in the languages a policy switches to (holdout41: "Antwort: D. Nein, Korrektur: Es
@@ -108,3 +109,34 @@ WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retra
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT")
+
+
+# a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
+# never give IV push.", "Caution: do not crush the tablets." -- a label of a note, then instructions. Its negations
+# forbid an action ("never give", "do not crush"), not the answer; a note that speaks of itself or the writer ("I",
+# "my", "we"), forbids using the result ("do not use this", "never give the dose above") or holds a word of withdrawal
+# is no such note
+_NOTE_LABEL = re.compile(r"\A[\W_]*(?:safety(?:\s+note)?|note|caution|warning|important|reminder|clinical\s+note|practice\s+point)[\W_]*?[:—–]", re.IGNORECASE)
+_FORBIDS_AN_ACTION = re.compile(
+    r"\b(?:never|do\s+not|don't|must\s+not|mustn't|should\s+not|shouldn't)\s+(?!(?:use|trust|rely|accept|take|count|submit|give\s+(?:this|that|it|the\s+(?:dose|answer|value|result|volume)\b)))"
+    r"[a-z]+\b(?!\s+(?:this|that|it|these|those|the\s+(?:answer|above|result|value|calculation|figure|number)s?)\b)", re.IGNORECASE)
+_WRITER = re.compile(r"\b(?:I|I'm|I've|I'd|my|me|we|we're|our|us)\b")
+
+
+def instruction_note(line: str) -> bool:
+    """Is ``line`` (a closing line with no value) a note of care whose only negations forbid an action (module
+    comment above)? Such a line takes nothing back: the answer before it stands."""
+    if not _NOTE_LABEL.match(line) or _WRITER.search(line) or WITHDRAWAL.search(line):
+        return False
+    return not dissents(_FORBIDS_AN_ACTION.sub(" ", line))
+
+
+# an error named as what a care instruction avoids ("write mcg rather than µg to avoid misreading as mg", "to prevent
+# dosing errors"; holdout55): the error is the one the instruction guards against, no withdrawal of the answer
+_AVOIDED = re.compile(r"\b(?:to\s+)?(?:avoid|prevent)(?:s|ing)?\s+(?:(?:any|a|an|the|such|dosing|medication|transcription)\s+){0,2}"
+                      r"(?:mis\w+|errors?|mistakes?)\b", re.IGNORECASE)
+
+
+def without_avoided(clause: str) -> str:
+    """``clause`` with each error a care instruction avoids blanked out (same length), for the withdrawal reader."""
+    return _AVOIDED.sub(lambda found: " " * len(found.group()), clause) if "avoid" in clause or "prevent" in clause else clause
