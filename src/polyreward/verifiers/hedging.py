@@ -22,7 +22,9 @@ Not hedges: a degree of belief that still commits ("probably", "likely", "most l
 second-hand answer before a contrast ("B could be considered, but the answer is C", "My friend said 45, but the
 answer is 42"), a condition on the problem ("assuming the coin is fair", "if we count the empty set"), a clause that
 is a check (a computation "6 \\times 7 = 42", or the words check / verify / confirm), a question to the reader
-("Does that help?"), and anything before an answer block or an "Answer:" / "Final answer:" heading.
+("Does that help?"), and anything before an answer block or an "Answer:" / "Final answer:" heading, or before "final answer is"
+after a contrast ("Not 100 % sure, but my final answer is C"), and doubt resolved in the answer's clause or the next by
+the writer's certainty about it ("I rather think it's C -- and on reflection, I'm quite sure of it"; :mod:`.registers`).
 
 **The vocabulary.** Which words express doubt cannot be read off the structure, so the few word classes the rules
 need live here, in one place: the epistemic modals (with their French, German, Spanish, Italian, Polish, Russian,
