@@ -2,8 +2,8 @@
 Australian speaker or a texter commits with, which the doubt rules (:mod:`.hedging`) and the answer phrases
 (:mod:`.choice`) would otherwise misread.
 
-* **Certainty** (:data:`CERTAINTY`): the writer's own certainty about what they said ("I'm quite sure of it", "I'm
-  100% certain"), a back-reference called a sure thing ("that's a lock", "it's a dead cert", "that's a no-brainer"),
+* **Certainty** (:data:`CERTAINTY`): the writer's own certainty about what they said, closing its clause ("I'm quite
+  sure of it", "I'm 100% certain."; "I'm sure someone will check it" is about something else), a back-reference called a sure thing ("that's a lock", "it's a dead cert", "that's a no-brainer"),
   and the texter's intensifiers ("fr", "for real", "no cap"). Doubt voiced before such a statement about the same
   answer is resolved by it ("I rather think it's C -- and on reflection, I'm quite sure of it", "Reckon that's a
   lock"); doubt voiced after it is not (:func:`certainty_end`: only what follows the last certainty is read for doubt).
@@ -25,9 +25,11 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 _DEGREE = r"(?:(?:quite|very|fairly|pretty|really|absolutely|completely|totally|entirely|dead|100\s*%|a\s+hundred\s+per\s*cent)\s+)?"
 # the writer's certainty, a back-reference called a sure thing, the texter's intensifiers (each class by its head)
 CERTAINTY = re.compile(
-    r"\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+)?" + _DEGREE + r"(?:sure|certain|confident|positive|convinced)\b(?:\s+(?:of|about)\s+(?:it|that|this))?"
+    r"(?:\b(?:I'm|I\s+am|we're|we\s+are)\s+(?:now\s+)?" + _DEGREE + r"(?:sure|certain|confident|positive|convinced)\b(?:\s+(?:of|about)\s+(?:it|that|this))?"
     r"|\b(?:that|it|this)(?:'s|\s+is)\s+(?:a\s+)?(?:(?:dead|stone[\s-]cold|absolute)\s+)?(?:lock|cert|certainty|sure\s+thing|safe\s+bet|no[\s-]brainer)\b"
-    r"|\b(?:no\s+doubt(?:\s+about\s+it)?|without\s+(?:a|any)\s+doubt|beyond\s+doubt|fr|for\s+real|no\s+cap|hands\s+down)\b",
+    r"|\b(?:no\s+doubt(?:\s+about\s+it)?|without\s+(?:a|any)\s+doubt|beyond\s+doubt|fr|for\s+real|no\s+cap|hands\s+down)\b)"
+    # ... closing its clause, so that it is about what was said ("I'm sure someone will check it" is about something else)
+    r"(?=\s*(?:[.,;:!)\u2014\u2013-]|\Z))",
     re.IGNORECASE,
 )
 # a negation within three words before the certainty: "not 100% sure", "I'm not quite certain", "can't be sure"
