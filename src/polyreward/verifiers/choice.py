@@ -63,6 +63,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
+from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -237,6 +238,7 @@ _ANCHOR = (
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
+    r"(?:the\s+)?" + LEGAL_ANCHOR + "|"  # "The better view is C" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
     r"(?:[^\S\n]*\((?:corrected|revised|updated|amended|edited)\))?"  # "Final answer (corrected): B" (a revision marked on the label)
     r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be)|'s)?"  # "The answer's B" (holdout21)
@@ -248,7 +250,8 @@ _ANCHOR = (
 # what may follow a bare final letter and still leave it the answer: a laugh, an affirming adverb, the idiom "B it is",
 # "final" ("easy, it's B lol", "so B obviously", "B it is.", "Going with E, final.") -- never a word of doubt or withdrawal
 _AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
-                   r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down))?")
+                   r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down|"
+                   r"fr|for\s+real|no\s+cap))?" + CERTAIN_TAIL + AFFIRMING_EMOJI)  # (registers: "it's E fr 😤", "C -- I'm quite sure of it")
 _AFFIRMING_TAIL_TO_END = re.compile(_AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")
 
 

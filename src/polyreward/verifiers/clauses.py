@@ -164,8 +164,19 @@ _FITS = re.compile(r"\b(?:works?|fits?|holds?|satisf\w+|correct|right|valid|poss
                    r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative))\b", re.IGNORECASE)
 
 
+# ... or as still open (holdout60): "Option A remains under active consideration.", "45 is still on the table.", "B stays
+# in play": right after the other value, "still" / "remains" and a predicate of a candidate not yet ruled out
+_STILL_OPEN_AFTER = re.compile(
+    r"\A[\s)*$}\]]*(?:(?:is|was|'s|are)\s+still|(?:still\s+)?(?:remains?|stays?))\s+(?:(?:very\s+)?(?:actively|still|quite|very)\s+)?"
+    r"(?:under\s+(?:\w+\s+)?(?:consideration|review|discussion)|open|in\s+(?:play|contention|the\s+running)|on\s+the\s+table|"
+    r"possible|viable|plausible|live|an?\s+(?:\w+\s+)?(?:option|candidate|possibility|contender|alternative))\b", re.IGNORECASE)
+
+
 def offers_alternative(clause: str, value_end: int) -> bool:
-    """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer (see the comment above)?"""
+    """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open (see the
+    comments above)?"""
+    if _STILL_OPEN_AFTER.match(clause[value_end:]):
+        return True
     particle = _ADDITIVE_AFTER.match(clause[value_end:])
     return particle is not None and _FITS.search(clause, value_end + particle.end()) is not None
 

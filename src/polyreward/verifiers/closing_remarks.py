@@ -37,10 +37,11 @@ TAIL = 240
 
 # a closing sentence that checks the answer with other numbers: "x = -7. Checking: 2(-7) + 14 = 0 ✓." -- the value it
 # ends with is the check's, not the answer (a heading word of checking, then a colon, ending with a tick); or a closing
-# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3)." (no word in it, so
-# "(check: no, it's 45)" is no check and still read)
+# parenthesis that checks in numbers only, with an equals sign: "x = -3 (checked: 2(-3) + 9 = 3).", "$x = 3$ (and I've
+# double-checked: $5^3 = 125$)." (the writer's words only before the heading's colon, no word after it, so "(check:
+# no, it's 45)" is no check and still read)
 _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:y|ying|ication)|sanity\s+check)\s*:[^\n]{0,200}?[✓✔]"
-                            r"|\s*\(\s*(?i:check(?:ed|ing)?|verif(?:y|ied|ying|ication))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
+                            r"|\s*\(\s*(?i:(?:and\s+)?(?:(?:I|we)(?:'ve|\s+have)?\s+)?(?:double-?)?(?:check(?:ed|ing)?|verif(?:y|ied|ying|ication)))\s*:(?=[^\n]{0,200}?=)(?:[^()\nA-Za-z]|\([^()\nA-Za-z]{0,40}\)){1,200}\))\W*\Z")
 
 # the rest of a reason to the end of its line: it ends where a sentence with a number of its own starts ("Most students
 # get 4 because they forget to sort. Sorted: 3, 4, 5, 7, 9 -- the median is 5." states the answer after it; holdout21)

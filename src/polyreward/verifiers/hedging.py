@@ -22,7 +22,9 @@ Not hedges: a degree of belief that still commits ("probably", "likely", "most l
 second-hand answer before a contrast ("B could be considered, but the answer is C", "My friend said 45, but the
 answer is 42"), a condition on the problem ("assuming the coin is fair", "if we count the empty set"), a clause that
 is a check (a computation "6 \\times 7 = 42", or the words check / verify / confirm), a question to the reader
-("Does that help?"), and anything before an answer block or an "Answer:" / "Final answer:" heading.
+("Does that help?"), and anything before an answer block or an "Answer:" / "Final answer:" heading, or before "final answer is"
+after a contrast ("Not 100 % sure, but my final answer is C"), and doubt resolved in the answer's clause or the next by
+the writer's certainty about it ("I rather think it's C -- and on reflection, I'm quite sure of it"; :mod:`.registers`).
 
 **The vocabulary.** Which words express doubt cannot be read off the structure, so the few word classes the rules
 need live here, in one place: the epistemic modals (with their French, German, Spanish, Italian, Polish, Russian,
@@ -44,6 +46,7 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
+from polyreward.verifiers.registers import certainty_end, note_section
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
@@ -374,10 +377,13 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
         return True  # "Placeholder answer: 2.5", "Draft answer: 3/4": the heading itself calls it provisional
     lead = _ANSWER_HEADING.match(text, start, start + 40)
     phrase = None if lead is not None else _ANSWER_PHRASE.match(text, start, start + 40)
-    if phrase is not None:  # the phrase's own statement, after the clause's last contrast ("torn between B and D, but ...")
-        lead, own_before = phrase, own[max((m.end() for m in _CONTRAST.finditer(own)), default=0):]
-    else:
-        own_before = own
+    # the heading's or the phrase's own statement, after the clause's last contrast ("torn between B and D, but ...",
+    # "Off the top of my head I'd have said A, but working it properly ... 12. Answer: E"); an explicit final statement
+    # (an "Answer:" / "Final answer:" heading, "final answer is") is not qualified by doubt voiced before that contrast,
+    # as it is not by doubt in an earlier sentence ("Not 100 % sure, but my final answer is C", "Maybe 45? ... Final answer: 42")
+    final = lead is not None or (phrase is not None and phrase.group().lower().startswith("final"))
+    lead = lead if lead is not None else phrase
+    own_before = own[max((m.end() for m in _CONTRAST.finditer(own)), default=0):] if lead is not None else own
     if lead is not None and _idiom_doubts(own_before + lead.group()):
         return True  # an option reader's match opens at the heading ("Wrong answer: C", "Not my final answer: C")
     if _SCARE_QUOTED.search(own) or _ANOTHER_PROBLEMS_ANSWER.search(own + (lead.group() if lead is not None else "")):
@@ -406,8 +412,8 @@ def qualified_before(text: str, start: int, end: int | None = None) -> bool:
     # chose: "So Tom got 42.") are not read as reports at all
     if end is not None and _ends_its_clause(text, end) and (_attributed_before(statement) or _GROUP_REPORT.search(statement)):
         return True
-    if contrast is None:
-        return False
+    if contrast is None or final:
+        return False  # "Not 100 % sure, but my final answer is C": the final statement wins over the doubt before it
     # "Don't hold me to it, but 42", "Purely speculative, but 42": the doubt right before the contrast; an earlier
     # contrast settles what came before it ("I was torn between B and D, but B fails ..., so D")
     before = own[contrasts[-2].end() if len(contrasts) > 1 else 0:contrast.start()]
@@ -474,6 +480,8 @@ def _attributed_before(statement: str) -> bool:
     if found.group("source") is not None:
         return not _OWN_SOURCE.match(found.group("source").split()[-1])
     before = statement[:found.start()]
+    if re.search(r"\b(?:I|we)\s*\Z", before, re.IGNORECASE):
+        return False  # "I rather think it's C", "we really believe": the "subject" is the writer's adverb
     if re.match(r"\s+(?:of|about|for|to|in|on|with|up|from|at|by)\b", found.group("tail"), re.IGNORECASE):
         return False  # "the number Alice thought of is 42": the verb is inside the subject, not a report
     return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
@@ -501,17 +509,50 @@ def qualified_after(text: str, end: int) -> bool:
     after_markup = window[MARKUP_START.match(window).end():]
     if _NOT_EQUAL_AFTER.match(after_markup) or _ISH.match(after_markup):
         return True  # "42 ≠ answer", "42-ish"
-    parts = [(window[first:last], window[last:last + 1]) for first, last in clauses(window, 0, len(window), OWN_CLAUSE_END)]
-    own, closing = parts[0]
+    (own, closing), (following, following_closing) = _own_and_next(text, end)
     if closing == "?" and len(WORDS.findall(own)) <= 4 and not CHECK.search(own):
         return True  # "42?", "C? Not sure.", "42, right?"
-    # the next clause with a word in any script (a Japanese "自信がありません" has no Latin letter)
-    following, following_closing = next(((clause, close) for clause, close in parts[1:] if any(ch.isalpha() for ch in clause)), ("", ""))
     if following_closing == "?" and _DOUBTING_QUESTION.match(following) and not re.search(r"\d", following):
         return True  # "\\boxed{42}. Is that right?", "Or is it?"
     if following_closing == "?" and _WRITER_QUESTION.match(following):
         return True  # "\\boxed{3/4}... I think?": the writer asks about their own belief
+    # doubt resolved later in its clause by certainty is read no more ("Reckon that's a lock"; registers.certainty_end),
+    # and a clinical note's "Plan:" section is no plan of work ("Impression: ... / Plan: oral iron"; registers.note_section)
+    own, following = _unresolved(own), _unresolved(note_section(text, following))
     return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
+
+
+def _own_and_next(text: str, end: int) -> tuple[tuple[str, str], tuple[str, str]]:
+    """The rest of the answer's clause and the next clause with a word in any script (a Japanese "自信がありません"
+    has no Latin letter), each with the character that closes it."""
+    parts = _clauses_after(text, end)
+    return parts[0], next(iter(parts[1:2]), ("", ""))
+
+
+def _clauses_after(text: str, end: int) -> list[tuple[str, str]]:
+    """The rest of the answer's clause, then the next clauses with a word in any script, in the window after it."""
+    window = text[end:end + 2 * WINDOW]
+    parts = [(window[first:last], window[last:last + 1]) for first, last in clauses(window, 0, len(window), OWN_CLAUSE_END)]
+    return parts[:1] + [(clause, close) for clause, close in parts[1:] if any(ch.isalpha() for ch in clause)]
+
+
+def _unresolved(clause: str) -> str:
+    """What of ``clause`` follows its last statement of certainty (all of it when there is none): doubt before the
+    certainty is resolved by it, doubt after it stands ("I'm sure of it ... maybe not")."""
+    found = certainty_end(clause)
+    return clause if found is None else clause[found:]
+
+
+def resolved_after(text: str, end: int) -> bool:
+    """Does the rest of the answer's clause, or the next clause, state the writer's certainty about it, with no doubt
+    after it there or in the clause that follows ("C -- and on reflection, I'm quite sure of it", "1/2. Reckon that's
+    a lock.")? Doubt voiced before the answer is then resolved (:func:`qualified`)."""
+    parts = [clause for clause, _ in _clauses_after(text, end)[:3]]
+    for number, clause in enumerate(parts[:2]):
+        found = certainty_end(clause)
+        if found is not None:
+            return not any(_doubts(rest) or _stands_against(rest) for rest in (clause[found:], *parts[number + 1:number + 2]))
+    return False
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
@@ -569,7 +610,11 @@ def _writer_doubts(clause: str, guesses: bool = True) -> bool:
 def qualified(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` qualified as a possibility, or as someone else's answer, rather than
     stated (see the module docstring)?"""
-    return qualified_before(text, start, end) or qualified_after(text, end) or hypothetical(text, start, end)
+    if qualified_after(text, end) or hypothetical(text, start, end):
+        return True
+    # doubt before the answer, then certainty about it in its clause or the next one, commits ("I rather think it's C
+    # -- and on reflection, I'm quite sure of it"); the reverse, certainty then doubt, is read by qualified_after
+    return qualified_before(text, start, end) and not resolved_after(text, end)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
