@@ -4,8 +4,8 @@ the rows (held-out graders use the rows)."""
 
 from __future__ import annotations
 
-import keyword
 import json
+import keyword
 
 import pytest
 from hypothesis import given, settings
