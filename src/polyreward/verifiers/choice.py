@@ -330,8 +330,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
-    if result[0] is not None and options and (glossed_as_another_option(seen, result[0], letters, options) or final_names_no_option(
-            seen, max((m.end() for m in letter_mentions(seen, result[0], letters)), default=0), options)):
+    if result[0] is not None and (options and glossed_as_another_option(seen, result[0], letters, options) or final_names_no_option(
+            seen, max((m.end() for m in letter_mentions(seen, result[0], letters)), default=0), options or {})):
         return None, ""  # "Ans. is 'a' i.e., Riboflavin" (B's text); "... hypocalcemia (B) ... Final answer: None of the above."
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
         # (a verdict per option names every option beside its own letter: no letter there labels another's text)

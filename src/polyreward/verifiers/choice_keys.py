@@ -20,11 +20,12 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 def key_label_pattern(letters: str) -> re.Pattern:
     """An answer key's label opening its line and the letter it gives: "Ans. is 'a'", "Ans: (b)", "**Ans.** c",
-    "Answer is 'd'". Group 1 is the letter; the closing quote or bracket is left outside the match, so that the word
-    after it ("i.e.") is not read as the lowercase letter's own next word."""
+    "Answer is 'd'", "Ans is a i.e. Thiamine". Group 1 is the letter; the closing quote or bracket is left outside the
+    match and a bare letter's "i.e." inside it, so that the gloss word is not read as the lowercase letter's own next
+    word (which would make it a word, not a letter)."""
     cls = re.escape(letters) + re.escape(letters.lower())
     return re.compile(r"(?im:^[^\S\n]*(?:\*\*)?[^\S\n]*ans(?:wer)?\.?(?:\*\*)?[^\S\n]*(?:is\b[^\S\n]*)?(?:\*\*)?[:\-–—]?[^\S\n]*(?:\*\*)?[^\S\n]*)"
-                      rf"['‘\"“(\[]?([{cls}])(?=['’\"”)\]]|[^\S\n]*(?:$|[.,:;!\-–—]))")
+                      rf"['‘\"“(\[]?([{cls}])(?:(?=['’\"”)\]]|[^\S\n]*(?:$|[.,:;!\-–—]))|[^\S\n]+(?:i\.?[^\S\n]?e\b|viz\b)\.?[,:]?[^\S\n]*)")
 
 
 _GLOSS = re.compile(r"['’\"”)\]]?[^\S\n]*[,:\-–—]?[^\S\n]*(?:i\.?[^\S\n]?e\.?|viz\.?|that\s+is)[,:\s]*([^\n;!?]{1,80})", re.IGNORECASE)
@@ -41,7 +42,7 @@ def glossed_as_another_option(view: str, letter: str, letters: str, options: Map
     labels = [m for m in key_label_pattern(letters).finditer(view) if m.group(1).upper() == letter]
     if not labels or not options:
         return False
-    gloss = _GLOSS.match(view, labels[-1].end())
+    gloss = _GLOSS.match(view, labels[-1].end(1))
     if gloss is None:
         return False
     said = _words(gloss.group(1))
@@ -60,7 +61,8 @@ _NO_OPTION_FINAL = re.compile(
 def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> bool:
     """Does an answer phrase after ``after`` (the last place the letter read is named) give "none of the above",
     "all of the above" or "none" as the answer, when no option's text is such a verdict? Then the writer's final answer
-    is no option, and the letter its reasoning named before is not what it answers."""
+    is no option, and the letter its reasoning named before is not what it answers. With the options unknown
+    (``options`` empty) no option is taken to be such a verdict."""
     if any(re.search(r"\b(?:none|all|neither|both)\b", text, re.IGNORECASE) for text in options.values()):
         return False  # an option that is "None of the above" is chosen by its own text
     return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
