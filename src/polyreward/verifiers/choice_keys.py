@@ -24,7 +24,7 @@ def key_label_pattern(letters: str) -> re.Pattern:
     match and a bare letter's "i.e." inside it, so that the gloss word is not read as the lowercase letter's own next
     word (which would make it a word, not a letter)."""
     cls = re.escape(letters) + re.escape(letters.lower())
-    return re.compile(r"(?im:^[^\S\n]*(?:\*\*)?[^\S\n]*ans(?:wer)?\.?(?:\*\*)?[^\S\n]*(?:is\b[^\S\n]*)?(?:\*\*)?[:\-–—]?[^\S\n]*(?:\*\*)?[^\S\n]*)"
+    return re.compile(r"(?im:^[^\S\n]*(?:\*\*)?[^\S\n]*ans(?:wer)?(?![A-Za-z])\.?(?:\*\*)?[^\S\n]*(?:is\b[^\S\n]*)?(?:\*\*)?[:\-–—]?[^\S\n]*(?:\*\*)?[^\S\n]*)"
                       rf"['‘\"“(\[]?([{cls}])(?:(?=['’\"”)\]]|[^\S\n]*(?:$|[.,:;!\-–—]))|[^\S\n]+(?:i\.?[^\S\n]?e\b|viz\b)\.?[,:]?[^\S\n]*)")
 
 
