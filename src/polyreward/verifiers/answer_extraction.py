@@ -70,6 +70,7 @@ from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, un
 from polyreward.verifiers.turns import corrected_when_challenged, later_turns
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
+from polyreward.verifiers.stated_then_boxed import box_after_stated_answer
 from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
 
 @dataclass(frozen=True)
@@ -487,6 +488,9 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
             if (stated is not None and re.search(r"[\d\\]", stated.text) and not _PROSE_WORD.search(stated.text)
                     and not _part_of(stated.text, boxed)):
                 return stated  # "Final answer: 2\\sqrt{5} ... (\\boxed{5\\sqrt{2}} was the value before ...)" (holdout12)
+        if boxes and not trusted and boxed and box_after_stated_answer(text, boxes[-1][0], boxed, lambda value: without_rounding(
+                _answer_after_anchor(value, final_bang))):
+            return Extracted("", "conflicting")  # "**Answer: 13.93 cm** ... Sanity check: ... = \\boxed{13}" (holdout58)
         if unclosed:
             return Extracted("", "unclosed_box")  # the final box was cut off: "... so \\boxed{4"
         if boxed is not None and boxed.strip():

@@ -64,6 +64,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
+from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -201,14 +202,15 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
         return True
     start = max(0, at - _LIST_WINDOW)
     window = text[start:at + _LIST_WINDOW]
-    cls = re.escape(letters)
+    lower = text[at].islower()  # "Correct options: a, b": lowercase letters are a list when it ends its line (choice_keys)
+    cls = re.escape(letters.lower() if lower else letters)
     # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
     item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
     separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
-        if not run.start() <= at - start < run.end():
+        if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]):
             continue
         found = re.findall(rf"[{cls}]", run.group())
         verb = re.match(r"\s*(?:(is|was|isn't|wasn't|seems)|are|were|aren't)\b", window[run.end():])
@@ -270,6 +272,8 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
+        ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
+        # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
         ("anchor", re.compile(FOREIGN_ANCHOR + _letter_token(letters, r"$|[\s.,:;()*!\]\-–—。、]|[\uac00-\ud7a3]"))),
         ("json", re.compile(_JSON_KEY + _letter_token(letters, r'"'))),
@@ -333,6 +337,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # '{"answer": "B", "backup_answer": "D"}': a record with a fallback answer gives two (holdout57)
     if result[0] is not None or result[1] == "":
         result = checked_by_position(strip_thinking(views[0]), result, letters, options or {})
+    if result[0] is not None and (options and glossed_as_another_option(seen, result[0], letters, options) or final_names_no_option(
+            seen, max((m.end() for m in letter_mentions(seen, result[0], letters)), default=0), options or {})):
+        return None, ""  # "Ans. is 'a' i.e., Riboflavin" (B's text); "... hypocalcemia (B) ... Final answer: None of the above."
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
         # (a verdict per option names every option beside its own letter: no letter there labels another's text)
         return against_the_options(strip_thinking(views[0]), result, letters, options)

@@ -1,0 +1,68 @@
+"""Answer-key forms of a multiple-choice answer (red team holdout58). :mod:`.choice` reads them; reconstructed rules
+(ours), each one bounded pattern on the normalised text:
+
+* the abbreviated label of an exam's answer key, MedMCQA explanation style: "Ans. is 'a' i.e., Thiamine",
+  "Ans: (b)", "Answer is 'c'" -- the letter lowercase and quoted as often as not. What "i.e." glosses the letter with
+  must be its own option's text: "Ans. is 'a' i.e., Riboflavin" with Riboflavin option B labels another option's
+  text and is no answer;
+* lowercase option letters listed as several correct ones ("Correct options: a, b") are several picks, as capital
+  ones are, when the list ends its line (the list check of :mod:`.choice`; "b, a classic sign" lists nothing);
+* a final answer that names no option -- "Final answer: None of the above." when no option is "none of the above"
+  -- is a different final answer, not the option the reasoning named before it (:func:`final_names_no_option`).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Mapping
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+
+def key_label_pattern(letters: str) -> re.Pattern:
+    """An answer key's label opening its line and the letter it gives: "Ans. is 'a'", "Ans: (b)", "**Ans.** c",
+    "Answer is 'd'", "Ans is a i.e. Thiamine". Group 1 is the letter; the closing quote or bracket is left outside the
+    match and a bare letter's "i.e." inside it, so that the gloss word is not read as the lowercase letter's own next
+    word (which would make it a word, not a letter)."""
+    cls = re.escape(letters) + re.escape(letters.lower())
+    return re.compile(r"(?im:^[^\S\n]*(?:\*\*)?[^\S\n]*ans(?:wer)?(?![A-Za-z])\.?(?:\*\*)?[^\S\n]*(?:is\b[^\S\n]*)?(?:\*\*)?[:\-–—]?[^\S\n]*(?:\*\*)?[^\S\n]*)"
+                      rf"['‘\"“(\[]?([{cls}])(?:(?=['’\"”)\]]|[^\S\n]*(?:$|[.,:;!\-–—]))|[^\S\n]+(?:i\.?[^\S\n]?e\b|viz\b)\.?[,:]?[^\S\n]*)")
+
+
+_GLOSS = re.compile(r"['’\"”)\]]?[^\S\n]*[,:\-–—]?[^\S\n]*(?:i\.?[^\S\n]?e\.?|viz\.?|that\s+is)[,:\s]*([^\n;!?]{1,80})", re.IGNORECASE)
+
+
+def _words(text: str) -> list[str]:
+    return re.findall(r"[^\W_]+", text.lower())
+
+
+def glossed_as_another_option(view: str, letter: str, letters: str, options: Mapping[str, str]) -> bool:
+    """Does the last answer-key label of ``letter`` in ``view`` gloss it ("i.e.", "viz.", "that is") with the text of
+    another option, not its own ("Ans. is 'a' i.e., Riboflavin" with Riboflavin option B)? Reads the gloss's
+    opening words against each option's words."""
+    labels = [m for m in key_label_pattern(letters).finditer(view) if m.group(1).upper() == letter]
+    if not labels or not options:
+        return False
+    gloss = _GLOSS.match(view, labels[-1].end(1))
+    if gloss is None:
+        return False
+    said = _words(gloss.group(1))
+    named = {key for key, text in options.items() if (words := _words(text)) and said[:len(words)] == words}
+    return bool(named) and letter not in named
+
+
+# an answer phrase whose value is no option but a verdict on all of them: "Final answer: None of the above",
+# "The answer is all of these", "Correct option: none of the listed options"
+_NO_OPTION_FINAL = re.compile(
+    r"\b(?:final\s+answer|(?:correct|best)\s+(?:answer|option|choice)s?|answer)(?:\s+(?:is|would\s+be|will\s+be))?[\s*:=\-–—]*"
+    r"(?:\*\*)?\s*((?:none|all|neither|each)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:above|these|them|those|(?:listed\s+|given\s+|provided\s+)?"
+    r"(?:options|choices|answers))|none)\b", re.IGNORECASE)
+
+
+def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> bool:
+    """Does an answer phrase after ``after`` (the last place the letter read is named) give "none of the above",
+    "all of the above" or "none" as the answer, when no option's text is such a verdict? Then the writer's final answer
+    is no option, and the letter its reasoning named before is not what it answers. With the options unknown
+    (``options`` empty) no option is taken to be such a verdict."""
+    if any(re.search(r"\b(?:none|all|neither|both)\b", text, re.IGNORECASE) for text in options.values()):
+        return False  # an option that is "None of the above" is chosen by its own text
+    return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
