@@ -49,7 +49,8 @@ from typing import Any
 
 from polyreward.reward import Scored
 from polyreward.rewards.crpo import ReleasedPreprocessing
-from polyreward.verifiers.choice import LABELS, extract_label, extract_letter, squeeze_whitespace
+from polyreward.verifiers.choice import extract_letter
+from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
 from polyreward.verifiers.options import parse_options
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"

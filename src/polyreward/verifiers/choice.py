@@ -41,7 +41,6 @@ from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACE
 from polyreward.verifiers.commitment import (
     case_alternative_before,
     hedged,
-    label_pattern,
     later_disowns,
     letter_is,
     withdrawn_in_clause,
@@ -61,7 +60,7 @@ from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
-from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
+from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
@@ -72,9 +71,9 @@ from polyreward.verifiers.turns import answer_for_the_question, corrected_when_c
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.conditional_letters import conditional_other_letter
+from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
 
-LABELS = ("yes", "no", "maybe")
 _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "so", "the"}
 
 
@@ -82,16 +81,10 @@ _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "
 _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 # inline math that opens with a bracketed letter or is one capital letter: "$\textbf{(C) } 7$", "$\textbf{B}$"
 _INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*\$")
-_WHITESPACE_RUN = re.compile(r"\s+")
 
 
 def _norm(text: str) -> str:
     return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
-
-
-def squeeze_whitespace(text: str) -> str:
-    """Every whitespace run as one character: a newline if the run holds one, else a space."""
-    return _WHITESPACE_RUN.sub(lambda m: "\n" if "\n" in m.group() else " ", text)
 
 
 def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space: str = r"\s") -> str:
@@ -361,14 +354,11 @@ def _other_letter(same: bool | None) -> bool | None:
     return None if same is None else not same
 
 
-_WORD = re.compile(r"\b[A-Za-z]{3,}\b")  # four of them make a sentence, not a bare "C" or "(C) Text"
-
-
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
     view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
     inner = unclosed_block(view, "answer", ignore_case=True)
-    if inner is not None and not find_boxes(inner) and (len(_WORD.findall(inner)) >= 4 or not inner.strip()):
+    if inner is not None and not find_boxes(inner) and (len(LONG_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
     if CUT_OFF_ANSWER.search(view[-80:].rstrip(" \t\n(*[$")) or unfilled_answer_line(view):  # (or "The answer is ( ).")
         return None, ""  # "..., so the best answer here is option": cut off where the answer was to be (holdout27)
@@ -576,98 +566,6 @@ def _letter_from_option_text(text: str, options: Mapping[str, str]) -> str | Non
     """The option whose text occurs last in the completion, not denied (longest wins a tie)."""
     mentions = _option_mentions(text, options)
     return max(mentions)[2] if mentions else None
-
-
-def extract_label(text: str, labels: tuple[str, ...] = LABELS) -> tuple[str | None, str]:
-    """A yes/no/maybe-style label in a completion (PubMedQA) and how it was found. Several different labels in the
-    deciding place (``\\boxed{no/yes/maybe}``, "no or yes") are a hedge (``(None, SEVERAL)``); a negated one
-    ("The answer is not yes") is no answer. Read like a letter (:func:`extract_letter`): on the normalised visible
-    text, code and quotes only when it names no label; a label that a later clause contradicts, withdraws or
-    denies, a different box before the answer block, or an answer cut off is no answer."""
-    views = answer_views(text)
-    readings = [_committed_label_in_view(view, labels) for view in views]
-    if len(readings) > 1 and readings[0][0] is not None and readings[-1][0] != readings[0][0]:
-        return None, ""  # a fenced or quoted other label, or a retraction there
-    if readings[0] == (None, "") and not label_pattern(labels).search(strip_thinking(views[0])):
-        return readings[-1]
-    return readings[0]
-
-
-def _committed_label_in_view(view: str, labels: tuple[str, ...]) -> tuple[str | None, str]:
-    """The label of one view, unless the view's structure or a later clause takes it away."""
-    view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
-    inner = unclosed_block(view, "answer", ignore_case=True)
-    if inner is not None and not find_boxes(inner) and len(_WORD.findall(inner)) >= 4:
-        return None, ""  # "<answer>Checked ... So far the running value is no": the answer block was cut off
-    blocks = list(tag_blocks(view, "answer", ignore_case=True))
-    offset, body = 0, view
-    if blocks:
-        block_start, block_end, body = blocks[-1]
-        offset = view.index(body, block_start) if body else block_start
-    found, how, at = _label_in_text(body, labels)
-    if found is None:
-        return None, how
-    if blocks:
-        if qualified_after(view, blocks[-1][1]):
-            return None, ""  # "<answer>yes</answer> (just a guess)"
-        retraction = retraction_after(view, blocks[-1][1])
-        if retraction is not None and retraction[1]:
-            return None, ""  # "<answer>yes</answer> Oops -- that is wrong; no instead."
-        before = view[:blocks[-1][0]]
-        earlier = {m.group(1).lower() for box in find_boxes(before) for m in label_pattern(labels).finditer(box[2])} - {found}
-        if earlier and retraction_after(before, 0) is None:
-            return None, ""  # "\\boxed{no} <answer>yes</answer>": two final answers, nothing withdrawn
-        if {m.group(1).lower() for box in find_boxes(view[blocks[-1][1]:]) for m in label_pattern(labels).finditer(box[2])} - {found}:
-            return None, ""  # "<answer>yes</answer> \\boxed{no} ...": a different final box after the block
-    if later_disowns(view, offset + at, found, labels=labels):
-        return None, ""
-    return found, how
-
-
-def _label_in_text(text: str, labels: tuple[str, ...]) -> tuple[str | None, str, int]:
-    """(label, how, where the label ends in ``text``) at the deciding place of ``text``."""
-    label_word = label_pattern(labels)
-    alternatives = "|".join(re.escape(label) for label in labels)
-    boxes = find_boxes(text)
-    if unclosed_box_after(text, boxes):
-        return None, "", 0  # the final box was cut off: "\\boxed{no"
-    if boxes:
-        found = {m.lower() for m in label_word.findall(last_boxed(text) or "")}  # adjacent boxes join: a hedge
-        if len(found) > 1:
-            return None, SEVERAL, 0
-        if found:
-            return _committed_label(text, boxes[-1][0], boxes[-1][1], found.pop(), "boxed", labels)
-    anchor = re.compile(rf"\b(?:final\s+answer|answer|conclusion|verdict)[\s*:]*(?:is\b[\s*:]*)?\(?({alternatives})\b", re.IGNORECASE)
-    hits = list(anchor.finditer(text))
-    if hits:
-        return _committed_label(text, hits[-1].start(1), hits[-1].end(1), hits[-1].group(1).lower(), "anchor", labels)
-    first = re.match(rf"\W*({alternatives})\b", text, re.IGNORECASE)
-    if first:
-        return _committed_label(text, first.start(1), first.end(1), first.group(1).lower(), "first_word", labels)
-    lines = [(m.start(), m.group()) for m in re.finditer(r"[^\n]+", text) if m.group().strip()]
-    if lines:
-        start, line = lines[-1]
-        hits = list(label_word.finditer(line))
-        found = {m.group(1).lower() for m in hits}
-        if len(found) == 1:
-            return _committed_label(text, start + hits[-1].start(1), start + hits[-1].end(1), found.pop(), "last_line", labels)
-    return None, "", 0
-
-
-def _committed_label(text: str, start: int, end: int, label: str, how: str, labels: tuple[str, ...]) -> tuple[str | None, str, int]:
-    """``label`` unless the text denies, hedges or takes it back; taken back explicitly ("yes... wait, no, no"),
-    the label stated after the retraction counts (none: no answer)."""
-    if negated(text, start, end):
-        return None, "", 0
-    if hedged(text, start, end):
-        return None, SEVERAL, 0
-    if qualified(text, start, end):
-        return None, "", 0  # "The answer might be yes.", "yes (just a guess)"
-    retraction = retraction_after(text, end)
-    if retraction is not None and retraction[1]:
-        found, how, at = _label_in_text(text[retraction[0]:], labels)
-        return found, how, retraction[0] + at
-    return label, how, end
 
 
 def parse_reference(ref: Any, letters: str = "ABCDE", options: Mapping[str, str] | None = None) -> tuple[str, str] | None:
