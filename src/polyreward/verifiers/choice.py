@@ -56,6 +56,7 @@ from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
+from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
@@ -293,6 +294,15 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
     views = answer_views(text)
+    record = record_answer(strip_thinking(views[0]))  # a whole record: its answer field (holdout59)
+    letter = _letter_from_short(record.value, letters, options or {}) if record is not None and record.value else None
+    if record is not None and (letter is not None or not record.value):
+        if letter is None or record_names_another(views[0], letter, options or {}):
+            return None, ""  # '[example_output] answer = "A" ... [output] answer = ""': the answer field is empty
+        said = _committed_letter(strip_thinking(views[0])[:record.start], letters, options or {}) if record.start else (None, "")
+        if said[0] not in (None, letter) and said[1] != "option_text":  # (an option's text in the prose is no letter)
+            return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59)
+        return letter, "json"
     readings = [_committed_letter(view, letters, options or {}) for view in views]
     # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
     seen = strip_thinking(views[0])

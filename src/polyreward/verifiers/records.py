@@ -1,0 +1,222 @@
+"""A completion that is one record (a JSON object or a TOML document, the whole visible text) read as the record
+reads (holdout59): the answer is the value under the answer key at any depth, and a nested answer object gives its
+value or letter field (``"answer": {"value": 13}``, ``"answer": {"letter": "D", "text": "√2"}``); a field that
+restates the answer in another form (a decimal, the work, a reason) is no second answer; a section or field named
+example / sample / alternative / rejected / distractor is no answer (``[example_output]`` beside the real
+``[output]``), and an empty answer field answers nothing. The record is read this way only when it is clean: one
+answer value, no withdrawal flag, no second thought in any other key or string (then the text reader decides as before).
+Reconstructed rules (ours), each bounded: parsing is the standard library's, on at most 4000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+
+from polyreward.verifiers.answer_forms import CHANGE_OF_MIND, JSON_WITHDRAWN, answer_fields_disagree
+from polyreward.verifiers.pattern_cache import cached_re as re
+
+_MAX_CHARS = 4000
+# the keys that hold the answer ("answer", "final_answer", "choice") and, in a nested answer object, its value field
+_ANSWER_KEYS = frozenset({"answer", "final_answer", "finalanswer", "final answer", "final", "result", "choice", "selected", "option"})
+_VALUE_KEYS = ("value", "answer", "letter", "choice", "option", "result")
+# a key whose subtree is not the writer's answer: an example, an alternative, a rejected candidate, a distractor
+_NOT_THE_ANSWER = re.compile(r"(?:^|[_\W])(?:examples?|samples?|alternatives?|alternates?|rejected|distractors?|decoys?)(?:$|[_\W])", re.IGNORECASE)
+_FENCE = re.compile(r"\A```[\w-]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RecordAnswer:
+    """What a record that ends a completion answers: ``value`` (``""``: the answer field is empty); ``start``: where
+    the record opens (0: the whole completion is the record; after it, prose the record must agree with)."""
+
+    value: str
+    start: int = 0
+
+
+def _parse(text: str) -> object | None:
+    """The record ``text`` is, as JSON or TOML (a fence around it is read through), or None."""
+    body = text.strip()
+    if not body or len(body) > _MAX_CHARS:
+        return None
+    if (fence := _FENCE.match(body)) is not None:
+        body = fence.group("body").strip()
+    if body.startswith("{"):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+    if "=" not in body:
+        return _key_value_lines(body)
+    if "#" in body:
+        return None  # 'answer = 210  # TODO: unverified': a comment qualifies the answer, and the text reader reads it
+    try:
+        return tomllib.loads(body)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+
+
+# a line of a plain key-value record: "answer: A", "reason: c ≈ 299,792 km/s"
+_KEY_VALUE_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]{0,30})[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*")
+
+
+def _key_value_lines(body: str) -> dict[str, str] | None:
+    """A record of two or more "key: value" lines, every line one (each key once, one-word keys), or None."""
+    lines = [line for line in body.splitlines() if line.strip()]
+    fields: dict[str, str] = {}
+    for line in lines:
+        match = _KEY_VALUE_LINE.fullmatch(line)
+        if match is None or match.group("key").lower() in fields:
+            return None
+        fields[match.group("key").lower()] = match.group("value")
+    return fields if len(fields) >= 2 else None
+
+
+def _scalar(value: object) -> str | None:
+    """A field's value as written: a string, or a number's shortest form; None for anything else."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    return None
+
+
+def _answer_of(value: object) -> str | None:
+    """The answer an answer field holds: its scalar, or a nested answer object's value / letter field."""
+    if isinstance(value, dict):
+        for key in _VALUE_KEYS:
+            for name, inner in value.items():
+                if str(name).lower() == key and (found := _scalar(inner)) is not None:
+                    return found
+        return None
+    return _scalar(value)
+
+
+def _walk(node: object, answers: list[str], words: list[str]) -> None:
+    """Collect the answers under answer keys at any depth (skipping example / alternative subtrees) into ``answers``
+    and every other key and string into ``words`` (read for a second thought)."""
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, answers, words)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            name = str(key)
+            if _NOT_THE_ANSWER.search(name):
+                continue
+            if name.lower().replace("-", "_") in _ANSWER_KEYS:
+                found = _answer_of(value)
+                answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
+                continue
+            words.append(name)
+            _walk(value, answers, words)
+    elif isinstance(node, str):
+        words.append(node)
+
+
+# where a record may open after prose: a line that opens with a brace
+_RECORD_OPENS = re.compile(r"\n[ \t]*(?=\{)")
+
+
+def record_answer(text: str) -> RecordAnswer | None:
+    """The answer of a completion that is one clean record, or that ends on one after prose (a submitted tool call's
+    arguments: :func:`submitted_calls`), as the module docstring reads it; None: no record, no answer key, two
+    answer values, a withdrawal flag, or a second thought in another field -- there the text reader decides."""
+    if "=" not in text and '"' not in text and ":" not in text:
+        return None
+    found = _record_value(text)
+    if found is not None:
+        return RecordAnswer(found)
+    if "{" not in text:
+        return None
+    for opens in _RECORD_OPENS.finditer(text, max(0, len(text) - _MAX_CHARS)):
+        if text[:opens.start()].strip() and (found := _record_value(text[opens.end():])) is not None:
+            return RecordAnswer(found, opens.end())
+    return None
+
+
+def _record_value(text: str) -> str | None:
+    """:func:`record_answer` for a text that is one record as a whole."""
+    record = _parse(text)
+    if not isinstance(record, dict):
+        return None
+    answers: list[str] = []
+    words: list[str] = []
+    _walk(record, answers, words)
+    distinct = {re.sub(r"\s+", "", answer) for answer in answers}
+    if len(distinct) != 1 or "\0" in distinct:
+        return None
+    if JSON_WITHDRAWN.search(text) or JSON_WITHDRAWN.search(json.dumps(record, default=str)) or answer_fields_disagree(text):
+        return None  # '{"answer": 24, "retracted": true}', '[result] value = 6, status = "tentative"'
+    if "?" in answers[0] or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
+        return None  # '"answer": "64?"', '"note": "8 or 16"', 'Explanation: The answer is D because ...'
+
+    return answers[0]
+
+
+# a field other than the answer that concludes something of its own ("so D", "the answer is D", "final: ...")
+_CONCLUDES = re.compile(r"\b(?:answers?|final|so|therefore|thus|hence|update[ds]?)\b", re.IGNORECASE)
+
+
+def _second_thought(word: str, answer: str) -> bool:
+    """Does a key or string of the record other than its answer change its mind (:data:`CHANGE_OF_MIND`)? Values joined by
+    "or" there are alternatives to the answer only when the answer is among them ("8 or 16"); "not divisible by 3 or
+    5" in a step is about other numbers."""
+    for match in CHANGE_OF_MIND.finditer(word):
+        if match.group().lower() != "or" or (answer and re.search(r"(?<![\w.])" + re.escape(answer) + r"(?![\w.])", word)):
+            return True
+    return False
+
+
+# a tool that submits the answer, by the name it is called by ("submit_answer", "final_answer", "respond")
+ANSWER_TOOL_NAME = re.compile(r"answer|submit|final|respond", re.IGNORECASE)
+# where a tool call written as JSON may open: an OpenAI "tool_calls" list, a call with a name, a function call
+_CALL_OPENS = re.compile(r'\{(?=\s*"(?:tool_calls|name|type|id|function)")')
+
+
+def _calls(record: object) -> list[tuple[str, object]] | None:
+    """The (name, arguments) of the tool calls a parsed JSON object is (a Hermes / bare call, an OpenAI
+    ``tool_calls`` list, one OpenAI call), or None when it is no tool call. Arguments written as a JSON string
+    (OpenAI) are parsed."""
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("tool_calls"), list) and len(record) <= 3:
+        found = [_calls(call) for call in record["tool_calls"]]
+        return None if any(calls is None for calls in found) else [call for calls in found for call in calls]
+    if isinstance(record.get("function"), dict):
+        return _calls(record["function"])
+    arguments = record.get("arguments", record.get("parameters"))
+    if not isinstance(record.get("name"), str) or arguments is None:
+        return None
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    return [(record["name"], arguments)]
+
+
+def submitted_calls(text: str) -> str:
+    """``text`` with each tool call written as JSON read as what it says (holdout59): a call to a tool that submits
+    the answer (:data:`ANSWER_TOOL_NAME`) is its arguments, one record the answer readers read like any other
+    (``{"tool_calls": [{"function": {"name": "submit_answer", "arguments": "{\\"answer\\": 120}"}}]}`` reads
+    ``{"answer": 120}``); a call to any other tool is input to it, no text. Two submitted calls are two records."""
+    if '"arguments"' not in text and '"parameters"' not in text:
+        return text
+    decoder, parts, position = json.JSONDecoder(), [], 0
+    for opens in _CALL_OPENS.finditer(text):
+        if opens.start() < position:
+            continue
+        try:
+            record, end = decoder.raw_decode(text, opens.start())
+        except ValueError:
+            continue
+        calls = _calls(record)
+        if calls is None:
+            continue
+        parts.append(text[position:opens.start()])
+        parts.append("\n".join(json.dumps(arguments, ensure_ascii=False) for name, arguments in calls if ANSWER_TOOL_NAME.search(name)) or "\n")
+        position = end
+    return "".join(parts) + text[position:] if parts else text
