@@ -56,7 +56,6 @@ from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
@@ -65,7 +64,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    letters_per_label, marked_option,
+    letters_per_label, marked_option, record_letter, scores_tied,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -294,15 +293,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
     views = answer_views(text)
-    record = record_answer(strip_thinking(views[0]))  # a whole record: its answer field (holdout59)
-    letter = _letter_from_short(record.value, letters, options or {}) if record is not None and record.value else None
-    if record is not None and (letter is not None or not record.value):
-        if letter is None or record_names_another(views[0], letter, options or {}):
-            return None, ""  # '[example_output] answer = "A" ... [output] answer = ""': the answer field is empty
-        said = _committed_letter(strip_thinking(views[0])[:record.start], letters, options or {}) if record.start else (None, "")
-        if said[0] not in (None, letter) and said[1] != "option_text":  # (an option's text in the prose is no letter)
-            return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59)
-        return letter, "json"
+    if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
+        return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]
     # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
     seen = strip_thinking(views[0])
@@ -311,7 +303,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     marked = marked_option(seen, letters)
     if marked is None and len(views) > 1:
         marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
-    if marked == SEVERAL or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
+    if marked == SEVERAL or scores_tied(seen, letters) or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
         return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38); "Answer:\n- First-line: A\n- Definitive: C" (holdout44)
     if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
         if result[0] not in (None, marked) and result[1] not in ("option_text", *_MENTION_TIERS):  # (a row's own label is no answer)
