@@ -64,7 +64,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    letters_per_label, marked_option, record_letter, scores_tied,
+    letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -303,7 +303,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     marked = marked_option(seen, letters)
     if marked is None and len(views) > 1:
         marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
-    if marked == SEVERAL or scores_tied(seen, letters) or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
+    if marked is None:
+        marked = scored_option(seen, letters)  # "option,probability\nC,0.5\nD,0.5": a tie at the top picks none (holdout59)
+    if marked == SEVERAL or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
         return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38); "Answer:\n- First-line: A\n- Definitive: C" (holdout44)
     if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
         if result[0] not in (None, marked) and result[1] not in ("option_text", *_MENTION_TIERS):  # (a row's own label is no answer)

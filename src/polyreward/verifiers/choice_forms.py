@@ -192,18 +192,22 @@ def letters_per_label(text: str, letters: str) -> bool:
 _SCORE_ROW = re.compile(r"^[ \t]*\|?[ \t]*\(?(?P<letter>[A-Za-z])\)?[ \t]*[,|;\t][ \t]*(?P<score>\d+(?:\.\d+)?)[ \t]*%?[ \t]*\|?[ \t]*$", re.MULTILINE)
 
 
-def scores_tied(text: str, letters: str) -> bool:
-    """Does a table of one score per option (a probability, a score, a confidence: "option,probability\\nC,0.5\\nD,0.5")
-    give its highest score to two or more options? A tie at the top picks no option, whatever row comes last
-    (holdout59)."""
+def scored_option(text: str, letters: str) -> str | None:
+    """The option a table of one score per option (a probability, a score, a confidence: "option,probability\nC,0.2\n
+    D,0.8") gives its highest score, read as a verdict per option (:func:`marked_option`); :data:`SEVERAL` when two or
+    more share it -- a tie at the top picks no option, whatever row comes last (holdout59); None when there is no
+    such table."""
     scores: dict[str, float] = {}
     for row in _SCORE_ROW.finditer(text):
         letter = row.group("letter").upper()
         if letter not in letters or letter in scores:
-            return False  # a letter scored twice: no table of one score per option
+            return None  # a letter scored twice: no table of one score per option
         scores[letter] = float(row.group("score"))
-    top = max(scores.values(), default=None)
-    return len(scores) >= 2 and sum(score == top for score in scores.values()) > 1
+    if len(scores) < 2:
+        return None
+    top = max(scores.values())
+    best = [letter for letter, score in scores.items() if score == top]
+    return best[0] if len(best) == 1 else SEVERAL
 
 
 def record_letter(view: str, letters: str, options: Mapping[str, str], short_letter: Callable, committed_letter: Callable) -> tuple[str | None, str] | None:

@@ -148,6 +148,8 @@ def _record_value(text: str) -> str | None:
     distinct = {re.sub(r"\s+", "", answer) for answer in answers}
     if len(distinct) != 1 or "\0" in distinct:
         return None
+    if distinct == {""}:
+        return ""  # the answer field is empty: whatever else the record says, it answers nothing
     if JSON_WITHDRAWN.search(text) or JSON_WITHDRAWN.search(json.dumps(record, default=str)) or answer_fields_disagree(text):
         return None  # '{"answer": 24, "retracted": true}', '[result] value = 6, status = "tentative"'
     if "?" in answers[0] or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
