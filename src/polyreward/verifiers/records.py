@@ -58,11 +58,12 @@ def _parse(text: str) -> object | None:
 
 
 # a line of a plain key-value record: "answer: A", "reason: c ≈ 299,792 km/s"
-_KEY_VALUE_LINE = re.compile(r"[ \t]*(?P<key>[A-Za-z_][\w-]{0,30})[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*")
+# (a YAML-style key is an identifier in lower case: "Answer: B" / "Verdict: ..." lines are prose labels, read as text)
+_KEY_VALUE_LINE = re.compile(r"[ \t]*(?P<key>[a-z_][a-z0-9_]{0,30})[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*")
 
 
 def _key_value_lines(body: str) -> dict[str, str] | None:
-    """A record of two or more "key: value" lines, every line one (each key once, one-word keys), or None."""
+    """A record of two or more "key: value" lines, every line one (each key once, lower-case identifier keys), or None."""
     lines = [line for line in body.splitlines() if line.strip()]
     fields: dict[str, str] = {}
     for line in lines:
@@ -162,10 +163,16 @@ def _record_value(text: str) -> str | None:
 _CONCLUDES = re.compile(r"\b(?:answers?|final|so|therefore|thus|hence|update[ds]?)\b", re.IGNORECASE)
 
 
+_NEGATION = re.compile(r"\b(?:not|no|never|avoid|doubt\w*)\b|n't\b", re.IGNORECASE)
+
+
 def _second_thought(word: str, answer: str) -> bool:
-    """Does a key or string of the record other than its answer change its mind (:data:`CHANGE_OF_MIND`)? Values joined by
+    """Does a key or string of the record other than its answer change its mind (:data:`CHANGE_OF_MIND`), or deny the
+    answer it names ("don't rely on B")? Values joined by
     "or" there are alternatives to the answer only when the answer is among them ("8 or 16"); "not divisible by 3 or
     5" in a step is about other numbers."""
+    if answer and _NEGATION.search(word) and re.search(r"(?<![\w.])" + re.escape(answer) + r"(?![\w.])", word):
+        return True  # 'verdict: "don't rely on B"': a field that denies the answer
     for match in CHANGE_OF_MIND.finditer(word):
         if match.group().lower() != "or" or (answer and re.search(r"(?<![\w.])" + re.escape(answer) + r"(?![\w.])", word)):
             return True
