@@ -148,3 +148,18 @@ def test_a_tie_at_the_top_picks_no_option(letters, top, data):
     table = "option,probability\n" + "\n".join(f"{letter},{score / 100:.2f}" for letter, score in rows)
     for gold in tied:
         assert ChoiceAccuracy()(prompts=[CHOICE_PROMPT], completions=[table], answer=[gold]) == [0.0]
+
+
+@settings(max_examples=40, deadline=None)
+@given(said=st.integers(1, 9999), submitted=st.integers(1, 9999), openai=st.booleans(), as_string=st.booleans())
+def test_a_submitted_call_and_the_prose_are_one_statement(said, submitted, openai, as_string):
+    """Prose that concludes one value, then a call that submits another, pays neither; the same value pays."""
+    value = str(submitted) if as_string else submitted
+    call = _openai({"answer": value}) if openai else _hermes({"answer": value})
+    completion = f"Adding the terms, the total is {said}.\n\n{call}"
+    reward = MathAccuracy(timeout=10)
+    if said == submitted:
+        assert reward(completions=[completion], answer=[str(said)]) == [1.0]
+    else:
+        for gold in (said, submitted):
+            assert reward(completions=[completion], answer=[str(gold)]) == [0.0]
