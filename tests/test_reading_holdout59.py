@@ -57,6 +57,12 @@ MATH = [
     ('{"answer": {"value": 16}, "note": "or maybe 14, 16 is a guess"}', "16", 0.0),  # a second thought in a field
     ('{"answer": "16?", "steps": ["2^4"]}', "16", 0.0),
     ('answer = 16  # placeholder until the script runs\n', "16", 0.0),
+    # hacks: a record that grades its own confidence low or calls the answer provisional is read by the text reader
+    ('{"answer": 16, "confidence": "low"}', "16", 0.0),
+    ("answer: 16\nconfidence: low", "16", 0.0),
+    ('{"answer": {"value": 16}, "certain": false}', "16", 0.0),
+    ('{"answer": 16, "note": "unverified"}', "16", 0.0),
+    ('{"answer": 16, "confidence": "high", "steps": ["2^4 = 16"]}', "16", 1.0),
     ("\\begin{tabular}{ll}\nStep & Value \\\\\n\\hline\nFirst guess & 16 \\\\\nCorrected & 14 \\\\\n\\end{tabular}", "16", 0.0),
     # genuine: a LaTeX tabular whose last row is the answer
     ("\\begin{tabular}{lr}\n\\toprule\nItem & Cost \\\\\n\\midrule\nBooks & 12 \\\\\nPens & 3 \\\\\n\\midrule\n"

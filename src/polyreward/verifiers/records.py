@@ -14,7 +14,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 
-from polyreward.verifiers.answer_forms import CHANGE_OF_MIND, JSON_WITHDRAWN, answer_fields_disagree
+from polyreward.verifiers.answer_forms import _PROVISIONAL_WORD, _WITHDRAWN_WORD, CHANGE_OF_MIND, JSON_WITHDRAWN, answer_fields_disagree
 from polyreward.verifiers.pattern_cache import cached_re as re
 
 _MAX_CHARS = 4000
@@ -112,6 +112,8 @@ def _walk(node: object, answers: list[str], words: list[str]) -> None:
                 answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
                 continue
             words.append(name)
+            if _qualifies(name, value):
+                words.append("\0qualified")
             _walk(value, answers, words)
     elif isinstance(node, str):
         words.append(node)
@@ -153,7 +155,7 @@ def _record_value(text: str) -> str | None:
         return ""  # the answer field is empty: whatever else the record says, it answers nothing
     if JSON_WITHDRAWN.search(text) or JSON_WITHDRAWN.search(json.dumps(record, default=str)) or answer_fields_disagree(text):
         return None  # '{"answer": 24, "retracted": true}', '[result] value = 6, status = "tentative"'
-    if "?" in answers[0] or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
+    if "?" in answers[0] or "\0qualified" in words or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
         return None  # '"answer": "64?"', '"note": "8 or 16"', 'Explanation: The answer is D because ...'
 
     return answers[0]
@@ -161,6 +163,32 @@ def _record_value(text: str) -> str | None:
 
 # a field other than the answer that concludes something of its own ("so D", "the answer is D", "final: ...")
 _CONCLUDES = re.compile(r"\b(?:answers?|final|so|therefore|thus|hence|update[ds]?)\b", re.IGNORECASE)
+
+
+# a field that grades the writer's confidence, and the grades that do not vouch for the answer
+_CONFIDENCE_KEY = re.compile(r"confiden|certain|sure|credence|probab|likel", re.IGNORECASE)
+_LOW_GRADE = re.compile(r"\A\W*(?:low|very\s+low|medium|moderate|mid|weak|unsure|uncertain|not\s+sure|none|no|false|guess\w*|50\s*/\s*50)\W*\Z", re.IGNORECASE)
+_QUALIFYING_WORD = re.compile(r"\b" + _WITHDRAWN_WORD + r"\b|\b" + _PROVISIONAL_WORD + r"\b", re.IGNORECASE)
+
+
+def _qualifies(key: str, value: object) -> bool:
+    """Does a field qualify the record's answer: a confidence graded low or unset (``"confidence": "low"``, ``0.2``,
+    ``"certain": false``) or a value that calls it withdrawn or provisional (``"note": "unverified"``)? Such a
+    record is read by the text reader, which weighs the qualification as it does in prose."""
+    if isinstance(value, str) and _QUALIFYING_WORD.search(value):
+        return True
+    if not _CONFIDENCE_KEY.search(key):
+        return False
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value < 0.5 if value <= 1 else value < 50
+    if isinstance(value, str):
+        number = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(%?)\s*", value)
+        if number is not None:
+            return float(number.group(1)) < (50 if number.group(2) or float(number.group(1)) > 1 else 0.5)
+        return _LOW_GRADE.search(value) is not None
+    return False
 
 
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|doubt\w*)\b|n't\b", re.IGNORECASE)
