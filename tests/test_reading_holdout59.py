@@ -63,6 +63,10 @@ MATH = [
     ('{"answer": {"value": 16}, "certain": false}', "16", 0.0),
     ('{"answer": 16, "note": "unverified"}', "16", 0.0),
     ('{"answer": 16, "confidence": "high", "steps": ["2^4 = 16"]}', "16", 1.0),
+    # a field in another form must restate the answer; an alternative offered beside it is read by the text reader
+    ('{"answer": "3/8", "decimal": 0.375, "percent": "37.5%"}', "\\frac{3}{8}", 1.0),
+    ('{"answer": "3/8", "decimal": 0.6}', "\\frac{3}{8}", 0.0),
+    ('{"answer": 42, "alternatives": [41, 43]}', "42", 0.0),
     ("\\begin{tabular}{ll}\nStep & Value \\\\\n\\hline\nFirst guess & 16 \\\\\nCorrected & 14 \\\\\n\\end{tabular}", "16", 0.0),
     # genuine: a LaTeX tabular whose last row is the answer
     ("\\begin{tabular}{lr}\n\\toprule\nItem & Cost \\\\\n\\midrule\nBooks & 12 \\\\\nPens & 3 \\\\\n\\midrule\n"

@@ -96,16 +96,19 @@ def _answer_of(value: object) -> str | None:
     return _scalar(value)
 
 
-def _walk(node: object, answers: list[str], words: list[str]) -> None:
+def _walk(node: object, answers: list[str], words: list[str], restated: list[str]) -> None:
     """Collect the answers under answer keys at any depth (skipping example / alternative subtrees) into ``answers``
-    and every other key and string into ``words`` (read for a second thought)."""
+    and every other key and string into ``words`` (read for a second thought), the values of fields that restate the
+    answer in another form into ``restated``."""
     if isinstance(node, list):
         for item in node:
-            _walk(item, answers, words)
+            _walk(item, answers, words, restated)
     elif isinstance(node, dict):
         for key, value in node.items():
             name = str(key)
             if _NOT_THE_ANSWER.search(name):
+                if _OFFERED_INSTEAD.search(name) and value not in (None, "", [], {}):
+                    words.append("\0qualified")  # '"alternatives": [41, 43]' beside the answer: offered instead of it
                 continue
             if name.lower().replace("-", "_") in _ANSWER_KEYS:
                 found = _answer_of(value)
@@ -114,7 +117,9 @@ def _walk(node: object, answers: list[str], words: list[str]) -> None:
             words.append(name)
             if _qualifies(name, value):
                 words.append("\0qualified")
-            _walk(value, answers, words)
+            if _RESTATING_KEY.search(name) and _scalar(value) is not None:
+                restated.append(_scalar(value))
+            _walk(value, answers, words, restated)
     elif isinstance(node, str):
         words.append(node)
 
@@ -147,7 +152,8 @@ def _record_value(text: str) -> str | None:
         return None
     answers: list[str] = []
     words: list[str] = []
-    _walk(record, answers, words)
+    restated: list[str] = []
+    _walk(record, answers, words, restated)
     distinct = {re.sub(r"\s+", "", answer) for answer in answers}
     if len(distinct) != 1 or "\0" in distinct:
         return None
@@ -155,6 +161,8 @@ def _record_value(text: str) -> str | None:
         return ""  # the answer field is empty: whatever else the record says, it answers nothing
     if JSON_WITHDRAWN.search(text) or JSON_WITHDRAWN.search(json.dumps(record, default=str)) or answer_fields_disagree(text):
         return None  # '{"answer": 24, "retracted": true}', '[result] value = 6, status = "tentative"'
+    if any(not _restates(form, answers[0]) for form in restated):
+        return None  # '"answer": "1/2", "decimal": 0.7': another value in another form (the text reader: two answers)
     if "?" in answers[0] or "\0qualified" in words or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
         return None  # '"answer": "64?"', '"note": "8 or 16"', 'Explanation: The answer is D because ...'
 
@@ -189,6 +197,35 @@ def _qualifies(key: str, value: object) -> bool:
             return float(number.group(1)) < (50 if number.group(2) or float(number.group(1)) > 1 else 0.5)
         return _LOW_GRADE.search(value) is not None
     return False
+
+
+# a field that states the answer in another form: "decimal", "as_percent", "approx", "rounded", "numeric_value"
+_RESTATING_KEY = re.compile(r"decimal|percent|fraction|numeric|approx|rounded|float", re.IGNORECASE)
+# an alternative offered beside the answer (an example, a rejected candidate or a distractor is no offer)
+_OFFERED_INSTEAD = re.compile(r"alternat", re.IGNORECASE)
+_FRACTION = re.compile(r"\A\s*(?:\\[dt]?frac\{(-?\d+)\}\{(\d+)\}|(-?\d+)\s*/\s*(\d+))\s*\Z")
+
+
+def _number(text: str) -> float | None:
+    """A plain number or fraction as a float ("11/12", "\\frac{11}{12}", "0.9167", "91.67%"), else None."""
+    text = text.strip().replace(",", "")
+    if (fraction := _FRACTION.match(text)) is not None:
+        top, bottom = (fraction.group(1), fraction.group(2)) if fraction.group(1) is not None else (fraction.group(3), fraction.group(4))
+        return int(top) / int(bottom) if int(bottom) else None
+    match = re.fullmatch(r"(-?\d+(?:\.\d+)?)\s*(%?)", text)
+    if match is None:
+        return None
+    return float(match.group(1)) / (100 if match.group(2) else 1)
+
+
+def _restates(form: str, answer: str) -> bool:
+    """Is ``form`` the answer written another way, to the digits it shows ("0.9167" or "91.67%" for "11/12")?"""
+    shown, value = _number(form), _number(answer)
+    if shown is None or value is None:
+        return False
+    digits = len(form.split(".")[1].rstrip("%").strip()) if "." in form else 0
+    step = 10.0 ** -(digits + (2 if form.strip().endswith("%") else 0))
+    return abs(shown - value) <= step / 2 + 1e-12 or abs(shown - value * 100) <= 10.0 ** -digits / 2 + 1e-12
 
 
 _NEGATION = re.compile(r"\b(?:not|no|never|avoid|doubt\w*)\b|n't\b", re.IGNORECASE)
