@@ -1,11 +1,15 @@
-"""A completion that is one record (a JSON object or a TOML document, the whole visible text) read as the record
-reads (holdout59): the answer is the value under the answer key at any depth, and a nested answer object gives its
-value or letter field (``"answer": {"value": 13}``, ``"answer": {"letter": "D", "text": "√2"}``); a field that
-restates the answer in another form (a decimal, the work, a reason) is no second answer; a section or field named
-example / sample / alternative / rejected / distractor is no answer (``[example_output]`` beside the real
+"""A completion that is one record -- a JSON object, a TOML document or plain ``key: value`` lines with lower-case
+identifier keys, the whole visible text or the end of it after prose -- read as the record reads (holdout59): the
+answer is the value under the answer key at any depth, and a nested answer object gives its value or letter field
+(``"answer": {"value": 13}``, ``"answer": {"letter": "D", "text": "√2"}``); a field that restates the answer in
+another form (a decimal equal to it to the digits shown, the work, a reason) is no second answer; a section or field
+named example / sample / alternative / rejected / distractor is no answer (``[example_output]`` beside the real
 ``[output]``), and an empty answer field answers nothing. The record is read this way only when it is clean: one
-answer value, no withdrawal flag, no second thought in any other key or string (then the text reader decides as before).
-Reconstructed rules (ours), each bounded: parsing is the standard library's, on at most 4000 characters.
+answer value, no withdrawal flag, no confidence graded low, no alternative offered, no comment, no second thought,
+conclusion or denial of the answer in any other key or string -- otherwise the text reader decides as before. A tool
+call that submits the answer is its arguments' record (:func:`submitted_calls`); the readers check it against the
+answer the prose before it commits to. Reconstructed rules (ours), each bounded: parsing is the standard library's,
+on at most 4000 characters.
 """
 
 from __future__ import annotations
