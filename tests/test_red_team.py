@@ -106,7 +106,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
-    ("holdout35", "yaml_answer_commit", "answer: A\nexplanation: signed 28 June 19"),
     ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),

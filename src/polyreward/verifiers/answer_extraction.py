@@ -66,6 +66,7 @@ from polyreward.verifiers.answer_forms import (
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
+from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import corrected_when_challenged, later_turns
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
@@ -308,6 +309,13 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
     """:func:`extract_answer` on one normalised view of a completion."""
     if not text.strip():
         return None
+    record = record_answer(text)  # '{"answer": {"value": 13}}', '"answer": "11/12", "decimal": 0.9167' (holdout59)
+    if record is not None and not _PROSE_WORD.search(record.value):  # (a value in words: the text reader reads it)
+        if not record.value:
+            return Extracted("", "empty_answer")
+        if record.start and (said := _prose_states(text[:record.start], final_bang)) is not None and not same_final_value(said, record.value):
+            return Extracted("", "conflicting")  # "So the integral is 16." then a submitted call with 8: two answers (holdout59)
+        return Extracted(record.value, "json")
     blocks = list(tag_blocks(text, "answer", ignore_case=True))
     if blocks:
         inner = blocks[-1][2].strip()
@@ -346,6 +354,21 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
 
 
 _STRONG_SOURCES = ("boxed", "anchor")
+_STATED_AFTER = re.compile(r"(?:\b(?:is|are|equals|gives|get)|=)\s*\$?\s*\Z", re.IGNORECASE)
+
+
+def _prose_states(prose: str, final_bang: str) -> str | None:
+    """The answer the prose before a closing record commits to, or None: a boxed or anchored answer, or a last value
+    stated after a copula or ``=`` ("So the integral is 16", "5! = 120."); a last number of the working ("then
+    subtract 1") states nothing."""
+    found = _committed(prose, final_bang)
+    if found is None or not found.text:
+        return None
+    if found.source in _STRONG_SOURCES:
+        return found.text
+    located = locate_answer(prose, found) if found.source == "last_number" else None
+    return found.text if located is not None and _STATED_AFTER.search(prose[:located[0]]) else None
+
 _NOT_FROM_LINES = ("boxed", "anchor", "answer_first")  # the other sources are read from the last lines (_extract_from_line)
 HEDGED_INSIDE = "|or"  # suffix of the source of an answer that names alternatives itself
 _CUT_OFF = re.compile(cut_off_after(DANGLING_WORDS + r"|by|from|for|that|which|we|into|at|plus|minus|times|equals|gives|get|gets|"

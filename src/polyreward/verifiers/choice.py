@@ -65,7 +65,7 @@ from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    letters_per_label, marked_option,
+    letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -294,6 +294,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
     views = answer_views(text)
+    if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
+        return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]
     # code and quotes answer only when the visible text names no option at all ("It is not A" names one)
     seen = strip_thinking(views[0])
@@ -302,6 +304,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     marked = marked_option(seen, letters)
     if marked is None and len(views) > 1:
         marked = marked_option(strip_thinking(views[-1]), letters)  # a fenced CSV or JSON record per option
+    if marked is None:
+        marked = scored_option(seen, letters)  # "option,probability\nC,0.5\nD,0.5": a tie at the top picks none (holdout59)
     if marked == SEVERAL or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
         return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38); "Answer:\n- First-line: A\n- Definitive: C" (holdout44)
     if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)

@@ -6,12 +6,14 @@ reconstructed rules (ours), each one bounded pattern.
 
 from __future__ import annotations
 
-from collections.abc import Mapping
+from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.choice_words import APPOSITION, ORDINAL_OPTION, ordinal_position
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
+from polyreward.verifiers.option_checks import record_names_another
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
 
 # "A, B, C, D", "B or C", "(A) (B)", "A/C": a hedge over several options is no answer (else listing every letter would
@@ -184,3 +186,43 @@ def letters_per_label(text: str, letters: str) -> bool:
         if len(found) > 1:
             return True
     return False
+
+
+# a row of a score table: an option letter and one number cell, CSV or markdown ("C,0.5", "| D | 50% |")
+_SCORE_ROW = re.compile(r"^[ \t]*\|?[ \t]*\(?(?P<letter>[A-Za-z])\)?[ \t]*[,|;\t][ \t]*(?P<score>\d+(?:\.\d+)?)[ \t]*%?[ \t]*\|?[ \t]*$", re.MULTILINE)
+
+
+def scored_option(text: str, letters: str) -> str | None:
+    """The option a table of one score per option (a probability, a score, a confidence: "option,probability\nC,0.2\n
+    D,0.8") gives its highest score, read as a verdict per option (:func:`marked_option`); :data:`SEVERAL` when two or
+    more share it -- a tie at the top picks no option, whatever row comes last (holdout59); None when there is no
+    such table."""
+    scores: dict[str, float] = {}
+    for row in _SCORE_ROW.finditer(text):
+        letter = row.group("letter").upper()
+        if letter not in letters or letter in scores:
+            return None  # a letter scored twice: no table of one score per option
+        scores[letter] = float(row.group("score"))
+    if len(scores) < 2:
+        return None
+    top = max(scores.values())
+    best = [letter for letter, score in scores.items() if score == top]
+    return best[0] if len(best) == 1 else SEVERAL
+
+
+def record_letter(view: str, letters: str, options: Mapping[str, str], short_letter: Callable, committed_letter: Callable) -> tuple[str | None, str] | None:
+    """The letter of a completion that is one clean record or ends on one (:func:`~.records.record_answer`): its answer
+    field read as a short letter (``short_letter``), ``(None, "")`` when that field is empty, names another option's
+    text, or the prose before the record commits (``committed_letter``, a letter, not an option's text) to another
+    option -- a submitted call and the prose are one statement; None when there is no such record or its value is
+    no short letter (the text reader decides)."""
+    record = record_answer(view)
+    letter = short_letter(record.value, letters, options) if record is not None and record.value else None
+    if record is None or (letter is None and record.value):
+        return None
+    if letter is None or record_names_another(view, letter, options):
+        return None, ""  # '[example_output] answer = "A" ... [output] answer = ""': the answer field is empty
+    said = committed_letter(view[:record.start], letters, options) if record.start else (None, "")
+    if said[0] not in (None, letter) and said[1] != "option_text":
+        return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59)
+    return letter, "json"

@@ -53,6 +53,8 @@ from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, s
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
+from polyreward.verifiers.latex_tables import tabular_as_markdown
+from polyreward.verifiers.records import ANSWER_TOOL_NAME, submitted_calls
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
@@ -590,7 +592,7 @@ _BARE_URL = re.compile(r"\b(?:https?://|www\.)[^\s<>()\[\]]*", re.IGNORECASE)
 # a tool call is input to a tool, its result the tool's output: neither is the writer's answer, unless the tool called
 # is the one that submits the answer ({"name": "submit_answer", ...})
 _TOOL_BLOCK = re.compile(r"<(tool_call|tool_result|tool_response|function_call|observation)>", re.IGNORECASE)
-_ANSWER_TOOL = re.compile(r'"(?:name|tool|function)"\s*:\s*"[^"]{0,40}(?:answer|submit|final|respond)', re.IGNORECASE)
+_ANSWER_TOOL = re.compile(r'"(?:name|tool|function)"\s*:\s*"[^"]{0,40}(?:' + ANSWER_TOOL_NAME.pattern + ")", re.IGNORECASE)
 
 
 # a tool call written as bare JSON, with no tags around it ({"name": "calculator", "arguments": {...}}; holdout27)
@@ -647,10 +649,12 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_URL.sub(" ", uncommented)
         if "<" in uncommented and _TOOL_BLOCK.search(uncommented):
             uncommented = _drop_tool_traffic(uncommented)
+        uncommented = submitted_calls(uncommented)  # a submitted call is its arguments' record (records.py)
         if '"name"' in uncommented:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
+        uncommented = tabular_as_markdown(uncommented)  # a LaTeX tabular is read as a markdown table (holdout59)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:

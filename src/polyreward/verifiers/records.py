@@ -1,0 +1,300 @@
+"""A completion that is one record -- a JSON object, a TOML document or plain ``key: value`` lines with lower-case
+identifier keys, the whole visible text or the end of it after prose -- read as the record reads (holdout59): the
+answer is the value under the answer key at any depth, and a nested answer object gives its value or letter field
+(``"answer": {"value": 13}``, ``"answer": {"letter": "D", "text": "√2"}``); a field that restates the answer in
+another form (a decimal equal to it to the digits shown, the work, a reason) is no second answer; a section or field
+named example / sample / alternative / rejected / distractor is no answer (``[example_output]`` beside the real
+``[output]``), and an empty answer field answers nothing. The record is read this way only when it is clean: one
+answer value, no withdrawal flag, no confidence graded low, no alternative offered, no comment, no second thought,
+conclusion or denial of the answer in any other key or string -- otherwise the text reader decides as before. A tool
+call that submits the answer is its arguments' record (:func:`submitted_calls`); the readers check it against the
+answer the prose before it commits to. Reconstructed rules (ours), each bounded: parsing is the standard library's,
+on at most 4000 characters.
+"""
+
+from __future__ import annotations
+
+import json
+import tomllib
+from dataclasses import dataclass
+
+from polyreward.verifiers.answer_forms import _PROVISIONAL_WORD, _WITHDRAWN_WORD, CHANGE_OF_MIND, JSON_WITHDRAWN, answer_fields_disagree
+from polyreward.verifiers.pattern_cache import cached_re as re
+
+_MAX_CHARS = 4000
+# the keys that hold the answer ("answer", "final_answer", "choice") and, in a nested answer object, its value field
+_ANSWER_KEYS = frozenset({"answer", "final_answer", "finalanswer", "final answer", "final", "result", "choice", "selected", "option"})
+_VALUE_KEYS = ("value", "answer", "letter", "choice", "option", "result")
+# a key whose subtree is not the writer's answer: an example, an alternative, a rejected candidate, a distractor
+_NOT_THE_ANSWER = re.compile(r"(?:^|[_\W])(?:examples?|samples?|alternatives?|alternates?|rejected|distractors?|decoys?)(?:$|[_\W])", re.IGNORECASE)
+_FENCE = re.compile(r"\A```[\w-]*[ \t]*\n(?P<body>.*)\n```\Z", re.DOTALL)
+
+
+@dataclass(frozen=True)
+class RecordAnswer:
+    """What a record that ends a completion answers: ``value`` (``""``: the answer field is empty); ``start``: where
+    the record opens (0: the whole completion is the record; after it, prose the record must agree with)."""
+
+    value: str
+    start: int = 0
+
+
+def _parse(text: str) -> object | None:
+    """The record ``text`` is, as JSON or TOML (a fence around it is read through), or None."""
+    body = text.strip()
+    if not body or len(body) > _MAX_CHARS:
+        return None
+    if (fence := _FENCE.match(body)) is not None:
+        body = fence.group("body").strip()
+    if body.startswith("{"):
+        try:
+            return json.loads(body)
+        except ValueError:
+            return None
+    if "=" not in body:
+        return _key_value_lines(body)
+    if "#" in body:
+        return None  # 'answer = 210  # TODO: unverified': a comment qualifies the answer, and the text reader reads it
+    try:
+        return tomllib.loads(body)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+
+
+# a line of a plain key-value record: "answer: A", "reason: c ≈ 299,792 km/s"
+# (a YAML-style key is an identifier in lower case: "Answer: B" / "Verdict: ..." lines are prose labels, read as text)
+_KEY_VALUE_LINE = re.compile(r"[ \t]*(?P<key>[a-z_][a-z0-9_]{0,30})[ \t]*:[ \t]*(?P<value>\S.*?)[ \t]*")
+
+
+def _key_value_lines(body: str) -> dict[str, str] | None:
+    """A record of two or more "key: value" lines, every line one (each key once, lower-case identifier keys), or None."""
+    lines = [line for line in body.splitlines() if line.strip()]
+    fields: dict[str, str] = {}
+    for line in lines:
+        match = _KEY_VALUE_LINE.fullmatch(line)
+        if match is None or match.group("key").lower() in fields:
+            return None
+        fields[match.group("key").lower()] = match.group("value")
+    return fields if len(fields) >= 2 else None
+
+
+def _scalar(value: object) -> str | None:
+    """A field's value as written: a string, or a number's shortest form; None for anything else."""
+    if isinstance(value, bool) or value is None:
+        return None
+    if isinstance(value, str):
+        return value.strip()
+    if isinstance(value, int | float):
+        return json.dumps(value)
+    return None
+
+
+def _answer_of(value: object) -> str | None:
+    """The answer an answer field holds: its scalar, or a nested answer object's value / letter field."""
+    if isinstance(value, dict):
+        for key in _VALUE_KEYS:
+            for name, inner in value.items():
+                if str(name).lower() == key and (found := _scalar(inner)) is not None:
+                    return found
+        return None
+    return _scalar(value)
+
+
+def _walk(node: object, answers: list[str], words: list[str], restated: list[str]) -> None:
+    """Collect the answers under answer keys at any depth (skipping example / alternative subtrees) into ``answers``
+    and every other key and string into ``words`` (read for a second thought), the values of fields that restate the
+    answer in another form into ``restated``."""
+    if isinstance(node, list):
+        for item in node:
+            _walk(item, answers, words, restated)
+    elif isinstance(node, dict):
+        for key, value in node.items():
+            name = str(key)
+            if _NOT_THE_ANSWER.search(name):
+                if _OFFERED_INSTEAD.search(name) and value not in (None, "", [], {}):
+                    words.append("\0qualified")  # '"alternatives": [41, 43]' beside the answer: offered instead of it
+                continue
+            if name.lower().replace("-", "_") in _ANSWER_KEYS:
+                found = _answer_of(value)
+                answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
+                continue
+            words.append(name)
+            if _qualifies(name, value):
+                words.append("\0qualified")
+            if _RESTATING_KEY.search(name) and _scalar(value) is not None:
+                restated.append(_scalar(value))
+            _walk(value, answers, words, restated)
+    elif isinstance(node, str):
+        words.append(node)
+
+
+# where a record may open after prose: a line that opens with a brace
+_RECORD_OPENS = re.compile(r"\n[ \t]*(?=\{)")
+
+
+def record_answer(text: str) -> RecordAnswer | None:
+    """The answer of a completion that is one clean record, or that ends on one after prose (a submitted tool call's
+    arguments: :func:`submitted_calls`), as the module docstring reads it; None: no record, no answer key, two
+    answer values, a withdrawal flag, or a second thought in another field -- there the text reader decides."""
+    if "=" not in text and '"' not in text and ":" not in text:
+        return None
+    found = _record_value(text)
+    if found is not None:
+        return RecordAnswer(found)
+    if "{" not in text:
+        return None
+    for opens in _RECORD_OPENS.finditer(text, max(0, len(text) - _MAX_CHARS)):
+        if text[:opens.start()].strip() and (found := _record_value(text[opens.end():])) is not None:
+            return RecordAnswer(found, opens.end())
+    return None
+
+
+def _record_value(text: str) -> str | None:
+    """:func:`record_answer` for a text that is one record as a whole."""
+    record = _parse(text)
+    if not isinstance(record, dict):
+        return None
+    answers: list[str] = []
+    words: list[str] = []
+    restated: list[str] = []
+    _walk(record, answers, words, restated)
+    distinct = {re.sub(r"\s+", "", answer) for answer in answers}
+    if len(distinct) != 1 or "\0" in distinct:
+        return None
+    if distinct == {""}:
+        return ""  # the answer field is empty: whatever else the record says, it answers nothing
+    if JSON_WITHDRAWN.search(text) or JSON_WITHDRAWN.search(json.dumps(record, default=str)) or answer_fields_disagree(text):
+        return None  # '{"answer": 24, "retracted": true}', '[result] value = 6, status = "tentative"'
+    if any(not _restates(form, answers[0]) for form in restated):
+        return None  # '"answer": "1/2", "decimal": 0.7': another value in another form (the text reader: two answers)
+    if "?" in answers[0] or "\0qualified" in words or any(_second_thought(word, answers[0]) or _CONCLUDES.search(word) for word in words) or _second_thought(answers[0], ""):
+        return None  # '"answer": "64?"', '"note": "8 or 16"', 'Explanation: The answer is D because ...'
+
+    return answers[0]
+
+
+# a field other than the answer that concludes something of its own ("so D", "the answer is D", "final: ...")
+_CONCLUDES = re.compile(r"\b(?:answers?|final|so|therefore|thus|hence|update[ds]?)\b", re.IGNORECASE)
+
+
+# a field that grades the writer's confidence, and the grades that do not vouch for the answer
+_CONFIDENCE_KEY = re.compile(r"confiden|certain|sure|credence|probab|likel", re.IGNORECASE)
+_LOW_GRADE = re.compile(r"\A\W*(?:low|very\s+low|medium|moderate|mid|weak|unsure|uncertain|not\s+sure|none|no|false|guess\w*|50\s*/\s*50)\W*\Z", re.IGNORECASE)
+_QUALIFYING_WORD = re.compile(r"\b" + _WITHDRAWN_WORD + r"\b|\b" + _PROVISIONAL_WORD + r"\b", re.IGNORECASE)
+
+
+def _qualifies(key: str, value: object) -> bool:
+    """Does a field qualify the record's answer: a confidence graded low or unset (``"confidence": "low"``, ``0.2``,
+    ``"certain": false``) or a value that calls it withdrawn or provisional (``"note": "unverified"``)? Such a
+    record is read by the text reader, which weighs the qualification as it does in prose."""
+    if isinstance(value, str) and _QUALIFYING_WORD.search(value):
+        return True
+    if not _CONFIDENCE_KEY.search(key):
+        return False
+    if isinstance(value, bool):
+        return not value
+    if isinstance(value, int | float):
+        return value < 0.5 if value <= 1 else value < 50
+    if isinstance(value, str):
+        number = re.fullmatch(r"\s*(\d+(?:\.\d+)?)\s*(%?)\s*", value)
+        if number is not None:
+            return float(number.group(1)) < (50 if number.group(2) or float(number.group(1)) > 1 else 0.5)
+        return _LOW_GRADE.search(value) is not None
+    return False
+
+
+# a field that states the answer in another form: "decimal", "as_percent", "approx", "rounded", "numeric_value"
+_RESTATING_KEY = re.compile(r"decimal|percent|fraction|numeric|approx|rounded|float", re.IGNORECASE)
+# an alternative offered beside the answer (an example, a rejected candidate or a distractor is no offer)
+_OFFERED_INSTEAD = re.compile(r"alternat", re.IGNORECASE)
+_FRACTION = re.compile(r"\A\s*(?:\\[dt]?frac\{(-?\d+)\}\{(\d+)\}|(-?\d+)\s*/\s*(\d+))\s*\Z")
+
+
+def _number(text: str) -> float | None:
+    """A plain number or fraction as a float ("11/12", "\\frac{11}{12}", "0.9167", "91.67%"), else None."""
+    text = text.strip().replace(",", "")
+    if (fraction := _FRACTION.match(text)) is not None:
+        top, bottom = (fraction.group(1), fraction.group(2)) if fraction.group(1) is not None else (fraction.group(3), fraction.group(4))
+        return int(top) / int(bottom) if int(bottom) else None
+    match = re.fullmatch(r"(-?\d+(?:\.\d+)?)\s*(%?)", text)
+    if match is None:
+        return None
+    return float(match.group(1)) / (100 if match.group(2) else 1)
+
+
+def _restates(form: str, answer: str) -> bool:
+    """Is ``form`` the answer written another way, to the digits it shows ("0.9167" or "91.67%" for "11/12")?"""
+    shown, value = _number(form), _number(answer)
+    if shown is None or value is None:
+        return False
+    digits = len(form.split(".")[1].rstrip("%").strip()) if "." in form else 0
+    step = 10.0 ** -(digits + (2 if form.strip().endswith("%") else 0))
+    return abs(shown - value) <= step / 2 + 1e-12 or abs(shown - value * 100) <= 10.0 ** -digits / 2 + 1e-12
+
+
+_NEGATION = re.compile(r"\b(?:not|no|never|avoid|doubt\w*)\b|n't\b", re.IGNORECASE)
+
+
+def _second_thought(word: str, answer: str) -> bool:
+    """Does a key or string of the record other than its answer change its mind (:data:`CHANGE_OF_MIND`), or deny the
+    answer it names ("don't rely on B")? Values joined by
+    "or" there are alternatives to the answer only when the answer is among them ("8 or 16"); "not divisible by 3 or
+    5" in a step is about other numbers."""
+    if answer and _NEGATION.search(word) and re.search(r"(?<![\w.])" + re.escape(answer) + r"(?![\w.])", word):
+        return True  # 'verdict: "don't rely on B"': a field that denies the answer
+    for match in CHANGE_OF_MIND.finditer(word):
+        if match.group().lower() != "or" or (answer and re.search(r"(?<![\w.])" + re.escape(answer) + r"(?![\w.])", word)):
+            return True
+    return False
+
+
+# a tool that submits the answer, by the name it is called by ("submit_answer", "final_answer", "respond")
+ANSWER_TOOL_NAME = re.compile(r"answer|submit|final|respond", re.IGNORECASE)
+# where a tool call written as JSON may open: an OpenAI "tool_calls" list, a call with a name, a function call
+_CALL_OPENS = re.compile(r'\{(?=\s*"(?:tool_calls|name|type|id|function)")')
+
+
+def _calls(record: object) -> list[tuple[str, object]] | None:
+    """The (name, arguments) of the tool calls a parsed JSON object is (a Hermes / bare call, an OpenAI
+    ``tool_calls`` list, one OpenAI call), or None when it is no tool call. Arguments written as a JSON string
+    (OpenAI) are parsed."""
+    if not isinstance(record, dict):
+        return None
+    if isinstance(record.get("tool_calls"), list) and len(record) <= 3:
+        found = [_calls(call) for call in record["tool_calls"]]
+        return None if any(calls is None for calls in found) else [call for calls in found for call in calls]
+    if isinstance(record.get("function"), dict):
+        return _calls(record["function"])
+    arguments = record.get("arguments", record.get("parameters"))
+    if not isinstance(record.get("name"), str) or arguments is None:
+        return None
+    if isinstance(arguments, str):
+        try:
+            arguments = json.loads(arguments)
+        except ValueError:
+            return None
+    return [(record["name"], arguments)]
+
+
+def submitted_calls(text: str) -> str:
+    """``text`` with each tool call written as JSON read as what it says (holdout59): a call to a tool that submits
+    the answer (:data:`ANSWER_TOOL_NAME`) is its arguments, one record the answer readers read like any other
+    (``{"tool_calls": [{"function": {"name": "submit_answer", "arguments": "{\\"answer\\": 120}"}}]}`` reads
+    ``{"answer": 120}``); a call to any other tool is input to it, no text. Two submitted calls are two records."""
+    if '"arguments"' not in text and '"parameters"' not in text:
+        return text
+    decoder, parts, position = json.JSONDecoder(), [], 0
+    for opens in _CALL_OPENS.finditer(text):
+        if opens.start() < position:
+            continue
+        try:
+            record, end = decoder.raw_decode(text, opens.start())
+        except ValueError:
+            continue
+        calls = _calls(record)
+        if calls is None:
+            continue
+        parts.append(text[position:opens.start()])
+        parts.append("\n".join(json.dumps(arguments, ensure_ascii=False) for name, arguments in calls if ANSWER_TOOL_NAME.search(name)) or "\n")
+        position = end
+    return "".join(parts) + text[position:] if parts else text
