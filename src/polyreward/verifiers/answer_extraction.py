@@ -66,6 +66,7 @@ from polyreward.verifiers.answer_forms import (
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
+from polyreward.verifiers.math_lines import math_line, math_tail
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.turns import corrected_when_challenged, later_turns
@@ -123,64 +124,6 @@ _LAST_NUMBER = re.compile(
 _TRAILING_EXPRESSION = re.compile(
     r"(?:\bis|=|:)\s*([-−+]?\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z])(?:\s*[-−+*/^]\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z]))*)\s*[.!]?\s*$"
 )
-# a line of nothing but math: numbers, one-letter variables, function names, LaTeX commands, operators
-_MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s]")
-_MATH_LINE_WORDS = {
-    "sqrt", "pi", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
-    "log", "ln", "exp", "infty", "inf", "oo", "mod",
-}
-MAX_MATH_LINE = 200
-
-
-def _math_line(line: str) -> str | None:
-    """``line`` stripped of a leading ``=``/``:`` when it is all math (see module docstring), else None."""
-    line = line.strip()
-    if len(line) > 2 and line[0] == line[-1] == "`":  # markdown inline code: `x^2+3x`
-        line = line[1:-1]
-    line = line.strip().lstrip("=:").strip()
-    if not line or len(line) > MAX_MATH_LINE or not re.search(r"[\dA-Za-z]", line):
-        return None
-    tokens = _MATH_LINE_TOKEN.findall(line)
-    if "".join(tokens) != line:
-        return None
-    words = [t for t in tokens if t[0].isalpha()]
-    if any(len(w) > 1 and w.lower() not in _MATH_LINE_WORDS for w in words):
-        return None
-    return line
-
-
-def _math_tail(line: str) -> str | None:
-    """The longest tail of ``line`` after a word that is math beyond plain arithmetic ("Thus we get x^2+3x",
-    "It equals 2n+1": a power, a variable, a command or a product), so it is not cut down to its last number.
-    Tails start at spaces in the last MAX_MATH_LINE characters: bounded work whatever the line."""
-    line = re.sub(r"[.!]?\s*$", "", line)[-MAX_MATH_LINE:]
-    for start in re.finditer(r"\s(?=\S)", line):
-        tail = _math_line(line[start.end():])
-        if tail is not None and _balanced(tail):
-            if re.fullmatch(r"[A-Z][A-Za-z]*\d+[A-Za-z]+", tail.strip()):
-                return None  # "500 mL of D5W", "a dose of NaCl09X": a name with digits in it, not a product of a variable
-            if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
-                return None  # the last item of a list ("x = 2 or x = 3"), not the answer
-            plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
-            first, _, rest = tail.partition("=")
-            if rest and re.fullmatch(r"\s*[\d.,]+\s*", first) and re.search(r"\b(?:of|in|from|for)\s*\Z", line[:start.end()]):
-                tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
-            return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
-    return None
-
-
-def _balanced(text: str) -> bool:
-    depth = {"(": 0, "{": 0}
-    for char in text:
-        if char in "({":
-            depth[char] += 1
-        elif char in ")}":
-            depth["(" if char == ")" else "{"] -= 1
-            if min(depth.values()) < 0:
-                return False
-    return not any(depth.values())
-
-
 # bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
@@ -644,22 +587,22 @@ def _extract_from_line(text: str) -> Extracted | None:
     if bold and bold[-1].strip(" .:"):
         labelled = LABEL_IN_BOLD.match(bold[-1])  # "**Réponse : 36 €**": the label inside the bold heads the value (holdout30)
         return Extracted(labelled.group(1) if labelled else bold[-1], "bold")
-    math_line = _math_line(last_line)
-    if math_line is not None:
+    whole = math_line(last_line)
+    if whole is not None:
         # "3 * 4 = 12", "x = 5": the value on the right; "x^2 - 1 = 0", "y = 2x + 1": the whole equation
-        left, _, right = math_line.rpartition("=")
+        left, _, right = whole.rpartition("=")
         if left and _LAST_NUMBER.fullmatch(right.strip()) and re.fullmatch(r"[^A-Za-z,;]*|\s*[A-Za-z]\s*(?:=[^,;]*)?", left):
             return Extracted(right.strip(), "last_number")
-        return Extracted(math_line, "math_line")
+        return Extracted(whole, "math_line")
     after = re.search(r"(?:\bis\b|=|:)\s*(?!.*(?:\bis\b|=|:))(.+?)\s*[.!]?\s*$", last_line)
-    if after and (math_after := _math_line(after.group(1))) is not None and re.search(r"[-+*/^(\\]", math_after.lstrip("-+")):
+    if after and (math_after := math_line(after.group(1))) is not None and re.search(r"[-+*/^(\\]", math_after.lstrip("-+")):
         return Extracted(math_after, "last_expression")
     expression = _TRAILING_EXPRESSION.search(last_line)
     if expression and re.search(r"[-+*/^]", expression.group(1).lstrip("-−+")):
         return Extracted(expression.group(1).strip(), "last_expression")
-    math_tail = _math_tail(last_line)
-    if math_tail is not None:
-        return Extracted(math_tail, "last_expression")
+    tail = math_tail(last_line)
+    if tail is not None:
+        return Extracted(tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
     if (len(numbers) > 1 and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])
             and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())):

@@ -1,0 +1,69 @@
+"""A line of the completion that is nothing but math, and the math tail of a line of prose.
+
+The last-line readers of :mod:`.answer_extraction` read an answer written as math without an answer phrase: a whole
+line of numbers, one-letter variables, function names, LaTeX commands and operators (``x^2 + 3x``, ``= 2\\sqrt{3}``,
+```n(n+1)/2```), or the longest such tail after the last word of a sentence (``Thus we get x^2+3x``), so that an
+expression is not cut down to its last number. Bounded work: a line over MAX_MATH_LINE characters is no math line,
+and tails start in its last MAX_MATH_LINE characters.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a line of nothing but math: numbers, one-letter variables, function names, LaTeX commands, operators
+_MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s]")
+_MATH_LINE_WORDS = {
+    "sqrt", "pi", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
+    "log", "ln", "exp", "infty", "inf", "oo", "mod",
+}
+MAX_MATH_LINE = 200
+
+
+def math_line(line: str) -> str | None:
+    """``line`` stripped of a leading ``=``/``:`` when it is all math (see module docstring), else None."""
+    line = line.strip()
+    if len(line) > 2 and line[0] == line[-1] == "`":  # markdown inline code: `x^2+3x`
+        line = line[1:-1]
+    line = line.strip().lstrip("=:").strip()
+    if not line or len(line) > MAX_MATH_LINE or not re.search(r"[\dA-Za-z]", line):
+        return None
+    tokens = _MATH_LINE_TOKEN.findall(line)
+    if "".join(tokens) != line:
+        return None
+    words = [t for t in tokens if t[0].isalpha()]
+    if any(len(w) > 1 and w.lower() not in _MATH_LINE_WORDS for w in words):
+        return None
+    return line
+
+
+def math_tail(line: str) -> str | None:
+    """The longest tail of ``line`` after a word that is math beyond plain arithmetic ("Thus we get x^2+3x",
+    "It equals 2n+1": a power, a variable, a command or a product), so it is not cut down to its last number.
+    Tails start at spaces in the last MAX_MATH_LINE characters: bounded work whatever the line."""
+    line = re.sub(r"[.!]?\s*$", "", line)[-MAX_MATH_LINE:]
+    for start in re.finditer(r"\s(?=\S)", line):
+        tail = math_line(line[start.end():])
+        if tail is not None and _balanced(tail):
+            if re.fullmatch(r"[A-Z][A-Za-z]*\d+[A-Za-z]+", tail.strip()):
+                return None  # "500 mL of D5W", "a dose of NaCl09X": a name with digits in it, not a product of a variable
+            if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
+                return None  # the last item of a list ("x = 2 or x = 3"), not the answer
+            plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)
+            first, _, rest = tail.partition("=")
+            if rest and re.fullmatch(r"\s*[\d.,]+\s*", first) and re.search(r"\b(?:of|in|from|for)\s*\Z", line[:start.end()]):
+                tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
+            return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
+    return None
+
+
+def _balanced(text: str) -> bool:
+    depth = {"(": 0, "{": 0}
+    for char in text:
+        if char in "({":
+            depth[char] += 1
+        elif char in ")}":
+            depth["(" if char == ")" else "{"] -= 1
+            if min(depth.values()) < 0:
+                return False
+    return not any(depth.values())
