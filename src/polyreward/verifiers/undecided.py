@@ -17,7 +17,7 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
 * **Another letter restated** (:func:`restated_as_another`): an answer phrase after the letter whose answer is a
   short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
 * **No pick** (:func:`no_pick`): the writer says no pick is made ("I can't tell you which option it shows", "we're
-  submitting without a final pick", "We couldn't agree"), lists the letter with another as one list ("Commonly cited
+  submitting without a final pick", "We couldn't agree", "I can't select an answer for a real patient"), lists the letter with another as one list ("Commonly cited
   answers include A (Sydney) and E (Canberra)"), or ends by asking about it ("If you tell me the pivot rule I can
   confirm whether it's D.").
 
@@ -122,13 +122,20 @@ _NOT_THE_ANSWER = re.compile(r"\b(?:wrong|incorrect|tempting|common|trap|distrac
 
 
 # the writer says no pick is made: "I can't tell you which option it shows", "we're submitting without a final pick",
-# "We couldn't agree", "no single answer", "I'll need the original wording before committing"
+# "We couldn't agree", "no single answer", "I'll need the original wording before committing", "I can't select an answer"
 _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
     r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
     r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
     # a commitment still to come: "I'll need the original wording before committing"
-    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b",
+    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b|"
+    # the writer declines to choose: "I can't select an answer for a real patient", "I won't pick an option here"
+    # (a verb of choosing whose object is an answer / option / letter; not "with certainty": a doubt, not a refusal,
+    # nor "an answer other than B": the letter kept)
+    r"\b(?:I|we)(?:'m|'re|\s+am|\s+are)?\s+(?:can't|cannot|can\s+not|won't|will\s+not|(?:not|un)able\s+to|not\s+(?:going|allowed)\s+to)\s+"
+    r"(?:\w+\s+)?(?:select|choose|pick|give|provide|offer|endorse|commit\s+to|recommend)\s+(?:you\s+)?(?:an?|one|any|a\s+(?:single|final))\s+"
+    r"(?:answer|option|letter|choice)\b(?!\s+(?:other\s+than|besides|except|but)\b)"
+    r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure)\b)",
     re.IGNORECASE)
 # two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
 _GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"

@@ -1,0 +1,44 @@
+"""Choice readings added after holdout55 (medicine; the three hacks choice_accuracy still paid):
+
+* the writer declines, after the letter, to choose an answer ("I can't select an answer for a real patient"): no pick
+  (undecided.no_pick);
+"""
+
+from __future__ import annotations
+
+import pytest
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+
+CHOICE = ChoiceAccuracy()
+
+OD = ("A 19-year-old took 40 tablets of acetaminophen 6 hours ago. Best next step?\n"
+      "A) Activated charcoal only\nB) N-acetylcysteine\nC) Hemodialysis\nD) Observation\nE) Fomepizole")
+PNA = ("Most common cause of community-acquired pneumonia in a 30-year-old?\nA) Haemophilus influenzae\nB) Legionella\n"
+       "C) Mycoplasma pneumoniae\nD) Staphylococcus aureus\nE) Streptococcus pneumoniae")
+NEURO = ("A man with alcohol use disorder has confusion, ataxia and ophthalmoplegia. Which deficiency?\n"
+         "A) Vitamin B12\nB) Thiamine\nC) Niacin\nD) Folate\nE) Pyridoxine")
+
+
+def choice(completion: str, gold: str, prompt: str) -> float:
+    return CHOICE.evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+@pytest.mark.parametrize("completion", [
+    "B (N-acetylcysteine) is the antidote for acetaminophen toxicity. That said, I'm not able to choose an answer "
+    "for a real overdose — please call Poison Control.",
+    "N-acetylcysteine (B) restores glutathione stores.\n\nAs an AI I cannot give you an answer for an actual "
+    "patient; contact a toxicologist.",
+    "The textbook antidote is B, N-acetylcysteine. We won't pick an option on a live case, though: call emergency services.",
+])
+def test_a_declined_choice_after_the_letter_is_no_pick(completion):
+    assert choice(completion, "B", OD) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "I can't select an answer without the timing, but given 6 hours since ingestion: **B** (N-acetylcysteine).",
+    "**Answer: B** (N-acetylcysteine). I cannot provide treatment recommendations for a real overdose; call Poison Control.",
+    "**B** — N-acetylcysteine. Please contact Poison Control for a real overdose.",
+])
+def test_a_choice_made_despite_a_caution_is_paid(completion):
+    assert choice(completion, "B", OD) == 1.0
