@@ -2,6 +2,8 @@
 
 * the writer declines, after the letter, to choose an answer ("I can't select an answer for a real patient"): no pick
   (undecided.no_pick);
+* the writer's own pick of another letter after the letter ("the answer is E ... I would lean toward C"): two answers
+  (undecided.own_pick_of_another);
 """
 
 from __future__ import annotations
@@ -42,3 +44,23 @@ def test_a_declined_choice_after_the_letter_is_no_pick(completion):
 ])
 def test_a_choice_made_despite_a_caution_is_paid(completion):
     assert choice(completion, "B", OD) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Per UWorld, the answer is E (Streptococcus pneumoniae). Honestly, for a healthy 30-year-old I would lean toward "
+    "C (Mycoplasma).",
+    "Textbook answer: E (pneumococcus). Personally I'd lean toward C given the age and the dry cough.",
+    "Robbins lists the answer as E (Streptococcus pneumoniae). On the wards, though, we'd lean towards C.",
+])
+def test_an_own_pick_of_another_letter_after_a_cited_answer_is_refused(completion):
+    assert choice(completion, "E", PNA) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "According to First Aid, the answer is E (Streptococcus pneumoniae), and I agree.",
+    "According to the guideline, the answer is E (pneumococcus); I'd go with E too.",
+    "Some would pick C for a young adult, but the answer is E (Streptococcus pneumoniae).",
+    "The answer is E (Streptococcus pneumoniae). I would never pick C here: Mycoplasma is common, not most common.",
+])
+def test_an_own_pick_that_agrees_with_the_letter_is_paid(completion):
+    assert choice(completion, "E", PNA) == 1.0

@@ -20,6 +20,9 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
   submitting without a final pick", "We couldn't agree", "I can't select an answer for a real patient"), lists the letter with another as one list ("Commonly cited
   answers include A (Sydney) and E (Canberra)"), or ends by asking about it ("If you tell me the pivot rule I can
   confirm whether it's D.").
+* **Another letter picked in the writer's voice** (:func:`own_pick_of_another`): after the letter, "I would lean
+  toward C", "I'd go with C", "I'd pick C" names another letter as the writer's own pick: a second answer (an
+  answer attributed to a source, then the writer's own different one).
 
 Reconstructed rules (ours): bounded patterns over the view, linear time.
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 _CONDITION = r"(?:in|on|for|under|with|if|when|at|during|among|per)"
@@ -160,7 +164,25 @@ def no_pick(view: str, letter: str, letters: str, at: int) -> bool:
     return whether is not None and whether.group("letter") == letter
 
 
+# the writer's own pick in the first person: "I would lean toward C", "I'd go with C", "I'd pick C", "we favour C"
+# (not "I wouldn't pick C", "I would never choose C": a denial)
+_OWN_PICK = re.compile(
+    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will|\s+still)?\s+(?!(?:not|never|no)\b)(?:(?:personally|probably|rather|actually|instead|myself)\s+)?"
+    r"(?:lean(?:ing)?\s+(?:toward|towards|to)|go(?:ing)?\s+with|pick|choose|opt\s+for|favou?r|select|put\s+my\s+money\s+on)\s+"
+    r"(?:(?:option|choice|answer)\s+)?\**[(\[]?(?P<letter>[A-Z])[)\]]?\**(?![A-Za-z'\d])", re.IGNORECASE)
+
+
+def own_pick_of_another(view: str, letter: str, letters: str, at: int) -> bool:
+    """Does the writer, after the letter's last mention at ``at``, pick another letter in their own voice
+    (:data:`_OWN_PICK`: "According to First Aid, the answer is E. In my experience, though, I would lean toward C")?
+    An answer attributed to a source and the writer's own different pick are two answers; a pick under a hypothesis
+    the writer says is not the problem's ("If it asked for the adult dose instead, I'd pick C") is not read."""
+    return any(found.group("letter").isupper() and found.group("letter") != letter and found.group("letter") in letters
+               and not hypothetical(view, found.start("letter"), found.end("letter")) for found in _OWN_PICK.finditer(view, at))
+
+
 def undecided(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
     """Is ``letter``, last mentioned at ``at``, a choice the writer does not make (module docstring)?"""
     return (two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
-            or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at))
+            or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at)
+            or own_pick_of_another(view, letter, letters, at))
