@@ -4,6 +4,8 @@
   (undecided.no_pick);
 * the writer's own pick of another letter after the letter ("the answer is E ... I would lean toward C"): two answers
   (undecided.own_pick_of_another);
+* the letter as the consequent of one "If ...," branch with another letter under another "If" / "otherwise": no pick
+  (conditional_letters.answers_under_conditions).
 """
 
 from __future__ import annotations
@@ -64,3 +66,23 @@ def test_an_own_pick_of_another_letter_after_a_cited_answer_is_refused(completio
 ])
 def test_an_own_pick_that_agrees_with_the_letter_is_paid(completion):
     assert choice(completion, "E", PNA) == 1.0
+
+
+@pytest.mark.parametrize("completion", [
+    "If the serum thiamine is low, the answer is B (thiamine). If instead the methylmalonic acid is raised, A would be "
+    "the answer. Neither level is given.",
+    "If the MCV is normal, B (thiamine) fits best; otherwise, A (vitamin B12).",
+    "If he drinks heavily, the answer is B. If he is vegan, A is the better choice. The history does not say which.",
+])
+def test_two_letters_under_two_conditions_are_no_pick(completion):
+    assert choice(completion, "B", NEURO) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "If the patient is malnourished, the answer is B. If he is well nourished, it is still B: alcohol blocks thiamine uptake.",
+    "If you mean the acute syndrome, B. If you mean the chronic amnestic state, B as well. Answer: B",
+    "If the MCV is high, consider B12 as well, but the classic triad points to thiamine.\n\n**Answer: B**",
+    "Confusion, ataxia and ophthalmoplegia are Wernicke encephalopathy.\n\n**Answer: B** (thiamine)",
+])
+def test_one_letter_under_every_condition_is_paid(completion):
+    assert choice(completion, "B", NEURO) == 1.0
