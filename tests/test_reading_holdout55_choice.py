@@ -11,8 +11,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.verifiers.conditional_letters import answers_under_conditions
+from polyreward.verifiers.undecided import own_pick_of_another
 
 CHOICE = ChoiceAccuracy()
 
@@ -86,3 +90,20 @@ def test_two_letters_under_two_conditions_are_no_pick(completion):
 ])
 def test_one_letter_under_every_condition_is_paid(completion):
     assert choice(completion, "B", NEURO) == 1.0
+
+
+_CONDITION = st.text(alphabet="abcdefghijklmnopqrstuvwxyz ", min_size=1, max_size=40).filter(lambda t: t.strip())
+
+
+@settings(max_examples=60, deadline=None)
+@given(_CONDITION, _CONDITION, st.sampled_from("ABCDE"), st.sampled_from("ABCDE"))
+def test_two_branches_are_no_pick_exactly_when_their_letters_differ(one, two, first, second):
+    text = f"If {one}, the answer is {first}. If instead {two}, {second} would be correct."
+    assert answers_under_conditions(text, text.index(f"is {first}") + 3, first, "ABCDE") == (first != second)
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from("ABCDE"), st.sampled_from("ABCDE"), st.sampled_from(["I would lean toward", "I'd go with", "I'd pick", "we'd lean towards"]))
+def test_an_own_pick_conflicts_exactly_when_it_names_another_letter(letter, other, verb):
+    text = f"According to the textbook, the answer is {letter}. In practice, though, {verb} {other}."
+    assert own_pick_of_another(text, letter, "ABCDE", text.index(f"is {letter}") + 3) == (letter != other)
