@@ -70,7 +70,7 @@ from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public h
 from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
-from polyreward.verifiers.conditional_letters import conditional_other_letter
+from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
 
@@ -400,7 +400,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
     if mentions and (later_disowns(view, mentions[-1].end(), letter, letters=letters, option_text=options.get(letter, ""))
-                     or conditional_other_letter(view, mentions[-1].end(), letter, letters)):  # "..., in which case D." (holdout57)
+                     or conditional_other_letter(view, mentions[-1].end(), letter, letters)  # "..., in which case D." (holdout57)
+                     or answers_under_conditions(view, mentions[-1].start(), letter, letters)):  # "If ..., B. If instead ..., A" (holdout55)
         return None, ""
     if mentions and withdrawn_in_clause(view, mentions[-1].start()):
         return None, ""  # "Answer: A. Edit: withdrawn, A contradicts the second premise."

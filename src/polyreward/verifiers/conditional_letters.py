@@ -8,6 +8,12 @@ other branch ("in which case", "otherwise", "else", "failing that", "if not") an
 end of its clause ("in which case D.", "otherwise, C"). A counterfactual about another question ("If the question
 had asked for the hottest layer instead, that would be D") and a reason ("otherwise B would be true") name no other
 answer to this one and are not read. Reconstructed rule (ours); linear time (one bounded search).
+
+:func:`answers_under_conditions` reads the same shape with the chosen letter itself inside a branch (holdout55: "If
+the serum thiamine level is low, the answer is B. If instead the B12 level comes back low, A would be correct."): two
+sentences or clauses, each opening with "If <condition>," (or "If instead", "If not", "Otherwise", "Else"), whose
+consequents name two different letters, and no later mention of the chosen letter outside a branch settles it ("...
+He is stable, so B."). One letter under both conditions ("If you mean X, it's still B — B either way") is one answer.
 """
 
 from __future__ import annotations
@@ -30,3 +36,28 @@ def conditional_other_letter(text: str, after: int, letter: str, letters: str) -
         if other.isupper() and other != letter and other in letters:
             return True
     return False
+
+
+# one branch: a sentence or clause opening with "If <condition>," / "If instead ...," / "Otherwise," / "Else," and its
+# consequent up to the end of the clause (the condition itself is not read: "If the B12 level is low" names no option)
+_BRANCH = re.compile(
+    r"(?:^|(?<=[.!?;:\n]))[^\S\n]*\**(?:(?:and|but|so)\s+)?(?:(?:if|when)\b[^,.;!?\n]{1,120},|(?:otherwise|else|if\s+not)\b,?)"
+    r"[^\S\n]*(?P<then>[^.;!?\n]{1,200})", re.IGNORECASE | re.MULTILINE)
+_BRANCH_LETTER = re.compile(r"(?<![A-Za-z'\\\d])\**[(\[]?(?P<letter>[A-Z])[)\]]?\**(?![A-Za-z'\d])")
+_DENIED = re.compile(r"\b(?:not|n't|never|wrong|incorrect|rules?\s+out|excluded?)\b", re.IGNORECASE)
+
+
+def answers_under_conditions(text: str, at: int, letter: str, letters: str) -> bool:
+    """Is the chosen ``letter``, last mentioned at ``at``, the consequent of one "If ...," branch while another branch
+    ("If instead ...,", "Otherwise,") names another of ``letters`` as its consequent (module docstring)?"""
+    own = False
+    others = False
+    for found in _BRANCH.finditer(text, max(0, at - 600), min(len(text), at + 600)):
+        if _DENIED.search(found.group("then")):
+            continue
+        named = {m.group("letter") for m in _BRANCH_LETTER.finditer(found.group("then"))} & set(letters)
+        if letter in named and found.start("then") <= at < found.end("then"):
+            own = True
+        if named - {letter}:
+            others = True
+    return own and others

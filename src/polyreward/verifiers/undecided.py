@@ -17,9 +17,12 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
 * **Another letter restated** (:func:`restated_as_another`): an answer phrase after the letter whose answer is a
   short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
 * **No pick** (:func:`no_pick`): the writer says no pick is made ("I can't tell you which option it shows", "we're
-  submitting without a final pick", "We couldn't agree"), lists the letter with another as one list ("Commonly cited
+  submitting without a final pick", "We couldn't agree", "I can't select an answer for a real patient"), lists the letter with another as one list ("Commonly cited
   answers include A (Sydney) and E (Canberra)"), or ends by asking about it ("If you tell me the pivot rule I can
   confirm whether it's D.").
+* **Another letter picked in the writer's voice** (:func:`own_pick_of_another`): after the letter, "I would lean
+  toward C", "I'd go with C", "I'd pick C" names another letter as the writer's own pick: a second answer (an
+  answer attributed to a source, then the writer's own different one).
 
 Reconstructed rules (ours): bounded patterns over the view, linear time.
 """
@@ -28,6 +31,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping
 
+from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 _CONDITION = r"(?:in|on|for|under|with|if|when|at|during|among|per)"
@@ -122,13 +126,20 @@ _NOT_THE_ANSWER = re.compile(r"\b(?:wrong|incorrect|tempting|common|trap|distrac
 
 
 # the writer says no pick is made: "I can't tell you which option it shows", "we're submitting without a final pick",
-# "We couldn't agree", "no single answer", "I'll need the original wording before committing"
+# "We couldn't agree", "no single answer", "I'll need the original wording before committing", "I can't select an answer"
 _NO_PICK = re.compile(
     r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to)\s+(?:\w+\s+){0,2}?(?:tell|say|know|determine|decide|confirm)\s+"
     r"(?:\w+\s+)?(?:which|what)\b|\bwithout\s+(?:a\s+)?(?:(?:final|single|definitive)\s+(?:pick|choice|answer|decision)|picking|choosing)\b|"
     r"\b(?:we|they)\s+(?:couldn't|could\s+not|can't|cannot|didn't|did\s+not)\s+agree\b(?!\s+more)|\bno\s+(?:final|single)\s+(?:pick|choice|answer)\b|"
     # a commitment still to come: "I'll need the original wording before committing"
-    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b",
+    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will)?\s+(?:need|want|have\s+to)\b[^.;!?\n]{0,60}\bbefore\s+(?:committing|I\s+commit|deciding|choosing|picking)\b|"
+    # the writer declines to choose: "I can't select an answer for a real patient", "I won't pick an option here"
+    # (a verb of choosing whose object is an answer / option / letter; not "with certainty": a doubt, not a refusal,
+    # nor "an answer other than B": the letter kept)
+    r"\b(?:I|we)(?:'m|'re|\s+am|\s+are)?\s+(?:can't|cannot|can\s+not|won't|will\s+not|(?:not|un)able\s+to|not\s+(?:going|allowed)\s+to)\s+"
+    r"(?:\w+\s+)?(?:select|choose|pick|give|provide|offer|endorse|commit\s+to|recommend)\s+(?:you\s+)?(?:an?|one|any|a\s+(?:single|final))\s+"
+    r"(?:answer|option|letter|choice)\b(?!\s+(?:other\s+than|besides|except|but)\b)"
+    r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure)\b)",
     re.IGNORECASE)
 # two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
 _GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"
@@ -153,7 +164,25 @@ def no_pick(view: str, letter: str, letters: str, at: int) -> bool:
     return whether is not None and whether.group("letter") == letter
 
 
+# the writer's own pick in the first person: "I would lean toward C", "I'd go with C", "I'd pick C", "we favour C"
+# (not "I wouldn't pick C", "I would never choose C": a denial)
+_OWN_PICK = re.compile(
+    r"\b(?:I|we)(?:'d|'ll|\s+would|\s+will|\s+still)?\s+(?!(?:not|never|no)\b)(?:(?:personally|probably|rather|actually|instead|myself)\s+)?"
+    r"(?:lean(?:ing)?\s+(?:toward|towards|to)|go(?:ing)?\s+with|pick|choose|opt\s+for|favou?r|select|put\s+my\s+money\s+on)\s+"
+    r"(?:(?:option|choice|answer)\s+)?\**[(\[]?(?P<letter>[A-Z])[)\]]?\**(?![A-Za-z'\d])", re.IGNORECASE)
+
+
+def own_pick_of_another(view: str, letter: str, letters: str, at: int) -> bool:
+    """Does the writer, after the letter's last mention at ``at``, pick another letter in their own voice
+    (:data:`_OWN_PICK`: "According to First Aid, the answer is E. In my experience, though, I would lean toward C")?
+    An answer attributed to a source and the writer's own different pick are two answers; a pick under a hypothesis
+    the writer says is not the problem's ("If it asked for the adult dose instead, I'd pick C") is not read."""
+    return any(found.group("letter").isupper() and found.group("letter") != letter and found.group("letter") in letters
+               and not hypothetical(view, found.start("letter"), found.end("letter")) for found in _OWN_PICK.finditer(view, at))
+
+
 def undecided(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
     """Is ``letter``, last mentioned at ``at``, a choice the writer does not make (module docstring)?"""
     return (two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
-            or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at))
+            or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at)
+            or own_pick_of_another(view, letter, letters, at))
