@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jaccard_cases import jaccard_of
 from tool_call_cases import GOLD, THINK, assert_an_extra_call_costs_the_maximum
 from polyreward.rewards.crpo import CRPOFormat
 from polyreward.rewards.forecast import committed_forecast
-from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.format import content_words
 from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
 from polyreward.verifiers.call_formats import call_lines, literal_calls, python_call
@@ -72,14 +72,6 @@ def test_a_marked_line_that_is_only_a_call_is_one_call(name, key, value, marker)
 
 # ---- label lists: JSON / Python lists, pipes, underscores, a sentence's list, glosses in the report's words --------
 
-REPORT = ("List every finding that is definitely present, separated by ';', inside <answer>...</answer>.\n\n"
-          "FINDINGS: Patchy left lower lobe consolidation. Trace right pleural effusion. Mild pulmonary edema.")
-LABELS = "<answer>consolidation; pleural effusion; pulmonary edema</answer>"
-
-
-def _jaccard(body: str) -> float:
-    return JaccardReward(mode="normalized")(completions=[f"<think>Three findings.</think>\n<answer>{body}</answer>"],
-                                            answer=[LABELS], prompts=[REPORT])[0]
 
 
 @pytest.mark.parametrize("body", [
@@ -93,7 +85,7 @@ def _jaccard(body: str) -> float:
     "consolidation (left lower lobe); pleural effusion (trace); pulmonary edema (mild)",
 ])
 def test_a_genuine_list_in_another_form_names_the_same_labels(body):
-    assert _jaccard(body) == 1.0
+    assert jaccard_of(body) == 1.0
 
 
 @pytest.mark.parametrize("body", [
@@ -105,7 +97,7 @@ def test_a_genuine_list_in_another_form_names_the_same_labels(body):
     '["consolidation", "pleural effusion", "pulmonary edema", "pneumothorax"]',    # a list literal with an extra
 ])
 def test_a_qualified_or_padded_list_is_not_the_gold(body):
-    assert _jaccard(body) < 1.0
+    assert jaccard_of(body) < 1.0
 
 
 @given(st.lists(st.from_regex(r"[a-z]{3,9}(?: [a-z]{3,9})?", fullmatch=True), min_size=1, max_size=5, unique=True))

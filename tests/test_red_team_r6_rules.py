@@ -11,10 +11,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from jaccard_cases import jaccard_of
 from polyreward.rewards.crpo import CRPOFormat
 from polyreward.rewards.format import ThinkFormat, off_topic
 from polyreward.rewards.forecast import committed_forecast
-from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.tool_calls import ToolRLCorrectness, ToolRLFormat
 from polyreward.rewards.tool_efficiency import OTCToolEfficiency
 from polyreward.verifiers.call_formats import call_lines, command_calls
@@ -167,14 +167,6 @@ def test_a_box_inside_a_box_is_two_boxes(answer, score):
 
 # ---- label lists: bracketed numbers, quotes, hyphens, a lead-in ending in a colon -------------------------------
 
-REPORT = ("List every finding that is definitely present, separated by ';', inside <answer>...</answer>.\n\n"
-          "FINDINGS: Patchy left lower lobe consolidation. Trace right pleural effusion. Mild pulmonary edema.")
-LABELS = "<answer>consolidation; pleural effusion; pulmonary edema</answer>"
-
-
-def _jaccard(body: str) -> float:
-    return JaccardReward(mode="normalized")(completions=[f"<think>Three findings.</think>\n<answer>{body}</answer>"],
-                                            answer=[LABELS], prompts=[REPORT])[0]
 
 
 @pytest.mark.parametrize("body", [
@@ -186,7 +178,7 @@ def _jaccard(body: str) -> float:
     "Confirmed findings: consolidation, pleural effusion and pulmonary edema",
 ])
 def test_a_genuine_list_in_another_form_names_the_same_labels(body):
-    assert _jaccard(body) == 1.0
+    assert jaccard_of(body) == 1.0
 
 
 @pytest.mark.parametrize("body", [
@@ -196,7 +188,7 @@ def test_a_genuine_list_in_another_form_names_the_same_labels(body):
     "consolidation; pleural effusion; pulmonary edema-like opacity",             # another label, hyphen or not
 ])
 def test_a_qualified_or_padded_list_is_not_the_gold(body):
-    assert _jaccard(body) < 1.0
+    assert jaccard_of(body) < 1.0
 
 
 @given(st.lists(st.from_regex(r"[a-z]{3,9}", fullmatch=True), min_size=2, max_size=4))
