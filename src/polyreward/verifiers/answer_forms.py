@@ -73,21 +73,21 @@ JSON_NO_ANSWER = re.compile(r'"(?:final(?:[ _]answer)?|answer)"\s*:\s*(?:null|""
 # a JSON record that withdraws or disowns its own answer: a flag of withdrawal set ('"retracted": true'), a status
 # that names one or calls the answer provisional ('"status": "rejected"', '"status": "draft"'), or a flag of
 # confirmation unset ('"verified": false', '"final": false')
-_WITHDRAWN_WORD = (r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned|"
+WITHDRAWN_WORD = (r"(?:retracted|withdrawn|rejected|discarded|invalid|wrong|incorrect|superseded|outdated|obsolete|deprecated|abandoned|"
                    # the record declines to answer (holdout38: '{"answer": "B", "abstain": true}')
                    r"abstain(?:ed|s)?|abstention|skip(?:ped)?|declined?|refused?|withheld|no_answer|unanswered|unsure|uncertain|not_sure)")
-_PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
-JSON_WITHDRAWN = re.compile(r'"' + _WITHDRAWN_WORD + r'"\s*:\s*true\b|^[ \t]*' + _WITHDRAWN_WORD + r'[ \t]*[:=][ \t]*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + _WITHDRAWN_WORD + "|"
-                             + _PROVISIONAL_WORD + r')"|'
+PROVISIONAL_WORD = r"(?:draft|tentative|provisional|unverified|unconfirmed|pending|guess|guessed|placeholder|wip|todo|tbd)"
+JSON_WITHDRAWN = re.compile(r'"' + WITHDRAWN_WORD + r'"\s*:\s*true\b|^[ \t]*' + WITHDRAWN_WORD + r'[ \t]*[:=][ \t]*true\b|"(?:status|state|verdict)"\s*:\s*"(?:' + WITHDRAWN_WORD + "|"
+                             + PROVISIONAL_WORD + r')"|'
                              r'"(?:verified|valid|correct|final|confirmed|checked)"\s*:\s*false\b', re.IGNORECASE | re.MULTILINE)
 # a word that makes a record's key a second answer beside the first: "backup_answer", "alternative_answer",
 # "fallback", "alt_answer", "second_choice" (holdout57: '{"answer": "B", "backup_answer": "D"}' gives two answers)
-_SECOND_KEY = r"(?:backup|alternat(?:e|ive)|alt|fallback|second(?:ary)?|plan[ _]?b)"
+SECOND_ANSWER_KEY = r"(?:backup|alternat(?:e|ive)|alt|fallback|second(?:ary)?|plan[ _]?b)"
 # every key of a record that names an answer ("answer", "final_answer", "answer_checked", "result_v2",
 # "backup_answer") and its value
-_ANSWER_FIELD = re.compile(r'"(?:' + _SECOND_KEY + r'[ _-]?)?(?:final[ _]?)?(?:answer|result)[\w ]{0,20}"\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|-?[\d.]+)', re.IGNORECASE)
+_ANSWER_FIELD = re.compile(r'"(?:' + SECOND_ANSWER_KEY + r'[ _-]?)?(?:final[ _]?)?(?:answer|result)[\w ]{0,20}"\s*:\s*("(?:[^"\\\n]|\\.){0,80}"|-?[\d.]+)', re.IGNORECASE)
 # a record's key for a second answer and its value: '"backup_answer": "D"', '"fallback": "D"', '"alternative": 48'
-_SECOND_FIELD = re.compile(r'"' + _SECOND_KEY + r'(?:[ _-]?(?:final[ _]?)?(?:answer|result|choice|option|letter|value))?"\s*:\s*'
+_SECOND_FIELD = re.compile(r'"' + SECOND_ANSWER_KEY + r'(?:[ _-]?(?:final[ _]?)?(?:answer|result|choice|option|letter|value))?"\s*:\s*'
                            r'(?:"((?:[^"\\\n]|\\.){1,80})"|(-?[\d.]+))', re.IGNORECASE)
 
 

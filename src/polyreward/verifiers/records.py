@@ -18,7 +18,7 @@ import json
 import tomllib
 from dataclasses import dataclass
 
-from polyreward.verifiers.answer_forms import _PROVISIONAL_WORD, _WITHDRAWN_WORD, CHANGE_OF_MIND, JSON_WITHDRAWN, answer_fields_disagree
+from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD, CHANGE_OF_MIND, JSON_WITHDRAWN, SECOND_ANSWER_KEY, answer_fields_disagree
 from polyreward.verifiers.pattern_cache import cached_re as re
 
 _MAX_CHARS = 4000
@@ -110,6 +110,9 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
     elif isinstance(node, dict):
         for key, value in node.items():
             name = str(key)
+            if _SECOND_ANSWER_NAME.search(name) and value not in (None, "", [], {}):
+                words.append("\0qualified")  # '"backup": "D"' beside the answer: a second answer (answer_forms.second_answers)
+                continue
             if _NOT_THE_ANSWER.search(name):
                 if _OFFERED_INSTEAD.search(name) and value not in (None, "", [], {}):
                     words.append("\0qualified")  # '"alternatives": [41, 43]' beside the answer: offered instead of it
@@ -180,7 +183,7 @@ _CONCLUDES = re.compile(r"\b(?:answers?|final|so|therefore|thus|hence|update[ds]
 # a field that grades the writer's confidence, and the grades that do not vouch for the answer
 _CONFIDENCE_KEY = re.compile(r"confiden|certain|sure|credence|probab|likel", re.IGNORECASE)
 _LOW_GRADE = re.compile(r"\A\W*(?:low|very\s+low|medium|moderate|mid|weak|unsure|uncertain|not\s+sure|none|no|false|guess\w*|50\s*/\s*50)\W*\Z", re.IGNORECASE)
-_QUALIFYING_WORD = re.compile(r"\b" + _WITHDRAWN_WORD + r"\b|\b" + _PROVISIONAL_WORD + r"\b", re.IGNORECASE)
+_QUALIFYING_WORD = re.compile(r"\b" + WITHDRAWN_WORD + r"\b|\b" + PROVISIONAL_WORD + r"\b", re.IGNORECASE)
 
 
 def _qualifies(key: str, value: object) -> bool:
@@ -207,6 +210,8 @@ def _qualifies(key: str, value: object) -> bool:
 _RESTATING_KEY = re.compile(r"decimal|percent|fraction|numeric|approx|rounded|float", re.IGNORECASE)
 # an alternative offered beside the answer (an example, a rejected candidate or a distractor is no offer)
 _OFFERED_INSTEAD = re.compile(r"alternat", re.IGNORECASE)
+# a key for a second answer beside the first ('backup', 'fallback_answer', 'plan_b'): the record is no clean statement
+_SECOND_ANSWER_NAME = re.compile(r"(?:^|[_\W])" + SECOND_ANSWER_KEY + r"(?:$|[_\W])", re.IGNORECASE)
 _FRACTION = re.compile(r"\A\s*(?:\\[dt]?frac\{(-?\d+)\}\{(\d+)\}|(-?\d+)\s*/\s*(\d+))\s*\Z")
 
 
