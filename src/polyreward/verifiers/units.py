@@ -29,11 +29,16 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a unit token (an SI prefix sign, letters, a power) and a compound unit: tokens joined by "/", "·" or "\cdot"
-_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³])"
+# (a power is a square or a cube, or a negative power as SI writes "per": "cm⁻³", "s^{-1}", "mol^-1"; holdout63)
+_NEGATIVE_POWER = r"(?:\^\s*\{?\s*-\s*[1-4]\s*\}?|⁻[¹²³⁴])"
+_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³]|" + _NEGATIVE_POWER + ")"
 UNIT_TOKEN = r"[µμ]?[A-Za-z]{1,6}" + _UNIT_POWER + "?"
 # (a product "·" joins unit-like tokens only, two letters or more or a one-letter SI symbol: "N·m", "kg·m²", never "a·b")
-_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUh])" + _UNIT_POWER + "?"
-COMPOUND_UNIT = (rf"{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
+_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUhK])" + _UNIT_POWER + "?"
+# a product written with spaces, SI's "g cm⁻³", "m s^{-1}", "J mol⁻¹ K⁻¹": every token after the first carries a
+# negative power, so "2 a b" or "3 x y" (variables) is never one
+_SPACED_PRODUCT = rf"{_PRODUCT_TOKEN}(?:[^\S\n]+(?:[µμ]?[A-Za-z]{{1,5}}){_NEGATIVE_POWER}){{1,3}}"
+COMPOUND_UNIT = (rf"{_SPACED_PRODUCT}|{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
                  rf"|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?")
 # an order to give the value, opening the answer: "Give 7.5 mL", "Administer 20 mL", "Infuse 125 mL/h", "Draw up 2 mL"
 _DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliver|run|set\s+(?:the\s+)?pump\s+(?:to|at)|take)[^\S\n]+"
