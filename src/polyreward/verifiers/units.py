@@ -212,3 +212,35 @@ def written_unit(text: str, at: int) -> tuple[tuple[str, ...], tuple[str, ...], 
     if dimension is None and " per " in unit:
         dimension = unit_dimension(unit.split(" per ")[0])
     return dimension
+
+
+# --- an SI unit with its prefix: "kPa", "mmol/L", "µA", "cm⁻³", "kW·h" (holdout63) ---------------------------------
+# A unit read token by token as an SI prefix and a base symbol with a power; two units with the same bases and powers
+# are one unit up to their prefixes, so a value converts between them by the ratio of their factors ("250 kPa" is
+# 2.5 × 10⁵ Pa). Only SI symbols are read (no words, no non-SI units): "cal" and "J" are never one unit.
+_SI_PREFIX = {"": 1, "G": 10 ** 9, "M": 10 ** 6, "k": 10 ** 3, "h": 10 ** 2, "da": 10, "d": 10 ** -1, "c": 10 ** -2,
+              "m": 10 ** -3, "µ": 10 ** -6, "μ": 10 ** -6, "u": 10 ** -6, "mc": 10 ** -6, "n": 10 ** -9, "p": 10 ** -12}
+_SI_TOKEN = re.compile(r"(?P<prefix>da|mc|[GMkhdcmµμunp])??(?P<base>Pa|Hz|mol|eV|Wh|g|m|L|J|W|N|V|A|s|M|C|F|T)"
+                       r"(?:\^\s*\{?\s*(?P<p>-?\s*[1-4])\s*\}?|(?P<q>⁻?[¹²³⁴]))?\Z")
+_SI_SPLIT = re.compile(r"[^\S\n]*(/|·|\\cdot|[^\S\n])[^\S\n]*")
+
+
+def si_unit(unit: str) -> tuple[tuple[tuple[str, int], ...], float] | None:
+    """The bases of an SI unit with their powers (a token after "/" counts negative) and its factor to those bases
+    ("kPa" -> ((("Pa", 1),), 1000.0), "mmol/L" -> ((("L", -1), ("mol", 1)), 0.001)), or None when a token is no SI
+    symbol with a prefix."""
+    parts = _SI_SPLIT.split(unit.strip())
+    bases: dict[str, int] = {}
+    factor = 1.0
+    for token, sign in zip(parts[0::2], [None] + parts[1::2]):
+        found = _SI_TOKEN.match(token)
+        if found is None:
+            return None
+        written = (found.group("p") or found.group("q") or "1").replace(" ", "").translate(_SUPERSCRIPT_POWER)
+        power = int(written) * (-1 if sign == "/" else 1)
+        bases[found.group("base")] = bases.get(found.group("base"), 0) + power
+        factor *= float(_SI_PREFIX[found.group("prefix") or ""]) ** power
+    return tuple(sorted((base, power) for base, power in bases.items() if power)), factor
+
+
+_SUPERSCRIPT_POWER = str.maketrans("⁻¹²³⁴", "-1234")
