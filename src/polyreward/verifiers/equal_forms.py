@@ -98,6 +98,7 @@ def converts_to_gold(gold: str, answer: str, completion: str, prompt: str = "") 
     if quantity is None:
         return False
     gold_value, (bases, gold_factor) = quantity
+    answer = answer.rpartition("=")[2]  # "P = 1500 W": the value stated
     answer_value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
     unit = _answer_unit(answer, completion)
     if answer_value is None or answer_value.percent or unit is None or unit[0] != bases or unit[1] == gold_factor:

@@ -467,8 +467,8 @@ def _in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdic
     if verdict is None or verdict.score != 0.0 or verdict.reason != "not_equal" or not verdict.pred or verdict.rule == "false_equation":
         return verdict
     try:
-        text = strip_thinking(visible_text(completion_text(pred)))
         asked = "" if is_missing(prompt) else prompt_text(prompt)
+        text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))  # "3,14 L" in French
         how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
                "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else "")
     except Exception:  # an unreadable completion changes nothing here
