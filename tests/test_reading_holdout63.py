@@ -106,6 +106,8 @@ def test_scientific_notation_with_a_dot_or_a_cross_is_one_number(lead, tenth, po
     ("The mass is 4500 g.", "4.5\\text{ kg}", "How heavy is the block?"),
     ("The concentration is 2000 mmol/L.", "2\\text{ mol/L}", ""),
     ("The wavelength is 550 nm.", "5.5 \\times 10^{-7}\\ \\text{m}", ""),
+    ("F = ma = 9 kg × 5 m/s² = 45 N\n\nThe force is 45 N.", "45\\,\\text{N}", ""),  # the gold's very unit
+    ("E = 4500 J = 4.5 kJ", "4.5\\text{ kJ}", ""),
 ])
 def test_the_answer_in_the_golds_form_is_paid(completion, gold, prompt):
     assert math(completion, gold, prompt) == 1.0
@@ -123,6 +125,10 @@ def test_the_answer_in_the_golds_form_is_paid(completion, gold, prompt):
     ("p = 25 kPa", "2.5 \\times 10^{5}\\ \\text{Pa}", ""),  # off by a power of ten
     ("p = 250 kPa or 300 kPa", "2.5 \\times 10^{5}\\ \\text{Pa}", ""),
     ("p = 250 kJ", "2.5 \\times 10^{5}\\ \\text{Pa}", ""),
+    ("The energy is 4.5 J.", "4.5\\text{ kJ}", ""),  # the gold's number with another prefix: another value
+    ("The force is 45 kN.", "45\\,\\text{N}", ""),
+    ("The concentration is 2.0 mmol/L.", "2\\text{ mol/L}", ""),
+    ("The force is 46 N.", "45\\,\\text{N}", ""),
 ])
 def test_another_value_beside_a_form_of_the_gold_is_refused(completion, gold, prompt):
     assert math(completion, gold, prompt) == 0.0
@@ -146,6 +152,8 @@ def test_a_prefixed_unit_converts_to_the_golds_unit(value, prefix, base):
     assert si_unit(symbol + base) is not None
     assert math(f"The result is {value} {symbol}{base}.", gold) == 1.0
     assert math(f"The result is {value} {symbol}{base}.", f"{value} \\times 10^{{{power + 1}}}\\ \\text{{{base}}}") == 0.0
+    assert math(f"The result is {value} {symbol}{base}.", f"{value}\\ \\text{{{base}}}") == 0.0  # the number, another prefix
+    assert math(f"The result is {value} {base}.", f"{value}\\ \\text{{{base}}}") == 1.0
 
 
 # --- a percent set apart, a quantity in apposition ----------------------------------------------------------------

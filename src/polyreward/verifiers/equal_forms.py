@@ -8,7 +8,8 @@ A writer often states a value and then the same value in another form, and a gol
   paid); :func:`rounding_is_gold` says when the rounding is the gold instead: a closing restatement that agrees with
   the answer to the digits it shows (:func:`.closing_remarks.agrees`), written to as many decimal places as the gold
   and equal to it. A gold with no decimal point is taken as exact and never matched by a rounding ("7.07 ≈ 7" is not
-  7), and a rounding that does not agree with the answer ("8.1 ≈ 8.05") is another value, never the gold's form.
+  7), and a closing value that does not agree with the answer ("8.1 ≈ 8.05") is not read here (the reader reads such a
+  remark as it did before: :mod:`.closing_remarks`).
 * **the answer in another unit of the gold's dimension**: "p = 250 kPa" for a gold of ``2.5 \\times 10^{5}\\ \\text{Pa}``,
   "1500 W" for ``1.5\\text{ kW}``. :func:`converts_to_gold` reads the unit written after the answer's value (in the
   answer, else after its last occurrence in the completion's tail) and the gold's own unit with the unit grammar of
@@ -18,9 +19,14 @@ A writer often states a value and then the same value in another form, and a gol
   cal, M and mol/L), and a prompt that asks for a unit other than the answer's ("in kJ", answered "4500 J") are never
   converted.
 
-Only an answer already found not equal is read again here (:func:`.math.verify_batch`), so neither rule takes
-anything from an answer; both read the value the reader committed to, so a hedge, a retraction or a second value
-still leaves no answer. Reconstructed rules (ours). Anchored patterns on the last 240 characters: linear time.
+  The same reading refuses the gold's number in the gold's unit with another prefix (:func:`another_prefix`: "4.5 J"
+  for ``4.5\\text{ kJ}``, "2.0 mmol/L" for ``2\\text{ mol/L}``, "45 kN" for ``45\\,\\text{N}``), which a comparison of
+  the numbers alone paid; and the answer in the gold's very unit is the gold ("45 N" for ``45\\,\\text{N}``, which
+  Math-Verify reads as two different forms).
+
+Only an answer already found not equal is read again for the gold's form, and only one found equal for another
+prefix (:func:`.math.verify_batch`); all read the value the reader committed to, so a hedge, a retraction or a second
+value still leaves no answer. Reconstructed rules (ours). Anchored patterns on the last 240 characters: linear time.
 """
 
 from __future__ import annotations
@@ -101,10 +107,25 @@ def converts_to_gold(gold: str, answer: str, completion: str, prompt: str = "") 
     answer = answer.rpartition("=")[2]  # "P = 1500 W": the value stated
     answer_value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
     unit = _answer_unit(answer, completion)
-    if answer_value is None or answer_value.percent or unit is None or unit[0] != bases or unit[1] == gold_factor:
-        return False
+    if answer_value is None or answer_value.percent or unit is None or unit[0] != bases:
+        return False  # (the same prefix too: "45 N" for ``45\\,\\text{N}``, which Math-Verify reads as two forms)
     for asked in _ASKED_IN.finditer(prompt):
         si = si_unit(asked.group("unit"))
         if si is not None and si[0] == bases and si[1] != unit[1]:
             return False  # "What is the energy in kJ?" answered "4500 J": not the unit asked
     return numerals_equal(gold_value, Numeral(answer_value.value * Fraction(unit[1] / gold_factor).limit_denominator(10 ** 12)))
+
+
+def another_prefix(gold: str, answer: str, completion: str) -> bool:
+    """Is ``answer`` the gold's number in the gold's unit with another prefix ("4.5 J" for ``4.5\\text{ kJ}``, "2.0
+    mmol/L" for ``2\\text{ mol/L}``)? Then the numbers agree and the quantities do not: another value."""
+    quantity = _gold_quantity(gold)
+    if quantity is None:
+        return False
+    gold_value, (bases, gold_factor) = quantity
+    answer = answer.rpartition("=")[2]
+    answer_value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
+    unit = _answer_unit(answer, completion)
+    if answer_value is None or answer_value.percent or unit is None or unit[0] != bases or abs(unit[1] / gold_factor - 1) < 1e-9:
+        return False
+    return numerals_equal(gold_value, answer_value)

@@ -67,7 +67,7 @@ from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import past_dosing_verb, wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
-from polyreward.verifiers.equal_forms import converts_to_gold, rounding_is_gold
+from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, rounding_is_gold
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.restated_prompt import restates_only
 from polyreward.verifiers.turns import answer_for_the_question
@@ -462,8 +462,17 @@ def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | Non
 
 def _in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or equal when the answer found not equal is written again in the gold's form: rounded as the gold is
-    ("8.04672 km ≈ 8.05 km" for 8.05) or in the gold's unit up to its prefix ("250 kPa" for 2.5 × 10⁵ Pa):
+    ("8.04672 km ≈ 8.05 km" for 8.05) or in the gold's unit up to its prefix ("250 kPa" for 2.5 × 10⁵ Pa); not equal
+    when the answer found equal is the gold's number with another prefix of its unit ("4.5 J" for 4.5 kJ):
     :mod:`.equal_forms`."""
+    if verdict is not None and verdict.score == 1.0 and verdict.pred:
+        try:
+            asked = "" if is_missing(prompt) else prompt_text(prompt)
+            text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
+            other = another_prefix(verdict.gold, verdict.pred, text)
+        except Exception:  # an unreadable completion changes nothing here
+            return verdict
+        return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "the gold's unit with another prefix", verdict.source) if other else verdict
     if verdict is None or verdict.score != 0.0 or verdict.reason != "not_equal" or not verdict.pred or verdict.rule == "false_equation":
         return verdict
     try:
