@@ -75,7 +75,8 @@ KNOWN_PAID: set[str] = set()
 # the product after the sum, a comparison "would be 120"), a long closing pleasantry, a French decimal comma, an AMC
 # letter with its value in one box, a ratio "3:4", and "Correct: C / Incorrect: A, B, D, E"
 # (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
-# holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
+# holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32;
+# holdout39's "1,5 · 10⁹ m" is paid since holdout63: a middle dot before a power of ten is scientific notation's "×")
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
@@ -108,7 +109,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
     ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
-    ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),

@@ -114,10 +114,12 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # after "^" is an exponent ("5 cm^2")
 # a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
 _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
+# scientific notation's "× 10^n" after a mantissa ("3.2 \\times 10^{-4} amperes" is one number; a signed exponent is no answer)
+_TIMES_TEN = r"[^\S\n]*\\(?:times|cdot)[^\S\n]*10\^\{?[-−+]?\d{1,3}\}?"
 _WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
 _LAST_NUMBER = re.compile(
-    r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
-    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d]))?" + _NUMBER_POWER
+    r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
 # "So the final result is -5 + 20i": a short expression of numbers and one-letter symbols ending the line

@@ -127,6 +127,14 @@ def _rounded_tail(text: str) -> tuple[int, str, bool] | None:
     return (opening.start() if opening is not None else len(rest)), number.group(), percent
 
 
+def rounded_restatement(text: str) -> tuple[str, bool] | None:
+    """The number of the restatement that closes ``text`` ("... = 8.04672 km ≈ 8.05 km", "\\n\\nEAR ≈ 12.68%") and
+    whether it is a percent, or None (:func:`_rounded_tail` on the last :data:`TAIL` characters, a closing label
+    left out); whether it agrees with the answer is the caller's to check (:func:`agrees`)."""
+    rounded = _rounded_tail(without_closing_label(text)[-TAIL:])
+    return None if rounded is None else (rounded[1], rounded[2])
+
+
 # a bracketed sentence after the answer's sentence, with a subject of its own: "(The roots themselves are 5 and 7 ...)",
 # "(Check: the roots are 4 and 5; ...)"
 _REMARK_SENTENCE = re.compile(r"(?<=[.!])[^\S\n]*\((?:[^\W\d_]{2,15}[^\S\n]*:[^\S\n]*)?(?P<sentence>(?i:the|its|their|both|each)\s[^()\n]{3,200})\)\W*\Z")

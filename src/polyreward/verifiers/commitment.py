@@ -216,7 +216,7 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
 #   * denies it ("42 is wrong", "rule out 42", "anything but 42").
 # A structural rule: no list of the phrases around the value, only of the small words that point or deny.
 _VALUE = re.compile(
-    r"(?<![\w.^_\\])(?<!\^\{)[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
+    r"(?<![\w.^_\\])(?<!\^\{)(?<!\^\{[-+])(?<!\^[-+])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
 )
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"

@@ -45,6 +45,8 @@ _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 _CONDITION_AFTER = re.compile(r"\b(?:if|unless|provided|assuming|depending|otherwise|else|or)\b", re.IGNORECASE)
 # a bracket closing the sentence: a remark whose values may be other quantities' (:func:`.remark_values.states_other_quantities`)
 _CLOSING_BRACKET = re.compile(r"\([^()\n]{1,120}\)[\s.!]*\Z")
+# a percent sign after the value, glued or set apart by a space as SI writes it ("25%", "2.28 %")
+_PERCENT_AFTER = re.compile(r"[^\S\n]?%")
 PLACEHOLDER = "some"  # what a given restated in the answer sentence is read as (a word: no number, no variable)
 
 
@@ -110,7 +112,8 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     if len(others) != 1:
         return found  # givens only (today's reading), or two values the prompt does not give: no one answer
     value = [number for number in numbers if _value(number.group()) in others][-1]
-    written = value.group() + ("%" if sentence.startswith("%", value.end()) else "")  # "25%": the percent is the value
+    percent = _PERCENT_AFTER.match(sentence, value.end())
+    written = value.group() + ("%" if percent else "")  # "25%", "2.28 %": the percent is the value
     if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + value.start() + len(written), written):
         return found  # "23 marbles, unless he has 12", "23 marbles, actually 12": the given is offered instead of it
     at = completion.rfind(sentence)
@@ -120,5 +123,5 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
     again = extract_answer(completion[:at] + restated + completion[at + len(sentence):], final_bang)
     if again is None or again.source != "last_number":
         return found
-    number = _NUMBER.fullmatch(again.text.strip(" $").removesuffix("%").removesuffix("\\"))  # "25%", "25\\%"
+    number = _NUMBER.fullmatch(again.text.strip(" $").removesuffix("%").removesuffix("\\").rstrip())  # "25%", "25\\%", "2.28 %"
     return again if number is not None and _value(number.group()) in others else found

@@ -67,6 +67,7 @@ from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
 from polyreward.verifiers.units import past_dosing_verb, wrong_unit
 from polyreward.verifiers.asked_quantity import other_quantity
+from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, rounding_is_gold
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.restated_prompt import restates_only
 from polyreward.verifiers.turns import answer_for_the_question
@@ -163,8 +164,16 @@ def _false_equation(text: str) -> bool:
     """Does ``text`` state two different numbers as equal (``43 = 42``, ``2 + 2 = 5``)?"""
     if not 1 <= text.count("=") <= 4 or re.search(r"[<>]|\\(?:[lg]eq?|neq?|approx)", text):
         return False
-    values = {_constant(side) for side in text.split("=")} - {None}
-    return len(values) > 1
+    sides = [(side, value) for side in text.split("=") if (value := _constant(side)) is not None]
+    # two sides that differ by less than half a unit of the last place either shows are a rounding, written with "="
+    # ("1.01^12 - 1 = 1.126825 - 1": holdout63), not two values
+    return any(abs(one - other) > Fraction(1, 2 * 10 ** max(_shown_places(a), _shown_places(b)))
+               for (a, one), (b, other) in zip(sides, sides[1:]) if one != other)
+
+
+def _shown_places(side: str) -> int:
+    """The most decimal places of a number written in ``side`` (0 for whole numbers only)."""
+    return max((len(places) for places in re.findall(r"\d\.(\d+)", side)), default=0)
 
 
 @memoized_text(max_chars=8192, maxsize=256)  # rollouts of one prompt often repeat a completion word for word
@@ -408,6 +417,7 @@ def verify_batch(
     # (reading.visible_text remembers the last few completions)
     verdicts = [_approximated_otherwise(v, preds[i]) if prompts is None else _in_asked_unit(_approximated_otherwise(v, preds[i]), preds[i], prompts[i])
                 for i, v in enumerate(verdicts)]
+    verdicts = [_in_the_gold_form(v, preds[i], "" if prompts is None else prompts[i]) for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 
@@ -448,6 +458,31 @@ def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | Non
     except Exception:  # an unreadable completion changes nothing here
         return verdict
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "an approximation of another value", verdict.source) if disagrees else verdict
+
+
+def _in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
+    """``verdict``, or equal when the answer found not equal is written again in the gold's form: rounded as the gold is
+    ("8.04672 km ≈ 8.05 km" for 8.05) or in the gold's unit up to its prefix ("250 kPa" for 2.5 × 10⁵ Pa); not equal
+    when the answer found equal is the gold's number with another prefix of its unit ("4.5 J" for 4.5 kJ):
+    :mod:`.equal_forms`."""
+    if verdict is not None and verdict.score == 1.0 and verdict.pred:
+        try:
+            asked = "" if is_missing(prompt) else prompt_text(prompt)
+            text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
+            other = another_prefix(verdict.gold, verdict.pred, text)
+        except Exception:  # an unreadable completion changes nothing here
+            return verdict
+        return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "the gold's unit with another prefix", verdict.source) if other else verdict
+    if verdict is None or verdict.score != 0.0 or verdict.reason != "not_equal" or not verdict.pred or verdict.rule == "false_equation":
+        return verdict
+    try:
+        asked = "" if is_missing(prompt) else prompt_text(prompt)
+        text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))  # "3,14 L" in French
+        how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
+               "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else "")
+    except Exception:  # an unreadable completion changes nothing here
+        return verdict
+    return Verdict(1.0, "equal", verdict.gold, verdict.pred, how, verdict.source) if how else verdict
 
 
 _FACTOR_ASKED = re.compile(r"\bfactor(?:i[sz]e|ed|ing|isation|ization)?\b", re.IGNORECASE)

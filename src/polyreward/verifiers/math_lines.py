@@ -10,6 +10,7 @@ and tails start in its last MAX_MATH_LINE characters.
 from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.units import COMPOUND_UNIT
 
 # a line of nothing but math: numbers, one-letter variables, function names, LaTeX commands, operators
 _MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s]")
@@ -18,6 +19,8 @@ _MATH_LINE_WORDS = {
     "log", "ln", "exp", "infty", "inf", "oo", "mod",
 }
 MAX_MATH_LINE = 200
+# a line that ends on a number and its unit (:data:`.units.COMPOUND_UNIT`, SI's spaced products included)
+_NUMBER_WITH_UNIT = re.compile(r"(?<![\w.^{])\d+(?:\.\d+)?[^\S\n]+(?:" + COMPOUND_UNIT + r")[^\S\n]*\Z")
 
 
 def math_line(line: str) -> str | None:
@@ -47,6 +50,8 @@ def math_tail(line: str) -> str | None:
         if tail is not None and _balanced(tail):
             if re.fullmatch(r"[A-Z][A-Za-z]*\d+[A-Za-z]+", tail.strip()):
                 return None  # "500 mL of D5W", "a dose of NaCl09X": a name with digits in it, not a product of a variable
+            if _NUMBER_WITH_UNIT.search(line):
+                return None  # "R = 8.31 J mol⁻¹ K⁻¹": "K^{-1}" is the end of the value's unit, not an expression (holdout63)
             if re.search(r"(?:\b(?:and|or)|,)\s*$", line[:start.end()]):
                 return None  # the last item of a list ("x = 2 or x = 3"), not the answer
             plain = "=" not in tail and re.fullmatch(r"[-−+]?[\d\s.,]+(?:[-+/][\d\s.,]+)*%?", tail)

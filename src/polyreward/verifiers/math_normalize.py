@@ -63,6 +63,7 @@ _OTHER_CURRENCY = re.compile(r"(?:[€£¥₹₩]|\\euro\b|\\pounds\b|\\yen\b)\s
 _SLASHED_FRACTION = re.compile(r"(\d+)⁄(\d+)")
 # a run of superscript digits glued after a letter, a digit or a closing bracket: a power, not a footnote mark
 _GLUED_POWER = re.compile(r"(?<=[A-Za-z0-9)\]}])[⁰¹²³⁴⁵⁶⁷⁸⁹⁻]{1,3}(?![⁰¹²³⁴⁵⁶⁷⁸⁹])")
+_DOT_TIMES_TEN = re.compile(r"(?<=\d)[^\S\n]*·[^\S\n]*(?=10(?:[⁻⁺]?[⁰¹²³⁴⁵⁶⁷⁸⁹]|\^))")
 _UNIT_BEFORE = re.compile(r"\d[ \t]?[A-Za-z]{1,3}\Z")  # "12 cm²", "1,000.99m²": a unit's power, read with the unit
 
 
@@ -101,6 +102,8 @@ def _unicode_roots(text: str) -> str:
         text = _SLASHED_FRACTION.sub(r"\1/\2", text)
     if "×" in text:  # "3.2 × 10⁵" is one product, read as the math reader reads "\\times" (holdout28)
         text = text.replace("×", " \\times ")
+    if "·" in text:  # "3.2·10⁻⁴": a middle dot between a number and a power of ten is scientific notation's "×" (holdout63)
+        text = _DOT_TIMES_TEN.sub(" \\\\times ", text)
     if "∞" in text:  # "[2, ∞)" (holdout28)
         text = text.replace("∞", "\\infty ")
     if _GLUED_POWER.search(text):  # "x² + 1", "3.2 × 10⁵": a power of what it is glued to (holdout28)
@@ -414,8 +417,9 @@ _FRACTION = re.compile(rf"\s*(?P<sign>[-+]?)\s*(?:(?P<a>{_NUMBER})\s*/\s*(?P<b>{
 # words that may follow a number as a unit ("18 apples", "5 cm", "108 cm^{2}" from "108 cm²"); letters that are
 # variables don't qualify
 _UNIT_TAIL = re.compile(r"^(?P<head>.*?\d\s*(?:\\?%)?)\s*(?:\\(?:text|mathrm|textbf|mbox)\{\s*[A-Za-z][A-Za-z .]*\}|" + COMPOUND_UNIT + r"|(?:[A-Za-z]{2,}\.?)(?:\s+[A-Za-z]{2,}\.?){0,3}(?:\^\{?[23]\}?)?"
-                        # a one-letter SI unit set apart by a space ("12 m", "5 g", "3 s", "2 L"; holdout24; "6000 U" of heparin, holdout55): no variable
-                        r"|(?<=[\d%]\s)[mgsLKNJWVAU](?:\^\{?[23]\}?)?)$")
+                        # a one-letter SI unit set apart by a space ("12 m", "5 g", "3 s", "2 L"; holdout24; "6000 U" of heparin, holdout55;
+                        # "2.0 M", molar, holdout63): no variable
+                        r"|(?<=[\d%]\s)[mgsLKNJWVAUM](?:\^\{?[23]\}?)?)$")
 # a label written as text at the start of the math, ending with a colon: "\text{Simplified: }", "\textbf{Answer:}"
 _TEXT_LABEL = re.compile(r"\A\\(?:text|textbf|mathrm|mbox)\s*\{\s*[A-Za-z][A-Za-z ]{0,30}:\s*\}\s*(?=\S)")
 VALUE_WORDS = {"squared", "cubed", "factorial", "inverse", "reciprocal", "dozen", "dozens"}

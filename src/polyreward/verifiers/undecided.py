@@ -18,7 +18,9 @@ question the writer hands back to the reader. Read by :func:`.choice._committed_
   short noun phrase closed by another letter ("So the answer is the circumflex, B."): a second answer.
 * **No pick** (:func:`no_pick`): the writer says no pick is made ("I can't tell you which option it shows", "we're
   submitting without a final pick", "We couldn't agree", "I can't select an answer for a real patient"), lists the letter with another as one list ("Commonly cited
-  answers include A (Sydney) and E (Canberra)"), or ends by asking about it ("If you tell me the pivot rule I can
+  answers include A (Sydney) and E (Canberra)"), offers it and another each under its own bracketed condition ("C
+  (kelvin) or B (Celsius)"), answers with a range of options on the letter's line ("Answer: between B and D, most
+  likely C"; holdout63), or ends by asking about it ("If you tell me the pivot rule I can
   confirm whether it's D.").
 * **Another letter picked in the writer's voice** (:func:`own_pick_of_another`): after the letter, "I would lean
   toward C", "I'd go with C", "I'd pick C" names another letter as the writer's own pick: a second answer (an
@@ -141,12 +143,19 @@ _NO_PICK = re.compile(
     r"(?:answer|option|letter|choice)\b(?!\s+(?:other\s+than|besides|except|but)\b)"
     r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure)\b)",
     re.IGNORECASE)
-# two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D"
+# two letters joined as one list: "A (Sydney) and E (Canberra)", "B, or D", and two letters each under its own bracketed
+# condition offered as alternatives: "C (kelvin) or B (Celsius)" (holdout63)
 _GLOSSED_LETTER = r"\**[(\[]?(?P<{name}>[A-Z])[)\]]?\**(?:[^\S\n]*\([^()\n]{{1,40}}\))?"
 # (no comma before "and", and no verb of one subject after: "The answer is B, and D is a distractor" states B)
-_JOINED = re.compile(r"(?<![A-Za-z'\\])" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]+(?:and|&)[^\S\n]+"
+_JOINED = re.compile(r"(?<![A-Za-z'\\])" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]+(?:and|&|or)[^\S\n]+"
                      + _GLOSSED_LETTER.format(name="two") + r"(?![A-Za-z'\d])(?![^\S\n]+(?:is|was|has|does|would|can|could|may|might|will|"
                      r"seems|looks|fits|causes|gives|remains)\b)")
+# a range of options as the answer: "Answer: between B and D, most likely C", "the answer is anywhere from B to D" --
+# an answer phrase, then two letters as the bounds of a range (holdout63); a pick after it in the line is one of them
+_RANGE_ANSWER = re.compile(r"\b(?:answer|pick|choice)\**[^\S\n]*(?:is|:)\**[^\S\n]*(?:(?:somewhere|anywhere|roughly|probably)[^\S\n]+)?"
+                           r"(?:between[^\S\n]+" + _GLOSSED_LETTER.format(name="one") + r"[^\S\n]+and[^\S\n]+" + _GLOSSED_LETTER.format(name="two")
+                           + r"|from[^\S\n]+" + _GLOSSED_LETTER.format(name="low") + r"[^\S\n]+(?:to|through)[^\S\n]+"
+                           + _GLOSSED_LETTER.format(name="high") + r")(?![A-Za-z'\d])", re.IGNORECASE)
 # the letter asked about, not stated: "I can confirm whether it's D", "the question is whether D applies"
 _WHETHER = re.compile(r"\bwhether\s+(?:(?:it|this|that)(?:'s|\s+is)\s+|the\s+answer\s+is\s+|(?:option|choice)\s+)?\**[(\[]?(?P<letter>[A-Z])[)\]]?\**"
                       r"(?![A-Za-z'\d])[^,\n]{0,40}?[.?!]?\s*\Z")
@@ -157,6 +166,11 @@ def no_pick(view: str, letter: str, letters: str, at: int) -> bool:
     E (Canberra)"), or only ask about the letter at the end ("If you tell me the rule I can confirm whether it's D.")?"""
     if _NO_PICK.search(view, at) is not None:  # (after the letter: "At first I couldn't tell which ..., but C" chooses)
         return True
+    line_start = view.rfind("\n", 0, at) + 1
+    for found in _RANGE_ANSWER.finditer(view, line_start):
+        bounds = {found.group("one") or found.group("low"), found.group("two") or found.group("high")}
+        if len(bounds) == 2 and bounds <= set(letters) and all(bound.isupper() for bound in bounds):
+            return True  # "Answer: between B and D, most likely C": a range of options, no pick
     if any(letter in (found.group("one"), found.group("two")) and found.group("one") != found.group("two")
            and {found.group("one"), found.group("two")} <= set(letters) and at <= found.end() for found in _JOINED.finditer(view)):
         return True

@@ -29,11 +29,16 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a unit token (an SI prefix sign, letters, a power) and a compound unit: tokens joined by "/", "·" or "\cdot"
-_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³])"
+# (a power is a square or a cube, or a negative power as SI writes "per": "cm⁻³", "s^{-1}", "mol^-1"; holdout63)
+_NEGATIVE_POWER = r"(?:\^\s*\{?\s*-\s*[1-4]\s*\}?|⁻[¹²³⁴])"
+_UNIT_POWER = r"(?:\^\s*\{?\s*[23]\s*\}?|[²³]|" + _NEGATIVE_POWER + ")"
 UNIT_TOKEN = r"[µμ]?[A-Za-z]{1,6}" + _UNIT_POWER + "?"
 # (a product "·" joins unit-like tokens only, two letters or more or a one-letter SI symbol: "N·m", "kg·m²", never "a·b")
-_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUh])" + _UNIT_POWER + "?"
-COMPOUND_UNIT = (rf"{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
+_PRODUCT_TOKEN = r"(?:[µμ][A-Za-z]{1,5}|[A-Za-z]{2,6}|[mgsLNJWVAUhK])" + _UNIT_POWER + "?"
+# a product written with spaces, SI's "g cm⁻³", "m s^{-1}", "J mol⁻¹ K⁻¹": every token after the first carries a
+# negative power, so "2 a b" or "3 x y" (variables) is never one
+_SPACED_PRODUCT = rf"{_PRODUCT_TOKEN}(?:[^\S\n]+(?:[µμ]?[A-Za-z]{{1,5}}){_NEGATIVE_POWER}){{1,3}}"
+COMPOUND_UNIT = (rf"{_SPACED_PRODUCT}|{UNIT_TOKEN}(?:[^\S\n]*/[^\S\n]*{UNIT_TOKEN}){{1,3}}|{_PRODUCT_TOKEN}(?:[^\S\n]*(?:/|·|\\cdot)[^\S\n]*{_PRODUCT_TOKEN}){{1,3}}"
                  rf"|[µμ][A-Za-z]{{1,5}}" + _UNIT_POWER + "?")
 # an order to give the value, opening the answer: "Give 7.5 mL", "Administer 20 mL", "Infuse 125 mL/h", "Draw up 2 mL"
 _DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliver|run|set\s+(?:the\s+)?pump\s+(?:to|at)|take)[^\S\n]+"
@@ -207,3 +212,35 @@ def written_unit(text: str, at: int) -> tuple[tuple[str, ...], tuple[str, ...], 
     if dimension is None and " per " in unit:
         dimension = unit_dimension(unit.split(" per ")[0])
     return dimension
+
+
+# --- an SI unit with its prefix: "kPa", "mmol/L", "µA", "cm⁻³", "kW·h" (holdout63) ---------------------------------
+# A unit read token by token as an SI prefix and a base symbol with a power; two units with the same bases and powers
+# are one unit up to their prefixes, so a value converts between them by the ratio of their factors ("250 kPa" is
+# 2.5 × 10⁵ Pa). Only SI symbols are read (no words, no non-SI units): "cal" and "J" are never one unit.
+_SI_PREFIX = {"": 1, "G": 10 ** 9, "M": 10 ** 6, "k": 10 ** 3, "h": 10 ** 2, "da": 10, "d": 10 ** -1, "c": 10 ** -2,
+              "m": 10 ** -3, "µ": 10 ** -6, "μ": 10 ** -6, "u": 10 ** -6, "mc": 10 ** -6, "n": 10 ** -9, "p": 10 ** -12}
+_SI_TOKEN = re.compile(r"(?P<prefix>da|mc|[GMkhdcmµμunp])??(?P<base>Pa|Hz|mol|eV|Wh|g|m|L|J|W|N|V|A|s|M|C|F|T)"
+                       r"(?:\^\s*\{?\s*(?P<p>-?\s*[1-4])\s*\}?|(?P<q>⁻?[¹²³⁴]))?\Z")
+_SI_SPLIT = re.compile(r"[^\S\n]*(/|·|\\cdot|[^\S\n])[^\S\n]*")
+
+
+def si_unit(unit: str) -> tuple[tuple[tuple[str, int], ...], float] | None:
+    """The bases of an SI unit with their powers (a token after "/" counts negative) and its factor to those bases
+    ("kPa" -> ((("Pa", 1),), 1000.0), "mmol/L" -> ((("L", -1), ("mol", 1)), 0.001)), or None when a token is no SI
+    symbol with a prefix."""
+    parts = _SI_SPLIT.split(unit.strip())
+    bases: dict[str, int] = {}
+    factor = 1.0
+    for token, sign in zip(parts[0::2], [None] + parts[1::2]):
+        found = _SI_TOKEN.match(token)
+        if found is None:
+            return None
+        written = (found.group("p") or found.group("q") or "1").replace(" ", "").translate(_SUPERSCRIPT_POWER)
+        power = int(written) * (-1 if sign == "/" else 1)
+        bases[found.group("base")] = bases.get(found.group("base"), 0) + power
+        factor *= float(_SI_PREFIX[found.group("prefix") or ""]) ** power
+    return tuple(sorted((base, power) for base, power in bases.items() if power)), factor
+
+
+_SUPERSCRIPT_POWER = str.maketrans("⁻¹²³⁴", "-1234")
