@@ -212,3 +212,49 @@ def test_exact_mode_still_splits_on_the_separator_only():
 )
 def test_denied_by_reference_after_block(completion, expected):
     assert JaccardReward(mode="normalized")(completions=[completion], answer=["<answer>a; b</answer>"]) == [expected]
+
+
+# red team holdout_r8: the words clinicians list a report's findings in (radiology_labels.as_gold_findings)
+_GOLD_A = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+
+
+@pytest.mark.parametrize(
+    "labels,expected",
+    [
+        # genuine: aliases of the same finding, place and size words before a gold label
+        ("cardiomegaly; effusion; atelectasis", 1.0),
+        ("enlarged cardiac silhouette; pleural effusion; atelectasis", 1.0),
+        ("cardiac enlargement; pleural effusion; atelectasis", 1.0),
+        ("cardiomegaly; R pleural effusion; bibasilar atelectasis", 1.0),
+        ("cardiomegaly; small right pleural effusion; atelectasis", 1.0),
+        ("cardiomegaly; pleural effusion; atelectasis; PTX", 0.75),  # an alias of a finding the gold lacks stays extra
+        # hacks: a hedge, a denial, another finding or a history before a gold label keeps it whole
+        ("cardiomegaly; possible pleural effusion; atelectasis", 0.5),
+        ("cardiomegaly; no pleural effusion; atelectasis", 2 / 3),  # a denied label is left out (holdout_r7)
+        ("cardiomegaly; pericardial effusion; atelectasis", 0.5),
+        ("cardiomegaly; pleural effusion; atelectasis; ?PNA", 0.75),
+        ("cardiomegaly; pleural effusion; atelectasis vs consolidation", 0.5),
+    ],
+)
+def test_clinician_names_of_gold_findings(labels, expected):
+    reward = JaccardReward(mode="normalized")
+    assert reward(completions=[f"<answer>{labels}</answer>"], answer=[_GOLD_A]) == [pytest.approx(expected)]
+
+
+def test_clinician_names_need_normalized_mode():
+    assert JaccardReward()(completions=["<answer>cardiomegaly; effusion; atelectasis</answer>"], answer=[_GOLD_A]) == [0.5]
+
+
+_PLACE = ["left", "right", "R", "L", "bilateral", "small", "trace", "moderate", "basilar", "apical", "rib", "lower lobe"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["pleural effusion", "pneumothorax", "atelectasis", "consolidation", "fracture", "edema"]),
+       st.lists(st.sampled_from(_PLACE), max_size=3),
+       st.sampled_from(["possible", "no", "old", "history of", "resolved", "query", "rule out"]))
+def test_place_words_keep_a_finding_other_words_do_not(finding, place, other):
+    reward = JaccardReward(mode="normalized")
+    gold = [f"<answer>{finding}</answer>"]
+    placed = " ".join([*place, finding])
+    assert reward(completions=[f"<answer>{placed}</answer>"], answer=gold) == [1.0]
+    assert reward(completions=[f"<answer>{other} {placed}</answer>"], answer=gold) != [1.0]
