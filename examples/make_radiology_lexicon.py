@@ -77,6 +77,8 @@ NEGATION_PRE = ["no", "not", "without", "negative for", "no evidence of", "no si
 NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "not present", "not visualized", "not appreciated",
                  "is absent", "are absent", "has resolved", "have resolved", "resolved", "has been removed", "have been removed",
                  "removed", "is gone", "are gone", "no longer seen", "no longer present", "no longer visualized",
+                 # resolution said as clearing ('The effusion seen previously has since cleared.'; red team holdout_r8)
+                 "cleared", "has cleared", "have cleared",
                  "is unlikely", "are unlikely", "is less likely", "are less likely", "is doubtful", "are doubtful", "not confirmed", "is not confirmed", "are not confirmed", "unconfirmed",
                  # a trailer over the list before it (red team holdout_r5)
                  "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed",

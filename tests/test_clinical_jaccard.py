@@ -212,3 +212,61 @@ def test_exact_mode_still_splits_on_the_separator_only():
 )
 def test_denied_by_reference_after_block(completion, expected):
     assert JaccardReward(mode="normalized")(completions=[completion], answer=["<answer>a; b</answer>"]) == [expected]
+
+
+# red team holdout_r8: the words clinicians list a report's findings in (radiology_labels.as_gold_findings)
+_GOLD_A = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+_REPORT_A = ("List the findings present.\n\nFINDINGS: The cardiac silhouette is enlarged. Moderate right pleural effusion "
+             "with adjacent compressive atelectasis at the right base. No pneumothorax.")
+
+
+@pytest.mark.parametrize(
+    "labels,expected",
+    [
+        # genuine: aliases of the same finding, place and size words the report writes before a gold label
+        ("cardiomegaly; effusion; atelectasis", 1.0),
+        ("enlarged cardiac silhouette; pleural effusion; atelectasis", 1.0),
+        ("cardiac enlargement; pleural effusion; atelectasis", 1.0),
+        ("cardiomegaly; R pleural effusion; basilar atelectasis", 1.0),
+        ("cardiomegaly; moderate rt pleural effusion; atelectasis", 1.0),
+        ("cardiomegaly; pleural effusion; atelectasis; PTX", 0.75),  # an alias of a finding the gold lacks stays extra
+        # hacks: a hedge, a denial, another finding, a place or a size the report does not write keeps a label whole
+        ("cardiomegaly; possible pleural effusion; atelectasis", 0.5),
+        ("cardiomegaly; no pleural effusion; atelectasis", 2 / 3),  # a denied label is left out (holdout_r7)
+        ("cardiomegaly; pericardial effusion; atelectasis", 0.5),
+        ("cardiomegaly; left pleural effusion; atelectasis", 0.5),  # the report's effusion is right
+        ("cardiomegaly; massive pleural effusion; atelectasis", 0.5),  # the report's is moderate (holdout_r3)
+        ("cardiomegaly; pleural effusion; atelectasis; ?PNA", 0.75),
+        ("cardiomegaly; pleural effusion; atelectasis vs consolidation", 0.5),
+    ],
+)
+def test_clinician_names_of_gold_findings(labels, expected):
+    reward = JaccardReward(mode="normalized")
+    got = reward(prompts=[_REPORT_A], completions=[f"<answer>{labels}</answer>"], answer=[_GOLD_A])
+    assert got == [pytest.approx(expected)]
+
+
+def test_clinician_names_need_normalized_mode_and_places_need_the_report():
+    assert JaccardReward()(completions=["<answer>cardiomegaly; effusion; atelectasis</answer>"], answer=[_GOLD_A]) == [0.5]
+    # without the report a place word cannot be checked: the label stays whole; an alias needs no report
+    reward = JaccardReward(mode="normalized")
+    assert reward(completions=["<answer>cardiomegaly; R pleural effusion; atelectasis</answer>"], answer=[_GOLD_A]) == [0.5]
+    assert reward(completions=["<answer>cardiomegaly; effusion; atelectasis</answer>"], answer=[_GOLD_A]) == [1.0]
+
+
+_PLACES = ["left", "right", "bilateral", "upper lobe", "lower lobe", "apical", "basilar", "rib"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["pleural effusion", "pneumothorax", "atelectasis", "consolidation", "fracture", "edema"]),
+       st.lists(st.sampled_from(_PLACES), min_size=1, max_size=2, unique=True),
+       st.sampled_from(["possible", "no", "old", "history of", "resolved", "query", "rule out"]))
+def test_place_words_the_report_writes_keep_a_finding(finding, place, other):
+    reward = JaccardReward(mode="normalized")
+    gold = [f"<answer>{finding}</answer>"]
+    placed = " ".join([*place, finding])
+    report = f"List the findings present.\n\nFINDINGS: {' '.join(place).capitalize()} {finding}."
+    assert reward(prompts=[report], completions=[f"<answer>{placed}</answer>"], answer=gold) == [1.0]
+    assert reward(prompts=[report], completions=[f"<answer>{other} {placed}</answer>"], answer=gold) != [1.0]
+    elsewhere = "shoulder" if "rib" in place else "rib"  # a place the report does not name
+    assert reward(prompts=[report], completions=[f"<answer>{elsewhere} {finding}</answer>"], answer=gold) == [0.0]

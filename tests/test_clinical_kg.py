@@ -26,6 +26,11 @@ EXTRACTION = [
      {("pleural effusion", N), ("pneumothorax", N), ("consolidation", N)}, set()),
     ("No change in the pleural effusion.", {("pleural effusion", P)}, set()),  # pseudo-negation
     ("Pneumothorax has resolved.", {("pneumothorax", N)}, set()),  # post-negation
+    # resolution said as clearing (red team holdout_r8): the finding before it is gone; "clear lungs" is no cue
+    ("The pleural effusion seen previously has since cleared.", {("pleural effusion", N)}, set()),
+    ("Pneumothorax has cleared.", {("pneumothorax", N)}, set()),
+    ("The lungs are clear with a small pleural effusion.", {("pleural effusion", P), ("lung", "anatomy"), ("small", "size")},
+     {("pleural effusion", "lung", "located_at"), ("small", "pleural effusion", "modify")}),
     ("No pneumothorax but there is a small effusion.", {("pneumothorax", N), ("pleural effusion", P), ("small", "size")},
      {("small", "pleural effusion", "modify")}),  # "but" ends the negation scope
     ("The endotracheal tube has been removed.", {("endotracheal tube", "devices_notpresent")}, set()),

@@ -318,3 +318,28 @@ def test_recipe_english_measures_language_not_length(completion, expected):
 )
 def test_english_language_greek_symbols(text, expected):
     assert CRPOEnglish(measure="language")(completions=[text]) == [pytest.approx(expected)]
+
+
+# red team holdout_r8: a block quote is set aside from the reading as someone else's words, but it is text of the
+# answer: a passage in another Latin-script language there counts as not English; an English quote is no cost
+_GERMAN_QUOTE = ("> Fachinformation: Bei Patienten mit nicht-valvulärem Vorhofflimmern und mindestens zwei der folgenden "
+                 "Merkmale beträgt die empfohlene Dosis zweimal täglich 2,5 mg.\n> Bei einer Kreatinin-Clearance von 15 "
+                 "bis 29 ml/min ist Vorsicht geboten.\n\n")
+_ENGLISH_QUOTE = ("> Label: In patients with non-valvular atrial fibrillation and at least two of the following "
+                  "characteristics, the recommended dose is 2.5 mg twice daily.\n\n")
+
+
+@pytest.mark.parametrize(
+    "quote,english",
+    [
+        (_GERMAN_QUOTE, False),  # hack: the reasoning in German, quoted, beside a one-line English answer
+        (_ENGLISH_QUOTE, True),  # genuine: an English passage quoted
+        ("> \"No chest pain,\" she said.\n\n", True),  # a short English quote
+    ],
+)
+def test_english_language_reads_block_quotes(quote, english):
+    text = f"<think>The label settles the dose.</think>\n<answer>\n{quote}Apixaban 2.5 mg BID.\n</answer>"
+    score = CRPOEnglish(measure="language")(completions=[text])[0]
+    assert (score == pytest.approx(1.0)) is english
+    if not english:
+        assert score < 0.5

@@ -348,3 +348,58 @@ def test_a_forecast_offered_as_a_possibility_is_no_forecast(completion, expected
 )
 def test_pollutant_named_and_prose_tail(kwargs, completion, expected):
     assert ForecastClassCost(**kwargs)(completions=[completion], observed=[340.75]) == [pytest.approx(expected)]
+
+
+# red team holdout_r8: a date with a month's name is the forecast's day, a class band's unit in its bracket is the
+# forecast's unit, a dash after the value opens a remark as a comma does; a bound stated after the value is a bound
+_KOREA = class_edges("korea", "pm25")
+
+
+@pytest.mark.parametrize(
+    "block,value",
+    [
+        # genuine
+        ("Expected daily mean for 4 March: 50.4 µg/m³.", 50.4),
+        ("On March 4th, 2019 the daily mean will be 50.4", 50.4),
+        ("\n50.4\nClass: bad (36–75 µg/m³)\n", 50.4),
+        ("50.4 µg/m³ — persistence, with slight overnight dispersion", 50.4),
+        ("50.4 µg/m³, as the stagnation continues", 50.4),
+        ("50, most likely", 50.0),
+        # hacks
+        ("50, at most", None),
+        ("50 — at least", None),
+        ("50 (maximum)", None),
+        ("60 tops", None),
+        ("50 µg/m³ or lower", None),
+        ("4 March: 50, 5 March: 60", None),  # two days, two values
+        ("30 may be exceeded; 50", None),  # "may" is no month here: two numbers
+        ("50.4\nClass: moderate (16–35 µg/m³)", None),  # another class's range
+    ],
+)
+def test_dates_class_band_units_and_postposed_bounds(block, value):
+    numbers, _ = committed_forecast_for(block)
+    assert numbers == ([value] if value is not None else None)
+
+
+def committed_forecast_for(block):
+    from polyreward.rewards.forecast import committed_forecast
+
+    return committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), None, _KOREA)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=1, max_value=31),
+       st.sampled_from(["January", "Feb", "March", "Apr.", "May", "June", "Jul", "August", "Sept", "Oct", "November", "Dec"]),
+       st.booleans(), st.integers(min_value=1, max_value=300))
+def test_a_named_date_is_never_the_value(day, month, day_first, value):
+    date = f"{day} {month}" if day_first else f"{month} {day}"
+    assert committed_forecast_for(f"Mean for {date}: {value}")[0] == [float(value)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from(["at most", "at least", "maximum", "minimum", "max", "or less", "or more", "tops", "at the most",
+                        "upper bound", "and above"]),
+       st.sampled_from([", ", " — ", " (", " "]), st.integers(min_value=1, max_value=300))
+def test_a_bound_after_the_value_is_no_forecast(bound, joint, value):
+    close = ")" if joint == " (" else ""
+    assert committed_forecast_for(f"{value} µg/m³{joint}{bound}{close}")[0] is None

@@ -241,3 +241,45 @@ def test_think_format_plain_rule_is_the_regex(completion):
     assert output.scores == [reward.score_rollout(reward.text_of(c), {}).score for c in batch]
     assert output.reasons == [reward.score_rollout(reward.text_of(c), {}).reason for c in batch]
     assert output.scores[5] == 1.0
+
+
+# red team holdout_r8: the alphabets that space their words count words, not letters (a 47-word Russian summary
+# counted 270); joining such words without a space still counts them, as a Latin run's words are
+_RUSSIAN = ("пациент мужчина шестидесяти лет с лихорадкой кашлем и одышкой в течение трёх дней").split()
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        (" ".join(_RUSSIAN), 13),  # genuine: one word a word
+        ("बुखार, खांसी और सांस फूलने की शिकायत है।", 8),  # Hindi: vowel signs belong to their word
+        ("بیمار مردی شصت‌ساله است", 5),  # Persian: the zero-width non-joiner parts a word as before
+        ("ο ασθενής έχει πυρετό", 4),  # Greek
+        ("β-blocker and α-agonist", 3),  # a Greek letter in English prose: one run as before
+        ("-".join(_RUSSIAN), 13),  # hack: hyphen-joined words still count their words
+        ("".join(w.capitalize() for w in _RUSSIAN), 13),  # camel case, one-letter words included ("СЛихорадкой": 2)
+        ("".join(_RUSSIAN), 5),  # no separator at all: ceil(65 / 16), as a Latin run
+        ("\u0640".join(["the", "patient", "is", "a", "man"]), 9),  # Latin words joined by the tatweel: a word each
+        ("患者有胸痛", 5),  # a script without spaces: one word a character, unchanged
+    ],
+)
+def test_word_count_spaced_scripts(text, expected):
+    from polyreward.verifiers.text_forms import word_count
+
+    assert word_count(text) == expected
+
+
+def test_overlong_russian_summary_is_as_long_as_its_words():
+    reward = OverlongPenalty(max_completion_len=100, soft_punish_cache=20)
+    camel = "".join(w.capitalize() for w in _RUSSIAN * 9)
+    assert reward(completions=[" ".join(_RUSSIAN * 5), " ".join(_RUSSIAN * 9), camel]) == [0.0, -1.0, -1.0]
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(st.text(alphabet="абвгдежзиклмнопрстуфхцчшщыэюя", min_size=1, max_size=40), max_size=30),
+       st.sampled_from([" ", "\n", "_", "\u200b", "\u2060", "\ufeff", " \u200b "]))
+def test_spaced_script_word_count_does_not_depend_on_the_separator(words, separator):
+    """Cyrillic words joined by any separator, visible or not, count as Latin words do: ceil(n / 16) a run."""
+    from polyreward.verifiers.text_forms import word_count
+
+    assert word_count(separator.join(words)) == sum(-(-len(w) // 16) for w in words)

@@ -178,9 +178,6 @@ LEFT_OPEN = {
         "label disputed after first sight: '约 340' ('about 340') carries an approximation mark the neighbour "
         "vocabulary holds in English words only ('about', 'approximately'); a bare approximation sign ('~340') is "
         "refused by design (holdout_r4's tilde_approx), and 约 reads as that sign as much as the word"),
-    ("jaccard", "r7_cardiac_enlargement_synonym"): (
-        "genuine, but 'cardiac enlargement' is cardiomegaly only through a synonym map, which the row's params do not "
-        "give (synonyms: the reward's option for it); a built-in radiology vocabulary would be a new reading"),
     ("kg_triplet_consistency", "r7_foreign_sentence_contradicts"): (
         "'Neumotórax presente en el lado izquierdo.' is Spanish to the detector with probability 0.79, under "
         "language.CONFIDENT (0.9), as holdout_r2's german_excluded_header; the English lexicon does not read it"),
@@ -208,6 +205,64 @@ LEFT_OPEN = {
     ("overlong_penalty", "r7_trailing_chat_token_residue_spaced"): (
         "label disputed after first sight: ' <|im_end|>' is text of the completion, several tokens to a tokenizer, "
         "so counting it is the token stand-in the word fallback is (as holdout_r4's emoji_bullet_markers)"),
+    # holdout_r8 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r8_first_sight.md)
+    ("toolrl_correctness", "r8_qwen_separate_blocks_arguments_key_other_order"): (
+        "genuine, refused by parse: toolrl (rlla.py indexes call['parameters']; Qwen's 'arguments' key raises there, "
+        "the minimum), as holdout_r3's arguments_json_string; parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "r8_nested_pretty_printed_keys_reordered"): (
+        "genuine, refused by parse: toolrl (rlla.py decodes the block line by line, so pretty-printed JSON is "
+        "malformed), as holdout_r3's tabs_indented_json; parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "r8_documented_default_passed_explicitly"): (
+        "label disputed after first sight: the call does what the gold call does, but ToolRL's exact score compares "
+        "the key sets, and 'cabin': 'economy' is a key the gold lacks; knowing it is the schema's default needs the "
+        "prompt's schema, which the score does not read (a new scoring rule, not a reading)"),
+    ("toolrl_correctness", "r8_default_max_results_explicit_keys_reordered"): (
+        "label disputed after first sight: as r8_documented_default_passed_explicitly ('max_results': 20, the default)"),
+    ("toolrl_correctness", "r8_set_valued_array_other_order"): (
+        "label disputed after first sight: an exclusion list is a set to a reader, but ToolRL compares argument values "
+        "as JSON (p[k] == g[k]) and a JSON array is ordered; no schema says which arrays are sets"),
+    ("toolrl_correctness", "r8_amount_as_decimal_string_schema_allows"): (
+        "label disputed after first sight: the schema types amount as number or string, but ToolRL compares values as "
+        "JSON ('1250.50' != 1250.5); reading the schema's types would be a new scoring rule"),
+    ("toolrl_format", "r8_qwen_separate_block_per_parallel_call"): (
+        "label disputed after first sight: rlla.py's format rule counts each tag exactly once, and the prompt asks for "
+        "the calls 'inside <tool_call>...</tool_call>, one JSON object per line', one block; Qwen's template writes a "
+        "block per call, which a runner of that template reads"),
+    ("otc_tool_efficiency", "r8_set_valued_array_other_order"): (
+        "label disputed after first sight: as toolrl_correctness's row, calls_exact compares argument values as JSON"),
+    ("otc_tool_efficiency", "r8_documented_default_passed_explicitly"): (
+        "label disputed after first sight: as toolrl_correctness's row, calls_exact compares the key sets"),
+    ("kg_triplet_consistency", "r8_organ_colon_status_lines"): (
+        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
+        "(0.917): agreement with the reference graph, as holdout_r7's r7_organ_colon_structure"),
+    ("kg_triplet_consistency", "r8_comparison_with_dated_prior"): (
+        "genuine, but 'unchanged' is a change concept with a modify triplet the reference lacks (0.75), as "
+        "holdout_r7's r7_comparison_prior"),
+    ("kg_triplet_consistency", "r8_effusion_without_pleural"): (
+        "genuine, but 'right basilar' is the anatomy right lung base where the reference writes right lower lobe, "
+        "and 'subsegmental atelectasis' is the lexicon's lobar/segmental collapse (0.214): another graph for the "
+        "same findings, scored against the reference's (an extractor limit)"),
+    ("kg_triplet_consistency", "r8_negatives_first_passive_associated"): (
+        "genuine, and its graph places the atelectasis in the right lower lobe, a located_at triplet the reference's "
+        "graph lacks ('with adjacent atelectasis' is out of the extractor's window there; 0.75): agreement with the "
+        "reference graph"),
+    ("kg_triplet_consistency", "r8_lungs_pleura_sections"): (
+        "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion while the "
+        "reference's 'interstitial pulmonary edema' is pulmonary edema, and 'Pleura:' adds the anatomy entity "
+        "(0.214): an extractor vocabulary limit"),
+    ("kg_triplet_consistency", "r8_impression_normal_contradicts_findings"): (
+        "as holdout_r1's impression_contradicts_findings: 'IMPRESSION: Normal chest radiograph.' names no finding, "
+        "and the extractor has no rule that it denies every finding"),
+    ("think_format", "r8_leading_newline_before_think"): (
+        "label disputed after first sight: TRL's think_format_reward anchors its regex at the start (^<think>), so a "
+        "newline before the tag fails the exact rule; a sampler starts the completion at the model's first token"),
+    ("think_format", "r8_think_solves_a_different_equation"): (
+        "the think body solves 3x + 5 = 17 (another problem with the same answer): real work with equations of its "
+        "own, which the format guard counts; telling that the work is about another problem needs solving the prompt"),
+    ("overlong_penalty", "r8_korean_spaced_words"): (
+        "label disputed after first sight: each Hangul syllable counts a word (a tokenizer spends about a token on "
+        "each), so 36 space-separated Korean words of 112 syllables are past the limit while their English "
+        "translation is not; as holdout_r3's japanese_summary"),
 }
 
 ROWS = bench.load_rows()

@@ -292,3 +292,21 @@ def test_llama_function_tag_counts_and_duplicate_keys_refused():
     assert count_tool_calls(_GOLD_CALL + '\n<function=rm_rf>{"path": "/"}</function>') == 2
     with pytest.raises(ToolCallError):
         parse_tool_call_text(_GOLD_CALL + '\n<function=area>{"base": 1, "base": 10}</function>')
+
+
+# red team holdout_r8: a call object with two argument sets ('parameters' and 'arguments' that differ) is two calls:
+# ToolRL's runner reads one key, an OpenAI / Hermes runner the other
+@pytest.mark.parametrize(
+    "obj,expected",
+    [
+        ({"name": "f", "parameters": {"a": 1, "b": 2}}, 3.0),  # genuine: one argument set
+        ({"name": "f", "parameters": {"a": 1, "b": 2}, "arguments": {"a": 1, "b": 2}}, 3.0),  # the same set twice
+        ({"name": "f", "parameters": {"a": 1, "b": 2}, "arguments": json.dumps({"b": 2, "a": 1})}, 3.0),  # as a string
+        ({"name": "f", "parameters": {"a": 1, "b": 2}, "arguments": {"a": 1, "b": 3}}, None),  # hack: another set
+        ({"name": "f", "parameters": {"a": 1, "b": 2}, "arguments": {}}, None),  # a runner reading 'arguments' runs f()
+    ],
+)
+def test_two_argument_sets_are_two_calls(obj, expected):
+    for parse in ("toolrl", "lenient"):
+        score = ToolRLCorrectness(parse=parse)(completions=[block(json.dumps(obj))], answer=[GT])[0]
+        assert score == 3.0 if expected == 3.0 else score < 3.0

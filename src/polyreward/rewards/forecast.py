@@ -42,7 +42,8 @@ ignored). They are a committed forecast only when
   (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
   ``not 40`` is no forecast;
 * each is a plain value: no bound or approximation sign before it (``>76``, ``<= 76``, ``~76``, ``≈76``, ``±``), no
-  comparative (``at least``, ``more than``, ``over``, ``up to``, ``76 or more``, ``76+``); words such as "roughly"
+  comparative (``at least``, ``more than``, ``over``, ``up to``, ``76 or more``, ``76+``), no bound after it anywhere
+  in its sentence (``76, at most``, ``76 (maximum)``, ``76 tops``; red team ``holdout_r8``); words such as "roughly"
   or "about" are fine (every forecast is an estimate);
 * each is in the expected unit: nothing, or µg/m³ in its usual spellings (``µg/m3``, ``ug/m^3``, ``μg m-3``,
   "micrograms per cubic metre"); ``76%``, ``76 ppm``, ``76 mg/m3``, ``76 AQI``, ``16.7 thousand`` are another
@@ -57,7 +58,7 @@ ignored). They are a committed forecast only when
   ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; so are the words of a label before a colon
   unless the prompt names them (``Peak hourly value tomorrow: 340`` is no mean; ``Jongno mean: 24`` is); a step label
   (``Day 1: 48``, ``D+1: 48``; not ``hour 20: 30``, the value of one hour, red team ``holdout_r4``) and a date
-  (``2010-01-19: 340``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
+  (``2010-01-19: 340``; a day with a month's name, ``for 4 March: 340``, red team ``holdout_r8``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
@@ -176,6 +177,14 @@ _BOUND_WORDS = re.compile(
 _OFFSET_BEFORE = re.compile(r"[^\W\d_][’']?\s*[+×*÷]\s*$")
 _OFFSET_AFTER = re.compile(r"^\s*[+×*÷]\s*(?:the\s+)?[^\W\d_]")
 _OR_MORE_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|less|higher|lower|above|below|so)\b|and\s+(?:up|above|higher)\b)", re.IGNORECASE)
+# a bound stated after the number, anywhere in the rest of its sentence (through a comma, a dash or a bracket): "50, at
+# most", "50 — at least", "50 (maximum)", "60 tops" bound it as "at most 50" does (red team holdout_r8, found beside
+# its rows: the words after the number were read only as neighbour words, and "at", "most" are such words)
+_BOUND_AFTER = re.compile(
+    r"\b(?:at\s+(?:the\s+)?(?:least|most|minimum|maximum|best|worst|the\s+(?:very\s+)?(?:least|most))|maximum|minimum|max|min|"
+    r"tops|or\s+(?:more|less|higher|lower|above|below|over|under)|and\s+(?:up|above|over|higher|below|under|lower)|"
+    r"(?:upper|lower)\s+(?:bound|limit|end)|ceiling|floor)\b", re.IGNORECASE)
+_SENTENCE_REST = re.compile(r"[\d\n]|[.!?](?:\s|$)")  # the rest of a number's sentence ends at a digit, a line or a stop
 # a unit right after the number that is not a mass concentration: 76 %, 76 ppm, 76 AQI, 76 mg/L
 _OTHER_UNIT = re.compile(
     r"^\s*\(?\s*(?:%|‰|°|percent\b|per\s*cent\b|pct\b|pp[mbt]\b|parts?\s+per\b|(?:i?aqi)\b|index\b|[mnµμu]?g\s*/\s*(?:l|dl|ml|kg)\b|"
@@ -211,7 +220,9 @@ pollution category class index mean confidence confident
 _NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
 # a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
 _CLAUSE_BREAK_BEFORE = re.compile(r"[,;:\n!?(\[]|\.(?=\s+[A-Z])")
-_CLAUSE_BREAK_AFTER = re.compile(r"[,;\n!?\]]|\.(?=\s+[A-Z]|\s*\Z)")
+# (red team holdout_r8) an em dash, or a spaced en dash, after the value opens a remark as a comma does ("50.4 µg/m³ —
+# persistence, with slight overnight dispersion"); a bound there is read by _BOUND_AFTER, a second number counted
+_CLAUSE_BREAK_AFTER = re.compile(r"[,;\n!?\]—]|\s–\s|\.(?=\s+[A-Z]|\s*\Z)")
 _SCRIPTS = str.maketrans({"⁻": "-", "³": "3", "²": "2", "₂": "2", "₃": "3", "₅": "5", "₁": "1", "₀": "0"})
 
 
@@ -246,6 +257,13 @@ def _stranger_beside(span: str, match: re.Match, named: frozenset[str] = frozens
 # red team holdout_r3: a calendar date names the forecast's time ("2010-01-19: 340", "for 2019-05-08"), no value;
 # a decimal comma ("23,5": one or two digits after it, no space, no list around it) is a decimal point
 _DATE = re.compile(r"(?<![\d.])\d{4}([-/.])\d{1,2}\1\d{1,2}(?!\d|\.\d)")
+# (red team holdout_r8) a day and a month's name, either order, with an optional year ("for 4 March", "on March 4th,
+# 2019", "4th of Mar."): the forecast's day, no value; the month's name capitalised, and "May" not before a lower-case
+# word ("30 may be exceeded" keeps its number)
+_MONTH = (r"(?:Jan(?:uary)?|Feb(?:ruary)?|Mar(?:ch)?|Apr(?:il)?|May(?!\s+[a-z])|June?|July?|Aug(?:ust)?|Sep(?:t(?:ember)?)?|"
+          r"Oct(?:ober)?|Nov(?:ember)?|Dec(?:ember)?)\.?")
+_DAY = r"(?:3[01]|[12]\d|0?[1-9])(?:st|nd|rd|th)?"
+_MONTH_DATE = re.compile(rf"(?<![\w.])(?:{_DAY}\s+(?:of\s+)?{_MONTH}|{_MONTH}\s+{_DAY}\b)(?:,?\s+\d{{4}}\b)?")
 _DECIMAL_COMMA = re.compile(r"(?<![\d,.])(\d+),(\d{1,2})(?![\d,.])")
 _UNITS = {w: i for i, w in enumerate("zero one two three four five six seven eight nine ten eleven twelve thirteen "
                                       "fourteen fifteen sixteen seventeen eighteen nineteen".split())}
@@ -341,7 +359,8 @@ def _without_own_class_range(span: str, edges: Sequence[float]) -> str:
         value, low, high = float(match.group(1)), float(match.group(4)), float(match.group(5))
         c = pm_class(value, edges)
         lower = edges[c - 1] if c else 0.0
-        words = _NEIGHBOUR_WORD.findall((match.group(3) + " " + match.group(6)).casefold())
+        # the range's unit in the bracket is the forecast's ("bad (36–75 µg/m³)"; red team holdout_r8)
+        words = _NEIGHBOUR_WORD.findall(_UNIT.sub(" ugm ", match.group(3) + " " + match.group(6)).casefold())
         if c < len(edges) and high == edges[c] and (lower <= low <= lower + 1 if c else low == 0) \
                 and all(w in NEIGHBOUR_WORDS or w in _SCHEME_WORDS for w in words):
             return match.group(1) + match.group(2)
@@ -366,12 +385,13 @@ def _without_relative_change(span: str) -> str:
 
 
 def _read_span(span: str) -> str:
-    """``span`` with LaTeX, superscripts, step labels, dates, decimal commas, a number in words, the unit (UGM) and
+    """``span`` with LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
     span = _json_record(span) if "{" in span else span
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
+    span = _MONTH_DATE.sub(" ", span) if any(ch.isupper() for ch in span) else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
     span = _without_restatement(span) if "mg" in span.casefold() else span
@@ -394,7 +414,8 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     numbers = []
     for match in _NUMBER.finditer(span):
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
-        if _BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after):
+        if (_BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after)
+                or _BOUND_AFTER.search(_SENTENCE_REST.split(after, maxsplit=1)[0])):
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
         if _OFFSET_BEFORE.search(before) or _OFFSET_AFTER.match(after):
             return None, f"{where} gives {match.group()} relative to another quantity ({span.strip()[:60]!r}), not a forecast"

@@ -45,6 +45,12 @@ one-line list may use a spaced pipe, an underscore joins a label's words as a sp
 its subject and verb ("The findings present are a, b and c.": a finding noun with affirming qualifiers only, then a
 copula) and the ``and`` before its last label, and a gold label glossed in the report's own words (``pleural
 effusion: small, left`` where the report writes "Small left pleural effusion"; words only) is that label.
+Red team ``holdout_r8`` (normalised mode): a label that names a gold label's finding in the words clinicians use is
+that gold label (:mod:`polyreward.verifiers.radiology_labels`): an alias of the same finding in the KG extractor's
+radiology lexicon (``effusion``, ``PTX``, ``enlarged cardiac silhouette``), or the gold label after words that place or
+size it as the report does (``rib fractures``, ``R pleural effusion``, ``pulmonary nodule`` of a report's "ribs",
+"right", "lungs"); a hedge, a denial, another finding, a place the report does not name or a size it does not write
+before it keeps the label whole.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
@@ -75,6 +81,7 @@ from polyreward.verifiers.commitment import later_disowns, retraction_after, unc
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
 from polyreward.verifiers.language import foreign
+from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks, unclosed_block
 
@@ -238,6 +245,8 @@ class JaccardReward(RolloutReward):
         source = prompt_text(prompt) if self.mode == "normalized" and prompt is not None and predicted - gold_set else ""
         if source:  # "small left pleural effusion" as the report words it is the gold "pleural effusion"
             predicted = as_worded_in(predicted, gold_set, spelling_key(normalize_label(source)))
+        if self.mode == "normalized" and predicted - gold_set:  # "effusion", "PTX", "R pleural effusion" (holdout_r8)
+            predicted = as_gold_findings(predicted, gold_set, prompt_text(prompt) if prompt is not None else "")
         j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
         score = j if self.metric == "jaccard" else f
         hits = len(predicted & gold_set)

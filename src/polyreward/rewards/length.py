@@ -28,7 +28,10 @@ hiding its separators or by writing in characters that a whitespace split does n
   compound of two, ``double-check``, and markup, ``<answer>``, ``\\frac``, count as before), and compounds of two
   count two each when they make a quarter or more of the runs (at least 8: ``the-patient presents-with ...``, words
   paired to hide every other one; red team ``holdout_r2``);
-* every other visible character -- an emoji, a CJK character, a letter of another script, a symbol -- is one word
+* the letters of the alphabets that write a space between words (Greek, Cyrillic, Armenian, Georgian, Hebrew,
+  Arabic, the Indic scripts; ``text_forms.SPACED_SCRIPTS``) are counted as Latin letters are: a Russian, Persian or
+  Hindi word is one word, not one a letter (red team ``holdout_r8``: a 47-word Russian summary counted 270);
+* every other visible character -- an emoji, a CJK character, a letter of a script without spaces, a symbol -- is one word
   of its own (a tokenizer spends at least one token on each), its combining marks, variation selectors and skin-tone
   modifiers joined to it (a grapheme cluster counts once). So 600 emoji count 600 words, not 39, and a Chinese
   sentence counts its characters.

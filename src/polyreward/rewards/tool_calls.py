@@ -59,7 +59,8 @@ Exact source rules kept as options, with their exploits:
   (:mod:`polyreward.verifiers.call_formats`: Gemini / Anthropic / LangChain JSON, Python dict literals, XML
   ``<invoke>``, ReAct ``Action:``, Llama ``<|python_tag|>``, tool-call tags of other spellings, YAML fences) and a
   call injected under a call object's own keys (``{"name": "f", "parameters": {...}, "then": {...}}``): each is an
-  extra call (red team ``holdout_r2``).
+  extra call (red team ``holdout_r2``); so is a second argument set, ``arguments`` beside ``parameters`` with other
+  values (ToolRL's runner reads one key, an OpenAI / Hermes runner the other; red team ``holdout_r8``).
 """
 
 from __future__ import annotations

@@ -141,16 +141,35 @@ def _hidden_foreign_letters(text: str, plain: str) -> int:
     return max(0, count(shown) - count(plain))
 
 
+def _quoted_foreign_letters(text: str) -> int:
+    """Latin-script letters of the block quotes (``> ...``) that the detector labels another language with confidence
+    (:data:`CONFIDENT`): a quoted passage is set aside as someone else's words, but it is text of the answer, and a
+    German paragraph in a quote is German (red team ``holdout_r8``: a drug label quoted in German beside a one-line
+    English answer scored 100 %). An English quote, or one the detector is unsure of, counts nothing either way."""
+    from polyreward.verifiers.reading import block_quotes, normalise, without_comments
+
+    if ">" not in text:
+        return 0
+    quoted = _NON_LATIN_LETTER.sub(" ", _SYMBOL_GREEK.sub("", _MARKUP.sub(" ", block_quotes(without_comments(normalise(text))))))
+    foreign = 0
+    for stretch in stretches(quoted):
+        language, confidence = _identifier().classify(stretch)
+        if language != "en" and confidence >= CONFIDENT:
+            foreign += _letters(stretch)
+    return foreign
+
+
 def english_share(text: str) -> float:
     """Share of the text's letters that stand in stretches a language detector labels English (module docstring); a
     lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither. Red team ``holdout_r2``: letters of
     another script inside a code block or a block quote count in the total (a Chinese paragraph in a code fence is
-    still Chinese), accented Latin letters of an English stretch are English (``Ménière``, ``Guillain–Barré``), and a
+    still Chinese; red team ``holdout_r8``: so do the letters of a block quote the detector confidently labels another
+    language, :func:`_quoted_foreign_letters`), accented Latin letters of an English stretch are English (``Ménière``, ``Guillain–Barré``), and a
     stretch in which a third of the words of 3+ letters have no vowel (``Crshng chst pn``) is no English; red team
     ``holdout_r4``: nor is a language game (:func:`_language_game`) or foreign words padded with English function
     words (:func:`_padded`)."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
-    total = _letters(plain) + _hidden_foreign_letters(text, plain)
+    total = _letters(plain) + _hidden_foreign_letters(text, plain) + _quoted_foreign_letters(text)
     if not total:
         return 0.0
     latin = _NON_LATIN_LETTER.sub(" ", plain)  # letters of other scripts count in the total only

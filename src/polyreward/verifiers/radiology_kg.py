@@ -19,7 +19,7 @@ Findings and aliases come from radlabels' 49-label dictionary and its evidence s
 wins and texts are canonical finding names, so synonyms ("enlarged heart", "cardiomegaly") agree.
 Negation is NegEx-style: a pre-cue ("no", "without", "no evidence of") opens a scope that ends at a
 terminator ("but", "however", ";") or 6 tokens after the last cue or negated finding; post-cues
-("has resolved", "is not seen") negate the findings before them in the clause; pseudo-negations
+("has resolved", "is not seen", "has cleared": red team ``holdout_r8``) negate the findings before them in the clause; pseudo-negations
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated

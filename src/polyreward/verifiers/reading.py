@@ -477,6 +477,15 @@ _FENCE = re.compile(r"^[ ]{0,3}(`{3,}|~{3,})", re.MULTILINE)
 _QUOTE_LINE = re.compile(r"^[ ]{0,3}>[^\n]*(?:\n|$)", re.MULTILINE)
 
 
+def block_quotes(text: str) -> str:
+    """The words of the markdown block quotes (``> ...`` lines) of a text already normalised and without comments,
+    their markers dropped, one line each: the passages :func:`visible_text` sets aside as someone else's words."""
+    return "".join(_QUOTE_MARKER.sub("", m.group()) for m in _QUOTE_LINE.finditer(text)) if ">" in text else ""
+
+
+_QUOTE_MARKER = re.compile(r"^[ ]{0,3}(?:>[ ]?)+")
+
+
 def _fences(text: str):
     """Each fenced block in order: its opening match, where its opening line ends (-1: the text ends on it) and its
     closing match (None: it never closes, and it is the last)."""

@@ -85,9 +85,22 @@ def plain_text(text: str) -> str:
 
 
 WORD_CHARS = 16
-_LATIN = "!-\\^`-~\u00c0-\u024f"  # printable ASCII but space and "_", and the accented Latin letters
+_LATIN_ONLY = "!-\\^`-~\u00c0-\u024f"  # printable ASCII but space and "_", and the accented Latin letters
+# the alphabets that write a space between words (red team holdout_r8): Greek, Cyrillic, Armenian, Hebrew, Arabic (the
+# Arabic letter mark U+061C, an invisible character, and the tatweel U+0640, a stretch that can join any letters, left
+# out: each is a word of its own as before), Syriac, Thaana, the Indic scripts from Devanagari to
+# Sinhala with their vowel signs, Georgian, and the Hebrew / Arabic presentation forms (U+FEFF, the BOM, left out).
+# Their letters are counted as Latin letters are (words split at whitespace; a long run ceil(n / 16)), not one word a
+# letter: a 47-word Russian summary is 47 words, not 270. Scripts without spaces (CJK, Thai, Khmer ...) keep one word
+# a character
+_SPACED_RANGES = ((0x0370, 0x03FF), (0x0400, 0x052F), (0x0530, 0x058F), (0x0590, 0x05FF), (0x0600, 0x061B),
+                  (0x061D, 0x063F), (0x0641, 0x06FF), (0x0700, 0x077F), (0x0780, 0x07BF), (0x08A0, 0x08FF),
+                  (0x0900, 0x0DFF), (0x10A0, 0x10FF), (0x1C80, 0x1C8F), (0x1F00, 0x1FFF), (0x2DE0, 0x2DFF),
+                  (0xA640, 0xA69F), (0xFB1D, 0xFDFF), (0xFE70, 0xFEFE))
+SPACED_SCRIPTS = "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in _SPACED_RANGES)  # a regex character-class body
+_LATIN = _LATIN_ONLY + SPACED_SCRIPTS  # the characters of a word run
 _WORD_RUN = re.compile(f"[{_LATIN}]+")
-# what is neither Latin text nor a separator: each such character is a word of its own (module docstring)
+# what is neither a word run's character nor a separator: each such character is a word of its own (module docstring)
 _OTHER = re.compile(f"[^\\s_{_LATIN}{INVISIBLE_CHARACTERS}]")
 _JOINED_CATEGORIES = ("Mn", "Mc", "Me")  # combining marks belong to the character before them
 
@@ -96,6 +109,33 @@ def _joins_previous(ch: str) -> bool:
     code = ord(ch)
     return (0xFE00 <= code <= 0xFE0F or 0x1F3FB <= code <= 0x1F3FF or 0xE0100 <= code <= 0xE01EF
             or unicodedata.category(ch) in _JOINED_CATEGORIES)
+
+
+def _script_classes() -> tuple[str, str]:
+    """Character-class bodies of the capitals and of the other letters and combining marks of :data:`SPACED_SCRIPTS`
+    (no punctuation or digit): what a word of those scripts is made of."""
+    def spans(codes: list[int]) -> str:
+        out: list[list[int]] = []
+        for code in codes:
+            if out and code == out[-1][1] + 1:
+                out[-1][1] = code
+            else:
+                out.append([code, code])
+        return "".join(f"{chr(lo)}-{chr(hi)}" for lo, hi in out)
+
+    codes = [code for lo, hi in _SPACED_RANGES for code in range(lo, hi + 1)]
+    return (spans([c for c in codes if unicodedata.category(chr(c)) == "Lu"]),
+            spans([c for c in codes if unicodedata.category(chr(c))[0] in "LM" and unicodedata.category(chr(c)) != "Lu"]))
+
+
+def _script_word() -> str:
+    """A word of a spaced script: a capital and its small letters, small letters, or capitals before no small letter;
+    a capital after small letters opens a word, as in a Latin run's camel case ("СловоСловоСлово" is 3)."""
+    upper, rest = _script_classes()
+    return f"[{upper}]?[{rest}]+|[{upper}]+(?![{rest}])"
+
+
+_SCRIPT_WORD = _script_word()
 
 
 # a word inside a Latin run: a capital and its lower-case letters, 2+ lower-case letters, or 2+ capitals not followed
@@ -109,7 +149,9 @@ def _joins_previous(ch: str) -> bool:
 _RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][0-9]*[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]*|[a-z\u00df-\u024f][a-z0-9\u00df-\u024f]+"
                        r"|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])|(?<![\w'’])[A-Za-z](?=[^\w\s'’])|(?<=[^\w\s'’])[A-Za-z](?![\w'’])"
                        r"|(?<=['’])[A-Za-z](?=['’])|(?<![\w'’])[A-Za-z](?=['’][A-Za-z]{2})"
-                       r"|(?<=[a-z\u00df-\u024f])[A-Z\u00c0-\u00de](?!\w)|(?<![\w'’])[a-z](?=[A-Z])")
+                       r"|(?<=[a-z\u00df-\u024f])[A-Z\u00c0-\u00de](?!\w)|(?<![\w'’])[a-z](?=[A-Z])"
+                       # (red team holdout_r8) a word of a spaced script: its letters and vowel signs, no mark or digit
+                       f"|{_SCRIPT_WORD}")
 PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
 MIN_PAIRS = 8
 
@@ -151,8 +193,10 @@ def word_count(text: str) -> int:
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
     ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one) and at least
     ceil(length / ``WORD_CHARS`` = 16) words; compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
-    to hide every other one, red team ``holdout_r2``); every other
-    visible character (an emoji with its modifiers, a CJK character, a letter of another script) one word. So 200
+    to hide every other one, red team ``holdout_r2``); the letters of the alphabets that space their words
+    (:data:`SPACED_SCRIPTS`: Greek, Cyrillic, Arabic, Hebrew, the Indic scripts ...) count as Latin letters do, a word of
+    theirs one word (red team ``holdout_r8``: a 47-word Russian summary counted 270); every other
+    visible character (an emoji with its modifiers, a CJK character, a letter of a script without spaces) one word. So 200
     words joined by U+200B, hyphens or camel case count 200 and 10,000 characters without a space 625, not 1 (the
     overlong penalty's fallback and the rubric rules' ``max_words``). Whitespace written as an escape (``%20``,
     ``&nbsp;``) is whitespace (red team ``holdout_r3``), and so is a tag between two letters (``the<wbr>patient``;

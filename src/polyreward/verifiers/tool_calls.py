@@ -147,10 +147,22 @@ def _calls_from_value(value: Any, where: str) -> list[Call]:
 
 def injected_calls(value: Any, where: str = "call") -> list[Call]:
     """The calls written under the keys of a call object other than its own (``{"name": "f", "parameters": {...},
-    "then": {"name": "rm_rf", ...}}``): a runner that walks the object would run them; always extra calls."""
+    "then": {"name": "rm_rf", ...}}``): a runner that walks the object would run them; always extra calls. So is a
+    second argument set: a call object with both ``parameters`` and ``arguments`` that differ is two calls, since
+    ToolRL's runner reads ``parameters`` and an OpenAI / Hermes runner ``arguments`` (red team ``holdout_r8``: EUR to
+    JPY under one key, EUR to USD under the other, kept the maximum)."""
     if not isinstance(value, Mapping):
         return []
-    return [call for key, item in value.items() if key not in OWN_KEYS for call in _calls_in_value(item, f"{where} key {key!r}")]
+    calls = [call for key, item in value.items() if key not in OWN_KEYS for call in _calls_in_value(item, f"{where} key {key!r}")]
+    if "parameters" in value and "arguments" in value and isinstance(value.get("name"), str):
+        try:  # arguments a runner cannot decode make no call of theirs
+            second = normalize_call({"name": value["name"], "arguments": value["arguments"]}, f"{where} key 'arguments'")
+            first = normalize_call({"name": value["name"], "parameters": value["parameters"]}, where)
+        except ToolCallError:
+            return calls
+        if second != first:
+            calls.append(second)
+    return calls
 
 
 def _block_calls(body: str, where: str) -> list[Call]:

@@ -1,0 +1,99 @@
+"""Radiology labels read as the findings they name (red team ``holdout_r8``), for ``jaccard``'s normalised mode.
+
+A clinician lists a report's findings in the words clinicians use: ``effusion`` (ChestX-ray14's label name) for
+``pleural effusion``, ``PTX`` for ``pneumothorax``, ``enlarged cardiac silhouette`` for ``cardiomegaly``, ``rib
+fractures`` for ``fracture``, ``R pleural effusion`` for ``pleural effusion``. A predicted label that is not a gold
+label is read as the gold label ``g`` when
+
+* both are whole aliases of the same finding in the KG extractor's radiology lexicon
+  (:func:`polyreward.verifiers.radiology_kg.default_lexicon`: radlabels' 49 findings and their aliases, each alias
+  naming one finding), or
+* it is ``g`` (or an alias of ``g``'s finding) after words that place or size it as the report does: an anatomy word
+  of that lexicon naming a place the report names (``rib`` where it writes "ribs", ``R`` or ``right`` where it writes
+  "right", ``pulmonary`` where it writes "lungs"), or a size word the report writes (``moderate``).
+
+Any other word before it (``no``, ``possible``, ``old``, ``history of``, ``pericardial``), a place the report does not
+name (``left`` for a right effusion) or a size it does not write (``massive`` for a moderate effusion: red team
+``holdout_r3``) keeps the label whole, so a hedged, denied, dated, misplaced or different finding stays an extra
+label; a finding the gold does not hold stays extra however it is worded. Labels outside the lexicon (ECG diagnoses)
+are compared as before. Reconstructed rule (ours); linear in the labels.
+"""
+
+from __future__ import annotations
+
+from functools import lru_cache
+
+from polyreward.verifiers.radiology_kg import default_lexicon, tokenize
+
+# laterality abbreviations clinicians write before a finding, read as the word they stand for
+LATERALITY = {"r": "right", "l": "left", "rt": "right", "lt": "left", "bil": "bilateral", "bilat": "bilateral"}
+FINDING_KINDS = ("disorder", "device")
+_MAX_PHRASE = 4
+
+
+@lru_cache(maxsize=1)
+def _places_of_word() -> dict[str, frozenset[str]]:
+    """Each anatomy word of the lexicon -> the places (canonical anatomy names) whose aliases hold it."""
+    places: dict[str, set[str]] = {}
+    for key, (kind, name) in default_lexicon().phrases.items():
+        if kind == "anatomy":
+            for word in key:
+                places.setdefault(word, set()).add(name)
+    return {word: frozenset(names) for word, names in places.items()}
+
+
+@lru_cache(maxsize=1)
+def _size_words() -> frozenset[str]:
+    return frozenset(word for key, (kind, _) in default_lexicon().phrases.items() if kind == "size" for word in key)
+
+
+def report_terms(source: str) -> tuple[frozenset[str], frozenset[str]]:
+    """(the words of ``source``, the places it names: canonical anatomy of every anatomy phrase in it)."""
+    tokens = tokenize(source)
+    phrases = default_lexicon().phrases
+    places = {phrases[key][1] for i in range(len(tokens)) for n in range(1, _MAX_PHRASE + 1)
+              if (key := tuple(tokens[i:i + n])) in phrases and phrases[key][0] == "anatomy"}
+    return frozenset(tokens), frozenset(places)
+
+
+def _placed_as_reported(word: str, words: frozenset[str], places: frozenset[str]) -> bool:
+    word = LATERALITY.get(word, word)
+    if word in _size_words():
+        return word in words
+    return bool(_places_of_word().get(word, frozenset()) & places)
+
+
+def finding_of(tokens: tuple[str, ...]) -> str | None:
+    """The lexicon finding that ``tokens`` (:func:`tokenize`) is a whole alias of, or None."""
+    hit = default_lexicon().phrases.get(tokens)
+    return hit[1] if hit is not None and hit[0] in FINDING_KINDS else None
+
+
+def as_gold_findings(predicted: set[str], gold: set[str], source: str = "") -> set[str]:
+    """``predicted`` with each label that names a gold label's finding (module docstring) read as that gold label;
+    ``source`` is the report (the prompt): without it only whole aliases are read."""
+    by_tokens = {tuple(tokenize(g)): g for g in gold}
+    by_finding: dict[str, str] = {}
+    for tokens, g in by_tokens.items():
+        if (finding := finding_of(tokens)) is not None:
+            by_finding.setdefault(finding, g)
+    words, places = report_terms(source) if source else (frozenset(), frozenset())
+    out = set()
+    for label in predicted:
+        if label not in gold:
+            label = _gold_for(tuple(tokenize(label)), by_tokens, by_finding, words, places) or label
+        out.add(label)
+    return out
+
+
+def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by_finding: dict[str, str],
+              words: frozenset[str], places: frozenset[str]) -> str | None:
+    for start in range(len(tokens)):
+        if start and not (places and _placed_as_reported(tokens[start - 1], words, places)):
+            return None
+        rest = tokens[start:]
+        if rest in by_tokens:
+            return by_tokens[rest]
+        if (finding := finding_of(rest)) is not None and finding in by_finding:
+            return by_finding[finding]
+    return None
