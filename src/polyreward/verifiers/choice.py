@@ -61,7 +61,7 @@ from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
+from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
@@ -247,7 +247,7 @@ _ANCHOR = (
 _AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
                    r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down|"
                    r"fr|for\s+real|no\s+cap))?" + CERTAIN_TAIL + AFFIRMING_EMOJI)  # (registers: "it's E fr 😤", "C -- I'm quite sure of it")
-_AFFIRMING_TAIL_TO_END = re.compile(_AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")
+_AFFIRMING_TAIL_TO_END = re.compile(DENIED_OTHER_TAIL + _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")  # "A rather than B." (holdout64)
 
 
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
@@ -264,7 +264,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
-        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
+        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
