@@ -4,7 +4,10 @@ ways (not the split's rows, which stay a benchmark):
 
 * a committed final that rounds the unrounded value the working shows right before it ("≈ 48.6" then "**CrCl ≈ 49
   mL/min**") is the writer's value, not an approximation (``rounded_final.rounds_shown_value``); an approximation with
-  no shown value to round, or one that is not its rounding, stays refused.
+  no shown value to round, or one that is not its rounding, stays refused;
+* a lowercase option letter in brackets followed by its text ("Correct option: (b) Ethosuximide", MedMCQA's own
+  form) is a letter, not a word; lowercase letters each quoted or bracketed and joined ("Ans. is 'b' and 'a'",
+  "(a) & (c)") are several picks, as capital ones are.
 """
 
 from __future__ import annotations
@@ -84,3 +87,43 @@ def test_a_final_is_paid_only_when_it_rounds_the_shown_value(whole: int, tenths:
     assert math(CRCL, completion.format(rounded), str(rounded)) == 1.0
     other = rounded + off
     assert math(CRCL, completion.format(other), str(other)) == 0.0
+
+
+ABSENCE = ("Drug of choice for typical absence seizures in a 7-year-old child:\n\nA. Carbamazepine\nB. Ethosuximide\n"
+           "C. Phenytoin\nD. Phenobarbital\n\nAnswer with the letter of the correct option.")
+HUMERUS = ("Fracture of the surgical neck of the humerus most commonly injures which nerve?\na. Radial nerve\nb. Axillary nerve\n"
+           "c. Ulnar nerve\nd. Median nerve")
+
+LOWERCASE_LETTERS = [
+    # a bracketed lowercase letter with its option's text: paid
+    (ABSENCE, "**Correct option: (b) Ethosuximide**\n\nExplanation: Carbamazepine (a) and phenytoin (c) may aggravate "
+              "absences; phenobarbital (d) is ineffective.", "B", 1.0),
+    (ABSENCE, "Correct answer: (b) Ethosuximide — T-type Ca²⁺ channel blocker.", "B", 1.0),
+    (ABSENCE, "The correct option is (b) Ethosuximide.", "B", 1.0),
+    (HUMERUS, "Ans. is 'b' i.e., Axillary nerve\n\n- The axillary nerve winds round the surgical neck.", "B", 1.0),
+    (HUMERUS, "Respuesta correcta: (b) nervio axilar", "B", 1.0),
+    # two lowercase letters, quoted or bracketed, joined: refused
+    (HUMERUS, "Ans. is 'b' and 'a' i.e., Axillary nerve; Radial nerve\n\n- Ref: BD Chaurasia.", "B", 0.0),
+    (HUMERUS, "Ans. is 'b' or 'a'", "B", 0.0),
+    (HUMERUS, "Ans. is 'b' & 'a' i.e. Axillary and radial nerves", "B", 0.0),
+    (HUMERUS, "Correct options: (b) and (a) — axillary nerve with the posterior circumflex vessels.", "B", 0.0),
+    (HUMERUS, "Ans is b, a", "B", 0.0),
+    # a lowercase word is still no letter
+    (ABSENCE, "Answer: a drug that blocks T-type calcium channels", "B", 0.0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "completion", "gold", "expected"), LOWERCASE_LETTERS)
+def test_lowercase_option_letters(prompt: str, completion: str, gold: str, expected: float) -> None:
+    assert choice(prompt, completion, gold) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(first=st.sampled_from("abcd"), second=st.sampled_from("abcd"), join=st.sampled_from([" and ", " or ", " & ", ", "]),
+       quote=st.sampled_from(["'{}'", "({})", "\"{}\""]))
+def test_two_quoted_lowercase_letters_are_no_pick(first: str, second: str, join: str, quote: str) -> None:
+    if first == second:
+        return
+    completion = f"Ans. is {quote.format(first)}{join}{quote.format(second)} i.e., see below\n\n- Ref: standard text."
+    assert choice(HUMERUS, completion, first.upper()) == 0.0
+    assert choice(HUMERUS, completion, second.upper()) == 0.0

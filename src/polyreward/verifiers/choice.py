@@ -117,9 +117,9 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     tail = _AFFIRMING_TAIL_TO_END.match(text, match.end(1)) is not None and match.end(1) < len(text)  # "A lol", "b it is."
-    if letter.islower() and next_word and not tail:
-        return None
     bracketed = text[match.end(1):match.end()].strip().startswith((")", "]"))  # "(A) chloroplast" names option A
+    if letter.islower() and next_word and not tail and not (bracketed and text[match.start(1) - 1:match.start(1)] in ("(", "[")):
+        return None  # "b Ethosuximide" is a word; "(b) Ethosuximide", MedMCQA's lowercase option, is a letter (holdout61)
     if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS and not bracketed and not tail:
         return None
     letter = letter.upper()
@@ -167,6 +167,8 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False)
 
 UNCOMMITTED = "uncommitted"  # "It might be C.", "C? Not sure.": a letter offered as a possibility (commitment.qualified)
 _LIST_WINDOW = 40
+# lowercase letters each quoted or bracketed, joined: "'b' and 'a'", "(a) & (c)" -- a key's letters, no words (holdout61)
+_QUOTED_LETTERS = re.compile(r"(?:['‘\"“(\[][a-z]['’\"”)\]][^\S\n]*(?:[,/&+]|\b(?:and|or)\b)?[^\S\n]*){2,}")
 
 
 def _in_option_lines(text: str, at: int, letters: str) -> bool:
@@ -199,11 +201,11 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     cls = re.escape(letters.lower() if lower else letters)
     # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
-    item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
+    item = rf"(?:\*\*)?[(\['‘\"“]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z]|'[A-Za-z])[^\S\n]*[)\]'’\"”]?(?:\*\*)?{weight}"  # "'b' and 'a'" (holdout61)
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
     separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
-        if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]):
+        if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]) and not _QUOTED_LETTERS.fullmatch(run.group().strip()):
             continue
         found = re.findall(rf"[{cls}]", run.group())
         verb = re.match(r"\s*(?:(is|was|isn't|wasn't|seems)|are|were|aren't)\b", window[run.end():])
