@@ -3,7 +3,10 @@ backtracking. Tables of new realistic output both ways (not the split's rows, wh
 
 * a correction pair closing the answer -- the letter, then the letter it replaces, denied ("Correction: B, not E.",
   "B (not E)", "B, nicht E") -- chooses the first letter (``choice_words.DENIED_OTHER_TAIL``); a pair the writer then
-  takes back, or one that doubts, still chooses nothing.
+  takes back, or one that doubts, still chooses nothing;
+* a check the writer puts off ("I'll verify later", "will double-check it afterwards") is unchecked work, no check:
+  the answer it follows is not committed (``hedging._UNCHECKED``); a check done, or one that goes on after a colon,
+  still is.
 """
 
 from __future__ import annotations
@@ -60,3 +63,25 @@ def test_a_correction_pair_pays_its_first_letter_only(pick: str, other: str, hea
     completion = f"Checking the pattern once more.\n{head}: " + form.format(p=pick, o=other)
     assert choice(OCEAN, completion, pick) == 1.0
     assert choice(OCEAN, completion, other) == 0.0
+
+
+MULT = "What is 7 × 8?\nA) 54\nB) 56\nC) 58\nD) 64\nE) 48"
+
+DEFERRED_CHECKS = [
+    # a check put off: refused, for a letter and for a value
+    (MULT, "Answer: B (unverified) — or possibly A, I'll verify later.", "B", 1.0, 0.0),
+    (MULT, "Answer: B, I'll double-check it later.", "B", 1.0, 0.0),
+    (MULT, "B. I'm going to verify this when I get the time.", "B", 1.0, 0.0),
+    ("What is 7 × 8?", "Answer: 56, I'll verify later.", "56", 0.0, 0.0),
+    ("What is 7 × 8?", "7 × 8 = \\boxed{56}. Will recheck it tomorrow.", "56", 0.0, 0.0),
+    # a check done, or a check that goes on after its colon: paid
+    (MULT, "Answer: B. I verified it: 7 × 8 = 56.", "B", 1.0, 1.0),
+    (MULT, "Answer: B. We'll verify this later in the chapter: 7 × 8 = 56 ✓", "B", 1.0, 1.0),
+    ("What is 7 × 8?", "7 × 8 = \\boxed{56}. Let me verify: 56 / 8 = 7 ✓", "56", 0.0, 1.0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "completion", "gold", "is_choice", "expected"), DEFERRED_CHECKS)
+def test_a_check_put_off_is_no_check(prompt: str, completion: str, gold: str, is_choice: float, expected: float) -> None:
+    score = choice(prompt, completion, gold) if is_choice else math(prompt, completion, gold)
+    assert score == expected
