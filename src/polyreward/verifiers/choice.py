@@ -52,6 +52,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
+from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
@@ -397,7 +398,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
             return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
-    if mentions and labelled_otherwise(view, mentions[-1].start(), letter, letters):
+    if mentions and (labelled_otherwise(view, mentions[-1].start(), letter, letters) or summary_names_other_letter(view, mentions[-1].end(), letter, letters)):
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it
