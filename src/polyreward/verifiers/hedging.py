@@ -222,6 +222,11 @@ IDIOM_DOUBT = re.compile(
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
     r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody)\s+(?:else\s+)?to\b|\ba\s+second\s+(?:pair\s+of\s+eyes|opinion)\b"
+    # the value itself handed to someone else ("I'd leave the exact rate to the pharmacy's calculation", "I'd defer to the
+    # key", "rather than give one myself": holdout61, holdout46) -- deferring to an answer's source, not to a protocol
+    r"|\b(?:'d|would|'ll|will|I)\s+(?:\w+\s+)?leave\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:answer|value|rate|dose|number|figure|result|calculation|call|choice))\s+(?:up\s+)?to\b"
+    r"|\bdefer\s+to\s+(?:the|your|my|an?)\s+(?:\w+\s+)?(?:key|answer|solution|calculation|result)s?\b"
+    r"|\brather\s+(?:than|not)\s+(?:give|state|provide|commit\s+to|calculate)\s+(?:one|it|that|an?\s+\w+)\s+(?:myself|ourselves)\b"
     # giving up ("I gave up on this one"; "I almost gave up" did not), a stand-in ("a placeholder until I redo the count")
     r"|(?<!almost\s)(?<!nearly\s)\b(?:gave|give|giving|given)\s+up\b|\b(?:a|just\s+a|only\s+a)\s+(?:placeholder|stand-?in|stopgap)\b"
     r"|\buntil\s+(?:I|we)\s+(?:can\s+|get\s+to\s+)?(?:redo|recheck|recount|rework|fix|finish|check|verify|confirm)\w*\b"
