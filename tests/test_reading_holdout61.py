@@ -7,7 +7,12 @@ ways (not the split's rows, which stay a benchmark):
   no shown value to round, or one that is not its rounding, stays refused;
 * a lowercase option letter in brackets followed by its text ("Correct option: (b) Ethosuximide", MedMCQA's own
   form) is a letter, not a word; lowercase letters each quoted or bracketed and joined ("Ans. is 'b' and 'a'",
-  "(a) & (c)") are several picks, as capital ones are.
+  "(a) & (c)") are several picks, as capital ones are;
+* the value handed to someone else -- "I'd leave the exact rate to the pharmacy's calculation", "I'd defer to the
+  (answer) key", "rather than give one myself" -- is no committed answer (``hedging``); deferring the care, not the
+  value ("defer to local protocol for titration", "leave the pump programming to the nurse"), still pays;
+* two letters joined by a slash, each with its own bracketed qualifier ("E (typical) / D (atypical)"), are two picks,
+  as "E / D" is; a letter with its option's text in brackets is one.
 """
 
 from __future__ import annotations
@@ -127,3 +132,58 @@ def test_two_quoted_lowercase_letters_are_no_pick(first: str, second: str, join:
     completion = f"Ans. is {quote.format(first)}{join}{quote.format(second)} i.e., see below\n\n- Ref: standard text."
     assert choice(HUMERUS, completion, first.upper()) == 0.0
     assert choice(HUMERUS, completion, second.upper()) == 0.0
+
+
+PUMP = "An order reads 1000 mL of normal saline over 8 hours. What pump rate in mL/h?"
+LCM = "What is the least common multiple of 12 and 18?"
+
+DEFERRED_VALUES = [
+    # the value handed to someone else: refused
+    (PUMP, "Most nurses would simply set the pump at 125 mL/h, but I'd leave the exact rate to the pharmacy's verified "
+           "calculation rather than give one myself.", "125", 0.0),
+    (PUMP, "Rate = 125 mL/h, but I'd rather not give one myself.", "125", 0.0),
+    (PUMP, "Most nurses would set 125 mL/h; I'd leave it to the pharmacist.", "125", 0.0),
+    (LCM, "My answer is 36, but I'd happily put money on 72 being what the answer key says, and I'd defer to the key.", "36", 0.0),
+    (LCM, "I get \\boxed{36}, though I'll defer to the solution manual's answer.", "36", 0.0),
+    # the care handed on, not the value: paid
+    (PUMP, "1000 / 8 = 125 mL/h. Defer to local protocol for titration.", "125", 1.0),
+    (PUMP, "Rate = 1000 mL ÷ 8 h = **125 mL/h**. I'd defer to local policy on pump programming.", "125", 1.0),
+    (PUMP, "Rate = 125 mL/h. I'd leave the pump programming to the nurse.", "125", 1.0),
+    (PUMP, "Set the pump at 125 mL/h. The pharmacy will verify the order.", "125", 1.0),
+    (LCM, "12 = 2²·3, 18 = 2·3², so lcm = 2²·3² = \\boxed{36}.", "36", 1.0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "completion", "gold", "expected"), DEFERRED_VALUES)
+def test_a_value_handed_to_someone_else(prompt: str, completion: str, gold: str, expected: float) -> None:
+    assert math(prompt, completion, gold) == expected
+
+
+CAP = ("Most common bacterial cause of community-acquired pneumonia in adults?\nA) Klebsiella pneumoniae\nB) Haemophilus "
+       "influenzae\nC) Staphylococcus aureus\nD) Mycoplasma pneumoniae\nE) Streptococcus pneumoniae")
+
+SLASHED = [
+    (CAP, "<think>\nDepends on the setting.\n</think>\n\nAnswer: E (typical) / D (atypical)", "E", 0.0),
+    (CAP, "Answer: E (inpatients) / D (outpatients)", "E", 0.0),
+    (CAP, "E (pneumococcus) / D (Mycoplasma) depending on setting", "E", 0.0),
+    (CAP, "Answer: E / D", "E", 0.0),
+    (CAP, "Answer: E (Streptococcus pneumoniae)", "E", 1.0),
+    (CAP, "Answer: E (S. pneumoniae) — D (Mycoplasma) is the most common atypical cause.", "E", 1.0),
+    (CAP, "Answer: E (typical CAP); Mycoplasma / D is the atypical one.", "E", 1.0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "completion", "gold", "expected"), SLASHED)
+def test_two_qualified_letters_joined_by_a_slash(prompt: str, completion: str, gold: str, expected: float) -> None:
+    assert choice(prompt, completion, gold) == expected
+
+
+@settings(max_examples=30, deadline=None)
+@given(first=st.sampled_from("ABCDE"), second=st.sampled_from("ABCDE"),
+       words=st.sampled_from([("typical", "atypical"), ("adults", "children"), ("first line", "second line"), ("acute", "chronic")]))
+def test_slashed_qualified_letters_never_pay(first: str, second: str, words: tuple[str, str]) -> None:
+    if first == second:
+        return
+    completion = f"Answer: {first} ({words[0]}) / {second} ({words[1]})"
+    assert choice(CAP, completion, first) == 0.0
+    assert choice(CAP, completion, second) == 0.0
