@@ -102,7 +102,7 @@ SUMMARIES_MATH = [
     (SHEEP, "**Answer:** 260\n\n**Explanation:** Seattle 20, Charleston 4 × 20 = 80, Toulouse 2 × 20 = 40, so together "
             "20 + 80 + 40 = 140 sheep.", "260", 0.0),
     (RECT, "Area = 9 × 6 = **54 cm²**\n\n**TL;DR:** length times width, so 45 cm².", "54", 0.0),
-    (RECT, "\\boxed{54}\n\n### Zusammenfassung\nalso Fläche = 9 · 5 = 45 cm².", "54", 0.0),
+    (RECT, "\\boxed{54}\n\n### Zusammenfassung\nFläche = 9 · 5, daher 45 cm².", "54", 0.0),
     (RECT, "\\boxed{54}\n\n**Conclusion:** the area is therefore 45 cm².", "54", 0.0),
     # a summary or explanation whose values lead to the answer, or that concludes nothing else: paid
     (SPEED, "v = 54 / 3 = \\boxed{18} km/h.\n\n## Summary\nDistance 54 km over 3 h, so the speed is 18 km/h.", "18", 1.0),
@@ -114,6 +114,8 @@ SUMMARIES_MATH = [
     (RECT, "\\boxed{54}\n\n**Summary:** multiply the length (9 cm) by the width (6 cm).", "54", 1.0),
     (RECT, "Area = 54 cm²\n\n**Explanation:** A = l × w = 9 × 6 = 54, in square centimetres.", "54", 1.0),
     (RECT, "\\boxed{54}\n\n**Summary:** 54 cm², i.e. 6 rows of 9 unit squares.", "54", 1.0),
+    (RECT, "\\boxed{54}\n\n**Explanation:** the two sides together are 9 cm and 6 cm, and the area is their product.", "54", 1.0),
+    (RECT, "\\boxed{54}\n\n**Summary:** A = l × w; the width is also 6 cm as given.", "54", 1.0),
 ]
 
 

@@ -25,15 +25,15 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 _SECTION = re.compile(
     r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*(?:Summary|In\s+summary|To\s+summari[sz]e|Conclusion|In\s+conclusion|TL;?\s?DR|Recap|"
     r"Bottom\s+line|In\s+short|Explanation|Reasoning|Justification|Rationale|Derivation|Zusammenfassung|Fazit|Erklärung|Résumé|"
-    r"En\s+résumé|Conclusion|Explication|Resumen|En\s+resumen|Conclusión|Explicación|Итог|Вывод|Резюме|Объяснение|总结|小结|结论|解释|"
+    r"En\s+résumé|Explication|Resumen|En\s+resumen|Conclusión|Explicación|Итог|Вывод|Резюме|Объяснение|总结|小结|结论|解释|"
     r"まとめ|結論|説明)[ \t]*(?:\*\*|__)?[ \t]*(?:[:：]|$)[ \t]*(?:\*\*|__)?",
     re.IGNORECASE | re.MULTILINE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|\Z)|[!?。]|\n")
 _NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:[.,]\d+)*(?!\w)")
 # what concludes a sentence on its value: a conclusion word before it (an equals sign alone is a step: "Toulouse has
 # 2 × 80 = 160." ends an explanation that lists its steps)
-_CONCLUDES = re.compile(r"\b(?:so|thus|therefore|hence|which\s+means|in\s+total|altogether|together|overall|comes?\s+to|"
-                        r"works?\s+out\s+to|daher|also|donc|ainsi|por\s+lo\s+tanto|así\s+que|итак|значит|поэтому)\b|所以|因此|よって",
+_CONCLUDES = re.compile(r"\b(?:so|thus|therefore|hence|which\s+means|in\s+total|altogether|comes?\s+to|"
+                        r"works?\s+out\s+to|daher|folglich|donc|ainsi|por\s+lo\s+tanto|así\s+que|итак|значит|поэтому)\b|所以|因此|よって",
                         re.IGNORECASE)
 
 
