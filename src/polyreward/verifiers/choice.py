@@ -52,6 +52,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
+from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
@@ -61,7 +62,7 @@ from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_words import FOREIGN_ANCHOR
+from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
@@ -117,9 +118,9 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
     after = text[match.end():match.end() + 20]
     next_word = re.match(r"\s+([A-Za-z]+)", after)
     tail = _AFFIRMING_TAIL_TO_END.match(text, match.end(1)) is not None and match.end(1) < len(text)  # "A lol", "b it is."
-    if letter.islower() and next_word and not tail:
-        return None
     bracketed = text[match.end(1):match.end()].strip().startswith((")", "]"))  # "(A) chloroplast" names option A
+    if letter.islower() and next_word and not tail and not (bracketed and text[match.start(1) - 1:match.start(1)] in ("(", "[")):
+        return None  # "b Ethosuximide" is a word; "(b) Ethosuximide", MedMCQA's lowercase option, is a letter (holdout61)
     if letter in "Aa" and next_word and next_word.group(1).islower() and next_word.group(1) not in _CONJUNCTIONS and not bracketed and not tail:
         return None
     letter = letter.upper()
@@ -167,6 +168,8 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False)
 
 UNCOMMITTED = "uncommitted"  # "It might be C.", "C? Not sure.": a letter offered as a possibility (commitment.qualified)
 _LIST_WINDOW = 40
+# lowercase letters each quoted or bracketed, joined: "'b' and 'a'", "(a) & (c)" -- a key's letters, no words (holdout61)
+_QUOTED_LETTERS = re.compile(r"(?:['‘\"“(\[][a-z]['’\"”)\]][^\S\n]*(?:[,/&+]|\b(?:and|or)\b)?[^\S\n]*){2,}")
 
 
 def _in_option_lines(text: str, at: int, letters: str) -> bool:
@@ -198,12 +201,12 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     lower = text[at].islower()  # "Correct options: a, b": lowercase letters are a list when it ends its line (choice_keys)
     cls = re.escape(letters.lower() if lower else letters)
     # an item may carry a weight: "B: 55%, C: 45%", "B (60%) / C (40%)" -- a distribution over options is no choice
-    weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?)?"
-    item = rf"(?:\*\*)?[(\[]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z'])[^\S\n]*[)\]]?(?:\*\*)?{weight}"
+    weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?|[^\S\n]*\([A-Za-z][\w -]{0,20}\)(?=[^\S\n]*/))?"  # "E (typical) / D (atypical)" (holdout61)
+    item = rf"(?:\*\*)?[(\['‘\"“]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z]|'[A-Za-z])[^\S\n]*[)\]'’\"”]?(?:\*\*)?{weight}"  # "'b' and 'a'" (holdout61)
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
     separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
-        if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]):
+        if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]) and not _QUOTED_LETTERS.fullmatch(run.group().strip()):
             continue
         found = re.findall(rf"[{cls}]", run.group())
         verb = re.match(r"\s*(?:(is|was|isn't|wasn't|seems)|are|were|aren't)\b", window[run.end():])
@@ -247,7 +250,7 @@ _ANCHOR = (
 _AFFIRMING_TAIL = (r"(?:,?\s(?i:lol|lmao|haha\w*|obviously|clearly|definitely|for\s+sure|ofc|of\s+course|then|final(?:ly)?|"
                    r"imo|tbh|it\s+is|it\s+(?:has\s+to|must)\s+be|no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+)?doubt|no\s+question|hands\s+down|"
                    r"fr|for\s+real|no\s+cap))?" + CERTAIN_TAIL + AFFIRMING_EMOJI)  # (registers: "it's E fr 😤", "C -- I'm quite sure of it")
-_AFFIRMING_TAIL_TO_END = re.compile(_AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")
+_AFFIRMING_TAIL_TO_END = re.compile(DENIED_OTHER_TAIL + _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z")  # "A rather than B." (holdout64)
 
 
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
@@ -264,7 +267,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
-        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
+        ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
@@ -395,7 +398,7 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
         if {_letter_from_short(box[2], letters, options) for box in find_boxes(view[blocks[-1][1]:])} - {None, letter}:
             return None, ""  # "<answer>E</answer> \\boxed{A} ...": a different final box after the block
     mentions = letter_mentions(view, letter, letters)
-    if mentions and labelled_otherwise(view, mentions[-1].start(), letter, letters):
+    if mentions and (labelled_otherwise(view, mentions[-1].start(), letter, letters) or summary_names_other_letter(view, mentions[-1].end(), letter, letters)):
         return None, ""  # "Answer: A\nExplanation: The answer is D.": two answers, nothing taken back (holdout25)
     if mentions and mentions[-1].start() > 0 and negated(view, mentions[-1].start(1), mentions[-1].end(1)):
         return None, ""  # "The answer is C. Hmm, C assumes a constant rate ... So not C.": the last word on C denies it

@@ -113,3 +113,11 @@ FOREIGN_ANCHOR = (
     r"(?i:(?:(?:the|la|el|le|die|der|das|il|lo|a|o)\s+)?(?:" + ORDINAL_PHRASE + r")" + APPOSITION.pattern[:-2] + r")?"
 )
 
+
+
+# a correction pair closing the answer: the letter, then the other letter it replaces denied ("Correction: B, not E.",
+# "B (not E)", "B rather than E", "B, nicht E", "B, pas E", "B, no E", "B, а не E"; holdout64): the first letter is the
+# choice, the denied one no mention to read last. Read right after a line-final letter (:mod:`.choice`); the negation
+# words of the languages a policy switches to, one each
+DENIED_OTHER_TAIL = (r"(?:,?[^\S\n]*\(?[^\S\n]*(?i:not|rather[^\S\n]+than|instead[^\S\n]+of|nicht|statt|pas|plutôt[^\S\n]+que|non|no|"
+                     r"en[^\S\n]+(?:lugar|vez)[^\S\n]+de|а[^\S\n]+не|не|而不是|不是)[^\S\n]*[(\[]?[A-Z][)\]]?\)?)?")

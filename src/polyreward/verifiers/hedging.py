@@ -222,6 +222,11 @@ IDIOM_DOUBT = re.compile(
     # to anything", "before trusting that"), a check handed to someone else ("I'd want someone to check my signs")
     r"|(?:n't|\bnot|\bnever)\s+(?:\w+\s+)?(?:remember|recall)\w*|\bbefore\s+(?:\w+\s+)?(?:commit|trust|rely|decid|finaliz|settl)\w*"
     r"|\b(?:want|need|like|ask)\w*\s+(?:someone|somebody)\s+(?:else\s+)?to\b|\ba\s+second\s+(?:pair\s+of\s+eyes|opinion)\b"
+    # the value itself handed to someone else ("I'd leave the exact rate to the pharmacy's calculation", "I'd defer to the
+    # key", "rather than give one myself": holdout61, holdout46) -- deferring to an answer's source, not to a protocol
+    r"|\b(?:'d|would|'ll|will|I)\s+(?:\w+\s+)?leave\s+(?:it|this|that|the\s+(?:\w+\s+)?(?:answer|value|rate|dose|number|figure|result|calculation|call|choice))\s+(?:up\s+)?to\b"
+    r"|\bdefer\s+to\s+(?:the|your|my|an?)\s+(?:\w+\s+)?(?:key|answer|solution|calculation|result)s?\b"
+    r"|\brather\s+(?:than|not)\s+(?:give|state|provide|commit\s+to|calculate)\s+(?:one|it|that|an?\s+\w+)\s+(?:myself|ourselves)\b"
     # giving up ("I gave up on this one"; "I almost gave up" did not), a stand-in ("a placeholder until I redo the count")
     r"|(?<!almost\s)(?<!nearly\s)\b(?:gave|give|giving|given)\s+up\b|\b(?:a|just\s+a|only\s+a)\s+(?:placeholder|stand-?in|stopgap)\b"
     r"|\buntil\s+(?:I|we)\s+(?:can\s+|get\s+to\s+)?(?:redo|recheck|recount|rework|fix|finish|check|verify|confirm)\w*\b"
@@ -282,6 +287,8 @@ _UNCHECKED = re.compile(
     # a check planned, not done: "Next I would verify whether 42 satisfies it", "I'll check if 42 works" (then a check
     # follows with ":"; "Let's check whether 42 works: ..." is read as a check)
     r"|\b(?:would|will|'ll|'d|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?)?(?:check|verif|confirm|test)\w*\s+(?:whether|if)\b(?![^:\n]*:)"
+    # ... or put off: "I'll verify later", "will double-check it afterwards", "vérifierai plus tard" (holdout64)
+    r"|\b(?:will|'ll|shall|going\s+to|plan\s+to|intend\s+to)\s+(?:\w+\s+)?(?:double-?|re-?)?(?:check|verif|confirm|test)\w*\s+(?:(?:it|this|that|them|the\s+\w+)\s+)?(?:later|afterwards|tomorrow|next\s+time|at\s+some\s+point|when\s+I\s+(?:can|get\s+(?:the\s+)?(?:time|a\s+chance)))\b(?![^:\n]*:)"
     # a check in a plan ("Next step: verify that ...", "Plan: ..., then check that it equals 42") or evidence so far
     # ("the computation so far points at 56") is not a check done (holdout8)
     r"|\b(?:plan|next\s+step|goal|aim|objective|to[-\s]?do|to\s+(?:show|prove))\s*:|\bso\s+far\b[^.;!?\n]{0,40}?\bpoints?\s+(?:at|to|towards)\b"

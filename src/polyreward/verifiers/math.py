@@ -56,6 +56,7 @@ from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.rounded_final import approximated_value
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
@@ -191,6 +192,9 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
         return Prediction("", found.source)
     if words_disagree(answer_line(completion, found.text)):  # "63 (sechsunddreißig)": which number is the answer?
         return Prediction("", "words and digits disagree")
+    rounded = approximated_value(found.text, completion)  # "**CrCl ≈ 49 mL/min**" after "≈ 48.6": the rounding (holdout61)
+    if rounded is not None:
+        return _prepared(rounded, found.source)
     labelled = option_label(found.text)
     if labelled is not None and labelled[1]:  # "(B) 5", "\\textbf{(C)}\\ 210": the value, labelled with its option's letter
         return _prepared(labelled[1], found.source, labelled[0])

@@ -17,6 +17,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import WINDOW, clause_before
 from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.remark_values import nearest_place_agrees
+from polyreward.verifiers.rounded_final import rounds_shown_value
 
 
 # What the answer is said to be *related to* rather than equal to gives no value. Four kinds, one pattern each:
@@ -154,7 +155,8 @@ def approximate_not_value(text: str, start: int, end: int) -> bool:
     decimal ("\\approx 3.14") is a value."""
     if FRACTIONAL_DECIMAL.search(text[start:end]):
         return False
-    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None and not rounded_as_shown(text, start, end):
+    if _APPROXIMATE_BEFORE.search(_before(text, start)) is not None and not (
+            rounded_as_shown(text, start, end) or rounds_shown_value(text, start, end)):  # "≈ 48.6" ... "≈ 49" (holdout61)
         return True
     if _UNFINISHED_AFTER.match(text, end):
         return True

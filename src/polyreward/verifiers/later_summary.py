@@ -1,0 +1,84 @@
+"""A summary or explanation after the answer that concludes another value of the answer (red team holdout64,
+holdout25): the mirror of :mod:`.conclusions`, which reads the reasoning *before* the final answer.
+
+    "v = 54 / 3 = \\boxed{18} km/h. ... ## Summary\\n... 54 / 3 comes to 16, so the cyclist's speed is 16 km/h."
+    "**Answer:** 260\\n\\n**Explanation:** ..., so together they have 20 + 80 + 40 = 140 sheep."
+    "$\\boxed{D}$\\n\\n**Summary:** ... the largest ocean is the Atlantic — option A."
+
+A labelled section after the answer (a heading or a label that opens its line: Summary, Conclusion, TL;DR, Recap,
+Explanation, Rationale, ... and their German, French, Spanish, Russian, Chinese and Japanese forms) is the writer
+restating the result. Its last sentence with a value is its conclusion; when that sentence concludes (a conclusion
+word -- so, thus, therefore, hence, in total, altogether, comes to -- before its last value, or, for an option,
+the letter closing it) on a value other than the answer, and never names the answer itself, the completion states two
+final values, and neither is committed. A genuine explanation derives the answer: its intermediate values (20, 80,
+160) lead to a conclusion that names it ("so together 260 sheep"), and a check section (Check, Verification) that
+substitutes other numbers is not read here. Reconstructed rule (ours): one pass over the text after the answer.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a section that restates or explains the result, opening its line as a heading or a label
+_SECTION = re.compile(
+    r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*(?:Summary|In\s+summary|To\s+summari[sz]e|Conclusion|In\s+conclusion|TL;?\s?DR|Recap|"
+    r"Bottom\s+line|In\s+short|Explanation|Reasoning|Justification|Rationale|Derivation|Zusammenfassung|Fazit|Erklärung|Résumé|"
+    r"En\s+résumé|Explication|Resumen|En\s+resumen|Conclusión|Explicación|Итог|Вывод|Резюме|Объяснение|总结|小结|结论|解释|"
+    r"まとめ|結論|説明)[ \t]*(?:\*\*|__)?[ \t]*(?:[:：]|$)[ \t]*(?:\*\*|__)?",
+    re.IGNORECASE | re.MULTILINE)
+_SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|\Z)|[!?。]|\n")
+_NUMBER = re.compile(r"(?<![\w.^])-?\d+(?:[.,]\d+)*(?!\w)")
+# what concludes a sentence on its value: a conclusion word before it (an equals sign alone is a step: "Toulouse has
+# 2 × 80 = 160." ends an explanation that lists its steps)
+_CONCLUDES = re.compile(r"\b(?:so|thus|therefore|hence|which\s+means|in\s+total|altogether|comes?\s+to|"
+                        r"works?\s+out\s+to|daher|folglich|donc|ainsi|por\s+lo\s+tanto|así\s+que|итак|значит|поэтому)\b|所以|因此|よって",
+                        re.IGNORECASE)
+
+
+def _last_section(text: str, end: int) -> str | None:
+    """The text of the last labelled section after ``end`` (to the end of the text), or None."""
+    last = None
+    for last in _SECTION.finditer(text, end):
+        pass
+    return None if last is None else text[last.end():]
+
+
+def _last_sentence_with(section: str, pattern: re.Pattern) -> str | None:
+    sentences = [s for s in _SENTENCE_END.split(section) if pattern.search(s)]
+    return sentences[-1] if sentences else None
+
+
+# an answer that is one number, perhaps with its unit ("18", "18 km/h", "260 sheep"): a closed form ("5\\sqrt{2}", "x^2+1")
+# is not compared number by number
+_PLAIN_NUMBER = re.compile(r"[\s$*]*-?\d+(?:[.,]\d+)*[\s$*]*(?:[A-Za-z%°²³/][A-Za-z%°²³/ .^{}]*)?")
+
+
+def summary_concludes_other(text: str, end: int, answer: str, same: Callable[[str], bool]) -> bool:
+    """Does a labelled section after ``answer`` (one number, perhaps with its unit), ending at ``end``, conclude, in its
+    last sentence with a number, on a value other than the answer (``same`` says whether a number is the answer),
+    without naming the answer there?"""
+    if _PLAIN_NUMBER.fullmatch(answer) is None:
+        return False
+    section = _last_section(text, end)
+    if section is None:
+        return False
+    sentence = _last_sentence_with(section, _NUMBER)
+    if sentence is None:
+        return False
+    numbers = list(_NUMBER.finditer(sentence))
+    if any(same(number.group()) for number in numbers):
+        return False  # the conclusion names the answer: "so together 20 + 80 + 160 = 260 sheep"
+    return _CONCLUDES.search(sentence, 0, numbers[-1].start()) is not None
+
+
+def summary_names_other_letter(text: str, end: int, letter: str, letters: str) -> bool:
+    """Does a labelled section after the letter's last mention (ending at ``end``) close its last sentence on another
+    option's letter ("... the largest ocean is the Atlantic — option A.") and never name ``letter``?"""
+    section = _last_section(text, end)
+    if section is None or re.search(rf"(?<![\w'’]){re.escape(letter)}(?![\w'’])", section):
+        return False
+    cls = re.escape(letters)
+    closing = re.search(rf"(?:\b(?i:option|choice|answer|letter)\s*|[(\[])\s*([{cls}])\b[)\]]?[^\w]*\Z", section.rstrip())
+    return closing is not None and closing.group(1) != letter
