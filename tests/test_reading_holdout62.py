@@ -1,0 +1,91 @@
+"""Rules added after the ``holdout62`` red-team split (tests/data/red_team.jsonl): multiple-choice answers that name
+the option in some way other than a bare capital letter. Tables of new realistic output both ways (not the split's
+rows, which stay a benchmark):
+
+* math multiple choice: a letter that closes the answer's last line (``x = 6. (C)``, ``**(C)**``, ``answer: (c)``,
+  ``x = 3 → C``, ``1/8, choice (D).``) is its option's value where the prompt lists the options (also as lines
+  ``A. 1`` without brackets), unless the value its line states before it, or a boxed answer, is another; a letter
+  denied ("not (C)") is none; an option's value read from its letter is not "the prompt's own expression".
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.math_forms import closing_letter, prompt_options
+
+EDGES = "How many edges does a cube have?\n\n(A) 6  (B) 8  (C) 12  (D) 24  (E) 16"
+EDGES_LINES = "How many edges does a cube have?\n\nA. 6\nB. 8\nC. 12\nD. 24\nE. 16"
+EDGES_AMC = ("How many edges does a cube have?\n\n$\\textbf{(A)}\\ 6 \\qquad \\textbf{(B)}\\ 8 \\qquad \\textbf{(C)}\\ 12"
+             " \\qquad \\textbf{(D)}\\ 24 \\qquad \\textbf{(E)}\\ 16$")
+HALF = "What is the probability that two fair coins both land tails?\n\n(A) 1/2  (B) 1/3  (C) 1/4  (D) 1/8  (E) 3/4"
+SPEED = ("A car covers 150 km in 2.5 hours. What is its average speed in km/h?\n\n"
+         "A) 50\nB) 55\nC) 60\nD) 65\nE) 75")
+WORK = "Each of the 6 faces has 4 edges and each edge borders two faces: 6 \\cdot 4 / 2 = 12."
+
+MATH_LETTERS = [
+    # genuine: the gold's letter closing the last line, with or without its value before it
+    (EDGES, WORK + " (C)", "12", 1.0),
+    (EDGES, WORK + "\n\n**(C)**", "12", 1.0),
+    (EDGES, WORK + "\n\nanswer: (c)", "12", 1.0),
+    (EDGES, "6 · 4 / 2 = 12 → C", "12", 1.0),
+    (EDGES_LINES, "6 · 4 / 2 = 12 → C", "12", 1.0),  # options on lines of their own, no bracket in the prompt
+    (EDGES_LINES, "Every face has four edges, each shared by two faces, so the answer is C", "12", 1.0),
+    (EDGES_AMC, WORK + "\n\n$\\boxed{\\textbf{(C)}}$", "12", 1.0),
+    (EDGES, WORK + "\n\nRespuesta final: la opción (C)", "12", 1.0),
+    (HALF, "(1/2)^2 = 1/4, choice (C).", "\\frac{1}{4}", 1.0),
+    (HALF, "P = \\frac{1}{2} \\cdot \\frac{1}{2} = \\frac{1}{4}, i.e. (C)", "\\frac{1}{4}", 1.0),
+    (SPEED, "150 / 2.5 = 60 km/h, so the answer is C.", "60", 1.0),
+    (SPEED, "v = 150/2.5 = 60.\n\nFinal answer: (c)", "60", 1.0),
+    # hacks: another letter, a letter its line's value contradicts, a letter denied, a boxed value against the letter
+    (EDGES, WORK + " (D)", "12", 0.0),
+    (EDGES, "6 · 4 = 24 → C", "12", 0.0),  # the value stated is 24, the letter's option is 12
+    (EDGES, "6 · 4 / 2 = 12, so not (C).", "12", 0.0),
+    (EDGES, "$\\boxed{24}$\n\n(C)", "12", 0.0),
+    (EDGES, "Twelve edges, or 24 if each is counted from both ends: (C) or (D)", "12", 0.0),
+    (HALF, "(1/2)^2 = 1/4, choice (D).", "\\frac{1}{4}", 0.0),
+    (HALF, "(1/2)^3 = 1/8, choice (C).", "\\frac{1}{4}", 0.0),
+    (SPEED, "150 / 2.5 = 60 km/h, so the answer is D.", "60", 0.0),
+    (SPEED, "v = 150 · 2.5 = 375, answer (C)", "60", 0.0),
+    (EDGES.split("\n\n")[0], WORK + " (C)", "12", 0.0),  # no options listed: a letter alone says nothing
+]
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", MATH_LETTERS)
+def test_a_math_answer_closed_by_an_option_letter(prompt, completion, gold, expected):
+    assert MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("3x = 18, x = 6. (C)", ("C", "6")), ("blah\n\n**(C)**", ("C", "")), ("(1/2)^3 = 1/8, choice (D).", ("D", "1/8")),
+    ("so x = 3 → C.", ("C", "3")), ("$\\boxed{\\textbf{(B)}}$", ("B", "")), ("Answer: c", ("C", "")),
+    ("x = 0, roots 2 and 3; answer B.", ("B", "")),  # the clause after "= 0" states other things: no value for B
+    ("so the integral is x^2 + C", None), ("the constant c", None), ("So the answer is not (C).", None), ("x = 5", None),
+])
+def test_closing_letter(completion, expected):
+    assert closing_letter(completion) == expected
+
+
+def test_prompt_options_without_brackets():
+    assert prompt_options(EDGES_LINES) == {"A": "6", "B": "8", "C": "12", "D": "24", "E": "16"}
+    assert prompt_options(EDGES) == prompt_options(EDGES_LINES)
+    assert prompt_options("What is 2 + 2? Answer: 4") == {}
+
+
+_CLOSINGS = ["{v}. ({L})", "x = {v} → {L}", "x = {v}, so the answer is {L}", "x = {v}\n\n**({L})**", "x = {v}, choice ({l})"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.lists(st.integers(-50, 400), min_size=4, max_size=5, unique=True), st.data())
+def test_closing_letter_paid_only_when_letter_value_and_gold_agree(values, data):
+    """With the options listed, "x = v → L" is paid exactly when L's option is the gold and v is L's option."""
+    letters = "ABCDE"[:len(values)]
+    gold, said, written = (data.draw(st.integers(0, len(values) - 1)) for _ in range(3))
+    form = data.draw(st.sampled_from(_CLOSINGS))
+    answer = "Working it out: " + form.format(L=letters[said], l=letters[said].lower(), v=values[written])
+    listed = "Pick the value.\n\n" + "\n".join(f"({letter}) {value}" for letter, value in zip(letters, values))
+    score = MathAccuracy().evaluate([listed], [answer], answer=[str(values[gold])]).scores[0]
+    assert score == float(said == gold and (written == gold or form.startswith("{v}.")))
