@@ -14,7 +14,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.math_forms import closing_letter, prompt_options
 
 EDGES = "How many edges does a cube have?\n\n(A) 6  (B) 8  (C) 12  (D) 24  (E) 16"
@@ -24,6 +26,7 @@ EDGES_AMC = ("How many edges does a cube have?\n\n$\\textbf{(A)}\\ 6 \\qquad \\t
 HALF = "What is the probability that two fair coins both land tails?\n\n(A) 1/2  (B) 1/3  (C) 1/4  (D) 1/8  (E) 3/4"
 SPEED = ("A car covers 150 km in 2.5 hours. What is its average speed in km/h?\n\n"
          "A) 50\nB) 55\nC) 60\nD) 65\nE) 75")
+ZERO = "What is 3 - 3?\n\n(A) 0\n(B) 1\n(C) 3\n(D) 6"
 WORK = "Each of the 6 faces has 4 edges and each edge borders two faces: 6 \\cdot 4 / 2 = 12."
 
 MATH_LETTERS = [
@@ -40,6 +43,7 @@ MATH_LETTERS = [
     (HALF, "P = \\frac{1}{2} \\cdot \\frac{1}{2} = \\frac{1}{4}, i.e. (C)", "\\frac{1}{4}", 1.0),
     (SPEED, "150 / 2.5 = 60 km/h, so the answer is C.", "60", 1.0),
     (SPEED, "v = 150/2.5 = 60.\n\nFinal answer: (c)", "60", 1.0),
+    (ZERO, "3 - 3 = 0 → A", "0", 1.0),  # "A" closing the line is the letter, not an article left hanging
     # hacks: another letter, a letter its line's value contradicts, a letter denied, a boxed value against the letter
     (EDGES, WORK + " (D)", "12", 0.0),
     (EDGES, "6 · 4 = 24 → C", "12", 0.0),  # the value stated is 24, the letter's option is 12
@@ -50,6 +54,8 @@ MATH_LETTERS = [
     (HALF, "(1/2)^3 = 1/8, choice (C).", "\\frac{1}{4}", 0.0),
     (SPEED, "150 / 2.5 = 60 km/h, so the answer is D.", "60", 0.0),
     (SPEED, "v = 150 · 2.5 = 375, answer (C)", "60", 0.0),
+    (ZERO, "3 - 3 = 6 → A", "0", 0.0),
+    (ZERO, "3 - 3 = 0, so the answer is A", "0", 1.0),
     (EDGES.split("\n\n")[0], WORK + " (C)", "12", 0.0),  # no options listed: a letter alone says nothing
 ]
 
@@ -89,3 +95,65 @@ def test_closing_letter_paid_only_when_letter_value_and_gold_agree(values, data)
     listed = "Pick the value.\n\n" + "\n".join(f"({letter}) {value}" for letter, value in zip(letters, values))
     score = MathAccuracy().evaluate([listed], [answer], answer=[str(values[gold])]).scores[0]
     assert score == float(said == gold and (written == gold or form.startswith("{v}.")))
+
+
+# --- choice: an option named by its position or number, counted through one option list ---------------------------
+
+SEARCH = ("What is the worst-case time complexity of binary search on a sorted array of n elements?\n\n"
+          "A. O(1)\nB. O(n)\nC. O(n^2)\nD. O(log n)\nE. O(n log n)\n\nAnswer with the letter of the correct option.")
+KIDNEY = ("Which organ filters blood to produce urine?\n\nA. Liver\nB. Kidney\nC. Spleen\nD. Pancreas\nE. Lung\n\n"
+          "Options are also numbered 1-5 in the same order; answer with the letter or the number.")
+GAS = ("Which gas do plants take in for photosynthesis?\n\nA. Oxygen\nB. Nitrogen\nC. Carbon dioxide\nD. Helium\n\n"
+       "Answer with the letter of the correct option.")
+
+CHOICE_POSITIONS = [
+    # genuine: the position, the number and the text agree
+    (SEARCH, "It's the fourth option: each comparison halves the interval, giving O(log n).", "D", 1.0),
+    (SEARCH, "The fourth option, O(log n) -- the interval halves at every step.", "D", 1.0),
+    (SEARCH, "La cuarta opción: O(log n), porque el intervalo se divide a la mitad.", "D", 1.0),
+    (KIDNEY, "B, i.e. option 2", "B", 1.0),
+    (KIDNEY, "The nephrons filter the blood: option 2, i.e. B.", "B", 1.0),
+    (KIDNEY, "The answer is B (choice #2).", "B", 1.0),
+    (GAS, "Between A and C, the second option is right: plants fix carbon dioxide.", "C", 1.0),
+    (GAS, "Of A and C, the last option: carbon dioxide.", "C", 1.0),
+    (GAS, "Out of A or C, the first option is what plants release, not what they take in, so the answer is C.", "C", 1.0),
+    # hacks: a position or number beside the gold's letter or text that names another option
+    (SEARCH, "It's the third option: each comparison halves the interval, giving O(log n).", "D", 0.0),
+    (SEARCH, "The second option -- O(log n), since the interval halves.", "D", 0.0),
+    (SEARCH, "Es la tercera opción: O(log n), el intervalo se divide a la mitad.", "D", 0.0),
+    (KIDNEY, "B, i.e. option 4", "B", 0.0),
+    (KIDNEY, "The answer is B (choice #1).", "B", 0.0),
+    (KIDNEY, "The nephrons filter the blood: option 3, i.e. B.", "B", 0.0),
+    (GAS, "Between A and D, the second option is the right one -- it's what plants take in.", "C", 0.0),
+    (GAS, "Of A, C and D, the first option is the one plants use.", "C", 0.0),
+    (GAS, "Using zero-based indexing over the options, my answer is option 2.", "C", 0.0),  # a number alone names none
+]
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", CHOICE_POSITIONS)
+def test_an_option_named_by_position_or_number(prompt, completion, gold, expected):
+    assert ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected
+
+
+_ORDINALS = ["first", "second", "third", "fourth", "fifth"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from("ABCDE"), min_size=2, max_size=4, unique=True), st.data())
+def test_an_ordinal_counts_in_the_letters_its_sentence_picks_from(listed, data):
+    """"Between X and Y, the n-th option" is the n-th of the letters listed, whatever their order."""
+    position = data.draw(st.integers(0, len(listed) - 1))
+    last = data.draw(st.booleans()) and position == len(listed) - 1
+    names = ", ".join(listed[:-1]) + " and " + listed[-1]
+    completion = f"{data.draw(st.sampled_from(['Between', 'Of', 'Among']))} {names}, the {'last' if last else _ORDINALS[position]} option is correct."
+    letter, _ = extract_letter(completion, "ABCDE", {letter: f"option text {letter.lower()}" for letter in "ABCDE"})
+    assert letter == listed[position]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from("ABCDE"), st.integers(1, 5), st.sampled_from(["{L}, i.e. option {n}", "The answer is {L}, that is option {n}.", "option {n}, that is {L}",
+                                                                     "The answer is {L} (choice #{n})."]))
+def test_a_letter_and_its_option_number_must_agree(letter, number, form):
+    completion = form.format(L=letter, n=number)
+    found, _ = extract_letter(completion, "ABCDE", {x: f"text {x.lower()}" for x in "ABCDE"})
+    assert found == (letter if "ABCDE"[number - 1] == letter else None)

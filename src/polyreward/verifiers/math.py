@@ -212,9 +212,12 @@ def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any,
     letter that closes the completion's last line (:func:`.math_forms.closing_letter`: "x = 6. (C)", "**(C)**",
     "answer: (c)", "x = 3 → C"), unless the value that line states before it, or a boxed or anchored answer, is
     another. Without options in the prompt the value beside a letter is read, and a letter alone stays unread."""
-    if prediction is None or not prediction.text or reference.kind in ("letter", "invalid") or prompt is None or is_missing(prompt):
+    cut_off = prediction is not None and prediction.source == "truncated"  # "x = 0 → A" read as an article left hanging
+    if prediction is None or not (prediction.text or cut_off) or reference.kind in ("letter", "invalid") or prompt is None or is_missing(prompt):
         return prediction
     closing = closing_letter(completion) if completion and not prediction.letter else None
+    if cut_off and closing is None:
+        return prediction
     if closing is not None and (options := prompt_options(prompt_text(prompt))).get(closing[0]):
         return _closing_option(prediction, options[closing[0]], closing)
     alone = None if prediction.letter else option_label(prediction.text)
@@ -239,7 +242,7 @@ def _closing_option(prediction: Prediction, option: str, closing: tuple[str, str
     letter, stated = closing
     held = prepare_reference(option)
     found = [_prepared(stated, "option")] if stated else []
-    if prediction.source != "last_number" and closing_letter(prediction.text) is None:
+    if prediction.text and prediction.source != "last_number" and closing_letter(prediction.text) is None:
         found.append(replace(prediction, letter=""))
     for value in found:
         verdict = compare_cheap(held, "", value) if value is not None else None
