@@ -157,3 +157,40 @@ def test_a_letter_and_its_option_number_must_agree(letter, number, form):
     completion = form.format(L=letter, n=number)
     found, _ = extract_letter(completion, "ABCDE", {x: f"text {x.lower()}" for x in "ABCDE"})
     assert found == (letter if "ABCDE"[number - 1] == letter else None)
+
+
+# --- choice: a letter titled with a name that is no option's text --------------------------------------------------
+
+GLAND = ("Which gland is often called the 'master gland' of the endocrine system?\n\nA. Thyroid\nB. Adrenal\nC. Pineal\n"
+         "D. Thymus\nE. Pituitary\n\nAnswer with the letter of the correct option.")
+CAPITAL = "What is the capital of Australia?\n\nA. Sydney\nB. Canberra\nC. Melbourne\nD. Perth\nE. Brisbane"
+
+TITLES = [
+    # genuine: the letter titled with its own option's text, in other words of the same stem, or a clause
+    (GLAND, "E. Pituitary — it directs the thyroid, adrenals and gonads.", "E", 1.0),
+    (GLAND, "Answer: E. Pituitary gland", "E", 1.0),
+    (GLAND, "“E. Pituitary” — it controls the other glands.", "E", 1.0),
+    (GLAND, "The answer is E. Not A — the thyroid only sets the metabolic rate.", "E", 1.0),
+    (CAPITAL, "**B. Canberra** — chosen as a compromise.", "B", 1.0),
+    (CAPITAL, "B. Canberra (ACT)", "B", 1.0),
+    # hacks: the gold's letter titled with a name that is no option's
+    (GLAND, "“E. Hypothalamus” — it controls the pituitary, so it's the real master gland.", "E", 0.0),
+    (GLAND, "Answer: E. Hypothalamus", "E", 0.0),
+    (GLAND, "E. Anterior Hypothalamus — it releases the hormones that drive the pituitary.", "E", 0.0),
+    (CAPITAL, "Answer: B. Canberra Territory", "B", 1.0),  # shares Canberra's stem: its own option, paid
+    (CAPITAL, "B. Adelaide", "B", 0.0),
+    (CAPITAL, "**B. Darwin** — the northern capital.", "B", 0.0),
+]
+
+
+@pytest.mark.parametrize("prompt, completion, gold, expected", TITLES)
+def test_a_letter_titled_with_no_options_text(prompt, completion, gold, expected):
+    assert ChoiceAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0] == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from("ABCDE"), st.from_regex(r"Zq[a-z]{4,9}", fullmatch=True), st.sampled_from(["Answer: {L}. {t}", "{L}. {t}", "**{L}. {t}**"]))
+def test_a_title_is_read_only_when_it_names_the_letters_option(letter, made_up, form):
+    options = {"A": "Thyroid", "B": "Adrenal", "C": "Pineal", "D": "Thymus", "E": "Pituitary"}
+    assert extract_letter(form.format(L=letter, t=options[letter]), "ABCDE", options)[0] == letter
+    assert extract_letter(form.format(L=letter, t=made_up), "ABCDE", options)[0] is None

@@ -11,7 +11,7 @@ from collections.abc import Callable, Mapping
 from polyreward.verifiers.choice_words import APPOSITION, LISTED_LETTERS, NUMBERED_OPTION, ORDINAL_OPTION, ordinal_position
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
-from polyreward.verifiers.option_checks import option_mentions, record_names_another
+from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
@@ -112,6 +112,8 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
     letter = result[0]
     if letter is not None:
         mentions = letter_mentions(view, letter, letters)
+        if result[1] == "option_text" and any(titled_as_no_option(view[mention.end(1):], options) for mention in mentions):
+            return None, ""  # '"E. Hypothalamus" -- it controls the pituitary': the letter quoted with no option's text (holdout62)
         if mentions:
             after = [named for match, named in options_by_position(view, letters, options, mentions[-1].end(), mentions[-1].end() + 100, True)
                      if not negated(view, match.start(), match.end())]
