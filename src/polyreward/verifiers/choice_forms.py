@@ -8,10 +8,10 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from polyreward.verifiers.choice_words import APPOSITION, ORDINAL_OPTION, ordinal_position
+from polyreward.verifiers.choice_words import APPOSITION, LISTED_LETTERS, NUMBERED_OPTION, ORDINAL_OPTION, ordinal_position
 from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
-from polyreward.verifiers.option_checks import record_names_another
+from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL
@@ -79,19 +79,30 @@ def labelled_otherwise(view: str, at: int, letter: str, letters: str) -> bool:
 # holdout26), in the languages of :data:`.choice_words.ORDINALS` ("la segunda opción", "первый вариант"; holdout41)
 
 
-def options_by_position(text: str, letters: str, options, start: int = 0, end: int | None = None) -> list[tuple[re.Match, str]]:
+def options_by_position(text: str, letters: str, options, start: int = 0, end: int | None = None, numbers: bool = False) -> list[tuple[re.Match, str]]:
     """Each option ``text[start:end]`` names by its position, with its letter (in the options' order when they are
-    known, else ``letters``; "last" only when they are known)."""
+    known, else ``letters``; "last" only when they are known): by an ordinal ("the third option") or, with ``numbers``,
+    by its number ("option 4", :data:`.choice_words.NUMBERED_OPTION`), both counted through the one option list. A
+    number is read only to check a letter it stands beside ("B, i.e. option 4"): alone, "option 1" may count from zero
+    or from one (holdout21), so it names no option. An ordinal counts
+    in the letters its sentence picks from right before it when it names them ("Between A and D, the second option"
+    is D: :data:`.choice_words.LISTED_LETTERS`; holdout62)."""
     order = sorted(options) if options else list(letters)
     found = []
-    for match in ORDINAL_OPTION.finditer(text, start, len(text) if end is None else end):
+    stop = len(text) if end is None else end
+    for match in ORDINAL_OPTION.finditer(text, start, stop):
+        listed = LISTED_LETTERS.search(text[max(0, match.start() - 80):match.start()])
+        among = re.findall(r"[A-J]", listed.group("list")) if listed else order
         position = ordinal_position(match)
         if position == -1:
-            if options:
-                found.append((match, order[-1]))
-        elif position < len(order):
-            found.append((match, order[position]))
-    return found
+            if options or listed:
+                found.append((match, among[-1]))
+        elif position < len(among):
+            found.append((match, among[position]))
+    for match in NUMBERED_OPTION.finditer(text, start, stop) if numbers else ():
+        if int(match.group(1)) <= len(order):
+            found.append((match, order[int(match.group(1)) - 1]))
+    return sorted(found, key=lambda pair: pair[0].start())
 
 
 def checked_by_position(view: str, result: tuple[str | None, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
@@ -101,15 +112,27 @@ def checked_by_position(view: str, result: tuple[str | None, str], letters: str,
     letter = result[0]
     if letter is not None:
         mentions = letter_mentions(view, letter, letters)
+        if result[1] == "option_text" and any(titled_as_no_option(view[mention.end(1):], options) for mention in mentions):
+            return None, ""  # '"E. Hypothalamus" -- it controls the pituitary': the letter quoted with no option's text (holdout62)
         if mentions:
-            after = [named for match, named in options_by_position(view, letters, options, mentions[-1].end(), mentions[-1].end() + 100)
+            after = [named for match, named in options_by_position(view, letters, options, mentions[-1].end(), mentions[-1].end() + 100, True)
                      if not negated(view, match.start(), match.end())]
             # ... or right before it, joined to it as the same option ("the second option (C)", "die erste Option,
             # also E", "lựa chọn thứ hai, tức D"; holdout41)
-            before = [named for match, named in options_by_position(view, letters, options, max(0, mentions[-1].start(1) - 80), mentions[-1].start(1))
+            before = [named for match, named in options_by_position(view, letters, options, max(0, mentions[-1].start(1) - 80), mentions[-1].start(1), True)
                       if APPOSITION.fullmatch(view, match.end(), mentions[-1].start(1)) and not negated(view, match.start(), match.end())]
             if any(named != letter for named in after + before):
                 return None, ""
+        elif result[1] == "option_text" and options.get(letter):
+            # the option named by its text, and in the same sentence another named by its position ("It's the third
+            # option: ... giving O(log n)" where O(log n) is D): which one is meant? (holdout62)
+            said = list(option_mentions(view, options[letter], across_markup=True))
+            if said:
+                start = max(view.rfind(stop, 0, said[-1].start()) for stop in (". ", "! ", "? ", "\n")) + 1
+                ends = [at for at in (view.find(stop, said[-1].end()) for stop in (". ", "! ", "? ", "\n")) if at >= 0]
+                if any(named != letter and not negated(view, match.start(), match.end())
+                       for match, named in options_by_position(view, letters, options, start, min(ends, default=len(view)), True)):
+                    return None, ""
         return result
     sentence = max(view.rstrip().rfind(stop, 0, len(view.rstrip()) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
     named = options_by_position(view, letters, options, max(sentence, len(view) - 400))  # (its last 400 characters: linear time)

@@ -84,6 +84,15 @@ def ordinal_position(match: re.Match) -> int:
     return -1 if position == 5 else position
 
 
+# an option named by its number, where the options are numbered too ("B, i.e. option 4", "choice #2", "option (3)";
+# holdout62): not a count or an ordinal suffix ("option 2nd", "choice 1.5")
+NUMBERED_OPTION = re.compile(r"\b(?:option|choice)[^\S\n]*(?:#|no\.[^\S\n]*|number[^\S\n]+)?\(?([1-9])\)?(?![\d.,]\d|\w)", re.IGNORECASE)
+# the options a sentence picks from before naming one by its position ("Between A and D, the second option",
+# "Of B, C and E, the last one", "out of A or C, the first"; holdout62): the position counts in that list
+LISTED_LETTERS = re.compile(r"\b(?i:between|of|from|among|out\s+of)\s+(?i:(?:the\s+)?(?:options?|choices?)\s+)?"
+                            r"(?P<list>[A-J](?:\s*,\s*[A-J])*,?\s+(?i:and|or|&)\s+[A-J])(?![\w])[^.!?\n]*\Z")
+
+
 # "that is" between an option named by its position and its letter: "the second option (C)", "die erste Option, also
 # E", "первый вариант — C", "lựa chọn thứ hai, tức D", "üçüncü şık, B", "二番目の選択肢、D", "세 번째 보기인 C"
 APPOSITION = re.compile(

@@ -57,7 +57,7 @@ from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
 from polyreward.verifiers.rounded_final import approximated_value
-from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import coarser_factorisation, parse_polynomial
@@ -218,13 +218,21 @@ def _prepared(answer: str, source: str, letter: str = "") -> Prediction | None:
     return Prediction(text, source, numeral, _false_equation(text) if "=" in text else False, letter)
 
 
-def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any) -> Prediction | None:
+def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any, completion: str = "") -> Prediction | None:
     """The answer read against the options the prompt lists (:func:`.math_forms.prompt_options`), where the gold is a
     value: a letter written beside a value its option does not hold is no committed answer ("(C) 9" where (C) is 3:
-    which of the two is meant?); a letter alone is its option's value ("answer (B)." where (B) is 6). Without options
-    in the prompt the value beside a letter is read, and a letter alone stays unread."""
-    if prediction is None or not prediction.text or reference.kind in ("letter", "invalid") or prompt is None or is_missing(prompt):
+    which of the two is meant?); a letter alone is its option's value ("answer (B)." where (B) is 6), and so is a
+    letter that closes the completion's last line (:func:`.math_forms.closing_letter`: "x = 6. (C)", "**(C)**",
+    "answer: (c)", "x = 3 → C"), unless the value that line states before it, or a boxed or anchored answer, is
+    another. Without options in the prompt the value beside a letter is read, and a letter alone stays unread."""
+    cut_off = prediction is not None and prediction.source == "truncated"  # "x = 0 → A" read as an article left hanging
+    if prediction is None or not (prediction.text or cut_off) or reference.kind in ("letter", "invalid") or prompt is None or is_missing(prompt):
         return prediction
+    closing = closing_letter(completion) if completion and not prediction.letter else None
+    if cut_off and closing is None:
+        return prediction
+    if closing is not None and (options := prompt_options(prompt_text(prompt))).get(closing[0]):
+        return _closing_option(prediction, options[closing[0]], closing)
     alone = None if prediction.letter else option_label(prediction.text)
     if not prediction.letter and (alone is None or alone[1]):
         return prediction
@@ -235,6 +243,25 @@ def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any)
         return Prediction("", "letter and value disagree") if held is not None and held.score == 0.0 and held.reason == "not_equal" else prediction
     option = options.get(alone[0]) if alone is not None else None
     return (_prepared(option, "option", alone[0]) or prediction) if option else prediction
+
+
+
+
+def _closing_option(prediction: Prediction, option: str, closing: tuple[str, str]) -> Prediction:
+    """The value of the option whose letter closes the answer (:func:`_as_option`), or no answer when a value stated
+    for it disagrees: the one its line writes before it (``x = 5. (C)`` where (C) is 6) or an answer the reader found
+    elsewhere (``\\boxed{5}`` then ``(C)``, ``x = 5`` then ``**(C)**``); neither the label itself nor the last number of
+    the work (``1.25 × 0.8 = 1`` then ``**(C)**``: a factor, not the answer) states a value for it."""
+    letter, stated = closing
+    held = prepare_reference(option)
+    found = [_prepared(stated, "option")] if stated else []
+    if prediction.text and prediction.source != "last_number" and closing_letter(prediction.text) is None:
+        found.append(replace(prediction, letter=""))
+    for value in found:
+        verdict = compare_cheap(held, "", value) if value is not None else None
+        if verdict is not None and verdict.score == 0.0 and verdict.reason == "not_equal":
+            return Prediction("", "letter and value disagree")
+    return _prepared(option, "option", letter) or prediction
 
 
 def compare_cheap(
@@ -611,7 +638,7 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
         return Verdict(None, "gold_unparseable", rule="a number too long to write out")
     reference = prepare_reference(gold)
     text = completion_text(pred)
-    prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt)
+    prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt, text)
     cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap

@@ -19,6 +19,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.closing_remarks import magnitude
+from polyreward.verifiers.commitment import hedged, negated
 from polyreward.verifiers.math_canonical import canonical, split_top
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
@@ -136,12 +137,58 @@ def option_label(text: str) -> tuple[str, str] | None:
 
 
 def prompt_options(prompt: str) -> dict[str, str]:
-    """The options a math prompt lists, {letter: value}: on lines of their own (``(A) 13``) or, read through their
-    markup, in a run on one line (AMC's ``$\\textbf{(A)}\\ 16\\qquad\\textbf{(B)}\\ 17 ...$``); ``{}`` when none."""
-    if "(" not in prompt and ")" not in prompt:
+    """The options a math prompt lists, {letter: value}: on lines of their own (``(A) 13``, ``A. 1``) or, read through
+    their markup, in a run on one line (AMC's ``$\\textbf{(A)}\\ 16\\qquad\\textbf{(B)}\\ 17 ...$``); ``{}`` when none."""
+    if _OPTION_MARK.search(prompt) is None:  # (speed: no bracket and no line that opens with "A." or "A:")
         return {}
     options = options_in_prompt(prompt) or options_in_prompt(read_through(prompt))
     return {letter: value.strip().strip("$").strip() for letter, value in options.items()}
+
+
+_OPTION_MARK = re.compile(r"[()]|^[ \t]*A[.:]", re.MULTILINE)
+# an option's letter that closes the last line of a math answer, read through its markup: "x = 6. (C)", "**(C)**",
+# "1/8, choice (D).", "answer: (c)", "x = 3 → C", "roots 2 and 3; answer B", "$\\boxed{\\textbf{(B)}}$"
+_LETTER_IN_MARKUP = re.compile(r"\\(?:boxed|textbf|text|mathbf|mathrm)\s*\{\s*(\([A-Ja-j]\)|[A-Ja-j])\s*\}")
+_CLOSING_LETTER = re.compile(r"(?:\A|(?<=[\s,;:.]))(?P<word>(?:(?:the|my)\s+)?(?:final\s+)?(?:answer|choice|option)(?:\s+is)?\s*:?\s*)?"
+                             r"(?:\((?P<bracketed>[A-Ja-j])\)|(?P<bare>[A-Ja-j]))[^\S\n]*[.!]?[^\S\n]*\Z", re.IGNORECASE)
+_ARROW_BEFORE = re.compile(r"(?:→|->|=>|⇒|\\(?:Rightarrow|to|implies)(?![A-Za-z]))\s*\Z")
+# where a value written after "=" ends: a comma, a semicolon, a full stop, an arrow, or a word after a space
+_VALUE_END = re.compile(r"[,;]|\.(?=\s|\Z)|→|->|=>|⇒|\s(?=[^\W\d_]{2,})")
+
+# what may stand between that value and the letter: punctuation, an arrow and the words that join a value to its label
+_CONNECTIVES = re.compile(r"(?:[\s,;.:]|→|->|=>|⇒|\\(?:Rightarrow|to|implies)(?![A-Za-z])|i\.\s?e\.|\b(?:so|thus|hence|therefore|which|that|is|"
+                          r"the|my|final|answer|choice|option|correct|gives?)\b)*", re.IGNORECASE)
+
+
+def closing_letter(completion: str) -> tuple[str, str] | None:
+    """The option letter that closes a math answer's last line, upper-cased, and the value that line states for it
+    right before (the right side of its last ``=``, up to a comma, a stop, an arrow or a word; ``""`` when it states
+    none): ``x = 6. (C)`` -> ("C", "6"), ``**(C)**`` -> ("C", ""), ``x = 3 → C`` -> ("C", "3"). The letter is one in
+    brackets, a line that is only the letter, or one after an arrow or an answer word ("answer: (c)", "choice (D)",
+    "answer B"); a lower-case letter is read in brackets or after an answer word only ("the constant c" is no
+    option). None when the last line ends on no such letter. The caller reads it through the prompt's options."""
+    lines = [line for line in completion.strip().splitlines() if line.strip()]
+    if not lines:
+        return None
+    line = _LETTER_IN_MARKUP.sub(r"\1", _LETTER_IN_MARKUP.sub(r"\1", lines[-1]))  # (twice: "\\boxed{\\textbf{(B)}}")
+    line = line.replace("**", "").replace("__", "").replace("$", "").rstrip()
+    match = _CLOSING_LETTER.search(line[-120:])
+    if match is None:
+        return None
+    before = line[:len(line) - len(line[-120:]) + match.start()]
+    letter = match.group("bracketed") or match.group("bare")
+    if match.group("bare") and not (match.group("word") or _ARROW_BEFORE.search(before) or not before.strip()):
+        return None  # "... the constant C", "x + C": a letter in the prose, not a label
+    if match.group("bare") and letter.islower() and not match.group("word"):
+        return None
+    at = len(line) - len(line[-120:]) + match.start("bracketed" if match.group("bracketed") else "bare")
+    if negated(line, at, at + 1) or hedged(line, at, at + 1):
+        return None  # "So the answer is not (C).", "maybe (B)": no letter chosen
+    rest = before.rpartition("=")[2].strip() if "=" in before else ""
+    value = _VALUE_END.split(rest, maxsplit=1)[0].strip() if rest else ""
+    if value and not _CONNECTIVES.fullmatch(rest[rest.index(value) + len(value):]):
+        value = ""  # "(x-2)(x-3) = 0, roots 2 and 3; answer B": the clause after "= 0" states other things
+    return letter.upper(), value
 
 
 _APPROXIMATION_WORD = re.compile(r"approx|about|≈|~|roughly|around|nearly")  # (speed: none of them, nothing to read)

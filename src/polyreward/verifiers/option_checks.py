@@ -100,6 +100,8 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
         return None, ""  # the letter labels another option's text: "-cos x, which is C", "C (Jupiter)", "B, un macrolide"
     if _titled_as_another_option(view[mention.end(1):], letter, options):
         return None, ""  # "**Answer: C. Thalassemia trait**", "D. Ulnar nerve — it is ...": a title of another option
+    if titled_as_no_option(view[mention.end(1):], options):
+        return None, ""  # "E. Hypothalamus — it controls the pituitary" where E is Pituitary: a title of no option
     if _glossed_as_another_option(view, mention.end(1), letter, options):
         return None, ""  # "\\boxed{D} (linear time, O(n))", "B (it blocks the P2Y12 receptor, like clopidogrel)"
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
@@ -129,6 +131,28 @@ def _titled_as_another_option(after: str, letter: str, options: Mapping[str, str
                 other != letter and _option_key(text) == key for other, text in options.items()):
             return True
     return False
+
+
+_NAME_WORD = re.compile(r"[A-Z][^\W\d_]*|of|the|and|de|la|le")
+_NOT_A_NAME = frozenset({"Not", "No", "But", "And", "Or", "So", "Also", "Because", "Since", "This", "That", "It", "The", "Yes", "Both"})
+
+
+def titled_as_no_option(after: str, options: Mapping[str, str]) -> bool:
+    """Is the letter followed by ``. `` and a title that is a name (one to three words, capitalised) naming no option:
+    none of its words shares a stem (its first five letters, or the whole of a shorter word) with a word of any
+    option's text, nor is a cognate of one (:func:`cognate_mentions`)? "E. Hypothalamus — it controls the pituitary"
+    where E is Pituitary: the label quotes its option and quotes something else, so neither is the answer (holdout62).
+    A title that is a clause ("B. RBCs carry oxygen") or holds a digit or sign is left to the other rules."""
+    title = _TITLE.match(after)
+    if title is None:
+        return False
+    words = title.group(1).strip(" \"'”“’‘*_").split()
+    if not 1 <= len(words) <= 3 or not all(_NAME_WORD.fullmatch(word) and len(word) > 1 for word in words) or words[0] in _NOT_A_NAME:
+        return False  # "C. Not B — ...", "B. A and C (...) are markers of ...": a sentence that weighs letters
+    stems = {word.lower()[:5] for text in options.values() for word in re.findall(r"[^\W_]+", text)}
+    if any(word.lower()[:5] in stems for word in words if word[0].isupper()) or cognate_mentions(title.group(1), options):
+        return False
+    return True
 
 
 # a gloss after the letter: a parenthesis right after it, or a dash and the rest of its clause

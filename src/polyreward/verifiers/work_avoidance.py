@@ -155,7 +155,8 @@ def work_avoided(reference: Any, prediction: Any, prompt: str) -> str:
     are :class:`~polyreward.verifiers.math.Reference` and ``Prediction``; ``prompt`` is squeezed by
     :func:`prompt_form` (``""`` when the row has none)."""
     shown = _PLAIN_TEX_FRACTION.sub(r"\\frac{\1}{\2}", read_through(prediction.text))  # "{7}\\over{3}" is 7/3
-    if prompt and squeeze(shown) != squeeze(read_through(reference.text)) and (
+    if prompt and prediction.source != "option" and squeeze(shown) != squeeze(read_through(reference.text)) and (
+            # (an option's value read from its letter is the prompt's by construction: the choice is the work)
             copied_from_prompt(shown, prompt) or copied_from_prompt(prediction.text, prompt)):
         return "the prompt's own expression"
     if reference.kind != "number":
