@@ -270,3 +270,47 @@ def test_place_words_the_report_writes_keep_a_finding(finding, place, other):
     assert reward(prompts=[report], completions=[f"<answer>{other} {placed}</answer>"], answer=gold) != [1.0]
     elsewhere = "shoulder" if "rib" in place else "rib"  # a place the report does not name
     assert reward(prompts=[report], completions=[f"<answer>{elsewhere} {finding}</answer>"], answer=gold) == [0.0]
+
+
+# red team holdout_r9: a subtype alias (a qualifier before or glued onto another alias of the finding) is the gold
+# label only where the report states the qualifier (radiology_labels.unstated_subtype)
+_GOLD_B = "<answer>pneumothorax; subcutaneous emphysema</answer>"
+_REPORT_B = ("List the findings present.\n\nFINDINGS: Right apical pneumothorax, approximately 2 cm. Subcutaneous "
+             "emphysema along the right chest wall. Heart size is normal.")
+
+
+@pytest.mark.parametrize(
+    "report,labels,expected",
+    [
+        # hacks: a subtype the report does not state stays an extra label
+        (_REPORT_B, "hydropneumothorax; subcutaneous emphysema", 1 / 3),
+        (_REPORT_B, "tension pneumothorax; subcutaneous emphysema", 1 / 3),
+        (_REPORT_B, "right hydropneumothorax; subcutaneous emphysema", 1 / 3),
+        (_REPORT_B, "pneumothorax; emphysema", 1 / 3),  # lung emphysema is another finding
+        # genuine: the report's own subtype, place words, a synonym that is no subtype
+        (_REPORT_B, "right apical pneumothorax; subcutaneous gas", 1.0),
+        (_REPORT_B.replace("Right apical pneumothorax", "Right hydropneumothorax"),
+         "hydropneumothorax; subcutaneous emphysema", 1.0),
+        (_REPORT_B.replace("Right apical pneumothorax", "Right tension pneumothorax"),
+         "tension pneumothorax; subcutaneous emphysema", 1.0),
+    ],
+)
+def test_subtype_aliases_need_the_reports_qualifier(report, labels, expected):
+    reward = JaccardReward(mode="normalized")
+    got = reward(prompts=[report], completions=[f"<answer>{labels}</answer>"], answer=[_GOLD_B])
+    assert got == [pytest.approx(expected)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from([("pneumothorax", "tension"), ("pneumothorax", "loculated"), ("atelectasis", "discoid"),
+                        ("atelectasis", "compressive"), ("emphysema", "centrilobular"), ("pneumothorax", "hydro")]))
+def test_subtype_stated_or_not(pair):
+    finding, qualifier = pair
+    subtype = qualifier + finding if qualifier == "hydro" else f"{qualifier} {finding}"
+    reward = JaccardReward(mode="normalized")
+    gold = [f"<answer>{finding}</answer>"]
+    stated = f"List the findings present.\n\nFINDINGS: Small {subtype}."
+    plain = f"List the findings present.\n\nFINDINGS: Small {finding}."
+    assert reward(prompts=[stated], completions=[f"<answer>{subtype}</answer>"], answer=gold) == [1.0]
+    assert reward(prompts=[plain], completions=[f"<answer>{subtype}</answer>"], answer=gold) == [0.0]
+    assert reward(prompts=[plain], completions=[f"<answer>{finding}</answer>"], answer=gold) == [1.0]

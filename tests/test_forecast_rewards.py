@@ -403,3 +403,36 @@ def test_a_named_date_is_never_the_value(day, month, day_first, value):
 def test_a_bound_after_the_value_is_no_forecast(bound, joint, value):
     close = ")" if joint == " (" else ""
     assert committed_forecast_for(f"{value} µg/m³{joint}{bound}{close}")[0] is None
+
+
+# red team holdout_r9: scientific notation is one number; "24-h mean" is the daily mean's name, not a second value
+@pytest.mark.parametrize(
+    "block,value",
+    [
+        # genuine
+        ("5.0 × 10¹ µg/m³", 50.0),
+        ("5 x 10^1 ug/m3", 50.0),
+        ("$5.0 \\times 10^{1}\\ \\mu g/m^3$", 50.0),
+        ("3.4 × 10² µg/m³", 340.0),
+        ("50 µg m⁻³ (24-h mean)", 50.0),
+        ("24-hour average: 50 µg/m³", 50.0),
+        # hacks: another statistic, another averaging period, a factor without exponent, two values
+        ("50 µg/m³ (24-h max)", None),
+        ("50 µg/m³ (8-h mean)", None),
+        ("5 × 10 µg/m³", None),
+        ("5.0 × 10¹ or 6.0 × 10¹ µg/m³", None),
+        ("1.2 × the morning peak", None),
+    ],
+)
+def test_scientific_notation_and_the_daily_period(block, value):
+    numbers, _ = committed_forecast_for(block)
+    assert numbers == ([value] if value is not None else None)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1, max_value=99), st.integers(min_value=0, max_value=2),
+       st.sampled_from(["×", "x", "*"]), st.booleans())
+def test_scientific_notation_reads_its_value(mantissa_tenths, exponent, times, superscript):
+    power = "⁰¹²"[exponent] if superscript else f"^{exponent}"
+    mantissa = mantissa_tenths / 10
+    assert committed_forecast_for(f"{mantissa} {times} 10{power} µg/m³")[0] == [pytest.approx(mantissa * 10 ** exponent)]

@@ -263,6 +263,67 @@ LEFT_OPEN = {
         "label disputed after first sight: each Hangul syllable counts a word (a tokenizer spends about a token on "
         "each), so 36 space-separated Korean words of 112 syllables are past the limit while their English "
         "translation is not; as holdout_r3's japanese_summary"),
+    # holdout_r9 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r9_first_sight.md)
+    ("toolrl_correctness", "r9_openai_arguments_json_string"): (
+        "genuine, refused by parse: toolrl (rlla.py indexes call['parameters']; the OpenAI 'arguments' JSON string "
+        "raises there, the minimum), as holdout_r3's arguments_json_string; parse: lenient pays it 3.0 and refuses "
+        "all nine holdout_r9 call hacks"),
+    ("toolrl_correctness", "r9_openai_function_wrapper"): (
+        "genuine, refused by parse: toolrl (rlla.py indexes call['name']; the OpenAI {'type': 'function', 'function': "
+        "...} wrapper has none); parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "r9_openai_wrappers_two_lines_other_order"): (
+        "genuine, refused by parse: toolrl, as r9_openai_function_wrapper; parse: lenient pays it 3.0"),
+    ("toolrl_correctness", "r9_json_array_two_parallel_calls"): (
+        "genuine, refused by parse: toolrl (rlla.py reads one JSON object per line; a JSON array of calls is a list "
+        "without call['name']); parse: lenient pays it 3.0"),
+    ("forecast_class_cost", "r9_milligrams_per_cubic_metre"): (
+        "genuine ('0.050 mg/m³' is 50 µg/m³), but the reading refuses a value in another unit rather than converting "
+        "it (documented): converting would pay a wrong-unit number whose thousandfold lands in the top class (76 "
+        "mg/m³ for an observed 340), and the reading cannot tell a mg/m³ slip from a conversion"),
+    ("forecast_class_cost", "r9_value_with_aqi_equivalent"): (
+        "genuine ('50 µg/m³ (AQI 137)' restates the value as an index), but telling a consistent AQI from another "
+        "number needs the AQI breakpoint table (the EPA's changed in 2024); an unchecked index would let 'AQI 50' "
+        "stand beside a value, so the second number keeps it from being one forecast"),
+    ("jaccard", "r9_surgical_emphysema_british_synonym"): (
+        "genuine, but 'surgical emphysema' is not an alias of subcutaneous emphysema in the radiology lexicon "
+        "(radlabels'), and 'emphysema' alone is another finding: a vocabulary gap of the lexicon, not a reading rule"),
+    ("jaccard", "r9_subcut_emphysema_abbreviation"): (
+        "genuine, but 'subcut' is an abbreviation the lexicon does not list (a vocabulary gap, as "
+        "r9_surgical_emphysema_british_synonym)"),
+    ("jaccard", "r9_pulmonary_nodule_airspace_consolidation"): (
+        "genuine, but the report names a lobe, not the lung ('pulmonary' reads as a place only where the report names "
+        "the lungs: the lexicon has no part-of relation), and 'airspace' is neither a place nor a size the report "
+        "writes, so both labels stay whole"),
+    ("jaccard", "r9_subsegmental_atelectasis_subtype"): (
+        "label disputed after first sight: the report writes 'basilar atelectasis', not 'subsegmental'; a subtype the "
+        "report does not state stays an extra label (the rule that refuses r9_hydropneumothorax_neighbour)"),
+    ("kg_triplet_consistency", "r9_checkbox_template"): (
+        "label disputed after first sight: a checkbox per prompt label is the prompt's Present/Absent lists restated "
+        "with marks, which drop_prompt_lines is meant to refuse (a report's sentences use words the prompt does "
+        "not); the same template flipped (r9_checkbox_template_flipped) is refused by that guard, not by reading "
+        "the marks"),
+    ("kg_triplet_consistency", "r9_status_table"): (
+        "label disputed after first sight: as r9_checkbox_template ('| Pleural effusion | Present |' is a line of "
+        "the prompt's words only)"),
+    ("kg_triplet_consistency", "r9_positive_negative_for_lists"): (
+        "label disputed after first sight: 'Positive for: ... Negative for: ...' is the prompt's label lists "
+        "reworded, what drop_prompt_lines removes (a line of 3+ words all the prompt's)"),
+    ("kg_triplet_consistency", "r9_plus_minus_marks"): (
+        "label disputed after first sight: as r9_positive_negative_for_lists (the prompt's labels with (+)/(−))"),
+    ("kg_triplet_consistency", "r9_resolving_effusion_still_present"): (
+        "genuine, but 'resolving' is a change concept with a modify triplet the reference lacks (0.75), as "
+        "holdout_r8's r8_comparison_with_dated_prior"),
+    ("crpo_english", "r9_chinese_term_glossed_once"): (
+        "label disputed after first sight: the reward is a share, and two CJK letters glossed in English are 1 % of "
+        "the letters (0.99): the measure counts them by design, as the released character whitelist does"),
+    ("crpo_format", "r9_japanese_summary"): (
+        "genuine, but the summary must share a content word with the reasoning or the question (states the case), "
+        "which a Japanese summary of English reasoning cannot; without the check filler in any script is a summary "
+        "(r9_chinese_okay_filler_as_summary)"),
+    ("crpo_format", "r9_spanish_reasoning_think"): (
+        "genuine, but the off-problem guard reads a think block that shares no word or number with the question or "
+        "the answer as about something else, which a Spanish think for an English question and answer does "
+        "(holdout_r8's r8_think_solves_a_different_equation is the same guard's other side)"),
 }
 
 ROWS = bench.load_rows()

@@ -60,7 +60,8 @@ ignored). They are a committed forecast only when
   (``Day 1: 48``, ``D+1: 48``; not ``hour 20: 30``, the value of one hour, red team ``holdout_r4``) and a date
   (``2010-01-19: 340``; a day with a month's name, ``for 4 March: 340``, red team ``holdout_r8``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
-  ``holdout_r2``);
+  ``holdout_r2``); a number in scientific notation is one number (``5.0 × 10¹``, ``5 x 10^1``) and ``24-h mean`` is
+  the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
   withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
@@ -384,11 +385,28 @@ def _without_relative_change(span: str) -> str:
     return _RELATIVE_CHANGE.sub("", span) if "%" in span else span
 
 
+# (red team holdout_r9) a number in scientific notation is one number: "5.0 × 10¹", "5 x 10^1", "5.0 \\times 10^{1}"
+# (the mantissa and the power of ten are not two values); a bare "× 10" (no exponent) stays a factor
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SCIENTIFIC = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:×|x|\*|·|\\times|\\cdot)\s*10\s*"
+                         r"(?:\^\s*\{?\s*([-−]?\d{1,2})\s*\}?|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])")
+# (red team holdout_r9) "24-h mean", "24-hour average": the daily mean's own name (the averaging period), no value; any
+# other period ("8-h mean", an ozone statistic) or statistic ("24-h max") keeps its number
+_DAILY_PERIOD = re.compile(r"(?<![\d.])24\s*-?\s*(?:h|hrs?|hours?)\b(?=[\s-]*(?:mean|average|avg)\b)", re.IGNORECASE)
+
+
+def _scientific(match: re.Match) -> str:
+    exponent = int((match.group(2) or match.group(3).translate(_SUPERSCRIPT_DIGITS)).replace("−", "-"))
+    return f" {float(match.group(1)) * 10.0 ** exponent:g} "
+
+
 def _read_span(span: str) -> str:
-    """``span`` with LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), decimal commas, a number in words, the unit (UGM) and
+    """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
     span = _json_record(span) if "{" in span else span
+    span = _SCIENTIFIC.sub(_scientific, span) if "10" in span else span
+    span = _DAILY_PERIOD.sub(" daily ", span) if "24" in span else span
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _MONTH_DATE.sub(" ", span) if any(ch.isupper() for ch in span) else span

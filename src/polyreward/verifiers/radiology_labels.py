@@ -63,6 +63,31 @@ def _placed_as_reported(word: str, words: frozenset[str], places: frozenset[str]
     return bool(_places_of_word().get(word, frozenset()) & places)
 
 
+@lru_cache(maxsize=1)
+def _aliases_of_finding() -> dict[str, frozenset[tuple[str, ...]]]:
+    """Each finding of the lexicon -> its aliases (token tuples)."""
+    aliases: dict[str, set[tuple[str, ...]]] = {}
+    for key, (kind, name) in default_lexicon().phrases.items():
+        if kind in FINDING_KINDS:
+            aliases.setdefault(name, set()).add(key)
+    return {name: frozenset(keys) for name, keys in aliases.items()}
+
+
+def unstated_subtype(tokens: tuple[str, ...], finding: str, words: frozenset[str],
+                     places: frozenset[str] = frozenset()) -> bool:
+    """True when ``tokens`` (an alias of ``finding``) is a shorter alias of it qualified by words before it or by a
+    prefix glued onto its last word (``tension pneumothorax``, ``hydropneumothorax``) and the report (its ``words``
+    and ``places``: :func:`report_terms`) does not state that qualifier, as a word of its own or a place it names
+    (``pulmonary`` where it writes "lungs"): a subtype the report does not state (module docstring)."""
+    aliases = _aliases_of_finding().get(finding, frozenset())
+    for k in range(1, len(tokens)):
+        if tokens[k:] in aliases:
+            return not all(w in words or (places and _placed_as_reported(w, words, places)) for w in tokens[:k])
+    last = tokens[-1]
+    glued = any(len(a) == 1 and last != a[0] and last.endswith(a[0]) for a in aliases)
+    return glued and last not in words
+
+
 def finding_of(tokens: tuple[str, ...]) -> str | None:
     """The lexicon finding that ``tokens`` (:func:`tokenize`) is a whole alias of, or None."""
     hit = default_lexicon().phrases.get(tokens)
@@ -95,5 +120,7 @@ def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by
         if rest in by_tokens:
             return by_tokens[rest]
         if (finding := finding_of(rest)) is not None and finding in by_finding:
+            if unstated_subtype(rest, finding, words, places):
+                return None
             return by_finding[finding]
     return None
