@@ -54,6 +54,8 @@ class Structure:
 # markup that frames math, masked by spaces of the same length (offsets stay those of the text)
 _FRAMES = re.compile(r"\\[,;:! ]|~|\$+|\\[()\[\]]|\*\*|\\(?:begin|end)\{(?:aligned|align\*?|gathered|gather\*?|split|array)\}(?:\{[^{}]*\})?|\\(?:left|right)(?![A-Za-z])|&")
 _ANGLES = re.compile(r"\\[lr]angle(?![A-Za-z])")
+_TEXT_JOIN = re.compile(r"\\text\{\s*(and|or)\s*\}")
+_NAMED_TUPLE = re.compile(r"\s*\(\s*[A-Za-z](?:\s*,\s*[A-Za-z])+\s*\)\s*=\s*")  # "(x, y) = (5, 8)"
 _BOXED = re.compile(r"\\(?:boxed|fbox)\{")
 _ROW_BREAK = re.compile(r"\\\\|\\q?quad(?![A-Za-z])")
 _PROSE_WORD = re.compile(r"(?<![\\A-Za-z])(?:[A-Za-z]{2,}|i\.e\.)(?![A-Za-z])")
@@ -69,7 +71,6 @@ _MEMBER_SET = re.compile(rf"\s*{_VARIABLE}\s*\\in\s*\\?\{{(.*?)\\?\}}\s*\Z")
 _RELATION = re.compile(r"<|>|\\(?:leq?|geq?|lt|gt)(?![A-Za-z])")
 _LETTER_LABEL = re.compile(r"(?:(?<=\s)|\A)\(([a-h])\)\s*")
 _WORD_LABEL = re.compile(r"\s*(?:\\text\{\s*([A-Za-z]{3,})\s*\}|([A-Za-z]{3,}))\s*:?\s*(.+?)\s*\Z")
-_LEAD_END = re.compile(r"[:=]\s*\Z|(?<![A-Za-z])(?:is|are|at|be|gives?|get)\s*\Z")
 
 
 def _depths(text: str) -> list[int]:
@@ -90,6 +91,7 @@ def _masked(text: str) -> str:
     breaks (``\\\\``, ``\\quad``) as commas, each the same length, so offsets stay those of ``text``."""
     text = _ROW_BREAK.sub(lambda m: "," + " " * (len(m.group()) - 1), text)
     text = _FRAMES.sub(lambda m: " " * len(m.group()), text)
+    text = _TEXT_JOIN.sub(lambda m: m.group(1).center(len(m.group())), text)  # "\\quad \\text{and} \\quad"
     text = _ANGLES.sub(lambda m: ("(" if m.group() == "\\langle" else ")") + " " * (len(m.group()) - 1), text)
     for found in reversed(list(_BOXED.finditer(text))):
         depth, close = 1, None
@@ -110,12 +112,12 @@ def _prose(piece: str) -> bool:
 
 
 def _pieces(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
-    """``text[start:end]`` split at top-level joins (commas, semicolons, ``and``, ``or``, `` / ``): (start, end, joiner
-    after) of each piece."""
-    depths = _depths(text)
+    """``text[start:end]`` split at top-level joins (commas, semicolons, ``and``, ``or``): (start, end, joiner after)
+    of each piece."""
+    depths = _depths(text[start:end])
     pieces, at = [], start
     for join in _JOIN.finditer(text, start, end):
-        if depths[join.start()] == 0:
+        if depths[join.start() - start] == 0:
             pieces.append((at, join.start(), join.group().strip()))
             at = join.end()
     pieces.append((at, end, ""))
@@ -125,20 +127,18 @@ def _pieces(text: str, start: int, end: int) -> list[tuple[int, int, str]]:
 def _value(piece: str) -> str:
     """A piece's value: a number word as its digits, else the piece stripped."""
     number = number_from_words(piece.strip()) if re.fullmatch(r"\s*[A-Za-z -]+\s*", piece) else None
-    return str(number) if number is not None else piece.strip()
+    named = _NAMED_TUPLE.match(piece)
+    return str(number) if number is not None else piece[named.end():].strip() if named else piece.strip()
 
 
-def _lead_in_end(text: str, start: int, end: int) -> int | None:
-    """Where the first piece's math starts after its lead-in prose ("Solutions: x = 3" -> "x = 3"), or None when the
-    prose does not end in a lead-in word or mark."""
+def _lead_in_end(text: str, start: int, end: int) -> int:
+    """Where the first piece's math starts after its lead-in prose and a colon ("Solutions: x = 3" -> "x = 3")."""
     words = [w for w in _PROSE_WORD.finditer(text, start, end) if w.group().lower() not in _MATH_WORDS
              and number_from_words(w.group()) is None]
     if not words:
         return start
     cut = words[-1].end()
-    rest = text[cut:end]
-    colon = re.match(r"\s*[:=]?", rest)
-    return cut + colon.end() if text[start:end].strip() else None
+    return cut + re.match(r"\s*:?", text[cut:end]).end()
 
 
 def _read(text: str, start: int, end: int, lead_in: bool) -> Structure | None:
@@ -151,8 +151,6 @@ def _read(text: str, start: int, end: int, lead_in: bool) -> Structure | None:
         joiners = {joiner for _, _, joiner in pieces[:-1]}
         first_start, first_end, joiner = pieces[0]
         math_at = _lead_in_end(text, first_start, first_end)
-        if math_at is None:
-            return None
         pieces[0] = (math_at, first_end, joiner)
     items = [(s, e, j, _value(text[s:e])) for s, e, j in pieces]
     items = [item for item in items if item[3]]
@@ -332,14 +330,15 @@ def _labelled_block(text: str, line_start: int) -> int | None:
 
 
 def gold_structure(gold: str) -> Structure | None:
-    """The gold read by the same rules, without a lead-in: labelled parts, a parameter clause, or None."""
+    """The gold read by the same rules, without a lead-in: labelled parts, a parameter clause, one variable's values
+    ("x = 1, x = 4"), or None."""
     text = normalize_unicode(gold)
     if _LETTER_LABEL.search(text) or _word_parts(text, 0, len(text)):
         parts = _parts(text, 0, len(text))
         if parts is not None:
             return parts
     found = _read(_masked(text), 0, len(text), lead_in=False)
-    return found if found is not None and found.parameters else None
+    return found if found is not None and (found.parameters or found.variable) else None
 
 
 def renamed(found: Structure, gold: Structure | None) -> tuple[str, ...] | None:

@@ -586,7 +586,6 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
 
 
 _STANDS_IN = "97531"  # a value put where a structure stood, to ask whether the completion commits to it
-_SPREAD = ("list", "tuple", "union")  # structures that are one answer of several values
 
 
 def _structured(reference: Reference, completion: str, prediction: Prediction | None,
@@ -613,6 +612,8 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
         distinct = len({squeeze(normalize_answer(side)) for side in sides}) > 1 and not any(
             same_number(a, b) for a in sides for b in sides if a is not b)
         return (reference, Prediction("", "hedged")) if named and distinct else None
+    if read and read == squeeze(reference.text):
+        return None  # the plain reading is the gold as written
     span = squeeze(normalize_answer(text[found.start:found.end]))
     if read and read not in span and span not in read and read not in {squeeze(normalize_answer(item)) for item in found.items}:
         return None  # the plain reading found its answer elsewhere (a later box, an anchor)
@@ -640,9 +641,11 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
         answer = "\\{" + ", ".join(values) + "\\}"
     elif found.kind == "list" and (_LISTED.search(reference.text) or "\\pm" in reference.text) and shape not in ("tuple", "interval"):
         answer = ", ".join(values)
+        if gold is not None and gold.variable:  # the gold lists one variable's values too: "x = 1, x = 4"
+            reference = prepare_reference(", ".join(gold.items))
     elif found.kind == "union" and shape in ("union", "interval"):
         answer = " \\cup ".join(values)
-    elif found.kind == "value" and reference.kind == "latex" and (gold is not None or not RELATION_OR_CLAUSE.search(reference.text)):
+    elif found.kind == "value" and reference.kind == "latex" and (gold is not None or not _RELATION_OR_CLAUSE.search(reference.text)):
         answer = values[0]
     else:
         return None
@@ -652,7 +655,7 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
     return (prepare_reference(gold.items[0]) if gold is not None and gold.kind == "value" else reference), answered
 
 
-RELATION_OR_CLAUSE = re.compile(r"\\ne|\\in|<|>|\\[lg]e|=")
+_RELATION_OR_CLAUSE = re.compile(r"\\ne|\\in|<|>|\\[lg]e|=")
 
 
 def verify_each_gold(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[list[Verdict]]:
