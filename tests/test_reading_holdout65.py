@@ -152,3 +152,14 @@ def test_cases_compare_rows_in_any_order(rows):
     answer = "\\begin{cases} " + " \\\\ ".join(f"{e}, & {c}" for e, c in rows) + " \\end{cases}"
     assert cases_equal(gold, answer) is True
     assert cases_equal(gold, answer.replace("2 - x", "x + 2")) is False
+
+
+@settings(max_examples=30, deadline=None)
+@given(st.lists(st.integers(-50, 50), min_size=2, max_size=4, unique=True), st.sampled_from([" ", "\n"]))
+def test_labelled_parts_compare_under_their_labels(values, between):
+    labels = "abcd"[: len(values)]
+    gold = ", ".join(f"({label}) {value}" for label, value in zip(labels, values))
+    written = "**Answers:** " + between.join(f"({label}) {value}" for label, value in zip(labels, values))
+    assert math("Each part in turn.\n\n" + written, gold) == 1.0
+    swapped = "**Answers:** " + between.join(f"({label}) {value}" for label, value in zip(labels, values[1:] + values[:1]))
+    assert math("Each part in turn.\n\n" + swapped, gold) == 0.0

@@ -312,11 +312,15 @@ def _word_parts(masked: str, start: int, end: int) -> bool:
 
 
 def _labelled_block(text: str, line_start: int) -> int | None:
-    """Where a run of lines that open with "(a)", "(b)", ... ending with the final line starts, or None."""
+    """Where a run of lines that open with "(a)", "(b)", ... ending with the final line starts, or None; the first
+    line may have a lead-in before its "(a)" ("**Answers:** (a) 5")."""
     starts, at = [], line_start
     while True:
         line = text[at:text.find("\n", at) if text.find("\n", at) >= 0 else len(text)]
         if not re.match(r"\s*\(([a-h])\)", line):
+            first = _LETTER_LABEL.search(line)
+            if starts and first is not None and first.group(1) == "a":
+                starts.append(at + first.start())
             break
         starts.append(at)
         if at == 0:
