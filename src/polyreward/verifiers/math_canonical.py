@@ -373,6 +373,7 @@ def _linear_equation(text: str) -> tuple | None:
 # what joins the intervals of a union: "\\cup", "or" spelled in prose or in \\text{}, "\\lor"
 _UNION_JOIN = re.compile(r"\\cup(?![A-Za-z])|(?:\\quad|\\,|\\;|~)*\s*(?:\\text\{\s*or\s*\}|\bor\b|\\lor(?![A-Za-z]))\s*(?:\\quad|\\,|\\;|~)*")
 _MEMBER = re.compile(r"\s*[A-Za-z]\s*\\in(?![A-Za-z])\s*")
+_SET_BUILDER = re.compile(r"\\\{\s*([A-Za-z])\s*(?:\\in\s*(?:\\mathbb\{R\}|\\mathbb R|R)\s*)?(?::|\\mid(?![A-Za-z])|\|)\s*(.+?)\s*\\\}")
 
 
 def canonical(text: str) -> tuple | None:
@@ -388,6 +389,10 @@ def canonical(text: str) -> tuple | None:
             if not all(form is not None and form[0] == "interval" for form in forms):
                 return None
             return "union", tuple(sorted((form[1] for form in forms), key=repr)), any(form[2] for form in forms)
+    builder = _SET_BUILDER.fullmatch(text)
+    if builder:  # "\\{x \\in \\mathbb{R} : x > 2\\}": the set its condition describes
+        condition = canonical(builder.group(2))
+        return condition if condition is not None and condition[0] in ("interval", "union") and builder.group(1) in builder.group(2) else None
     if RELATION.search(text):
         return inequality_interval(text, _element)
     member = _MEMBER.match(text)  # "x \in (3, \infty)" states the set
@@ -424,6 +429,17 @@ def canonical(text: str) -> tuple | None:
     return "surd", surd[0], surd[1]
 
 
+def _as_tuple(form: tuple | None, other: tuple | None) -> tuple | None:
+    """A matrix of one column or one row as the tuple of its entries, where it is compared with a tuple (a vector
+    written as a column ``\\begin{pmatrix} 5 \\\\ 1 \\\\ 3 \\end{pmatrix}`` for the gold ``(5, 1, 3)``)."""
+    if form is None or other is None or form[0] != "matrix" or other[0] != "tuple":
+        return form
+    rows = form[1]
+    if all(len(row) == 1 for row in rows):
+        return "tuple", tuple(row[0] for row in rows), form[2]
+    return ("tuple", rows[0], form[2]) if len(rows) == 1 else form
+
+
 def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     """Exactly decided equality of two canonical forms of the same shape, else None.
 
@@ -431,6 +447,7 @@ def canonical_equal(gold: tuple | None, pred: tuple | None) -> bool | None:
     relation rules), and a decimal literal, since Math-Verify rounds floats to 6
     places, so ``0.333333`` matches ``\\frac{1}{3}`` there.
     """
+    gold, pred = (_as_tuple(form, other) for form, other in ((gold, pred), (pred, gold)))
     if gold is None or pred is None or gold[0] != pred[0]:
         return None
     if gold[1] == pred[1]:

@@ -394,6 +394,7 @@ def normalize_answer(text: str) -> str:
     text = _VALUE_TEXT.sub(r" \1", text)  # "5\text{ dozen}": no unit to drop (Math-Verify drops \text units)
     if (wrapped := _TEXT_ONLY.fullmatch(text)) and number_from_words(wrapped.group(1)) is not None:
         text = wrapped.group(1).strip()  # "\text{five}"
+    text = _ANGLE_VECTOR.sub(r"(\1)", text)  # "\\langle 0, 0, 1 \\rangle": a vector written with angle brackets (holdout65)
     text = euler_imaginary_unit(text)
     text = double_factorials(text)
     if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
@@ -405,6 +406,7 @@ def normalize_answer(text: str) -> str:
     return text.strip()
 
 
+_ANGLE_VECTOR = re.compile(r"\\langle(?![A-Za-z])\s*([^\\]*?)\s*\\rangle(?![A-Za-z])")
 # a number in words with its digits in brackets, or the other way round
 _WORDS_AND_DIGITS = re.compile(r"(?P<w1>[A-Za-z][A-Za-z -]{0,60}?)\s*\(\s*(?P<d1>\d{1,12})\s*\)|(?P<d2>\d{1,12})\s*\(\s*(?P<w2>[A-Za-z][A-Za-z -]{0,60}?)\s*\)")
 
