@@ -58,21 +58,19 @@ from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal, split_top
 from polyreward.verifiers.rounded_final import approximated_value
-from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
+from polyreward.verifiers.math_forms import LETTERS as _LETTERS, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, normalize_unicode, numerals_equal, parse_numeral, same_number, size_problem
 from polyreward.verifiers.same_answer import written_alike
 from polyreward.verifiers.math_notation import read_through
-from polyreward.verifiers.polynomial import coarser_factorisation, parse_polynomial
+from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache
-from polyreward.verifiers.units import past_dosing_verb, wrong_unit
-from polyreward.verifiers.asked_quantity import other_quantity
-from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, rounding_is_gold
+from polyreward.verifiers.units import past_dosing_verb
+from polyreward.verifiers.verdict_rereadings import approximated_otherwise, in_asked_unit, in_the_gold_form
 from polyreward.verifiers.reading import visible_text
-from polyreward.verifiers.restated_prompt import restates_only
 from polyreward.verifiers.turns import answer_for_the_question
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
 
@@ -448,9 +446,9 @@ def verify_batch(
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
     # both checks of a row in turn (each a function of its row alone): the visible text they both read is made once
     # (reading.visible_text remembers the last few completions)
-    verdicts = [_approximated_otherwise(v, preds[i]) if prompts is None else _in_asked_unit(_approximated_otherwise(v, preds[i]), preds[i], prompts[i])
+    verdicts = [approximated_otherwise(v, preds[i]) if prompts is None else in_asked_unit(approximated_otherwise(v, preds[i]), preds[i], prompts[i])
                 for i, v in enumerate(verdicts)]
-    verdicts = [_in_the_gold_form(v, preds[i], "" if prompts is None else prompts[i]) for i, v in enumerate(verdicts)]
+    verdicts = [in_the_gold_form(v, preds[i], "" if prompts is None else prompts[i]) for i, v in enumerate(verdicts)]
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
 
 
@@ -479,66 +477,6 @@ def _answer_key(part: str, final_bang: str) -> str | None:
     """The answer ``part`` gives, squeezed to compare with another part's, or None."""
     found = extract_answer(part, final_bang)
     return squeeze(found.text) if found is not None and found.text else None
-
-
-def _approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | None:
-    """``verdict``, or not_equal when the answer found equal is followed by an approximation that is not its value
-    (:func:`.math_forms.approximation_disagrees`: the completion states two values)."""
-    if verdict is None or verdict.score != 1.0 or not verdict.pred:
-        return verdict
-    try:
-        disagrees = approximation_disagrees(verdict.pred, visible_text(completion_text(pred)))
-    except Exception:  # an unreadable completion changes nothing here
-        return verdict
-    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "an approximation of another value", verdict.source) if disagrees else verdict
-
-
-def _in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
-    """``verdict``, or equal when the answer found not equal is written again in the gold's form: rounded as the gold is
-    ("8.04672 km ≈ 8.05 km" for 8.05) or in the gold's unit up to its prefix ("250 kPa" for 2.5 × 10⁵ Pa); not equal
-    when the answer found equal is the gold's number with another prefix of its unit ("4.5 J" for 4.5 kJ):
-    :mod:`.equal_forms`."""
-    if verdict is not None and verdict.score == 1.0 and verdict.pred:
-        try:
-            asked = "" if is_missing(prompt) else prompt_text(prompt)
-            text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
-            other = another_prefix(verdict.gold, verdict.pred, text)
-        except Exception:  # an unreadable completion changes nothing here
-            return verdict
-        return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "the gold's unit with another prefix", verdict.source) if other else verdict
-    if verdict is None or verdict.score != 0.0 or verdict.reason != "not_equal" or not verdict.pred or verdict.rule == "false_equation":
-        return verdict
-    try:
-        asked = "" if is_missing(prompt) else prompt_text(prompt)
-        text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))  # "3,14 L" in French
-        how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
-               "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else "")
-    except Exception:  # an unreadable completion changes nothing here
-        return verdict
-    return Verdict(1.0, "equal", verdict.gold, verdict.pred, how, verdict.source) if how else verdict
-
-
-_FACTOR_ASKED = re.compile(r"\bfactor(?:i[sz]e|ed|ing|isation|ization)?\b", re.IGNORECASE)
-
-
-def _in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
-    """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
-    for ("42 lb" for "How many kilograms ...": :mod:`.units`), stated as another quantity ("the larger root is 7"
-    for "the product of the roots": :mod:`.asked_quantity`), read in a restatement of the question only
-    (:mod:`.restated_prompt`), or, where the prompt asks to factor, a product of fewer factors than the gold's
-    (:func:`.polynomial.coarser_factorisation`)."""
-    if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
-        return verdict
-    try:
-        text, asked = completion_text(pred), prompt_text(prompt)
-        why = wrong_unit(verdict.pred, text, asked)
-        why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
-        why = why or restates_only(verdict.pred, visible_text(text), asked)  # "The question asks: ... packs of 1"
-        if not why and _FACTOR_ASKED.search(asked) and coarser_factorisation(verdict.pred, verdict.gold):
-            why = "not factored as far as the gold"  # "(x^2-1)(x^2+1)" for "Factor x^4-1 completely"
-    except Exception:  # an unreadable prompt changes nothing here
-        return verdict
-    return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict
 
 
 def _start_pool_soon(pool: Any) -> None:

@@ -1,6 +1,6 @@
 """A completion that only restates the question (fixhack): most of its words, at its end, are a verbatim copy of the
 prompt, cut off or not ("The question asks: ... if pens come in packs of 1" for a prompt that ends "... in packs of
-12?"). A number read there is the question's own, not an answer. Read by :func:`.math._in_asked_unit` with the prompt.
+12?"). A number read there is the question's own, not an answer. Read by :func:`.verdict_rereadings.in_asked_unit` with the prompt.
 
 Reconstructed rule (ours): the longest run of the completion's last words that the prompt holds word for word (its
 last word may be cut short), when it is at least 6 words, holds the value read, and at most 6 words come before it,
