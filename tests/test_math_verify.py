@@ -7,6 +7,8 @@ from __future__ import annotations
 import math
 import time
 
+from pathlib import Path
+
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -607,6 +609,20 @@ def test_verdict_cache_persists_pool_verdicts_across_processes(tmp_path, pool):
     assert (again.hits, again.misses) == (2, 0)  # the numeric pair was never stored: it costs less than a lookup
     other_settings = verdict_cache(path, guard=False)
     assert other_settings.get_many([(first[0].gold, first[0].pred)]) == [None]
+
+
+def test_verdict_cache_settings_name_the_verifier_source(tmp_path, monkeypatch):
+    """The cache's settings carry a digest of the verifier modules' source, so an upgrade that changes any reading
+    rule never serves a verdict stored by the older rules (a fixed version string was left unbumped for two days of
+    rule changes)."""
+    import polyreward.verifiers.math as math_verifier
+
+    before = math_verifier.verdict_cache(tmp_path / "v.sqlite").settings
+    assert math_verifier.verifier_rules() in before and len(math_verifier.verifier_rules()) == 16
+    assert math_verifier.verdict_cache(tmp_path / "v.sqlite").settings == before  # stable between calls
+    real_read = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: real_read(self) + (b"# changed" if self.name == "math_worker.py" else b""))
+    assert math_verifier.verdict_cache(tmp_path / "v.sqlite").settings != before
 
 
 def test_verdict_cache_never_stores_timeouts(tmp_path):

@@ -47,6 +47,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
+from pathlib import Path
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
@@ -683,15 +684,28 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
     return result
 
 
-# bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-03.1"
+# the cache key's name for this verifier; its rules are named by the digest of its source (:func:`verifier_rules`)
+VERIFIER_RULES = "2026-12-05.1"
+
+
+def verifier_rules() -> str:
+    """A digest of every module of ``polyreward.verifiers`` (their source bytes, in name order): any change to a rule
+    that can change a verdict changes it, so a persistent cache of an older reader's verdicts stops matching without
+    anyone remembering to bump a version."""
+    import hashlib
+
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()[:16]
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:
-    """A :class:`~polyreward.verifiers.verdict_cache.VerdictCache` at ``path`` keyed by this verifier's settings."""
+    """A :class:`~polyreward.verifiers.verdict_cache.VerdictCache` at ``path`` keyed by this verifier's settings and
+    rules (:func:`verifier_rules`)."""
     from importlib.metadata import version
 
-    return VerdictCache(path, f"polyreward-math {VERIFIER_RULES}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
+    return VerdictCache(path, f"polyreward-math {VERIFIER_RULES} {verifier_rules()}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
 
 
 def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float | None = None, on_timeout: OnTimeout = "zero") -> Verdict:

@@ -3,7 +3,7 @@
 RL training scores the same (gold, answer) pairs step after step, and a file is often rescored after a
 config change. Verdicts that needed the worker pool (sympy parsing and comparison, milliseconds each)
 are stored under ``sha256(settings, gold, pred)``, where ``settings`` names everything that can change
-the verdict (the verifier's rule version, the Math-Verify version, the size guard). Cheap verdicts are
+the verdict (a digest of the verifier modules' source, the Math-Verify version, the size guard). Cheap verdicts are
 not stored (computing them is faster than the lookup), nor are timeouts and errors (they depend on the
 machine's load and the timeout, not on the texts).
 
