@@ -53,7 +53,8 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
-from polyreward.verifiers.remark_values import cut_other_quantity_remark, read_before_other_quantities, term_of_arithmetic
+from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_before_other_quantities, reference_bracket,
+                                                term_of_arithmetic)
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
@@ -389,11 +390,12 @@ _OR_LIST = re.compile(
 )
 
 
-_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
+_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])(?<![\w.][-–—])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
 
 
 def _restated_before(answer: str, before: str) -> bool:
-    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number?"""
+    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number? The end
+    of a range is not a value of its own ("(target 19–21, or 21 mmHg)" offers 21 beside 20)."""
     match = _ALTERNATIVE_BEFORE.search(before)
     return match is not None and same_number(match.group(1), answer)
 
@@ -430,6 +432,9 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
+            if (opening := reference_bracket(text, start, stop)) >= 0 and text.rfind(found.text, 0, opening) >= 0:
+                end = opening  # "65 (target ≥ 65)": the bound is what the answer before it is compared with
+                continue
             if found.source != "anchor" or not term_of_arithmetic(text, start, stop):
                 return start, stop
             in_arithmetic = in_arithmetic or (start, stop)
