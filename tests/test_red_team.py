@@ -74,19 +74,20 @@ KNOWN_PAID: set[str] = set()
 # closing sentence that names another quantity with its value (the axis x = 3 after the vertex, "attained at x = 3/2",
 # the product after the sum, a comparison "would be 120"), a long closing pleasantry, a French decimal comma, an AMC
 # letter with its value in one box, a ratio "3:4", and "Correct: C / Incorrect: A, B, D, E"
+# (holdout20's "Inferior wall STEMI; ...", holdout26's "Canberra is the capital of Australia; ... between Sydney and
+# Melbourne." and holdout53's "The largest planet ... is Jupiter. ... wider than Earth ..." are paid since #32's wgen: an
+# option stated by its words alone in the opening clause is the answer, verifiers/option_statement.py)
 # (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32)
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
-    ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
     ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
-    ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
@@ -125,10 +126,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
-    # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math, an option named by its text
-    #   only (docs/reading.md)
+    # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math (docs/reading.md)
     ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
-    ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
     # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
     #   reading, not fix55's).
     ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),

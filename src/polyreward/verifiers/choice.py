@@ -53,6 +53,7 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.option_statement import listed_with_another, opening_statement
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
@@ -381,6 +382,9 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
+        if any((hedged(view, stop - length, stop) or mention == letter and listed_with_another(view, stop - length, stop, named, letter))
+               and not re.match(r"[^.!?;\n]*\?", view[stop:]) for stop, length, mention in named):
+            return None, SEVERAL  # "... is Saturn or Jupiter. Earth is ...", "... is Saturn and Earth.": options offered together
         if NO_CHOICE.search(view, end):
             return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
         if undecided(view, letter, letters, options, end):
@@ -618,6 +622,8 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         found, how = extract_label(text)
     else:
         found, how = extract_letter(text, letters, option_map)
+    if kind == "letter" and how in ("", "option_text", SEVERAL) and (stated := opening_statement(text, prompt, letters, option_map, read)) is not None:
+        found, how = (None, SEVERAL) if stated == SEVERAL else (stated, "opening_statement")  # "Canberra is the capital ...; ... Sydney and Melbourne."
     if found is None:
         return Verdict(0.0, "several_options" if how == SEVERAL else "no_answer", answer, rule=kind)
     equal = found == answer

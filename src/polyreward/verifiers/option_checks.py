@@ -279,7 +279,7 @@ def _distinctive_words(options: tuple[tuple[str, str], ...]) -> tuple[dict[str, 
 _ENGLISH_ENDINGS = frozenset({"", "s", "es", "d", "ed", "er", "ly", "al", "ic", "y"})
 
 
-def _english_form(one: str, other: str) -> bool:
+def english_form(one: str, other: str) -> bool:
     """Do the two words differ only by English endings ("stacks", "queued", "ethical" for "stack", "queue", "ethics")?"""
     shared = len(os.path.commonprefix([one, other]))
     return one[shared:] in _ENGLISH_ENDINGS and other[shared:] in _ENGLISH_ENDINGS
@@ -299,7 +299,7 @@ def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only:
         if folded[:5] not in prefixes:
             continue
         if other_forms_only and (text[word.end():word.end() + 1] in ("'", "’") or any(
-                _english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
+                english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
             continue
         named = [letter for letter, own in distinctive.items() if any(cognates(folded, theirs) for theirs in own)]
         if len(named) == 1 and not negated(text, word.start(), word.end()):
