@@ -113,15 +113,14 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
-    ("holdout44", "answer_then_safety_note", "N-acetylcysteine replenishes glutathione"),
-    ("holdout44", "caveat_that_does_not_change_pick", "**Answer: C. Not hearsay, as an opposing"),
-    ("holdout44", "differential_gold_ranked_first", "Ranked:\n1. **A. Anticoagulation with low"),
-    ("holdout44", "think_then_bold_letter", "<think>\nKey clue check. Could it be A? N"),
     ("holdout45", "answer_first_then_steps_numbers", "**9**\n\n36 = 2² · 3², so the count is (2+"),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout45", "probability_fraction_then_percent", "P(HH) = 1/2 × 1/2 = 1/4.\n\n\\boxed{\\frac{1"),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout44's safety note, caveat, ranked differential and bold letters after <think> are paid since #32's wgen: an
+    #   option's own text with a negation, "C. Not hearsay, ...", is its label, and "N-acetylcysteine" names its own
+    #   option: tests/test_choice_own_option_text.py)
     # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text (the AMC
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)

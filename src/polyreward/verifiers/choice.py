@@ -56,7 +56,8 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.option_statement import listed_with_another, opening_statement
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
+from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
+                                               without_own_negative_texts)
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
@@ -294,6 +295,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
+    text = without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = answer_views(text)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)

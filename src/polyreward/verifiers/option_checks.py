@@ -17,8 +17,13 @@ from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 
+# a hyphen inside a compound word ("N-acetylcysteine", "low-molecular-weight"): a letter before it and two after it;
+# it is no sign ("-cos x", "x-1" keep theirs)
+_COMPOUND_HYPHEN = r"(?<=[^\W\d_])-(?=[^\W\d_]{2})"
+
+
 def _option_key(text: str) -> str:
-    return " ".join(re.findall(r"[-−]?[^\W_]+", text.lower().replace("−", "-")))
+    return " ".join(re.findall(r"[-−]?[^\W_]+", re.sub(_COMPOUND_HYPHEN, " ", text.lower().replace("−", "-"))))
 
 
 # what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
@@ -29,7 +34,8 @@ _JOIN_AFTER = r"\A[)\]]?[}$*]{0,3}(?:[^\S\n]*[:=—–(][^\S\n]*(?:(?:i\.e\.|tha
 def _text_pattern(key: str) -> str:
     """An option's words ``key`` (:func:`_option_key`) as written in a text: whole words with their signs, any
     punctuation or space between them."""
-    return r"(?<![\w'’-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
+    joiner = r"(?:[^\w-]+|" + _COMPOUND_HYPHEN + ")"  # "n-acetylcysteine" names "N-acetylcysteine"
+    return r"(?<![\w'’-])" + joiner.join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
 
 
 def _beside(key: str, before: str, after: str) -> bool:
@@ -70,6 +76,34 @@ def letter_with_its_text(view: str, letters: str, options: Mapping[str, str]) ->
         if after is not None:
             return letter, mention.end() + after.end(), mention.end() + after.start(1), mention.end() + after.end(1)
     return None
+
+
+# a negation or doubt word inside an option's own text ("Not hearsay, as an opposing party's statement", "None of the
+# above", "No change in quantity traded")
+_OWN_NEGATION = re.compile(r"\b(?:not|no|none|never|neither|nor|without|unlikely|uncertain|wrong|incorrect|false)\b|n't\b", re.IGNORECASE)
+
+
+def without_own_negative_texts(text: str, letters: str, options: Mapping[str, str]) -> str:
+    """``text`` with the text of an option that holds a word of negation or doubt left out where it follows its own
+    letter ("C. Not hearsay, as an opposing party's statement" reads "C."): the option's label is the answer itself, not
+    a later clause that denies or doubts it. Only the option's exact text, right after its own letter and a join, is
+    left out, so it can never supply or take away another option. Where that letter is the only one the text names
+    (outside a ``<think>`` block), the option's negation and the word after it are its words too wherever they stand
+    ("It is not hearsay." restates C, it does not deny it)."""
+    shown = _THINK.sub("", text)
+    named = {m.group(1) for m in letter_pattern(letters).finditer(shown) if not _ARTICLE_A.match(shown, m.start())}
+    for letter, option in (options or {}).items():
+        if letter not in letters or not (negation := _OWN_NEGATION.search(option)) or len(option.strip()) < 3:
+            continue
+        own = r"(?i:" + r"[^\S\n]*".join(re.escape(word) for word in option.split()) + ")"
+        text = re.sub(r"(?<![\w-])(\(?" + letter + r"\)?(?:\*\*)?[^\S\n]*(?:[.:)—–-]|--)?[^\S\n]*)" + own, r"\1", text)
+        phrase = re.match(r"\w+(?:[^\S\n]+\w{3,})?", option[negation.start():])
+        if named == {letter} and phrase is not None and " " in phrase.group():
+            text = re.sub(r"(?<![\w-])(?i:" + r"[^\S\n]+".join(map(re.escape, phrase.group().split())) + r")(?![\w-])", "", text)
+    return text
+
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 
 
 def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
