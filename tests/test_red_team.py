@@ -125,8 +125,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
-    # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math (docs/reading.md)
-    ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
+    # (holdout53's yes/no answer in math is paid since #32's wgen: a label gold reads the completion as a label,
+    #   verifiers/math_labels.py)
     # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
     #   reading, not fix55's).
     ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),

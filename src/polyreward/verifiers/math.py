@@ -56,6 +56,7 @@ from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
+from polyreward.verifiers.math_labels import label_answer, label_gold
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, approximation_disagrees, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
@@ -573,6 +574,9 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
     reference = prepare_reference(gold)
     text = completion_text(pred)
     prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt)
+    if (labelled := label_answer(text, gold, prediction)) is not None:  # "No. 221 = 13 × 17, ..." for \text{no}: a label in words
+        label, source = labelled
+        return Verdict(float(label == label_gold(gold)), "equal" if label == label_gold(gold) else "not_equal", reference.text, label, "label", source)
     cheap = _compare_remembered(reference, text, prediction, guard, fast_paths, work_avoidance)
     if cheap is not None:
         return cheap
@@ -601,7 +605,7 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
 
 
 # bump when a rule changes what a verdict is, so persistent caches of older verdicts stop matching
-VERIFIER_RULES = "2026-12-03.1"
+VERIFIER_RULES = "2026-12-05.1"
 
 
 def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:
