@@ -115,9 +115,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
     ("holdout45", "answer_first_then_steps_numbers", "**9**\n\n36 = 2² · 3², so the count is (2+"),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
-    ("holdout45", "probability_fraction_then_percent", "P(HH) = 1/2 × 1/2 = 1/4.\n\n\\boxed{\\frac{1"),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout45's percent after a boxed fraction is read as the answer restated, not a credence, since #32's wgen:
+    #   tests/test_reading_restated_chance.py)
     # (holdout44's safety note, caveat, ranked differential and bold letters after <think> are paid since #32's wgen: an
     #   option's own text with a negation, "C. Not hearsay, ...", is its label, and "N-acetylcysteine" names its own
     #   option: tests/test_choice_own_option_text.py)
