@@ -107,7 +107,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
-    ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
@@ -117,6 +116,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout37's R1 completion, "So the answer is \\frac{11}{12}.\n</think>" then the visible working and the same box,
+    #   is paid since #32's wgen: a think block's conclusion ends with the block, tests/test_reading_think_conclusion.py)
     # (holdout45's percent after a boxed fraction is read as the answer restated, not a credence, since #32's wgen:
     #   tests/test_reading_restated_chance.py)
     # (holdout44's safety note, caveat, ranked differential and bold letters after <think> are paid since #32's wgen: an

@@ -235,7 +235,8 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     answer = found.text
 
     def is_other(segment: str) -> bool | None:
-        stated = _answer_after_anchor(segment[:400]).strip().strip("$").strip()
+        segment = _THINK_TAG.split(segment[:400], 1)[0]  # "So the answer is \\frac{11}{12}.\n</think>": the conclusion ends with the think
+        stated = _answer_after_anchor(segment).strip().strip("$").strip()
         stated = chain_end(stated)
         if not stated or not re.search(r"[\d\\]", stated):
             return None
@@ -245,6 +246,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
 
 
+_THINK_TAG = re.compile(r"</?think>", re.IGNORECASE)
 _CONCLUSION_WORD = re.compile(r"\b(?:so|therefore|thus|hence|consequently)\b", re.IGNORECASE)
 
 
