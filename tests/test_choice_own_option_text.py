@@ -71,3 +71,32 @@ def test_writing_an_options_text_beside_a_letter_never_pays_another_letter(lette
         assert all(score == 0.0 for gold, score in scores.items() if gold != letter)
         if text_of != letter:
             assert scores[letter] == 0.0
+
+
+# --- the letter's own option named in its words: the reasoning reaches it, not the other option it also names ---------
+
+CUSHING = ("What is the most common cause of Cushing syndrome overall?\nA. Pituitary adenoma\nB. Adrenal adenoma\n"
+           "C. Exogenous glucocorticoids\nD. Ectopic ACTH from small cell lung cancer\nE. Adrenal carcinoma")
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Overall (iatrogenic included), the most common cause is exogenous glucocorticoid use. Among endogenous causes, a "
+     "pituitary adenoma (Cushing disease) is most common — but the question asks overall.\n\nAnswer: C", "C"),
+    ("Exogenous glucocorticoid therapy is by far the commonest cause. A pituitary adenoma is the commonest endogenous one."
+     "\n\nAnswer: C", "C"),
+])
+def test_a_letter_whose_option_the_reasoning_names_in_its_words_is_paid(completion, gold):
+    assert choice(CUSHING, completion, gold) == 1.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Among all causes, a pituitary adenoma is the most common.\n\nAnswer: C", "C"),   # the reasoning reaches A only
+    ("The most common cause overall is exogenous glucocorticoid use.\n\nAnswer: A", "A"),  # and here C
+    ("Exogenous use is common.\n\nThe most common cause is a pituitary adenoma.\n\nAnswer: C", "C"),  # "glucocorticoid" missing
+])
+def test_a_letter_after_reasoning_that_reaches_another_option_is_still_refused(completion, gold):
+    assert choice(CUSHING, completion, gold) == 0.0
+
+
+def test_a_denied_paraphrase_of_another_option_does_not_refuse_the_letter():
+    assert choice(CUSHING, "It is not exogenous glucocorticoid use here.\n\nAnswer: A", "A") == choice(CUSHING, "Answer: A", "A") == 1.0

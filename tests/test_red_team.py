@@ -129,9 +129,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
     # (holdout53's yes/no answer in math is paid since #32's wgen: a label gold reads the completion as a label,
     #   verifiers/math_labels.py)
-    # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
-    #   reading, not fix55's).
-    ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),
+    # (holdout55's choice explained overall vs endogenous is paid since #32's wgen: its own option named in its words,
+    #   "exogenous glucocorticoid use", option_checks.named_in_words)
     # holdout52: a lone \boxed{2^{10}} for 1024 (the work-avoidance guard refuses an operation left to do, by design)
     ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),
 }

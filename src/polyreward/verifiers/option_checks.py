@@ -13,6 +13,7 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
+from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
@@ -202,8 +203,8 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     that names one other option by its text, not denied ("The drug of choice ... is amoxicillin."), while the letter's
     own option text appears nowhere? The reasoning reaches one option and the letter names another (holdout20)."""
     lowered = view.lower().replace("−", "-")
-    if any(option_mentions(lowered, options.get(letter, ""))):
-        return False
+    if any(option_mentions(lowered, options.get(letter, ""))) or named_in_words(view, letter, options):
+        return False  # (its own option named, in its words too: "exogenous glucocorticoid use")
     start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
     if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
         return False
@@ -211,7 +212,8 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
-    named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))}
+    named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))
+             or _named_in_words_not_denied(view, previous, start, key, options)}  # (in its words too: "exogenous glucocorticoid use")
     return len(named) == 1 and letter not in named
 
 
@@ -221,7 +223,7 @@ def _explained_as_another_option(view: str, mention: re.Match, letter: str, opti
     and no option letter; the letter's own option text appears nowhere. The letter and the conclusion disagree, and
     neither is the answer (holdout23)."""
     after = view[mention.end(1):].rstrip()
-    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))):
+    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))) or named_in_words(view, letter, options):
         return False
     start = max(after.rfind(stop, 0, len(after) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(after, start)):
@@ -339,6 +341,47 @@ def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only:
         if len(named) == 1 and not negated(text, word.start(), word.end()):
             found.append((word.start(), word.end(), named[0]))
     return found
+
+
+# An option named by its words (issue #32, :mod:`.option_statement`): its content words (3 letters or more, no English
+# function word), compared with an English ending aside ("glucocorticoid" for "glucocorticoids")
+_WORD_RUN = re.compile(r"[^\W\d_]+")
+
+
+def content_words(text: str, least: int = 3) -> set[str]:
+    """The lowercased words of ``text`` of ``least`` letters or more that are no function word."""
+    return {word for word in (w.lower() for w in _WORD_RUN.findall(text)) if len(word) >= least and word not in STOP_WORDS}
+
+
+def has_word(words: set[str], word: str) -> bool:
+    """Is ``word`` in ``words``, an English ending aside?"""
+    return word in words or any(english_form(word, other) for other in words)
+
+
+@functools.lru_cache(maxsize=256)
+def distinctive_content_words(options: tuple[tuple[str, str], ...], asked: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
+    """Each option's content words that no other option has (an English ending aside) and the question does not use
+    (``asked``: "sin" of "$-\\sin x$" names nothing where the question asks for the derivative of sin x)."""
+    words = {letter: content_words(text) for letter, text in options}
+    return {letter: frozenset(word for word in own if not has_word(asked, word)
+                              and not any(has_word(theirs, word) for other, theirs in words.items() if other != letter))
+            for letter, own in words.items()}
+
+
+def named_in_words(text: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does ``text`` hold every distinctive content word of ``letter``'s option ("exogenous glucocorticoid use" for
+    "Exogenous glucocorticoids")? False for an option with none ("O(n^2)")."""
+    own = distinctive_content_words(tuple(sorted(options.items()))).get(letter, frozenset())
+    words = content_words(text) if own else set()
+    return bool(own) and all(has_word(words, word) for word in own)
+
+
+def _named_in_words_not_denied(view: str, start: int, stop: int, letter: str, options: Mapping[str, str]) -> bool:
+    """:func:`named_in_words` on ``view[start:stop]``, where no word of it is denied ("not exogenous glucocorticoid use")."""
+    if not named_in_words(view[start:stop], letter, options):
+        return False
+    own = distinctive_content_words(tuple(sorted(options.items())))[letter]
+    return not any(negated(view, word.start(), word.end()) for word in _WORD_RUN.finditer(view, start, stop) if has_word(own, word.group().lower()))
 
 
 # a quoted value in a record ('"option_text": "Queue"', 'text = "Queue"', "explanation: 'Queue'")

@@ -29,14 +29,12 @@ Reconstructed rule (ours). Word sets over one clause of at most 300 characters: 
 
 from __future__ import annotations
 
-import functools
 from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.choice_forms import SEVERAL
 from polyreward.verifiers.commitment import hedged, negated, qualified
 from polyreward.verifiers.hypothetical import hypothetical
-from polyreward.verifiers.language import STOP_WORDS
-from polyreward.verifiers.option_checks import english_form, option_mentions
+from polyreward.verifiers.option_checks import content_words, distinctive_content_words, has_word, option_mentions
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.reading import answer_views
 from polyreward.verifiers.tags import strip_thinking
@@ -46,43 +44,21 @@ MAX_CLAUSE = 300
 # word is the article ("A compromise was ...")
 _LETTER = re.compile(r"(?<![\w-])[A-Z](?![\w-])(?:[^\S\n]+[a-z])?")
 _ARTICLE_A = re.compile(r"A[^\S\n]+[a-z]")
-_WORD = re.compile(r"[^\W\d_]+")
+_WORD = re.compile(r"[^\W\d_]+")  # (the words content_words reads)
 # the opening clause: to a full stop (not a decimal point or an abbreviation's inner dot), ";", "!", "?", a line end or
 # the end of its bold ("**Earth** Saturn and ...")
 _OPENING = re.compile(r"\s*(?:[*_#>]+\s*)?(?P<clause>(?:[^.;!?\n*]|\.(?=\w))+)(?P<end>[.;!?\n*]|\Z)")
 
 
-def _words(text: str) -> list[str]:
-    return [word.lower() for word in _WORD.findall(text)]
-
-
-def _content(words: list[str], least: int = 3) -> set[str]:
-    return {word for word in words if len(word) >= least and word not in STOP_WORDS}
-
-
-def _has(words: set[str], word: str) -> bool:
-    return word in words or any(english_form(word, other) for other in words)
-
-
-@functools.lru_cache(maxsize=256)
-def _distinctive(options: tuple[tuple[str, str], ...], asked: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
-    """Each option's content words that no other option has (an English ending aside) and the question does not use
-    (``asked``: "sin" of "$-\\sin x$" names nothing where the question asks for the derivative of sin x)."""
-    words = {letter: _content(_words(text)) for letter, text in options}
-    return {letter: frozenset(word for word in own if not _has(asked, word)
-                              and not any(_has(theirs, word) for other, theirs in words.items() if other != letter))
-            for letter, own in words.items()}
-
-
 def named_by_words(clause: str, options: Mapping[str, str], asked: frozenset[str] = frozenset()) -> str | None:
     """The one option whose distinctive content words all stand in ``clause``, with no distinctive word of another
     option there; None when none or several fit. ``asked``: the question's own content words, no option's evidence."""
-    words = _content(_words(clause))
-    distinctive = _distinctive(tuple(sorted(options.items())), asked)
-    named = [letter for letter, own in distinctive.items() if own and all(_has(words, word) for word in own)]
+    words = content_words(clause)
+    distinctive = distinctive_content_words(tuple(sorted(options.items())), asked)
+    named = [letter for letter, own in distinctive.items() if own and all(has_word(words, word) for word in own)]
     if len(named) != 1:
         return None
-    if any(_has(words, word) for letter, own in distinctive.items() if letter != named[0] for word in own):
+    if any(has_word(words, word) for letter, own in distinctive.items() if letter != named[0] for word in own):
         return None
     return named[0]
 
@@ -109,13 +85,13 @@ def _states_the_answer(clause: str, letter: str, prompt: str, options: Mapping[s
     """Does ``clause`` state the answer to the question: does it share a content word of 4 letters or more with the
     question's stem that no option has, or is it the words of option ``letter`` (or of the options ``named``) and at
     most one word more?"""
-    own = _content(_words(" ".join(options[key] for key in {letter, *named} if key)))
-    extra = {word for word in _content(_words(clause)) if not _has(own, word)}
+    own = content_words(" ".join(options[key] for key in {letter, *named} if key))
+    extra = {word for word in content_words(clause) if not has_word(own, word)}
     if len(extra) <= 1:
         return True  # "Inferior wall STEMI": the option's words and one more
-    in_options = _content(_words(" ".join(options.values())))
-    asked = {word for word in _content(_words(_stem(prompt, options)), least=4) if not _has(in_options, word)}
-    return any(_has(asked, word) for word in extra if len(word) >= 4)
+    in_options = content_words(" ".join(options.values()))
+    asked = {word for word in content_words(_stem(prompt, options), least=4) if not has_word(in_options, word)}
+    return any(has_word(asked, word) for word in extra if len(word) >= 4)
 
 
 def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str, str] | None,
@@ -136,13 +112,13 @@ def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str
     clause = opening.group("clause")
     if _offered_together(clause, prompt, options):
         return SEVERAL  # "The largest planet is Saturn or Jupiter. Earth is ...": the statement names two options
-    asked = frozenset(_content(_words(_stem(prompt, options))))
+    asked = frozenset(content_words(_stem(prompt, options)))
     letter = named_by_words(clause, options, asked)
     if letter is None or letter not in letters or not _states_the_answer(clause, letter, prompt, options):
         return None
     end = opening.end("clause")
-    own = _distinctive(tuple(sorted(options.items())), asked)[letter]
-    spans = [word.span() for word in _WORD.finditer(view, opening.start("clause"), end) if _has(own, word.group().lower())]
+    own = distinctive_content_words(tuple(sorted(options.items())), asked)[letter]
+    spans = [word.span() for word in _WORD.finditer(view, opening.start("clause"), end) if has_word(own, word.group().lower())]
     if any(negated(view, *span) or hedged(view, *span) or qualified(view, *span) or hypothetical(view, *span) for span in spans):
         return None  # "It isn't Jupiter", "Maybe Jupiter", "Jupiter, I guess"
     rest = view[end:].lstrip("*")
@@ -178,7 +154,7 @@ def _bare_option_later(rest: str, letter: str, options: Mapping[str, str], asked
     for clause in _CLAUSE.finditer(rest[:2000]):
         other = named_by_words(clause.group(), options, asked)
         if other is not None and other != letter:
-            own = _content(_words(options[other]))
-            if not any(len(word) >= 4 and not _has(own, word) for word in _content(_words(clause.group()))):
+            own = content_words(options[other])
+            if not any(len(word) >= 4 and not has_word(own, word) for word in content_words(clause.group())):
                 return True
     return False
