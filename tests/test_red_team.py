@@ -91,7 +91,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
-    ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
     ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
@@ -103,7 +102,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   footnote derivation, base words; locales: a Japanese option text (needs translation). (Remarks that state
     #   another quantity -- a rate, a comparison, a rounding, a quotient, a unit conversion, a later check, a point
     #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
-    ("holdout35", "option_letter_emoji_check", "✅ A — Insulin\n\n(Glucagon is from alpha c"),
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
     ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
@@ -116,6 +114,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout31's "Therefore, the answer is D: O(n^2)." is paid since #32's wgen: "O(" is no Spanish "o",
+    #   tests/test_choice_function_notation.py)
+    # (holdout35's "✅ A — Insulin" is paid since #32's wgen: a check mark may open the letter's line,
+    #   tests/test_choice_check_marks.py)
     # (holdout37's R1 completion, "So the answer is \\frac{11}{12}.\n</think>" then the visible working and the same box,
     #   is paid since #32's wgen: a think block's conclusion ends with the block, tests/test_reading_think_conclusion.py)
     # (holdout45's percent after a boxed fraction is read as the answer restated, not a credence, since #32's wgen:

@@ -265,7 +265,8 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
-        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
+        # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
+        ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL + r"(?:\s*[.!])?\s*\Z"))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
@@ -484,6 +485,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return labelled[0], "with_text"  # what follows is read as it follows an answer phrase
     letter = _letter_from_option_text(text, options)
     if letter is not None and any(negated(text, m.start(1), m.end(1)) or hedged(text, m.start(1), m.end(1))
+                                  or _CROSSED_BEFORE.search(text, max(0, m.start() - 6), m.start())  # "❌ A — Insulin"
                                   for m in letter_mentions(text, letter, letters)):
         # "it's not B - the stratosphere is too thin", "either C or D ... ethosuximide": the option's own letter is
         # denied or offered as one of several, so naming its text chooses nothing either (holdout23, holdout25)
@@ -493,6 +495,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
         # ("My classmate said A; she's wrong -- it's D, Jupiter": A is someone else's, and Jupiter names D)
     return (letter, "option_text") if letter is not None else (None, "")
+
+
+_CROSSED_BEFORE = re.compile(r"[❌✗✘🚫]\ufe0f?[^\S\n]*\Z")  # a cross mark on the letter: crossed out, not picked
 
 
 def _offered_letter_pattern(letters: str) -> re.Pattern:
