@@ -104,7 +104,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
-    ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_de_comma_times_power", "s = 3 · 10^8 m/s · 5 s = 15 · 10^8 m = 1"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
@@ -116,6 +115,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
     # (holdout31's "Therefore, the answer is D: O(n^2)." is paid since #32's wgen: "O(" is no Spanish "o",
     #   tests/test_choice_function_notation.py)
+    # (holdout35's table of philosophers before "**Answer: B**" is paid since #32's wgen: the last row of a table of
+    #   options is no conclusion, tests/test_choice_option_tables.py)
     # (holdout35's "✅ A — Insulin" is paid since #32's wgen: a check mark may open the letter's line,
     #   tests/test_choice_check_marks.py)
     # (holdout37's R1 completion, "So the answer is \\frac{11}{12}.\n</think>" then the visible working and the same box,

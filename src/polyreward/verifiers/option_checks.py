@@ -212,9 +212,21 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
+    if view[previous:start].lstrip().startswith("|") and len(_options_in_rows(view[:start], options)) >= 2:
+        return False  # "| Kant | ... |\n| Aristotle | virtue ethics |": the last row of a table of options, no conclusion
     named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))
              or _named_in_words_not_denied(view, previous, start, key, options)}  # (in its words too: "exogenous glucocorticoid use")
     return len(named) == 1 and letter not in named
+
+
+def _options_in_rows(text: str, options: Mapping[str, str]) -> set[str]:
+    """The options named, one each, by the markdown table rows of ``text`` (by their text or a distinctive word)."""
+    found = set()
+    for row in re.finditer(r"(?m)^[^\S\n]*\|[^\n]*", text):
+        words = content_words(row.group())
+        named = {key for key, own in distinctive_content_words(tuple(sorted(options.items()))).items() if any(has_word(words, word) for word in own)}
+        found |= named if len(named) == 1 else set()
+    return found
 
 
 def _explained_as_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
