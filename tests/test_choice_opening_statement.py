@@ -88,3 +88,15 @@ def test_the_opening_statement_pays_its_own_option_and_no_other(order, opener):
     x = _OPTIONS[order[0]]
     completion = opener.format(x=x) + f" {_OPTIONS[order[1]]} and {_OPTIONS[order[2]]} are smaller."
     assert [choice(PLANETS, completion, letter) for letter in "ABCD"] == [float(i == order[0]) for i in range(4)]
+
+
+VITAMIN = "Which vitamin deficiency causes cheilosis?\nA. Thiamine\nB. Riboflavin\nC. Niacin\nD. Pyridoxine"
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("Riboflavin deficiency. I don't think any option is strictly right here, though.", "B"),  # every option declined
+    ("Ans is 'a' ie Riboflavin", "B"),          # an answer key's lowercase letter: the letter readers decide
+    ("Riboflavin, i.e. (a).", "B"),
+])
+def test_an_opening_statement_gives_way_to_a_declined_choice_or_a_lowercase_letter(completion, gold):
+    assert choice(VITAMIN, completion, gold) == 0.0

@@ -31,7 +31,8 @@ from __future__ import annotations
 
 from collections.abc import Callable, Mapping
 
-from polyreward.verifiers.choice_forms import SEVERAL
+from polyreward.verifiers.choice_forms import NO_CHOICE, SEVERAL
+from polyreward.verifiers.choice_keys import key_label_pattern
 from polyreward.verifiers.commitment import hedged, negated, qualified
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.option_checks import content_words, distinctive_content_words, has_word, option_mentions
@@ -44,6 +45,7 @@ MAX_CLAUSE = 300
 # word is the article ("A compromise was ...")
 _LETTER = re.compile(r"(?<![\w-])[A-Z](?![\w-])(?:[^\S\n]+[a-z])?")
 _ARTICLE_A = re.compile(r"A[^\S\n]+[a-z]")
+_WRAPPED_LETTER = re.compile(r"['‘\"“(\[][a-e]['’\"”)\]]")  # a lowercase option letter in quotes or brackets: "'a'", "(b)"
 _WORD = re.compile(r"[^\W\d_]+")  # (the words content_words reads)
 # the opening clause: to a full stop (not a decimal point or an abbreviation's inner dot), ";", "!", "?", a line end or
 # the end of its bold ("**Earth** Saturn and ...")
@@ -104,8 +106,10 @@ def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str
         return None
     views = answer_views(text)
     view = strip_thinking(views[0])
-    if any(found.group()[0] in options and not _ARTICLE_A.match(found.group()) for seen in views for found in _LETTER.finditer(seen)):
-        return None  # a letter anywhere (a code block and a quote too): the letter readers decide
+    keys = key_label_pattern("".join(options))
+    if any(found.group()[0] in options and not _ARTICLE_A.match(found.group()) for seen in views for found in _LETTER.finditer(seen)) or any(
+            keys.search(seen) or _WRAPPED_LETTER.search(seen) for seen in views):
+        return None  # a letter anywhere (a code block and a quote too; "Ans is 'a'", "(b)"): the letter readers decide
     opening = _OPENING.match(view)
     if opening is None or opening.group("end") == "?" or len(opening.group("clause")) > MAX_CLAUSE:
         return None
@@ -122,6 +126,8 @@ def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str
     if any(negated(view, *span) or hedged(view, *span) or qualified(view, *span) or hypothetical(view, *span) for span in spans):
         return None  # "It isn't Jupiter", "Maybe Jupiter", "Jupiter, I guess"
     rest = view[end:].lstrip("*")
+    if NO_CHOICE.search(rest):
+        return None  # "Radial nerve fits. I don't think any option is strictly right here.": every option declined
     if _bare_option_later(rest, letter, options, asked):
         return None  # "Jupiter\nEarth", "Jupiter. Hmm, Earth.": a second option stated alone, a second answer
     closed = "." if opening.group("end") == "*" else ""  # "**Earth** Saturn and ...": the bold closes the statement
