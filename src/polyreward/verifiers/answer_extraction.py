@@ -116,6 +116,8 @@ _BOLD = re.compile(r"\*\*([^*\n]{1,80}?)\*\*")
 # a power glued to a number is part of it ("There are 2^10 ways" is 2^10, not 2)
 _NUMBER_POWER = r"(?:\^\s*(?:\{\s*[-+]?\d+\s*\}|[-+]?\d+))?"
 _WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
+# the first term of a ratio before the last number: "3:4", "3 : 4" (not a label's colon: "Step 2: 15")
+_RATIO_BEFORE = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)(?::|[^\S\n]:[^\S\n])\Z")
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d]))?" + _NUMBER_POWER
@@ -625,6 +627,9 @@ def _extract_from_line(text: str) -> Extracted | None:
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
         if re.match(r"\\pi(?![A-Za-z])", last_line[last.end():]):  # "16\\pi square units": a multiple of pi (holdout23)
             return Extracted(last.group().strip() + "\\pi", "last_number")
+        begin = last.start() + len(last.group()) - len(last.group().lstrip())
+        if (ratio := _RATIO_BEFORE.search(last_line, 0, begin)) is not None and not last_line[last.end():].lstrip().startswith(":"):
+            return Extracted(f"{ratio.group(1)}:{last.group().strip()}", "last_number")  # "The simplified ratio is 3:4."
         return Extracted(last.group().strip(), "last_number")
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."

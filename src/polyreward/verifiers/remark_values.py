@@ -266,6 +266,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     remark = remark[:MAX_REMARK]
     if _NOT_A_REMARK.search(remark):
         return False
+    if remark.startswith(":"):
+        return enumerates(remark, magnitude(answer.rpartition("=")[2]))  # "9: 1, 2, 3, 4, 6, 9, 12, 18, 36": the items counted
     plain = _LATEX_FRACTION.sub(lambda m: f"{m.group(1) or m.group(3)}/{m.group(2) or m.group(4)}", remark)
     plain = _NOT_VALUES.sub(lambda m: " " * len(m.group()), plain)
     values = list(_VALUE.finditer(plain))
@@ -479,7 +481,10 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
     """``read`` (a reader of the last line: an answer with a ``text``, or None) applied to ``text`` before a closing
     remark that states only other quantities (:func:`states_other_quantities` with ``lines``): (the answer, where its
     text ends, where the remark starts), the earliest such remark of the last few places one may open; None when none."""
-    for start, sentence in remark_starts(text)[-6:]:
+    listed = _ENUMERATION.search(text[-240:])  # "9: 1, 2, 3, ...": its commas open no remark of their own
+    listed = listed if listed is not None and text[:len(text) - len(text[-240:]) + listed.start()][-1:].isdigit() else None
+    starts = ([(len(text) - len(text[-240:]) + listed.start(), False)] if listed is not None else []) + remark_starts(text)[-6:]
+    for start, sentence in starts:
         remark, rest = text[start:], text[:start]
         if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
@@ -493,6 +498,19 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
             if states_other_quantities(remark, found.text, stated, unit, sentence, lines=True):
                 return found, len(rest), start
     return None
+
+
+_ENUMERATION = re.compile(r":[^\S\n]+(?P<items>[-−]?\d+(?:[.,]\d+)?(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?[-−]?\d+(?:[.,]\d+)?)+)[^\S\n]*[.!]?\s*\Z")
+
+
+def enumerates(remark: str, count: float | None) -> bool:
+    """Is ``remark`` a colon and a list of exactly ``count`` (3 or more) values, all different ("9: 1, 2, 3, 4, 6, 9,
+    12, 18, 36" after the count of 36's divisors): the items the answer counts, not a second answer?"""
+    found = _ENUMERATION.match(remark)
+    if found is None or count is None or count < 3 or count != int(count):
+        return False
+    items = re.findall(r"[-−]?\d+(?:[.,]\d+)?", found.group("items"))
+    return len(items) == int(count) and len(set(items)) == len(items)
 
 
 def remark_starts(text: str, width: int = 240) -> list[tuple[int, bool]]:
