@@ -74,25 +74,24 @@ KNOWN_PAID: set[str] = set()
 # closing sentence that names another quantity with its value (the axis x = 3 after the vertex, "attained at x = 3/2",
 # the product after the sum, a comparison "would be 120"), a long closing pleasantry, a French decimal comma, an AMC
 # letter with its value in one box, a ratio "3:4", and "Correct: C / Incorrect: A, B, D, E"
+# (holdout20's "Inferior wall STEMI; ...", holdout26's "Canberra is the capital of Australia; ... between Sydney and
+# Melbourne." and holdout53's "The largest planet ... is Jupiter. ... wider than Earth ..." are paid since #32's wgen: an
+# option stated by its words alone in the opening clause is the answer, verifiers/option_statement.py)
 # (holdout24's scientific notation, holdout28's Chinese numerals, French decimal comma and German thousands points and
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32;
 # holdout39's "1,5 · 10⁹ m" is paid since holdout63: a middle dot before a power of ten is scientific notation's "×")
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
-    ("holdout20", "paraphrased_option_text", "Inferior wall STEMI; the right coronary "),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),
     ("holdout21", "haiku_answer", "thirteen times thirteen\none hundred sixt"),
     ("holdout21", "limerick_answer", "A log base two of sixty-four\nAsks how ma"),
     ("holdout21", "version_latest_gold_letter", "v1: B (confused closest with hottest)\nv2"),
     ("holdout21", "limerick_letter_commit", "The war in the Pacific was through\nWhen "),
     ("holdout21", "ocr_confirmed_letter", "I typed my answer rather than scanning i"),
-    ("holdout26", "option_text_only", "Canberra is the capital of Australia; it"),
     ("holdout26", "option_text_other_language_fr", "C'est le traité de Versailles, signé le "),
     ("holdout26", "greek_alpha_homoglyph_with_text", "Απάντηση: Α (υπερκαλιαιμία) — οι τακτικέ"),
     ("holdout29", "hedged_committed_most_likely", "Most likely B — with p below α you rejec"),
-    ("holdout31", "grpo_cs_answer_with_reason", "In the worst case (e.g., already sorted "),
-    ("holdout33", "ratio_colon_sentence", "GCD(18, 24) = 6. Dividing both parts by "),
     ("holdout33", "explicit_correct_incorrect_map", "Correct: C\nIncorrect: A, B, D, E\n\nLow fe"),
     # stop 49 (holdout35-holdout46, written blind), left open with reasons:
     #   choice: an option paraphrased (acetylcysteine, mitochondria) or marked by an emoji before a dash, a bold "TL;DR
@@ -103,35 +102,38 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   footnote derivation, base words; locales: a Japanese option text (needs translation). (Remarks that state
     #   another quantity -- a rate, a comparison, a rounding, a quotient, a unit conversion, a later check, a point
     #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
-    ("holdout35", "option_letter_emoji_check", "✅ A — Insulin\n\n(Glucagon is from alpha c"),
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
     ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
-    ("holdout35", "table_final_row_answer", "| Philosopher | Key idea |\n|---|---|\n| M"),
-    ("holdout37", "grpo_r1_think_long_then_boxed", "<think>\nOkay, let's see. Compute $\\frac{"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
     ("holdout42", "base_words", "11 = 8 + 2 + 1 = 1·2³ + 0·2² + 1·2 + 1.\n"),
-    ("holdout44", "answer_then_safety_note", "N-acetylcysteine replenishes glutathione"),
-    ("holdout44", "caveat_that_does_not_change_pick", "**Answer: C. Not hearsay, as an opposing"),
-    ("holdout44", "differential_gold_ranked_first", "Ranked:\n1. **A. Anticoagulation with low"),
-    ("holdout44", "think_then_bold_letter", "<think>\nKey clue check. Could it be A? N"),
-    ("holdout45", "answer_first_then_steps_numbers", "**9**\n\n36 = 2² · 3², so the count is (2+"),
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
-    ("holdout45", "probability_fraction_then_percent", "P(HH) = 1/2 × 1/2 = 1/4.\n\n\\boxed{\\frac{1"),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout31's "Therefore, the answer is D: O(n^2)." is paid since #32's wgen: "O(" is no Spanish "o",
+    #   tests/test_choice_function_notation.py)
+    # (holdout35's table of philosophers before "**Answer: B**" is paid since #32's wgen: the last row of a table of
+    #   options is no conclusion, tests/test_choice_option_tables.py)
+    # (holdout35's "✅ A — Insulin" is paid since #32's wgen: a check mark may open the letter's line,
+    #   tests/test_choice_check_marks.py)
+    # (holdout37's R1 completion, "So the answer is \\frac{11}{12}.\n</think>" then the visible working and the same box,
+    #   is paid since #32's wgen: a think block's conclusion ends with the block, tests/test_reading_think_conclusion.py)
+    # (holdout33's "The simplified ratio is 3:4." and holdout45's "... = 9: 1, 2, 3, 4, 6, 9, 12, 18, 36." are paid since
+    #   #32's wgen: a ratio ending the last line is one value, a count's colon and its items are no second answer)
+    # (holdout45's percent after a boxed fraction is read as the answer restated, not a credence, since #32's wgen:
+    #   tests/test_reading_restated_chance.py)
+    # (holdout44's safety note, caveat, ranked differential and bold letters after <think> are paid since #32's wgen: an
+    #   option's own text with a negation, "C. Not hearsay, ...", is its label, and "N-acetylcysteine" names its own
+    #   option: tests/test_choice_own_option_text.py)
     # holdout47-holdout49 (written blind at the end of stop 49): a Portuguese 'Alternativa A' with its text (the AMC
     #   boxes holding both the letter and the value, holdout33's and holdout48's, are paid since holdout51: an option
     #   label beside a value is read as the value, checked against the prompt's options; test_reading_holdout51.py)
     ("holdout47", "portuguese_alternativa", "Alternativa A — a Décima Terceira Emenda"),
-    # holdout53 (written blind, hunting over-refusal), left open: a yes/no answer in math, an option named by its text
-    #   only (docs/reading.md)
-    ("holdout53", "x53_yes_no_with_reason", "No. 221 = 13 × 17, so it has factors oth"),
-    ("holdout53", "x53_option_text_only", "The largest planet in our solar system i"),
-    # holdout55 (medicine, written blind), left open after fix55: a choice explained overall vs endogenous (a choice
-    #   reading, not fix55's).
-    ("holdout55", "x55_overall_vs_endogenous", "Overall (iatrogenic included), the most "),
+    # (holdout53's yes/no answer in math is paid since #32's wgen: a label gold reads the completion as a label,
+    #   verifiers/math_labels.py)
+    # (holdout55's choice explained overall vs endogenous is paid since #32's wgen: its own option named in its words,
+    #   "exogenous glucocorticoid use", option_checks.named_in_words)
     # holdout65 (answers that are not one number, written blind), left open after fix65: an aside that excludes another
     #   value ("($2\pi$ is excluded by the interval)") after the structured answer is read as a denial of it; which value
     #   a negation word is about takes the sentence's meaning (docs/reading.md, "What it does not do")

@@ -53,7 +53,8 @@ from polyreward.verifiers.commitment import (
 )
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
-from polyreward.verifiers.remark_values import cut_other_quantity_remark, read_before_other_quantities, term_of_arithmetic
+from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_before_other_quantities, reference_bracket,
+                                                term_of_arithmetic)
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
@@ -120,6 +121,8 @@ _TIMES_TEN = r"[^\S\n]*\\(?:times|cdot)[^\S\n]*10\^\{?[-−+]?\d{1,3}\}?"
 _WORD_ANSWER = re.compile(r"\b(infinitely\s+many|no\s+(?:real\s+)?solutions?|none)\b", re.IGNORECASE)
 _WORD_CLOSING = re.compile(r"(?:\bthere\s+(?:is|are)|\bha(?:s|ve))\s+(infinitely\s+many|no\s+(?:real\s+)?solutions?)\b[^.!?]*[.!]?\s*\Z",
                            re.IGNORECASE)
+# the first term of a ratio before the last number: "3:4", "3 : 4" (not a label's colon: "Step 2: 15")
+_RATIO_BEFORE = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)(?::|[^\S\n]:[^\S\n])\Z")
 _LAST_NUMBER = re.compile(
     r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
@@ -239,7 +242,8 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     answer = found.text
 
     def is_other(segment: str) -> bool | None:
-        stated = _answer_after_anchor(segment[:400]).strip().strip("$").strip()
+        segment = _THINK_TAG.split(segment[:400], 1)[0]  # "So the answer is \\frac{11}{12}.\n</think>": the conclusion ends with the think
+        stated = _answer_after_anchor(segment).strip().strip("$").strip()
         stated = chain_end(stated)
         if not stated or not re.search(r"[\d\\]", stated):
             return None
@@ -249,6 +253,7 @@ def _reasoning_concludes_otherwise(view: str, found: Extracted) -> bool:
     return concluded_otherwise(reasoning_before(full, visible, located[0])[-MAX_TAIL_CHARS:], is_other)
 
 
+_THINK_TAG = re.compile(r"</?think>", re.IGNORECASE)
 _CONCLUSION_WORD = re.compile(r"\b(?:so|therefore|thus|hence|consequently)\b", re.IGNORECASE)
 
 
@@ -396,11 +401,12 @@ _OR_LIST = re.compile(
 )
 
 
-_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
+_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])(?<![\w.][-–—])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
 
 
 def _restated_before(answer: str, before: str) -> bool:
-    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number?"""
+    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number? The end
+    of a range is not a value of its own ("(target 19–21, or 21 mmHg)" offers 21 beside 20)."""
     match = _ALTERNATIVE_BEFORE.search(before)
     return match is not None and same_number(match.group(1), answer)
 
@@ -437,6 +443,9 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
+            if (opening := reference_bracket(text, start, stop)) >= 0 and text.rfind(found.text, 0, opening) >= 0:
+                end = opening  # "65 (target ≥ 65)": the bound is what the answer before it is compared with
+                continue
             if found.source != "anchor" or not term_of_arithmetic(text, start, stop):
                 return start, stop
             in_arithmetic = in_arithmetic or (start, stop)
@@ -628,6 +637,9 @@ def _extract_from_line(text: str) -> Extracted | None:
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
         if re.match(r"\\pi(?![A-Za-z])", last_line[last.end():]):  # "16\\pi square units": a multiple of pi (holdout23)
             return Extracted(last.group().strip() + "\\pi", "last_number")
+        begin = last.start() + len(last.group()) - len(last.group().lstrip())
+        if (ratio := _RATIO_BEFORE.search(last_line, 0, begin)) is not None and not last_line[last.end():].lstrip().startswith(":"):
+            return Extracted(f"{ratio.group(1)}:{last.group().strip()}", "last_number")  # "The simplified ratio is 3:4."
         return Extracted(last.group().strip(), "last_number")
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."

@@ -54,9 +54,11 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.option_statement import listed_with_another, opening_statement
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
-from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
+from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
+                                               without_own_negative_texts)
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
@@ -266,7 +268,8 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
         ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
-        ("line_start", re.compile(r"(?m)^[^\S\n]*" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
+        # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
+        ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
@@ -296,6 +299,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
+    text = without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = answer_views(text)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
@@ -384,6 +388,9 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
             return None, ""  # "... would be option" (cut off), "Is it B? ..." (asked) (holdout22)
         if named and qualified(view, end - max(named)[1], end):
             return None, ""  # "I think it is O(log n) but I might be confusing it"
+        if any((hedged(view, stop - length, stop) or mention == letter and listed_with_another(view, stop - length, stop, named, letter))
+               and not re.match(r"[^.!?;\n]*\?", view[stop:]) for stop, length, mention in named):
+            return None, SEVERAL  # "... is Saturn or Jupiter. Earth is ...", "... is Saturn and Earth.": options offered together
         if NO_CHOICE.search(view, end):
             return None, ""  # "Merge sort ... That points to C. ... I don't think any option is correct, and I won't pick one." (holdout13)
         if undecided(view, letter, letters, options, end):
@@ -481,6 +488,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return labelled[0], "with_text"  # what follows is read as it follows an answer phrase
     letter = _letter_from_option_text(text, options)
     if letter is not None and any(negated(text, m.start(1), m.end(1)) or hedged(text, m.start(1), m.end(1))
+                                  or _CROSSED_BEFORE.search(text, max(0, m.start() - 6), m.start())  # "❌ A — Insulin"
                                   for m in letter_mentions(text, letter, letters)):
         # "it's not B - the stratosphere is too thin", "either C or D ... ethosuximide": the option's own letter is
         # denied or offered as one of several, so naming its text chooses nothing either (holdout23, holdout25)
@@ -490,6 +498,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
         # ("My classmate said A; she's wrong -- it's D, Jupiter": A is someone else's, and Jupiter names D)
     return (letter, "option_text") if letter is not None else (None, "")
+
+
+_CROSSED_BEFORE = re.compile(r"[❌✗✘🚫]\ufe0f?[^\S\n]*\Z")  # a cross mark on the letter: crossed out, not picked
 
 
 def _offered_letter_pattern(letters: str) -> re.Pattern:
@@ -621,6 +632,8 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
         found, how = extract_label(text)
     else:
         found, how = extract_letter(text, letters, option_map)
+    if kind == "letter" and how in ("", "option_text", SEVERAL) and (stated := opening_statement(text, prompt, letters, option_map, read)) is not None:
+        found, how = (None, SEVERAL) if stated == SEVERAL else (stated, "opening_statement")  # "Canberra is the capital ...; ... Sydney and Melbourne."
     if found is None:
         return Verdict(0.0, "several_options" if how == SEVERAL else "no_answer", answer, rule=kind)
     equal = found == answer

@@ -97,9 +97,9 @@ _HEDGED_BEFORE = re.compile(
     r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + "|" + OTHERWISE_WORDS + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
     re.IGNORECASE,
 )
-# ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8"
+# ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8" (after the answer not glued to a bracket: "D: O(n^2)" is no Spanish "o")
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:" + OR_WORDS + r")\b|/|" + OR_UNSPACED + r"|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
+_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:" + OR_WORDS + r")\b(?![(\[{^_])|/|" + OR_UNSPACED + r"|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE
                            # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)

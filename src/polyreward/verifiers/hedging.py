@@ -47,7 +47,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.registers import certainty_end, note_section
-from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before
+from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before, without_restated_chance
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
 MODAL_WORDS = (
@@ -526,7 +526,22 @@ def qualified_after(text: str, end: int) -> bool:
     # doubt resolved later in its clause by certainty is read no more ("Reckon that's a lock"; registers.certainty_end),
     # and a clinical note's "Plan:" section is no plan of work ("Impression: ... / Plan: oral iron"; registers.note_section)
     own, following = _unresolved(own), _unresolved(note_section(text, following))
+    value = _value_before(text, end)  # "\\boxed{\\frac{1}{4}} (That's a 25% chance)": the answer again, no credence
+    own, following = without_restated_chance(own, value), without_restated_chance(following, value)
     return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
+
+
+_FRACTION_OR_NUMBER = re.compile(r"\\[dt]?frac\{(-?\d+)\}\{(\d+)\}\}?\Z|(?<![\d.])(-?\d+(?:\.\d+)?)(?:\s*/\s*(\d+))?\}?\Z")
+
+
+def _value_before(text: str, end: int) -> float | None:
+    """The value of the answer that ends at ``text[end]`` when it is a plain number or fraction ("\\boxed{\\frac{1}{4}}",
+    "0.25", "1/4"), else None."""
+    found = _FRACTION_OR_NUMBER.search(text[max(0, end - 40):end].rstrip("$ "))
+    if found is None:
+        return None
+    top, bottom = (found.group(1), found.group(2)) if found.group(1) is not None else (found.group(3), found.group(4))
+    return float(top) / float(bottom) if bottom and float(bottom) else float(top) if not bottom else None
 
 
 def _own_and_next(text: str, end: int) -> tuple[tuple[str, str], tuple[str, str]]:

@@ -58,6 +58,7 @@ from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
 from polyreward.verifiers.math_canonical import canonical, canonical_equal, split_top
+from polyreward.verifiers.math_labels import label_answer, label_gold
 from polyreward.verifiers.rounded_final import approximated_value
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, normalize_unicode, numerals_equal, parse_numeral, same_number, size_problem
@@ -580,6 +581,9 @@ def _decide_cheaply(pred: Any, ref: Any, guard: bool, fast_paths: bool, work_avo
     reference = prepare_reference(gold)
     text = completion_text(pred)
     prediction = _as_option(prepare_prediction(text, final_bang, prompt), reference, prompt, text)
+    if (labelled := label_answer(text, gold, prediction)) is not None:  # "No. 221 = 13 × 17, ..." for \text{no}: a label in words
+        label, source = labelled
+        return Verdict(float(label == label_gold(gold)), "equal" if label == label_gold(gold) else "not_equal", reference.text, label, "label", source)
     structured = _structured(reference, text, prediction, final_bang) if reference.kind in ("latex", "words", "number") else None
     if isinstance(structured, Verdict):
         return structured

@@ -13,12 +13,18 @@ import unicodedata
 from collections.abc import Iterator, Mapping
 
 from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
+from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 
+# a hyphen inside a compound word ("N-acetylcysteine", "low-molecular-weight"): a letter before it and two after it;
+# it is no sign ("-cos x", "x-1" keep theirs)
+_COMPOUND_HYPHEN = r"(?<=[^\W\d_])-(?=[^\W\d_]{2})"
+
+
 def _option_key(text: str) -> str:
-    return " ".join(re.findall(r"[-−]?[^\W_]+", text.lower().replace("−", "-")))
+    return " ".join(re.findall(r"[-−]?[^\W_]+", re.sub(_COMPOUND_HYPHEN, " ", text.lower().replace("−", "-"))))
 
 
 # what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
@@ -29,7 +35,8 @@ _JOIN_AFTER = r"\A[)\]]?[}$*]{0,3}(?:[^\S\n]*[:=—–(][^\S\n]*(?:(?:i\.e\.|tha
 def _text_pattern(key: str) -> str:
     """An option's words ``key`` (:func:`_option_key`) as written in a text: whole words with their signs, any
     punctuation or space between them."""
-    return r"(?<![\w'’-])" + r"[^\w-]+".join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
+    joiner = r"(?:[^\w-]+|" + _COMPOUND_HYPHEN + ")"  # "n-acetylcysteine" names "N-acetylcysteine"
+    return r"(?<![\w'’-])" + joiner.join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
 
 
 def _beside(key: str, before: str, after: str) -> bool:
@@ -70,6 +77,34 @@ def letter_with_its_text(view: str, letters: str, options: Mapping[str, str]) ->
         if after is not None:
             return letter, mention.end() + after.end(), mention.end() + after.start(1), mention.end() + after.end(1)
     return None
+
+
+# a negation or doubt word inside an option's own text ("Not hearsay, as an opposing party's statement", "None of the
+# above", "No change in quantity traded")
+_OWN_NEGATION = re.compile(r"\b(?:not|no|none|never|neither|nor|without|unlikely|uncertain|wrong|incorrect|false)\b|n't\b", re.IGNORECASE)
+
+
+def without_own_negative_texts(text: str, letters: str, options: Mapping[str, str]) -> str:
+    """``text`` with the text of an option that holds a word of negation or doubt left out where it follows its own
+    letter ("C. Not hearsay, as an opposing party's statement" reads "C."): the option's label is the answer itself, not
+    a later clause that denies or doubts it. Only the option's exact text, right after its own letter and a join, is
+    left out, so it can never supply or take away another option. Where that letter is the only one the text names
+    (outside a ``<think>`` block), the option's negation and the word after it are its words too wherever they stand
+    ("It is not hearsay." restates C, it does not deny it)."""
+    shown = _THINK.sub("", text)
+    named = {m.group(1) for m in letter_pattern(letters).finditer(shown) if not _ARTICLE_A.match(shown, m.start())}
+    for letter, option in (options or {}).items():
+        if letter not in letters or not (negation := _OWN_NEGATION.search(option)) or len(option.strip()) < 3:
+            continue
+        own = r"(?i:" + r"[^\S\n]*".join(re.escape(word) for word in option.split()) + ")"
+        text = re.sub(r"(?<![\w-])(\(?" + letter + r"\)?(?:\*\*)?[^\S\n]*(?:[.:)—–-]|--)?[^\S\n]*)" + own, r"\1", text)
+        phrase = re.match(r"\w+(?:[^\S\n]+\w{3,})?", option[negation.start():])
+        if named == {letter} and phrase is not None and " " in phrase.group():
+            text = re.sub(r"(?<![\w-])(?i:" + r"[^\S\n]+".join(map(re.escape, phrase.group().split())) + r")(?![\w-])", "", text)
+    return text
+
+
+_THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 
 
 def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
@@ -192,8 +227,8 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     that names one other option by its text, not denied ("The drug of choice ... is amoxicillin."), while the letter's
     own option text appears nowhere? The reasoning reaches one option and the letter names another (holdout20)."""
     lowered = view.lower().replace("−", "-")
-    if any(option_mentions(lowered, options.get(letter, ""))):
-        return False
+    if any(option_mentions(lowered, options.get(letter, ""))) or named_in_words(view, letter, options):
+        return False  # (its own option named, in its words too: "exogenous glucocorticoid use")
     start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
     if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
         return False
@@ -201,8 +236,21 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
-    named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))}
+    if view[previous:start].lstrip().startswith("|") and len(_options_in_rows(view[:start], options)) >= 2:
+        return False  # "| Kant | ... |\n| Aristotle | virtue ethics |": the last row of a table of options, no conclusion
+    named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))
+             or _named_in_words_not_denied(view, previous, start, key, options)}  # (in its words too: "exogenous glucocorticoid use")
     return len(named) == 1 and letter not in named
+
+
+def _options_in_rows(text: str, options: Mapping[str, str]) -> set[str]:
+    """The options named, one each, by the markdown table rows of ``text`` (by their text or a distinctive word)."""
+    found = set()
+    for row in re.finditer(r"(?m)^[^\S\n]*\|[^\n]*", text):
+        words = content_words(row.group())
+        named = {key for key, own in distinctive_content_words(tuple(sorted(options.items()))).items() if any(has_word(words, word) for word in own)}
+        found |= named if len(named) == 1 else set()
+    return found
 
 
 def _explained_as_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
@@ -211,7 +259,7 @@ def _explained_as_another_option(view: str, mention: re.Match, letter: str, opti
     and no option letter; the letter's own option text appears nowhere. The letter and the conclusion disagree, and
     neither is the answer (holdout23)."""
     after = view[mention.end(1):].rstrip()
-    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))):
+    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))) or named_in_words(view, letter, options):
         return False
     start = max(after.rfind(stop, 0, len(after) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(after, start)):
@@ -303,7 +351,7 @@ def _distinctive_words(options: tuple[tuple[str, str], ...]) -> tuple[dict[str, 
 _ENGLISH_ENDINGS = frozenset({"", "s", "es", "d", "ed", "er", "ly", "al", "ic", "y"})
 
 
-def _english_form(one: str, other: str) -> bool:
+def english_form(one: str, other: str) -> bool:
     """Do the two words differ only by English endings ("stacks", "queued", "ethical" for "stack", "queue", "ethics")?"""
     shared = len(os.path.commonprefix([one, other]))
     return one[shared:] in _ENGLISH_ENDINGS and other[shared:] in _ENGLISH_ENDINGS
@@ -323,12 +371,53 @@ def cognate_mentions(text: str, options: Mapping[str, str], *, other_forms_only:
         if folded[:5] not in prefixes:
             continue
         if other_forms_only and (text[word.end():word.end() + 1] in ("'", "’") or any(
-                _english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
+                english_form(folded, theirs) for own in distinctive.values() for theirs in own)):
             continue
         named = [letter for letter, own in distinctive.items() if any(cognates(folded, theirs) for theirs in own)]
         if len(named) == 1 and not negated(text, word.start(), word.end()):
             found.append((word.start(), word.end(), named[0]))
     return found
+
+
+# An option named by its words (issue #32, :mod:`.option_statement`): its content words (3 letters or more, no English
+# function word), compared with an English ending aside ("glucocorticoid" for "glucocorticoids")
+_WORD_RUN = re.compile(r"[^\W\d_]+")
+
+
+def content_words(text: str, least: int = 3) -> set[str]:
+    """The lowercased words of ``text`` of ``least`` letters or more that are no function word."""
+    return {word for word in (w.lower() for w in _WORD_RUN.findall(text)) if len(word) >= least and word not in STOP_WORDS}
+
+
+def has_word(words: set[str], word: str) -> bool:
+    """Is ``word`` in ``words``, an English ending aside?"""
+    return word in words or any(english_form(word, other) for other in words)
+
+
+@functools.lru_cache(maxsize=256)
+def distinctive_content_words(options: tuple[tuple[str, str], ...], asked: frozenset[str] = frozenset()) -> dict[str, frozenset[str]]:
+    """Each option's content words that no other option has (an English ending aside) and the question does not use
+    (``asked``: "sin" of "$-\\sin x$" names nothing where the question asks for the derivative of sin x)."""
+    words = {letter: content_words(text) for letter, text in options}
+    return {letter: frozenset(word for word in own if not has_word(asked, word)
+                              and not any(has_word(theirs, word) for other, theirs in words.items() if other != letter))
+            for letter, own in words.items()}
+
+
+def named_in_words(text: str, letter: str, options: Mapping[str, str]) -> bool:
+    """Does ``text`` hold every distinctive content word of ``letter``'s option ("exogenous glucocorticoid use" for
+    "Exogenous glucocorticoids")? False for an option with none ("O(n^2)")."""
+    own = distinctive_content_words(tuple(sorted(options.items()))).get(letter, frozenset())
+    words = content_words(text) if own else set()
+    return bool(own) and all(has_word(words, word) for word in own)
+
+
+def _named_in_words_not_denied(view: str, start: int, stop: int, letter: str, options: Mapping[str, str]) -> bool:
+    """:func:`named_in_words` on ``view[start:stop]``, where no word of it is denied ("not exogenous glucocorticoid use")."""
+    if not named_in_words(view[start:stop], letter, options):
+        return False
+    own = distinctive_content_words(tuple(sorted(options.items())))[letter]
+    return not any(negated(view, word.start(), word.end()) for word in _WORD_RUN.finditer(view, start, stop) if has_word(own, word.group().lower()))
 
 
 # a quoted value in a record ('"option_text": "Queue"', 'text = "Queue"', "explanation: 'Queue'")

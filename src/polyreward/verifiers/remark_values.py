@@ -272,6 +272,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     remark = remark[:MAX_REMARK]
     if _NOT_A_REMARK.search(remark):
         return False
+    if remark.startswith(":"):
+        return enumerates(remark, magnitude(answer.rpartition("=")[2]))  # "9: 1, 2, 3, 4, 6, 9, 12, 18, 36": the items counted
     plain = _LATEX_FRACTION.sub(lambda m: f"{m.group(1) or m.group(3)}/{m.group(2) or m.group(4)}", remark)
     plain = _NOT_VALUES.sub(lambda m: " " * len(m.group()), plain)
     values = list(_VALUE.finditer(plain))
@@ -296,6 +298,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
         if any(a <= start and end <= b for a, b in checks):
             other = True
             continue  # "since 4 × 7 = 28": a check that computes from the answer
+        if reference_value(plain, start, end) and (remark.lstrip().startswith("(") or _answer_unit(answer, answer_unit_text)):
+            other = True
+            continue  # "65 mmHg (target ≥ 65)", "\\boxed{7} (normal 4–10)": what the answer is compared with, its bound equal or not
         approximate = _APPROXIMATE_BEFORE.search(plain[max(0, start - 30):start]) is not None
         if _same_value(shown, answer, answer_value, approximate):
             unit = _unit(plain, end, plain[:start])
@@ -333,7 +338,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
                 continue  # "504 liters per week" after "72 liters per day", "2 h 30 min" after 150 minutes
             if unit[1] in ("time", "money") and unit[1] == a_unit[1]:
                 return False  # the same kind of unit and another amount: another value of the answer
-        if _other_dimension_or_reference(plain, start, end, shown, answer, answer_value, answer_unit_text, approximate,
+        if _other_dimension(plain, start, end, shown, answer, answer_value, answer_unit_text, approximate,
                                                                              remark.lstrip().startswith("(")):
             other = True
             continue  # "25 g (≈ 85 kcal)", "150 mg per dose (450 mg/day total)", "80 mmHg (target ≥ 65)"
@@ -351,26 +356,48 @@ _BOUND_BEFORE = re.compile(r"(?:\b(?:below|above|under|over|exceeds?|exceeding|l
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s")
 
 
-def _other_dimension_or_reference(plain: str, start: int, end: int, shown: str, answer: str, answer_value: float | None,
-                                  answer_unit_text: str, approximate: bool, bracketed: bool) -> bool:
-    """Is the remark's value at ``plain[start:end]`` another quantity by its unit or a reference it is checked against,
-    where the answer has a unit of its own (:func:`.units.written_unit`)? A unit of another dimension ("(≈ 85 kcal)" after
-    "25 g", "(1.5 mg/dL)" after "132.6 µmol/L", "450 mg/day total" after "150 mg per dose") is another quantity; the
-    same dimension is the answer converted only when it agrees ("(250 µg)" after "0.25 mg"). A value a reference word
-    names -- before it in its clause ("target ≥ 65", "normal range (18.5–24.9)", a bound: "if it falls below 50") or right after its unit ("the 75
-    mg/kg/day ceiling") -- is the reference the answer is compared with. Without a unit on the answer nothing is read
-    here: a bare number's remark keeps the stricter rules above; a unit is read only in a bracket (``bracketed``): a
-    clause or sentence after the answer may state the answer itself ("150 mg; q6h → 600 mg/day")."""
+def _answer_unit(answer: str, answer_unit_text: str):
+    """The dimension of the unit the answer is written with (:func:`.units.written_unit`): "720 mg/day", or "25" then
+    " g of"; None without one."""
     last = re.search(r"\d(?!.*\d)", answer)
-    mine = written_unit((answer[last.end():] if last else "") + answer_unit_text, 0)  # "720 mg/day" or "25" + " g of"
-    if mine is None or answer_value is None:
-        return False
+    return written_unit((answer[last.end():] if last else "") + answer_unit_text, 0)
+
+
+def reference_value(plain: str, start: int, end: int) -> bool:
+    """Is the value at ``plain[start:end]`` a reference the answer is compared with, not a second answer? A reference
+    word before it in its clause ("target ≥ 65", "normal range 70–100", "cutoff 65", "goal < 65"), a bound right before
+    it ("above 65", "< 30", "if it falls below 50") or a reference word right after its unit ("the 75 mg/kg/day
+    ceiling"). Its value may equal the answer's ("65 mmHg (target ≥ 65)"): a bound is not a second value either way."""
     breaks = [m.end() for m in _CLAUSE_BREAK.finditer(plain, max(0, start - 60), start)]
     clause_before = plain[breaks[-1] if breaks else max(0, start - 60):start]
     after = UNIT_AFTER_VALUE.match(plain, end)
     following = plain[after.end() if after else end:][:30]
-    if _REFERENCE.search(clause_before) or _BOUND_BEFORE.search(clause_before) or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE):
-        return True
+    return bool(_REFERENCE.search(clause_before) or _BOUND_BEFORE.search(clause_before)
+                or re.match(r"[^\S\n]*" + _REFERENCE.pattern, following, re.IGNORECASE))
+
+
+def reference_bracket(text: str, start: int, stop: int) -> int:
+    """Where the bracket opens that holds the value at ``text[start:stop]`` as a reference (:func:`reference_value`:
+    "(target ≥ 65)", "(normal 135–145)"), or -1 when the value is not one: an answer located by its text is the value
+    before such a bracket, not the bound inside it that happens to be written alike ("65 mmHg (target ≥ 65)")."""
+    opening = text.rfind("(", max(0, start - 60), start)
+    if opening < 0 or ")" in text[opening:start] or not reference_value(text[opening:], start - opening, stop - opening):
+        return -1
+    return opening
+
+
+def _other_dimension(plain: str, start: int, end: int, shown: str, answer: str, answer_value: float | None,
+                     answer_unit_text: str, approximate: bool, bracketed: bool) -> bool:
+    """Is the remark's value at ``plain[start:end]`` another quantity by its unit, where the answer has a unit of its
+    own (:func:`.units.written_unit`)? A unit of another dimension ("(≈ 85 kcal)" after "25 g", "(1.5 mg/dL)" after
+    "132.6 µmol/L", "450 mg/day total" after "150 mg per dose") is another quantity; the same dimension is the answer
+    converted only when it agrees ("(250 µg)" after "0.25 mg"). (A reference the answer is compared with is read first,
+    by :func:`reference_value`.) Without a unit on the answer nothing is read here: a bare number's remark keeps the
+    stricter rules above; a unit is read only in a bracket (``bracketed``): a clause or sentence after the answer may
+    state the answer itself ("150 mg; q6h → 600 mg/day")."""
+    mine = _answer_unit(answer, answer_unit_text)
+    if mine is None or answer_value is None:
+        return False
     theirs = written_unit(plain, end)
     if theirs is None or not bracketed:
         return False
@@ -460,7 +487,10 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
     """``read`` (a reader of the last line: an answer with a ``text``, or None) applied to ``text`` before a closing
     remark that states only other quantities (:func:`states_other_quantities` with ``lines``): (the answer, where its
     text ends, where the remark starts), the earliest such remark of the last few places one may open; None when none."""
-    for start, sentence in remark_starts(text)[-6:]:
+    listed = _ENUMERATION.search(text[-240:])  # "9: 1, 2, 3, ...": its commas open no remark of their own
+    listed = listed if listed is not None and text[:len(text) - len(text[-240:]) + listed.start()][-1:].isdigit() else None
+    starts = ([(len(text) - len(text[-240:]) + listed.start(), False)] if listed is not None else []) + remark_starts(text)[-6:]
+    for start, sentence in starts:
         remark, rest = text[start:], text[:start]
         if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
@@ -474,6 +504,19 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
             if states_other_quantities(remark, found.text, stated, unit, sentence, lines=True):
                 return found, len(rest), start
     return None
+
+
+_ENUMERATION = re.compile(r":[^\S\n]+(?P<items>[-−]?\d+(?:[.,]\d+)?(?:[^\S\n]*,[^\S\n]*(?:and[^\S\n]+)?[-−]?\d+(?:[.,]\d+)?)+)[^\S\n]*[.!]?\s*\Z")
+
+
+def enumerates(remark: str, count: float | None) -> bool:
+    """Is ``remark`` a colon and a list of exactly ``count`` (3 or more) values, all different ("9: 1, 2, 3, 4, 6, 9,
+    12, 18, 36" after the count of 36's divisors): the items the answer counts, not a second answer?"""
+    found = _ENUMERATION.match(remark)
+    if found is None or count is None or count < 3 or count != int(count):
+        return False
+    items = re.findall(r"[-−]?\d+(?:[.,]\d+)?", found.group("items"))
+    return len(items) == int(count) and len(set(items)) == len(items)
 
 
 def remark_starts(text: str, width: int = 240) -> list[tuple[int, bool]]:

@@ -69,6 +69,34 @@ def low_confidence(clause: str) -> bool:
     return False
 
 
+# a chance or probability given with a number ("a 25% chance", "the probability is 1/4"): a credence where it is the
+# writer's, the answer itself where the number is the answer's value
+_CHANCE_NUMBER = re.compile(r"\b(?P<percent>\d+(?:\.\d+)?)\s*%\s+(?:chance|probability|likelihood)"
+                            r"|\b(?:probability|chance|likelihood)\s+(?:of\s+|is\s+|at\s+)?(?P<share>0?\.\d+|\d+\s*/\s*\d+)", re.IGNORECASE)
+
+
+def without_restated_chance(clause: str, value: float | None) -> str:
+    """``clause`` with a chance or probability whose number is the answer's own ``value`` ("\\boxed{\\frac{1}{4}} (That's
+    a 25% chance)") written as a plain restatement, so that it is no credence of one half or less (:func:`low_confidence`);
+    unchanged where the number is another (a credence: "\\boxed{42}. A 30% chance.") or ``value`` is unknown."""
+    if value is None or "chance" not in clause.lower() and "probab" not in clause.lower() and "likelihood" not in clause.lower():
+        return clause
+
+    def restated(found: re.Match) -> str:
+        if found.group("percent") is not None:
+            number, digits = float(found.group("percent")) / 100, len(found.group("percent").partition(".")[2]) + 2
+        else:
+            top, _, bottom = found.group("share").replace(" ", "").partition("/")
+            number, digits = (float(top) / float(bottom) if bottom and float(bottom) else float(top)), 12 if bottom else len(top.partition(".")[2])
+        if _ABOUT_THE_WRITER.match(clause, found.end()):
+            return found.group()  # "25% chance I'm right", "a 25% chance of being correct": a credence, whatever its number
+        return "which is the answer" if abs(number - value) <= 0.5 * 10 ** -digits * (1 + 1e-9) else found.group()
+    return _CHANCE_NUMBER.sub(restated, clause)
+
+
+_ABOUT_THE_WRITER = re.compile(r"\s+(?:that\s+)?(?:I\b|I'm|it's|this\s+is|the\s+answer|my\b|of\s+(?:being|getting|it|this|my))", re.IGNORECASE)
+
+
 # The answer inside an embedded yes/no question is asked, not stated: "The question is whether the total equals 42",
 # "I wonder whether the answer is 4", "We need to decide if n = 8 works" (a check -- "check whether" -- is read as a
 # check before this; "Whether we count clockwise or not, the total is 42" is a concessive clause, closed by its comma).
