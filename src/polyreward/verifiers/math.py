@@ -47,7 +47,6 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, replace
 from fractions import Fraction
 from functools import lru_cache
-from pathlib import Path
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
@@ -69,7 +68,7 @@ from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_la
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.verdict import Verdict
-from polyreward.verifiers.verdict_cache import VerdictCache
+from polyreward.verifiers.verdict_cache import VerdictCache, math_verdict_cache as verdict_cache, verifier_rules  # noqa: F401 (public here)
 from polyreward.verifiers.units import past_dosing_verb
 from polyreward.verifiers.verdict_rereadings import approximated_otherwise, in_asked_unit, in_the_gold_form
 from polyreward.verifiers.reading import visible_text
@@ -686,30 +685,6 @@ def _verify_alternatives(preds: Sequence[Any], refs: Sequence[Any], **settings: 
         index = deciding([v.score for v in verdicts])
         result.append(verdicts[index] if index is not None else verdicts[0] if verdicts else Verdict(None, "no_reference"))
     return result
-
-
-# the cache key's name for this verifier; its rules are named by the digest of its source (:func:`verifier_rules`)
-VERIFIER_RULES = "2026-12-05.1"
-
-
-def verifier_rules() -> str:
-    """A digest of every module of ``polyreward.verifiers`` (their source bytes, in name order): any change to a rule
-    that can change a verdict changes it, so a persistent cache of an older reader's verdicts stops matching without
-    anyone remembering to bump a version."""
-    import hashlib
-
-    digest = hashlib.sha256()
-    for module in sorted(Path(__file__).parent.glob("*.py")):
-        digest.update(module.name.encode() + b"\0" + module.read_bytes())
-    return digest.hexdigest()[:16]
-
-
-def verdict_cache(path: str | Any, guard: bool = True) -> VerdictCache:
-    """A :class:`~polyreward.verifiers.verdict_cache.VerdictCache` at ``path`` keyed by this verifier's settings and
-    rules (:func:`verifier_rules`)."""
-    from importlib.metadata import version
-
-    return VerdictCache(path, f"polyreward-math {VERIFIER_RULES} {verifier_rules()}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
 
 
 def verify(*, pred: Any, ref: Any, pool: Any = None, timeout: float | None = None, on_timeout: OnTimeout = "zero") -> Verdict:

@@ -90,3 +90,27 @@ class VerdictCache:
 
     def __setstate__(self, state: dict[str, Any]) -> None:
         self.__init__(state["path"], state["settings"])
+
+
+# the cache key's name for the math verifier; its rules are named by the digest of its source (:func:`verifier_rules`)
+VERIFIER_RULES = "2026-12-05.1"
+
+
+def verifier_rules() -> str:
+    """A digest of every module of ``polyreward.verifiers`` (their source bytes, in name order): any change to a rule
+    that can change a verdict changes it, so a persistent cache of an older reader's verdicts stops matching without
+    anyone remembering to bump a version."""
+    digest = hashlib.sha256()
+    for module in sorted(Path(__file__).parent.glob("*.py")):
+        digest.update(module.name.encode() + b"\0" + module.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def math_verdict_cache(path: str | Path, guard: bool = True) -> VerdictCache:
+    """A :class:`VerdictCache` at ``path`` keyed by the math verifier's settings and rules (:func:`verifier_rules`;
+    ``polyreward.verifiers.math.verdict_cache``)."""
+    from importlib.metadata import version
+
+    from polyreward.verifiers.math_worker import REL_TOL
+
+    return VerdictCache(path, f"polyreward-math {VERIFIER_RULES} {verifier_rules()}|math-verify {version('math-verify')}|guard={guard}|rel_tol={REL_TOL}")
