@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
-from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
+from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_last_end
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
@@ -354,7 +354,8 @@ _ATTRIBUTED_AFTER = re.compile(
 
 def _own_clause_before(text: str, start: int) -> str:
     window = text[max(0, start - 2 * WINDOW):start]
-    ends = [*window_ends(text, start, 2 * WINDOW, OWN_CLAUSE_END)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    last = window_last_end(text, start, 2 * WINDOW, OWN_CLAUSE_END)
+    ends = ([] if last is None else [last]) + [m.end() for m in _ANSWER_HEADING.finditer(window)]
     return window[max(ends):] if ends else window
 
 
