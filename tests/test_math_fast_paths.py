@@ -206,12 +206,11 @@ def test_the_benchmark_rows_score_as_before():
 def _reader_patterns():
     import re
 
-    from polyreward.verifiers import (choice, clauses, closing_remarks, commitment, denial, hedging, hypothetical, not_a_value,
-                                      number_locale, unasserted)
+    from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, not_a_value, number_locale, unasserted
 
     seen = {}
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading, not_a_value,
-                   number_locale, closing_remarks):
+                   number_locale):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
