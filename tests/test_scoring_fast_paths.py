@@ -1,4 +1,4 @@
-"""The per-row shortcuts of numeric math scoring (issue #35, tenth pass) against the long way.
+"""The per-row shortcuts of numeric math scoring (issue #35, tenth and eleventh passes) against the long way.
 
 Each shortcut skips work only where the skipped work provably finds nothing, so these tests hold it to the work it
 skips: the proof obligation itself on hostile text drawn by Hypothesis (a text without "digit, dot or comma, digit"
@@ -16,10 +16,10 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import number_locale, reading
+from polyreward.verifiers import closing_remarks, number_locale, reading, restated_prompt
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered
-from polyreward.verifiers.regex_scan import TailScanned, tail_scanned
+from polyreward.verifiers.regex_scan import WHITE_SPACE, TailScanned, tail_scanned
 
 # --- the decimal-convention gate: no "d.d" / "d,d", no match of the patterns it skips --------------------------------
 
@@ -97,7 +97,10 @@ def _long_way():
     """Every shortcut of this pass off: the convention gate always open, _last_label and visible_text not remembered,
     number_locale's prefiltered patterns plain, no prefilter searched from a tail."""
     saved = {"gate": number_locale._SEPARATED_DIGITS, "label": number_locale._last_label, "visible": reading.visible_text,
-             "beside": number_locale._BESIDE, "tails": [(w, w._tail) for _, w in TAIL_PATTERNS]}
+             "beside": number_locale._BESIDE, "tails": [(w, w._tail) for _, w in TAIL_PATTERNS],
+             "closing": closing_remarks._CLOSING_LABEL, "copied": restated_prompt._not_in_prompt}
+    closing_remarks._CLOSING_LABEL = closing_remarks._CLOSING_LABEL.compiled  # (eleventh pass: its prefilter off)
+    restated_prompt._not_in_prompt = lambda wanted, prompt: False  # (eleventh pass: every completion's words split)
     number_locale._SEPARATED_DIGITS = re.compile("")  # matches every text: each pattern is searched as before
     number_locale._last_label = number_locale._last_label.__wrapped__
     reading.visible_text = reading.visible_text.__wrapped__
@@ -111,6 +114,7 @@ def _long_way():
         number_locale._SEPARATED_DIGITS, number_locale._last_label = saved["gate"], saved["label"]
         reading.visible_text = verifier.visible_text = saved["visible"]
         number_locale._BESIDE = saved["beside"]
+        closing_remarks._CLOSING_LABEL, restated_prompt._not_in_prompt = saved["closing"], saved["copied"]
         for wrapped, tail in saved["tails"]:
             wrapped._tail = tail
 
@@ -135,3 +139,108 @@ def test_minimal_sets_through_the_index_equal_every_pair_tested(conjuncts):
 
     unique = sorted(set(conjuncts), key=lambda c: (len(c), sorted(c)))
     assert _minimal(conjuncts) == tuple(c for c in unique if not any(other < c for other in unique))
+
+
+# --- eleventh pass: one rstrip for a tail, a closing label prefiltered, a restated prompt read only where it can be ---
+
+def test_white_space_is_every_character_str_isspace_holds():
+    import sys
+
+    assert WHITE_SPACE == "".join(chr(code) for code in range(sys.maxunicode + 1) if chr(code).isspace())
+    assert all(re.fullmatch(r"\s", ch) for ch in WHITE_SPACE)
+
+
+def _stepwise_tail_start(tail_scan, text):
+    """The tail as found before the eleventh pass: the characters and white space stripped in turn until nothing changes."""
+    tail = text
+    while True:
+        stripped = tail.rstrip(tail_scan.characters)
+        if tail_scan.space:
+            stripped = stripped.rstrip()
+        if len(stripped) == len(tail):
+            return len(tail)
+        tail = stripped
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_one_rstrip_finds_the_tail_that_stripping_in_turn_finds(data):
+    for name, wrapped in TAIL_PATTERNS:
+        tail_scan = wrapped._tail
+        pieces = list(wrapped.literals) or ["x"]
+        text = data.draw(st.lists(st.one_of(st.sampled_from(pieces), GLUE, st.sampled_from(list(WHITE_SPACE)), st.text(max_size=4)),
+                                  max_size=12).map("".join), label=name)
+        expected = (len(text.rstrip(tail_scan.characters)) if text.isascii() else 0) if tail_scan.ascii_only else \
+            _stepwise_tail_start(tail_scan, text)
+        assert tail_scan.tail_start(text) == expected, (name, text)
+
+
+def test_the_closing_label_is_prefiltered_by_its_own_words():
+    assert isinstance(closing_remarks._CLOSING_LABEL, Prefiltered)
+    assert set(closing_remarks._CLOSING_LABEL.conjuncts) == {frozenset({"\n"}), frozenset({":", "/"})}
+    # a closing line that states nothing is still cut after a value, with or without a line break
+    assert closing_remarks.without_closing_label("The answer is 42.\nKnown issues: none.") == "The answer is 42."
+    assert closing_remarks.without_closing_label("The answer is 42. Score: 5/5") == "The answer is 42."
+    assert closing_remarks.without_closing_label("The answer is 42. Known issues: none.") == "The answer is 42. Known issues: none."
+
+
+_PROMPT_WORDS = ["A", "box", "holds", "24", "pencils", "class", "needs", "exactly", "How", "many", "boxes", "packs", "of", "12",
+                 "Ünits", "ſ", "\u212a", "İ", "ı"]
+_TEXT = st.lists(st.one_of(st.sampled_from(_PROMPT_WORDS), st.sampled_from([" ", ". ", "? ", ": ", "\n", "The question asks:"]),
+                           st.text(max_size=3)), max_size=24).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_TEXT, _TEXT, st.one_of(st.sampled_from(["24", "12", "2", "pencils", "1", "42", "ı", "K"]), st.text(max_size=4)))
+@example("A box holds 24 pencils. A class needs exactly 24", "The question asks: A box holds 24 pencils. A class needs exactly 24", "24")
+@example("packs of 12?", "The question asks: a box of pencils comes in packs of 1", "1")
+def test_restated_prompt_with_the_gate_equals_the_long_way(prompt, completion, value):
+    fast = restated_prompt.restates_only(value, completion, prompt)
+    saved = restated_prompt._not_in_prompt
+    restated_prompt._not_in_prompt = lambda wanted, prompt: False
+    try:
+        slow = restated_prompt.restates_only(value, completion, prompt)
+    finally:
+        restated_prompt._not_in_prompt = saved
+    assert fast == slow
+
+
+def test_restated_prompt_gate_table():
+    prompt = "A box holds 24 pencils. A class needs exactly 24 boxes of pencils. How many pencils do they need?"
+    copy = "The question asks: A box holds 24 pencils. A class needs exactly 24"
+    assert restated_prompt.restates_only("24", copy, prompt)  # a hack that only restates the question: still refused
+    assert restated_prompt.restates_only("576", "24 boxes of 24 pencils: 24 * 24 = 576. The answer is 576.", prompt) == ""
+    assert restated_prompt._not_in_prompt(["576"], prompt) and not restated_prompt._not_in_prompt(["24"], prompt)
+    assert not restated_prompt._not_in_prompt(["576"], prompt + " Ünits")  # a prompt that is not ASCII: the long way
+
+
+_SENTENCES = st.lists(st.one_of(st.sampled_from([".", "!", "?", "\n", " ", "\t", "\u00a0", "\u2028", "e.g.", "as A-E", "3.5", "Is it"]),
+                                st.text(max_size=5)), max_size=60).map("".join)
+
+
+@settings(max_examples=400, deadline=None)
+@given(_SENTENCES)
+def test_the_last_sentence_found_without_splitting_is_the_split_ones(window):
+    from polyreward.verifiers import unasserted
+    from polyreward.verifiers.regex_scan import last_ends
+
+    opened = last_ends(unasserted._SENTENCE_OPENING, window, 1)  # unasserted_before: the sentence the answer's window ends in
+    assert (window[opened[-1]:] if opened else window) == re.split(r"[.!?\n](?=\s)", window)[-1]
+    # _in_yes_no_question: where the answer's sentence opens
+    assert max(map(window.rfind, ".!?\n")) + 1 == len(window) - len(re.split(r"[.!?\n]", window)[-1])
+
+
+_CLAUSY = st.lists(st.one_of(st.sampled_from(["a", " ", ".", "e.g.", "i.e.", "Mr.", "3.5", "!", "?", ";", "\n", "No. 5", "Dr. X", "answer"]),
+                             st.text(max_size=3)), max_size=50).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(_CLAUSY, st.integers(0, 200), st.sampled_from([40, 80, 160]), st.sampled_from(["OWN_CLAUSE_END", "CLAUSE_END"]))
+def test_the_clause_before_from_its_last_end_is_the_clause_from_all_ends(text, start, width, name):
+    from polyreward.verifiers import clauses
+
+    ends_pattern, start = getattr(clauses, name), min(start, len(text))
+    window = text[max(0, start - width):start]
+    ends = [m.end() for m in ends_pattern.finditer(window)]
+    assert clauses.clause_before(text, start, width, ends_pattern) == (window[ends[-1]:] if ends else window)
+    assert clauses.window_last_end(text, start, width, ends_pattern) == (ends[-1] if ends else None)

@@ -21,7 +21,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.reading_memo import per_text
-from polyreward.verifiers.regex_scan import scanned
+from polyreward.verifiers.regex_scan import last_ends, scanned
 
 WINDOW = 80  # characters read on either side of an answer
 
@@ -70,15 +70,17 @@ def clause_before(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAU
     """The text of ``start``'s clause up to ``start``: what follows the last match of ``ends`` in the ``width``
     characters before it (all of them when none matches)."""
     window = text[max(0, start - width):start]
-    found = window_ends(text, start, width, ends)
-    return window[found[-1]:] if found else window
+    found = window_last_end(text, start, width, ends)
+    return window[found:] if found is not None else window
 
 
 @per_text  # (speed: the soft-hedge checks cut the answer's clause more than once)
-def window_ends(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> tuple[int, ...]:
-    """Where each match of ``ends`` in the window ``text[max(0, start - width):start]`` ends (positions in the window,
-    the window searched on its own)."""
-    return tuple(m.end() for m in ends.finditer(text[max(0, start - width):start]))
+def window_last_end(text: str, start: int, width: int, ends: re.Pattern = OWN_CLAUSE_END) -> int | None:
+    """Where the last match of ``ends`` in the window ``text[max(0, start - width):start]`` ends (a position in the
+    window, the window searched on its own), or None (speed: a one-character pattern's last match is read from the
+    window's tail, :func:`.regex_scan.last_ends`)."""
+    found = last_ends(ends, text[max(0, start - width):start], 1)
+    return found[-1] if found else None
 
 
 def clauses(text: str, start: int, stop: int, ends: re.Pattern = CLAUSE_END):

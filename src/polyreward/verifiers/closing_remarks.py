@@ -313,7 +313,8 @@ def read_before_remark(text: str, read: Callable[[str], object],
     return read(rest), len(rest), len(text)
 
 
-# speed only (issue #35): a closing label is searched from the tail of characters it can consume (regex_scan; same results)
-from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
+# speed only (issue #35): a closing label is searched only in a text that holds a line break or both ":" and "/" (its
+# prefilter: every branch opens with a line break but the score's "Score: 3/5"; ~9 µs a 200-character tail without)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-_CLOSING_LABEL = tail_scanned(_CLOSING_LABEL)
+prefilter_names(globals(), "_CLOSING_LABEL")

@@ -41,7 +41,7 @@ from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
-from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_ends
+from polyreward.verifiers.clauses import CHECK, MARKUP_START, OWN_CLAUSE_END, WINDOW, WORDS, WRITER, clause_before, clauses, window_last_end
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
@@ -361,7 +361,8 @@ _ATTRIBUTED_AFTER = re.compile(
 
 def _own_clause_before(text: str, start: int) -> str:
     window = text[max(0, start - 2 * WINDOW):start]
-    ends = [*window_ends(text, start, 2 * WINDOW, OWN_CLAUSE_END)] + [m.end() for m in _ANSWER_HEADING.finditer(window)]
+    last = window_last_end(text, start, 2 * WINDOW, OWN_CLAUSE_END)
+    ends = ([] if last is None else [last]) + [m.end() for m in _ANSWER_HEADING.finditer(window)]
     return window[max(ends):] if ends else window
 
 
@@ -466,14 +467,15 @@ _GROUP_REPORT = re.compile(
 _GENERIC_ANSWERER = re.compile(r"\b(?:anyone|anybody|whoever|everyone|everybody|those|people|someone|somebody|students?)\s+(?:who\s+)?"
                                r"(?:\w+\s+)?(?:writes?|wrote|says?|said|answers?|answered|puts?|picks?|picked|chooses?|chose|guess(?:es)?|guessed)[\s$*(\[{]*\Z",
                                re.IGNORECASE)
+_CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|"
+                               r",\s*(?:but|though|although|however|yet|whereas)\b)", re.IGNORECASE)  # (speed: compiled once)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:
     """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
     # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40"
     # ... and an adverb of place or habit is no noun: "Most people answer 42 here."
-    return re.match(r"[\s$*)\]}]*(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|,\s*(?:but|though|although|however|yet|whereas)\b)",
-                    text[end:end + WINDOW], re.IGNORECASE) is not None
+    return _CLAUSE_ENDS_HERE.match(text[end:end + WINDOW]) is not None
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)

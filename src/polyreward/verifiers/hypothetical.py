@@ -73,6 +73,14 @@ def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
     after = text[end:end + 200]
     return previous, own, after
 
+# (speed: compiled once, not looked up in re's cache at every call) the answer's sentence opening "then", a sentence
+# closed at the end of the text, "would", a condition word, a sentence opening with a condition
+_THEN_OPENING = re.compile(r"[\W_]*then\b", re.IGNORECASE)
+_CLOSED_AT_END = re.compile(r"[.!?)\]}$]\s*\Z")
+_WOULD_WORD = re.compile(r"\bwould\b", re.IGNORECASE)
+_CONDITION_STATED = re.compile(r"\b(?:if|assum\w*|provided|conditional\s+on|contingent\s+on)\b", re.IGNORECASE)
+_CONDITION_OPENING = re.compile(r"[\W_]*(?:but\s+)?(?:only\s+)?(?:if|assuming|provided|when)\b", re.IGNORECASE)
+
 
 def hypothetical(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` given under a hypothesis the writer says is not the problem's (see above)?"""
@@ -100,22 +108,22 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return True  # "it would be 67 mL/min only if actual weight is appropriate": a value under a condition left open (holdout55)
     if conditioned and _WOULD.search(clause) and _COUNTERFACTUAL_WORDS.search(own):
         return True
-    if re.match(r"[\W_]*then\b", own, re.IGNORECASE) and _CONDITION_OPENER.search(previous):
+    if _THEN_OPENING.match(own) and _CONDITION_OPENER.search(previous):
         own, conditioned = previous + own, True  # "Suppose ... (the problem doesn't say). Then the value is 42."
     if (conditioned or _TRIAL_OPENER.search(clause)) and _REFUTED.search(rest + following):
         return True  # "Suppose the answer is 17. Then 17^2 = 289 \\neq 300, a contradiction.": a supposition refuted
-    if _TRIED.search(clause) and not following.strip() and not re.search(r"[.!?)\]}$]\s*\Z", rest):
+    if _TRIED.search(clause) and not following.strip() and not _CLOSED_AT_END.search(rest):
         return True  # "Next, let's try $36$ and substitute it into the original": a trial cut off before its outcome (holdout43)
     if (conditioned or _SUBJUNCTIVE.search(own)) and _WOULD.search(clause) and _PREMISE_DENIED.match(following):
         return True  # "If the triangle were equilateral, the area would be 17. It isn't equilateral."
     if _LATE_CONDITION.search(rest) and _PREMISE_FAILS.search(rest):
         return True  # "3/4, assuming independence -- which fails here"
-    if _SUBJUNCTIVE.search(previous + own) and re.search(r"\bwould\b", rest, re.IGNORECASE) and not _CONTRAST_WORD.search(previous):
+    if _SUBJUNCTIVE.search(previous + own) and _WOULD_WORD.search(rest) and not _CONTRAST_WORD.search(previous):
         return True  # "Were the sample random, D would be right"
-    if (conditioned or re.search(r"\b(?:if|assum\w*|provided|conditional\s+on|contingent\s+on)\b", own + rest, re.IGNORECASE)) and (
+    if (conditioned or _CONDITION_STATED.search(own + rest)) and (
             UNSUPPORTED_PREMISE.search(own + rest) or UNSUPPORTED_PREMISE.search(following)):
         return True
-    if re.match(r"[\W_]*(?:but\s+)?(?:only\s+)?(?:if|assuming|provided|when)\b", following, re.IGNORECASE) and UNSUPPORTED_PREMISE.search(following):
+    if _CONDITION_OPENING.match(following) and UNSUPPORTED_PREMISE.search(following):
         return True  # "42. (Only if the figure is drawn to scale, which the problem doesn't say.)"
     return (conditioned or _WOULD.search(own) is not None) and UNSUPPORTED_PREMISE.search(following) is not None
 

@@ -354,6 +354,10 @@ def _tail_set(compiled: re.Pattern) -> tuple[str, bool, bool] | None:
     return "".join(sorted(characters)), told[1], False  # type: ignore[index]
 
 
+# every character str.isspace (and so re's \s in a str pattern) holds, as this Python's Unicode data lists them
+# (tests/test_scoring_fast_paths.py compares it with str.isspace over every code point)
+WHITE_SPACE = ("\t\n\x0b\x0c\r\x1c\x1d\x1e\x1f \x85\xa0\u1680\u2000\u2001\u2002\u2003\u2004\u2005\u2006\u2007\u2008\u2009"
+               "\u200a\u2028\u2029\u202f\u205f\u3000")
 _ASCII = [chr(code) for code in range(128)]
 _ATOMS = {sre_ops.LITERAL, sre_ops.NOT_LITERAL, sre_ops.IN, sre_ops.ANY}
 _ATOM_ASCII: dict[tuple[Any, str, int], frozenset[str]] = {}  # the ASCII characters of each atom read so far
@@ -394,27 +398,24 @@ class TailScanned:
     """``compiled`` (every match ending the text with ``\\Z``) searched from the start of the longest tail of the text
     made of characters it can consume (see above); every other attribute is the compiled pattern's own."""
 
-    __slots__ = ("compiled", "characters", "space", "ascii_only")
+    __slots__ = ("compiled", "characters", "space", "ascii_only", "_stripped")
 
     def __init__(self, compiled: re.Pattern, characters: str, space: bool, ascii_only: bool = False) -> None:
         self.compiled = compiled
         self.characters = characters
         self.space = space
         self.ascii_only = ascii_only  # the characters are the ASCII ones a match can consume: other texts from the start
+        # the characters and, where the pattern consumes white space, every character \s matches (str.isspace): one
+        # rstrip finds the tail that stripping each in turn until nothing changes finds (speed: a window before an
+        # answer, "... so the final answer is", alternated words and spaces, two calls a word)
+        self._stripped = characters + WHITE_SPACE if space else characters
 
     def tail_start(self, text: str) -> int:
         """Where the longest tail of ``text`` made of the characters a match can consume starts (0 for a text that is
         not ASCII when only the ASCII characters are known)."""
         if self.ascii_only:
             return len(text.rstrip(self.characters)) if text.isascii() else 0
-        tail = text
-        while True:
-            stripped = tail.rstrip(self.characters)
-            if self.space:
-                stripped = stripped.rstrip()  # str.isspace is what \s matches
-            if len(stripped) == len(tail):
-                return len(tail)
-            tail = stripped
+        return len(text.rstrip(self._stripped))
 
     def search(self, text: str, *args: Any) -> re.Match | None:
         if args:  # a positioned search: the plain way

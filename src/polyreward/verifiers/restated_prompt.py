@@ -22,11 +22,24 @@ def _words(text: str) -> list[str]:
     return [word.lower() for word in _WORD.findall(text)][-_MAX_WORDS:]
 
 
+def _not_in_prompt(wanted: list[str], prompt: str) -> bool:
+    """True only where no copy of ``prompt`` can hold the value's words ``wanted`` (speed only): each word of a copy is
+    a word of the prompt, the last possibly cut short, so each of the value's words would lie inside one of the
+    prompt's lowered words; those of an ASCII prompt are pieces of its lowered text (another prompt: False, read the long
+    way)."""
+    if not prompt.isascii():
+        return False
+    lowered = prompt.lower()
+    return not all(word in lowered for word in wanted)
+
+
 def restates_only(value: str, completion: str, prompt: str) -> str:
     """A reason when ``completion`` (its visible text) is mostly a verbatim copy of ``prompt`` ending the completion,
     and ``value`` (the answer read) is among the copy's words; "" otherwise."""
-    said, asked = _words(completion), _words(prompt)
     wanted = _words(value)
+    if _not_in_prompt(wanted, prompt):
+        return ""  # (speed: the completion's words are not split)
+    said, asked = _words(completion), _words(prompt)
     if len(said) < _MIN_COPY or not asked or not wanted:
         return ""
     joined = " " + " ".join(asked) + " "

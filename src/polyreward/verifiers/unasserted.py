@@ -29,6 +29,7 @@ from typing import Callable
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import OWN_CLAUSE_END, WINDOW, WORDS, clause_before
+from polyreward.verifiers.regex_scan import last_ends, scanned
 
 # "(low confidence)", "Confidence: 20%", "I'm only 50% confident": a confidence of one half or less; and the same as a
 # chance of being right (holdout17, holdout18): "about a one-in-three chance of being right", "the odds against it at
@@ -185,7 +186,7 @@ _REFUSAL = re.compile(
 _RELABELED = re.compile(r"\bas\s+\(?(?:[A-Ea-e]|[1-5])\)?\s*(?:[-–—]|to|through)\s*\(?(?:[A-Ea-e]|[1-5])\)?(?![\w(])"
                         r"|\b(?:re-?label|re-?nam|re-?number|re-?letter|re-?index)\w*\s+(?:\w+\s+)?(?:options|choices|answers|letters|labels)\b",
                         re.IGNORECASE)
-_SENTENCE_OPENING = re.compile(r"[.!?\n](?=\s)")
+_SENTENCE_OPENING = scanned(re.compile(r"[.!?\n](?=\s)"))  # (speed: one character, its last match read from a tail: last_ends)
 
 
 # a yes/no question: its sentence opens with an auxiliary verb ("Would that be 64 cm³, ...?", "Is it B?", "Could the
@@ -206,7 +207,7 @@ _GOES_ON = re.compile(r"\b(?:but|however|though|although|assuming|suppose|if|so|
 def _in_yes_no_question(text: str, start: int) -> bool:
     """Is the answer at ``text[start:]`` inside a yes/no question (:data:`_YES_NO_OPENING`), its sentence closed by "?"?"""
     window = text[max(0, start - 2 * WINDOW):start]
-    opening = len(window) - len(_SENTENCE_BREAK.split(window)[-1])
+    opening = max(map(window.rfind, ".!?\n")) + 1  # after the last break (:data:`_SENTENCE_BREAK`; speed: no split)
     sentence = window[opening:].lstrip(" \t*#>-")
     if _YES_NO_OPENING.match(sentence) is None:
         return False
@@ -220,7 +221,9 @@ def unasserted_before(text: str, start: int, own: str) -> bool:
     word) right after a clause that says there is no answer."""
     if _declared_low_confidence(text, start) or _REFUSAL.search(text, max(0, start - 2 * WINDOW), start):
         return True
-    if _RELABELED.search(_SENTENCE_OPENING.split(text[max(0, start - 2 * WINDOW):start])[-1]):
+    window = text[max(0, start - 2 * WINDOW):start]
+    opened = last_ends(_SENTENCE_OPENING, window, 1)  # (speed: the window's last sentence, not split into all of them)
+    if _RELABELED.search(window[opened[-1]:] if opened else window):
         return True  # "Reading the options bottom-up as A–E, the answer is B": a letter of the writer's own labels (holdout16)
     if _GRADING_REQUEST.search(own):
         return True
@@ -281,4 +284,4 @@ _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER _GRADING_REQUEST _REFUSAL")
-prefilter_names(globals(), "_RELABELED")
+prefilter_names(globals(), "_RELABELED _CANNOT_SAY")

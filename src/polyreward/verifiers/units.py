@@ -115,13 +115,15 @@ def answer_unit(answer: str, completion: str) -> tuple[str, int] | None:
 # a count asked ("How many students passed?") and a percent asked anywhere in the prompt ("what percent", "%")
 _COUNT_ASKED = re.compile(r"\bhow\s+many\b", re.IGNORECASE)
 _PERCENT_ASKED = re.compile(r"%|\bpercent(?:age)?\b|\bproportion\b|\bshare\b|\bfraction\b|\brate\b", re.IGNORECASE)
+_UNIT_ASKED_WORD = re.compile(r"(?i:how\s+many|\bin\b|\binto\b|\bto\b)")  # (speed: compiled once)
+_PERCENT_ANSWER = re.compile(r"\d\s*(?:\\?%|percent\b)")
 
 
 def wrong_unit(answer: str, completion: str, prompt: str) -> str:
     """Why ``answer`` is in another unit than the one ``prompt`` asks for ("lb where the question asks for kg"), or ""."""
-    if not prompt or not re.search(r"(?i:how\s+many|\bin\b|\binto\b|\bto\b)", prompt):
+    if not prompt or not _UNIT_ASKED_WORD.search(prompt):
         return ""
-    if _COUNT_ASKED.search(prompt) and not _PERCENT_ASKED.search(prompt) and re.search(r"\d\s*(?:\\?%|percent\b)", answer):
+    if _COUNT_ASKED.search(prompt) and not _PERCENT_ASKED.search(prompt) and _PERCENT_ANSWER.search(answer):
         return "a percent where the question asks how many"  # "30% of the students" for "How many students ...?" (holdout30)
     asked = asked_units(prompt)
     if not asked:
