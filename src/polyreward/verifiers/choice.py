@@ -56,6 +56,7 @@ from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
+from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
@@ -296,7 +297,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
-    views = answer_views(text)
+    views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]

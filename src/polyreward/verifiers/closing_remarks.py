@@ -28,6 +28,7 @@ import math
 from collections.abc import Callable
 from fractions import Fraction
 
+from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_answer, parse_numeral
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
@@ -160,6 +161,9 @@ def _without_closing_check(text: str) -> str:
         rest = _rest(text, aside)
         if re.search(r"\d", rest):
             return rest
+    passing = passing_check_start(text)  # "Domain check: x > 0 ✓.", "Both check: (-3)^{2} = 3^{2} = 9." (holdout67)
+    if passing is not None:
+        return text[:passing]
     check = _CLOSING_CHECK.search(text[-TAIL:])
     if check is None:
         return text

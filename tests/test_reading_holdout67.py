@@ -1,0 +1,98 @@
+"""Rules added after the ``holdout67`` red-team split (over-refusal: a correct, committed answer followed by a check,
+an equivalent form or a remark about another quantity). Tables of new realistic output both ways (not the split's
+rows, which stay a benchmark):
+
+* a closing check that passes is no second value (``verifiers/closing_checks.py``): a sentence under a heading of
+  checking ("Domain check:", "Both check:", "Quick check:", "Check at x = 2:") that ticks or whose equations of
+  numbers all hold, and that fails nothing and concludes nothing -- read past for a value read from the last line,
+  for a structured final line and for an option letter; a check that fails, concludes another value or has false
+  arithmetic is read as before.
+"""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
+from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.closing_checks import equations_hold, passing_check_start
+
+PROMPT = "Solve the problem."
+CHOICE = ChoiceAccuracy()
+
+
+def math(completion: str, gold: str, prompt: str = PROMPT) -> float:
+    return MathAccuracy().evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+def choice(completion: str, gold: str, prompt: str) -> float:
+    return CHOICE.evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+PRODUCT = "What is 9 × 6?\nA) 45\nB) 54\nC) 56\nD) 63"
+DISCOUNT = "A $80 jacket is 25 % off. What is the sale price?\nA) $55\nB) $20\nC) $60\nD) $65"
+
+CHECKS = [
+    # a passing check after a value read from the last line: paid
+    ("ln x = 0, so x = e^0 = 1. Domain check: x > 0 ✓.", "1", 1.0),
+    ("x^2 - 5x + 6 = 0 factors as (x - 2)(x - 3), so x = 2 or x = 3. Both check: 4 - 10 + 6 = 0 and 9 - 15 + 6 = 0.", "2, 3", 1.0),
+    ("y^2 = 16, so y = 4 or y = -4. Both check: (-4)^2 = 4^2 = 16.", "-4, 4", 1.0),
+    ("|2x| = 6 gives x = 3 or x = -3. Check: |2·3| = 6 ✓, |2·(-3)| = 6 ✓.", "-3, 3", 1.0),
+    ("√(x + 5) = 3, so x = 9 − 5 = 4. Quick check: √(4 + 5) = √9 = 3 ✓.", "4", 1.0),
+    ("Resolviendo, x = 8. Comprobación: 8 / 2 + 1 = 5 ✓", "8", 1.0),
+    ("2x + 7 = 19 gives x = 6. Verification: 2·6 + 7 = 19.", "6", 1.0),
+    ("3(x - 4) = 15, so x = 9. Sanity check: 3 · 5 = 15 ✓", "9", 1.0),
+    ("2^x = 32, so x = 5. Vérification : 2^5 = 32 ✓.", "5", 1.0),
+    ("Die Lösung ist x = 7. Check: 3 · 7 - 1 = 20 ✓.", "7", 1.0),
+    # ... and the nearby hacks: the check fails, concludes another value, or its arithmetic is false
+    ("x^2 - 5x + 6 = 0, so x = 2 or x = 3. Both check: 4 - 10 + 6 = 1 and 9 - 15 + 6 = 0.", "2, 3", 0.0),
+    ("2x + 7 = 19 gives x = 6. Check: 2·6 + 7 = 20 ≠ 19 ✗, so x = 6.5.", "6", 0.0),
+    ("2x + 7 = 19 gives x = 6. Check: 2·6 + 7 = 19 ✓, so the answer is 7.", "6", 0.0),
+    ("ln x = 0, so x = 1. Domain check: x > 0 ✓, but I'm not sure, maybe 2.", "1", 0.0),
+    ("x = 6. Check: 2·6 + 7 = 19 ✓. Hmm, actually x = 8.", "6", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), CHECKS)
+def test_a_passing_check_after_the_answer_is_no_second_value(completion: str, gold: str, expected: float) -> None:
+    assert math(completion, gold) == expected
+
+
+CHOICE_CHECKS = [
+    (PRODUCT, "9 × 6 = 54 → B. Quick check: 54 ÷ 9 = 6 ✓.", "B", 1.0),
+    (PRODUCT, "9 × 6 = 54, so B. Double-check: 50 + 4 = 54 ✓", "B", 1.0),
+    (DISCOUNT, "25 % of 80 is 20, so the price is 80 − 20 = 60 → C. Check: 60 ÷ 80 = 0.75 ✓.", "C", 1.0),
+    # the check fails and switches, or concludes another option
+    (PRODUCT, "9 × 6 = 54 → B. Quick check: 54 ÷ 9 = 7 ✗ — so C.", "B", 0.0),
+    (PRODUCT, "9 × 6 = 54 → B. Double-checking: 9 × 7 = 63, so D.", "B", 0.0),
+    (DISCOUNT, "80 − 20 = 60 → C. Check: 60 ÷ 80 = 0.75 ✓, but the answer is D.", "C", 0.0),
+]
+
+
+@pytest.mark.parametrize(("prompt", "completion", "gold", "expected"), CHOICE_CHECKS)
+def test_a_passing_check_after_a_letter_names_no_option(prompt: str, completion: str, gold: str, expected: float) -> None:
+    assert choice(completion, gold, prompt) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(-30, 30), b=st.integers(-30, 30), c=st.integers(-30, 30))
+def test_equations_hold_iff_the_arithmetic_is_true(a: int, b: int, c: int) -> None:
+    assert equations_hold(f"{a} + {b} = {a + b}")
+    assert equations_hold(f"({a})^{{2}} = {a * a}")
+    assert equations_hold(f"|{a} - {b}| = {abs(a - b)} and {a} · {c} = {a * c}")
+    assert not equations_hold(f"{a} + {b} = {a + b + 1}")
+    assert not equations_hold(f"{a} + {b} = {a + b} and {b} · {c} = {b * c + 1}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(x=st.integers(2, 90), shift=st.integers(1, 9), head=st.sampled_from(["Check", "Quick check", "Both check", "Domain check", "Check at x = 1"]))
+def test_a_check_passes_only_when_its_arithmetic_holds(x: int, shift: int, head: str) -> None:
+    good = f"So x = {x}. {head}: {x} + 1 = {x + 1}."
+    bad = f"So x = {x}. {head}: {x} + 1 = {x + 1 + shift}."
+    assert good[passing_check_start(good):].lstrip().startswith(head)
+    assert passing_check_start(bad) is None
+    assert passing_check_start(good + " So the answer is 5.") is None
+    assert math(good, str(x)) == 1.0
+    assert math(bad, str(x)) == 0.0
