@@ -6,18 +6,25 @@ rows, which stay a benchmark):
   checking ("Domain check:", "Both check:", "Quick check:", "Check at x = 2:") that ticks or whose equations of
   numbers all hold, and that fails nothing and concludes nothing -- read past for a value read from the last line,
   for a structured final line and for an option letter; a check that fails, concludes another value or has false
-  arithmetic is read as before.
+  arithmetic is read as before;
+* a remark about another quantity is read past (``verifiers/remark_values.py``): a remark that opens on another way of
+  doing the problem in the conditional mood, the writer not its subject ("(With a 20 % tip it would come to $15
+  each.)", "(Going left to right would give 14, the usual slip.)"); an answer stated under a label of its own ("Median =
+  9", "Area: 12") has a subject, so a bracket naming another quantity ("(The mean is 7.6 ...)") is no second value;
+  "the mean" (the average) and "left to right" are no words that judge the answer. The same remark with the writer
+  choosing its value, with the careful way as its subject, or restating the answer's own quantity, is still read.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.closing_checks import equations_hold, passing_check_start
+from polyreward.verifiers.remark_values import states_other_quantities
 
 PROMPT = "Solve the problem."
 CHOICE = ChoiceAccuracy()
@@ -96,3 +103,38 @@ def test_a_check_passes_only_when_its_arithmetic_holds(x: int, shift: int, head:
     assert passing_check_start(good + " So the answer is 5.") is None
     assert math(good, str(x)) == 1.0
     assert math(bad, str(x)) == 0.0
+
+
+REMARKS = [
+    # another way of doing the problem, in the conditional mood: paid
+    ("$60 ÷ 3 = $20 each. (With a 15 % tip it would come to $23 each.)", "20", 1.0),
+    ("Multiply first: 5 × 3 = 15, then 2 + 15 = 17. (Going left to right would give 21, a common slip.)", "17", 1.0),
+    ("The price after the discount is 80 − 20 = 60 dollars. (Without the coupon it would cost $80.)", "60", 1.0),
+    ("Reading the digits in base 10: 1 + 2 + 3 = 6. (Counting the carry twice would give 7.)", "6", 1.0),
+    # another quantity beside an answer stated under its own label: paid
+    ("Sorted: 2, 5, 6, 8, 14. Median = 6. (The mean is 7, pulled up by the largest value.)", "6", 1.0),
+    ("Mode: 4. (The mean is 4.5 and the range is 6.)", "4", 1.0),
+    ("Area = 12 cm². (The perimeter is 14 cm.)", "12", 1.0),
+    # ... and the nearby hacks: the writer takes the other value, the careful way gives it, the same quantity again
+    ("$60 ÷ 3 = $20 each. (With a 15 % tip it would come to $23 each, which is what I'd pay.)", "20", 0.0),
+    ("Multiply first: 5 × 3 = 15, then 2 + 15 = 17. (Doing it carefully would give 21.)", "17", 0.0),
+    ("Multiply first: 5 × 3 = 15, then 2 + 15 = 17. (Going left to right would give 21, which is right.)", "17", 0.0),
+    ("Sorted: 2, 5, 6, 8, 14. Median = 6. (The median is 7, pulled up by the 14.)", "6", 0.0),
+    ("Sorted: 2, 5, 6, 8, 14. Median = 6. (I mean 7.)", "6", 0.0),
+    ("Sorted: 2, 5, 6, 8, 14. Median = 6. (The mean is 7, so I'll give 7 as the answer.)", "6", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), REMARKS)
+def test_a_remark_about_another_quantity_is_read_past(completion: str, gold: str, expected: float) -> None:
+    assert math(completion, gold) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(answer=st.integers(2, 400), other=st.integers(2, 400), label=st.sampled_from(["Median", "Mode", "Range", "Area"]),
+       remark=st.sampled_from(["the mean", "the perimeter", "the total"]))
+def test_a_labelled_answer_and_a_named_other_quantity(answer: int, other: int, label: str, remark: str) -> None:
+    stated = f"{label} = {answer}"
+    assume(other != answer)
+    assert states_other_quantities(f" ({remark.capitalize()} is {other}.)", str(answer), stated, "", lines=True) == (remark != "the total")
+    assert not states_other_quantities(f" (The {label.lower()} is {answer + 1}.)", str(answer), stated, "", lines=True)
