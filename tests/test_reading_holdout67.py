@@ -12,7 +12,13 @@ rows, which stay a benchmark):
   each.)", "(Going left to right would give 14, the usual slip.)"); an answer stated under a label of its own ("Median =
   9", "Area: 12") has a subject, so a bracket naming another quantity ("(The mean is 7.6 ...)") is no second value;
   "the mean" (the average) and "left to right" are no words that judge the answer. The same remark with the writer
-  choosing its value, with the careful way as its subject, or restating the answer's own quantity, is still read.
+  choosing its value, with the careful way as its subject, or restating the answer's own quantity, is still read;
+* an equivalent form is no second value: values joined by "or" at the end of the last line that are all one number
+  ("7/2, or 3.5", "3/8, or 37.5%") are that number (``answer_extraction._committed``), and a remark's decimal that is
+  the answer to more places ("π ≈ 3.14 (to 2 d.p.; more precisely 3.14159…)") restates it (``remark_values``); a
+  different value joined by "or", or more places that do not round to the answer, are still two answers;
+* short lead-ins set off by commas before a later bare value are no words of the clause's own ("Answer: (B)\n\n
+  Actually, on reflection, (D)." is no answer, as "Actually, (D)." is: ``later_values.lead_ins_only``; holdout66).
 """
 
 from __future__ import annotations
@@ -138,3 +144,54 @@ def test_a_labelled_answer_and_a_named_other_quantity(answer: int, other: int, l
     assume(other != answer)
     assert states_other_quantities(f" ({remark.capitalize()} is {other}.)", str(answer), stated, "", lines=True) == (remark != "the total")
     assert not states_other_quantities(f" (The {label.lower()} is {answer + 1}.)", str(answer), stated, "", lines=True)
+
+
+FORMS = [
+    ("1/2 + 3 = 3½ — that is, 7/2, or 3.5.", "\\frac{7}{2}", 1.0),
+    ("Three of the eight outcomes: 3/8, or 37.5%.", "\\frac{3}{8}", 1.0),
+    ("5/4 + 1 = 9/4, or 2.25.", "\\frac{9}{4}", 1.0),
+    ("π ≈ 3.14 (to 2 d.p.; more precisely 3.14159…).", "3.14", 1.0),
+    ("e ≈ 2.718 (more precisely 2.71828).", "2.718", 1.0),
+    ("√2 ≈ 1.41 (to 3 decimal places, 1.414).", "1.41", 1.0),
+    # a different value joined by "or", more places that round elsewhere: two answers
+    ("1/2 + 3 = 3½ — that is, 7/2, or 3.6.", "\\frac{7}{2}", 0.0),
+    ("Three of the eight outcomes: 3/8, or 3/5.", "\\frac{3}{8}", 0.0),
+    ("π ≈ 3.14 (to 2 d.p.; more precisely 3.15159…).", "3.14", 0.0),
+    ("√2 ≈ 1.41 (to 3 decimal places, 1.424).", "1.41", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), FORMS)
+def test_an_equivalent_form_is_no_second_value(completion: str, gold: str, expected: float) -> None:
+    assert math(completion, gold) == expected
+
+
+@settings(max_examples=40, deadline=None)
+@given(top=st.integers(1, 40), bottom=st.sampled_from([2, 4, 5, 8, 10, 20]), shift=st.integers(1, 9))
+def test_one_number_in_two_forms_joined_by_or(top: int, bottom: int, shift: int) -> None:
+    from fractions import Fraction
+    value = Fraction(top, bottom)
+    assume(value.denominator > 1)
+    decimal = f"{float(value):g}"
+    gold = f"\\frac{{{value.numerator}}}{{{value.denominator}}}" if value.denominator > 1 else str(value.numerator)
+    assert math(f"So the result is {value.numerator}/{value.denominator}, or {decimal}.", gold) == 1.0
+    assert math(f"So the result is {value.numerator}/{value.denominator}, or {float(value) + shift:g}.", gold) == 0.0
+
+
+LEAD_INS = [
+    ("Answer: (B)\n\nActually, on reflection, (D).", "B", 0.0),
+    ("Answer: (B)\n\nHmm, on second look, D.", "B", 0.0),
+    ("Answer: B\n\nOK, after all, (E).", "B", 0.0),
+    ("Answer: (B)\n\nActually, on reflection, (B).", "B", 1.0),
+    ("Answer: (B)\n\nOptions A, C and D are distractors.", "B", 1.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), LEAD_INS)
+def test_lead_ins_before_a_later_letter(completion: str, gold: str, expected: float) -> None:
+    assert choice(completion, gold, "Pick one.\nA) 1\nB) 2\nC) 3\nD) 4\nE) 5") == expected
+
+
+def test_lead_ins_before_a_later_number() -> None:
+    assert math("The answer is \\boxed{42}. Actually, on reflection, 45.", "42") == 0.0
+    assert math("The answer is \\boxed{42}. Hmm, thinking again, 42.", "42") == 1.0

@@ -68,7 +68,7 @@ def _judges(remark: str) -> bool:
 # a value: a number (a fraction "a/b", a decimal with a dot or a comma, a percent), optionally after "x =" / "$"
 _VALUE = re.compile(r"(?<![\w.,^_])[-−]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*(?:\\?%|percent|Prozent))?(?![\w^])")
 # what is never a value: an exponent or index glued to a variable ("x^2", "x_1", "T_{20}"), a LaTeX fraction is read first
-_NOT_VALUES = re.compile(r"\d+-(?=[^\W\d_])|[A-Za-z]\s*[\^_]\s*\{?[-\d]+\}?|\^\{?[-\d]+\}?|\d+(?:st|nd|rd|th)\b|https?://\S+")
+_NOT_VALUES = re.compile(r"\d+\s*(?i:d\.\s?p\.|dp\b|s\.\s?f\.|decimal\s+places?|significant\s+(?:figures|digits))|\d+-(?=[^\W\d_])|[A-Za-z]\s*[\^_]\s*\{?[-\d]+\}?|\^\{?[-\d]+\}?|\d+(?:st|nd|rd|th)\b|https?://\S+")
 _LATEX_FRACTION = re.compile(r"\\[dt]?frac\s*\{\s*(-?\d+)\s*\}\s*\{\s*(\d+)\s*\}|\\[dt]?frac(\d)(\d)")
 # the answer's subject, and a remark's subject before its value: a determiner, up to six words, a verb of being
 _SUBJECT = re.compile(r"(?:^|(?<=[\s(;,:\"'“*]))(?i:the|its|their|his|her|our|this|each|a|an|that's\s+an?|that\s+is\s+an?)\s+"
@@ -164,6 +164,18 @@ def _same_value(shown: str, answer: str, value: float | None, approximate: bool)
         return agrees(answer, plain, percent)
     except ValueError:
         return False
+
+
+def _more_digits(shown: str, answer: str) -> bool:
+    """Is the decimal ``shown`` the decimal ``answer`` written to more places, so that rounding it to the answer's places
+    gives the answer ("3.14159" for 3.14, "2.7183" for 2.718)?"""
+    mine, theirs = shown.replace("−", "-").strip(), answer.replace("−", "-").strip()
+    if not re.fullmatch(r"-?\d+\.\d+", mine) or not re.fullmatch(r"-?\d+\.\d+", theirs):
+        return False
+    places = len(theirs.split(".")[1])
+    if len(mine.split(".")[1]) <= places:
+        return False
+    return abs(Fraction(mine) - Fraction(theirs)) <= Fraction(1, 2 * 10 ** places)
 
 
 def nearest_place_agrees(after: str, number: float, value: float) -> bool | None:
@@ -331,6 +343,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             # "(etwa 33,3 %)": marked as the answer rounded, in its sentence or in one that says it gives the decimal
             other = other or (approximate and (not sentence or _DECIMAL_RESTATEMENT.match(remark) is not None))
             continue  # "(That's a 25% chance", "(0.75)": the answer again
+        if _more_digits(shown, answer):
+            other = True
+            continue  # "π ≈ 3.14 (more precisely 3.14159…)": the same value to more digits (holdout67)
         number = _number(shown)
         if number is None:
             return False
