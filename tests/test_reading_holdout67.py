@@ -18,7 +18,10 @@ rows, which stay a benchmark):
   the answer to more places ("π ≈ 3.14 (to 2 d.p.; more precisely 3.14159…)") restates it (``remark_values``); a
   different value joined by "or", or more places that do not round to the answer, are still two answers;
 * short lead-ins set off by commas before a later bare value are no words of the clause's own ("Answer: (B)\n\n
-  Actually, on reflection, (D)." is no answer, as "Actually, (D)." is: ``later_values.lead_ins_only``; holdout66).
+  Actually, on reflection, (D)." is no answer, as "Actually, (D)." is: ``later_values.lead_ins_only``; holdout66);
+* an AMC box holding the letter and its own option's value (``\\boxed{\\textbf{(C)}\\ 15}``) names that option, the AMC
+  option run of the prompt read as its options (``choice._letter_from_short``, ``verify_choice``; holdout66); the letter
+  with another option's value is no answer.
 """
 
 from __future__ import annotations
@@ -195,3 +198,22 @@ def test_lead_ins_before_a_later_letter(completion: str, gold: str, expected: fl
 def test_lead_ins_before_a_later_number() -> None:
     assert math("The answer is \\boxed{42}. Actually, on reflection, 45.", "42") == 0.0
     assert math("The answer is \\boxed{42}. Hmm, thinking again, 42.", "42") == 1.0
+
+
+AMC = ("What is $3 \\times 7$?\n$\\textbf{(A)}\\ 10 \\qquad \\textbf{(B)}\\ 20 \\qquad \\textbf{(C)}\\ 21 "
+       "\\qquad \\textbf{(D)}\\ 24 \\qquad \\textbf{(E)}\\ 37$")
+AMC_BOXES = [
+    ("$3 \\times 7 = 21$.\n\n$\\boxed{\\textbf{(C)}\\ 21}$", "C", 1.0),
+    ("$\\boxed{\\textbf{(C)} \\quad 21}$", "C", 1.0),
+    ("$\\boxed{(C)\\ 21}$", "C", 1.0),
+    ("$\\boxed{\\textbf{(C)}}$", "C", 1.0),
+    # the letter with another option's value, or with a value no option has: no answer
+    ("$\\boxed{\\textbf{(C)}\\ 24}$", "C", 0.0),
+    ("$\\boxed{\\textbf{(C)}\\ 22}$", "C", 0.0),
+    ("$\\boxed{\\textbf{(D)}\\ 24}$", "C", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), AMC_BOXES)
+def test_an_amc_box_with_its_options_value(completion: str, gold: str, expected: float) -> None:
+    assert choice(completion, gold, AMC) == expected

@@ -57,6 +57,7 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.closing_checks import passing_check_start
+from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
@@ -283,6 +284,9 @@ def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> s
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()
+    amc = re.match(r"[(\[]([A-Za-z])[)\]](?:\s|\\[ ,;:!]|\\q?quad\b|~)+(\S[^()]{0,40})\Z", cleaned)  # "(C)\\ 15": AMC's letter, its value
+    if amc and amc.group(1).upper() in letters and _norm(amc.group(2)) == _norm(options.get(amc.group(1).upper(), "\0")):
+        return amc.group(1).upper()  # the letter with its own option's text (holdout66); another option's text is no answer
     wanted = _norm(cleaned)
     for letter, option in options.items():
         if wanted and wanted == _norm(option):
@@ -606,7 +610,7 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
     completion that asks the question again under a heading of its own is read for its answers to that question
     (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two; and
     the question's own negated predicate is no denial (:func:`.negative_questions.in_the_questions_words`)."""
-    option_map = parse_options(options)
+    option_map = parse_options(options) or (prompt_options(prompt) if "textbf" in prompt else {})  # AMC's "\\textbf{(A)}\\ 8 \\qquad ..."
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
     gold = parse_reference(ref, letters, option_map)
