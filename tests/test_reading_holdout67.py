@@ -19,6 +19,9 @@ rows, which stay a benchmark):
   different value joined by "or", or more places that do not round to the answer, are still two answers;
 * short lead-ins set off by commas before a later bare value are no words of the clause's own ("Answer: (B)\n\n
   Actually, on reflection, (D)." is no answer, as "Actually, (D)." is: ``later_values.lead_ins_only``; holdout66);
+* a bracket of a few words and nothing else after the value names its form or method ("= x² − 1 (difference of
+  squares)", also before a passing check): ``closing_remarks._CLOSING_ASIDE``; a bracket that hedges ("(or maybe
+  not)", "(unverified)", "(I think)") is not such a bracket;
 * an AMC box holding the letter and its own option's value (``\\boxed{\\textbf{(C)}\\ 15}``) names that option, the AMC
   option run of the prompt read as its options (``choice._letter_from_short``, ``verify_choice``; holdout66); the letter
   with another option's value is no answer.
@@ -217,3 +220,18 @@ AMC_BOXES = [
 @pytest.mark.parametrize(("completion", "gold", "expected"), AMC_BOXES)
 def test_an_amc_box_with_its_options_value(completion: str, gold: str, expected: float) -> None:
     assert choice(completion, gold, AMC) == expected
+
+
+WORD_BRACKETS = [
+    ("(x + 1)(x − 1) = x² − 1 (difference of squares). Check at x = 2: 3 · 1 = 3 and 4 − 1 = 3 ✓.", "x^2-1", 1.0),
+    ("(a + 3)(a − 3) = a² − 9 (a difference of two squares).", "a^2-9", 1.0),
+    ("(x + 2)² = x² + 4x + 4 (perfect square).", "x^2+4x+4", 1.0),
+    ("(x + 1)(x − 1) = x² − 1 (or maybe not).", "x^2-1", 0.0),
+    ("(x + 1)(x − 1) = x² − 1 (unverified).", "x^2-1", 0.0),
+    ("(x + 1)(x − 1) = x² + 1 (difference of squares).", "x^2-1", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), WORD_BRACKETS)
+def test_a_bracket_of_words_after_an_expression(completion: str, gold: str, expected: float) -> None:
+    assert math(completion, gold) == expected
