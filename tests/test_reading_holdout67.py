@@ -22,6 +22,8 @@ rows, which stay a benchmark):
 * a bracket of a few words and nothing else after the value names its form or method ("= x² − 1 (difference of
   squares)", also before a passing check): ``closing_remarks._CLOSING_ASIDE``; a bracket that hedges ("(or maybe
   not)", "(unverified)", "(I think)") is not such a bracket;
+* with the prompt, a decimal and its percent in the answer sentence are one value for the givens rule
+  (``givens.past_givens``): "20/80 = 0.25, so 20 is 25 % of 80." reads 25 %, a decimal that is another value does not;
 * an AMC box holding the letter and its own option's value (``\\boxed{\\textbf{(C)}\\ 15}``) names that option, the AMC
   option run of the prompt read as its options (``choice._letter_from_short``, ``verify_choice``; holdout66); the letter
   with another option's value is no answer.
@@ -235,3 +237,18 @@ WORD_BRACKETS = [
 @pytest.mark.parametrize(("completion", "gold", "expected"), WORD_BRACKETS)
 def test_a_bracket_of_words_after_an_expression(completion: str, gold: str, expected: float) -> None:
     assert math(completion, gold) == expected
+
+
+PERCENT = "What percent of 60 is 15?"
+GIVENS = [
+    ("15/60 = 0.25, so 15 is 25 % of 60.", "25", 1.0),
+    ("15/60 = 0.25, so 15 is 25% of 60. Sanity check: 25 % of 60 = 60/4 = 15 ✓.", "25", 1.0),
+    ("15 is 25 % of 60.", "25", 1.0),
+    ("15/60 = 0.3, so 15 is 25% of 60.", "25", 0.0),
+    ("15 is 25% of 60, or 30% of 60.", "25", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), GIVENS)
+def test_a_decimal_and_its_percent_are_one_value(completion: str, gold: str, expected: float) -> None:
+    assert math(completion, gold, PERCENT) == expected
