@@ -138,6 +138,26 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   value ("($2\pi$ is excluded by the interval)") after the structured answer is read as a denial of it; which value
     #   a negation word is about takes the sentence's meaning (docs/reading.md, "What it does not do")
     ("holdout65", "x65_trig_two_and", "On $[0, 2\\pi)$ the sine vanishes at $x ="),
+    # holdout67 (over-refusal, written blind), left open after f67 (docs/reading.md, "What it does not do"): a check
+    #   whose cross mark judges the excluded endpoint, not the answer; conversions to units the remark rule does not
+    #   convert (m/s and mph after km/h, radians after degrees) joined by "or" or in a later sentence; a caveat that
+    #   restates the answer after a counterfactual ("..., so 15") read from "C(6, 2)"; a base subscript lost in normalisation (1101₂ = 13₁₀ reads "11012"); an apposition naming the
+    #   absolute value ("Its absolute value, 2,": "value" is a word for the answer); odds "1 to 5" read as a range;
+    #   a labelled aside without a number of its own ("Second derivative, if you need it: 6x"); "a 3-4-5 triangle
+    #   scaled by 2" read for its last number; and choice: a letter followed by the other options' values, a caveat
+    #   naming another value of the option's quantity, or another option named in an aside (wgen's reading of asides)
+    ("holdout67", "x67_math_interval_endpoint_check", "3x > 6, so x > 2, i.e. x ∈ (2, ∞).\n\nChec"),
+    ("holdout67", "x67_math_speed_other_units_aside", "150 km ÷ 3 h = 50 km/h (about 13.9 m/s, "),
+    ("holdout67", "x67_math_combination_caveat_resolved", "C(6, 2) = (6 · 5)/2 = 15. Caveat: that c"),
+    ("holdout67", "x67_math_binary_place_values", "1101₂ = 8 + 4 + 0 + 1 = 13₁₀."),
+    ("holdout67", "x67_math_det_abs_value_remark", "det = 1·4 − 2·3 = 4 − 6 = −2. (Its absol"),
+    ("holdout67", "x67_math_prob_percent_odds", "1/6 ≈ 16.7 % (odds of 1 to 5 in favour)."),
+    ("holdout67", "x67_math_derivative_second_aside", "f'(x) = 3x². (Second derivative, if you "),
+    ("holdout67", "x67_math_hyp_caveat_no_figure_commits", "I can't see the figure, but from the giv"),
+    ("holdout67", "x67_math_hexagon_radians_remark", "(6 − 2) · 180° / 6 = 120° per angle (2π/"),
+    ("holdout67", "x67_ch_prime_others_factored", "C (29). The others are composite: 21 = 3"),
+    ("holdout67", "x67_ch_sqrt_negative_caveat", "B (12). Technically −12 also squares to "),
+    ("holdout67", "x67_ch_atomic_neighbor_aside", "Hydrogen — B. (Helium, A, is number 2.)"),
     # holdout52: a lone \boxed{2^{10}} for 1024 (the work-avoidance guard refuses an operation left to do, by design)
     ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),
     # holdout62 (multiple choice named otherwise than by a bare capital letter, written blind), left open by f62: each

@@ -345,6 +345,9 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     else:
         text = without_closing_label(text)  # "\\boxed{12} Score: 3/3.": a fixed-form closing line says nothing else
     if found.source in ("last_number", "latex") and (listed := _OR_LIST.search(text[-300:].rstrip())) is not None:
+        items = [item for item in re.split(r",|\b(?:or|and)\b", listed.group(1).replace("$", "")) if item.strip()]
+        if "=" not in listed.group(1) and all(same_number(items[0], item) for item in items[1:]):
+            return Extracted(items[0].strip(), found.source)  # "7/2, or 3.5": one value in two forms (holdout67)
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "The roots are 2 and 3."
     if hedged_inside(found.text):  # "42 \\text{ (or 43)}": a hedge unless the gold itself is a union or list
         return Extracted(found.text, found.source + HEDGED_INSIDE)

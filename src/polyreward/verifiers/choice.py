@@ -57,6 +57,8 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.option_statement import listed_with_another, opening_statement
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
+from polyreward.verifiers.closing_checks import passing_check_start
+from polyreward.verifiers.math_forms import prompt_options
 from polyreward.verifiers.option_checks import (against_the_options, cognate_mentions, letter_with_its_text, option_mentions, record_names_another,
                                                without_own_negative_texts)
 from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
@@ -285,6 +287,9 @@ def _letter_from_short(text: str, letters: str, options: Mapping[str, str]) -> s
     match = re.match(r"^(?i:option|choice)?\s*[(\[]?([A-Za-z])[)\]]?(?:[.):\s]|$)", cleaned)
     if match and match.group(1).upper() in letters and (len(cleaned) <= 3 or cleaned[1:2] in ".):" or re.match(r"(?i:option|choice)", cleaned)):
         return match.group(1).upper()
+    amc = re.match(r"[(\[]([A-Za-z])[)\]](?:\s|\\[ ,;:!]|\\q?quad\b|~)+(\S[^()]{0,40})\Z", cleaned)  # "(C)\\ 15": AMC's letter, its value
+    if amc and amc.group(1).upper() in letters and _norm(amc.group(2)) == _norm(options.get(amc.group(1).upper(), "\0")):
+        return amc.group(1).upper()  # the letter with its own option's text (holdout66); another option's text is no answer
     wanted = _norm(cleaned)
     for letter, option in options.items():
         if wanted and wanted == _norm(option):
@@ -300,7 +305,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
     text = without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
-    views = answer_views(text)
+    views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
     readings = [_committed_letter(view, letters, options or {}) for view in views]
@@ -616,7 +621,7 @@ def verify_choice(*, pred: Any, ref: Any, letters: str = "ABCDE", options: Any =
     completion that asks the question again under a heading of its own is read for its answers to that question
     (:func:`.turns.answer_for_the_question`): two different ones are none; so is a loop that flips between two; and
     the question's own negated predicate is no denial (:func:`.negative_questions.in_the_questions_words`)."""
-    option_map = parse_options(options)
+    option_map = parse_options(options) or (prompt_options(prompt) if "textbf" in prompt else {})  # AMC's "\\textbf{(A)}\\ 8 \\qquad ..."
     if option_map:
         letters = "".join(dict.fromkeys(letters + "".join(sorted(option_map))))
     gold = parse_reference(ref, letters, option_map)

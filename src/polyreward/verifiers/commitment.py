@@ -44,7 +44,7 @@ from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WO
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT, without_avoided
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
-from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied
+from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
@@ -319,7 +319,7 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
                     and STRONG_POINTER.search(re.sub(r"[\s*(]+\Z", "", clause[:match.start()])))
     before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
     words = re.findall(r"[A-Za-z']+", before)
-    if len(words) <= (0 if strong_only else 2) and not re.search(r"[=<>]", before):
+    if (len(words) <= (0 if strong_only else 2) or not strong_only and lead_ins_only(before)) and not re.search(r"[=<>]", before):
         return True
     return bool((STRONG_POINTER if strong_only else POINTER).search(before))
 

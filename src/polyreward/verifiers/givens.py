@@ -13,7 +13,8 @@ number, however often written, that the prompt does not state), the answer is re
 were words (each written as ``some``): the whole completion is read again by the same reader, so every guard still
 reads the whole sentence and the text around it -- a hedge ("23 or 24, from 35 and 12"), a second value ("23, not
 24"), a withdrawal, an earlier conclusion of another value -- and the new reading stands only when it is that one
-value (a percent, "20 is 25% of 80.", is its value). Otherwise today's reading stands: a table row (cells, not a
+value (a percent, "20 is 25% of 80.", is its value; a decimal and its percent, "0.25, so 20 is 25 % of 80", are one
+value, holdout67). Otherwise today's reading stands: a table row (cells, not a
 sentence), a sentence of givens only ("Tom gave 12 of his 35 marbles"), a sentence with two values the prompt does
 not give (a spray of candidates; a closing bracket whose values are other quantities', "500 mL of D5W (≈ 85
 kcal)", holdout55, is not counted), a given offered in place of the value (after a condition or an alternative, "23
@@ -109,12 +110,15 @@ def past_givens(completion: str, found: Extracted | None, prompt: str, final_ban
         counted = sentence[:bracket.start()]  # "25 g of dextrose in 500 mL of D5W (≈ 85 kcal)": another quantity's value
     numbers = list(_NUMBER.finditer(counted))
     others = {_value(number.group()) for number in numbers} - given
-    if len(others) != 1:
+    shares = {_value(n.group()) / (100 if _PERCENT_AFTER.match(counted, n.end()) else 1) for n in numbers if _value(n.group()) in others}
+    if len(others) != 1 and len(shares) != 1:
         return found  # givens only (today's reading), or two values the prompt does not give: no one answer
+    # ("0.25, so 20 is 25 % of 80": a decimal and its percent are one value, holdout67; the last is read)
     value = [number for number in numbers if _value(number.group()) in others][-1]
+    others = {_value(value.group())}
     percent = _PERCENT_AFTER.match(sentence, value.end())
     written = value.group() + ("%" if percent else "")  # "25%", "2.28 %": the percent is the value
-    if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + value.start() + len(written), written):
+    if _CONDITION_AFTER.search(sentence, value.end()) or later_disowns(tail, begin + (percent.end() if percent else value.end()), written):
         return found  # "23 marbles, unless he has 12", "23 marbles, actually 12": the given is offered instead of it
     at = completion.rfind(sentence)
     if at < 0:

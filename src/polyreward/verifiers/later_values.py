@@ -12,6 +12,8 @@ clause are not one:
     without_apology    "EDIT: 45, sorry." -- an apology after a value does not stop it closing its clause (holdout12)
     fractions_as_values "EDIT: \\frac{2}{3}" -- a LaTeX fraction of two numbers is the value 2/3 (holdout12)
     operand_after      "\\boxed{42} - 3 = 39" -- a box that arithmetic goes on from is a term, not the value (holdout16)
+    lead_ins_only      "Actually, on reflection, (D)." -- short lead-ins set off by commas before a bare value are, like
+                       "Hmm, 45.", no words of the clause's own: the value is the whole clause (holdout66)
 
 Reconstructed rule (ours), not a published algorithm; every pattern runs on one clause.
 """
@@ -206,3 +208,14 @@ OTHER_VALUE_CLAUSE = re.compile(
     r"(?=[^\n]*\b\d+(?:\.\d+)?\s+(?:more|less|fewer|greater|smaller|larger|higher|lower|older|younger)\s+than\b)"
     r"(?![^\n]*\b(?:answer|actually|instead|wrong|correct|right|mistake|error)\b)",
     re.IGNORECASE)
+
+
+# short lead-ins, each of one to three words and set off by a comma, up to three of them: "Actually, on reflection,",
+# "Hmm, on second look,", "OK, after all," -- the words of no statement of the clause's own
+_LEAD_INS = re.compile(r"\A\W*(?:[A-Za-z']+(?:[^\S\n]+[A-Za-z']+){0,2}[^\S\n]*,[^\S\n]*){1,3}\Z")
+
+
+def lead_ins_only(before: str) -> bool:
+    """Is ``before`` (a clause up to its value) only short lead-ins set off by commas ("Actually, on reflection,")?
+    A value after them closes the clause as a statement, as after at most two words."""
+    return _LEAD_INS.match(before) is not None

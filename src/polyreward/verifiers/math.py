@@ -53,6 +53,7 @@ from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
 from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
 from polyreward.verifiers.tags import strip_thinking
+from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
@@ -607,6 +608,7 @@ def _structured(reference: Reference, completion: str, prediction: Prediction | 
     if prediction is not None and prediction.text and (equal := cases_equal(reference.text, prediction.text)) is not None:
         return Verdict(float(equal), "equal" if equal else "not_equal", reference.text, prediction.text, "cases", prediction.source)
     text = normalize_unicode(visible_text(completion))
+    text = text[:passing_check_start(text)]  # "..., so x = 2 or x = 3. Both check: 4 - 10 + 6 = 0 and ...": the check is no list
     found = final_structure(text)
     if found is None:
         return None

@@ -20,7 +20,9 @@ of these (and the remark has at least one):
 * **a check that computes from the answer**: ``a op b ... = c`` whose arithmetic holds and whose terms include the
   answer ("4 × 7 = 28", "65° + 55° + 60° = 180°", "68 : 4 = 17");
 * **a counterfactual** ("if order mattered it would be 30", "without the restriction there would be 120":
-  :func:`.hypothetical.counterfactual_clause`).
+  :func:`.hypothetical.counterfactual_clause`), or a remark that opens on another way of doing the problem in the
+  conditional mood, the writer not its subject ("(With a 20 % tip it would come to $15 each.)", "(Going left to right
+  would give 14, the usual slip.)": holdout67).
 
 A remark with a word that speaks of the answer or the question, corrects, hedges or offers an alternative ("the
 answer", "what was asked", "actually", "or", "maybe", "to be safe", "should", "wrong", ...) is never such a remark, so
@@ -51,10 +53,22 @@ _NOT_A_REMARK = re.compile(
     r"hmm+|sorry|better|prefer\w*|think|believe|really|true|false|hopefully|unless|otherwise|oder|ou|o|sinon|sonst|"
     r"vielleicht|peut-être|quizás|tal\s+vez|forse|talvez|redo|recheck|real|actual|extraneous|spurious|invalid|reject\w*|discard\w*)\b|\?|≠|\\neq?\b",
     re.IGNORECASE)
+# "right" as a direction or a figure, not a judgment ("left to right", "a right angle", "right-angled"), and "mean" as
+# the average after a determiner ("the mean is 7.6", "its mean"), not "I mean" (holdout67)
+_RIGHT_AS_DIRECTION = re.compile(r"\b(?:left\s+to\s+right|right\s+to\s+left|right(?=[\s-]+(?:angle|triangle|prism|cone|cylinder|side|hand))"
+                                 r"|\b(?:the|its|a|their|arithmetic|geometric|sample)\s+mean)\b", re.IGNORECASE)
+
+
+def _judges(remark: str) -> bool:
+    """Does ``remark`` hold a word that speaks of the answer, corrects, hedges or offers an alternative
+    (:data:`_NOT_A_REMARK`), "right" as a direction or a figure and "the mean" as the average left out?"""
+    return _NOT_A_REMARK.search(_RIGHT_AS_DIRECTION.sub(" ", remark)) is not None
+
+
 # a value: a number (a fraction "a/b", a decimal with a dot or a comma, a percent), optionally after "x =" / "$"
 _VALUE = re.compile(r"(?<![\w.,^_])[-−]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*(?:\\?%|percent|Prozent))?(?![\w^])")
 # what is never a value: an exponent or index glued to a variable ("x^2", "x_1", "T_{20}"), a LaTeX fraction is read first
-_NOT_VALUES = re.compile(r"\d+-(?=[^\W\d_])|[A-Za-z]\s*[\^_]\s*\{?[-\d]+\}?|\^\{?[-\d]+\}?|\d+(?:st|nd|rd|th)\b|https?://\S+")
+_NOT_VALUES = re.compile(r"\d+\s*(?i:d\.\s?p\.|dp\b|s\.\s?f\.|decimal\s+places?|significant\s+(?:figures|digits))|\d+-(?=[^\W\d_])|[A-Za-z]\s*[\^_]\s*\{?[-\d]+\}?|\^\{?[-\d]+\}?|\d+(?:st|nd|rd|th)\b|https?://\S+")
 _LATEX_FRACTION = re.compile(r"\\[dt]?frac\s*\{\s*(-?\d+)\s*\}\s*\{\s*(\d+)\s*\}|\\[dt]?frac(\d)(\d)")
 # the answer's subject, and a remark's subject before its value: a determiner, up to six words, a verb of being
 _SUBJECT = re.compile(r"(?:^|(?<=[\s(;,:\"'“*]))(?i:the|its|their|his|her|our|this|each|a|an|that's\s+an?|that\s+is\s+an?)\s+"
@@ -99,6 +113,13 @@ _EQUATION = re.compile(r"(?P<left>[-−(]?\s*\$?\d[\d.,\s°€$%()]*(?:(?:[-−+
 # a value under a condition about the problem, in the conditional mood: "(if order mattered it would be 30, ...)"; a
 # condition on the writer ("if I ...", "if my ...") is a hedge, not another problem
 _CONDITIONAL = re.compile(r"\b(?:if|wenn|falls|si|se)\s+(?!(?:I|I'm|I've|my|me|we|we're|our)\b)[^\d\n]{1,60}?\b(?:would|wäre|würde|serait|sería|sarebbe|seria)\b", re.IGNORECASE)
+# a remark that opens on another way of doing the problem, in the conditional mood, the writer not its subject: "(With a
+# 20 % tip it would come to $15 each.)", "(Going left to right would give 14, the usual slip.)", "(Without the
+# discount it would cost $80.)" (holdout67): another problem's value, as under "if"; not where the way is the careful
+# one ("Doing it carefully would give 14") or "everything" / "nothing" opens it
+_OTHER_WAY = re.compile(r"\A[^\S\n]*[(—–-]?[^\S\n]*(?i:with|without|(?!\w*thing\b)[a-z]{2,}ing)\b"
+                        r"(?![^\n]*\b(?:I|I'd|I'll|I'm|my|me|we|our|(?i:careful\w*|proper\w*|exact\w*|precise\w*|strict\w*|rigorous\w*|honest\w*))\b)"
+                        r"[^.;:\n]{1,60}?\b(?i:would)\s+(?i:be|give|come\s+to|cost|get|make|yield|leave)\b")
 # a mark of approximation before a value: it then agrees with the answer to the digits it shows, else exactly
 _APPROXIMATE_BEFORE = re.compile(r"(?:≈|≃|~|\\approx|\b(?i:about|approx(?:\.|imately)?|roughly|around|nearly|circa|ca\.|etwa|rund|ungefähr|environ|"
                                  r"aproximadamente|circa|około|ok\.|približno|yaklaşık))[^\S\n]*[$€£₹]?[^\S\n]*\Z")
@@ -143,6 +164,18 @@ def _same_value(shown: str, answer: str, value: float | None, approximate: bool)
         return agrees(answer, plain, percent)
     except ValueError:
         return False
+
+
+def _more_digits(shown: str, answer: str) -> bool:
+    """Is the decimal ``shown`` the decimal ``answer`` written to more places, so that rounding it to the answer's places
+    gives the answer ("3.14159" for 3.14, "2.7183" for 2.718)?"""
+    mine, theirs = shown.replace("−", "-").strip(), answer.replace("−", "-").strip()
+    if not re.fullmatch(r"-?\d+\.\d+", mine) or not re.fullmatch(r"-?\d+\.\d+", theirs):
+        return False
+    places = len(theirs.split(".")[1])
+    if len(mine.split(".")[1]) <= places:
+        return False
+    return abs(Fraction(mine) - Fraction(theirs)) <= Fraction(1, 2 * 10 ** places)
 
 
 def nearest_place_agrees(after: str, number: float, value: float) -> bool | None:
@@ -253,10 +286,16 @@ def _subject_head(text: str) -> str:
 
 def answer_subject(stated: str) -> str:
     """The head word of the subject of the statement that ends ``stated`` at the answer ("remainder" for "The remainder
-    is \\boxed{"), or ""."""
+    is \\boxed{", "median" for "Median = 9"), or ""."""
     sentence = re.split(r"(?<=[.!?])\s+|\n", stated[-200:])[-1]
-    found = _STATED_SUBJECT.search(sentence)
+    found = _STATED_SUBJECT.search(sentence) or _LABEL_SUBJECT.match(sentence)
     return subject_head(found.group("words")) if found else ""
+
+
+# the answer's sentence opening on a label of its own, a noun of three letters or more and "=" or ":" before the value
+# ("Median = 9", "Area: 12", "det = 4 - 6 = -2"; holdout67)
+_LABEL_SUBJECT = re.compile(r"[^\S\n]*(?:\*\*)?(?P<words>[^\W\d_]{3,}(?:[^\S\n]+[^\W\d_]{3,}){0,2})(?:\*\*)?[^\S\n]*[=:]"
+                            r"(?:[^.\n]|\.(?=\d)){0,60}\Z")
 
 
 def states_other_quantities(remark: str, answer: str, stated: str = "", answer_unit_text: str = "", sentence: bool = False,
@@ -270,7 +309,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     conclusion ("..., so the probability is 3/4"; in brackets it may: "(also 2 h 30 min)"), a named subject counts only after an answer stated with a subject of its
     own, and at least one value must be another quantity's (a restatement alone is read by :mod:`.closing_remarks`)."""
     remark = remark[:MAX_REMARK]
-    if _NOT_A_REMARK.search(remark):
+    if _judges(remark):
         return False
     if remark.startswith(":"):
         return enumerates(remark, magnitude(answer.rpartition("=")[2]))  # "9: 1, 2, 3, 4, 6, 9, 12, 18, 36": the items counted
@@ -281,7 +320,7 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
         return False
     if lines and not remark.lstrip().startswith("(") and _CONCLUDING.match(remark):
         return False  # "..., so the probability is 3/4": the conclusion states the answer
-    if counterfactual_clause(plain) or _CONDITIONAL.search(plain):
+    if counterfactual_clause(plain) or _CONDITIONAL.search(plain) or _OTHER_WAY.match(remark):
         return True
     answer_value = magnitude(answer.rpartition("=")[2])
     answer_head = answer_subject(stated)
@@ -309,6 +348,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
             # "(etwa 33,3 %)": marked as the answer rounded, in its sentence or in one that says it gives the decimal
             other = other or (approximate and (not sentence or _DECIMAL_RESTATEMENT.match(remark) is not None))
             continue  # "(That's a 25% chance", "(0.75)": the answer again
+        if _more_digits(shown, answer):
+            other = True
+            continue  # "π ≈ 3.14 (more precisely 3.14159…)": the same value to more digits (holdout67)
         number = _number(shown)
         if number is None:
             return False
@@ -492,7 +534,7 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
     starts = ([(len(text) - len(text[-240:]) + listed.start(), False)] if listed is not None else []) + remark_starts(text)[-6:]
     for start, sentence in starts:
         remark, rest = text[start:], text[:start]
-        if not re.search(r"\d", remark) or _NOT_A_REMARK.search(remark[:MAX_REMARK]):
+        if not re.search(r"\d", remark) or _judges(remark[:MAX_REMARK]):
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
         if _WORDS_BRACKET_FIRST.match(remark):
             continue  # "78 mL/min (nearest whole number). ...": a bracket of words stays with the answer it qualifies
