@@ -75,6 +75,10 @@ def test_a_bare_number_keeps_its_bracket_and_a_later_sentence_may_state_the_answ
     # no unit on the answer: a bracket's range is read as before (here with a word that withholds the answer)
     assert math("Current answer: 2 (steps 3–4 still open, do not submit yet)", "2") == 0.0
     # a sentence of its own after a check in another unit may be the answer itself: it is not read as a remark
+    # a value after an arrow or in bold is stated as a result, not remarked on: the daily dose may be the answer
+    daily = "Per dose 10 mg/kg × 20 kg = 200 mg; q8h → **600 mg/day**"
+    assert math(daily, "600") == 1.0
+    assert math(daily, "200") == 0.0
     check = "Speed = 180 / 2.5 = 72 km/h.\n\nCheck: 72 km/h × 2.5 h = 180 km ✓\n\nThe train's speed is 72 km/h."
     assert math(check, "72") == 1.0
     assert math(check, "180") == 0.0

@@ -12,7 +12,8 @@ is. :func:`another_quantity` reads two forms, on normalised text (a dash between
 * **a unit of another dimension** than the answer's own (:func:`.units.written_unit`): after "7,200 units", a rate
   "units/h" or "units/kg/h", a time "6 h"; after "330 mg", a count of "doses" or a rate "mg/kg/day"; after "31
   drops/min", "125 mL/h" -- another quantity, wherever the remark says it; and the value a quantity of another
-  dimension is equated with ("60 mg/kg/day = 1320 mg": the daily amount, though written in mg). (In a bracket this was read already by
+  dimension is equated with ("60 mg/kg/day = 1320 mg": the daily amount, though written in mg). A value after an
+  arrow or in bold is stated as a result, not remarked on ("150 mg; q6h → **600 mg/day**" may answer the daily dose). (In a bracket this was read already by
   :func:`.remark_values._other_dimension`; here it is read in the clauses and sentences after the answer too.)
 
 What stays a second answer: a value in the answer's own dimension that is no range ("7200 units (7,500 units)"; a
@@ -38,6 +39,9 @@ _RANGE_BEFORE = re.compile(r"(?<![\d.,/^_-])" + _NUMBER + r"(?:-|[^\S\n]+to[^\S\
 _RANGE_AFTER = re.compile(r"(?:-|[^\S\n]+to[^\S\n]+)" + _NUMBER + r"(?![\d.,/^_-])")
 # a value with its unit and "=" right before the value: "60 mg/kg/day = ", "6-8 mL/kg IBW = "
 _EQUALS_BEFORE = re.compile(r"(?<![\d.,])(?P<value>\d+(?:[.,]\d+)?)[^\S\n]*[^\W\d][^=\d\n]{0,16}?[^\S\n]*=[^\S\n]*\Z")
+# a value stated as a result, not remarked on: after an arrow or in bold ("150 mg; q6h → **600 mg/day**": the daily
+# dose may be the answer asked, in its own unit)
+_STATED_BEFORE = re.compile(r"(?:→|⇒|=>|->|\*\*)[^\S\n]*(?:\*\*)?[^\S\n]*\Z")
 # what makes "a-b" arithmetic rather than a range: an operator or an equals sign right after it ("12-4 = 8")
 _ARITHMETIC_AFTER = re.compile(r"[^\S\n]*(?:[=+×*/÷]|\\times|\\cdot)")
 
@@ -63,7 +67,7 @@ def another_quantity(plain: str, start: int, end: int, answer_dimension, sentenc
         return False
     if range_end(plain, start, end):
         return True
-    if sentence:
+    if sentence or _STATED_BEFORE.search(plain, max(0, start - 12), start):
         return False
     theirs = written_unit(plain, end)
     if theirs is not None and theirs[:2] != answer_dimension[:2]:
