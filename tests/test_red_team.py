@@ -176,6 +176,26 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout62", "x62_ch_text_hindi", "भारत (India) — it overtook China in 2023"),
     ("holdout62", "x62_ch_text_latex_sqrt", "$\\sqrt{2}$ is irrational; every other op"),
     ("holdout62", "x62_ch_value_text_only", "pH 7"),
+    # holdout69 (medicine: clinical calculations and MedQA, written blind), left open by f69 (docs/reading.md, "What it
+    #   does not do"): its ranges and other-dimension remarks are read since f69 (verifiers/clinical_remarks.py); these
+    #   keep a remark whose words the reader holds as a hedge or correction though they speak of the patient ("correct
+    #   the gap", "the corrected value", "unless on diuretics", "elderly or cardiac", "Then start the infusion", "→ PE
+    #   likely"), a value after "→" or a scale "13/15" followed by other numbers, a syringe size, a stage number, and a
+    #   pharmacy's rounding in the answer's own unit ("many pharmacies round to 1250 mg": a second value in the same
+    #   unit, told from an alternative only by meaning); two choice rows name other options' texts in the rationale
+    #   (a reversal agent per option; "A, B, C and E are all high-anion-gap") -- not fixed in f69's time
+    ("holdout69", "x69_math_ag_normal_range", "Anion gap = Na⁺ − (Cl⁻ + HCO₃⁻) = 140 − "),
+    ("holdout69", "x69_math_drip_nursing", "Drops/min = (volume × drop factor) / tim"),
+    ("holdout69", "x69_math_heparin_comma_units", "Bolus = 80 units/kg × 90 kg = 7,200 unit"),
+    ("holdout69", "x69_math_corr_na_pseudo", "Corrected Na = 130 + 1.6 × (500 − 100)/1"),
+    ("holdout69", "x69_math_fena_prerenal", "FENa = (U_Na × P_Cr)/(P_Na × U_Cr) × 100"),
+    ("holdout69", "x69_math_meld_transplant", "3.78 ln 4 = 5.24\n11.2 ln 2 = 7.76\n9.57 l"),
+    ("holdout69", "x69_math_gcs_components", "E4 (spontaneous) + V3 (inappropriate wor"),
+    ("holdout69", "x69_math_morphine_naloxone", "Volume = dose / concentration = 4 mg ÷ 1"),
+    ("holdout69", "x69_math_uo_oliguria", "0.5 mL/kg/h × 70 kg = 35 mL/h\n35 mL/h × "),
+    ("holdout69", "x69_math_vanc_infusion_time", "15 mg/kg × 84 kg = 1260 mg\n\nVancomycin 1"),
+    ("holdout69", "x69_ch_warfarin_dx_plan", "E\n\nFour-factor PCC (25–50 IU/kg) gives i"),
+    ("holdout69", "x69_ch_nagma_mudpiles", "D. Severe diarrhoea — bicarbonate loss f"),
 }
 
 

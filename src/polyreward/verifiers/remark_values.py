@@ -39,6 +39,7 @@ import ast
 import operator
 from fractions import Fraction
 
+from polyreward.verifiers.clinical_remarks import another_quantity
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -340,6 +341,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
         if reference_value(plain, start, end) and (remark.lstrip().startswith("(") or _answer_unit(answer, answer_unit_text)):
             other = True
             continue  # "65 mmHg (target ≥ 65)", "\\boxed{7} (normal 4–10)": what the answer is compared with, its bound equal or not
+        if another_quantity(plain, start, end, _answer_unit(answer, answer_unit_text), sentence):
+            other = True
+            continue  # "(18.5–24.9 kg/m²)", "(1,620 units/h)" after "7,200 units": a range, another dimension (:mod:`.clinical_remarks`)
         approximate = _APPROXIMATE_BEFORE.search(plain[max(0, start - 30):start]) is not None
         if _same_value(shown, answer, answer_value, approximate):
             unit = _unit(plain, end, plain[:start])

@@ -48,7 +48,7 @@ _DOSING_VERB = re.compile(r"\s*(?i:give|administer|infuse|inject|draw\s+up|deliv
 _NAMES = {
     "mm": r"millimet(?:er|re)s?|mm", "cm": r"centimet(?:er|re)s?|cm", "km": r"kilomet(?:er|re)s?|km",
     "m": r"met(?:er|re)s?|m", "inch": r"inch(?:es)?", "ft": r"feet|foot|ft", "yd": r"yards?|yd", "mile": r"miles?|mi",
-    "mg": r"milligrams?|mg", "kg": r"kilograms?|kilos?|kg", "g": r"grams?|g", "tonne": r"tonnes?|tons?",
+    "mg": r"milligrams?|mg", "mcg": r"micrograms?|mcg|[µμ]g|ug", "kg": r"kilograms?|kilos?|kg", "g": r"grams?|g", "tonne": r"tonnes?|tons?",
     "lb": r"pounds?|lbs?", "oz": r"ounces?|oz",
     "s": r"seconds?|secs?|s", "min": r"minutes?|mins?|min", "h": r"hours?|hrs?|h", "day": r"days?",
     "week": r"weeks?|wks?", "month": r"months?", "year": r"years?|yrs?",
@@ -155,7 +155,7 @@ _WORDS = {"mmHg": ("pressure", 1.0), "cmH2O": ("pressure", 0.7356), "kPa": ("pre
           "gtt": ("drop", 1.0), "drops": ("drop", 1.0), "drop": ("drop", 1.0), "dose": ("dose", 1.0), "doses": ("dose", 1.0),
           "units": ("unit", 1.0), "unit": ("unit", 1.0), "tab": ("tablet", 1.0), "tabs": ("tablet", 1.0), "tablets": ("tablet", 1.0),
           "tablet": ("tablet", 1.0), "cm": ("length", 1e-2), "mm": ("length", 1e-3), "m": ("length", 1.0), "km": ("length", 1e3),
-          "s": ("time", 1.0), "sec": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "hr": ("time", 3600.0),
+          "s": ("time", 1.0), "ms": ("time", 1e-3), "sec": ("time", 1.0), "min": ("time", 60.0), "h": ("time", 3600.0), "hr": ("time", 3600.0),
           "hour": ("time", 3600.0), "hours": ("time", 3600.0), "d": ("time", 86400.0), "day": ("time", 86400.0),
           "days": ("time", 86400.0), "wk": ("time", 604800.0), "week": ("time", 604800.0), "dL": ("volume", 0.1),
           "kcal": ("energy", 1e3), "mcg": ("mass", 1e-6), "lb": ("mass", 453.59237), "lbs": ("mass", 453.59237)}
