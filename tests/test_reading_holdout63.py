@@ -224,3 +224,19 @@ def test_the_chosen_letter_beside_another_under_its_own_condition_is_never_paid(
     assert choice(f"Answer: C ({gloss}) or {other} ({other_gloss}).", "C", GAS) == 0.0
     assert choice(f"Answer: {other} ({other_gloss}) or C ({gloss}).", "C", GAS) == 0.0
     assert choice(f"Answer: C ({gloss}).", "C", GAS) == 1.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(gold=st.sampled_from(["42", "8.05", "2.5 \\times 10^{5}\\ \\text{Pa}", "4.5\\text{ kJ}", "45\\,\\text{N}", "2\\text{ mol/L}", "12.68\\%", "x+1", "\\frac{3}{4}"]),
+       answer=st.sampled_from(["42", "8.04672", "250", "4.5", "45", "2.0", "0.126825", "x+1"]),
+       tail=st.sampled_from(["", " km ≈ 8.05 km", " kPa", " J", " kN", " mmol/L", "\n\nEAR ≈ 12.68%", " N"]))
+def test_the_gold_alone_gate_is_exact(gold, answer, tail):
+    """``equal_forms.may_change`` (read before the completion is prepared, issue #35) is a necessary condition: where
+    it says no reading can turn the verdict, none of the three readings does."""
+    from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, may_change, rounding_is_gold
+
+    completion = f"The value is {answer}{tail}"
+    if not may_change(gold, found_equal=True):
+        assert not another_prefix(gold, answer, completion)
+    if not may_change(gold, found_equal=False):
+        assert not rounding_is_gold(gold, answer, completion) and not converts_to_gold(gold, answer, completion)

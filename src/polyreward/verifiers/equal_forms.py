@@ -79,6 +79,14 @@ def _gold_quantity(gold: str) -> tuple[Numeral, tuple] | None:
     return None if si is None or value is None or value.percent else (value, si)
 
 
+def may_change(gold: str, found_equal: bool) -> bool:
+    """Can :func:`another_prefix` (``found_equal``) or :func:`rounding_is_gold` / :func:`converts_to_gold` (not equal)
+    turn a verdict for ``gold``? A necessary condition read from the gold alone, before the completion is prepared:
+    each of them returns False first when the gold has no unit (:func:`_gold_quantity`), and the rounding also when
+    the gold has no decimal point."""
+    return _gold_quantity(gold) is not None or (not found_equal and "." in gold)
+
+
 def _unit_at(text: str, at: int) -> tuple | None:
     found = UNIT_AFTER_VALUE.match(text, at)
     return si_unit(found.group("unit")) if found is not None else None

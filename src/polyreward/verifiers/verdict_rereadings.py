@@ -20,7 +20,7 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.asked_quantity import other_quantity
-from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, rounding_is_gold
+from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, may_change, rounding_is_gold
 from polyreward.verifiers.math_forms import approximation_disagrees
 from polyreward.verifiers.number_locale import english_numerals, scales_asked
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -51,6 +51,8 @@ def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict
     :mod:`.equal_forms`."""
     if verdict is not None and verdict.score == 1.0 and verdict.pred:
         try:
+            if not may_change(verdict.gold, found_equal=True):  # (the gold alone says nothing can turn: no text prepared)
+                return verdict
             asked = "" if is_missing(prompt) else prompt_text(prompt)
             text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
             other = another_prefix(verdict.gold, verdict.pred, text)
@@ -60,6 +62,8 @@ def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict
     if verdict is None or verdict.score != 0.0 or verdict.reason != "not_equal" or not verdict.pred or verdict.rule == "false_equation":
         return verdict
     try:
+        if not may_change(verdict.gold, found_equal=False):
+            return verdict
         asked = "" if is_missing(prompt) else prompt_text(prompt)
         text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))  # "3,14 L" in French
         how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
