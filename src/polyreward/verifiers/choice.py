@@ -299,7 +299,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
-    text = without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
+    written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = answer_views(text)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
         return recorded  # a whole record (or a submitted call after prose): its answer field (holdout59)
@@ -346,7 +346,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return None, ""  # "Ans. is 'a' i.e., Riboflavin" (B's text); "... hypocalcemia (B) ... Final answer: None of the above."
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
         # (a verdict per option names every option beside its own letter: no letter there labels another's text)
-        return against_the_options(strip_thinking(views[0]), result, letters, options)
+        return against_the_options(strip_thinking(views[0]), result, letters, options,  # (its own option named as written too)
+                                   "" if written == text else strip_thinking(answer_views(written)[0]))
     return result
 
 
