@@ -217,3 +217,24 @@ def test_property_the_main_clause_equation_is_read_after_a_reason(opener, base, 
     line = f"{opener} {base}^{power} = {base ** power}, log_{base}({base ** power}) = {power}."
     assert math_tail(line) == f"log_{base}({base ** power}) = {power}"
     assert math_tail(f"We get x = {base}, y = {power}.") != f"y = {power}"  # a tuple, no clause of reason: whole
+
+
+HEARSAY_Q = ("Under the Federal Rules of Evidence, hearsay is best defined as:\nA) an out-of-court statement offered to prove "
+             "the truth of the matter asserted\nB) any statement made by a party opponent\nC) testimony given by an expert "
+             "witness\nD) a statement made under oath at a prior deposition")
+HEARSAY = [
+    # the legal term a clause defines or applies: no doubt, paid
+    (HEARSAY_Q, "choice", "A. FRE 801(c) defines hearsay as an out-of-court statement offered for its truth.", "A", 1.0),
+    (HEARSAY_Q, "choice", "A. That is the definition of hearsay. (A party opponent's statement, B, is excluded.)", "A", 1.0),
+    ("Compute it.", "math", "\\boxed{42}. The hearsay rule does not apply to arithmetic.", "42", 1.0),
+    # ... and hearsay as the answer's source: refused
+    (HEARSAY_Q, "choice", "A. It's just hearsay, though.", "A", 0.0),
+    ("Compute it.", "math", "\\boxed{42} (hearsay).", "42", 0.0),
+    ("Compute it.", "math", "Based on hearsay: \\boxed{42}.", "42", 0.0),
+    ("Compute it.", "math", "Hearsay, but \\boxed{42}.", "42", 0.0),
+]
+
+
+@pytest.mark.parametrize("prompt, task, completion, gold, expected", HEARSAY)
+def test_hearsay_doubts_only_as_the_answers_source(prompt, task, completion, gold, expected):
+    assert (choice if task == "choice" else math)(prompt, completion, gold) == expected
