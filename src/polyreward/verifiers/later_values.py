@@ -190,8 +190,14 @@ def chain_end_after(text: str, end: int) -> str | None:
 
 
 # a word that points at the value after it ("it is 73", "I meant 45", "the answer is actually D"), the strong ones
-# ("meant", "answer", "actually"), and the text of an option after a letter pointed at ("D. Repeat troponin")
-OPTION_TEXT_AFTER = re.compile(r"[*\s]*[.)][^\S\n]*[A-Za-z][^.;!?\n]{0,80}?[*\s]*[.!]?[*\s]*\Z")
+# ("meant", "answer", "actually"), and the text of an option or a gloss after a letter pointed at ("D. Repeat troponin",
+# "it's A, Liu Bang founded the Han", "I meant A — Liu Bang", "it's A (Liu Bang)." closing its clause; holdout68), never
+# a list that goes on with another letter ("it's A, B and D that are wrong"), a comma before a reason or a relative
+# clause ("people guess A, because ...") or a parenthesis the clause goes on after ("A (LAD) would show ...")
+_GLOSS_TEXT = r"(?![A-Z]\b)[A-Za-z][^.;!?\n]{0,80}?[*\s]*[.!]?[*\s]*\Z"
+OPTION_TEXT_AFTER = re.compile(
+    r"[*\s]*(?:[.)][^\S\n]*|,[^\S\n]*(?!(?i:because|since|as|which|who|that|but|though|although|while|when|if|and|or|so|unless)\b)|"
+    r"[^\S\n]*(?:[\u2014\u2013:]|-{1,2}[^\S\n])[^\S\n]*)" + _GLOSS_TEXT + r"|[^\S\n]*\([^()\n]{1,80}\)[*\s]*[.!]?[*\s]*\Z")
 POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
     r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"

@@ -58,8 +58,32 @@ def math_tail(line: str) -> str | None:
             first, _, rest = tail.partition("=")
             if rest and re.fullmatch(r"\s*[\d.,]+\s*", first) and re.search(r"\b(?:of|in|from|for)\s*\Z", line[:start.end()]):
                 tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
+            if not plain and _REASON_BEFORE.search(line[:start.end()]) and (main := _main_clause(tail)) is not None:
+                return main  # "Since 2^6 = 64, log_2(64) = 6.": the reason's equation, then the main clause's (holdout68)
             return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
     return None
+
+
+# a word that opens a clause of reason or condition before its comma ("Since 2^6 = 64, log_2(64) = 6.", "As x = 2,
+# 3x = 6", "Puisque 2^6 = 64, log_2(64) = 6", "Da 2^6 = 64, ...", "Como 2^6 = 64, ...", "Так как 2^6 = 64, ...")
+_REASON_BEFORE = re.compile(r"(?:\A|\s)(?i:since|because|as|given(?:\s+that)?|now\s+that|puisque|comme|étant\s+donné\s+que|weil|da|"
+                            r"porque|ya\s+que|como|puesto\s+que|poiché|siccome|visto\s+che|так\s+как|поскольку)\s*\Z")
+
+
+def _main_clause(tail: str) -> str | None:
+    """The equation after the comma that closes a subordinate clause's equation in ``tail`` ("2^6 = 64, log_2(64) =
+    6" -> "log_2(64) = 6"): one top-level comma, an equation on each side; else None (a tuple, "x = 2, y = 3", is read
+    whole by its caller only when no clause of reason opens it)."""
+    depth, commas = 0, []
+    for at, char in enumerate(tail):
+        depth += char in "([{"
+        depth -= char in ")]}"
+        if char == "," and depth == 0:
+            commas.append(at)
+    if len(commas) != 1 or "=" not in tail[:commas[0]]:
+        return None
+    main = math_line(tail[commas[0] + 1:])
+    return main if main is not None and "=" in main else None
 
 
 def _balanced(text: str) -> bool:

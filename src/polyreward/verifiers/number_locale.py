@@ -148,8 +148,13 @@ _CN_UNITS = {"十": 10, "拾": 10, "百": 100, "佰": 100, "千": 1000, "仟": 1
 _CN_BIG = {"万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 _CN_NUMBER = "[零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億]+"
 _CN_FRACTION = re.compile(f"(?<![零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])({_CN_NUMBER})分之({_CN_NUMBER})")
-# a Chinese numeral in characters stated as the answer: "答案是四十二", "答：七十二"
-_CN_ANSWER = re.compile(f"((?:答案|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*)({_CN_NUMBER})(?![分之点點])")
+# a Chinese numeral in characters stated as the answer: "答案是四十二", "答：七十二", and after the answer label the
+# sentence's own copula ("答：这个数是九。", "答え：その数は九です"; holdout70): the value the answer line states, in
+# words; a digit or a clause break between the label and the copula leaves the line to the other readers, and so does
+# a numeral offered with an alternative in its sentence ("九或十", "七十二个或七十三个") or that an operation follows
+# ("四十二减二": a term, not the answer)
+_CN_ANSWER = re.compile(f"((?:答案|答え|答|结果|結果)\\s*(?:是|为|為|[:：])\\s*(?:[^\\d\\s。，、,.;；:：!?！？]{{0,12}}?(?:是|为|為|等于|等於|有|は)\\s*)?)"
+                        f"({_CN_NUMBER})(?![分之点點加减減乘除零〇一二两兩三四五六七八九十拾百佰千仟万萬亿億])(?![^。.!?！？\\n]{{0,40}}?(?:或|还是|還是|か))")  # ("九或十": alternatives stay in words)
 _SCALES = {"lakh": 10**5, "lac": 10**5, "crore": 10**7, "万": 10**4, "萬": 10**4, "亿": 10**8, "億": 10**8}
 
 
@@ -245,8 +250,9 @@ def _words_only_answer(text: str) -> str:
 def english_numerals(text: str, asked: frozenset[str] = frozenset()) -> str:
     """``text`` with its numerals rewritten into today's (English) reading, as the module docstring says; a scale
     word the question asks the answer in (``asked``: :func:`scales_asked`) is that unit and is dropped, not multiplied."""
-    if _DIGIT.search(text) is None and "分之" not in text and answer_label_language(text) is None:
-        return text
+    if _DIGIT.search(text) is None and "分之" not in text and "答" not in text and "结果" not in text and "結果" not in text and (
+            answer_label_language(text) is None):
+        return text  # (an answer line in Chinese numerals alone, "答：是九。", holds no digit)
     text = _words_only_answer(text)
     if "'" in text or "’" in text:
         text = _APOSTROPHE_GROUPS.sub(lambda m: m.group().replace("'", "").replace("’", ""), text)

@@ -107,14 +107,17 @@ def without_own_negative_texts(text: str, letters: str, options: Mapping[str, st
 _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 
 
-def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
+def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str],
+                        written: str = "") -> tuple[str | None, str]:
     """The letter read, checked against the question's options (holdout17):
 
     * options the writer lists again under other letters ("Sorted alphabetically: (A) Brisbane (B) Canberra ...
       Answer: D"): the letter is of the writer's list, and names the prompt's option with that text;
     * the letter is written beside another option's text and not its own ("The derivative is -cos x, which is C"
       where -cos x is B, "C (Jupiter)"): the text and the letter disagree, and neither is the answer.
-    Option texts are compared as words with their signs ("-cos x" is not "cos x")."""
+    Option texts are compared as words with their signs ("-cos x" is not "cos x"). ``written`` is the text before an
+    option's own negative text was left out (:func:`without_own_negative_texts`): the letter's own option is looked
+    for there too, so "... so $|x| = -3$ has no solution. The answer is E." (E: no solution) names its own option."""
     letter, how = result
     by_text = {_option_key(text): key for key, text in options.items() if _option_key(text)}
     listed = options_in_prompt(view, letters)
@@ -139,6 +142,8 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
         return None, ""  # "E. Hypothalamus — it controls the pituitary" where E is Pituitary: a title of no option
     if _glossed_as_another_option(view, mention.end(1), letter, options):
         return None, ""  # "\\boxed{D} (linear time, O(n))", "B (it blocks the P2Y12 receptor, like clopidogrel)"
+    if _own_option_named((view, written), letter, options):
+        return result  # (the checks below read a letter whose own option the completion never names)
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""
     return result
@@ -222,18 +227,25 @@ def _glossed_as_another_option(view: str, at: int, letter: str, options: Mapping
     return bool(named) and letter not in named
 
 
+# a sentence wholly in parentheses: an aside, not the reasoning a letter after it concludes from (holdout61)
+_PARENTHESISED = re.compile(r"\s*\([^()]*(?:\([^()]*\)[^()]*)*\)[\s.]*")
+
+
 def _concludes_from_another_option(view: str, mention: re.Match, letter: str, options: Mapping[str, str]) -> bool:
     """Is the letter a bare conclusion ("So my answer is B.", "Final: C.", "I'd mark B.") of a sentence right before it
     that names one other option by its text, not denied ("The drug of choice ... is amoxicillin."), while the letter's
-    own option text appears nowhere? The reasoning reaches one option and the letter names another (holdout20)."""
+    own option text appears nowhere (:func:`_own_option_named`, read by the caller)? The reasoning reaches one option and
+    the letter names another (holdout20). A sentence wholly in parentheses right before the letter is an aside ("(Confirming
+    a diagnosis on a positive result is the role of a highly specific test.)"): the sentence before it is read instead."""
     lowered = view.lower().replace("−", "-")
-    if any(option_mentions(lowered, options.get(letter, ""))) or named_in_words(view, letter, options):
-        return False  # (its own option named, in its words too: "exogenous glucocorticoid use")
     start = max(view.rfind(stop, 0, mention.start(1)) for stop in (". ", "!", "?", "\n", "; ")) + 1
     if start <= 0 or len(re.findall(r"[^\W\d_]+", view[start:mention.start(1)])) > 6:
         return False
     head = len(view[:start].rstrip())  # the sentence before, across blank lines ("... Brontë.\n\nAnswer: B")
     previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
+    if _PARENTHESISED.fullmatch(view, previous, head):  # "(Confirming a diagnosis is the role of a specific test.)": an
+        start, head = previous, len(view[:previous].rstrip())  # aside on another option; the sentence before concludes
+        previous = max(view.rfind(stop, 0, max(head - 1, 0)) for stop in (". ", "!", "?", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(view, previous, start)):
         return False  # a sentence that weighs letters ("Stack is LIFO (not A), ...") is an elimination, not one option's text
     if view[previous:start].lstrip().startswith("|") and len(_options_in_rows(view[:start], options)) >= 2:
@@ -241,6 +253,13 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
     named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))
              or _named_in_words_not_denied(view, previous, start, key, options)}  # (in its words too: "exogenous glucocorticoid use")
     return len(named) == 1 and letter not in named
+
+
+def _own_option_named(texts: tuple[str, ...], letter: str, options: Mapping[str, str]) -> bool:
+    """Does any of ``texts`` name ``letter``'s own option, by its text or in its words ("exogenous glucocorticoid use")?
+    Then the reasoning reaches the letter's option, and no other option it also names is the conclusion."""
+    return any(text and (any(option_mentions(text.lower().replace("−", "-"), options.get(letter, ""))) or named_in_words(text, letter, options))
+               for text in texts)
 
 
 def _options_in_rows(text: str, options: Mapping[str, str]) -> set[str]:
@@ -259,7 +278,7 @@ def _explained_as_another_option(view: str, mention: re.Match, letter: str, opti
     and no option letter; the letter's own option text appears nowhere. The letter and the conclusion disagree, and
     neither is the answer (holdout23)."""
     after = view[mention.end(1):].rstrip()
-    if not after.strip() or any(option_mentions(view.lower().replace("−", "-"), options.get(letter, ""))) or named_in_words(view, letter, options):
+    if not after.strip():
         return False
     start = max(after.rfind(stop, 0, len(after) - 1) for stop in (". ", "! ", "? ", "\n")) + 1
     if any(letter_pattern(_letters_of(options)).finditer(after, start)):

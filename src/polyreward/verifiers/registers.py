@@ -70,3 +70,12 @@ LEGAL_ANCHOR = r"(?:better|preferred|sounder|correct|right)\s+view"
 CERTAIN_TAIL = (r"(?:\s*[,;:\u2014\u2013-]+\s*(?i:(?:and|so)\s+)?(?i:(?:on\s+(?:reflection|second\s+thought)|honestly|in\s+fact|now|yes)\W+)?"
                 r"(?i:(?:I'm|I\s+am|we're|we\s+are)\s+" + _DEGREE + r"(?:sure|certain|confident|positive)(?:\s+(?:of|about)\s+(?:it|that|this))?))?")
 AFFIRMING_EMOJI = r"(?:\s*[😤💪✅🔥👍💯😎🎯✔👌🙌])*"
+
+
+# a letter's commitment stated right after it, then a dash or colon and its explanation ("It's B, no doubt about it —
+# Miranda is ...", "B ✅ — new construction counts ...", "Es B, sin duda — ..."; holdout68; French "sans doute" is
+# "probably", so only "sans aucun doute"): the letter is affirmed as a line-final one would be
+# (choice: the lookahead after the letter; never a word of doubt or withdrawal)
+AFFIRMED_THEN_GLOSS = (r",?(?:[^\S\n]*(?:(?i:no\s+doubt(?:\s+about\s+it)?|without\s+(?:a\s+|any\s+)?doubt|for\s+sure|definitely|hands\s+down|"
+                       r"no\s+question|for\s+real|no\s+cap|sin\s+(?:ninguna\s+)?duda|sem\s+dúvida|senza\s+(?:alcun\s+)?dubbio|ohne\s+(?:jeden\s+)?zweifel|"
+                       r"sans\s+aucun\s+doute|без\s+сомнения)|[😤💪✅🔥👍💯😎🎯✔👌🙌☑]\ufe0f?))+[^\S\n]*(?:[\u2014\u2013:]|-{1,2}[^\S\n])")

