@@ -196,6 +196,10 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout69", "x69_math_vanc_infusion_time", "15 mg/kg × 84 kg = 1260 mg\n\nVancomycin 1"),
     ("holdout69", "x69_ch_warfarin_dx_plan", "E\n\nFour-factor PCC (25–50 IU/kg) gives i"),
     ("holdout69", "x69_ch_nagma_mudpiles", "D. Severe diarrhoea — bicarbonate loss f"),
+    # holdout68 (written blind), left open: a note that contrasts the answer f'(2) = 12 with another quantity written as
+    #   a function value ("not the value f(2) = 8") is read as a second value; telling f(2) from f'(2) takes the
+    #   expression's meaning, and "not ... = 8" after an answer is a retraction's shape (docs/reading.md)
+    ("holdout68", "x68_math_derivative_aside", "f'(x) = 3x², so f'(2) = 3·4 = 12. (Note "),
 }
 
 
