@@ -150,8 +150,11 @@ def _read(text: str, start: int, end: int, lead_in: bool) -> Structure | None:
     pieces = _pieces(text, start, end)
     joiners = {joiner for _, _, joiner in pieces[:-1]}
     if lead_in and pieces:
-        worded = [i for i, (s, e, _) in enumerate(pieces) if _prose(text[s:e]) and not _RESTRICTION.match(text[s:e])]
-        pieces = pieces[worded[-1]:] if worded else pieces
+        worded = next((i for i in reversed(range(len(pieces))) if _prose(text[pieces[i][0]:pieces[i][1]])
+                       and not _RESTRICTION.match(text[pieces[i][0]:pieces[i][1]])), None)  # the last piece with prose
+        pieces = pieces[worded:] if worded is not None else pieces
+        if len(pieces) == 1 and "\\in" not in text[pieces[0][0]:pieces[0][1]]:
+            return None  # one piece is a structure only as "x \\in \\{...\\}" (below): "..., so the answer is 42"
         joiners = {joiner for _, _, joiner in pieces[:-1]}
         first_start, first_end, joiner = pieces[0]
         math_at = _lead_in_end(text, first_start, first_end)
