@@ -20,13 +20,13 @@ Tables of new realistic output both ways (not the split's rows, which stay a ben
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_structures import cases_equal, final_structure
 from polyreward.verifiers.math_canonical import canonical, canonical_equal
-from polyreward.verifiers.math_normalize import normalize_answer
+from polyreward.verifiers.math_normalize import normalize_answer, normalize_unicode
 
 PROMPT = "Solve the problem."
 
@@ -163,3 +163,81 @@ def test_labelled_parts_compare_under_their_labels(values, between):
     assert math("Each part in turn.\n\n" + written, gold) == 1.0
     swapped = "**Answers:** " + between.join(f"({label}) {value}" for label, value in zip(labels, values[1:] + values[:1]))
     assert math("Each part in turn.\n\n" + swapped, gold) == 0.0
+
+
+def _ungated_depths(text):
+    """The bracket depths a character at a time (the reading before issue #35's run-at-a-time fill)."""
+    depth, out = 0, []
+    for char in text:
+        out.append(depth)
+        if char in "([{":
+            depth += 1
+        elif char in ")]}":
+            depth = max(0, depth - 1)
+    return out
+
+
+_PIECE = st.one_of(
+    st.integers(-99, 99).map(str),
+    st.sampled_from(["x = 2", "x = -3", "y = 5", "z_1 = 4", "\\lambda_2 = 3", "(1, 5)", "[1, 5)", "\\langle 1, 2 \\rangle",
+                     "x < -2", "x \\ge 2", "x \\ne 1", "valid for x \\ne 1", "n \\in \\mathbb{Z}", "x \\in \\{0, 1, -1\\}",
+                     "\\frac{3}{8}", "37.5\\%", "zero", "two", "no solution", "all reals", "apples", "\\boxed{42}",
+                     "\\text{or}", "\\text{ and }", "$x = 1$", "**7**", "\\pi/2 + 2\\pi n", "Center (3, -2)", "radius 4",
+                     "(a) 5", "(b) 3", "(c) 3 or 7", "Answer: 9", "\\text{cm}", "\\qquad", "\\\\", "& 4"]))
+_JOINER = st.sampled_from([", ", " and ", " or ", "; ", " / ", " ", ",\\quad ", " \\\\ ", " $ ", "\n"])
+_LEAD = st.sampled_from(["", "Solutions: ", "The answer is ", "So, the final answer is ", "**Answers:** ", "Thus x: ",
+                         "Eli starts with 695 apples. Step 7: a friend gives 226 more, so 695 + 226 = 921. Final answer: "])
+
+
+@st.composite
+def _final_lines(draw):
+    pieces = draw(st.lists(_PIECE, min_size=1, max_size=5))
+    joiners = draw(st.lists(_JOINER, min_size=len(pieces), max_size=len(pieces)))
+    line = draw(_LEAD) + "".join(p + j for p, j in zip(pieces, joiners))[: -len(joiners[-1]) or None]
+    frame = draw(st.sampled_from(["{}", "${}$", "$${}$$", "\\[{}\\]", "\\boxed{{{}}}", "{}.", "**{}**"]))
+    before = draw(st.sampled_from(["", "We solve it step by step.\n", "Work: 3 + 4 = 7 \\text{or\n", "(a) 1\n"]))
+    return before + frame.format(line)
+
+
+@settings(max_examples=300, deadline=None)
+@example("(a) 5 (b) 3")  # each mark alone on a line that holds a structure: the gate must let it through
+@example("So $x \\in \\{3\\}$.")
+@example("Answer: no solution / all reals")
+@example("$x = 1$ \\quad $x = 2$")
+@example("$x = 1$ \\qquad $y = 2$")
+@example("\\begin{aligned} x &= 2 \\\\ y &= -1 \\end{aligned}")
+@example("$x = 2$; $x = 3$")
+@example("x = 2 and x = 3")
+@example("Answer: yes or no")
+@example("Center: 3 \\text{or}")
+@example("The answer is \\boxed{42}.")
+@given(st.one_of(_final_lines(), st.lists(st.sampled_from(list("ab xyor(),;/\\{}[]$*&:=0123456789\n") + [
+    "\\in", "\\quad", "\\langle", "\\text{", "and", "\\boxed{"]), max_size=40).map("".join)))
+def test_the_structure_gate_never_changes_a_reading(text):
+    """Issue #35: :func:`may_hold_structure` only skips lines where :func:`final_structure` finds nothing, and the run
+    filled depths are the character-at-a-time ones: the gated and ungated readings agree on lists, tuples, "or",
+    "and", labelled parts, single numbers and words (also the verdict against a gold read from the same line)."""
+    from unittest import mock
+
+    from polyreward.verifiers import answer_structures as structures
+
+    def split_top(piece):  # the comma split before the gate: depths for every line, every character looked at
+        depths = _ungated_depths(piece)
+        cuts = [i for i, char in enumerate(piece) if char == "," and depths[i] == 0]
+        return [piece[a + 1 if a >= 0 else 0:b] for a, b in zip([-1, *cuts], [*cuts, len(piece)])]
+
+    def lead_in_end(line, start, end):  # every prose word collected, the last one taken
+        words = [w for w in structures._PROSE_WORD.finditer(line, start, end) if w.group().lower() not in structures._MATH_WORDS
+                 and structures.number_from_words(w.group()) is None]
+        if not words:
+            return start
+        return words[-1].end() + structures.re.match(r"\s*:?", line[words[-1].end():end]).end()
+
+    text = normalize_unicode(text)
+    assert structures._depths(text) == _ungated_depths(text)
+    gated, gated_verdict = final_structure(text), repr(math(text, "2, -3"))
+    with mock.patch.object(structures, "may_hold_structure", lambda *_: True), \
+            mock.patch.object(structures, "_depths", _ungated_depths), mock.patch.object(structures, "_split_top", split_top), \
+            mock.patch.object(structures, "_lead_in_end", lead_in_end):
+        assert final_structure(text) == gated
+        assert repr(math(text, "2, -3")) == gated_verdict

@@ -75,15 +75,19 @@ _WORD_LABEL = re.compile(r"\s*(?:\\text\{\s*([A-Za-z]{3,})\s*\}|([A-Za-z]{3,}))\
 
 def _depths(text: str) -> list[int]:
     """The bracket depth before each character (``()``, ``[]``, ``{}``; a half-open interval's ``[1, 5)`` counts as
-    one level)."""
-    depth, out = 0, []
-    for char in text:
-        out.append(depth)
-        if char in "([{":
-            depth += 1
-        elif char in ")]}":
-            depth = max(0, depth - 1)
+    one level). Filled a run at a time between brackets: the same list as a step per character, a fraction of the cost
+    on a long line with few brackets."""
+    depth, out, at = 0, [], 0
+    for bracket in _BRACKET.finditer(text):
+        out.extend([depth] * (bracket.start() + 1 - at))  # up to and with the bracket: the depth before it
+        depth = depth + 1 if bracket.group() in "([{" else max(0, depth - 1)
+        at = bracket.end()
+    out.extend([depth] * (len(text) - at))
     return out
+
+
+_BRACKET = re.compile(r"[(\[{)\]}]")
+_COMMA = re.compile(",")
 
 
 def _masked(text: str) -> str:
@@ -133,11 +137,11 @@ def _value(piece: str) -> str:
 
 def _lead_in_end(text: str, start: int, end: int) -> int:
     """Where the first piece's math starts after its lead-in prose and a colon ("Solutions: x = 3" -> "x = 3")."""
-    words = [w for w in _PROSE_WORD.finditer(text, start, end) if w.group().lower() not in _MATH_WORDS
-             and number_from_words(w.group()) is None]
-    if not words:
+    words = reversed(list(_PROSE_WORD.finditer(text, start, end)))  # the last word that is prose: read from the end
+    last = next((w for w in words if w.group().lower() not in _MATH_WORDS and number_from_words(w.group()) is None), None)
+    if last is None:
         return start
-    cut = words[-1].end()
+    cut = last.end()
     return cut + re.match(r"\s*:?", text[cut:end]).end()
 
 
@@ -146,8 +150,11 @@ def _read(text: str, start: int, end: int, lead_in: bool) -> Structure | None:
     pieces = _pieces(text, start, end)
     joiners = {joiner for _, _, joiner in pieces[:-1]}
     if lead_in and pieces:
-        worded = [i for i, (s, e, _) in enumerate(pieces) if _prose(text[s:e]) and not _RESTRICTION.match(text[s:e])]
-        pieces = pieces[worded[-1]:] if worded else pieces
+        worded = next((i for i in reversed(range(len(pieces))) if _prose(text[pieces[i][0]:pieces[i][1]])
+                       and not _RESTRICTION.match(text[pieces[i][0]:pieces[i][1]])), None)  # the last piece with prose
+        pieces = pieces[worded:] if worded is not None else pieces
+        if len(pieces) == 1 and "\\in" not in text[pieces[0][0]:pieces[0][1]]:
+            return None  # one piece is a structure only as "x \\in \\{...\\}" (below): "..., so the answer is 42"
         joiners = {joiner for _, _, joiner in pieces[:-1]}
         first_start, first_end, joiner = pieces[0]
         math_at = _lead_in_end(text, first_start, first_end)
@@ -200,8 +207,10 @@ def _read(text: str, start: int, end: int, lead_in: bool) -> Structure | None:
 
 
 def _split_top(text: str) -> list[str]:
+    if "," not in text:
+        return [text]
     depths = _depths(text)
-    cuts = [i for i, char in enumerate(text) if char == "," and depths[i] == 0]
+    cuts = [m.start() for m in _COMMA.finditer(text) if depths[m.start()] == 0]
     return [text[a + 1 if a >= 0 else 0:b] for a, b in zip([-1, *cuts], [*cuts, len(text)])]
 
 
@@ -272,7 +281,7 @@ def final_structure(text: str) -> Structure | None:
     """The structure the completion's final line states, its lead-in prose read past ("Solutions: ..."), or None.
     ``text`` should be normalised (:func:`.math_normalize.normalize_unicode`); offsets are in ``text``."""
     start, end = _final_line(text)
-    if end - start > MAX_CHARS:
+    if end - start > MAX_CHARS or not may_hold_structure(text, start, end):
         return None
     labelled_start = _labelled_block(text, start)
     masked = _masked(text)
@@ -291,6 +300,29 @@ def final_structure(text: str) -> Structure | None:
         if parts is not None:
             return parts
     return _read(masked, start, end, lead_in=True) or _word_alternatives(masked, start, end)
+
+
+# What the final line must hold for :func:`final_structure` to find anything (see :func:`may_hold_structure`).
+_STRUCTURE_MARKS = (",", ";", "(", "/", "and", "or", "\\\\", "quad", "\\langle", "\\in")
+
+
+def may_hold_structure(text: str, start: int, end: int) -> bool:
+    """False only where :func:`final_structure` finds nothing in ``text[start:end]`` (its final line), so the costly
+    reading (masking the text, splitting the line) is skipped on a plain one-value line ("The answer is \\boxed{42}.").
+    Exact, not a heuristic: every structure needs one of these marks in the line.
+
+    * Masking (:func:`_masked`) keeps offsets and only writes spaces, except a row break (``\\\\``, ``\\quad``,
+      ``\\qquad``) written as a comma, ``\\langle``/``\\rangle`` as a bracket, and ``\\text{and}``/``\\text{or}``
+      as its word; each of those sits in the line where the mark it comes from does (the last one only within the
+      ``\\text{...}`` that holds the word, which may reach over a line break: any ``\\text{`` in the text keeps the
+      reading). So a comma, ";", "(", "/", "and", "or" or ``\\in`` in the masked line is a mark here.
+    * Labelled parts need "(" ("(a) 5 (b) 3", also the only way :func:`_labelled_block` starts) or two pieces split at
+      a comma (:func:`_word_parts`, :func:`_parts`).
+    * :func:`_read` returns a structure only from two or more pieces (a joiner: comma, ";", "and", "or") or from one
+      piece ``x \\in \\{...\\}``: one piece and no parameter is None.
+    * :func:`_word_alternatives` needs "or" or " / " to split at."""
+    line = text[start:end]
+    return any(mark in line for mark in _STRUCTURE_MARKS) or "\\text{" in text
 
 
 _WORD_JOIN = re.compile(r"\s/\s|(?<![A-Za-z])or(?![A-Za-z])")
