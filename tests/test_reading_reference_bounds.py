@@ -77,3 +77,14 @@ def test_a_second_value_beside_a_reference_still_refuses(value, step, unit, refe
     completion = f"Result: {value} {unit}".rstrip() + f" ({remark}, or {value + step} {unit})".rstrip() + "."
     assert math(completion, str(value)) == 0.0
     assert math(completion, str(value + step)) == 0.0
+
+
+def test_the_statistic_range_stated_is_no_reference():
+    """"range" names a reference only where it is not the subject of a statement of its value: "(The range is 3.)"
+    after "Range = 2" states the range again, another value (found when the reference rule met holdout67's labelled
+    answers); "(range 135-145)" and "(normal range 135-145)" stay references."""
+    from polyreward.verifiers.remark_values import states_other_quantities
+
+    assert not states_other_quantities(" (The range is 3.)", "2", "Range = 2", "", lines=True)
+    assert states_other_quantities(" (The mean is 3.)", "2", "Range = 2", "", lines=True)
+    assert states_other_quantities(" (range 135-145).", "140", "Na = 140", " mmol/L", lines=True)

@@ -396,7 +396,9 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
 _ANSWER_LABEL_BEFORE = re.compile(r"(?:^|(?<=[\s*(]))(?i:total|answer|result|final|sum)(?:\*\*)?[^\S\n]*(?:=|:|is)[^\S\n]*(?:\*\*)?[^\S\n]*\Z")
 # a value the answer is measured against, not another answer: a target, a goal, a normal or reference range, a limit,
 # a ceiling, a maximum, a threshold (holdout55: "80 mmHg (adequate for organ perfusion, target ≥ 65)")
-_REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?|ceiling|thresholds?|cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
+# ("range" as the subject of a statement of its value is the statistic, another quantity's value: "(The range is 3.)")
+_REFERENCE = re.compile(r"\b(?:targets?|goals?|normal|reference|ranges?(?![^\S\n]*(?:=|:|\b(?:is|was|are|were|equals|of)\b))|ceiling|thresholds?|"
+                        r"cut-?offs?|limits?|max(?:imum)?)\b", re.IGNORECASE)
 # a bound the answer is compared with, right before the value: "(above 65)", "if it falls below 50", "< 30"
 _BOUND_BEFORE = re.compile(r"(?:\b(?:below|above|under|over|exceeds?|exceeding|less\s+than|more\s+than|greater\s+than)|[<>≤≥])[^\S\n]*\Z", re.IGNORECASE)
 _CLAUSE_BREAK = re.compile(r"[.;:!?\n]|,\s")
