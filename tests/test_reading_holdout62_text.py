@@ -37,6 +37,7 @@ def choice(prompt: str, completion: str, gold: str) -> float:
     (NOT_PRIME, "51 — it is 3 × 17, while all the others are prime.", "E"),       # the row
     (NOT_PRIME, "51, since 51 = 3 × 17; 2, 17, 61 and 97 are prime.", "E"),
     (NOT_PRIME, "51 is not prime: 3 × 17 = 51.", "E"),
+    (NOT_PRIME, "51 - it is 3 × 17, so it is not prime.", "E"),
     (IRRATIONAL, "$\\sqrt{2}$ is irrational; every other option is a ratio of integers.", "D"),  # the row
     (IRRATIONAL, "√2 is irrational, while √16 = 4.", "D"),
     (IRRATIONAL, "$\\sqrt{2}$ — the only irrational number here.", "D"),
@@ -59,6 +60,8 @@ def test_an_option_value_opening_the_statement_is_paid(prompt, completion, gold)
     (IRRATIONAL, "$\\sqrt{16}$ is irrational.", "D"),                   # another option's form
     (SUM, "2 + 3 = 5", "C"),                                            # an operation opens, not a value: nothing read here
     (SUM, "2 + 3 = 5", "A"),
+    (PH, "10 - 5 = 5", "D"),                                             # a difference opens, not the value 10
+    (PH, "14 - 7 = 7", "E"),
 ])
 def test_a_wrong_or_doubled_value_is_refused(prompt, completion, gold):
     assert choice(prompt, completion, gold) == 0.0

@@ -201,8 +201,9 @@ def spelled(clause: str, options: Mapping[str, str]) -> str:
 
 # the value that opens a clause: after words of the question ("pH 7" where it asks for a pH value) and an article, one
 # token (a number, a symbol, a LaTeX form: "$\\sqrt{2}$") that ends the clause, stands before a dash, colon, comma or
-# bracket, or before "is"/"are"/"was" -- never before an operator ("2 + 3 = 5" opens with a sum, not with 2)
-_VALUE_HEAD = re.compile(r"\s*(?P<lead>(?:[^\W\d_]+\s+)*?)(?P<value>[^\s,;:(]+?)(?=\s*\Z|\s*[—–:(,]|\s+-\s|\s+(?:is|are|was)\b)")
+# bracket (a spaced hyphen before a word: "51 - it is 3 × 17"), or before "is"/"are"/"was" -- never before an operator
+# ("2 + 3 = 5", "10 - 5 = 5" open with a sum and a difference, not with 2 or 10)
+_VALUE_HEAD = re.compile(r"\s*(?P<lead>(?:[^\W\d_]+\s+)*?)(?P<value>[^\s,;:(]+?)(?=\s*\Z|\s*[—–:(,]|\s+-\s+(?=[^\W\d_])|\s+(?:is|are|was)\b)")
 _INLINE_MATH = re.compile(r"\A\$+|\$+\Z|\A\\\(|\\\)\Z")
 _SPACES = re.compile(r"\s+|\\[,;! ]")
 # what offers a second value right after the first: "7 or 5", "7/5", "7, 5", "7 and 5"
