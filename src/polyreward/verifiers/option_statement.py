@@ -10,7 +10,10 @@ explanation's Melbourne or Earth. :func:`opening_statement` reads the statement 
   **names exactly one option by its words**: every distinctive content word of that option (a word of 3 letters or
   more, no function word, in no other option: "inferior" of "Inferior STEMI" beside "Anterior STEMI"; an English
   ending aside, "glucocorticoid" for "glucocorticoids") and no distinctive word of another option. An option with no
-  such word (numbers, symbols: "O(n^2)") is never named so;
+  such word (numbers, symbols: "O(n^2)") is never named so by words: its value opening the clause names it instead
+  (:func:`named_by_value`: "pH 7", "51 — it is 3 × 17", "$\\sqrt{2}$ is irrational"). The clause is read with its
+  short forms written out (:func:`spellings`: "The 13th Amendment" for "Thirteenth", "PCC" for "Prothrombin complex
+  concentrate", "H-bonds" for "Hydrogen bonds" -- initials of one option's words and of no other's);
 * the clause **states the answer to the question**: it shares a content word of 4 letters or more with the question's
   stem that no option has ("capital", "largest planet"), or it is the option's words and at most one word more
   ("Inferior wall STEMI"); "Sydney is the largest city" before "The capital is Canberra" restates nothing;
