@@ -163,19 +163,18 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     # holdout62 (multiple choice named otherwise than by a bare capital letter, written blind), left open by f62: each
     #   gives the option's text without a letter -- in English, abbreviated, paraphrased, as a value or a formula
     #   (an option read by its text or a close paraphrase is the wgen branch's reading: the integrator reconciles),
-    #   or in Spanish, Japanese, Russian, Hindi (needs translation: no translation is guessed)
-    ("holdout62", "x62_ch_not_question_named_by_text", "51 — it is 3 × 17, while all the others "),
-    ("holdout62", "x62_ch_option_text_abbrev", "PCC + IV vitamin K."),
+    #   or in Spanish, Japanese, Russian, Hindi (needs translation: no translation is guessed). Since f62b an option's value,
+    #   an ordinal numeral and an initialism are read in the opening statement (verifiers/option_statement.py); left:
+    #   translation, two paraphrases sharing no distinctive word with their option (reading them needs the meaning),
+    #   and "H-bonds ..." whose short form is read but whose clause adds explanation words sharing none with the
+    #   question, so the opening statement does not take it as stating the answer
     ("holdout62", "x62_ch_option_text_hbonds_abbrev", "H-bonds between complementary bases (A–T"),
     ("holdout62", "x62_ch_option_text_in_russian", "Агата Кристи."),
     ("holdout62", "x62_ch_option_text_japanese", "イマヌエル・カント（1781年）"),
     ("holdout62", "x62_ch_option_text_spanish", "El símbolo K corresponde al potasio (del"),
-    ("holdout62", "x62_ch_ordinal_numeral_text", "The 13th Amendment (1865)."),
     ("holdout62", "x62_ch_paraphrase_of_option", "At the capped price buyers want more tha"),
     ("holdout62", "x62_ch_paraphrase_pitch_up", "The pitch sounds higher as it approaches"),
     ("holdout62", "x62_ch_text_hindi", "भारत (India) — it overtook China in 2023"),
-    ("holdout62", "x62_ch_text_latex_sqrt", "$\\sqrt{2}$ is irrational; every other op"),
-    ("holdout62", "x62_ch_value_text_only", "pH 7"),
     # holdout69 (medicine: clinical calculations and MedQA, written blind), left open by f69 (docs/reading.md, "What it
     #   does not do"): its ranges and other-dimension remarks are read since f69 (verifiers/clinical_remarks.py); these
     #   keep a remark whose words the reader holds as a hedge or correction though they speak of the patient ("correct

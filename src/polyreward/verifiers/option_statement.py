@@ -10,7 +10,10 @@ explanation's Melbourne or Earth. :func:`opening_statement` reads the statement 
   **names exactly one option by its words**: every distinctive content word of that option (a word of 3 letters or
   more, no function word, in no other option: "inferior" of "Inferior STEMI" beside "Anterior STEMI"; an English
   ending aside, "glucocorticoid" for "glucocorticoids") and no distinctive word of another option. An option with no
-  such word (numbers, symbols: "O(n^2)") is never named so;
+  such word (numbers, symbols: "O(n^2)") is never named so by words: its value opening the clause names it instead
+  (:func:`named_by_value`: "pH 7", "51 — it is 3 × 17", "$\\sqrt{2}$ is irrational"). The clause is read with its
+  short forms written out (:func:`spellings`: "The 13th Amendment" for "Thirteenth", "PCC" for "Prothrombin complex
+  concentrate", "H-bonds" for "Hydrogen bonds" -- initials of one option's words and of no other's);
 * the clause **states the answer to the question**: it shares a content word of 4 letters or more with the question's
   stem that no option has ("capital", "largest planet"), or it is the option's words and at most one word more
   ("Inferior wall STEMI"); "Sydney is the largest city" before "The capital is Canberra" restates nothing;
@@ -35,6 +38,7 @@ from polyreward.verifiers.choice_forms import NO_CHOICE, SEVERAL
 from polyreward.verifiers.choice_keys import key_label_pattern
 from polyreward.verifiers.commitment import hedged, negated, qualified
 from polyreward.verifiers.hypothetical import hypothetical
+from polyreward.verifiers.math_normalize import unicode_roots
 from polyreward.verifiers.option_checks import content_words, distinctive_content_words, has_word, option_mentions
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.reading import answer_views
@@ -43,7 +47,8 @@ from polyreward.verifiers.tags import strip_thinking
 MAX_CLAUSE = 300
 # an option's capital letter standing alone, as an option letter is written ("A", "(B)", "C.", "answer: D"); "A" before a lowercase
 # word is the article ("A compromise was ...")
-_LETTER = re.compile(r"(?<![\w-])[A-Z](?![\w-])(?:[^\S\n]+[a-z])?")
+# (a capital joined by a dash to another capital names a pair, not an option: "A–T", "G–C" base pairs)
+_LETTER = re.compile(r"(?<![\w-])(?<![A-Z][–—])[A-Z](?![\w-])(?![–—][A-Z](?!\w))(?:[^\S\n]+[a-z])?")
 _ARTICLE_A = re.compile(r"A[^\S\n]+[a-z]")
 _WRAPPED_LETTER = re.compile(r"['‘\"“(\[][a-e]['’\"”)\]]")  # a lowercase option letter in quotes or brackets: "'a'", "(b)"
 _WORD = re.compile(r"[^\W\d_]+")  # (the words content_words reads)
@@ -113,16 +118,22 @@ def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str
     opening = _OPENING.match(view)
     if opening is None or opening.group("end") == "?" or len(opening.group("clause")) > MAX_CLAUSE:
         return None
-    clause = opening.group("clause")
+    clause = spelled(opening.group("clause"), options)
     if _offered_together(clause, prompt, options):
         return SEVERAL  # "The largest planet is Saturn or Jupiter. Earth is ...": the statement names two options
     asked = frozenset(content_words(_stem(prompt, options)))
     letter = named_by_words(clause, options, asked)
+    own = distinctive_content_words(tuple(sorted(options.items())), asked)
+    spans = []
+    if letter is None and (valued := named_by_value(clause, options, frozenset(content_words(_stem(prompt, options), least=1)), own)) is not None:
+        letter, (start, stop) = valued
+        spans = [(opening.start("clause") + start, opening.start("clause") + stop)]
     if letter is None or letter not in letters or not _states_the_answer(clause, letter, prompt, options):
         return None
     end = opening.end("clause")
-    own = distinctive_content_words(tuple(sorted(options.items())), asked)[letter]
-    spans = [word.span() for word in _WORD.finditer(view, opening.start("clause"), end) if has_word(own, word.group().lower())]
+    spans = spans or [word.span() for word in _WORD.finditer(view, opening.start("clause"), end) if has_word(own[letter], word.group().lower())] + [
+        (opening.start("clause") + start, opening.start("clause") + stop) for start, stop, words in spellings(opening.group("clause"), options)
+        if any(has_word(own[letter], word) for word in content_words(words))]
     if any(negated(view, *span) or hedged(view, *span) or qualified(view, *span) or hypothetical(view, *span) for span in spans):
         return None  # "It isn't Jupiter", "Maybe Jupiter", "Jupiter, I guess"
     rest = view[end:].lstrip("*")
@@ -132,6 +143,105 @@ def opening_statement(text: str, prompt: str, letters: str, options: Mapping[str
         return None  # "Jupiter\nEarth", "Jupiter. Hmm, Earth.": a second option stated alone, a second answer
     closed = "." if opening.group("end") == "*" else ""  # "**Earth** Saturn and ...": the bold closes the statement
     return letter if read(f"The answer is {letter}{closed}" + rest) == letter else None
+
+
+# an ordinal written as a numeral ("13th", "21st") and its word ("thirteenth", "twenty first")
+_ORDINAL = re.compile(r"\b(?P<number>\d{1,2})(?:st|nd|rd|th)\b")
+_UNITS = ("", "first", "second", "third", "fourth", "fifth", "sixth", "seventh", "eighth", "ninth", "tenth", "eleventh",
+          "twelfth", "thirteenth", "fourteenth", "fifteenth", "sixteenth", "seventeenth", "eighteenth", "nineteenth")
+_TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eighty", "ninety")
+_TENTHS = ("", "", "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth")
+# a short form of an option's words: their initials in capitals ("PCC" for "prothrombin complex concentrate"), or the
+# initials of all but the last word, a hyphen and that word ("H-bonds" for "hydrogen bonds")
+_PLUS = re.compile(r"(?<=[^\W\d_])[^\S\n]+\+[^\S\n]+(?=[^\W\d_])")
+_SHORT_FORM = re.compile(r"(?<![\w-])(?P<initials>[A-Z]{1,6})(?:-(?P<word>[a-z]{3,}))?(?![\w-])")
+
+
+def _ordinal_words(number: int) -> str:
+    """``13`` -> ``"thirteenth"``, ``21`` -> ``"twenty first"``; ``""`` for 0."""
+    if number < 20:
+        return _UNITS[number]
+    tens, unit = divmod(number, 10)
+    return _TENTHS[tens] if unit == 0 else f"{_TENS[tens]} {_UNITS[unit]}"
+
+
+def _short_form_of(initials: str, word: str | None, options: Mapping[str, str]) -> str | None:
+    """The words of exactly one option that ``initials`` (and ``word``, the run's last word) abbreviate, in order and
+    consecutive; None where none or several options fit, or where the capitals are an option's own word ("IV")."""
+    if word is None and len(initials) < 2:
+        return None  # a capital alone is a letter
+    if any(initials.lower() in {w.lower() for w in _WORD.findall(text)} for text in options.values()):
+        return None  # "IV" of "IV vitamin K": the option's own word, no short form
+    size = len(initials) + (word is not None)
+    found = set()
+    for text in options.values():
+        words = _WORD.findall(text)
+        for at in range(len(words) - size + 1):
+            run = words[at:at + size]
+            if "".join(w[0] for w in run[:len(initials)]).upper() == initials and (word is None or run[-1].lower() == word):
+                found.add(" ".join(run).lower())
+    return found.pop() if len(found) == 1 else None
+
+
+def spellings(clause: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
+    """Where ``clause`` writes words in a short form: (start, stop, the words) for an ordinal numeral ("13th" is
+    "thirteenth"), a "+" between words ("plus") and one option's words abbreviated (:func:`_short_form_of`: "PCC",
+    "H-bonds")."""
+    found = [(m.start(), m.end(), _ordinal_words(int(m.group("number")))) for m in _ORDINAL.finditer(clause) if int(m.group("number"))]
+    found += [(m.start(), m.end(), " plus ") for m in _PLUS.finditer(clause)]  # "PCC + IV vitamin K": "+" between words is "plus"
+    for m in _SHORT_FORM.finditer(clause):
+        if (words := _short_form_of(m.group("initials"), m.group("word"), options)) is not None:
+            found.append((m.start(), m.end(), words))
+    return sorted(found)
+
+
+def spelled(clause: str, options: Mapping[str, str]) -> str:
+    """``clause`` with its short forms (:func:`spellings`) written out in words, read by the option's words."""
+    for start, stop, words in reversed(spellings(clause, options)):
+        clause = clause[:start] + words + clause[stop:]
+    return clause
+
+
+# the value that opens a clause: after words of the question ("pH 7" where it asks for a pH value) and an article, one
+# token (a number, a symbol, a LaTeX form: "$\\sqrt{2}$") that ends the clause, stands before a dash, colon, comma or
+# bracket (a spaced hyphen before a word: "51 - it is 3 × 17"), or before "is"/"are"/"was" -- never before an operator
+# ("2 + 3 = 5", "10 - 5 = 5" open with a sum and a difference, not with 2 or 10)
+_VALUE_HEAD = re.compile(r"\s*(?P<lead>(?:[^\W\d_]+\s+)*?)(?P<value>[^\s,;:(]+?)(?=\s*\Z|\s*[—–:(,]|\s+-\s+(?=[^\W\d_])|\s+(?:is|are|was)\b)")
+_INLINE_MATH = re.compile(r"\A\$+|\$+\Z|\A\\\(|\\\)\Z")
+_SPACES = re.compile(r"\s+|\\[,;! ]")
+# what offers a second value right after the first: "7 or 5", "7/5", "7, 5", "7 and 5"
+_ANOTHER_AFTER = re.compile(r"\s*(?:,|/|&|\b(?:or|and)\b)\s*(?P<other>[^\s,;:().]+)")
+
+
+def _value_form(text: str) -> str:
+    """``text`` as a value is compared: inline math delimiters off, roots written as LaTeX (``√2`` is ``\\sqrt{2}``),
+    spaces and LaTeX spacing off; a plain number as its float (``7.0`` is ``7``)."""
+    form = _SPACES.sub("", unicode_roots(_INLINE_MATH.sub("", text.strip())))
+    try:
+        return repr(float(form.replace(",", "")))
+    except ValueError:
+        return form
+
+
+def named_by_value(clause: str, options: Mapping[str, str], asked: frozenset[str],
+                   distinctive: Mapping[str, frozenset[str]]) -> tuple[str, tuple[int, int]] | None:
+    """The one option with no distinctive word (a number, a symbol: "7", "√2", "51") whose value opens ``clause`` (after
+    words of the question and an article: :data:`_VALUE_HEAD`) -- ``"pH 7"``, ``"51 — it is 3 × 17"``,
+    ``"$\\sqrt{2}$ is irrational"`` -- with the value's span in ``clause``; None when no such option's value opens it,
+    when two options have that value, or when a second option's value is offered right after it ("7 or 5"). ``asked``:
+    the question's words (any length: "pH")."""
+    head = _VALUE_HEAD.match(clause)
+    if head is None or any(word.lower() not in asked and word.lower() not in ("the", "a", "an") for word in head.group("lead").split()):
+        return None
+    form = _value_form(head.group("value"))
+    forms = {letter: _value_form(text) for letter, text in options.items() if text.strip() and not distinctive.get(letter)}
+    named = [letter for letter, option in forms.items() if option == form]
+    if len(named) != 1:
+        return None
+    another = _ANOTHER_AFTER.match(clause, head.end("value"))
+    if another is not None and _value_form(another.group("other")) in forms.values():
+        return None  # "7 or 5", "7, 5": two options' values offered together
+    return named[0], head.span("value")
 
 
 # what joins two items of one list: "Saturn and Earth", "Saturn, Earth", "Saturn / Earth", "Saturn & Earth"
