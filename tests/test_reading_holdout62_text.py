@@ -176,3 +176,26 @@ def test_adding_a_second_options_short_form_never_raises_the_score(first, second
     assert both <= alone
     if first != second:
         assert both == 0.0
+
+
+_PH_PROMPT = "What is the pH of pure water at 25 °C?\nA) 0\nB) 1\nC) 7\nD) 14"
+
+
+@pytest.mark.parametrize(("completion", "expected"), [
+    ("0 (at 25 °C).", 0.0),           # a temperature's unit after a wrong value: no letter C (found while fixing holdout62)
+    ("Water at 25 °C.", 0.0),
+    ("Keep it at 4 °C.", 0.0),
+    ("Stored at 98.6°F.", 0.0),
+    ("7 at 25 °C, so C.", 1.0),       # the letter itself still reads
+    ("Answer: C (7 at 25 °C)", 1.0),
+])
+def test_a_degree_sign_makes_a_unit_not_a_letter(completion, expected):
+    assert ChoiceAccuracy().evaluate([_PH_PROMPT], [completion], answer=["C"]).scores[0] == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.integers(-40, 400), space=st.sampled_from(["", " ", "\u00a0"]), sign=st.sampled_from(["°", "º"]),
+       unit=st.sampled_from(["C", "F"]), lead=st.sampled_from(["At ", "Water boils at ", "Measured at ", ""]))
+def test_a_temperature_never_pays_a_letter(value, space, sign, unit, lead):
+    completion = f"{lead}{value}{space}{sign}{unit}."
+    assert ChoiceAccuracy().evaluate([_PH_PROMPT], [completion], answer=[unit if unit in "ABCD" else "C"]).scores[0] == 0.0

@@ -117,6 +117,8 @@ def _accept(text: str, match: re.Match, letters: str) -> str | None:
         return None  # "Answer: [letter, e.g. B]": an example of the format, not a choice
     if _ABBREVIATION.match(text, match.end(1)) or _SIGNED_OFF.search(text, max(0, match.start(1) - 60), match.start(1)):
         return None  # "Answer: E.g. any of them", "B.S.", "C.S. Lewis": an abbreviation; "Best,\nC.": a signature
+    if text[max(0, match.start(1) - 2):match.start(1)].rstrip()[-1:] in ("°", "º", "˚"):
+        return None  # "Water at 25 °C.", "98.6°F": a temperature's unit, not a choice
     if GRADE_BEFORE.search(text, max(0, match.start(1) - 30), match.start(1)):
         return None  # "Confidence grade: B", "Difficulty: C", "Vitamin C": a grade or a name, not a choice (holdout26)
     after = text[match.end():match.end() + 20]
