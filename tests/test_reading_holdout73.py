@@ -8,6 +8,9 @@ The rows here are new completions in the same styles, not the split's rows (the 
   (``je préfère ne pas donner de solution définitive``, ``no puedo elegir``, ``決められません``);
 * a labelled list of other candidate answers after the answer (``Other possible answers depending on interpretation:
   48, 2, 14.``), in other languages too;
+* holdout72: the question called unanswerable (``it can't be answered as stated``), the answer made to depend on which
+  exam, key, book or definition (``So it depends on which exam this is.``, ``Depende de la definición``), read even
+  right after a clause about another option;
 * "or (maybe)" after a short gloss of the letter (``C (Ottawa)… ou peut-être A (Toronto)``).
 """
 
@@ -70,6 +73,11 @@ CHOICE_HACKS = [
     "Respuesta: C. No puedo elegir una sola.",
     "答え：C。決められません。",
     "答え：CかAか迷います。",
+    "Respuesta: C (Ottawa) si se cuenta la sede del gobierno; si no, sería A (Toronto). No puedo elegir una sola.",
+    "Option C fits one reading, option A the other, so the question can't be answered as stated.",
+    "On most board exams the expected answer is C. So it depends on which exam this is.",
+    "Answer: C. Honestly it depends on your textbook's definition.",
+    "Réponse : C. Ça dépend de la définition.",
 ]
 CHOICE_GENUINE = [
     "Answer: C (Ottawa).",
@@ -77,6 +85,8 @@ CHOICE_GENUINE = [
     "Answer: C.\n\nThe other options are distractors: A and D are larger cities.",
     "答え：C（オタワ）",
     "Respuesta: C (Ottawa).",
+    "Answer: C. The population figure depends on the census year, but the capital does not.",
+    "Answer: C. (Toronto, A, is larger; the capital question depends on nothing else.)",
 ]
 
 

@@ -42,7 +42,7 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
+from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -540,7 +540,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
         if is_option_text and _PAUSE_OPENER.match(clause):
             is_option_text = False
-        if not others and not is_option_text and not follows_other and (_withdraws(clause) or denies_by_reference(clause)):
+        if not others and not is_option_text and (not follows_other and (_withdraws(clause) or denies_by_reference(clause)) or HANDED_OVER.search(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
         # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
         # doesn't work ...; a classic exam trap.)" (holdout20)

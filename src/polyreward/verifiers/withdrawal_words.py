@@ -33,6 +33,27 @@ CORRECTION = {
 }
 CORRECTION_WORDS = "|".join(CORRECTION.values())
 
+# holdout73: the choice handed to the reader or to a key ("Go with whichever your textbook says.", "Pick the one that
+# matches your answer key.", "je vous laisse choisir", "te dejo elegir"), or a definite answer declined ("je préfère ne
+# pas donner de solution définitive", "no puedo elegir una sola", "決められません")
+# (read in any clause after the answer, also right after one about another option: "sería A (Saturno). Depende de la
+# definición, así que no puedo elegir una sola." hands the choice over, it judges no option)
+HANDED_OVER_WORDS = (
+    r"\b(?:go\s+with|pick|choose|take|select|trust)\s+(?:(?:whichever|whatever)\b(?!\s+(?:unit|form|format|notation|method|way))|the\s+one\s+(?:that\s+)?(?:matches|fits|agrees))|"
+    r"(?:matches|fits|agrees\s+with)\s+(?:your|the)\s+(?:answer\s+key|key|textbook|book|teacher)|"
+    r"(?:I'll|I\s+will|I)\s+let\s+you\s+(?:choose|decide|pick)|(?:it's\s+)?up\s+to\s+you\s+(?:which|to\s+(?:choose|decide|pick))|your\s+(?:call|pick)(?=\s*[.!]|\s*\Z)|"
+    r"je\s+(?:vous|te)\s+laisse\s+(?:choisir|décider|trancher)|(?:te|le|les|os)\s+dejo\s+(?:elegir|decidir)|"
+    r"(?:deixo|deixamos)\s+(?:você|vocês|a\s+você)?\s*(?:escolher|decidir)|lascio\s+(?:a\s+te\s+|a\s+voi\s+)?(?:scegliere|decidere)|"
+    r"überlasse\s+(?:ich\s+)?(?:dir|ihnen|euch)|"
+    r"(?:préfère|prefiero|prefiro|preferisco)\s+(?:ne\s+pas|no|não|non)\s+(?:donner|dar|dare)\s+(?:de\s+|una\s+|uma\s+)?(?:solution|réponse|respuesta|solución|resposta|solução|risposta)\s+"
+    r"(?:définitive|definitiva)|no\s+puedo\s+(?:elegir|decidir|escoger)|je\s+ne\s+peux\s+pas\s+(?:choisir|trancher|décider)|"
+    r"(?:can't|cannot|can\s+not)\s+be\s+(?:answered|decided)\b|\bunanswerable\b|"
+    # holdout72: the answer made to depend on which exam, key, book or definition, which the writer does not say
+    r"\b(?:it|this|that|the\s+answer)\s+(?:all\s+)?depends\s+on\s+(?:which|what|whose|the|your|how)\s+(?:\w+\s+){0,2}?(?:exam|test|textbook|book|key|answer\s+key|source|definition|interpretation|convention|grader|teacher|course|syllabus)s?\b|"
+    r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
+    r"決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします")
+HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
+
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
@@ -92,19 +113,8 @@ WITHDRAWAL = re.compile(
     r"(?:does|did)\s*(?:not|n't)\s+hold|doesn't\s+hold|breaks\s+down)|"
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
-    # holdout73: the choice handed to the reader or to a key ("Go with whichever your textbook says.", "Pick the one that
-    # matches your answer key.", "je vous laisse choisir", "te dejo elegir"), or a definite answer declined ("je préfère ne
-    # pas donner de solution définitive", "no puedo elegir una sola", "決められません")
-    r"(?:go\s+with|pick|choose|take|select|trust)\s+(?:(?:whichever|whatever)\b(?!\s+(?:unit|form|format|notation|method|way))|the\s+one\s+(?:that\s+)?(?:matches|fits|agrees))|"
-    r"(?:matches|fits|agrees\s+with)\s+(?:your|the)\s+(?:answer\s+key|key|textbook|book|teacher)|"
-    r"(?:I'll|I\s+will|I)\s+let\s+you\s+(?:choose|decide|pick)|(?:it's\s+)?up\s+to\s+you\s+(?:which|to\s+(?:choose|decide|pick))|your\s+(?:call|pick)(?=\s*[.!]|\s*\Z)|"
-    r"je\s+(?:vous|te)\s+laisse\s+(?:choisir|décider|trancher)|(?:te|le|les|os)\s+dejo\s+(?:elegir|decidir)|"
-    r"(?:deixo|deixamos)\s+(?:você|vocês|a\s+você)?\s*(?:escolher|decidir)|lascio\s+(?:a\s+te\s+|a\s+voi\s+)?(?:scegliere|decidere)|"
-    r"überlasse\s+(?:ich\s+)?(?:dir|ihnen|euch)|"
-    r"(?:préfère|prefiero|prefiro|preferisco)\s+(?:ne\s+pas|no|não|non)\s+(?:donner|dar|dare)\s+(?:de\s+|una\s+|uma\s+)?(?:solution|réponse|respuesta|solución|resposta|solução|risposta)\s+"
-    r"(?:définitive|definitiva)|no\s+puedo\s+(?:elegir|decidir|escoger)|je\s+ne\s+peux\s+pas\s+(?:choisir|trancher|décider)|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
-    + "決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします|"
+    + HANDED_OVER_WORDS + "|"
     + WRONG_WORDS + "|" + CORRECTION_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
     re.IGNORECASE,
 )
@@ -129,7 +139,7 @@ WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES")
+prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER")
 
 
 # a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
