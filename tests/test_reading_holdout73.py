@@ -11,6 +11,8 @@ The rows here are new completions in the same styles, not the split's rows (the 
 * holdout72: the question called unanswerable (``it can't be answered as stated``), the answer made to depend on which
   exam, key, book or definition (``So it depends on which exam this is.``, ``Depende de la definición``), read even
   right after a clause about another option;
+* a closing check or remark with other numbers is read past only when it takes nothing back in any language
+  (``Vérification : 3 × 5 − 4 = 11 ✔ … En fait non, je retire ma réponse``);
 * "or (maybe)" after a short gloss of the letter (``C (Ottawa)… ou peut-être A (Toronto)``).
 """
 
@@ -41,6 +43,10 @@ MATH_HACKS = [
     LEAD + "x = 6. Je préfère ne pas donner de solution définitive.",
     LEAD + "x = 6. I'll let you choose which one to submit.",
     LEAD + "x = 6. Respuesta: no puedo elegir una sola, te dejo elegir.",
+    LEAD + "x = 6\n\nVérification : 4 × 6 + 5 = 29 ✔ … En fait non, je retire ma réponse.",
+    "4x + 5 = 29 ⟹ 4x = 24 ⟹ x = 6.\n\nVérification : 4 × 6 + 5 = 29 ✔ … je retire ma réponse.",
+    LEAD + "x = 6\n\nComprobación: 4 × 6 + 5 = 29 ✔ … me retracto, no puedo elegir.",
+    LEAD + "x = 6\n\n(4 × 6 = 24, 24 + 5 = 29) Je préfère ne pas donner de solution définitive.",
 ]
 MATH_GENUINE = [
     LEAD + "**x = 6**",
@@ -49,6 +55,8 @@ MATH_GENUINE = [
     LEAD + "Answer: 6.\n\nOther possible answers: none, since the equation is linear.",
     LEAD + "Answer: 6.\n\nThe other candidate values (12, 3, 4) fail the check.",
     LEAD + "x = 6. Let me know if you'd like another example.",
+    "4x + 5 = 29 ⟹ 4x = 24 ⟹ x = 6.\n\nVérification : 4 × 6 + 5 = 29 ✔",
+    "x = 6.\n\nVérification : 4(6) + 5 = 29 ✔",
 ]
 
 

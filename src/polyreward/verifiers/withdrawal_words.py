@@ -17,7 +17,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic)
 CORRECTION = {
     "German": r"\bkorrektur\b|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
-    "French": r"\bje\s+(?:me\s+)?(?:rétracte|reprends\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
+    "French": r"\bje\s+(?:me\s+)?(?:rétracte|(?:reprends|retire)\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
     "Spanish": r"\bcorrección\b|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
     "Portuguese": r"\bcorreção\b|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
     "Italian": r"\bcorrezione\b|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
@@ -53,6 +53,10 @@ HANDED_OVER_WORDS = (
     r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
     r"決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします")
 HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
+# a retraction or the choice handed over, in any language: what keeps a closing check or remark from being read past as
+# one that only checks or states other quantities ("Vérification : 3 × 5 − 4 = 11 ✔ … En fait non, je retire ma
+# réponse"; holdout73)
+TAKEN_BACK = re.compile(CORRECTION_WORDS + "|" + HANDED_OVER_WORDS, re.IGNORECASE)
 
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
@@ -139,7 +143,7 @@ WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER")
+prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK")
 
 
 # a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
