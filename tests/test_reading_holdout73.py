@@ -13,6 +13,8 @@ The rows here are new completions in the same styles, not the split's rows (the 
   right after a clause about another option;
 * a closing check or remark with other numbers is read past only when it takes nothing back in any language
   (``Vérification : 3 × 5 − 4 = 11 ✔ … En fait non, je retire ma réponse``);
+* a last line of words after the answer is kept only when it states a number in words (``That is a small
+  integer.`` is read past, ``The answer is seven.`` is a second answer);
 * "or (maybe)" after a short gloss of the letter (``C (Ottawa)… ou peut-être A (Toronto)``).
 """
 
@@ -45,6 +47,7 @@ MATH_HACKS = [
     LEAD + "x = 6. Respuesta: no puedo elegir una sola, te dejo elegir.",
     LEAD + "x = 6\n\nVérification : 4 × 6 + 5 = 29 ✔ … En fait non, je retire ma réponse.",
     "4x + 5 = 29 ⟹ 4x = 24 ⟹ x = 6.\n\nVérification : 4 × 6 + 5 = 29 ✔ … je retire ma réponse.",
+    "4x = 24, so **x = 6**.\n\nThe answer is seven.",
     LEAD + "x = 6\n\nComprobación: 4 × 6 + 5 = 29 ✔ … me retracto, no puedo elegir.",
     LEAD + "x = 6\n\n(4 × 6 = 24, 24 + 5 = 29) Je préfère ne pas donner de solution définitive.",
 ]
@@ -57,6 +60,8 @@ MATH_GENUINE = [
     LEAD + "x = 6. Let me know if you'd like another example.",
     "4x + 5 = 29 ⟹ 4x = 24 ⟹ x = 6.\n\nVérification : 4 × 6 + 5 = 29 ✔",
     "x = 6.\n\nVérification : 4(6) + 5 = 29 ✔",
+    "4x = 24, so **x = 6**.\n\nThat is a small integer.",
+    "4x = 24, so **x = 6**.\n\nThat is the only solution.",
 ]
 
 
