@@ -81,6 +81,34 @@ KNOWN_PAID: set[str] = set()
 # holdout33's French decimal comma are paid since number_locale reads a completion's own number convention, #32;
 # holdout39's "1,5 · 10⁹ m" is paid since holdout63: a middle dot before a power of ten is scientific notation's "×")
 KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's first 40 characters)
+    # holdout73 / holdout72 (written blind), left open after f73: a remark after the answer that restates the value in
+    #   another form or unit, interprets it, gives a caveat or a next exercise, or states a related value (the inverse,
+    #   the perimeter, "10 is also in the list"); telling it from a second answer or a hedge takes the remark's meaning
+    #   (docs/reading.md, "What it does not do")
+    ("holdout73", "x73_math_interpretation_speed", "Average speed = distance ÷ time = 45 ÷ 1"),
+    ("holdout73", "x73_math_next_steps_quadratic", "Factor: $x^2 - 5x - 14 = (x - 7)(x + 2) "),
+    ("holdout73", "x73_math_caveat_rounding", "22 ÷ 7 = 3.142857…, which rounds to **3."),
+    ("holdout73", "x73_math_interval_also_words", "$2x - 4 > 0 \\Rightarrow 2x > 4 \\Rightarr"),
+    ("holdout73", "x73_math_scientific_notation", "300,000 km/s × 20 s = 6,000,000 km.\n\nAns"),
+    ("holdout73", "x73_math_hours_minutes_form", "2.75 × 60 = 165.\n\nSo 2.75 hours is 165 m"),
+    ("holdout73", "x73_math_portuguese_resposta", "Soma: 4 + 8 + 10 + 18 = 40. Dividindo po"),
+    ("holdout73", "x73_math_chinese_answer", "面积 = 边长 × 边长 = 6 × 6 = 36（平方厘米）。\n\n答：这个正方"),
+    ("holdout73", "x73_math_related_inverse_also", "f(4) = 3(4) + 2 = 12 + 2 = 14.\n\nSo **f(4"),
+    ("holdout73", "x73_math_long_explanation_final_line", "This is an arithmetic sequence with firs"),
+    ("holdout73", "x73_math_feel_free_followup", "Expand: 3x + 12 − 2x = x + 12.\n\n**Simpli"),
+    ("holdout73", "x73_math_compound_interest_caveat", "A = 1000 × 1.05² = 1000 × 1.1025 = 1102."),
+    ("holdout73", "x73_ch_unit_conversion_note", "**C — 212°F.**\n\nThat's the same as 100 °"),
+    ("holdout72", "x72_math_units_remark_after", "150 / 2.5 = 60, so the average speed is "),
+    # ... a letter followed by an explanation that names another option ("(Ag, option A, is silver)", "Note option D is
+    #   the antiderivative", "Epiglottitis (A) would show ..."), or explained in a language the reader does not translate
+    #   (Japanese), or after a paragraph that names other people and an answer label it does not know yet ("Selected
+    #   answer:", "Answer: (D)" after the paragraph, "Most likely diagnosis:")
+    ("holdout73", "x73_ch_etymology_note", "C. Au\n\nThe symbol comes from the Latin *"),
+    ("holdout73", "x73_ch_next_steps_practice", "By the power rule, d/dx xⁿ = n·xⁿ⁻¹, so "),
+    ("holdout73", "x73_ch_japanese_kotae", "答え：**B（イルカ）**\n\nイルカは肺で呼吸し、子どもを母乳で育てるので哺乳類"),
+    ("holdout72", "x72_ch_peds_most_likely_dx", "Barking cough + stridor after a viral pr"),
+    ("holdout72", "x72_ch_psych_answer_is_paren_letter", "Pavlov's salivating-dog experiments in t"),
+    ("holdout72", "x72_ch_law_selected_answer_label", "Selected answer: B\n\nRationale: FRE 801(c"),
     ("holdout12", "power_form", "Each element is in or out: \\boxed{2^{10}"),
     ("holdout20", "inline_letter_then_others_dismissed", "Microcytic anemia with a ferritin of 6 i"),
     ("holdout21", "roman_numerals_arabic_gold", "Six sevens make XLII."),

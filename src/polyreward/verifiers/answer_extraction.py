@@ -667,7 +667,9 @@ def _without_closing_words(window: str) -> str:
     note = instruction_note(line)  # "Safety: ... never give IV push." (holdout55): a note of care, any length
     if cut < 0 or len(line.split()) > (24 if TO_THE_READER.search(line) else 8) and not note or re.search(r"[\d\\$]", line) or not re.search(r"\d", window[:cut]):
         return window
-    if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None or STATED_IN_WORDS.search(line)
+    stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
+    if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None
+            or stated is not None and number_from_words(stated.group(1)) is not None
             or dissents(line) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")

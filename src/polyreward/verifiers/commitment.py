@@ -42,7 +42,7 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, WITHDRAWN_OBJECT, without_avoided
+from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -99,7 +99,9 @@ _HEDGED_BEFORE = re.compile(
 )
 # ... and "or" in the languages a policy switches to: "B... o tal vez D", "42 ou 45", "C oder vielleicht D", "7 или 8" (after the answer not glued to a bracket: "D: O(n^2)" is no Spanish "o")
 # ... and an arrow to another candidate: "C → D", "42 ⇒ 48" replace the answer with the other one (holdout16)
-_HEDGED_AFTER = re.compile(r"\A[\s.,;:(\-–—]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:" + OR_WORDS + r")\b(?![(\[{^_])|/|" + OR_UNSPACED + r"|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
+# (a short gloss and an ellipsis may come between: "C (Ottawa)… ou peut-être A", "C（0.505）かA（0.5）か迷います"; holdout73)
+_HEDGED_AFTER = re.compile(r"\A(?:[^\S\n]*\([^()\n]{1,40}\))?[\s.,;:(\-–—…]*(?:(?:hmm+|um+|uh|er|well)\W+)?(?:\b(?:" + OR_WORDS + r")\b(?![(\[{^_])|/|" + OR_UNSPACED
+                           + r"|か(?=[(\[]?[A-Z](?![A-Za-z]))|[→⟶⇒⟹➔➜➝➡⇨⮕]|-+>|=+>)\s*"
                            r"(?:(?:maybe|possibly|perhaps|even|tal\s+vez|quiz[aá]s|forse|peut-[eê]tre|vielleicht|auch|может\s+быть|talvez)\s+)*"
                            + _CANDIDATE
                            # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)
@@ -510,6 +512,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
+        if others and OTHER_CANDIDATES.search(clause):
+            return "conflicting"  # "Other possible answers depending on interpretation: 48, 2, 14." (holdout73)
         denied: list[re.Match] = []
         denied_aside = None  # the parenthesis right after a denied value explains that value: "not 120 (that would be 150%)"
         for value in others:
@@ -536,7 +540,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
         if is_option_text and _PAUSE_OPENER.match(clause):
             is_option_text = False
-        if not others and not is_option_text and not follows_other and (_withdraws(clause) or denies_by_reference(clause)):
+        if not others and not is_option_text and (not follows_other and (_withdraws(clause) or denies_by_reference(clause)) or HANDED_OVER.search(clause)):
             return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
         # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
         # doesn't work ...; a classic exam trap.)" (holdout20)

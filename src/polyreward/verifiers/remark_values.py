@@ -43,6 +43,7 @@ from polyreward.verifiers.clinical_remarks import another_quantity
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.withdrawal_words import TAKEN_BACK
 from polyreward.verifiers.units import UNIT_AFTER_VALUE, UNIT_TOKEN, written_unit
 
 MAX_REMARK = 300
@@ -62,8 +63,9 @@ _RIGHT_AS_DIRECTION = re.compile(r"\b(?:left\s+to\s+right|right\s+to\s+left|righ
 
 def _judges(remark: str) -> bool:
     """Does ``remark`` hold a word that speaks of the answer, corrects, hedges or offers an alternative
-    (:data:`_NOT_A_REMARK`), "right" as a direction or a figure and "the mean" as the average left out?"""
-    return _NOT_A_REMARK.search(_RIGHT_AS_DIRECTION.sub(" ", remark)) is not None
+    (:data:`_NOT_A_REMARK`), "right" as a direction or a figure and "the mean" as the average left out, or takes the answer
+    back or hands the choice over in any language (:data:`.withdrawal_words.TAKEN_BACK`: "je retire ma réponse")?"""
+    return _NOT_A_REMARK.search(_RIGHT_AS_DIRECTION.sub(" ", remark)) is not None or TAKEN_BACK.search(remark) is not None
 
 
 # a value: a number (a fraction "a/b", a decimal with a dot or a comma, a percent), optionally after "x =" / "$"

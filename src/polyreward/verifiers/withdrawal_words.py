@@ -17,7 +17,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic)
 CORRECTION = {
     "German": r"\bkorrektur\b|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
-    "French": r"\bje\s+(?:me\s+)?(?:rétracte|reprends\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
+    "French": r"\bje\s+(?:me\s+)?(?:rétracte|(?:reprends|retire)\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
     "Spanish": r"\bcorrección\b|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
     "Portuguese": r"\bcorreção\b|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
     "Italian": r"\bcorrezione\b|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
@@ -32,6 +32,31 @@ CORRECTION = {
     "Korean": r"정정|철회",
 }
 CORRECTION_WORDS = "|".join(CORRECTION.values())
+
+# holdout73: the choice handed to the reader or to a key ("Go with whichever your textbook says.", "Pick the one that
+# matches your answer key.", "je vous laisse choisir", "te dejo elegir"), or a definite answer declined ("je préfère ne
+# pas donner de solution définitive", "no puedo elegir una sola", "決められません")
+# (read in any clause after the answer, also right after one about another option: "sería A (Saturno). Depende de la
+# definición, así que no puedo elegir una sola." hands the choice over, it judges no option)
+HANDED_OVER_WORDS = (
+    r"\b(?:go\s+with|pick|choose|take|select|trust)\s+(?:(?:whichever|whatever)\b(?!\s+(?:unit|form|format|notation|method|way))|the\s+one\s+(?:that\s+)?(?:matches|fits|agrees))|"
+    r"(?:matches|fits|agrees\s+with)\s+(?:your|the)\s+(?:answer\s+key|key|textbook|book|teacher)|"
+    r"(?:I'll|I\s+will|I)\s+let\s+you\s+(?:choose|decide|pick)|(?:it's\s+)?up\s+to\s+you\s+(?:which|to\s+(?:choose|decide|pick))|your\s+(?:call|pick)(?=\s*[.!]|\s*\Z)|"
+    r"je\s+(?:vous|te)\s+laisse\s+(?:choisir|décider|trancher)|(?:te|le|les|os)\s+dejo\s+(?:elegir|decidir)|"
+    r"(?:deixo|deixamos)\s+(?:você|vocês|a\s+você)?\s*(?:escolher|decidir)|lascio\s+(?:a\s+te\s+|a\s+voi\s+)?(?:scegliere|decidere)|"
+    r"überlasse\s+(?:ich\s+)?(?:dir|ihnen|euch)|"
+    r"(?:préfère|prefiero|prefiro|preferisco)\s+(?:ne\s+pas|no|não|non)\s+(?:donner|dar|dare)\s+(?:de\s+|una\s+|uma\s+)?(?:solution|réponse|respuesta|solución|resposta|solução|risposta)\s+"
+    r"(?:définitive|definitiva)|no\s+puedo\s+(?:elegir|decidir|escoger)|je\s+ne\s+peux\s+pas\s+(?:choisir|trancher|décider)|"
+    r"(?:can't|cannot|can\s+not)\s+be\s+(?:answered|decided)\b|\bunanswerable\b|"
+    # holdout72: the answer made to depend on which exam, key, book or definition, which the writer does not say
+    r"\b(?:it|this|that|the\s+answer)\s+(?:all\s+)?depends\s+on\s+(?:which|what|whose|the|your|how)\s+(?:\w+\s+){0,2}?(?:exam|test|textbook|book|key|answer\s+key|source|definition|interpretation|convention|grader|teacher|course|syllabus)s?\b|"
+    r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
+    r"決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします")
+HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
+# a retraction or the choice handed over, in any language: what keeps a closing check or remark from being read past as
+# one that only checks or states other quantities ("Vérification : 3 × 5 − 4 = 11 ✔ … En fait non, je retire ma
+# réponse"; holdout73)
+TAKEN_BACK = re.compile(CORRECTION_WORDS + "|" + HANDED_OVER_WORDS, re.IGNORECASE)
 
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
@@ -93,22 +118,32 @@ WITHDRAWAL = re.compile(
     # the same small classes in the languages a policy switches to (no, wrong, error, false)
     r"nein|falsch|fehler|irrtum|geirrt|faux|fausse|je\s+retire|erreur|tromp\w*|falso|falsa|errado|errada|incorrect[oa]|equivo[cq]\w*|sbagli\w*|niet|fout|"
     r"klopt\s+niet|stimmt\s+(?:\w+\s+){0,2}nicht|неверно|неправильно|ошиб\w*)\b|n't\s+(?:trust|believe|sure)|[❌✗✘🚫👎]|不对|错了|搞错|弄错|错误|是错的|不正确|有误|いいえ|違う|違い?ます|間違|아닙니다|아니다|아니에요|아니야|틀렸|틀립|"
+    + HANDED_OVER_WORDS + "|"
     + WRONG_WORDS + "|" + CORRECTION_WORDS,  # holdout18: "wrong", "a mistake" in the other languages (doubt_words)
     re.IGNORECASE,
 )
 
 
+# a list of other candidate answers after the answer, under a label (holdout73: "Other possible answers depending on
+# interpretation: 48, 2, 14.", "Autres réponses possibles : B, D"): each value listed is another answer offered
+OTHER_CANDIDATES = re.compile(
+    r"\b(?:other|alternative|possible)\s+(?:possible\s+|plausible\s+|acceptable\s+|valid\s+)?(?:answers|solutions|candidates)\b[^.:\n]{0,60}:|"
+    r"\b(?:otras|autres|outras|altre|andere)\s+(?:respuestas|réponses|respostas|risposte|antworten)\b[^.:\n]{0,60}:", re.IGNORECASE)
+
+
 # the answer itself as the object of a verb of withdrawal, not negated: "ignore the D", "scratch the 42", "disregard
-# my answer 42" ("don't ignore the D" keeps it)
-WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw|retract|scratch|strike|ignore|disregard|cancel|delete|undo)"
-                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number)){0,3}[\W_]*\Z",
+# my answer 42" ("don't ignore the D" keeps it); withdraw / retract in any inflection, and the unknown the answer is
+# assigned to (holdout73: "I'm withdrawing x = 6 until I can re-read the problem", "retracting my answer 42")
+WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n|ing)?|retract(?:s|ed|ing)?|scratch|strike|ignore|disregard|"
+                               r"cancel|delete|undo)"
+                               r"(?:\s+(?:the|that|this|my|our|answer|option|letter|choice|value|number|[a-z]\b)){0,3}[\W_]*\Z",
                                re.IGNORECASE)
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT")
+prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK")
 
 
 # a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
