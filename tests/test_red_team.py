@@ -227,6 +227,13 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   a function value ("not the value f(2) = 8") is read as a second value; telling f(2) from f'(2) takes the
     #   expression's meaning, and "not ... = 8" after an answer is a retraction's shape (docs/reading.md)
     ("holdout68", "x68_math_derivative_aside", "f'(x) = 3x², so f'(2) = 3·4 = 12. (Note "),
+    # holdout71 (written blind at the end of stop 51, against all of its rules), left open: a bracket that names another
+    #   quantity then checks the sum ("(Boys: 15; 15 + 25 = 40 ✓)") and a terse line whose bracket is a check of the
+    #   root ("√144 = 12 (since 12² = 144).") are read at their last number; a vector equation whose left side is an
+    #   expression of vectors ("\\vec u + \\vec v = (4, 1)") is compared whole, not by its right side
+    ("holdout71", "x71_ratio_word", "3 + 5 = 8 parts, so each part is 40 ÷ 8 "),
+    ("holdout71", "x71_sqrt_terse_eq", "√144 = 12 (since 12² = 144)."),
+    ("holdout71", "x71_vector_tuple", "Add componentwise: (1+3, 2+(−1)) = (4, 1"),
 }
 
 
