@@ -241,3 +241,13 @@ def test_the_structure_gate_never_changes_a_reading(text):
             mock.patch.object(structures, "_lead_in_end", lead_in_end):
         assert final_structure(text) == gated
         assert repr(math(text, "2, -3")) == gated_verdict
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), [
+    ("She works it out step by step.\n#### 3, 2", "2, 3", 1.0),   # GSM8K's marker opens no item (math_false_negatives)
+    ("She works it out step by step.\n#### 2 \\text{ and } 3", "2, 3", 1.0),
+    ("She works it out step by step.\n#### 3, 5", "2, 3", 0.0),
+    ("## (-1, 2)", "(-1,2)", 1.0),
+])
+def test_a_line_marker_opens_no_item(completion, gold, expected):
+    assert math(completion, gold) == expected

@@ -271,7 +271,11 @@ def _final_line(text: str) -> tuple[int, int]:
             block = text.rfind(opener, 0, start)
             if block >= 0:
                 start = text.rfind("\n", 0, block) + 1
-    return start, end
+    marker = _LINE_MARKER.match(text, start, end)  # "#### 3, 2": GSM8K's answer marker (or a heading's) opens no item
+    return (marker.end() if marker else start), end
+
+
+_LINE_MARKER = re.compile(r"[^\S\n]*#{1,6}[^\S\n]*")
 
 
 _TRAILING = re.compile(r"[\s.,;!]*\Z")
