@@ -106,17 +106,25 @@ def _answer_unit(answer: str, completion: str) -> tuple | None:
     return _unit_at(tail, found[-1].end()) if found else None
 
 
+def _answer_quantity(answer: str, completion: str) -> tuple[Numeral, tuple] | None:
+    """The value the answer states ("P = 1500 W": the right side) and the SI unit written after it
+    (:func:`_answer_unit`), or None without a plain number (a percent is none) or a unit."""
+    answer = answer.rpartition("=")[2]
+    value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
+    unit = _answer_unit(answer, completion)
+    return None if value is None or value.percent or unit is None else (value, unit)
+
+
 def converts_to_gold(gold: str, answer: str, completion: str, prompt: str = "") -> bool:
     """Is ``answer``, in the unit written after it, the gold's value in the gold's unit? (module docstring)"""
     quantity = _gold_quantity(gold)
     if quantity is None:
         return False
     gold_value, (bases, gold_factor) = quantity
-    answer = answer.rpartition("=")[2]  # "P = 1500 W": the value stated
-    answer_value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
-    unit = _answer_unit(answer, completion)
-    if answer_value is None or answer_value.percent or unit is None or unit[0] != bases:
-        return False  # (the same prefix too: "45 N" for ``45\\,\\text{N}``, which Math-Verify reads as two forms)
+    stated = _answer_quantity(answer, completion)
+    if stated is None or stated[1][0] != bases:
+        return False
+    answer_value, unit = stated  # (the same prefix too: "45 N" for ``45\\,\\text{N}``, which Math-Verify reads as two forms)
     for asked in _ASKED_IN.finditer(prompt):
         si = si_unit(asked.group("unit"))
         if si is not None and si[0] == bases and si[1] != unit[1]:
@@ -131,9 +139,7 @@ def another_prefix(gold: str, answer: str, completion: str) -> bool:
     if quantity is None:
         return False
     gold_value, (bases, gold_factor) = quantity
-    answer = answer.rpartition("=")[2]
-    answer_value = parse_numeral(normalize_answer(re.sub(r"(?<=\d)\s*[µμA-Za-z].*\Z", "", answer)))
-    unit = _answer_unit(answer, completion)
-    if answer_value is None or answer_value.percent or unit is None or unit[0] != bases or abs(unit[1] / gold_factor - 1) < 1e-9:
+    stated = _answer_quantity(answer, completion)
+    if stated is None or stated[1][0] != bases or abs(stated[1][1] / gold_factor - 1) < 1e-9:
         return False
-    return numerals_equal(gold_value, answer_value)
+    return numerals_equal(gold_value, stated[0])

@@ -44,6 +44,12 @@ def approximated_otherwise(verdict: Verdict | None, pred: Any) -> Verdict | None
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, "an approximation of another value", verdict.source) if disagrees else verdict
 
 
+def _seen_text(pred: Any, asked: str) -> str:
+    """The completion as a reader sees it, in its own number convention ("3,14 L" in French) and with the scales the
+    question asks in, without its thinking: what the gold-form readings look in."""
+    return strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
+
+
 def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | None:
     """``verdict``, or equal when the answer found not equal is written again in the gold's form: rounded as the gold is
     ("8.04672 km ≈ 8.05 km" for 8.05) or in the gold's unit up to its prefix ("250 kPa" for 2.5 × 10⁵ Pa); not equal
@@ -54,7 +60,7 @@ def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict
             if not may_change(verdict.gold, found_equal=True):  # (the gold alone says nothing can turn: no text prepared)
                 return verdict
             asked = "" if is_missing(prompt) else prompt_text(prompt)
-            text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))
+            text = _seen_text(pred, asked)
             other = another_prefix(verdict.gold, verdict.pred, text)
         except Exception:  # an unreadable completion changes nothing here
             return verdict
@@ -65,7 +71,7 @@ def in_the_gold_form(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict
         if not may_change(verdict.gold, found_equal=False):
             return verdict
         asked = "" if is_missing(prompt) else prompt_text(prompt)
-        text = strip_thinking(visible_text(english_numerals(completion_text(pred), scales_asked(asked))))  # "3,14 L" in French
+        text = _seen_text(pred, asked)
         how = ("the answer rounded as the gold" if rounding_is_gold(verdict.gold, verdict.pred, text) else
                "the answer in the gold's unit" if converts_to_gold(verdict.gold, verdict.pred, text, asked) else "")
     except Exception:  # an unreadable completion changes nothing here
