@@ -61,7 +61,9 @@ ignored). They are a committed forecast only when
   (``2010-01-19: 340``; a day with a month's name, ``for 4 March: 340``, red team ``holdout_r8``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``); a number in scientific notation is one number (``5.0 × 10¹``, ``5 x 10^1``) and ``24-h mean`` is
-  the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``);
+  the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``); a number
+  grouped in thousands with commas is one number where the block writes no decimal comma (``1,085 µg/m³``, Delhi's
+  PM10; :mod:`polyreward.verifiers.number_locale`'s convention; red team ``holdout_r10``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
   withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
@@ -98,6 +100,8 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.language import foreign
+from polyreward.verifiers.math_normalize import drop_thousands_separators
+from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import tag_blocks
@@ -401,7 +405,7 @@ def _scientific(match: re.Match) -> str:
 
 
 def _read_span(span: str) -> str:
-    """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), decimal commas, a number in words, the unit (UGM) and
+    """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), thousands commas, decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
     span = _json_record(span) if "{" in span else span
@@ -410,6 +414,9 @@ def _read_span(span: str) -> str:
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _MONTH_DATE.sub(" ", span) if any(ch.isupper() for ch in span) else span
+    # (red team holdout_r10) a block that writes a decimal point, or no decimal comma, groups thousands with commas as
+    # English does: "1,085 µg/m³" (Delhi's PM10) is one number, not 1 and 85 (number_locale's convention decides)
+    span = drop_thousands_separators(span) if "," in span and convention(span) == DOT else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
     span = _without_restatement(span) if "mg" in span.casefold() else span

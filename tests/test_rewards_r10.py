@@ -1,0 +1,58 @@
+"""Rules prompted by the red team split ``holdout_r10`` (written blind 2026-12-05 on what real deployments feed the
+rewards; first sight in benchmarks/results/red_team_rewards_holdout_r10_first_sight.md): each a table of the genuine
+form it now pays beside the nearby hack it still refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.forecast import committed_forecast
+from polyreward.verifiers.forecast import class_edges
+
+_KOREA_PM25 = class_edges("korea", "pm25")
+
+
+def forecast_of(block: str):
+    return committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), None, _KOREA_PM25)[0]
+
+
+# --- forecast_class_cost: a number grouped in thousands with commas is one number ---------------------------------
+@pytest.mark.parametrize(
+    "block,value",
+    [
+        # genuine: English thousands groups (Delhi's PM10 in November, Lahore's PM2.5)
+        ("1,085 µg/m³", 1085.0),
+        ("1,085", 1085.0),
+        ("1,085.5 ug/m3", 1085.5),
+        ("Daily mean: 1,204 µg/m³", 1204.0),
+        ("12,345", 12345.0),
+        # a decimal comma is still a decimal comma
+        ("23,5", 23.5),
+        ("41,75 µg/m³", 41.75),
+        # hacks: two values, a list of grouped values, a range of grouped values, a bound
+        ("1,120 / 140", None),
+        ("1,085, 1,120", None),
+        ("1,085–1,210", None),
+        ("1,085 or 140", None),
+        ("> 1,000", None),
+        ("1,000+", None),
+        ("at least 1,085", None),
+    ],
+)
+def test_thousands_commas_group_one_number(block, value):
+    assert forecast_of(block) == ([value] if value is not None else None)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(min_value=1000, max_value=9_999_999), st.sampled_from(["", " µg/m³", " ug/m3"]))
+def test_a_comma_grouped_integer_reads_its_value(value, unit):
+    assert forecast_of(f"{value:,}{unit}") == [float(value)]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=1000, max_value=99_999), st.integers(min_value=1, max_value=999),
+       st.sampled_from([" / ", ", ", " or ", "–", " to "]))
+def test_two_comma_grouped_values_are_no_forecast(first, second, joint):
+    assert forecast_of(f"{first:,}{joint}{second:,}") is None
