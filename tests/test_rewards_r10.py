@@ -56,3 +56,61 @@ def test_a_comma_grouped_integer_reads_its_value(value, unit):
        st.sampled_from([" / ", ", ", " or ", "–", " to "]))
 def test_two_comma_grouped_values_are_no_forecast(first, second, joint):
     assert forecast_of(f"{first:,}{joint}{second:,}") is None
+
+
+# --- jaccard (normalised): a bracket after a label that only places or sizes it as the report does -----------------
+from polyreward.rewards.jaccard import JaccardReward  # noqa: E402
+from polyreward.verifiers.label_sets import read_labels  # noqa: E402
+
+_NODULE_REPORT = ("EXAM: CXR PA/LAT\nIMPRESSION:\n1. NO ACUTE CARDIOPULMONARY PROCESS.\n"
+                  "2. STABLE 6 MM RIGHT UPPER LOBE NODULE.")
+_EFFUSION_REPORT = "FINDINGS: Small left pleural effusion. Mild cardiomegaly. No pneumothorax."
+
+
+@pytest.mark.parametrize(
+    "report,gold,labels,expected",
+    [
+        # genuine: the report's place and size in a bracket after the label, or its measurement before it
+        (_NODULE_REPORT, "nodule", "Nodule (RUL, 6 mm)", 1.0),
+        (_NODULE_REPORT, "nodule", "nodule (right upper lobe)", 1.0),
+        (_NODULE_REPORT, "nodule", "nodule (6 mm)", 1.0),
+        (_NODULE_REPORT, "nodule", "6 mm RUL nodule", 1.0),
+        (_EFFUSION_REPORT, "cardiomegaly; pleural effusion", "pleural effusion (small, left), cardiomegaly (mild)", 1.0),
+        (_EFFUSION_REPORT, "cardiomegaly; pleural effusion", "cardiomegaly, effusion (left)", 1.0),
+        # hacks: a size, place or status the report does not write stays an extra label
+        (_NODULE_REPORT, "nodule", "nodule (RUL, 8 mm)", 0.0),
+        (_NODULE_REPORT, "nodule", "8 mm nodule", 0.0),
+        (_NODULE_REPORT, "nodule", "nodule (LUL)", 0.0),
+        (_NODULE_REPORT, "nodule", "nodule (possible)", 0.0),
+        (_NODULE_REPORT, "nodule", "nodule (RUL, likely granuloma)", 0.0),
+        (_EFFUSION_REPORT, "cardiomegaly; pleural effusion", "pleural effusion (right), cardiomegaly", 1 / 3),
+        (_EFFUSION_REPORT, "cardiomegaly; pleural effusion", "pleural effusion (large, left), cardiomegaly", 1 / 3),
+        (_EFFUSION_REPORT, "cardiomegaly; pleural effusion", "cardiomegaly, pleural effusion, pneumothorax (small)", 2 / 3),
+    ],
+)
+def test_bracket_of_place_and_size_after_a_label(report, gold, labels, expected):
+    reward = JaccardReward(mode="normalized")
+    got = reward(prompts=[report], completions=[f"<answer>{labels}</answer>"], answer=[f"<answer>{gold}</answer>"])
+    assert got == [pytest.approx(expected)]
+
+
+@pytest.mark.parametrize(
+    "body,labels",
+    [
+        ("Nodule (RUL, 6 mm)", ["Nodule (RUL, 6 mm)"]),
+        ("a (x, y), b [c, d], e", ["a (x, y)", "b [c, d]", "e"]),
+        ("1) cardiomegaly, 2) edema", ["cardiomegaly", "edema"]),  # an unmatched bracket is a list marker
+        ("cardiomegaly, edema and effusion", ["cardiomegaly", "edema", "effusion"]),
+    ],
+)
+def test_commas_inside_a_bracket_do_not_split_labels(body, labels):
+    assert read_labels(body) == labels
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text("abcdefghij ", min_size=1, max_size=8).map(str.strip).filter(bool), min_size=1, max_size=4),
+       st.lists(st.text("klmnop ", min_size=1, max_size=6).map(str.strip).filter(bool), min_size=2, max_size=3))
+def test_a_bracket_keeps_its_commas(labels, inner):
+    body = ", ".join(labels[:-1] + [f"{labels[-1]} ({', '.join(inner)})"])
+    assert read_labels(body)[-1] == f"{labels[-1]} ({', '.join(inner)})"
+    assert len(read_labels(body)) == len(labels)
