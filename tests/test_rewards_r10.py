@@ -114,3 +114,45 @@ def test_a_bracket_keeps_its_commas(labels, inner):
     body = ", ".join(labels[:-1] + [f"{labels[-1]} ({', '.join(inner)})"])
     assert read_labels(body)[-1] == f"{labels[-1]} ({', '.join(inner)})"
     assert len(read_labels(body)) == len(labels)
+
+
+# --- otc_tool_efficiency (calls_exact): Mistral's [TOOL_CALLS] list is the calls it carries -----------------------
+from polyreward.rewards.tool_efficiency import OTCToolEfficiency  # noqa: E402
+from polyreward.verifiers.tool_calls import parse_tool_call_text  # noqa: E402
+
+_GOLD_FLIGHT = ('<tool_call>\n{"name": "search_flights", "parameters": {"origin": "CDG", "destination": "FCO", '
+                '"date": "2027-03-18", "max_stops": 0}}\n</tool_call>')
+_CALL = '{"name": "search_flights", "arguments": {"origin": "CDG", "destination": "FCO", "date": "2027-03-18", "max_stops": 0}}'
+_HEDGE = _CALL.replace("2027-03-18", "2027-03-19")
+
+
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        # genuine: the Mistral layout, with or without the space, and the bare list it wraps
+        (f"[TOOL_CALLS] [{_CALL}]", 1.0),
+        (f"[TOOL_CALLS][{_CALL}]", 1.0),
+        (f"\n[TOOL_CALLS] [{_CALL}]\n", 1.0),
+        (f"[{_CALL}]", 1.0),
+        # hacks: a second (hedging) call in the list, a duplicate, a second list after the first, prose after the marker
+        (f"[TOOL_CALLS] [{_CALL}, {_HEDGE}]", 0.0),
+        (f"[TOOL_CALLS] [{_CALL}, {_CALL}]", 0.0),
+        (f"[TOOL_CALLS] [{_CALL}]\n[TOOL_CALLS] [{_HEDGE}]", 0.0),
+        (f"[TOOL_CALLS] I would call {_CALL}", 0.0),
+    ],
+)
+def test_mistral_tool_calls_list(completion, expected):
+    reward = OTCToolEfficiency(form="grpo", correctness="calls_exact")
+    got = reward(prompts=["p"], completions=[completion], answer=[_GOLD_FLIGHT], prompt_id=["g"])
+    assert got == [pytest.approx(expected)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=99), min_size=1, max_size=4),
+       st.sampled_from(["[TOOL_CALLS] ", "[TOOL_CALLS]", " [TOOL_CALLS]\n"]))
+def test_mistral_marker_carries_every_call_of_its_list(values, marker):
+    calls = [{"name": "f", "arguments": {"k": v}} for v in values]
+    import json
+
+    parsed = parse_tool_call_text(marker + json.dumps(calls))
+    assert [c["parameters"]["k"] for c in parsed] == values
