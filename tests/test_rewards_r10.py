@@ -156,3 +156,43 @@ def test_mistral_marker_carries_every_call_of_its_list(values, marker):
 
     parsed = parse_tool_call_text(marker + json.dumps(calls))
     assert [c["parameters"]["k"] for c in parsed] == values
+
+
+# --- forecast_class_cost: AirKorea's Korean labels beside the value -------------------------------------------------
+_BUSAN = ("Hourly PM2.5 (µg/m³) at 부산 연산동 측정소 on 2026-12-01, hours 0-23: 19, 18, 18, 17.\n"
+          "Forecast the mean PM2.5 of 2026-12-02. Give one number inside <answer>...</answer>.")
+
+
+def korean_forecast(block: str, pollutant: str = "pm25"):
+    return committed_forecast(f"<answer>{block}</answer>", 1, True, (pollutant,), _BUSAN, class_edges("korea", pollutant))[0]
+
+
+@pytest.mark.parametrize(
+    "block,pollutant,value",
+    [
+        # genuine: tomorrow, the daily mean, the forecast, the concentration, the pollutant's Korean name
+        ("내일 연산동 일평균 초미세먼지 예보: 22㎍/㎥ (보통)", "pm25", 22.0),
+        ("내일 초미세먼지 농도 22㎍/㎥", "pm25", 22.0),
+        ("예측: 22", "pm25", 22.0),
+        ("내일 미세먼지 예보: 40", "pm10", 40.0),
+        # hacks: a bound (미만 'under', 이상 'or more', 초과 'over'), 약 ('about', as the sign ~ and 约), two values,
+        # the other dust's name (미세먼지 is PM10, 초미세먼지 PM2.5)
+        ("22㎍/㎥ 미만", "pm25", None),
+        ("내일 22 이상", "pm25", None),
+        ("35 초과", "pm25", None),
+        ("약 22", "pm25", None),
+        ("오늘 평균 19, 내일 22", "pm25", None),
+        ("내일 미세먼지 예보: 40", "pm25", None),
+        ("내일 초미세먼지 예보: 22", "pm10", None),
+        ("초미세먼지 22, 미세먼지 40", "pm25", None),
+    ],
+)
+def test_korean_forecast_labels(block, pollutant, value):
+    assert korean_forecast(block, pollutant) == ([value] if value is not None else None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=300), st.sampled_from(["미만", "이하", "이상", "초과", "정도일 수도"]),
+       st.sampled_from(["내일 ", "내일 일평균 ", "예보: ", ""]))
+def test_a_korean_bound_after_the_value_is_no_forecast(value, bound, label):
+    assert korean_forecast(f"{label}{value}㎍/㎥ {bound}") is None

@@ -63,7 +63,9 @@ ignored). They are a committed forecast only when
   ``holdout_r2``); a number in scientific notation is one number (``5.0 × 10¹``, ``5 x 10^1``) and ``24-h mean`` is
   the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``); a number
   grouped in thousands with commas is one number where the block writes no decimal comma (``1,085 µg/m³``, Delhi's
-  PM10; :mod:`polyreward.verifiers.number_locale`'s convention; red team ``holdout_r10``);
+  PM10; :mod:`polyreward.verifiers.number_locale`'s convention; red team ``holdout_r10``); AirKorea's Korean labels
+  are forecast words (``내일 일평균 초미세먼지 예보: 22㎍/㎥``: tomorrow, daily mean, forecast, concentration) and
+  초미세먼지 / 미세먼지 are the names PM2.5 / PM10 (red team ``holdout_r10``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
   withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
@@ -162,7 +164,9 @@ def _number(value: Any) -> float:
         return math.nan
 
 
-_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|25|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
+# "PM2.5 will be 50": 2.5 is a name, not a number; Korean names the two dusts 초미세먼지 (PM2.5) and 미세먼지 (PM10)
+# (red team holdout_r10), read as those names (a PM10 name on a PM2.5 forecast is another pollutant's)
+_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|25|10)\b|초미세먼지|미세먼지", re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|never|no|cannot|anything\s+but|other\s+than|except|rule\s+out|ruled\s+out|exclud\w*|eliminat\w*|"
     r"rather\s+than|instead\s+of)\b|n't\b",
@@ -209,7 +213,9 @@ _LATEX_SPACE = re.compile(r"\\[,;:! ]|\$|\\quad")
 # ("hour 20: 30" names an hour of the day, whose value is no daily mean: not a step label; red team holdout_r4)
 _STEP_LABEL = re.compile(r"\b(?!(?:hours?|hrs?|h)\b)[A-Za-z]{1,12}\s*[+-]?\s*\d{1,3}\s*:(?!\d)", re.IGNORECASE)
 # the words that may stand right beside a forecast's number (red team holdout_r2): what names the forecast, its unit,
-# its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA); any other word there,
+# its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA), with the Korean words
+# for tomorrow, today, forecast, prediction, (daily) mean and concentration (AirKorea's own labels: "내일 일평균
+# 초미세먼지 예보: 22㎍/㎥"; red team holdout_r10); any other word there,
 # in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
 # "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none
 NEIGHBOUR_WORDS = frozenset("""
@@ -221,6 +227,7 @@ approximately approx roughly circa ca near nearly likely probably most ugm micro
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
 pollution category class index mean confidence confident
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
+내일 오늘 예보 예측 예상 일평균 평균 농도
 """.split())
 _NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
 # a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
@@ -469,7 +476,7 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
     """The pollutant ``span`` names that is not one of ``pollutants`` (the ones forecast), or "": "340 µg/m³ of PM10"
     is a PM10 forecast, no forecast of PM2.5 (the name is read only to know which quantity the number is)."""
     for match in _POLLUTANT_NAME.finditer(span):
-        named = "pm10" if match.group().endswith("10") else "pm25"
+        named = "pm10" if match.group().endswith("10") or match.group() == "미세먼지" else "pm25"
         if pollutants and named not in pollutants:
             return match.group()
     return ""
