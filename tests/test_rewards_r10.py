@@ -196,3 +196,52 @@ def test_korean_forecast_labels(block, pollutant, value):
        st.sampled_from(["내일 ", "내일 일평균 ", "예보: ", ""]))
 def test_a_korean_bound_after_the_value_is_no_forecast(value, bound, label):
     assert korean_forecast(f"{label}{value}㎍/㎥ {bound}") is None
+
+
+# --- forecast_class_cost: an interval after the point, where the prompt allows one ---------------------------------
+from polyreward.verifiers.forecast_intervals import without_allowed_interval  # noqa: E402
+
+_ALLOWS = ("Hourly PM2.5 (µg/m³) at Chengdu on 2026-12-15: 48, 46, 45.\nForecast the mean PM2.5 of 2026-12-16. Give a "
+           "point forecast inside <answer>...</answer>; you may add an 80% interval in parentheses after it.")
+_ONE_NUMBER = ("Hourly PM2.5 (µg/m³) at Chengdu on 2026-12-15: 48, 46, 45.\nForecast the mean PM2.5 of 2026-12-16. "
+               "Give one number inside <answer>...</answer>.")
+
+
+def forecast_under(prompt: str, block: str):
+    return committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), prompt, _KOREA_PM25)[0]
+
+
+@pytest.mark.parametrize(
+    "prompt,block,value",
+    [
+        # genuine: the point with the interval the prompt allows, in its usual spellings
+        (_ALLOWS, "52 (80% interval 45–60)", 52.0),
+        (_ALLOWS, "52 µg/m³ (80% interval 45–60 µg/m³)", 52.0),
+        (_ALLOWS, "52 (80% PI: 45 to 60)", 52.0),
+        (_ALLOWS, "52 (prediction interval 45-60)", 52.0),
+        (_ALLOWS, "52", 52.0),
+        # hacks: an interval without its point, one that leaves out the point, a second value after it, other words in
+        # the bracket, a range not named an interval, and any interval where the prompt asks for one number
+        (_ALLOWS, "(80% interval 30–80)", None),
+        (_ALLOWS, "52 (80% interval 55–60)", None),
+        (_ALLOWS, "52 (80% interval 45–60) or 70", None),
+        (_ALLOWS, "52 (80% interval 45–60, likely lower)", None),
+        (_ALLOWS, "52 (range 30–80)", None),
+        (_ALLOWS, "45–60", None),
+        (_ONE_NUMBER, "52 (80% interval 45–60)", None),
+    ],
+)
+def test_an_allowed_interval_after_the_point(prompt, block, value):
+    assert forecast_under(prompt, block) == ([value] if value is not None else None)
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(min_value=1, max_value=300), st.integers(min_value=0, max_value=50), st.integers(min_value=0, max_value=50),
+       st.booleans())
+def test_an_interval_is_read_past_only_around_its_point(value, below, above, allowed):
+    low, high = max(0, value - below), value + above
+    words = frozenset({"interval"}) if allowed else frozenset()
+    kept = without_allowed_interval(f"{value} (80% interval {low}–{high})", words)
+    assert (kept == str(value)) == allowed
+    outside = without_allowed_interval(f"{value} (80% interval {value + 1}–{value + 1 + above})", words)
+    assert "interval" in outside

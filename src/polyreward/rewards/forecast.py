@@ -66,6 +66,8 @@ ignored). They are a committed forecast only when
   PM10; :mod:`polyreward.verifiers.number_locale`'s convention; red team ``holdout_r10``); AirKorea's Korean labels
   are forecast words (``내일 일평균 초미세먼지 예보: 22㎍/㎥``: tomorrow, daily mean, forecast, concentration) and
   초미세먼지 / 미세먼지 are the names PM2.5 / PM10 (red team ``holdout_r10``);
+* where the prompt allows an interval, a bracket after the point that names one and contains the point is read
+  past (:mod:`polyreward.verifiers.forecast_intervals`: ``52 (80% interval 45–60)``; red team ``holdout_r10``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
   withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
@@ -101,6 +103,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
+from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
@@ -507,6 +510,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
     span = _without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
+    span = without_allowed_interval(span, named) if count == 1 else span  # "52 (80% interval 45–60)" (holdout_r10)
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
         return None, why, True
