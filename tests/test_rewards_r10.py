@@ -245,3 +245,36 @@ def test_an_interval_is_read_past_only_around_its_point(value, below, above, all
     assert (kept == str(value)) == allowed
     outside = without_allowed_interval(f"{value} (80% interval {value + 1}–{value + 1 + above})", words)
     assert "interval" in outside
+
+
+# --- tool calls (lenient reading): Llama 3.2's pythonic layout, the whole reply one bracketed list of calls ---------
+_GOLD_TASK = '<tool_call>\n{"name": "update_task", "parameters": {"task_id": 57, "done": true}}\n</tool_call>'
+_GOLD_TWO = ('<tool_call>\n{"name": "get_weather", "parameters": {"city": "Lyon"}}\n'
+             '{"name": "get_time", "parameters": {"tz": "CET"}}\n</tool_call>')
+
+
+@pytest.mark.parametrize(
+    "completion,gold,expected",
+    [
+        # genuine: the layout the Llama 3.2 system prompt asks for
+        ("[update_task(task_id=57, done=True)]", _GOLD_TASK, 1.0),
+        ("  [update_task(done=True, task_id=57)]\n", _GOLD_TASK, 1.0),
+        ('[get_weather(city="Lyon"), get_time(tz="CET")]', _GOLD_TWO, 1.0),
+        # hacks: a hedging second call, a second list on another line, the list inside prose, a wrong value
+        ("[update_task(task_id=57, done=True), update_task(task_id=57, done=False)]", _GOLD_TASK, 0.0),
+        ("[update_task(task_id=57, done=True)]\n[update_task(task_id=58, done=True)]", _GOLD_TASK, 0.0),
+        ("I would run [update_task(task_id=57, done=True)]", _GOLD_TASK, 0.0),
+        ("[update_task(task_id=57, done=False)]", _GOLD_TASK, 0.0),
+    ],
+)
+def test_pythonic_list_reply(completion, gold, expected):
+    reward = OTCToolEfficiency(form="grpo", correctness="calls_exact")
+    got = reward(prompts=["p"], completions=[completion], answer=[gold], prompt_id=["g"])
+    assert got == [pytest.approx(expected)]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.integers(min_value=0, max_value=999), min_size=1, max_size=4))
+def test_pythonic_list_carries_each_call(values):
+    text = "[" + ", ".join(f"set_level(value={v})" for v in values) + "]"
+    assert [c["parameters"]["value"] for c in parse_tool_call_text(text)] == values
