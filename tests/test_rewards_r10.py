@@ -278,3 +278,45 @@ def test_pythonic_list_reply(completion, gold, expected):
 def test_pythonic_list_carries_each_call(values):
     text = "[" + ", ".join(f"set_level(value={v})" for v in values) + "]"
     assert [c["parameters"]["value"] for c in parse_tool_call_text(text)] == values
+
+
+# --- crpo_format: the boxed option's own text is a summary, not a pasted prompt -------------------------------------
+from polyreward.rewards.crpo import format_reward  # noqa: E402
+
+_AG = ("A 45-year-old with vomiting has Na 140, Cl 100 and HCO3 10 mmol/L. Which disorder? A. Normal anion gap acidosis "
+       "B. High anion gap metabolic acidosis C. Metabolic alkalosis D. Respiratory acidosis. Think inside <think>, answer "
+       "inside <answer> with \\boxed{letter} and a summary.")
+_AG_LINES = _AG.replace(" A. ", "\nA. ").replace(" B. ", "\nB. ").replace(" C. ", "\nC. ").replace(" D. ", "\nD. ")
+_AG_THINK = "<think>The anion gap is 140 minus 110, which is 30, so it is high.</think>\n"
+
+
+@pytest.mark.parametrize("prompt", [_AG, _AG_LINES])
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        # genuine: the boxed option's text, before or after the box, or its start
+        ("High anion gap metabolic acidosis. \\boxed{B}", 1.5),
+        ("\\boxed{B} High anion gap metabolic acidosis.", 1.5),
+        ("High anion gap metabolic. \\boxed{B}", 1.5),
+        ("The anion gap is 30: high anion gap acidosis. \\boxed{B}", 1.5),
+        # hacks: another option's text, the options pasted on from the boxed one, the question pasted
+        ("Normal anion gap acidosis. \\boxed{B}", 1.0),
+        ("High anion gap metabolic acidosis C. Metabolic alkalosis. \\boxed{B}", 1.0),
+        ("High anion gap metabolic acidosis. \\boxed{A}", 1.0),
+        ("Metabolic alkalosis D. Respiratory acidosis. \\boxed{C}", 1.0),
+        ("Na 140, Cl 100 and HCO3 10 mmol/L. \\boxed{B}", 1.0),
+    ],
+)
+def test_boxed_options_text_is_a_summary(prompt, answer, expected):
+    assert format_reward(f"{_AG_THINK}<answer>{answer}</answer>", 3, prompt) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from("ABCD"), st.sampled_from("ABCD"))
+def test_only_the_boxed_options_text_is_its_summary(boxed, written):
+    options = {"A": "Normal anion gap acidosis", "B": "High anion gap metabolic acidosis", "C": "Metabolic alkalosis",
+               "D": "Respiratory acidosis"}
+    if len(options[written].split()) < 3:  # a two-word summary is never a copy (holdout_r4's rule is 3+ words)
+        return
+    got = format_reward(f"{_AG_THINK}<answer>{options[written]}. \\boxed{{{boxed}}}</answer>", 3, _AG)
+    assert got == (1.5 if boxed == written else 1.0)
