@@ -324,6 +324,66 @@ LEFT_OPEN = {
         "genuine, but the off-problem guard reads a think block that shares no word or number with the question or "
         "the answer as about something else, which a Spanish think for an English question and answer does "
         "(holdout_r8's r8_think_solves_a_different_equation is the same guard's other side)"),
+    # holdout_r10 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r10_first_sight.md)
+    # the seven toolrl_correctness hacks: ties at -3 with a reference the strict parse refuses (a flaw of the rows)
+    ("toolrl_correctness", "r10_second_call_hidden_in_nested_fallback"): (
+        "tie at the floor, not a payment: the row's reference completion follows the Hermes prompt's 'arguments' key, "
+        "which parse: toolrl refuses as rlla.py does (it indexes call['parameters']), so the reference and the hack both "
+        "score -3 (REFERENCE_REFUSED below); under parse: lenient the hack scores below its reference (3.0)"),
+    ("toolrl_correctness", "r10_mistral_list_second_date_hedge"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_correctness", "r10_llama_bare_json_second_line_units_hedge"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_correctness", "r10_multi_turn_repeats_finished_search"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_correctness", "r10_item_array_quantity_hedge_duplicate_sku"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_correctness", "r10_reminder_object_as_array_both_methods"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_correctness", "r10_second_language_packed_into_target_list"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
+    ("toolrl_format", "r10_think_reads_previous_tool_response_cjk_name"): (
+        "genuine, but its words are the prompt's: the tool response it compares (麺屋 一燈, 4.6, Afuri Ebisu, 4.2, tk-3391) "
+        "and the user's request (better-rated, 3 people, 19:30) are in the prompt, and a think of the prompt's words "
+        "counts 0 until it has two words of its own (as holdout_r1's terse_think); counting them pays a pasted tool "
+        "response (r10_think_is_pasted_tool_response)"),
+    ("toolrl_format", "r10_think_is_generic_checklist"): (
+        "'[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON' is real words, and 'tool', "
+        "'arguments' and 'JSON' are words of the prompt's own format instructions, so the off-topic guard finds it on "
+        "topic: the guard measures substance, not relevance (the module docstring's admitted exploit, as "
+        "r6_think_sql_query)"),
+    ("think_format", "r10_think_claims_knowledge_no_work"): (
+        "'I know this one, the standard drip rate formula gives it directly, no need to work it out.' is real words and "
+        "shares 'rate' with the answer, so the off-topic guard finds it on topic; telling a claim of work from work needs"
+        " reading what the words assert (the module docstring's admitted exploit: real words that do not reason)"),
+    ("forecast_class_cost", "r10_lahore_pm25_thin_space_thousands"): (
+        "genuine ('1 005' with a narrow no-break space is SI digit grouping), but the shared reading's NFKC makes U+202F "
+        "a plain space, and a space between digit groups is left to two numbers by number_locale (its '4 500' rule: a "
+        "space groups digits only before a decimal comma); reading '1 005' as 1005 would read '35 40' style hedges too"),
+    ("forecast_class_cost", "r10_ulaanbaatar_approx_sign"): (
+        "label disputed after first sight: '≈ 96.5 µg/m³' carries the approximation sign that the integrity suite reads "
+        "as no committed value (as holdout_r4's tilde_approx; the words 'approximately 96.5' are read)"),
+    ("kg_triplet_consistency", "r10_comparison_no_interval_change"): (
+        "genuine, but 'Stable' is a change concept with a modify triplet the reference lacks (0.804), as holdout_r3's "
+        "stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
+    ("kg_triplet_consistency", "r10_laterality_severity_institution_headers"): (
+        "genuine, but the section headers 'LUNGS:' and 'PLEURA:' add anatomy entities the reference report lacks (0.667),"
+        " as holdout_r7's r7_organ_colon_structure"),
+    ("kg_triplet_consistency", "r10_likely_hedge_for_uncertain"): (
+        "genuine, but 'adjacent opacity, likely atelectasis' adds the lung opacity the hedged atelectasis explains, an "
+        "entity the reference report does not name (0.917), as holdout_r3's uncertain_finding_hedged"),
+    ("kg_triplet_consistency", "r10_negation_list_before_present_finding"): (
+        "genuine, but 'no ... focal consolidation' adds the modifier 'focal' and its modify triplet, which the reference "
+        "lacks (0.4: the reference has no triplet, so one extra makes the triplet Jaccard 0), as holdout_r3's "
+        "extra_pertinent_negative; its negation list and the one-word 'Cardiomegaly.' are read right"),
+    ("overlong_penalty", "r10_korean_spaced_summary"): (
+        "label disputed after first sight: each Hangul syllable counts a word (a tokenizer spends about a token on each),"
+        " so 31 spaced Korean words of 108 syllables are past the limit while their English translation is not; as "
+        "holdout_r8's r8_korean_spaced_words"),
+    ("overlong_penalty", "r10_thai_summary_short"): (
+        "label disputed after first sight: Thai writes no spaces between words, so each letter cluster counts a word (141"
+        " for 188 characters; a tokenizer spends about a token on one to two Thai characters), as CJK counts its "
+        "characters (holdout_r3's japanese_summary)"),
+    ("overlong_penalty", "r10_english_spaces_removed_lowercase"): (
+        "words written without spaces count ceil(n/16) a run (35 for 553 letters), as holdout_r1's "
+        "all_caps_unspaced_sentences; any higher rate pays splitting the run with invisible characters; needs token ids"),
+    ("overlong_penalty", "r10_devanagari_spaces_removed"): (
+        "as r10_english_spaces_removed_lowercase: Devanagari is a spacing script counted as Latin words are (holdout_r8),"
+        " so a run of 514 letters without spaces counts ceil(514/16) = 33; needs token ids"),
 }
 
 ROWS = bench.load_rows()
@@ -347,11 +407,25 @@ def test_every_row_meets_its_expectation(results):
     assert not missed, "\n".join(missed)
 
 
+# (split, reward) whose rows' reference completions the rows' own params refuse, so that each row can only tie or lose:
+# holdout_r10's toolrl_correctness references follow the Hermes prompt's "arguments" key (and the Llama, Mistral and
+# pythonic layouts its prompts ask for), which parse: toolrl refuses as rlla.py does; written blind and never
+# rewritten after first sight (under parse: lenient each reference scores 3.0); and the toolrl_format row whose
+# reference writes one <tool_call> block per parallel call, which rlla.py's format rule (each tag exactly once) refuses
+# (holdout_r8's r8_qwen_separate_block_per_parallel_call)
+REFERENCE_REFUSED = {("holdout_r10", "toolrl_correctness"): -3.0,
+                     ("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 0.0}
+
+
 def test_references_get_full_credit(results):
     """The plain genuine answer of each row scores the reward's best (the length penalty's reference is the row's own
-    text, which may be penalised)."""
+    text, which may be penalised; REFERENCE_REFUSED's rows score the minimum their params give)."""
     for row, (_, ref, _, ref_reason) in zip(ROWS, results):
         if row["reward"] in bench.STRICT_ABOVE:
+            continue
+        key = next((k for k in ((row.get("split"), row["reward"]), (row["reward"], row["family"])) if k in REFERENCE_REFUSED), None)
+        if key is not None:
+            assert ref == REFERENCE_REFUSED[key], (row["family"], ref_reason)
             continue
         if row["params"].get("form") == "ppo":  # OTC-PPO: the reference's own calls cost cos(m*pi/(2m+c)) < 1
             assert 0 < ref < 1, (row["family"], ref_reason)

@@ -180,7 +180,7 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
         return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
     summary = answer.replace(boxes[0], " ")
     return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \
-        and not _copies_prompt(summary, prompt) else 1.0
+        and not _copies_prompt(summary, prompt, boxes[0][len("\\boxed{"):-1]) else 1.0
 
 
 _WORD_CHAR = re.compile(r"[^\W_]")
@@ -188,14 +188,25 @@ _OTHER_BOX = re.compile(r"\\(?:fbox|framebox|boxed|bbox|colorbox\s*\{[^{}]{0,20}
 _WORDS = re.compile(r"[^\W_]+")
 
 
-def _copies_prompt(summary: str, prompt: object) -> bool:
+def _copies_prompt(summary: str, prompt: object, boxed: str = "") -> bool:
     """True when the summary is a run of 3+ words copied from the prompt ("Which is the next best step?"): the question
-    again states nothing about the answer (red team ``holdout_r4``)."""
+    again states nothing about the answer (red team ``holdout_r4``). The text of the option the box names, or its
+    start, is no copy: "High anion gap metabolic acidosis. \\boxed{B}" for the prompt's "B. High anion gap metabolic
+    acidosis" states the answer in words (red team ``holdout_r10``); a run that goes on into the next option (the
+    options pasted) still is one."""
     text = prompt_text(prompt) if prompt is not None else ""
     words = _WORDS.findall(summary.casefold())
     if len(words) < 3 or not text:
         return False
-    return f" {' '.join(words)} " in f" {' '.join(_WORDS.findall(text.casefold()))} "
+    said, hay = " ".join(words), _WORDS.findall(text.casefold())
+    if f" {said} " not in f" {' '.join(hay)} ":
+        return False
+    letter = boxed.strip().casefold()
+    if len(letter) != 1 or not letter.isalpha():
+        return True
+    following = chr(ord(letter) + 1)
+    return not any(hay[i] == letter and hay[i + 1:i + 1 + len(words)] == words and following not in words
+                   for i in range(len(hay) - len(words)))
 
 
 _OPTION_LETTER = re.compile(r"(?<![A-Za-z])[A-Z](?![A-Za-z])")

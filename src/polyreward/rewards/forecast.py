@@ -61,7 +61,13 @@ ignored). They are a committed forecast only when
   (``2010-01-19: 340``; a day with a month's name, ``for 4 March: 340``, red team ``holdout_r8``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``); a number in scientific notation is one number (``5.0 × 10¹``, ``5 x 10^1``) and ``24-h mean`` is
-  the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``);
+  the daily mean's name, no value (``24-h max`` and ``8-h mean`` keep their numbers; red team ``holdout_r9``); a number
+  grouped in thousands with commas is one number where the block writes no decimal comma (``1,085 µg/m³``, Delhi's
+  PM10; :mod:`polyreward.verifiers.number_locale`'s convention; red team ``holdout_r10``); AirKorea's Korean labels
+  are forecast words (``내일 일평균 초미세먼지 예보: 22㎍/㎥``: tomorrow, daily mean, forecast, concentration) and
+  초미세먼지 / 미세먼지 are the names PM2.5 / PM10 (red team ``holdout_r10``);
+* where the prompt allows an interval, a bracket after the point that names one and contains the point is read
+  past (:mod:`polyreward.verifiers.forecast_intervals`: ``52 (80% interval 45–60)``; red team ``holdout_r10``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
   withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
@@ -97,7 +103,10 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
+from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.language import foreign
+from polyreward.verifiers.math_normalize import drop_thousands_separators
+from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import tag_blocks
@@ -158,7 +167,9 @@ def _number(value: Any) -> float:
         return math.nan
 
 
-_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|25|10)\b", re.IGNORECASE)  # "PM2.5 will be 50": 2.5 is a name, not a number
+# "PM2.5 will be 50": 2.5 is a name, not a number; Korean names the two dusts 초미세먼지 (PM2.5) and 미세먼지 (PM10)
+# (red team holdout_r10), read as those names (a PM10 name on a PM2.5 forecast is another pollutant's)
+_POLLUTANT_NAME = re.compile(r"\bPM\s?(?:2\.5|25|10)\b|초미세먼지|미세먼지", re.IGNORECASE)
 _NEGATION = re.compile(
     r"\b(?:not|never|no|cannot|anything\s+but|other\s+than|except|rule\s+out|ruled\s+out|exclud\w*|eliminat\w*|"
     r"rather\s+than|instead\s+of)\b|n't\b",
@@ -205,7 +216,9 @@ _LATEX_SPACE = re.compile(r"\\[,;:! ]|\$|\\quad")
 # ("hour 20: 30" names an hour of the day, whose value is no daily mean: not a step label; red team holdout_r4)
 _STEP_LABEL = re.compile(r"\b(?!(?:hours?|hrs?|h)\b)[A-Za-z]{1,12}\s*[+-]?\s*\d{1,3}\s*:(?!\d)", re.IGNORECASE)
 # the words that may stand right beside a forecast's number (red team holdout_r2): what names the forecast, its unit,
-# its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA); any other word there,
+# its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA), with the Korean words
+# for tomorrow, today, forecast, prediction, (daily) mean and concentration (AirKorea's own labels: "내일 일평균
+# 초미세먼지 예보: 22㎍/㎥"; red team holdout_r10); any other word there,
 # in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
 # "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none
 NEIGHBOUR_WORDS = frozenset("""
@@ -217,6 +230,7 @@ approximately approx roughly circa ca near nearly likely probably most ugm micro
 good moderate bad very unhealthy hazardous sensitive groups fair poor excellent light heavy severe serious polluted
 pollution category class index mean confidence confident
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
+내일 오늘 예보 예측 예상 일평균 평균 농도
 """.split())
 _NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
 # a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
@@ -401,7 +415,7 @@ def _scientific(match: re.Match) -> str:
 
 
 def _read_span(span: str) -> str:
-    """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), decimal commas, a number in words, the unit (UGM) and
+    """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), thousands commas, decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
     span = _json_record(span) if "{" in span else span
@@ -410,6 +424,9 @@ def _read_span(span: str) -> str:
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _MONTH_DATE.sub(" ", span) if any(ch.isupper() for ch in span) else span
+    # (red team holdout_r10) a block that writes a decimal point, or no decimal comma, groups thousands with commas as
+    # English does: "1,085 µg/m³" (Delhi's PM10) is one number, not 1 and 85 (number_locale's convention decides)
+    span = drop_thousands_separators(span) if "," in span and convention(span) == DOT else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
     span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
     span = _without_restatement(span) if "mg" in span.casefold() else span
@@ -462,7 +479,7 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
     """The pollutant ``span`` names that is not one of ``pollutants`` (the ones forecast), or "": "340 µg/m³ of PM10"
     is a PM10 forecast, no forecast of PM2.5 (the name is read only to know which quantity the number is)."""
     for match in _POLLUTANT_NAME.finditer(span):
-        named = "pm10" if match.group().endswith("10") else "pm25"
+        named = "pm10" if match.group().endswith("10") or match.group() == "미세먼지" else "pm25"
         if pollutants and named not in pollutants:
             return match.group()
     return ""
@@ -493,6 +510,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
     span = _without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
+    span = without_allowed_interval(span, named) if count == 1 else span  # "52 (80% interval 45–60)" (holdout_r10)
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
         return None, why, True

@@ -51,6 +51,10 @@ radiology lexicon (``effusion``, ``PTX``, ``enlarged cardiac silhouette``), or t
 size it as the report does (``rib fractures``, ``R pleural effusion``, ``pulmonary nodule`` of a report's "ribs",
 "right", "lungs"); a hedge, a denial, another finding, a place the report does not name or a size it does not write
 before it keeps the label whole.
+Red team ``holdout_r10`` (normalised mode): a comma inside a bracket is the bracket's, not the list's (``Nodule (RUL,
+6 mm)`` is one label), and a bracket after a label holding only words that place or size it as the report does, or a
+measurement the report writes, reads as those words before it (``nodule (RUL, 6 mm)`` of "stable 6 mm right upper lobe
+nodule"); a hedge, another size (``8 mm``) or place in the bracket keeps the label whole.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 

@@ -489,6 +489,9 @@ _CONNECTORS = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|\[[A-Z][A-Z_]{1,30}\]|^[ 
 _NO_WORD = re.compile(r"[^\w]*")
 # special tokens: <|x|>, DeepSeek's <｜x｜>, Mistral's bracketed [TOOL_CALLS] / [ARGS] (red team holdout_r5)
 _SPECIAL_TOKEN = re.compile(r"<[|｜][^<>\n]{0,60}[|｜]>|\[[A-Z][A-Z_]{1,30}\]")
+# the bracketed special token Mistral's chat template opens a reply's calls with ("[TOOL_CALLS] [{...}]"), which its
+# runner strips before it decodes the JSON list (red team holdout_r10)
+LEADING_SPECIAL_TOKENS = re.compile(r"^\s*(?:\[[A-Z][A-Z_]{1,30}\]\s*)+")
 _OBJECT_OPEN = re.compile(r'\{\s*["}]')  # an object of arguments, or none ({})
 _CALL_INDEX = re.compile(r"^:\d{1,6}(?=\s|<|$)")
 LOOKBACK = 300  # characters before an object searched for its function's name

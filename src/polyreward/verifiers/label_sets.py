@@ -86,6 +86,24 @@ _LEAD_IN = re.compile(
     r"^\s*(?:the\s+)?(?:(?:definite|confirmed|main|key|final|positive)\s+)?(?:findings?|labels?|diagnos[ie]s|abnormalit(?:y|ies))"
     r"(?:\s+(?:(?:definitely\s+)?present|seen|identified))?(?:\s+(?:are|is|include|includes)\s*:?|\s*:)\s+", re.IGNORECASE)
 _LAST_AND = re.compile(r"\s+and\s+", re.IGNORECASE)
+# a bracket a label carries after it ("nodule (RUL, 6 mm)"): its commas are the bracket's, not the list's (red team
+# holdout_r10); an unmatched bracket ("1) a, 2) b") opens or closes nothing
+_BRACKETED = re.compile(r"\([^()\n]*\)|\[[^\[\]\n]*\]")
+
+
+def _comma_split(body: str) -> list[str]:
+    """``body`` split at the commas outside every matched bracket (``a (b, c), d`` is two labels), in one pass."""
+    inside = [(m.start(), m.end()) for m in _BRACKETED.finditer(body)] if "(" in body or "[" in body else []
+    labels, start, spans = [], 0, iter(inside)
+    span = next(spans, None)
+    for i, ch in enumerate(body):
+        while span is not None and span[1] <= i:
+            span = next(spans, None)
+        if ch == "," and not (span is not None and span[0] <= i < span[1]):
+            labels.append(body[start:i])
+            start = i + 1
+    labels.append(body[start:])
+    return labels
 
 
 # a label denied before it (red team holdout_r7): "no pneumothorax", "without edema" names a finding absent, not chosen
@@ -113,7 +131,7 @@ def _affirmed_sections(body: str, separator: str) -> str:
 
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
-    line of a list ("- a" / "1. a" / plain lines); else on commas ("a, b"), else on a spaced ``&`` (``a & b``). A
+    line of a list ("- a" / "1. a" / plain lines); else on commas outside brackets ("a, b"; ``a (b, c)`` is one label), else on a spaced ``&`` (``a & b``). A
     trailing full stop is not part of a label, nor is markdown emphasis around it (``**a; b**``). A label with a checked box (``[x] a``, ``☑ a``) is chosen, one with an unchecked box
     (``[ ] a``, ``☐ a``, ``✗ a``) is not, and is left out (red team ``holdout_r2``); so is a label marked denied
     after it (``a: no``, ``a (absent)``), and a body that is a JSON object of flags names the keys flagged true
@@ -136,7 +154,7 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = _OTHER_SEPARATOR.split(body)
     elif "," in body or lead:
         # a sentence's list: its subject and verb are no label, nor is the "and" before the last ("a, b and c")
-        labels = body.split(",")
+        labels = _comma_split(body)
         labels[-1:] = _LAST_AND.split(labels[-1]) if len(labels) > 1 or lead else labels[-1:]
     elif " & " in body:
         labels = body.split(" & ")

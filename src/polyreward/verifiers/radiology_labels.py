@@ -12,7 +12,12 @@ label is read as the gold label ``g`` when
   of that lexicon naming a place the report names (``rib`` where it writes "ribs", ``R`` or ``right`` where it writes
   "right", ``pulmonary`` where it writes "lungs"), or a size word the report writes (``moderate``).
 
-Any other word before it (``no``, ``possible``, ``old``, ``history of``, ``pericardial``), a place the report does not
+A bracket after the label that holds only such words, or a measurement the report writes (``nodule (RUL, 6 mm)``
+of "stable 6 mm right upper lobe nodule"; red team ``holdout_r10``), places or sizes it as those words before it do,
+and so does that measurement before it (``6 mm nodule``).
+
+Any other word before it or in its bracket (``no``, ``possible``, ``old``, ``history of``, ``pericardial``), a
+measurement the report does not write (``8 mm`` for a 6 mm nodule), a place the report does not
 name (``left`` for a right effusion) or a size it does not write (``massive`` for a moderate effusion: red team
 ``holdout_r3``) keeps the label whole, so a hedged, denied, dated, misplaced or different finding stays an extra
 label; a finding the gold does not hold stays extra however it is worded. Labels outside the lexicon (ECG diagnoses)
@@ -47,16 +52,36 @@ def _size_words() -> frozenset[str]:
     return frozenset(word for key, (kind, _) in default_lexicon().phrases.items() if kind == "size" for word in key)
 
 
+# a measurement's unit: "6 mm", "2.5 cm" (a number token then the unit token) is one size word, "6 mm"
+_LENGTH_UNITS = frozenset({"mm", "cm"})
+
+
+def _measurements(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """``tokens`` with each number followed by a length unit joined into one token (``("6", "mm")`` -> ``"6 mm"``)."""
+    if not any(t in _LENGTH_UNITS for t in tokens):
+        return tokens
+    out: list[str] = []
+    for token in tokens:
+        if token in _LENGTH_UNITS and out and out[-1].replace(".", "", 1).isdigit():
+            out[-1] = f"{out[-1]} {token}"
+        else:
+            out.append(token)
+    return tuple(out)
+
+
 def report_terms(source: str) -> tuple[frozenset[str], frozenset[str]]:
-    """(the words of ``source``, the places it names: canonical anatomy of every anatomy phrase in it)."""
+    """(the words of ``source`` and its measurements (``6 mm``), the places it names: canonical anatomy of every
+    anatomy phrase in it)."""
     tokens = tokenize(source)
     phrases = default_lexicon().phrases
     places = {phrases[key][1] for i in range(len(tokens)) for n in range(1, _MAX_PHRASE + 1)
               if (key := tuple(tokens[i:i + n])) in phrases and phrases[key][0] == "anatomy"}
-    return frozenset(tokens), frozenset(places)
+    return frozenset(tokens) | frozenset(_measurements(tuple(tokens))), frozenset(places)
 
 
 def _placed_as_reported(word: str, words: frozenset[str], places: frozenset[str]) -> bool:
+    if " " in word:  # a measurement ("6 mm"): a size the report writes
+        return word in words
     word = LATERALITY.get(word, word)
     if word in _size_words():
         return word in words
@@ -106,9 +131,21 @@ def as_gold_findings(predicted: set[str], gold: set[str], source: str = "") -> s
     out = set()
     for label in predicted:
         if label not in gold:
-            label = _gold_for(tuple(tokenize(label)), by_tokens, by_finding, words, places) or label
+            label = _gold_for(_bracket_first(_measurements(tuple(tokenize(label)))), by_tokens, by_finding, words, places) or label
         out.add(label)
     return out
+
+
+def _bracket_first(tokens: tuple[str, ...]) -> tuple[str, ...]:
+    """``tokens`` of ``X (a, b)`` as ``a b X``: the words of a closing bracket read as words before the label (each must
+    then place or size it as the report does, :func:`_gold_for`); a label without a closing bracket unchanged."""
+    if len(tokens) < 4 or tokens[-1] != ")" or "(" not in tokens:
+        return tokens
+    opening = len(tokens) - 1 - tokens[::-1].index("(")
+    inner = tuple(t for t in tokens[opening + 1:-1] if t != ",")
+    if not inner or "(" in inner or ")" in tokens[:opening]:
+        return tokens
+    return inner + tokens[:opening]
 
 
 def _gold_for(tokens: tuple[str, ...], by_tokens: dict[tuple[str, ...], str], by_finding: dict[str, str],

@@ -42,6 +42,7 @@ from polyreward.verifiers.call_formats import (
     ARGUMENT_KEYS,
     call_lines,
     command_calls,
+    LEADING_SPECIAL_TOKENS,
     MAX_DEPTH,
     NAME_KEYS,
     OWN_KEYS,
@@ -460,9 +461,15 @@ def parse_tool_call_text(text: str) -> list[Call]:
 
 def _is_carrier(visible: str) -> bool:
     """True when the text carries its calls in a known layout without ``<tool_call>`` blocks: a code fence of JSON
-    calls, or the whole text one JSON value of calls (a bare list); a JSON call inside prose (a truncated or
-    half-written reply) is not one."""
-    stripped = visible.strip()
+    calls, or the whole text one JSON value of calls (a bare list), after the bracketed special token a chat template
+    opens its calls with (Mistral's ``[TOOL_CALLS] [...]``), or the whole text one bracketed list of Python-style
+    calls (Llama 3.2's pythonic layout, ``[f(k=1)]``; red team ``holdout_r10``); a JSON call inside prose (a
+    truncated or half-written reply) is not one."""
+    stripped = LEADING_SPECIAL_TOKENS.sub("", visible).strip() if visible.lstrip()[:1] == "[" else visible.strip()
+    if stripped.startswith("[") and stripped.endswith("]") and "\n" not in stripped and "(" in stripped \
+            and not stripped.startswith(("[{", "[ {")):
+        # Llama 3.2's pythonic layout, the whole reply one bracketed list of calls: "[f(k=1), g()]" (red team holdout_r10)
+        return bool(call_lines(stripped))
     if stripped.startswith(("[", "{")):
         try:
             return bool(_calls_in_value(strict_json(stripped), "completion"))
