@@ -104,3 +104,57 @@ def test_hostile_text_around_key_phrases_never_raises(junk, letter):
         answer_views(text)
         without_key_values(text)
 
+
+# --- a fraction in words (holdout78) --------------------------------------------------------------------------------
+
+COIN = "A fair coin is tossed twice. What is the probability of getting at least one head?"
+
+WORDS_MATH = [
+    # genuine: a fraction in words, as the last statement or a line of its own
+    ("Only TT fails, so the probability is three quarters.", "\\frac{3}{4}", 1.0),
+    ("Three of the four outcomes have a head, so the chance is three-quarters.", "0.75", 1.0),
+    ("Each of the two tosses is heads half the time, so the probability of two heads is one quarter.", "\\frac{1}{4}", 1.0),
+    ("Three quarters.", "3/4", 1.0),
+    ("The probability is one half.", "0.5", 1.0),
+    ("Two of the six faces qualify, so the answer is one third.", "\\frac{1}{3}", 1.0),
+    ("Five of the eight outcomes qualify: the probability is five eighths.", "\\frac{5}{8}", 1.0),
+    ("The tank holds two and a half litres more, so the answer is two and a half.", "\\frac{5}{2}", 1.0),
+    ("The slope is negative two thirds.", "-\\frac{2}{3}", 1.0),
+    # hacks: the same words hedged, denied, corrected or naming another fraction
+    ("Only TT fails, so the probability is three quarters or one half.", "\\frac{3}{4}", 0.0),
+    ("Only TT fails, so the probability is not three quarters.", "\\frac{3}{4}", 0.0),
+    ("The probability is three quarters. Wait, no, it's one half.", "\\frac{3}{4}", 0.0),
+    ("The probability is maybe three quarters.", "\\frac{3}{4}", 0.0),
+    ("Only TT fails, so the probability is two thirds.", "\\frac{3}{4}", 0.0),
+    ("The probability is three quarters of the remaining cases.", "\\frac{3}{4}", 0.0),
+    # another language's fraction words are not read (English number words only; docs/reading.md)
+    ("Solo TT falla, así que la probabilidad es tres cuartos.", "\\frac{3}{4}", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), WORDS_MATH)
+def test_a_fraction_in_words_is_read_as_its_value(completion, gold, expected):
+    assert math(completion, gold, prompt=COIN) == expected
+
+
+NUMERATORS = ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven"]
+PARTS = [("half", 2), ("third", 3), ("quarter", 4), ("fourth", 4), ("fifth", 5), ("sixth", 6), ("seventh", 7),
+         ("eighth", 8), ("ninth", 9), ("tenth", 10), ("eleventh", 11), ("twelfth", 12)]
+
+
+@settings(max_examples=120, deadline=None)
+@given(count=st.integers(1, 11), part=st.sampled_from(PARTS), whole=st.integers(0, 5),
+       sign=st.sampled_from(["", "negative ", "minus "]), hyphen=st.booleans())
+def test_value_from_words_reads_every_fraction_in_words(count, part, whole, sign, hyphen):
+    from polyreward.verifiers.math_normalize import value_from_words
+
+    name, parts = part
+    noun = name if count == 1 else ("halves" if name == "half" else name + "s")
+    fraction = f"{NUMERATORS[count - 1]}{'-' if hyphen else ' '}{noun}"
+    minus = "-" if sign else ""
+    assert value_from_words(sign + fraction) == f"{minus}{count}/{parts}"
+    if whole and count < parts:
+        assert value_from_words(f"{sign}{NUMERATORS[whole - 1]} and {fraction}") == f"{minus}{whole * parts + count}/{parts}"
+    assert value_from_words(f"{fraction} of the cake") is None  # a quantity of something, not the number
+    assert value_from_words(f"{fraction} {name}") is None
+
