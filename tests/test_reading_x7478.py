@@ -158,3 +158,36 @@ def test_value_from_words_reads_every_fraction_in_words(count, part, whole, sign
     assert value_from_words(f"{fraction} of the cake") is None  # a quantity of something, not the number
     assert value_from_words(f"{fraction} {name}") is None
 
+
+# --- a value restated with its unit after a dash (holdout78) ---------------------------------------------------------
+
+ANGLES = "What is the sum of the interior angles of a quadrilateral, in degrees?"
+
+DASH_MATH = [
+    # genuine: the answer, a dash, the same number with its unit
+    ("(4 − 2) × 180 = 360. I double-checked with two triangles: 2 × 180 = 360.\n\nThe answer is 360 — 360 degrees.", "360", 1.0),
+    ("The answer is 360 – 360°.", "360", 1.0),
+    ("Total: 360 — 360° in all.", "360", 1.0),
+    ("La respuesta es 360 — 360 grados.", "360", 1.0),
+    ("Each pair of opposite angles sums to 180, so the total is 360.0 — 360.0 degrees.", "360", 1.0),
+    # hacks: a real range, or another value after the dash
+    ("The answer is 350–370 degrees.", "360", 0.0),
+    ("The answer is 360 — 540 degrees.", "360", 0.0),
+    ("Somewhere between 360 and 400 degrees.", "360", 0.0),
+    ("The answer is 340 — 360 degrees.", "360", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), DASH_MATH)
+def test_a_range_from_a_value_to_itself_is_that_value(completion, gold, expected):
+    assert math(completion, gold, prompt=ANGLES) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(low=st.integers(1, 999), high=st.integers(1, 999), dash=st.sampled_from([" — ", " – ", "–", "-", " to "]))
+def test_only_a_range_with_two_ends_bounds_the_answer(low, high, dash):
+    from polyreward.verifiers.not_a_value import bound_not_value
+
+    text = f"The answer is {low}{dash}{high} units."
+    assert bound_not_value(text, text.index(f"{dash}{high}") + len(dash)) == (low != high)
+
