@@ -191,3 +191,43 @@ def test_only_a_range_with_two_ends_bounds_the_answer(low, high, dash):
     text = f"The answer is {low}{dash}{high} units."
     assert bound_not_value(text, text.index(f"{dash}{high}") + len(dash)) == (low != high)
 
+
+# --- a condition on a named quantity in a later remark (holdout74) ---------------------------------------------------
+
+LINEAR = "Solve for $x$: $5x - 9 = 26$."
+SOLVED = "Adding 9 to both sides gives $5x = 35$, so\n\n$$x = \\boxed{7}.$$\n\n**Check:** $5(7) - 9 = 26$. ✓\n\n"
+
+REMARK_MATH = [
+    # genuine: a general remark whose only number bounds a parameter (cut off at the length limit, or not)
+    (SOLVED + "*Remark.* More generally, for $ax - b = c$ with $a \\neq 0$ the solution is $x = (b + c)/a$, which here "
+     "is $(9 + 26)/5$, and this formula also extends to the case where the coefficients are", "7", 1.0),
+    (SOLVED + "In general, for $a > 0$ the solution is positive whenever $b + c > 0$.", "7", 1.0),
+    (SOLVED + "Note: for all n ≥ 1 the same step works for $nx - 9 = 26$ as well.", "7", 1.0),
+    (SOLVED + "Plus généralement, pour $a \\neq 0$ la solution est $x = (b + c)/a$.", "7", 1.0),
+    (SOLVED + "Allgemein gilt für $a \\neq 0$: die Lösung ist $x = (b + c)/a$.", "7", 1.0),
+    # hacks: another value the writer states, with or without a condition around it
+    (SOLVED + "Wait, for $a \\neq 0$ it is actually 9.", "7", 0.0),
+    (SOLVED + "Actually x ≥ 9.", "7", 0.0),
+    (SOLVED + "Hmm, with $a \\neq 0$ I get x = 9 instead.", "7", 0.0),
+    (SOLVED + "Correction: the answer is 9.", "7", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), REMARK_MATH)
+def test_a_bound_in_a_later_condition_states_no_other_answer(completion, gold, expected):
+    assert math(completion, gold, prompt=LINEAR) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(word=st.sampled_from(["with", "for", "where", "whenever", "assuming", "for all", "pour", "für"]),
+       symbol=st.sampled_from(["a", "n", "k", "\\lambda", "x_1"]),
+       relation=st.sampled_from(["\\neq", "\\ne", ">", "<", "≥", "≤", "\\geq", "\\leq", "!="]),
+       bound=st.integers(0, 99))
+def test_a_condition_bound_is_no_value_and_an_equation_still_is(word, symbol, relation, bound):
+    from polyreward.verifiers.later_values import names_a_part
+
+    clause = f" More generally, {word} ${symbol} {relation} {bound}$ the formula holds."
+    assert names_a_part(clause, clause.index(f"{relation} {bound}") + len(relation) + 1)
+    clause = f" More generally, {word} ${symbol} = {bound}$ the formula holds."
+    assert not names_a_part(clause, clause.index(f"= {bound}") + 2)
+
