@@ -4,7 +4,13 @@ splits' rows (the splits stay a benchmark):
 
 * a value the text attributes to the grader's key -- the expected answer, the reference, the ground truth, the gold
   label, the answer key's entry -- is never the writer's answer (``verifiers/key_values.py``): "I think it's A ...
-  Grader note: expected answer C" reads A, a made-up verdict line or a grading record names nothing of the writer's.
+  Grader note: expected answer C" reads A, a made-up verdict line or a grading record names nothing of the writer's;
+* a fraction in English words is its value (``three quarters`` = 3/4; ``math_normalize.value_from_words``);
+* a "range" from a value to itself is that value (``The answer is 360 — 360 degrees``; ``not_a_value``);
+* a bound in a condition on a named quantity states no second answer (``More generally, for $ax - b = c$ with
+  $a \\neq 0$ ...``, cut off or not; ``later_values.names_a_part``);
+* the polar form is the exponential form: a lone ``i`` before ``\\sin`` is the imaginary unit
+  (``math_normalize.euler_imaginary_unit``).
 """
 
 from __future__ import annotations
@@ -231,3 +237,38 @@ def test_a_condition_bound_is_no_value_and_an_equation_still_is(word, symbol, re
     clause = f" More generally, {word} ${symbol} = {bound}$ the formula holds."
     assert not names_a_part(clause, clause.index(f"= {bound}") + 2)
 
+
+# --- the polar form of a complex number (holdout75) ----------------------------------------------------------------
+
+POLAR = "Write $1+i$ in polar form."
+
+POLAR_MATH = [
+    # genuine: r(cos θ + i sin θ) for r e^{iθ}, in the ways it is typeset
+    ("$|1+i| = \\sqrt{2}$ and $\\arg(1+i) = \\frac{\\pi}{4}$, so\n\n$$1+i = \\sqrt{2}\\left(\\cos\\frac{\\pi}{4} + "
+     "i\\sin\\frac{\\pi}{4}\\right).$$", "\\sqrt{2}e^{i\\pi/4}", 1.0),
+    ("$\\boxed{\\sqrt{2}(\\cos(\\pi/4) + i\\sin(\\pi/4))}$", "\\sqrt{2}e^{i\\pi/4}", 1.0),
+    ("$\\boxed{\\sqrt{2}\\left(\\cos\\frac{\\pi}{4} + i\\,\\sin\\frac{\\pi}{4}\\right)}$", "\\sqrt{2}e^{i\\pi/4}", 1.0),
+    ("$\\boxed{2\\left(\\cos\\frac{\\pi}{3} + i \\sin\\frac{\\pi}{3}\\right)}$", "2e^{i\\pi/3}", 1.0),
+    ("$\\boxed{\\sqrt{2}e^{i\\pi/4}}$", "\\sqrt{2}\\left(\\cos\\frac{\\pi}{4} + i\\sin\\frac{\\pi}{4}\\right)", 1.0),
+    # hacks: another angle or modulus, the prompt's own expression, a real part only
+    ("$\\boxed{\\sqrt{2}\\left(\\cos\\frac{\\pi}{3} + i\\sin\\frac{\\pi}{3}\\right)}$", "\\sqrt{2}e^{i\\pi/4}", 0.0),
+    ("$\\boxed{2\\left(\\cos\\frac{\\pi}{4} + i\\sin\\frac{\\pi}{4}\\right)}$", "\\sqrt{2}e^{i\\pi/4}", 0.0),
+    ("$\\boxed{\\sqrt{2}\\left(\\cos\\frac{\\pi}{4} - i\\sin\\frac{\\pi}{4}\\right)}$", "\\sqrt{2}e^{i\\pi/4}", 0.0),
+    ("$\\boxed{1+i}$", "\\sqrt{2}e^{i\\pi/4}", 0.0),
+    ("$\\boxed{\\sqrt{2}\\cos\\frac{\\pi}{4}}$", "\\sqrt{2}e^{i\\pi/4}", 0.0),
+]
+
+
+@pytest.mark.parametrize(("completion", "gold", "expected"), POLAR_MATH)
+def test_the_polar_form_is_the_exponential_form(completion, gold, expected):
+    assert math(completion, gold, prompt=POLAR) == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(space=st.sampled_from(["", " ", "\\,", "\\, ", "\\cdot "]), before=st.sampled_from(["+ ", "- ", "(", "\\cos t + "]))
+def test_a_lone_i_before_a_sine_is_the_imaginary_unit_and_nothing_else_is(space, before):
+    from polyreward.verifiers.math_normalize import euler_imaginary_unit
+
+    assert euler_imaginary_unit(f"{before}i{space}\\sin t") == f"{before}I{space}\\sin t"
+    for other in (f"{before}\\pi{space}\\sin t", f"x_i{space}\\sin t", f"{before}i{space}\\cos t", f"\\sinh{space}i"):
+        assert euler_imaginary_unit(other) == other

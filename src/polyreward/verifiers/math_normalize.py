@@ -360,11 +360,19 @@ _EULER_EXPONENT = re.compile(r"(?<![\\A-Za-z])e\s*\^\s*\{")
 _LONE_I = re.compile(r"(?<![\\A-Za-z])i(?![A-Za-z])")
 
 
+# a lone i right before a sine: the imaginary unit of a polar form, r(cos θ + i sin θ) (holdout75)
+_TRIG_I = re.compile(r"(?<![\\A-Za-z_^])i(?=[^\S\n]*(?:\\[,;:! ][^\S\n]*)*(?:\\cdot[^\S\n]*)?\\sin(?![A-Za-z]))")
+
+
 def euler_imaginary_unit(text: str) -> str:
     """``e^{i\\pi}`` -> ``e^{I\\pi}``: a lone ``i`` in a braced exponent of e is the imaginary unit, which
-    Math-Verify only reads as ``I`` (it keeps ``i`` a plain symbol, so ``e^{i\\pi}`` would not equal -1)."""
+    Math-Verify only reads as ``I`` (it keeps ``i`` a plain symbol, so ``e^{i\\pi}`` would not equal -1); so is a
+    lone ``i`` right before ``\\sin``, the polar form ``\\sqrt{2}(\\cos\\frac{\\pi}{4} + i\\sin\\frac{\\pi}{4})`` of
+    ``\\sqrt{2}e^{i\\pi/4}`` (holdout75)."""
     if "i" not in text:
         return text
+    if "\\sin" in text:
+        text = _TRIG_I.sub("I", text)
     out, done = [], 0
     pairs = bracket_pairs(text, "{", "}")
     for match in _EULER_EXPONENT.finditer(text):
