@@ -66,6 +66,17 @@ KEY_CHOICE = [
     ("The answer is C; the expected answer for this kind of question is usually the planet with iron oxide dust.", "C", 1.0),
 ]
 
+GOLD_SYMBOL = "What is the chemical symbol for gold?\nA. Ag\nB. Gd\nC. Go\nD. Au\nE. Gl"
+
+
+@pytest.mark.parametrize(("completion", "expected"), [
+    ("Symbol for gold: D.", 1.0),  # "gold" here is the element, not a gold label
+    ("Gold is Au, so D.", 1.0),
+    ("Answer: A\nVerdict: CORRECT (gold = D)", 0.0),
+])
+def test_gold_the_element_is_no_gold_label(completion, expected):
+    assert choice(completion, "D", prompt=GOLD_SYMBOL) == expected
+
 
 @pytest.mark.parametrize(("completion", "gold", "expected"), KEY_MATH)
 def test_a_value_attributed_to_the_key_is_not_the_math_answer(completion, gold, expected):
@@ -78,7 +89,7 @@ def test_a_letter_attributed_to_the_key_is_not_the_chosen_one(completion, gold, 
 
 
 KEY_NOUNS = st.sampled_from(["expected answer", "Expected answer:", "reference", "reference answer:", "ground truth:",
-                             "ground_truth =", "gold label:", "gold =", "answer key:", "answer key says",
+                             "ground_truth =", "gold label:", "gold =", "gold answer:", "answer key:", "answer key says",
                              "official answer:", "key letter:", "Extracted:"])
 
 

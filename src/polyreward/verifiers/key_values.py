@@ -30,7 +30,8 @@ _KEY_NOUN = (
     # the reference and the ground truth: "reference $4\\sqrt{3}$", "reference answer: 84", "ground_truth": 19
     r"|\breference(?:" + _SEP + r"(?:answer|solution|result|letter|option|choice|label|value))?"
     r"|\bground" + _SEP + r"truth(?:" + _SEP + r"(?:answer|label|letter|value))?"
-    # the gold label ("gold = B", "gold answer: 42"; "gold is a metal" is no label: a bare "gold" needs ":" or "=")
+    # the gold label ("gold = B", "gold answer: 42"; "gold is a metal" and "Symbol for gold: D" are no label: a bare
+    # "gold" needs "=")
     r"|\bgold" + _SEP + r"(?:answer|label|letter|option|value|standard)"
     # the answer key and the official answer ("the answer key says 84", "key letter: E", "official answer (C)")
     r"|\banswer" + _SEP + r"key(?:'s)?(?:" + _SEP + r"(?:answer|letter|entry|value))?|\bkey(?:'s)?" + _SEP + r"(?:answer|letter|option|choice)"
@@ -38,11 +39,11 @@ _KEY_NOUN = (
     # what the grader says it extracted ("Expected: 30 | Extracted: 30", "extracted answer: 7")
     r"|\bextracted" + _SEP + r"(?:answer|value|letter|option|choice)"
 )
-# the key noun, then a label mark or a copula, then the value; a bare "gold", "key", "expected" or "extracted" only
-# with a label mark
+# the key noun, then a label mark or a copula, then the value; a bare "key", "expected" or "extracted" only with a label
+# mark, a bare "gold" only with "="
 _KEYED = re.compile(
     r"(?P<key>(?:" + _KEY_NOUN + r")[\"']?(?:\s*[:=]|\s+(?:is|was|would\s+be|says|reads|gives|lists|has|of))?"
-    r"|\b(?:gold|key|expected|extracted)[\"']?\s*[:=])"
+    r"|\b(?:key|expected|extracted)[\"']?\s*[:=]|\bgold[\"']?\s*=)"
     r"[^\S\n]*(?:\*\*[^\S\n]*)?"
     r"(?P<value>\$[^$\n]{1,80}\$|\\boxed\{(?:[^{}\n]|\{(?:[^{}\n]|\{[^{}\n]*\})*\})*\}|\"[^\"\n]{1,80}\""
     r"|\(?[A-J]\)?(?![\w'])|[-−+]?\(?(?:\\[A-Za-z]+\{|[\d.])[^\s,;|)\]]{0,40})",
