@@ -58,7 +58,7 @@ from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
-from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots
+from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from
@@ -647,14 +647,14 @@ def _extract_from_line(text: str) -> Extracted | None:
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."
         return Extracted(word_answer.group(1), "words")
-    if number_from_words(last_line) is not None:  # a last line that is just "Twelve."
+    if value_from_words(last_line) is not None:  # a last line that is just "Twelve." or "Three quarters."
         return Extracted(last_line.strip(), "number_words")
     counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", last_line)
     if (counted is not None and number_from_words(counted.group(1)) is not None
             and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
         return Extracted(counted.group(1), "number_words")
     stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
-    if stated is not None and number_from_words(stated.group(1)) is not None:
+    if stated is not None and value_from_words(stated.group(1)) is not None:  # "... is three quarters." (holdout78)
         return Extracted(stated.group(1), "number_words")
     return None
 

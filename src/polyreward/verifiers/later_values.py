@@ -147,10 +147,20 @@ _MODULUS_BEFORE = re.compile(r"(?:\\[pb]?mod(?![A-Za-z])|\bmod(?:ulo)?\b|\\text\
 def names_a_part(clause: str, at: int) -> bool:
     """Is the numeral at ``at`` the label of a part of the work ("step 2", "Eq. (4)"), the point where the answer
     is taken ("the minimum value is -3 (at x = 3)"; holdout23) or the modulus of a congruence ("\\pmod{1000}";
-    holdout52), not a value?"""
+    holdout52), or the bound of a condition on a named quantity ("More generally, for $ax - b = c$ with $a \\neq 0$ the
+    solution is $x = (b + c)/a$", "for all n ≥ 1", "pour a ≠ 0"; holdout74), not a value?"""
     window = max(0, at - 24)
     return (_PART_LABEL_BEFORE.search(clause, window, at) is not None or _AT_POINT_BEFORE.search(clause, window, at) is not None
-            or _MODULUS_BEFORE.search(clause, window, at) is not None)
+            or _MODULUS_BEFORE.search(clause, window, at) is not None or _CONDITION_BOUND_BEFORE.search(clause, max(0, at - 40), at) is not None)
+
+
+# a condition on a named quantity: a word of condition, one symbol (a letter, a subscripted letter, a Greek command), a
+# relation other than "=" -- the value after it bounds the symbol's domain, it states nothing ("with $a \\neq 0$", "for
+# n > 2", "whenever k ≥ 1", "für a ≠ 0"); without the condition word ("Actually x ≥ 9.") a later bound is still read
+_CONDITION_BOUND_BEFORE = re.compile(
+    r"(?:\b(?:with|for|where|if|when|whenever|given|assuming|provided|unless|as\s+long\s+as|pour|für|con|para|per|mit|si|wenn|при|для)"
+    r"\s+(?:all\s+|every\s+|any\s+|each\s+)?)\$?\s*(?:[A-Za-z]|\\[A-Za-z]+)(?:_\{?\w{1,3}\}?)?\s*"
+    r"(?:≠|≤|≥|<|>|!=|\\(?:neq?|geq?|leq?|gt|lt|geqslant|leqslant)(?![A-Za-z]))\s*\Z", re.IGNORECASE)
 
 
 def of_a_denied_quantity(clause: str, at: int) -> bool:

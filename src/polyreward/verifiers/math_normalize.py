@@ -286,6 +286,33 @@ def number_from_words(text: str) -> int | None:
     return sign * (total + current)
 
 
+# the denominators of a fraction in words: "one half", "three quarters", "five eighths" (holdout78)
+_PARTS = {"half": 2, "halves": 2, "quarter": 4, "quarters": 4, **{
+    word + ending: value for value, word in enumerate(
+        "third fourth fifth sixth seventh eighth ninth tenth eleventh twelfth".split(), start=3) for ending in ("", "s")}}
+_FRACTION_WORDS = re.compile(r"(?:(?P<whole>[a-z -]+?)\s+and\s+)?(?P<count>an?|[a-z -]+?)[\s-]+(?P<part>[a-z]+)")
+
+
+def value_from_words(text: str) -> str | None:
+    """A number written in English words as the math reader compares it: :func:`number_from_words`' integer, or a
+    fraction in words -- ``"three quarters"`` -> ``"3/4"``, ``"one half"`` / ``"a half"`` -> ``"1/2"``, ``"two and a
+    half"`` -> ``"5/2"``, ``"negative two thirds"`` -> ``"-2/3"`` (a count of parts, then the part: a half, a third ...
+    a twelfth). None for anything else ("three quarters of the cake" is a quantity of cake, read by its own words)."""
+    if (whole := number_from_words(text)) is not None:
+        return str(whole)
+    words = re.sub(r"\s+", " ", text.strip().lower().rstrip(".!"))
+    sign = "-" if words.startswith(("minus ", "negative ")) else ""
+    found = _FRACTION_WORDS.fullmatch(words.split(" ", 1)[1] if sign else words)
+    if found is None or found.group("part") not in _PARTS:
+        return None
+    count = 1 if found.group("count") in ("a", "an") else number_from_words(found.group("count"))
+    whole = 0 if found.group("whole") is None else number_from_words(found.group("whole"))
+    if count is None or whole is None or count == 0 or (whole and found.group("count") not in ("a", "an") and count >= _PARTS[found.group("part")]):
+        return None
+    parts = _PARTS[found.group("part")]
+    return f"{sign}{whole * parts + count}/{parts}"
+
+
 def strip_trailing_punctuation(text: str) -> str:
     """``text`` without trailing sentence punctuation (``. , ; : ? 。`` and ``!``), except that a ``!`` run right
     after a digit, a letter or a closing bracket is a factorial and stays: ``10!``, ``(n+1)!``, ``5!!``."""
@@ -333,11 +360,19 @@ _EULER_EXPONENT = re.compile(r"(?<![\\A-Za-z])e\s*\^\s*\{")
 _LONE_I = re.compile(r"(?<![\\A-Za-z])i(?![A-Za-z])")
 
 
+# a lone i right before a sine: the imaginary unit of a polar form, r(cos θ + i sin θ) (holdout75)
+_TRIG_I = re.compile(r"(?<![\\A-Za-z_^])i(?=[^\S\n]*(?:\\[,;:! ][^\S\n]*)*(?:\\cdot[^\S\n]*)?\\sin(?![A-Za-z]))")
+
+
 def euler_imaginary_unit(text: str) -> str:
     """``e^{i\\pi}`` -> ``e^{I\\pi}``: a lone ``i`` in a braced exponent of e is the imaginary unit, which
-    Math-Verify only reads as ``I`` (it keeps ``i`` a plain symbol, so ``e^{i\\pi}`` would not equal -1)."""
+    Math-Verify only reads as ``I`` (it keeps ``i`` a plain symbol, so ``e^{i\\pi}`` would not equal -1); so is a
+    lone ``i`` right before ``\\sin``, the polar form ``\\sqrt{2}(\\cos\\frac{\\pi}{4} + i\\sin\\frac{\\pi}{4})`` of
+    ``\\sqrt{2}e^{i\\pi/4}`` (holdout75)."""
     if "i" not in text:
         return text
+    if "\\sin" in text:
+        text = _TRIG_I.sub("I", text)
     out, done = [], 0
     pairs = bracket_pairs(text, "{", "}")
     for match in _EULER_EXPONENT.finditer(text):
@@ -397,8 +432,8 @@ def normalize_answer(text: str) -> str:
     text = _ANGLE_VECTOR.sub(r"(\1)", text)  # "\\langle 0, 0, 1 \\rangle": a vector written with angle brackets (holdout65)
     text = euler_imaginary_unit(text)
     text = double_factorials(text)
-    if text[:1].isalpha() and (spelled := number_from_words(text)) is not None:
-        text = str(spelled)
+    if text[:1].isalpha() and (spelled := value_from_words(text)) is not None:
+        text = spelled  # "twelve" -> 12, "three quarters" -> 3/4
     elif "(" in text and (both := _WORDS_AND_DIGITS.fullmatch(text.strip())) is not None:
         words, digits = both.group("w1") or both.group("w2"), both.group("d1") or both.group("d2")
         if number_from_words(words) == int(digits):

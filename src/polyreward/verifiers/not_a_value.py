@@ -65,9 +65,21 @@ def bound_not_value(text: str, start: int) -> bool:
     divides 42", "Answer ≤ 42") or a position or operation measured from it ("the option right after (C)", "the
     square of 42") rather than as a value?"""
     before = _before(text, start)
+    if (ranged := _RANGE_BEFORE.search(before)) is not None and not _same_ends(ranged.group(), text, start):
+        return True
     return any(pattern.search(before) is not None
-               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _RANGE_BEFORE,
-                               _EXAMPLE_BEFORE))
+               for pattern in (_BOUND_WORDS_BEFORE, _RELATION_VERB_BEFORE, _INEQUALITY_SIGN_BEFORE, _RELATIVE_TO_BEFORE, _EXAMPLE_BEFORE))
+
+
+_FIRST_NUMBER = re.compile(r"-?\d[\d.,]*")
+
+
+def _same_ends(lower: str, text: str, start: int) -> bool:
+    """Are both ends of the "range" before ``text[start:]`` one number? "The answer is 360 — 360 degrees" restates the
+    answer with its unit after a dash, and a range from a value to itself is that value (holdout78); "140–150" stays a
+    range."""
+    low, high = _FIRST_NUMBER.search(lower), _FIRST_NUMBER.match(text, start)
+    return low is not None and high is not None and low.group().rstrip(".,") == high.group().rstrip(".,")
 
 
 # a value given as an example of the form, not as the answer: "Answer: [YOUR NUMBER HERE] (for example, 24)" (holdout48)
