@@ -42,7 +42,7 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
+from polyreward.verifiers.withdrawal_words import ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -121,7 +121,7 @@ _INSIDE_OR = re.compile(
 _RETRACTION = re.compile(
     r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)|"
-    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction" + ADJUSTED_FOR + r"|on\s+second\s+thought|"
     r"en\s+realidad|en\s+fait|eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b|" + CORRECTION_WORDS,
     re.IGNORECASE,
@@ -129,7 +129,7 @@ _RETRACTION = re.compile(
 _EXPLICIT = re.compile(
     r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
-    r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction" + ADJUSTED_FOR + r"|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|" + CORRECTION_WORDS + ")",
     re.IGNORECASE,
 )
