@@ -67,7 +67,7 @@ TAKEN_BACK = re.compile(CORRECTION_WORDS + "|" + HANDED_OVER_WORDS, re.IGNORECAS
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
-    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
+    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|(?:correction|corrected)" + ADJUSTED_FOR + r"|take\s+(?:that|it|this)\s+back|never\s*mind|"
     # a restart: "Let me start over.", "start again from scratch" (holdout49)
     r"start\s+(?:over|again|afresh)|from\s+scratch|restart\w*|"
@@ -146,10 +146,18 @@ WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n
                                re.IGNORECASE)
 
 
+# the writer's own answer as the object of a verb of withdrawal, whatever else the clause or the one before it names
+# (holdout76: "it might be B. I'll withdraw my answer rather than guess."): "my answer" is the one given, not the option
+# just discussed ("my earlier answer" is another one: only "final" may qualify it)
+OWN_ANSWER_WITHDRAWN = re.compile(r"(?<!n't )(?<!not )(?<!never )(?<!no need to )(?<!no reason to )(?<!not to )\b(?:withdraw(?:s|n|ing)?|retract(?:s|ed|ing)?|scrap|scratch|rescind\w*|revok\w*)"
+                                  r"\s+(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|response)\b",
+                                  re.IGNORECASE)
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK")
+prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK OWN_ANSWER_WITHDRAWN")
 
 
 # a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
