@@ -68,7 +68,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
-from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
+from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -307,6 +307,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
+    text = flashcard_answer(text)  # "Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A (holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
@@ -323,6 +324,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         marked = scored_option(seen, letters)  # "option,probability\nC,0.5\nD,0.5": a tie at the top picks none (holdout59)
     if marked == SEVERAL or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
         return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38); "Answer:\n- First-line: A\n- Definitive: C" (holdout44)
+    if marked is not None and result == (None, SEVERAL) and _answer_phrase_names_several(seen, letters):
+        return None, SEVERAL  # "| A Isoniazid | Yes | ... | D Ethambutol | Yes |" then "Answer: A and D both fit." (holdout76)
     if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
         if result[0] not in (None, marked) and result[1] not in ("option_text", *_MENTION_TIERS):  # (a row's own label is no answer)
             return None, ""  # the verdicts pick one option, the answer line another
@@ -357,6 +360,19 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         return against_the_options(strip_thinking(views[0]), result, letters, options,  # (its own option named as written too)
                                    "" if written == text else strip_thinking(answer_views(written)[0]))
     return result
+
+
+def _answer_phrase_names_several(text: str, letters: str) -> bool:
+    """Does the last answer phrase of ``text`` ("Answer:", "The correct option is") give several options ("A and D
+    both fit", "B or D")? Then it is the writer's own statement that no one option is picked, whatever a verdict per
+    option in a table above it marks."""
+    last = None
+    for last in _ANY_ANCHOR.finditer(text):
+        pass
+    return last is not None and _committed_letter(text[last.start():], letters, {})[1] == SEVERAL
+
+
+_ANY_ANCHOR = re.compile(_ANCHOR + "|" + FOREIGN_ANCHOR)
 
 
 def _reasoning_concludes_otherwise(view: str, letter: str, letters: str) -> bool:

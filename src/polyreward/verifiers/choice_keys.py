@@ -66,3 +66,17 @@ def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> 
     if any(re.search(r"\b(?:none|all|neither|both)\b", text, re.IGNORECASE) for text in options.values()):
         return False  # an option that is "None of the above" is chosen by its own text
     return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
+
+
+# a flashcard's answer label (holdout76: "Q: Monitored by aPTT?\nA: Unfractionated heparin (C)."): "A:" opening the
+# line after a "Q:" question (or after its question mark on the same line) labels the answer, it names no option A --
+# unless a "B:" line follows it, which makes the lines a list of options
+_FLASHCARD_ANSWER = re.compile(
+    r"(?im)(^[^\S\n]*(?:[*_]{1,2})?Q(?:[*_]{1,2})?[^\S\n]*[:：](?:[^\n]*\n(?:[^\S\n]*\n)?[^\S\n]*|[^\n]*\?[^\S\n]+)(?:[*_]{1,2})?)"
+    r"A((?:[*_]{1,2})?[^\S\n]*[:：])(?![^\n]*\n(?:[^\S\n]*\n)?[^\S\n]*(?:[*_]{1,2})?B(?:[*_]{1,2})?[^\S\n]*[:：.)])")
+
+
+def flashcard_answer(text: str) -> str:
+    """``text`` with a flashcard's "A:" answer label written "Answer:" (see ``_FLASHCARD_ANSWER``), so that its letter
+    is not read as option A beside the option it names."""
+    return _FLASHCARD_ANSWER.sub(r"\1Answer\2", text) if "Q" in text or "q" in text else text
