@@ -125,12 +125,15 @@ def subject(text: str, start: int) -> str:
 
 def _period_asked(each: str, prompt: str) -> bool:
     """Is the unit of a rate after the value ("72 liters per day") the one the question asks the amount in ("How many
-    liters does it drip in a day?"): the rate restates the asked amount, not a per-unit one?"""
+    liters does it drip in a day?", "What is a single dose in mg?"): the rate restates the asked amount, not a per-unit
+    one?"""
     unit = re.search(r"\bper\s+([^\W\d_]+)\Z", each.strip(), re.IGNORECASE)
     if unit is None:
         return False
     question = " ".join(match.group(0) for match in _ASKING.finditer(prompt)) or prompt[-400:]
-    return re.search(rf"\b(?:in|a|an|one|each|per)\s+{re.escape(unit.group(1))}\b", question, re.IGNORECASE) is not None
+    # "a single dose", "one individual tablet", "what dose" (holdout76: "330 mg per dose" for "What is a single dose?")
+    return re.search(rf"\b(?:in|a|an|one|each|per|what|which)\s+(?:(?:single|individual)\s+)?{re.escape(unit.group(1))}\b",
+                     question, re.IGNORECASE) is not None
 
 
 def other_quantity(answer: str, completion: str, prompt: str) -> str:

@@ -54,7 +54,7 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
-from polyreward.verifiers.option_statement import listed_with_another, opening_statement
+from polyreward.verifiers.option_statement import listed_with_another, named_by_words, opening_statement, spelled
 from polyreward.verifiers.negative_questions import in_the_questions_words
 from polyreward.verifiers.not_a_value import bound_not_value, unfilled_answer_line
 from polyreward.verifiers.closing_checks import passing_check_start
@@ -68,7 +68,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
-from polyreward.verifiers.choice_keys import final_names_no_option, glossed_as_another_option, key_label_pattern
+from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
@@ -307,6 +307,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
     answer."""
+    text = flashcard_answer(text)  # "Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A (holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
@@ -323,6 +324,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
         marked = scored_option(seen, letters)  # "option,probability\nC,0.5\nD,0.5": a tie at the top picks none (holdout59)
     if marked == SEVERAL or (result[0] is not None and "nswer" in seen and letters_per_label(seen, letters)):
         return None, SEVERAL  # "✅ B ... ✅ C": two options picked (holdout38); "Answer:\n- First-line: A\n- Definitive: C" (holdout44)
+    if marked is not None and result == (None, SEVERAL) and _answer_phrase_names_several(seen, letters):
+        return None, SEVERAL  # "| A Isoniazid | Yes | ... | D Ethambutol | Yes |" then "Answer: A and D both fit." (holdout76)
     if marked is not None:  # one option picked by a verdict per option ("❌ A. ... ✅ C. ...", "C,yes"; holdout35, holdout38)
         if result[0] not in (None, marked) and result[1] not in ("option_text", *_MENTION_TIERS):  # (a row's own label is no answer)
             return None, ""  # the verdicts pick one option, the answer line another
@@ -355,8 +358,21 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and options and result[1] != "option_text" and marked != result[0]:
         # (a verdict per option names every option beside its own letter: no letter there labels another's text)
         return against_the_options(strip_thinking(views[0]), result, letters, options,  # (its own option named as written too)
-                                   "" if written == text else strip_thinking(answer_views(written)[0]))
+                                   "" if written == text else strip_thinking(answer_views(written)[0]), spelled(strip_thinking(views[0]), options))
     return result
+
+
+def _answer_phrase_names_several(text: str, letters: str) -> bool:
+    """Does the last answer phrase of ``text`` ("Answer:", "The correct option is") give several options ("A and D
+    both fit", "B or D")? Then it is the writer's own statement that no one option is picked, whatever a verdict per
+    option in a table above it marks."""
+    last = None
+    for last in _ANY_ANCHOR.finditer(text):
+        pass
+    return last is not None and _committed_letter(text[last.start():], letters, {})[1] == SEVERAL
+
+
+_ANY_ANCHOR = re.compile(_ANCHOR + "|" + FOREIGN_ANCHOR)
 
 
 def _reasoning_concludes_otherwise(view: str, letter: str, letters: str) -> bool:
@@ -502,8 +518,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         # "it's not B - the stratosphere is too thin", "either C or D ... ethosuximide": the option's own letter is
         # denied or offered as one of several, so naming its text chooses nothing either (holdout23, holdout25)
         return None, ""
-    if letter is not None and len({m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
-                                   if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1:
+    if letter is not None and (key_alternatives(text, letters) or len({  # "So option b or a+b depending on ..." (holdout76)
+            m.group(1).upper() for m in _offered_letter_pattern(letters).finditer(text)
+            if not negated(text, m.start(1), m.end(1)) and not qualified(text, m.start(1), m.end(1))}) > 1):
         return None, SEVERAL  # "If ..., C; if ..., D.": letters offered and none committed to; no option's text decides
         # ("My classmate said A; she's wrong -- it's D, Jupiter": A is someone else's, and Jupiter names D)
     return (letter, "option_text") if letter is not None else (None, "")
@@ -523,13 +540,17 @@ _ANSWER_SPAN = re.compile(_ANCHOR + r"[\s*:=\-]*([^\n;!?]{1,60}?)[\s*]*(?:[;!?\n
 def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]) -> str | None:
     """The option whose whole text is what the last answer phrase commits to ("The answer is 56." for ``B) 56``),
     however short: an option's text is otherwise read from 3 characters only, but a committed answer that equals one
-    option's full text exactly, and no other's, names that option. Read under the same checks as a letter."""
+    option's full text exactly, and no other's, names that option; so does one that holds every distinctive word of one
+    option and none of another's (:func:`.option_statement.named_by_words`, as an opening statement is read). Read under
+    the same checks as a letter."""
     spans = list(_ANSWER_SPAN.finditer(text))
     if not spans or not options:
         return None
     span = spans[-1]
     wanted = _norm(span.group(1).strip().strip("*$()[] "))
     named = [letter for letter, option in options.items() if wanted and wanted == _norm(option)]
+    if not named and not _DENIAL_IN_SPAN.search(span.group(1)) and (by_words := named_by_words(span.group(1), options)) is not None:
+        named = [by_words]  # "The most appropriate step is to respect his refusal and offer blood-free alternatives" (holdout76)
     if len(named) != 1:
         return None
     letter, start, end = named[0], span.start(1), span.end(1)
@@ -537,7 +558,12 @@ def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]
         return None
     if later_disowns(text, end, letter, letters=letters, option_text=options[letter]) or later_disowns(text, end, span.group(1).strip()):
         return None  # another option, or another value ("The answer is 56. Wait, no, 12."), stated after it
+    if (retraction := retraction_after(text, end)) is not None and retraction[1]:
+        return None  # "... offer alternatives. Actually no, obtain an emergency court order."
     return letter
+
+
+_DENIAL_IN_SPAN = re.compile(r"\b(?:not|never|no|nor|neither|without|instead\s+of|rather\s+than)\b|n't", re.IGNORECASE)
 
 
 # the tiers that read a letter merely mentioned, not stated by an answer phrase: an answer phrase after the mention that

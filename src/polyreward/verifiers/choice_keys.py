@@ -66,3 +66,38 @@ def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> 
     if any(re.search(r"\b(?:none|all|neither|both)\b", text, re.IGNORECASE) for text in options.values()):
         return False  # an option that is "None of the above" is chosen by its own text
     return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
+
+
+# a flashcard's answer label (holdout76: "Q: Monitored by aPTT?\nA: Unfractionated heparin (C)."): "A:" opening the
+# line after a "Q:" question (or after its question mark on the same line) labels the answer, it names no option A --
+# unless a "B:" line follows it, which makes the lines a list of options
+_FLASHCARD_ANSWER = re.compile(
+    r"(?im)(^[^\S\n]*(?:[*_]{1,2})?Q(?:[*_]{1,2})?[^\S\n]*[:：](?:[^\n]*\n(?:[^\S\n]*\n)?[^\S\n]*|[^\n]*\?[^\S\n]+)(?:[*_]{1,2})?)"
+    r"A((?:[*_]{1,2})?[^\S\n]*[:：])(?![^\n]*\n(?:[^\S\n]*\n)?[^\S\n]*(?:[*_]{1,2})?B(?:[*_]{1,2})?[^\S\n]*[:：.)])")
+
+
+def flashcard_answer(text: str) -> str:
+    """``text`` with a flashcard's "A:" answer label written "Answer:" (see ``_FLASHCARD_ANSWER``), so that its letter
+    is not read as option A beside the option it names."""
+    return _FLASHCARD_ANSWER.sub(r"\1Answer\2", text) if "Q" in text or "q" in text else text
+
+
+# options offered as alternatives by their key letters, MedMCQA style (holdout76: "So option b or a+b depending on
+# whether 'combined' counts", "options (c) or (d)", "option B/D"): the word "option" (or an answer key's label), then
+# two letters or letter combinations ("a+b", "a & c") joined by "or" / "/" -- no one option chosen
+_KEY = r"['‘\"“(\[]?[{cls}]['’\"”)\]]?(?:[^\S\n]*[+&][^\S\n]*['‘\"“(\[]?[{cls}]['’\"”)\]]?)*"
+_KEY_ALTERNATIVES = (r"(?i:\b(?:options?|choices?|ans(?:wer)?\.?(?:[^\S\n]+is)?)[^\S\n]*[:\-–—]?[^\S\n]*)(?P<first>" + _KEY + r")"
+                     r"[^\S\n]*(?:\b(?:or|and/or|either)\b|/)[^\S\n]*(?i:(?:options?|choices?)[^\S\n]*)?(?P<second>" + _KEY + r")(?![\w'])")
+
+
+def key_alternatives(text: str, letters: str) -> bool:
+    """Does ``text`` offer two different options (or combinations) by their key letters joined by "or" / "/" after the
+    word "option" or an answer key's label ("option b or a+b", "options (c) or (d)")? Letters are read in either case
+    there: after "option" a lowercase "b" is a key, not a word."""
+    cls = re.escape(letters.upper() + letters.lower())
+    pattern = re.compile(_KEY_ALTERNATIVES.replace("{cls}", cls))
+    for found in pattern.finditer(text):
+        first, second = (re.sub(r"[^A-Za-z]", "", found.group(name)).upper() for name in ("first", "second"))
+        if first != second:
+            return True
+    return False

@@ -42,7 +42,8 @@ from polyreward.verifiers.hedging import qualified, qualified_after, qualified_b
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
-from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, WITHDRAWN_OBJECT, without_avoided
+from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
+                                                   WITHDRAWN_OBJECT, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -121,7 +122,7 @@ _INSIDE_OR = re.compile(
 _RETRACTION = re.compile(
     r"\b(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)|"
-    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"espera|aspetta|warte|attendez|attends|подожд\w*|wait|hold\s+on|hmm|actually|oops|scratch\s+that|correction" + ADJUSTED_FOR + r"|on\s+second\s+thought|"
     r"en\s+realidad|en\s+fait|eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right))\b|" + CORRECTION_WORDS,
     re.IGNORECASE,
@@ -129,7 +130,7 @@ _RETRACTION = re.compile(
 _EXPLICIT = re.compile(
     r"(?:(?:no|nein|non|não|нет)[\s,.!]+(?:wait|hold\s+on|espera|aspetta|warte|attendez|attends|подожд\w*|actually|en\s+realidad|en\s+fait|"
     r"eigentlich|in\s+realt[àa]|na\s+verdade|на\s+самом\s+деле)\b|(?:wait|hold\s+on|hmm|actually)[\s,.!]*(?:no\b|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|"
-    r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction|on\s+second\s+thought|"
+    r"i\s+(?:was\s+wrong|made\s+(?:a|an)\s+(?:mistake|error)))|oops|scratch\s+that|correction" + ADJUSTED_FOR + r"|on\s+second\s+thought|"
     r"i\s+made\s+(?:a|an)\s+(?:mistake|error)|that(?:'s|\s+is|\s+was)\s+(?:wrong|incorrect|not\s+right)|" + CORRECTION_WORDS + ")",
     re.IGNORECASE,
 )
@@ -376,7 +377,7 @@ def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
     return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
 
 
-_WORLD_DOUBT = re.compile(r"(?:not\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
+_WORLD_DOUBT = re.compile(r"(?:(?:not|no\s+longer)\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
 
 
 # a word of withdrawal whose subject is something else the text names ("The other root is rejected", "the negative
@@ -514,6 +515,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         if others and OTHER_CANDIDATES.search(clause):
             return "conflicting"  # "Other possible answers depending on interpretation: 48, 2, 14." (holdout73)
+        if not mentions and OWN_ANSWER_WITHDRAWN.search(clause):
+            return "retracted"  # "it might be B. I'll withdraw my answer rather than guess." (holdout76)
         denied: list[re.Match] = []
         denied_aside = None  # the parenthesis right after a denied value explains that value: "not 120 (that would be 150%)"
         for value in others:

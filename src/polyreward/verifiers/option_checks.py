@@ -108,7 +108,7 @@ _THINK = re.compile(r"<think>.*?(?:</think>|\Z)", re.DOTALL | re.IGNORECASE)
 
 
 def against_the_options(view: str, result: tuple[str, str], letters: str, options: Mapping[str, str],
-                        written: str = "") -> tuple[str | None, str]:
+                        written: str = "", spelled_out: str = "") -> tuple[str | None, str]:
     """The letter read, checked against the question's options (holdout17):
 
     * options the writer lists again under other letters ("Sorted alphabetically: (A) Brisbane (B) Canberra ...
@@ -117,7 +117,9 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
       where -cos x is B, "C (Jupiter)"): the text and the letter disagree, and neither is the answer.
     Option texts are compared as words with their signs ("-cos x" is not "cos x"). ``written`` is the text before an
     option's own negative text was left out (:func:`without_own_negative_texts`): the letter's own option is looked
-    for there too, so "... so $|x| = -3$ has no solution. The answer is E." (E: no solution) names its own option."""
+    for there too, so "... so $|x| = -3$ has no solution. The answer is E." (E: no solution) names its own option, and
+    so is ``spelled_out``, the view with its short forms written out ("4-factor PCC" for "Four-factor prothrombin complex
+    concentrate": :func:`.option_statement.spelled`; holdout76)."""
     letter, how = result
     by_text = {_option_key(text): key for key, text in options.items() if _option_key(text)}
     listed = options_in_prompt(view, letters)
@@ -142,7 +144,7 @@ def against_the_options(view: str, result: tuple[str, str], letters: str, option
         return None, ""  # "E. Hypothalamus — it controls the pituitary" where E is Pituitary: a title of no option
     if _glossed_as_another_option(view, mention.end(1), letter, options):
         return None, ""  # "\\boxed{D} (linear time, O(n))", "B (it blocks the P2Y12 receptor, like clopidogrel)"
-    if _own_option_named((view, written), letter, options):
+    if _own_option_named((view, written, spelled_out), letter, options):
         return result  # (the checks below read a letter whose own option the completion never names)
     if _concludes_from_another_option(view, mention, letter, options) or _explained_as_another_option(view, mention, letter, options):
         return None, ""

@@ -153,6 +153,11 @@ _TENS = ("", "", "twenty", "thirty", "forty", "fifty", "sixty", "seventy", "eigh
 _TENTHS = ("", "", "twentieth", "thirtieth", "fortieth", "fiftieth", "sixtieth", "seventieth", "eightieth", "ninetieth")
 # a short form of an option's words: their initials in capitals ("PCC" for "prothrombin complex concentrate"), or the
 # initials of all but the last word, a hyphen and that word ("H-bonds" for "hydrogen bonds")
+# a cardinal written as a numeral and joined by a hyphen to the word it counts ("4-factor" for "Four-factor", "3-drug"
+# for "three-drug"; holdout76): its word
+_CARDINAL = re.compile(r"(?<![\w.,-])(?P<number>1[0-9]|[1-9])(?=-[^\W\d_])")
+_CARDINALS = ("", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve", "thirteen",
+              "fourteen", "fifteen", "sixteen", "seventeen", "eighteen", "nineteen")
 _PLUS = re.compile(r"(?<=[^\W\d_])[^\S\n]+\+[^\S\n]+(?=[^\W\d_])")
 _SHORT_FORM = re.compile(r"(?<![\w-])(?P<initials>[A-Z]{1,6})(?:-(?P<word>[a-z]{3,}))?(?![\w-])")
 
@@ -185,9 +190,10 @@ def _short_form_of(initials: str, word: str | None, options: Mapping[str, str]) 
 
 def spellings(clause: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:
     """Where ``clause`` writes words in a short form: (start, stop, the words) for an ordinal numeral ("13th" is
-    "thirteenth"), a "+" between words ("plus") and one option's words abbreviated (:func:`_short_form_of`: "PCC",
+    "thirteenth"), a cardinal joined to its word ("4-factor" is "four-factor"), a "+" between words ("plus") and one option's words abbreviated (:func:`_short_form_of`: "PCC",
     "H-bonds")."""
     found = [(m.start(), m.end(), _ordinal_words(int(m.group("number")))) for m in _ORDINAL.finditer(clause) if int(m.group("number"))]
+    found += [(m.start(), m.end(), _CARDINALS[int(m.group("number"))]) for m in _CARDINAL.finditer(clause)]  # "4-factor"
     found += [(m.start(), m.end(), " plus ") for m in _PLUS.finditer(clause)]  # "PCC + IV vitamin K": "+" between words is "plus"
     for m in _SHORT_FORM.finditer(clause):
         if (words := _short_form_of(m.group("initials"), m.group("word"), options)) is not None:

@@ -12,15 +12,21 @@ from polyreward.verifiers.doubt_words import WRONG_WORDS
 from polyreward.verifiers.negation_words import dissents
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+# "corrected for" / "correction for" a named factor is a measurement adjusted, not a retraction (holdout76: "9.2 mg/dL
+# -- normal once corrected for hypoalbuminemia"; "the QT corrected for heart rate", "Korrektur für Albumin"); a
+# correction "for my mistake" still is one: a word of error within the few words after "for" keeps it a retraction
+ADJUSTED_FOR = (r"(?!\s+(?:for|für|pour|para|per)\s+(?![^.;:!?\n]{0,40}?\b(?:mistakes?|errors?|typos?|slip|oversight|blunder|"
+                r"fehler\w*|irrtum|erreurs?|erro|errores?|errori|equivoc\w*)\b)\w)")
+
 # "correction" and "I take it back" in the languages a policy switches to (holdout41: "Antwort: D. Nein, Korrektur: Es
 # ist B", "Resposta: C. Na verdade, retiro o que disse"): an explicit retraction (:func:`.commitment.retraction_after`)
 # and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic)
 CORRECTION = {
-    "German": r"\bkorrektur\b|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
+    "German": r"\bkorrektur\b" + ADJUSTED_FOR + r"|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
     "French": r"\bje\s+(?:me\s+)?(?:rétracte|(?:reprends|retire)\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
-    "Spanish": r"\bcorrección\b|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
-    "Portuguese": r"\bcorreção\b|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
-    "Italian": r"\bcorrezione\b|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
+    "Spanish": r"\bcorrección\b" + ADJUSTED_FOR + r"|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
+    "Portuguese": r"\bcorreção\b" + ADJUSTED_FOR + r"|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
+    "Italian": r"\bcorrezione\b" + ADJUSTED_FOR + r"|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
     "Russian": r"\bисправлени[ея]\b|\bпоправка\b|\bберу\s+(?:свои\s+слова\s+)?обратно\b",
     "Turkish": r"\bdüzeltme\b|\bdüzeltiyorum\b|\bgeri\s+al\w{1,2}yorum\b",  # (no "ı": it folds to an ASCII "I", and an ASCII text would be searched
     # without the gate of regex_prefilter)
@@ -61,8 +67,8 @@ TAKEN_BACK = re.compile(CORRECTION_WORDS + "|" + HANDED_OVER_WORDS, re.IGNORECAS
 WITHDRAWAL = re.compile(
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
-    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
-    r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|correction|corrected|take\s+(?:that|it|this)\s+back|never\s*mind|"
+    r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
+    r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|(?:correction|corrected)" + ADJUSTED_FOR + r"|take\s+(?:that|it|this)\s+back|never\s*mind|"
     # a restart: "Let me start over.", "start again from scratch" (holdout49)
     r"start\s+(?:over|again|afresh)|from\s+scratch|restart\w*|"
     r"forget\s+(?:that|it|this|(?:what\s+)?I\s+(?:said|wrote|just\s+\w+)|everything|all\s+that|about\s+(?:it|that|this))|undo|cancel\w*|strike\s+that|delete\s+that|distractor|"
@@ -140,10 +146,18 @@ WITHDRAWN_OBJECT = re.compile(r"(?<!n't )(?<!not )(?<!never )\b(?:withdraw(?:s|n
                                re.IGNORECASE)
 
 
+# the writer's own answer as the object of a verb of withdrawal, whatever else the clause or the one before it names
+# (holdout76: "it might be B. I'll withdraw my answer rather than guess."): "my answer" is the one given, not the option
+# just discussed ("my earlier answer" is another one: only "final" may qualify it)
+OWN_ANSWER_WITHDRAWN = re.compile(r"(?<!n't )(?<!not )(?<!never )(?<!no need to )(?<!no reason to )(?<!not to )\b(?:withdraw(?:s|n|ing)?|retract(?:s|ed|ing)?|scrap|scratch|rescind\w*|revok\w*)"
+                                  r"\s+(?:my|our)\s+(?:final\s+)?(?:answer|choice|pick|selection|response)\b",
+                                  re.IGNORECASE)
+
+
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
-prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK")
+prefilter_names(globals(), "WITHDRAWAL WITHDRAWN_OBJECT OTHER_CANDIDATES HANDED_OVER TAKEN_BACK OWN_ANSWER_WITHDRAWN")
 
 
 # a closing note of care for whoever gives a treatment (holdout55): "Safety: concentrated KCl must always be diluted;
