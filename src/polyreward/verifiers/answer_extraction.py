@@ -85,9 +85,10 @@ class Extracted:
     source: str
 
 
-# ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12)
+# ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12;
+# "#### Final answer", a line of words only, is a markdown heading, not GSM8K's marker: holdout77)
 _ANCHOR = re.compile(
-    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
+    r"(?:####(?![ \t]*[^\W\d_]{2,}[^\d$\\\n]*(?:\n|\Z))|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
     r"(?:\s*\((?:revised|updated|corrected|new|second\s+try|v\d)\))?\**\s*(?:is|:|=|→|->|⇒|=>|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
 )
