@@ -54,6 +54,7 @@ from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTI
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.latex_tables import tabular_as_markdown
+from polyreward.verifiers.markdown_blocks import shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, submitted_calls
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
@@ -663,7 +664,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
-        uncommented = tabular_as_markdown(uncommented)  # a LaTeX tabular is read as a markdown table (holdout59)
+        uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as it renders (markdown_blocks.py)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
