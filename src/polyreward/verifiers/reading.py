@@ -55,7 +55,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.latex_tables import tabular_as_markdown
 from polyreward.verifiers.markdown_blocks import shown_markdown
-from polyreward.verifiers.records import ANSWER_TOOL_NAME, submitted_calls
+from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
@@ -503,10 +503,12 @@ def _fences(text: str):
 
 
 def _drop_fences(text: str) -> str:
-    """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
+    """Fenced code blocks removed, but a closed block of a record (``json``, ``yaml``, ``toml``): the writer's
+    structured answer; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
     if "```" not in text and "~~~" not in text:
         return text
-    spans = ((opening.start(), None if close is None else close.end()) for opening, _, close in _fences(text))
+    spans = ((opening.start(), None if close is None else close.end()) for opening, line_end, close in _fences(text)
+             if close is None or not RECORD_FENCE_INFO.fullmatch(text, opening.end(), line_end))  # a record is no code (holdout77)
     return _without_spans(text, spans, "\n")
 
 
