@@ -503,7 +503,7 @@ def _fences(text: str):
 
 
 def _drop_fences(text: str) -> str:
-    """Fenced code blocks removed, but a closed block of a record (``json``, ``yaml``, ``toml``): the writer's
+    """Fenced code blocks removed, but a closed ``json`` block: a record, the writer's
     structured answer; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
     if "```" not in text and "~~~" not in text:
         return text
