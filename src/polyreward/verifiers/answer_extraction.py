@@ -401,8 +401,8 @@ _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?
 
 _LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
 _OR_LIST = re.compile(
-    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*\Z"
-)
+    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*(?:(?<=\S)[^\S\n]+[a-z]{{2,12}}){{0,3}}[$*\s.!]*\Z"
+)  # (a short predicate may follow the list: "Both 4 and 5 work." offers two values; holdout77)
 
 
 _ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])(?<![\w.][-–—])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
