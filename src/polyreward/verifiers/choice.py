@@ -341,7 +341,7 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
-    if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
+    if result[0] is not None and result[1] != "option_marks" and (  # (a fenced json record is visible: holdout77)
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
         return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
     if result[0] is not None and any(_letter_from_short(value, letters, options or {}) not in (None, result[0])
