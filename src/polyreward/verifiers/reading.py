@@ -28,8 +28,9 @@ see or would read the same way:
    the writer's words on its line, is read there in parentheses, as a footnote is: it may qualify the answer, never
    supply one.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
-   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
+   task is code), markdown block quotes (``> ...``; one under an answer heading is shown: :mod:`.markdown_blocks`), spoilers
+   (``>!..!<``), collapsed ``<details>`` (its ``<summary>`` shown) and small print (``\\tiny``, ``\\scriptsize``,
+   ``\\footnotesize``, ``<small>``); a
    footnote definition (``[^1]: ...``) is read in place of its marker, in parentheses, as a reader follows it.
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
