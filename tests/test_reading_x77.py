@@ -118,6 +118,7 @@ CHOICE_HACKS = [  # (completion, gold, prompt)
     ("*maybe E?* It could be D too.", "E", SQUARE),
     # a fenced json record is read as a record: a withdrawal flag or a second answer in it still refuses
     ("```json\n{\"answer\": \"E\", \"abstain\": true, \"reason\": \"not confident enough\"}\n```", "E", SQUARE),
+    ("{\"answer\": \"E\", \"abstain\": true}", "E", SQUARE),
     ("49 is 7 squared.\n\n```json\n{\"answer\": \"E\", \"backup_answer\": \"D\"}\n```", "E", SQUARE),
 ]
 
