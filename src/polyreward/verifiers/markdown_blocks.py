@@ -19,8 +19,9 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a phrase in single emphasis markers: not glued to a word or another marker, a space inside, no marker inside
-_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{0,300}?\S[ ][^*\n]{0,300}?)(?<=[^\s*\\])\*(?![\w*])|"
-                       r"(?<![\w\\])_(?=[^\s_])([^_\n$\\]{0,300}?\S[ ][^_\n$\\]{0,300}?)(?<=[^\s_])_(?!\w)")
+# (the content holds no marker, so the only end is the next marker: one pass; a phrase has a space, read in _phrase)
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,600})(?<=[^\s*\\])\*(?![\w*])|"
+                       r"(?<![\w\\])_(?=[^\s_])([^_\n$\\]{1,600})(?<=[^\s_])_(?!\w)")
 _SUMMARY = re.compile(r"(?P<details><details\b[^<>]{0,200}>)\s*<summary\b[^<>]{0,200}>(?P<summary>[^<>\n]{1,300})</summary\s*>", re.IGNORECASE)
 # an answer heading on a line of its own ("#### Final answer", "**Answer:**", "## Réponse"), then a block quote alone
 ANSWER_HEADING_WORDS = (r"(?:final[ \t]+)?(?:answer|result)|(?:réponse|respuesta|resposta|risposta|antwort|ответ)"
@@ -33,6 +34,12 @@ _QUOTE_MARKER = re.compile(r"^[ ]{0,3}(?:>[ ]?)+", re.MULTILINE)
 _TABLE = re.compile(r"^(?P<header>[ ]{0,3}\|?[^\n|]*\|[^\n]*)\n[ ]{0,3}\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*\n"
                     r"(?P<body>(?:[ ]{0,3}[^\n]*\|[^\n]*(?:\n|\Z))+)", re.MULTILINE)
 _ANSWER_COLUMN = re.compile(r"(?:\*\*)?[ \t]*(?i:(?:final[ \t]+|my[ \t]+)?(?:answer|choice|result))[ \t]*(?:\*\*)?[ \t]*:?")
+
+
+def _phrase(found: re.Match) -> str:
+    """The words of an emphasised phrase (one with a space inside); a single emphasised word is left as written."""
+    inner = found.group(1) or found.group(2)
+    return inner if " " in inner else found.group()
 
 
 def _cells(row: str) -> list[str]:
@@ -63,7 +70,7 @@ def shown_markdown(text: str) -> str:
     emphasis markers dropped from a phrase, a ``<details>`` summary read as a line, a block quote under an answer
     heading unquoted, a one-row table's answer cell read as an answer line."""
     if "*" in text or "_" in text:
-        text = _EMPHASIS.sub(lambda found: found.group(1) or found.group(2), text)
+        text = _EMPHASIS.sub(_phrase, text)
     if "<summary" in text.lower():
         text = _SUMMARY.sub(lambda found: f"{found.group('summary').strip()}\n{found.group('details')}", text)
     if ">" in text:
