@@ -667,7 +667,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
-        uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as it renders (markdown_blocks.py)
+        uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
