@@ -3,8 +3,10 @@ emphasised sentence and a block quote set under an answer heading, on text alrea
 
 * Emphasis is presentation: ``*The answer is 5.*`` and ``_so the total is 12_`` read as their words (a phrase with a
   space inside single ``*`` or ``_`` markers, not glued to a word: ``2*x*3`` and ``a_i_j`` stay).
-* A ``<details>`` element shows its ``<summary>`` line while collapsed: the summary is read as a line of the writer's
-  own text before the element (the rest of the element stays set aside, :mod:`.reading`'s step 3).
+* A ``<details>`` element shows its ``<summary>`` line while collapsed: a summary that shows a value (``Answer: 81``,
+  ``Answer: E``) is read as a line of the writer's own text before the element (the body stays set aside,
+  :mod:`.reading`'s step 3); a summary of words only (``hint``, ``scratch``) shows no answer and is left as the title
+  of the body it labels (``<summary>hint</summary>\\boxed{42}`` is still a hint where the body is read).
 * A block quote that is the whole body of an answer heading (``#### Final answer`` then ``> **120°**``) is the writer's
   answer set off as a callout, not someone else's words: its markers are dropped. A quote anywhere else stays quoted.
 * A table with one body row and a column headed as the answer (``| Question | Answer |`` over ``| ... | E (49 = 7²) |``)
@@ -23,6 +25,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 _EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,600})(?<=[^\s*\\])\*(?![\w*])|"
                        r"(?<![\w\\])_(?=[^\s_])([^_\n$\\]{1,600})(?<=[^\s_])_(?!\w)")
 _SUMMARY = re.compile(r"(?P<details><details\b[^<>]{0,200}>)\s*<summary\b[^<>]{0,200}>(?P<summary>[^<>\n]{1,300})</summary\s*>", re.IGNORECASE)
+# a summary that shows a value: a digit, math, or a lone capital letter at its end ("Answer: 81", "Answer: E")
+_SHOWS_VALUE = re.compile(r"[\d$\\]|(?<![\w])[A-Z]\W*\Z")
 # an answer heading on a line of its own ("#### Final answer", "**Answer:**", "## Réponse"), then a block quote alone
 ANSWER_HEADING_WORDS = (r"(?:final[ \t]+)?(?:answer|result)|(?:réponse|respuesta|resposta|risposta|antwort|ответ)"
                         r"(?:[ \t]+final[e]?)?|(?:endgültige[ \t]+)?antwort|答案|解答|最终答案")
@@ -40,6 +44,11 @@ def _phrase(found: re.Match) -> str:
     """The words of an emphasised phrase (one with a space inside); a single emphasised word is left as written."""
     inner = found.group(1) or found.group(2)
     return inner if " " in inner else found.group()
+
+
+def _summary_shown(found: re.Match) -> str:
+    summary = found.group("summary").strip()
+    return f"{summary}\n{found.group('details')}" if _SHOWS_VALUE.search(summary) else found.group()
 
 
 def _cells(row: str) -> list[str]:
@@ -72,7 +81,7 @@ def shown_markdown(text: str) -> str:
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(_phrase, text)
     if "<summary" in text.lower():
-        text = _SUMMARY.sub(lambda found: f"{found.group('summary').strip()}\n{found.group('details')}", text)
+        text = _SUMMARY.sub(_summary_shown, text)
     if ">" in text:
         text = _QUOTED_ANSWER.sub(lambda found: found.group("heading") + _QUOTE_MARKER.sub("", found.group("quote")), text)
     if "|" in text and "--" in text:
