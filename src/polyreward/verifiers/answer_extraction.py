@@ -85,9 +85,10 @@ class Extracted:
     source: str
 
 
-# ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12)
+# ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12;
+# "#### Final answer", a line of words only, is a markdown heading, not GSM8K's marker: holdout77)
 _ANCHOR = re.compile(
-    r"(?:####|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
+    r"(?:####(?![ \t]*[^\W\d_]{2,}[^\d$\\\n]*(?:\n|\Z))|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
     r"(?:\s*\((?:revised|updated|corrected|new|second\s+try|v\d)\))?\**\s*(?:is|:|=|→|->|⇒|=>|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
 )
@@ -400,8 +401,8 @@ _ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?
 
 _LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
 _OR_LIST = re.compile(
-    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*\Z"
-)
+    rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*(?:(?<=\S)[^\S\n]+[a-z]{{2,12}}){{0,3}}[$*\s.!]*\Z"
+)  # (a short predicate may follow the list: "Both 4 and 5 work." offers two values; holdout77)
 
 
 _ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])(?<![\w.][-–—])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")

@@ -344,9 +344,9 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
-    if result[0] is not None and len(views) > 1 and result[1] != "option_marks" and (
+    if result[0] is not None and (len(views) > 1 or "```" in views[0] or views[0].lstrip().startswith("{")) and result[1] != "option_marks" and (
             JSON_WITHDRAWN.search(views[-1]) and _RECORD_ANSWER.search(views[-1]) or record_names_another(views[-1], result[0], options or {})):
-        return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38)
+        return None, ""  # '{"answer": "B", "abstain": true}', '{"answer": "B", "option_text": "Queue"}' (holdout38; a visible record too: holdout77)
     if result[0] is not None and any(_letter_from_short(value, letters, options or {}) not in (None, result[0])
                                      for view in views for value in second_answers(view)):
         return None, ""  # '{"answer": "B", "backup_answer": "D"}': a record with a fallback answer gives two (holdout57)

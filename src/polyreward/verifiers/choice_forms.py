@@ -246,6 +246,7 @@ def record_letter(view: str, letters: str, options: Mapping[str, str], short_let
     if letter is None or record_names_another(view, letter, options):
         return None, ""  # '[example_output] answer = "A" ... [output] answer = ""': the answer field is empty
     said = committed_letter(view[:record.start], letters, options) if record.start else (None, "")
-    if said[0] not in (None, letter) and said[1] != "option_text":
-        return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59)
+    if said[0] not in (None, letter) and (said[1] != "option_text" or view.startswith("```", record.start)):
+        return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59); a fenced record
+        # after prose that names another option's text is two answers too ("... is $-\\cos x$." then {"answer": "B"})
     return letter, "json"

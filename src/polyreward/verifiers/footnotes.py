@@ -82,15 +82,45 @@ _NOTE_ANSWERS = re.compile(r"\\boxed|\b(?:answers?|final|results?|solutions?|opt
                            r"meant|typo|erratum|should|i|we|my|me|our|maybe|perhaps|guess\w*|think|unsure|not)\b", re.IGNORECASE)
 
 
+# a note that is working (holdout77): equations joined by at most a few linking words ("[^1]: $P(9,3) = 9 \\cdot 8
+# \\cdot 7$.", "[^1]: With $r = 7$, $r^2 = 49$."), its last equation ending on no bare number the annotated line does
+# not state ("[^1]: $150 / 2 = 75$" under "72 km/h" is another value and stays)
+_NOTE_MATH = re.compile(r"\$[^$\n]{1,300}\$|\\\((?:[^\n\\]|\\(?!\)))+\\\)")
+_LINKING_WORD = re.compile(r"(?i:with|since|using|where|as|and|so|here|because|by|for|given|i\.e\.|e\.g\.|then|thus|hence)")
+_BARE_NUMBER = re.compile(r"-?\d+(?:\.\d+)?")
+
+
+def _is_working(note: str, line: str) -> bool:
+    """Is ``note`` (a footnote's text) only working in equations that state no value the annotated ``line`` lacks?"""
+    spans = _NOTE_MATH.findall(note)
+    words = _NOTE_MATH.sub(" ", note) if spans else ""
+    if not spans:
+        spans = [piece for piece in re.split(r"[,;]\s+|\.\s*$", note) if piece.strip()]
+    if not spans or any("=" not in span for span in spans):
+        return False
+    if any(_LINKING_WORD.fullmatch(word) is None for word in re.findall(r"[^\W\d_][\w.]*", words)):
+        return False
+    last = spans[-1].strip("$").strip(" .\\()").split("=")[-1].strip(" .$")
+    return _BARE_NUMBER.fullmatch(last) is None or last in _BARE_NUMBER.findall(line)
+
+
 def without_quiet_notes(text: str) -> str:
     """``text`` without the footnote definitions that cite where the answer comes from and neither name an answer nor
-    dispute anything ("[^1]: Using the formula (n - 2)·180°"): their numbers are no second answer (holdout21). Any
-    other note ("[^1]: Actually 42.") stays and is read."""
+    dispute anything ("[^1]: Using the formula (n - 2)·180°"): their numbers are no second answer (holdout21); nor
+    those that are working only (:func:`_is_working`: "[^1]: With $r = 7$, $r^2 = 49$." under "49\\pi"; holdout77).
+    Any other note ("[^1]: Actually 42.") stays and is read."""
     quiet = []
+
+    def annotated_line(label: str) -> str:
+        at = text.find(f"[^{label}]")
+        while at >= 0 and text.startswith(f"[^{label}]:", at):
+            at = text.find(f"[^{label}]", at + 1)
+        return "" if at < 0 else text[text.rfind("\n", 0, at) + 1:at]
 
     def kept(definition: re.Match) -> str:
         note = definition.group(2)
-        if _NOTE_CITES.match(note) is None or _NOTE_ANSWERS.search(note) is not None or dissents(note):
+        if _NOTE_ANSWERS.search(note) is not None or dissents(note) or (
+                _NOTE_CITES.match(note) is None and not _is_working(note, annotated_line(definition.group(1)))):
             return definition.group()
         quiet.append(definition.group(1))
         return "\n"

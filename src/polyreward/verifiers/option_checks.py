@@ -36,7 +36,8 @@ def _text_pattern(key: str) -> str:
     """An option's words ``key`` (:func:`_option_key`) as written in a text: whole words with their signs, any
     punctuation or space between them."""
     joiner = r"(?:[^\w-]+|" + _COMPOUND_HYPHEN + ")"  # "n-acetylcysteine" names "N-acetylcysteine"
-    return r"(?<![\w'’-])" + joiner.join(re.escape(word) for word in key.split()) + r"(?![\w-])"  # not the "s" of "Sodium's"
+    # not the "s" of "Sodium's", nor a number inside a longer one: "0.20" does not name "20" (holdout77)
+    return r"(?<![\w'’-])(?<!\d[.,])" + joiner.join(re.escape(word) for word in key.split()) + r"(?![\w-])(?![.,]\d)"
 
 
 def _beside(key: str, before: str, after: str) -> bool:
@@ -254,7 +255,25 @@ def _concludes_from_another_option(view: str, mention: re.Match, letter: str, op
         return False  # "| Kant | ... |\n| Aristotle | virtue ethics |": the last row of a table of options, no conclusion
     named = {key for key, text in options.items() if any(option_mentions(lowered[previous:start], text, view, previous))
              or _named_in_words_not_denied(view, previous, start, key, options)}  # (in its words too: "exogenous glucocorticoid use")
+    named = {key for key in named if not _computed_on_past(view[previous:start], options[key])}
     return len(named) == 1 and letter not in named
+
+
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*")
+
+
+def _computed_on_past(sentence: str, option: str) -> bool:
+    """Is ``option`` a number that ``sentence`` computes on past: not its last number ("5 × 4 = 20, ... so 0.20." names 20
+    as a step, 0.20 as the result; holdout77)? The result of a computation is its last number."""
+    if _NUMBER.fullmatch(option.strip()) is None:
+        return False
+    numbers = _NUMBER.findall(sentence)
+    if not numbers:
+        return False
+    try:  # "0.20" is the number "0.2"; "1,5" is read as "1.5" (a thousands comma compares as written)
+        return float(numbers[-1].replace(",", ".")) != float(option.strip().replace(",", "."))
+    except ValueError:
+        return numbers[-1] != option.strip()
 
 
 def _own_option_named(texts: tuple[str, ...], letter: str, options: Mapping[str, str]) -> bool:
@@ -317,7 +336,7 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
         words = re.findall(r"[a-z0-9]+", option.lower())
         if len("".join(words)) < 3 or len(words) > 12:
             return
-        pattern, flags = r"(?<![a-z0-9])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])", re.IGNORECASE
+        pattern, flags = r"(?<![a-z0-9])(?<!\d[.,])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])(?![.,]\d)", re.IGNORECASE
         signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
     else:
         key = _option_key(option)

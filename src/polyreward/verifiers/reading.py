@@ -28,8 +28,9 @@ see or would read the same way:
    the writer's words on its line, is read there in parentheses, as a footnote is: it may qualify the answer, never
    supply one.
 3. :func:`visible_text` -- what a reader does not take as the writer's answer: fenced code blocks (unless the
-   task is code), markdown block quotes (``> ...``), spoilers (``>!..!<``),
-   collapsed ``<details>`` and small print (``\\tiny``, ``\\scriptsize``, ``\\footnotesize``, ``<small>``); a
+   task is code), markdown block quotes (``> ...``; one under an answer heading is shown: :mod:`.markdown_blocks`), spoilers
+   (``>!..!<``), collapsed ``<details>`` (its ``<summary>`` shown) and small print (``\\tiny``, ``\\scriptsize``,
+   ``\\footnotesize``, ``<small>``); a
    footnote definition (``[^1]: ...``) is read in place of its marker, in parentheses, as a reader follows it.
 
 :func:`answer_views` gives the readings to try in order: the visible text first; when it holds no answer, the
@@ -55,7 +56,8 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.key_values import without_key_values
 from polyreward.verifiers.latex_tables import tabular_as_markdown
-from polyreward.verifiers.records import ANSWER_TOOL_NAME, submitted_calls
+from polyreward.verifiers.markdown_blocks import shown_markdown
+from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part, own_turn
 from polyreward.verifiers.text_forms import INVISIBLE_CHARACTERS, LOOKALIKES, rendered_entities
@@ -503,10 +505,12 @@ def _fences(text: str):
 
 
 def _drop_fences(text: str) -> str:
-    """Fenced code blocks removed; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
+    """Fenced code blocks removed, but a closed ``json`` block: a record, the writer's
+    structured answer; a fence that never closes hides the rest (a markdown renderer shows it as code)."""
     if "```" not in text and "~~~" not in text:
         return text
-    spans = ((opening.start(), None if close is None else close.end()) for opening, _, close in _fences(text))
+    spans = ((opening.start(), None if close is None else close.end()) for opening, line_end, close in _fences(text)
+             if close is None or not RECORD_FENCE_INFO.fullmatch(text, opening.end(), line_end))  # a record is no code (holdout77)
     return _without_spans(text, spans, "\n")
 
 
@@ -664,7 +668,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
-        uncommented = tabular_as_markdown(uncommented)  # a LaTeX tabular is read as a markdown table (holdout59)
+        uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
         uncommented = without_key_values(uncommented)  # "expected answer C", "reference $4\\sqrt{3}$": the key's (holdout78)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)

@@ -131,8 +131,10 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
         words.append(node)
 
 
-# where a record may open after prose: a line that opens with a brace
-_RECORD_OPENS = re.compile(r"\n[ \t]*(?=\{)")
+# where a record may open after prose: a line that opens with a brace, or a record's fence (holdout77)
+_RECORD_OPENS = re.compile(r"\n[ \t]*(?=\{|```[ \t]*(?:json|yaml|yml|toml))")
+# the info string of a fenced block that holds a record, not code: the writer's structured answer, read as text
+RECORD_FENCE_INFO = re.compile(r"[ \t]*(?:json5?|jsonc)[ \t]*", re.IGNORECASE)  # (yaml and toml hold comments: read as code)
 
 
 def record_answer(text: str) -> RecordAnswer | None:

@@ -1,0 +1,89 @@
+"""Markdown structure read as it renders (holdout77): what a reader sees of a table, a collapsed ``<details>``, an
+emphasised sentence and a block quote set under an answer heading, on text already normalised and without comments.
+
+* Emphasis is presentation: ``*The answer is 5.*`` and ``_so the total is 12_`` read as their words (a phrase with a
+  space inside single ``*`` or ``_`` markers, not glued to a word: ``2*x*3`` and ``a_i_j`` stay).
+* A ``<details>`` element shows its ``<summary>`` line while collapsed: a summary that shows a value (``Answer: 81``,
+  ``Answer: E``) is read as a line of the writer's own text before the element (the body stays set aside,
+  :mod:`.reading`'s step 3); a summary of words only (``hint``, ``scratch``) shows no answer and is left as the title
+  of the body it labels (``<summary>hint</summary>\\boxed{42}`` is still a hint where the body is read).
+* A block quote that is the whole body of an answer heading (``#### Final answer`` then ``> **120°**``) is the writer's
+  answer set off as a callout, not someone else's words: its markers are dropped. A quote anywhere else stays quoted.
+* A table with one body row and a column headed as the answer (``| Question | Answer |`` over ``| ... | E (49 = 7²) |``)
+  states that cell as the answer: the row is read as a line ``Answer: E (49 = 7²)`` after the table. A table of
+  several rows is candidates, not one answer, and is left to the readers as written.
+
+Linear: one regex pass per construct, each without nested quantifiers. Reconstructed rules (ours).
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a phrase in single emphasis markers: not glued to a word or another marker, a space inside, no marker inside
+# (the content holds no marker, so the only end is the next marker: one pass; a phrase has a space, read in _phrase)
+_EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,600})(?<=[^\s*\\])\*(?![\w*])|"
+                       r"(?<![\w\\])_(?=[^\s_])([^_\n$\\]{1,600})(?<=[^\s_])_(?!\w)")
+_SUMMARY = re.compile(r"(?P<details><details\b[^<>]{0,200}>)\s*<summary\b[^<>]{0,200}>(?P<summary>[^<>\n]{1,300})</summary\s*>", re.IGNORECASE)
+# a summary that shows a value: a digit, math, or a lone capital letter at its end ("Answer: 81", "Answer: E")
+_SHOWS_VALUE = re.compile(r"[\d$\\]|(?<![\w])[A-Z]\W*\Z")
+# an answer heading on a line of its own ("#### Final answer", "**Answer:**", "## Réponse"), then a block quote alone
+ANSWER_HEADING_WORDS = (r"(?:final[ \t]+)?(?:answer|result)|(?:réponse|respuesta|resposta|risposta|antwort|ответ)"
+                        r"(?:[ \t]+final[e]?)?|(?:endgültige[ \t]+)?antwort|答案|解答|最终答案")
+_QUOTED_ANSWER = re.compile(
+    r"^(?P<heading>[ ]{0,3}(?:#{1,6}[ \t]+(?:\*\*)?|\*\*)[ \t]*(?i:" + ANSWER_HEADING_WORDS + r")[ \t]*[:：]?[ \t]*(?:\*\*)?"
+    r"[ \t]*[:：]?[ \t]*#*[ \t]*\n(?:[ \t]*\n)*)(?P<quote>(?:[ ]{0,3}>[^\n]*(?:\n|\Z))+)(?=[ \t]*(?:\n|\Z))", re.MULTILINE)
+_QUOTE_MARKER = re.compile(r"^[ ]{0,3}(?:>[ ]?)+", re.MULTILINE)
+# a markdown table: header row, delimiter row, body rows (each a line with a pipe)
+_TABLE = re.compile(r"^(?P<header>[ ]{0,3}\|?[^\n|]*\|[^\n]*)\n[ ]{0,3}\|?[ \t]*:?-{2,}:?[ \t]*(?:\|[ \t]*:?-{2,}:?[ \t]*)+\|?[ \t]*\n"
+                    r"(?P<body>(?:[ ]{0,3}[^\n]*\|[^\n]*(?:\n|\Z))+)", re.MULTILINE)
+_ANSWER_COLUMN = re.compile(r"(?:\*\*)?[ \t]*(?i:(?:final[ \t]+|my[ \t]+)?(?:answer|choice|result))[ \t]*(?:\*\*)?[ \t]*:?")
+
+
+def _phrase(found: re.Match) -> str:
+    """The words of an emphasised phrase (one with a space inside); a single emphasised word is left as written."""
+    inner = found.group(1) or found.group(2)
+    return inner if " " in inner else found.group()
+
+
+def _summary_shown(found: re.Match) -> str:
+    summary = found.group("summary").strip()
+    return f"{summary}\n{found.group('details')}" if _SHOWS_VALUE.search(summary) else found.group()
+
+
+def _cells(row: str) -> list[str]:
+    row = row.strip()
+    if row.startswith("|"):
+        row = row[1:]
+    if row.endswith("|"):
+        row = row[:-1]
+    return [cell.strip() for cell in row.split("|")]
+
+
+def _answer_row(table: re.Match) -> str:
+    """The table, then ``Answer: <cell>`` when it has one body row and one column headed as the answer."""
+    rows = [row for row in table.group("body").split("\n") if row.strip()]
+    header = _cells(table.group("header"))
+    answer_columns = [i for i, title in enumerate(header) if _ANSWER_COLUMN.fullmatch(title)]
+    if len(rows) != 1 or len(answer_columns) != 1:
+        return table.group()
+    cells = _cells(rows[0])
+    if len(cells) != len(header) or not cells[answer_columns[0]]:
+        return table.group()
+    ending = "" if table.group().endswith("\n") else "\n"
+    return f"{table.group()}{ending}Answer: {cells[answer_columns[0]]}\n"
+
+
+def shown_markdown(text: str) -> str:
+    """``text`` (normalised, without comments) with its markdown structure read as it renders (module docstring):
+    emphasis markers dropped from a phrase, a ``<details>`` summary read as a line, a block quote under an answer
+    heading unquoted, a one-row table's answer cell read as an answer line."""
+    if "*" in text or "_" in text:
+        text = _EMPHASIS.sub(_phrase, text)
+    if "<summary" in text.lower():
+        text = _SUMMARY.sub(_summary_shown, text)
+    if ">" in text:
+        text = _QUOTED_ANSWER.sub(lambda found: found.group("heading") + _QUOTE_MARKER.sub("", found.group("quote")), text)
+    if "|" in text and "--" in text:
+        text = _TABLE.sub(_answer_row, text)
+    return text
