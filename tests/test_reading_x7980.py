@@ -213,6 +213,8 @@ SET_ASIDE = [
     (WAGE, "$18.50 × 40 = $740\n\nRosa earns $740 per week. (Over a 4-week month that would be $2,960, but the question "
            "asks about one week.)", "740", 1.0),
     (WAGE, "Rosa earns $740 per week. Over a year that would be $38,480, but that's not what was asked.", "740", 1.0),
+    (WAGE, "1. Hours per week: 40\n2. $18.50 × 40 = $740\n\nShe earns $740 a week. (Across a year that would be $38,480, "
+           "but the question asks about one week.)", "740", 1.0),
     (SALE, "$80 × 0.75 = $60\n\nThe sale price is $60. (With 8% tax it would be $64.80, but the question asks for the price before tax.)",
      "60", 1.0),
     (TRIP, "60 × 2.5 = 150\n\nIt travels 150 km. (In miles that would be about 93, but the question asks for the distance in km.)",

@@ -83,12 +83,12 @@ _CONDITIONAL_MOOD = re.compile(r"\b(?:would|wäre|würde|serait|sería|sarebbe|s
 
 def set_aside(remark: str, stated: str = "") -> int | None:
     """Where a closing clause starts that sets the remark's conditional value aside as not what the question asks ("...
-    that would be $2,960, but the question asks about one week."), when the text before it is in the conditional mood
+    that would be $2,960, but the question asks about one week."), when the text before it is one sentence in the conditional mood
     and the clause names what it asks with a word of the answer's own statement ``stated`` ("$740 per week"), or says
     only that the value is not what was asked; None otherwise."""
     found = _SET_ASIDE.search(remark)
-    if found is None or not _CONDITIONAL_MOOD.search(remark[:found.start()]):
-        return None
+    if found is None or not _CONDITIONAL_MOOD.search(remark[:found.start()]) or re.search(r"\n|[.!?:]\s", remark[:found.start()].strip()):
+        return None  # (the remark is the one sentence or bracket the clause closes, not the working before it)
     asked = found.group("asked")
     if re.match(r"(?i:the|la|die|el)\s", asked):
         words = {w.lower() for w in re.findall(r"[^\W\d_]{2,}", asked)[3:]} - _FUNCTION_WORDS
