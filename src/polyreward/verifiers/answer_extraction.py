@@ -55,6 +55,7 @@ from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_befo
 from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_before_other_quantities, reference_bracket,
                                                 term_of_arithmetic)
+from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, restated_before
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
@@ -360,7 +361,7 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
                                             case_alternative_before(text, start, _states_other(found.text), end) else "")
     if why == "negated" and retractions and (contrast := _CONTRAST_TAIL.search(text, 0, start)) is not None:
         return _committed(text[:contrast.start()], final_bang, retractions=False)  # "10, not 12": the answer is 10
-    if why == "hedged" and (_restated(found.text, text[end:end + 80]) or _restated_before(found.text, text[max(0, start - 80):start])):
+    if why == "hedged" and (restated_after(found.text, text[end:end + 80]) or restated_before(found.text, text[max(0, start - 80):start], text[end:end + 40])):
         why = ""  # "3/4, or 0.75", "$\\dfrac{3}{4}$, or 75%": the same value twice is no hedge
     if why == "hedged" and (listed := _OR_LIST.search(text[max(0, start - 200):end + 40])) is not None:
         return Extracted(listed.group(1).replace("$", ""), found.source + HEDGED_INSIDE)  # "x = 2 or x = 3": a list gold only
@@ -396,29 +397,10 @@ def _states_other(answer: str):
 
 _CONTRAST_TAIL = re.compile(r"(?<=[\w}$*)])[^\S\n]*(?:,|;|\bbut)[^\S\n]*(?:" + CONTRAST_WORDS + r")[^\S\n]*(?:\\boxed\{|\$|\*\*)?\Z",
                             re.IGNORECASE)
-_ALTERNATIVE = re.compile(r"[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))(?![\d.]*[A-Za-z(^])")
-
-
-_LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
+_LIST_VALUE = r"\$?(?:[a-zA-Z]\s*=\s*)?[-−+]?(?:" + MIXED_NUMBER + r"|\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\\[dt]?frac\{\d+\}\{\d+\})\$?"
 _OR_LIST = re.compile(
     rf"(?<![\w.])({_LIST_VALUE}(?:\s*(?:,\s*(?:(?:or|and)\s+)?|\b(?:or|and)\b)\s*{_LIST_VALUE})*\s*(?:,\s*)?\b(?:or|and)\b\s*{_LIST_VALUE})[$*\s.]*(?:(?<=\S)[^\S\n]+[a-z]{{2,12}}){{0,3}}[$*\s.!]*\Z"
 )  # (a short predicate may follow the list: "Both 4 and 5 work." offers two values; holdout77)
-
-
-_ALTERNATIVE_BEFORE = re.compile(r"(?<![\w.])(?<![\w.][-–—])([-−+]?(?:\d[\d.,]*(?:\s*/\s*\d+)?%?|\\[dt]?frac\{\d+\}\{\d+\}))[\s$*)}\]]*[\s.,;:(]*(?:or|/)\s*(?:equivalently\s+)?\$?\Z")
-
-
-def _restated_before(answer: str, before: str) -> bool:
-    """Is the value right before ``answer`` and joined to it by "or" ("$\\dfrac{3}{4}$, or 75%") the same number? The end
-    of a range is not a value of its own ("(target 19–21, or 21 mmHg)" offers 21 beside 20)."""
-    match = _ALTERNATIVE_BEFORE.search(before)
-    return match is not None and same_number(match.group(1), answer)
-
-
-def _restated(answer: str, after: str) -> bool:
-    """Is the alternative after ``answer`` ("3/4, or 0.75", "\\frac{1}{2} or 0.5") the same number written again?"""
-    match = _ALTERNATIVE.match(after)
-    return match is not None and same_number(answer, match.group(1))
 
 
 def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
@@ -446,6 +428,7 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
             found.text[0].isdigit() and text[start - 1] in "-+" and (start < 2 or not text[start - 2].isalnum())))  # "1" is not "-1"
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
+        glued_after = glued_after or found.text.isdigit() and re.match(r"[^\S\n]+\d+\s*/\s*\d", text[stop:stop + 12]) is not None  # "4 1/2"
         if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
             if (opening := reference_bracket(text, start, stop)) >= 0 and text.rfind(found.text, 0, opening) >= 0:
                 end = opening  # "65 (target ≥ 65)": the bound is what the answer before it is compared with

@@ -17,6 +17,8 @@ class of the quantity's identity, not a phrase list of answers:
 * ``larger`` / ``smaller``: which of several values (larger, greatest, maximum, upper / smaller, least, minimum);
 * ``not``: the complement of an event or set (not, no, none, neither, complement);
 * ``each``: a per-unit amount (each, every, per, apiece), also right after the value ("$42 each", "42 per person");
+  a question that asks for one of the things the subject says "each" of ("the cost of one juice box", "a single
+  ticket") asks the per-unit amount (holdout79);
 * ``mean``, ``median``, ``mode``: which statistic.
 
 The answer is another quantity when its subject has a class the question does not have. The subject opens with a determiner ("the", "each", "its", ...); a
@@ -136,6 +138,17 @@ def _period_asked(each: str, prompt: str) -> bool:
                      question, re.IGNORECASE) is not None
 
 
+def _one_of_it_asked(said: str, prompt: str) -> bool:
+    """Does the question ask the amount for one of the things the statement's subject says "each" of ("Each juice box
+    costs" for "What is the cost of one juice box?", "a single ticket", "a box"): the per-unit amount is the one asked."""
+    each = re.search(r"\b(?:each|every)\s+([^\W\d_]{3,})", said, re.IGNORECASE)
+    if each is None:
+        return False
+    question = " ".join(match.group(0) for match in _ASKING.finditer(prompt)) or prompt[-400:]
+    noun = re.escape(each.group(1).lower().rstrip("s"))
+    return re.search(rf"\b(?:one|a|an)\s+(?:[^\W\d_]+\s+)?{noun}s?\b", question, re.IGNORECASE) is not None
+
+
 def other_quantity(answer: str, completion: str, prompt: str) -> str:
     """Why ``answer`` (the value found equal to the gold) is stated as another quantity than the one ``prompt``
     asks for ("the larger root where the question asks for no such qualifier"), or ""."""
@@ -153,6 +166,8 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
     if not named:
         return ""
     extra = named - asked_classes(prompt)
+    if "each" in extra and _one_of_it_asked(subject(tail, found[0]), prompt):
+        extra -= {"each"}  # "Each juice box costs $0.79" for "the cost of one juice box" (holdout79)
     if not extra:
         return ""
     return f"the answer is stated as {' and '.join(sorted(extra))} of something the question does not ask for"

@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.choice_words import APPOSITION, LISTED_LETTERS, NUMBERED_OPTION, ORDINAL_OPTION, ordinal_position
-from polyreward.verifiers.commitment import hedged, letter_mentions, negated, qualified, retraction_after
+from polyreward.verifiers.commitment import hedged, letter_mentions, letter_pattern, negated, qualified, retraction_after
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
@@ -219,7 +219,8 @@ def scored_option(text: str, letters: str) -> str | None:
     """The option a table of one score per option (a probability, a score, a confidence: "option,probability\nC,0.2\n
     D,0.8") gives its highest score, read as a verdict per option (:func:`marked_option`); :data:`SEVERAL` when two or
     more share it -- a tie at the top picks no option, whatever row comes last (holdout59); None when there is no
-    such table."""
+    such table, or when the words after it name that option and another ("C or D — hard to say.", "C, though D is
+    close"): then the writer's words, not the table's top row, are the answer (holdout80)."""
     scores: dict[str, float] = {}
     for row in _SCORE_ROW.finditer(text):
         letter = row.group("letter").upper()
@@ -230,6 +231,9 @@ def scored_option(text: str, letters: str) -> str | None:
         return None
     top = max(scores.values())
     best = [letter for letter, score in scores.items() if score == top]
+    after = {m.group(1) for m in letter_pattern(letters).finditer(text[row.end():])}
+    if len(best) == 1 and best[0] in after and len(after) > 1:
+        return None  # "| C | 45% |\n| D | 40% |\n\nC or D — hard to say.": the words after the table decide (holdout80)
     return best[0] if len(best) == 1 else SEVERAL
 
 

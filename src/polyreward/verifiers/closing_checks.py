@@ -5,7 +5,8 @@ check: x > 0 ✓.", "Check at x = 2: 3 · 1 = 3 and 4 − 1 = 3 ✓.", "Both che
 8 ✓.", "Double-check: 10 % is 20 and 5 % is 10, total 30 ✓.". Its numbers are the check's, not the answer: the value
 before it is. :func:`passing_check_start` says where such a sentence starts when
 
-* it is the text's last sentence, opening a sentence or a line with a heading of checking: at most two words, then ``check`` / ``checks`` /
+* it is the text's last sentence, opening a sentence or a line, or in brackets of its own ("... 8 cm. (Check: 2 × 23 = 46 ✓)")
+  with a heading of checking: at most two words, then ``check`` / ``checks`` /
   ``checking`` / ``double-check`` / ``verification`` / ``verify`` (or ``vérification``, ``comprobación``,
   ``Probe``, ``Prüfung``, ``verifica``, ``controllo``), optionally the point it checks at ("Check at x = 2"),
   then a colon;
@@ -31,7 +32,8 @@ WINDOW = 300
 
 # a heading of checking at the start of a sentence or a line: "Check:", "Domain check:", "Both check:", "Quick check:",
 # "Double-check:", "Sanity check:", "Check at x = 2:", "Verification:"
-_HEADING = re.compile(r"(?:(?<=[.!\n])|\A)[^\S\n]*(?:[A-Za-z][A-Za-z-]*[^\S\n]+){0,2}?"
+# (holdout79: or in brackets of its own, "The width is 8 cm. (Check: 2 × (15 + 8) = 46 ✓)", "12 bags. [check: 12 × 8 = 96 ✓]")
+_HEADING = re.compile(r"(?:(?<=[.!\n])|\A)[^\S\n]*[(\[]?[^\S\n]*(?:[A-Za-z][A-Za-z-]*[^\S\n]+){0,2}?"
                       r"(?i:(?:double-?|re-?)?check(?:s|ing)?|verif(?:y|ying|ication)|vérification|comprobación|prüfung|probe|controllo|verifica)"
                       r"(?:[^\S\n]+(?i:at|with|for|of)[^\S\n]+[^:.\n]{1,30})?[^\S\n]*:")
 # the check is the closing sentence: nothing after its own end ("Check: ... ✓. The larger root is 3." goes on)
@@ -43,7 +45,7 @@ _FAILS_OR_CONCLUDES = re.compile(r"[✗✘❌≠]|\\neq?\b|n't\b|\b(?i:not|no|bu
                                  r"discard\w*|should|hmm+|wait|or|either|maybe|perhaps|means?)\b|\?")
 # an equation of numbers: sides separated by "=", each made of digits, operators, brackets, bars and powers
 _SIDE = r"[-(|\d][\d\s.+\-*/×·÷:()|^{}]*?"
-_CHAIN = re.compile(r"(?<![\w^])(" + _SIDE + r"(?:\s*=\s*" + _SIDE + r")+)(?=\s*(?:[,;.!✓✔]|\band\b|\Z))")
+_CHAIN = re.compile(r"(?<![\w^])(" + _SIDE + r"(?:\s*=\s*" + _SIDE + r")+)(?=\s*(?:[,;.!✓✔)\]]|\band\b|\Z))")  # (")": a bracketed check's end
 _OPS = {ast.Add: operator.add, ast.Sub: operator.sub, ast.Mult: operator.mul, ast.Div: operator.truediv}
 
 

@@ -43,7 +43,7 @@ from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
-                                                   WITHDRAWN_OBJECT, without_avoided)
+                                                   WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -161,7 +161,7 @@ def negated(text: str, start: int, end: int) -> bool:
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     before = _before(text, start)
     return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end))
-                or WITHDRAWN_OBJECT.search(before))  # "Ignore the 42." (holdout20)
+                or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, _after(text, end)))  # "Ignore the 42."
 
 
 def hedged(text: str, start: int, end: int) -> bool:

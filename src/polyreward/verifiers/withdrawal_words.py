@@ -64,7 +64,28 @@ HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
 # réponse"; holdout73)
 TAKEN_BACK = re.compile(CORRECTION_WORDS + "|" + HANDED_OVER_WORDS, re.IGNORECASE)
 
+# holdout79: the writer forbidding the answer's use as the answer ("please don't use 450 as my answer", "do not count
+# this as my final answer", "never submit it as the answer"): a verb of using or submitting under a negation, its object
+# (the answer's value, or a word pointing at it), then "as" an answer
+_FORBIDDEN_VERB = (r"\b(?:don't|do\s+not|never|not\s+to|shouldn't|should\s+not|mustn't|must\s+not)\s+(?:\w+\s+)?"
+                   r"(?:use|count|take|submit|treat|record|accept|enter|put\s+down|report|mark)")
+_FORBIDDEN_USE = _FORBIDDEN_VERB + r"\s+"
+_AS_ANSWER = (r"[^\S\n]*as\s+(?:my|our|the|an?|your)\s+(?:final\s+|official\s+|actual\s+|real\s+)?"
+              r"(?:answer|result|solution|submission|choice|pick|response)\b")
+_FORBIDDEN_BEFORE_VALUE = re.compile(_FORBIDDEN_VERB + r"(?:\s+(?:the|my|this|that|value|number|figure|option|letter)){0,2}[\W_]*\Z", re.IGNORECASE)
+_AS_ANSWER_AFTER = re.compile(r"\A[\W_]*?" + _AS_ANSWER, re.IGNORECASE)
+
+
+def forbidden_as_answer(before: str, after: str) -> bool:
+    """Is the answer between ``before`` and ``after`` the object of a forbidden use as the answer ("please don't use
+    450 as my answer": :data:`_FORBIDDEN_USE`, then the value, then "as my answer")?"""
+    return _AS_ANSWER_AFTER.match(after) is not None and _FORBIDDEN_BEFORE_VALUE.search(before) is not None
+
+
 WITHDRAWAL = re.compile(
+    # ... the answer's use as the answer forbidden ("don't use this as my answer", "please don't use 450 as my answer",
+    # holdout79; a clause about another value -- "don't use 1,200 as the answer" -- is about that value)
+    _FORBIDDEN_USE + r"(?:[^\s.;!?]+\s+){0,3}?" + _AS_ANSWER.replace("[^\\S\\n]*as", "as") + "|"
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
     r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
