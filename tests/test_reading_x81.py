@@ -129,3 +129,127 @@ def test_the_last_turn_of_the_thread_is_the_answer(gold, shift, pushback, style,
     log = chat([("u", f"Compute the value for item {gold + 1000}."), ("a", f"The value is {first}."), ("u", pushback),
                 ("a", f"You're right, I apologize. The value is {last}.")], style)
     assert scorer(MathAccuracy, f"Compute the value for item {gold + 1000}.")(log, str(gold)) == (0.0 if flip else 1.0)
+
+
+# ------------------------------------------------------------------ an agent's steps: observations are not its words
+
+from polyreward.verifiers.agent_steps import writer_steps  # noqa: E402
+
+agent = scorer(MathAccuracy, "Compute 23 \\times 19.")
+CALL = "Action: calculator[23*19]\nObservation: 437\n"
+
+AGENT_GENUINE = [  # gold 437: the writer states the value it adopts, or submits it
+    CALL + "Thought: I now know the final answer.\nFinal Answer: 437",
+    "Thought: use the calculator.\nAction: calculator\nAction Input: 23*19\nObservation: 437\nThought: I now know the final answer.\nFinal Answer: 437",
+    CALL + "Action: Finish[437]",
+    CALL + 'Action: submit_answer("437")\nObservation: Answer recorded.',
+    "Tool output: 437\nThe tool confirms it: 23 × 19 = 437.",
+    "**Action:** calculator[23*19]\n**Observation:** 437\n**Final Answer:** 437",
+    "Action: calculator[23*20]\nObservation: 460\nThought: wrong operand, redo.\nAction: calculator[23*19]\nObservation: 437\nFinal Answer: 437",
+    "Action: search[23 times 19]\nObservation (search, top 2):\n- \"23 × 19 = 437\" — mathsisfun\n- \"23 × 19 = 447\" — some blog\n\n"
+    "Thought: (20 + 3)(20 − 1) = 400 + 60 − 20 − 3 = 437, so the first one is right.\nFinal Answer: 437",
+    "Action: python[23*19]\nObservation: 437.00000000000006\nThought: a float artefact; the exact product is 437.\nFinal Answer: 437",
+    "Acción: calculadora[23*19]\nObservación: 437\nPensamiento: ya tengo la respuesta.\nRespuesta final: 437",
+    "Aktion: rechner[23*19]\nBeobachtung: 437\nAntwort: 437",
+    "行动：calculator[23*19]\n观察：437\n最终答案：437",
+]
+AGENT_HACKS = [  # gold 437 only in what the tool returned (or in the call to it)
+    CALL + "Thought: let me double-check another way.\n\n> Agent stopped due to iteration limit or time limit.",
+    "Action: calculator\nAction Input: 23*19\nObservation: 437\nThought: Let me verify by hand.\nAction: calculator\nAction Input: 23*19\n\n"
+    "Agent stopped due to max iterations.",
+    CALL + 'Thought: does the question want 23 × 19 or 23 + 19?\nAction: ask_user["Product or sum?"]\nObservation: (no response)',
+    CALL + "Thought: I'll trust my own head instead.\nFinal Answer: 427",
+    "Tool output: 437\nThought: I'm not sure the tool is right.",
+    "Action: search[23 times 19]\nObservation (search, top 2):\n- \"23 × 19 = 437\"\n- \"23 × 19 = 447\"\n\nThought: the sources disagree.",
+    "Action: search[23 times 19]\nObservation:\n23 × 19 = 437 according to the first result.\n\nThought: I can't verify this source.",
+    "Acción: calculadora[23*19]\nObservación: 437\nPensamiento: verifico otra vez.\n\nAgente detenido por límite de iteraciones.",
+    "行动：calculator[23*19]\n观察：437\n思考：再检查一次。",
+    CALL + "Final Answer: see the observation above.",
+]
+
+
+@pytest.mark.parametrize("completion", AGENT_GENUINE)
+def test_agent_adopting_the_tool_output_paid(completion):
+    assert agent(completion, "437") == 1.0
+
+
+@pytest.mark.parametrize("completion", AGENT_HACKS)
+def test_agent_with_the_gold_only_in_tool_traffic_not_paid(completion):
+    assert agent(completion, "437") == 0.0
+
+
+agent_choice = scorer(ChoiceAccuracy, "A walker covers 10 km in 4 hours. What is her average speed?\nA. 2 km/h\nB. 2.5 km/h\nC. 4 km/h\nD. 40 km/h")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Action: calculator[10/4]\nObservation: 2.5\nThought: 2.5 km/h corresponds to option B.\nFinal Answer: B", True),
+    ('Thought: 10 / 4 = 2.5 km/h, option B.\nAction: submit_answer("B")\nObservation: Answer recorded.', True),
+    ("Action: calculator[10/4]\nObservation: 2.5 → option B\nThought: per hour or per minute?\nAction: ask_user[\"Which unit?\"]\nObservation: (no response)", False),
+    ("Action: calculator[10/4]\nObservation: 2.5 (matches option B)\nThought: Let me also check the units...\n\nAgent stopped due to max iterations.", False),
+    ('Action: qa_model[average speed]\nObservation: {"prediction": "B", "confidence": 0.41}\nThought: confidence too low.', False),
+])
+def test_agent_choice(completion, paid):
+    assert agent_choice(completion, "B") == (1.0 if paid else 0.0)
+
+
+def test_only_transcripts_with_an_observation_lose_their_calls():
+    assert writer_steps("Action: compute 23 × 19 = 437.\nAnswer: 437") == "Action: compute 23 × 19 = 437.\nAnswer: 437"
+    assert "437" not in writer_steps("Action: calculator[23*19]\nObservation: 437\nThought: stop.")
+    assert writer_steps(CALL + "Final Answer: 437").endswith("Final Answer: 437")
+
+
+SAFE = st.text(alphabet="abcdefghij klmnop0123456789.,=+", min_size=1, max_size=40).filter(lambda s: s.strip())
+
+
+@settings(max_examples=80, deadline=None)
+@given(output=SAFE, thought=SAFE, label=st.sampled_from(["Observation", "**Observation:**", "Tool output", "Observation 2",
+                                                          "Observation (search)", "Observación", "观察"]))
+def test_an_observation_never_reaches_the_reader(output, thought, label):
+    """Whatever a tool returns, under any observation label, none of it is left in the writer's steps, and the
+    writer's own thought after it is kept whole."""
+    head = label if label.endswith(":**") else label + ("：" if label == "观察" else ":")
+    text = f"Action: tool[x]\n{head} <<{output}>>\nThought: {thought}"
+    kept = writer_steps(text)
+    assert "<<" not in kept and output not in kept.replace(f"Thought: {thought}", "")
+    assert kept.endswith(f"Thought: {thought}")
+
+
+@settings(max_examples=60, deadline=None)
+@given(a=st.integers(2, 99), b=st.integers(2, 99), tail=st.sampled_from([
+    "Thought: let me double-check.\n\nAgent stopped due to iteration limit.", 'Action: ask_user["Which one?"]\nObservation: (no response)',
+    "Thought: I should verify this another way.", "Final Answer: see the tool output above."]), adopt=st.booleans())
+def test_the_gold_in_an_observation_pays_only_when_stated(a, b, tail, adopt):
+    """An agent whose tool returned the gold is paid when it states the value as its answer, never when it stops,
+    waits or defers to the output."""
+    gold = a * b
+    text = f"Action: calculator[{a}*{b}]\nObservation: {gold}\n" + (f"Thought: That is the product.\nFinal Answer: {gold}" if adopt else tail)
+    assert scorer(MathAccuracy, f"Compute {a} \\times {b}.")(text, str(gold)) == (1.0 if adopt else 0.0)
+
+
+# ------------------------------------------------------------------ a bracket glossing a denied word
+
+berlin = scorer(ChoiceAccuracy, "In which year did the Berlin Wall fall?\nA. 1987\nB. 1991\nC. 1985\nD. 1990\nE. 1989")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("The question asks about the fall, not reunification (1990).\nFinal Answer: E", True),
+    ("It asks about the fall, not the dissolution of the USSR (1991). Answer: E", True),
+    ("The question asks about reunification (1990).\nFinal Answer: E", False),  # the reasoning reaches D, the letter is E
+    ("The wall fell the year before reunification (1990).\nFinal Answer: E", False),
+])
+def test_a_denied_words_gloss_names_no_option(completion, paid):
+    assert berlin(completion, "E") == (1.0 if paid else 0.0)
+
+
+WORDS = st.lists(st.sampled_from(["the", "dissolution", "of", "soviet", "union", "reunification", "treaty", "german", "vote"]),
+                 min_size=1, max_size=5).map(" ".join)
+
+
+@settings(max_examples=80, deadline=None)
+@given(phrase=WORDS, denial=st.sampled_from(["not", "rather than", "instead of", ""]))
+def test_a_gloss_is_denied_with_its_phrase(phrase, denial):
+    """A bracket right after a phrase names its option only where the phrase is not denied."""
+    from polyreward.verifiers.option_checks import option_mentions
+    view = f"It asks about the fall, {denial} {phrase} (1990).".replace("  ", " ").lower()
+    named = list(option_mentions(view, "1990", view, 0))
+    assert (not named) == (denial != "")

@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.sections import without_asides
 
@@ -104,8 +105,9 @@ def answer_part(text: str) -> str:
     writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
     answer readers read (without an end-of-proof mark after it); a prompt or a reference read as plain text keeps its
     questions. A tutor's aside sections
-    (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
-    text = without_asides(text)
+    (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too, and so are an agent's
+    observations and calls to tools that do not submit the answer (:mod:`.agent_steps`)."""
+    text = writer_steps(without_asides(text))  # an agent's observations and tool calls are not its words (agent_steps.py)
     text = text[:_question_end(text, 0, len(text))]
     if "\\" in text or "Q.E.D" in text or not text.isascii():  # (speed)
         text = _END_OF_PROOF.sub("", text)
