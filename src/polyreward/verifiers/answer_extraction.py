@@ -225,7 +225,7 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
         # takes it back or gives another (holdout25); it never supplies the answer
         again = extract_answer(later, final_bang)
-        if again is not None and (again.source in ("retracted", "negated") or again.text and not written_alike(again.text, found.text)):
+        if again is not None and (not again.text or not same_final_value(again.text, found.text)):  # (hedged, withdrawn, ...)
             return again if again.text and corrected_when_challenged(text) else Extracted("", "conflicting")
     return found
 

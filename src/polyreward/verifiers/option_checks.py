@@ -325,7 +325,8 @@ def _letters_of(options: Mapping[str, str]) -> str:
 
 def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, across_markup: bool = False) -> Iterator[re.Match]:
     """Every place ``text`` names the option text ``option`` and, where ``view`` is given (``text`` being the part of
-    it from ``offset``), does not deny it there ("Heparin, not aspirin" names heparin only). Two readings of naming:
+    it from ``offset``), does not deny it there ("Heparin, not aspirin" names heparin only; "not reunification (1990)"
+    names no 1990: a bracket that glosses a denied phrase). Two readings of naming:
 
     * by default (the checks of this module; ``text`` lowercased): the option's words as :func:`_option_key` gives
       them (letters and digits of any script), signs glued ("-cos x" is not "cos x"), not inside a longer word or a possessive;
@@ -346,11 +347,18 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
     for found in re.finditer(pattern, text, flags):
         if view and negated(view, offset + found.start(), offset + found.end()):
             continue
+        glossed = _GLOSS_OF.search(view, max(0, offset + found.start() - 80), offset + found.start()) if view else None
+        if glossed is not None and any(negated(view, word.start(), offset + found.end()) for word in _WORD.finditer(view, glossed.start(), glossed.end())):
+            continue  # "not reunification (1990)": a bracket that glosses a denied phrase is denied with it (holdout81)
         if across_markup and (_SIGN_BEFORE.search(text, max(0, found.start() - 4), found.start()) is not None) != signed:
             continue
         yield found
 
 
+# the words (six at most, no punctuation between them) right before the bracket a mention opens ("reunification ("
+# before "1990)", "the dissolution of the USSR ("): the mention glosses them
+_GLOSS_OF = re.compile(r"(?:[^\W\d_][\w'-]*[^\S\n]+){0,5}[^\W\d_][\w'-]*[^\S\n]*\([^\S\n]*\Z")
+_WORD = re.compile(r"[^\W\d_][\w'-]*")
 _SIGNED = re.compile(r"[\s$\\{(]*[-−](?=[$\\{(]*\w)")  # a sign glued to the text ("$-\\cos x$"); "-- Mars" is a dash
 _SIGN_BEFORE = re.compile(r"(?<![-−])[-−][$\\{(]*\Z")
 

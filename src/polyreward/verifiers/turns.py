@@ -40,6 +40,7 @@ from __future__ import annotations
 from collections.abc import Callable
 from functools import lru_cache
 
+from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.sections import without_asides
 
@@ -104,8 +105,9 @@ def answer_part(text: str) -> str:
     writer makes up after answering, and without the unfinished last round of a loop (module docstring). What the
     answer readers read (without an end-of-proof mark after it); a prompt or a reference read as plain text keeps its
     questions. A tutor's aside sections
-    (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too."""
-    text = without_asides(text)
+    (common mistakes, practice problems and their keys: :mod:`.sections`) are left out too, and so are an agent's
+    observations and calls to tools that do not submit the answer (:mod:`.agent_steps`)."""
+    text = writer_steps(without_asides(text))  # an agent's observations and tool calls are not its words (agent_steps.py)
     text = text[:_question_end(text, 0, len(text))]
     if "\\" in text or "Q.E.D" in text or not text.isascii():  # (speed)
         text = _END_OF_PROOF.sub("", text)
@@ -197,7 +199,11 @@ _WRITER_ROLES = frozenset({"assistant", "model", "bot", "ai", "gpt"})
 # you sure?", "That's wrong, it's 1/2.", "Isn't it the ribosome?") or asks to redo it ("Simplify it further.",
 # "Check again.")
 _CHALLENGE = re.compile(r"\b(?:sure|really|wrong|incorrect|mistake\w*|not|no|never|disagree|doubt\w*|check|recheck|double-check|"
-                        r"verify|reconsider|rethink|again|further|simplify|correct|right|think|believe|thought)\b|n't\b|\?\s*!|^\W*\?+\W*$",
+                        r"verify|reconsider|rethink|again|further|simplify|correct|right|think|believe|thought"
+                        # the same in French, Spanish, Portuguese, Italian and German ("Tu es sûr ?", "¿Estás seguro?")
+                        r"|sûre?|vraiment|faux|fausse|trompée?|seguro|segura|certeza|equivocad[oa]|errad[oa]|incorrect[oa]|"
+                        r"sicur[oa]|sbagliat[oa]|sicher|wirklich|falsch|Fehler)\b|n't\b|\?\s*!|^\W*\?+\W*$"
+                        r"|确定|確定|不对|不對|错了|錯了|本当|間違",  # (Chinese and Japanese: no word boundaries)
                         re.IGNORECASE)
 
 
@@ -206,10 +212,17 @@ _ASKS = re.compile(r"\?|^\W*(?:what|how|which|who|whom|why|when|where|find|compu
                    r"and|now|next|also|then|give|list|name|write|explain)\b", re.IGNORECASE)
 
 
+# a turn that opens by moving on to another question ("And what is its perimeter if it is a right triangle?", "Now
+# find the height."): a challenge word in it ("right") does not make it a challenge
+_MOVES_ON = re.compile(r"^\W*(?:and|now|next|also|then)\W+(?:what|how|which|who|when|where|find|compute|calculate|solve|"
+                       r"evaluate|determine|give|list|name|write|explain|if|suppose|can|could)\b", re.IGNORECASE)
+
+
 def _asks_new_question(turn: str) -> bool:
-    """A user turn that asks something else (a new question, "And in 3 weeks?", "What about the lcm?") rather than
-    challenging the answer given ("Are you sure?", "Simplify it further.", "My teacher says it's 21.")."""
-    return _ASKS.search(turn) is not None and _CHALLENGE.search(turn) is None
+    """A user turn that asks something else (a new question, "And in 3 weeks?", "What about the lcm?", "And what is
+    its perimeter if it is a right triangle?") rather than challenging the answer given ("Are you sure?", "Simplify
+    it further.", "My teacher says it's 21.")."""
+    return _MOVES_ON.match(turn) is not None or _ASKS.search(turn) is not None and _CHALLENGE.search(turn) is None
 
 
 def later_turns(text: str) -> str:
@@ -238,17 +251,19 @@ def later_turns(text: str) -> str:
 
 
 def corrected_when_challenged(text: str) -> bool:
-    """Does the writer, after its own turn, go on as the assistant past a user turn that challenges the answer ("Are
-    you sure? That's f(10).", "That doesn't look right.")? Its later answer is then a correction, the last word, as
-    a self-correction inside one turn is ("The answer is D ... User: Are you sure? Assistant: You're right, it's
-    B." answers B; holdout27), while a later turn with no challenge before it only takes the answer away."""
+    """Does the writer, after its own turn, go on as the assistant past a user turn that replies to the answer rather
+    than asking something else (a challenge: "Are you sure? That's f(10).", "That doesn't look right."; a remark: "My
+    notes say otherwise.")? Its later answer is then a correction, the last word, as a self-correction inside one turn
+    is ("The answer is D ... User: Are you sure? Assistant: You're right, it's B." answers B; holdout27, holdout81:
+    the writer's last turn of the thread is its answer), while a later turn with no user turn before it only takes
+    the answer away."""
     end = _own_turn_span(text)[1]
     headers = list(_ROLE_HEADER.finditer(text, end))[:50]
     for number, found in enumerate(headers[:-1]):
         role = (found.group("role") or found.group("tagged") or found.group("named") or "").lower()
         body = text[found.end():headers[number + 1].start()]
         nxt = headers[number + 1]
-        if role in ("user", "human") and _CHALLENGE.search(body) and not _asks_new_question(body) and (
+        if role in ("user", "human") and not _asks_new_question(body) and (
                 nxt.group("role") or nxt.group("tagged") or nxt.group("named") or "").lower() in _WRITER_ROLES:
             return True
     return False
@@ -272,6 +287,10 @@ _RESPONSE_MARK = re.compile(
     r"|<\|assistant\|>|\[/INST\]",
     re.MULTILINE | re.IGNORECASE)
 _TOKEN = re.compile(r"[^\W\d_]{2,}|\d+(?:\.\d+)?")
+# a heading of :data:`_QUESTION_HEADING` that opens a user's turn (a chat log's "User:", "Human:", a template's user
+# header), not a few-shot item's "Question:" / "Problem:"
+_USER_TURN = re.compile(r"[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*)?(?:Human|User)\b|<\|im_start\|>|<\|start_header_id\|>|<start_of_turn>|<\|user\|>|\[INST\]",
+                        re.IGNORECASE)
 
 
 # words any question may use: they tell two questions apart no more than punctuation does
@@ -329,13 +348,19 @@ def for_the_question(prompt: str, completion: str) -> list[str] | None:
         return None
     asked = set(_tokens(_stem(_last_question(prompt))))
     parts = [completion[:headings[0].start()]] if completion[:headings[0].start()].strip() else []
-    matched = False
+    matched = in_thread = False
     for number, heading in enumerate(headings):
-        block = completion[heading.end():headings[number + 1].start() if number + 1 < len(headings) else len(completion)]
+        end = headings[number + 1].start() if number + 1 < len(headings) else len(completion)
+        block = completion[heading.end():end]
         response = _RESPONSE_MARK.search(block)
-        if _same_question(_stem(block[:response.start()] if response else block), asked):
-            matched = True
+        question = block[:response.start()] if response else block
+        if _same_question(_stem(question), asked):
+            matched = in_thread = True
             parts.append(block[response.end():] if response else "")
+        elif in_thread and _USER_TURN.match(heading.group()) and not _asks_new_question(question):
+            parts[-1] += completion[heading.start():end]  # the user's reply to the answer and the writer's next turn
+        else:
+            in_thread = False
     return parts if matched else None
 
 
