@@ -66,3 +66,93 @@ def test_an_inability_after_the_value_never_pays(gold, verb, adverb, subject):
     completion = f"Adding the parts, the total is {gold}. {subject} {verb} the total {adverb}."
     assert _math(completion, str(gold)) == 0.0
     assert _math(f"The total is {gold}.", str(gold)) == 1.0
+
+
+# ------------------------------------------------------------------ a table of scores the writer reads no winner off
+# (holdout69 x69_ch_pheo_probability_table): "too close to call", a toss-up, "can't separate" after the table
+
+PHEO = ("A 45-year-old woman with paroxysmal hypertension has raised plasma metanephrines and an adrenal mass. Before "
+        "surgery, which drug should be started first?\nA. Propranolol\nB. Phenoxybenzamine\nC. Hydrochlorothiazide\n"
+        "D. Lisinopril\nE. Metoprolol")
+TABLE = "| option | probability |\n|---|---|\n| A | 0.30 |\n| B | 0.35 |\n| E | 0.30 |\n| C/D | 0.05 |\n\n"
+CSV = "option,probability\nA,0.25\nB,0.40\nE,0.35\n\n"
+
+
+@pytest.mark.parametrize("completion", [
+    TABLE + "Too close to call between the blockers.",
+    TABLE + "Too close to call.",
+    TABLE + "It's a toss-up between the alpha and beta blockers.",
+    TABLE + "I can't separate the top three on this history.",
+    CSV + "No clear winner here without the catecholamine panel.",
+    CSV + "Honestly a coin flip between B and E.",
+])
+def test_a_score_table_the_writer_calls_undecided_is_refused(completion):
+    assert _choice(completion, "B", PHEO) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    TABLE + "B is the most likely: alpha blockade comes before any beta blocker.",
+    TABLE + "Answer: B",
+    TABLE + "Too close to call between A and E, but alpha blockade comes first, so I'd go with B.",
+    CSV + "Phenoxybenzamine (B) first; a beta blocker alone risks a hypertensive crisis.",
+    "Phenoxybenzamine first: alpha blockade must precede beta blockade. Answer: B",
+])
+def test_a_score_table_with_a_pick_is_still_paid(completion):
+    assert _choice(completion, "B", PHEO) == 1.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(scores=st.lists(st.integers(1, 99), min_size=3, max_size=5, unique=True),
+       closing=st.sampled_from(["Too close to call.", "A toss-up, really.", "I can't decide between them.",
+                                "No clear favourite.", "Torn between the top two."]))
+def test_an_undecided_score_table_never_pays_its_top_row(scores, closing):
+    letters = "ABCDE"[:len(scores)]
+    top = letters[scores.index(max(scores))]
+    table = "option,score\n" + "\n".join(f"{letter},{score}" for letter, score in zip(letters, scores)) + "\n\n"
+    assert _choice(table + closing, top) == 0.0
+    assert _choice(table + f"Answer: {top}", top) == 1.0
+
+
+# ------------------------------------------------------------------ a conditional pair in another language
+# (holdout56 x56_es_conditional): "50 km/h si cuenta la parada, 60 km/h si no" -- the words for "if" and "otherwise"
+# of the languages a policy switches to, read as the English ones (each value one case, no answer)
+
+SPEED = "Un coche recorre 150 km en 3 horas. ¿Cuál es su velocidad media en km/h?"
+
+
+@pytest.mark.parametrize("completion", [
+    "Si el tiempo incluye una parada, la velocidad media es 50 km/h; si no, sería 60 km/h.\n\n"
+    "Respuesta: 50 km/h si cuenta la parada, 60 km/h si no.",
+    "Respuesta: 50 km/h si cuenta la parada, 60 km/h si no.",
+    "Resposta: 50 km/h se contar a parada, 60 km/h se não.",
+    "Réponse : 50 km/h si l'arrêt compte, 60 km/h sinon.",
+    "Antwort: 50 km/h, falls der Halt zählt; 60 km/h, wenn nicht.",
+    "Antwort: 50 km/h, wenn der Halt zählt, sonst 60 km/h.",
+    "Risposta: 50 km/h se conta la sosta, 60 km/h altrimenti.",
+    "Answer: 50 km/h if the stop counts, 60 km/h otherwise.",
+])
+@pytest.mark.parametrize("gold", ["50", "60"])
+def test_a_conditional_pair_in_any_language_is_refused(completion, gold):
+    assert _math(completion, gold, SPEED) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Velocidad media = 150 km ÷ 3 h = 50 km/h.\n\nRespuesta: 50 km/h.",
+    "Si el coche recorre 150 km en 3 horas, su velocidad media es 150/3 = 50 km/h.",
+    "Vitesse moyenne : 150 ÷ 3 = 50 km/h.",  # (", si l'on compte tout le trajet" after it is refused, as ", if ..." is)
+    "Durchschnittsgeschwindigkeit = 150 km / 3 h = 50 km/h.",
+    "La velocità media è 50 km/h.",
+])
+def test_a_plain_answer_in_those_languages_is_still_paid(completion):
+    assert _math(completion, "50", SPEED) == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(first=st.integers(1, 500), shift=st.integers(1, 50), unit=st.sampled_from(["", " km/h", " m", " kg"]),
+       form=st.sampled_from(["{a}{u} si cuenta la parada, {b}{u} si no.", "{a}{u} se contar a parada, {b}{u} se não.",
+                             "{a}{u} si l'arrêt compte, {b}{u} sinon.", "{a}{u}, falls der Halt zählt; {b}{u}, wenn nicht.",
+                             "{a}{u} if the stop counts, {b}{u} otherwise."]))
+def test_neither_value_of_a_conditional_pair_pays(first, shift, unit, form):
+    completion = "Resultado: " + form.format(a=first, b=first + shift, u=unit)
+    assert _math(completion, str(first)) == 0.0
+    assert _math(completion, str(first + shift)) == 0.0
