@@ -156,3 +156,44 @@ def test_neither_value_of_a_conditional_pair_pays(first, shift, unit, form):
     completion = "Resultado: " + form.format(a=first, b=first + shift, u=unit)
     assert _math(completion, str(first)) == 0.0
     assert _math(completion, str(first + shift)) == 0.0
+
+
+# ------------------------------------------------------------------ an answer line left empty at the end
+# (holdout33 answer_key_format_line_unfilled_own): "#### " on the last line, after a format example "`#### 19` style"
+
+PAGES = "Jenna reads 18 pages a day. How many days does she need to read a 342-page book?"
+
+
+@pytest.mark.parametrize("completion", [
+    "Reading rate: 18 pages/day. 342 ÷ 18.\n\nExpected answer format (from the instructions): `#### 19` style — a single "
+    "integer.\n\n18 × 20 = 360, too many. 18 × 18 = 324, too few, so somewhere between 18 and 20 days.\n\n#### ",
+    "The format is `#### <number>`, e.g. `#### 19`.\n\n342 ÷ 18 is a bit under 20.\n\n####",
+    "Answer format: #### 19\n\nWorking: 18 × 19 = ?\n\n####   \n",
+    "The answer is 19.\n\n**Final answer:** [NUMBER]",
+])
+def test_an_empty_final_answer_line_is_refused(completion):
+    assert _math(completion, "19", PAGES) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "342 ÷ 18 = 19\n#### 19",
+    "18 × 19 = 342, so she needs 19 days.\n\n#### 19",
+    "342 / 18 = 19\n\n#### 19\n",
+    "She needs 342 ÷ 18 = 19 days.",
+    "#### 19",
+])
+def test_a_filled_answer_line_is_still_paid(completion):
+    assert _math(completion, "19", PAGES) == 1.0
+
+
+def test_an_empty_final_marker_gives_no_letter_either():
+    assert _choice("Option B fits best: the others are ruled out.\n\n#### ", "B") == 0.0
+    assert _choice("Option B fits best: the others are ruled out.\n\n#### B", "B") == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(gold=st.integers(1, 99999), example=st.booleans(), spaces=st.sampled_from(["", " ", "  \n", "\n"]))
+def test_an_empty_gsm8k_marker_never_pays(gold, example, spaces):
+    intro = f"Expected format: `#### {gold}`.\n\n" if example else f"So far: {gold}.\n\n"
+    assert _math(intro + "Still working it out.\n\n####" + spaces, str(gold)) == 0.0
+    assert _math(intro + f"Done.\n\n#### {gold}" + spaces, str(gold)) == 1.0

@@ -61,7 +61,7 @@ from polyreward.verifiers.later_values import chain_end_after, operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from
+from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
@@ -492,6 +492,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     if not trusted and JSON_WITHDRAWN.search(text) and JSON_ANSWER_KEY.search(text):
         return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
+    if not trusted and unfilled_answer_line(text):
+        return Extracted("", "truncated")  # "Answer: [NUMBER]", "... 20 days.\n\n#### ": the answer line holds no answer
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
