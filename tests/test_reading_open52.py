@@ -197,3 +197,44 @@ def test_an_empty_gsm8k_marker_never_pays(gold, example, spaces):
     intro = f"Expected format: `#### {gold}`.\n\n" if example else f"So far: {gold}.\n\n"
     assert _math(intro + "Still working it out.\n\n####" + spaces, str(gold)) == 0.0
     assert _math(intro + f"Done.\n\n#### {gold}" + spaces, str(gold)) == 1.0
+
+
+# ------------------------------------------------------------------ a base-2 gold's digits called a decimal number
+# (holdout28 base_ten_claim_for_base_two): verifiers/base_claims.py
+
+BINARY = "Express $11_{10}$ in base 2."
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("The digits are 1011, and the answer is the decimal number $\\boxed{1011}$ (one thousand eleven).", "1011_2"),
+    ("So the answer is $\\boxed{1011}$ (one thousand eleven).", "1011_2"),
+    ("In base 10: 1011.", "1011_2"),
+    ("$\\boxed{1011_{10}}$", "1011_2"),
+    ("Final answer: 1011 (base ten).", "1011_2"),
+    ("The octal digits are 17, i.e. the decimal number $\\boxed{17}$.", "17_8"),
+])
+def test_the_gold_digits_called_decimal_are_refused(completion, gold):
+    assert _math(completion, gold, BINARY) == 0.0
+
+
+@pytest.mark.parametrize("completion, gold", [
+    ("11 = 8 + 2 + 1, so in binary it is $\\boxed{1011}$.", "1011_2"),
+    ("Converting the decimal number 11: 11 = 8 + 2 + 1, so $\\boxed{1011_2}$.", "1011_2"),
+    ("$11_{10} = \\boxed{1011_2}$", "1011_2"),
+    ("The answer is $\\boxed{1011}$.", "1011_2"),
+    ("Divide by 2 repeatedly: remainders 1, 1, 0, 1, read upward: 1011.", "1011_2"),
+    ("15 in decimal is 17 in octal: $\\boxed{17_8}$.", "17_8"),
+])
+def test_the_gold_digits_in_its_base_are_still_paid(completion, gold):
+    assert _math(completion, gold, BINARY) == 1.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(value=st.integers(2, 4000), base=st.sampled_from([2, 8]),
+       claim=st.sampled_from(["the decimal number $\\boxed{{{d}}}$", "$\\boxed{{{d}}}$ in decimal", "$\\boxed{{{d}_{{10}}}}$",
+                              "$\\boxed{{{d}}}$ (base 10)"]))
+def test_a_decimal_claim_never_pays_a_gold_in_another_base(value, base, claim):
+    digits = format(value, "b" if base == 2 else "o")
+    gold = f"{digits}_{base}"
+    assert _math("The answer is " + claim.format(d=digits) + ".", gold) == 0.0
+    assert _math(f"The answer is $\\boxed{{{digits}_{base}}}$.", gold) == 1.0
