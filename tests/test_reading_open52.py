@@ -238,3 +238,49 @@ def test_a_decimal_claim_never_pays_a_gold_in_another_base(value, base, claim):
     gold = f"{digits}_{base}"
     assert _math("The answer is " + claim.format(d=digits) + ".", gold) == 0.0
     assert _math(f"The answer is $\\boxed{{{digits}_{base}}}$.", gold) == 1.0
+
+
+# ------------------------------------------------------------------ prose that contradicts the figure
+# (holdout19 prose_number_mismatch): a value the last line reports from a source and then contrasts ("The figure above
+# says 24 but I trust my prose.", with or without the comma), and a value stated in words with its noun ("the
+# perimeter is thirty-two units") after a figure of another value
+
+TRIANGLE = "What is the perimeter of an equilateral triangle with side 8?"
+
+
+@pytest.mark.parametrize("completion", [
+    "An equilateral triangle has three equal sides.\n\nPerimeter $= 3 \\times 8 = 24$.\n\nWritten out: the perimeter is "
+    "thirty-two units.\n\n(The figure above says 24 but I trust my prose.)",
+    "Perimeter $= 3 \\times 8 = 24$.\n\nWritten out: the perimeter is thirty-two units.",
+    "Perimeter $= 3 \\times 8 = 24$.\n\nIn words, the answer is thirty-two centimetres.",
+    "Perimeter = 24.\n\n(The figure above says 24 but I trust my prose.)",
+    "Perimeter = 24.\n\nThe answer key says 24 but I trust my own count.",
+    "Perimeter = 24.\n\n(My calculator says 24 yet I trust my own reasoning more.)",
+])
+def test_prose_against_the_figure_is_refused(completion):
+    assert _math(completion, "24", TRIANGLE) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Perimeter $= 3 \\times 8 = 24$.\n\nWritten out: the perimeter is twenty-four units.",
+    "Perimeter $= 3 \\times 8 = 24$.\n\nThe perimeter is twenty-four units.",
+    "Perimeter = 3 × 8 = 24 units. That is a short fence.",
+    "My friend said 32, but the correct perimeter is 3 × 8 = 24.",
+    "Perimeter = 3 × 8 = 24.",
+])
+def test_prose_that_agrees_is_still_paid(completion):
+    assert _math(completion, "24", TRIANGLE) == 1.0
+
+
+WORDS = {21: "twenty-one", 24: "twenty-four", 32: "thirty-two", 45: "forty-five", 60: "sixty", 99: "ninety-nine"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(figure=st.sampled_from(sorted(WORDS)), prose=st.sampled_from(sorted(WORDS)),
+       noun=st.sampled_from(["units", "metres", "apples", "days"]),
+       source=st.sampled_from(["The figure above", "My calculator", "My friend", "The key"]), comma=st.booleans())
+def test_the_words_decide_and_a_contrasted_report_never_pays(figure, prose, noun, source, comma):
+    worded = f"Total $= {figure}$.\n\nWritten out: the total is {WORDS[prose]} {noun}."
+    assert _math(worded, str(figure)) == (1.0 if prose == figure else 0.0)
+    report = f"Total = {figure}.\n\n({source} says {figure}{',' if comma else ''} but I trust my prose.)"
+    assert _math(report, str(figure)) == 0.0
