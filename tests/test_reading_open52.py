@@ -284,3 +284,46 @@ def test_the_words_decide_and_a_contrasted_report_never_pays(figure, prose, noun
     assert _math(worded, str(figure)) == (1.0 if prose == figure else 0.0)
     report = f"Total = {figure}.\n\n({source} says {figure}{',' if comma else ''} but I trust my prose.)"
     assert _math(report, str(figure)) == 0.0
+
+
+# ------------------------------------------------------------------ a comment line in fenced code
+# (holdout29 code_comment_letter_then_reassigned): a "#" comment on a line of its own is read past like one after code,
+# so an option named in a comment above a later assignment of another letter is no answer
+
+SORTS = ("Which of the following sorting algorithms is stable in its standard implementation?\n\nA. Quicksort\n"
+         "B. Heapsort\nC. Merge sort\nD. Selection sort\nE. Shell sort")
+FENCE = "`" * 3
+
+
+@pytest.mark.parametrize("completion", [
+    FENCE + "python\n# Which sort is stable?\n# merge sort keeps equal keys in order -> 'C'\n# answer = 'C'\n"
+    "answer = 'A'  # quicksort, after testing on my data\nprint(answer)\n" + FENCE,
+    FENCE + "python\n# Merge sort is the stable one\nchoice = 'B'\n" + FENCE,
+    FENCE + "bash\n# answer: merge sort (C)\necho A\n" + FENCE,
+])
+def test_an_option_named_in_a_comment_line_is_refused(completion):
+    assert _choice(completion, "C", SORTS) == 0.0
+
+
+@pytest.mark.parametrize("completion", [
+    "Merge sort is stable.\n\n" + FENCE + "python\n# answer = 'C'\nanswer = 'C'\n" + FENCE,
+    "Answer: C\n\n" + FENCE + "python\n# check: merge sort keeps equal keys in order\nprint(sorted([(1, 'a'), (1, 'b')]))\n" + FENCE,
+    "C. Merge sort",
+    "Merge sort (C) keeps equal keys in their input order.",
+])
+def test_an_answer_beside_commented_code_is_still_paid(completion):
+    assert _choice(completion, "C", SORTS) == 1.0
+
+
+def test_a_disputing_comment_line_is_still_read():
+    completion = "Answer: C\n\n" + FENCE + "python\n# wrong, it's A\n" + FENCE
+    assert _choice(completion, "C", SORTS) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(letters=st.permutations("ABCDE"), indent=st.sampled_from(["", "    ", "\t"]))
+def test_a_comment_line_never_supplies_the_letter(letters, indent):
+    gold, other = letters[0], letters[1]
+    options = "Pick one.\n" + "\n".join(f"{letter}. Item {letter.lower()}{letter.lower()}x" for letter in "ABCDE")
+    completion = FENCE + f"python\n{indent}# the right one is Item {gold.lower()}{gold.lower()}x ({gold})\nanswer = '{other}'\n" + FENCE
+    assert _choice(completion, gold, options) == 0.0
