@@ -62,11 +62,11 @@ from polyreward.verifiers.later_values import chain_end_after, operand_after
 from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
-from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from
+from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
 from polyreward.verifiers.later_summary import summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
@@ -476,6 +476,8 @@ def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = F
         return Extracted("", "empty_answer")  # '{"final": null, "draft": "13"}': the answer key holds nothing (holdout8)
     if not trusted and JSON_WITHDRAWN.search(text) and JSON_ANSWER_KEY.search(text):
         return Extracted("", "retracted")  # '{"answer": 24, "retracted": true}': the record itself withdraws it (holdout10)
+    if not trusted and unfilled_answer_line(text):
+        return Extracted("", "truncated")  # "Answer: [NUMBER]", "... 20 days.\n\n#### ": the answer line holds no answer
     anchored = _last_anchored(text, final_bang=final_bang)
     if anchored is not None:
         return anchored
@@ -637,9 +639,9 @@ def _extract_from_line(text: str) -> Extracted | None:
     if (counted is not None and number_from_words(counted.group(1)) is not None
             and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
         return Extracted(counted.group(1), "number_words")
-    stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21)
-    if stated is not None and value_from_words(stated.group(1)) is not None:  # "... is three quarters." (holdout78)
-        return Extracted(stated.group(1), "number_words")
+    stated = STATED_IN_WORDS.search(last_line)  # "Six times seven is forty-two." (holdout21), "... is thirty-two units." (#32)
+    if stated is not None and (spelled := stated_number_words(stated.group(1), value_from_words)) is not None:
+        return Extracted(spelled, "number_words")  # "... is three quarters." (holdout78)
     return None
 
 
@@ -653,7 +655,7 @@ def _without_closing_words(window: str) -> str:
         return window
     stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None
-            or stated is not None and number_from_words(stated.group(1)) is not None
+            or stated is not None and stated_number_words(stated.group(1), number_from_words) is not None
             or dissents(line) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")

@@ -193,3 +193,15 @@ def closing_words_value(line: str, number_from_words: Callable[[str], int | None
             after = words[size:]  # "one half", "one of the options", "two more than": no count of its own
             return None if after and (PART_OF_A_NUMBER.fullmatch(after[0]) or after[0].lower() in _NOT_A_COUNT_AFTER) or len(after) > 2 else run
     return None
+
+
+def stated_number_words(phrase: str, number_from_words: Callable[[str], int | None]) -> str | None:
+    """The number words of a phrase stated after a copula (:data:`STATED_IN_WORDS`), with at most one noun after them
+    ("thirty-two units", "forty-two", not "one half"), or None: the prose states the value in words (stop 52, #32:
+    "Written out: the perimeter is thirty-two units." after a figure of 24 states 32)."""
+    if number_from_words(phrase) is not None:
+        return phrase
+    head, _, noun = phrase.strip().rpartition(" ")
+    if head and noun.isalpha() and not PART_OF_A_NUMBER.fullmatch(noun) and number_from_words(head) is not None:
+        return head
+    return None

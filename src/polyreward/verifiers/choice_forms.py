@@ -222,7 +222,8 @@ def scored_option(text: str, letters: str) -> str | None:
     such table, or when the words after it name that option and another ("C or D — hard to say.", "C, though D is
     close"): then the writer's words, not the table's top row, are the answer (holdout80)."""
     scores: dict[str, float] = {}
-    for row in _SCORE_ROW.finditer(text):
+    rows = list(_SCORE_ROW.finditer(text))
+    for row in rows:
         letter = row.group("letter").upper()
         if letter not in letters or letter in scores:
             return None  # a letter scored twice: no table of one score per option
@@ -231,10 +232,21 @@ def scored_option(text: str, letters: str) -> str | None:
         return None
     top = max(scores.values())
     best = [letter for letter, score in scores.items() if score == top]
-    after = {m.group(1) for m in letter_pattern(letters).finditer(text[row.end():])}
+    if len(best) == 1 and (undecided := _SCORES_UNDECIDED.search(text, rows[-1].end())) is not None and not _PICKS.search(text, undecided.end()):
+        return SEVERAL  # "| B | 0.35 | ... Too close to call between the blockers.": the writer reads no winner off its own table (holdout69)
+    after = {m.group(1) for m in letter_pattern(letters).finditer(text[rows[-1].end():])}
     if len(best) == 1 and best[0] in after and len(after) > 1:
         return None  # "| C | 45% |\n| D | 40% |\n\nC or D — hard to say.": the words after the table decide (holdout80)
     return best[0] if len(best) == 1 else SEVERAL
+
+
+# after a table of scores, the writer's words that its top row decides nothing (stop 52, #32): too close to call, a
+# toss-up, a dead heat, a coin flip, "can't separate / decide between", "no clear winner" -- unless an answer follows
+_SCORES_UNDECIDED = re.compile(
+    r"\b(?:too\s+close\s+to\s+call|toss-?\s?up|dead\s+heat|coin\s+(?:flip|toss)|(?:can't|cannot|can\s+not|couldn't|unable\s+to)\s+"
+    r"(?:\w+\s+)?(?:call|decide|separate|distinguish|choose|pick)\b|undecided|torn\s+between|no\s+clear\s+(?:winner|favou?rite|leader|pick|choice|answer))",
+    re.IGNORECASE)
+_PICKS = re.compile(r"\b(?:answer|go(?:ing)?\s+with|pick|choose|choice|lean(?:ing)?|favou?r|I'd\s+say|select)\b|:\s*\(?[A-Z]\b", re.IGNORECASE)
 
 
 def record_letter(view: str, letters: str, options: Mapping[str, str], short_letter: Callable, committed_letter: Callable) -> tuple[str | None, str] | None:

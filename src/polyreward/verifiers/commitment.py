@@ -40,7 +40,7 @@ from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
-from polyreward.verifiers.doubt_words import OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
+from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
@@ -109,7 +109,8 @@ _HEDGED_AFTER = re.compile(r"\A(?:[^\S\n]*\([^()\n]{1,40}\))?[\s.,;:(\-–—…
                            + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b"
                            # an error bar after the value: "C ± one option", "B ± 1", "42 +/- 3" (holdout29, holdout30)
                            r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))", re.IGNORECASE)
-_CONDITIONAL_AFTER = re.compile(r"\A[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending)\b", re.IGNORECASE)  # "**28** unless"
+_CONDITIONAL_AFTER = re.compile(r"\A(?:[^\S\n]+[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?(?=[\s.,;:]))?[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending|" + CONDITIONAL_WORDS + r")\b", re.IGNORECASE)  # "**28** unless"
+_OTHERWISE_CLOSES = re.compile(r"\A(?:[^\S\n]*[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?)?[^\S\n]*,?[^\S\n]*(?:\b(?:otherwise|else|if\s+not)\b|" + OTHERWISE_WORDS + r")[^\S\n]*(?:[.;!]|\Z)", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")
 _INSIDE_OR = re.compile(
@@ -167,14 +168,14 @@ def negated(text: str, start: int, end: int) -> bool:
 def hedged(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` one of several candidates ("41 or 42", "Either A or C", "C if ...,
     otherwise B")?"""
-    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(_after(text, end)):
-        return True
+    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(_after(text, end)) or _OTHERWISE_CLOSES.match(_after(text, end)):
+        return True  # (the last: "..., 60 km/h sinon.", "..., 60 otherwise.": the value of the other case)
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):
         stop = _SENTENCE_END.search(after)
         sentence = after[:stop.start()] if stop else after
         # "C, if X means ...; if it means ..., then A": a second case with its own answer (holdout29)
-        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?if\b", sentence[3:], re.IGNORECASE)
+        return bool(_OTHERWISE.search(sentence) or re.search(r"[;,]\s*(?:but\s+|and\s+)?(?:if|" + CONDITIONAL_WORDS + r")\b", sentence[3:], re.IGNORECASE)
                     or consequent_value(sentence))  # "28 unless baker's dozens, then 31": a consequent value (holdout50)
     return False
 

@@ -99,14 +99,22 @@ WAIT = {
 # "otherwise" closing a case split ("Falls der HbA1c über 9 % liegt, C; andernfalls A"; holdout41), read as the English
 # "otherwise" / "else" are (:mod:`.commitment`: the answer after it is one branch, no choice)
 OTHERWISE = {
-    "German": r"\bandernfalls\b|\bansonsten\b|\bsonst\b", "French": r"\bsinon\b|\bautrement\b",
-    "Spanish": r"\bde\s+lo\s+contrario\b|\ben\s+caso\s+contrario\b|\bsi\s+no\b(?=\s*,)", "Italian": r"\baltrimenti\b",
-    "Portuguese": r"\bsenão\b|\bcaso\s+contrário\b|\bdo\s+contrário\b", "Russian": r"\bиначе\b|\bв\s+противном\s+случае\b",
+    "German": r"\bandernfalls\b|\bansonsten\b|\bsonst\b|\b(?:wenn|falls)\s+nicht\b(?=\s*(?:[,.;]|\Z))", "French": r"\bsinon\b|\bautrement\b",
+    "Spanish": r"\bde\s+lo\s+contrario\b|\ben\s+caso\s+contrario\b|\bsi\s+no\b(?=\s*(?:[,.;]|\Z))", "Italian": r"\baltrimenti\b|\bsennò\b|\bse\s+no\b(?=\s*(?:[,.;]|\Z))",
+    "Portuguese": r"\bsenão\b|\bse\s+não\b(?=\s*(?:[,.;]|\Z))|\bcaso\s+contrário\b|\bdo\s+contrário\b", "Russian": r"\bиначе\b|\bв\s+противном\s+случае\b",
     "Dutch": r"\banders\b", "Turkish": r"\baksi\s+(?:halde|takdirde)\b", "Vietnamese": r"\bnếu\s+không\b",
     "Hindi": r"अन्यथा|वरना", "Arabic": r"وإلا|خلاف\s+ذلك", "Chinese": r"否则|不然", "Japanese": r"そうでなければ|でなければ",
     "Korean": r"그렇지\s*않으면",
 }
 
+# "if" opening a condition right after a value, in the languages a policy switches to ("50 km/h si cuenta la parada, 60
+# km/h si no", "50 km/h, wenn der Halt zählt, sonst 60"; holdout56): read as the English "if" is after an answer
+# (:func:`.commitment.hedged`: a value under a condition, with another case beside it, is one branch, no answer)
+CONDITIONAL = {
+    "Spanish, French": r"si", "Portuguese, Italian": r"se", "German": r"wenn|falls|sofern", "Russian": r"если",
+}
+
+CONDITIONAL_WORDS = "|".join(CONDITIONAL.values())
 MAYBE_WORDS = "|".join(MAYBE.values())
 OTHERWISE_WORDS = "|".join(OTHERWISE.values())
 WAIT_WORDS = "|".join(WAIT.values())

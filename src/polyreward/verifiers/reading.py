@@ -684,9 +684,10 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
 
 
-# a remark after "#" at the end of a line of fenced code ("answer = 120  # 5! = 5·4·3·2·1"): the code's value is read
-# without it, as a reader reads past a comment; a remark that disputes anything ("# wrong, it's 45") stays and is read
-_CODE_REMARK = re.compile(r"[ \t]+#[ \t]([^\n]*)")
+# a remark after "#" at the end of a line of fenced code ("answer = 120  # 5! = 5·4·3·2·1") or on a line of its own ("# merge
+# sort keeps equal keys -> 'C'" above "answer = 'A'"; stop 52): the code is read without it, as a reader reads past a
+# comment; a remark that disputes anything ("# wrong, it's 45") stays and is read
+_CODE_REMARK = re.compile(r"(?:[ \t]+|^[ \t]*)#[ \t]([^\n]*)", re.MULTILINE)
 
 
 def _without_code_remarks(text: str) -> str:

@@ -41,6 +41,7 @@ from fractions import Fraction
 
 from polyreward.verifiers.clinical_remarks import another_quantity
 from polyreward.verifiers.closing_remarks import agrees, magnitude, subject_head
+from polyreward.verifiers.doubt_words import OTHERWISE_WORDS
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.withdrawal_words import TAKEN_BACK
@@ -53,7 +54,8 @@ _NOT_A_REMARK = re.compile(
     r"\b(?:answers?|asked|asks|question|actually|instead|rather|or|maybe|perhaps|probably|possibly|likely|wrong|incorrect|"
     r"mistakes?|errors?|correct\w*|right|should|meant|mean|safe|sure|guess\w*|alternatively|either|final|typo|oops|wait|"
     r"hmm+|sorry|better|prefer\w*|think|believe|really|true|false|hopefully|unless|otherwise|oder|ou|o|sinon|sonst|"
-    r"vielleicht|peut-être|quizás|tal\s+vez|forse|talvez|redo|recheck|real|actual|extraneous|spurious|invalid|reject\w*|discard\w*)\b|\?|≠|\\neq?\b",
+    r"vielleicht|peut-être|quizás|tal\s+vez|forse|talvez|redo|recheck|real|actual|extraneous|spurious|invalid|reject\w*|discard\w*)\b|\?|≠|\\neq?\b|"
+    + OTHERWISE_WORDS,  # "otherwise" in the other languages ("; si no, sería 60 km/h": the other case, holdout56)
     re.IGNORECASE)
 # "right" as a direction or a figure, not a judgment ("left to right", "a right angle", "right-angled"), and "mean" as
 # the average after a determiner ("the mean is 7.6", "its mean"), not "I mean" (holdout67)

@@ -20,6 +20,7 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.asked_quantity import other_quantity
+from polyreward.verifiers.base_claims import decimal_claim
 from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, may_change, rounding_is_gold
 from polyreward.verifiers.math_forms import approximation_disagrees
 from polyreward.verifiers.number_locale import english_numerals, scales_asked
@@ -86,8 +87,8 @@ def in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | 
     """``verdict``, or not_equal when the answer it found equal is written in another unit than the one the prompt asks
     for ("42 lb" for "How many kilograms ...": :mod:`.units`), stated as another quantity ("the larger root is 7"
     for "the product of the roots": :mod:`.asked_quantity`), read in a restatement of the question only
-    (:mod:`.restated_prompt`), or, where the prompt asks to factor, a product of fewer factors than the gold's
-    (:func:`.polynomial.coarser_factorisation`)."""
+    (:mod:`.restated_prompt`), the digits of a gold in another base called a decimal number (:mod:`.base_claims`), or,
+    where the prompt asks to factor, a product of fewer factors than the gold's (:func:`.polynomial.coarser_factorisation`)."""
     if verdict is None or verdict.score != 1.0 or not verdict.pred or is_missing(prompt):
         return verdict
     try:
@@ -95,6 +96,7 @@ def in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | 
         why = wrong_unit(verdict.pred, text, asked)
         why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
         why = why or restates_only(verdict.pred, visible_text(text), asked)  # "The question asks: ... packs of 1"
+        why = why or ("the digits called a decimal number" if decimal_claim(verdict.gold, verdict.pred, visible_text(text)) else "")
         if not why and _FACTOR_ASKED.search(asked) and coarser_factorisation(verdict.pred, verdict.gold):
             why = "not factored as far as the gold"  # "(x^2-1)(x^2+1)" for "Factor x^4-1 completely"
     except Exception:  # an unreadable prompt changes nothing here
