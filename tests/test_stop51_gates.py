@@ -54,6 +54,10 @@ _CHECK_TEXT = st.lists(st.one_of(st.sampled_from(_GLUE), st.sampled_from(
 @example("x = 2. Quick check: 56 / 7 = 8 ✓")
 @example("x = 2. Probe: 2 + 2 = 4")  # each word of the gate once, at a sentence start (drawn text rarely puts it there)
 @example("x = 2.\nControllo: 2 + 2 = 4")
+@example("x = 2. Check at x = 2: 3 = 3")  # the point checked at, then the colon
+@example("x = 2. Check\n: 3 = 3")  # a line break before the colon: no heading
+@example("So x = 2; let me check it.\nCheck   at   x = 2  : 3 = 3")  # a later occurrence of the word has the heading
+@example("<think>let me check it twice.</think>\nStep 2: 3 + 4 = 7. So x = 7.")
 @example("x = 2. Verifica: 2 + 2 = 4")
 def test_the_check_heading_gate_never_changes_a_reading(text):
     window = text[max(0, len(text) - closing_checks.WINDOW):]
