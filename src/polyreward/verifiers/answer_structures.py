@@ -29,6 +29,7 @@ from dataclasses import dataclass
 from polyreward.verifiers.math_canonical import canonical
 from polyreward.verifiers.math_normalize import normalize_unicode, number_from_words
 from polyreward.verifiers.polynomial import parse_polynomial
+from polyreward.verifiers.regex_scan import WHITE_SPACE
 from polyreward.verifiers.work_avoidance import squeeze
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
@@ -77,6 +78,8 @@ def _depths(text: str) -> list[int]:
     """The bracket depth before each character (``()``, ``[]``, ``{}``; a half-open interval's ``[1, 5)`` counts as
     one level). Filled a run at a time between brackets: the same list as a step per character, a fraction of the cost
     on a long line with few brackets."""
+    if not _has_bracket(text):
+        return [0] * len(text)  # (speed: no bracket, no level; a prose line after its box is masked has none)
     depth, out, at = 0, [], 0
     for bracket in _BRACKET.finditer(text):
         out.extend([depth] * (bracket.start() + 1 - at))  # up to and with the bracket: the depth before it
@@ -88,6 +91,11 @@ def _depths(text: str) -> list[int]:
 
 _BRACKET = re.compile(r"[(\[{)\]}]")
 _COMMA = re.compile(",")
+
+
+def _has_bracket(text: str) -> bool:
+    """Does ``text`` hold a bracket (what :data:`_BRACKET` finds)? Without one every depth is 0."""
+    return "(" in text or "[" in text or "{" in text or ")" in text or "]" in text or "}" in text
 
 
 def _masked(text: str) -> str:
@@ -278,7 +286,7 @@ def _final_line(text: str) -> tuple[int, int]:
 _LINE_MARKER = re.compile(r"[^\S\n]*#{1,6}[^\S\n]*")
 
 
-_TRAILING = re.compile(r"[\s.,;!]*\Z")
+_TRAILING = WHITE_SPACE + ".,;!"  # what a final line's end is read past: white space (what \s matches) and stops
 
 
 def final_structure(text: str) -> Structure | None:
@@ -289,14 +297,15 @@ def final_structure(text: str) -> Structure | None:
         return None
     labelled_start = _labelled_block(text, start)
     masked = _masked(text)
-    end = start + _TRAILING.search(masked[start:end]).start()
+    end = start + len(masked[start:end].rstrip(_TRAILING))
     if labelled_start is not None:
         parts = _parts(text, labelled_start, end)
         if parts is not None:
             return parts
     label = re.search(r":\s*(?=\S)", masked[start:end])
-    if _LETTER_LABEL.search(masked, start, end) or (label is not None and _word_parts(masked, start + label.end(), end)):
-        parts = _parts(masked, start + (label.end() if label and not _LETTER_LABEL.search(masked, start, end) else 0), end)
+    lettered = masked.find("(", start, end) >= 0 and _LETTER_LABEL.search(masked, start, end) is not None  # "(a)" needs its "("
+    if lettered or (label is not None and _word_parts(masked, start + label.end(), end)):
+        parts = _parts(masked, start + (label.end() if label and not lettered else 0), end)
         if parts is not None:
             return parts
     if _word_parts(masked, start, end):
@@ -330,12 +339,15 @@ def may_hold_structure(text: str, start: int, end: int) -> bool:
 
 
 _WORD_JOIN = re.compile(r"\s/\s|(?<![A-Za-z])or(?![A-Za-z])")
+_BEYOND_WORDS = re.compile(r"[^A-Za-z/\s]")
 
 
 def _word_alternatives(masked: str, start: int, end: int) -> Structure | None:
     """Answers in words joined by "or" or " / " after a colon ("Answer: no solution / all reals"): alternatives."""
     colon = masked.rfind(":", start, end)
     start = colon + 1 if colon >= 0 else start
+    if _BEYOND_WORDS.search(masked, start, end):
+        return None  # (speed: each piece is letters and spaces, each join white space and "/" or "or": nothing else)
     pieces = [piece.strip() for piece in _WORD_JOIN.split(masked[start:end])]
     if len(pieces) < 2 or not all(re.fullmatch(r"[A-Za-z ]{2,40}", piece) for piece in pieces):
         return None
@@ -354,8 +366,8 @@ def _labelled_block(text: str, line_start: int) -> int | None:
     while True:
         line = text[at:text.find("\n", at) if text.find("\n", at) >= 0 else len(text)]
         if not re.match(r"\s*\(([a-h])\)", line):
-            first = _LETTER_LABEL.search(line)
-            if starts and first is not None and first.group(1) == "a":
+            first = _LETTER_LABEL.search(line) if starts else None  # (speed: searched only after a labelled line)
+            if first is not None and first.group(1) == "a":
                 starts.append(at + first.start())
             break
         starts.append(at)

@@ -100,6 +100,8 @@ def passing_check_start(text: str) -> int | None:
     """Where a closing sentence that checks the answer and passes starts in ``text`` (module docstring), when something
     with a digit stands before it; None when the text does not end with one."""
     start = max(0, len(text) - WINDOW)
+    if not may_hold_heading(text[start:]):
+        return None
     headings = list(_HEADING.finditer(text, start))
     if not headings:
         return None
@@ -112,3 +114,32 @@ def passing_check_start(text: str) -> int | None:
     if not re.search(r"\d", text[:heading.start()]):
         return None
     return heading.start()
+
+
+# the words one of which every heading of checking holds ("check" in "Double-check", "verif" in "verifica"), lower-case
+_CHECK_WORDS = ("check", "verif", "probe", "controllo")
+
+
+def may_hold_heading(window: str) -> bool:
+    """False only where :data:`_HEADING` matches nothing in ``window`` (speed: its search tries every position of the
+    300 characters, ~6 µs; this ~1 µs). Exact, not a heuristic: every match holds a word of its case-insensitive group,
+    so a substring that equals, ignoring case, "check", "verif" (verify, verification, verifica), "probe", "controllo",
+    "vérification", "comprobación" or "prüfung", and after it, on the same line, the heading's colon, with no other
+    colon between (what may follow the word -- its ending, white space, "at"/"with"/"for"/"of" and up to 30 characters
+    but ":", "." and a line break -- holds neither a colon nor a line break). So "let me check it twice.\n...Step 2:"
+    holds none. In an ASCII window the last three words cannot occur (no character of an ASCII text matches "é", "ó"
+    or "ü", ignoring case) and ``re``'s case-insensitive match of an ASCII letter is the ASCII letter of either case,
+    what ``str.lower`` compares; any other window is searched as before."""
+    if not window.isascii():
+        return True
+    lowered = window.lower()
+    for word in _CHECK_WORDS:
+        at = lowered.find(word)
+        while at >= 0:
+            colon = lowered.find(":", at)
+            if colon < 0:
+                break  # no colon after this word, none after a later one either
+            if "\n" not in lowered[at:colon]:
+                return True
+            at = lowered.find(word, at + 1)
+    return False

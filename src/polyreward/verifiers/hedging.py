@@ -47,7 +47,7 @@ from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
 from polyreward.verifiers.registers import certainty_end, note_section
-from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, unasserted_before, without_restated_chance
+from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, names_chance, unasserted_before, without_restated_chance
 
 # --- the vocabulary (the only word lists of the soft-hedge rules; see the module docstring) --------------------------
 MODAL_WORDS = (
@@ -544,8 +544,9 @@ def qualified_after(text: str, end: int) -> bool:
     # doubt resolved later in its clause by certainty is read no more ("Reckon that's a lock"; registers.certainty_end),
     # and a clinical note's "Plan:" section is no plan of work ("Impression: ... / Plan: oral iron"; registers.note_section)
     own, following = _unresolved(own), _unresolved(note_section(text, following))
-    value = _value_before(text, end)  # "\\boxed{\\frac{1}{4}} (That's a 25% chance)": the answer again, no credence
-    own, following = without_restated_chance(own, value), without_restated_chance(following, value)
+    if names_chance(own) or names_chance(following):  # (speed: else both stay as they are and the value is not read)
+        value = _value_before(text, end)  # "\\boxed{\\frac{1}{4}} (That's a 25% chance)": the answer again, no credence
+        own, following = without_restated_chance(own, value), without_restated_chance(following, value)
     return _doubts(own) or _doubts(following) or _stands_against(own) or _stands_against(following)
 
 

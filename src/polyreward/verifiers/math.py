@@ -404,11 +404,11 @@ def verify_batch(
     pending: list[tuple[int, Verdict]] = []
     items: list[tuple[str, str, bool]] = []
     forms: dict[str, str] = {}  # each distinct prompt squeezed once (a group shares its prompt)
-    twice = set()
     preds, twice = _for_the_questions(preds, prompts if prompts is not None else [""] * len(preds), final_bang)
     for i, (pred, ref) in enumerate(zip(preds, refs)):
         if i in twice:  # the question asked again in the completion, and answered otherwise (turns.answer_for_the_question)
-            verdicts[i] = Verdict(0.0, "no_answer", prepare_reference(str(ref)).text if not is_missing(ref) else "", rule="conflicting")
+            gold = prepare_reference(str(ref)).text if not is_missing(ref) else ""
+            verdicts[i] = _reread(Verdict(0.0, "no_answer", gold, rule="conflicting"), pred, prompts, i)
             continue
         try:
             avoidance = _lazy_prompt_form(prompts[i] if prompts is not None else None, forms) if work_avoidance else None
@@ -417,13 +417,14 @@ def verify_batch(
         except Exception as exc:  # an unreadable rollout fails alone (NaN + reason); the batch goes on
             decided = Verdict(math.nan, f"error: {type(exc).__name__}: {exc}"[:300])
         if isinstance(decided, Verdict):
-            verdicts[i] = decided
+            verdicts[i] = _reread(decided, pred, prompts, i)  # (now: the completion's visible text is still remembered)
             continue
         base, item = decided
         if not items and pool is not None and cache is None:
             _start_pool_soon(pool)  # the first pair the pool must decide: it starts while the rest are decided cheaply
         pending.append((i, base))
         items.append(item)
+    later = [i for i, _base in pending]  # read a second time once decided
     if items and cache is not None:
         stored = cache.get_many([(gold, pred) for gold, pred, _ in items])
         for (i, base), verdict in zip(pending, stored):
@@ -446,12 +447,18 @@ def verify_batch(
             verdicts[i] = _outcome_verdict(outcome, base, on_timeout)
         if cache is not None:  # only what the texts decide: never a timeout or an error
             cache.put_many((g, p, o.value) for (g, p, _), o in zip(items, outcomes) if o.ok)
-    # both checks of a row in turn (each a function of its row alone): the visible text they both read is made once
-    # (reading.visible_text remembers the last few completions)
-    verdicts = [approximated_otherwise(v, preds[i]) if prompts is None else in_asked_unit(approximated_otherwise(v, preds[i]), preds[i], prompts[i])
-                for i, v in enumerate(verdicts)]
-    verdicts = [in_the_gold_form(v, preds[i], "" if prompts is None else prompts[i]) for i, v in enumerate(verdicts)]
+    for i in later:
+        verdicts[i] = _reread(verdicts[i], preds[i], prompts, i)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
+
+
+def _reread(verdict: Verdict | None, pred: Any, prompts: Sequence[Any] | None, i: int) -> Verdict | None:
+    """Row ``i``'s verdict read again (:mod:`.verdict_rereadings`), a function of the row alone: asked of a row decided
+    cheaply right after its first reading, which made the same visible text (remembered), else once its verdict is back."""
+    verdict = approximated_otherwise(verdict, pred)
+    if prompts is not None:
+        verdict = in_asked_unit(verdict, pred, prompts[i])
+    return in_the_gold_form(verdict, pred, "" if prompts is None else prompts[i])
 
 
 def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:

@@ -24,6 +24,7 @@ from polyreward.verifiers.math_canonical import canonical, split_top
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.options import options_in_prompt
+from polyreward.verifiers.regex_scan import WHITE_SPACE
 from polyreward.verifiers.remark_values import nearest_place_agrees
 
 LETTERS = "ABCDEFGHIJ"
@@ -172,6 +173,8 @@ def closing_letter(completion: str) -> tuple[str, str] | None:
         return None
     line = _LETTER_IN_MARKUP.sub(r"\1", _LETTER_IN_MARKUP.sub(r"\1", lines[-1]))  # (twice: "\\boxed{\\textbf{(B)}}")
     line = line.replace("**", "").replace("__", "").replace("$", "").rstrip()
+    if not may_close_on_letter(line):
+        return None
     match = _CLOSING_LETTER.search(line[-120:])
     if match is None:
         return None
@@ -189,6 +192,22 @@ def closing_letter(completion: str) -> tuple[str, str] | None:
     if value and not _CONNECTIVES.fullmatch(rest[rest.index(value) + len(value):]):
         value = ""  # "(x-2)(x-3) = 0, roots 2 and 3; answer B": the clause after "= 0" states other things
     return letter.upper(), value
+
+
+# what ``[A-Ja-j]`` matches ignoring case, as ``re`` does: the ten letters of either case, and "İ" and "ı" (for "i")
+_OPTION_LETTERS = frozenset("ABCDEFGHIJabcdefghij\u0130\u0131")
+_SPACE_IN_LINE = WHITE_SPACE.replace("\n", "")  # what [^\S\n] matches
+
+
+def may_close_on_letter(line: str) -> bool:
+    """False only where :data:`_CLOSING_LETTER` finds nothing at the end of ``line`` (speed: its search tries each of
+    the last 120 positions; this looks at the last few characters). Exact: every match ends the line with the letter,
+    or the letter and ")", then white space other than a line break, at most one "." or "!", and white space again; so
+    without that white space, its "." or "!" and the white space before, the line ends with the letter or its ")"."""
+    end = line.rstrip(_SPACE_IN_LINE)
+    end = end[:-1].rstrip(_SPACE_IN_LINE) if end[-1:] in (".", "!") else end
+    end = end[:-1] if end[-1:] == ")" else end
+    return end[-1:] in _OPTION_LETTERS
 
 
 _APPROXIMATION_WORD = re.compile(r"approx|about|≈|~|roughly|around|nearly")  # (speed: none of them, nothing to read)

@@ -80,7 +80,7 @@ def without_restated_chance(clause: str, value: float | None) -> str:
     """``clause`` with a chance or probability whose number is the answer's own ``value`` ("\\boxed{\\frac{1}{4}} (That's
     a 25% chance)") written as a plain restatement, so that it is no credence of one half or less (:func:`low_confidence`);
     unchanged where the number is another (a credence: "\\boxed{42}. A 30% chance.") or ``value`` is unknown."""
-    if value is None or "chance" not in clause.lower() and "probab" not in clause.lower() and "likelihood" not in clause.lower():
+    if value is None or not names_chance(clause):
         return clause
 
     def restated(found: re.Match) -> str:
@@ -93,6 +93,13 @@ def without_restated_chance(clause: str, value: float | None) -> str:
             return found.group()  # "25% chance I'm right", "a 25% chance of being correct": a credence, whatever its number
         return "which is the answer" if abs(number - value) <= 0.5 * 10 ** -digits * (1 + 1e-9) else found.group()
     return _CHANCE_NUMBER.sub(restated, clause)
+
+
+def names_chance(clause: str) -> bool:
+    """Does ``clause`` name a chance ("chance", "probab...", "likelihood")? Only such a clause has a restated chance
+    for :func:`without_restated_chance` to read (a caller with none need not find the answer's value)."""
+    lowered = clause.lower()
+    return "chance" in lowered or "probab" in lowered or "likelihood" in lowered
 
 
 _ABOUT_THE_WRITER = re.compile(r"\s+(?:that\s+)?(?:I\b|I'm|it's|this\s+is|the\s+answer|my\b|of\s+(?:being|getting|it|this|my))", re.IGNORECASE)
