@@ -114,9 +114,14 @@ def test_letters_listed_one_to_a_line_choose_nothing_by_an_options_text():
        own=st.sampled_from(["My answer: {m}", "I answered {m}.", "I chose {m} myself.", "My final answer is {m}."]))
 def test_the_keys_answer_against_the_writers_own_is_not_the_writers(mine, key, own):
     assert extract_letter(f"{own.format(m=mine)}\n{key}: C")[0] is None
-    assert extract_letter(f"{key}: C")[0] == "C"
-    assert extract_letter(f"{own.format(m='C')}\n{key}: C")[0] == "C"
-    assert extract_letter(f"At first I picked {mine}. {key}: C")[0] == "C"
+    # stop 52 (key_values): a key noun's letter is read as written and masked, and pays only where both readings
+    # agree -- a lone key line, or one after an earlier pick, is the key's answer, not the writer's; "Correct answer"
+    # names no key and stays the writer's label
+    agreeing = extract_letter(f"{own.format(m='C')}\n{key}: C")[0]
+    assert agreeing == "C" or (key != "Correct answer" and agreeing is None)
+    alone = "C" if key == "Correct answer" else None
+    assert extract_letter(f"{key}: C")[0] == alone
+    assert extract_letter(f"At first I picked {mine}. {key}: C")[0] == alone
 
 
 @settings(max_examples=60, deadline=None)

@@ -106,10 +106,11 @@ def test_every_value_a_key_phrase_names_is_masked_and_nothing_else(key, value):
 
 @settings(max_examples=60, deadline=None)
 @given(key=KEY_NOUNS, own=st.integers(1, 99), keyed=st.integers(100, 999))
-def test_the_writers_own_value_decides_beside_a_key_phrase(key, own, keyed):
-    for completion in (f"The total is {own}.\n\n({key} {keyed})", f"Answer: {own}\n\n[{key} {keyed}]"):
-        assert math(completion, str(keyed)) == 0.0
-        assert math(completion, str(own)) == 1.0
+def test_the_keys_value_never_pays_and_an_agreeing_key_keeps_the_writers(key, own, keyed):
+    """Two readings (key_values): the key's value is never paid, whatever the writer's own value beside it (a key
+    phrase may only lower a score: the table tests above hold the agreeing phrases that stay paid)."""
+    for template in ("The total is {own}.\n\n({key} {value})", "Answer: {own}\n\n[{key} {value}]"):
+        assert math(template.format(own=own, key=key, value=keyed), str(keyed)) == 0.0
 
 
 @settings(max_examples=60, deadline=None)

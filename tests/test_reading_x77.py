@@ -207,3 +207,13 @@ def test_hostile_text_in_markdown_structures_is_read_without_error(junk, letter)
     read_filled(("#### Final answer\n\n> {j} {l}", "| Question | Answer |\n|---|---|\n| {j} | {l} |", "<details><summary>{j}</summary>{l}</details>",
                  "*{j} {l}*", "x {l}.[^1]\n\n[^1]: {j} = 3", "```json\n{{\"answer\": \"{j}\"}}\n```"), junk, letter)
     shown_markdown(junk)
+
+
+@pytest.mark.parametrize("completion,gold,expected", [
+    ("Half of 14 is seven.\n\n#### seven", "7", 1.0),  # GSM8K's marker before a number in words (the notation sweep)
+    ("21 in all.\n#### Twenty-one", "21", 1.0),
+    ("#### Final answer\n\nThe answer is 72.", "72", 1.0),  # a heading of words, then the answer
+    ("#### Final answer\n\nMaybe 72, maybe 75.", "72", 0.0),
+])
+def test_gsm8k_marker_before_number_words_is_still_the_marker(completion, gold, expected):
+    assert math(completion, gold) == expected

@@ -59,7 +59,7 @@ from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, re
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
-from polyreward.verifiers.math_normalize import VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
+from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
@@ -87,9 +87,10 @@ class Extracted:
 
 
 # ("discarded_answer: 54", "old-answer: 12" name another key than the answer; "final_answer: 54" is the answer: holdout12;
-# "#### Final answer", a line of words only, is a markdown heading, not GSM8K's marker: holdout77)
+# "#### Final answer", a line of words only, is a markdown heading, not GSM8K's marker: holdout77 -- unless its first
+# word is a number's, "#### seven")
 _ANCHOR = re.compile(
-    r"(?:####(?![ \t]*[^\W\d_]{2,}[^\d$\\\n]*(?:\n|\Z))|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
+    r"(?:####(?![ \t]*(?!(?:" + NUMBER_WORD + r")\b)[^\W\d_]{2,}[^\d$\\\n]*(?:\n|\Z))|(?:final\s+answer|the\s+(?:correct\s+)?answer|(?:(?<=final[_-])|(?<![\w-]))answer)[\"']?\**"
     r"(?:\s*\((?:revised|updated|corrected|new|second\s+try|v\d)\))?\**\s*(?:is|:|=|→|->|⇒|=>|would\s+be|should\s+be|will\s+be)\**\s*:?\**)",
     re.IGNORECASE,
 )

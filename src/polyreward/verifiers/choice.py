@@ -36,6 +36,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.schema import completion_text, is_missing
+from polyreward.verifiers.key_values import keys_masked
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS
 from polyreward.verifiers.commitment import (
@@ -306,7 +307,15 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
     Read on the normalised visible text (:func:`~polyreward.verifiers.reading.answer_views`: comments never, a
     fenced block or quote only when nothing else answers); a letter that a later clause contradicts (another
     option stated, the choice withdrawn or denied: :func:`~polyreward.verifiers.commitment.later_disowns`) is no
-    answer."""
+    answer; a text that gives a value to the grader's key is read again with those values masked, and a letter the
+    two readings do not share is no answer (:mod:`.key_values`: "I think it's A ... expected answer C")."""
+    found = _extract_letter(text, letters, options)
+    if found[0] is not None and (masked := keys_masked(text)) is not None and _extract_letter(masked, letters, options)[0] != found[0]:
+        return None, "key_value"
+    return found
+
+
+def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
     text = flashcard_answer(text)  # "Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A (holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)

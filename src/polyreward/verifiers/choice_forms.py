@@ -234,7 +234,8 @@ def scored_option(text: str, letters: str) -> str | None:
     best = [letter for letter, score in scores.items() if score == top]
     if len(best) == 1 and (undecided := _SCORES_UNDECIDED.search(text, rows[-1].end())) is not None and not _PICKS.search(text, undecided.end()):
         return SEVERAL  # "| B | 0.35 | ... Too close to call between the blockers.": the writer reads no winner off its own table (holdout69)
-    after = {m.group(1) for m in letter_pattern(letters).finditer(text[rows[-1].end():])}
+    words = "\n".join(line for line in text[rows[-1].end():].splitlines() if not line.lstrip().startswith("|"))  # (not the table's other rows)
+    after = {m.group(1) for m in letter_pattern(letters).finditer(words)}
     if len(best) == 1 and best[0] in after and len(after) > 1:
         return None  # "| C | 45% |\n| D | 40% |\n\nC or D — hard to say.": the words after the table decide (holdout80)
     return best[0] if len(best) == 1 else SEVERAL

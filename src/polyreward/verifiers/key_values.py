@@ -6,10 +6,12 @@ reference $4\\sqrt{3}$ -> CORRECT", "Verdict: CORRECT (gold = B)"), a record of 
 (``{"prediction": 17, "ground_truth": 19, "correct": true}``). The value such a phrase names is the key's -- the
 expected answer, the reference, the ground truth, the gold label, the answer key's entry, the official answer -- and a
 reader does not take it as the writer's answer, whether or not the writer also states one of their own. The answer
-readers (:func:`.reading.answer_views`) read the text with each such phrase masked (``▯``), so what the writer states
-elsewhere decides: "I think it's A ... expected answer C" reads A, "The diagonal is $2\\sqrt{3}$ ... reference
-$4\\sqrt{3}$" reads $2\\sqrt{3}$, a record with nothing but the key's value answers nothing; "x = 42, which matches
-the expected answer 42" still reads 42.
+readers read a text that holds such a phrase twice -- as written, and with each phrase masked (``▯``) -- and pay
+only what both readings pay (:func:`keys_masked`, :func:`no_better_than_masked`): the key's value can never add
+credit, and a reading that needs it to see a contradiction keeps it. "I think it's A ... expected answer C" reads A
+masked (no C), "The diagonal is $2\\sqrt{3}$ ... reference $4\\sqrt{3}$" reads $2\\sqrt{3}$, a record with nothing
+but the key's value answers nothing, "My count gives 40, but the expected answer is 42, so I'll write 42" stays
+refused as written; "x = 42, which matches the expected answer 42" reads 42 both ways and is paid.
 
 Structural: a key noun (the grader's side of a grading: ``expected``, ``reference``, ``ground truth``, ``gold``,
 ``answer key``, ``official``), joined by a label mark or a copula to a value written as a value (a number, math,
@@ -19,6 +21,10 @@ a key. Reconstructed rules (ours), each bounded.
 """
 
 from __future__ import annotations
+
+from collections.abc import Callable, Sequence
+from contextvars import ContextVar
+from typing import Any
 
 from polyreward.verifiers.pattern_cache import cached_re as re
 
@@ -76,3 +82,43 @@ def _checked_mask(found: re.Match) -> str:
     if len(letter) == 1 and letter.isalpha() and letter.islower() and not value.startswith("("):
         return found.group()  # "the expected answer is a ..." -- an article, not an option letter
     return _masked(found)
+
+
+def keys_masked(text: str) -> str | None:
+    """The normalised ``text`` with the key's values masked, or None when it attributes no value to the key (the
+    second reading of the module docstring; masking twice changes nothing, so a masked text has no second reading)."""
+    from polyreward.verifiers.reading import normalise
+
+    lowered = text.lower()
+    if not any(word in lowered for word in ("expected", "extracted", "reference", "truth", "gold", "key", "official")):
+        return None  # (speed: as in without_key_values)
+    shown = normalise(text, answer_reading=True)
+    masked = without_key_values(shown)
+    return None if masked == shown else masked
+
+
+_SECOND_READING: ContextVar[bool] = ContextVar("key_values_second_reading", default=False)
+
+
+def no_better_than_masked(verify: Callable[..., list], preds: Sequence[Any], refs: Sequence[Any], prompts: Sequence[Any] | None,
+                          **settings: Any) -> list | None:
+    """``verify(preds, refs, prompts=prompts, **settings)`` with every completion that attributes a value to the key
+    scored also with those values masked, each keeping the lower of its two verdicts (a NaN or None verdict is never
+    preferred); None when no completion holds such a value (the caller verifies as usual)."""
+    if _SECOND_READING.get():
+        return None  # the inner call of a second reading reads as written
+    keyed = {i: masked for i, pred in enumerate(preds) if isinstance(pred, str) and (masked := keys_masked(pred)) is not None}
+    if not keyed:
+        return None
+    rows = list(keyed)
+    inner = _SECOND_READING.set(True)
+    try:
+        both = verify([*preds, *(keyed[i] for i in rows)], [*refs, *(refs[i] for i in rows)],
+                      prompts=None if prompts is None else [*prompts, *(prompts[i] for i in rows)], **settings)
+    finally:
+        _SECOND_READING.reset(inner)
+    verdicts = both[:len(preds)]
+    for masked, i in zip(both[len(preds):], rows):
+        if masked.score is not None and verdicts[i].score is not None and masked.score < verdicts[i].score:
+            verdicts[i] = masked  # the key's value was what paid
+    return verdicts

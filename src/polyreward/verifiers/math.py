@@ -50,6 +50,7 @@ from functools import lru_cache
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
+from polyreward.verifiers.key_values import no_better_than_masked
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
 from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
 from polyreward.verifiers.tags import strip_thinking
@@ -397,6 +398,9 @@ def verify_batch(
         raise ValueError(f"final_bang must be one of {', '.join(FINAL_BANGS)}, got {final_bang!r}")
     if prompts is not None and len(prompts) != len(preds):
         raise ValueError(f"verify_batch got {len(preds)} predictions but {len(prompts)} prompts")
+    if (keyed := no_better_than_masked(verify_batch, preds, refs, prompts, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard,
+                                       fast_paths=fast_paths, cache=cache, work_avoidance=work_avoidance, final_bang=final_bang)) is not None:
+        return keyed  # a value given to the grader's key never pays (key_values, holdout78)
     if any(alternatives(ref) is not None for ref in refs):
         return _verify_alternatives(preds, refs, pool=pool, timeout=timeout, on_timeout=on_timeout, guard=guard, fast_paths=fast_paths,
                                     cache=cache, prompts=prompts, work_avoidance=work_avoidance, final_bang=final_bang)

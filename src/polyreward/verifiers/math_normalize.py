@@ -260,6 +260,8 @@ _SMALL_NUMBERS = {
 }
 _TENS = {word: 10 * (i + 2) for i, word in enumerate("twenty thirty forty fifty sixty seventy eighty ninety".split())}
 _SCALES = {"hundred": 100, "thousand": 1_000, "million": 1_000_000, "billion": 1_000_000_000}
+# a word that may open a number written in words ("seven", "Twenty-one", "minus three", "a half" is not one)
+NUMBER_WORD = "|".join(sorted([*_SMALL_NUMBERS, *_TENS, "minus", "negative"], key=len, reverse=True))
 
 
 def number_from_words(text: str) -> int | None:

@@ -54,7 +54,6 @@ from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, s
 from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
-from polyreward.verifiers.key_values import without_key_values
 from polyreward.verifiers.latex_tables import tabular_as_markdown
 from polyreward.verifiers.markdown_blocks import shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
@@ -669,7 +668,6 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
         uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
-        uncommented = without_key_values(uncommented)  # "expected answer C", "reference $4\\sqrt{3}$": the key's (holdout78)
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)
     if not uncommented.isascii() and SUPERSCRIPT_NOTE.search(uncommented) is not None:
