@@ -70,10 +70,7 @@ def without_key_values(text: str) -> str:
     """``text`` with every value it attributes to the grader's key masked (module docstring). A letter is masked only
     when it is written as an option letter (a capital, or in brackets), so "expected answer is a multiple of 7" names
     none."""
-    lowered = text.lower()
-    if not any(word in lowered for word in ("expected", "extracted", "reference", "truth", "gold", "key", "official")):
-        return text  # (speed: every phrase holds one of these words)
-    return _KEYED.sub(_checked_mask, text)
+    return _KEYED.sub(_checked_mask, text) if _may_name_a_key(text) else text
 
 
 def _checked_mask(found: re.Match) -> str:
@@ -84,14 +81,19 @@ def _checked_mask(found: re.Match) -> str:
     return _masked(found)
 
 
+def _may_name_a_key(text: str) -> bool:
+    """Can ``text`` hold a key phrase at all? (speed: every phrase of :data:`_KEYED` holds one of these words)"""
+    lowered = text.lower()
+    return any(word in lowered for word in ("expected", "extracted", "reference", "truth", "gold", "key", "official"))
+
+
 def keys_masked(text: str) -> str | None:
-    """The normalised ``text`` with the key's values masked, or None when it attributes no value to the key (the
-    second reading of the module docstring; masking twice changes nothing, so a masked text has no second reading)."""
+    """The normalised ``text`` with the key's values masked (the second reading of the module docstring), or None when
+    it attributes no value to the key."""
     from polyreward.verifiers.reading import normalise
 
-    lowered = text.lower()
-    if not any(word in lowered for word in ("expected", "extracted", "reference", "truth", "gold", "key", "official")):
-        return None  # (speed: as in without_key_values)
+    if not _may_name_a_key(text):
+        return None
     shown = normalise(text, answer_reading=True)
     masked = without_key_values(shown)
     return None if masked == shown else masked
@@ -106,7 +108,7 @@ def no_better_than_masked(verify: Callable[..., list], preds: Sequence[Any], ref
     scored also with those values masked, each keeping the lower of its two verdicts (a NaN or None verdict is never
     preferred); None when no completion holds such a value (the caller verifies as usual)."""
     if _SECOND_READING.get():
-        return None  # the inner call of a second reading reads as written
+        return None  # the inner call reads as written (its batch holds the written texts too: asked again, it would recurse)
     keyed = {i: masked for i, pred in enumerate(preds) if isinstance(pred, str) and (masked := keys_masked(pred)) is not None}
     if not keyed:
         return None
