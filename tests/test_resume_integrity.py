@@ -210,3 +210,41 @@ def test_a_jsonl_chunk_is_keyed_by_its_lines_as_read(tmp_path, cfg):
     reference = tmp_path / "reference.jsonl"
     score_file(src, reference, load_config(cfg), chunk_size=8)
     assert out.read_bytes() == reference.read_bytes()
+
+
+def test_a_resume_after_the_reward_code_changed_scores_every_part_again(tmp_path, cfg, monkeypatch):
+    """Parts scored by other reward code are not mixed with this code's verdicts: a user reward module edited
+    between the interrupted run and the resume (here only a comment, which a hash cannot tell from a fix) makes
+    the resume score all six parts, and the output is the fresh run's bytes."""
+    monkeypatch.syspath_prepend(str(tmp_path))
+    module = tmp_path / "edited_rewards.py"
+    module.write_text((Path(__file__).parent / "toy_rewards.py").read_text())
+    cfg.write_text(CONFIG.replace("toy_rewards:", "edited_rewards:"))
+    out = tmp_path / "out.jsonl"
+    src, _ = _interrupted_run(tmp_path, cfg, out)
+    module.write_text(module.read_text() + "\n# edited after the interrupted run\n")
+    calls, result = resumed_writes(src, out, cfg)
+    assert calls == [0, 1, 2, 3, 4, 5] and result.rows == 48
+    reference = tmp_path / "reference.jsonl"
+    score_file(src, reference, load_config(cfg), chunk_size=8)
+    assert out.read_bytes() == reference.read_bytes()
+
+
+def test_the_package_fingerprint_follows_every_file_of_the_package(tmp_path):
+    """The package's own code is in every part's key: a copy of the package hashes alike until one of its files
+    changes by one comment line."""
+    import polyreward
+
+    copy = tmp_path / "copy" / "polyreward"
+    shutil.copytree(Path(polyreward.__file__).parent, copy, ignore=shutil.ignore_patterns("__pycache__", "*.pyc"))
+    code = "from polyreward.runners.score_file import package_fingerprint as f; print(f())"
+
+    def fingerprint() -> str:
+        env = {"PYTHONPATH": str(copy.parent), "PATH": "", "PYTHONDONTWRITEBYTECODE": "1"}
+        return subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, env=env, check=True).stdout.strip()
+
+    before = fingerprint()
+    assert before == fingerprint() and len(before) == 64
+    reader = copy / "verifiers" / "math.py"
+    reader.write_text(reader.read_text() + "\n# one more line\n")
+    assert fingerprint() != before

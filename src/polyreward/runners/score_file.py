@@ -21,7 +21,9 @@ rows is an error for every format (scoring nothing is a wrong file far more ofte
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import inspect
 import json
 import sys
 from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
@@ -104,10 +106,41 @@ class FileResult:
         return self.summary.every_row_failed()
 
 
-def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = ()) -> str:
+@functools.lru_cache(maxsize=1)
+def package_fingerprint() -> str:
+    """SHA-256 of every file of the installed polyreward package (its code and the data it reads, by relative path),
+    so that parts scored by another version of the readers are scored again on resume instead of mixed with this
+    version's verdicts. Hashing the ~250 files costs a few milliseconds, once per process."""
+    root = Path(__file__).resolve().parent.parent
+    digest = hashlib.sha256()
+    for path in sorted(root.rglob("*")):
+        if path.is_file() and "__pycache__" not in path.parts and path.suffix not in {".pyc", ".pyo"}:
+            digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes() + b"\0")
+    return digest.hexdigest()
+
+
+def reward_code_fingerprints(rewards: Iterable[Any]) -> dict[str, str]:
+    """SHA-256 of the source file of each reward class defined outside polyreward (a ``type: "module:Class"`` entry),
+    by module name: the user's own reward code decides a part's content too. A class without a readable source file
+    is named with no hash."""
+    found: dict[str, str] = {}
+    for reward in rewards:
+        module = type(reward).__module__
+        if module.split(".")[0] == "polyreward" or module in found:
+            continue
+        try:
+            source = inspect.getsourcefile(type(reward))
+            found[module] = hashlib.sha256(Path(source).read_bytes()).hexdigest() if source else ""
+        except (OSError, TypeError):
+            found[module] = ""
+    return found
+
+
+def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tuple[str, ...] = (), rewards: Iterable[Any] = ()) -> str:
     """Everything besides the input rows that decides a part's content: the scoring sections of the config, the
-    failure policy, the contents of the files rewards read (``*_file``) and the per-row columns kept for the
-    combiner. The combiner itself is not in it: advantages are computed when the parts are joined, so fixing
+    failure policy, the contents of the files rewards read (``*_file``), the per-row columns kept for the
+    combiner, and the code that scores (:func:`package_fingerprint`, and :func:`reward_code_fingerprints` of
+    ``rewards``). The combiner itself is not in it: advantages are computed when the parts are joined, so fixing
     only the combiner re-scores nothing."""
     sections = config.model_dump(include={"columns", "engine", "rewards"}, mode="json")
     files = {}
@@ -117,7 +150,8 @@ def settings_fingerprint(config: Config, on_reward_error: str, kept_columns: tup
             if path is not None and path.is_file():
                 files[f"{entry.name}.{key}"] = hashlib.sha256(path.read_bytes()).hexdigest()
     return json.dumps({"version": PARTS_VERSION, "config": sections, "on_reward_error": on_reward_error, "files": files,
-                       "kept_columns": list(kept_columns)}, sort_keys=True)
+                       "kept_columns": list(kept_columns), "code": package_fingerprint(),
+                       "reward_code": reward_code_fingerprints(rewards)}, sort_keys=True)
 
 
 def files_read(config: Config) -> dict[Path, str]:
@@ -306,7 +340,7 @@ def score_file(
     scorer = config.build_scorer(workers, combiner=combiner).with_policy(on_reward_error)
     rewardset = scorer.rewards
     chunk_size = default_chunk_size(rewardset) if chunk_size is None else chunk_size
-    settings = settings_fingerprint(config, scorer.on_reward_error, combiner_columns(combiner) if combiner is not None else ())
+    settings = settings_fingerprint(config, scorer.on_reward_error, combiner_columns(combiner) if combiner is not None else (), rewardset)
     store = PartStore(output)
     stats = ReadStats()
     chunks = group_aligned_with_lines(iter_chunks_with_lines(input_path, chunk_size, on_error, stats), *group_alignment(rewardset, config, warn))
