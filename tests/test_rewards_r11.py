@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.rewards.length import OverlongPenalty
 from polyreward.verifiers.text_forms import word_count
 
@@ -91,3 +92,46 @@ def test_hyphenated_compounds_at_the_limit_stay_unpenalised():
     text = _glue(_HONEST[:90], "-", 10)
     assert word_count(text) == 80
     assert reward(prompts=["p"], completions=[text]) == [pytest.approx(0.0)]
+
+
+# --- content words: a derivation written as equations in an unknown counts its steps -------------------------------
+
+_SOLVE = "Solve 5x - 7 = 18. Put the final answer in \\boxed{}."
+
+
+@pytest.mark.parametrize(
+    "think,prompt,enough",
+    [
+        # genuine: the split's terse derivation, and variants with another unknown, a fraction, a negative
+        ("5x = 25, x = 5.", _SOLVE, True),
+        ("5x = 25\nx = 5", _SOLVE, True),
+        ("3y = 12, y = 4.", "Solve 3y + 2 = 14.", True),
+        ("x/4 = 3, x = 12", "Solve x/4 - 1 = 2.", True),
+        ("2x = -6, x = -3", "Solve 2x + 10 = 4.", True),
+        # hacks: only the answer's value (repeated), only the prompt's own equation, a bare result, unrelated results
+        ("x = 5", _SOLVE, False),
+        ("x = 5\nx = 5\nx = 5", _SOLVE, False),
+        ("x = 2\nx = 3\nx = 2\nx = 3", "Solve x^2 - 5x + 6 = 0.", False),
+        ("5x - 7 = 18", _SOLVE, False),
+        ("a = 1, b = 2, c = 3", _SOLVE, False),
+    ],
+)
+def test_equations_in_an_unknown_count_when_one_works(think, prompt, enough):
+    assert (content_words(think, prompt) >= 3) is enough
+    reward = ThinkFormat(min_content_words=3)
+    assert reward(prompts=[prompt], completions=[f"<think>{think}</think>\nThe answer is \\boxed{{5}}."]) == [
+        pytest.approx(1.0 if enough else 0.0)]
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from("xyzabn"), st.lists(st.integers(min_value=-99, max_value=99), min_size=1, max_size=6))
+def test_results_alone_count_nothing(unknown, values):
+    """A think that only states results ("x = 2", "x = 3", ...) counts 0, whatever the values and their repeats."""
+    assert content_words("\n".join(f"{unknown} = {v}" for v in values), "Solve the equation.") == 0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from("xyzn"), st.integers(min_value=2, max_value=40), st.integers(min_value=1, max_value=40))
+def test_a_working_equation_then_its_result_counts(unknown, coefficient, value):
+    """``{k}x = {k*v}, x = {v}`` works towards its result: two equations and two numbers (module docstring)."""
+    assert content_words(f"{coefficient}{unknown} = {coefficient * value}, {unknown} = {value}", "Solve it.") >= 3
