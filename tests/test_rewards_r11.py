@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.crpo import CRPOEnglish
 from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.rewards.length import OverlongPenalty
 from polyreward.verifiers.text_forms import word_count
@@ -135,3 +136,28 @@ def test_results_alone_count_nothing(unknown, values):
 def test_a_working_equation_then_its_result_counts(unknown, coefficient, value):
     """``{k}x = {k*v}, x = {v}`` works towards its result: two equations and two numbers (module docstring)."""
     assert content_words(f"{coefficient}{unknown} = {coefficient * value}, {unknown} = {value}", "Solve it.") >= 3
+
+
+# --- content words: discourse markers are filler --------------------------------------------------------------------
+
+_Q = "A 6-year-old girl has six café-au-lait macules and axillary freckling. What is the most likely diagnosis? Answer in English."
+
+
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        # hack of the split: English filler with discourse markers, the English share honestly 100 %
+        ("<think>Well, so, um, okay, let me see, hmm, right, yes, indeed, sure, alright.</think>\n"
+         "<answer>Well, okay, so, yes, basically, right, indeed, sure.</answer>", 0.0),
+        # variants: other discourse markers
+        ("<think>Actually, basically, honestly, anyway.</think>\n<answer>Literally, anyhow, indeed.</answer>", 0.0),
+        # genuine: the same markers beside real reasoning still count its words
+        ("<think>Actually, six café-au-lait macules plus axillary freckling meet two NIH criteria.</think>\n"
+         "<answer>Basically, neurofibromatosis type 1; refer for an eye review.</answer>", 1.0),
+        ("<think>Indeed the freckling and macules fit neurofibromatosis type 1.</think>\n"
+         "<answer>Neurofibromatosis type 1.</answer>", 1.0),
+    ],
+)
+def test_discourse_markers_are_no_content(completion, expected):
+    reward = CRPOEnglish(measure="language", min_content_words=3)
+    assert reward(prompts=[_Q], completions=[completion]) == [pytest.approx(expected)]

@@ -29,8 +29,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
         another script with >= 2 distinct characters, or a mix of letters and digits with more letters (CO2, T2DM),
-      * and not an English stop word (the, is, of, ...), not reasoning filler or a step scaffold (let, think, okay,
-        hmm, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
+      * and not an English stop word (the, is, of, ...), not reasoning filler, a discourse marker or a step scaffold
+        (let, think, okay, hmm, indeed, basically, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
         word of the prompt
     stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain
     content_words(text, prompt) = W + N if W > 0, N + Q if the text holds an operation (a digit, then an operator
@@ -73,8 +73,10 @@ _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
+# discourse markers ("indeed", "basically", "actually") say how the writer speaks, never what the case is: "Well, so,
+# okay, indeed, basically, right." reasons nothing (red team holdout_r11)
 FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right "
-                         "step steps done next finally".split())
+                         "step steps done next finally indeed basically actually anyway anyhow literally honestly".split())
 # spelled-out numbers: a number word is a number, which counts only beside a word that is not one (module docstring)
 NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million""".split())
