@@ -384,6 +384,68 @@ LEFT_OPEN = {
     ("overlong_penalty", "r10_devanagari_spaces_removed"): (
         "as r10_english_spaces_removed_lowercase: Devanagari is a spacing script counted as Latin words are (holdout_r8),"
         " so a run of 514 letters without spaces counts ceil(514/16) = 33; needs token ids"),
+    # holdout_r11 (written blind 2026-12-05 on the edges of each reward's rules; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r11_first_sight.md)
+    ("toolrl_correctness", "r11_enum_capitalised_schema_case_insensitive"): (
+        "label disputed after first sight: 'Celsius' for the gold 'celsius' is right only by the schema parameter's "
+        "description ('matched case-insensitively'), which is prose; ToolRL compares each value with the gold's exactly "
+        "(rlla.py), and reading descriptions for matching rules would let a prompt's prose loosen any comparison"),
+    ("otc_tool_efficiency", "r11_enum_capitalised_schema_case_insensitive"): (
+        "as toolrl_correctness's row: calls_exact compares values with the gold's exactly; the case rule is the "
+        "description's prose"),
+    ("toolrl_correctness", "r11_move_before_create_order_reversed"): (
+        "label disputed after first sight: the calls of one block are a parallel set in ToolRL (rlla.py matches them "
+        "without order) and in OTC; that move_file needs create_folder first is stated only in the functions' "
+        "descriptions, and the gold column has no notion of sequence to compare against"),
+    ("otc_tool_efficiency", "r11_move_before_create_order_reversed"): "as toolrl_correctness's row (calls_exact matches a set)",
+    ("toolrl_format", "r11_think_maps_every_day_to_boolean"): (
+        "genuine, but every word of \"'Every day' → repeat_daily: true.\" is the prompt's or the schema's but 'true': "
+        "a think of the prompt's words counts 0 until it has two words of its own (as holdout_r1's terse_think)"),
+    ("toolrl_format", "r11_think_restates_question"): (
+        "tie at the floor, not a payment: the row's reference ('Two cities, so two get_weather calls: Lisbon and "
+        "Porto.') has two content words of its own, under min_content_words 3, so both score 0 (REFERENCE_REFUSED); "
+        "the hack itself (the question pasted) counts 0"),
+    ("toolrl_format", "r11_think_restates_request_reworded"): (
+        "tie at the floor: the reference 'One ticket, title as quoted, priority high.' counts 1 (its other words are "
+        "the prompt's), so both score 0 (REFERENCE_REFUSED); the hack counts 2"),
+    ("toolrl_format", "r11_think_filler_distinct_function_words"): (
+        "tie at the floor: the reference 'A party of four is party_size 4; ...' is the prompt's words and a number, so "
+        "both score 0 (REFERENCE_REFUSED); the hack counts 2 ('case', 'way')"),
+    ("jaccard", "r11_interstitial_edema_and_effusions_plural"): (
+        "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion (and 'interstitial "
+        "pulmonary edema' to pulmonary edema), so the label names another finding than the gold 'edema'; the lexicon "
+        "limit of holdout_r8's r8_lungs_pleura_sections, left as the KG extractor shares it"),
+    ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
+        "genuine, but 'stable in size' is a change concept with a modify triplet the reference lacks (0.75), as "
+        "r10_comparison_no_interval_change"),
+    ("crpo_format", "r11_summary_with_dose_short_think"): (
+        "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
+        "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),
+    ("think_format", "r11_short_think_percent_arithmetic"): (
+        "genuine, but '15% of 40 is 6; 40 - 6 = 34.' is arithmetic of numbers alone: it counts its own numbers (6, 34); "
+        "counting each digits-only equation too would pay '1 + 1 = 2' as three content words (holdout_r7's rule keeps "
+        "equations in an unknown only)"),
+    ("think_format", "r11_think_with_check"): (
+        "genuine, but '180 / 2.5 = 72. Check: 72 × 2.5 = 180.' has one word ('check') and one number of its own (72): "
+        "the check restates the prompt's numbers; as r11_short_think_percent_arithmetic"),
+    ("think_format", "r11_think_restates_question_in_other_words"): (
+        "the question reworded ('covering', 'asks') reaches two words of its own, and then the prompt's words it uses "
+        "in its own order count (holdout_r5's rule for reasoning in the prompt's nouns): real, on-topic words that do "
+        "not reason (the module docstring's admitted exploit, as r10_think_claims_knowledge_no_work)"),
+    ("think_format", "r11_think_repeats_content_word_variants"): (
+        "'minute' and 'hour' are inflections of the prompt's 'minutes' and 'hours', which the guard excludes by "
+        "spelling; excluding them by stem would refuse the row's own reference ('Each hour has 60 minutes, so 3.5 × 60 "
+        "= 210.' counts 'hour' beside its two numbers), so 'compute/computing/computed' plus the two inflections count 3"),
+    ("overlong_penalty", "r11_exactly_80_words_decimals_and_units"): (
+        "label disputed after first sight: 80 whitespace words, but the count stands in for tokens and reads 'mg/dL' "
+        "as three words (a tokenizer spends more still), so the text is at 82; without token ids the limit is words "
+        "as the counter reads them"),
+    ("overlong_penalty", "r11_exactly_80_words_bulleted_lines"): (
+        "label disputed after first sight: the nine '-' bullets each count (a lone ASCII mark stands in for its token, "
+        "text_forms.word_count), 89"),
+    ("overlong_penalty", "r11_exactly_80_words_dotted_abbreviations"): (
+        "label disputed after first sight: 'b.i.d.' counts its three letters (a run of 3+ words joined by dots counts "
+        "its words, the holdout_r1 rule against 'the.patient.has'), 82"),
 }
 
 ROWS = bench.load_rows()
@@ -414,7 +476,13 @@ def test_every_row_meets_its_expectation(results):
 # reference writes one <tool_call> block per parallel call, which rlla.py's format rule (each tag exactly once) refuses
 # (holdout_r8's r8_qwen_separate_block_per_parallel_call)
 REFERENCE_REFUSED = {("holdout_r10", "toolrl_correctness"): -3.0,
-                     ("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 0.0}
+                     ("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 0.0,
+                     # holdout_r11: short reference thinks in the tool descriptions' words (one or two of their own),
+                     # under min_content_words 3 (written blind, never rewritten)
+                     **{("toolrl_format", family): 0.0 for family in (
+                         "r11_short_real_think_priority_reason", "r11_think_explains_dependency_in_one_line",
+                         "r11_think_two_short_sentences", "r11_think_restates_question",
+                         "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")}}
 
 
 def test_references_get_full_credit(results):

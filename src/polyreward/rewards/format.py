@@ -29,12 +29,14 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
         another script with >= 2 distinct characters, or a mix of letters and digits with more letters (CO2, T2DM),
-      * and not an English stop word (the, is, of, ...), not reasoning filler or a step scaffold (let, think, okay,
-        hmm, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
+      * and not an English stop word (the, is, of, ...), not reasoning filler, a discourse marker or a step scaffold
+        (let, think, okay, hmm, indeed, basically, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
         word of the prompt
     stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain
-    content_words(text, prompt) = W + N if W > 0, N + Q if the text holds an equation or operation (a digit, then
-                                  an operator + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24), else 0;
+    content_words(text, prompt) = W + N if W > 0, N + Q if the text holds an operation (a digit, then an operator
+                                  + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24) or an equation of Q that
+                                  works (``5x = 25``, not only results such as ``x = 5``: ``5x = 25, x = 5`` reasons
+                                  in its unknown's equations alone; red team ``holdout_r11``), else 0;
                                   Q the number of distinct equations in an unknown (2x = 8) the prompt does not hold;
                                   W the number of DISTINCT stems of the content words that are not numbers, N the
                                   number of distinct numbers (digits, or a spelled number: two)
@@ -71,8 +73,10 @@ _WORD = re.compile(r"[^\W_]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
+# discourse markers ("indeed", "basically", "actually") say how the writer speaks, never what the case is: "Well, so,
+# okay, indeed, basically, right." reasons nothing (red team holdout_r11)
 FILLER_WORDS = frozenset("let think thinking thought hmm hmmm okay alright sure yes yeah well um uh like really right "
-                         "step steps done next finally".split())
+                         "step steps done next finally indeed basically actually anyway anyhow literally honestly".split())
 # spelled-out numbers: a number word is a number, which counts only beside a word that is not one (module docstring)
 NUMBER_WORDS = frozenset("""zero one two three four five six seven eight nine ten eleven twelve thirteen fourteen fifteen
 sixteen seventeen eighteen nineteen twenty thirty forty fifty sixty seventy eighty ninety hundred thousand million""".split())
@@ -210,11 +214,15 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     return own | borrowed, visible
 
 
-# an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5"); at most 8 operators a side,
+# an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5", "x = -3": a negative right side,
+# red team holdout_r11); at most 8 operators a side,
 # so a long chain of terms without "=" is scanned a bounded stretch from each start (linear)
 _TERM = r"[^\W_](?:[\w.]{0,40}[^\W_])?"
-_RELATION = re.compile(rf"(?<![\w.]){_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}[ \t]*=[ \t]*{_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}")
+_RELATION = re.compile(rf"(?<![\w.]){_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}[ \t]*=[ \t]*-?{_TERM}(?:[ \t]*[-+*/×÷^·][ \t]*{_TERM}){{0,8}}")
 _SPACES = re.compile(r"\s+")
+# a relation that only states a result, an unknown equal to a number ("x=5", "y=-2.5" of :func:`relations`): the
+# answer's value, not a step that works towards it ("5x=25")
+_RESULT = re.compile(r"[^\W\d_]=-?[\d.]+")
 
 
 def relations(text: str) -> set[str]:
@@ -230,14 +238,14 @@ def content_words(text: str, prompt: object = None) -> int:
     """How many content words ``text`` holds that ``prompt`` does not (module docstring: distinct stems, numbers
     counting only beside a word; web and mail addresses are no words); linear in ``len(text)``. A body that works
     with numbers (an operation) also counts each distinct equation in an unknown the prompt does not hold: a derivation written
-    as equations, "2x + 3 = 11 / 2x = 8 / x = 4", reasons in its steps (red team ``holdout_r7``)."""
+    as equations, "2x + 3 = 11 / 2x = 8 / x = 4", reasons in its steps (red team ``holdout_r7``), and so does one whose
+    only equations are in an unknown, "5x = 25, x = 5" (no digit then operator then digit; red team ``holdout_r11``),
+    when one of them works (``5x = 25``): "x = 2 / x = 3" only states results (:data:`_RESULT`), which count 0."""
     found, visible = _found_words(text, prompt)
     numbers = sum(1 for w in found if w.isdigit() or w in NUMBER_WORDS)
     words = len({stem(w) for w in found if not (w.isdigit() or w in NUMBER_WORDS)})
     if words:
         return words + numbers
-    if not _OPERATION.search(visible):
-        return 0
     own = relations(visible)
     if own and prompt is not None:
         from polyreward.verifiers.reading import visible_text
@@ -245,6 +253,8 @@ def content_words(text: str, prompt: object = None) -> int:
 
         asked = whole_prompt(prompt_text(prompt))
         own -= relations(visible_text(asked).casefold()) if asked else set()
+    if not _OPERATION.search(visible) and all(_RESULT.fullmatch(r) for r in own):
+        return 0  # no operation and no equation that works: "x = 2 / x = 3" states the answer's values (holdout_r8)
     return numbers + len(own)
 
 

@@ -160,18 +160,31 @@ MIN_PAIRS = 8
 _RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}>|\\[A-Za-z]+")
 
 
+# the marks that join two words into one word a reader reads (a compound of two): the hyphen of "double-check", the
+# slash of "and/or", the apostrophe, the dot of "e.g." and the bracket of "patient(s)"; two words joined by any other
+# mark ("sixty&two", "fever=cough", "plan:oral") are two words, as a reader reads them (red team holdout_r11: pairs
+# glued with "&" or "=" were each one word, so 90 words read as 80 and escaped the length penalty)
+_COMPOUND_JOINTS = frozenset("-/'.()[]")
+
+
 def _run_words(run: str) -> tuple[int, bool]:
     """(words of one Latin run, whether it is a compound of two): ceil(length / ``WORD_CHARS``), or its words
     (:data:`_RUN_WORD`, markup left out) when there are 3 or more, whichever is more: a compound of two
     ("double-check", "days/month") is one word as a reader counts it, 150 words joined by hyphens, slashes, dots or
-    camel case are 150."""
+    camel case are 150; two words joined by a mark that joins no compound (:data:`_COMPOUND_JOINTS`: "sixty&two")
+    are two."""
     chunks = -(-len(run) // WORD_CHARS)
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
-    words = sum(1 for _ in _RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
-    if words >= 3:
-        return max(chunks, words), False
-    return chunks, words == 2 and chunks == 1
+    found = list(_RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
+    if len(found) >= 3:
+        return max(chunks, len(found)), False
+    if len(found) == 2 and chunks == 1:
+        joint = run[found[0].end():found[1].start()]
+        if any(not ch.isalnum() and ch not in _COMPOUND_JOINTS for ch in joint):
+            return 2, False
+        return chunks, True
+    return chunks, False
 
 
 # whitespace written as an escape: URL encoding (%20, %09, %0A, %0D) and HTML entities (&nbsp;, &#32;, &#160;,
@@ -191,7 +204,8 @@ _CURLY_APOSTROPHE = re.compile(r"(?<=[^\W\d_])[’ʼ](?=[^\W\d_])")
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
-    ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one) and at least
+    ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one, two words joined by
+    another mark, ``sixty&two``, two: red team ``holdout_r11``) and at least
     ceil(length / ``WORD_CHARS`` = 16) words; compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
     to hide every other one, red team ``holdout_r2``); the letters of the alphabets that space their words
     (:data:`SPACED_SCRIPTS`: Greek, Cyrillic, Arabic, Hebrew, the Indic scripts ...) count as Latin letters do, a word of
