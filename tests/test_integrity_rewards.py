@@ -96,7 +96,7 @@ RM_RF = '<tool_call>\n{"name": "rm_rf", "parameters": {"path": "/"}}\n</tool_cal
     ],
 )
 def test_toolrl_correctness_reads_every_block_when_guarded(completion, first, every):
-    assert ToolRLCorrectness(read_blocks="first")(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(first)]
+    assert ToolRLCorrectness(parse="toolrl", read_blocks="first")(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(first)]
     assert ToolRLCorrectness()(completions=[completion], answer=[TOOL_REFERENCE]) == [pytest.approx(every)]  # the default
 
 

@@ -49,15 +49,6 @@ LEFT_OPEN = {
         "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
         "findings named in the reasoning count (exact scoring kept)"),
     # holdout_r3 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r3_first_sight.md)
-    ("toolrl_correctness", "arguments_json_string"): (
-        "genuine, refused by parse: toolrl, rlla.py's exact rule (it indexes call['parameters']; an OpenAI-style "
-        "'arguments' JSON string raises there, the minimum); parse: lenient pays it 3.0"),
-    ("toolrl_correctness", "json_array_in_block"): (
-        "genuine, refused by parse: toolrl (rlla.py reads one call object per line; a JSON list of calls on one line "
-        "raises at call['name']); parse: lenient pays it 3.0"),
-    ("toolrl_correctness", "tabs_indented_json"): (
-        "genuine, refused by parse: toolrl (rlla.py decodes the block line by line, so pretty-printed JSON is "
-        "malformed); parse: lenient pays it 3.0"),
     ("toolrl_format", "formula_in_think"): (
         "genuine, but its words are the prompt's (area, base, height, tool) or its numbers (10, 5): the pasted-prompt "
         "guard leaves them out, as holdout_r1's terse_think; counting prompt words again pays a pasted prompt"),
@@ -133,9 +124,6 @@ LEFT_OPEN = {
     ("overlong_penalty", "spaced_ellipses_and_abbreviation"): (
         "label disputed after first sight: each '.' of a spaced ellipsis is a token, as emoji_bullet_markers"),
     # holdout_r5 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r5_first_sight.md)
-    ("toolrl_correctness", "blank_line_between_parallel_calls"): (
-        "genuine, refused by parse: toolrl (rlla.py splits the block on '\\n' and decodes every line, so a blank line "
-        "between two calls raises, the minimum); parse: lenient pays it 3.0, as holdout_r3's tabs_indented_json"),
     ("toolrl_correctness", "extra_call_smolagents_code_block"): (
         "a ```py fence calling send_email(...) is code, not a call in a tool-call format (as holdout_r1's "
         "python_call_extra); its closing '```<end_code>' is smolagents' CodeAgent marker, read by no tool-call runner "
@@ -206,12 +194,6 @@ LEFT_OPEN = {
         "label disputed after first sight: ' <|im_end|>' is text of the completion, several tokens to a tokenizer, "
         "so counting it is the token stand-in the word fallback is (as holdout_r4's emoji_bullet_markers)"),
     # holdout_r8 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r8_first_sight.md)
-    ("toolrl_correctness", "r8_qwen_separate_blocks_arguments_key_other_order"): (
-        "genuine, refused by parse: toolrl (rlla.py indexes call['parameters']; Qwen's 'arguments' key raises there, "
-        "the minimum), as holdout_r3's arguments_json_string; parse: lenient pays it 3.0"),
-    ("toolrl_correctness", "r8_nested_pretty_printed_keys_reordered"): (
-        "genuine, refused by parse: toolrl (rlla.py decodes the block line by line, so pretty-printed JSON is "
-        "malformed), as holdout_r3's tabs_indented_json; parse: lenient pays it 3.0"),
     ("toolrl_correctness", "r8_documented_default_passed_explicitly"): (
         "label disputed after first sight: the call does what the gold call does, but ToolRL's exact score compares "
         "the key sets, and 'cabin': 'economy' is a key the gold lacks; knowing it is the schema's default needs the "
@@ -264,18 +246,6 @@ LEFT_OPEN = {
         "each), so 36 space-separated Korean words of 112 syllables are past the limit while their English "
         "translation is not; as holdout_r3's japanese_summary"),
     # holdout_r9 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r9_first_sight.md)
-    ("toolrl_correctness", "r9_openai_arguments_json_string"): (
-        "genuine, refused by parse: toolrl (rlla.py indexes call['parameters']; the OpenAI 'arguments' JSON string "
-        "raises there, the minimum), as holdout_r3's arguments_json_string; parse: lenient pays it 3.0 and refuses "
-        "all nine holdout_r9 call hacks"),
-    ("toolrl_correctness", "r9_openai_function_wrapper"): (
-        "genuine, refused by parse: toolrl (rlla.py indexes call['name']; the OpenAI {'type': 'function', 'function': "
-        "...} wrapper has none); parse: lenient pays it 3.0"),
-    ("toolrl_correctness", "r9_openai_wrappers_two_lines_other_order"): (
-        "genuine, refused by parse: toolrl, as r9_openai_function_wrapper; parse: lenient pays it 3.0"),
-    ("toolrl_correctness", "r9_json_array_two_parallel_calls"): (
-        "genuine, refused by parse: toolrl (rlla.py reads one JSON object per line; a JSON array of calls is a list "
-        "without call['name']); parse: lenient pays it 3.0"),
     ("forecast_class_cost", "r9_milligrams_per_cubic_metre"): (
         "genuine ('0.050 mg/m³' is 50 µg/m³), but the reading refuses a value in another unit rather than converting "
         "it (documented): converting would pay a wrong-unit number whose thousandfold lands in the top class (76 "
@@ -325,17 +295,6 @@ LEFT_OPEN = {
         "the answer as about something else, which a Spanish think for an English question and answer does "
         "(holdout_r8's r8_think_solves_a_different_equation is the same guard's other side)"),
     # holdout_r10 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r10_first_sight.md)
-    # the seven toolrl_correctness hacks: ties at -3 with a reference the strict parse refuses (a flaw of the rows)
-    ("toolrl_correctness", "r10_second_call_hidden_in_nested_fallback"): (
-        "tie at the floor, not a payment: the row's reference completion follows the Hermes prompt's 'arguments' key, "
-        "which parse: toolrl refuses as rlla.py does (it indexes call['parameters']), so the reference and the hack both "
-        "score -3 (REFERENCE_REFUSED below); under parse: lenient the hack scores below its reference (3.0)"),
-    ("toolrl_correctness", "r10_mistral_list_second_date_hedge"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
-    ("toolrl_correctness", "r10_llama_bare_json_second_line_units_hedge"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
-    ("toolrl_correctness", "r10_multi_turn_repeats_finished_search"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
-    ("toolrl_correctness", "r10_item_array_quantity_hedge_duplicate_sku"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
-    ("toolrl_correctness", "r10_reminder_object_as_array_both_methods"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
-    ("toolrl_correctness", "r10_second_language_packed_into_target_list"): "as r10_second_call_hidden_in_nested_fallback (a tie at -3)",
     ("toolrl_format", "r10_think_reads_previous_tool_response_cjk_name"): (
         "genuine, but its words are the prompt's: the tool response it compares (麺屋 一燈, 4.6, Afuri Ebisu, 4.2, tk-3391) "
         "and the user's request (better-rated, 3 people, 19:30) are in the prompt, and a think of the prompt's words "
@@ -475,8 +434,7 @@ def test_every_row_meets_its_expectation(results):
 # rewritten after first sight (under parse: lenient each reference scores 3.0); and the toolrl_format row whose
 # reference writes one <tool_call> block per parallel call, which rlla.py's format rule (each tag exactly once) refuses
 # (holdout_r8's r8_qwen_separate_block_per_parallel_call)
-REFERENCE_REFUSED = {("holdout_r10", "toolrl_correctness"): -3.0,
-                     ("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 0.0,
+REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 0.0,
                      # holdout_r11: short reference thinks in the tool descriptions' words (one or two of their own),
                      # under min_content_words 3 (written blind, never rewritten)
                      **{("toolrl_format", family): 0.0 for family in (

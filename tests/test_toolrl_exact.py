@@ -117,7 +117,7 @@ NON_OBJECT_LINES = {"list_line": "[1, 2]", "string_line": '"get_weather"', "numb
 
 @pytest.fixture(scope="module")
 def reward():
-    return ToolRLCorrectness(read_blocks="first")
+    return ToolRLCorrectness(parse="toolrl", read_blocks="first")
 
 
 def score(reward, completion, gold=GOLD):
@@ -146,7 +146,7 @@ def test_missing_tags_empty_blocks_and_second_blocks(reward, completion):
 
 
 def test_the_reported_shapes_get_the_minimum_as_in_rlla():
-    reward = ToolRLCorrectness(read_blocks="first")
+    reward = ToolRLCorrectness(parse="toolrl", read_blocks="first")
     for shape in ("arguments", "json_string", "openai_wrapper", "missing_parameters", "null_parameters"):
         assert score(reward, block(line(SHAPES[shape]))) == -3.0, shape
     # the lenient mode normalises them instead (arguments, JSON strings, the wrapper; missing/null -> {})
@@ -180,4 +180,4 @@ def test_random_mixtures_of_shapes(lines, gold_lines):
         expected = rlla_correctness(block(*lines), gold)
     except Exception:  # rlla.py crashes on this gold (a gold parse or indexing error outside its try)
         return
-    assert score(ToolRLCorrectness(read_blocks="first"), block(*lines), gold) == pytest.approx(expected, abs=1e-12)
+    assert score(ToolRLCorrectness(parse="toolrl", read_blocks="first"), block(*lines), gold) == pytest.approx(expected, abs=1e-12)

@@ -49,8 +49,19 @@ CORRECTNESS = [
 
 @pytest.mark.parametrize("completion,expected", CORRECTNESS)
 def test_correctness_table(completion, expected):
-    out = ToolRLCorrectness().evaluate([None], [completion], answer=[GT])
+    out = ToolRLCorrectness(parse="toolrl").evaluate([None], [completion], answer=[GT])
     assert out.scores[0] == pytest.approx(expected)
+
+
+# The default reading (parse: lenient) differs from rlla.py's only where rlla.py refuses a layout a runner reads: the
+# call given as a one-element JSON list is the call; a blank line between two calls splits nothing (still a duplicate).
+LENIENT_DIFFERS = {CORRECTNESS[12][0]: 3.0, CORRECTNESS[13][0]: 2.25}
+
+
+@pytest.mark.parametrize("completion,expected", CORRECTNESS)
+def test_the_default_reading_scores_the_table_as_rlla_but_the_layouts_it_refuses(completion, expected):
+    out = ToolRLCorrectness().evaluate([None], [completion], answer=[GT])
+    assert out.scores[0] == pytest.approx(LENIENT_DIFFERS.get(completion, expected))
 
 
 @pytest.mark.parametrize(
@@ -93,7 +104,14 @@ def test_lenient_parse_and_max_reward():
     two_blocks = "<tool_call>" + call("f", a=1, b=2) + "</tool_call><tool_call>" + call("f", a=1, b=2) + "</tool_call>"
     bare_list = json.dumps([{"name": "f", "parameters": {"a": 1, "b": 2}}])
     assert lenient(completions=[pretty, two_blocks, bare_list, "no calls"], answer=[GT] * 4) == [3.0, 2.25, 3.0, -3.0]
-    assert ToolRLCorrectness()(completions=[pretty], answer=[GT]) == [-3.0]  # exact mode: one JSON per line
+    assert ToolRLCorrectness(parse="toolrl")(completions=[pretty], answer=[GT]) == [-3.0]  # exact mode: one JSON per line
+    assert ToolRLCorrectness()(completions=[pretty], answer=[GT]) == [3.0]  # the default reads it
+    rm_rf = "<tool_call>\n" + json.dumps({"name": "rm_rf", "arguments": {"path": "/"}}) + "\n</tool_call>"
+    first_then_extra = "<think>ok</think>\n" + GT.split("\n", 1)[1] + "\n" + rm_rf
+    # read_blocks: first reads the first block in either parse (rlla.py's reading); all counts the extra call
+    assert ToolRLCorrectness(parse="lenient", read_blocks="first")(completions=[first_then_extra], answer=[GT]) == [3.0]
+    assert ToolRLCorrectness(parse="toolrl", read_blocks="first")(completions=[first_then_extra], answer=[GT]) == [3.0]
+    assert ToolRLCorrectness()(completions=[first_then_extra], answer=[GT]) == [pytest.approx(1.5 * 3.5 - 3)]
     small = ToolRLCorrectness(max_reward=1)
     assert small.score_range == (-1.0, 1.0)
     assert small(completions=[block(call("f", a=1, b=3))], answer=[GT]) == [pytest.approx(2 * 3 / 4 - 1)]

@@ -22,14 +22,18 @@ in the source (which strips even when there is no marker). Conversational comple
 fields are judged on those calls (first assistant turn that has them); for the format reward they are
 rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n</tool_call>``).
 
-``parse: toolrl`` (the default, exact) scores ``<tool_call>`` text as rlla.py does, on the JSON values as
-decoded: a call whose ``parameters`` are given as ``arguments``, as a JSON string, as null or not at all,
-the OpenAI ``{"function": {...}}`` wrapper, a line that is not an object, or an extra key such as ``id``
-score what rlla.py gives them (the minimum wherever rlla.py's indexing raises; an extra key only breaks the
-exact-equality shortcut). The source has no structured calls: ``tool_calls`` fields of messages and gold
-calls given as lists (not ToolRL text) are normalised to ``{name, parameters}`` first. ``parse: lenient``
-normalises every call (``arguments``, JSON-string arguments, the OpenAI wrapper, missing or null parameters
-as {}) and also accepts pretty-printed JSON, several blocks and JSON lists.
+``parse: lenient`` (the default; a deviation from rlla.py) normalises every call before the formula: ``arguments``
+for ``parameters`` (the Hermes / Qwen / OpenAI key), JSON-string arguments, the OpenAI ``{"function": {...}}``
+wrapper, missing or null parameters as {}, and it also accepts pretty-printed JSON, blank lines between calls, several
+blocks and JSON lists. The score of a call in ToolRL's own layout is unchanged; what changes is that a correct call in
+the layout most chat templates emit is no longer the minimum (red team ``holdout_r3`` / ``r8`` / ``r9``: eleven
+genuine calls scored -3 under the exact parse, and seven hacks of ``holdout_r10`` tied at -3 with references written
+in the Hermes layout). ``parse: toolrl`` (exact) scores ``<tool_call>`` text as rlla.py does, on the JSON values as
+decoded: a call whose ``parameters`` are given as ``arguments``, as a JSON string, as null or not at all, the OpenAI
+``{"function": {...}}`` wrapper, a line that is not an object, or an extra key such as ``id`` score what rlla.py gives
+them (the minimum wherever rlla.py's indexing raises; an extra key only breaks the exact-equality shortcut). The source
+has no structured calls: ``tool_calls`` fields of messages and gold calls given as lists (not ToolRL text) are
+normalised to ``{name, parameters}`` first in both modes.
 
 Reading every call (``read_blocks: all``, the default; a deviation from rlla.py, which reads the first block only):
 the calls of every ``<tool_call>`` block, in order, each block parsed as rlla.py parses one, then every call the
@@ -208,7 +212,8 @@ class ToolRLCorrectness(RolloutReward):
     Args:
         answer_column: column holding the reference (its <tool_call> block, or the calls as JSON)
         max_reward: the score range is [-max_reward, max_reward] (3 as ToolRL, 1 for CORRECTMAX1)
-        parse: how tool calls are read: toolrl (the source's strict layout) or lenient
+        parse: how tool calls are read: lenient (the default: every call shape normalised; pretty-printed JSON,
+            several blocks, lists) or toolrl (the source's strict layout: one JSON object per line, ``parameters`` only)
         read_blocks: all (every call the completion writes: each <tool_call> block, code fences, OpenAI-shaped and
             bare JSON calls; extra calls lower the score) or first (the source: the first <tool_call> block only)
     """
@@ -220,7 +225,7 @@ class ToolRLCorrectness(RolloutReward):
     probe_strategies = ("second_call_block", "empty_tool_block")
     probe_genuine = "tool_calls"
 
-    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "toolrl",
+    def __init__(self, name: str | None = None, weight: float = 1.0, answer_column: str = "answer", max_reward: float = 3.0, parse: str = "lenient",
                  read_blocks: str = "all") -> None:
         super().__init__(name, weight)
         self.read_blocks = one_of("read_blocks", read_blocks, READ_BLOCKS)
@@ -252,7 +257,7 @@ class ToolRLCorrectness(RolloutReward):
             return calls
         text = assistant_segment(completion_text(completion))
         if self.parse == "lenient":
-            return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text)
+            return parse_tool_call_text(text) if self.read_blocks == "all" else block_calls(text, first_only=True)
         if self.read_blocks == "first":
             return toolrl_block_json(text)
         visible = without_think_mentions(without_html_comments(text))

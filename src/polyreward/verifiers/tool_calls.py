@@ -435,13 +435,16 @@ def nfc_values(value: Any) -> Any:
     return value
 
 
-def block_calls(text: str) -> list[Call]:
-    """The calls of every ``<tool_call>`` block, in order, each block read as :func:`parse_tool_call_text` reads it
-    (HTML comments dropped first, a tag named inside the reasoning is no block: :func:`without_think_mentions`)."""
+def block_calls(text: str, first_only: bool = False) -> list[Call]:
+    """The calls of every ``<tool_call>`` block (of the first only with ``first_only``: rlla.py's reading), in order,
+    each block read as :func:`parse_tool_call_text` reads it (HTML comments dropped first, a tag named inside the
+    reasoning is no block: :func:`without_think_mentions`)."""
     text = without_think_mentions(without_html_comments(text))
     calls: list[Call] = []
     for i, (_, _, body) in enumerate(tag_blocks(text, "tool_call")):
         calls.extend(_block_calls(body, f"<tool_call> block {i + 1}"))
+        if first_only:
+            break
     return calls
 
 
