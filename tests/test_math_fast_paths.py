@@ -208,11 +208,11 @@ def _reader_patterns():
     import re
 
     from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, not_a_value, number_locale, unasserted
-    from polyreward.verifiers import alternative_branches, number_keys, option_letters
+    from polyreward.verifiers import alternative_branches, hidden_text, number_keys, option_letters
 
     seen = {}
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading, not_a_value,
-                   number_locale, number_keys, option_letters, alternative_branches):
+                   number_locale, number_keys, option_letters, alternative_branches, hidden_text):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
