@@ -30,10 +30,10 @@ def clear_reader_memories() -> None:
     """Forget what the readers remember of earlier completions (their ``lru_cache``s and the cheap verdicts)."""
     from polyreward.verifiers import answer_extraction, clauses, commitment, hedging, hypothetical, math_forms, math_normalize
     from polyreward.verifiers import math as verifier
-    from polyreward.verifiers import math_notation, number_locale, reading, unasserted
+    from polyreward.verifiers import math_answers, math_notation, number_keys, number_locale, reading, unasserted
 
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, verifier, math_forms, math_normalize,
-                   math_notation, number_locale, reading):
+                   math_notation, number_locale, reading, number_keys, math_answers):
         for value in vars(module).values():
             if callable(getattr(value, "cache_clear", None)):
                 value.cache_clear()

@@ -1,6 +1,6 @@
 """Two branches opened by the same condition, each with its own value, are a case split -- the answer is one of two
 candidates -- whatever words the branches use ("if we include ..., 7; if we exclude ..., 9"); a single conditional
-statement of the problem's own case is an answer (commitment.case_alternative_before)."""
+statement of the problem's own case is an answer (alternative_branches.case_alternative_before)."""
 
 from __future__ import annotations
 

@@ -30,7 +30,7 @@ from polyreward.rubrics.rule_functions import asks_question, first_sentence_cont
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, boxes, choice, options, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
-from polyreward.verifiers import math as math_verifier
+from polyreward.verifiers import math_answers
 from polyreward.verifiers import tool_calls as tool_call_parsing
 
 SMALL, BIG = 10_000, 100_000
@@ -120,8 +120,8 @@ PARSERS = {
     "math_normalize.normalize_answer": math_normalize.normalize_answer,
     "math_normalize.parse_numeral": math_normalize.parse_numeral,
     "math_normalize.size_problem": math_normalize.size_problem,
-    "math.prepare_prediction": math_verifier.prepare_prediction,
-    "math.prepare_reference": math_verifier.prepare_reference,
+    "math_answers.prepare_prediction": math_answers.prepare_prediction,
+    "math_answers.prepare_reference": math_answers.prepare_reference,
     "polynomial.parse_polynomial": polynomial.parse_polynomial,
     "math_canonical.canonical": math_canonical.canonical,
     "label_sets.answer_block": label_sets.answer_block,

@@ -27,6 +27,7 @@ from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
 from polyreward.verifiers import answer_extraction, math_normalize, reading
 from polyreward.verifiers import math as verifier
+from polyreward.verifiers import math_answers
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
 
 FAST = settings(max_examples=300, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -129,10 +130,10 @@ def _rollouts():
 def test_remembered_verdicts_equal_the_long_path(rollout, guard, final_bang):
     completion, gold, prompt = rollout
     form = prompt_form(prompt)
-    reference = verifier.prepare_reference(gold) if gold.strip() else None
+    reference = math_answers.prepare_reference(gold) if gold.strip() else None
     if reference is None:
         return
-    prediction = verifier.prepare_prediction(completion, final_bang)
+    prediction = math_answers.prepare_prediction(completion, final_bang)
     for avoidance in (form, None):
         expected = _outcome(verifier.compare_cheap, reference, completion, prediction, guard, True, avoidance)
         lazy = (lambda: form) if avoidance is not None else None
@@ -154,7 +155,7 @@ def _outcome(function, *args):
 @given(_rollouts())
 def test_no_copy_candidate_in_the_prompt_means_no_prompt_reason(rollout):
     completion, gold, prompt = rollout
-    reference, prediction = verifier.prepare_reference(gold or "0"), verifier.prepare_prediction(completion)
+    reference, prediction = math_answers.prepare_reference(gold or "0"), math_answers.prepare_prediction(completion)
     if prediction is None or not prediction.text or reference.kind == "invalid":
         return
     form = prompt_form(prompt)
@@ -195,8 +196,8 @@ def test_the_benchmark_rows_score_as_before():
     completions, golds, prompts = ([r[k] for r in rows] for k in ("completion", "answer", "prompt"))
     batch = verifier.verify_batch(completions, golds, prompts=prompts, work_avoidance=True)
     for verdict, completion, gold, prompt in zip(batch, completions, golds, prompts):
-        long_way = verifier.compare_cheap(verifier.prepare_reference(gold), completion,
-                                          verifier.prepare_prediction.__wrapped__(completion), True, True, prompt_form(prompt))
+        long_way = verifier.compare_cheap(math_answers.prepare_reference(gold), completion,
+                                          math_answers.prepare_prediction.__wrapped__(completion), True, True, prompt_form(prompt))
         assert verdict == long_way
     assert {v.score for v in batch} == {0.0, 1.0}
 
@@ -207,10 +208,11 @@ def _reader_patterns():
     import re
 
     from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, not_a_value, number_locale, unasserted
+    from polyreward.verifiers import alternative_branches, hidden_text, number_keys, option_letters
 
     seen = {}
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading, not_a_value,
-                   number_locale):
+                   number_locale, number_keys, option_letters, alternative_branches, hidden_text):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
@@ -419,10 +421,11 @@ def test_the_doubt_idioms_need_whole_sets_of_words():
 
 def _prefiltered_globals():
     from polyreward.verifiers import clauses, commitment, hedging, hypothetical, not_a_value, number_locale, unasserted
+    from polyreward.verifiers import alternative_branches, option_letters
     from polyreward.verifiers.regex_prefilter import Prefiltered
 
     return [(module, name, value) for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, not_a_value,
-                                                 number_locale)
+                                                 number_locale, option_letters, alternative_branches)
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 

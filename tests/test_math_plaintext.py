@@ -12,7 +12,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.engine import WorkerPool
-from polyreward.verifiers.math import prepare_prediction, verify_batch
+from polyreward.verifiers.math import verify_batch
+from polyreward.verifiers.math_answers import prepare_prediction
 from polyreward.verifiers.math_normalize import number_from_words
 
 

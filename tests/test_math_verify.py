@@ -18,7 +18,8 @@ from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
 from polyreward.verifiers.boxes import find_boxes
 from polyreward.verifiers.tags import strip_thinking
-from polyreward.verifiers.math import prepare_prediction, prepare_reference, raw_math_verify, verify, verify_batch, verify_latex
+from polyreward.verifiers.math import raw_math_verify, verify, verify_batch, verify_latex
+from polyreward.verifiers.math_answers import prepare_prediction, prepare_reference
 from polyreward.verifiers.math_normalize import normalize_answer, numerals_equal, parse_numeral, size_problem
 from polyreward.verifiers.polynomial import parse_polynomial
 

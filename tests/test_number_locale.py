@@ -10,7 +10,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.math_accuracy import MathAccuracy
-from polyreward.verifiers.math import prepare_prediction
+from polyreward.verifiers.math_answers import prepare_prediction
 from polyreward.verifiers.number_locale import (
     COMMA, DOT, chinese_number, convention, english_numerals, scientific, words_disagree)
 

@@ -15,7 +15,8 @@ from reader_probes import PARSE_COUNTER
 READERS = ("polynomial", "answer_extraction", "boxes", "commitment", "hedging", "clauses", "reading", "unasserted", "hypothetical",
            "math_normalize", "work_avoidance", "math_notation", "text_forms", "math_size", "math_canonical",
            "math_forms", "math_relations", "math", "choice", "options", "option_checks", "closing_remarks", "units", "withdrawal_words", "denial", "language", "label_sets",
-           "footnotes", "negation_words", "turns", "choice_forms", "answer_forms", "later_values", "sections", "asked_quantity")
+           "footnotes", "negation_words", "turns", "choice_forms", "answer_forms", "later_values", "sections", "asked_quantity",
+           "number_keys", "option_letters", "alternative_branches", "math_answers", "verdict_rereadings", "hidden_text")
 
 CHECK = PARSE_COUNTER + """
 import importlib, re

@@ -18,7 +18,8 @@ from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.answer_extraction import extract_answer
 from polyreward.verifiers.choice import extract_label, extract_letter
-from polyreward.verifiers.reading import answer_views, normalise, visible_text, without_comments
+from polyreward.verifiers.hidden_text import without_comments
+from polyreward.verifiers.reading import answer_views, normalise, visible_text
 
 ZWSP, CYRILLIC_O, GREEK_O, CYRILLIC_A = "\u200b", "\u043e", "\u03bf", "\u0430"
 

@@ -52,7 +52,7 @@ def _spans(found):
 def test_the_clause_ends_of_the_readers_are_scanned():
     names = {f"{module.__name__.rsplit('.', 1)[-1]}.{name}" for module in _verifier_modules()
              for name, value in vars(module).items() if isinstance(value, Scanned)}
-    assert {"clauses.CLAUSE_END", "clauses.OWN_CLAUSE_END", "commitment._CASE_END", "hypothetical._SENTENCE_END"} <= names
+    assert {"clauses.CLAUSE_END", "clauses.OWN_CLAUSE_END", "alternative_branches._CASE_END", "hypothetical._SENTENCE_END"} <= names
     for _, pattern in SCANNED:
         assert pattern.characters <= frozenset(".!?;,\n")
         assert pattern.pattern == pattern.compiled.pattern  # what other patterns are built from is the plain text

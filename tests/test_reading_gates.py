@@ -286,7 +286,7 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(mon
     """The fresh-row benchmark's rows and every red-team completion, every memory cleared between the two ways: with
     the gates, and with every tail-scanned pattern plain, every prefilter testing its strings one by one and the
     clause-end helpers reading the whole scan."""
-    from polyreward.verifiers import commitment, hypothetical, regex_scan
+    from polyreward.verifiers import alternative_branches, hypothetical, regex_scan
 
     batch = fresh_and_red_team_batch(seed=23)
     fast = fresh_verdicts(*batch)
@@ -303,6 +303,6 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(mon
         return [m.end() for m in pattern.compiled.finditer(text)][-count:] if isinstance(pattern, Scanned) else \
             [m.end() for m in pattern.finditer(text)][-count:]
 
-    for module in (commitment, hypothetical, regex_scan):
+    for module in (alternative_branches, hypothetical, regex_scan):
         monkeypatch.setattr(module, "last_ends", every_last)
     assert fresh_verdicts(*batch) == fast

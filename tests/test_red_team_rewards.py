@@ -180,7 +180,7 @@ LEFT_OPEN = {
         "holdout_r3's severity_qualifiers"),
     ("crpo_english", "r7_chat_template_residue_then_chinese"): (
         "the Chinese stands after '<|im_end|><|im_start|>assistant': the shared reading ends the writer's turn at a "
-        "chat template's control token (reading.without_comments, turns.own_turn), by design for every reader; a "
+        "chat template's control token (hidden_text.without_comments, turns.own_turn), by design for every reader; a "
         "sampler stops at the end token, so a real rollout has no text there"),
     ("crpo_format", "r7_summary_degenerate_repetition"): (
         "'ECG ECG ECG ECG ... \\boxed{A}': the repetition earns nothing the one-word summary 'ECG \\boxed{A}' does "

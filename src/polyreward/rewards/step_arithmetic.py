@@ -16,8 +16,8 @@ touches a letter, a variable or another symbol (``2x + 3 = 7``, ``f(2) = 4``, ``
 a side after a word that makes the number part of something bigger (``half of 8 = 4``, ``3 times 4 = 12``), a side
 before such a word (``= 4 squared``), and thousands separators (``1,000 + 1 = 1,001``). Those links are unscored.
 
-The text is read as a person sees it (:func:`polyreward.verifiers.reading.normalise` and ``without_comments``):
-zero-width characters, full-width or other-script digits and look-alike minus signs cannot hide a wrong equation,
+The text is read as a person sees it (:func:`polyreward.verifiers.reading.normalise` and
+:func:`polyreward.verifiers.hidden_text.without_comments`): zero-width characters, full-width or other-script digits and look-alike minus signs cannot hide a wrong equation,
 and an equation inside an HTML/LaTeX comment or struck through earns nothing. Markdown emphasis (``**2 + 2 = 5**``)
 does not hide one either. Nothing is evaluated as code: a hand-written tokenizer and recursive-descent parser read at
 most ``MAX_SIDE_CHARS`` characters per side, numbers of at most ``MAX_DIGITS`` digits and ``MAX_DEPTH`` nested
@@ -37,7 +37,8 @@ from collections.abc import Mapping, Sequence
 from fractions import Fraction
 from typing import Any
 
-from polyreward.verifiers.reading import normalise, without_comments
+from polyreward.verifiers.hidden_text import without_comments
+from polyreward.verifiers.reading import normalise
 
 MAX_SIDE_CHARS = 200
 MAX_DIGITS = 30

@@ -39,18 +39,15 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from dataclasses import dataclass
 
+from polyreward.verifiers.alternative_branches import case_alternative_before, modal_alternative_before
 from polyreward.verifiers.commitment import (
-    answer_keys,
-    case_alternative_before,
     hedged_inside,
     later_disowns,
-    modal_alternative_before,
     qualified_after,
     retraction_after,
     uncommitted,
-    value_is,
-    value_keys,
 )
+from polyreward.verifiers.number_keys import answer_keys, value_is, value_keys
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_before_other_quantities, reference_bracket,

@@ -171,3 +171,16 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
     if not extra:
         return ""
     return f"the answer is stated as {' and '.join(sorted(extra))} of something the question does not ask for"
+
+
+# an answer that gives one variable's value (``y = 42``) when the prompt asks for another ("Solve for x"): read by
+# :mod:`.math` against the squeezed prompt (``solvefor``, ``valueof``, ...)
+_ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
+_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z])\s*=\s*[^=]+\Z")
+
+
+def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
+    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x")?"""
+    stated = _STATED_VARIABLE.match(answer)
+    asked = {m.group(1) for m in _ASKED_VARIABLE.finditer(squeezed_prompt.lower())}
+    return stated is not None and len(asked) == 1 and stated.group(1).lower() not in asked

@@ -39,19 +39,16 @@ from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.key_values import keys_masked
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS
+from polyreward.verifiers.alternative_branches import case_alternative_before
 from polyreward.verifiers.commitment import (
-    case_alternative_before,
     hedged,
     later_disowns,
-    letter_is,
-    withdrawn_in_clause,
-    letter_mentions,
-    letter_pattern,
     negated,
     qualified,
     qualified_after,
     retraction_after,
 )
+from polyreward.verifiers.option_letters import letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical

@@ -9,7 +9,8 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.choice_words import APPOSITION, LISTED_LETTERS, NUMBERED_OPTION, ORDINAL_OPTION, ordinal_position
-from polyreward.verifiers.commitment import hedged, letter_mentions, letter_pattern, negated, qualified, retraction_after
+from polyreward.verifiers.commitment import hedged, negated, qualified, retraction_after
+from polyreward.verifiers.option_letters import letter_mentions, letter_pattern
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs

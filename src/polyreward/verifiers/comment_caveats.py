@@ -1,6 +1,6 @@
 """What a comment a reader does not see may still say: a caveat on the answer it annotates, never an answer.
 
-An HTML comment (``<!-- ... -->``) or a LaTeX ``%`` comment is dropped by :func:`.reading.without_comments`; one that
+An HTML comment (``<!-- ... -->``) or a LaTeX ``%`` comment is dropped by :func:`.hidden_text.without_comments`; one that
 follows the writer's words on its line and holds only words is read in its place in parentheses, as a footnote is
 read at its marker (``\\boxed{720} <!-- TODO placeholder -->``), and one that doubts or withdraws the answer is read
 the same way with its values and labels masked (``\\frac{3}{8} <!-- or 3/5? I'm not sure -->`` hedges the answer; its

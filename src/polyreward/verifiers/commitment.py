@@ -11,7 +11,7 @@ candidate is not a committed answer, or nothing:
     qualified  "The answer might be 42."  "\\boxed{42} (just a guess)"  "C? Not sure."  "42 \u2260 answer"
                "\\boxed{42}, if memory serves"  "My friend says 42"  "\\boxed{42}. Or not." (a soft hedge or a
                second-hand answer attached to the answer's own clause or the next one: :mod:`.hedging`)
-    case split "For even n: 45. For odd n: 42." (:func:`case_alternative_before`)
+    case split "For even n: 45. For odd n: 42." (:mod:`.alternative_branches`)
 
 :func:`retraction_after` finds where a completion withdraws what it said ("42... wait, no, 45", "scratch that",
 "I made a mistake"); the reader then takes the answer stated after that point, and when there is none the
@@ -29,11 +29,10 @@ reader's already capped tail), so the checks cost the same on any completion.
 from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
-from typing import Callable
 
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
 from polyreward.verifiers.clauses import MARKUP_START as _MARKUP_START
-from polyreward.verifiers.clauses import WINDOW, clause_before
+from polyreward.verifiers.clauses import WINDOW
 from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
@@ -50,15 +49,15 @@ from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN
                                                STANDS_BY_AFTER,
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
-from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.number_keys import _VALUE, _value_key, answer_keys
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
+from polyreward.verifiers.option_letters import _CLAUSE_END_LETTERS, label_pattern, letter_pattern
 from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
 from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from, percent_base  # noqa: F401 (public here too)
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
-from polyreward.verifiers.regex_scan import first_ends, last_ends
 from polyreward.verifiers.units import measure_closes
 
 _NEGATED_BEFORE = re.compile(
@@ -219,9 +218,6 @@ def retraction_after(text: str, end: int) -> tuple[int, bool] | None:
 #     word of withdrawal and no other value to be about;
 #   * denies it ("42 is wrong", "rule out 42", "anything but 42").
 # A structural rule: no list of the phrases around the value, only of the small words that point or deny.
-_VALUE = re.compile(
-    r"(?<![\w.^_\\])(?<!\^\{)(?<!\^\{[-+])(?<!\^[-+])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
-)
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|never|no(?!\s*[,.!;:])|nor|except|than|without|exclude|excluding|rule\s+out|ruled\s+out|rules\s+out|"
     r"eliminate|eliminated|instead\s+of|rather\s+than|other\s+than|anything\s+but|neither|nicht|pas|не)|n't|不是|不)\W*\Z",
@@ -232,67 +228,6 @@ _DENIAL_AFTER = re.compile(
     r"a\s+(?:trap|decoy|typo|mistake|red\s+herring)\b|ruled\s+out\b|eliminated\b|excluded\b|impossible\b)|\A\W{0,3}[❌✗✘🚫]",
     re.IGNORECASE,
 )
-
-
-
-
-@memoized_text(max_chars=64)  # (speed: the same few values are keyed again in every clause and rollout)
-def _value_key(value: str) -> str:
-    """A number written two ways is one key: '45', '+45', '45.0' and '90/2' alike."""
-    from fractions import Fraction
-
-    text = value.replace(" ", "").lstrip("+")
-    percent = text.endswith("%")
-    text = text.rstrip("%")
-    try:
-        if "/" in text:
-            top, bottom = text.split("/", 1)
-            number = Fraction(top) / Fraction(bottom)
-        else:
-            number = Fraction(text)
-    except (ValueError, ZeroDivisionError):
-        return text
-    return f"{number}{'%' if percent else ''}"
-
-
-def value_keys(text: str) -> set[str]:
-    """The keys of every plain value in ``text`` ("Case 1 gives 45" has 1 and 45)."""
-    return {_value_key(v.group()) for v in _VALUE.finditer(text)}
-
-
-def answer_keys(answer: str) -> set[str]:
-    """The value keys a later clause may restate ``answer`` with (its numbers when it is one value)."""
-    return set(_answer_keys(answer))
-
-
-def value_is(answer: str) -> Callable[[str, int], bool | None]:
-    """A test of the plain value that starts at ``text[at]``: is it ``answer`` (True), another value (False), or is
-    there no value there (None)? For options, :func:`letter_is`."""
-    keys = answer_keys(answer)
-
-    def test(text: str, at: int) -> bool | None:
-        value = _VALUE.match(text, at)
-        return None if value is None else _value_key(value.group()) in keys
-    return test
-
-
-def letter_is(letter: str, letters: str) -> Callable[[str, int], bool | None]:
-    """:func:`value_is` for an option letter: is the letter that starts at ``text[at]`` ``letter``?"""
-    pattern = letter_pattern(letters)
-
-    def test(text: str, at: int) -> bool | None:
-        found = pattern.match(text, at)
-        return None if found is None else found.group(1).upper() == letter
-    return test
-
-
-@memoized_text()  # (speed: a reader asks for one answer's keys several times)
-def _answer_keys(answer: str) -> frozenset[str]:
-    plain = re.sub(r"\\[dt]?frac\{(\d+)\}\{(\d+)\}", r"\1/\2", answer)
-    plain = re.sub(r"\\[a-zA-Z]+|[{}$\s]|(?<=\d),(?=\d{3})", "", plain)
-    keys = {_value_key(v.group()) for v in _VALUE.finditer(plain)}
-    whole = _VALUE.fullmatch(plain)
-    return frozenset({_value_key(whole.group())} if whole else keys)
 
 
 _AFFIRMED_AFTER = re.compile(
@@ -351,31 +286,12 @@ def _spelled_value(clause: str) -> int | None:
     return None
 
 
-def letter_pattern(letters: str) -> re.Pattern:
-    """An option letter standing alone: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``)."""
-    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
-
-
-# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause
-_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
-
-
-def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
-    """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
-    return [m for m in letter_pattern(letters).finditer(text) if m.group(1) == letter]
-
-
 def _states_option(clause: str, option_text: str) -> bool:
     words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", clause)  # words of any script ("stämmer" is one word, not two)
     if option_text:
         wanted = re.findall(r"[^\W_]+(?:'[^\W_]+)?", option_text.lower())
         return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
     return len(words) >= 4 and not clause.lstrip(" .:").startswith("(")  # "C (this is probably not right)" is no option text
-
-
-def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
-    """A label standing as a word: ``yes``, ``No``, ``maybe`` (not the "no" of "nobody")."""
-    return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
 
 
 _WORLD_DOUBT = re.compile(r"(?:(?:not|no\s+longer)\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
@@ -556,90 +472,6 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
 _ASIDE_AFTER = re.compile(r"\s*\([^()]{0,120}\)")
 
 
-# the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)
-_WITHDRAWING_VERB = re.compile(r"\b(?:withdraw\w*|retract\w*|scratch|strike|ignore|disregard|forget|cancel\w*|delete|undo|never\s*mind)\b",
-                               re.IGNORECASE)
-
-
-def withdrawn_in_clause(text: str, at: int) -> bool:
-    """Is ``text[at]`` (the last mention of an option letter, which :func:`later_disowns` reads only after) the object
-    of a word of withdrawal right before it in its clause ("Edit: withdrawn, A contradicts ...", "Scratch A")? A
-    withdrawal that judges something else first ("Option A is wrong because ..., so the answer is C") is not."""
-    clause = clause_before(text, at, WINDOW, _CLAUSE_END_LETTERS)
-    attached = re.search(r"[\s,:;\u2013\u2014-]*\Z", clause)
-    return any(word.end() == attached.start() for word in _WITHDRAWING_VERB.finditer(clause))
-
-
-_MODAL = re.compile(r"\b(?:could|might|may|maybe|perhaps|possibly|probably|likely|guess)\b", re.IGNORECASE)
-
-
-def modal_alternative_before(text: str, start: int, answer: str) -> bool:
-    """Is the answer at ``text[start:]`` one of several possibilities ("It could be 45. It could be 42.", "Maybe 45.
-    Maybe 42."): its own clause says it may be, and one of the two clauses before says another value may be?"""
-    window = text[max(0, start - 300):start]
-    ends = last_ends(_CLAUSE_END, window, 3)  # (speed: the last three clause ends are all that is read)
-    own = window[ends[-1]:] if ends else window
-    if not _MODAL.search(own):
-        return False
-    earlier = window[ends[-3] if len(ends) >= 3 else 0:ends[-1]] if ends else ""
-    keys = answer_keys(answer)
-    for value in _VALUE.finditer(earlier):
-        closes = re.match(r"[\s$*)}\]]*(?:[.,;!?]|\Z|or\b)", earlier[value.end():])  # "45.", not "3 steps"
-        if closes and _value_key(value.group()) not in keys and _MODAL.search(earlier[max(0, value.start() - 30):value.start()]):
-            return True
-    return False
-
-
-# a case split: "For even n: 45. For odd n: 42.", "Without replacement 45; with replacement, 42.", "In a stable patient
-# A; in an unstable one, D." -- the answer's clause opens with a condition, an earlier clause opens with the same word
-# (or "with" / "without"), the two share a word of their own, and the earlier one states another value
-_CASE_OPENER = re.compile(r"\A[\W_]*(if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b", re.IGNORECASE)
-_CONDITION_OPENERS = frozenset({"if", "when", "whenever", "unless", "with", "without", "under", "assuming", "case"})
-_CASE_PLAIN_WORDS = frozenset({"the", "a", "an", "we", "get", "gets", "it", "then", "one", "of", "to", "and", "so"})
-
-
-def _case_words(clause: str) -> set[str]:
-    return {w for w in re.findall(r"[a-z]+", clause.lower()) if w not in _CASE_PLAIN_WORDS}
-
-
-_CONDITIONAL_MOOD = re.compile(r"\b(?:would|could\s+have|we'd|it'd|there'd)\b", re.IGNORECASE)
-_CASE_END = re.compile(_CLAUSE_END.pattern + r"|,(?=\s*(?:if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b)", re.IGNORECASE)
-
-
-def case_alternative_before(text: str, start: int, is_other: Callable[[str], bool], end: int | None = None) -> bool:
-    """Is the answer at ``text[start:end]`` one branch of a case split (see the comment above), the other branch
-    before it or (given ``end``) right after it? ``is_other(clause)`` says whether a clause states a value other than
-    the answer."""
-    window = text[max(0, start - 300):start]
-    ends = last_ends(_CASE_END, window, 3)  # (speed: the last two clauses are all that is read)
-    own = window[ends[-1]:] if ends else window
-    opener = _CASE_OPENER.match(own)
-    if opener is None:
-        return False
-    word = opener.group(1).lower()
-    bounds = [0] + ends
-    branches = [window[first:last] for first, last in list(zip(bounds[:-1], bounds[1:]))[-2:]]
-    if end is not None:  # "If we include the endpoints, 42; if we exclude them, 45."
-        after = text[end:end + 300]
-        cut = first_ends(_CASE_END, after, 2)
-        branches += [after[first:last] for first, last in zip(cut, cut[1:] + [len(after)])][:1]
-    for earlier in branches:
-        other = _CASE_OPENER.match(earlier)
-        if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
-            continue
-        if _CONDITIONAL_MOOD.search(earlier) and not _CONDITIONAL_MOOD.search(own):
-            continue  # "Without the restriction there would be 48; with it, the answer is 36": a counterfactual, then the case
-        mine, theirs = _case_words(own[opener.end():]), _case_words(earlier[other.end():])
-        # two branches opened by the same condition ("if we include ..., 7; if we exclude ..., 9", "with the first
-        # reading 720, with the second -3") split cases whatever their words; "for" / "in" / "given" also open a
-        # plain statement of the problem's case ("For n = 5, 120"), so those branches must share a word
-        parallel = word == other.group(1).lower() and word in _CONDITION_OPENERS or {word, other.group(1).lower()} == {"with", "without"}
-        shared = mine & theirs or any(a in b or b in a for a in mine for b in theirs if min(len(a), len(b)) >= 4)
-        if (parallel or shared) and is_other(earlier):
-            return True
-    return False
-
-
 _CLAUSE_LEAD = re.compile(r"[\s,.;:!?\-–—*>]*")
 
 
@@ -701,12 +533,12 @@ _NEGATED_BEFORE, _NEGATED_NEAR, _HEDGED_BEFORE = (prefiltered(p, remember=True) 
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_WORLD_DOUBT _RETRACTION _EXPLICIT _NEGATION_BEFORE _NOT_EQUAL_BEFORE "
-                "_WITHDRAWING_VERB _CONDITIONAL_MOOD _DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
+                "_DENIAL_AFTER _PAUSE_OPENER _EARLIER_ATTEMPT")
 
 # speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
 
-scan_names(globals(), "_SENTENCE_END _CLAUSE_END_LETTERS _CASE_END")
+scan_names(globals(), "_SENTENCE_END")
 
 # speed only (issue #35): the markup before an answer searched from the tail it can consume (regex_scan; same results)
 from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402

@@ -13,7 +13,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.choice_forms import SEVERAL
-from polyreward.verifiers.commitment import hedged, label_pattern, later_disowns, negated, qualified, qualified_after, retraction_after
+from polyreward.verifiers.commitment import hedged, later_disowns, negated, qualified, qualified_after, retraction_after
+from polyreward.verifiers.option_letters import label_pattern
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 

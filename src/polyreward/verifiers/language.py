@@ -132,7 +132,8 @@ VOWELLESS_SHARE = 1 / 3  # a stretch with this share of vowelless words is no En
 def _hidden_foreign_letters(text: str, plain: str) -> int:
     """Letters of a script other than Latin that a reader sees in a code block or a block quote (which the language
     reading sets aside, as code or as someone else's words): still text of the answer in another language."""
-    from polyreward.verifiers.reading import normalise, without_comments
+    from polyreward.verifiers.hidden_text import without_comments
+    from polyreward.verifiers.reading import normalise
 
     if text.isascii():
         return 0
@@ -146,7 +147,8 @@ def _quoted_foreign_letters(text: str) -> int:
     (:data:`CONFIDENT`): a quoted passage is set aside as someone else's words, but it is text of the answer, and a
     German paragraph in a quote is German (red team ``holdout_r8``: a drug label quoted in German beside a one-line
     English answer scored 100 %). An English quote, or one the detector is unsure of, counts nothing either way."""
-    from polyreward.verifiers.reading import block_quotes, normalise, without_comments
+    from polyreward.verifiers.hidden_text import without_comments
+    from polyreward.verifiers.reading import block_quotes, normalise
 
     if ">" not in text:
         return 0

@@ -8,7 +8,7 @@ gold, ``pred`` is untrusted model output. A gold inequality ``1<x<2`` accepts a 
 
 Pipeline per (completion, reference) pair:
 
-1. **Main process, cheap** (:func:`prepare_reference`, :func:`prepare_prediction`): strip
+1. **Main process, cheap** (:func:`.math_answers.prepare_reference`, :func:`.math_answers.prepare_prediction`): strip
    ``<think>``, extract the final answer (:mod:`.answer_extraction`), normalise unicode/markdown/python
    syntax (:mod:`.math_normalize`). Plain numbers on both sides are compared exactly with
    :class:`fractions.Fraction` (+ 6-decimal rounding and a relative tolerance), and expanded
@@ -44,66 +44,35 @@ from __future__ import annotations
 import math
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass, replace
+from dataclasses import replace
 from fractions import Fraction
-from functools import lru_cache
 from typing import Any, Literal
 
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.key_values import no_better_than_masked
 from polyreward.verifiers.answer_extraction import FINAL_BANGS, HEDGED_INSIDE, extract_answer
+from polyreward.verifiers.asked_quantity import _STATED_VARIABLE, _answers_another_variable
 from polyreward.verifiers.answer_structures import cases_equal, final_structure, gold_structure, renamed
 from polyreward.verifiers.tags import strip_thinking
 from polyreward.verifiers.closing_checks import passing_check_start
 from polyreward.verifiers.choice import extract_letter
-from polyreward.verifiers.givens import past_givens
 from polyreward.verifiers.golds import alternatives, deciding
-from polyreward.verifiers.math_canonical import canonical, canonical_equal, split_top
+from polyreward.verifiers.math_canonical import canonical_equal, split_top
 from polyreward.verifiers.math_labels import label_answer, label_gold
-from polyreward.verifiers.rounded_final import approximated_value
 from polyreward.verifiers.math_forms import LETTERS as _LETTERS, closing_letter, lettered_choice, option_label, prompt_options, several_values, textual_meaning, word_answer  # noqa: F401 (public here too)
-from polyreward.verifiers.math_normalize import Numeral, normalize_answer, normalize_unicode, numerals_equal, parse_numeral, same_number, size_problem
+from polyreward.verifiers.math_answers import _LISTED, Prediction, Reference, _canonical, _prepared, prepare_prediction, prepare_reference
+from polyreward.verifiers.math_normalize import Numeral, normalize_answer, normalize_unicode, numerals_equal, same_number, size_problem
 from polyreward.verifiers.same_answer import written_alike
-from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.math_worker import REL_TOL, raw_math_verify, verify_latex  # noqa: F401 (raw_math_verify: public)
-from polyreward.verifiers.memo import memoized_text
-from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.verdict import Verdict
 from polyreward.verifiers.verdict_cache import VerdictCache, math_verdict_cache as verdict_cache, verifier_rules  # noqa: F401 (public here)
-from polyreward.verifiers.units import past_dosing_verb
-from polyreward.verifiers.verdict_rereadings import approximated_otherwise, in_asked_unit, in_the_gold_form
+from polyreward.verifiers.verdict_rereadings import _reread
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import answer_for_the_question
-from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, without_arguments, work_avoided
+from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, squeeze, work_avoided
 
 OnTimeout = Literal["zero", "nan"]
-
-
-@dataclass(frozen=True)
-class Reference:
-    """A prepared gold answer. ``kind``: number, letter, latex or invalid (``problem`` says why)."""
-
-    kind: str
-    text: str
-    numeral: Numeral | None = None
-    problem: str = ""
-    polynomial: tuple | None = None  # expanded polynomial (parse_polynomial) for the no-sympy path
-    canonical: tuple | None = None  # exact normal form of a symbolic shape (math_canonical) for the no-sympy path
-
-
-@dataclass(frozen=True)
-class Prediction:
-    """A prepared model answer (``text`` normalised, ``source`` = where it was found). ``text`` is empty when the
-    completion does not commit to the answer it wrote, ``source`` then says why (negated, hedged, retracted, ...);
-    ``false_equation`` when the answer states two different numbers as equal (``43 = 42``); ``letter`` the option
-    label written before the value (``(B) 5``: text ``5``, letter ``B``; :func:`.math_forms.option_label`)."""
-
-    text: str
-    source: str
-    numeral: Numeral | None = None
-    false_equation: bool = False
-    letter: str = ""
 
 
 # Imported once in the engine's forkserver, so a worker started after a kill is warm (no ~1 s math-verify
@@ -111,115 +80,9 @@ class Prediction:
 WORKER_PRELOAD = ("polyreward.verifiers.math", "math_verify", "polyreward.verifiers.math_warmup")
 
 
-@lru_cache(maxsize=65536)
-def prepare_reference(ref: str) -> Reference:
-    """Normalise a gold answer: GSM8K ``#### 42`` and boxed solutions are reduced to the answer."""
-    text = ref.strip()
-    if "####" in text:
-        text = text.rsplit("####", 1)[1].strip()
-    elif "\\boxed" in text or "\\fbox" in text or "\\framebox" in text or "<answer>" in text or len(text) > 200:
-        found = extract_answer(text, trusted=True)
-        text = found.text if found is not None else text
-    text = normalize_answer(text)
-    if not text:
-        return Reference("invalid", "", problem="empty reference")
-    letter = _single_letter(text)
-    if letter is not None:
-        return Reference("letter", letter)
-    numeral = parse_numeral(text)
-    if numeral is not None:
-        return Reference("number", text, numeral, canonical=_canonical(text))
-    words = word_answer(text)
-    if words is not None:
-        return Reference("words", words)
-    problem = size_problem(text)
-    if problem:
-        return Reference("invalid", text[:200], problem=problem)
-    return Reference("latex", text, polynomial=parse_polynomial(text), canonical=_canonical(text))
-
-
-_canonical = lru_cache(maxsize=65536)(canonical)
-
-
-def _single_letter(text: str) -> str | None:
-    stripped = text.strip().strip("()").strip()
-    for wrapper in ("\\text{", "\\textbf{", "\\mathrm{"):
-        if stripped.startswith(wrapper) and stripped.endswith("}"):
-            stripped = stripped[len(wrapper):-1].strip().strip("()")
-    return stripped if len(stripped) == 1 and stripped in _LETTERS else None
-
-
 # a gold that is the text of a missing value (str(NaN), str(None), pandas' "<NA>") is no gold: scored, it would
 # reward a policy for writing \boxed{nan}
 MISSING_MARKERS = frozenset({"nan", "none", "null", "<na>", "nat", "n/a"})
-
-_LISTED = re.compile(r"[,;]|\\text|\b(?:or|and)\b|\\(?:lor|vee|quad|cup)")
-def _constant(side: str) -> Fraction | None:
-    numeral = parse_numeral(side)
-    if numeral is not None:
-        return numeral.value / 100 if numeral.percent else numeral.value
-    polynomial = parse_polynomial(side)
-    if polynomial is not None and set(dict(polynomial)) <= {()}:
-        return dict(polynomial).get((), Fraction(0))
-    return None
-
-
-def _false_equation(text: str) -> bool:
-    """Does ``text`` state two different numbers as equal (``43 = 42``, ``2 + 2 = 5``)?"""
-    if not 1 <= text.count("=") <= 4 or re.search(r"[<>]|\\(?:[lg]eq?|neq?|approx)", text):
-        return False
-    sides = [(side, value) for side in text.split("=") if (value := _constant(side)) is not None]
-    # two sides that differ by less than half a unit of the last place either shows are a rounding, written with "="
-    # ("1.01^12 - 1 = 1.126825 - 1": holdout63), not two values
-    return any(abs(one - other) > Fraction(1, 2 * 10 ** max(_shown_places(a), _shown_places(b)))
-               for (a, one), (b, other) in zip(sides, sides[1:]) if one != other)
-
-
-def _shown_places(side: str) -> int:
-    """The most decimal places of a number written in ``side`` (0 for whole numbers only)."""
-    return max((len(places) for places in re.findall(r"\d\.(\d+)", side)), default=0)
-
-
-@memoized_text(max_chars=8192, maxsize=256)  # rollouts of one prompt often repeat a completion word for word
-def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt: str = "") -> Prediction | None:
-    """Extract and normalise the final answer of a completion (None when there is none; empty ``text`` with the
-    reason as ``source`` when the completion does not commit to it). With the row's ``prompt``, the numbers it gives
-    restated in the answer sentence are read past (:func:`.givens.past_givens`)."""
-    completion = english_numerals(completion, scales_asked(prompt))  # "3,25 m²" in a German answer is 3.25 (:mod:`.number_locale`)
-    found = extract_answer(completion, final_bang)
-    if prompt:
-        found = past_givens(completion, found, prompt, final_bang)  # "There are 120 ways to arrange the 5 books."
-    if found is None:
-        return None
-    if not found.text:
-        return Prediction("", found.source)
-    if words_disagree(answer_line(completion, found.text)):  # "63 (sechsunddreißig)": which number is the answer?
-        return Prediction("", "words and digits disagree")
-    rounded = approximated_value(found.text, completion)  # "**CrCl ≈ 49 mL/min**" after "≈ 48.6": the rounding (holdout61)
-    if rounded is not None:
-        return _prepared(rounded, found.source)
-    labelled = option_label(found.text)
-    if labelled is not None and labelled[1]:  # "(B) 5", "\\textbf{(C)}\\ 210": the value, labelled with its option's letter
-        return _prepared(labelled[1], found.source, labelled[0])
-    return _prepared(found.text, found.source)
-
-
-def _prepared(answer: str, source: str, letter: str = "") -> Prediction | None:
-    """``answer`` normalised, with its value as a number where it shows one ("Give 7.5 mL" is 7.5 mL: :func:`.units.past_dosing_verb`)."""
-    text = normalize_answer(past_dosing_verb(answer))
-    if not text:
-        return None
-    numeral = parse_numeral(text)
-    shown = read_through(text) if numeral is None else text  # "\text{42}", "90^\circ", "12\text{ cm}^2" show a number
-    numeral = numeral or parse_numeral(shown)
-    if numeral is None and "=" in shown and shown.count("=") <= 4:
-        # "3 \times 5 = 15" or "x = 15": the value is the last right-hand side (only used against numeric golds);
-        # not when the left side lists other values ("x=5, x=6" is two answers, not 6)
-        left, _, right = shown.rpartition("=")
-        if not _LISTED.search(without_arguments(left)):
-            numeral = parse_numeral(right)
-    return Prediction(text, source, numeral, _false_equation(text) if "=" in text else False, letter)
-
 
 def _as_option(prediction: Prediction | None, reference: Reference, prompt: Any, completion: str = "") -> Prediction | None:
     """The answer read against the options the prompt lists (:func:`.math_forms.prompt_options`), where the gold is a
@@ -339,17 +202,6 @@ def compare_cheap(
     return None
 
 
-_ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
-_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z])\s*=\s*[^=]+\Z")
-
-
-def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
-    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x")?"""
-    stated = _STATED_VARIABLE.match(answer)
-    asked = {m.group(1) for m in _ASKED_VARIABLE.finditer(squeezed_prompt.lower())}
-    return stated is not None and len(asked) == 1 and stated.group(1).lower() not in asked
-
-
 # --- public API -----------------------------------------------------------------------------------
 
 
@@ -454,15 +306,6 @@ def verify_batch(
     for i in later:
         verdicts[i] = _reread(verdicts[i], preds[i], prompts, i)
     return [v if v is not None else Verdict(math.nan, "not_run") for v in verdicts]
-
-
-def _reread(verdict: Verdict | None, pred: Any, prompts: Sequence[Any] | None, i: int) -> Verdict | None:
-    """Row ``i``'s verdict read again (:mod:`.verdict_rereadings`), a function of the row alone: asked of a row decided
-    cheaply right after its first reading, which made the same visible text (remembered), else once its verdict is back."""
-    verdict = approximated_otherwise(verdict, pred)
-    if prompts is not None:
-        verdict = in_asked_unit(verdict, pred, prompts[i])
-    return in_the_gold_form(verdict, pred, "" if prompts is None else prompts[i])
 
 
 def _for_the_questions(preds: Sequence[Any], prompts: Sequence[Any], final_bang: str) -> tuple[list[Any], set[int]]:

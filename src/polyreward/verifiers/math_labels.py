@@ -36,7 +36,7 @@ def label_gold(gold: str) -> str | None:
 def label_answer(completion: str, gold: str, prediction) -> tuple[str, str] | None:
     """(the label the completion answers with, where it was found), where ``gold`` is a label: the math reading's own
     answer when it is a label ("**No**": compared as a label, in any case), else, where the math reading (``prediction``,
-    a :class:`.math.Prediction` or None) stated no value of its own, the label read as PubMedQA's is; None otherwise
+    a :class:`.math_answers.Prediction` or None) stated no value of its own, the label read as PubMedQA's is; None otherwise
     (the math reading decides)."""
     wanted = label_gold(gold)
     if wanted is None:

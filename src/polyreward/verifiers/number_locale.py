@@ -4,7 +4,7 @@
 round; ``12,34,500`` is an Indian grouping, ``43'650`` a Swiss one, ``7{,}5`` a LaTeX decimal comma. The math reader
 reads English. :func:`english_numerals` rewrites a completion's numerals into that reading (no grouping, a decimal
 dot) when the completion itself shows another convention, before the answer is extracted
-(:func:`polyreward.verifiers.math.prepare_prediction`, the one place every math path reads a completion through).
+(:func:`polyreward.verifiers.math_answers.prepare_prediction`, the one place every math path reads a completion through).
 Reconstructed rule (ours; the conventions are CLDR's decimal and grouping symbols of each language)::
 
     evidence, read on the whole completion:

@@ -12,7 +12,8 @@ import os.path
 import unicodedata
 from collections.abc import Iterator, Mapping
 
-from polyreward.verifiers.commitment import letter_mentions, letter_pattern, negated
+from polyreward.verifiers.commitment import negated
+from polyreward.verifiers.option_letters import letter_mentions, letter_pattern
 from polyreward.verifiers.language import STOP_WORDS
 from polyreward.verifiers.options import options_in_prompt
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs

@@ -10,12 +10,13 @@ found is turned when the completion or the prompt says more about the value it r
   quantity, read in a restatement of the question only, or factored less far than the gold where the prompt asks to
   factor, is not equal.
 
-Each is read by :func:`.math.verify_batch` on every verdict after the first reading; an unreadable completion or
+Each is read by :func:`.math.verify_batch` on every verdict after the first reading (:func:`_reread`); an unreadable completion or
 prompt leaves the verdict as it was.
 """
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from typing import Any
 
 from polyreward.schema import completion_text, is_missing, prompt_text
@@ -102,3 +103,12 @@ def in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | 
     except Exception:  # an unreadable prompt changes nothing here
         return verdict
     return Verdict(0.0, "not_equal", verdict.gold, verdict.pred, why, verdict.source) if why else verdict
+
+
+def _reread(verdict: Verdict | None, pred: Any, prompts: Sequence[Any] | None, i: int) -> Verdict | None:
+    """Row ``i``'s verdict read again (the three rereadings above), a function of the row alone: asked of a row decided
+    cheaply right after its first reading, which made the same visible text (remembered), else once its verdict is back."""
+    verdict = approximated_otherwise(verdict, pred)
+    if prompts is not None:
+        verdict = in_asked_unit(verdict, pred, prompts[i])
+    return in_the_gold_form(verdict, pred, "" if prompts is None else prompts[i])

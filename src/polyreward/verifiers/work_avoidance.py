@@ -152,7 +152,7 @@ _PLAIN_TEX_FRACTION = re.compile(r"\{?\s*(\d+)\s*\}?\s*\\over(?![A-Za-z])\s*\{?\
 
 def work_avoided(reference: Any, prediction: Any, prompt: str) -> str:
     """Why ``prediction`` skips the work (see the module docstring), or ``""``. ``reference`` and ``prediction``
-    are :class:`~polyreward.verifiers.math.Reference` and ``Prediction``; ``prompt`` is squeezed by
+    are :class:`~polyreward.verifiers.math_answers.Reference` and ``Prediction``; ``prompt`` is squeezed by
     :func:`prompt_form` (``""`` when the row has none)."""
     shown = _PLAIN_TEX_FRACTION.sub(r"\\frac{\1}{\2}", read_through(prediction.text))  # "{7}\\over{3}" is 7/3
     if prompt and prediction.source != "option" and squeeze(shown) != squeeze(read_through(reference.text)) and (

@@ -1,0 +1,68 @@
+"""Option letters and labels standing alone in a text: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``),
+``yes`` / ``No`` as words (not the "no" of "nobody"); every place a text names one, and whether its last mention is
+the object of a word of withdrawal ("Scratch A"). Read by the choice and label readers (:mod:`.choice`,
+:mod:`.choice_forms`, :mod:`.option_checks`, :mod:`.label_answers`) and by :mod:`.commitment` in the clauses after an
+answer.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from typing import Callable
+
+from polyreward.verifiers.clauses import WINDOW, clause_before
+
+
+def letter_pattern(letters: str) -> re.Pattern:
+    """An option letter standing alone: ``C``, ``(C)``, ``[C]`` (not the ``A`` of a word, not ``B12``)."""
+    return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
+
+
+# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause
+_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
+
+
+def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
+    """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
+    return [m for m in letter_pattern(letters).finditer(text) if m.group(1) == letter]
+
+
+def letter_is(letter: str, letters: str) -> Callable[[str, int], bool | None]:
+    """:func:`.number_keys.value_is` for an option letter: is the letter that starts at ``text[at]`` ``letter``?"""
+    pattern = letter_pattern(letters)
+
+    def test(text: str, at: int) -> bool | None:
+        found = pattern.match(text, at)
+        return None if found is None else found.group(1).upper() == letter
+    return test
+
+
+
+def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
+    """A label standing as a word: ``yes``, ``No``, ``maybe`` (not the "no" of "nobody")."""
+    return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)
+
+
+# the verbs of withdrawal (not the adjectives: "(C) is wrong, (B) is right" withdraws nothing from B)
+_WITHDRAWING_VERB = re.compile(r"\b(?:withdraw\w*|retract\w*|scratch|strike|ignore|disregard|forget|cancel\w*|delete|undo|never\s*mind)\b",
+                               re.IGNORECASE)
+
+
+def withdrawn_in_clause(text: str, at: int) -> bool:
+    """Is ``text[at]`` (the last mention of an option letter, which :func:`.commitment.later_disowns` reads only after) the object
+    of a word of withdrawal right before it in its clause ("Edit: withdrawn, A contradicts ...", "Scratch A")? A
+    withdrawal that judges something else first ("Option A is wrong because ..., so the answer is C") is not."""
+    clause = clause_before(text, at, WINDOW, _CLAUSE_END_LETTERS)
+    attached = re.search(r"[\s,:;\u2013\u2014-]*\Z", clause)
+    return any(word.end() == attached.start() for word in _WITHDRAWING_VERB.finditer(clause))
+
+
+# speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "_WITHDRAWING_VERB")
+
+# speed only (issue #35): clause ends searched by skipping to the characters they consume (regex_scan; same results)
+from polyreward.verifiers.regex_scan import scan_names  # noqa: E402
+
+scan_names(globals(), "_CLAUSE_END_LETTERS")
