@@ -54,3 +54,16 @@ def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
     Qwen2ForSequenceClassification(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def default_path_verdicts():
+    """(batch, verdicts): the fresh rows of every speed-test seed and every red-team completion (each column a tuple),
+    and the math verifier's verdicts on them on the default path (every fast path on, every reader memory forgotten
+    first), as a tuple of texts. Scored once per session, when the first whole-batch speed test asks for it (~15 s of a
+    2-core machine), instead of once in each of them; each test still scores the batch itself with its fast paths off
+    and compares. Tuples, so no test can change what the next one compares with."""
+    from reader_probes import SPEED_TEST_SEEDS, fresh_and_red_team_batch, fresh_verdicts
+
+    batch = tuple(tuple(column) for column in fresh_and_red_team_batch(*SPEED_TEST_SEEDS))
+    return batch, tuple(fresh_verdicts(*(list(column) for column in batch)))

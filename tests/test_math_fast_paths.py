@@ -426,21 +426,22 @@ def _prefiltered_globals():
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters():
+def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters(default_path_verdicts):
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows (no answer sentence
-    repeats) and the red-team completions, scored with every prefiltered pattern and with the plain patterns."""
-    completions, golds, prompts = fresh_and_red_team_batch(seed=7)
+    repeats) and the red-team completions, scored with every prefiltered pattern (the default path, scored once per
+    session: tests/conftest.py) and with the plain patterns."""
+    batch, with_prefilters = default_path_verdicts
     wrapped = _prefiltered_globals()
     assert len(wrapped) >= 40
-    with_prefilters = fresh_verdicts(completions, golds, prompts)
     try:
         for module, name, value in wrapped:
             setattr(module, name, value.compiled)
-        plain = fresh_verdicts(completions, golds, prompts)
+        plain = fresh_verdicts(*(list(column) for column in batch))
     finally:
         for module, name, value in wrapped:
             setattr(module, name, value)
-    assert with_prefilters == plain
+    assert list(with_prefilters) == plain
+    completions = fresh_and_red_team_batch(seed=7)[0]  # the windows below: seed 7's rows, then the first red-team rows
     windows = [c[max(0, i - 160):i] for c in completions[:400] for i in range(len(c), 0, -97)]
     for module, name, value in wrapped:
         for window in windows:
