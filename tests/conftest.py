@@ -39,6 +39,19 @@ def tiny_gpt2_dir():
 
 
 @pytest.fixture(scope="module")
+def one_torch_thread():
+    """One torch intra-op thread while a module runs its tiny models (``pytestmark =
+    pytest.mark.usefixtures("one_torch_thread")``), restored after it: a 2-layer, 64-wide model gains nothing from
+    intra-op threads, and on a loaded 2-core machine OpenMP spin-waiting made the model judges 20x slower and the
+    bundled trainer's tests a third slower."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
 def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
     """A two-label Qwen2 sequence classifier (a random head, seed 0) with the tiny Qwen2's tokenizer, built for each
     test module that asks for it (the reward-model and process-reward tests)."""
