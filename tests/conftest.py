@@ -39,6 +39,19 @@ def tiny_gpt2_dir():
 
 
 @pytest.fixture(scope="module")
+def one_torch_thread():
+    """One torch intra-op thread while a module runs its tiny models (``pytestmark =
+    pytest.mark.usefixtures("one_torch_thread")``), restored after it: a 2-layer, 64-wide model gains nothing from
+    intra-op threads, and on a loaded 2-core machine OpenMP spin-waiting made the model judges 20x slower and the
+    bundled trainer's tests a third slower."""
+    torch = pytest.importorskip("torch")
+    before = torch.get_num_threads()
+    torch.set_num_threads(1)
+    yield
+    torch.set_num_threads(before)
+
+
+@pytest.fixture(scope="module")
 def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
     """A two-label Qwen2 sequence classifier (a random head, seed 0) with the tiny Qwen2's tokenizer, built for each
     test module that asks for it (the reward-model and process-reward tests)."""
@@ -54,3 +67,16 @@ def classifier_dir(tiny_qwen2_dir, tmp_path_factory):
     Qwen2ForSequenceClassification(config).save_pretrained(out)
     tokenizer.save_pretrained(out)
     return out
+
+
+@pytest.fixture(scope="session")
+def default_path_verdicts():
+    """(batch, verdicts): the fresh rows of every speed-test seed and every red-team completion (each column a tuple),
+    and the math verifier's verdicts on them on the default path (every fast path on, every reader memory forgotten
+    first), as a tuple of texts. Scored once per session, when the first whole-batch speed test asks for it (~15 s of a
+    2-core machine), instead of once in each of them; each test still scores the batch itself with its fast paths off
+    and compares. Tuples, so no test can change what the next one compares with."""
+    from reader_probes import SPEED_TEST_SEEDS, fresh_and_red_team_batch, fresh_verdicts
+
+    batch = tuple(tuple(column) for column in fresh_and_red_team_batch(*SPEED_TEST_SEEDS))
+    return batch, tuple(fresh_verdicts(*(list(column) for column in batch)))

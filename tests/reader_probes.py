@@ -1,6 +1,7 @@
 """Helpers shared by the reader's speed tests (test_import_light, test_pattern_cache, test_math_fast_paths,
-test_reading_fast_paths): a child-process prelude that counts the regular-expression parses polyreward asks for, and a
-way to forget every per-completion memory of the readers between two scorings."""
+test_reading_fast_paths, test_reading_gates, test_scoring_fast_paths, test_stop51_gates): a child-process prelude that
+counts the regular-expression parses polyreward asks for, a way to forget every per-completion memory of the readers
+between two scorings, and the batch the whole-batch tests score with and without a fast path."""
 
 from __future__ import annotations
 
@@ -40,9 +41,16 @@ def clear_reader_memories() -> None:
     verifier._CHEAP_VERDICTS.clear()
 
 
-def fresh_and_red_team_batch(seed: int) -> tuple[list[str], list[str], list[str]]:
-    """(completions, golds, prompts): 300 rows of the fresh-row benchmark (no answer sentence repeats) and every
-    red-team completion, the batch the speed tests score with and without a fast path."""
+# The seeds the whole-batch speed tests (test_math_fast_paths 7, test_reading_fast_paths and test_scoring_fast_paths 11,
+# test_stop51_gates 12, test_reading_gates 23) drew their fresh rows with, each test its own 300 rows until they shared
+# one default-path scoring (tests/conftest.py ``default_path_verdicts``): each now compares every seed's rows.
+SPEED_TEST_SEEDS = (7, 11, 12, 23)
+
+
+def fresh_and_red_team_batch(seed: int, *more_seeds: int) -> tuple[list[str], list[str], list[str]]:
+    """(completions, golds, prompts): 300 rows of the fresh-row benchmark for each seed in turn (no answer sentence
+    repeats within a seed) and then every red-team completion, the batch the speed tests score with and without a fast
+    path."""
     import json
     import sys
     from pathlib import Path
@@ -51,7 +59,7 @@ def fresh_and_red_team_batch(seed: int) -> tuple[list[str], list[str], list[str]
     sys.path.insert(0, str(tests.parent / "benchmarks"))
     from math_fresh_rows import fresh_rows
 
-    rows = fresh_rows(300, seed=seed)
+    rows = [row for each in (seed, *more_seeds) for row in fresh_rows(300, seed=each)]
     red = [json.loads(line) for line in (tests / "data" / "red_team.jsonl").read_text(encoding="utf-8").splitlines() if line.strip()]
     red = [r for r in red if isinstance(r.get("completion"), str) and isinstance(r.get("gold"), str)]
     completions = [r["completion"] for r in rows] + [r["completion"] for r in red]

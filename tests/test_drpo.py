@@ -20,6 +20,8 @@ from polyreward import registry
 from polyreward.combiner import row_arrays
 from polyreward.combiners.drpo import DRPOCombiner
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 # ------------------------------------------------------------------ the released code, re-typed (prints left out)
 class ReleasedDRPO:

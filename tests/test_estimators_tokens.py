@@ -25,6 +25,8 @@ from polyreward.combiners import ProcessGRPOCombiner, ReinforcePlusPlusCombiner
 
 torch = pytest.importorskip("torch")
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 SETTINGS = settings(max_examples=30, derandomize=True, deadline=None, database=None)
 ALL = registry.combiner_types()
 TOKEN_LEVEL = [n for n in ALL if registry.combiner_class(n).token_level]

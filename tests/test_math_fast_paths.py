@@ -19,6 +19,7 @@ import json
 import sys
 import tempfile
 import unicodedata
+from functools import lru_cache
 from pathlib import Path
 
 from hypothesis import HealthCheck, example, given, settings
@@ -227,10 +228,20 @@ def _spans(found):
     return None if found is None else (found.span(), found.groups())
 
 
-def _words_of(pattern):
-    from polyreward.verifiers.regex_prefilter import Prefiltered, prefiltered
+@lru_cache(maxsize=None)
+def _prefiltered_once(pattern):
+    """``prefiltered(pattern)``, derived once per session: the derivation is a function of the pattern alone (about
+    1 ms a pattern, 0.3 s for all of them), and re-deriving each of the ~320 patterns twice in each of the property's
+    60 examples was nine tenths of its time; the examples still draw and compare exactly as before."""
+    from polyreward.verifiers.regex_prefilter import prefiltered
 
-    wrapped = prefiltered(pattern)
+    return prefiltered(pattern)
+
+
+def _words_of(pattern):
+    from polyreward.verifiers.regex_prefilter import Prefiltered
+
+    wrapped = _prefiltered_once(pattern)
     return list(wrapped.literals) if isinstance(wrapped, Prefiltered) else []
 
 
@@ -269,15 +280,14 @@ def _reader_text(rnd, words: list[str]) -> str:
 
 # One seeded ``Random`` per example, drawn by Hypothesis (a failure replays from its seed), draws a text for every one of
 # the ~320 reader patterns: per-pattern Hypothesis draws (or a Hypothesis-backed Random) cost 10-20 times as much, and
-# made this the suite's slowest test (over 200 s in CI; 60 examples now take about 30 s).
+# made this the suite's slowest test (over 200 s in CI; 60 examples took about 30 s, nearly all of it deriving each
+# pattern's prefilter again in every example, and take about 1.5 s with the derivation done once: _prefiltered_once).
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(st.randoms(use_true_random=True))
 def test_every_reader_pattern_prefiltered_equals_the_plain_search(rnd):
-    from polyreward.verifiers.regex_prefilter import prefiltered
-
     for name, pattern in READER_PATTERNS:
         text = _reader_text(rnd, _words_of(pattern) or ["x"])
-        wrapped = prefiltered(pattern)
+        wrapped = _prefiltered_once(pattern)
         for method in ("search", "match", "fullmatch"):
             assert _spans(getattr(wrapped, method)(text)) == _spans(getattr(pattern, method)(text)), (name, method, text)
         assert [_spans(m) for m in wrapped.finditer(text)] == [_spans(m) for m in pattern.finditer(text)], (name, text)
@@ -429,21 +439,22 @@ def _prefiltered_globals():
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters():
+def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_prefilters(default_path_verdicts):
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows (no answer sentence
-    repeats) and the red-team completions, scored with every prefiltered pattern and with the plain patterns."""
-    completions, golds, prompts = fresh_and_red_team_batch(seed=7)
+    repeats) and the red-team completions, scored with every prefiltered pattern (the default path, scored once per
+    session: tests/conftest.py) and with the plain patterns."""
+    batch, with_prefilters = default_path_verdicts
     wrapped = _prefiltered_globals()
     assert len(wrapped) >= 40
-    with_prefilters = fresh_verdicts(completions, golds, prompts)
     try:
         for module, name, value in wrapped:
             setattr(module, name, value.compiled)
-        plain = fresh_verdicts(completions, golds, prompts)
+        plain = fresh_verdicts(*(list(column) for column in batch))
     finally:
         for module, name, value in wrapped:
             setattr(module, name, value)
-    assert with_prefilters == plain
+    assert list(with_prefilters) == plain
+    completions = fresh_and_red_team_batch(seed=7)[0]  # the windows below: seed 7's rows, then the first red-team rows
     windows = [c[max(0, i - 160):i] for c in completions[:400] for i in range(len(c), 0, -97)]
     for module, name, value in wrapped:
         for window in windows:

@@ -15,6 +15,8 @@ from polyreward.rewards.tool_efficiency import OTCToolEfficiency  # noqa: E402
 from polyreward.trainer import train  # noqa: E402
 from polyreward.trainer.checkpoint import load_trainer_state  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 def _config(model_dir, data, out):
     return {

@@ -15,7 +15,7 @@ import re
 import pytest
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
+from reader_probes import clear_reader_memories, fresh_verdicts
 
 import polyreward.verifiers as verifiers_package
 from polyreward.verifiers.regex_scan import Scanned, consumed_characters, scanned
@@ -129,19 +129,20 @@ def _plain_patterns():
     return swapped
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_fast_paths(monkeypatch):
+def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_fast_paths(monkeypatch,
+                                                                                         default_path_verdicts):
     """Whole batches, every memory cleared between the two ways: the fresh-row benchmark's rows and the red-team
-    completions, scored with the fast paths and with every scanned pattern plain and every memory of a completion off."""
+    completions, scored with the fast paths (the default path, scored once per session: tests/conftest.py) and with
+    every scanned pattern plain and every memory of a completion off."""
     from polyreward.verifiers import reading_memo
 
-    batch = fresh_and_red_team_batch(seed=11)
-    fast = fresh_verdicts(*batch)
+    batch, fast = default_path_verdicts
     swapped = _plain_patterns()
     assert len(swapped) >= 6
     for module, name, value in swapped:
         monkeypatch.setattr(module, name, value.compiled)
     monkeypatch.setattr(reading_memo, "ENABLED", False)
-    assert fresh_verdicts(*batch) == fast
+    assert fresh_verdicts(*(list(column) for column in batch)) == list(fast)
 
 
 @pytest.mark.parametrize("text", ["", "x" * 50_000 + " The answer is \\boxed{42}. " + "Wait. " * 5_000])

@@ -20,7 +20,7 @@ import sys
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reader_probes import fresh_and_red_team_batch, fresh_verdicts
+from reader_probes import fresh_verdicts
 from test_reading_fast_paths import PIECES, SCANNED, TEXT, _spans, _verifier_modules
 
 from polyreward.verifiers import regex_prefilter
@@ -282,14 +282,13 @@ def test_the_last_and_first_clause_ends_are_those_of_the_whole_scan(text, count)
 # --- whole batches ------------------------------------------------------------------------------------------------------
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(monkeypatch):
+def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(monkeypatch, default_path_verdicts):
     """The fresh-row benchmark's rows and every red-team completion, every memory cleared between the two ways: with
-    the gates, and with every tail-scanned pattern plain, every prefilter testing its strings one by one and the
-    clause-end helpers reading the whole scan."""
+    the gates (the default path, scored once per session: tests/conftest.py), and with every tail-scanned pattern
+    plain, every prefilter testing its strings one by one and the clause-end helpers reading the whole scan."""
     from polyreward.verifiers import alternative_branches, hypothetical, regex_scan
 
-    batch = fresh_and_red_team_batch(seed=23)
-    fast = fresh_verdicts(*batch)
+    batch, fast = default_path_verdicts
     for module in _verifier_modules():
         for name, value in list(vars(module).items()):
             if isinstance(value, TailScanned):
@@ -305,4 +304,4 @@ def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_off(mon
 
     for module in (alternative_branches, hypothetical, regex_scan):
         monkeypatch.setattr(module, "last_ends", every_last)
-    assert fresh_verdicts(*batch) == fast
+    assert fresh_verdicts(*(list(column) for column in batch)) == list(fast)

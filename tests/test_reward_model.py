@@ -24,16 +24,10 @@ torch = pytest.importorskip("torch")
 from polyreward.registry import reward_class  # noqa: E402
 from polyreward.rewards.reward_model import RewardModelReward, local_model, normalized, render  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 PROMPTS = [[{"role": "user", "content": f"What is {i} + {i}?"}] for i in range(5)]
 COMPLETIONS = ["It is 2.", "I think 4.", [{"role": "assistant", "content": "6, surely."}], "8", "Ten? " * 30]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 class VLLMStyleServer:

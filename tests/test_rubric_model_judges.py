@@ -25,23 +25,13 @@ from polyreward.rubrics.judges import JudgeRequest
 from polyreward.rubrics.reward import RubricReward
 from polyreward.rubrics.schema import RubricItem
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 ROOT = Path(__file__).parent.parent
 CONVERSATION = ({"role": "user", "content": "I have crushing chest pain. What should I do?"},)
 RESPONSES = ["Call 911 now.", "Rest, drink water and wait and see if it passes by tomorrow morning.", "Chew an aspirin."]
 ITEMS = [RubricItem("Advises calling emergency services.", 10, ("axis:accuracy",)), RubricItem("Recommends waiting.", -8)]
 REQUESTS = [JudgeRequest(CONVERSATION, r, item) for r in RESPONSES for item in ITEMS]
-
-
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """A 2-layer, 64-wide model gains nothing from intra-op threads, and on a loaded 2-core machine
-    OpenMP spin-waiting made it 20x slower; restored after this module."""
-    import torch
-
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
 
 
 @pytest.fixture(scope="module")

@@ -14,7 +14,7 @@ from contextlib import contextmanager
 
 from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
-from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
+from reader_probes import clear_reader_memories, fresh_verdicts
 
 from polyreward.verifiers import closing_remarks, number_locale, reading, restated_prompt
 from polyreward.verifiers import math as verifier
@@ -119,14 +119,12 @@ def _long_way():
             wrapped._tail = tail
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_shortcuts():
-    completions, golds, prompts = fresh_and_red_team_batch(seed=11)
-    clear_reader_memories()
-    fast = fresh_verdicts(completions, golds, prompts)
+def test_fresh_rows_and_red_team_completions_score_alike_with_and_without_the_shortcuts(default_path_verdicts):
+    batch, fast = default_path_verdicts  # the default path's verdicts, scored once per session (tests/conftest.py)
     with _long_way():
-        slow = fresh_verdicts(completions, golds, prompts)
+        slow = fresh_verdicts(*(list(column) for column in batch))
     clear_reader_memories()
-    assert len(fast) > 1000 and fast == slow
+    assert len(fast) > 1000 and list(fast) == slow
     assert isinstance(number_locale._BESIDE, Prefiltered) and prefiltered(number_locale._BESIDE) is number_locale._BESIDE
 
 

@@ -18,7 +18,7 @@ from unittest import mock
 
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
-from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
+from reader_probes import clear_reader_memories, fresh_verdicts
 
 from polyreward.verifiers import answer_structures as structures
 from polyreward.verifiers import closing_checks, hedging, math_forms
@@ -230,11 +230,9 @@ def test_red_team_completions_read_alike_gated_and_ungated():
     assert sum(start is not None for start, _ in gated) > 0 and sum(letter is not None for _, letter in gated) > 0
 
 
-def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_open():
-    completions, golds, prompts = fresh_and_red_team_batch(seed=12)
-    clear_reader_memories()
-    gated = fresh_verdicts(completions, golds, prompts)
+def test_fresh_rows_and_red_team_completions_score_alike_with_every_gate_open(default_path_verdicts):
+    batch, gated = default_path_verdicts  # the gated (default) path, scored once per session (tests/conftest.py)
     with _gates_open():
-        ungated = fresh_verdicts(completions, golds, prompts)
+        ungated = fresh_verdicts(*(list(column) for column in batch))
     clear_reader_memories()
-    assert len(gated) > 1000 and gated == ungated
+    assert len(gated) > 1000 and list(gated) == ungated

@@ -20,6 +20,8 @@ from test_cli_score import CONFIG, ENV, polyreward, rollouts
 
 tensorboard = pytest.importorskip("tensorboard")
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 def _events(logdir):
     from tensorboard.backend.event_processing.event_accumulator import EventAccumulator

@@ -29,6 +29,8 @@ from polyreward.trainer.config import parse_train_section  # noqa: E402
 from polyreward.trainer.loop import make_scheduler  # noqa: E402
 from polyreward.trainer.metrics import read_metrics  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 @pytest.fixture()
 def prompts_file(tmp_path):
@@ -145,9 +147,14 @@ def test_resume_with_dynamic_sampling_gspo_and_cispo_reproduces_the_uninterrupte
     assert load_trainer_state(resumed.checkpoint)["prompt_cursor"] == sum(drawn)
 
 
+def _child_env():
+    """The CLI's child runs on one OpenMP thread, as this module runs the tiny model (tests/conftest.py
+    one_torch_thread)."""
+    return {**os.environ, "PYTHONUNBUFFERED": "1", "OMP_NUM_THREADS": "1"}
+
+
 def _run_cli(args, cwd, **kwargs):
-    env = {**os.environ, "PYTHONUNBUFFERED": "1"}
-    return subprocess.Popen([sys.executable, "-m", "polyreward", *args], cwd=cwd, env=env, stdout=subprocess.PIPE,
+    return subprocess.Popen([sys.executable, "-m", "polyreward", *args], cwd=cwd, env=_child_env(), stdout=subprocess.PIPE,
                             stderr=subprocess.PIPE, text=True, start_new_session=True, **kwargs)
 
 
@@ -178,7 +185,8 @@ def test_a_signal_saves_a_checkpoint_at_the_end_of_the_step_that_resume_continue
     assert "Traceback" not in stderr
 
     resumed = subprocess.run([sys.executable, "-m", "polyreward", "train", str(config), "--no-progress", "--resume",
-                              "--max-steps", str(stopped_at + 1)], cwd=tmp_path, capture_output=True, text=True, timeout=600)
+                              "--max-steps", str(stopped_at + 1)], cwd=tmp_path, capture_output=True, text=True, timeout=600,
+                             env=_child_env())
     assert resumed.returncode == 0, resumed.stdout + resumed.stderr
     assert f"--resume from {checkpoint} at step {stopped_at}" in resumed.stderr
     assert [row["step"] for row in read_metrics(metrics)] == list(range(1, stopped_at + 2))

@@ -29,6 +29,8 @@ from polyreward.trainer.config import parse_train_section  # noqa: E402
 from polyreward.trainer.metrics import read_metrics  # noqa: E402
 from polyreward.trainer.prompts import prompt_indices, read_jsonl  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 @register_reward
 class ContainsText(RolloutReward):

@@ -15,6 +15,8 @@ from polyreward.trainer.config import parse_train_section  # noqa: E402
 from polyreward.trainer.decode import StaticDecoder, bucket_length, resolve_decode  # noqa: E402
 from polyreward.trainer.policy import TransformersSampler, eos_token_ids, load_policy  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 # three lengths (1 to ~70 tokens): left padding inside the batch, and one prompt past the first 64-token bucket
 PROMPTS = ["Hi", "Write a long sentence about the weather in Paris today.",
            "Explain, step by step and with a worked example, " * 7 + "how photosynthesis works."]

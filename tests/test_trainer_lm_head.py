@@ -9,6 +9,8 @@ torch = pytest.importorskip("torch")
 from polyreward.trainer.lm_head import ChunkedTokenLogps, chunked_token_logps, supports_chunked_head  # noqa: E402
 from polyreward.trainer.policy import load_policy, token_logps  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 def _full_logps(hidden, weight, targets, temperature):
     logits = (hidden @ weight.t()).float() / temperature

@@ -8,6 +8,8 @@ torch = pytest.importorskip("torch")
 
 from polyreward.trainer.policy import TransformersSampler, load_policy, token_logps  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 PROMPTS = ["Hi", "Write a long sentence about the weather in Paris today."]  # different lengths: left padding matters
 
 

@@ -24,6 +24,8 @@ from polyreward.trainer.dynamic_sampling import Draw, collect_signal_groups  # n
 from polyreward.trainer.loop import loss_mask, score_step  # noqa: E402
 from polyreward.trainer.policy import Rollouts, _mask_after_eos  # noqa: E402
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 
 @register_reward
 class RowScript(RolloutReward):

@@ -38,6 +38,8 @@ from polyreward.integrations.trl import (  # noqa: E402
     reward_weights,
 )
 
+pytestmark = pytest.mark.usefixtures("one_torch_thread")  # tests/conftest.py: the tiny models on one torch thread
+
 CONFIG = {
     "rewards": [
         {"name": "accuracy", "type": "math_accuracy", "weight": 1.0, "answer_column": "answer"},
@@ -286,15 +288,6 @@ def test_combined_advantages_reproduce_trl_normalize_then_sum_golden_vector():
 
 
 # ------------------------------------------------------------------------------------ real trainer runs
-@pytest.fixture(scope="module", autouse=True)
-def one_torch_thread():
-    """The tiny model gains nothing from intra-op threads, and they thrash on a busy 2-core CI box."""
-    before = torch.get_num_threads()
-    torch.set_num_threads(1)
-    yield
-    torch.set_num_threads(before)
-
-
 def dataset(n_prompts: int = 8) -> Dataset:
     rows = [
         {"prompt": [{"role": "user", "content": f"What is {i} + {i + 1}? Think, then answer."}], "answer": str(2 * i + 1)}
