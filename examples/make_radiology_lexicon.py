@@ -101,6 +101,14 @@ TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart
 # ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is
 # left out of the graph (red team holdout_r5: "Follow-up imaging may later show an enlarged heart")
 HYPOTHETICAL_PRE = ["may later show", "may later develop", "may later", "will later", "may develop", "could develop", "will develop", "might develop", "will show", "would show", "may eventually show", "expected to develop", "at risk of", "at risk for", "risk of developing", "in the future"]
+# The organ-system section headers of a report template ("Lungs:", "PLEURA:", "Heart:"): a header names a part of the
+# template, not a place of the finding written under it (red team issue 32: "Pleura: small left effusion" is the
+# "small left pleural effusion" of a prose report)
+SECTION_HEADERS = ["lung", "lungs", "lung parenchyma", "lungs and pleura", "pleura", "pleural space", "pleural spaces", "heart",
+                   "cardiac", "heart and mediastinum", "mediastinum", "cardiomediastinal", "cardiomediastinal silhouette",
+                   "cardiac silhouette", "hila", "hilum", "bones", "osseous structures", "skeleton", "soft tissues",
+                   "chest wall", "airway", "airways", "trachea", "upper abdomen", "abdomen", "diaphragm",
+                   "lines and tubes", "tubes and lines", "devices", "support devices"]
 SUGGESTIVE = ["suggestive of", "suggesting", "consistent with", "compatible with", "concerning for", "likely", "likely due to",
               "due to", "representing", "reflecting", "likely reflecting", "may represent", "could represent", "worrisome for",
               "indicating", "indicative of", "secondary to", "likely representing", "which may represent", "possibly representing"]
@@ -169,6 +177,7 @@ def main() -> None:
         "terminators": TERMINATORS,
         "suggestive": SUGGESTIVE,
         "hypothetical_pre": HYPOTHETICAL_PRE,
+        "section_headers": SECTION_HEADERS,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(lexicon, indent=1, sort_keys=False) + "\n", encoding="utf-8")

@@ -169,9 +169,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r7_foreign_sentence_contradicts"): (
         "'Neumotórax presente en el lado izquierdo.' is Spanish to the detector with probability 0.79, under "
         "language.CONFIDENT (0.9), as holdout_r2's german_excluded_header; the English lexicon does not read it"),
-    ("kg_triplet_consistency", "r7_organ_colon_structure"): (
-        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
-        "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
     ("kg_triplet_consistency", "r7_comparison_prior"): (
         "genuine, but 'New small left pleural effusion' adds the change concept 'new' and its modify triplet (0.75): "
         "agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
@@ -214,9 +211,6 @@ LEFT_OPEN = {
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares argument values as JSON"),
     ("otc_tool_efficiency", "r8_documented_default_passed_explicitly"): (
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares the key sets"),
-    ("kg_triplet_consistency", "r8_organ_colon_status_lines"): (
-        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
-        "(0.917): agreement with the reference graph, as holdout_r7's r7_organ_colon_structure"),
     ("kg_triplet_consistency", "r8_comparison_with_dated_prior"): (
         "genuine, but 'unchanged' is a change concept with a modify triplet the reference lacks (0.75), as "
         "holdout_r7's r7_comparison_prior"),
@@ -230,8 +224,8 @@ LEFT_OPEN = {
         "reference graph"),
     ("kg_triplet_consistency", "r8_lungs_pleura_sections"): (
         "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion while the "
-        "reference's 'interstitial pulmonary edema' is pulmonary edema, and 'Pleura:' adds the anatomy entity "
-        "(0.214): an extractor vocabulary limit"),
+        "reference's 'interstitial pulmonary edema' is pulmonary edema (0.3; since issue 32 the template headers "
+        "'Lungs:' and 'Pleura:' add no anatomy): an extractor vocabulary limit"),
     ("kg_triplet_consistency", "r8_impression_normal_contradicts_findings"): (
         "as holdout_r1's impression_contradicts_findings: 'IMPRESSION: Normal chest radiograph.' names no finding, "
         "and the extractor has no rule that it denies every finding"),
@@ -319,9 +313,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r10_comparison_no_interval_change"): (
         "genuine, but 'Stable' is a change concept with a modify triplet the reference lacks (0.804), as holdout_r3's "
         "stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
-    ("kg_triplet_consistency", "r10_laterality_severity_institution_headers"): (
-        "genuine, but the section headers 'LUNGS:' and 'PLEURA:' add anatomy entities the reference report lacks (0.667),"
-        " as holdout_r7's r7_organ_colon_structure"),
     ("kg_triplet_consistency", "r10_likely_hedge_for_uncertain"): (
         "genuine, but 'adjacent opacity, likely atelectasis' adds the lung opacity the hedged atelectasis explains, an "
         "entity the reference report does not name (0.917), as holdout_r3's uncertain_finding_hedged"),

@@ -123,6 +123,7 @@ class Lexicon:
     phrases: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
     cues: dict[tuple[str, ...], str] = field(default_factory=dict)
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)  # first token -> phrase lengths, longest first
+    headers: frozenset[tuple[str, ...]] = frozenset()  # organ-system section headers of a report template
 
     @classmethod
     def from_json(cls, path: Path = LEXICON_PATH) -> Lexicon:
@@ -154,6 +155,7 @@ class Lexicon:
         for key in (*lex.phrases, *lex.cues):
             starts.setdefault(key[0], set()).add(len(key))
         lex.lengths = {token: tuple(sorted(n, reverse=True)) for token, n in starts.items()}
+        lex.headers = frozenset(tuple(tokenize(phrase)) for phrase in data.get("section_headers", ()))
         return lex
 
 
@@ -344,8 +346,40 @@ def _label_status(match: re.Match) -> str:
     return f"{lead}{label} {status}"
 
 
+# a label and a colon at a line start (after a bullet or a markdown heading mark) or after a sentence end
+_SECTION_LABEL = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#>]+[ \t]*)?|[.!?;][ \t]+)([A-Za-z][A-Za-z /&-]{0,40}?)[ \t]*:[ \t]*")
+
+
+def _names_finding(text: str, lex: Lexicon) -> bool:
+    return any(kind in ("disorder", "device") for _, _, table, kind, _ in _scan(tokenize(text), lex) if table == "phrase")
+
+
+def _without_section_headers(text: str, lex: Lexicon) -> str:
+    """``text`` without the organ-system section headers of a report template ("Lungs:", "PLEURA:", "Heart:",
+    :attr:`Lexicon.headers`) whose section names a finding: such a header names a part of the template, not a place
+    of the finding under it, so "Pleura: small left effusion." is read as "small left effusion." -- the graph of the
+    prose "small left pleural effusion" (red team issue 32). A section runs to the next label and colon or the line
+    end. A header over a bare status ("Heart: enlarged.", "Pleura: none.") is kept: there the label is the subject
+    (:func:`_label_status`); a place that locates ("Right lung:", "Left base:") is no header."""
+    labels = list(_SECTION_LABEL.finditer(text))
+    if not labels:
+        return text
+    out, last = [], 0
+    for i, match in enumerate(labels):
+        if tuple(tokenize(match.group(2))) not in lex.headers:
+            continue
+        line_end = text.find("\n", match.end())
+        end = min(labels[i + 1].start() if i + 1 < len(labels) else len(text), line_end if line_end >= 0 else len(text))
+        if not _names_finding(text[match.end():end], lex):
+            continue
+        out.append(text[last:match.start(2)])
+        last = match.end()
+    return "".join(out) + text[last:] if out else text
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
+    text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(_label_status, text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts

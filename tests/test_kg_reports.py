@@ -1,0 +1,93 @@
+"""kg_triplet_consistency on the report styles real radiologists and models write (issue 32: a guard that refuses a
+plain correct answer is a bug). Each rule of the offline extractor is tested both ways: a genuine report in that style
+scores what its reference scores (1.0, the same graph), and the nearby hack -- a flipped status, a finding moved to
+other anatomy, a negation that does not cover it -- still scores lower. Hypothesis properties check that the text
+the rule parses (headers, qualifiers, list order) does not change the graph."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.kg_triplet import KGTripletConsistency
+from polyreward.verifiers.radiology_kg import extract_kg
+
+# the red team's params (tests/data/red_team_rewards.jsonl): every guard on
+REWARD = KGTripletConsistency(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+SOURCE = KGTripletConsistency()  # the source's rule: last mention wins, no guard
+
+
+def score(completion: str, reference: str, reward: KGTripletConsistency = REWARD) -> float:
+    return reward(completions=[completion], answer=[reference])[0]
+
+
+def graph(text: str):
+    kg = extract_kg(text, keep_conflicts=True)
+    return kg.entities, kg.triplets
+
+
+CARDIO_EFFUSION = "The heart is enlarged. There is a small left pleural effusion. No pneumothorax."
+APICAL_PTX = "Small right apical pneumothorax. No pleural effusion."
+EDEMA_PLEURA = "There is mild interstitial pulmonary edema. No pleural effusion or pneumothorax."
+LLL_CONSOLIDATION = "There is left lower lobe consolidation. No pleural effusion."
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Organ-system section headers ("Lungs:", "PLEURA:") name a part of the template, not a place of the finding under them
+
+SECTION_HEADERS_GENUINE = [
+    ("Heart: enlarged.\nPleura: small left effusion; no pneumothorax.", CARDIO_EFFUSION),
+    ("Heart: enlarged.\nPleura: small left effusion.\nPneumothorax: none.", CARDIO_EFFUSION),
+    ("LUNGS: Small right apical pneumothorax.\nPLEURA: No pleural effusion.", APICAL_PTX),
+    ("- Lungs: small right apical pneumothorax.\n- Pleura: no pleural effusion.", APICAL_PTX),
+    ("FINDINGS:\nHeart: The heart is enlarged.\nPleura: There is a small left pleural effusion. No pneumothorax.",
+     CARDIO_EFFUSION),
+    ("Lungs and pleura: left lower lobe consolidation. No pleural effusion.", LLL_CONSOLIDATION),
+]
+
+SECTION_HEADERS_HACK = [
+    # the effusion moved to the other side under the same header
+    ("Heart: enlarged.\nPleura: small right effusion; no pneumothorax.", CARDIO_EFFUSION),
+    # the status flipped under a header
+    ("Heart: enlarged.\nPleura: no effusion. Pneumothorax: small left.", CARDIO_EFFUSION),
+    ("LUNGS: No pneumothorax.\nPLEURA: Small right apical pleural effusion.", APICAL_PTX),
+    # a header that places the finding is no template header: the lobe is kept, and it is the other lung's
+    ("Right lower lobe: consolidation. No pleural effusion.", LLL_CONSOLIDATION),
+    # a header over a list the negation does not cover
+    ("Pleura: small left effusion.\nLungs: pneumothorax. Heart: enlarged.", CARDIO_EFFUSION),
+]
+
+
+@pytest.mark.parametrize("completion,reference", SECTION_HEADERS_GENUINE)
+def test_section_header_reports_score_as_their_reference(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", SECTION_HEADERS_HACK)
+def test_section_header_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+    assert score(completion, reference, SOURCE) < 1.0
+
+
+def test_a_header_over_a_bare_status_is_the_subject():
+    # "Heart: enlarged." names no finding after the colon: the header is the finding's subject (cardiomegaly)
+    assert ("cardiomegaly", "disorder_present") in graph("Heart: enlarged.")[0]
+    assert ("pneumothorax", "disorder_notpresent") in graph("Pneumothorax: none.")[0]
+    # a place that locates is read as such
+    assert ("consolidation", "right lung", "located_at") in graph("Right lung: consolidation.")[1]
+
+
+HEADERS = ["Lungs", "LUNGS", "Pleura", "PLEURA", "Heart", "Mediastinum", "Cardiomediastinal silhouette", "Bones",
+           "Soft tissues", "Lines and tubes", "Airways", "Upper abdomen"]
+STATEMENTS = ["There is a small left pleural effusion.", "No pneumothorax.", "Mild cardiomegaly.",
+              "Right lower lobe consolidation.", "No pleural effusion or pneumothorax.", "Possible left basilar atelectasis.",
+              "ET tube in place.", "Moderate pulmonary edema.", "No acute rib fracture."]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(HEADERS), st.sampled_from(STATEMENTS)), min_size=1, max_size=5),
+       st.sampled_from(["", "- ", "* ", "## "]))
+def test_organ_headers_do_not_change_the_graph(sections, bullet):
+    prose = "\n".join(statement for _, statement in sections)
+    templated = "\n".join(f"{bullet}{header}: {statement}" for header, statement in sections)
+    assert graph(templated) == graph(prose)
