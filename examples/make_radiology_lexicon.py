@@ -109,6 +109,16 @@ SECTION_HEADERS = ["lung", "lungs", "lung parenchyma", "lungs and pleura", "pleu
                    "cardiac silhouette", "hila", "hilum", "bones", "osseous structures", "skeleton", "soft tissues",
                    "chest wall", "airway", "airways", "trachea", "upper abdomen", "abdomen", "diaphragm",
                    "lines and tubes", "tubes and lines", "devices", "support devices"]
+# A statement that the whole study is normal denies every finding of the report: after positive findings it
+# contradicts them (red team holdout_r2 / holdout_r8: "IMPRESSION: Normal chest radiograph." after an effusion). Only
+# the unqualified whole-study phrases: "no acute cardiopulmonary process" beside a chronic finding is no contradiction
+NORMAL_STUDY = ["normal chest radiograph", "normal chest radiography", "normal chest x ray", "normal chest xray",
+                "normal chest film", "normal radiograph", "normal study", "normal examination", "normal exam",
+                "normal chest study", "normal chest examination", "unremarkable chest radiograph", "unremarkable study",
+                "unremarkable examination", "unremarkable exam", "no abnormality", "no abnormalities",
+                "no radiographic abnormality", "no radiographic abnormalities", "chest radiograph is normal",
+                "study is normal", "examination is normal", "exam is normal", "chest radiograph is unremarkable",
+                "study is unremarkable", "examination is unremarkable", "normal findings"]
 SUGGESTIVE = ["suggestive of", "suggesting", "consistent with", "compatible with", "concerning for", "likely", "likely due to",
               "due to", "representing", "reflecting", "likely reflecting", "may represent", "could represent", "worrisome for",
               "indicating", "indicative of", "secondary to", "likely representing", "which may represent", "possibly representing"]
@@ -178,6 +188,7 @@ def main() -> None:
         "suggestive": SUGGESTIVE,
         "hypothetical_pre": HYPOTHETICAL_PRE,
         "section_headers": SECTION_HEADERS,
+        "normal_study": NORMAL_STUDY,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(lexicon, indent=1, sort_keys=False) + "\n", encoding="utf-8")

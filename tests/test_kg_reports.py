@@ -91,3 +91,55 @@ def test_organ_headers_do_not_change_the_graph(sections, bullet):
     prose = "\n".join(statement for _, statement in sections)
     templated = "\n".join(f"{bullet}{header}: {statement}" for header, statement in sections)
     assert graph(templated) == graph(prose)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# A statement that the whole study is normal denies every finding stated before it
+
+NORMAL_REFERENCE = "No pleural effusion or pneumothorax. The lungs are clear."
+
+NORMAL_STUDY_GENUINE = [
+    # a normal impression after negative findings only states nothing new
+    ("No pleural effusion or pneumothorax. The lungs are clear.\nIMPRESSION: Normal chest radiograph.", NORMAL_REFERENCE),
+    ("FINDINGS: No pleural effusion or pneumothorax. The lungs are clear.\nIMPRESSION: No radiographic abnormality.",
+     NORMAL_REFERENCE),
+    # an impression of no acute process beside a chronic finding is no normal study
+    (CARDIO_EFFUSION + "\nIMPRESSION: No acute cardiopulmonary process.", CARDIO_EFFUSION),
+    # a negated normal study denies nothing
+    (CARDIO_EFFUSION + "\nIMPRESSION: Not a normal study.", CARDIO_EFFUSION),
+]
+
+NORMAL_STUDY_HACK = [
+    (CARDIO_EFFUSION + "\nIMPRESSION: Normal chest radiograph.", CARDIO_EFFUSION),
+    ("FINDINGS: The heart is enlarged. Small left pleural effusion. No pneumothorax.\nIMPRESSION: Normal study.",
+     CARDIO_EFFUSION),
+    (APICAL_PTX + " The chest radiograph is otherwise unremarkable. No abnormality.", APICAL_PTX),
+]
+
+
+@pytest.mark.parametrize("completion,reference", NORMAL_STUDY_GENUINE)
+def test_normal_impression_after_negative_findings_scores_as_its_reference(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", NORMAL_STUDY_HACK)
+def test_normal_impression_after_positive_findings_is_a_contradiction(completion, reference):
+    assert score(completion, reference) < 1.0
+    assert score(completion, reference, SOURCE) < 1.0  # the last mention wins: the finding reads absent
+
+
+def test_a_finding_after_the_normal_statement_wins_under_the_source_rule():
+    kg = extract_kg("Normal chest radiograph. Small left pleural effusion.")
+    assert ("pleural effusion", "disorder_present") in kg.entities
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from(STATEMENTS), min_size=1, max_size=4),
+       st.sampled_from(["Normal chest radiograph.", "IMPRESSION: Normal study.", "No abnormality.",
+                        "The examination is unremarkable."]))
+def test_a_normal_study_denies_every_present_finding_before_it(statements, normal):
+    before = dict(extract_kg(" ".join(statements)).entities)
+    after = dict(extract_kg(" ".join(statements) + "\n" + normal).entities)
+    for name, label in before.items():
+        expected = "disorder_notpresent" if label == "disorder_present" else label
+        assert after[name] == expected

@@ -35,9 +35,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "german_postposed_negation"): (
         "'Cardiomegaly: nein.' negates with one German word, too short for the language detector, and the lexicon's "
         "NegEx cues are English"),
-    ("kg_triplet_consistency", "impression_contradicts_findings"): (
-        "an impression calling the study normal after positive findings: the offline extractor has no rule that a "
-        "'normal chest radiograph' denies every finding (contradictions: keep counts one finding stated both ways)"),
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),
@@ -226,9 +223,6 @@ LEFT_OPEN = {
         "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion while the "
         "reference's 'interstitial pulmonary edema' is pulmonary edema (0.3; since issue 32 the template headers "
         "'Lungs:' and 'Pleura:' add no anatomy): an extractor vocabulary limit"),
-    ("kg_triplet_consistency", "r8_impression_normal_contradicts_findings"): (
-        "as holdout_r1's impression_contradicts_findings: 'IMPRESSION: Normal chest radiograph.' names no finding, "
-        "and the extractor has no rule that it denies every finding"),
     ("think_format", "r8_leading_newline_before_think"): (
         "label disputed after first sight: TRL's think_format_reward anchors its regex at the start (^<think>), so a "
         "newline before the tag fails the exact rule; a sampler starts the completion at the model's first token"),

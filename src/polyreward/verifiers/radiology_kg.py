@@ -148,7 +148,7 @@ class Lexicon:
                 add(lex.phrases, word, (kind, word))
         # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
         for kind in ("pseudo_negation", "uncertain_post", "negation_post", "hypothetical_pre", "negation_pre", "uncertain_pre",
-                     "suggestive", "terminators"):
+                     "suggestive", "terminators", "normal_study"):
             for phrase in data.get(kind, ()):
                 add(lex.cues, phrase, kind)
         starts: dict[str, set[int]] = {}
@@ -204,7 +204,10 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
     return spans
 
 
-def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet]]:
+def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet], bool]:
+    """The sentence's mentions with their status, its suggestive_of triplets, and whether it states the whole study
+    normal ("Normal chest radiograph.", "No abnormality.": the lexicon's ``normal_study``)."""
+    normal_study = False
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
     neg_until = unc_until = hyp_until = -1
@@ -219,6 +222,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     clause = 0
     header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
     for start, end, table, kind, text in _scan(tokens, lex):
+        if table == "cue" and kind == "normal_study":
+            normal_study = normal_study or start > neg_until  # "not a normal study" states no normal study
+            continue
         if table == "cue":
             if kind == "terminators" and text == ":" and header[1] == start:
                 # "Less likely: consolidation", "Query: effusion": a cue that heads a colon scopes over what the colon
@@ -278,7 +284,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         if kind == "disorder":
             last_disorder = mention
         mentions.append(mention)
-    return mentions, suggestive
+    return mentions, suggestive, normal_study
 
 
 def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int], window: int, prefer_after: bool) -> _Mention | None:
@@ -385,8 +391,15 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
     for tokens in sentences(text, 1 if keep_conflicts else 2):
-        mentions, suggestive = _sentence_mentions(tokens, lex)
+        mentions, suggestive, normal_study = _sentence_mentions(tokens, lex)
         triplets.update(suggestive)
+        if normal_study:
+            # a normal study denies every disorder stated present before it (a later mention wins, as ReXKG's dict;
+            # under keep_conflicts the report then states those findings both ways): red team holdout_r2 / holdout_r8
+            for name, label in list(entities.items()):
+                if label == "disorder_present":
+                    entities[name] = "disorder_notpresent"
+                    every_label.add((name, "disorder_notpresent"))
         findings = [m for m in mentions if m.kind in ("disorder", "device")]
         anatomy = [m for m in mentions if m.kind == "anatomy"]
         finding_positions, anatomy_positions = [m.position for m in findings], [m.position for m in anatomy]
