@@ -34,7 +34,10 @@ DEVICES = {
 EXTRA_ALIASES = {
     "pleural_effusion": ["effusion", "pleural effusions", "effusions"],
     "cardiomegaly": ["heart is enlarged", "heart is mildly enlarged", "heart is moderately enlarged", "heart is severely enlarged",
-                     "enlarged cardiac silhouette", "cardiac silhouette is enlarged", "heart size is enlarged", "mildly enlarged heart"],
+                     "enlarged cardiac silhouette", "cardiac silhouette is enlarged", "heart size is enlarged", "mildly enlarged heart",
+                     # the cardiothoracic ratio over one half is cardiomegaly's definition (issue 32)
+                     "increased cardiothoracic ratio", "cardiothoracic ratio is increased", "cardiothoracic ratio increased",
+                     "enlarged cardiothoracic ratio", "cardiothoracic ratio is enlarged"],
     "pulmonary_edema": ["edema"],
     "lung_opacity": ["opacity", "opacities", "opacification"],
     "atelectasis": ["atelectatic change", "collapse"],

@@ -143,3 +143,35 @@ def test_a_normal_study_denies_every_present_finding_before_it(statements, norma
     for name, label in before.items():
         expected = "disorder_notpresent" if label == "disorder_present" else label
         assert after[name] == expected
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Synonyms the lexicon lacked: the cardiothoracic ratio over one half is cardiomegaly's definition
+
+CTR_GENUINE = [
+    ("The cardiothoracic ratio is increased, in keeping with cardiomegaly. Small left pleural effusion. No pneumothorax.",
+     CARDIO_EFFUSION),
+    ("Increased cardiothoracic ratio. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
+]
+CTR_HACK = [
+    ("The cardiothoracic ratio is normal. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
+    ("No increased cardiothoracic ratio. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
+    ("Increased cardiothoracic ratio. There is a small left pleural effusion. Small pneumothorax.", CARDIO_EFFUSION),
+]
+
+
+@pytest.mark.parametrize("completion,reference", CTR_GENUINE)
+def test_cardiothoracic_ratio_increased_is_cardiomegaly(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", CTR_HACK)
+def test_cardiothoracic_ratio_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+
+
+def test_cardiothoracic_ratio_names_the_gold_label():
+    from polyreward.verifiers.radiology_labels import finding_of
+    from polyreward.verifiers.radiology_kg import tokenize
+
+    assert finding_of(tuple(tokenize("increased cardiothoracic ratio"))) == "cardiomegaly"

@@ -152,9 +152,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
-    ("kg_triplet_consistency", "r6_cardiothoracic_ratio_words"): (
-        "genuine, but 'The cardiothoracic ratio is increased' adds the concept entity 'increased' beside the "
-        "cardiomegaly it names (0.917): agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
     # holdout_r7 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r7_first_sight.md)
     ("toolrl_format", "r7_think_formula_with_unicode_half"): (
         "genuine, but 'Area = ½ · base · height, and the tool does that for base 10 and height 5.' is the prompt's "
