@@ -175,3 +175,40 @@ def test_cardiothoracic_ratio_names_the_gold_label():
     from polyreward.verifiers.radiology_kg import tokenize
 
     assert finding_of(tuple(tokenize("increased cardiothoracic ratio"))) == "cardiomegaly"
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# "Label: status." -- a status the reader does not know states nothing (it used to affirm the finding)
+
+LABEL_STATUS_GENUINE = [
+    ("Cardiomegaly: present. Small left pleural effusion: present. Pneumothorax: none.", CARDIO_EFFUSION),
+    ("Cardiomegaly: yes.\nSmall left pleural effusion: yes.\nPneumothorax: no.", CARDIO_EFFUSION),
+    ("Heart: enlarged. Small left pleural effusion: seen. Pneumothorax: absent.", CARDIO_EFFUSION),
+]
+LABEL_STATUS_HACK = [
+    ("Cardiomegaly: nein. Small left pleural effusion: nein. No pneumothorax.", CARDIO_EFFUSION),
+    ("Cardiomegaly: non. Small left pleural effusion: present. Pneumothorax: none.", CARDIO_EFFUSION),
+    ("Cardiomegaly: present. Small left pleural effusion: present. Pneumothorax: present.", CARDIO_EFFUSION),
+]
+
+
+@pytest.mark.parametrize("completion,reference", LABEL_STATUS_GENUINE)
+def test_label_status_lists_score_as_their_reference(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", LABEL_STATUS_HACK)
+def test_label_status_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+
+
+FINDING_LABELS = ["Cardiomegaly", "Pleural effusion", "Pneumothorax", "Consolidation", "Pulmonary edema", "ET tube"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(FINDING_LABELS), st.sampled_from(["nein", "non", "nej", "nee", "oui", "ja", "igen", "evet"]),
+       st.sampled_from(["present", "yes", "positive", "seen", "mild", "small", "in place", "noted"]))
+def test_an_unknown_status_word_states_nothing(label, foreign, affirming):
+    assert graph(f"{label}: {foreign}.") == (frozenset(), frozenset())
+    entities = dict(graph(f"{label}: {affirming}.")[0])
+    assert any(value.endswith("_present") for value in entities.values())

@@ -32,9 +32,6 @@ LEFT_OPEN = {
     ("jaccard", "german_excluded_header"): (
         "'Ausgeschlossen (nicht vorhanden):' is German to the detector with probability 0.88, under language.CONFIDENT "
         "(0.9); a lower bar would call short English headers foreign ('Findings:' is 'af' at 0.09)"),
-    ("kg_triplet_consistency", "german_postposed_negation"): (
-        "'Cardiomegaly: nein.' negates with one German word, too short for the language detector, and the lexicon's "
-        "NegEx cues are English"),
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),

@@ -343,12 +343,24 @@ _LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+
 _DENYING_STATUS = re.compile(r"(?:none|absent|negative|no|not\s+(?:seen|present))", re.IGNORECASE)
 
 
-def _label_status(match: re.Match) -> str:
+# words that affirm a finding named before a colon ("Pneumothorax: present", "ET tube: in place")
+_AFFIRMING_STATUS = frozenset({"present", "yes", "positive", "seen", "noted", "identified", "visible", "evident",
+                               "confirmed", "demonstrated", "shown", "place"})
+
+
+def _label_status(match: re.Match, lex: Lexicon) -> str:
     """One "Label: status." statement read as a sentence: a denying status ("none", "absent", "negative") as "No
-    label", any other as "label status" ("Heart enlarged")."""
+    label", any other as "label status" ("Heart enlarged"). A finding's status of words the reader does not know
+    ("Cardiomegaly: nein.", "Pneumothorax: oui.": no affirming word, and no phrase or cue of the lexicon) states
+    nothing the reader can read, so the statement is left out: read as "label status" it would affirm the finding
+    whatever the word says (red team holdout_r2's German postposed negation)."""
     lead, label, status = match.group(1), match.group(2), match.group(3)
     if _DENYING_STATUS.fullmatch(status.strip()):
         return f"{lead}No {label}"
+    if _names_finding(label, lex):
+        words = tokenize(status)
+        if not _AFFIRMING_STATUS.intersection(words) and not any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex)):
+            return lead
     return f"{lead}{label} {status}"
 
 
@@ -386,7 +398,7 @@ def _without_section_headers(text: str, lex: Lexicon) -> str:
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
     text = _without_section_headers(text, lex) if ":" in text else text
-    text = _LABEL_STATUS.sub(_label_status, text) if ":" in text else text
+    text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
