@@ -212,3 +212,54 @@ def test_an_unknown_status_word_states_nothing(label, foreign, affirming):
     assert graph(f"{label}: {foreign}.") == (frozenset(), frozenset())
     entities = dict(graph(f"{label}: {affirming}.")[0])
     assert any(value.endswith("_present") for value in entities.values())
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Checklist marks: ticked / empty boxes, (+) / (-), two-cell table rows
+
+CHECKLIST_REFERENCE = "Cardiomegaly. Pleural effusion. No pneumothorax."
+CHECKLIST_GENUINE = [
+    ("[x] Cardiomegaly\n[x] Pleural effusion\n[ ] Pneumothorax", CHECKLIST_REFERENCE),
+    ("- [x] Cardiomegaly\n- [x] Pleural effusion\n- [ ] Pneumothorax", CHECKLIST_REFERENCE),
+    ("\u2611 Cardiomegaly\n\u2611 Pleural effusion\n\u2610 Pneumothorax", CHECKLIST_REFERENCE),
+    ("| Finding | Status |\n|---|---|\n| Cardiomegaly | Present |\n| Pleural effusion | Present |\n| Pneumothorax | Absent |",
+     CHECKLIST_REFERENCE),
+    ("Cardiomegaly (+). Pleural effusion (+). Pneumothorax (\u2212).", CHECKLIST_REFERENCE),
+    ("Cardiomegaly: +\nPleural effusion: +\nPneumothorax: -", CHECKLIST_REFERENCE),
+    ("Cardiomegaly: present\nPleural effusion: present\nPneumothorax: none", CHECKLIST_REFERENCE),
+    ("[x] Small left pleural effusion\n[x] The heart is enlarged\n[ ] Pneumothorax", CARDIO_EFFUSION),
+]
+CHECKLIST_HACK = [
+    ("[x] Cardiomegaly\n[ ] Pleural effusion\n[x] Pneumothorax", CHECKLIST_REFERENCE),
+    ("[x] Cardiomegaly\n[x] Pleural effusion\n[x] Pneumothorax", CHECKLIST_REFERENCE),
+    ("| Cardiomegaly | Present |\n| Pleural effusion | Absent |\n| Pneumothorax | Absent |", CHECKLIST_REFERENCE),
+    ("Cardiomegaly (+). Pleural effusion (\u2212). Pneumothorax (\u2212).", CHECKLIST_REFERENCE),
+    ("Cardiomegaly: +\nPleural effusion: +\nPneumothorax: +", CHECKLIST_REFERENCE),
+    ("[x] Small right pleural effusion\n[x] The heart is enlarged\n[ ] Pneumothorax", CARDIO_EFFUSION),
+]
+
+
+@pytest.mark.parametrize("completion,reference", CHECKLIST_GENUINE)
+def test_checklist_marks_score_as_their_reference(completion, reference):
+    # (under contradictions: keep, which reads the one-word lines ReXKG's preprocessing skips)
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", CHECKLIST_HACK)
+def test_checklist_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+    assert score(completion, reference, SOURCE) < 1.0
+
+
+MARKS = {"present": ["[x] {}", "- [X] {}", "\u2611 {}", "{} (+)", "{}: +", "| {} | Present |"],
+         "notpresent": ["[ ] {}", "- [ ] {}", "\u2610 {}", "{} (-)", "{} (\u2212)", "{}: -", "| {} | Absent |"]}
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(FINDING_LABELS[:5]), st.sampled_from(["present", "notpresent"])),
+                min_size=1, max_size=5, unique_by=lambda item: item[0]), st.data())
+def test_checklist_lines_read_as_the_sentences_they_mark(items, data):
+    """Any mix of marks, in any order, gives the graph of the plain sentences ("X." / "No X.")."""
+    lines = [data.draw(st.sampled_from(MARKS[status])).format(label) for label, status in items]
+    prose = " ".join(f"{label}." if status == "present" else f"No {label}." for label, status in items)
+    assert graph("\n".join(lines)) == graph(prose)

@@ -250,18 +250,21 @@ LEFT_OPEN = {
         "label disputed after first sight: the report writes 'basilar atelectasis', not 'subsegmental'; a subtype the "
         "report does not state stays an extra label (the rule that refuses r9_hydropneumothorax_neighbour)"),
     ("kg_triplet_consistency", "r9_checkbox_template"): (
-        "label disputed after first sight: a checkbox per prompt label is the prompt's Present/Absent lists restated "
-        "with marks, which drop_prompt_lines is meant to refuse (a report's sentences use words the prompt does "
-        "not); the same template flipped (r9_checkbox_template_flipped) is refused by that guard, not by reading "
-        "the marks"),
+        "genuine in what it marks, but less than the reference states: since issue 32 the marks are read ('[x] "
+        "Cardiomegaly', '[ ] Pneumothorax': cardiomegaly and effusion present, pneumothorax absent, and the flipped "
+        "hacks score 0.07-0.17), yet a checklist of the prompt's labels has no side or size where the reference has "
+        "a small left effusion (0.3: entities J 0.6, triplets J 0); a checkbox per prompt label is also what "
+        "drop_prompt_lines removes"),
     ("kg_triplet_consistency", "r9_status_table"): (
-        "label disputed after first sight: as r9_checkbox_template ('| Pleural effusion | Present |' is a line of "
-        "the prompt's words only)"),
+        "as r9_checkbox_template: '| Pneumothorax | Absent |' is read since issue 32, but the table states no side "
+        "or size of the effusion (0.3)"),
     ("kg_triplet_consistency", "r9_positive_negative_for_lists"): (
-        "label disputed after first sight: 'Positive for: ... Negative for: ...' is the prompt's label lists "
-        "reworded, what drop_prompt_lines removes (a line of 3+ words all the prompt's)"),
+        "as r9_checkbox_template: 'Positive for: ... Negative for: ...' is read right (cardiomegaly and effusion "
+        "present, pneumothorax absent), but the lists state no side or size of the effusion (0.3)"),
     ("kg_triplet_consistency", "r9_plus_minus_marks"): (
-        "label disputed after first sight: as r9_positive_negative_for_lists (the prompt's labels with (+)/(−))"),
+        "as r9_checkbox_template: '(+)' / '(−)' are read since issue 32, but the marks state no side or size of "
+        "the effusion (0.3 without the guard; drop_prompt_lines removes the line of prompt words and leaves no "
+        "report, 0)"),
     ("kg_triplet_consistency", "r9_resolving_effusion_still_present"): (
         "genuine, but 'resolving' is a change concept with a modify triplet the reference lacks (0.75), as "
         "holdout_r8's r8_comparison_with_dated_prior"),

@@ -356,12 +356,12 @@ def _label_status(match: re.Match, lex: Lexicon) -> str:
     whatever the word says (red team holdout_r2's German postposed negation)."""
     lead, label, status = match.group(1), match.group(2), match.group(3)
     if _DENYING_STATUS.fullmatch(status.strip()):
-        return f"{lead}No {label}"
+        return f"{lead}No {label}."  # a statement ends at its line's end: "Pneumothorax: none" denies no next line
     if _names_finding(label, lex):
         words = tokenize(status)
         if not _AFFIRMING_STATUS.intersection(words) and not any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex)):
             return lead
-    return f"{lead}{label} {status}"
+    return f"{lead}{label} {status}."
 
 
 # a label and a colon at a line start (after a bullet or a markdown heading mark) or after a sentence end
@@ -395,8 +395,38 @@ def _without_section_headers(text: str, lex: Lexicon) -> str:
     return "".join(out) + text[last:] if out else text
 
 
+# a finding marked by a checklist template: a ticked or empty box before it ("[x] Cardiomegaly", "- [ ] Pneumothorax",
+# the ballot boxes), a plus or minus after it ("Cardiomegaly (+)", "Pneumothorax: -") or a two-cell table row
+# ("| Pneumothorax | Absent |")
+_TICKED = re.compile(r"(?m)^([ \t]*(?:[-*+][ \t]+)?)(?:\[[xX\u2713\u2714]\]|[\u2611\u2612\u2705])[ \t]*([^\n]*[^\s])[ \t]*$")
+_UNTICKED = re.compile(r"(?m)^([ \t]*(?:[-*+][ \t]+)?)(?:\[[ \t]?\]|\u2610)[ \t]*([^\n]*[^\s])[ \t]*$")
+_SIGNED = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022][ \t]+)?|[.!?;,][ \t]+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*(?:\([ \t]*([+\-\u2212\u2013])[ \t]*\)|:[ \t]*([+\-\u2212\u2013]))(?=[ \t]*(?:[.!?;,]|$))")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*([^|\n]*[^|\s])[ \t]*\|[ \t]*([^|\n]*[^|\s])[ \t]*\|[ \t]*$")
+
+
+def _signed(match: re.Match) -> str:
+    sign = match.group(3) or match.group(4)
+    return f"{match.group(1)}{match.group(2)}." if sign == "+" else f"{match.group(1)}No {match.group(2)}."
+
+
+def _marked_statements(text: str) -> str:
+    """Checklist marks read as the statements they make (issue 32: a template's "[ ] Pneumothorax" read as the
+    finding present): a ticked box states its finding ("[x] Cardiomegaly." -> "Cardiomegaly."), an empty one denies it
+    ("No Pneumothorax."), "(+)" / ": +" after a finding affirm it and "(-)" / ": -" deny it, and a two-cell table row
+    is a "Label: status" statement (:func:`_label_status`: "| Pneumothorax | Absent |" -> "No Pneumothorax")."""
+    if "[" in text or "\u2610" in text or "\u2611" in text or "\u2612" in text or "\u2705" in text:
+        text = _TICKED.sub(lambda m: f"{m.group(1)}{m.group(2)}.", text)
+        text = _UNTICKED.sub(lambda m: f"{m.group(1)}No {m.group(2)}.", text)
+    if "(" in text or ":" in text:
+        text = _SIGNED.sub(_signed, text)
+    if "|" in text:
+        text = _TABLE_ROW.sub(lambda m: f"{m.group(1)}: {m.group(2)}.", text)
+    return text
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
+    text = _marked_statements(text)
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
     entities: dict[str, str] = {}
