@@ -263,3 +263,56 @@ def test_checklist_lines_read_as_the_sentences_they_mark(items, data):
     lines = [data.draw(st.sampled_from(MARKS[status])).format(label) for label, status in items]
     prose = " ".join(f"{label}." if status == "present" else f"No {label}." for label, status in items)
     assert graph("\n".join(lines)) == graph(prose)
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# "A with adjacent / associated B": B shares A's place
+
+RLL_REFERENCE = "There is right lower lobe consolidation with adjacent atelectasis. No pleural effusion or pneumothorax."
+SHARED_PLACE_GENUINE = [
+    ("No pneumothorax or pleural effusion. Consolidation is present in the right lower lobe with associated atelectasis.",
+     RLL_REFERENCE),
+    ("Right lower lobe consolidation with associated atelectasis. No pleural effusion. No pneumothorax.", RLL_REFERENCE),
+    ("Consolidation in the right lower lobe with adjacent atelectasis; no pleural effusion or pneumothorax.", RLL_REFERENCE),
+]
+SHARED_PLACE_HACK = [
+    # the finding moved to the other lobe
+    ("Consolidation is present in the left lower lobe with associated atelectasis. No pleural effusion or pneumothorax.",
+     RLL_REFERENCE),
+    # the atelectasis placed elsewhere, joined by nothing
+    ("Right lower lobe consolidation. Left upper lobe atelectasis. No pleural effusion or pneumothorax.", RLL_REFERENCE),
+    # the negation covers the atelectasis too
+    ("Right lower lobe consolidation without adjacent atelectasis. No pleural effusion or pneumothorax.", RLL_REFERENCE),
+]
+
+
+@pytest.mark.parametrize("completion,reference", SHARED_PLACE_GENUINE)
+def test_adjacent_finding_shares_the_place(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", SHARED_PLACE_HACK)
+def test_adjacent_finding_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+
+
+def test_a_bare_with_still_places_nothing():
+    assert graph("Cardiomegaly with a small left pleural effusion.")[1] == {
+        ("pleural effusion", "left", "located_at"), ("small", "pleural effusion", "modify")}
+
+
+PLACES = ["right lower lobe", "left upper lobe", "right lung base", "left apex"]
+PAIRS = [("consolidation", "atelectasis"), ("pleural effusion", "atelectasis"), ("opacity", "pleural effusion")]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(PLACES), st.sampled_from(PAIRS), st.sampled_from(sorted(["adjacent", "associated", "accompanying"])),
+       st.booleans())
+def test_place_sharing_reads_prenominal_and_postnominal_places_alike(place, pair, adjective, prenominal):
+    first, second = pair
+    text = (f"{place.capitalize()} {first} with {adjective} {second}." if prenominal
+            else f"{first.capitalize()} in the {place} with {adjective} {second}.")
+    located = {(source, target) for source, target, relation in graph(text)[1] if relation == "located_at"}
+    targets = {target for _, target in located}
+    assert len(targets) == 1 and {source for source, _ in located} == {
+        name for name, label in graph(text)[0] if label.startswith("disorder")}

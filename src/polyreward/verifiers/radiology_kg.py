@@ -304,6 +304,18 @@ def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int]
     return best
 
 
+# "A with adjacent B": the adjective places B beside A, so B shares A's place (issue 32: "right lower lobe
+# consolidation with adjacent atelectasis" and "consolidation in the right lower lobe with associated atelectasis"
+# place the atelectasis alike)
+_PLACE_SHARING = frozenset({"adjacent", "associated", "accompanying", "surrounding", "contiguous", "neighboring",
+                            "neighbouring"})
+
+
+def _shares_place(tokens: list[str], first: _Mention, second: _Mention) -> bool:
+    between = tokens[first.end:second.position]
+    return first.clause == second.clause and len(between) == 2 and between[0] == "with" and between[1] in _PLACE_SHARING
+
+
 def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None = None,
                keep_conflicts: bool = False) -> ReportKG:
     """The KG of a report text with the offline lexicon (see module docstring). ``keep_conflicts``: a finding
@@ -450,6 +462,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
         # pleural effusion": the heart is not left; red team holdout_r4)
         starts = {m.position: m for m in findings}
         bound = {id(a): starts[a.end] for a in anatomy if a.end in starts}
+        previous: tuple[_Mention, _Mention | None] | None = None  # the last finding and its place
         for m in mentions:
             if m.kind in ("disorder", "device"):
                 status = m.status if m.status != "uncertain" else uncertain_as
@@ -457,8 +470,13 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
                 entities[m.text] = f"{prefix}_{status}"
                 every_label.add((m.text, entities[m.text]))
                 place = _nearest(m, anatomy, anatomy_positions, _ANATOMY_WINDOW, prefer_after=False)
-                if place is not None and bound.get(id(place), m) is m:
+                if place is not None and bound.get(id(place), m) is not m:
+                    place = None
+                if place is None and previous is not None and _shares_place(tokens, previous[0], m):
+                    place = previous[1]  # "right lower lobe consolidation with adjacent atelectasis": the lobe's
+                if place is not None:
                     triplets.add((m.text, place.text, "located_at"))
+                previous = (m, place)
             else:
                 entities[m.text] = m.kind
                 every_label.add((m.text, m.kind))
