@@ -61,9 +61,10 @@ LEFT_OPEN = {
         "label disputed after first sight: each CJK character counts one word (a tokenizer spends about one token on "
         "each), so 94 characters are near the limit while their 42-word English translation is not"),
     ("kg_triplet_consistency", "stable_persistent_wording"): (
-        "genuine, scored against the reference report's graph: 'stable' and 'persistent' are concept entities with "
-        "modify triplets the reference lacks (0.607); the reward measures agreement with the reference, modifiers "
-        "included"),
+        "a report that states more than its reference (judged in issue 32): 'stable' and 'persistent' claim a "
+        "comparison with a prior study that neither the prompt nor the reference gives (for one film, a prior the "
+        "model cannot have seen), concept entities with modify triplets the reference lacks (0.607); CheXPO-v2 "
+        "penalises an extra entity through the union, and the same findings, sides and statuses are read right"),
     ("kg_triplet_consistency", "severity_qualifiers"): (
         "genuine, but 'moderate' / 'mild' are size modifiers the reference's 'diffuse' is not (0.25): agreement with "
         "the reference report's graph, by design"),
@@ -203,12 +204,14 @@ LEFT_OPEN = {
     ("otc_tool_efficiency", "r8_documented_default_passed_explicitly"): (
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares the key sets"),
     ("kg_triplet_consistency", "r8_comparison_with_dated_prior"): (
-        "genuine, but 'unchanged' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "holdout_r7's r7_comparison_prior"),
+        "genuine, but 'unchanged' compares with a prior study (dated, but given by neither the prompt nor the "
+        "reference): a change concept with a modify triplet the reference lacks (0.75), as holdout_r3's "
+        "stable_persistent_wording"),
     ("kg_triplet_consistency", "r8_effusion_without_pleural"): (
         "genuine, but 'right basilar' is the anatomy right lung base where the reference writes right lower lobe, "
         "and 'subsegmental atelectasis' is the lexicon's lobar/segmental collapse (0.214): another graph for the "
-        "same findings, scored against the reference's (an extractor limit)"),
+        "same findings, scored against the reference's (an extractor limit; 'No effusion' without 'pleural' is read "
+        "right, the pleural effusion absent)"),
     ("kg_triplet_consistency", "r8_lungs_pleura_sections"): (
         "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion while the "
         "reference's 'interstitial pulmonary edema' is pulmonary edema (0.3; since issue 32 the template headers "
@@ -249,11 +252,12 @@ LEFT_OPEN = {
         "genuine in what it marks, but less than the reference states: since issue 32 the marks are read ('[x] "
         "Cardiomegaly', '[ ] Pneumothorax': cardiomegaly and effusion present, pneumothorax absent, and the flipped "
         "hacks score 0.07-0.17), yet a checklist of the prompt's labels has no side or size where the reference has "
-        "a small left effusion (0.3: entities J 0.6, triplets J 0); a checkbox per prompt label is also what "
-        "drop_prompt_lines removes"),
+        "a small left effusion (0.3 without the guard: entities J 0.6, triplets J 0); drop_prompt_lines also removes "
+        "'[x] Pleural effusion', three words all the prompt's (0.2)"),
     ("kg_triplet_consistency", "r9_status_table"): (
         "as r9_checkbox_template: '| Pneumothorax | Absent |' is read since issue 32, but the table states no side "
-        "or size of the effusion (0.3)"),
+        "or size of the effusion (0.3 without the guard; drop_prompt_lines removes '| Pleural effusion | Present |', "
+        "0.2)"),
     ("kg_triplet_consistency", "r9_positive_negative_for_lists"): (
         "as r9_checkbox_template: 'Positive for: ... Negative for: ...' is read right (cardiomegaly and effusion "
         "present, pneumothorax absent), but the lists state no side or size of the effusion (0.3)"),
@@ -262,8 +266,8 @@ LEFT_OPEN = {
         "the effusion (0.3 without the guard; drop_prompt_lines removes the line of prompt words and leaves no "
         "report, 0)"),
     ("kg_triplet_consistency", "r9_resolving_effusion_still_present"): (
-        "genuine, but 'resolving' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "holdout_r8's r8_comparison_with_dated_prior"),
+        "genuine, but 'resolving' claims a course since a prior study (a change concept with a modify triplet the "
+        "reference lacks, 0.75), as holdout_r3's stable_persistent_wording; the effusion itself reads present"),
     ("crpo_english", "r9_chinese_term_glossed_once"): (
         "label disputed after first sight: the reward is a share, and two CJK letters glossed in English are 1 % of "
         "the letters (0.99): the measure counts them by design, as the released character whitelist does"),
@@ -302,7 +306,8 @@ LEFT_OPEN = {
         "stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
     ("kg_triplet_consistency", "r10_likely_hedge_for_uncertain"): (
         "genuine, but 'adjacent opacity, likely atelectasis' adds the lung opacity the hedged atelectasis explains, an "
-        "entity the reference report does not name (0.917), as holdout_r3's uncertain_finding_hedged"),
+        "entity the reference report does not name, and (since issue 32: 'with adjacent' shares a place) its place "
+        "beside the right effusion (0.75, 0.917 before), as holdout_r3's uncertain_finding_hedged"),
     ("kg_triplet_consistency", "r10_negation_list_before_present_finding"): (
         "genuine, but 'no ... focal consolidation' adds the modifier 'focal' and its modify triplet, which the reference "
         "lacks (0.4: the reference has no triplet, so one extra makes the triplet Jaccard 0), as holdout_r3's "
@@ -353,8 +358,8 @@ LEFT_OPEN = {
         "pulmonary edema' to pulmonary edema), so the label names another finding than the gold 'edema'; the lexicon "
         "limit of holdout_r8's r8_lungs_pleura_sections, left as the KG extractor shares it"),
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
-        "genuine, but 'stable in size' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "r10_comparison_no_interval_change"),
+        "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
+        "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),
     ("crpo_format", "r11_summary_with_dose_short_think"): (
         "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
         "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),
