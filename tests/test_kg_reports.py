@@ -316,3 +316,48 @@ def test_place_sharing_reads_prenominal_and_postnominal_places_alike(place, pair
     targets = {target for _, target in located}
     assert len(targets) == 1 and {source for source, _ in located} == {
         name for name, label in graph(text)[0] if label.startswith("disorder")}
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# Styles the extractor already read right (issue 32's review), pinned both ways: a negation list before a present
+# finding, "effusion" without "pleural", hedges under uncertain_as
+
+NEGATIVES = ["pneumothorax", "pleural effusion", "consolidation", "pulmonary edema"]
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.permutations(NEGATIVES), st.sampled_from(["No {}.", "There is no {}.", "Without {}."]),
+       st.sampled_from(["Cardiomegaly is present.", "The heart is enlarged.", "There is cardiomegaly."]))
+def test_a_negation_list_in_any_order_before_a_present_finding(order, template, present):
+    listed = ", ".join(order[:-1]) + " or " + order[-1]
+    entities = dict(graph(template.format(listed) + " " + present)[0])
+    assert entities == {**{name: "disorder_notpresent" for name in NEGATIVES}, "cardiomegaly": "disorder_present"}
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["small", "moderate", "large", "trace"]), st.sampled_from(["left", "right", "bilateral"]))
+def test_effusion_without_pleural_is_the_pleural_effusion(size, side):
+    assert graph(f"There is a {size} {side} effusion.") == graph(f"There is a {size} {side} pleural effusion.")
+    assert graph(f"No effusion.") == graph("No pleural effusion.")
+
+
+HEDGED = ["Possible right lower lobe pneumonia.", "Right lower lobe pneumonia cannot be excluded.",
+          "Right lower lobe opacity, likely pneumonia.", "Questionable right lower lobe pneumonia."]
+
+
+@pytest.mark.parametrize("uncertain_as", ["present", "notpresent", "uncertain"])
+@pytest.mark.parametrize("hedged", HEDGED)
+def test_hedges_follow_uncertain_as(hedged, uncertain_as):
+    label = dict(extract_kg(hedged, uncertain_as).entities)["pneumonia"]
+    assert label == f"disorder_{uncertain_as}"
+    # a hedge is never the finding denied (unless uncertain_as says so) nor a certain finding under "uncertain"
+    if uncertain_as == "uncertain":
+        assert dict(extract_kg("Right lower lobe pneumonia.", uncertain_as).entities)["pneumonia"] == "disorder_present"
+
+
+def test_hedged_report_scores_as_a_hedged_reference_and_not_as_a_denial():
+    reference = "Possible right lower lobe pneumonia. No pneumothorax."
+    reward = KGTripletConsistency(min_content_words=1, contradictions="keep", uncertain_as="uncertain")
+    assert score("Right lower lobe pneumonia cannot be excluded. No pneumothorax.", reference, reward) == 1.0
+    assert score("No right lower lobe pneumonia. No pneumothorax.", reference, reward) < 1.0
+    assert score("Right lower lobe pneumonia. No pneumothorax.", reference, reward) < 1.0
