@@ -29,6 +29,15 @@ a short label, a colon and a short status to the sentence end are one statement 
 none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
 ``holdout_r5``).
 
+Report layouts and wording (issue 32, not in ReXKG: the graph a prose report of the same findings gets): an
+organ-system section header ("Lungs:", "PLEURA:") over a section that names a finding is template layout, not a
+place (:func:`_without_section_headers`); checklist marks ("[x]", "[ ]", "(+)", "(-)", a two-cell table row) are the
+statements they make (:func:`_marked_statements`); a finding's "Label: status" of words the extractor does not know
+("Cardiomegaly: nein.") states nothing (:func:`_label_status`); a statement that the whole study is normal ("Normal
+chest radiograph.", the lexicon's ``normal_study``) denies every disorder stated present before it; "A with adjacent
+/ associated B" places B where A is (:func:`_shares_place`); the lexicon's ``cardiomegaly`` includes an increased
+cardiothoracic ratio.
+
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
 no pneumothorax", "This is never No pneumothorax.", "not no effusion"), opens a scope whose findings are left out of
@@ -371,7 +380,8 @@ def _label_status(match: re.Match, lex: Lexicon) -> str:
         return f"{lead}No {label}."  # a statement ends at its line's end: "Pneumothorax: none" denies no next line
     if _names_finding(label, lex):
         words = tokenize(status)
-        if not _AFFIRMING_STATUS.intersection(words) and not any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex)):
+        known = any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex))
+        if not known and not _AFFIRMING_STATUS.intersection(words):
             return lead
     return f"{lead}{label} {status}."
 
