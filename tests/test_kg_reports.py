@@ -361,3 +361,49 @@ def test_hedged_report_scores_as_a_hedged_reference_and_not_as_a_denial():
     assert score("Right lower lobe pneumonia cannot be excluded. No pneumothorax.", reference, reward) == 1.0
     assert score("No right lower lobe pneumonia. No pneumothorax.", reference, reward) < 1.0
     assert score("Right lower lobe pneumonia. No pneumothorax.", reference, reward) < 1.0
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# "N of the <place>": a finding's noun with its place in an "of" phrase is the compound the lexicon names
+
+GENITIVE_GENUINE = [
+    ("The heart is enlarged. Blunting of the left costophrenic angle, in keeping with a small pleural effusion. "
+     "No pneumothorax.", CARDIO_EFFUSION),
+    ("Enlargement of the cardiac silhouette. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
+    ("Collapse of the left lower lobe. No pleural effusion.", "Left lower lobe collapse. No pleural effusion."),
+]
+GENITIVE_HACK = [
+    # the other side
+    ("The heart is enlarged. Blunting of the right costophrenic angle, in keeping with a small pleural effusion. "
+     "No pneumothorax.", CARDIO_EFFUSION),
+    # the negation covers it
+    ("The heart is enlarged. No blunting of the left costophrenic angle. No pneumothorax.", CARDIO_EFFUSION),
+    # the organ without the finding
+    ("The heart is normal in size. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
+    # (a lobe inside a radlabels alias is no place of its own: "right lower lobe collapse" and "left lower lobe
+    # collapse" are the same lobar collapse, written either way -- left open, see docs/rewards/clinical.md)
+    ("No collapse of the left lower lobe. No pleural effusion.", "Left lower lobe collapse. No pleural effusion."),
+]
+
+
+@pytest.mark.parametrize("completion,reference", GENITIVE_GENUINE)
+def test_of_phrase_places_score_as_their_reference(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", GENITIVE_HACK)
+def test_of_phrase_hacks_still_score_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.sampled_from([("blunting", "costophrenic angle"), ("enlargement", "heart"), ("collapse", "left lower lobe"),
+                        ("collapse", "right upper lobe"), ("fracture", "clavicle")]),
+       st.sampled_from(["", "left ", "right "]), st.sampled_from(["", "No ", "Mild ", "Possible "]), st.booleans())
+def test_of_phrase_reads_as_the_compound(pair, side, lead, article):
+    noun, place = pair
+    if place.startswith(("left", "right")):
+        side = ""
+    compound = f"{side}{place} {noun}" if noun != "blunting" else f"{side}blunting {place}"
+    of_phrase = f"{noun} of {'the ' if article else ''}{side}{place}"
+    assert graph(f"{lead}{of_phrase}.".capitalize()) == graph(f"{lead}{compound}.".capitalize())

@@ -98,9 +98,6 @@ LEFT_OPEN = {
         "genuine, but a bracket after a label cannot be told a gloss ('enlarged heart') from a qualifier that "
         "hedges, negates or adds a finding ('unlikely', 'artifact', 'and a small pneumothorax': holdout_r4 hacks) "
         "without a vocabulary of every status; the label is kept whole"),
-    ("kg_triplet_consistency", "costophrenic_blunting_wording"): (
-        "genuine: the left side is stated of the costophrenic angle, not of the effusion, so the triplet "
-        "(pleural effusion, left, located_at) of the reference is missing (0.667); an extractor limit"),
     ("kg_triplet_consistency", "extra_pertinent_negative"): (
         "genuine, but 'no focal consolidation' adds a negative finding and its modifier that the reference report "
         "lacks (0.69): agreement with the reference graph (CheXPO-v2's exact J), as stable_persistent_wording"),

@@ -313,6 +313,48 @@ def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int]
     return best
 
 
+_SIDES = frozenset({"left", "right", "bilateral"})
+
+
+def _anatomy_at(tokens: list[str], start: int, lex: Lexicon) -> int:
+    """The end of the longest anatomy phrase of the lexicon at ``start`` (``start`` when there is none)."""
+    for length in lex.lengths.get(tokens[start], ()) if start < len(tokens) else ():
+        key = tuple(tokens[start:start + length])
+        if len(key) == length and lex.phrases.get(key, ("",))[0] == "anatomy":
+            return start + length
+    return start
+
+
+def _genitive_places(tokens: list[str], lex: Lexicon) -> list[str]:
+    """A finding's noun with its place in an "of" phrase, read as the compound the lexicon names (issue 32): "blunting
+    of the left costophrenic angle" is "left blunting costophrenic angle" (costophrenic blunting, on the left),
+    "collapse of the left lower lobe" is "left lower lobe collapse", "enlargement of the heart" is "heart
+    enlargement" (cardiomegaly). Only where the noun and the place together are a finding's alias; a side word
+    before the place stays a separate word, the finding's side. Anything else is left as written."""
+    out: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if i + 2 < n and tokens[i + 1] == "of" and _WORD_TOKEN.match(tokens[i]):
+            start = i + 3 if tokens[i + 2] == "the" else i + 2
+            for side in ((), (tokens[start],)) if start < n and tokens[start] in _SIDES else ((),):
+                place_start = start + len(side)
+                place_end = _anatomy_at(tokens, place_start, lex)
+                place = tuple(tokens[place_start:place_end])
+                compound = next((key for key in ((tokens[i], *place), (*place, tokens[i]))
+                                 if place and lex.phrases.get(key, ("",))[0] in ("disorder", "device")), None)
+                if compound is not None:
+                    out.extend((*side, *compound))
+                    i = place_end
+                    break
+            else:
+                out.append(tokens[i])
+                i += 1
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
 # "A with adjacent B": the adjective places B beside A, so B shares A's place (issue 32: "right lower lobe
 # consolidation with adjacent atelectasis" and "consolidation in the right lower lobe with associated atelectasis"
 # place the atelectasis alike)
@@ -455,6 +497,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
     for tokens in sentences(text, 1 if keep_conflicts else 2):
+        tokens = _genitive_places(tokens, lex) if "of" in tokens else tokens
         mentions, suggestive, normal_study = _sentence_mentions(tokens, lex)
         triplets.update(suggestive)
         if normal_study:
