@@ -380,9 +380,9 @@ GENITIVE_HACK = [
     ("The heart is enlarged. No blunting of the left costophrenic angle. No pneumothorax.", CARDIO_EFFUSION),
     # the organ without the finding
     ("The heart is normal in size. There is a small left pleural effusion. No pneumothorax.", CARDIO_EFFUSION),
-    # (a lobe inside a radlabels alias is no place of its own: "right lower lobe collapse" and "left lower lobe
-    # collapse" are the same lobar collapse, written either way -- left open, see docs/rewards/clinical.md)
     ("No collapse of the left lower lobe. No pleural effusion.", "Left lower lobe collapse. No pleural effusion."),
+    # the lobe an alias names is the finding's place (below): the other lobe is another graph
+    ("Collapse of the right lower lobe. No pleural effusion.", "Left lower lobe collapse. No pleural effusion."),
 ]
 
 
@@ -407,3 +407,39 @@ def test_of_phrase_reads_as_the_compound(pair, side, lead, article):
     compound = f"{side}{place} {noun}" if noun != "blunting" else f"{side}blunting {place}"
     of_phrase = f"{noun} of {'the ' if article else ''}{side}{place}"
     assert graph(f"{lead}{of_phrase}.".capitalize()) == graph(f"{lead}{compound}.".capitalize())
+
+
+# ---------------------------------------------------------------------------------------------------------------------
+# A sided place inside a finding's alias ("left lower lobe collapse") is the finding's place
+
+SIDED_ALIAS_GENUINE = [
+    ("Left lower lobe collapse. No pneumothorax.", "There is collapse of the left lower lobe. No pneumothorax."),
+    ("LLL atelectasis. No pneumothorax.", "Left lower lobe atelectasis. No pneumothorax."),
+    ("Complete collapse of the left lung. No pleural effusion.", "Complete left lung collapse. No pleural effusion."),
+]
+SIDED_ALIAS_HACK = [
+    ("Right lower lobe collapse. No pneumothorax.", "Left lower lobe collapse. No pneumothorax."),
+    ("RML atelectasis. No pneumothorax.", "Left lower lobe atelectasis. No pneumothorax."),
+    ("Complete right lung collapse. No pleural effusion.", "Complete left lung collapse. No pleural effusion."),
+]
+
+
+@pytest.mark.parametrize("completion,reference", SIDED_ALIAS_GENUINE)
+def test_lobe_inside_an_alias_scores_as_its_reference(completion, reference):
+    assert score(completion, reference) == 1.0
+
+
+@pytest.mark.parametrize("completion,reference", SIDED_ALIAS_HACK)
+def test_lobe_inside_an_alias_moved_scores_lower(completion, reference):
+    assert score(completion, reference) < 1.0
+    assert score(completion, reference, SOURCE) < 1.0
+
+
+LOBES = ["right upper lobe", "right middle lobe", "right lower lobe", "left upper lobe", "left lower lobe"]
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(LOBES), st.sampled_from(LOBES), st.sampled_from(["collapse", "atelectasis"]))
+def test_lobar_aliases_keep_their_lobe(first, second, noun):
+    same = graph(f"{first.capitalize()} {noun}.") == graph(f"{second.capitalize()} {noun}.")
+    assert same == (first == second)

@@ -355,6 +355,20 @@ def _genitive_places(tokens: list[str], lex: Lexicon) -> list[str]:
     return out
 
 
+def _sided_place_inside(tokens: list[str], mention: _Mention, lex: Lexicon) -> str | None:
+    """The sided place (a lung, a lobe, a side: a canonical anatomy name with ``left`` / ``right`` / ``lobe`` /
+    ``lingula``) that a finding's own alias names ("left lower lobe collapse", "complete right lung collapse"), else
+    None: radlabels files these aliases under one finding, so without it "right lower lobe collapse" would read as
+    "left lower lobe collapse" -- a finding moved to the other side at no cost (issue 32)."""
+    for start in range(mention.position, mention.end):
+        end = _anatomy_at(tokens, start, lex)
+        if start < end <= mention.end:
+            name = lex.phrases[tuple(tokens[start:end])][1]
+            if {"left", "right", "lobe", "lingula"} & set(name.split()):
+                return name
+    return None
+
+
 # "A with adjacent B": the adjective places B beside A, so B shares A's place (issue 32: "right lower lobe
 # consolidation with adjacent atelectasis" and "consolidation in the right lower lobe with associated atelectasis"
 # place the atelectasis alike)
@@ -527,6 +541,11 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
                     place = None
                 if place is None and previous is not None and _shares_place(tokens, previous[0], m):
                     place = previous[1]  # "right lower lobe consolidation with adjacent atelectasis": the lobe's
+                inner = _sided_place_inside(tokens, m, lex) if place is None else None
+                if inner is not None:  # "left lower lobe collapse": the lobe the alias names is the finding's place
+                    entities[inner] = "anatomy"
+                    every_label.add((inner, "anatomy"))
+                    triplets.add((m.text, inner, "located_at"))
                 if place is not None:
                     triplets.add((m.text, place.text, "located_at"))
                 previous = (m, place)
