@@ -35,8 +35,10 @@ place (:func:`_without_section_headers`); checklist marks ("[x]", "[ ]", "(+)", 
 statements they make (:func:`_marked_statements`); a finding's "Label: status" of words the extractor does not know
 ("Cardiomegaly: nein.") states nothing (:func:`_label_status`); a statement that the whole study is normal ("Normal
 chest radiograph.", the lexicon's ``normal_study``) denies every disorder stated present before it; "A with adjacent
-/ associated B" places B where A is (:func:`_shares_place`); the lexicon's ``cardiomegaly`` includes an increased
-cardiothoracic ratio.
+/ associated B" places B where A is (:func:`_shares_place`); a finding's noun with its place in an "of" phrase is the
+compound the lexicon names ("blunting of the left costophrenic angle", :func:`_genitive_places`); a sided place
+inside a finding's alias ("left lower lobe collapse") is its place (:func:`_sided_place_inside`); the lexicon's
+``cardiomegaly`` includes an increased cardiothoracic ratio.
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
