@@ -34,7 +34,10 @@ DEVICES = {
 EXTRA_ALIASES = {
     "pleural_effusion": ["effusion", "pleural effusions", "effusions"],
     "cardiomegaly": ["heart is enlarged", "heart is mildly enlarged", "heart is moderately enlarged", "heart is severely enlarged",
-                     "enlarged cardiac silhouette", "cardiac silhouette is enlarged", "heart size is enlarged", "mildly enlarged heart"],
+                     "enlarged cardiac silhouette", "cardiac silhouette is enlarged", "heart size is enlarged", "mildly enlarged heart",
+                     # the cardiothoracic ratio over one half is cardiomegaly's definition (issue 32)
+                     "increased cardiothoracic ratio", "cardiothoracic ratio is increased", "cardiothoracic ratio increased",
+                     "enlarged cardiothoracic ratio", "cardiothoracic ratio is enlarged"],
     "pulmonary_edema": ["edema"],
     "lung_opacity": ["opacity", "opacities", "opacification"],
     "atelectasis": ["atelectatic change", "collapse"],
@@ -101,6 +104,24 @@ TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart
 # ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is
 # left out of the graph (red team holdout_r5: "Follow-up imaging may later show an enlarged heart")
 HYPOTHETICAL_PRE = ["may later show", "may later develop", "may later", "will later", "may develop", "could develop", "will develop", "might develop", "will show", "would show", "may eventually show", "expected to develop", "at risk of", "at risk for", "risk of developing", "in the future"]
+# The organ-system section headers of a report template ("Lungs:", "PLEURA:", "Heart:"): a header names a part of the
+# template, not a place of the finding written under it (red team issue 32: "Pleura: small left effusion" is the
+# "small left pleural effusion" of a prose report)
+SECTION_HEADERS = ["lung", "lungs", "lung parenchyma", "lungs and pleura", "pleura", "pleural space", "pleural spaces", "heart",
+                   "cardiac", "heart and mediastinum", "mediastinum", "cardiomediastinal", "cardiomediastinal silhouette",
+                   "cardiac silhouette", "hila", "hilum", "bones", "osseous structures", "skeleton", "soft tissues",
+                   "chest wall", "airway", "airways", "trachea", "upper abdomen", "abdomen", "diaphragm",
+                   "lines and tubes", "tubes and lines", "devices", "support devices"]
+# A statement that the whole study is normal denies every finding of the report: after positive findings it
+# contradicts them (red team holdout_r2 / holdout_r8: "IMPRESSION: Normal chest radiograph." after an effusion). Only
+# the unqualified whole-study phrases: "no acute cardiopulmonary process" beside a chronic finding is no contradiction
+NORMAL_STUDY = ["normal chest radiograph", "normal chest radiography", "normal chest x ray", "normal chest xray",
+                "normal chest film", "normal radiograph", "normal study", "normal examination", "normal exam",
+                "normal chest study", "normal chest examination", "unremarkable chest radiograph", "unremarkable study",
+                "unremarkable examination", "unremarkable exam", "no abnormality", "no abnormalities",
+                "no radiographic abnormality", "no radiographic abnormalities", "chest radiograph is normal",
+                "study is normal", "examination is normal", "exam is normal", "chest radiograph is unremarkable",
+                "study is unremarkable", "examination is unremarkable", "normal findings"]
 SUGGESTIVE = ["suggestive of", "suggesting", "consistent with", "compatible with", "concerning for", "likely", "likely due to",
               "due to", "representing", "reflecting", "likely reflecting", "may represent", "could represent", "worrisome for",
               "indicating", "indicative of", "secondary to", "likely representing", "which may represent", "possibly representing"]
@@ -169,6 +190,8 @@ def main() -> None:
         "terminators": TERMINATORS,
         "suggestive": SUGGESTIVE,
         "hypothetical_pre": HYPOTHETICAL_PRE,
+        "section_headers": SECTION_HEADERS,
+        "normal_study": NORMAL_STUDY,
     }
     OUT.parent.mkdir(parents=True, exist_ok=True)
     OUT.write_text(json.dumps(lexicon, indent=1, sort_keys=False) + "\n", encoding="utf-8")

@@ -32,12 +32,6 @@ LEFT_OPEN = {
     ("jaccard", "german_excluded_header"): (
         "'Ausgeschlossen (nicht vorhanden):' is German to the detector with probability 0.88, under language.CONFIDENT "
         "(0.9); a lower bar would call short English headers foreign ('Findings:' is 'af' at 0.09)"),
-    ("kg_triplet_consistency", "german_postposed_negation"): (
-        "'Cardiomegaly: nein.' negates with one German word, too short for the language detector, and the lexicon's "
-        "NegEx cues are English"),
-    ("kg_triplet_consistency", "impression_contradicts_findings"): (
-        "an impression calling the study normal after positive findings: the offline extractor has no rule that a "
-        "'normal chest radiograph' denies every finding (contradictions: keep counts one finding stated both ways)"),
     ("kg_triplet_consistency", "spanish_template_disclaimer"): (
         "the detector gives the parenthesised Spanish disclaimer 'es' with probability 0.34 only, and its 'no' and "
         "'a' are English function words, so language.foreign does not call it foreign"),
@@ -67,9 +61,10 @@ LEFT_OPEN = {
         "label disputed after first sight: each CJK character counts one word (a tokenizer spends about one token on "
         "each), so 94 characters are near the limit while their 42-word English translation is not"),
     ("kg_triplet_consistency", "stable_persistent_wording"): (
-        "genuine, scored against the reference report's graph: 'stable' and 'persistent' are concept entities with "
-        "modify triplets the reference lacks (0.607); the reward measures agreement with the reference, modifiers "
-        "included"),
+        "a report that states more than its reference (judged in issue 32): 'stable' and 'persistent' claim a "
+        "comparison with a prior study that neither the prompt nor the reference gives (for one film, a prior the "
+        "model cannot have seen), concept entities with modify triplets the reference lacks (0.607); CheXPO-v2 "
+        "penalises an extra entity through the union, and the same findings, sides and statuses are read right"),
     ("kg_triplet_consistency", "severity_qualifiers"): (
         "genuine, but 'moderate' / 'mild' are size modifiers the reference's 'diffuse' is not (0.25): agreement with "
         "the reference report's graph, by design"),
@@ -103,9 +98,6 @@ LEFT_OPEN = {
         "genuine, but a bracket after a label cannot be told a gloss ('enlarged heart') from a qualifier that "
         "hedges, negates or adds a finding ('unlikely', 'artifact', 'and a small pneumothorax': holdout_r4 hacks) "
         "without a vocabulary of every status; the label is kept whole"),
-    ("kg_triplet_consistency", "costophrenic_blunting_wording"): (
-        "genuine: the left side is stated of the costophrenic angle, not of the effusion, so the triplet "
-        "(pleural effusion, left, located_at) of the reference is missing (0.667); an extractor limit"),
     ("kg_triplet_consistency", "extra_pertinent_negative"): (
         "genuine, but 'no focal consolidation' adds a negative finding and its modifier that the reference report "
         "lacks (0.69): agreement with the reference graph (CheXPO-v2's exact J), as stable_persistent_wording"),
@@ -155,9 +147,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
-    ("kg_triplet_consistency", "r6_cardiothoracic_ratio_words"): (
-        "genuine, but 'The cardiothoracic ratio is increased' adds the concept entity 'increased' beside the "
-        "cardiomegaly it names (0.917): agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
     # holdout_r7 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r7_first_sight.md)
     ("toolrl_format", "r7_think_formula_with_unicode_half"): (
         "genuine, but 'Area = ½ · base · height, and the tool does that for base 10 and height 5.' is the prompt's "
@@ -169,9 +158,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r7_foreign_sentence_contradicts"): (
         "'Neumotórax presente en el lado izquierdo.' is Spanish to the detector with probability 0.79, under "
         "language.CONFIDENT (0.9), as holdout_r2's german_excluded_header; the English lexicon does not read it"),
-    ("kg_triplet_consistency", "r7_organ_colon_structure"): (
-        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
-        "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
     ("kg_triplet_consistency", "r7_comparison_prior"): (
         "genuine, but 'New small left pleural effusion' adds the change concept 'new' and its modify triplet (0.75): "
         "agreement with the reference graph, as holdout_r3's stable_persistent_wording"),
@@ -214,27 +200,19 @@ LEFT_OPEN = {
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares argument values as JSON"),
     ("otc_tool_efficiency", "r8_documented_default_passed_explicitly"): (
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares the key sets"),
-    ("kg_triplet_consistency", "r8_organ_colon_status_lines"): (
-        "genuine, but 'Pleura: small left effusion' adds the anatomy entity pleura, which the reference report lacks "
-        "(0.917): agreement with the reference graph, as holdout_r7's r7_organ_colon_structure"),
     ("kg_triplet_consistency", "r8_comparison_with_dated_prior"): (
-        "genuine, but 'unchanged' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "holdout_r7's r7_comparison_prior"),
+        "genuine, but 'unchanged' compares with a prior study (dated, but given by neither the prompt nor the "
+        "reference): a change concept with a modify triplet the reference lacks (0.75), as holdout_r3's "
+        "stable_persistent_wording"),
     ("kg_triplet_consistency", "r8_effusion_without_pleural"): (
         "genuine, but 'right basilar' is the anatomy right lung base where the reference writes right lower lobe, "
         "and 'subsegmental atelectasis' is the lexicon's lobar/segmental collapse (0.214): another graph for the "
-        "same findings, scored against the reference's (an extractor limit)"),
-    ("kg_triplet_consistency", "r8_negatives_first_passive_associated"): (
-        "genuine, and its graph places the atelectasis in the right lower lobe, a located_at triplet the reference's "
-        "graph lacks ('with adjacent atelectasis' is out of the extractor's window there; 0.75): agreement with the "
-        "reference graph"),
+        "same findings, scored against the reference's (an extractor limit; 'No effusion' without 'pleural' is read "
+        "right, the pleural effusion absent)"),
     ("kg_triplet_consistency", "r8_lungs_pleura_sections"): (
         "genuine, but radlabels' lexicon maps 'interstitial edema' to pulmonary vascular congestion while the "
-        "reference's 'interstitial pulmonary edema' is pulmonary edema, and 'Pleura:' adds the anatomy entity "
-        "(0.214): an extractor vocabulary limit"),
-    ("kg_triplet_consistency", "r8_impression_normal_contradicts_findings"): (
-        "as holdout_r1's impression_contradicts_findings: 'IMPRESSION: Normal chest radiograph.' names no finding, "
-        "and the extractor has no rule that it denies every finding"),
+        "reference's 'interstitial pulmonary edema' is pulmonary edema (0.3; since issue 32 the template headers "
+        "'Lungs:' and 'Pleura:' add no anatomy): an extractor vocabulary limit"),
     ("think_format", "r8_leading_newline_before_think"): (
         "label disputed after first sight: TRL's think_format_reward anchors its regex at the start (^<think>), so a "
         "newline before the tag fails the exact rule; a sampler starts the completion at the model's first token"),
@@ -268,21 +246,25 @@ LEFT_OPEN = {
         "label disputed after first sight: the report writes 'basilar atelectasis', not 'subsegmental'; a subtype the "
         "report does not state stays an extra label (the rule that refuses r9_hydropneumothorax_neighbour)"),
     ("kg_triplet_consistency", "r9_checkbox_template"): (
-        "label disputed after first sight: a checkbox per prompt label is the prompt's Present/Absent lists restated "
-        "with marks, which drop_prompt_lines is meant to refuse (a report's sentences use words the prompt does "
-        "not); the same template flipped (r9_checkbox_template_flipped) is refused by that guard, not by reading "
-        "the marks"),
+        "genuine in what it marks, but less than the reference states: since issue 32 the marks are read ('[x] "
+        "Cardiomegaly', '[ ] Pneumothorax': cardiomegaly and effusion present, pneumothorax absent, and the flipped "
+        "hacks score 0.07-0.17), yet a checklist of the prompt's labels has no side or size where the reference has "
+        "a small left effusion (0.3 without the guard: entities J 0.6, triplets J 0); drop_prompt_lines also removes "
+        "'[x] Pleural effusion', three words all the prompt's (0.2)"),
     ("kg_triplet_consistency", "r9_status_table"): (
-        "label disputed after first sight: as r9_checkbox_template ('| Pleural effusion | Present |' is a line of "
-        "the prompt's words only)"),
+        "as r9_checkbox_template: '| Pneumothorax | Absent |' is read since issue 32, but the table states no side "
+        "or size of the effusion (0.3 without the guard; drop_prompt_lines removes '| Pleural effusion | Present |', "
+        "0.2)"),
     ("kg_triplet_consistency", "r9_positive_negative_for_lists"): (
-        "label disputed after first sight: 'Positive for: ... Negative for: ...' is the prompt's label lists "
-        "reworded, what drop_prompt_lines removes (a line of 3+ words all the prompt's)"),
+        "as r9_checkbox_template: 'Positive for: ... Negative for: ...' is read right (cardiomegaly and effusion "
+        "present, pneumothorax absent), but the lists state no side or size of the effusion (0.3)"),
     ("kg_triplet_consistency", "r9_plus_minus_marks"): (
-        "label disputed after first sight: as r9_positive_negative_for_lists (the prompt's labels with (+)/(−))"),
+        "as r9_checkbox_template: '(+)' / '(−)' are read since issue 32, but the marks state no side or size of "
+        "the effusion (0.3 without the guard; drop_prompt_lines removes the line of prompt words and leaves no "
+        "report, 0)"),
     ("kg_triplet_consistency", "r9_resolving_effusion_still_present"): (
-        "genuine, but 'resolving' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "holdout_r8's r8_comparison_with_dated_prior"),
+        "genuine, but 'resolving' claims a course since a prior study (a change concept with a modify triplet the "
+        "reference lacks, 0.75), as holdout_r3's stable_persistent_wording; the effusion itself reads present"),
     ("crpo_english", "r9_chinese_term_glossed_once"): (
         "label disputed after first sight: the reward is a share, and two CJK letters glossed in English are 1 % of "
         "the letters (0.99): the measure counts them by design, as the released character whitelist does"),
@@ -319,12 +301,10 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r10_comparison_no_interval_change"): (
         "genuine, but 'Stable' is a change concept with a modify triplet the reference lacks (0.804), as holdout_r3's "
         "stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
-    ("kg_triplet_consistency", "r10_laterality_severity_institution_headers"): (
-        "genuine, but the section headers 'LUNGS:' and 'PLEURA:' add anatomy entities the reference report lacks (0.667),"
-        " as holdout_r7's r7_organ_colon_structure"),
     ("kg_triplet_consistency", "r10_likely_hedge_for_uncertain"): (
         "genuine, but 'adjacent opacity, likely atelectasis' adds the lung opacity the hedged atelectasis explains, an "
-        "entity the reference report does not name (0.917), as holdout_r3's uncertain_finding_hedged"),
+        "entity the reference report does not name, and (since issue 32: 'with adjacent' shares a place) its place "
+        "beside the right effusion (0.75, 0.917 before), as holdout_r3's uncertain_finding_hedged"),
     ("kg_triplet_consistency", "r10_negation_list_before_present_finding"): (
         "genuine, but 'no ... focal consolidation' adds the modifier 'focal' and its modify triplet, which the reference "
         "lacks (0.4: the reference has no triplet, so one extra makes the triplet Jaccard 0), as holdout_r3's "
@@ -375,8 +355,8 @@ LEFT_OPEN = {
         "pulmonary edema' to pulmonary edema), so the label names another finding than the gold 'edema'; the lexicon "
         "limit of holdout_r8's r8_lungs_pleura_sections, left as the KG extractor shares it"),
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
-        "genuine, but 'stable in size' is a change concept with a modify triplet the reference lacks (0.75), as "
-        "r10_comparison_no_interval_change"),
+        "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
+        "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),
     ("crpo_format", "r11_summary_with_dose_short_think"): (
         "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
         "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),

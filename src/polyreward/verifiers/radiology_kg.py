@@ -29,6 +29,17 @@ a short label, a colon and a short status to the sentence end are one statement 
 none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it negates it ("..., neither of which is confirmed") (red team
 ``holdout_r5``).
 
+Report layouts and wording (issue 32, not in ReXKG: the graph a prose report of the same findings gets): an
+organ-system section header ("Lungs:", "PLEURA:") over a section that names a finding is template layout, not a
+place (:func:`_without_section_headers`); checklist marks ("[x]", "[ ]", "(+)", "(-)", a two-cell table row) are the
+statements they make (:func:`_marked_statements`); a finding's "Label: status" of words the extractor does not know
+("Cardiomegaly: nein.") states nothing (:func:`_label_status`); a statement that the whole study is normal ("Normal
+chest radiograph.", the lexicon's ``normal_study``) denies every disorder stated present before it; "A with adjacent
+/ associated B" places B where A is (:func:`_shares_place`); a finding's noun with its place in an "of" phrase is the
+compound the lexicon names ("blunting of the left costophrenic angle", :func:`_genitive_places`); a sided place
+inside a finding's alias ("left lower lobe collapse") is its place (:func:`_sided_place_inside`); the lexicon's
+``cardiomegaly`` includes an increased cardiothoracic ratio.
+
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
 no pneumothorax", "This is never No pneumothorax.", "not no effusion"), opens a scope whose findings are left out of
@@ -123,6 +134,7 @@ class Lexicon:
     phrases: dict[tuple[str, ...], tuple[str, str]] = field(default_factory=dict)
     cues: dict[tuple[str, ...], str] = field(default_factory=dict)
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)  # first token -> phrase lengths, longest first
+    headers: frozenset[tuple[str, ...]] = frozenset()  # organ-system section headers of a report template
 
     @classmethod
     def from_json(cls, path: Path = LEXICON_PATH) -> Lexicon:
@@ -147,13 +159,14 @@ class Lexicon:
                 add(lex.phrases, word, (kind, word))
         # Cues: pseudo-negations first so "no change" never opens a negation scope; longer cues win anyway.
         for kind in ("pseudo_negation", "uncertain_post", "negation_post", "hypothetical_pre", "negation_pre", "uncertain_pre",
-                     "suggestive", "terminators"):
+                     "suggestive", "terminators", "normal_study"):
             for phrase in data.get(kind, ()):
                 add(lex.cues, phrase, kind)
         starts: dict[str, set[int]] = {}
         for key in (*lex.phrases, *lex.cues):
             starts.setdefault(key[0], set()).add(len(key))
         lex.lengths = {token: tuple(sorted(n, reverse=True)) for token, n in starts.items()}
+        lex.headers = frozenset(tuple(tokenize(phrase)) for phrase in data.get("section_headers", ()))
         return lex
 
 
@@ -202,7 +215,10 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
     return spans
 
 
-def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet]]:
+def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet], bool]:
+    """The sentence's mentions with their status, its suggestive_of triplets, and whether it states the whole study
+    normal ("Normal chest radiograph.", "No abnormality.": the lexicon's ``normal_study``)."""
+    normal_study = False
     mentions: list[_Mention] = []
     suggestive: list[Triplet] = []
     neg_until = unc_until = hyp_until = -1
@@ -217,6 +233,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     clause = 0
     header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
     for start, end, table, kind, text in _scan(tokens, lex):
+        if table == "cue" and kind == "normal_study":
+            normal_study = normal_study or start > neg_until  # "not a normal study" states no normal study
+            continue
         if table == "cue":
             if kind == "terminators" and text == ":" and header[1] == start:
                 # "Less likely: consolidation", "Query: effusion": a cue that heads a colon scopes over what the colon
@@ -276,7 +295,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
         if kind == "disorder":
             last_disorder = mention
         mentions.append(mention)
-    return mentions, suggestive
+    return mentions, suggestive, normal_study
 
 
 def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int], window: int, prefer_after: bool) -> _Mention | None:
@@ -294,6 +313,74 @@ def _nearest(mention: _Mention, candidates: list[_Mention], positions: list[int]
         if best_key is None or key < best_key:
             best, best_key = c, key
     return best
+
+
+_SIDES = frozenset({"left", "right", "bilateral"})
+
+
+def _anatomy_at(tokens: list[str], start: int, lex: Lexicon) -> int:
+    """The end of the longest anatomy phrase of the lexicon at ``start`` (``start`` when there is none)."""
+    for length in lex.lengths.get(tokens[start], ()) if start < len(tokens) else ():
+        key = tuple(tokens[start:start + length])
+        if len(key) == length and lex.phrases.get(key, ("",))[0] == "anatomy":
+            return start + length
+    return start
+
+
+def _genitive_places(tokens: list[str], lex: Lexicon) -> list[str]:
+    """A finding's noun with its place in an "of" phrase, read as the compound the lexicon names (issue 32): "blunting
+    of the left costophrenic angle" is "left blunting costophrenic angle" (costophrenic blunting, on the left),
+    "collapse of the left lower lobe" is "left lower lobe collapse", "enlargement of the heart" is "heart
+    enlargement" (cardiomegaly). Only where the noun and the place together are a finding's alias; a side word
+    before the place stays a separate word, the finding's side. Anything else is left as written."""
+    out: list[str] = []
+    i, n = 0, len(tokens)
+    while i < n:
+        if i + 2 < n and tokens[i + 1] == "of" and _WORD_TOKEN.match(tokens[i]):
+            start = i + 3 if tokens[i + 2] == "the" else i + 2
+            for side in ((), (tokens[start],)) if start < n and tokens[start] in _SIDES else ((),):
+                place_start = start + len(side)
+                place_end = _anatomy_at(tokens, place_start, lex)
+                place = tuple(tokens[place_start:place_end])
+                compound = next((key for key in ((tokens[i], *place), (*place, tokens[i]))
+                                 if place and lex.phrases.get(key, ("",))[0] in ("disorder", "device")), None)
+                if compound is not None:
+                    out.extend((*side, *compound))
+                    i = place_end
+                    break
+            else:
+                out.append(tokens[i])
+                i += 1
+            continue
+        out.append(tokens[i])
+        i += 1
+    return out
+
+
+def _sided_place_inside(tokens: list[str], mention: _Mention, lex: Lexicon) -> str | None:
+    """The sided place (a lung, a lobe, a side: a canonical anatomy name with ``left`` / ``right`` / ``lobe`` /
+    ``lingula``) that a finding's own alias names ("left lower lobe collapse", "complete right lung collapse"), else
+    None: radlabels files these aliases under one finding, so without it "right lower lobe collapse" would read as
+    "left lower lobe collapse" -- a finding moved to the other side at no cost (issue 32)."""
+    for start in range(mention.position, mention.end):
+        end = _anatomy_at(tokens, start, lex)
+        if start < end <= mention.end:
+            name = lex.phrases[tuple(tokens[start:end])][1]
+            if {"left", "right", "lobe", "lingula"} & set(name.split()):
+                return name
+    return None
+
+
+# "A with adjacent B": the adjective places B beside A, so B shares A's place (issue 32: "right lower lobe
+# consolidation with adjacent atelectasis" and "consolidation in the right lower lobe with associated atelectasis"
+# place the atelectasis alike)
+_PLACE_SHARING = frozenset({"adjacent", "associated", "accompanying", "surrounding", "contiguous", "neighboring",
+                            "neighbouring"})
+
+
+def _shares_place(tokens: list[str], first: _Mention, second: _Mention) -> bool:
+    between = tokens[first.end:second.position]
+    return first.clause == second.clause and len(between) == 2 and between[0] == "with" and between[1] in _PLACE_SHARING
 
 
 def extract_kg(text: str, uncertain_as: str = "present", lexicon: Lexicon | None = None,
@@ -335,24 +422,107 @@ _LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+
 _DENYING_STATUS = re.compile(r"(?:none|absent|negative|no|not\s+(?:seen|present))", re.IGNORECASE)
 
 
-def _label_status(match: re.Match) -> str:
+# words that affirm a finding named before a colon ("Pneumothorax: present", "ET tube: in place")
+_AFFIRMING_STATUS = frozenset({"present", "yes", "positive", "seen", "noted", "identified", "visible", "evident",
+                               "confirmed", "demonstrated", "shown", "place"})
+
+
+def _label_status(match: re.Match, lex: Lexicon) -> str:
     """One "Label: status." statement read as a sentence: a denying status ("none", "absent", "negative") as "No
-    label", any other as "label status" ("Heart enlarged")."""
+    label", any other as "label status" ("Heart enlarged"). A finding's status of words the reader does not know
+    ("Cardiomegaly: nein.", "Pneumothorax: oui.": no affirming word, and no phrase or cue of the lexicon) states
+    nothing the reader can read, so the statement is left out: read as "label status" it would affirm the finding
+    whatever the word says (red team holdout_r2's German postposed negation)."""
     lead, label, status = match.group(1), match.group(2), match.group(3)
     if _DENYING_STATUS.fullmatch(status.strip()):
-        return f"{lead}No {label}"
-    return f"{lead}{label} {status}"
+        return f"{lead}No {label}."  # a statement ends at its line's end: "Pneumothorax: none" denies no next line
+    if _names_finding(label, lex):
+        words = tokenize(status)
+        known = any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex))
+        if not known and not _AFFIRMING_STATUS.intersection(words):
+            return lead
+    return f"{lead}{label} {status}."
+
+
+# a label and a colon at a line start (after a bullet or a markdown heading mark) or after a sentence end
+_SECTION_LABEL = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#>]+[ \t]*)?|[.!?;][ \t]+)([A-Za-z][A-Za-z /&-]{0,40}?)[ \t]*:[ \t]*")
+
+
+def _names_finding(text: str, lex: Lexicon) -> bool:
+    return any(kind in ("disorder", "device") for _, _, table, kind, _ in _scan(tokenize(text), lex) if table == "phrase")
+
+
+def _without_section_headers(text: str, lex: Lexicon) -> str:
+    """``text`` without the organ-system section headers of a report template ("Lungs:", "PLEURA:", "Heart:",
+    :attr:`Lexicon.headers`) whose section names a finding: such a header names a part of the template, not a place
+    of the finding under it, so "Pleura: small left effusion." is read as "small left effusion." -- the graph of the
+    prose "small left pleural effusion" (red team issue 32). A section runs to the next label and colon or the line
+    end. A header over a bare status ("Heart: enlarged.", "Pleura: none.") is kept: there the label is the subject
+    (:func:`_label_status`); a place that locates ("Right lung:", "Left base:") is no header."""
+    labels = list(_SECTION_LABEL.finditer(text))
+    if not labels:
+        return text
+    out, last = [], 0
+    for i, match in enumerate(labels):
+        if tuple(tokenize(match.group(2))) not in lex.headers:
+            continue
+        line_end = text.find("\n", match.end())
+        end = min(labels[i + 1].start() if i + 1 < len(labels) else len(text), line_end if line_end >= 0 else len(text))
+        if not _names_finding(text[match.end():end], lex):
+            continue
+        out.append(text[last:match.start(2)])
+        last = match.end()
+    return "".join(out) + text[last:] if out else text
+
+
+# a finding marked by a checklist template: a ticked or empty box before it ("[x] Cardiomegaly", "- [ ] Pneumothorax",
+# the ballot boxes), a plus or minus after it ("Cardiomegaly (+)", "Pneumothorax: -") or a two-cell table row
+# ("| Pneumothorax | Absent |")
+_TICKED = re.compile(r"(?m)^([ \t]*(?:[-*+][ \t]+)?)(?:\[[xX\u2713\u2714]\]|[\u2611\u2612\u2705])[ \t]*([^\n]*[^\s])[ \t]*$")
+_UNTICKED = re.compile(r"(?m)^([ \t]*(?:[-*+][ \t]+)?)(?:\[[ \t]?\]|\u2610)[ \t]*([^\n]*[^\s])[ \t]*$")
+_SIGNED = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022][ \t]+)?|[.!?;,][ \t]+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*(?:\([ \t]*([+\-\u2212\u2013])[ \t]*\)|:[ \t]*([+\-\u2212\u2013]))(?=[ \t]*(?:[.!?;,]|$))")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*([^|\n]*[^|\s])[ \t]*\|[ \t]*([^|\n]*[^|\s])[ \t]*\|[ \t]*$")
+
+
+def _signed(match: re.Match) -> str:
+    sign = match.group(3) or match.group(4)
+    return f"{match.group(1)}{match.group(2)}." if sign == "+" else f"{match.group(1)}No {match.group(2)}."
+
+
+def _marked_statements(text: str) -> str:
+    """Checklist marks read as the statements they make (issue 32: a template's "[ ] Pneumothorax" read as the
+    finding present): a ticked box states its finding ("[x] Cardiomegaly." -> "Cardiomegaly."), an empty one denies it
+    ("No Pneumothorax."), "(+)" / ": +" after a finding affirm it and "(-)" / ": -" deny it, and a two-cell table row
+    is a "Label: status" statement (:func:`_label_status`: "| Pneumothorax | Absent |" -> "No Pneumothorax")."""
+    if "[" in text or "\u2610" in text or "\u2611" in text or "\u2612" in text or "\u2705" in text:
+        text = _TICKED.sub(lambda m: f"{m.group(1)}{m.group(2)}.", text)
+        text = _UNTICKED.sub(lambda m: f"{m.group(1)}No {m.group(2)}.", text)
+    if "(" in text or ":" in text:
+        text = _SIGNED.sub(_signed, text)
+    if "|" in text:
+        text = _TABLE_ROW.sub(lambda m: f"{m.group(1)}: {m.group(2)}.", text)
+    return text
 
 
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
-    text = _LABEL_STATUS.sub(_label_status, text) if ":" in text else text
+    text = _marked_statements(text)
+    text = _without_section_headers(text, lex) if ":" in text else text
+    text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
     for tokens in sentences(text, 1 if keep_conflicts else 2):
-        mentions, suggestive = _sentence_mentions(tokens, lex)
+        tokens = _genitive_places(tokens, lex) if "of" in tokens else tokens
+        mentions, suggestive, normal_study = _sentence_mentions(tokens, lex)
         triplets.update(suggestive)
+        if normal_study:
+            # a normal study denies every disorder stated present before it (a later mention wins, as ReXKG's dict;
+            # under keep_conflicts the report then states those findings both ways): red team holdout_r2 / holdout_r8
+            for name, label in list(entities.items()):
+                if label == "disorder_present":
+                    entities[name] = "disorder_notpresent"
+                    every_label.add((name, "disorder_notpresent"))
         findings = [m for m in mentions if m.kind in ("disorder", "device")]
         anatomy = [m for m in mentions if m.kind == "anatomy"]
         finding_positions, anatomy_positions = [m.position for m in findings], [m.position for m in anatomy]
@@ -361,6 +531,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
         # pleural effusion": the heart is not left; red team holdout_r4)
         starts = {m.position: m for m in findings}
         bound = {id(a): starts[a.end] for a in anatomy if a.end in starts}
+        previous: tuple[_Mention, _Mention | None] | None = None  # the last finding and its place
         for m in mentions:
             if m.kind in ("disorder", "device"):
                 status = m.status if m.status != "uncertain" else uncertain_as
@@ -368,8 +539,18 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
                 entities[m.text] = f"{prefix}_{status}"
                 every_label.add((m.text, entities[m.text]))
                 place = _nearest(m, anatomy, anatomy_positions, _ANATOMY_WINDOW, prefer_after=False)
-                if place is not None and bound.get(id(place), m) is m:
+                if place is not None and bound.get(id(place), m) is not m:
+                    place = None
+                if place is None and previous is not None and _shares_place(tokens, previous[0], m):
+                    place = previous[1]  # "right lower lobe consolidation with adjacent atelectasis": the lobe's
+                inner = _sided_place_inside(tokens, m, lex) if place is None else None
+                if inner is not None:  # "left lower lobe collapse": the lobe the alias names is the finding's place
+                    entities[inner] = "anatomy"
+                    every_label.add((inner, "anatomy"))
+                    triplets.add((m.text, inner, "located_at"))
+                if place is not None:
                     triplets.add((m.text, place.text, "located_at"))
+                previous = (m, place)
             else:
                 entities[m.text] = m.kind
                 every_label.add((m.text, m.kind))
