@@ -133,6 +133,12 @@ _TRAILING_EXPRESSION = re.compile(
     r"(?:\bis|=|:)\s*([-−+]?\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z])(?:\s*[-−+*/^]\s*(?:\d+(?:\.\d+)?[a-zA-Z]?|[a-zA-Z]))*)\s*[.!]?\s*$"
 )
 # bold that runs to the end of the line may hold python powers: "**738 - 747*x**3**."
+# a unit's power written in a math environment of its own, glued to the unit ("cm$^2$", "m$^{3}$", "s$^{-1}$")
+_UNIT_POWER_IN_MATH = re.compile(r"(?<=[A-Za-z])\$\^\s*(\{\s*-?\d\s*\}|-?\d)\s*\$")
+# a plus-minus sign right before the last number ("s = ±8", "x = \\pm 3"): the number read with it (a unary sign only:
+# "12.5 ± 0.3" is a tolerance)
+_PLUS_MINUS_BEFORE = re.compile(r"(?:±|\\pm(?![A-Za-z]))[^\S\n]*\Z")
+_OPERAND_BEFORE = re.compile(r"(?:[\d)}\]]|(?<![A-Za-z\\])[A-Za-z])[^\S\n]*\Z")
 _BOLD_TO_END = re.compile(r"(?:^|\s)\*\*(\S(?:.*\S)?)\*\*[.!]?\s*$")
 
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?=\s|$)|\.(?=\s+[A-Z])|\n")
@@ -568,6 +574,8 @@ def _extract_from_line(text: str) -> Extracted | None:
     if first is not None:
         return Extracted(first.group("value"), "answer_first")
     window = _without_closing_words(text.rstrip()[-800:])
+    if "$^" in window:
+        window = _UNIT_POWER_IN_MATH.sub(r"^\1", window)  # "$16\\pi$ cm$^2$": the unit's power, not a math answer (holdout85)
     last_line = _last_lines(window, 1)
     labels = list(_BOLD_LABEL.finditer(last_line))
     if labels and last_line[labels[-1].end():].strip():
@@ -622,12 +630,16 @@ def _extract_from_line(text: str) -> Extracted | None:
         word = re.match(r"\s*([A-Za-z]+)", last_line[last.end():last.end() + 40])
         if word and word.group(1).lower() in VALUE_WORDS:  # "5 factorial", "5 squared": not the number alone
             return Extracted(last_line[last.start():].strip(" .!"), "last_number")
+        value = last.group().strip()
+        sign = _PLUS_MINUS_BEFORE.search(last_line, 0, last.start())
+        if sign is not None and value[:1].isdigit() and not _OPERAND_BEFORE.search(last_line, 0, sign.start()):
+            value = "\\pm " + value  # "The side length is ±8 cm.": both signs, two values, not the 8 alone (holdout85)
         if re.match(r"\\pi(?![A-Za-z])", last_line[last.end():]):  # "16\\pi square units": a multiple of pi (holdout23)
-            return Extracted(last.group().strip() + "\\pi", "last_number")
+            return Extracted(value + "\\pi", "last_number")
         begin = last.start() + len(last.group()) - len(last.group().lstrip())
         if (ratio := _RATIO_BEFORE.search(last_line, 0, begin)) is not None and not last_line[last.end():].lstrip().startswith(":"):
             return Extracted(f"{ratio.group(1)}:{last.group().strip()}", "last_number")  # "The simplified ratio is 3:4."
-        return Extracted(last.group().strip(), "last_number")
+        return Extracted(value, "last_number")
     word_answer = _WORD_ANSWER.search(last_line)
     if word_answer is not None and not numbers:  # "There are infinitely many solutions.", "It has no solution."
         return Extracted(word_answer.group(1), "words")

@@ -154,13 +154,26 @@ _ANSWER_WORDS = {"answer", "result", "solution", "final", "value", "correct", "r
 # on a part of it: "(Actually the roots are 4 and 6)", "(The final answer is 12)"
 _CORRECTION_OR_ANSWER_WORD = re.compile(r"\b(?:" + CONTRAST_WORDS + r"|actually|rather|instead|but|however|wrong|incorrect|mistake\w*|typo|meant|should|"
                                         r"sorry|oops|correct\w*|erratum|wait|answer\w*|result|solution|final)\b|n't\b", re.IGNORECASE)
+# a closing sentence whose only numbers compare a computation with zero: it states a sign, not a value ("$$x^3 - 8 =
+# (x - 2)(x^2 + 2x + 4).$$ The quadratic factor has discriminant 4 - 16 < 0, so it does not factor further.", "f''(2) =
+# 12 > 0, so this is a minimum."; holdout85); a word of correction or of the answer keeps it read
+_SIGN_REMARK = re.compile(r"(?:(?<=[.!\n])|\A)[^\S\n]*(?=[A-Za-z])[^\d\n]{3,120}?[-−(]?\d(?:[\w+\-−*/×·()^{}='$\\]|[^\S\n]|\.(?=\d)){0,60}?"
+                          r"(?:<|>|≤|≥|\\[lg]eq?(?![A-Za-z])|\\[lg]t(?![A-Za-z]))[^\S\n]*\$?[^\S\n]*0(?!\d|[.,]\d)[^\d\n]{0,160}\Z")
+_SIGN_REMARK_REJECTS = re.compile(r"\b(?i:answer\w*|result|solution|final|wrong|incorrect|mistake\w*|actually|instead|rather|typo|sorry|oops|"
+                                  r"wait|meant|correct\w*|but|however|or|maybe|perhaps)\b|\?")
 _SENTENCE_START = re.compile(r"(?s:.*)(?:[.!?:;\n]|,\s*(?=so\b|and\b|thus\b|hence\b))")
 _NUMBERS = re.compile(r"\d+(?:\.\d+)?")
 
 
 def _without_closing_check(text: str) -> str:
     """``text`` without a closing check sentence (see :data:`_CLOSING_CHECK`) or a closing aside that states no
-    answer (:data:`_CLOSING_ASIDE`), when something stands before it."""
+    answer (:data:`_CLOSING_ASIDE`) or a closing sentence that only states a sign (:data:`_SIGN_REMARK`), when something
+    stands before it."""
+    sign = _SIGN_REMARK.search(text[-TAIL:])
+    if sign is not None and not _SIGN_REMARK_REJECTS.search(sign.group()):
+        rest = _rest(text, sign)
+        if re.search(r"\d", rest):
+            return _without_closing_check(rest)
     aside = _CLOSING_ASIDE.search(text[-TAIL:])
     if aside is not None:
         rest = _rest(text, aside)

@@ -2,7 +2,8 @@
 
 * :func:`word_answer` -- a word answer ("Paris", ``\\text{odd}``, "one half"), lower-case with single spaces;
 * :func:`textual_meaning` -- "infinitely many (solutions)", "infinite" and ``\\infty`` state the same thing, and so do
-  "no (real) solution(s)", "none", "the empty set", ``\\emptyset`` and ``\\{\\}``: a gold in one of these forms
+  "no (real) solution(s)", "none", "the empty set", ``\\emptyset`` and ``\\{\\}``, and "all real numbers", "every
+  real number", ``(-\\infty, \\infty)`` and ``\\mathbb{R}`` (the whole real line): a gold in one of these forms
   accepts the others (the trailing noun does not change the statement);
 * :func:`lettered_choice` -- the one lettered choice a math answer is or starts with (``\\textbf{(B) } 12``);
 * :func:`option_label` -- that choice's letter and the value written beside it (AMC's ``\\textbf{(C)}\\ 210``), and
@@ -52,16 +53,23 @@ _COUNTED_NOUNS = {"solution", "solutions", "value", "values", "root", "roots", "
 _INFINITE_WORDS = {"infinitely many", "infinite", "infinity", "infinitely", "an infinite number of", "infinite number of",
                    "infinitely many real"}
 _EMPTY_WORDS = {"none", "empty set", "the empty set", "empty"}
+# the whole real line: "all real numbers" in words, (-\\infty, \\infty) or \\mathbb{R} in symbols (holdout85)
+_EVERY_WORDS = {"all", "every", "any", "all the", "the set of all", "set of all", "x is any", "x can be any"}
+_REAL_LINE = re.compile(r"\A(?:[A-Za-z]\s*\\in\s*)?(?:\\left\s*)?\(\s*-\s*\\infty\s*,\s*\+?\s*\\infty\s*(?:\\right\s*)?\)\Z"
+                        r"|\A(?:[A-Za-z]\s*\\in\s*)?\\mathbb\s*\{?\s*R\s*\}?\Z")
 _SYMBOLS = {"\\infty": "infinite", "+\\infty": "infinite", "\\emptyset": "empty", "\\varnothing": "empty", "\\{\\}": "empty",
             "\\{ \\}": "empty", "\\o": "empty"}
 
 
 def textual_meaning(text: str) -> str | None:
     """``"infinite"`` for "infinitely many (solutions)", "infinite", ``\\infty``; ``"empty"`` for "no (real)
-    solution(s)", "none", "the empty set", ``\\emptyset``, ``\\{\\}``; else None."""
+    solution(s)", "none", "the empty set", ``\\emptyset``, ``\\{\\}``; ``"real line"`` for "all real numbers", "every
+    real number", "all reals", ``(-\\infty, \\infty)``, ``\\mathbb{R}``, ``x \\in \\mathbb{R}``; else None."""
     symbol = _SYMBOLS.get(text.strip().strip("$").strip())
     if symbol is not None:
         return symbol
+    if _REAL_LINE.search(text.strip().strip("$").strip()):
+        return "real line"
     words = word_answer(text)
     if words is None:
         return None
@@ -76,6 +84,8 @@ def textual_meaning(text: str) -> str | None:
         return "infinite"
     if core in _EMPTY_WORDS or (core == "no" and counted):
         return "empty"
+    if core in _EVERY_WORDS and "real" in words.split() or core in ("all reals", "the reals", "every real"):
+        return "real line"  # "all real numbers", "every real number", "all reals", "any real value"
     return None
 
 

@@ -13,7 +13,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.units import COMPOUND_UNIT
 
 # a line of nothing but math: numbers, one-letter variables, function names, LaTeX commands, operators
-_MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s]")
+# (the relation signs ≤ ≥ ≠ too: "-2 ≤ x ≤ 2" is an interval written as a compound inequality, holdout85)
+_MATH_LINE_TOKEN = re.compile(r"\\[A-Za-z]+|[A-Za-z]+|\d+(?:\.\d+)?|\\[{}\\ ,;!]|[-+*/^=<>!%,.;:()\[\]{}|&_'\s≤≥≠⩽⩾]")
 _MATH_LINE_WORDS = {
     "sqrt", "pi", "sin", "cos", "tan", "cot", "sec", "csc", "arcsin", "arccos", "arctan", "sinh", "cosh", "tanh",
     "log", "ln", "exp", "infty", "inf", "oo", "mod",

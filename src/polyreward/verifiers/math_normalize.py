@@ -33,7 +33,14 @@ _UNICODE_SYMBOLS = {
     "÷": r" \div ", "π": r"\pi ", "∞": r"\infty ", "≤": r" \le ", "≥": r" \ge ",
     "≠": r" \ne ", "±": r"\pm ", "°": r"^\circ", "∈": r" \in ", "∪": r" \cup ", "∩": r" \cap ",
     "\u2009": " ", "\u202f": " ", "\u00a0": " ", "\u2044": "/", "\u2215": "/",
+    # a Greek letter used as a variable or an angle is its LaTeX command, so "θ = π/4 or θ = 5π/4" names one variable
+    # as "x = ..." does (holdout85); μ stays (a unit prefix: μm)
+    **{char: "\\" + name + " " for char, name in zip("αβγδθϑφϕψωλ", ("alpha", "beta", "gamma", "delta", "theta", "theta", "phi", "phi", "psi", "omega", "lambda"))},
+    # a vector's angle brackets (holdout85): \langle ... \rangle, read as the vector's tuple (_ANGLE_VECTOR); reading.normalise
+    # maps them in the completion too (ANGLE_BRACKETS)
+    "\u27e8": r"\langle ", "\u27e9": r" \rangle ", "\u2329": r"\langle ", "\u232a": r" \rangle ",
 }
+ANGLE_BRACKETS = {ord(char): _UNICODE_SYMBOLS[char] for char in "\u27e8\u27e9\u2329\u232a"}
 _VULGAR_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8"}
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")
 

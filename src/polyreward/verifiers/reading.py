@@ -41,7 +41,7 @@ import unicodedata
 
 from polyreward.verifiers.hidden_text import _drop_brace_groups, _without_spans, without_comments
 from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
-from polyreward.verifiers.math_normalize import _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.latex_tables import tabular_as_markdown
@@ -187,7 +187,9 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
         text = _TURNED_RUN.sub(_upright, text)
         text = "".join(ch for ch in text if ch.isascii() or unicodedata.category(ch) != "Cf")
     if not text.isascii():  # (speed: no ASCII character is invisible)
-        text = _INVISIBLE.sub("", _nfkc_keeping_math(text))
+        # a vector's mathematical angle brackets ⟨3, 4⟩ are LaTeX's \langle 3, 4 \rangle (holdout85), before NFKC
+        # makes U+2329 the CJK bracket U+3008, which is punctuation
+        text = _INVISIBLE.sub("", _nfkc_keeping_math(text.translate(ANGLE_BRACKETS)))
     if not text.isascii():
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)

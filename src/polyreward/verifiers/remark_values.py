@@ -122,6 +122,12 @@ _MARKED_CHECK = re.compile(r"[✓✔]|\A[\s(]*[^\W\d_]{3,20}[^\S\n]*:")
 _WOULD_BE = re.compile(r"\bwould\s+(?:be|cost|come\s+to)\s+\$?\s*\Z", re.IGNORECASE)
 _DECIMAL_RESTATEMENT = re.compile(r"\W*(?:numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimally|in\s+decimals)\b", re.IGNORECASE)
 _VARIABLE_BEFORE = re.compile(r"[A-Za-z]\s*=\s*\$?\s*\Z")
+# an equation in variables as the answer ("y = 7 - 3x", "(x - 1)^2 + (y + 2)^2 = 9") and a value named by a noun of
+# its own right before it in a bracketed remark (a line "Center: (2, -3)" after the equation may be the answer asked) ("slope -3", "the y-intercept is 7", "centre (1, -2)", "radius: 3"): a feature of
+# the curve the equation describes, another quantity (holdout85)
+_VARIABLE_TERM = re.compile(r"(?<![A-Za-z\\])[A-Za-z](?![A-Za-z])")
+_FEATURE_LABEL = re.compile(r"(?:^|(?<=[\s(,;]))(?:(?i:the|its)\s+)?(?P<head>[^\W\d_][\w'-]{2,})(?:\s+(?i:is|are|equals?|of|at))?"
+                            r"\s*[:=]?\s*\(?\s*(?:[-−]?\d+(?:[.,]\d+)?\s*,\s*)*\Z")
 _GENERIC_HEADS = {"answer", "result", "solution", "final", "it"}  # an answer stated under these names has no subject of its own
 _AT_POINT = re.compile(r"\b(?i:at|when|where|for|attained\s+at|reached\s+at|occurs\s+at)\s+\$?\s*[A-Za-z]\s*=\s*\$?\s*\Z")
 # "to the nearest ten", "rounded to the nearest whole number", and in brackets "(nearest whole number)" (holdout55),
@@ -360,6 +366,8 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
         return True
     answer_value = magnitude(answer.rpartition("=")[2])
     answer_head = answer_subject(stated)
+    left, equals, right = answer.partition("=")
+    curve = bool(equals) and remark.lstrip().startswith("(") and any(_VARIABLE_TERM.search(side) and not _VARIABLE_TERM.fullmatch(side.strip()) for side in (left, right))
     other = False  # a value of another quantity seen
     before = _ANSWER_END.sub("", stated[-60:])  # the text before the answer's number: its currency sign
     a_unit = _unit(answer_unit_text, 0, before) if answer_value is not None else None
@@ -401,6 +409,10 @@ def states_other_quantities(remark: str, answer: str, stated: str = "", answer_u
         if _AT_POINT.search(plain[max(0, start - 30):start]):
             other = True
             continue  # "attained at x = 3/2": where the value is taken
+        if curve and (feature := _FEATURE_LABEL.search(plain, max(0, start - 60), start)) is not None and (
+                subject_head(feature.group("head")) not in _ANSWER_HEADS):
+            other = True
+            continue  # "y = 7 - 3x (slope -3, y-intercept 7)": a named feature of the equation's curve (holdout85)
         head = _subject_head(plain[:start])
         if (head and head not in _ANSWER_HEADS and head != answer_head and (not sentence or _VARIABLE_BEFORE.search(plain, 0, start))
                 and ((answer_head and answer_head not in _GENERIC_HEADS) or (not lines and _WOULD_BE.search(plain, 0, start)))):
