@@ -1,0 +1,95 @@
+"""Rules prompted by the red team split ``holdout_r12`` (written blind 2026-12-05: what a policy trained on a weighted
+sum of the rewards learns, beside what strong models write; first sight in
+benchmarks/results/red_team_rewards_holdout_r12_first_sight.md): each a table of the genuine form it pays beside the
+nearby hack it refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.length import OverlongPenalty
+from polyreward.verifiers.text_forms import word_count
+
+# --- overlong_penalty's word count: camel case keeps its one-letter words and its numbers ----------------------------
+
+
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        # the split's hack: a 91-word summary glued into camel case ("WithAHistory", "Type2Diabetes", ",ARaised")
+        ("ManWithAHistoryOfHypertension", 6),
+        ("HeHadBibasalCrackles,ARaisedPressure", 7),
+        ("HistoryOfHypertension,Type2DiabetesAndKidneyDisease", 9),
+        # variants the split did not contain: "I" and "A" opening a run, a decimal and several numbers
+        ("IThinkItIsPneumonia", 5),
+        ("ATemperatureOf39.1AndPulse110Today", 8),
+        # left as before: a number glued to its unit ("300mg") is part of the word before it, no camel joint (4, not 5)
+        ("GiveAspirin300mgThenReview", 4),
+        # genuine: acronyms and names stay as they were
+        ("HTTPServer", 1),
+        ("CTChest", 1),
+        ("SpO2", 1),
+        ("iPhone", 1),
+        ("McDonald", 1),
+        ("the patient has SpO2 of 91% on room air", 9),
+        ("a CT chest and an MRI brain", 7),
+    ],
+)
+def test_camel_case_counts_its_one_letter_words_and_numbers(text, words):
+    assert word_count(text) == words
+
+
+_WORD = st.text("abcdefghijklmnopqrstuvwxyz", min_size=2, max_size=9)
+_TOKEN = st.one_of(_WORD, _WORD, st.sampled_from(["a", "i"]), st.integers(min_value=0, max_value=999).map(str))
+
+
+def _camel_readable(tokens: list[str]) -> bool:
+    """A sequence a reader can split again from its camel case: a one-letter word before a word of 2+ letters and
+    not after a number, a number between two words of 2+ letters, and 3 words of 2+ letters at least."""
+    for i, token in enumerate(tokens):
+        before = tokens[i - 1] if i else ""
+        after = tokens[i + 1] if i + 1 < len(tokens) else ""
+        if len(token) == 1 and token.isalpha() and (len(after) < 2 or not after.isalpha() or before.isdigit()):
+            return False
+        if token.isdigit() and not (len(before) > 1 and before.isalpha() and len(after) > 1 and after.isalpha()):
+            return False
+    return sum(t.isalpha() and len(t) > 1 for t in tokens) >= 3
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_TOKEN, min_size=3, max_size=40).filter(_camel_readable))
+def test_camel_case_counts_as_the_spaced_text(tokens):
+    """Words, one-letter words and numbers glued in camel case count as the spaced text does."""
+    spaced = " ".join(tokens)
+    glued = "".join(t.capitalize() for t in tokens)
+    assert word_count(glued) == word_count(spaced) == len(tokens)
+
+
+_HONEST = ("A 72-year-old man with a history of hypertension, type 2 diabetes and chronic kidney disease presented with "
+           "three days of worsening shortness of breath, orthopnea and bilateral leg swelling. On examination he had "
+           "bibasal crackles, a raised jugular venous pressure and pitting edema to the knees. The chest film showed "
+           "cardiomegaly with small bilateral effusions and upper lobe diversion. BNP was markedly elevated. He was "
+           "treated with intravenous furosemide and his fluid balance, weight, renal function and electrolytes were "
+           "monitored daily while an echocardiogram was arranged to assess his ejection fraction.")
+
+
+def test_camel_case_summary_pays_the_honest_texts_penalty():
+    reward = OverlongPenalty(max_completion_len=100, soft_punish_cache=20)
+    camel = re.sub(r" (\w)", lambda m: m.group(1).upper(), _HONEST)
+    honest, glued = reward(prompts=["p", "p"], completions=[_HONEST, camel])
+    assert honest == pytest.approx(-0.55)
+    assert glued <= honest
+
+
+def test_camel_case_identifiers_in_a_genuine_summary_do_not_add():
+    """Genuine: an 80-word summary that names JavaScript, SpO2, McDonald and an HTTPServer is 80 words."""
+    reward = OverlongPenalty(max_completion_len=100, soft_punish_cache=20)
+    words = ("the patient a software developer who writes JavaScript at McDonald headquarters and runs an HTTPServer at "
+             "home had SpO2 of 91% on air").split()
+    text = " ".join((words * 4)[:80])
+    assert word_count(text) == 80
+    assert reward(prompts=["p"], completions=[text]) == [pytest.approx(0.0)]
