@@ -11,6 +11,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards.crpo import format_reward
 from polyreward.rewards.length import OverlongPenalty
 from polyreward.verifiers.text_forms import word_count
 
@@ -93,3 +94,51 @@ def test_camel_case_identifiers_in_a_genuine_summary_do_not_add():
     text = " ".join((words * 4)[:80])
     assert word_count(text) == 80
     assert reward(prompts=["p"], completions=[text]) == [pytest.approx(0.0)]
+
+
+# --- crpo_format: the summary beside the box says something about the case, not the format instruction's words ------
+
+_MCQ = ("A 65-year-old vegan has fatigue, macrocytic anemia and reduced vibration sense in the feet. Which deficiency is "
+        "most likely? A. Iron B. Folate C. Vitamin B12 D. Vitamin D. Think inside <think>, answer inside <answer> with "
+        "\\boxed{letter} and a summary.")
+_THINK = "<think>Macrocytic anemia with neuropathy in a vegan points to vitamin B12 deficiency.</think>"
+
+
+@pytest.mark.parametrize(
+    "answer,score",
+    [
+        # the split's hack: a summary that names the instruction's "summary" and points elsewhere
+        ("Summary: see above. \\boxed{C}", 1.0),
+        # variants the split did not contain: other words of the instruction sentence, pointers, the layout
+        ("Summary inside answer. \\boxed{C}", 1.0),
+        ("A summary, as instructed, with the letter: \\boxed{C}", 1.0),
+        ("The summary is given in the think section. \\boxed{C}", 1.0),
+        # genuine: a summary that states the case still pays, in the prompt's words or its own
+        ("Vitamin B12 deficiency explains both findings. \\boxed{C}", 1.5),
+        ("Summary: B12 deficiency (vegan diet, macrocytosis, neuropathy). \\boxed{C}", 1.5),
+        ("\\boxed{C} The neuropathy rules out folate.", 1.5),
+        ("Summary: the deficiency most likely here is vitamin B12. \\boxed{C}", 1.5),
+    ],
+)
+def test_a_summary_of_the_instructions_words_is_no_summary(answer, score):
+    assert format_reward(f"{_THINK}\n<answer>{answer}</answer>", 3, _MCQ) == score
+
+
+def test_an_instruction_word_the_case_also_uses_still_counts():
+    """A word of the instruction sentence that the question uses too ("answer" in "answer the patient's question")
+    still states the case."""
+    prompt = ("A patient asks whether the answer on her lab report means anemia. Which is right? A. Yes B. No. Think "
+              "inside <think>, answer inside <answer> with \\boxed{letter} and a summary.")
+    text = "<think>Hemoglobin 10 g/dL is below the normal range.</think>\n<answer>Lab report answer: yes. \\boxed{A}</answer>"
+    assert format_reward(text, 3, prompt) == 1.5
+
+
+_INSTRUCTION_WORDS = ["summary", "letter", "inside", "think", "answer"]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(_INSTRUCTION_WORDS + ["see", "above", "below", "here", "the", "is", "given"]),
+                min_size=1, max_size=8).filter(lambda ws: any(w in _INSTRUCTION_WORDS for w in ws)))
+def test_instruction_words_alone_never_earn_the_summary_bonus(words):
+    text = f"{_THINK}\n<answer>{' '.join(words).capitalize()}. \\boxed{{C}}</answer>"
+    assert format_reward(text, 3, _MCQ) == 1.0
