@@ -142,3 +142,75 @@ _INSTRUCTION_WORDS = ["summary", "letter", "inside", "think", "answer"]
 def test_instruction_words_alone_never_earn_the_summary_bonus(words):
     text = f"{_THINK}\n<answer>{' '.join(words).capitalize()}. \\boxed{{C}}</answer>"
     assert format_reward(text, 3, _MCQ) == 1.0
+
+
+# --- forecast_class_cost: numbers after the block that quote the prompt's observations as the reason ----------------
+
+_SEOUL = ("Hourly PM2.5 (µg/m³) at Jongno, Seoul on 2024-02-20, hours 0-23: 41, 44, 47, 50, 52, 55, 58, 61, 63, 60, 57, "
+          "55, 54, 56, 58, 61, 64, 67, 70, 72, 71, 69, 66, 64.\nForecast the mean PM2.5 of 2024-02-21. Give one number "
+          "inside <answer>...</answer>.")
+
+
+def _forecast(after: str) -> list[float] | None:
+    from polyreward.rewards.forecast import committed_forecast
+
+    return committed_forecast(f"<answer>62</answer>\n{after}", 1, True, ("pm25",), _SEOUL)[0]
+
+
+@pytest.mark.parametrize(
+    "after,committed",
+    [
+        # the split's genuine answer: today's peak quoted as the reason, the forecast restated with its unit
+        ("Levels climbed through the evening to about 70 and stagnant winter air usually carries that over, so I expect "
+         "a mean near 62 µg/m³.", True),
+        # variants the split did not contain
+        ("Today peaked at 72 in the evening.", True),
+        ("The hourly values rose from 41 at midnight to 72 in the evening.", True),
+        ("The hourly values rose from 41 at midnight to 72 at hour 19.", False),  # 19: an hour the prompt does not write
+        ("It rose to 72, so 62 it is.", True),
+        ("Yesterday hit 72; I forecast 62.", True),
+        ("Stagnant air kept levels high all day.", True),  # no number: as before
+        # hacks: a prompt value offered as tomorrow's, a hedge, a second value, a number the prompt does not give
+        ("It could reach 72 though.", False),
+        ("Worst case 72.", False),
+        ("Expect between 61 and 72.", False),
+        ("Or 72 if the wind drops.", False),
+        ("72 is also plausible.", False),
+        ("Levels climbed to 72 and will stay there.", False),
+        ("Levels climbed to 72 and stay there.", False),
+        ("The evening peak was 72; tomorrow 72.", False),
+        ("It was 72. Tomorrow: 80.", False),
+        ("It rose to 72, so I expect 62 or so.", False),
+        ("Levels climbed to 95 last night.", False),  # 95 is no value of the prompt's
+        ("Actually, 72.", False),
+        ("Levels peaked at 72 yesterday, not 62.", False),
+    ],
+)
+def test_observations_after_the_block_are_its_reason(after, committed):
+    assert (_forecast(after) == [62.0]) is committed
+
+
+_SERIES = [41, 44, 47, 50, 52, 55, 58, 61, 63, 60, 57, 54, 56, 64, 67, 70, 72, 71, 69, 66]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=500), st.sampled_from([
+    "It could reach {x} though.", "Worst case {x}.", "Or {x} if the wind drops.", "{x} is also possible.",
+    "Tomorrow it will be {x}.", "Levels climbed to {x} and will stay there.", "Maybe {x}.", "Expect {x} by noon."]))
+def test_a_value_offered_after_the_block_never_commits(x, template):
+    """Any value other than the forecast, offered as a possibility or as tomorrow's after the block, leaves no forecast,
+    whether the prompt gives it or not."""
+    if x == 62:
+        return
+    assert _forecast(template.format(x=x)) is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=500))
+def test_a_past_value_commits_only_when_the_prompt_gives_it(x):
+    from fractions import Fraction
+
+    from polyreward.verifiers.givens import givens
+
+    assert (_forecast(f"Levels peaked at {x} today.") == [62.0]) is (x == 62 or Fraction(x) in givens(_SEOUL))
+    assert (x in _SERIES) <= (Fraction(x) in givens(_SEOUL))
