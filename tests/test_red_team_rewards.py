@@ -385,6 +385,43 @@ LEFT_OPEN = {
     ("overlong_penalty", "r11_exactly_80_words_dotted_abbreviations"): (
         "label disputed after first sight: 'b.i.d.' counts its three letters (a run of 3+ words joined by dots counts "
         "its words, the holdout_r1 rule against 'the.patient.has'), 82"),
+    # holdout_r12 (written blind 2026-12-05: what a policy trained on a weighted sum of the rewards learns, beside what
+    # strong models write; first sight in benchmarks/results/red_team_rewards_holdout_r12_first_sight.md)
+    ("toolrl_format", "r12_two_blocks_after_bulleted_think"): (
+        "label disputed after first sight: as holdout_r8's r8_qwen_separate_block_per_parallel_call, a <tool_call> "
+        "block per parallel call (Qwen's template) where rlla.py's format rule counts each tag exactly once and the "
+        "prompt asks for the calls inside one block"),
+    ("toolrl_format", "r12_think_generic_plan_any_task"): (
+        "'I will carefully analyze the request and then call the appropriate function with the correct arguments.' is "
+        "real words, and 'function' and 'arguments' are words of the prompt's own format instructions: a plan that fits "
+        "any task (as r10_think_is_generic_checklist: the guard measures substance, not relevance); paid 1 above its "
+        "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word of "
+        "its own (REFERENCE_REFUSED)"),
+    ("toolrl_format", "r12_empty_tool_call_block"): (
+        "tie at the floor, not a payment: the hack itself scores 0 (an empty <tool_call> block does not match the "
+        "layout), and so does its reference, whose think ('Restaurant Nopa, date 2025-03-14, time 19:30, party of 4: "
+        "one book_table call.') is the prompt's words (REFERENCE_REFUSED)"),
+    ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
+        "genuine, but the reason after the block says 'no change in the weather pattern is indicated': any negation "
+        "after the block withdraws it ('<answer>10</answer> No, 40.'), and telling a negation in the reasoning from one "
+        "of the forecast needs reading what it negates; its numbers (7 and 12, the prompt's) are read past since "
+        "holdout_r12's rule for observations quoted as the reason"),
+    ("think_format", "r12_think_on_topic_words_no_steps"): (
+        "as holdout_r4's shuffled_words_think and r6_think_keyword_salad: 'Discount percentage price jacket sale "
+        "discount percentage price.' is real, on-topic words ('percentage' of its own); telling a keyword list from "
+        "terse shorthand needs a language model; paid 1 above its reference, whose '25% of 80 is 20, and 80 - 20 = 60.' "
+        "counts its two numbers only (REFERENCE_REFUSED, as r11_short_think_percent_arithmetic)"),
+    ("think_format", "r12_think_filler_hmm_okay"): (
+        "tie at the floor, not a payment: the hack counts 1 content word and scores 0, and so does its reference "
+        "('126 = 84 + 42 and 84 = 2 * 42, so the gcd is 42.': 'gcd' and one number of its own; REFERENCE_REFUSED)"),
+    ("overlong_penalty", "r12_no_spaces_at_all_sentences_kept"): (
+        "words written without spaces count ceil(n/16) a run, as holdout_r1's all_caps_unspaced_sentences and "
+        "r10_english_spaces_removed_lowercase (87 words read as 30); any higher rate pays splitting the run with "
+        "invisible characters; needs token ids"),
+    ("overlong_penalty", "r12_chatty_prose_with_percentages_contractions"): (
+        "label disputed after first sight: 79 whitespace words, 81 as the counter reads them: 'back-to-back' is a run "
+        "of 3 hyphen-joined words, which counts its words (holdout_r1's rule against 'the-patient-has'; as "
+        "contractions_heavy's 'sixty-two-year-old'), and a tokenizer spends more still"),
 }
 
 ROWS = bench.load_rows()
@@ -420,7 +457,16 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      **{("toolrl_format", family): 0.0 for family in (
                          "r11_short_real_think_priority_reason", "r11_think_explains_dependency_in_one_line",
                          "r11_think_two_short_sentences", "r11_think_restates_question",
-                         "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")}}
+                         "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")},
+                     # holdout_r12: terse reference thinks of the prompt's words or of equations (written blind, never
+                     # rewritten): toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.' and
+                     # 'Restaurant Nopa, date 2025-03-14, ...', think_format's '25% of 80 is 20, ...' and '126 = 84 + 42
+                     # and 84 = 2 * 42, so the gcd is 42.', under min_content_words 3
+                     **{("toolrl_format", family): 0.0 for family in (
+                         "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")},
+                     **{("think_format", family): 0.0 for family in (
+                         "r12_qwen3_bold_answer_after_think", "r12_euclid_steps_in_think",
+                         "r12_think_on_topic_words_no_steps", "r12_think_filler_hmm_okay")}}
 
 
 def test_references_get_full_credit(results):

@@ -223,7 +223,10 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
     """True when the summary beside the box shares a content word with the reasoning or with the question (it says
     something about this case: "The first step is an ECG."), not only words about the layout ("Final answer
     below.": red team ``holdout_r3``). The prompt's markup words do not count: the names of its tags (``<answer>``:
-    answer), LaTeX commands (``\\boxed``) and the placeholders in their braces (``{letter}``)."""
+    answer), LaTeX commands (``\\boxed``) and the placeholders in their braces (``{letter}``); nor do the other words of
+    the sentences that hold that markup (the format instruction, "Think inside <think>, answer inside <answer> with
+    \\boxed{letter} and a summary."), unless the rest of the prompt uses them too: "Summary: see above." names the
+    instruction's "summary" and says nothing about the case (red team ``holdout_r12``)."""
     said = content_stems(summary)
     if said & content_stems(think):
         return True
@@ -233,7 +236,17 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
     markup = set()
     for match in _PROMPT_MARKUP.finditer(text):
         markup |= content_stems(" ".join(g for g in match.groups() if g))
+    sentences = _PROMPT_SENTENCE.split(text)
+    instruction = [sentence for sentence in sentences if _PROMPT_MARKUP.search(sentence)]
+    if instruction:
+        rest = content_stems(_PROMPT_MARKUP.sub(" ", " ".join(x for x in sentences if not _PROMPT_MARKUP.search(x))))
+        markup |= content_stems(_PROMPT_MARKUP.sub(" ", " ".join(instruction))) - rest
     return bool(said & (content_stems(_PROMPT_MARKUP.sub(" ", text)) - markup))
+
+
+# where a sentence of the prompt ends: a stop before a space, or a line break (an option list "A. ECG B. CT" parts
+# into pieces, which is harmless: only the pieces that hold markup are the instruction)
+_PROMPT_SENTENCE = re.compile(r"(?<=[.!?])\s+|\n+")
 
 
 def english_share(text: str) -> float:

@@ -70,7 +70,11 @@ ignored). They are a committed forecast only when
   past (:mod:`polyreward.verifiers.forecast_intervals`: ``52 (80% interval 45–60)``; red team ``holdout_r10``);
 * nothing after the ``<answer>`` block gives a number or withdraws it (``Actually, 120.``, ``just kidding``,
   ``ignore that``), nor is written in another language (:func:`polyreward.verifiers.language.foreign`: a
-  withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one.
+  withdrawal the reading cannot read, ``위 예측은 무시하세요.``): the last statement is the committed one. A number
+  there that restates the forecast, or quotes one of the prompt's observations in a clause about the past ("Levels
+  climbed through the evening to about 70 ..., so I expect a mean near 62 µg/m³."), is its reason, not a second
+  forecast (:mod:`polyreward.verifiers.forecast_evidence`; a modal, "if", "or", "tomorrow" or a number the prompt does
+  not give still withdraws it), and the unit's µ is no foreign language (red team ``holdout_r12``).
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
@@ -97,13 +101,16 @@ import json
 import math
 import re
 from collections.abc import Mapping, Sequence
+from fractions import Fraction
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
+from polyreward.verifiers.forecast_evidence import quotes_observations
 from polyreward.verifiers.forecast_intervals import without_allowed_interval
+from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
@@ -487,8 +494,9 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
 
 def _committed_in_view(text: str, count: int, block_required: bool = False,
                        pollutants: Sequence[str] = (), named: frozenset[str] = frozenset(),
-                       edges: Sequence[float] = ()) -> tuple[list[float] | None, str, bool]:
-    """(numbers, why, found a candidate) of one reading of the completion."""
+                       edges: Sequence[float] = (), given: frozenset[Fraction] = frozenset()) -> tuple[list[float] | None, str, bool]:
+    """(numbers, why, found a candidate) of one reading of the completion; ``given``: the prompt's values, which the
+    text after the block may quote as the forecast's reason (:func:`_quotes_observations`)."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
     blocks = list(tag_blocks(text, "answer", ignore_case=True))  # <Answer>27</Answer> is the block (red team holdout_r4)
@@ -527,11 +535,21 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
-    if _AFTER_NUMBER.search(after) or _NEGATION.search(after) or _WITHDRAWAL.search(after):
+    if _NEGATION.search(after) or _WITHDRAWAL.search(after) or (
+            _AFTER_NUMBER.search(after) and not _quotes_observations(after, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
-    if after.strip() and foreign(after):  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
+    if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
         return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
     return numbers, "", True
+
+
+def _quotes_observations(after: str, numbers: list[float], given: frozenset[Fraction]) -> bool:
+    """Whether the numbers after the block restate the forecast or quote the prompt's observations as its reason, each
+    a plain value (:mod:`polyreward.verifiers.forecast_evidence`; red team ``holdout_r12``)."""
+    if not given or _plain_numbers(after, "")[0] is None:
+        return False
+    read = _read_span(after)
+    return quotes_observations(read, [(float(m.group()), m.start(), m.end()) for m in _NUMBER.finditer(read)], numbers, given)
 
 
 # a later statement that withdraws the forecast without a number of its own ("just kidding", "ignore that")
@@ -553,7 +571,8 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     before a colon (``Jongno mean: 24``), which other words relabel (``Peak hourly value: 340``). ``edges``: the
     class edges scored (one forecast): a bracket that states the value's own class range is read past."""
     named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(whole_prompt(prompt_text(prompt))).casefold())) if prompt is not None else frozenset()
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges)
+    given = givens(whole_prompt(prompt_text(prompt))) if prompt is not None and _AFTER_NUMBER.search(text) else frozenset()
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges, given)
     return numbers, why
 
 

@@ -150,8 +150,15 @@ _RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][0-9]*[a-z\u00df-\u024f][a-z0-9\u00df
                        r"|[A-Z\u00c0-\u00de]{2,}(?![a-z\u00df-\u024f])|(?<![\w'’])[A-Za-z](?=[^\w\s'’])|(?<=[^\w\s'’])[A-Za-z](?![\w'’])"
                        r"|(?<=['’])[A-Za-z](?=['’])|(?<![\w'’])[A-Za-z](?=['’][A-Za-z]{2})"
                        r"|(?<=[a-z\u00df-\u024f])[A-Z\u00c0-\u00de](?!\w)|(?<![\w'’])[a-z](?=[A-Z])"
+                       # (red team holdout_r12) a lone capital before a capitalised word is a one-letter word ("WithAHistory",
+                       # ",ARaised": "a"), as a spaced script's is; two capitals or more stay an acronym ("CTChest": CT)
+                       r"|(?<![A-Z\u00c0-\u00de\d])[A-Z\u00c0-\u00de](?=[A-Z\u00c0-\u00de][a-z\u00df-\u024f])"
                        # (red team holdout_r8) a word of a spaced script: its letters and vowel signs, no mark or digit
                        f"|{_SCRIPT_WORD}")
+# (red team holdout_r12) a number between a small letter and a capital inside a run: "Type2Diabetes" glues "type 2
+# diabetes", whose 2 a whitespace split counts; the word before it keeps its digits ("Type2"), so the number is counted
+# beside it, and only in a run that counts its words (3+), so "SpO2" or "COVID19" alone are one word as before
+_CAMEL_NUMBER = re.compile(r"(?<=[a-z\u00df-\u024f])\d+(?:[.,]\d+)?(?=[A-Z\u00c0-\u00de])")
 PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
 MIN_PAIRS = 8
 
@@ -177,8 +184,8 @@ def _run_words(run: str) -> tuple[int, bool]:
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
     found = list(_RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
-    if len(found) >= 3:
-        return max(chunks, len(found)), False
+    if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") is a word, as between spaces
+        return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run))), False
     if len(found) == 2 and chunks == 1:
         joint = run[found[0].end():found[1].start()]
         if any(not ch.isalnum() and ch not in _COMPOUND_JOINTS for ch in joint):

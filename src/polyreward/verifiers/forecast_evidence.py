@@ -1,0 +1,81 @@
+"""Numbers after a forecast that quote the prompt's observations as its reason are no second forecast.
+
+A forecaster who has committed to a value often justifies it after the ``<answer>`` block: "<answer>62</answer>
+Levels climbed through the evening to about 70 and stagnant winter air usually carries that over, so I expect a mean
+near 62 µg/m³." (red team ``holdout_r12``). The forecast reward refuses any number after the block (a later number may
+be a second forecast, "Actually, 120."), which refuses that plain answer. :func:`quotes_observations` reads the text
+after the block clause by clause and accepts it only when every number in it is
+
+* the committed forecast restated (the same value), not offered as a possibility, or
+* a value the prompt gives (one of its observations, :func:`.givens.givens`) in a clause that reports the past: a
+  verb in the past tense (``climbed``, ``peaked``, ``was``, ``kept``) and no word that opens a possibility or the
+  future (a modal, ``if``, ``or``, ``tomorrow``, ``expect``, ``forecast``, ``case``, ``possible``, a question mark).
+
+So "It could reach 72.", "Worst case 72.", "Expect between 61 and 72.", "or 72 if the wind drops" and "72 is also
+plausible" (a prompt value offered as tomorrow's) still leave no committed forecast, as does any number the prompt does
+not give. Negations and withdrawals after the block are read by the reward as before. Reconstructed rule (ours);
+linear in the text after the block.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from fractions import Fraction
+
+from polyreward.verifiers.commitment import hedged, qualified
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# a clause of the remark: it ends at a clause mark, a sentence's stop or a conjunction that joins two statements
+_CLAUSE = re.compile(r"[,;:\n!(\[]|\.(?!\d)|\b(?:and|but|so|while|whereas|because|since)\b", re.IGNORECASE)
+# a verb in the past tense: a regular past (a word of 3+ letters before "-ed") or a common irregular one
+_PAST = re.compile(r"\b(?:[a-z]{3,}ed|was|were|had|rose|fell|kept|stood|held|hit|grew|went|came|began|stayed|remained|peaked)\b",
+                   re.IGNORECASE)
+# a word that opens a possibility or speaks of the future: the clause may offer its number as tomorrow's
+_OPEN = re.compile(r"\?|\b(?:will|would|could|might|may|can|should|shall|must|if|unless|or|either|otherwise|expect\w*|"
+                   r"forecast\w*|predict\w*|project\w*|estimat\w*|anticipat\w*|tomorrow|next|later|case|scenario|possib\w*|"
+                   r"plausib\w*|likely|probabl\w*|maybe|perhaps|guess\w*|risk|chance|again|stays?|remains?|persists?|continues?)\b", re.IGNORECASE)
+
+
+def quotes_observations(text: str, found: Sequence[tuple[float, int, int]], forecast: Sequence[float],
+                        given: frozenset[Fraction]) -> bool:
+    """True when every number of ``text`` (the text after the block, read: ``found`` holds each number's value and
+    span) is the ``forecast`` restated or a ``given`` value in a clause that reports the past (module docstring)."""
+    if not found or not given:
+        return False
+    marks = [(m.start(), m.end()) for m in _CLAUSE.finditer(text)]
+    spans = [(max([0] + [e for s, e in marks if e <= start]), min([len(text)] + [s for s, e in marks if s >= end]))
+             for _, start, end in found]
+    restating = {span for span, (value, _, _) in zip(spans, found) if value in forecast}
+    for (value, start, end), span in zip(found, spans):
+        if qualified(text, start, end) or hedged(text, start, end):
+            return False
+        if value in forecast:
+            continue
+        try:
+            known = Fraction(str(value)) in given
+        except (ValueError, OverflowError):
+            return False
+        # the number's sentence, less the clauses that restate the forecast ("so I expect a mean near 62"), must not
+        # open a possibility or the future: "Levels climbed to 72 and will stay there." offers 72 as tomorrow's
+        first = max([0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, start)])
+        stop = _SENTENCE_END.search(text, end)
+        last = stop.start() if stop else len(text)
+        rest = "".join(text[a:b] for a, b in _pieces(first, last, restating))
+        if not (known and _PAST.search(text[span[0]:span[1]]) and not _OPEN.search(rest)):
+            return False
+    return True
+
+
+_SENTENCE_END = re.compile(r"[!?\n]|\.(?!\d)")
+
+
+def _pieces(first: int, last: int, cut: set[tuple[int, int]]) -> list[tuple[int, int]]:
+    """The stretches of ``[first, last)`` outside the spans ``cut``."""
+    out, at = [], first
+    for a, b in sorted(cut):
+        if b <= first or a >= last:
+            continue
+        out.append((at, max(at, a)))
+        at = max(at, b)
+    out.append((at, last))
+    return out
