@@ -20,7 +20,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import base_claims, hedging, markdown_blocks, verdict_rereadings
+from polyreward.verifiers import base_claims, closing_remarks, hedging, markdown_blocks, verdict_rereadings
 from polyreward.verifiers.reading import normalise, visible_text
 
 _GLUE = ["", " ", "\n", "\t", "\u00a0", ".", ":", ",", ")", "(", "$", "**", "ſ", "\u212a", "\u0130", "\u0131", "x", "5", "=",
@@ -119,6 +119,42 @@ def test_last_contrast_end_is_the_greatest(own):
     assert max((m.end() for m in hedging._CONTRAST.finditer(own)), default=0) == (found[-1].end() if found else 0)
 
 
+# --- closing_remarks.closing_label: the closing label tried where it can open -----------------------------------------
+
+_LABEL_TEXT = st.lists(st.one_of(st.sampled_from(_GLUE + ["\r", "\x0b", "\u2028", "\u3000", "!", "}", "$", ")", "/"]), st.sampled_from(
+    ["Score: 3/5", "score:3 / 5.", "Self-score: 4/4", "ſcore: 1/2", "mar\u212a: 2/2", "Marks : 10/10", "Rating: 5/5", "points: 3/3",
+     "Known issues: none", "Caveats: N/A.", "Open questions: nothing", "Correct!", "Yes.", "That's\nright", "Well done",
+     "Verdict: perfect", "Kind regards,", "Best,", "All the\nbest,", "Many thanks!", "Alex", "Your tutor", "Answer: none",
+     "x = 4.", "\\boxed{12}", "42"]), st.text(max_size=3)), max_size=14).map("".join)
+
+
+@settings(max_examples=1500, deadline=None)
+@given(_LABEL_TEXT)
+@example("\\boxed{12}.\nScore: 3/3.")
+@example("x = 4. Score: 5/5")  # the score line opened by its look-behind, no line break
+@example("x = 4.ſcore: 5/5")  # a look-alike of "s" that re matches ignoring case: not ASCII, scanned
+@example("x = 4.\nKnown issues: none.\n")
+@example("Best,\nAlex\n\n")
+@example("x = 4.\nAll the\nbest,\nAlex")
+@example("x = 4. \u2028Score: 1/2")
+def test_the_closing_label_is_the_plain_search(text):
+    plain = getattr(closing_remarks._CLOSING_LABEL, "compiled", closing_remarks._CLOSING_LABEL)
+    assert _spans(closing_remarks.closing_label(text)) == _spans(plain.search(text)), text
+
+
+def _spans(found):
+    return None if found is None else (found.span(), found.group())
+
+
+def test_red_team_tails_hold_the_same_closing_label():
+    plain = getattr(closing_remarks._CLOSING_LABEL, "compiled", closing_remarks._CLOSING_LABEL)
+    tails = list(dict.fromkeys(text[-closing_remarks.TAIL:] for r in _red_team_rows()
+                               for text in (r["completion"], visible_text(r["completion"]))))
+    found = [_spans(plain.search(tail)) for tail in tails]
+    assert [_spans(closing_remarks.closing_label(tail)) for tail in tails] == found
+    assert sum(label is not None for label in found) > 10
+
+
 # --- the whole reading ---------------------------------------------------------------------------------------------
 
 
@@ -128,6 +164,7 @@ def _gates_open():
     with ExitStack() as stack:
         stack.enter_context(mock.patch.object(markdown_blocks, "may_hold_summary", lambda shown: "<summary" in shown.lower()))
         stack.enter_context(mock.patch.object(verdict_rereadings, "may_be_based", lambda _gold: True))
+        stack.enter_context(mock.patch.object(closing_remarks, "closing_label", lambda tail: closing_remarks._CLOSING_LABEL.search(tail)))
         yield
 
 
