@@ -159,15 +159,16 @@ def negated(text: str, start: int, end: int) -> bool:
     if _NOT_EQUAL_BEFORE.search(window):
         return True
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
-    before = _before(text, start)
-    return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(_after(text, end))
-                or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, _after(text, end)))  # "Ignore the 42."
+    before, after = _before(text, start), _after(text, end)  # (speed: the window after the answer cut once, read twice)
+    return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
+                or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after))  # "Ignore the 42."
 
 
 def hedged(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` one of several candidates ("41 or 42", "Either A or C", "C if ...,
     otherwise B")?"""
-    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(_after(text, end)) or _OTHERWISE_CLOSES.match(_after(text, end)):
+    tail = _after(text, end)  # (speed: cut once, read twice)
+    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(tail) or _OTHERWISE_CLOSES.match(tail):
         return True  # (the last: "..., 60 km/h sinon.", "..., 60 otherwise.": the value of the other case)
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):

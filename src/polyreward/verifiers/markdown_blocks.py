@@ -74,13 +74,20 @@ def _answer_row(table: re.Match) -> str:
     return f"{table.group()}{ending}Answer: {cells[answer_columns[0]]}\n"
 
 
+def may_hold_summary(text: str) -> bool:
+    """Does ``text`` hold ``<summary`` in any case (what :data:`_SUMMARY` needs before it is searched)? Speed: a text
+    without "<" holds none, and is not lower-cased to say so -- ``str.lower`` changes only cased characters, and maps
+    none but "<" itself to "<" (tests/test_stop52_gates.py reads every code point)."""
+    return "<" in text and "<summary" in text.lower()
+
+
 def shown_markdown(text: str) -> str:
     """``text`` (normalised, without comments) with its markdown structure read as it renders (module docstring):
     emphasis markers dropped from a phrase, a ``<details>`` summary read as a line, a block quote under an answer
     heading unquoted, a one-row table's answer cell read as an answer line."""
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(_phrase, text)
-    if "<summary" in text.lower():
+    if may_hold_summary(text):
         text = _SUMMARY.sub(_summary_shown, text)
     if ">" in text:
         text = _QUOTED_ANSWER.sub(lambda found: found.group("heading") + _QUOTE_MARKER.sub("", found.group("quote")), text)

@@ -21,7 +21,7 @@ from typing import Any
 
 from polyreward.schema import completion_text, is_missing, prompt_text
 from polyreward.verifiers.asked_quantity import other_quantity
-from polyreward.verifiers.base_claims import decimal_claim
+from polyreward.verifiers.base_claims import decimal_claim, may_be_based
 from polyreward.verifiers.equal_forms import another_prefix, converts_to_gold, may_change, rounding_is_gold
 from polyreward.verifiers.math_forms import approximation_disagrees
 from polyreward.verifiers.number_locale import english_numerals, scales_asked
@@ -97,7 +97,8 @@ def in_asked_unit(verdict: Verdict | None, pred: Any, prompt: Any) -> Verdict | 
         why = wrong_unit(verdict.pred, text, asked)
         why = f"another unit: {why}" if why else other_quantity(verdict.pred, visible_text(text), asked)
         why = why or restates_only(verdict.pred, visible_text(text), asked)  # "The question asks: ... packs of 1"
-        why = why or ("the digits called a decimal number" if decimal_claim(verdict.gold, verdict.pred, visible_text(text)) else "")
+        # (speed: a gold in another base is written with "_" -- base_claims.may_be_based -- so no other gold asks for the visible text)
+        why = why or ("the digits called a decimal number" if may_be_based(verdict.gold) and decimal_claim(verdict.gold, verdict.pred, visible_text(text)) else "")
         if not why and _FACTOR_ASKED.search(asked) and coarser_factorisation(verdict.pred, verdict.gold):
             why = "not factored as far as the gold"  # "(x^2-1)(x^2+1)" for "Factor x^4-1 completely"
     except Exception:  # an unreadable prompt changes nothing here
