@@ -225,18 +225,29 @@ def _asks_new_question(turn: str) -> bool:
     return _MOVES_ON.match(turn) is not None or _ASKS.search(turn) is not None and _CHALLENGE.search(turn) is None
 
 
+MAX_ROUNDS = 50  # rounds after the end of the turn read one by one (a loop of thousands of "</s>" costs what 50 do)
+
+
 def later_turns(text: str) -> str:
     """What the writer writes as the assistant after its own turn ended (module docstring), the turns joined by
     blank lines; "" when there is none."""
+    return "\n\n".join(later_rounds(text))
+
+
+def later_rounds(text: str) -> list[str]:
+    """The writer's later turns (:func:`later_turns`) one by one, and what it writes right after the end of its turn
+    with no header split at each control token: an end-of-sequence token ("</s>", "<|endoftext|>") inside a
+    completion is where the writer had finished once, so each stretch between two is a round of its own, read on its
+    own ("Answer: D</s>Answer: A</s>Answer: D</s>": three rounds that never settle; holdout82)."""
     end = _own_turn_span(text)[1]
     if end == len(text):
-        return ""
+        return []
     rest = text[end:]
     headers = list(_ROLE_HEADER.finditer(rest))[:50]
     # what the writer goes on to write right after the end of its turn, before any header ("36</s></s> Answer: 3.6"),
     # when the turn ended at a control token (a made-up question ends it for another question's answer)
     untagged = rest[:headers[0].start() if headers else len(rest)] if TURN_TOKEN.match(rest) else ""
-    turns = [TURN_TOKEN.sub("\n", untagged).strip()]
+    turns = [part.strip() for part in TURN_TOKEN.split(untagged)[:MAX_ROUNDS]]
     for number, found in enumerate(headers):
         role = "user" if found.group("inst") else "assistant" if found.group("uninst") else (
             found.group("role") or found.group("tagged") or found.group("named")).lower()
@@ -247,7 +258,7 @@ def later_turns(text: str) -> str:
             turns.append(body)
         elif role in ("user", "human") and _asks_new_question(body):
             break  # what follows answers another question
-    return "\n\n".join(turn for turn in turns if turn)
+    return [turn for turn in turns if turn]
 
 
 def corrected_when_challenged(text: str) -> bool:
