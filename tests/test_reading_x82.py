@@ -10,6 +10,8 @@ are new completions in the same styles, not the split's rows (the split stays a 
   (one option letter, or the value the work reached at the end of an equation); two values, words, a line break, a
   brace group left open or a value the work never reached stay cut off;
 * **a letter set in display or inline math** (choice.py): ``\\[\\textbf{(A)}\\]`` and ``\\(B\\)`` read as ``$(A)$`` was;
+* **answers that alternate** (turns.alternates): a run of statements of one form that returns to a value it left
+  never settles ("The answer is 6. The answer is 8. The answer is 6.");
 * **rounds after an end-of-sequence token** (turns.later_rounds): each stretch between ``</s>`` / ``<|endoftext|>``
   tokens after the answer is read on its own, so answers that alternate across them never settle.
 """
@@ -24,7 +26,7 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.broken_markup import closed_final_box, spelled_boxes, unescaped_markdown
-from polyreward.verifiers.turns import later_rounds
+from polyreward.verifiers.turns import alternates, later_rounds
 
 math = scorer(MathAccuracy, "Compute it.")
 CHOICE_Q = ("Which planet is known as the Red Planet?\nA. Venus\nB. Mars\nC. Jupiter\nD. Mercury\nE. Saturn")
@@ -244,3 +246,54 @@ def test_later_rounds_split_at_each_token():
 def test_rounds_pay_only_when_every_round_agrees(rounds, eos):
     completion = "Answer: B" + "".join(f"{eos}Answer: {letter}" for letter in rounds) + eos
     assert choice(completion, "B") == (1.0 if set(rounds) == {"B"} else 0.0)
+
+
+# ------------------------------------------------------------------ answers that alternate inside one turn
+
+ALTERNATING_MATH = [  # gold 6: a run of one statement form that comes back to a value it left
+    "48 ÷ 8 = 6. The answer is 6. The answer is 8. The answer is 6. The answer is 8. The answer is 6.",
+    "48 ÷ 8 = 6\nFinal answer: 6\nFinal answer: 8\nFinal answer: 6",
+    "La respuesta es 6. La respuesta es 8. La respuesta es 6.",
+    "So x = 6. So x = 8. So x = 6. So x = 8. So x = 6.",
+    "\\*\\*Final Answer:\\*\\* 6\n\\*\\*Final Answer:\\*\\* 7\n\\*\\*Final Answer:\\*\\* 6",
+]
+SETTLED_MATH = [  # gold 6
+    "48 ÷ 8 = 6. The answer is 6. The answer is 6. The answer is 6.",
+    "The answer is 8.\nThe answer is 6.\nThe answer is 6.",                  # changed once and stayed
+    "The answer is 6. Hmm, could it be 8? No: 8 × 8 = 64. The answer is 6.",  # a check in words between
+    "f(1) = 2. f(2) = 4. f(3) = 6.\n\nSo f(3) = 6.",
+]
+
+
+@pytest.mark.parametrize("completion", ALTERNATING_MATH)
+def test_alternating_statements_not_paid(completion):
+    assert math(completion, "6") == 0.0
+
+
+@pytest.mark.parametrize("completion", SETTLED_MATH)
+def test_settled_statements_paid(completion):
+    assert math(completion, "6") == 1.0
+
+
+@pytest.mark.parametrize("completion, expected", [
+    ("The answer is B. The answer is C. The answer is B. The answer is C. The answer is B.", 0.0),
+    ("Réponse : B\nRéponse : D\nRéponse : B", 0.0),
+    ("The answer is B. The answer is B. The answer is B.", 1.0),
+    ("The answer is C.\nThe answer is B.\nThe answer is B.", 1.0),
+])
+def test_alternating_letters(completion, expected):
+    assert choice(completion, "B") == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(values=st.lists(st.sampled_from([6, 8, 9]), min_size=3, max_size=8))
+def test_a_run_alternates_when_it_returns_to_a_value_it_left(values):
+    completion = " ".join(f"The answer is {value}." for value in values)
+    returns = any(values[k] == values[i] != values[j] for i in range(len(values)) for j in range(i + 1, len(values))
+                  for k in range(j + 1, len(values)))
+    assert alternates(completion) == returns
+
+
+def test_a_closing_remark_after_an_alternating_run_is_read_past():
+    assert math("The answer is 6. The answer is 8. The answer is 6. Hope this helps!", "6") == 0.0
+    assert math("The answer is 6. The answer is 6. The answer is 6. Hope this helps!", "6") == 1.0

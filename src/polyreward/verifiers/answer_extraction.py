@@ -69,7 +69,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.turns import corrected_when_challenged, later_rounds
+from polyreward.verifiers.turns import alternates, corrected_when_challenged, later_rounds
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.stated_then_boxed import box_after_stated_answer
@@ -229,6 +229,8 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
         if len(rounds) > 1 and not corrected_when_challenged(text) and any(
                 (one_round := extract_answer(one, final_bang)) is not None and one_round.text and not same_final_value(one_round.text, found.text) for one in rounds):
             return Extracted("", "conflicting")
+    if found is not None and found.text and alternates(strip_thinking(texts[0])):
+        return Extracted("", "conflicting")  # "The answer is 6. The answer is 8. The answer is 6.": never settled (holdout82)
     return found
 
 

@@ -70,7 +70,7 @@ from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_an
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
-from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_rounds
+from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
@@ -351,6 +351,8 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
             return (again[0], "corrected") if corrected_when_challenged(text) else (None, "")
         if len(rounds) > 1 and any(extract_letter(one, letters, options)[0] not in (None, result[0]) for one in rounds) and not corrected_when_challenged(text):
             return None, ""  # "Answer: D</s>Answer: A</s>Answer: D</s>": a round that picks another option, never settled (holdout82)
+    if result[0] is not None and alternates(seen):
+        return None, ""  # "The answer is A. The answer is B. The answer is A.": a loop that never settles (holdout82)
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)

@@ -509,3 +509,41 @@ def flips_in_loop(text: str, read: Callable[[str], object]) -> bool:
         return False
     return len({found for line in round_lines if (_ANSWER_LINE.search(line) or len(line.split()) <= 2)
                 and (found := read(line)) is not None}) > 1  # (a line of two words at most, "No, C.", states only its value)
+
+
+# one statement of an answer, its value masked: a box, a number, a lone capital letter ("The answer is ▯.", "Answer: ▯")
+_STATED_VALUE = re.compile(r"\\(?:boxed|fbox)\{[^{}\n]{0,40}\}|-?\d+(?:[.,]\d+)*|(?<![\w'])[A-J](?![\w'])")
+_STATEMENT_BREAK = re.compile(r"(?<=[.!?])[^\S\n]+|\n+")
+MAX_STATEMENTS = 200
+
+
+def alternates(text: str) -> bool:
+    """Does ``text`` end in a run of statements of one form ("The answer is 6. The answer is 8. The answer is 6.",
+    "Answer: A / Answer: B / Answer: A") whose values return to one after stating another? Consecutive statements that
+    differ only in their value, with nothing between, are a loop, not a correction: one that comes back to a value it
+    left never settles on either, whichever the run happens to end on (holdout82). A run that repeats one value, or
+    changes once and stays ("6. ... 8. ... 8."), settles; a correction in words between two statements breaks the run,
+    and up to three closing remarks with no value after it are read past."""
+    statements = [part.strip() for part in _STATEMENT_BREAK.split(text[-4000:]) if part.strip()][-MAX_STATEMENTS:]
+    for _ in range(3):  # a closing remark with no value after the run ("Hope this helps!") is read past
+        if statements and _STATED_VALUE.search(statements[-1]) is None:
+            statements.pop()
+    if len(statements) < 3:
+        return False
+    form = _STATED_VALUE.sub("\u25af", statements[-1])
+    if "\u25af" not in form or len(form) > 80:
+        return False
+    values: list[tuple[str, ...]] = []
+    for statement in reversed(statements):
+        if _STATED_VALUE.sub("\u25af", statement) != form:
+            break
+        values.append(tuple(found.group() for found in _STATED_VALUE.finditer(statement)))
+    values.reverse()
+    left: set[tuple[str, ...]] = set()
+    for previous, value in zip(values, values[1:]):
+        if value != previous:
+            left.add(previous)
+            if value in left:
+                return True  # back to a value it had left
+    return False
+
