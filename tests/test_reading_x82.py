@@ -7,8 +7,8 @@ are new completions in the same styles, not the split's rows (the split stays a 
 * **a misspelt box**: ``\\box{24}`` is ``\\boxed{24}`` (plain TeX's ``\\box`` never takes braces); a later well-formed
   box with another value still decides;
 * **a final box cut off**: an unclosed ``\\boxed{`` at the very end is read closed only when what it holds is complete
-  (one option letter, or the value the work reached at the end of an equation); two values, words, a line break, a
-  brace group left open or a value the work never reached stay cut off;
+  (the value the work reached at the end of an equation, or one option letter after work that names that option
+  alone); two values, words, a line break, a brace group left open or a value the work never reached stay cut off;
 * **a letter set in display or inline math** (choice.py): ``\\[\\textbf{(A)}\\]`` and ``\\(B\\)`` read as ``$(A)$`` was;
 * **answers that alternate** (turns.alternates): a run of statements of one form that returns to a value it left
   never settles ("The answer is 6. The answer is 8. The answer is 6.");
@@ -169,6 +169,9 @@ def test_cut_off_final_box_hacks_not_paid(completion, gold):
     ("\\boxed{B\n\nHmm, actually Jupiter has red spots too, so it's C.}", 0.0),
     ("Mars, I think.\n\n\\boxed{B or C", 0.0),
     ("\\boxed{B} \\boxed{C", 0.0),
+    ("Weighing the options, the final answer is \\boxed{B", 0.0),  # the work names no option: B may be the first of two
+    ("Jupiter is big but Mars is red.\n\n\\boxed{B", 0.0),          # the work names two options
+    ("Venus is the hottest planet.\n\n\\boxed{B", 0.0),             # the work names another option
 ])
 def test_cut_off_final_box_choice(completion, expected):
     assert choice(completion, "B") == expected

@@ -10,12 +10,15 @@ small models and early GRPO training).
   register's number, never a brace group, so a ``\\box`` followed by braces is the writer's box with its name cut short.
 * **A final box cut off** (:func:`closed_final_box`): a ``\\boxed{`` (``\\fbox{``, ``\\framebox{``) that is the last
   thing the completion writes and never closes is read closed at the end of the text when what it holds is complete:
-  on the box's own line, no word, every brace group in it closed, and either one option letter (``\\boxed{B``) or the
-  value the work before it reached at the end of an equation (``= \\frac{1}{2}`` ... ``The answer is \\boxed{\\frac{1}{2}``). The open
-  box shows the text was cut off, so a value in it may be cut short (``\\boxed{50`` of 5050, ``\\boxed{\\frac{3``,
-  ``\\boxed{2\\sqrt``): anything else stays cut off, no answer -- a box that swallows two values (``\\boxed{12, 24``,
-  ``\\boxed{B, E``), runs on over a line break or into words (``\\boxed{2`` then ``Wait, ... the answer is 4.``,
-  ``\\boxed{\\text{either 7 or 6``), or is followed by anything but a full stop or a math delimiter.
+  on the box's own line, no word, every brace group in it closed, and the value the work before it reached at the end
+  of an equation (``= \\frac{1}{2}`` ... ``The answer is \\boxed{\\frac{1}{2}``); one option letter
+  (:func:`cut_off_letter`, ``... so they are mammals. \\boxed{B``) is read by the choice reader when the work before
+  it names that option by its words and no other. The open box shows the text was cut off, so a value in it may be
+  cut short (``\\boxed{50`` of 5050, ``\\boxed{\\frac{3``, ``\\boxed{2\\sqrt``) and a letter may be the first of two:
+  anything else stays cut off, no answer -- a box that swallows two values (``\\boxed{12, 24``, ``\\boxed{B, E``), runs
+  on over a line break or into words (``\\boxed{2`` then ``Wait, ... the answer is 4.``, ``\\boxed{\\text{either 7 or
+  6``), is followed by anything but a full stop or a math delimiter, or a letter after work that names no option
+  (``Weighing the options, the final answer is \\boxed{C``).
 
 Each is one pass of a regex without nested quantifiers, or a brace count over the last line: linear in the text.
 """
@@ -55,25 +58,40 @@ def spelled_boxes(text: str) -> str:
 
 def closed_final_box(text: str) -> str:
     """``text`` with a cut-off final box closed at its end (module docstring); anything else unchanged."""
-    if "\\" not in text or "{" not in text:
+    cut = _cut_off_box(text)
+    if cut is None or not _complete(text[:cut[0]], cut[2].strip()):
         return text
+    return text[:cut[1]] + cut[2] + "}" + text[cut[1] + len(cut[2]):]
+
+
+def cut_off_letter(text: str) -> tuple[int, str] | None:
+    """Where a final box cut off around one option letter starts, and the letter ("\\boxed{B", "$\\boxed{(B)$"): the
+    choice reader reads it when the work before it names that option and no other (module docstring)."""
+    cut = _cut_off_box(text)
+    if cut is None or not _OPTION_LETTER.fullmatch(cut[2].strip()):
+        return None
+    return cut[0], next(char for char in cut[2] if char.isupper())
+
+
+def _cut_off_box(text: str) -> tuple[int, int, str] | None:
+    """The last box opened on the last line of ``text``: its start, where its content starts, and its content up to
+    the end without the marks that may close the text (spaces, a full stop, math delimiters); None without one."""
+    if "\\" not in text or "{" not in text:
+        return None
     opened = None
     for opened in _BOX_OPEN.finditer(text, text.rstrip().rfind("\n") + 1):
         pass
     if opened is None:
-        return text
-    content = text[opened.end():]
-    value = content.rstrip(_TRAILING_MARKS)
+        return None
+    value = text[opened.end():].rstrip(_TRAILING_MARKS)
     while value.endswith(("\\]", "\\)")):
         value = value[:-2].rstrip(_TRAILING_MARKS)
-    if not _complete(text[:opened.start()], value.strip()):
-        return text
-    return text[:opened.end()] + value + "}" + content[len(value):]
+    return opened.start(), opened.end(), value
 
 
 def _complete(before: str, value: str) -> bool:
     """Is ``value``, cut off in an open box at the end of a text, complete (module docstring): every brace group in it
-    closed, no word, and either one option letter or the value the work ``before`` it reached at the end of an equation ("= 24.")?"""
+    closed, no word, and the value the work ``before`` it reached at the end of an equation ("= 24.")?"""
     if not value or _WORD.search(_COMMAND.sub(" ", value)):
         return False
     depth = 0
@@ -83,8 +101,6 @@ def _complete(before: str, value: str) -> bool:
             return False
     if depth:
         return False  # "\\boxed{\\frac{3": cut off inside the value
-    if _OPTION_LETTER.fullmatch(value):
-        return True
     at = before.find(value)
     while at >= 0:  # the value as the right side of an equation: "= \\frac{1}{2}", "= $24$", not "= 5050" for "50"
         if _EQUALS_BEFORE.search(before, max(0, at - 8), at) and _EQUATION_END.match(before, at + len(value)):

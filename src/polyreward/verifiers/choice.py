@@ -38,6 +38,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.key_values import keys_masked
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
+from polyreward.verifiers.broken_markup import cut_off_letter
 from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS
 from polyreward.verifiers.alternative_branches import case_alternative_before
 from polyreward.verifiers.commitment import (
@@ -474,8 +475,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
         text = inner
     boxes = find_boxes(text)
-    if unclosed_box_after(text, boxes):
-        return None, ""  # the final box was cut off
+    if unclosed_box_after(text, boxes):  # the final box was cut off: one letter only after work naming that option alone
+        cut = cut_off_letter(text)  # ("... so they are mammals.\n\n\\boxed{B": broken_markup.py, holdout82)
+        return (cut[1], "boxed") if cut is not None and named_by_words(text[:cut[0]], options) == cut[1] else (None, "")
     if boxes:
         joined = last_boxed(text) or ""
         if len(boxes) > 1 and _in_option_list(joined, 0, letters):
