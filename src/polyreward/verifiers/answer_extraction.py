@@ -69,7 +69,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
 from polyreward.verifiers.records import record_answer
 from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.turns import corrected_when_challenged, later_turns
+from polyreward.verifiers.turns import alternates, corrected_when_challenged, later_rounds
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.stated_then_boxed import box_after_stated_answer
@@ -225,12 +225,18 @@ def extract_answer(text: str, final_bang: str = "punctuation", trusted: bool = F
             return Extracted("", "conflicting")
     if found is not None and found.text and found is views[0] and _reasoning_concludes_otherwise(texts[0], found):
         return Extracted("", "conflicting")  # "... So the answer is 11. </think> \\boxed{5}" (holdout13)
-    if found is not None and found.text and (later := later_turns(text)):
+    if found is not None and found.text and (rounds := later_rounds(text)):
         # "The answer is 10.<|im_end|><|im_start|>assistant Sorry ... The answer is 12.": the writer's own later turn
-        # takes it back or gives another (holdout25); it never supplies the answer
-        again = extract_answer(later, final_bang)
+        # takes it back or gives another (holdout25); it never supplies the answer; each round after an end-of-sequence
+        # token is read on its own too ("64</s>Answer: 32</s>Answer: 64": never settled; holdout82)
+        again = extract_answer("\n\n".join(rounds), final_bang)
         if again is not None and (not again.text or not same_final_value(again.text, found.text)):  # (hedged, withdrawn, ...)
             return again if again.text and corrected_when_challenged(text) else Extracted("", "conflicting")
+        if len(rounds) > 1 and not corrected_when_challenged(text) and any(
+                (one_round := extract_answer(one, final_bang)) is not None and one_round.text and not same_final_value(one_round.text, found.text) for one in rounds):
+            return Extracted("", "conflicting")
+    if found is not None and found.text and alternates(strip_thinking(texts[0])):
+        return Extracted("", "conflicting")  # "The answer is 6. The answer is 8. The answer is 6.": never settled (holdout82)
     return found
 
 

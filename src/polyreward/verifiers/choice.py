@@ -38,6 +38,7 @@ from typing import Any
 from polyreward.schema import completion_text, is_missing
 from polyreward.verifiers.key_values import keys_masked
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
+from polyreward.verifiers.broken_markup import cut_off_letter
 from polyreward.verifiers.doubt_words import AND_UNSPACED, AND_WORDS, OR_UNSPACED, OR_WORDS
 from polyreward.verifiers.alternative_branches import case_alternative_before
 from polyreward.verifiers.commitment import (
@@ -70,7 +71,7 @@ from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_an
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
-from polyreward.verifiers.turns import answer_for_the_question, corrected_when_challenged, later_turns
+from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
@@ -82,8 +83,10 @@ _CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "s
 
 _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
 _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
-# inline math that opens with a bracketed letter or is one capital letter: "$\textbf{(C) } 7$", "$\textbf{B}$"
-_INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*\$")
+# math that opens with a bracketed letter or is one capital letter, between any of LaTeX's math delimiters: "$\textbf{(C)
+# } 7$", "$\textbf{B}$", a display "\[\textbf{(A)}\]" or "\(B\)" (holdout82): the delimiters only set the letter in math
+_MATH_LETTER = r"\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*"
+_INLINE_LETTER = re.compile(r"\$" + _MATH_LETTER + r"\$|\\\(" + _MATH_LETTER + r"\\\)|\\\[" + _MATH_LETTER + r"\\\]")
 
 
 def _norm(text: str) -> str:
@@ -343,10 +346,14 @@ def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) 
         return None, ""  # a fenced or quoted other option, or a retraction there
     if result[0] is not None and result is readings[0] and _reasoning_concludes_otherwise(views[0], result[0], letters):
         return None, ""  # "<think> ... So the answer is B. </think> Answer: C": the work reaches another option (holdout13)
-    if result[0] is not None and (later := later_turns(text)):
-        again = extract_letter(later, letters, options)
+    if result[0] is not None and (rounds := later_rounds(text)):
+        again = extract_letter("\n\n".join(rounds), letters, options)
         if again[0] not in (None, result[0]):  # "The answer is D.<|im_end|><|im_start|>assistant Correction: ... A." (holdout25)
             return (again[0], "corrected") if corrected_when_challenged(text) else (None, "")
+        if len(rounds) > 1 and any(extract_letter(one, letters, options)[0] not in (None, result[0]) for one in rounds) and not corrected_when_challenged(text):
+            return None, ""  # "Answer: D</s>Answer: A</s>Answer: D</s>": a round that picks another option, never settled (holdout82)
+    if result[0] is not None and alternates(seen):
+        return None, ""  # "The answer is A. The answer is B. The answer is A.": a loop that never settles (holdout82)
     if result[0] is not None and any(tag.group(2).upper() != result[0] for tag in LETTER_TAG.finditer(views[0])
                                      if tag.group(2).upper() in letters):
         return None, ""  # "<answer>Escherichia coli ...</answer> <letter>D</letter>": the tagged letter disagrees (holdout25)
@@ -468,8 +475,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
         text = inner
     boxes = find_boxes(text)
-    if unclosed_box_after(text, boxes):
-        return None, ""  # the final box was cut off
+    if unclosed_box_after(text, boxes):  # the final box was cut off: one letter only after work naming that option alone
+        cut = cut_off_letter(text)  # ("... so they are mammals.\n\n\\boxed{B": broken_markup.py, holdout82)
+        return (cut[1], "boxed") if cut is not None and named_by_words(text[:cut[0]], options) == cut[1] else (None, "")
     if boxes:
         joined = last_boxed(text) or ""
         if len(boxes) > 1 and _in_option_list(joined, 0, letters):
@@ -482,8 +490,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
                 return None, SEVERAL
             return (None, "") if qualified(text, boxes[-1][0], boxes[-1][1]) else (letter, "boxed")
     text = _TEXT_WRAPPED.sub(r"\1", text)  # "The answer is \text{(C)}"
-    if "$" in text:
-        text = _INLINE_LETTER.sub(r"\1", text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
+    if "$" in text or "\\(" in text or "\\[" in text:
+        text = _INLINE_LETTER.sub(lambda math: next(part for part in math.groups() if part is not None), text)  # "$\textbf{(C) } 7$", "$(C)$": AMC's letter set in math (holdout42)
     if "[" in text or not text.isascii():
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")

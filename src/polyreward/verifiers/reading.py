@@ -39,6 +39,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 import unicodedata
 
+from polyreward.verifiers.broken_markup import closed_final_box, spelled_boxes, unescaped_markdown
 from polyreward.verifiers.hidden_text import _drop_brace_groups, _without_spans, without_comments
 from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
 from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
@@ -201,6 +202,8 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
             text = _LEET_I.sub("I", text)
     if "nt" in text:  # (speed: every such contraction ends in "nt")
         text = _BARE_CONTRACTION.sub(r"\1n't", text)
+    if collapse_space and "\\" in text:  # prose: an escaped markdown mark is the mark shown, "\\box{24}" the box meant
+        text = spelled_boxes(unescaped_markdown(text))
     return _HORIZONTAL_SPACE.sub(" ", text) if collapse_space and _space_to_collapse(text) else text
 
 
@@ -449,6 +452,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
             uncommented = _BARE_TOOL_CALL.sub(lambda call: call.group() if _ANSWER_TOOL.search(call.group()) else "\n", uncommented)
         if "<" in uncommented:
             uncommented = _plain_answer_tags(uncommented)
+        uncommented = closed_final_box(uncommented)  # "The answer is \\boxed{\\frac{1}{2}" cut off at the end (broken_markup.py)
         uncommented = shown_markdown(tabular_as_markdown(uncommented))  # a LaTeX tabular is a markdown table (holdout59), read as rendered
         if "\\" in uncommented and _LABEL_IN_TEXT.search(uncommented):
             uncommented = _LABEL_IN_TEXT.sub(_label_out_of_math, uncommented)

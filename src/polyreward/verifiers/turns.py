@@ -225,18 +225,29 @@ def _asks_new_question(turn: str) -> bool:
     return _MOVES_ON.match(turn) is not None or _ASKS.search(turn) is not None and _CHALLENGE.search(turn) is None
 
 
+MAX_ROUNDS = 50  # rounds after the end of the turn read one by one (a loop of thousands of "</s>" costs what 50 do)
+
+
 def later_turns(text: str) -> str:
     """What the writer writes as the assistant after its own turn ended (module docstring), the turns joined by
     blank lines; "" when there is none."""
+    return "\n\n".join(later_rounds(text))
+
+
+def later_rounds(text: str) -> list[str]:
+    """The writer's later turns (:func:`later_turns`) one by one, and what it writes right after the end of its turn
+    with no header split at each control token: an end-of-sequence token ("</s>", "<|endoftext|>") inside a
+    completion is where the writer had finished once, so each stretch between two is a round of its own, read on its
+    own ("Answer: D</s>Answer: A</s>Answer: D</s>": three rounds that never settle; holdout82)."""
     end = _own_turn_span(text)[1]
     if end == len(text):
-        return ""
+        return []
     rest = text[end:]
     headers = list(_ROLE_HEADER.finditer(rest))[:50]
     # what the writer goes on to write right after the end of its turn, before any header ("36</s></s> Answer: 3.6"),
     # when the turn ended at a control token (a made-up question ends it for another question's answer)
     untagged = rest[:headers[0].start() if headers else len(rest)] if TURN_TOKEN.match(rest) else ""
-    turns = [TURN_TOKEN.sub("\n", untagged).strip()]
+    turns = [part.strip() for part in TURN_TOKEN.split(untagged)[:MAX_ROUNDS]]
     for number, found in enumerate(headers):
         role = "user" if found.group("inst") else "assistant" if found.group("uninst") else (
             found.group("role") or found.group("tagged") or found.group("named")).lower()
@@ -247,7 +258,7 @@ def later_turns(text: str) -> str:
             turns.append(body)
         elif role in ("user", "human") and _asks_new_question(body):
             break  # what follows answers another question
-    return "\n\n".join(turn for turn in turns if turn)
+    return [turn for turn in turns if turn]
 
 
 def corrected_when_challenged(text: str) -> bool:
@@ -498,3 +509,41 @@ def flips_in_loop(text: str, read: Callable[[str], object]) -> bool:
         return False
     return len({found for line in round_lines if (_ANSWER_LINE.search(line) or len(line.split()) <= 2)
                 and (found := read(line)) is not None}) > 1  # (a line of two words at most, "No, C.", states only its value)
+
+
+# one statement of an answer, its value masked: a box, a number, a lone capital letter ("The answer is ▯.", "Answer: ▯")
+_STATED_VALUE = re.compile(r"\\(?:boxed|fbox)\{[^{}\n]{0,40}\}|-?\d+(?:[.,]\d+)*|(?<![\w'])[A-J](?![\w'])")
+_STATEMENT_BREAK = re.compile(r"(?<=[.!?])[^\S\n]+|\n+")
+MAX_STATEMENTS = 200
+
+
+def alternates(text: str) -> bool:
+    """Does ``text`` end in a run of statements of one form ("The answer is 6. The answer is 8. The answer is 6.",
+    "Answer: A / Answer: B / Answer: A") whose values return to one after stating another? Consecutive statements that
+    differ only in their value, with nothing between, are a loop, not a correction: one that comes back to a value it
+    left never settles on either, whichever the run happens to end on (holdout82). A run that repeats one value, or
+    changes once and stays ("6. ... 8. ... 8."), settles; a correction in words between two statements breaks the run,
+    and up to three closing remarks with no value after it are read past."""
+    statements = [part.strip() for part in _STATEMENT_BREAK.split(text[-4000:]) if part.strip()][-MAX_STATEMENTS:]
+    for _ in range(3):  # a closing remark with no value after the run ("Hope this helps!") is read past
+        if statements and _STATED_VALUE.search(statements[-1]) is None:
+            statements.pop()
+    if len(statements) < 3:
+        return False
+    form = _STATED_VALUE.sub("\u25af", statements[-1])
+    if "\u25af" not in form or len(form) > 80:
+        return False
+    values: list[tuple[str, ...]] = []
+    for statement in reversed(statements):
+        if _STATED_VALUE.sub("\u25af", statement) != form:
+            break
+        values.append(tuple(found.group() for found in _STATED_VALUE.finditer(statement)))
+    values.reverse()
+    left: set[tuple[str, ...]] = set()
+    for previous, value in zip(values, values[1:]):
+        if value != previous:
+            left.add(previous)
+            if value in left:
+                return True  # back to a value it had left
+    return False
+
