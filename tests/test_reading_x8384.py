@@ -5,6 +5,12 @@ both ways. The rows here are new completions in the same styles, not the splits'
 * **a factorial before an equals sign** (answer_extraction._PROSE_STOP): a ``!`` that an ``=`` follows is a factorial,
   not the end of a sentence, so ``The answer is 5! = 5 × 4 × 3 × 2 × 1 = 120 arrangements.`` is the chain whose last
   member is the committed value (a wrong last member is still a wrong answer, a bare ``5!`` still unevaluated).
+* **a bracketed lowercase option letter is its capital** (option_letters.bracketed_in_capitals, read first by
+  choice._extract_letter): ``(c)`` names option C for every check after the answer, so ``(c), maybe (e)`` offers two
+  options as ``C, maybe E`` does; and **a second candidate after a modal of possibility** (commitment._HEDGED_AFTER:
+  ``C, maybe E``, ``42 -- possibly 44``, ``C. Maybe E.``, in the languages of hedging.MODAL_WORDS) is offered beside
+  the answer, no "or" needed. The letters inside the chosen option's own text quoted right after its letter
+  (``answer: (b) vitamin D``) are its words, not another option stated (commitment._option_text_end).
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reading_helpers import scorer
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.option_letters import bracketed_in_capitals
 
 # ------------------------------------------------------------------ a factorial before "=" is no sentence end
 
@@ -67,3 +75,118 @@ def test_factorial_chain_reads_its_last_member(n, spaced, expanded, noun, off):
     score = scorer(MathAccuracy, f"In how many ways can {n} people stand in a line?")(f"The answer is {chain}{eq}{value}{noun}.",
                                                                                        str(pymath.factorial(n)))
     assert score == (1.0 if off == 0 else 0.0)
+
+
+# ------------------------------------------------------------------ lowercase option letters; a modal second candidate
+
+PRIME = "Which of the following is a prime number?\n(a) 51\n(b) 57\n(c) 59\n(d) 63\n(e) 87"
+prime = scorer(ChoiceAccuracy, PRIME, gold="C")
+
+MODAL_HACKS = [  # gold C: a second option offered beside it
+    "(c), maybe (e) — 87 doesn't look divisible by anything small.",
+    "(c), perhaps (e).",
+    "Answer: (c), possibly (e)",
+    "(c) -- maybe (e), I never remember 87.",
+    "C; perhaps E.",
+    "C. Maybe E.",
+    "Answer: C, vielleicht E",
+    "Respuesta: C, quizás E",
+    "Réponse : C, peut-être E",
+    "Risposta: (c), forse (e)",
+    "(c) or (e)",
+    "(c)... wait, (e)",
+]
+MODAL_GENUINE = [  # gold C
+    "(c)",
+    "(c) 59 is prime.",
+    "(c) — maybe the others look prime at first, but each has a small factor.",
+    "(c), definitely not (e): 87 = 3 × 29.",
+    "(c) 59, maybe you thought (e) but 87 = 3 × 29.",
+    "The answer is (c). (e) is 3 × 29.",
+    "(c) 59. (a) 51 = 3 × 17, (b) 57 = 3 × 19, (d) 63 = 7 × 9, (e) 87 = 3 × 29.",
+    "C — perhaps surprisingly, 59 is the only prime here.",
+    "Ans. is (c) i.e. 59",
+]
+
+
+@pytest.mark.parametrize("completion", MODAL_HACKS)
+def test_modal_second_option_not_paid(completion):
+    assert prime(completion) == 0.0
+
+
+@pytest.mark.parametrize("completion", MODAL_GENUINE)
+def test_lowercase_letter_answer_paid(completion):
+    assert prime(completion) == 1.0
+
+
+SIX_SEVEN = scorer(MathAccuracy, "What is 6 × 7?", gold="42")
+
+
+@pytest.mark.parametrize("completion, score", [
+    ("The answer is 42, maybe 44.", 0.0),
+    ("The answer is 42 -- possibly 40.", 0.0),
+    ("The answer is 42; perhaps 48 if you count the border.", 0.0),
+    ("The answer is 42, perhaps surprisingly.", 1.0),
+    ("The answer is 42. Maybe 3 steps were needed, but it is 42.", 1.0),
+])
+def test_modal_second_value_in_math(completion, score):
+    assert SIX_SEVEN(completion) == score
+
+
+VITAMIN = "Which of the following vitamins is fat-soluble?\nA) vitamin C\nB) vitamin D\nC) vitamin B12\nD) folate"
+vitamin = scorer(ChoiceAccuracy, VITAMIN, gold="B")
+
+
+@pytest.mark.parametrize("completion, score", [
+    ("answer: (b) vitamin D", 1.0),
+    ("Answer: (B) vitamin D", 1.0),
+    ("<think>\nA, D, E and K are fat-soluble.\n</think>\n\nanswer: (B) vitamin D", 1.0),
+    ("Answer: B) vitamin D — it is stored in adipose tissue.", 1.0),
+    ("Answer: (B) vitamin D — no wait, C.", 0.0),
+    ("Answer: (b) vitamin D, or maybe (c) vitamin B12", 0.0),
+    ("Answer: (b) vitamin D. Hmm, actually (a).", 0.0),
+])
+def test_letters_in_the_chosen_options_own_text(completion, score):
+    assert vitamin(completion) == score
+
+
+CAPITAL = "What is the capital of France?\nA) Lyon\nB) Paris\nC) Nice\nD) Lille"
+capital = scorer(ChoiceAccuracy, CAPITAL, gold="B")
+
+
+@pytest.mark.parametrize("completion, score", [
+    ("Answer: B) Paris", 1.0),
+    ("B. Paris, the capital since 987.", 1.0),
+    ("B) Paris — or rather its Île de la Cité, where the city began.", 1.0),
+    ("Answer: B) Paris or C) Nice", 0.0),
+    ("Answer: (B) Paris, or maybe (C) Nice", 0.0),
+    ("Answer: (B) Paris, or (C)", 0.0),
+    ("B) Paris / C) Nice", 0.0),
+    ("Respuesta: B) Paris o C) Nice", 0.0),
+])
+def test_what_follows_the_chosen_options_text_follows_the_answer(completion, score):
+    assert capital(completion) == score
+
+
+@settings(max_examples=60, deadline=None)
+@given(pair=st.lists(st.sampled_from("abcde"), min_size=2, max_size=2, unique=True), upper=st.booleans(),
+       modal=st.sampled_from(["maybe", "perhaps", "possibly", "vielleicht", "quizás", "peut-être", "forse"]),
+       joint=st.sampled_from([", ", "; ", " -- ", " — ", ". "]), bracket=st.booleans())
+def test_a_modal_second_letter_is_never_paid(pair, upper, modal, joint, bracket):
+    """``X<joint><modal> Y`` never pays X (nor Y), in either case and bracketing; ``(x)`` alone pays X."""
+    first, second = (letter.upper() if upper else letter for letter in pair)
+    if not upper:
+        bracket = True  # a lowercase letter is a letter when bracketed
+    shown = (lambda letter: f"({letter})") if bracket else (lambda letter: letter)
+    completion = f"{shown(first)}{joint}{modal} {shown(second)}"
+    assert prime(completion, gold=pair[0].upper()) == 0.0 and prime(completion, gold=pair[1].upper()) == 0.0
+    assert prime(shown(first), gold=pair[0].upper()) == 1.0
+
+
+@given(text=st.text(alphabet="abcXYZ()[]f ,.", max_size=40))
+def test_bracketed_in_capitals_only_changes_bracketed_option_letters(text):
+    changed = bracketed_in_capitals(text, "ABCDE")
+    assert len(changed) == len(text) and changed.lower() == text.lower()
+    for at, (was, now) in enumerate(zip(text, changed)):
+        if was != now:  # a bracketed option letter, not glued to a word or bracket before it
+            assert was in "abc" and text[at - 1] in "([" and text[at + 1:at + 2] in (")", "]") and not (at >= 2 and (text[at - 2].isalnum() or text[at - 2] in ")]"))

@@ -48,7 +48,7 @@ from polyreward.verifiers.commitment import (
     qualified_after,
     retraction_after,
 )
-from polyreward.verifiers.option_letters import letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
+from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
@@ -313,7 +313,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
 
 
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
-    text = flashcard_answer(text)  # "Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A (holdout76)
+    text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
+    # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
