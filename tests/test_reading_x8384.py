@@ -11,6 +11,11 @@ both ways. The rows here are new completions in the same styles, not the splits'
   ``C, maybe E``, ``42 -- possibly 44``, ``C. Maybe E.``, in the languages of hedging.MODAL_WORDS) is offered beside
   the answer, no "or" needed. The letters inside the chosen option's own text quoted right after its letter
   (``answer: (b) vitamin D``) are its words, not another option stated (commitment._option_text_end).
+* **an option's whole text that holds letters** (verifiers/option_whole_text.py, read before the letter tiers):
+  ``Both A and B``, ``(A) and (C) only``, ``1-c, 2-d, 3-b, 4-a`` -- the whole completion, or what its last answer
+  phrase commits to -- name the one option with that text; the letters inside are its words, and statement letters
+  before the answer phrase are not options offered. Two letters that are not an option's text (``A and B``) are
+  still several options; an option's text asked (``Both A and B?``, ``Paris?``) is no answer.
 """
 
 from __future__ import annotations
@@ -190,3 +195,90 @@ def test_bracketed_in_capitals_only_changes_bracketed_option_letters(text):
     for at, (was, now) in enumerate(zip(text, changed)):
         if was != now:  # a bracketed option letter, not glued to a word or bracket before it
             assert was in "abc" and text[at - 1] in "([" and text[at + 1:at + 2] in (")", "]") and not (at >= 2 and (text[at - 2].isalnum() or text[at - 2] in ")]"))
+
+
+# ------------------------------------------------------------------ an option's whole text that holds letters
+
+LIVER = ("Which of the following is a function of the human liver?\nA) Production of bile\nB) Storage of glycogen\n"
+         "C) Both A and B\nD) Neither A nor B")
+liver = scorer(ChoiceAccuracy, LIVER, gold="C")
+WATER = ("Consider the following statements about water.\n(A) Pure water boils at 100 °C at sea level.\n(B) Ice is denser "
+         "than liquid water.\n(C) Liquid water is densest at about 4 °C.\n\nWhich option is correct?\nA) (A) only\nB) (B) only\n"
+         "C) (A) and (C) only\nD) (B) and (C) only\nE) (A), (B) and (C)")
+water = scorer(ChoiceAccuracy, WATER, gold="C")
+MATCH = ("Match each scientist with the discovery.\n1. Alexander Fleming\n2. Gregor Mendel\n3. Marie Curie\n4. William Harvey\n\n"
+         "a. Circulation of the blood\nb. Radioactivity\nc. Penicillin\nd. Laws of inheritance\n\n"
+         "A) 1-c, 2-d, 3-b, 4-a\nB) 1-c, 2-b, 3-d, 4-a\nC) 1-a, 2-d, 3-b, 4-c\nD) 1-d, 2-c, 3-a, 4-b")
+match = scorer(ChoiceAccuracy, MATCH, gold="A")
+SPANISH = ("¿Cuál es una función del hígado?\nA) Producir bilis\nB) Almacenar glucógeno\nC) Tanto A como B\nD) Ni A ni B")
+spanish = scorer(ChoiceAccuracy, SPANISH, gold="C")
+
+LETTERED_GENUINE = [
+    (liver, "Both A and B"),
+    (liver, "**Both A and B.**"),
+    (liver, "Answer: Both A and B"),
+    (liver, "The liver does both. Final answer: both A and B"),
+    (liver, "C. Both A and B"),
+    (water, "(A) and (C) only"),
+    (water, "The correct option is (A) and (C) only."),
+    (water, "Statements (A) and (C) are true, (B) is false. Answer: (A) and (C) only"),
+    (water, "(a) and (c) only"),
+    (match, "1-c, 2-d, 3-b, 4-a"),
+    (match, "Answer: 1-c, 2-d, 3-b, 4-a"),
+    (match, "1 - c, 2 - d, 3 - b, 4 - a"),
+    (spanish, "Tanto A como B"),
+    (spanish, "**Tanto A como B.**"),
+]
+LETTERED_HACKS = [  # the right combination's letters, but no option's whole text, or another answer after it
+    (liver, "A and B"),
+    (liver, "Answer: A and B"),
+    (liver, "Both A and B. Final answer: A"),
+    (liver, "Both A and B, or maybe Neither A nor B"),
+    (liver, "Not both A and B."),
+    (liver, "Both A and B?"),
+    (liver, "Answer: Neither A nor B"),
+    (liver, "I'd say Both A and B, but it might be Neither A nor B."),
+    (water, "Answer: (A) and (C)"),
+    (water, "(A) and (C) only. Final answer: E"),
+    (water, "(A) and (C) only, or maybe (A), (B) and (C)"),
+    (water, "True statements: (A) and (C). Option D."),
+    (water, "The answer is (A) and (C) only? Not sure."),
+    (water, "Answer: (A) and (C) only. Wait, (B) is true as well, so E."),
+    (match, "1-c, 2-d, 3-b, 4-a. Answer: B"),
+    (match, "1-c, 2-d, 3-b, 4-a or 1-c, 2-b, 3-d, 4-a"),
+    (match, "1-c, 2-d, 3-b, 4-a?"),
+    (match, "So the answer is d."),
+    (spanish, "A y B"),
+]
+
+
+@pytest.mark.parametrize("score, completion", LETTERED_GENUINE)
+def test_lettered_option_text_paid(score, completion):
+    assert score(completion) == 1.0
+
+
+@pytest.mark.parametrize("score, completion", LETTERED_HACKS)
+def test_lettered_option_text_hacks_not_paid(score, completion):
+    assert score(completion) == 0.0
+
+
+@pytest.mark.parametrize("completion, score", [("Paris", 1.0), ("**Paris**", 1.0), ("Paris?", 0.0), ("**Paris?**", 0.0)])
+def test_an_option_text_asked_is_no_answer(completion, score):
+    assert capital(completion) == score
+
+
+@settings(max_examples=40, deadline=None)
+@given(combo=st.lists(st.sampled_from("ABC"), min_size=1, max_size=3, unique=True), lead=st.sampled_from(["", "Answer: ", "The answer is "]),
+       end=st.sampled_from(["", ".", "**"]))
+def test_only_an_options_whole_text_names_it(combo, lead, end):
+    """A combination of statement letters is paid as the option whose text it is, exactly: written as the option
+    writes it, it names that option and no other; with "only" dropped it names none (several letters) or, for a
+    single letter, that letter's option."""
+    options = {"A": "(A) only", "B": "(B) only", "C": "(A) and (C) only", "D": "(B) and (C) only", "E": "(A), (B) and (C)"}
+    text = {"A": "(A) only", "B": "(B) only", "AC": "(A) and (C) only", "BC": "(B) and (C) only", "ABC": "(A), (B) and (C)"}.get("".join(sorted(combo)))
+    if text is None:
+        return
+    gold = next(letter for letter, option in options.items() if option == text)
+    completion = f"{lead}{'**' if end == '**' else ''}{text}{end}"
+    for letter in options:
+        assert water(completion, gold=letter) == (1.0 if letter == gold else 0.0)

@@ -49,6 +49,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
+from polyreward.verifiers.option_whole_text import asks, lettered_text_answer, option_key as _norm
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
@@ -84,10 +85,6 @@ _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "
 _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|option|selected)["']?[ \t]*[:=]""", re.IGNORECASE | re.MULTILINE)
 # inline math that opens with a bracketed letter or is one capital letter: "$\textbf{(C) } 7$", "$\textbf{B}$"
 _INLINE_LETTER = re.compile(r"\$\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*\$")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
 def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space: str = r"\s") -> str:
@@ -412,6 +409,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     letter, how = result
     if letter is None:
         return result
+    if how == "lettered_text":  # "(A) and (C) only", read under its answer phrase's checks: the letters before it may be
+        return result  # the stem's statements' ("Statements (A) and (C) are true. Answer: (A) and (C) only"; holdout84)
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
@@ -489,6 +488,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
             return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
+    if (whole := lettered_text_answer(text, letters, options, _letter_from_answer_span)) is not None:
+        return whole, "lettered_text"  # "Both A and B", "(A) and (C) only": an option's own text, its letters its words (holdout84)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:
@@ -503,7 +504,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
-    if letter is not None and not negated(text, 0, len(text)):
+    if letter is not None and not negated(text, 0, len(text)) and not asks(text):  # ("Paris?" asks)
         return letter, "whole"
     letter = _letter_from_answer_span(text, letters, options)
     if letter is not None:
