@@ -16,6 +16,9 @@ both ways. The rows here are new completions in the same styles, not the splits'
   phrase commits to -- name the one option with that text; the letters inside are its words, and statement letters
   before the answer phrase are not options offered. Two letters that are not an option's text (``A and B``) are
   still several options; an option's text asked (``Both A and B?``, ``Paris?``) is no answer.
+* **a short option text that closes the completion** (option_whole_text.closing_option_text, read where no letter and
+  no answer phrase is): ``..., which is U.`` for ``C) U``, ``7 × 8 is 56.`` for ``B) 56`` -- the value the last clause
+  states with a copula (in English, Spanish, French, German, Italian, Portuguese) or a sign, under the usual checks.
 """
 
 from __future__ import annotations
@@ -282,3 +285,57 @@ def test_only_an_options_whole_text_names_it(combo, lead, end):
     completion = f"{lead}{'**' if end == '**' else ''}{text}{end}"
     for letter in options:
         assert water(completion, gold=letter) == (1.0 if letter == gold else 0.0)
+
+
+# ------------------------------------------------------------------ a short option text that closes the completion
+
+SEQUENCE = "What letter comes next in the sequence A, C, F, J, O, ...?\nA) S\nB) T\nC) U\nD) V"
+sequence = scorer(ChoiceAccuracy, SEQUENCE, gold="C")
+PRODUCT = "What is 7 × 8?\nA) 54\nB) 56\nC) 63\nD) 64"
+product = scorer(ChoiceAccuracy, PRODUCT, gold="B")
+
+CLOSING_GENUINE = [
+    (sequence, "The gaps grow by one each time, so the next letter is U."),
+    (sequence, "Gaps 2, 3, 4, 5, then 6: six after O, which is U."),
+    (sequence, "The next letter is **U**."),
+    (sequence, "Los saltos crecen de uno en uno: la siguiente letra es U."),
+    (sequence, "La lettre suivante est U."),
+    (sequence, "Der nächste Buchstabe ist U."),
+    (product, "7 × 8 is 56."),
+    (product, "7 × 8 = 56"),
+    (product, "Seven eights: the product is 56."),
+]
+CLOSING_HACKS = [
+    (sequence, "The gaps grow by one, so the next letter is U, or maybe V."),
+    (sequence, "The next letter is not U."),
+    (sequence, "The next letter is U?"),
+    (sequence, "Is the next letter U? Not sure."),
+    (sequence, "The answer is B. The next letter is U."),
+    (sequence, "The next letter is V."),
+    (product, "7 × 8 = 56, maybe 54."),
+    (product, "7 × 8 might be 56."),
+    (product, "I think 7 × 8 is probably 56."),
+    (product, "7 × 8 is 54."),
+]
+
+
+@pytest.mark.parametrize("score, completion", CLOSING_GENUINE)
+def test_closing_short_option_text_paid(score, completion):
+    assert score(completion) == 1.0
+
+
+@pytest.mark.parametrize("score, completion", CLOSING_HACKS)
+def test_closing_short_option_text_hacks_not_paid(score, completion):
+    assert score(completion) == 0.0
+
+
+@settings(max_examples=40, deadline=None)
+@given(value=st.integers(10, 99), verb=st.sampled_from([" is ", " = ", " equals "]), bold=st.booleans())
+def test_a_closing_value_names_only_its_own_option(value, verb, bold):
+    """``... <verb> v.`` closing the completion names the option whose text is v, and no option when none is."""
+    options = [54, 56, 63, 64]
+    prompt = "What is 7 × 8?\n" + "\n".join(f"{letter}) {number}" for letter, number in zip("ABCD", options))
+    shown = f"**{value}**" if bold else str(value)
+    completion = f"7 × 8{verb}{shown}."
+    for letter, number in zip("ABCD", options):
+        assert scorer(ChoiceAccuracy, prompt)(completion, letter) == (1.0 if number == value else 0.0)

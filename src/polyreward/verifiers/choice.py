@@ -49,7 +49,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
-from polyreward.verifiers.option_whole_text import asks, lettered_text_answer, option_key as _norm
+from polyreward.verifiers.option_whole_text import asks, closing_option_text, lettered_text_answer, option_key as _norm
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
@@ -509,6 +509,9 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
     letter = _letter_from_answer_span(text, letters, options)
     if letter is not None:
         return letter, "answer_text"
+    if (closing := closing_option_text(text, letters, options)) is not None and not (  # "..., which is U." (holdout84)
+            negated(text, *closing[1:]) or hedged(text, *closing[1:]) or qualified(text, *closing[1:])):
+        return closing[0], "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
     if len(_letters_listed(text, letters)) > 1:

@@ -54,3 +54,22 @@ def lettered_text_answer(text: str, letters: str, options: Mapping[str, str],
     letter = answer_span(text, letters, options)
     return letter if letter in lettered else None
 
+
+
+# a copula (English, Spanish, French, German, Italian, Portuguese) or sign and one short value closing the completion:
+# "..., which is U.", "so 7 × 8 is **56**.", "La siguiente letra es U."
+_CLOSING_VALUE = re.compile(r"(?:\b(?:is|are|equals|es|est|ist|è|é)|=|→)[^\S\n]+\**([^\s.,;:!?*()\[\]]{1,12})\**[^\S\n]*[.!]?[^\S\n]*\Z", re.IGNORECASE)
+
+
+def closing_option_text(text: str, letters: str, options: Mapping[str, str]) -> tuple[str, int, int] | None:
+    """``(letter, start, end)`` of the option whose whole text, however short, is the value the completion's last
+    clause states with a copula ("The gaps grow by one, so the next letter is six after O, which is U." for ``C) U``),
+    or None. An option's text is otherwise read from 3 characters only, so that a short number in the working names
+    no option; the value that closes the completion is what it concludes. One letter of the option set is read as
+    that letter, not as a text; the value must be one option's text and no other's."""
+    found = _CLOSING_VALUE.search(text, max(0, len(text) - 200))
+    if found is None or not options or found.group(1).upper() in letters:
+        return None
+    wanted = option_key(found.group(1))
+    named = [letter for letter, option in options.items() if wanted and option_key(option) == wanted]
+    return (named[0], found.start(1), found.end(1)) if len(named) == 1 else None
