@@ -304,6 +304,7 @@ CLOSING_GENUINE = [
     (product, "7 × 8 is 56."),
     (product, "7 × 8 = 56"),
     (product, "Seven eights: the product is 56."),
+    (scorer(ChoiceAccuracy, "What is 2 + 3?\nA. 2\nB. 3\nC. 5\nD. 6", gold="C"), "2 + 3 = 5"),  # (holdout62_text: not 2)
 ]
 CLOSING_HACKS = [
     (sequence, "The gaps grow by one, so the next letter is U, or maybe V."),
@@ -316,6 +317,7 @@ CLOSING_HACKS = [
     (product, "7 × 8 might be 56."),
     (product, "I think 7 × 8 is probably 56."),
     (product, "7 × 8 is 54."),
+    (scorer(ChoiceAccuracy, "What is 2 + 3?\nA. 2\nB. 3\nC. 5\nD. 6", gold="A"), "2 + 3 = 5"),
 ]
 
 

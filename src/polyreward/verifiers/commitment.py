@@ -419,7 +419,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             own_end = _option_text_end(clause, option_text)  # other option; holdout84), and what follows them follows
             if _HEDGED_AFTER.match(clause[own_end:]):  # the answer: "B) Paris or C) Nice", "vitamin D. Hmm, actually (A)."
                 return "conflicting"
-            clause, is_option_text = " " * own_end + clause[own_end:], False
+            clause = " " * own_end + clause[own_end:]  # (the rest of its clause stays the option's: "C. Warfarin: a common mistake ...")
         if not clause.strip():
             continue
         if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or
