@@ -58,8 +58,9 @@ def test_an_option_value_opening_the_statement_is_paid(prompt, completion, gold)
     (PH, "Hydrogen 7", "C"),                                            # words not of the question before it
     (NOT_PRIME, "17 — it is prime, so it is not the answer.", "E"),     # the form of a wrong option
     (IRRATIONAL, "$\\sqrt{16}$ is irrational.", "D"),                   # another option's form
-    (SUM, "2 + 3 = 5", "C"),                                            # an operation opens, not a value: nothing read here
-    (SUM, "2 + 3 = 5", "A"),
+    (SUM, "2 + 3 = 5", "A"),                                            # an operation opens, not a value: 2 is not read
+    # (for gold C, "2 + 3 = 5" is paid since holdout84: the value that closes it is option C's text,
+    #   option_whole_text.closing_option_text; tests/test_reading_x8384.py)
     (PH, "10 - 5 = 5", "D"),                                             # a difference opens, not the value 10
     (PH, "14 - 7 = 7", "E"),
 ])

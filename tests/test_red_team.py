@@ -184,7 +184,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout67", "x67_math_hyp_caveat_no_figure_commits", "I can't see the figure, but from the giv"),
     ("holdout67", "x67_math_hexagon_radians_remark", "(6 − 2) · 180° / 6 = 120° per angle (2π/"),
     ("holdout67", "x67_ch_prime_others_factored", "C (29). The others are composite: 21 = 3"),
-    ("holdout67", "x67_ch_sqrt_negative_caveat", "B (12). Technically −12 also squares to "),
+    # (holdout67's "B (12). Technically −12 also squares to 144, but the principal square root is 12." is paid since
+    #   holdout84: the short option text that closes the completion, option_whole_text.closing_option_text)
     ("holdout67", "x67_ch_atomic_neighbor_aside", "Hydrogen — B. (Helium, A, is number 2.)"),
     # holdout52: a lone \boxed{2^{10}} for 1024 (the work-avoidance guard refuses an operation left to do, by design)
     ("holdout52", "x52_power_form_equals_gold", "<think>\nEach element: in or out. 2 choic"),

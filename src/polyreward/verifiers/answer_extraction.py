@@ -99,13 +99,13 @@ _PROSE_STOP = re.compile(
     r"(?:,\s+|\s+)(?:because|since|as|which|so|and\s+(?:that|this|the)|but|for\s+(?:the|a|an|this)|if|when|that|this|where|after|"
     r"or|not|wait|actually|hmm|hold\s+on|unless|otherwise|"
     r"I\s+hope|hence|therefore|thus|no\s+doubt|of\s+course|for\s+sure|clearly|obviously|definitely|certainly)\b|"  # "42, no doubt"
-    r"\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)|\n|"
+    r"\.\s+(?=[A-Z])|\.\s*$|!(?=\s|$)(?![^\S\n]*=)|\n|"  # "5! = 5 × 4 × ... = 120": a "!" an equals sign follows is a factorial
     r"\s*[\u2600-\u27bf\u2b50-\u2b55\U0001f000-\U0001faff]",  # "42 🎉", "42 ✅": an emoji after the value is a remark (holdout16)
     re.IGNORECASE,
 )
 # final_bang="factorial": a "!" glued to a number or a closing bracket is a factorial, not the end of the sentence
 _PROSE_STOP_FACTORIAL = re.compile(
-    _PROSE_STOP.pattern.replace("|!(?=\\s|$)|", "|(?<![\\d)}\\]!])!(?=\\s|$)|(?<=!)(?=\\s+[A-Z])|"), re.IGNORECASE)
+    _PROSE_STOP.pattern.replace("|!(?=\\s|$)(?![^\\S\\n]*=)|", "|(?<![\\d)}\\]!])!(?=\\s|$)|(?<=!)(?=\\s+[A-Z])|"), re.IGNORECASE)
 FINAL_BANGS = ("punctuation", "factorial")
 # inline math ($...$, \\(...\\)) never spans a line break (as in Math-Verify): "$5 each.\nTotal $10" is currency
 _MATH_ENV = re.compile(r"\$\$(.+?)\$\$|\\\[(.+?)\\\]|\\\(([^\n]+?)\\\)|(?<![\\$])\$([^$\n]+?)(?<!\\)\$", re.DOTALL)

@@ -49,7 +49,8 @@ from polyreward.verifiers.commitment import (
     qualified_after,
     retraction_after,
 )
-from polyreward.verifiers.option_letters import letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
+from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
+from polyreward.verifiers.option_whole_text import asks, closing_option_text, lettered_text_answer, option_key as _norm
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
@@ -87,10 +88,6 @@ _RECORD_ANSWER = re.compile(r"""^[ \t{,]*["']?(?:final[ _]?answer|answer|choice|
 # } 7$", "$\textbf{B}$", a display "\[\textbf{(A)}\]" or "\(B\)" (holdout82): the delimiters only set the letter in math
 _MATH_LETTER = r"\s*(\([A-Za-z]\)[^$\n]{0,20}?|[A-Z])\s*"
 _INLINE_LETTER = re.compile(r"\$" + _MATH_LETTER + r"\$|\\\(" + _MATH_LETTER + r"\\\)|\\\[" + _MATH_LETTER + r"\\\]")
-
-
-def _norm(text: str) -> str:
-    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
 
 
 def _letter_token(letters: str, follow: str = r"$|[\s.,:;)*!\]\-–—]", space: str = r"\s") -> str:
@@ -316,7 +313,8 @@ def extract_letter(text: str, letters: str = "ABCDE", options: Mapping[str, str]
 
 
 def _extract_letter(text: str, letters: str, options: Mapping[str, str] | None) -> tuple[str | None, str]:
-    text = flashcard_answer(text)  # "Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A (holdout76)
+    text = flashcard_answer(bracketed_in_capitals(text, letters))  # "(c), maybe (e)" as "(C), maybe (E)" (holdout84)
+    # ("Q: ...?\nA: Unfractionated heparin (C).": the answer's label, not option A; holdout76)
     written, text = text, without_own_negative_texts(text, letters, options or {})  # "C. Not hearsay, as ...": the option's own label
     views = [view[:passing_check_start(view)] for view in answer_views(text)]  # "56 -> B. Quick check: 56 ÷ 7 = 8 ✓." (holdout67)
     if (recorded := record_letter(strip_thinking(views[0]), letters, options or {}, _letter_from_short, _committed_letter)) is not None:
@@ -418,6 +416,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     letter, how = result
     if letter is None:
         return result
+    if how == "lettered_text":  # "(A) and (C) only", read under its answer phrase's checks: the letters before it may be
+        return result  # the stem's statements' ("Statements (A) and (C) are true. Answer: (A) and (C) only"; holdout84)
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)
         named = _option_mentions(view, options)
         end = max(named)[0] if named else len(view)
@@ -496,6 +496,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         ticked = ticked_on_ballot(text, letters)
         if ticked is not None:  # a ballot decides: one box ticked, several, or none ("")
             return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
+    if (whole := lettered_text_answer(text, letters, options, _letter_from_answer_span)) is not None:
+        return whole, "lettered_text"  # "Both A and B", "(A) and (C) only": an option's own text, its letters its words (holdout84)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:
@@ -510,11 +512,14 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         if letter is not None:
             return letter, how
     letter = _letter_from_short(text, letters, options)
-    if letter is not None and not negated(text, 0, len(text)):
+    if letter is not None and not negated(text, 0, len(text)) and not asks(text):  # ("Paris?" asks)
         return letter, "whole"
     letter = _letter_from_answer_span(text, letters, options)
     if letter is not None:
         return letter, "answer_text"
+    if (closing := closing_option_text(text, letters, options)) is not None and not (  # "..., which is U." (holdout84)
+            negated(text, *closing[1:]) or hedged(text, *closing[1:]) or qualified(text, *closing[1:])):
+        return closing[0], "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
     if len(_letters_listed(text, letters)) > 1:

@@ -28,6 +28,8 @@ reader's already capped tail), so the checks cost the same on any completion.
 
 from __future__ import annotations
 
+from itertools import islice
+
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import CLAUSE_END as _CLAUSE_END
@@ -37,7 +39,7 @@ from polyreward.verifiers.clauses import before_value as _before
 from polyreward.verifiers.clauses import WRITER as _WRITER
 from polyreward.verifiers.clauses import clauses as _clauses
 from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
-from polyreward.verifiers.hedging import qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
+from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
@@ -107,7 +109,13 @@ _HEDGED_AFTER = re.compile(r"\A(?:[^\S\n]*\([^()\n]{1,40}\))?[\s.,;:(\-–—…
                            # an open bound right after the value: "$18 a day, possibly more", "42 or so", "12, maybe fewer" (holdout28)
                            + r"|\A[^\n.;]{0,30}?,?\s*(?:possibly|maybe|perhaps|probably|or|if\s+not|likely)\s+(?:more|less|fewer|higher|lower|so)\b"
                            # an error bar after the value: "C ± one option", "B ± 1", "42 +/- 3" (holdout29, holdout30)
-                           r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))", re.IGNORECASE)
+                           r"|\A[\s$*)}]*(?:±|\+/-|\\pm(?![A-Za-z]))"
+                           # a second candidate after a break and a modal of possibility, with no "or": "(c), maybe (e)",
+                           # "C; perhaps E", "42 -- possibly 44", "B. Maybe D." (holdout84)
+                           # (after a full stop only a letter: "42. Maybe 3 steps were needed." counts steps)
+                           r"|\A(?:(?P<stop>\.)|[,;]|[^\S\n]*(?:[\u2014\u2013]|--?)(?=\s))[^\S\n]*(?:" + MODAL_WORDS + r")[,:]?[^\S\n]+"
+                           r"(?:(?:even|also|option|choice)[^\S\n]+)?(?:[(\[](?-i:[A-Z])[)\]]|(?-i:[A-Z])(?![\w'])(?![^\S\n]+[a-z])|(?(stop)(?!)|[-−+]?\$?\d))",
+                           re.IGNORECASE)
 _CONDITIONAL_AFTER = re.compile(r"\A(?:[^\S\n]+[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?(?=[\s.,;:]))?[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending|" + CONDITIONAL_WORDS + r")\b", re.IGNORECASE)  # "**28** unless"
 _OTHERWISE_CLOSES = re.compile(r"\A(?:[^\S\n]*[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?)?[^\S\n]*,?[^\S\n]*(?:\b(?:otherwise|else|if\s+not)\b|" + OTHERWISE_WORDS + r")[^\S\n]*(?:[.;!]|\Z)", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
@@ -288,11 +296,19 @@ def _spelled_value(clause: str) -> int | None:
 
 
 def _states_option(clause: str, option_text: str) -> bool:
-    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", clause)  # words of any script ("stämmer" is one word, not two)
     if option_text:
-        wanted = re.findall(r"[^\W_]+(?:'[^\W_]+)?", option_text.lower())
-        return bool(wanted) and [w.lower() for w in words[:len(wanted)]] == wanted
+        return _option_text_end(clause, option_text) > 0
+    words = re.findall(r"[^\W_]+(?:'[^\W_]+)?", clause)  # words of any script ("stämmer" is one word, not two)
     return len(words) >= 4 and not clause.lstrip(" .:").startswith("(")  # "C (this is probably not right)" is no option text
+
+
+def _option_text_end(clause: str, option_text: str) -> int:
+    """Where the option's text ends when ``clause`` opens with all its words in order ("(B) vitamin D" after the
+    letter: the clause " vitamin D"), else 0. The letters inside it ("vitamin D", "Both A and B") are the option's own
+    words, no other option stated after the answer (holdout84)."""
+    wanted = re.findall(r"[^\W_]+(?:'[^\W_]+)?", option_text.lower())
+    words = list(islice(re.finditer(r"[^\W_]+(?:'[^\W_]+)?", clause), len(wanted)))  # words of any script
+    return words[-1].end() if wanted and [w.group().lower() for w in words] == wanted else 0
 
 
 _WORLD_DOUBT = re.compile(r"(?:(?:not|no\s+longer)\s+(?:sure|certain|confident)|unsure|uncertain|doubt\w*|n't\s+sure)", re.IGNORECASE)
@@ -400,6 +416,11 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if (label := EXPLANATION_LABEL.match(clause)) is not None:
                 clause = " " * label.end() + clause[label.end():]  # "Justification: Perimeter = 30": read as under its heading
         is_option_text = bool(letters) and number == 0 and _states_option(clause, option_text)
+        if is_option_text and option_text:  # the option's own words are the answer ("(B) vitamin D": its D names no
+            own_end = _option_text_end(clause, option_text)  # other option; holdout84), and what follows them follows
+            if _HEDGED_AFTER.match(clause[own_end:]):  # the answer: "B) Paris or C) Nice", "vitamin D. Hmm, actually (A)."
+                return "conflicting"
+            clause = " " * own_end + clause[own_end:]  # (the rest of its clause stays the option's: "C. Warfarin: a common mistake ...")
         if not clause.strip():
             continue
         if counterfactual_clause(clause) or (not letters and not labels and (OTHER_VALUE_CLAUSE.match(clause) or

@@ -38,6 +38,21 @@ def letter_is(letter: str, letters: str) -> Callable[[str, int], bool | None]:
 
 
 
+# a lowercase option letter in brackets, not glued to a word or another bracket before it ("(c)", "[b]"; not "f(a)")
+_BRACKETED_LOWER = re.compile(r"(?<![\w)\]])([(\[])([a-z])([)\]])")
+
+
+def bracketed_in_capitals(text: str, letters: str) -> str:
+    """``text`` with each bracketed lowercase option letter written as its capital ("(c), maybe (e)" -> "(C), maybe
+    (E)"): MedMCQA's lowercase option "(b)" is option B where a letter is read (:func:`.choice._accept`), so every
+    later check that reads the letters a text names (another option stated after it, offered beside it, withdrawn)
+    reads it too (holdout84). A letter outside ``letters`` and one glued to a word ("f(a)") stay as written."""
+    if "(" not in text and "[" not in text:
+        return text
+    lower = letters.lower()
+    return _BRACKETED_LOWER.sub(lambda m: m.group(1) + m.group(2).upper() + m.group(3) if m.group(2) in lower else m.group(0), text)
+
+
 def label_pattern(labels: tuple[str, ...]) -> re.Pattern:
     """A label standing as a word: ``yes``, ``No``, ``maybe`` (not the "no" of "nobody")."""
     return re.compile(r"(?<![A-Za-z'])(" + "|".join(re.escape(label) for label in labels) + r")(?![A-Za-z'])", re.IGNORECASE)

@@ -1,0 +1,75 @@
+"""An option named by its whole text when that text holds option letters itself: ``Both A and B``, ``(A) and (C)
+only`` (statements lettered in the stem), ``1-c, 2-d, 3-b, 4-a`` (a matching code), ``Neither A nor B``.
+
+The choice reader's letter tiers read the letters inside such a text as options named ("A and B": two options, no
+choice), so a completion that answers with the option's exact text -- the whole completion, or what its last answer
+phrase commits to -- is read as that option first, before any letter is (holdout84). Only where the text is one
+option's and no other's, and where it is more than a letter (options that are themselves letters, ``A) S`` ..
+``D) C``, stay read by the letter, as before). A letter-free option text is read by the later tiers as it was.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Mapping
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+from polyreward.verifiers.option_letters import letter_pattern
+
+
+def option_key(text: str) -> str:
+    """An option's text as it is compared: lower case, words and numbers only ("(A) and (C) only" -> "a and c only")."""
+    return re.sub(r"[^a-z0-9]+", " ", text.lower()).strip()
+
+
+def asks(text: str) -> bool:
+    """Does ``text`` end by asking ("Both A and B?", "**Paris?**")? An option's text asked is offered, not answered."""
+    return _ASKED_END.search(text) is not None
+
+
+_ASKED_END = re.compile(r"\?[\s*_$]*\Z")
+
+
+def lettered_options(options: Mapping[str, str], letters: str) -> set[str]:
+    """The options whose text names option letters of its own (a letter standing alone, either case: "Both A and B",
+    "1-c, 2-d") and is more than one letter, each text written once among the options."""
+    pattern = letter_pattern(letters + letters.lower())
+    keys = [option_key(option) for option in options.values()]
+    return {letter for letter, option in options.items()
+            if " " in option_key(option) and keys.count(option_key(option)) == 1 and pattern.search(option)}
+
+
+def lettered_text_answer(text: str, letters: str, options: Mapping[str, str],
+                         answer_span: Callable[[str, str, Mapping[str, str]], str | None]) -> str | None:
+    """The option whose letter-holding text is the completion's answer (``text`` a view of it), or None: the whole
+    text is that option's text (markup and punctuation aside), or ``answer_span`` (the choice reader's reading of
+    what the last answer phrase commits to, under its own checks) names it."""
+    lettered = lettered_options(options, letters) if options else set()
+    if not lettered:
+        return None
+    whole = option_key(text)
+    named = [letter for letter in lettered if option_key(options[letter]) == whole and not asks(text)]
+    if named:
+        return named[0]
+    letter = answer_span(text, letters, options)
+    return letter if letter in lettered else None
+
+
+
+# a copula (English, Spanish, French, German, Italian, Portuguese) or sign and one short value closing the completion:
+# "..., which is U.", "so 7 × 8 is **56**.", "La siguiente letra es U."
+_CLOSING_VALUE = re.compile(r"(?:\b(?:is|are|equals|es|est|ist|è|é)|=|→)[^\S\n]+\**([^\s.,;:!?*()\[\]]{1,12})\**[^\S\n]*[.!]?[^\S\n]*\Z", re.IGNORECASE)
+
+
+def closing_option_text(text: str, letters: str, options: Mapping[str, str]) -> tuple[str, int, int] | None:
+    """``(letter, start, end)`` of the option whose whole text, however short, is the value the completion's last
+    clause states with a copula ("The gaps grow by one, so the next letter is six after O, which is U." for ``C) U``),
+    or None. An option's text is otherwise read from 3 characters only, so that a short number in the working names
+    no option; the value that closes the completion is what it concludes. One letter of the option set is read as
+    that letter, not as a text; the value must be one option's text and no other's."""
+    found = _CLOSING_VALUE.search(text, max(0, len(text) - 200))
+    if found is None or not options or found.group(1).upper() in letters:
+        return None
+    wanted = option_key(found.group(1))
+    named = [letter for letter, option in options.items() if wanted and option_key(option) == wanted]
+    return (named[0], found.start(1), found.end(1)) if len(named) == 1 else None
