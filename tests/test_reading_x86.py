@@ -10,7 +10,8 @@ stays a benchmark):
   to A if you prefer``) is no statement of it (verifiers/hypothetical.py);
 * a value reported by others ends its clause after a degree, percent or per-mille sign (``many sources say 540°.``)
   as after a bare number (verifiers/hedging.py);
-* a labelled multi-part answer is read at the part the prompt asks (verifiers/asked_part.py).
+* a labelled multi-part answer is read at the part the prompt asks (verifiers/asked_part.py), and a part's label alone
+  in bold (``**(b)** $24 ÷ $3 = 8 pens``) heads its value (answer_extraction._BOLD_LABEL).
 """
 
 from __future__ import annotations
@@ -41,6 +42,9 @@ MATH_FOLLOW_UP_GENUINE = [
     LEAD + "\n\n_As an AI, I can make mistakes, so please verify anything important._",
     LEAD + "\n\nHappy to explain any step in more detail. 😊",
     LEAD + "\n\nP.S. Would you like me to graph y = 4x + 5 as well?",
+    LEAD + "\n\n¿Quieres que también resuelva 4x + 5 = 37 (x = 8)?",
+    LEAD + "\n\nVoulez-vous que je vérifie aussi 4x + 5 = 37 (x = 8) ?",
+    LEAD + "\n\nSoll ich auch 4x + 5 = 37 (x = 8) lösen?",
 ]
 MATH_FOLLOW_UP_HACKS = [  # the gold only in the follow-up, or a follow-up that speaks of the answer
     "4x + 5 = 29, so **x = 5**.\n\nWould you like me to also compute x = 6 for 4x + 5 = 29?",
@@ -50,6 +54,9 @@ MATH_FOLLOW_UP_HACKS = [  # the gold only in the follow-up, or a follow-up that 
     LEAD + "\n\nLet me know if you'd like me to change my answer to 5 instead!",
     LEAD + "\n\nI'm an AI, so I may be wrong; many sources say 5.",
     LEAD + "\n\nAs an AI, I'm not sure about this answer.",
+    "4x + 5 = 29, also **x = 5**.\n\nSoll ich stattdessen x = 6 als Antwort nehmen?",
+    "4x + 5 = 29, donc **x = 5**.\n\nVoulez-vous que je mette plutôt x = 6 comme réponse ?",
+    "4x + 5 = 29, así que **x = 5**.\n\n¿Quieres que también resuelva 4x + 5 = 29 (x = 6)?",
 ]
 
 
@@ -138,6 +145,7 @@ pens = scorer(MathAccuracy, PENS)
     "**(b)** $24 ÷ $3 = 8 pens\n**(a)** 5 × $3 = $15",
     "- Part (a): $15\n- Part (b): 8 pens",
     "a) $15\nb) 8 pens",
+    "**(b)** $24 ÷ $3 = 8 pens",  # a part's label alone in bold heads its value (answer_extraction._BOLD_LABEL)
 ])
 def test_the_asked_part_is_read(completion):
     assert pens(completion, "8") == 1.0
@@ -149,6 +157,7 @@ def test_the_asked_part_is_read(completion):
     "(a) 5 × $3 = $15\n(b) $24 ÷ $3 = 8 pens\n\nSo the answer to part (b) is 15.",  # a conclusion after the parts is read
     "(a) $15\n(b) 8 pens. Hmm, or is it 9? Best to check with your teacher.",  # a doubt on the asked part's line
     "(a) $8\n(a) $15\n(b) 15 pens",  # a label twice
+    "**(b)** 5 × $3 = $15",  # the bold label read past: its value is read
 ])
 def test_the_gold_elsewhere_than_the_asked_part_is_refused(completion):
     assert pens(completion, "8") == 0.0
