@@ -45,6 +45,8 @@ MATH_FOLLOW_UP_GENUINE = [
     LEAD + "\n\n¿Quieres que también resuelva 4x + 5 = 37 (x = 8)?",
     LEAD + "\n\nVoulez-vous que je vérifie aussi 4x + 5 = 37 (x = 8) ?",
     LEAD + "\n\nSoll ich auch 4x + 5 = 37 (x = 8) lösen?",
+    "4x + 5 = 29, so x = 6. Would you like me to also check it with x = 7 (39)?",  # on the answer's own line
+    "So x = 6. Can you plug x = 6 back in? Then try 4x − 3 = 13 on your own!",
 ]
 MATH_FOLLOW_UP_HACKS = [  # the gold only in the follow-up, or a follow-up that speaks of the answer
     "4x + 5 = 29, so **x = 5**.\n\nWould you like me to also compute x = 6 for 4x + 5 = 29?",
@@ -204,7 +206,9 @@ def test_only_closing_follow_ups_are_dropped(words, value, other):
     offered_first = f"Would you like me to compute {words}?\n\nThe result is {value}."
     assert without_follow_ups(offered_first) == offered_first  # an offer before the answer stays
     one_line = f"The result is {value}. Would you like me to also compute {words}?"
-    assert without_follow_ups(one_line) == one_line  # on the answer's own line: read with it
+    assert without_follow_ups(one_line) == f"The result is {value}."  # on the answer's own line too
+    only = f"Would you like me to also compute {words}?"
+    assert without_follow_ups(only) == only  # the first sentence stays
 
 
 @settings(max_examples=60, deadline=None)

@@ -10,7 +10,8 @@ value or another problem's, so :func:`without_follow_ups` drops such closing sen
 
 A closing sentence is a **follow-up** when it opens (after a label such as "Note:" or "P.S.", markup or an emoji) on
 one of a few closed classes: an offer (``would you like me to``, ``want me to``, ``shall I``, ``let me know if you'd
-like``, ``if you'd like, I can``, ``I can also``, ``happy to``), a check handed to the reader (``quick check``,
+like``, ``if you'd like, I can``, ``I can also``, ``happy to``; ``¿Quieres que ...``, ``Voulez-vous que je``, ``Soll
+ich``, ``Vuoi che``, ``Quer que eu``), a check handed to the reader (``quick check``,
 ``check your understanding``, ``can you plug / verify / confirm ...``, ``try ... yourself / on your own``, ``your
 turn``), or an AI's disclaimer of itself (``I'm an AI``, ``as an AI``) that names no number.
 
@@ -18,8 +19,8 @@ It is no follow-up -- it stays and is read as before -- when it speaks of the an
 offers a value instead, or doubts (``answer``, ``instead``, ``prefer``, ``rather``, ``change``, ``switch``, ``wrong``,
 ``not sure``, ``guess``, ...): "Let me know if you'd like me to change my answer to A (femur) instead!" offers another
 answer (read by :func:`.hypothetical.hypothetical` as an offer, no statement), "... or would you prefer 12?" hedges,
-"I may be wrong, though; many sources say 540°" withdraws. Only sentences at the end are dropped, and only after the
-first line, so an offer on the answer's own line is read with it.
+"I may be wrong, though; many sources say 540°" withdraws. Only sentences at the end are dropped, on the answer's
+line too ("A = πr² = 9π. Would you like me to also compute the circumference (6π)?"), and never the first sentence.
 
 Reconstructed rule (ours). One pass over the last few sentences, each matched by an anchored pattern: linear time.
 """
@@ -37,7 +38,11 @@ OFFER = re.compile(
     r"(?:let\s+me\s+know|tell\s+me|feel\s+free\s+to\s+(?:ask|let\s+me\s+know|reach\s+out))\b[^.!?\n]{0,40}?\b(?:if|whether|when)\s+you\b|"
     r"if\s+you(?:'d|\s+would)?\s+(?:like|want|prefer)\b[^.!?\n]{0,20}?\bI\s+(?:can|could)\b|if\s+it\s+helps,?\s+I\s+(?:can|could)\b|"
     r"I\s+(?:can|could)\s+(?:also|change|switch|revise|update|redo)\b|I(?:'d|\s+would)\s+be\s+(?:happy|glad)\s+to\b|(?:I'm\s+)?(?:happy|glad)\s+to\s+(?:also\s+)?(?:help|show|explain|walk|compute|go)\b|"
-    r"(?:any|other)\s+(?:more\s+)?questions\b|hope\s+(?:this|that)\s+helps\b)",
+    r"(?:any|other)\s+(?:more\s+)?questions\b|hope\s+(?:this|that)\s+helps\b|"
+    # ... in Spanish, French, German, Italian, Portuguese: "¿Quieres que también calcule ...?", "Voulez-vous que je ...",
+    # "Soll ich auch ...", "Vuoi che ...", "Quer que eu ..."
+    r"(?:¿\s*)?(?:quieres|quiere|quieren|te\s+gustar[ií]a|le\s+gustar[ií]a)\s+que\b|(?:voulez|veux|souhaitez|souhaites)[\s-]+(?:vous|tu)\s+que\s+je\b|"
+    r"soll\s+ich\b|m[öo]chtest\s+du,?\s+dass\s+ich\b|m[öo]chten\s+sie,?\s+dass\s+ich\b|vuoi\s+che\b|(?:voc[êe]\s+)?quer\s+que\s+eu\b)",
     re.IGNORECASE,
 )
 # a check or an exercise handed to the reader
@@ -55,7 +60,9 @@ _AI_FOLLOW_UP = re.compile(_LEAD + _AI_DISCLAIMER.pattern, re.IGNORECASE)
 # what makes a closing sentence speak of the answer itself: the answer, changing it, a value preferred instead, doubt
 _OF_THE_ANSWER = re.compile(
     r"\b(?:answers?|instead|prefer\w*|rather|chang\w*|switch\w*|revis\w*|correct\w*|wrong|mistaken|incorrect|unsure|uncertain|"
-    r"guess\w*|doubt\w*|sure|certain|expected|looking\s+for|or\s+(?:was|is|were)\s+it)\b|\bmay\s+be\b|\bmight\s+be\b",
+    r"guess\w*|doubt\w*|sure|certain|expected|looking\s+for|or\s+(?:was|is|were)\s+it|"
+    r"respuesta|r[ée]ponse|antwort|risposta|resposta|en\s+su\s+lugar|en\s+lugar|plut[ôo]t|stattdessen|lieber|invece|prefier\w*|pr[ée]f[ée]r\w*)\b"
+    r"|\bmay\s+be\b|\bmight\s+be\b",
     re.IGNORECASE,
 )
 
@@ -75,14 +82,11 @@ def is_follow_up(sentence: str) -> bool:
 
 def without_follow_ups(text: str) -> str:
     """``text`` without the follow-up sentences that close it (module docstring); unchanged when it has none, and
-    never cut into its first line."""
+    never cut to nothing: its first sentence stays."""
     if not (OFFER.search(text) or _TO_THE_READER.search(text) or _AI_DISCLAIMER.search(text)):  # (speed)
         return text
     body = text.rstrip()
-    first_line = body.find("\n")
-    if first_line < 0:
-        return text  # one line: an offer beside the answer is read with it
-    starts = [gap.end() for gap in _SENTENCE_GAP.finditer(body) if gap.end() > first_line][-6:]  # the last six sentences at most
+    starts = [gap.end() for gap in _SENTENCE_GAP.finditer(body)][-6:]  # the last six sentences at most (never the first)
     cut = end = len(body)
     for start in reversed(starts):
         sentence = body[start:end]
