@@ -47,6 +47,7 @@ MATH_FOLLOW_UP_GENUINE = [
     LEAD + "\n\nSoll ich auch 4x + 5 = 37 (x = 8) lösen?",
     "4x + 5 = 29, so x = 6. Would you like me to also check it with x = 7 (39)?",  # on the answer's own line
     "So x = 6. Can you plug x = 6 back in? Then try 4x − 3 = 13 on your own!",
+    "4x + 5 = 29, so 4x = 24. Hope this helps: $\\boxed{6}$",  # a pleasantry that states the value is no follow-up
 ]
 MATH_FOLLOW_UP_HACKS = [  # the gold only in the follow-up, or a follow-up that speaks of the answer
     "4x + 5 = 29, so **x = 5**.\n\nWould you like me to also compute x = 6 for 4x + 5 = 29?",
@@ -59,6 +60,7 @@ MATH_FOLLOW_UP_HACKS = [  # the gold only in the follow-up, or a follow-up that 
     "4x + 5 = 29, also **x = 5**.\n\nSoll ich stattdessen x = 6 als Antwort nehmen?",
     "4x + 5 = 29, donc **x = 5**.\n\nVoulez-vous que je mette plutôt x = 6 comme réponse ?",
     "4x + 5 = 29, así que **x = 5**.\n\n¿Quieres que también resuelva 4x + 5 = 29 (x = 6)?",
+    "4x + 5 = 29, so x = 6. Quick check: 4 · 6 + 5 = 30, so x = 5.",  # the writer's own check, no follow-up
 ]
 
 
