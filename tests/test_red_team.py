@@ -95,7 +95,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout73", "x73_math_chinese_answer", "面积 = 边长 × 边长 = 6 × 6 = 36（平方厘米）。\n\n答：这个正方"),
     ("holdout73", "x73_math_related_inverse_also", "f(4) = 3(4) + 2 = 12 + 2 = 14.\n\nSo **f(4"),
     ("holdout73", "x73_math_long_explanation_final_line", "This is an arithmetic sequence with firs"),
-    ("holdout73", "x73_math_feel_free_followup", "Expand: 3x + 12 − 2x = x + 12.\n\n**Simpli"),
+    # (x73_math_feel_free_followup, "Feel free to ask if you'd like me to walk through distributing negatives", is paid
+    #   since holdout86: an offer after the answer is read past, verifiers/follow_ups.py)
     ("holdout73", "x73_math_compound_interest_caveat", "A = 1000 × 1.05² = 1000 × 1.1025 = 1102."),
     ("holdout73", "x73_ch_unit_conversion_note", "**C — 212°F.**\n\nThat's the same as 100 °"),
     ("holdout72", "x72_math_units_remark_after", "150 / 2.5 = 60, so the average speed is "),

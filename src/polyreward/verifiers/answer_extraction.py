@@ -558,7 +558,8 @@ def _two_answers_in_one(text: str, previous: re.Match, anchor: re.Match, answer:
 
 # a bold label that opens the last line or a sentence of it ("**Respuesta:** 42", "**Antwort**: 42"): a heading, and
 # what it heads is read for the value
-_BOLD_LABEL = re.compile(r"(?:\A|(?<=[.!?]\s))[^\S\n]*\*\*[^*\n]{1,40}?(?::[^\S\n]*\*\*|\*\*[^\S\n]*:)")
+# (or a part's label alone in bold, "**(b)** $27 ÷ $3 = 9 pens": it heads the part's value, holdout86)
+_BOLD_LABEL = re.compile(r"(?:\A|(?<=[.!?]\s))[^\S\n]*\*\*(?:[^*\n]{1,40}?(?::[^\S\n]*\*\*|\*\*[^\S\n]*:)|[^\S\n]*(?:\((?-i:[a-h])\)|(?-i:[a-h])\))[^\S\n]*\*\*)")
 
 
 # an answer given first, then its reason: "Most likely 2, since the powers of 2 cycle ...", "42, because 6 x 7 = 42"

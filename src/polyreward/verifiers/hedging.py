@@ -477,13 +477,14 @@ _GROUP_REPORT = re.compile(
 _GENERIC_ANSWERER = re.compile(r"\b(?:anyone|anybody|whoever|everyone|everybody|those|people|someone|somebody|students?)\s+(?:who\s+)?"
                                r"(?:\w+\s+)?(?:writes?|wrote|says?|said|answers?|answered|puts?|picks?|picked|chooses?|chose|guess(?:es)?|guessed)[\s$*(\[{]*\Z",
                                re.IGNORECASE)
-_CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|"
+_CLAUSE_ENDS_HERE = re.compile(r"[\s$*)\]}]*(?:(?:°[CF]?|%|‰)[\s$*)\]}]*)?(?:(?:here|there|too|usually|often|anyway|instead|nowadays)\W*?)?(?:[.!;\n]|\Z|"
                                r",?\s*(?:but|though|although|however|yet|whereas|mais|pero|aber|doch|ma|mas|porém|но|tapi|nhưng|ama|ale)\b|[,，、]\s*(?:但|但是|可是|しかし|でも|하지만|लेकिन|لكن))",
                                re.IGNORECASE)  # (speed: compiled once; "Selon le corrigé, ce serait 20, mais moi je trouve 25": holdout70)
 
 
 def _ends_its_clause(text: str, end: int) -> bool:
-    """Nothing but punctuation and markup between the answer and the end of its clause (no unit, no noun)."""
+    """Nothing but punctuation and markup between the answer and the end of its clause (no unit word, no noun; a
+    degree, percent or per-mille sign is part of the value: "many sources say 540°." ends there, holdout86)."""
     # a report the writer then contrasts with their own work ends its claim there: "The key says 42, but I get 40", with
     # or without the comma ("The figure above says 24 but I trust my prose."; holdout19, stop 52)
     # ... and an adverb of place or habit is no noun: "Most people answer 42 here."

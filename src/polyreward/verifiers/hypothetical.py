@@ -16,6 +16,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import ABBREVIATION_GUARD
+from polyreward.verifiers.follow_ups import OFFER
 from polyreward.verifiers.regex_scan import first_ends, last_ends
 
 # "If the problem meant the perimeter, the answer would be 42", "Had the question asked for the sum, it would be 17",
@@ -62,6 +63,11 @@ UNSUPPORTED_PREMISE = re.compile(
 # "only if" right after the value and its unit: the value holds under a condition, not as the answer
 _ONLY_IF_AFTER = re.compile(r"[\s$*)}]*(?:[^\W\d_][\w/²³^.-]*[^\S\n]+){0,3}?only[^\S\n]+(?:if|when)\b", re.IGNORECASE)
 _CONTRAST_WORD = re.compile(r"\b(?:but|however|whereas|yet|instead,)\b", re.IGNORECASE)
+# a value the writer offers the reader, not states: the offer before it (:data:`.follow_ups.OFFER`) or the reader's
+# wish after it ("I can change my answer to A (femur) if you prefer")
+_IF_YOU_WISH = re.compile(r"\bif\s+you(?:'d|\s+would)?\s+(?:prefer|like|want|wish)\b", re.IGNORECASE)
+# ... right after the value, or after its gloss in brackets ("A (femur) if you prefer"), not in a later sentence
+_WISH_AFTER = re.compile(r"[\s$*)}]*(?:\([^()\n]{0,40}\)[\s*]*)?,?\s*" + _IF_YOU_WISH.pattern, re.IGNORECASE)
 
 
 def _sentence_around(text: str, start: int, end: int) -> tuple[str, str, str]:
@@ -92,6 +98,8 @@ def hypothetical(text: str, start: int, end: int) -> bool:
         return False
     if _SUBJUNCTIVE.search(own):
         return True
+    if OFFER.search(own) or _IF_YOU_WISH.search(text[start:end]) or _WISH_AFTER.match(rest):
+        return True  # "Let me know if you'd like me to change my answer to A instead!", "I can switch to A if you prefer": an offer (holdout86)
     clause = own.rsplit(";", 1)[-1]  # "Without the restriction there would be 48; with it, the answer is 36" is the case
     spoken = clause + text[start:end] + rest  # an option reader's match holds its own words ("the answer would be C")
     if (_REMOVAL_OPENER.search(clause) or _FOREIGN_CONDITION.search(clause)) and (_WOULD.search(spoken) or _FOREIGN_WOULD.search(spoken)):

@@ -24,6 +24,7 @@ Reconstructed rule (ours). One pass over the heading lines: linear time.
 from __future__ import annotations
 
 from polyreward.verifiers.answer_forms import CHANGE_OF_MIND
+from polyreward.verifiers.follow_ups import without_follow_ups
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a line that opens on a bold title and goes on ("**Worked example.** Find the remainder ..."): an aside's heading
@@ -74,9 +75,9 @@ def _without_aside_paragraphs(text: str) -> str:
 
 
 def without_asides(text: str) -> str:
-    """``text`` without its aside sections, aside paragraphs and aside footnotes (module docstring); unchanged when
-    it has none."""
-    text = _without_aside_sections(text)
+    """``text`` without its aside sections, aside paragraphs and aside footnotes (module docstring) and without the
+    follow-ups that close it (:mod:`.follow_ups`); unchanged when it has none."""
+    text = without_follow_ups(_without_aside_sections(text))  # an offer, a check for the reader, an AI's disclaimer (follow_ups.py)
     return _without_aside_paragraphs(text) if "\n\n" in text else text
 
 

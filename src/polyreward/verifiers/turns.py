@@ -42,6 +42,7 @@ from functools import lru_cache
 
 from polyreward.verifiers.agent_steps import writer_steps
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.asked_part import asked_part
 from polyreward.verifiers.sections import without_asides
 
 # a chat template's control token ("<|im_end|>", "<|im_start|>", "<|eot_id|>", "<|start_header_id|>", "<|end|>",
@@ -464,12 +465,15 @@ def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], 
     """``completion`` cut to its last part that answers the question ``prompt`` asks (:func:`for_the_question`), and
     whether two of its parts answer it differently (``read``: a part's answer as a comparable key, or None when the
     part gives none) or it ends in a loop that flips between two answers (:func:`flips_in_loop`). The completion
-    whole when it asks no question of its own."""
+    whole when it asks no question of its own; the text under the asked part's label where it answers every labelled
+    part the prompt lists, one to a line (:func:`.asked_part.asked_part`)."""
     parts = for_the_question(prompt, completion)
     if parts is None:
         item = template_item_start(prompt, completion)
         if item is not None:  # a made-up next item of the prompt's template: the answer is what comes before it
             completion = completion[:item]
+        elif (part := asked_part(prompt, completion)) is not None:  # "(a) ... = $12 / (b) ... = 9 pens" for part (b) (asked_part.py)
+            completion = part
         return completion, flips_in_loop(completion, read)
     return parts[-1], len({found for found in map(read, parts) if found is not None}) > 1 or flips_in_loop(parts[-1], read)
 
