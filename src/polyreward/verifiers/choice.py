@@ -50,7 +50,7 @@ from polyreward.verifiers.commitment import (
     retraction_after,
 )
 from polyreward.verifiers.option_letters import bracketed_in_capitals, letter_is, letter_mentions, letter_pattern, withdrawn_in_clause
-from polyreward.verifiers.option_whole_text import asks, closing_option_text, lettered_text_answer, option_key as _norm
+from polyreward.verifiers.option_whole_text import asks, closing_option_text, later_option_text_disowns, lettered_text_answer, option_key as _norm
 from polyreward.verifiers.conclusions import concluded_otherwise
 from polyreward.verifiers.later_summary import summary_names_other_letter
 from polyreward.verifiers.hypothetical import hypothetical
@@ -579,7 +579,10 @@ def _letter_from_answer_span(text: str, letters: str, options: Mapping[str, str]
         return None  # another option, or another value ("The answer is 56. Wait, no, 12."), stated after it
     if (retraction := retraction_after(text, end)) is not None and retraction[1]:
         return None  # "... offer alternatives. Actually no, obtain an emergency court order."
+    if later_option_text_disowns(text, end, letter, letters, options, _option_mentions):
+        return None  # "Answer: Paris. Actually: Lyon.": another option named by its text, read as its letter would be
     return letter
+
 
 
 _DENIAL_IN_SPAN = re.compile(r"\b(?:not|never|no|nor|neither|without|instead\s+of|rather\s+than)\b|n't", re.IGNORECASE)

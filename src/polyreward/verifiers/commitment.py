@@ -161,8 +161,16 @@ _NOT_EQUAL_BEFORE = re.compile(r"(?:≠|!=|=/=|\\neq?(?![A-Za-z]))[\s$*({]*(?:\\
 _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za-z]))")
 
 
+# "wait, no: 45", "No: Lyon": "no" with a colon after it is the interjection that opens a correction -- it takes back
+# what came before and states the value after it -- not the determiner that denies the value ("no 45")
+_CORRECTING_NO = re.compile(r"(?<![\w'])no[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)
+
+
 def negated(text: str, start: int, end: int) -> bool:
-    """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?"""
+    """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?
+    A "no:" right before it opens a correction to it and denies nothing (:data:`_CORRECTING_NO`)."""
+    if (correcting := _CORRECTING_NO.search(text, max(0, start - 40), start)) is not None:
+        text = text[:correcting.start()] + " " * (start - correcting.start()) + text[start:]
     window = text[max(0, start - WINDOW):start]
     if _NOT_EQUAL_BEFORE.search(window):
         return True

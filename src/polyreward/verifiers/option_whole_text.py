@@ -14,7 +14,9 @@ from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
+from polyreward.verifiers.commitment import later_disowns
 from polyreward.verifiers.option_letters import letter_pattern
+from polyreward.verifiers.reading import MAX_TAIL_CHARS
 
 
 def option_key(text: str) -> str:
@@ -73,3 +75,23 @@ def closing_option_text(text: str, letters: str, options: Mapping[str, str]) -> 
     wanted = option_key(found.group(1))
     named = [letter for letter, option in options.items() if wanted and option_key(option) == wanted]
     return (named[0], found.start(1), found.end(1)) if len(named) == 1 else None
+
+
+def later_option_text_disowns(text: str, end: int, letter: str, letters: str, options: Mapping[str, str],
+                              mentions: Callable[[str, Mapping[str, str]], list[tuple[int, int, str]]]) -> bool:
+    """Does the text after an answer given by its option text name another option by its whole text where naming it
+    by its letter would take the answer away? Each other option's text after ``end`` is read as its letter, "(B)",
+    under :func:`later_disowns`' rules, so "Answer: Paris. Actually: Lyon." is read as "Answer: Paris. Actually: (B).",
+    and "Answer: Paris. Lyon is the third largest city." as a remark about (B). ``mentions(text, options)``: the
+    ``(end, length, letter)`` of each naming of an option by its text (the choice reader's)."""
+    tail = text[end:end + MAX_TAIL_CHARS]
+    found = sorted((stop - length, stop, other) for stop, length, other in mentions(tail, options) if other != letter)
+    if not found:
+        return False
+    pieces, at = [], 0
+    for start, stop, other in found:
+        if start >= at:  # (overlapping namings: the first one)
+            pieces += [tail[at:start], f"({other})"]
+            at = stop
+    lettered = text[:end] + "".join(pieces) + tail[at:]
+    return bool(later_disowns(lettered, end, letter, letters=letters, option_text=options[letter]))
