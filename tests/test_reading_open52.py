@@ -6,7 +6,7 @@ properties where the rule parses text (docs/reading.md)."""
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
@@ -233,6 +233,7 @@ def test_the_gold_digits_in_its_base_are_still_paid(completion, gold):
 @given(value=st.integers(2, 4000), base=st.sampled_from([2, 8]),
        claim=st.sampled_from(["the decimal number $\\boxed{{{d}}}$", "$\\boxed{{{d}}}$ in decimal", "$\\boxed{{{d}_{{10}}}}$",
                               "$\\boxed{{{d}}}$ (base 10)"]))
+@example(value=2, base=2, claim="$\\boxed{{{d}}}$ (base 10)")  # digits "10": the "10" of "base 10" is no answer (CI, stop 53)
 def test_a_decimal_claim_never_pays_a_gold_in_another_base(value, base, claim):
     digits = format(value, "b" if base == 2 else "o")
     gold = f"{digits}_{base}"

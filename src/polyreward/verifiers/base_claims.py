@@ -49,7 +49,8 @@ def decimal_claim(gold: str, answer: str, text: str) -> bool:
         return False  # (only the bare digits: "1011_2" as written names its base)
     at = -1
     for found in re.finditer(rf"(?<![0-9A-Za-z_]){re.escape(digits)}(?![0-9A-Za-z])", text):
-        at = found.start()
+        if not re.search(r"base[\s-]*\Z", text[max(0, found.start() - 8):found.start()], re.IGNORECASE):
+            at = found.start()  # (the "10" of "(base 10)" names the base: digits "10" are the answer before it)
     if at < 0:
         return False
     end = at + len(digits)
