@@ -19,6 +19,7 @@ linear in the text after the block.
 
 from __future__ import annotations
 
+from bisect import bisect_left, bisect_right
 from collections.abc import Sequence
 from fractions import Fraction
 
@@ -42,9 +43,13 @@ def quotes_observations(text: str, found: Sequence[tuple[float, int, int]], fore
     span) is the ``forecast`` restated or a ``given`` value in a clause that reports the past (module docstring)."""
     if not found or not given:
         return False
-    marks = [(m.start(), m.end()) for m in _CLAUSE.finditer(text)]
-    spans = [(max([0] + [e for s, e in marks if e <= start]), min([len(text)] + [s for s, e in marks if s >= end]))
+    marks = [(m.start(), m.end()) for m in _CLAUSE.finditer(text)]  # (in order, not overlapping: both ends sorted)
+    mark_starts, mark_ends = [a for a, _ in marks], [b for _, b in marks]
+    spans = [(mark_ends[i - 1] if (i := bisect_right(mark_ends, start)) else 0,
+              mark_starts[j] if (j := bisect_left(mark_starts, end)) < len(marks) else len(text))
              for _, start, end in found]
+    stops = [(m.start(), m.end()) for m in _SENTENCE_END.finditer(text)]
+    stop_starts, stop_ends = [a for a, _ in stops], [b for _, b in stops]
     restating = {span for span, (value, _, _) in zip(spans, found) if value in forecast}
     for (value, start, end), span in zip(found, spans):
         if qualified(text, start, end) or hedged(text, start, end):
@@ -57,9 +62,8 @@ def quotes_observations(text: str, found: Sequence[tuple[float, int, int]], fore
             return False
         # the number's sentence, less the clauses that restate the forecast ("so I expect a mean near 62"), must not
         # open a possibility or the future: "Levels climbed to 72 and will stay there." offers 72 as tomorrow's
-        first = max([0] + [m.end() for m in _SENTENCE_END.finditer(text, 0, start)])
-        stop = _SENTENCE_END.search(text, end)
-        last = stop.start() if stop else len(text)
+        first = stop_ends[i - 1] if (i := bisect_right(stop_ends, start)) else 0
+        last = stop_starts[j] if (j := bisect_left(stop_starts, end)) < len(stops) else len(text)
         rest = "".join(text[a:b] for a, b in _pieces(first, last, restating))
         if not (known and _PAST.search(text[span[0]:span[1]]) and not _OPEN.search(rest)):
             return False
