@@ -48,7 +48,7 @@ _TRAILING_MARKS = " \t\n.!$"
 
 def unescaped_markdown(text: str) -> str:
     """``text`` with each escaped markdown mark shown as the mark (module docstring)."""
-    return _ESCAPED_MARK.sub(r"\1", text) if "\\" in text else text
+    return _ESCAPED_MARK.sub(r"\1", text) if "\\*" in text or "\\_" in text or "\\#" in text else text  # (an escape needs one)
 
 
 def spelled_boxes(text: str) -> str:

@@ -169,7 +169,7 @@ _CORRECTING_NO = re.compile(r"(?<![\w'])no[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)
 def negated(text: str, start: int, end: int) -> bool:
     """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?
     A "no:" right before it opens a correction to it and denies nothing (:data:`_CORRECTING_NO`)."""
-    if (correcting := _CORRECTING_NO.search(text, max(0, start - 40), start)) is not None:
+    if text.find(":", max(0, start - 40), start) >= 0 and (correcting := _CORRECTING_NO.search(text, max(0, start - 40), start)) is not None:
         text = text[:correcting.start()] + " " * (start - correcting.start()) + text[start:]
     window = text[max(0, start - WINDOW):start]
     if _NOT_EQUAL_BEFORE.search(window):
