@@ -26,7 +26,7 @@ from hypothesis import HealthCheck, example, given, settings
 from hypothesis import strategies as st
 from reader_probes import fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import answer_extraction, math_normalize, reading
+from polyreward.verifiers import answer_extraction, broken_markup, math_normalize, reading
 from polyreward.verifiers import math as verifier
 from polyreward.verifiers import math_answers
 from polyreward.verifiers.work_avoidance import copy_candidates, prompt_form, work_avoided
@@ -50,6 +50,8 @@ def normalise_long(text: str, collapse_space: bool = True) -> str:
     text = reading._LEET_WORD.sub(reading._unleet, text)
     text = reading._LEET_I.sub("I", text)
     text = reading._BARE_CONTRACTION.sub(r"\1n't", text)
+    if collapse_space:  # prose: escaped markdown marks and "\\box{..}" read through (broken_markup.py, holdout82)
+        text = broken_markup.spelled_boxes(broken_markup.unescaped_markdown(text))
     return reading._HORIZONTAL_SPACE.sub(" ", text) if collapse_space else text
 
 
@@ -71,6 +73,7 @@ WORDS = ["0r", "n0t", "w41t", "wr0ng", "4ctually", "x2", "2x", "b0x", "1s", "or"
 @example("\u200bn\u200b0t 42", False)
 @example("\u01dd\u0287", True)  # turned letters, read upright (found by hypothesis after the holdout12 rules)
 @example("ok \u202eton\u202c 1 dont", True)
+@example("\\*", True)  # an escaped markdown mark (broken_markup, holdout82): the long path reads it too
 def test_normalise_shortcuts_equal_the_long_path(text, collapse_space):
     assert reading.normalise(text, collapse_space) == normalise_long(text, collapse_space)
 
