@@ -166,6 +166,20 @@ _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za
 _CORRECTING_NO = re.compile(r"(?<![\w'])no[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)
 
 
+# "not Lyon or Nice", "isn't 45 or 42", "not A, B or C": the value is the last item of a list a negation opens, denied
+# with the first (up to four items of up to four words each, joined by commas and a closing "or")
+_NEGATED_LIST = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[^\s,.;:!?()]+\s*){1,4}(?:,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,3},?\s*\bor\s*\Z",
+                           re.IGNORECASE)
+# ... and an item inside it: "not Lyon, Nice or Marseille" denies Nice (a comma before it, the list's "or" after it)
+_NEGATED_LIST_OPEN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[^\s,.;:!?()]+\s*){1,4}(?:,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,2},\s*\Z",
+                                re.IGNORECASE)
+_LIST_GOES_ON = re.compile(r"(?:\s*,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,2},?\s*\bor\s+[^\s,.;:!?()]", re.IGNORECASE)
+
+
+# what joins a value to the denied value before it, in one denied list: "not 41 or 43", "not 41, 43 or 45"
+_DENIED_LIST_GAP = re.compile(r"[^\S\n]*(?:,[^\S\n]*(?:(?:or|nor)\b)?|\b(?:or|nor)\b|/)[^\S\n]*\Z", re.IGNORECASE)
+
+
 def negated(text: str, start: int, end: int) -> bool:
     """Does the text deny the answer at ``text[start:end]`` ("not 42", "not quite 42", "can't be C", "C is wrong")?
     A "no:" right before it opens a correction to it and denies nothing (:data:`_CORRECTING_NO`)."""
@@ -177,6 +191,8 @@ def negated(text: str, start: int, end: int) -> bool:
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     before, after = _before(text, start), _after(text, end)  # (speed: the window after the answer cut once, read twice)
     return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
+                or (before[-3:].lower().rstrip().endswith("or") and _NEGATED_LIST.search(before[-160:]))
+                or (before.rstrip().endswith(",") and _NEGATED_LIST_OPEN.search(before[-160:]) and _LIST_GOES_ON.match(text, end))
                 or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after))  # "Ignore the 42."
 
 
@@ -469,7 +485,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for value in others:
             if denied_aside is not None and denied_aside[0] <= value.start() < denied_aside[1]:
                 continue
-            if _NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]):
+            if (_NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():])
+                    or denied and _DENIED_LIST_GAP.match(clause, denied[-1].end(), value.start())):  # "(not 41 or 43)"
                 denied.append(value)
                 aside = _ASIDE_AFTER.match(clause, value.end())
                 denied_aside = (aside.start(), aside.end()) if aside is not None else None

@@ -80,7 +80,7 @@ def _offered_together(clause: str, prompt: str, options: Mapping[str, str]) -> b
     """Does ``clause``, stating the answer, offer two options' texts as alternatives or as a list ("Saturn or Jupiter",
     "Saturn and Jupiter")?"""
     named = [(found.end(), found.end() - found.start(), letter) for letter, text in options.items()
-             for found in option_mentions(clause, text, across_markup=True)]
+             for found in option_mentions(clause, text, clause, across_markup=True)]  # (denied ones offer nothing)
     if len({letter for _, _, letter in named}) < 2:
         return False
     together = {letter for end, length, letter in named

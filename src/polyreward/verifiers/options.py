@@ -67,22 +67,33 @@ def options_in_prompt(prompt: str, letters: str = "ABCDE") -> dict[str, str]:
     return best
 
 
-# options written on one line, "A) 54 B) 56 C) 58" or "(A) 54 (B) 56": a marker after a space, with a closing bracket
+# options written on one line, "A) 54 B) 56 C) 58" or "(A) 54 (B) 56": a marker after a space, with a closing bracket;
+# or, three or more in a run with one mark, "A. Lyon B. Paris C. Nice", "A: 2, B: 4, C: 8"
 _INLINE_OPTION = re.compile(r"(?:(?<=\s)|\A)\(?([A-Z])\)[^\S\n]")
+_INLINE_DOTTED = re.compile(r"(?:(?<=\s)|\A)([A-Z])([.:])[^\S\n]")
+# what separates options listed on one line, left at the end of each piece: "A. Lyon, B. Paris, or C. Nice"
+_PIECE_SEPARATOR = re.compile(r"[^\S\n]*(?:[,;][^\S\n]*(?:(?:or|and)[^\S\n]*)?|(?<=[^\S\n])or[^\S\n]*)?\Z")
 
 
 def _inline_options(line: str) -> list[str]:
     """``line`` cut before each option marker when it lists a run of options from the first letter in order
-    ("Which is prime? A) 21 B) 27 C) 37" is the question, then one piece per option); else ``[line]``."""
-    markers = list(_INLINE_OPTION.finditer(line))
-    start = next((i for i, m in enumerate(markers) if m.group(1) == "A"), None)
-    if start is None:
-        return [line]
-    run = [markers[start]]
-    for marker in markers[start + 1:]:
-        if ord(marker.group(1)) == ord(run[-1].group(1)) + 1:
-            run.append(marker)
-    if len(run) < 2:
-        return [line]
-    cuts = [m.start() for m in run]
-    return [line[:cuts[0]]] + [line[a:b] for a, b in zip(cuts, cuts[1:] + [len(line)])]
+    ("Which is prime? A) 21 B) 27 C) 37" is the question, then one piece per option); else ``[line]``. Markers with a
+    full stop or colon ("A. 21 B. 27 C. 37") count only in a run of three or more that all use the same mark, as
+    "A." alone is as often an initial; the separator between options (", ", "; ", ", or ") is left out of a piece."""
+    for pattern, least in ((_INLINE_OPTION, 2), (_INLINE_DOTTED, 3)):
+        if pattern is _INLINE_DOTTED and (". " not in line and ": " not in line):
+            continue
+        markers = list(pattern.finditer(line))
+        start = next((i for i, m in enumerate(markers) if m.group(1) == "A"), None)
+        if start is None:
+            continue
+        run = [markers[start]]
+        for marker in markers[start + 1:]:
+            if ord(marker.group(1)) == ord(run[-1].group(1)) + 1 and (pattern is _INLINE_OPTION or marker.group(2) == run[0].group(2)):
+                run.append(marker)
+        if len(run) < least:
+            continue
+        cuts = [m.start() for m in run]
+        pieces = [line[a:b] for a, b in zip(cuts, cuts[1:] + [len(line)])]
+        return [line[:cuts[0]]] + [piece[:_PIECE_SEPARATOR.search(piece).start()] for piece in pieces]
+    return [line]
