@@ -5,12 +5,17 @@ nearby hack it refuses, with variants the split did not contain, and a Hypothesi
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.crpo import CRPOFormat, format_reward
 from polyreward.rewards.format import ThinkFormat
+from polyreward.rewards.tool_calls import ToolRLCorrectness
+from polyreward.rewards.tool_efficiency import OTCToolEfficiency
+from polyreward.verifiers.tool_calls import commented_calls, parse_tool_call_text
 
 # --- think_format: the guard never pays tags TRL's pattern does not take for tags ---------------------------------
 
@@ -132,3 +137,93 @@ _CRPO_PIECES = ["<think>", "</think>", "<answer>", "</answer>", "\\boxed{B}", "\
 @example(f"{THINK}<answer>This is Graves disease. \\b\u03bfxed{{B}}</answer>")
 def test_crpo_format_guard_never_pays_above_the_released_rule(text):
     assert format_reward(text, 3, GRAVES) <= format_reward(text, 0)
+
+
+# --- toolrl_correctness / otc: a call inside an HTML comment is never credited -----------------------------------
+
+FR = [{"name": "translate_text", "parameters": {"text": "Guten Morgen", "target_language": "French"}},
+      {"name": "translate_text", "parameters": {"text": "Gute Nacht", "target_language": "French"}}]
+GOLD = "<tool_call>\n" + "\n".join(json.dumps(c) for c in FR) + "\n</tool_call>"
+PLAN = "<think>Two phrases need translating into French, one call for each.</think>\n"
+
+
+def _block(*calls: dict) -> str:
+    return "<tool_call>\n" + "\n".join(json.dumps(c, ensure_ascii=False) for c in calls) + "\n</tool_call>"
+
+
+@pytest.mark.parametrize(
+    "completion,full",
+    [
+        # the split's hack: the second needed call commented out
+        (PLAN + _block(FR[0]) + "\n<!--\n" + _block(FR[1]) + "\n-->", False),
+        # variants: the commented call as bare JSON, in a code fence, the first call commented instead, both
+        # commented beside one visible, an unclosed comment that hides the rest
+        (PLAN + _block(FR[0]) + "\n<!-- " + json.dumps(FR[1]) + " -->", False),
+        (PLAN + _block(FR[0]) + "\n<!--\n```json\n" + json.dumps(FR[1]) + "\n```\n-->", False),
+        (PLAN + "<!-- " + _block(FR[0]) + " -->\n" + _block(FR[1]), False),
+        (PLAN + _block(FR[0]) + "\n<!-- " + _block(FR[1]) + "\n" + _block(FR[1]), False),
+        # genuine: both calls visible (one block, two blocks), a note in a comment that is no call, a comment
+        # written inside an argument string
+        (PLAN + GOLD, True),
+        (PLAN + _block(FR[0]) + "\n" + _block(FR[1]), True),
+        (PLAN + "<!-- two calls, one per phrase -->\n" + GOLD, True),
+    ],
+)
+def test_commented_call_never_stands_in_for_a_gold_call(completion, full):
+    toolrl = ToolRLCorrectness().evaluate([None], [completion], answer=[GOLD])
+    assert (toolrl.scores[0] == 3.0) is full, toolrl.reasons
+    otc = OTCToolEfficiency(correctness="calls_exact").evaluate([None], [completion], answer=[GOLD], prompt_id=["q"])
+    assert (otc.scores[0] == pytest.approx(1.0)) is full, otc.reasons
+
+
+HTML = {"name": "render_html", "parameters": {"html": "<!-- header --><h1>Welcome</h1>"}}
+
+
+@pytest.mark.parametrize("options", [{}, {"read_blocks": "first"}, {"parse": "toolrl"}, {"parse": "toolrl", "read_blocks": "first"}])
+def test_html_comment_inside_an_argument_is_the_argument(options):
+    """The split's genuine r13_tc_html_comment_inside_argument: markup the user asked to render holds a comment. The
+    text reading drops a comment inside a JSON string (hidden text); the gold's strings are read the same way, so the
+    same call scores the maximum (it scored 1.0, reference and all)."""
+    text = _block(HTML)
+    assert ToolRLCorrectness(**options)(completions=[PLAN + text], answer=[text]) == [3.0]
+    # another argument is still another argument
+    other = _block({"name": "render_html", "parameters": {"html": "<!-- header --><h1>Goodbye</h1>"}})
+    assert ToolRLCorrectness(**options)(completions=[PLAN + other], answer=[text])[0] < 3.0
+
+
+def test_html_comment_inside_an_argument_otc_and_structured_calls():
+    text = _block(HTML)
+    otc = OTCToolEfficiency(correctness="calls_exact").evaluate([None], [PLAN + text], answer=[text], prompt_id=["q"])
+    assert otc.scores == [pytest.approx(1.0)], otc.reasons
+    # a structured tool_calls field is data, compared as written: the comment is part of the argument
+    structured = [{"role": "assistant", "content": "", "tool_calls": [
+        {"type": "function", "function": {"name": "render_html", "arguments": json.dumps(HTML["parameters"])}}]}]
+    assert ToolRLCorrectness()(completions=[structured], answer=[text]) == [3.0]
+    bare = [{"role": "assistant", "content": "", "tool_calls": [
+        {"type": "function", "function": {"name": "render_html", "arguments": json.dumps({"html": "<h1>Welcome</h1>"})}}]}]
+    assert ToolRLCorrectness()(completions=[bare], answer=[text])[0] < 3.0
+
+
+def test_commented_calls_keep_their_place_under_a_name_no_tool_has():
+    text = _block(FR[0]) + "\n<!-- " + _block(FR[1]) + " -->"
+    assert commented_calls(text) == [{"name": "<!-- translate_text -->", "parameters": FR[1]["parameters"]}]
+    assert parse_tool_call_text(text) == [FR[0], commented_calls(text)[0]]
+
+
+_ARGS = st.fixed_dictionaries({"text": st.sampled_from(["Hallo", "Danke", "Tschüss"]),
+                               "target_language": st.sampled_from(["French", "Spanish"])})
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.lists(_ARGS, min_size=1, max_size=3), st.data())
+def test_commenting_out_a_gold_call_never_keeps_the_maximum(arguments, data):
+    """Any gold call moved from the visible text into a comment costs credit: the score is below the maximum and
+    OTC's calls_exact is wrong, whichever calls stay visible."""
+    calls = [{"name": "translate_text", "parameters": a} for a in arguments]
+    gold = _block(*calls)
+    hidden = data.draw(st.lists(st.integers(0, len(calls) - 1), min_size=1, unique=True))
+    visible = [c for i, c in enumerate(calls) if i not in hidden]
+    text = PLAN + (_block(*visible) if visible else "") + "\n<!-- " + _block(*[calls[i] for i in hidden]) + " -->"
+    assert ToolRLCorrectness()(completions=[text], answer=[gold])[0] < 3.0
+    otc = OTCToolEfficiency(correctness="calls_exact").evaluate([None], [text], answer=[gold], prompt_id=["q"])
+    assert otc.scores[0] < 1.0
