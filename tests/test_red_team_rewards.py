@@ -422,6 +422,19 @@ LEFT_OPEN = {
         "label disputed after first sight: 79 whitespace words, 81 as the counter reads them: 'back-to-back' is a run "
         "of 3 hyphen-joined words, which counts its words (holdout_r1's rule against 'the-patient-has'; as "
         "contractions_heavy's 'sixty-two-year-old'), and a tokenizer spends more still"),
+    # holdout_r13 (written blind 2026-12-05: hiding and disguise, carried over from the answer readers to every other
+    # reward; first sight in benchmarks/results/red_team_rewards_holdout_r13_first_sight.md)
+    ("otc_tool_efficiency", "r13_otc_call_as_code_fence_example_no_call"): (
+        "'For reference, the call I would make is:' then a fenced JSON call, then 'so no call is necessary': a fence "
+        "of JSON calls is a layout runners execute and the lenient reading credits (models write calls that way); "
+        "telling an example from a call needs the prose's intent, not its structure (label relies on the words)"),
+    ("forecast_class_cost", "r13_fc_approx_sign_in_answer"): (
+        "label disputed after first sight: '≈90' carries the approximation sign that the integrity suite reads as no "
+        "committed value (as holdout_r4's tilde_approx and r10_ulaanbaatar_approx_sign)"),
+    ("kg_triplet_consistency", "r13_kg_prior_study_finding_quoted"): (
+        "genuine, but 'Compared with the prior study, which described a “small right pneumothorax”' adds the quoted "
+        "old finding's size and side, entities the reference lacks (0.607): a comparison with a prior study neither "
+        "the prompt nor the reference gives, as holdout_r3's stable_persistent_wording and r8_comparison_with_dated_prior"),
 }
 
 ROWS = bench.load_rows()
@@ -466,7 +479,11 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                          "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")},
                      **{("think_format", family): 0.0 for family in (
                          "r12_qwen3_bold_answer_after_think", "r12_euclid_steps_in_think",
-                         "r12_think_on_topic_words_no_steps", "r12_think_filler_hmm_okay")}}
+                         "r12_think_on_topic_words_no_steps", "r12_think_filler_hmm_okay")},
+                     # holdout_r13: a terse reference think in the prompt's words ('The value 25 and the two unit
+                     # symbols go into one convert_temperature call; the tool does the arithmetic.': two content words
+                     # of its own under min_content_words 3; written blind, never rewritten); its genuine row is paid 1
+                     ("toolrl_format", "r13_tf_degree_symbols_in_think"): 0.0}
 
 
 def test_references_get_full_credit(results):

@@ -160,7 +160,8 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
     also 0 when the think body has fewer content words or the answer body none, and the summary beside the box must
     be visible (an invisible character or a comment is no summary), share a content word with the reasoning or the
-    ``prompt`` (:func:`_states_the_case`), and the box name one option (:func:`_several_options`)."""
+    ``prompt`` (:func:`_states_the_case`), and the box name one option (:func:`_several_options`). The guard never
+    pays above the released rule: its 1.5 also needs the released one box in the answer as written."""
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
         return 0.0
@@ -170,12 +171,17 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     # ECG."), not a full stop or the boxed letter again ("\\boxed{A}.", "A \\boxed{A}"; red team holdout_r2)
     # LaTeX's other boxes box too: "\\boxed{A} \\fbox{B}" is two boxed answers (red team holdout_r5); the one box
     # asked for is still a \\boxed
+    # the guard only ever refuses more than the released rule: the +0.5 also needs the released reading of the
+    # answer as written (one box there too), so a second box hidden from the visible reading (in an HTML comment) or
+    # a box whose command is a look-alike the reading normalises (\\b\u03bfxed with a Greek omicron: no box to the
+    # released regex, nor to r_acc's count) keeps 1.0 (red team holdout_r13)
     answer = visible_text(parts[1], code=True)
     answer, plain = _OTHER_BOX.sub(r"\\boxed{", answer), answer
     boxes = boxed_groups(answer.strip())
     # a box inside a box (\\boxed{\\boxed{A}}) is two boxes, as r_acc counts them; the lazy group reads them as one
     # (red team holdout_r6)
-    if not has_summary_and_one_box(answer) or not has_summary_and_one_box(plain) or answer.count("\\boxed") != 1 \
+    if not has_summary_and_one_box(parts[1]) or not has_summary_and_one_box(answer) \
+            or not has_summary_and_one_box(plain) or answer.count("\\boxed") != 1 \
             or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
         return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
     summary = answer.replace(boxes[0], " ")

@@ -408,13 +408,18 @@ class ThinkFormat(RolloutReward):
                 if type(completion) is not str or ((completion[:1] == "[" or completion[:1].isspace())
                                                    and (not own_text or completion.lstrip()[:2] == "[{")):
                     completion = self.text_of(completion)
+                disguised = False
                 if guarded and not completion.isascii():
+                    raw = match_format(completion)
                     completion = _plain_tags(completion)  # read once, for the match and the verdict
-                match = match_format(completion)
+                    match = match_format(completion)
+                    disguised = match is not None and raw is None
+                else:
+                    match = match_format(completion)
                 if match and not guarded:
                     score, reason = 1.0, "format ok"
                 else:
-                    score, reason = verdict(completion, match, prompts[i] if i < len(prompts) else None)
+                    score, reason = verdict(completion, match, prompts[i] if i < len(prompts) else None, disguised)
             except Exception as exc:  # one bad rollout must not kill the batch
                 score, reason = math.nan, failure_reason(exc)
             scores.append(score)
@@ -422,12 +427,22 @@ class ThinkFormat(RolloutReward):
         return RewardOutput(scores, reasons, {})
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
+        disguised = False
         if self.min_content_words > 0 and not completion.isascii():
+            raw = self._pattern.match(completion)
             completion = _plain_tags(completion)
-        return Scored(*self._verdict(completion, self._pattern.match(completion), row.get("prompt")))
+            disguised = raw is None and self._pattern.match(completion) is not None
+        return Scored(*self._verdict(completion, self._pattern.match(completion), row.get("prompt"), disguised))
 
-    def _verdict(self, completion: str, match: re.Match[str] | None, prompt: object) -> tuple[float, str]:
-        """Score and reason of ``completion`` (under ``min_content_words`` already read by :func:`_plain_tags`)."""
+    def _verdict(self, completion: str, match: re.Match[str] | None, prompt: object,
+                 disguised: bool = False) -> tuple[float, str]:
+        """Score and reason of ``completion`` (under ``min_content_words`` already read by :func:`_plain_tags`).
+        ``disguised``: the text matches the pattern only as read (normalised), not as written: its tags are
+        look-alikes (a full-width ``＜think＞``, ``<th\u200bink>``) that TRL's pattern, a chat template and a parser
+        do not take for the tags, so the guard, which only ever refuses more than TRL's rule, refuses it (red team
+        ``holdout_r13``); a look-alike tag after real ones is still a second tag as read."""
+        if disguised:
+            return (0.0, "the think/answer tags are look-alikes (full-width or invisible characters), not the tags")
         if match:
             thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt)
             return (0.0, thin) if thin else (1.0, "format ok")

@@ -84,6 +84,7 @@ from polyreward.verifiers.tool_calls import (
     ToolCallError,
     block_calls,
     calls_outside_blocks,
+    comment_free_values,
     injected_calls,
     message_tool_calls,
     nfc_values,
@@ -294,6 +295,9 @@ class ToolRLCorrectness(RolloutReward):
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
+        if not (self.parse == "toolrl" and self.read_blocks == "first") \
+                and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
+            gold = comment_free_values(gold)  # the gold's strings read as the completion's text reading reads its own
         try:  # strings compared in NFC (canonically equivalent spellings are one text)
             reward, s, s_max = toolrl_correctness(nfc_values(gold), nfc_values(predicted), self.max_reward, self.min_reward)
         except ToolCallError as exc:

@@ -41,7 +41,8 @@ from polyreward.verifiers.label_sets import answer_block
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
-from polyreward.verifiers.tool_calls import ToolCallError, count_tool_calls, message_tool_calls, nfc_values, parse_tool_call_text, reference_calls
+from polyreward.verifiers.tool_calls import (ToolCallError, comment_free_values, count_tool_calls, message_tool_calls, nfc_values,
+                                             parse_tool_call_text, reference_calls)
 from polyreward.vocabulary import group_key
 
 FORMS = ("grpo", "ppo")
@@ -209,8 +210,8 @@ class OTCToolEfficiency(Reward):
                 return None, f"reference is malformed: {exc}"
             try:
                 calls = message_tool_calls(completion_messages(completion))
-                if calls is None:
-                    calls = parse_tool_call_text(completion_text(completion))
+                if calls is None:  # read from the text: the gold's strings read as that reading reads its own
+                    calls, gold = parse_tool_call_text(completion_text(completion)), comment_free_values(gold)
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
             return float(_call_key(calls) == _call_key(gold)), ""

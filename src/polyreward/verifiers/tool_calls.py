@@ -204,6 +204,23 @@ def without_html_comments(text: str) -> str:
     return _HTML_COMMENT.sub("", text) if _may_comment(text) else text
 
 
+def comment_free_values(value: Any) -> Any:
+    """``value`` with every string (keys and values, nested) as the text reading leaves the strings of a
+    completion's calls: HTML comments removed (:func:`without_html_comments`, which drops a comment inside a JSON
+    string as hidden text). Applied to the gold calls when the completion's calls are read from its text, so a gold
+    argument that holds a comment (``"<!-- header --><h1>Welcome</h1>"``: markup the user asked to render) and the
+    same argument written in the completion compare equal, where only the completion's lost its comment (red team
+    ``holdout_r13``); calls from structured ``tool_calls`` fields are compared as written, as are rlla.py's raw
+    first block's."""
+    if isinstance(value, str):
+        return without_html_comments(value)
+    if isinstance(value, Mapping):
+        return {comment_free_values(k): comment_free_values(v) for k, v in value.items()}
+    if isinstance(value, list):
+        return [comment_free_values(v) for v in value]
+    return value
+
+
 def _may_comment(text: str) -> bool:
     return "<!--" in text or ("<" in text and not text.isascii())
 
@@ -311,14 +328,18 @@ def calls_outside_blocks(text: str) -> list[Call]:
 
 
 def commented_calls(text: str) -> list[Call]:
-    """The calls inside HTML comments, in any format: never credited, counted as extra calls."""
+    """The calls inside HTML comments, in any format: never credited, counted as extra calls. Each keeps its place
+    in the list under its name wrapped in the comment's delimiters (``<!-- translate_text -->``), a name no gold
+    call and no runner's tool has: so it can only add an unmatched call, never stand in for a gold call the
+    visible text leaves out (the second of two needed calls commented out was paid in full; red team
+    ``holdout_r13``), and it still counts for a call count."""
     calls: list[Call] = []
     if _may_call(text) and _may_comment(text):
         for match in _HTML_COMMENT.finditer(text):
             body = match.group("body")
             calls.extend(block_calls(body))
             calls.extend(_calls_in_free_text(body))
-    return calls
+    return [{**call, "name": f"<!-- {call['name']} -->"} for call in calls]
 
 
 def _calls_in_free_text(text: str) -> list[Call]:
