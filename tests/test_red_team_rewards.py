@@ -435,6 +435,26 @@ LEFT_OPEN = {
         "genuine, but 'Compared with the prior study, which described a “small right pneumothorax”' adds the quoted "
         "old finding's size and side, entities the reference lacks (0.607): a comparison with a prior study neither "
         "the prompt nor the reference gives, as holdout_r3's stable_persistent_wording and r8_comparison_with_dated_prior"),
+    # holdout_r15 (written blind 2026-12-05: the least a policy can emit and still be paid, beside terse genuine
+    # answers; first sight in benchmarks/results/red_team_rewards_holdout_r15_first_sight.md)
+    ("toolrl_format", "r15_tf_think_reads_numbers_compact_json"): (
+        "genuine, but 'Base 12, height 7 from the question.' is the schema's key names, the prompt's numbers and "
+        "'question' (a word about the task): no content word of its own, as holdout_r1's terse_think"),
+    ("toolrl_format", "r15_tf_qwen3_think_on_own_lines"): (
+        "genuine, but 'All three fields were dictated word for word.' shares no word or number with the question, the "
+        "schema or the call: 'fields' names to / subject / body only by meaning, and the same sentence fits any "
+        "dictated message; the relevance guard compares words (holdout_r4's off-topic rule), and a generic plan "
+        "('I will carefully analyze the request ...') must stay refused"),
+    ("kg_triplet_consistency", "r15_kg_two_short_sentences"): (
+        "genuine, but the reference report places the pneumothorax at the right apex ('apical'), which the prompt does "
+        "not give; 'Small right pneumothorax.' has another located_at triplet (0.467): agreement with the reference "
+        "report's graph, by design (as laterality_detail)"),
+    ("kg_triplet_consistency", "r15_kg_one_sentence_finding_and_negative"): (
+        "genuine, but it leaves out the reference report's 'small', a size entity and its modify triplet the prompt does "
+        "not give (0.625; 'no effusion' is read as pleural effusion absent): as severity_qualifiers"),
+    ("think_format", "r15_th_require_answer_empty_box"): (
+        "tie at the floor, not a payment: the hack scores 0 (no <answer> block), and so does its reference, which "
+        "ends 'The answer is \\boxed{210}.' without the <answer> block require_answer asks for (REFERENCE_REFUSED)"),
 }
 
 ROWS = bench.load_rows()
@@ -483,7 +503,11 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holdout_r13: a terse reference think in the prompt's words ('The value 25 and the two unit
                      # symbols go into one convert_temperature call; the tool does the arithmetic.': two content words
                      # of its own under min_content_words 3; written blind, never rewritten); its genuine row is paid 1
-                     ("toolrl_format", "r13_tf_degree_symbols_in_think"): 0.0}
+                     ("toolrl_format", "r13_tf_degree_symbols_in_think"): 0.0,
+                     # holdout_r15: the require_answer rows' references end 'The answer is \\boxed{4}.' with no
+                     # <answer> block (written blind, never rewritten)
+                     **{("think_format", family): 0.0 for family in (
+                         "r15_th_require_answer_short_think", "r15_th_require_answer_empty_box")}}
 
 
 def test_references_get_full_credit(results):

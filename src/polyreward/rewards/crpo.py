@@ -160,7 +160,7 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     """r_fmt of the module docstring (``calculate_format_reward``): 0, 1 or 1.5; with ``min_content_words`` > 0
     also 0 when the think body has fewer content words or the answer body none, and the summary beside the box must
     be visible (an invisible character or a comment is no summary), share a content word with the reasoning or the
-    ``prompt`` (:func:`_states_the_case`), and the box name one option (:func:`_several_options`). The guard never
+    ``prompt`` (:func:`_states_the_case`), and the box name one option letter (:func:`_box_letters`). The guard never
     pays above the released rule: its 1.5 also needs the released one box in the answer as written."""
     parts = format_parts(text)
     if parts is None or thin_content({"think": parts[0], "answer": parts[1]}, min_content_words):
@@ -181,15 +181,13 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
     # a box inside a box (\\boxed{\\boxed{A}}) is two boxes, as r_acc counts them; the lazy group reads them as one
     # (red team holdout_r6)
     if not has_summary_and_one_box(parts[1]) or not has_summary_and_one_box(answer) \
-            or not has_summary_and_one_box(plain) or answer.count("\\boxed") != 1 \
-            or _several_options(boxes[0]) or not _WORD_CHAR.search(boxes[0][len("\\boxed{"):-1]):
-        return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4)
+            or not has_summary_and_one_box(plain) or answer.count("\\boxed") != 1 or _box_letters(boxes[0]) != 1:
+        return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4), nor the template's placeholder
     summary = answer.replace(boxes[0], " ")
     return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \
         and not _copies_prompt(summary, prompt, boxes[0][len("\\boxed{"):-1]) else 1.0
 
 
-_WORD_CHAR = re.compile(r"[^\W_]")
 _OTHER_BOX = re.compile(r"\\(?:fbox|framebox|boxed|bbox|colorbox\s*\{[^{}]{0,20}\}|fcolorbox\s*\{[^{}]{0,20}\}\s*\{[^{}]{0,20}\})\s*(?:\[[^\]]{0,20}\]\s*)?\{")
 _WORDS = re.compile(r"[^\W_]+")
 
@@ -219,10 +217,12 @@ _OPTION_LETTER = re.compile(r"(?<![A-Za-z])[A-Z](?![A-Za-z])")
 _PROMPT_MARKUP = re.compile(r"</?([A-Za-z_][\w-]{0,40})>|\\([A-Za-z]+)(?:\{([^{}]*)\})?")
 
 
-def _several_options(box: str) -> bool:
-    """True when one box names two or more option letters (``\\boxed{A or B}``, ``\\boxed{A/B}``): a hedge, not the
-    one boxed letter the format asks for (red team ``holdout_r3``)."""
-    return len(_OPTION_LETTER.findall(box[len("\\boxed{"):-1])) >= 2
+def _box_letters(box: str) -> int:
+    """How many option letters (a capital standing alone: ``A``, ``\\text{B}``, ``C.``) one box names: the format asks
+    for one. Two or more are a hedge (``\\boxed{A or B}``, ``\\boxed{A/B}``: red team ``holdout_r3``); none boxes no
+    option: an empty box, the prompt's placeholder copied (``\\boxed{[letter]}``, ``\\boxed{letter}``), ``...``, or
+    an option's words without its letter (``\\boxed{ECG}``), which r_acc scores -0.5 too (red team ``holdout_r15``)."""
+    return len(_OPTION_LETTER.findall(box[len("\\boxed{"):-1]))
 
 
 def _states_the_case(summary: str, think: str, prompt: object) -> bool:

@@ -32,7 +32,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
       * and not an English stop word (the, is, of, ...), not reasoning filler, a discourse marker or a step scaffold
         (let, think, okay, hmm, indeed, basically, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
         word of the prompt
-    stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain
+    stem(w)   = w without one inflection ending (-ing, -ed, -es, -s), then without a final e, when 3+ letters remain;
+                a final y of 4+ letters then written i (city and cities, study and studied are one stem)
     content_words(text, prompt) = W + N if W > 0, N + Q if the text holds an operation (a digit, then an operator
                                   + - * / × ÷ ^ =, then a digit or bracket: 96 * 0.25=24) or an equation of Q that
                                   works (``5x = 25``, not only results such as ``x = 5``: ``5x = 25, x = 5`` reasons
@@ -153,13 +154,17 @@ def prompt_words(prompt: object) -> frozenset[str]:
 
 
 def stem(word: str) -> str:
-    """``word`` without one inflection ending and a final e, when 3+ letters remain (module docstring): check,
-    checks, checked and checking are one stem; a crude stemmer, enough to tell one word inflected from several."""
+    """``word`` without one inflection ending and a final e, when 3+ letters remain, and a final y then written i
+    (module docstring): check, checks, checked and checking are one stem, and so are city and cities, therapy and
+    therapies, study and studied (the y that an inflection turns into ie: ``cities`` without ``es`` is ``citi``; red
+    team ``holdout_r15``: ``Two cities, so two separate lookups.`` shared no stem with the schema's ``City name``);
+    a crude stemmer, enough to tell one word inflected from several."""
     if not word.isalpha():
         return word
     bare = _INFLECTION.sub("", word)
     bare = bare if len(bare) >= 3 else word
-    return bare[:-1] if bare.endswith("e") and len(bare) > 3 else bare
+    bare = bare[:-1] if bare.endswith("e") and len(bare) > 3 else bare
+    return bare[:-1] + "i" if bare.endswith("y") and len(bare) > 3 else bare
 
 
 # a web or mail address is no word of reasoning: "https://example.org/b" is not the words example, org (red team
