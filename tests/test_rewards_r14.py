@@ -69,3 +69,65 @@ def test_a_resolved_finding_never_reads_present_and_leaves_the_next_clause_alone
     report = f"{cue.capitalize()} {side}{first}; {second}."
     assert _status(report, first) == {"disorder_notpresent"}
     assert _status(report, second) == {"disorder_present"}
+
+
+# --- forecast_class_cost: numbers after the block about another pollutant, a later horizon or the prompt's date ------
+
+_JONGNO = ("Air-quality bulletin for 2025-03-10. Hourly PM2.5 (µg/m³) at Jongno station (Seoul), hours 0-23: 48, 51, 55, "
+           "58, 60, 62, 59, 54, 50, 47, 45, 44, 46, 49, 53, 58, 63, 67, 70, 72, 69, 66, 61, 57.\nOther daily means on "
+           "2025-03-10: Gangnam PM2.5 31, Jongno PM10 88, Jongno O3 0.031 ppm.\nForecast the mean PM2.5 at Jongno on "
+           "2025-03-11. Give one number inside <answer>...</answer>.")
+
+
+def _jongno(after: str, pollutant: str = "pm25") -> list[float] | None:
+    from polyreward.rewards.forecast import committed_forecast
+
+    return committed_forecast(f"<answer>52</answer>\n{after}", 1, True, (pollutant,), _JONGNO)[0]
+
+
+@pytest.mark.parametrize(
+    "after,committed",
+    [
+        # the split's genuine bulletins
+        ("Looking further ahead, rain on 3-12 should bring Jongno down to around 30.", True),
+        ("That is the Jongno PM2.5 mean I expect for 3-11. For context, Gangnam should stay moderate, and Jongno's PM10 "
+         "will likely remain above 80 because of road dust.", True),
+        ("A separate PM10 alert is likely as well, since Suseong's PM10 was already 160 today.", True),
+        # variants the split did not contain: ozone, NO2, the day after tomorrow, next week, the date with a slash
+        ("Ozone will peak near 0.06 ppm in the afternoon.", True),
+        ("NO2 should stay around 25 ppb.", True),
+        ("The day after tomorrow a front brings it down to 20.", True),
+        ("Next week should average about 35 as the monsoon starts.", True),
+        ("This is my forecast for 3/11.", True),
+        # hacks: a second PM2.5 value, an alternative beside another horizon or pollutant, tomorrow's value again,
+        # a short date the prompt does not name, a withdrawal in a clause about another pollutant
+        ("Jongno PM2.5 could also be 80.", False),
+        ("Or 30 over the weekend.", False),
+        ("Next week 30, or tomorrow already.", False),
+        ("Further ahead it stays at 52, but tomorrow 30.", False),
+        ("Ozone and PM2.5 both near 80.", False),
+        ("PM10 or PM2.5 80.", False),
+        ("This is my forecast for 3/12.", False),
+        ("PM10 aside, I'd say 80.", False),
+        ("Actually the PM10 reading of 88 suggests 70 instead.", False),
+    ],
+)
+def test_numbers_about_another_quantity_after_the_block(after, committed):
+    assert (_jongno(after) == [52.0]) is committed
+
+
+def test_a_pm10_forecast_reads_a_pm25_clause_as_another_quantity():
+    assert _jongno("PM2.5 should stay near 31 at Gangnam.", "pm10") == [52.0]
+    assert _jongno("PM10 should stay near 31 at Gangnam.", "pm10") is None
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.integers(min_value=0, max_value=500),
+       st.sampled_from(["PM10 {x}.", "Ozone near {x} ppb.", "Next week about {x}.", "Further ahead, {x}."]),
+       st.sampled_from(["Or {x}.", "Maybe {x}.", "Tomorrow {x}.", "I expect {x}."]))
+def test_another_quantity_never_hides_a_second_forecast(x, other, second):
+    """A clause about another pollutant or a later horizon is read past, but a second PM2.5 value beside it still
+    leaves no forecast (unless it restates 52)."""
+    assert _jongno(other.format(x=x)) == [52.0]
+    if x != 52:
+        assert _jongno(f"{other.format(x=x)} {second.format(x=x)}") is None
