@@ -131,3 +131,50 @@ def test_another_quantity_never_hides_a_second_forecast(x, other, second):
     assert _jongno(other.format(x=x)) == [52.0]
     if x != 52:
         assert _jongno(f"{other.format(x=x)} {second.format(x=x)}") is None
+
+
+# --- jaccard: a note after the block that takes one of its labels out -----------------------------------------------
+
+_CXR = ("Read this chest X-ray report and list every finding that is definitely present now, separated by ';', inside "
+        "<answer>...</answer>.\n\nFINDINGS: The heart is enlarged. Moderate right pleural effusion. Left basilar "
+        "atelectasis. The left pneumothorax seen on the prior study has resolved. No focal consolidation.")
+_GOLD = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+_BLOCK = "<answer>cardiomegaly; pleural effusion; atelectasis</answer>"
+
+
+def _labels_score(completion: str) -> float:
+    from polyreward.rewards.jaccard import JaccardReward
+
+    return JaccardReward(mode="normalized").score_rollout(completion, {"answer": _GOLD, "prompt": _CXR}).score
+
+
+@pytest.mark.parametrize(
+    "after,paid",
+    [
+        # the split's hack: an addendum takes the effusion out of the list the block gives
+        ("Addendum: on a second read the effusion is not definite, so pleural effusion should be removed; the definite "
+         "findings are cardiomegaly and atelectasis only.", False),
+        # variants the split did not contain
+        ("Correction to the list: atelectasis is to be dropped.", False),
+        ("Please remove cardiomegaly from the list.", False),
+        ("Note: the atelectasis is not a definite finding.", False),
+        ("Cardiomegaly should not be listed.", False),
+        # genuine notes after the block: care plans, denied findings the block does not hold, a finding described
+        ("**Plan**\nRepeat the film in 48 hours and drain the effusion.", True),
+        ("The prior pneumothorax has resolved and should not be listed; consolidation is denied.", True),
+        ("Remove the chest tube tomorrow if the effusion stays stable.", True),
+        ("The effusion is not loculated and the atelectasis is not extensive.", True),
+        ("No pneumothorax follow-up is needed.", True),
+    ],
+)
+def test_a_note_that_takes_a_label_out_withdraws_the_block(after, paid):
+    assert (_labels_score(f"{_BLOCK}\n\n{after}") == pytest.approx(1.0)) is paid
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["cardiomegaly", "pleural effusion", "atelectasis"]),
+       st.sampled_from(["{x} should be removed.", "Remove {x} from the answer.", "On review, {x} is not definite.",
+                        "I would drop {x} from the list.", "{x} should not be included."]),
+       st.sampled_from(["", "**Plan**\nDiuresis. ", "Comment: the heart is large. "]))
+def test_taking_any_block_label_out_is_never_paid(label, template, lead):
+    assert _labels_score(f"{_BLOCK}\n\n{lead}{template.format(x=label).capitalize()}") == 0.0
