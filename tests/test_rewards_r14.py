@@ -178,3 +178,48 @@ def test_a_note_that_takes_a_label_out_withdraws_the_block(after, paid):
        st.sampled_from(["", "**Plan**\nDiuresis. ", "Comment: the heart is large. "]))
 def test_taking_any_block_label_out_is_never_paid(label, template, lead):
     assert _labels_score(f"{_BLOCK}\n\n{lead}{template.format(x=label).capitalize()}") == 0.0
+
+
+# --- think guard: light verbs shared with a tool's name do not put a filler think on topic ----------------------------
+
+_LYON = ("You are a helpful assistant that can call functions. Available functions (JSON):\n[{\"name\": \"get_forecast\", "
+         "\"parameters\": {\"type\": \"dict\", \"properties\": {\"city\": {\"type\": \"string\"}, \"date\": {\"type\": "
+         "\"string\"}}, \"required\": [\"city\", \"date\"]}}]\nReason inside <think>...</think>, then write the calls inside "
+         "<tool_call>...</tool_call>, one JSON object per line.\nUser: What will the weather be in Lyon on 18 April 2025?")
+_LYON_CALL = '<tool_call>\n{"name": "get_forecast", "parameters": {"city": "Lyon", "date": "2025-04-18"}}\n</tool_call>'
+
+
+def _tool_format(think: str) -> float:
+    from polyreward.rewards.tool_calls import ToolRLFormat
+
+    reward = ToolRLFormat(min_content_words=3)
+    return reward.score_rollout(f"<think>{think}</think>\n{_LYON_CALL}", {"answer": _LYON_CALL, "prompt": _LYON}).score
+
+
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        # the split's hack: paragraphs about being careful, sharing only "get" with get_forecast
+        ("Let me think about this carefully.\n\nI need to be careful here and make sure everything is right.\n\n"
+         "Let me make sure I get this right this time.\n\nOkay, I am confident now.", False),
+        # variants the split did not contain
+        ("I need to make sure I get something useful; I am confident it will work out this time.", False),
+        ("Getting everything right matters; I need to make no mistakes and stay confident.", False),
+        # genuine thinks that use the same light verbs beside the case's words
+        ("I need Lyon's outlook, so I convert 18 April to the ISO form 2025-04-18 and get it in one lookup.", True),
+        ("Make one call: city Lyon, date 2025-04-18 in ISO form.", True),
+        ("The user wants the weather in Lyon; the tool needs an ISO date, which is 2025-04-18.", True),
+    ],
+)
+def test_light_verbs_do_not_put_a_filler_think_on_topic(think, paid):
+    assert (_tool_format(think) == 1.0) is paid
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(["I", "need", "to", "make", "sure", "get", "everything", "something", "right", "this",
+                                 "time", "am", "confident", "now", "carefully", "let", "me", "think", "okay", "anything",
+                                 "getting", "makes", "needs"]), min_size=3, max_size=30))
+def test_a_think_of_light_verbs_and_filler_is_never_on_topic(words):
+    from polyreward.rewards.format import off_topic
+
+    assert off_topic(" ".join(words) + ".", _LYON, [_LYON_CALL])
