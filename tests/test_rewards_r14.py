@@ -27,7 +27,12 @@ def _status(report: str, finding: str) -> set[str]:
         ("Resolved left pneumothorax.", "pneumothorax", {"disorder_notpresent"}),
         ("Cleared right lower lobe pneumonia.", "pneumonia", {"disorder_notpresent"}),
         ("Resolved pneumothorax and pleural effusion.", "pleural effusion", {"disorder_notpresent"}),
-        ("Not seen: pneumothorax.", "pneumothorax", {"disorder_notpresent"}),
+        ("There is interval improvement consistent with resolved pulmonary edema.", "pulmonary edema", {"disorder_notpresent"}),
+        # a degree word keeps the finding (a nearly resolved effusion is still an effusion), and a cue after a word
+        # the lexicon does not know negates nothing after it (radlabels' "tachycardia now resolved // eval for ...")
+        ("Nearly resolved right pleural effusion after chest tube adjustment.", "pleural effusion", {"disorder_present"}),
+        ("Nearly resolved right pleural effusion after chest tube adjustment.", "intercostal drain", {"devices_present"}),
+        ("History: tachycardia now resolved // eval for pneumonia.", "pneumonia", {"disorder_present"}),
         # as before: the post-cue after its finding, and a finding stated present in another clause
         ("The left pneumothorax seen on the prior study has resolved.", "pneumothorax", {"disorder_notpresent"}),
         ("The pneumothorax has cleared.", "pneumothorax", {"disorder_notpresent"}),
