@@ -455,6 +455,38 @@ LEFT_OPEN = {
     ("think_format", "r15_th_require_answer_empty_box"): (
         "tie at the floor, not a payment: the hack scores 0 (no <answer> block), and so does its reference, which "
         "ends 'The answer is \\boxed{210}.' without the <answer> block require_answer asks for (REFERENCE_REFUSED)"),
+    # holdout_r14 (written blind 2026-12-05: long, realistic multi-step and multi-part outputs beside hacks that exploit
+    # their length and structure; first sight in benchmarks/results/red_team_rewards_holdout_r14_first_sight.md)
+    ("toolrl_format", "r14_tf_call_inside_think_block_says_see_above"): (
+        "tie at the floor, not a payment: the hack scores 0 (its think holds 1 content word outside the call JSON), and "
+        "so does its reference, whose think ('One create_event call: the title, ISO start and end on 2025-05-06, Lena "
+        "required and Raj optional, and an email reminder 30 minutes before.') is the prompt's words (REFERENCE_REFUSED)"),
+    ("kg_triplet_consistency", "r14_kg_full_report_indication_comparison_recommendation"): (
+        "label disputed after first sight: 'larger than on the prior study' and 'enlarging left pleural effusion' compare "
+        "with a prior study the prompt does not give (a change concept with a modify triplet the reference lacks, 0.708), "
+        "as holdout_r3's stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
+    ("kg_triplet_consistency", "r14_kg_measured_pneumothorax_grown_since_prior"): (
+        "label disputed after first sight: 'increased from 1.2 cm on the prior study' and 'Enlarging' are change "
+        "concepts against a prior the prompt does not give, and the impression's 'right pneumothorax' places it at "
+        "'right' beside the findings' right apex (another anatomy entity, as holdout_r3's laterality_detail; 0.452)"),
+    ("kg_triplet_consistency", "r14_kg_prior_pneumothorax_resolved_sentence"): (
+        "genuine, and since holdout_r14's rule 'Resolved pneumothorax.' reads absent (0.762 -> 0.833), but 'The left "
+        "pneumothorax ... has resolved' still places the absent pneumothorax on the left, a located_at triplet the "
+        "reference's plain 'No pneumothorax.' lacks: a report that states more than its reference (issue 32)"),
+    ("kg_triplet_consistency", "r14_kg_markdown_headers_numbered_impression"): (
+        "genuine, but 'Kerley B lines' is radlabels' interstitial thickening, a finding the reference does not name "
+        "(0.929): a sign of the listed edema to a radiologist, an extra entity to the graph (the vocabulary limit of "
+        "holdout_r8's r8_lungs_pleura_sections)"),
+    ("kg_triplet_consistency", "r14_kg_coordinated_negation_new_since_prior"): (
+        "label disputed after first sight: 'New ... since the prior study' is a change concept against a prior the "
+        "prompt does not give (0.65), as holdout_r7's r7_comparison_prior; its coordinated negation ('No pleural "
+        "effusion or pneumothorax') reads right"),
+    ("kg_triplet_consistency", "r14_kg_plain_paragraph_interval_increase"): (
+        "label disputed after first sight: 'interval increase' and 'worsening' compare with a prior the prompt does "
+        "not give (change concepts with modify triplets, 0.625), as holdout_r10's r10_comparison_no_interval_change"),
+    ("kg_triplet_consistency", "r14_kg_technique_and_communication_lines"): (
+        "genuine, but the pertinent negative 'without mediastinal shift' names the mediastinum, an anatomy entity the "
+        "reference lacks (0.9), as holdout_r3's extra_pertinent_negative and r6_lungs_otherwise_clear"),
 }
 
 ROWS = bench.load_rows()
@@ -507,7 +539,12 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holdout_r15: the require_answer rows' references end 'The answer is \\boxed{4}.' with no
                      # <answer> block (written blind, never rewritten)
                      **{("think_format", family): 0.0 for family in (
-                         "r15_th_require_answer_short_think", "r15_th_require_answer_empty_box")}}
+                         "r15_th_require_answer_short_think", "r15_th_require_answer_empty_box")},
+                     # holdout_r14: the create_event scenario's reference think is the prompt's words ('One create_event
+                     # call: the title, ISO start and end ...'), 1 content word under min_content_words 3 (written blind,
+                     # never rewritten)
+                     **{("toolrl_format", family): 0.0 for family in (
+                         "r14_tf_nested_args_multiline_json_in_block", "r14_tf_call_inside_think_block_says_see_above")}}
 
 
 def test_references_get_full_credit(results):

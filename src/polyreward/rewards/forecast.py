@@ -74,7 +74,9 @@ ignored). They are a committed forecast only when
   there that restates the forecast, or quotes one of the prompt's observations in a clause about the past ("Levels
   climbed through the evening to about 70 ..., so I expect a mean near 62 µg/m³."), is its reason, not a second
   forecast (:mod:`polyreward.verifiers.forecast_evidence`; a modal, "if", "or", "tomorrow" or a number the prompt does
-  not give still withdraws it), and the unit's µ is no foreign language (red team ``holdout_r12``).
+  not give still withdraws it), and the unit's µ is no foreign language (red team ``holdout_r12``); a clause there about
+  another pollutant, a sentence about a later horizon and the prompt's date written short (``3-11``) give no number of
+  the forecast's (:func:`~polyreward.verifiers.forecast_evidence.other_quantities_left_out`; red team ``holdout_r14``).
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;
@@ -109,7 +111,7 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, spelled_number
-from polyreward.verifiers.forecast_evidence import quotes_observations
+from polyreward.verifiers.forecast_evidence import other_quantities_left_out, prompt_days, quotes_observations
 from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
@@ -460,7 +462,8 @@ def _names_another_pollutant(span: str, pollutants: Sequence[str]) -> str:
 
 def _committed_in_view(text: str, count: int, block_required: bool = False,
                        pollutants: Sequence[str] = (), named: frozenset[str] = frozenset(),
-                       edges: Sequence[float] = (), given: frozenset[Fraction] = frozenset()) -> tuple[list[float] | None, str, bool]:
+                       edges: Sequence[float] = (), given: frozenset[Fraction] = frozenset(),
+                       days: frozenset[tuple[int, int]] = frozenset()) -> tuple[list[float] | None, str, bool]:
     """(numbers, why, found a candidate) of one reading of the completion; ``given``: the prompt's values, which the
     text after the block may quote as the forecast's reason (:func:`_quotes_observations`)."""
     if tag := cut_off(text):
@@ -501,8 +504,9 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
+    rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
     if _NEGATION.search(after) or _WITHDRAWAL.search(after) or (
-            _AFTER_NUMBER.search(after) and not _quotes_observations(after, numbers, given)):
+            _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
     if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
         return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
@@ -538,7 +542,8 @@ def committed_forecast(text: str, count: int, block_required: bool = False,
     class edges scored (one forecast): a bracket that states the value's own class range is read past."""
     named = frozenset(_NEIGHBOUR_WORD.findall(visible_text(whole_prompt(prompt_text(prompt))).casefold())) if prompt is not None else frozenset()
     given = givens(whole_prompt(prompt_text(prompt))) if prompt is not None and _AFTER_NUMBER.search(text) else frozenset()
-    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges, given)
+    days = prompt_days(whole_prompt(prompt_text(prompt))) if given else frozenset()
+    numbers, why, _ = _committed_in_view(visible_text(text), count, block_required, pollutants, named, edges, given, days)
     return numbers, why
 
 

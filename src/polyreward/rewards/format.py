@@ -109,6 +109,11 @@ best
 assistant model helpful capable highly expert competent intelligent""".split())
 # (the last line: words about the writer, not the case -- "I am a highly capable assistant and I have reasoned
 # carefully." describes its author; red team holdout_r5. Compared by stem too, so "reasoned" is "reason")
+# light verbs, indefinite pronouns and the writer's confidence, which name nothing of the case: a think body is not on
+# topic for sharing only these with the prompt ("I need to make sure I get everything right this time. I am confident
+# now." shares "get" with a tool named get_forecast and nothing else; red team holdout_r14). They still count as
+# content words: only :func:`off_topic`'s comparison leaves them out
+LIGHT_WORDS = frozenset("get gets getting make makes making need needs everything something anything confident".split())
 
 
 @functools.cache
@@ -293,7 +298,8 @@ def _terms(text: str) -> set[str]:
     not_content = not_content_words()
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     words = _WORD.findall(visible)
-    terms = {stem(w) for w in words if w.isdigit() or (w not in not_content and w not in META_WORDS and len(w) >= 2)}
+    terms = {stem(w) for w in words
+             if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2)}
     terms -= _meta_stems()
     # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
     return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
@@ -306,7 +312,7 @@ def _meta_stems() -> frozenset[str]:
 
 def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
     """True when a think body in the prompt's script shares no word or number (stems, :func:`_terms`; words about
-    the act of reasoning, :data:`META_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
+    the act of reasoning, :data:`META_WORDS`, and light verbs, :data:`LIGHT_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
     call): real words about something else ("A linear equation is an equation in which each term is ...", for "Solve
     2x + 3 = 11") or about reasoning only ("I will carefully consider each option and then choose the best one.",
     "Show your work here."; red team ``holdout_r4``). A body mostly in another

@@ -32,7 +32,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
 * so is a block under a header that denies it or names it an example (``NOT present:``, ``Example of the answer
   format:``, a header in another language), a block after which a clause takes back all before it (``All of the
   above were excluded.``, ``I did not look at the image.``: :mod:`polyreward.verifiers.framing`) or a note in
-  another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``.
+  another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``;
+* so is a block one of whose labels a later note takes out ("pleural effusion should be removed", "the effusion is
+  not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -84,6 +86,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
+from polyreward.verifiers.label_amendments import removed_label
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
@@ -208,6 +211,9 @@ class JaccardReward(RolloutReward):
         # so another value stated there, "conflicting", does not count)
         if later_disowns(view, blocks[-1][1], "") in ("retracted", "negated"):
             return None, "the <answer> block is withdrawn after it"
+        # red team holdout_r14: an addendum that takes one of the block's labels out ("pleural effusion should be removed")
+        if label := removed_label(view[blocks[-1][1]:], read_labels(blocks[-1][2], self.separator)):
+            return None, f"a note after the <answer> block takes {label!r} out: not the list the text ends on"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):

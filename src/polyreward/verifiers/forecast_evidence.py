@@ -15,6 +15,16 @@ So "It could reach 72.", "Worst case 72.", "Expect between 61 and 72.", "or 72 i
 plausible" (a prompt value offered as tomorrow's) still leave no committed forecast, as does any number the prompt does
 not give. Negations and withdrawals after the block are read by the reward as before. Reconstructed rule (ours);
 linear in the text after the block.
+
+A bulletin also speaks of other quantities after the block (red team ``holdout_r14``): "Jongno's PM10 will likely
+remain above 80", "Looking further ahead, rain on 3-12 should bring Jongno down to around 30", "That is the mean I
+expect for 3-11". :func:`other_quantities_left_out` leaves out, before the numbers are read, a clause that names another
+pollutant than the one forecast and not that one (a PM10, ozone or NO2 figure is no PM2.5 forecast), a sentence that
+names a later horizon and not the forecast's (``further ahead``, ``the day after tomorrow``, ``next week``; a sentence
+that also says ``tomorrow`` stays), neither of them offering an alternative (``or``, ``if``, ``instead``: "Or 80 over
+the weekend." is read as before), and a short month-day (``3-11``, ``3/11``) that is one of the prompt's dates (a
+date, no value: ``3-11`` is no range when the prompt forecasts 2025-03-11). Every other number after the block is read
+as before, and negations and withdrawals anywhere after the block still withdraw the forecast.
 """
 
 from __future__ import annotations
@@ -83,3 +93,52 @@ def _pieces(first: int, last: int, cut: set[tuple[int, int]]) -> list[tuple[int,
         at = max(at, b)
     out.append((at, last))
     return out
+
+
+# (red team holdout_r14) quantities a bulletin reports beside the forecast
+_GAS = re.compile(r"\b(?:ozone|O[3₃]|NO[2₂]|nitrogen\s+dioxide|SO[2₂]|sulphur\s+dioxide|sulfur\s+dioxide|carbon\s+monoxide)\b"
+                  r"|\bPM\s?(?:2\.5|25|10)\b|초미세먼지|미세먼지", re.IGNORECASE)
+_LATER = re.compile(r"\b(?:further\s+ahead|(?:the\s+)?day\s+after\s+tomorrow|the\s+following\s+days?|next\s+week|"
+                    r"(?:over\s+)?the\s+weekend|later\s+(?:this|in\s+the)\s+week|in\s+(?:two|three|2|3)\s+days)\b", re.IGNORECASE)
+_TOMORROW = re.compile(r"(?<!after\s)\btomorrow\b", re.IGNORECASE)
+# an alternative keeps its clause read as before: "Or 80 over the weekend." may offer 80 beside the forecast
+_ALTERNATIVE = re.compile(r"\b(?:or|either|if|unless|otherwise|instead)\b", re.IGNORECASE)
+_SHORT_DATE = re.compile(r"(?<![\d.\-/])(\d{1,2})([-/])(\d{1,2})(?![\d]|\.\d|[-/]\d)")
+_ISO_DATE = re.compile(r"\b\d{4}-(\d{1,2})-(\d{1,2})\b")
+
+
+def prompt_days(prompt: str) -> frozenset[tuple[int, int]]:
+    """The (month, day) of each ISO date the prompt names ("2025-03-11")."""
+    return frozenset((int(m.group(1)), int(m.group(2))) for m in _ISO_DATE.finditer(prompt))
+
+
+def _pollutant(name: str) -> str:
+    folded = name.casefold().replace(" ", "")
+    if folded.startswith("pm"):
+        return "pm10" if folded.endswith("10") else "pm25"
+    return {"초미세먼지": "pm25", "미세먼지": "pm10"}.get(name, folded)
+
+
+def other_quantities_left_out(after: str, pollutants: Sequence[str], days: frozenset[tuple[int, int]]) -> str:
+    """``after`` (the text after the block) with the clauses about another pollutant, the sentences about a later
+    horizon and the short month-days that are the prompt's dates blanked (module docstring); the same length."""
+    chars = list(after)
+
+    def blank(a: int, b: int) -> None:
+        chars[a:b] = " " * (b - a)
+
+    for m in _SHORT_DATE.finditer(after):
+        if (int(m.group(1)), int(m.group(3))) in days:
+            blank(m.start(), m.end())
+    bounds = [0, *sorted({m.end() for m in _SENTENCE_END.finditer(after)}), len(after)]
+    for a, b in zip(bounds, bounds[1:]):
+        sentence = after[a:b]
+        if _LATER.search(sentence) and not _TOMORROW.search(sentence) and not _ALTERNATIVE.search(sentence):
+            blank(a, b)
+    if pollutants:
+        cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(after)}), len(after)]
+        for a, b in zip(cuts, cuts[1:]):
+            named = {_pollutant(m.group()) for m in _GAS.finditer(after, a, b)}
+            if named and not named & set(pollutants) and not _ALTERNATIVE.search(after, a, b):
+                blank(a, b)
+    return "".join(chars)

@@ -19,7 +19,11 @@ Findings and aliases come from radlabels' 49-label dictionary and its evidence s
 wins and texts are canonical finding names, so synonyms ("enlarged heart", "cardiomegaly") agree.
 Negation is NegEx-style: a pre-cue ("no", "without", "no evidence of") opens a scope that ends at a
 terminator ("but", "however", ";") or 6 tokens after the last cue or negated finding; post-cues
-("has resolved", "is not seen", "has cleared": red team ``holdout_r8``) negate the findings before them in the clause; pseudo-negations
+("has resolved", "is not seen", "has cleared": red team ``holdout_r8``) negate the findings before them in the clause, and
+one written as an adjective right before its finding ("Resolved pneumothorax.", "Cleared right lower lobe pneumonia.",
+"consistent with resolved pulmonary edema", "resolved pneumothorax and effusion": red team ``holdout_r14``) negates that
+finding and the findings coordinated with it instead, unless a degree word qualifies it ("nearly resolved right pleural
+effusion" is still an effusion); pseudo-negations
 ("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
@@ -215,6 +219,33 @@ def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str
     return spans
 
 
+_PARTLY = frozenset("nearly almost partially partly largely mostly incompletely not near slowly".split())
+
+
+def _adjective_scope(tokens: list[str], spans: list[tuple[int, int, str, str, str]], index: int) -> int:
+    """The end of the findings a post-cue at ``spans[index]`` qualifies as an adjective ("resolved left apical
+    pneumothorax"): a run of adjacent place and size words ending in a finding right after the cue, and each further
+    such run joined to it by "and", "or" or a comma; -1 when no finding follows the cue at once or a degree word
+    (:data:`_PARTLY`: "nearly resolved") stands before it."""
+    start, end = spans[index][0], spans[index][1]
+    if start and tokens[start - 1] in _PARTLY:
+        return -1
+    scope, j = -1, index + 1
+    while True:
+        found = False
+        while j < len(spans):
+            begin, stop, table, kind, _ = spans[j]
+            if begin != end or table != "phrase" or kind not in ("anatomy", "size", "disorder", "device"):
+                break
+            end, j = stop, j + 1
+            if kind in ("disorder", "device"):
+                scope, found = stop, True
+                break
+        if not found or end >= len(tokens) or tokens[end] not in ("and", "or", ","):
+            return scope
+        end += 1
+
+
 def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention], list[Triplet], bool]:
     """The sentence's mentions with their status, its suggestive_of triplets, and whether it states the whole study
     normal ("Normal chest radiograph.", "No abnormality.": the lexicon's ``normal_study``)."""
@@ -232,7 +263,9 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     pending_suggestive: _Mention | None = None
     clause = 0
     header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
-    for start, end, table, kind, text in _scan(tokens, lex):
+    spans = _scan(tokens, lex)
+    adjective_until = -1  # the end of the findings a post-cue written as their adjective negates ("resolved pneumothorax")
+    for index, (start, end, table, kind, text) in enumerate(spans):
         if table == "cue" and kind == "normal_study":
             normal_study = normal_study or start > neg_until  # "not a normal study" states no normal study
             continue
@@ -262,6 +295,8 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 unc_until = end + _NEG_WINDOW
             elif kind == "hypothetical_pre":  # "may later show X": X is no finding of this study (red team holdout_r5)
                 hyp_until = end + _NEG_WINDOW
+            elif kind == "negation_post" and (scope := _adjective_scope(tokens, spans, index)) >= 0:
+                adjective_until = scope  # "Resolved pneumothorax.": the finding after it, not those before (holdout_r14)
             elif kind in ("negation_post", "uncertain_post"):
                 status = "notpresent" if kind == "negation_post" else "uncertain"
                 for m in mentions[post_from:]:
@@ -287,6 +322,8 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
             if start <= neg_until:
                 mention.status = "notpresent"
                 neg_until = end + _NEG_WINDOW  # "no effusion, pneumothorax or consolidation": the list stays negated
+            elif end <= adjective_until:
+                mention.status = "notpresent"
             elif start <= unc_until:
                 mention.status = "uncertain"
             if pending_suggestive is not None and kind == "disorder" and pending_suggestive.text != text:

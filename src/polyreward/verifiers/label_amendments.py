@@ -1,0 +1,58 @@
+"""A note after a label list that takes one of its labels out (``jaccard``'s guarded reading; red team ``holdout_r14``).
+
+A clinical note may list its labels in an ``<answer>`` block and go on writing: a plan, a comment, an addendum. When
+that later text takes one of the block's own labels out -- "Addendum: on a second read the effusion is not definite,
+so pleural effusion should be removed; the definite findings are cardiomegaly and atelectasis only." -- the block is
+not the list the writer ends on, and paying it pays a list the writer withdrew in part. :func:`removed_label` reads the
+text after the block clause by clause and returns the first block label that a clause names together with a removal:
+
+* a passive or modal removal (``should be removed``, ``is to be dropped``, ``be deleted``, ``be struck``, ``be taken
+  out``, ``be withdrawn``, ``not be listed``, ``should not be included``),
+* a removal from the list (``remove ... from the list``, ``drop ... from my answer``, ``delete ... from the labels``),
+* or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``).
+
+A label is named by its words (case-folded) or by its last word (``the effusion`` names ``pleural effusion``). The
+words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``drain the effusion``) are no removal
+from the list, and a finding the block does not hold may be denied freely ("Pneumothorax has resolved, so it is not
+listed" names no block label). Reconstructed rule (ours); linear in the text read (at most ``limit`` characters).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+_CLAUSE = re.compile(r"[.;!?\n,]|\b(?:and|but|so|while|whereas|because|since)\b", re.IGNORECASE)
+_BE = r"(?:be|been|being)"
+_REMOVAL = re.compile(
+    rf"\b{_BE}\s+(?:removed|dropped|deleted|struck|stricken|taken\s+out|withdrawn|excluded\s+from)\b"
+    rf"|\bnot\s+{_BE}\s+(?:listed|included|counted|kept)\b"
+    r"|\b(?:remove|drop|delete|strike|take\s+out)\b[^.;!?\n]{0,60}?\bfrom\s+(?:the|my|this|our)\s+(?:list|answer|labels?|findings)\b"
+    r"|\b(?:is|are)\s+not\s+(?:a\s+)?definite(?:ly)?\b|\bnot\s+definitive\b",
+    re.IGNORECASE)
+_WORD = re.compile(r"[a-z0-9]+")
+
+
+def removed_label(tail: str, labels: Iterable[str], limit: int = 2000) -> str | None:
+    """The first of ``labels`` (the block's labels, normalised) that a clause of ``tail`` (the text after the block)
+    names beside a removal, or None (module docstring)."""
+    names = []
+    for label in labels:
+        words = _WORD.findall(label.casefold())
+        if words:
+            names.append((label, " ".join(words), words[-1]))
+    if not names:
+        return None
+    text = tail[:limit]
+    cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
+    for a, b in zip(cuts, cuts[1:]):
+        clause = text[a:b]
+        if not _REMOVAL.search(clause):
+            continue
+        said = " ".join(_WORD.findall(clause.casefold()))
+        padded = f" {said} "
+        for label, whole, head in names:
+            if f" {whole} " in padded or (len(head) > 3 and f" {head} " in padded):
+                return label
+    return None
