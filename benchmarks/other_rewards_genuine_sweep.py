@@ -63,34 +63,6 @@ FULL = {"toolrl_correctness": 3.0, "toolrl_format": 1.0, "otc_tool_efficiency": 
         "clinical_faithfulness": 1.0, "clinical_comprehensiveness": 1.0, "think_format": 1.0, "overlong_penalty": 0.0}
 STRICT_ABOVE = {"overlong_penalty"}
 
-# (reward, task id, style or exploit name) -> why its miss is expected (a documented exact-source rule or a
-# disputed label); filled after the first run, each with its reason
-_PROMPT_WORDS = ("documented guard rule (docs/rewards/clinical.md, toolrl_format): a content word is not a word of the "
-                 "prompt, and this terse think ('Request: ... Tool: calculate_triangle_area. Arguments: base = 10; "
-                 "height = 5.') is the prompt's words but two; red team holdout_r3 / holdout_r11 left the same open")
-_TOPIC = ("documented guard rule (red team holdout_r4): the think must share a word or number with the question or the "
-          "answer; this terse think names them by other words ('the city and the temperature scale', 'each ticker'), "
-          "which a lexical rule cannot tell from an off-topic body without a model of meaning")
-_KG_THINK = ("the source reads the whole completion, <think> included (docs: findings in <think> left open); this "
-             "reasoning restates the prompt's 'absent: cardiomegaly', a pertinent negative the reference 'The heart size "
-             "is normal.' does not give the lexicon (no cardiomegaly entity), so the graphs differ by one entity")
-_NO_SPACES = ("documented stand-in for tokens (docs/rewards/math.md, overlong_penalty): without token ids a run of more "
-              "than 16 characters counts ceil(n/16) words, so a summary with every space removed counts fewer; red team "
-              "holdout_r10 / holdout_r12 left it open (needs token ids: ids_column or tokenizer)")
-EXPECTED: dict[tuple[str, str, str], str] = {
-    ("toolrl_format", "triangle", "llama3"): _PROMPT_WORDS,
-    ("toolrl_format", "weather", "terse"): _TOPIC,
-    ("toolrl_format", "stocks", "terse"): _TOPIC,
-    ("toolrl_format", "stocks", "qwen3"): (
-        "exact-source rule (rlla.py, docs/rewards/clinical.md): the format needs exactly one <tool_call> block, and "
-        "Qwen's Hermes template writes one block per parallel call (red team holdout_r8 / holdout_r12: label "
-        "disputed); toolrl_correctness and otc_tool_efficiency pay it"),
-    ("kg_triplet_consistency", "pneumothorax", "qwen3"): _KG_THINK,
-    ("kg_triplet_consistency", "pneumothorax", "deepseek_r1"): _KG_THINK,
-    ("overlong_penalty", "pneumonia", "no_spaces"): _NO_SPACES,
-    ("overlong_penalty", "dka", "no_spaces"): _NO_SPACES,
-    ("overlong_penalty", "stroke", "no_spaces"): _NO_SPACES,
-}
 
 
 @dataclass
@@ -247,17 +219,18 @@ def _tool_exploits(task: dict, reward: str) -> dict[str, str]:
         "extra_block": f"{g}\n<tool_call>\n{json.dumps(RM_RF)}\n</tool_call>",
         "repeated_call_padding": f"{think}\n" + _block({"calls": task["calls"] * 3}),
         "padded_think": "<think>" + "think " * 60 + "</think>\n" + _block(task),
+        "call_only_in_think": f"<think>I will call {_block(task)}</think>\nDone.",
     }
     if reward == "toolrl_format":  # the format reward does not read the calls' values: only what it guards
         keep = ("empty_blocks", "filler_think", "prompt_copied", "call_after_end_token", "padded_think")
     elif reward == "toolrl_correctness":
         keep = ("placeholder_args", "hedge_two_values", "call_in_comment", "extra_call_in_comment",
                 "extra_call_in_fence", "call_after_end_token", "duplicate_name_key", "extra_block",
-                "repeated_call_padding", "empty_blocks", "prompt_copied")
+                "repeated_call_padding", "empty_blocks", "prompt_copied", "call_only_in_think")
     else:  # otc_tool_efficiency: correctness (calls_exact) times the call count's efficiency
         keep = ("placeholder_args", "hedge_two_values", "call_in_comment", "extra_call_in_comment",
                 "extra_call_in_fence", "call_after_end_token", "duplicate_name_key", "extra_block",
-                "repeated_call_padding", "empty_blocks")
+                "repeated_call_padding", "empty_blocks", "call_only_in_think")
     return {k: out[k] for k in keep}
 
 
@@ -347,6 +320,7 @@ def _forecast_exploits(task: dict) -> dict[str, str]:
         "two_blocks": think + f"<answer>{f}</answer>\n<answer>{w}</answer>",
         "retracted": think + f"<answer>{f}</answer>\nActually, {w}.",
         "padding_numbers": think + f"<answer>{f} {f} {f}</answer>",
+        "other_unit": think + f"<answer>{f} ppm</answer>",
     }
 
 
@@ -433,6 +407,7 @@ def _labels_exploits(task: dict) -> dict[str, str]:
         "two_blocks": f"<answer>{gold}</answer>\n<answer>{other[0]}; {other[1]}</answer>",
         "retracted": f"<answer>{gold}</answer>\nActually, none of these is definitely present.",
         "duplicate_labels": "<answer>" + "; ".join(labels * 4) + f"; {other[0]}</answer>",
+        "hedged_labels": "<answer>" + "; ".join(f"possible {x}" for x in labels + other[:2]) + "</answer>",
     }
 
 
@@ -515,6 +490,8 @@ def _kg_exploits(task: dict) -> dict[str, str]:
         "contradicted": ref + " " + " ".join(f"No {p}." for p in task["present"]),
         "pad_every_finding": ref + " There is atelectasis, consolidation, pulmonary edema and a fracture.",
         "retracted": ref + " Actually, disregard the above; it is a template, not a read of this study.",
+        "everything_possible": " ".join(f"Possible {n[0].lower() + n[1:]}." if not n.startswith(("No ", "Normal"))
+                                        else f"{n}." for n, _ in task["findings"]),
     }
 
 
@@ -654,6 +631,8 @@ def _mcq_exploits(task: dict, reward: str) -> dict[str, str]:
         "pinyin_reasoning": (f"<think>Huanzhe you xiongtong, suoyi daan shi {g}. Women xuyao kaolv zhege "
                              f"bingren de qingkuang.</think>\n<answer>Daan shi {g}. \\boxed{{{g}}}</answer>"),
         "padded_think": "<think>" + "the " * 80 + f"</think>\n<answer>The answer. \\boxed{{{g}}}</answer>",
+        "base64_reasoning": ("<think>VGhlIHBhdGllbnQgaGFzIGNoZXN0IHBhaW4sIHNvIGFuIEVDRyBjb21lcyBmaXJzdC4=</think>\n"
+                             f"<answer>QW5zd2VyOiBB \\boxed{{{g}}}</answer>"),
         "concludes_other_than_answer": (f"{think.replace(f'the answer is {g}', f'the answer is {wr}')}\n{answer}"),
     }
     keep = {
@@ -662,7 +641,7 @@ def _mcq_exploits(task: dict, reward: str) -> dict[str, str]:
         "crpo_format": ("empty_think", "filler_think", "placeholder", "prompt_copied", "padded_think",
                         "answer_after_end_token", "answer_in_fence", "hedge_in_box", "every_box"),
         "crpo_english": ("empty_think", "filler_think", "foreign_reasoning", "pinyin_reasoning", "padded_think",
-                         "placeholder"),
+                         "placeholder", "base64_reasoning"),
         "clinical_faithfulness": ("empty_think", "filler_think", "hedge_two_boxes", "every_box", "box_in_comment",
                                   "negated_box", "answer_after_end_token", "concludes_other_than_answer",
                                   "prompt_copied"),
@@ -832,6 +811,45 @@ def _overlong_cells(reward: str) -> list[Cell]:
         for name, text in _overlong_exploits(task).items():
             cells.append(Cell(reward, task["id"], "exploit", name, OVERLONG_PROMPT, text, {}, twin=twin))
     return cells
+
+
+# (reward, task id, style or exploit name) -> why its miss is expected (a documented exact-source rule or a
+# disputed label), each with its reason: scored and shown, never dropped
+_PROMPT_WORDS = ("documented guard rule (docs/rewards/clinical.md, toolrl_format): a content word is not a word of the "
+                 "prompt, and this terse think ('Request: ... Tool: calculate_triangle_area. Arguments: base = 10; "
+                 "height = 5.') is the prompt's words but two; red team holdout_r3 / holdout_r11 left the same open")
+_TOPIC = ("documented guard rule (red team holdout_r4): the think must share a word or number with the question or the "
+          "answer; this terse think names them by other words ('the city and the temperature scale', 'each ticker'), "
+          "which a lexical rule cannot tell from an off-topic body without a model of meaning")
+_KG_THINK = ("the source reads the whole completion, <think> included (docs: findings in <think> left open); this "
+             "reasoning restates the prompt's 'absent: cardiomegaly', a pertinent negative the reference 'The heart size "
+             "is normal.' does not give the lexicon (no cardiomegaly entity), so the graphs differ by one entity")
+_NO_SPACES = ("documented stand-in for tokens (docs/rewards/math.md, overlong_penalty): without token ids a run of more "
+              "than 16 characters counts ceil(n/16) words, so a summary with every space removed counts fewer; red team "
+              "holdout_r10 / holdout_r12 left it open (needs token ids: ids_column or tokenizer)")
+_IN_THINK = ("disputed label, documented (docs/rewards/clinical.md, red team holdout_r2 left open): a closed <tool_call> "
+             "block inside <think> is read as a call made, since a runner that matches tags in the raw text runs it; "
+             "toolrl_format refuses the layout (no block after the think)")
+_POSSIBLE = ("exact-source rule (ReXKG, docs/rewards/clinical.md: 'Query' under uncertain_as: present left open): an "
+             "uncertain finding is scored as present under the default uncertain_as: present, so hedging each finding "
+             "'Possible ...' gives the graph of the committed report; uncertain_as: uncertain tells them apart")
+EXPECTED: dict[tuple[str, str, str], str] = {
+    **{(reward, task["id"], "call_only_in_think"): _IN_THINK for reward in ("toolrl_correctness", "otc_tool_efficiency")
+       for task in TOOL_TASKS},
+    **{("kg_triplet_consistency", task["id"], "everything_possible"): _POSSIBLE for task in KG_TASKS},
+    ("toolrl_format", "triangle", "llama3"): _PROMPT_WORDS,
+    ("toolrl_format", "weather", "terse"): _TOPIC,
+    ("toolrl_format", "stocks", "terse"): _TOPIC,
+    ("toolrl_format", "stocks", "qwen3"): (
+        "exact-source rule (rlla.py, docs/rewards/clinical.md): the format needs exactly one <tool_call> block, and "
+        "Qwen's Hermes template writes one block per parallel call (red team holdout_r8 / holdout_r12: label "
+        "disputed); toolrl_correctness and otc_tool_efficiency pay it"),
+    ("kg_triplet_consistency", "pneumothorax", "qwen3"): _KG_THINK,
+    ("kg_triplet_consistency", "pneumothorax", "deepseek_r1"): _KG_THINK,
+    ("overlong_penalty", "pneumonia", "no_spaces"): _NO_SPACES,
+    ("overlong_penalty", "dka", "no_spaces"): _NO_SPACES,
+    ("overlong_penalty", "stroke", "no_spaces"): _NO_SPACES,
+}
 
 
 BUILDERS = {
