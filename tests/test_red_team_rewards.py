@@ -402,10 +402,10 @@ LEFT_OPEN = {
         "layout), and so does its reference, whose think ('Restaurant Nopa, date 2025-03-14, time 19:30, party of 4: "
         "one book_table call.') is the prompt's words (REFERENCE_REFUSED)"),
     ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
-        "genuine, but the reason after the block says 'no change in the weather pattern is indicated': any negation "
-        "after the block withdraws it ('<answer>10</answer> No, 40.'), and telling a negation in the reasoning from one "
-        "of the forecast needs reading what it negates; its numbers (7 and 12, the prompt's) are read past since "
-        "holdout_r12's rule for observations quoted as the reason"),
+        "genuine, but the reason after the block quotes the prompt's observations as a range ('kept every hour "
+        "between 7 and 12 µg/m³'), and a range after the block is read as a second, hedged forecast; its 'no change in "
+        "the weather pattern is indicated' is read as the reason it is since the genuine sweep (a determiner 'no' before "
+        "a noun of the weather negates that noun, not the forecast: forecast_evidence.negates_forecast)"),
     ("think_format", "r12_think_on_topic_words_no_steps"): (
         "as holdout_r4's shuffled_words_think and r6_think_keyword_salad: 'Discount percentage price jacket sale "
         "discount percentage price.' is real, on-topic words ('percentage' of its own); telling a keyword list from "

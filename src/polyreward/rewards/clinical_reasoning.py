@@ -38,7 +38,9 @@ clinical_comprehensiveness -- share of the options weighed in the reasoning::
     comma-separated weigh nothing (listing every option would otherwise pay 1.0), while ``A. wrong`` or
     ``alteplase now`` weigh their option; a bare conclusion (``The answer is C.``) weighs the one option it names.
     Sentences end at ``. ! ? ;`` after a word of two characters or more (not
-    after "A.") and at line breaks.
+    after "A."; ``;`` after any letter) and at line breaks. A clause that names one option and ends in ``;`` is
+    weighed by the next clause of its sentence when that one says why and names no option (Qwen's "Option B is CT
+    of the chest; imaging delays reperfusion."); a list of options before one reason weighs at most the last.
 """
 
 from __future__ import annotations
@@ -55,7 +57,7 @@ from polyreward.verifiers.options import parse_options
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor")
+CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion")  # the choice reader's committed picks
 _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
@@ -72,8 +74,9 @@ _LABEL_PATTERNS = [
 
 
 _LIST_WORDS = frozenset("option options choice choices answer answers the a an is are was be or and either neither nor "
-                        "final correct so thus therefore".split())
-_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|\n+")
+                        "final correct so thus therefore must should would will has to".split())  # (an answer phrase's verbs)
+# (a ';' ends its clause after a lone letter too: "Option A; Option B; ..." is a list of clauses, not one sentence)
+_SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|\n+")
 
 
 def _words(text: str) -> list[str]:
@@ -90,13 +93,27 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """The options weighed in sentences that say something, plus the one option a bare conclusion names
     ("The answer is C.": one letter, not "The answer is A, B, C or D.")."""
     found: set[str] = set()
-    for sentence in _SENTENCE_END.split(reasoning):
+    sentences = _SENTENCE_END.split(reasoning)
+    for at, sentence in enumerate(sentences):
         if reasoning_words(sentence, options):
             found |= mentioned_letters(sentence, options)
+        elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
+            found |= named
         else:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
             found |= concluded if len(concluded) == 1 else set()
     return found
+
+
+def _named_then_explained(clause: str, following: str, options: Mapping[str, str]) -> set[str]:
+    """The one option a clause ending in ';' names, when the next clause of its sentence says why and names none:
+    "Option B is CT of the chest; imaging delays reperfusion." weighs B (Qwen's layout: the option, then its reason).
+    A list of options before the reason ("Options A, B; all wrong", "Option A; Option B; ...") weighs none of them
+    but the last one named alone."""
+    named = mentioned_letters(clause, options)
+    if len(named) != 1 or not clause.rstrip().endswith(";") or not reasoning_words(following, options):
+        return set()
+    return named if not mentioned_letters(following, options) else set()
 
 
 def weighed_labels(reasoning: str) -> set[str]:

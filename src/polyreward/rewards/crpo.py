@@ -54,7 +54,9 @@ box that the text then retracts (it reads the only box, whatever the text says o
   lowers the share by its characters.
 * ``committed_answer: true`` on ``crpo_accuracy``: a 1.0 stands only when the multiple-choice verifier's committed
   answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and retractions commit to nothing)
-  is the gold letter, else 0.0; every other score is the released one.
+  is the gold letter, else 0.0 -- read on the whole text and, where the box stands in an ``<answer>`` block, on that
+  block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); every other
+  score is the released one.
 """
 
 from __future__ import annotations
@@ -70,6 +72,7 @@ from polyreward.rewards.format import check_min_content, content_stems, content_
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import own_turn
 
 SOURCE = "BoyangGu1/Clinical-R1-3B verl/utils/reward_score/medical_rule_based.py @5c068fd"
@@ -321,6 +324,11 @@ class CRPOAccuracy(ReleasedPreprocessing):
             from polyreward.verifiers.choice import extract_letter
 
             committed, _ = extract_letter(text, "".join(LETTERS))
+            blocks = list(tag_blocks(text, "answer", ignore_case=True))
+            if committed == gold and blocks and "\\boxed" in blocks[-1][2]:
+                # the <answer> body that holds the box, read on its own: a retraction inside it, before its closing
+                # tag ("<answer>\\boxed{A}... wait, no, B.</answer>"), is read as it is after a bare box
+                committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
         boxes = text.count("\\boxed")

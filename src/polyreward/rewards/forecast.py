@@ -111,7 +111,7 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, spelled_number
-from polyreward.verifiers.forecast_evidence import other_quantities_left_out, prompt_days, quotes_observations
+from polyreward.verifiers.forecast_evidence import negates_forecast, other_quantities_left_out, prompt_days, quotes_observations
 from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
@@ -505,7 +505,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
-    if _NEGATION.search(after) or _WITHDRAWAL.search(after) or (
+    if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or (
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
     if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted

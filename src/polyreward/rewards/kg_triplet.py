@@ -82,6 +82,7 @@ from polyreward.verifiers.framing import opening_header_frames_away
 from polyreward.verifiers.denial import disowns_text_before, lead_denials, questions, sentence_spans, tail_denials, without_denied
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.tool_calls import without_html_comments
 from polyreward.verifiers.tags import first_block
 
 EMPTY_REFERENCE = ("score", "skip")
@@ -157,7 +158,10 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     """The report a reader sees (module docstring, Reading): the visible text; after a retraction in the text after
     the last ``</think>``, only what follows it when the retraction is explicit, or when it is a pause ("Wait, this
     is incorrect; ...") followed by a finding (``extractor`` finds a disorder or device there)."""
-    text = visible_text(completion, code=False)
+    # an HTML comment is dropped without a trace: the shared reading keeps a worded comment after the writer's words
+    # as a caveat in parentheses (it can only lower a math or choice answer), but a report's words are its findings,
+    # so a comment's would be findings a reader never sees ("No acute findings. <!-- Large right pneumothorax. -->")
+    text = visible_text(without_html_comments(completion), code=False)
     closing = text.lower().rfind("</think>")
     answer_start = closing + len("</think>") if closing >= 0 else 0
     for clause in reversed(list(_CLAUSE_START.finditer(text, answer_start))):
@@ -174,6 +178,22 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
     if opening_header_frames_away(text[answer_start:]):
         return ""  # "Example of a report in this format: ...", "To verify on the film: ..." (red team holdout_r2)
     return text[:answer_start] + answer
+
+
+# a statement made both ways at once: "may or may not be", "is or is not", "whether or not", "with or without"
+_BOTH_WAYS = re.compile(r"\b(may|might|could|can|is|are|was|were|does|do|will|would)\s+or\s+\1\s*(?:not\b|n't\b)"
+                        r"|\b(?:whether|present|there|seen)\s+or\s+not\b|\bwith\s+or\s+without\b", re.IGNORECASE)
+
+
+def without_both_ways(report: str) -> str:
+    """The report without its sentences that state a finding both ways ("Cardiomegaly may or may not be present."):
+    such a sentence commits to neither status, so it states nothing, as a denied negative finding states nothing
+    (module docstring). ReXKG reads the hedge as uncertain, which ``uncertain_as: present`` pays as the finding
+    itself: a report hedging every finding both ways scored as the committed one (the genuine sweep's exploit,
+    ``benchmarks/other_rewards_genuine_sweep.py``)."""
+    if " or " not in report.lower():
+        return report
+    return without_denied(report, [span for span in sentence_spans(report) if _BOTH_WAYS.search(report[span[0]:span[1]])])
 
 
 # a clause that may disown the text before it; a single line break is a hard wrap inside a sentence, not an end
@@ -340,7 +360,7 @@ class KGTripletConsistency(RolloutReward):
             if not gold.entities and not gold.triplets:
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
-        completion = read_report(completion, self.extractor)
+        completion = without_both_ways(read_report(completion, self.extractor))
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
         words = content_words(completion)

@@ -20,7 +20,9 @@ seen so far across calls (the paper's "optimal calls so far" reading; unverified
 
 Correctness r_φ comes from ``correctness``: ``answer_em`` (SQuAD-normalised exact match of the
 ``<answer>`` block, or of the last non-empty line, against ``answer_column``; a list cell holds several
-accepted answers), ``calls_exact`` (the predicted calls equal the reference calls, order ignored) or
+accepted answers), ``calls_exact`` (the predicted calls equal the reference calls, order ignored; the calls of the reply as
+``toolrl_correctness`` reads it, cut at the end-of-turn token: calls after ``<|im_end|>`` or ``<|eot_id|>`` are
+counted as calls made but never credited) or
 ``column`` (a number in [0, 1] or a bool read from ``correct_column``).
 """
 
@@ -35,6 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
+from polyreward.rewards.tool_calls import assistant_segment
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
@@ -210,8 +213,9 @@ class OTCToolEfficiency(Reward):
                 return None, f"reference is malformed: {exc}"
             try:
                 calls = message_tool_calls(completion_messages(completion))
-                if calls is None:  # read from the text: the gold's strings read as that reading reads its own
-                    calls, gold = parse_tool_call_text(completion_text(completion)), comment_free_values(gold)
+                if calls is None:  # read from the text, cut at its end-of-turn token as rlla.py cuts it; the gold's strings
+                    # read as that reading reads its own
+                    calls, gold = parse_tool_call_text(assistant_segment(completion_text(completion))), comment_free_values(gold)
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
             return float(_call_key(calls) == _call_key(gold)), ""

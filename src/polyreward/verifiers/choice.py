@@ -243,7 +243,7 @@ _ANCHOR = (
     r"(?:the\s+)?" + LEGAL_ANCHOR + "|"  # "The better view is C" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
     r"(?:[^\S\n]*\((?:corrected|revised|updated|amended|edited)\))?"  # "Final answer (corrected): B" (a revision marked on the label)
-    r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be)|'s)?"  # "The answer's B" (holdout21)
+    r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be)|'s)?"  # "The answer's B" (holdout21)
     # a degree of belief that still commits: "The answer is most likely C", "the answer is clearly B"
     r"(?:\s+(?:most\s+likely|likely|probably|clearly|definitely|certainly|surely|indeed|obviously))?)"
 )

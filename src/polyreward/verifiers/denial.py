@@ -138,6 +138,13 @@ def disowns_text_before(clause: str) -> bool:
     predicate of absence, or the writer saying they did not look at the case
     (:func:`polyreward.verifiers.framing.disowns_all_before`: "All of the above are artifacts.", "I did not look at the
     image."; red team holdout_r2)."""
-    return (disowns_before(clause) or bool(_SUBJECTLESS_DENIAL.match(clause))
-            or (_NONE_OF_BEFORE.match(clause) is not None and denies_by_reference(clause.strip()))
-            or disowns_all_before(clause))
+    bare = _OPENING_WORDS.sub("", clause)  # "Actually, disregard the above." is "Disregard the above." (genuine sweep)
+    return any(disowns_before(one) or bool(_SUBJECTLESS_DENIAL.match(one))
+               or (_NONE_OF_BEFORE.match(one) is not None and denies_by_reference(one.strip()))
+               or disowns_all_before(one) for one in ((clause, bare) if bare != clause else (clause,)))
+
+
+# discourse words that open a clause without changing what it says ("Actually, ...", "Oh wait, ...", "On second
+# thought, ..."): a withdrawal after them withdraws as it does alone
+_OPENING_WORDS = re.compile(r"\A[\W_]*(?:(?:actually|but|and|so|however|in\s+fact|well|oh|wait|hmm+|ok(?:ay)?|sorry|"
+                            r"on\s+second\s+thought|on\s+reflection)\W+)+", re.IGNORECASE)

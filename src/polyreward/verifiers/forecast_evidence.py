@@ -142,3 +142,30 @@ def other_quantities_left_out(after: str, pollutants: Sequence[str], days: froze
             if named and not named & set(pollutants) and not _ALTERNATIVE.search(after, a, b):
                 blank(a, b)
     return "".join(chars)
+# "no" / "without" as the determiner of a noun of the world the forecast is reasoned from ("with no trend in the evening
+# hours", "no change in the weather pattern", "without rain"): the writer's reason, which negates that noun, not the
+# forecast. The nouns of a stance or of the forecast itself are excluded: "no idea", "no way", "no chance", "no forecast"
+# still withdraw it.
+_DETERMINER_NO = re.compile(
+    r"\b(?:no|without)\s+(?:(?:clear|obvious|real|significant|major|notable|marked|new|further|strong|sign\w*)\s+)?"
+    r"(?!(?:way|chance|idea|clue|confidence|certainty|guarantee|basis|sense|doubt|forecast\w*|predict\w*|estimate\w*|"
+    r"answer\w*|value|number|figure|guess\w*|reliable|good|real)\b)[a-z]{3,}\b", re.IGNORECASE)
+# a clause that speaks of the writer or points back at the forecast: a negation there may withdraw it
+_ABOUT_FORECAST = re.compile(
+    r"\b(?:i|i'm|i'd|i've|me|my|we|we're|our|you|this|that|it|it's|these|those|above|forecast\w*|predict\w*|"
+    r"estimate\w*|answer\w*|value|number|figure|guess\w*|result)\b", re.IGNORECASE)
+
+
+def negates_forecast(after: str, negation: re.Pattern) -> bool:
+    """Whether a negation (``negation``: the reward's negation words) in the text after the block may withdraw the
+    forecast: one in a clause that speaks of the writer or points back at the forecast (``I'm not sure``, ``It won't
+    be that high``, ``That is not right``), or one that is more than the determiner of a noun of the world (``No.``,
+    ``not 40``, ``it isn't``). ``Justification: persistence of today's mean, with no trend in the evening hours,
+    gives 341 µg/m³.`` negates the trend, not the forecast (a genuine justification the reward refused: the genuine
+    sweep, ``benchmarks/other_rewards_genuine_sweep.py``; red team ``holdout_r12`` left it open)."""
+    if not negation.search(after):
+        return False
+    for piece in _CLAUSE.split(after):
+        if piece and negation.search(piece) and (_ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", piece))):
+            return True
+    return False

@@ -481,6 +481,25 @@ def _label_status(match: re.Match, lex: Lexicon) -> str:
     return f"{lead}{label} {status}."
 
 
+# a status before a colon that heads a list of findings ("Absent: pneumothorax, pleural effusion", "Negative:
+# pneumothorax", "Present: ...; absent: pneumothorax"): the status of each finding listed, to the clause's end
+_DENYING_HEADER = re.compile(
+    r"(?im)(^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*|[.!?;][ \t]+)(?:absent|not\s+present|negative|excluded|ruled\s+out|"
+    r"denied|not\s+seen)[ \t]*:[ \t]*([^\n.;:]+)")
+_LIST_ITEM_BREAK = re.compile(r",|\b(?:and|or|nor)\b|/", re.IGNORECASE)
+
+
+def _denied_lists(text: str) -> str:
+    """A denying status heading a list ("Absent: pneumothorax, pleural effusion.") read as a denial of each finding
+    listed ("No pneumothorax. No pleural effusion."): read as a "Label: status" statement it named the status word a
+    label and left every finding listed present (the genuine sweep's Qwen3 / DeepSeek-R1 reports, whose reasoning
+    restates the prompt's "Present: ...; absent: ..." lists; ``benchmarks/other_rewards_genuine_sweep.py``)."""
+    def deny(match: re.Match) -> str:
+        items = [item.strip() for item in _LIST_ITEM_BREAK.split(match.group(2)) if item.strip()]
+        return match.group(1) + " ".join(f"No {item}." for item in items) + " "
+    return _DENYING_HEADER.sub(deny, text)
+
+
 # a label and a colon at a line start (after a bullet or a markdown heading mark) or after a sentence end
 _SECTION_LABEL = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#>]+[ \t]*)?|[.!?;][ \t]+)([A-Za-z][A-Za-z /&-]{0,40}?)[ \t]*:[ \t]*")
 
@@ -544,6 +563,7 @@ def _marked_statements(text: str) -> str:
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
     text = _marked_statements(text)
+    text = _denied_lists(text) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
     entities: dict[str, str] = {}

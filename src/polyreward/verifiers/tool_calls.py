@@ -176,6 +176,8 @@ def _block_calls(body: str, where: str) -> list[Call]:
         raise ToolCallError(f"{where}: {exc}") from None
     except (ValueError, RecursionError):
         pass
+    if (values := _json_sequence(body, where)) is not None:  # pretty-printed calls one after another (Gemini, GPT's indent=2)
+        return [call for value in values for call in _calls_from_value(value, where)]
     lines = [line for line in body.split("\n") if line.strip()]
     calls: list[Call] = []
     for i, line in enumerate(lines):
@@ -183,6 +185,25 @@ def _block_calls(body: str, where: str) -> list[Call]:
         calls.append(normalize_call(value, f"{where} line {i + 1}"))
         calls.extend(injected_calls(value, f"{where} line {i + 1}"))
     return calls
+
+
+def _json_sequence(body: str, where: str) -> list[Any] | None:
+    """The JSON values of a block body that is nothing but two or more of them, each opening a line, separated by
+    whitespace (``{\n  "name": ...\n}\n{\n  "name": ...\n}``: one call per object, as one JSON per line reads
+    them, spelled over several lines), or None. A duplicate key is malformed, as in every reading."""
+    values, at = [], 0
+    while at < len(body):
+        try:
+            value, end = _STRICT.raw_decode(body, at)
+        except DuplicateKeyError as exc:
+            raise ToolCallError(f"{where}: {exc}") from None
+        except (ValueError, RecursionError):
+            return None
+        values.append(value)
+        at = len(body) - len(body[end:].lstrip())
+        if at < len(body) and "\n" not in body[end:at]:
+            return None  # the next value does not open its line: one JSON per line is read line by line
+    return values if len(values) > 1 else None
 
 
 # an unclosed comment hides the rest, as in a browser; invisible characters inside a delimiter are read through, as
