@@ -95,3 +95,30 @@ def test_the_option_after_a_correction_is_the_answer(first, second, introducer):
     for gold_city, letter in options.items():
         expected = 1.0 if gold_city == second else 0.0
         assert city(completion, gold=letter) == expected, (completion, letter)
+
+
+# A correction inside the answer block itself (found by the other-reward genuine sweep, stop 54: choice_accuracy paid
+# A for "<answer>A... wait, no, B.</answer>"): what the block says after its letter is read as the text after any
+# answer is (later_disowns), while the option's own text or a remark after the letter leaves it standing.
+PARIS = "What is the capital of France?\nA. Paris\nB. Lyon\nC. Nice"
+paris = scorer(ChoiceAccuracy, PARIS, gold="A")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("<answer>A... wait, no, B.</answer>", 0.0),
+    ("<answer>A. Actually B.</answer>", 0.0),
+    ("<answer>A -- scratch that, C</answer>", 0.0),
+    ("<answer>A</answer>", 1.0),
+    ("<answer>A. Paris</answer>", 1.0),
+    ("<answer>A) Paris, the capital since 987</answer>", 1.0),
+    ("<answer>A. Paris is the seat of government.</answer>", 1.0),
+])
+def test_a_correction_inside_the_answer_block_is_read(completion, paid):
+    assert paris(completion) == paid
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from(["A", "A.", "A)"]), st.sampled_from(["B", "C", "(B)", "(C)"]),
+       st.sampled_from(["... wait, no, ", " -- scratch that, ", ". Actually, "]))
+def test_an_answer_block_that_corrects_its_letter_never_pays_it(first, second, turn):
+    assert paris(f"<answer>{first}{turn}{second}</answer>") == 0.0

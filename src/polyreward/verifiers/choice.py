@@ -471,7 +471,10 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return None, ""  # "<answer>C</answer> Scratch that."
         inner = blocks[-1][2].strip()
         letter = _letter_from_short(inner, letters, options)
-        if letter is not None:
+        if letter is not None:  # "<answer>A... wait, no, B.</answer>": what the block says after its letter is read too
+            opening = letter_mentions(inner, letter, letters)[:1]
+            if opening and later_disowns(inner, opening[0].end(), letter, letters=letters, option_text=options.get(letter, "")):
+                return None, ""
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
         text = inner
     boxes = find_boxes(text)
