@@ -75,6 +75,7 @@ from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public h
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
+from polyreward.verifiers.glued_letters import glued_letters
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
@@ -498,6 +499,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
     if (whole := lettered_text_answer(text, letters, options, _letter_from_answer_span)) is not None:
         return whole, "lettered_text"  # "Both A and B", "(A) and (C) only": an option's own text, its letters its words (holdout84)
+    if glued_letters(text, _ANY_ANCHOR.pattern, letters, options):
+        return None, SEVERAL  # "**Answer: BC**": two letters written as one word (holdout88)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:
