@@ -93,7 +93,7 @@ WITHDRAWAL = re.compile(
     # holdout79; a clause about another value -- "don't use 1,200 as the answer" -- is about that value)
     _FORBIDDEN_USE + r"(?:[^\s.;!?]+\s+){0,3}?" + _AS_ANSWER.replace("[^\\S\\n]*as", "as") + "|"
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
-    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|(?<![\w'’][^\S\n])(?:ignore|disregard)|(?:ignore|disregard)(?=\s+(?:that|this|it|them|those|these|everything|all|above|previous|my|our|what|\d|(?-i:[A-Z])\b|the\s+(?:above|previous|first|earlier|last|prior|former|original|answer|\d)))|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|(?:correction|corrected)" + ADJUSTED_FOR + r"|take\s+(?:that|it|this)\s+back|never\s*mind|"
     # a restart: "Let me start over.", "start again from scratch" (holdout49)
