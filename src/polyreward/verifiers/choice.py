@@ -275,9 +275,9 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, AFFIRMED_THEN_GLOSS))),  # "B ✅ — ..." (registers)
-        # the reply's first words ("It's A. With a bounded load factor ...") or a result's arrow ("= 3 → C) 3") state the pick (holdout88)
+        # the reply's first words ("It's A. With a bounded load factor ...") or a result's arrow that ends the text ("= 3 → C) 3") state the pick (holdout88)
         ("conclusion", re.compile(r"\A[^\S\n]*(?i:it's|it\s+is|that's|that\s+is)[^\S\n]+\**" + _letter_token(letters, r"\**[^\S\n]*(?:$|[.,:;!\u2013\u2014]|-{1,2}\s)"))),
-        ("conclusion", re.compile(r"(?:→|⇒|⟹|=>|->)[^\S\n]*" + _letter_token(letters))),
+        ("conclusion", re.compile(r"(?:→|⇒|⟹|=>|->)[^\S\n]*\**" + _letter_token(letters, r"\**(?:[^\S\n]+[^\n]{1,60}?)?[^\S\n]*[.!]?\s*\Z"))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
