@@ -75,6 +75,7 @@ from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public h
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
+from polyreward.verifiers.glued_letters import glued_letters
 from polyreward.verifiers.conditional_letters import answers_under_conditions, conditional_other_letter
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
@@ -274,6 +275,9 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, _AFFIRMING_TAIL_TO_END.pattern))),
         ("line_end", re.compile(r"(?<![\w'])" + _letter_token(letters, AFFIRMED_THEN_GLOSS))),  # "B ✅ — ..." (registers)
+        # the reply's first words ("It's A. With a bounded load factor ...") or a result's arrow that ends the text ("= 3 → C) 3") state the pick (holdout88)
+        ("conclusion", re.compile(r"\A[^\S\n]*(?i:it's|it\s+is|that's|that\s+is)[^\S\n]+\**" + _letter_token(letters, r"\**[^\S\n]*(?:$|[.,:;!\u2013\u2014]|-{1,2}\s)"))),
+        ("conclusion", re.compile(r"(?:→|⇒|⟹|=>|->)[^\S\n]*\**" + _letter_token(letters, r"\**(?:[^\S\n]+[^\n]{1,60}?)?[^\S\n]*[.!]?\s*\Z"))),
         ("anchor", key_label_pattern(letters)),  # "Ans. is 'a' i.e., Thiamine": an answer key's label (choice_keys; a later
         # line-final letter, "Final: c", outranks it)
         # last, so that a letter a later tier reads is not displaced: "答案：D。不对，是A。" is A, as before
@@ -501,6 +505,8 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return (ticked or None, "ballot" if ticked else "") if ticked != SEVERAL else (None, SEVERAL)
     if (whole := lettered_text_answer(text, letters, options, _letter_from_answer_span)) is not None:
         return whole, "lettered_text"  # "Both A and B", "(A) and (C) only": an option's own text, its letters its words (holdout84)
+    if glued_letters(text, _ANY_ANCHOR.pattern, letters, options):
+        return None, SEVERAL  # "**Answer: BC**": two letters written as one word (holdout88)
     for how, pattern in _patterns(letters):
         letter = _rightmost(text, pattern, letters, bare=how == "line_end")
         if letter == SEVERAL:

@@ -55,7 +55,11 @@ def glossed_as_another_option(view: str, letter: str, letters: str, options: Map
 _NO_OPTION_FINAL = re.compile(
     r"\b(?:final\s+answer|(?:correct|best)\s+(?:answer|option|choice)s?|answer)(?:\s+(?:is|would\s+be|will\s+be))?[\s*:=\-–—]*"
     r"(?:\*\*)?\s*((?:none|all|neither|each)\s+of\s+(?:the\s+|these\s+|those\s+)?(?:above|these|them|those|(?:listed\s+|given\s+|provided\s+)?"
-    r"(?:options|choices|answers))|none)\b", re.IGNORECASE)
+    r"(?:options|choices|answers))|none|"
+    # holdout88: the answer line says no option can be given ("Answer: cannot be determined", "Final answer: insufficient
+    # information"), after reasoning that named a letter
+    r"(?:it\s+)?(?:cannot|can't|can\s+not)\s+be\s+(?:determined|answered|decided|known|chosen|marked|said)|undetermined|indeterminate|undecidable|"
+    r"(?:insufficient|not\s+enough)\s+(?:information|data|context)|no\s+(?:single\s+|valid\s+|correct\s+)?(?:answer|option|choice))\b", re.IGNORECASE)
 
 
 def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> bool:
@@ -63,7 +67,7 @@ def final_names_no_option(view: str, after: int, options: Mapping[str, str]) -> 
     "all of the above" or "none" as the answer, when no option's text is such a verdict? Then the writer's final answer
     is no option, and the letter its reasoning named before is not what it answers. With the options unknown
     (``options`` empty) no option is taken to be such a verdict."""
-    if any(re.search(r"\b(?:none|all|neither|both)\b", text, re.IGNORECASE) for text in options.values()):
+    if any(re.search(r"\b(?:none|all|neither|both|determin\w*|insufficient|enough)\b", text, re.IGNORECASE) for text in options.values()):
         return False  # an option that is "None of the above" is chosen by its own text
     return any(m.start() >= after for m in _NO_OPTION_FINAL.finditer(view))
 

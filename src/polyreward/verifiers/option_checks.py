@@ -29,7 +29,7 @@ def _option_key(text: str) -> str:
 
 
 # what joins an option's text to its letter: "-cos x, which is C", "Saturn (C)", "C: Saturn", "C (Saturn)", "C = Saturn"
-_JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
+_JOIN_BEFORE = r"[^\w\s-]{0,2}(?:,?[^\S\n]*(?:which|that)[^\S\n]+(?:is|was|corresponds[^\S\n]+to|matches)[^\S\n]+|[^\S\n]*,[^\S\n]*(?=(?:option|choice)[^\S\n])|[^\S\n]+(?:is|=)[^\S\n]+|[^\S\n]*[(:=][^\S\n]*|[^\S\n]*[—–][^\S\n]*)(?:option[^\S\n]+|choice[^\S\n]+)?[(\[]?\Z"
 _JOIN_AFTER = r"\A[)\]]?[}$*]{0,3}(?:[^\S\n]*[:=—–(][^\S\n]*(?:(?:i\.e\.|that\s+is|approx(?:imately|\.)?|about|≈)[,\s]*)?|[^\S\n]*,[^\S\n]+|[^\S\n]+(?:is[^\S\n]+|=[^\S\n]+)?|[^\S\n]*-[^\S\n]+)(?:(?:the|an?|el|la|los|las|les?|une?|una|uno|il|lo|gli|der|die|das|den|dem|ein|eine|os?|as|uma?)[^\S\n]+|l['’])?"
 
 
@@ -46,7 +46,13 @@ def _beside(key: str, before: str, after: str) -> bool:
     if not key:
         return False
     text = _text_pattern(key)
-    return re.search(text + _JOIN_BEFORE, before.replace("−", "-")) is not None or re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
+    joined = re.search(text + _JOIN_BEFORE, before.replace("−", "-"))
+    if joined is not None and _DENIED_TEXT.search(before, 0, joined.start()) is None:
+        return True  # ("Not Rubella, option C": the text is denied, the letter does not label it)
+    return re.match(_JOIN_AFTER + text, after.replace("−", "-")) is not None
+
+
+_DENIED_TEXT = re.compile(r"\b(?:not|never|nor|isn't|wasn't)[^\S\n]+(?:the[^\S\n]+)?\Z")
 
 
 # "A" before a lowercase word is the article ("A compromise was ..."), not option A

@@ -534,6 +534,8 @@ def alternates(text: str) -> bool:
             statements.pop()
     if len(statements) < 3:
         return False
+    if _two_form_cycle(statements):
+        return True
     form = _STATED_VALUE.sub("\u25af", statements[-1])
     if "\u25af" not in form or len(form) > 80:
         return False
@@ -551,3 +553,21 @@ def alternates(text: str) -> bool:
                 return True  # back to a value it had left
     return False
 
+
+
+def _two_form_cycle(statements: list[str]) -> bool:
+    """Do ``statements`` end in a cycle of two or three statements of different forms, each stating one value, repeated
+    three times or more with at least two values of one kind among them (numbers or letters: "Total = 260. Or 240?
+    Total = 260. Or 240? ...", holdout87)? Such a loop offers the other value again each time round, so the last statement settles nothing."""
+    forms = [_STATED_VALUE.sub("\u25af", statement) for statement in statements]
+    values = [tuple(found.group() for found in _STATED_VALUE.finditer(statement)) for statement in statements]
+    for period in (2, 3):
+        run = 0
+        while run + period < len(forms) and forms[-1 - run] == forms[-1 - run - period]:
+            run += 1
+        cycle = list(range(len(forms) - period, len(forms)))
+        if (run + period >= 3 * period and len({forms[at] for at in cycle}) == period
+                and all(len(values[at]) == 1 and len(forms[at]) <= 80 for at in cycle) and len({values[at] for at in cycle}) >= 2
+                and len({values[at][0].isalpha() for at in cycle}) == 1):
+            return True  # (values of one kind: "| C." then "900° | does not fit |" is a table's rows, "$17$. I hope" a pronoun)
+    return False

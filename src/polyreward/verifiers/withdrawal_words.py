@@ -55,7 +55,13 @@ HANDED_OVER_WORDS = (
     r"(?:définitive|definitiva)|no\s+puedo\s+(?:elegir|decidir|escoger)|je\s+ne\s+peux\s+pas\s+(?:choisir|trancher|décider)|"
     r"(?:can't|cannot|can\s+not)\s+be\s+(?:answered|decided)\b|\bunanswerable\b|"
     # holdout72: the answer made to depend on which exam, key, book or definition, which the writer does not say
-    r"\b(?:it|this|that|the\s+answer)\s+(?:all\s+)?depends\s+on\s+(?:which|what|whose|the|your|how)\s+(?:\w+\s+){0,2}?(?:exam|test|textbook|book|key|answer\s+key|source|definition|interpretation|convention|grader|teacher|course|syllabus)s?\b|"
+    r"\b(?:it|this|that|the\s+answer)\s+(?:all\s+)?depends\s+on\s+(?:which|what|whose|the|your|how|when)\s+(?:\w+\s+){0,2}?(?:exam|test|textbook|book|key|answer\s+key|source|definition|interpretation|convention|grader|teacher|course|syllabus|question|reading|edition)s?\b|"
+    # holdout87/88: the writer says it cannot tell which reading of the question is meant ("Without more context I can't
+    # tell which reading is intended", "no sé qué interpretación se pretende") -- two readings, none chosen
+    r"\b(?:can't|cannot|can\s+not|couldn't|could\s+not|unable\s+to|don't\s+know|do\s+not\s+know)\s+(?:\w+\s+){0,2}?(?:which|what)\s+(?:\w+\s+)?"
+    r"(?:reading|interpretation|meaning|sense|version)\s+(?:is|was|they|you|the\s+\w+)?\s*(?:\w+\s+)?(?:intended|meant|means|wants?|right|correct)\b|"
+    r"\bno\s+(?:sé|puedo\s+saber|puedo\s+decir)\s+(?:qué|cuál)\s+(?:interpretación|lectura)|\bje\s+ne\s+(?:sais|peux)\s+pas\s+(?:dire\s+)?quelle\s+(?:lecture|interprétation)|"
+    r"\bkann\s+(?:ich\s+)?nicht\s+(?:sagen|entscheiden),?\s+welche\s+(?:Lesart|Interpretation|Deutung)|"
     r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
     r"決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします")
 HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
@@ -87,7 +93,7 @@ WITHDRAWAL = re.compile(
     # holdout79; a clause about another value -- "don't use 1,200 as the answer" -- is about that value)
     _FORBIDDEN_USE + r"(?:[^\s.;!?]+\s+){0,3}?" + _AS_ANSWER.replace("[^\\S\\n]*as", "as") + "|"
     r"\b(?:kidding|joking|joke|jk|typo|typos|erratum|errata|misspoke|mistaken|mistake|mistakes|error|wrong|"
-    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|ignore|disregard|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
+    r"incorrect|false|untrue|bogus|mis(?:calculat|count|read|spoke|typ|judg|remember|interpret|understo|appli|copi)\w*|(?<![\w'’][^\S\n])(?:ignore|disregard)|(?:ignore|disregard)(?=\s+(?:that|this|it|them|those|these|everything|all|above|previous|my|our|what|\d|(?-i:[A-Z])\b|the\s+(?:above|previous|first|earlier|last|prior|former|original|answer|\d)))|retract\w*|withdraw\w*|scratch|nope|trap|decoy|fake|not\s+(?:really|"
     r"actually|sure|certain|confident|(?:yet\s+)?final(?=\s*[.;,!)}\]]|\s*\Z)|the\s+(?:answer|final|real|correct|right))|no\s+longer\s+(?:so\s+)?(?:sure|certain|confident|convinced)|(?:not|n't)\s+(?:\w+\s+){0,2}(?:an?|my|our|the)\s+(?:final|real|actual|official)\s+(?:answer|result|solution)|unsure|uncertain|doubt\w*|"
     r"rul(?:e|es|ed|ing)\s+(?:(?:it|this|that|them)\s+)?out|eliminat\w+|exclud\w+|reject\w*|meant|i\s+mean|(?:correction|corrected)" + ADJUSTED_FOR + r"|take\s+(?:that|it|this)\s+back|never\s*mind|"
     # a restart: "Let me start over.", "start again from scratch" (holdout49)
