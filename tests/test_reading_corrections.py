@@ -108,6 +108,7 @@ paris = scorer(ChoiceAccuracy, PARIS, gold="A")
     ("<answer>A... wait, no, B.</answer>", 0.0),
     ("<answer>A. Actually B.</answer>", 0.0),
     ("<answer>A -- scratch that, C</answer>", 0.0),
+    ("<answer>(A). Actually, B</answer>", 0.0),
     ("<answer>A</answer>", 1.0),
     ("<answer>A. Paris</answer>", 1.0),
     ("<answer>A) Paris, the capital since 987</answer>", 1.0),
@@ -118,7 +119,7 @@ def test_a_correction_inside_the_answer_block_is_read(completion, paid):
 
 
 @settings(max_examples=40, deadline=None)
-@given(st.sampled_from(["A", "A.", "A)"]), st.sampled_from(["B", "C", "(B)", "(C)"]),
+@given(st.sampled_from(["A", "(A)", "A.", "A)"]), st.sampled_from(["B", "C", "(B)", "(C)"]),
        st.sampled_from(["... wait, no, ", " -- scratch that, ", ". Actually, "]))
 def test_an_answer_block_that_corrects_its_letter_never_pays_it(first, second, turn):
     assert paris(f"<answer>{first}{turn}{second}</answer>") == 0.0

@@ -71,7 +71,7 @@ from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI,
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_per_label, marked_option, record_letter, scored_option,
-    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
@@ -439,6 +439,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
             return None, SEVERAL  # "Metformin ... B under ADA 2019, E under ADA 2024." (undecided.py)
         return (None, "") if later_disowns(view, end, letter, letters=letters, option_text=options.get(letter, "")) else result
     blocks = list(tag_blocks(view, "answer", ignore_case=True))
+    if blocks and corrected_in_block(blocks[-1][2], letter, letters, options):
+        return None, ""  # "<answer>A... wait, no, B.</answer>", "<answer>(A). Actually, B</answer>": the block takes it back
     if blocks:  # the letter came from the last answer block
         before = view[:blocks[-1][0]]
         earlier = {_letter_from_short(box[2], letters, options) for box in find_boxes(before)} - {None, letter}
@@ -475,10 +477,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
             return None, ""  # "<answer>C</answer> Scratch that."
         inner = blocks[-1][2].strip()
         letter = _letter_from_short(inner, letters, options)
-        if letter is not None:  # "<answer>A... wait, no, B.</answer>": what the block says after its letter is read too
-            opening = letter_mentions(inner, letter, letters)[:1]
-            if opening and later_disowns(inner, opening[0].end(), letter, letters=letters, option_text=options.get(letter, "")):
-                return None, ""
+        if letter is not None:
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
         text = inner
     boxes = find_boxes(text)

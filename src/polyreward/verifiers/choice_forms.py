@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections.abc import Callable, Mapping
 
 from polyreward.verifiers.choice_words import APPOSITION, LISTED_LETTERS, NUMBERED_OPTION, ORDINAL_OPTION, ordinal_position
-from polyreward.verifiers.commitment import hedged, negated, qualified, retraction_after
+from polyreward.verifiers.commitment import hedged, later_disowns, negated, qualified, retraction_after
 from polyreward.verifiers.option_letters import letter_mentions, letter_pattern
 from polyreward.verifiers.not_a_value import DANGLING_WORDS, cut_off_after
 from polyreward.verifiers.option_checks import option_mentions, record_names_another, titled_as_no_option
@@ -268,3 +268,13 @@ def record_letter(view: str, letters: str, options: Mapping[str, str], short_let
         return None, ""  # the prose commits to B, the submitted call to C: two answers (holdout59); a fenced record
         # after prose that names another option's text is two answers too ("... is $-\\cos x$." then {"answer": "B"})
     return letter, "json"
+
+
+def corrected_in_block(block: str, letter: str, letters: str, options: Mapping[str, str]) -> bool:
+    """Does the answer block's own text take back its letter after naming it (``A... wait, no, B.``, ``(A). Actually,
+    B``, ``A -- scratch that, C`` inside ``<answer>...</answer>``)? The block is read as the text after any answer is
+    (:func:`.commitment.later_disowns`, from the letter's first naming), so the option's own text or a remark after
+    the letter leaves it standing (``A. Paris``, ``A) Paris, the capital since 987``); found by the other-reward
+    genuine sweep (stop 54), where ``choice_accuracy`` paid A for ``<answer>A... wait, no, B.</answer>``."""
+    first = letter_mentions(block, letter, letters)[:1]
+    return bool(first) and bool(later_disowns(block, first[0].end(), letter, letters=letters, option_text=options.get(letter, "")))
