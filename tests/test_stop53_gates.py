@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import follow_ups
+from polyreward.verifiers import follow_ups, reading, turns
 from polyreward.verifiers.regex_prefilter import Prefiltered
 
 _GLUE = ["", " ", "  ", "\n", "\n\n", "\t", "\u00a0", ".", ". ", "!", "?", ":", ",", ")", "(", "$", "**", "_", "😊", "> ",
@@ -94,6 +94,66 @@ def test_red_team_completions_lose_the_same_follow_ups():
     assert sum(a != b for a, b in zip(filtered, texts)) > 5
 
 
+# --- reading.uncommented_text: the answer views and the visible text start from one reading ----------------------------
+
+_MARKUP_TEXT = st.lists(st.one_of(st.sampled_from(_GLUE), st.sampled_from(
+    ["\u202e", "\u202c", "&#8238;", "&#x202E;", "&amp;", "&lt;", "&", "<!-- 41 -->", "<!--", "-->", "% 41\n", "\\phantom{41}",
+     "~~41~~", "<span style='display:none'>41</span>", "<|im_end|>", "Answer: 42", "\\boxed{42}", "\n```\n41\n```\n",
+     "> 41\n", "[^1]: 41", "\\*", "  ", "\t", "41"]), st.text(max_size=3)), max_size=20).map("".join)
+
+
+@settings(max_examples=500, deadline=None)
+@given(_MARKUP_TEXT, st.booleans(), st.booleans())
+@example("\u202e24 si rewsna ehT", True, True)
+@example("&#8238;24 si rewsna ehT", True, True)
+@example("&#x202e;24 si rewsna ehT", False, True)
+def test_the_shared_reading_is_the_long_one(text, collapse_space, answer_reading):
+    long_way = reading.without_comments(reading.normalise(text, collapse_space=collapse_space, answer_reading=answer_reading))
+    assert reading.uncommented_text(text, collapse_space, answer_reading) == long_way
+    for code in (False, True):
+        assert reading.visible_text(text, code) == reading._visible_part(
+            reading.without_comments(reading.normalise(text, collapse_space=not code)), code)
+
+
+def test_the_override_is_the_only_difference_the_answer_reading_makes():
+    """The reasoning of the shared memory: ``answer_reading`` is read by normalise only in its right-to-left branch."""
+    import inspect
+
+    source = inspect.getsource(reading.normalise)
+    uses = [line for line in source.splitlines() if "answer_reading" in line and not line.lstrip().startswith(("def ", '"""'))]
+    assert [line.strip() for line in uses if "``answer_reading``" not in line] == [
+        "text = _RIGHT_TO_LEFT_RUN.sub(lambda run: _shown_order(run, answer_reading), text)"]
+
+
+@contextmanager
+def _uncommented_long_way():
+    long_way = lambda text, collapse_space=True, answer_reading=False: reading.without_comments(  # noqa: E731
+        reading.normalise(text, collapse_space=collapse_space, answer_reading=answer_reading))
+    with mock.patch.object(reading, "uncommented_text", long_way):
+        yield
+
+
+# --- turns._END_OF_PROOF: searched from the tail it can consume ------------------------------------------------------
+
+_PROOF_TEXT = st.lists(st.one_of(st.sampled_from(_GLUE), st.sampled_from(
+    ["\\qed", "\\qedhere", "\\QED", "\\blacksquare", "\\square", "\\Box", "$\\square$", "$ \\blacksquare $", "∎", "□",
+     "Q.E.D.", "Q.E.D", "q.e.d.", "\\boxed{5}", "}", "$", ")", "7", "\\Boxed", "\u2028", "\u3000"]), st.text(max_size=2)),
+    max_size=12).map("".join)
+
+
+@settings(max_examples=800, deadline=None)
+@given(_PROOF_TEXT)
+@example("So x = 5. \\qed")
+@example("So x = 5.$\\square$ \n")
+@example("x = 5 ∎ ∎")
+@example("x = 5.\u3000□")
+def test_the_end_of_proof_is_the_plain_search(text):
+    plain = turns._END_OF_PROOF.compiled
+    found = turns._END_OF_PROOF.search(text)
+    assert (None if found is None else found.span()) == (None if (m := plain.search(text)) is None else m.span())
+    assert (text if found is None else text[:found.start()]) == plain.sub("", text)
+
+
 # --- the whole reading ---------------------------------------------------------------------------------------------
 
 
@@ -102,6 +162,8 @@ def _shortcuts_off():
     """Every shortcut of this pass off: each reader reads the long way."""
     with ExitStack() as stack:
         stack.enter_context(_follow_ups_plain())
+        stack.enter_context(_uncommented_long_way())
+        stack.enter_context(mock.patch.object(turns, "_END_OF_PROOF", turns._END_OF_PROOF.compiled))
         yield
 
 
