@@ -19,7 +19,7 @@ from hypothesis import example, given, settings
 from hypothesis import strategies as st
 from reader_probes import clear_reader_memories, fresh_and_red_team_batch, fresh_verdicts
 
-from polyreward.verifiers import follow_ups, reading, turns
+from polyreward.verifiers import follow_ups, reading, turns, units
 from polyreward.verifiers.regex_prefilter import Prefiltered
 
 _GLUE = ["", " ", "  ", "\n", "\n\n", "\t", "\u00a0", ".", ". ", "!", "?", ":", ",", ")", "(", "$", "**", "_", "😊", "> ",
@@ -164,6 +164,7 @@ def _shortcuts_off():
         stack.enter_context(_follow_ups_plain())
         stack.enter_context(_uncommented_long_way())
         stack.enter_context(mock.patch.object(turns, "_END_OF_PROOF", turns._END_OF_PROOF.compiled))
+        stack.enter_context(mock.patch.object(units, "_PERCENT_ASKED", units._PERCENT_ASKED.compiled))
         yield
 
 
