@@ -212,11 +212,11 @@ def _reader_patterns():
     import re
 
     from polyreward.verifiers import choice, clauses, commitment, denial, hedging, hypothetical, not_a_value, number_locale, unasserted
-    from polyreward.verifiers import alternative_branches, hidden_text, number_keys, option_letters
+    from polyreward.verifiers import alternative_branches, follow_ups, hidden_text, number_keys, option_letters, units
 
     seen = {}
     for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, denial, choice, reading, not_a_value,
-                   number_locale, number_keys, option_letters, alternative_branches, hidden_text):
+                   number_locale, number_keys, option_letters, alternative_branches, hidden_text, follow_ups, units):
         for name, value in vars(module).items():
             pattern = getattr(value, "compiled", value)
             if isinstance(pattern, re.Pattern) and isinstance(pattern.pattern, str):
@@ -434,11 +434,11 @@ def test_the_doubt_idioms_need_whole_sets_of_words():
 
 def _prefiltered_globals():
     from polyreward.verifiers import clauses, commitment, hedging, hypothetical, not_a_value, number_locale, unasserted
-    from polyreward.verifiers import alternative_branches, option_letters
+    from polyreward.verifiers import alternative_branches, follow_ups, option_letters, units
     from polyreward.verifiers.regex_prefilter import Prefiltered
 
     return [(module, name, value) for module in (commitment, hedging, hypothetical, unasserted, clauses, answer_extraction, not_a_value,
-                                                 number_locale, option_letters, alternative_branches)
+                                                 number_locale, option_letters, alternative_branches, follow_ups, units)
             for name, value in vars(module).items() if isinstance(value, Prefiltered)]
 
 

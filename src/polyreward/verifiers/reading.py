@@ -370,7 +370,23 @@ def _drop_detached_scripts(text: str) -> str:
 def visible_text(text: str, code: bool = False) -> str:
     """What a reader takes as the writer's own words (steps 1-3): normalised, without comments, fenced code (kept
     when ``code``), block quotes and footnote definitions."""
-    return _visible_part(without_comments(normalise(text, collapse_space=not code)), code)
+    return _visible_part(uncommented_text(text, not code), code)
+
+
+def uncommented_text(text: str, collapse_space: bool = True, answer_reading: bool = False) -> str:
+    """``without_comments(normalise(text, collapse_space, answer_reading))``, steps 1-2 of a reading: the answer
+    views and the visible text (read again by the structure and verdict readings of the same completion) both start
+    from it. ``answer_reading`` changes :func:`normalise` only where its text holds a right-to-left override (U+202E,
+    written as itself or as an HTML entity, which normalise renders first: the runs it reverses are read in their shown
+    order too), so for every other text both readings are one and share their memory (speed only)."""
+    if answer_reading and ("\u202e" in text or "&" in text):
+        return without_comments(normalise(text, collapse_space=collapse_space, answer_reading=True))
+    return _uncommented(text, collapse_space)
+
+
+@memoized_text(max_chars=1 << 20, maxsize=8)  # (speed: answer_views and visible_text read each completion alike)
+def _uncommented(text: str, collapse_space: bool) -> str:
+    return without_comments(normalise(text, collapse_space=collapse_space))
 
 
 def _visible_part(text: str, code: bool) -> str:
@@ -441,7 +457,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     """The readings of ``text`` an answer reader tries in order (module docstring): the visible text, then (when it
     differs) the text with only the comments removed. Both are normalised; neither holds a bare web address
     or a tool call's traffic (except a call that submits the answer)."""
-    uncommented = without_comments(normalise(text, collapse_space=not code, answer_reading=True))
+    uncommented = uncommented_text(text, not code, True)  # (the visible text's first steps: read once a completion)
     if not code:
         if "://" in uncommented or "www." in uncommented.lower():
             uncommented = _BARE_URL.sub(" ", uncommented)

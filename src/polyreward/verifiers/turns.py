@@ -111,7 +111,8 @@ def answer_part(text: str) -> str:
     text = writer_steps(without_asides(text))  # an agent's observations and tool calls are not its words (agent_steps.py)
     text = text[:_question_end(text, 0, len(text))]
     if "\\" in text or "Q.E.D" in text or not text.isascii():  # (speed)
-        text = _END_OF_PROOF.sub("", text)
+        if (proof_end := _END_OF_PROOF.search(text)) is not None:  # (its one match: every match ends the text)
+            text = text[:proof_end.start()]
     if "User" in text or "Human" in text:  # (speed)
         text = _MADE_UP_USER_TURN.sub(r"\1", text)  # no answer stated before it: the user's words are not the writer's
     return without_unfinished_repeat(text)
@@ -459,6 +460,12 @@ def template_item_start(prompt: str, completion: str) -> int | None:
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_QUESTION_HEADING _NEW_QUESTION TURN_TOKEN")
+
+# speed only (issue #35): the end-of-proof mark ends the text, so it is searched from the longest tail of the text made
+# of the characters it can consume (regex_scan.TailScanned: the same match), not tried at every position of the part
+from polyreward.verifiers.regex_scan import tail_scanned  # noqa: E402
+
+_END_OF_PROOF = tail_scanned(_END_OF_PROOF)
 
 
 def answer_for_the_question(prompt: str, completion: str, read: Callable[[str], object]) -> tuple[str, bool]:

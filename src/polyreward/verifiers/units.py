@@ -246,3 +246,10 @@ def si_unit(unit: str) -> tuple[tuple[tuple[str, int], ...], float] | None:
 
 
 _SUPERSCRIPT_POWER = str.maketrans("⁻¹²³⁴", "-1234")
+
+
+# speed only (issue #35): the prompt's percent words are looked for with `in` before the pattern is tried at every
+# position of the prompt (4.6 -> 0.9 µs a fresh math row's prompt; same results)
+from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
+
+prefilter_names(globals(), "_PERCENT_ASKED")
