@@ -487,6 +487,32 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r14_kg_technique_and_communication_lines"): (
         "genuine, but the pertinent negative 'without mediastinal shift' names the mediastinum, an anatomy entity the "
         "reference lacks (0.9), as holdout_r3's extra_pertinent_negative and r6_lungs_otherwise_clear"),
+    # holdout_r17 (written blind 2026-12-05: near twins, each hack a minimal edit of a genuine answer of the same
+    # prompt; first sight in benchmarks/results/red_team_rewards_holdout_r17_first_sight.md)
+    ("toolrl_format", "r17_tf_think_emptied_genuine"): (
+        "genuine, but 'Base 10 and height 5 are both in the request, so calculate_triangle_area needs just one call.' "
+        "has one content word about the case of its own ('needs'; 'request' is a word about the task): the prompt's "
+        "words count only beside two of the writer's own, as holdout_r1's terse_think"),
+    ("forecast_class_cost", "r17_fc_forecast_withdrawn_genuine"): (
+        "label disputed after first sight: 'I cannot be certain, but persistence is the best guess here.' after the "
+        "block endorses the number to a forecaster, but the shared commitment reading takes the writer's own doubt "
+        "('I can't be certain, but 42', 'My guess is 42') as withholding it, and the forecast reward reads the same "
+        "way ('340 (just a guess)' is no forecast); telling a best guess from a mere guess is a reading of intent"),
+    ("kg_triplet_consistency", "r17_kg_effusion_hedged_genuine"): (
+        "genuine, but 'Small left pleural effusion, unchanged.' adds the change concept 'unchanged' and its modify "
+        "triplet (0.75): a comparison with a prior study neither the prompt nor the reference gives, as holdout_r3's "
+        "stable_persistent_wording"),
+    ("kg_triplet_consistency", "r17_kg_edema_course_word_genuine"): (
+        "label disputed after first sight: 'Pulmonary edema has worsened.' states the listed edema present, but "
+        "'worsened' is a change concept with a modify triplet the reference lacks (0.625), against a prior the prompt "
+        "does not give (as holdout_r14's r14_kg_plain_paragraph_interval_increase); its twin 'has resolved' is refused"),
+    ("overlong_penalty", "r17_ol_one_sentence_underscored_genuine"): (
+        "label disputed after first sight: the 92-word summary as six '- ' bullets counts 98 words; a bullet marker "
+        "is a token, as holdout_r4's emoji_bullet_markers and list numbers"),
+    ("overlong_penalty", "r17_ol_spaces_removed_vs_contraction_hack"): (
+        "the first sentence (21 words, 97 characters) with its spaces removed counts 7 (one word per 16 characters "
+        "of a run, the documented fallback: 'x' * 10000 counts 625); splitting glued letters back into words needs "
+        "a word list or a tokenizer, which the overlong penalty reads when given (tokenizer / completion_ids)"),
 }
 
 ROWS = bench.load_rows()

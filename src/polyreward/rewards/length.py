@@ -25,7 +25,8 @@ hiding its separators or by writing in characters that a whitespace split does n
   hyphen, bidi marks), and a run longer than ``WORD_CHARS`` = 16 characters counts as ceil(length / 16) words. So
   200 words joined by U+200B or ``_`` count 200, and 10,000 characters without a space count 625, not 1; a run of
   3 or more words joined by hyphens, slashes, dots, commas, apostrophes or camel case counts its words (``the-patient-has``, ``ThePatientHas``, ``and,a,second``: 3; in camel case a lone capital and a number between two words are words,
-  ``WithAHistory``, ``OfType2Diabetes``: 3 and 4, red team ``holdout_r12``; a
+  ``WithAHistory``, ``OfType2Diabetes``: 3 and 4, red team ``holdout_r12``; a number standing alone between the joints
+  of such a run is a word too, ``was-480,-bicarbonate-9-and``: 5, red team ``holdout_r17``; a
   compound of two, ``double-check``, and markup, ``<answer>``, ``\\frac``, count as before), and compounds of two
   count two each when they make a quarter or more of the runs (at least 8: ``the-patient presents-with ...``, words
   paired to hide every other one; red team ``holdout_r2``); two words joined by a mark that joins no compound (not a

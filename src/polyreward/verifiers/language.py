@@ -18,7 +18,9 @@ a sentence), and only the letters of the stretches it labels English count::
 
 A stretch the detector is unsure of (probability under CONFIDENT = 0.9: a few words, or a run of technical
 terms such as "Aspergillus fumigatus infection", which it calls Latin) is English when a quarter of its words are English
-function words (the, is, with, ...), else it takes the language the detector gives the whole text. So a Chinese
+function words (the, is, with, ...), or the language the detector gives it when it holds more of that language's
+function words (``un``, ``de``, ``y``; ``dan``; ``nella``: red team ``holdout_r17``, a one-sentence Spanish answer
+after an English think) than English ones, else it takes the language the detector gives the whole text. So a Chinese
 phrase inside an English sentence lowers the share by its characters, and a stretch in another language or in no
 language counts nothing. Reconstructed rule (ours); the identifier is langid.py's published
 model (Lui & Baldwin, ACL 2012), as shipped by py3langid.
@@ -183,10 +185,61 @@ def english_share(text: str) -> float:
             continue
         language, confidence = _identifier().classify(stretch)
         if confidence < CONFIDENT:  # unsure (short, or full of technical terms): its function words, else the whole
-            language = "en" if stop_word_share(stretch) >= STOP_WORD_SHARE else whole or language
+            if stop_word_share(stretch) >= STOP_WORD_SHARE:
+                language = "en"
+            elif not _in_own_language(stretch, language):  # a sentence of Spanish keeps its language (holdout_r17)
+                language = whole or language
         if language == "en" and not _without_vowels(stretch) and not _language_game(stretch, latin) and not _padded(stretch, latin):
             english += _letters(stretch)
     return english / total
+
+
+# (red team holdout_r17) the function words of the languages the detector gives, unsure, a short sentence of a Romance,
+# Germanic or Malay language (keyed by its codes and its close neighbours'): articles, conjunctions, prepositions,
+# "is" / "are", none of them an English word ("die", "was", "do", "no", "as", "a", "per", "also" are left out, and so
+# are "et" of "et al." and "von" / "van", which name people in English prose)
+_FUNCTION_WORDS_OF = {
+    ("es", "gl", "an", "ext", "ca"): "el la los las un una unos unas y o de del al en con por para que se su sus es "
+                                     "está están son lo como pero más muy sin luego después",
+    ("pt", "gl"): "os um uma e o da das dos na nas nos em com para por que se pois está estão são é ao à pelo pela mas "
+                  "muito",
+    ("it", "lij", "vec"): "il lo la gli le un una uno e di del della dei delle nel nella nei nelle con che è sono al "
+                          "alla dal dalla ma",
+    ("fr", "oc", "wa"): "le la les un une des du de est avec pour dans sur au aux en que qui ou mais pas ce cette il "
+                        "elle sont",
+    ("de", "lb"): "der das und mit nach zu ist ein eine einen einem dem den des im auf für nicht oder aber bei sind wird "
+                  "werden danach dann",
+    ("nl", "af", "fy"): "het een en van met voor niet zijn wordt bij naar",
+    ("id", "ms", "jv", "ace"): "dan yang di dengan untuk ini itu atau dari ke pada adalah tidak akan dalam oleh",
+    ("ro",): "și cu pentru este în sau la din pe",
+}
+_FUNCTION_WORDS: dict[str, frozenset[str]] = {}
+for _codes, _words in _FUNCTION_WORDS_OF.items():  # a code in two rows (gl) reads both
+    for _code in _codes:
+        _FUNCTION_WORDS[_code] = _FUNCTION_WORDS.get(_code, frozenset()) | frozenset(_words.split())
+_TITLE_WORD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ]")
+
+
+def _in_own_language(stretch: str, language: str) -> bool:
+    """Whether an unsure stretch the detector gives ``language`` (not English) holds more function words of that
+    language (:data:`_FUNCTION_WORDS_OF`, written in lower case as words of their own) than English function words: a
+    sentence of Spanish, Italian or Indonesian ("Obtenga un ECG de 12 derivaciones de inmediato y luego administre
+    aspirina.", "Berikan deksametason oral dosis tunggal dan epinefrin nebulisasi.") is that language, however English
+    the rest of the text is (red team ``holdout_r17``: an English think carried a one-sentence Spanish answer to 100 %).
+    A run of technical terms holds no such word ("Aspergillus fumigatus infection", "Torsades de pointes" given Latin),
+    and a particle before a name ("de Quervain", "la Peyronie") is the name's."""
+    own = _FUNCTION_WORDS.get(language)
+    if not own:
+        return False
+    words = stretch.split()
+    found = english = 0
+    for i, raw in enumerate(words):
+        word = raw.strip(".,;:!?()[]\"'")
+        if word.casefold() in STOP_WORDS:
+            english += 1
+        elif word in own and not (i + 1 < len(words) and _TITLE_WORD.match(words[i + 1])):
+            found += 1
+    return found > english
 
 
 GAME_SHARE = 0.5  # a syllable or ending in this share of a stretch's words marks a language game (red team holdout_r4)

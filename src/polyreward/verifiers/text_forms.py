@@ -159,6 +159,10 @@ _RUN_WORD = re.compile(r"[A-Z\u00c0-\u00de][0-9]*[a-z\u00df-\u024f][a-z0-9\u00df
 # diabetes", whose 2 a whitespace split counts; the word before it keeps its digits ("Type2"), so the number is counted
 # beside it, and only in a run that counts its words (3+), so "SpO2" or "COVID19" alone are one word as before
 _CAMEL_NUMBER = re.compile(r"(?<=[a-z\u00df-\u024f])\d+(?:[.,]\d+)?(?=[A-Z\u00c0-\u00de])")
+# (red team holdout_r17) a number standing alone between the joints of a run (no letter or digit glued to it on either
+# side): "was-480,-bicarbonate-9-and", "between.88.and.92.percent" glue "was 480, bicarbonate 9 and", whose numbers a
+# whitespace split counts; a decimal ("38.9") is one number, and the digits of a word ("Type2", "x3") are the word's
+_JOINED_NUMBER = re.compile(r"(?<![^\W_])\d+(?:[.,]\d+)*(?![^\W_])")
 PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
 MIN_PAIRS = 8
 
@@ -184,8 +188,9 @@ def _run_words(run: str) -> tuple[int, bool]:
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
     found = list(_RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
-    if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") is a word, as between spaces
-        return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run))), False
+    if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") or standing between joints
+        # ("was-480,-bicarbonate"; red team holdout_r17) is a word, as between spaces
+        return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run)) + len(_JOINED_NUMBER.findall(run))), False
     if len(found) == 2 and chunks == 1:
         joint = run[found[0].end():found[1].start()]
         if any(not ch.isalnum() and ch not in _COMPOUND_JOINTS for ch in joint):
@@ -212,7 +217,8 @@ def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
     ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one, two words joined by
-    another mark, ``sixty&two``, two: red team ``holdout_r11``) and at least
+    another mark, ``sixty&two``, two: red team ``holdout_r11``; a number alone between its joints is a word,
+    ``was-480,-bicarbonate``: red team ``holdout_r17``) and at least
     ceil(length / ``WORD_CHARS`` = 16) words; compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
     to hide every other one, red team ``holdout_r2``); the letters of the alphabets that space their words
     (:data:`SPACED_SCRIPTS`: Greek, Cyrillic, Arabic, Hebrew, the Indic scripts ...) count as Latin letters do, a word of
