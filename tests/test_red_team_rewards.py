@@ -43,13 +43,8 @@ LEFT_OPEN = {
         "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
         "findings named in the reasoning count (exact scoring kept)"),
     # holdout_r3 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r3_first_sight.md)
-    ("toolrl_format", "formula_in_think"): (
-        "genuine, but its words are the prompt's (area, base, height, tool) or its numbers (10, 5): the pasted-prompt "
-        "guard leaves them out, as holdout_r1's terse_think; counting prompt words again pays a pasted prompt"),
     ("toolrl_format", "think_with_inline_code"): (
         "genuine: the visible reading drops inline code (`base=10`), and the rest is prompt words; as terse_think"),
-    ("toolrl_format", "think_abbrev_heavy"): (
-        "genuine: 'b=10, h=5 -> 1 call, params OK.' has two content words that are not the prompt's; as terse_think"),
     ("overlong_penalty", "contractions_heavy"): (
         "label disputed after first sight: words stand in for tokens, and 'sixty-two-year-old' is 4 words (6+ tokens); "
         "counting a run of 3+ hyphen-joined words as one reopens holdout_r2's hyphen- and pair-joined hacks"),
@@ -136,10 +131,6 @@ LEFT_OPEN = {
     ("think_format", "r6_think_sql_query"): (
         "as toolrl_format's r6_think_sql_query: 'SELECT x FROM equation WHERE 2 * x + 3 = 11;' is real words and the "
         "prompt's numbers in a query's order"),
-    ("crpo_format", "r6_think_keyword_salad"): (
-        "as holdout_r4's shuffled_words_think: 'ECG chest pain troponin aspirin ECG crushing chest ECG pain' holds "
-        "real, on-topic clinical words; telling a keyword list from terse clinical shorthand ('Chest pain, "
-        "diaphoresis, ST elevation: STEMI; cath lab.') needs a language model"),
     ("toolrl_format", "r6_think_lowercase_casual"): (
         "genuine, but 'ok so the base is 10 and the height is 5, i just need the triangle area tool once' is the "
         "prompt's words but 'need' (ok, so, just, once are stop or filler words): one word of its own, under the two "
@@ -148,9 +139,6 @@ LEFT_OPEN = {
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
     # holdout_r7 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r7_first_sight.md)
-    ("toolrl_format", "r7_think_formula_with_unicode_half"): (
-        "genuine, but 'Area = ½ · base · height, and the tool does that for base 10 and height 5.' is the prompt's "
-        "words (area, base, height, tool) and numbers: no word of its own, as holdout_r3's formula_in_think"),
     ("forecast_class_cost", "r7_chinese_approx_marker"): (
         "label disputed after first sight: '约 340' ('about 340') carries an approximation mark the neighbour "
         "vocabulary holds in English words only ('about', 'approximately'); a bare approximation sign ('~340') is "
@@ -168,10 +156,6 @@ LEFT_OPEN = {
         "the Chinese stands after '<|im_end|><|im_start|>assistant': the shared reading ends the writer's turn at a "
         "chat template's control token (hidden_text.without_comments, turns.own_turn), by design for every reader; a "
         "sampler stops at the end token, so a real rollout has no text there"),
-    ("crpo_format", "r7_summary_degenerate_repetition"): (
-        "'ECG ECG ECG ECG ... \\boxed{A}': the repetition earns nothing the one-word summary 'ECG \\boxed{A}' does "
-        "not (a summary naming the option's content is paid); refusing repeated words would refuse emphatic or "
-        "list-like summaries, and the guard measures substance, not style"),
     ("think_format", "r7_think_restates_question_in_chinese"): (
         "'解方程 2x + 3 = 11，把答案放在 boxed 里。' restates the question in Chinese: its words are in another script "
         "than the prompt's, so the pasted-prompt guard cannot compare them (a translation shares no spelling), as "
@@ -337,9 +321,6 @@ LEFT_OPEN = {
         "without order) and in OTC; that move_file needs create_folder first is stated only in the functions' "
         "descriptions, and the gold column has no notion of sequence to compare against"),
     ("otc_tool_efficiency", "r11_move_before_create_order_reversed"): "as toolrl_correctness's row (calls_exact matches a set)",
-    ("toolrl_format", "r11_think_maps_every_day_to_boolean"): (
-        "genuine, but every word of \"'Every day' → repeat_daily: true.\" is the prompt's or the schema's but 'true': "
-        "a think of the prompt's words counts 0 until it has two words of its own (as holdout_r1's terse_think)"),
     ("toolrl_format", "r11_think_restates_question"): (
         "tie at the floor, not a payment: the row's reference ('Two cities, so two get_weather calls: Lisbon and "
         "Porto.') has two content words of its own, under min_content_words 3, so both score 0 (REFERENCE_REFUSED); "
@@ -360,21 +341,10 @@ LEFT_OPEN = {
     ("crpo_format", "r11_summary_with_dose_short_think"): (
         "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
         "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),
-    ("think_format", "r11_short_think_percent_arithmetic"): (
-        "genuine, but '15% of 40 is 6; 40 - 6 = 34.' is arithmetic of numbers alone: it counts its own numbers (6, 34); "
-        "counting each digits-only equation too would pay '1 + 1 = 2' as three content words (holdout_r7's rule keeps "
-        "equations in an unknown only)"),
-    ("think_format", "r11_think_with_check"): (
-        "genuine, but '180 / 2.5 = 72. Check: 72 × 2.5 = 180.' has one word ('check') and one number of its own (72): "
-        "the check restates the prompt's numbers; as r11_short_think_percent_arithmetic"),
     ("think_format", "r11_think_restates_question_in_other_words"): (
         "the question reworded ('covering', 'asks') reaches two words of its own, and then the prompt's words it uses "
         "in its own order count (holdout_r5's rule for reasoning in the prompt's nouns): real, on-topic words that do "
         "not reason (the module docstring's admitted exploit, as r10_think_claims_knowledge_no_work)"),
-    ("think_format", "r11_think_repeats_content_word_variants"): (
-        "'minute' and 'hour' are inflections of the prompt's 'minutes' and 'hours', which the guard excludes by "
-        "spelling; excluding them by stem would refuse the row's own reference ('Each hour has 60 minutes, so 3.5 × 60 "
-        "= 210.' counts 'hour' beside its two numbers), so 'compute/computing/computed' plus the two inflections count 3"),
     ("overlong_penalty", "r11_exactly_80_words_decimals_and_units"): (
         "label disputed after first sight: 80 whitespace words, but the count stands in for tokens and reads 'mg/dL' "
         "as three words (a tokenizer spends more still), so the text is at 82; without token ids the limit is words "
@@ -406,14 +376,6 @@ LEFT_OPEN = {
         "after the block withdraws it ('<answer>10</answer> No, 40.'), and telling a negation in the reasoning from one "
         "of the forecast needs reading what it negates; its numbers (7 and 12, the prompt's) are read past since "
         "holdout_r12's rule for observations quoted as the reason"),
-    ("think_format", "r12_think_on_topic_words_no_steps"): (
-        "as holdout_r4's shuffled_words_think and r6_think_keyword_salad: 'Discount percentage price jacket sale "
-        "discount percentage price.' is real, on-topic words ('percentage' of its own); telling a keyword list from "
-        "terse shorthand needs a language model; paid 1 above its reference, whose '25% of 80 is 20, and 80 - 20 = 60.' "
-        "counts its two numbers only (REFERENCE_REFUSED, as r11_short_think_percent_arithmetic)"),
-    ("think_format", "r12_think_filler_hmm_okay"): (
-        "tie at the floor, not a payment: the hack counts 1 content word and scores 0, and so does its reference "
-        "('126 = 84 + 42 and 84 = 2 * 42, so the gcd is 42.': 'gcd' and one number of its own; REFERENCE_REFUSED)"),
     ("overlong_penalty", "r12_no_spaces_at_all_sentences_kept"): (
         "words written without spaces count ceil(n/16) a run, as holdout_r1's all_caps_unspaced_sentences and "
         "r10_english_spaces_removed_lowercase (87 words read as 30); any higher rate pays splitting the run with "
@@ -458,15 +420,12 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                          "r11_short_real_think_priority_reason", "r11_think_explains_dependency_in_one_line",
                          "r11_think_two_short_sentences", "r11_think_restates_question",
                          "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")},
-                     # holdout_r12: terse reference thinks of the prompt's words or of equations (written blind, never
-                     # rewritten): toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.' and
-                     # 'Restaurant Nopa, date 2025-03-14, ...', think_format's '25% of 80 is 20, ...' and '126 = 84 + 42
-                     # and 84 = 2 * 42, so the gcd is 42.', under min_content_words 3
+                     # holdout_r12: terse reference thinks of the prompt's words (written blind, never rewritten):
+                     # toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.' and 'Restaurant
+                     # Nopa, date 2025-03-14, ...', under min_content_words 3 (think_format's references of equations,
+                     # '25% of 80 is 20, and 80 - 20 = 60.', are paid since rewards/think_work.py's steps)
                      **{("toolrl_format", family): 0.0 for family in (
-                         "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")},
-                     **{("think_format", family): 0.0 for family in (
-                         "r12_qwen3_bold_answer_after_think", "r12_euclid_steps_in_think",
-                         "r12_think_on_topic_words_no_steps", "r12_think_filler_hmm_okay")}}
+                         "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")}}
 
 
 def test_references_get_full_credit(results):
