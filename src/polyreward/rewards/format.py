@@ -217,10 +217,12 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
                 copied.update((i, i + 1, i + 2))
     from polyreward.verifiers.language import STOP_WORDS
 
-    if think_work.keyword_list(words, copied, visible, STOP_WORDS, stem, lambda w: _is_content(w, not_content)):
+    prompt_visible = _prompt_visible(prompt) if excluded else ""
+    if think_work.keyword_list(words, copied, visible, prompt_visible, STOP_WORDS, stem,
+                               lambda w: _is_content(w, not_content)):
         return set(), visible, set()  # a list of the case's terms relates none of them (think_work)
     own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
-    worked = think_work.steps(visible, _prompt_visible(prompt), excluded) if excluded else set()
+    worked = think_work.steps(visible, prompt_visible, excluded) if excluded else set()
     # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS); a think with a
     # step (think_work) reasons in the prompt's terms as much as one with two words of its own
     if not excluded or (not worked and len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)})
@@ -272,13 +274,14 @@ def content_words(text: str, prompt: object = None) -> int:
 def _equations_count(visible: str, prompt: object, numbers: int) -> int:
     """The count of a body without content words: its numbers beside its equations in an unknown that work."""
     own = relations(visible)
-    if own and prompt is not None:
-        from polyreward.verifiers.reading import visible_text
-        from polyreward.verifiers.turns import whole_prompt
-
-        asked = whole_prompt(prompt_text(prompt))
-        own -= relations(visible_text(asked).casefold()) if asked else set()
-    if not _OPERATION.search(visible) and all(_RESULT.fullmatch(r) for r in own):
+    asked = _prompt_visible(prompt) if prompt is not None else ""
+    if own and asked:
+        own -= relations(asked)
+    # an operation of the prompt's own ("3 = 11" of a pasted "2x + 3 = 11") works nothing (think_work: pasting the
+    # prompt never raises a count)
+    asked_flat = think_work.flat(asked)
+    if not any(think_work.flat(m.group()) not in asked_flat for m in _OPERATION.finditer(visible)) \
+            and all(_RESULT.fullmatch(r) for r in own):
         return 0  # no operation and no equation that works: "x = 2 / x = 3" states the answer's values (holdout_r8)
     return numbers + len(own)
 

@@ -15,11 +15,12 @@ Steps (what a think adds: a relation between the prompt's quantities)::
     term     = a number (2.5), a number with a letter (2x) or a word or identifier (base, repeat_daily, tk-3391)
     side     = terms joined by operators (+ - * / × ÷ · ^ ⁄): "base × height / 2"; two terms side by side start a new side
     relation = sides joined by relation marks inside one clause: = → -> => ⇒ < > ≤ ≥ ≈ ≠
-    a relation is a STEP when
+    link     = two neighbouring sides of a relation and their mark ("v = d / t = 150 / 3 = 50" has three links)
+    a link is a STEP when
       * it is not in the prompt (spaces removed: the prompt's own "2x + 3 = 11" restated is no step), and
       * it names the case: one of its terms is a word or a number of the prompt, and
       * it adds something: an arrow or a comparison relates the prompt's terms in a way the prompt does not (a
-        mapping, an order: "'every day' → repeat_daily", "4.6 > 4.2"), while an equation ("=") must hold a term the
+        mapping, an order: "'every day' → repeat_daily", "4.6 > 4.2"), while an equality ("=") must hold a term the
         prompt lacks (a derived value, 34 in "40 - 6 = 34"; a new name, "b" in "b × h / 2 = 25"), and is not a bare
         binding of one word to one number ("base = 10", "x = 4": the prompt's value named, or the answer stated --
         the binding rule of format.relations' results)
@@ -77,7 +78,8 @@ LIST_LENGTH = 4  # a keyword list has at least this many words
 
 
 def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
-    """The relations of one clause: (sides, each a list of terms; the relation marks between them)."""
+    """The relations of one clause: (sides, each its terms and the operators between them; the relation marks
+    between the sides)."""
     found = []
     sides: list[list[str]] = []
     marks: list[str] = []
@@ -101,7 +103,9 @@ def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
             marks.append(token)
             side, pending_op = [], False
         elif token in _OPERATORS:
-            pending_op = bool(side)
+            if side:
+                side.append(token)
+                pending_op = True
         else:
             if side and not pending_op:  # two terms side by side: the relation so far ends, a new side starts
                 if marks:  # "x = 4 apples": the relation closes at its last operand ...
@@ -109,7 +113,7 @@ def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
                 side = []
             side.append(token)
             pending_op = False
-    if pending_op:  # a dangling operator ("8 =", "3 +"): the side is unfinished
+    if pending_op:  # a dangling operator ("3 +"): the side is unfinished
         side = []
     close()
     return found
@@ -131,33 +135,38 @@ def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> s
     step relates the prompt's quantities)."""
     if not prompt_visible or not any(m in visible for m in "=→⇒⟶⟹<>≤≥≈≠"):
         return set()
-    prompt_flat = _SPACES.sub("", prompt_visible)
+    prompt_flat = flat(prompt_visible)
     prompt_numbers = set(re.findall(r"\d+(?:\.\d+)?", prompt_visible))
     found = set()
     for clause in _CLAUSE.split(visible):
         for sides, marks in _relations(clause):
-            terms = [t for side in sides for t in side]
-            flat = "".join(
-                "".join(side) + (marks[i] if i < len(marks) else "") for i, side in enumerate(sides))
-            if flat in prompt_flat or _BINDING.fullmatch(flat):
-                continue
-            known = [_known(t, prompt_words, prompt_numbers) for t in terms]
-            if not any(known):
-                continue
-            if all(m == "=" for m in marks) and all(known):
-                continue  # an equation of the prompt's terms only: nothing derived ("2 * x + 3 = 11")
-            found.add(flat)
+            for left, mark, right in zip(sides, marks, sides[1:]):  # each link of a chain: "v = d / t = 150 / 3 = 50"
+                written = "".join(left) + mark + "".join(right)
+                if written in prompt_flat or _BINDING.fullmatch(written):
+                    continue
+                known = [_known(t, prompt_words, prompt_numbers) for t in (*left, *right) if t not in _OPERATORS]
+                if not any(known):
+                    continue
+                if mark == "=" and all(known):
+                    continue  # an equation of the prompt's terms only: nothing derived ("2 * x + 3 = 11")
+                found.add(written)
     return found
 
 
-def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, stop_words: Collection[str],
-                 stem_of: Callable[[str], str], is_content: Callable[[str], bool]) -> bool:
+def flat(text: str) -> str:
+    """``text`` without white space: how a relation is compared with the prompt's ("2x + 3 = 11" is "2x+3=11")."""
+    return _SPACES.sub("", text)
+
+
+def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, prompt_visible: str,
+                 stop_words: Collection[str], stem_of: Callable[[str], str], is_content: Callable[[str], bool]) -> bool:
     """True when the words outside the copied positions (``copied``: indices of words in runs copied from the
     prompt) are a keyword list (module docstring): four or more, no function word, no relation or operation between
-    two terms in ``visible``, and a content word (``is_content``) whose stem (``stem_of``) comes again. The function
-    words are English ones (``stop_words``), so the rule reads Latin-script text without a word of one or two letters
-    (the articles and prepositions of other Latin-script languages: à, de, la, el, un, en): a French or Spanish
-    sentence is no list, and a text mostly in another script (Chinese, Thai) is not judged."""
+    two terms in ``visible`` but the prompt's own (``prompt_visible``: a pasted equation makes no list a clause), and
+    a content word (``is_content``) whose stem (``stem_of``) comes again. The function words are English ones
+    (``stop_words``), so the rule reads Latin-script text without a word of one or two letters (the articles and
+    prepositions of other Latin-script languages: à, de, la, el, un, en): a French or Spanish sentence is no list,
+    and a text mostly in another script (Chinese, Thai) is not judged."""
     own = [w for i, w in enumerate(words) if i not in copied]
     if len(own) < LIST_LENGTH or any(w in stop_words or (w.isalpha() and len(w) <= 2) for w in own):
         return False
@@ -167,4 +176,10 @@ def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, st
     stems = [stem_of(w) for w in own if not w.isdigit() and is_content(w)]
     if len(set(stems)) == len(stems):
         return False
-    return not any(_relations(clause) or _OPERATION.search(clause) for clause in _CLAUSE.split(visible))
+    prompt_flat = flat(prompt_visible)
+    for clause in _CLAUSE.split(visible):
+        if any(flat("".join(t for side in sides for t in side)) not in prompt_flat for sides, _ in _relations(clause)):
+            return False
+        if any(flat(m.group()) not in prompt_flat for m in _OPERATION.finditer(clause)):
+            return False
+    return True
