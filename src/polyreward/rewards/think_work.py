@@ -119,6 +119,11 @@ def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
     return found
 
 
+def _written(sides: Sequence[Sequence[str]], marks: Sequence[str]) -> str:
+    """A relation as written without spaces ("2x+3=11"), to compare with the prompt's text (:func:`flat`)."""
+    return "".join("".join(side) + (marks[i] if i < len(marks) else "") for i, side in enumerate(sides))
+
+
 def _known(term: str, prompt_words: Collection[str], prompt_numbers: Collection[str]) -> bool:
     """A term of the prompt: its number, or a word (an identifier: each part) the prompt holds."""
     if term[0].isdigit():
@@ -141,7 +146,7 @@ def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> s
     for clause in _CLAUSE.split(visible):
         for sides, marks in _relations(clause):
             for left, mark, right in zip(sides, marks, sides[1:]):  # each link of a chain: "v = d / t = 150 / 3 = 50"
-                written = "".join(left) + mark + "".join(right)
+                written = _written([left, right], [mark])
                 if written in prompt_flat or _BINDING.fullmatch(written):
                     continue
                 known = [_known(t, prompt_words, prompt_numbers) for t in (*left, *right) if t not in _OPERATORS]
@@ -178,7 +183,7 @@ def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, pr
         return False
     prompt_flat = flat(prompt_visible)
     for clause in _CLAUSE.split(visible):
-        if any(flat("".join(t for side in sides for t in side)) not in prompt_flat for sides, _ in _relations(clause)):
+        if any(_written(sides, marks) not in prompt_flat for sides, marks in _relations(clause)):
             return False
         if any(flat(m.group()) not in prompt_flat for m in _OPERATION.finditer(clause)):
             return False
