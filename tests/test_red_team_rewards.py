@@ -20,7 +20,9 @@ LEFT_OPEN = {
     ("toolrl_format", "terse_think"): (
         "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
         "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0 "
-        "(since holdout_r5 the prompt's words count beside two content words of the writer's own; this has none)"),
+        "(since holdout_r5 the prompt's words count beside two content words of the writer's own or, since issue 32's "
+        "think_work, a step: a relation such as 'b=10, h=5 → 1 call'; this has neither, and a decision written in the "
+        "prompt's words without a relation mark cannot be told from the prompt's words rearranged)"),
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
@@ -84,7 +86,8 @@ LEFT_OPEN = {
         "clinical shorthand needs a language model, which the format guard does not run"),
     ("think_format", "shuffled_words_think"): (
         "as crpo_format's shuffled_words_think: 'sides so from both 3 x subtract = 4 2x 8 =' holds the work's words "
-        "and numbers, only not in order"),
+        "and numbers, only not in order (its function words keep it from being a keyword list, and its '=' relates "
+        "none of the prompt's terms, so think_work finds no step in it: its own words count 4)"),
     ("forecast_class_cost", "tilde_approx"): (
         "label disputed after first sight: the integrity suite (tests/test_integrity_round3_rewards.py) reads a bare "
         "'~76' or '≈ 76' as no committed value (an approximation sign, also logic's 'not'); the words 'approximately "

@@ -41,6 +41,12 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
                                   W the number of DISTINCT stems of the content words that are not numbers, N the
                                   number of distinct numbers (digits, or a spelled number: two)
 
+What the think adds to the prompt (:mod:`polyreward.rewards.think_work`, issue 32): each STEP (a relation of the
+prompt's terms, not written in the prompt, that adds a derived value, a new name, a mapping or an order: ``40 - 6 =
+34``, ``'every day' → repeat_daily``) counts one, and a body with a step counts the prompt's words it uses outside
+copied runs as a body with two words of its own does; a KEYWORD LIST (no function word, no relation, a content word
+again: ``discount percentage price sale discount percentage``) counts 0.
+
 (red team ``holdout_r2``: ``check checks checked checking`` is one word, not four; numbers alone, ``1 7 9 12`` or
 ``Step one. Step two. Step three. Done.``, are no reasoning and count 0, while ``Subtract 3 from both sides: 2x = 8,
 so x = 4`` still counts 4 and the terse arithmetic ``balls: 96 * 0.25 = 24`` its numbers)
