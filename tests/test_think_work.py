@@ -105,6 +105,8 @@ def test_a_keyword_list_needs_a_repeat_and_no_function_word():
     assert not is_list("Weight 82, weight squared 3.06 → BMI 26.8")  # a relation
     assert not is_list("Le patient a une douleur thoracique, le patient transpire")  # French articles
     assert not is_list("胸痛 胸痛 心电图 心电图")  # another script is not judged
+    assert not is_list("Mild cardiomegaly. Mild edema.")  # two sentences: a terse report (kg_triplet's guard)
+    assert is_list("ECG ECG ECG ECG")  # holdout_r7's degenerate summary
 
 
 # what the rewards pay: think_format, toolrl_format and crpo_format read the same guard

@@ -38,9 +38,10 @@ Keyword lists (word order: a list adds no ordered pair that reads as language)::
     words = the words of the text outside any run of three words copied from the prompt
     a KEYWORD LIST is four or more such words of which none is a function word (the, of, is, so, ...: the words
     that join other words into a clause; and, in Latin script, no word of one or two letters, the articles and
-    prepositions of other languages: à, de, la, un) and none stands in a relation or operation (no relation mark,
-    no operator between two terms), in which a content word comes again (its stem: "discount ... discount",
-    "minutes, minute, minutes"); a text mostly in another script is not judged
+    prepositions of other languages: à, de, la, un), in one sentence (no full stop, ! or ? inside, no line break:
+    "Mild cardiomegaly. Mild edema." is a terse report), with no relation or operation (no relation mark, no
+    operator between two terms) but the prompt's own, in which a content word comes again (its stem: "discount ...
+    discount", "minutes, minute, minutes"); a text mostly in another script is not judged
 
 A keyword list counts 0 content words: it names the case's terms and relates none of them ("Discount percentage price
 jacket sale discount percentage price.", "ECG chest pain troponin aspirin ECG crushing chest ECG pain"). A terse
@@ -58,6 +59,7 @@ Both readings are linear in the text's length.
 
 from __future__ import annotations
 
+import bisect
 import re
 from collections.abc import Callable, Collection, Sequence
 
@@ -74,6 +76,7 @@ _WORD_PART = re.compile(r"[^\W_]+")
 _BINDING = re.compile(r"[^\W\d_][^\W\d]*=-?\d+(?:\.\d+)?")  # base=10, x=-4: one word bound to one number
 # an operation between two terms: "3 x 4", "a + b" (a bullet "- item" is none: nothing stands before it)
 _OPERATION = re.compile(r"[^\W_]\s*[+\-*/×÷·^⁄]\s*[^\W_]")
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 LIST_LENGTH = 4  # a keyword list has at least this many words
 
 
@@ -166,8 +169,9 @@ def flat(text: str) -> str:
 def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, prompt_visible: str,
                  stop_words: Collection[str], stem_of: Callable[[str], str], is_content: Callable[[str], bool]) -> bool:
     """True when the words outside the copied positions (``copied``: indices of words in runs copied from the
-    prompt) are a keyword list (module docstring): four or more, no function word, no relation or operation between
-    two terms in ``visible`` but the prompt's own (``prompt_visible``: a pasted equation makes no list a clause), and
+    prompt; ``words`` are ``visible``'s runs of letters and digits) are a keyword list (module docstring): four or more
+    in one sentence, no function word, no relation or operation between two terms in ``visible`` but the prompt's own
+    (``prompt_visible``: a pasted equation makes no list a clause), and
     a content word (``is_content``) whose stem (``stem_of``) comes again. The function words are English ones
     (``stop_words``), so the rule reads Latin-script text without a word of one or two letters (the articles and
     prepositions of other Latin-script languages: à, de, la, el, un, en): a French or Spanish sentence is no list,
@@ -175,6 +179,10 @@ def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, pr
     own = [w for i, w in enumerate(words) if i not in copied]
     if len(own) < LIST_LENGTH or any(w in stop_words or (w.isalpha() and len(w) <= 2) for w in own):
         return False
+    ends = [m.start() for m in _SENTENCE_END.finditer(visible)]
+    sentences = {bisect.bisect(ends, m.start()) for i, m in enumerate(_WORD_PART.finditer(visible)) if i not in copied}
+    if len(sentences) > 1:
+        return False  # sentences: "Mild cardiomegaly. Mild edema." is a terse report, not one run of keywords
     letters = [ch for w in own for ch in w if ch.isalpha()]
     if sum(ch.isascii() for ch in letters) * 2 < len(letters):
         return False
