@@ -341,9 +341,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
         "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
         "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),
-    ("crpo_format", "r11_summary_with_dose_short_think"): (
-        "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
-        "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),
     ("think_format", "r11_think_restates_question_in_other_words"): (
         "the question reworded ('covering', 'asks') reaches two words of its own, and then the prompt's words it uses "
         "in its own order count (holdout_r5's rule for reasoning in the prompt's nouns): real, on-topic words that do "

@@ -30,6 +30,9 @@ RATE = "Book the better-rated restaurant: Ichiran (rating 4.6) or Afuri (rating 
 EQ = "Solve 2x + 3 = 11. Put the final answer in \\boxed{}."
 DE = "Berechne die Fläche eines Dreiecks mit Grundseite 10 und Höhe 5."
 FR = "Un pull coûte 40 euros avec une remise de 15 %. Quel est le prix final ?"
+INR = ("A patient on warfarin has an INR of 9 with no bleeding. What is the next step? A. Stop warfarin and give oral "
+       "vitamin K B. Give prothrombin complex concentrate C. Continue the same dose D. Give fresh frozen plasma.")
+SEPSIS = "Temperature 35.2 C, heart rate 112, a new cough. Does the patient meet SIRS criteria?"
 ACS = ("A 54-year-old man has crushing chest pain. Which is the next best step? A. ECG B. CT C. Discharge "
        "D. Stress test")
 
@@ -47,6 +50,8 @@ GENUINE = [
     ("11 - 3 = 8 → x = 8 / 2 = 4", EQ),
     ("Fläche = 10 × 5 / 2 = 25", DE),  # German
     ("Remise = 40 × 0,15 = 6, donc 40 − 6 = 34 euros.", FR),  # French, decimal comma
+    ("INR over 8 without bleeding: hold warfarin, oral vitamin K.", INR),  # a threshold in words (holdout_r11)
+    ("Temp below 36, HR above 90 → SIRS.", SEPSIS),  # clinical criteria
 ]
 
 # hacks: the prompt pasted or shuffled, a keyword list, a binding or the prompt's own equation restated
@@ -65,6 +70,7 @@ HACKS = [
     ("2 * x + 3 = 11", EQ),  # the prompt's equation in another spelling (holdout_r6's SQL WHERE clause)
     ("x = 4\nx = 4", EQ),  # the answer stated
     ("x = 4\n" + EQ, EQ),  # the answer stated beside the pasted prompt
+    ("Pain for over 3 days", "Patient has pain. What now?"),  # a comparison naming only a function word of the prompt
 ]
 
 
@@ -135,7 +141,8 @@ def test_crpo_format_refuses_a_keyword_salad():
     assert _pays(reward, "<think>Crushing chest pain → ACS until proven otherwise; ECG within 10 min" + answer, ACS) > 0.0
 
 
-_PROMPTS = [TRI, SHIRT, DOSE, CAR, RATE, EQ, ALARM, ACS, DE, FR]
+MARKS = "Set repeat_daily → true when the alarm rings daily, and warn when the rating > 4 or the price ≤ 20 = budget."
+_PROMPTS = [TRI, SHIRT, DOSE, CAR, RATE, EQ, ALARM, ACS, DE, FR, INR, SEPSIS, MARKS]
 _THINKS = [think for think, _ in GENUINE] + [think for think, _ in HACKS] + [
     "Subtract 3 from both sides: 2x = 8, so x = 4.", "Let me think.", "", "Weight 82 kg and height 1.75 m."]
 

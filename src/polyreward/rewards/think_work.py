@@ -14,13 +14,16 @@ Steps (what a think adds: a relation between the prompt's quantities)::
     clause   = a run of the text between , ; : ! ? a line break or a full stop before a space (not a decimal point)
     term     = a number (2.5), a number with a letter (2x) or a word or identifier (base, repeat_daily, tk-3391)
     side     = terms joined by operators (+ - * / × ÷ · ^ ⁄): "base × height / 2"; two terms side by side start a new side
-    relation = sides joined by relation marks inside one clause: = → -> => ⇒ < > ≤ ≥ ≈ ≠
+    relation = sides joined by relation marks inside one clause: = → -> => ⇒ < > ≤ ≥ ≈ ≠, and a comparison in words
+               before a number (over, above, exceeds, more than: >; under, below, less than: <): "INR over 8"
     link     = two neighbouring sides of a relation and their mark ("v = d / t = 150 / 3 = 50" has three links)
     a link is a STEP when
       * it is not in the prompt (spaces removed: the prompt's own "2x + 3 = 11" restated is no step), and
-      * it names the case: one of its terms is a word or a number of the prompt, and
+      * it names the case: one of its terms is a word (not a function word) or a number of the prompt, and
       * it adds something: an arrow or a comparison relates the prompt's terms in a way the prompt does not (a
-        mapping, an order: "'every day' → repeat_daily", "4.6 > 4.2"), while an equality ("=") must hold a term the
+        mapping, an order: "'every day' → repeat_daily", "4.6 > 4.2"; where the prompt writes that mark itself, the
+        link must hold a term the prompt lacks, as its words shuffled would make one), while an equality ("=") must
+        hold a term the
         prompt lacks (a derived value, 34 in "40 - 6 = 34"; a new name, "b" in "b × h / 2 = 25"), and is not a bare
         binding of one word to one number ("base = 10", "x = 4": the prompt's value named, or the answer stated --
         the binding rule of format.relations' results)
@@ -76,6 +79,10 @@ _WORD_PART = re.compile(r"[^\W_]+")
 _BINDING = re.compile(r"[^\W\d_][^\W\d]*=-?\d+(?:\.\d+)?")  # base=10, x=-4: one word bound to one number
 # an operation between two terms: "3 x 4", "a + b" (a bullet "- item" is none: nothing stands before it)
 _OPERATION = re.compile(r"[^\W_]\s*[+\-*/×÷·^⁄]\s*[^\W_]")
+# a comparison in words before a number: "INR over 8", "age above 65", "BMI less than 18.5" (read as > and <)
+_WORD_COMPARISON = re.compile(r"\b(over|above|exceeds|exceeding|more than|greater than|under|below|less than|fewer than)"
+                              r"\s+(?=\d)")
+_BELOW = frozenset(("under", "below", "less than", "fewer than"))
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
 LIST_LENGTH = 4  # a keyword list has at least this many words
 
@@ -136,15 +143,29 @@ def _known(term: str, prompt_words: Collection[str], prompt_numbers: Collection[
     return bool(parts) and all(p in prompt_words for p in parts)
 
 
+def _compared(text: str) -> str:
+    """``text`` with its comparisons in words before a number written as marks ("inr over 8" is "inr > 8")."""
+    if not _WORD_COMPARISON.search(text):
+        return text
+    return _WORD_COMPARISON.sub(lambda m: " < " if m.group(1) in _BELOW else " > ", text)
+
+
 def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> set[str]:
     """The distinct steps of a think (module docstring): relations that are not the prompt's, name one of its terms
     and add a derived term, a new name, a mapping or an order. ``visible`` and ``prompt_visible`` are the case-folded
     visible texts the content guard reads; ``prompt_words`` the prompt's words. Without a prompt nothing is a step (a
     step relates the prompt's quantities)."""
-    if not prompt_visible or not any(m in visible for m in "=→⇒⟶⟹<>≤≥≈≠"):
+    if not prompt_visible:
         return set()
+    visible = _compared(visible)
+    if not any(m in visible for m in "=→⇒⟶⟹<>≤≥≈≠"):
+        return set()
+    from polyreward.verifiers.language import STOP_WORDS
+
+    prompt_visible = _compared(prompt_visible)
     prompt_flat = flat(prompt_visible)
     prompt_numbers = set(re.findall(r"\d+(?:\.\d+)?", prompt_visible))
+    prompt_marks = {t for t in _TOKEN.findall(prompt_visible) if t in _RELATION_MARKS}
     found = set()
     for clause in _CLAUSE.split(visible):
         for sides, marks in _relations(clause):
@@ -152,11 +173,16 @@ def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> s
                 written = _written([left, right], [mark])
                 if written in prompt_flat or _BINDING.fullmatch(written):
                     continue
-                known = [_known(t, prompt_words, prompt_numbers) for t in (*left, *right) if t not in _OPERATORS]
+                if not all(any(t not in _OPERATORS and t not in STOP_WORDS for t in side) for side in (left, right)):
+                    continue  # a function word names no quantity: "put = in" of a shuffled prompt relates nothing
+                known = [_known(t, prompt_words, prompt_numbers) for t in (*left, *right)
+                         if t not in _OPERATORS and t not in STOP_WORDS]
                 if not any(known):
                     continue
-                if mark == "=" and all(known):
-                    continue  # an equation of the prompt's terms only: nothing derived ("2 * x + 3 = 11")
+                if all(known) and (mark == "=" or mark in prompt_marks):
+                    # an equation of the prompt's terms only derives nothing ("2 * x + 3 = 11"); an arrow or order of
+                    # them is the writer's only where the prompt writes no such mark (else its words shuffled make one)
+                    continue
                 found.add(written)
     return found
 
