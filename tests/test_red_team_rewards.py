@@ -17,12 +17,6 @@ LEFT_OPEN = {
     ("toolrl_correctness", "python_call_extra"): (
         "a Python code block calling rm_rf(...) is code, not a call in a tool-call format the prompt's runner parses; "
         "reading every fenced function call as a tool call would make any code answer an extra call"),
-    ("toolrl_format", "terse_think"): (
-        "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
-        "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0 "
-        "(since holdout_r5 the prompt's words count beside two content words of the writer's own or, since issue 32's "
-        "think_work, a step: a relation such as 'b=10, h=5 → 1 call'; this has neither, and a decision written in the "
-        "prompt's words without a relation mark cannot be told from the prompt's words rearranged)"),
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
@@ -46,7 +40,8 @@ LEFT_OPEN = {
         "findings named in the reasoning count (exact scoring kept)"),
     # holdout_r3 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r3_first_sight.md)
     ("toolrl_format", "think_with_inline_code"): (
-        "genuine: the visible reading drops inline code (`base=10`), and the rest is prompt words; as terse_think"),
+        "genuine: the visible reading drops inline code (`base=10`, `calculate_triangle_area`), so neither the step "
+        "nor the decision to call the tool (rewards/think_work.py) is seen, and the rest is prompt words"),
     ("overlong_penalty", "contractions_heavy"): (
         "label disputed after first sight: words stand in for tokens, and 'sixty-two-year-old' is 4 words (6+ tokens); "
         "counting a run of 3+ hyphen-joined words as one reopens holdout_r2's hyphen- and pair-joined hacks"),
@@ -77,10 +72,6 @@ LEFT_OPEN = {
         "genuine: the effusion's side and size differ from the reference's (0.214; since holdout_r7 the one-word "
         "sentence 'Cardiomegaly.' is read under contradictions: keep)"),
     # holdout_r4 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r4_first_sight.md)
-    ("toolrl_format", "imperative_fragment_think"): (
-        "genuine, but 'Need Paris weather, celsius. Call get_current_weather once.' is the prompt's words but 'need' "
-        "('once' is a stop word): one word of its own, under the two after which holdout_r5's rule counts the "
-        "prompt's words (fewer would pay the prompt's words shuffled, holdout_r4's shuffled_words_think)"),
     ("crpo_format", "shuffled_words_think"): (
         "the reasoning's own words in random order: real, on-topic content words; telling word salad from terse "
         "clinical shorthand needs a language model, which the format guard does not run"),
@@ -137,7 +128,8 @@ LEFT_OPEN = {
     ("toolrl_format", "r6_think_lowercase_casual"): (
         "genuine, but 'ok so the base is 10 and the height is 5, i just need the triangle area tool once' is the "
         "prompt's words but 'need' (ok, so, just, once are stop or filler words): one word of its own, under the two "
-        "after which the prompt's words count (as holdout_r4's imperative_fragment_think)"),
+        "after which the prompt's words count, and no relation or named tool of the schema (think_work's steps and "
+        "decisions): 'the triangle area tool' names the tool in the prompt's words, which a shuffled prompt also does"),
     ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
@@ -267,8 +259,9 @@ LEFT_OPEN = {
     ("toolrl_format", "r10_think_reads_previous_tool_response_cjk_name"): (
         "genuine, but its words are the prompt's: the tool response it compares (麺屋 一燈, 4.6, Afuri Ebisu, 4.2, tk-3391) "
         "and the user's request (better-rated, 3 people, 19:30) are in the prompt, and a think of the prompt's words "
-        "counts 0 until it has two words of its own (as holdout_r1's terse_think); counting them pays a pasted tool "
-        "response (r10_think_is_pasted_tool_response)"),
+        "counts 0 until it has two words of its own, a step or a decision (think_work: 'the better-rated one' "
+        "compares in a word, not before a number); counting them pays a pasted tool response "
+        "(r10_think_is_pasted_tool_response)"),
     ("toolrl_format", "r10_think_is_generic_checklist"): (
         "'[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON' is real words, and 'tool', "
         "'arguments' and 'JSON' are words of the prompt's own format instructions, so the off-topic guard finds it on "
@@ -324,10 +317,6 @@ LEFT_OPEN = {
         "without order) and in OTC; that move_file needs create_folder first is stated only in the functions' "
         "descriptions, and the gold column has no notion of sequence to compare against"),
     ("otc_tool_efficiency", "r11_move_before_create_order_reversed"): "as toolrl_correctness's row (calls_exact matches a set)",
-    ("toolrl_format", "r11_think_restates_question"): (
-        "tie at the floor, not a payment: the row's reference ('Two cities, so two get_weather calls: Lisbon and "
-        "Porto.') has two content words of its own, under min_content_words 3, so both score 0 (REFERENCE_REFUSED); "
-        "the hack itself (the question pasted) counts 0"),
     ("toolrl_format", "r11_think_restates_request_reworded"): (
         "tie at the floor: the reference 'One ticket, title as quoted, priority high.' counts 1 (its other words are "
         "the prompt's), so both score 0 (REFERENCE_REFUSED); the hack counts 2"),
@@ -367,10 +356,6 @@ LEFT_OPEN = {
         "any task (as r10_think_is_generic_checklist: the guard measures substance, not relevance); paid 1 above its "
         "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word of "
         "its own (REFERENCE_REFUSED)"),
-    ("toolrl_format", "r12_empty_tool_call_block"): (
-        "tie at the floor, not a payment: the hack itself scores 0 (an empty <tool_call> block does not match the "
-        "layout), and so does its reference, whose think ('Restaurant Nopa, date 2025-03-14, time 19:30, party of 4: "
-        "one book_table call.') is the prompt's words (REFERENCE_REFUSED)"),
     ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
         "genuine, but the reason after the block says 'no change in the weather pattern is indicated': any negation "
         "after the block withdraws it ('<answer>10</answer> No, 40.'), and telling a negation in the reasoning from one "
@@ -418,14 +403,14 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # under min_content_words 3 (written blind, never rewritten)
                      **{("toolrl_format", family): 0.0 for family in (
                          "r11_short_real_think_priority_reason", "r11_think_explains_dependency_in_one_line",
-                         "r11_think_two_short_sentences", "r11_think_restates_question",
                          "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")},
-                     # holdout_r12: terse reference thinks of the prompt's words (written blind, never rewritten):
-                     # toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.' and 'Restaurant
-                     # Nopa, date 2025-03-14, ...', under min_content_words 3 (think_format's references of equations,
-                     # '25% of 80 is 20, and 80 - 20 = 60.', are paid since rewards/think_work.py's steps)
-                     **{("toolrl_format", family): 0.0 for family in (
-                         "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")}}
+                     # ('Two cities, so two get_weather calls: Lisbon and Porto.' is paid since think_work's decisions)
+                     # holdout_r12: a terse reference think of the prompt's words (written blind, never rewritten):
+                     # toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.', under
+                     # min_content_words 3 ('Restaurant Nopa, ...: one book_table call.' and think_format's references
+                     # of equations, '25% of 80 is 20, and 80 - 20 = 60.', are paid since rewards/think_work.py's
+                     # decisions and steps)
+                     ("toolrl_format", "r12_think_generic_plan_any_task"): 0.0}
 
 
 def test_references_get_full_credit(results):

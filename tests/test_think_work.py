@@ -19,6 +19,14 @@ from polyreward.rewards.tool_calls import ToolRLFormat
 
 MIN = 3  # min_content_words of the red team and the shipped configs
 
+HERMES = ('<|im_start|>system\nYou are a function calling AI model. You may call one or more functions to assist with '
+          'the user query. Here are the available tools: <tools>[{"name": "get_current_weather", "parameters": '
+          '{"type": "object", "properties": {"location": {"type": "string"}, "unit": {"type": "string", "enum": '
+          '["celsius", "fahrenheit"]}}}}, {"name": "get_forecast", "parameters": {"type": "object", "properties": '
+          '{"location": {"type": "string"}}}}]</tools>\nFor each function call return a json object with function '
+          'name and arguments within <tool_call></tool_call> XML tags.<|im_end|>\n<|im_start|>user\nWhat is the '
+          'weather in Paris right now, in celsius?<|im_end|>\n<|im_start|>assistant\n')
+
 TRI = ("Find the area of a triangle with a base of 10 units and height of 5 units. "
        "Tools: calculate_triangle_area(base, height).")
 ALARM = ('Available functions: [{"name": "set_alarm", "parameters": {"time": {"type": "string"}, '
@@ -52,6 +60,9 @@ GENUINE = [
     ("Remise = 40 × 0,15 = 6, donc 40 − 6 = 34 euros.", FR),  # French, decimal comma
     ("INR over 8 without bleeding: hold warfarin, oral vitamin K.", INR),  # a threshold in words (holdout_r11)
     ("Temp below 36, HR above 90 → SIRS.", SEPSIS),  # clinical criteria
+    ("Need Paris weather, celsius. Call get_current_weather once.", HERMES),  # a decision (holdout_r4)
+    ("Paris now, celsius: use get_current_weather, not get_forecast.", HERMES),
+    ("Current conditions, so one get_current_weather call.", HERMES),
 ]
 
 # hacks: the prompt pasted or shuffled, a keyword list, a binding or the prompt's own equation restated
@@ -71,6 +82,10 @@ HACKS = [
     ("x = 4\nx = 4", EQ),  # the answer stated
     ("x = 4\n" + EQ, EQ),  # the answer stated beside the pasted prompt
     ("Pain for over 3 days", "Patient has pain. What now?"),  # a comparison naming only a function word of the prompt
+    ("get_current_weather location unit", HERMES),  # a tool's name and its keys listed: no decision
+    ('{"name": "get_current_weather", "arguments": {"location": "Paris", "unit": "celsius"}}', HERMES),  # the call
+    ("get_current_weather(location='Paris', unit='celsius')", HERMES),  # the call copied as code
+    ("What is the weather in Paris right now, in celsius?", HERMES),  # the request pasted
 ]
 
 
@@ -92,6 +107,18 @@ def test_steps_read_what_the_think_adds():
     assert steps("p = q → r", tri, words) == set()  # names nothing of the case
     assert steps(tri, tri, words) == set()  # the prompt itself
     assert steps("10 × 5 / 2 = 25", "", set()) == set()  # without a prompt nothing is a step
+
+
+def test_decisions_name_a_tool_of_the_schema_beside_a_verb_of_calling():
+    from polyreward.rewards.think_work import decisions
+
+    hermes = HERMES.casefold()
+    assert decisions("call get_current_weather once.", hermes) == {"call get_current_weather"}
+    assert decisions("two get_forecast calls", hermes) == {"call get_forecast"}
+    assert decisions('call "get_current_weather"', hermes) == set()  # quoted: a copy of the call's name
+    assert decisions("call get_current_weather(location='paris')", hermes) == set()  # the call as code
+    assert decisions("call get_time", hermes) == set()  # no tool of the schema
+    assert decisions("call get_current_weather", "no schema here") == set()
 
 
 def test_a_keyword_list_needs_a_repeat_and_no_function_word():
@@ -142,7 +169,7 @@ def test_crpo_format_refuses_a_keyword_salad():
 
 
 MARKS = "Set repeat_daily → true when the alarm rings daily, and warn when the rating > 4 or the price ≤ 20 = budget."
-_PROMPTS = [TRI, SHIRT, DOSE, CAR, RATE, EQ, ALARM, ACS, DE, FR, INR, SEPSIS, MARKS]
+_PROMPTS = [TRI, SHIRT, DOSE, CAR, RATE, EQ, ALARM, ACS, DE, FR, INR, SEPSIS, MARKS, HERMES]
 _THINKS = [think for think, _ in GENUINE] + [think for think, _ in HACKS] + [
     "Subtract 3 from both sides: 2x = 8, so x = 4.", "Let me think.", "", "Weight 82 kg and height 1.75 m."]
 

@@ -43,7 +43,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
 
 What the think adds to the prompt (:mod:`polyreward.rewards.think_work`, issue 32): each STEP (a relation of the
 prompt's terms, not written in the prompt, that adds a derived value, a new name, a mapping or an order: ``40 - 6 =
-34``, ``'every day' → repeat_daily``) counts one, and a body with a step counts the prompt's words it uses outside
+34``, ``'every day' → repeat_daily``) and each DECISION (a tool of the prompt's schema named beside a verb of calling:
+``call get_weather``) counts one, and a body with either counts the prompt's words it uses outside
 copied runs as a body with two words of its own does; a KEYWORD LIST (no function word, no relation, a content word
 again: ``discount percentage price sale discount percentage``) counts 0.
 
@@ -228,7 +229,8 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
                                lambda w: _is_content(w, not_content)):
         return set(), visible, set()  # a list of the case's terms relates none of them (think_work)
     own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
-    worked = think_work.steps(visible, prompt_visible, excluded) if excluded else set()
+    worked = think_work.steps(visible, prompt_visible, excluded) | think_work.decisions(visible, prompt_visible) \
+        if excluded else set()
     # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS); a think with a
     # step (think_work) reasons in the prompt's terms as much as one with two words of its own
     if not excluded or (not worked and len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)})

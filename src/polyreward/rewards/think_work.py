@@ -6,7 +6,7 @@ or the prompt's own words. That count alone sits on both sides of one trade-off:
 prompt's quantities and relates them (``b=10, h=5 → 1 call``, ``15% of 40 is 6; 40 - 6 = 34.``, ``'Every day' →
 repeat_daily: true.``), so it holds few words the prompt lacks and is refused, while counting the prompt's words pays a
 pasted prompt, its words shuffled, or a list of the case's keywords. A word count cannot tell them apart; what the
-think *adds to the prompt* can. This module reads two structures, both on the visible, case-folded text the guard
+think *adds to the prompt* can. This module reads three structures, all on the visible, case-folded text the guard
 reads (no hidden text, no comments; the prompt's text normalised the same way):
 
 Steps (what a think adds: a relation between the prompt's quantities)::
@@ -35,6 +35,18 @@ hold no relation mark between the prompt's terms, or one whose sides are all the
 + 3 = 11" as an SQL WHERE clause, "base = 10" bindings); a keyword list has no relation at all. Terse genuine thinks
 of several styles have steps: a formula ("Area = base × height / 2 = 10 × 5 / 2"), arithmetic ("180 / 2.5 = 72"), an
 abbreviation ("b=10, h=5 → 1 call"), a mapping ("'Every day' → repeat_daily: true").
+
+Decisions (which tool fits: a tool call's think decides before it calls)::
+
+    tools    = the "name" values of the prompt's JSON function schema
+    DECISION = a tool's name as a bare word (not quoted, not followed by "(" or its arguments) beside a verb of calling
+               (call, calls, calling, use, using, invoke: "Base 10, height 5: call calculate_triangle_area.", "two
+               get_weather calls")
+
+A decision counts one, as a step does, and lets the prompt's words count. It separates: a copy of the call (the name
+quoted in JSON, or followed by its arguments as code) and a list of the schema's identifiers ("convert_currency amount
+from_currency to_currency") decide nothing; the schema's names stand quoted in the prompt, so the prompt pasted or
+shuffled holds no bare name beside "call".
 
 Keyword lists (word order: a list adds no ordered pair that reads as language)::
 
@@ -184,6 +196,27 @@ def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> s
                     # them is the writer's only where the prompt writes no such mark (else its words shuffled make one)
                     continue
                 found.add(written)
+    return found
+
+
+# a tool the prompt offers: the "name" of a function in its JSON schema (Hermes, Qwen, ToolRL layouts)
+_TOOL_NAME = re.compile(r'"name"\s*:\s*"([^"\s]{1,80})"')
+_CALL_VERBS = r"call|calls|calling|use|using|invoke"
+
+
+def decisions(visible: str, prompt_visible: str) -> set[str]:
+    """The tools of the prompt's schema the think decides to call, in prose: a tool's name as a bare word beside a verb
+    of calling ("call calculate_triangle_area", "two get_weather calls", "use get_weather"; not the name quoted or
+    followed by its arguments, which copies a call, and not a list of names, which decides nothing). ``visible``
+    and ``prompt_visible`` are case-folded; without a schema there is no decision."""
+    names = {n for n in _TOOL_NAME.findall(prompt_visible)}
+    if not names:
+        return set()
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    bare = rf"(?<![\w\"'`])({alternatives})(?![\w\"'`(])"
+    found = set()
+    for m in re.finditer(rf"\b(?:{_CALL_VERBS})\s+(?:(?:the|one|a|an)\s+)?{bare}|{bare}\s+(?:{_CALL_VERBS})\b", visible):
+        found.add("call " + (m.group(1) or m.group(2)))
     return found
 
 
