@@ -69,7 +69,7 @@ steps: a verifier or a rubric judges correctness); a shuffle of the writer's OWN
 prose needs a language model); real on-topic sentences that restate or plan without relating anything ("I will
 carefully analyze the request and then call the appropriate function") beyond the guard's other rules; text in a
 script other than the prompt's (a translation shares no spelling, as :func:`polyreward.rewards.format.off_topic`).
-Both readings are linear in the text's length.
+The readings are linear in the text's length; a think's steps are read up to MAX_LINKS links and MAX_STEPS steps.
 """
 
 from __future__ import annotations
@@ -96,7 +96,10 @@ _WORD_COMPARISON = re.compile(r"\b(over|above|exceeds|exceeding|more than|greate
                               r"\s+(?=\d)")
 _BELOW = frozenset(("under", "below", "less than", "fewer than"))
 _SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
-LIST_LENGTH = 4  # a keyword list has at least this many words
+LIST_LENGTH = 4
+# bounds on the reading of a long think (a count far above any min_content_words; a score never depends on load)
+MAX_STEPS = 64
+MAX_LINKS = 2000  # a keyword list has at least this many words
 
 
 def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
@@ -178,10 +181,14 @@ def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> s
     prompt_flat = flat(prompt_visible)
     prompt_numbers = set(re.findall(r"\d+(?:\.\d+)?", prompt_visible))
     prompt_marks = {t for t in _TOKEN.findall(prompt_visible) if t in _RELATION_MARKS}
-    found = set()
+    found: set[str] = set()
+    examined = 0
     for clause in _CLAUSE.split(visible):
         for sides, marks in _relations(clause):
             for left, mark, right in zip(sides, marks, sides[1:]):  # each link of a chain: "v = d / t = 150 / 3 = 50"
+                examined += 1
+                if examined > MAX_LINKS or len(found) >= MAX_STEPS:
+                    return found
                 written = _written([left, right], [mark])
                 if written in prompt_flat or _BINDING.fullmatch(written):
                     continue
