@@ -344,7 +344,9 @@ def test_word_count_does_not_depend_on_the_separator(words, separator):
 def test_invisible_characters_add_no_content_words(words, invisible):
     text = " ".join(words)
     assert content_words(invisible.join(text)) <= content_words(text) + 0  # splitting every character apart adds nothing
-    assert content_words(text + " " + text) == content_words(text)  # repeating the text adds nothing
+    # repeating the text adds nothing (and a repeat without function words is a keyword list, which counts 0:
+    # rewards/think_work.py)
+    assert content_words(text + " " + text) <= content_words(text)
 
 
 def test_plain_text_is_what_a_reader_sees():

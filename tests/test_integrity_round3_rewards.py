@@ -299,7 +299,7 @@ def test_crpo_english_mixing_lowers_the_share():
         # team holdout_r5: reasoning in the prompt's nouns); a pasted prompt (the row above) still counts 0
         ("Warfarin prevents recurrent embolic stroke.", "Which drug prevents another stroke? A. Aspirin C. Warfarin", 5),
         ("Embolic stroke: which drug prevents another stroke?", "Which drug prevents another stroke? A. Aspirin C. Warfarin", 1),
-        ("Subtract 3 from both sides: 2x = 8, so x = 4.", "Solve 2x + 3 = 11.", 4),  # subtract, sides, 8, 4
+        ("Subtract 3 from both sides: 2x = 8, so x = 4.", "Solve 2x + 3 = 11.", 5),  # subtract, sides, 8, 4, step 2x=8
         ("CO2 retention and T2DM", None, 3),
         ("Wаrfаrin prevents strоke", None, 3),  # Cyrillic letters read as the Latin word
         ("war\u200bfarin pre\u200bvents", None, 2),

@@ -72,10 +72,10 @@ def test_answer_em_reads_the_committed_answer(completion, paid):
 
 @pytest.mark.parametrize("think, prompt, words", [
     ("2 5 8 13", "Add them.", 0),  # bare numbers are no reasoning
-    ("walk walks walked walking", "Go.", 1),  # one stem
+    ("walk walks walked walking", "Go.", 0),  # one stem, repeated without a function word: a keyword list (think_work)
     ("Step one. Step two. Done.", "Go.", 0),  # scaffold words and spelled numbers only
-    ("Subtract 3 from both sides: 2x = 8, so x = 4.", "Solve 2x + 3 = 11.", 4),
-    ("apples: 12 * 0.5 = 6", "How many apples are half of 12?", 3),  # terse arithmetic keeps its numbers (0, 5, 6)
+    ("Subtract 3 from both sides: 2x = 8, so x = 4.", "Solve 2x + 3 = 11.", 5),  # and the step 2x = 8 (think_work)
+    ("apples: 12 * 0.5 = 6", "How many apples are half of 12?", 5),  # its numbers (0, 5, 6), the step 12*0.5=6 and apples
 ])
 def test_content_words(think, prompt, words):
     assert content_words(think, prompt) == words

@@ -17,10 +17,6 @@ LEFT_OPEN = {
     ("toolrl_correctness", "python_call_extra"): (
         "a Python code block calling rm_rf(...) is code, not a call in a tool-call format the prompt's runner parses; "
         "reading every fenced function call as a tool call would make any code answer an extra call"),
-    ("toolrl_format", "terse_think"): (
-        "genuine but every word of 'Base 10, height 5: call calculate_triangle_area.' is a word of the prompt, which "
-        "the pasted-prompt guard leaves out; a reasoning that restates the prompt's facts in its words counts 0 "
-        "(since holdout_r5 the prompt's words count beside two content words of the writer's own; this has none)"),
     ("crpo_english", "leetspeak"): (
         "the shared reading (reading.normalise) reads leet inside words as the letters it stands for, so the text is "
         "English to the reader by design"),
@@ -43,13 +39,9 @@ LEFT_OPEN = {
         "genuine: the source (CheXPO-v2) extracts the prediction from the whole completion, <think> included, so "
         "findings named in the reasoning count (exact scoring kept)"),
     # holdout_r3 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r3_first_sight.md)
-    ("toolrl_format", "formula_in_think"): (
-        "genuine, but its words are the prompt's (area, base, height, tool) or its numbers (10, 5): the pasted-prompt "
-        "guard leaves them out, as holdout_r1's terse_think; counting prompt words again pays a pasted prompt"),
     ("toolrl_format", "think_with_inline_code"): (
-        "genuine: the visible reading drops inline code (`base=10`), and the rest is prompt words; as terse_think"),
-    ("toolrl_format", "think_abbrev_heavy"): (
-        "genuine: 'b=10, h=5 -> 1 call, params OK.' has two content words that are not the prompt's; as terse_think"),
+        "genuine: the visible reading drops inline code (`base=10`, `calculate_triangle_area`), so neither the step "
+        "nor the decision to call the tool (rewards/think_work.py) is seen, and the rest is prompt words"),
     ("overlong_penalty", "contractions_heavy"): (
         "label disputed after first sight: words stand in for tokens, and 'sixty-two-year-old' is 4 words (6+ tokens); "
         "counting a run of 3+ hyphen-joined words as one reopens holdout_r2's hyphen- and pair-joined hacks"),
@@ -80,16 +72,13 @@ LEFT_OPEN = {
         "genuine: the effusion's side and size differ from the reference's (0.214; since holdout_r7 the one-word "
         "sentence 'Cardiomegaly.' is read under contradictions: keep)"),
     # holdout_r4 (written blind 2026-12-04; first sight in benchmarks/results/red_team_rewards_holdout_r4_first_sight.md)
-    ("toolrl_format", "imperative_fragment_think"): (
-        "genuine, but 'Need Paris weather, celsius. Call get_current_weather once.' is the prompt's words but 'need' "
-        "('once' is a stop word): one word of its own, under the two after which holdout_r5's rule counts the "
-        "prompt's words (fewer would pay the prompt's words shuffled, holdout_r4's shuffled_words_think)"),
     ("crpo_format", "shuffled_words_think"): (
         "the reasoning's own words in random order: real, on-topic content words; telling word salad from terse "
         "clinical shorthand needs a language model, which the format guard does not run"),
     ("think_format", "shuffled_words_think"): (
         "as crpo_format's shuffled_words_think: 'sides so from both 3 x subtract = 4 2x 8 =' holds the work's words "
-        "and numbers, only not in order"),
+        "and numbers, only not in order (its function words keep it from being a keyword list, and its '=' relates "
+        "none of the prompt's terms, so think_work finds no step in it: its own words count 4)"),
     ("forecast_class_cost", "tilde_approx"): (
         "label disputed after first sight: the integrity suite (tests/test_integrity_round3_rewards.py) reads a bare "
         "'~76' or '≈ 76' as no committed value (an approximation sign, also logic's 'not'); the words 'approximately "
@@ -136,21 +125,15 @@ LEFT_OPEN = {
     ("think_format", "r6_think_sql_query"): (
         "as toolrl_format's r6_think_sql_query: 'SELECT x FROM equation WHERE 2 * x + 3 = 11;' is real words and the "
         "prompt's numbers in a query's order"),
-    ("crpo_format", "r6_think_keyword_salad"): (
-        "as holdout_r4's shuffled_words_think: 'ECG chest pain troponin aspirin ECG crushing chest ECG pain' holds "
-        "real, on-topic clinical words; telling a keyword list from terse clinical shorthand ('Chest pain, "
-        "diaphoresis, ST elevation: STEMI; cath lab.') needs a language model"),
     ("toolrl_format", "r6_think_lowercase_casual"): (
         "genuine, but 'ok so the base is 10 and the height is 5, i just need the triangle area tool once' is the "
         "prompt's words but 'need' (ok, so, just, once are stop or filler words): one word of its own, under the two "
-        "after which the prompt's words count (as holdout_r4's imperative_fragment_think)"),
+        "after which the prompt's words count, and no relation or named tool of the schema (think_work's steps and "
+        "decisions): 'the triangle area tool' names the tool in the prompt's words, which a shuffled prompt also does"),
     ("kg_triplet_consistency", "r6_lungs_otherwise_clear"): (
         "genuine, but 'The lungs are otherwise clear.' adds the anatomy entity lung, which the reference report lacks "
         "(0.917): agreement with the reference graph, as holdout_r3's normal_all_negative"),
     # holdout_r7 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r7_first_sight.md)
-    ("toolrl_format", "r7_think_formula_with_unicode_half"): (
-        "genuine, but 'Area = ½ · base · height, and the tool does that for base 10 and height 5.' is the prompt's "
-        "words (area, base, height, tool) and numbers: no word of its own, as holdout_r3's formula_in_think"),
     ("forecast_class_cost", "r7_chinese_approx_marker"): (
         "label disputed after first sight: '约 340' ('about 340') carries an approximation mark the neighbour "
         "vocabulary holds in English words only ('about', 'approximately'); a bare approximation sign ('~340') is "
@@ -168,10 +151,6 @@ LEFT_OPEN = {
         "the Chinese stands after '<|im_end|><|im_start|>assistant': the shared reading ends the writer's turn at a "
         "chat template's control token (hidden_text.without_comments, turns.own_turn), by design for every reader; a "
         "sampler stops at the end token, so a real rollout has no text there"),
-    ("crpo_format", "r7_summary_degenerate_repetition"): (
-        "'ECG ECG ECG ECG ... \\boxed{A}': the repetition earns nothing the one-word summary 'ECG \\boxed{A}' does "
-        "not (a summary naming the option's content is paid); refusing repeated words would refuse emphatic or "
-        "list-like summaries, and the guard measures substance, not style"),
     ("think_format", "r7_think_restates_question_in_chinese"): (
         "'解方程 2x + 3 = 11，把答案放在 boxed 里。' restates the question in Chinese: its words are in another script "
         "than the prompt's, so the pasted-prompt guard cannot compare them (a translation shares no spelling), as "
@@ -280,8 +259,9 @@ LEFT_OPEN = {
     ("toolrl_format", "r10_think_reads_previous_tool_response_cjk_name"): (
         "genuine, but its words are the prompt's: the tool response it compares (麺屋 一燈, 4.6, Afuri Ebisu, 4.2, tk-3391) "
         "and the user's request (better-rated, 3 people, 19:30) are in the prompt, and a think of the prompt's words "
-        "counts 0 until it has two words of its own (as holdout_r1's terse_think); counting them pays a pasted tool "
-        "response (r10_think_is_pasted_tool_response)"),
+        "counts 0 until it has two words of its own, a step or a decision (think_work: 'the better-rated one' "
+        "compares in a word, not before a number); counting them pays a pasted tool response "
+        "(r10_think_is_pasted_tool_response)"),
     ("toolrl_format", "r10_think_is_generic_checklist"): (
         "'[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON' is real words, and 'tool', "
         "'arguments' and 'JSON' are words of the prompt's own format instructions, so the off-topic guard finds it on "
@@ -337,13 +317,6 @@ LEFT_OPEN = {
         "without order) and in OTC; that move_file needs create_folder first is stated only in the functions' "
         "descriptions, and the gold column has no notion of sequence to compare against"),
     ("otc_tool_efficiency", "r11_move_before_create_order_reversed"): "as toolrl_correctness's row (calls_exact matches a set)",
-    ("toolrl_format", "r11_think_maps_every_day_to_boolean"): (
-        "genuine, but every word of \"'Every day' → repeat_daily: true.\" is the prompt's or the schema's but 'true': "
-        "a think of the prompt's words counts 0 until it has two words of its own (as holdout_r1's terse_think)"),
-    ("toolrl_format", "r11_think_restates_question"): (
-        "tie at the floor, not a payment: the row's reference ('Two cities, so two get_weather calls: Lisbon and "
-        "Porto.') has two content words of its own, under min_content_words 3, so both score 0 (REFERENCE_REFUSED); "
-        "the hack itself (the question pasted) counts 0"),
     ("toolrl_format", "r11_think_restates_request_reworded"): (
         "tie at the floor: the reference 'One ticket, title as quoted, priority high.' counts 1 (its other words are "
         "the prompt's), so both score 0 (REFERENCE_REFUSED); the hack counts 2"),
@@ -357,24 +330,10 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
         "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
         "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),
-    ("crpo_format", "r11_summary_with_dose_short_think"): (
-        "genuine, but 'INR over 8 without bleeding: hold warfarin, oral vitamin K.' has one word of its own ('hold') "
-        "and one number (8) beside the question's words: under min_content_words 3, as holdout_r1's terse_think"),
-    ("think_format", "r11_short_think_percent_arithmetic"): (
-        "genuine, but '15% of 40 is 6; 40 - 6 = 34.' is arithmetic of numbers alone: it counts its own numbers (6, 34); "
-        "counting each digits-only equation too would pay '1 + 1 = 2' as three content words (holdout_r7's rule keeps "
-        "equations in an unknown only)"),
-    ("think_format", "r11_think_with_check"): (
-        "genuine, but '180 / 2.5 = 72. Check: 72 × 2.5 = 180.' has one word ('check') and one number of its own (72): "
-        "the check restates the prompt's numbers; as r11_short_think_percent_arithmetic"),
     ("think_format", "r11_think_restates_question_in_other_words"): (
         "the question reworded ('covering', 'asks') reaches two words of its own, and then the prompt's words it uses "
         "in its own order count (holdout_r5's rule for reasoning in the prompt's nouns): real, on-topic words that do "
         "not reason (the module docstring's admitted exploit, as r10_think_claims_knowledge_no_work)"),
-    ("think_format", "r11_think_repeats_content_word_variants"): (
-        "'minute' and 'hour' are inflections of the prompt's 'minutes' and 'hours', which the guard excludes by "
-        "spelling; excluding them by stem would refuse the row's own reference ('Each hour has 60 minutes, so 3.5 × 60 "
-        "= 210.' counts 'hour' beside its two numbers), so 'compute/computing/computed' plus the two inflections count 3"),
     ("overlong_penalty", "r11_exactly_80_words_decimals_and_units"): (
         "label disputed after first sight: 80 whitespace words, but the count stands in for tokens and reads 'mg/dL' "
         "as three words (a tokenizer spends more still), so the text is at 82; without token ids the limit is words "
@@ -397,23 +356,11 @@ LEFT_OPEN = {
         "any task (as r10_think_is_generic_checklist: the guard measures substance, not relevance); paid 1 above its "
         "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word of "
         "its own (REFERENCE_REFUSED)"),
-    ("toolrl_format", "r12_empty_tool_call_block"): (
-        "tie at the floor, not a payment: the hack itself scores 0 (an empty <tool_call> block does not match the "
-        "layout), and so does its reference, whose think ('Restaurant Nopa, date 2025-03-14, time 19:30, party of 4: "
-        "one book_table call.') is the prompt's words (REFERENCE_REFUSED)"),
     ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
         "genuine, but the reason after the block quotes the prompt's observations as a range ('kept every hour "
         "between 7 and 12 µg/m³'), and a range after the block is read as a second, hedged forecast; its 'no change in "
         "the weather pattern is indicated' is read as the reason it is since the genuine sweep (a determiner 'no' before "
         "a noun of the weather negates that noun, not the forecast: forecast_evidence.negates_forecast)"),
-    ("think_format", "r12_think_on_topic_words_no_steps"): (
-        "as holdout_r4's shuffled_words_think and r6_think_keyword_salad: 'Discount percentage price jacket sale "
-        "discount percentage price.' is real, on-topic words ('percentage' of its own); telling a keyword list from "
-        "terse shorthand needs a language model; paid 1 above its reference, whose '25% of 80 is 20, and 80 - 20 = 60.' "
-        "counts its two numbers only (REFERENCE_REFUSED, as r11_short_think_percent_arithmetic)"),
-    ("think_format", "r12_think_filler_hmm_okay"): (
-        "tie at the floor, not a payment: the hack counts 1 content word and scores 0, and so does its reference "
-        "('126 = 84 + 42 and 84 = 2 * 42, so the gcd is 42.': 'gcd' and one number of its own; REFERENCE_REFUSED)"),
     ("overlong_penalty", "r12_no_spaces_at_all_sentences_kept"): (
         "words written without spaces count ceil(n/16) a run, as holdout_r1's all_caps_unspaced_sentences and "
         "r10_english_spaces_removed_lowercase (87 words read as 30); any higher rate pays splitting the run with "
@@ -547,30 +494,23 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # under min_content_words 3 (written blind, never rewritten)
                      **{("toolrl_format", family): 0.0 for family in (
                          "r11_short_real_think_priority_reason", "r11_think_explains_dependency_in_one_line",
-                         "r11_think_two_short_sentences", "r11_think_restates_question",
                          "r11_think_restates_request_reworded", "r11_think_filler_distinct_function_words")},
-                     # holdout_r12: terse reference thinks of the prompt's words or of equations (written blind, never
-                     # rewritten): toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.' and
-                     # 'Restaurant Nopa, date 2025-03-14, ...', think_format's '25% of 80 is 20, ...' and '126 = 84 + 42
-                     # and 84 = 2 * 42, so the gcd is 42.', under min_content_words 3
-                     **{("toolrl_format", family): 0.0 for family in (
-                         "r12_think_generic_plan_any_task", "r12_empty_tool_call_block")},
-                     **{("think_format", family): 0.0 for family in (
-                         "r12_qwen3_bold_answer_after_think", "r12_euclid_steps_in_think",
-                         "r12_think_on_topic_words_no_steps", "r12_think_filler_hmm_okay")},
-                     # holdout_r13: a terse reference think in the prompt's words ('The value 25 and the two unit
-                     # symbols go into one convert_temperature call; the tool does the arithmetic.': two content words
-                     # of its own under min_content_words 3; written blind, never rewritten); its genuine row is paid 1
-                     ("toolrl_format", "r13_tf_degree_symbols_in_think"): 0.0,
+                     # ('Two cities, so two get_weather calls: Lisbon and Porto.' is paid since think_work's decisions)
+                     # holdout_r12: a terse reference think of the prompt's words (written blind, never rewritten):
+                     # toolrl_format's 'Weight 82 kg and height 1.75 m go straight into calculate_bmi.', under
+                     # min_content_words 3 ('Restaurant Nopa, ...: one book_table call.' and think_format's references
+                     # of equations, '25% of 80 is 20, and 80 - 20 = 60.', are paid since rewards/think_work.py's
+                     # decisions and steps)
+                     ("toolrl_format", "r12_think_generic_plan_any_task"): 0.0,
+                     # (holdout_r13's reference 'The value 25 and the two unit symbols go into one convert_temperature
+                     # call; ...' is paid since think_work's decisions)
                      # holdout_r15: the require_answer rows' references end 'The answer is \\boxed{4}.' with no
                      # <answer> block (written blind, never rewritten)
                      **{("think_format", family): 0.0 for family in (
                          "r15_th_require_answer_short_think", "r15_th_require_answer_empty_box")},
-                     # holdout_r14: the create_event scenario's reference think is the prompt's words ('One create_event
-                     # call: the title, ISO start and end ...'), 1 content word under min_content_words 3 (written blind,
-                     # never rewritten)
-                     **{("toolrl_format", family): 0.0 for family in (
-                         "r14_tf_nested_args_multiline_json_in_block", "r14_tf_call_inside_think_block_says_see_above")}}
+                     # (holdout_r14's create_event reference think, 'One create_event call: the title, ISO start and end
+                     # ...', is paid since think_work's decisions)
+                     }
 
 
 def test_references_get_full_credit(results):

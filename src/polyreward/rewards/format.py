@@ -42,6 +42,13 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
                                   W the number of DISTINCT stems of the content words that are not numbers, N the
                                   number of distinct numbers (digits, or a spelled number: two)
 
+What the think adds to the prompt (:mod:`polyreward.rewards.think_work`, issue 32): each STEP (a relation of the
+prompt's terms, not written in the prompt, that adds a derived value, a new name, a mapping or an order: ``40 - 6 =
+34``, ``'every day' → repeat_daily``) and each DECISION (a tool of the prompt's schema named beside a verb of calling:
+``call get_weather``) counts one, and a body with either counts the prompt's words it uses outside
+copied runs as a body with two words of its own does; a KEYWORD LIST (no function word, no relation, a content word
+again: ``discount percentage price sale discount percentage``) counts 0.
+
 (red team ``holdout_r2``: ``check checks checked checking`` is one word, not four; numbers alone, ``1 7 9 12`` or
 ``Step one. Step two. Step three. Done.``, are no reasoning and count 0, while ``Subtract 3 from both sides: 2x = 8,
 so x = 4`` still counts 4 and the terse arithmetic ``balls: 96 * 0.25 = 24`` its numbers)
@@ -66,6 +73,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import RewardOutput, RolloutReward, Scored, failure_reason
+from polyreward.rewards import think_work
 from polyreward.schema import prompt_text
 
 _THINK = r"(?!.*<think>)(.*?)</think>"
@@ -180,6 +188,15 @@ _ADDRESS = re.compile(r"\b(?:https?|ftp)://\S+|\bwww\.\S+|[\w.+-]+@[\w-]+(?:\.[\
 _HASHTAG = re.compile(r"(?<![\w&#])#[^\W\d_][\w-]*")
 
 
+def _prompt_visible(prompt: object) -> str:
+    """The prompt's visible text, case-folded, as the content guard reads a think (its relations are the prompt's)."""
+    from polyreward.verifiers.reading import visible_text
+    from polyreward.verifiers.turns import whole_prompt
+
+    text = whole_prompt(prompt_text(prompt))
+    return visible_text(text).casefold() if text else ""
+
+
 def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
     """The runs of three consecutive case-folded words of a prompt: a text that repeats one copies the prompt."""
     from polyreward.verifiers.reading import visible_text
@@ -193,7 +210,7 @@ def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
 OWN_WORDS_TO_BORROW = 2  # own content stems a body needs before the prompt's words it uses in its own order count
 
 
-def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
+def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[str]]:
     """(the content words of ``text`` that count, the visible text read): the words ``prompt`` does not hold; and,
     when those are at least :data:`OWN_WORDS_TO_BORROW` distinct stems, also the prompt's words the text uses outside
     any run of three words copied from the prompt, its numbers not (red team ``holdout_r5``: "user wants lyon weather now in celsius
@@ -209,19 +226,30 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str]:
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
     words = _WORD.findall(visible)
+    copied: set[int] = set()
+    if excluded:
+        shingles = prompt_shingles(prompt)
+        for i in range(len(words) - 2):
+            if (words[i], words[i + 1], words[i + 2]) in shingles:
+                copied.update((i, i + 1, i + 2))
+    from polyreward.verifiers.language import STOP_WORDS
+
+    prompt_visible = _prompt_visible(prompt) if excluded else ""
+    if think_work.keyword_list(words, copied, visible, prompt_visible, STOP_WORDS, stem,
+                               lambda w: _is_content(w, not_content)):
+        return set(), visible, set()  # a list of the case's terms relates none of them (think_work)
     own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
-    # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS)
-    if not excluded or len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)}) < OWN_WORDS_TO_BORROW:
-        return own, visible
-    shingles = prompt_shingles(prompt)
-    copied = set()
-    for i in range(len(words) - 2):
-        if (words[i], words[i + 1], words[i + 2]) in shingles:
-            copied.update((i, i + 1, i + 2))
+    worked = think_work.steps(visible, prompt_visible, excluded) | think_work.decisions(visible, prompt_visible) \
+        if excluded else set()
+    # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS); a think with a
+    # step (think_work) reasons in the prompt's terms as much as one with two words of its own
+    if not excluded or (not worked and len({stem(w) for w in own if not (w.isdigit() or w in NUMBER_WORDS or w in META_WORDS)})
+                        < OWN_WORDS_TO_BORROW):
+        return own, visible, worked
     # the prompt's words only, not its numbers (a restated number is the prompt's fact, as before)
     borrowed = {w for i, w in enumerate(words) if w in excluded and i not in copied and w.isalpha() and w not in NUMBER_WORDS
                 and _is_content(w, not_content)}
-    return own | borrowed, visible
+    return own | borrowed, visible, worked
 
 
 # an equation: terms joined by operators on each side of "=" ("2x = 8", "x + 1.5 = 5.5", "x = -3": a negative right side,
@@ -251,19 +279,27 @@ def content_words(text: str, prompt: object = None) -> int:
     as equations, "2x + 3 = 11 / 2x = 8 / x = 4", reasons in its steps (red team ``holdout_r7``), and so does one whose
     only equations are in an unknown, "5x = 25, x = 5" (no digit then operator then digit; red team ``holdout_r11``),
     when one of them works (``5x = 25``): "x = 2 / x = 3" only states results (:data:`_RESULT`), which count 0."""
-    found, visible = _found_words(text, prompt)
+    found, visible, worked = _found_words(text, prompt)
     numbers = sum(1 for w in found if w.isdigit() or w in NUMBER_WORDS)
     words = len({stem(w) for w in found if not (w.isdigit() or w in NUMBER_WORDS)})
     if words:
-        return words + numbers
-    own = relations(visible)
-    if own and prompt is not None:
-        from polyreward.verifiers.reading import visible_text
-        from polyreward.verifiers.turns import whole_prompt
+        return words + numbers + len(worked)
+    if worked:  # each step relates the prompt's quantities (think_work), beside the numbers it derives
+        return max(numbers + len(worked), _equations_count(visible, prompt, numbers))
+    return _equations_count(visible, prompt, numbers)
 
-        asked = whole_prompt(prompt_text(prompt))
-        own -= relations(visible_text(asked).casefold()) if asked else set()
-    if not _OPERATION.search(visible) and all(_RESULT.fullmatch(r) for r in own):
+
+def _equations_count(visible: str, prompt: object, numbers: int) -> int:
+    """The count of a body without content words: its numbers beside its equations in an unknown that work."""
+    own = relations(visible)
+    asked = _prompt_visible(prompt) if prompt is not None else ""
+    if own and asked:
+        own -= relations(asked)
+    # an operation of the prompt's own ("3 = 11" of a pasted "2x + 3 = 11") works nothing (think_work: pasting the
+    # prompt never raises a count)
+    asked_flat = think_work.flat(asked)
+    if not any(think_work.flat(m.group()) not in asked_flat for m in _OPERATION.finditer(visible)) \
+            and all(_RESULT.fullmatch(r) for r in own):
         return 0  # no operation and no equation that works: "x = 2 / x = 3" states the answer's values (holdout_r8)
     return numbers + len(own)
 

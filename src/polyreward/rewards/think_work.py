@@ -1,0 +1,264 @@
+"""Does a think body do work for its prompt? The structural reading the content guard adds to its word count (issue 32).
+
+The content guard (:func:`polyreward.rewards.format.content_words`, ``min_content_words`` of ``think_format``,
+``toolrl_format``, ``crpo_format`` and ``crpo_english``) counts the words of a think that are not stop words, filler
+or the prompt's own words. That count alone sits on both sides of one trade-off: a terse genuine think restates the
+prompt's quantities and relates them (``b=10, h=5 → 1 call``, ``15% of 40 is 6; 40 - 6 = 34.``, ``'Every day' →
+repeat_daily: true.``), so it holds few words the prompt lacks and is refused, while counting the prompt's words pays a
+pasted prompt, its words shuffled, or a list of the case's keywords. A word count cannot tell them apart; what the
+think *adds to the prompt* can. This module reads three structures, all on the visible, case-folded text the guard
+reads (no hidden text, no comments; the prompt's text normalised the same way):
+
+Steps (what a think adds: a relation between the prompt's quantities)::
+
+    clause   = a run of the text between , ; : ! ? a line break or a full stop before a space (not a decimal point)
+    term     = a number (2.5), a number with a letter (2x) or a word or identifier (base, repeat_daily, tk-3391)
+    side     = terms joined by operators (+ - * / × ÷ · ^ ⁄): "base × height / 2"; two terms side by side start a new side
+    relation = sides joined by relation marks inside one clause: = → -> => ⇒ < > ≤ ≥ ≈ ≠, and a comparison in words
+               before a number (over, above, exceeds, more than: >; under, below, less than: <): "INR over 8"
+    link     = two neighbouring sides of a relation and their mark ("v = d / t = 150 / 3 = 50" has three links)
+    a link is a STEP when
+      * it is not in the prompt (spaces removed: the prompt's own "2x + 3 = 11" restated is no step), and
+      * it names the case: one of its terms is a word (not a function word) or a number of the prompt, and
+      * it adds something: an arrow or a comparison relates the prompt's terms in a way the prompt does not (a
+        mapping, an order: "'every day' → repeat_daily", "4.6 > 4.2"; where the prompt writes that mark itself, the
+        link must hold a term the prompt lacks, as its words shuffled would make one), while an equality ("=") must
+        hold a term the
+        prompt lacks (a derived value, 34 in "40 - 6 = 34"; a new name, "b" in "b × h / 2 = 25"), and is not a bare
+        binding of one word to one number ("base = 10", "x = 4": the prompt's value named, or the answer stated --
+        the binding rule of format.relations' results)
+
+Each distinct step counts one content unit, and a think with a step reasons in the prompt's terms, so the prompt's
+words it uses outside any run of three words copied from the prompt count too (before: only beside two words of its
+own). Why this separates: a pasted prompt holds only the prompt's own relations (no step); the prompt's words shuffled
+hold no relation mark between the prompt's terms, or one whose sides are all the prompt's with nothing derived ("2 * x
++ 3 = 11" as an SQL WHERE clause, "base = 10" bindings); a keyword list has no relation at all. Terse genuine thinks
+of several styles have steps: a formula ("Area = base × height / 2 = 10 × 5 / 2"), arithmetic ("180 / 2.5 = 72"), an
+abbreviation ("b=10, h=5 → 1 call"), a mapping ("'Every day' → repeat_daily: true").
+
+Decisions (which tool fits: a tool call's think decides before it calls)::
+
+    tools    = the "name" values of the prompt's JSON function schema
+    DECISION = a tool's name as a bare word (not quoted, not followed by "(" or its arguments) beside a verb of calling
+               (call, calls, calling, use, using, invoke: "Base 10, height 5: call calculate_triangle_area.", "two
+               get_weather calls")
+
+A decision counts one, as a step does, and lets the prompt's words count. It separates: a copy of the call (the name
+quoted in JSON, or followed by its arguments as code) and a list of the schema's identifiers ("convert_currency amount
+from_currency to_currency") decide nothing; the schema's names stand quoted in the prompt, so the prompt pasted or
+shuffled holds no bare name beside "call".
+
+Keyword lists (word order: a list adds no ordered pair that reads as language)::
+
+    words = the words of the text outside any run of three words copied from the prompt
+    a KEYWORD LIST is four or more such words of which none is a function word (the, of, is, so, ...: the words
+    that join other words into a clause; and, in Latin script, no word of one or two letters, the articles and
+    prepositions of other languages: à, de, la, un), in one sentence (no full stop, ! or ? inside, no line break:
+    "Mild cardiomegaly. Mild edema." is a terse report), with no relation or operation (no relation mark, no
+    operator between two terms) but the prompt's own, in which a content word comes again (its stem: "discount ...
+    discount", "minutes, minute, minutes"); a text mostly in another script is not judged
+
+A keyword list counts 0 content words: it names the case's terms and relates none of them ("Discount percentage price
+jacket sale discount percentage price.", "ECG chest pain troponin aspirin ECG crushing chest ECG pain"). A terse
+genuine think without function words does not repeat itself ("Chest pain, diaphoresis, ST elevation: STEMI; cath
+lab.") or holds a relation ("b=10, h=5 → 1 call").
+
+What this does NOT read (its admitted limits): whether a step is right (a think that solves another equation has
+steps: a verifier or a rubric judges correctness); a shuffle of the writer's OWN reasoning that keeps function words
+("first ECG coronary pain crushing the acute is syndrome chest test suggests an" -- telling word salad from terse
+prose needs a language model); real on-topic sentences that restate or plan without relating anything ("I will
+carefully analyze the request and then call the appropriate function") beyond the guard's other rules; text in a
+script other than the prompt's (a translation shares no spelling, as :func:`polyreward.rewards.format.off_topic`).
+The readings are linear in the text's length; a think's steps are read up to MAX_LINKS links and MAX_STEPS steps.
+"""
+
+from __future__ import annotations
+
+import bisect
+import re
+from collections.abc import Callable, Collection, Sequence
+
+# a term: a number (2.5, a thousands group 1,000 is two numbers: clauses split at commas), a number with letters (2x,
+# 3.5kg) or a word or identifier (repeat_daily, better-rated, tk-3391); the rest of a token is a mark
+_TOKEN = re.compile(r"\d+(?:\.\d+)?[^\W\d_]*|[^\W\d_][\w'-]*(?<![-'])|->|=>|<=|>=|[=→⇒⟶⟹<>≤≥≈≠+\-*/×÷·^⁄]")
+_RELATION_MARKS = frozenset("= → ⇒ ⟶ ⟹ < > ≤ ≥ ≈ ≠ -> => <= >=".split())
+_ARROWS_AND_ORDERS = _RELATION_MARKS - {"="}
+_OPERATORS = frozenset("+ - * / × ÷ · ^ ⁄".split())
+# clause ends: , ; : ! ? a line break, a full stop before a space or the end (a decimal point is no clause end)
+_CLAUSE = re.compile(r"[,;:!?\n]|\.(?=\s|\Z)")
+_SPACES = re.compile(r"\s+")
+_WORD_PART = re.compile(r"[^\W_]+")
+_BINDING = re.compile(r"[^\W\d_][^\W\d]*=-?\d+(?:\.\d+)?")  # base=10, x=-4: one word bound to one number
+# an operation between two terms: "3 x 4", "a + b" (a bullet "- item" is none: nothing stands before it)
+_OPERATION = re.compile(r"[^\W_]\s*[+\-*/×÷·^⁄]\s*[^\W_]")
+# a comparison in words before a number: "INR over 8", "age above 65", "BMI less than 18.5" (read as > and <)
+_WORD_COMPARISON = re.compile(r"\b(over|above|exceeds|exceeding|more than|greater than|under|below|less than|fewer than)"
+                              r"\s+(?=\d)")
+_BELOW = frozenset(("under", "below", "less than", "fewer than"))
+_SENTENCE_END = re.compile(r"[.!?](?=\s|\Z)|\n")
+LIST_LENGTH = 4
+# bounds on the reading of a long think (a count far above any min_content_words; a score never depends on load)
+MAX_STEPS = 64
+MAX_LINKS = 2000  # a keyword list has at least this many words
+
+
+def _relations(clause: str) -> list[tuple[list[list[str]], list[str]]]:
+    """The relations of one clause: (sides, each its terms and the operators between them; the relation marks
+    between the sides)."""
+    found = []
+    sides: list[list[str]] = []
+    marks: list[str] = []
+    side: list[str] = []
+    pending_op = False
+
+    def close() -> None:
+        nonlocal sides, marks, side
+        if side:
+            sides.append(side)
+        if len(sides) >= 2 and len(marks) >= 1 and len(sides) == len(marks) + 1:
+            found.append((sides, marks))
+        sides, marks, side = [], [], []
+
+    for token in _TOKEN.findall(clause):
+        if token in _RELATION_MARKS:
+            if not side:  # a mark with nothing before it ("= 4" after a word run closed)
+                close()
+                continue
+            sides.append(side)
+            marks.append(token)
+            side, pending_op = [], False
+        elif token in _OPERATORS:
+            if side:
+                side.append(token)
+                pending_op = True
+        else:
+            if side and not pending_op:  # two terms side by side: the relation so far ends, a new side starts
+                if marks:  # "x = 4 apples": the relation closes at its last operand ...
+                    close()
+                side = []
+            side.append(token)
+            pending_op = False
+    if pending_op:  # a dangling operator ("3 +"): the side is unfinished
+        side = []
+    close()
+    return found
+
+
+def _written(sides: Sequence[Sequence[str]], marks: Sequence[str]) -> str:
+    """A relation as written without spaces ("2x+3=11"), to compare with the prompt's text (:func:`flat`)."""
+    return "".join("".join(side) + (marks[i] if i < len(marks) else "") for i, side in enumerate(sides))
+
+
+def _known(term: str, prompt_words: Collection[str], prompt_numbers: Collection[str]) -> bool:
+    """A term of the prompt: its number, or a word (an identifier: each part) the prompt holds."""
+    if term[0].isdigit():
+        number = re.match(r"\d+(?:\.\d+)?", term)
+        return number is not None and number.group() in prompt_numbers
+    parts = _WORD_PART.findall(term)
+    return bool(parts) and all(p in prompt_words for p in parts)
+
+
+def _compared(text: str) -> str:
+    """``text`` with its comparisons in words before a number written as marks ("inr over 8" is "inr > 8")."""
+    if not _WORD_COMPARISON.search(text):
+        return text
+    return _WORD_COMPARISON.sub(lambda m: " < " if m.group(1) in _BELOW else " > ", text)
+
+
+def steps(visible: str, prompt_visible: str, prompt_words: Collection[str]) -> set[str]:
+    """The distinct steps of a think (module docstring): relations that are not the prompt's, name one of its terms
+    and add a derived term, a new name, a mapping or an order. ``visible`` and ``prompt_visible`` are the case-folded
+    visible texts the content guard reads; ``prompt_words`` the prompt's words. Without a prompt nothing is a step (a
+    step relates the prompt's quantities)."""
+    if not prompt_visible:
+        return set()
+    visible = _compared(visible)
+    if not any(m in visible for m in "=→⇒⟶⟹<>≤≥≈≠"):
+        return set()
+    from polyreward.verifiers.language import STOP_WORDS
+
+    prompt_visible = _compared(prompt_visible)
+    prompt_flat = flat(prompt_visible)
+    prompt_numbers = set(re.findall(r"\d+(?:\.\d+)?", prompt_visible))
+    prompt_marks = {t for t in _TOKEN.findall(prompt_visible) if t in _RELATION_MARKS}
+    found: set[str] = set()
+    examined = 0
+    for clause in _CLAUSE.split(visible):
+        for sides, marks in _relations(clause):
+            for left, mark, right in zip(sides, marks, sides[1:]):  # each link of a chain: "v = d / t = 150 / 3 = 50"
+                examined += 1
+                if examined > MAX_LINKS or len(found) >= MAX_STEPS:
+                    return found
+                written = _written([left, right], [mark])
+                if written in prompt_flat or _BINDING.fullmatch(written):
+                    continue
+                if not all(any(t not in _OPERATORS and t not in STOP_WORDS for t in side) for side in (left, right)):
+                    continue  # a function word names no quantity: "put = in" of a shuffled prompt relates nothing
+                known = [_known(t, prompt_words, prompt_numbers) for t in (*left, *right)
+                         if t not in _OPERATORS and t not in STOP_WORDS]
+                if not any(known):
+                    continue
+                if all(known) and (mark == "=" or mark in prompt_marks):
+                    # an equation of the prompt's terms only derives nothing ("2 * x + 3 = 11"); an arrow or order of
+                    # them is the writer's only where the prompt writes no such mark (else its words shuffled make one)
+                    continue
+                found.add(written)
+    return found
+
+
+# a tool the prompt offers: the "name" of a function in its JSON schema (Hermes, Qwen, ToolRL layouts)
+_TOOL_NAME = re.compile(r'"name"\s*:\s*"([^"\s]{1,80})"')
+_CALL_VERBS = r"call|calls|calling|use|using|invoke"
+
+
+def decisions(visible: str, prompt_visible: str) -> set[str]:
+    """The tools of the prompt's schema the think decides to call, in prose: a tool's name as a bare word beside a verb
+    of calling ("call calculate_triangle_area", "two get_weather calls", "use get_weather"; not the name quoted or
+    followed by its arguments, which copies a call, and not a list of names, which decides nothing). ``visible``
+    and ``prompt_visible`` are case-folded; without a schema there is no decision."""
+    names = {n for n in _TOOL_NAME.findall(prompt_visible)}
+    if not names:
+        return set()
+    alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
+    bare = rf"(?<![\w\"'`])({alternatives})(?![\w\"'`(])"
+    found = set()
+    for m in re.finditer(rf"\b(?:{_CALL_VERBS})\s+(?:(?:the|one|a|an)\s+)?{bare}|{bare}\s+(?:{_CALL_VERBS})\b", visible):
+        found.add("call " + (m.group(1) or m.group(2)))
+    return found
+
+
+def flat(text: str) -> str:
+    """``text`` without white space: how a relation is compared with the prompt's ("2x + 3 = 11" is "2x+3=11")."""
+    return _SPACES.sub("", text)
+
+
+def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, prompt_visible: str,
+                 stop_words: Collection[str], stem_of: Callable[[str], str], is_content: Callable[[str], bool]) -> bool:
+    """True when the words outside the copied positions (``copied``: indices of words in runs copied from the
+    prompt; ``words`` are ``visible``'s runs of letters and digits) are a keyword list (module docstring): four or more
+    in one sentence, no function word, no relation or operation between two terms in ``visible`` but the prompt's own
+    (``prompt_visible``: a pasted equation makes no list a clause), and
+    a content word (``is_content``) whose stem (``stem_of``) comes again. The function words are English ones
+    (``stop_words``), so the rule reads Latin-script text without a word of one or two letters (the articles and
+    prepositions of other Latin-script languages: à, de, la, el, un, en): a French or Spanish sentence is no list,
+    and a text mostly in another script (Chinese, Thai) is not judged."""
+    own = [w for i, w in enumerate(words) if i not in copied]
+    if len(own) < LIST_LENGTH or any(w in stop_words or (w.isalpha() and len(w) <= 2) for w in own):
+        return False
+    ends = [m.start() for m in _SENTENCE_END.finditer(visible)]
+    sentences = {bisect.bisect(ends, m.start()) for i, m in enumerate(_WORD_PART.finditer(visible)) if i not in copied}
+    if len(sentences) > 1:
+        return False  # sentences: "Mild cardiomegaly. Mild edema." is a terse report, not one run of keywords
+    letters = [ch for w in own for ch in w if ch.isalpha()]
+    if sum(ch.isascii() for ch in letters) * 2 < len(letters):
+        return False
+    stems = [stem_of(w) for w in own if not w.isdigit() and is_content(w)]
+    if len(set(stems)) == len(stems):
+        return False
+    prompt_flat = flat(prompt_visible)
+    for clause in _CLAUSE.split(visible):
+        if any(_written(sides, marks) not in prompt_flat for sides, marks in _relations(clause)):
+            return False
+        if any(flat(m.group()) not in prompt_flat for m in _OPERATION.finditer(clause)):
+            return False
+    return True
