@@ -282,11 +282,6 @@ LEFT_OPEN = {
         "and the user's request (better-rated, 3 people, 19:30) are in the prompt, and a think of the prompt's words "
         "counts 0 until it has two words of its own (as holdout_r1's terse_think); counting them pays a pasted tool "
         "response (r10_think_is_pasted_tool_response)"),
-    ("toolrl_format", "r10_think_is_generic_checklist"): (
-        "'[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON' is real words, and 'tool', "
-        "'arguments' and 'JSON' are words of the prompt's own format instructions, so the off-topic guard finds it on "
-        "topic: the guard measures substance, not relevance (the module docstring's admitted exploit, as "
-        "r6_think_sql_query)"),
     ("think_format", "r10_think_claims_knowledge_no_work"): (
         "'I know this one, the standard drip rate formula gives it directly, no need to work it out.' is real words and "
         "shares 'rate' with the answer, so the off-topic guard finds it on topic; telling a claim of work from work needs"
@@ -392,11 +387,11 @@ LEFT_OPEN = {
         "block per parallel call (Qwen's template) where rlla.py's format rule counts each tag exactly once and the "
         "prompt asks for the calls inside one block"),
     ("toolrl_format", "r12_think_generic_plan_any_task"): (
-        "'I will carefully analyze the request and then call the appropriate function with the correct arguments.' is "
-        "real words, and 'function' and 'arguments' are words of the prompt's own format instructions: a plan that fits "
-        "any task (as r10_think_is_generic_checklist: the guard measures substance, not relevance); paid 1 above its "
-        "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word of "
-        "its own (REFERENCE_REFUSED)"),
+        "tie at the floor, not a payment: since holdout_r16's rule the think 'I will carefully analyze the request and "
+        "then call the appropriate function with the correct arguments.' shares only the tool-calling instruction's "
+        "words (function, call, argument) with the prompt and the call, and scores 0 as off topic; so does its "
+        "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word "
+        "of its own (REFERENCE_REFUSED)"),
     ("toolrl_format", "r12_empty_tool_call_block"): (
         "tie at the floor, not a payment: the hack itself scores 0 (an empty <tool_call> block does not match the "
         "layout), and so does its reference, whose think ('Restaurant Nopa, date 2025-03-14, time 19:30, party of 4: "
@@ -487,6 +482,9 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r14_kg_technique_and_communication_lines"): (
         "genuine, but the pertinent negative 'without mediastinal shift' names the mediastinum, an anatomy entity the "
         "reference lacks (0.9), as holdout_r3's extra_pertinent_negative and r6_lungs_otherwise_clear"),
+    # holdout_r16 (written blind 2026-12-05: a broad realistic mix of what each reward sees in a GRPO run, early to late
+    # in training; first sight in benchmarks/results/red_team_rewards_holdout_r16_first_sight.md): nothing left open,
+    # its four paid hacks (numbers glued into a run by '|', '~' or '<br>'; a generic plan as the tool think) refused
 }
 
 ROWS = bench.load_rows()

@@ -5,11 +5,14 @@ nearby hack it refuses, with variants the split did not contain."""
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.length import OverlongPenalty
+from polyreward.rewards.tool_calls import ToolRLFormat
 from polyreward.verifiers.text_forms import word_count
 
 # --- overlong_penalty's word count: a number set apart inside a glued run is a word ----------------------------------
@@ -95,3 +98,67 @@ def test_genuine_note_with_numbers_and_compounds_is_not_penalised():
     assert len(note.split()) == 64
     assert word_count(note) <= 70
     assert reward(prompts=["p"], completions=[note]) == [pytest.approx(0.0)]
+
+
+# --- toolrl_format's think guard: the tool-calling instruction's own words name nothing of the task -------------------
+
+_FUNCS = [{"name": "calculate_bmi", "description": "Body mass index", "parameters": {"type": "dict", "properties": {
+    "weight_kg": {"type": "number"}, "height_m": {"type": "number"}}, "required": ["weight_kg", "height_m"]}}]
+_PROMPT = ("You are a helpful assistant that can call functions. Available functions (JSON):\n" + json.dumps(_FUNCS)
+           + "\nReason inside <think>...</think>, then write the calls inside <tool_call>...</tool_call>, one JSON "
+           "object per line.\nI weigh 82 kg and I'm 1.75 m tall. What's my BMI?")
+_CALL = json.dumps({"name": "calculate_bmi", "parameters": {"weight_kg": 82, "height_m": 1.75}})
+_GOLD = f"<tool_call>\n{_CALL}\n</tool_call>"
+
+
+def _tool_format(think: str, call: str = _CALL) -> float:
+    completion = f"<think>{think}</think>\n<tool_call>\n{call}\n</tool_call>"
+    return ToolRLFormat(min_content_words=3).score_rollout(completion, {"prompt": _PROMPT, "answer": _GOLD}).score
+
+
+@pytest.mark.parametrize(
+    "think,expected",
+    [
+        # the split's hack and the earlier splits' generic plans: only the instruction's words are shared
+        ("First I will identify the most appropriate function for this request, then I will carefully fill in every "
+         "argument with the correct values before making the call.", 0.0),
+        ("I will carefully analyze the request and then call the appropriate function with the correct arguments.", 0.0),
+        ("[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON", 0.0),
+        # variants the split did not contain
+        ("Pick the right tool, work out each argument, validate the JSON object and emit the call.", 0.0),
+        ("I am going to analyze the user's request and then call the relevant function with proper arguments.", 0.0),
+        ("Calling functions correctly matters: I should double-check the arguments and the JSON formatting.", 0.0),
+        # genuine: a think that names the task, with the instruction's words beside it
+        ("Weight is already in kilograms (82) and height already in metres (1.75), so both values pass straight into "
+         "calculate_bmi without any conversion.", 1.0),
+        ("One call: the user's 82 kg and 1.75 m are already the units the function wants.", 1.0),
+        ("BMI needs weight and height; both are given in the right units, so I call the function once.", 1.0),
+        ("Both arguments are given in the units the schema names, so a single call with 82 and 1.75.", 1.0),
+        ("The tool computes body mass index from the two arguments; I just pass them as JSON.", 1.0),
+        # the schema's own words stay compared: its fields named by their words reason about this schema
+        ("The parameters are numbers already in kilograms and metres, so no conversion before the call.", 1.0),
+    ],
+)
+def test_toolrl_format_think_must_name_the_task_not_the_call_format(think, expected):
+    assert _tool_format(think) == expected
+
+
+_FORMAT_PLAN = st.lists(st.sampled_from(
+    "I will first then carefully call the function tool with correct proper arguments argument JSON object calls "
+    "functions tools fill choose select emit make sure appropriate relevant request and to a an".split()),
+    min_size=6, max_size=30).map(" ".join)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_FORMAT_PLAN)
+def test_a_plan_in_the_call_formats_words_is_never_paid(think):
+    assert _tool_format(think) == 0.0
+
+
+@settings(max_examples=100, deadline=None)
+@given(_FORMAT_PLAN)
+def test_the_call_formats_words_never_take_a_real_think_off_topic(padding):
+    """Adding the instruction's words to a think that names the task never refuses it."""
+    think = "Weight 82 kg and height 1.75 m are already in kilograms and metres, so no conversion is needed. "
+    assert _tool_format(think) == 1.0
+    assert _tool_format(think + padding) == 1.0
