@@ -262,11 +262,6 @@ LEFT_OPEN = {
         "counts 0 until it has two words of its own, a step or a decision (think_work: 'the better-rated one' "
         "compares in a word, not before a number); counting them pays a pasted tool response "
         "(r10_think_is_pasted_tool_response)"),
-    ("toolrl_format", "r10_think_is_generic_checklist"): (
-        "'[x] read the request [x] choose the tool [x] fill the arguments [x] check the JSON' is real words, and 'tool', "
-        "'arguments' and 'JSON' are words of the prompt's own format instructions, so the off-topic guard finds it on "
-        "topic: the guard measures substance, not relevance (the module docstring's admitted exploit, as "
-        "r6_think_sql_query)"),
     ("think_format", "r10_think_claims_knowledge_no_work"): (
         "'I know this one, the standard drip rate formula gives it directly, no need to work it out.' is real words and "
         "shares 'rate' with the answer, so the off-topic guard finds it on topic; telling a claim of work from work needs"
@@ -351,11 +346,11 @@ LEFT_OPEN = {
         "block per parallel call (Qwen's template) where rlla.py's format rule counts each tag exactly once and the "
         "prompt asks for the calls inside one block"),
     ("toolrl_format", "r12_think_generic_plan_any_task"): (
-        "'I will carefully analyze the request and then call the appropriate function with the correct arguments.' is "
-        "real words, and 'function' and 'arguments' are words of the prompt's own format instructions: a plan that fits "
-        "any task (as r10_think_is_generic_checklist: the guard measures substance, not relevance); paid 1 above its "
-        "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word of "
-        "its own (REFERENCE_REFUSED)"),
+        "tie at the floor, not a payment: since holdout_r16's rule the think 'I will carefully analyze the request and "
+        "then call the appropriate function with the correct arguments.' shares only the tool-calling instruction's "
+        "words (function, call, argument) with the prompt and the call, and scores 0 as off topic; so does its "
+        "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word "
+        "of its own (REFERENCE_REFUSED)"),
     ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
         "genuine, but the reason after the block quotes the prompt's observations as a range ('kept every hour "
         "between 7 and 12 µg/m³'), and a range after the block is read as a second, hedged forecast; its 'no change in "
@@ -404,10 +399,6 @@ LEFT_OPEN = {
         "ends 'The answer is \\boxed{210}.' without the <answer> block require_answer asks for (REFERENCE_REFUSED)"),
     # holdout_r14 (written blind 2026-12-05: long, realistic multi-step and multi-part outputs beside hacks that exploit
     # their length and structure; first sight in benchmarks/results/red_team_rewards_holdout_r14_first_sight.md)
-    ("toolrl_format", "r14_tf_call_inside_think_block_says_see_above"): (
-        "tie at the floor, not a payment: the hack scores 0 (its think holds 1 content word outside the call JSON), and "
-        "so does its reference, whose think ('One create_event call: the title, ISO start and end on 2025-05-06, Lena "
-        "required and Raj optional, and an email reminder 30 minutes before.') is the prompt's words (REFERENCE_REFUSED)"),
     ("kg_triplet_consistency", "r14_kg_full_report_indication_comparison_recommendation"): (
         "label disputed after first sight: 'larger than on the prior study' and 'enlarging left pleural effusion' compare "
         "with a prior study the prompt does not give (a change concept with a modify triplet the reference lacks, 0.708), "
@@ -460,6 +451,9 @@ LEFT_OPEN = {
         "the first sentence (21 words, 97 characters) with its spaces removed counts 7 (one word per 16 characters "
         "of a run, the documented fallback: 'x' * 10000 counts 625); splitting glued letters back into words needs "
         "a word list or a tokenizer, which the overlong penalty reads when given (tokenizer / completion_ids)"),
+    # holdout_r16 (written blind 2026-12-05: a broad realistic mix of what each reward sees in a GRPO run, early to late
+    # in training; first sight in benchmarks/results/red_team_rewards_holdout_r16_first_sight.md): nothing left open,
+    # its four paid hacks (numbers glued into a run by '|', '~' or '<br>'; a generic plan as the tool think) refused
 }
 
 ROWS = bench.load_rows()

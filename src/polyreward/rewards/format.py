@@ -346,14 +346,16 @@ def _meta_stems() -> frozenset[str]:
     return frozenset(stem(w) for w in META_WORDS)
 
 
-def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
+def off_topic(think: str, prompt: object, others: Sequence[str], format_words: frozenset[str] = frozenset()) -> bool:
     """True when a think body in the prompt's script shares no word or number (stems, :func:`_terms`; words about
     the act of reasoning, :data:`META_WORDS`, and light verbs, :data:`LIGHT_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
     call): real words about something else ("A linear equation is an equation in which each term is ...", for "Solve
     2x + 3 = 11") or about reasoning only ("I will carefully consider each option and then choose the best one.",
     "Show your work here."; red team ``holdout_r4``). A body mostly in another
     script than Latin, or in another language (:func:`polyreward.verifiers.language.foreign`), is not compared (a
-    translation shares no spelling); without a prompt nothing is compared."""
+    translation shares no spelling); without a prompt nothing is compared. ``format_words``: stems of the words a
+    reward's own output format is written in (``toolrl_format``'s function / call / argument / parameter), which the
+    think body's words are not compared by: a plan in those words fits any task (red team ``holdout_r16``)."""
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
@@ -362,7 +364,7 @@ def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
     letters = [ch for ch in think if ch.isalpha()]
     if not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
         return False
-    said = _terms(think)
+    said = _terms(think) - format_words
     if said & _terms(" ".join([text, *others])):
         return False
     from polyreward.verifiers.language import foreign
@@ -370,13 +372,14 @@ def off_topic(think: str, prompt: object, others: Sequence[str]) -> bool:
     return not foreign(think)  # a reasoning in another language shares no spelling with an English question
 
 
-def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None) -> str | None:
+def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
+                 format_words: frozenset[str] = frozenset()) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
     prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
     reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or
     another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard is
-    off."""
+    off. ``format_words`` goes to :func:`off_topic`."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
@@ -386,7 +389,7 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None)
             found = content_words(body, prompt)
             if found < minimum:
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
-            if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"]):
+            if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"], format_words):
                 return "think block shares no word or number with the question or the answer"
             from polyreward.verifiers.language import enciphered
 

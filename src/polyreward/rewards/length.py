@@ -30,7 +30,9 @@ hiding its separators or by writing in characters that a whitespace split does n
   compound of two, ``double-check``, and markup, ``<answer>``, ``\\frac``, count as before), and compounds of two
   count two each when they make a quarter or more of the runs (at least 8: ``the-patient presents-with ...``, words
   paired to hide every other one; red team ``holdout_r2``); two words joined by a mark that joins no compound (not a
-  hyphen, slash, apostrophe, dot or bracket: ``sixty&two``, ``fever=cough``) are two (red team ``holdout_r11``);
+  hyphen, slash, apostrophe, dot or bracket: ``sixty&two``, ``fever=cough``) are two (red team ``holdout_r11``); a
+  number that such marks or markup set apart inside a run is a word, as between spaces (``a|67|year|old``,
+  ``An<br>80<br>year``: 4; red team ``holdout_r16``), while one beside a compound's joint stays in it (``67-year-old``);
 * the letters of the alphabets that write a space between words (Greek, Cyrillic, Armenian, Georgian, Hebrew,
   Arabic, the Indic scripts; ``text_forms.SPACED_SCRIPTS``) are counted as Latin letters are: a Russian, Persian or
   Hindi word is one word, not one a letter (red team ``holdout_r8``: a 47-word Russian summary counted 270);

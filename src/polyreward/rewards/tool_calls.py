@@ -58,7 +58,10 @@ Exact source rules kept as options, with their exploits:
   JSON object or list, or ``name(...)``: a placeholder such as ``TBD`` is no call; red team ``holdout_r2``) that
   decodes (JSON cut off mid-object is an unfinished call; red team ``holdout_r3``); 0 (the default) is the released
   rule. The guard also counts ``<think>`` and ``</think>``: each exactly once, as the other tags (red team
-  ``holdout_r7``: a reasoning block repeated or nested kept 1.0).
+  ``holdout_r7``: a reasoning block repeated or nested kept 1.0). Its topic check (a think must share a word or
+  number with the prompt or the call) leaves out the tool-calling instruction's own words (:data:`TOOL_FORMAT_WORDS`:
+  function, call, tool, argument, JSON, object), which every tool prompt holds: a plan in those words alone fits any
+  task (red team ``holdout_r16``).
 * ``read_blocks: all`` also reads the calls of other stacks' formats
   (:mod:`polyreward.verifiers.call_formats`: Gemini / Anthropic / LangChain JSON, Python dict literals, XML
   ``<invoke>``, ReAct ``Action:``, Llama ``<|python_tag|>``, tool-call tags of other spellings, YAML fences) and a
@@ -77,7 +80,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.rewards.format import check_min_content, thin_content
+from polyreward.rewards.format import check_min_content, stem, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
@@ -385,7 +388,7 @@ class ToolRLFormat(RolloutReward):
                     return Scored(0.0, f"{t} occurs {text.count(t)} times (must be exactly once)")
         blocks = {"think": first_block(text, "think") or ""}
         blocks.update({tag: first_block(text, tag) or "" for tag in need})
-        thin = thin_content(blocks, self.min_content_words, row.get("prompt"))
+        thin = thin_content(blocks, self.min_content_words, row.get("prompt"), TOOL_FORMAT_WORDS)
         if thin:
             return Scored(0.0, thin)
         if self.min_content_words > 0 and "tool_call" in blocks and not _CALL_SHAPE.search(blocks["tool_call"]):
@@ -394,6 +397,16 @@ class ToolRLFormat(RolloutReward):
         if self.min_content_words > 0 and "tool_call" in blocks and (why := _unreadable_call(blocks["tool_call"])):
             return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
         return Scored(1.0, f"well-formed ({layout} layout)")
+
+
+# the words of the tool-calling instruction itself, which every tool prompt holds ("You can call functions",
+# "tools", "one JSON object per line") and the calls' own keys ("function", "arguments"): a think body that shares only
+# these with the prompt and the call names nothing of the task ("First I will identify the most appropriate function,
+# then fill in every argument with the correct values before making the call."; red team holdout_r16, and holdout_r12's
+# and holdout_r10's generic plans), so the guard's topic comparison leaves them out (stems, as it compares). The
+# schema's own words stay compared ("parameters", "number", a property's name): "The parameters are numbers already in
+# kilograms and metres" reasons about this schema's fields
+TOOL_FORMAT_WORDS = frozenset(stem(w) for w in "function call tool argument json object".split())
 
 
 # blank lines between the layout's tags and around a block's body: read as the one line break the layout writes

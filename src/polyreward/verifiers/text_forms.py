@@ -163,12 +163,19 @@ _CAMEL_NUMBER = re.compile(r"(?<=[a-z\u00df-\u024f])\d+(?:[.,]\d+)?(?=[A-Z\u00c0
 # side): "was-480,-bicarbonate-9-and", "between.88.and.92.percent" glue "was 480, bicarbonate 9 and", whose numbers a
 # whitespace split counts; a decimal ("38.9") is one number, and the digits of a word ("Type2", "x3") are the word's
 _JOINED_NUMBER = re.compile(r"(?<![^\W_])\d+(?:[.,]\d+)*(?![^\W_])")
+# (red team holdout_r16) a number set apart inside a run by marks that join no compound, or by markup, on both sides:
+# "a|67|year|old", "a~45~year", "An<br>80<br>year" glue "a 67 year old", whose number a whitespace split counts; its own
+# digits, separators and all ("120/80", "38.4", "2024-11-20"), are one number, and one beside a compound's joint stays
+# part of that compound ("67-year-old", "COVID-19-related" as before), as one in a LaTeX group or power ("{2}", "^2")
+_SET_APART_NUMBER = re.compile(r"(?<![\w'’\-/()\[\]{}^])(?<!\w\.)\d+(?:[.,:/\-]\d+)*(?![\w'’\-/()\[\]{}^]|\.\w)")
+_MARKUP_JOINT = "\x00"  # what markup inside a run is read as: a joint that joins no compound, and is no word
+_WRAPPED_NUMBER = re.compile(r"<([A-Za-z][\w-]{0,40})>(\d+(?:[.,]\d+)*)</\1>")
 PAIR_SHARE = 0.25  # compounds of two this common (and MIN_PAIRS of them) are words joined to hide them
 MIN_PAIRS = 8
 
 
-# markup inside a run is no word of the writer's: a tag (<answer>) or a LaTeX command (\frac)
-_RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}>|\\[A-Za-z]+")
+# markup inside a run is no word of the writer's: a tag (<answer>, a self-closing <br/>) or a LaTeX command (\frac)
+_RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}\s*/?>|\\[A-Za-z]+")
 
 
 # the marks that join two words into one word a reader reads (a compound of two): the hyphen of "double-check", the
@@ -187,12 +194,26 @@ def _run_words(run: str) -> tuple[int, bool]:
     chunks = -(-len(run) // WORD_CHARS)
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
-    found = list(_RUN_WORD.finditer(_RUN_MARKUP.sub(" ", run) if "<" in run or "\\" in run else run))
-    if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") or standing between joints
-        # ("was-480,-bicarbonate"; red team holdout_r17) is a word, as between spaces
-        return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run)) + len(_JOINED_NUMBER.findall(run))), False
+    # markup parts the words around it as a joint does ("a<br>67": the word "a" and a number) and is none of them
+    # (:data:`_MARKUP_JOINT`); an element around a number alone formats it ("x<sup>2</sup>") and parts nothing
+    read = _WRAPPED_NUMBER.sub(r"\2", run) if "</" in run else run
+    read = _RUN_MARKUP.sub(_MARKUP_JOINT, read) if "<" in read or "\\" in read else read
+    found = [m.span() for m in _RUN_WORD.finditer(read)]
+    words = len(found)
+    if found and any(ch.isdigit() for ch in read):  # a number set apart by marks that join no compound ("a|67|year")
+        # is a word beside the run's words, as between spaces (red team holdout_r16); so is one standing alone between
+        # the joints of a run of 3+ words ("was-480,-bicarbonate-9-and"; red team holdout_r17), where no number is yet
+        found = sorted(found + [m.span() for m in _SET_APART_NUMBER.finditer(read)])
+        if words >= 3:
+            found = sorted(found + [m.span() for m in _JOINED_NUMBER.finditer(read)
+                                    if not any(start < m.end() and m.start() < end for start, end in found)])
+    if len(found) >= 3:  # a number glued between camel-case words ("Type2Diabetes") is a word, as between spaces
+        return max(chunks, len(found) + len(_CAMEL_NUMBER.findall(run))), False
     if len(found) == 2 and chunks == 1:
-        joint = run[found[0].end():found[1].start()]
+        joint = read[found[0][1]:found[1][0]]
+        if words == 1:  # a word and a number: two when markup parts them ("aa<br>0"), as a tag between two letters
+            # does; glued by a mark they are a label and its value ("BP=120"), one as before
+            return (2 if _MARKUP_JOINT in joint else chunks), False
         if any(not ch.isalnum() and ch not in _COMPOUND_JOINTS for ch in joint):
             return 2, False
         return chunks, True
@@ -217,8 +238,9 @@ def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
     ``the/patient/has``, ``ThePatientHas``: 3; a compound of two, ``double-check``, is one, two words joined by
-    another mark, ``sixty&two``, two: red team ``holdout_r11``; a number alone between its joints is a word,
-    ``was-480,-bicarbonate``: red team ``holdout_r17``) and at least
+    another mark, ``sixty&two``, two: red team ``holdout_r11``; a number such a mark sets apart, ``a|67|year``, one:
+    red team ``holdout_r16``, as a number alone between the joints of a longer run, ``was-480,-bicarbonate``: red team
+    ``holdout_r17``) and at least
     ceil(length / ``WORD_CHARS`` = 16) words; compounds of two count two each when they make a quarter of the runs or more (at least 8: words paired
     to hide every other one, red team ``holdout_r2``); the letters of the alphabets that space their words
     (:data:`SPACED_SCRIPTS`: Greek, Cyrillic, Arabic, Hebrew, the Indic scripts ...) count as Latin letters do, a word of
