@@ -57,6 +57,10 @@ Red team ``holdout_r10`` (normalised mode): a comma inside a bracket is the brac
 6 mm)`` is one label), and a bracket after a label holding only words that place or size it as the report does, or a
 measurement the report writes, reads as those words before it (``nodule (RUL, 6 mm)`` of "stable 6 mm right upper lobe
 nodule"); a hedge, another size (``8 mm``) or place in the bracket keeps the label whole.
+Red team ``holdout_r18`` (normalised mode): ``no finding`` is the normal study's label, not a denied finding; an
+initialism of a gold label of several words (``AF; LBBB`` for atrial fibrillation, left bundle branch block) and one
+label joining gold labels with ``and`` (``Cardiomegaly and atelectasis.``) name those gold labels
+(:func:`polyreward.verifiers.label_sets.as_gold_shorthand`); a conjunct that is no gold label keeps the label whole.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
@@ -72,6 +76,7 @@ from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import (
     answer_block,
+    as_gold_shorthand,
     as_worded_in,
     f1,
     jaccard,
@@ -257,6 +262,8 @@ class JaccardReward(RolloutReward):
             predicted = as_worded_in(predicted, gold_set, spelling_key(normalize_label(source)))
         if self.mode == "normalized" and predicted - gold_set:  # "effusion", "PTX", "R pleural effusion" (holdout_r8)
             predicted = as_gold_findings(predicted, gold_set, prompt_text(prompt) if prompt is not None else "")
+        if self.mode == "normalized" and predicted - gold_set:  # "AF; LBBB", "cardiomegaly and atelectasis" (holdout_r18)
+            predicted = as_gold_shorthand(predicted, gold_set)
         j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
         score = j if self.metric == "jaccard" else f
         hits = len(predicted & gold_set)

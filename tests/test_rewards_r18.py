@@ -1,0 +1,87 @@
+"""Red team holdout_r18 (clinical and forecasting rewards, written blind): the rules its misses led to, each as a
+table of realistic output both ways (the genuine form paid AND the nearby hack refused) and properties where the rule
+parses text."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.jaccard import JaccardReward
+from polyreward.verifiers.label_sets import as_gold_shorthand, read_labels
+
+ECG = ("Read this ECG interpretation and list every diagnostic label that applies, separated by ';', inside "
+       "<answer>...</answer>.\n\nIrregularly irregular rhythm without P waves. QRS 148 ms with broad notched R waves in "
+       "I, aVL, V5-V6.")
+ECG_GOLD = "<answer>atrial fibrillation; left bundle branch block</answer>"
+CXR = ("Read this chest X-ray report and list every finding that is definitely present, separated by ';', inside "
+       "<answer>...</answer>.\n\nFINDINGS: Left lower lobe atelectasis. Mild cardiomegaly. Small left pleural effusion. "
+       "No pneumothorax.")
+CXR_GOLD = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+NORMAL = ("List every finding that is definitely present, separated by ';', inside <answer>...</answer>. If nothing is "
+          "present, answer 'no finding'.\n\nFINDINGS: Normal heart size. Lungs clear. No effusion or pneumothorax.")
+
+
+def _jaccard(prompt: str, gold: str, completion: str, **kw) -> float:
+    reward = JaccardReward(mode="normalized", **kw)
+    return reward.evaluate([prompt], [completion], answer=[gold]).scores[0]
+
+
+JACCARD = [
+    # the normal study's label is a label, not a denied finding
+    (NORMAL, "<answer>no finding</answer>", "<answer>No finding.</answer>", 1.0),
+    (NORMAL, "<answer>no finding</answer>", "<answer>No findings</answer>", 1.0),
+    (NORMAL, "<answer>no finding</answer>", "<answer>no finding; pneumothorax; pleural effusion</answer>", 1 / 3),
+    (NORMAL, "<answer>no finding</answer>", "<answer>no pneumothorax</answer>", 0.0),  # a denied finding stays out
+    # initialisms of gold labels of several words (outside the radiology lexicon)
+    (ECG, ECG_GOLD, "<answer>AF; LBBB</answer>", 1.0),
+    (ECG, ECG_GOLD, "<answer>LBBB; atrial fibrillation</answer>", 1.0),
+    (ECG, ECG_GOLD, "<answer>AF; LBBB; RBBB</answer>", 2 / 3),  # an initialism of no gold label stays extra
+    (ECG, ECG_GOLD, "<answer>AF; LBBB; AFL; SVT</answer>", 0.5),
+    (ECG, "<answer>atrial fibrillation; atrial flutter</answer>", "<answer>AF</answer>", 0.0),  # ambiguous: two golds
+    (CXR, CXR_GOLD, "<answer>atelectasis; cardiomegaly; PE</answer>", 0.5),  # PE: pulmonary embolism (holdout_r9)
+    # gold labels joined with "and" / "&" / "plus"
+    (CXR, CXR_GOLD, "<answer>Cardiomegaly, atelectasis and pleural effusion.</answer>", 1.0),
+    (CXR, CXR_GOLD, "<answer>Cardiomegaly and atelectasis and pleural effusion.</answer>", 1.0),
+    (CXR, CXR_GOLD, "<answer>cardiomegaly & pleural effusion; atelectasis</answer>", 1.0),
+    (CXR, CXR_GOLD, "<answer>cardiomegaly plus atelectasis; pleural effusion</answer>", 1.0),
+    (CXR, CXR_GOLD, "<answer>cardiomegaly and pneumonia; atelectasis; pleural effusion</answer>", 0.5),  # kept whole
+    (CXR, CXR_GOLD, "<answer>Cardiomegaly and pneumothorax.</answer>", 0.0),
+    (ECG, ECG_GOLD, "<answer>AF and LBBB</answer>", 1.0),
+    (ECG, ECG_GOLD, "<answer>AF and RBBB</answer>", 0.0),
+]
+
+
+@pytest.mark.parametrize("prompt,gold,completion,expected", JACCARD)
+def test_jaccard_shorthand_and_normal_study(prompt, gold, completion, expected):
+    assert _jaccard(prompt, gold, completion) == pytest.approx(expected)
+
+
+def test_jaccard_f1_and_joined_sentence():
+    assert _jaccard(CXR, "<answer>atelectasis; cardiomegaly</answer>", "<answer>Cardiomegaly and atelectasis.</answer>",
+                    metric="f1") == pytest.approx(1.0)
+    assert _jaccard(CXR, "<answer>atelectasis; cardiomegaly</answer>", "<answer>Cardiomegaly and edema.</answer>",
+                    metric="f1") == pytest.approx(0.0)
+
+
+_WORD = st.text(alphabet="abcdefghijklmnopqrstuvwxyz", min_size=3, max_size=9)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.lists(_WORD, min_size=1, max_size=4, unique=True), st.lists(_WORD, min_size=1, max_size=4, unique=True))
+def test_shorthand_never_adds_a_label_the_gold_lacks(gold, predicted):
+    """Shorthand only ever reads a predicted label as gold labels: the labels outside the gold never grow, and a
+    label joining a gold label with a non-gold one stays whole."""
+    gold_set = set(gold)
+    predicted_set = set(predicted) | {f"{gold[0]} and {p}" for p in predicted if p not in gold_set}
+    out = as_gold_shorthand(predicted_set, gold_set)
+    assert out - gold_set <= predicted_set - gold_set
+    assert len(out & gold_set) >= len(predicted_set & gold_set)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_WORD)
+def test_denied_label_still_left_out_but_no_finding_kept(word):
+    assert read_labels(f"no {word}") == [] or word.startswith("finding")
+    assert read_labels("No finding.") == ["No finding"]
