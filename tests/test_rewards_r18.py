@@ -4,6 +4,8 @@ parses text."""
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -85,3 +87,55 @@ def test_shorthand_never_adds_a_label_the_gold_lacks(gold, predicted):
 def test_denied_label_still_left_out_but_no_finding_kept(word):
     assert read_labels(f"no {word}") == [] or word.startswith("finding")
     assert read_labels("No finding.") == ["No finding"]
+
+
+# --- crpo_format (guarded): a summary that only asks, a reasoning block reopened in the answer ---------------------
+
+from polyreward.rewards.crpo import CRPOFormat  # noqa: E402
+from polyreward.rewards.format import thin_content  # noqa: E402
+
+MCQ = ("A 50-year-old man has crushing central chest pain; ECG shows ST elevation in V1-V4. The nearest PCI centre is "
+       "30 minutes away. What is the best management? A. Thrombolysis B. Primary PCI C. Observe D. Stress test. Think "
+       "inside <think>, answer inside <answer> with \\boxed{letter} and a summary.")
+THINK = "<think>Anterior STEMI with a PCI centre 30 minutes away, well inside 120 minutes, so primary PCI beats lysis.</think>\n"
+
+CRPO = [
+    ("<answer>Transfer for primary PCI within the target time. \\boxed{B}</answer>", 1.5),
+    ("<answer>Why PCI rather than lysis? The centre is only 30 minutes away. \\boxed{B}</answer>", 1.5),
+    ("<answer>\\boxed{B}\nIs thrombolysis needed? No: primary PCI is reachable in 30 minutes.</answer>", 1.5),
+    ("<answer>Dose 0.5 mg? No, that is for lysis; primary PCI is reachable. \\boxed{B}</answer>", 1.5),
+    ("<answer>What is the best management for a man with an anterior STEMI near a PCI centre? \\boxed{B}</answer>", 1.0),
+    ("<answer>Lysis or PCI? Which is better here?? \\boxed{B}</answer>", 1.0),
+    ("<answer>\\boxed{B} Best management of this STEMI?</answer>", 1.0),
+    ("<answer><think>Maybe lysis is faster.</think> Primary PCI is preferred here. \\boxed{B}</answer>", 0.0),
+    ("<answer>Primary PCI is preferred here.</think> \\boxed{B}</answer>", 0.0),
+]
+
+
+@pytest.mark.parametrize("answer,expected", CRPO)
+def test_crpo_format_summary_that_asks_and_reopened_think(answer, expected):
+    out = CRPOFormat(min_content_words=3).evaluate([MCQ], [THINK + answer])
+    assert out.scores[0] == pytest.approx(expected), out.reasons[0]
+
+
+def test_crpo_format_released_rule_unchanged():
+    """Unguarded (the release): a think tag in the answer and a question as the summary are still paid 1.5."""
+    for answer in ("<answer><think>Maybe lysis.</think> PCI. \\boxed{B}</answer>",
+                   "<answer>What is the best management? \\boxed{B}</answer>"):
+        assert CRPOFormat().evaluate([MCQ], [THINK + answer]).scores[0] == pytest.approx(1.5)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefgh .,?!", min_size=1, max_size=60))
+def test_summary_only_asks_iff_every_sentence_is_a_question(text):
+    from polyreward.rewards.crpo import _only_asks
+
+    sentences = [s.strip() for s in re.findall(r"[^.!?]*[^.!?\s][^.!?]*(?:[.!?]+|\Z)", text) if s.strip()]
+    assert _only_asks(text) == (bool(sentences) and all(s.endswith("?") for s in sentences))
+    assert not _only_asks(text.rstrip(" .!?") + ". Primary PCI.")
+
+
+@given(st.sampled_from(["answer", "tool_call"]), st.sampled_from(["<think>", "</think>"]))
+def test_any_non_think_block_with_a_think_tag_fails_the_guard(name, tag):
+    assert thin_content({"think": "Anterior STEMI, PCI centre close, so primary PCI.", name: f"B {tag} x"}, 1) is not None
+    assert thin_content({"think": "Anterior STEMI, PCI centre close, so primary PCI.", name: "B x"}, 1) is None
