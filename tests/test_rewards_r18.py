@@ -139,3 +139,42 @@ def test_summary_only_asks_iff_every_sentence_is_a_question(text):
 def test_any_non_think_block_with_a_think_tag_fails_the_guard(name, tag):
     assert thin_content({"think": "Anterior STEMI, PCI centre close, so primary PCI.", name: f"B {tag} x"}, 1) is not None
     assert thin_content({"think": "Anterior STEMI, PCI centre close, so primary PCI.", name: "B x"}, 1) is None
+
+
+# --- forecast_class_cost: a station's name before a step label is the label's (the prompt names it) ---------------
+
+from polyreward.rewards.forecast import ForecastClassCost  # noqa: E402
+
+STATIONS = ("Daily mean PM2.5 (µg/m³), Busan, last 3 days:\n| station | D-2 | D-1 | D0 |\n|---|---|---|---|\n"
+            "| Gwangbok-dong | 22 | 25 | 27 |\n| Yeonsan-dong | 30 | 29 | 31 |\nForecast D+1's daily mean at Yeonsan-dong "
+            "only. Give one number inside <answer>...</answer>.")
+
+FORECASTS = [
+    ("<answer>Yeonsan-dong D+1: 28</answer>", 1.0),
+    ("<answer>Yeonsan-dong, D+1: 28 µg/m³</answer>", 1.0),
+    ("<answer>Yeonsan-dong daily mean D+1: 28</answer>", 1.0),
+    ("<answer>D+1: 28</answer>", 1.0),
+    ("<answer>Day 1: 28</answer>", 1.0),
+    ("<answer>Yeonsan-dong D+1: 28, D+2: 60</answer>", -0.1),  # two forecasts
+    ("<answer>Peak hourly D+1: 28</answer>", -0.1),  # a statistic the prompt does not ask for
+    ("<answer>Yeonsan-dong AQI D+1: 28</answer>", -0.1),  # another quantity
+    ("<answer>Yeonsan-dong D+1: below 28</answer>", -0.1),  # a bound
+    ("<answer>Yeonsan-dong D+1: maybe 28</answer>", -0.1),  # offered, not stated
+    ("<answer>Yeonsan-dong D+1: ~28</answer>", -0.1),  # an approximation sign (holdout_r4's rule)
+]
+
+
+@pytest.mark.parametrize("answer,expected", FORECASTS)
+def test_forecast_station_before_step_label(answer, expected):
+    reward = ForecastClassCost(thresholds="korea", answer_block="required")
+    out = reward.evaluate([STATIONS], ["<think>Yeonsan-dong has held near 30.</think>\n" + answer], observed=[28.4])
+    assert out.scores[0] == pytest.approx(expected), out.reasons[0]
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["Day", "D", "Step", "T", "Horizon"]), st.sampled_from(["+1", " 1", "1"]),
+       st.integers(min_value=16, max_value=35))
+def test_forecast_step_label_after_named_station_is_read_past(label, step, value):
+    reward = ForecastClassCost(thresholds="korea", answer_block="required")
+    answer = f"<think>Persistence at Yeonsan-dong.</think>\n<answer>Yeonsan-dong {label}{step}: {value}</answer>"
+    assert reward.evaluate([STATIONS], [answer], observed=[28.4]).scores[0] == pytest.approx(1.0)
