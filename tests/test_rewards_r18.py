@@ -178,3 +178,74 @@ def test_forecast_step_label_after_named_station_is_read_past(label, step, value
     reward = ForecastClassCost(thresholds="korea", answer_block="required")
     answer = f"<think>Persistence at Yeonsan-dong.</think>\n<answer>Yeonsan-dong {label}{step}: {value}</answer>"
     assert reward.evaluate([STATIONS], [answer], observed=[28.4]).scores[0] == pytest.approx(1.0)
+
+
+# --- kg_triplet_consistency's extractor: a hedge right after a finding reads it as another (suggestive_of) ---------
+
+from polyreward.rewards.kg_triplet import KGTripletConsistency  # noqa: E402
+from polyreward.verifiers.radiology_kg import extract_kg  # noqa: E402
+
+
+def _suggests(report: str) -> set:
+    return {t for t in extract_kg(report).triplets if t[2] == "suggestive_of"}
+
+
+SUGGESTIVE = [
+    ("Right lower lobe consolidation, possibly pneumonia.", {("consolidation", "pneumonia", "suggestive_of")}),
+    ("Right lower lobe consolidation, probably pneumonia; correlate clinically.",
+     {("consolidation", "pneumonia", "suggestive_of")}),
+    ("Consolidation in the right lower lobe which could reflect pneumonia.", {("consolidation", "pneumonia", "suggestive_of")}),
+    ("Consolidation in the right lower lobe that may reflect pneumonia.", {("consolidation", "pneumonia", "suggestive_of")}),
+    ("Consolidation in the right lower lobe, which may represent pneumonia.", {("consolidation", "pneumonia", "suggestive_of")}),
+    # a list with a hedged item, coordination, another sentence: no reading of one finding as the other
+    ("Cardiomegaly, possible small pleural effusion.", set()),
+    ("Consolidation and possibly pneumonia.", set()),
+    ("Consolidation. Possibly pneumonia.", set()),
+    ("Consolidation in the right lower lobe, which is dense. Pneumonia may develop.", set()),
+]
+
+
+@pytest.mark.parametrize("report,expected", SUGGESTIVE)
+def test_hedge_after_finding_reads_suggestive_of(report, expected):
+    assert _suggests(report) == expected
+
+
+PNEUMONIA = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: consolidation\n"
+             "Absent: pleural effusion, pneumothorax\nUncertain: pneumonia")
+PNEUMONIA_REF = ("There is consolidation in the right lower lobe, which may represent pneumonia. No pleural effusion. "
+                 "No pneumothorax.")
+KG_PARAMS = dict(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+
+KG_ROWS = [
+    ("IMPRESSION:\n1. Right lower lobe consolidation, possibly pneumonia.\n2. No pleural effusion.\n3. No pneumothorax.",
+     1.0),
+    ("Right lower lobe consolidation which could reflect pneumonia. No pleural effusion or pneumothorax.", 1.0),
+    ("Right lower lobe consolidation, possibly pneumonia. Small pleural effusion. No pneumothorax.", None),  # absent stated
+    ("Right lower lobe consolidation. No pneumonia. No pleural effusion. No pneumothorax.", None),  # uncertain denied
+    ("Possible right lower lobe consolidation, possibly pneumonia, possible pleural effusion, possible pneumothorax.",
+     None),  # everything hedged
+]
+
+
+@pytest.mark.parametrize("report,expected", KG_ROWS)
+def test_kg_hedged_reading_paid_and_hacks_refused(report, expected):
+    reward = KGTripletConsistency(**KG_PARAMS)
+    got = reward.evaluate([PNEUMONIA], [report], answer=[PNEUMONIA_REF]).scores[0]
+    ref = reward.evaluate([PNEUMONIA], [PNEUMONIA_REF], answer=[PNEUMONIA_REF]).scores[0]
+    if expected is None:
+        assert got < ref
+    else:
+        assert got == pytest.approx(ref) == pytest.approx(expected)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["consolidation", "opacity", "atelectasis", "pleural effusion"]),
+       st.sampled_from(["pneumonia", "pulmonary edema", "atelectasis", "aspiration"]),
+       st.sampled_from([", possibly", ", probably", " which may reflect", " that could be"]))
+def test_suggestive_link_joins_the_two_findings_only(first, second, hedge):
+    """Whatever the two findings, the hedge links at most the finding before it to the one after it, never the
+    other way and never a finding of another sentence."""
+    report = f"Cardiomegaly. Right basilar {first}{hedge} {second}."
+    for source, target, _ in _suggests(report):
+        assert (source, target) != ("cardiomegaly", second)
+        assert source != target
