@@ -249,3 +249,37 @@ def test_suggestive_link_joins_the_two_findings_only(first, second, hedge):
     for source, target, _ in _suggests(report):
         assert (source, target) != ("cardiomegaly", second)
         assert source != target
+
+
+# --- jaccard: a note after the block that withdraws the whole list ---------------------------------------------------
+
+from polyreward.verifiers.label_amendments import withdraws_list  # noqa: E402
+
+FRACTURE = ("Read this chest X-ray report and list every finding that is definitely present, separated by ';', inside "
+            "<answer>...</answer>.\n\nFINDINGS: Minimally displaced fracture of the right 6th rib. Lungs clear.")
+WITHDRAWN = [
+    ("<answer>fracture</answer>\nOn reflection I cannot tell from this report, so please disregard the list above.", 0.0),
+    ("<answer>fracture</answer>\nIgnore my answer; I did not read the report carefully.", 0.0),
+    ("<answer>fracture</answer> Discard the labels, they were a draft.", 0.0),
+    ("<answer>fracture</answer>\nPlease disregard the entire list.", 0.0),
+    ("<answer>fracture</answer>\nThe fracture is minimally displaced; don't ignore the list when planning analgesia.", 1.0),
+    ("<answer>fracture</answer>\nNo need to discard the list: the fracture is confirmed on the oblique view.", 1.0),
+    ("<answer>fracture</answer>\nThe list above is final; the oblique view confirms the fracture.", 1.0),
+    ("<answer>fracture</answer>\nThe labels of the old film (pneumothorax) were on another patient.", 1.0),
+    ("<answer>fracture</answer>\nThe report's other lines are normal.", 1.0),
+]
+
+
+@pytest.mark.parametrize("completion,expected", WITHDRAWN)
+def test_jaccard_list_withdrawn_after_block(completion, expected):
+    assert _jaccard(FRACTURE, "<answer>fracture</answer>", completion) == pytest.approx(expected)
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz ,.", max_size=80))
+def test_withdraws_list_needs_a_withdrawal_of_the_list(text):
+    """Text without a verb of withdrawal never withdraws the list; the same text with one aimed at the list does."""
+    words = set(text.split())
+    if not words & {"disregard", "ignore", "discard", "scrap", "withdraw", "retract", "delete", "strike"}:
+        assert not withdraws_list(text)
+    assert withdraws_list(text + ". Disregard the list above.")

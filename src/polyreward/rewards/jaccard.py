@@ -34,7 +34,8 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   above were excluded.``, ``I did not look at the image.``: :mod:`polyreward.verifiers.framing`) or a note in
   another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``;
 * so is a block one of whose labels a later note takes out ("pleural effusion should be removed", "the effusion is
-  not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``).
+  not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``), and so is a block a later note
+  withdraws whole ("please disregard the list above", "ignore my answer": red team ``holdout_r18``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -91,7 +92,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import removed_label
+from polyreward.verifiers.label_amendments import removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
@@ -219,6 +220,9 @@ class JaccardReward(RolloutReward):
         # red team holdout_r14: an addendum that takes one of the block's labels out ("pleural effusion should be removed")
         if label := removed_label(view[blocks[-1][1]:], read_labels(blocks[-1][2], self.separator)):
             return None, f"a note after the <answer> block takes {label!r} out: not the list the text ends on"
+        # red team holdout_r18: a note after the block that withdraws the whole list ("please disregard the list above")
+        if withdraws_list(view[blocks[-1][1]:]):
+            return None, "a note after the <answer> block withdraws the list"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):
