@@ -188,7 +188,20 @@ def format_reward(text: str, min_content_words: int = 0, prompt: object = None) 
         return 1.0  # an empty box (\\boxed{}) boxes nothing (red team holdout_r4), nor the template's placeholder
     summary = answer.replace(boxes[0], " ")
     return 1.5 if content_words(summary) > 0 and _states_the_case(summary, parts[0], prompt) \
-        and not _copies_prompt(summary, prompt, boxes[0][len("\\boxed{"):-1]) else 1.0
+        and not _copies_prompt(summary, prompt, boxes[0][len("\\boxed{"):-1]) and not _only_asks(summary) else 1.0
+
+
+# a sentence of the summary: text up to a stop, a question mark or an exclamation mark (or the end)
+_SUMMARY_SENTENCE = re.compile(r"[^.!?]*[^.!?\s][^.!?]*(?:[.!?]+|\Z)")
+
+
+def _only_asks(summary: str) -> bool:
+    """True when every sentence of the summary is a question ("Which is the most appropriate immediate treatment for
+    a 72-year-old woman on warfarin ...? \\boxed{C}"): the question asked again, in the writer's words, states
+    nothing about the answer, as a copy of the question does not (:func:`_copies_prompt`; red team
+    ``holdout_r18``). A summary that asks and then answers ("Why PCI? The centre is 30 minutes away.") states it."""
+    sentences = [m.group().strip() for m in _SUMMARY_SENTENCE.finditer(summary) if m.group().strip()]
+    return bool(sentences) and all(sentence.endswith("?") for sentence in sentences)
 
 
 _OTHER_BOX = re.compile(r"\\(?:fbox|framebox|boxed|bbox|colorbox\s*\{[^{}]{0,20}\}|fcolorbox\s*\{[^{}]{0,20}\}\s*\{[^{}]{0,20}\})\s*(?:\[[^\]]{0,20}\]\s*)?\{")

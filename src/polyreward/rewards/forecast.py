@@ -57,7 +57,9 @@ ignored). They are a committed forecast only when
   bound, negate, range or relabel it (``moins de 60``, ``60 미만``, ``不是48``, ``north of 40``, ``AQI 60``,
   ``e.g. 48``, ``48 µg/m³ of ozone``), so the number is no forecast; so are the words of a label before a colon
   unless the prompt names them (``Peak hourly value tomorrow: 340`` is no mean; ``Jongno mean: 24`` is); a step label
-  (``Day 1: 48``, ``D+1: 48``; not ``hour 20: 30``, the value of one hour, red team ``holdout_r4``) and a date
+  (``Day 1: 48``, ``D+1: 48``; not ``hour 20: 30``, the value of one hour, red team ``holdout_r4``) keeps its colon,
+  so the words before it are a label's too (``Yeonsan-dong D+1: 28``, the station the prompt names; red team
+  ``holdout_r18``) and a date
   (``2010-01-19: 340``; a day with a month's name, ``for 4 March: 340``, red team ``holdout_r8``) are no value, ``I'd say 27`` states 27 and ``340 µg/m³ (0.34 mg/m³)`` restates it, a decimal comma (``23,5``) is a decimal
   point and a number in words (``twenty-four``) is read (red team ``holdout_r3``), and LaTeX units (``$48\\ \\mu g/m^3$``) and superscripts (``m⁻³``) are read as written (red team
   ``holdout_r2``); a number in scientific notation is one number (``5.0 × 10¹``, ``5 x 10^1``) and ``24-h mean`` is
@@ -403,7 +405,7 @@ def _read_span(span: str) -> str:
     # English does: "1,085 µg/m³" (Delhi's PM10) is one number, not 1 and 85 (number_locale's convention decides)
     span = drop_thousands_separators(span) if "," in span and convention(span) == DOT else span
     span = _DECIMAL_COMMA.sub(r"\1.\2", span) if "," in span else span
-    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" ", _latex_plain(span.translate(_SCRIPTS)))))
+    span = _POLLUTANT_NAME.sub(" ", _UNIT.sub(" UGM ", _STEP_LABEL.sub(" : ", _latex_plain(span.translate(_SCRIPTS)))))
     span = _without_restatement(span) if "mg" in span.casefold() else span
     return _spelled_forecast(span) if not any(ch.isdigit() for ch in span) else span
 

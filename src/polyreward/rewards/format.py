@@ -377,7 +377,8 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
     prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
-    reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or
+    reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or another block holding one
+    (the answer reopening a think: red team ``holdout_r18``), or
     another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard is
     off. ``format_words`` goes to :func:`off_topic`."""
     if minimum <= 0:
@@ -395,6 +396,10 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
 
             if (cipher := enciphered(body)) is not None:
                 return f"think block is English hidden from a reader ({cipher}), not reasoning"
+        elif "<think>" in body or "</think>" in body:
+            # a reasoning block reopened inside the answer ("<answer><think>Maybe X.</think> B</answer>"): a second
+            # block of reasoning where one is asked for, as a think tag inside the think (red team holdout_r18)
+            return f"{name} block holds a <think> or </think> tag (a second reasoning block)"
         elif not has_letter_or_digit(body):
             return f"{name} block is empty (no letter or digit)"
     return None

@@ -34,7 +34,8 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   above were excluded.``, ``I did not look at the image.``: :mod:`polyreward.verifiers.framing`) or a note in
   another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``;
 * so is a block one of whose labels a later note takes out ("pleural effusion should be removed", "the effusion is
-  not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``).
+  not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``), and so is a block a later note
+  withdraws whole ("please disregard the list above", "ignore my answer": red team ``holdout_r18``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -57,6 +58,10 @@ Red team ``holdout_r10`` (normalised mode): a comma inside a bracket is the brac
 6 mm)`` is one label), and a bracket after a label holding only words that place or size it as the report does, or a
 measurement the report writes, reads as those words before it (``nodule (RUL, 6 mm)`` of "stable 6 mm right upper lobe
 nodule"); a hedge, another size (``8 mm``) or place in the bracket keeps the label whole.
+Red team ``holdout_r18`` (normalised mode): ``no finding`` is the normal study's label, not a denied finding; an
+initialism of a gold label of several words (``AF; LBBB`` for atrial fibrillation, left bundle branch block) and one
+label joining gold labels with ``and`` (``Cardiomegaly and atelectasis.``) name those gold labels
+(:func:`polyreward.verifiers.label_sets.as_gold_shorthand`); a conjunct that is no gold label keeps the label whole.
 ``separator`` replaces ``;``; ``metric: f1`` scores 2|P ∩ G| / (|P| + |G|) instead.
 """
 
@@ -72,6 +77,7 @@ from polyreward.schema import is_missing
 from polyreward.verifiers.golds import MATCHES, score_golds
 from polyreward.verifiers.label_sets import (
     answer_block,
+    as_gold_shorthand,
     as_worded_in,
     f1,
     jaccard,
@@ -86,7 +92,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import removed_label
+from polyreward.verifiers.label_amendments import removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
@@ -214,6 +220,9 @@ class JaccardReward(RolloutReward):
         # red team holdout_r14: an addendum that takes one of the block's labels out ("pleural effusion should be removed")
         if label := removed_label(view[blocks[-1][1]:], read_labels(blocks[-1][2], self.separator)):
             return None, f"a note after the <answer> block takes {label!r} out: not the list the text ends on"
+        # red team holdout_r18: a note after the block that withdraws the whole list ("please disregard the list above")
+        if withdraws_list(view[blocks[-1][1]:]):
+            return None, "a note after the <answer> block withdraws the list"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):
@@ -257,6 +266,8 @@ class JaccardReward(RolloutReward):
             predicted = as_worded_in(predicted, gold_set, spelling_key(normalize_label(source)))
         if self.mode == "normalized" and predicted - gold_set:  # "effusion", "PTX", "R pleural effusion" (holdout_r8)
             predicted = as_gold_findings(predicted, gold_set, prompt_text(prompt) if prompt is not None else "")
+        if self.mode == "normalized" and predicted - gold_set:  # "AF; LBBB", "cardiomegaly and atelectasis" (holdout_r18)
+            predicted = as_gold_shorthand(predicted, gold_set)
         j, f = jaccard(predicted, gold_set), f1(predicted, gold_set)
         score = j if self.metric == "jaccard" else f
         hits = len(predicted & gold_set)

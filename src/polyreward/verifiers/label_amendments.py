@@ -14,7 +14,10 @@ text after the block clause by clause and returns the first block label that a c
 A label is named by its words (case-folded) or by its last word (``the effusion`` names ``pleural effusion``). The
 words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``drain the effusion``) are no removal
 from the list, and a finding the block does not hold may be denied freely ("Pneumothorax has resolved, so it is not
-listed" names no block label). Reconstructed rule (ours); linear in the text read (at most ``limit`` characters).
+listed" names no block label). :func:`withdraws_list` reads the same clauses for one that takes the whole list back
+by naming it as the object of a withdrawal (``please disregard the list above``, ``ignore my answer``, ``discard the
+labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. Reconstructed rule (ours);
+linear in the text read (at most ``limit`` characters).
 """
 
 from __future__ import annotations
@@ -32,6 +35,11 @@ _REMOVAL = re.compile(
     r"|\b(?:is|are)\s+not\s+(?:a\s+)?definite(?:ly)?\b|\bnot\s+definitive\b",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
+# the list itself as the object of a withdrawal, not negated: "disregard the list above", "ignore my answer"
+_LIST_WITHDRAWN = re.compile(
+    r"(?<!n't )(?<!not )(?<!never )(?<!no need to )\b(?:disregard|ignore|discard|scrap|withdraw|retract|delete|strike)\s+"
+    r"(?:(?:the|my|this|that|our)\s+)?(?:(?:above|previous|preceding|whole|entire|earlier)\s+)?"
+    r"(?:list|answer|labels?|findings|diagnos[ie]s)\b(?!\s+(?:on|of|in)\b)", re.IGNORECASE)
 
 
 def removed_label(tail: str, labels: Iterable[str], limit: int = 2000) -> str | None:
@@ -56,3 +64,11 @@ def removed_label(tail: str, labels: Iterable[str], limit: int = 2000) -> str | 
             if f" {whole} " in padded or (len(head) > 3 and f" {head} " in padded):
                 return label
     return None
+
+
+def withdraws_list(tail: str, limit: int = 2000) -> bool:
+    """True when a clause of ``tail`` (the text after the block) names the list itself as what it withdraws (module
+    docstring): the writer takes back every label at once, so no list is committed."""
+    text = tail[:limit]
+    cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
+    return any(_LIST_WITHDRAWN.search(text[a:b]) for a, b in zip(cuts, cuts[1:]))

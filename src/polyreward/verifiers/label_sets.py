@@ -13,6 +13,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 import unicodedata
 from collections.abc import Iterable, Mapping
 
+from polyreward.verifiers.radiology_kg import tokenize
+from polyreward.verifiers.radiology_labels import finding_of
 from polyreward.verifiers.tags import first_block
 
 _WHITESPACE = re.compile(r"\s+")
@@ -108,6 +110,9 @@ def _comma_split(body: str) -> list[str]:
 
 # a label denied before it (red team holdout_r7): "no pneumothorax", "without edema" names a finding absent, not chosen
 _DENIED_BEFORE = re.compile(r"^\s*(?:[-*•]\s+)?(?:no|without)\s+(?=[^\W\d_])", re.IGNORECASE)
+# ... except the label of a normal study, which denies no finding of its own ("No finding.", CheXpert's "No Finding";
+# red team holdout_r18: the reference "no finding" itself was read as no label)
+_NORMAL_STUDY = re.compile(r"^\s*(?:[-*•]\s+)?no\s+findings?\s*\.?\s*$", re.IGNORECASE)
 # a header opening a line of the body that sorts the labels after it by status ("Present: a; b" / "Absent: c"): the
 # labels under an affirming header are chosen, those under a denying one are not (red team holdout_r7)
 _STATUS_HEADER = re.compile(
@@ -137,7 +142,7 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
     after it (``a: no``, ``a (absent)``), and a body that is a JSON object of flags names the keys flagged true
     (red team ``holdout_r4``); a label denied before it (``no a``, ``without a``) is left out too, and a body whose
     lines open with status headers (``Present: a; b`` / ``Absent: c``) names the labels under the affirming ones
-    (red team ``holdout_r7``). The guarded (normalised) reading: the prompt's separator is a format request, and a
+    (red team ``holdout_r7``); ``no finding`` is the normal study's label, not a denied finding (``holdout_r18``). The guarded (normalised) reading: the prompt's separator is a format request, and a
     genuine answer written as a list or with commas names the same labels."""
     if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
         return flags
@@ -160,7 +165,8 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
         labels = body.split(" & ")
     else:
         labels = [body]
-    labels = [label for label in labels if not _DENIED.search(label) and not _DENIED_BEFORE.match(label)]
+    labels = [label for label in labels
+              if not _DENIED.search(label) and (not _DENIED_BEFORE.match(label) or _NORMAL_STUDY.match(label))]
     labels = [_EMPHASIS.sub("", _LIST_MARKER.sub("", label).strip()).strip().rstrip(".").strip() for label in labels]
     labels = [_EMPHASIS.sub("", label).strip() for label in labels]
     return [_CHECKED.sub("", label) for label in labels if label and not _UNCHECKED.match(label)]
@@ -258,3 +264,40 @@ def as_worded_in(predicted: set[str], gold: set[str], source: str) -> set[str]:
 
 # a gloss is words only (letters, spaces, commas, hyphens): "(-)", ": 0", "(+)" are marks, not descriptions
 _GLOSS = re.compile(r"^(.+?)\s*(?::\s*([^\W\d_]+(?:[\s,-]+[^\W\d_]+)*)|\(\s*([^\W\d_]+(?:[\s,-]+[^\W\d_]+)*)\s*\))$")
+
+
+# red team holdout_r18: shorthand for gold labels that a reader takes as those labels (guarded, normalised mode)
+_CONJUNCTION = re.compile(r"\s+(?:and|&|plus)\s+")
+_INITIALISM = re.compile(r"[^\W\d_]{2,6}")
+
+
+def _initialism_of(label: str, gold: set[str]) -> str | None:
+    """The one gold label of two or more words whose initials ``label`` (one word of 2-6 letters) spells (``af`` for
+    ``atrial fibrillation``, ``lbbb`` for ``left bundle branch block``); None when none or several do. A gold label
+    that is a finding of the radiology lexicon is left to its aliases there (``PTX``; :mod:`radiology_labels`): ``PE``
+    reads as pulmonary embolism to a clinician, not as pleural effusion (red team ``holdout_r9``)."""
+    if not _INITIALISM.fullmatch(label):
+        return None
+    hits = [g for g in gold if len(words := _KEY_WORD.findall(g)) >= 2 and "".join(w[0] for w in words) == label
+            and finding_of(tuple(tokenize(g))) is None]
+    return hits[0] if len(hits) == 1 else None
+
+
+def as_gold_shorthand(predicted: set[str], gold: set[str]) -> set[str]:
+    """``predicted`` (keys, :func:`label_keys`) with the shorthand a clinician writes for gold labels read as them:
+    an initialism of a gold label (``AF; LBBB``: :func:`_initialism_of`) and one label joining gold labels with
+    ``and`` / ``&`` / ``plus`` (``cardiomegaly and atelectasis``, a list written as a phrase). A conjunct that is not
+    a gold label (``cardiomegaly and pneumonia`` where pneumonia is not gold) keeps the label whole, so the shorthand
+    never adds a label the gold lacks."""
+    def as_gold(label: str) -> str | None:
+        return label if label in gold else _initialism_of(label, gold)
+
+    out: set[str] = set()
+    for label in predicted:
+        if label in gold:
+            out.add(label)
+            continue
+        parts = [part.strip() for part in _CONJUNCTION.split(label)]
+        named = [as_gold(part) for part in parts]
+        out.update(named if all(named) else [label])  # type: ignore[arg-type]
+    return out

@@ -70,6 +70,11 @@ _SENTENCE_SPLIT = re.compile(r"(?<!\d)\.|\.(?!\d)|\n\s*\n")
 _TOKEN = re.compile(r"[a-z0-9]+(?:\.[0-9]+)?|[^\sa-z0-9]")
 _CLAUSE_BREAK = {";", ":", "(", ")"}
 _NEG_WINDOW, _ANATOMY_WINDOW, _MODIFIER_WINDOW = 6, 6, 4
+# a hedge that reads a finding as another (suggestive_of) rather than listing a hedged one: an adverb after the
+# finding's comma ("consolidation, possibly pneumonia"; "cardiomegaly, possible effusion" lists two) or a modal after a
+# relative pronoun ("opacity which may reflect pneumonia")
+_HEDGED_READING = frozenset({(",", "possibly"), (",", "probably")} | {(pronoun, modal) for pronoun in ("which", "that")
+                                                                    for modal in ("may", "might", "could")})
 _DENIAL_GAP = 3  # words between two pre-cues that make the second a denied denial ("not true that there is no")
 _WORD_TOKEN = re.compile(r"[a-z0-9]")
 
@@ -261,6 +266,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     post_from = 0
     last_disorder: _Mention | None = None  # the clause's latest disorder (a suggestive cue's source)
     pending_suggestive: _Mention | None = None
+    relative_to: _Mention | None = None  # the disorder a relative pronoun ("which", "that") ended the clause after
     clause = 0
     header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
     spans = _scan(tokens, lex)
@@ -284,6 +290,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 neg_until = unc_until = hyp_until = -1
                 pre_cue_end, denied_denial = -1, False
                 post_from = len(mentions)
+                relative_to = last_disorder if text in ("which", "that") else None  # "X which may reflect Y"
                 last_disorder = None
                 clause += 1
                 pending_suggestive = None
@@ -293,6 +300,11 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
                 neg_until, pre_cue_end = end + _NEG_WINDOW, end
             elif kind == "uncertain_pre":
                 unc_until = end + _NEG_WINDOW
+                source = last_disorder or (relative_to if start and tokens[start - 1] in ("which", "that") else None)
+                if source is not None and start and (tokens[start - 1], text) in _HEDGED_READING:
+                    # "consolidation, possibly pneumonia", "... lobe which could reflect pneumonia": the hedge right
+                    # after the finding names what it may represent, as "which may represent" does (red team holdout_r18)
+                    pending_suggestive = source
             elif kind == "hypothetical_pre":  # "may later show X": X is no finding of this study (red team holdout_r5)
                 hyp_until = end + _NEG_WINDOW
             elif kind == "negation_post" and (scope := _adjective_scope(tokens, spans, index)) >= 0:
