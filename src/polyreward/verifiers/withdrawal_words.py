@@ -63,6 +63,29 @@ HANDED_OVER_WORDS = (
     r"\bno\s+(?:sé|puedo\s+saber|puedo\s+decir)\s+(?:qué|cuál)\s+(?:interpretación|lectura)|\bje\s+ne\s+(?:sais|peux)\s+pas\s+(?:dire\s+)?quelle\s+(?:lecture|interprétation)|"
     r"\bkann\s+(?:ich\s+)?nicht\s+(?:sagen|entscheiden),?\s+welche\s+(?:Lesart|Interpretation|Deutung)|"
     r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
+    # holdout91: the writer declines to commit in its own words after naming an option ("I can't choose from the
+    # information given", "I'd mark none of the options", "I'll abstain", "je m'abstiens") -- the first person with a
+    # negated or withheld act of choosing, whose object (if any) is no other option ("I can't pick anything else" keeps
+    # the answer; a doubt "with certainty" is no refusal) -- or asks the user back which reading is meant ("Which one
+    # do you mean?", "Did you mean the novel or the parody?", "¿A cuál te refieres?"): no option is committed to
+    r"\bI(?:'d|'ll|'m|\s+would|\s+will|\s+am|\s+must|\s+have\s+to|\s+simply|\s+just|\s+therefore)?\s+"
+    r"(?:(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|don't|do\s+not|"
+    r"(?:am\s+|'m\s+)?(?:not|un)\s*(?:able|going|willing|comfortable|prepared)(?:\s+to)?|rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to)\s+"
+    r"(?:(?:really|honestly|actually|confidently|definitively|responsibly|safely|want\s+to|need\s+to|dare\s+to)\s+){0,2}"
+    r"(?:choos(?:e|ing)|pick(?:ing)?|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing))\b"
+    r"(?!\s+(?:(?:any|an|the|a)\s+)?(?:other|another|else|anything\s+(?:else|but)|otherwise|differently|against))"
+    r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure|100\s*%)\b)|"
+    r"(?:rather\s+|just\s+|have\s+to\s+|must\s+)?(?:abstain|decline)\b(?!\s+to\s+(?:rule|exclude|pick\s+(?:any|an|the|a)?\s*other))|"
+    r"(?:choose|pick|select|mark|tick|circle)\s+(?:none|neither|no\s+(?:option|letter|answer|choice))(?!\s+of\s+the\s+others?\b|\s+other\b))\b|"
+    r"\bwhich\s+(?:one|of\s+(?:these|them|those|the\s+two)|(?:reading|interpretation|meaning|sense|version)s?)?\s*(?:do|did|would)\s+you\s+"
+    r"(?:mean|intend|have\s+in\s+mind)\b|\bwhich\s+(?:one\s+|\w+\s+)?(?:are|were)\s+you\s+(?:asking|thinking)\s+(?:about|of)\b|"
+    r"\b(?:do|did)\s+you\s+mean\s+[^.?!;\n]{1,60}?\s+or\s+(?:the\s+)?[^\W\d_]|"
+    r"\b(?:me\s+abstengo|je\s+m'abstiens|(?:ich\s+enthalte|enthalte\s+ich)\s+mich|mi\s+astengo|(?:me\s+)?abstenho(?:-me)?)\b|"
+    r"\bno\s+(?:voy\s+a\s+|quiero\s+|puedo\s+)?marcar(?:ía)?\s+ninguna|\bje\s+ne\s+(?:cocherais|choisirais|vais\s+pas\s+choisir)\b|"
+    r"\bich\s+kann\s+mich\s+nicht\s+entscheiden\b|\bnon\s+posso\s+scegliere\b|\bnão\s+(?:posso|consigo)\s+escolher\b|"
+    r"(?:¿\s*)?\ba\s+cu[aá]l\s+te\s+refieres|\bcu[aá]l\s+(?:quieres|quiere)\s+decir|\b(?:lequel|laquelle)\s+(?:voulez-vous|veux-tu)\s+dire|"
+    r"\bde\s+(?:laquelle|lequel)\s+(?:parlez-vous|parles-tu)|\bwelche[sn]?\s+(?:meinst\s+du|meinen\s+Sie)\b|\bquale\s+intendi\b|"
+    r"\bqual\s+(?:você\s+)?quer\s+dizer|我(?:不能|无法|没法)(?:选择|选)|我弃权|你指的是哪|どちらの意味ですか|"
     r"決められ(?:ない|ません)|決めかね|迷います|选不出|决定不了|无法决定|由你(?:决定|选择)|お任せします")
 HANDED_OVER = re.compile(HANDED_OVER_WORDS, re.IGNORECASE)
 # a retraction or the choice handed over, in any language: what keeps a closing check or remark from being read past as
