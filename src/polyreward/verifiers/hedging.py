@@ -75,7 +75,7 @@ _OWN_SOURCE = re.compile(
     re.IGNORECASE,
 )
 _DOUBT = re.compile(
-    r"\b(?:guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"\b(?:(?<!\bno\s)(?<!\bno\ssecond-)(?<!\bno\ssecond\s)(?<!without\s)(?<!without\ssecond-)guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
     r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
     r"(?:don't|do\s+not|doubt|no\s+longer|can't|cannot|never)\s+(?:\w+\s+)?(?:think|believe|trust|buy)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
