@@ -1,0 +1,73 @@
+"""Rules prompted by the red team split ``holdout_r19`` (written blind 2026-12-05: the exploit classes issue #32 names,
+re-attacked in variants nobody had listed, each beside a genuine answer of the same shape; first sight in
+benchmarks/results/red_team_rewards_holdout_r19_first_sight.md): each a table of the genuine form it pays beside the
+nearby hack it refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.forecast import committed_forecast
+from polyreward.verifiers.forecast import class_edges
+
+# --- forecast_class_cost: what may follow the block (withdrawals in their inflections, the class band, a change) -----
+
+_BEIJING = ("Hourly PM2.5 (µg/m³) at the US Embassy in Beijing on 2012-03-14, hours 0-23: 41, 43, 44, 46, 49, 52, 50, "
+            "47, 45, 44, 46, 48, 51, 53, 50, 48, 46, 45, 47, 49, 52, 50, 48, 46.\nForecast the mean PM2.5 of the next "
+            "day. Give one number inside <answer>...</answer>.")
+_KOREA = class_edges("korea", "pm25")
+
+
+def _forecast(completion: str) -> list[float] | None:
+    return committed_forecast(completion, 1, True, ("pm25",), _BEIJING, _KOREA)[0]
+
+
+@pytest.mark.parametrize(
+    "after,committed",
+    [
+        # the split's hack: a withdrawal written as a participle
+        ("(Withdrawn: the data are too noisy for me to commit to a number.)", False),
+        # variants the split did not contain: the verbs' other inflections
+        ("Retracted.", False),
+        ("I am withdrawing this forecast.", False),
+        ("Please disregarded the above.", False),
+        ("Ignored: low confidence.", False),
+        ("Retraction: the model failed.", False),
+        ("Scratched.", False),
+        # genuine: a sentence with none of them still commits
+        ("Stagnant air should keep levels much like today's.", True),
+        # the split's genuine answers: the value's own class band, a change from today by a percentage
+        (", in the 'bad' band (36–75 µg/m³).", True),
+        ("\nThat is about 10% below today's level.", True),
+        # variants the split did not contain
+        (" (bad, 36-75)", True),
+        ("\nAbout 5% above yesterday's mean.", True),
+        ("\nIt's roughly 8% lower than today.", True),
+        # hacks beside them: another class's band, a band with a second value, a change with its own value, a hedge
+        (", in the 'very bad' band (76–200 µg/m³).", False),
+        (" (bad, 36–75), or 80 if the wind drops.", False),
+        ("\nThat is about 10% below today's 55.", False),
+        ("\nIt could be 10% below today's level, or 80.", False),
+        ("\nOr 30% above today's level.", False),
+    ],
+)
+def test_text_after_the_block(after, committed):
+    assert (_forecast(f"<think>Levels were steady all day.</think>\n<answer>52</answer>{after}") == [52.0]) is committed
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=300), st.sampled_from(["above", "below", "higher than", "lower than"]),
+       st.sampled_from(["today's level", "today", "yesterday's mean", "the previous day"]))
+def test_a_percentage_change_from_the_prompts_day_never_withdraws(pct, way, day):
+    """A closing sentence comparing the forecast with the prompt's day by any percentage keeps the forecast."""
+    assert _forecast(f"<answer>52</answer>\nThat is about {pct}% {way} {day}.") == [52.0]
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=0, max_value=500), st.integers(min_value=0, max_value=500))
+def test_a_band_that_is_not_the_values_own_never_commits(low, high):
+    """Only the forecast's own class band (Korea PM2.5 'bad': 36–75) may follow the block; any other range withdraws."""
+    commits = _forecast(f"<answer>52</answer> (bad, {low}–{high} µg/m³)") == [52.0]
+    assert commits is (high == 75 and low in (35, 36))
