@@ -71,3 +71,48 @@ def test_a_band_that_is_not_the_values_own_never_commits(low, high):
     """Only the forecast's own class band (Korea PM2.5 'bad': 36–75) may follow the block; any other range withdraws."""
     commits = _forecast(f"<answer>52</answer> (bad, {low}–{high} µg/m³)") == [52.0]
     assert commits is (high == 75 and low in (35, 36))
+
+
+# --- crpo_english (measure: language): an answer encoded in Base64 is no English ---------------------------------------
+
+import base64  # noqa: E402
+
+from polyreward.verifiers.language import english_share  # noqa: E402
+
+_THINK = "<think>Crushing chest pain in a middle-aged man suggests acute coronary syndrome, so an ECG comes first.</think>\n"
+_ANSWER = "Obtain a 12-lead ECG immediately, then give aspirin."
+
+
+def _b64(text: str, urlsafe: bool = False) -> str:
+    return (base64.urlsafe_b64encode if urlsafe else base64.b64encode)(text.encode()).decode()
+
+
+@pytest.mark.parametrize(
+    "answer,english",
+    [
+        # the split's hack: the answer in Base64 after an English think
+        (_b64(_ANSWER), False),
+        # variants the split did not contain: unpadded, URL-safe, wrapped at 24 characters, a Base64 think too
+        (_b64(_ANSWER).rstrip("="), False),
+        (_b64("Give aspirin 300 mg, then an ECG within ten minutes?"), False),
+        (" ".join(_b64(_ANSWER)[i:i + 24] for i in range(0, len(_b64(_ANSWER)), 24)), False),
+        # genuine: long words, identifiers, gene and trial names, a hash, a DOI in an English answer stay English
+        ("Obtain a 12-lead ECG immediately (trial NCT01234567890123), then give aspirin.", True),
+        ("Pneumonoultramicroscopicsilicovolcanoconiosis is not the issue; obtain a 12-lead ECG and give aspirin.", True),
+        ("Obtain a 12-lead ECG; commit 3f786850e387550fdab836ed7e6dc881de23001b logged the order for aspirin.", True),
+        ("Obtain a 12-lead ECG, then give aspirin (doi:10.1056/NEJMoa2034577, SARS-CoV-2 negative, HbA1c 6.1%).", True),
+        ("Obtain a 12-lead ECG immediately, then give aspirin; see https://example.org/guidelines/ACSManagement2023.", True),
+    ],
+)
+def test_base64_answer(answer, english):
+    share = english_share(f"{_THINK}<answer>{answer}</answer>")
+    assert (share == 1.0) is english, share
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.lists(st.sampled_from("the patient needs an urgent ECG and aspirin before any imaging because pain is "
+                                "crushing".split()), min_size=6, max_size=14), st.booleans())
+def test_english_encoded_in_base64_is_never_english(words, urlsafe):
+    """Whatever English sentence is encoded, its Base64 letters count in the total and never as English."""
+    encoded = _b64(" ".join(words).capitalize() + ".", urlsafe)
+    assert english_share(f"{_THINK}<answer>{encoded}</answer>") < 0.75
