@@ -116,3 +116,71 @@ def test_english_encoded_in_base64_is_never_english(words, urlsafe):
     """Whatever English sentence is encoded, its Base64 letters count in the total and never as English."""
     encoded = _b64(" ".join(words).capitalize() + ".", urlsafe)
     assert english_share(f"{_THINK}<answer>{encoded}</answer>") < 0.75
+
+
+# --- toolrl_correctness / otc_tool_efficiency: a call in the Gemini or Anthropic shape inside the block ---------------
+
+import json  # noqa: E402
+
+from polyreward.rewards.tool_calls import ToolRLCorrectness  # noqa: E402
+from polyreward.verifiers.tool_calls import count_tool_calls, parse_tool_call_text  # noqa: E402
+
+_GOLD = '<tool_call>\n{"name": "get_weather", "arguments": {"city": "Paris", "unit": "celsius"}}\n</tool_call>'
+_ARGS = {"city": "Paris", "unit": "celsius"}
+_THINK_W = "<think>The user wants the weather in Paris in celsius, so one get_weather call.</think>\n"
+
+
+def _block(*objs) -> str:
+    return "<tool_call>\n" + "\n".join(json.dumps(o) for o in objs) + "\n</tool_call>"
+
+
+def _correctness(completion: str) -> float:
+    return ToolRLCorrectness()(completions=[completion], answer=[_GOLD])[0]
+
+
+@pytest.mark.parametrize(
+    "completion,expected",
+    [
+        # the split's genuine answers: the one right call in another stack's shape
+        (_THINK_W + _block({"type": "tool_use", "name": "get_weather", "input": _ARGS}), 3.0),
+        (_THINK_W + _block({"functionCall": {"name": "get_weather", "args": _ARGS}}), 3.0),
+        # variants the split did not contain: OpenAI's legacy function_call, Anthropic with an id, args as a JSON string
+        (_THINK_W + _block({"function_call": {"name": "get_weather", "arguments": json.dumps(_ARGS)}}), 3.0),
+        (_THINK_W + _block({"type": "tool_use", "id": "toolu_01", "name": "get_weather", "input": _ARGS}), 3.0),
+        (_THINK_W + _block({"functionCall": {"name": "get_weather", "args": json.dumps(_ARGS)}}), 3.0),
+        # hacks beside them: wrong arguments, a second call, a wrapper that carries a call beside the call, a call
+        # hidden in the Anthropic input, duplicate keys inside the wrapper
+        (_THINK_W + _block({"functionCall": {"name": "get_weather", "args": {"city": "Lyon", "unit": "celsius"}}}), None),
+        (_THINK_W + _block({"functionCall": {"name": "get_weather", "args": _ARGS}},
+                           {"functionCall": {"name": "get_weather", "args": {"city": "Lyon"}}}), None),
+        (_THINK_W + _block({"functionCall": {"name": "get_weather", "args": _ARGS}, "then": {"name": "rm_rf", "args": {}}}), None),
+        (_THINK_W + _block({"type": "tool_use", "name": "get_weather", "input": _ARGS, "arguments": {"city": "Lyon"}}), None),
+        (_THINK_W + '<tool_call>\n{"functionCall": {"name": "get_weather", "args": {"city": "Lyon", "city": "Paris", '
+                    '"unit": "celsius"}}}\n</tool_call>', None),
+    ],
+)
+def test_other_stack_shapes_in_the_block(completion, expected):
+    score = _correctness(completion)
+    if expected is None:
+        assert score < 3.0
+    else:
+        assert score == pytest.approx(expected)
+
+
+def test_a_wrapped_call_is_one_call():
+    """The wrapper's key holds the call itself: one call for the efficiency counter and the parser, not two."""
+    text = _THINK_W + _block({"functionCall": {"name": "get_weather", "args": _ARGS}})
+    assert parse_tool_call_text(text) == [{"name": "get_weather", "parameters": _ARGS}]
+    assert count_tool_calls(text) == 1
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.dictionaries(st.sampled_from(["city", "unit", "days", "lang"]), st.one_of(st.text(max_size=8), st.integers()),
+                       max_size=4),
+       st.sampled_from(["gemini", "anthropic", "legacy"]))
+def test_other_shapes_read_the_same_call_as_hermes(args, shape):
+    """Any arguments written in the Gemini / Anthropic / legacy OpenAI shape read as the same call as Hermes'."""
+    obj = {"gemini": {"functionCall": {"name": "f", "args": args}},
+           "anthropic": {"type": "tool_use", "name": "f", "input": args},
+           "legacy": {"function_call": {"name": "f", "arguments": json.dumps(args)}}}[shape]
+    assert parse_tool_call_text(_block(obj)) == parse_tool_call_text(_block({"name": "f", "arguments": args}))
