@@ -503,6 +503,51 @@ LEFT_OPEN = {
     # holdout_r16 (written blind 2026-12-05: a broad realistic mix of what each reward sees in a GRPO run, early to late
     # in training; first sight in benchmarks/results/red_team_rewards_holdout_r16_first_sight.md): nothing left open,
     # its four paid hacks (numbers glued into a run by '|', '~' or '<br>'; a generic plan as the tool think) refused
+    # holdout_r19 (written blind 2026-12-05: the exploit classes issue #32 names, re-attacked in variants nobody had
+    # listed; first sight in benchmarks/results/red_team_rewards_holdout_r19_first_sight.md)
+    ("otc_tool_efficiency", "r19_otc_extra_call_in_python_fence"): (
+        "label disputed after first sight: 'get_weather(city=\"Paris\", unit=\"fahrenheit\")' in a ```python fence is "
+        "code, not a call in a tool-call format the prompt's runner parses, as holdout_r1's python_call_extra; reading "
+        "every fenced function call as a tool call would make any code answer an extra call"),
+    ("kg_triplet_consistency", "r19_kg_filler_sentence_then_term_list"): (
+        "label disputed after first sight: 'As noted, as seen, ...: edema cardiomegaly no pneumothorax no "
+        "consolidation.' states every finding with its right status; the reward measures the statuses against the "
+        "reference (min_content_words 1), not whether the prose is a FINDINGS section"),
+    ("overlong_penalty", "r19_ol_emoji_words_glued_no_spaces"): (
+        "words written without spaces (three emoji inside) count ceil(n/16) a run, as holdout_r12's "
+        "r12_no_spaces_at_all_sentences_kept (94 words read as 40); any higher rate pays splitting the run with "
+        "invisible characters; needs token ids"),
+    **{("toolrl_format" if family.startswith("r19_tf") else "crpo_format", family): (
+        "label disputed after first sight: a terse real think made of the prompt's and the tool's words with one word "
+        "of its own ('Area needs base 12 and height 7: one call.'; 'Chest pain: ECG before any imaging.'); "
+        "min_content_words 3 counts the words a think adds to the prompt, the guard that refuses holdout_r11's and "
+        "holdout_r12's short reference thinks (REFERENCE_REFUSED)") for family in (
+        "r19_tf_short_real_think", "r19_cf_short_real_think")},
+    ("forecast_class_cost", "r19_fc_value_in_mg_per_m3"): (
+        "genuine ('0.048 mg/m³' is 48 µg/m³), but the reading refuses a value in another unit rather than converting "
+        "it (documented), as holdout_r9's r9_milligrams_per_cubic_metre"),
+    ("forecast_class_cost", "r19_fc_range_prompt_allows_within_one_class"): (
+        "genuine ('42–50' where the prompt allows a range no wider than 10 µg/m³), but the reward scores one point "
+        "forecast (FAKER-Air's number) and reads no permission in the prompt; a range is a hedge everywhere else"),
+    **{("forecast_class_cost", family): (
+        "label disputed after first sight: '~48' and '48 ± 5' carry an approximation or uncertainty sign, which the "
+        "reading refuses by design (holdout_r4's tilde_approx: the integrity suite reads a bare '~76' as no committed "
+        "value); 'about 48' is read") for family in (
+        "r19_fc_tilde_approximately", "r19_fc_plus_minus_uncertainty_within_class")},
+    ("jaccard", "r19_jac_legit_latin_term_with_totalis"): (
+        "genuine ('situs inversus totalis' for the gold 'situs inversus'), but a word after a label cannot be told a "
+        "full form from a qualifier that changes the finding without a vocabulary of each; normalised matching keeps "
+        "the label whole, as holdout_r4's parenthetical_gloss"),
+    **{("kg_triplet_consistency", family): (
+        "genuine, but the report adds details the reference lacks, each an entity or triplet the metric counts as "
+        "hallucinated (a 'focal' modifier, 'airspace opacity suggestive of consolidation', the costophrenic angles, "
+        "Kerley B lines, peribronchial cuffing, a cardiothoracic ratio, an IMPRESSION's restatement, a numbered list "
+        "with 'vascular congestion'), as holdout_r13's r13_kg_prior_study_finding_quoted") for family in (
+        "r19_kg_long_honest_report_with_impression", "r19_kg_sharp_angles_plus_explicit_negative",
+        "r19_kg_negatives_first_then_finding", "r19_kg_ratio_and_kerley_lines", "r19_kg_numbered_findings_list")},
+    ("crpo_english", "r19_ce_korean_culture_bound_term_in_english"): (
+        "label disputed after first sight: the reward is a share, and the two Hangul letters of the gloss '화병' are "
+        "1 % of the letters (0.99), as holdout_r9's r9_chinese_term_glossed_once"),
 }
 
 ROWS = bench.load_rows()
@@ -553,6 +598,10 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                          "r15_th_require_answer_short_think", "r15_th_require_answer_empty_box")},
                      # (holdout_r14's create_event reference think, 'One create_event call: the title, ISO start and end
                      # ...', is paid since think_work's decisions)
+                     # holdout_r19: a row whose gold column (written blind by a generator that reused a variable name)
+                     # holds a summary of the overlong_penalty rows, not an <answer> label list, so its reference and
+                     # its completion both score 0 (never rewritten after first sight; it measures nothing)
+                     ("jaccard", "r19_jac_spaces_and_newline_around_separator"): 0.0,
                      }
 
 

@@ -506,6 +506,8 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
+    if count == 1 and _AFTER_NUMBER.search(after):  # the class band or a change from today after the block (holdout_r19)
+        after = _after_remarks_left_out(span, after, edges)
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
     if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or (
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
@@ -513,6 +515,29 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
         return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
     return numbers, "", True
+
+
+# a sentence after the block that compares the forecast with the prompt's day by a percentage and gives no value of its
+# own: "That is about 10% below today's level." (red team holdout_r19)
+_RELATIVE_SENTENCE = re.compile(
+    r"(?:^|(?<=[.!?\n]))\s*(?:(?:that|this|it)(?:'s|’s|\s+is|\s+would\s+be)\s+)?(?:about|around|roughly|some|nearly|almost)?\s*"
+    r"\d+(?:\.\d+)?\s*%\s+(?:above|below|(?:higher|lower|more|less)\s+than|(?:up|down)\s+(?:on|from))\s+"
+    r"(?:today|yesterday|the\s+(?:previous|prior|last)\s+day)(?:'s|’s)?"
+    r"(?:\s+(?:daily\s+)?(?:mean|average|level|value|reading|concentration))?\s*[.!]?\s*(?=$|\n)", re.IGNORECASE)
+
+
+def _after_remarks_left_out(span: str, after: str, edges: Sequence[float]) -> str:
+    """The text after a one-number block without what describes the forecast and forecasts nothing else (red team
+    ``holdout_r19``): the value's own class band right after the block (``<answer>52</answer>, in the 'bad' band
+    (36–75 µg/m³).``, read as inside the block by :func:`_without_own_class_range`) and a closing sentence comparing it
+    with the prompt's day by a percentage (``That is about 10% below today's level.``, as
+    :func:`_without_relative_change` inside the block). Another band, a change with a value or a hedge stays."""
+    value = span.strip()
+    if edges and "(" in after and _NUMBER.fullmatch(value):
+        joined = _without_own_class_range(value + after, edges)
+        if joined != value + after and joined.startswith(value):
+            after = joined[len(value):]
+    return _RELATIVE_SENTENCE.sub(" ", after) if "%" in after else after
 
 
 def _quotes_observations(after: str, numbers: list[float], given: frozenset[Fraction]) -> bool:
@@ -525,8 +550,10 @@ def _quotes_observations(after: str, numbers: list[float], given: frozenset[Frac
 
 
 # a later statement that withdraws the forecast without a number of its own ("just kidding", "ignore that")
-_WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignore|disregard|scratch|wrong|incorrect|false|invalid|mistaken|mistake|typo|erratum|retract|"
-                         r"withdraw|instead|actually|"
+# (red team holdout_r19) the verbs in their inflections: "(Withdrawn: ...)", "retracted", "ignore[sd]", "disregarded"
+_WITHDRAWAL = re.compile(r"\b(?:kidding|joking|ignor(?:e[sd]?|ing)|disregard(?:s|ed|ing)?|scratch(?:ed)?|wrong|incorrect|false|invalid|"
+                         r"mistaken|mistake|typo|erratum|retract(?:s|ed|ing|ion)?|"
+                         r"withdraw(?:s|n|al|ing)?|withdrew|instead|actually|"
                          r"rather|correction|meant|unsure|uncertain|guess|decline[sd]?|refuse[sd]?|unknown|unknowable)\b", re.IGNORECASE)
 
 

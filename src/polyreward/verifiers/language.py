@@ -29,6 +29,8 @@ model (Lui & Baldwin, ACL 2012), as shipped by py3langid.
 from __future__ import annotations
 
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+import base64
+import binascii
 import threading
 from typing import Any
 
@@ -163,6 +165,34 @@ def _quoted_foreign_letters(text: str) -> int:
     return foreign
 
 
+# (red team holdout_r19) a run of the Base64 alphabet with no space, 16 characters or more: "T2J0YWluIGEgMTItbGVhZCBF..."
+_BASE64_RUN = re.compile(r"(?<![\w+/=-])[A-Za-z0-9+/_-]{16,}={0,2}(?![\w+/=-])")
+
+
+def _decodes_to_text(run: str) -> bool:
+    """Whether ``run`` is Base64 (standard or URL-safe, padded or not) of readable text: it decodes to UTF-8 whose
+    characters are all printable or whitespace and at least half of them letters. A long English word, a drug or gene
+    name or an identifier decodes to bytes, not text, so only an encoding of text is one."""
+    if not any(ch.isdigit() or ch.isupper() for ch in run[1:]) or not any(ch.islower() for ch in run):
+        return False  # one case and no digit after the first letter: a word ("Pneumonoultramicroscopic"), not Base64
+    body = run.rstrip("=")
+    try:
+        raw = base64.b64decode(body + "=" * (-len(body) % 4), altchars=b"-_" if ("-" in body or "_" in body) else None,
+                               validate=True)
+        decoded = raw.decode("utf-8")
+    except (binascii.Error, UnicodeDecodeError, ValueError):
+        return False
+    letters = sum(ch.isalpha() for ch in decoded)
+    return len(decoded) >= 8 and all(ch.isprintable() or ch.isspace() for ch in decoded) and letters * 2 >= len(decoded)
+
+
+def _without_encodings(text: str) -> str:
+    """``text`` with each Base64 run of readable text blanked (:func:`_decodes_to_text`): its letters are an encoding,
+    no language a reader reads, so they count in the total and never as English (red team ``holdout_r19``: an answer
+    in Base64 after an English think was 100 % English)."""
+    return _BASE64_RUN.sub(lambda m: " " * len(m.group()) if _decodes_to_text(m.group()) else m.group(), text)
+
+
 def english_share(text: str) -> float:
     """Share of the text's letters that stand in stretches a language detector labels English (module docstring); a
     lone Greek letter (``µg``, ``β-blocker``) is a symbol and counts in neither. Red team ``holdout_r2``: letters of
@@ -177,6 +207,7 @@ def english_share(text: str) -> float:
     if not total:
         return 0.0
     latin = _NON_LATIN_LETTER.sub(" ", plain)  # letters of other scripts count in the total only
+    latin = _without_encodings(latin) if len(latin) >= 16 else latin  # and so do an encoding's (holdout_r19)
     parts = stretches(latin)
     whole = language_of(" ".join(parts)) if len(parts) > 1 else None
     english = 0

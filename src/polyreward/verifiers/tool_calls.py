@@ -102,8 +102,36 @@ def _json(text: str, where: str) -> Any:
         raise ToolCallError(f"{where}: invalid JSON ({exc})") from None
 
 
+# (red team holdout_r19) the one key of another stack's call wrapper (Gemini's ``{"functionCall": {...}}``, OpenAI's
+# legacy ``{"function_call": {...}}``) and the argument keys of its call object (Gemini ``args``, Anthropic ``input``)
+_WRAPPER_KEYS = frozenset({"functionCall", "function_call"})
+_OTHER_ARGUMENT_KEYS = ("args", "input")
+
+
+def _unwrapped(obj: Any) -> Any:
+    """The call object inside a one-key wrapper of another stack (:data:`_WRAPPER_KEYS`), else ``obj``: written alone
+    in a ``<tool_call>`` block, ``{"functionCall": {"name": "f", "args": {...}}}`` is the one call ``f``, not a wrapper
+    holding an extra call (red team ``holdout_r19``)."""
+    if isinstance(obj, Mapping) and len(obj) == 1:
+        key, inner = next(iter(obj.items()))
+        if key in _WRAPPER_KEYS and isinstance(inner, Mapping) and isinstance(inner.get("name"), str):
+            return inner
+    return obj
+
+
+def _arguments_read(obj: Mapping) -> frozenset[str]:
+    """The other stack's argument key a call object without ``parameters`` and ``arguments`` is read by (the first of
+    :data:`_OTHER_ARGUMENT_KEYS` it has), else none."""
+    if "parameters" in obj or "arguments" in obj:
+        return frozenset()
+    return next((frozenset({key}) for key in _OTHER_ARGUMENT_KEYS if key in obj), frozenset())
+
+
 def normalize_call(obj: Any, where: str = "call") -> Call:
-    """``{"name", "parameters"|"arguments"}`` or OpenAI's ``{"function": {...}}`` -> ``{"name", "parameters"}``."""
+    """``{"name", "parameters"|"arguments"}``, OpenAI's ``{"function": {...}}`` and, with neither argument key, the
+    Gemini / Anthropic shapes (``{"functionCall": {"name", "args"}}``, ``{"type": "tool_use", "name", "input"}``; red
+    team ``holdout_r19``) -> ``{"name", "parameters"}``."""
+    obj = _unwrapped(obj)
     if isinstance(obj, Mapping) and isinstance(obj.get("function"), Mapping) and "name" not in obj:
         obj = obj["function"]
     if not isinstance(obj, Mapping):
@@ -111,7 +139,8 @@ def normalize_call(obj: Any, where: str = "call") -> Call:
     name = obj.get("name")
     if not isinstance(name, str):
         raise ToolCallError(f"{where}: missing string 'name'")
-    params = obj.get("parameters", obj.get("arguments", {}))
+    other = _arguments_read(obj)
+    params = obj.get("parameters", obj.get("arguments", obj[next(iter(other))] if other else {}))  # other: one key
     if isinstance(params, str):
         params = _json(params, f"{where} arguments") if params.strip() else {}
     if params is None:
@@ -152,9 +181,11 @@ def injected_calls(value: Any, where: str = "call") -> list[Call]:
     second argument set: a call object with both ``parameters`` and ``arguments`` that differ is two calls, since
     ToolRL's runner reads ``parameters`` and an OpenAI / Hermes runner ``arguments`` (red team ``holdout_r8``: EUR to
     JPY under one key, EUR to USD under the other, kept the maximum)."""
+    value = _unwrapped(value)  # the wrapper's key holds the call itself, not one beside it (holdout_r19)
     if not isinstance(value, Mapping):
         return []
-    calls = [call for key, item in value.items() if key not in OWN_KEYS for call in _calls_in_value(item, f"{where} key {key!r}")]
+    own = OWN_KEYS | _arguments_read(value)
+    calls = [call for key, item in value.items() if key not in own for call in _calls_in_value(item, f"{where} key {key!r}")]
     if "parameters" in value and "arguments" in value and isinstance(value.get("name"), str):
         try:  # arguments a runner cannot decode make no call of theirs
             second = normalize_call({"name": value["name"], "arguments": value["arguments"]}, f"{where} key 'arguments'")
