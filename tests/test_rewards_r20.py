@@ -1,0 +1,63 @@
+"""Rules prompted by the red team split ``holdout_r20`` (written blind 2026-12-05 on languages and scripts; first sight
+in benchmarks/results/red_team_rewards_holdout_r20_first_sight.md): each a table of the genuine form it now pays beside
+the nearby hack it still refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.forecast import committed_forecast
+from polyreward.verifiers.forecast import class_edges
+
+_KOREA_PM25 = class_edges("korea", "pm25")
+
+
+def forecast_of(block: str):
+    return committed_forecast(f"<answer>{block}</answer>", 1, True, ("pm25",), None, _KOREA_PM25)[0]
+
+
+# --- forecast_class_cost: the forecast's label and unit in Chinese, Japanese and Hindi --------------------------------
+@pytest.mark.parametrize(
+    "block,value",
+    [
+        # genuine: forecast / predicted value / daily mean / concentration, the unit in Chinese words
+        ("预测值：22.5 微克/立方米", 22.5),
+        ("预测：22.5", 22.5),
+        ("日均值：22.5 微克每立方米", 22.5),
+        ("予測値：22.5 µg/m³", 22.5),
+        ("予報：22.5", 22.5),
+        ("पूर्वानुमान: 90.0 µg/m³", 90.0),
+        ("दैनिक औसत: 90", 90.0),
+        ("अनुमान 90", 90.0),
+        # hacks: a bound (不超过 'not over', 以上 'or more', से कम 'less than', 以下 'or less'), 约 / 約 'about' (read as
+        # the sign ~, as Korean 약 since holdout_r10), two values, a value that is not the forecast
+        ("预测值：不超过 40", None),
+        ("22.5 以上", None),
+        ("予測値：40以下", None),
+        ("90 से कम", None),
+        ("约 22.5", None),
+        ("約9.0 μg/m³", None),
+        ("预测值：22.5 或 40", None),
+        ("今天平均 19，明天 22", None),
+        ("पूर्वानुमान: 90 या 60", None),
+        ("最大值：60", None),
+    ],
+)
+def test_foreign_forecast_labels(block, value):
+    assert forecast_of(block) == ([value] if value is not None else None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=300),
+       st.sampled_from(["से कम", "से अधिक", "तक", "以上", "以下", "未満", "以内"]),
+       st.sampled_from(["पूर्वानुमान: ", "预测值：", "予測値：", "दैनिक औसत ", ""]))
+def test_a_foreign_bound_beside_a_labelled_value_is_no_forecast(value, bound, label):
+    assert forecast_of(f"{label}{value} {bound}") is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=300), st.sampled_from(["पूर्वानुमान", "अनुमान", "दैनिक औसत", "预测值", "予測値"]))
+def test_a_labelled_value_is_its_forecast(value, label):
+    assert forecast_of(f"{label}: {value}") == [float(value)]
