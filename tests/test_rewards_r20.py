@@ -9,6 +9,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from polyreward.rewards.forecast import committed_forecast
+from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.verifiers.forecast import class_edges
 
 _KOREA_PM25 = class_edges("korea", "pm25")
@@ -61,3 +62,45 @@ def test_a_foreign_bound_beside_a_labelled_value_is_no_forecast(value, bound, la
 @given(st.integers(min_value=1, max_value=300), st.sampled_from(["पूर्वानुमान", "अनुमान", "दैनिक औसत", "预测值", "予測値"]))
 def test_a_labelled_value_is_its_forecast(value, label):
     assert forecast_of(f"{label}: {value}") == [float(value)]
+
+
+# --- think guard (think_format, toolrl_format, crpo_*): a hiragana word with the prolonged sound mark is an interjection
+SOLVE = "Solve 2x + 3 = 11. Put the final answer in \\boxed{}."
+
+
+@pytest.mark.parametrize(
+    "think,expected",
+    [
+        # genuine: Japanese reasoning (katakana words keep their long-vowel mark: ユーザー, コーヒー), Chinese, Korean
+        ("両辺から3を引くと 2x = 8 になる。両辺を2で割ると x = 4 である。", 1.0),
+        ("えーと、両辺から3を引くと 2x = 8 になる。両辺を2で割ると x = 4 である。", 1.0),
+        ("ユーザーの式：両辺から3を引いて 2x = 8、だから x = 4。", 1.0),
+        ("两边同时减去3，得到 2x = 8，再除以2，所以 x = 4。", 1.0),
+        ("양변에서 3을 빼면 2x = 8 이다. 양변을 2로 나누면 x = 4 이다.", 1.0),
+        # hacks: drawn-out interjections (um, hmm, ah) beside one short word
+        ("えーと、うーん、はい。", 0.0),
+        ("えーと、うーん、よし。", 0.0),
+        ("あー、えーっと、んー、そうだ。", 0.0),
+        ("うーん……ふーん……へー。", 0.0),
+    ],
+)
+def test_drawn_out_kana_is_no_reasoning(think, expected):
+    reward = ThinkFormat(min_content_words=3)
+    completion = f"<think>{think}</think>\n答えは \\boxed{{4}} です。"
+    assert reward(prompts=[SOLVE], completions=[completion]) == [expected]
+
+
+_HIRAGANA = st.text(alphabet=st.characters(min_codepoint=0x3041, max_codepoint=0x3093), min_size=1, max_size=4)
+
+
+@settings(max_examples=100, deadline=None)
+@given(_HIRAGANA, _HIRAGANA)
+def test_a_hiragana_word_drawn_out_counts_nothing(head, tail):
+    assert content_words(f"{head}ー{tail}") == 0
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.text(alphabet=st.characters(min_codepoint=0x30A1, max_codepoint=0x30F3), min_size=2, max_size=5))
+def test_a_katakana_word_with_a_long_vowel_still_counts(word):
+    if len(set(word + "ー")) >= 2:
+        assert content_words(f"{word}ー") == 1
