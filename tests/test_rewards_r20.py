@@ -104,3 +104,39 @@ def test_a_hiragana_word_drawn_out_counts_nothing(head, tail):
 def test_a_katakana_word_with_a_long_vowel_still_counts(word):
     if len(set(word + "ー")) >= 2:
         assert content_words(f"{word}ー") == 1
+
+
+# --- kg_triplet_consistency: "not" and a participle of seeing after a finding denies it ---------------------------------
+from polyreward.verifiers.radiology_kg import extract_kg  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "report,status",
+    [
+        # genuine: non-native and British ways of saying a finding is not seen
+        ("Pleural effusion is not observed.", "disorder_notpresent"),
+        ("2. Pleural effusion is not observed.", "disorder_notpresent"),
+        ("Pleural effusion was not detected.", "disorder_notpresent"),
+        ("Pleural effusion is not demonstrated on this film.", "disorder_notpresent"),
+        ("Pleural effusion is not visualised.", "disorder_notpresent"),
+        ("Pleural effusion not evident.", "disorder_notpresent"),
+        ("Pleural effusion is not seen.", "disorder_notpresent"),
+        # hacks and plain statements: the finding seen stays present; a hedge stays a hedge (uncertain_as present)
+        ("Pleural effusion is observed.", "disorder_present"),
+        ("Pleural effusion is noted.", "disorder_present"),
+        ("Pleural effusion is demonstrated at the left base.", "disorder_present"),
+        ("Pleural effusion cannot be excluded.", "disorder_present"),
+    ],
+)
+def test_not_and_a_participle_of_seeing_denies_the_finding(report, status):
+    entities = dict(extract_kg(report).entities)
+    assert entities["pleural effusion"] == status
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["pleural effusion", "pneumothorax", "consolidation", "cardiomegaly"]),
+       st.sampled_from(["is ", "was ", ""]),
+       st.sampled_from(["observed", "noted", "detected", "demonstrated", "evident", "visible", "shown", "seen"]))
+def test_a_finding_not_perceived_is_absent_and_perceived_is_present(finding, verb, seen):
+    assert dict(extract_kg(f"{finding.capitalize()} {verb}not {seen}.").entities)[finding] == "disorder_notpresent"
+    assert dict(extract_kg(f"{finding.capitalize()} {verb or 'is '}{seen}.").entities)[finding] == "disorder_present"
