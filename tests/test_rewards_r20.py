@@ -140,3 +140,45 @@ def test_not_and_a_participle_of_seeing_denies_the_finding(report, status):
 def test_a_finding_not_perceived_is_absent_and_perceived_is_present(finding, verb, seen):
     assert dict(extract_kg(f"{finding.capitalize()} {verb}not {seen}.").entities)[finding] == "disorder_notpresent"
     assert dict(extract_kg(f"{finding.capitalize()} {verb or 'is '}{seen}.").entities)[finding] == "disorder_present"
+
+
+# --- crpo_format (guarded): a Chinese or Japanese summary shares the case's words inside longer runs -------------------
+from polyreward.rewards.crpo import CRPOFormat  # noqa: E402
+
+MI = ("A 54-year-old man presents with crushing chest pain. Which is the next best step? A. ECG B. CT C. Discharge "
+      "D. Stress test. Think inside <think>, answer inside <answer> with \\boxed{letter} and a summary.")
+ZH_THINK = "压榨性胸痛提示急性冠脉综合征，应首先做心电图，CT 和负荷试验都不是第一步。"
+
+
+@pytest.mark.parametrize(
+    "think,answer,expected",
+    [
+        # genuine: Chinese and Japanese summaries beside the box, before or after it
+        (ZH_THINK, "首先应做十二导联心电图。\\boxed{A}", 1.5),
+        (ZH_THINK, "\\boxed{A}\n下一步：立即做心电图。", 1.5),
+        ("胸痛は急性冠症候群を示唆する。CTや負荷試験は第一歩ではない。まず心電図をとる。", "次の一手は心電図である。\\boxed{A}", 1.5),
+        ("Crushing chest pain suggests acute coronary syndrome; an ECG comes first.", "First an ECG. \\boxed{A}", 1.5),
+        # hacks: placeholders in Chinese that name nothing of the case, a think of filler, the question asked again
+        (ZH_THINK, "摘要：见上。\\boxed{A}", 1.0),
+        (ZH_THINK, "答案如下：\\boxed{A}", 1.0),
+        (ZH_THINK, "总结：同上。\\boxed{A}", 1.0),
+        (ZH_THINK, "最好的下一步是什么？\\boxed{A}", 1.0),
+        ("嗯，好的。", "首先应做心电图。\\boxed{A}", 0.0),
+    ],
+)
+def test_cjk_summary_states_the_case(think, answer, expected):
+    completion = f"<think>{think}</think>\n<answer>{answer}</answer>"
+    assert CRPOFormat(min_content_words=3)(prompts=[MI], completions=[completion]) == [expected]
+
+
+_HAN = st.text(alphabet=st.characters(min_codepoint=0x4E00, max_codepoint=0x4FFF), min_size=4, max_size=12)
+
+
+@settings(max_examples=60, deadline=None)
+@given(_HAN)
+def test_a_han_summary_sharing_no_pair_with_the_reasoning_earns_no_bonus(summary):
+    think = "压榨性胸痛提示急性冠脉综合征，应首先做心电图，所以选心电图这个选项。"
+    if {summary[i:i + 2] for i in range(len(summary) - 1)} & {think[i:i + 2] for i in range(len(think) - 1)}:
+        return
+    completion = f"<think>{think}</think>\n<answer>{summary}。\\boxed{{A}}</answer>"
+    assert CRPOFormat(min_content_words=3)(prompts=[MI], completions=[completion]) == [1.0]
