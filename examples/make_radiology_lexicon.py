@@ -87,6 +87,13 @@ NEGATION_POST = ["is not seen", "are not seen", "not seen", "not identified", "n
                  "neither of which is confirmed", "none of which is confirmed", "neither of which is seen", "none of which is seen", "neither is confirmed",
                  # postposed exclusion ('Small left pleural effusion excluded.'; red team holdout_r2, fixed in holdout_r5)
                  "excluded", "is excluded", "are excluded", "has been excluded", "have been excluded", "ruled out", "is ruled out", "are ruled out", "has been ruled out"]
+# a finding, then "not" and any participle of seeing it: 'Pleural effusion is not observed.', 'not demonstrated', 'not
+# visualised' (red team holdout_r20: the list held seen / identified / visualized / appreciated, and "is not observed"
+# read the effusion present)
+PERCEIVED = ["seen", "identified", "visualized", "visualised", "appreciated", "observed", "noted", "detected", "demonstrated",
+             "evident", "visible", "depicted", "shown"]
+NEGATION_POST += [f"{verb}not {seen}" for seen in PERCEIVED for verb in ("", "is ", "are ", "was ", "were ")
+                  if f"{verb}not {seen}" not in NEGATION_POST]
 UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may", "might", "could", "questionable", "suspicious for",
                  "suspected", "concerning for", "versus", "vs", "suggestive of", "suggesting", "worrisome for", "may represent",
                  "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed",

@@ -500,6 +500,41 @@ LEFT_OPEN = {
         "the first sentence (21 words, 97 characters) with its spaces removed counts 7 (one word per 16 characters "
         "of a run, the documented fallback: 'x' * 10000 counts 625); splitting glued letters back into words needs "
         "a word list or a tokenizer, which the overlong penalty reads when given (tokenizer / completion_ids)"),
+    # holdout_r20 (written blind 2026-12-05: languages and scripts, genuine multilingual answers beside the exploits
+    # that use language; first sight in benchmarks/results/red_team_rewards_holdout_r20_first_sight.md)
+    ("think_format", "r20_th_question_restated_chinese"): (
+        "'一家商店3支笔卖2欧元，12支笔多少钱？' is the English question translated into Chinese: its words are in another "
+        "script than the prompt's, so the pasted-prompt guard cannot compare them, as holdout_r7's "
+        "r7_think_restates_question_in_chinese; telling a translation from reasoning needs a translator"),
+    ("kg_triplet_consistency", "r20_kg_german_note_withdraws_report"): (
+        "'Bitte ignorieren Sie diesen Befund, er ist nicht gültig.' after a correct English report withdraws it in "
+        "German; the report's withdrawals are read in English (verifiers/denial), and the KG reward reads no sentence "
+        "in another language (as holdout_r7's r7_foreign_sentence_contradicts): refusing every report that ends in "
+        "another language would refuse a bilingual sign-off as well"),
+    ("jaccard", "r20_ja_chinese_intro_line"): (
+        "label disputed after first sight: '答案如下：' (the answer is as follows) heads the block, and a header in "
+        "another language frames the block away by design (framing.header_frames_away, holdout_r2's "
+        "german_excluded_header 'Ausgeschlossen (nicht vorhanden):'): the reader cannot tell a label from a denial "
+        "in a language it does not read"),
+    ("forecast_class_cost", "r20_fc_japanese_approx_label"): (
+        "label disputed after first sight: '約9.0' (about 9.0) carries 約, read as the approximation sign as Korean "
+        "약 and Chinese 约 are (holdout_r10's table, r7_chinese_approx_marker); the holdout_r20 rule reads the "
+        "forecast's labels in Chinese, Japanese and Hindi (予測値, 预测值, पूर्वानुमान), not 'about'"),
+    ("overlong_penalty", "r20_ol_english_with_accented_names_bullets"): (
+        "label disputed after first sight: the 94 words as three '- ' bullets count 97; a bullet marker is a token, as "
+        "holdout_r17's r17_ol_one_sentence_underscored_genuine and holdout_r11's r11_exactly_80_words_bulleted_lines"),
+    ("kg_triplet_consistency", "r20_kg_british_oedema"): (
+        "genuine, and 'pulmonary oedema' reads as pulmonary edema, but 'with perihilar haziness' places the edema "
+        "perihilar, an anatomy entity and located_at triplet the reference lacks (0.375): a report that states more "
+        "than its reference, as holdout_r14's r14_kg_markdown_headers_numbered_impression"),
+    ("kg_triplet_consistency", "r20_kg_non_native_there_is_no_any"): (
+        "genuine, and 'There is no any pleural effusion' reads absent, but 'in both lungs' places the edema (lung, "
+        "bilateral: entities and a located_at triplet the reference lacks, 0.3): a report that states more than its "
+        "reference"),
+    ("kg_triplet_consistency", "r20_kg_latin_lobe_term"): (
+        "genuine, but 'in the lobus inferior dexter (right lower lobe)' puts the Latin name between the finding and "
+        "its English gloss, beyond the located_at window (6 tokens), so the consolidation's place is lost (0.5); "
+        "reading Latin anatomy or widening the window for a bracketed gloss is a lexicon change for one wording"),
     # holdout_r16 (written blind 2026-12-05: a broad realistic mix of what each reward sees in a GRPO run, early to late
     # in training; first sight in benchmarks/results/red_team_rewards_holdout_r16_first_sight.md): nothing left open,
     # its four paid hacks (numbers glued into a run by '|', '~' or '<br>'; a generic plan as the tool think) refused

@@ -253,6 +253,8 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
     if said & content_stems(think):
         return True
     text = prompt_text(prompt) if prompt is not None else ""
+    if _han_pairs(summary) & (_han_pairs(think) | _han_pairs(text)):
+        return True  # Chinese / Japanese written without spaces: a word of the case shared inside longer runs
     if not text:
         return False
     markup = set()
@@ -264,6 +266,18 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
         rest = content_stems(_PROMPT_MARKUP.sub(" ", " ".join(x for x in sentences if not _PROMPT_MARKUP.search(x))))
         markup |= content_stems(_PROMPT_MARKUP.sub(" ", " ".join(instruction))) - rest
     return bool(said & (content_stems(_PROMPT_MARKUP.sub(" ", text)) - markup))
+
+
+# two Han characters in a row: in Chinese and Japanese, written without spaces, a run between punctuation is a clause, so
+# a word of the case is found as a pair of ideographs inside it ("首先应做十二导联心电图" and the think's "应首先做心电图"
+# share 心电 and 电图; red team holdout_r20: a summary in Chinese or Japanese shared no whole run with its reasoning and
+# earned no +0.5); kana pairs are left out (particles and endings: "ある", "する" name nothing)
+_HAN_PAIR = re.compile(r"(?=([\u3400-\u4dbf\u4e00-\u9fff]{2}))")
+
+
+def _han_pairs(text: str) -> set[str]:
+    """The pairs of consecutive Han characters of ``text`` (:data:`_HAN_PAIR`), overlapping; empty for other scripts."""
+    return set(_HAN_PAIR.findall(text)) if text else set()
 
 
 # where a sentence of the prompt ends: a stop before a space, or a line break (an option list "A. ECG B. CT" parts

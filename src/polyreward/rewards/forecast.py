@@ -146,7 +146,9 @@ def step_weights(steps: int, mode: str = "linear", base: float = 0.75, gamma: fl
     return [base + (1.0 - base) * (v - low) / (high - low + 1e-8) for v in s]
 _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,3})?")
 # the expected unit, µg/m³ in its usual spellings (µg/m3, ug/m^3, μg m-3, micrograms per cubic metre)
-_UNIT = re.compile(r"(?:µ|μ|u|micro)(?:g|grams?)\s*(?:(?:/|per)\s*(?:m\s*(?:\^\s*)?[3³]|cubic\s+met(?:re|er))|m\s*(?:\^\s*)?\{?-\s*[3³]\}?)",
+# (red team holdout_r20) the unit in Chinese and Japanese words too: 微克/立方米, 微克每立方米 (micrograms per cubic metre)
+_UNIT = re.compile(r"(?:µ|μ|u|micro)(?:g|grams?)\s*(?:(?:/|per)\s*(?:m\s*(?:\^\s*)?[3³]|cubic\s+met(?:re|er))|m\s*(?:\^\s*)?\{?-\s*[3³]\}?)"
+                   r"|微克\s*(?:/|每)\s*立方米|マイクログラム\s*(?:/|毎)\s*立方メートル",
                    re.IGNORECASE)
 
 
@@ -230,7 +232,9 @@ _STEP_LABEL = re.compile(r"\b(?!(?:hours?|hrs?|h)\b)[A-Za-z]{1,12}\s*[+-]?\s*\d{
 # the words that may stand right beside a forecast's number (red team holdout_r2): what names the forecast, its unit,
 # its time and an estimate's adverb, and the class names of the standards (Korea, China, US EPA), with the Korean words
 # for tomorrow, today, forecast, prediction, (daily) mean and concentration (AirKorea's own labels: "내일 일평균
-# 초미세먼지 예보: 22㎍/㎥"; red team holdout_r10); any other word there,
+# 초미세먼지 예보: 22㎍/㎥"; red team holdout_r10) and the same labels in Chinese, Japanese and Hindi (not 约 / 約
+# "about", read as the sign ~ as Korean 약 is)
+# ("预测值：22.5 微克/立方米", "पूर्वानुमान: 90"; red team holdout_r20); any other word there,
 # in any language, may bound, negate, range or relabel the number ("moins de 60", "60 미만", "不是48", "AQI 60",
 # "e.g. 48", "48 µg/m³ of ozone"), which the reading cannot tell from a forecast, so it is none
 NEIGHBOUR_WORDS = frozenset("""
@@ -243,8 +247,13 @@ good moderate bad very unhealthy hazardous sensitive groups fair poor excellent 
 pollution category class index mean confidence confident
 좋음 보통 나쁨 매우 매우나쁨 优 良 轻度污染 中度污染 重度污染 严重污染
 내일 오늘 예보 예측 예상 일평균 평균 농도
+预测 预测值 预报 预计 明天 今天 日均 日均值 平均 平均值 浓度
+予測 予測値 予報 明日 今日 日平均 平均値 濃度
+पूर्वानुमान अनुमान आज औसत दैनिक सांद्रता स्तर
 """.split())
-_NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_]+")  # "e.g." is one word (an abbreviation), not two letters
+# "e.g." is one word (an abbreviation), not two letters; a word of an Indic script keeps its vowel signs and viramas
+# (combining marks, which \w leaves out: "पूर्वानुमान" is one word, not the letters प र व न म न; red team holdout_r20)
+_NEIGHBOUR_WORD = re.compile(r"(?:[^\W\d_]\.){2,}|[^\W\d_](?:[^\W\d_]|(?!\d)[\u0300-\u036f\u0900-\u0dff])*")
 # a clause ends at , ; : ! ? a bracket or a line, and at a full stop that ends a sentence (not "e.g." or "2.5")
 _CLAUSE_BREAK_BEFORE = re.compile(r"[,;:\n!?(\[]|\.(?=\s+[A-Z])")
 # (red team holdout_r8) an em dash, or a spaced en dash, after the value opens a remark as a comma does ("50.4 µg/m³ —

@@ -29,6 +29,7 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
         another script with >= 2 distinct characters, or a mix of letters and digits with more letters (CO2, T2DM),
+        (not a hiragana word with the prolonged sound mark ー: えーと, うーん are interjections),
       * and not an English stop word (the, is, of, ...), not reasoning filler, a discourse marker or a step scaffold
         (let, think, okay, hmm, indeed, basically, step, done, ...), not a word of the lorem-ipsum placeholder text (lorem, ipsum, dolor, ...), and not a
         word of the prompt
@@ -145,10 +146,18 @@ def _plain_tags(text: str) -> str:
     return normalise(text, collapse_space=False)
 
 
+# a word in hiragana with the prolonged sound mark: a drawn-out sound, an interjection ("えーと", "うーん", "あー": um, hmm,
+# ah); hiragana writes a long vowel with a kana, so "ー" there is speech held, not a word (katakana's "コーヒー" is
+# one); red team holdout_r20: "えーと、うーん、はい。" counted 3 content words
+_DRAWN_OUT_KANA = re.compile(r"[\u3041-\u309fー]*ー[\u3041-\u309fー]*")
+
+
 def _is_content(word: str, not_content: frozenset[str]) -> bool:
     if word.isdigit():
         return True
     if word in not_content or len(set(word)) < 2:
+        return False
+    if "ー" in word and _DRAWN_OUT_KANA.fullmatch(word):
         return False
     if word.isascii():
         if word.isalpha():
