@@ -112,8 +112,9 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
-from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, spelled_number
-from polyreward.verifiers.forecast_evidence import negates_forecast, other_quantities_left_out, prompt_days, quotes_observations
+from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
+from polyreward.verifiers.forecast_evidence import (negates_forecast, other_quantities_left_out, prompt_days, quotes_observations,
+                                                    without_relative_change)
 from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
@@ -369,44 +370,13 @@ def _without_own_class_range(span: str, edges: Sequence[float]) -> str:
     return _CLASS_RANGE.sub(drop, span) if edges and "(" in span else span
 
 
-# a remark after the value comparing it with a day the prompt gives, by a percentage: "340.8 µg/m³, about 30% above
-# today's mean" (red team holdout_r6); read by :func:`_without_relative_change`
-_RELATIVE_CHANGE = re.compile(
-    r"(?<=\S)\s*[,(;]\s*(?:about|around|roughly|some|nearly|almost)?\s*\d+(?:\.\d+)?\s*%\s+(?:above|below|(?:higher|lower|more|less)\s+than|"
-    r"(?:up|down)\s+(?:on|from))\s+(?:today|yesterday|the\s+(?:previous|prior|last)\s+day)(?:'s|’s)?"
-    r"(?:\s+(?:daily\s+)?(?:mean|average|level|value|reading|concentration))?\s*\)?\s*\.?\s*$", re.IGNORECASE)
-
-
-def _without_relative_change(span: str) -> str:
-    """``span`` without a closing remark that compares its value with today's or yesterday's by a percentage (the
-    prompt's day, no value of its own): it describes the forecast, it forecasts nothing else. A change with a value
-    ("30% above today's 260"), a hedge ("could be 30% higher") or any other reference keeps its number (two numbers:
-    no forecast)."""
-    return _RELATIVE_CHANGE.sub("", span) if "%" in span else span
-
-
-# (red team holdout_r9) a number in scientific notation is one number: "5.0 × 10¹", "5 x 10^1", "5.0 \\times 10^{1}"
-# (the mantissa and the power of ten are not two values); a bare "× 10" (no exponent) stays a factor
-_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
-_SCIENTIFIC = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:×|x|\*|·|\\times|\\cdot)\s*10\s*"
-                         r"(?:\^\s*\{?\s*([-−]?\d{1,2})\s*\}?|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])")
-# (red team holdout_r9) "24-h mean", "24-hour average": the daily mean's own name (the averaging period), no value; any
-# other period ("8-h mean", an ozone statistic) or statistic ("24-h max") keeps its number
-_DAILY_PERIOD = re.compile(r"(?<![\d.])24\s*-?\s*(?:h|hrs?|hours?)\b(?=[\s-]*(?:mean|average|avg)\b)", re.IGNORECASE)
-
-
-def _scientific(match: re.Match) -> str:
-    exponent = int((match.group(2) or match.group(3).translate(_SUPERSCRIPT_DIGITS)).replace("−", "-"))
-    return f" {float(match.group(1)) * 10.0 ** exponent:g} "
-
-
 def _read_span(span: str) -> str:
     """``span`` with scientific notation, the daily mean's ``24-h`` name, LaTeX, superscripts, step labels, dates (ISO or a day and a month's name), thousands commas, decimal commas, a number in words, the unit (UGM) and
     pollutant names read; an opinion's lead-in (``I'd say``) read as a statement and a bracketed mg/m³ restatement of
     the value dropped (:func:`_without_restatement`)."""
     span = _json_record(span) if "{" in span else span
-    span = _SCIENTIFIC.sub(_scientific, span) if "10" in span else span
-    span = _DAILY_PERIOD.sub(" daily ", span) if "24" in span else span
+    span = scientific_read(span) if "10" in span else span
+    span = DAILY_PERIOD.sub(" daily ", span) if "24" in span else span
     span = _OPINION.sub(" I expect ", span) if "say" in span.casefold() else span
     span = _DATE.sub(" ", span) if "-" in span or "/" in span or "." in span else span
     span = _MONTH_DATE.sub(" ", span) if any(ch.isupper() for ch in span) else span
@@ -497,7 +467,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         after = _UNIT.sub(" ", span[found[-1].end():]) if found else ""
     if other := _names_another_pollutant(span, pollutants):
         return None, f"{where} names {other}, not the pollutant forecast", True
-    span = _without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
+    span = without_relative_change(_without_own_class_range(span, edges)) if count == 1 else span
     span = without_allowed_interval(span, named) if count == 1 else span  # "52 (80% interval 45–60)" (holdout_r10)
     numbers, why = _plain_numbers(span, where)
     if numbers is None:
@@ -540,7 +510,7 @@ def _after_remarks_left_out(span: str, after: str, edges: Sequence[float]) -> st
     ``holdout_r19``): the value's own class band right after the block (``<answer>52</answer>, in the 'bad' band
     (36–75 µg/m³).``, read as inside the block by :func:`_without_own_class_range`) and a closing sentence comparing it
     with the prompt's day by a percentage (``That is about 10% below today's level.``, as
-    :func:`_without_relative_change` inside the block). Another band, a change with a value or a hedge stays."""
+    :func:`without_relative_change` inside the block). Another band, a change with a value or a hedge stays."""
     value = span.strip()
     if edges and "(" in after and _NUMBER.fullmatch(value):
         joined = _without_own_class_range(value + after, edges)

@@ -1,5 +1,6 @@
-"""Calendar dates and English cardinals in a forecast's span (``forecast_class_cost``'s reading): a date names the
-forecast's time and is no value; a cardinal written in words is the number it spells."""
+"""Calendar dates, English cardinals and scientific notation in a forecast's span (``forecast_class_cost``'s reading):
+a date names the forecast's time and is no value; a cardinal written in words is the number it spells; a number in
+scientific notation is one number, and ``24-h`` is the daily mean's name, no value."""
 
 from __future__ import annotations
 
@@ -39,3 +40,23 @@ def spelled_number(words: Sequence[str]) -> float | None:
             return None
         seen = True
     return float(total + current) if seen else None
+
+
+# (red team holdout_r9) a number in scientific notation is one number: "5.0 × 10¹", "5 x 10^1", "5.0 \\times 10^{1}"
+# (the mantissa and the power of ten are not two values); a bare "× 10" (no exponent) stays a factor
+_SUPERSCRIPT_DIGITS = str.maketrans("⁰¹²³⁴⁵⁶⁷⁸⁹⁻", "0123456789-")
+_SCIENTIFIC = re.compile(r"(?<![\d.])(\d+(?:\.\d+)?)\s*(?:×|x|\*|·|\\times|\\cdot)\s*10\s*"
+                         r"(?:\^\s*\{?\s*([-−]?\d{1,2})\s*\}?|([⁻]?[⁰¹²³⁴⁵⁶⁷⁸⁹]{1,2}))(?![\d⁰¹²³⁴⁵⁶⁷⁸⁹])")
+# (red team holdout_r9) "24-h mean", "24-hour average": the daily mean's own name (the averaging period), no value; any
+# other period ("8-h mean", an ozone statistic) or statistic ("24-h max") keeps its number
+DAILY_PERIOD = re.compile(r"(?<![\d.])24\s*-?\s*(?:h|hrs?|hours?)\b(?=[\s-]*(?:mean|average|avg)\b)", re.IGNORECASE)
+
+
+def _scientific(match: re.Match) -> str:
+    exponent = int((match.group(2) or match.group(3).translate(_SUPERSCRIPT_DIGITS)).replace("−", "-"))
+    return f" {float(match.group(1)) * 10.0 ** exponent:g} "
+
+
+def scientific_read(span: str) -> str:
+    """``span`` with each number in scientific notation written as the one number it is (``5.0 × 10¹`` -> ``50``)."""
+    return _SCIENTIFIC.sub(_scientific, span)

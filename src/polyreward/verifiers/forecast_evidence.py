@@ -169,3 +169,19 @@ def negates_forecast(after: str, negation: re.Pattern) -> bool:
         if piece and negation.search(piece) and (_ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", piece))):
             return True
     return False
+
+
+# a remark after the value comparing it with a day the prompt gives, by a percentage: "340.8 µg/m³, about 30% above
+# today's mean" (red team holdout_r6); read by :func:`without_relative_change`
+RELATIVE_CHANGE = re.compile(
+    r"(?<=\S)\s*[,(;]\s*(?:about|around|roughly|some|nearly|almost)?\s*\d+(?:\.\d+)?\s*%\s+(?:above|below|(?:higher|lower|more|less)\s+than|"
+    r"(?:up|down)\s+(?:on|from))\s+(?:today|yesterday|the\s+(?:previous|prior|last)\s+day)(?:'s|’s)?"
+    r"(?:\s+(?:daily\s+)?(?:mean|average|level|value|reading|concentration))?\s*\)?\s*\.?\s*$", re.IGNORECASE)
+
+
+def without_relative_change(span: str) -> str:
+    """``span`` without a closing remark that compares its value with today's or yesterday's by a percentage (the
+    prompt's day, no value of its own): it describes the forecast, it forecasts nothing else. A change with a value
+    ("30% above today's 260"), a hedge ("could be 30% higher") or any other reference keeps its number (two numbers:
+    no forecast)."""
+    return RELATIVE_CHANGE.sub("", span) if "%" in span else span
