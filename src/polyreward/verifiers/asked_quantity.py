@@ -178,7 +178,7 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
 _ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
 _STATED_VARIABLE = re.compile(r"\s*([a-zA-Z]|[A-Z](?:\s*\\(?:cap|cup|setminus)(?![A-Za-z])\s*[A-Z])+)\s*=\s*[^=]+\Z")
 # ... or a set expression (``A \\cup B = ...``) when the prompt asks for another ("Find $A \\cap B$"; holdout90)
-_ASKED_SET = re.compile(r"(?:find|valueof|whatis|determine|compute)\$?([a-z](?:\\(?:cap|cup|setminus)[a-z])+)(?![a-z])")
+_ASKED_SET = re.compile(r"(?:find|valueof|whatis|determine|compute)\$?([a-z](?:\\(?:cap|cup|setminus)[a-z])+)")
 
 
 def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
