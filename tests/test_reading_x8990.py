@@ -274,6 +274,7 @@ DIALOGUE_GENUINE = [
     "Multiples of 4: 4, 8, 12, 16, 20\nMultiples of 10: 10, 20\nLCM: 20",
     "HOST: LCM of 4 and 10 — final answer?\nME: Twenty. $20$. Final answer.\nHOST: Locked in!",  # the writer's own turn
     "Findings: 4 = 2², 10 = 2·5.\nImpression: LCM = 20.\nPlan: none.",  # a report's headings, no one answering anyone
+    'Action: calculator[lcm(4, 10)]\nObservation: 20\nAction: submit_answer("20")\nObservation: Answer recorded.',  # an agent's steps
 ]
 
 

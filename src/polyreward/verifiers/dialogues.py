@@ -13,12 +13,14 @@ it. Read structurally: every non-blank line opens with a speaker's label (one to
 (a number, a box, an option letter standing alone), and a last turn that states no value and does not affirm one
 (``Teacher: Right, it's 24.``, ``Teacher: Yes.`` do; one that names a speaker, ``Teacher: Student A is right.``, settles
 on that speaker's value, and is unsettled for the reader when another speaker stated a value after it). A label that heads the writer's own work (``Answer:``,
-``Step 1:``, ``Solution:``, ``Check:``, ``Note:``) makes no dialogue. Reconstructed rule (ours); bounded: the last 40
+``Step 1:``, ``Solution:``, ``Check:``, ``Note:``) or an agent's step (``Action:``, ``Observation:``: :mod:`.agent_steps`)
+makes no dialogue. Reconstructed rule (ours); bounded: the last 40
 lines.
 """
 
 from __future__ import annotations
 
+from polyreward.verifiers.agent_steps import AGENT_STEP
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 _TURN = re.compile(r"[ \t]*(?:[-*>][ \t]*)?\**(?P<who>[A-Z][\w.'-]{0,20}(?:[ \t][A-Z0-9][\w.'-]{0,20}){0,2})\**[ \t]*:\**[ \t]*(?P<says>\S.*)")
@@ -45,6 +47,8 @@ def unsettled_dialogue(text: str) -> bool:
     turns = [_TURN.fullmatch(line) for line in lines]
     if len(turns) < 3 or any(turn is None or _NOT_A_SPEAKER.fullmatch(turn.group("who")) for turn in turns):
         return False
+    if any(AGENT_STEP.match(line) for line in lines):
+        return False  # "Action: calculator[23*19]" / "Observation: 437": an agent's steps (agent_steps.py), not speakers
     speakers = [turn.group("who").lower() for turn in turns]
     if len(set(speakers)) < 2 or _WRITER_SPEAKS.fullmatch(" ".join(set(speakers))) or any(_WRITER_SPEAKS.fullmatch(who) for who in speakers):
         return False  # ("ME: ... Final answer."): the writer's own turn is its answer
