@@ -235,6 +235,7 @@ OPEN_GENUINE = [
     "Answer: $n = 1$ only.",
     "Since $n + 2 \\mid 6$ and $n \\ge 1$, $n + 2 = 3$ or $6$; only $n = 1$ works.\n\nAnswer: $n = 1$.",
     "Answer: $n = 1$. Probably the intended check is $1 + 2 = 3$, which divides $3$.",
+    "Answer: $n = 1$, and more importantly it is the only one, since $n + 2 \\mid 6$.",
 ]
 
 

@@ -20,14 +20,15 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 _MODAL = (r"(?:possibly|maybe|perhaps|probably|potentially|conceivably|possiblement|peut-être|vielleicht|möglicherweise|eventuell"
           r"|posiblemente|quizás?|tal\s+vez|forse|talvez|possivelmente)")
-_MEMBER = (r"(?:others?|more|another|further|additional|some\s+more|a\s+few\s+more|other\s+(?:values?|solutions?|ones?|answers?|roots?"
+_MORE = r"more(?!\s+(?:\w+ly|than|of|to)\b)"  # ("and more importantly", "more than", "more of": no further member)
+_MEMBER = (r"(?:others?|" + _MORE + r"|another|further|additional|some\s+more|a\s+few\s+more|other\s+(?:values?|solutions?|ones?|answers?|roots?"
            r"|numbers?|integers?|primes?|pairs?)|d'autres|autres|weitere|andere|mehr|otros|otras|más|altri|outros|"
            r"among\s+others|[$\\(]*\s*-?\d|[$\\(]*\s*[a-z]\s*=)")
 _OPEN_AFTER = re.compile(
     r"[\s$}*_)]*(?:[.;]\s*|,\s*|\s+|\s*\(\s*)"  # the answer's end, then its sentence or the next one, or a bracket
     r"(?:(?:and|plus|or|along\s+with|et|und|y|e|o|oder|ou)\s+)?"
     r"(?:" + _MODAL + r",?\s+(?:(?:also|even|too|some|a\s+few)\s+)?(?:(?:and|plus|or)\s+)?" + _MEMBER
-    + r"|(?:and|plus|&)\s+(?:others|more|so\s+on|so\s+forth)\b|among\s+others|entre\s+(?:autres|otros|otras)|unter\s+anderem|tra\s+gli\s+altri"
+    + r"|(?:and|plus|&)\s+(?:others|" + _MORE + r"|so\s+on|so\s+forth)\b|among\s+others|entre\s+(?:autres|otros|otras)|unter\s+anderem|tra\s+gli\s+altri"
     r"|etc\b|\.\.\.\s*(?:\Z|\))|there\s+(?:may|might|could)\s+(?:well\s+)?be\s+(?:others|more|other))",
     re.IGNORECASE)
 
