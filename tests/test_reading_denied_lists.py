@@ -120,8 +120,14 @@ def test_options_on_one_line_equal_the_same_options_on_lines(words, mark, separa
     assert options_in_prompt(on_one_line) == options_in_prompt(on_lines) == dict(zip(letters, words))
 
 
+# option texts as questions have them (random letter strings can spell a word the reader reads, "falsa")
+_OPTION_TEXT = st.sampled_from(["Lyon", "Paris", "Nice", "Lille", "Bordeaux", "heparin", "aspirin", "warfarin", "insulin",
+                                "mitochondria", "ribosome", "nucleus", "chloroplast", "Jupiter", "Saturn", "Neptune",
+                                "Mercury", "isoniazid", "rifampin", "ethambutol", "Vienna", "Prague"])
+
+
 @settings(max_examples=60, deadline=None)
-@given(st.lists(_WORD, min_size=4, max_size=4, unique=True), st.integers(0, 3), st.sampled_from(["not", "isn't", "never"]))
+@given(st.lists(_OPTION_TEXT, min_size=4, max_size=4, unique=True), st.integers(0, 3), st.sampled_from(["not", "isn't", "never"]))
 def test_an_option_inside_a_denied_list_is_never_paid(words, at, negation):
     prompt = "Which one?\n" + "\n".join(f"{letter}. {word}" for letter, word in zip("ABCD", words))
     gold = "ABCD"[at]

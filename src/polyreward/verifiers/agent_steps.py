@@ -35,6 +35,7 @@ _STEP = re.compile(r"^[ \t]*(?:[-*>][ \t]+)?(?:\*\*)?(?:"
                    r"|Thought|Final[ \t]+Answer|Answer|Question|Pensamiento|Pensée|Gedanke|思考)"
                    r"(?:[ \t]*\d{1,3})?(?:[ \t]*\([^()\n]{0,60}\))?[ \t]*(?:\*\*)?[ \t]*[:：](?:\*\*)?",
                    re.IGNORECASE | re.MULTILINE)
+AGENT_STEP = _STEP  # (read by dialogues.py too: an agent's step label is no speaker's turn)
 _ANY_OBSERVATION = re.compile(r"bserva|ool |eobachtung|观察|観察")
 # a call that submits the answer: the tool's name before its argument ("submit_answer(", "Finish[", "final_answer")
 _SUBMITS = re.compile(r"[ \t]*[`\"']?[\w.\-]*(?:" + ANSWER_TOOL_NAME.pattern + r"|finish)", re.IGNORECASE)

@@ -63,7 +63,7 @@ from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS,
 from polyreward.verifiers.later_summary import summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
-    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
+    PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
 from polyreward.verifiers.boxes import find_boxes, last_boxed, unclosed_box_after
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.math_lines import math_line, math_tail
@@ -124,7 +124,7 @@ _WORD_CLOSING = re.compile(r"(?:\bthere\s+(?:is|are)|\bha(?:s|ve))\s+(infinitely
 # the first term of a ratio before the last number: "3:4", "3 : 4" (not a label's colon: "Step 2: 15")
 _RATIO_BEFORE = re.compile(r"(?<![\d.:])(\d+(?:\.\d+)?)(?::|[^\S\n]:[^\S\n])\Z")
 _LAST_NUMBER = re.compile(
-    r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
+    r"(?<![A-Za-z_\d^])(?<!\^\{)(?<!\^\{[-−+])(?<!\^[-−+])(?:[-−+]?[^\S\n]*\d{1,4}[^\S\n]+\d{1,4}\s*/\s*\d{1,4}(?![\d.,/])|[-−+]?\\[dt]?frac\{\d+\}\{\d+\}"
     r"|[-−+]?\$?\s*(?:\d{1,3}(?:,\d{3})+|\d{1,3}(?: \d{3}(?!\d))+|\d+)(?:\.\d+)?(?:[eE][-+]?\d+(?![A-Za-z\d])|" + _TIMES_TEN + ")?" + _NUMBER_POWER
     + r"(?:\s*/\s*\d+(?:\.\d+)?" + _NUMBER_POWER + r")?\s*(?:\\?%|(?i:hundred|thousand|million|billion)\b)?|[-−+]?\.\d+)"
 )
@@ -652,7 +652,7 @@ def _extract_from_line(text: str) -> Extracted | None:
         return Extracted(word_answer.group(1), "words")
     if value_from_words(last_line) is not None:  # a last line that is just "Twelve." or "Three quarters."
         return Extracted(last_line.strip(), "number_words")
-    counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", last_line)
+    counted = re.fullmatch(r"\s*([A-Za-z][A-Za-z -]{2,40}?)\s+([A-Za-z]{2,20})[.!]?\s*", counted_items_cut(last_line, number_from_words))
     if (counted is not None and number_from_words(counted.group(1)) is not None
             and not PART_OF_A_NUMBER.fullmatch(counted.group(2))):  # "Seven people." (holdout28); "one half" is a number
         return Extracted(counted.group(1), "number_words")

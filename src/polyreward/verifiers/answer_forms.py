@@ -205,3 +205,24 @@ def stated_number_words(phrase: str, number_from_words: Callable[[str], int | No
     if head and noun.isalpha() and not PART_OF_A_NUMBER.fullmatch(noun) and number_from_words(head) is not None:
         return head
     return None
+
+
+# a count in words followed by the items it counts ("Four months: April, June, September and November.", holdout90):
+# the count, its noun, then a colon or ", namely" / ", i.e." and a list of words joined by commas and "and"
+_COUNTED_LIST = re.compile(r"\s*(?P<count>[A-Za-z][A-Za-z -]{2,40}?\s+[A-Za-z]{2,20})\s*(?::|,\s*(?:namely|i\.e\.,?|that\s+is,?))\s*"
+                           r"(?P<items>[A-Za-z][A-Za-z' -]{0,40}(?:\s*,\s*[A-Za-z][A-Za-z' -]{0,40}){0,30}?(?:,?\s+(?:and|&)\s+[A-Za-z][A-Za-z' -]{0,40}))"
+                           r"[.!]?\s*")
+
+
+def counted_items_cut(line: str, number_from_words: Callable[[str], int | None]) -> str:
+    """``line`` up to its count when it is a count in words whose list of the items counted follows and has as many
+    items as the count says ("Four months: April, June, September and November." -> "Four months"); else ``line``.
+    The list is what was counted, not a second answer; a list of another length (or with a value, a doubt word) is
+    left to the reading of the whole line."""
+    found = _COUNTED_LIST.fullmatch(line) if len(line) <= 400 and (":" in line or "," in line) else None  # (bounded)
+    if found is None:
+        return line
+    words = found.group("count").split()
+    count = number_from_words(" ".join(words[:-1]))
+    items = [item for item in re.split(r"\s*,\s*(?:(?:and|&)\s+)?|\s+(?:and|&)\s+", found.group("items").strip()) if item.strip()]
+    return found.group("count") if count is not None and count == len(items) else line

@@ -176,11 +176,17 @@ def other_quantity(answer: str, completion: str, prompt: str) -> str:
 # an answer that gives one variable's value (``y = 42``) when the prompt asks for another ("Solve for x"): read by
 # :mod:`.math` against the squeezed prompt (``solvefor``, ``valueof``, ...)
 _ASKED_VARIABLE = re.compile(r"(?:solvefor|find|valueof|whatis|determine|compute)\$?([a-zA-Z])\$?(?![a-zA-Z(])")
-_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z])\s*=\s*[^=]+\Z")
+_STATED_VARIABLE = re.compile(r"\s*([a-zA-Z]|[A-Z](?:\s*\\(?:cap|cup|setminus)(?![A-Za-z])\s*[A-Z])+)\s*=\s*[^=]+\Z")
+# ... or a set expression (``A \\cup B = ...``) when the prompt asks for another ("Find $A \\cap B$"; holdout90)
+_ASKED_SET = re.compile(r"(?:find|valueof|whatis|determine|compute)\$?([a-z](?:\\(?:cap|cup|setminus)[a-z])+)")
 
 
 def _answers_another_variable(answer: str, squeezed_prompt: str) -> bool:
-    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x")?"""
+    """Does ``answer`` give one variable's value (``y = 42``) when the prompt asks for another ("Solve for x"), or one
+    set expression's (``A \\cup B = \\{3, 4\\}``) when it asks for another ("Find $A \\cap B$")?"""
     stated = _STATED_VARIABLE.match(answer)
+    if stated is not None and "\\" in stated.group(1):  # a set expression: the set expression asked, written alike
+        asked = {m.group(1) for m in _ASKED_SET.finditer(squeezed_prompt.lower())}
+        return len(asked) == 1 and re.sub(r"\s+", "", stated.group(1).lower()) not in asked
     asked = {m.group(1) for m in _ASKED_VARIABLE.finditer(squeezed_prompt.lower())}
     return stated is not None and len(asked) == 1 and stated.group(1).lower() not in asked

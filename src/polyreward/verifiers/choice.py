@@ -70,7 +70,7 @@ from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
-    letters_per_label, marked_option, record_letter, scored_option,
+    letters_listed, letters_per_label, marked_option, record_letter, scored_option,
     CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
@@ -269,7 +269,7 @@ def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),
         # a conclusion word opening its sentence, then the letter and a break: "So C — thiamine deficiency ...", "Hence B:"
         ("conclusion", re.compile(r"(?:(?m:^)[^\S\n]*|(?<=[.!?]\s))(?i:so|thus|hence|therefore)[,:]?\s+" + _letter_token(letters, r"\s*(?:$|[.:;!\u2013\u2014]|-{1,2}\s)"))),
-        ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*" + token)),
+        ("option", re.compile(r"(?i:\b(?:option|choice))[\s*]*(?::[\s*]*)?" + token)),  # "Option: B" as a label line (holdout89)
         ("bold", re.compile(r"\*\*\s*" + _letter_token(letters, r"\*\*|$|[\s.,:;)*!\]\-–—]"))),
         # (a check mark may open the line: "✅ A — Insulin" marks its one line the pick; a cross mark never does)
         ("line_start", re.compile(r"(?m)^[^\S\n]*(?:[✅✔☑]\ufe0f?[^\S\n]*)?" + _letter_token(letters, r"$|[.,:;)*!\]\-–—]|[^\S\n](?:[-–—]|--)[^\S\n]", r"[^\S\n]"))),
@@ -530,7 +530,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         return closing[0], "answer_text"
     if blocks and len(_options_named(text, options)) > 1:
         return None, SEVERAL  # an answer block that names several options by their text commits to none
-    if len(_letters_listed(text, letters)) > 1:
+    if len(letters_listed(text, letters)) > 1:
         return None, SEVERAL  # "- Parainfluenza virus — B / - RSV — A / - Influenza — C": a list, no choice (holdout11)
     if unfilled_answer_line(text):
         return None, ""  # "Argon is the noble gas here.\n\nAnswer: [LETTER]": the answer line is an unfilled template
@@ -618,19 +618,6 @@ def _option_opening_answer_phrase(text: str, letters: str, options: Mapping[str,
     if negated(text, start, end) or hedged(text, start, end) or qualified(text, start, end) or hypothetical(text, phrase.start(), end):
         return None
     return named[0], start
-
-
-def _letters_listed(text: str, letters: str) -> set[str]:
-    """The capital option letters that ``text`` lists one to a line (a line naming exactly one letter, not the article of
-    "A patient", not denied): with no letter stated by any tier, a list of two or more makes the option text the
-    completion names one item of the list, not a choice."""
-    found = set()
-    for line in text.split("\n"):
-        named = [m for m in letter_pattern(letters).finditer(line) if m.group(1).isupper()
-                 and not (m.group(1) == "A" and re.match(r"\s+[a-z]", line[m.end():m.end() + 3]))]
-        if len(named) == 1 and not negated(line, named[0].start(1), named[0].end(1)):
-            found.add(named[0].group(1))
-    return found
 
 
 def _option_mentions(text: str, options: Mapping[str, str]) -> list[tuple[int, int, str]]:

@@ -278,3 +278,16 @@ def corrected_in_block(block: str, letter: str, letters: str, options: Mapping[s
     genuine sweep (stop 54), where ``choice_accuracy`` paid A for ``<answer>A... wait, no, B.</answer>``."""
     first = letter_mentions(block, letter, letters)[:1]
     return bool(first) and bool(later_disowns(block, first[0].end(), letter, letters=letters, option_text=options.get(letter, "")))
+
+
+def letters_listed(text: str, letters: str) -> set[str]:
+    """The capital option letters that ``text`` lists one to a line (a line naming exactly one letter, not the article of
+    "A patient", not denied): with no letter stated by any tier, a list of two or more makes the option text the
+    completion names one item of the list, not a choice. (Moved from :mod:`.choice`, unchanged.)"""
+    found = set()
+    for line in text.split("\n"):
+        named = [m for m in letter_pattern(letters).finditer(line) if m.group(1).isupper()
+                 and not (m.group(1) == "A" and re.match(r"\s+[a-z]", line[m.end():m.end() + 3]))]
+        if len(named) == 1 and not negated(line, named[0].start(1), named[0].end(1)):
+            found.add(named[0].group(1))
+    return found

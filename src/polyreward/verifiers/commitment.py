@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
@@ -262,6 +262,10 @@ _DENIAL_AFTER = re.compile(
     re.IGNORECASE,
 )
 
+# a clause that opens on "or" and another option: "Or A — used cars count too", "Or maybe (B), given ..." offers it
+_OR_OPENS = re.compile(r"[\s*(]*(?:or|oder|ou|o)\s+(?:(?:maybe|perhaps|possibly|probably)\s+)?(?:(?:option|choice)\s+)?[\s*(]*", re.IGNORECASE)
+# "Or A. Not sure.": "not" before a word of certainty doubts the writer's pick, it denies no other value (holdout89)
+_DOUBT_AFTER = re.compile(r"\W{0,3}not\s+(?:(?:so|too|entirely|completely|quite|really|100%)\s+)?(?:sure|certain|confident|positive|convinced)\b", re.IGNORECASE)
 
 _AFFIRMED_AFTER = re.compile(
     r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
@@ -356,8 +360,8 @@ def _withdraws(clause: str) -> bool:
         before = clause[:word.start()]
         if word.group().lower() in ("corrected", "correction") and _DETERMINED.search(before):
             continue
-        if _OTHER_SUBJECT.search(before) and not _WRITER.search(before):
-            continue
+        if _OTHER_SUBJECT.search(before) and not _WRITER.search(before) or judges_own_subject(before, word.group()):
+            continue  # ("Used goods, transfers and stock purchases are excluded.": their verdict, holdout89)
         if _EARLIER_ATTEMPT.search(clause):
             continue  # "I misread the axis the first time": the error was in an earlier attempt, not in this answer
         if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(before):
@@ -485,7 +489,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         for value in others:
             if denied_aside is not None and denied_aside[0] <= value.start() < denied_aside[1]:
                 continue
-            if (_NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():])
+            if (_NEGATION_BEFORE.search(clause[:value.start()]) or _DENIAL_AFTER.match(clause[value.end():]) and not _DOUBT_AFTER.match(clause, value.end())
                     or denied and _DENIED_LIST_GAP.match(clause, denied[-1].end(), value.start())):  # "(not 41 or 43)"
                 denied.append(value)
                 aside = _ASIDE_AFTER.match(clause, value.end())
@@ -497,6 +501,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
             if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end())
+                    or letters and _OR_OPENS.fullmatch(clause, 0, value.start())  # "C. New machinery? Or A — used cars ..." (holdout89)
                     or (not letters and not labels and STATED_AS_ASKED.search(clause, value.end()))
                     or (not letters and not labels and measure_closes(clause, value.end()) and _withdraws(clause[:value.start()]))):
                 return "conflicting"  # "It's 73.", "I meant 45", "45 also works.", "No, I was wrong: it is 39 cm."

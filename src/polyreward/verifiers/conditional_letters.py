@@ -12,7 +12,8 @@ answer to this one and are not read. Reconstructed rule (ours); linear time (one
 :func:`answers_under_conditions` reads the same shape with the chosen letter itself inside a branch (holdout55: "If
 the serum thiamine level is low, the answer is B. If instead the B12 level comes back low, A would be correct."): two
 sentences or clauses, each opening with "If <condition>," (or "If instead", "If not", "Otherwise", "Else"), whose
-consequents name two different letters, and no later mention of the chosen letter outside a branch settles it ("...
+consequents name two different letters (or one a letter and the other no option: "If it is a nominal rate, ... none
+of the options fits"; holdout89), and no later mention of the chosen letter outside a branch settles it ("...
 He is stable, so B."). One letter under both conditions ("If you mean X, it's still B — B either way") is one answer.
 """
 
@@ -44,6 +45,9 @@ _BRANCH = re.compile(
     r"(?:^|(?<=[.!?;:\n]))[^\S\n]*\**(?:(?:and|but|so)\s+)?(?:(?:if|when)\b[^,.;!?\n]{1,120},|(?:otherwise|else|if\s+not)\b,?)"
     r"[^\S\n]*(?P<then>[^.;!?\n]{1,200})", re.IGNORECASE | re.MULTILINE)
 _BRANCH_LETTER = re.compile(r"(?<![A-Za-z'\\\d])\**[(\[]?(?P<letter>[A-Z])[)\]]?\**(?![A-Za-z'\d])")
+# a consequent that no option answers: the branch's answer is "none", another answer than the chosen letter's
+_NO_OPTION = re.compile(r"\bnone\s+of\s+(?:the\s+|these\s+)?(?:options|choices|answers|above)|\bno\s+(?:option|choice|answer)\s+"
+                        r"(?:fits|matches|works|applies|is\s+(?:right|correct))", re.IGNORECASE)
 _DENIED = re.compile(r"\b(?:not|n't|never|wrong|incorrect|rules?\s+out|excluded?)\b", re.IGNORECASE)
 
 
@@ -53,6 +57,9 @@ def answers_under_conditions(text: str, at: int, letter: str, letters: str) -> b
     own = False
     others = False
     for found in _BRANCH.finditer(text, max(0, at - 600), min(len(text), at + 600)):
+        if _NO_OPTION.search(found.group("then")):
+            others = True  # "If it is a nominal rate, the NPV is $32 and none of the options fits." (holdout89)
+            continue
         if _DENIED.search(found.group("then")):
             continue
         named = {m.group("letter") for m in _BRANCH_LETTER.finditer(found.group("then"))} & set(letters)

@@ -19,6 +19,8 @@ from polyreward.verifiers.math_forms import LETTERS as _LETTERS, option_label, w
 from polyreward.verifiers.math_normalize import Numeral, normalize_answer, parse_numeral, size_problem
 from polyreward.verifiers.math_notation import read_through
 from polyreward.verifiers.memo import memoized_text
+from polyreward.verifiers.dialogues import unsettled_dialogue
+from polyreward.verifiers.open_answers import left_open
 from polyreward.verifiers.number_locale import answer_line, english_numerals, scales_asked, words_disagree
 from polyreward.verifiers.polynomial import parse_polynomial
 from polyreward.verifiers.rounded_final import approximated_value
@@ -131,6 +133,10 @@ def prepare_prediction(completion: str, final_bang: str = "punctuation", prompt:
         return Prediction("", found.source)
     if words_disagree(answer_line(completion, found.text)):  # "63 (sechsunddreißig)": which number is the answer?
         return Prediction("", "words and digits disagree")
+    if unsettled_dialogue(completion):  # "Student A: ... 18. / Student B: ... 24. / Teacher: Let's leave it." (holdout90)
+        return Prediction("", "dialogue without a verdict")
+    if left_open(completion, found.text):  # "Answer: $n = 1$, and possibly others.": not the whole answer (holdout90)
+        return Prediction("", "left open")
     rounded = approximated_value(found.text, completion)  # "**CrCl ≈ 49 mL/min**" after "≈ 48.6": the rounding (holdout61)
     if rounded is not None:
         return _prepared(rounded, found.source)

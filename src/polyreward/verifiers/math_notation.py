@@ -19,7 +19,10 @@ them, and only them:
   (``\\,`` ``\\;`` ``\\:`` ``\\!`` ``\\ `` ``~`` ``\\quad``): dropped, spacing read as one space;
 * **degree marks** (``^\\circ``, ``^{\\circ}``, ``\\degree``; ``°`` is ``^\\circ`` after
   :func:`~polyreward.verifiers.math_normalize.normalize_unicode`): a unit, dropped;
-* a **spaced sign** at the start of a value (``- 5``, ``x = - 5``): joined to the number.
+* a **spaced sign** at the start of a value (``- 5``, ``x = - 5``): joined to the number;
+* a **base-ten subscript** on a numeral (``11_{10}``, ``11_10``, ``3.5_{10}``: holdout90): it names the base the digits
+  are already read in, so it is dropped; a subscript of another base (``1011_2``) is the numeral of that base and
+  stays, as does an index on a letter (``a_{10}``, ``\\log_{10}``).
 
 Thousands separators (``1,234``, ``1 234``, ``10,\\!000``, ``10{,}000``) and currency (``\\$5``) are read by
 :func:`~polyreward.verifiers.math_normalize.normalize_answer` for gold and prediction alike; ``\\cfrac`` is ``\\frac``
@@ -60,6 +63,7 @@ _NOT_UNITS = {"or", "and", "not", "either", "possibly", "maybe", "otherwise", "e
               "of", "per", "hundred", "thousand", "million", "billion"} | VALUE_WORDS  # scale words change the value
 # braces that only group (not a command's argument, an exponent or a subscript): "{42}", "\text{{0}}"
 _GROUP = re.compile(r"(?<![\w}\]^_\\])\{([^{}\\]*)\}")
+_BASE_TEN = re.compile(r"(?<![\w.^{\\])(\d+(?:\.\d+)?)\s*_\s*(?:\{\s*10\s*\}|10(?![\d.]))")  # "11_{10}": base ten named
 _SPACED_SIGN = re.compile(r"(^|[=(\[{,])\s*([-+])\s+(?=[\d.])")
 
 
@@ -116,6 +120,8 @@ def read_through(text: str) -> str:
         text = unwrapped
     if "\x00" in text:
         text = re.sub("\x00(?:" + _UNIT_POWER.pattern + ")?", " ", text)  # a space: "2\text{x}21" is not 221
+    if "_" in text:
+        text = _BASE_TEN.sub(r"\1", text)
     text = _SPACED_SIGN.sub(r"\1\2", " ".join(text.split()))
     return drop_thousands_separators(_outer_group(text))
 

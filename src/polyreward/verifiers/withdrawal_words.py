@@ -241,3 +241,23 @@ _AVOIDED = re.compile(r"\b(?:to\s+)?(?:avoid|prevent)(?:s|ing)?\s+(?:(?:any|a|an
 def without_avoided(clause: str) -> str:
     """``clause`` with each error a care instruction avoids blanked out (same length), for the withdrawal reader."""
     return _AVOIDED.sub(lambda found: " " * len(found.group()), clause) if "avoid" in clause or "prevent" in clause else clause
+
+
+# a passive verdict on a subject the clause names itself ("Used goods, transfers and stock purchases are excluded.",
+# "Transfers are ruled out", holdout89): the verdict judges that subject -- the other options' things --, not the answer
+# before it. A pronoun, the answer or option named as the subject ("This is excluded", "My answer is rejected") stays a
+# withdrawal, as does a subject that is the writer ("I", "we": _WRITER)
+_SUBJECT_PASSIVE = re.compile(r"\A[\s*_(,;:—–-]*(?P<subject>[A-Za-z][\w'-]*(?:(?:\s*,\s*|\s+)[\w'-]+){0,9}?)\s+(?:is|are|was|were|gets?|got)"
+                              r"\s+(?:(?:also|all|both|therefore|thus|hence|then|clearly|correctly|rightly)\s+)?\Z", re.IGNORECASE)
+_NOT_OWN_SUBJECT = re.compile(r"\b(?:it|this|that|these|those|which|they|everything|all|answer|answers|option|choice|letter|result|value|"
+                              r"solution|mine|my|our|above|earlier|previous|original|first)\b|\b[A-E]\b", re.IGNORECASE)
+
+
+def judges_own_subject(before: str, word: str) -> bool:
+    """Is ``word`` a verdict of exclusion ("excluded", "ruled out", "eliminated", "rejected") and ``before`` (the clause
+    before it) a subject of the clause's own and a copula ("Transfers are"), so that the verdict is about that subject,
+    not the answer? (A word that calls something wrong -- "The calculation is wrong" -- is read as before.)"""
+    if not word.lower().startswith(("exclud", "eliminat", "rul", "reject")):
+        return False
+    found = _SUBJECT_PASSIVE.match(before)
+    return found is not None and not _NOT_OWN_SUBJECT.search(found.group("subject")) and not _WRITER.search(found.group("subject"))
