@@ -199,6 +199,10 @@ def ids_array(groups: Any) -> np.ndarray:
         arr = np.asarray(ids)
     except (ValueError, TypeError):
         arr = None
+    if arr is not None and arr.dtype.kind == "f" and any(type(i) is int and abs(i) > 2**53 for i in ids):
+        arr = None  # ints past 2**53 beside floats would round to one float and merge two groups
+    if arr is not None and arr.dtype.kind == "U" and not all(isinstance(i, str) for i in ids):
+        arr = None  # numbers beside strings would become their text ("1" and 1 one group)
     if arr is None or arr.ndim != 1 or arr.dtype.kind not in "iufbU":
         # Tuples, mixed types, None...: keep each id as one Python object.
         arr = np.empty(len(ids), dtype=object)
