@@ -168,12 +168,12 @@ _CORRECTING_NO = re.compile(r"(?<![\w'])no[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)
 
 # "not Lyon or Nice", "isn't 45 or 42", "not A, B or C": the value is the last item of a list a negation opens, denied
 # with the first (up to four items of up to four words each, joined by commas and a closing "or")
-_NEGATED_LIST = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[^\s,.;:!?()]+\s*){1,4}(?:,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,3},?\s*\bor\s*\Z",
-                           re.IGNORECASE)
+_LIST_ITEM = r"(?:[^\s,.;:!?()]+\s*){1,4}"  # an item of such a list: up to four words, no clause mark
+_LIST_OPENS = r"(?:\bnot|n't|\bnever)\s+" + _LIST_ITEM  # the negation and the list's first item
+_NEGATED_LIST = re.compile(_LIST_OPENS + r"(?:,\s*" + _LIST_ITEM + r"){0,3},?\s*\bor\s*\Z", re.IGNORECASE)
 # ... and an item inside it: "not Lyon, Nice or Marseille" denies Nice (a comma before it, the list's "or" after it)
-_NEGATED_LIST_OPEN = re.compile(r"(?:\bnot|n't|\bnever)\s+(?:[^\s,.;:!?()]+\s*){1,4}(?:,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,2},\s*\Z",
-                                re.IGNORECASE)
-_LIST_GOES_ON = re.compile(r"(?:\s*,\s*(?:[^\s,.;:!?()]+\s*){1,4}){0,2},?\s*\bor\s+[^\s,.;:!?()]", re.IGNORECASE)
+_NEGATED_LIST_OPEN = re.compile(_LIST_OPENS + r"(?:,\s*" + _LIST_ITEM + r"){0,2},\s*\Z", re.IGNORECASE)
+_LIST_GOES_ON = re.compile(r"(?:\s*,\s*" + _LIST_ITEM + r"){0,2},?\s*\bor\s+[^\s,.;:!?()]", re.IGNORECASE)
 
 
 # what joins a value to the denied value before it, in one denied list: "not 41 or 43", "not 41, 43 or 45"
@@ -191,8 +191,8 @@ def negated(text: str, start: int, end: int) -> bool:
     tight = window[:_TIGHT_MARKUP_END.search(window).start()]  # "not quite \\boxed{8}", but "not hard: \\boxed{42}" is fine
     before, after = _before(text, start), _after(text, end)  # (speed: the window after the answer cut once, read twice)
     return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
-                or (before[-3:].lower().rstrip().endswith("or") and _NEGATED_LIST.search(before[-160:]))
-                or (before.rstrip().endswith(",") and _NEGATED_LIST_OPEN.search(before[-160:]) and _LIST_GOES_ON.match(text, end))
+                or (before[-3:].lower().rstrip().endswith("or") and _NEGATED_LIST.search(before))
+                or (before.rstrip().endswith(",") and _NEGATED_LIST_OPEN.search(before) and _LIST_GOES_ON.match(text, end))
                 or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after))  # "Ignore the 42."
 
 
