@@ -583,6 +583,27 @@ LEFT_OPEN = {
     ("crpo_english", "r19_ce_korean_culture_bound_term_in_english"): (
         "label disputed after first sight: the reward is a share, and the two Hangul letters of the gloss '화병' are "
         "1 % of the letters (0.99), as holdout_r9's r9_chinese_term_glossed_once"),
+    # holdout_r23 (written blind 2026-12-05: tool use in depth; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r23_first_sight.md)
+    ("toolrl_correctness", "r23_tc_optional_cabin_set_to_its_default"): (
+        "label disputed after first sight: as holdout_r8's r8_documented_default_passed_explicitly, 'cabin': "
+        "'economy' is the default the schema's description states, but ToolRL compares the key sets with the gold's "
+        "and the score reads no schema"),
+    ("toolrl_correctness", "r23_tc_attendee_list_other_order"): (
+        "label disputed after first sight: as holdout_r8's r8_set_valued_array_other_order, an invite list is a set "
+        "to a reader, but ToolRL compares values as JSON and a JSON array is ordered; no schema says which are sets"),
+    ("toolrl_correctness", "r23_tc_cuisine_lowercase_zip_string"): (
+        "label disputed after first sight: 'thai' for the gold 'Thai' names the same cuisine, but ToolRL compares "
+        "each value exactly (rlla.py), and whether case matters is the argument's meaning (a subject or a message "
+        "body keeps its case), which no schema states; as holdout_r11's r11_enum_capitalised_schema_case_insensitive"),
+    ("toolrl_format", "r23_tf_python_syntax_calls_in_block"): (
+        "label disputed after first sight: the prompt asks for one JSON object per line, but the guard reads a "
+        "'name(...)' line as a call by design (Llama 3.2's pythonic layout, holdout_r10's genuine rows), and rlla.py's "
+        "format rule checks the tags only; toolrl_correctness is where an unreadable call costs"),
+    ("overlong_penalty", "r23_ov_bullets_with_urls"): (
+        "label disputed after first sight: 74 whitespace words counted 82, the two URLs several words each; a URL is "
+        "several tokens, and the word count stands in for tokens (as holdout_r20's bullets and holdout_r7's chat "
+        "token); counting a URL as one word would let a text written as a URL path ('https://x.org/the%20patient%20...') hide its words"),
 }
 
 ROWS = bench.load_rows()

@@ -381,6 +381,29 @@ def off_topic(think: str, prompt: object, others: Sequence[str], format_words: f
     return not foreign(think)  # a reasoning in another language shares no spelling with an English question
 
 
+def tools_only(think: str, prompt: object, others: Sequence[str], format_words: frozenset[str] = frozenset()) -> bool:
+    """True when a think body in English only describes the tools of the prompt's function schema and nothing of its
+    request (:func:`polyreward.rewards.think_work.describes_tools`: no word of the request, no value of the call, no
+    number of its own, no decision; red team ``holdout_r23``). Terms as :func:`off_topic` compares them, the reward's
+    ``format_words`` left out; a body mostly in another script or language is not judged, as there."""
+    from polyreward.verifiers.reading import visible_text
+    from polyreward.verifiers.turns import whole_prompt
+
+    text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
+    if not text or '"name"' not in text:
+        return False
+    letters = [ch for ch in think if ch.isalpha()]
+    if not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+        return False
+    from polyreward.verifiers.language import foreign
+
+    if foreign(think):
+        return False
+    visible = _TAG.sub(" ", visible_text(think)).casefold()
+    return think_work.describes_tools(_terms(think) - format_words, _prompt_visible(prompt), " ".join(others), visible,
+                                      lambda part: _terms(part) - format_words)
+
+
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                  format_words: frozenset[str] = frozenset()) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
@@ -401,6 +424,8 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
             if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"], format_words):
                 return "think block shares no word or number with the question or the answer"
+            if tools_only(body, prompt, [b for n, b in blocks.items() if n != "think"], format_words):
+                return "think block only describes the tools: no word of the request, value of the call or number of its own"
             from polyreward.verifiers.language import enciphered
 
             if (cipher := enciphered(body)) is not None:

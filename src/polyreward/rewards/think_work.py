@@ -48,6 +48,19 @@ quoted in JSON, or followed by its arguments as code) and a list of the schema's
 from_currency to_currency") decide nothing; the schema's names stand quoted in the prompt, so the prompt pasted or
 shuffled holds no bare name beside "call".
 
+Tool descriptions (what the think is about: the request, or only the tools offered)::
+
+    schema   = the JSON values starting a line of the prompt that hold a tool's "name"
+    request  = the prompt's lines after the last schema that name no markup tag (the format instruction)
+    a think DESCRIBES THE TOOLS when it names a tool of the schema and shares no term with the request nor with the
+    call's values, holds no number the schema lacks, and decides no call
+
+A think that describes the tools fails the guard ("There is a function find_restaurants that takes a zip code, a
+cuisine and an optional maximum number of results."; red team holdout_r23): the schema restated in prose does no
+work for this request. The tool named beside a value of the request, a number of the writer's own or a verb of
+calling is reasoning as before; a think that names no tool is not judged (a terse check of the fields in the schema's
+words, "Needs origin, destination, date; cabin unspecified.", reads alike to a word comparison).
+
 Keyword lists (word order: a list adds no ordered pair that reads as language)::
 
     words = the words of the text outside any run of three words copied from the prompt
@@ -75,6 +88,8 @@ The readings are linear in the text's length; a think's steps are read up to MAX
 from __future__ import annotations
 
 import bisect
+import functools
+import json
 import re
 from collections.abc import Callable, Collection, Sequence
 
@@ -225,6 +240,70 @@ def decisions(visible: str, prompt_visible: str) -> set[str]:
     for m in re.finditer(rf"\b(?:{_CALL_VERBS})\s+(?:(?:the|one|a|an)\s+)?{bare}|{bare}\s+(?:{_CALL_VERBS})\b", visible):
         found.add("call " + (m.group(1) or m.group(2)))
     return found
+
+
+_JSON_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
+_MARKUP_TAG = re.compile(r"</?[a-z_][\w-]{0,40}>")
+
+
+@functools.lru_cache(maxsize=256)
+def schema_and_request(prompt_visible: str) -> tuple[str, str] | None:
+    """(the prompt's function schema, its request), or None when the prompt offers no tool (:data:`_TOOL_NAME`) or
+    its schema is not JSON starting a line. The schema is every JSON value that starts a line (``Available functions
+    (JSON):\\n[{"name": ...}]``, pretty-printed or not) and holds a tool's ``"name"``; the request is the text after
+    the last schema without the lines that name a markup tag (the format instruction), or, where that leaves nothing,
+    every line outside the schema. ``prompt_visible`` is the case-folded visible prompt. One decoding attempt a line (cached per prompt:
+    a group's rollouts share it)."""
+    if not _TOOL_NAME.search(prompt_visible):
+        return None
+    decoder = json.JSONDecoder()
+    schema, rest, at = [], [], 0
+    for m in _JSON_START.finditer(prompt_visible):
+        if m.start() < at:
+            continue  # inside a schema already read
+        start = m.end() - 1
+        try:
+            _, end = decoder.raw_decode(prompt_visible, start)
+        except ValueError:
+            continue
+        if _TOOL_NAME.search(prompt_visible, start, end):
+            rest.append(prompt_visible[at:start])
+            schema.append(prompt_visible[start:end])
+            at = end
+    if not schema:
+        return None
+    # the request: the lines after the last schema that hold no markup tag (the format instruction names its tags,
+    # "reason inside <think>...</think>"); the text before the schema introduces it ("available functions (json):")
+    after = "\n".join(line for line in prompt_visible[at:].splitlines() if not _MARKUP_TAG.search(line))
+    rest.append(prompt_visible[at:])
+    return " ".join(schema), after if after.strip() else " ".join(rest)
+
+
+def describes_tools(think_terms: set[str], prompt_visible: str, others: str, visible: str,
+                    terms_of: Callable[[str], set[str]]) -> bool:
+    """True when a think body only describes the prompt's tools (red team ``holdout_r23``: "There is a function
+    find_restaurants that takes a zip code, a cuisine and an optional maximum number of results." for "Show me 5
+    Thai places near 02139."): its terms (``think_terms``, stems and numbers as ``terms_of`` reads them, the reward's
+    format words left out) share none with the request (the prompt outside its function schema,
+    :func:`schema_and_request`) nor with the call's values (``others``' terms the schema lacks), it holds no number of
+    its own (a count of calls, a converted value: one the schema does not hold), it names a tool of the schema and
+    decides no call (:func:`decisions`). A think that reasons about this request names one of its words or values,
+    derives a number or decides a call; the schema restated in prose (a tool and what it takes, or its names and keys
+    listed) does none of them. A body that names no tool is not judged: "Needs origin, destination, date; cabin
+    unspecified." (holdout_r15) checks the request's fields in the schema's words alone, which a word comparison cannot
+    tell from a description. Without a schema in the prompt nothing is judged."""
+    split = schema_and_request(prompt_visible)
+    if split is None or not think_terms:
+        return False
+    if not any(re.search(rf"(?<![\w]){re.escape(name)}(?![\w])", visible) for name in set(_TOOL_NAME.findall(prompt_visible))):
+        return False  # names no tool: a terse check of the fields ("Needs origin, destination, date; cabin unspecified.")
+    schema, request = split
+    schema_terms = terms_of(schema)
+    if think_terms & (terms_of(request) | (terms_of(others) - schema_terms)):
+        return False
+    if any(t.isdigit() and t not in schema_terms for t in think_terms):
+        return False
+    return not decisions(visible, prompt_visible)
 
 
 def flat(text: str) -> str:
