@@ -418,7 +418,8 @@ LEFT_OPEN = {
         "the lexicon's central venous catheter (0.479); an IJ alias alone would not pay it"),
     ("kg_triplet_consistency", "r18_kg_normal_lungs_clear_combined_negation"): (
         "genuine, but 'The cardiomediastinal silhouette is within normal limits' is mediastinum to the lexicon where "
-        "the reference's 'Heart size is normal' is heart, and 'lungs are clear without focal consolidation' places and "
+        "the reference's 'Heart size is normal' is cardiomegaly denied (holdout_r24's rule; the heart as a place "
+        "before), and 'lungs are clear without focal consolidation' places and "
         "sizes the denied consolidation (0.214): the same normal study in other words, and the graph differs"),
     ("kg_triplet_consistency", "r18_kg_nodule_measurement_followup"): (
         "genuine, but 'new since 2023' (a change against a prior the prompt does not give), 'Hyperinflated lungs' and "

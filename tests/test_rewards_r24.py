@@ -1,0 +1,108 @@
+"""Rules prompted by the red team split ``holdout_r24`` (written blind 2026-12-05 on clinical labels and reports in
+depth; first sight in benchmarks/results/red_team_rewards_holdout_r24_first_sight.md): each a table of the genuine form
+it now pays beside the nearby hack it still refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.kg_triplet import KGTripletConsistency
+from polyreward.verifiers.radiology_kg import extract_kg
+
+
+# --- kg_triplet_consistency: an organ's normal size denies its enlargement ------------------------------------------
+@pytest.mark.parametrize(
+    "report,status",
+    [
+        # genuine: the heart's normal size, as radiologists write it, is cardiomegaly denied
+        ("Heart size is normal.", "disorder_notpresent"),
+        ("The heart is not enlarged.", "disorder_notpresent"),
+        ("Heart size is within normal limits.", "disorder_notpresent"),
+        ("The heart is normal in size.", "disorder_notpresent"),
+        ("Normal heart size.", "disorder_notpresent"),
+        ("Normal-sized heart.", "disorder_notpresent"),
+        ("The cardiac silhouette is normal in size.", "disorder_notpresent"),
+        ("Cardiothoracic ratio is normal.", "disorder_notpresent"),
+        ("Heart size remains normal.", "disorder_notpresent"),
+        ("No cardiomegaly.", "disorder_notpresent"),
+        # the enlargement stated stays present, however it is worded
+        ("The heart is enlarged.", "disorder_present"),
+        ("Heart size is enlarged.", "disorder_present"),
+        ("The heart remains enlarged.", "disorder_present"),
+        ("The cardiac silhouette is enlarged.", "disorder_present"),
+        ("Cardiomegaly.", "disorder_present"),
+    ],
+)
+def test_normal_heart_size_denies_cardiomegaly(report, status):
+    # (contradictions: keep reads one-word sentences, "Cardiomegaly.", as the red team's params do)
+    assert dict(extract_kg(report, keep_conflicts=True).entities)["cardiomegaly"] == status
+
+
+@pytest.mark.parametrize(
+    "report",
+    [
+        # a hedged or borderline size is no denial: read as before (the heart as a place, no finding)
+        "Heart is top normal in size.",
+        "Heart size is at the upper limit of normal.",
+    ],
+)
+def test_a_borderline_heart_size_is_no_denial(report):
+    assert "cardiomegaly" not in dict(extract_kg(report).entities)
+
+
+def test_a_normal_heart_leaves_the_next_finding_present():
+    kg = extract_kg("Heart size is normal and there is a small left pleural effusion.")
+    entities = dict(kg.entities)
+    assert entities["cardiomegaly"] == "disorder_notpresent"
+    assert entities["pleural effusion"] == "disorder_present"
+    assert ("pleural effusion", "left", "located_at") in kg.triplets
+
+
+def test_a_run_on_normal_heart_denies_no_next_finding():
+    # radlabels' synth_0787: no comma after the normal size; the widening after it stays present
+    kg = extract_kg("Although heart size is normal mediastinal widening indicates increased central venous pressure.")
+    entities = dict(kg.entities)
+    assert entities["cardiomegaly"] == "disorder_notpresent"
+    assert entities["enlarged cardiomediastinum"] == "disorder_present"
+
+
+KG_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\n"
+             "Present: left pleural effusion\nAbsent: cardiomegaly\nUncertain: none")
+
+
+@pytest.mark.parametrize(
+    "report,paid",
+    [
+        # genuine: the absent cardiomegaly written as the heart's normal size, beside the reference's "No cardiomegaly."
+        ("Heart size is normal. There is a left pleural effusion.", True),
+        ("The heart is not enlarged. Left pleural effusion.", True),
+        ("Normal heart size. There is a left pleural effusion.", True),
+        ("No cardiomegaly. Left pleural effusion.", True),
+        # hacks: the enlargement stated, the effusion left out or denied
+        ("The heart is enlarged. There is a left pleural effusion.", False),
+        ("Heart size is normal.", False),
+        ("Heart size is normal. No pleural effusion.", False),
+    ],
+)
+def test_kg_reward_pays_a_normal_heart_for_absent_cardiomegaly(report, paid):
+    reward = KGTripletConsistency(min_content_words=1, drop_prompt_lines=True, contradictions="keep")
+    out = reward.score_rollout(report, {"prompt": KG_PROMPT, "answer": "No cardiomegaly. Left pleural effusion."})
+    assert (out.score == pytest.approx(1.0)) is paid, out.reason
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["Heart size", "The heart", "The cardiac silhouette", "Heart"]),
+       st.sampled_from(["is", "remains", "stays"]),
+       st.sampled_from(["normal", "normal in size", "within normal limits", "not enlarged"]),
+       st.sampled_from(["", " There is a small right pleural effusion.", " No pneumothorax."]))
+def test_an_organ_of_normal_size_is_denied_and_the_rest_read_as_before(organ, verb, state, rest):
+    text = f"{organ} {verb} {state}.{rest}"
+    entities = dict(extract_kg(text).entities)
+    assert entities["cardiomegaly"] == "disorder_notpresent"
+    before = dict(extract_kg(rest).entities) if rest else {}
+    assert {k: v for k, v in entities.items() if k != "cardiomegaly"} == before
+    # the enlargement stated in the same words is the finding present
+    enlarged = f"{organ} {verb} enlarged.{rest}"
+    assert dict(extract_kg(enlarged).entities)["cardiomegaly"] == "disorder_present"
