@@ -106,3 +106,54 @@ def test_an_organ_of_normal_size_is_denied_and_the_rest_read_as_before(organ, ve
     # the enlargement stated in the same words is the finding present
     enlarged = f"{organ} {verb} enlarged.{rest}"
     assert dict(extract_kg(enlarged).entities)["cardiomegaly"] == "disorder_present"
+
+
+# --- forecast_class_cost: a negated event of the world after the block is the forecast's reason ---------------------
+from polyreward.rewards.forecast import committed_forecast  # noqa: E402
+from polyreward.verifiers.forecast import class_edges  # noqa: E402
+
+_KOREA_PM25 = class_edges("korea", "pm25")
+
+
+def forecast_after(after: str, value: str = "104"):
+    return committed_forecast(f"<answer>{value}</answer>{after}", 1, True, ("pm25",), None, _KOREA_PM25)[0]
+
+
+@pytest.mark.parametrize(
+    "after,kept",
+    [
+        # genuine: the episode, the inversion, the front, the wind: a negated event is the reason for the value
+        (" µg/m³ — the episode has not broken and is still building overnight.", True),
+        ("\nThe inversion has not lifted, so the night build-up carries over.", True),
+        ("\nThe inversion hasn't lifted yet.", True),
+        ("\nThe cold front did not arrive; stagnant air persists.", True),
+        ("\nA clean northwesterly flow has not set in.", True),
+        ("\nThe episode is still building.", True),
+        # hacks: the negation is about the forecast, its quantity or the writer; or a second value follows
+        ("\nThe mean won't be that high, though.", False),
+        ("\nThe daily average will not reach that.", False),
+        ("\nThe estimate is not reliable.", False),
+        ("\nThe forecast above is not final.", False),
+        ("\nThe episode has not broken, but I am not sure of this number.", False),
+        ("\nIt is not that high.", False),
+        ("\nNot really.", False),
+        ("\nThe episode has not broken, so it could be 130.", False),
+        ("\nThe inversion has not lifted. Actually, ignore the value above.", False),
+    ],
+)
+def test_a_negated_event_of_the_world_keeps_the_forecast(after, kept):
+    assert forecast_after(after) == ([104.0] if kept else None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["episode", "inversion", "cold front", "rain", "wind", "stagnant air mass", "dust plume"]),
+       st.sampled_from(["has not", "hasn't", "did not", "didn't", "had not", "has never"]),
+       st.sampled_from(["broken", "lifted", "arrived", "cleared", "moved on", "changed"]),
+       st.integers(min_value=1, max_value=300))
+def test_a_world_event_negated_keeps_and_a_second_value_withdraws(subject, negated, verb, value):
+    # (a modal after the block, "the wind won't pick up", is read by the shared commitment reading as offering the
+    # value as a possibility, before this rule; the past and perfect are the justification's tenses)
+    after = f"\nThe {subject} {negated} {verb}."
+    assert forecast_after(after, str(value)) == [float(value)]
+    other = value + 7
+    assert forecast_after(f"{after} I would say {other} instead.", str(value)) is None
