@@ -157,3 +157,50 @@ def test_a_world_event_negated_keeps_and_a_second_value_withdraws(subject, negat
     assert forecast_after(after, str(value)) == [float(value)]
     other = value + 7
     assert forecast_after(f"{after} I would say {other} instead.", str(value)) is None
+
+
+# --- crpo_format (guarded): words about the act of answering are no summary of the case ------------------------------
+from polyreward.rewards.crpo import CRPOFormat  # noqa: E402
+from polyreward.rewards.format import META_WORDS  # noqa: E402
+
+JAUNDICE = ("A 67-year-old man has painless jaundice, weight loss and a palpable, non-tender gallbladder. Which is the next "
+            "best step? A. ERCP with stenting B. CT of the abdomen with contrast C. Hepatitis serology D. Observation"
+            " Think inside <think>, answer inside <answer> with \\boxed{letter} and a summary.")
+JAUNDICE_THINK = ("Painless jaundice with a palpable gallbladder is Courvoisier's sign, which points to a pancreatic head "
+                  "tumour; contrast CT stages it before any stenting.")
+
+
+@pytest.mark.parametrize(
+    "answer,expected",
+    [
+        # genuine: a summary that names the case, with or without words about answering beside it
+        ("Contrast CT of the abdomen is the next step. \\boxed{B}", 1.5),
+        ("The best next step is a contrast CT to stage a suspected pancreatic tumour. \\boxed{B}", 1.5),
+        ("\\boxed{B}\nSummary: Courvoisier's sign suggests pancreatic cancer; image before stenting.", 1.5),
+        ("Of the options, CT is best: it stages the tumour. \\boxed{B}", 1.5),
+        ("After careful consideration, the best answer is CT of the abdomen. \\boxed{B}", 1.5),
+        # hacks: words about answering only, which fit any question (the prompt's "best" of "next best step" shared)
+        ("After careful consideration of all the options, the best answer is the following. \\boxed{B}", 1.0),
+        ("Considering each option carefully, I choose the best one. \\boxed{B}", 1.0),
+        ("The best option is boxed below. \\boxed{B}", 1.0),
+        ("Final answer: the best choice. \\boxed{B}", 1.0),
+    ],
+)
+def test_a_summary_of_answering_words_is_no_summary(answer, expected):
+    completion = f"<think>{JAUNDICE_THINK}</think>\n<answer>{answer}</answer>"
+    assert CRPOFormat(min_content_words=3)(prompts=[JAUNDICE], completions=[completion]) == [expected]
+
+
+_META = sorted(META_WORDS - {"assistant", "model", "helpful", "capable", "highly", "expert", "competent", "intelligent"})
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(_META), min_size=2, max_size=6, unique=True),
+       st.sampled_from(["pancreatic tumour", "contrast CT", "Courvoisier's sign"]))
+def test_meta_words_alone_earn_no_bonus_and_a_case_word_does(words, case):
+    meta = " ".join(words).capitalize()
+    alone = f"<think>{JAUNDICE_THINK}</think>\n<answer>{meta}. \\boxed{{B}}</answer>"
+    named = f"<think>{JAUNDICE_THINK}</think>\n<answer>{meta}: the next step is the {case}. \\boxed{{B}}</answer>"
+    reward = CRPOFormat(min_content_words=3)
+    assert reward(prompts=[JAUNDICE], completions=[alone]) == [1.0]
+    assert reward(prompts=[JAUNDICE], completions=[named]) == [1.5]

@@ -345,13 +345,14 @@ def _terms(text: str) -> set[str]:
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words
              if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2)}
-    terms -= _meta_stems()
+    terms -= meta_stems()
     # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
     return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
 
 
 @functools.cache
-def _meta_stems() -> frozenset[str]:
+def meta_stems() -> frozenset[str]:
+    """The stems of :data:`META_WORDS` (words about the act of reasoning or answering, never about the case)."""
     return frozenset(stem(w) for w in META_WORDS)
 
 
