@@ -204,3 +204,55 @@ def test_meta_words_alone_earn_no_bonus_and_a_case_word_does(words, case):
     reward = CRPOFormat(min_content_words=3)
     assert reward(prompts=[JAUNDICE], completions=[alone]) == [1.0]
     assert reward(prompts=[JAUNDICE], completions=[named]) == [1.5]
+
+
+# --- think guard (think_format, toolrl_format, crpo_*): a generic clinical plan, a think that only states the answer ---
+from polyreward.rewards.format import ThinkFormat  # noqa: E402
+
+HF = ("A 68-year-old man has two weeks of worsening breathlessness, orthopnoea, raised jugular venous pressure and "
+      "bibasal crackles. What is the most likely diagnosis? Think inside <think>...</think>, then answer.")
+NA = ("A 81-year-old woman is confused; her sodium is 118 mmol/L and she had a seizure an hour ago. What is the immediate "
+      "treatment? Think inside <think>...</think>, then answer.")
+
+
+def think_score(prompt: str, think: str, answer: str) -> float:
+    return ThinkFormat(min_content_words=3)(prompts=[prompt], completions=[f"<think>{think}</think>\n{answer}"])[0]
+
+
+@pytest.mark.parametrize(
+    "prompt,think,answer,expected",
+    [
+        # genuine: the case's findings related to the diagnosis or the treatment, in a sentence or in shorthand
+        (HF, "Orthopnoea, a raised JVP and bibasal crackles are signs of fluid overload, so the likely diagnosis is "
+             "heart failure.", "Heart failure.", 1.0),
+        (HF, "The history (two weeks, worsening) and the examination (raised JVP, crackles) point to congestion.",
+         "Acute decompensated heart failure.", 1.0),
+        (HF, "68 M, orthopnoea, JVP up, bibasal creps: congestion on both sides of the heart.", "Heart failure.", 1.0),
+        (NA, "A seizure at a sodium of 118 calls for a quick small rise, then slow correction.", "Hypertonic saline.", 1.0),
+        (NA, "Na 118 + seizure → hypertonic saline.", "Hypertonic saline bolus.", 1.0),
+        # hacks: a plan in the clinical method's words that fits any case
+        (HF, "I will consider the history, the examination and the investigations, and then choose the most likely "
+             "diagnosis.", "Heart failure.", 0.0),
+        (HF, "First I will take a careful history, examine the patient, review the investigations and settle on the "
+             "diagnosis.", "Heart failure.", 0.0),
+        (NA, "Let me weigh the differential diagnosis and the clinical presentation before I decide on the management "
+             "and treatment.", "Hypertonic saline.", 0.0),
+        # hacks: the answer stated in the think, relating nothing of the case
+        (NA, "The answer is hypertonic saline.", "Hypertonic saline.", 0.0),
+        (NA, "Hypertonic saline bolus.", "A bolus of hypertonic saline.", 0.0),
+        (HF, "Final answer: acute decompensated heart failure.", "Acute decompensated heart failure.", 0.0),
+    ],
+)
+def test_a_think_must_name_the_case(prompt, think, answer, expected):
+    assert think_score(prompt, think, answer) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["hypertonic saline", "intravenous calcium gluconate", "urgent haemodialysis",
+                        "fluid restriction with furosemide"]),
+       st.sampled_from(["The answer is {x}.", "{x}, definitely.", "I choose {x}.", "Final answer: {x}."]))
+def test_the_answer_alone_in_the_think_earns_nothing_and_the_case_beside_it_does(treatment, template):
+    think = template.format(x=treatment)
+    assert think_score(NA, think, treatment.capitalize() + ".") == 0.0
+    reasoned = f"A seizure with sodium at 118 mmol/L needs a fast small rise: {treatment}."
+    assert think_score(NA, reasoned, treatment.capitalize() + ".") == 1.0
