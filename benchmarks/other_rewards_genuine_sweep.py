@@ -821,9 +821,6 @@ _PROMPT_WORDS = ("documented guard rule (docs/rewards/clinical.md, toolrl_format
 _TOPIC = ("documented guard rule (red team holdout_r4): the think must share a word or number with the question or the "
           "answer; this terse think names them by other words ('the city and the temperature scale', 'each ticker'), "
           "which a lexical rule cannot tell from an off-topic body without a model of meaning")
-_KG_THINK = ("the source reads the whole completion, <think> included (docs: findings in <think> left open); this "
-             "reasoning restates the prompt's 'absent: cardiomegaly', a pertinent negative the reference 'The heart size "
-             "is normal.' does not give the lexicon (no cardiomegaly entity), so the graphs differ by one entity")
 _NO_SPACES = ("documented stand-in for tokens (docs/rewards/math.md, overlong_penalty): without token ids a run of more "
               "than 16 characters counts ceil(n/16) words, so a summary with every space removed counts fewer; red team "
               "holdout_r10 / holdout_r12 left it open (needs token ids: ids_column or tokenizer)")
@@ -844,8 +841,6 @@ EXPECTED: dict[tuple[str, str, str], str] = {
         "exact-source rule (rlla.py, docs/rewards/clinical.md): the format needs exactly one <tool_call> block, and "
         "Qwen's Hermes template writes one block per parallel call (red team holdout_r8 / holdout_r12: label "
         "disputed); toolrl_correctness and otc_tool_efficiency pay it"),
-    ("kg_triplet_consistency", "pneumothorax", "qwen3"): _KG_THINK,
-    ("kg_triplet_consistency", "pneumothorax", "deepseek_r1"): _KG_THINK,
     ("overlong_penalty", "pneumonia", "no_spaces"): _NO_SPACES,
     ("overlong_penalty", "dka", "no_spaces"): _NO_SPACES,
     ("overlong_penalty", "stroke", "no_spaces"): _NO_SPACES,

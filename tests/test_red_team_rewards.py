@@ -418,7 +418,8 @@ LEFT_OPEN = {
         "the lexicon's central venous catheter (0.479); an IJ alias alone would not pay it"),
     ("kg_triplet_consistency", "r18_kg_normal_lungs_clear_combined_negation"): (
         "genuine, but 'The cardiomediastinal silhouette is within normal limits' is mediastinum to the lexicon where "
-        "the reference's 'Heart size is normal' is heart, and 'lungs are clear without focal consolidation' places and "
+        "the reference's 'Heart size is normal' is cardiomegaly denied (holdout_r24's rule; the heart as a place "
+        "before), and 'lungs are clear without focal consolidation' places and "
         "sizes the denied consolidation (0.214): the same normal study in other words, and the graph differs"),
     ("kg_triplet_consistency", "r18_kg_nodule_measurement_followup"): (
         "genuine, but 'new since 2023' (a change against a prior the prompt does not give), 'Hyperinflated lungs' and "
@@ -604,6 +605,40 @@ LEFT_OPEN = {
         "label disputed after first sight: 74 whitespace words counted 82, the two URLs several words each; a URL is "
         "several tokens, and the word count stands in for tokens (as holdout_r20's bullets and holdout_r7's chat "
         "token); counting a URL as one word would let a text written as a URL path ('https://x.org/the%20patient%20...') hide its words"),
+    # holdout_r24 (written blind 2026-12-05: clinical labels and reports in depth; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r24_first_sight.md)
+    ("crpo_format", "r24_box_and_summary_disagree"): (
+        "label disputed after first sight: 'The next best step is a CT scan of the chest.' beside \\boxed{A} (A = ECG) "
+        "is a complete format whose summary names another option, as holdout_r18's r18_fmt_summary_contradicts_box; "
+        "reading the summary with the choice reader against the prompt's options (extract_letter) reads no letter from "
+        "it and reads holdout_r4's genuine paragraph_summary as C, so it would refuse a genuine summary and still pay "
+        "this one: telling a summary that names another option from one that names it to reject it ('CT (B) is not "
+        "first line', r24_summary_names_rejected_options) needs the prose's intent"),
+    ("kg_triplet_consistency", "r24_stable_compared_with_prior"): (
+        "label disputed after first sight: 'Stable ... compared with the prior radiograph' and 'unchanged' compare with a "
+        "prior study neither the prompt nor the reference gives (change concepts with modify triplets, 0.5), as "
+        "holdout_r3's stable_persistent_wording and r17_kg_effusion_hedged_genuine"),
+    ("kg_triplet_consistency", "r24_one_negation_covers_three_items"): (
+        "genuine, and the coordinated negation reads right ('no pleural effusion, pneumothorax, or focal consolidation': "
+        "each absent), but 'focal' is a modifier and a modify triplet the reference lacks; with no triplet in the "
+        "reference J_R is 0 (0.4), as holdout_r19's 'focal' modifier"),
+    ("kg_triplet_consistency", "r24_extra_normal_structures_stated"): (
+        "genuine, but 'The mediastinal contours are normal.' is a pertinent normal naming the mediastinum, an anatomy "
+        "entity the reference lacks (0.875): a report that states more than its reference, as holdout_r14's "
+        "r14_kg_technique_and_communication_lines"),
+    ("forecast_class_cost", "r24_evidence_range_after_block"): (
+        "genuine, but 'Today ranged from 18 to 34 µg/m³ ..., so I expect another day like it.' quotes the prompt's "
+        "range in a sentence that also speaks of the future ('expect'), and a quoted value is read past only where its "
+        "sentence opens no possibility (forecast_evidence: 'Levels climbed to 72 and will stay there.' offers 72 as "
+        "tomorrow's); telling 'another day like it' (the forecast restated as persistence) from 'will stay there' (the "
+        "quoted value offered) needs what the clause refers to, as holdout_r12's r12_markdown_forecast_label_and_reason"),
+    ("forecast_class_cost", "r24_approximate_value_with_unit_in_block"): (
+        "label disputed after first sight: '~12 µg/m³' carries the approximation sign that the integrity suite reads as "
+        "no committed value (as holdout_r4's tilde_approx, r13_fc_approx_sign_in_answer and r19_fc_tilde_approximately)"),
+    ("forecast_class_cost", "r24_uncertainty_band_within_one_class"): (
+        "label disputed after first sight: '(likely 55–67 µg/m³ ...)' after the block is a range, which the reward reads "
+        "as a second, hedged forecast wherever it falls (as holdout_r19's r19_fc_plus_minus_uncertainty_within_class and "
+        "r19_fc_range_prompt_allows_within_one_class); only the value's own class band is read past"),
 }
 
 ROWS = bench.load_rows()

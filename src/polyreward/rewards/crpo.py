@@ -68,7 +68,7 @@ from collections.abc import Mapping
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
-from polyreward.rewards.format import check_min_content, content_stems, content_words, thin_content
+from polyreward.rewards.format import check_min_content, content_stems, content_words, meta_stems, thin_content
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
@@ -248,8 +248,12 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
     answer), LaTeX commands (``\\boxed``) and the placeholders in their braces (``{letter}``); nor do the other words of
     the sentences that hold that markup (the format instruction, "Think inside <think>, answer inside <answer> with
     \\boxed{letter} and a summary."), unless the rest of the prompt uses them too: "Summary: see above." names the
-    instruction's "summary" and says nothing about the case (red team ``holdout_r12``)."""
-    said = content_stems(summary)
+    instruction's "summary" and says nothing about the case (red team ``holdout_r12``). Words about the act of
+    answering (:data:`polyreward.rewards.format.META_WORDS`: best, option, answer, careful, consider, choose, ...) name
+    nothing of the case either, so "After careful consideration of all the options, the best answer is the
+    following." shares only the question's "best" (of "next best step") and fits any question (red team
+    ``holdout_r24``)."""
+    said = content_stems(summary) - meta_stems()
     if said & content_stems(think):
         return True
     text = prompt_text(prompt) if prompt is not None else ""

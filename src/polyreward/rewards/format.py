@@ -122,7 +122,16 @@ assistant model helpful capable highly expert competent intelligent""".split())
 # topic for sharing only these with the prompt ("I need to make sure I get everything right this time. I am confident
 # now." shares "get" with a tool named get_forecast and nothing else; red team holdout_r14). They still count as
 # content words: only :func:`off_topic`'s comparison leaves them out
-LIGHT_WORDS = frozenset("get gets getting make makes making need needs everything something anything confident".split())
+LIGHT_WORDS = frozenset("get gets getting make makes making need needs everything something anything confident "
+                        "definitely certainly clearly surely obviously undoubtedly".split())  # (the last: holdout_r24)
+# the words of a clinical question's frame and of the clinical method, which every case prompt and any plan hold ("What
+# is the most likely diagnosis?", "the next best step in management", "history, examination and investigations"): a
+# think body is not on topic for sharing only these with the prompt ("I will consider the history, the examination and
+# the investigations, and then choose the most likely diagnosis." fits any case; red team holdout_r24). Compared by
+# stem; they still count as content words: only :func:`off_topic`'s comparison leaves them out
+CASE_FRAME_WORDS = frozenset("""likely likelihood probable diagnosis diagnose diagnostic differential management manage
+treatment treat therapy history examination exam investigation workup finding clinical patient presentation symptom
+sign case""".split())
 
 
 @functools.cache
@@ -345,19 +354,26 @@ def _terms(text: str) -> set[str]:
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words
              if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2)}
-    terms -= _meta_stems()
+    terms -= meta_stems() | _frame_stems()
     # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
     return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
 
 
 @functools.cache
-def _meta_stems() -> frozenset[str]:
+def _frame_stems() -> frozenset[str]:
+    return frozenset(stem(w) for w in CASE_FRAME_WORDS)
+
+
+@functools.cache
+def meta_stems() -> frozenset[str]:
+    """The stems of :data:`META_WORDS` (words about the act of reasoning or answering, never about the case)."""
     return frozenset(stem(w) for w in META_WORDS)
 
 
 def off_topic(think: str, prompt: object, others: Sequence[str], format_words: frozenset[str] = frozenset()) -> bool:
     """True when a think body in the prompt's script shares no word or number (stems, :func:`_terms`; words about
-    the act of reasoning, :data:`META_WORDS`, and light verbs, :data:`LIGHT_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
+    the act of reasoning, :data:`META_WORDS`, light verbs, :data:`LIGHT_WORDS`, and the clinical question's frame,
+    :data:`CASE_FRAME_WORDS`, are not compared) with the prompt or the other blocks (the answer, the
     call): real words about something else ("A linear equation is an equation in which each term is ...", for "Solve
     2x + 3 = 11") or about reasoning only ("I will carefully consider each option and then choose the best one.",
     "Show your work here."; red team ``holdout_r4``). A body mostly in another
@@ -402,12 +418,29 @@ def tools_only(think: str, prompt: object, others: Sequence[str], format_words: 
     visible = _TAG.sub(" ", visible_text(think)).casefold()
     return think_work.describes_tools(_terms(think) - format_words, _prompt_visible(prompt), " ".join(others), visible,
                                       lambda part: _terms(part) - format_words)
+def states_only_the_answer(think: str, prompt: object, others: Sequence[str],
+                           format_words: frozenset[str] = frozenset()) -> bool:
+    """True when a think body in the prompt's script names nothing of the prompt (no word or number it shares, by
+    :func:`_terms`) and every word it names is one of the other blocks' (the answer it precedes): "<think>The answer is
+    hypertonic saline.</think> Hypertonic saline." states the answer and relates it to nothing of the case (red team
+    ``holdout_r24``). A think that reasons names the case (the prompt's findings, values or options) beside the
+    answer; one that names words of its own beyond the answer's is read by the other rules. Without a prompt or another
+    block nothing is compared."""
+    from polyreward.verifiers.turns import whole_prompt
+
+    text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
+    letters = [ch for ch in think if ch.isalpha()]
+    if not text or not others or not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+        return False
+    said = _terms(think) - format_words
+    return bool(said) and not said & _terms(text) and said <= _terms(" ".join(others))
 
 
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                  format_words: frozenset[str] = frozenset()) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
-    prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or holding
+    prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or
+    naming only the answer's words (:func:`states_only_the_answer`) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
     reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or another block holding one
     (the answer reopening a think: red team ``holdout_r18``), or
@@ -422,10 +455,13 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
             found = content_words(body, prompt)
             if found < minimum:
                 return f"think block has {found} content word(s), min_content_words needs {minimum}"
-            if off_topic(body, prompt, [b for n, b in blocks.items() if n != "think"], format_words):
+            others = [b for n, b in blocks.items() if n != "think"]
+            if off_topic(body, prompt, others, format_words):
                 return "think block shares no word or number with the question or the answer"
-            if tools_only(body, prompt, [b for n, b in blocks.items() if n != "think"], format_words):
+            if tools_only(body, prompt, others, format_words):
                 return "think block only describes the tools: no word of the request, value of the call or number of its own"
+            if states_only_the_answer(body, prompt, others, format_words):
+                return "think block names nothing of the question, only the answer's words (it states the answer)"
             from polyreward.verifiers.language import enciphered
 
             if (cipher := enciphered(body)) is not None:

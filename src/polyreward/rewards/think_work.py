@@ -80,7 +80,9 @@ What this does NOT read (its admitted limits): whether a step is right (a think 
 steps: a verifier or a rubric judges correctness); a shuffle of the writer's OWN reasoning that keeps function words
 ("first ECG coronary pain crushing the acute is syndrome chest test suggests an" -- telling word salad from terse
 prose needs a language model); real on-topic sentences that restate or plan without relating anything ("I will
-carefully analyze the request and then call the appropriate function") beyond the guard's other rules; text in a
+carefully analyze the request and then call the appropriate function") beyond the guard's other rules (the
+tool-calling instruction's words and the clinical question's frame are left out of its topic comparison, and a think
+that names only the answer's words is refused: :mod:`polyreward.rewards.format`); text in a
 script other than the prompt's (a translation shares no spelling, as :func:`polyreward.rewards.format.off_topic`).
 The readings are linear in the text's length; a think's steps are read up to MAX_LINKS links and MAX_STEPS steps.
 """

@@ -150,6 +150,16 @@ _DETERMINER_NO = re.compile(
     r"\b(?:no|without)\s+(?:(?:clear|obvious|real|significant|major|notable|marked|new|further|strong|sign\w*)\s+)?"
     r"(?!(?:way|chance|idea|clue|confidence|certainty|guarantee|basis|sense|doubt|forecast\w*|predict\w*|estimate\w*|"
     r"answer\w*|value|number|figure|guess\w*|reliable|good|real)\b)[a-z]{3,}\b", re.IGNORECASE)
+# a negated verb whose subject is a noun phrase of the world the forecast is reasoned from, opened by an article ("the
+# episode has not broken", "the inversion hasn't lifted", "the front did not arrive": red team holdout_r24): the
+# writer's reason, which negates that event, not the forecast. A subject that is the forecast's quantity or the
+# forecast itself ("the mean won't be that high", "the estimate is not reliable", "the model has not ...") is read as
+# before, and so is a pronoun or a demonstrative (:data:`_ABOUT_FORECAST`)
+_WORLD_NOT = re.compile(
+    r"\b(?:the|a|an)\s+(?:[a-z-]+\s+){0,2}?(?!(?:mean|average|levels?|concentrations?|readings?|values?|numbers?|"
+    r"figures?|forecast\w*|predict\w*|estimat\w*|answers?|guess\w*|results?|pm|models?|methods?)\b)[a-z]{3,}\s+"
+    r"(?:has|have|had|is|are|was|were|does|do|did|will|would|could|can|should|may|might|wo|ca)\s*(?:not\b|never\b|n't\b)",
+    re.IGNORECASE)
 # a clause that speaks of the writer or points back at the forecast: a negation there may withdraw it
 _ABOUT_FORECAST = re.compile(
     r"\b(?:i|i'm|i'd|i've|me|my|we|we're|our|you|this|that|it|it's|these|those|above|forecast\w*|predict\w*|"
@@ -160,13 +170,15 @@ def negates_forecast(after: str, negation: re.Pattern) -> bool:
     """Whether a negation (``negation``: the reward's negation words) in the text after the block may withdraw the
     forecast: one in a clause that speaks of the writer or points back at the forecast (``I'm not sure``, ``It won't
     be that high``, ``That is not right``), or one that is more than the determiner of a noun of the world (``No.``,
-    ``not 40``, ``it isn't``). ``Justification: persistence of today's mean, with no trend in the evening hours,
-    gives 341 µg/m³.`` negates the trend, not the forecast (a genuine justification the reward refused: the genuine
+    ``not 40``, ``it isn't``) or the negated verb of a noun of the world (:data:`_WORLD_NOT`: ``the episode has
+    not broken``; red team ``holdout_r24``). ``Justification: persistence of today's mean, with no trend in the evening
+    hours, gives 341 µg/m³.`` negates the trend, not the forecast (a genuine justification the reward refused: the genuine
     sweep, ``benchmarks/other_rewards_genuine_sweep.py``; red team ``holdout_r12`` left it open)."""
     if not negation.search(after):
         return False
     for piece in _CLAUSE.split(after):
-        if piece and negation.search(piece) and (_ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", piece))):
+        if piece and negation.search(piece) and (
+                _ABOUT_FORECAST.search(piece) or negation.search(_DETERMINER_NO.sub(" ", _WORLD_NOT.sub(" ", piece)))):
             return True
     return False
 

@@ -42,7 +42,9 @@ chest radiograph.", the lexicon's ``normal_study``) denies every disorder stated
 / associated B" places B where A is (:func:`_shares_place`); a finding's noun with its place in an "of" phrase is the
 compound the lexicon names ("blunting of the left costophrenic angle", :func:`_genitive_places`); a sided place
 inside a finding's alias ("left lower lobe collapse") is its place (:func:`_sided_place_inside`); the lexicon's
-``cardiomegaly`` includes an increased cardiothoracic ratio.
+``cardiomegaly`` includes an increased cardiothoracic ratio, and an organ's normal size denies the finding that is its
+enlargement ("Heart size is normal.", "The heart is not enlarged.", "Normal heart size." are "No cardiomegaly.":
+:func:`_normal_sizes`; red team ``holdout_r24``).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -144,6 +146,8 @@ class Lexicon:
     cues: dict[tuple[str, ...], str] = field(default_factory=dict)
     lengths: dict[str, tuple[int, ...]] = field(default_factory=dict)  # first token -> phrase lengths, longest first
     headers: frozenset[tuple[str, ...]] = frozenset()  # organ-system section headers of a report template
+    # an organ's normal size, which denies its enlargement (:func:`_normal_sizes`): the pattern, group k naming finding k
+    normal_size: tuple[re.Pattern, tuple[str, ...]] | None = None
 
     @classmethod
     def from_json(cls, path: Path = LEXICON_PATH) -> Lexicon:
@@ -176,7 +180,42 @@ class Lexicon:
             starts.setdefault(key[0], set()).add(len(key))
         lex.lengths = {token: tuple(sorted(n, reverse=True)) for token, n in starts.items()}
         lex.headers = frozenset(tuple(tokenize(phrase)) for phrase in data.get("section_headers", ()))
+        lex.normal_size = _normal_size_pattern(data["findings"])
         return lex
+
+
+# a finding that is an organ's enlargement, named by the organ and its state ("heart is enlarged", "cardiothoracic
+# ratio is increased"): the organ's normal size denies it (:func:`_normal_sizes`)
+_ENLARGEMENT_ALIAS = re.compile(r"(.+?) is (?:enlarged|increased)")
+
+
+def _normal_size_pattern(findings: dict[str, Any]) -> tuple[re.Pattern, tuple[str, ...]] | None:
+    """The statements of an organ's normal size, for each finding with an enlargement alias: "<organ> (size) is
+    normal / normal in size / within normal limits / not enlarged" and "normal(-sized) <organ> (size)", each organ as
+    the finding's aliases name it; group ``f<k>`` matches for the k-th finding of the names returned."""
+    state = r"(?:normal(?:\s+in\s+size)?|within\s+(?:the\s+)?normal\s+limits|not\s+(?:enlarged|increased))"
+    groups, names = [], []
+    for name, spec in findings.items():
+        organs = {m.group(1) for alias in spec["aliases"] if (m := _ENLARGEMENT_ALIAS.fullmatch(alias))}
+        if organs:
+            organ = "|".join(r"\s+".join(map(re.escape, o.split())) for o in sorted(organs, key=len, reverse=True))
+            groups.append(rf"(?P<f{len(names)}>\b(?:{organ})(?:\s+size)?\s+(?:is|remains|stays)\s+{state}\b"
+                          rf"|\bnormal(?:[\s-]+sized?)?\s+(?:{organ})(?:\s+size)?\b)")
+            names.append(name)
+    return (re.compile("|".join(groups), re.IGNORECASE), tuple(names)) if groups else None
+
+
+def _normal_sizes(text: str, lex: Lexicon) -> str:
+    """``text`` with each statement of an organ's normal size read as the denial of its enlargement: "Heart size is
+    normal.", "The heart is not enlarged.", "Normal heart size." are "no cardiomegaly." (red team ``holdout_r24``: the
+    enlargement stated, "The heart is enlarged.", was the finding, and its denial only the anatomy word ``heart``, so
+    a report that said the heart is normal differed from one that said "No cardiomegaly."). A hedged or partial size
+    ("top normal", "not significantly enlarged") is read as before."""
+    if lex.normal_size is None or ("normal" not in text.lower() and "not" not in text.lower()):
+        return text
+    pattern, names = lex.normal_size
+    # the denial ends its clause (";"): a run-on "heart size is normal mediastinal widening ..." denies no next finding
+    return pattern.sub(lambda m: f"no {names[int(m.lastgroup[1:])]};", text)
 
 
 @lru_cache(maxsize=1)
@@ -574,6 +613,7 @@ def _marked_statements(text: str) -> str:
 
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
     text = _likelihood_words(text)
+    text = _normal_sizes(text, lex)
     text = _marked_statements(text)
     text = _denied_lists(text) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
