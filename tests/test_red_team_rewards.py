@@ -325,10 +325,6 @@ LEFT_OPEN = {
     ("kg_triplet_consistency", "r11_effusion_with_size_and_side_then_negatives"): (
         "genuine, but 'stable in size' claims a comparison with a prior study the reference does not make (a change "
         "concept with a modify triplet, 0.75), as holdout_r3's stable_persistent_wording"),
-    ("think_format", "r11_think_restates_question_in_other_words"): (
-        "the question reworded ('covering', 'asks') reaches two words of its own, and then the prompt's words it uses "
-        "in its own order count (holdout_r5's rule for reasoning in the prompt's nouns): real, on-topic words that do "
-        "not reason (the module docstring's admitted exploit, as r10_think_claims_knowledge_no_work)"),
     ("overlong_penalty", "r11_exactly_80_words_decimals_and_units"): (
         "label disputed after first sight: 80 whitespace words, but the count stands in for tokens and reads 'mg/dL' "
         "as three words (a tokenizer spends more still), so the text is at 82; without token ids the limit is words "

@@ -9,7 +9,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from polyreward.rewards import think_work
+from polyreward.rewards.format import ThinkFormat, content_words
 from polyreward.rewards.kg_triplet import KGTripletConsistency
+from polyreward.rewards.tool_calls import ToolRLFormat
 from polyreward.verifiers.radiology_kg import extract_kg
 
 
@@ -78,3 +81,90 @@ def test_emphasis_around_a_label_changes_no_graph(label, sentence, marked):
     """Whatever the label and its emphasis, the graph is that of the unmarked line."""
     assert extract_kg(f"- {marked.format(label)} {sentence}", "present", keep_conflicts=True) == \
         extract_kg(f"- {label}: {sentence}", "present", keep_conflicts=True)
+
+
+# --- think guard (think_format, toolrl_format, crpo_*): the prompt reported as the one who asks is no word of the case
+
+MINUTES = "How many minutes are there in 3.5 hours? Put the final answer in \\boxed{}."
+THINK = ThinkFormat(min_content_words=3)
+
+
+def think_score(think: str, prompt: str = MINUTES, answer: str = "There are \\boxed{210} minutes.") -> float:
+    return THINK.score_rollout(f"<think>{think}</think>\n{answer}", {"prompt": prompt}).score
+
+
+@pytest.mark.parametrize(
+    "think,expected",
+    [
+        # genuine: the frame beside work (a step, words of its own), R1's and Qwen3's openings
+        ("Okay, so the question is asking how many minutes are in 3.5 hours. One hour has 60 minutes, so 3.5 × 60 = "
+         "210.", 1.0),
+        ("The user wants minutes: each hour has 60 of them, so 3.5 hours hold 210 minutes.", 1.0),
+        ("One hour has 60 minutes, so 3.5 hours have 3.5 times 60, which is 210 minutes.", 1.0),
+        ("The problem asks for a conversion; multiplying by sixty per hour gives 210.", 1.0),
+        # hacks: the question reported in the prompt's words, then a promise or nothing
+        ("Okay, so the question is asking how many minutes there are in 3.5 hours. Let me figure that out.", 0.0),
+        ("The question asks how many minutes are there in 3.5 hours.", 0.0),
+        ("So the user is asking how many minutes there are in 3.5 hours. Let me see.", 0.0),
+        ("The problem basically wants the minutes in 3.5 hours. Okay.", 0.0),
+        ("Alright, this question is asking about minutes in 3.5 hours. Hmm.", 0.0),
+    ],
+)
+def test_task_frame_is_no_content(think, expected):
+    assert think_score(think) == expected
+
+
+@pytest.mark.parametrize(
+    "words,frames",
+    [
+        ("the question is asking how many".split(), {1, 3}),
+        ("the user wants the weather".split(), {1, 2}),
+        ("the user also really wants it".split(), {1, 4}),
+        ("the question of what he wants".split(), set()),  # "wants" too far from the subject
+        ("patients asking about pain".split(), set()),  # no task subject
+        ("a question remains".split(), set()),
+    ],
+)
+def test_task_frames(words, frames):
+    assert think_work.task_frames(words) == frames
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["question", "problem", "user", "task", "prompt"]),
+       st.sampled_from(["asks", "is asking", "wants", "is also asking", "really wants"]),
+       st.sampled_from(["", "Okay, so ", "Alright, ", "So "]))
+def test_a_framed_restatement_counts_as_the_restatement(subject, verb, opening):
+    """Whatever the frame, a restatement framed as what the prompt asks counts what the bare restatement counts."""
+    restated = "how many minutes there are in 3.5 hours"
+    framed = f"{opening}the {subject} {verb} {restated}."
+    assert content_words(framed, MINUTES) == content_words(f"{opening}{restated}.", MINUTES)
+
+
+# --- toolrl_format: "one call to get_weather" decides the call, as "call get_weather" does ---------------------------
+WEATHER_PROMPT = ('You are a helpful assistant that can call functions. Available functions (JSON):\n[{"name": '
+                  '"get_current_weather", "parameters": {"type": "dict", "properties": {"location": {"type": "string"}, '
+                  '"unit": {"type": "string"}}, "required": ["location", "unit"]}}]\nReason inside <think>...</think>, '
+                  'then write the calls inside <tool_call>...</tool_call>, one JSON object per line.\nWhat\'s the '
+                  'weather like in Paris right now? Give it in celsius.')
+WEATHER_CALL = ('<tool_call>\n{"name": "get_current_weather", "parameters": {"location": "Paris", "unit": "celsius"}}'
+                '\n</tool_call>')
+
+
+@pytest.mark.parametrize(
+    "think,expected",
+    [
+        ("The user wants the current weather in Paris in celsius, so one call to get_current_weather with location "
+         "Paris and unit celsius answers it.", 1.0),
+        ("Paris in celsius: a call to the get_current_weather tool.", 1.0),
+        ("Paris in celsius: call get_current_weather.", 1.0),
+        # hacks: the request reported and the tool's name quoted or listed, no decision
+        ("The user wants the weather in Paris right now in celsius.", 0.0),
+        ("The user is asking: what's the weather like in Paris right now? Give it in celsius.", 0.0),
+        ('The user wants "get_current_weather" "location" "unit".', 0.0),
+    ],
+)
+def test_call_to_a_tool_is_a_decision(think, expected):
+    reward = ToolRLFormat(min_content_words=3)
+    score = reward.score_rollout(f"<think>{think}</think>\n{WEATHER_CALL}", {"prompt": WEATHER_PROMPT,
+                                                                              "answer": WEATHER_CALL}).score
+    assert score == expected
