@@ -11,6 +11,7 @@ from hypothesis import strategies as st
 
 from polyreward.rewards import think_work
 from polyreward.rewards.format import ThinkFormat, content_words
+from polyreward.rewards.jaccard import JaccardReward
 from polyreward.rewards.kg_triplet import KGTripletConsistency
 from polyreward.rewards.tool_calls import ToolRLFormat
 from polyreward.verifiers.radiology_kg import extract_kg
@@ -168,3 +169,42 @@ def test_call_to_a_tool_is_a_decision(think, expected):
     score = reward.score_rollout(f"<think>{think}</think>\n{WEATHER_CALL}", {"prompt": WEATHER_PROMPT,
                                                                               "answer": WEATHER_CALL}).score
     assert score == expected
+
+
+# --- jaccard: a labelled answer line after the block that names other labels is a second answer ----------------------
+JAC_GOLD = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+JAC_BLOCK = "<answer>atelectasis; cardiomegaly; pleural effusion</answer>"
+
+
+def jaccard_score(completion: str) -> float:
+    return JaccardReward(mode="normalized").score_rollout(completion, {"answer": JAC_GOLD}).score
+
+
+@pytest.mark.parametrize(
+    "after,expected",
+    [
+        # genuine: the same list restated (GPT's bold line, capitalised, reordered, commas and "and"), sign-offs
+        ("\n\n**Final answer:** atelectasis; cardiomegaly; pleural effusion", 1.0),
+        ("\n\n**Final answer:** Cardiomegaly; pleural effusion; atelectasis.", 1.0),
+        ("\n- **Answer**: cardiomegaly, pleural effusion and atelectasis", 1.0),
+        ("\n\nLet me know if you have any other questions!", 1.0),
+        ("\n\n**Note:** pneumothorax is explicitly denied, so it is not listed.", 1.0),
+        ("\n\nFindings: the heart is enlarged with a small effusion.", 1.0),  # a report's heading, not an answer label
+        # hacks: a labelled line with a label added, one dropped, or another list
+        ("\n\n**Final answer:** atelectasis; cardiomegaly; pleural effusion; pneumothorax", 0.0),
+        ("\nFinal answer: cardiomegaly", 0.0),
+        ("\n\n### Corrected labels: cardiomegaly; pleural effusion; pneumonia", 0.0),
+        ("\n\nAnswer: pneumothorax", 0.0),
+    ],
+)
+def test_answer_line_after_the_block(after, expected):
+    assert jaccard_score(JAC_BLOCK + after) == expected
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.permutations(["atelectasis", "cardiomegaly", "pleural effusion"]),
+       st.sampled_from(["**Final answer:** ", "Final answer: ", "- **Answer**: ", "Labels: ", "__Final list:__ "]),
+       st.sampled_from([None, "pneumothorax", "edema", "pneumonia"]))
+def test_a_restated_list_counts_only_when_it_is_the_same(order, label, extra):
+    listed = "; ".join(order + ([extra] if extra else []))
+    assert jaccard_score(f"{JAC_BLOCK}\n\n{label}{listed}") == (0.0 if extra else 1.0)
