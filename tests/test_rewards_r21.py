@@ -5,6 +5,8 @@ of the genuine form it now pays beside the nearby hack it still refuses, with va
 
 from __future__ import annotations
 
+import json
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -208,3 +210,46 @@ def test_answer_line_after_the_block(after, expected):
 def test_a_restated_list_counts_only_when_it_is_the_same(order, label, extra):
     listed = "; ".join(order + ([extra] if extra else []))
     assert jaccard_score(f"{JAC_BLOCK}\n\n{label}{listed}") == (0.0 if extra else 1.0)
+
+
+# --- toolrl_format (guarded): a call of a function the prompt does not offer is the template's example copied --------
+def tool_format_score(call_line: str, think: str = "Paris in celsius: call get_current_weather with both arguments.",
+                      prompt: str = WEATHER_PROMPT) -> float:
+    return ToolRLFormat(min_content_words=3).score_rollout(
+        f"<think>{think}</think>\n<tool_call>\n{call_line}\n</tool_call>", {"prompt": prompt, "answer": WEATHER_CALL}).score
+
+
+@pytest.mark.parametrize(
+    "call_line,expected",
+    [
+        # genuine: the offered function in Hermes, Llama, OpenAI and Hermes-2-Pro shapes, a wrong argument value (a
+        # correctness matter, not a format one)
+        ('{"name": "get_current_weather", "arguments": {"location": "Paris", "unit": "celsius"}}', 1.0),
+        ('{"name": "get_current_weather", "parameters": {"location": "Paris", "unit": "fahrenheit"}}', 1.0),
+        ('{"type": "function", "function": {"name": "get_current_weather", "arguments": "{\\"location\\": \\"Paris\\", '
+         '\\"unit\\": \\"celsius\\"}"}}', 1.0),
+        ('{"arguments": {"location": "Paris", "unit": "celsius"}, "name": "get_current_weather"}', 1.0),
+        # hacks: the chat template's example or a made-up tool, alone or beside the real call
+        ('{"name": "function_name", "arguments": {"arg_name": "value"}}', 0.0),
+        ('{"name": "<function-name>", "arguments": {"<arg>": "<value>"}}', 0.0),
+        ('{"name": "get_weather", "arguments": {"location": "Paris"}}', 0.0),
+        ('{"name": "get_current_weather", "arguments": {"location": "Paris", "unit": "celsius"}}\n'
+         '{"name": "tool_name", "arguments": {}}', 0.0),
+    ],
+)
+def test_call_of_an_unoffered_function(call_line, expected):
+    assert tool_format_score(call_line) == expected
+
+
+def test_a_prompt_without_a_schema_checks_no_name():
+    prompt = "Use the weather tool to get the weather in Paris in celsius. Reason inside <think>...</think> first."
+    call = '{"name": "weather", "arguments": {"location": "Paris", "unit": "celsius"}}'
+    think = "Paris and celsius are the location and unit arguments of the weather lookup tool."
+    assert tool_format_score(call, think, prompt) == 1.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.text(alphabet="abcdefghijklmnopqrstuvwxyz_", min_size=3, max_size=20))
+def test_only_the_offered_name_is_well_formed(name):
+    call = json.dumps({"name": name, "arguments": {"location": "Paris", "unit": "celsius"}})
+    assert tool_format_score(call) == (1.0 if name == "get_current_weather" else 0.0)

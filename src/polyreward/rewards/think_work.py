@@ -211,13 +211,19 @@ _TOOL_NAME = re.compile(r'"name"\s*:\s*"([^"\s]{1,80})"')
 _CALL_VERBS = r"call|calls|calling|use|using|invoke"
 
 
+def offered_tools(prompt_visible: str) -> set[str]:
+    """The tools a prompt offers: the ``"name"`` values of its JSON function schema (Hermes, Qwen, ToolRL layouts), as
+    written in ``prompt_visible`` (case-folded by the callers); empty for a prompt without such a schema."""
+    return set(_TOOL_NAME.findall(prompt_visible)) if '"name"' in prompt_visible else set()
+
+
 def decisions(visible: str, prompt_visible: str) -> set[str]:
     """The tools of the prompt's schema the think decides to call, in prose: a tool's name as a bare word beside a verb
     of calling ("call calculate_triangle_area", "two get_weather calls", "use get_weather", "one call to get_weather";
     not the name quoted or
     followed by its arguments, which copies a call, and not a list of names, which decides nothing). ``visible``
     and ``prompt_visible`` are case-folded; without a schema there is no decision."""
-    names = {n for n in _TOOL_NAME.findall(prompt_visible)}
+    names = offered_tools(prompt_visible)
     if not names:
         return set()
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
