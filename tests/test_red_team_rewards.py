@@ -579,6 +579,22 @@ LEFT_OPEN = {
     ("crpo_english", "r19_ce_korean_culture_bound_term_in_english"): (
         "label disputed after first sight: the reward is a share, and the two Hangul letters of the gloss '화병' are "
         "1 % of the letters (0.99), as holdout_r9's r9_chinese_term_glossed_once"),
+    # holdout_r21 (written blind 2026-12-05: real model families' own output styles beside the hacks a policy trained
+    # from each would find; first sight in benchmarks/results/red_team_rewards_holdout_r21_first_sight.md)
+    ("kg_triplet_consistency", "r21_kg_gpt_markdown_organ_bullets"): (
+        "genuine, and since holdout_r21's rule its bold labels ('**Heart:**', '**Pleura:**') are read as plain section "
+        "headers (0.812 -> 0.917), but 'Lungs: Otherwise clear.' adds a lung statement the reference lacks (the prose "
+        "'The lungs are otherwise clear.' gets the same extra anatomy entity), as holdout_r13's "
+        "r13_kg_prior_study_finding_quoted"),
+    ("kg_triplet_consistency", "r21_kg_qwen3_empty_think_then_report"): (
+        "genuine, but 'Focal consolidation' adds the modifier 'focal' and its modify triplet, which the reference lacks "
+        "(0.65), as holdout_r19's r19_kg_sharp_angles_plus_explicit_negative and holdout_r4's focal rows: CheXPO-v2's "
+        "union counts every added detail"),
+    ("kg_triplet_consistency", "r21_kg_report_only_in_think_answer_points_back"): (
+        "label disputed after first sight: the whole report is inside <think> and the text after it is 'The report is "
+        "drafted above.'; the reward reads the completion's think and answer together as its source does (CheXPO-v2: "
+        "the prediction KG from the whole completion), so a report in the think is a report; refusing it needs the "
+        "serving stack's rule that a think is hidden, which the source does not make"),
 }
 
 ROWS = bench.load_rows()
