@@ -104,6 +104,6 @@ def test_the_schemas_words_around_the_tools_name_are_never_paid(words):
 @given(_SCHEMA_WORDS)
 def test_describing_the_tool_never_refuses_a_think_about_the_request(padding):
     """A description of the tool added to a think that works on the request never takes its credit away."""
-    think = "Thai food near 02139, and the user asked for 5 places, so max_results is 5. "
+    think = "Cuisine is Thai, zip code 02139, and five places means max_results 5 rather than the default. "
     assert _tool_format(think) == 1.0
     assert _tool_format(think + "find_restaurants " + padding) == 1.0

@@ -47,7 +47,8 @@ What the think adds to the prompt (:mod:`polyreward.rewards.think_work`, issue 3
 prompt's terms, not written in the prompt, that adds a derived value, a new name, a mapping or an order: ``40 - 6 =
 34``, ``'every day' → repeat_daily``) and each DECISION (a tool of the prompt's schema named beside a verb of calling:
 ``call get_weather``) counts one, and a body with either counts the prompt's words it uses outside
-copied runs as a body with two words of its own does; a KEYWORD LIST (no function word, no relation, a content word
+copied runs as a body with two words of its own does; a TASK FRAME (the prompt reported as the one who asks: ``the
+question is asking``, ``the user wants``) counts neither of its words (red team ``holdout_r21``); a KEYWORD LIST (no function word, no relation, a content word
 again: ``discount percentage price sale discount percentage``) counts 0.
 
 (red team ``holdout_r2``: ``check checks checked checking`` is one word, not four; numbers alone, ``1 7 9 12`` or
@@ -256,7 +257,9 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
     if think_work.keyword_list(words, copied, visible, prompt_visible, STOP_WORDS, stem,
                                lambda w: _is_content(w, not_content)):
         return set(), visible, set()  # a list of the case's terms relates none of them (think_work)
-    own = {w for w in words if w not in excluded and (w in NUMBER_WORDS or _is_content(w, not_content))}
+    frames = think_work.task_frames(words) if excluded else set()  # "the question is asking": the prompt reported
+    own = {w for i, w in enumerate(words)
+           if w not in excluded and i not in frames and (w in NUMBER_WORDS or _is_content(w, not_content))}
     worked = think_work.steps(visible, prompt_visible, excluded) | think_work.decisions(visible, prompt_visible) \
         if excluded else set()
     # own words about the case: a word about the act of reasoning ("considering") is none (META_WORDS); a think with a
@@ -265,8 +268,8 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
                         < OWN_WORDS_TO_BORROW):
         return own, visible, worked
     # the prompt's words only, not its numbers (a restated number is the prompt's fact, as before)
-    borrowed = {w for i, w in enumerate(words) if w in excluded and i not in copied and w.isalpha() and w not in NUMBER_WORDS
-                and _is_content(w, not_content)}
+    borrowed = {w for i, w in enumerate(words) if w in excluded and i not in copied and i not in frames and w.isalpha()
+                and w not in NUMBER_WORDS and _is_content(w, not_content)}
     return own | borrowed, visible, worked
 
 

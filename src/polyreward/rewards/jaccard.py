@@ -35,7 +35,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   another language follows (:func:`polyreward.verifiers.language.foreign`); red team ``holdout_r2``;
 * so is a block one of whose labels a later note takes out ("pleural effusion should be removed", "the effusion is
   not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``), and so is a block a later note
-  withdraws whole ("please disregard the list above", "ignore my answer": red team ``holdout_r18``).
+  withdraws whole ("please disregard the list above", "ignore my answer": red team ``holdout_r18``), and so is a block
+  after which a labelled answer line names other labels ("**Final answer:** a; b; c; pneumothorax": two answers; the
+  same list restated commits to it: red team ``holdout_r21``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -92,7 +94,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import removed_label, withdraws_list
+from polyreward.verifiers.label_amendments import answer_line, removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
@@ -223,6 +225,10 @@ class JaccardReward(RolloutReward):
         # red team holdout_r18: a note after the block that withdraws the whole list ("please disregard the list above")
         if withdraws_list(view[blocks[-1][1]:]):
             return None, "a note after the <answer> block withdraws the list"
+        # red team holdout_r21: a labelled answer line after the block ("**Final answer:** a; b; c") with other labels
+        restated = answer_line(view[blocks[-1][1]:])
+        if restated is not None and self._canonical(read_labels(restated, self.separator)) != sets[0]:
+            return None, "an answer line after the <answer> block names other labels: no committed answer"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):

@@ -228,18 +228,26 @@ _TOOL_NAME = re.compile(r'"name"\s*:\s*"([^"\s]{1,80})"')
 _CALL_VERBS = r"call|calls|calling|use|using|invoke"
 
 
+def offered_tools(prompt_visible: str) -> set[str]:
+    """The tools a prompt offers: the ``"name"`` values of its JSON function schema (Hermes, Qwen, ToolRL layouts), as
+    written in ``prompt_visible`` (case-folded by the callers); empty for a prompt without such a schema."""
+    return set(_TOOL_NAME.findall(prompt_visible)) if '"name"' in prompt_visible else set()
+
+
 def decisions(visible: str, prompt_visible: str) -> set[str]:
     """The tools of the prompt's schema the think decides to call, in prose: a tool's name as a bare word beside a verb
-    of calling ("call calculate_triangle_area", "two get_weather calls", "use get_weather"; not the name quoted or
+    of calling ("call calculate_triangle_area", "two get_weather calls", "use get_weather", "one call to get_weather";
+    not the name quoted or
     followed by its arguments, which copies a call, and not a list of names, which decides nothing). ``visible``
     and ``prompt_visible`` are case-folded; without a schema there is no decision."""
-    names = {n for n in _TOOL_NAME.findall(prompt_visible)}
+    names = offered_tools(prompt_visible)
     if not names:
         return set()
     alternatives = "|".join(re.escape(n) for n in sorted(names, key=len, reverse=True))
     bare = rf"(?<![\w\"'`])({alternatives})(?![\w\"'`(])"
     found = set()
-    for m in re.finditer(rf"\b(?:{_CALL_VERBS})\s+(?:(?:the|one|a|an)\s+)?{bare}|{bare}\s+(?:{_CALL_VERBS})\b", visible):
+    # "call get_weather", "one call to get_weather" (a noun of calling and its target), "two get_weather calls"
+    for m in re.finditer(rf"\b(?:{_CALL_VERBS})\s+(?:to\s+)?(?:(?:the|one|a|an)\s+)?{bare}|{bare}\s+(?:{_CALL_VERBS})\b", visible):
         found.add("call " + (m.group(1) or m.group(2)))
     return found
 
@@ -306,6 +314,29 @@ def describes_tools(think_terms: set[str], prompt_visible: str, others: str, vis
     if any(t.isdigit() and t not in schema_terms for t in think_terms):
         return False
     return not decisions(visible, prompt_visible)
+# the prompt named as the one who asks ("the question is asking", "the user wants", "this problem asks"): a frame that
+# reports the prompt, not a word about the case (red team holdout_r21: "Okay, so the question is asking how many
+# minutes there are in 3.5 hours. Let me figure that out." counted question and asking as two words of its own)
+_TASK_SUBJECTS = frozenset("question questions problem prompt task user exercise query".split())
+_ASKING = frozenset("ask asks asking asked want wants wanting wanted".split())
+_FRAME_GAP = frozenset("is are was also just really simply basically here now clearly".split())
+
+
+def task_frames(words: Sequence[str]) -> set[int]:
+    """The positions in ``words`` (a think's case-folded words) of each frame that reports the prompt: a task subject
+    (question, problem, prompt, task, user, exercise, query) and, after at most two light words ("is", "also"), a verb
+    of asking or wanting ("the question is asking", "the user wants"). Both words describe who asks, not the case, so
+    the content guard counts neither; what the frame reports is the prompt's words, which count as before."""
+    found: set[int] = set()
+    for i, word in enumerate(words):
+        if word not in _TASK_SUBJECTS:
+            continue
+        j = i + 1
+        while j < len(words) and j - i <= 2 and words[j] in _FRAME_GAP:
+            j += 1
+        if j < len(words) and words[j] in _ASKING:
+            found.update((i, j))
+    return found
 
 
 def flat(text: str) -> str:

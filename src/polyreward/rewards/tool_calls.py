@@ -81,8 +81,9 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
+from polyreward.rewards import think_work
 from polyreward.rewards.format import check_min_content, stem, thin_content
-from polyreward.schema import completion_messages, completion_text, is_missing
+from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
@@ -397,6 +398,8 @@ class ToolRLFormat(RolloutReward):
             return Scored(0.0, "tool_call block holds no call (no JSON object or list, no name(...))")
         if self.min_content_words > 0 and "tool_call" in blocks and (why := _unreadable_call(blocks["tool_call"])):
             return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
+        if self.min_content_words > 0 and "tool_call" in blocks and (why := _unoffered_call(blocks["tool_call"], row.get("prompt"))):
+            return Scored(0.0, f"tool_call block {why}"[:300])
         return Scored(1.0, f"well-formed ({layout} layout)")
 
 
@@ -413,6 +416,30 @@ TOOL_FORMAT_WORDS = frozenset(stem(w) for w in "function call tool argument json
 # blank lines between the layout's tags and around a block's body: read as the one line break the layout writes
 _BLANK_AFTER = re.compile(r"(</think>|<tool_call>|</tool_call>|<response>)[ \t]*\n\s*")
 _BLANK_BEFORE = re.compile(r"(?<!\s)\s++(</tool_call>|</response>)")  # from a run's start only: linear
+
+
+def _unoffered_call(body: str, prompt: Any) -> str:
+    """Why a ``<tool_call>`` body calls no tool the prompt offers, or "": a call whose name is none of the prompt's
+    JSON schema's function names (:func:`polyreward.rewards.think_work.offered_tools`, case-folded) is the chat
+    template's example copied, not a call a runner can make (``{"name": "function_name", "arguments": {"arg_name":
+    "value"}}``; red team ``holdout_r21``). A prompt without such a schema offers no list to check against."""
+    if prompt is None:
+        return ""
+    try:
+        offered = think_work.offered_tools(prompt_text(prompt).casefold())
+    except (TypeError, ValueError):
+        return ""
+    if not offered:
+        return ""
+    try:
+        calls = block_calls(f"<tool_call>\n{body}\n</tool_call>")
+    except ToolCallError:
+        return ""
+    for call in calls:
+        name = call.get("name")
+        if isinstance(name, str) and name.casefold() not in offered:
+            return f"calls {name!r}, which is none of the functions the prompt offers"
+    return ""
 
 
 def _unreadable_call(body: str) -> str:

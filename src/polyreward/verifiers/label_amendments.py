@@ -16,7 +16,10 @@ words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``dr
 from the list, and a finding the block does not hold may be denied freely ("Pneumothorax has resolved, so it is not
 listed" names no block label). :func:`withdraws_list` reads the same clauses for one that takes the whole list back
 by naming it as the object of a withdrawal (``please disregard the list above``, ``ignore my answer``, ``discard the
-labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. Reconstructed rule (ours);
+labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. :func:`answer_line` reads the
+text after the block for a line that gives the answer again under an answer label (``**Final answer:** a; b; c``,
+``Answer: ...``, ``Corrected labels: ...``; red team ``holdout_r21``): the caller compares its labels with the block's,
+since a restatement of the same list commits to it and another list is a second answer. Reconstructed rule (ours);
 linear in the text read (at most ``limit`` characters).
 """
 
@@ -72,3 +75,24 @@ def withdraws_list(tail: str, limit: int = 2000) -> bool:
     text = tail[:limit]
     cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
     return any(_LIST_WITHDRAWN.search(text[a:b]) for a, b in zip(cuts, cuts[1:]))
+
+
+# a line that gives the answer under an answer label, after a bullet or heading mark and in strong emphasis or not:
+# "**Final answer:** a; b", "Answer: a", "- Corrected labels: a; b", "### Final list: a" (not "Findings:", which heads
+# a report's prose, nor "Note:")
+_ANSWER_LINE = re.compile(
+    r"(?im)^[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:(?:final|corrected|updated|revised|new)[ \t]+)?"
+    r"(?:answer|labels?|list|diagnos[ie]s)[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*(?:\*\*|__)?(?P<body>[^\n]*\S)[ \t]*$")
+_EMPHASIS_MARKS = re.compile(r"\*\*|__")
+
+
+def answer_line(tail: str, limit: int = 2000) -> str | None:
+    """The body of the last line of ``tail`` (the text after the block) that gives the answer under an answer label
+    (module docstring), without its emphasis marks; None when no line does."""
+    found = None
+    for found in _ANSWER_LINE.finditer(tail[:limit]):
+        pass
+    if found is None:
+        return None
+    body = _EMPHASIS_MARKS.sub("", found.group("body")).strip()
+    return body or None

@@ -35,7 +35,8 @@ none.", a bullet's "- Heart: enlarged.") and a trailer over the list before it n
 
 Report layouts and wording (issue 32, not in ReXKG: the graph a prose report of the same findings gets): an
 organ-system section header ("Lungs:", "PLEURA:") over a section that names a finding is template layout, not a
-place (:func:`_without_section_headers`); checklist marks ("[x]", "[ ]", "(+)", "(-)", a two-cell table row) are the
+place (:func:`_without_section_headers`), and a label in strong emphasis ("**Heart:**") is read as the plain label
+first (:func:`_plain_labels`, red team ``holdout_r21``); checklist marks ("[x]", "[ ]", "(+)", "(-)", a two-cell table row) are the
 statements they make (:func:`_marked_statements`); a finding's "Label: status" of words the extractor does not know
 ("Cardiomegaly: nein.") states nothing (:func:`_label_status`); a statement that the whole study is normal ("Normal
 chest radiograph.", the lexicon's ``normal_study``) denies every disorder stated present before it; "A with adjacent
@@ -611,7 +612,24 @@ def _marked_statements(text: str) -> str:
     return text
 
 
+# a label set in strong emphasis with its colon inside or after the markers ("**Heart:**", "**Pneumothorax**:",
+# "__Pleura:__"): GPT- and Gemma-style report templates bold every organ or finding label (red team holdout_r21)
+_EMPHASISED_LABEL = re.compile(r"(\*\*|__)[ \t]*([A-Za-z][A-Za-z /&,-]{0,40}?)[ \t]*(?::[ \t]*\1|\1[ \t]*:)")
+
+
+def _plain_labels(text: str) -> str:
+    """``text`` with each label set in strong emphasis read as the plain label and its colon ("**Pneumothorax:**
+    none." -> "Pneumothorax: none."): emphasis is presentation, so the label rules below (a section header, a "Label:
+    status" statement, a checklist sign) read the label as they read it unmarked. Left marked, the markers hid the
+    label from them: "**Pneumothorax:** none." read the finding present and "**Heart:** enlarged." no cardiomegaly
+    (red team holdout_r21)."""
+    if "**" not in text and "__" not in text:
+        return text
+    return _EMPHASISED_LABEL.sub(lambda match: f"{match.group(2)}:", text)
+
+
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
+    text = _plain_labels(text)
     text = _likelihood_words(text)
     text = _normal_sizes(text, lex)
     text = _marked_statements(text)
