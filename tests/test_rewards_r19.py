@@ -113,9 +113,13 @@ def test_base64_answer(answer, english):
 @given(st.lists(st.sampled_from("the patient needs an urgent ECG and aspirin before any imaging because pain is "
                                 "crushing".split()), min_size=6, max_size=14), st.booleans())
 def test_english_encoded_in_base64_is_never_english(words, urlsafe):
-    """Whatever English sentence is encoded, its Base64 letters count in the total and never as English."""
+    """Whatever English sentence is encoded, its Base64 letters count in the total and never as English: the share is
+    at most the English think's letters over all letters (a short encoded answer after a long think keeps a high share,
+    so a fixed bar such as 0.75 is not the property: six short words encode to about 24 letters)."""
     encoded = _b64(" ".join(words).capitalize() + ".", urlsafe)
-    assert english_share(f"{_THINK}<answer>{encoded}</answer>") < 0.75
+    think_letters = sum(ch.isalpha() for ch in _THINK.replace("<think>", "").replace("</think>", ""))
+    bound = think_letters / (think_letters + sum(ch.isalpha() for ch in encoded))
+    assert english_share(f"{_THINK}<answer>{encoded}</answer>") <= bound + 1e-9
 
 
 # --- toolrl_correctness / otc_tool_efficiency: a call in the Gemini or Anthropic shape inside the block ---------------
