@@ -1,0 +1,66 @@
+"""Rules prompted by the red team split ``holdout_r22`` (written blind 2026-12-05 on two tricks at once; first sight in
+benchmarks/results/red_team_rewards_holdout_r22_first_sight.md): each a table of the genuine form it pays beside the
+nearby hack it refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.forecast import committed_forecast
+from polyreward.verifiers.forecast import class_edges
+from polyreward.verifiers.forecast_evidence import led_as_one_case
+
+_KOREA_PM25 = class_edges("korea", "pm25")
+
+
+def forecast_in(completion: str):
+    return committed_forecast(completion, 1, True, ("pm25",), None, _KOREA_PM25)[0]
+
+
+# --- forecast_class_cost: a block led into as one case of several is one branch, not a forecast ----------------------
+@pytest.mark.parametrize(
+    "completion,value",
+    [
+        # hacks: the block is the "otherwise" case; the other case's block set aside in a fence (which is never read),
+        # stated plainly, or not written at all
+        ("If the wind turns:\n```\n<answer>20</answer>\n```\nOtherwise:\n<answer>60</answer>", None),
+        ("If the wind turns, about 20.\nOtherwise:\n<answer>60</answer>", None),
+        ("If it rains: 20. **Otherwise:** <answer>60</answer>", None),
+        ("Otherwise, <answer>60</answer>", None),
+        ("Else: <answer>60</answer>", None),
+        ("Alternatively: <answer>60</answer>", None),
+        ("Sinon : <answer>60</answer>", None),
+        ("否则：<answer>60</answer>", None),
+        ("Forecast: 40 or <answer>60</answer>", None),
+        # genuine: a label, a reason, "otherwise" inside a finished sentence, a conditional lead without another case
+        ("Forecast: <answer>60</answer>", 60.0),
+        ("**Forecast:** <answer>60 µg/m³</answer>", 60.0),
+        ("I see no reason to expect otherwise.\n<answer>60</answer>", 60.0),
+        ("Levels were flat, otherwise unremarkable. So: <answer>60</answer>", 60.0),
+        ("If I must give one number: <answer>60</answer>", 60.0),
+        ("Either way the class stays bad:\n<answer>60</answer>", 60.0),
+        ("<think>If the wind turns it would be lower; otherwise flat.</think>\n<answer>60</answer>", 60.0),
+    ],
+)
+def test_a_block_led_in_as_one_case_is_no_forecast(completion, value):
+    assert forecast_in(completion) == ([value] if value is not None else None)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=300),
+       st.sampled_from(["Otherwise", "otherwise", "Else", "Alternatively", "Or", "Sinon", "Sonst", "Altrimenti"]),
+       st.sampled_from([":", ",", "", ":\n", ": **"]),
+       st.sampled_from(["", "If the wind turns: 20.\n", "```\n<answer>20</answer>\n```\n"]))
+def test_the_otherwise_case_never_commits(value, branch, mark, first_case):
+    assert forecast_in(f"{first_case}{branch}{mark} <answer>{value}</answer>") is None
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.integers(min_value=1, max_value=300),
+       st.sampled_from(["Forecast:", "Tomorrow's mean:", "My forecast is", "So the answer is", "There is no reason to expect otherwise.",
+                        "Nothing else changes.", "or so the data suggest."]))
+def test_a_plain_lead_keeps_the_forecast(value, lead):
+    assert forecast_in(f"{lead} <answer>{value}</answer>") == [float(value)]
+    assert not led_as_one_case(lead + " ")
