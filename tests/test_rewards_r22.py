@@ -64,3 +64,53 @@ def test_the_otherwise_case_never_commits(value, branch, mark, first_case):
 def test_a_plain_lead_keeps_the_forecast(value, lead):
     assert forecast_in(f"{lead} <answer>{value}</answer>") == [float(value)]
     assert not led_as_one_case(lead + " ")
+
+
+# --- kg_triplet_consistency: a statement followed by its opposite as a tag ("or not") states nothing -------------------
+from polyreward.rewards.kg_triplet import KGTripletConsistency, without_both_ways  # noqa: E402
+
+PTX_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\n"
+              "Present: pneumothorax\nAbsent: rib fracture\nUncertain: none")
+PTX_REF = "There is a small left apical pneumothorax. No rib fracture is seen."
+
+
+def kg_score(report: str) -> float:
+    reward = KGTripletConsistency(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+    return reward(prompts=[PTX_PROMPT], completions=[report], answer=[PTX_REF])[0]
+
+
+@pytest.mark.parametrize(
+    "report,full",
+    [
+        # hacks: each status with its opposite as a tag, in Spanish, English, German, French, Portuguese
+        ("There is a small left apical pneumothorax (o no). No rib fracture is seen (o quizás sí).", False),
+        ("There is a small left apical pneumothorax, or not. No rib fracture is seen, or maybe yes.", False),
+        ("There is a small left apical pneumothorax (or perhaps not). No rib fracture is seen.", False),
+        ("There is a small left apical pneumothorax (oder nicht). No rib fracture is seen.", False),
+        ("There is a small left apical pneumothorax. No rib fracture is seen (ou pas).", False),
+        ("There is a small left apical pneumothorax. No rib fracture is seen (ou talvez sim).", False),
+        # genuine: "or" joining findings, a negated list, the reference's own wording, a plain "no" answer
+        ("There is a small left apical pneumothorax. No rib fracture is seen.", True),
+        ("Small left apical pneumothorax. No rib fracture or other bony abnormality is seen.", True),
+        ("There is a small left apical pneumothorax; no rib fracture is seen.", True),
+    ],
+)
+def test_a_status_tagged_with_its_opposite_states_nothing(report, full):
+    assert (kg_score(report) == 1.0) == full
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["There is a small pneumothorax", "No rib fracture is seen", "Cardiomegaly", "Pleural effusion is present"]),
+       st.sampled_from([" (or not)", ", or not", " or maybe not", " (o no)", " (o quizás sí)", " (oder vielleicht doch)",
+                        " (ou pas)", ", or perhaps yes", " (или нет)"]),
+       st.sampled_from([".", ".\n", "!"]))
+def test_the_opposite_tag_drops_its_sentence(statement, tag, stop):
+    assert without_both_ways(f"{statement}{tag}{stop} Heart size is normal.").strip() == "Heart size is normal."
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.sampled_from(["pneumothorax", "pleural effusion", "consolidation", "rib fracture", "edema"]),
+       st.sampled_from(["no", "not", "nothing"]), st.sampled_from(["pneumothorax", "effusion", "new opacity", "change"]))
+def test_or_between_findings_keeps_the_sentence(first, negation, second):
+    text = f"There is {negation} {first} or {second}. Heart size is normal."
+    assert without_both_ways(text) == text
