@@ -158,3 +158,49 @@ def test_a_postposed_modal_hedges_only_its_finding(finding, modal, verb, rest):
         assert entities["fracture generic"] == "disorder_notpresent"
     if "enlarged" in rest:
         assert entities["cardiomegaly"] == "disorder_present"
+
+
+# --- KG extractor: a bracketed aside that names nothing the lexicon knows does not separate a size word from its finding
+@pytest.mark.parametrize(
+    "report,modified",
+    [
+        # genuine: a measurement, an approximate size, a series/image number between the size word and the finding
+        ("Small (approximately 1.5 cm) left apical pneumothorax; no rib fracture identified.", True),
+        ("Small (1.5 cm) left apical pneumothorax.", True),
+        ("Small (2.1 x 1.3 cm) pneumothorax at the left apex.", True),
+        ("Small (series 3, image 42) left apical pneumothorax.", True),
+        ("Small left apical pneumothorax (approximately 1.5 cm).", True),
+        # an aside that names something stays, and keeps separating (it is a statement of its own)
+        ("Small (no effusion) left apical pneumothorax.", False),
+        ("Small (stable) left apical pneumothorax.", False),
+        ("Small (stable since 2023) left apical pneumothorax.", False),
+    ],
+)
+def test_an_empty_aside_keeps_the_size_on_its_finding(report, modified):
+    assert (("small", "pneumothorax", "modify") in extract_kg(report).triplets) == modified
+
+
+@pytest.mark.parametrize(
+    "report,finding,status",
+    [
+        # the asides the extractor reads before this rule are still read: likelihoods, checklist marks, statuses
+        ("Cardiomegaly (10% likelihood).", "cardiomegaly", "disorder_notpresent"),
+        ("Cardiomegaly (90% likelihood).", "cardiomegaly", "disorder_present"),
+        ("Pneumothorax (-)", "pneumothorax", "disorder_notpresent"),
+        ("(+) Pneumothorax", "pneumothorax", "disorder_present"),
+    ],
+)
+def test_asides_that_state_something_are_read_as_before(report, finding, status):
+    assert dict(extract_kg(report).entities)[finding] == status
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.floats(min_value=0.1, max_value=20, allow_nan=False).map(lambda x: round(x, 1)),
+       st.sampled_from(["cm", "mm", "x 1.2 cm", "series 2, image 17", "measured 2025-03-02", "about {} cm"]),
+       st.sampled_from(["pneumothorax", "pleural effusion", "consolidation", "nodule"]),
+       st.sampled_from(["small", "large", "moderate"]))
+def test_an_aside_of_numbers_and_plain_words_is_no_distance(size, unit, finding, word):
+    aside = f"({size} {unit})" if unit in ("cm", "mm", "x 1.2 cm") else f"({unit.format(size)})"
+    plain = extract_kg(f"{word.capitalize()} left {finding}.")
+    with_aside = extract_kg(f"{word.capitalize()} {aside} left {finding}.")
+    assert with_aside == plain
