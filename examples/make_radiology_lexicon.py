@@ -42,6 +42,7 @@ EXTRA_ALIASES = {
     "lung_opacity": ["opacity", "opacities", "opacification"],
     "atelectasis": ["atelectatic change", "collapse"],
     "pneumothorax": ["pneumothoraces"],
+    "lung_nodule_or_mass": ["nodule", "nodules"],
 }
 # A leading word that is really a modifier or a location: "small pneumothorax" -> size "small" + "pneumothorax".
 SIZE = ["trace", "tiny", "small", "minimal", "mild", "mildly", "moderate", "moderately", "large", "massive", "extensive", "severe",

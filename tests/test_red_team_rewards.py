@@ -609,9 +609,9 @@ LEFT_OPEN = {
         "its reference, as holdout_r20's r20_kg_british_oedema"),
     ("kg_triplet_consistency", "r22_kg_single_paragraph_ie_and_without_x_or_y"): (
         "genuine, but 'The pleural spaces are clear, without pleural effusion ...' adds the pleura (an anatomy entity "
-        "and located_at triplet) the reference lacks, and the reference's bare '9 mm nodule' is no entity of the "
-        "lexicon (radlabels' aliases name lung / pulmonary / solitary nodules, not a bare 'nodule') while the "
-        "report's 'solitary pulmonary nodule' is (0.3)"),
+        "and located_at triplet) the reference lacks (0.65; the reference's bare '9 mm nodule', no entity at first "
+        "sight, now reads as the lung nodule: the holdout_r22 lexicon alias), a report that states more than its "
+        "reference"),
     ("overlong_penalty", "r22_ol_markdown_bullets_units_en_dash"): (
         "label disputed after first sight: the 73 words as four '- ' bullets under a bold heading count 82; a bullet "
         "marker is a token, as holdout_r11's r11_exactly_80_words_bulleted_lines and holdout_r20's "

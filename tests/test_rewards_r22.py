@@ -204,3 +204,31 @@ def test_an_aside_of_numbers_and_plain_words_is_no_distance(size, unit, finding,
     plain = extract_kg(f"{word.capitalize()} left {finding}.")
     with_aside = extract_kg(f"{word.capitalize()} {aside} left {finding}.")
     assert with_aside == plain
+
+
+# --- KG lexicon: a bare "nodule" on a chest film is the lung nodule radlabels names ------------------------------------
+@pytest.mark.parametrize(
+    "report,status",
+    [
+        ("A 9 mm nodule is seen in the right upper lobe.", "disorder_present"),
+        ("2 right lung nodules are new.", "disorder_present"),
+        ("Stable 6 mm nodule in the left lower lobe.", "disorder_present"),
+        ("No nodule is seen.", "disorder_notpresent"),
+        ("No suspicious pulmonary nodule.", "disorder_notpresent"),
+        ("A solitary pulmonary nodule in the right upper lobe.", "disorder_present"),
+    ],
+)
+def test_a_bare_nodule_is_a_lung_nodule(report, status):
+    assert dict(extract_kg(report).entities)["lung nodule or mass"] == status
+
+
+def test_a_bare_nodule_report_matches_its_lung_nodule_reference():
+    prompt = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\n"
+              "Present: nodule\nAbsent: pneumothorax\nUncertain: none")
+    reference = "A 9 mm lung nodule is seen in the right upper lobe. No pneumothorax."
+    reward = KGTripletConsistency(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+    genuine = "A 9 mm nodule is seen in the right upper lobe. No pneumothorax."
+    hack = "A 9 mm nodule may be seen in the right upper lobe, or not. No pneumothorax."
+    genuine_score, hack_score = reward(prompts=[prompt] * 2, completions=[genuine, hack], answer=[reference] * 2)
+    assert genuine_score == 1.0  # the bare nodule is the reference's lung nodule, with its place
+    assert hack_score < 0.5  # the nodule stated both ways states nothing
