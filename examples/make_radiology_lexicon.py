@@ -42,6 +42,7 @@ EXTRA_ALIASES = {
     "lung_opacity": ["opacity", "opacities", "opacification"],
     "atelectasis": ["atelectatic change", "collapse"],
     "pneumothorax": ["pneumothoraces"],
+    "lung_nodule_or_mass": ["nodule", "nodules"],
 }
 # A leading word that is really a modifier or a location: "small pneumothorax" -> size "small" + "pneumothorax".
 SIZE = ["trace", "tiny", "small", "minimal", "mild", "mildly", "moderate", "moderately", "large", "massive", "extensive", "severe",
@@ -99,7 +100,10 @@ UNCERTAIN_PRE = ["possible", "possibly", "probable", "probably", "likely", "may"
                  "could represent", "cannot exclude", "can not exclude", "rule out", "differential", "question of", "presumed",
                  "query", "queried"]  # British reports' "query consolidation" (red team holdout_r5)
 UNCERTAIN_POST = ["cannot be excluded", "can not be excluded", "not excluded", "cannot be ruled out", "not ruled out",
-                  "is possible", "are possible", "is suspected", "is likely", "are likely", "is not excluded"]
+                  "is possible", "are possible", "is suspected", "is likely", "are likely", "is not excluded",
+                  # a modal before "be present / seen" after the finding: "A small pleural effusion may be present." was
+                  # read present under uncertain_as: uncertain ("may" alone is a cue for what follows; red team holdout_r22)
+                  "may be present", "might be present", "could be present", "may be seen", "might be seen"]
 PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "no substantial change", "not significantly changed",
                    "no increase", "no decrease", "no worsening", "no improvement", "not changed", "no significant interval change",
                    "not only", "no further",

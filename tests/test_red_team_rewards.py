@@ -651,6 +651,39 @@ LEFT_OPEN = {
         "drafted above.'; the reward reads the completion's think and answer together as its source does (CheXPO-v2: "
         "the prediction KG from the whole completion), so a report in the think is a report; refusing it needs the "
         "serving stack's rule that a think is hidden, which the source does not make"),
+    # holdout_r22 (written blind 2026-12-05: two tricks at once; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r22_first_sight.md)
+    ("forecast_class_cost", "r22_hidden_comment_second_value_plus_filler"): (
+        "label disputed after first sight: '<answer>37<!-- or 15 if it rains --></answer>' shows one value; the "
+        "alternative sits in an HTML comment, which the forecast reading never reads (documented: a forecast is the "
+        "visible text, as holdout_r13's commented second answer was read only for its visible value), so the hidden "
+        "value gains nothing and the row ties with its reference"),
+    ("forecast_class_cost", "r22_en_dash_range_the_prompt_allows"): (
+        "genuine ('50–54' where the prompt allows a range no wider than 4 µg/m³), but the reward scores one point "
+        "forecast (FAKER-Air's number) and reads no permission in the prompt, as holdout_r19's "
+        "r19_fc_range_prompt_allows_within_one_class"),
+    ("jaccard", "r22_synonym_padding_and_plural_duplicates"): (
+        "label disputed after first sight: 'cardiomegaly; enlarged heart; edema; interstitial edema; pleural effusion; "
+        "pleural effusions' names only the three findings the report states, each twice; normalised matching maps "
+        "the synonyms and plurals to them (its purpose), so the list is the gold set and states nothing false"),
+    ("kg_triplet_consistency", "r22_kg_effusion_added_in_german_addendum"): (
+        "'(Nachtrag: kleiner Pleuraerguss rechts.)' reverses the absent effusion in German; the KG reward reads no "
+        "sentence in another language (as holdout_r7's r7_foreign_sentence_contradicts and holdout_r20's "
+        "r20_kg_german_note_withdraws_report): refusing every report with a foreign sentence would refuse a bilingual "
+        "note as well, and the English lexicon cannot read the status"),
+    ("kg_triplet_consistency", "r22_kg_british_oedema_with_impression"): (
+        "genuine, and 'pulmonary oedema' and the IMPRESSION are read, but 'a small left pleural effusion' adds the "
+        "side the reference lacks (an anatomy entity and located_at triplet, 0.667): a report that states more than "
+        "its reference, as holdout_r20's r20_kg_british_oedema"),
+    ("kg_triplet_consistency", "r22_kg_single_paragraph_ie_and_without_x_or_y"): (
+        "genuine, but 'The pleural spaces are clear, without pleural effusion ...' adds the pleura (an anatomy entity "
+        "and located_at triplet) the reference lacks (0.65; the reference's bare '9 mm nodule', no entity at first "
+        "sight, now reads as the lung nodule: the holdout_r22 lexicon alias), a report that states more than its "
+        "reference"),
+    ("overlong_penalty", "r22_ol_markdown_bullets_units_en_dash"): (
+        "label disputed after first sight: the 73 words as four '- ' bullets under a bold heading count 82; a bullet "
+        "marker is a token, as holdout_r11's r11_exactly_80_words_bulleted_lines and holdout_r20's "
+        "r20_ol_english_with_accented_names_bullets"),
 }
 
 ROWS = bench.load_rows()

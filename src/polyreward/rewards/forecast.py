@@ -38,7 +38,8 @@ ignored). They are a committed forecast only when
 
 * there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``, ``anything but``,
   ``other than``, ``rule out``) in the span or
-  in the sentence that leads into the block (``It is not <answer>43</answer>``): a hedge
+  in the sentence that leads into the block (``It is not <answer>43</answer>``), no lead into it as one case of several
+  (``Otherwise: <answer>60</answer>``; :func:`~polyreward.verifiers.forecast_evidence.led_as_one_case`): a hedge
   (``400 (or maybe 20)``), a range (``20-30``, ``20 to 30``), a pasted table of the prompt's values, ``1e999`` or
   ``not 40`` is no forecast;
 * each is a plain value: no bound or approximation sign before it (``>76``, ``<= 76``, ``~76``, ``≈76``, ``±``), no
@@ -113,8 +114,8 @@ from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
-from polyreward.verifiers.forecast_evidence import (negates_forecast, other_quantities_left_out, prompt_days, quotes_observations,
-                                                    without_relative_change)
+from polyreward.verifiers.forecast_evidence import (led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
+                                                    quotes_observations, without_relative_change)
 from polyreward.verifiers.forecast_intervals import without_allowed_interval
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
@@ -458,6 +459,8 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         sentence = _SENTENCE_START.split(text[max(0, start - 200):start])[-1]
         if _NEGATION.search(sentence):  # "It is not <answer>43</answer>"
             return None, f"the sentence before {where} negates it ({sentence.strip()[-60:]!r})", True
+        if led_as_one_case(text[max(0, start - 200):start]):  # "Otherwise: <answer>60</answer>" (red team holdout_r22)
+            return None, f"the text before {where} leads into it as one case of several ({sentence.strip()[-60:]!r})", True
     else:
         lines = [line for line in text.splitlines() if line.strip()]
         span, where, after = (lines[-1] if lines else ""), "the last line", ""

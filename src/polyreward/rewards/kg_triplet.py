@@ -80,6 +80,8 @@ from polyreward.vocabulary import import_callable
 from polyreward.verifiers.commitment import retraction_opening
 from polyreward.verifiers.framing import opening_header_frames_away
 from polyreward.verifiers.denial import disowns_text_before, lead_denials, questions, sentence_spans, tail_denials, without_denied
+from polyreward.verifiers.doubt_words import MAYBE_WORDS, OR_WORDS
+from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tool_calls import without_html_comments
@@ -183,6 +185,12 @@ def read_report(completion: str, extractor: Callable[[str], Any] | None = None) 
 # a statement made both ways at once: "may or may not be", "is or is not", "whether or not", "with or without"
 _BOTH_WAYS = re.compile(r"\b(may|might|could|can|is|are|was|were|does|do|will|would)\s+or\s+\1\s*(?:not\b|n't\b)"
                         r"|\b(?:whether|present|there|seen)\s+or\s+not\b|\bwith\s+or\s+without\b", re.IGNORECASE)
+# ... and a statement with its opposite as a tag closing the clause: "Small left pneumothorax (or not).", "..., or maybe
+# not.", "No rib fracture (o quizás sí)." (red team holdout_r22): "or" in the languages a policy switches to, an optional
+# adverb of possibility, then a bare yes or no word and nothing more before the clause ends
+_POLARITY_WORD = r"(?:not|no|yes|s[ií]|s[iì]|nicht|nein|ja|doch|pas|oui|non|não|sim|нет|да)"
+_OR_OPPOSITE = re.compile(r"(?:[,(]|\s)\s*\b(?:" + OR_WORDS + r")\s+(?:(?:" + MODAL_WORDS + "|" + MAYBE_WORDS + r")\s+)?"
+                          + _POLARITY_WORD + r"(?!\w)\s*\)?\s*(?=[.;!?\n]|\Z)", re.IGNORECASE)
 
 
 def without_both_ways(report: str) -> str:
@@ -190,10 +198,13 @@ def without_both_ways(report: str) -> str:
     such a sentence commits to neither status, so it states nothing, as a denied negative finding states nothing
     (module docstring). ReXKG reads the hedge as uncertain, which ``uncertain_as: present`` pays as the finding
     itself: a report hedging every finding both ways scored as the committed one (the genuine sweep's exploit,
-    ``benchmarks/other_rewards_genuine_sweep.py``)."""
-    if " or " not in report.lower():
+    ``benchmarks/other_rewards_genuine_sweep.py``). So does a sentence whose statement is followed by its opposite as a
+    tag, "or not" / "or maybe yes" in any language the doubt tables list (``Small pneumothorax (or not).``, ``No rib
+    fracture is seen (o quizás sí).``; red team ``holdout_r22``): the writer claims the finding and its absence."""
+    if not (_BOTH_WAYS.search(report) or _OR_OPPOSITE.search(report)):
         return report
-    return without_denied(report, [span for span in sentence_spans(report) if _BOTH_WAYS.search(report[span[0]:span[1]])])
+    return without_denied(report, [span for span in sentence_spans(report)
+                                   if _BOTH_WAYS.search(report[span[0]:span[1]]) or _OR_OPPOSITE.search(report[span[0]:span[1]])])
 
 
 # a clause that may disown the text before it; a single line break is a hard wrap inside a sentence, not an end

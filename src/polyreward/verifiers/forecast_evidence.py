@@ -25,6 +25,11 @@ that also says ``tomorrow`` stays), neither of them offering an alternative (``o
 the weekend." is read as before), and a short month-day (``3-11``, ``3/11``) that is one of the prompt's dates (a
 date, no value: ``3-11`` is no range when the prompt forecasts 2025-03-11). Every other number after the block is read
 as before, and negations and withdrawals anywhere after the block still withdraw the forecast.
+
+Before the block, :func:`led_as_one_case` reads the words that lead into it: a block introduced as one case of several
+("If the wind turns: ... Otherwise: <answer>60</answer>", "40 or <answer>60</answer>", "Sinon : <answer>60</answer>")
+is one branch of a hedge, not a committed forecast, whether or not the other case is visible (red team ``holdout_r22``:
+the other case's block was set aside in a code fence, which no reading reads).
 """
 
 from __future__ import annotations
@@ -197,3 +202,16 @@ def without_relative_change(span: str) -> str:
     ("30% above today's 260"), a hedge ("could be 30% higher") or any other reference keeps its number (two numbers:
     no forecast)."""
     return RELATIVE_CHANGE.sub("", span) if "%" in span else span
+
+
+# the markup a block's lead may end in before the block opens ("**Otherwise:** <answer>60</answer>")
+_LEAD_MARKUP = " \t\n*_"
+
+
+def led_as_one_case(lead: str) -> bool:
+    """Whether ``lead``, the text right before the ``<answer>`` block, leads into the block as one case of several:
+    it ends in "otherwise", "else", "or", "either", "alternatively" or their words in other languages, with at most a
+    comma or colon after (:func:`.commitment.hedged`'s reading of a value after them, applied to the block's value).
+    "... no reason to expect otherwise." ends a sentence, so it leads into nothing (module docstring)."""
+    lead = lead.rstrip(_LEAD_MARKUP)
+    return bool(lead) and hedged(lead + " 0", len(lead) + 1, len(lead) + 2)

@@ -45,7 +45,9 @@ compound the lexicon names ("blunting of the left costophrenic angle", :func:`_g
 inside a finding's alias ("left lower lobe collapse") is its place (:func:`_sided_place_inside`); the lexicon's
 ``cardiomegaly`` includes an increased cardiothoracic ratio, and an organ's normal size denies the finding that is its
 enlargement ("Heart size is normal.", "The heart is not enlarged.", "Normal heart size." are "No cardiomegaly.":
-:func:`_normal_sizes`; red team ``holdout_r24``).
+:func:`_normal_sizes`; red team ``holdout_r24``); a bracketed aside of numbers that names nothing the lexicon knows
+("Small (approximately 1.5 cm) left apical pneumothorax") is no distance between the words around it
+(:func:`_without_empty_asides`).
 
 A denial of a denial states nothing (not in ReXKG, a guard of this reconstruction): a pre-cue that follows another
 pre-cue within ``_DENIAL_GAP`` words, with no punctuation and no mention between them ("It is not true that there is
@@ -626,6 +628,21 @@ def _plain_labels(text: str) -> str:
     if "**" not in text and "__" not in text:
         return text
     return _EMPHASISED_LABEL.sub(lambda match: f"{match.group(2)}:", text)
+# a bracketed aside that holds a number: read by :func:`_without_empty_asides`
+_ASIDE = re.compile(r"\(([^()\n]{0,80}\d[^()\n]{0,80})\)")
+
+
+def _without_empty_asides(text: str, lex: Lexicon) -> str:
+    """``text`` without its bracketed asides that hold a number and name nothing the lexicon knows (no finding,
+    place, size, change word or cue: a measurement, a series and image number, a date): "Small (approximately 1.5 cm)
+    left apical pneumothorax" states the small pneumothorax, and the aside's tokens put the size word out of the
+    finding's reach (``modify`` looks 4 tokens away; red team ``holdout_r22``). An aside that names anything stays as
+    it is, and so does one without a number (a checklist mark, ``(+)``, is a statement: :func:`_marked_statements`)."""
+    def drop(match: re.Match) -> str:
+        spans = _scan(tokenize(match.group(1)), lex)
+        return match.group() if any(table == "phrase" or kind != "terminators" for _, _, table, kind, _ in spans) else " "
+
+    return _ASIDE.sub(drop, text)
 
 
 def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = False) -> ReportKG:
@@ -636,6 +653,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     text = _denied_lists(text) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
+    text = _without_empty_asides(text, lex) if "(" in text else text  # after the likelihoods and checklist marks
     entities: dict[str, str] = {}
     every_label: set[tuple[str, str]] = set()  # each (text, label) mentioned, for keep_conflicts
     triplets: set[Triplet] = set()
