@@ -54,8 +54,9 @@ _WITHHOLD = (r"(?:abstain(?:ing)?|declin(?:e|ing)|pass(?:ing)?|skip(?:ping)?|ref
 _ANSWERING = r"(?:committ|choos|pick|select|answer|decid|mark|settl)ing"
 _CLAUSE_GOES_ON = (r"\s*(?:[.!;,:)\]—–]|--|\Z|\s(?:here|now|for\s+now|today|this\s+time|entirely|altogether|too|as\s+well|though|then|"
                    r"instead|but|and|since|because|as|until|given|without|unless|pending|rather|so|for\s+(?:the\s+)?(?:moment|time\s+being))\b)")
-_ANSWER_NOUN = (r"(?:(?:this|that|my|the|an?|any|our)\s+(?:(?:final|definite|definitive|firm|single|one)\s+)?"
-                r"(?:answer|choice|question|item|one|pick|selection|verdict|judg(?:e)?ment|call|decision|letter|option)s?|judg(?:e)?ment)\b(?!\s+(?:of|about|to|on)\b)")
+_NOUN_PHRASE = (r"(?:(?:this|that|my|the|an?|any|our)\s+(?:(?:final|definite|definitive|firm|single|one)\s+)?"
+                r"(?:answer|choice|question|item|one|pick|selection|verdict|judg(?:e)?ment|call|decision|letter|option)s?|judg(?:e)?ment)\b")
+_ANSWER_NOUN = _NOUN_PHRASE + r"(?!\s+(?:of|about|to|on)\b)"  # ("skip the question of units" is about something else)
 _WITHHOLD_OBJECT = (r"(?=" + _CLAUSE_GOES_ON + r"|\s+to\s+(?:answer|commit|choose|pick|select|guess|decide|speculate)\b)"
                     r"|\s+(?:on|from)\s+(?:" + _ANSWERING + r"|guessing)\b"
                     r"|\s+(?:(?:on|from)\s+)?(?:this|that|it)(?:\s+one)?(?=" + _CLAUSE_GOES_ON + r")"
@@ -64,9 +65,15 @@ _WITHHOLD_OBJECT = (r"(?=" + _CLAUSE_GOES_ON + r"|\s+to\s+(?:answer|commit|choos
 # without committing, after the speaker in the same clause ("I'll leave it there without committing")
 _WITHOUT = r"(?:[\w'’]+\s+){0,5}?without\s+(?:(?:really|actually|fully|firmly)\s+)?" + _ANSWERING + r"\b(?!\s+(?:to\s+)?(?:(?:any|an|the)\s+)?(?:other|another|else))"
 
+# the decision handed back: leave / hand / pass / defer it to the reader or the reader's source ("I'll leave the final
+# call to you", "I'd defer to your textbook on this"); "we pass to the limit" and "leave it to cool" hand nothing back
+_HAND_BACK = (r"(?:leav(?:e|ing)|hand(?:ing)?|pass(?:ing)?|defer(?:ring)?|turn(?:ing)?)(?:\s+(?:it|this|that|" + _NOUN_PHRASE + r"))?"
+              r"(?:\s+(?:over|back))?\s+to\s+(?:you\b|your\s+(?:own\s+)?(?:judg(?:e)?ment|call|textbook|book|teacher|instructor|key|answer\s+key|notes|course|syllabus)\b|"
+              r"the\s+(?:reader|user|grader|examiner|teacher|instructor|textbook|answer\s+key|key)\b)")
+
 SPEAKER_DECLINES = (SPEAKER_I + r"(?:" + _WITHHELD + _COMMIT + _NOT_OTHER + r"|"
                     r"(?:choose|pick|select|mark|tick|circle)\s+(?:none|neither|no\s+(?:option|letter|answer|choice))\b(?!\s+of\s+the\s+others?\b|\s+other\b))"
-                    r"|" + SPEAKER + r"(?:" + _WITHHOLD + r"(?:" + _WITHHOLD_OBJECT + r")|" + _WITHOUT + r")")
+                    r"|" + SPEAKER + r"(?:" + _WITHHOLD + r"(?:" + _WITHHOLD_OBJECT + r")|" + _WITHOUT + r"|" + _HAND_BACK + r")")
 DECLINED = re.compile(SPEAKER_DECLINES, re.IGNORECASE)
 
 # with another option named in the clause, a decline counts only with no object of its own or the question as its
