@@ -54,6 +54,10 @@ HACKS = [  # (prompt, completion, gold): the gold's letter, then the commitment 
     ("elastic", "D is my reading. Revenue falls as price rises. I'll withhold judgement.", "D"),
     ("elastic", "D is my reading. Revenue falls as price rises. I'd leave this question open.", "D"),
     ("elastic", "Answer: D. A Giffen good would break it, so I'll abstain.", "D"),
+    # a clause that is only the verb of withholding, or a withheld will with its verb left out
+    ("elastic", "D (elastic demand). Pass.", "D"),
+    ("elastic", "D (elastic demand). Abstaining.", "D"),
+    ("elastic", "D, but I'd rather not.", "D"),
     # the call handed back
     ("elastic", "D (elastic demand). The price effect dominates. I'll leave the final call to you.", "D"),
     ("elastic", "D (elastic demand). The price effect dominates. I'd defer to your textbook on this.", "D"),

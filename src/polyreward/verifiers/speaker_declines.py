@@ -82,11 +82,19 @@ _NO_OBJECT_AFTER = re.compile(_CLAUSE_GOES_ON, re.IGNORECASE)
 _PRONOUN_OBJECT = re.compile(r"\b(?:it|this|that|them|those|these)\Z", re.IGNORECASE)
 
 
+# a clause that is only a verb of withholding, the speaker understood ("Pass.", "Abstaining.", "-- skip."), or a
+# withheld will with its verb left out ("but I'd rather not.")
+_BARE_DECLINE = re.compile(r"[\W_]*(?:(?:but|so|and|though|then|honestly|well)\W+)?(?:abstain(?:ing)?|pass(?:ing)?|skip(?:ping)?|declin(?:e|ing)|withhold(?:ing)?|"
+                           r"I(?:'d|\s+would)\s+(?:rather|prefer)\s+not(?:\s+to)?|no\s+commitment(?:\s+(?:here|from\s+me))?)[\W_]*", re.IGNORECASE)
+
+
 def declined_in(clause: str, start: int, others: Sequence[re.Match]) -> bool:
     """Does ``clause[start:]`` (a clause after the answer, from after its last mention of the answer or the option's
     own text) hold the speaker declining its commitment (:data:`SPEAKER_DECLINES`)? ``others`` are the other options
     or values the clause names: a decline before which one stands ("I'd pass on B") judges that one, and beside one a
     decline must take no object but the question ("..., so I'll abstain", "I'll pass on this one")."""
+    if _BARE_DECLINE.fullmatch(clause, start):
+        return True
     for found in DECLINED.finditer(clause, start):
         if any(other.start() >= found.start() for other in others):
             continue
