@@ -1,6 +1,6 @@
 """The writer declining its own commitment after an answer (holdout91, issue #32 choice half): one reading of a clause
 whose SUBJECT is the speaker ("I", "I'd", "I'll", "I'm going to", "we") and whose PREDICATE is about the speaker's
-commitment, in two classes of verbs --
+commitment, in three classes of predicates --
 
 * a verb of WITHHOLDING, not negated: abstain, decline, pass, skip, refrain, hold off / back, sit out, withhold, opt
   out, bow out, demur, punt, leave open / unanswered ("so I'll abstain", "I'd rather pass on this one", "I'll refrain
@@ -9,9 +9,16 @@ commitment, in two classes of verbs --
   "I'll pass the ball" and "the patient declined surgery" (no speaker) say nothing about the commitment. Negated, the
   verb reaffirms ("I won't abstain", "I'm not passing on this"): the negation is no modifier the subject may carry;
 * a verb of COMMITTING under a negation or a withheld will: "I can't commit", "I'd rather not choose", "I'm not
-  comfortable picking", "I'll hesitate to settle on one", or the speaker acting "without committing"; not when its
+  comfortable picking", "I'd hesitate to settle on one", or the speaker acting "without committing"; not when its
   object is another option or anything else ("I can't pick any other option", "I can't choose anything but C") or the
-  doubt is only about full certainty ("I can't answer with complete certainty, but C is the best fit").
+  doubt is only about full certainty ("I can't answer with complete certainty, but C is the best fit");
+* the call HANDED BACK to the reader or the reader's source ("I'll leave the final call to you", "I'd defer to your
+  textbook"): the choice handed over, as :data:`.withdrawal_words.HANDED_OVER_WORDS` reads "I'll let you choose" and
+  "your call" (the value handed to a third party near the answer -- "I'd defer to the key" -- is
+  :data:`.hedging.IDIOM_DOUBT`'s; "defer to local policy on pump programming" hands nothing back).
+
+A clause that is only a verb of withholding, the speaker understood ("Pass.", "Abstaining."), or a withheld will with
+its verb left out ("but I'd rather not.") is read by :func:`declined_in` as the same decline.
 
 Built from the classes below rather than a list of phrasings, so a new wording of a known subject and a known verb is
 read too. Plain English plus the few other-language forms holdout91 wrote (they stay in
@@ -28,7 +35,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # the speaker as subject, with the auxiliaries and adverbs a subject carries before its verb -- never a negation; not
 # the subject of a relative clause whose object is something else ("the derivation, which I'll skip")
 _NOT_RELATIVE = r"(?<!which\s)(?<!that\s)(?<!what\s)(?<!whom\s)"
-_CARRIED = (r"(?:\s+(?:would|will|shall|must|should|am|are|have\s+to|has\s+to|need\s+to|going\s+to|gonna|rather|just|simply|"
+_CARRIED = (r"(?:\s+(?:would|will|shall|must|should|am|are|have\s+to|has\s+to|need\s+to|going\s+to|gonna|rather|sooner|just|simply|"
             r"therefore|thus|then|instead|honestly|frankly|respectfully|hereby|ultimately|reluctantly|also|still|better|"
             r"prefer\s+to|want\s+to|(?:will|would|'ll|'d|must)\s+have\s+to|do)){0,3}\s+")
 SPEAKER_I = r"\bI(?:'d|'ll|'m|'ve)?" + _CARRIED
