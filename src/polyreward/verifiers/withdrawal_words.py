@@ -144,7 +144,7 @@ WITHDRAWAL = re.compile(
     # ... or cannot vouch for it, or says it fails its own check (holdout19, holdout20): "I can't stand behind x = 7", "the
     # substitution does not check out", "Scrap it.", "I take the B back", "not my answer", "No final answer from me", "I
     # can't give the total", "I'm not going to pretend to know", "I haven't worked out the mean."
-    r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
+    r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|(?<!hold\s)back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
     r"scrap\s+(?:it|that|this)|undid|ctrl\s*\+\s*z|cmd\s*\+\s*z|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
     # holdout17: a part of the answer missing ("There may be a leading digit I missed.", "I only managed the last
     # two digits")
