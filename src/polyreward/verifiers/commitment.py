@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
@@ -58,6 +58,7 @@ from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_D
 from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from, percent_base  # noqa: F401 (public here too)
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
+from polyreward.verifiers.speaker_declines import declined_in
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.units import measure_closes
@@ -294,6 +295,7 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
         return bool(match.group().strip("*() ").isalpha() and OPTION_TEXT_AFTER.match(after)
                     and STRONG_POINTER.search(re.sub(r"[\s*(]+\Z", "", clause[:match.start()])))
     before = re.sub(r"(?:\\(?:boxed|fbox|text|textbf|mathbf|mathrm)\s*\{|[\s$*(\[{])+\Z", "", clause[:match.start()])  # "it's \\boxed{"
+    before = re.sub(r"</?[A-Za-z][\w-]*>", " ", before)  # "<answer>A</answer> Actually, C.": a tag is markup, no word nor comparison
     words = re.findall(r"[A-Za-z']+", before)
     if (len(words) <= (0 if strong_only else 2) or not strong_only and lead_ins_only(before)) and not re.search(r"[=<>]", before):
         return True
@@ -362,6 +364,8 @@ def _withdraws(clause: str) -> bool:
             continue
         if _OTHER_SUBJECT.search(before) and not _WRITER.search(before) or judges_own_subject(before, word.group()):
             continue  # ("Used goods, transfers and stock purchases are excluded.": their verdict, holdout89)
+        if reason_denied(before):
+            continue  # "I can't see any reason to doubt it": a reaffirmation (#32)
         if _EARLIER_ATTEMPT.search(clause):
             continue  # "I misread the axis the first time": the error was in an earlier attempt, not in this answer
         if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(before):
@@ -478,6 +482,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             checked_to = confirmed_check_end(_clauses(text, first, stop), text, lambda said: [key(v) in keys for v in value_pattern.finditer(said)]) or -1
             if checked_to > 0 or VERIFYING.match(clause):  # a check confirmed at its end (later_values; holdout52), or
                 continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
+        if (not is_option_text or option_text) and declined_in(clause, mentions[-1].end() if mentions else 0, others):
+            return "retracted"  # the speaker declines to commit, in the letter's own clause too: "**D** (elastic), so I'll abstain" (#32)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         if others and OTHER_CANDIDATES.search(clause):

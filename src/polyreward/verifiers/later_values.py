@@ -210,7 +210,7 @@ OPTION_TEXT_AFTER = re.compile(
     r"[^\S\n]*(?:[\u2014\u2013:]|-{1,2}[^\S\n])[^\S\n]*)" + _GLOSS_TEXT + r"|[^\S\n]*\([^()\n]{1,80}\)[*\s]*[.!]?[*\s]*\Z")
 POINTER = re.compile(
     r"(?:\b(?:is|be|was|were|are|equals?|meant|mean|means|guess|answer|result|value|it|it's|its|says?|read|reads|"
-    r"becomes?|gives?|gets?|yields?|makes?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
+    r"becomes?|gives?|gets?|yields?|makes?(?:\s+(?:that|it))?|choose|pick|go\s+with|instead|as|to|so|thus|hence|therefore|"
     r"ist|est|es|é|è|sind|son|это|rather|plutôt|eher|piuttosto|más\s+bien)|'s|=|:|->|→|⇒|是|为|は)"
     r"(?:\s+(?:actually|really|in\s+fact|truly|definitely|clearly))?\W*\Z",  # "the best answer is actually D" (holdout44)
     re.IGNORECASE,

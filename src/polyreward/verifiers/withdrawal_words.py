@@ -11,6 +11,7 @@ from __future__ import annotations
 from polyreward.verifiers.doubt_words import WRONG_WORDS
 from polyreward.verifiers.negation_words import dissents
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.speaker_declines import SPEAKER_DECLINES
 
 # "corrected for" / "correction for" a named factor is a measurement adjusted, not a retraction (holdout76: "9.2 mg/dL
 # -- normal once corrected for hypoalbuminemia"; "the QT corrected for heart rate", "Korrektur für Albumin"); a
@@ -63,20 +64,13 @@ HANDED_OVER_WORDS = (
     r"\bno\s+(?:sé|puedo\s+saber|puedo\s+decir)\s+(?:qué|cuál)\s+(?:interpretación|lectura)|\bje\s+ne\s+(?:sais|peux)\s+pas\s+(?:dire\s+)?quelle\s+(?:lecture|interprétation)|"
     r"\bkann\s+(?:ich\s+)?nicht\s+(?:sagen|entscheiden),?\s+welche\s+(?:Lesart|Interpretation|Deutung)|"
     r"\b(?:depende|dépend|dipende|hängt)\s+(?:de|da|di|von)\s+(?:la|le|l'|el|del|des|der|dem|quale)?\s*(?:définition|definición|definição|definizione|definition|interprétation|interpretación|examen|esame|prüfung)\b|"
-    # holdout91: the writer declines to commit in its own words after naming an option ("I can't choose from the
-    # information given", "I'd mark none of the options", "I'll abstain", "je m'abstiens") -- the first person with a
-    # negated or withheld act of choosing, whose object (if any) is no other option ("I can't pick anything else" keeps
-    # the answer; a doubt "with certainty" is no refusal) -- or asks the user back which reading is meant ("Which one
-    # do you mean?", "Did you mean the novel or the parody?", "¿A cuál te refieres?"): no option is committed to
-    r"\bI(?:'d|'ll|'m|\s+would|\s+will|\s+am|\s+must|\s+have\s+to|\s+simply|\s+just|\s+therefore)?\s+"
-    r"(?:(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|don't|do\s+not|"
-    r"(?:am\s+|'m\s+)?(?:not|un)\s*(?:able|going|willing|comfortable|prepared)(?:\s+to)?|rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to)\s+"
-    r"(?:(?:really|honestly|actually|confidently|definitively|responsibly|safely|want\s+to|need\s+to|dare\s+to)\s+){0,2}"
-    r"(?:choos(?:e|ing)|pick(?:ing)?|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing))\b"
-    r"(?!\s+(?:(?:any|an|the|a)\s+)?(?:other|another|else|anything\s+(?:else|but)|otherwise|differently|against))"
-    r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure|100\s*%)\b)|"
-    r"(?:rather\s+|just\s+|have\s+to\s+|must\s+)?(?:abstain|decline)\b(?!\s+to\s+(?:rule|exclude|pick\s+(?:any|an|the|a)?\s*other))|"
-    r"(?:choose|pick|select|mark|tick|circle)\s+(?:none|neither|no\s+(?:option|letter|answer|choice))(?!\s+of\s+the\s+others?\b|\s+other\b))\b|"
+    # holdout91, #32: the writer declines to commit in its own words after naming an option ("I can't choose from the
+    # information given", "I'd mark none of the options", "I'll abstain", "I'll pass on this one", "je m'abstiens") --
+    # the speaker as subject of a predicate about its own commitment (:mod:`.speaker_declines`: a verb of committing
+    # negated, or one of withholding not negated, whose object is the answer or none; "I can't pick anything else" and
+    # "I won't abstain" keep the answer) -- or asks the user back which reading is meant ("Which one do you mean?",
+    # "Did you mean the novel or the parody?", "¿A cuál te refieres?"): no option is committed to
+    r"(?:" + SPEAKER_DECLINES + r")|"
     r"\bwhich\s+(?:one|of\s+(?:these|them|those|the\s+two)|(?:reading|interpretation|meaning|sense|version)s?)?\s*(?:do|did|would)\s+you\s+"
     r"(?:mean|intend|have\s+in\s+mind)\b|\bwhich\s+(?:one\s+|\w+\s+)?(?:are|were)\s+you\s+(?:asking|thinking)\s+(?:about|of)\b|"
     r"\b(?:do|did)\s+you\s+mean\s+[^.?!;\n]{1,60}?\s+or\s+(?:the\s+)?[^\W\d_]|"
@@ -150,7 +144,7 @@ WITHDRAWAL = re.compile(
     # ... or cannot vouch for it, or says it fails its own check (holdout19, holdout20): "I can't stand behind x = 7", "the
     # substitution does not check out", "Scrap it.", "I take the B back", "not my answer", "No final answer from me", "I
     # can't give the total", "I'm not going to pretend to know", "I haven't worked out the mean."
-    r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
+    r"(?:can't|cannot|can\s+not|won't|couldn't)\s+(?:\w+\s+)?(?:stand\s+(?:behind|by)|vouch\s+for|(?<!hold\s)back)\b|(?:does|did)(?:\s+not|n't)\s+check\s+out|"
     r"scrap\s+(?:it|that|this)|undid|ctrl\s*\+\s*z|cmd\s*\+\s*z|leav\w*\s+(?:it\s+)?blank|left\s+(?:it\s+)?blank|"
     # holdout17: a part of the answer missing ("There may be a leading digit I missed.", "I only managed the last
     # two digits")
@@ -261,3 +255,16 @@ def judges_own_subject(before: str, word: str) -> bool:
         return False
     found = _SUBJECT_PASSIVE.match(before)
     return found is not None and not _NOT_OWN_SUBJECT.search(found.group("subject")) and not _WRITER.search(found.group("subject"))
+
+
+# a doubt or withdrawal the writer says it has no reason for ("I can't see any reason to doubt it", "there is no need to
+# retract it", "without any cause to doubt"): a reaffirmation, the word negated away with its reason (#32)
+_NO_REASON_BEFORE = re.compile(r"(?:\bno|\bnot?\s+(?:see|find|have|know\s+of)\s+(?:any|a|one)|n't\s+(?:see|find|have|know\s+of)\s+(?:any|a|one)|"
+                               r"\bwithout\s+(?:any|a)?)\s*(?:(?:good|real|single|valid|obvious)\s+)?(?:reason|need|cause|grounds?|room)\s+"
+                               r"(?:to|for)\s+(?:\w+\s+)?\Z", re.IGNORECASE)
+
+
+def reason_denied(before: str) -> bool:
+    """Does ``before`` (a clause up to a word of doubt or withdrawal) deny any reason for it ("I can't see any reason
+    to")? Then the word reaffirms the answer rather than taking it back."""
+    return _NO_REASON_BEFORE.search(before) is not None
