@@ -187,10 +187,11 @@ _BOTH_WAYS = re.compile(r"\b(may|might|could|can|is|are|was|were|does|do|will|wo
                         r"|\b(?:whether|present|there|seen)\s+or\s+not\b|\bwith\s+or\s+without\b", re.IGNORECASE)
 # ... and a statement with its opposite as a tag closing the clause: "Small left pneumothorax (or not).", "..., or maybe
 # not.", "No rib fracture (o quizás sí)." (red team holdout_r22): "or" in the languages a policy switches to, an optional
-# adverb of possibility, then a bare yes or no word and nothing more before the clause ends
+# adverb of possibility, then a bare yes or no word and nothing more before the clause ends ("or" right after a comma,
+# a bracket or a space, read by a look-behind: a leading "\s*" was rescanned from each position of a long blank run)
 _POLARITY_WORD = r"(?:not|no|yes|s[ií]|s[iì]|nicht|nein|ja|doch|pas|oui|non|não|sim|нет|да)"
-_OR_OPPOSITE = re.compile(r"(?:[,(]|\s)\s*\b(?:" + OR_WORDS + r")\s+(?:(?:" + MODAL_WORDS + "|" + MAYBE_WORDS + r")\s+)?"
-                          + _POLARITY_WORD + r"(?!\w)\s*\)?\s*(?=[.;!?\n]|\Z)", re.IGNORECASE)
+_OR_OPPOSITE = re.compile(r"(?<=[,(\s])(?:" + OR_WORDS + r")\s+(?:(?:" + MODAL_WORDS + "|" + MAYBE_WORDS + r")\s+)?"
+                          + _POLARITY_WORD + r"(?!\w)\s*+\)?\s*+(?=[.;!?\n]|\Z)", re.IGNORECASE)
 
 
 def without_both_ways(report: str) -> str:
