@@ -209,7 +209,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?|[^\S\n]*\([A-Za-z][\w -]{0,20}\)(?=[^\S\n]*/))?"  # "E (typical) / D (atypical)" (holdout61)
     item = rf"(?:\*\*)?[(\['‘\"“]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z]|'[A-Za-z])[^\S\n]*[)\]'’\"”]?(?:\*\*)?{weight}"  # "'b' and 'a'" (holdout61)
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
+    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\|\|?|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]) and not _QUOTED_LETTERS.fullmatch(run.group().strip()):
             continue
