@@ -65,6 +65,7 @@ from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
+from polyreward.verifiers.span_corrections import corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
@@ -475,7 +476,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         retraction = retraction_after(text, blocks[-1][1])
         if retraction is not None and retraction[1]:
             return None, ""  # "<answer>C</answer> Scratch that."
-        inner = blocks[-1][2].strip()
+        inner = corrected_value(blocks[-1][2].strip()) or blocks[-1][2].strip()  # "<answer>(C), no: (E)</answer>" (holdout93)
         letter = _letter_from_short(inner, letters, options)
         if letter is not None:
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")
