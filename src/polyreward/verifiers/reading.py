@@ -418,7 +418,7 @@ _FINAL_TAG = re.compile(r"<(final|final_answer|finalanswer)>(.*?)</\1>", re.IGNO
 
 # an answer label typeset as text inside math ("$\\text{Answer: } 6$", "$\\textbf{Final answer: } 720^\\circ$",
 # "$\\text{Answer: E}$"), or as LaTeX text outside math ("\\textbf{Answer:} $x = \\sqrt{2}$", holdout93): the label it shows
-_LABEL_IN_TEXT = re.compile(r"(?P<open>\$*)\s*\\(?:text|textbf|textit|textrm|textsf|emph|underline|mathrm|mathbf|mbox)\s*\{\s*(?P<label>(?:" + ANSWER_HEADING_WORDS + r")\s*:)\s*(?P<rest>[^{}\n]{0,40}?)\s*\}"
+_LABEL_IN_TEXT = re.compile(r"(?:(?P<open>\$+)\s*)?\\(?:text|textbf|textit|textrm|textsf|emph|underline|mathrm|mathbf|mbox)\s*\{\s*(?P<label>(?:" + ANSWER_HEADING_WORDS + r")\s*:)\s*(?P<rest>[^{}\n]{0,40}?)\s*\}"
                             r"(?P<close>\s*\$+)?", re.IGNORECASE)
 
 
@@ -427,7 +427,7 @@ def _label_out_of_math(found: re.Match) -> str:
     "$\\text{Answer: E}$" -> "Answer: E"."""
     if found.group("rest") and found.group("close"):
         return f"{found.group('label')} {found.group('rest')}"
-    return f"{found.group('label')} {found.group('open')}{found.group('rest')}{found.group('close') or ''}"
+    return f"{found.group('label')} {found.group('open') or ''}{found.group('rest')}{found.group('close') or ''}"
 
 
 def _plain_answer_tags(text: str) -> str:
