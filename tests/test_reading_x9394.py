@@ -22,7 +22,7 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.conditional_letters import answers_under_conditions
-from polyreward.verifiers.span_corrections import corrected_value
+from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
 
 HYPOTENUSE = "A right triangle has legs 9 and 12. What is its hypotenuse?"
 hypotenuse = scorer(MathAccuracy, HYPOTENUSE)
@@ -73,6 +73,14 @@ def test_a_correction_inside_the_math_answer_span(completion, gold, paid):
     ("<answer>(C), no: (E)?</answer>", "E", 0.0),
     ("<answer>(C), no: (E) or (B)</answer>", "E", 0.0),
     ("<answer>(E)</answer>", "E", 1.0),
+    # the same on an answer line
+    ("lcm(8, 12) = 24.\n\nAnswer: (C), no: (E)", "E", 1.0),
+    ("lcm(8, 12) = 24.\n\nAnswer: (C), no: (E)", "C", 0.0),
+    ("**Final answer:** C, no: E\n\n24 is the smallest common multiple.", "E", 1.0),
+    ("Respuesta: C, no: E", "E", 1.0),
+    ("Answer: (C), no doubt.", "C", 1.0),
+    ("Answer: (C), no: (E)?", "E", 0.0),
+    ("Answer: C, no: E or B", "E", 0.0),
 ])
 def test_a_correction_inside_the_choice_answer_block(completion, gold, paid):
     assert lcm(completion, gold) == paid
@@ -109,6 +117,19 @@ def test_a_span_corrects_to_its_second_value(first, word, second):
 def test_corrected_value_is_a_tail_of_the_span_or_none(span):
     found = corrected_value(span)
     assert found is None or (found and found in span)
+
+
+_ANSWER_PHRASE = r"(?i:answer)\s*:"
+
+
+@settings(max_examples=80, deadline=None)
+@given(before=st.text(max_size=80), pair=st.lists(st.sampled_from("ABCDE"), min_size=2, max_size=2, unique=True),
+       word=_WORDS, after=st.text(alphabet=st.characters(blacklist_characters="\n"), max_size=40).filter(lambda tail: "answer" not in tail.lower()))
+def test_an_answer_line_is_read_at_its_correction(before, pair, word, after):
+    text = f"{before}\nAnswer: {pair[0]}{word}{pair[1]}\n{after}"
+    read = corrected_answer_line(text, _ANSWER_PHRASE)
+    assert read.endswith(f" {pair[1]}\n{after}")  # the line after the last answer phrase is the corrected value
+    assert corrected_answer_line(f"{before}\nAnswer: {pair[1]}\n{after}", _ANSWER_PHRASE).endswith(f"Answer: {pair[1]}\n{after}")
 
 
 PAST_PERFECT = ("Choose the correct form: 'By the time we arrived, the film ____.'\nA) has started\nB) starts\n"

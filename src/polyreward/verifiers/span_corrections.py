@@ -44,3 +44,18 @@ def corrected_value(span: str) -> str | None:
     if not first or _CLAUSE.search(first) or not _STATES_VALUE.search(second) or re.search(r"[.!?;]\s+\w", second):
         return None
     return second
+
+
+def corrected_answer_line(text: str, anchor: str) -> str:
+    """``text`` with the span after its last answer phrase (``anchor``, a reader's answer-phrase pattern) read as the
+    value it corrects itself to, up to the end of its line ("Answer: (C), no: (E)" -> "Answer: (E)"); ``text`` itself
+    when that span is no correction (:func:`corrected_value`)."""
+    last = None
+    for last in re.compile(anchor).finditer(text):
+        pass
+    if last is None:
+        return text
+    line_end = text.find("\n", last.end())
+    line_end = len(text) if line_end < 0 else line_end
+    value = corrected_value(text[last.end():line_end])
+    return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
