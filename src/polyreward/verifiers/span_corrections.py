@@ -2,8 +2,9 @@
 the writer names a value, takes it back with a correcting word and states another, all inside the block or on the
 line that holds its answer. The span commits to the value after the correction, as the same words do after an answer
 (:func:`.commitment.retraction_after`): ``<answer>16, no: 15</answer>`` answers 15 and is refused for 16, and
-``<answer>(E), no: (C)</answer>`` answers C. Read by ``answer_extraction._committed`` on the span a math answer was
-read from and by ``choice._letter_in_view`` on an answer block's text.
+``<answer>(E), no: (C)</answer>`` answers C. Read by ``answer_extraction`` on a math answer block and on the span a
+math answer was read from, by ``choice._letter_in_view`` on an answer block's text, and by ``choice._committed_letter``
+on the line of the last answer phrase (:func:`corrected_answer_line`: ``Answer: (C), no: (E)``).
 
 Only one shape is read: the whole span is a short first value, a correcting word (the interjection "no" with a colon
 or comma after it, in the languages :mod:`.commitment` reads it in, or an explicit word of correction: "correction:",
