@@ -72,6 +72,7 @@ from polyreward.verifiers.tags import last_block, strip_thinking, tag_blocks, un
 from polyreward.verifiers.turns import alternates, corrected_when_challenged, later_rounds
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL, instruction_note
 from polyreward.verifiers.unasserted import key_answer_not_own
+from polyreward.verifiers.span_corrections import corrected_value
 from polyreward.verifiers.stated_then_boxed import box_after_stated_answer
 from polyreward.verifiers.same_answer import chain_end, same_final_value, same_value, written_alike
 
@@ -283,7 +284,7 @@ def _extract_view(text: str, final_bang: str) -> Extracted | None:
         return Extracted(record.value, "json")
     blocks = list(tag_blocks(text, "answer", ignore_case=True))
     if blocks:
-        inner = blocks[-1][2].strip()
+        inner = corrected_value(blocks[-1][2].strip()) or blocks[-1][2].strip()  # "<answer>16, no: 15</answer>" (holdout93)
         found = _committed(inner, final_bang)
         prose = len(_PROSE_WORD.findall(_ENVIRONMENT_NAME.sub(" ", inner))) >= 2  # "pmatrix" is not prose
         if found is not None and not found.text:
@@ -352,6 +353,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
     found = _extract_plain(text, final_bang)
     if found is None or not found.text:
         return found
+    if (corrected := corrected_value(found.text)) is not None:
+        found = Extracted(corrected, found.source)  # "<answer>16, no: 15</answer>": the span corrects itself (holdout93)
     if found.source not in _NOT_FROM_LINES:
         text = text[:_read_lines(text)[2]]  # "19/12 ≈ 1.583": the rounding says nothing else
     else:

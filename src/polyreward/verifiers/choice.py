@@ -65,6 +65,7 @@ from polyreward.verifiers.answer_forms import JSON_WITHDRAWN, second_answers
 from polyreward.verifiers.math_notation import FONT_WRAPPERS
 from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
+from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
@@ -209,7 +210,7 @@ def _in_option_list(text: str, at: int, letters: str) -> bool:
     weight = r"(?:[^\S\n]*(?:[:=\u2013\u2014-][^\S\n]*|\([^\S\n]*)\d{1,3}(?:\.\d+)?[^\S\n]*%?[^\S\n]*\)?|[^\S\n]*\([A-Za-z][\w -]{0,20}\)(?=[^\S\n]*/))?"  # "E (typical) / D (atypical)" (holdout61)
     item = rf"(?:\*\*)?[(\['‘\"“]?[^\S\n]*(?<![A-Za-z])[{cls}](?![A-Za-z]|'[A-Za-z])[^\S\n]*[)\]'’\"”]?(?:\*\*)?{weight}"  # "'b' and 'a'" (holdout61)
     # ... and a range, "A–C", "A to C" (holdout19; a spaced dash is a clause break: "It isn't D – C.")
-    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
+    separator = r"(?:[^\S\n]*(?:[,/&+;、]|\|\|?|\b(?:to|through|thru|" + OR_WORDS + "|" + AND_WORDS + r")\b|" + OR_UNSPACED + "|" + AND_UNSPACED + r")?[^\S\n]*|(?<![^\S\n])[\u2013\u2014-](?![^\S\n]))"
     for run in re.finditer(rf"{item}(?:{separator}{item})+", window):
         if not run.start() <= at - start < run.end() or lower and not re.match(r"[^\S\n]*[.!*]*[^\S\n]*(?:\n|\Z)", window[run.end():]) and not _QUOTED_LETTERS.fullmatch(run.group().strip()):
             continue
@@ -407,7 +408,7 @@ def _other_letter(same: bool | None) -> bool | None:
 
 def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tuple[str | None, str]:
     """The letter of one view, unless a later clause of that view disowns it."""
-    view = squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:])
+    view = corrected_answer_line(squeeze_whitespace(strip_thinking(view)[-MAX_TAIL_CHARS:]), _ANY_ANCHOR.pattern)  # "Answer: (C), no: (E)"
     inner = unclosed_block(view, "answer", ignore_case=True)
     if inner is not None and not find_boxes(inner) and (len(LONG_WORD.findall(inner)) >= 4 or not inner.strip()):
         return None, ""  # "<answer>Checked ... So far the running value is C", "... <answer>": the answer block was cut off
@@ -475,7 +476,7 @@ def _letter_in_view(text: str, letters: str, options: Mapping[str, str]) -> tupl
         retraction = retraction_after(text, blocks[-1][1])
         if retraction is not None and retraction[1]:
             return None, ""  # "<answer>C</answer> Scratch that."
-        inner = blocks[-1][2].strip()
+        inner = corrected_value(blocks[-1][2].strip()) or blocks[-1][2].strip()  # "<answer>(C), no: (E)</answer>" (holdout93)
         letter = _letter_from_short(inner, letters, options)
         if letter is not None:
             return (None, "") if qualified_after(text, blocks[-1][1]) else (letter, "answer_tag")

@@ -43,7 +43,7 @@ from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied
-from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
+from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
@@ -164,7 +164,7 @@ _APPROXIMATE_INSIDE = re.compile(r"\A[\s$]*(?:≈|\\(?:approx|sim|simeq)(?![A-Za
 
 # "wait, no: 45", "No: Lyon": "no" with a colon after it is the interjection that opens a correction -- it takes back
 # what came before and states the value after it -- not the determiner that denies the value ("no 45")
-_CORRECTING_NO = re.compile(r"(?<![\w'])no[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)
+_CORRECTING_NO = re.compile(r"(?<![\w'])" + NO_INTERJECTIONS + r"[^\S\n]*:[^\w\n]*\Z", re.IGNORECASE)  # (holdout93: "C, non : E")
 
 
 # "not Lyon or Nice", "isn't 45 or 42", "not A, B or C": the value is the last item of a list a negation opens, denied

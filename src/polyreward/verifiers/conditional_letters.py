@@ -44,6 +44,12 @@ def conditional_other_letter(text: str, after: int, letter: str, letters: str) -
 _BRANCH = re.compile(
     r"(?:^|(?<=[.!?;:\n]))[^\S\n]*\**(?:(?:and|but|so)\s+)?(?:(?:if|when)\b[^,.;!?\n]{1,120},|(?:otherwise|else|if\s+not)\b,?)"
     r"[^\S\n]*(?P<then>[^.;!?\n]{1,200})", re.IGNORECASE | re.MULTILINE)
+# ... and the consequent first (holdout93: "(B) fits if the hypertension is the main driver. (C) fits if the diuretics
+# have caused hypokalaemia."): a sentence or clause that opens on a letter, which a few words later holds only under
+# "if" / "when" / "provided" / "assuming" (not "even if", "as if"); the letter and those words are its consequent
+_LETTER_BRANCH = re.compile(
+    r"(?:^|(?<=[.!?;:\n]))[^\S\n]*(?:[-*]\s+)?(?:(?:and|but|while|whereas)\s+)?(?P<then>\**[(\[]?[A-Z][)\]]?\**(?:[^\S\n]+(?!(?:even|as)\b)[\w'’]+){0,5}?)"
+    r"[^\S\n]*,?[^\S\n]+(?:only\s+)?(?:if|when|provided|assuming|si|se|wenn|falls|если)\b[^.;!?\n]{1,200}", re.IGNORECASE | re.MULTILINE)
 _BRANCH_LETTER = re.compile(r"(?<![A-Za-z'\\\d])\**[(\[]?(?P<letter>[A-Z])[)\]]?\**(?![A-Za-z'\d])")
 # a consequent that no option answers: the branch's answer is "none", another answer than the chosen letter's
 _NO_OPTION = re.compile(r"\bnone\s+of\s+(?:the\s+|these\s+)?(?:options|choices|answers|above)|\bno\s+(?:option|choice|answer)\s+"
@@ -56,7 +62,8 @@ def answers_under_conditions(text: str, at: int, letter: str, letters: str) -> b
     ("If instead ...,", "Otherwise,") names another of ``letters`` as its consequent (module docstring)?"""
     own = False
     others = False
-    for found in _BRANCH.finditer(text, max(0, at - 600), min(len(text), at + 600)):
+    for found in (*_BRANCH.finditer(text, max(0, at - 600), min(len(text), at + 600)),
+                  *_LETTER_BRANCH.finditer(text, max(0, at - 600), min(len(text), at + 600))):
         if _NO_OPTION.search(found.group("then")):
             others = True  # "If it is a nominal rate, the NPV is $32 and none of the options fits." (holdout89)
             continue

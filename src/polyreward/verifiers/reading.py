@@ -46,7 +46,7 @@ from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.latex_tables import tabular_as_markdown
-from polyreward.verifiers.markdown_blocks import shown_markdown
+from polyreward.verifiers.markdown_blocks import ANSWER_HEADING_WORDS, shown_markdown
 from polyreward.verifiers.records import ANSWER_TOOL_NAME, RECORD_FENCE_INFO, submitted_calls
 from polyreward.verifiers.tags import tag_blocks
 from polyreward.verifiers.turns import answer_part
@@ -417,8 +417,8 @@ _FINAL_TAG = re.compile(r"<(final|final_answer|finalanswer)>(.*?)</\1>", re.IGNO
 
 
 # an answer label typeset as text inside math ("$\\text{Answer: } 6$", "$\\textbf{Final answer: } 720^\\circ$",
-# "$\\text{Answer: E}$"): read as the plain label it shows (holdout26)
-_LABEL_IN_TEXT = re.compile(r"(?P<open>\$+)\s*\\(?:text|textbf|textrm|mathrm|mbox)\s*\{\s*(?P<label>(?:final\s+)?answer\s*:)\s*(?P<rest>[^{}\n]{0,40}?)\s*\}"
+# "$\\text{Answer: E}$"), or as LaTeX text outside math ("\\textbf{Answer:} $x = \\sqrt{2}$", holdout93): the label it shows
+_LABEL_IN_TEXT = re.compile(r"(?:(?P<open>\$+)\s*)?\\(?:text|textbf|textit|textrm|textsf|emph|underline|mathrm|mathbf|mbox)\s*\{\s*(?P<label>(?:" + ANSWER_HEADING_WORDS + r")\s*:)\s*(?P<rest>[^{}\n]{0,40}?)\s*\}"
                             r"(?P<close>\s*\$+)?", re.IGNORECASE)
 
 
@@ -427,7 +427,7 @@ def _label_out_of_math(found: re.Match) -> str:
     "$\\text{Answer: E}$" -> "Answer: E"."""
     if found.group("rest") and found.group("close"):
         return f"{found.group('label')} {found.group('rest')}"
-    return f"{found.group('label')} {found.group('open')}{found.group('rest')}{found.group('close') or ''}"
+    return f"{found.group('label')} {found.group('open') or ''}{found.group('rest')}{found.group('close') or ''}"
 
 
 def _plain_answer_tags(text: str) -> str:

@@ -39,6 +39,8 @@ CORRECTION = {
     "Korean": r"정정|철회",
 }
 CORRECTION_WORDS = "|".join(CORRECTION.values())
+# the interjection "no" of those languages: with a colon after it, it opens a correction ("wait, no: 45", "C, non : E")
+NO_INTERJECTIONS = r"(?:no|nein|non|não|нет)"
 
 # holdout73: the choice handed to the reader or to a key ("Go with whichever your textbook says.", "Pick the one that
 # matches your answer key.", "je vous laisse choisir", "te dejo elegir"), or a definite answer declined ("je préfère ne

@@ -1,0 +1,62 @@
+"""A correction inside one answer span (holdout93: ``<answer>16, no: 15</answer>``, ``<answer>(C), no: (E)</answer>``):
+the writer names a value, takes it back with a correcting word and states another, all inside the block or on the
+line that holds its answer. The span commits to the value after the correction, as the same words do after an answer
+(:func:`.commitment.retraction_after`): ``<answer>16, no: 15</answer>`` answers 15 and is refused for 16, and
+``<answer>(E), no: (C)</answer>`` answers C. Read by ``answer_extraction`` on a math answer block and on the span a
+math answer was read from, by ``choice._letter_in_view`` on an answer block's text, and by ``choice._committed_letter``
+on the line of the last answer phrase (:func:`corrected_answer_line`: ``Answer: (C), no: (E)``).
+
+Only one shape is read: the whole span is a short first value, a correcting word (the interjection "no" with a colon
+or comma after it, in the languages :mod:`.commitment` reads it in, or an explicit word of correction: "correction:",
+"scratch that", "I mean", "make that", "actually", :data:`.withdrawal_words.CORRECTION_WORDS`), then a second value
+that closes the span. What the second value says is read as any answer is (``16, no: 15?`` asks, ``16, no: 15 or
+17`` offers two), and a span whose second part states no value (``(C), no, I'd rather not say``) is left as it was.
+Reconstructed rule (ours), one bounded pattern on the normalised span."""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+from polyreward.verifiers.withdrawal_words import CORRECTION_WORDS, NO_INTERJECTIONS
+
+# the words that open a correction inside the span: "no:" / "no," (and the "no" of the languages commitment reads),
+# or an explicit correction (English, then the other languages' own words of correction)
+_CORRECTING = (r"(?:(?<![\w'])" + NO_INTERJECTIONS + r"[^\S\n]*[:,]|\b(?:correction|corrected|scratch\s+that|i\s+mean|make\s+that|"
+               r"actually|wait|sorry|oops)\b[^\S\n]*:?|" + CORRECTION_WORDS + r"[^\S\n]*:?)")
+# a short first value, what may join it to the correction (a comma, a dash, an arrow), the correction, the second value
+_CORRECTED_SPAN = re.compile(
+    r"\A[^\S\n]*(?P<first>[^\n]{1,40}?)[^\S\n]*(?:[,;.]|[-–—]{1,2}|→|\\(?:to|rightarrow|quad|qquad)(?![A-Za-z]))*[^\S\n]*"
+    r"(?:\\text\s*\{[^\S\n]*)?" + _CORRECTING + r"[^\S\n]*\}?[^\S\n]*(?:[,:;]|[-–—]{1,2}(?=\s)|→)?[^\S\n]*(?P<second>[^\n]{1,60}?)[^\S\n.!]*\Z",
+    re.IGNORECASE)
+# a value the second part states: a digit, a math or markup opening before a word, or a lone capital letter
+_STATES_VALUE = re.compile(r"\d|\\[A-Za-z]|\A[\s*$(\[]*[A-Z](?![\w'’])|\A[\s*$(\[]*[a-z][^\S\n]*=")
+# a part that is more than one value: a sentence break, two words in a row ("The answer is 16"), or a correcting word
+_CLAUSE = re.compile(r"[.!?;]\s+\w|(?<![\\\w])[^\W\d_]{2,}[^\S\n]+[^\W\d_]{2,}|" + _CORRECTING, re.IGNORECASE)
+
+
+def corrected_value(span: str) -> str | None:
+    """The value an answer span corrects itself to (``"16, no: 15"`` -> ``"15"``), or None when the span is not one
+    value, a correcting word and one value (module docstring)."""
+    if len(span) > 120 or "\n" in span.strip():
+        return None
+    found = _CORRECTED_SPAN.match(span)
+    if found is None:
+        return None
+    first, second = found.group("first").strip(" ,;*"), found.group("second").strip()
+    if not first or _CLAUSE.search(first) or not _STATES_VALUE.search(second) or re.search(r"[.!?;]\s+\w", second):
+        return None
+    return second
+
+
+def corrected_answer_line(text: str, anchor: str) -> str:
+    """``text`` with the span after its last answer phrase (``anchor``, a reader's answer-phrase pattern) read as the
+    value it corrects itself to, up to the end of its line ("Answer: (C), no: (E)" -> "Answer: (E)"); ``text`` itself
+    when that span is no correction (:func:`corrected_value`)."""
+    last = None
+    for last in re.compile(anchor).finditer(text):
+        pass
+    if last is None:
+        return text
+    line_end = text.find("\n", last.end())
+    line_end = len(text) if line_end < 0 else line_end
+    value = corrected_value(text[last.end():line_end])
+    return text if value is None else f"{text[:last.end()]} {value}{text[line_end:]}"
