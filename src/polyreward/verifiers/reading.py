@@ -41,7 +41,8 @@ import unicodedata
 
 from polyreward.verifiers.broken_markup import closed_final_box, spelled_boxes, unescaped_markdown
 from polyreward.verifiers.hidden_text import _drop_brace_groups, _without_spans, without_comments
-from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
+from polyreward.verifiers.footnotes import (SUPERSCRIPT_NOTE, inline_footnotes, notes_at_markers, superscript_footnotes,
+                                            without_quiet_notes)
 from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
@@ -480,7 +481,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     if uncommented == visible:
         return (visible,)
     if "[^" in uncommented:
-        uncommented = without_quiet_notes(uncommented)
+        uncommented = notes_at_markers(without_quiet_notes(uncommented))  # a note read at its marker (holdout96)
     return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
 
 
