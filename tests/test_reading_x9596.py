@@ -151,3 +151,36 @@ def test_or_rather_in_other_languages_corrects(completion, gold, paid):
 ])
 def test_or_rather_in_other_languages_corrects_a_number(completion, gold, paid):
     assert scorer(MathAccuracy, "Compute it.")(completion, gold) == paid
+
+
+CAPITAL = "What is the capital of Australia?\nA. Sydney\nB. Canberra\nC. Melbourne\nD. Perth"
+capital = scorer(ChoiceAccuracy, CAPITAL, gold="B")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D", 1.0),
+    ("[ ] A\n[X] B\n[ ] C\n[ ] D", 1.0),
+    ("☐ A\n☑ B\n☐ C\n☐ D", 1.0),
+    ("* [ ] (A)\n* [x] (B)\n* [ ] (C)\n* [ ] (D)", 1.0),
+    ("- [x] B\n- [ ] A\n- [ ] C", 1.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nCanberra has been the capital since 1913.", 1.0),
+    ("- [ ] A\n- [x] B\n- [x] C\n- [ ] D", 0.0),
+    ("- [ ] A\n- [ ] B\n- [x] C\n- [ ] D", 0.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nActually C.", 0.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nNot sure, maybe C.", 0.0),
+    ("- [ ] A\n- [x] B\n\nNot sure, maybe C.", 0.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nMaybe C.", 0.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nB, though C is also possible.", 0.0),
+    ("- [ ] A\n- [x] B\n- [ ] C\n- [ ] D\n\nB is a guess.", 0.0),
+])
+def test_a_checklist_of_bare_letters_with_one_box_ticked(completion, paid):
+    assert capital(completion) == paid
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.permutations("ABCD"), st.sampled_from(["- [x] {}", "[X] {}", "☑ {}", "* [x] ({})"]))
+def test_the_ticked_letter_of_a_checklist_in_any_order_is_the_answer(order, ticked):
+    unticked = ticked.replace("[x]", "[ ]").replace("[X]", "[ ]").replace("☑", "☐")
+    text = "\n".join((ticked if letter == "B" else unticked).format(letter) for letter in order)
+    assert capital(text) == 1.0
+    assert capital(text, gold="C") == 0.0
