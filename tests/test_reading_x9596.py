@@ -23,6 +23,7 @@ from reading_helpers import scorer
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.footnotes import notes_at_markers
+from polyreward.verifiers.math_normalize import subscript_bases
 from polyreward.verifiers.remark_values import piece_of_notation
 
 LCM = "What is the least common multiple of 4 and 6?\nA. 2\nB. 6\nC. 8\nD. 10\nE. 12"
@@ -184,3 +185,42 @@ def test_the_ticked_letter_of_a_checklist_in_any_order_is_the_answer(order, tick
     text = "\n".join((ticked if letter == "B" else unticked).format(letter) for letter in order)
     assert capital(text) == 1.0
     assert capital(text, gold="C") == 0.0
+
+
+BINARY = "Convert $101_2$ to base 10."
+binary = scorer(MathAccuracy, BINARY, gold="5")
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    ("101₂ = 1·4 + 0·2 + 1 = 5₁₀", "5", 1.0),
+    ("101₂ = 5₁₀", "5", 1.0),
+    ("In decimal: 101₂ = 5₁₀.", "5", 1.0),
+    ("The answer is 5₁₀.", "5", 1.0),
+    ("1101₂ = 8 + 4 + 0 + 1 = 13₁₀.", "13", 1.0),
+    ("11₁₀ = 1011₂", "1011_2", 1.0),
+    ("101₂ = 1·4 + 0·2 + 1 = 7₁₀", "5", 0.0),
+    ("101₂ = 1·4 + 0·2 + 1 = 5₁₀ or 6₁₀", "5", 0.0),
+    ("101₂ = 1·4 + 0·2 + 1 = 5₁₀. Or maybe 6.", "5", 0.0),
+    ("101₂ = 1·4 + 0·2 + 1 = 5₁₀. Actually 6₁₀.", "5", 0.0),
+    ("1101₂ = 8 + 4 + 0 + 1 = 13₁₀, or 14₁₀.", "13", 0.0),
+])
+def test_a_base_subscript_in_unicode(completion, gold, paid):
+    assert binary(completion, gold) == paid
+
+
+@pytest.mark.parametrize("text, read", [
+    ("101₂ = 5₁₀", "101_{2} = 5_{10}"),
+    ("x₁ + x₂", "x₁ + x₂"),
+    ("H₂O", "H₂O"),
+    ("no subscript 42", "no subscript 42"),
+])
+def test_subscript_bases(text, read):
+    assert subscript_bases(text) == read
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=4095))
+def test_a_binary_numeral_and_its_decimal_value_in_subscripts(value):
+    completion = f"{format(value, 'b')}₂ = {value}₁₀"
+    assert binary(completion, str(value)) == 1.0
+    assert binary(completion, str(value + 1)) == 0.0

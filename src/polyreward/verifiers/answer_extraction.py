@@ -625,6 +625,7 @@ def _extract_from_line(text: str) -> Extracted | None:
     if tail is not None:
         return Extracted(tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
+    numbers = [n for n in numbers if not piece_of_notation(last_line, n.start())] or numbers  # "= 5_{10}": 10 names the base
     if (len(numbers) > 1 and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])
             and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())):
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less
