@@ -224,3 +224,33 @@ def test_a_binary_numeral_and_its_decimal_value_in_subscripts(value):
     completion = f"{format(value, 'b')}₂ = {value}₁₀"
     assert binary(completion, str(value)) == 1.0
     assert binary(completion, str(value + 1)) == 0.0
+
+
+TRIP = "A car travels at 90 km/h for 2 hours. How far does it travel, in kilometres?"
+trip = scorer(MathAccuracy, TRIP, gold="180")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Final answer: 180 km if the speed is in km/h, as stated.", 1.0),
+    ("Final answer: 180 km if the speed is constant, which it is: 90 km each hour for 2 hours.", 1.0),
+    ("Final answer: 180 km (if km/h, as the prompt says).", 1.0),
+    ("Final answer: 180 km, assuming no stops.", 1.0),
+    ("Final answer: 180 km if km/h, as given; in 2 hours at 90 km/h the car covers 180 km.", 1.0),
+    ("Final answer: 180 km if km/h, 290 km if mph — I'll let you choose.", 0.0),
+    ("Final answer: 180 km if km/h, 290 km if mph.", 0.0),
+    ("Final answer: 180 km if km/h; 290 km if mph.", 0.0),
+    ("Final answer: 180 km if the speed is in km/h, 112 miles if it is in mph.", 0.0),
+    ("Antwort: 180 km, wenn km/h gemeint ist, 290 km, wenn mph.", 0.0),
+    ("Final answer: 180 if km/h, 290 if mph.", 0.0),
+])
+def test_a_second_case_with_its_unit_before_its_condition(completion, paid):
+    assert trip(completion) == paid
+
+
+@settings(max_examples=50, deadline=None)
+@given(st.integers(min_value=1, max_value=999), st.sampled_from(["km", "miles", "m", "kg", "€", "dollars"]),
+       st.sampled_from(["if", "when", "unless"]), st.sampled_from([", ", "; ", ", or "]))
+def test_two_values_each_under_its_own_condition_are_never_paid(other, unit, word, join):
+    assume(other != 180)
+    completion = f"Final answer: 180 {unit} {word} the first reading holds{join}{other} {unit} {word} the second does."
+    assert trip(completion) == 0.0
