@@ -254,3 +254,30 @@ def test_two_values_each_under_its_own_condition_are_never_paid(other, unit, wor
     assume(other != 180)
     completion = f"Final answer: 180 {unit} {word} the first reading holds{join}{other} {unit} {word} the second does."
     assert trip(completion) == 0.0
+
+
+IRRATIONAL = ("Which of these numbers is irrational?\nA. 0.25\nB. 4/9\nC. √2\nD. √16\n\n"
+              "End your response with '#### <letter>'.")
+irrational = scorer(ChoiceAccuracy, IRRATIONAL, gold="C")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("3/8 = 0.375, so √2 is the only one that is not a ratio of integers.\n#### C", 1.0),
+    ("Some work.\n#### C\n#### C", 1.0),
+    ("#### A\nWait, √2 is the irrational one.\n#### C", 1.0),
+    ("#### A\nNo wait: A is 0.25, rational. The irrational one is √2.\n#### C", 1.0),
+    ("√16 = 4 is rational, 0.25 and 4/9 are rational.\n#### A\n#### C", 0.0),
+    ("#### C\n#### A", 0.0),
+    ("#### A\n#### C\n#### A", 0.0),
+    ("#### (A)\n#### (C)", 0.0),
+    ("Answer: A\nAnswer: C", 0.0),
+])
+def test_two_gsm8k_final_lines_with_letters(completion, paid):
+    assert irrational(completion) == paid
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.sampled_from("ABD"), st.booleans())
+def test_another_final_mark_beside_the_gold_is_never_paid(other, gold_last):
+    lines = [f"#### {other}", "#### C"] if gold_last else ["#### C", f"#### {other}"]
+    assert irrational("Checking each option.\n" + "\n".join(lines)) == 0.0

@@ -80,7 +80,9 @@ def options_left_out(text: str, letter: str, letters: str) -> str | None:
 
 # an answer line that opens a line with a letter ("Answer: A", "**Final answer:** (C)") and a tag that holds one
 # ("<letter>D</letter>", "<choice>D</choice>")
-_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
+# (GSM8K's final-answer mark "#### " opens such a line too: "#### A" then "#### C" are two finals, as "Answer: A" then
+# "Answer: C" are, and as "#### 12" then "#### 13" are in math; holdout95)
+_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：]|####)[ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
                                  re.IGNORECASE | re.MULTILINE)
 LETTER_TAG = re.compile(r"<(letter|choice|option|final|final_answer|selected)>\s*\(?([A-Za-z])\)?\s*</\1>", re.IGNORECASE)
 
