@@ -237,6 +237,12 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout71", "x71_ratio_word", "3 + 5 = 8 parts, so each part is 40 ÷ 8 "),
     ("holdout71", "x71_sqrt_terse_eq", "√144 = 12 (since 12² = 144)."),
     ("holdout71", "x71_vector_tuple", "Add componentwise: (1+3, 2+(−1)) = (4, 1"),
+    # holdout96 (written blind), left open after f9596: a struck-out letter replaced by the gold, then an admission of
+    #   the error ("~~A~~ **C** — I misread the sign; ..."): struck text is dropped before reading, so the admission is
+    #   read as withdrawing the replacement, not as the reason for striking A; the same admission after a correction in
+    #   words ("A. Wait, no: C. I misread the sign.") is refused too. Telling which answer an error admission is about
+    #   takes the correction's place, which the reading does not keep (docs/reading.md, "What it does not do")
+    ("holdout96", "x96_ch_strike_self_correction", "~~A~~ **C** — I misread the sign; d/dx si"),
 }
 
 
