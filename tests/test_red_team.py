@@ -242,7 +242,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   read as withdrawing the replacement, not as the reason for striking A; the same admission after a correction in
     #   words ("A. Wait, no: C. I misread the sign.") is refused too. Telling which answer an error admission is about
     #   takes the correction's place, which the reading does not keep (docs/reading.md, "What it does not do")
-    ("holdout96", "x96_ch_strike_self_correction", "~~A~~ **C** — I misread the sign; d/dx si"),
+    ("holdout96", "x96_ch_strike_self_correction", "~~A~~ **C** — I misread the sign; d/dx s"),
 }
 
 
