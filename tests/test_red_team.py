@@ -170,7 +170,7 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     # holdout67 (over-refusal, written blind), left open after f67 (docs/reading.md, "What it does not do"): a check
     #   whose cross mark judges the excluded endpoint, not the answer; conversions to units the remark rule does not
     #   convert (m/s and mph after km/h, radians after degrees) joined by "or" or in a later sentence; a caveat that
-    #   restates the answer after a counterfactual ("..., so 15") read from "C(6, 2)"; a base subscript lost in normalisation (1101₂ = 13₁₀ reads "11012"); an apposition naming the
+    #   restates the answer after a counterfactual ("..., so 15") read from "C(6, 2)"; an apposition naming the
     #   absolute value ("Its absolute value, 2,": "value" is a word for the answer); odds "1 to 5" read as a range;
     #   a labelled aside without a number of its own ("Second derivative, if you need it: 6x"); "a 3-4-5 triangle
     #   scaled by 2" read for its last number; and choice: a letter followed by the other options' values, a caveat
@@ -178,7 +178,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout67", "x67_math_interval_endpoint_check", "3x > 6, so x > 2, i.e. x ∈ (2, ∞).\n\nChec"),
     ("holdout67", "x67_math_speed_other_units_aside", "150 km ÷ 3 h = 50 km/h (about 13.9 m/s, "),
     ("holdout67", "x67_math_combination_caveat_resolved", "C(6, 2) = (6 · 5)/2 = 15. Caveat: that c"),
-    ("holdout67", "x67_math_binary_place_values", "1101₂ = 8 + 4 + 0 + 1 = 13₁₀."),
+    # (x67_math_binary_place_values, "1101₂ = 8 + 4 + 0 + 1 = 13₁₀.", is paid since holdout96: subscript digits after a
+    #   numeral are read as its base, "1101_{2}", "13_{10}", math_normalize.subscript_bases)
     ("holdout67", "x67_math_det_abs_value_remark", "det = 1·4 − 2·3 = 4 − 6 = −2. (Its absol"),
     ("holdout67", "x67_math_prob_percent_odds", "1/6 ≈ 16.7 % (odds of 1 to 5 in favour)."),
     ("holdout67", "x67_math_derivative_second_aside", "f'(x) = 3x². (Second derivative, if you "),
@@ -236,6 +237,12 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout71", "x71_ratio_word", "3 + 5 = 8 parts, so each part is 40 ÷ 8 "),
     ("holdout71", "x71_sqrt_terse_eq", "√144 = 12 (since 12² = 144)."),
     ("holdout71", "x71_vector_tuple", "Add componentwise: (1+3, 2+(−1)) = (4, 1"),
+    # holdout96 (written blind), left open after f9596: a struck-out letter replaced by the gold, then an admission of
+    #   the error ("~~A~~ **C** — I misread the sign; ..."): struck text is dropped before reading, so the admission is
+    #   read as withdrawing the replacement, not as the reason for striking A; the same admission after a correction in
+    #   words ("A. Wait, no: C. I misread the sign.") is refused too. Telling which answer an error admission is about
+    #   takes the correction's place, which the reading does not keep (docs/reading.md, "What it does not do")
+    ("holdout96", "x96_ch_strike_self_correction", "~~A~~ **C** — I misread the sign; d/dx s"),
 }
 
 

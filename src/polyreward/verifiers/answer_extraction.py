@@ -50,8 +50,8 @@ from polyreward.verifiers.commitment import (
 from polyreward.verifiers.number_keys import answer_keys, value_is, value_keys
 from polyreward.verifiers.conclusions import concluded_otherwise, reasoning_before
 from polyreward.verifiers.asides import cut_reason_aside
-from polyreward.verifiers.remark_values import (cut_other_quantity_remark, read_before_other_quantities, reference_bracket,
-                                                term_of_arithmetic)
+from polyreward.verifiers.remark_values import (cut_other_quantity_remark, piece_of_notation, read_before_other_quantities,
+                                                reference_bracket, term_of_arithmetic)
 from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, restated_before
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.hypothetical import counterfactual_clause
@@ -431,7 +431,7 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
     if (explained is not None and (before := text.rfind(found.text, 0, explained.start())) >= 0
             and explanation_start(text, before + len(found.text), lambda value: same_number(value, found.text)) is not None):
         end = explained.start()
-    with_suffix = in_arithmetic = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
+    with_suffix = in_arithmetic = in_piece = None  # "12cm", "8ish": a number with letters glued after it, where no bare one stands
     for _ in range(64):  # bounded: "1" in a run of thousands of 1s is not searched for ever
         start = text.rfind(found.text, 0, end)
         if start < 0:
@@ -442,6 +442,9 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
         glued_after = stop < len(text) and found.text[-1].isalnum() and (
             text[stop].isalnum() or (text[stop] in ".," and text[stop + 1:stop + 2].isdigit()))  # "5" is not the start of "5.0"
         glued_after = glued_after or found.text.isdigit() and re.match(r"[^\S\n]+\d+\s*/\s*\d", text[stop:stop + 12]) is not None  # "4 1/2"
+        if not glued_before and not glued_after and piece_of_notation(text, start, stop):
+            in_piece, end = in_piece or (start, stop), stop - 1  # "$2$ or $\\frac{1}{2}$": the 2 of the fraction is not where
+            continue  # the answer stands
         if not glued_before and not glued_after:  # (the 7 of a later check "4 × 7 = 28" is not where an anchored 7 stands)
             if (opening := reference_bracket(text, start, stop)) >= 0 and text.rfind(found.text, 0, opening) >= 0:
                 end = opening  # "65 (target ≥ 65)": the bound is what the answer before it is compared with
@@ -452,7 +455,7 @@ def locate_answer(text: str, found: Extracted) -> tuple[int, int] | None:
         if with_suffix is None and not glued_before and found.text[-1].isdigit() and text[stop].isalpha():
             with_suffix = start, stop
         end = stop - 1
-    return with_suffix or in_arithmetic  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
+    return with_suffix or in_arithmetic or in_piece  # the value read from "maybe 12cm" is read with its words around it too (holdout20's "8ish")
 
 
 def _extract_plain(text: str, final_bang: str = "punctuation", trusted: bool = False) -> Extracted | None:
@@ -625,6 +628,7 @@ def _extract_from_line(text: str) -> Extracted | None:
     if tail is not None:
         return Extracted(tail, "last_expression")
     numbers = list(_LAST_NUMBER.finditer(last_line))
+    numbers = [n for n in numbers if not piece_of_notation(last_line, n.start())] or numbers  # "= 5_{10}": 10 names the base
     if (len(numbers) > 1 and re.search(r"[,;(]|\bwhich\b", last_line[numbers[-2].end():numbers[-1].start()])
             and measured_from(last_line, numbers[-1].start()) and not measured_from(last_line, numbers[-2].start())):
         # "42, the successor of 41", "43 (one more than 42)": an aside names what the answer is measured from ("42 less

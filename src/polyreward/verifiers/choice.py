@@ -72,7 +72,8 @@ from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI,
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
-    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot)
+    CUT_OFF_ANSWER, CUT_OFF_MID_SENTENCE, GRADE_BEFORE, corrected_in_block, LETTER_TAG, NO_CHOICE, RANKING, SEVERAL, checked_by_position, labelled_otherwise, ticked_on_ballot,
+    options_left_out)
 from polyreward.verifiers.turns import alternates, answer_for_the_question, corrected_when_challenged, later_rounds
 from polyreward.verifiers.unasserted import key_answer_not_own
 from polyreward.verifiers.undecided import undecided
@@ -421,6 +422,8 @@ def _committed_letter(view: str, letters: str, options: Mapping[str, str]) -> tu
     letter, how = result
     if letter is None:
         return result
+    if how == "ballot" and (view := options_left_out(view, letter, letters)) is None:  # the unticked lines after the
+        return None, ""  # ticked one are the options left, no later statement; "Not sure, maybe C." after it (holdout96)
     if how == "lettered_text":  # "(A) and (C) only", read under its answer phrase's checks: the letters before it may be
         return result  # the stem's statements' ("Statements (A) and (C) are true. Answer: (A) and (C) only"; holdout84)
     if how == "option_text":  # the option named by its text alone is read under the same later clauses (holdout11)

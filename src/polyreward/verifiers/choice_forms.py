@@ -58,9 +58,31 @@ def ticked_on_ballot(text: str, letters: str) -> str | None:
     return ticked.pop() if ticked else ""
 
 
+def options_left_out(text: str, letter: str, letters: str) -> str | None:
+    """``text`` without the unticked lines of its ballot that follow the ticked ``letter``'s: the options the writer
+    left, not later statements, so what is read after the ticked letter starts after the ballot ("- [ ] A / - [x] B /
+    - [ ] C / - [ ] D" is B; holdout96: "- [ ] C" after it was read as another option stated). None when the words
+    after the ballot hedge or qualify the ticked letter ("Not sure, maybe C."), which the ballot's tier does not read."""
+    lines = [line for line in _BALLOT_LINE.finditer(text) if line.group("letter").upper() in letters]
+    ticked = [line for line in lines if (line.group("mark") or "").strip() or line.group("box") in ("☑", "☒", "✅")]
+    parts, position = [], 0
+    for line in lines if len(ticked) == 1 else ():  # each unticked line after the ticked one, up to its end, dropped
+        if line.start() > ticked[0].start():
+            end = text.find("\n", line.start())
+            parts.append(text[position:line.start()])
+            position = len(text) if end < 0 else end
+    text = "".join(parts) + text[position:]
+    mention = [m for m in letter_mentions(text, letter, letters) if ticked and m.start() >= ticked[0].start()][:1]
+    if mention and (hedged(text, mention[0].start(1), mention[0].end(1)) or qualified(text, mention[0].start(1), mention[0].end(1))):
+        return None
+    return text
+
+
 # an answer line that opens a line with a letter ("Answer: A", "**Final answer:** (C)") and a tag that holds one
 # ("<letter>D</letter>", "<choice>D</choice>")
-_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：][ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
+# (GSM8K's final-answer mark "#### " opens such a line too: "#### A" then "#### C" are two finals, as "Answer: A" then
+# "Answer: C" are, and as "#### 12" then "#### 13" are in math; holdout95)
+_ANSWER_LINE_LETTER = re.compile(r"^[ \t]*(?:(?:\*\*)?[ \t]*(?:final[ \t]+)?answer[ \t]*(?:\*\*)?[ \t]*[:：]|####)[ \t]*(?:\*\*)?[ \t]*\(?([A-Za-z])\b",
                                  re.IGNORECASE | re.MULTILINE)
 LETTER_TAG = re.compile(r"<(letter|choice|option|final|final_answer|selected)>\s*\(?([A-Za-z])\)?\s*</\1>", re.IGNORECASE)
 

@@ -117,7 +117,7 @@ _HEDGED_AFTER = re.compile(r"\A(?:[^\S\n]*\([^()\n]{1,40}\))?[\s.,;:(\-–—…
                            r"|\A(?:(?P<stop>\.)|[,;]|[^\S\n]*(?:[\u2014\u2013]|--?)(?=\s))[^\S\n]*(?:" + MODAL_WORDS + r")[,:]?[^\S\n]+"
                            r"(?:(?:even|also|option|choice)[^\S\n]+)?(?:[(\[](?-i:[A-Z])[)\]]|(?-i:[A-Z])(?![\w'])(?![^\S\n]+[a-z])|(?(stop)(?!)|[-−+]?\$?\d))",
                            re.IGNORECASE)
-_CONDITIONAL_AFTER = re.compile(r"\A(?:[^\S\n]+[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?(?=[\s.,;:]))?[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending|" + CONDITIONAL_WORDS + r")\b", re.IGNORECASE)  # "**28** unless"
+_CONDITIONAL_AFTER = re.compile(r"\A(?:[^\S\n]+(?:[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?|[$€£¥₹])(?=[\s.,;:]))?[\s.,;:$*}]*(?:if|unless|when|provided|assuming|depending|" + CONDITIONAL_WORDS + r")\b", re.IGNORECASE)  # "**28** unless", "3,75 € if"
 _OTHERWISE_CLOSES = re.compile(r"\A(?:[^\S\n]*[^\W\d_]{1,5}(?:/[^\W\d_]{1,3})?)?[^\S\n]*,?[^\S\n]*(?:\b(?:otherwise|else|if\s+not)\b|" + OTHERWISE_WORDS + r")[^\S\n]*(?:[.;!]|\Z)", re.IGNORECASE)
 _OTHERWISE = re.compile(r"\b(?:otherwise|else|if\s+not|or)\b|" + OTHERWISE_WORDS, re.IGNORECASE)
 _SENTENCE_END = re.compile(r"(?<!\d)\.(?!\d)|[!?\n]")

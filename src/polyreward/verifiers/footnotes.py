@@ -50,6 +50,24 @@ NOTE_WITH_VALUE = re.compile(r"[\d\\$<{]|\b(?:answers?|options?|choices?|letter)
 NOTE_BREAK = re.compile(r"[;.!?]+\s+")
 
 
+def notes_at_markers(text: str) -> str:
+    """The text read for conflicts (:func:`.reading.answer_views`' second view) with each footnote that has a marker
+    read at it, in parentheses, whatever it holds: ``Answer: E[^1]`` with ``[^1]: Option C (8) is a multiple of 4 but
+    not of 6.`` reads ``Answer: E (Option C (8) is ...)``, a reason after the answer as the same words in prose are,
+    while ``Answer: D[^1]`` with ``[^1]: or B, depending on the altitude.`` reads ``Answer: D (or B, ...)``, an
+    alternative. Read at the end of the text with its ``[^1]:`` label instead, a note of reason that names another
+    option or value was a later answer (holdout96). A definition with no marker stays where it is, as written."""
+    notes = {match.group(1): match.group(2).strip() for match in _FOOTNOTE_DEFINITION.finditer(text)}
+    outside = _FOOTNOTE_DEFINITION.sub("\n", text)
+    placed = {label for label in list(notes)[:20] if f"[^{label}]" in outside}
+    if not placed:
+        return text
+    text = _FOOTNOTE_DEFINITION.sub(lambda definition: "\n" if definition.group(1) in placed else definition.group(), text)
+    for label in placed:  # (its own sentence breaks kept: every clause of the note is read, "... not of 6. So maybe C.")
+        text = text.replace(f"[^{label}]", f" ({notes[label]})" if notes[label] else " ")
+    return text
+
+
 def inline_footnotes(text: str) -> str:
     """Footnote definitions removed, each read where it is referenced: ``42.[^1]`` with ``[^1]: only if the figure is to
     scale`` reads ``42. (only if the figure is to scale)``, so a caveat in a footnote is read right after the answer

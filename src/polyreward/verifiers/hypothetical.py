@@ -16,6 +16,7 @@ from __future__ import annotations
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 from polyreward.verifiers.clauses import ABBREVIATION_GUARD
+from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS
 from polyreward.verifiers.follow_ups import OFFER
 from polyreward.verifiers.regex_scan import first_ends, last_ends
 
@@ -207,10 +208,17 @@ _CONSEQUENT_VALUE = re.compile(
     re.IGNORECASE)
 
 
+# ... and a second case with its value before its own condition, the value's unit between: "180 km if km/h, 290 km if
+# mph" (holdout95), "3,75 € si ..., 4 € si ..." -- as "28 if plain dozens, 31 if baker's dozens" is without a unit
+_SECOND_CASE = re.compile(r"[,;]\s*(?:or\s+|and\s+|but\s+)?(?:[$€£¥₹]\s*)?[-−+]?\.?\d[\d.,]*(?:[^\S\n]*(?:[^\W\d_][\w/°%²³]*|[$€£¥₹])){0,2}[^\S\n]+"
+                          r"(?:if|when|unless|for|" + CONDITIONAL_WORDS + r")\b", re.IGNORECASE)
+
+
 def consequent_value(sentence: str) -> bool:
     """Does ``sentence`` -- the rest of the answer's sentence, opening with a condition ("unless ...", "if ...") --
-    go on to a value of its own ("..., then 31", "..., in which case D"): another answer under that condition?"""
-    return _CONSEQUENT_VALUE.search(sentence) is not None
+    go on to a value of its own ("..., then 31", "..., in which case D", "..., 290 km if mph"): another answer under
+    another condition?"""
+    return _CONSEQUENT_VALUE.search(sentence) is not None or _SECOND_CASE.search(sentence) is not None
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

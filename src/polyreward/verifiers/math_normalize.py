@@ -43,6 +43,17 @@ _UNICODE_SYMBOLS = {
 ANGLE_BRACKETS = {ord(char): _UNICODE_SYMBOLS[char] for char in "\u27e8\u27e9\u2329\u232a"}
 _VULGAR_FRACTIONS = {"½": "1/2", "⅓": "1/3", "⅔": "2/3", "¼": "1/4", "¾": "3/4", "⅕": "1/5", "⅛": "1/8"}
 _SUPERSCRIPT_RUN = re.compile("[⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁽⁾ⁿ]+")
+# subscript digits right after a numeral name its base ("101₂", "13₁₀"): NFKC would glue them to it ("1012", "1310"),
+# so they are written as LaTeX's subscript first ("101_{2}", "13_{10}"), which the math reader reads (holdout96); a
+# subscript after a letter is an index or a formula's count ("x₁", "H₂O") and is left to NFKC
+_BASE_SUBSCRIPT = re.compile("(?<=[0-9])[₀₁₂₃₄₅₆₇₈₉]+")
+
+
+def subscript_bases(text: str) -> str:
+    """``text`` with each run of subscript digits right after a digit written ``_{digits}`` (:data:`_BASE_SUBSCRIPT`)."""
+    if not any("₀" <= char <= "₉" for char in text):
+        return text
+    return _BASE_SUBSCRIPT.sub(lambda run: "_{" + run.group().translate(_SCRIPT_DIGITS) + "}", text)
 
 
 _ROOTS = {"√": "\\sqrt", "∛": "\\sqrt[3]", "∜": "\\sqrt[4]"}

@@ -11,10 +11,10 @@ from typing import Callable
 
 from polyreward.verifiers.memo import memoized_text
 
-# a plain value standing alone: not part of a word, a power or an index (the values :mod:`.commitment` reads in the
-# clauses after an answer)
+# a plain value standing alone: not part of a word, a power or an index, braced or not ("13_{10}": the base named,
+# holdout96) (the values :mod:`.commitment` reads in the clauses after an answer)
 _VALUE = re.compile(
-    r"(?<![\w.^_\\])(?<!\^\{)(?<!\^\{[-+])(?<!\^[-+])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
+    r"(?<![\w.^_\\])(?<![\^_]\{)(?<!\^\{[-+])(?<!\^[-+])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+(?:\.\d+)?)?|\.\d+)%?(?![\w.]*[A-Za-z])(?!\s*[\^_])"
 )
 
 

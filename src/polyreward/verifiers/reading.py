@@ -41,8 +41,9 @@ import unicodedata
 
 from polyreward.verifiers.broken_markup import closed_final_box, spelled_boxes, unescaped_markdown
 from polyreward.verifiers.hidden_text import _drop_brace_groups, _without_spans, without_comments
-from polyreward.verifiers.footnotes import SUPERSCRIPT_NOTE, inline_footnotes, superscript_footnotes, without_quiet_notes
-from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS
+from polyreward.verifiers.footnotes import (SUPERSCRIPT_NOTE, inline_footnotes, notes_at_markers, superscript_footnotes,
+                                            without_quiet_notes)
+from polyreward.verifiers.math_normalize import ANGLE_BRACKETS, _SUPERSCRIPT_RUN, _VULGAR_FRACTIONS, subscript_bases
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import dissents  # noqa: F401 (public here too)
 from polyreward.verifiers.latex_tables import tabular_as_markdown
@@ -190,7 +191,7 @@ def normalise(text: str, collapse_space: bool = True, answer_reading: bool = Fal
     if not text.isascii():  # (speed: no ASCII character is invisible)
         # a vector's mathematical angle brackets ⟨3, 4⟩ are LaTeX's \langle 3, 4 \rangle (holdout85), before NFKC
         # makes U+2329 the CJK bracket U+3008, which is punctuation
-        text = _INVISIBLE.sub("", _nfkc_keeping_math(text.translate(ANGLE_BRACKETS)))
+        text = _INVISIBLE.sub("", _nfkc_keeping_math(subscript_bases(text.translate(ANGLE_BRACKETS))))  # "101₂" (holdout96)
     if not text.isascii():
         text = _spaced_cjk(text)
         text = _WORD.sub(_map_lookalikes, text)
@@ -480,7 +481,7 @@ def answer_views(text: str, code: bool = False) -> tuple[str, ...]:
     if uncommented == visible:
         return (visible,)
     if "[^" in uncommented:
-        uncommented = without_quiet_notes(uncommented)
+        uncommented = notes_at_markers(without_quiet_notes(uncommented))  # a note read at its marker (holdout96)
     return visible, (_without_code_remarks(uncommented) if not code and "#" in uncommented else uncommented)
 
 

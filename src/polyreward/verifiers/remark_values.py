@@ -535,6 +535,21 @@ def term_of_arithmetic(text: str, start: int, stop: int) -> bool:
     return bool(_OPERATOR_BEFORE.search(text, max(0, start - 12), start)) and bool(_OPERATOR_AFTER.match(text, stop))
 
 
+# a value written as a piece of a larger expression: a power or an index ("x^2", "a_{2}"), an argument of a fraction, root
+# or binomial ("\\frac{1}{2}", "\\sqrt{2}", "\\binom{n}{2}", "\\sqrt[3]{8}") or a second argument ("}{2}"), or the base of a
+# power ("2^{2}"; a degree or prime mark after the value is its unit: "90^\\circ")
+_PIECE_OPENING = re.compile(r"(?:(?:[\^_]|\\(?:[dt]?frac|sqrt|binom|[dt]binom)\s*(?:\[[^\]\n]{0,10}\])?)\{?|\}\{)[^\S\n]*\Z")
+_POWER_AFTER = re.compile(r"[^\S\n]*\^(?![^\S\n]*\{?[^\S\n]*\\(?:circ|prime|degree)\b)")
+
+
+def piece_of_notation(text: str, start: int, stop: int | None = None) -> bool:
+    """Is the value at ``text[start:stop]`` a piece of a larger expression (the 2 of ``$\\frac{1}{2}$``, either 2 of
+    ``2^2``), not a place where the value itself is stated? ``\\boxed{2}``, ``\\text{2}``, ``$2$`` and ``90^\\circ`` state
+    it (holdout95: "$2$ or $\\frac{1}{2}$" was read at the denominator, after the alternative)."""
+    return (_PIECE_OPENING.search(text, max(0, start - 16), start) is not None
+            or stop is not None and _POWER_AFTER.match(text, stop) is not None)
+
+
 # the value an answer phrase is followed by, its unit words, and where a remark opens after them: a bracket, a comma, a
 # semicolon or a dash ("72 liters per day, which is ...", "$5 per week (about ...", "47 (about 50 ...")
 _STATED_THEN_REMARK = re.compile(r"(?P<stated>[^\d\n(]{0,80}?(?:[$€£₹][^\S\n]*)?(?P<value>[-−]?\d[\d.,]*(?:/\d+)?)(?P<unit>(?:[^\S\n]*[^\W\d_][\w'/-]*){0,4}?)[^\S\n]*(?:\*\*[^\S\n]*)?)"

@@ -21,13 +21,17 @@ ADJUSTED_FOR = (r"(?!\s+(?:for|für|pour|para|per)\s+(?![^.;:!?\n]{0,40}?\b(?:mi
 
 # "correction" and "I take it back" in the languages a policy switches to (holdout41: "Antwort: D. Nein, Korrektur: Es
 # ist B", "Resposta: C. Na verdade, retiro o que disse"): an explicit retraction (:func:`.commitment.retraction_after`)
-# and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic)
+# and a withdrawal; each entry carries its own word boundary (none for Chinese, Japanese, Korean, Hindi, Arabic); with
+# them a restatement that replaces what was said, "or rather" ("Respuesta: A. Mejor dicho, la B: el Danubio ...",
+# "ou plutôt", "besser gesagt", "o meglio", "ou melhor"; holdout95): the value after it is the writer's answer
 CORRECTION = {
-    "German": r"\bkorrektur\b" + ADJUSTED_FOR + r"|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b",
-    "French": r"\bje\s+(?:me\s+)?(?:rétracte|(?:reprends|retire)\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b",
-    "Spanish": r"\bcorrección\b" + ADJUSTED_FOR + r"|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b",
-    "Portuguese": r"\bcorreção\b" + ADJUSTED_FOR + r"|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b",
-    "Italian": r"\bcorrezione\b" + ADJUSTED_FOR + r"|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b",
+    "German": r"\bkorrektur\b" + ADJUSTED_FOR + r"|\bich\s+korrigiere\b|\bich\s+nehme\s+(?:das|es|alles|meine\s+antwort)\s+zurück\b|\bbesser\s+gesagt\b|\boder\s+vielmehr\b",
+    "French": r"\bje\s+(?:me\s+)?(?:rétracte|(?:reprends|retire)\s+(?:ma\s+réponse|ce\s+que\s+j'ai\s+dit))\b|\bje\s+(?:me\s+)?corrige\b|\bou\s+plutôt\b",
+    "Spanish": r"\bcorrección\b" + ADJUSTED_FOR + r"|\bcorrijo\b|\bme\s+retracto\b|\bretiro\s+(?:lo\s+que\s+(?:dije|he\s+dicho)|mi\s+respuesta)\b|\bmejor\s+dicho\b",
+    "Portuguese": r"\bcorreção\b" + ADJUSTED_FOR + r"|\bcorrigindo\b|\bme\s+retrato\b|\bretiro\s+(?:o\s+que\s+(?:eu\s+)?disse|a\s+(?:minha\s+)?resposta)\b|"
+                  r"\bmelhor\s+dizendo\b|\bou\s+melhor\b(?!\s+ainda)",
+    "Italian": r"\bcorrezione\b" + ADJUSTED_FOR + r"|\b(?:mi\s+)?correggo\b|\britiro\s+(?:quello\s+che\s+ho\s+detto|la\s+(?:mia\s+)?risposta|tutto)\b|"
+               r"\bo\s+(?:per\s+)?meglio(?:\s+dire)?\b",
     "Russian": r"\bисправлени[ея]\b|\bпоправка\b|\bберу\s+(?:свои\s+слова\s+)?обратно\b",
     "Turkish": r"\bdüzeltme\b|\bdüzeltiyorum\b|\bgeri\s+al\w{1,2}yorum\b",  # (no "ı": it folds to an ASCII "I", and an ASCII text would be searched
     # without the gate of regex_prefilter)
