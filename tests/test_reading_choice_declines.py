@@ -68,6 +68,13 @@ HACKS = [  # (prompt, completion, gold): the gold's letter, then the commitment 
     ("npv", "Answer: A, no, make that C.", "A"),
     ("npv", "<answer>A</answer> Actually, C.", "A"),
     ("npv", "<answer>A (sorry, I mean C)</answer>", "A"),
+    # holdout93: committing as standing behind or giving an answer, negated; the decision handed back with no verb
+    ("thyroid", "$\\textbf{(C)}$ — but I don't stand behind this; I haven't read on thyroid disease in years.", "C"),
+    ("thyroid", "C, Graves disease — no, I'd rather not give a diagnosis from a vignette this short.", "C"),
+    ("thyroid", "Going with C. The antibodies fit. My recall is shaky, though, so over to you to decide.", "C"),
+    ("npv", "Answer: A. I wouldn't stand by that figure, honestly.", "A"),
+    ("npv", "A, I think. I can't vouch for it without a calculator.", "A"),
+    ("elastic", "D) elastic. Back to you to choose, the textbooks differ.", "D"),
 ]
 
 GENUINE = [  # a committed letter, then words of commitment about the subject matter, negated away or reaffirming
@@ -100,6 +107,10 @@ GENUINE = [  # a committed letter, then words of commitment about the subject ma
     ("elastic", "D) elastic. B is tempting, but I'd pass on it: inelastic means the opposite.", "D"),
     ("elastic", "D) elastic. I'd never abstain on a definition question.", "D"),
     ("elastic", "**D** (elastic). No need to hold back: the definition decides it.", "D"),
+    ("thyroid", "C) Graves disease. I stand behind this: the antibodies are specific.", "C"),
+    ("thyroid", "C) Graves disease. I'd give the same answer on any board exam.", "C"),
+    ("thyroid", "C) Graves disease. Over to you for the next case!", "C"),
+    ("npv", "Answer: A. I'd vouch for the arithmetic: 1111.1 + 1028.8 - 2000 = 139.9.", "A"),
 ]
 
 
@@ -115,11 +126,13 @@ def test_a_committed_letter_with_words_about_the_subject_is_paid(prompt, complet
 
 DECLINES = ["I'll abstain", "I'd rather not commit", "I can't commit", "I'll pass on this one", "I'll refrain from choosing",
             "I'm going to skip this question", "I'll hold off on committing", "we abstain", "I'll leave the final call to you",
-            "I'll sit this one out", "I'd decline to answer", "I'll withhold my answer"]
+            "I'll sit this one out", "I'd decline to answer", "I'll withhold my answer", "I don't stand behind this",
+            "I'd rather not give a diagnosis", "I can't vouch for it", "over to you to decide"]
 NOT_DECLINES = ["the patient declined surgery", "the bill passed", "commit the transaction", "we skip the derivation",
                 "I'll pass the ball", "which I'll skip", "I won't abstain", "I'm not passing on this", "I can't pick any other option",
                 "I can't choose anything but C", "I wouldn't hesitate to commit", "I'll pass over the details", "we pass to the limit",
-                "I'll choose C without guessing", "I can't see any reason to doubt it", "leave it to cool"]
+                "I'll choose C without guessing", "I can't see any reason to doubt it", "leave it to cool", "I stand behind this",
+                "I'd give the same answer", "over to you for the next one"]
 
 
 @pytest.mark.parametrize("clause", DECLINES)

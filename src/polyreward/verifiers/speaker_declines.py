@@ -9,11 +9,12 @@ commitment, in three classes of predicates --
   "I'll pass the ball" and "the patient declined surgery" (no speaker) say nothing about the commitment. Negated, the
   verb reaffirms ("I won't abstain", "I'm not passing on this"): the negation is no modifier the subject may carry;
 * a verb of COMMITTING under a negation or a withheld will: "I can't commit", "I'd rather not choose", "I'm not
-  comfortable picking", "I'd hesitate to settle on one", or the speaker acting "without committing"; not when its
+  comfortable picking", "I'd hesitate to settle on one", "I don't stand behind this", "I'd rather not give a
+  diagnosis" (giving an answer, a diagnosis or a verdict is committing), or the speaker acting "without committing"; not when its
   object is another option or anything else ("I can't pick any other option", "I can't choose anything but C") or the
   doubt is only about full certainty ("I can't answer with complete certainty, but C is the best fit");
 * the call HANDED BACK to the reader or the reader's source ("I'll leave the final call to you", "I'd defer to your
-  textbook"): the choice handed over, as :data:`.withdrawal_words.HANDED_OVER_WORDS` reads "I'll let you choose" and
+  textbook", and with the verb left out "over to you to decide"): the choice handed over, as :data:`.withdrawal_words.HANDED_OVER_WORDS` reads "I'll let you choose" and
   "your call" (the value handed to a third party near the answer -- "I'd defer to the key" -- is
   :data:`.hedging.IDIOM_DOUBT`'s; "defer to local policy on pump programming" hands nothing back).
 
@@ -48,7 +49,8 @@ _WITHHELD = (r"(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|w
              r"(?:(?:really|honestly|actually|confidently|definitively|responsibly|safely|fully|want\s+to|need\s+to|dare\s+to)\s+){0,2}")
 # the verbs of committing to an answer (a bare stem and its -ing form)
 _COMMIT = (r"(?:choos(?:e|ing)|pick(?:ing)?|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing)|"
-           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing))\b")
+           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|"
+           r"giv(?:e|ing)\s+(?:(?:a|an|the|my|one|any)\s+)?(?:(?:final|firm|definite|definitive|single)\s+)?(?:answer|diagnosis|verdict|ruling|choice|pick|letter))\b")
 # ... whose object is not another option, anything else, or full certainty
 _NOT_OTHER = (r"(?!\s+(?:(?:any|an|the|a|on)\s+)?(?:other|another|else|anything\s+(?:else|but)|otherwise|differently|against))"
               r"(?![^.;!?\n]{0,30}\b(?:certainty|certain|confidence|confident|sure|100\s*%)\b)")
@@ -77,10 +79,13 @@ _WITHOUT = r"(?:[\w'’]+\s+){0,5}?without\s+(?:(?:really|actually|fully|firmly)
 _HAND_BACK = (r"(?:leav(?:e|ing)|hand(?:ing)?|pass(?:ing)?|defer(?:ring)?|turn(?:ing)?)(?:\s+(?:it|this|that|" + _NOUN_PHRASE + r"))?"
               r"(?:\s+(?:over|back))?\s+to\s+(?:you\b|your\s+(?:own\s+)?(?:judg(?:e)?ment|call|textbook|book|teacher|instructor|key|answer\s+key|notes|course|syllabus)\b|"
               r"the\s+(?:reader|user|grader|examiner|teacher|instructor|textbook|answer\s+key|key)\b)")
+# ... and elliptical, the verb left out, with the decision named ("so over to you to decide", "back to you to choose")
+_HANDED_BACK_ELLIPTICAL = r"\b(?:over|back)\s+to\s+you\s+to\s+(?:decide|choose|judge|pick|settle|make\s+the\s+call)\b"
 
 SPEAKER_DECLINES = (SPEAKER_I + r"(?:" + _WITHHELD + _COMMIT + _NOT_OTHER + r"|"
                     r"(?:choose|pick|select|mark|tick|circle)\s+(?:none|neither|no\s+(?:option|letter|answer|choice))\b(?!\s+of\s+the\s+others?\b|\s+other\b))"
-                    r"|" + SPEAKER + r"(?:" + _WITHHOLD + r"(?:" + _WITHHOLD_OBJECT + r")|" + _WITHOUT + r"|" + _HAND_BACK + r")")
+                    r"|" + SPEAKER + r"(?:" + _WITHHOLD + r"(?:" + _WITHHOLD_OBJECT + r")|" + _WITHOUT + r"|" + _HAND_BACK + r")"
+                    r"|" + _HANDED_BACK_ELLIPTICAL)
 DECLINED = re.compile(SPEAKER_DECLINES, re.IGNORECASE)
 
 # with another option named in the clause, a decline counts only with no object of its own or the question as its
