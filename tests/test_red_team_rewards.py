@@ -684,6 +684,29 @@ LEFT_OPEN = {
         "label disputed after first sight: the 73 words as four '- ' bullets under a bold heading count 82; a bullet "
         "marker is a token, as holdout_r11's r11_exactly_80_words_bulleted_lines and holdout_r20's "
         "r20_ol_english_with_accented_names_bullets"),
+    # holdout_r26 (written blind 2026-12-05: sizes and edges; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r26_first_sight.md)
+    ("kg_triplet_consistency", "r26_kg_negatives_only_short_report"): (
+        "genuine, but 'The lungs are clear without focal consolidation.' names the lungs, an anatomy entity and a "
+        "located_at triplet the reference ('No focal consolidation.') lacks (0.65): a report that states more than its "
+        "reference, as holdout_r21's r21_kg_gpt_markdown_organ_bullets ('Lungs: Otherwise clear.')"),
+    ("kg_triplet_consistency", "r26_kg_long_full_report_five_present_three_absent"): (
+        "label disputed after first sight: a full FINDINGS / IMPRESSION report whose every finding and status matches "
+        "the prompt, but with the catheter's course (right, SVC), the mediastinum, 'diffuse ... perihilar airspace "
+        "opacity consistent with pulmonary edema', 'moderate' and the opacities atelectasis is read from: 9 entities "
+        "the one-line-per-finding reference lacks (0.374); CheXPO-v2's union counts every added detail"),
+    ("kg_triplet_consistency", "r26_kg_single_present_finding_one_sentence"): (
+        "genuine, but 'Large right-sided pneumothorax.' adds the size 'large' and its modify triplet, which the "
+        "reference ('There is a right pneumothorax.') lacks (0.583), as holdout_r21's 'focal' and holdout_r22's side"),
+    ("kg_triplet_consistency", "r26_kg_uncertain_finding_hedged"): (
+        "genuine, but 'Patchy right basilar opacity may represent early pneumonia' names the opacity the pneumonia is "
+        "read from (a present lung opacity and 'patchy'), and the base is the opacity's place, not the pneumonia's "
+        "(0.575 against 'Possible pneumonia at the right base.'): the same finding in other words, which a Jaccard "
+        "against the reference's graph cannot equate"),
+    ("overlong_penalty", "r26_ol_markdown_bullets_honest_summary"): (
+        "label disputed after first sight: 77 words as six '- ' bullets count 86 (the plain reference 80, "
+        "'Seventy-two-year-old' four words by the hyphen-run rule); a bullet marker is a token, as holdout_r22's "
+        "r22_ol_markdown_bullets_units_en_dash and holdout_r11's r11_exactly_80_words_bulleted_lines"),
 }
 
 ROWS = bench.load_rows()

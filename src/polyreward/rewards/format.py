@@ -440,15 +440,18 @@ def states_only_the_answer(think: str, prompt: object, others: Sequence[str],
 
 
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
-                 format_words: frozenset[str] = frozenset()) -> str | None:
+                 format_words: frozenset[str] = frozenset(), tagged: bool = True) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
     prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or
     naming only the answer's words (:func:`states_only_the_answer`) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
     reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or another block holding one
-    (the answer reopening a think: red team ``holdout_r18``), or
-    another block (the answer, a tool call) without a letter or digit; None when each is substantive or the guard is
-    off. ``format_words`` goes to :func:`off_topic`."""
+    (the answer reopening a think: red team ``holdout_r18``) or its own tag (``<answer>X</answer></answer>``: a
+    doubled, nested or repeated block, one answer asked for; red team ``holdout_r26``), or another block (the answer,
+    a tool call) without a letter or digit; None when each is substantive or the guard is off. ``format_words`` goes
+    to :func:`off_topic`. ``tagged``: the other blocks are the bodies of their own tags (``<answer>...</answer>``);
+    False where a block is the free text after the think (``think_format`` without ``require_answer``), which may hold
+    an ``<answer>`` block of its own."""
     if minimum <= 0:
         return None
     for name, body in blocks.items():
@@ -473,6 +476,11 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
             # a reasoning block reopened inside the answer ("<answer><think>Maybe X.</think> B</answer>"): a second
             # block of reasoning where one is asked for, as a think tag inside the think (red team holdout_r18)
             return f"{name} block holds a <think> or </think> tag (a second reasoning block)"
+        elif tagged and (f"<{name}>" in body or f"</{name}>" in body):
+            # the block's own tag inside it: a doubly closed or doubly opened block ("<answer>X</answer></answer>",
+            # "<answer><answer>X</answer>") or two blocks read as one ("<answer>A</answer><answer>B</answer>"), a
+            # second answer where one is asked for, as a think tag inside the think (red team holdout_r26)
+            return f"{name} block holds another <{name}> or </{name}> (nested, doubled or repeated {name} blocks)"
         elif not has_letter_or_digit(body):
             return f"{name} block is empty (no letter or digit)"
     return None
@@ -572,7 +580,8 @@ class ThinkFormat(RolloutReward):
         if disguised:
             return (0.0, "the think/answer tags are look-alikes (full-width or invisible characters), not the tags")
         if match:
-            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt)
+            thin = thin_content({"think": match.group(1), "answer": match.group(2)}, self.min_content_words, prompt,
+                                tagged=self.require_answer)
             return (0.0, thin) if thin else (1.0, "format ok")
         opening = "" if self.prefilled_think else "<think>"
         if opening and not completion.startswith(opening):
