@@ -82,3 +82,48 @@ def test_a_denied_doubt_never_denies_the_finding(finding, lead, article):
 def test_nowhere_after_a_finding_denies_it(finding, rest):
     assert _status(f"{finding.capitalize()} is nowhere {rest}.", finding) == "disorder_notpresent"
     assert _status(f"{finding.capitalize()} is clearly visible.", finding) == "disorder_present"
+
+
+# --- forecast_class_cost: a clause in another language after the block's number may withdraw it ---------------------
+from polyreward.rewards.forecast import committed_forecast  # noqa: E402
+from polyreward.verifiers.forecast_evidence import foreign_after_value  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    "text,expected",
+    [
+        # hacks: the value, then a withdrawal the English reading cannot read (was paid: the split's German row)
+        ("<answer>340,8 – aber darauf würde ich keinen Cent wetten; bitte diese Zahl nicht als Prognose verwenden.</answer>", None),
+        ("<answer>28, mais je ne parierais pas là-dessus : ce n'est qu'une supposition.</answer>", None),
+        ("<answer>28 µg/m³ – ma non ci metterei la mano sul fuoco, è solo un'ipotesi.</answer>", None),
+        ("<answer>61 – maar daar zou ik niet op wedden, het is maar een gok.</answer>", None),
+        # genuine: a value, its unit, a decimal comma, an English remark, a Korean label or class name
+        ("<answer>340,8</answer>", [340.8]),
+        ("<answer>340.8 µg/m³</answer>", [340.8]),
+        ("<answer>28 µg/m³</answer>", [28.0]),
+        ("<answer>28 µg/m³, steady under the same calm regime as today</answer>", [28.0]),
+        ("<answer>내일 일평균 초미세먼지 예보: 22㎍/㎥</answer>", [22.0]),
+        ("<answer>28 µg/m³ (보통)</answer>", [28.0]),
+    ],
+)
+def test_foreign_clause_after_the_value_inside_the_block(text, expected):
+    assert committed_forecast(text, 1, block_required=True)[0] == expected
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.integers(min_value=1, max_value=500),
+       st.sampled_from(["", " µg/m³", " µg/m³, steady under the same calm regime", " (PM2.5 daily mean)",
+                        " µg/m³ as the evening build-up persists", " µg/m³ (보통)", " ㎍/㎥"]))
+def test_english_or_unit_after_the_value_is_no_foreign_clause(value, tail):
+    assert not foreign_after_value(f"{value}{tail}")
+
+
+@settings(max_examples=40, deadline=None)
+@given(st.integers(min_value=1, max_value=500),
+       st.sampled_from([" – aber darauf würde ich keinen Cent wetten, bitte nicht als Prognose verwenden",
+                        ", mais je ne parierais pas là-dessus, ce n'est qu'une supposition",
+                        " pero no me hagas mucho caso, es solo una corazonada sin fundamento",
+                        " – ma non ci metterei la mano sul fuoco, è solo un'ipotesi"]))
+def test_a_withdrawal_in_another_language_after_the_value_is_foreign(value, tail):
+    assert foreign_after_value(f"{value}{tail}")
+    assert committed_forecast(f"<answer>{value}{tail}</answer>", 1, block_required=True)[0] is None
