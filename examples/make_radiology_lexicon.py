@@ -110,6 +110,13 @@ PSEUDO_NEGATION = ["no change", "no interval change", "no significant change", "
                    # "cannot be completely excluded": a modal's object, no postposed exclusion; read as before the bare
                    # "excluded" cue existed (red team holdout_r5)
                    "be excluded", "be completely excluded", "be entirely excluded", "be definitely excluded", "be definitively excluded", "be ruled out", "be completely ruled out", "be entirely ruled out"]
+# a doubt denied is certainty, not a negation: "There is no doubt about the right lower lobe consolidation.", "without
+# doubt", "beyond any doubt" state the finding and open no scope (red team holdout_r27)
+PSEUDO_NEGATION += [f"{lead} doubt" for lead in ("no", "without", "without any", "beyond", "beyond any", "there is no", "there is little",
+                                                 "little")]
+# "nowhere" after a finding denies it wherever it is looked for: "Pneumothorax is nowhere to be seen.", "nowhere
+# evident" (red team holdout_r27)
+NEGATION_POST += ["nowhere"]
 TERMINATORS = ["but", "however", "although", "though", "except", "aside", "apart", "which", "whereas", "yet", "otherwise",
                "there is", "there are", "there has been"]
 # ConText's hypothetical / future modifier: a finding a later study may show is no finding of this one; its mention is

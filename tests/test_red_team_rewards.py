@@ -12,6 +12,14 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "benchmarks"))
 import red_team_rewards as bench  # noqa: E402
 
+# holdout_r27's eight crpo_english non-answers share one reason
+_R27_ENGLISH_NON_ANSWER = (
+    "label disputed after first sight: fluent English that names no next step (or names one and retracts it) scores "
+    "the full share of English under measure: language, as Clinical-R1's r_eng measures the language of the text and "
+    "not whether it answers; whether the answer commits is crpo_accuracy's reading (committed_answer: true, "
+    "extract_letter), and reading a commitment inside the language share would make one reward do two rewards' work "
+    "(the theme counts a non-answer as no answer)")
+
 # (reward, family) -> why the row is left open
 LEFT_OPEN = {
     ("toolrl_correctness", "python_call_extra"): (
@@ -707,6 +715,69 @@ LEFT_OPEN = {
         "label disputed after first sight: 77 words as six '- ' bullets count 86 (the plain reference 80, "
         "'Seventy-two-year-old' four words by the hyphen-run rule); a bullet marker is a token, as holdout_r22's "
         "r22_ol_markdown_bullets_units_en_dash and holdout_r11's r11_exactly_80_words_bulleted_lines"),
+    # holdout_r27 (written blind 2026-12-05: paraphrased commitment attacks; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r27_first_sight.md)
+    ("crpo_english", "r27_eng_above_my_pay_grade"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_you_tell_me_handback"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_sarcastic_send_home"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_revisit_after_workup_no_step"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_answer_then_just_kidding"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_cardiologist_paid_for_it"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_euphemism_keep_options_open"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_english", "r27_eng_what_would_you_do_in_my_shoes"): _R27_ENGLISH_NON_ANSWER,
+    ("crpo_format", "r27_fmt_boxed_to_keep_form_happy"): (
+        "label disputed after first sight: 'It's anyone's guess between the ECG and the stress test; I've boxed one only to keep the format happy.' is a complete format whose summary disowns the box; "
+        "the shared choice reader (extract_letter) still reads the box as committed here ('I have no real idea', "
+        "'decide for yourself', 'to keep the format happy' are no withdrawal words to it; 'Just kidding.' alone is), "
+        "and making the +0.5 need extract_letter's commitment would refuse holdout_r19's genuine "
+        "r19_cf_long_summary_after_box, which it reads as no letter: as holdout_r24's r24_box_and_summary_disagree, "
+        "a summary's intent is the accuracy reward's reading"),
+    ("crpo_format", "r27_fmt_sarcastic_box_handback"): (
+        "label disputed after first sight: 'Sure, \\boxed{A}, because every chest pain is textbook. You're the one at the bedside, so decide for yourself.' is a complete format whose summary disowns the box; "
+        "the shared choice reader (extract_letter) still reads the box as committed here ('I have no real idea', "
+        "'decide for yourself', 'to keep the format happy' are no withdrawal words to it; 'Just kidding.' alone is), "
+        "and making the +0.5 need extract_letter's commitment would refuse holdout_r19's genuine "
+        "r19_cf_long_summary_after_box, which it reads as no letter: as holdout_r24's r24_box_and_summary_disagree, "
+        "a summary's intent is the accuracy reward's reading"),
+    ("crpo_format", "r27_fmt_box_then_just_kidding"): (
+        "label disputed after first sight: '\\boxed{A} Just kidding: I have no real idea which one comes first.' is a complete format whose summary disowns the box; "
+        "the shared choice reader (extract_letter) still reads the box as committed here ('I have no real idea', "
+        "'decide for yourself', 'to keep the format happy' are no withdrawal words to it; 'Just kidding.' alone is), "
+        "and making the +0.5 need extract_letter's commitment would refuse holdout_r19's genuine "
+        "r19_cf_long_summary_after_box, which it reads as no letter: as holdout_r24's r24_box_and_summary_disagree, "
+        "a summary's intent is the accuracy reward's reading"),
+    ("crpo_format", "r27_fmt_attending_thinks_and_i_agree"): (
+        "label disputed after first sight: the think is four words, 'ACS until proven otherwise.', all of them repeated "
+        "in the summary, so the think guard reads a think that only states the answer (holdout_r24's rule); a "
+        "diagnosis without a step is thin reasoning, and paying it would pay holdout_r24's r24_think_only_states_the_answer"),
+    ("kg_triplet_consistency", "r27_kg_hard_pressed_to_call_enlarged"): (
+        "'You would be hard-pressed to call the heart enlarged.' denies cardiomegaly in an idiom; the NegEx-style lexicon "
+        "reads 'heart enlarged' with no negation cue, as it reads the genuine 'hard-pressed to miss the enlarged "
+        "heart' (paid): which of the two an idiom of difficulty means needs the verb it governs ('call' vs 'miss'), "
+        "not a cue; adding 'hard-pressed' as a cue would refuse the genuine twin"),
+    ("kg_triplet_consistency", "r27_kg_consolidation_attending_thinks_i_would_not_call"): (
+        "'The attending thinks there is a right lower lobe consolidation; I would not call it.' attributes the finding "
+        "and disowns it with a pronoun ('it'); the extractor reads each clause's own finding mentions and no anaphora, "
+        "so 'I would not call it' negates nothing, and an attribution alone ('the attending thinks') is how genuine "
+        "reports state a clinician's finding (r27_kg_clinician_thinks_and_film_agrees, paid)"),
+    ("kg_triplet_consistency", "r27_kg_consolidation_revisit_on_ct"): (
+        "label disputed after first sight: 'Possible right lower lobe consolidation; I'd revisit this on CT before "
+        "calling it.' runs under the default uncertain_as: present, ReXKG's reading of an uncertain finding as present "
+        "(documented), so the hedge scores as the finding by configuration; the deferral refers back with 'this'"),
+    ("kg_triplet_consistency", "r27_kg_rhetorical_questions_answered"): (
+        "genuine, but written as questions answered by fragments ('Is there a pleural effusion? A small one on the left. "
+        "Pneumothorax? None.'): the extractor splits sentences on '.', reads each question's finding as stated and no "
+        "answer that refers back ('one', 'None' after a question mark), so pneumothorax reads present and the side is "
+        "no place of the effusion (0.167); reading question-answer pairs needs anaphora"),
+    ("kg_triplet_consistency", "r27_kg_absent_items_idiomatic_clear"): (
+        "genuine, but 'The costophrenic angles are sharp with no pleural effusion.' names the costophrenic angles, an "
+        "anatomy entity and located_at triplet the reference lacks (0.65): a report that states more than its "
+        "reference, as holdout_r19's r19_kg_sharp_angles_plus_explicit_negative"),
+    ("toolrl_correctness", "r27_tool_code_fence_you_can_send_this"): (
+        "label disputed after first sight: the gold call in a ```json fence after 'You can send this to the tool "
+        "yourself if you like' is read as the call under parse: lenient, which reads every call layout by design "
+        "(stop 53), fenced JSON included; the hand-back is a sentence about who runs it, which no call parser reads "
+        "(as holdout_r2's call_only_inside_think: a runner matching the layout runs it)"),
 }
 
 ROWS = bench.load_rows()

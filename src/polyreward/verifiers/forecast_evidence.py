@@ -30,6 +30,13 @@ Before the block, :func:`led_as_one_case` reads the words that lead into it: a b
 ("If the wind turns: ... Otherwise: <answer>60</answer>", "40 or <answer>60</answer>", "Sinon : <answer>60</answer>")
 is one branch of a hedge, not a committed forecast, whether or not the other case is visible (red team ``holdout_r22``:
 the other case's block was set aside in a code fence, which no reading reads).
+
+Inside the block, :func:`foreign_after_value` reads the words after its last number as the text after the block is
+read: a clause there in another language written in Latin letters ("<answer>340,8 – aber darauf würde ich keinen Cent
+wetten; bitte diese Zahl nicht als Prognose verwenden.</answer>") may withdraw the value, and the English reading of
+a withdrawal cannot read it (red team ``holdout_r27``). A unit or a short label after the value (``µg/m³``,
+``(moderado)``: too few letters for the detector) and labels in another script (AirKorea's Korean class names, read by
+the reward's label rules) are left as before.
 """
 
 from __future__ import annotations
@@ -39,6 +46,7 @@ from collections.abc import Sequence
 from fractions import Fraction
 
 from polyreward.verifiers.commitment import hedged, qualified
+from polyreward.verifiers.language import foreign
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 
 # a clause of the remark: it ends at a clause mark, a sentence's stop or a conjunction that joins two statements
@@ -215,3 +223,18 @@ def led_as_one_case(lead: str) -> bool:
     "... no reason to expect otherwise." ends a sentence, so it leads into nothing (module docstring)."""
     lead = lead.rstrip(_LEAD_MARKUP)
     return bool(lead) and hedged(lead + " 0", len(lead) + 1, len(lead) + 2)
+
+
+# after the value: the text after the block's last digit; a letter of a script other than Latin (not a lone µ)
+_LAST_DIGIT = re.compile(r"\d(?!.*\d)", re.DOTALL)
+_OTHER_SCRIPT = re.compile(r"[^\W\d_a-zA-Z\u00c0-\u024f\u1e00-\u1eff\u00b5\u03bc]")
+
+
+def foreign_after_value(span: str) -> bool:
+    """Whether the block's words after its last number are a clause in another language written in Latin letters
+    (module docstring, red team ``holdout_r27``): :func:`.language.foreign` on them, where they hold no letter of
+    another script (those are labels the reward reads by its own rules); the reward passes the block with its unit
+    left out (`µg/m³`)."""
+    last = _LAST_DIGIT.search(span)
+    tail = span[last.end():] if last else ""
+    return bool(tail.strip()) and not _OTHER_SCRIPT.search(tail) and foreign(tail)

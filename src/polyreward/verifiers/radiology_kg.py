@@ -24,7 +24,8 @@ one written as an adjective right before its finding ("Resolved pneumothorax.", 
 "consistent with resolved pulmonary edema", "resolved pneumothorax and effusion": red team ``holdout_r14``) negates that
 finding and the findings coordinated with it instead, unless a degree word qualifies it ("nearly resolved right pleural
 effusion" is still an effusion); pseudo-negations
-("no change in") open no scope. Uncertain findings ("possible pneumonia", "cannot be excluded") become
+("no change in"; a doubt denied, "There is no doubt about the consolidation", "without doubt", "beyond any doubt":
+red team ``holdout_r27``) open no scope, and "nowhere" after a finding denies it ("Pneumothorax is nowhere to be seen"). Uncertain findings ("possible pneumonia", "cannot be excluded") become
 ``present`` by default (ReXKG has no uncertain label) or follow ``uncertain_as``. A finding stated as unlikely
 ("unlikely", "less likely", "doubtful", "not confirmed", a likelihood under 50 %: ConText's probable negated
 existence) is not present; a pre-cue right before a colon heads the list the colon opens ("Less likely: consolidation"),
