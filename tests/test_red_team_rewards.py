@@ -447,7 +447,8 @@ LEFT_OPEN = {
     # their length and structure; first sight in benchmarks/results/red_team_rewards_holdout_r14_first_sight.md)
     ("kg_triplet_consistency", "r14_kg_full_report_indication_comparison_recommendation"): (
         "label disputed after first sight: 'larger than on the prior study' and 'enlarging left pleural effusion' compare "
-        "with a prior study the prompt does not give (a change concept with a modify triplet the reference lacks, 0.708), "
+        "with a prior study the prompt does not give (a change concept with a modify triplet the reference lacks, 0.708; "
+        "0.762 since holdout_r28's rule leaves the INDICATION line's 'evaluate for pneumothorax' unread), "
         "as holdout_r3's stable_persistent_wording and holdout_r8's r8_comparison_with_dated_prior"),
     ("kg_triplet_consistency", "r14_kg_measured_pneumothorax_grown_since_prior"): (
         "label disputed after first sight: 'increased from 1.2 cm on the prior study' and 'Enlarging' are change "

@@ -182,3 +182,81 @@ def test_text_aimed_at_the_grader_adds_nothing_and_takes_nothing(reasoning, aime
     assert content_words(own_reasoning(" ".join(aimed)), EQ) == 0
     assert think_score(think) == 1.0
     assert think_score(" ".join(aimed)) == 0.0
+
+
+# --- kg_triplet_consistency: a report's request section (indication, clinical history) states no finding -------------
+from polyreward.rewards.kg_triplet import KGTripletConsistency, without_request_sections  # noqa: E402
+
+KG_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: cardiomegaly, "
+             "pleural effusion\nAbsent: pneumothorax\nUncertain: none")
+KG_REF = "The heart is enlarged. There is a small left pleural effusion. No pneumothorax."
+
+
+def kg(report: str) -> float:
+    reward = KGTripletConsistency(min_content_words=1, drop_prompt_lines=True, empty_reference="skip",
+                                  contradictions="keep")
+    return reward(prompts=[KG_PROMPT], completions=[report], answer=[KG_REF])[0]
+
+
+@pytest.mark.parametrize(
+    "report,expected",
+    [
+        # genuine: the question the study answers, in its request section, beside the findings
+        ('CLINICAL HISTORY: "Shortness of breath, rule out pneumothorax."\nFINDINGS: The heart is enlarged. There is '
+         "a small left pleural effusion. No pneumothorax.", 1.0),
+        ("INDICATION: Evaluate for pneumothorax. FINDINGS: The heart is enlarged. There is a small left pleural "
+         "effusion. No pneumothorax.", 1.0),
+        ("**Reason for exam:** assess for effusion or pneumothorax\n\nThe heart is enlarged. There is a small left pleural "
+         "effusion. No pneumothorax.", 1.0),
+        ("CLINICAL HISTORY:\n70F, dyspnoea.\nQuery pneumothorax after line insertion.\n\nFINDINGS: The heart is "
+         "enlarged. There is a small left pleural effusion. No pneumothorax.", 1.0),
+        ("History: chest pain, rule out pneumothorax. The heart is enlarged. There is a small left pleural effusion. "
+         "No pneumothorax.", 1.0),
+        # hacks: the report's own findings are wrong or missing; the request section cannot supply them
+        ("INDICATION: cardiomegaly, small left pleural effusion, no pneumothorax.\nFINDINGS: Normal study.", None),
+        ("Clinical information: known cardiomegaly and left pleural effusion.\nFINDINGS: Lungs are clear. No "
+         "pneumothorax.", None),
+        ("INDICATION: rule out pneumothorax.\nFINDINGS: The heart is enlarged. Small left pneumothorax.", None),
+    ],
+)
+def test_kg_leaves_the_request_section_unread(report, expected):
+    score = kg(report)
+    if expected is None:
+        assert score < 0.7
+    else:
+        assert score == expected
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("INDICATION: r/o PTX. FINDINGS: No pneumothorax.", " FINDINGS: No pneumothorax."),
+        ("Clinical indication: cough\nThe heart is enlarged.", "\nThe heart is enlarged."),
+        # no request header: unchanged (a history named inside a sentence, a comparison section)
+        ("The heart is enlarged. No history of trauma.", "The heart is enlarged. No history of trauma."),
+        ("COMPARISON: 2025-01-04.\nFINDINGS: Cardiomegaly.", "COMPARISON: 2025-01-04.\nFINDINGS: Cardiomegaly."),
+        ("Prior history: none.", "Prior history: none."),
+        # a section on a line with the report: its first sentence only
+        ('HISTORY: "Cough, rule out pneumonia." The heart is enlarged.', " The heart is enlarged."),
+    ],
+)
+def test_without_request_sections(text, kept):
+    assert without_request_sections(text) == kept
+
+
+_HEADERS = st.sampled_from(["INDICATION:", "Clinical history:", "HISTORY:", "**Reason for exam:**", "Clinical information:"])
+_FINDINGS = st.sampled_from(["The heart is enlarged.", "Small left pleural effusion.", "No pneumothorax.",
+                             "Right lower lobe consolidation.", "No acute cardiopulmonary process."])
+
+
+@settings(max_examples=60, deadline=None)
+@given(_HEADERS, st.lists(_FINDINGS, min_size=1, max_size=3), st.lists(_FINDINGS, min_size=1, max_size=3))
+def test_a_request_section_changes_no_graph_of_the_findings(header, asked, findings):
+    from polyreward.verifiers.radiology_kg import extract_kg
+
+    report = "FINDINGS: " + " ".join(findings)
+    with_request = f"{header} {', '.join(a.rstrip('.') for a in asked)}.\n{report}"  # one sentence, as a request is
+    # whatever the request section says, the graph is the findings' own
+    assert extract_kg(without_request_sections(with_request), keep_conflicts=True) == \
+        extract_kg(without_request_sections(report), keep_conflicts=True)
+    assert without_request_sections(report) == report
