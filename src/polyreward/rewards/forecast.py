@@ -33,8 +33,8 @@ Reading a rollout: the observed value(s) come from ``observed_column`` (a number
 or a JSON list; NaN entries are invalid steps). The forecast is the one the completion commits to, read through
 the project's one reading (:func:`polyreward.verifiers.reading.visible_text`: normalised, so ``−76`` with U+2212 is
 -76 and ``７６`` or ``7\u200b6`` is 76; HTML/LaTeX comments, code blocks and quotes are never read): the numbers of
-its first ``<answer>`` block, or without a block those of its last non-empty line (the names PM2.5 / PM10 are
-ignored). They are a committed forecast only when
+its first ``<answer>`` block (never one run across a ``</think>``: a tag named in the think is no block; red team
+``holdout_r28``), or without a block those of its last non-empty line (the names PM2.5 / PM10 are ignored). They are a committed forecast only when
 
 * there are exactly T of them, all finite, with no negation (``not``, ``no``, ``never``, ``n't``, ``anything but``,
   ``other than``, ``rule out``) in the span or
@@ -123,7 +123,7 @@ from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.turns import whole_prompt
-from polyreward.verifiers.tags import tag_blocks
+from polyreward.verifiers.tags import blocks_not_across_reasoning
 
 STEP_WEIGHTS = ("linear", "uniform", "fixed", "exp", "sigmoid", "none")
 ANSWER_BLOCK = ("optional", "required")
@@ -450,7 +450,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     text after the block may quote as the forecast's reason (:func:`_quotes_observations`)."""
     if tag := cut_off(text):
         return None, f"the completion is cut off: <{tag}> is never closed (its last number is a running value)", True
-    blocks = list(tag_blocks(text, "answer", ignore_case=True))  # <Answer>27</Answer> is the block (red team holdout_r4)
+    blocks = list(blocks_not_across_reasoning(text, "answer", ignore_case=True))  # <Answer>27</Answer> is the block (red team holdout_r4)
     if not blocks and block_required:
         return None, "no <answer> block (answer_block: required; prose is not read)", False
     if blocks:

@@ -24,7 +24,10 @@ source, with the exploits that brings — docs/rewards/clinical.md):
 * every ``<answer>`` block must name the same label set: two different blocks ("either <answer>a</answer> or
   <answer>b</answer>", a second block appended, a withdrawal to another block) are no answer, and so is a block
   opened after the last one and left unclosed with other labels (``... </answer> <answer>pneumothorax``: red team
-  ``holdout_r7``);
+  ``holdout_r7``); an ``<answer>`` tag named inside the think whose first closer follows the think ("put only the
+  present findings inside the <answer> tag.</think> <answer>a; b</answer>") is the tag named, not a block that runs
+  across the end of the reasoning (:func:`polyreward.verifiers.tags.blocks_not_across_reasoning`; red team
+  ``holdout_r28``);
 * a block the text denies or hedges ("This is not <answer>a</answer>", "<answer>a</answer> is wrong",
   :func:`polyreward.verifiers.commitment.uncommitted`) or explicitly takes back after it ("<answer>a</answer>
   Scratch that.", :func:`polyreward.verifiers.commitment.retraction_after`) or withdraws in a later clause
@@ -98,7 +101,7 @@ from polyreward.verifiers.label_amendments import answer_line, removed_label, wi
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
-from polyreward.verifiers.tags import tag_blocks, unclosed_block
+from polyreward.verifiers.tags import blocks_not_across_reasoning, tag_blocks, unclosed_block
 
 MODES = ("exact", "normalized")
 _CLAUSE_END = re.compile(r"[.!?;\n]|\s[-\u2013\u2014]{1,2}\s|[\u2013\u2014]")
@@ -198,7 +201,7 @@ class JaccardReward(RolloutReward):
     def _committed_labels(self, completion: str) -> tuple[set[str] | None, str]:
         """The label set the visible text commits to (module docstring, guarded mode), or None and why not."""
         view = visible_text(completion)
-        blocks = list(tag_blocks(view, "answer", ignore_case=True))
+        blocks = list(blocks_not_across_reasoning(view, "answer", ignore_case=True))
         if not blocks:
             return None, "no <answer> block in completion"
         sets = [self._canonical(read_labels(body, self.separator)) for _, _, body in blocks]

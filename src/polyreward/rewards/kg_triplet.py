@@ -57,7 +57,10 @@ not No pneumothorax.", "This is never No pneumothorax.", "It is anything but 1. 
 report (its reasoning included), since the denial's complement is the report; such a sentence further on is left
 out (it states nothing). A denial of a negative finding inside a sentence ("not no pneumothorax") states nothing
 either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiology_kg`), so it matches neither the
-negative reference nor the positive one.
+negative reference nor the positive one. A report's request section (``INDICATION:``, ``CLINICAL HISTORY:``,
+``Reason for exam:``) states why the study was ordered, not what it shows, and is left unread in the completion and
+the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
+as a pneumothorax present).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -244,6 +247,52 @@ def _undenied(report: str) -> str:
     return without_denied(report, leads)
 
 
+# the header of a report's request section: why the study was ordered, not what it shows ("INDICATION:", "Clinical
+# history:", "**Reason for exam:**", "## CLINICAL INFORMATION:"), at a line's start
+_REQUEST_HEADER = re.compile(
+    r"(?im)^[ \t]*(?:[#>*\-\u2022]+[ \t]*)?(?:\*\*|__)?(?:(?:clinical[ \t]+)?(?:indications?|history)"
+    r"|clinical[ \t]+(?:information|details|data|question|notes?)"
+    r"|reason[ \t]+for[ \t]+(?:the[ \t]+)?(?:exam(?:ination)?|study|referral|request|imaging))"
+    r"[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?")
+# where a section that shares its line with the rest ends: its first sentence's end, a closing quote included
+# ("INDICATION: r/o PTX. FINDINGS: ...", 'HISTORY: "Cough, rule out pneumonia." The heart ...')
+_SENTENCE_END = re.compile(r"[.!?][\"”'’)\]]*(?=\s|$)")
+_LABEL_LINE = re.compile(r"^[ \t]*(?:[#>*\-\u2022]+[ \t]*)?(?:\*\*|__)?[A-Za-z][A-Za-z /&-]{0,40}(?:\*\*|__)?[ \t]*:")
+
+
+def without_request_sections(report: str) -> str:
+    """``report`` without its request sections (red team ``holdout_r28``): the INDICATION / CLINICAL HISTORY / REASON
+    FOR EXAM section states why the study was ordered ("Shortness of breath, rule out pneumothorax."), the question
+    the report answers, not a finding of the study, so its findings are not the report's (a radiologist's FINDINGS and
+    IMPRESSION are). A section runs from its header to its first sentence's end on that line (the rest of the line is
+    read: ``History: chest pain. The heart is enlarged.``); a header alone on its line takes the lines under it up to
+    a blank line or another label's line. Every
+    other section, prose without headers included, is read as before. Linear: one pass over the headers."""
+    if ":" not in report or _REQUEST_HEADER.search(report) is None:
+        return report
+    parts, position = [], 0
+    for header in _REQUEST_HEADER.finditer(report):
+        if header.start() < position:
+            continue
+        line_end = report.find("\n", header.end())
+        line_end = len(report) if line_end < 0 else line_end
+        end = line_end
+        if not report[header.end():line_end].strip():  # "CLINICAL HISTORY:" alone: the lines under it
+            while end < len(report):
+                following = report.find("\n", end + 1)
+                following = len(report) if following < 0 else following
+                line = report[end + 1:following]
+                if not line.strip() or _LABEL_LINE.match(line):
+                    break
+                end = following
+        else:  # its first sentence: "History: chest pain. The heart is enlarged." reports after the history
+            stop = _SENTENCE_END.search(report, header.end(), line_end)
+            end = stop.end() if stop is not None else line_end
+        parts.append(report[position:header.start()])
+        position = end
+    return "".join(parts) + report[position:]
+
+
 def _as_kg(value: Any) -> ReportKG:
     if isinstance(value, ReportKG):
         return value
@@ -361,7 +410,9 @@ class KGTripletConsistency(RolloutReward):
 
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
         think = first_block(reference, "think")
-        return _as_kg(self.extractor(completion)), _as_kg(self.extractor(think if think is not None else reference))
+        reference = think if think is not None else reference
+        return (_as_kg(self.extractor(without_request_sections(completion))),
+                _as_kg(self.extractor(without_request_sections(reference))))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)

@@ -9,6 +9,8 @@ at a bounded number of times:
   above (a block opens at the leftmost opener and ends at the first closer after it; the next search
   starts after that closer);
 * :func:`first_block` / :func:`last_block` -- the body of the first / last of them, or None;
+* :func:`blocks_not_across_reasoning` -- the blocks of :func:`tag_blocks` where none runs across a ``</think>``
+  (an opener in the reasoning whose closer follows the reasoning is the tag named, not a block);
 * :func:`unclosed_block` -- the text after an opener that no closer follows (a block cut off), or None.
 """
 
@@ -33,6 +35,30 @@ def tag_blocks(text: str, tag: str, ignore_case: bool = False) -> Iterator[tuple
         closing = closer.search(text, opening.end())
         if closing is None:  # no closer after this opener, so none after any later opener either
             return
+        yield opening.start(), closing.end(), text[opening.end():closing.start()]
+        position = closing.end()
+
+
+def blocks_not_across_reasoning(text: str, tag: str, ignore_case: bool = False) -> Iterator[tuple[int, int, str]]:
+    """``(start, end, body)`` of the ``<tag>body</tag>`` blocks of ``text`` as :func:`tag_blocks` finds them, except
+    that a block never runs across the end of the reasoning: an opener before a ``</think>`` whose first closer
+    follows that ``</think>`` is the tag's name written in the reasoning ("The <answer> tag should hold one
+    number.</think> <answer>48</answer>"), not the opening of a block that swallows the rest of the think, so the
+    search goes on after the last ``</think>`` before that closer (red team ``holdout_r28``). A block wholly inside
+    the think or wholly after it is found as before. Linear: each stretch is searched a bounded number of times."""
+    opener, closer = _literals(tag, ignore_case)
+    think_end = _literals("think", True)[1]
+    position = 0
+    while (opening := opener.search(text, position)) is not None:
+        closing = closer.search(text, opening.end())
+        if closing is None:
+            return
+        ended = None
+        for ended in think_end.finditer(text, opening.end(), closing.start()):
+            pass
+        if ended is not None:  # the opener stands in the reasoning, its closer after it: a mention of the tag
+            position = ended.end()
+            continue
         yield opening.start(), closing.end(), text[opening.end():closing.start()]
         position = closing.end()
 

@@ -291,4 +291,5 @@ _MARKUP_ONLY = re.compile(r"<summary>[^<]{0,40}</summary>|<[^<>]{0,40}>|\\[A-Za-
 from polyreward.verifiers.regex_prefilter import prefilter_names  # noqa: E402
 
 prefilter_names(globals(), "_LOW_CONFIDENCE _EMBEDDED_QUESTION _NO_ANSWER _KEY_ANSWER _OWN_ANSWER _GRADING_REQUEST _REFUSAL")
+GRADING_REQUEST = _GRADING_REQUEST  # (read by rewards/format.py too: a think's sentence addressed to whoever scores it)
 prefilter_names(globals(), "_RELABELED _CANNOT_SAY")
