@@ -1,0 +1,105 @@
+"""Rules prompted by the red team split ``holdout_r25`` (written blind 2026-12-05 on the shipped configurations: every
+non-math reward of examples/*/config.yaml and examples/train/*.yaml under its shipped params; first sight in
+benchmarks/results/red_team_rewards_holdout_r25_first_sight.md): each a table of the genuine form it now pays beside
+the nearby hack it still refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.process import segment_steps
+from polyreward.rewards.process_steps import ProcessReward
+from polyreward.rewards.step_arithmetic import check_step
+
+# the examples/process config's reward: lines, the weakest step, unscored 0.0, the arithmetic rule
+PROCESS = ProcessReward(segment="lines", summary="min", unscored=0.0, scorer={"kind": "rule"})
+
+
+def _process(completion: str) -> float:
+    return float(PROCESS.evaluate(["q"], [completion]).scores[0])
+
+
+# --- process (rule): a currency sign, a result arrow and an equation continued on the next line ----------------------
+@pytest.mark.parametrize(
+    "step,score",
+    [
+        # genuine: amounts with their currency sign are the numbers they write
+        ("25% of $80 is 0.25 × $80 = $20.", 1.0),
+        ("The discounted price is $80 − $20 = $60.", 1.0),
+        ("Total: €12.50 + €7.50 = €20.", 1.0),
+        ("£3 × 4 = £12", 1.0),
+        ("$3 \\times 4 = 12$", 1.0),  # LaTeX inline math still reads
+        # hack: a wrong amount is wrong with its sign too
+        ("The discounted price is $80 − $20 = $65.", 0.0),
+        ("0.25 × $80 = $25", 0.0),
+        # genuine: an arrow from a computation to its result
+        ("3 × 4 → 12", 1.0),
+        ("12 × 2 -> 24 apples", 1.0),
+        ("10 / 3 ⇒ 3.33", 1.0),
+        ("3 + 4 = 7 → 7 × 2 = 14", 1.0),  # "then": the arrow between two expressions links nothing
+        ("12 × 2 = 24 → 24 + 1 = 25", 1.0),
+        # hack: a wrong result behind an arrow
+        ("Each box holds 3 × 4 → 14 apples.", 0.0),
+        ("3 * 4 -> 13", 0.0),
+        ("80 - 20 ⇒ 65", 0.0),
+        # an arrow between bare numbers or into an expression says nothing checkable
+        ("24 → 24 + 1", None),
+        ("60 minutes → 1 hour", None),
+        # genuine: an equation split over two lines
+        ("The discount is 0.25 × 80\n= 20.", 1.0),
+        ("2 × (3 + 4)\n  = 2 × 7\n  = 14", 1.0),
+        # hack: a wrong result on the continuation line
+        ("The discount is 0.25 × 80\n= 30.", 0.0),
+        ("2 × (3 + 4)\n= 2 × 7\n= 15", 0.0),
+        # units inside the equation stay unscored (mixed units would make a unit-stripped equation false)
+        ("1 hour + 30 minutes = 90 minutes", None),
+        ("3 rows × 4 apples = 12 apples", None),
+    ],
+)
+def test_currency_arrow_and_continued_equations(step, score):
+    assert check_step(step) == score
+
+
+@pytest.mark.parametrize(
+    "completion,score",
+    [
+        # holdout_r25's rows through the shipped reward: the split equation is one step, its wrong result refused
+        ("The discount is 0.25 × 80\n= 30.\nThe discounted price is 80 - 20 = 60.\nAfter the coupon: 60 - 5 = 55.\n"
+         "The answer is \\boxed{55}.", 0.0),
+        ("The discount is 0.25 × 80\n= 20.\nThe discounted price is 80 - 20 = 60.\nAfter the coupon: 60 - 5 = 55.\n"
+         "The answer is \\boxed{55}.", 1.0),
+        ("Each box holds 3 × 4 → 14 apples.\nTwo boxes hold 12 × 2 = 24 apples.\nThe answer is \\boxed{24}.", 0.0),
+        ("Each box holds 3 × 4 → 12 apples.\nTwo boxes hold 12 × 2 = 24 apples.\nThe answer is \\boxed{24}.", 1.0),
+        ("25% of $80 is 0.25 × $80 = $20.\nThe discounted price is $80 − $20 = $60.\nWith the coupon: $60 − $5 = $55.\n"
+         "The final price is \\boxed{55} dollars.", 1.0),
+        ("25% of $80 is 0.25 × $80 = $20.\nThe discounted price is $80 − $20 = $60.\nWith the coupon: $60 − $5 = $50.\n"
+         "The final price is \\boxed{50} dollars.", 0.0),
+    ],
+)
+def test_process_reward_reads_the_layouts(completion, score):
+    assert _process(completion) == score
+
+
+def test_continuation_lines_stay_in_their_step():
+    text = "The discount is 0.25 × 80\n  = 20.\nThen 80 - 20 -> 60\n-> done\nThe answer is 60."
+    steps = [text[a:b] for a, b in segment_steps(text, "lines")]
+    assert steps == ["The discount is 0.25 × 80\n  = 20.", "Then 80 - 20 -> 60\n-> done", "The answer is 60."]
+    # a line that opens with a minus sign or a word is a step of its own
+    assert len(segment_steps("5 - 3 = 2\n-1 + 2 = 1\nso 1", "lines")) == 3
+
+
+_OPS = {"+": lambda a, b: a + b, "-": lambda a, b: a - b, "×": lambda a, b: a * b}
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.integers(0, 999), st.integers(0, 999), st.sampled_from(sorted(_OPS)), st.integers(-5, 5),
+       st.sampled_from(["→", "->", "⇒", "\n= ", "\n  → ", " = "]), st.sampled_from(["", "$", "€"]))
+def test_layouts_check_the_arithmetic(a, b, op, off, link, currency):
+    """Whatever the layout (arrow, continued line, currency sign), the step is 1 exactly when its result is right."""
+    result = _OPS[op](a, b) + off
+    shown = f"-{currency}{-result}" if result < 0 else f"{currency}{result}"  # "-$1", as amounts are written
+    step = f"{currency}{a} {op} {currency}{b}{link}{shown}"
+    assert check_step(step) == (1.0 if off == 0 else 0.0)
+    assert len(segment_steps(step, "lines")) == 1
