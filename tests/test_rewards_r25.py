@@ -103,3 +103,54 @@ def test_layouts_check_the_arithmetic(a, b, op, off, link, currency):
     step = f"{currency}{a} {op} {currency}{b}{link}{shown}"
     assert check_step(step) == (1.0 if off == 0 else 0.0)
     assert len(segment_steps(step, "lines")) == 1
+
+
+# --- crpo_accuracy (committed_answer: true): one letter in a wrapper is the letter it boxes ----------------------------
+from polyreward.rewards.crpo import CRPOAccuracy, wrapped_letter  # noqa: E402
+
+GUARDED = CRPOAccuracy(answer_column="answer", committed_answer=True)  # examples/train/medqa_crpo.yaml's params
+RELEASED = CRPOAccuracy(answer_column="answer")
+THINK = "<think>A hides the error; B and D bypass the attending; E avoids it; C raises disclosure first.</think>\n"
+
+
+@pytest.mark.parametrize(
+    "answer,score",
+    [
+        # genuine: a LaTeX-writing model's wrappers around the one letter
+        ("Speak to the attending first about disclosure. \\boxed{\\text{C}}", 1.0),
+        ("First, the attending: \\boxed{(C)}", 1.0),
+        ("\\boxed{\\textbf{C.}} The attending must hear that the error will be disclosed.", 1.0),
+        ("Disclosure starts with the attending. \\boxed{\\mathrm{C}}", 1.0),
+        ("Disclosure starts with the attending. \\boxed{[C]}", 1.0),
+        ("Disclosure starts with the attending. \\boxed{C}", 1.0),
+        # a wrapped other letter is that letter, wrong
+        ("Escalate. \\boxed{\\text{D}}", 0.0),
+        # hack: negated, retracted or hedged wrapped boxes commit to nothing
+        ("It is not \\boxed{\\text{C}}; escalate instead.", 0.0),
+        ("\\boxed{(C)}. On second thought, reporting to the ethics committee (D) is the correct action.", 0.0),
+        # still no single letter: two letters, words, an option's text
+        ("Either is fine. \\boxed{\\text{C or D}}", -0.5),
+        ("\\boxed{(C/D)}", -0.5),
+        ("\\boxed{\\text{Tell the attending}}", -0.5),
+        ("\\boxed{\\text{C. Tell the attending}}", -0.5),
+    ],
+)
+def test_wrapped_box_letter_guarded(answer, score):
+    assert GUARDED.score_rollout(f"{THINK}<answer>{answer}</answer>", {"answer": "C"}).score == score
+
+
+def test_released_rule_unchanged_for_wrapped_letter():
+    # the released rule (no committed_answer) keeps the source's -0.5 for \text{C}
+    assert RELEASED.score_rollout(f"{THINK}<answer>ok \\boxed{{\\text{{C}}}}</answer>", {"answer": "C"}).score == -0.5
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.sampled_from("ABCDE"), st.sampled_from(["{}", "\\text{{{}}}", "({})", "{}.", "\\textbf{{({})}}", "[{}]",
+                                                   "\\mathrm{{ {} }}", "**{}**"]),
+       st.text(alphabet="abcdefghijklmnopqrstuvwxyz ABCDE/", min_size=2, max_size=12))
+def test_wrapped_letter_reads_one_letter_only(letter, wrapper, words):
+    """A wrapper around one letter gives that letter; a box with more than one letter or any word gives none."""
+    assert wrapped_letter("\\boxed{" + wrapper.format(letter) + "}") == letter
+    inner = words.strip()
+    if sum(ch.isalpha() for ch in inner) > 1:
+        assert wrapped_letter("\\boxed{" + wrapper.format(inner) + "}") is None
