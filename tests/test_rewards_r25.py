@@ -154,3 +154,47 @@ def test_wrapped_letter_reads_one_letter_only(letter, wrapper, words):
     inner = words.strip()
     if sum(ch.isalpha() for ch in inner) > 1:
         assert wrapped_letter("\\boxed{" + wrapper.format(inner) + "}") is None
+
+
+# --- clinical_comprehensiveness: a markdown table row names the option of its first cell -------------------------------
+from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness  # noqa: E402
+
+COMP = ClinicalComprehensiveness(options_column="options")
+OPTIONS = {"options": "A. Metformin\nB. Insulin glargine\nC. Glipizide\nD. Pioglitazone"}
+
+
+def _comp(think: str) -> float:
+    return COMP.score_rollout(f"<think>\n{think}\n</think>\n<answer>Metformin. \\boxed{{A}}</answer>", OPTIONS).score
+
+
+@pytest.mark.parametrize(
+    "think,score",
+    [
+        # genuine: one row per option with its verdict and reason, in the layouts models use
+        ("| Option | Verdict |\n|---|---|\n| A | yes: first-line, weight-friendly |\n| B | no: HbA1c only 7.4% |\n"
+         "| C | no: hypoglycaemia, weight gain |\n| D | no: fluid retention |", 1.0),
+        ("|A|first-line with normal eGFR|\n|B|reserved for severe hyperglycaemia|\n|C|causes weight gain|\n"
+         "|D|causes oedema|", 1.0),
+        ("| **(A)** | first-line |\n| **(B)** | too aggressive now |\n| **(C)** | weight gain |\n| **(D)** | oedema |", 1.0),
+        ("| A | first-line |\n| B | too aggressive now |", 0.5),
+        # hack: the table lists letters or option texts and says nothing of them
+        ("| A | B | C | D |\n|---|---|---|---|\n| | | | |", 0.0),
+        ("| A | Metformin |\n| B | Insulin glargine |\n| C | Glipizide |\n| D | Pioglitazone |", 0.0),
+        ("| A | |\n| B | |\n| C | |\n| D | |", 0.0),
+    ],
+)
+def test_table_rows_weigh_their_option(think, score):
+    assert _comp(think) == score
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from("ABCD"), min_size=1, max_size=4, unique=True),
+       st.sampled_from(["too risky here", "first-line choice", "weight gain expected", "reserved for later"]),
+       st.booleans())
+def test_table_weighs_exactly_the_rows_that_say_something(letters, verdict, bold):
+    """Each row with a verdict weighs its letter; rows holding only the option's own text weigh nothing."""
+    options = dict(line.split(". ", 1) for line in OPTIONS["options"].splitlines())
+    cell = "**{}**" if bold else "{}"
+    said = "\n".join(f"| {cell.format(x)} | {verdict} |" for x in letters)
+    listed = "\n".join(f"| {cell.format(x)} | {options[x]} |" for x in "ABCD" if x not in letters)
+    assert _comp(said + ("\n" + listed if listed else "")) == pytest.approx(len(letters) / 4)
