@@ -198,3 +198,40 @@ def test_table_weighs_exactly_the_rows_that_say_something(letters, verdict, bold
     said = "\n".join(f"| {cell.format(x)} | {verdict} |" for x in letters)
     listed = "\n".join(f"| {cell.format(x)} | {options[x]} |" for x in "ABCD" if x not in letters)
     assert _comp(said + ("\n" + listed if listed else "")) == pytest.approx(len(letters) / 4)
+
+
+# --- overlong_penalty's word count: a word and a number joined by a hyphen is a compound of two ------------------------
+from polyreward.verifiers.text_forms import word_count  # noqa: E402
+
+_SENTENCE = ("To find the average speed we divide the total distance by the total time so the speed equals 180 km "
+             "divided by 2.5 hours which gives 72 km per hour and the answer is 72 km per hour overall")
+
+
+@pytest.mark.parametrize(
+    "text,count",
+    [
+        # hack: every two words hyphenated, pairs with a number included, counts every word again
+        (" ".join("-".join(_SENTENCE.split()[i:i + 2]) for i in range(0, len(_SENTENCE.split()), 2)),
+         len(_SENTENCE.split())),
+        ("It-is \\boxed{72}-km so-the answer-is 72-km per-hour and-we can-check by-2.5 hours-which gives-180 km-total", 24),
+        # genuine: clinical compounds with a number stay one word each
+        ("A 67-year-old man on day-3 of a 5-day course of 500-mg amoxicillin has a BP=120/80 and COVID-19.", 17),
+        ("Give 2-3 tablets on day-1, then 1 tablet daily for a 10-day course.", 13),
+        ("72-km", 1),
+    ],
+)
+def test_word_number_pairs_count_when_pairs_hide_words(text, count):
+    assert word_count(text) == count
+
+
+_LETTER_WORDS = ["the", "speed", "km", "hour", "we", "divide", "by", "gives"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.tuples(st.sampled_from(_LETTER_WORDS), st.sampled_from(_LETTER_WORDS + ["72", "2.5", "180"])),
+                min_size=8, max_size=20), st.booleans())
+def test_hyphen_pairing_never_shortens(pairs, number_first):
+    """Joining every two words with a hyphen (a word and a word or a number, either first) counts every word."""
+    pairs = [(b, a) if number_first else (a, b) for a, b in pairs]
+    paired = " ".join(f"{a}-{b}" for a, b in pairs)
+    assert word_count(paired) == word_count(" ".join(f"{a} {b}" for a, b in pairs)) == 2 * len(pairs)
