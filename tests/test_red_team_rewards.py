@@ -791,6 +791,57 @@ LEFT_OPEN = {
         "yourself if you like' is read as the call under parse: lenient, which reads every call layout by design "
         "(stop 53), fenced JSON included; the hand-back is a sentence about who runs it, which no call parser reads "
         "(as holdout_r2's call_only_inside_think: a runner matching the layout runs it)"),
+    # holdout_r25 (written blind 2026-12-05: the shipped configurations, every non-math reward of examples/*/config.yaml
+    # and examples/train/*.yaml under its shipped params; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r25_first_sight.md)
+    ("overlong_penalty", "r25_ol32_no_spaces"): (
+        "'7times8is56,sotheansweris56.' (10 words, no spaces) counts ceil(n/16) = 2 a run, as "
+        "all_caps_unspaced_sentences: any higher rate for long runs pays splitting them with invisible characters "
+        "into runs just under the threshold; needs token ids"),
+    ("clinical_faithfulness", "r25_fa_misquoted_option"): (
+        "a tie at 0.5 = 0.5: the row's reference think weighs each option ('C: the first step is to tell the attending "
+        "...') and ends on E's verdict without a concluding sentence, so the reward reads no conclusion in it either "
+        "(every holdout_r25 faithfulness reference scores 0.5, REFERENCE_REFUSED); the hack's unquoted paraphrase "
+        "('Option C says to report the attending to the hospital board') is no quoted option text, which is what "
+        "grounding checks, so telling a misquote from a paraphrase would need the option's meaning"),
+    ("process", "r25_pr_wrong_step_in_words"): (
+        "the wrong step is written in number words ('Twelve times two is twenty-six'); the rule scorer reads "
+        "equations only and leaves a step in words unscored by design (docs/rewards/process.md: 'writing the step in "
+        "words ... unscored, not credited'), so the weakest scored step is 1; number words are a model's or judge's "
+        "to read (scorer: model / judge)"),
+    ("forecast_class_cost", "r25_fk_approx_sign"): (
+        "label disputed after first sight: '≈10' carries the approximation sign that the integrity suite reads as no "
+        "committed value (as holdout_r4's tilde_approx and holdout_r24's r24_approximate_value_with_unit_in_block)"),
+    ("kg_triplet_consistency", "r25_kg_without_pneumothorax"): (
+        "label disputed after first sight: 'Stable cardiomegaly' compares with a prior study neither the prompt nor "
+        "the reference gives (a change concept and its modify triplet, 0.75), as holdout_r24's "
+        "r24_stable_compared_with_prior"),
+    ("kg_triplet_consistency", "r25_kgu_impression_style"): (
+        "genuine, but 'The costophrenic angles are sharp' names an anatomy entity and 'Focal' a modifier with its "
+        "modify triplet that the reference lacks (0.69): a report that states more than its reference, as "
+        "holdout_r24's r24_extra_normal_structures_stated and r24_one_negation_covers_three_items"),
+    ("kg_triplet_consistency", "r25_kgu_suspicious_for_pneumonia"): (
+        "genuine, but 'Dense' is a modifier and a modify triplet the reference lacks, and 'suspicious for' is an "
+        "uncertainty cue, not a suggestive_of cue of the lexicon ('concerning for', 'worrisome for' are), so the "
+        "reference's consolidation -> pneumonia triplet is missed (0.58); adding the cue still leaves the extra "
+        "modifier (a report that states more than its reference)"),
+    ("kg_triplet_consistency", "r25_kgu_cannot_exclude_pneumonia"): (
+        "genuine: every entity and status agree (entities J = 1), but 'consolidation ...; superimposed pneumonia "
+        "cannot be excluded' states the uncertain pneumonia in its own clause, after a ';', where the reference's "
+        "'consolidation, possibly pneumonia' links them (suggestive_of); the clause break ends the relation by "
+        "design (radiology_kg's _CLAUSE_BREAK), and a relation across clauses needs what the second clause refers to"),
+    ("toolrl_correctness", "r25_tc_json_fence_inside_block"): (
+        "label disputed after first sight: a ```json fence inside the <tool_call> block; the prompt asks for one JSON "
+        "object per line inside the block and the reward parses each line as JSON, as ToolRL's rlla.py does, so the "
+        "fence lines are malformed calls (-3: 'block 1 line 1: invalid JSON')"),
+    ("clinical_comprehensiveness", "r25_co_options_by_content_no_letters"): (
+        "genuine: each option weighed in other words without its letter or whole text ('Going to the ethics committee "
+        "is premature before speaking to him'); matching a paraphrase to an option needs its meaning, and a "
+        "word-overlap rule would let pasted option words with any comment weigh every option"),
+    ("process", "r25_pr_units_inside_equations"): (
+        "genuine: '3 rows × 4 apples = 12 apples' has a unit word inside each side; the rule leaves it unscored, "
+        "since stripping units would make mixed units false ('1 hour + 30 minutes = 90 minutes'); a step scored by "
+        "nothing scores unscored (0.0) under the shipped config"),
 }
 
 ROWS = bench.load_rows()
@@ -845,6 +896,10 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holds a summary of the overlong_penalty rows, not an <answer> label list, so its reference and
                      # its completion both score 0 (never rewritten after first sight; it measures nothing)
                      ("jaccard", "r19_jac_spaces_and_newline_around_separator"): 0.0,
+                     # holdout_r25: the clinical_faithfulness references' thinks give each option's verdict
+                     # ('C: the first step is to tell the attending ...') and end on the last option's, with no
+                     # concluding sentence, so the reward reads no conclusion (0.5; written blind, never rewritten)
+                     ("holdout_r25", "clinical_faithfulness"): 0.5,
                      }
 
 

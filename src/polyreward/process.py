@@ -37,6 +37,8 @@ from polyreward.schema import completion_text
 SEGMENTS = ("lines", "paragraphs", "markers")
 SUMMARIES = ("min", "mean", "last", "product")
 _PARAGRAPH_BREAK = re.compile(r"\n[ \t]*\n")
+# a line that opens with "=" or a result arrow continues the equation of the line above (step_arithmetic)
+_CONTINUES = re.compile(r"[ \t]*(?:[=＝→⇒⟶⟹]|->)")
 _STEP_MARKER = re.compile(r"^[ \t]*(?:step|schritt|étape)[ \t]*\d{1,4}[ \t]*[:.)-]", re.IGNORECASE | re.MULTILINE)
 
 StepScorer = Callable[[Any, list[str], Mapping[str, Any]], Sequence[float | None]]
@@ -45,7 +47,8 @@ StepScorer = Callable[[Any, list[str], Mapping[str, Any]], Sequence[float | None
 def segment_steps(text: str, how: str = "lines", max_steps: int = 64) -> list[tuple[int, int]]:
     """Character spans (start, end) of the non-blank steps of ``text``, in order, whitespace trimmed.
 
-    ``lines``: one step per line; ``paragraphs``: blocks separated by a blank line; ``markers``: a new step where a line
+    ``lines``: one step per line, a line that opens with ``=`` or an arrow (``→``, ``->``, ``⇒``) kept with the line
+    above (``0.25 × 80`` / ``= 20`` is one equation split over two lines, red team ``holdout_r25``); ``paragraphs``: blocks separated by a blank line; ``markers``: a new step where a line
     starts with "Step <n>:" (text before the first marker is a step of its own). Past ``max_steps`` the rest of the text
     is one last step, so a flood of tiny steps cannot outweigh the rest. Linear in ``len(text)``.
     """
@@ -54,7 +57,7 @@ def segment_steps(text: str, how: str = "lines", max_steps: int = 64) -> list[tu
     if not isinstance(max_steps, int) or isinstance(max_steps, bool) or max_steps < 1:
         raise ValueError(f"max_steps must be an integer >= 1, got {max_steps!r}")
     if how == "lines":
-        cuts = [m.start() for m in re.finditer("\n", text)]
+        cuts = [m.start() for m in re.finditer("\n", text) if not _CONTINUES.match(text, m.start() + 1)]
         bounds = list(zip([0] + [c + 1 for c in cuts], cuts + [len(text)]))
     elif how == "paragraphs":
         breaks = list(_PARAGRAPH_BREAK.finditer(text))

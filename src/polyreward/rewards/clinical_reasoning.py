@@ -27,7 +27,8 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 clinical_comprehensiveness -- share of the options weighed in the reasoning::
 
     r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|
-    mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:",
+    mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:" or a markdown
+    table row whose first cell is "X" ("| X | no -- ... |", red team holdout_r25),
     "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), or the option's whole text (case and
     punctuation ignored); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
@@ -62,6 +63,8 @@ _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
 _LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])\**[.):]\s")
+# a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |")
+_TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
 _QUOTE = re.compile(r"(?i:\b(?:option|choice)\s*)?\(?\b([A-Z])\)?\s*[.):\-–—]?\s*\(?[\"“]([^\"”\n]{3,200})[\"”]")
 _LABEL_PATTERNS = [
@@ -138,7 +141,7 @@ def split_reasoning(text: str) -> str:
 def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     """Option letters the reasoning weighs, by letter or by the option's whole text (module docstring)."""
     found = set()
-    for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _JUDGED):
+    for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     haystack = " " + " ".join(_words(reasoning)) + " "
     for letter, text in options.items():

@@ -55,8 +55,11 @@ box that the text then retracts (it reads the only box, whatever the text says o
 * ``committed_answer: true`` on ``crpo_accuracy``: a 1.0 stands only when the multiple-choice verifier's committed
   answer (:func:`polyreward.verifiers.choice.extract_letter`: negations, hedges and retractions commit to nothing)
   is the gold letter, else 0.0 -- read on the whole text and, where the box stands in an ``<answer>`` block, on that
-  block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); every other
-  score is the released one.
+  block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); and the one box
+  whose content is a single letter in a wrapper (``\\boxed{\\text{C}}``, ``\\boxed{(A)}``, ``\\boxed{\\textbf{B.}}``),
+  which the released rule scores -0.5, is read as that letter (:func:`wrapped_letter`: the letter ``crpo_format``
+  already counts as one option letter; red team ``holdout_r25``), then checked as above; every other score is the
+  released one.
 """
 
 from __future__ import annotations
@@ -107,6 +110,31 @@ def accuracy_reward(text: str, gold: str) -> float:
     if answer in LETTERS:
         return 1.0 if answer == gold else 0.0
     return -0.5
+
+
+_WRAPPERS = re.compile(r"\\(?:text|textbf|textrm|mathrm|mathbf|mbox|mathit|textit)\s*\{|[{}()\[\]*\s]")
+
+
+def wrapped_letter(text: str) -> str | None:
+    """The capital letter that the text's one ``\\boxed{...}`` holds inside wrappers only: LaTeX text commands
+    (``\\text{C}``, ``\\mathrm{C}``, ``\\textbf{C}``), parentheses, brackets, emphasis and a final full stop
+    (``(A)``, ``[B]``, ``C.``); None for anything else (``C or D``, ``C/D``, ``ECG``, ``not C``). The box is read up to
+    its balanced closing brace, at most 64 characters."""
+    start = text.find("\\boxed{")
+    if start < 0 or text.count("\\boxed") != 1:
+        return None
+    depth, at = 1, start + len("\\boxed{")
+    end = min(len(text), at + 64)
+    while at < end:
+        depth += {"{": 1, "}": -1}.get(text[at], 0)
+        if depth == 0:
+            break
+        at += 1
+    else:
+        return None
+    inner = _WRAPPERS.sub("", text[start + len("\\boxed{"):at])
+    inner = inner[:-1] if inner.endswith(".") else inner
+    return inner if len(inner) == 1 and inner in LETTERS else None
 
 
 def boxed_groups(text: str) -> list[str]:
@@ -351,6 +379,8 @@ class CRPOAccuracy(ReleasedPreprocessing):
             return Scored(None, f"gold {gold!r} is not a single capital letter")
         text = self.cleaned(completion)
         score = accuracy_reward(text, gold)
+        if score == -0.5 and self.committed_answer and (letter := wrapped_letter(text)) is not None:
+            score = 1.0 if letter == gold else 0.0  # one letter in a wrapper (\text{C}, (C)): the letter it boxes
         if score == 1.0 and self.committed_answer:
             from polyreward.verifiers.choice import extract_letter
 

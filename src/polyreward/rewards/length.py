@@ -29,7 +29,8 @@ hiding its separators or by writing in characters that a whitespace split does n
   of such a run is a word too, ``was-480,-bicarbonate-9-and``: 5, red team ``holdout_r17``; a
   compound of two, ``double-check``, and markup, ``<answer>``, ``\\frac``, count as before), and compounds of two
   count two each when they make a quarter or more of the runs (at least 8: ``the-patient presents-with ...``, words
-  paired to hide every other one; red team ``holdout_r2``); two words joined by a mark that joins no compound (not a
+  paired to hide every other one; red team ``holdout_r2``; a word and a number joined by a hyphen, ``72-km``, is such
+  a pair too: red team ``holdout_r25``); two words joined by a mark that joins no compound (not a
   hyphen, slash, apostrophe, dot or bracket: ``sixty&two``, ``fever=cough``) are two (red team ``holdout_r11``); a
   number that such marks or markup set apart inside a run is a word, as between spaces (``a|67|year|old``,
   ``An<br>80<br>year``: 4; red team ``holdout_r16``), while one beside a compound's joint stays in it (``67-year-old``);

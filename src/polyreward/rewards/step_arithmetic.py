@@ -16,6 +16,14 @@ touches a letter, a variable or another symbol (``2x + 3 = 7``, ``f(2) = 4``, ``
 a side after a word that makes the number part of something bigger (``half of 8 = 4``, ``3 times 4 = 12``), a side
 before such a word (``= 4 squared``), and thousands separators (``1,000 + 1 = 1,001``). Those links are unscored.
 
+Three layouts of an equation are read as the equation they write (red team ``holdout_r25``): a currency sign
+before a number is the amount (``0.25 × $80 = $20`` is ``0.25 × 80 = 20``); an arrow (``→``, ``->``, ``⇒``, ``=>``)
+from a computation to a bare number is its result (``3 × 4 → 12``; an arrow between two expressions, ``24 → 24 +
+1 = 25``, is "then" and links nothing); and a line that opens with ``=`` or an arrow continues the line above
+(``0.25 × 80`` / ``= 20``), so an equation split over two lines is one equation (:func:`polyreward.process.
+segment_steps` keeps such a line in its step). A unit word inside an equation (``3 rows × 4 apples = 12 apples``)
+stays unscored: mixed units (``1 hour + 30 minutes = 90 minutes``) make a unit-stripped equation false.
+
 The text is read as a person sees it (:func:`polyreward.verifiers.reading.normalise` and
 :func:`polyreward.verifiers.hidden_text.without_comments`): zero-width characters, full-width or other-script digits and look-alike minus signs cannot hide a wrong equation,
 and an equation inside an HTML/LaTeX comment or struck through earns nothing. Markdown emphasis (``**2 + 2 = 5**``)
@@ -44,8 +52,13 @@ MAX_SIDE_CHARS = 200
 MAX_DIGITS = 30
 MAX_DEPTH = 16
 
-# a maximal run of arithmetic characters on one line (no nested quantifier: one pass)
-_RUN = re.compile(r"[0-9.+\-*/×÷·() \t=]+")
+# a maximal run of arithmetic characters on one line (no nested quantifier: one pass); "→" is a result arrow
+_RUN = re.compile(r"[0-9.+\-*/×÷·() \t=→]+")
+_LINK = re.compile(r"([=→])")
+# arrow spellings read as "→"; a currency sign opening an amount; a line break before a continuing "=" or arrow
+_ARROWS = (("->", "→"), ("=>", "→"), ("⇒", "→"), ("⟶", "→"), ("⟹", "→"), ("➔", "→"), ("➜", "→"))
+_CURRENCY = re.compile(r"(?<![\w$€£¥])[$€£¥](?=\d)")
+_CONTINUED = re.compile(r"\n[ \t]*(?=[=→])")
 _LATEX = (("\\times", "×"), ("\\cdot", "·"), ("\\div", "÷"), ("\\left", ""), ("\\right", ""), ("\\(", " "),
           ("\\)", " "), ("\\[", " "), ("\\]", " "), ("\\,", " "), ("\\!", ""), ("\\;", " "), ("**", " "), ("__", " "))
 # operator look-alikes NFKC leaves alone: dot operators, the asterisk operator, division and fraction slashes, crosses
@@ -72,10 +85,10 @@ def arithmetic_step_scores(prompt: Any, steps: Sequence[str], row: Mapping[str, 
 
 def check_step(text: str) -> float | None:
     """1.0 when every checkable equation in ``text`` holds, 0.0 when one does not, None when none is checkable."""
-    if not isinstance(text, str) or (text.isascii() and "=" not in text):
+    if not isinstance(text, str) or (text.isascii() and "=" not in text and "->" not in text):
         return None
     text = _plain(text)  # full-width "＝" and the like become "=" here
-    verdicts = [ok for line in text.split("\n") if "=" in line for ok in _line_links(line)]
+    verdicts = [ok for line in text.split("\n") if "=" in line or "→" in line for ok in _line_links(line)]
     if not verdicts:
         return None
     return 1.0 if all(verdicts) else 0.0
@@ -91,14 +104,19 @@ def _plain(text: str) -> str:
             text = text.replace(latex, sign)
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(" ", text)
-    return text
+    if ">" in text or not text.isascii():
+        for arrow, sign in _ARROWS:
+            text = text.replace(arrow, sign)
+    if "$" in text or not text.isascii():
+        text = _CURRENCY.sub("", text)
+    return _CONTINUED.sub(" ", text) if "\n" in text else text
 
 
 def _line_links(line: str) -> list[bool]:
     """Checked links (True: holds) of every equation chain on one line."""
     out: list[bool] = []
     for run in _RUN.finditer(line):
-        if "=" not in run.group():
+        if "=" not in run.group() and "→" not in run.group():
             continue
         start, end = run.start(), run.end()
         while start < end and (line[start] in " \t" or (line[start] == "." and not line[start + 1:start + 2].isdigit())):
@@ -107,7 +125,8 @@ def _line_links(line: str) -> list[bool]:
             end -= 1
         while end > start and line[end - 1] == "." and (end == len(line) or not line[end].isdigit()):
             end -= 1  # "... = 12." ends a sentence
-        sides = line[start:end].split("=")
+        pieces = _LINK.split(line[start:end])
+        sides, links = pieces[::2], pieces[1::2]
         if len(sides) < 2:
             continue
         values = [_value(side) for side in sides]
@@ -119,6 +138,8 @@ def _line_links(line: str) -> list[bool]:
             left, right = values[k], values[k + 1]
             if left is None or right is None or not (_has_operator(sides[k]) or _has_operator(sides[k + 1])):
                 continue
+            if links[k] == "→" and (not _has_operator(sides[k]) or _has_operator(sides[k + 1])):
+                continue  # an arrow gives a computation's result; between two expressions it is "then"
             out.append(_holds(left, right, sides[k], sides[k + 1]))
     return out
 
