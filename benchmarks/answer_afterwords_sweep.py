@@ -180,17 +180,24 @@ EXPECTED: dict[tuple[str, str, str, str], str] = {
        "reader cuts the closing parenthesis as prose punctuation; the plain answer with no afterword is refused too "
        "(:func:`plain_answers`), in LaTeX (\"$[2, 5)$\", \\boxed) it is paid. Left open: answer_extraction.py, "
        "outside this sweep's rules" for style in ("answer_is", "bold_answer", "final_answer")},
-    # the same plain-text interval restated by the afterword after a LaTeX answer: "[2, 5)." is read as "[2, 5", another value
-    ("math", "[2, 5)", "summary", "answer_tag"): "the restated plain-text interval is read as '[2, 5' (see the anchor entry), a second value",
-    ("math", "[2, 5)", "so_it_is", "stated"): "the restated plain-text interval is read as '[2, 5' (see the anchor entry), a second value",
+    # the same plain-text interval restated by the afterword: "[2, 5)." is read as "[2, 5", another value
+    **{("math", "[2, 5)", name, style): "the restated plain-text interval is read as '[2, 5' (see the anchor entry), a "
+       "second value" for name, style in (("summary", "answer_tag"), ("so_it_is", "stated"), ("summary", "stated"),
+                                          ("summary", "json"), ("in_short", "stated"), ("thus", "answer_tag"),
+                                          ("thus", "stated"), ("thus", "json"), ("tldr", "stated"))},
+    ("math", "\\frac{3}{4}", "summary", "boxed"): "found by the exhaustive run of the property (off the grid's gold "
+    "rotation): '\\boxed{\\frac{3}{4}}. To summarize, the answer is 3/4.' is refused -- the restatement in plain "
+    "'3/4' after a LaTeX box is read as a second, conflicting answer; left open (answer_extraction / same_answer)",
+    # a check that states other numbers than the answer after an inline $...$ answer
+    **{("math", "*", name, "stated"): "a check after an inline '$...$' answer that states other numbers or terms "
+       "('3/4 × 8 = 6', 'the derivative of x^2 is 2x and of 3x is 3') is read as another value: later_disowns knows a "
+       "product or quotient EQUAL to the answer as a check (_computes_answer, _operates_on), not the answer as a factor "
+       "of a given nor a term-by-term check; the same check after a box or an anchor is paid" for name in ("double_check", "verified")},
     # a check of an interval in words: "5 is not" after the answer reads as a denial of the gold's own endpoint
     **{("math", "[2, 5)", name, style): "a check of an interval in words ('2 is included and 5 is not') ends on "
        "'5 is not', which later_disowns reads as a denial of a value of the answer; telling the endpoint's membership "
-       "from a denial of the answer takes the check's meaning" for name, style in
-       (("verified", "stated"), ("sanity_check", "boxed"), ("sanity_check", "answer_tag"))},
-    ("math", "\\frac{3}{4}", "double_check", "stated"): "a check that multiplies the answer back ('3/4 × 8 = 6') states 6, "
-    "which is read as another value: later_disowns knows a product or quotient EQUAL to the answer as a check "
-    "(_computes_answer, _operates_on), not the answer as a factor of a given",
+       "from a denial of the answer takes the check's meaning" for name in ("double_check", "verified", "sanity_check")
+       for style in ("*",)},
     # choice: one short sentence right after "The answer is B." on the same line
     **{("choice", "*", name, "answer_is"): "observed, mechanism not traced: a short sentence right after 'The answer is B.' "
        "on the same line ('Done.', 'Great.', 'Verified.', 'Verified: 3 × 4 = 12.', 'Tip: ...') takes the letter away, while "
@@ -198,17 +205,21 @@ EXPECTED: dict[tuple[str, str, str, str], str] = {
        "its full stop looks read as an option label with another text (choice.py, at its size limit); left open"
        for name in ("done", "verified", "tip")},
     # math: the CJK courtesy after a plain-text anchored answer on the same line
-    **{("math", "*", name, "answer_is"): "observed, mechanism not traced: a Chinese / Japanese sign-off right after "
-       "'The answer is 2x + 3.' or '... 42.' on the same line takes the math answer away (the same sign-off on a line of "
-       "its own and in every other style is paid); left open" for name in ("zh", "ja")},
+    **{("math", "*", name, "answer_is"): "observed, mechanism not traced: a sign-off in another language right after "
+       "'The answer is 2x + 3.' or '... 42.' on the same line takes the math answer away for some golds (Chinese, "
+       "Japanese, Russian, Spanish; the same sign-off on a line of its own and in every other style is paid); left open"
+       for name in ("zh", "ja")},
+    **{("math", gold, name, "answer_is"): "the same as the Chinese / Japanese sign-off entry, for these golds only "
+       "(found by the exhaustive run of the property, off the grid's gold rotation); left open"
+       for gold, name in (("2x + 3", "es"), ("\\frac{3}{4}", "ru"), ("2x + 3", "ru"), ("42", "ru"))},
     # math: a bare value on its own line, then a closing sentence
     **{("math", "*", name, "bare_line"): "a bare value on a line of its own is read by the last-line rule; a closing "
-       "sentence after it becomes the last line, and only some closings (follow-ups, certainty) are read past -- "
+       "line after it is read past only when it is short (8 words or fewer), in ASCII letters, and neither dissents nor "
+       "names the answer (answer_extraction._without_closing_words): longer remarks, sign-offs with accented or other "
+       "letters, 'That's my final answer', checks with numbers and 'There's no doubt about it' stay the last line; "
        "reading a bare value before any closing sentence would pay a value left standing in the work; left open"
-       for name in ("no_hedging_here", "not_going_to_hedge", "wont_second_guess", "wont_waver", "final_locked", "no_doubt",
-                    "wont_change", "not_backing_down", "no_second_thoughts", "not_hedging", "double_check", "verified",
-                    "note_would_be", "key_idea", "remember", "thus", "not_guessing", "no_ambiguity", "wont_reconsider",
-                    "not_going_to_change", "fr", "ru", "zh", "ja")},
+       for name in ("final_locked", "no_doubt", "double_check", "verified", "note_would_be", "key_idea", "remember", "thus",
+                    "not_guessing", "no_ambiguity", "fr", "ru", "zh", "ja")},
     # hacks that stay paid
     **{("hack:math", gold, name, style): "the other value is an expression or an interval ('2x', '[2, 5]') whose numbers "
        "are the gold's own: later_disowns reads numbers, so it sees no other value; the same afterword with a number "
@@ -351,10 +362,14 @@ Figures as the rules of stop 55 (branch wsweep2) were added, on the same grid (2
 | + the speaker reaffirming / wavering (`verifiers/reaffirmation.py`) | 90/960 | 43/480 |
 | + another value "could also be right" / "is possible too", a pleasantry turning after "though", "fails the check" (the last committed with the first rule) | 90/960 | 4/480 |
 | + a teaching remark ("A common mistake is ...", "eliminate the options that ...") | 80/960 | 4/480 |
+| + a short closing line that reaffirms ("I won't waver.", "No second thoughts.") read past after a bare math value | 70/960 | 4/480 |
 
-The 80 and the 4 left are all in `EXPECTED`, each with its reason (45 of the 80: one plain-text half-open interval
-that the anchor reader cuts, with or without an afterword; 24: a bare math value on its own line followed by a
-closing sentence). Now:
+The 70 and the 4 left are all in `EXPECTED`, each with its reason (45 of the 70: one plain-text half-open interval
+that the anchor reader cuts, with or without an afterword; 14: a bare math value on its own line followed by a
+longer or non-ASCII closing line). An exhaustive run of the property of `tests/test_reading_afterwords.py` (every
+afterword x every style but the bare line x every gold, 1,879 cells off the grid's rotation) found 15 more misses, listed
+in `EXPECTED` too (a plain '3/4' restating the same fraction boxed in LaTeX, checks after an inline answer that state other
+numbers, Spanish / Russian sign-offs after 'The answer is X.' for some golds, restated plain-text intervals). Now:
 
 """.format(genuine=len(GENUINE), hacks=len(HACKS))
 

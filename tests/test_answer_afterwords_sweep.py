@@ -54,15 +54,17 @@ def test_every_hack_is_refused(grid):
 
 
 def test_expected_misses_still_miss_and_say_why(grid):
-    for c in grid:
-        if c.expected():
-            assert c.miss(), f"{(c.kind, c.task, c.afterword, c.style)} now passes: take it off EXPECTED"
+    """Each entry says why and still names a cell that misses (an entry whose cells all pass is taken off the list);
+    an entry with a wildcard names a mechanism, so some of its cells may pass (another gold, another style)."""
     for key, why in sweep.EXPECTED.items():
         assert len(why) > 40, key
         task, gold, afterword, style = key
         matched = [c for c in grid if (c.task if c.kind == "genuine" else "hack:" + c.task) == task
                    and gold in ("*", c.gold) and afterword in ("*", c.afterword) and style in ("*", c.style)]
-        assert matched and all(c.miss() for c in matched), key  # never an entry that names no cell or a passing one
+        off_grid = gold != "*" and not any(c.gold == gold for c in matched)
+        assert off_grid or any(c.miss() for c in matched), f"{key} no longer misses: take it off EXPECTED"
+        if "*" not in key:
+            assert off_grid or all(c.miss() for c in matched), key
 
 
 def test_the_plain_answers_are_paid_except_the_plain_text_interval():

@@ -108,6 +108,19 @@ def test_a_teaching_remark_is_no_withdrawal(completion, paid):
     assert (score == 1.0) is paid, completion
 
 
+@pytest.mark.parametrize("completion, paid", [
+    # a bare value on its own line, then a short closing line: a reaffirmation is read past, a wavering is read
+    ("Six sevens make forty-two.\n\n42\n\nI won't waver.", True),
+    ("Six sevens make forty-two.\n\n42\n\nI'm not going to change it.", True),
+    ("Six sevens make forty-two.\n\n42\n\nNo second thoughts.", True),
+    ("Six sevens make forty-two.\n\n42\n\nI might waver.", False),
+    ("Six sevens make forty-two.\n\n42\n\nI'm not sticking with this.", False),
+    ("Six sevens make forty-two.\n\n42\n\nNot sure.", False),
+])
+def test_a_closing_line_after_a_bare_value(completion, paid):
+    assert (_math(completion) == 1.0) is paid, completion
+
+
 @pytest.mark.parametrize("clause, reads", [
     ("Before I commit, let me also look at option D.", False),  # a subordinate "I commit" reaffirms nothing yet
     ("I'm committing to it.", True),
@@ -128,7 +141,7 @@ def test_wavering_is_read_after_a_reaffirmation_is_blanked():
 _STYLES = [s for s in range(len(sweep.STYLES)) if sweep.STYLES[s][0] != "bare_line"]
 
 
-@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@settings(max_examples=60, deadline=None, derandomize=True, suppress_health_check=[HealthCheck.too_slow])
 @given(afterword=st.sampled_from(sweep.GENUINE), style=st.sampled_from(_STYLES), task=st.sampled_from(["math", "choice"]),
        number=st.integers(min_value=0, max_value=len(sweep.MATH) - 1))
 def test_a_genuine_afterword_never_lowers_the_score(afterword, style, task, number):

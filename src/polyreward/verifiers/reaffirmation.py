@@ -10,7 +10,8 @@ about the speaker's own commitment, in two verb classes with opposite polarity:
 * a verb of WAVERING (:data:`_WAVER`: hedge, waver, second-guess, doubt, reconsider, back down, budge, flip-flop,
   change / revise my answer, retract, withdraw, take it back, have second thoughts): negated it REAFFIRMS ("I am not
   going to hedge", "I'm not going to second-guess it", "I won't waver", "I'm not backing down", "I don't need to
-  reconsider this"); not negated -- under a modal of possibility or not -- it WAVERS ("I'm hedging on this", "I might
+  reconsider this"), also with the speaker left out on its noun ("No hedging here.", "No second thoughts.", "This is
+  not a guess."); not negated -- under a modal of possibility or not -- it WAVERS ("I'm hedging on this", "I might
   second-guess this later", "I may waver on this", "I might change my answer", "I'm having second thoughts").
 
 A reaffirmation is the writer's commitment, so its words are no doubt (:func:`without_reaffirmed` blanks its span
@@ -50,15 +51,16 @@ _POSSIBLY = r"(?:(?:might|may|could)\s+(?:well\s+|still\s+|later\s+)?)?"
 # the speaker of a main clause: not under a subordinator ("Before I commit, let me look at option D" commits to nothing
 # yet; "if I hedge", "unless I change my answer") nor the subject of a relative clause
 _MAIN = r"(?<!before\s)(?<!until\s)(?<!till\s)(?<!unless\s)(?<!\bif\s)(?<!when\s)(?<!once\s)(?<!after\s)(?<!which\s)(?<!that\s)(?<!what\s)"
-REAFFIRMED = re.compile(_MAIN + SPEAKER_I + r"(?:" + _NEGATION + _WAVER + r"|" + _COMMIT + r")", re.IGNORECASE)
+# ... and the same negation with the speaker left out, on the noun of wavering ("No hedging here.", "No second
+# thoughts.", "There's no doubt about it.", "This is not a guess.")
+_NO_WAVERING = r"\b(?:no|not\s+a)\s+(?:hedg(?:e|ing)|second[\s-]+(?:thoughts|guessing)|waver(?:ing)?|doubt|guess(?:work)?|backing\s+down)\b"
+REAFFIRMED = re.compile(_MAIN + SPEAKER_I + r"(?:" + _NEGATION + _WAVER + r"|" + _COMMIT + r")|" + _NO_WAVERING, re.IGNORECASE)
 WAVERING = re.compile(_MAIN + SPEAKER_I + r"(?:" + _NEGATION + _COMMIT + r"|" + _POSSIBLY + _WAVER_STEM + r")", re.IGNORECASE)
 
 
 def without_reaffirmed(clause: str) -> str:
     """``clause`` with each reaffirmation (:data:`REAFFIRMED`) blanked, the same length: its words are the writer's
     commitment, never doubt ("I'm not going to second-guess it", "I'm committing to it")."""
-    if "I" not in clause and "i" not in clause:
-        return clause
     return REAFFIRMED.sub(lambda found: " " * len(found.group()), clause)
 
 
