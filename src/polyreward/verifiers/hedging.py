@@ -610,7 +610,10 @@ def _stands_against(clause: str) -> bool:
     return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
 
 
-_FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfail(?:ed|s)?\s+(?:the\s+|my\s+|this\s+|a\s+)?(?:sanity\s+)?check", re.IGNORECASE)
+_FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check"
+                           # "this fails the check" (the afterwords sweep), not "The other candidate values (12, 3, 4) fail the
+                           # check" (their verdict, holdout73): singular, and no other subject named before it
+                           r"|\A(?:(?!\bothers?\b)[^\n])*?\bfails\s+(?:the\s+|my\s+|this\s+|a\s+)?(?:sanity\s+)?check", re.IGNORECASE)
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
