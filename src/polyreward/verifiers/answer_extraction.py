@@ -54,6 +54,7 @@ from polyreward.verifiers.remark_values import (cut_other_quantity_remark, piece
                                                 reference_bracket, term_of_arithmetic)
 from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, restated_before
 from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
+from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't waver." after a bare value: #32)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
 from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number_from_words, parse_numeral, same_number, unicode_roots, value_from_words
@@ -680,7 +681,7 @@ def _without_closing_words(window: str) -> str:
     stated = STATED_IN_WORDS.search(line)  # "... is forty-two.", not "That is a brisk pace." (holdout73)
     if (_WORD_ANSWER.search(line) is not None or number_from_words(line.strip(" .!")) is not None
             or stated is not None and stated_number_words(stated.group(1), number_from_words) is not None
-            or dissents(line) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
+            or dissents(without_reaffirmed(line)) and not note or WITHDRAWAL.search(line) or any(ch.isalpha() and not ch.isascii() for ch in line)):
         # "No answer yet.", "Wrong.": a last line that takes something back is read, and so is one in words this
         # reader does not read as numbers ("答案是四十五。")
         return window

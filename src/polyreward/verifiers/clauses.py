@@ -160,10 +160,16 @@ def denies_by_reference(clause: str) -> bool:
 # likely." -- right after the other value, an additive particle (with at most a copula or modal before it), and a
 # predicate of fitness after it; so "adding 6 seven times also works" (6 is not what works) offers nothing. The caller
 # has checked that the value is not the answer and is not denied.
+_FIT_WORDS = (r"(?:works?|fits?|holds?|satisf\w+|correct|right|valid|possible|plausible|likely|defensible|acceptable|"
+              r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative))")
 _ADDITIVE_AFTER = re.compile(r"\A[\s)*$}\]]*(?:(?:is|was|would\s+be|could\s+be|might\s+be|may\s+be|seems|looks|'s)\s+)?"
-                             r"(?:also|too|as\s+well|equally|just\s+as)\b", re.IGNORECASE)
-_FITS = re.compile(r"\b(?:works?|fits?|holds?|satisf\w+|correct|right|valid|possible|plausible|likely|defensible|acceptable|"
-                   r"fine|reasonable|an?\s+(?:option|candidate|answer|possibility|alternative))\b", re.IGNORECASE)
+                             r"(?:also|too|as\s+well|equally|just\s+as)\b"
+                             # the particle inside the modal ("C could also be right") or after the predicate ("C is
+                             # possible too", "41 works as well"; the afterwords sweep, #32)
+                             r"|\A[\s)*$}\]]*(?:could|might|may|would|can)\s+(?:also|equally)\s+(?=be\b)"
+                             r"|\A[\s)*$}\]]*(?:(?:is|was|would\s+be|could\s+be|might\s+be|may\s+be|'s)\s+)?(?=" + _FIT_WORDS + r"\s+(?:too|as\s+well)\b)",
+                             re.IGNORECASE)
+_FITS = re.compile(r"\b" + _FIT_WORDS + r"\b", re.IGNORECASE)
 
 
 # ... or as still open (holdout60): "Option A remains under active consideration.", "45 is still on the table.", "B stays

@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
@@ -366,6 +366,8 @@ def _withdraws(clause: str) -> bool:
             continue  # ("Used goods, transfers and stock purchases are excluded.": their verdict, holdout89)
         if reason_denied(before):
             continue  # "I can't see any reason to doubt it": a reaffirmation (#32)
+        if teaching_remark(clause, word):
+            continue  # "A common mistake is to ...", "Tip: eliminate the options that ...": advice, no verdict (#32)
         if _EARLIER_ATTEMPT.search(clause):
             continue  # "I misread the axis the first time": the error was in an earlier attempt, not in this answer
         if not _WORLD_DOUBT.fullmatch(word.group()) or _WRITER.search(before):

@@ -17,7 +17,7 @@ turn``), or an AI's disclaimer of itself (``I'm an AI``, ``as an AI``) that name
 
 It is no follow-up -- it stays and is read as before -- when it speaks of the answer or of changing it, prefers or
 offers a value instead, or doubts (``answer``, ``instead``, ``prefer``, ``rather``, ``change``, ``switch``, ``wrong``,
-``not sure``, ``guess``, ...): "Let me know if you'd like me to change my answer to A (femur) instead!" offers another
+``not sure``, ``guess``, ...) or turns after a contrast (``though``, ``but``): "Let me know if you'd like me to change my answer to A (femur) instead!" offers another
 answer (read by :func:`.hypothetical.hypothetical` as an offer, no statement), "... or would you prefer 12?" hedges,
 "I may be wrong, though; many sources say 540°" withdraws. Only sentences at the end are dropped, on the answer's
 line too ("A = πr² = 9π. Would you like me to also compute the circumference (6π)?"), and never the first sentence.
@@ -67,6 +67,9 @@ _OF_THE_ANSWER = re.compile(
     r"guess\w*|doubt\w*|sure|certain|expected|looking\s+for|or\s+(?:was|is|were)\s+it|"
     r"respuesta|r[ée]ponse|antwort|risposta|resposta|en\s+su\s+lugar|en\s+lugar|plut[ôo]t|stattdessen|lieber|invece|prefier\w*|pr[ée]f[ée]r\w*)\b"
     r"|\bmay\s+be\b|\bmight\s+be\b"
+    # ... or turns, after a contrast, to something else ("Hope this helps -- though C is possible too": the afterwords
+    # sweep, #32), which is then read as any clause after the answer is
+    r"|\b(?:though|although|but|however|yet|possib\w*)\b"
     r"|\\boxed\b|\\fbox\b|:\s*[$*]*\s*[-+]?\d",  # ... or states a value itself: a box, a number right after a colon ("Hope this helps: 42")
     re.IGNORECASE,
 )

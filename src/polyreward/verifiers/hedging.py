@@ -46,6 +46,7 @@ from polyreward.verifiers.hypothetical import hypothetical
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.source_words import reported_by_another
 from polyreward.verifiers.doubt_words import MAYBE_WORDS, UNSURE_WORDS
+from polyreward.verifiers.reaffirmation import wavers, without_reaffirmed
 from polyreward.verifiers.registers import certainty_end, note_section
 from polyreward.verifiers.unasserted import asked_or_disowned_source, low_confidence, names_chance, unasserted_before, without_restated_chance
 
@@ -75,7 +76,7 @@ _OWN_SOURCE = re.compile(
     re.IGNORECASE,
 )
 _DOUBT = re.compile(
-    r"\b(?:(?<!\bno\s)(?<!\bno\ssecond-)(?<!\bno\ssecond\s)(?<!without\s)(?<!without\ssecond-)guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
+    r"\b(?:(?<!\bno\s)(?<!\bno\ssecond-)(?<!\bno\ssecond\s)(?<!without\s)(?<!without\ssecond-)(?<!\bnot\sa\s)guess\w*|unsure|uncertain|unverified|not\s+(?:verified|checked|confirmed)|unconfirmed|speculat\w*|"
     r"no\s+idea|don't\s+know|idk|dunno|no\s+clue|not\s+a\s+clue|tentativ\w*|supposedly|allegedly|presumably|apparently|"
     r"ballpark|give\s+or\s+take|thereabouts|fingers\s+crossed|shot\s+in\s+the\s+dark|grain\s+of\s+salt|something\s+like|"
     r"(?:don't|do\s+not|doubt|no\s+longer|can't|cannot|never)\s+(?:\w+\s+)?(?:think|believe|trust|buy)\s+(?:so|it|that|this)|out\s+of\s+my\s+depth|"
@@ -603,19 +604,27 @@ def _stands_against(clause: str) -> bool:
     other value ("Or not.", "or thereabouts"), a condition on the writer, the answer attributed to someone else."""
     if re.search(r"\d", clause):
         return False  # another value: the rules of commitment.later_disowns read it
+    clause = without_reaffirmed(clause)  # "I'm committing to it", "I'm not backing down": commitment, no state (#32)
     if _WRITER_STATE.search(clause) and not _AFFIRMING.search(clause) and len(WORDS.findall(clause)) <= 10:
         return True
     return bool(_BARE_NEGATION.match(clause) or _EMPTY_OR.match(clause) or _writer_condition(clause) or _ATTRIBUTED_AFTER.search(clause))
 
 
-_FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check", re.IGNORECASE)
+_FAILED_CHECK = re.compile(r"\bcheck\w*\s+(?:failed|fails|did(?:n't|\s+not)\s+(?:pass|work))|\bfailed\s+(?:the\s+|my\s+)?(?:sanity\s+)?check"
+                           # "this fails the check" (the afterwords sweep), not "The other candidate values (12, 3, 4) fail the
+                           # check" (their verdict, holdout73): singular, and no other subject named before it
+                           r"|\A(?:(?!\bothers?\b)[^\n])*?\bfails\s+(?:the\s+|my\s+|this\s+|a\s+)?(?:sanity\s+)?check", re.IGNORECASE)
 
 
 @memoized_text(max_chars=200, maxsize=4096)  # (speed: the clauses around an answer repeat across rollouts)
 def _doubts(clause: str) -> bool:
     """A clause that doubts the answer: a word of doubt, a bare modal ("(possibly)", "Maybe.", "or maybe not"), a
     disclaimer ("don't quote me"), an unchecked or failed check ("I haven't verified it", "the sanity check failed"),
-    a low confidence."""
+    a low confidence, the speaker wavering ("I might second-guess this", "I'm not sticking with it": .reaffirmation);
+    the speaker's reaffirmation ("I'm not going to second-guess it", "I won't waver") is no doubt."""
+    clause = without_reaffirmed(clause)
+    if wavers(clause):
+        return True
     if _UNCHECKED.search(clause) or _FAILED_CHECK.search(clause) or _DISCLAIMER.search(clause) or low_confidence(clause):
         return True
     if _idiom_doubts(clause):

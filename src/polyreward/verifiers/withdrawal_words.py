@@ -274,3 +274,26 @@ def reason_denied(before: str) -> bool:
     """Does ``before`` (a clause up to a word of doubt or withdrawal) deny any reason for it ("I can't see any reason
     to")? Then the word reaffirms the answer rather than taking it back."""
     return _NO_REASON_BEFORE.search(before) is not None
+
+
+# a teaching remark after the answer (the afterwords sweep, #32): an error named as a KIND, with an indefinite article
+# and an adjective of frequency ("A common mistake is to forget a step", "a typical error here", "One classic trap:"),
+# or an elimination whose object is a set of options picked out by a relative clause or "any" ("Tip: eliminate the
+# options that are clearly too large first", "rule out any choice with the wrong units") -- advice on how to answer,
+# not a verdict on this answer; "That was a mistake", "my mistake" and "eliminate B" are read as before
+_KIND_OF_ERROR = re.compile(r"\b(?:a|an|one|another)\s+(?:(?:very|really|quite)\s+)?(?:common|typical|frequent|classic|popular|usual|easy|"
+                            r"standard|tempting|natural|frequently\s+made|common\s+enough)\s+(?:\w+\s+)?\Z", re.IGNORECASE)
+_DEFINED_AFTER = re.compile(r"\s*(?::|(?:here\s+)?(?:is|was|would\s+be)\b)", re.IGNORECASE)  # the kind defined ("... is to forget")
+_SET_OF_OPTIONS_AFTER = re.compile(r"\s+(?:(?:the|any|all)\s+)?(?:\w+\s+)?(?:options|choices|answers|candidates|distractors|option|choice|answer)\s+"
+                                   r"(?:that|which|whose|with|where)\b", re.IGNORECASE)
+
+
+def teaching_remark(clause: str, word: "re.Match") -> bool:
+    """Is the word of withdrawal ``word`` (a match in ``clause``) advice on how to answer rather than a verdict on this
+    answer: an error named as a kind ("A common mistake is ...") or options picked out by a property eliminated
+    ("eliminate the options that are clearly too large")?"""
+    if word.group().lower().startswith(("mistake", "error", "trap", "slip")):
+        return _KIND_OF_ERROR.search(clause, 0, word.start()) is not None and _DEFINED_AFTER.match(clause, word.end()) is not None
+    if word.group().lower().startswith(("eliminat", "exclud", "rul", "reject")):
+        return _SET_OF_OPTIONS_AFTER.match(clause, word.end()) is not None
+    return False
