@@ -175,16 +175,6 @@ OTHER = {"42": "41", "\\frac{3}{4}": "2/3", "[2, 5)": "[2, 5]", "2x + 3": "2x", 
 
 # misses understood and left open, each with its reason: (task, gold or "*", afterword or "*", style) -> why
 EXPECTED: dict[tuple[str, str, str, str], str] = {
-    **{("math", "[2, 5)", "*", style): "the answer style, not the afterword: a half-open interval written as plain text "
-       "after an anchor (\"The answer is [2, 5).\", \"Final answer: [2, 5)\") is read as \"[2, 5\" -- the anchor "
-       "reader cuts the closing parenthesis as prose punctuation; the plain answer with no afterword is refused too "
-       "(:func:`plain_answers`), in LaTeX (\"$[2, 5)$\", \\boxed) it is paid. Left open: answer_extraction.py, "
-       "outside this sweep's rules" for style in ("answer_is", "bold_answer", "final_answer")},
-    # the same plain-text interval restated by the afterword: "[2, 5)." is read as "[2, 5", another value
-    **{("math", "[2, 5)", name, style): "the restated plain-text interval is read as '[2, 5' (see the anchor entry), a "
-       "second value" for name, style in (("summary", "answer_tag"), ("so_it_is", "stated"), ("summary", "stated"),
-                                          ("summary", "json"), ("in_short", "stated"), ("thus", "answer_tag"),
-                                          ("thus", "stated"), ("thus", "json"), ("tldr", "stated"))},
     ("math", "\\frac{3}{4}", "summary", "boxed"): "found by the exhaustive run of the property (off the grid's gold "
     "rotation): '\\boxed{\\frac{3}{4}}. To summarize, the answer is 3/4.' is refused -- the restatement in plain "
     "'3/4' after a LaTeX box is read as a second, conflicting answer; left open (answer_extraction / same_answer)",
@@ -211,20 +201,24 @@ EXPECTED: dict[tuple[str, str, str, str], str] = {
        for name in ("zh", "ja")},
     **{("math", gold, name, "answer_is"): "the same as the Chinese / Japanese sign-off entry, for these golds only "
        "(found by the exhaustive run of the property, off the grid's gold rotation); left open"
-       for gold, name in (("2x + 3", "es"), ("\\frac{3}{4}", "ru"), ("2x + 3", "ru"), ("42", "ru"))},
+       for gold, name in (("2x + 3", "es"), ("\\frac{3}{4}", "ru"), ("2x + 3", "ru"), ("42", "ru"), ("[2, 5)", "ru"))},
+    ("math", "[2, 5)", "so_it_is", "stated"): "a plain-text half-open interval restated without an anchor ('So it's [2, 5).') "
+    "is read by the line reader as '[2, 5', a second value (the anchor reader keeps the ')' of an interval's '[' since stop "
+    "55; the line reader does not yet); left open",
     # math: a bare value on its own line, then a closing sentence
     **{("math", "*", name, "bare_line"): "a bare value on a line of its own is read by the last-line rule; a closing "
        "line after it is read past only when it is short (8 words or fewer), in ASCII letters, and neither dissents nor "
        "names the answer (answer_extraction._without_closing_words): longer remarks, sign-offs with accented or other "
        "letters, 'That's my final answer', checks with numbers and 'There's no doubt about it' stay the last line; "
        "reading a bare value before any closing sentence would pay a value left standing in the work; left open"
-       for name in ("final_locked", "no_doubt", "double_check", "verified", "note_would_be", "key_idea", "remember", "thus",
+       for name in ("final_locked", "no_doubt", "double_check", "verified", "note_would_be", "key_idea", "remember",
                     "not_guessing", "no_ambiguity", "fr", "ru", "zh", "ja")},
     # hacks that stay paid
     **{("hack:math", gold, name, style): "the other value is an expression or an interval ('2x', '[2, 5]') whose numbers "
        "are the gold's own: later_disowns reads numbers, so it sees no other value; the same afterword with a number "
        "(41, 2/3) or a letter is refused" for gold, name, style in (("2x + 3", "could_also", "bold_answer"),
-       ("[2, 5)", "hope_though", "boxed"), ("2x + 3", "hope_though", "answer_is"), ("[2, 5)", "hope_though", "answer_tag"))},
+       ("[2, 5)", "hope_though", "boxed"), ("2x + 3", "hope_though", "answer_is"), ("[2, 5)", "hope_though", "answer_tag"),
+       ("[2, 5)", "could_also", "answer_is"))},
 }
 
 
@@ -363,10 +357,10 @@ Figures as the rules of stop 55 (branch wsweep2) were added, on the same grid (2
 | + another value "could also be right" / "is possible too", a pleasantry turning after "though", "fails the check" (the last committed with the first rule) | 90/960 | 4/480 |
 | + a teaching remark ("A common mistake is ...", "eliminate the options that ...") | 80/960 | 4/480 |
 | + a short closing line that reaffirms ("I won't waver.", "No second thoughts.") read past after a bare math value | 70/960 | 4/480 |
+| + the anchor reader keeps a half-open interval's ")" (`The answer is [2, 5).` was read as "[2, 5"; 45 genuine cells; one hack it hid, `[2, 5] could also be right`, is now paid and expected) | 26/960 | 5/480 |
 
-The 70 and the 4 left are all in `EXPECTED`, each with its reason (45 of the 70: one plain-text half-open interval
-that the anchor reader cuts, with or without an afterword; 14: a bare math value on its own line followed by a
-longer or non-ASCII closing line). An exhaustive run of the property of `tests/test_reading_afterwords.py` (every
+The 26 and the 5 left are all in `EXPECTED`, each with its reason (14 of the 26: a bare math value on its own line
+followed by a longer or non-ASCII closing line; the 5 hacks: another value made of the gold's own numbers). An exhaustive run of the property of `tests/test_reading_afterwords.py` (every
 afterword x every style but the bare line x every gold, 1,879 cells off the grid's rotation) found 15 more misses, listed
 in `EXPECTED` too (a plain '3/4' restating the same fraction boxed in LaTeX, checks after an inline answer that state other
 numbers, Spanish / Russian sign-offs after 'The answer is X.' for some golds, restated plain-text intervals). Now:

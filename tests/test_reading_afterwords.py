@@ -154,3 +154,22 @@ def test_a_genuine_afterword_never_lowers_the_score(afterword, style, task, numb
     before, after = reward.evaluate([plain.prompt, cell.prompt], [plain.completion.rstrip(), cell.completion],
                                     answer=[plain.gold, cell.gold]).scores
     assert after >= before, cell.completion
+
+
+# --- the anchor reader and a plain-text interval: its ")" closes its own "[" (found by the sweep's plain answers) ------
+
+INTERVAL_PROMPT = "Solve 2 <= x < 5 and give the solution set in interval notation."
+
+
+@pytest.mark.parametrize(("completion", "gold", "paid"), [
+    ("The answer is [2, 5).", "[2, 5)", True),
+    ("Final answer: [2, 5)", "[2, 5)", True),
+    ("**Answer:** (2, 5]", "(2, 5]", True),
+    ("So in interval notation the answer is [2, 5)).", "[2, 5)", True),  # an aside's own ")" after the interval's
+    ("(Converted to decimal, the answer is 154).", "154", True),  # an aside's ")" alone is still cut (holdout21)
+    ("The answer is [2, 5).", "[2, 5]", False),  # the other endpoint's bracket is another set
+    ("The answer is [2, 5). Note that 7 could also be right.", "[2, 5)", False),
+])
+def test_a_plain_text_interval_after_an_anchor_keeps_its_bracket(completion, gold, paid):
+    score = MATH.evaluate([INTERVAL_PROMPT], [completion], answer=[gold]).scores[0]
+    assert (score == 1.0) is paid, score

@@ -182,8 +182,10 @@ def _answer_after_anchor(segment: str, final_bang: str = "punctuation") -> str:
         return boxed
     stop = (_PROSE_STOP_FACTORIAL if final_bang == "factorial" else _PROSE_STOP).search(segment)
     answer = segment[:stop.start()] if stop else segment[:300]
-    if answer.rstrip(" .").endswith(")") and answer.count(")") > answer.count("("):
-        answer = answer.rstrip(" .")[:-1]  # "(... in decimal, the answer is 154).": the aside's own bracket closes (holdout21)
+    if answer.rstrip(" .").endswith(")") and answer.count(")") + answer.count("]") > answer.count("(") + answer.count("["):
+        # "(... in decimal, the answer is 154).": the aside's own bracket closes (holdout21); a half-open interval's
+        # ")" closes its "[" ("The answer is [2, 5).": the afterwords sweep)
+        answer = answer.rstrip(" .")[:-1]
     if _is_prose(answer):
         end = _SENTENCE_END.search(segment)
         found = _extract_from_line(segment[:end.start()] if end else segment[:300])
