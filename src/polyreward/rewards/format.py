@@ -393,8 +393,7 @@ def off_topic(think: str, prompt: object, others: Sequence[str], format_words: f
     text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
     if not text:
         return False
-    letters = [ch for ch in think if ch.isalpha()]
-    if not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+    if not _mostly_latin(think):
         return False
     said = _terms(think) - format_words
     if said & _terms(" ".join([text, *others])):
@@ -402,6 +401,14 @@ def off_topic(think: str, prompt: object, others: Sequence[str], format_words: f
     from polyreward.verifiers.language import foreign
 
     return not foreign(think)  # a reasoning in another language shares no spelling with an English question
+
+
+def _mostly_latin(think: str) -> bool:
+    """Does ``think`` have letters, at least half of them ASCII? A body mostly in another script shares no spelling
+    with an English prompt, so the topic comparisons (:func:`off_topic`, :func:`tools_only`,
+    :func:`states_only_the_answer`) leave it alone."""
+    letters = [ch for ch in think if ch.isalpha()]
+    return bool(letters) and sum(ch.isascii() for ch in letters) * 2 >= len(letters)
 
 
 def tools_only(think: str, prompt: object, others: Sequence[str], format_words: frozenset[str] = frozenset()) -> bool:
@@ -415,8 +422,7 @@ def tools_only(think: str, prompt: object, others: Sequence[str], format_words: 
     text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
     if not text or '"name"' not in text:
         return False
-    letters = [ch for ch in think if ch.isalpha()]
-    if not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+    if not _mostly_latin(think):
         return False
     from polyreward.verifiers.language import foreign
 
@@ -436,8 +442,7 @@ def states_only_the_answer(think: str, prompt: object, others: Sequence[str],
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt)) if prompt is not None else ""
-    letters = [ch for ch in think if ch.isalpha()]
-    if not text or not others or not letters or sum(ch.isascii() for ch in letters) * 2 < len(letters):
+    if not text or not others or not _mostly_latin(think):
         return False
     said = _terms(think) - format_words
     return bool(said) and not said & _terms(text) and said <= _terms(" ".join(others))
