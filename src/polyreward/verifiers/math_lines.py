@@ -61,8 +61,13 @@ def math_tail(line: str) -> str | None:
                 tail = rest.strip()  # "15% of 80 = 0.15 × 80 = 12": the first side is the end of a phrase (holdout20)
             if not plain and _REASON_BEFORE.search(line[:start.end()]) and (main := _main_clause(tail)) is not None:
                 return main  # "Since 2^6 = 64, log_2(64) = 6.": the reason's equation, then the main clause's (holdout68)
-            return None if plain or not re.search(r"[A-Za-z\\^*(]", tail) else tail
+            return None if plain or not (re.search(r"[A-Za-z\\^*(]", tail) or _INTERVAL.fullmatch(tail)) else tail
     return None
+
+
+# an interval written with its brackets, open or closed at either end ("[2, 5)", "(-3, 7]", "[0, 1]"): read whole, not
+# cut down to its last bound
+_INTERVAL = re.compile(r"[(\[][^\S\n]*[-−+]?[^,()\[\]\s][^,()\[\]]{0,40},[^\S\n]*[-−+]?[^,()\[\]\s][^,()\[\]]{0,40}[)\]]")
 
 
 # a word that opens a clause of reason or condition before its comma ("Since 2^6 = 64, log_2(64) = 6.", "As x = 2,
@@ -88,12 +93,14 @@ def _main_clause(tail: str) -> str | None:
 
 
 def _balanced(text: str) -> bool:
+    """Does every bracket of ``text`` close, braces among themselves and round and square brackets as one kind, so
+    an interval open at one end and closed at the other ("[2, 5)", "(0, 1] \\cup [2, 3)") is balanced too?"""
     depth = {"(": 0, "{": 0}
     for char in text:
-        if char in "({":
-            depth[char] += 1
-        elif char in ")}":
-            depth["(" if char == ")" else "{"] -= 1
+        if char in "([{":
+            depth["{" if char == "{" else "("] += 1
+        elif char in ")]}":
+            depth["{" if char == "}" else "("] -= 1
             if min(depth.values()) < 0:
                 return False
     return not any(depth.values())

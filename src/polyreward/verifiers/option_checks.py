@@ -184,7 +184,12 @@ def _titled_as_another_option(after: str, letter: str, options: Mapping[str, str
 
 
 _NAME_WORD = re.compile(r"[A-Z][^\W\d_]*|of|the|and|de|la|le")
-_NOT_A_NAME = frozenset({"Not", "No", "But", "And", "Or", "So", "Also", "Because", "Since", "This", "That", "It", "The", "Yes", "Both"})
+_NOT_A_NAME = frozenset({"Not", "No", "But", "And", "Or", "So", "Also", "Because", "Since", "This", "That", "It", "The", "Yes", "Both",
+                         # a sign-off that closes the answer and names nothing ("The answer is B. Done.", "B. Final.")
+                         "Done", "Finished", "Final", "Confirmed", "Certain", "Definitely", "Correct", "Right", "Exactly",
+                         "Indeed", "Solved", "End", "Thanks", "Cheers", "Good", "Great", "Okay", "Ok", "Voilà", "Voila",
+                         # ... or a label heading a remark about the answer ("The answer is B. Tip: eliminate ...")
+                         "Verified", "Checked", "Check", "Tip", "Note", "Hint", "Reason", "Rationale", "Explanation", "Why"})
 
 
 def titled_as_no_option(after: str, options: Mapping[str, str]) -> bool:

@@ -158,7 +158,8 @@ WITHDRAWAL = re.compile(
     r"only\s+(?:managed|got|found|worked\s+out|computed)\s+(?:\w+\s+){0,3}?(?:part|some|half|digits?|last|first)\b|"
     # holdout21: "No answer." as a clause of its own, "nothing herein constitutes an answer"
     r"no\s+answer(?=\s*[.!)]|\s*\Z)|nothing\s+(?:\w+\s+){0,3}constitutes\s+(?:an?\s+|my\s+)?(?:answer|selection|choice)|take\s+(?:\S+\s+){0,2}back|not\s+(?:my|our)\s+(?:\w+\s+)?(?:answer|choice|pick)|no\s+(?:final\s+)?answer\s+from\s+me|"
-    r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:\w+\s+)?(?:answer|total|value|result|number|count|verdict|choice|decision|pick)|"
+    r"(?:can't|cannot|couldn't|can\s+not)\s+give\s+(?:you\s+)?(?:the|an?|any|a\s+final)\s+(?:(?!other\b|different\b|better\b)\w+\s+)?(?:answer|total|value|result|number|count|verdict|choice|decision|pick)|"
+    # (not "I can't give any other answer": the answer given is the only one the writer will give)
     # holdout29: an exact form declined after an approximation ("it's closest to 3/4 but I can't give an exact simplified form")
     r"(?:can't|cannot|couldn't|can\s+not)\s+(?:give|state|write|provide|find)\s+(?:you\s+)?(?:an?|the|any)\s+(?:exact|precise|definite|definitive)\s+(?:\w+\s+)?(?:form|expression|fraction|answer|value|figure)(?=\s*(?:[.!;)]|\Z))|"
     # holdout26 / holdout28: the value cannot be told, or belongs to another version of the problem ("can't say what the
