@@ -441,7 +441,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
-    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+    parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
+    if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
+        del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
+    for number, (first, last) in enumerate(parts):
         if last <= checked_to:
             continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False

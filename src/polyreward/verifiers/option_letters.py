@@ -18,8 +18,10 @@ def letter_pattern(letters: str) -> re.Pattern:
     return re.compile(rf"(?<![A-Za-z'\\])[(\[]?([{re.escape(letters)}])[)\]]?(?![A-Za-z'\d])")
 
 
-# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause
-_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|[!?;\n]")
+# option lines ("A. Aspirin") are one clause: a period right after a capital letter ends no clause -- unless a lone
+# capital closes a sentence of prose, after a lowercase word and before a new sentence ("..., which would make it B. I
+# can't commit either way": the B is stated at its clause's end, then the writer declines; holdout97)
+_CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|(?<=[a-z][^\S\n][A-Z])\.(?=[^\S\n]+[A-Z])|[!?;\n]")
 
 
 def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
