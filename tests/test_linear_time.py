@@ -91,6 +91,8 @@ SHAPES = {
     "words_then_math": lambda n: "word " * (n // 5) + "x^2+3x",
     "words_and_operators": _repeat("so x+ "),
     "unicode_math": _repeat("é∑√π中"),
+    "glossed_options_or": _repeat("14 (A) or 11 (option B) or "),  # glossed_alternatives (holdout97)
+    "negated_takes": _repeat("Don't count C. Do not pick (B) yet. "),  # option_letters.withdrawn_in_clause (holdout97)
 }
 
 OPTIONS = {"A": "aspirin", "B": "rest at home", "C": "call 911"}

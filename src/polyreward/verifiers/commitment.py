@@ -45,6 +45,7 @@ from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_
 from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
+from polyreward.verifiers.glossed_alternatives import glossed_alternative
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
 from polyreward.verifiers.later_values import TICKED_CHECK, degree_of_belief, explains_denied, lead_ins_only
 from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN_WORDS_TAIL, OPTION_TEXT_AFTER, OTHER_VALUE_CLAUSE, POINTER, REJECTED,
@@ -201,8 +202,8 @@ def hedged(text: str, start: int, end: int) -> bool:
     """Is the answer at ``text[start:end]`` one of several candidates ("41 or 42", "Either A or C", "C if ...,
     otherwise B")?"""
     tail = _after(text, end)  # (speed: cut once, read twice)
-    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(tail) or _OTHERWISE_CLOSES.match(tail):
-        return True  # (the last: "..., 60 km/h sinon.", "..., 60 otherwise.": the value of the other case)
+    if _HEDGED_BEFORE.search(_before(text, start)) or _HEDGED_AFTER.match(tail) or _OTHERWISE_CLOSES.match(tail) or glossed_alternative(text, start):
+        return True  # (the third: "..., 60 km/h sinon.", "..., 60 otherwise.": the value of the other case; the last: "14 (A) or 11 (B)")
     after = text[end:end + 2 * WINDOW]
     if _CONDITIONAL_AFTER.match(after):
         stop = _SENTENCE_END.search(after)
@@ -441,7 +442,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
-    for number, (first, last) in enumerate(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END)):
+    parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
+    if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
+        del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
+    for number, (first, last) in enumerate(parts):
         if last <= checked_to:
             continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False
