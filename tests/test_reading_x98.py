@@ -105,6 +105,10 @@ graves = scorer(ChoiceAccuracy, GRAVES, gold="C")
     ("The answer is (B) Rs. 600; (A) Rs. 576 would be the cost if the profit were on the selling price.", 1.0),
     ("Answer: (B) Rs. 600 (not (A) Rs. 576).", 1.0),
     ("La respuesta es (B) Rs. 600.", 1.0),
+    # two options weighed before the answer, not offered as it
+    ("Comparing (A) Rs. 576 and (B) Rs. 600, the answer is (B) Rs. 600.", 1.0),
+    ("Between (A) Rs. 576 or (B) Rs. 600, the right one is B.", 1.0),
+    ("(A) Rs. 576 and (B) Rs. 600 are the two candidates; the answer is (B) Rs. 600.", 1.0),
 ])
 def test_two_letters_with_their_texts_joined_by_or(completion, paid):
     assert aqua(completion) == paid

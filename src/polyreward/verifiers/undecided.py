@@ -223,9 +223,9 @@ _NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*%?")
 
 
 def joined_with_own_texts(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
-    """Is the letter's mention at or after the start of ``at``'s line one of two letters joined by "or" / "and" where
-    either carries its own option text in between ("(B) Rs. 600 or (A) Rs. 576", "B) Lyon or C")? A letter with its
-    text and a verb after the other ("(B) Rs. 600, and A is a distractor") is no list."""
+    """Is the letter's last mention (at ``at``) one of two letters joined by "or" / "and" where either carries its own
+    option text in between ("(B) Rs. 600 or (A) Rs. 576", "B) Lyon or C")? A letter with its text and a verb after the
+    other ("(B) Rs. 600, and A is a distractor") is no list, nor is a list that ends before the last mention."""
     line_start = view.rfind("\n", 0, at) + 1
     for one in _LETTER_MENTION.finditer(view, line_start, min(len(view), at + 400)):
         first = one.group(1)
@@ -234,8 +234,8 @@ def joined_with_own_texts(view: str, letter: str, letters: str, options: Mapping
         glossed = _own_text_after(view, one.end(), first, options)
         join = _JOIN.match(view, glossed)
         two = _LETTER_MENTION.match(view, join.end()) if join else None
-        if two is None or two.group(1) == first or two.group(1) not in letters or letter not in (first, two.group(1)):
-            continue
+        if two is None or two.group(1) == first or two.group(1) not in letters or letter not in (first, two.group(1)) or two.end() < at:
+            continue  # (a list before the letter's last mention is weighed, not offered: "Comparing (A) ... and (B) ..., the answer is (B)")
         second_glossed = _own_text_after(view, two.end(), two.group(1), options)
         if (glossed > one.end() or second_glossed > two.end()) and not _VERB_AFTER.match(view, second_glossed):
             return True
