@@ -50,6 +50,23 @@ _CONDITIONAL_MOOD = re.compile(r"\b(?:would|could\s+have|we'd|it'd|there'd)\b", 
 _CASE_END = re.compile(_CLAUSE_END.pattern + r"|,(?=\s*(?:if|when|whenever|unless|for|under|with|without|in|case|assuming|given)\b)", re.IGNORECASE)
 
 
+# a unit rate scaled up: "In one week she reads 200 pages. In two weeks, Maria reads 400 pages." -- the earlier branch's
+# condition is one of a unit ("one week", "a day", "1 minute", "each ticket"), the answer's a count of the same unit
+# ("two weeks", "10 minutes"): a step of the computation, not a case the writer leaves open (holdout98)
+_ONE_UNIT = re.compile(r"\A[^\S\n]*(?:one|a|an|1|each|a\s+single)[^\S\n]+([a-z]{3,})\b", re.IGNORECASE)
+_UNIT_COUNT = re.compile(r"\A[^\S\n]*(?:\d+(?:\.\d+)?|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|"
+                         r"forty|fifty|sixty|hundred)[^\S\n]+([a-z]{3,})\b", re.IGNORECASE)
+
+
+def _scaled_from_unit(earlier: str, own: str) -> bool:
+    """Is ``own`` (after its opener) a count of the unit that ``earlier`` (after its opener) states one of?"""
+    one, count = _ONE_UNIT.match(earlier), _UNIT_COUNT.match(own)
+    if one is None or count is None:
+        return False
+    unit, counted = one.group(1).lower(), count.group(1).lower()
+    return counted in (unit + "s", unit + "es") or counted == unit and not counted.endswith("s")
+
+
 def case_alternative_before(text: str, start: int, is_other: Callable[[str], bool], end: int | None = None) -> bool:
     """Is the answer at ``text[start:end]`` one branch of a case split (see the comment above), the other branch
     before it or (given ``end``) right after it? ``is_other(clause)`` says whether a clause states a value other than
@@ -71,6 +88,8 @@ def case_alternative_before(text: str, start: int, is_other: Callable[[str], boo
         other = _CASE_OPENER.match(earlier)
         if other is None or {word, other.group(1).lower()} - {"with", "without"} and other.group(1).lower() != word:
             continue
+        if word in ("in", "for") and _scaled_from_unit(earlier[other.end():], own[opener.end():]):
+            continue  # "In one week, 200 pages. In two weeks, 400 pages.": the rate, then the asked count of it
         if _CONDITIONAL_MOOD.search(earlier) and not _CONDITIONAL_MOOD.search(own):
             continue  # "Without the restriction there would be 48; with it, the answer is 36": a counterfactual, then the case
         mine, theirs = _case_words(own[opener.end():]), _case_words(earlier[other.end():])

@@ -195,8 +195,55 @@ def own_pick_of_another(view: str, letter: str, letters: str, at: int) -> bool:
                and not hypothetical(view, found.start("letter"), found.end("letter")) for found in _OWN_PICK.finditer(view, at))
 
 
+# a letter and its own option's text as written, joined by "or" / "and" to another letter (holdout98: "So the answer is
+# (B) Rs. 600 or (A) Rs. 576, depending on convention."): the texts are each letter's gloss, the two letters one list
+_LETTER_MENTION = re.compile(r"(?<![A-Za-z'\\])\**[(\[]?([A-Z])[)\]]?\**(?![A-Za-z'\d])")
+_JOIN = re.compile(r"[^\S\n]*(?:[,—–][^\S\n]*(?=or\b))?(?:and|&|or)(?:[^\S\n]+(?:possibly|maybe|perhaps|else|alternatively))?[^\S\n]+"
+                   r"(?:(?:option|choice)[^\S\n]+)?")
+_VERB_AFTER = re.compile(r"[^\S\n]+(?:is|was|has|does|would|can|could|may|might|will|seems|looks|fits|causes|gives|remains)\b")
+
+
+def _own_text_after(view: str, at: int, letter: str, options: Mapping[str, str]) -> int:
+    """Where ``letter``'s own option text, written right after ``at`` (spaces and a colon or dash between), ends; ``at``
+    when it is not there. An option that holds one number may be written as that number alone ("(B) 600" for
+    "Rs. 600", "C) 240" for "240 m")."""
+    text = options.get(letter) or ""
+    numbers = _NUMBER.findall(text)
+    for written in [text.split()] + ([[numbers[0]]] if len(numbers) == 1 else []):
+        if not written:
+            continue
+        own = re.compile(r"(?:[^\S\n]*[:\-–—])?[^\S\n]*" + r"[^\S\n]+".join(re.escape(word) for word in written) + r"(?![\w.])", re.IGNORECASE)
+        found = own.match(view, at)
+        if found:
+            return found.end()
+    return at
+
+
+_NUMBER = re.compile(r"-?\d+(?:[.,]\d+)*%?")
+
+
+def joined_with_own_texts(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
+    """Is the letter's last mention (at ``at``) one of two letters joined by "or" / "and" where either carries its own
+    option text in between ("(B) Rs. 600 or (A) Rs. 576", "B) Lyon or C")? A letter with its text and a verb after the
+    other ("(B) Rs. 600, and A is a distractor") is no list, nor is a list that ends before the last mention."""
+    line_start = view.rfind("\n", 0, at) + 1
+    for one in _LETTER_MENTION.finditer(view, line_start, min(len(view), at + 400)):
+        first = one.group(1)
+        if first not in letters or first not in options:
+            continue
+        glossed = _own_text_after(view, one.end(), first, options)
+        join = _JOIN.match(view, glossed)
+        two = _LETTER_MENTION.match(view, join.end()) if join else None
+        if two is None or two.group(1) == first or two.group(1) not in letters or letter not in (first, two.group(1)) or two.end() < at:
+            continue  # (a list before the letter's last mention is weighed, not offered: "Comparing (A) ... and (B) ..., the answer is (B)")
+        second_glossed = _own_text_after(view, two.end(), two.group(1), options)
+        if (glossed > one.end() or second_glossed > two.end()) and not _VERB_AFTER.match(view, second_glossed):
+            return True
+    return False
+
+
 def undecided(view: str, letter: str, letters: str, options: Mapping[str, str], at: int) -> bool:
     """Is ``letter``, last mentioned at ``at``, a choice the writer does not make (module docstring)?"""
     return (two_readings(view, letter, letters) or no_option_correct_before(view, at, options) or asked_back(view, letters)
             or restated_as_another(view, letter, letters, at) or no_pick(view, letter, letters, at)
-            or own_pick_of_another(view, letter, letters, at))
+            or own_pick_of_another(view, letter, letters, at) or joined_with_own_texts(view, letter, letters, options, at))
