@@ -60,7 +60,9 @@ either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiolo
 negative reference nor the positive one. A report's request section (``INDICATION:``, ``CLINICAL HISTORY:``,
 ``Reason for exam:``) states why the study was ordered, not what it shows, and is left unread in the completion and
 the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
-as a pneumothorax present).
+as a pneumothorax present). A finding named bare at a sentence's start whose status is written in another language
+("Cardiomegaly — ni hablar, ...", "Cardiomegaly：无", "Cardiomegaly? Tu parles !") states nothing the English lexicon can
+read and is left out (:func:`without_foreign_statuses`; red team ``holdout_r29``).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
