@@ -58,8 +58,11 @@ box that the text then retracts (it reads the only box, whatever the text says o
   block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); and the one box
   whose content is a single letter in a wrapper (``\\boxed{\\text{C}}``, ``\\boxed{(A)}``, ``\\boxed{\\textbf{B.}}``),
   which the released rule scores -0.5, is read as that letter (:func:`wrapped_letter`: the letter ``crpo_format``
-  already counts as one option letter; red team ``holdout_r25``), then checked as above; every other score is the
-  released one.
+  already counts as one option letter; red team ``holdout_r25``), then checked as above; and text after the box in
+  another language (:func:`polyreward.verifiers.language.foreign`), which may withdraw it unread, commits to nothing,
+  as ``jaccard`` and ``forecast_class_cost`` read the text after their ``<answer>`` block (red team ``holdout_r29``:
+  ``\\boxed{C} – so steht es jedenfalls in der Leitlinie; ich persönlich würde mich nicht darauf verlassen``); every
+  other score is the released one.
 """
 
 from __future__ import annotations
@@ -73,6 +76,7 @@ from typing import Any
 from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_stems, content_words, meta_stems, thin_content
 from polyreward.schema import is_missing, prompt_text
+from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
@@ -135,6 +139,13 @@ def wrapped_letter(text: str) -> str | None:
     inner = _WRAPPERS.sub("", text[start + len("\\boxed{"):at])
     inner = inner[:-1] if inner.endswith(".") else inner
     return inner if len(inner) == 1 and inner in LETTERS else None
+
+
+def _after_box(text: str) -> str:
+    """The text after the last box (:func:`boxed_groups`), as a reader sees it (:func:`visible_text`): where a withdrawal
+    of the box stands ("\\boxed{A}\nAunque ... lo dejo en manos del adjunto; yo no me pronuncio.")."""
+    groups = boxed_groups(text)
+    return visible_text(text[text.rfind(groups[-1]) + len(groups[-1]):]) if groups else ""
 
 
 def boxed_groups(text: str) -> list[str]:
@@ -280,8 +291,11 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
     answering (:data:`polyreward.rewards.format.META_WORDS`: best, option, answer, careful, consider, choose, ...) name
     nothing of the case either, so "After careful consideration of all the options, the best answer is the
     following." shares only the question's "best" (of "next best step") and fits any question (red team
-    ``holdout_r24``)."""
-    said = content_stems(summary) - meta_stems()
+    ``holdout_r24``). Nor do the function words of the other languages the detector knows
+    (:data:`polyreward.verifiers.language.OTHER_FUNCTION_WORDS`: ``das``, ``der``, ``que``, ``les``): a German summary
+    about the format alone, "Festlegen werde ich mich erst nach der Visite morgen; \\boxed{A} steht hier nur, damit
+    das Format stimmt.", shared only "das" with a German reasoning (red team ``holdout_r29``)."""
+    said = content_stems(summary) - meta_stems() - _OTHER_FUNCTION_STEMS
     if said & content_stems(think):
         return True
     text = prompt_text(prompt) if prompt is not None else ""
@@ -298,6 +312,9 @@ def _states_the_case(summary: str, think: str, prompt: object) -> bool:
         rest = content_stems(_PROMPT_MARKUP.sub(" ", " ".join(x for x in sentences if not _PROMPT_MARKUP.search(x))))
         markup |= content_stems(_PROMPT_MARKUP.sub(" ", " ".join(instruction))) - rest
     return bool(said & (content_stems(_PROMPT_MARKUP.sub(" ", text)) - markup))
+
+
+_OTHER_FUNCTION_STEMS = frozenset(content_stems(" ".join(OTHER_FUNCTION_WORDS)))
 
 
 # two Han characters in a row: in Chinese and Japanese, written without spaces, a run between punctuation is a clause, so
@@ -392,6 +409,9 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
+            if foreign(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
+                return Scored(0.0, "boxed gold letter, but the text after the box is in another language, which may "
+                                   "withdraw it (committed_answer)")
         boxes = text.count("\\boxed")
         reason = {1.0: "boxed gold letter", 0.0: "boxed another letter", -0.5: "box holds no single letter", -1.0: "\\boxed without {...}"}
         return Scored(score, reason[score] if boxes == 1 else f"{boxes} boxes (exactly one wanted)")

@@ -60,7 +60,9 @@ either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiolo
 negative reference nor the positive one. A report's request section (``INDICATION:``, ``CLINICAL HISTORY:``,
 ``Reason for exam:``) states why the study was ordered, not what it shows, and is left unread in the completion and
 the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
-as a pneumothorax present).
+as a pneumothorax present). A finding named bare at a sentence's start whose status is written in another language
+("Cardiomegaly — ni hablar, ...", "Cardiomegaly：无", "Cardiomegaly? Tu parles !") states nothing the English lexicon can
+read and is left out (:func:`without_foreign_statuses`; red team ``holdout_r29``).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -260,6 +262,71 @@ _SENTENCE_END = re.compile(r"[.!?][\"”'’)\]]*(?=\s|$)")
 _LABEL_LINE = re.compile(r"^[ \t]*(?:[#>*\-\u2022]+[ \t]*)?(?:\*\*|__)?[A-Za-z][A-Za-z /&-]{0,40}(?:\*\*|__)?[ \t]*:")
 
 
+# a sentence of the report: up to a sentence end of any script (. ! ? and the CJK, Devanagari and Arabic forms) or a
+# line break; a label at its start, then a separator (a colon, a dash, a comma, of either width) or a letter of another
+# script right after it ("Pleural effusion は認めません"), then the status; or a label alone before ? or ! (its status
+# is the next sentence: "Cardiomegaly? Tu parles !")
+_REPORT_SENTENCE = re.compile(r"[^.!?\n\u3002\uff01\uff1f\u0964\u061f]+(?:[.!?\u3002\uff01\uff1f\u0964\u061f]+|\n+|$)|\n+")
+_LEAD_LABEL = re.compile(r"[ \t]*([A-Za-z][A-Za-z -]{0,40}?)[ \t]*(?:[:\uff1a\u2014\u2013,\uff0c\u3001][ \t]*|[ \t]-[ \t]*|(?=[^\x00-\x7f\s]))(.*)", re.DOTALL)
+_ASKED_LABEL = re.compile(r"[ \t]*([A-Za-z][A-Za-z -]{0,40}?)[ \t]*[?!\uff01\uff1f]+\s*")
+_FOREIGN_MIN = 12  # Latin letters a status needs before the language detector is asked (language.FOREIGN_MIN_LETTERS)
+
+
+def _bare_finding(label: str) -> bool:
+    """Whether ``label`` is a finding's name and nothing else: every word a finding, a place or a size of the lexicon
+    ("Cardiomegaly", "Right lower lobe consolidation"), no verb or article that would state a status in English ("The
+    heart is enlarged")."""
+    from polyreward.verifiers.radiology_kg import default_lexicon, tokenize, _scan
+
+    tokens = tokenize(label)
+    spans = _scan(tokens, default_lexicon())
+    if not tokens or not any(span[2] == "phrase" and span[3] in ("disorder", "device") for span in spans):
+        return False
+    covered = {i for span in spans if span[2] == "phrase" for i in range(span[0], span[1])}
+    return len(covered) == len(tokens)
+
+
+def without_foreign_statuses(report: str) -> str:
+    """``report`` without the findings whose status is written in another language: a finding named bare at a
+    sentence's start (:func:`_bare_finding`) whose status, the rest of that sentence (or the next sentences after a
+    bare "Cardiomegaly?", up to one that names a finding or a place), the language detector gives to another language
+    (:func:`polyreward.verifiers.language.foreign`). The lexicon reads English cues only, so it read "Cardiomegaly —
+    ni hablar, el corazón es de tamaño normal.", "Cardiomegaly：无", "Pleural effusion: Fehlanzeige, die Randwinkel sind
+    frei." as the finding present (red team ``holdout_r29``); such a sentence states nothing the reader can read and is
+    left out, so the finding matches neither a present nor an absent reference, as a "Label: status" of words the
+    lexicon does not know (``Cardiomegaly: nein.``, :mod:`polyreward.verifiers.radiology_kg`). A finding stated in
+    English with a comment in another language after it ("The heart is enlarged — sin duda.") keeps its English
+    status."""
+    if report.isascii() and not any(mark in report for mark in ":-,?!"):
+        return report
+    from polyreward.verifiers.language import foreign
+
+    pieces = [m.group() for m in _REPORT_SENTENCE.finditer(report) if m.group()]
+    keep = [True] * len(pieces)
+    for i, piece in enumerate(pieces):
+        asked = _ASKED_LABEL.fullmatch(piece)
+        lead = None if asked else _LEAD_LABEL.match(piece)
+        label = asked.group(1) if asked else lead.group(1) if lead else None
+        if label is None or not _bare_finding(label):
+            continue
+        status, j = ("" if asked else lead.group(2)), i + 1
+        while j < len(pieces) and j <= i + 2 and (asked or (status.isascii() and sum(c.isalpha() for c in status) < _FOREIGN_MIN)) \
+                and not _names_any_finding(pieces[j]):
+            status, j = status + " " + pieces[j], j + 1
+            asked = None
+        if status.strip() and foreign(status):
+            keep[i:j] = [False] * (j - i)
+    return "".join(piece if kept else ("\n" if piece.endswith("\n") else " ") for piece, kept in zip(pieces, keep))
+
+
+def _names_any_finding(text: str) -> bool:
+    """Whether ``text`` names a finding or a place of the lexicon: a sentence of the report, not the status before it."""
+    from polyreward.verifiers.radiology_kg import default_lexicon, tokenize, _scan
+
+    return any(span[2] == "phrase" and span[3] in ("disorder", "device", "anatomy")
+               for span in _scan(tokenize(text), default_lexicon()))
+
+
 def without_request_sections(report: str) -> str:
     """``report`` without its request sections (red team ``holdout_r28``): the INDICATION / CLINICAL HISTORY / REASON
     FOR EXAM section states why the study was ordered ("Shortness of breath, rule out pneumothorax."), the question
@@ -423,7 +490,7 @@ class KGTripletConsistency(RolloutReward):
             if not gold.entities and not gold.triplets:
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
-        completion = without_both_ways(read_report(completion, self.extractor))
+        completion = without_foreign_statuses(without_both_ways(read_report(completion, self.extractor)))
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
         words = content_words(completion)

@@ -249,16 +249,20 @@ for _codes, _words in _FUNCTION_WORDS_OF.items():  # a code in two rows (gl) rea
     for _code in _codes:
         _FUNCTION_WORDS[_code] = _FUNCTION_WORDS.get(_code, frozenset()) | frozenset(_words.split())
 _TITLE_WORD = re.compile(r"[A-ZÀ-Þ][a-zß-ÿ]")
+# every listed language's function words together: a word of grammar in one of them names nothing of a case
+OTHER_FUNCTION_WORDS = frozenset().union(*_FUNCTION_WORDS.values())
 
 
-def _in_own_language(stretch: str, language: str) -> bool:
+def _in_own_language(stretch: str, language: str, minimum: int = 1) -> bool:
     """Whether an unsure stretch the detector gives ``language`` (not English) holds more function words of that
     language (:data:`_FUNCTION_WORDS_OF`, written in lower case as words of their own) than English function words: a
     sentence of Spanish, Italian or Indonesian ("Obtenga un ECG de 12 derivaciones de inmediato y luego administre
     aspirina.", "Berikan deksametason oral dosis tunggal dan epinefrin nebulisasi.") is that language, however English
     the rest of the text is (red team ``holdout_r17``: an English think carried a one-sentence Spanish answer to 100 %).
     A run of technical terms holds no such word ("Aspergillus fumigatus infection", "Torsades de pointes" given Latin),
-    and a particle before a name ("de Quervain", "la Peyronie") is the name's."""
+    and a particle before a name ("de Quervain", "la Peyronie") is the name's. ``minimum``: the fewest such words
+    that make a sentence (:func:`foreign` asks two: a term's one particle, "Torsades de pointes", "café au lait", makes
+    no sentence of French)."""
     own = _FUNCTION_WORDS.get(language)
     if not own:
         return False
@@ -270,7 +274,7 @@ def _in_own_language(stretch: str, language: str) -> bool:
             english += 1
         elif word in own and not (i + 1 < len(words) and _TITLE_WORD.match(words[i + 1])):
             found += 1
-    return found > english
+    return found > english and found >= minimum
 
 
 GAME_SHARE = 0.5  # a syllable or ending in this share of a stretch's words marks a language game (red team holdout_r4)
@@ -366,14 +370,21 @@ def foreign(text: str) -> bool:
     lone Greek letter is a symbol, ``µg``), or at least :data:`FOREIGN_MIN_LETTERS` Latin letters that the detector
     gives to another language with probability :data:`CONFIDENT` or more. Short English notes ("No pneumothorax.",
     "Mild bibasilar atelectasis.") are never given confidently to another language (red team ``holdout_r2``: a
-    retraction after an answer in German, Spanish, Portuguese, Korean or Chinese)."""
+    retraction after an answer in German, Spanish, Portuguese, Korean or Chinese), nor is a run of technical terms the
+    detector is unsure of; a sentence it is unsure of that holds more function words of the language it names than
+    English ones is that language (red team ``holdout_r29``)."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
     if _NON_LATIN_LETTER.search(plain):
         return True
     if _letters(plain) < FOREIGN_MIN_LETTERS:
         return False
     language, confidence = _identifier().classify(plain)
-    return language != "en" and confidence >= CONFIDENT
+    if language == "en":
+        return False
+    # an unsure detector (a short sentence) is believed when the text holds more of the named language's function
+    # words than English ones (:func:`_in_own_language`): "¿Definitivamente presentes? Ni de broma; son solo sospechas
+    # mías." after a label list is Spanish at 0.47 (red team holdout_r29)
+    return confidence >= CONFIDENT or _in_own_language(plain, language, minimum=2)
 
 
 CIPHER_MIN_LETTERS = 20  # fewer letters than this are too few to tell a cipher from terse notes
