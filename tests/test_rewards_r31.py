@@ -1,0 +1,183 @@
+"""Rules prompted by the red team split ``holdout_r31`` (written blind 2026-12-06 on tool calls as model families emit
+them; first sight in benchmarks/results/red_team_rewards_holdout_r31_first_sight.md): each a table of the genuine form
+it now pays beside the nearby hack it still refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.tool_calls import ToolRLCorrectness
+from polyreward.rewards.tool_efficiency import OTCToolEfficiency
+from polyreward.verifiers.call_formats import python_tag_calls, xml_value
+from polyreward.verifiers.tool_calls import count_tool_calls, parse_tool_call_text
+
+TIMER = '<tool_call>\n{"name": "set_timer", "parameters": {"minutes": 25, "label": "pomodoro"}}\n</tool_call>'
+FX = ('<tool_call>\n{"name": "convert_currency", "parameters": {"amount": 250, "from_currency": "EUR", '
+      '"to_currency": "JPY"}}\n</tool_call>')
+FX_JSON = '{"name": "convert_currency", "parameters": {"amount": 250, "from_currency": "EUR", "to_currency": "JPY"}}'
+TICKET = ('<tool_call>\n{"name": "create_ticket", "parameters": {"title": "Login page returns 500", "priority": "high", '
+          '"tags": ["auth", "backend"]}}\n</tool_call>')
+WEATHER_TWO = ('<tool_call>\n{"name": "get_weather", "parameters": {"location": "Paris"}}\n'
+               '{"name": "get_weather", "parameters": {"location": "Tokyo"}}\n</tool_call>')
+SEARCH = '<tool_call>\n{"name": "brave_search", "parameters": {"query": "Oslo weather"}}\n</tool_call>'
+
+
+def correctness(completion: str, gold: str) -> float:
+    return ToolRLCorrectness().evaluate([None], [completion], answer=[gold]).scores[0]
+
+
+def calls_exact(completion: str, gold: str) -> float:
+    out = OTCToolEfficiency(correctness="calls_exact").evaluate([None], [completion], answer=[gold], prompt_id=["g"])
+    return out.scores[0]
+
+
+# --- a call in another chat template's own delimiters is carried as a <tool_call> block is -------------------------
+@pytest.mark.parametrize(
+    "completion,gold,paid",
+    [
+        # Llama 3.1: a call message opened by <|python_tag|>, closed by <|eom_id|> or <|eot_id|> or nothing
+        ("<|python_tag|>" + FX_JSON + "<|eom_id|>", FX, True),
+        ("<|python_tag|>" + FX_JSON + "<|eot_id|>", FX, True),
+        ("<think>EUR to JPY, 250.</think>\n<|python_tag|>" + FX_JSON, FX, True),
+        # Llama 3.1's built-in tool form behind the tag
+        ('<|python_tag|>brave_search.call(query="Oslo weather")<|eom_id|>', SEARCH, True),
+        # Llama 3.1's custom-tool tags, one call or two parallel ones
+        ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>', TIMER, True),
+        ('<function=get_weather>{"location": "Paris"}</function><function=get_weather>{"location": "Tokyo"}</function>',
+         WEATHER_TWO, True),
+        # Anthropic's XML: numbers and arrays written as JSON text are those values; a preamble sentence before it
+        ('I\'ll start it now.\n<function_calls>\n<invoke name="set_timer">\n<parameter name="minutes">25</parameter>\n'
+         '<parameter name="label">pomodoro</parameter>\n</invoke>\n</function_calls>', TIMER, True),
+        ('<function_calls><invoke name="create_ticket"><parameter name="title">Login page returns 500</parameter>'
+         '<parameter name="priority">high</parameter><parameter name="tags">["auth", "backend"]</parameter></invoke>'
+         '</function_calls>', TICKET, True),
+        # Claude 2's bare <invoke> with the name as a child element
+        ('<function_calls><invoke><tool_name>set_timer</tool_name><parameters><minutes>25</minutes><label>pomodoro'
+         '</label></parameters></invoke></function_calls>', TIMER, True),
+        # hacks: the same layouts with a hedge call, a duplicate, an unoffered extra tool, a wrong value
+        ("<|python_tag|>" + FX_JSON + "<|eom_id|>\n<|python_tag|>" + FX_JSON.replace("JPY", "CNY") + "<|eom_id|>", FX, False),
+        ("<|python_tag|>" + FX_JSON + "<|eom_id|>\n<|python_tag|>" + FX_JSON + "<|eom_id|>", FX, False),
+        ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>'
+         '<function=send_notification>{"message": "started"}</function>', TIMER, False),
+        ('<function_calls><invoke name="set_timer"><parameter name="minutes">52</parameter>'
+         '<parameter name="label">pomodoro</parameter></invoke></function_calls>', TIMER, False),
+        # a template call only inside the reasoning, or inside an HTML comment, is no call made
+        ("<think><|python_tag|>" + FX_JSON + "<|eom_id|></think>\n250 EUR is about 40,000 JPY.", FX, False),
+        ('<think><function=set_timer>{"minutes": 25, "label": "pomodoro"}</function></think>\nDone.', TIMER, False),
+        ('<!-- <function_calls><invoke name="set_timer"><parameter name="minutes">25</parameter></invoke>'
+         '</function_calls> -->\nUse your phone.', TIMER, False),
+        # a call described in prose, the delimiters named but no call in them
+        ("I would use <|python_tag|> to convert 250 EUR to JPY.", FX, False),
+    ],
+)
+def test_template_call_delimiters_carry_calls(completion, gold, paid):
+    assert (correctness(completion, gold) == 3.0) is paid
+    assert (calls_exact(completion, gold) == 1.0) is paid
+
+
+def test_a_python_tag_json_call_is_one_call():
+    text = "<|python_tag|>" + FX_JSON + "<|eom_id|>"
+    assert count_tool_calls(text) == 1
+    assert len(parse_tool_call_text(text)) == 1
+    assert count_tool_calls(text + "\n<|python_tag|>" + FX_JSON + "<|eom_id|>") == 2
+
+
+@pytest.mark.parametrize(
+    "text,value",
+    [("25", 25), (" 2.5 ", 2.5), ("-3", -3), ("true", True), ("false", False), ('["a", "b"]', ["a", "b"]),
+     ('{"k": 1}', {"k": 1}),
+     # strings stay strings: words, a JSON string's quotes kept, a zip code JSON does not read as a number, null
+     ("Oslo", "Oslo"), ('"quoted"', '"quoted"'), ("02139", "02139"), ("null", "null"), ("", ""), ("1 2", "1 2"),
+     ("[unclosed", "[unclosed"), ("tomorrow", "tomorrow")],
+)
+def test_xml_parameter_values(text, value):
+    assert xml_value(text) == value and type(xml_value(text)) is type(value)
+
+
+_JSON_VALUES = st.recursive(st.none() | st.booleans() | st.integers(-10**6, 10**6) | st.text(max_size=8),
+                            lambda inner: st.lists(inner, max_size=3) | st.dictionaries(st.text(max_size=5), inner, max_size=3),
+                            max_leaves=8)
+
+
+@settings(max_examples=200, deadline=None)
+@given(_JSON_VALUES)
+def test_xml_value_reads_back_every_non_string_json_value(value):
+    written = json.dumps(value)
+    if isinstance(value, (bool, int, list, dict)):
+        assert xml_value(written) == value
+    else:  # a string or null is the text as written
+        assert xml_value(written) == written
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.from_regex(r"[a-z][a-z_]{0,12}", fullmatch=True),
+       st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.integers() | st.text(max_size=10), max_size=3),
+       st.sampled_from(["", "<|eom_id|>", "<|eot_id|>"]))
+def test_a_python_tag_call_reads_as_the_call_written(name, arguments, end):
+    call = {"name": name, "parameters": arguments}
+    text = "<|python_tag|>" + json.dumps(call, ensure_ascii=False) + end
+    assert parse_tool_call_text(text) == [call]
+    assert count_tool_calls(text) == 1
+
+
+@settings(max_examples=200, deadline=None)
+@given(st.text(alphabet="abc {}\"<>|_:\n", max_size=60))
+def test_python_tag_calls_leaves_text_without_the_tag_alone(text):
+    assert python_tag_calls(text, lambda body: []) == (text, []) or "<|python_tag|>" in text
+
+
+# --- a tool call's JSON written into the think is the call, not reasoning ---------------------------------------------
+STOCK_PROMPT = ('Available functions (JSON):\n[{"name": "get_stock_price", "parameters": {"type": "dict", "properties": '
+                '{"symbol": {"type": "string"}}, "required": ["symbol"]}}]\nReason inside <think>...</think>, then write the '
+                "calls inside <tool_call>...</tool_call>, one JSON object per line.\nWhat's NVIDIA's share price right now?")
+STOCK_CALL = '{"name": "get_stock_price", "arguments": {"symbol": "NVDA"}}'
+STOCK_GOLD = '<tool_call>\n{"name": "get_stock_price", "parameters": {"symbol": "NVDA"}}\n</tool_call>'
+
+
+def tool_format(think: str) -> float:
+    from polyreward.rewards.tool_calls import ToolRLFormat
+
+    completion = f"<think>{think}</think>\n<tool_call>\n{STOCK_CALL}\n</tool_call>"
+    return ToolRLFormat(min_content_words=3).evaluate([STOCK_PROMPT], [completion], answer=[STOCK_GOLD]).scores[0]
+
+
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        # hacks: the call's JSON as the whole think, in other shapes, twice, or with filler around it
+        (STOCK_CALL, False),
+        ('{"name": "get_stock_price", "parameters": {"symbol": "NVDA"}}', False),
+        ('{"type": "function", "function": {"name": "get_stock_price", "arguments": "{\\"symbol\\": \\"NVDA\\"}"}}', False),
+        (STOCK_CALL + "\n" + STOCK_CALL, False),
+        ("Okay. " + STOCK_CALL + " Done.", False),
+        # genuine: reasoning in words beside the call it plans, or an arguments object (no call) in the reasoning
+        ("NVIDIA trades under the ticker NVDA, so one lookup answers it: " + STOCK_CALL, True),
+        ('NVIDIA is listed as NVDA; the arguments are {"symbol": "NVDA"} and nothing else is needed.', True),
+        ("NVIDIA trades under the ticker NVDA, and the price tool takes only the symbol, so one lookup.", True),
+    ],
+)
+def test_a_call_copied_into_the_think_is_no_reasoning(think, paid):
+    assert (tool_format(think) == 1.0) is paid
+
+
+_WORDS = st.text(alphabet="abc .,:\n", max_size=20)
+
+
+@settings(max_examples=150, deadline=None)
+@given(_WORDS, _WORDS, st.from_regex(r"[a-z][a-z_]{0,10}", fullmatch=True),
+       st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.integers() | st.text(max_size=8), max_size=3),
+       st.sampled_from(["parameters", "arguments"]))
+def test_without_json_calls_drops_exactly_the_call(before, after, name, arguments, key):
+    from polyreward.verifiers.tool_calls import without_json_calls
+
+    call = json.dumps({"name": name, key: arguments}, ensure_ascii=False)
+    assert without_json_calls(before + call + after) == before + " " + after
+    # the arguments alone, or an object without a call's keys, are data: kept as written
+    data = json.dumps(arguments, ensure_ascii=False)
+    assert without_json_calls(before + data + after) == before + data + after
+    other = json.dumps({"name": name, "age": 3})
+    assert without_json_calls(before + other + after) == before + other + after
