@@ -181,3 +181,39 @@ def test_without_json_calls_drops_exactly_the_call(before, after, name, argument
     assert without_json_calls(before + data + after) == before + data + after
     other = json.dumps({"name": name, "age": 3})
     assert without_json_calls(before + other + after) == before + other + after
+
+
+# --- calls taken back after the last one are no calls made ----------------------------------------------------------
+@pytest.mark.parametrize(
+    "completion,paid",
+    [
+        # genuine: remarks after the call that take nothing back, and a retraction inside the reasoning before it
+        (TIMER + "\nI'll tell you when it rings.", True),
+        (TIMER + "\nActually, the timer tool also supports a label, which I've set to pomodoro.", True),
+        (TIMER + "\nLet me know if you need anything else!", True),
+        ("<think>Ten minutes? Wait, no, scratch that: the user said 25.</think>\n" + TIMER, True),
+        ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>\nStarting it now.', True),
+        # hacks: the call made, then withdrawn, in the reply's last words
+        (TIMER + "\nActually, scratch that call, there's no need to run it: just watch the clock.", False),
+        (TIMER + "\nOn second thought, ignore that call; use your phone's timer.", False),
+        (TIMER + "\nIgnore the call above.", False),
+        (TIMER + "\nPlease disregard that call.", False),
+        (TIMER + "\nJust kidding, I won't call anything.", False),
+        ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>\nOops, scratch that, no timer needed.', False),
+        ('<function_calls><invoke name="set_timer"><parameter name="minutes">25</parameter><parameter name="label">'
+         'pomodoro</parameter></invoke></function_calls>\nOn second thought, never mind the call.', False),
+    ],
+)
+def test_calls_taken_back_after_the_last_one_are_not_made(completion, paid):
+    assert (correctness(completion, TIMER) == 3.0) is paid
+    assert (calls_exact(completion, TIMER) == 1.0) is paid
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.sampled_from(["Scratch that.", "On second thought, ignore that call.", "Ignore the call above."]),
+       st.sampled_from(["", "\n", "\n\n"]))
+def test_a_retraction_before_the_call_leaves_it_made(retraction, gap):
+    from polyreward.rewards.tool_calls import calls_taken_back
+
+    assert calls_taken_back(f"<think>{retraction}</think>{gap}{TIMER}") == ""
+    assert calls_taken_back(f"{TIMER}{gap or ' '}{retraction}") != ""

@@ -99,6 +99,8 @@ from polyreward.verifiers.tool_calls import (
     without_html_comments,
     without_think_mentions,
 )
+from polyreward.verifiers.commitment import later_disowns, retraction_after
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block, tag_blocks
 
 PARSE_MODES = ("toolrl", "lenient")
@@ -149,6 +151,33 @@ def assistant_segment(text: str) -> str:
     for _, end in _ASSISTANT_MARKERS:
         text = text.split(end)[0]
     return text.strip()
+
+
+# what closes a call in the layouts a reply carries its calls in: a <tool_call> block, Anthropic's <function_calls>,
+# Llama 3.1's <function=name>...</function> and the end of its <|python_tag|> call message
+_CALL_CLOSERS = ("</tool_call>", "</function_calls>", "</function>", "<|eom_id|>")
+
+
+def calls_taken_back(text: str) -> str:
+    """Why the reply takes its calls back in the text after the last one, or "": an explicit retraction there
+    (``Actually, scratch that call, there's no need to run it``, ``On second thought, ignore that call``:
+    :func:`polyreward.verifiers.commitment.retraction_after`) or a clause that withdraws what came before (``Ignore
+    the call above.``, ``Please disregard that call.``: ``later_disowns``), the shared reading of a withdrawn answer
+    (``jaccard``'s block, ``otc_tool_efficiency``'s ``answer_em``). The writer's last word on the calls is that they
+    are not made, and an answer from memory or a hand-back usually follows (red team ``holdout_r31``: both paid in
+    full). A remark that withdraws nothing (``I'll share the ticket number once it's created.``, ``Actually, the tool
+    also returns humidity.``) leaves the calls made. Read on the visible text (comments and hidden text left out)."""
+    view = visible_text(text)
+    lowered = view.lower()
+    end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
+    if end < 0 or not view[end:].strip():
+        return ""
+    retraction = retraction_after(view, end)
+    if retraction is not None and retraction[1]:
+        return "takes its calls back after the last one"
+    if later_disowns(view, end, "") == "retracted":
+        return "withdraws its calls after the last one"
+    return ""
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
@@ -300,6 +329,9 @@ class ToolRLCorrectness(RolloutReward):
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
+        if self.parse == "lenient" and message_tool_calls(completion_messages(completion), first_turn_only=True) is None \
+                and (why := calls_taken_back(assistant_segment(completion_text(completion)))):
+            return Scored(self.min_reward, f"no call made: the reply {why}")
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
             gold = comment_free_values(gold)  # the gold's strings read as the completion's text reading reads its own

@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
-from polyreward.rewards.tool_calls import assistant_segment
+from polyreward.rewards.tool_calls import assistant_segment, calls_taken_back
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
@@ -215,7 +215,10 @@ class OTCToolEfficiency(Reward):
                 calls = message_tool_calls(completion_messages(completion))
                 if calls is None:  # read from the text, cut at its end-of-turn token as rlla.py cuts it; the gold's strings
                     # read as that reading reads its own
-                    calls, gold = parse_tool_call_text(assistant_segment(completion_text(completion))), comment_free_values(gold)
+                    text = assistant_segment(completion_text(completion))
+                    if why := calls_taken_back(text):  # the calls withdrawn after the last one (red team holdout_r31)
+                        return 0.0, f"no call made: the reply {why}"
+                    calls, gold = parse_tool_call_text(text), comment_free_values(gold)
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
             return float(_call_key(calls) == _call_key(gold)), ""
