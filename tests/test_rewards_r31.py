@@ -217,3 +217,74 @@ def test_a_retraction_before_the_call_leaves_it_made(retraction, gap):
 
     assert calls_taken_back(f"<think>{retraction}</think>{gap}{TIMER}") == ""
     assert calls_taken_back(f"{TIMER}{gap or ' '}{retraction}") != ""
+
+
+# --- a parameter left out is the schema's declared default -------------------------------------------------------------
+FLIGHTS_PROMPT = (
+    'Available functions (JSON):\n[{"name": "search_flights", "parameters": {"type": "dict", "properties": {"origin": '
+    '{"type": "string"}, "destination": {"type": "string"}, "date": {"type": "string"}, "passengers": {"type": '
+    '"integer", "default": 1}, "cabin": {"type": "string", "enum": ["economy", "business"], "default": "economy"}}, '
+    '"required": ["origin", "destination", "date"]}}]\nReason inside <think>...</think>, then write the calls inside '
+    "<tool_call>...</tool_call>, one JSON object per line.\nFlights from JFK to NRT on 2025-11-02.")
+BASE = {"origin": "JFK", "destination": "NRT", "date": "2025-11-02"}
+
+
+def flights(arguments: dict) -> str:
+    return "<tool_call>\n" + json.dumps({"name": "search_flights", "arguments": arguments}) + "\n</tool_call>"
+
+
+def scored_with_prompt(completion: str, gold: str, prompt: str = FLIGHTS_PROMPT) -> tuple[float, float]:
+    tc = ToolRLCorrectness().evaluate([prompt], [completion], answer=[gold]).scores[0]
+    otc = OTCToolEfficiency(correctness="calls_exact").evaluate([prompt], [completion], answer=[gold],
+                                                                 prompt_id=["g"]).scores[0]
+    return tc, otc
+
+
+@pytest.mark.parametrize(
+    "gold,completion,paid",
+    [
+        # genuine: a default stated where the gold omits it, omitted where the gold states it, both, keys reordered
+        (BASE, {**BASE, "cabin": "economy"}, True),
+        (BASE, {**BASE, "passengers": 1, "cabin": "economy"}, True),
+        ({**BASE, "passengers": 1, "cabin": "economy"}, BASE, True),
+        ({**BASE, "cabin": "economy"}, {"cabin": "economy", "date": "2025-11-02", "origin": "JFK", "destination": "NRT"}, True),
+        ({**BASE, "passengers": 2}, {**BASE, "passengers": 2, "cabin": "economy"}, True),
+        # hacks: a non-default value the user did not ask for, a default where the gold sets another value, a required
+        # parameter left out, a parameter the schema does not declare
+        (BASE, {**BASE, "cabin": "business"}, False),
+        (BASE, {**BASE, "passengers": 2}, False),
+        ({**BASE, "passengers": 2}, BASE, False),
+        ({**BASE, "cabin": "business"}, {**BASE, "cabin": "economy"}, False),
+        (BASE, {"origin": "JFK", "destination": "NRT"}, False),
+        (BASE, {**BASE, "flexible_dates": True}, False),
+    ],
+)
+def test_a_parameter_left_out_is_the_schema_default(gold, completion, paid):
+    tc, otc = scored_with_prompt(flights(completion), flights(gold).replace('"arguments"', '"parameters"'))
+    assert (tc == 3.0) is paid
+    assert (otc == 1.0) is paid
+
+
+def test_a_default_only_described_in_prose_is_not_read():
+    prose = FLIGHTS_PROMPT.replace(', "default": "economy"', ', "description": "Optional, default economy"')
+    tc, otc = scored_with_prompt(flights({**BASE, "cabin": "economy"}), flights(BASE), prose)
+    assert tc < 3.0 and otc == 0.0
+    # and without any prompt, the key sets are compared as ToolRL does
+    assert correctness(flights({**BASE, "cabin": "economy"}), flights(BASE)) < 3.0
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.integers(-5, 5) | st.sampled_from(["a", "b"]),
+                       max_size=4),
+       st.sets(st.from_regex(r"[a-z]{1,6}", fullmatch=True), max_size=4))
+def test_with_schema_defaults_fills_exactly_the_missing_declared_parameters(defaults, given_keys):
+    from polyreward.rewards.tool_calls import with_schema_defaults
+
+    schema = [{"name": "f", "parameters": {"type": "dict", "properties": {k: {"type": "string", "default": v}
+                                                                          for k, v in defaults.items()}}}]
+    prompt = "Available functions (JSON):\n" + json.dumps(schema) + "\nCall f."
+    given_parameters = {k: "given" for k in given_keys}
+    (filled,) = with_schema_defaults([{"name": "f", "parameters": given_parameters}], prompt)
+    assert filled["parameters"] == {**defaults, **given_parameters}
+    # another tool's call is left as written
+    assert with_schema_defaults([{"name": "g", "parameters": {}}], prompt) == [{"name": "g", "parameters": {}}]

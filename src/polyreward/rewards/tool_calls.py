@@ -73,6 +73,7 @@ Exact source rules kept as options, with their exploits:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -178,6 +179,70 @@ def calls_taken_back(text: str) -> str:
     if later_disowns(view, end, "") == "retracted":
         return "withdraws its calls after the last one"
     return ""
+
+
+# a JSON value starting a line of the prompt: where a tool schema is written (Hermes, Qwen, ToolRL, OpenAI layouts)
+_SCHEMA_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_defaults(prompt: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """(tool name, ((parameter, its default as JSON), ...)) for each function of the prompt's JSON schema whose
+    ``properties`` declare a ``"default"``; cached per prompt (a group's rollouts share it)."""
+    if '"default"' not in prompt:
+        return ()
+    decoder = json.JSONDecoder()
+    found: dict[str, dict[str, str]] = {}
+    at = 0
+    for m in _SCHEMA_START.finditer(prompt):
+        if m.start() < at:
+            continue  # inside a value read already
+        try:
+            value, at = decoder.raw_decode(prompt, m.end() - 1)
+        except (ValueError, RecursionError):
+            continue
+        stack = [(value, 0)]
+        while stack:
+            item, depth = stack.pop()
+            if depth > 6:
+                continue
+            if isinstance(item, list):
+                stack.extend((x, depth + 1) for x in item)
+            elif isinstance(item, Mapping):
+                name, parameters = item.get("name"), item.get("parameters")
+                properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+                if isinstance(name, str) and isinstance(properties, Mapping):
+                    found.setdefault(name, {}).update({k: json.dumps(spec["default"]) for k, spec in properties.items()
+                                                       if isinstance(spec, Mapping) and "default" in spec})
+                else:
+                    stack.extend((v, depth + 1) for v in item.values())
+    return tuple((name, tuple(defaults.items())) for name, defaults in found.items() if defaults)
+
+
+def with_schema_defaults(calls: list[Any], prompt: Any) -> list[Any]:
+    """``calls`` (normalised ``{"name", "parameters"}``) with each parameter the call leaves out that the prompt's JSON
+    schema gives a ``"default"`` filled in with that default: a call that omits ``"unit"`` where the schema says
+    ``"default": "celsius"`` passes celsius to the tool, so ``{"location": "Oslo"}`` and ``{"location": "Oslo",
+    "unit": "celsius"}`` are one call (red teams ``holdout_r8``, ``holdout_r31``: the default stated where the gold
+    omits it, or omitted where the gold states it, scored as a missing or extra key). Applied to the gold and the
+    predicted calls alike; a value other than the default still differs, and a default only a description's prose
+    states (``"Optional, default economy"``) is not read. Without a prompt or a declared default, ``calls`` as given."""
+    if prompt is None or not calls:
+        return calls
+    try:
+        defaults = {name: dict(pairs) for name, pairs in _schema_defaults(prompt_text(prompt))}
+    except (TypeError, ValueError):
+        return calls
+    if not defaults:
+        return calls
+    out = []
+    for call in calls:
+        given = call.get("parameters") if isinstance(call, Mapping) else None
+        if isinstance(given, Mapping) and call.get("name") in defaults:
+            filled = {k: json.loads(v) for k, v in defaults[call["name"]].items() if k not in given}
+            call = {**call, "parameters": {**given, **filled}} if filled else call
+        out.append(call)
+    return out
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
@@ -335,6 +400,8 @@ class ToolRLCorrectness(RolloutReward):
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
             gold = comment_free_values(gold)  # the gold's strings read as the completion's text reading reads its own
+        if self.parse == "lenient":  # a parameter left out is the schema's declared default (red team holdout_r31)
+            gold, predicted = with_schema_defaults(gold, row.get("prompt")), with_schema_defaults(predicted, row.get("prompt"))
         try:  # strings compared in NFC (canonically equivalent spellings are one text)
             reward, s, s_max = toolrl_correctness(nfc_values(gold), nfc_values(predicted), self.max_reward, self.min_reward)
         except ToolCallError as exc:

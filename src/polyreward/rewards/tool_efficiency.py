@@ -37,7 +37,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
-from polyreward.rewards.tool_calls import assistant_segment, calls_taken_back
+from polyreward.rewards.tool_calls import assistant_segment, calls_taken_back, with_schema_defaults
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
@@ -195,7 +195,7 @@ class OTCToolEfficiency(Reward):
     def group_columns(self) -> tuple[str, ...]:
         return (self.group_column,) if self.form == "grpo" else ()
 
-    def _correct(self, completion: Any, reference: Any) -> tuple[float | None, str]:
+    def _correct(self, completion: Any, reference: Any, prompt: Any = None) -> tuple[float | None, str]:
         if is_missing(reference):
             return None, "no reference"
         if self.correctness == "column":
@@ -221,6 +221,8 @@ class OTCToolEfficiency(Reward):
                     calls, gold = parse_tool_call_text(text), comment_free_values(gold)
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
+            # a parameter left out is the prompt schema's declared default, on both sides (red team holdout_r31)
+            calls, gold = with_schema_defaults(calls, prompt), with_schema_defaults(gold, prompt)
             return float(_call_key(calls) == _call_key(gold)), ""
         accepted = reference if isinstance(reference, (list, tuple)) else [reference]
         final = _final_answer(completion_text(completion))
@@ -241,10 +243,11 @@ class OTCToolEfficiency(Reward):
         calls: list[int] = []
         correct: list[float | None] = []
         notes: list[str] = []
-        for completion, reference in zip(completions, reference_col):
+        row_prompts = prompts if prompts is not None and len(prompts) == n_rows else [None] * n_rows
+        for completion, reference, prompt in zip(completions, reference_col, row_prompts):
             try:
                 m = count_tool_calls(completion, self.count_tags)
-                value, note = self._correct(completion, reference)
+                value, note = self._correct(completion, reference, prompt)
             except Exception as exc:  # one bad rollout must not kill the batch
                 m, value, note = 0, math.nan, f"error: {type(exc).__name__}: {exc}"[:300]
             calls.append(m)
