@@ -26,7 +26,9 @@ rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n
 for ``parameters`` (the Hermes / Qwen / OpenAI key), JSON-string arguments, the OpenAI ``{"function": {...}}``
 wrapper, the Gemini / legacy OpenAI / Anthropic call shapes inside a block (``functionCall``, ``function_call``,
 ``tool_use`` with ``input``; red team ``holdout_r19``), missing or null parameters as {}, and it also accepts pretty-printed JSON, blank lines between calls, several
-blocks and JSON lists. The score of a call in ToolRL's own layout is unchanged; what changes is that a correct call in
+blocks and JSON lists; it reads a parameter a call leaves out as the default the prompt's JSON schema declares for
+it, on both sides (:func:`with_schema_defaults`; red team ``holdout_r31``), and scores calls the reply takes back after
+the last one (``scratch that call``) as no call made (:func:`calls_taken_back`). The score of a call in ToolRL's own layout is unchanged; what changes is that a correct call in
 the layout most chat templates emit is no longer the minimum (red team ``holdout_r3`` / ``r8`` / ``r9``: eleven
 genuine calls scored -3 under the exact parse, and seven hacks of ``holdout_r10`` tied at -3 with references written
 in the Hermes layout). ``parse: toolrl`` (exact) scores ``<tool_call>`` text as rlla.py does, on the JSON values as

@@ -22,7 +22,8 @@ Correctness r_φ comes from ``correctness``: ``answer_em`` (SQuAD-normalised exa
 ``<answer>`` block, or of the last non-empty line, against ``answer_column``; a list cell holds several
 accepted answers), ``calls_exact`` (the predicted calls equal the reference calls, order ignored; the calls of the reply as
 ``toolrl_correctness`` reads it, cut at the end-of-turn token: calls after ``<|im_end|>`` or ``<|eot_id|>`` are
-counted as calls made but never credited) or
+counted as calls made but never credited; a parameter left out is the prompt schema's declared default, and calls
+taken back after the last one are not correct, as there; red team ``holdout_r31``) or
 ``column`` (a number in [0, 1] or a bool read from ``correct_column``).
 """
 
