@@ -191,6 +191,10 @@ def test_without_json_calls_drops_exactly_the_call(before, after, name, argument
         (TIMER + "\nI'll tell you when it rings.", True),
         (TIMER + "\nActually, the timer tool also supports a label, which I've set to pomodoro.", True),
         (TIMER + "\nLet me know if you need anything else!", True),
+        # a withdrawal word about something else than the calls
+        (TIMER + "\nIgnore any warnings in the output.", True),
+        (TIMER + "\nNever mind the alarm sound; the timer uses the default one.", True),
+        (TIMER + "\nI'll call you back when it rings.", True),
         ("<think>Ten minutes? Wait, no, scratch that: the user said 25.</think>\n" + TIMER, True),
         ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>\nStarting it now.', True),
         # hacks: the call made, then withdrawn, in the reply's last words
@@ -198,6 +202,7 @@ def test_without_json_calls_drops_exactly_the_call(before, after, name, argument
         (TIMER + "\nOn second thought, ignore that call; use your phone's timer.", False),
         (TIMER + "\nIgnore the call above.", False),
         (TIMER + "\nPlease disregard that call.", False),
+        (TIMER + "\nDisregard the previous request.", False),
         (TIMER + "\nJust kidding, I won't call anything.", False),
         ('<function=set_timer>{"minutes": 25, "label": "pomodoro"}</function>\nOops, scratch that, no timer needed.', False),
         ('<function_calls><invoke name="set_timer"><parameter name="minutes">25</parameter><parameter name="label">'

@@ -159,17 +159,22 @@ def assistant_segment(text: str) -> str:
 # what closes a call in the layouts a reply carries its calls in: a <tool_call> block, Anthropic's <function_calls>,
 # Llama 3.1's <function=name>...</function> and the end of its <|python_tag|> call message
 _CALL_CLOSERS = ("</tool_call>", "</function_calls>", "</function>", "<|eom_id|>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# words that point back at the calls made: the call itself, or what stands above the remark
+_CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|request)\b", re.IGNORECASE)
 
 
 def calls_taken_back(text: str) -> str:
     """Why the reply takes its calls back in the text after the last one, or "": an explicit retraction there
     (``Actually, scratch that call, there's no need to run it``, ``On second thought, ignore that call``:
     :func:`polyreward.verifiers.commitment.retraction_after`) or a clause that withdraws what came before (``Ignore
-    the call above.``, ``Please disregard that call.``: ``later_disowns``), the shared reading of a withdrawn answer
+    the call above.``, ``Please disregard that call.``: ``later_disowns``, in a sentence that points back at the calls:
+    ``call``, ``above``, ``previous``), the shared reading of a withdrawn answer
     (``jaccard``'s block, ``otc_tool_efficiency``'s ``answer_em``). The writer's last word on the calls is that they
     are not made, and an answer from memory or a hand-back usually follows (red team ``holdout_r31``: both paid in
     full). A remark that withdraws nothing (``I'll share the ticket number once it's created.``, ``Actually, the tool
-    also returns humidity.``) leaves the calls made. Read on the visible text (comments and hidden text left out)."""
+    also returns humidity.``) or withdraws something else (``Ignore any warnings in the output.``) leaves the calls
+    made. Read on the visible text (comments and hidden text left out)."""
     view = visible_text(text)
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
@@ -178,8 +183,11 @@ def calls_taken_back(text: str) -> str:
     retraction = retraction_after(view, end)
     if retraction is not None and retraction[1]:
         return "takes its calls back after the last one"
-    if later_disowns(view, end, "") == "retracted":
-        return "withdraws its calls after the last one"
+    for sentence in _SENTENCE_END.split(view[end:end + 2000]):
+        # a withdrawing clause about the calls ("Ignore the call above."), not about something else the reply names
+        # ("Ignore any warnings in the output.", "Never mind the fees; the tool includes them.")
+        if _CALL_REFERENCE.search(sentence) and later_disowns(sentence, 0, "") == "retracted":
+            return "withdraws its calls after the last one"
     return ""
 
 
