@@ -59,6 +59,9 @@ SHAPES = {
     "closed_answer_tags": _repeat("<answer>a</answer>"),
     "open_tool_call_tags": _repeat("<tool_call>"),
     "open_search_tags": _repeat("<search>"),
+    "python_tags": _repeat('<|python_tag|>{"name": '),  # holdout_r31: template call delimiters
+    "function_call_blocks": _repeat('<function_calls><invoke name="f"><parameter name="k">[1'),
+    "function_tags": _repeat("<function=f>{"),
     "think_tool_call_layout": lambda n: "<think>" + "</think>\n<tool_call>\n" * (n // 20),
     "repeated_think_ends": lambda n: "<think>a</think>" + "</think>" * (n // 8),
     "think_answer_pairs": lambda n: "<think>" + "</think><answer>" * (n // 16),

@@ -73,7 +73,8 @@ def test_the_layouts_are_read_with_their_arguments():
     chatml = '<|im_start|>assistant to=functions.convert_currency\n{"amount": 250, "to": "EUR"}<|im_end|>'
     assert calls_outside_blocks(chatml) == [CALL]
     claude2 = "<invoke><tool_name>convert_currency</tool_name><parameters><amount>250</amount></parameters></invoke>"
-    assert calls_outside_blocks(claude2) == [{"name": "convert_currency", "parameters": {"amount": "250"}}]
+    # a parameter's text that JSON reads as a number is that number (call_formats.xml_value; red team holdout_r31)
+    assert calls_outside_blocks(claude2) == [{"name": "convert_currency", "parameters": {"amount": 250}}]
 
 
 @given(st.from_regex(r"[a-z]{2,8}_[a-z]{2,8}", fullmatch=True), st.from_regex(r"[a-z]{1,8}", fullmatch=True),

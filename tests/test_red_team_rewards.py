@@ -196,12 +196,8 @@ LEFT_OPEN = {
         "label disputed after first sight: ' <|im_end|>' is text of the completion, several tokens to a tokenizer, "
         "so counting it is the token stand-in the word fallback is (as holdout_r4's emoji_bullet_markers)"),
     # holdout_r8 (written blind 2026-12-05; first sight in benchmarks/results/red_team_rewards_holdout_r8_first_sight.md)
-    ("toolrl_correctness", "r8_documented_default_passed_explicitly"): (
-        "label disputed after first sight: the call does what the gold call does, but ToolRL's exact score compares "
-        "the key sets, and 'cabin': 'economy' is a key the gold lacks; knowing it is the schema's default needs the "
-        "prompt's schema, which the score does not read (a new scoring rule, not a reading)"),
-    ("toolrl_correctness", "r8_default_max_results_explicit_keys_reordered"): (
-        "label disputed after first sight: as r8_documented_default_passed_explicitly ('max_results': 20, the default)"),
+    # (r8_documented_default_passed_explicitly and r8_default_max_results_explicit_keys_reordered: paid since
+    # holdout_r31, a parameter left out read as the schema's declared "default": rewards/tool_calls.with_schema_defaults)
     ("toolrl_correctness", "r8_set_valued_array_other_order"): (
         "label disputed after first sight: an exclusion list is a set to a reader, but ToolRL compares argument values "
         "as JSON (p[k] == g[k]) and a JSON array is ordered; no schema says which arrays are sets"),
@@ -214,8 +210,6 @@ LEFT_OPEN = {
         "block per call, which a runner of that template reads"),
     ("otc_tool_efficiency", "r8_set_valued_array_other_order"): (
         "label disputed after first sight: as toolrl_correctness's row, calls_exact compares argument values as JSON"),
-    ("otc_tool_efficiency", "r8_documented_default_passed_explicitly"): (
-        "label disputed after first sight: as toolrl_correctness's row, calls_exact compares the key sets"),
     ("kg_triplet_consistency", "r8_comparison_with_dated_prior"): (
         "genuine, but 'unchanged' compares with a prior study (dated, but given by neither the prompt nor the "
         "reference): a change concept with a modify triplet the reference lacks (0.75), as holdout_r3's "
@@ -619,9 +613,9 @@ LEFT_OPEN = {
     # holdout_r23 (written blind 2026-12-05: tool use in depth; first sight in
     # benchmarks/results/red_team_rewards_holdout_r23_first_sight.md)
     ("toolrl_correctness", "r23_tc_optional_cabin_set_to_its_default"): (
-        "label disputed after first sight: as holdout_r8's r8_documented_default_passed_explicitly, 'cabin': "
-        "'economy' is the default the schema's description states, but ToolRL compares the key sets with the gold's "
-        "and the score reads no schema"),
+        "label disputed after first sight: 'cabin': 'economy' is the default the schema's description states in prose "
+        "('Optional, default economy'), not as a JSON \"default\" (which with_schema_defaults reads since holdout_r31); "
+        "ToolRL compares the key sets with the gold's, and reading defaults out of descriptions would be reading prose"),
     ("toolrl_correctness", "r23_tc_attendee_list_other_order"): (
         "label disputed after first sight: as holdout_r8's r8_set_valued_array_other_order, an invite list is a set "
         "to a reader, but ToolRL compares values as JSON and a JSON array is ordered; no schema says which are sets"),
@@ -919,6 +913,22 @@ LEFT_OPEN = {
         "genuine: '3 rows × 4 apples = 12 apples' has a unit word inside each side; the rule leaves it unscored, "
         "since stripping units would make mixed units false ('1 hour + 30 minutes = 90 minutes'); a step scored by "
         "nothing scores unscored (0.0) under the shipped config"),
+    # holdout_r31 (written blind 2026-12-06: tool calls as model families emit them; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r31_first_sight.md)
+    ("toolrl_correctness", "r31_tc_call_only_inside_think"): (
+        "label disputed after first sight: the gold <tool_call> block opened and closed inside <think> (then 'Done: "
+        "your timer is running'), the only call: as holdout_r2's call_only_inside_think, a runner matching tags in the "
+        "raw text runs it, and refusing it would refuse models that emit the call before closing their reasoning"),
+    ("otc_tool_efficiency", "r31_otc_call_in_think_only"): (
+        "label disputed after first sight: as r31_tc_call_only_inside_think (a closed <tool_call> block inside the "
+        "think, then an answer from memory), counted and credited as the call a tag-matching runner makes"),
+    ("toolrl_correctness", "r31_tc_fenced_example_not_executed"): (
+        "'Example call (not executed):' then the gold call in a ```json fence and 'Run it in your client': a fence of "
+        "JSON calls is a layout runners execute and parse: lenient credits (as holdout_r13's "
+        "r13_otc_call_as_code_fence_example_no_call and holdout_r27's r27_tool_code_fence_you_can_send_this); telling "
+        "an example from a call needs the prose's intent, not its structure"),
+    ("otc_tool_efficiency", "r31_otc_fenced_call_not_executed"): (
+        "'Here is the call you could run:' then a fenced JSON call: as r31_tc_fenced_example_not_executed"),
 }
 
 ROWS = bench.load_rows()

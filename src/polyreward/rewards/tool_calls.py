@@ -26,7 +26,9 @@ rendered as Qwen's chat template does (``content\n<tool_call>\n{json per call}\n
 for ``parameters`` (the Hermes / Qwen / OpenAI key), JSON-string arguments, the OpenAI ``{"function": {...}}``
 wrapper, the Gemini / legacy OpenAI / Anthropic call shapes inside a block (``functionCall``, ``function_call``,
 ``tool_use`` with ``input``; red team ``holdout_r19``), missing or null parameters as {}, and it also accepts pretty-printed JSON, blank lines between calls, several
-blocks and JSON lists. The score of a call in ToolRL's own layout is unchanged; what changes is that a correct call in
+blocks and JSON lists; it reads a parameter a call leaves out as the default the prompt's JSON schema declares for
+it, on both sides (:func:`with_schema_defaults`; red team ``holdout_r31``), and scores calls the reply takes back after
+the last one (``scratch that call``) as no call made (:func:`calls_taken_back`). The score of a call in ToolRL's own layout is unchanged; what changes is that a correct call in
 the layout most chat templates emit is no longer the minimum (red team ``holdout_r3`` / ``r8`` / ``r9``: eleven
 genuine calls scored -3 under the exact parse, and seven hacks of ``holdout_r10`` tied at -3 with references written
 in the Hermes layout). ``parse: toolrl`` (exact) scores ``<tool_call>`` text as rlla.py does, on the JSON values as
@@ -73,6 +75,7 @@ Exact source rules kept as options, with their exploits:
 
 from __future__ import annotations
 
+import functools
 import json
 import math
 import re
@@ -99,6 +102,8 @@ from polyreward.verifiers.tool_calls import (
     without_html_comments,
     without_think_mentions,
 )
+from polyreward.verifiers.commitment import later_disowns, retraction_after
+from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import first_block, tag_blocks
 
 PARSE_MODES = ("toolrl", "lenient")
@@ -149,6 +154,105 @@ def assistant_segment(text: str) -> str:
     for _, end in _ASSISTANT_MARKERS:
         text = text.split(end)[0]
     return text.strip()
+
+
+# what closes a call in the layouts a reply carries its calls in: a <tool_call> block, Anthropic's <function_calls>,
+# Llama 3.1's <function=name>...</function> and the end of its <|python_tag|> call message
+_CALL_CLOSERS = ("</tool_call>", "</function_calls>", "</function>", "<|eom_id|>")
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
+# words that point back at the calls made: the call itself, or what stands above the remark
+_CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|request)\b", re.IGNORECASE)
+
+
+def calls_taken_back(text: str) -> str:
+    """Why the reply takes its calls back in the text after the last one, or "": an explicit retraction there
+    (``Actually, scratch that call, there's no need to run it``, ``On second thought, ignore that call``:
+    :func:`polyreward.verifiers.commitment.retraction_after`) or a clause that withdraws what came before (``Ignore
+    the call above.``, ``Please disregard that call.``: ``later_disowns``, in a sentence that points back at the calls:
+    ``call``, ``above``, ``previous``), the shared reading of a withdrawn answer
+    (``jaccard``'s block, ``otc_tool_efficiency``'s ``answer_em``). The writer's last word on the calls is that they
+    are not made, and an answer from memory or a hand-back usually follows (red team ``holdout_r31``: both paid in
+    full). A remark that withdraws nothing (``I'll share the ticket number once it's created.``, ``Actually, the tool
+    also returns humidity.``) or withdraws something else (``Ignore any warnings in the output.``) leaves the calls
+    made. Read on the visible text (comments and hidden text left out)."""
+    view = visible_text(text)
+    lowered = view.lower()
+    end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
+    if end < 0 or not view[end:].strip():
+        return ""
+    retraction = retraction_after(view, end)
+    if retraction is not None and retraction[1]:
+        return "takes its calls back after the last one"
+    for sentence in _SENTENCE_END.split(view[end:end + 2000]):
+        # a withdrawing clause about the calls ("Ignore the call above."), not about something else the reply names
+        # ("Ignore any warnings in the output.", "Never mind the fees; the tool includes them.")
+        if _CALL_REFERENCE.search(sentence) and later_disowns(sentence, 0, "") == "retracted":
+            return "withdraws its calls after the last one"
+    return ""
+
+
+# a JSON value starting a line of the prompt: where a tool schema is written (Hermes, Qwen, ToolRL, OpenAI layouts)
+_SCHEMA_START = re.compile(r"^[ \t]*[\[{]", re.MULTILINE)
+
+
+@functools.lru_cache(maxsize=256)
+def _schema_defaults(prompt: str) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """(tool name, ((parameter, its default as JSON), ...)) for each function of the prompt's JSON schema whose
+    ``properties`` declare a ``"default"``; cached per prompt (a group's rollouts share it)."""
+    if '"default"' not in prompt:
+        return ()
+    decoder = json.JSONDecoder()
+    found: dict[str, dict[str, str]] = {}
+    at = 0
+    for m in _SCHEMA_START.finditer(prompt):
+        if m.start() < at:
+            continue  # inside a value read already
+        try:
+            value, at = decoder.raw_decode(prompt, m.end() - 1)
+        except (ValueError, RecursionError):
+            continue
+        stack = [(value, 0)]
+        while stack:
+            item, depth = stack.pop()
+            if depth > 6:
+                continue
+            if isinstance(item, list):
+                stack.extend((x, depth + 1) for x in item)
+            elif isinstance(item, Mapping):
+                name, parameters = item.get("name"), item.get("parameters")
+                properties = parameters.get("properties") if isinstance(parameters, Mapping) else None
+                if isinstance(name, str) and isinstance(properties, Mapping):
+                    found.setdefault(name, {}).update({k: json.dumps(spec["default"]) for k, spec in properties.items()
+                                                       if isinstance(spec, Mapping) and "default" in spec})
+                else:
+                    stack.extend((v, depth + 1) for v in item.values())
+    return tuple((name, tuple(defaults.items())) for name, defaults in found.items() if defaults)
+
+
+def with_schema_defaults(calls: list[Any], prompt: Any) -> list[Any]:
+    """``calls`` (normalised ``{"name", "parameters"}``) with each parameter the call leaves out that the prompt's JSON
+    schema gives a ``"default"`` filled in with that default: a call that omits ``"unit"`` where the schema says
+    ``"default": "celsius"`` passes celsius to the tool, so ``{"location": "Oslo"}`` and ``{"location": "Oslo",
+    "unit": "celsius"}`` are one call (red teams ``holdout_r8``, ``holdout_r31``: the default stated where the gold
+    omits it, or omitted where the gold states it, scored as a missing or extra key). Applied to the gold and the
+    predicted calls alike; a value other than the default still differs, and a default only a description's prose
+    states (``"Optional, default economy"``) is not read. Without a prompt or a declared default, ``calls`` as given."""
+    if prompt is None or not calls:
+        return calls
+    try:
+        defaults = {name: dict(pairs) for name, pairs in _schema_defaults(prompt_text(prompt))}
+    except (TypeError, ValueError):
+        return calls
+    if not defaults:
+        return calls
+    out = []
+    for call in calls:
+        given = call.get("parameters") if isinstance(call, Mapping) else None
+        if isinstance(given, Mapping) and call.get("name") in defaults:
+            filled = {k: json.loads(v) for k, v in defaults[call["name"]].items() if k not in given}
+            call = {**call, "parameters": {**given, **filled}} if filled else call
+        out.append(call)
+    return out
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
@@ -300,9 +404,14 @@ class ToolRLCorrectness(RolloutReward):
             return Scored(self.min_reward, f"malformed tool call: {exc}"[:300])
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
+        if self.parse == "lenient" and message_tool_calls(completion_messages(completion), first_turn_only=True) is None \
+                and (why := calls_taken_back(assistant_segment(completion_text(completion)))):
+            return Scored(self.min_reward, f"no call made: the reply {why}")
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
             gold = comment_free_values(gold)  # the gold's strings read as the completion's text reading reads its own
+        if self.parse == "lenient":  # a parameter left out is the schema's declared default (red team holdout_r31)
+            gold, predicted = with_schema_defaults(gold, row.get("prompt")), with_schema_defaults(predicted, row.get("prompt"))
         try:  # strings compared in NFC (canonically equivalent spellings are one text)
             reward, s, s_max = toolrl_correctness(nfc_values(gold), nfc_values(predicted), self.max_reward, self.min_reward)
         except ToolCallError as exc:

@@ -22,7 +22,8 @@ Correctness r_φ comes from ``correctness``: ``answer_em`` (SQuAD-normalised exa
 ``<answer>`` block, or of the last non-empty line, against ``answer_column``; a list cell holds several
 accepted answers), ``calls_exact`` (the predicted calls equal the reference calls, order ignored; the calls of the reply as
 ``toolrl_correctness`` reads it, cut at the end-of-turn token: calls after ``<|im_end|>`` or ``<|eot_id|>`` are
-counted as calls made but never credited) or
+counted as calls made but never credited; a parameter left out is the prompt schema's declared default, and calls
+taken back after the last one are not correct, as there; red team ``holdout_r31``) or
 ``column`` (a number in [0, 1] or a bool read from ``correct_column``).
 """
 
@@ -37,7 +38,7 @@ from collections.abc import Mapping, Sequence
 from typing import Any
 
 from polyreward.reward import Reward, RewardOutput, column_name, one_of
-from polyreward.rewards.tool_calls import assistant_segment
+from polyreward.rewards.tool_calls import assistant_segment, calls_taken_back, with_schema_defaults
 from polyreward.schema import completion_messages, completion_text, is_missing
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.label_sets import answer_block
@@ -195,7 +196,7 @@ class OTCToolEfficiency(Reward):
     def group_columns(self) -> tuple[str, ...]:
         return (self.group_column,) if self.form == "grpo" else ()
 
-    def _correct(self, completion: Any, reference: Any) -> tuple[float | None, str]:
+    def _correct(self, completion: Any, reference: Any, prompt: Any = None) -> tuple[float | None, str]:
         if is_missing(reference):
             return None, "no reference"
         if self.correctness == "column":
@@ -215,9 +216,14 @@ class OTCToolEfficiency(Reward):
                 calls = message_tool_calls(completion_messages(completion))
                 if calls is None:  # read from the text, cut at its end-of-turn token as rlla.py cuts it; the gold's strings
                     # read as that reading reads its own
-                    calls, gold = parse_tool_call_text(assistant_segment(completion_text(completion))), comment_free_values(gold)
+                    text = assistant_segment(completion_text(completion))
+                    if why := calls_taken_back(text):  # the calls withdrawn after the last one (red team holdout_r31)
+                        return 0.0, f"no call made: the reply {why}"
+                    calls, gold = parse_tool_call_text(text), comment_free_values(gold)
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
+            # a parameter left out is the prompt schema's declared default, on both sides (red team holdout_r31)
+            calls, gold = with_schema_defaults(calls, prompt), with_schema_defaults(gold, prompt)
             return float(_call_key(calls) == _call_key(gold)), ""
         accepted = reference if isinstance(reference, (list, tuple)) else [reference]
         final = _final_answer(completion_text(completion))
@@ -238,10 +244,11 @@ class OTCToolEfficiency(Reward):
         calls: list[int] = []
         correct: list[float | None] = []
         notes: list[str] = []
-        for completion, reference in zip(completions, reference_col):
+        row_prompts = prompts if prompts is not None and len(prompts) == n_rows else [None] * n_rows
+        for completion, reference, prompt in zip(completions, reference_col, row_prompts):
             try:
                 m = count_tool_calls(completion, self.count_tags)
-                value, note = self._correct(completion, reference)
+                value, note = self._correct(completion, reference, prompt)
             except Exception as exc:  # one bad rollout must not kill the batch
                 m, value, note = 0, math.nan, f"error: {type(exc).__name__}: {exc}"[:300]
             calls.append(m)

@@ -165,7 +165,10 @@ _BARE_INVOKE = re.compile(r"<invoke\s*>", re.IGNORECASE)
 _TOOL_NAME = re.compile(r"<tool_name\s*>\s*([^<>]{1,200}?)\s*</tool_name\s*>", re.IGNORECASE)
 _PARAMETERS = re.compile(r"<parameters\s*>(.*?)</parameters\s*>", re.DOTALL | re.IGNORECASE)
 _CHILD = re.compile(r"<([A-Za-z_][\w.-]{0,100})\s*>(.*?)</\1\s*>", re.DOTALL)
-_PARAMETER = re.compile(r"<parameter\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>(.*?)</parameter>", re.DOTALL | re.IGNORECASE)
+# an <invoke>'s <parameter name="k"> openers, each closed by the next </parameter> (found by position: a lazy
+# "(.*?)</parameter>" rescans the rest of the text from every unclosed opener; red team holdout_r31)
+_PARAMETER_OPEN = re.compile(r"<parameter\s+name\s*=\s*[\"']([^\"'<>]{1,200})[\"']\s*>", re.IGNORECASE)
+_PARAMETER_END = re.compile(r"</parameter>", re.IGNORECASE)
 _REACT = re.compile(r"^[ \t>*_-]*Action[ \t]*:[ \t]*`?([A-Za-z_][\w.\-]{0,100})`?[ \t]*$(?:\n[ \t>*_-]*Action[ \t]+Input[ \t]*:[ \t]*(.*)$)?",
                     re.MULTILINE | re.IGNORECASE)
 # the body runs to the next python tag, end-of-message token or line end (a tempered run: linear)
@@ -230,6 +233,49 @@ def tool_fence_calls(info: str, body: str, json_calls) -> list[Call]:
     return _body_calls(body, json_calls)
 
 
+def xml_value(text: str) -> Any:
+    """The value of an XML ``<parameter>`` element's text: a JSON number, boolean, array or object written there is
+    that value (``<parameter name="minutes">25</parameter>`` is the argument ``25``, ``["auth", "backend"]`` a list),
+    as Anthropic's XML layout passes non-string arguments; any other text (``Oslo``, ``"quoted"``, ``02139``, which
+    JSON does not read as a number) is the string written (red team ``holdout_r31``)."""
+    stripped = text.strip()
+    if not stripped or stripped[0] not in "-0123456789[{tf":
+        return stripped
+    try:
+        value = json.loads(stripped)
+    except (ValueError, RecursionError):
+        return stripped
+    return value if isinstance(value, (bool, int, float, list, dict)) else stripped
+
+
+def _invoke_parameters(body: str) -> dict[str, Any]:
+    """The ``<parameter name="k">v</parameter>`` elements of an ``<invoke>`` body, each value read by
+    :func:`xml_value`; an opener no closer follows is left out (linear: closers found once, by position)."""
+    closers = [m.start() for m in _PARAMETER_END.finditer(body)]
+    parameters: dict[str, Any] = {}
+    position = 0
+    for opener in _PARAMETER_OPEN.finditer(body):
+        if opener.start() < position:
+            continue
+        i = bisect.bisect_left(closers, opener.end())
+        if i == len(closers):
+            break
+        parameters[opener.group(1)] = xml_value(body[opener.end():closers[i]])
+        position = closers[i]
+    return parameters
+
+
+def python_tag_calls(text: str, json_calls) -> tuple[str, list[Call]]:
+    """(``text`` with each Llama 3.1 ``<|python_tag|>`` span replaced by a line break, the calls those spans hold):
+    read once here, so that a ``<|python_tag|>{"name": ..., "parameters": {...}}<|eom_id|>`` call is one call, not
+    also a bare JSON object of the prose around it (red team ``holdout_r31``: counted twice, an exact call set was
+    never met)."""
+    calls: list[Call] = []
+    if "<|python_tag|>" not in text:
+        return text, calls
+    return _PYTHON_TAG.sub(lambda m: calls.extend(_body_calls(m.group(1), json_calls)) or "\n", text), calls
+
+
 def markup_calls(text: str, json_calls) -> list[Call]:
     """Calls of the non-JSON layouts (module docstring) in prose: XML invoke, ReAct, Llama's python tag, tool-call
     tags of other spellings. ``json_calls(body)`` reads the JSON calls of a body (the caller's reader)."""
@@ -246,12 +292,12 @@ def markup_calls(text: str, json_calls) -> list[Call]:
             position = end
             if match.re is _INVOKE:
                 calls.append({"name": match.group(1).strip(),
-                              "parameters": {p.group(1): p.group(2).strip() for p in _PARAMETER.finditer(body)}})
+                              "parameters": _invoke_parameters(body)})
                 continue
             name = _TOOL_NAME.search(body)  # no name child: still an attempted call
             parameters = _PARAMETERS.search(body)
             calls.append({"name": name.group(1) if name else "?",
-                          "parameters": {c.group(1): c.group(2).strip() for c in _CHILD.finditer(parameters.group(1))}
+                          "parameters": {c.group(1): xml_value(c.group(2)) for c in _CHILD.finditer(parameters.group(1))}
                           if parameters else {}})
     if "action" in lowered:
         for match in _REACT.finditer(text):

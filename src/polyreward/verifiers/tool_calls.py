@@ -50,6 +50,7 @@ from polyreward.verifiers.call_formats import (
     foreign_call,
     literal_calls,
     markup_calls,
+    python_tag_calls,
     named_argument_calls,
     tool_fence_calls,
     toml_calls,
@@ -362,6 +363,37 @@ def _scan_objects(text: str, where: str) -> list[Call]:
     return calls
 
 
+def without_json_calls(text: str) -> str:
+    """``text`` with each JSON object that is or holds a tool call (:func:`_calls_in_value`: ``{"name": "f",
+    "arguments": {...}}``, the OpenAI and other stacks' shapes) replaced by a space: the call written out, not words
+    about it. A think body that is the call's JSON is a copy of the call, not reasoning (red team ``holdout_r31``:
+    ``<think>{"name": "get_stock_price", "arguments": {"symbol": "NVDA"}}</think>`` counted ``NVDA`` as a word of its
+    own); an object of arguments alone (``{"city": "Paris"}``) or data stays. Linear: decoded objects are skipped whole
+    and at most :data:`MAX_UNPARSED_OBJECTS` starts fail to decode."""
+    if '"' not in text or "{" not in text:
+        return text
+    parts: list[str] = []
+    position = kept = failures = 0
+    while (start := _OBJECT_START.search(text, position)) is not None:
+        try:
+            value, end = _STRICT.raw_decode(text, start.start())
+        except (ValueError, RecursionError):
+            failures += 1
+            if failures > MAX_UNPARSED_OBJECTS:
+                break
+            position = start.start() + 1
+            continue
+        try:
+            is_call = bool(_calls_in_value(value, "object"))
+        except ToolCallError:
+            is_call = True
+        if is_call:
+            parts.append(text[kept:start.start()] + " ")
+            kept = end
+        position = end
+    return "".join(parts) + text[kept:]
+
+
 def _may_call(text: str) -> bool:
     """False when no call format can occur in ``text`` (no brace, tag, ReAct action, fence, parenthesis, flag, path or
     YAML ``name:``): a fast path."""
@@ -435,7 +467,7 @@ def _read_free_text(text: str) -> tuple[list[Call], list[Call]]:
         calls.extend(fence or tool_fence_calls(opening.group()[len(marker):], body, _json_calls))
     rest.append(text[position:])
     prose = "".join(rest)
-    tagged: list[Call] = []
+    prose, tagged = python_tag_calls(prose, _json_calls)  # Llama 3.1's <|python_tag|>{...}: read once (holdout_r31)
     if "<function=" in prose.lower():  # Llama 3.1's custom-tool format: <function=name>{"arg": 1}</function>
         prose = _FUNCTION_TAG.sub(lambda m: tagged.append(_function_tag_call(m, len(tagged) + 1)) or "\n", prose)
     named = named_argument_calls(text, _STRICT.raw_decode, _holds_call) if "{" in text else []
@@ -535,12 +567,23 @@ def parse_tool_call_text(text: str) -> list[Call]:
     return calls + (_calls_in_free_text(visible) if _may_call(visible) else []) + commented_calls(text)
 
 
+# the call delimiters of other chat templates, each the counterpart of a <tool_call> block: Llama 3.1's
+# <|python_tag|> (a call message) and <function=name>, Anthropic's <function_calls> block of <invoke> elements
+_TEMPLATE_CALL = re.compile(r"<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>", re.IGNORECASE)
+
+
 def _is_carrier(visible: str) -> bool:
     """True when the text carries its calls in a known layout without ``<tool_call>`` blocks: a code fence of JSON
     calls, or the whole text one JSON value of calls (a bare list), after the bracketed special token a chat template
     opens its calls with (Mistral's ``[TOOL_CALLS] [...]``), or the whole text one bracketed list of Python-style
     calls (Llama 3.2's pythonic layout, ``[f(k=1)]``; red team ``holdout_r10``); a JSON call inside prose (a
-    truncated or half-written reply) is not one."""
+    truncated or half-written reply) is not one. A call in another template's own delimiters outside the reasoning
+    (:data:`_TEMPLATE_CALL`: Llama 3.1's ``<|python_tag|>{...}<|eom_id|>`` and ``<function=name>{...}</function>``,
+    Anthropic's ``<function_calls><invoke name="x">...</invoke></function_calls>``) is carried as a ``<tool_call>``
+    block is: the template's runner executes it (red team ``holdout_r31``: each scored -3, "no tool call found")."""
+    if _TEMPLATE_CALL.search(visible) and _TEMPLATE_CALL.search(_without(visible, "think")):
+        fenced, prose = _read_free_text(visible)
+        return bool(fenced or prose)
     stripped = LEADING_SPECIAL_TOKENS.sub("", visible).strip() if visible.lstrip()[:1] == "[" else visible.strip()
     if stripped.startswith("[") and stripped.endswith("]") and "\n" not in stripped and "(" in stripped \
             and not stripped.startswith(("[{", "[ {")):
