@@ -53,3 +53,70 @@ def test_the_lung_is_a_place_exactly_when_a_place_inside_it_is_named(words):
     text = " ".join(words)
     inside = any(w in ("right upper lobe", "left lower lobe", "lingula", "left lung base", "lungs") for w in words)
     assert ("lung" in report_terms(text)[1]) == inside
+
+
+# --- kg_triplet_consistency: the comparison section names the earlier study, not a finding of this one -------------
+from polyreward.rewards.kg_triplet import KGTripletConsistency, without_request_sections  # noqa: E402
+from polyreward.verifiers.radiology_kg import extract_kg  # noqa: E402
+
+KP = dict(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+CONS_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: "
+               "consolidation\nAbsent: pleural effusion, pneumothorax\nUncertain: none")
+CONS_REF = "There is consolidation in the right lower lobe. No pleural effusion. No pneumothorax."
+
+
+def kg(report: str, prompt: str = CONS_PROMPT, reference: str = CONS_REF, **params) -> float:
+    return KGTripletConsistency(**{**KP, **params})(prompts=[prompt], completions=[report], answer=[reference])[0]
+
+
+@pytest.mark.parametrize(
+    "report,expected",
+    [
+        # genuine: the comparison section names the study compared with, the findings say what this one shows
+        ("COMPARISON: 01/12.\nFINDINGS: There is consolidation in the right lower lobe. No pleural effusion. No "
+         "pneumothorax.", 1.0),
+        ("Comparison: Chest radiograph from yesterday, which showed right lower lobe consolidation.\nFINDINGS: There is "
+         "consolidation in the right lower lobe. No pleural effusion. No pneumothorax.", 1.0),
+        ("**PRIOR STUDIES:** None.\n\nThere is consolidation in the right lower lobe. No pleural effusion. No "
+         "pneumothorax.", 1.0),
+        # hacks: the present finding only in what the earlier study showed
+        ("COMPARISON: Prior study showed right lower lobe consolidation.\nFINDINGS: No pleural effusion. No "
+         "pneumothorax.", None),
+        ("COMPARISONS: CT 01/12 with consolidation in the right lower lobe.\nNo pleural effusion. No pneumothorax.", None),
+        ("Prior exam: right lower lobe consolidation.\nFINDINGS: No pleural effusion. No pneumothorax.", None),
+    ],
+)
+def test_kg_leaves_the_comparison_section_unread(report, expected):
+    score = kg(report)
+    if expected is None:
+        assert score < 0.7
+    else:
+        assert score == expected
+
+
+@pytest.mark.parametrize(
+    "text,kept",
+    [
+        ("COMPARISON: 01/12.\nFINDINGS: Cardiomegaly.", "\nFINDINGS: Cardiomegaly."),
+        ("Comparison study: none. The heart is enlarged.", " The heart is enlarged."),
+        # a comparison inside a sentence of the findings is read
+        ("Compared with the prior study, the effusion has resolved.", "Compared with the prior study, the effusion has resolved."),
+        ("FINDINGS: No change in comparison with 01/12.", "FINDINGS: No change in comparison with 01/12."),
+    ],
+)
+def test_without_comparison_sections(text, kept):
+    assert without_request_sections(text) == kept
+
+
+_FINDINGS = st.sampled_from(["The heart is enlarged.", "Small left pleural effusion.", "No pneumothorax.",
+                             "Right lower lobe consolidation.", "Interval resolution of the effusion."])
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["COMPARISON:", "Comparisons:", "**Comparison:**", "PRIOR STUDIES:", "Prior study:"]),
+       st.lists(_FINDINGS, min_size=1, max_size=3), st.lists(_FINDINGS, min_size=1, max_size=3))
+def test_a_comparison_section_changes_no_graph_of_the_findings(header, earlier, findings):
+    report = "FINDINGS: " + " ".join(findings)
+    with_comparison = f"{header} {', '.join(e.rstrip('.') for e in earlier)}.\n{report}"
+    assert extract_kg(without_request_sections(with_comparison), keep_conflicts=True) == \
+        extract_kg(without_request_sections(report), keep_conflicts=True)

@@ -248,9 +248,12 @@ def _undenied(report: str) -> str:
 
 
 # the header of a report's request section: why the study was ordered, not what it shows ("INDICATION:", "Clinical
-# history:", "**Reason for exam:**", "## CLINICAL INFORMATION:"), at a line's start
+# history:", "**Reason for exam:**", "## CLINICAL INFORMATION:"), at a line's start; and of its comparison section,
+# the earlier study this one is read against ("COMPARISON:", "Prior studies:"; red team holdout_r30)
 _REQUEST_HEADER = re.compile(
     r"(?im)^[ \t]*(?:[#>*\-\u2022]+[ \t]*)?(?:\*\*|__)?(?:(?:clinical[ \t]+)?(?:indications?|history)"
+    r"|comparisons?(?:[ \t]+(?:stud(?:y|ies)|exams?|examinations?))?"
+    r"|prior[ \t]+(?:stud(?:y|ies)|exams?|examinations?|imaging)"
     r"|clinical[ \t]+(?:information|details|data|question|notes?)"
     r"|reason[ \t]+for[ \t]+(?:the[ \t]+)?(?:exam(?:ination)?|study|referral|request|imaging))"
     r"[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?")
@@ -264,7 +267,10 @@ def without_request_sections(report: str) -> str:
     """``report`` without its request sections (red team ``holdout_r28``): the INDICATION / CLINICAL HISTORY / REASON
     FOR EXAM section states why the study was ordered ("Shortness of breath, rule out pneumothorax."), the question
     the report answers, not a finding of the study, so its findings are not the report's (a radiologist's FINDINGS and
-    IMPRESSION are). A section runs from its header to its first sentence's end on that line (the rest of the line is
+    IMPRESSION are). So does the COMPARISON / PRIOR STUDIES section: it names the earlier study this one is read
+    against ("COMPARISON: 01/12."), and a finding stated there is the earlier study's ("COMPARISON: Prior study showed
+    right lower lobe consolidation.", then no word of it in the findings: red team ``holdout_r30``); a change since
+    that study is reported in the findings ("Interval resolution of the effusion."), which are read. A section runs from its header to its first sentence's end on that line (the rest of the line is
     read: ``History: chest pain. The heart is enlarged.``); a header alone on its line takes the lines under it up to
     a blank line or another label's line. Every
     other section, prose without headers included, is read as before. Linear: one pass over the headers."""
