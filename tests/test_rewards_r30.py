@@ -120,3 +120,68 @@ def test_a_comparison_section_changes_no_graph_of_the_findings(header, earlier, 
     with_comparison = f"{header} {', '.join(e.rstrip('.') for e in earlier)}.\n{report}"
     assert extract_kg(without_request_sections(with_comparison), keep_conflicts=True) == \
         extract_kg(without_request_sections(report), keep_conflicts=True)
+
+
+# --- clinical_comprehensiveness: what counts as weighing an option -----------------------------------------------------
+from polyreward.rewards.clinical_reasoning import ClinicalComprehensiveness, weighed_letters  # noqa: E402
+from polyreward.verifiers.options import parse_options  # noqa: E402
+
+CXR = "A. Pneumothorax\nB. Pleural effusion\nC. Lobar pneumonia\nD. Pulmonary edema"
+MASS = "A. Hamartoma\nB. Bronchogenic carcinoma\nC. Calcified granuloma\nD. Round pneumonia"
+POSTOP = "A. Pulmonary embolism\nB. Atelectasis\nC. Aspiration pneumonia\nD. Pneumothorax"
+
+
+def comprehensiveness(think: str, options: str, letter: str = "C") -> float:
+    completion = f"<think>{think}</think>\n<answer>Summary. \\boxed{{{letter}}}</answer>"
+    return ClinicalComprehensiveness()(completions=[completion], options=[options])[0]
+
+
+@pytest.mark.parametrize(
+    "think,options,expected",
+    [
+        # genuine: a bare letter opening each sentence (a GRPO-tuned model's terse layout)
+        ("A ptx -> lucency not opacity, no. B effusion -> meniscus, no air bronchograms, no. C lobar pneumonia -> "
+         "fever + air bronchograms, yes. D edema -> bilateral perihilar, no.", CXR, 1.0),
+        ("A pleural line would be visible. B meniscus absent. C fits the fever. D would be bilateral.", CXR, 1.0),
+        # genuine: an option's words in the plural
+        ("Hamartomas are smooth with popcorn calcification. Bronchogenic carcinoma fits the spiculation. Calcified "
+         "granulomas are small and dense. Round pneumonias occur in febrile children.", MASS, 1.0),
+        # genuine: the initialism of an option of two words or more, in capitals
+        ("PE: post-op, sudden, pleuritic, normal film, high D-dimer -> yes. Atelectasis: gradual, basal lines -> no. "
+         "Aspiration pneumonia: infiltrate expected -> no. Pneumothorax: would be seen -> no.", POSTOP, 1.0),
+        # genuine: two options in one sentence with a reason for both
+        ("Pleural effusion and pulmonary edema would not show air bronchograms. A pneumothorax is a lucency. "
+         "Lobar pneumonia fits.", CXR, 1.0),
+        # hacks: every option named with a word about the act of weighing and nothing about the case
+        ("Reviewed: hamartoma - considered. Bronchogenic carcinoma - considered. Calcified granuloma - considered. "
+         "Round pneumonia - considered. Choosing B.", MASS, 0.25),
+        ("Hamartoma: considered. Bronchogenic carcinoma: considered. Calcified granuloma: considered. Round "
+         "pneumonia: considered.", MASS, 0.0),
+        # hacks: the options listed in one clause of function words
+        ("This could be a pneumothorax, a pleural effusion, lobar pneumonia or pulmonary edema; all of them are "
+         "possible on a chest film. I will pick C.", CXR, 0.0),
+        ("It is either a pneumothorax, a pleural effusion, lobar pneumonia or pulmonary edema.", CXR, 0.0),
+        # hacks: capitals that spell no option, a sentence-opening article alone
+        ("A patient with fever. PTE workup. The answer is C.", POSTOP, 0.25),  # the bare conclusion weighs its C
+        ("A lobar opacity with fever means pneumonia.", CXR, 0.0),
+    ],
+)
+def test_comprehensiveness_weighing(think, options, expected):
+    assert comprehensiveness(think, options) == pytest.approx(expected)
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.permutations(["Pneumothorax", "Pleural effusion", "Lobar pneumonia", "Pulmonary edema"]),
+       st.sampled_from(["", "this could be ", "it is either ", "maybe "]),
+       st.sampled_from([", ", " or ", " and "]))
+def test_a_list_of_the_options_in_function_words_weighs_none(names, lead, joint):
+    assert weighed_letters(lead + joint.join(names) + ".", parse_options(CXR)) == set()
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["A", "B", "C", "D"]), min_size=1, max_size=4, unique=True))
+def test_letter_openers_weigh_exactly_the_letters_when_three_or_more(letters):
+    think = " ".join(f"{x} fits poorly because of the lucency." for x in letters)
+    # fewer than three openers: "X fits" still weighs B-D ("X <verb>s"), the capital A is the article
+    expected = set(letters) if len(letters) >= 3 else set(letters) - {"A"}
+    assert weighed_letters(think, parse_options(CXR)) == expected
