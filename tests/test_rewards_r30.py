@@ -185,3 +185,60 @@ def test_letter_openers_weigh_exactly_the_letters_when_three_or_more(letters):
     # fewer than three openers: "X fits" still weighs B-D ("X <verb>s"), the capital A is the article
     expected = set(letters) if len(letters) >= 3 else set(letters) - {"A"}
     assert weighed_letters(think, parse_options(CXR)) == expected
+
+
+# --- kg_triplet_consistency: one word per change since the prior study ---------------------------------------------
+from polyreward.rewards.kg_triplet import CHANGE_WORDS, with_one_word_per_change  # noqa: E402
+
+STABLE_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: "
+                 "cardiomegaly\nAbsent: pleural effusion, pneumothorax\nUncertain: none")
+STABLE_REF = "Stable cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax."
+
+
+@pytest.mark.parametrize(
+    "report,expected",
+    [
+        # genuine: the same change in another word
+        ("The heart remains enlarged, unchanged from the prior examination. The left pleural effusion seen previously "
+         "is no longer visualized. There is no pneumothorax.", 1.0),
+        ("Unchanged cardiomegaly. The left pleural effusion has resolved. No pneumothorax.", 1.0),
+        ("Cardiomegaly is unchanged. The previously seen left pleural effusion has resolved. No pneumothorax.", 1.0),
+        # hacks / wrong reports: another change than the reference's
+        ("Worsening cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
+        ("Improved cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
+        ("New cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
+        ("Increasing cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
+    ],
+)
+def test_kg_one_word_per_change(report, expected):
+    score = kg(report, STABLE_PROMPT, STABLE_REF)
+    if expected is None:
+        assert score < 0.9
+    else:
+        assert score == expected
+
+
+@pytest.mark.parametrize(
+    "a,b,same",
+    [("increasing effusion", "increased effusion", True), ("worse effusion", "worsening effusion", True),
+     ("improving edema", "improved edema", True), ("decreasing effusion", "decreased effusion", True),
+     ("increased effusion", "decreased effusion", False), ("stable effusion", "new effusion", False),
+     ("persistent effusion", "stable effusion", False)],
+)
+def test_change_words_in_another_inflection_are_one_change(a, b, same):
+    ga, gb = (with_one_word_per_change(extract_kg(x)) for x in (a, b))
+    assert (ga == gb) is same
+
+
+_REPORT_WORDS = st.sampled_from(["stable", "unchanged", "increasing", "increased", "worse", "new", "persistent",
+                                 "cardiomegaly", "pleural", "effusion", "no", "pneumothorax", ".", "left", "improving"])
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(_REPORT_WORDS, max_size=14))
+def test_one_word_per_change_is_idempotent_and_renames_only_change_words(words):
+    graph = extract_kg(" ".join(words))
+    once = with_one_word_per_change(graph)
+    assert with_one_word_per_change(once) == once
+    assert not {t for t, label in once.entities if label == "concept"} & set(CHANGE_WORDS)
+    assert {e for e in once.entities if e[1] != "concept"} == {e for e in graph.entities if e[1] != "concept"}

@@ -60,7 +60,9 @@ either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiolo
 negative reference nor the positive one. A report's request section (``INDICATION:``, ``CLINICAL HISTORY:``,
 ``Reason for exam:``) states why the study was ordered, not what it shows, and is left unread in the completion and
 the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
-as a pneumothorax present).
+as a pneumothorax present), and so is its comparison section (``COMPARISON:``, ``PRIOR STUDIES:``: the earlier study;
+red team ``holdout_r30``). A change since the prior study stated in another word or inflection is one change
+(``unchanged`` is ``stable``: :func:`with_one_word_per_change`).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -299,6 +301,25 @@ def without_request_sections(report: str) -> str:
     return "".join(parts) + report[position:]
 
 
+# the lexicon's change concepts that state one change in another word or inflection -> the one word each is compared
+# as ("Cardiomegaly is unchanged." and "Stable cardiomegaly." say the same of the heart since the prior study; red
+# team holdout_r30); the others ("new", "persistent", "residual", "resolving", "enlarging", "interval") are their own
+CHANGE_WORDS = {"unchanged": "stable", "increasing": "increased", "decreasing": "decreased", "worsening": "worsened",
+                "worse": "worsened", "improving": "improved"}
+
+
+def with_one_word_per_change(kg: ReportKG) -> ReportKG:
+    """``kg`` with each change concept (label ``concept``) and its ``modify`` triplets under one word per change
+    (:data:`CHANGE_WORDS`), in the completion's and the reference's graph alike; a graph without one unchanged."""
+    renamed = {text for text, label in kg.entities if label == "concept" and text in CHANGE_WORDS}
+    if not renamed:
+        return kg
+    return ReportKG(
+        frozenset((CHANGE_WORDS[text] if text in renamed and label == "concept" else text, label) for text, label in kg.entities),
+        frozenset((CHANGE_WORDS[source] if source in renamed and relation == "modify" else source, target, relation)
+                  for source, target, relation in kg.triplets))
+
+
 def _as_kg(value: Any) -> ReportKG:
     if isinstance(value, ReportKG):
         return value
@@ -417,8 +438,8 @@ class KGTripletConsistency(RolloutReward):
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
         think = first_block(reference, "think")
         reference = think if think is not None else reference
-        return (_as_kg(self.extractor(without_request_sections(completion))),
-                _as_kg(self.extractor(without_request_sections(reference))))
+        return (with_one_word_per_change(_as_kg(self.extractor(without_request_sections(completion)))),
+                with_one_word_per_change(_as_kg(self.extractor(without_request_sections(reference)))))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
