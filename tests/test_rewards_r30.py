@@ -242,3 +242,62 @@ def test_one_word_per_change_is_idempotent_and_renames_only_change_words(words):
     assert with_one_word_per_change(once) == once
     assert not {t for t, label in once.entities if label == "concept"} & set(CHANGE_WORDS)
     assert {e for e in once.entities if e[1] != "concept"} == {e for e in graph.entities if e[1] != "concept"}
+
+
+# --- kg_triplet_consistency: a finding with its status is one item of a report, not the prompt's list ---------------
+from polyreward.rewards.kg_triplet import without_prompt_lines  # noqa: E402
+
+PTX_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: "
+              "pneumothorax\nAbsent: pleural effusion, consolidation\nUncertain: none")
+PTX_REF = "There is a large right pneumothorax. No pleural effusion. No consolidation."
+
+
+@pytest.mark.parametrize(
+    "line,kept",
+    [
+        # genuine: the label-status template of a report, one finding a line
+        ("Pleural effusion: none.", True),
+        ("Pleural effusion: absent.", True),
+        ("Pleural effusion: negative", True),
+        ("- Pleural effusion: no", True),
+        # hacks: the prompt's lists, verbatim or reworded, with or without their status words
+        ("Absent: pleural effusion, consolidation", False),
+        ("Present: pneumothorax; Absent: pleural effusion, consolidation; Uncertain: none.", False),
+        ("Findings: pneumothorax, pleural effusion, consolidation", False),
+        ("Pleural effusion, consolidation: absent. Pneumothorax: present.", False),
+        ("Pleural effusion and consolidation: none.", True),  # 'and' is the writer's word (as before)
+    ],
+)
+def test_a_status_line_is_no_copied_list(line, kept):
+    assert (without_prompt_lines(line, PTX_PROMPT) == line) is kept
+
+
+@pytest.mark.parametrize(
+    "report,expected",
+    [
+        ("Pneumothorax: large, right-sided.\nPleural effusion: none.\nConsolidation: none.", 1.0),
+        ("Pneumothorax: large, right.\nPleural effusion: absent.\nConsolidation: absent.", 1.0),
+        ("Present: pneumothorax\nAbsent: pleural effusion, consolidation\nUncertain: none", 0.0),
+        ("Pneumothorax: none.\nPleural effusion: none.\nConsolidation: none.", None),
+    ],
+)
+def test_kg_reads_the_status_template_lines(report, expected):
+    score = kg(report, PTX_PROMPT, PTX_REF)
+    if expected is None:
+        assert score < 0.5
+    else:
+        assert score == expected
+
+
+@settings(max_examples=120, deadline=None)
+@given(st.lists(st.sampled_from(["pleural", "effusion", "consolidation", "pneumothorax", "present", "absent", "none",
+                                 "uncertain", "findings", "write", "chest", "large", "small", ":", ",", ";"]),
+                min_size=1, max_size=10))
+def test_a_line_is_dropped_only_with_three_prompt_words_besides_status_words(words):
+    line = " ".join(words)
+    text_words = {w for w in words if w.isalpha()}
+    prompt_words = set(PTX_PROMPT.casefold().replace(":", " ").replace(",", " ").replace(".", " ").split())
+    dropped = without_prompt_lines(line, PTX_PROMPT) != line
+    expected = line.strip() in {x.strip().casefold() for x in PTX_PROMPT.splitlines()} or (
+        text_words <= prompt_words and len(text_words - {"present", "absent", "none", "uncertain"}) >= 3)
+    assert dropped == expected

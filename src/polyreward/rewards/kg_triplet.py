@@ -26,7 +26,8 @@ Known exploits of the source rule (kept as the default) and the guards against t
   entity without writing a report. ``drop_prompt_lines: true`` removes the completion's lines copied from the
   prompt before extraction (and before the content-word count): a line that also occurs in the prompt (stripped,
   case-folded), or a line of 3 or more words all of which are the prompt's (the list reworded, "Findings:
-  cardiomegaly, atelectasis"), so a pasted list yields no graph. A report's own sentences use words the prompt
+  cardiomegaly, atelectasis"; a status word such as ``none`` does not count, so ``Pleural effusion: none.`` is a
+  report's line: red team ``holdout_r30``), so a pasted list yields no graph. A report's own sentences use words the prompt
   does not ("heart", "enlarged", "small", "right").
 
 * a reference whose graph is empty (a blank or junk reference: the extractor knows none of its findings) cannot
@@ -135,12 +136,18 @@ def radgraph_f1(hyp: ReportKG, ref: ReportKG) -> dict[str, float]:
 
 _LINE_WORD = re.compile(r"[a-z0-9]+")
 COPIED_LINE_WORDS = 3
+# the status words of a report's label-status template ("Pleural effusion: none.", "Pneumothorax: absent.", which the
+# extractor reads): a finding with its status is one item, not a list (red team holdout_r30)
+_STATUS_WORDS = frozenset("present absent none negative positive yes no uncertain".split())
 
 
 def without_prompt_lines(completion: str, prompt: Any) -> str:
     """``completion`` without the lines copied from the prompt: a line that also occurs in it (stripped and
-    case-folded), or one of at least ``COPIED_LINE_WORDS`` words that are all the prompt's words (its label list
-    reworded: "Findings: cardiomegaly, atelectasis, pleural effusion")."""
+    case-folded), or one of at least ``COPIED_LINE_WORDS`` words besides status words that are all the prompt's
+    words (its label list reworded: "Findings: cardiomegaly, atelectasis, pleural effusion"). A status word does not
+    count: "Pleural effusion: none." is one finding in the label-status template of a report, which a prompt that
+    writes "Absent: pleural effusion" and "Uncertain: none" would otherwise take for its list (red team
+    ``holdout_r30``), while "Present: cardiomegaly, pleural effusion; Absent: pneumothorax." is still the list."""
     try:
         text = prompt_text(prompt)
     except (TypeError, ValueError):
@@ -150,7 +157,7 @@ def without_prompt_lines(completion: str, prompt: Any) -> str:
 
     def copied(line: str) -> bool:
         words = set(_LINE_WORD.findall(line.casefold()))
-        return line.strip().casefold() in seen or (len(words) >= COPIED_LINE_WORDS and words <= vocabulary)
+        return line.strip().casefold() in seen or (len(words - _STATUS_WORDS) >= COPIED_LINE_WORDS and words <= vocabulary)
 
     return "\n".join(line for line in completion.splitlines() if not copied(line))
 
