@@ -301,3 +301,48 @@ def test_a_line_is_dropped_only_with_three_prompt_words_besides_status_words(wor
     expected = line.strip() in {x.strip().casefold() for x in PTX_PROMPT.splitlines()} or (
         text_words <= prompt_words and len(text_words - {"present", "absent", "none", "uncertain"}) >= 3)
     assert dropped == expected
+
+
+# --- kg_triplet_consistency: a side written as its capital initial ---------------------------------------------------
+from polyreward.rewards.kg_triplet import with_sides_spelled  # noqa: E402
+
+EFF_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: pleural "
+              "effusion, atelectasis\nAbsent: pneumothorax\nUncertain: none")
+EFF_REF = "Moderate right pleural effusion with adjacent right basilar atelectasis. No pneumothorax."
+
+
+@pytest.mark.parametrize(
+    "report,expected",
+    [
+        # genuine: the side as its initial
+        ("Moderate R pleural effusion. R basilar atelectasis. No pneumothorax.", 1.0),
+        ("Moderate R pleural effusion with adjacent R basilar atelectasis. No pneumothorax.", 1.0),
+        # wrong side, initial or word: refused as the word was before
+        ("Moderate L pleural effusion. L basilar atelectasis. No pneumothorax.", None),
+        ("Moderate left pleural effusion. Left basilar atelectasis. No pneumothorax.", None),
+        # R/O is 'rule out', not a side: the effusion is only asked about
+        ("R/O pleural effusion. No pneumothorax.", None),
+    ],
+)
+def test_kg_reads_a_side_initial(report, expected):
+    score = kg(report, EFF_PROMPT, EFF_REF)
+    if expected is None:
+        assert score < 0.7
+    else:
+        assert score == expected
+
+
+@pytest.mark.parametrize(
+    "text,spelled",
+    [
+        ("R pleural effusion", "right pleural effusion"),
+        ("Small L apical pneumothorax.", "Small left apical pneumothorax."),
+        ("R/O pneumothorax", "R/O pneumothorax"),
+        ("L5 compression fracture", "L5 compression fracture"),
+        ("2 L oxygen by cannula", "2 L oxygen by cannula"),  # a number before it: litres, not the side
+        ("ROI drawn", "ROI drawn"),
+        ("Grade R. Normal.", "Grade R. Normal."),
+    ],
+)
+def test_with_sides_spelled(text, spelled):
+    assert with_sides_spelled(text) == spelled

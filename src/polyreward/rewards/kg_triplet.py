@@ -63,7 +63,8 @@ negative reference nor the positive one. A report's request section (``INDICATIO
 the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
 as a pneumothorax present), and so is its comparison section (``COMPARISON:``, ``PRIOR STUDIES:``: the earlier study;
 red team ``holdout_r30``). A change since the prior study stated in another word or inflection is one change
-(``unchanged`` is ``stable``: :func:`with_one_word_per_change`).
+(``unchanged`` is ``stable``: :func:`with_one_word_per_change`), and a side written as its capital initial is the
+side (``R pleural effusion``: :func:`with_sides_spelled`).
 
 The extractor is linear in the report: each mention looks only at the candidates inside its token window.
 
@@ -327,6 +328,21 @@ def with_one_word_per_change(kg: ReportKG) -> ReportKG:
                   for source, target, relation in kg.triplets))
 
 
+# a side written as its capital initial before a word of the report ("R pleural effusion", "L basilar atelectasis"):
+# a capital R or L standing alone, then a blank and a small letter (not "R/O", "L5", "2 L oxygen", "ROI")
+_SIDE_INITIAL = re.compile(r"(?<![\w'’./-])(?<!\d )([RL])(?=[ \t]+[a-z])")
+
+
+def with_sides_spelled(report: str) -> str:
+    """``report`` with each side written as its capital initial spelled out (``R pleural effusion`` -> ``right pleural
+    effusion``), in the completion and the reference alike: the terse reports of a small model write the side so,
+    and the extractor knows ``right`` and ``left`` only (red team ``holdout_r30``). ``R/O`` (rule out), a capital
+    inside a word or a number and one after a number (``2 L`` of oxygen) are left as they are."""
+    if "R" not in report and "L" not in report:
+        return report
+    return _SIDE_INITIAL.sub(lambda m: "right" if m.group(1) == "R" else "left", report)
+
+
 def _as_kg(value: Any) -> ReportKG:
     if isinstance(value, ReportKG):
         return value
@@ -445,8 +461,8 @@ class KGTripletConsistency(RolloutReward):
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
         think = first_block(reference, "think")
         reference = think if think is not None else reference
-        return (with_one_word_per_change(_as_kg(self.extractor(without_request_sections(completion)))),
-                with_one_word_per_change(_as_kg(self.extractor(without_request_sections(reference)))))
+        return (with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(completion))))),
+                with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(reference))))))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)
