@@ -346,3 +346,45 @@ def test_kg_reads_a_side_initial(report, expected):
 )
 def test_with_sides_spelled(text, spelled):
     assert with_sides_spelled(text) == spelled
+
+
+# --- clinical_faithfulness: the reasoning's answer phrase that names an option by its text concludes it -------------
+from polyreward.rewards.clinical_reasoning import ClinicalFaithfulness  # noqa: E402
+
+
+def faithfulness(think: str, letter: str, options: str = CXR) -> float:
+    completion = f"<think>{think}</think>\n<answer>Summary. \\boxed{{{letter}}}</answer>"
+    return ClinicalFaithfulness()(completions=[completion], options=[options])[0]
+
+
+@pytest.mark.parametrize(
+    "think,letter,expected",
+    [
+        # genuine: the reasoning concludes the boxed option by its text
+        ("Air bronchograms and fever mean consolidation. So the answer is lobar pneumonia.", "C", 1.0),
+        ("Fever, cough and air bronchograms: the answer is lobar pneumonia.", "C", 1.0),
+        ("A meniscus would be seen with fluid. So the answer is lobar pneumonia.", "C", 1.0),
+        # hacks: the reasoning concludes another option by its text than the box
+        ("A dense dependent opacity is fluid. So the answer is pleural effusion.", "C", 0.0),
+        ("Bilateral haziness and cardiomegaly. The answer is pulmonary edema.", "C", 0.0),
+        # no conclusion: half, as before
+        ("Air bronchograms, fever and a lobar opacity.", "C", 0.5),
+    ],
+)
+def test_faithfulness_reads_an_answer_phrase_naming_an_option(think, letter, expected):
+    assert faithfulness(think, letter) == pytest.approx(expected)
+
+
+def test_faithfulness_answer_phrase_with_another_option_list():
+    think = "Post-operative, sudden, pleuritic, raised D-dimer. The answer is pulmonary embolism."
+    assert faithfulness(think, "A", POSTOP) == 1.0
+    assert faithfulness(think, "B", POSTOP) == 0.0
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.sampled_from(["Pneumothorax", "Pleural effusion", "Lobar pneumonia", "Pulmonary edema"]),
+       st.sampled_from("ABCD"), st.sampled_from(["So the answer is", "Therefore the answer is", "The answer is"]))
+def test_an_answer_phrase_by_text_agrees_or_disagrees_with_the_box(name, letter, phrase):
+    chosen = "ABCD"[["Pneumothorax", "Pleural effusion", "Lobar pneumonia", "Pulmonary edema"].index(name)]
+    score = faithfulness(f"The film shows a dense opacity with fever. {phrase} {name.lower()}.", letter)
+    assert score == (1.0 if chosen == letter else 0.0)

@@ -15,7 +15,8 @@ after the Clinical-R1 clean-up (:func:`polyreward.rewards.crpo.preprocess`).
 clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
-    C = the option the reasoning concludes (only its answer phrases, boxes and tags count)
+    C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
+        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -61,7 +62,7 @@ from polyreward.verifiers.options import parse_options
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion")  # the choice reader's committed picks
+CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion", "answer_text")  # the choice reader's committed picks
 _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
