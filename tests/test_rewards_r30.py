@@ -203,11 +203,16 @@ STABLE_REF = "Stable cardiomegaly. The previously seen left pleural effusion has
          "is no longer visualized. There is no pneumothorax.", 1.0),
         ("Unchanged cardiomegaly. The left pleural effusion has resolved. No pneumothorax.", 1.0),
         ("Cardiomegaly is unchanged. The previously seen left pleural effusion has resolved. No pneumothorax.", 1.0),
+        ("COMPARISON: 01/12.\nFINDINGS: Cardiomegaly is unchanged. Interval resolution of the left pleural effusion. "
+         "No pneumothorax.", 1.0),
+        ("Stable cardiomegaly. Interval resolution of the left pleural effusion. No pneumothorax.", 1.0),
         # hacks / wrong reports: another change than the reference's
         ("Worsening cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
         ("Improved cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
         ("New cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
         ("Increasing cardiomegaly. The previously seen left pleural effusion has resolved. No pneumothorax.", None),
+        ("Stable cardiomegaly. Interval increase in the left pleural effusion. No pneumothorax.", None),
+        ("Interval worsening of cardiomegaly. The left pleural effusion has resolved. No pneumothorax.", None),
     ],
 )
 def test_kg_one_word_per_change(report, expected):
@@ -231,7 +236,8 @@ def test_change_words_in_another_inflection_are_one_change(a, b, same):
 
 
 _REPORT_WORDS = st.sampled_from(["stable", "unchanged", "increasing", "increased", "worse", "new", "persistent",
-                                 "cardiomegaly", "pleural", "effusion", "no", "pneumothorax", ".", "left", "improving"])
+                                 "cardiomegaly", "pleural", "effusion", "no", "pneumothorax", ".", "left", "improving",
+                                 "interval"])
 
 
 @settings(max_examples=120, deadline=None)
@@ -240,7 +246,8 @@ def test_one_word_per_change_is_idempotent_and_renames_only_change_words(words):
     graph = extract_kg(" ".join(words))
     once = with_one_word_per_change(graph)
     assert with_one_word_per_change(once) == once
-    assert not {t for t, label in once.entities if label == "concept"} & set(CHANGE_WORDS)
+    assert not {t for t, label in once.entities if label == "concept"} & (set(CHANGE_WORDS) | {"interval"})
+    assert not {s for s, _, relation in once.triplets if relation == "modify"} & (set(CHANGE_WORDS) | {"interval"})
     assert {e for e in once.entities if e[1] != "concept"} == {e for e in graph.entities if e[1] != "concept"}
 
 

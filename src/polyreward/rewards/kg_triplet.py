@@ -311,21 +311,27 @@ def without_request_sections(report: str) -> str:
 
 # the lexicon's change concepts that state one change in another word or inflection -> the one word each is compared
 # as ("Cardiomegaly is unchanged." and "Stable cardiomegaly." say the same of the heart since the prior study; red
-# team holdout_r30); the others ("new", "persistent", "residual", "resolving", "enlarging", "interval") are their own
+# team holdout_r30); the others ("new", "persistent", "residual", "resolving", "enlarging") are their own
 CHANGE_WORDS = {"unchanged": "stable", "increasing": "increased", "decreasing": "decreased", "worsening": "worsened",
                 "worse": "worsened", "improving": "improved"}
+# a concept that names the time between the studies, not a change ("Interval resolution of the effusion" is "The
+# effusion has resolved"; "interval increase" is the increase): left out of the compared graph
+TIME_WORDS = frozenset({"interval"})
 
 
 def with_one_word_per_change(kg: ReportKG) -> ReportKG:
     """``kg`` with each change concept (label ``concept``) and its ``modify`` triplets under one word per change
-    (:data:`CHANGE_WORDS`), in the completion's and the reference's graph alike; a graph without one unchanged."""
-    renamed = {text for text, label in kg.entities if label == "concept" and text in CHANGE_WORDS}
-    if not renamed:
+    (:data:`CHANGE_WORDS`) and without the concepts that name only the time between the studies (:data:`TIME_WORDS`),
+    in the completion's and the reference's graph alike; a graph without one unchanged."""
+    concepts = {text for text, label in kg.entities if label == "concept"}
+    renamed, timed = concepts & CHANGE_WORDS.keys(), concepts & TIME_WORDS
+    if not renamed and not timed:
         return kg
     return ReportKG(
-        frozenset((CHANGE_WORDS[text] if text in renamed and label == "concept" else text, label) for text, label in kg.entities),
+        frozenset((CHANGE_WORDS[text] if text in renamed and label == "concept" else text, label)
+                  for text, label in kg.entities if not (text in timed and label == "concept")),
         frozenset((CHANGE_WORDS[source] if source in renamed and relation == "modify" else source, target, relation)
-                  for source, target, relation in kg.triplets))
+                  for source, target, relation in kg.triplets if not (source in timed and relation == "modify")))
 
 
 # a side written as its capital initial before a word of the report ("R pleural effusion", "L basilar atelectasis"):
