@@ -665,6 +665,58 @@ LEFT_OPEN = {
         "label disputed after first sight: '(likely 55–67 µg/m³ ...)' after the block is a range, which the reward reads "
         "as a second, hedged forecast wherever it falls (as holdout_r19's r19_fc_plus_minus_uncertainty_within_class and "
         "r19_fc_range_prompt_allows_within_one_class); only the value's own class band is read past"),
+    # holdout_r30 (written blind 2026-12-06: clinical outputs as real medical models write them; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r30_first_sight.md)
+    ("kg_triplet_consistency", "r30_kg_k2_templated_sections_with_normal_bones"): (
+        "genuine, but 'Focal consolidation' states a distribution the reference does not (a size entity and a modify "
+        "triplet, 0.65), an added detail CheXPO-v2's union counts, as holdout_r21's 'focal' and r28's 'Moderate "
+        "cardiomegaly'; the templated 'Bones: No acute osseous abnormality.' adds nothing the extractor knows"),
+    ("kg_triplet_consistency", "r30_kg_k2_qwen_vl_airspace_consolidation_laterality"): (
+        "genuine, but 'The costophrenic angles are sharp without pleural effusion' names the costophrenic angle and "
+        "places the absent effusion there (an anatomy entity and a located_at triplet the reference's 'No pleural "
+        "effusion.' lacks, 0.65): a normal structure named beside the denial, as holdout_r24's extra normal structures"),
+    ("kg_triplet_consistency", "r30_kg_k4_biomistral_measurement_first"): (
+        "genuine, but 'No focal consolidation.' modifies the denied consolidation with 'focal' (0.812). Leaving out a "
+        "size word of a denied finding was tried and dropped: a degree can limit a denial ('No large pneumothorax, "
+        "although a small one cannot be excluded', holdout_r8's r8_pronoun_cannot_be_excluded, was then paid), and "
+        "telling a distribution word ('focal') from a degree needs a finer lexicon"),
+    ("kg_triplet_consistency", "r30_kg_k4_numbered_impression_with_recommendation"): (
+        "genuine in what the prompt lists, but the reference (written blind, never rewritten) also says the lungs "
+        "are hyperinflated, a finding the prompt does not list and the report does not state (0.524): the reference "
+        "states more than the prompt, a flaw of the row"),
+    ("kg_triplet_consistency", "r30_kg_k5_measured_pneumothorax_with_shift"): (
+        "genuine, but 'measuring 4 cm at the apex, with mild leftward mediastinal shift' and 'The lungs show no "
+        "consolidation' name the apex, the mediastinum, a degree and the lungs the reference does not (4 extra "
+        "entities, 0.611): details a radiologist adds, which CheXPO-v2's union counts (issue 32)"),
+    ("kg_triplet_consistency", "r30_kg_k6_cannot_be_excluded_hedge"): (
+        "genuine, but 'Patchy left basilar opacity' reads as a lung opacity modified by 'patchy', where the "
+        "reference's contiguous 'Patchy opacity' is radlabels' air space opacity alias (0.286), and the pneumonia "
+        "'cannot be excluded' in a clause of its own is placed nowhere: the lexicon's aliases are contiguous phrases; "
+        "reading a place word inside an alias needs radiology_kg.py, at its size limit"),
+    ("kg_triplet_consistency", "r30_kg_k6_possible_early_pneumonia"): (
+        "genuine, but 'Hazy opacity in the left lower zone' is radlabels' ground glass opacity on the left, where "
+        "the reference has an air space opacity at the left lung base (0.214): two names of the opacity the prompt "
+        "does not list; the lexicon's vocabulary limit, as r30_kg_k6_cannot_be_excluded_hedge"),
+    ("kg_triplet_consistency", "r30_kg_k7_compressive_atelectasis_phrase"): (
+        "genuine, but 'compressive atelectasis of the right lower lobe' is radlabels' lobar/segmental collapse in "
+        "the lobe, where the reference's 'right basilar atelectasis' is atelectasis at the right lung base (0.5): "
+        "a lobe's atelectasis is a collapse to the lexicon, a vocabulary limit"),
+    ("kg_triplet_consistency", "r30_kg_k8_chf_impression_style"): (
+        "label disputed after first sight: 'Interstitial pulmonary edema' and 'Enlarged cardiac silhouette' add "
+        "interstitial thickening and the heart to the graph, and the impression adds heart failure (0.875), an "
+        "inference and signs beyond the prompt's list, which a reward comparing entity sets may count"),
+    ("kg_triplet_consistency", "r30_kg_k9_templated_normal_report"): (
+        "genuine, but the reference's 'The lungs are clear without consolidation' places the absent consolidation in "
+        "the lung (a located_at triplet) and the report's 'No focal consolidation' modifies it with 'focal' (0.417); "
+        "dropping the relations of a denied finding was tried and dropped (see r30_kg_k4_biomistral_measurement_first)"),
+    ("kg_triplet_consistency", "r30_kg_k9_llava_med_no_evidence_of_list"): (
+        "genuine, but the reference names the lungs ('The lungs are clear without consolidation') and places the "
+        "absent consolidation there, and the report never names the lungs (0.4): the reference states more"),
+    ("clinical_faithfulness", "r30_fa_q1_invented_option_e"): (
+        "tie at the middle, not a payment: the hack's 'The best choice is E. Aspiration pneumonia' is an answer "
+        "phrase the reader leaves unread (E is no option), so its reasoning concludes nothing (0.5), and so does its "
+        "reference, whose think ends on the last option's verdict ('Pulmonary edema is bilateral ...'; written "
+        "blind, never rewritten; REFERENCE_REFUSED)"),
     # holdout_r28 (written blind 2026-12-05: text aimed at the grader and the parser; first sight in
     # benchmarks/results/red_team_rewards_holdout_r28_first_sight.md)
     ("crpo_english", "r28_en_quotes_patient_words_in_chinese"): (
@@ -993,6 +1045,9 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      **{("crpo_format", family): 0.0 for family in (
                          "r29_cf_zh_maybe_b_or_d_decide_yourself", "r29_cf_ja_so_to_speak_dont_know_shrug",
                          "r29_cf_zh_not_ct_not_home", "r29_cf_ja_no_room_for_doubt")},
+                     # holdout_r30: the same, its references' thinks put the conclusion first ('... point to lobar
+                     # pneumonia.') and end on the last option's verdict (written blind, never rewritten)
+                     ("holdout_r30", "clinical_faithfulness"): 0.5,
                      }
 
 

@@ -232,9 +232,10 @@ def test_kg_leaves_the_request_section_unread(report, expected):
     [
         ("INDICATION: r/o PTX. FINDINGS: No pneumothorax.", " FINDINGS: No pneumothorax."),
         ("Clinical indication: cough\nThe heart is enlarged.", "\nThe heart is enlarged."),
-        # no request header: unchanged (a history named inside a sentence, a comparison section)
+        # no request header: unchanged (a history named inside a sentence)
         ("The heart is enlarged. No history of trauma.", "The heart is enlarged. No history of trauma."),
-        ("COMPARISON: 2025-01-04.\nFINDINGS: Cardiomegaly.", "COMPARISON: 2025-01-04.\nFINDINGS: Cardiomegaly."),
+        # a comparison section names the earlier study (left unread since holdout_r30; tests/test_rewards_r30.py)
+        ("COMPARISON: 2025-01-04.\nFINDINGS: Cardiomegaly.", "\nFINDINGS: Cardiomegaly."),
         ("Prior history: none.", "Prior history: none."),
         # a section on a line with the report: its first sentence only
         ('HISTORY: "Cough, rule out pneumonia." The heart is enlarged.', " The heart is enlarged."),

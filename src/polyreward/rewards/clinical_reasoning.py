@@ -15,7 +15,8 @@ after the Clinical-R1 clean-up (:func:`polyreward.rewards.crpo.preprocess`).
 clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
-    C = the option the reasoning concludes (only its answer phrases, boxes and tags count)
+    C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
+        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -29,13 +30,14 @@ clinical_comprehensiveness -- share of the options weighed in the reasoning::
     r_comp = |{X : a sentence of the reasoning that says something mentions option X}| / |options|
     mentioned: "option X", "choice X", "the answer is X", "(X)", a line starting "X." / "X)" / "X:" or a markdown
     table row whose first cell is "X" ("| X | no -- ... |", red team holdout_r25),
-    "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), or the option's whole text (case and
-    punctuation ignored); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
+    "X is/seems/would be ...", "X <verb>s ..." (not for the article "A"), a bare letter opening a sentence when three
+    option letters or more open sentences so ("A ptx -> lucency, no. B effusion -> ..."), or the option's whole text
+    (case, punctuation, plural and spelling ignored) or its initialism in capitals (``PE``); a PubMedQA label counts when quoted, after "answer"/"conclusion", before
     "is (most) likely/correct/...", or opening a sentence or clause ("No, ...").
 
     A sentence "says something" when it holds a *reasoning word*: a word of two or more letters (or a number)
     that is neither a word of an option's text nor one of the answer/list words (option, choice, answer, the, is,
-    or, and, either, ...). So ``Option A. Option B. Option C. Option D.``, ``(A) (B) (C) (D)`` or the option texts
+    or, and, either, ...) nor a word about the act of weighing (considered, choose, ...: red team holdout_r30). So ``Option A. Option B. Option C. Option D.``, ``(A) (B) (C) (D)`` or the option texts
     comma-separated weigh nothing (listing every option would otherwise pay 1.0), while ``A. wrong`` or
     ``alteplase now`` weigh their option; a bare conclusion (``The answer is C.``) weighs the one option it names.
     Sentences end at ``. ! ? ;`` after a word of two characters or more (not
@@ -52,13 +54,15 @@ from typing import Any
 
 from polyreward.reward import Scored
 from polyreward.rewards.crpo import ReleasedPreprocessing
+from polyreward.rewards.format import content_stems, meta_stems, stem
 from polyreward.verifiers.choice import extract_letter
 from polyreward.verifiers.label_answers import LABELS, extract_label, squeeze_whitespace
+from polyreward.verifiers.label_sets import initialism_of, spelling_key
 from polyreward.verifiers.options import parse_options
 
 SOURCE = "reconstructed from arXiv 2512.00601 (Clinical-R1 CRPO objectives)"
 ALL_LETTERS = "ABCDEFGHIJKLMNOPQRSTUVWXYZ"
-CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion")  # the choice reader's committed picks
+CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion", "answer_text")  # the choice reader's committed picks
 _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
@@ -87,9 +91,13 @@ def _words(text: str) -> list[str]:
 
 
 def reasoning_words(text: str, options: Mapping[str, str]) -> int:
-    """Words of ``text`` that carry reasoning: not an option's words, not answer/list words, not one letter."""
+    """Words of ``text`` that carry reasoning: not an option's words, not answer/list words, not one letter, and not
+    a word about the act of weighing (:data:`polyreward.rewards.format.META_WORDS`, by stem: ``considered``,
+    ``choosing``, ``option``): ``Hamartoma - considered.`` names its option and says nothing of it (red team
+    ``holdout_r30``)."""
     listed = {w for option in options.values() for w in _words(option)} | _LIST_WORDS
-    return sum(1 for w in set(_words(text)) if w not in listed and (len(w) > 1 or w.isdigit()))
+    meta = meta_stems()
+    return sum(1 for w in set(_words(text)) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
 
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
@@ -97,15 +105,43 @@ def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     ("The answer is C.": one letter, not "The answer is A, B, C or D.")."""
     found: set[str] = set()
     sentences = _SENTENCE_END.split(reasoning)
+    openers = _letter_openers(sentences, options)
     for at, sentence in enumerate(sentences):
-        if reasoning_words(sentence, options):
-            found |= mentioned_letters(sentence, options)
+        if reasoning_words(sentence, options) and _says_of_each(sentence, options):
+            found |= mentioned_letters(sentence, options) | ({openers[at]} if openers[at] else set())
         elif named := _named_then_explained(sentence, sentences[at + 1] if at + 1 < len(sentences) else "", options):
             found |= named
         else:
             concluded = {m.group(1) for m in _ANSWER_WORD.finditer(sentence)} & set(options)
             found |= concluded if len(concluded) == 1 else set()
     return found
+
+
+def _says_of_each(sentence: str, options: Mapping[str, str]) -> bool:
+    """False when ``sentence`` names two options or more and holds no content word besides their words and the
+    answer/list words (:func:`polyreward.rewards.format.content_stems`: function words such as "this could be" or
+    "all of them" are none): "This could be a pneumothorax, a pleural effusion, lobar pneumonia or pulmonary edema;"
+    lists the options and weighs none of them (red team ``holdout_r30``), where "Pleural effusion and pulmonary edema
+    would not show air bronchograms." weighs both. A sentence that names one option keeps the word test of
+    :func:`reasoning_words` ("A. no" weighs A)."""
+    if len(mentioned_letters(sentence, options)) < 2:
+        return True
+    listed = {stem(w) for option in options.values() for w in _words(option)} | {stem(w) for w in _LIST_WORDS}
+    return bool(content_stems(sentence) - meta_stems() - listed)
+
+
+# a sentence that opens with a lone capital and a word in small letters ("A ptx -> lucency, not opacity, no.")
+_LETTER_OPENER = re.compile(r"[\s*_>#-]*+([A-Z])\s(?=[a-z])")
+OPENER_LETTERS = 3  # distinct option letters opening sentences that make the capitals option labels, not articles
+
+
+def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[str | None]:
+    """The option letter each sentence opens with, when the reasoning runs through the options a sentence each with
+    the bare letter first (a GRPO-tuned model's terse layout: "A ptx -> lucency, no. B effusion -> meniscus, no. C
+    lobar pneumonia -> yes. D edema -> bilateral, no."; red team ``holdout_r30``): three distinct option letters or
+    more open sentences so. Fewer, a capital ``A`` opening a sentence is the article ("A patient with ..."): None."""
+    openers = [m.group(1) if (m := _LETTER_OPENER.match(x)) and m.group(1) in options else None for x in sentences]
+    return openers if len({o for o in openers if o}) >= OPENER_LETTERS else [None] * len(sentences)
 
 
 def _named_then_explained(clause: str, following: str, options: Mapping[str, str]) -> set[str]:
@@ -139,16 +175,28 @@ def split_reasoning(text: str) -> str:
 
 
 def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
-    """Option letters the reasoning weighs, by letter or by the option's whole text (module docstring)."""
+    """Option letters the reasoning weighs, by letter or by the option's whole text (module docstring): its words
+    in the plural or another spelling too (``Hamartomas are smooth``: :func:`spelling_key`), or the initialism a
+    clinician writes for an option of two or more words, in capitals (``PE`` for pulmonary embolism; not for a
+    finding the radiology lexicon names, :func:`initialism_of`; red team ``holdout_r30``)."""
     found = set()
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
-    haystack = " " + " ".join(_words(reasoning)) + " "
+    haystack = " " + spelling_key(" ".join(_words(reasoning))) + " "
+    by_text = {}
     for letter, text in options.items():
-        needle = " ".join(_words(text))
+        needle = spelling_key(" ".join(_words(text)))
+        by_text.setdefault(needle, letter)
         if len(needle) >= 3 and f" {needle} " in haystack:
             found.add(letter)
+    for capitals in set(_CAPITALS.findall(reasoning)):
+        if (text := initialism_of(capitals.lower(), set(by_text))) is not None:
+            found.add(by_text[text])
     return found & set(options)
+
+
+# a word of 2-6 capitals standing alone (``PE``, ``CHF``): an initialism when it spells an option's words
+_CAPITALS = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2,6}(?![A-Za-z0-9])")
 
 
 def mentioned_labels(reasoning: str) -> set[str]:

@@ -26,7 +26,8 @@ Known exploits of the source rule (kept as the default) and the guards against t
   entity without writing a report. ``drop_prompt_lines: true`` removes the completion's lines copied from the
   prompt before extraction (and before the content-word count): a line that also occurs in the prompt (stripped,
   case-folded), or a line of 3 or more words all of which are the prompt's (the list reworded, "Findings:
-  cardiomegaly, atelectasis"), so a pasted list yields no graph. A report's own sentences use words the prompt
+  cardiomegaly, atelectasis"; a status word such as ``none`` does not count, so ``Pleural effusion: none.`` is a
+  report's line: red team ``holdout_r30``), so a pasted list yields no graph. A report's own sentences use words the prompt
   does not ("heart", "enlarged", "small", "right").
 
 * a reference whose graph is empty (a blank or junk reference: the extractor knows none of its findings) cannot
@@ -60,7 +61,10 @@ either: the extractor leaves the finding out (:mod:`polyreward.verifiers.radiolo
 negative reference nor the positive one. A report's request section (``INDICATION:``, ``CLINICAL HISTORY:``,
 ``Reason for exam:``) states why the study was ordered, not what it shows, and is left unread in the completion and
 the reference alike (:func:`without_request_sections`; red team ``holdout_r28``: ``rule out pneumothorax`` there read
-as a pneumothorax present). A finding named bare at a sentence's start whose status is written in another language
+as a pneumothorax present), and so is its comparison section (``COMPARISON:``, ``PRIOR STUDIES:``: the earlier study;
+red team ``holdout_r30``). A change since the prior study stated in another word or inflection is one change
+(``unchanged`` is ``stable``: :func:`with_one_word_per_change`), and a side written as its capital initial is the
+side (``R pleural effusion``: :func:`with_sides_spelled`). A finding named bare at a sentence's start whose status is written in another language
 ("Cardiomegaly — ni hablar, ...", "Cardiomegaly：无", "Cardiomegaly? Tu parles !") states nothing the English lexicon can
 read and is left out (:func:`without_foreign_statuses`; red team ``holdout_r29``).
 
@@ -135,12 +139,18 @@ def radgraph_f1(hyp: ReportKG, ref: ReportKG) -> dict[str, float]:
 
 _LINE_WORD = re.compile(r"[a-z0-9]+")
 COPIED_LINE_WORDS = 3
+# the status words of a report's label-status template ("Pleural effusion: none.", "Pneumothorax: absent.", which the
+# extractor reads): a finding with its status is one item, not a list (red team holdout_r30)
+_STATUS_WORDS = frozenset("present absent none negative positive yes no uncertain".split())
 
 
 def without_prompt_lines(completion: str, prompt: Any) -> str:
     """``completion`` without the lines copied from the prompt: a line that also occurs in it (stripped and
-    case-folded), or one of at least ``COPIED_LINE_WORDS`` words that are all the prompt's words (its label list
-    reworded: "Findings: cardiomegaly, atelectasis, pleural effusion")."""
+    case-folded), or one of at least ``COPIED_LINE_WORDS`` words besides status words that are all the prompt's
+    words (its label list reworded: "Findings: cardiomegaly, atelectasis, pleural effusion"). A status word does not
+    count: "Pleural effusion: none." is one finding in the label-status template of a report, which a prompt that
+    writes "Absent: pleural effusion" and "Uncertain: none" would otherwise take for its list (red team
+    ``holdout_r30``), while "Present: cardiomegaly, pleural effusion; Absent: pneumothorax." is still the list."""
     try:
         text = prompt_text(prompt)
     except (TypeError, ValueError):
@@ -150,7 +160,7 @@ def without_prompt_lines(completion: str, prompt: Any) -> str:
 
     def copied(line: str) -> bool:
         words = set(_LINE_WORD.findall(line.casefold()))
-        return line.strip().casefold() in seen or (len(words) >= COPIED_LINE_WORDS and words <= vocabulary)
+        return line.strip().casefold() in seen or (len(words - _STATUS_WORDS) >= COPIED_LINE_WORDS and words <= vocabulary)
 
     return "\n".join(line for line in completion.splitlines() if not copied(line))
 
@@ -250,9 +260,12 @@ def _undenied(report: str) -> str:
 
 
 # the header of a report's request section: why the study was ordered, not what it shows ("INDICATION:", "Clinical
-# history:", "**Reason for exam:**", "## CLINICAL INFORMATION:"), at a line's start
+# history:", "**Reason for exam:**", "## CLINICAL INFORMATION:"), at a line's start; and of its comparison section,
+# the earlier study this one is read against ("COMPARISON:", "Prior studies:"; red team holdout_r30)
 _REQUEST_HEADER = re.compile(
     r"(?im)^[ \t]*(?:[#>*\-\u2022]+[ \t]*)?(?:\*\*|__)?(?:(?:clinical[ \t]+)?(?:indications?|history)"
+    r"|comparisons?(?:[ \t]+(?:stud(?:y|ies)|exams?|examinations?))?"
+    r"|prior[ \t]+(?:stud(?:y|ies)|exams?|examinations?|imaging)"
     r"|clinical[ \t]+(?:information|details|data|question|notes?)"
     r"|reason[ \t]+for[ \t]+(?:the[ \t]+)?(?:exam(?:ination)?|study|referral|request|imaging))"
     r"[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?")
@@ -331,7 +344,10 @@ def without_request_sections(report: str) -> str:
     """``report`` without its request sections (red team ``holdout_r28``): the INDICATION / CLINICAL HISTORY / REASON
     FOR EXAM section states why the study was ordered ("Shortness of breath, rule out pneumothorax."), the question
     the report answers, not a finding of the study, so its findings are not the report's (a radiologist's FINDINGS and
-    IMPRESSION are). A section runs from its header to its first sentence's end on that line (the rest of the line is
+    IMPRESSION are). So does the COMPARISON / PRIOR STUDIES section: it names the earlier study this one is read
+    against ("COMPARISON: 01/12."), and a finding stated there is the earlier study's ("COMPARISON: Prior study showed
+    right lower lobe consolidation.", then no word of it in the findings: red team ``holdout_r30``); a change since
+    that study is reported in the findings ("Interval resolution of the effusion."), which are read. A section runs from its header to its first sentence's end on that line (the rest of the line is
     read: ``History: chest pain. The heart is enlarged.``); a header alone on its line takes the lines under it up to
     a blank line or another label's line. Every
     other section, prose without headers included, is read as before. Linear: one pass over the headers."""
@@ -358,6 +374,46 @@ def without_request_sections(report: str) -> str:
         parts.append(report[position:header.start()])
         position = end
     return "".join(parts) + report[position:]
+
+
+# the lexicon's change concepts that state one change in another word or inflection -> the one word each is compared
+# as ("Cardiomegaly is unchanged." and "Stable cardiomegaly." say the same of the heart since the prior study; red
+# team holdout_r30); the others ("new", "persistent", "residual", "resolving", "enlarging") are their own
+CHANGE_WORDS = {"unchanged": "stable", "increasing": "increased", "decreasing": "decreased", "worsening": "worsened",
+                "worse": "worsened", "improving": "improved"}
+# a concept that names the time between the studies, not a change ("Interval resolution of the effusion" is "The
+# effusion has resolved"; "interval increase" is the increase): left out of the compared graph
+TIME_WORDS = frozenset({"interval"})
+
+
+def with_one_word_per_change(kg: ReportKG) -> ReportKG:
+    """``kg`` with each change concept (label ``concept``) and its ``modify`` triplets under one word per change
+    (:data:`CHANGE_WORDS`) and without the concepts that name only the time between the studies (:data:`TIME_WORDS`),
+    in the completion's and the reference's graph alike; a graph without one unchanged."""
+    concepts = {text for text, label in kg.entities if label == "concept"}
+    renamed, timed = concepts & CHANGE_WORDS.keys(), concepts & TIME_WORDS
+    if not renamed and not timed:
+        return kg
+    return ReportKG(
+        frozenset((CHANGE_WORDS[text] if text in renamed and label == "concept" else text, label)
+                  for text, label in kg.entities if not (text in timed and label == "concept")),
+        frozenset((CHANGE_WORDS[source] if source in renamed and relation == "modify" else source, target, relation)
+                  for source, target, relation in kg.triplets if not (source in timed and relation == "modify")))
+
+
+# a side written as its capital initial before a word of the report ("R pleural effusion", "L basilar atelectasis"):
+# a capital R or L standing alone, then a blank and a small letter (not "R/O", "L5", "2 L oxygen", "ROI")
+_SIDE_INITIAL = re.compile(r"(?<![\w'’./-])(?<!\d )([RL])(?=[ \t]+[a-z])")
+
+
+def with_sides_spelled(report: str) -> str:
+    """``report`` with each side written as its capital initial spelled out (``R pleural effusion`` -> ``right pleural
+    effusion``), in the completion and the reference alike: the terse reports of a small model write the side so,
+    and the extractor knows ``right`` and ``left`` only (red team ``holdout_r30``). ``R/O`` (rule out), a capital
+    inside a word or a number and one after a number (``2 L`` of oxygen) are left as they are."""
+    if "R" not in report and "L" not in report:
+        return report
+    return _SIDE_INITIAL.sub(lambda m: "right" if m.group(1) == "R" else "left", report)
 
 
 def _as_kg(value: Any) -> ReportKG:
@@ -478,8 +534,8 @@ class KGTripletConsistency(RolloutReward):
     def graphs(self, completion: str, reference: str) -> tuple[ReportKG, ReportKG]:
         think = first_block(reference, "think")
         reference = think if think is not None else reference
-        return (_as_kg(self.extractor(without_request_sections(completion))),
-                _as_kg(self.extractor(without_request_sections(reference))))
+        return (with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(completion))))),
+                with_one_word_per_change(_as_kg(self.extractor(with_sides_spelled(without_request_sections(reference))))))
 
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         reference = row.get(self.answer_column)

@@ -271,7 +271,7 @@ _CONJUNCTION = re.compile(r"\s+(?:and|&|plus)\s+")
 _INITIALISM = re.compile(r"[^\W\d_]{2,6}")
 
 
-def _initialism_of(label: str, gold: set[str]) -> str | None:
+def initialism_of(label: str, gold: set[str]) -> str | None:
     """The one gold label of two or more words whose initials ``label`` (one word of 2-6 letters) spells (``af`` for
     ``atrial fibrillation``, ``lbbb`` for ``left bundle branch block``); None when none or several do. A gold label
     that is a finding of the radiology lexicon is left to its aliases there (``PTX``; :mod:`radiology_labels`): ``PE``
@@ -285,12 +285,12 @@ def _initialism_of(label: str, gold: set[str]) -> str | None:
 
 def as_gold_shorthand(predicted: set[str], gold: set[str]) -> set[str]:
     """``predicted`` (keys, :func:`label_keys`) with the shorthand a clinician writes for gold labels read as them:
-    an initialism of a gold label (``AF; LBBB``: :func:`_initialism_of`) and one label joining gold labels with
+    an initialism of a gold label (``AF; LBBB``: :func:`initialism_of`) and one label joining gold labels with
     ``and`` / ``&`` / ``plus`` (``cardiomegaly and atelectasis``, a list written as a phrase). A conjunct that is not
     a gold label (``cardiomegaly and pneumonia`` where pneumonia is not gold) keeps the label whole, so the shorthand
     never adds a label the gold lacks."""
     def as_gold(label: str) -> str | None:
-        return label if label in gold else _initialism_of(label, gold)
+        return label if label in gold else initialism_of(label, gold)
 
     out: set[str] = set()
     for label in predicted:

@@ -26,6 +26,7 @@ are compared as before. Reconstructed rule (ours); linear in the labels.
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 
 from polyreward.verifiers.radiology_kg import default_lexicon, tokenize
@@ -69,13 +70,21 @@ def _measurements(tokens: tuple[str, ...]) -> tuple[str, ...]:
     return tuple(out)
 
 
+# a place inside the lung: a lobe, the lingula, a part of the lung named with it ("left lung base", "right upper lobe")
+_PART_OF_LUNG = re.compile(r"\b(?:lobes?|lingula|lungs?)\b")
+
+
 def report_terms(source: str) -> tuple[frozenset[str], frozenset[str]]:
     """(the words of ``source`` and its measurements (``6 mm``), the places it names: canonical anatomy of every
-    anatomy phrase in it)."""
+    anatomy phrase in it, and the lung when one of them lies inside it: a report that writes "right upper lobe
+    nodule" places the nodule in the lung, so ``pulmonary nodule`` places it as the report does (red team
+    ``holdout_r30``))."""
     tokens = tokenize(source)
     phrases = default_lexicon().phrases
     places = {phrases[key][1] for i in range(len(tokens)) for n in range(1, _MAX_PHRASE + 1)
               if (key := tuple(tokens[i:i + n])) in phrases and phrases[key][0] == "anatomy"}
+    if any(_PART_OF_LUNG.search(place) for place in places):
+        places.add("lung")
     return frozenset(tokens) | frozenset(_measurements(tuple(tokens))), frozenset(places)
 
 
