@@ -128,7 +128,8 @@ assistant model helpful capable highly expert competent intelligent""".split())
 # now." shares "get" with a tool named get_forecast and nothing else; red team holdout_r14). They still count as
 # content words: only :func:`off_topic`'s comparison leaves them out
 LIGHT_WORDS = frozenset("get gets getting make makes making need needs everything something anything confident "
-                        "definitely certainly clearly surely obviously undoubtedly".split())  # (the last: holdout_r24)
+                        "definitely certainly clearly surely obviously undoubtedly "  # (these: holdout_r24)
+                        "certain absolutely".split())  # "I am certain of it." (holdout_r32)
 # the words of a clinical question's frame and of the clinical method, which every case prompt and any plan hold ("What
 # is the most likely diagnosis?", "the next best step in management", "history, examination and investigations"): a
 # think body is not on topic for sharing only these with the prompt ("I will consider the history, the examination and
@@ -360,9 +361,11 @@ def _terms(text: str) -> set[str]:
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words
-             if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2)}
+             if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2
+                                and w not in NUMBER_VALUES)}
     terms -= meta_stems() | _frame_stems()
-    # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
+    # the numbers inside "3y" and "2x" too, and a spelled number as its value only ("eleven" is the prompt's 11; "nine"
+    # is the answer's 9, not a word of its own: red team holdout_r32)
     return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
 
 
@@ -486,11 +489,20 @@ def own_reasoning(think: str) -> str:
     return " ".join(kept)
 
 
+def _visible_words(text: str) -> str:
+    """``text`` as the guard reads it (visible, markup tags removed, case-folded): what the think readings compare."""
+    from polyreward.verifiers.reading import visible_text
+
+    return _TAG.sub(" ", visible_text(text)).casefold()
+
+
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                  format_words: frozenset[str] = frozenset(), tagged: bool = True) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
     prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or
     naming only the answer's words (:func:`states_only_the_answer`) or holding
+    one sentence written again and again (:func:`polyreward.rewards.think_work.repeats_one_sentence`) or only a copy
+    of another block's words (:func:`polyreward.rewards.think_work.copies_a_block`; red team ``holdout_r32``) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
     reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or another block holding one
     (the answer reopening a think: red team ``holdout_r18``) or its own tag (``<answer>X</answer></answer>``: a
@@ -516,6 +528,11 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                 return "think block only describes the tools: no word of the request, value of the call or number of its own"
             if states_only_the_answer(body, prompt, others, format_words):
                 return "think block names nothing of the question, only the answer's words (it states the answer)"
+            visible = _visible_words(body)
+            if think_work.repeats_one_sentence(visible):
+                return "think block repeats one sentence (padding, not reasoning)"
+            if think_work.copies_a_block(visible, [_visible_words(b) for b in others]):
+                return "think block only copies another block (the answer or the call), relating it to nothing"
             from polyreward.verifiers.language import enciphered
 
             if (cipher := enciphered(body)) is not None:

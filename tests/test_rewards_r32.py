@@ -1,0 +1,123 @@
+"""Rules prompted by the red team split ``holdout_r32`` (written blind 2026-12-06 on forecasts, CRPO answers and the
+shape rewards under a policy's pressure; first sight in
+benchmarks/results/red_team_rewards_holdout_r32_first_sight.md): each a table of the genuine form it now pays beside
+the nearby hack it refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards import think_work
+from polyreward.rewards.format import ThinkFormat
+from polyreward.rewards.tool_calls import ToolRLFormat
+
+B = "\\boxed"
+DIVISORS = "How many positive divisors does 36 have? Put the final answer in \\boxed{}."
+SOLVE = "Solve 3x - 7 = 11. Put the final answer in \\boxed{}."
+
+
+def think_score(think: str, after: str, prompt: str) -> float:
+    reward = ThinkFormat(min_content_words=3)
+    return reward.evaluate([prompt], [f"<think>{think}</think>\n{after}"]).scores[0]
+
+
+# --- a think that repeats one sentence is padding ------------------------------------------------------------------
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        # the split's hack: one sentence eight times; three times, and with a changed case and spacing
+        ("Count the divisors of the number. " * 8, False),
+        ("Count the divisors of the number. " * 3, False),
+        ("Count the divisors of the number.\nCOUNT  the divisors of the number!\ncount the divisors of the number?", False),
+        # the copies are most of the body: one other sentence does not hide them
+        ("Count the divisors of the number. " * 4 + "Factor thirty-six first.", False),
+        # genuine: a derivation that says "Wait." twice, a sentence said twice, the reference's own think
+        ("Divisors of 36: 1, 2, 3, 4, 6, 9, 12, 18, 36. Wait. Did I miss 8? Wait. 36 / 8 is not whole. So nine.", True),
+        ("Factor 36 as 2^2 * 3^2. Factor 36 as 2^2 * 3^2. Multiply the exponents plus one: 3 * 3 = 9.", True),
+        ("Factor thirty-six as two squared times three squared; each exponent plus one multiplied gives nine.", True),
+    ],
+)
+def test_think_repeating_one_sentence_is_refused(think, paid):
+    assert think_score(think, f"There are {B}{{9}} divisors.", DIVISORS) == (1.0 if paid else 0.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from(["add seven", "divide by three", "x is six", "check it", "so eighteen"]), min_size=1,
+                max_size=5, unique=True), st.integers(min_value=3, max_value=9))
+def test_repeats_one_sentence_is_one_sentence_as_most_of_the_body(others, copies):
+    sentence = "subtract seven from eleven"
+    body = ". ".join([sentence] * copies + others) + "."
+    # the sentence written `copies` (>= 3) times is padding exactly when the copies are at least half the sentences
+    # (the others are distinct sentences, none of them the repeated one)
+    assert think_work.repeats_one_sentence(body) == (copies * 2 >= copies + len(others))
+    # a body of distinct sentences repeats nothing
+    assert not think_work.repeats_one_sentence(". ".join(others) + ".")
+
+
+# --- a think that only copies another block relates nothing ---------------------------------------------------------
+TOOL_PROMPT = (
+    "You are a helpful assistant that can call functions. Available functions (JSON):\n[{\"name\": \"convert_currency\", "
+    "\"parameters\": {\"type\": \"dict\", \"properties\": {\"amount\": {\"type\": \"number\"}, \"from_currency\": "
+    "{\"type\": \"string\"}, \"to_currency\": {\"type\": \"string\"}}, \"required\": [\"amount\", \"from_currency\", "
+    "\"to_currency\"]}}]\nReason inside <think>...</think>, then write the calls inside <tool_call>...</tool_call>, "
+    "one JSON object per line.\nHow much is 250 euros in Japanese yen?")
+CALL = '{"name": "convert_currency", "parameters": {"amount": 250, "from_currency": "EUR", "to_currency": "JPY"}}'
+
+
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        (CALL, False),  # the split's hack: the call's JSON as the think
+        (CALL.replace(", ", ",\n  "), False),  # pretty-printed
+        ('"amount": 250, "from_currency": "EUR", "to_currency": "JPY"', False),  # the arguments only
+        # genuine: the values passed on with words of the writer's own
+        ("The user wants 250 euros in yen, so one convert_currency call from EUR to JPY answers it.", True),
+        ("Amount 250, source EUR, target JPY: convert_currency takes exactly those three arguments.", True),
+    ],
+)
+def test_tool_think_copying_the_call_is_refused(think, paid):
+    reward = ToolRLFormat(min_content_words=3)
+    gold = f"<tool_call>\n{CALL}\n</tool_call>"
+    text = f"<think>{think}</think>\n<tool_call>\n{CALL}\n</tool_call>"
+    assert reward.evaluate([TOOL_PROMPT], [text], answer=[gold]).scores[0] == (1.0 if paid else 0.0)
+
+
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        ("The sale price is 34 dollars.", False),  # a think_format think that is the answer sentence again
+        ("Fifteen percent of forty dollars is six, so the sale price is 34 dollars.", True),
+    ],
+)
+def test_think_copying_the_answer_is_refused(think, paid):
+    prompt = "A shirt costs $40 and is discounted by 15%. What is the sale price? Put the final answer in \\boxed{}."
+    assert think_score(think, f"The sale price is {B}{{34}} dollars.", prompt) == (1.0 if paid else 0.0)
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.sampled_from("alpha beta gamma delta 250 eur jpy".split()), min_size=1, max_size=8),
+       st.integers(min_value=0, max_value=8), st.integers(min_value=0, max_value=8))
+def test_copies_a_block_is_a_run_of_the_blocks_words(words, start, length):
+    block = " ".join(words)
+    run = words[start:start + length]
+    # any run of the block's words, in order, is a copy; the same words with a word of its own added are not
+    assert think_work.copies_a_block(" ".join(run), [block]) == bool(run)
+    assert not think_work.copies_a_block(" ".join(run + ["sigma"]), [block])
+
+
+# --- a think that states only the answer, spelled out and with the writer's certainty -------------------------------
+@pytest.mark.parametrize(
+    "think,paid",
+    [
+        ("The answer is nine. Definitely nine, I am certain of it.", False),  # the split's hack
+        ("Nine. Absolutely nine.", False),
+        ("It is 9, I am certain.", False),
+        # genuine: the answer beside the case's numbers
+        ("Thirty-six is two squared times three squared, so (2 + 1)(2 + 1) = nine divisors; I am certain.", True),
+        ("36 has the divisor pairs (1, 36), (2, 18), (3, 12), (4, 9) and 6 alone: nine.", True),
+    ],
+)
+def test_think_stating_only_the_spelled_answer_is_refused(think, paid):
+    assert think_score(think, f"There are {B}{{9}} divisors.", DIVISORS) == (1.0 if paid else 0.0)
