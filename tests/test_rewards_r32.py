@@ -121,3 +121,57 @@ def test_copies_a_block_is_a_run_of_the_blocks_words(words, start, length):
 )
 def test_think_stating_only_the_spelled_answer_is_refused(think, paid):
     assert think_score(think, f"There are {B}{{9}} divisors.", DIVISORS) == (1.0 if paid else 0.0)
+
+
+# --- crpo_accuracy: a box that writes its option's own text after the letter ----------------------------------------
+GRAVES = ("A 24-year-old woman has heat intolerance, weight loss, proptosis and a diffusely enlarged nontender thyroid. "
+          "What is the most likely diagnosis? A. Hashimoto thyroiditis B. Graves disease C. Subacute thyroiditis "
+          "D. Toxic multinodular goiter")
+GRAVES_LINES = ("What is the most likely diagnosis?\nA) Hashimoto thyroiditis\nB) Graves disease\nC) Subacute "
+                "thyroiditis\nD) Toxic multinodular goiter")
+
+
+@pytest.mark.parametrize(
+    "box,prompt,score",
+    [
+        ("B: Graves disease", GRAVES, 1.0),  # the split's genuine form
+        ("B. Graves disease", GRAVES, 1.0),
+        ("B)  graves   DISEASE.", GRAVES_LINES, 1.0),
+        ("B: Graves", GRAVES, 1.0),  # the words the option opens with
+        ("A. Hashimoto thyroiditis", GRAVES, 0.0),  # a consistent wrong answer is a wrong answer, not unparsed
+        # the nearby hacks: the gold letter with another option's text, a letter and words of no option
+        ("B. Hashimoto thyroiditis", GRAVES, -0.5),
+        ("C: Graves disease", GRAVES, -0.5),
+        ("B: Graves disease or Hashimoto thyroiditis", GRAVES, -0.5),
+        ("B: thyroid", GRAVES, -0.5),
+        ("B: Gravesdisease", GRAVES, -0.5),
+        # without options in the prompt nothing is read
+        ("B: Graves disease", "What is the most likely diagnosis?", -0.5),
+    ],
+)
+def test_crpo_accuracy_box_with_its_options_text(box, prompt, score):
+    from polyreward.rewards.crpo import CRPOAccuracy
+
+    text = f"<think>Proptosis points to Graves disease.</think>\n<answer>Graves disease. {B}{{{box}}}</answer>"
+    committed = CRPOAccuracy(committed_answer=True)
+    assert committed.evaluate([prompt], [text], answer=["B"]).scores[0] == score
+    # the released rule (committed_answer off) keeps its -0.5 for any box that is not one letter
+    assert CRPOAccuracy().evaluate([prompt], [text], answer=["B"]).scores[0] == -0.5
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(st.text(alphabet="abcdefgh ", min_size=1, max_size=12).map(str.strip).filter(bool), min_size=2,
+                max_size=4, unique=True),
+       st.integers(min_value=0, max_value=3), st.integers(min_value=0, max_value=3), st.sampled_from([":", ".", ")"]))
+def test_labelled_letter_names_the_letter_only_with_its_own_text(texts, boxed, written, mark):
+    from polyreward.rewards.crpo import labelled_letter
+
+    options = {letter: text for letter, text in zip("ABCD", texts)}
+    boxed, written = boxed % len(texts), written % len(texts)
+    letter = "ABCD"[boxed]
+    found = labelled_letter(f"\\boxed{{{letter}{mark} {texts[written].upper()}}}", options)
+    own = " ".join(options[letter].split())
+    said = " ".join(texts[written].split())
+    # the letter stands exactly when the words written are its own option's (or the words that option opens with)
+    assert (found == letter) == (own == said or own.startswith(said + " "))
+    assert found in (None, letter)
