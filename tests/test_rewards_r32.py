@@ -175,3 +175,48 @@ def test_labelled_letter_names_the_letter_only_with_its_own_text(texts, boxed, w
     # the letter stands exactly when the words written are its own option's (or the words that option opens with)
     assert (found == letter) == (own == said or own.startswith(said + " "))
     assert found in (None, letter)
+
+
+# --- the content guard reads Chinese written without spaces in two-character words ---------------------------------
+IMPETIGO = ("A 6-year-old boy has honey-colored crusted lesions around his nose and mouth. Which organism most commonly "
+            "causes this? A. Streptococcus pyogenes B. Staphylococcus aureus C. Candida albicans D. Herpes simplex virus "
+            "Think inside <think>, answer inside <answer> with \\boxed{letter} and a summary.")
+
+
+@pytest.mark.parametrize(
+    "think,score",
+    [
+        # the split's genuine form: one Chinese sentence of two clauses (was 2 content words)
+        ("鼻周和口周的蜜黄色结痂是典型的非大疱性脓疱疮，目前最常见的病原体是金黄色葡萄球菌。", 1.5),
+        ("蜜黄色结痂提示脓疱疮，最常见病原体为金黄色葡萄球菌。", 1.5),
+        ("鼻の周りの蜂蜜色の痂皮は伝染性膿痂疹で、原因菌は黄色ブドウ球菌が最も多い。", 1.5),  # Japanese kanji and kana
+        # the nearby hacks: filler, one word repeated, one character repeated, a two-character think
+        ("嗯，好的，嗯。", 1.0),
+        ("葡萄葡萄葡萄葡萄葡萄葡萄", 1.0),
+        ("嗯嗯嗯嗯嗯嗯嗯嗯嗯嗯", 1.0),
+        ("好的", 1.0),
+    ],
+)
+def test_crpo_format_counts_chinese_in_two_character_words(think, score):
+    from polyreward.rewards.crpo import CRPOFormat
+
+    text = (f"<think>{think}</think>\n<answer>Honey-crusted lesions are impetigo, most often Staphylococcus aureus. "
+            f"{B}{{B}}</answer>")
+    # a think refused by the guard scores 0 under crpo_format; an unguarded 1.0 is the released format without summary
+    expected = score if score == 1.5 else 0.0
+    assert CRPOFormat(min_content_words=3).evaluate([IMPETIGO], [text]).scores[0] == expected
+
+
+_HAN_WORDS = st.sampled_from(["胸痛", "心电", "急性", "冠脉", "综合", "阿司", "匹林", "肺炎", "发热", "咳嗽"])
+
+
+@settings(max_examples=100, deadline=None)
+@given(st.lists(_HAN_WORDS, min_size=1, max_size=8), st.integers(min_value=1, max_value=4))
+def test_han_run_counts_its_distinct_pairs_and_repeats_add_nothing(words, copies):
+    from polyreward.rewards.format import content_words
+
+    run = "".join(words)
+    # a run of two-character words written without spaces counts each distinct word once
+    assert content_words(run) == len(set(words))
+    # the same words again, in one run or after a comma, add nothing
+    assert content_words("，".join([run] * copies)) == len(set(words))

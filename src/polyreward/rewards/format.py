@@ -24,7 +24,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
     text  = the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so zero-width characters
             and look-alike letters change nothing; HTML/LaTeX comments, hidden elements, code blocks and quotes
             dropped), markup tags (<answer>, </think>) removed, case-folded
-    words = maximal runs of letters and digits
+    words = maximal runs of letters and digits; a run of Han characters (Chinese, kanji), written without spaces,
+            in pairs from its start (red team holdout_r32: a one-sentence Chinese think was 2 words)
     a word is content when it is
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
@@ -85,6 +86,12 @@ from polyreward.schema import prompt_text
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
+# the words the content guard counts: runs of letters and digits as _WORD, but Han characters (Chinese, and the kanji
+# of Japanese), written without spaces, in pairs from the start of each run -- a two-character word is the common
+# length -- so a Chinese sentence of 20 characters between two commas is 10 words, not one (red team holdout_r32:
+# a one-sentence Chinese think counted 2); a lone character left at a run's end is no content word (it repeats one)
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_COUNTED_WORD = re.compile(f"[{_HAN}]{{1,2}}|[^\\W_{_HAN}]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
@@ -187,7 +194,7 @@ def prompt_words(prompt: object) -> frozenset[str]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
+    return frozenset(_COUNTED_WORD.findall(visible_text(text).casefold())) if text else frozenset()
 
 
 def stem(word: str) -> str:
@@ -227,7 +234,7 @@ def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    words = _WORD.findall(visible_text(text).casefold()) if text else []
+    words = _COUNTED_WORD.findall(visible_text(text).casefold()) if text else []
     return frozenset(zip(words, words[1:], words[2:]))
 
 
@@ -249,7 +256,7 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
         visible = _HASHTAG.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    words = _WORD.findall(visible)
+    words = _COUNTED_WORD.findall(visible)
     copied: set[int] = set()
     if excluded:
         shingles = prompt_shingles(prompt)
