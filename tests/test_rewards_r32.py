@@ -220,3 +220,48 @@ def test_han_run_counts_its_distinct_pairs_and_repeats_add_nothing(words, copies
     assert content_words(run) == len(set(words))
     # the same words again, in one run or after a comma, add nothing
     assert content_words("，".join([run] * copies)) == len(set(words))
+
+
+# --- the word count: a superscript or subscript closing a word, a temperature's degree sign, are that word's ---------
+@pytest.mark.parametrize(
+    "text,words",
+    [
+        # the split's genuine forms: an index, a power, a charge, a unit's sign, as their ASCII spellings count
+        ("SpO₂ 89% on room air", 5),
+        ("O₂ via nasal cannula", 4),
+        ("WBC 16.4 × 10⁹/L,", 4),
+        ("HCO₃⁻ 14 mmol per litre", 5),
+        ("temperature 39.2 °C, pulse 110", 5),
+        ("39.2°C", 1),
+        ("x² + 3x = 10", 5),
+        ("Ca²⁺ and CO₂ rose", 4),
+        # the nearby hacks: a script digit or sign between two words parts them and counts, as before
+        ("the₂patient₂has₂a₂cough", 9),
+        ("the⁰patient⁰has⁰a⁰cough", 9),
+        ("the°patient°has°a°cough", 9),
+        ("²²²²²²²²", 8),
+    ],
+)
+def test_word_count_reads_closing_scripts_and_degree_signs_as_the_words(text, words):
+    from polyreward.verifiers.text_forms import word_count
+
+    assert word_count(text) == words
+
+
+_PLAIN_WORDS = st.lists(st.sampled_from("the patient has fever cough SpO dyspnoea x CO right lobe".split()), min_size=1,
+                        max_size=20)
+_SCRIPTS = st.sampled_from(["₂", "²", "³", "⁹", "⁺", "⁻³", "²⁺", "₁₀"])
+
+
+@settings(max_examples=150, deadline=None)
+@given(_PLAIN_WORDS, st.lists(_SCRIPTS, min_size=1, max_size=20), st.lists(st.booleans(), min_size=1, max_size=20))
+def test_closing_scripts_never_change_the_count_and_joining_scripts_never_lower_it(words, scripts, marked):
+    from polyreward.verifiers.text_forms import word_count
+
+    plain = " ".join(words)
+    # a script run closing any of the words (an index, a power, a charge) leaves the count of the plain text
+    closed = " ".join(w + scripts[i % len(scripts)] if marked[i % len(marked)] else w for i, w in enumerate(words))
+    assert word_count(closed) == word_count(plain)
+    # the same words joined by script runs instead of spaces never count fewer than spaced (no words hidden)
+    joined = "".join(w + scripts[i % len(scripts)] for i, w in enumerate(words[:-1])) + words[-1]
+    assert word_count(joined) >= word_count(plain)
