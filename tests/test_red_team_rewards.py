@@ -981,6 +981,30 @@ LEFT_OPEN = {
         "an example from a call needs the prose's intent, not its structure"),
     ("otc_tool_efficiency", "r31_otc_fenced_call_not_executed"): (
         "'Here is the call you could run:' then a fenced JSON call: as r31_tc_fenced_example_not_executed"),
+    # holdout_r32 (written blind 2026-12-06: forecasts, CRPO answers and the shape rewards under a policy's pressure;
+    # first sight in benchmarks/results/red_team_rewards_holdout_r32_first_sight.md)
+    ("forecast_class_cost", "r32_fc_unit_converted_to_mg_per_m3"): (
+        "genuine ('0.060 mg/m³' is 60 µg/m³), but the reading refuses a value in another unit rather than converting "
+        "it (documented), as holdout_r9's r9_milligrams_per_cubic_metre and holdout_r19's r19_fc_value_in_mg_per_m3"),
+    ("think_format", "r32_tf_spanish_reasoning"): (
+        "genuine: a Spanish derivation with its numbers spelled in Spanish ('siete', 'dieciocho', 'seis') shares no "
+        "word or number with the English question; the topic check skips a think the detector gives to another "
+        "language confidently (0.9), and this one is 'es' at 0.80; skipping every think the detector merely prefers "
+        "another language for paid six foreign filler and spelling hacks of earlier splits (holdout_r1 "
+        "filler_other_language, holdout_r20 r20_th_spanish_filler, holdout_r5 nato_spelling_think twice and "
+        "citation_list_only_think, holdout_r6 r6_think_json_step_stub)"),
+    ("crpo_english", "r32_ce_think_english_stopwords_only"): (
+        "label disputed after first sight: the text is English, so the language share is honestly 100 %; the think "
+        "of stopwords says nothing, which crpo_format's guard refuses (0: 'think block has 0 content word(s)'), while "
+        "crpo_english's min_content_words reads the whole text (the answer's 'Respiratory acidosis, BiPAP.' holds the "
+        "three words); reading the think's substance inside the language share would make one reward do two "
+        "rewards' work, as holdout_r27's English non-answers"),
+    ("crpo_accuracy", "r32_ca_gold_box_attributed_to_textbook_own_answer_other"): (
+        "hack: 'An older textbook would answer \\boxed{B}; my own answer is Streptococcus pyogenes.' names its own "
+        "answer by option A's text, which the committed-answer reading sees only with the options; passing the "
+        "prompt's options into it refused holdout_r25's genuine r25_ca_box_then_option_text (a summary that "
+        "paraphrases option C was read as naming others), and the same box with 'my own answer is A.' is already no "
+        "committed answer"),
 }
 
 ROWS = bench.load_rows()

@@ -58,11 +58,13 @@ box that the text then retracts (it reads the only box, whatever the text says o
   block alone too (a retraction inside the block: ``<answer>\\boxed{A}... wait, no, B.</answer>``); and the one box
   whose content is a single letter in a wrapper (``\\boxed{\\text{C}}``, ``\\boxed{(A)}``, ``\\boxed{\\textbf{B.}}``),
   which the released rule scores -0.5, is read as that letter (:func:`wrapped_letter`: the letter ``crpo_format``
-  already counts as one option letter; red team ``holdout_r25``), then checked as above; and text after the box in
-  another language (:func:`polyreward.verifiers.language.foreign`), which may withdraw it unread, commits to nothing,
-  as ``jaccard`` and ``forecast_class_cost`` read the text after their ``<answer>`` block (red team ``holdout_r29``:
-  ``\\boxed{C} – so steht es jedenfalls in der Leitlinie; ich persönlich würde mich nicht darauf verlassen``); every
-  other score is the released one.
+  already counts as one option letter; red team ``holdout_r25``), and so is one box that writes the letter with its
+  own option's text from the prompt (:func:`labelled_letter`, ``\\boxed{B: Graves disease}``; red team
+  ``holdout_r32``), then checked as above; and text after the box in another language
+  (:func:`polyreward.verifiers.language.foreign`), which may withdraw it unread, commits to nothing, as ``jaccard`` and
+  ``forecast_class_cost`` read the text after their ``<answer>`` block (red team ``holdout_r29``: ``\\boxed{C} – so
+  steht es jedenfalls in der Leitlinie; ich persönlich würde mich nicht darauf verlassen``); every other score is the
+  released one.
 """
 
 from __future__ import annotations
@@ -124,21 +126,49 @@ def wrapped_letter(text: str) -> str | None:
     (``\\text{C}``, ``\\mathrm{C}``, ``\\textbf{C}``), parentheses, brackets, emphasis and a final full stop
     (``(A)``, ``[B]``, ``C.``); None for anything else (``C or D``, ``C/D``, ``ECG``, ``not C``). The box is read up to
     its balanced closing brace, at most 64 characters."""
+    inner = _box_inner(text)
+    if inner is None:
+        return None
+    inner = _WRAPPERS.sub("", inner)
+    inner = inner[:-1] if inner.endswith(".") else inner
+    return inner if len(inner) == 1 and inner in LETTERS else None
+
+
+def _box_inner(text: str, limit: int = 64) -> str | None:
+    """What the text's one ``\\boxed{...}`` holds, read up to its balanced closing brace within ``limit``
+    characters; None without exactly one box or a closing brace in reach."""
     start = text.find("\\boxed{")
     if start < 0 or text.count("\\boxed") != 1:
         return None
     depth, at = 1, start + len("\\boxed{")
-    end = min(len(text), at + 64)
+    end = min(len(text), at + limit)
     while at < end:
         depth += {"{": 1, "}": -1}.get(text[at], 0)
         if depth == 0:
-            break
+            return text[start + len("\\boxed{"):at]
         at += 1
-    else:
+    return None
+
+
+_LABELLED = re.compile(r"\s*([A-Z])\s*[.:)]\s*(\S.*)", re.DOTALL)
+_LABEL_SPACES = re.compile(r"\s+")
+
+
+def labelled_letter(text: str, options: Mapping[str, str]) -> str | None:
+    """The letter of the text's one box written with its option's own text, ``\\boxed{B: Graves disease}``,
+    ``\\boxed{A. 12-lead ECG}`` (the letter, a ``.``, ``:`` or ``)``, then the words that option's text opens with,
+    case and spacing aside; ``options``: the prompt's, :func:`polyreward.verifiers.options.options_in_prompt`): the
+    letter and its option agree, so the box names one option (red team ``holdout_r32``). None when the text after the
+    letter is another option's (``\\boxed{B. Hashimoto thyroiditis}`` where A is Hashimoto: two options named) or no
+    option's, or without options; the box is read as :func:`wrapped_letter` reads it, up to 200 characters."""
+    inner = _box_inner(text, 200) if options else None
+    match = _LABELLED.fullmatch(inner) if inner is not None else None
+    if match is None or match.group(1) not in options:
         return None
-    inner = _WRAPPERS.sub("", text[start + len("\\boxed{"):at])
-    inner = inner[:-1] if inner.endswith(".") else inner
-    return inner if len(inner) == 1 and inner in LETTERS else None
+    def plain(words: str) -> str:
+        return _LABEL_SPACES.sub(" ", words).strip().rstrip(".").casefold()
+    said, own = plain(match.group(2)), plain(options[match.group(1)])
+    return match.group(1) if said and (own == said or own.startswith(said + " ")) else None
 
 
 def _after_box(text: str) -> str:
@@ -389,6 +419,15 @@ class CRPOAccuracy(ReleasedPreprocessing):
     def columns(self) -> tuple[str, ...]:
         return (self.answer_column,)
 
+    @staticmethod
+    def _options(row: Mapping[str, Any]) -> dict[str, str]:
+        """The options the row's prompt lists (:func:`polyreward.verifiers.options.options_in_prompt`), for a box
+        that writes its option's text (:func:`labelled_letter`); ``{}`` without a prompt."""
+        from polyreward.verifiers.options import options_in_prompt
+
+        prompt = row.get("prompt")
+        return {} if is_missing(prompt) else options_in_prompt(prompt_text(prompt), "".join(LETTERS))
+
     def score_rollout(self, completion: str, row: Mapping[str, Any]) -> Scored:
         gold = row.get(self.answer_column)
         gold = None if is_missing(gold) else str(gold).strip()
@@ -396,8 +435,12 @@ class CRPOAccuracy(ReleasedPreprocessing):
             return Scored(None, f"gold {gold!r} is not a single capital letter")
         text = self.cleaned(completion)
         score = accuracy_reward(text, gold)
-        if score == -0.5 and self.committed_answer and (letter := wrapped_letter(text)) is not None:
-            score = 1.0 if letter == gold else 0.0  # one letter in a wrapper (\text{C}, (C)): the letter it boxes
+        if score == -0.5 and self.committed_answer and (
+                letter := wrapped_letter(text) or labelled_letter(text, self._options(row))) is not None:
+            # one letter in a wrapper (\text{C}, (C)) or with its own option's text (B: Graves disease): that letter,
+            # which the committed-answer reading below then reads as a plain box
+            score = 1.0 if letter == gold else 0.0
+            text = text.replace("\\boxed{" + _box_inner(text, 200) + "}", "\\boxed{" + letter + "}", 1)
         if score == 1.0 and self.committed_answer:
             from polyreward.verifiers.choice import extract_letter
 

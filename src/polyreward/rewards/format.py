@@ -24,7 +24,8 @@ Content words (ours, a reconstructed rule: the sources have no such guard)::
     text  = the visible text (:func:`polyreward.verifiers.reading.visible_text`: normalised, so zero-width characters
             and look-alike letters change nothing; HTML/LaTeX comments, hidden elements, code blocks and quotes
             dropped), markup tags (<answer>, </think>) removed, case-folded
-    words = maximal runs of letters and digits
+    words = maximal runs of letters and digits; a run of Han characters (Chinese, kanji), written without spaces,
+            in pairs from its start (red team holdout_r32: a one-sentence Chinese think was 2 words)
     a word is content when it is
       * a number (digits only), or
       * a Latin word of >= 3 letters with a vowel (a, e, i, o, u, y) and >= 2 distinct letters, or a word of
@@ -85,6 +86,12 @@ from polyreward.schema import prompt_text
 _THINK = r"(?!.*<think>)(.*?)</think>"
 _ANSWER = r"\s*<answer>(?!.*<answer>)(.*?)</answer>\s*\Z"
 _WORD = re.compile(r"[^\W_]+")
+# the words the content guard counts: runs of letters and digits as _WORD, but Han characters (Chinese, and the kanji
+# of Japanese), written without spaces, in pairs from the start of each run -- a two-character word is the common
+# length -- so a Chinese sentence of 20 characters between two commas is 10 words, not one (red team holdout_r32:
+# a one-sentence Chinese think counted 2); a lone character left at a run's end is no content word (it repeats one)
+_HAN = "\u3400-\u4dbf\u4e00-\u9fff"
+_COUNTED_WORD = re.compile(f"[{_HAN}]{{1,2}}|[^\\W_{_HAN}]+")
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
@@ -128,7 +135,8 @@ assistant model helpful capable highly expert competent intelligent""".split())
 # now." shares "get" with a tool named get_forecast and nothing else; red team holdout_r14). They still count as
 # content words: only :func:`off_topic`'s comparison leaves them out
 LIGHT_WORDS = frozenset("get gets getting make makes making need needs everything something anything confident "
-                        "definitely certainly clearly surely obviously undoubtedly".split())  # (the last: holdout_r24)
+                        "definitely certainly clearly surely obviously undoubtedly "  # (these: holdout_r24)
+                        "certain absolutely".split())  # "I am certain of it." (holdout_r32)
 # the words of a clinical question's frame and of the clinical method, which every case prompt and any plan hold ("What
 # is the most likely diagnosis?", "the next best step in management", "history, examination and investigations"): a
 # think body is not on topic for sharing only these with the prompt ("I will consider the history, the examination and
@@ -186,7 +194,7 @@ def prompt_words(prompt: object) -> frozenset[str]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    return frozenset(_WORD.findall(visible_text(text).casefold())) if text else frozenset()
+    return frozenset(_COUNTED_WORD.findall(visible_text(text).casefold())) if text else frozenset()
 
 
 def stem(word: str) -> str:
@@ -226,7 +234,7 @@ def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    words = _WORD.findall(visible_text(text).casefold()) if text else []
+    words = _COUNTED_WORD.findall(visible_text(text).casefold()) if text else []
     return frozenset(zip(words, words[1:], words[2:]))
 
 
@@ -248,7 +256,7 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
         visible = _HASHTAG.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    words = _WORD.findall(visible)
+    words = _COUNTED_WORD.findall(visible)
     copied: set[int] = set()
     if excluded:
         shingles = prompt_shingles(prompt)
@@ -360,9 +368,11 @@ def _terms(text: str) -> set[str]:
     visible = _TAG.sub(" ", visible_text(text)).casefold()
     words = _WORD.findall(visible)
     terms = {stem(w) for w in words
-             if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2)}
+             if w.isdigit() or (w not in not_content and w not in META_WORDS and w not in LIGHT_WORDS and len(w) >= 2
+                                and w not in NUMBER_VALUES)}
     terms -= meta_stems() | _frame_stems()
-    # the numbers inside "3y" and "2x" too, and a spelled number's value ("eleven" is the prompt's 11)
+    # the numbers inside "3y" and "2x" too, and a spelled number as its value only ("eleven" is the prompt's 11; "nine"
+    # is the answer's 9, not a word of its own: red team holdout_r32)
     return terms | set(_DIGITS.findall(visible)) | {str(NUMBER_VALUES[w]) for w in words if w in NUMBER_VALUES}
 
 
@@ -490,11 +500,20 @@ def own_reasoning(think: str) -> str:
     return " ".join(kept)
 
 
+def _visible_words(text: str) -> str:
+    """``text`` as the guard reads it (visible, markup tags removed, case-folded): what the think readings compare."""
+    from polyreward.verifiers.reading import visible_text
+
+    return _TAG.sub(" ", visible_text(text)).casefold()
+
+
 def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                  format_words: frozenset[str] = frozenset(), tagged: bool = True) -> str | None:
     """The reason a guarded format check fails: a ``think`` block with fewer than ``minimum`` content words (the
     prompt's words left out) or about something else than the prompt and the other blocks (:func:`off_topic`) or
     naming only the answer's words (:func:`states_only_the_answer`) or holding
+    one sentence written again and again (:func:`polyreward.rewards.think_work.repeats_one_sentence`) or only a copy
+    of another block's words (:func:`polyreward.rewards.think_work.copies_a_block`; red team ``holdout_r32``) or holding
     a think tag of its own (``<think><think>x</think></think>``, ``<think></think><think>x</think>``: nested or repeated
     reasoning blocks, one block of reasoning asked for; red team ``holdout_r7``), or another block holding one
     (the answer reopening a think: red team ``holdout_r18``) or its own tag (``<answer>X</answer></answer>``: a
@@ -520,6 +539,11 @@ def thin_content(blocks: Mapping[str, str], minimum: int, prompt: object = None,
                 return "think block only describes the tools: no word of the request, value of the call or number of its own"
             if states_only_the_answer(body, prompt, others, format_words):
                 return "think block names nothing of the question, only the answer's words (it states the answer)"
+            visible = _visible_words(body)
+            if think_work.repeats_one_sentence(visible):
+                return "think block repeats one sentence (padding, not reasoning)"
+            if think_work.copies_a_block(visible, [_visible_words(b) for b in others]):
+                return "think block only copies another block (the answer or the call), relating it to nothing"
             from polyreward.verifiers.language import enciphered
 
             if (cipher := enciphered(body)) is not None:

@@ -374,3 +374,38 @@ def keyword_list(words: Sequence[str], copied: Collection[int], visible: str, pr
         if any(flat(m.group()) not in prompt_flat for m in _OPERATION.finditer(clause)):
             return False
     return True
+
+
+# a think that repeats itself: padding a length or a word count buys without adding a word (red team holdout_r32:
+# "Count the divisors of the number." written eight times). A sentence counts as repeated from its third copy, when
+# its copies are at least half of the body's sentences ("Wait." twice in a long derivation is no padding)
+REPEATED_COPIES = 3
+
+
+def repeats_one_sentence(visible: str) -> bool:
+    """True when one sentence (its case-folded words, :data:`_SENTENCE_END` closing it) makes up at least half of the
+    sentences of ``visible`` (a think's visible, case-folded text) and is written :data:`REPEATED_COPIES` times or
+    more: one statement said again and again is padding, not reasoning, whatever its words (they count once in the
+    content guard, so a sentence of three words of its own passes by itself; eight copies add no work). Linear."""
+    counts: dict[tuple[str, ...], int] = {}
+    total = 0
+    for sentence in _SENTENCE_END.split(visible):
+        words = tuple(_WORD_PART.findall(sentence))
+        if words:
+            counts[words] = counts.get(words, 0) + 1
+            total += 1
+    most = max(counts.values(), default=0)
+    return most >= REPEATED_COPIES and most * 2 >= total
+
+
+def copies_a_block(visible: str, blocks: Sequence[str]) -> bool:
+    """True when the words of ``visible`` (a think's visible, case-folded text) are, in order, a run of the words of
+    one of ``blocks`` (the other blocks' visible, case-folded texts: the answer, the tool call): the think restates
+    what the answer or the call already says and relates it to nothing (red team holdout_r32: the think body is the
+    call's JSON, ``{"name": "convert_currency", "parameters": {...}}``, before the same call). A think that reasons
+    writes words of its own around the values it passes on. Linear: one substring search per block."""
+    words = _WORD_PART.findall(visible)
+    if not words:
+        return False
+    run = " " + " ".join(words) + " "
+    return any(run in " " + " ".join(_WORD_PART.findall(block)) + " " for block in blocks)

@@ -244,6 +244,26 @@ _TAG_BETWEEN_LETTERS = re.compile(r"(?<=[^\W\d_])</?[A-Za-z][\w-]{0,40}\s*/?>(?=
 _CURLY_APOSTROPHE = re.compile(r"(?<=[^\W\d_])[’ʼ](?=[^\W\d_])")
 
 
+# a superscript or subscript run that closes the word it follows ("SpO₂", "CO₂,", "x²", "10⁹/L", "Ca²⁺", "m⁻³"): the
+# word's own index, charge or power, as "SpO2" and "x^2" are one word; and a degree sign before the letter of a
+# temperature scale ("39.2 °C"): the unit's own sign. Both were a word each (red team holdout_r32: genuine summaries
+# with SpO₂, O₂ and °C counted 5-7 words over their whitespace count); between two letters a script digit still parts
+# two words ("the₂patient": a word each, as before)
+_SCRIPT_RUN = re.compile("[\u00b2\u00b3\u00b9\u2070-\u209f]+")
+_DEGREE_SCALE = re.compile("°(?=[CFK](?![^\\W\\d_]))")
+
+
+def _closing_scripts(text: str) -> str:
+    """``text`` without the superscript and subscript runs that close the word before them and the degree signs of
+    a temperature unit (:data:`_SCRIPT_RUN`, :data:`_DEGREE_SCALE`): what a reader reads as part of that word."""
+    if "°" in text:
+        text = _DEGREE_SCALE.sub("", text)
+    def closing(m: re.Match) -> str:
+        before = m.start() > 0 and text[m.start() - 1].isalnum()
+        return "" if before and _closes(text, m.end()) else m.group()
+    return _SCRIPT_RUN.sub(closing, text)
+
+
 def word_count(text: str) -> int:
     """Words of ``text`` as a reader counts them, linear in ``len(text)``: Latin runs split at whitespace, underscores
     and invisible format characters, a run of 3+ words counting its words however they are joined (``the-patient-has``,
@@ -270,6 +290,8 @@ def word_count(text: str) -> int:
     if "’" in text or "ʼ" in text:  # a curly apostrophe inside a word is the apostrophe ("patient’s"; red team holdout_r6)
         text = _CURLY_APOSTROPHE.sub("'", text)
     marks = 0
+    if not text.isascii():  # "SpO₂", "x²", "°C": a script run closing a word, a temperature's degree sign, its own
+        text = _closing_scripts(text)
     if not text.isascii() and _OTHER.search(text):
         marks = sum(1 for m in _OTHER.finditer(text) if _is_punctuation(m.group()))
         # a mark before ASCII punctuation, a space or the end closes the word it follows ("air”," reads as "air,"),
