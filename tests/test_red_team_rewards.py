@@ -42,12 +42,11 @@ _R29_FENCED_HANDBACK = (
     "'Eu não vou executá-la', 'À exécuter de votre côté') is read as the call under parse: lenient, which reads every "
     "call layout by design (stop 53), fenced JSON included; the hand-back is a sentence about who runs it, which no "
     "call parser reads (as holdout_r27's r27_tool_code_fence_you_can_send_this)")
-# holdout_r29's crpo_format rows whose one-sentence Chinese / Japanese think counts two content words
+# holdout_r29's crpo_format row whose summary hands the choice back in Chinese
 _R29_CJK_THINK_TIE = (
-    "a tie at 0 = 0: the think (and the reference's think) is one Chinese / Japanese sentence of two clauses, which the "
-    "content-word count reads as two words (a CJK run between punctuation is one word, format._found_words), under "
-    "min_content_words 3; the row measures nothing about the summary's withdrawal (its reference is in "
-    "REFERENCE_REFUSED); counting CJK words needs a segmenter or a per-character rule in the shared format module")
+    "a tie at 1.5 = 1.5 since stop 56 counts Chinese / Japanese content words (format.counted_words; a tie at 0 before):"
+    " the summary hands the choice back in Chinese ('decide yourself'), which the "
+    "format reward does not read -- commitment is crpo_accuracy's (committed_answer) to judge")
 
 # (reward, family) -> why the row is left open
 LEFT_OPEN = {
@@ -188,10 +187,6 @@ LEFT_OPEN = {
         "the Chinese stands after '<|im_end|><|im_start|>assistant': the shared reading ends the writer's turn at a "
         "chat template's control token (hidden_text.without_comments, turns.own_turn), by design for every reader; a "
         "sampler stops at the end token, so a real rollout has no text there"),
-    ("think_format", "r7_think_restates_question_in_chinese"): (
-        "'解方程 2x + 3 = 11，把答案放在 boxed 里。' restates the question in Chinese: its words are in another script "
-        "than the prompt's, so the pasted-prompt guard cannot compare them (a translation shares no spelling), as "
-        "off_topic leaves foreign bodies uncompared; telling a translation from reasoning needs a translator"),
     ("overlong_penalty", "r7_trailing_chat_token_residue_spaced"): (
         "label disputed after first sight: ' <|im_end|>' is text of the completion, several tokens to a tokenizer, "
         "so counting it is the token stand-in the word fallback is (as holdout_r4's emoji_bullet_markers)"),
@@ -960,7 +955,6 @@ LEFT_OPEN = {
     ("toolrl_correctness", "r29_tc_pt_example_block_in_fence_not_run"): _R29_FENCED_HANDBACK,
     ("otc_tool_efficiency", "r29_otc_fr_fence_a_executer_de_votre_cote"): _R29_FENCED_HANDBACK,
     ("crpo_format", "r29_cf_zh_maybe_b_or_d_decide_yourself"): _R29_CJK_THINK_TIE,
-    ("crpo_format", "r29_cf_ja_so_to_speak_dont_know_shrug"): _R29_CJK_THINK_TIE,
     ("process", "r25_pr_units_inside_equations"): (
         "genuine: '3 rows × 4 apples = 12 apples' has a unit word inside each side; the rule leaves it unscored, "
         "since stripping units would make mixed units false ('1 hour + 30 minutes = 90 minutes'); a step scored by "
@@ -1063,12 +1057,6 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # ('C: the first step is to tell the attending ...') and end on the last option's, with no
                      # concluding sentence, so the reward reads no conclusion (0.5; written blind, never rewritten)
                      ("holdout_r25", "clinical_faithfulness"): 0.5,
-                     # holdout_r29: crpo_format references whose think is one Chinese / Japanese sentence of two
-                     # clauses, counted two content words under min_content_words 3 (written blind, never rewritten;
-                     # _R29_CJK_THINK_TIE)
-                     **{("crpo_format", family): 0.0 for family in (
-                         "r29_cf_zh_maybe_b_or_d_decide_yourself", "r29_cf_ja_so_to_speak_dont_know_shrug",
-                         "r29_cf_zh_not_ct_not_home", "r29_cf_ja_no_room_for_doubt")},
                      # holdout_r30: the same, its references' thinks put the conclusion first ('... point to lobar
                      # pneumonia.') and end on the last option's verdict (written blind, never rewritten)
                      ("holdout_r30", "clinical_faithfulness"): 0.5,

@@ -92,6 +92,23 @@ _WORD = re.compile(r"[^\W_]+")
 # a one-sentence Chinese think counted 2); a lone character left at a run's end is no content word (it repeats one)
 _HAN = "\u3400-\u4dbf\u4e00-\u9fff"
 _COUNTED_WORD = re.compile(f"[{_HAN}]{{1,2}}|[^\\W_{_HAN}]+")
+# the Han characters of grammar (particles, pronouns, copulas, the commonest adverbs): they are Chinese's stop words,
+# and left in they pair with a content character ("我知道了" read as 我知 / 道了); read as breaks, the pairs fall on
+# the words between them (知道), so a Chinese filler think ("嗯。好的。我知道了。") counts as English filler does
+_HAN_GRAMMAR = re.compile("[的了是我你他她它们在这那吗呢吧啊嘛哦嗯也就都和与及把被很还又再]")
+# ... and the two-character words of reasoning filler ("I know", "let me think", "first", "then"), as FILLER_WORDS
+HAN_FILLER_WORDS = frozenset("知道 明白 想想 思考 一下 好吧 好好 可以 然后 首先 现在 所以 因为 嗯嗯 哈哈 让我 看看 觉得 应该 问题 答案".split())
+
+
+_HAN_BREAKS = re.compile("|".join(sorted(HAN_FILLER_WORDS, key=len, reverse=True)) + "|" + _HAN_GRAMMAR.pattern)
+_HAS_HAN = re.compile(f"[{_HAN}]")
+
+
+def counted_words(text: str) -> list[str]:
+    """The words of ``text`` the content guard counts (:data:`_COUNTED_WORD`), the Han characters of grammar and the
+    words of filler read as breaks (:data:`_HAN_GRAMMAR`, :data:`HAN_FILLER_WORDS`), so the pairs fall on the words
+    between them whatever filler stands beside them ("嗯一下" is no word)."""
+    return _COUNTED_WORD.findall(_HAN_BREAKS.sub(" ", text) if _HAS_HAN.search(text) else text)
 _TAG = re.compile(r"</?[A-Za-z_][\w-]{0,40}>")
 _VOWEL = re.compile(r"[aeiouy]")
 # what a policy writes to look like it reasons without reasoning: "Let me think.", "Hmm, okay."
@@ -156,7 +173,7 @@ def not_content_words() -> frozenset[str]:
     """
     from polyreward.verifiers.language import STOP_WORDS
 
-    return STOP_WORDS | FILLER_WORDS | LOREM_IPSUM | PLACEHOLDER_WORDS
+    return STOP_WORDS | FILLER_WORDS | HAN_FILLER_WORDS | LOREM_IPSUM | PLACEHOLDER_WORDS
 
 
 def _plain_tags(text: str) -> str:
@@ -194,7 +211,7 @@ def prompt_words(prompt: object) -> frozenset[str]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    return frozenset(_COUNTED_WORD.findall(visible_text(text).casefold())) if text else frozenset()
+    return frozenset(counted_words(visible_text(text).casefold())) if text else frozenset()
 
 
 def stem(word: str) -> str:
@@ -234,7 +251,7 @@ def prompt_shingles(prompt: object) -> frozenset[tuple[str, str, str]]:
     from polyreward.verifiers.turns import whole_prompt
 
     text = whole_prompt(prompt_text(prompt))
-    words = _COUNTED_WORD.findall(visible_text(text).casefold()) if text else []
+    words = counted_words(visible_text(text).casefold()) if text else []
     return frozenset(zip(words, words[1:], words[2:]))
 
 
@@ -256,7 +273,7 @@ def _found_words(text: str, prompt: object = None) -> tuple[set[str], str, set[s
         visible = _HASHTAG.sub(" ", visible)
     excluded = prompt_words(prompt) if prompt is not None else frozenset()
     not_content = not_content_words()
-    words = _COUNTED_WORD.findall(visible)
+    words = counted_words(visible)
     copied: set[int] = set()
     if excluded:
         shingles = prompt_shingles(prompt)
@@ -436,10 +453,12 @@ def tools_only(think: str, prompt: object, others: Sequence[str], format_words: 
         return False
     from polyreward.verifiers.language import foreign
 
-    if foreign(think):
-        return False
+    said = _terms(think) - format_words
+    if foreign(think) and len(said & _terms(text)) * 2 < len(said):
+        return False  # (a body whose words are mostly the prompt's own is in its language, whatever the detector
+        # names for a shuffle of them: "find_restaurants maximum returns there maximum" is no Latin)
     visible = _TAG.sub(" ", visible_text(think)).casefold()
-    return think_work.describes_tools(_terms(think) - format_words, _prompt_visible(prompt), " ".join(others), visible,
+    return think_work.describes_tools(said, _prompt_visible(prompt), " ".join(others), visible,
                                       lambda part: _terms(part) - format_words)
 def states_only_the_answer(think: str, prompt: object, others: Sequence[str],
                            format_words: frozenset[str] = frozenset()) -> bool:

@@ -243,6 +243,9 @@ _FUNCTION_WORDS_OF = {
     ("nl", "af", "fy"): "het een en van met voor niet zijn wordt bij naar",
     ("id", "ms", "jv", "ace"): "dan yang di dengan untuk ini itu atau dari ke pada adalah tidak akan dalam oleh",
     ("ro",): "și cu pentru este în sau la din pe",
+    # Latin, which no model reasons in and the detector gives runs of Latinate English words ("maximum returns there
+    # maximum"): its own grammar words, none of them English ("in", "ad", "per", "non" left out)
+    ("la",): "est sunt sed ut quod quae atque enim cum ex nec autem",
 }
 _FUNCTION_WORDS: dict[str, frozenset[str]] = {}
 for _codes, _words in _FUNCTION_WORDS_OF.items():  # a code in two rows (gl) reads both
@@ -372,7 +375,8 @@ def foreign(text: str) -> bool:
     "Mild bibasilar atelectasis.") are never given confidently to another language (red team ``holdout_r2``: a
     retraction after an answer in German, Spanish, Portuguese, Korean or Chinese), nor is a run of technical terms the
     detector is unsure of; a sentence it is unsure of that holds more function words of the language it names than
-    English ones is that language (red team ``holdout_r29``)."""
+    English ones is that language (red team ``holdout_r29``), and Latin, which the detector names for runs of Latinate
+    English words, only on that evidence."""
     plain = _SYMBOL_GREEK.sub("", _plain(text))
     if _NON_LATIN_LETTER.search(plain):
         return True
@@ -381,6 +385,8 @@ def foreign(text: str) -> bool:
     language, confidence = _identifier().classify(plain)
     if language == "en":
         return False
+    if language == "la":  # Latin only with its grammar: a shuffle of English schema words is no Latin (holdout_r23)
+        return _in_own_language(plain, language, minimum=2)
     # an unsure detector (a short sentence) is believed when the text holds more of the named language's function
     # words than English ones (:func:`_in_own_language`): "¿Definitivamente presentes? Ni de broma; son solo sospechas
     # mías." after a label list is Spanish at 0.47 (red team holdout_r29)
