@@ -6,17 +6,11 @@ they must still miss (a cell that starts passing is taken off the list), and eac
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SPEC = importlib.util.spec_from_file_location(
-    "answer_afterwords_sweep", Path(__file__).parent.parent / "benchmarks" / "answer_afterwords_sweep.py")
-sweep = importlib.util.module_from_spec(SPEC)
-sys.modules[SPEC.name] = sweep  # dataclasses look their module up
-SPEC.loader.exec_module(sweep)
+from benchmark_scripts import load_benchmark
+
+sweep = load_benchmark("answer_afterwords_sweep")
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,6 @@ it should be.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import shutil
 from pathlib import Path
@@ -16,11 +15,10 @@ import pytest
 
 torch = pytest.importorskip("torch")
 
+from benchmark_scripts import load_benchmark  # noqa: E402
 from polyreward.trainer.policy import load_policy  # noqa: E402
 
-SPEC = importlib.util.spec_from_file_location("random_weights", Path(__file__).parent.parent / "benchmarks" / "random_weights.py")
-random_weights = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(random_weights)
+random_weights = load_benchmark("random_weights")
 
 
 def test_a_folder_without_weights_gets_seeded_random_weights_once(tiny_qwen2_dir, tmp_path, monkeypatch):

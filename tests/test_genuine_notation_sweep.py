@@ -5,12 +5,9 @@ for the gold ``2, 3`` and only the benchmark run saw it."""
 
 from __future__ import annotations
 
-import importlib.util
-from pathlib import Path
+from benchmark_scripts import load_benchmark
 
-SPEC = importlib.util.spec_from_file_location("math_false_negatives", Path(__file__).parent.parent / "benchmarks" / "math_false_negatives.py")
-sweep = importlib.util.module_from_spec(SPEC)
-SPEC.loader.exec_module(sweep)
+sweep = load_benchmark("math_false_negatives")
 
 
 def test_every_genuine_notation_in_every_style_is_paid():

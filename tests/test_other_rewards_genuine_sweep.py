@@ -7,17 +7,11 @@ the sweep's ``EXPECTED`` with their reason; they must still miss (a cell that st
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 
-SPEC = importlib.util.spec_from_file_location(
-    "other_rewards_genuine_sweep", Path(__file__).parent.parent / "benchmarks" / "other_rewards_genuine_sweep.py")
-sweep = importlib.util.module_from_spec(SPEC)
-sys.modules[SPEC.name] = sweep  # dataclasses look their module up
-SPEC.loader.exec_module(sweep)
+from benchmark_scripts import load_benchmark
+
+sweep = load_benchmark("other_rewards_genuine_sweep")
 
 
 @pytest.fixture(scope="module")

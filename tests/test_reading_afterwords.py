@@ -6,23 +6,16 @@ appending any genuine afterword of the sweep to a committed answer never lowers 
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
 import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from benchmark_scripts import load_benchmark
 from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
 from polyreward.verifiers.reaffirmation import wavers, without_reaffirmed
 
-SPEC = importlib.util.spec_from_file_location(
-    "answer_afterwords_sweep", Path(__file__).parent.parent / "benchmarks" / "answer_afterwords_sweep.py")
-sweep = importlib.util.module_from_spec(SPEC)
-sys.modules[SPEC.name] = sweep
-SPEC.loader.exec_module(sweep)
+sweep = load_benchmark("answer_afterwords_sweep")
 
 CHOICE_PROMPT = sweep.CHOICE_PROMPT
 MATH_PROMPT = "What is 6 × 7? Show your work and give the final answer."

@@ -2,25 +2,21 @@
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from benchmark_scripts import load_benchmark
+
 ROOT = Path(__file__).resolve().parent.parent
 
 
 @pytest.fixture(scope="module")
 def bench():
-    spec = importlib.util.spec_from_file_location("trainer_learns_bench", ROOT / "benchmarks" / "trainer_learns.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_benchmark("trainer_learns", "trainer_learns_bench")
 
 
 @settings(max_examples=25, deadline=None)
@@ -96,9 +92,7 @@ def test_paired_statistics(bench):
 def test_gpu_script_stages_call_existing_scripts_with_their_flags(cpu):
     """benchmarks/gpu_trainer.py: every stage's command names a benchmark script that exists and only flags that script
     declares (a renamed flag would otherwise surface on the GPU machine, in a paid call)."""
-    spec = importlib.util.spec_from_file_location("gpu_trainer_bench", ROOT / "benchmarks" / "gpu_trainer.py")
-    gpu = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(gpu)
+    gpu = load_benchmark("gpu_trainer", "gpu_trainer_bench")
     for stage in gpu.STAGES:
         command, limit, results = gpu.stage_commands(stage, cpu, 100)
         script = ROOT / command[1]
