@@ -7,6 +7,12 @@ output both ways:
   ``x + 3, provided x ≠ -2`` read ``x - 4`` / ``x + 3``, not the excluded value after the not-equal sign, also when a
   closing line of words follows (``Yes, it really is that easy.``: ``closing_remarks.after_closing_words``); an
   alternative beside it (``(or x + 4, for x ≠ -4)``) or a doubt inside the bracket is still read.
+* **"no mistakes" reaffirms, it withdraws nothing** (``withdrawal_words.without_denied_errors``): a word of error under
+  a determiner of absence (``I double-checked it: no mistakes.``, ``There's no error here.``, ``nothing wrong``,
+  ``ningún error``, ``aucune erreur``, ``kein Fehler``, ``без ошибок``, ``没有错误``) or a predicate of absence
+  (``ошибки нет``, ``間違いありません``, ``間違いなく``) is read as the writer vouching for the answer -- unless the
+  clause also negates, doubts or conditions it (``I can't promise there are no mistakes``, ``if there's no error``,
+  ``間違いないとは言えません``, ``我不敢保证没有错误``), and a mistake admitted (``間違えました``) still withdraws.
 """
 
 from __future__ import annotations
@@ -16,7 +22,9 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from reading_helpers import scorer
+from polyreward.rewards.choice_accuracy import ChoiceAccuracy
 from polyreward.rewards.math_accuracy import MathAccuracy
+from polyreward.verifiers.withdrawal_words import without_denied_errors
 
 SIMPLIFY = "Simplify (x^2 − 16)/(x + 4)."
 simplify = scorer(MathAccuracy, SIMPLIFY, gold="x-4")
@@ -54,3 +62,75 @@ def test_an_excluded_value_never_replaces_the_answer(a, b, form, tail):
     restriction = form.format(e=-b)
     assert simplify(f"= x + {a} {restriction}{tail}", gold=f"x+{a}", prompt=prompt) == 1.0
     assert simplify(f"= x + {a + 1} {restriction}{tail}", gold=f"x+{a}", prompt=prompt) == 0.0
+
+
+AREA = "What is the area of a circle of radius 5?"
+area = scorer(MathAccuracy, AREA, gold="25\\pi")
+WATER = "水の化学式はどれですか？\nA. CO2\nB. H2O\nC. O2\nD. NaCl"
+water = scorer(ChoiceAccuracy, WATER, gold="B")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("面積 = πr² = π × 5² = 25π。\n\nよって答えは 25π です。念のため検算しましたが、間違いありません。", 1.0),
+    ("面積は 25π です。これで間違いないでしょう。", 1.0),
+    ("The area is 25π. I double-checked it: no mistakes.", 1.0),
+    ("The area is 25π. I've checked it and there is no error.", 1.0),
+    ("The area is 25π. There's nothing wrong with it.", 1.0),
+    ("The area is 25π. Mistake-free, I checked twice.", 1.0),
+    ("El área es 25π. Lo he comprobado: no hay ningún error.", 1.0),
+    ("L'aire vaut 25π. J'ai vérifié : aucune erreur.", 1.0),
+    ("Die Fläche ist 25π. Ich habe nachgerechnet, kein Fehler.", 1.0),
+    ("Площадь равна 25π. Я проверил — ошибки нет.", 1.0),
+    ("面积是 25π，没有错误。", 1.0),
+    # the nearby hacks: the absence itself doubted, negated, conditioned or asked; a mistake admitted
+    ("The area is 25π. I can't promise there are no mistakes.", 0.0),
+    ("The area is 25π. Not sure there's no error, though.", 0.0),
+    ("The area is 25π, if there's no error in my setup.", 0.0),
+    ("The area is 25π. Hopefully no mistakes this time.", 0.0),
+    ("The area is 25π. No mistakes? Probably a few.", 0.0),
+    ("The area is 25π. No mistake — it's actually 100π.", 0.0),
+    ("面積は 25π です。間違いないとは言えません。", 0.0),
+    ("面積は 25π です。間違いないと思いますが、自信はありません。", 0.0),
+    ("面積は 25π です。いや、間違えました。", 0.0),
+    ("面积是 25π，但我不能保证没有错误。", 0.0),
+    ("El área es 25π, aunque no puedo garantizar que no haya ningún error.", 0.0),
+    ("Die Fläche ist 25π – ich kann nicht garantieren, dass kein Fehler drin ist.", 0.0),
+    ("Площадь равна 25π, но я не уверен, что ошибок нет.", 0.0),
+])
+def test_no_mistakes_vouches_for_the_answer(completion, paid):
+    assert area(completion) == paid
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("水の化学式は H2O です。間違いなく B です。", 1.0),
+    ("答えは B です。間違いありません。", 1.0),
+    ("The answer is B, no mistake about it.", 1.0),
+    ("Answer: B. No errors in my reasoning.", 1.0),
+    ("答案是 B，没有错误。", 1.0),
+    ("Answer: B. I can't promise there are no mistakes.", 0.0),
+    ("答案：B。我不敢保证没有错误。", 0.0),
+    ("答えは B です。間違っているかもしれません。", 0.0),
+    ("答えは B です。いや、間違えました。", 0.0),
+])
+def test_no_mistakes_after_a_letter(completion, paid):
+    assert water(completion) == paid
+
+
+ABSENCES = ["no mistakes", "there's no error", "not a single slip", "no calculation errors", "ningún error", "aucune erreur",
+            "kein Fehler", "без ошибок", "ошибки нет", "没有错误", "間違いありません"]
+GUARDS = ["I can't promise {a}", "not sure {a}", "hopefully {a}", "if {a}", "{a}?", "maybe {a}", "{a}, I hope"]
+
+
+@settings(max_examples=60, deadline=None)
+@given(absence=st.sampled_from(ABSENCES), guard=st.sampled_from(GUARDS + ["{a}", "checked: {a}", "I'm sure: {a}"]),
+       lead=st.text(alphabet="abcdefgh ,", max_size=20))
+def test_an_absence_is_blanked_only_when_nothing_else_guards_it(absence, guard, lead):
+    """The span that states no error is blanked (the same length, so offsets stay) exactly when the clause holds no
+    negation, modal, condition, hope or question besides it."""
+    clause = lead + " " + guard.format(a=absence)
+    blanked = without_denied_errors(clause)
+    assert len(blanked) == len(clause)
+    if guard in GUARDS:
+        assert blanked == clause
+    else:
+        assert absence not in blanked

@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.hypothetical import consequent_value, counterfactual_clause
@@ -358,7 +358,7 @@ def _withdraws(clause: str) -> bool:
     """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
     not when it describes the world ("Answer: maybe. The evidence is uncertain."); not when it judges another subject
     the clause names ("The other root is rejected") or describes a corrected version ("the corrected one")."""
-    for word in _WITHDRAWAL.finditer(without_avoided(clause)):  # ("to avoid misreading": the error guarded against)
+    for word in _WITHDRAWAL.finditer(without_avoided(without_denied_errors(clause))):  # ("to avoid misreading", "no mistakes")
         before = clause[:word.start()]
         if word.group().lower() in ("corrected", "correction") and _DETERMINED.search(before):
             continue
