@@ -13,6 +13,12 @@ output both ways:
   (``ошибки нет``, ``間違いありません``, ``間違いなく``) is read as the writer vouching for the answer -- unless the
   clause also negates, doubts or conditions it (``I can't promise there are no mistakes``, ``if there's no error``,
   ``間違いないとは言えません``, ``我不敢保证没有错误``), and a mistake admitted (``間違えました``) still withdraws.
+* **a possibility left open after the answer is an alternative** (``clauses.offers_alternative``): a modal of
+  possibility and "be" right before another value, with nothing after it but the writer's stance (``Could easily be C
+  for all I know.``, ``It could be C too.``, ``Might just as well be C, to be honest.``, ``Could well be 13, though.``),
+  offers that value as ``Could be C.`` does; a negation (``It couldn't be C``, ``could never be C``) or a predicate of
+  its own after the value (``It would be C for bubble sort, though``, ``For quicksort it could easily be C in the worst
+  case``) offers nothing.
 """
 
 from __future__ import annotations
@@ -134,3 +140,49 @@ def test_an_absence_is_blanked_only_when_nothing_else_guards_it(absence, guard, 
         assert blanked == clause
     else:
         assert absence not in blanked
+
+
+MERGE = ("What is the worst-case time complexity of merge sort?\nA. O(n)\nB. O(n log n)\nC. O(n^2)\nD. O(log n)\nE. O(1)")
+merge = scorer(ChoiceAccuracy, MERGE, gold="B")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("**Answer: B**, obviously. Yeah, because I *totally* remember my algorithms class. Could easily be C for all I know.", 0.0),
+    ("Answer: B. It could easily be C for all I know.", 0.0),
+    ("Answer: B. Could well be C for all I know.", 0.0),
+    ("Answer: B. Might just as well be C, to be honest.", 0.0),
+    ("Answer: B. It could be C too.", 0.0),
+    ("Answer: B. Then again, it may equally be C, I guess.", 0.0),
+    # genuine: the other option negated, or given a predicate of its own
+    ("Answer: B. It would be C for bubble sort, though.", 1.0),
+    ("Answer: B. For quicksort it could easily be C in the worst case.", 1.0),
+    ("Answer: B. It could never be C for merge sort.", 1.0),
+    ("Answer: B. C could easily be tempting if you confuse it with quicksort.", 1.0),
+    ("**Answer: B** — merge sort always splits in half, so O(n log n) in every case.", 1.0),
+])
+def test_a_possibility_left_open_after_a_letter(completion, paid):
+    assert merge(completion) == paid
+
+
+ADD = "What is 7 + 5?"
+add = scorer(MathAccuracy, ADD, gold="12")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("The answer is 12. It could easily be 13 for all I know.", 0.0),
+    ("The answer is 12. Could well be 13, though.", 0.0),
+    ("The answer is 12. It might just as well be 11, honestly.", 0.0),
+    ("The answer is 12. It could never be 13: 7 + 5 is exactly 12.", 1.0),
+    ("The answer is 12. With 7 + 6 it would be 13, though.", 1.0),
+])
+def test_a_possibility_left_open_after_a_number(completion, paid):
+    assert add(completion) == paid
+
+
+@settings(max_examples=40, deadline=None)
+@given(modal=st.sampled_from(["could", "might", "may", "can"]),
+       adverb=st.sampled_from(["", " easily", " well", " just as well", " equally", " also"]),
+       tail=st.sampled_from(["", " for all I know", ", though", " too", ", to be honest", ", I guess"]),
+       other=st.sampled_from("ACDE"))
+def test_a_modal_possibility_with_a_stance_tail_is_never_paid(modal, adverb, tail, other):
+    assert merge(f"Answer: B. It {modal}{adverb} be {other}{tail}.") == 0.0

@@ -508,7 +508,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             share = None if letters or labels else degree_of_belief(clause, value)
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
-            if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end())
+            if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end(), value.start())
                     or letters and _OR_OPENS.fullmatch(clause, 0, value.start())  # "C. New machinery? Or A — used cars ..." (holdout89)
                     or (not letters and not labels and STATED_AS_ASKED.search(clause, value.end()))
                     or (not letters and not labels and measure_closes(clause, value.end()) and _withdraws(clause[:value.start()]))):
