@@ -15,8 +15,9 @@ output both ways:
   ``間違いないとは言えません``, ``我不敢保证没有错误``), and a mistake admitted (``間違えました``) still withdraws.
 * **a possibility left open after the answer is an alternative** (``clauses.offers_alternative``): a modal of
   possibility and "be" right before another value, with nothing after it but the writer's stance (``Could easily be C
-  for all I know.``, ``It could be C too.``, ``Might just as well be C, to be honest.``, ``Could well be 13, though.``),
-  offers that value as ``Could be C.`` does; a negation (``It couldn't be C``, ``could never be C``) or a predicate of
+  for all I know.``, ``It could be C too.``, ``Might just as well be C, to be honest.``, ``Could well be 13, though.``;
+  ``Podría ser la C, la verdad.``, ``Ça pourrait tout aussi bien être C, honnêtement.``, ``Könnte aber genauso gut C
+  sein.``), offers that value as ``Could be C.`` does; a negation (``It couldn't be C``, ``could never be C``) or a predicate of
   its own after the value (``It would be C for bubble sort, though``, ``For quicksort it could easily be C in the worst
   case``) offers nothing.
 """
@@ -153,6 +154,15 @@ merge = scorer(ChoiceAccuracy, MERGE, gold="B")
     ("Answer: B. Might just as well be C, to be honest.", 0.0),
     ("Answer: B. It could be C too.", 0.0),
     ("Answer: B. Then again, it may equally be C, I guess.", 0.0),
+    ("Respuesta: B. Podría ser la C, la verdad.", 0.0),
+    ("Réponse : B. Ça pourrait tout aussi bien être C, honnêtement.", 0.0),
+    ("Resposta: B. Pode muito bem ser C, sei lá.", 0.0),
+    ("Risposta: B. Potrebbe benissimo essere C, chissà.", 0.0),
+    ("Antwort: B. Könnte aber genauso gut C sein.", 0.0),
+    ("Antwort: B. Bei Quicksort könnte es C sein.", 1.0),
+    ("Respuesta: B. Con quicksort podría ser la C en el peor caso.", 1.0),
+    ("Réponse : B. Avec un tri rapide naïf, ce pourrait être C dans le pire cas.", 1.0),
+    ("Risposta: B. Con quicksort potrebbe essere C nel caso peggiore.", 1.0),
     # genuine: the other option negated, or given a predicate of its own
     ("Answer: B. It would be C for bubble sort, though.", 1.0),
     ("Answer: B. For quicksort it could easily be C in the worst case.", 1.0),
