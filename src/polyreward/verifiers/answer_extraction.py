@@ -53,7 +53,7 @@ from polyreward.verifiers.asides import cut_reason_aside
 from polyreward.verifiers.remark_values import (cut_other_quantity_remark, piece_of_notation, read_before_other_quantities,
                                                 reference_bracket, term_of_arithmetic)
 from polyreward.verifiers.restated_forms import MIXED_NUMBER, restated_after, restated_before
-from polyreward.verifiers.closing_remarks import read_before_remark, without_closing_label, without_rounding
+from polyreward.verifiers.closing_remarks import after_closing_words, read_before_remark, without_closing_label, without_rounding
 from polyreward.verifiers.reaffirmation import without_reaffirmed  # ("I won't waver." after a bare value: #32)
 from polyreward.verifiers.hypothetical import counterfactual_clause
 from polyreward.verifiers.later_values import chain_end_after, operand_after
@@ -589,7 +589,7 @@ def _extract_from_line(text: str) -> Extracted | None:
     first = _ANSWER_FIRST.match(text)
     if first is not None:
         return Extracted(first.group("value"), "answer_first")
-    window = _without_closing_words(text.rstrip()[-800:])
+    window = after_closing_words(text.rstrip()[-800:], _without_closing_words)  # (then an aside it hid: holdout99)
     if "$^" in window:
         window = _UNIT_POWER_IN_MATH.sub(r"^\1", window)  # "$16\\pi$ cm$^2$": the unit's power, not a math answer (holdout85)
     last_line = _last_lines(window, 1)

@@ -180,11 +180,42 @@ _STILL_OPEN_AFTER = re.compile(
     r"possible|viable|plausible|live|an?\s+(?:\w+\s+)?(?:option|candidate|possibility|contender|alternative))\b", re.IGNORECASE)
 
 
-def offers_alternative(clause: str, value_end: int) -> bool:
-    """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open (see the
-    comments above)?"""
+# ... or as a possibility the writer leaves open (holdout99): a modal of possibility and "be" right before the other
+# value ("It could easily be C", "Might just as well be 13"), and after it nothing but the speaker's stance ("for all I
+# know", "though", "too", "honestly", "I guess") -- the value closes its clause as "Could be C." does. A negation ("It
+# couldn't be C", "could hardly be C") or a predicate of its own after the value ("It would be C for bubble sort", "it
+# could easily be C in the worst case of quicksort") offers nothing
+_MAY_BE_BEFORE = re.compile(r"\b(?:(?:could|might|may|can)(?:\s+(?:easily|well|very\s+well|just|also|equally|possibly|conceivably|plausibly|"
+                            r"still|even|just\s+as\s+(?:well|easily|likely)|as\s+well))*\s+be"
+                            # ... and in Spanish, Portuguese, French and Italian ("Podría ser la C, la verdad.", "Ça pourrait
+                            # tout aussi bien être C, honnêtement.", "Pode muito bem ser C, sei lá.")
+                            r"|(?:podría|podria|puede|poderia|pode)(?:\s+(?:muy\s+bien|muito\s+bem|perfectamente|perfeitamente|también|também|"
+                            r"igualmente|igual|fácilmente|facilmente))*\s+ser(?:\s+(?:la|el|a|o))?"
+                            r"|(?:pourrait|peut)(?:\s+(?:tout\s+aussi\s+bien|très\s+bien|aussi|bien|également|facilement))*\s+être"
+                            r"|(?:potrebbe|può)(?:\s+(?:benissimo|anche|tranquillamente|facilmente|pure))*\s+essere)[\s*$(]*\Z", re.IGNORECASE)
+# ... German puts the verb after the value ("Könnte aber genauso gut C sein."), read only as the clause's opening (so
+# "Bei Quicksort könnte es C sein." is about quicksort)
+_MAY_BE_BEFORE_DE = re.compile(r"\A[\W_]*(?:(?:aber|doch|und|oder|naja|hmm|es|das)[\W_]+)*könnte(?:\s+(?:es|aber|auch|genauso\s+gut|ebenso\s+gut|"
+                               r"durchaus|gut|vielleicht))*[\s*$(]+\Z", re.IGNORECASE)
+_SEIN_AFTER = re.compile(r"[\s*$)]*sein\b", re.IGNORECASE)
+_NOTHING_MORE = re.compile(r"[\s.,!?…)*$]*\Z")
+_STANCE_TAIL = re.compile(r"(?:[\s,;)*$}\]—–-]*(?:for\s+all\s+(?:I|we)\s+know|though|tho|too|as\s+well|also|either|instead|honestly|"
+                          r"to\s+be\s+honest|tbh|ngl|lol|I\s+(?:guess|suppose|think|reckon)|who\s+knows|for\s+that\s+matter|really|"
+                          r"equally|just\s+as\s+(?:easily|well|likely)|for\s+what\s+it'?s\s+worth|"
+                          r"la\s+verdad|sinceramente|quién\s+sabe|también|também|honnêtement|franchement|qui\s+sait|aussi|sei\s+lá|quem\s+sabe|"
+                          r"chissà|onestamente|anche|ehrlich\s+gesagt|wer\s+weiß|auch)(?![^\W\d_]))+[\s.,!?…)*$]*\Z", re.IGNORECASE)
+
+
+def offers_alternative(clause: str, value_end: int, value_start: int | None = None) -> bool:
+    """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open, or (with
+    ``value_start``) as a possibility left open (see the comments above)?"""
     if _STILL_OPEN_AFTER.match(clause[value_end:]):
         return True
+    if value_start is not None and _STANCE_TAIL.match(clause, value_end) and _MAY_BE_BEFORE.search(clause, 0, value_start):
+        return True
+    if value_start is not None and (sein := _SEIN_AFTER.match(clause, value_end)) and _MAY_BE_BEFORE_DE.search(clause, 0, value_start) \
+            and (_STANCE_TAIL.match(clause, sein.end()) or _NOTHING_MORE.match(clause, sein.end())):
+        return True  # "Könnte aber genauso gut C sein.", "..., ehrlich gesagt."
     particle = _ADDITIVE_AFTER.match(clause[value_end:])
     return particle is not None and _FITS.search(clause, value_end + particle.end()) is not None
 

@@ -48,6 +48,9 @@ _CLOSING_CHECK = re.compile(r"(?:(?:(?<=[.!\n])|\A)\s*(?i:check(?:ing)?|verif(?:
 # get 4 because they forget to sort. Sorted: 3, 4, 5, 7, 9 -- the median is 5." states the answer after it; holdout21)
 _ONE_SENTENCE = r"(?:[^\n.!?]|[.!?](?![^\S\n]+\S[^\n]*\d)){0,200}\Z"
 
+# the words of a domain restriction in the languages the other conditions read ("para x ≠ -4", "pour x ≠ 1", "für x ≠ 0")
+_RESTRICTION_WORDS = r"para|pour|für|per|при|wenn|cuando|quand|si|se"
+
 # what closes a completion after its answer without stating one (holdout10, holdout17): an aside that denies another value ("64
 # cubic centimeters. (Not 16 -- that's one face.)", "12 -- not 120 (that would be 150%)") and a sentence that vouches
 # for the answer before it and gives its reason in numbers ("The sum is 210. I'm confident in this because ... 21.")
@@ -59,6 +62,12 @@ _CLOSING_ASIDE = re.compile(r"(?:\s*\(|\s*(?:[,;]|[—–]|--)\s*\(?)\s*(?i:not)
                             r"|(?<=[\d}$)])[^\S\n]+(?i:since|because)\b" + _ONE_SENTENCE +
                             # holdout23: where the value is taken, in brackets ("the minimum value is -3 (at x = 3).")
                             r"|(?<=[\d}$])[^\S\n]*\((?i:at|when|where|for|attained\s+at|reached\s+at)[^\S\n]+[A-Za-z][^\S\n]*=[^()\n]{1,40}\)[.!]?\s*\Z"
+                            # holdout99: the domain the answer holds on, one variable excluded from one value, in brackets
+                            # or after a comma with a condition word ("= x - 4 (for x ≠ -4).", "x + 3, provided x ≠ -2"):
+                            # the excluded value is no answer (a bare ", x ≠ -3" is read by .answer_structures)
+                            r"|(?<=[\w}$])(?:[^\S\n]*\((?i:(?:valid|defined|true)[^\S\n]+)?(?i:(?:for|where|when|with|provided|assuming|if|" + _RESTRICTION_WORDS + r")[^\S\n]+)?"
+                            r"|[^\S\n]*,[^\S\n]*(?i:(?:valid|defined|true)[^\S\n]+)?(?i:for|where|when|provided|assuming|if|" + _RESTRICTION_WORDS + r")[^\S\n]+)"
+                            r"\$?[A-Za-z][^\S\n]*(?:≠|!=|\\neq?(?![A-Za-z]))[^\S\n]*[-−+]?(?:\\pm)?[^\S\n]*[\w./\\{}]{1,20}\$?\)?[.!]?\s*\Z"
                             # holdout21: a participle of checking after the value ("(2, 5), checked in both equations ✔")
                             r"|(?<=[\d)\]}$])[^\S\n]*,[^\S\n]*(?i:checked|verified|confirmed|double-checked)\b[^\n]{0,120}\Z"
                             r"|(?<=[\d}$])[^\S\n]*\((?i:divid|multipl|simplif|cancel|reduc|factor|expand|us|apply|applied|add|subtract|"
@@ -187,6 +196,14 @@ def _without_closing_check(text: str) -> str:
         return text
     rest = _rest(text, check)
     return rest if rest.strip() else text
+
+
+def after_closing_words(window: str, cut: Callable[[str], str]) -> str:
+    """``window`` after ``cut`` (which drops a closing line of words that states nothing, "Yes, it really is that
+    easy."), and, when it dropped one, without the closing check or aside that line hid from :func:`read_before_remark`
+    ("= x - 4 (for x ≠ -4).", holdout99)."""
+    rest = cut(window)
+    return _without_closing_check(rest) if rest != window else rest
 
 
 def _rest(text: str, found: re.Match) -> str:

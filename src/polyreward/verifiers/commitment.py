@@ -42,7 +42,7 @@ from polyreward.verifiers.clauses import denies_by_reference, offers_alternative
 from polyreward.verifiers.hedging import MODAL_WORDS, qualified, qualified_after, qualified_before  # noqa: F401 (public here too)
 from polyreward.verifiers.closing_remarks import rounds_answer
 from polyreward.verifiers.doubt_words import CONDITIONAL_WORDS, OR_UNSPACED, OR_WORDS, OTHERWISE_WORDS, WAIT_WORDS
-from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark
+from polyreward.verifiers.withdrawal_words import WITHDRAWAL as _WITHDRAWAL, judges_own_subject, reason_denied, teaching_remark, without_denied_errors
 from polyreward.verifiers.withdrawal_words import (ADJUSTED_FOR, CORRECTION_WORDS, HANDED_OVER, NO_INTERJECTIONS, OTHER_CANDIDATES, OWN_ANSWER_WITHDRAWN,
                                                    WITHDRAWN_OBJECT, forbidden_as_answer, without_avoided)
 from polyreward.verifiers.glossed_alternatives import glossed_alternative
@@ -359,7 +359,7 @@ def _withdraws(clause: str) -> bool:
     """A word of withdrawal in ``clause``; a word of doubt only when it is the writer's ("I'm not sure", "(unsure)"),
     not when it describes the world ("Answer: maybe. The evidence is uncertain."); not when it judges another subject
     the clause names ("The other root is rejected") or describes a corrected version ("the corrected one")."""
-    for word in _WITHDRAWAL.finditer(without_avoided(clause)):  # ("to avoid misreading": the error guarded against)
+    for word in _WITHDRAWAL.finditer(without_avoided(without_denied_errors(clause))):  # ("to avoid misreading", "no mistakes")
         before = clause[:word.start()]
         if word.group().lower() in ("corrected", "correction") and _DETERMINED.search(before):
             continue
@@ -512,7 +512,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
             share = None if letters or labels else degree_of_belief(clause, value)
             if share is not None and share > 0.5:
                 continue  # "\\boxed{84} [confidence 0.95]": how sure the writer is (one half or less stays a conflict)
-            if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end())
+            if (_stated(clause, value, strong_only=not one_value) or offers_alternative(clause, value.end(), value.start())
                     or letters and _OR_OPENS.fullmatch(clause, 0, value.start())  # "C. New machinery? Or A — used cars ..." (holdout89)
                     or (not letters and not labels and STATED_AS_ASKED.search(clause, value.end()))
                     or (not letters and not labels and measure_closes(clause, value.end()) and _withdraws(clause[:value.start()]))):

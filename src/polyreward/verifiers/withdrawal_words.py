@@ -277,6 +277,38 @@ def reason_denied(before: str) -> bool:
     return _NO_REASON_BEFORE.search(before) is not None
 
 
+# the writer saying the answer holds no error (holdout99): a word of error under a determiner of absence before it ("I
+# double-checked: no mistakes.", "There's no error here.", "not a single slip", "nothing wrong with it", "error-free",
+# "ningún error", "aucune erreur", "kein Fehler", "без ошибок", "没有错误") or a predicate of absence after it ("ошибки
+# нет", "間違いありません", "間違いなく B です") -- a reaffirmation, the word negated away. Only where the clause holds no
+# other negation, modal, condition or question: "I can't promise there are no mistakes", "Not sure there's no error",
+# "Hopefully no errors", "if there's no error", "間違いないとは言えません" still doubt the answer
+_ERROR_NOUN = r"(?:mistakes?|errors?|errores|erreurs?|fehler|irrtum|typos?|slips?|ошиб\w*|错误|錯誤|错|錯)"
+_ABSENT_ERROR = re.compile(
+    r"(?:\b(?:no|zero|not\s+(?:a\s+single|one|any)|without\s+(?:any\s+)?|free\s+of\s+(?:any\s+)?|ningún|ningun|ninguna|sin|no\s+hay|"
+    r"aucune?|pas\s+d'|sans|kein(?:e|en|er)?|ohne|без|нет|ни\s+одной|никаких)\s*+(?:[^\W\d_]+\s+)?" + _ERROR_NOUN + r"(?![^\W\d_])"
+    r"|(?:没有|沒有|毫无|毫無|并无|並無|无|無)(?:任何)?" + _ERROR_NOUN +
+    r"|\bnothing\s+(?:\w+\s+)?(?:wrong|incorrect)\b|\b(?:error|mistake|typo)-free\b"
+    r"|\bошиб\w*\s+(?:нет|не\s+(?:было|нашёл|нашел|найдено|обнаружено))\b"
+    r"|間違い(?:は|が|も)?(?:ありません|ございません|ない|なく|無い|無く)(?!とは|か))",
+    re.IGNORECASE)
+_OTHER_NEGATION_OR_DOUBT = re.compile(
+    r"\b(?:not|no|never|nor|hardly|cannot|may|might|hopefully|hope\w*|probably|maybe|perhaps|if|unless|whether|"
+    r"ne|pas|nicht|kein\w*|не|нет|si|wenn|ob|quizás|peut-être|vielleicht|может)\b|n't\b|\?|不|没|沒|未|如果|可能|也许|ません|ない|かも|たぶん|多分",
+    re.IGNORECASE)
+
+
+def without_denied_errors(clause: str) -> str:
+    """``clause`` with each statement that the answer holds no error (:data:`_ABSENT_ERROR`) blanked, the same length,
+    when nothing else in the clause negates, doubts or conditions it: the word of error is negated away ("I
+    double-checked it: no mistakes.", "間違いありません") and reaffirms the answer rather than taking it back."""
+    found = list(_ABSENT_ERROR.finditer(clause))
+    if not found:
+        return clause
+    blanked = _ABSENT_ERROR.sub(lambda absent: " " * len(absent.group()), clause)
+    return clause if _OTHER_NEGATION_OR_DOUBT.search(blanked) else blanked
+
+
 # a teaching remark after the answer (the afterwords sweep, #32): an error named as a KIND, with an indefinite article
 # and an adjective of frequency ("A common mistake is to forget a step", "a typical error here", "One classic trap:"),
 # or an elimination whose object is a set of options picked out by a relative clause or "any" ("Tip: eliminate the
