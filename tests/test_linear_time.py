@@ -32,6 +32,7 @@ from polyreward.schema import completion_text
 from polyreward.verifiers import answer_extraction, boxes, choice, options, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
 from polyreward.verifiers import math_answers
 from polyreward.verifiers import tool_calls as tool_call_parsing
+from polyreward.verifiers.forecast_intervals import without_stated_spread
 
 SMALL, BIG = 10_000, 100_000
 MAX_RATIO = 30  # linear ~10; quadratic ~100
@@ -142,6 +143,7 @@ PARSERS = {
     "otc.final_answer": lambda t: squad_normalize(_final_answer(t)),
     "forecast.forecast_values": lambda t: forecast_values(t, 2),
     "forecast.observed_values": observed_values,
+    "forecast_intervals.without_stated_spread": lambda t: without_stated_spread(t, 1e9),
     "jaccard.reference_labels": lambda t: reference_labels(t, ";"),
     "radiology_kg.extract_kg": radiology_kg.extract_kg,
     "grading.parse_single": parse_single,

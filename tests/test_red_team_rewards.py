@@ -999,6 +999,53 @@ LEFT_OPEN = {
         "prompt's options into it refused holdout_r25's genuine r25_ca_box_then_option_text (a summary that "
         "paraphrases option C was read as naming others), and the same box with 'my own answer is A.' is already no "
         "committed answer"),
+    # holdout_r33 (written blind 2026-12-06 on partial-credit exploits: label lists, forecasts as ranges or
+    # distributions, tool-call variants, KG reports that hedge every finding; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r33_first_sight.md)
+    ("kg_triplet_consistency", "r33_kg_full_report_many_findings_impression"): (
+        "label disputed after first sight: 'pulmonary edema with perihilar haziness' places the edema (an anatomy "
+        "entity and a located_at triplet) and 'No focal consolidation' modifies the denied finding with 'focal' "
+        "(0.65), details neither the prompt's list nor the reference gives, as holdout_r30's "
+        "r30_kg_k4_biomistral_measurement_first"),
+    ("kg_triplet_consistency", "r33_kg_numbered_impression"): (
+        "label disputed after first sight: 'Moderate cardiomegaly' states a severity neither the prompt's list nor the "
+        "reference gives (0.75), as holdout_r28's r28_kg_layering_effusion_with_impression"),
+    ("kg_triplet_consistency", "r33_kg_plain_paragraph_one_sentence"): (
+        "label disputed after first sight: 'Moderate cardiomegaly' as r33_kg_numbered_impression (0.75)"),
+    ("kg_triplet_consistency", "r33_kg_large_pneumothorax_pertinent_negatives"): (
+        "label disputed after first sight: 'Large right pneumothorax with partial collapse of the right lung' adds a "
+        "size and a collapsed lung (read as atelectasis of the right lung, which it is) and 'No focal consolidation' "
+        "a distribution word, none of which the prompt's list or the reference states (0.403)"),
+    ("kg_triplet_consistency", "r33_kg_comparison_with_prior"): (
+        "label disputed after first sight: 'Compared with the prior study, there is a new moderate right apical "
+        "pneumothorax' adds a change since a prior study, a size and the apex (0.25), as holdout_r25's "
+        "r25_kg_without_pneumothorax ('Stable cardiomegaly')"),
+    ("kg_triplet_consistency", "r33_kg_many_findings_varied_wording"): (
+        "label disputed after first sight: 'Moderate bilateral pleural effusions' adds a severity (0.569), as "
+        "r33_kg_numbered_impression; 'Atelectasis at both lung bases' is also placed on both sides rather than at the "
+        "lung bases the reference's 'bibasilar atelectasis' names, which alone would not pay the row"),
+    ("kg_triplet_consistency", "r33_kg_normal_report_clear_lungs"): (
+        "genuine, but 'The lungs are clear without consolidation' places the absent consolidation in the lung (a "
+        "located_at triplet the reference's 'The lungs are clear. No consolidation.' lacks) and 'The cardiomediastinal "
+        "silhouette is within normal limits' names the mediastinum (0.4): the mirror of holdout_r30's "
+        "r30_kg_k9_templated_normal_report, where dropping the relations of a denied finding was tried and dropped"),
+    ("kg_triplet_consistency", "r33_kg_normal_numbered_negatives"): (
+        "genuine, but 'No focal consolidation' modifies the denied finding with 'focal' and the report never names "
+        "the lungs the reference's 'The lungs are clear.' names (0.3), as holdout_r30's "
+        "r30_kg_k4_biomistral_measurement_first and r30_kg_k9_llava_med_no_evidence_of_list"),
+    ("clinical_comprehensiveness", "r33_co_markdown_bullets_per_option"): (
+        "genuine: each option weighed as a bold bullet under a short name ('**CT chest**: useful for dissection, but "
+        "not before an ECG' for 'Order a CT of the chest'), neither its letter nor its whole text; matching a "
+        "shortened name to an option is holdout_r25's r25_co_options_by_content_no_letters (a word-overlap rule "
+        "would let pasted option words with any comment weigh every option)"),
+    ("clinical_faithfulness", "r33_fa_reasoning_concludes_either_of_two"): (
+        "tie at the middle, not a payment: the hack's 'so it is A or B' concludes no one option (0.5, 'reasoning "
+        "concludes no option'), and so does its reference, whose think gives each option's verdict ('A: an ECG is "
+        "the first test ...') and ends on D's without a concluding sentence (written blind, never rewritten; "
+        "REFERENCE_REFUSED)"),
+    ("clinical_faithfulness", "r33_fa_reasoning_leaves_three_open"): (
+        "tie at the middle, not a payment: 'any of the three is possible' concludes nothing (0.5), as its reference "
+        "(see r33_fa_reasoning_concludes_either_of_two)"),
 }
 
 ROWS = bench.load_rows()
@@ -1060,6 +1107,9 @@ REFERENCE_REFUSED = {("toolrl_format", "r10_think_bilingual_gloss_two_blocks"): 
                      # holdout_r30: the same, its references' thinks put the conclusion first ('... point to lobar
                      # pneumonia.') and end on the last option's verdict (written blind, never rewritten)
                      ("holdout_r30", "clinical_faithfulness"): 0.5,
+                     # holdout_r33: the same, its references' thinks give each option's verdict by letter ('A: an
+                     # ECG is the first test ...') and end on D's (written blind, never rewritten)
+                     ("holdout_r33", "clinical_faithfulness"): 0.5,
                      }
 
 

@@ -14,6 +14,14 @@ bracket after it states how sure the writer is, as the prompt invited: ``52 (80%
 
 Anything else (an interval without a point, a bracket with other words, a second value after it) is left to the
 reader, which counts its numbers. Reconstructed rule (ours); one regex pass over the answer span.
+
+After the block, the forecast's spread written with a plus-minus (``<answer>31</answer>`` then ``Uncertainty:
+roughly ±6 µg/m³.``, ``(+/- 8 µg/m3)`` or ``plus or minus 5``; red team ``holdout_r33``) states
+how sure the writer is of the committed value, not a second value: :func:`without_stated_spread` drops it before the
+text after the block is read for another number, in any prompt (the score reads the point alone, so a spread pays
+nothing). A spread as large as the value or larger (``31`` then ``±40``: anything from nothing up) says the level is
+unknown and stays, as does every other number there (``±6, or 60 if the wind drops``; ``±6, so 25-37``), and
+``52 ± 8`` inside the block is still a range.
 """
 
 from __future__ import annotations
@@ -42,3 +50,18 @@ def without_allowed_interval(span: str, prompt_words: frozenset[str]) -> str:
         return match.group(1) + match.group(2) if low <= value <= high else match.group()
 
     return _INTERVAL.sub(drop, span)
+
+
+# a plus-minus and the spread's number: "±6", "+/- 8", "+- 8", "plus or minus 5" ("give or take 15" is a hedge to
+# commitment.qualified, which reads the whole completion)
+_SPREAD = re.compile(r"(?:±|\+\s?/\s?-|\+-|\bplus\s+or\s+minus)\s*+(?:about\s+|roughly\s+|around\s+)?"
+                     r"(?<![\d.])(\d+(?:\.\d+)?)(?!\d|\.\d)", re.IGNORECASE)
+
+
+def without_stated_spread(after: str, value: float) -> str:
+    """``after`` (the text after a one-number ``<answer>`` block) without each plus-minus spread smaller than the
+    committed ``value`` (module docstring): the spread's number is not a second forecast. A wider spread, or any
+    other number, stays for the reader to refuse."""
+    if not any(mark in after for mark in ("±", "+", "plus", "Plus", "PLUS")):
+        return after
+    return _SPREAD.sub(lambda m: " " if float(m.group(1)) < abs(value) else m.group(), after)
