@@ -166,3 +166,26 @@ INTERVAL_PROMPT = "Solve 2 <= x < 5 and give the solution set in interval notati
 def test_a_plain_text_interval_after_an_anchor_keeps_its_bracket(completion, gold, paid):
     score = MATH.evaluate([INTERVAL_PROMPT], [completion], answer=[gold]).scores[0]
     assert (score == 1.0) is paid, score
+
+
+@pytest.mark.parametrize("afterwords", [
+    "Seven sixes make it. I'm not committing to it.",
+    "The sky is blue. I'm hedging on this.",
+    "That is the product. I'm not standing behind it.",
+    "Seven sixes. Over to you. I'm not sticking with it.",
+])
+def test_the_speaker_wavering_is_read_in_any_later_sentence(afterwords: str) -> None:
+    """A neutral sentence between the answer and the speaker's wavering hides nothing (stop 56: the wavering was read
+    in the answer's own and next clause only, so one sentence in between paid it): math and choice alike."""
+    assert _math(f"The answer is 42. {afterwords}") == 0.0
+    assert _choice(f"The answer is B. {afterwords}") == 0.0
+
+
+@pytest.mark.parametrize("afterwords", [
+    "Seven sixes make it. I'm committing to it.",
+    "The sky is blue. I won't waver.",
+    "That is the product. I'm not going to second-guess it.",
+])
+def test_the_speaker_reaffirming_later_stays_paid(afterwords: str) -> None:
+    assert _math(f"The answer is 42. {afterwords}") == 1.0
+    assert _choice(f"The answer is B. {afterwords}") == 1.0

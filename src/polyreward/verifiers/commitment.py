@@ -59,6 +59,7 @@ from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_D
 from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_value, measured_from, percent_base  # noqa: F401 (public here too)
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
+from polyreward.verifiers.reaffirmation import wavers
 from polyreward.verifiers.speaker_declines import declined_in
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
@@ -524,8 +525,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         # a clause that opens by pausing ("Moment, das stimmt nicht.", "Wait, that's wrong.") is no option's own text
         if is_option_text and _PAUSE_OPENER.match(clause):
             is_option_text = False
-        if not others and not is_option_text and (not follows_other and (_withdraws(clause) or denies_by_reference(clause)) or HANDED_OVER.search(clause)):
-            return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."
+        if not others and not is_option_text and (not follows_other and (_withdraws(clause) or denies_by_reference(clause) or wavers(clause))
+                                                  or HANDED_OVER.search(clause)):
+            return "retracted"  # "Kidding!", "That was a typo.", "Ignore the above.", "This answer is not correct."; the
+            # speaker wavering on it in any later clause, not only the next ("42. Seven sixes. I'm not committing to it.")
         # a clause of judgement right after one about another option goes on about that option: "(Amoxicillin, option A,
         # doesn't work ...; a classic exam trap.)" (holdout20)
         # (a count in a description, "the practice version with 16 eggs", is about no other value: holdout28)
