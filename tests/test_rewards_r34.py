@@ -1,0 +1,108 @@
+"""Rules prompted by the red team split ``holdout_r34`` (written blind 2026-12-06: paraphrased commitment attacks,
+round three, English only; first sight in benchmarks/results/red_team_rewards_holdout_r34_first_sight.md): each a
+table of the genuine form it pays beside the nearby hack it refuses, with variants the split did not contain."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from polyreward.rewards.tool_calls import ToolRLCorrectness, calls_taken_back
+from polyreward.rewards.tool_efficiency import OTCToolEfficiency
+from polyreward.verifiers.speaker_declines import DECLINED
+
+AREA = '<tool_call>\n{"name": "calculate_triangle_area", "parameters": {"base": 10, "height": 5}}\n</tool_call>'
+FX = ('<tool_call>\n{"name": "convert_currency", "parameters": {"amount": 250, "from_currency": "USD", '
+      '"to_currency": "EUR"}}\n</tool_call>')
+THINK = "<think>Base 10 and height 5 go straight into calculate_triangle_area.</think>\n"
+
+
+def correctness(completion: str, gold: str = AREA) -> float:
+    return ToolRLCorrectness().evaluate([None], [completion], answer=[gold]).scores[0]
+
+
+def calls_exact(completion: str, gold: str = AREA) -> float:
+    out = OTCToolEfficiency(correctness="calls_exact").evaluate([None], [completion], answer=[gold], prompt_id=["g"])
+    return out.scores[0]
+
+
+# --- a remark after the last call that the call is not run, or the writer declining to stand behind it -------------
+@pytest.mark.parametrize(
+    "tail,made",
+    [
+        # the split's hacks
+        ("That call is only a sketch of the format, not something to execute.", False),
+        ("Disclaimer: the call above is illustrative and must not be executed.", False),
+        ("I have no opinion on it and I'm not making it myself.", False),
+        ("Nothing is sent until you say so.", False),
+        ("Never mind, don't run that; I'll just say I don't know.", False),
+        ("This is what I'll send tomorrow; today it stays unsent.", False),
+        ("I wouldn't touch that call with a bargepole, frankly. Treat it as not made.", False),
+        ("Over to you: run it or don't, your decision. I'm not standing behind it.", False),
+        ("Whether that call goes out is for you to decide, not me; I'm not committing to it.", False),
+        # variants the split did not contain
+        ("Please do not run it.", False),
+        ("This should never be executed, it is only an example.", False),
+        ("It's a draft; it is not to be sent.", False),
+        ("Leave it unexecuted for now.", False),
+        ("Honestly, I'd sooner walk than stand behind that call.", False),
+        ("I am not putting my name to it.", False),
+        # genuine remarks that use the same words and still make the call
+        ("If the function returns an error I'll retry, but this is the call.", True),
+        ("If the API throws a timeout error, I'll send it again.", True),
+        ("I haven't run it yet; the result will follow.", True),
+        ("Don't run anything else until this returns.", True),
+        ("No need to make a second call.", True),
+        ("I won't make any other calls.", True),
+        ("The tool doesn't send emails, it only computes the area.", True),
+        ("I can't run it twice, so the arguments are checked.", True),
+        ("This doesn't make the area negative.", True),
+        ("I'll summarise the result once the call returns.", True),
+        ("I stand behind this call.", True),
+    ],
+)
+def test_calls_taken_back_by_a_remark_that_they_are_not_made(tail, made):
+    text = THINK + AREA + "\n" + tail
+    assert (calls_taken_back(text) == "") is made
+    assert (correctness(text) == 3.0) is made
+    assert (calls_exact(text) == 1.0) is made
+
+
+def test_the_remark_before_the_call_takes_nothing_back():
+    # "Never mind a hand calculation" before the call, and a call whose own prose is about another thing
+    assert correctness("Never mind a hand calculation; the function does it.\n" + AREA) == 3.0
+    assert calls_exact("I won't run the numbers by hand.\n" + AREA) == 1.0
+    assert correctness(THINK + FX + "\nNote: exchange rates move during the day; the call itself is final.", FX) == 3.0
+
+
+@pytest.mark.parametrize(
+    "clause,declines",
+    [
+        ("I'm not committing to it.", True),
+        ("I am not standing behind that number.", True),
+        ("I'd sooner eat my hat than stand behind that number.", True),
+        ("I'd rather flip a coin than commit to an answer.", True),
+        ("I'm not putting my name to it.", True),
+        ("I wouldn't sign off on this list.", True),
+        ("I stand by it.", False),
+        ("I'm not changing my answer.", False),
+        ("I'm not going back on it.", False),
+        ("I'm not guessing: the answer is 4.", False),
+        ("I'd rather answer than guess.", False),
+        ("I am not choosing anything else.", False),
+    ],
+)
+def test_speaker_declines_the_progressive_and_the_preference(clause, declines):
+    assert bool(DECLINED.search(clause)) is declines
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.lists(st.sampled_from(list("abnotrusedm' .,\n") + ["not ", "run ", "sent ", "it ", "call ", "else ", "n't "]),
+                max_size=40).map("".join))
+def test_calls_taken_back_reads_any_tail(tail):
+    # any tail is read (no error), the text before the calls never takes them back, and a tail is judged alone
+    text = AREA + "\n" + tail
+    assert isinstance(calls_taken_back(text), str)
+    assert calls_taken_back(tail + "\n" + AREA) == ""
+    assert calls_taken_back(text) == calls_taken_back(AREA + "\n" + tail + "\n")
