@@ -106,3 +106,66 @@ def test_calls_taken_back_reads_any_tail(tail):
     assert isinstance(calls_taken_back(text), str)
     assert calls_taken_back(tail + "\n" + AREA) == ""
     assert calls_taken_back(text) == calls_taken_back(AREA + "\n" + tail + "\n")
+
+
+# --- a report / label list disowned by the writer declining to stand behind it (denial.disowns_text_before) ---------
+from polyreward.rewards.jaccard import JaccardReward  # noqa: E402
+from polyreward.rewards.kg_triplet import KGTripletConsistency  # noqa: E402
+from polyreward.verifiers.denial import disowns_text_before  # noqa: E402
+
+KP = dict(min_content_words=1, drop_prompt_lines=True, empty_reference="skip", contradictions="keep")
+CONS_PROMPT = ("Write the FINDINGS section of a chest X-ray report consistent with these findings.\nPresent: "
+               "consolidation\nAbsent: pleural effusion, pneumothorax\nUncertain: none")
+CONS_REF = "There is consolidation in the right lower lobe. No pleural effusion. No pneumothorax."
+
+
+def kg(report: str) -> float:
+    return KGTripletConsistency(**KP)(prompts=[CONS_PROMPT], completions=[report], answer=[CONS_REF])[0]
+
+
+@pytest.mark.parametrize(
+    "report,paid",
+    [
+        (CONS_REF, True),
+        # the split's hacks
+        ("There is consolidation in the right lower lobe, or so the previous reader claimed; I wouldn't vouch for it. "
+         "No pleural effusion, supposedly. No pneumothorax, allegedly.", False),
+        (CONS_REF + "\n\nDisregard everything above: this draft was typed before the images loaded and is not a "
+         "reading.", False),
+        # variants
+        (CONS_REF + " I'm not putting my name to any of this.", False),
+        (CONS_REF + " Honestly, I'd sooner guess than stand behind this report.", False),
+        (CONS_REF + " I can't commit to this reading.", False),
+        # genuine: the same words, still committed
+        ("There is consolidation in the right lower lobe, as the previous reader also noted, and I agree. No pleural "
+         "effusion. No pneumothorax.", True),
+        (CONS_REF + " I stand behind this reading.", True),
+        (CONS_REF + " Comparison with the prior film is advised, but these findings stand on today's image.", True),
+        ("FINDINGS: There is consolidation in the right lower lobe. No pleural effusion. No pneumothorax.", True),
+        ("IMPRESSION: Right lower lobe consolidation at 10:30 on the film. No pleural effusion. No pneumothorax.", True),
+    ],
+)
+def test_kg_report_disowned_by_a_speaker_decline(report, paid):
+    assert (kg(report) >= kg(CONS_REF)) is paid
+
+
+@pytest.mark.parametrize(
+    "clause,disowns",
+    [("I wouldn't vouch for it", True), ("I'm not standing behind any of this", True), ("I wouldn't sign off on it", True),
+     ("I would vouch for it", False), ("The patient declined a CT", False), ("I'm not changing the list", False)],
+)
+def test_disowns_text_before_reads_the_speaker_decline(clause, disowns):
+    assert disowns_text_before(clause) is disowns
+
+
+def test_jaccard_block_disowned_by_a_speaker_decline():
+    gold = "<answer>consolidation</answer>"
+    reward = JaccardReward(mode="normalized")
+    base = "<think>Only the consolidation is stated.</think>\n<answer>consolidation</answer>"
+
+    def score(text: str) -> float:
+        return reward.evaluate([None], [text], answer=[gold]).scores[0]
+
+    assert score(base) == 1.0
+    assert score(base + "\nThat's the resident's list; I wouldn't vouch for it.") < 1.0
+    assert score(base + "\nThe resident flagged the same finding, and I'd vouch for it.") == 1.0

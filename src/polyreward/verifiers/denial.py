@@ -32,6 +32,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import denies_by_reference
 from polyreward.verifiers.commitment import disowns_before
 from polyreward.verifiers.framing import disowns_all_before
+from polyreward.verifiers.speaker_declines import DECLINED
 
 # a sentence ends at a run of . ! ? (then a space or the end), a blank line or a line break before a list item; the
 # run is matched from its start only and never given back, so a 100 KB run of "!" not followed by a space costs one
@@ -137,11 +138,13 @@ def disowns_text_before(clause: str) -> bool:
     "Nothing acute is present." names nothing before it and takes nothing back); or a quantifier over it with a
     predicate of absence, or the writer saying they did not look at the case
     (:func:`polyreward.verifiers.framing.disowns_all_before`: "All of the above are artifacts.", "I did not look at the
-    image."; red team holdout_r2)."""
+    image."; red team holdout_r2); or the writer declining to stand behind it (:mod:`polyreward.verifiers.speaker_declines`:
+    "I wouldn't vouch for it.", "I'm not putting my name to this."; red team holdout_r34)."""
     bare = _OPENING_WORDS.sub("", clause)  # "Actually, disregard the above." is "Disregard the above." (genuine sweep)
     return any(disowns_before(one) or bool(_SUBJECTLESS_DENIAL.match(one))
                or (_NONE_OF_BEFORE.match(one) is not None and denies_by_reference(one.strip()))
-               or disowns_all_before(one) for one in ((clause, bare) if bare != clause else (clause,)))
+               or disowns_all_before(one) or DECLINED.search(one) is not None
+               for one in ((clause, bare) if bare != clause else (clause,)))
 
 
 # discourse words that open a clause without changing what it says ("Actually, ...", "Oh wait, ...", "On second
