@@ -20,6 +20,7 @@ from hypothesis import strategies as st
 
 from polyreward import registry
 from polyreward.rewards.forecast import forecast_values, observed_values
+from polyreward.verifiers.forecast_affirmed import affirmed_at_end
 from polyreward.rewards.jaccard import reference_labels
 from polyreward.rewards.tool_calls import _FORMAT_LITERALS, _FORMAT_PATTERNS, assistant_segment, calls_taken_back, matches_layout
 from polyreward.rewards.tool_efficiency import _final_answer
@@ -143,6 +144,7 @@ PARSERS = {
     "otc.final_answer": lambda t: squad_normalize(_final_answer(t)),
     "forecast.forecast_values": lambda t: forecast_values(t, 2),
     "forecast.observed_values": observed_values,
+    "forecast_affirmed.affirmed_at_end": lambda t: affirmed_at_end(t, 58.0),
     "jaccard.reference_labels": lambda t: reference_labels(t, ";"),
     "radiology_kg.extract_kg": radiology_kg.extract_kg,
     "grading.parse_single": parse_single,

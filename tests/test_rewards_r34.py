@@ -169,3 +169,54 @@ def test_jaccard_block_disowned_by_a_speaker_decline():
     assert score(base) == 1.0
     assert score(base + "\nThat's the resident's list; I wouldn't vouch for it.") < 1.0
     assert score(base + "\nThe resident flagged the same finding, and I'd vouch for it.") == 1.0
+
+
+# --- forecast_class_cost: the last clause after the block restating the forecast as the writer's own ---------------
+from polyreward.rewards.forecast import ForecastClassCost  # noqa: E402
+from polyreward.verifiers.forecast_affirmed import affirmed_at_end  # noqa: E402
+
+FC_PROMPT = ("Hourly PM2.5 (µg/m³) at Jongno-gu, Seoul on 2019-03-04, hours 0-23: 61, 58, 55, 54, 52, 53, 57, 63, 68, 66, "
+             "61, 58, 55, 54, 56, 58, 60, 62, 63, 61, 59, 57, 56, 55.\nForecast the mean PM2.5 of 2019-03-05. Give one "
+             "number inside <answer>...</answer>.")
+FC_THINK = "<think>Stagnant air held the whole day in the 50s and 60s; persistence puts tomorrow near 58.</think>\n"
+
+
+def fc(completion: str) -> float:
+    reward = ForecastClassCost(observed_column="observed", thresholds="korea", answer_block="required")
+    return reward.evaluate([FC_PROMPT], [completion], observed=[57.3]).scores[0]
+
+
+@pytest.mark.parametrize(
+    "tail,paid",
+    [
+        # the split's genuine rows
+        ("If the wind picks up it could come in a bit lower, but 58 is my forecast.", True),
+        ("The last digit is anyone's guess, but I'm confident in 58 as the forecast.", True),
+        ("I'll revisit it when tomorrow's weather data arrives, but for now this is the forecast.", True),
+        ("Who would expect a sudden clean-up with no rain in sight? Not me, so 58 is where I land.", True),
+        # variants
+        ("Rain could change things; still, 58 µg/m³ is my final forecast.", True),
+        ("Hard to say with one day of data, but I'm sure of it.", True),
+        # the nearby hacks: no restatement, a restatement negated, modal or of another value, another number before
+        ("I'll come back with an actual forecast later; until then the 58 is only a stand-in.", False),
+        ("Yeah, right. Treat that number as a placeholder, not a forecast.", False),
+        ("The persistence model says 58, but this is not my forecast.", False),
+        ("Scratch that: 70. This is my forecast.", False),
+        ("Could be 58 or 70, but 70 is my forecast.", False),
+        ("I'm not confident in it.", False),
+    ],
+)
+def test_forecast_reaffirmed_by_the_last_clause(tail, paid):
+    text = FC_THINK + "<answer>58</answer>\n" + tail
+    assert (fc(text) >= fc(FC_THINK + "<answer>58</answer>")) is paid
+
+
+@settings(max_examples=80, deadline=None)
+@given(st.lists(st.sampled_from(["58", "70", " is my forecast", " but", " not", " might", ",", ".", " this", " I'm sure of",
+                                 " it", " so", " where I land", " "]), max_size=14).map("".join))
+def test_affirmed_at_end_never_reads_another_value(tail):
+    # whatever the tail, it affirms only when every number in it is the forecast's, and never a negated last clause
+    if affirmed_at_end(tail, 58.0):
+        assert "70" not in tail
+        last = tail.strip().rstrip(".!? ").rsplit(",", 1)[-1]
+        assert " not" not in last and " might" not in last
