@@ -204,6 +204,10 @@ def fc(completion: str) -> float:
         ("Scratch that: 70. This is my forecast.", False),
         ("Could be 58 or 70, but 70 is my forecast.", False),
         ("I'm not confident in it.", False),
+        # the writer declining to stand behind it (speaker_declines), beside the genuine reaffirmation
+        ("Honestly, I'd sooner eat my hat than stand behind that number.", False),
+        ("I'm not putting my name to it.", False),
+        ("Nobody can be certain about tomorrow's air, but I stand by it.", True),
     ],
 )
 def test_forecast_reaffirmed_by_the_last_clause(tail, paid):

@@ -123,6 +123,7 @@ from polyreward.verifiers.language import foreign
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import blocks_not_across_reasoning
 
@@ -496,7 +497,7 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if count == 1 and _AFTER_NUMBER.search(after):  # the class band or a change from today after the block (holdout_r19)
         after = _after_remarks_left_out(span, after, edges)
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
-    if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or (
+    if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
     if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
