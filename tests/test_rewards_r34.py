@@ -4,6 +4,8 @@ table of the genuine form it pays beside the nearby hack it refuses, with varian
 
 from __future__ import annotations
 
+import re
+
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -197,6 +199,7 @@ def fc(completion: str) -> float:
         # variants
         ("Rain could change things; still, 58 µg/m³ is my final forecast.", True),
         ("Hard to say with one day of data, but I'm sure of it.", True),
+        ("PM2.5 may dip if it rains, but 58 ug/m3 is my forecast.", True),
         # the nearby hacks: no restatement, a restatement negated, modal or of another value, another number before
         ("I'll come back with an actual forecast later; until then the 58 is only a stand-in.", False),
         ("Yeah, right. Treat that number as a placeholder, not a forecast.", False),
@@ -222,5 +225,5 @@ def test_affirmed_at_end_never_reads_another_value(tail):
     # whatever the tail, it affirms only when every number in it is the forecast's, and never a negated last clause
     if affirmed_at_end(tail, 58.0):
         assert "70" not in tail
-        last = tail.strip().rstrip(".!? ").rsplit(",", 1)[-1]
+        last = re.split(r"[,.]| but\b| so\b", tail.strip().rstrip(".!? "))[-1]
         assert " not" not in last and " might" not in last

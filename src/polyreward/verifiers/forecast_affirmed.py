@@ -27,7 +27,8 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 # where the last clause starts: a sentence end, a clause mark or a word of contrast or consequence
 _CLAUSE_BREAK = re.compile(r"[.!?;:,\n\u2014\u2013]|\b(?:but|so|yet|still|and|though|however)\b", re.IGNORECASE)
 _NUMBER = r"(\d+(?:\.\d+)?)(?:[^\S\n]*(?:µg/m³|µg/m3|ug/m3|μg/m³|μg/m3))?"  # (its value: the match's one group)
-_ANY_NUMBER = re.compile(r"(?<![\w.])\d+(?:\.\d+)?(?![\w.]*\d)")
+_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+_NAMES_AND_UNITS = re.compile(r"\bPM\s*(?:2\.5|10)\b|(?:µg|μg|ug)\s*/\s*m(?:\^?3|³)", re.IGNORECASE)  # no value of their own
 _OPENER = r"(?:(?:for\s+now|all\s+the\s+same|anyway|even\s+so|in\s+the\s+end|either\s+way|regardless)\W+)?"
 _NOUN = r"(?:my|the)\s+(?:(?:own|final|actual)\s+)?(?:forecast|number|estimate|prediction|call)"
 _AFFIRMING = re.compile(
@@ -42,7 +43,7 @@ def affirmed_at_end(after: str, value: float) -> bool:
     """Is the last clause of ``after`` (the text after the ``<answer>`` block) the forecast ``value`` restated as the
     writer's own (module docstring)? A number there must be ``value``."""
     tail = after.strip()[-300:]
-    if not tail or any(abs(float(n) - value) >= 1e-9 for n in _ANY_NUMBER.findall(after)):
+    if not tail or any(abs(float(n) - value) >= 1e-9 for n in _ANY_NUMBER.findall(_NAMES_AND_UNITS.sub(" ", after))):
         return False  # another number after the block ("Scratch that: 70. This is my forecast.") is read as before
     starts = [m.end() for m in _CLAUSE_BREAK.finditer(tail.rstrip(".!?\u2026 \n"))]
     last = tail[starts[-1]:] if starts else tail
