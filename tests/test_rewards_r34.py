@@ -138,6 +138,9 @@ def kg(report: str) -> float:
         (CONS_REF + " I'm not putting my name to any of this.", False),
         (CONS_REF + " Honestly, I'd sooner guess than stand behind this report.", False),
         (CONS_REF + " I can't commit to this reading.", False),
+        (CONS_REF + " Then again, what do I know? Take all of the above as a wild guess.", False),
+        (CONS_REF + " I'll write the real findings after comparing with the old film; treat this as a placeholder.", False),
+        (CONS_REF + " Treat this as urgent and call the ward.", True),
         # genuine: the same words, still committed
         ("There is consolidation in the right lower lobe, as the previous reader also noted, and I agree. No pleural "
          "effusion. No pneumothorax.", True),
@@ -154,7 +157,12 @@ def test_kg_report_disowned_by_a_speaker_decline(report, paid):
 @pytest.mark.parametrize(
     "clause,disowns",
     [("I wouldn't vouch for it", True), ("I'm not standing behind any of this", True), ("I wouldn't sign off on it", True),
-     ("I would vouch for it", False), ("The patient declined a CT", False), ("I'm not changing the list", False)],
+     ("I would vouch for it", False), ("The patient declined a CT", False), ("I'm not changing the list", False),
+     # the text before regarded as a stand-in, beside the same verbs about the subject matter
+     ("Then again, take all of the above as a wild guess", True), ("Treat this as a placeholder", True),
+     ("Consider the list an example", True), ("Read the report above as nothing but a draft", True),
+     ("Treat this as urgent", False), ("Read it as a pleural effusion", False), ("Take this as a reminder to order a CT", False),
+     ("Consider these findings stable", False), ("Take the lateral view as well", False)],
 )
 def test_disowns_text_before_reads_the_speaker_decline(clause, disowns):
     assert disowns_text_before(clause) is disowns
