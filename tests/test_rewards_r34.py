@@ -162,7 +162,9 @@ def test_kg_report_disowned_by_a_speaker_decline(report, paid):
      ("Then again, take all of the above as a wild guess", True), ("Treat this as a placeholder", True),
      ("Consider the list an example", True), ("Read the report above as nothing but a draft", True),
      ("Treat this as urgent", False), ("Read it as a pleural effusion", False), ("Take this as a reminder to order a CT", False),
-     ("Consider these findings stable", False), ("Take the lateral view as well", False)],
+     ("Consider these findings stable", False), ("Take the lateral view as well", False),
+     ("That list is a first draft I'll redo after the lateral view", True), ("It's just a guess", True),
+     ("This is an example of classic cardiomegaly", False), ("It is a large effusion", False)],
 )
 def test_disowns_text_before_reads_the_speaker_decline(clause, disowns):
     assert disowns_text_before(clause) is disowns
@@ -179,6 +181,8 @@ def test_jaccard_block_disowned_by_a_speaker_decline():
     assert score(base) == 1.0
     assert score(base + "\nThat's the resident's list; I wouldn't vouch for it.") < 1.0
     assert score(base + "\nThe resident flagged the same finding, and I'd vouch for it.") == 1.0
+    assert score(base + "\nThat list is a first draft I'll redo after the lateral view comes back.") < 1.0
+    assert score(base + "\nThis is an example of a lobar consolidation, stated in the report.") == 1.0
 
 
 # --- forecast_class_cost: the last clause after the block restating the forecast as the writer's own ---------------

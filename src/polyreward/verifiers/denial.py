@@ -127,13 +127,16 @@ def without_denied(text: str, spans: list[tuple[int, int]] | None = None) -> str
 
 # the text before regarded as something other than a statement: a verb of regarding, the text before as its object,
 # "as" and a noun of a stand-in ("Take all of the above as a wild guess.", "Treat this as a placeholder.", "Consider
-# the list an example."; red team holdout_r34); "treat this as urgent" or "read it as a pleural effusion" names none
+# the list an example.", "That list is a first draft I'll redo."; red team holdout_r34); "treat this as urgent", "read it
+# as a pleural effusion" and "This is an example of cardiomegaly" name none
 _REGARDED_AS = re.compile(
-    r"\b(?:treat|take|consider|regard|count|read|view|see)(?:s|ed|ing)?\s+(?:(?:all|each|every\s*one|any)\s+of\s+)?"
+    r"(?:\b(?:treat|take|consider|regard|count|read|view|see)(?:s|ed|ing)?\s+(?:(?:all|each|every\s*one|any)\s+of\s+)?"
     r"(?:this|that|it|these|those|them|everything(?:\s+above)?|all\s+(?:of\s+)?this|the\s+above|"
     r"the\s+(?:report|list|labels?|findings|answer|reading|forecast|number)(?:\s+above)?)\s+(?:as\s+)?"
+    # ... or described as one, with the text before as the subject ("That list is a first draft I'll redo")
+    r"|\b(?:(?:this|that|the)\s+(?:report|list|answer|reading|forecast|number)|this|that|it)(?:\s+(?:is|was)|'s|’s)\s+(?:(?:only|just|merely|really)\s+)?(?=an?\s))"
     r"(?:(?:an?|only\s+an?|just\s+an?|nothing\s+(?:but|more\s+than)\s+an?|no\s+more\s+than\s+an?)\s+)?(?:(?:wild|rough|blind|pure)\s+)?"
-    r"(?:placeholders?|guess(?:es|work)?|drafts?|examples?|illustrations?|sketch(?:es)?|jokes?|stand-?ins?|dumm(?:y|ies)|mock-?ups?|fillers?)\b",
+    r"(?:(?:first|rough)\s+)?(?:placeholders?|guess(?:es|work)?|drafts?|examples?|illustrations?|sketch(?:es)?|jokes?|stand-?ins?|dumm(?:y|ies)|mock-?ups?|fillers?)\b(?!\s+of\b)",
     re.IGNORECASE)
 # a quantifier over what came before: "None of the above findings ...", "Neither of these ...", "Nothing of this ..."
 _NONE_OF_BEFORE = re.compile(r"\A[\W_]*(?:(?:actually|but|and|so|however|in\s+fact)\W+)*(?:none|neither|nothing)\s+of\s+"
