@@ -164,10 +164,10 @@ _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # words that point back at the calls made: the call itself, or what stands above the remark
 _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|request)\b", re.IGNORECASE)
 # a remark that the call is not made: a negation a few words before a verb of running it whose object is the call, a
-# pronoun or nothing ("not something to execute", "must not be executed", "I'm not making it myself", "Nothing is sent until you say so", "Treat it as not made",
-# "don't run that") or the verb's negative participle ("it stays unsent"); not about any other call ("don't run anything
-# else", "no need to make a second call"), nor something else ("The tool doesn't send emails"), nor a call still to come
-# back ("I haven't run it yet"; red team holdout_r34)
+# pronoun or nothing ("not something to execute", "must not be executed", "I'm not making it myself", "Nothing is sent
+# until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
+# not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
+# doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
 _CALL_NOT_MADE = re.compile(
     r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
     r"[^\S\n]+(?:execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|"
