@@ -20,8 +20,9 @@ from hypothesis import strategies as st
 
 from polyreward import registry
 from polyreward.rewards.forecast import forecast_values, observed_values
+from polyreward.verifiers.forecast_affirmed import affirmed_at_end
 from polyreward.rewards.jaccard import reference_labels
-from polyreward.rewards.tool_calls import _FORMAT_LITERALS, _FORMAT_PATTERNS, assistant_segment, matches_layout
+from polyreward.rewards.tool_calls import _FORMAT_LITERALS, _FORMAT_PATTERNS, assistant_segment, calls_taken_back, matches_layout
 from polyreward.rewards.tool_efficiency import _final_answer
 from polyreward.rewards.tool_efficiency import normalize_answer as squad_normalize
 from polyreward.rubrics.grading import parse_multi, parse_single, strip_reasoning
@@ -139,11 +140,13 @@ PARSERS = {
     "tool_calls.reference_calls": _swallow(tool_call_parsing.reference_calls),
     "tool_calls.count_tool_calls": lambda t: tool_call_parsing.count_tool_calls(t, ("search", "code")),
     "toolrl.assistant_segment": assistant_segment,
+    "toolrl.calls_taken_back": lambda t: calls_taken_back("<tool_call>\n{}\n</tool_call>\n" + t),
     "toolrl.matches_layout": lambda t: [matches_layout(t, literals) for literals in _FORMAT_LITERALS.values()],
     "otc.final_answer": lambda t: squad_normalize(_final_answer(t)),
     "forecast.forecast_values": lambda t: forecast_values(t, 2),
     "forecast.observed_values": observed_values,
     "forecast_intervals.without_stated_spread": lambda t: without_stated_spread(t, 1e9),
+    "forecast_affirmed.affirmed_at_end": lambda t: affirmed_at_end(t, 58.0),
     "jaccard.reference_labels": lambda t: reference_labels(t, ";"),
     "radiology_kg.extract_kg": radiology_kg.extract_kg,
     "grading.parse_single": parse_single,

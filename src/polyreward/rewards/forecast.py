@@ -114,6 +114,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.commitment import qualified
 from polyreward.verifiers.forecast import POLLUTANTS, THRESHOLDS, class_edges, pm_class
+from polyreward.verifiers.forecast_affirmed import affirmed_at_end
 from polyreward.verifiers.forecast_dates import _DATE, _DECIMAL_COMMA, _MONTH_DATE, _TENS, _UNITS, DAILY_PERIOD, scientific_read, spelled_number
 from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_one_case, negates_forecast, other_quantities_left_out, prompt_days,
                                                     quotes_observations, without_relative_change)
@@ -123,6 +124,7 @@ from polyreward.verifiers.language import foreign
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.turns import whole_prompt
 from polyreward.verifiers.tags import blocks_not_across_reasoning
 
@@ -488,13 +490,15 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
         return None, f"{where} negates its number", True
     if foreign_after_value(_UNIT.sub(" ", span)):  # "340,8 – aber ... nicht als Prognose verwenden." (red team holdout_r27)
         return None, f"{where} goes on in another language after its number, which may withdraw it", True
+    if blocks and count == 1 and affirmed_at_end(after, numbers[0]):
+        return numbers, "", True  # "..., but 58 is my forecast.": the last clause restates it as the writer's (holdout_r34)
     offset = text.find(span, blocks[0][0]) if blocks else text.rfind(span)
     if any(qualified(text, offset + m.start(), offset + m.end()) for m in _NUMBER.finditer(span)):
         return None, f"{where} offers its number as a possibility, not a forecast ({span.strip()[:60]!r})", True
     if count == 1 and _AFTER_NUMBER.search(after):  # the class band or a change from today after the block (holdout_r19)
         after = without_stated_spread(_after_remarks_left_out(span, after, edges), numbers[0])  # "±6 µg/m³" (holdout_r33)
     rest = other_quantities_left_out(after, pollutants, days) if _AFTER_NUMBER.search(after) else after  # holdout_r14
-    if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or (
+    if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
     if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted

@@ -224,7 +224,7 @@ def without_both_ways(report: str) -> str:
 
 
 # a clause that may disown the text before it; a single line break is a hard wrap inside a sentence, not an end
-_DISOWNING_CLAUSE_END = re.compile(r"[.!?;]|\n[^\S\n]*\n|\s-{1,2}\s|[\u2013\u2014]")
+_DISOWNING_CLAUSE_END = re.compile(r"[.!?;]|:(?=\s)|\n[^\S\n]*\n|\s-{1,2}\s|[\u2013\u2014]")  # ("Disregard everything above: ..."; holdout_r34)
 _LETTER = re.compile(r"[A-Za-z]")
 
 

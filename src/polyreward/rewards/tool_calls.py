@@ -104,6 +104,7 @@ from polyreward.verifiers.tool_calls import (
 )
 from polyreward.verifiers.commitment import later_disowns, retraction_after
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.tags import first_block, tag_blocks
 
 PARSE_MODES = ("toolrl", "lenient")
@@ -162,6 +163,21 @@ _CALL_CLOSERS = ("</tool_call>", "</function_calls>", "</function>", "<|eom_id|>
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+|\n+")
 # words that point back at the calls made: the call itself, or what stands above the remark
 _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|request)\b", re.IGNORECASE)
+# a remark that the call is not made: a negation a few words before a verb of running it whose object is the call, a
+# pronoun or nothing ("not something to execute", "must not be executed", "I'm not making it myself", "Nothing is sent
+# until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
+# not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
+# doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
+_CALL_NOT_MADE = re.compile(
+    r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
+    r"[^\S\n]+(?:execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|"
+    r"go(?:es|ing)?[^\S\n]+out)\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
+    r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
+    r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
+    r"|\bun(?:sent|executed|run)\b", re.IGNORECASE)
+# an error the tool returns is the call's outcome, not the writer's ("If the function returns an error I'll retry")
+_TOOL_ERROR = re.compile(r"\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|fails?[^\S\n]+with|comes?[^\S\n]+back[^\S\n]+with)"
+                         r"[^\S\n]+(?:(?:an?|any|some)[^\S\n]+)?(?:\w+[^\S\n]+)?(?:error|exception|failure)s?\b", re.IGNORECASE)
 
 
 def calls_taken_back(text: str) -> str:
@@ -174,7 +190,11 @@ def calls_taken_back(text: str) -> str:
     are not made, and an answer from memory or a hand-back usually follows (red team ``holdout_r31``: both paid in
     full). A remark that withdraws nothing (``I'll share the ticket number once it's created.``, ``Actually, the tool
     also returns humidity.``) or withdraws something else (``Ignore any warnings in the output.``) leaves the calls
-    made. Read on the visible text (comments and hidden text left out)."""
+    made. A remark that the calls are not run (``not something to execute``, ``Nothing is sent until you say so``,
+    ``it stays unsent``: ``_CALL_NOT_MADE``) or the writer declining to commit to them (``I'm not standing behind it``:
+    :mod:`polyreward.verifiers.speaker_declines`) takes them back too (red team ``holdout_r34``); an error the tool
+    returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
+    Read on the visible text (comments and hidden text left out)."""
     view = visible_text(text)
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
@@ -184,10 +204,14 @@ def calls_taken_back(text: str) -> str:
     if retraction is not None and retraction[1]:
         return "takes its calls back after the last one"
     for sentence in _SENTENCE_END.split(view[end:end + 2000]):
+        sentence = _TOOL_ERROR.sub(lambda m: " " * len(m.group()), sentence)
         # a withdrawing clause about the calls ("Ignore the call above."), not about something else the reply names
-        # ("Ignore any warnings in the output.", "Never mind the fees; the tool includes them.")
-        if _CALL_REFERENCE.search(sentence) and later_disowns(sentence, 0, "") == "retracted":
+        # ("Ignore any warnings in the output.", "Never mind the fees; the tool includes them."), or the writer
+        # declining to commit to what it wrote ("I'm not standing behind it.": speaker_declines; holdout_r34)
+        if (_CALL_REFERENCE.search(sentence) or DECLINED.search(sentence)) and later_disowns(sentence, 0, "") == "retracted":
             return "withdraws its calls after the last one"
+        if _CALL_NOT_MADE.search(sentence):
+            return "says its calls are not made after the last one"
     return ""
 
 

@@ -32,6 +32,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 from polyreward.verifiers.clauses import denies_by_reference
 from polyreward.verifiers.commitment import disowns_before
 from polyreward.verifiers.framing import disowns_all_before
+from polyreward.verifiers.speaker_declines import DECLINED
 
 # a sentence ends at a run of . ! ? (then a space or the end), a blank line or a line break before a list item; the
 # run is matched from its start only and never given back, so a 100 KB run of "!" not followed by a space costs one
@@ -124,6 +125,19 @@ def without_denied(text: str, spans: list[tuple[int, int]] | None = None) -> str
     return "".join(parts)
 
 
+# the text before regarded as something other than a statement: a verb of regarding, the text before as its object,
+# "as" and a noun of a stand-in ("Take all of the above as a wild guess.", "Treat this as a placeholder.", "Consider
+# the list an example.", "That list is a first draft I'll redo."; red team holdout_r34); "treat this as urgent", "read it
+# as a pleural effusion" and "This is an example of cardiomegaly" name none
+_REGARDED_AS = re.compile(
+    r"(?:\b(?:treat|take|consider|regard|count|read|view|see)(?:s|ed|ing)?\s+(?:(?:all|each|every\s*one|any)\s+of\s+)?"
+    r"(?:this|that|it|these|those|them|everything(?:\s+above)?|all\s+(?:of\s+)?this|the\s+above|"
+    r"the\s+(?:report|list|labels?|findings|answer|reading|forecast|number)(?:\s+above)?)\s+(?:as\s+)?"
+    # ... or described as one, with the text before as the subject ("That list is a first draft I'll redo")
+    r"|\b(?:(?:this|that|the)\s+(?:report|list|answer|reading|forecast|number)|this|that|it)(?:\s+(?:is|was)|'s|’s)\s+(?:(?:only|just|merely|really)\s+)?(?=an?\s))"
+    r"(?:(?:an?|only\s+an?|just\s+an?|nothing\s+(?:but|more\s+than)\s+an?|no\s+more\s+than\s+an?)\s+)?(?:(?:wild|rough|blind|pure)\s+)?"
+    r"(?:(?:first|rough)\s+)?(?:placeholders?|guess(?:es|work)?|drafts?|examples?|illustrations?|sketch(?:es)?|jokes?|stand-?ins?|dumm(?:y|ies)|mock-?ups?|fillers?)\b(?!\s+of\b)",
+    re.IGNORECASE)
 # a quantifier over what came before: "None of the above findings ...", "Neither of these ...", "Nothing of this ..."
 _NONE_OF_BEFORE = re.compile(r"\A[\W_]*(?:(?:actually|but|and|so|however|in\s+fact)\W+)*(?:none|neither|nothing)\s+of\s+"
                              r"(?:the\s+above|these|those|them|this|that|it|my|our)\b", re.IGNORECASE)
@@ -137,11 +151,14 @@ def disowns_text_before(clause: str) -> bool:
     "Nothing acute is present." names nothing before it and takes nothing back); or a quantifier over it with a
     predicate of absence, or the writer saying they did not look at the case
     (:func:`polyreward.verifiers.framing.disowns_all_before`: "All of the above are artifacts.", "I did not look at the
-    image."; red team holdout_r2)."""
+    image."; red team holdout_r2); or the writer declining to stand behind it (:mod:`polyreward.verifiers.speaker_declines`:
+    "I wouldn't vouch for it.", "I'm not putting my name to this."; red team holdout_r34), or regarding it as a
+    stand-in ("Take all of the above as a wild guess.", "Treat this as a placeholder."; red team holdout_r34)."""
     bare = _OPENING_WORDS.sub("", clause)  # "Actually, disregard the above." is "Disregard the above." (genuine sweep)
     return any(disowns_before(one) or bool(_SUBJECTLESS_DENIAL.match(one))
                or (_NONE_OF_BEFORE.match(one) is not None and denies_by_reference(one.strip()))
-               or disowns_all_before(one) for one in ((clause, bare) if bare != clause else (clause,)))
+               or disowns_all_before(one) or DECLINED.search(one) is not None or _REGARDED_AS.search(one) is not None
+               for one in ((clause, bare) if bare != clause else (clause,)))
 
 
 # discourse words that open a clause without changing what it says ("Actually, ...", "Oh wait, ...", "On second

@@ -45,11 +45,14 @@ SPEAKER = _NOT_RELATIVE + r"\b(?:I|we)(?:'d|'ll|'m|'ve|'re)?" + _CARRIED  # ("we
 # a negation or a withheld will before a verb of committing
 _WITHHELD = (r"(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|wouldn't|would\s+not|don't|do\s+not|"
              r"(?:am\s+|'m\s+)?(?:not|un)\s*(?:able|going|willing|comfortable|prepared|ready|confident\s+enough|in\s+a\s+position)(?:\s+to)?|"
-             r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|hesitate\s+to)\s+"
+             r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|hesitate\s+to|"
+             # the progressive negated ("I'm not committing to it", "I am not standing behind it"; holdout_r34) and a
+             # preference against committing ("I'd sooner eat my hat than stand behind that number"; holdout_r34)
+             r"not(?=\s+\w+ing\b)|(?<=rather\s)(?:[\w'’]+\s+){1,6}?than|(?<=sooner\s)(?:[\w'’]+\s+){1,6}?than)\s+"
              r"(?:(?:really|honestly|actually|confidently|definitively|responsibly|safely|fully|want\s+to|need\s+to|dare\s+to)\s+){0,2}")
 # the verbs of committing to an answer (a bare stem and its -ing form)
 _COMMIT = (r"(?:choos(?:e|ing)|pick(?:ing)?|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing)|"
-           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|"
+           r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|put(?:ting)?\s+my\s+name\s+to|sign(?:ing)?\s+off\s+on|"
            r"giv(?:e|ing)\s+(?:(?:a|an|the|my|one|any)\s+)?(?:(?:final|firm|definite|definitive|single)\s+)?(?:answer|diagnosis|verdict|ruling|choice|pick|letter))\b")
 # ... whose object is not another option, anything else, or full certainty
 _NOT_OTHER = (r"(?!\s+(?:(?:any|an|the|a|on)\s+)?(?:other|another|else|anything\s+(?:else|but)|otherwise|differently|against))"

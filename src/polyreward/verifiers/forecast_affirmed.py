@@ -1,0 +1,54 @@
+"""A forecast reaffirmed by the last clause after its ``<answer>`` block (red team ``holdout_r34``).
+
+A forecaster often grants the uncertainty of tomorrow's air and then restates the forecast as its own: "<answer>58
+</answer> If the wind picks up it could come in a bit lower, but 58 is my forecast.", "The last digit is anyone's
+guess, but I'm confident in 58 as the forecast.", "I'll revisit it when tomorrow's data arrives, but for now this is the
+forecast.", "Who would expect a sudden clean-up? Not me, so 25 is where I land." The forecast reward reads a modal, an
+"if", a doubt word or another number after the block as a withdrawal (a later clause may take the forecast back), which
+refused all four. The writer's last statement is the committed one, so :func:`affirmed_at_end` reads only the LAST
+clause of the text after the block (after its last sentence end, contrast word -- ``but``, ``so``, ``yet``, ``still``
+-- or clause mark) and accepts it when it is, as a whole, the forecast restated as the writer's own:
+
+* the block's number, or ``this`` / ``that`` / ``it``, with a copula and ``my`` / ``the`` (own / final) ``forecast`` /
+  ``number`` / ``estimate`` / ``prediction`` / ``call`` (``58 is my forecast``, ``for now this is the forecast``);
+* the block's number ``is where I land`` / ``end up`` / ``come down`` / ``settle``;
+* ``I'm confident in`` / ``sure of`` / ``certain of`` the block's number or ``it`` / ``this`` (``as the forecast``).
+
+The clause must hold no other number, no negation and no modal, and the text after the block no other number: "until then the 58 is only a stand-in", "Treat that
+number as a placeholder, not a forecast", "but 70 is my forecast" and "but it might be my forecast" affirm nothing and
+are read as before. Everything before the last clause is then the forecast's caveat, not its withdrawal. Reconstructed
+rule (ours); linear in the text after the block.
+"""
+
+from __future__ import annotations
+
+from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
+
+# where the last clause starts: a sentence end, a clause mark or a word of contrast or consequence
+_CLAUSE_BREAK = re.compile(r"[.!?;:,\n\u2014\u2013]|\b(?:but|so|yet|still|and|though|however)\b", re.IGNORECASE)
+_NUMBER = r"(\d+(?:\.\d+)?)(?:[^\S\n]*(?:µg/m³|µg/m3|ug/m3|μg/m³|μg/m3))?"  # (its value: the match's one group)
+_ANY_NUMBER = re.compile(r"(?<![\d.])\d+(?:\.\d+)?")
+_NAMES_AND_UNITS = re.compile(r"\bPM\s*(?:2\.5|10)\b|(?:µg|μg|ug)\s*/\s*m(?:\^?3|³)", re.IGNORECASE)  # no value of their own
+_OPENER = r"(?:(?:for\s+now|all\s+the\s+same|anyway|even\s+so|in\s+the\s+end|either\s+way|regardless)\W+)?"
+_NOUN = r"(?:my|the)\s+(?:(?:own|final|actual)\s+)?(?:forecast|number|estimate|prediction|call)"
+_AFFIRMING = re.compile(
+    r"\A[^\w]*" + _OPENER +
+    r"(?:(?:(?:the\s+)?" + _NUMBER + r"|this|that|it)\s+(?:is|'s|’s|remains|stays)\s+" + _NOUN +
+    r"|(?:the\s+)?" + _NUMBER + r"\s+is\s+where\s+I\s+(?:land|end\s+up|come\s+down|settle)"
+    r"|I(?:'m|’m|\s+am)\s+(?:(?:quite|fully|very|pretty)\s+)?(?:confident|sure|certain)\s+(?:in|of|about)\s+(?:" + _NUMBER + r"|it|this|that))"
+    r"(?:\s+as\s+" + _NOUN + r")?(?:\s+for\s+(?:tomorrow|the\s+day))?[^\w]*\Z", re.IGNORECASE)
+
+
+def affirmed_at_end(after: str, value: float) -> bool:
+    """Is the last clause of ``after`` (the text after the ``<answer>`` block) the forecast ``value`` restated as the
+    writer's own (module docstring)? A number there must be ``value``."""
+    tail = after.strip()[-300:]
+    if not tail or any(abs(float(n) - value) >= 1e-9 for n in _ANY_NUMBER.findall(_NAMES_AND_UNITS.sub(" ", after))):
+        return False  # another number after the block ("Scratch that: 70. This is my forecast.") is read as before
+    starts = [m.end() for m in _CLAUSE_BREAK.finditer(tail.rstrip(".!?\u2026 \n"))]
+    last = tail[starts[-1]:] if starts else tail
+    match = _AFFIRMING.match(last)
+    if match is None:
+        return False
+    number = next((group for group in match.groups() if group), None)
+    return number is None or abs(float(number) - value) < 1e-9
