@@ -11,7 +11,7 @@ from hypothesis import strategies as st
 
 from polyreward.rewards.jaccard import JaccardReward
 from polyreward.verifiers.label_amendments import offers_other_labels
-from polyreward.verifiers.label_sets import read_labels
+from polyreward.verifiers.label_sets import _one_column_table, read_labels
 
 GOLD = "<answer>cardiomegaly; pulmonary edema; pleural effusion</answer>"
 PROMPT = ("Read this chest X-ray report and list every finding that is definitely present, separated by ';', inside "
@@ -45,7 +45,8 @@ def test_one_column_table_in_block(body, expected):
 
 def test_table_reader_leaves_other_shapes_alone():
     # several columns (a finding and its status) and a table with no header rule are not read as one-column tables
-    assert read_labels("| Finding | Present |\n|---|---|\n| a | yes |") == read_labels("| Finding | Present |\n|---|---|\n| a | yes |")
+    assert _one_column_table("| Finding | Present |\n|---|---|\n| a | yes |") is None
+    assert _one_column_table("| Finding |\n|---|\n| a |\nb") is None  # a line that is no row: no whole-body table
     assert "| a |" in read_labels("| a |\n| b |")
     assert read_labels("| Finding |\n|---|\n| a |\n| b |") == ["a", "b"]
     assert read_labels("|---|\n| a |") != ["a"]  # a rule with no header above it is no table
@@ -101,9 +102,9 @@ def test_genuine_styles_still_paid(style):
 
 
 @settings(max_examples=200, derandomize=True, deadline=None, database=None)
-@given(st.text(alphabet="abcdefghij ,.;\n()", max_size=80))
+@given(st.text(alphabet="bcjkmpqvwxz ,.;\n()", max_size=80))
 def test_offer_needs_a_condition_and_an_edit_or_an_offer_word(text):
-    # text with none of the condition / edit / offer words never keeps the list open
+    # text with none of the condition / edit / offer words (no vowel to spell them) never keeps the list open
     assert offers_other_labels(text) is None
     # prefixing a conditional imperative edit always does
     assert offers_other_labels("If needed, add " + text) is not None
