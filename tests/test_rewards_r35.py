@@ -69,6 +69,8 @@ def test_table_names_the_same_labels_as_the_list(labels):
         ("\n\nNo consolidation is present.", True),
         ("\nConfidence: high; all three are stated explicitly.", True),
         ("\nIf you want, I can list the pertinent negatives too.", True),
+        ("\nIf it helps, I can also list the pertinent negatives.", True),
+        ("\nIf needed, we'll then add the comparison with the prior film.", True),
         ("\nNo other candidates are likely from this report.", True),
         ("\nThere are no alternative diagnoses to consider here.", True),
         ("\nIf the patient is symptomatic, clinical correlation is advised.", True),

@@ -109,9 +109,11 @@ def answer_line(tail: str, limit: int = 2000) -> str | None:
 _SENTENCE = re.compile(r"[.;!?\n]+")
 _CONDITION = re.compile(r"\b(?:if|unless|in\s+case|should\s+(?:it|the|this|that|there))\b", re.IGNORECASE)
 # an imperative edit of the list: the verb opens the sentence or follows a comma, colon, bracket, "then", "also" or
-# "please" (not a subject: "I can list ..." is a plan), and is not negated ("do not add")
+# "please" (not a subject and a modal: "I can list ...", "I can also list ..." is a plan), and is not negated ("do not
+# add")
 _LIST_EDIT = re.compile(
-    r"(?:^|[,:(]|\b(?:then|also|please))[ \t]*+(?:also[ \t]++)?(?:add|list|include|replace|swap|substitute|change|switch)\b",
+    r"(?:^|[,:(]|(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!'ll )(?<!\bmay )(?<!\bmight )\b(?:then|also|please))"
+    r"[ \t]*+(?:also[ \t]++)?(?:add|list|include|replace|swap|substitute|change|switch)\b",
     re.IGNORECASE)
 _OFFERED = re.compile(
     r"\b(?:other|alternative|additional|further)\s+(?:candidates?|possibilities|options|alternatives|diagnos[ie]s|answers|labels)\b"
