@@ -30,7 +30,7 @@ from polyreward.rubrics.judge_rules import check_rule
 from polyreward.rubrics.rule_functions import asks_question, first_sentence_contains
 from polyreward.rubrics.schema import parse_rubric
 from polyreward.schema import completion_text
-from polyreward.verifiers import answer_extraction, boxes, choice, options, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
+from polyreward.verifiers import answer_extraction, boxes, choice, options, label_amendments, label_sets, math_canonical, math_normalize, polynomial, radiology_kg, tags
 from polyreward.verifiers import math_answers
 from polyreward.verifiers import tool_calls as tool_call_parsing
 from polyreward.verifiers.forecast_intervals import without_stated_spread
@@ -134,6 +134,9 @@ PARSERS = {
     "label_sets.answer_block": label_sets.answer_block,
     "label_sets.split_labels": label_sets.split_labels,
     "label_sets.normalize_label": label_sets.normalize_label,
+    "label_sets._one_column_table": label_sets._one_column_table,
+    "label_sets.read_labels": label_sets.read_labels,
+    "label_amendments.offers_other_labels": label_amendments.offers_other_labels,
     "tags.last_block": lambda t: tags.last_block(t, "answer", ignore_case=True),
     "tool_calls.parse_tool_call_text": _swallow(tool_call_parsing.parse_tool_call_text),
     "tool_calls.parse_toolrl_block": _swallow(tool_call_parsing.parse_toolrl_block),

@@ -1123,6 +1123,29 @@ LEFT_OPEN = {
         "genuine: 'Calling this Hashimoto would be a bad joke given the exophthalmos.' -- 'joke' judges another option "
         "named by its text (A. Hashimoto thyroiditis), which the committed-answer reading sees only with the options "
         "(as holdout_r32's r32_ca_gold_box_attributed_to_textbook_own_answer_other)"),
+    # holdout_r35 (written blind 2026-12-06 on label lists and forecasts as model families write them; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r35_first_sight.md)
+    ("forecast_class_cost", "r35_fc_approx_sign_in_block"): (
+        "label disputed after first sight: '≈13' carries the approximation sign that the integrity suite reads as no "
+        "committed value (as holdout_r4's tilde_approx and holdout_r25's r25_fk_approx_sign); 'approximately 13' is "
+        "paid"),
+    ("forecast_class_cost", "r35_fc_pm10_named_approx_value"): (
+        "label disputed after first sight: 'PM10 ≈ 112 µg/m³' carries the approximation sign, as "
+        "r35_fc_approx_sign_in_block"),
+    ("forecast_class_cost", "r35_fc_context_numbers_after_block"): (
+        "genuine, but the text after the block gives numbers the prompt does not ('today's mean was 45', the mean of "
+        "its 24 hours, and the class band '36–75'): the reading counts a number after the block as a possible second "
+        "forecast unless it restates the forecast or quotes one of the prompt's observations in a clause about the "
+        "past (holdout_r12's rule), and a derived mean or a class band is neither; reading them needs the prompt's "
+        "series mean and the thresholds' bands as quotable values, a wider rule than one row shows"),
+    ("forecast_class_cost", "r35_fc_yesterday_other_class_after_block"): (
+        "genuine, but 'two days ago the mean was about 30 µg/m³' after the block is a number the prompt does not "
+        "give, in another class: the reading cannot tell a remembered past value from a second forecast without the "
+        "prompt stating it (holdout_r12's rule keeps the prompt's own values only)"),
+    ("forecast_class_cost", "r35_fc_today_and_forecast_rows_table"): (
+        "label disputed after first sight: the block holds a table of today's observed mean (38) and the forecast "
+        "(28), its row marked '(forecast)'; the prompt asks for one number inside the block, and the split's scenario "
+        "table (r35_fc_scenario_table_in_block) is refused by the same two-numbers rule"),
 }
 
 ROWS = bench.load_rows()

@@ -40,7 +40,10 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   not definite": :mod:`polyreward.verifiers.label_amendments`; red team ``holdout_r14``), and so is a block a later note
   withdraws whole ("please disregard the list above", "ignore my answer": red team ``holdout_r18``), and so is a block
   after which a labelled answer line names other labels ("**Final answer:** a; b; c; pneumothorax": two answers; the
-  same list restated commits to it: red team ``holdout_r21``).
+  same list restated commits to it: red team ``holdout_r21``), and so is a block after which a note edits the list under
+  a condition ("If the rhythm is actually atrial flutter, replace atrial fibrillation with atrial flutter.") or offers
+  other labels beside it ("Other candidates I consider equally likely: pneumonia; atelectasis."):
+  :func:`polyreward.verifiers.label_amendments.offers_other_labels`; red team ``holdout_r35``.
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the
@@ -97,7 +100,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import answer_line, removed_label, withdraws_list
+from polyreward.verifiers.label_amendments import answer_line, offers_other_labels, removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
@@ -228,6 +231,9 @@ class JaccardReward(RolloutReward):
         # red team holdout_r18: a note after the block that withdraws the whole list ("please disregard the list above")
         if withdraws_list(view[blocks[-1][1]:]):
             return None, "a note after the <answer> block withdraws the list"
+        # red team holdout_r35: a conditional edit of the list or other labels offered after the block
+        if why := offers_other_labels(view[blocks[-1][1]:]):
+            return None, why
         # red team holdout_r21: a labelled answer line after the block ("**Final answer:** a; b; c") with other labels
         restated = answer_line(view[blocks[-1][1]:])
         if restated is not None and self._canonical(read_labels(restated, self.separator)) != sets[0]:

@@ -19,8 +19,15 @@ by naming it as the object of a withdrawal (``please disregard the list above``,
 labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. :func:`answer_line` reads the
 text after the block for a line that gives the answer again under an answer label (``**Final answer:** a; b; c``,
 ``Answer: ...``, ``Corrected labels: ...``; red team ``holdout_r21``): the caller compares its labels with the block's,
-since a restatement of the same list commits to it and another list is a second answer. Reconstructed rule (ours);
-linear in the text read (at most ``limit`` characters).
+since a restatement of the same list commits to it and another list is a second answer. :func:`offers_other_labels`
+reads the text after the block sentence by sentence for one that keeps the list open (red team ``holdout_r35``): a
+conditional edit of the list (``If the rhythm is actually atrial flutter, replace atrial fibrillation with atrial
+flutter.``, ``If the nodule grows on follow-up, also list lung cancer.``: a condition and an imperative ``add`` /
+``list`` / ``include`` / ``replace`` / ``swap`` / ``substitute`` / ``change``) or other labels offered beside it
+(``Other candidates I consider equally likely: pneumonia; atelectasis.``, ``Alternatively, ...``, ``could also be``);
+a negated offer (``No other candidates are likely.``, ``do not add pneumonia``) and a plan's sentence (``If you want,
+I can list the negatives too.``, where the verb has a subject) keep the list. Reconstructed rule (ours); linear in the
+text read (at most ``limit`` characters).
 """
 
 from __future__ import annotations
@@ -96,3 +103,35 @@ def answer_line(tail: str, limit: int = 2000) -> str | None:
         return None
     body = _EMPHASIS_MARKS.sub("", found.group("body")).strip()
     return body or None
+
+
+# red team holdout_r35: a sentence after the block that keeps the list open
+_SENTENCE = re.compile(r"[.;!?\n]+")
+_CONDITION = re.compile(r"\b(?:if|unless|in\s+case|should\s+(?:it|the|this|that|there))\b", re.IGNORECASE)
+# an imperative edit of the list: the verb opens the sentence or follows a comma, colon, bracket, "then", "also" or
+# "please" (not a subject and a modal: "I can list ...", "I can also list ..." is a plan), and is not negated ("do not
+# add")
+_LIST_EDIT = re.compile(
+    r"(?:^|[,:(]|(?<!\bcan )(?<!\bcould )(?<!\bwill )(?<!\bwould )(?<!'ll )(?<!\bmay )(?<!\bmight )\b(?:then|also|please))"
+    r"[ \t]*+(?:also[ \t]++)?(?:add|list|include|replace|swap|substitute|change|switch)\b",
+    re.IGNORECASE)
+_OFFERED = re.compile(
+    r"\b(?:other|alternative|additional|further)\s+(?:candidates?|possibilities|options|alternatives|diagnos[ie]s|answers|labels)\b"
+    r"|\bequally\s+(?:likely|possible|probable)\b|\balternatively\b|\bcould\s+(?:also|equally|just\s+as\s+well)\s+be\b",
+    re.IGNORECASE)
+_NEGATED = re.compile(r"\b(?:no|not|none|never|nothing|neither|nor)\b|n't\b", re.IGNORECASE)
+
+
+def offers_other_labels(tail: str, limit: int = 2000) -> str | None:
+    """Why a sentence of ``tail`` (the text after the block) keeps the list open, or None (module docstring): a
+    conditional imperative edit of the list, or other labels offered beside it; the writer has not committed to the
+    block's list, so paying the block pays a hedge whose other branch the reward never reads."""
+    for sentence in _SENTENCE.split(tail[:limit]):
+        sentence = sentence.strip(" \t()[]")
+        if not sentence:
+            continue
+        if _CONDITION.search(sentence) and _LIST_EDIT.search(sentence):
+            return "a note after the <answer> block edits the list under a condition"
+        if _OFFERED.search(sentence) and not _NEGATED.search(sentence):
+            return "a note after the <answer> block offers other labels beside the list"
+    return None

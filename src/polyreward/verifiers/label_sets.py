@@ -41,7 +41,7 @@ _UNCHECKED = re.compile(r"^(?:\[\s?\]|[☐✗✘❌])\s*")
 
 
 # a label marked denied after it (red team holdout_r4): "pneumothorax: no", "pneumothorax (absent)" is not chosen
-_DENIED = re.compile(r"\s*(?::\s*(?:no|absent|negative|false|none|not\s+(?:present|seen))|[(\[]\s*(?:no|absent|negative|false|not\s+(?:present|seen))\s*[)\]])\s*$",
+_DENIED = re.compile(r"(?<!\s)\s*(?::\s*(?:no|absent|negative|false|none|not\s+(?:present|seen))|[(\[]\s*(?:no|absent|negative|false|not\s+(?:present|seen))\s*[)\]])\s*$",
                      re.IGNORECASE)
 
 
@@ -134,6 +134,28 @@ def _affirmed_sections(body: str, separator: str) -> str:
     return (separator if separator in body else "\n").join(part.strip() for part in kept if part.strip())
 
 
+# a markdown table row of one cell ("| Cardiomegaly |") and its header rule ("|---|", "| :--- |"): red team holdout_r35
+_ONE_CELL_ROW = re.compile(r"^\|([^|\n]*)\|$")
+_HEADER_RULE = re.compile(r"^:?-{3,}:?$")
+
+
+def _one_column_table(body: str) -> list[str] | None:
+    """The cells under the header of a one-column markdown table that is the whole body ("| Finding |", "|---|",
+    "| Cardiomegaly |", ...), or None when the body is no such table. The row above the rule is the column's name,
+    not a label; a table of several columns (a finding and its status) is left to the other readings."""
+    lines = [line.strip() for line in body.strip().splitlines() if line.strip()]
+    cells = []
+    for line in lines:
+        row = _ONE_CELL_ROW.match(line)
+        if row is None:
+            return None
+        cells.append(row.group(1).strip())
+    rules = [i for i, cell in enumerate(cells) if _HEADER_RULE.match(cell)]
+    if rules != [1]:
+        return None
+    return cells[2:] or None
+
+
 def read_labels(body: str, separator: str = ";") -> list[str]:
     """The labels a reader sees in an answer body: split on ``separator`` when the body uses it; else one label per
     line of a list ("- a" / "1. a" / plain lines); else on commas outside brackets ("a, b"; ``a (b, c)`` is one label), else on a spaced ``&`` (``a & b``). A
@@ -142,12 +164,15 @@ def read_labels(body: str, separator: str = ";") -> list[str]:
     after it (``a: no``, ``a (absent)``), and a body that is a JSON object of flags names the keys flagged true
     (red team ``holdout_r4``); a label denied before it (``no a``, ``without a``) is left out too, and a body whose
     lines open with status headers (``Present: a; b`` / ``Absent: c``) names the labels under the affirming ones
-    (red team ``holdout_r7``); ``no finding`` is the normal study's label, not a denied finding (``holdout_r18``). The guarded (normalised) reading: the prompt's separator is a format request, and a
+    (red team ``holdout_r7``); ``no finding`` is the normal study's label, not a denied finding (``holdout_r18``); a
+    body that is a one-column markdown table names the cells under its header (``holdout_r35``). The guarded (normalised) reading: the prompt's separator is a format request, and a
     genuine answer written as a list or with commas names the same labels."""
     if body.lstrip().startswith("{") and (flags := _flag_labels(body)) is not None:
         return flags
     if body.lstrip().startswith("[") and (items := _list_literal(body)) is not None:
         return [item.strip() for item in items if item.strip()]
+    if (cells := _one_column_table(body)) is not None:  # a one-column markdown table names its cells (holdout_r35)
+        body = "\n".join(cells)
     body = _affirmed_sections(body, separator)
     lead = _LEAD_IN.match(body)
     body = body[lead.end():] if lead else body
@@ -205,7 +230,7 @@ def f1(predicted: Iterable[str], gold: Iterable[str]) -> float:
 
 
 # red team holdout_r3: the forms a reader takes for the same finding (guarded, normalised mode)
-_AFFIRMED = re.compile(r"\s*(?:[(\[]\s*(?:present|positive|yes|confirmed|\+)\s*[)\]]|:\s*(?:present|positive|yes))\s*$")
+_AFFIRMED = re.compile(r"(?<!\s)\s*(?:[(\[]\s*(?:present|positive|yes|confirmed|\+)\s*[)\]]|:\s*(?:present|positive|yes))\s*$")
 _AND_FIRST = re.compile(r"^(?:and|&)\s+")
 _KEY_WORD = re.compile(r"[^\W\d_]+")
 
