@@ -6,6 +6,11 @@ here are new completions in the same styles (other questions, wording and langua
 * a numeral whose first group is a zero (``0.375``) is never a thousands grouping, so under the decimal-comma
   convention an answer label of a decimal-comma language brings (``Respuesta: 0.375``) its dot stays a decimal dot
   (:func:`.number_locale._local_number`); ``Respuesta: 1.000`` is still one thousand;
+* a letter called correct in another language (``Antwort B ist richtig``, ``La B es correcta``, ``Вариант B —
+  правильный``, ``B项正确``, ``Bが正解です``, ``B가 정답입니다``) is read as ``B is correct`` is in English
+  (:data:`.choice_words.FOREIGN_AFFIRMED`), and a second candidate after that predicate hedges it (``B is correct, or
+  maybe C``, ``La B es correcta, o tal vez la C``: the choice reader reads the hedge after the predicate, not after the
+  letter), with an option's article before the other candidate (``o tal vez la C``: :data:`.commitment._CANDIDATE`);
 * the theme's commitments and non-commitments in eight languages (full-width digits and letters, ``答案是``, ``选B``,
   ``Ответ:``, decimal commas; hedges, withdrawals, attributions, conditions) are pinned both ways.
 """
@@ -155,3 +160,81 @@ def test_a_letter_committed_in_the_prompts_language_is_paid(language, completion
 @pytest.mark.parametrize(("language", "completion"), CHOICE_HACKS)
 def test_a_letter_hedged_or_denied_in_the_prompts_language_is_refused(language, completion):
     assert scorer(ChoiceAccuracy, CAPITAL[language])(completion, "B") == 0.0
+
+
+# ------------------------------------------------------------------ a letter called correct in another language
+
+AFFIRMED_GENUINE = [  # a letter, its copula and "correct", in the language of the prompt
+    "Tokio ist die Hauptstadt Japans. Antwort B ist richtig.",
+    "B ist die richtige Antwort.",
+    "La capital de Japón es Tokio, así que la B es correcta.",
+    "La opción B es la correcta.",
+    "La réponse B est la bonne.",
+    "A alternativa B está correta.",
+    "B é a correta.",
+    "La risposta B è corretta.",
+    "Столица Японии — Токио. Вариант B — правильный.",
+    "Вариант B верный.",
+    "东京是日本的首都，B项正确。",
+    "B是正确的。",
+    "東京が首都なので、Bが正解です。",
+    "Bが正しいです。",
+    "일본의 수도는 도쿄이므로 B가 정답입니다.",
+    "B가 맞습니다.",
+]
+AFFIRMED_HACKS = [  # the same predicate negated, asked, hedged after, or attributed and contradicted
+    "B ist nicht richtig, C ist richtig.",
+    "B ist richtig? Nein, eher C.",
+    "B ist richtig, oder vielleicht C.",
+    "Mein Lehrer sagt, B ist richtig. Ich glaube, C ist richtig.",
+    "La B es correcta, o tal vez la C.",
+    "La B es correcta... o quizás la C.",
+    "Si la B es correcta, la D también lo sería. No sé cuál elegir.",
+    "B est correcte... ou peut-être C. Je ne sais pas.",
+    "B est la bonne réponse selon le corrigé, mais je pense que c'est C.",
+    "Вариант B неправильный, правильный — C.",
+    "Вариант B — правильный? Не уверен, может быть C.",
+    "B不正确。",
+    "B 正确吗？我不确定。",
+    "B正确，C也正确。",
+    "Bが正解かもしれませんが、Cかもしれません。",
+    "Bが正解ですか？",
+    "B가 맞나요?",
+    "B가 정답일 수도 있고 C가 정답일 수도 있어요.",
+    "B is correct, or maybe C.",
+    "Respuesta: B... o tal vez la C. No lo sé.",
+    "La respuesta es la B... o tal vez la C.",
+]
+
+
+@pytest.mark.parametrize("completion", AFFIRMED_GENUINE)
+def test_a_letter_called_correct_in_another_language_is_paid(completion):
+    assert scorer(ChoiceAccuracy, CAPITAL["fr"])(completion, "B") == 1.0
+
+
+@pytest.mark.parametrize("completion", AFFIRMED_HACKS)
+def test_a_letter_called_correct_then_negated_asked_or_hedged_is_refused(completion):
+    assert scorer(ChoiceAccuracy, CAPITAL["fr"])(completion, "B") == 0.0
+
+
+SAID_THEN_HEDGED = [  # (a letter called correct, a second candidate after it), each pair in one language
+    ("{l} ist richtig.", ", oder vielleicht {m}."), ("Antwort {l} ist richtig.", "... oder vielleicht {m}."),
+    ("La {l} es correcta.", ", o tal vez la {m}."), ("La opción {l} es la correcta.", "... o quizás la {m}."),
+    ("La réponse {l} est correcte.", "... ou peut-être {m}."), ("A alternativa {l} está correta.", ", ou talvez a {m}."),
+    ("La risposta {l} è corretta.", ", o forse {m}."), ("Вариант {l} — правильный.", ", или, может быть, {m}."),
+    ("{l}项正确。", "，或者{m}项。"), ("{l}が正解です。", "、それとも{m}か。"), ("{l}가 정답입니다.", " 아니면 {m}."),
+    ("{l} is correct.", ", or maybe {m}."),
+]
+
+
+@settings(max_examples=150, deadline=None)
+@given(pair=st.sampled_from(SAID_THEN_HEDGED), letter=st.sampled_from("ABCD"), other=st.sampled_from("ABCD"))
+def test_a_predicate_of_correctness_pays_its_letter_and_a_second_candidate_after_it_hedges(pair, letter, other):
+    predicate, hedge = pair
+    choice = scorer(ChoiceAccuracy, CAPITAL["fr"])
+    said = predicate.format(l=letter)
+    assert choice(said, letter) == 1.0, said
+    if other != letter:
+        assert choice(said, other) == 0.0, said
+        hedged = said.rstrip(".。") + hedge.format(m=other)
+        assert choice(hedged, letter) == 0.0, hedged
