@@ -67,7 +67,7 @@ from polyreward.verifiers.options import parse_options
 from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
-from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_ANCHOR
+from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
 from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
@@ -82,7 +82,7 @@ from polyreward.verifiers.conditional_letters import answers_under_conditions, c
 from polyreward.verifiers.label_answers import LABELS, LONG_WORD, extract_label, squeeze_whitespace  # noqa: F401 (public here too)
 from polyreward.verifiers.verdict import Verdict
 
-_CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "so", "the"}
+_CONJUNCTIONS = {"because", "since", "as", "which", "is", "and", "or", "but", "so", "the", "ist", "es", "est"}  # (+ copulas: "A ist richtig")
 
 
 _TEXT_WRAPPED = re.compile(r"\\" + FONT_WRAPPERS + r"\s*\{([^{}]{0,20})\}")  # "\\mathbf{B}" is B (holdout50)
@@ -165,7 +165,7 @@ def _rightmost(text: str, pattern: re.Pattern, letters: str, bare: bool = False)
             continue
         if hypothetical(text, match.start(), match.end()):
             continue  # "B would be correct if the question asked for the mean": another problem's answer, not the writer's
-        if _in_option_list(text, start, letters) or hedged(text, start, end) or case_alternative_before(
+        if _in_option_list(text, start, letters) or hedged(text, start, max(end, match.end("said")) if "said" in match.re.groupindex else end) or case_alternative_before(
                 text, start, lambda clause, chosen=letter: any(m.group(1) != chosen for m in letter_pattern(letters).finditer(clause)), end):
             return SEVERAL
         # "Answer: the option right after (C)": the letter is what the answer is measured from, not the answer
@@ -263,9 +263,9 @@ _AFFIRMING_TAIL_TO_END = re.compile(DENIED_OTHER_TAIL + _AFFIRMING_TAIL + r"(?:\
 def _patterns(letters: str) -> list[tuple[str, re.Pattern]]:
     token = _letter_token(letters)
     anchor = _ANCHOR
-    # "(B) is right", "B is most likely correct", "B must be correct"
-    affirmed = (r"\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
-                r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b")
+    # "(B) is right", "B is most likely correct", "B must be correct" (a hedge is read after the predicate: "B is correct, or maybe C")
+    affirmed = (r"(?P<said>\s+(?:is|would\s+be|seems|must\s+be|should\s+be)\s+(?i:(?:most\s+likely|likely|probably|clearly|definitely|certainly|"
+                r"surely|indeed|obviously)\s+)?(?:the\s+)?(?i:right|correct|best|true|answer)\b|" + FOREIGN_AFFIRMED + ")")  # (choice_words)
     return [
         ("anchor", re.compile(anchor + r"[\s*:=\-–—]*(?:(?i:option|choice)[\s*]*)?" + token)),  # "Answer — C." (holdout16)
         ("affirmed", re.compile(r"(?<![\w'])" + _letter_token(letters, affirmed))),

@@ -130,3 +130,22 @@ FOREIGN_ANCHOR = (
 # words of the languages a policy switches to, one each
 DENIED_OTHER_TAIL = (r"(?:,?[^\S\n]*\(?[^\S\n]*(?i:not|rather[^\S\n]+than|instead[^\S\n]+of|nicht|statt|pas|plutôt[^\S\n]+que|non|no|"
                      r"en[^\S\n]+(?:lugar|vez)[^\S\n]+de|а[^\S\n]+не|не|而不是|不是)[^\S\n]*[(\[]?[A-Z][)\]]?\)?)?")
+
+
+# the letter called correct in the languages a policy switches to, as "B is correct" is read in English (:mod:`.choice`'s
+# "affirmed" tier; holdout101): the copula and the word "correct" right after the letter, nothing between but an
+# article, an option noun (CJK) or a dash -- "Antwort B ist richtig", "La B es correcta", "La réponse B est la bonne",
+# "A alternativa B está correta", "Вариант B — правильный", "B项正确", "Bが正解です", "B가 정답입니다". A negation
+# between ("B ist nicht richtig", "B неправильный", "B不正确", "B가 아닙니다") is no match, and a question or a
+# hedge after it is left to the rules that read the letter's clause
+FOREIGN_AFFIRMED = (
+    r"(?i:[^\S\n]+(?:ist|wäre)[^\S\n]+(?:die[^\S\n]+)?(?:richtig|korrekt)e?\b"
+    r"|[^\S\n]+es[^\S\n]+(?:la[^\S\n]+|el[^\S\n]+)?(?:correct[ao]|respuesta[^\S\n]+correcta)\b"
+    r"|[^\S\n]+(?:est|serait)[^\S\n]+(?:la[^\S\n]+)?(?:bonne|correcte?|juste)\b"
+    r"|[^\S\n]+(?:está|é)[^\S\n]+(?:a[^\S\n]+|o[^\S\n]+)?(?:corret[ao]|cert[ao])\b"
+    r"|[^\S\n]+è[^\S\n]+(?:la[^\S\n]+)?(?:corrett[ao]|giust[ao])\b"
+    r"|[^\S\n]*(?:[—–-][^\S\n]*)?(?:правильн|верн)\w*"
+    r"|[^\S\n]*(?:项|項|选项|選項)?[^\S\n]*(?:是[^\S\n]*)?(?:正确|正確)(?![^\S\n]*(?:吗|嗎|与否|與否))"
+    r"|[^\S\n]*(?:が|は)[^\S\n]*(?:正しい|正解)(?![^\S\n]*(?:です)?[^\S\n]*(?:か|かも|でしょう))"
+    r"|[^\S\n]*(?:가|이)[^\S\n]+(?:정답|맞)(?!\w*(?:나요|까|수도|지도|듯)))"
+)

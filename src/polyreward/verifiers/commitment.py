@@ -97,7 +97,7 @@ _NEGATED_AFTER = re.compile(
     re.IGNORECASE,
 )
 # "41 or 42", "A or option C", "x = 2 or x = 3", "A/C": another candidate joined to this one
-_CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+)?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"
+_CANDIDATE = r"[\s$*(\[{]*(?:\\(?:boxed|text|textbf|mathbf|frac|sqrt|dfrac)\b|[-−+]?\.?\d|(?:option\s+|choice\s+|(?:la|el|le|die|a|o)\s+(?=(?-i:[A-Z])(?![A-Za-z])))?[A-Za-z](?![A-Za-z])|yes\b|no\b|maybe\b)"  # "o tal vez la C" (an article)
 _HEDGED_BEFORE = re.compile(
     r"(?:\b(?:" + OR_WORDS + r"|either|otherwise|else|alternatively)|/|" + OR_UNSPACED + "|" + OTHERWISE_WORDS + r")(?:\s+(?:maybe|possibly|perhaps|option|choice|answer|[A-Za-z](?:\s*=)?))*[,:]?\s*\Z",
     re.IGNORECASE,

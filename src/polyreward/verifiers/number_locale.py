@@ -18,7 +18,8 @@ Reconstructed rule (ours; the conventions are CLDR's decimal and grouping symbol
                  "dot"    otherwise (English, no evidence, or both: today's reading, unchanged)
     under "comma": a numeral d{1,3}(S ddd)+ with one separator S in . ' ’ NBSP NNBSP THIN (a plain space only
                    before a decimal comma) loses S, and its decimal comma becomes a dot: "8.575,00" -> "8575.00",
-                   "1,500" -> "1.500" (one and a half), "1.500" -> "1500"; numbers in brackets separated by ";"
+                   "1,500" -> "1.500" (one and a half), "1.500" -> "1500" (but a zero first group is no grouping:
+                   "0.375" stays a decimal); numbers in brackets separated by ";"
                    are a pair, tuple or interval: "(2 ; 1,5)" -> "(2, 1.5)", "]2 ; 5]" -> "(2, 5]",
                    "[0 ; +∞[" -> "[0, +∞)"
     under either:  apostrophe groups "43'650" -> "43650" and "CHF 12.–" -> "12"; Indian groups d{1,2}(,dd)+,ddd
@@ -215,6 +216,8 @@ def _local_number(match: re.Match) -> str:
     sep, mark = match.group("sep"), match.group("mark")
     if sep == " " and not mark:
         return match.group()  # "4 500" without a decimal comma: left to today's reading
+    if sep and match.group("int")[0] == "0":
+        return match.group()  # "Respuesta: 0.375": no grouping starts with a zero group, so its dot is a decimal one
     whole = match.group("int").replace(sep, "") if sep else match.group("int")
     return whole + ("." + match.group("frac") if mark else "")
 
