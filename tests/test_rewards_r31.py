@@ -281,15 +281,22 @@ def test_a_default_only_described_in_prose_is_not_read():
 @settings(max_examples=150, deadline=None)
 @given(st.dictionaries(st.from_regex(r"[a-z]{1,6}", fullmatch=True), st.integers(-5, 5) | st.sampled_from(["a", "b"]),
                        max_size=4),
+       st.sets(st.from_regex(r"[a-z]{1,6}", fullmatch=True), max_size=4),
        st.sets(st.from_regex(r"[a-z]{1,6}", fullmatch=True), max_size=4))
-def test_with_schema_defaults_fills_exactly_the_missing_declared_parameters(defaults, given_keys):
+def test_with_schema_defaults_fills_exactly_the_declared_parameters_the_other_side_states(defaults, gold_keys, given_keys):
+    """A declared default is filled in where one side states the parameter and the other leaves it out; a default
+    neither side states is not added (stop 56: it would dilute the partial score of a call with wrong values)."""
     from polyreward.rewards.tool_calls import with_schema_defaults
 
     schema = [{"name": "f", "parameters": {"type": "dict", "properties": {k: {"type": "string", "default": v}
                                                                           for k, v in defaults.items()}}}]
     prompt = "Available functions (JSON):\n" + json.dumps(schema) + "\nCall f."
-    given_parameters = {k: "given" for k in given_keys}
-    (filled,) = with_schema_defaults([{"name": "f", "parameters": given_parameters}], prompt)
-    assert filled["parameters"] == {**defaults, **given_parameters}
+    gold_parameters, given_parameters = {k: "gold" for k in gold_keys}, {k: "given" for k in given_keys}
+    (gold,), (filled,) = with_schema_defaults([{"name": "f", "parameters": gold_parameters}],
+                                              [{"name": "f", "parameters": given_parameters}], prompt)
+    stated = (gold_keys | given_keys) & defaults.keys()
+    assert filled["parameters"] == {**{k: defaults[k] for k in stated}, **given_parameters}
+    assert gold["parameters"] == {**{k: defaults[k] for k in stated}, **gold_parameters}
     # another tool's call is left as written
-    assert with_schema_defaults([{"name": "g", "parameters": {}}], prompt) == [{"name": "g", "parameters": {}}]
+    assert with_schema_defaults([{"name": "g", "parameters": {}}], [{"name": "g", "parameters": {"x": 1}}], prompt) == (
+        [{"name": "g", "parameters": {}}], [{"name": "g", "parameters": {"x": 1}}])

@@ -253,30 +253,41 @@ def _schema_defaults(prompt: str) -> tuple[tuple[str, tuple[tuple[str, str], ...
     return tuple((name, tuple(defaults.items())) for name, defaults in found.items() if defaults)
 
 
-def with_schema_defaults(calls: list[Any], prompt: Any) -> list[Any]:
-    """``calls`` (normalised ``{"name", "parameters"}``) with each parameter the call leaves out that the prompt's JSON
-    schema gives a ``"default"`` filled in with that default: a call that omits ``"unit"`` where the schema says
-    ``"default": "celsius"`` passes celsius to the tool, so ``{"location": "Oslo"}`` and ``{"location": "Oslo",
-    "unit": "celsius"}`` are one call (red teams ``holdout_r8``, ``holdout_r31``: the default stated where the gold
-    omits it, or omitted where the gold states it, scored as a missing or extra key). Applied to the gold and the
-    predicted calls alike; a value other than the default still differs, and a default only a description's prose
-    states (``"Optional, default economy"``) is not read. Without a prompt or a declared default, ``calls`` as given."""
-    if prompt is None or not calls:
-        return calls
+def with_schema_defaults(gold: list[Any], predicted: list[Any], prompt: Any) -> tuple[list[Any], list[Any]]:
+    """``gold`` and ``predicted`` (normalised ``{"name", "parameters"}`` calls) with each parameter one side states and
+    a call of the other side leaves out filled in with the default the prompt's JSON schema declares for it: a call
+    that omits ``"unit"`` where the schema says ``"default": "celsius"`` passes celsius to the tool, so ``{"location":
+    "Oslo"}`` and ``{"location": "Oslo", "unit": "celsius"}`` are one call (red teams ``holdout_r8``, ``holdout_r31``:
+    the default stated where the gold omits it, or omitted where the gold states it, scored as a missing or extra
+    key). A default neither side states is not added: keys both leave out would only dilute the partial score of a
+    call whose stated values are wrong (stop 56). A value other than the default still differs, and a default only a
+    description's prose states (``"Optional, default economy"``) is not read. Without a prompt or a declared
+    default, both as given."""
+    if prompt is None or not gold or not predicted:
+        return gold, predicted
     try:
         defaults = {name: dict(pairs) for name, pairs in _schema_defaults(prompt_text(prompt))}
     except (TypeError, ValueError):
-        return calls
+        return gold, predicted
     if not defaults:
-        return calls
-    out = []
-    for call in calls:
+        return gold, predicted
+    stated: dict[Any, set[str]] = {}
+    for call in (*gold, *predicted):
         given = call.get("parameters") if isinstance(call, Mapping) else None
         if isinstance(given, Mapping) and call.get("name") in defaults:
-            filled = {k: json.loads(v) for k, v in defaults[call["name"]].items() if k not in given}
-            call = {**call, "parameters": {**given, **filled}} if filled else call
-        out.append(call)
-    return out
+            stated.setdefault(call["name"], set()).update(k for k in given if k in defaults[call["name"]])
+
+    def filled(calls: list[Any]) -> list[Any]:
+        out = []
+        for call in calls:
+            given = call.get("parameters") if isinstance(call, Mapping) else None
+            if isinstance(given, Mapping) and stated.get(call.get("name")):
+                added = {k: json.loads(defaults[call["name"]][k]) for k in stated[call["name"]] if k not in given}
+                call = {**call, "parameters": {**given, **added}} if added else call
+            out.append(call)
+        return out
+
+    return filled(gold), filled(predicted)
 
 
 def match_score(a: Sequence[Any], b: Sequence[Any]) -> float:
@@ -435,7 +446,7 @@ class ToolRLCorrectness(RolloutReward):
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
             gold = comment_free_values(gold)  # the gold's strings read as the completion's text reading reads its own
         if self.parse == "lenient":  # a parameter left out is the schema's declared default (red team holdout_r31)
-            gold, predicted = with_schema_defaults(gold, row.get("prompt")), with_schema_defaults(predicted, row.get("prompt"))
+            gold, predicted = with_schema_defaults(gold, predicted, row.get("prompt"))
         try:  # strings compared in NFC (canonically equivalent spellings are one text)
             reward, s, s_max = toolrl_correctness(nfc_values(gold), nfc_values(predicted), self.max_reward, self.min_reward)
         except ToolCallError as exc:

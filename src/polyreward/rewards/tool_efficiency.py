@@ -223,7 +223,7 @@ class OTCToolEfficiency(Reward):
             except ToolCallError as exc:
                 return 0.0, f"malformed tool call: {exc}"[:200]
             # a parameter left out is the prompt schema's declared default, on both sides (red team holdout_r31)
-            calls, gold = with_schema_defaults(calls, prompt), with_schema_defaults(gold, prompt)
+            gold, calls = with_schema_defaults(gold, calls, prompt)
             return float(_call_key(calls) == _call_key(gold)), ""
         accepted = reference if isinstance(reference, (list, tuple)) else [reference]
         final = _final_answer(completion_text(completion))
