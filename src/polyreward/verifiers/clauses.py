@@ -22,6 +22,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_scan import last_ends, scanned
+from polyreward.verifiers.units import UNIT_AFTER_VALUE, written_unit
 
 WINDOW = 80  # characters read on either side of an answer
 
@@ -182,7 +183,10 @@ _STILL_OPEN_AFTER = re.compile(
 
 def offers_alternative(clause: str, value_end: int) -> bool:
     """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open (see the
-    comments above)?"""
+    comments above)? A number's SI unit (:func:`.units.written_unit`) is read past first: the offer follows the
+    quantity, "80 km/h is also a reasonable answer" as "80 is also ..." (holdout100)."""
+    if value_end and clause[value_end - 1].isdigit() and written_unit(clause, value_end) is not None:
+        value_end = UNIT_AFTER_VALUE.match(clause, value_end).end()  # "80 km/h is also a reasonable answer" (holdout100)
     if _STILL_OPEN_AFTER.match(clause[value_end:]):
         return True
     particle = _ADDITIVE_AFTER.match(clause[value_end:])
