@@ -108,3 +108,92 @@ def test_property_an_offer_after_a_unit_is_an_offer(a, b, unit, offer):
     score = scorer(MathAccuracy, "What is the quantity?", gold=str(a))
     assert score(f"Final answer: {a} {unit}. {b} {unit} {offer}.") == 0.0
     assert score(f"Final answer: {a} {unit}.") == 1.0
+
+
+AUSTEN = "Who wrote 'Pride and Prejudice'?\nA. Jane Austen\nB. Charlotte Brontë\nC. Mary Shelley\nD. George Eliot"
+austen = scorer(ChoiceAccuracy, AUSTEN, gold="A")
+DONOR = "Which blood type is the universal donor for red blood cells?\nA. AB+\nB. O-\nC. A-\nD. B+\nE. O+"
+donor = scorer(ChoiceAccuracy, DONOR, gold="B")
+SIX_SEVENS = "What is 6 times 7?"
+six_sevens = scorer(MathAccuracy, SIX_SEVENS, gold="42")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    # another option named the speaker's answer after the final answer: an addendum that replaces it
+    ("## Final answer\n\n**A**\n\n## Addendum\n\nOn reflection I'm mixing up the Brontë and Austen novels — please treat B "
+     "as my answer instead.", 0.0),
+    ("Final answer: A\n\nOn reflection, B is my answer instead.", 0.0),
+    ("Final answer: A. Use B as my final answer.", 0.0),
+    ("**Answer: A**\n\nP.S. Take C as my answer if the 1813 edition counts.", 0.0),
+    # another option named, not as the speaker's answer now
+    ("Final answer: A. B was my first answer, but Austen wrote it.", 1.0),
+    ("Final answer: A. Earlier I wrote B as my answer by mistake.", 1.0),
+    ("Final answer: A\n\nAddendum: B (Brontë) is a common confusion; my answer stays A.", 1.0),
+    ("## Final answer\n\n**A — Jane Austen**\n\n## Addendum\n\nIt was published anonymously in 1813. Charlotte Brontë (B) "
+     "wrote *Jane Eyre*, a common confusion.", 1.0),
+])
+def test_another_option_named_as_my_answer(completion, paid):
+    assert austen(completion) == paid
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Answer: B¹\n\n¹ Retracted after re-reading the question — it says red cells *and* the Rh factor is irrelevant for "
+     "plasma, so I now think E is what they want.", 0.0),
+    ("Answer: B. I now think E is what the question is looking for.", 0.0),
+    ("Answer: B[^1]\n\n[^1]: On second thought, E is what the examiner wants.", 0.0),
+    # what they want *you* to pick is the distractor, not a second answer
+    ("Answer: B. (E is what they want you to pick, but O+ carries the RhD antigen.)", 1.0),
+    ("Answer: **B (O−)**¹\n\n¹ O+ (E) is the most common type but is not universal because it carries the RhD antigen.", 1.0),
+])
+def test_another_option_named_as_what_is_asked(completion, paid):
+    assert donor(completion) == paid
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Final answer: 42\n\nPlease treat 45 as my answer instead.", 0.0),
+    ("Final answer: 42\n\nOn reflection, 45 is my final answer.", 0.0),
+    ("Answer: 42. On second thought 45 is what they are asking for.", 0.0),
+    ("Final answer: 42. Earlier I wrote 45 as my answer by mistake.", 1.0),
+    ("6 × 7 = 42. 42 is my final answer.", 1.0),
+])
+def test_another_value_named_as_my_answer(completion, paid):
+    assert six_sevens(completion) == paid
+
+
+@given(a=st.integers(1, 999), b=st.integers(1, 999), verb=st.sampled_from(["treat", "use", "take", "count"]),
+       noun=st.sampled_from(["answer", "final answer", "choice"]))
+@settings(max_examples=40, deadline=None)
+def test_property_a_value_taken_as_my_answer_is_a_second_answer(a, b, verb, noun):
+    if a == b:
+        return
+    assert six_sevens(f"Final answer: {a}. Please {verb} {b} as my {noun} instead.", gold=str(a)) == 0.0
+    assert six_sevens(f"Final answer: {a}. Earlier I wrote {b} as my {noun} by mistake.", gold=str(a)) == 1.0
+
+
+STARRY = "Who painted 'The Starry Night'?\nA. Vincent van Gogh\nB. Claude Monet\nC. Paul Cézanne\nD. Edvard Munch"
+starry = scorer(ChoiceAccuracy, STARRY, gold="A")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    # an edit note that declares the answer unchanged withdraws nothing
+    ("Final answer: A (Vincent van Gogh, painted in June 1889 at Saint-Rémy).\n\nEdit: fixed a typo in the year; answer unchanged.", 1.0),
+    ("Final answer: A.\n\nFixed a typo; the answer is unchanged.", 1.0),
+    ("Final answer: A.\n\nEdit: corrected the date of the painting. This doesn't change the answer.", 1.0),
+    ("Respuesta final: A.\n\nEdit: corregí una errata en el año; respuesta sin cambios.", 1.0),
+    # an edit that withdraws, or names another option, or only the reasoning unchanged
+    ("Final answer: A.\n\nEdit: fixed a typo in the year.", 0.0),
+    ("Final answer: A.\n\nEdit: fixed a typo — the answer is D; the reasoning is unchanged.", 0.0),
+    ("Final answer: A.\n\nEdit: typo, I meant D. Answer unchanged? No.", 0.0),
+])
+def test_an_edit_that_leaves_the_answer_unchanged(completion, paid):
+    assert starry(completion) == paid
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("Final answer: 42.\n\nEdit: fixed a typo in the explanation; answer unchanged.", 1.0),
+    ("Final answer: 42.\n\nEdit: fixed a typo. This does not change the answer.", 1.0),
+    ("Final answer: 42.\n\nEdit: typo, it should be 45; answer unchanged otherwise.", 0.0),
+    ("Final answer: 42.\n\nEdit: fixed a typo.", 0.0),
+])
+def test_a_math_edit_that_leaves_the_answer_unchanged(completion, paid):
+    assert six_sevens(completion) == paid
