@@ -197,3 +197,73 @@ def test_an_edit_that_leaves_the_answer_unchanged(completion, paid):
 ])
 def test_a_math_edit_that_leaves_the_answer_unchanged(completion, paid):
     assert six_sevens(completion) == paid
+
+
+TYPE1 = ("Which of the following is a Type I error?\nA. Rejecting a true null hypothesis\nB. Failing to reject a false null "
+         "hypothesis\nC. Accepting the alternative hypothesis when it is true\nD. Using a sample that is too small")
+type1 = scorer(ChoiceAccuracy, TYPE1, gold="A")
+SQRT = "Simplify $\\sqrt{20}$."
+sqrt20 = scorer(MathAccuracy, SQRT, gold="2\\sqrt{5}")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    # the answer behind a spoiler labelled as the answer, after work that states no answer
+    ("Type I = false positive: you reject H₀ even though it is true. Type II = false negative.\n\n<details>\n"
+     "<summary>Answer (click to reveal)</summary>\n\n**A**\n\n</details>", 1.0),
+    ("Type I = false positive.\n\n<details><summary>Show answer</summary>A</details>", 1.0),
+    ("Type I means rejecting H₀ when it holds.\n<details>\n<summary>**Final answer**</summary>\n\n(A)\n</details>", 1.0),
+    # a body of two candidates, a visible answer beside another in the spoiler, a summary that is no answer label
+    ("<details>\n<summary>Answer</summary>\n\nEither A or B — depends on the convention.\n\n</details>", 0.0),
+    ("The answer is B.\n\n<details><summary>Answer</summary>A</details>", 0.0),
+    ("Type I = false positive.\n\n<details><summary>hint</summary>A</details>\n\nNot sure which one, though.", 0.0),
+])
+def test_a_collapsed_answer_under_an_answer_label(completion, paid):
+    assert type1(completion) == paid
+
+
+@pytest.mark.parametrize("completion, paid", [
+    ("$20 = 4 \\cdot 5$ and $\\sqrt{4} = 2$.\n\n<details>\n<summary>Answer</summary>\n\n$2\\sqrt{5}$\n\n</details>", 1.0),
+    ("$\\sqrt{20} = \\sqrt{4}\\sqrt{5}$\n\n<details><summary>Reveal answer</summary>$2\\sqrt{5}$</details>", 1.0),
+    ("$\\sqrt{4} = 2$.\n\n<details><summary>Answer</summary>$4\\sqrt{5}$</details>", 0.0),
+    ("$\\sqrt{4} = 2$.\n\n<details><summary>Answer</summary>$2\\sqrt{5}$ or $4\\sqrt{5}$</details>", 0.0),
+])
+def test_a_collapsed_math_answer(completion, paid):
+    assert sqrt20(completion) == paid
+
+
+@given(body=st.sampled_from(["$4\\sqrt{5}$", "$\\sqrt{20}$ maybe", "2 or 4", "5"]),
+       label=st.sampled_from(["Answer", "Show answer", "Answer (spoiler)", "Final answer"]))
+@settings(max_examples=20, deadline=None)
+def test_property_a_collapsed_wrong_answer_is_never_paid(body, label):
+    assert sqrt20(f"$\\sqrt{{4}} = 2$.\n\n<details><summary>{label}</summary>{body}</details>") == 0.0
+
+
+FPRIME = "Let $f(x) = x^3 - 4x$. Find $f'(2)$."
+fprime = scorer(MathAccuracy, FPRIME, gold="8")
+
+
+@pytest.mark.parametrize("completion, paid", [
+    # a one-line summary up front that states another value than the one concluded
+    ("TL;DR: $f'(2) = 4$.\n\nBody: $f'(x) = 3x^2 - 4$, so $f'(2) = 12 - 4 = 8$. Keeping the TL;DR as my answer though.", 0.0),
+    ("TL;DR: 4\n\nBody: f'(x) = 3x^2 - 4, so f'(2) = 12 - 4 = 8.", 0.0),
+    ("Bottom line: 4.\n\nThe answer is \\boxed{8}.", 0.0),
+    ("**Short answer:** 4\n\n$f'(x) = 3x^2 - 4$, so $f'(2) = 8$.", 0.0),
+    ("Kurz gesagt: 4.\n\n$f'(2) = 3 \\cdot 4 - 4 = 8$", 0.0),
+    # a summary that agrees, or states a method and no value
+    ("TL;DR: 8\n\nBody: f'(x) = 3x^2 - 4, so f'(2) = 12 - 4 = 8.", 1.0),
+    ("**Short answer:** 8.\n\nWork: 3(2)^2 - 4 = 8.", 1.0),
+    ("TL;DR: plug x = 2 into the derivative.\n\nf'(2) = 3·4 - 4 = 8", 1.0),
+    ("TL;DR: differentiate term by term (3 steps).\n\nf'(2) = 8", 1.0),
+    ("$f'(x) = 3x^2 - 4 \\Rightarrow f'(2) = 3 \\cdot 4 - 4 = 8$.\n\n**TL;DR:** $f'(2) = 8$", 1.0),
+])
+def test_a_summary_up_front_that_states_another_value(completion, paid):
+    assert fprime(completion) == paid
+
+
+@given(a=st.integers(1, 999), b=st.integers(1, 999), label=st.sampled_from(["TL;DR", "TLDR", "Short answer", "Bottom line", "In short"]))
+@settings(max_examples=40, deadline=None)
+def test_property_a_summary_up_front_must_agree(a, b, label):
+    score = scorer(MathAccuracy, "Compute the value.", gold=str(b))
+    assert score(f"{label}: {b}.\n\nWorking it through, the result is {b}.") == 1.0
+    if a != b:
+        assert score(f"{label}: {a}.\n\nWorking it through, the result is {b}.") == 0.0
