@@ -267,3 +267,30 @@ def test_property_a_summary_up_front_must_agree(a, b, label):
     assert score(f"{label}: {b}.\n\nWorking it through, the result is {b}.") == 1.0
     if a != b:
         assert score(f"{label}: {a}.\n\nWorking it through, the result is {b}.") == 0.0
+
+
+INVERSE = "If f(x) = 3x + 2, what is f^{-1}(11)?\nA. 3\nB. 35\nC. 11/3\nD. 9\nE. 1/35"
+inverse = scorer(ChoiceAccuracy, INVERSE, gold="A")
+
+
+@pytest.mark.parametrize("completion, gold, paid", [
+    # two numbers of an option's text joined by their own mark: "(11) = 3" is no "11/3"
+    ('Solve 3y + 2 = 11 → y = 3, so f^{-1}(11) = 3.\n\n```json\n{"final_answer": "A", "check": "f(3) = 11 ✓"}\n```', "A", 1.0),
+    ("Solve 3y + 2 = 11, so f^{-1}(11) = 3.\n\n```json\n{\"answer\": \"A\"}\n```", "A", 1.0),
+    # the fraction itself still names its option, as a slash, a \frac or with spaces
+    ("The answer is 11/3.", "C", 1.0),
+    ("It is $\\frac{11}{3}$.", "C", 1.0),
+    ("$11 / 3$", "C", 1.0),
+    # the prose naming another option's text beside a fenced record is still two answers
+    ("So f^{-1}(11) = 11/3.\n\n```json\n{\"answer\": \"A\"}\n```", "A", 0.0),
+])
+def test_an_option_text_of_two_numbers_joined_by_a_mark(completion, gold, paid):
+    assert inverse(completion, gold=gold) == paid
+
+
+@given(a=st.integers(10, 99), b=st.integers(2, 99), glue=st.sampled_from([") = ", "), ", " + ", " → ", "] = "]))
+@settings(max_examples=40, deadline=None)
+def test_property_two_numbers_apart_name_no_fraction_option(a, b, glue):
+    from polyreward.verifiers.option_checks import option_mentions
+    assert not list(option_mentions(f"so g({a}{glue}{b}.", f"{a}/{b}", across_markup=True))
+    assert list(option_mentions(f"so it is {a}/{b}.", f"{a}/{b}", across_markup=True))
