@@ -243,6 +243,16 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   words ("A. Wait, no: C. I misread the sign.") is refused too. Telling which answer an error admission is about
     #   takes the correction's place, which the reading does not keep (docs/reading.md, "What it does not do")
     ("holdout96", "x96_ch_strike_self_correction", "~~A~~ **C** — I misread the sign; d/dx s"),
+    # holdout100 (written blind: commitment carried by structure), left open after its rules (docs/reading.md, "What it
+    #   does not do"; its fenced JSON answer after "f^{-1}(11) = 3" is paid since an option text of two numbers joined by
+    #   a mark, "11/3", is named only with that mark, option_checks._joined): a footnote that
+    #   explains with other numbers after an answer the prose states without an answer phrase ("The sum is 5050.[^1]"
+    #   then "gives 50 pairs of 101"; "= 20$.*" then "*Not \binom{8}{2} = 28: ... the 8 sides."), read at its marker
+    #   for conflicts, where its last number is taken as a second value; a fenced YAML answer (code: YAML holds
+    #   comments) after prose whose last math is a congruence ("2^{10} \equiv 1 \pmod{11}"), read as another value
+    ("holdout100", "x100_m_footnote_formula", "The sum is $\\mathbf{5050}$.[^1]\n\n[^1]: G"),
+    ("holdout100", "x100_m_footnote_pitfall", "Number of diagonals $= \\frac{n(n-3)}{2} "),
+    ("holdout100", "x100_m_yaml_answer_check", "By Fermat, $2^{10} \\equiv 1 \\pmod{11}$.\n"),
 }
 
 

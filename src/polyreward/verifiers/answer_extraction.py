@@ -61,7 +61,7 @@ from polyreward.verifiers.math_normalize import NUMBER_WORD, VALUE_WORDS, number
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.negation_words import CONTRAST_WORDS
 from polyreward.verifiers.not_a_value import CUT_OFF_QUALIFYING, DANGLING_WORDS, cut_off_after, measured_from, unfilled_answer_line
-from polyreward.verifiers.later_summary import summary_concludes_other
+from polyreward.verifiers.later_summary import summary_before_other, summary_concludes_other
 from polyreward.verifiers.answer_forms import (
     AFFIRMING_ADVERB, EXPLANATION_OPENS, JSON_ANSWER_KEY, answer_fields_disagree, explanation_start, JSON_NO_ANSWER, JSON_WITHDRAWN, LABEL_IN_BOLD,
     PART_OF_A_NUMBER, STATED_IN_WORDS, TO_THE_READER, closing_words_value, counted_items_cut, json_scalar, json_value, stated_number_words, top_level_equals)  # noqa: F401 (json_scalar: public here)
@@ -398,8 +398,8 @@ def _committed(text: str, final_bang: str, retractions: bool = True) -> Extracte
             return Extracted("", "retracted")
     if why := later_disowns(text if explained is None else text[:explained], end, found.text):
         return Extracted("", why)  # "\\boxed{42} -- kidding! It's 45.", "(typo, I meant 45)"
-    if summary_concludes_other(text, end, found.text, lambda value: same_number(value, found.text)):
-        return Extracted("", "conflicting")  # "\\boxed{18} ... ## Summary ... so the speed is 16 km/h." (later_summary)
+    if any(rule(text, end, found.text, lambda value: same_number(value, found.text)) for rule in (summary_concludes_other, summary_before_other)):
+        return Extracted("", "conflicting")  # "\\boxed{18} ... ## Summary ... so the speed is 16 km/h.", "TL;DR: 4 ... so 8" (later_summary)
     if key_answer_not_own(text, value_is(found.text)):
         return Extracted("", "hedged")  # "my own derivation gives 42 ..., but the reference solution is 84" (holdout11)
     return found

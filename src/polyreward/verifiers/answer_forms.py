@@ -103,10 +103,13 @@ def second_answers(text: str) -> list[str]:
 
 def answer_fields_disagree(text: str) -> bool:
     """Do the answer fields of a record hold different values ('{"answer": "(2, 3)", "answer_checked": "(-2, 3)"}':
-    the record gives two answers; holdout38)?"""
+    the record gives two answers; holdout38), or does a key for a second answer beside them hold another value
+    (:func:`second_answers`: '{"answer": 56, "alternative": 336, "confidence": 0.5}' keeps 336 open; holdout100)?"""
     if '"' not in text:
         return False
     values = {re.sub(r"\s+", "", field.group(1).strip('"')) for field in _ANSWER_FIELD.finditer(text)}
+    if values:
+        values |= {re.sub(r"\s+", "", value) for value in second_answers(text)}
     return len(values) > 1
 
 

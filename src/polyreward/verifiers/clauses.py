@@ -22,6 +22,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_scan import last_ends, scanned
+from polyreward.verifiers.units import UNIT_AFTER_VALUE, written_unit
 
 WINDOW = 80  # characters read on either side of an answer
 
@@ -208,7 +209,11 @@ _STANCE_TAIL = re.compile(r"(?:[\s,;)*$}\]—–-]*(?:for\s+all\s+(?:I|we)\s+kno
 
 def offers_alternative(clause: str, value_end: int, value_start: int | None = None) -> bool:
     """Does ``clause`` offer the value ending at ``value_end`` as another fitting answer, or as one still open, or (with
-    ``value_start``) as a possibility left open (see the comments above)?"""
+    ``value_start``) as a possibility left open (see the comments above)? A number's SI unit (:func:`.units.written_unit`)
+    is read past first: the offer follows the quantity, "80 km/h is also a reasonable answer" as "80 is also ..."
+    (holdout100)."""
+    if value_end and clause[value_end - 1].isdigit() and written_unit(clause, value_end) is not None:
+        value_end = UNIT_AFTER_VALUE.match(clause, value_end).end()  # "80 km/h is also a reasonable answer" (holdout100)
     if _STILL_OPEN_AFTER.match(clause[value_end:]):
         return True
     if value_start is not None and _STANCE_TAIL.match(clause, value_end) and _MAY_BE_BEFORE.search(clause, 0, value_start):

@@ -61,6 +61,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
 from polyreward.verifiers.reaffirmation import wavers
 from polyreward.verifiers.speaker_declines import declined_in
+from polyreward.verifiers.reaffirmation import unchanged_lines
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
 from polyreward.verifiers.units import measure_closes
@@ -270,13 +271,22 @@ _OR_OPENS = re.compile(r"[\s*(]*(?:or|oder|ou|o)\s+(?:(?:maybe|perhaps|possibly|
 # "Or A. Not sure.": "not" before a word of certainty doubts the writer's pick, it denies no other value (holdout89)
 _DOUBT_AFTER = re.compile(r"\W{0,3}not\s+(?:(?:so|too|entirely|completely|quite|really|100%)\s+)?(?:sure|certain|confident|positive|convinced)\b", re.IGNORECASE)
 
+_MY_ANSWER = r"(?:my|our)\s+(?:(?:final|new|real|actual|updated|corrected)\s+)?(?:answer|choice|pick|selection)"
 _AFFIRMED_AFTER = re.compile(
     r"[\s)*$}]*(?:(?:seems|looks|sounds|feels|is|was|must\s+be|should\s+be|would\s+be|appears)\s+(?:to\s+be\s+)?)?"
     r"(?:(?:more\s+)?(?:right|correct|true|better|likely|accurate|valid)|the\s+(?:answer|one|solution|result)|it\s+is|it|instead"
     # "48 is the actual original price", "45 is the real total" (holdout24): the value named as what is truly asked
-    r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+)\b",
+    r"|the\s+(?:actual|real|true|correct|right)\s+[a-z]+"
+    # "45 is my final answer", "B becomes my answer" (holdout100): the value named the speaker's answer
+    r"|(?:is|becomes|will\s+be|would\s+be)\s+" + _MY_ANSWER +
+    # "so I now think E is what they want" (holdout100): the value named as what the question asks for
+    r"|(?:is|'s)\s+what\s+(?:they|the\s+(?:question|problem|examiner|grader))\s+(?:wants?|(?:is|are|'re)\s+(?:looking\s+for|asking\s+for|after)|asks?\s+for)(?!\s+(?:you|us)\b))\b",
     re.IGNORECASE,
 )
+# "please treat B as my answer instead", "use 45 as my final answer" (holdout100): a verb of taking right before the
+# value, "as my answer" right after it ("Earlier I wrote 45 as my answer by mistake" reports, it takes nothing)
+_AS_MY_ANSWER = re.compile(r"[\s)*$}]*as\s+" + _MY_ANSWER + r"\b", re.IGNORECASE)
+_TAKE_AS = re.compile(r"\b(?:treat|take|use|count|consider|mark|record|enter|submit|read)[\s*($\\{]*\Z", re.IGNORECASE)
 _MENTION = re.compile(r"(?<![\w.])[-+]?(?:\d+(?:\.\d+)?(?:\s*/\s*\d+)?|\.\d+)%?")
 
 
@@ -287,8 +297,8 @@ def _stated(clause: str, match: re.Match, strong_only: bool) -> bool:
     after = without_apology(clause[match.end():])  # "EDIT: 45, sorry.": the apology closes nothing (holdout12)
     if re.match(r"[\s)*$]*(?:if|unless|when|otherwise|depending)\b", after, re.IGNORECASE):
         return True  # "(45 if rounded)": an alternative answer under a condition
-    if _AFFIRMED_AFTER.match(after):
-        return True  # "45 seems right", "45 is correct", "45 it is"
+    if _AFFIRMED_AFTER.match(after) or _AS_MY_ANSWER.match(after) and _TAKE_AS.search(clause[:match.start()]):
+        return True  # "45 seems right", "45 is correct", "45 it is", "treat B as my answer"
     if STANDS_BY_AFTER.match(after):
         return True  # "my own calculation gives 24, and I believe mine": the writer's own value, vouched for
     if re.search(r"[A-Za-z0-9]", re.sub(r"\\[a-zA-Z]+|[*$()\[\]{}\"'`,]", "", after)):
@@ -443,6 +453,7 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         def key(match: re.Match) -> str:
             return _value_key(match.group())
     about_other, checked_to = False, -1  # the clause before named another value or option without stating it as the answer
+    kept: list[tuple[int, int]] | None = None  # the lines that declare the answer unchanged (read once, when a clause comes)
     parts = list(_clauses(text, end, stop, _CLAUSE_END_LETTERS if letters else _CLAUSE_END))
     if letters and len(parts) > 1 and parts[0] == (end, end) and text[end - 1:end].isupper():
         del parts[0]  # "is C. Warfarin ...": a sentence ended by the letter's own period; the clause after it is the first (holdout97)
@@ -450,6 +461,10 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
         if last <= checked_to:
             continue  # inside a check that confirms the answer (later_values.confirmed_check_end; holdout52)
         clause, follows_other, about_other = text[first:last], about_other, False
+        if kept is None:
+            kept = unchanged_lines(text, end, stop)
+        if kept and any(a <= first and last <= b for a, b in kept) and all(key(v) in keys for v in value_pattern.finditer(clause)):
+            continue  # "Edit: fixed a typo in the year; answer unchanged.": a note about another edit (holdout100)
         if not letters and not labels:  # "EDIT: \\frac{2}{3}" states 2/3 (holdout12)
             clause = fractions_as_values(clause)
             if (label := EXPLANATION_LABEL.match(clause)) is not None:

@@ -82,3 +82,34 @@ def summary_names_other_letter(text: str, end: int, letter: str, letters: str) -
     cls = re.escape(letters)
     closing = re.search(rf"(?:\b(?i:option|choice|answer|letter)\s*|[(\[])\s*([{cls}])\b[)\]]?[^\w]*\Z", section.rstrip())
     return closing is not None and closing.group(1) != letter
+
+
+# a one-line summary that opens the completion's answer before the work (holdout100): "TL;DR: $f'(2) = 4$." ... "so
+# $f'(2) = 12 - 4 = 8$": the writer states one value up front and concludes another, two final values
+_UP_FRONT = re.compile(
+    r"^[ \t]*(?:#{1,4}[ \t]*)?(?:\*\*|__)?[ \t]*(?:TL;?\s?DR|Short\s+answer|Quick\s+answer|Bottom\s+line|In\s+short|Kurz\s+gesagt|"
+    r"En\s+bref|En\s+resumen|Resumiendo|简而言之|简答)[ \t]*(?:\*\*|__)?[ \t]*[:：—–-][ \t]*(?P<line>[^\n]*)", re.IGNORECASE | re.MULTILINE)
+
+
+def summary_before_other(text: str, end: int, answer: str, same: Callable[[str], bool]) -> bool:
+    """Does a one-line summary label (TL;DR, Short answer, Bottom line, In short, ...) before the answer ``answer``
+    (one number, perhaps with its unit; it ends at ``end``) state values none of which is the answer? The summary is
+    the writer's answer given up front, so a different value concluded later makes two final answers; a summary that
+    names the answer ("TL;DR: 12.") or states no value ("TL;DR: use the ratio test") agrees or says nothing."""
+    final = answer.rpartition("=")[2]  # "f'(2) = 12 - 4 = 8": the value the answer's chain ends on
+    if _PLAIN_NUMBER.fullmatch(final) is None or ":" not in text[:end] and "—" not in text[:end]:
+        return False
+    value = _NUMBER.search(final)
+    for found in _UP_FRONT.finditer(text, 0, end):
+        if found.end() >= end:
+            continue  # the answer stands in the summary line itself
+        numbers = list(_NUMBER.finditer(found.group("line")))
+        if not numbers or _STATED_TAIL.fullmatch(found.group("line"), numbers[-1].end()) is None:
+            continue  # "TL;DR: plug x = 2 into the derivative.": a method, no value stated
+        if not any(same(number.group()) or value is not None and number.group() == value.group() for number in numbers):
+            return True
+    return False
+
+
+# what may follow the value a summary line ends on: markup, a unit of a word or two, a full stop
+_STATED_TAIL = re.compile(r"[\s$*_}]*(?:[A-Za-z°%/²³]+[ \t]*){0,2}[.!]?[\s$*_]*")

@@ -6,7 +6,10 @@ emphasised sentence and a block quote set under an answer heading, on text alrea
 * A ``<details>`` element shows its ``<summary>`` line while collapsed: a summary that shows a value (``Answer: 81``,
   ``Answer: E``) is read as a line of the writer's own text before the element (the body stays set aside,
   :mod:`.reading`'s step 3); a summary of words only (``hint``, ``scratch``) shows no answer and is left as the title
-  of the body it labels (``<summary>hint</summary>\\boxed{42}`` is still a hint where the body is read).
+  of the body it labels (``<summary>hint</summary>\\boxed{42}`` is still a hint where the body is read). A summary
+  that is an answer label over a body of one short line (``<summary>Answer (click to reveal)</summary>`` then
+  ``**A**``) is the writer's answer behind a spoiler: read as the line ``Answer: **A**`` where the visible text before
+  it states no answer of its own (holdout100).
 * A block quote that is the whole body of an answer heading (``#### Final answer`` then ``> **120°**``) is the writer's
   answer set off as a callout, not someone else's words: its markers are dropped. A quote anywhere else stays quoted.
 * A table with one body row and a column headed as the answer (``| Question | Answer |`` over ``| ... | E (49 = 7²) |``)
@@ -25,6 +28,12 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 _EMPHASIS = re.compile(r"(?<![\w*\\])\*(?=[^\s*])([^*\n]{1,600})(?<=[^\s*\\])\*(?![\w*])|"
                        r"(?<![\w\\])_(?=[^\s_])([^_\n$\\]{1,600})(?<=[^\s_])_(?!\w)")
 _SUMMARY = re.compile(r"(?P<details><details\b[^<>]{0,200}>)\s*<summary\b[^<>]{0,200}>(?P<summary>[^<>\n]{1,300})</summary\s*>", re.IGNORECASE)
+# a collapsed answer: a summary that is an answer label ("Answer", "Show answer", "Answer (click to reveal)") over a
+# body of one short line ("**A**", "$2\\sqrt{5}$"): the writer's answer behind a spoiler, read as its answer line (holdout100)
+_ANSWER_DETAILS = re.compile(
+    r"<details\b[^<>]{0,200}>\s*<summary\b[^<>]{0,200}>[ \t]*(?:\*\*)?[ \t]*(?i:(?:(?:show|reveal|see|click[ \t]+to[ \t]+(?:see|reveal|show))[ \t]+)?"
+    r"(?:the[ \t]+)?(?:final[ \t]+)?answer)[ \t]*(?:\*\*)?[ \t]*:?[ \t]*(?:\([^()<>\n]{0,40}\))?[ \t]*</summary\s*>(?P<body>[^<>]{1,200})</details\s*>",
+    re.IGNORECASE)
 # a summary that shows a value: a digit, math, or a lone capital letter at its end ("Answer: 81", "Answer: E")
 _SHOWS_VALUE = re.compile(r"[\d$\\]|(?<![\w])[A-Z]\W*\Z")
 # an answer heading on a line of its own ("#### Final answer", "**Answer:**", "## Réponse"), then a block quote alone
@@ -44,6 +53,21 @@ def _phrase(found: re.Match) -> str:
     """The words of an emphasised phrase (one with a space inside); a single emphasised word is left as written."""
     inner = found.group(1) or found.group(2)
     return inner if " " in inner else found.group()
+
+
+# what states an answer in the visible text: then a collapsed answer after it is a second one, and stays set aside
+_ANSWER_STATED = re.compile(r"\b(?:answers?|final|therefore|thus|hence)\b|\\boxed|\bso\b[^\n]{0,40}\bis\b", re.IGNORECASE)
+
+
+def _answers_shown(text: str) -> str:
+    """``text`` with each collapsed answer (:data:`_ANSWER_DETAILS`, a body of one line) read as the line ``Answer:
+    <body>`` -- only where the visible text before it states no answer of its own ("The answer is B." then a spoiler
+    with A is two answers, read as before: the spoiler set aside, its answer read for conflicts)."""
+    for found in list(_ANSWER_DETAILS.finditer(text))[::-1]:
+        lines = [line.strip() for line in found.group("body").split("\n") if line.strip()]
+        if len(lines) == 1 and _ANSWER_STATED.search(_SUMMARY.sub(" ", text[:found.start()])) is None:
+            text = f"{text[:found.start()]}\nAnswer: {lines[0]}\n{text[found.end():]}"
+    return text
 
 
 def _summary_shown(found: re.Match) -> str:
@@ -88,7 +112,7 @@ def shown_markdown(text: str) -> str:
     if "*" in text or "_" in text:
         text = _EMPHASIS.sub(_phrase, text)
     if may_hold_summary(text):
-        text = _SUMMARY.sub(_summary_shown, text)
+        text = _SUMMARY.sub(_summary_shown, _answers_shown(text))
     if ">" in text:
         text = _QUOTED_ANSWER.sub(lambda found: found.group("heading") + _QUOTE_MARKER.sub("", found.group("quote")), text)
     if "|" in text and "--" in text:

@@ -349,7 +349,7 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
         words = re.findall(r"[a-z0-9]+", option.lower())
         if len("".join(words)) < 3 or len(words) > 12:
             return
-        pattern, flags = r"(?<![a-z0-9])(?<!\d[.,])" + r"[^a-z0-9]+".join(words) + r"(?![a-z0-9])(?![.,]\d)", re.IGNORECASE
+        pattern, flags = r"(?<![a-z0-9])(?<!\d[.,])" + _joined(option.lower(), words) + r"(?![a-z0-9])(?![.,]\d)", re.IGNORECASE
         signed = _SIGNED.match(option) is not None  # "-cos x" is not "cos x" (holdout22: "... is $\\cos x$")
     else:
         key = _option_key(option)
@@ -365,6 +365,24 @@ def option_mentions(text: str, option: str, view: str = "", offset: int = 0, *, 
         if across_markup and (_SIGN_BEFORE.search(text, max(0, found.start() - 4), found.start()) is not None) != signed:
             continue
         yield found
+
+
+def _joined(option: str, words: list[str]) -> str:
+    """The pattern of ``words`` (the option's letters and digits, in order) with any run of other characters between
+    them -- except between two numbers joined by a mark of their own ("11/3", "2:1", "3.5"), which must be that mark,
+    with markup around it ("$11 / 3$"; a slash also as ``\\frac``'s "}{"): "f^{-1}(11) = 3" names no option "11/3"
+    (holdout100)."""
+    pattern, at = re.escape(words[0]), option.find(words[0]) + len(words[0])
+    for before, word in zip(words, words[1:]):
+        start = option.find(word, at)
+        mark = option[at:start].strip()
+        if before.isdigit() and word.isdigit() and len(mark) == 1:
+            own = r"(?:/|\}\s*\{)" if mark == "/" else re.escape(mark)
+            pattern += r"[^a-z0-9" + re.escape(mark) + r"]*" + own + r"[^a-z0-9]*" + re.escape(word)
+        else:
+            pattern += r"[^a-z0-9]+" + re.escape(word)
+        at = start + len(word)
+    return pattern
 
 
 # the words (six at most, no punctuation between them) right before the bracket a mention opens ("reunification ("

@@ -69,3 +69,30 @@ def wavers(clause: str) -> bool:
     this", "I don't stand by this answer") or a verb of wavering not negated ("I'm hedging on this", "I might
     second-guess this later", "I may waver")? A reaffirmation's span ("I won't waver") is read as none."""
     return WAVERING.search(without_reaffirmed(clause)) is not None
+
+
+# The answer declared unchanged (holdout100): "Edit: fixed a typo in the year; answer unchanged.", "the answer is
+# unaffected", "this doesn't change the answer", "respuesta sin cambios", "Antwort unverändert". Its subject is the
+# answer and its predicate says it stands, so the line it closes is a note about some other edit: a typo fixed there,
+# or "Edit:", withdraws nothing (a value other than the answer in that line is still read as one).
+_ANSWER_NOUN = r"(?:(?:the|my|our|final|overall)\s+)*(?:answer|result|conclusion|choice|pick)"
+_UNCHANGED = re.compile(
+    r"\b" + _ANSWER_NOUN + r"\s*(?:(?:is|was|stays|remains|still)\s+)*(?:unchanged|unaffected|the\s+same|not\s+affected|still\s+stands|stands)\b"
+    r"|\b(?:doesn't|does\s+not|didn't|did\s+not|won't|will\s+not)\s+(?:change|affect|alter)\s+" + _ANSWER_NOUN + r"\b"
+    r"|\bno\s+change\s+(?:to|in)\s+" + _ANSWER_NOUN + r"\b"
+    r"|\b(?:respuesta|resposta|réponse|risposta|Antwort)\s+(?:(?:queda|fica|reste|resta|bleibt)\s+)?"
+    r"(?:sin\s+cambios|igual|inalterada|inchangée|la\s+même|invariata|unverändert|gleich)\b",
+    re.IGNORECASE)
+
+
+def unchanged_lines(text: str, start: int, stop: int) -> list[tuple[int, int]]:
+    """The spans of the lines in ``text[start:stop]`` that declare the answer unchanged (:data:`_UNCHANGED`, not
+    after a negation or a question mark): the line is a note about another edit, so its words withdraw nothing."""
+    spans = []
+    for found in _UNCHANGED.finditer(text, start, stop):
+        if re.search(r"\b(?:not|no|never)\s+\Z|n't\s+\Z", text[max(start, found.start() - 12):found.start()]) or text[found.end():found.end() + 2].lstrip().startswith("?"):
+            continue
+        line_start = text.rfind("\n", start, found.start()) + 1 or start
+        line_end = text.find("\n", found.end(), stop)
+        spans.append((max(line_start, start), stop if line_end < 0 else line_end))
+    return spans

@@ -4,7 +4,7 @@ answer is the value under the answer key at any depth, and a nested answer objec
 (``"answer": {"value": 13}``, ``"answer": {"letter": "D", "text": "√2"}``); a field that restates the answer in
 another form (a decimal equal to it to the digits shown, the work, a reason) is no second answer; a section or field
 named example / sample / alternative / rejected / distractor is no answer (``[example_output]`` beside the real
-``[output]``), and an empty answer field answers nothing. The record is read this way only when it is clean: one
+``[output]``), and an empty or null answer field answers nothing (``{"answer": null, "candidates": ["C", "E"]}``). The record is read this way only when it is clean: one
 answer value, no withdrawal flag, no confidence graded low, no alternative offered, no comment, no second thought,
 conclusion or denial of the answer in any other key or string -- otherwise the text reader decides as before. A tool
 call that submits the answer is its arguments' record (:func:`submitted_calls`); the readers check it against the
@@ -118,7 +118,7 @@ def _walk(node: object, answers: list[str], words: list[str], restated: list[str
                     words.append("\0qualified")  # '"alternatives": [41, 43]' beside the answer: offered instead of it
                 continue
             if name.lower().replace("-", "_") in _ANSWER_KEYS:
-                found = _answer_of(value)
+                found = "" if value is None else _answer_of(value)  # '"answer": null': the writer states no answer (holdout100)
                 answers.append(found if found is not None else "\0")  # "\0": an answer field that holds no value
                 continue
             words.append(name)
