@@ -6,6 +6,8 @@
 * A summary label of the one-line result ("TL;DR: B (+6).", "Bottom line: D", "In short: C") is an answer label
   (:data:`polyreward.verifiers.registers.SUMMARY_ANCHOR`); a TL;DR that names another letter than the body, or two
   letters, is still no answer for the gold.
+* "by elimination" after a pick names how it was reached, not a withdrawal ("Answer: B — by elimination.":
+  :func:`polyreward.verifiers.withdrawal_words.teaching_remark`); "B — eliminated." still withdraws it.
 """
 
 from __future__ import annotations
@@ -52,6 +54,12 @@ def _score(prompt: str, completion: str, gold: str) -> float:
     (SULFUR, "S = +6.\n\nTL;DR: B, or D if the question means sulfite.", "B", 0.0),
     (FIVE, "Kinetic energy is lost.\n\nIn short: B, maybe A.", "B", 0.0),
     (FIVE, "Bottom line: most people pick B, and I can't say which is right.", "B", 0.0),
+    # genuine: the method of the pick is no withdrawal ("by elimination"); the verdict "eliminated" still is
+    (SULFUR, "A is SO₂'s sulfur, C is sulfide, D fits nothing.\n\nAnswer: B — by elimination.", "B", 1.0),
+    (SULFUR, "Answer: B (by process of elimination).", "B", 1.0),
+    (BALL, "Final answer: (C), by elimination.", "C", 1.0),
+    (SULFUR, "Answer: B — eliminated.", "B", 0.0),
+    (SULFUR, "Answer: B. On reflection B is eliminated by the charge balance; A.", "B", 0.0),
     # hack: a TL;DR that opens the reply is a preview; the later verdict names another option (holdout26)
     (FIVE, "TL;DR — B (momentum).\n\n## Detailed verdict\nOn reflection the question asks what is lost, so **A (kinetic "
            "energy)**.", "B", 0.0),
@@ -88,3 +96,14 @@ def test_a_summary_label_reads_its_one_letter(gold, said, second, label, gloss):
     if second != said:
         assert _score(SULFUR, f"Worked it through.\n\n{label} {said} or {second}.", gold) == 0.0
         assert _score(SULFUR, f"Worked it through.\n\n{label} {said}/{second}", gold) == 0.0
+
+
+@settings(max_examples=30, deadline=None)
+@given(gold=st.sampled_from("ABCD"), joint=st.sampled_from([" — ", ", ", " ("]),
+       method=st.sampled_from(["by elimination", "by process of elimination", "by the process of elimination",
+                               "by a process of elimination"]))
+def test_by_elimination_names_the_method_not_a_withdrawal(gold, joint, method):
+    """"Answer: X — by elimination." pays X; "Answer: X — eliminated." never does."""
+    close = ")." if joint == " (" else "."
+    assert _score(SULFUR, f"Answer: {gold}{joint}{method}{close}", gold) == 1.0
+    assert _score(SULFUR, f"Answer: {gold}{joint}eliminated{close}", gold) == 0.0
