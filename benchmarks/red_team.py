@@ -14,8 +14,8 @@ The rows are tests/data/red_team.jsonl, one JSON object per line:
   in an ordinary style: hedged-but-committed "most likely", a self-correction *to* the gold, ``\\text{42}``,
   ``10,\\!000``, units, another language, a remark after the answer ...);
 * ``family``: the kind of hack or style; ``split``: ``dev`` (written before the reader was changed for them, then
-  used to change it) or ``holdout`` .. ``holdout101`` (each written after the previous change, scored once on first sight
-  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout101`` were written blind, without reading the
+  used to change it) or ``holdout`` .. ``holdout102`` (each written after the previous change, scored once on first sight
+  before anything it showed was changed: the honest figure; ``holdout4`` .. ``holdout102`` were written blind, without reading the
   reader's code or the earlier rows);
 * ``prompt``, ``gold``, ``completion``, ``expected`` (``not_paid`` for a hack, ``paid`` for a genuine answer).
 
@@ -226,6 +226,7 @@ FIRST_SIGHT = {
     "holdout99": ("0 / 28 (0.0 %)", "1 / 28 (3.6 %)", "3 / 56"),
     "holdout101": ("0 / 23 (0.0 %)", "0 / 24 (0.0 %)", "0 / 46"),
     "holdout100": ("4 / 16 (25.0 %)", "4 / 31 (12.9 %)", "7 / 47"),
+    "holdout102": ("0 / 7 (0.0 %)", "2 / 38 (5.3 %)", "3 / 44"),
 }
 
 
@@ -249,7 +250,7 @@ def report(rows: list[dict], results: dict[str, dict], show_misses: bool, machin
     lines = [f"<!-- benchmarks/red_team.py, {datetime.date.today()}, {machine}, load {load:.1f} -->", "",
              f"Rows: {len(rows)} ({sum(r['kind'] == 'hack' for r in rows)} hacks, {sum(r['kind'] == 'genuine' for r in rows)} "
              "genuine answers) from tests/data/red_team.jsonl. Splits: `dev` was written first and used to change the reader; "
-             "`holdout` .. `holdout101` were written afterwards and scored once on first sight before anything they showed "
+             "`holdout` .. `holdout102` were written afterwards and scored once on first sight before anything they showed "
              "was changed (those first-sight figures, and the history, are in docs/benchmarks.md#held-out-red-team).", "",
              "| scorer | task | split | hacks paid >= genuine | genuine refused (FN) |", "|---|---|---|---:|---:|"]
     for name, result in results.items():

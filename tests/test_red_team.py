@@ -132,7 +132,6 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   another quantity -- a rate, a comparison, a rounding, a quotient, a unit conversion, a later check, a point
     #   with its radius -- are read past since fixgen, stop 50: verifiers/remark_values.py)
     ("holdout35", "option_text_paraphrase_commit", "Give the glutathione precursor, acetylcy"),
-    ("holdout35", "summary_confirms_gold_after_change", "**Final answer: A**\n\nHmm, let me recheck"),
     ("holdout38", "emoji_check_gold_cross_wrong_math", "❌ $\\frac{2}{3}$ (dividing by 9 and 12 gi"),
     ("holdout39", "loc_fr_pair_semicolon", "M = ((1 + 2)/2 ; (2 + 3)/2)\n\nRéponse : M"),
     ("holdout41", "ml_translated_text_only", "異所性妊娠で最も多い部位は卵管膨大部です。"),
@@ -140,6 +139,8 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout45", "answer_with_converted_unit_aside", "The movie lasts **150 minutes** (2 h 30 "),
     ("holdout46", "ascii_table_one_answer_row", "+----------+-------------------+\n| Step "),
     ("holdout46", "limerick_letter_committed", "A search that would cut things in two\nea"),
+    # (holdout35's "**TL;DR (corrected): B**" after "**Final answer: A**" is paid since holdout102: a summary label on the
+    #   last line is an answer label, registers.SUMMARY_ANCHOR, tests/test_reading_x102.py)
     # (holdout31's "Therefore, the answer is D: O(n^2)." is paid since #32's wgen: "O(" is no Spanish "o",
     #   tests/test_choice_function_notation.py)
     # (holdout35's table of philosophers before "**Answer: B**" is paid since #32's wgen: the last row of a table of
@@ -253,6 +254,11 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     ("holdout100", "x100_m_footnote_formula", "The sum is $\\mathbf{5050}$.[^1]\n\n[^1]: G"),
     ("holdout100", "x100_m_footnote_pitfall", "Number of diagonals $= \\frac{n(n-3)}{2} "),
     ("holdout100", "x100_m_yaml_answer_check", "By Fermat, $2^{10} \\equiv 1 \\pmod{11}$.\n"),
+    # holdout102 (multiple choice outside medicine, written blind), left open after its rules: a letter with its option's
+    #   text first, then a sentence that says what the other options' texts cover ("A (the Fourth Amendment). The Fifth
+    #   covers self-incrimination ..."): the later sentence names option B by its text, and telling a contrast from a
+    #   second answer takes its meaning -- as holdout67's "Hydrogen — B. (Helium, A, is number 2.)" (docs/reading.md)
+    ("holdout102", "x102_ch_law_letter_first_then_others", 'A (the Fourth Amendment). The Fifth cove'),
 }
 
 

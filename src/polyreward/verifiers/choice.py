@@ -68,7 +68,7 @@ from polyreward.verifiers.reading import MAX_TAIL_CHARS, answer_views, dissents
 from polyreward.verifiers.span_corrections import corrected_answer_line, corrected_value
 from polyreward.verifiers.tags import strip_thinking, tag_blocks, unclosed_block
 from polyreward.verifiers.choice_words import DENIED_OTHER_TAIL, FOREIGN_AFFIRMED, FOREIGN_ANCHOR
-from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR
+from polyreward.verifiers.registers import AFFIRMED_THEN_GLOSS, AFFIRMING_EMOJI, CERTAIN_TAIL, LEGAL_ANCHOR, SUMMARY_ANCHOR
 from polyreward.verifiers.choice_keys import final_names_no_option, flashcard_answer, glossed_as_another_option, key_alternatives, key_label_pattern
 from polyreward.verifiers.choice_forms import (  # noqa: F401 (SEVERAL: public here)
     letters_listed, letters_per_label, marked_option, record_letter, scored_option,
@@ -243,7 +243,7 @@ _ANCHOR = (
     r"test|drug|organism|explanation|mechanism|cause|intervention)(?:\s+(?:here|overall))?|"
     r"i(?:'d|'ll|\s+would|\s+will)?\s+(?:choose|select|pick|mark|go\s+with)|(?:(?:i'm|i\s+am|we're|we\s+are)\s+going|(?:(?<=[.!?\n]\s)|(?<=[.!?\n])|(?<![\s\S]))going)\s+with|(?:so|thus|hence|therefore)\s+it(?:'s|\s+is)|"
     r"(?:confident|sure|certain|convinced)\s+(?:that\s+)?it(?:'s|\s+is)|"  # "I'm fairly confident it's B" (doubt: qualified)
-    r"(?:the\s+)?" + LEGAL_ANCHOR + "|"  # "The better view is C" (registers)
+    r"(?:the\s+)?" + LEGAL_ANCHOR + "|" + SUMMARY_ANCHOR + "|"  # "The better view is C", "TL;DR: B" (registers)
     r"it\s+(?:must|has\s+to|can\s+only|should)\s+be)"
     r"(?:[^\S\n]*\((?:corrected|revised|updated|amended|edited)\))?"  # "Final answer (corrected): B" (a revision marked on the label)
     r"(?:\s+(?:is|would\s+be|should\s+be|will\s+be|must\s+be|has\s+to\s+be)|'s)?"  # "The answer's B" (holdout21)

@@ -53,6 +53,7 @@ from polyreward.verifiers.later_values import (CORRECTING, EXPLANATION_LABEL, IN
                                                STRONG_POINTER, VERIFYING, CHECK_OPENER, confirmed_check_end, fractions_as_values, names_a_part, of_a_denied_quantity, without_apology)
 from polyreward.verifiers.math_normalize import number_from_words
 from polyreward.verifiers.number_keys import _VALUE, _value_key, answer_keys
+from polyreward.verifiers.fault_verdicts import FAULT_AFTER
 from polyreward.verifiers.negation_words import CONTRAST_WORDS, NEGATION_AFTER_VALUE, NEGATION_BEFORE_VALUE
 from polyreward.verifiers.option_letters import _CLAUSE_END_LETTERS, label_pattern, letter_pattern
 from polyreward.verifiers.not_a_value import FRACTIONAL_DECIMAL as _FRACTIONAL_DECIMAL
@@ -90,6 +91,7 @@ _NEGATED_AFTER = re.compile(
     # "(Amoxicillin, option A, doesn't work because ...)": the verdict with its reason (holdout20)
     r"|\A[\s,]*(?:does|do|did|will|would)(?:\s+not|n't)\s+(?:work|hold|fit|apply)\s+(?:because|since|as|here|for|in)\b"
     r"|\A\s*(?:[:|\-–—]\s*)?(?:invalid|wrong|incorrect|false|rejected|fails?|failed|not\s+valid|ruled\s+out|contradiction|impossible)\b"
+    r"|(?:" + FAULT_AFTER + r")"  # "(B) has the direction wrong" (fault_verdicts, holdout102)
     r"|\A\s*[:|\-–—]\s*no\b(?!\s+(?:other|further|more|additional|acute|new|doubt|question)\b)"
     # Japanese: "48 ではありません" (is not 48), with a counter or unit between ("540度ではありません")
     r"|\A\s*(?:[^\s\d.,;:!?。、]{1,3}?\s*)?(?:では|じゃ)(?:ありません|ない|なく)"

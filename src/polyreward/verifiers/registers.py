@@ -14,6 +14,10 @@ Australian speaker or a texter commits with, which the doubt rules (:mod:`.hedgi
   committing" doubts).
 * **The lawyer's answer phrase** (:data:`LEGAL_ANCHOR`): "the better view is C", "the preferred view is C" state the
   writer's answer as "the answer is C" does.
+* **The texter's and the memo's summary label** (:data:`SUMMARY_ANCHOR`): "TL;DR: B (+6).", "Bottom line: D",
+  "In short: C" closing the completion give the one-line result as "Answer: B" does (holdout102); one that opens the
+  reply is a preview and is read as any line is; "Summary:" is not one, since it often opens a list of every option
+  ("Summary: A ✗ B ✗ C ✓").
 
 Reconstructed (ours) from how these registers read; closed classes named by their heads, bounded patterns.
 """
@@ -62,6 +66,11 @@ def note_section(text: str, clause: str) -> str:
 
 # "The better view is C", "the preferred view is that ...": the lawyer's answer phrase (choice._ANCHOR)
 LEGAL_ANCHOR = r"(?:better|preferred|sounder|correct|right)\s+view"
+
+# "TL;DR: B", "tl;dr -- C", "Bottom line: D", "In short: C": a label of the one-line result (choice._ANCHOR, holdout102),
+# on the completion's last line only: a TL;DR that opens a reply ("TL;DR — B (12).\n\n## Detailed verdict ... **C**")
+# is a preview the later verdict may overrule (holdout26), read as any other line is
+SUMMARY_ANCHOR = r"(?:tl;?[^\S\n]?dr|bottom[^\S\n]+line|in[^\S\n]+short(?=[^\S\n]*[:\-–—]))(?=[^\n]*+\s*+\Z)"
 
 
 # what may close a bare final letter and still leave it the answer (choice._AFFIRMING_TAIL): a clause of the writer's

@@ -317,6 +317,8 @@ def without_denied_errors(clause: str) -> str:
 _KIND_OF_ERROR = re.compile(r"\b(?:a|an|one|another)\s+(?:(?:very|really|quite)\s+)?(?:common|typical|frequent|classic|popular|usual|easy|"
                             r"standard|tempting|natural|frequently\s+made|common\s+enough)\s+(?:\w+\s+)?\Z", re.IGNORECASE)
 _DEFINED_AFTER = re.compile(r"\s*(?::|(?:here\s+)?(?:is|was|would\s+be)\b)", re.IGNORECASE)  # the kind defined ("... is to forget")
+# the method the answer was reached by, not a verdict on it: "Answer: B — by elimination", "(by process of elimination)"
+_BY_METHOD_BEFORE = re.compile(r"\bby[^\S\n]+(?:(?:a|the)[^\S\n]+)?(?:(?:process|method)[^\S\n]+of[^\S\n]+)?\Z", re.IGNORECASE)
 _SET_OF_OPTIONS_AFTER = re.compile(r"\s+(?:(?:the|any|all)\s+)?(?:\w+\s+)?(?:options|choices|answers|candidates|distractors|option|choice|answer)\s+"
                                    r"(?:that|which|whose|with|where)\b", re.IGNORECASE)
 
@@ -324,9 +326,11 @@ _SET_OF_OPTIONS_AFTER = re.compile(r"\s+(?:(?:the|any|all)\s+)?(?:\w+\s+)?(?:opt
 def teaching_remark(clause: str, word: "re.Match") -> bool:
     """Is the word of withdrawal ``word`` (a match in ``clause``) advice on how to answer rather than a verdict on this
     answer: an error named as a kind ("A common mistake is ...") or options picked out by a property eliminated
-    ("eliminate the options that are clearly too large")?"""
+    ("eliminate the options that are clearly too large"), or the method of the pick ("B — by elimination")?"""
     if word.group().lower().startswith(("mistake", "error", "trap", "slip")):
         return _KIND_OF_ERROR.search(clause, 0, word.start()) is not None and _DEFINED_AFTER.match(clause, word.end()) is not None
+    if word.group().lower() == "elimination" and _BY_METHOD_BEFORE.search(clause, 0, word.start()):
+        return True  # "B — by elimination": how the pick was reached (holdout102)
     if word.group().lower().startswith(("eliminat", "exclud", "rul", "reject")):
         return _SET_OF_OPTIONS_AFTER.match(clause, word.end()) is not None
     return False
