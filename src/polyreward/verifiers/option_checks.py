@@ -99,11 +99,13 @@ def without_own_negative_texts(text: str, letters: str, options: Mapping[str, st
     left out, so it can never supply or take away another option. Where that letter is the only one the text names
     (outside a ``<think>`` block), the option's negation and the word after it are its words too wherever they stand
     ("It is not hearsay." restates C, it does not deny it)."""
-    shown = _THINK.sub("", text)
-    named = {m.group(1) for m in letter_pattern(letters).finditer(shown) if not _ARTICLE_A.match(shown, m.start())}
+    named = None  # the letters the text names outside <think>, read only when an option holds a negation
     for letter, option in (options or {}).items():
         if letter not in letters or not (negation := _OWN_NEGATION.search(option)) or len(option.strip()) < 3:
             continue
+        if named is None:
+            shown = _THINK.sub("", text)
+            named = {m.group(1) for m in letter_pattern(letters).finditer(shown) if not _ARTICLE_A.match(shown, m.start())}
         own = r"(?i:" + r"[^\S\n]*".join(re.escape(word) for word in option.split()) + ")"
         text = re.sub(r"(?<![\w-])(\(?" + letter + r"\)?(?:\*\*)?[^\S\n]*(?:[.:)—–-]|--)?[^\S\n]*)" + own, r"\1", text)
         phrase = re.match(r"\w+(?:[^\S\n]+\w{3,})?", option[negation.start():])

@@ -26,7 +26,10 @@ _CLAUSE_END_LETTERS = re.compile(r"(?<![A-Z])\.(?!\d)|(?<=[a-z][^\S\n][A-Z])\.(?
 
 def letter_mentions(text: str, letter: str, letters: str) -> list[re.Match]:
     """Every place ``text`` names option ``letter`` ("C", "(C)", "[C]"), in order."""
-    return [m for m in letter_pattern(letters).finditer(text) if m.group(1) == letter]
+    if len(letter) != 1 or letter not in letters:
+        return []
+    # the pattern's guards do not depend on the other letters, so the letter's own pattern finds the same spans
+    return list(letter_pattern(letter).finditer(text))
 
 
 def letter_is(letter: str, letters: str) -> Callable[[str, int], bool | None]:
