@@ -183,6 +183,9 @@ _RUN_MARKUP = re.compile(r"</?[A-Za-z_][\w-]{0,40}\s*/?>|\\[A-Za-z]+")
 # mark ("sixty&two", "fever=cough", "plan:oral") are two words, as a reader reads them (red team holdout_r11: pairs
 # glued with "&" or "=" were each one word, so 90 words read as 80 and escaped the length penalty)
 _COMPOUND_JOINTS = frozenset("-/'.()[]")
+# a run that is one ASCII word (all small letters, all capitals, or a capital and small letters) and the closing marks
+# of prose after it ("patient,", "HTTP.", "Fever:"): the commonest run, read without the word patterns
+_PLAIN_WORD = re.compile(r"(?:[a-z]{2,}|[A-Z]{2,}|[A-Z][a-z]+)[.,;:!?]{0,2}")
 
 
 def _run_words(run: str) -> tuple[int, bool]:
@@ -194,6 +197,8 @@ def _run_words(run: str) -> tuple[int, bool]:
     chunks = -(-len(run) // WORD_CHARS)
     if len(run) < 2 * 2:  # (speed) too short to hold two words of two letters (camel case needs no joint: "orAn")
         return chunks, False
+    if _PLAIN_WORD.fullmatch(run):  # (speed) one ASCII word in one case, or capitalised, before closing marks: the
+        return chunks, False  # one word :data:`_RUN_WORD` finds in it, so the length decides, as below
     # markup parts the words around it as a joint does ("a<br>67": the word "a" and a number) and is none of them
     # (:data:`_MARKUP_JOINT`); an element around a number alone formats it ("x<sup>2</sup>") and parts nothing
     read = _WRAPPED_NUMBER.sub(r"\2", run) if "</" in run else run
