@@ -90,6 +90,7 @@ from polyreward.schema import completion_messages, completion_text, is_missing, 
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
+    block_call_remarks,
     block_calls,
     calls_outside_blocks,
     comment_free_values,
@@ -102,6 +103,7 @@ from polyreward.verifiers.tool_calls import (
     without_html_comments,
     without_think_mentions,
 )
+from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.commitment import later_disowns, retraction_after
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.speaker_declines import DECLINED
@@ -168,13 +170,74 @@ _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|reques
 # until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
 # not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
 # doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
-_CALL_NOT_MADE = re.compile(
-    r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
-    r"[^\S\n]+(?:execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|"
-    r"go(?:es|ing)?[^\S\n]+out)\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
-    r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
-    r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
-    r"|\bun(?:sent|executed|run)\b", re.IGNORECASE)
+_RUN_VERBS = r"execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\\S\\n]+out"
+_RUN_PARTICIPLES = r"made|sent|executed|run|fired|invoked|placed|submitted|issued"
+
+
+@functools.lru_cache(maxsize=256)
+def _call_not_made(tool_verbs: tuple[str, ...] = ()) -> re.Pattern:
+    """``_CALL_NOT_MADE`` with the verbs of the tools the reply calls (``cancel`` of ``cancel_order``: "until then
+    nothing is cancelled"; red team holdout_r37) beside the verbs of running any call, and a subject that no call
+    made ("no real request was made")."""
+    extra = "".join("|" + _inflections(verb) for verb in tool_verbs)
+    participles = _RUN_PARTICIPLES + "".join("|" + _inflections(verb) for verb in tool_verbs)
+    return re.compile(
+        r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
+        r"[^\S\n]+(?:" + _RUN_VERBS + extra + r")\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
+        r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
+        r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
+        r"|\bun(?:sent|executed|run)\b"
+        # "no (real) request was made", "no call has been sent": a subject no call stands for, in the passive
+        r"|\bno\b(?:[^\S\n]+(?!(?:other|more|further|extra|additional|second)\b)[\w'’-]+){1,3}?[^\S\n]+"
+        r"(?:was|were|is|are|has[^\S\n]+been|have[^\S\n]+been|got|gets)[^\S\n]+(?:(?:actually|really|yet)[^\S\n]+)?(?:" + participles + r")\b"
+        r"(?![^\S\n]+(?:again|twice)\b)",
+        re.IGNORECASE)
+
+
+def _inflections(verb: str) -> str:
+    """A regex of ``verb``'s inflections (``cancel`` -> cancel, cancels, cancelled, canceled, cancelling, ...)."""
+    forms = {verb, verb + "s", verb + "es", verb + "ed", verb + "d", verb + "ing", verb + verb[-1] + "ed", verb + verb[-1] + "ing"}
+    if verb.endswith("e"):
+        forms |= {verb[:-1] + "ing"}
+    if verb.endswith("y"):
+        forms |= {verb[:-1] + "ied", verb[:-1] + "ies"}
+    return "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
+
+
+_CALL_NOT_MADE = _call_not_made()
+# the verb a tool's name opens with ("cancel" of cancel_order, "transfer" of transferFunds): what the call does; a
+# verb of reading ("get", "is", "has") says nothing about a call being made when negated ("I don't get it")
+_NAME_VERB = re.compile(r"^([a-z]{3,20})(?=_|[A-Z]|$)")
+_AUXILIARY_VERBS = frozenset({"get", "has", "can", "use", "the", "new"})
+_CALL_NAME = re.compile(r'"name"\s*:\s*"([A-Za-z_][\w.\-]{0,200})"')
+
+
+def tool_verbs(text: str) -> tuple[str, ...]:
+    """The verbs the names of the calls ``text`` writes open with (``"name": "cancel_order"`` -> ``cancel``), sorted."""
+    verbs = set()
+    for name in _CALL_NAME.findall(text):
+        m = _NAME_VERB.match(name.rsplit(".", 1)[-1])
+        if m and m.group(1) not in _AUXILIARY_VERBS:
+            verbs.add(m.group(1))
+    return tuple(sorted(verbs))[:8]
+
+
+# a sentence that calls the call no real one: "the call above is a mock", "This request is just an example" -- the
+# call (or a pronoun for it) as the subject, a form of "be" and a noun of a stand-in (red team holdout_r37)
+_NOT_A_REAL_CALL = re.compile(
+    r"\b(?:calls?|requests?|block|above|it|this|that)[^\S\n]+(?:above[^\S\n]+)?(?:is|was|are|were)[^\S\n]+"
+    r"(?:(?:only|just|merely|purely|simply)[^\S\n]+)?(?:an?[^\S\n]+)?(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|"
+    r"placeholder|stub|fake|simulation|" + PROVISIONAL_WORD + r")\b", re.IGNORECASE)
+# an imperative that undoes the call, at the head of its sentence, the call as a pronoun: "Actually, cancel that --"
+_UNDO_THAT = re.compile(r"^\W*(?:(?:actually|wait|oh|hmm+|no|ok(?:ay)?|sorry)\W+){0,2}(?:cancel|undo|abort|revoke|drop|stop)[^\S\n]+"
+                        r"(?:that|this|it)(?:[^\S\n]+calls?)?(?=[^\S\n]*(?:[.,;:!—–-]|\Z))", re.IGNORECASE)
+# a remark of a call object about itself that conditions or withholds it: "condition only if user confirms",
+# "status draft - do not execute" (verifiers.tool_calls.call_remarks)
+_CONDITIONING_REMARK = re.compile(r"\b(?:if|unless|until|once|pending|provided|await(?:s|ing)?|requires?[^\S\n]+confirm\w*|"
+                                  + WITHDRAWN_WORD + "|" + PROVISIONAL_WORD + r")\b", re.IGNORECASE)
+# markdown strikethrough around a call block: "~~<tool_call>...</tool_call>~~" shows the call struck out
+_STRUCK_CALL = re.compile(r"~~[ \t]*\n?[ \t]*(?:<tool_call>|<function_calls>|<function=|<\|python_tag\|>)(?:(?!~~).){0,20000}?"
+                          r"(?:</tool_call>|</function_calls>|</function>|<\|eom_id\|>)[ \t]*\n?[ \t]*~~", re.DOTALL | re.IGNORECASE)
 # an error the tool returns is the call's outcome, not the writer's ("If the function returns an error I'll retry")
 _TOOL_ERROR = re.compile(r"\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|fails?[^\S\n]+with|comes?[^\S\n]+back[^\S\n]+with)"
                          r"[^\S\n]+(?:(?:an?|any|some)[^\S\n]+)?(?:\w+[^\S\n]+)?(?:error|exception|failure)s?\b", re.IGNORECASE)
@@ -196,10 +259,18 @@ def calls_taken_back(text: str) -> str:
     returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
     Read on the visible text (comments and hidden text left out)."""
     view = visible_text(text)
+    for remark in block_call_remarks(view):  # the call object's own word on itself (holdout_r37)
+        if _CONDITIONING_REMARK.search(remark) or _CALL_NOT_MADE.search(remark):
+            return f"writes a condition or a withdrawal into the call itself ({remark[:60]!r})"
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
-    if end < 0 or not view[end:].strip():
+    if end < 0:
         return ""
+    if any(m.start() < end <= m.end() for m in _STRUCK_CALL.finditer(view, max(0, end - 20050), end + 20)):
+        return "strikes its last call through (~~...~~)"
+    if not view[end:].strip():
+        return ""
+    not_made = _call_not_made(tool_verbs(view))
     retraction = retraction_after(view, end)
     if retraction is not None and retraction[1]:
         return "takes its calls back after the last one"
@@ -210,8 +281,10 @@ def calls_taken_back(text: str) -> str:
         # declining to commit to what it wrote ("I'm not standing behind it.": speaker_declines; holdout_r34)
         if (_CALL_REFERENCE.search(sentence) or DECLINED.search(sentence)) and later_disowns(sentence, 0, "") == "retracted":
             return "withdraws its calls after the last one"
-        if _CALL_NOT_MADE.search(sentence):
+        if not_made.search(sentence) or (_CALL_REFERENCE.search(sentence) and _NOT_A_REAL_CALL.search(sentence)):
             return "says its calls are not made after the last one"
+        if _UNDO_THAT.search(sentence):
+            return "undoes its calls after the last one"
     return ""
 
 
@@ -417,6 +490,17 @@ class ToolRLCorrectness(RolloutReward):
         # a call injected beside a call, or hidden in another format or an HTML comment, is still an extra call
         return calls + injected + calls_outside_blocks(text)
 
+    def taken_back(self, text: str) -> str:
+        """Why the reply takes back the calls scored, or "" (:func:`calls_taken_back`). With ``read_blocks: first`` the
+        scored call is the first block's, so what the reply says between that block and the next one is read too: a
+        first block followed by ``Correction -- ignore the call above:`` and a second block is withdrawn, whatever the
+        last block is (red team ``holdout_r37``: paid in full, as only the first block was read)."""
+        why = calls_taken_back(text)
+        if why or self.read_blocks != "first":
+            return why
+        blocks = list(tag_blocks(text, "tool_call"))
+        return calls_taken_back(text[:blocks[1][0]]) if len(blocks) > 1 else ""
+
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
         if self.parse == "toolrl" and isinstance(reference, str) and "<tool_call>" in reference:
@@ -440,7 +524,7 @@ class ToolRLCorrectness(RolloutReward):
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
         if self.parse == "lenient" and message_tool_calls(completion_messages(completion), first_turn_only=True) is None \
-                and (why := calls_taken_back(assistant_segment(completion_text(completion)))):
+                and (why := self.taken_back(assistant_segment(completion_text(completion)))):
             return Scored(self.min_reward, f"no call made: the reply {why}")
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
