@@ -243,6 +243,62 @@ _TOOL_ERROR = re.compile(r"\b(?:returns?|returned|throws?|threw|raises?|raised|g
                          r"[^\S\n]+(?:(?:an?|any|some)[^\S\n]+)?(?:\w+[^\S\n]+)?(?:error|exception|failure)s?\b", re.IGNORECASE)
 
 
+# where a call opens in the layouts a reply carries calls in: a <tool_call> block, the other templates' delimiters
+# (Llama 3.1's <|python_tag|> and <function=...>, Anthropic's <function_calls>, Mistral's [TOOL_CALLS], a
+# Functionary recipient line >>>name; verifiers.tool_calls._TEMPLATE_CALL)
+_CALL_OPENER = re.compile(r"<tool_call>|<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\]|"
+                          r"^(?:>>>|@@@)[ \t]*+(?!all[ \t]*$)[A-Za-z_][\w.\-]{0,200}[ \t]*$", re.IGNORECASE | re.MULTILINE)
+# a Functionary recipient line's marker, which the visible-text reading drops as a block quote: read as "@@@name"
+_RECIPIENT_LINE = re.compile(r"^([ \t]*)>>>(?=[ \t]*[A-Za-z_])", re.MULTILINE)
+# the line that introduces a call (it ends in a colon) and makes it wait on the user: "If you confirm, this is what
+# I'll run:", "Once you approve, I will send:" -- a subordinate clause of condition or time, the user its subject
+_CONDITIONAL_LEAD_IN = re.compile(r"^\W*(?:(?:just|only)\s+)?(?:if|once|when|after|as\s+soon\s+as|provided(?:\s+that)?|assuming|should|unless)\s+"
+                                  r"(?:you|the\s+user|they)\b[^\n]{0,300}:\W*\Z", re.IGNORECASE)
+_JSON_DECODER = json.JSONDecoder()
+
+
+def _withheld_by_lead_in(view: str) -> str:
+    """Why the line that introduces the reply's first call withholds it, or "": a lead-in ending in a colon that makes
+    the call wait on the user (:data:`_CONDITIONAL_LEAD_IN`), calls it a draft or a mock, or says it is not made
+    (``Draft (not sent yet):``); red team ``holdout_r37``. Read outside the reasoning; a plain lead-in (``Here is the
+    call:``, ``Checking both cities now:``) withholds nothing."""
+    outside = view[view.rfind("</think>") + len("</think>"):] if "</think>" in view else view
+    opener = _CALL_OPENER.search(outside)
+    if opener is None:
+        return ""
+    lines = [line for line in outside[:opener.start()].splitlines() if line.strip()]
+    if not lines or not lines[-1].rstrip().endswith(":"):
+        return ""
+    lead = re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1]  # its last sentence: "If you need more, ask. For Rome:"
+    if _CONDITIONAL_LEAD_IN.search(lead):
+        return f"makes its call wait on the user in the line that introduces it ({lead[:60]!r})"
+    if _CALL_NOT_MADE.search(lead) or _NOT_A_REAL_LEAD.search(lead):
+        return f"calls its call not made or a stand-in in the line that introduces it ({lead[:60]!r})"
+    return ""
+
+
+# a lead-in that calls what follows a stand-in: "Draft (not sent yet):", "Mock request:", "Example call (for reference):"
+_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b",
+                              re.IGNORECASE)
+
+
+def _template_call_end(view: str) -> int:
+    """Where the last call written in a template's own layout without a closing tag ends, or -1: the JSON list after
+    Mistral's ``[TOOL_CALLS]``, the JSON arguments after a Functionary ``>>>name`` line; so that what the reply says
+    after such a call is read as after a ``<tool_call>`` block (red team ``holdout_r37``)."""
+    end = -1
+    for m in _CALL_OPENER.finditer(view):
+        if not m.group().startswith(("[", ">>>", "@@@")):
+            continue
+        at = len(view) - len(view[m.end():].lstrip())
+        try:
+            _, stop = _JSON_DECODER.raw_decode(view, at)
+        except (ValueError, RecursionError):
+            continue
+        end = max(end, stop)
+    return end
+
+
 def calls_taken_back(text: str) -> str:
     """Why the reply takes its calls back in the text after the last one, or "": an explicit retraction there
     (``Actually, scratch that call, there's no need to run it``, ``On second thought, ignore that call``:
@@ -258,12 +314,15 @@ def calls_taken_back(text: str) -> str:
     :mod:`polyreward.verifiers.speaker_declines`) takes them back too (red team ``holdout_r34``); an error the tool
     returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
     Read on the visible text (comments and hidden text left out)."""
-    view = visible_text(text)
-    for remark in block_call_remarks(view):  # the call object's own word on itself (holdout_r37)
-        if _CONDITIONING_REMARK.search(remark) or _CALL_NOT_MADE.search(remark):
-            return f"writes a condition or a withdrawal into the call itself ({remark[:60]!r})"
+    # a Functionary recipient line (">>>name") is a call, not a block quote, for the reading of the text around it
+    view = visible_text(_RECIPIENT_LINE.sub(r"\1@@@", text) if ">>>" in text else text)
+    if why := call_withheld_by_remark(view):  # the call object's own word on itself (holdout_r37)
+        return why
+    if why := _withheld_by_lead_in(view):
+        return why
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
+    end = max(end, _template_call_end(view))
     if end < 0:
         return ""
     if any(m.start() < end <= m.end() for m in _STRUCK_CALL.finditer(view, max(0, end - 20050), end + 20)):
@@ -285,6 +344,20 @@ def calls_taken_back(text: str) -> str:
             return "says its calls are not made after the last one"
         if _UNDO_THAT.search(sentence):
             return "undoes its calls after the last one"
+    return ""
+
+
+def call_withheld_by_remark(text: str) -> str:
+    """Why a call of the ``<tool_call>`` blocks of ``text`` is withheld by its own object, or "": a key beside its
+    name and arguments (:func:`polyreward.verifiers.tool_calls.call_remarks`) whose words condition the call (``if``,
+    ``unless``, ``until``, ``pending``), call it provisional or withdrawn (``draft``, ``rejected``) or say it is not
+    run (``do not execute``): ``{"name": "cancel_order", "parameters": {...}, "condition": "only_if_user_confirms"}``
+    and ``"status": "draft - do not execute"`` (red team ``holdout_r37``: both paid in full, a runner reads only the
+    name and arguments). A remark that withholds nothing (``"id": "call_1"``, ``"note": "user's default city"``)
+    leaves the call made."""
+    for remark in block_call_remarks(text):
+        if _CONDITIONING_REMARK.search(remark) or _CALL_NOT_MADE.search(remark):
+            return f"writes a condition or a withdrawal into the call itself ({remark[:60]!r})"
     return ""
 
 
@@ -628,6 +701,9 @@ class ToolRLFormat(RolloutReward):
             return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
         if self.min_content_words > 0 and "tool_call" in blocks and (why := _unoffered_call(blocks["tool_call"], row.get("prompt"))):
             return Scored(0.0, f"tool_call block {why}"[:300])
+        if self.min_content_words > 0 and "tool_call" in blocks \
+                and (why := call_withheld_by_remark(f"<tool_call>\n{blocks['tool_call']}\n</tool_call>")):
+            return Scored(0.0, f"tool_call block {why}"[:300])  # a call its own object withholds (holdout_r37)
         return Scored(1.0, f"well-formed ({layout} layout)")
 
 
