@@ -255,6 +255,7 @@ _RECIPIENT_LINE = re.compile(r"^([ \t]*)>>>(?=[ \t]*[A-Za-z_])", re.MULTILINE)
 _CONDITIONAL_LEAD_IN = re.compile(r"^\W*(?:(?:just|only)\s+)?(?:if|once|when|after|as\s+soon\s+as|provided(?:\s+that)?|assuming|should|unless)\s+"
                                   r"(?:you|the\s+user|they)\b[^\n]{0,300}:\W*\Z", re.IGNORECASE)
 _JSON_DECODER = json.JSONDecoder()
+MAX_TEMPLATE_CALLS = 16  # template calls decoded to find where the last one ends
 
 
 def _withheld_by_lead_in(view: str) -> str:
@@ -287,9 +288,8 @@ def _template_call_end(view: str) -> int:
     Mistral's ``[TOOL_CALLS]``, the JSON arguments after a Functionary ``>>>name`` line; so that what the reply says
     after such a call is read as after a ``<tool_call>`` block (red team ``holdout_r37``)."""
     end = -1
-    for m in _CALL_OPENER.finditer(view):
-        if not m.group().startswith(("[", ">>>", "@@@")):
-            continue
+    openers = [m for m in _CALL_OPENER.finditer(view) if m.group().startswith(("[", ">>>", "@@@"))]
+    for m in openers[-MAX_TEMPLATE_CALLS:]:  # the last ones only: each decode may read to the end of the text
         at = len(view) - len(view[m.end():].lstrip())
         try:
             _, stop = _JSON_DECODER.raw_decode(view, at)
