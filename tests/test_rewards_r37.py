@@ -57,6 +57,8 @@ def functionary(call: dict) -> str:
         # the plain-text channel only, or the call described in it: no call made
         (">>>all\nYou can run get_current_weather with {\"location\": \"Rome, Italy\"} yourself.", gold(ROME), False),
         ("I'd use [TOOL_CALLS] for this, but Rome is sunny anyway.", gold(ROME), False),
+        # the marker before prose, not before its JSON list: a call written in that prose carries nothing
+        ("Sure.\n[TOOL_CALLS] I would call " + json.dumps(ROME), gold(ROME), False),
         # the template named inside the reasoning only
         ("<think>" + mistral(ROME) + " would do it.</think>\nRome is sunny.", gold(ROME), False),
     ],

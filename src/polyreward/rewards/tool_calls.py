@@ -246,7 +246,7 @@ _TOOL_ERROR = re.compile(r"\b(?:returns?|returned|throws?|threw|raises?|raised|g
 # where a call opens in the layouts a reply carries calls in: a <tool_call> block, the other templates' delimiters
 # (Llama 3.1's <|python_tag|> and <function=...>, Anthropic's <function_calls>, Mistral's [TOOL_CALLS], a
 # Functionary recipient line >>>name; verifiers.tool_calls._TEMPLATE_CALL)
-_CALL_OPENER = re.compile(r"<tool_call>|<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\]|"
+_CALL_OPENER = re.compile(r"<tool_call>|<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\](?=\s*\[)|"
                           r"^(?:>>>|@@@)[ \t]*+(?!all[ \t]*$)[A-Za-z_][\w.\-]{0,200}[ \t]*$", re.IGNORECASE | re.MULTILINE)
 # a Functionary recipient line's marker, which the visible-text reading drops as a block quote: read as "@@@name"
 _RECIPIENT_LINE = re.compile(r"^([ \t]*)>>>(?=[ \t]*[A-Za-z_])", re.MULTILINE)

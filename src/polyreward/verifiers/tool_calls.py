@@ -615,9 +615,9 @@ def parse_tool_call_text(text: str) -> list[Call]:
 
 # the call delimiters of other chat templates, each the counterpart of a <tool_call> block: Llama 3.1's
 # <|python_tag|> (a call message) and <function=name>, Anthropic's <function_calls> block of <invoke> elements,
-# Mistral's [TOOL_CALLS] token wherever the reply writes it (after a preamble sentence too) and Functionary's
+# Mistral's [TOOL_CALLS] token before its JSON list wherever the reply writes it (after a preamble sentence too) and Functionary's
 # recipient line ``>>>name`` (``>>>all`` is its plain-text channel, no call; red team holdout_r37)
-_TEMPLATE_CALL = re.compile(r"<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\]|"
+_TEMPLATE_CALL = re.compile(r"<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\](?=\s*\[)|"
                             r"^>>>[ \t]*+(?!all[ \t]*$)[A-Za-z_][\w.\-]{0,200}[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
