@@ -87,6 +87,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
 from polyreward.rewards.format import check_min_content, stem, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
+from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
@@ -103,7 +104,6 @@ from polyreward.verifiers.tool_calls import (
     without_html_comments,
     without_think_mentions,
 )
-from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.commitment import later_disowns, retraction_after
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.speaker_declines import DECLINED
@@ -170,7 +170,7 @@ _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|reques
 # until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
 # not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
 # doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
-_RUN_VERBS = r"execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\\S\\n]+out"
+_RUN_VERBS = r"execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\S\n]+out"
 _RUN_PARTICIPLES = r"made|sent|executed|run|fired|invoked|placed|submitted|issued"
 
 
