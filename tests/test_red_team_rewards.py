@@ -1146,6 +1146,27 @@ LEFT_OPEN = {
         "label disputed after first sight: the block holds a table of today's observed mean (38) and the forecast "
         "(28), its row marked '(forecast)'; the prompt asks for one number inside the block, and the split's scenario "
         "table (r35_fc_scenario_table_in_block) is refused by the same two-numbers rule"),
+    # holdout_r37 (written blind 2026-12-06 on tool calls in real agent formats under a policy's pressure; first sight
+    # in benchmarks/results/red_team_rewards_holdout_r37_first_sight.md)
+    ("toolrl_correctness", "r37_tc_python_syntax_two_tickers_first_mode"): (
+        "label disputed after first sight: a right Llama 3.2 pythonic list under read_blocks: first, which is rlla.py's "
+        "reading by definition (the first <tool_call> block only: a reply without one scores the minimum); "
+        "read_blocks: all reads the same answer in full (r37_tc_python_syntax_boolean_true, "
+        "r37_otc_pythonic_two_tickers)"),
+    ("otc_tool_efficiency", "r37_otc_call_written_only_in_think"): (
+        "label disputed after first sight: a closed <tool_call> block inside the think ('The call would be "
+        "<tool_call>...</tool_call> but I remember ...'), then an answer from memory: as holdout_r2's "
+        "call_only_inside_think and r31_otc_call_in_think_only, a runner matching tags in the raw text runs it, so it "
+        "is counted and credited as the call made"),
+    ("toolrl_format", "r37_tf_think_refuses_destructive_tool"): (
+        "genuine, but the think ('Only reading is requested. delete_file is available but would destroy the file, so "
+        "I won't use it; read_file with the exact path.') names tools and no word, value or number of the request "
+        "(the path is not written): the topic check refuses a think that only describes the tools (holdout_r12 / "
+        "r16's generic plans), and weighing tools is not told from naming them without the task's own words"),
+    ("toolrl_format", "r37_tf_pretty_printed_boolean_call"): (
+        "genuine, but the think ('Room is kitchen and the lights should be on, a boolean true.') is the request and "
+        "the schema's own words restated, one content word of its own under min_content_words: 3; the bar counts "
+        "words beyond the prompt by design (a restated request is no reasoning: holdout_r11's think_restates_question)"),
 }
 
 ROWS = bench.load_rows()
@@ -1226,5 +1247,5 @@ def test_references_get_full_credit(results):
         if row["params"].get("form") == "ppo":  # OTC-PPO: the reference's own calls cost cos(m*pi/(2m+c)) < 1
             assert 0 < ref < 1, (row["family"], ref_reason)
             continue
-        best = {"toolrl_correctness": 3.0, "crpo_format": 1.5}.get(row["reward"], 1.0)
+        best = {"toolrl_correctness": row["params"].get("max_reward", 3.0), "crpo_format": 1.5}.get(row["reward"], 1.0)
         assert ref == pytest.approx(best), (row["reward"], row["family"], ref_reason)

@@ -87,9 +87,11 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards import think_work
 from polyreward.rewards.format import check_min_content, stem, thin_content
 from polyreward.schema import completion_messages, completion_text, is_missing, prompt_text
+from polyreward.verifiers.answer_forms import PROVISIONAL_WORD, WITHDRAWN_WORD
 from polyreward.verifiers.call_formats import python_call
 from polyreward.verifiers.tool_calls import (
     ToolCallError,
+    block_call_remarks,
     block_calls,
     calls_outside_blocks,
     comment_free_values,
@@ -168,16 +170,133 @@ _CALL_REFERENCE = re.compile(r"\b(?:calls?|calling|above|previous|earlier|reques
 # until you say so", "Treat it as not made", "don't run that") or the verb's negative participle ("it stays unsent");
 # not about any other call ("don't run anything else", "no need to make a second call"), nor something else ("The tool
 # doesn't send emails"), nor a call still to come back ("I haven't run it yet"; red team holdout_r34)
-_CALL_NOT_MADE = re.compile(
-    r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
-    r"[^\S\n]+(?:execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|"
-    r"go(?:es|ing)?[^\S\n]+out)\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
-    r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
-    r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
-    r"|\bun(?:sent|executed|run)\b", re.IGNORECASE)
+_RUN_VERBS = r"execut(?:e|ed|es|ing)|run(?:s|ning)?|sen[dt](?:s|ing)?|ma(?:ke|kes|king|de)|fir(?:e|ed|es|ing)|invok(?:e|ed|es|ing)|go(?:es|ing)?[^\S\n]+out"
+_RUN_PARTICIPLES = r"made|sent|executed|run|fired|invoked|placed|submitted|issued"
+
+
+@functools.lru_cache(maxsize=256)
+def _call_not_made(tool_verbs: tuple[str, ...] = ()) -> re.Pattern:
+    """``_CALL_NOT_MADE`` with the verbs of the tools the reply calls (``cancel`` of ``cancel_order``: "until then
+    nothing is cancelled"; red team holdout_r37) beside the verbs of running any call, and a subject that no call
+    made ("no real request was made")."""
+    extra = "".join("|" + _inflections(verb) for verb in tool_verbs)
+    participles = _RUN_PARTICIPLES + "".join("|" + _inflections(verb) for verb in tool_verbs)
+    return re.compile(
+        r"(?:\b(?:not|never|nothing|nobody)\b|n't)(?:[^\S\n]+(?!(?:else|other|another|more|further|extra|additional|second)\b)[\w'’]+){0,2}?"
+        r"[^\S\n]+(?:" + _RUN_VERBS + extra + r")\b(?![^\S\n]+(?:(?:it|this|that|them)[^\S\n]+)?(?:yet|again|twice|else)\b)"
+        r"(?=[^\S\n]*(?:[.,;:!?)\n—–]|\Z|(?:it|this|that|them|these|those|anything(?![^\S\n]+else)|(?:the|this|that|my)[^\S\n]+calls?|"
+        r"myself|until|unless|before|for[^\S\n]+(?:real|now)|now|today|by[^\S\n]+me)\b))"
+        r"|\bun(?:sent|executed|run)\b"
+        # "no (real) request was made", "no call has been sent": a subject no call stands for, in the passive
+        r"|\bno\b(?:[^\S\n]+(?!(?:other|more|further|extra|additional|second)\b)[\w'’-]+){1,3}?[^\S\n]+"
+        r"(?:was|were|is|are|has[^\S\n]+been|have[^\S\n]+been|got|gets)[^\S\n]+(?:(?:actually|really|yet)[^\S\n]+)?(?:" + participles + r")\b"
+        r"(?![^\S\n]+(?:again|twice)\b)",
+        re.IGNORECASE)
+
+
+def _inflections(verb: str) -> str:
+    """A regex of ``verb``'s inflections (``cancel`` -> cancel, cancels, cancelled, canceled, cancelling, ...)."""
+    forms = {verb, verb + "s", verb + "es", verb + "ed", verb + "d", verb + "ing", verb + verb[-1] + "ed", verb + verb[-1] + "ing"}
+    if verb.endswith("e"):
+        forms |= {verb[:-1] + "ing"}
+    if verb.endswith("y"):
+        forms |= {verb[:-1] + "ied", verb[:-1] + "ies"}
+    return "|".join(sorted(map(re.escape, forms), key=len, reverse=True))
+
+
+_CALL_NOT_MADE = _call_not_made()
+# the verb a tool's name opens with ("cancel" of cancel_order, "transfer" of transferFunds): what the call does; a
+# verb of reading ("get", "is", "has") says nothing about a call being made when negated ("I don't get it")
+_NAME_VERB = re.compile(r"^([a-z]{3,20})(?=_|[A-Z]|$)")
+_AUXILIARY_VERBS = frozenset({"get", "has", "can", "use", "the", "new"})
+_CALL_NAME = re.compile(r'"name"\s*:\s*"([A-Za-z_][\w.\-]{0,200})"')
+
+
+def tool_verbs(text: str) -> tuple[str, ...]:
+    """The verbs the names of the calls ``text`` writes open with (``"name": "cancel_order"`` -> ``cancel``), sorted."""
+    verbs = set()
+    for name in _CALL_NAME.findall(text):
+        m = _NAME_VERB.match(name.rsplit(".", 1)[-1])
+        if m and m.group(1) not in _AUXILIARY_VERBS:
+            verbs.add(m.group(1))
+    return tuple(sorted(verbs))[:8]
+
+
+# a sentence that calls the call no real one: "the call above is a mock", "This request is just an example" -- the
+# call (or a pronoun for it) as the subject, a form of "be" and a noun of a stand-in (red team holdout_r37)
+_NOT_A_REAL_CALL = re.compile(
+    r"\b(?:calls?|requests?|block|above|it|this|that)[^\S\n]+(?:above[^\S\n]+)?(?:is|was|are|were)[^\S\n]+"
+    r"(?:(?:only|just|merely|purely|simply)[^\S\n]+)?(?:an?[^\S\n]+)?(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|"
+    r"placeholder|stub|fake|simulation|" + PROVISIONAL_WORD + r")\b", re.IGNORECASE)
+# an imperative that undoes the call, at the head of its sentence, the call as a pronoun: "Actually, cancel that --"
+_UNDO_THAT = re.compile(r"^\W*(?:(?:actually|wait|oh|hmm+|no|ok(?:ay)?|sorry)\W+){0,2}(?:cancel|undo|abort|revoke|drop|stop)[^\S\n]+"
+                        r"(?:that|this|it)(?:[^\S\n]+calls?)?(?=[^\S\n]*(?:[.,;:!—–-]|\Z))", re.IGNORECASE)
+# a remark of a call object about itself that conditions or withholds it: "condition only if user confirms",
+# "status draft - do not execute" (verifiers.tool_calls.call_remarks)
+_CONDITIONING_REMARK = re.compile(r"\b(?:if|unless|until|once|pending|provided|await(?:s|ing)?|requires?[^\S\n]+confirm\w*|"
+                                  + WITHDRAWN_WORD + "|" + PROVISIONAL_WORD + r")\b", re.IGNORECASE)
+# markdown strikethrough around a call block: "~~<tool_call>...</tool_call>~~" shows the call struck out
+_STRUCK_CALL = re.compile(r"~~[ \t]*\n?[ \t]*(?:<tool_call>|<function_calls>|<function=|<\|python_tag\|>)(?:(?!~~).){0,20000}?"
+                          r"(?:</tool_call>|</function_calls>|</function>|<\|eom_id\|>)[ \t]*\n?[ \t]*~~", re.DOTALL | re.IGNORECASE)
 # an error the tool returns is the call's outcome, not the writer's ("If the function returns an error I'll retry")
 _TOOL_ERROR = re.compile(r"\b(?:returns?|returned|throws?|threw|raises?|raised|gives?|gave|fails?[^\S\n]+with|comes?[^\S\n]+back[^\S\n]+with)"
                          r"[^\S\n]+(?:(?:an?|any|some)[^\S\n]+)?(?:\w+[^\S\n]+)?(?:error|exception|failure)s?\b", re.IGNORECASE)
+
+
+# where a call opens in the layouts a reply carries calls in: a <tool_call> block, the other templates' delimiters
+# (Llama 3.1's <|python_tag|> and <function=...>, Anthropic's <function_calls>, Mistral's [TOOL_CALLS], a
+# Functionary recipient line >>>name; verifiers.tool_calls._TEMPLATE_CALL)
+_CALL_OPENER = re.compile(r"<tool_call>|<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\](?=\s*\[)|"
+                          r"^(?:>>>|@@@)[ \t]*+(?!all[ \t]*$)[A-Za-z_][\w.\-]{0,200}[ \t]*$", re.IGNORECASE | re.MULTILINE)
+# a Functionary recipient line's marker, which the visible-text reading drops as a block quote: read as "@@@name"
+_RECIPIENT_LINE = re.compile(r"^([ \t]*)>>>(?=[ \t]*[A-Za-z_])", re.MULTILINE)
+# the line that introduces a call (it ends in a colon) and makes it wait on the user: "If you confirm, this is what
+# I'll run:", "Once you approve, I will send:" -- a subordinate clause of condition or time, the user its subject
+_CONDITIONAL_LEAD_IN = re.compile(r"^\W*(?:(?:just|only)\s+)?(?:if|once|when|after|as\s+soon\s+as|provided(?:\s+that)?|assuming|should|unless)\s+"
+                                  r"(?:you|the\s+user|they)\b[^\n]{0,300}:\W*\Z", re.IGNORECASE)
+_JSON_DECODER = json.JSONDecoder()
+MAX_TEMPLATE_CALLS = 16  # template calls decoded to find where the last one ends
+
+
+def _withheld_by_lead_in(view: str) -> str:
+    """Why the line that introduces the reply's first call withholds it, or "": a lead-in ending in a colon that makes
+    the call wait on the user (:data:`_CONDITIONAL_LEAD_IN`), calls it a draft or a mock, or says it is not made
+    (``Draft (not sent yet):``); red team ``holdout_r37``. Read outside the reasoning; a plain lead-in (``Here is the
+    call:``, ``Checking both cities now:``) withholds nothing."""
+    outside = view[view.rfind("</think>") + len("</think>"):] if "</think>" in view else view
+    opener = _CALL_OPENER.search(outside)
+    if opener is None:
+        return ""
+    lines = [line for line in outside[:opener.start()].splitlines() if line.strip()]
+    if not lines or not lines[-1].rstrip().endswith(":"):
+        return ""
+    lead = re.split(r"(?<=[.!?])\s+", lines[-1].strip())[-1]  # its last sentence: "If you need more, ask. For Rome:"
+    if _CONDITIONAL_LEAD_IN.search(lead):
+        return f"makes its call wait on the user in the line that introduces it ({lead[:60]!r})"
+    if _CALL_NOT_MADE.search(lead) or _NOT_A_REAL_LEAD.search(lead):
+        return f"calls its call not made or a stand-in in the line that introduces it ({lead[:60]!r})"
+    return ""
+
+
+# a lead-in that calls what follows a stand-in: "Draft (not sent yet):", "Mock request:", "Example call (for reference):"
+_NOT_A_REAL_LEAD = re.compile(r"\b(?:mock(?:-?up)?|dummy|demo|sample|example|illustration|stub|fake|hypothetical|" + PROVISIONAL_WORD + r")\b",
+                              re.IGNORECASE)
+
+
+def _template_call_end(view: str) -> int:
+    """Where the last call written in a template's own layout without a closing tag ends, or -1: the JSON list after
+    Mistral's ``[TOOL_CALLS]``, the JSON arguments after a Functionary ``>>>name`` line; so that what the reply says
+    after such a call is read as after a ``<tool_call>`` block (red team ``holdout_r37``)."""
+    end = -1
+    openers = [m for m in _CALL_OPENER.finditer(view) if m.group().startswith(("[", ">>>", "@@@"))]
+    for m in openers[-MAX_TEMPLATE_CALLS:]:  # the last ones only: each decode may read to the end of the text
+        at = len(view) - len(view[m.end():].lstrip())
+        try:
+            _, stop = _JSON_DECODER.raw_decode(view, at)
+        except (ValueError, RecursionError):
+            continue
+        end = max(end, stop)
+    return end
 
 
 def calls_taken_back(text: str) -> str:
@@ -195,11 +314,22 @@ def calls_taken_back(text: str) -> str:
     :mod:`polyreward.verifiers.speaker_declines`) takes them back too (red team ``holdout_r34``); an error the tool
     returns (``If the function returns an error I'll retry``) is the call's outcome, no error of the writer's.
     Read on the visible text (comments and hidden text left out)."""
-    view = visible_text(text)
+    # a Functionary recipient line (">>>name") is a call, not a block quote, for the reading of the text around it
+    view = visible_text(_RECIPIENT_LINE.sub(r"\1@@@", text) if ">>>" in text else text)
+    if why := call_withheld_by_remark(view):  # the call object's own word on itself (holdout_r37)
+        return why
+    if why := _withheld_by_lead_in(view):
+        return why
     lowered = view.lower()
     end = max((lowered.rfind(closer) + len(closer) for closer in _CALL_CLOSERS if closer in lowered), default=-1)
-    if end < 0 or not view[end:].strip():
+    end = max(end, _template_call_end(view))
+    if end < 0:
         return ""
+    if any(m.start() < end <= m.end() for m in _STRUCK_CALL.finditer(view, max(0, end - 20050), end + 20)):
+        return "strikes its last call through (~~...~~)"
+    if not view[end:].strip():
+        return ""
+    not_made = _call_not_made(tool_verbs(view))
     retraction = retraction_after(view, end)
     if retraction is not None and retraction[1]:
         return "takes its calls back after the last one"
@@ -210,8 +340,24 @@ def calls_taken_back(text: str) -> str:
         # declining to commit to what it wrote ("I'm not standing behind it.": speaker_declines; holdout_r34)
         if (_CALL_REFERENCE.search(sentence) or DECLINED.search(sentence)) and later_disowns(sentence, 0, "") == "retracted":
             return "withdraws its calls after the last one"
-        if _CALL_NOT_MADE.search(sentence):
+        if not_made.search(sentence) or (_CALL_REFERENCE.search(sentence) and _NOT_A_REAL_CALL.search(sentence)):
             return "says its calls are not made after the last one"
+        if _UNDO_THAT.search(sentence):
+            return "undoes its calls after the last one"
+    return ""
+
+
+def call_withheld_by_remark(text: str) -> str:
+    """Why a call of the ``<tool_call>`` blocks of ``text`` is withheld by its own object, or "": a key beside its
+    name and arguments (:func:`polyreward.verifiers.tool_calls.call_remarks`) whose words condition the call (``if``,
+    ``unless``, ``until``, ``pending``), call it provisional or withdrawn (``draft``, ``rejected``) or say it is not
+    run (``do not execute``): ``{"name": "cancel_order", "parameters": {...}, "condition": "only_if_user_confirms"}``
+    and ``"status": "draft - do not execute"`` (red team ``holdout_r37``: both paid in full, a runner reads only the
+    name and arguments). A remark that withholds nothing (``"id": "call_1"``, ``"note": "user's default city"``)
+    leaves the call made."""
+    for remark in block_call_remarks(text):
+        if _CONDITIONING_REMARK.search(remark) or _CALL_NOT_MADE.search(remark):
+            return f"writes a condition or a withdrawal into the call itself ({remark[:60]!r})"
     return ""
 
 
@@ -417,6 +563,17 @@ class ToolRLCorrectness(RolloutReward):
         # a call injected beside a call, or hidden in another format or an HTML comment, is still an extra call
         return calls + injected + calls_outside_blocks(text)
 
+    def taken_back(self, text: str) -> str:
+        """Why the reply takes back the calls scored, or "" (:func:`calls_taken_back`). With ``read_blocks: first`` the
+        scored call is the first block's, so what the reply says between that block and the next one is read too: a
+        first block followed by ``Correction -- ignore the call above:`` and a second block is withdrawn, whatever the
+        last block is (red team ``holdout_r37``: paid in full, as only the first block was read)."""
+        why = calls_taken_back(text)
+        if why or self.read_blocks != "first":
+            return why
+        blocks = list(tag_blocks(text, "tool_call"))
+        return calls_taken_back(text[:blocks[1][0]]) if len(blocks) > 1 else ""
+
     def gold_calls(self, reference: Any) -> list[Any] | None:
         """ToolRL text is read as rlla.py reads it in exact mode (values as decoded); other shapes normalised."""
         if self.parse == "toolrl" and isinstance(reference, str) and "<tool_call>" in reference:
@@ -440,7 +597,7 @@ class ToolRLCorrectness(RolloutReward):
         if self.parse == "lenient" and not predicted:
             return Scored(self.min_reward, "no tool call found")
         if self.parse == "lenient" and message_tool_calls(completion_messages(completion), first_turn_only=True) is None \
-                and (why := calls_taken_back(assistant_segment(completion_text(completion)))):
+                and (why := self.taken_back(assistant_segment(completion_text(completion)))):
             return Scored(self.min_reward, f"no call made: the reply {why}")
         if not (self.parse == "toolrl" and self.read_blocks == "first") \
                 and message_tool_calls(completion_messages(completion), first_turn_only=True) is None:
@@ -544,6 +701,9 @@ class ToolRLFormat(RolloutReward):
             return Scored(0.0, f"tool_call block holds no well-formed call ({why})"[:300])
         if self.min_content_words > 0 and "tool_call" in blocks and (why := _unoffered_call(blocks["tool_call"], row.get("prompt"))):
             return Scored(0.0, f"tool_call block {why}"[:300])
+        if self.min_content_words > 0 and "tool_call" in blocks \
+                and (why := call_withheld_by_remark(f"<tool_call>\n{blocks['tool_call']}\n</tool_call>")):
+            return Scored(0.0, f"tool_call block {why}"[:300])  # a call its own object withholds (holdout_r37)
         return Scored(1.0, f"well-formed ({layout} layout)")
 
 

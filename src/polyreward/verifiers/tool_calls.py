@@ -198,6 +198,52 @@ def injected_calls(value: Any, where: str = "call") -> list[Call]:
     return calls
 
 
+def call_remarks(value: Any) -> list[str]:
+    """The remarks a call object writes about itself: each key other than a call's own (``name``, ``parameters``,
+    ``arguments``, ``function``, ``type``, ``id`` and another stack's argument key) whose value is text, a number or
+    a boolean, read as ``key value`` with ``_`` as a space (``{"name": "cancel_order", "parameters": {...},
+    "condition": "only_if_user_confirms"}`` -> ``condition only if user confirms``; red team ``holdout_r37``). A
+    runner ignores such a key and runs the call, but what it says about the call (a condition, a draft status, "do
+    not execute") is the writer's word on whether the call is made, as a sentence after the block would be. Values
+    that are calls are injected calls (:func:`injected_calls`), and objects or lists are data; neither is a remark.
+    Every call object of ``value`` (a call, or a list of them) is read."""
+    items = value if isinstance(value, list) else [value]
+    remarks: list[str] = []
+    for item in items:
+        item = _unwrapped(item)
+        if not isinstance(item, Mapping) or not isinstance(item.get("name"), str):
+            continue
+        own = OWN_KEYS | _arguments_read(item)
+        for key, note in item.items():
+            if key in own or not isinstance(key, str) or isinstance(note, (Mapping, list)) or note is None:
+                continue
+            text = json.dumps(note) if isinstance(note, bool) else str(note)
+            remarks.append(f"{key} {text}".replace("_", " "))
+    return remarks
+
+
+def block_call_remarks(text: str) -> list[str]:
+    """:func:`call_remarks` of every call object in the visible ``<tool_call>`` blocks of ``text`` (a block read as
+    one JSON value, else one value per line; what does not decode has no remarks)."""
+    remarks: list[str] = []
+    if "<tool_call>" not in text or '"' not in text:
+        return remarks
+    for _, _, body in tag_blocks(without_think_mentions(without_html_comments(text)), "tool_call"):
+        body = body.strip()
+        try:
+            values = [json.loads(body)]
+        except (ValueError, RecursionError):
+            values = []
+            for line in body.splitlines():
+                try:
+                    values.append(json.loads(line))
+                except (ValueError, RecursionError):
+                    continue
+        for value in values:
+            remarks.extend(call_remarks(value))
+    return remarks
+
+
 def _block_calls(body: str, where: str) -> list[Call]:
     body = body.strip()
     if not body:
@@ -568,8 +614,11 @@ def parse_tool_call_text(text: str) -> list[Call]:
 
 
 # the call delimiters of other chat templates, each the counterpart of a <tool_call> block: Llama 3.1's
-# <|python_tag|> (a call message) and <function=name>, Anthropic's <function_calls> block of <invoke> elements
-_TEMPLATE_CALL = re.compile(r"<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>", re.IGNORECASE)
+# <|python_tag|> (a call message) and <function=name>, Anthropic's <function_calls> block of <invoke> elements,
+# Mistral's [TOOL_CALLS] token before its JSON list wherever the reply writes it (after a preamble sentence too) and Functionary's
+# recipient line ``>>>name`` (``>>>all`` is its plain-text channel, no call; red team holdout_r37)
+_TEMPLATE_CALL = re.compile(r"<\|python_tag\|>|<function=[^>\s]|<function_calls\s*>|\[TOOL_CALLS\](?=\s*\[)|"
+                            r"^>>>[ \t]*+(?!all[ \t]*$)[A-Za-z_][\w.\-]{0,200}[ \t]*$", re.IGNORECASE | re.MULTILINE)
 
 
 def _is_carrier(visible: str) -> bool:
