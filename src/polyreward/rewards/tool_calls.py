@@ -103,6 +103,7 @@ from polyreward.verifiers.tool_calls import (
     without_think_mentions,
 )
 from polyreward.verifiers.commitment import later_disowns, retraction_after
+from polyreward.verifiers.stand_ins import disowning_remark
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.tags import first_block, tag_blocks
@@ -212,6 +213,8 @@ def calls_taken_back(text: str) -> str:
             return "withdraws its calls after the last one"
         if _CALL_NOT_MADE.search(sentence):
             return "says its calls are not made after the last one"
+    if kind := disowning_remark(view[end:end + 2000]):  # "the call is only a sample of the format" (holdout_r36)
+        return f"makes its calls a stand-in after the last one ({kind})"
     return ""
 
 
