@@ -46,7 +46,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # ---------------------------------------------------------------------------------------------------------- classes
 STAND_IN = {
-    "English": r"\b(?<!for\s)(?:example|template|placeholder|filler|stand-?in|dummy|mock-?up|boilerplate|rough\s+(?:outline|sketch)|sketch)s?\b",
+    "English": r"\b(?<!for\s)(?:example|template|placeholder|filler|stand-?in|dummy|demo|mock-?up|boilerplate|rough\s+(?:outline|sketch)|sketch)s?\b",
     "Spanish": r"\b(?<!por\s)ejemplo\b|\bplantilla\b|\bmolde\b|\brelleno\b|\bborrador\b|\bde\s+muestra\b",
     "Portuguese": r"\b(?<!por\s)exemplo\b|\brascunho\b|\bpreenchimento\b|\bmolde\b|\bde\s+enfeite\b",
     "German": r"\b(?<!zum\s)Beispiel\b|\bMuster\b|\bVorlage\b|\bPlatzhalter\b|\bLückenfüller\b|\bEntwurf\b|\bAttrappe\b",
@@ -85,7 +85,7 @@ DECIDE = {
     "Spanish": r"\b(?:decid\w*|decisión|juzg\w*|confirm\w*|consult\w*|pregunt\w*|revis\w*|en\s+manos)\b",
     "Portuguese": r"\b(?:decid\w*|decisão|julg\w*|confirm\w*|consult\w*|pergunt\w*|revis\w*|fecha)\b",
     "German": r"\b(?:entscheid\w*|beurteil\w*|überlass\w*|bestätig\w*|letzte\s+Wort)",
-    "French": r"\b(?:décid\w*|décision|trancher|tranche|jug\w*|laisse|confirm\w*|dicté|valid\w*)\b",
+    "French": r"\b(?:décid\w*|décision|trancher|tranche|tranch\w*|jug\w*|laisse|confirm\w*|dicté|valid\w*)\b",
     "Russian": r"\b(?:реша\w*|решит\w*|дело|внес[её]т|подтверд\w*|спрос\w*|пусть)\b",
     "Chinese": r"决定|来定|判断|确认|填写|为准|交给",
     "Japanese": r"判断|決め|任せ|確認|記入|差し替え",
@@ -149,13 +149,13 @@ KEEPING = {
     "Russian": r"\bуверен\w*|\bокончательн\w*|\bоднозначн\w*|\bпрямо\s+указан\w*|\bмой\s+(?:ответ|прогноз|выбор)\b|\bбез\s+сомнен\w*",
     "Chinese": r"有把握|确定|肯定|明确|毫无疑问|最终|确信|我的(?:答案|预报|判断)",
     "Japanese": r"確定|確信|間違いない|明記|本気|私の(?:答え|予報)",
-    "Korean": r"확신|확실|틀림없|명시|예측합니다|제\s*(?:답|예측)",
+    "Korean": r"확신|확실|확정|최종|틀림없|명시|예측합니다|제\s*(?:답|예측)",
     "translation": r"\b(?:Traducción|Tradução|Übersetzung|Traduction|Перевод)\s*:|翻译[：:]|翻譯[：:]|번역\s*:|即[：:]|中文[：:]",
 }
 
 # a negation governing the few words before a class word, and the Japanese / Korean negative endings right after one
 _NEGATION_BEFORE = re.compile(
-    r"(?:\b(?:not|no|never|without|nicht|kein\w*|ohne|pas|sans|sin|sem|nem|não|не|без|нет)\b|n't\b|n'est\b|不是|不|没有|没|并非|非|别|无)"
+    r"(?:\b(?:not|no|never|without|nicht|kein\w*|ohne|pas|sans|sin|sem|nem|não|не|без|нет)\b|n't\b|n'est\b(?!\s+qu)|不是|不|没有|没|并非|非|别|无)"
     r"[^.;:!?。；！？\n]{0,24}$", re.IGNORECASE)
 _NEGATION_AFTER = re.compile(r"^[^.;:!?。；！？\n]{0,4}?(?:ではな|じゃな|でなく|ではありません|ず|ない|ません|가\s*아니|이\s*아니|아니|않|없이|없)")
 _CLAUSE_END = re.compile(r"[.!?;。；！？\n]+|\s[—–-]\s|(?<=[^\W\d_])[—–]")
