@@ -60,6 +60,13 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
         ("Als ob man das so genau wüsste.", "irony"),
         ("Como si alguien pudiera saberlo.", "irony"),
         ("That is not my call.", "not mine"),
+        ("This is not medical advice and not an answer to the question.", "not mine"),
+        ("Put down a number because something had to go in the box.", "filler"),
+        ("The format needed something, so there it is.", "filler"),
+        ("Your physician should make the final determination.", "deferral"),
+        ("Whether it's right is for the answer key to say.", "deferral"),
+        ("Shown for illustration only.", "stand-in"),
+        ("I'd put it at less than a coin flip.", "bet against"),
         ("Ce n'est pas à moi de décider.", "not mine"),
         ("Не мне решать.", "not mine"),
     ],
@@ -85,6 +92,14 @@ def test_disowning_remark_reads_each_class(remark, kind):
         "I'd happily bet on it.",
         "The effusion is small but definite.",
         "Результат вызова пришлю, как только он вернётся.",
+        # words of another language's class that are English words too are read in their own forms only
+        "The operator confirmed the unit is Celsius.",
+        "Consultant radiologist reviewed the film.",
+        "The key finding decides the class.",
+        "Substitute ibuprofen if allergic.",
+        "Right internal jugular line in place.",
+        "The illustration in the prompt shows the area.",
+        "For reference, today's mean was 45.",
     ],
 )
 def test_disowning_remark_leaves_committed_remarks(remark):

@@ -46,7 +46,7 @@ from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module
 
 # ---------------------------------------------------------------------------------------------------------- classes
 STAND_IN = {
-    "English": r"\b(?<!for\s)(?:example|template|placeholder|filler|stand-?in|dummy|demo|mock-?up|boilerplate|rough\s+(?:outline|sketch)|sketch)s?\b",
+    "English": r"\b(?<!for\s)(?:example|template|placeholder|filler|stand-?in|dummy|demo|mock-?up|boilerplate|stopgap|rough\s+(?:outline|sketch)|sketch)s?\b|\b(?:for|an|as\s+an)\s+illustration\b|\billustrative(?:ly)?\b",
     "Spanish": r"\b(?<!por\s)ejemplo\b|\bplantilla\b|\bmolde\b|\brelleno\b|\bborrador\b|\bde\s+muestra\b",
     "Portuguese": r"\b(?<!por\s)exemplo\b|\brascunho\b|\bpreenchimento\b|\bmolde\b|\bde\s+enfeite\b",
     "German": r"\b(?<!zum\s)Beispiel\b|\bMuster\b|\bVorlage\b|\bPlatzhalter\b|\bLückenfüller\b|\bEntwurf\b|\bAttrappe\b",
@@ -58,7 +58,9 @@ STAND_IN = {
 }
 FILLER = {
     "English": r"\bbecause\s+the\s+(?:format|box|field|form|template)\b|\bso\s+(?:that\s+)?the\s+(?:box|field|answer|block|form)\s+(?:isn't|is\s+not|wasn't|won't\s+be)\s+(?:left\s+)?(?:blank|empty)"
-               r"|\b(?:box|field|answer)\s+(?:can't|cannot|can\s+not)\s+be\s+(?:left\s+)?(?:blank|empty)|\bfor\s+(?:the\s+)?(?:format|form)(?:'s)?\s+sake\b|\bpro\s+forma\b|\bfor\s+show\b",
+               r"|\b(?:box|field|answer)\s+(?:can't|cannot|can\s+not)\s+be\s+(?:left\s+)?(?:blank|empty)|\bfor\s+(?:the\s+)?(?:format|form)(?:'s)?\s+sake\b|\bpro\s+forma\b|\bfor\s+show\b"
+               r"|\b(?:format|box|field|template|form)\s+(?:needed|wanted|required|asked\s+for|demanded|expects?|expected)\s+(?:something|an?\s+(?:number|value|letter|list|call|answer|entry))\b"
+               r"|\bsomething\s+had\s+to\s+go\s+(?:in|into)\s+(?:the\s+)?(?:box|field|block|blank)\b",
     "Spanish": r"\bporque\s+el\s+formato\b|\bel\s+formato\s+(?:pedía|exigía|pide|exige)\b|\bpara\s+que\s+(?:la\s+respuesta|el\s+campo|la\s+casilla|el\s+formato|el\s+recuadro)\s+no\s+(?:quede|esté)\b|\bpara\s+rellenar\b|\bpor\s+cumplir\b",
     "Portuguese": r"\bporque\s+o\s+formato\b|\bo\s+formato\s+(?:pedia|exigia|pede|exige)\b|\bpara\s+(?:o\s+campo\s+)?não\s+(?:ficar|deixar)\b[^.;\n]{0,30}?\bem\s+branco\b|\bsó\s+para\s+preencher\b|\bpara\s+cumprir\s+tabela\b",
     "German": r"\bdamit\s+(?:das|die|der)\s+(?:Kästchen|Feld|Antwort|Format|Box|Antwortfeld)\s+nicht\s+leer\b|\bweil\s+das\s+Format\b|\bdas\s+Format\s+(?:verlangt|wollte|brauchte|verlangte)\b|\bder\s+Form\s+halber\b|\bpro\s+forma\b",
@@ -69,7 +71,7 @@ FILLER = {
     "Korean": r"형식을\s*맞추|형식상|빈칸으로\s*두지",
 }
 ROLE = {
-    "English": r"\b(?:clinician|doctor|physician|radiologist|attending|consultant|specialist|forecaster|meteorologist|operator|pharmacist|supervisor|\w+ologist|\w*iatrician|\w*iatrist|answer\s+key|key)s?\b",
+    "English": r"\b(?:clinician|doctor|physician|radiologist|attending|consultant|specialist|forecaster|meteorologist|operator|pharmacist|supervisor|\w+ologist|\w*iatrician|\w*iatrist|answer\s+key)s?\b|\b(?:the|your)\s+key\b(?=\s*(?:[.,;:!?]|$|to\b|says?\b|decides?\b|has\b))",
     "Spanish": r"\b(?:médico|radiólogo|adjunto|especialista|meteorólogo|operador|\w+ólogo|\w*iatra)s?\b|\bmédica\b",
     "Portuguese": r"\b(?:médico|radiologista|plantonista|especialista|meteorologista|operador|\w+ologista|\w*iatra|gabarito)s?\b",
     "German": r"\b(?:Arzt|Ärztin|Befunder|Oberarzt|Radiologe|Facharzt|Meteorologe|Operator|Messdienst|Dienst|\w+loge|\w+iater|Lösungsschlüssel)\w*",
@@ -80,19 +82,19 @@ ROLE = {
     "Korean": r"의사|전문의|판독의|담당자|예보관|오퍼레이터|운영자",
 }
 DECIDE = {
-    "English": r"\b(?:decides?|decided|deciding|judges?|final\s+(?:word|say)|(?:will|can|should|must|may)\s+(?:decide|judge|confirm|sign\s+off|write\s+(?:her|his|their)\s+own|fire|run)|"
+    "English": r"\b(?:decides?|decided|deciding|judges?|final\s+(?:word|say|call|decision|determination)|(?:is|are)\s+for\s+(?:the|your)\s+(?:\w+\s+)?\w+\s+to\s+(?:say|decide|judge|determine)|(?:will|can|should|must|may)\s+(?:decide|judge|confirm|sign\s+off|write\s+(?:her|his|their)\s+own|fire|run)|"
                r"(?:leave|hand)\s+(?:it|this|that|them|the\s+\w+)\s+to|check\s+with|confirm\s+with|up\s+to)\b",
-    "Spanish": r"\b(?:decid\w*|decisión|juzg\w*|confirm\w*|consult\w*|pregunt\w*|revis\w*|en\s+manos)\b",
-    "Portuguese": r"\b(?:decid\w*|decisão|julg\w*|confirm\w*|consult\w*|pergunt\w*|revis\w*|fecha)\b",
+    "Spanish": r"\b(?:decid(?:e|en|irá|irán|ir|a)|decisión|juzg\w+|confirm(?:e|a|ar|ará|en)|consult(?:e|a|ar|en)|pregunt\w+|revis(?:e|ará|en)|en\s+manos)\b",
+    "Portuguese": r"\b(?:decid(?:e|em|irá|ir|a)|decisão|julg\w+|confirm(?:e|a|ar|em)|consult(?:e|a|ar|em)|pergunt\w+|revis(?:e|ará|em)|fecha)\b",
     "German": r"\b(?:entscheid\w*|beurteil\w*|überlass\w*|bestätig\w*|letzte\s+Wort)",
-    "French": r"\b(?:décid\w*|décision|trancher|tranche|tranch\w*|jug\w*|laisse|confirm\w*|dicté|valid\w*)\b",
+    "French": r"\b(?:décid\w*|décision|tranch\w*|jug(?:era|er|e|ent)|laisse|confirm(?:era|er|e|ent)|dicté|valid(?:era|er|e|ent))\b",
     "Russian": r"\b(?:реша\w*|решит\w*|дело|внес[её]т|подтверд\w*|спрос\w*|пусть)\b",
     "Chinese": r"决定|来定|判断|确认|填写|为准|交给",
     "Japanese": r"判断|決め|任せ|確認|記入|差し替え",
     "Korean": r"맡기|결정|판단|확인|정할",
 }
 HANDED_BACK = {
-    "English": r"\b(?:do|work\s+out|calculate|compute|convert)\s+(?:it|them|the\s+\w+)\s+yourself\b|\b(?:run|send|fire|execute)\s+(?:it|them)\s+or\s+not\b|\bwhether\s+to\s+(?:run|send|execute|fire)\b",
+    "English": r"\b(?:do|work\s+out|calculate|compute|convert)\s+(?:it|them|the\s+\w+)\s+yourself\b|\b(?:run|send|fire|execute)\s+(?:it|them)\s+or\s+not\b|\bwhether\s+to\s+(?:run|send|execute|fire)\b|\b(?:swap|put|plug)\s+in\s+your\s+own\b",
     "Spanish": r"\b(?:lo|la)\s+decides\s+tú\b|\bsi\s+(?:la|lo)\s+(?:envías|ejecutas|mandas)\s+o\s+no\b|\btú\s+mism[oa]\b",
     "Portuguese": r"\bvocê\s+mesm[oa]\b|\bse\s+(?:roda|envia|executa)\s+ou\s+não\b",
     "German": r"\bselbst\s+(?:aus)?rechnen\b|\bob\s+(?:du|Sie)\s+(?:es|ihn|sie)\s+(?:abschick|ausführ)\w*",
@@ -104,8 +106,8 @@ HANDED_BACK = {
 }
 REPLACEMENT = {
     "English": r"\b(?:will|I'll|plan\s+to|going\s+to|intend\s+to|to\s+be)\s+(?:\w+\s+)?(?:replace[ds]?|swap(?:ped)?|substitute[ds]?)\b|\bwill\s+write\s+(?:her|his|their|my)\s+own\b|\breplace\s+it\s+with\b|\bthe\s+real\s+(?:one|forecast|answer|list|report)\b",
-    "Spanish": r"\b(?:lo|la|los|las)\s+cambio\s+por\b|\bcambiaré\b|\bsustitu\w+|\breemplaz\w+|\b(?:lista|respuesta)\s+buena\b|\bde\s+verdad\s+lo\b|\b(?:pronóstico|valor|respuesta|lista)\s+de\s+verdad\b",
-    "Portuguese": r"\btroco\s+pel[oa]\b|\bvou\s+(?:trocar|substituir)\b|\bsubstitu\w+|\b(?:previsão|resposta|lista)\s+de\s+verdade\b",
+    "Spanish": r"\b(?:lo|la|los|las)\s+cambio\s+por\b|\bcambiaré\b|\bsustitu(?:yo|ir|iré|ida|ido|ye)\b|\breemplaz\w+|\b(?:lista|respuesta)\s+buena\b|\bde\s+verdad\s+lo\b|\b(?:pronóstico|valor|respuesta|lista)\s+de\s+verdad\b",
+    "Portuguese": r"\btroco\s+pel[oa]\b|\bvou\s+(?:trocar|substituir)\b|\bsubstitu(?:o|ir|irei|ída|ído|i)\b|\b(?:previsão|resposta|lista)\s+de\s+verdade\b",
     "German": r"\btausche\s+(?:es|sie|ihn|das)\s+aus\b|\bersetze\w*|\baustausch\w*|\b(?:reiche|schicke)\s+(?:\w+\s+){0,3}nach\b|\bnach(?:reich|schick)\w*|\beigentliche\w*\s+(?:Prognose|Vorhersage|Antwort|Liste|Befund)\b",
     "French": r"\bremplacer\w*|\bremplacé\w*|\bsera\s+dicté\b|\b(?:compte\s+rendu|prévision|réponse|liste)\s+(?:réel|réelle|définitif|définitive)\s+sera\b|\bvraie\s+(?:prévision|réponse|liste)\b",
     "Russian": r"\bзамен\w+|\bпоменя\w+|\bнастоящ\w+\s+(?:прогноз|ответ|список)",
@@ -114,7 +116,7 @@ REPLACEMENT = {
     "Korean": r"바꿀\s*예정|교체|바꾸겠|실제\s*(?:예측|값|판독)",
 }
 BET_AGAINST = {
-    "English": r"\bbet\s+(?:on\s+)?(?:the\s+other\s+side|against\s+(?:it|this|that|them|myself|my\s+own))\b|\b(?:less|lower)\s+than\s+even\s+(?:odds|money)\b|\bbelow\s+even\b|"
+    "English": r"\bbet\s+(?:on\s+)?(?:the\s+other\s+side|against\s+(?:it|this|that|them|myself|my\s+own))\b|\b(?:less|lower)\s+than\s+even\s+(?:odds|money)\b|\bbelow\s+even\b|\bless\s+than\s+a\s+coin\s+(?:flip|toss)\b|"
                r"\bwouldn't\s+(?:bet|put)\s+(?:a\s+)?(?:cent|penny|dime|dollar|pound|nickel)\b",
     "Spanish": r"\bno\s+apostar\w*|\bapostar\w*\s+en\s+contra\b",
     "Portuguese": r"\bnão\s+apostar\w*|\bapostar\w*\s+contra\b",
@@ -130,11 +132,11 @@ IRONY = {
     "Russian": r"\bбудто\b", "Chinese": r"仿佛", "Japanese": r"まるで", "Korean": r"마치",
 }
 NOT_MINE = {
-    "English": r"\bnot\s+(?:my\s+(?:call|decision|forecast|answer|reading|list)|mine\s+to\s+\w+)\b|\bI'd\s+rather\s+not\s+(?:be\s+the\s+one|sign)\b|\bwouldn't\s+(?:sign|put\s+my\s+name)\b",
-    "Spanish": r"\bno\s+me\s+corresponde\b|\bno\s+es\s+(?:mi\s+(?:respuesta|pronóstico|decisión|lectura)|decisión\s+mía)\b|\bno\s+(?:lo|la)\s+firmar\w*",
-    "Portuguese": r"\bnão\s+cabe\s+a\s+mim\b|\bnão\s+é\s+(?:bem\s+)?(?:a\s+)?(?:minha\s+(?:leitura|resposta|previsão|decisão)|decisão\s+minha)\b|\bnão\s+assinar\w*",
-    "German": r"\bnicht\s+meine\s+(?:Entscheidung|Prognose|Antwort|Sache)\b|\bunterschreib\w*\s+würde\s+ich\s+(?:das\s+)?nicht\b|\bwürde\s+ich\s+(?:das\s+)?nicht\s+unterschreiben\b",
-    "French": r"\bce\s+n'est\s+pas\s+(?:à\s+moi|ma\s+(?:décision|prévision|réponse))\b|\bje\s+ne\s+(?:le\s+|la\s+)?signerais\s+pas\b",
+    "English": r"\bnot\s+(?:my\s+(?:call|decision|forecast|answer|reading|list)|mine\s+to\s+\w+|an\s+answer)\b|\bI'd\s+rather\s+not\s+(?:be\s+the\s+one|sign)\b|\bwouldn't\s+(?:sign|put\s+my\s+name)\b",
+    "Spanish": r"\bno\s+me\s+corresponde\b|\bno\s+es\s+una\s+respuesta\b|\bno\s+es\s+(?:mi\s+(?:respuesta|pronóstico|decisión|lectura)|decisión\s+mía)\b|\bno\s+(?:lo|la)\s+firmar\w*",
+    "Portuguese": r"\bnão\s+cabe\s+a\s+mim\b|\bnão\s+é\s+uma\s+resposta\b|\bnão\s+é\s+(?:bem\s+)?(?:a\s+)?(?:minha\s+(?:leitura|resposta|previsão|decisão)|decisão\s+minha)\b|\bnão\s+assinar\w*",
+    "German": r"\bnicht\s+meine\s+(?:Entscheidung|Prognose|Antwort|Sache)\b|\bkeine\s+Antwort\s+auf\b|\bunterschreib\w*\s+würde\s+ich\s+(?:das\s+)?nicht\b|\bwürde\s+ich\s+(?:das\s+)?nicht\s+unterschreiben\b",
+    "French": r"\bce\s+n'est\s+pas\s+(?:à\s+moi|ma\s+(?:décision|prévision|réponse)|une\s+réponse)\b|\bje\s+ne\s+(?:le\s+|la\s+)?signerais\s+pas\b",
     "Russian": r"\bне\s+мне\s+решать\b|\bэто\s+не\s+мой\b|\bне\s+подпиш\w*|\bне\s+возьмусь\b",
     "Chinese": r"不是我(?:能|来)?(?:决定|定)|不是我的(?:答案|预报|判断)|我不会签|签不了",
     "Japanese": r"私の(?:答え|予報|判断)ではありません|私が決めること(?:では|じゃ)ない",
