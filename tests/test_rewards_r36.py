@@ -59,6 +59,8 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
         ("Je ne parierais pas là-dessus.", "bet against"),
         ("Als ob man das so genau wüsste.", "irony"),
         ("Como si alguien pudiera saberlo.", "irony"),
+        ("Es broma, claro.", "irony"),
+        ("Просто шучу.", "irony"),
         ("That is not my call.", "not mine"),
         ("This is not medical advice and not an answer to the question.", "not mine"),
         ("Put down a number because something had to go in the box.", "filler"),
@@ -117,6 +119,8 @@ def test_disowning_remark_leaves_committed_remarks(remark):
         ("この値で間違いないと考えています。", True),
         ("확실합니다.", True),
         ("Tradução: derrame pleural.", True),
+        ("冗談ではなく、この値です。", True),
+        ("Без шуток, это мой прогноз.", True),
         # doubt, a negated certainty, a question, a stand-in: not kept
         ("Не уверен в этом.", False),
         ("正直どれも確信はありません。", False),

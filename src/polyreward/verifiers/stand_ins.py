@@ -127,9 +127,15 @@ BET_AGAINST = {
     "Japanese": r"賭けない|賭けません|半分もない",
     "Korean": r"(?:반대|틀린다는|틀리는|지는|질)\s*쪽에\s*걸|반도\s*안\s*(?:된|걸)",
 }
+# "as if", and a joke or irony named (negated, "冗談ではなく", "sin bromas", "Sans ironie", it keeps the answer)
 IRONY = {
-    "English": r"\bas\s+if\b", "Spanish": r"\bcomo\s+si\b", "German": r"\bals\s+ob\b", "French": r"\bcomme\s+si\b",
-    "Russian": r"\bбудто\b", "Chinese": r"仿佛", "Japanese": r"まるで", "Korean": r"마치",
+    "English": r"\bas\s+if\b|\bjust\s+kidding\b|\bjoking\b|\birony\b|\bironic(?:ally)?\b",
+    "Spanish": r"\bcomo\s+si\b|\bbroma\w*|\bbromeando\b|\biron[ií]\w*",
+    "Portuguese": r"\bbrincadeira\b|\bbrincando\b|\bironi\w*",
+    "German": r"\bals\s+ob\b|\bScherz\w*|\bWitz\b|\bIroni\w*",
+    "French": r"\bcomme\s+si\b|\bje\s+plaisante\b|\bblague\b|\bironi\w*",
+    "Russian": r"\bбудто\b|\bшуч\w*|\bшутк\w*|\bирони\w*",
+    "Chinese": r"仿佛|开玩笑|玩笑|讽刺", "Japanese": r"まるで|冗談|皮肉", "Korean": r"마치|농담|반어",
 }
 NOT_MINE = {
     "English": r"\bnot\s+(?:my\s+(?:call|decision|forecast|answer|reading|list)|mine\s+to\s+\w+|an\s+answer)\b|\bI'd\s+rather\s+not\s+(?:be\s+the\s+one|sign)\b|\bwouldn't\s+(?:sign|put\s+my\s+name)\b",
@@ -158,7 +164,7 @@ KEEPING = {
 # a negation governing the few words before a class word, and the Japanese / Korean negative endings right after one
 _NEGATION_BEFORE = re.compile(
     r"(?:\b(?:not|no|never|without|nicht|kein\w*|ohne|pas|sans|sin|sem|nem|não|не|без|нет)\b|n't\b|n'est\b(?!\s+qu)|不是|不|没有|没|并非|非|别|无)"
-    r"[^.;:!?。；！？\n]{0,24}$", re.IGNORECASE)
+    r"[^.;:!?。；！？\n,，、]{0,24}$", re.IGNORECASE)  # within the clause and its comma
 _NEGATION_AFTER = re.compile(r"^[^.;:!?。；！？\n]{0,4}?(?:ではな|じゃな|でなく|ではありません|ず|ない|ません|가\s*아니|이\s*아니|아니|않|없이|없)")
 _CLAUSE_END = re.compile(r"[.!?;。；！？\n]+|\s[—–-]\s|(?<=[^\W\d_])[—–]")
 
@@ -218,7 +224,7 @@ def disowning_remark(text: str) -> str:
             return "replacement"
         if _BET_AGAINST.search(clause):
             return "bet against"
-        if _IRONY.search(clause):
+        if _governed(clause, _IRONY):
             return "irony"
         if _NOT_MINE.search(clause):
             return "not mine"
