@@ -102,6 +102,8 @@ def test_disowning_remark_reads_each_class(remark, kind):
         "Right internal jugular line in place.",
         "The illustration in the prompt shows the area.",
         "For reference, today's mean was 45.",
+        "Rates move, see https://example.org/rates?ccy=EUR for today's.",
+        "Questions to support@example.com.",
     ],
 )
 def test_disowning_remark_leaves_committed_remarks(remark):
