@@ -67,6 +67,7 @@ from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
         ("The format needed something, so there it is.", "filler"),
         ("Your physician should make the final determination.", "deferral"),
         ("Whether it's right is for the answer key to say.", "deferral"),
+        ("The reporting radiologist should finalise the wording.", "deferral"),
         ("Shown for illustration only.", "stand-in"),
         ("I'd put it at less than a coin flip.", "bet against"),
         ("Ce n'est pas à moi de décider.", "not mine"),

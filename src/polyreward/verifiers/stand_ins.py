@@ -82,7 +82,7 @@ ROLE = {
     "Korean": r"의사|전문의|판독의|담당자|예보관|오퍼레이터|운영자",
 }
 DECIDE = {
-    "English": r"\b(?:decides?|decided|deciding|judges?|final\s+(?:word|say|call|decision|determination)|(?:is|are)\s+for\s+(?:the|your)\s+(?:\w+\s+)?\w+\s+to\s+(?:say|decide|judge|determine)|(?:will|can|should|must|may)\s+(?:decide|judge|confirm|sign\s+off|write\s+(?:her|his|their)\s+own|fire|run)|"
+    "English": r"\b(?:decides?|decided|deciding|judges?|final\s+(?:word|say|call|decision|determination)|last\s+word|finali[sz]es?|make\s+the\s+call|(?:is|are)\s+for\s+(?:the|your)\s+(?:\w+\s+)?\w+\s+to\s+(?:say|decide|judge|determine)|(?:will|can|should|must|may)\s+(?:decide|judge|confirm|sign\s+off|write\s+(?:her|his|their)\s+own|fire|run)|"
                r"(?:leave|hand)\s+(?:it|this|that|them|the\s+\w+)\s+to|check\s+with|confirm\s+with|up\s+to)\b",
     "Spanish": r"\b(?:decid(?:e|en|irá|irán|ir|a)|decisión|juzg\w+|confirm(?:e|a|ar|ará|en)|consult(?:e|a|ar|en)|pregunt\w+|revis(?:e|ará|en)|en\s+manos)\b",
     "Portuguese": r"\b(?:decid(?:e|em|irá|ir|a)|decisão|julg\w+|confirm(?:e|a|ar|em)|consult(?:e|a|ar|em)|pergunt\w+|revis(?:e|ará|em)|fecha)\b",
