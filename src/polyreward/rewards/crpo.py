@@ -79,6 +79,7 @@ from polyreward.reward import RolloutReward, Scored, column_name, one_of
 from polyreward.rewards.format import check_min_content, content_stems, content_words, meta_stems, thin_content
 from polyreward.schema import is_missing, prompt_text
 from polyreward.verifiers.language import OTHER_FUNCTION_WORDS, foreign
+from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.language import english_share as detected_english_share
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import tag_blocks
@@ -452,7 +453,9 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 committed, _ = extract_letter(blocks[-1][2], "".join(LETTERS))
             if committed != gold:  # the box is negated, hedged or retracted: the text commits to no or another letter
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
-            if foreign(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
+            if kind := disowning_remark(_after_box(text)):  # "\\boxed{C}, damit das Kästchen nicht leer bleibt" (holdout_r36)
+                return Scored(0.0, f"boxed gold letter, but the text after the box makes it a stand-in ({kind}) (committed_answer)")
+            if foreign(_after_box(text)) and not keeping_remark(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
                 return Scored(0.0, "boxed gold letter, but the text after the box is in another language, which may "
                                    "withdraw it (committed_answer)")
         boxes = text.count("\\boxed")

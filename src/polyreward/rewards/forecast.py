@@ -121,6 +121,7 @@ from polyreward.verifiers.forecast_evidence import (foreign_after_value, led_as_
 from polyreward.verifiers.forecast_intervals import without_allowed_interval, without_stated_spread
 from polyreward.verifiers.givens import givens
 from polyreward.verifiers.language import foreign
+from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.math_normalize import drop_thousands_separators
 from polyreward.verifiers.number_locale import DOT, convention
 from polyreward.verifiers.reading import visible_text
@@ -153,7 +154,7 @@ _NUMBER = re.compile(r"[-+]?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d{1,3})?")
 # the expected unit, µg/m³ in its usual spellings (µg/m3, ug/m^3, μg m-3, micrograms per cubic metre)
 # (red team holdout_r20) the unit in Chinese and Japanese words too: 微克/立方米, 微克每立方米 (micrograms per cubic metre)
 _UNIT = re.compile(r"(?:µ|μ|u|micro)(?:g|grams?)\s*(?:(?:/|per)\s*(?:m\s*(?:\^\s*)?[3³]|cubic\s+met(?:re|er))|m\s*(?:\^\s*)?\{?-\s*[3³]\}?)"
-                   r"|微克\s*(?:/|每)\s*立方米|マイクログラム\s*(?:/|毎)\s*立方メートル",
+                   r"|微克\s*(?:/|每)\s*立方米|マイクログラム\s*(?:/|毎)\s*立方メートル|мкг\s*/\s*м\s*(?:\^\s*)?[3³]",
                    re.IGNORECASE)
 
 
@@ -501,7 +502,9 @@ def _committed_in_view(text: str, count: int, block_required: bool = False,
     if negates_forecast(after, _NEGATION) or _WITHDRAWAL.search(after) or DECLINED.search(after) or (  # "I'd sooner eat my hat than stand behind it" (holdout_r34)
             _AFTER_NUMBER.search(_read_span(rest)) and not _quotes_observations(rest, numbers, given)):
         return None, f"text after {where} gives another number or withdraws it ({after.strip()[:60]!r})", True
-    if after.strip() and foreign(_UNIT.sub(" ", after)):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted
+    if kind := disowning_remark(after):  # "The number is only there so the field is not blank." (red team holdout_r36)
+        return None, f"text after {where} makes it a stand-in ({kind}: {after.strip()[:60]!r})", True
+    if after.strip() and foreign(_UNIT.sub(" ", after)) and not keeping_remark(after):  # the unit's µ is no Greek (red team holdout_r12)  # "위 예측은 무시하세요." ("ignore the forecast above"): unread, so uncommitted; "确定" / "это мой ответ" keep it (holdout_r36)
         return None, f"text after {where} is in another language, which may withdraw it ({after.strip()[:60]!r})", True
     return numbers, "", True
 

@@ -102,6 +102,7 @@ from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
 from polyreward.verifiers.label_amendments import answer_line, offers_other_labels, removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
+from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.tags import blocks_not_across_reasoning, tag_blocks, unclosed_block
@@ -245,7 +246,11 @@ class JaccardReward(RolloutReward):
         tail = view[blocks[-1][1]:]
         if any(disowns_text_before(clause) for clause in _CLAUSE_END.split(tail[:2000])):
             return None, "a clause after the <answer> block takes it back"
-        if tail.strip() and foreign(tail[:2000]):
+        # red team holdout_r36: a note that makes the list a stand-in or hands it over ("the box can't be left empty",
+        # "Список — заготовка"); a note in another language that asserts it ("Traducción: ...", "확신합니다") keeps it
+        if kind := disowning_remark(tail):
+            return None, f"a note after the <answer> block makes it a stand-in ({kind})"
+        if tail.strip() and foreign(tail[:2000]) and not keeping_remark(tail):
             return None, "the text after the <answer> block is in another language, which may take it back"
         return sets[0], ""
 

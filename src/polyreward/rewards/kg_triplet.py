@@ -93,6 +93,7 @@ from polyreward.verifiers.doubt_words import MAYBE_WORDS, OR_WORDS
 from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
+from polyreward.verifiers.stand_ins import disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments
 from polyreward.verifiers.tags import first_block
 
@@ -332,6 +333,18 @@ def without_foreign_statuses(report: str) -> str:
     return "".join(piece if kept else ("\n" if piece.endswith("\n") else " ") for piece, kept in zip(pieces, keep))
 
 
+def disowned_report(report: str) -> str:
+    """The class of a remark of ``report`` that makes it a stand-in or hands it over (red team ``holdout_r36``:
+    "(Template wording only -- the reporting radiologist will replace it.)", "以上为报告模板示例，正式结论由主治医师填写。",
+    "Escrevi isso só porque o formato pedia alguma coisa"), or "": read on the sentences after the last ``</think>``
+    that name no finding or place (:func:`_names_any_finding`), so a finding's own sentence ("Tube tip 2 cm above the
+    carina, for example") is never read as a remark (:func:`polyreward.verifiers.stand_ins.disowning_remark`)."""
+    closing = report.lower().rfind("</think>")
+    answer = report[closing + len("</think>"):] if closing >= 0 else report
+    remarks = [m.group() for m in _REPORT_SENTENCE.finditer(answer) if m.group().strip() and not _names_any_finding(m.group())]
+    return disowning_remark("\n".join(remarks))
+
+
 def _names_any_finding(text: str) -> bool:
     """Whether ``text`` names a finding or a place of the lexicon: a sentence of the report, not the status before it."""
     from polyreward.verifiers.radiology_kg import default_lexicon, tokenize, _scan
@@ -547,6 +560,8 @@ class KGTripletConsistency(RolloutReward):
                 return Scored(None, "the reference graph is empty (no finding the extractor knows): nothing to "
                                     "compare a report with (empty_reference: skip)")
         completion = without_foreign_statuses(without_both_ways(read_report(completion, self.extractor)))
+        if kind := disowned_report(completion):
+            return Scored(0.0, f"no report: a remark makes it a stand-in ({kind})")
         if self.drop_prompt_lines:
             completion = without_prompt_lines(completion, row.get("prompt"))
         words = content_words(completion)

@@ -105,6 +105,7 @@ from polyreward.verifiers.tool_calls import (
     without_think_mentions,
 )
 from polyreward.verifiers.commitment import later_disowns, retraction_after
+from polyreward.verifiers.stand_ins import disowning_remark
 from polyreward.verifiers.reading import visible_text
 from polyreward.verifiers.speaker_declines import DECLINED
 from polyreward.verifiers.tags import first_block, tag_blocks
@@ -344,6 +345,8 @@ def calls_taken_back(text: str) -> str:
             return "says its calls are not made after the last one"
         if _UNDO_THAT.search(sentence):
             return "undoes its calls after the last one"
+    if kind := disowning_remark(view[end:end + 2000]):  # "the call is only a sample of the format" (holdout_r36)
+        return f"makes its calls a stand-in after the last one ({kind})"
     return ""
 
 
