@@ -28,7 +28,7 @@ _COUNT = r"(?:\d{1,3}|one|two|three|four|five|six|seven|eight|nine|ten)"
 
 # the writer's belief about the answer: a confidence noun, a stake put on it, or odds / a chance that it is right
 _BELIEF = re.compile(
-    r"\b(?:confidence|certainty|credence|odds|chances?|probability)\b(?:\s+(?:level|score))?"
+    r"\b(?:confidence|certainty|credence|odds|chances?|probability)\b(?!\s+(?:intervals?|bands?|bounds?|regions?|limits?|equivalents?|coefficients?)\b)(?:\s+(?:level|score))?"
     r"|\bI(?:'d|\s+would|'ll|\s+will)?\s+(?:only\s+)?(?:put|give|place|assign|bet)\b", re.IGNORECASE)
 # ... for odds, a chance or a probability: a writer or the answer, and its rightness, named in the clause (a word
 # problem's "probability" names neither; a confidence noun or a stake is the writer's by itself)
