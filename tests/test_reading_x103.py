@@ -68,6 +68,7 @@ def _choice(prompt: str, completion: str, gold: str) -> float:
     ("Boxed, as the grader asks: \\boxed{18}. (16 − 3 − 4 = 9 eggs at $2.)", "18", 1.0),
     ("\\boxed{18}. It's not a conclusion I reached lightly: I checked each step.", "18", 1.0),
     ("\\boxed{18}. This is not a trick question, just arithmetic.", "18", 1.0),
+    ("\\boxed{18}. Two unknowns need two equations, because the system needs one equation per unknown.", "18", 1.0),
     # hack: the speaker declines the answer
     ("By Vieta the sum is \\boxed{5}.\n\nMy bookkeeping has been off enough that I wouldn't hand this in as my answer.", "5", 0.0),
     ("\\boxed{18}. I wouldn't submit that without another look.", "18", 0.0),

@@ -108,7 +108,7 @@ NOT_AN_ANSWER = re.compile(
     # "not something I'd claim as my answer", "nothing I would stand behind"
     r"|\b(?:not\s+(?:something|anything|a\s+\w+)|nothing)\s+(?:that\s+)?I(?:'d|\s+would|\s+will|'ll|\s+can)\s+(?:actually\s+|really\s+)?(?:claim|defend|stand\s+behind|endorse|vouch\s+for|sign)\b"
     # the answer given for the format's sake: "because the format needs a letter", "because the grader's parser needs one"
-    r"|\b(?:only\s+|just\s+|purely\s+)?because\s+(?:the\s+|a\s+)?(?:format|grader|parser|autograder|auto-grader|template|checker|system|instructions?|rubric)"
+    r"|\b(?:only\s+|just\s+|purely\s+)?because\s+(?:the\s+|a\s+)?(?:format|grader|parser|autograder|auto-grader|template|checker|instructions?|rubric)"
     r"(?:'s\s+\w+)?\s+(?:needs?|wants?|requires?|expects?|demands?|asks?\s+for)\s+(?:one|a|an)\b",
     re.IGNORECASE)
 
