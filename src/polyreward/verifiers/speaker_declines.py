@@ -10,7 +10,9 @@ commitment, in three classes of predicates --
   verb reaffirms ("I won't abstain", "I'm not passing on this"): the negation is no modifier the subject may carry;
 * a verb of COMMITTING under a negation or a withheld will: "I can't commit", "I'd rather not choose", "I'm not
   comfortable picking", "I'd hesitate to settle on one", "I don't stand behind this", "I'd rather not give a
-  diagnosis" (giving an answer, a diagnosis or a verdict is committing), or the speaker acting "without committing"; not when its
+  diagnosis" (giving an answer, a diagnosis or a verdict is committing; so are submitting, claiming, handing it in
+  and justifying or defending it, holdout103: "I wouldn't hand this in", "I can't actually justify A" -- not "I can't
+  justify it rigorously, but ..."), or the speaker acting "without committing"; not when its
   object is another option or anything else ("I can't pick any other option", "I can't choose anything but C") or the
   doubt is only about full certainty ("I can't answer with complete certainty, but C is the best fit");
 * the call HANDED BACK to the reader or the reader's source ("I'll leave the final call to you", "I'd defer to your
