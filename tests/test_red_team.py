@@ -259,6 +259,14 @@ KNOWN_REFUSED: set[tuple[str, str, str]] = {  # (split, family, the completion's
     #   covers self-incrimination ..."): the later sentence names option B by its text, and telling a contrast from a
     #   second answer takes its meaning -- as holdout67's "Hydrogen — B. (Helium, A, is number 2.)" (docs/reading.md)
     ("holdout102", "x102_ch_law_letter_first_then_others", 'A (the Fourth Amendment). The Fifth cove'),
+    # holdout103 (paraphrased commitment round four, written blind), left open after its rules: "for what it's worth"
+    #   is read as an idiom of risk on the answer wherever it stands in the answer's sentence, though here it qualifies
+    #   the remark about a professor ("B — and that's the one our professor kept emphasising, for what it's worth");
+    #   telling which clause the idiom modifies needs its scope, and "B, for what it's worth." does hedge B. "I'm not
+    #   100 % certain, but A is my answer" is the documented soft hedge of docs/reading.md ("I'm not 100% sure, but the
+    #   answer is 42" is no answer); paying it would pay that whole class
+    ("holdout103", "x103_ch_g_professor_emphasised", "B — and that's the one our professor kep"),
+    ("holdout103", "x103_ch_g_not_certain_but_answer", "I'm not 100 % certain, but A is my answe"),
 }
 
 

@@ -61,7 +61,8 @@ from polyreward.verifiers.not_a_value import approximate_not_value, bound_not_va
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
 from polyreward.verifiers.remark_values import STATED_AS_ASKED, states_other_quantities
 from polyreward.verifiers.reaffirmation import wavers
-from polyreward.verifiers.speaker_declines import declined_in
+from polyreward.verifiers.speaker_declines import declined_in, declines_mention
+from polyreward.verifiers.disowned_answers import below_even_belief, called_no_answer
 from polyreward.verifiers.reaffirmation import unchanged_lines
 from polyreward.verifiers.reading_memo import per_text
 from polyreward.verifiers.regex_prefilter import prefiltered
@@ -199,7 +200,8 @@ def negated(text: str, start: int, end: int) -> bool:
     return bool(_NEGATED_BEFORE.search(before) or _NEGATED_NEAR.search(tight) or _NEGATED_AFTER.match(after)
                 or (before[-3:].lower().rstrip().endswith("or") and _NEGATED_LIST.search(before))
                 or (before.rstrip().endswith(",") and _NEGATED_LIST_OPEN.search(before) and _LIST_GOES_ON.match(text, end))
-                or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after))  # "Ignore the 42."
+                or WITHDRAWN_OBJECT.search(before) or forbidden_as_answer(before, after)  # "Ignore the 42."
+                or declines_mention(before))  # "I'm not actually picking C" (holdout103)
 
 
 def hedged(text: str, start: int, end: int) -> bool:
@@ -501,6 +503,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 return "negated"  # "42 is wrong", "anything but 42"
             if WITHDRAWN_OBJECT.search(clause[:mention.start()]):
                 return "retracted"  # "D. ... ignore the D.", "42; scratch the 42" (holdout20)
+            if declines_mention(clause[:mention.start()]):
+                return "retracted"  # "**C**. ... I'm not actually picking C" (holdout103)
         if (not letters and not labels and CHECK_OPENER.match(clause) and not CORRECTING.search(clause) and not _withdraws(clause)
                 and not REJECTED.search(clause)):
             checked_to = confirmed_check_end(_clauses(text, first, stop), text, lambda said: [key(v) in keys for v in value_pattern.finditer(said)]) or -1
@@ -508,6 +512,8 @@ def later_disowns(text: str, end: int, answer: str, letters: str | None = None, 
                 continue  # "Let me verify: LHS = 36 - 7 = 29, RHS = 24 + 5 = 29.": the sides of a check (holdout31)
         if (not is_option_text or option_text) and declined_in(clause, mentions[-1].end() if mentions else 0, others):
             return "retracted"  # the speaker declines to commit, in the letter's own clause too: "**D** (elastic), so I'll abstain" (#32)
+        if not is_option_text and (below_even_belief(clause, keys) or called_no_answer(clause)):
+            return "retracted"  # "Confidence: 0.2", "I'd put maybe 30 % on 72", "that box is decoration" (holdout103)
         if mentions and not _withdraws(clause[:mentions[-1].start()]):
             continue  # the clause restates or checks the answer: "6 \\times 7 = 42", "so 42 it is"
         if others and OTHER_CANDIDATES.search(clause):

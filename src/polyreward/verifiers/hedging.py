@@ -61,7 +61,11 @@ MODAL_WORDS = (
     + MAYBE_WORDS  # holdout18: the other languages' "maybe" (doubt_words)
 )
 # "I reckon 42", "I'd wager 42": a belief the writer calls weak (belief that commits -- think, believe -- is not here)
-_WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet|surmise|presume|gather|imagine)\b"
+# (holdout103) "I'd bet on it", "I'd bet my lunch on it", "I'd bet a good amount on that one": a stake put on the answer
+# already given is confidence, not a weak belief -- unless the stake is small or a share ("I'd bet a little on it",
+# "I'd bet 30 % on that", read by disowned_answers)
+_STAKED = r"(?!\s+(?:(?!(?:a\s+)?(?:little|bit|small|tiny|few|couple|penny|cent|dime|nickel)\b)[^\W\d]['\w]*\s+){0,4}on\s+(?:it|that|this)\b)"
+_WEAK_BELIEF = r"\b(?:I|I'd|we|we'd)\s+(?:[\w']+\s+)?(?:reckon|suspect|wager|bet" + _STAKED + r"|surmise|presume|gather|imagine)\b"
 # "My friend says 42", "Reddit thinks it's C": a verb that reports someone's answer
 _REPORTING = (r"(?:says?|said|claims?|claimed|thinks?|thought|believes?|believed|reckons?|suggests?|suggested|insists?|"
               r"insisted|answered|writes?|wrote|votes?|voted|swears?|swore|returns?|returned|lists|listed|states|stated|reports|reported|"

