@@ -29,7 +29,8 @@ takes the writer's answer to the question that was asked:
 * **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
   until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
   answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
-  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *").
+  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *"); a loop of one line may leave blank lines between its rounds
+  (``\\boxed{C}`` over and over, then ``\\boxed{``; holdout104).
 
 Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers and the last lines: linear time
 in the text but for the loop check, which compares the last line with at most 2,000 lines.
@@ -176,7 +177,7 @@ def without_unfinished_repeat(text: str) -> str:
             break
     else:
         return text
-    if earlier == count - 2 and earlier > 0 and lines[earlier].strip() == lines[earlier - 1].strip():
+    if _one_line_loop(lines, earlier):
         return text[:len(text) - len(lines[-1]) - 1]  # a loop of one line: "Answer: C" over and over, then "Answer:"
     repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
     while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
@@ -186,6 +187,17 @@ def without_unfinished_repeat(text: str) -> str:
         return text
     cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
     return text[:len(text) - cut]
+
+
+def _one_line_loop(lines: list[str], earlier: int) -> bool:
+    """Is the last of ``lines``, cut off inside ``lines[earlier]``, the next round of a loop of that one line: the
+    nearest written line before it, and the line written before that one equal to it? Blank lines between rounds are
+    the loop's spacing ("\\boxed{1000}", "", "\\boxed{1000}", "", "\\boxed{10": holdout104), so they are passed over;
+    any other line between them is no loop of one line."""
+    if any(line.strip() for line in lines[earlier + 1:-1]):
+        return False
+    before = next((line.strip() for line in reversed(lines[:earlier]) if line.strip()), None)
+    return before == lines[earlier].strip()
 
 
 # a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
