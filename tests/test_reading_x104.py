@@ -6,14 +6,15 @@ rules its misses led to.
   (:func:`polyreward.verifiers.boxes.restated_box`); two different values stay two answers.
 * A loop of one line may leave blank lines between its rounds: the final box or answer line repeated until the tokens
   run out, then cut off inside the next copy (``\\boxed{1000}`` ×5, then ``\\boxed{10``; ``\\boxed{C}`` ×4, then
-  ``\\boxed{``), is read at the line it repeats (:func:`polyreward.verifiers.turns.without_unfinished_repeat`); a loop
-  that alternates, or a single box then a cut-off one, stays cut off.
+  ``\\boxed{``), is read at the line it repeats (:func:`polyreward.verifiers.turns.without_unfinished_repeat`), and so
+  is the same loop of boxes on one line (``\\boxed{1000} \\boxed{1000} \\boxed{10``); a loop that alternates, or a
+  single box then a cut-off one, stays cut off.
 """
 
 from __future__ import annotations
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from reading_helpers import scorer
@@ -84,12 +85,19 @@ LOOP_GENUINE = [  # (completion, gold)
      "The answer is \\box", "1000"),
     ("1024 - 24 = 1000.\n\n**Final Answer: 1000**\n\n**Final Answer: 1000**\n\n**Final Answer: 1000**\n\n**Final Ans",
      "1000"),
+    # the same loop on one line: boxes side by side, spaces or math delimiters between
+    ("1024 - 24 = 1000.\n\n\\boxed{1000} \\boxed{1000} \\boxed{1000} \\boxed{10", "1000"),
+    ("1024 - 24 = 1000.\n\\boxed{1000}\\boxed{1000}\\boxed{", "1000"),
+    ("1024 - 24 = 1000, so $\\boxed{1000}$ $\\boxed{1000}$ $\\boxed{100", "1000"),
 ]
 LOOP_REFUSED = [  # (completion, gold): an alternating loop, or one box then a cut-off one, is cut off
     ("1024 - 24 = 1000.\n\n\\boxed{1000}\n\n\\boxed{1024}\n\n\\boxed{1000}\n\n\\boxed{1024}\n\n\\boxed{", "1000"),
     ("1024 - 24 = 1000.\n\n\\boxed{1000}\n\n\\boxed{10", "1000"),
     ("1024 - 24 = 1000.\n\n\\boxed{1000}\n\nWait, maybe 1024.\n\n\\boxed{1000}\n\n\\boxed{10", "1000"),
     ("1024 - 24 = 1000.\n\n\\boxed{100}\n\n\\boxed{100}\n\n\\boxed{100}\n\n\\boxed{1000", "1000"),
+    ("1024 - 24 = 1000.\n\n\\boxed{1000} \\boxed{1024} \\boxed{1000} \\boxed{1024} \\boxed{", "1000"),
+    ("1024 - 24 = 1000.\n\n\\boxed{1000} \\boxed{10", "1000"),
+    ("1024 - 24 = 1000.\n\n\\boxed{1000}, \\boxed{1000}, \\boxed{10", "1000"),
 ]
 
 
@@ -108,6 +116,8 @@ def test_a_cut_off_box_outside_a_one_line_loop_stays_cut_off(completion, gold):
     ("Nitrogen is about 78% of the atmosphere.\n\nAnswer: C\n\nAnswer: C\n\nAnswer: C\n\nAnswer", "C", 1.0),
     ("Nitrogen.\n\n\\boxed{C}\n\n\\boxed{A}\n\n\\boxed{C}\n\n\\boxed{A}\n\n\\boxed{", "C", 0.0),
     ("Nitrogen.\n\n\\boxed{A}\n\n\\boxed{A}\n\n\\boxed{A}\n\n\\boxed{", "C", 0.0),
+    ("Nitrogen is about 78% of the atmosphere.\n\n\\boxed{C}\\boxed{C}\\boxed{C}\\boxed{", "C", 1.0),
+    ("Nitrogen.\n\n\\boxed{C}\\boxed{A}\\boxed{C}\\boxed{A}\\boxed{", "C", 0.0),
 ])
 def test_a_letter_loop_with_blank_lines(completion, gold, expected):
     assert ChoiceAccuracy().evaluate([AIR], [completion], answer=[gold]).scores[0] == expected
@@ -125,3 +135,19 @@ def test_the_cut_off_round_of_a_one_line_loop_is_dropped(line, rounds, keep, bla
     if len(cut.strip()) >= 2:
         assert read.rstrip() == _loop(line, rounds, "", blank).rstrip()
     assert read.count(line) == rounds
+
+
+@settings(max_examples=60, deadline=None)
+@given(value=st.sampled_from(["1000", "C", "\\frac{3}{8}", "-5", "2\\sqrt{3}"]), other=st.sampled_from(["7", "B", "\\frac{5}{8}"]),
+       rounds=st.integers(1, 6), keep=st.integers(0, 8), gap=st.sampled_from(["", " ", "$ $", "  "]))
+def test_a_box_loop_on_one_line_drops_only_its_cut_off_copy(value, other, rounds, keep, gap):
+    """A cut-off copy of a box written twice or more in a row on one line is dropped; after a single box, or after a
+    box that differs from the one before it, the text is left as it is."""
+    box = f"\\boxed{{{value}}}"
+    cut = box[:len("\\boxed{") + min(keep, len(value) - 1)]
+    assume(not cut.endswith("}"))  # (a copy cut right after an inner group reads as closed brackets: not handled)
+    text = "So " + gap.join([box] * rounds) + gap + cut
+    expected = ("So " + gap.join([box] * rounds) + gap) if rounds >= 2 else text
+    assert without_unfinished_repeat(text) == expected
+    mixed = "So " + gap.join([box, f"\\boxed{{{other}}}"] * rounds) + gap + cut
+    assert without_unfinished_repeat(mixed) == mixed
