@@ -2,7 +2,7 @@
 rules its misses led to.
 
 * A box restated in another form (``\\boxed{\\frac{3}{8}}, i.e. \\boxed{0.375} as a decimal``) is one answer written
-  twice, not a list of two, when the gap is a word of restatement alone and both boxes hold the same value
+  twice, not a list of two, when the gap is a word of restatement alone or "or" and both boxes hold the same value
   (:func:`polyreward.verifiers.boxes.restated_box`); two different values stay two answers.
 * A loop of one line may leave blank lines between its rounds: the final box or answer line repeated until the tokens
   run out, then cut off inside the next copy (``\\boxed{1000}`` ×5, then ``\\boxed{10``; ``\\boxed{C}`` ×4, then
@@ -36,12 +36,17 @@ RESTATED_GENUINE = [  # (completion, gold)
     ("\\boxed{\\frac{3}{8}}, or equivalently \\boxed{37.5\\%}.", "\\frac{3}{8}"),
     ("The probability is \\boxed{\\frac{1}{4}}, i.e. \\boxed{0.25}.", "\\frac{1}{4}"),
     ("x = \\boxed{\\frac{5}{2}}, i.e. \\boxed{2.5}", "2.5"),
+    ("The answer is \\boxed{\\frac{3}{8}} or \\boxed{0.375}.", "\\frac{3}{8}"),
+    ("The answer is \\boxed{\\frac{3}{8}}, or \\boxed{0.375} as a decimal.", "\\frac{3}{8}"),
 ]
 RESTATED_REFUSED = [  # (completion, gold): two values, or a list that is no restatement
     ("So the answer is \\boxed{\\frac{3}{8}}, i.e. \\boxed{0.5} as a decimal.", "\\frac{3}{8}"),
     ("So the answer is \\boxed{0.5}, i.e. \\boxed{\\frac{3}{8}}.", "\\frac{3}{8}"),
     ("\\boxed{\\frac{3}{8}}, \\boxed{0.375}, \\boxed{0.6}", "\\frac{3}{8}"),
     ("\\boxed{\\frac{3}{8}} or \\boxed{\\frac{5}{8}}", "\\frac{3}{8}"),
+    ("\\boxed{\\frac{3}{8}} or \\boxed{0.5}", "\\frac{3}{8}"),
+    ("\\boxed{\\frac{3}{8}} or \\boxed{0.5}", "0.5"),
+    ("\\boxed{\\frac{3}{8}}\\boxed{0.375}\\boxed{0.5}", "\\frac{3}{8}"),
     ("The probability is \\boxed{\\frac{1}{4}}, i.e. \\boxed{0.2}, not sure.", "\\frac{1}{4}"),
 ]
 
@@ -58,7 +63,7 @@ def test_two_different_boxes_stay_two_answers(completion, gold):
 
 @settings(max_examples=60, deadline=None)
 @given(numerator=st.integers(1, 9), denominator=st.sampled_from([2, 4, 5, 8, 10]),
-       gap=st.sampled_from([", i.e. ", ", that is, ", " (or, as a decimal, ", ", or equivalently ", " i.e. "]),
+       gap=st.sampled_from([", i.e. ", ", that is, ", " (or, as a decimal, ", ", or equivalently ", " i.e. ", " or ", ", or "]),
        offset=st.sampled_from([0, 1, 2]))
 def test_restated_box_joins_only_equal_values(numerator, denominator, gap, offset):
     """The last box alone is read when it restates the one before with the same value; a different value is no

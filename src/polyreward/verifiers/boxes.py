@@ -98,16 +98,17 @@ def last_boxed(text: str) -> str | None:
     return ", ".join(b[2].strip() for b in chosen)
 
 
-# the gap of a box restated in another form: a word of restatement alone ("\\boxed{\\frac{3}{8}}, i.e. \\boxed{0.375}",
-# ", that is, ", " (or, as a decimal, ", ", or equivalently ")
-_RESTATING_GAP = re.compile(r"\A[\s,;:($]*(?:or[\s,]+)?(?:" + RESTATING + r"|(?i:equivalently|in\s+other\s+words))[\s,;:($]*\Z")
+# the gap of a box restated in another form: a word of restatement alone, or "or" ("\\boxed{\\frac{3}{8}}, i.e.
+# \\boxed{0.375}", ", that is, ", " (or, as a decimal, ", ", or equivalently ", " or ")
+_RESTATING_WORD = r"(?:" + RESTATING + r"|(?i:equivalently|in\s+other\s+words))[\s,;:($]*"
+_RESTATING_GAP = re.compile(r"\A[\s,;:($]*(?:(?i:or)[\s,]+(?:" + _RESTATING_WORD + r")?|" + _RESTATING_WORD + r")\Z")
 
 
 def restated_box(gap: str, earlier: str, later: str) -> bool:
     """Is the box after ``gap`` the box before it restated in another form, one answer written twice rather than a
-    list (holdout104)? The gap is a word of restatement alone and both hold the same value:
+    list (holdout104)? The gap is a word of restatement alone or "or", and both hold the same value:
     ``\\boxed{\\frac{3}{8}}, i.e. \\boxed{0.375}`` is the answer 3/8 (the last box is read), while ``\\boxed{\\frac{3}{8}},
-    i.e. \\boxed{0.5}`` stays two values."""
+    i.e. \\boxed{0.5}`` and ``\\boxed{\\frac{3}{8}} or \\boxed{0.5}`` stay two values."""
     return len(gap) <= MAX_BOX_GAP and _RESTATING_GAP.match(gap) is not None and same_value(earlier.strip(), later.strip())
 
 
