@@ -6,9 +6,11 @@ Used by the math reader (:mod:`.answer_extraction`) and the choice reader (:mod:
 
 from __future__ import annotations
 
+from polyreward.verifiers.closing_remarks import RESTATING
 from polyreward.verifiers.memo import memoized_text
 from polyreward.verifiers.pattern_cache import cached_re as re  # re, its module-level patterns kept between runs
 from polyreward.verifiers.reading import MAX_TAIL_CHARS
+from polyreward.verifiers.same_answer import same_value
 
 
 def _brace_pairs(text: str) -> dict[int, int]:
@@ -90,10 +92,24 @@ def last_boxed(text: str) -> str | None:
         joins = not gap.strip(" \t\n$") or (
             len(gap) <= MAX_BOX_GAP and _BOX_GAP_JOINS.search(gap) and not _BOX_GAP_REVISES.search(gap)
         )
-        if not joins or box[2].strip() == chosen[0][2].strip():
+        if not joins or box[2].strip() == chosen[0][2].strip() or restated_box(gap, box[2], chosen[0][2]):
             break
         chosen.insert(0, box)
     return ", ".join(b[2].strip() for b in chosen)
+
+
+# the gap of a box restated in another form: a word of restatement alone, or "or" ("\\boxed{\\frac{3}{8}}, i.e.
+# \\boxed{0.375}", ", that is, ", " (or, as a decimal, ", ", or equivalently ", " or ")
+_RESTATING_WORD = r"(?:" + RESTATING + r"|(?i:equivalently|in\s+other\s+words))[\s,;:($]*"
+_RESTATING_GAP = re.compile(r"\A[\s,;:($]*(?:(?i:or)[\s,]+(?:" + _RESTATING_WORD + r")?|" + _RESTATING_WORD + r")\Z")
+
+
+def restated_box(gap: str, earlier: str, later: str) -> bool:
+    """Is the box after ``gap`` the box before it restated in another form, one answer written twice rather than a
+    list (holdout104)? The gap is a word of restatement alone or "or", and both hold the same value:
+    ``\\boxed{\\frac{3}{8}}, i.e. \\boxed{0.375}`` is the answer 3/8 (the last box is read), while ``\\boxed{\\frac{3}{8}},
+    i.e. \\boxed{0.5}`` and ``\\boxed{\\frac{3}{8}} or \\boxed{0.5}`` stay two values."""
+    return len(gap) <= MAX_BOX_GAP and _RESTATING_GAP.match(gap) is not None and same_value(earlier.strip(), later.strip())
 
 
 # speed only (issue #35): searches skipped on texts that lack every set of words a match needs (same results)

@@ -95,11 +95,11 @@ _CLOSING_LABEL = re.compile(
 # the value again: a word of restatement ("i.e.", "that is", "numerically", "as a decimal"; "or" only before a mark)
 # and/or a mark of approximation, then one number, in brackets or after a comma, a dash or a space. Read from the end
 # by steps (no pattern with runs of optional spaces side by side: those backtrack on a run of blanks)
-_RESTATING = r"(?i:i\.\s?e\.|that\s+is|numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimal(?:ly)?)"
+RESTATING = r"(?i:i\.\s?e\.|that\s+is|numerically|as\s+a\s+decimal|in\s+decimal(?:\s+form)?|decimal(?:ly)?)"
 _APPROXIMATELY = r"(?:≈|≃|~|\\approx|\\simeq|(?i:about|approx(?:\.|imately)?|roughly|around|nearly|circa))"
 _NUMBER = r"[-+]?(?:\d+(?:,\d{3})*(?:\.\d+)?|\.\d+)"
 _END_NUMBER = re.compile(r"(?<![\w.,])" + _NUMBER + r"\Z")
-_MARKS_END = re.compile(r"(?:(?P<restating>" + _RESTATING + r")[\s,:]*)?(?:(?i:or)\s+)?(?P<mark>" + _APPROXIMATELY + r")?\Z")
+_MARKS_END = re.compile(r"(?:(?P<restating>" + RESTATING + r")[\s,:]*)?(?:(?i:or)\s+)?(?P<mark>" + _APPROXIMATELY + r")?\Z")
 _OPENING_END = re.compile(r"(?:,|[—–]|--|\()\Z")
 # a unit after a number, written as the answer writes it ("cm³", "cm^3", "square units")
 _UNIT_END = re.compile(r"(?<=\d)[^\S\n]+(?P<unit>[^\W\d_]{1,12}(?:\^?\{?\d\}?)?(?:[^\S\n]+[^\W\d_]{1,12}(?:\^?\{?\d\}?)?)?)\Z")
@@ -262,7 +262,7 @@ def without_rounding(answer: str) -> str:
     return head if agrees(head, rounded[1], rounded[2]) else answer
 
 
-_MARK_BEFORE = re.compile(r"(?:" + _APPROXIMATELY + r"|" + _RESTATING + r")[\s,:($]*\Z")
+_MARK_BEFORE = re.compile(r"(?:" + _APPROXIMATELY + r"|" + RESTATING + r")[\s,:($]*\Z")
 
 
 def rounds_answer(clause: str, value: re.Match, answer: str) -> bool:

@@ -29,7 +29,9 @@ takes the writer's answer to the question that was asked:
 * **The unfinished last round of a loop** (:func:`without_unfinished_repeat`): a model that repeats its derivation
   until it runs out of tokens ends inside a line it wrote before; that round says nothing new and is dropped, so the
   answer it stated every round is read, not the cut-off line ("... 9 * 2 = 18 / So, Janet makes 18 dollars every
-  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *").
+  day. / 16 - 3 = 13 / 13 - 4 = 9 / 9 *"); a loop of one line may leave blank lines between its rounds
+  (``\\boxed{C}`` over and over, then ``\\boxed{``; holdout104), and a loop of one box may stand on one line
+  (``\\boxed{1000} \\boxed{1000} \\boxed{10``).
 
 Reconstructed rules (ours); each a bounded pattern or a pass over the turn headers and the last lines: linear time
 in the text but for the loop check, which compares the last line with at most 2,000 lines.
@@ -159,6 +161,8 @@ def without_unfinished_repeat(text: str) -> str:
     last = text[text.rfind("\n") + 1:].strip()
     if len(last) < 2 or last[-1] in ".!?)]}$":
         return text  # (speed: a last line that ends a sentence or a bracket is no cut-off round)
+    if "\\boxed{" in last and (cut := _cut_off_box_copy(text, text.rfind("\n") + 1)) is not None:
+        return text[:cut]  # a loop of one box on one line: "\\boxed{1000} \\boxed{1000} \\boxed{10" (holdout104)
     stop = max(text.rfind("."), text.rfind("!"), text.rfind("?"))
     if stop > 0:  # a loop of one sentence, cut off inside it: "The answer is D.The answer is D.The answer is"
         tail = text[stop + 1:].strip()
@@ -176,7 +180,7 @@ def without_unfinished_repeat(text: str) -> str:
             break
     else:
         return text
-    if earlier == count - 2 and earlier > 0 and lines[earlier].strip() == lines[earlier - 1].strip():
+    if _one_line_loop(lines, earlier):
         return text[:len(text) - len(lines[-1]) - 1]  # a loop of one line: "Answer: C" over and over, then "Answer:"
     repeated = 0  # lines before the cut-off one equal to the lines before the earlier one, not reaching past it
     while count - 2 - repeated > earlier and earlier - 1 - repeated >= 0 and (
@@ -186,6 +190,31 @@ def without_unfinished_repeat(text: str) -> str:
         return text
     cut = sum(len(line) + 1 for line in lines[count - 1 - repeated:])
     return text[:len(text) - cut]
+
+
+def _cut_off_box_copy(text: str, line_start: int) -> int | None:
+    """Where the cut-off copy of a box repeated on the last line of ``text`` starts, or None: the line's last box never
+    closes, what it holds is the start of the box written right before it, and that box stands twice or more in a row
+    with only spaces and math delimiters between (``\\boxed{1000} \\boxed{1000} \\boxed{10``, ``\\boxed{C}\\boxed{C}\\boxed{``:
+    holdout104). A box that differs from the one before it, or one box then a cut-off one, is no loop."""
+    parts = text[line_start:].split("\\boxed{")
+    if len(parts) < 4:  # (the text before the first box, two whole copies, the cut-off one)
+        return None
+    copies = [part.rstrip(" \t$") for part in parts[-3:]]
+    if not copies[1].endswith("}") or copies[0] != copies[1] or copies[2] == copies[1] or not copies[1].startswith(copies[2]):
+        return None
+    return len(text) - len(parts[-1]) - len("\\boxed{")
+
+
+def _one_line_loop(lines: list[str], earlier: int) -> bool:
+    """Is the last of ``lines``, cut off inside ``lines[earlier]``, the next round of a loop of that one line: the
+    nearest written line before it, and the line written before that one equal to it? Blank lines between rounds are
+    the loop's spacing ("\\boxed{1000}", "", "\\boxed{1000}", "", "\\boxed{10": holdout104), so they are passed over;
+    any other line between them is no loop of one line."""
+    if any(line.strip() for line in lines[earlier + 1:-1]):
+        return False
+    before = next((line.strip() for line in reversed(lines[:earlier]) if line.strip()), None)
+    return before == lines[earlier].strip()
 
 
 # a turn header after the writer's turn: a template's ("<|im_start|>user", "<|start_header_id|>assistant",
