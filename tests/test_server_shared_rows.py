@@ -2,7 +2,8 @@
 per run of rows (``polyreward.runners.client.encode_rows`` / ``shared_columns``) and the server puts it back
 (``polyreward.runners.server_routes.unshare_rows``). The rows read back exactly as sent (values and key order), the
 answer is byte for byte that of the plain ``"rows"`` body (scores, reasons, totals, advantages grouped by the prompt's
-text), a malformed body is 400, and ``RewardClient`` uses the form only with a server whose contract lists it.
+text), a malformed body is 400, and ``RewardClient`` uses the form only with a server whose contract lists it (and
+sends plain rows again to a replica that refuses it).
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ import orjson
 import pytest
 
 from polyreward.config import load_config
-from polyreward.runners.client import RewardClient, encode_rows, shared_columns
+from polyreward.runners.client import RewardClient, ShardFailed, encode_rows, shared_columns
 from polyreward.runners.server_routes import RouteSettings, SlotScorer, parse_body, rows_of
 
 sys.path.insert(0, str(Path(__file__).parent))
@@ -106,6 +107,19 @@ def test_the_client_sends_shared_rows_to_a_server_that_reads_them(tmp_path):
         with RewardClient(url, token=TOKEN) as client:
             assert "shared_rows" in client.contract["body_forms"] and client._shared_columns() == ["prompt"]
             served = client.score_rows(rows)
+        mixed = RewardClient(url, token=TOKEN)  # a replica older than the contract's server refuses the form: plain rows
+        sent, post = [], mixed._post
+
+        def older_replica(to, body, n):
+            sent.append(body)
+            if body.startswith(b'{"shared_rows"'):
+                raise ShardFailed('error: HTTP 400: the body must be a JSON object with a non-empty list "rows"', False, 400)
+            return post(to, body, n)
+
+        mixed._post = older_replica
+        with mixed:
+            fell_back = mixed.score_rows(rows)
+        assert [body.startswith(b'{"rows"') for body in sent] == [False, True]
         old = RewardClient(url, token=TOKEN)  # a server whose contract does not list the form gets plain rows
         old._contract = {k: v for k, v in client.contract.items() if k != "body_forms"}
         assert old._shared_columns() == []
@@ -115,7 +129,7 @@ def test_the_client_sends_shared_rows_to_a_server_that_reads_them(tmp_path):
         stop(proc)
     scorer = load_config_text(tmp_path, LINEAR).build_scorer(0)
     local = scorer.score(scorer.batch(rows))
-    for result in (served, plain):
+    for result in (served, plain, fell_back):
         assert int(result.unscored.sum()) == 0
         assert result.scores.tobytes() == local.scores.tobytes() and result.total.tobytes() == local.total.tobytes()
         assert result.reasons == {name: list(values) for name, values in local.reasons.items()}

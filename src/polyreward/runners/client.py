@@ -154,9 +154,9 @@ def _plain_json(value: Any) -> bool:
 
 
 class ShardFailed(Exception):
-    def __init__(self, reason: str, retryable: bool) -> None:
+    def __init__(self, reason: str, retryable: bool, status: int | None = None) -> None:
         super().__init__(reason)
-        self.reason, self.retryable = reason, retryable
+        self.reason, self.retryable, self.status = reason, retryable, status
 
 
 class _DataError(Exception):
@@ -302,7 +302,7 @@ class RewardClient:
             detail = answer.get("error", response.text) if isinstance(answer, dict) else response.text
             if response.status == 422 and isinstance(answer, dict):
                 raise _DataError(self._data_error(answer))
-            raise ShardFailed(f"error: {url}: HTTP {response.status}: {str(detail)[:300]}", response.status in RETRYABLE)
+            raise ShardFailed(f"error: {url}: HTTP {response.status}: {str(detail)[:300]}", response.status in RETRYABLE, response.status)
         try:
             return _checked(answer, n)
         except ValueError as exc:  # a proxy's HTML page, a truncated or foreign body: maybe another server does better
@@ -347,6 +347,9 @@ class RewardClient:
                 with self._slots[url]:  # at most per_server requests on one server; the others wait here
                     return self._post(url, body, len(rows))
             except ShardFailed as exc:
+                if exc.status == 400 and body.startswith(b'{"shared_rows"'):  # a replica older than the contract's server
+                    body = encode_rows(rows, advantages)  # plain rows, to the same server at once
+                    continue
                 if not exc.retryable or attempt == self.retries:
                     return f"{exc.reason} (after {attempt + 1} attempt(s))"
             except _DataError as exc:
