@@ -17,10 +17,12 @@ hits another's verdict cache), in turn:
   process (``polyreward.runners.server_front``) instead of its slot process (the math workload always goes to the
   slot process). The lane each server used is in the output.
 
-Then 60 more batches are served back to back, and each process's CPU time and wake-ups (voluntary context
-switches) per request are read from Linux ``/proc``: the client (this process), the front and the slot process;
-and 60 fresh batches are scored in process for the anchor's CPU time. Their quotient (``CPU ratio``) is the
-load-free figure: CPU time does not count the waits for a core that move the wall-clock ratio on a shared machine.
+Then 60 more pairs, each a fresh batch scored in process then another served: the CPU time per request of the
+anchor and of the client (this process's CPU clock around each), of the front and the slot process (Linux
+``/proc``, 10 ms ticks summed over the loop, while they idle during the anchor), and each process's wake-ups
+(voluntary context switches). Their quotient (``CPU ratio`` = anchor CPU / client + front + slot CPU) is the
+figure the load moves least: CPU time leaves out the waits for a core that move the wall-clock ratio on a shared
+machine, and the pairs interleave, so a change of load moves both sides alike.
 
 The figure is the median over batches of in-process seconds / served seconds (throughput of one request at a
 time against the anchor's); each batch is scored first by one side then the other, alternating, so neither side
@@ -52,7 +54,7 @@ from machine_info import describe_machine  # benchmarks/machine_info.py (scripts
 
 ROOT = Path(__file__).resolve().parents[1]
 ROWS = 256
-CPU_BATCHES = 60  # served back to back for the CPU columns (10 ms ticks: about 0.17 ms resolution per request)
+CPU_BATCHES = 60  # pairs (in process, served) for the CPU columns (front and slot in 10 ms ticks: about 0.17 ms per request)
 CHEAP_CONFIG = """\
 columns: {prompt: prompt, completion: completion, group: prompt_id}
 rewards:
@@ -174,22 +176,27 @@ def measure(name: str, config_path: Path, example: str, workers: int, batches: i
                     s = timed(lambda: served(rows))
                 pairs.append((l, s))
                 small.append(timed(lambda: served(rows[:1])))
-            # served requests alone, back to back: what each process spends per request (this one is the client)
+            # CPU per request, each served batch after an in-process one (so a change of load or clock moves both
+            # sides alike): this process's CPU clock for the anchor and for the client's side of each request (ns
+            # resolution), Linux /proc for the front and slot (10 ms ticks, summed over the whole loop: they idle
+            # while the anchor scores); the wake-ups of every process from /proc
             extra = [batch(base, 5_000 + b) for b in range(CPU_BATCHES)]
+            fresh = [batch(base, 7_000 + b) for b in range(CPU_BATCHES)]
             pids = {"client": os.getpid(), **pids}
+            local_cpu = client_cpu = 0.0
             before = process_costs(pids)
-            for rows in extra:
+            for own, rows in zip(fresh, extra):
+                started = time.process_time()
+                scorer.score(scorer.batch(own))
+                middle = time.process_time()
                 served(rows)
+                local_cpu, client_cpu = local_cpu + middle - started, client_cpu + time.process_time() - middle
             after = process_costs(pids)
             for who in after.keys() & before.keys():
                 costs[f"{who}_cpu_ms"] = (after[who][0] - before[who][0]) * 1e3 / len(extra)
                 costs[f"{who}_wakeups"] = (after[who][1] - before[who][1]) / len(extra)
-            # the anchor's CPU on as many fresh batches: the load-free figure (CPU time does not wait for a core)
-            fresh = [batch(base, 7_000 + b) for b in range(CPU_BATCHES)]
-            started = time.process_time()
-            for rows in fresh:
-                scorer.score(scorer.batch(rows))
-            costs["local_cpu_ms"] = (time.process_time() - started) * 1e3 / len(fresh)
+            costs["client_cpu_ms"] = client_cpu * 1e3 / len(extra)
+            costs["local_cpu_ms"] = local_cpu * 1e3 / len(extra)
     finally:
         proc.terminate()
         proc.wait(10)
@@ -269,8 +276,9 @@ def main() -> None:
         lines.append(f"| {r['name']} | {r['lane']} | {r['batches']} | {r['local_ms']:.1f} | {r['served_ms']:.1f} | {r['ratio']:.2f} | "
                      f"{r['overhead_ms']:.1f} | {r['one_row_ms']:.1f} | {pipelined} | {'met' if r['ratio'] >= GOAL else 'not met'} |")
     if any("front_cpu_ms" in r for r in results):
-        lines += ["", "Per served 256-row request, over 60 more batches sent back to back (Linux `/proc`, every thread of "
-                  "each process: CPU = user + system time, in 10 ms ticks; wake-ups = voluntary context switches, each a wait "
+        lines += ["", "Per served 256-row request, over 60 more batches, each served after one scored in process (client and "
+                  "in-process CPU: this process's CPU clock around each; front and slot: Linux `/proc`, every thread, user + "
+                  "system time in 10 ms ticks summed over the loop; wake-ups = voluntary context switches, each a wait "
                   "that ended):", "",
                   "| workload | client CPU ms | client wake-ups | front CPU ms | front wake-ups | slot CPU ms (scoring included) | slot wake-ups | in-process CPU ms | CPU ratio (in process / client + front + slot) |",
                   "|---|---:|---:|---:|---:|---:|---:|---:|---:|"]
