@@ -48,7 +48,7 @@ import time
 from collections.abc import Mapping, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from itertools import accumulate, chain, compress
-from operator import ne
+from operator import itemgetter, ne
 from typing import Any, Literal
 
 import numpy as np
@@ -85,7 +85,8 @@ def encode_rows(rows: Sequence[Mapping[str, Any]], advantages: bool, share: Sequ
     rows = list(rows)
     if _plain_json(rows):
         shared = shared_columns(rows, share) if share else {}
-        payload = ({"shared_rows": [{**row, **dict.fromkeys(shared)} for row in rows], "advantages": advantages,
+        nulls = dict.fromkeys(shared)  # each shared column's place in the rows, holding null
+        payload = ({"shared_rows": [{**row, **nulls} for row in rows], "advantages": advantages,
                     "shared": {column: {"values": values, "index": index} for column, (values, index) in shared.items()}}
                    if shared else {"rows": rows, "advantages": advantages})
         try:
@@ -106,15 +107,19 @@ def shared_columns(rows: Sequence[Mapping[str, Any]], columns: Sequence[str]) ->
     """
     n, found = len(rows), {}
     for column in columns if n > 1 else ():
-        values = [row.get(column) for row in rows]
-        if not set(map(type, values)) <= {str} or sum(map(len, values)) <= 8 * n:
+        try:
+            values = list(map(itemgetter(column), rows))
+        except KeyError:  # a row without the column: sent as it is
+            continue
+        chars = sum(map(len, values)) if set(map(type, values)) <= {str} else 0
+        if chars <= 8 * n:
             continue
         changed = list(map(ne, values[1:], values))  # True where a row's text differs from the row before
         index = list(accumulate(changed, initial=0))
         if 2 * (index[-1] + 1) > n:
             continue
         texts = [values[0], *compress(values[1:], changed)]
-        if sum(map(len, values)) - sum(map(len, texts)) > 4 * n:
+        if chars - sum(map(len, texts)) > 4 * n:
             found[column] = (texts, index)
     return found
 
