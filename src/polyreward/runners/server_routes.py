@@ -188,13 +188,49 @@ def strip_special_text(text: Any, markers: Sequence[str]) -> Any:
     return text[start:end] if (start, end) != (0, len(text)) else text
 
 
+BODY_FORMS = ("rows", "shared_rows")  # the /score bodies this server reads (GET /contract: "body_forms")
+
+
 def rows_of(payload: Any) -> list[dict[str, Any]]:
-    rows = payload.get("rows") if isinstance(payload, dict) else None
+    """``/score``'s rows: ``"rows"`` as sent, or ``"shared_rows"`` with the text of their ``"shared"`` columns put back
+    (:func:`unshare_rows`)."""
+    shared = isinstance(payload, dict) and "shared_rows" in payload and "rows" not in payload
+    rows = payload.get("shared_rows" if shared else "rows") if isinstance(payload, dict) else None
     if not isinstance(rows, list) or not rows:
         raise RequestProblem(400, 'the body must be a JSON object with a non-empty list "rows"')
     for i, row in enumerate(rows):
         if not isinstance(row, dict):
             raise RequestProblem(400, f"rows[{i}] is {type(row).__name__}, not an object")
+    return unshare_rows(rows, payload.get("shared")) if shared else rows
+
+
+def unshare_rows(rows: list[dict[str, Any]], shared: Any) -> list[dict[str, Any]]:
+    """The rows of a ``"shared_rows"`` body, each shared column's text put back in place (400 for a malformed one).
+
+    A client sends a text column that repeats within a request (the prompt of a group's G rollouts) once per
+    distinct value: ``"shared": {column: {"values": [text, ...], "index": [i, ...]}}``, one index per row, and the
+    rows hold null in that column, so each key keeps its place and the rows read back exactly as the client's
+    (the answer is byte for byte that of a ``"rows"`` body). Rows are changed in place.
+
+    >>> unshare_rows([{"prompt": None, "completion": "a"}, {"prompt": None, "completion": "b"}],
+    ...              {"prompt": {"values": ["Q"], "index": [0, 0]}})
+    [{'prompt': 'Q', 'completion': 'a'}, {'prompt': 'Q', 'completion': 'b'}]
+    """
+    if not isinstance(shared, dict):
+        raise RequestProblem(400, '"shared_rows" needs an object "shared": {column: {"values": [...], "index": [...]}}')
+    n = len(rows)
+    for column, table in shared.items():
+        values = table.get("values") if isinstance(table, dict) else None
+        index = table.get("index") if isinstance(table, dict) else None
+        if not isinstance(values, list) or not set(map(type, values)) <= {str}:
+            raise RequestProblem(400, f'shared[{column!r}]["values"] must be a list of strings')
+        if not isinstance(index, list) or len(index) != n or not set(map(type, index)) <= {int} or \
+                (index and not 0 <= min(index) <= max(index) < len(values)):
+            raise RequestProblem(400, f'shared[{column!r}]["index"] must hold one index into "values" per row ({n})')
+        if any(row.get(column, 0) is not None for row in rows):
+            raise RequestProblem(400, f'every row of "shared_rows" must hold null in the shared column {column!r}')
+        for row, at in zip(rows, index):
+            row[column] = values[at]
     return rows
 
 
@@ -329,6 +365,7 @@ class SlotScorer:
             "special_text": list(self.settings.special_text),
             "max_field_chars": self.settings.max_field_chars,
             "max_depth": MAX_DEPTH,
+            "body_forms": list(BODY_FORMS),
         }
 
     def handle(self, route: str, raw: bytes, accepted, *, combiner: bool = True) -> tuple[int, bytes]:
