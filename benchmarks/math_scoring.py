@@ -262,6 +262,7 @@ def run_cli(data: Path, workdir: Path, chunk: int, pythonpath: Path | None = Non
     command = [sys.executable, "-m", "polyreward", "score", str(data), "-c", str(config), "-o", str(output), "--chunk-size", str(chunk)]
     master, slave = pty.openpty()
     _adopt_orphans()
+    _reap_descendants()  # what an earlier method left (its pool's forkserver and workers) is not this command's CPU
     cpu_before = _children_cpu()
     start = time.perf_counter()
     env = {**os.environ, "COLUMNS": "100", **({"PYTHONPATH": str(pythonpath)} if pythonpath else {})}
