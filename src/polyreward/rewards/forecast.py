@@ -206,6 +206,7 @@ _BOUND_WORDS = re.compile(
 # a number added to or multiplying a named quantity ("today's mean + 80", "80 + yesterday", "1.2 × the morning peak"): an
 # offset or a factor relative to something else, no value of its own (red team holdout_r7); a dash is left out ("Day
 # 2 - 340", "Forecast - 340" separate a label from its value)
+_SIGNS_BEFORE = frozenset("<>≤≥~≈±≲≳≪≫-=+×*÷")  # the last characters _BOUND_SIGN and _OFFSET_BEFORE can end with
 _OFFSET_BEFORE = re.compile(r"[^\W\d_][’']?\s*[+×*÷]\s*$")
 _OFFSET_AFTER = re.compile(r"^\s*[+×*÷]\s*(?:the\s+)?[^\W\d_]")
 _OR_MORE_AFTER = re.compile(r"^\s*(?:\+|or\s+(?:more|less|higher|lower|above|below|so)\b|and\s+(?:up|above|higher)\b)", re.IGNORECASE)
@@ -410,10 +411,13 @@ def _plain_numbers(span: str, where: str) -> tuple[list[float] | None, str]:
     numbers = []
     for match in _NUMBER.finditer(span):
         before, after = span[max(0, match.start() - 40):match.start()], span[match.end():match.end() + 40]  # linear
-        if (_BOUND_SIGN.search(before) or _BOUND_WORDS.search(before) or _OR_MORE_AFTER.match(after)
+        # (speed) the three patterns read before the number each end in a letter or a sign, then spaces
+        ends = before.rstrip()[-1:]
+        read_before = ends.isalpha() or ends in _SIGNS_BEFORE
+        if ((read_before and (_BOUND_SIGN.search(before) or _BOUND_WORDS.search(before))) or _OR_MORE_AFTER.match(after)
                 or _BOUND_AFTER.search(_SENTENCE_REST.split(after, maxsplit=1)[0])):
             return None, f"{where} gives a bound or an approximation sign ({span.strip()[:60]!r}), not a forecast"
-        if _OFFSET_BEFORE.search(before) or _OFFSET_AFTER.match(after):
+        if (read_before and _OFFSET_BEFORE.search(before)) or _OFFSET_AFTER.match(after):
             return None, f"{where} gives {match.group()} relative to another quantity ({span.strip()[:60]!r}), not a forecast"
         if _OTHER_UNIT.match(after):
             return None, f"{where} gives {match.group()} in another unit than µg/m3 ({after.strip()[:20]!r})"
