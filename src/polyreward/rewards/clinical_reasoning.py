@@ -16,7 +16,8 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
     C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
-        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30)
+        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30; the last
+        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -97,8 +98,8 @@ def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     ``choosing``, ``option``): ``Hamartoma - considered.`` names its option and says nothing of it (red team
     ``holdout_r30``)."""
     listed = {w for option in options.values() for w in _words(option)} | _LIST_WORDS
-    meta = meta_stems()
-    return sum(1 for w in set(_words(text)) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+    meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
+    return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
 
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
@@ -234,6 +235,7 @@ _CONCLUDING_OPENER = re.compile(
     r"\s*[:\-\u2013\u2014]|this\s+is\b|it\s+is\b|it's\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
+_ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
 
@@ -243,7 +245,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     occlusion.", "This is Graves' disease.", "Dx: CRAO.", "Conclusion: lithium-induced nephrogenic DI.", or the value
     after the sentence's last arrow / equals sign ("... → inferior STEMI → RCA (most commonly).", "... = Graves.").
     A reasoning that walks through the options ("A: ... B: ...") ends on its conclusion, not on its first letter
-    (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B." and "So not C." conclude nothing here.
+    (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B.", "So nephrogenic or central DI." and "So
+    not C." conclude nothing here.
     """
     sentences = [x for x in _CLOSING_SENTENCE.split(reasoning.strip()) if x.strip()]
     if not sentences:
@@ -260,7 +263,7 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     named = _named_options(head, options) or _named_options(clause, options)
     clause = head if _named_options(head, options) else clause
-    if len(named) != 1 or _NEGATION.search(clause):
+    if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
         return None
     return next(iter(named))
 

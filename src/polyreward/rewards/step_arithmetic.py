@@ -4,7 +4,8 @@
                  0.0  one of them does not
                  None the step has no checkable equation (left out of the summary)
 
-A *checkable equation* is a chain ``e1 = e2 (= e3 ...)`` of plain arithmetic: numbers (integers, decimals), ``+ - * /``
+A *checkable equation* is a chain ``e1 = e2 (= e3 ...)`` (or ``≈`` / ``\\approx``, which also holds within
+:data:`APPROX_TOLERANCE`: red team ``holdout_r38``) of plain arithmetic: numbers (integers, decimals), ``+ - * /``
 and the signs a reader takes for them (``×``, ``÷``, ``·``, ``⋅``, ``∗``, ``∕``, LaTeX ``\\times``, ``\\cdot``, ``\\div`` and
 ``\\frac{a}{b}`` of two whole numbers), with parentheses. A link ``a = b`` of the chain is checked when both sides
 parse and at least one has an operator (``12 = 12`` says nothing); it holds when both sides have the same exact

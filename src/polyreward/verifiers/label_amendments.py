@@ -9,14 +9,18 @@ text after the block clause by clause and returns the first block label that a c
 * a passive or modal removal (``should be removed``, ``is to be dropped``, ``be deleted``, ``be struck``, ``be taken
   out``, ``be withdrawn``, ``not be listed``, ``should not be included``),
 * a removal from the list (``remove ... from the list``, ``drop ... from my answer``, ``delete ... from the labels``),
-* or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``).
+* or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``),
+* an imperative ``take ... out`` / ``cross ... off``, or the finding called gone (``has (since) resolved``, ``has
+  cleared``, ``is no longer seen``; not ``has not resolved``; red team ``holdout_r38``).
 
 A label is named by its words (case-folded) or by its last word (``the effusion`` names ``pleural effusion``). The
 words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``drain the effusion``) are no removal
 from the list, and a finding the block does not hold may be denied freely ("Pneumothorax has resolved, so it is not
 listed" names no block label). :func:`withdraws_list` reads the same clauses for one that takes the whole list back
 by naming it as the object of a withdrawal (``please disregard the list above``, ``ignore my answer``, ``discard the
-labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. :func:`answer_line` reads the
+labels``; red team ``holdout_r18``) or credits it to another reader (``the list above is the ED's preliminary
+read``, ``this answer is the resident's``; not ``my own read``: red team ``holdout_r38``); a negated one (``don't
+ignore the list``) keeps it. :func:`answer_line` reads the
 text after the block for a line that gives the answer again under an answer label (``**Final answer:** a; b; c``,
 ``Answer: ...``, ``Corrected labels: ...``; red team ``holdout_r21``): the caller compares its labels with the block's,
 since a restatement of the same list commits to it and another list is a second answer. :func:`offers_other_labels`
@@ -50,6 +54,7 @@ _REMOVAL = re.compile(
     r"|\bno\s+longer\s+(?:seen|present|visible|evident|identified|demonstrated)\b",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
+_SINCE_AFTER_AUXILIARY = re.compile(r"\b(has|have|had)\s+since\b", re.IGNORECASE)
 # the list itself as the object of a withdrawal, not negated: "disregard the list above", "ignore my answer"
 _LIST_WITHDRAWN = re.compile(
     r"(?<!n't )(?<!not )(?<!never )(?<!no need to )\b(?:disregard|ignore|discard|scrap|withdraw|retract|delete|strike)\s+"
@@ -67,7 +72,7 @@ def removed_label(tail: str, labels: Iterable[str], limit: int = 2000) -> str | 
             names.append((label, " ".join(words), words[-1]))
     if not names:
         return None
-    text = tail[:limit]
+    text = _SINCE_AFTER_AUXILIARY.sub(r"\1", tail[:limit])  # "has since resolved": "since" is no clause break there
     cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
     for a, b in zip(cuts, cuts[1:]):
         clause = text[a:b]
@@ -93,7 +98,7 @@ def withdraws_list(tail: str, limit: int = 2000) -> bool:
 # answer is the resident's", "the labels above come from the referring note"): the writer does not give it as theirs
 _LIST_ATTRIBUTED = re.compile(
     r"\b(?:the|this|that)\s+(?:above\s+)?(?:list|answer|labels?)(?:\s+above)?\s+(?:is|are|was|were|comes?|came)\s+"
-    r"(?:from\s+|taken\s+from\s+)?(?:the\s+|a\s+)?(?!my\b|our\b|mine\b|ours\b)(?:\w+(?:'s|’s|s')|\w+\s+(?:note|read|report))",
+    r"(?:from\s+|taken\s+from\s+)?(?:the\s+|a\s+)?(?!my\b|our\b|mine\b|ours\b)(?:(?:\w+\s+){0,3}?\w+(?:'s|’s|s')|\w+\s+(?:note|read|report))",
     re.IGNORECASE)
 
 
