@@ -43,6 +43,7 @@ STEMI = {"A": "Left anterior descending artery", "B": "Left circumflex artery", 
         ("So not nephrogenic diabetes insipidus.", None),
         ("Nephrogenic diabetes insipidus fits the lithium history.", None),
         ("So DI.", None),
+        ("It is important to exclude central DI first.", None),  # no conclusion word: a remark, not a conclusion
     ],
 )
 def test_closing_conclusion(reasoning, expected):

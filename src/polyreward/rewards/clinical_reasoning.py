@@ -232,7 +232,7 @@ def spelled_out(text: str, options: Mapping[str, str]) -> str:
 # the last sentence of a reasoning that states its conclusion: a conclusion word or label, then the conclusion
 _CONCLUDING_OPENER = re.compile(
     r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:conclusion|diagnosis|dx|impression|final\s+answer)"
-    r"\s*[:\-\u2013\u2014]|this\s+is\b|it\s+is\b|it's\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
+    r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
 _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
@@ -261,8 +261,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     else:
         return None
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
-    named = _named_options(head, options) or _named_options(clause, options)
     clause = head if _named_options(head, options) else clause
+    named = _named_options(clause, options)
     if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
         return None
     return next(iter(named))
