@@ -51,6 +51,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from polyreward.reward import Scored
@@ -210,23 +211,31 @@ def spelled_out(text: str, options: Mapping[str, str]) -> str:
     diabetes insipidus``; red team ``holdout_r38``). The option is still named only by its whole text, so "DI" alone
     names neither of two diabetes insipidus options. A run that is a finding of the radiology lexicon is left to its
     aliases (``PE``: :func:`initialism_of`)."""
+    if _CAPITALS.search(text) is None:
+        return text
+    runs = _initial_runs(tuple(options.values()))
+
+    def expand(match: re.Match) -> str:
+        return runs.get(match.group(0).lower(), match.group(0))
+
+    return _CAPITALS.sub(expand, text)
+
+
+@lru_cache(maxsize=256)
+def _initial_runs(texts: tuple[str, ...]) -> dict[str, str]:
+    """initials -> the one run of two to six consecutive words of the option texts they spell (every run that spells
+    them the same words; not a finding of the radiology lexicon: :func:`initialism_of`). Built once per option set:
+    :func:`spelled_out` runs once per sentence of the reasoning."""
     runs: dict[str, set[str]] = {}
-    for option in options.values():
+    for option in texts:
         words = _words(option)
         for i in range(len(words)):
             for j in range(i + 2, min(len(words), i + 6) + 1):
                 run = words[i:j]
                 if all(w.isalpha() for w in run):
                     runs.setdefault("".join(w[0] for w in run), set()).add(" ".join(run))
-
-    def expand(match: re.Match) -> str:
-        found = runs.get(match.group(0).lower(), set())
-        if len(found) != 1:
-            return match.group(0)
-        run = next(iter(found))
-        return match.group(0) if initialism_of(match.group(0).lower(), {run}) is None else run
-
-    return _CAPITALS.sub(expand, text)
+    return {initials: next(iter(found)) for initials, found in runs.items()
+            if len(found) == 1 and initialism_of(initials, found) is not None}
 
 
 # the last sentence of a reasoning that states its conclusion: a conclusion word or label, then the conclusion
