@@ -248,6 +248,9 @@ _ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "S
 _NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
 
 
+CLOSING_TAIL_CHARS = 2000
+
+
 def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None:
     """The option the reasoning's last sentence concludes, when that sentence states a conclusion and names one
     option, by its letter, its whole text or an abbreviation of it, and denies nothing: "So central retinal artery
@@ -257,7 +260,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B.", "So nephrogenic or central DI." and "So
     not C." conclude nothing here.
     """
-    sentences = [x for x in _CLOSING_SENTENCE.split(reasoning.strip()) if x.strip()]
+    tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
+    sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
     if not sentences:
         return None
     last = sentences[-1]
