@@ -1167,6 +1167,95 @@ LEFT_OPEN = {
         "genuine, but the think ('Room is kitchen and the lights should be on, a boolean true.') is the request and "
         "the schema's own words restated, one content word of its own under min_content_words: 3; the bar counts "
         "words beyond the prompt by design (a restated request is no reasoning: holdout_r11's think_restates_question)"),
+    # holdout_r38 (written blind 2026-12-06 on clinical reports and medical QA as real models write them; first sight
+    # in benchmarks/results/red_team_rewards_holdout_r38_first_sight.md)
+    ("kg_triplet_consistency", "r38_kg_consistent_with_consolidation_joined_negation"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('Dense airspace opacity ... consistent with consolidation': the opacity and its "
+        "density are entities the reference lacks)"),
+    ("kg_triplet_consistency", "r38_kg_llava_med_prose_kerley_lines"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " (bilateral interstitial opacities, Kerley B lines, cephalization: the signs of edema "
+        "named beside it)"),
+    ("kg_triplet_consistency", "r38_kg_gpt4o_markdown_pleura_bullet_measured"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('Lungs: Otherwise clear.' adds the lung as an anatomy entity)"),
+    ("kg_triplet_consistency", "r38_kg_sharp_costophrenic_angles_for_no_effusion"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('The costophrenic angles are sharp' for no effusion is a sign, not a named negative, "
+        "which the lexicon does not read as one; 'linear subsegmental atelectasis' is the lexicon's segmental collapse, "
+        "another entity than atelectasis)"),
+    ("kg_triplet_consistency", "r38_kg_uncertain_mode_may_represent_pneumonia"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('Left basilar opacity may represent pneumonia': the opacity and the base where the "
+        "reference writes the left lower lobe)"),
+    ("kg_triplet_consistency", "r38_kg_minimally_displaced_rib_fracture_laterally"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('minimally displaced', 'The lungs are clear without pneumothorax')"),
+    ("kg_triplet_consistency", "r38_kg_uncertain_mode_consistent_with_edema"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('Moderate cardiomegaly', 'Diffuse perihilar haziness', as holdout_r28's 'Moderate "
+        "cardiomegaly')"),
+    ("kg_triplet_consistency", "r38_kg_ptx_new_since_prior"): (
+        "genuine, but the report states more than the plain reference (a sign, a severity, a place, a "
+        "change), which CheXPO-v2's Jaccard over entities and triplets penalises through the union by design, "
+        "as the KG reports of holdout_r21 / r28 / r30 / r33 left open"
+        " ('new since the prior study': a change the prompt does not give, as holdout_r33's "
+        "'new')"),
+    ("crpo_accuracy", "r38_ca_html_comment_hedges_box"): (
+        "label disputed after first sight: the hedge ('not confident: A and D are equally likely') is in an HTML "
+        "comment after the answer, which a reader of the rendered answer does not see; the project reads hidden text "
+        "as not there in both directions (an answer hidden in a comment pays nothing, verifiers/hidden_text), so the "
+        "visible text commits to the box"),
+    ("clinical_comprehensiveness", "r38_co_each_option_by_abbreviation_and_content"): (
+        "genuine, but the think names options by a part of their text, which the rule reads only whole (or as "
+        "the initials of a run of its words): which words are an option's head is not structural, and a word "
+        "the option shares with the vignette ('thyroid', 'goiter') would credit an option never weighed"
+        " ('TMNG', 'Hashimoto', 'Subacute (de Quervain) thyroiditis', 'Toxic adenoma', 'Graves' for "
+        "the five options)"),
+    ("clinical_comprehensiveness", "r38_co_arrows_per_option_abbreviations"): (
+        "genuine, but the think names options by a part of their text, which the rule reads only whole (or as "
+        "the initials of a run of its words): which words are an option's head is not structural, and a word "
+        "the option shares with the vignette ('thyroid', 'goiter') would credit an option never weighed"
+        " ('Angle-closure' for 'Acute angle-closure glaucoma')"),
+    ("clinical_comprehensiveness", "r38_co_deepseek_okay_so_each_option"): (
+        "genuine, but 'SIADH' names 'Syndrome of inappropriate antidiuretic hormone secretion' by a conventional "
+        "initialism that is not the initials of its words (anti-diuretic counts twice, 'of' not at all): only a "
+        "lexicon of clinical abbreviations reads it, and the rule reads initials only"),
+    ("process", "r38_pr_rounding_line_in_words_commits_other_dose"): (
+        "the wrong step is a sentence in words ('Rounded up to the next vial size on the nomogram, that is 1250 mg'), "
+        "not arithmetic: the rule scorer leaves it unscored by design (module docstring of step_arithmetic: hiding a "
+        "step in prose is not credited, but the min over the scored steps ignores it); the model / judge step "
+        "scorers or an outcome reward see it"),
+    ("process", "r38_pr_sex_factor_skipped_in_words"): (
+        "the error is an omitted factor (the 0.85 for women) stated in words, not a false equation: every equation "
+        "written holds, so an arithmetic rule cannot see it; the model / judge step scorers or an outcome reward can"),
+    ("process", "r38_pr_unicode_times_units_thousands_separator"): (
+        "genuine, but every equation carries units (and '1,050' a thousands separator), which the rule scorer "
+        "leaves unscored by design so that a correct step is never marked wrong (mixed units, '1 hour + 30 "
+        "minutes = 90 minutes'; a decimal comma); with no scored step the rollout gets unscored (0.0); "
+        "reading units needs a unit grammar (mg/kg × kg, m²), not one row's words"
+        " ('15 mg/kg × 70 kg = 1,050 mg')"),
+    ("process", "r38_pr_bmi_with_squared_units"): (
+        "genuine, but every equation carries units (and '1,050' a thousands separator), which the rule scorer "
+        "leaves unscored by design so that a correct step is never marked wrong (mixed units, '1 hour + 30 "
+        "minutes = 90 minutes'; a decimal comma); with no scored step the rollout gets unscored (0.0); "
+        "reading units needs a unit grammar (mg/kg × kg, m²), not one row's words"
+        " ('1.70 m × 1.70 m = 2.89 m²', '85 kg / 2.89 m² = 29.4 kg/m²')"),
 }
 
 ROWS = bench.load_rows()

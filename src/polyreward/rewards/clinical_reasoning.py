@@ -16,7 +16,8 @@ clinical_faithfulness -- the reasoning supports the answer and invents nothing::
 
     F = the final answer (<answer> tag, \\boxed{}, "the answer is ..."; polyreward.verifiers.choice)
     C = the option the reasoning concludes (only its answer phrases, boxes and tags count; an answer phrase that names
-        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30)
+        an option by its text, "So the answer is pleural effusion.", concludes it: red team holdout_r30; the last
+        sentence, when it states a conclusion that names one option, comes first: closing_conclusion, holdout_r38)
     c = 1 if C == F,  0.5 if the reasoning concludes nothing,  0 if C != F
     g = 1 - bad / refs    refs: "option X"/"choice X" mentions and quoted option texts (option X: "..."),
                           bad: letters outside the option list and quotes that do not match option X's text
@@ -50,6 +51,7 @@ from __future__ import annotations
 
 import re
 from collections.abc import Mapping
+from functools import lru_cache
 from typing import Any
 
 from polyreward.reward import Scored
@@ -66,7 +68,8 @@ CONCLUDING_TIERS = ("answer_tag", "boxed", "anchor", "affirmed", "conclusion", "
 _OPTION_WORD = re.compile(r"(?i:\b(?:option|choice))\s*[(\[]?\s*([A-Z])\b")
 _ANSWER_WORD = re.compile(r"(?i:\banswer(?:\s+(?:is|would\s+be|should\s+be))?)\s*[:(\[]?\s*([A-Z])\b(?!\s+[a-z])")
 _PARENTHESISED = re.compile(r"\(([A-Z])\)")
-_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])\**[.):]\s")
+# (a parenthesised gloss may follow the letter: GPT-4o's "- **A (LAD):** anterior leads", red team holdout_r38)
+_LINE_START = re.compile(r"(?m)^\s*(?:[-*]\s*)?\**([A-Z])(?:\s+\([^()\n]{1,40}\))?\**[.):]\**\s")
 # a markdown table row whose first cell is one option letter ("| A | no -- conceals the error |")
 _TABLE_ROW = re.compile(r"(?m)^[ \t]*\|[ \t]*\**\(?([A-Z])\)?\**[ \t]*\|")
 _JUDGED = re.compile(r"\b([A-HJ-Z])\s+(?:is|seems|would\s+be|could\s+be|can|does|doesn't|isn't)\b|\b([B-HJ-Z])\s+[a-z]+s\b")
@@ -96,8 +99,8 @@ def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     ``choosing``, ``option``): ``Hamartoma - considered.`` names its option and says nothing of it (red team
     ``holdout_r30``)."""
     listed = {w for option in options.values() for w in _words(option)} | _LIST_WORDS
-    meta = meta_stems()
-    return sum(1 for w in set(_words(text)) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+    meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
+    return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
 
 
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
@@ -147,10 +150,12 @@ def _letter_openers(sentences: list[str], options: Mapping[str, str]) -> list[st
 def _named_then_explained(clause: str, following: str, options: Mapping[str, str]) -> set[str]:
     """The one option a clause ending in ';' names, when the next clause of its sentence says why and names none:
     "Option B is CT of the chest; imaging delays reperfusion." weighs B (Qwen's layout: the option, then its reason).
+    So does a question about one option answered by the next sentence ("Primary polydipsia? The sodium is 146, too
+    high.": DeepSeek's layout, red team ``holdout_r38``).
     A list of options before the reason ("Options A, B; all wrong", "Option A; Option B; ...") weighs none of them
     but the last one named alone."""
     named = mentioned_letters(clause, options)
-    if len(named) != 1 or not clause.rstrip().endswith(";") or not reasoning_words(following, options):
+    if len(named) != 1 or not clause.rstrip().endswith((";", "?")) or not reasoning_words(following, options):
         return set()
     return named if not mentioned_letters(following, options) else set()
 
@@ -182,7 +187,7 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
     found = set()
     for pattern in (_OPTION_WORD, _ANSWER_WORD, _PARENTHESISED, _LINE_START, _TABLE_ROW, _JUDGED):
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
-    haystack = " " + spelling_key(" ".join(_words(reasoning))) + " "
+    haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
     for letter, text in options.items():
         needle = spelling_key(" ".join(_words(text)))
@@ -197,6 +202,90 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
 
 # a word of 2-6 capitals standing alone (``PE``, ``CHF``): an initialism when it spells an option's words
 _CAPITALS = re.compile(r"(?<![A-Za-z0-9])[A-Z]{2,6}(?![A-Za-z0-9])")
+
+
+def spelled_out(text: str, options: Mapping[str, str]) -> str:
+    """``text`` with each word of 2-6 capitals that spells the initials of a run of two or more consecutive words of
+    an option's text replaced by those words, when every such run spells the same words: a clinician abbreviates
+    part of an option's name ("nephrogenic DI" for ``Nephrogenic diabetes insipidus``, "Central DI?" for ``Central
+    diabetes insipidus``; red team ``holdout_r38``). The option is still named only by its whole text, so "DI" alone
+    names neither of two diabetes insipidus options. A run that is a finding of the radiology lexicon is left to its
+    aliases (``PE``: :func:`initialism_of`)."""
+    if _CAPITALS.search(text) is None:
+        return text
+    runs = _initial_runs(tuple(options.values()))
+
+    def expand(match: re.Match) -> str:
+        return runs.get(match.group(0).lower(), match.group(0))
+
+    return _CAPITALS.sub(expand, text)
+
+
+@lru_cache(maxsize=256)
+def _initial_runs(texts: tuple[str, ...]) -> dict[str, str]:
+    """initials -> the one run of two to six consecutive words of the option texts they spell (every run that spells
+    them the same words; not a finding of the radiology lexicon: :func:`initialism_of`). Built once per option set:
+    :func:`spelled_out` runs once per sentence of the reasoning."""
+    runs: dict[str, set[str]] = {}
+    for option in texts:
+        words = _words(option)
+        for i in range(len(words)):
+            for j in range(i + 2, min(len(words), i + 6) + 1):
+                run = words[i:j]
+                if all(w.isalpha() for w in run):
+                    runs.setdefault("".join(w[0] for w in run), set()).add(" ".join(run))
+    return {initials: next(iter(found)) for initials, found in runs.items()
+            if len(found) == 1 and initialism_of(initials, found) is not None}
+
+
+# the last sentence of a reasoning that states its conclusion: a conclusion word or label, then the conclusion
+_CONCLUDING_OPENER = re.compile(
+    r"\A[\s*_#>-]*(?:(?:so|thus|hence|therefore|overall)\b[,:]?|(?:conclusion|diagnosis|dx|impression|final\s+answer)"
+    r"\s*[:\-\u2013\u2014]|this\s+is\b|that\s+leaves\b|which\s+leaves\b)\s*", re.IGNORECASE)
+_ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
+_CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
+_ALTERNATIVE = re.compile(r"\b(?:or|versus|vs|either)\b|/", re.IGNORECASE)  # "So nephrogenic or central DI."
+_NEGATION = re.compile(r"\b(?:not|no|never|unlikely|excluded|ruled\s+out|rather\s+than|instead\s+of)\b|n't\b", re.IGNORECASE)
+
+
+CLOSING_TAIL_CHARS = 2000
+
+
+def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None:
+    """The option the reasoning's last sentence concludes, when that sentence states a conclusion and names one
+    option, by its letter, its whole text or an abbreviation of it, and denies nothing: "So central retinal artery
+    occlusion.", "This is Graves' disease.", "Dx: CRAO.", "Conclusion: lithium-induced nephrogenic DI.", or the value
+    after the sentence's last arrow / equals sign ("... → inferior STEMI → RCA (most commonly).", "... = Graves.").
+    A reasoning that walks through the options ("A: ... B: ...") ends on its conclusion, not on its first letter
+    (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B.", "So nephrogenic or central DI." and "So
+    not C." conclude nothing here.
+    """
+    tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
+    sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
+    if not sentences:
+        return None
+    last = sentences[-1]
+    opener = _CONCLUDING_OPENER.match(last)
+    arrows = list(_ARROW.finditer(last))
+    if opener is not None:
+        clause = last[opener.end():]
+    elif arrows:
+        clause = last[arrows[-1].end():]
+    else:
+        return None
+    head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
+    clause = head if _named_options(head, options) else clause
+    named = _named_options(clause, options)
+    if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
+        return None
+    return next(iter(named))
+
+
+def _named_options(clause: str, options: Mapping[str, str]) -> set[str]:
+    """The options ``clause`` names by letter, whole text or abbreviation (:func:`mentioned_letters`), a bare letter
+    ("So B.") included."""
+    bare = re.fullmatch(r"[\s*(]*([A-Z])[\s*).!]*", clause)
+    return {bare.group(1)} & set(options) if bare else mentioned_letters(clause, options)
 
 
 def mentioned_labels(reasoning: str) -> set[str]:
@@ -269,7 +358,8 @@ class ClinicalFaithfulness(_OptionsReward):
         options = self.options_of(row)
         if options:
             final, _ = extract_letter(text, ALL_LETTERS, options)
-            concluded, tier = extract_letter(reasoning, ALL_LETTERS, options)
+            closing = closing_conclusion(reasoning, options)
+            concluded, tier = (closing, "conclusion") if closing else extract_letter(reasoning, ALL_LETTERS, options)
             g, bad = grounding(reasoning, options)
             valid = set(options)
         else:

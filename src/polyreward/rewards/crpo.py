@@ -63,8 +63,10 @@ box that the text then retracts (it reads the only box, whatever the text says o
   ``holdout_r32``), then checked as above; and text after the box in another language
   (:func:`polyreward.verifiers.language.foreign`), which may withdraw it unread, commits to nothing, as ``jaccard`` and
   ``forecast_class_cost`` read the text after their ``<answer>`` block (red team ``holdout_r29``: ``\\boxed{C} – so
-  steht es jedenfalls in der Leitlinie; ich persönlich würde mich nicht darauf verlassen``); every other score is the
-  released one.
+  steht es jedenfalls in der Leitlinie; ich persönlich würde mich nicht darauf verlassen``); and a box whose own
+  sentence sets another option against it after ``versus`` / ``vs`` / ``or`` (:func:`alternative_after_box`,
+  ``\\boxed{B} Graves disease versus toxic multinodular goiter (A)``; red team ``holdout_r38``) commits to nothing;
+  every other score is the released one.
 """
 
 from __future__ import annotations
@@ -170,6 +172,35 @@ def labelled_letter(text: str, options: Mapping[str, str]) -> str | None:
         return _LABEL_SPACES.sub(" ", words).strip().rstrip(".").casefold()
     said, own = plain(match.group(2)), plain(options[match.group(1)])
     return match.group(1) if said and (own == said or own.startswith(said + " ")) else None
+
+
+# the rest of the box's sentence: up to a full stop (not the one of "vs."), a line break or a tag
+_SENTENCE_REST = re.compile(r"(?:[^.\n<]|(?<=\bvs)\.|(?<=\bv)\.)*", re.IGNORECASE)
+_VERSUS = re.compile(r"\b(?:versus|vs\.?|v\.|or)\s", re.IGNORECASE)
+
+
+def alternative_after_box(text: str, options: dict[str, str], gold: str) -> str | None:
+    """The other option the box's own sentence sets against it after ``versus`` / ``vs`` / ``or``, by its letter in
+    brackets or ``option X``, or by its whole text: "Differential: \\boxed{B} Graves disease versus toxic multinodular
+    goiter (A); the two cannot be separated ..." offers two candidates, not an answer (red team ``holdout_r38``).
+    "\\boxed{B} Graves disease rather than toxic multinodular goiter (A)" keeps B. None when the sentence offers
+    no other option."""
+    groups = boxed_groups(text)
+    if len(groups) != 1:
+        return None
+    after = text.find(groups[0]) + len(groups[0])
+    rest = _SENTENCE_REST.match(text, after).group()
+    versus = _VERSUS.search(rest)
+    if versus is None:
+        return None
+    offered = rest[versus.end():]
+    for letter, option in options.items():
+        if letter == gold:
+            continue
+        if re.search(rf"\(\s*{letter}\s*\)|\b(?:option|choice)\s+{letter}\b", offered) or (
+                len(option) >= 3 and option.casefold() in offered.casefold()):
+            return letter
+    return None
 
 
 def _after_box(text: str) -> str:
@@ -455,6 +486,8 @@ class CRPOAccuracy(ReleasedPreprocessing):
                 return Scored(0.0, f"boxed gold letter, but the committed answer is {committed or 'none'} (committed_answer)")
             if kind := disowning_remark(_after_box(text)):  # "\\boxed{C}, damit das Kästchen nicht leer bleibt" (holdout_r36)
                 return Scored(0.0, f"boxed gold letter, but the text after the box makes it a stand-in ({kind}) (committed_answer)")
+            if (other := alternative_after_box(text, self._options(row), gold)) is not None:
+                return Scored(0.0, f"boxed gold letter, but its sentence sets option {other} against it (committed_answer)")
             if foreign(_after_box(text)) and not keeping_remark(_after_box(text)):  # read as jaccard and forecast_class_cost read the text after their block
                 return Scored(0.0, "boxed gold letter, but the text after the box is in another language, which may "
                                    "withdraw it (committed_answer)")

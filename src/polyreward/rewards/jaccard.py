@@ -43,7 +43,10 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   same list restated commits to it: red team ``holdout_r21``), and so is a block after which a note edits the list under
   a condition ("If the rhythm is actually atrial flutter, replace atrial fibrillation with atrial flutter.") or offers
   other labels beside it ("Other candidates I consider equally likely: pneumonia; atelectasis."):
-  :func:`polyreward.verifiers.label_amendments.offers_other_labels`; red team ``holdout_r35``.
+  :func:`polyreward.verifiers.label_amendments.offers_other_labels`; red team ``holdout_r35``; and so is a block after
+  which a note says ``take X out`` or calls a label's finding resolved, credits the list to another reader, or gives
+  an answer line after a full stop on its line (``... Final list: cardiomegaly.``); an edit of the form only
+  (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the

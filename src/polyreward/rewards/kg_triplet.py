@@ -270,6 +270,14 @@ _REQUEST_HEADER = re.compile(
     r"|clinical[ \t]+(?:information|details|data|question|notes?)"
     r"|reason[ \t]+for[ \t]+(?:the[ \t]+)?(?:exam(?:ination)?|study|referral|request|imaging))"
     r"[ \t]*(?:\*\*|__)?[ \t]*:(?:\*\*|__)?")
+_COMPARISON_HEADER = re.compile(r"(?i)comparison|prior")
+# red team holdout_r38: a comparison section whose clause says what has changed since the earlier study ("the
+# effusion has since resolved", "is no longer seen") states the current study's status: it is read. A nominal phrase
+# ("Interval resolution of the effusion") may be a line of the earlier study's own report and stays unread
+# (holdout_r30's property: a comparison section changes no graph of the findings)
+_CURRENT_CHANGE = re.compile(
+    r"(?i)\b(?:ha(?:s|ve)\s+(?:since\s+|now\s+|completely\s+)?(?:resolved|cleared|disappeared|improved|worsened|increased|"
+    r"decreased|developed)|no\s+longer\s+(?:seen|present|visible|evident|identified))\b")
 # where a section that shares its line with the rest ends: its first sentence's end, a closing quote included
 # ("INDICATION: r/o PTX. FINDINGS: ...", 'HISTORY: "Cough, rule out pneumonia." The heart ...')
 _SENTENCE_END = re.compile(r"[.!?][\"”'’)\]]*(?=\s|$)")
@@ -360,7 +368,9 @@ def without_request_sections(report: str) -> str:
     IMPRESSION are). So does the COMPARISON / PRIOR STUDIES section: it names the earlier study this one is read
     against ("COMPARISON: 01/12."), and a finding stated there is the earlier study's ("COMPARISON: Prior study showed
     right lower lobe consolidation.", then no word of it in the findings: red team ``holdout_r30``); a change since
-    that study is reported in the findings ("Interval resolution of the effusion."), which are read. A section runs from its header to its first sentence's end on that line (the rest of the line is
+    that study is reported in the findings ("Interval resolution of the effusion."), which are read, and so is a
+    comparison section that reports one ("COMPARISON: ... the cardiomegaly has since resolved.": today's status, red
+    team ``holdout_r38``). A section runs from its header to its first sentence's end on that line (the rest of the line is
     read: ``History: chest pain. The heart is enlarged.``); a header alone on its line takes the lines under it up to
     a blank line or another label's line. Every
     other section, prose without headers included, is read as before. Linear: one pass over the headers."""
@@ -384,6 +394,8 @@ def without_request_sections(report: str) -> str:
         else:  # its first sentence: "History: chest pain. The heart is enlarged." reports after the history
             stop = _SENTENCE_END.search(report, header.end(), line_end)
             end = stop.end() if stop is not None else line_end
+        if _COMPARISON_HEADER.search(header.group()) and _CURRENT_CHANGE.search(report, header.end(), end):
+            continue  # "COMPARISON: ... the cardiomegaly and pulmonary edema have since resolved.": today's status, read
         parts.append(report[position:header.start()])
         position = end
     return "".join(parts) + report[position:]

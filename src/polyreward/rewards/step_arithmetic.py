@@ -4,7 +4,8 @@
                  0.0  one of them does not
                  None the step has no checkable equation (left out of the summary)
 
-A *checkable equation* is a chain ``e1 = e2 (= e3 ...)`` of plain arithmetic: numbers (integers, decimals), ``+ - * /``
+A *checkable equation* is a chain ``e1 = e2 (= e3 ...)`` (or ``≈`` / ``\\approx``, which also holds within
+:data:`APPROX_TOLERANCE`: red team ``holdout_r38``) of plain arithmetic: numbers (integers, decimals), ``+ - * /``
 and the signs a reader takes for them (``×``, ``÷``, ``·``, ``⋅``, ``∗``, ``∕``, LaTeX ``\\times``, ``\\cdot``, ``\\div`` and
 ``\\frac{a}{b}`` of two whole numbers), with parentheses. A link ``a = b`` of the chain is checked when both sides
 parse and at least one has an operator (``12 = 12`` says nothing); it holds when both sides have the same exact
@@ -53,8 +54,11 @@ MAX_DIGITS = 30
 MAX_DEPTH = 16
 
 # a maximal run of arithmetic characters on one line (no nested quantifier: one pass); "→" is a result arrow
-_RUN = re.compile(r"[0-9.+\-*/×÷·() \t=→]+")
-_LINK = re.compile(r"([=→])")
+_RUN = re.compile(r"[0-9.+\-*/×÷·() \t=→≈]+")
+_LINK = re.compile(r"([=→≈])")
+# spellings of "approximately equal" read as "≈" (a link that holds within APPROX_TOLERANCE, red team holdout_r38)
+_APPROX = (("\\approx", "≈"), ("\\simeq", "≈"), ("≃", "≈"), ("≅", "≈"), ("~=", "≈"))
+APPROX_TOLERANCE = Fraction(2, 100)
 # arrow spellings read as "→"; a currency sign opening an amount; a line break before a continuing "=" or arrow
 _ARROWS = (("->", "→"), ("=>", "→"), ("⇒", "→"), ("⟶", "→"), ("⟹", "→"), ("➔", "→"), ("➜", "→"))
 _CURRENCY = re.compile(r"(?<![\w$€£¥])[$€£¥](?=\d)")
@@ -85,10 +89,11 @@ def arithmetic_step_scores(prompt: Any, steps: Sequence[str], row: Mapping[str, 
 
 def check_step(text: str) -> float | None:
     """1.0 when every checkable equation in ``text`` holds, 0.0 when one does not, None when none is checkable."""
-    if not isinstance(text, str) or (text.isascii() and "=" not in text and "->" not in text):
+    if not isinstance(text, str) or (text.isascii() and "=" not in text and "->" not in text and "\\approx" not in text
+                                     and "\\simeq" not in text):
         return None
     text = _plain(text)  # full-width "＝" and the like become "=" here
-    verdicts = [ok for line in text.split("\n") if "=" in line or "→" in line for ok in _line_links(line)]
+    verdicts = [ok for line in text.split("\n") if "=" in line or "→" in line or "≈" in line for ok in _line_links(line)]
     if not verdicts:
         return None
     return 1.0 if all(verdicts) else 0.0
@@ -98,6 +103,8 @@ def _plain(text: str) -> str:
     text = without_comments(normalise(text))
     if not text.isascii():
         text = text.translate(_SIGNS)
+    for approx, sign in _APPROX:
+        text = text.replace(approx, sign)
     if "\\" in text or "**" in text or "__" in text:
         text = _FRAC.sub(r"(\1)/(\2)", text)
         for latex, sign in _LATEX:
@@ -116,7 +123,7 @@ def _line_links(line: str) -> list[bool]:
     """Checked links (True: holds) of every equation chain on one line."""
     out: list[bool] = []
     for run in _RUN.finditer(line):
-        if "=" not in run.group() and "→" not in run.group():
+        if "=" not in run.group() and "→" not in run.group() and "≈" not in run.group():
             continue
         start, end = run.start(), run.end()
         while start < end and (line[start] in " \t" or (line[start] == "." and not line[start + 1:start + 2].isdigit())):
@@ -140,7 +147,7 @@ def _line_links(line: str) -> list[bool]:
                 continue
             if links[k] == "→" and (not _has_operator(sides[k]) or _has_operator(sides[k + 1])):
                 continue  # an arrow gives a computation's result; between two expressions it is "then"
-            out.append(_holds(left, right, sides[k], sides[k + 1]))
+            out.append(_holds(left, right, sides[k], sides[k + 1]) or (links[k] == "≈" and _close(left, right)))
     return out
 
 
@@ -217,6 +224,15 @@ def _holds(left: Fraction | str, right: Fraction | str, left_text: str, right_te
             if isinstance(other, Fraction) and abs(value - other) <= Fraction(1, 2 * 10 ** places):
                 return True
     return False
+
+
+def _close(left: Fraction | str, right: Fraction | str) -> bool:
+    """An approximate link ``a ≈ b`` holds within :data:`APPROX_TOLERANCE` of the larger magnitude, besides the
+    rounding of :func:`_holds`: ``4800 / 72 ≈ 67`` and ``1234 × 0.98 ≈ 1200`` hold, ``85 / 2.89 ≈ 24.9`` (29.4) does
+    not. Without this reading a wrong step written with ``≈`` / ``\\approx`` was unscored (red team ``holdout_r38``)."""
+    if isinstance(left, str) or isinstance(right, str):
+        return False
+    return abs(left - right) <= APPROX_TOLERANCE * max(abs(left), abs(right))
 
 
 def _decimal_places(side: str) -> int:

@@ -9,14 +9,18 @@ text after the block clause by clause and returns the first block label that a c
 * a passive or modal removal (``should be removed``, ``is to be dropped``, ``be deleted``, ``be struck``, ``be taken
   out``, ``be withdrawn``, ``not be listed``, ``should not be included``),
 * a removal from the list (``remove ... from the list``, ``drop ... from my answer``, ``delete ... from the labels``),
-* or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``).
+* or the label called not definite (``is not definite``, ``is not a definite finding``, ``not definitive``),
+* an imperative ``take ... out`` / ``cross ... off``, or the finding called gone (``has (since) resolved``, ``has
+  cleared``, ``is no longer seen``; not ``has not resolved``; red team ``holdout_r38``).
 
 A label is named by its words (case-folded) or by its last word (``the effusion`` names ``pleural effusion``). The
 words a plan uses for a patient's care (``remove the chest tube tomorrow``, ``drain the effusion``) are no removal
 from the list, and a finding the block does not hold may be denied freely ("Pneumothorax has resolved, so it is not
 listed" names no block label). :func:`withdraws_list` reads the same clauses for one that takes the whole list back
 by naming it as the object of a withdrawal (``please disregard the list above``, ``ignore my answer``, ``discard the
-labels``; red team ``holdout_r18``); a negated one (``don't ignore the list``) keeps it. :func:`answer_line` reads the
+labels``; red team ``holdout_r18``) or credits it to another reader (``the list above is the ED's preliminary
+read``, ``this answer is the resident's``; not ``my own read``: red team ``holdout_r38``); a negated one (``don't
+ignore the list``) keeps it. :func:`answer_line` reads the
 text after the block for a line that gives the answer again under an answer label (``**Final answer:** a; b; c``,
 ``Answer: ...``, ``Corrected labels: ...``; red team ``holdout_r21``): the caller compares its labels with the block's,
 since a restatement of the same list commits to it and another list is a second answer. :func:`offers_other_labels`
@@ -42,9 +46,15 @@ _REMOVAL = re.compile(
     rf"\b{_BE}\s+(?:removed|dropped|deleted|struck|stricken|taken\s+out|withdrawn|excluded\s+from)\b"
     rf"|\bnot\s+{_BE}\s+(?:listed|included|counted|kept)\b"
     r"|\b(?:remove|drop|delete|strike|take\s+out)\b[^.;!?\n]{0,60}?\bfrom\s+(?:the|my|this|our)\s+(?:list|answer|labels?|findings)\b"
-    r"|\b(?:is|are)\s+not\s+(?:a\s+)?definite(?:ly)?\b|\bnot\s+definitive\b",
+    r"|\b(?:is|are)\s+not\s+(?:a\s+)?definite(?:ly)?\b|\bnot\s+definitive\b"
+    # red team holdout_r38: an imperative "take X out" / "cross X off", and the finding called gone ("the consolidation
+    # has resolved", "is no longer seen"): what the list holds, the note says is not there
+    r"|\b(?:take|cross|strike)\s+[^.;!?\n]{1,60}?\s+(?:out|off)\b"
+    r"|(?<!\bnot\s)\b(?:has|have)\s+(?:since\s+|now\s+|completely\s+)?(?:resolved|cleared|disappeared)\b"
+    r"|\bno\s+longer\s+(?:seen|present|visible|evident|identified|demonstrated)\b",
     re.IGNORECASE)
 _WORD = re.compile(r"[a-z0-9]+")
+_SINCE_AFTER_AUXILIARY = re.compile(r"\b(has|have|had)\s+since\b", re.IGNORECASE)
 # the list itself as the object of a withdrawal, not negated: "disregard the list above", "ignore my answer"
 _LIST_WITHDRAWN = re.compile(
     r"(?<!n't )(?<!not )(?<!never )(?<!no need to )\b(?:disregard|ignore|discard|scrap|withdraw|retract|delete|strike)\s+"
@@ -62,7 +72,7 @@ def removed_label(tail: str, labels: Iterable[str], limit: int = 2000) -> str | 
             names.append((label, " ".join(words), words[-1]))
     if not names:
         return None
-    text = tail[:limit]
+    text = _SINCE_AFTER_AUXILIARY.sub(r"\1", tail[:limit])  # "has since resolved": "since" is no clause break there
     cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
     for a, b in zip(cuts, cuts[1:]):
         clause = text[a:b]
@@ -81,14 +91,22 @@ def withdraws_list(tail: str, limit: int = 2000) -> bool:
     docstring): the writer takes back every label at once, so no list is committed."""
     text = tail[:limit]
     cuts = [0, *sorted({m.start() for m in _CLAUSE.finditer(text)}), len(text)]
-    return any(_LIST_WITHDRAWN.search(text[a:b]) for a, b in zip(cuts, cuts[1:]))
+    return any(_LIST_WITHDRAWN.search(text[a:b]) or _LIST_ATTRIBUTED.search(text[a:b]) for a, b in zip(cuts, cuts[1:]))
+
+
+# red team holdout_r38: the list credited to another reader ("the list above is the ED's preliminary read", "this
+# answer is the resident's", "the labels above come from the referring note"): the writer does not give it as theirs
+_LIST_ATTRIBUTED = re.compile(
+    r"\b(?:the|this|that)\s+(?:above\s+)?(?:list|answer|labels?)(?:\s+above)?\s+(?:is|are|was|were|comes?|came)\s+"
+    r"(?:from\s+|taken\s+from\s+)?(?:the\s+|a\s+)?(?!my\b|our\b|mine\b|ours\b)(?:(?:\w+\s+){0,3}?\w+(?:'s|’s|s')|\w+\s+(?:note|read|report))",
+    re.IGNORECASE)
 
 
 # a line that gives the answer under an answer label, after a bullet or heading mark and in strong emphasis or not:
 # "**Final answer:** a; b", "Answer: a", "- Corrected labels: a; b", "### Final list: a" (not "Findings:", which heads
 # a report's prose, nor "Note:")
-_ANSWER_LINE = re.compile(
-    r"(?im)^[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:(?:final|corrected|updated|revised|new)[ \t]+)?"
+_ANSWER_LINE = re.compile(  # (or after a full stop on its line: "... only cardiomegaly counts. Final list: cardiomegaly.")
+    r"(?im)(?:^|(?<=[.!?])[ \t])[ \t]*(?:[-*\u2022>#]+[ \t]*)?(?:\*\*|__)?[ \t]*(?:my[ \t]+)?(?:(?:final|corrected|updated|revised|new)[ \t]+)?"
     r"(?:answer|labels?|list|diagnos[ie]s)[ \t]*(?:\*\*|__)?[ \t]*[:\uff1a][ \t]*(?:\*\*|__)?(?P<body>[^\n]*\S)[ \t]*$")
 _EMPHASIS_MARKS = re.compile(r"\*\*|__")
 

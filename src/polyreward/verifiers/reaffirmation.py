@@ -80,6 +80,8 @@ _UNCHANGED = re.compile(
     r"\b" + _ANSWER_NOUN + r"\s*(?:(?:is|was|stays|remains|still)\s+)*(?:unchanged|unaffected|the\s+same|not\s+affected|still\s+stands|stands)\b"
     r"|\b(?:doesn't|does\s+not|didn't|did\s+not|won't|will\s+not)\s+(?:change|affect|alter)\s+" + _ANSWER_NOUN + r"\b"
     r"|\bno\s+change\s+(?:to|in)\s+" + _ANSWER_NOUN + r"\b"
+    # an edit of the form only: "Edit: corrected the spelling of 'effusion'." (red team holdout_r38)
+    r"|\b(?:fixed|corrected)\s+(?:a\s+|the\s+|some\s+)?(?:typos?|spelling|misspelling|formatting|capitali[sz]ation|punctuation|grammar)\b"
     r"|\b(?:respuesta|resposta|réponse|risposta|Antwort)\s+(?:(?:queda|fica|reste|resta|bleibt)\s+)?"
     r"(?:sin\s+cambios|igual|inalterada|inchangée|la\s+même|invariata|unverändert|gleich)\b",
     re.IGNORECASE)
