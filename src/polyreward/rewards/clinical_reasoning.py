@@ -89,8 +89,11 @@ _LIST_WORDS = frozenset("option options choice choices answer answers the a an i
 _SENTENCE_END = re.compile(r"(?<=[A-Za-z0-9)\]\"”]{2}[.!?;])\s+|(?<=[A-Za-z0-9)\]\"”];)\s+|\n+")
 
 
+_WORD = re.compile(r"[a-z0-9]+")
+
+
 def _words(text: str) -> list[str]:
-    return re.findall(r"[a-z0-9]+", text.lower())
+    return _WORD.findall(text.lower())
 
 
 def reasoning_words(text: str, options: Mapping[str, str]) -> int:
@@ -98,9 +101,15 @@ def reasoning_words(text: str, options: Mapping[str, str]) -> int:
     a word about the act of weighing (:data:`polyreward.rewards.format.META_WORDS`, by stem: ``considered``,
     ``choosing``, ``option``): ``Hamartoma - considered.`` names its option and says nothing of it (red team
     ``holdout_r30``)."""
-    listed = {w for option in options.values() for w in _words(option)} | _LIST_WORDS
+    listed = _listed_words(tuple(options.values()))
     meta = meta_stems()  # (an abbreviation of an option's words is those words: "Central DI?", "A (LAD):" say nothing)
     return sum(1 for w in set(_words(spelled_out(text, options))) if w not in listed and (len(w) > 1 or w.isdigit()) and stem(w) not in meta)
+
+
+@lru_cache(maxsize=256)
+def _listed_words(options: tuple[str, ...]) -> frozenset[str]:
+    """The options' words and the answer/list words (:data:`_LIST_WORDS`): built once per option set."""
+    return frozenset(w for option in options for w in _words(option)) | _LIST_WORDS
 
 
 def weighed_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
@@ -189,8 +198,7 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         found.update(m.group(m.lastindex) for m in pattern.finditer(reasoning))
     haystack = " " + spelling_key(" ".join(_words(spelled_out(reasoning, options)))) + " "
     by_text = {}
-    for letter, text in options.items():
-        needle = spelling_key(" ".join(_words(text)))
+    for letter, needle in _option_keys(tuple(options.items())):
         by_text.setdefault(needle, letter)
         if len(needle) >= 3 and f" {needle} " in haystack:
             found.add(letter)
@@ -198,6 +206,13 @@ def mentioned_letters(reasoning: str, options: Mapping[str, str]) -> set[str]:
         if (text := initialism_of(capitals.lower(), set(by_text))) is not None:
             found.add(by_text[text])
     return found & set(options)
+
+
+@lru_cache(maxsize=256)
+def _option_keys(options: tuple[tuple[str, str], ...]) -> tuple[tuple[str, str], ...]:
+    """(letter, the spelling key of its text's words) per option: built once per option set, as
+    :func:`mentioned_letters` runs once per sentence of the reasoning."""
+    return tuple((letter, spelling_key(" ".join(_words(text)))) for letter, text in options)
 
 
 # a word of 2-6 capitals standing alone (``PE``, ``CHF``): an initialism when it spells an option's words
