@@ -93,7 +93,7 @@ from polyreward.verifiers.doubt_words import MAYBE_WORDS, OR_WORDS
 from polyreward.verifiers.hedging import MODAL_WORDS
 from polyreward.verifiers.radiology_kg import UNCERTAIN_AS, ReportKG, extract_kg
 from polyreward.verifiers.reading import visible_text
-from polyreward.verifiers.stand_ins import disowning_remark
+from polyreward.verifiers.stand_ins import REMARK_CHARS, disowning_remark
 from polyreward.verifiers.tool_calls import without_html_comments
 from polyreward.verifiers.tags import first_block
 
@@ -349,7 +349,13 @@ def disowned_report(report: str) -> str:
     carina, for example") is never read as a remark (:func:`polyreward.verifiers.stand_ins.disowning_remark`)."""
     closing = report.lower().rfind("</think>")
     answer = report[closing + len("</think>"):] if closing >= 0 else report
-    remarks = [m.group() for m in _REPORT_SENTENCE.finditer(answer) if m.group().strip() and not _names_any_finding(m.group())]
+    remarks, length = [], 0
+    for m in _REPORT_SENTENCE.finditer(answer):
+        if m.group().strip() and not _names_any_finding(m.group()):
+            remarks.append(m.group())
+            length += len(m.group()) + 1
+            if length > REMARK_CHARS:  # (speed) the remark reader reads no further
+                break
     return disowning_remark("\n".join(remarks))
 
 

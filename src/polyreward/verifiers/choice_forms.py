@@ -201,15 +201,19 @@ def _row_mark(rest: str) -> bool | str | None:
 def marked_option(text: str, letters: str) -> str | None:
     """The one option picked by a verdict per option (the comment above), :data:`SEVERAL` when two or more are
     picked, None when the text holds no such verdicts (three rows or more, each for another option) or picks none."""
-    rows: dict[str, bool | str | None] = {}
+    found: dict[str, re.Match] = {}
     for row in _MARK_ROW.finditer(text):
         letter = row.group("letter").upper()
-        if letter not in letters or letter in rows:
-            continue
+        if letter in letters and letter not in found:
+            found[letter] = row
+    if len(found) < 3:  # (speed) fewer than three rows: no verdicts, whatever their marks
+        return None
+    rows: dict[str, bool | str | None] = {}
+    for letter, row in found.items():
         line_end = text.find("\n", row.end())
         rows[letter] = _row_mark(text[row.start():row.start() + (row.group(0).find(row.group("letter")))] + " "
                                  + text[row.end():line_end if line_end >= 0 else len(text)])
-    if len(rows) < 3 or MARKED_TWICE in rows.values():
+    if MARKED_TWICE in rows.values():
         return None
     picked = [letter for letter, mark in rows.items() if mark is True]
     if len(picked) > 1:

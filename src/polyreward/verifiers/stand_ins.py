@@ -189,9 +189,12 @@ _KEEPING = _joined(KEEPING)
 _ADDRESS = re.compile(r"\b(?:https?://|www\.)\S+|\b[\w.-]+@[\w-]+\.\S+|\b[\w-]+\.(?:org|com|net|io|edu|gov)\b\S*", re.IGNORECASE)
 
 
+REMARK_CHARS = 2000  # how much of the text after an answer the remark readers read
+
+
 def _clauses(text: str) -> list[str]:
-    """The clauses of ``text`` (its first 2,000 characters), web and mail addresses left out."""
-    return [clause for clause in _CLAUSE_END.split(_ADDRESS.sub(" ", text[:2000])) if clause.strip()]
+    """The clauses of ``text`` (its first :data:`REMARK_CHARS` characters), web and mail addresses left out."""
+    return [clause for clause in _CLAUSE_END.split(_ADDRESS.sub(" ", text[:REMARK_CHARS])) if clause.strip()]
 
 
 def _governed(clause: str, pattern: re.Pattern[str]) -> bool:
