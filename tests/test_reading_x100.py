@@ -180,8 +180,10 @@ starry = scorer(ChoiceAccuracy, STARRY, gold="A")
     ("Final answer: A.\n\nFixed a typo; the answer is unchanged.", 1.0),
     ("Final answer: A.\n\nEdit: corrected the date of the painting. This doesn't change the answer.", 1.0),
     ("Respuesta final: A.\n\nEdit: corregí una errata en el año; respuesta sin cambios.", 1.0),
-    # an edit that withdraws, or names another option, or only the reasoning unchanged
-    ("Final answer: A.\n\nEdit: fixed a typo in the year.", 0.0),
+    # a bare typo fix: the text shown is the edited one and the note names no other answer, so it withdraws nothing
+    # (holdout_r38's reaffirmation rule; holdout100 first refused it as possibly an edit of the answer)
+    ("Final answer: A.\n\nEdit: fixed a typo in the year.", 1.0),
+    # an edit that names another option, or says the answer changed
     ("Final answer: A.\n\nEdit: fixed a typo — the answer is D; the reasoning is unchanged.", 0.0),
     ("Final answer: A.\n\nEdit: typo, I meant D. Answer unchanged? No.", 0.0),
 ])
@@ -193,7 +195,7 @@ def test_an_edit_that_leaves_the_answer_unchanged(completion, paid):
     ("Final answer: 42.\n\nEdit: fixed a typo in the explanation; answer unchanged.", 1.0),
     ("Final answer: 42.\n\nEdit: fixed a typo. This does not change the answer.", 1.0),
     ("Final answer: 42.\n\nEdit: typo, it should be 45; answer unchanged otherwise.", 0.0),
-    ("Final answer: 42.\n\nEdit: fixed a typo.", 0.0),
+    ("Final answer: 42.\n\nEdit: fixed a typo.", 1.0),  # a bare typo fix names no other value (holdout_r38)
 ])
 def test_a_math_edit_that_leaves_the_answer_unchanged(completion, paid):
     assert six_sevens(completion) == paid
