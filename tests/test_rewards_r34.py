@@ -182,9 +182,9 @@ def test_jaccard_block_disowned_by_a_speaker_decline():
     assert score(base + "\nThat's the resident's list; I wouldn't vouch for it.") < 1.0
     assert score(base + "\nThe resident flagged the same finding, and I'd vouch for it.") == 1.0
     assert score(base + "\nThat list is a first draft I'll redo after the lateral view comes back.") < 1.0
-    # left open since holdout_r36 (asserted refused, so that fixing it fails here): stand_ins reads "an example" as a
-    # stand-in, and "an example of <a finding>" (an instance) is not yet told from "an example of how it would look"
-    assert score(base + "\nThis is an example of a lobar consolidation, stated in the report.") == 0.0
+    # "an example of <a finding>" names what the case is an instance of (stand_ins._instance_of, stop 58)
+    assert score(base + "\nThis is an example of a lobar consolidation, stated in the report.") == 1.0
+    assert score(base + "\nThat list is just an example of what the report could say.") < 1.0
 
 
 # --- forecast_class_cost: the last clause after the block restating the forecast as the writer's own ---------------

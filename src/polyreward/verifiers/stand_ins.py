@@ -206,6 +206,52 @@ def _governed(clause: str, pattern: re.Pattern[str]) -> bool:
     return False
 
 
+# "an example of <a thing>" names what the case is an instance of ("This is an example of a lobar consolidation",
+# "a classic example of heart failure"); a stand-in is an example of an answer's form or of what one might say ("an
+# example of what the report could say", "an example of a possible forecast", "just an example of the format")
+_INSTANCE_OF = re.compile(r"(?i)\bexamples?\s+of\s+(?P<object>[^,;:()\[\]{}<>\"]{1,80})")
+_STAND_IN_OBJECT = re.compile(
+    r"(?i)\b(?:what|how|which|whatever|answers?|outputs?|responses?|replies|reply|formats?|forms?|entr(?:y|ies)|"
+    r"forecasts?|calls?|lists?|labels?|values?|numbers?|reports?|submissions?|solutions?|templates?|wording|phrasing|"
+    r"structure|layout|style|shape|syntax|kind|sort|type|possible|plausible|hypothetical|typical|sample|valid|"
+    r"correct|acceptable|expected|lookups?|requests?|quer(?:y|ies)|invocations?|usage|use|messages?|text|sentences?|"
+    r"would|might|could|should|may|can)\b")
+# the answer itself as the subject of the example ("The call above is an example of a weather lookup", "That list is
+# an example of ...") is a stand-in whatever the object; "This is", "The film is" name the case
+_ANSWER_SUBJECT = re.compile(r"(?i)\b(?:above|answers?|outputs?|responses?|calls?|lists?|labels?|forecasts?|values?|"
+                             r"numbers?|box(?:ed)?|entr(?:y|ies)|block|letter|choice)\b")
+_MERELY = re.compile(r"(?i)\b(?:(?:just|only|merely|simply|purely)\s+(?:\w+\s+){0,2}|as\s+(?:an?\s+)?(?:\w+\s+)?)$")
+
+
+def _instance_of(clause: str, match: re.Match[str]) -> bool:
+    """Whether the stand-in word ``match`` in ``clause`` is "example(s) of <a thing>" naming what the case is an instance
+    of: not said to be only an example, not said of the answer (``_ANSWER_SUBJECT``), the thing no answer form or
+    hypothetical (``_STAND_IN_OBJECT``).
+
+    >>> _instance_of("This is an example of a lobar consolidation", _STAND_IN.search("This is an example of a lobar"))
+    True
+    >>> _instance_of("That list is an example of pneumonia", _STAND_IN.search("That list is an example of pneumonia"))
+    False
+    """
+    instance = _INSTANCE_OF.match(clause, match.start())
+    if instance is None or _MERELY.search(clause[:match.start()]) or _ANSWER_SUBJECT.search(clause[:match.start()]):
+        return False
+    noun_phrase = re.split(r"(?i)\s(?:that|which|who|where|as|in|on|for|from|to|by|with|and|but|stated|seen|shown)\s",
+                           instance["object"], maxsplit=1)[0]
+    return not _STAND_IN_OBJECT.search(noun_phrase)
+
+
+def _stand_in_word(clause: str) -> bool:
+    """Whether ``clause`` calls the answer a stand-in: a :data:`STAND_IN` word that no negation governs and that is not
+    "an example of <a thing>" (:func:`_instance_of`)."""
+    for match in _STAND_IN.finditer(clause):
+        if _NEGATION_BEFORE.search(clause[:match.start()]) or _NEGATION_AFTER.search(clause[match.end():]):
+            continue
+        if not _instance_of(clause, match):
+            return True
+    return False
+
+
 def _negated_word(clause: str, pattern: re.Pattern[str]) -> bool:
     """Whether ``clause`` holds a word of ``pattern`` under a negation ("Ce n'est pas un exemple", "Sans ironie")."""
     return any(_NEGATION_BEFORE.search(clause[:m.start()]) or _NEGATION_AFTER.search(clause[m.end():])
@@ -224,7 +270,7 @@ def disowning_remark(text: str) -> str:
     for clause in _clauses(text):
         if _FILLER.search(clause):
             return "filler"
-        if _governed(clause, _STAND_IN):
+        if _stand_in_word(clause):
             return "stand-in"
         if _HANDED_BACK.search(clause) or (_ROLE.search(clause) and _governed(clause, _DECIDE)):
             return "deferral"
