@@ -298,10 +298,10 @@ def _bare_finding(label: str) -> bool:
     """Whether ``label`` is a finding's name and nothing else: every word a finding, a place or a size of the lexicon
     ("Cardiomegaly", "Right lower lobe consolidation"), no verb or article that would state a status in English ("The
     heart is enlarged")."""
-    from polyreward.verifiers.radiology_kg import default_lexicon, tokenize, _scan
+    from polyreward.verifiers.radiology_kg import default_lexicon, lexicon_spans, tokenize
 
     tokens = tokenize(label)
-    spans = _scan(tokens, default_lexicon())
+    spans = lexicon_spans(tokens, default_lexicon())
     if not tokens or not any(span[2] == "phrase" and span[3] in ("disorder", "device") for span in spans):
         return False
     covered = {i for span in spans if span[2] == "phrase" for i in range(span[0], span[1])}
@@ -361,10 +361,10 @@ def disowned_report(report: str) -> str:
 
 def _names_any_finding(text: str) -> bool:
     """Whether ``text`` names a finding or a place of the lexicon: a sentence of the report, not the status before it."""
-    from polyreward.verifiers.radiology_kg import default_lexicon, tokenize, _scan
+    from polyreward.verifiers.radiology_kg import default_lexicon, lexicon_spans, tokenize
 
     return any(span[2] == "phrase" and span[3] in ("disorder", "device", "anatomy")
-               for span in _scan(tokenize(text), default_lexicon()))
+               for span in lexicon_spans(tokenize(text), default_lexicon()))
 
 
 def without_request_sections(report: str) -> str:

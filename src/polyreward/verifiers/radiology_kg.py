@@ -237,8 +237,10 @@ class _Mention:
     end: int = -1  # the token after the mention
 
 
-def _scan(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str]]:
-    """Longest-match spans: (start, end, table, kind, text) with table 'phrase' or 'cue'."""
+def lexicon_spans(tokens: list[str], lex: Lexicon) -> list[tuple[int, int, str, str, str]]:
+    """The longest-match spans of the lexicon in ``tokens``: (start, end, table, kind, text) with table "phrase" (a
+    finding, disorder, device, size or concept) or "cue" (a negation, hedge, hypothetical, normal-study or terminator
+    word)."""
     spans = []
     i, n = 0, len(tokens)
     lengths = lex.lengths
@@ -312,7 +314,7 @@ def _sentence_mentions(tokens: list[str], lex: Lexicon) -> tuple[list[_Mention],
     relative_to: _Mention | None = None  # the disorder a relative pronoun ("which", "that") ended the clause after
     clause = 0
     header = ("", -1)  # the last pre-cue and its end: a pre-cue right before ":" heads the list after it
-    spans = _scan(tokens, lex)
+    spans = lexicon_spans(tokens, lex)
     adjective_until = -1  # the end of the findings a post-cue written as their adjective negates ("resolved pneumothorax")
     for index, (start, end, table, kind, text) in enumerate(spans):
         if table == "cue" and kind == "normal_study":
@@ -530,7 +532,7 @@ def _label_status(match: re.Match, lex: Lexicon) -> str:
         return f"{lead}No {label}."  # a statement ends at its line's end: "Pneumothorax: none" denies no next line
     if _names_finding(label, lex):
         words = tokenize(status)
-        known = any(span[2] == "phrase" or span[3] != "terminators" for span in _scan(words, lex))
+        known = any(span[2] == "phrase" or span[3] != "terminators" for span in lexicon_spans(words, lex))
         if not known and not _AFFIRMING_STATUS.intersection(words):
             return lead
     return f"{lead}{label} {status}."
@@ -560,7 +562,7 @@ _SECTION_LABEL = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022#>]+[ \t]*)?|[.!?;][ \t]+)
 
 
 def _names_finding(text: str, lex: Lexicon) -> bool:
-    return any(kind in ("disorder", "device") for _, _, table, kind, _ in _scan(tokenize(text), lex) if table == "phrase")
+    return any(kind in ("disorder", "device") for _, _, table, kind, _ in lexicon_spans(tokenize(text), lex) if table == "phrase")
 
 
 def _without_section_headers(text: str, lex: Lexicon) -> str:
@@ -640,7 +642,7 @@ def _without_empty_asides(text: str, lex: Lexicon) -> str:
     finding's reach (``modify`` looks 4 tokens away; red team ``holdout_r22``). An aside that names anything stays as
     it is, and so does one without a number (a checklist mark, ``(+)``, is a statement: :func:`_marked_statements`)."""
     def drop(match: re.Match) -> str:
-        spans = _scan(tokenize(match.group(1)), lex)
+        spans = lexicon_spans(tokenize(match.group(1)), lex)
         return match.group() if any(table == "phrase" or kind != "terminators" for _, _, table, kind, _ in spans) else " "
 
     return _ASIDE.sub(drop, text)
