@@ -520,6 +520,20 @@ _ANSWERED_QUESTION = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*|
                                 re.IGNORECASE)
 
 
+# a counterfactual sentence: a condition in the past subjunctive ("if this were", "if it had been") and a "would" in
+# the same sentence ("If this were a supine film, the lucency would represent a pneumothorax."): it states what the
+# study would show in a world it is not, so none of its findings is the report's (red team holdout_r39)
+_COUNTERFACTUAL = re.compile(r"(?im)(?:^|(?<=[.!?:]))[ \t]*(?:even\s+)?if\b[^.!?\n]{0,120}?\b(?:were|had\s+been)\b[^.!?\n]{0,160}?\bwould\b[^.!?\n]*[.!?]?")
+
+
+def _without_counterfactuals(text: str) -> str:
+    """``text`` without its counterfactual sentences (:data:`_COUNTERFACTUAL`): "If this were a supine film, the
+    lucency at the right apex would represent a pneumothorax." names a pneumothorax the writer does not report; a
+    plain condition ("If the patient is supine, ...") or a "would" alone ("would favor atelectasis") is read as
+    before."""
+    return _COUNTERFACTUAL.sub(" ", text)
+
+
 def _answered_questions(text: str, lex: Lexicon) -> str:
     """``text`` with each finding asked and answered by a status word read as its "Label: status" statement
     (:data:`_ANSWERED_QUESTION`): "Pleural effusion? None." -> "Pleural effusion: None.", which :func:`_label_status`
@@ -665,6 +679,7 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     text = _normal_sizes(text, lex)
     text = _marked_statements(text)
     text = _answered_questions(text, lex) if "?" in text else text
+    text = _without_counterfactuals(text) if "if" in text.casefold() else text
     text = _denied_lists(text) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text
