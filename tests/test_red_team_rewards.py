@@ -1233,11 +1233,6 @@ LEFT_OPEN = {
         "reading units needs a unit grammar (mg/kg × kg, m²), not one row's words"
         " ('1.70 m × 1.70 m = 2.89 m²', '85 kg / 2.89 m² = 29.4 kg/m²')"),
     # holdout_r39 (written blind 2026-12-06; first sight in benchmarks/results/red_team_rewards_holdout_r39_first_sight.md)
-    ("kg_triplet_consistency", "r39_kg_less_than_even_odds_skin_fold"): (
-        "the bet below even ('though I'd put it at less than even odds; a skin fold is the likelier explanation') "
-        "sits in the finding's own sentence, and kg_triplet_consistency reads remarks only in sentences that name no "
-        "finding (so that a finding's own wording is never a remark); the finding is 'may be' present, which "
-        "uncertain_as: present reads as present by the row's params"),
     ("kg_triplet_consistency", "r39_kg_compared_with_previous_admission"): (
         "genuine, but the report adds true detail the findings list does not name ('is new': a change word), and "
         "kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by design "

@@ -161,3 +161,16 @@ KAWASAKI = {"A": "Oral amoxicillin", "B": "Oral prednisolone alone", "C": "Intra
 ])
 def test_closing_conclusion_rider_after_comma(reasoning, expected):
     assert closing_conclusion(reasoning, KAWASAKI) == expected
+
+
+# --- kg_triplet_consistency: a remark clause inside a finding's sentence ----------------------------------------------
+@pytest.mark.parametrize("report,kind", [
+    ("There may be a right apical pneumothorax, though I'd put it at less than even odds; a skin fold is likelier.", "bet against"),
+    ("Small left pleural effusion; the on-call radiologist should produce the definitive findings.", "deferral"),
+    ("Small left pleural effusion, though the angle is only slightly blunted.", ""),
+    ("Right apical pneumothorax; rim 2 cm. No consolidation.", ""),
+    ("Tube tip 2 cm above the carina, for example in a good position.", ""),
+])
+def test_kg_remark_clause_in_a_finding_sentence(report, kind):
+    from polyreward.rewards.kg_triplet import disowned_report
+    assert disowned_report(report) == kind
