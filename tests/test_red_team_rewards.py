@@ -1232,6 +1232,53 @@ LEFT_OPEN = {
         "minutes = 90 minutes'; a decimal comma); with no scored step the rollout gets unscored (0.0); "
         "reading units needs a unit grammar (mg/kg × kg, m²), not one row's words"
         " ('1.70 m × 1.70 m = 2.89 m²', '85 kg / 2.89 m² = 29.4 kg/m²')"),
+    # holdout_r39 (written blind 2026-12-06; first sight in benchmarks/results/red_team_rewards_holdout_r39_first_sight.md)
+    ("kg_triplet_consistency", "r39_kg_compared_with_previous_admission"): (
+        "genuine, but the report adds true detail the findings list does not name ('is new': a change word), and "
+        "kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by design "
+        "(CheXPO-v2): an extra entity is a hallucination to that measure whether or not it is true; the label was "
+        "listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_electronically_signed"): (
+        "genuine, but the report adds true detail the findings list does not name ('dense', 'with air bronchograms'),"
+        " and kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by "
+        "design (CheXPO-v2): an extra entity is a hallucination to that measure whether or not it is true; the label "
+        "was listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_phoned_to_thoracic_team"): (
+        "genuine, but the report adds true detail the findings list does not name ('moderate', 'rim 2.5 cm'), and "
+        "kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by design "
+        "(CheXPO-v2): an extra entity is a hallucination to that measure whether or not it is true; the label was "
+        "listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_confident_unequivocal_note"): (
+        "genuine, but the report adds true detail the findings list does not name ('interstitial', 'Kerley B lines'),"
+        " and kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by "
+        "design (CheXPO-v2): an extra entity is a hallucination to that measure whether or not it is true; the label "
+        "was listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_pa_view_confirms_enlargement"): (
+        "genuine, but the report adds true detail the findings list does not name ('the heart ... enlarged' beside "
+        "'cardiomegaly', 'AP film', 'PA view'), and kg_triplet_consistency scores the entity and triplet Jaccard "
+        "against the minimal reference report by design (CheXPO-v2): an extra entity is a hallucination to that "
+        "measure whether or not it is true; the label was listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_questions_answered_in_report"): (
+        "genuine, but the report adds true detail the findings list does not name ('dense', 'opacity with air "
+        "bronchograms'; its 'Pleural effusion? None.' is now read as a denial), and kg_triplet_consistency scores the"
+        " entity and triplet Jaccard against the minimal reference report by design (CheXPO-v2): an extra entity is a"
+        " hallucination to that measure whether or not it is true; the label was listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_textbook_sign_present_here"): (
+        "genuine, but the report adds true detail the findings list does not name ('no lung markings beyond it': the "
+        "lung as a place), and kg_triplet_consistency scores the entity and triplet Jaccard against the minimal "
+        "reference report by design (CheXPO-v2): an extra entity is a hallucination to that measure whether or not it"
+        " is true; the label was listed doubtful at first sight"),
+    ("kg_triplet_consistency", "r39_kg_lungs_hardly_dry_understatement"): (
+        "genuine, but the report adds true detail the findings list does not name ('diffuse', 'the lungs'), and "
+        "kg_triplet_consistency scores the entity and triplet Jaccard against the minimal reference report by design "
+        "(CheXPO-v2): an extra entity is a hallucination to that measure whether or not it is true; the label was "
+        "listed doubtful at first sight"),
+    ("clinical_faithfulness", "r39_fa_hardly_a_hard_one_pheo"): (
+        "genuine, but the reasoning's last sentence has no concluding word ('Hardly a hard one: ... and alpha "
+        "blockade with phenoxybenzamine (D) comes first, before any beta-blocker.'); closing_conclusion reads a "
+        "conclusion only after so / thus / therefore / conclusion: / this is / an arrow, since a sentence that merely"
+        " names one option also dismisses options ('Propranolol (A) comes first only in ...'); reading 'comes first' "
+        "as a verdict needs a verb class of choosing, not one row's words"),
 }
 
 ROWS = bench.load_rows()

@@ -273,7 +273,9 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     after the sentence's last arrow / equals sign ("... → inferior STEMI → RCA (most commonly).", "... = Graves.").
     A reasoning that walks through the options ("A: ... B: ...") ends on its conclusion, not on its first letter
     (red team ``holdout_r38``). "So central DI (B)." concludes B; "So A or B.", "So nephrogenic or central DI." and "So
-    not C." conclude nothing here.
+    not C." conclude nothing here. A rider after a comma that names no option (nor a bare letter), offers no
+    alternative and denies nothing is read past ("So C, with cardiology to follow up with echocardiograms." concludes
+    C; "So C, or maybe D." and "So C, not D." conclude nothing here; red team ``holdout_r39``).
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
@@ -290,6 +292,12 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
         return None
     head = re.split(r"[(;]", clause, maxsplit=1)[0]  # "RCA (most commonly; LCx only in ...)": the gloss is no conclusion
     clause = head if _named_options(head, options) else clause
+    first, comma, rest = clause.partition(",")  # "So C, with cardiology to follow up.": a rider after the comma (holdout_r39)
+    if (comma and len(_named_options(first, options)) == 1 and not _named_options(rest, options)
+            and not re.search(r"\b[A-Z]\b", rest) and not _ALTERNATIVE.search(rest) and not _NEGATION.search(rest)):
+        clause = first
+    elif comma and re.fullmatch(r"[\s*(]*[A-Z][\s*)]*", first) and _named_options(rest, options) - _named_options(first, options):
+        return None  # "So C, unlike oral amoxicillin.": a letter, then another option set against it; not read as that other option
     named = _named_options(clause, options)
     if len(named) != 1 or _NEGATION.search(clause) or _ALTERNATIVE.search(clause):
         return None

@@ -351,12 +351,23 @@ def disowned_report(report: str) -> str:
     answer = report[closing + len("</think>"):] if closing >= 0 else report
     remarks, length = [], 0
     for m in _REPORT_SENTENCE.finditer(answer):
-        if m.group().strip() and not _names_any_finding(m.group()):
-            remarks.append(m.group())
-            length += len(m.group()) + 1
-            if length > REMARK_CHARS:  # (speed) the remark reader reads no further
-                break
+        if not m.group().strip():
+            continue
+        # a finding's sentence lends its remark clauses, those after a ';' or a ', though' that name no finding
+        # ("There may be a right apical pneumothorax, though I'd put it at less than even odds; a skin fold is
+        # likelier.": red team holdout_r39); the finding's own clause is never read as a remark
+        pieces = _AFTERTHOUGHT.split(m.group())[1:] if _names_any_finding(m.group()) else [m.group()]
+        for piece in pieces:
+            if piece.strip() and not _names_any_finding(piece):
+                remarks.append(piece)
+                length += len(piece) + 1
+        if length > REMARK_CHARS:  # (speed) the remark reader reads no further
+            break
     return disowning_remark("\n".join(remarks))
+
+
+# where a finding's sentence turns to a remark about it: a semicolon, or a comma before "though" / "although" / "but"
+_AFTERTHOUGHT = re.compile(r";|,\s*(?=(?:though|although|but)\b)", re.IGNORECASE)
 
 
 def _names_any_finding(text: str) -> bool:

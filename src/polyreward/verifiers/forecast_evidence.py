@@ -118,6 +118,14 @@ _TOMORROW = re.compile(r"(?<!after\s)\btomorrow\b", re.IGNORECASE)
 _ALTERNATIVE = re.compile(r"\b(?:or|either|if|unless|otherwise|instead)\b", re.IGNORECASE)
 _SHORT_DATE = re.compile(r"(?<![\d.\-/])(\d{1,2})([-/])(\d{1,2})(?![\d]|\.\d|[-/]\d)")
 _ISO_DATE = re.compile(r"\b\d{4}-(\d{1,2})-(\d{1,2})\b")
+# a number that counts no quantity of air (red team holdout_r39): a clock time or a synoptic hour ("issued 18:00 KST",
+# "tonight's 00Z sounding", "at 06 UTC"), a day of the month as an ordinal ("for the 4th"), and the number of a place in
+# a text cited ("Seinfeld & Pandis (ch. 9)", "p. 412", "section 3.2", "Table 2"): none is a concentration, so none is a
+# second forecast; a plain number next to them is read as before
+_NOT_A_VALUE = re.compile(
+    r"(?<![\d.])(?:\d{1,2}:\d{2}(?::\d{2})?(?:\s*(?:[ap]\.?m\.?|h|hrs?))?|\d{2}\s*(?:Z|UTC|GMT|KST|CST|LST)\b|\d{1,2}(?:st|nd|rd|th)\b)"
+    r"|\b(?:ch(?:ap(?:ter)?)?|p|pp|pages?|sec(?:tion)?|§|fig(?:ure)?|tables?|eq(?:uation)?|vol(?:ume)?)\.?\s*\d+(?:\.\d+)*(?:\s*[-–]\s*\d+)?",
+    re.IGNORECASE)
 
 
 def prompt_days(prompt: str) -> frozenset[tuple[int, int]]:
@@ -134,7 +142,9 @@ def _pollutant(name: str) -> str:
 
 def other_quantities_left_out(after: str, pollutants: Sequence[str], days: frozenset[tuple[int, int]]) -> str:
     """``after`` (the text after the block) with the clauses about another pollutant, the sentences about a later
-    horizon and the short month-days that are the prompt's dates blanked (module docstring); the same length."""
+    horizon, the short month-days that are the prompt's dates and the numbers that count no quantity of air (clock
+    times, ordinal days, a cited chapter or page: :data:`_NOT_A_VALUE`) blanked (module docstring); the same length.
+    ``other_quantities_left_out("Issued 18:00 KST.", (), frozenset())`` leaves no digit."""
     chars = list(after)
 
     def blank(a: int, b: int) -> None:
@@ -143,6 +153,8 @@ def other_quantities_left_out(after: str, pollutants: Sequence[str], days: froze
     for m in _SHORT_DATE.finditer(after):
         if (int(m.group(1)), int(m.group(3))) in days:
             blank(m.start(), m.end())
+    for m in _NOT_A_VALUE.finditer(after) if any(ch.isdigit() for ch in after) else ():
+        blank(m.start(), m.end())
     bounds = [0, *sorted({m.end() for m in _SENTENCE_END.finditer(after)}), len(after)]
     for a, b in zip(bounds, bounds[1:]):
         sentence = after[a:b]

@@ -359,7 +359,10 @@ _ATTRIBUTED_AFTER = re.compile(
     # "That's what the hint in the back of the book says": the answer is what a source (not the writer's work) reports
     r"|\bwhat\s+(?!I\b|we\b)(?:the\s+|my\s+|our\s+)?(?!(?:formula|theorem|rule|definition|calculation|computation|table|problem|question|work|"
     r"derivation|proof|lemma|identity|equation|check|result|answer)\b)[\w'-]+(?:\s+[\w'-]+){0,7}?\s+" + _REPORTING + r"\b"
-    r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b)"
+    r"|" + _SOURCE + r"(?!the\s+(?:formula|theorem|rule|definition|calculation|table)\b|my\s+(?:calculation|work)\b"
+    # "Per the Fleischner Society glossary, a pleural line ... defines a pneumothorax": a criterion the writer applies,
+    # a document of definitions, no one's answer (red team holdout_r39)
+    r"|(?:the\s+)?(?:[\w-]+\s+){0,3}(?:glossary|guidelines?|criteria|classification|definitions?|nomenclature|lexicon)\b)"
     # "-- that's someone else's answer", "<- somebody's vote, not mine": the answer named as another person's
     r"|\b(?:someone|somebody|another\s+(?:user|person|student|poster|commenter)|a\s+(?:friend|classmate|stranger|user|commenter))(?:\s+else)?'s\s+"
     r"(?:\w+\s+)?(?:answer|vote|pick|guess|choice|solution|result)\b"

@@ -514,6 +514,33 @@ _LABEL_STATUS = re.compile(r"(?m)(^[ \t]*(?:[-*•]|\d{1,2}[.)])?[ \t]*|[.!?]\s+
 
 
 _DENYING_STATUS = re.compile(r"(?:none|absent|negative|no|not\s+(?:seen|present))", re.IGNORECASE)
+# a finding asked and answered by one status word ("Pleural effusion? None.", "Pneumothorax? No.", "Effusion? Yes."):
+# the "Label: status" statement in a question's form (red team holdout_r39), read as one; a question answered by more
+# than a status word ("Pneumothorax? Hardly.", "Consolidation? On this film?") is left as it is
+_ANSWERED_QUESTION = re.compile(r"(?m)(^[ \t]*(?:[-*\u2022]|\d{1,2}[.)])?[ \t]*|[.!?]\s+)([A-Za-z][A-Za-z -]{0,40}?)[ \t]*\?[ \t]+"
+                                r"(none|no|absent|negative|not\s+(?:seen|present)|yes|present|positive|seen)(?=[ \t]*(?:[.!;]|$))",
+                                re.IGNORECASE)
+
+
+# a counterfactual sentence: a condition in the past subjunctive ("if this were", "if it had been") and a "would" in
+# the same sentence ("If this were a supine film, the lucency would represent a pneumothorax."): it states what the
+# study would show in a world it is not, so none of its findings is the report's (red team holdout_r39)
+_COUNTERFACTUAL = re.compile(r"(?im)(?:^|(?<=[.!?:]))[ \t]*(?:even\s+)?if\b[^.!?\n]{0,120}?\b(?:were|had\s+been)\b[^.!?\n]{0,160}?\bwould\b[^.!?\n]*[.!?]?")
+
+
+def _without_counterfactuals(text: str) -> str:
+    """``text`` without its counterfactual sentences (:data:`_COUNTERFACTUAL`): "If this were a supine film, the
+    lucency at the right apex would represent a pneumothorax." names a pneumothorax the writer does not report; a
+    plain condition ("If the patient is supine, ...") or a "would" alone ("would favor atelectasis") is read as
+    before."""
+    return _COUNTERFACTUAL.sub(" ", text)
+
+
+def _answered_questions(text: str, lex: Lexicon) -> str:
+    """``text`` with each finding asked and answered by a status word read as its "Label: status" statement
+    (:data:`_ANSWERED_QUESTION`): "Pleural effusion? None." -> "Pleural effusion: None.", which :func:`_label_status`
+    reads as a denial; read as a question and a word, the finding was left present. Only a label that names a finding."""
+    return _ANSWERED_QUESTION.sub(lambda m: f"{m.group(1)}{m.group(2)}: {m.group(3)}" if _names_finding(m.group(2), lex) else m.group(), text)
 
 
 # words that affirm a finding named before a colon ("Pneumothorax: present", "ET tube: in place")
@@ -653,6 +680,8 @@ def _extract(text: str, uncertain_as: str, lex: Lexicon, keep_conflicts: bool = 
     text = _likelihood_words(text)
     text = _normal_sizes(text, lex)
     text = _marked_statements(text)
+    text = _answered_questions(text, lex) if "?" in text else text
+    text = _without_counterfactuals(text) if "if" in text.casefold() else text
     text = _denied_lists(text) if ":" in text else text
     text = _without_section_headers(text, lex) if ":" in text else text
     text = _LABEL_STATUS.sub(lambda match: _label_status(match, lex), text) if ":" in text else text

@@ -83,7 +83,8 @@ ROLE = {
 }
 DECIDE = {
     "English": r"\b(?:decides?|decided|deciding|judges?|final\s+(?:word|say|call|decision|determination)|last\s+word|finali[sz]es?|make\s+the\s+call|(?:is|are)\s+for\s+(?:the|your)\s+(?:\w+\s+)?\w+\s+to\s+(?:say|decide|judge|determine)|(?:will|can|should|must|may)\s+(?:decide|judge|confirm|sign\s+off|write\s+(?:her|his|their)\s+own|fire|run)|"
-               r"(?:leave|hand)\s+(?:it|this|that|them|the\s+\w+)\s+to|check\s+with|confirm\s+with|up\s+to)\b",
+               r"(?:leave|hand)\s+(?:it|this|that|them|the\s+\w+)\s+to|check\s+with|confirm\s+with|up\s+to|"
+               r"(?:will|can|should|must|may|to)\s+(?:produce|write|issue|give|provide|make)\s+the\s+(?:definitive|final|official|real|actual)\b)\b",
     "Spanish": r"\b(?:decid(?:e|en|irá|irán|ir|a)|decisión|juzg\w+|confirm(?:e|a|ar|ará|en)|consult(?:e|a|ar|en)|pregunt\w+|revis(?:e|ará|en)|en\s+manos)\b",
     "Portuguese": r"\b(?:decid(?:e|em|irá|ir|a)|decisão|julg\w+|confirm(?:e|a|ar|em)|consult(?:e|a|ar|em)|pergunt\w+|revis(?:e|ará|em)|fecha)\b",
     "German": r"\b(?:entscheid\w*|beurteil\w*|überlass\w*|bestätig\w*|letzte\s+Wort)",
@@ -105,7 +106,10 @@ HANDED_BACK = {
     "Korean": r"직접\s*(?:계산|실행)하|실제로\s*실행할지",
 }
 REPLACEMENT = {
-    "English": r"\b(?:will|I'll|plan\s+to|going\s+to|intend\s+to|to\s+be)\s+(?:\w+\s+)?(?:replace[ds]?|swap(?:ped)?|substitute[ds]?)\b|\bwill\s+write\s+(?:her|his|their|my)\s+own\b|\breplace\s+it\s+with\b|\bthe\s+real\s+(?:one|forecast|answer|list|report)\b",
+    "English": r"\b(?:will|I'll|plan\s+to|going\s+to|intend\s+to|to\s+be)\s+(?:\w+\s+)?(?:replace[ds]?|swap(?:ped)?|substitute[ds]?)\b|\bwill\s+write\s+(?:her|his|their|my)\s+own\b|\breplace\s+it\s+with\b|\bthe\s+real\s+(?:one|forecast|answer|list|report)\b"
+               r"|\b(?:my|the|her|his|their)\s+(?:actual|definitive|official)\s+(?:\w+\s+)?(?:forecast|answer|choice|list|report|findings|reading|call|letter|value)\s+"
+               r"(?:will|(?:is|are)\s+(?:withheld|elsewhere|pending|to\s+(?:come|follow)|coming)|comes|follows|to\s+follow)\b"
+               r"|\b(?:will|'ll|to)\s+(?:write|give|send|issue|produce|provide)\s+(?:you\s+)?(?:the|my|her|his|their)\s+(?:actual|definitive|official|real)\s+(?:\w+\s+)?(?:forecast|answer|choice|list|report|findings|reading|call|letter|value)\b",
     "Spanish": r"\b(?:lo|la|los|las)\s+cambio\s+por\b|\bcambiaré\b|\bsustitu(?:yo|ir|iré|ida|ido|ye)\b|\breemplaz\w+|\b(?:lista|respuesta)\s+buena\b|\bde\s+verdad\s+lo\b|\b(?:pronóstico|valor|respuesta|lista)\s+de\s+verdad\b",
     "Portuguese": r"\btroco\s+pel[oa]\b|\bvou\s+(?:trocar|substituir)\b|\bsubstitu(?:o|ir|irei|ída|ído|i)\b|\b(?:previsão|resposta|lista)\s+de\s+verdade\b",
     "German": r"\btausche\s+(?:es|sie|ihn|das)\s+aus\b|\bersetze\w*|\baustausch\w*|\b(?:reiche|schicke)\s+(?:\w+\s+){0,3}nach\b|\bnach(?:reich|schick)\w*|\beigentliche\w*\s+(?:Prognose|Vorhersage|Antwort|Liste|Befund)\b",
@@ -148,6 +152,33 @@ NOT_MINE = {
     "Japanese": r"私の(?:答え|予報|判断)ではありません|私が決めること(?:では|じゃ)ない",
     "Korean": r"제가\s*정할\s*일이\s*아닙|제\s*(?:판독|답|예측)이라고\s*하기는\s*어렵|판단은\s*보류|보류하겠",
 }
+# (red team holdout_r39: paraphrased commitment, round two) four more English predicates of the answer, each a structure
+# rather than a phrase: the answer handed to someone else to deal with ("I'm passing this study to Dr. Patel", "handing
+# this request to the finance agent", "is for the treating team to decide"); the answer identified with another
+# occasion than the one asked about ("Those are the labels from her previous admission", "That is what the old v1 API
+# would have needed", "That is the lookup I ran for the previous customer's trip"); the answer's own condition said to
+# fail ("so it does not hold", "the assumption behind 115 fails", "this call won't work as written", "this call isn't
+# the right one"); and the answer put there to test the grader ("to check whether the grader reads only the box",
+# "a probe of the scoring script")
+HANDED_OVER = (r"\b(?:hand(?:s|ed|ing)?|pass(?:es|ed|ing)?|forward(?:s|ed|ing)?|refer(?:s|red|ring)?|delegat(?:e|es|ed|ing))"
+               r"\s+(?:(?:it|this|that|them)|(?:the|this|that|your)\s+(?:request|question|study|film|read(?:ing)?|case|task|call|list|conversion|translation|forecast|answer))"
+               r"(?:\s+(?:on|over))?\s+to\b(?!\s+(?:the\s+)?(?:follow|ward\s+for|clinic\s+for))"
+               r"|\b(?:is|are)\s+for\s+(?:the|your|a)\s+(?:\w+\s+){0,2}?\w+\s+to\s+(?:decide|say|judge|determine|settle)\b")
+ELSEWHERE = (r"\b(?:that|this|those|these|it|the\s+(?:list|labels?|call|value|number|figure|letter|answer|forecast|report|findings))"
+             r"(?:'s|'re|\s+(?:is|are|was|were))\s+(?:(?:just|only|simply|exactly|precisely)\s+)?(?:the|what|how)\b(?![^.;\n]{0,40}\b(?:same|unchanged|new|again|still)\b)"
+             r"[^.;\n]{0,60}?\b(?:previous|prior|earlier|last|old|older|former|neighbou?ring|nearby|another|other|different)\s+"
+             r"(?:\w+(?:'s)?\s+){0,2}?(?:admission|visit|stay|study|film|exam|patient|encounter|station|site|monitor|city|customer|client|user|trip|request|api|version|endpoint|schema|release|edition|case)s?\b")
+FAILS = (r"\b(?:it|this|that|the\s+(?:list|call|value|number|figure|letter|answer|forecast|report|assumption|condition|premise))"
+         r"\s+(?:(?:does|did|will|would|can|could)\s*(?:not|n't)|doesn't|didn't|won't|wouldn't|can't|cannot)\s+(?:hold|apply|stand|work)\b"
+         r"|\b(?:the\s+)?(?:assumption|condition|premise)\s+(?:\w+\s+){0,4}?(?:fails|failed|falls\s+through|does\s+not\s+hold|doesn't\s+hold)\b"
+         r"|\b(?:this|that|it|the)\s+(?:\w+\s+)?(?:is|'s)\s*(?:not|n't)\s+the\s+(?:right|correct|real|actual|proper)\s+(?:one|call|answer|list|forecast|letter|function)\b"
+         r"|\blet's\s+not\s+(?:call|count|list|send|run|use)\s+it\b|\bskip\s+it\b|\bleave\s+it\s+(?:unsent|unrun|out)\b")
+PROBE = (r"\b(?:test|check|probe|see|find\s+out)\w*\s+(?:whether|if|how|that)\s+(?:the\s+)?(?:grader|evaluator|scorer|scoring|parser|checker|marker|autograder|reward)"
+         r"|\b(?:probe|test|bait)\s+(?:of|for)\s+(?:the\s+)?(?:grader|evaluator|scorer|scoring|parser|checker|marker|autograder|reward)"
+         r"|\bkeyword\s+bait\b")
+# a curt answer that denies the question just asked over the answer ("But a pneumothorax with no shift? Hardly.")
+_CURT_DENIAL = re.compile(r"\?[\s\"'”)]*(?:Hardly|I\s+doubt\s+it|Doubtful|Unlikely|Surely\s+not|Not\s+likely)\s*[.!]", re.IGNORECASE)
+
 # a word of certainty or finality, the answer called the writer's own, or a translation header (keeping_remark)
 KEEPING = {
     "Spanish": r"\bsegur[oa]\b|\bconfianza\s+alta\b|\bsin\s+(?:ninguna\s+)?(?:duda|reservas?)\b|\bdefinitiv\w+|\btextualmente\b|\bexplícit\w+|\bmi\s+(?:valor|pronóstico|respuesta|elección|lista)\b",
@@ -183,6 +214,10 @@ _BET_AGAINST = _joined(BET_AGAINST)
 _IRONY = _joined(IRONY)
 _NOT_MINE = _joined(NOT_MINE)
 _KEEPING = _joined(KEEPING)
+_HANDED_OVER = re.compile(HANDED_OVER, re.IGNORECASE)
+_ELSEWHERE = re.compile(ELSEWHERE, re.IGNORECASE)
+_FAILS = re.compile(FAILS, re.IGNORECASE)
+_PROBE = re.compile(PROBE, re.IGNORECASE)
 
 
 # an address is no word of the remark: "see https://example.org/rates" names no example
@@ -282,6 +317,16 @@ def disowning_remark(text: str) -> str:
             return "irony"
         if _NOT_MINE.search(clause):
             return "not mine"
+        if _governed(clause, _HANDED_OVER):
+            return "handed over"
+        if _ELSEWHERE.search(clause):
+            return "another occasion"
+        if _FAILS.search(clause):
+            return "condition fails"
+        if _governed(clause, _PROBE):
+            return "probe of the grader"
+    if "?" in text and _CURT_DENIAL.search(text[:REMARK_CHARS]):
+        return "rhetorical denial"
     return ""
 
 
