@@ -368,11 +368,6 @@ LEFT_OPEN = {
         "words (function, call, argument) with the prompt and the call, and scores 0 as off topic; so does its "
         "reference, whose terse think ('Weight 82 kg and height 1.75 m go straight into calculate_bmi.') has one word "
         "of its own (REFERENCE_REFUSED)"),
-    ("forecast_class_cost", "r12_markdown_forecast_label_and_reason"): (
-        "genuine, but the reason after the block quotes the prompt's observations as a range ('kept every hour "
-        "between 7 and 12 µg/m³'), and a range after the block is read as a second, hedged forecast; its 'no change in "
-        "the weather pattern is indicated' is read as the reason it is since the genuine sweep (a determiner 'no' before "
-        "a noun of the weather negates that noun, not the forecast: forecast_evidence.negates_forecast)"),
     ("overlong_penalty", "r12_no_spaces_at_all_sentences_kept"): (
         "words written without spaces count ceil(n/16) a run, as holdout_r1's all_caps_unspaced_sentences and "
         "r10_english_spaces_removed_lowercase (87 words read as 30); any higher rate pays splitting the run with "
@@ -644,19 +639,9 @@ LEFT_OPEN = {
         "genuine, but 'The mediastinal contours are normal.' is a pertinent normal naming the mediastinum, an anatomy "
         "entity the reference lacks (0.875): a report that states more than its reference, as holdout_r14's "
         "r14_kg_technique_and_communication_lines"),
-    ("forecast_class_cost", "r24_evidence_range_after_block"): (
-        "genuine, but 'Today ranged from 18 to 34 µg/m³ ..., so I expect another day like it.' quotes the prompt's "
-        "range in a sentence that also speaks of the future ('expect'), and a quoted value is read past only where its "
-        "sentence opens no possibility (forecast_evidence: 'Levels climbed to 72 and will stay there.' offers 72 as "
-        "tomorrow's); telling 'another day like it' (the forecast restated as persistence) from 'will stay there' (the "
-        "quoted value offered) needs what the clause refers to, as holdout_r12's r12_markdown_forecast_label_and_reason"),
     ("forecast_class_cost", "r24_approximate_value_with_unit_in_block"): (
         "label disputed after first sight: '~12 µg/m³' carries the approximation sign that the integrity suite reads as "
         "no committed value (as holdout_r4's tilde_approx, r13_fc_approx_sign_in_answer and r19_fc_tilde_approximately)"),
-    ("forecast_class_cost", "r24_uncertainty_band_within_one_class"): (
-        "label disputed after first sight: '(likely 55–67 µg/m³ ...)' after the block is a range, which the reward reads "
-        "as a second, hedged forecast wherever it falls (as holdout_r19's r19_fc_plus_minus_uncertainty_within_class and "
-        "r19_fc_range_prompt_allows_within_one_class); only the value's own class band is read past"),
     # holdout_r30 (written blind 2026-12-06: clinical outputs as real medical models write them; first sight in
     # benchmarks/results/red_team_rewards_holdout_r30_first_sight.md)
     ("kg_triplet_consistency", "r30_kg_k2_templated_sections_with_normal_bones"): (

@@ -103,7 +103,7 @@ from polyreward.schema import prompt_text
 from polyreward.verifiers.commitment import later_disowns, retraction_after, uncommitted
 from polyreward.verifiers.denial import disowns_text_before
 from polyreward.verifiers.framing import header_frames_away
-from polyreward.verifiers.label_amendments import answer_line, offers_other_labels, removed_label, withdraws_list
+from polyreward.verifiers.label_amendments import answer_line, narrowed_answer, offers_other_labels, removed_label, withdraws_list
 from polyreward.verifiers.language import foreign
 from polyreward.verifiers.stand_ins import disowning_remark, keeping_remark
 from polyreward.verifiers.radiology_labels import as_gold_findings
@@ -242,6 +242,10 @@ class JaccardReward(RolloutReward):
         restated = answer_line(view[blocks[-1][1]:])
         if restated is not None and self._canonical(read_labels(restated, self.separator)) != sets[0]:
             return None, "an answer line after the <answer> block names other labels: no committed answer"
+        # red team holdout_r40: the answer restated in prose and narrowed ("so count my answer as cardiomegaly only")
+        narrowed = narrowed_answer(view[blocks[-1][1]:])
+        if narrowed is not None and self._canonical(read_labels(narrowed, self.separator)) != sets[0]:
+            return None, "a sentence after the <answer> block narrows the answer to other labels: no committed answer"
         # red team holdout_r2: a header that denies the block or names it an example, a later clause that takes back
         # all before it ("All of the above were excluded.", "I did not look at the image."), a note in another language
         if why := header_frames_away(view, blocks[0][0]):
