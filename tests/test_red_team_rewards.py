@@ -1217,6 +1217,41 @@ LEFT_OPEN = {
         "minutes = 90 minutes'; a decimal comma); with no scored step the rollout gets unscored (0.0); "
         "reading units needs a unit grammar (mg/kg × kg, m²), not one row's words"
         " ('1.70 m × 1.70 m = 2.89 m²', '85 kg / 2.89 m² = 29.4 kg/m²')"),
+    # holdout_r40 (written blind 2026-12-06: genuine outputs first, verbose styles of careful models; first sight in
+    # benchmarks/results/red_team_rewards_holdout_r40_first_sight.md)
+    ("forecast_class_cost", "r40_fc_recommendation_and_polite_closing"): (
+        "genuine, but 'check the next-day meteorological forecast before relying on this number' is read by the shared "
+        "hedging reader (commitment.qualified) as the value not yet checked, the reading that refuses '42 (unchecked)' "
+        "and 'verify before use' stand-ins in every answer reader; telling advice to the reader from the writer's own "
+        "doubt needs who is to check, which that reader does not parse"),
+    ("forecast_class_cost", "r40_fc_note_about_what_was_not_asked"): (
+        "genuine, but 'I have not forecast the hourly peak or PM10' is a negation in a clause about the writer and the "
+        "forecast (forecast_evidence.negates_forecast); telling 'not forecast <another quantity>' from 'not forecast "
+        "<it>' needs the verb's object, and the clause about the other pollutant is kept because of its 'or' (an "
+        "alternative keeps its clause: 'or 80 over the weekend')"),
+    ("forecast_class_cost", "r40_fc_llama_disclaimer_not_official"): (
+        "genuine, but 'this is a statistical estimate, not an official forecast from the National Institute of "
+        "Environmental Research' negates the forecast noun; only the adjective 'official' (the source) makes it a "
+        "disclaimer, where 'an estimate, not a forecast' withdraws it; no structural rule tells them apart"),
+    ("kg_triplet_consistency", "r40_kg_normal_structures_listed_in_full"): (
+        "genuine, but the template lines 'Mediastinum: Normal contour.' and 'Bones: No acute osseous abnormality.' are "
+        "pertinent normals naming anatomy entities the reference lacks (0.857): a report that states more than its "
+        "reference, as holdout_r24's r24_extra_normal_structures_stated (CheXPO-v2's union counts them)"),
+    ("kg_triplet_consistency", "r40_kg_one_finding_per_line_with_severity_explained"): (
+        "genuine, but the gloss '(interstitial pattern, no alveolar filling)' names an observation the reference lacks "
+        "(0.929), an added detail the extractor counts, as holdout_r21's 'focal' and holdout_r30's templated details"),
+    **{("toolrl_format", family): (
+        "genuine, but a line of prose between </think> and <tool_call> or after </tool_call> breaks ToolRL's exact "
+        "layout regex ('^<think>.*?</think>\\n<tool_call>\\n.*?\\n</tool_call>$', rlla.py), which the reward keeps "
+        "as released (tag 'exact'); allowing prose outside the blocks would pay holdout_r16's invented results and "
+        "holdout_r31's reasoning written after the block") for family in (
+        "r40_tf_explanation_before_and_after_call", "r40_tf_llama_caveat_prices_change",
+        "r40_tf_disclaimer_not_medical_advice", "r40_tf_gpt4o_bold_intro_then_call")},
+    ("think_format", "r40_th_gpt4o_steps_list_after_think"): (
+        "label doubtful (first-sight file): the think 'Linear equation, isolate x.' shares only the unknown's letter "
+        "with the question, and single letters are no terms of the topic check (format.off_topic), which refuses "
+        "holdout_r4's 'A linear equation is an equation in which ...' for the same prompt; a plan that names only the "
+        "unknown fits every equation"),
 }
 
 ROWS = bench.load_rows()

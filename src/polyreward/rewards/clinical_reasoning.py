@@ -264,7 +264,8 @@ _CONCLUDING_OPENER = re.compile(
 _COPULAR_OPENER = re.compile(r"\A[\s*_#>-]*the\s+(?:[a-z-]+\s+){1,5}?(?:is|would\s+be)\s+(?!not\b|no\b)", re.IGNORECASE)
 # the closing clause of a sentence, after a comma and a conclusion's word ("..., so C.", "..., hence option B.")
 _CLOSING_CLAUSE = re.compile(r",\s*(?:so|thus|hence|therefore)\b[,:]?\s*(?=[^,;]*\Z)", re.IGNORECASE)
-# a sentence wholly in brackets: an aside after the conclusion, read past when it names no option
+# a sentence wholly in brackets: an aside after the conclusion, read past when it names no option (by its text or its
+# letter, even one that could be an article: "(Actually, A.)" is no aside)
 _ASIDE = re.compile(r"\s*\([^()]*\)\s*")
 _ARROW = re.compile(r"(?:→|⇒|=>|->|=)\s*")
 _CLOSING_SENTENCE = re.compile(r"(?<=[A-Za-z0-9)\]\"”'’]{2}[.!?])\s+|\n+")
@@ -288,7 +289,8 @@ def closing_conclusion(reasoning: str, options: Mapping[str, str]) -> str | None
     """
     tail = reasoning.strip()[-CLOSING_TAIL_CHARS:]  # (the last sentence lies in the tail: no split of a long reasoning)
     sentences = [x for x in _CLOSING_SENTENCE.split(tail) if x.strip()]
-    while len(sentences) > 1 and _ASIDE.fullmatch(sentences[-1]) and not _named_options(sentences[-1], options):
+    while len(sentences) > 1 and _ASIDE.fullmatch(sentences[-1]) and not _named_options(sentences[-1], options) \
+            and not any(re.search(rf"\b{re.escape(letter)}\b", sentences[-1]) for letter in options):
         sentences.pop()  # "(Near term it would be avoided, but she is at 10 weeks.)": an aside after the conclusion
     if not sentences:
         return None

@@ -133,11 +133,15 @@ _NARROWED = re.compile(
 def narrowed_answer(tail: str, limit: int = 2000) -> str | None:
     """The labels of the last sentence of ``tail`` (the text after the block) that restates the answer narrowed by
     ``only`` or ``alone`` (``so count my answer as cardiomegaly only``), or None: read as an answer line is
-    (:func:`answer_line`), so the same list restated commits to it and another list is a second answer."""
+    (:func:`answer_line`), so the same list restated commits to it and another list is a second answer; the ``and``
+    before a sentence's last label is read as a comma ("pleural effusion and atelectasis only")."""
     found = None
     for found in _NARROWED.finditer(tail[:limit]):
         pass
-    return found.group("body").strip() if found is not None else None
+    return _AND_LAST.sub(", ", found.group("body")).strip() if found is not None else None
+
+
+_AND_LAST = re.compile(r"\s*,?\s+and\s+", re.IGNORECASE)
 
 
 # red team holdout_r35: a sentence after the block that keeps the list open
