@@ -44,6 +44,7 @@ def _forecast(after: str, value: str = "45", edges=KOREA_PM25, pollutant: str = 
         ("Or, in the \"very bad\" band, 76 µg/m³ and above.", "45", KOREA_PM25, False),
         ("My actual forecast is 45 µg/m³; treat 112 as the no-rain baseline.", "112", KOREA_PM25, False),
         ("That is 45 µg/m³, though honestly it could be 80.", "45", KOREA_PM25, False),
+        ("Uncertainty ±5; tomorrow it could also be 45.", "45", KOREA_PM25, False),  # the value offered, not stated
     ],
 )
 def test_numbers_describing_the_value_after_the_block(after, value, edges, paid):

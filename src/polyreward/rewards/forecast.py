@@ -80,7 +80,10 @@ its first ``<answer>`` block (never one run across a ``</think>``: a tag named i
   not give still withdraws it), and the unit's µ is no foreign language (red team ``holdout_r12``); a clause there about
   another pollutant, a sentence about a later horizon and the prompt's date written short (``3-11``) give no number of
   the forecast's (:func:`~polyreward.verifiers.forecast_evidence.other_quantities_left_out`; red team ``holdout_r14``); the forecast's spread after it, ``Uncertainty: roughly ±6 µg/m³.``, smaller than the value, is no second value either
-  (:func:`~polyreward.verifiers.forecast_intervals.without_stated_spread`; red team ``holdout_r33``).
+  (:func:`~polyreward.verifiers.forecast_intervals.without_stated_spread`; red team ``holdout_r33``); nor are the
+  numbers that describe the committed value when they are all the numbers there: the value restated, its own class
+  band or a range inside its class around it, the top or bottom class's open band, the pollutant's ``2.5 µm``
+  (:func:`~polyreward.verifiers.forecast_intervals.without_own_value_remarks`; red team ``holdout_r40``).
 * the completion is not cut off: a ``<think>`` or ``<answer>`` opened and never closed (``<think>... So far the
   running value is 70.38``, ``<answer>16.48``) ends mid-thought, and its last number is a running value, not a
   forecast;

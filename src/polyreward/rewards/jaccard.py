@@ -46,7 +46,9 @@ source, with the exploits that brings — docs/rewards/clinical.md):
   :func:`polyreward.verifiers.label_amendments.offers_other_labels`; red team ``holdout_r35``; and so is a block after
   which a note says ``take X out`` or calls a label's finding resolved, credits the list to another reader, or gives
   an answer line after a full stop on its line (``... Final list: cardiomegaly.``); an edit of the form only
-  (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``).
+  (``Edit: corrected the spelling``) withdraws nothing (red team ``holdout_r38``); the answer restated in prose and
+  narrowed by ``only`` / ``alone`` (``so count my answer as cardiomegaly only``) is an answer line too
+  (:func:`polyreward.verifiers.label_amendments.narrowed_answer`; red team ``holdout_r40``).
 
 Red team ``holdout_r3`` (normalised mode): labels compare by a spelling key (plural and singular, British and
 American spellings: ``pleural effusions``, ``pulmonary oedema``), an affirming status (``a (present)``) and the

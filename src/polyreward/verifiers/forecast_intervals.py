@@ -90,7 +90,8 @@ def without_own_value_remarks(after: str, value: float, edges) -> str:
     """``after`` (the text after a one-number ``<answer>`` block) without the numbers that describe the committed
     ``value`` and forecast nothing else (red team ``holdout_r40``):
 
-    * the value restated (``That is 45 µg/m³``, ``My point forecast is 125 µg/m³``);
+    * the value restated as a statement (``That is 45 µg/m³``, ``My point forecast is 125 µg/m³``; not as a
+      possibility: ``tomorrow it could also be 45`` stays);
     * a range whose two ends lie in the value's own class under the scored ``edges`` and around the value: its class
       band (``the 'bad' band, 36–75 µg/m³``) or a plausible range inside it (``roughly 105–145 µg/m³``);
     * the open band of the value's class when it is the top or the bottom one (``76 µg/m³ and above`` for 112 under
@@ -126,4 +127,8 @@ def without_own_value_remarks(after: str, value: float, edges) -> str:
         after = _RANGE_AFTER.sub(drop_range, after)
         after = _FROM_BOUND.sub(drop_from, after)
         after = _UP_TO_BOUND.sub(drop_up_to, after)
-    return _PLAIN_VALUE.sub(lambda m: " " if float(m.group()) == value else m.group(), after)
+    from polyreward.verifiers.commitment import hedged, qualified
+
+    # the value restated as a statement; offered as a possibility ("tomorrow it could also be 37") it stays
+    return _PLAIN_VALUE.sub(lambda m: " " if float(m.group()) == value and not qualified(after, m.start(), m.end())
+                            and not hedged(after, m.start(), m.end()) else m.group(), after)
